@@ -1,0 +1,3 @@
+//! ptxjit: run NVIDIA PTX kernels on the CPU.
+
+pub mod ptx;
