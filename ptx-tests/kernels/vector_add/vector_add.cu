@@ -1,0 +1,8 @@
+// c[i] = a[i] + b[i], with a bounds guard (n is not a multiple of the block size).
+extern "C" __global__ void vector_add(const float* a, const float* b, float* c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        c[i] = a[i] + b[i];
+    }
+}
