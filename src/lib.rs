@@ -1,3 +1,10 @@
 //! ptxjit: run NVIDIA PTX kernels on the CPU.
+//!
+//! Pipeline: PTX text → [`ptx`] (AST with spans) → [`lower`] → [`ir`] (typed SSA, verified) →
+//! an engine: the JIT ([`jit`], Cranelift, one native call runs a warp) or the reference
+//! interpreter ([`interp`]), both over the shared [`runtime`] (memory, launch, faults).
 
+pub mod analysis;
+pub mod ir;
+pub mod lower;
 pub mod ptx;

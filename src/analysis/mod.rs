@@ -1,0 +1,5 @@
+//! Analyses over verified IR whose results both engines share (side tables, never stored in
+//! the IR itself).
+
+pub mod cfg;
+pub mod schedule;

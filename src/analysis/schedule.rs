@@ -1,0 +1,314 @@
+//! The warp schedule: how a warp of 32 lanes walks a kernel's CFG, and where its state lives.
+//! Both engines follow it, which is what makes them agree on divergence, reconvergence and
+//! barriers.
+//!
+//! # Divergence model
+//! Each lane is "at" exactly one block (its program counter) or has exited. The warp keeps a
+//! *pending mask* per block: the lanes waiting to run it. A step of the warp picks the pending
+//! block of **lowest priority number**, runs it for exactly those lanes (the execution mask),
+//! and each lane's terminator adds the lane to the pending mask of its successor. Priorities
+//! are a topological order of the CFG's forward edges in which every natural loop is
+//! contiguous (header first) and placed before every block reachable from its exits. Hence:
+//! - both sides of an `if` run before their join, where the lanes meet again (reconvergence at
+//!   the join, as with immediate post-dominator reconvergence on structured code);
+//! - lanes that leave a loop early wait at the exit until the last lane leaves the loop;
+//! - a branch on which all active lanes agree moves the whole mask, so uniform code never splits.
+//! This is the "thread frontier" discipline (Diamos et al., 2011) restricted to reducible CFGs;
+//! an irreducible CFG is rejected at load time.
+//!
+//! # Barriers
+//! A `Barrier` terminator *parks* the arriving lanes at its continuation block instead of
+//! making them pending. When a warp has no pending lanes left it returns to the CTA scheduler;
+//! once every non-exited thread of the CTA is parked, the scheduler moves parked lanes back to
+//! pending and resumes the warps ("split at barriers").
+//!
+//! # Warp state layout
+//! One byte buffer per warp, shared by both engines (offsets in [`WarpLayout`]):
+//! - `0`: `u32` mask of exited lanes; `4`: `u32` mask of lanes that exist (a partial last warp);
+//! - `pending_off`: `u32` pending mask per block, by priority;
+//! - `parked_off`: `u32` parked mask per block, by priority;
+//! - `active_off`: `u64` words, bit `k` set when block `k` may have pending lanes;
+//! - register slots: each value that needs storage has a slot of 32 lanes, lane `l` of a value
+//!   of `n` bytes at `slot + l*n` (structure of arrays, so a slot is a row of SIMD vectors).
+//!   Values live only inside one block share scratch slots with other blocks' locals.
+
+use super::cfg::Cfg;
+use crate::ir::{Block, Function, SrcLoc, Terminator, Value};
+
+/// Lanes per warp (`WARP_SZ`).
+pub const WARP_SIZE: u32 = 32;
+
+/// Offset of the exited-lane mask in the warp state.
+pub const EXITED_OFF: u32 = 0;
+/// Offset of the existing-lane mask in the warp state.
+pub const LIVE_OFF: u32 = 4;
+
+/// An error found while scheduling (the CFG shape is not supported).
+#[derive(Debug, Clone)]
+pub struct ScheduleError {
+    pub message: String,
+    pub loc: SrcLoc,
+}
+
+/// Block priorities and the warp-state layout of one kernel.
+#[derive(Debug, Clone)]
+pub struct WarpLayout {
+    /// Reachable blocks in priority order.
+    pub order: Vec<Block>,
+    /// Priority of each block (`u32::MAX` when unreachable), indexed by [`Block`].
+    pub prio: Vec<u32>,
+    /// Byte offset of each value's 32-lane slot (`u32::MAX`: none), indexed by [`Value`].
+    pub slot: Vec<u32>,
+    pub pending_off: u32,
+    pub parked_off: u32,
+    pub active_off: u32,
+    /// Number of `u64` words in the active bitset.
+    pub active_words: u32,
+    /// Total size of the warp state in bytes (a multiple of 16).
+    pub size: u32,
+}
+
+impl WarpLayout {
+    /// Offset of the pending mask of the block with priority `p`.
+    pub fn pending(&self, p: u32) -> u32 {
+        self.pending_off + 4 * p
+    }
+
+    /// Offset of the parked mask of the block with priority `p`.
+    pub fn parked(&self, p: u32) -> u32 {
+        self.parked_off + 4 * p
+    }
+}
+
+/// Compute block priorities and the state layout.
+pub fn schedule(f: &Function) -> Result<WarpLayout, ScheduleError> {
+    let cfg = Cfg::new(f);
+    let back = cfg.back_edges().map_err(|(b, h)| ScheduleError {
+        message: format!(
+            "irreducible control flow: a branch at the end of the block near line {} enters a loop \
+             at line {} other than through its header",
+            f.block(b).term_loc.line,
+            first_line(f, h)
+        ),
+        loc: f.block(b).term_loc,
+    })?;
+    let loops = cfg.loops(&back);
+    let n = f.blocks.len();
+    let all: Vec<bool> = (0..n).map(|b| cfg.reachable(Block(b as u32))).collect();
+    let mut order = Vec::with_capacity(n);
+    order_region(&cfg, &loops, &all, f.entry, None, &mut order);
+    let mut prio = vec![u32::MAX; n];
+    for (i, b) in order.iter().enumerate() {
+        prio[b.index()] = i as u32;
+    }
+    let nb = order.len() as u32;
+
+    // Header, pending, parked, active words.
+    let pending_off = 16;
+    let parked_off = pending_off + 4 * nb;
+    let active_off = align16(parked_off + 4 * nb);
+    let active_words = nb.div_ceil(64).max(1);
+    let mut top = align16(active_off + 8 * active_words);
+
+    // Which values need a slot and whether they cross blocks.
+    let mut def_block = vec![u32::MAX; f.values.len()];
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for &p in &b.params {
+            def_block[p.index()] = bi as u32;
+        }
+        for &i in &b.insts {
+            for &r in &f.inst(i).results {
+                def_block[r.index()] = bi as u32;
+            }
+        }
+    }
+    let mut cross = vec![false; f.values.len()];
+    let mut used = vec![false; f.values.len()];
+    let mut last_use: Vec<(u32, usize)> = vec![(u32::MAX, 0); f.values.len()];
+    for (bi, b) in f.blocks.iter().enumerate() {
+        if prio[bi] == u32::MAX {
+            continue;
+        }
+        for &p in &b.params {
+            cross[p.index()] = true;
+        }
+        let mut mark = |v: Value, pos: usize, cross: &mut Vec<bool>| {
+            used[v.index()] = true;
+            if def_block[v.index()] != bi as u32 {
+                cross[v.index()] = true;
+            }
+            last_use[v.index()] = (bi as u32, pos);
+        };
+        for (k, &i) in b.insts.iter().enumerate() {
+            for &a in &f.inst(i).args {
+                mark(a, k, &mut cross);
+            }
+        }
+        let end = b.insts.len();
+        if let Terminator::Branch { cond, .. } = &b.term {
+            mark(*cond, end, &mut cross);
+        }
+        for c in b.term.targets() {
+            for &a in &c.args {
+                mark(a, end, &mut cross);
+            }
+        }
+    }
+    let slot_bytes = |v: Value| align16(f.value_type(v).bytes() * WARP_SIZE);
+    let mut slot = vec![u32::MAX; f.values.len()];
+    for v in 0..f.values.len() {
+        if cross[v] && prio[def_block[v] as usize] != u32::MAX {
+            slot[v] = top;
+            top += slot_bytes(Value(v as u32));
+        }
+    }
+    // Block-local values: scratch slots reused after their last use and across blocks.
+    let scratch_base = top;
+    let mut scratch_end = top;
+    for (bi, b) in f.blocks.iter().enumerate() {
+        if prio[bi] == u32::MAX {
+            continue;
+        }
+        let mut free: Vec<(u32, u32)> = vec![]; // (offset, size)
+        let mut next = scratch_base;
+        let mut live: Vec<Value> = vec![];
+        for (k, &i) in b.insts.iter().enumerate() {
+            // Free the slots of values whose last use was before this instruction... but a
+            // result must not share a slot with an operand of the same instruction, so free
+            // only values last used strictly before position k.
+            live.retain(|&v| {
+                let (lb, lp) = last_use[v.index()];
+                if lb == bi as u32 && lp < k {
+                    free.push((slot[v.index()], slot_bytes(v)));
+                    false
+                } else {
+                    true
+                }
+            });
+            for &r in &f.inst(i).results {
+                let ri = r.index();
+                if cross[ri] {
+                    continue;
+                }
+                // Results that are never used still get a slot: engines write them.
+                let size = slot_bytes(r);
+                let off = match free.iter().position(|&(_, s)| s == size) {
+                    Some(p) => free.swap_remove(p).0,
+                    None => {
+                        let o = next;
+                        next += size;
+                        o
+                    }
+                };
+                slot[ri] = off;
+                if used[ri] {
+                    live.push(r);
+                } else {
+                    free.push((off, size));
+                }
+            }
+        }
+        scratch_end = scratch_end.max(next);
+    }
+    let size = align16(scratch_end);
+    Ok(WarpLayout {
+        order,
+        prio,
+        slot,
+        pending_off,
+        parked_off,
+        active_off,
+        active_words,
+        size,
+    })
+}
+
+fn align16(x: u32) -> u32 {
+    (x + 15) & !15
+}
+
+fn first_line(f: &Function, b: Block) -> u32 {
+    let bd = f.block(b);
+    bd.insts
+        .first()
+        .map(|&i| f.inst_locs[i.index()].line)
+        .unwrap_or(bd.term_loc.line)
+}
+
+/// Append the blocks of a region (the whole function, or one loop body with `header`) to
+/// `out` in priority order: a topological order of the region's forward edges in which each
+/// inner loop is collapsed to one node and then expanded recursively.
+fn order_region(
+    cfg: &Cfg,
+    loops: &[(Block, Vec<bool>)],
+    region: &[bool],
+    start: Block,
+    header: Option<Block>,
+    out: &mut Vec<Block>,
+) {
+    let n = region.len();
+    let size = |body: &Vec<bool>| body.iter().filter(|&&x| x).count();
+    // Inner loops of this region: loops whose body is inside the region, other than the region
+    // itself. The representative of a block is the header of the outermost such loop holding it.
+    let inner: Vec<&(Block, Vec<bool>)> = loops
+        .iter()
+        .filter(|(h, body)| {
+            Some(*h) != header && region[h.index()] && (0..n).all(|b| !body[b] || region[b])
+        })
+        .collect();
+    let mut rep: Vec<Block> = (0..n).map(|b| Block(b as u32)).collect();
+    let mut rep_size = vec![usize::MAX; n];
+    for (h, body) in &inner {
+        let s = size(body);
+        for b in 0..n {
+            if body[b] && (rep_size[b] == usize::MAX || s > rep_size[b]) {
+                rep[b] = *h;
+                rep_size[b] = s;
+            }
+        }
+    }
+    // Collapsed graph over representatives, by Kahn's algorithm with RPO tie-breaking.
+    let mut indeg = vec![0usize; n];
+    let mut edges: Vec<Vec<Block>> = vec![vec![]; n];
+    for b in 0..n {
+        if !region[b] {
+            continue;
+        }
+        for &s in &cfg.succs[b] {
+            if !region[s.index()] || Some(s) == header {
+                continue;
+            }
+            let (rb, rs) = (rep[b], rep[s.index()]);
+            if rb != rs && !edges[rb.index()].contains(&rs) {
+                edges[rb.index()].push(rs);
+                indeg[rs.index()] += 1;
+            }
+        }
+    }
+    let mut ready: Vec<Block> = vec![rep[start.index()]];
+    let mut emitted = vec![false; n];
+    while !ready.is_empty() {
+        // Pick the ready node earliest in RPO.
+        let (k, _) = ready
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, b)| cfg.rpo_index[b.index()])
+            .unwrap_or((0, &start));
+        let node = ready.swap_remove(k);
+        if emitted[node.index()] {
+            continue;
+        }
+        emitted[node.index()] = true;
+        if let Some((h, body)) = inner.iter().find(|(h, _)| *h == node).map(|l| (l.0, &l.1)) {
+            order_region(cfg, loops, body, h, Some(h), out);
+        } else {
+            out.push(node);
+        }
+        for &s in &edges[node.index()] {
+            indeg[s.index()] -= 1;
+            if indeg[s.index()] == 0 {
+                ready.push(s);
+            }
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! The ptxjit IR: typed SSA over a control-flow graph with block parameters.
+//!
+//! # Model
+//! A [`Function`] is one kernel, written from the point of view of **one PTX thread**: SSA values
+//! are per-thread values, and each engine runs a warp of 32 threads (lanes) through it under an
+//! execution mask. Control flow is a CFG of [`Block`]s; a block's parameters are its φ-nodes, and
+//! every [`Terminator`] passes arguments to the blocks it branches to. Thread divergence is not
+//! visible in the IR: it is the engines' job (see `analysis::schedule`).
+//!
+//! Entities ([`Value`], [`Inst`], [`Block`]) are `u32` handles into the function's tables.
+//! Instruction data (`insts`), block contents (`blocks`) and value types (`values`) live apart;
+//! source locations are a side table (`inst_locs`).
+//!
+//! Stage order is a type: engines take a [`verify::VerifiedFunction`], which only
+//! [`verify::verify`] can make.
+
+pub mod ops;
+pub mod print;
+pub mod types;
+pub mod verify;
+
+pub use ops::{Effect, Op, OP_TABLE};
+pub use types::*;
+
+macro_rules! entity {
+    ($(#[doc = $doc:literal])* $name:ident, $prefix:literal) => {
+        $(#[doc = $doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            /// The handle's index into its table.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+    };
+}
+
+entity!(
+    /// An SSA value: an instruction result or a block parameter.
+    Value,
+    "v"
+);
+entity!(
+    /// An instruction.
+    Inst,
+    "i"
+);
+entity!(
+    /// A basic block.
+    Block,
+    "block"
+);
+
+/// Where a value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueDef {
+    /// Result number `n` of an instruction.
+    Result(Inst, u8),
+    /// Parameter number `n` of a block.
+    Param(Block, u16),
+}
+
+/// Type and definition of a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueData {
+    pub ty: Type,
+    pub def: ValueDef,
+}
+
+/// An instruction: the operation with its fixed modifiers, then operands and results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InstData {
+    pub op: Op,
+    pub args: Vec<Value>,
+    pub results: Vec<Value>,
+}
+
+/// A branch target with the arguments for its block parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockCall {
+    pub block: Block,
+    pub args: Vec<Value>,
+}
+
+/// How a block ends.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Terminator {
+    /// Unconditional branch (`bra`).
+    Jump(BlockCall),
+    /// Two-way branch on a predicate value: per-lane, lanes may diverge (`@p bra`).
+    Branch {
+        cond: Value,
+        then_: BlockCall,
+        else_: BlockCall,
+    },
+    /// The thread finishes (`ret` or `exit` in a kernel).
+    Exit,
+    /// `bar.sync`/`barrier.sync` with barrier 0 and all threads of the CTA (PTX ISA §9.7.13.1):
+    /// the thread waits until every non-exited thread of its CTA has arrived, then continues in
+    /// `next`.
+    Barrier { next: BlockCall },
+    /// `trap`: the thread faults.
+    Trap,
+}
+
+impl Terminator {
+    /// The branch targets, in order.
+    pub fn targets(&self) -> Vec<&BlockCall> {
+        match self {
+            Terminator::Jump(c) => vec![c],
+            Terminator::Branch { then_, else_, .. } => vec![then_, else_],
+            Terminator::Barrier { next } => vec![next],
+            Terminator::Exit | Terminator::Trap => vec![],
+        }
+    }
+
+    pub fn targets_mut(&mut self) -> Vec<&mut BlockCall> {
+        match self {
+            Terminator::Jump(c) => vec![c],
+            Terminator::Branch { then_, else_, .. } => vec![then_, else_],
+            Terminator::Barrier { next } => vec![next],
+            Terminator::Exit | Terminator::Trap => vec![],
+        }
+    }
+}
+
+/// A basic block: parameters, instructions in order, and a terminator.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockData {
+    pub params: Vec<Value>,
+    pub insts: Vec<Inst>,
+    pub term: Terminator,
+    /// Source location of the terminator.
+    pub term_loc: SrcLoc,
+}
+
+/// A PTX source location: line and column in the PTX text (1-based; 0 = unknown).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SrcLoc {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// A kernel parameter as laid out in the parameter buffer (PTX ISA §5.1.6.1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelParam {
+    pub name: String,
+    /// The declared PTX type (`u32`, `u64`, `f32`, `b8` …) as written, for argument checks.
+    pub ptx_type: String,
+    /// Size in bytes (element size × array length).
+    pub size: u32,
+    pub align: u32,
+    /// Byte offset in the parameter buffer.
+    pub offset: u32,
+    /// Whether the parameter is scalar integer-like, float, or an array/aggregate.
+    pub kind: ParamKind,
+}
+
+/// What kind of host argument a parameter accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    /// An integer of `size` bytes (a 64-bit one also accepts a device pointer).
+    Int { signed: bool },
+    /// A float of `size` bytes.
+    Float,
+    /// An aggregate passed by value as raw bytes (`.param .align 8 .b8 p[16]`).
+    Bytes,
+}
+
+/// A variable the kernel references in a state space other than registers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variable {
+    pub name: String,
+    pub space: Space,
+    /// Size in bytes; 0 for `extern .shared` (dynamic shared memory, sized at launch).
+    pub size: u64,
+    pub align: u32,
+    /// Byte offset in its space's static area (shared: from the CTA's shared base;
+    /// global/const: from the module's data segment).
+    pub offset: u64,
+    /// Initial bytes (global/const), empty = zero-filled.
+    pub init: Vec<u8>,
+}
+
+/// One kernel in IR form.
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub params: Vec<KernelParam>,
+    /// Total size of the parameter buffer in bytes.
+    pub param_bytes: u32,
+    pub values: Vec<ValueData>,
+    pub insts: Vec<InstData>,
+    pub blocks: Vec<BlockData>,
+    pub entry: Block,
+    /// PTX location of each instruction (side table, indexed by [`Inst`]).
+    pub inst_locs: Vec<SrcLoc>,
+    /// The PTX instruction text (opcode with modifiers) each IR instruction came from, for
+    /// fault reports; indexed by [`Inst`].
+    pub inst_ptx: Vec<String>,
+    /// Bytes of static shared memory (`.shared` variables), before any dynamic part.
+    pub static_shared_bytes: u64,
+    /// `.reqntid`/`.maxntid` limits, if declared.
+    pub max_threads: Option<u32>,
+}
+
+impl Function {
+    pub fn value_type(&self, v: Value) -> Type {
+        self.values[v.index()].ty
+    }
+
+    pub fn inst(&self, i: Inst) -> &InstData {
+        &self.insts[i.index()]
+    }
+
+    pub fn block(&self, b: Block) -> &BlockData {
+        &self.blocks[b.index()]
+    }
+
+    /// Add a value of type `ty` defined by `def`.
+    pub fn new_value(&mut self, ty: Type, def: ValueDef) -> Value {
+        self.values.push(ValueData { ty, def });
+        Value(self.values.len() as u32 - 1)
+    }
+
+    /// Add an empty block ending in `Trap` (to be replaced by its real terminator).
+    pub fn new_block(&mut self) -> Block {
+        self.blocks.push(BlockData {
+            params: vec![],
+            insts: vec![],
+            term: Terminator::Trap,
+            term_loc: SrcLoc::default(),
+        });
+        Block(self.blocks.len() as u32 - 1)
+    }
+
+    /// Append an instruction to `block`, creating result values of the given types.
+    pub fn push_inst(
+        &mut self,
+        block: Block,
+        op: Op,
+        args: Vec<Value>,
+        result_tys: &[Type],
+        loc: SrcLoc,
+        ptx: &str,
+    ) -> Inst {
+        let inst = Inst(self.insts.len() as u32);
+        let results = result_tys
+            .iter()
+            .enumerate()
+            .map(|(n, &ty)| self.new_value(ty, ValueDef::Result(inst, n as u8)))
+            .collect();
+        self.insts.push(InstData { op, args, results });
+        self.inst_locs.push(loc);
+        self.inst_ptx.push(ptx.to_string());
+        self.blocks[block.index()].insts.push(inst);
+        inst
+    }
+
+    /// Add a parameter of type `ty` to `block`.
+    pub fn push_block_param(&mut self, block: Block, ty: Type) -> Value {
+        let n = self.blocks[block.index()].params.len() as u16;
+        let v = self.new_value(ty, ValueDef::Param(block, n));
+        self.blocks[block.index()].params.push(v);
+        v
+    }
+
+    /// Successor blocks of `b`.
+    pub fn successors(&self, b: Block) -> Vec<Block> {
+        self.block(b)
+            .term
+            .targets()
+            .iter()
+            .map(|c| c.block)
+            .collect()
+    }
+}
+
+/// A lowered module: its kernels and the module-scope variables they use.
+#[derive(Clone, Debug)]
+pub struct Module {
+    pub kernels: Vec<Function>,
+    /// Module-scope `.global` and `.const` variables; `SymAddr` refers to these by index for
+    /// those spaces.
+    pub globals: Vec<Variable>,
+    /// Total bytes of the module's global data segment.
+    pub global_bytes: u64,
+    /// Total bytes of the module's constant bank.
+    pub const_bytes: u64,
+}

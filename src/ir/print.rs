@@ -1,0 +1,189 @@
+//! The IR text printer (`ptxjit dump --ir`).
+//!
+//! ```text
+//! kernel saxpy(n: u32 @0, a: f32 @4, x: u64 @8, y: u64 @16)
+//! block0:
+//!   v0:i32 = sreg %tid.x            ; 12:3 mov.u32
+//!   v4:i64 = ld.param v3            ; 14:3 ld.param.u64
+//!   branch v7, block1(v4), block2   ; 20:3 @%p1 bra
+//! ```
+
+use super::*;
+use std::fmt::Write;
+
+/// Print one kernel as text.
+pub fn print_function(f: &Function) -> String {
+    let mut s = String::new();
+    let params: Vec<String> = f
+        .params
+        .iter()
+        .map(|p| format!("{}: {} @{}", p.name, p.ptx_type, p.offset))
+        .collect();
+    let _ = writeln!(s, "kernel {}({})", f.name, params.join(", "));
+    if f.static_shared_bytes > 0 {
+        let _ = writeln!(s, "  ; static shared bytes: {}", f.static_shared_bytes);
+    }
+    for (bi, b) in f.blocks.iter().enumerate() {
+        let ps: Vec<String> = b
+            .params
+            .iter()
+            .map(|&v| format!("{v}:{}", f.value_type(v)))
+            .collect();
+        if ps.is_empty() {
+            let _ = writeln!(s, "block{bi}:");
+        } else {
+            let _ = writeln!(s, "block{bi}({}):", ps.join(", "));
+        }
+        for &i in &b.insts {
+            let line = print_inst(f, i);
+            let loc = f.inst_locs[i.index()];
+            let _ = writeln!(
+                s,
+                "  {line:<40} ; {}:{} {}",
+                loc.line,
+                loc.col,
+                f.inst_ptx[i.index()]
+            );
+        }
+        let _ = writeln!(s, "  {}", print_term(&b.term));
+    }
+    s
+}
+
+fn print_call(c: &BlockCall) -> String {
+    if c.args.is_empty() {
+        format!("{}", c.block)
+    } else {
+        let a: Vec<String> = c.args.iter().map(|v| v.to_string()).collect();
+        format!("{}({})", c.block, a.join(", "))
+    }
+}
+
+fn print_term(t: &Terminator) -> String {
+    match t {
+        Terminator::Jump(c) => format!("jump {}", print_call(c)),
+        Terminator::Branch { cond, then_, else_ } => {
+            format!("branch {cond}, {}, {}", print_call(then_), print_call(else_))
+        }
+        Terminator::Exit => "exit".into(),
+        Terminator::Barrier { next } => format!("barrier {}", print_call(next)),
+        Terminator::Trap => "trap".into(),
+    }
+}
+
+/// The modifiers of an op as printed after its mnemonic.
+pub fn print_modifiers(op: &Op) -> String {
+    let fl = |rnd: &Round, ftz: &bool, sat: &bool| {
+        format!(
+            ".{rnd}{}{}",
+            if *ftz { ".ftz" } else { "" },
+            if *sat { ".sat" } else { "" }
+        )
+    };
+    match op {
+        Op::Const { bits } => format!(" {bits:#x}"),
+        Op::SReg { reg } => format!(" {}", reg.name()),
+        Op::SymAddr { sym, space } => format!(".{space} sym{sym}"),
+        Op::IMulHi { sign }
+        | Op::IMulWide { sign }
+        | Op::IDiv { sign }
+        | Op::IRem { sign }
+        | Op::IMin { sign }
+        | Op::IMax { sign }
+        | Op::Shr { sign } => format!(".{sign}"),
+        Op::FAdd { rnd, ftz, sat }
+        | Op::FSub { rnd, ftz, sat }
+        | Op::FMul { rnd, ftz, sat }
+        | Op::FFma { rnd, ftz, sat } => fl(rnd, ftz, sat),
+        Op::FDiv { rnd, approx, ftz }
+        | Op::FSqrt { rnd, approx, ftz }
+        | Op::FRcp { rnd, approx, ftz } => {
+            let r = if *approx {
+                ".approx".to_string()
+            } else {
+                format!(".{rnd}")
+            };
+            format!("{r}{}", if *ftz { ".ftz" } else { "" })
+        }
+        Op::FMin { ftz } | Op::FMax { ftz } | Op::FNeg { ftz } | Op::FAbs { ftz } => {
+            if *ftz {
+                ".ftz".into()
+            } else {
+                String::new()
+            }
+        }
+        Op::ICmp { cc, sign } => format!(".{}.{sign}", format!("{cc:?}").to_lowercase()),
+        Op::FCmp { cc, ftz } => format!(
+            ".{}{}",
+            format!("{cc:?}").to_lowercase(),
+            if *ftz { ".ftz" } else { "" }
+        ),
+        Op::Cvt {
+            dst,
+            src,
+            rnd,
+            sat,
+            ftz,
+        } => {
+            let r = match rnd {
+                CvtRound::None => String::new(),
+                CvtRound::Float(r) => format!(".{r}"),
+                CvtRound::Int(r) => format!(".{r}i"),
+            };
+            format!(
+                "{r}{}{}.{dst}.{src}",
+                if *ftz { ".ftz" } else { "" },
+                if *sat { ".sat" } else { "" }
+            )
+        }
+        Op::Cvta { space, to_generic } => {
+            if *to_generic {
+                format!(".{space}")
+            } else {
+                format!(".to.{space}")
+            }
+        }
+        Op::Load { space, align } | Op::Store { space, align } => format!(".{space}.align{align}"),
+        Op::Atom { op, space } => format!(".{space}.{}", format!("{op:?}").to_lowercase()),
+        Op::AtomCas { space } => format!(".{space}"),
+        Op::Shfl { mode } => format!(".{mode}"),
+        Op::Bitcast {}
+        | Op::IAdd {}
+        | Op::ISub {}
+        | Op::IMul {}
+        | Op::INeg {}
+        | Op::IAbs {}
+        | Op::And {}
+        | Op::Or {}
+        | Op::Xor {}
+        | Op::Not {}
+        | Op::Shl {}
+        | Op::Popc {}
+        | Op::Clz {}
+        | Op::Select {} => String::new(),
+    }
+}
+
+/// Print one instruction without its location.
+pub fn print_inst(f: &Function, i: Inst) -> String {
+    let d = f.inst(i);
+    let res: Vec<String> = d
+        .results
+        .iter()
+        .map(|&v| format!("{v}:{}", f.value_type(v)))
+        .collect();
+    let args: Vec<String> = d.args.iter().map(|v| v.to_string()).collect();
+    let lhs = if res.is_empty() {
+        String::new()
+    } else {
+        format!("{} = ", res.join(", "))
+    };
+    format!(
+        "{lhs}{}{} {}",
+        d.op.mnemonic(),
+        print_modifiers(&d.op),
+        args.join(", ")
+    )
+    .trim_end()
+    .to_string()
+}

@@ -1,0 +1,330 @@
+//! IR value types and the small enums that fixed instruction modifiers use.
+
+use std::fmt;
+
+/// The type of an SSA value. Integers carry no signedness: operations that care (division,
+/// comparison, widening multiply, conversion) say so in their modifiers, as in PTX's `.s32`
+/// versus `.u32` (PTX ISA §5.2.1). `Pred` is PTX's `.pred`, a one-bit predicate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Pred,
+    I8,
+    I16,
+    I32,
+    I64,
+    F32,
+    F64,
+}
+
+impl Type {
+    /// Size in bytes of the value as stored in a warp register slot (a predicate takes 1).
+    pub fn bytes(self) -> u32 {
+        match self {
+            Type::Pred | Type::I8 => 1,
+            Type::I16 => 2,
+            Type::I32 | Type::F32 => 4,
+            Type::I64 | Type::F64 => 8,
+        }
+    }
+
+    /// Width in bits (1 for a predicate).
+    pub fn bits(self) -> u32 {
+        match self {
+            Type::Pred => 1,
+            t => t.bytes() * 8,
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Type::F32 | Type::F64)
+    }
+
+    pub fn is_int(self) -> bool {
+        matches!(self, Type::I8 | Type::I16 | Type::I32 | Type::I64)
+    }
+
+    /// The integer type of a size in bytes (1, 2, 4, 8).
+    pub fn int_of_bytes(bytes: u32) -> Option<Type> {
+        Some(match bytes {
+            1 => Type::I8,
+            2 => Type::I16,
+            4 => Type::I32,
+            8 => Type::I64,
+            _ => return None,
+        })
+    }
+
+    /// A mask of the low `bits()` bits, for values held in a `u64`.
+    pub fn mask(self) -> u64 {
+        match self.bits() {
+            64 => u64::MAX,
+            b => (1u64 << b) - 1,
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Type::Pred => "pred",
+            Type::I8 => "i8",
+            Type::I16 => "i16",
+            Type::I32 => "i32",
+            Type::I64 => "i64",
+            Type::F32 => "f32",
+            Type::F64 => "f64",
+        })
+    }
+}
+
+/// A PTX state space as seen by memory operations (PTX ISA §5.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// Generic (flat) addressing: the address decides the space at run time.
+    Generic,
+    Global,
+    Shared,
+    Local,
+    Const,
+    /// Kernel parameters (`ld.param` on an entry's parameters).
+    Param,
+}
+
+impl fmt::Display for Space {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Space::Generic => "generic",
+            Space::Global => "global",
+            Space::Shared => "shared",
+            Space::Local => "local",
+            Space::Const => "const",
+            Space::Param => "param",
+        })
+    }
+}
+
+/// Signedness of an integer operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sign {
+    Unsigned,
+    Signed,
+}
+
+impl fmt::Display for Sign {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Sign::Unsigned => "u",
+            Sign::Signed => "s",
+        })
+    }
+}
+
+/// IEEE rounding mode of a floating-point operation (PTX ISA §9.7.3 "Rounding modifiers").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Round {
+    /// `.rn`: to nearest, ties to even (the default).
+    Nearest,
+    /// `.rz`: toward zero.
+    Zero,
+    /// `.rm`: toward negative infinity.
+    Down,
+    /// `.rp`: toward positive infinity.
+    Up,
+}
+
+impl fmt::Display for Round {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Round::Nearest => "rn",
+            Round::Zero => "rz",
+            Round::Down => "rm",
+            Round::Up => "rp",
+        })
+    }
+}
+
+/// Integer comparison (PTX ISA §9.7.6.1 `setp`, integer and bit-size operators).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ICmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// Floating-point comparison (PTX ISA §9.7.6.1 `setp`, floating-point operators). The `U`
+/// forms are true when either operand is NaN; the ordered forms are false then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FCmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Equ,
+    Neu,
+    Ltu,
+    Leu,
+    Gtu,
+    Geu,
+    /// Both operands are numbers.
+    Num,
+    /// Either operand is NaN.
+    Nan,
+}
+
+/// A scalar type for conversions, where signedness and width both matter (PTX ISA §9.7.9.21 `cvt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CvtType {
+    U8,
+    U16,
+    U32,
+    U64,
+    S8,
+    S16,
+    S32,
+    S64,
+    F32,
+    F64,
+}
+
+impl CvtType {
+    /// The IR type a value of this conversion type is held in.
+    pub fn ir(self) -> Type {
+        match self {
+            CvtType::U8 | CvtType::S8 => Type::I8,
+            CvtType::U16 | CvtType::S16 => Type::I16,
+            CvtType::U32 | CvtType::S32 => Type::I32,
+            CvtType::U64 | CvtType::S64 => Type::I64,
+            CvtType::F32 => Type::F32,
+            CvtType::F64 => Type::F64,
+        }
+    }
+
+    pub fn is_signed(self) -> bool {
+        matches!(self, CvtType::S8 | CvtType::S16 | CvtType::S32 | CvtType::S64)
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, CvtType::F32 | CvtType::F64)
+    }
+}
+
+impl fmt::Display for CvtType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CvtType::U8 => "u8",
+            CvtType::U16 => "u16",
+            CvtType::U32 => "u32",
+            CvtType::U64 => "u64",
+            CvtType::S8 => "s8",
+            CvtType::S16 => "s16",
+            CvtType::S32 => "s32",
+            CvtType::S64 => "s64",
+            CvtType::F32 => "f32",
+            CvtType::F64 => "f64",
+        })
+    }
+}
+
+/// Integer rounding of a float-to-integer or float-to-float-integral conversion
+/// (`.rni .rzi .rmi .rpi`), or the float rounding of an int-to-float / float-narrowing one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CvtRound {
+    /// No rounding modifier (legal for exact conversions: integer widening/narrowing,
+    /// f32→f64).
+    None,
+    /// `.rn .rz .rm .rp` (float result).
+    Float(Round),
+    /// `.rni .rzi .rmi .rpi` (integral result).
+    Int(Round),
+}
+
+/// Special registers (PTX ISA §10 "Special Registers").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SReg {
+    TidX,
+    TidY,
+    TidZ,
+    NtidX,
+    NtidY,
+    NtidZ,
+    CtaidX,
+    CtaidY,
+    CtaidZ,
+    NctaidX,
+    NctaidY,
+    NctaidZ,
+    LaneId,
+    WarpId,
+    NWarpId,
+}
+
+impl SReg {
+    pub fn name(self) -> &'static str {
+        match self {
+            SReg::TidX => "%tid.x",
+            SReg::TidY => "%tid.y",
+            SReg::TidZ => "%tid.z",
+            SReg::NtidX => "%ntid.x",
+            SReg::NtidY => "%ntid.y",
+            SReg::NtidZ => "%ntid.z",
+            SReg::CtaidX => "%ctaid.x",
+            SReg::CtaidY => "%ctaid.y",
+            SReg::CtaidZ => "%ctaid.z",
+            SReg::NctaidX => "%nctaid.x",
+            SReg::NctaidY => "%nctaid.y",
+            SReg::NctaidZ => "%nctaid.z",
+            SReg::LaneId => "%laneid",
+            SReg::WarpId => "%warpid",
+            SReg::NWarpId => "%nwarpid",
+        }
+    }
+
+    /// Whether the register has the same value in every lane of a warp.
+    pub fn is_warp_uniform(self) -> bool {
+        !matches!(self, SReg::TidX | SReg::TidY | SReg::TidZ | SReg::LaneId)
+    }
+}
+
+/// Atomic read-modify-write operations (PTX ISA §9.7.13.5 `atom`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomOp {
+    /// Integer add (wrapping).
+    Add,
+    /// f32 add (round to nearest even; `atom.add.f32`, no `.ftz`).
+    FAdd,
+    And,
+    Or,
+    Xor,
+    Exch,
+    Min(Sign),
+    Max(Sign),
+    /// `inc`: `old >= b ? 0 : old + 1` (unsigned 32-bit).
+    Inc,
+    /// `dec`: `(old == 0 || old > b) ? b : old - 1` (unsigned 32-bit).
+    Dec,
+}
+
+/// `shfl.sync` modes (PTX ISA §9.7.8.6 `shfl.sync`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShflMode {
+    Up,
+    Down,
+    Bfly,
+    Idx,
+}
+
+impl fmt::Display for ShflMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ShflMode::Up => "up",
+            ShflMode::Down => "down",
+            ShflMode::Bfly => "bfly",
+            ShflMode::Idx => "idx",
+        })
+    }
+}

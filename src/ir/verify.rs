@@ -1,0 +1,365 @@
+//! The IR verifier. Engines accept only a [`VerifiedFunction`], which only [`verify`] makes.
+//!
+//! Checks: every operation's operand and result types ([`Op::signature`] rules), block-call
+//! argument counts and types, that the entry block has no parameters, that every value is
+//! defined once, and that every use is dominated by its definition (SSA).
+
+use super::*;
+use crate::analysis::cfg::Cfg;
+
+/// A function that passed [`verify`]. Dereferences to the function.
+#[derive(Debug)]
+pub struct VerifiedFunction(Function);
+
+impl std::ops::Deref for VerifiedFunction {
+    type Target = Function;
+    fn deref(&self) -> &Function {
+        &self.0
+    }
+}
+
+/// A verifier error: what is wrong, and where (instruction or block).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifyError {
+    pub message: String,
+    pub loc: SrcLoc,
+}
+
+impl std::fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "IR verifier: {} (PTX line {})",
+            self.message, self.loc.line
+        )
+    }
+}
+
+impl Op {
+    /// Check operand and result types of this operation. Returns a message on mismatch.
+    pub fn signature(&self, args: &[Type], res: &[Type]) -> Result<(), String> {
+        use Type::*;
+        let n = |k: usize, r: usize| -> Result<(), String> {
+            if args.len() != k || res.len() != r {
+                Err(format!(
+                    "expects {k} operands and {r} results, has {} and {}",
+                    args.len(),
+                    res.len()
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        let same = |want: &dyn Fn(Type) -> bool| -> Result<(), String> {
+            let t = res[0];
+            if !want(t) || args.iter().any(|&a| a != t) {
+                Err(format!("operand types {args:?} do not fit result {t}"))
+            } else {
+                Ok(())
+            }
+        };
+        let addr = |a: Type| -> Result<(), String> {
+            if a == I64 || a == I32 {
+                Ok(())
+            } else {
+                Err(format!("address must be i32 or i64, is {a}"))
+            }
+        };
+        match self {
+            Op::Const { .. } | Op::SymAddr { .. } => n(0, 1),
+            Op::SReg { .. } => {
+                n(0, 1)?;
+                (res[0] == I32).then_some(()).ok_or("sreg is i32".into())
+            }
+            Op::Bitcast {} => {
+                n(1, 1)?;
+                (args[0].bits() == res[0].bits() && args[0] != Pred)
+                    .then_some(())
+                    .ok_or(format!("bitcast {} to {}", args[0], res[0]))
+            }
+            Op::IAdd {}
+            | Op::ISub {}
+            | Op::IMul {}
+            | Op::IMulHi { .. }
+            | Op::IDiv { .. }
+            | Op::IRem { .. }
+            | Op::IMin { .. }
+            | Op::IMax { .. } => {
+                n(2, 1)?;
+                same(&|t| t.is_int())
+            }
+            Op::IMulWide { .. } => {
+                n(2, 1)?;
+                let ok = args[0] == args[1]
+                    && matches!(
+                        (args[0], res[0]),
+                        (I16, I32) | (I32, I64) | (I8, I16)
+                    );
+                ok.then_some(()).ok_or("mul.wide needs double-width result".into())
+            }
+            Op::INeg {} | Op::IAbs {} => {
+                n(1, 1)?;
+                same(&|t| t.is_int())
+            }
+            Op::And {} | Op::Or {} | Op::Xor {} => {
+                n(2, 1)?;
+                same(&|t| t.is_int() || t == Pred)
+            }
+            Op::Not {} => {
+                n(1, 1)?;
+                same(&|t| t.is_int() || t == Pred)
+            }
+            Op::Shl {} | Op::Shr { .. } => {
+                n(2, 1)?;
+                (args[0] == res[0] && res[0].is_int() && args[1] == I32)
+                    .then_some(())
+                    .ok_or("shift: value of result type, count i32".into())
+            }
+            Op::Popc {} | Op::Clz {} => {
+                n(1, 1)?;
+                (args[0].is_int() && res[0] == I32)
+                    .then_some(())
+                    .ok_or("popc/clz: integer operand, i32 result".into())
+            }
+            Op::FAdd { .. } | Op::FSub { .. } | Op::FMul { .. } | Op::FDiv { .. } => {
+                n(2, 1)?;
+                same(&|t| t.is_float())
+            }
+            Op::FMin { .. } | Op::FMax { .. } => {
+                n(2, 1)?;
+                same(&|t| t.is_float())
+            }
+            Op::FFma { .. } => {
+                n(3, 1)?;
+                same(&|t| t.is_float())
+            }
+            Op::FNeg { .. } | Op::FAbs { .. } | Op::FSqrt { .. } | Op::FRcp { .. } => {
+                n(1, 1)?;
+                same(&|t| t.is_float())
+            }
+            Op::ICmp { .. } => {
+                n(2, 1)?;
+                (args[0] == args[1] && args[0].is_int() && res[0] == Pred)
+                    .then_some(())
+                    .ok_or("icmp: two integers of one type → pred".into())
+            }
+            Op::FCmp { .. } => {
+                n(2, 1)?;
+                (args[0] == args[1] && args[0].is_float() && res[0] == Pred)
+                    .then_some(())
+                    .ok_or("fcmp: two floats of one type → pred".into())
+            }
+            Op::Select {} => {
+                n(3, 1)?;
+                (args[0] == res[0] && args[1] == res[0] && args[2] == Pred)
+                    .then_some(())
+                    .ok_or("select: (a, b, pred) with a, b of the result type".into())
+            }
+            Op::Cvt { dst, src, .. } => {
+                n(1, 1)?;
+                (args[0] == src.ir() && res[0] == dst.ir())
+                    .then_some(())
+                    .ok_or(format!("cvt.{dst}.{src} on {} → {}", args[0], res[0]))
+            }
+            Op::Cvta { .. } => {
+                n(1, 1)?;
+                (args[0].is_int() && args[0] == res[0] && args[0].bits() >= 32)
+                    .then_some(())
+                    .ok_or("cvta: i32 or i64 in and out".into())
+            }
+            Op::Load { .. } => {
+                n(1, 1)?;
+                addr(args[0])?;
+                (res[0] != Pred)
+                    .then_some(())
+                    .ok_or("ld of a predicate".into())
+            }
+            Op::Store { .. } => {
+                n(2, 0)?;
+                addr(args[0])?;
+                (args[1] != Pred)
+                    .then_some(())
+                    .ok_or("st of a predicate".into())
+            }
+            Op::Atom { op, .. } => {
+                n(2, 1)?;
+                addr(args[0])?;
+                let t = res[0];
+                let ok = args[1] == t
+                    && match op {
+                        AtomOp::FAdd => t == F32 || t == F64,
+                        AtomOp::Inc | AtomOp::Dec => t == I32,
+                        _ => t == I32 || t == I64,
+                    };
+                ok.then_some(()).ok_or(format!("atom {op:?} on {t}"))
+            }
+            Op::AtomCas { .. } => {
+                n(3, 1)?;
+                addr(args[0])?;
+                (args[1] == res[0] && args[2] == res[0] && res[0].is_int() && res[0].bits() >= 32)
+                    .then_some(())
+                    .ok_or("atom.cas: (addr, cmp, new) of b32/b64".into())
+            }
+            Op::Shfl { .. } => {
+                n(4, 2)?;
+                (args[0] == I32
+                    && args[1] == I32
+                    && args[2] == I32
+                    && args[3] == I32
+                    && res[0] == I32
+                    && res[1] == Pred)
+                    .then_some(())
+                    .ok_or("shfl: (i32 value, i32 b, i32 c, i32 mask) → (i32, pred)".into())
+            }
+        }
+    }
+}
+
+/// Verify a function; on success it becomes a [`VerifiedFunction`].
+pub fn verify(f: Function) -> Result<VerifiedFunction, VerifyError> {
+    check(&f)?;
+    Ok(VerifiedFunction(f))
+}
+
+fn err<T>(message: String, loc: SrcLoc) -> Result<T, VerifyError> {
+    Err(VerifyError { message, loc })
+}
+
+fn check(f: &Function) -> Result<(), VerifyError> {
+    let nb = f.blocks.len();
+    if f.entry.index() >= nb {
+        return err("entry block out of range".into(), SrcLoc::default());
+    }
+    if !f.block(f.entry).params.is_empty() {
+        return err("entry block has parameters".into(), SrcLoc::default());
+    }
+    let nv = f.values.len();
+    // Each instruction appears in exactly one block.
+    let mut inst_block = vec![None; f.insts.len()];
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for &i in &b.insts {
+            if i.index() >= f.insts.len() || inst_block[i.index()].is_some() {
+                return err(format!("{i} placed twice or out of range"), SrcLoc::default());
+            }
+            inst_block[i.index()] = Some(bi);
+        }
+    }
+    for (ii, d) in f.insts.iter().enumerate() {
+        let loc = f.inst_locs.get(ii).copied().unwrap_or_default();
+        for &v in d.args.iter().chain(&d.results) {
+            if v.index() >= nv {
+                return err(format!("i{ii}: value {v} out of range"), loc);
+            }
+        }
+        for (n, &r) in d.results.iter().enumerate() {
+            if f.values[r.index()].def != ValueDef::Result(Inst(ii as u32), n as u8) {
+                return err(format!("i{ii}: result {r} has another definition"), loc);
+            }
+        }
+        let at: Vec<Type> = d.args.iter().map(|&v| f.value_type(v)).collect();
+        let rt: Vec<Type> = d.results.iter().map(|&v| f.value_type(v)).collect();
+        if let Err(m) = d.op.signature(&at, &rt) {
+            return err(
+                format!("i{ii} {}: {m}", crate::ir::print::print_inst(f, Inst(ii as u32))),
+                loc,
+            );
+        }
+    }
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for (n, &p) in b.params.iter().enumerate() {
+            if p.index() >= nv || f.values[p.index()].def != ValueDef::Param(Block(bi as u32), n as u16)
+            {
+                return err(format!("block{bi}: bad parameter {p}"), b.term_loc);
+            }
+        }
+        if let Terminator::Branch { cond, .. } = &b.term {
+            if cond.index() >= nv || f.value_type(*cond) != Type::Pred {
+                return err(format!("block{bi}: branch condition is not a predicate"), b.term_loc);
+            }
+        }
+        for c in b.term.targets() {
+            if c.block.index() >= nb {
+                return err(format!("block{bi}: branch to missing {}", c.block), b.term_loc);
+            }
+            let tp = &f.block(c.block).params;
+            if tp.len() != c.args.len() {
+                return err(
+                    format!(
+                        "block{bi}: {} takes {} arguments, given {}",
+                        c.block,
+                        tp.len(),
+                        c.args.len()
+                    ),
+                    b.term_loc,
+                );
+            }
+            for (&a, &p) in c.args.iter().zip(tp) {
+                if a.index() >= nv || f.value_type(a) != f.value_type(p) {
+                    return err(
+                        format!("block{bi}: argument {a} does not match {p} of {}", c.block),
+                        b.term_loc,
+                    );
+                }
+            }
+        }
+    }
+    // SSA dominance: a use in block B at position k is dominated by its definition.
+    let cfg = Cfg::new(f);
+    let def_pos = |v: Value| -> (usize, usize) {
+        match f.values[v.index()].def {
+            ValueDef::Param(b, _) => (b.index(), 0),
+            ValueDef::Result(i, _) => {
+                let b = inst_block[i.index()].unwrap_or(usize::MAX);
+                let pos = if b == usize::MAX {
+                    0
+                } else {
+                    f.blocks[b].insts.iter().position(|&x| x == i).unwrap_or(0) + 1
+                };
+                (b, pos)
+            }
+        }
+    };
+    let dominated = |v: Value, b: usize, pos: usize| -> bool {
+        let (db, dp) = def_pos(v);
+        if db == usize::MAX {
+            return false;
+        }
+        if db == b {
+            dp <= pos
+        } else {
+            cfg.dominates(Block(db as u32), Block(b as u32))
+        }
+    };
+    for (bi, b) in f.blocks.iter().enumerate() {
+        if !cfg.reachable(Block(bi as u32)) {
+            continue;
+        }
+        for (k, &i) in b.insts.iter().enumerate() {
+            for &a in &f.inst(i).args {
+                if !dominated(a, bi, k) {
+                    return err(
+                        format!("{a} used in block{bi} by {i} is not dominated by its definition"),
+                        f.inst_locs[i.index()],
+                    );
+                }
+            }
+        }
+        let end = b.insts.len();
+        let mut used: Vec<Value> = vec![];
+        if let Terminator::Branch { cond, .. } = &b.term {
+            used.push(*cond);
+        }
+        for c in b.term.targets() {
+            used.extend(&c.args);
+        }
+        for a in used {
+            if !dominated(a, bi, end) {
+                return err(
+                    format!("{a} used by the terminator of block{bi} is not dominated by its definition"),
+                    b.term_loc,
+                );
+            }
+        }
+    }
+    Ok(())
+}

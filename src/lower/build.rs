@@ -1,0 +1,560 @@
+//! Step 1 of lowering: statements → basic blocks of IR operations over variables.
+
+use super::LowerError;
+use crate::ir::{self, Op, SrcLoc, Type};
+use crate::ptx::ast::{self, StateSpace};
+use crate::ptx::span::{SourceMap, Span};
+use std::collections::HashMap;
+
+/// A variable: a PTX register or a lowering temporary. Index into `PreKernel::vars`.
+pub(crate) type Var = u32;
+/// A pre-SSA block index.
+pub(crate) type PBlock = u32;
+
+/// An operation over variables (pre-SSA).
+#[derive(Debug, Clone)]
+pub(crate) struct PInst {
+    pub op: Op,
+    pub args: Vec<Var>,
+    pub results: Vec<Var>,
+    pub loc: SrcLoc,
+    pub ptx: String,
+    /// A copy `results[0] := args[0]` (renaming only; no operation in SSA form).
+    pub copy: bool,
+}
+
+/// A pre-SSA terminator.
+#[derive(Debug, Clone)]
+pub(crate) enum PTerm {
+    Open,
+    Jump(PBlock),
+    Branch(Var, PBlock, PBlock),
+    Exit,
+    Barrier(PBlock),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct PBlockData {
+    pub insts: Vec<PInst>,
+    pub term: PTerm,
+    pub term_loc: SrcLoc,
+}
+
+/// A kernel after step 1.
+#[derive(Debug)]
+pub(crate) struct PreKernel {
+    pub name: String,
+    pub params: Vec<ir::KernelParam>,
+    pub param_bytes: u32,
+    pub vars: Vec<Type>,
+    pub blocks: Vec<PBlockData>,
+    pub static_shared_bytes: u64,
+    pub max_threads: Option<u32>,
+    /// Span of the kernel name, for errors about the kernel as a whole.
+    pub span: Span,
+}
+
+/// Where a symbol lives and how to get its address.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Sym {
+    /// Offset in the kernel's parameter buffer.
+    Param { offset: u32, size: u32 },
+    /// Offset in the CTA's shared memory.
+    Shared { offset: u64 },
+    /// A module global or const variable (index into `Globals::vars`).
+    Global { index: u32, space: ir::Space },
+}
+
+/// Module-scope variables.
+pub(crate) struct Globals {
+    pub vars: Vec<ir::Variable>,
+    pub by_name: HashMap<String, u32>,
+    pub global_bytes: u64,
+    pub const_bytes: u64,
+    /// Module-scope `.shared` declarations (laid out in every kernel).
+    pub shared: Vec<ast::VarDecl>,
+}
+
+fn align_up(x: u64, a: u64) -> u64 {
+    let a = a.max(1);
+    x.div_ceil(a) * a
+}
+
+/// Number of elements of a declaration's array dims (1 for a scalar); `None` if a dim is
+/// unsized.
+fn elements(d: &ast::VarDecl) -> Option<u64> {
+    let mut n: u64 = d.vector.unwrap_or(1) as u64;
+    for dim in &d.array {
+        n = n.checked_mul((*dim)?)?;
+    }
+    Some(n)
+}
+
+fn flatten_init(init: &ast::Initializer, out: &mut Vec<ast::Literal>) -> Result<(), LowerError> {
+    match init {
+        ast::Initializer::Literal(l) => {
+            out.push(*l);
+            Ok(())
+        }
+        ast::Initializer::List(items, _) => {
+            for i in items {
+                flatten_init(i, out)?;
+            }
+            Ok(())
+        }
+        ast::Initializer::Symbol { name, .. } => Err(LowerError::unsupported(
+            name.span,
+            format!(
+                "initializer with the address of '{}' is not supported yet",
+                name.name
+            ),
+        )),
+    }
+}
+
+/// The little-endian bytes of a literal stored as `ty`.
+fn literal_bytes(l: &ast::Literal, ty: ast::ScalarType) -> Vec<u8> {
+    let size = ty.size() as usize;
+    let bits: u64 = match (*l, ty) {
+        (ast::Literal::Int { value, .. }, ast::ScalarType::F32) => (value as f32).to_bits() as u64,
+        (ast::Literal::Int { value, .. }, ast::ScalarType::F64) => (value as f64).to_bits(),
+        (ast::Literal::Int { value, .. }, _) => value as u64,
+        (ast::Literal::Float(x), ast::ScalarType::F32) => (x as f32).to_bits() as u64,
+        (ast::Literal::Float(x), _) => x.to_bits(),
+        (ast::Literal::F32Bits(b), ast::ScalarType::F64) => (f32::from_bits(b) as f64).to_bits(),
+        (ast::Literal::F32Bits(b), _) => b as u64,
+        (ast::Literal::F64Bits(b), ast::ScalarType::F32) => (f64::from_bits(b) as f32).to_bits() as u64,
+        (ast::Literal::F64Bits(b), _) => b,
+    };
+    bits.to_le_bytes()[..size.min(8)].to_vec()
+}
+
+impl Globals {
+    pub fn new(m: &ast::Module) -> Result<Globals, LowerError> {
+        let mut g = Globals {
+            vars: vec![],
+            by_name: HashMap::new(),
+            global_bytes: 0,
+            const_bytes: 0,
+            shared: vec![],
+        };
+        for item in &m.items {
+            let ast::Item::Var(d) = item else { continue };
+            let space = match d.space {
+                StateSpace::Global => ir::Space::Global,
+                StateSpace::Const => ir::Space::Const,
+                StateSpace::Shared => {
+                    g.shared.push(d.clone());
+                    continue;
+                }
+                _ => {
+                    return Err(LowerError::unsupported(
+                        d.span,
+                        format!(
+                            "module-scope variable '{}' in state space {:?} is not supported yet",
+                            d.name.name, d.space
+                        ),
+                    ))
+                }
+            };
+            if matches!(
+                d.ty,
+                ast::ScalarType::TexRef | ast::ScalarType::SamplerRef | ast::ScalarType::SurfRef
+            ) {
+                return Err(LowerError::unsupported(
+                    d.span,
+                    format!("texture/surface reference '{}' is not supported yet", d.name.name),
+                ));
+            }
+            let elem = d.ty.size() as u64;
+            let mut lits = vec![];
+            if let Some(init) = &d.init {
+                flatten_init(init, &mut lits)?;
+            }
+            let n = match elements(d) {
+                Some(n) => n,
+                None => (lits.len() as u64).max(1),
+            };
+            let size = n.checked_mul(elem).ok_or_else(|| {
+                LowerError::new(d.span, format!("variable '{}' is too large", d.name.name))
+            })?;
+            if size > (1 << 32) {
+                return Err(LowerError::new(
+                    d.span,
+                    format!("variable '{}' is too large ({size} bytes)", d.name.name),
+                ));
+            }
+            let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
+            let total = if space == ir::Space::Global {
+                &mut g.global_bytes
+            } else {
+                &mut g.const_bytes
+            };
+            let offset = align_up(*total, align);
+            *total = offset + size;
+            let mut init = vec![];
+            for l in &lits {
+                init.extend(literal_bytes(l, d.ty));
+            }
+            init.truncate(size as usize);
+            g.by_name.insert(d.name.name.clone(), g.vars.len() as u32);
+            g.vars.push(ir::Variable {
+                name: d.name.name.clone(),
+                space,
+                size,
+                align: align as u32,
+                offset,
+                init,
+            });
+        }
+        Ok(g)
+    }
+}
+
+/// The state while building one kernel.
+pub(crate) struct Builder<'a> {
+    pub map: &'a SourceMap,
+    pub vars: Vec<Type>,
+    /// Scopes of register names → variable.
+    pub scopes: Vec<HashMap<String, Var>>,
+    pub syms: HashMap<String, Sym>,
+    pub blocks: Vec<PBlockData>,
+    pub cur: PBlock,
+    pub labels: HashMap<String, (PBlock, bool, Span)>,
+    pub kernel_name: String,
+    /// Destination temporaries that extend or truncate into a register of another width, with
+    /// the extension's signedness (`ld.u8` into a `.b32` register, `cvt.s8` into `.b16`).
+    pub ext_sign: HashMap<Var, crate::ir::Sign>,
+}
+
+impl<'a> Builder<'a> {
+    pub fn loc(&self, span: Span) -> SrcLoc {
+        let (line, col) = self.map.line_col(span.start);
+        SrcLoc { line, col }
+    }
+
+    pub fn new_var(&mut self, ty: Type) -> Var {
+        self.vars.push(ty);
+        self.vars.len() as u32 - 1
+    }
+
+    pub fn new_block(&mut self) -> PBlock {
+        self.blocks.push(PBlockData {
+            insts: vec![],
+            term: PTerm::Open,
+            term_loc: SrcLoc::default(),
+        });
+        self.blocks.len() as u32 - 1
+    }
+
+    /// Look up a register by name in the scope stack.
+    pub fn reg(&self, name: &str) -> Option<Var> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    /// Append an operation to the current block.
+    pub fn emit(&mut self, op: Op, args: Vec<Var>, results: Vec<Var>, loc: SrcLoc, ptx: &str) {
+        self.blocks[self.cur as usize].insts.push(PInst {
+            op,
+            args,
+            results,
+            loc,
+            ptx: ptx.to_string(),
+            copy: false,
+        });
+    }
+
+    /// Emit an operation producing one fresh variable of type `ty`.
+    pub fn emit1(&mut self, op: Op, args: Vec<Var>, ty: Type, loc: SrcLoc, ptx: &str) -> Var {
+        let v = self.new_var(ty);
+        self.emit(op, args, vec![v], loc, ptx);
+        v
+    }
+
+    /// End the current block with `term` and continue in a fresh block.
+    pub fn terminate(&mut self, term: PTerm, loc: SrcLoc) {
+        let b = &mut self.blocks[self.cur as usize];
+        b.term = term;
+        b.term_loc = loc;
+        self.cur = self.new_block();
+    }
+
+    /// The block of a label (created on first reference).
+    pub fn label_block(&mut self, name: &str, span: Span) -> PBlock {
+        if let Some(&(b, _, _)) = self.labels.get(name) {
+            return b;
+        }
+        let b = self.new_block();
+        self.labels.insert(name.to_string(), (b, false, span));
+        b
+    }
+}
+
+fn ir_type_of(t: ast::ScalarType) -> Option<Type> {
+    use ast::ScalarType::*;
+    Some(match t {
+        Pred => Type::Pred,
+        B8 | U8 | S8 => Type::I8,
+        B16 | U16 | S16 | F16 | Bf16 => Type::I16,
+        B32 | U32 | S32 | F16x2 | Bf16x2 => Type::I32,
+        B64 | U64 | S64 => Type::I64,
+        F32 => Type::F32,
+        F64 => Type::F64,
+        B128 | TexRef | SamplerRef | SurfRef => return None,
+    })
+}
+
+fn ptx_type_name(t: ast::ScalarType) -> String {
+    format!("{t:?}").to_lowercase()
+}
+
+/// Collect `.shared` declarations of a body (any nesting) in order.
+fn collect_shared<'b>(stmts: &'b [ast::Statement], out: &mut Vec<&'b ast::VarDecl>) {
+    for s in stmts {
+        match s {
+            ast::Statement::Decl(d) if d.space == StateSpace::Shared => out.push(d),
+            ast::Statement::Block(inner, _) => collect_shared(inner, out),
+            _ => {}
+        }
+    }
+}
+
+/// Build the pre-SSA form of one kernel.
+pub(crate) fn build_kernel(
+    f: &ast::Function,
+    body: &[ast::Statement],
+    globals: &mut Globals,
+    map: &SourceMap,
+) -> Result<PreKernel, LowerError> {
+    let mut b = Builder {
+        map,
+        vars: vec![],
+        scopes: vec![HashMap::new()],
+        syms: HashMap::new(),
+        blocks: vec![],
+        cur: 0,
+        labels: HashMap::new(),
+        kernel_name: f.name.name.clone(),
+        ext_sign: HashMap::new(),
+    };
+    for (i, v) in globals.vars.iter().enumerate() {
+        b.syms.insert(
+            v.name.clone(),
+            Sym::Global {
+                index: i as u32,
+                space: v.space,
+            },
+        );
+    }
+    // Parameters (PTX ISA §5.1.6.1: each at its natural or declared alignment).
+    let mut params = vec![];
+    let mut off: u64 = 0;
+    for p in &f.params {
+        if p.space != StateSpace::Param {
+            return Err(LowerError::new(
+                p.span,
+                format!("kernel parameter '{}' must be in .param space", p.name.name),
+            ));
+        }
+        let elem = p.ty.size() as u64 * p.vector.unwrap_or(1) as u64;
+        let mut n = 1u64;
+        for d in &p.array {
+            n = n.saturating_mul(d.unwrap_or(0));
+        }
+        let size = elem.saturating_mul(n);
+        if size == 0 || size > 4096 {
+            return Err(LowerError::new(
+                p.span,
+                format!("kernel parameter '{}' has unsupported size {size}", p.name.name),
+            ));
+        }
+        let align = p.align.unwrap_or(p.ty.size()).max(1) as u64;
+        off = align_up(off, align);
+        let kind = if !p.array.is_empty() || p.vector.is_some() {
+            ir::ParamKind::Bytes
+        } else {
+            use ast::ScalarType::*;
+            match p.ty {
+                F32 | F64 => ir::ParamKind::Float,
+                S8 | S16 | S32 | S64 => ir::ParamKind::Int { signed: true },
+                _ => ir::ParamKind::Int { signed: false },
+            }
+        };
+        b.syms.insert(
+            p.name.name.clone(),
+            Sym::Param {
+                offset: off as u32,
+                size: size as u32,
+            },
+        );
+        params.push(ir::KernelParam {
+            name: p.name.name.clone(),
+            ptx_type: ptx_type_name(p.ty),
+            size: size as u32,
+            align: align as u32,
+            offset: off as u32,
+            kind,
+        });
+        off += size;
+    }
+    if off > 32764 {
+        return Err(LowerError::new(
+            f.name.span,
+            format!("kernel parameters take {off} bytes; the limit is 32764"),
+        ));
+    }
+    // Shared memory layout: module-scope then body declarations; extern (unsized) arrays start
+    // after all static ones (dynamic shared memory).
+    let mut shared_decls: Vec<&ast::VarDecl> = globals.shared.iter().collect();
+    collect_shared(body, &mut shared_decls);
+    let mut shared_top: u64 = 0;
+    let mut dynamic: Vec<&ast::VarDecl> = vec![];
+    for d in &shared_decls {
+        if d.init.is_some() {
+            return Err(LowerError::new(
+                d.span,
+                format!("shared variable '{}' cannot have an initializer", d.name.name),
+            ));
+        }
+        let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
+        match elements(d) {
+            Some(n) => {
+                let size = n.saturating_mul(d.ty.size() as u64);
+                shared_top = align_up(shared_top, align);
+                b.syms
+                    .insert(d.name.name.clone(), Sym::Shared { offset: shared_top });
+                shared_top = shared_top.saturating_add(size);
+            }
+            None => dynamic.push(d),
+        }
+    }
+    if shared_top > 48 * 1024 {
+        return Err(LowerError::new(
+            f.name.span,
+            format!(
+                "kernel '{}' uses {shared_top} bytes of static shared memory; the limit is 49152",
+                f.name.name
+            ),
+        ));
+    }
+    let dyn_base = align_up(shared_top, 16);
+    for d in dynamic {
+        b.syms
+            .insert(d.name.name.clone(), Sym::Shared { offset: dyn_base });
+    }
+    let mut max_threads = None;
+    for d in &f.directives {
+        if (d.name == "maxntid" || d.name == "reqntid") && !d.args.is_empty() {
+            let t: u64 = d.args.iter().product();
+            max_threads = Some(t.min(u32::MAX as u64) as u32);
+        }
+    }
+
+    b.cur = b.new_block();
+    walk(&mut b, body)?;
+    // Falling off the end of a kernel body is an implicit exit.
+    let end_loc = b.loc(Span::new(f.span.end as usize, f.span.end as usize));
+    let cur = b.cur as usize;
+    if matches!(b.blocks[cur].term, PTerm::Open) {
+        b.blocks[cur].term = PTerm::Exit;
+        b.blocks[cur].term_loc = end_loc;
+    }
+    for (name, (_, defined, span)) in &b.labels {
+        if !defined {
+            return Err(LowerError::new(
+                *span,
+                format!("branch to undefined label '{name}'"),
+            ));
+        }
+    }
+    // Blocks that fell through to a label were linked when the label was seen; any other open
+    // block is unreachable and ends the thread.
+    for blk in &mut b.blocks {
+        if matches!(blk.term, PTerm::Open) {
+            blk.term = PTerm::Exit;
+        }
+    }
+    Ok(PreKernel {
+        name: f.name.name.clone(),
+        params,
+        param_bytes: off as u32,
+        vars: b.vars,
+        blocks: b.blocks,
+        static_shared_bytes: shared_top,
+        max_threads,
+        span: f.name.span,
+    })
+}
+
+fn walk(b: &mut Builder, stmts: &[ast::Statement]) -> Result<(), LowerError> {
+    for s in stmts {
+        match s {
+            ast::Statement::Decl(d) => declare(b, d)?,
+            ast::Statement::Label(l) => {
+                let target = b.label_block(&l.name, l.span);
+                if let Some(entry) = b.labels.get_mut(&l.name) {
+                    if entry.1 {
+                        return Err(LowerError::new(
+                            l.span,
+                            format!("label '{}' defined twice", l.name),
+                        ));
+                    }
+                    entry.1 = true;
+                }
+                let loc = b.loc(l.span);
+                let cur = b.cur as usize;
+                b.blocks[cur].term = PTerm::Jump(target);
+                b.blocks[cur].term_loc = loc;
+                b.cur = target;
+            }
+            ast::Statement::Instruction(i) => super::decode::instruction(b, i)?,
+            ast::Statement::Block(inner, _) => {
+                b.scopes.push(HashMap::new());
+                let r = walk(b, inner);
+                b.scopes.pop();
+                r?;
+            }
+            ast::Statement::Loc { .. } | ast::Statement::Directive(_) => {}
+        }
+    }
+    Ok(())
+}
+
+fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
+    match d.space {
+        StateSpace::Reg => {
+            if d.vector.is_some() || !d.array.is_empty() {
+                return Err(LowerError::unsupported(
+                    d.span,
+                    format!("vector or array register '{}' is not supported yet", d.name.name),
+                ));
+            }
+            let ty = ir_type_of(d.ty).ok_or_else(|| {
+                LowerError::unsupported(
+                    d.span,
+                    format!("register '{}' of type .{} is not supported yet", d.name.name, ptx_type_name(d.ty)),
+                )
+            })?;
+            let names: Vec<String> = match d.count {
+                Some(n) => (0..n).map(|i| format!("{}{i}", d.name.name)).collect(),
+                None => vec![d.name.name.clone()],
+            };
+            for n in names {
+                let v = b.new_var(ty);
+                if let Some(scope) = b.scopes.last_mut() {
+                    scope.insert(n, v);
+                }
+            }
+            Ok(())
+        }
+        // Shared declarations were laid out before the walk.
+        StateSpace::Shared => Ok(()),
+        _ => Err(LowerError::unsupported(
+            d.span,
+            format!(
+                "{:?}-space variable '{}' inside a kernel is not supported yet",
+                d.space, d.name.name
+            ),
+        )),
+    }
+}

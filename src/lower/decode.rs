@@ -1,0 +1,1391 @@
+//! Instruction decoding: one PTX instruction (opcode, modifiers, operands) → IR operations over
+//! variables. Every supported form is listed here with its PTX ISA section; anything else is
+//! an "unsupported instruction" error naming the instruction and its location.
+
+use super::build::{Builder, PInst, PTerm, Sym, Var};
+use super::LowerError;
+use crate::ir::{
+    AtomOp, CvtRound, CvtType, FCmp, ICmp, Op, Round, SReg, ShflMode, Sign, Space, SrcLoc, Type,
+};
+use crate::ptx::ast::{self, Literal, Operand};
+use crate::ptx::span::Span;
+
+/// Per-instruction decoding context: destinations are written through temporaries and committed
+/// at the end, so sources read before destinations change and guards apply uniformly.
+struct Cx<'i> {
+    inst: &'i ast::Instruction,
+    loc: SrcLoc,
+    ptx: String,
+    mods: Vec<&'i str>,
+    /// (register, temporary) pairs to commit.
+    writes: Vec<(Var, Var)>,
+}
+
+impl Cx<'_> {
+    fn has(&self, m: &str) -> bool {
+        self.mods.contains(&m)
+    }
+
+    fn unsupported(&self, what: &str) -> LowerError {
+        LowerError::unsupported(
+            self.inst.span,
+            format!("unsupported instruction '{}': {what}", self.ptx),
+        )
+    }
+
+    fn bad(&self, what: &str) -> LowerError {
+        LowerError::new(self.inst.span, format!("invalid '{}': {what}", self.ptx))
+    }
+
+    /// The operand at `k`, or an error naming the instruction.
+    fn opnd(&self, k: usize) -> Result<&Operand, LowerError> {
+        self.inst
+            .operands
+            .get(k)
+            .ok_or_else(|| self.bad(&format!("missing operand {}", k + 1)))
+    }
+
+    fn expect_operands(&self, n: usize) -> Result<(), LowerError> {
+        if self.inst.operands.len() != n {
+            return Err(self.bad(&format!(
+                "expects {n} operands, found {}",
+                self.inst.operands.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The one type modifier among the modifiers (the last one that names a type).
+    fn ty(&self) -> Result<ast::ScalarType, LowerError> {
+        self.mods
+            .iter()
+            .rev()
+            .find_map(|m| ast::ScalarType::from_suffix(m))
+            .ok_or_else(|| self.bad("missing type modifier"))
+    }
+
+    fn types(&self) -> Vec<ast::ScalarType> {
+        self.mods
+            .iter()
+            .filter_map(|m| ast::ScalarType::from_suffix(m))
+            .collect()
+    }
+
+    fn round(&self) -> Option<Round> {
+        self.mods.iter().find_map(|m| match *m {
+            "rn" => Some(Round::Nearest),
+            "rz" => Some(Round::Zero),
+            "rm" => Some(Round::Down),
+            "rp" => Some(Round::Up),
+            _ => None,
+        })
+    }
+}
+
+/// IR type and signedness of a PTX instruction type.
+fn ir_ty(t: ast::ScalarType) -> Option<(Type, Sign, bool)> {
+    use ast::ScalarType::*;
+    Some(match t {
+        B8 | U8 => (Type::I8, Sign::Unsigned, false),
+        S8 => (Type::I8, Sign::Signed, false),
+        B16 | U16 => (Type::I16, Sign::Unsigned, false),
+        S16 => (Type::I16, Sign::Signed, false),
+        B32 | U32 => (Type::I32, Sign::Unsigned, false),
+        S32 => (Type::I32, Sign::Signed, false),
+        B64 | U64 => (Type::I64, Sign::Unsigned, false),
+        S64 => (Type::I64, Sign::Signed, false),
+        F32 => (Type::F32, Sign::Signed, true),
+        F64 => (Type::F64, Sign::Signed, true),
+        Pred => (Type::Pred, Sign::Unsigned, false),
+        _ => return None,
+    })
+}
+
+fn cvt_ty(t: ast::ScalarType) -> Option<CvtType> {
+    use ast::ScalarType::*;
+    Some(match t {
+        B8 | U8 => CvtType::U8,
+        S8 => CvtType::S8,
+        B16 | U16 => CvtType::U16,
+        S16 => CvtType::S16,
+        B32 | U32 => CvtType::U32,
+        S32 => CvtType::S32,
+        B64 | U64 => CvtType::U64,
+        S64 => CvtType::S64,
+        F32 => CvtType::F32,
+        F64 => CvtType::F64,
+        _ => return None,
+    })
+}
+
+fn uint_cvt(t: Type) -> CvtType {
+    match t {
+        Type::I8 => CvtType::U8,
+        Type::I16 => CvtType::U16,
+        Type::I64 => CvtType::U64,
+        _ => CvtType::U32,
+    }
+}
+
+fn sint_cvt(t: Type) -> CvtType {
+    match t {
+        Type::I8 => CvtType::S8,
+        Type::I16 => CvtType::S16,
+        Type::I64 => CvtType::S64,
+        _ => CvtType::S32,
+    }
+}
+
+fn sreg(name: &str, comp: Option<char>) -> Option<SReg> {
+    Some(match (name, comp) {
+        ("%tid", Some('x')) => SReg::TidX,
+        ("%tid", Some('y')) => SReg::TidY,
+        ("%tid", Some('z')) => SReg::TidZ,
+        ("%ntid", Some('x')) => SReg::NtidX,
+        ("%ntid", Some('y')) => SReg::NtidY,
+        ("%ntid", Some('z')) => SReg::NtidZ,
+        ("%ctaid", Some('x')) => SReg::CtaidX,
+        ("%ctaid", Some('y')) => SReg::CtaidY,
+        ("%ctaid", Some('z')) => SReg::CtaidZ,
+        ("%nctaid", Some('x')) => SReg::NctaidX,
+        ("%nctaid", Some('y')) => SReg::NctaidY,
+        ("%nctaid", Some('z')) => SReg::NctaidZ,
+        ("%laneid", None) => SReg::LaneId,
+        ("%warpid", None) => SReg::WarpId,
+        ("%nwarpid", None) => SReg::NWarpId,
+        _ => return None,
+    })
+}
+
+/// Bits of a literal as a value of IR type `ty` (PTX ISA §4.5: integer literals are
+/// truncated to the operand width; float literals converted to the operand's float type).
+fn literal_bits(l: Literal, ty: Type) -> u64 {
+    let bits = match (l, ty) {
+        (Literal::Int { value, .. }, Type::F32) => (value as f32).to_bits() as u64,
+        (Literal::Int { value, .. }, Type::F64) => (value as f64).to_bits(),
+        (Literal::Int { value, .. }, _) => value as u64,
+        (Literal::Float(x), Type::F32) => (x as f32).to_bits() as u64,
+        (Literal::Float(x), Type::F64) => x.to_bits(),
+        (Literal::Float(x), _) => x as i64 as u64,
+        (Literal::F32Bits(b), Type::F64) => (f32::from_bits(b) as f64).to_bits(),
+        (Literal::F32Bits(b), _) => b as u64,
+        (Literal::F64Bits(b), Type::F32) => (f64::from_bits(b) as f32).to_bits() as u64,
+        (Literal::F64Bits(b), _) => b,
+    };
+    bits & ty.mask()
+}
+
+impl Builder<'_> {
+    fn konst(&mut self, cx: &Cx, ty: Type, bits: u64) -> Var {
+        self.emit1(Op::Const { bits: bits & ty.mask() }, vec![], ty, cx.loc, &cx.ptx)
+    }
+
+    /// Convert `v` (IR type `from`) to `to` where PTX allows it implicitly: same width
+    /// (bit reinterpretation) or, with `relaxed`, a wider or narrower integer register
+    /// (truncate, or extend by `sign`).
+    fn coerce(
+        &mut self,
+        cx: &Cx,
+        v: Var,
+        to: Type,
+        relaxed: Option<Sign>,
+        span: Span,
+    ) -> Result<Var, LowerError> {
+        let from = self.vars[v as usize];
+        if from == to {
+            return Ok(v);
+        }
+        if from.bits() == to.bits() && from != Type::Pred && to != Type::Pred {
+            return Ok(self.emit1(Op::Bitcast {}, vec![v], to, cx.loc, &cx.ptx));
+        }
+        if let Some(sign) = relaxed {
+            if from.is_int() && to.is_int() {
+                let src = if sign == Sign::Signed && from.bits() < to.bits() {
+                    sint_cvt(from)
+                } else {
+                    uint_cvt(from)
+                };
+                let dst = if sign == Sign::Signed {
+                    sint_cvt(to)
+                } else {
+                    uint_cvt(to)
+                };
+                let op = Op::Cvt {
+                    dst,
+                    src,
+                    rnd: CvtRound::None,
+                    sat: false,
+                    ftz: false,
+                };
+                return Ok(self.emit1(op, vec![v], to, cx.loc, &cx.ptx));
+            }
+            if from.is_int() && to.is_float() && from.bits() > to.bits() {
+                let t = Type::int_of_bytes(to.bytes()).unwrap_or(Type::I32);
+                let w = self.coerce(cx, v, t, relaxed, span)?;
+                return self.coerce(cx, w, to, None, span);
+            }
+            if from.is_float() && to.is_int() && from.bits() < to.bits() {
+                let t = Type::int_of_bytes(from.bytes()).unwrap_or(Type::I32);
+                let w = self.coerce(cx, v, t, None, span)?;
+                return self.coerce(cx, w, to, relaxed, span);
+            }
+        }
+        Err(LowerError::new(
+            span,
+            format!(
+                "operand of '{}' has type {from}, the instruction needs {to}",
+                cx.ptx
+            ),
+        ))
+    }
+
+    /// A register by name, or an error.
+    fn reg_var(&self, cx: &Cx, name: &ast::Ident) -> Result<Var, LowerError> {
+        self.reg(&name.name).ok_or_else(|| {
+            LowerError::new(
+                name.span,
+                format!("undeclared register '{}' in '{}'", name.name, cx.ptx),
+            )
+        })
+    }
+
+    /// The value of a source operand as IR type `ty`.
+    fn src_rel(
+        &mut self,
+        cx: &Cx,
+        o: &Operand,
+        ty: Type,
+        relaxed: Option<Sign>,
+    ) -> Result<Var, LowerError> {
+        match o {
+            Operand::Reg { name, component } => {
+                if let Some(v) = self.reg(&name.name) {
+                    if component.is_some() {
+                        return Err(LowerError::unsupported(
+                            name.span,
+                            format!("vector register component in '{}'", cx.ptx),
+                        ));
+                    }
+                    return self.coerce(cx, v, ty, relaxed, name.span);
+                }
+                if let Some(r) = sreg(&name.name, *component) {
+                    let v = self.emit1(Op::SReg { reg: r }, vec![], Type::I32, cx.loc, &cx.ptx);
+                    return self.coerce(cx, v, ty, Some(Sign::Unsigned), name.span);
+                }
+                if name.name.starts_with('%') {
+                    if let Some(s) = name.name.strip_prefix('%') {
+                        let known = [
+                            "clock", "clock64", "smid", "nsmid", "gridid", "lanemask_eq",
+                            "lanemask_le", "lanemask_lt", "lanemask_ge", "lanemask_gt",
+                            "globaltimer", "dynamic_smem_size", "total_smem_size", "envreg",
+                        ];
+                        if known.iter().any(|k| s.starts_with(k)) {
+                            return Err(LowerError::unsupported(
+                                name.span,
+                                format!(
+                                    "special register '{}' is not supported yet",
+                                    name.name
+                                ),
+                            ));
+                        }
+                    }
+                }
+                // A bare symbol written as an operand (`mov.u64 %rd, smem`).
+                self.symbol_addr(cx, name, 0, ty)
+            }
+            Operand::Imm(l, _) => {
+                if ty == Type::Pred {
+                    let bits = match l {
+                        Literal::Int { value, .. } => (*value != 0) as u64,
+                        _ => return Err(cx.bad("float literal used as a predicate")),
+                    };
+                    return Ok(self.konst(cx, Type::Pred, bits));
+                }
+                Ok(self.konst(cx, ty, literal_bits(*l, ty)))
+            }
+            Operand::Symbol { name, offset } => self.symbol_addr(cx, name, *offset, ty),
+            Operand::Not(inner, span) => {
+                if ty != Type::Pred {
+                    return Err(LowerError::new(*span, "'!' applies only to predicates"));
+                }
+                let v = self.src_rel(cx, inner, Type::Pred, None)?;
+                Ok(self.emit1(Op::Not {}, vec![v], Type::Pred, cx.loc, &cx.ptx))
+            }
+            other => Err(LowerError::new(
+                other.span(),
+                format!("this operand form is not allowed here in '{}'", cx.ptx),
+            )),
+        }
+    }
+
+    fn src(&mut self, cx: &Cx, k: usize, ty: Type) -> Result<Var, LowerError> {
+        let o = cx.opnd(k)?.clone();
+        self.src_rel(cx, &o, ty, None)
+    }
+
+    /// The address of a symbol plus `offset`, as a value of type `ty` (the space's address).
+    fn symbol_addr(
+        &mut self,
+        cx: &Cx,
+        name: &ast::Ident,
+        offset: i64,
+        ty: Type,
+    ) -> Result<Var, LowerError> {
+        let sym = self.syms.get(&name.name).copied().ok_or_else(|| {
+            LowerError::new(
+                name.span,
+                format!("unknown symbol '{}' in '{}'", name.name, cx.ptx),
+            )
+        })?;
+        if !ty.is_int() || ty.bits() < 32 {
+            return Err(LowerError::new(
+                name.span,
+                format!("address of '{}' needs a 32- or 64-bit integer", name.name),
+            ));
+        }
+        let base = match sym {
+            Sym::Param { offset, .. } => self.konst(cx, ty, offset as u64),
+            Sym::Shared { offset } => self.konst(cx, ty, offset),
+            Sym::Global { index, space } => {
+                let v = self.emit1(
+                    Op::SymAddr { sym: index, space },
+                    vec![],
+                    Type::I64,
+                    cx.loc,
+                    &cx.ptx,
+                );
+                self.coerce(cx, v, ty, Some(Sign::Unsigned), name.span)?
+            }
+        };
+        if offset == 0 {
+            return Ok(base);
+        }
+        let o = self.konst(cx, ty, offset as u64);
+        Ok(self.emit1(Op::IAdd {}, vec![base, o], ty, cx.loc, &cx.ptx))
+    }
+
+    /// A destination operand: returns a temporary of type `ty` that is committed to the
+    /// register after decoding (with extension/truncation when `relaxed`).
+    fn dst_rel(
+        &mut self,
+        cx: &mut Cx,
+        o: &Operand,
+        ty: Type,
+        relaxed: Option<Sign>,
+    ) -> Result<Option<Var>, LowerError> {
+        match o {
+            Operand::Sink(_) => Ok(None),
+            Operand::Reg {
+                name,
+                component: None,
+            } => {
+                let r = self.reg_var(cx, name)?;
+                let t = self.new_var(ty);
+                let rt = self.vars[r as usize];
+                let ok = rt == ty
+                    || (rt.bits() == ty.bits() && rt != Type::Pred && ty != Type::Pred)
+                    || (relaxed.is_some() && rt.is_int() && ty.is_int());
+                if !ok {
+                    return Err(LowerError::new(
+                        name.span,
+                        format!(
+                            "destination '{}' has type {rt}, '{}' produces {ty}",
+                            name.name, cx.ptx
+                        ),
+                    ));
+                }
+                cx.writes.push((r, t));
+                if relaxed.is_some() && rt.bits() != ty.bits() {
+                    // Remember the extension kind in the var type: commit converts.
+                    self.ext_sign.insert(t, relaxed.unwrap_or(Sign::Unsigned));
+                }
+                Ok(Some(t))
+            }
+            other => Err(LowerError::new(
+                other.span(),
+                format!("destination of '{}' must be a register", cx.ptx),
+            )),
+        }
+    }
+
+    fn dst(&mut self, cx: &mut Cx, k: usize, ty: Type) -> Result<Option<Var>, LowerError> {
+        let o = cx.opnd(k)?.clone();
+        self.dst_rel(cx, &o, ty, None)
+    }
+
+    /// Emit `op` with its single result going to destination operand 0.
+    fn unary_to_dst(
+        &mut self,
+        cx: &mut Cx,
+        op: Op,
+        args: Vec<Var>,
+        ty: Type,
+    ) -> Result<(), LowerError> {
+        if let Some(t) = self.dst(cx, 0, ty)? {
+            self.emit(op, args, vec![t], cx.loc, &cx.ptx);
+        }
+        Ok(())
+    }
+
+    /// An address operand `[base+off]` → (address value, its type).
+    fn address(&mut self, cx: &Cx, k: usize, space: Space) -> Result<Var, LowerError> {
+        let o = cx.opnd(k)?.clone();
+        let Operand::Address { base, offset, span } = o else {
+            return Err(LowerError::new(
+                o.span(),
+                format!("'{}' needs an address operand [..]", cx.ptx),
+            ));
+        };
+        let base_v = match &base {
+            None => return Ok(self.konst(cx, Type::I64, offset as u64)),
+            Some(name) => {
+                if let Some(r) = self.reg(&name.name) {
+                    let rt = self.vars[r as usize];
+                    if !(rt == Type::I64 || rt == Type::I32) {
+                        return Err(LowerError::new(
+                            name.span,
+                            format!("address register '{}' must be 32 or 64 bits", name.name),
+                        ));
+                    }
+                    r
+                } else {
+                    let sym = self.syms.get(&name.name).copied();
+                    match (sym, space) {
+                        (Some(Sym::Param { .. }), Space::Param)
+                        | (Some(Sym::Shared { .. }), Space::Shared | Space::Generic)
+                        | (Some(Sym::Global { .. }), _) => {}
+                        (Some(_), _) => {
+                            return Err(LowerError::new(
+                                name.span,
+                                format!(
+                                    "symbol '{}' is not in the {space} state space of '{}'",
+                                    name.name, cx.ptx
+                                ),
+                            ))
+                        }
+                        (None, _) => {}
+                    }
+                    let v = self.symbol_addr(cx, name, 0, Type::I64)?;
+                    if matches!(sym, Some(Sym::Shared { .. })) && space == Space::Generic {
+                        self.emit1(
+                            Op::Cvta {
+                                space: Space::Shared,
+                                to_generic: true,
+                            },
+                            vec![v],
+                            Type::I64,
+                            cx.loc,
+                            &cx.ptx,
+                        )
+                    } else {
+                        v
+                    }
+                }
+            }
+        };
+        let _ = span; // the instruction's span is used for errors below
+        if offset == 0 {
+            return Ok(base_v);
+        }
+        let bt = self.vars[base_v as usize];
+        let o = self.konst(cx, bt, offset as u64);
+        Ok(self.emit1(Op::IAdd {}, vec![base_v, o], bt, cx.loc, &cx.ptx))
+    }
+}
+
+fn space_of(cx: &Cx) -> Space {
+    for m in &cx.mods {
+        match *m {
+            "global" => return Space::Global,
+            "shared" | "shared::cta" => return Space::Shared,
+            "local" => return Space::Local,
+            "const" => return Space::Const,
+            "param" | "param::entry" => return Space::Param,
+            _ => {}
+        }
+    }
+    Space::Generic
+}
+
+fn vec_len(cx: &Cx) -> u32 {
+    for m in &cx.mods {
+        match *m {
+            "v2" => return 2,
+            "v4" => return 4,
+            "v8" => return 8,
+            _ => {}
+        }
+    }
+    1
+}
+
+/// Decode one instruction into the builder's current block.
+pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), LowerError> {
+    let mut ptx = i.opcode.name.clone();
+    for m in &i.modifiers {
+        ptx.push('.');
+        ptx.push_str(&m.text);
+    }
+    let mut cx = Cx {
+        inst: i,
+        loc: b.loc(i.span),
+        ptx,
+        mods: i.modifiers.iter().map(|m| m.text.as_str()).collect(),
+        writes: vec![],
+    };
+    let guard = match &i.guard {
+        None => None,
+        Some(g) => {
+            let p = b.reg_var(&cx, &g.pred)?;
+            if b.vars[p as usize] != Type::Pred {
+                return Err(LowerError::new(
+                    g.pred.span,
+                    format!("guard '{}' is not a predicate", g.pred.name),
+                ));
+            }
+            Some((p, g.negated))
+        }
+    };
+    let op = i.opcode.name.as_str();
+    // Control flow.
+    match op {
+        "bra" | "ret" | "exit" | "bar" | "barrier" | "trap" => {
+            return control(b, &cx, guard);
+        }
+        _ => {}
+    }
+    let pure = matches!(
+        op,
+        "mov" | "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" | "neg"
+            | "abs" | "and" | "or" | "xor" | "not" | "shl" | "shr" | "setp" | "selp" | "cvt"
+            | "cvta" | "popc" | "clz" | "sqrt" | "rcp"
+    );
+    // A guarded operation with effects runs in its own block, branched around.
+    let mut cont = None;
+    if let (Some((p, neg)), false) = (guard, pure) {
+        let body = b.new_block();
+        let after = b.new_block();
+        let (t, e) = if neg { (after, body) } else { (body, after) };
+        let cur = b.cur as usize;
+        b.blocks[cur].term = PTerm::Branch(p, t, e);
+        b.blocks[cur].term_loc = cx.loc;
+        b.cur = body;
+        cont = Some(after);
+    }
+    decode(b, &mut cx, op)?;
+    // Commit destinations.
+    let writes = std::mem::take(&mut cx.writes);
+    for (reg, tmp) in writes {
+        let rt = b.vars[reg as usize];
+        let tt = b.vars[tmp as usize];
+        let val = if rt == tt {
+            tmp
+        } else if let Some(sign) = b.ext_sign.get(&tmp).copied() {
+            b.coerce(&cx, tmp, rt, Some(sign), i.span)?
+        } else {
+            b.coerce(&cx, tmp, rt, None, i.span)?
+        };
+        match (guard, pure) {
+            (Some((p, neg)), true) => {
+                let (a, c) = if neg { (reg, val) } else { (val, reg) };
+                let sel = b.emit1(Op::Select {}, vec![a, c, p], rt, cx.loc, &cx.ptx);
+                b.copy(reg, sel, cx.loc, &cx.ptx);
+            }
+            _ => b.copy(reg, val, cx.loc, &cx.ptx),
+        }
+    }
+    if let Some(after) = cont {
+        let cur = b.cur as usize;
+        b.blocks[cur].term = PTerm::Jump(after);
+        b.blocks[cur].term_loc = cx.loc;
+        b.cur = after;
+    }
+    Ok(())
+}
+
+impl Builder<'_> {
+    /// `reg := val` (a pre-SSA copy; disappears in SSA construction).
+    pub(crate) fn copy(&mut self, reg: Var, val: Var, loc: SrcLoc, ptx: &str) {
+        self.blocks[self.cur as usize].insts.push(PInst {
+            op: Op::Bitcast {},
+            args: vec![val],
+            results: vec![reg],
+            loc,
+            ptx: ptx.to_string(),
+            copy: true,
+        });
+    }
+}
+
+fn control(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Result<(), LowerError> {
+    let op = cx.inst.opcode.name.as_str();
+    let target = match op {
+        "bra" => {
+            cx.expect_operands(1)?;
+            let Operand::Symbol { name, offset: 0 } = cx.opnd(0)? else {
+                return Err(cx.bad("branch target must be a label"));
+            };
+            let name = name.clone();
+            Some(b.label_block(&name.name, name.span))
+        }
+        "ret" | "exit" => None,
+        "trap" => None,
+        _ => None,
+    };
+    let body_term = match op {
+        "bra" => PTerm::Jump(target.unwrap_or(0)),
+        "ret" | "exit" => PTerm::Exit,
+        "trap" => return Err(cx.unsupported("trap is not supported yet")),
+        _ => {
+            // bar.sync / barrier.sync (PTX ISA §9.7.13.1).
+            let sync = cx.has("sync") || (op == "barrier" && !cx.has("arrive") && !cx.has("red"));
+            if !sync || cx.has("arrive") || cx.has("red") {
+                return Err(cx.unsupported("only bar.sync / barrier.sync are supported"));
+            }
+            match cx.inst.operands.as_slice() {
+                [Operand::Imm(Literal::Int { value: 0, .. }, _)] => {}
+                [] if op == "barrier" => {}
+                _ => {
+                    return Err(cx.unsupported(
+                        "only barrier 0 without a thread count is supported yet",
+                    ))
+                }
+            }
+            let next = b.new_block();
+            PTerm::Barrier(next)
+        }
+    };
+    let next_after = |b: &mut Builder, term: &PTerm| -> Option<u32> {
+        match term {
+            PTerm::Barrier(n) => Some(*n),
+            _ => {
+                let _ = b;
+                None
+            }
+        }
+    };
+    match guard {
+        None => {
+            let after = next_after(b, &body_term);
+            let cur = b.cur as usize;
+            b.blocks[cur].term = body_term;
+            b.blocks[cur].term_loc = cx.loc;
+            b.cur = match after {
+                Some(n) => n,
+                None => b.new_block(),
+            };
+        }
+        Some((p, neg)) => {
+            let fall = b.new_block();
+            let taken = match body_term {
+                PTerm::Jump(t) => t,
+                other => {
+                    let blk = b.new_block();
+                    let after = next_after(b, &other);
+                    b.blocks[blk as usize].term = other;
+                    b.blocks[blk as usize].term_loc = cx.loc;
+                    if let Some(n) = after {
+                        b.blocks[n as usize].term = PTerm::Jump(fall);
+                    }
+                    blk
+                }
+            };
+            let (t, e) = if neg { (fall, taken) } else { (taken, fall) };
+            let cur = b.cur as usize;
+            b.blocks[cur].term = PTerm::Branch(p, t, e);
+            b.blocks[cur].term_loc = cx.loc;
+            b.cur = fall;
+        }
+    }
+    Ok(())
+}
+
+fn int_or_float(cx: &Cx) -> Result<(Type, Sign, bool), LowerError> {
+    let t = cx.ty()?;
+    ir_ty(t).ok_or_else(|| cx.unsupported(&format!("type .{t:?} is not supported yet").to_lowercase()))
+}
+
+fn float_flags(cx: &Cx, default_rn: bool) -> Result<(Round, bool, bool), LowerError> {
+    let rnd = match cx.round() {
+        Some(r) => r,
+        None if default_rn => Round::Nearest,
+        None => Round::Nearest,
+    };
+    if rnd != Round::Nearest {
+        return Err(cx.unsupported(&format!("rounding modifier .{rnd} is not supported yet")));
+    }
+    Ok((rnd, cx.has("ftz"), cx.has("sat")))
+}
+
+fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
+    match op {
+        "mov" => mov(b, cx),
+        "add" | "sub" => {
+            cx.expect_operands(3)?;
+            let (ty, _sign, float) = int_or_float(cx)?;
+            let x = b.src(cx, 1, ty)?;
+            let y = b.src(cx, 2, ty)?;
+            let o = if float {
+                let (rnd, ftz, sat) = float_flags(cx, true)?;
+                if op == "add" {
+                    Op::FAdd { rnd, ftz, sat }
+                } else {
+                    Op::FSub { rnd, ftz, sat }
+                }
+            } else {
+                if cx.has("sat") || cx.has("cc") {
+                    return Err(cx.unsupported(".sat/.cc integer forms are not supported yet"));
+                }
+                if op == "add" {
+                    Op::IAdd {}
+                } else {
+                    Op::ISub {}
+                }
+            };
+            b.unary_to_dst(cx, o, vec![x, y], ty)
+        }
+        "mul" | "mad" => {
+            let n = if op == "mul" { 3 } else { 4 };
+            cx.expect_operands(n)?;
+            let (ty, sign, float) = int_or_float(cx)?;
+            if float {
+                let (rnd, ftz, sat) = float_flags(cx, true)?;
+                let x = b.src(cx, 1, ty)?;
+                let y = b.src(cx, 2, ty)?;
+                if op == "mul" {
+                    return b.unary_to_dst(cx, Op::FMul { rnd, ftz, sat }, vec![x, y], ty);
+                }
+                let z = b.src(cx, 3, ty)?;
+                return b.unary_to_dst(cx, Op::FFma { rnd, ftz, sat }, vec![x, y, z], ty);
+            }
+            if cx.has("sat") || cx.has("cc") {
+                return Err(cx.unsupported(".sat/.cc integer forms are not supported yet"));
+            }
+            let x = b.src(cx, 1, ty)?;
+            let y = b.src(cx, 2, ty)?;
+            let (prod, pty) = if cx.has("wide") {
+                let wt = match ty {
+                    Type::I16 => Type::I32,
+                    Type::I32 => Type::I64,
+                    _ => return Err(cx.bad(".wide needs a 16- or 32-bit type")),
+                };
+                (b.emit1(Op::IMulWide { sign }, vec![x, y], wt, cx.loc, &cx.ptx), wt)
+            } else if cx.has("hi") {
+                (b.emit1(Op::IMulHi { sign }, vec![x, y], ty, cx.loc, &cx.ptx), ty)
+            } else {
+                (b.emit1(Op::IMul {}, vec![x, y], ty, cx.loc, &cx.ptx), ty)
+            };
+            if op == "mul" {
+                let d = b.dst(cx, 0, pty)?;
+                if let Some(d) = d {
+                    b.copy(d, prod, cx.loc, &cx.ptx);
+                }
+                return Ok(());
+            }
+            let z = b.src(cx, 3, pty)?;
+            b.unary_to_dst(cx, Op::IAdd {}, vec![prod, z], pty)
+        }
+        "fma" => {
+            cx.expect_operands(4)?;
+            let (ty, _, float) = int_or_float(cx)?;
+            if !float {
+                return Err(cx.bad("fma needs a float type"));
+            }
+            if cx.round().is_none() {
+                return Err(cx.bad("fma needs a rounding modifier"));
+            }
+            let (rnd, ftz, sat) = float_flags(cx, true)?;
+            let x = b.src(cx, 1, ty)?;
+            let y = b.src(cx, 2, ty)?;
+            let z = b.src(cx, 3, ty)?;
+            b.unary_to_dst(cx, Op::FFma { rnd, ftz, sat }, vec![x, y, z], ty)
+        }
+        "div" | "rem" | "min" | "max" => {
+            cx.expect_operands(3)?;
+            let (ty, sign, float) = int_or_float(cx)?;
+            let x = b.src(cx, 1, ty)?;
+            let y = b.src(cx, 2, ty)?;
+            let o = match (op, float) {
+                ("div", false) => Op::IDiv { sign },
+                ("rem", false) => Op::IRem { sign },
+                ("min", false) => Op::IMin { sign },
+                ("max", false) => Op::IMax { sign },
+                ("div", true) => {
+                    let approx = cx.has("approx") || cx.has("full");
+                    let rnd = if approx {
+                        Round::Nearest
+                    } else {
+                        let r = cx
+                            .round()
+                            .ok_or_else(|| cx.bad("div.f needs .rn/.rz/.rm/.rp, .approx or .full"))?;
+                        if r != Round::Nearest {
+                            return Err(cx.unsupported(&format!(
+                                "rounding modifier .{r} is not supported yet"
+                            )));
+                        }
+                        r
+                    };
+                    Op::FDiv {
+                        rnd,
+                        approx,
+                        ftz: cx.has("ftz"),
+                    }
+                }
+                ("min", true) => Op::FMin { ftz: cx.has("ftz") },
+                ("max", true) => Op::FMax { ftz: cx.has("ftz") },
+                _ => return Err(cx.bad("rem needs an integer type")),
+            };
+            if cx.has("NaN") || cx.has("relu") || cx.has("xorsign") {
+                return Err(cx.unsupported("min/max .NaN/.relu/.xorsign are not supported yet"));
+            }
+            b.unary_to_dst(cx, o, vec![x, y], ty)
+        }
+        "neg" | "abs" => {
+            cx.expect_operands(2)?;
+            let (ty, _, float) = int_or_float(cx)?;
+            let x = b.src(cx, 1, ty)?;
+            let ftz = cx.has("ftz");
+            let o = match (op, float) {
+                ("neg", false) => Op::INeg {},
+                ("abs", false) => Op::IAbs {},
+                ("neg", true) => Op::FNeg { ftz },
+                _ => Op::FAbs { ftz },
+            };
+            b.unary_to_dst(cx, o, vec![x], ty)
+        }
+        "sqrt" | "rcp" => {
+            cx.expect_operands(2)?;
+            let (ty, _, float) = int_or_float(cx)?;
+            if !float {
+                return Err(cx.bad("needs a float type"));
+            }
+            let approx = cx.has("approx");
+            let rnd = match cx.round() {
+                Some(Round::Nearest) => Round::Nearest,
+                Some(r) => {
+                    return Err(cx.unsupported(&format!(
+                        "rounding modifier .{r} is not supported yet"
+                    )))
+                }
+                None if approx => Round::Nearest,
+                None => return Err(cx.bad("needs .approx or a rounding modifier")),
+            };
+            let x = b.src(cx, 1, ty)?;
+            let ftz = cx.has("ftz");
+            let o = if op == "sqrt" {
+                Op::FSqrt { rnd, approx, ftz }
+            } else {
+                Op::FRcp { rnd, approx, ftz }
+            };
+            b.unary_to_dst(cx, o, vec![x], ty)
+        }
+        "and" | "or" | "xor" | "not" => {
+            let (ty, _, float) = int_or_float(cx)?;
+            if float {
+                return Err(cx.bad("bitwise operations need .b/.pred types"));
+            }
+            if op == "not" {
+                cx.expect_operands(2)?;
+                let x = b.src(cx, 1, ty)?;
+                return b.unary_to_dst(cx, Op::Not {}, vec![x], ty);
+            }
+            cx.expect_operands(3)?;
+            let x = b.src(cx, 1, ty)?;
+            let y = b.src(cx, 2, ty)?;
+            let o = match op {
+                "and" => Op::And {},
+                "or" => Op::Or {},
+                _ => Op::Xor {},
+            };
+            b.unary_to_dst(cx, o, vec![x, y], ty)
+        }
+        "shl" | "shr" => {
+            cx.expect_operands(3)?;
+            let (ty, sign, float) = int_or_float(cx)?;
+            if float || ty == Type::Pred {
+                return Err(cx.bad("shifts need an integer type"));
+            }
+            let x = b.src(cx, 1, ty)?;
+            let y = b.src(cx, 2, Type::I32)?;
+            let o = if op == "shl" {
+                Op::Shl {}
+            } else {
+                Op::Shr { sign }
+            };
+            b.unary_to_dst(cx, o, vec![x, y], ty)
+        }
+        "popc" | "clz" => {
+            cx.expect_operands(2)?;
+            let (ty, _, float) = int_or_float(cx)?;
+            if float || ty == Type::Pred || ty.bits() < 32 {
+                return Err(cx.bad("needs .b32 or .b64"));
+            }
+            let x = b.src(cx, 1, ty)?;
+            let o = if op == "popc" { Op::Popc {} } else { Op::Clz {} };
+            b.unary_to_dst(cx, o, vec![x], Type::I32)
+        }
+        "setp" => setp(b, cx),
+        "selp" => {
+            cx.expect_operands(4)?;
+            let (ty, _, _) = int_or_float(cx)?;
+            let x = b.src(cx, 1, ty)?;
+            let y = b.src(cx, 2, ty)?;
+            let p = b.src(cx, 3, Type::Pred)?;
+            b.unary_to_dst(cx, Op::Select {}, vec![x, y, p], ty)
+        }
+        "cvt" => cvt(b, cx),
+        "cvta" => {
+            cx.expect_operands(2)?;
+            let space = space_of(cx);
+            if !matches!(space, Space::Global | Space::Shared | Space::Local | Space::Const) {
+                return Err(cx.bad("cvta needs a state space"));
+            }
+            let ty = if cx.has("u32") { Type::I32 } else { Type::I64 };
+            let x = b.src(cx, 1, ty)?;
+            let to_generic = !cx.has("to");
+            b.unary_to_dst(cx, Op::Cvta { space, to_generic }, vec![x], ty)
+        }
+        "ld" | "ldu" => load(b, cx),
+        "st" => store(b, cx),
+        "atom" | "red" => atom(b, cx, op == "red"),
+        "shfl" => shfl(b, cx),
+        _ => Err(LowerError::unsupported(
+            cx.inst.span,
+            format!("unsupported instruction '{}'", cx.ptx),
+        )),
+    }
+}
+
+fn mov(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
+    cx.expect_operands(2)?;
+    let t = cx.ty()?;
+    let (ty, _, _) = ir_ty(t).ok_or_else(|| cx.unsupported("type not supported yet"))?;
+    let d = cx.opnd(0)?.clone();
+    let s = cx.opnd(1)?.clone();
+    match (&d, &s) {
+        // Pack: mov.b64 %rd, {%r1, %r2} (element 0 in the low bits).
+        (_, Operand::Vector(elems, _)) => {
+            let n = elems.len() as u32;
+            if n == 0 || ty.bits() % n != 0 || !ty.is_int() {
+                return Err(cx.bad("vector pack needs .b16/.b32/.b64 and 2 or 4 elements"));
+            }
+            let et = Type::int_of_bytes(ty.bytes() / n).ok_or_else(|| cx.bad("bad element size"))?;
+            let mut acc = b.konst(cx, ty, 0);
+            for (k, e) in elems.iter().enumerate() {
+                let v = b.src_rel(cx, e, et, None)?;
+                let w = b.coerce(cx, v, ty, Some(Sign::Unsigned), e.span())?;
+                let sh = b.konst(cx, Type::I32, (k as u64) * et.bits() as u64);
+                let w = b.emit1(Op::Shl {}, vec![w, sh], ty, cx.loc, &cx.ptx);
+                acc = b.emit1(Op::Or {}, vec![acc, w], ty, cx.loc, &cx.ptx);
+            }
+            let dst = b.dst_rel(cx, &d, ty, None)?;
+            if let Some(dv) = dst {
+                b.copy(dv, acc, cx.loc, &cx.ptx);
+            }
+            Ok(())
+        }
+        // Unpack: mov.b64 {%r1, %r2}, %rd.
+        (Operand::Vector(elems, _), _) => {
+            let n = elems.len() as u32;
+            if n == 0 || ty.bits() % n != 0 || !ty.is_int() {
+                return Err(cx.bad("vector unpack needs .b16/.b32/.b64 and 2 or 4 elements"));
+            }
+            let et = Type::int_of_bytes(ty.bytes() / n).ok_or_else(|| cx.bad("bad element size"))?;
+            let v = b.src_rel(cx, &s, ty, None)?;
+            for (k, e) in elems.iter().enumerate() {
+                let sh = b.konst(cx, Type::I32, (k as u64) * et.bits() as u64);
+                let w = b.emit1(Op::Shr { sign: Sign::Unsigned }, vec![v, sh], ty, cx.loc, &cx.ptx);
+                let part = b.coerce(cx, w, et, Some(Sign::Unsigned), e.span())?;
+                if let Some(dv) = b.dst_rel(cx, e, et, None)? {
+                    b.copy(dv, part, cx.loc, &cx.ptx);
+                }
+            }
+            Ok(())
+        }
+        _ => {
+            let v = b.src_rel(cx, &s, ty, None)?;
+            if let Some(dv) = b.dst_rel(cx, &d, ty, None)? {
+                b.copy(dv, v, cx.loc, &cx.ptx);
+            }
+            Ok(())
+        }
+    }
+}
+
+fn setp(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
+    let (ty, sign, float) = int_or_float(cx)?;
+    let n = cx.inst.operands.len();
+    if n != 3 && n != 4 {
+        return Err(cx.bad("expects 3 or 4 operands"));
+    }
+    let cmp = cx
+        .mods
+        .first()
+        .copied()
+        .ok_or_else(|| cx.bad("missing comparison"))?;
+    let x = b.src(cx, 1, ty)?;
+    let y = b.src(cx, 2, ty)?;
+    let op = if float {
+        let cc = match cmp {
+            "eq" => FCmp::Eq,
+            "ne" => FCmp::Ne,
+            "lt" => FCmp::Lt,
+            "le" => FCmp::Le,
+            "gt" => FCmp::Gt,
+            "ge" => FCmp::Ge,
+            "equ" => FCmp::Equ,
+            "neu" => FCmp::Neu,
+            "ltu" => FCmp::Ltu,
+            "leu" => FCmp::Leu,
+            "gtu" => FCmp::Gtu,
+            "geu" => FCmp::Geu,
+            "num" => FCmp::Num,
+            "nan" => FCmp::Nan,
+            _ => return Err(cx.bad(&format!("unknown float comparison '{cmp}'"))),
+        };
+        Op::FCmp {
+            cc,
+            ftz: cx.has("ftz"),
+        }
+    } else {
+        let (cc, sign) = match cmp {
+            "eq" => (ICmp::Eq, sign),
+            "ne" => (ICmp::Ne, sign),
+            "lt" => (ICmp::Lt, sign),
+            "le" => (ICmp::Le, sign),
+            "gt" => (ICmp::Gt, sign),
+            "ge" => (ICmp::Ge, sign),
+            "lo" => (ICmp::Lt, Sign::Unsigned),
+            "ls" => (ICmp::Le, Sign::Unsigned),
+            "hi" => (ICmp::Gt, Sign::Unsigned),
+            "hs" => (ICmp::Ge, Sign::Unsigned),
+            _ => return Err(cx.bad(&format!("unknown integer comparison '{cmp}'"))),
+        };
+        Op::ICmp { cc, sign }
+    };
+    let t = b.emit1(op, vec![x, y], Type::Pred, cx.loc, &cx.ptx);
+    let bool_op = cx.mods.iter().find_map(|m| match *m {
+        "and" => Some(Op::And {}),
+        "or" => Some(Op::Or {}),
+        "xor" => Some(Op::Xor {}),
+        _ => None,
+    });
+    let c = if n == 4 {
+        if bool_op.is_none() {
+            return Err(cx.bad("a fourth operand needs .and/.or/.xor"));
+        }
+        Some(b.src(cx, 3, Type::Pred)?)
+    } else {
+        None
+    };
+    let combine = |b: &mut Builder, cx: &Cx, v: Var| -> Var {
+        match (bool_op, c) {
+            (Some(o), Some(c)) => b.emit1(o, vec![v, c], Type::Pred, cx.loc, &cx.ptx),
+            _ => v,
+        }
+    };
+    let d = cx.opnd(0)?.clone();
+    let (p, q) = match &d {
+        Operand::PredPair(p, q) => (
+            Operand::Reg {
+                name: p.clone(),
+                component: None,
+            },
+            Some(Operand::Reg {
+                name: q.clone(),
+                component: None,
+            }),
+        ),
+        other => (other.clone(), None),
+    };
+    let pv = combine(b, cx, t);
+    if let Some(dv) = b.dst_rel(cx, &p, Type::Pred, None)? {
+        b.copy(dv, pv, cx.loc, &cx.ptx);
+    }
+    if let Some(q) = q {
+        let nt = b.emit1(Op::Not {}, vec![t], Type::Pred, cx.loc, &cx.ptx);
+        let qv = combine(b, cx, nt);
+        if let Some(dv) = b.dst_rel(cx, &q, Type::Pred, None)? {
+            b.copy(dv, qv, cx.loc, &cx.ptx);
+        }
+    }
+    Ok(())
+}
+
+fn cvt(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
+    cx.expect_operands(2)?;
+    let tys = cx.types();
+    if tys.len() != 2 {
+        return Err(cx.bad("cvt needs a destination and a source type"));
+    }
+    let (dt, st) = (tys[0], tys[1]);
+    let (Some(dst), Some(src)) = (cvt_ty(dt), cvt_ty(st)) else {
+        return Err(cx.unsupported(&format!(
+            "conversion .{}.{} is not supported yet",
+            format!("{dt:?}").to_lowercase(),
+            format!("{st:?}").to_lowercase()
+        )));
+    };
+    let rnd = cx
+        .mods
+        .iter()
+        .find_map(|m| match *m {
+            "rn" => Some(CvtRound::Float(Round::Nearest)),
+            "rz" => Some(CvtRound::Float(Round::Zero)),
+            "rm" => Some(CvtRound::Float(Round::Down)),
+            "rp" => Some(CvtRound::Float(Round::Up)),
+            "rni" => Some(CvtRound::Int(Round::Nearest)),
+            "rzi" => Some(CvtRound::Int(Round::Zero)),
+            "rmi" => Some(CvtRound::Int(Round::Down)),
+            "rpi" => Some(CvtRound::Int(Round::Up)),
+            _ => None,
+        })
+        .unwrap_or(CvtRound::None);
+    // PTX ISA §9.7.9.21: float→int needs an integer rounding; int→float and f64→f32 need a
+    // float rounding; other conversions take none (or an integer rounding for float→float
+    // round-to-integral).
+    let needs = match (src.is_float(), dst.is_float()) {
+        (true, false) => matches!(rnd, CvtRound::Int(_)),
+        (false, true) => matches!(rnd, CvtRound::Float(_)),
+        (true, true) if src == CvtType::F64 && dst == CvtType::F32 => {
+            matches!(rnd, CvtRound::Float(_))
+        }
+        (true, true) => !matches!(rnd, CvtRound::Float(_)) || src != dst,
+        (false, false) => rnd == CvtRound::None,
+    };
+    if !needs {
+        return Err(cx.bad("rounding modifier missing or not allowed for these types"));
+    }
+    let sign = if src.is_signed() {
+        Sign::Signed
+    } else {
+        Sign::Unsigned
+    };
+    let x = {
+        let o = cx.opnd(1)?.clone();
+        b.src_rel(cx, &o, src.ir(), Some(sign))?
+    };
+    let op = Op::Cvt {
+        dst,
+        src,
+        rnd,
+        sat: cx.has("sat"),
+        ftz: cx.has("ftz"),
+    };
+    let dsign = if dst.is_signed() {
+        Sign::Signed
+    } else {
+        Sign::Unsigned
+    };
+    let d = cx.opnd(0)?.clone();
+    if let Some(t) = b.dst_rel(cx, &d, dst.ir(), Some(dsign))? {
+        b.emit(op, vec![x], vec![t], cx.loc, &cx.ptx);
+    }
+    Ok(())
+}
+
+fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
+    for m in &cx.mods {
+        let ok = matches!(
+            *m,
+            "global" | "shared" | "shared::cta" | "local" | "const" | "param" | "param::entry"
+                | "v2" | "v4" | "nc" | "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt"
+                | "volatile" | "relaxed" | "acquire" | "release" | "weak" | "cta" | "gpu"
+                | "sys" | "L2::64B" | "L2::128B" | "L2::256B" | "L1::evict_normal"
+                | "L1::evict_unchanged" | "L1::evict_first" | "L1::evict_last"
+                | "L1::no_allocate" | "L2::evict_first" | "L2::evict_last" | "L2::evict_normal"
+        ) || ast::ScalarType::from_suffix(m).is_some();
+        if !ok {
+            return Err(cx.unsupported(&format!("modifier .{m} is not supported yet")));
+        }
+    }
+    if cx.has("param") && cx.inst.opcode.name == "st" {
+        return Err(cx.unsupported("st.param (call parameters) is not supported yet"));
+    }
+    Ok(())
+}
+
+fn mem_ty(cx: &Cx) -> Result<(Type, Sign, ast::ScalarType), LowerError> {
+    let t = cx.ty()?;
+    if t == ast::ScalarType::Pred {
+        return Err(cx.bad("memory operations cannot use .pred"));
+    }
+    let (ty, sign, _) = ir_ty(t).ok_or_else(|| {
+        cx.unsupported(&format!("type .{} is not supported yet", format!("{t:?}").to_lowercase()))
+    })?;
+    Ok((ty, sign, t))
+}
+
+fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
+    cx.expect_operands(2)?;
+    check_space_mods(cx)?;
+    let space = space_of(cx);
+    if space == Space::Local || space == Space::Const {
+        return Err(cx.unsupported(&format!("the {space} state space is not supported yet")));
+    }
+    let (ty, sign, _) = mem_ty(cx)?;
+    let n = vec_len(cx);
+    let addr = b.address(cx, 1, space)?;
+    let d = cx.opnd(0)?.clone();
+    let dests: Vec<Operand> = match (&d, n) {
+        (Operand::Vector(e, _), n) if e.len() as u32 == n && n > 1 => e.clone(),
+        (_, 1) => vec![d.clone()],
+        _ => return Err(cx.bad("vector width and destination list disagree")),
+    };
+    let at = b.vars[addr as usize];
+    for (k, dop) in dests.iter().enumerate() {
+        let a = if k == 0 {
+            addr
+        } else {
+            let o = b.konst(cx, at, (k as u64) * ty.bytes() as u64);
+            b.emit1(Op::IAdd {}, vec![addr, o], at, cx.loc, &cx.ptx)
+        };
+        let align = if k == 0 { ty.bytes() * n } else { ty.bytes() } as u8;
+        let v = b.emit1(Op::Load { space, align }, vec![a], ty, cx.loc, &cx.ptx);
+        if let Some(t) = b.dst_rel(cx, dop, ty, Some(sign))? {
+            b.copy(t, v, cx.loc, &cx.ptx);
+        }
+    }
+    Ok(())
+}
+
+fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
+    cx.expect_operands(2)?;
+    check_space_mods(cx)?;
+    let space = space_of(cx);
+    if space == Space::Local || space == Space::Const || space == Space::Param {
+        return Err(cx.unsupported(&format!("st in the {space} state space is not supported yet")));
+    }
+    let (ty, _sign, _) = mem_ty(cx)?;
+    let n = vec_len(cx);
+    let addr = b.address(cx, 0, space)?;
+    let s = cx.opnd(1)?.clone();
+    let srcs: Vec<Operand> = match (&s, n) {
+        (Operand::Vector(e, _), n) if e.len() as u32 == n && n > 1 => e.clone(),
+        (_, 1) => vec![s.clone()],
+        _ => return Err(cx.bad("vector width and source list disagree")),
+    };
+    let at = b.vars[addr as usize];
+    for (k, sop) in srcs.iter().enumerate() {
+        let v = b.src_rel(cx, sop, ty, Some(Sign::Unsigned))?;
+        let a = if k == 0 {
+            addr
+        } else {
+            let o = b.konst(cx, at, (k as u64) * ty.bytes() as u64);
+            b.emit1(Op::IAdd {}, vec![addr, o], at, cx.loc, &cx.ptx)
+        };
+        let align = if k == 0 { ty.bytes() * n } else { ty.bytes() } as u8;
+        b.emit(Op::Store { space, align }, vec![a, v], vec![], cx.loc, &cx.ptx);
+    }
+    Ok(())
+}
+
+fn atom(b: &mut Builder, cx: &mut Cx, red: bool) -> Result<(), LowerError> {
+    let space = space_of(cx);
+    if !matches!(space, Space::Global | Space::Shared | Space::Generic) {
+        return Err(cx.bad("atom needs .global, .shared or generic addressing"));
+    }
+    let (ty, sign, _) = int_or_float(cx)?;
+    let opname = cx
+        .mods
+        .iter()
+        .copied()
+        .find(|m| {
+            matches!(
+                *m,
+                "add" | "and" | "or" | "xor" | "exch" | "cas" | "min" | "max" | "inc" | "dec"
+            )
+        })
+        .ok_or_else(|| cx.bad("missing atomic operation"))?;
+    let float = ty.is_float();
+    let k0 = if red { 0 } else { 1 };
+    let addr = b.address(cx, k0, space)?;
+    if opname == "cas" {
+        if red {
+            return Err(cx.bad("red has no .cas"));
+        }
+        cx.expect_operands(4)?;
+        let it = if ty.is_float() {
+            return Err(cx.bad("atom.cas needs .b32/.b64"));
+        } else {
+            ty
+        };
+        let c = b.src(cx, 2, it)?;
+        let n = b.src(cx, 3, it)?;
+        return b.unary_to_dst(cx, Op::AtomCas { space }, vec![addr, c, n], it);
+    }
+    cx.expect_operands(if red { 2 } else { 3 })?;
+    let aop = match (opname, float) {
+        ("add", false) => AtomOp::Add,
+        ("add", true) => AtomOp::FAdd,
+        ("and", false) => AtomOp::And,
+        ("or", false) => AtomOp::Or,
+        ("xor", false) => AtomOp::Xor,
+        ("exch", false) => AtomOp::Exch,
+        ("min", false) => AtomOp::Min(sign),
+        ("max", false) => AtomOp::Max(sign),
+        ("inc", false) => AtomOp::Inc,
+        ("dec", false) => AtomOp::Dec,
+        _ => return Err(cx.unsupported(&format!("atom.{opname} on a float type"))),
+    };
+    if ty == Type::Pred || ty.bits() < 32 {
+        return Err(cx.unsupported("atomics on types narrower than 32 bits"));
+    }
+    let v = b.src(cx, k0 + 1, ty)?;
+    if red {
+        b.emit1(Op::Atom { op: aop, space }, vec![addr, v], ty, cx.loc, &cx.ptx);
+        Ok(())
+    } else {
+        b.unary_to_dst(cx, Op::Atom { op: aop, space }, vec![addr, v], ty)
+    }
+}
+
+fn shfl(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
+    let mode = cx
+        .mods
+        .iter()
+        .find_map(|m| match *m {
+            "up" => Some(ShflMode::Up),
+            "down" => Some(ShflMode::Down),
+            "bfly" => Some(ShflMode::Bfly),
+            "idx" => Some(ShflMode::Idx),
+            _ => None,
+        })
+        .ok_or_else(|| cx.bad("missing shuffle mode"))?;
+    let sync = cx.has("sync");
+    cx.expect_operands(if sync { 5 } else { 4 })?;
+    let v = b.src(cx, 1, Type::I32)?;
+    let lane = b.src(cx, 2, Type::I32)?;
+    let c = b.src(cx, 3, Type::I32)?;
+    let mask = if sync {
+        b.src(cx, 4, Type::I32)?
+    } else {
+        b.konst(cx, Type::I32, 0xffff_ffff)
+    };
+    let d = cx.opnd(0)?.clone();
+    let (dv, dp) = match &d {
+        Operand::PredPair(p, q) => (
+            Operand::Reg {
+                name: p.clone(),
+                component: None,
+            },
+            Some(Operand::Reg {
+                name: q.clone(),
+                component: None,
+            }),
+        ),
+        other => (other.clone(), None),
+    };
+    let r = b.new_var(Type::I32);
+    let p = b.new_var(Type::Pred);
+    b.emit(Op::Shfl { mode }, vec![v, lane, c, mask], vec![r, p], cx.loc, &cx.ptx);
+    if let Some(t) = b.dst_rel(cx, &dv, Type::I32, None)? {
+        b.copy(t, r, cx.loc, &cx.ptx);
+    }
+    if let Some(q) = dp {
+        if let Some(t) = b.dst_rel(cx, &q, Type::Pred, None)? {
+            b.copy(t, p, cx.loc, &cx.ptx);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,77 @@
+//! Lowering: PTX AST → IR.
+//!
+//! Two steps per kernel:
+//! 1. [`build`]: walk the statements, decode every instruction (opcode + modifiers + operands)
+//!    into IR operations over *PTX registers* ("variables"), splitting the body into basic blocks
+//!    at labels, branches and barriers. Guarded (`@p`) pure operations become `select`s;
+//!    guarded operations with effects become a branch around them.
+//! 2. [`ssa`]: turn variables into SSA values with block parameters (live-in variables become
+//!    parameters; trivial parameters are removed).
+//!
+//! Errors name the construct and carry the PTX span (`file:line:col` when rendered).
+
+mod build;
+mod decode;
+mod ssa;
+
+use crate::ir;
+use crate::ptx::ast;
+use crate::ptx::span::{SourceMap, Span};
+
+/// A lowering error: an unsupported or ill-formed construct, with its span.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LowerError {
+    pub message: String,
+    pub span: Span,
+    /// True when the construct is valid PTX that ptxjit does not implement yet.
+    pub unsupported: bool,
+}
+
+impl LowerError {
+    pub(crate) fn new(span: Span, message: impl Into<String>) -> LowerError {
+        LowerError {
+            message: message.into(),
+            span,
+            unsupported: false,
+        }
+    }
+
+    pub(crate) fn unsupported(span: Span, message: impl Into<String>) -> LowerError {
+        LowerError {
+            message: message.into(),
+            span,
+            unsupported: true,
+        }
+    }
+
+    /// `file:line:col: message`.
+    pub fn render(&self, map: &SourceMap) -> String {
+        let (l, c) = map.line_col(self.span.start);
+        format!("{}:{l}:{c}: {}", map.name, self.message)
+    }
+}
+
+/// Lower every `.entry` of a parsed module. Module-scope `.global`/`.const` variables are laid
+/// out in `ir::Module::globals`.
+pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, LowerError> {
+    let mut globals = build::Globals::new(m)?;
+    let mut kernels = vec![];
+    for item in &m.items {
+        if let ast::Item::Function(f) = item {
+            if f.kind == ast::FunctionKind::Entry {
+                let Some(body) = &f.body else {
+                    continue;
+                };
+                let pre = build::build_kernel(f, body, &mut globals, map)?;
+                let func = ssa::construct(pre)?;
+                kernels.push(func);
+            }
+        }
+    }
+    Ok(ir::Module {
+        kernels,
+        global_bytes: globals.global_bytes,
+        const_bytes: globals.const_bytes,
+        globals: globals.vars,
+    })
+}
