@@ -8,3 +8,6 @@ pub mod analysis;
 pub mod ir;
 pub mod lower;
 pub mod ptx;
+pub mod interp;
+pub mod jit;
+pub mod runtime;

@@ -1,0 +1,536 @@
+//! The host API, in the shape of the CUDA driver API: a [`Context`] owns device memory; a
+//! [`Module`] is loaded from PTX text (`cuModuleLoadData`) for one [`Engine`]; a [`Kernel`] is
+//! looked up by name (`cuModuleGetFunction`); [`Context::launch`] runs it (`cuLaunchKernel`)
+//! with typed arguments checked against the kernel's `.param` list.
+//!
+//! ```no_run
+//! use ptxjit::runtime::{Context, Engine, KernelArg, LaunchDims};
+//! let ptx = std::fs::read_to_string("saxpy.ptx").unwrap();
+//! let mut ctx = Context::new();
+//! let module = ctx.load_module(&ptx, "saxpy.ptx", Engine::Jit).unwrap();
+//! let kernel = module.kernel("saxpy").unwrap();
+//! let x = ctx.alloc(4 * 1024, Some("x")).unwrap();
+//! ctx.copy_htod(x, &vec![0u8; 4096]).unwrap();
+//! let dims = LaunchDims { grid: [4, 1, 1], block: [256, 1, 1], shared_bytes: 0 };
+//! ctx.launch(&kernel, dims, &[KernelArg::U32(1024), KernelArg::F32(2.0), KernelArg::Ptr(x)],
+//!            &Default::default()).unwrap();
+//! ```
+
+use super::env::{FaultKind, FaultRecord};
+use super::launch::{run_grid, LaunchDims, LaunchFailure, LaunchInput, WarpEngine};
+use super::memory::{DeviceMemory, DevicePtr};
+use crate::ir::{self, ParamKind, SrcLoc};
+use crate::ptx::span::SourceMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Which engine executes kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The Cranelift JIT (default).
+    #[default]
+    Jit,
+    /// The reference interpreter.
+    Interp,
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Engine::Jit => "jit",
+            Engine::Interp => "interp",
+        })
+    }
+}
+
+/// A fault, reported in kernel terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultReport {
+    pub kernel: String,
+    pub kind: FaultKind,
+    pub space: ir::Space,
+    pub addr: u64,
+    pub size: u32,
+    pub write: bool,
+    pub ctaid: [u32; 3],
+    pub tid: [u32; 3],
+    /// PTX source location and instruction text.
+    pub loc: SrcLoc,
+    pub instruction: String,
+    pub ptx_file: String,
+    /// Memcheck: nearest allocation label and the address's offset from its start.
+    pub nearest: Option<(String, i64, u64)>,
+    /// How many faulting accesses were recorded in total.
+    pub count: u64,
+}
+
+impl std::fmt::Display for FaultReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what = match self.kind {
+            FaultKind::OutOfBounds => "out of bounds",
+            FaultKind::Misaligned => "misaligned",
+            FaultKind::Unallocated => "out of bounds (no live allocation)",
+            FaultKind::Unsupported => "unsupported address window",
+        };
+        write!(
+            f,
+            "{}:{}:{}: fault in kernel '{}': {what} {} of {} bytes at {} address {:#x} by CTA ({},{},{}) thread ({},{},{}) in '{}'",
+            self.ptx_file,
+            self.loc.line,
+            self.loc.col,
+            self.kernel,
+            if self.write { "store" } else { "load" },
+            self.size,
+            self.space,
+            self.addr,
+            self.ctaid[0],
+            self.ctaid[1],
+            self.ctaid[2],
+            self.tid[0],
+            self.tid[1],
+            self.tid[2],
+            self.instruction
+        )?;
+        if let Some((label, off, size)) = &self.nearest {
+            write!(f, "; nearest allocation '{label}' ({size} bytes), offset {off}")?;
+        }
+        if self.count > 1 {
+            write!(f, " ({} faulting accesses in all)", self.count)?;
+        }
+        Ok(())
+    }
+}
+
+/// Every error of the host API. [`Error::kind`] gives the short name used by case files.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// Malformed PTX: `file:line:col: message`.
+    #[error("{0}")]
+    Parse(String),
+    /// Valid PTX that ptxjit does not support yet: `file:line:col: message`.
+    #[error("{0}")]
+    Unsupported(String),
+    /// Ill-formed PTX caught after parsing (undeclared register, type mismatch …).
+    #[error("{0}")]
+    Invalid(String),
+    #[error("no kernel named '{name}' in {file} (kernels: {available})")]
+    UnknownKernel {
+        name: String,
+        file: String,
+        available: String,
+    },
+    /// Wrong number or types of kernel arguments.
+    #[error("{0}")]
+    Argument(String),
+    /// Launch configuration outside the device limits.
+    #[error("{0}")]
+    LaunchConfig(String),
+    /// Device memory API misuse (bad pointer, out of memory).
+    #[error("{0}")]
+    Memory(String),
+    /// A kernel thread faulted.
+    #[error("{0}")]
+    Fault(Box<FaultReport>),
+    /// The launch ran past its time limit.
+    #[error("kernel '{0}' exceeded the time limit of {1:?}")]
+    Timeout(String, Duration),
+    /// An internal compiler error (JIT); a bug in ptxjit.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl Error {
+    /// `parse`, `unsupported`, `invalid`, `unknown_kernel`, `argument`, `launch_config`,
+    /// `memory`, `fault`, `timeout`, `internal`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::Parse(_) => "parse",
+            Error::Unsupported(_) => "unsupported",
+            Error::Invalid(_) => "invalid",
+            Error::UnknownKernel { .. } => "unknown_kernel",
+            Error::Argument(_) => "argument",
+            Error::LaunchConfig(_) => "launch_config",
+            Error::Memory(_) => "memory",
+            Error::Fault(_) => "fault",
+            Error::Timeout(..) => "timeout",
+            Error::Internal(_) => "internal",
+        }
+    }
+}
+
+/// A kernel argument (`cuLaunchKernel`'s `kernelParams`, typed).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum KernelArg {
+    U8(u8),
+    U16(u16),
+    U32(u32),
+    U64(u64),
+    S8(i8),
+    S16(i16),
+    S32(i32),
+    S64(i64),
+    F32(f32),
+    F64(f64),
+    /// A device pointer (a `.u64`/`.b64`/`.s64` parameter).
+    Ptr(DevicePtr),
+}
+
+impl KernelArg {
+    fn describe(&self) -> &'static str {
+        match self {
+            KernelArg::U8(_) => "u8",
+            KernelArg::U16(_) => "u16",
+            KernelArg::U32(_) => "u32",
+            KernelArg::U64(_) => "u64",
+            KernelArg::S8(_) => "s8",
+            KernelArg::S16(_) => "s16",
+            KernelArg::S32(_) => "s32",
+            KernelArg::S64(_) => "s64",
+            KernelArg::F32(_) => "f32",
+            KernelArg::F64(_) => "f64",
+            KernelArg::Ptr(_) => "pointer",
+        }
+    }
+
+    /// (bytes, is_float, is_pointer).
+    fn bytes(&self) -> (Vec<u8>, bool, bool) {
+        match *self {
+            KernelArg::U8(v) => (v.to_le_bytes().to_vec(), false, false),
+            KernelArg::U16(v) => (v.to_le_bytes().to_vec(), false, false),
+            KernelArg::U32(v) => (v.to_le_bytes().to_vec(), false, false),
+            KernelArg::U64(v) => (v.to_le_bytes().to_vec(), false, false),
+            KernelArg::S8(v) => (v.to_le_bytes().to_vec(), false, false),
+            KernelArg::S16(v) => (v.to_le_bytes().to_vec(), false, false),
+            KernelArg::S32(v) => (v.to_le_bytes().to_vec(), false, false),
+            KernelArg::S64(v) => (v.to_le_bytes().to_vec(), false, false),
+            KernelArg::F32(v) => (v.to_le_bytes().to_vec(), true, false),
+            KernelArg::F64(v) => (v.to_le_bytes().to_vec(), true, false),
+            KernelArg::Ptr(p) => (p.0.to_le_bytes().to_vec(), false, true),
+        }
+    }
+}
+
+/// Launch options.
+#[derive(Clone, Debug, Default)]
+pub struct LaunchOptions {
+    /// Check global accesses against live allocations (compute-sanitizer memcheck style).
+    pub memcheck: bool,
+    /// Stop the launch with [`Error::Timeout`] after this long.
+    pub timeout: Option<Duration>,
+}
+
+/// What a successful launch reports.
+#[derive(Clone, Copy, Debug)]
+pub struct LaunchReport {
+    /// Wall time of the launch.
+    pub elapsed: Duration,
+    /// Warp calls into the engine.
+    pub warp_runs: u64,
+}
+
+/// One compiled kernel: IR facts the runtime needs and the engine that runs it.
+pub struct CompiledKernel {
+    pub name: String,
+    pub params: Vec<ir::KernelParam>,
+    pub param_bytes: u32,
+    pub static_shared_bytes: u64,
+    pub max_threads: Option<u32>,
+    pub inst_locs: Vec<SrcLoc>,
+    pub inst_ptx: Vec<String>,
+    pub engine: Box<dyn WarpEngine>,
+}
+
+/// A loaded PTX module.
+pub struct Module {
+    pub file: String,
+    pub engine: Engine,
+    pub kernels: Vec<Arc<CompiledKernel>>,
+    /// Device addresses of the module's variables (SymAddr table).
+    pub symbols: Arc<Vec<u64>>,
+    /// Time spent parsing, lowering and compiling.
+    pub compile_time: Duration,
+    /// The verified IR of each kernel (for `dump --ir`).
+    pub ir_text: Vec<String>,
+}
+
+/// A kernel handle (`CUfunction`).
+#[derive(Clone)]
+pub struct Kernel {
+    pub module_file: String,
+    pub compiled: Arc<CompiledKernel>,
+    pub symbols: Arc<Vec<u64>>,
+}
+
+impl Module {
+    /// The kernel named `name`. Errors: [`Error::UnknownKernel`] listing the kernels there are.
+    pub fn kernel(&self, name: &str) -> Result<Kernel, Error> {
+        match self.kernels.iter().find(|k| k.name == name) {
+            Some(k) => Ok(Kernel {
+                module_file: self.file.clone(),
+                compiled: k.clone(),
+                symbols: self.symbols.clone(),
+            }),
+            None => Err(Error::UnknownKernel {
+                name: name.to_string(),
+                file: self.file.clone(),
+                available: self
+                    .kernels
+                    .iter()
+                    .map(|k| k.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+        }
+    }
+}
+
+/// A device context: global memory and loaded modules' data.
+#[derive(Default)]
+pub struct Context {
+    pub memory: DeviceMemory,
+}
+
+/// Parse, lower and verify PTX text. `file` names it in messages.
+pub fn front_end(ptx: &str, file: &str) -> Result<(ir::Module, Vec<ir::verify::VerifiedFunction>), Error> {
+    let map = SourceMap::new(file, ptx);
+    let ast = crate::ptx::parse(ptx).map_err(|e| Error::Parse(e.render(&map)))?;
+    let mut m = crate::lower::lower_module(&ast, &map).map_err(|e| {
+        if e.unsupported {
+            Error::Unsupported(e.render(&map))
+        } else {
+            Error::Invalid(e.render(&map))
+        }
+    })?;
+    let kernels = std::mem::take(&mut m.kernels);
+    let mut verified = vec![];
+    for k in kernels {
+        let v = ir::verify::verify(k).map_err(|e| Error::Internal(format!("{file}: {e}")))?;
+        verified.push(v);
+    }
+    Ok((m, verified))
+}
+
+impl Context {
+    pub fn new() -> Context {
+        Context::default()
+    }
+
+    /// Load a module from PTX text for `engine` (`cuModuleLoadData`): parse, lower, verify and
+    /// compile every kernel, and allocate and initialize the module's `.global` variables.
+    ///
+    /// Errors: [`Error::Parse`], [`Error::Unsupported`], [`Error::Invalid`] with
+    /// `file:line:col`; [`Error::Internal`] for a compiler bug.
+    pub fn load_module(&mut self, ptx: &str, file: &str, engine: Engine) -> Result<Module, Error> {
+        let start = Instant::now();
+        let (m, kernels) = front_end(ptx, file)?;
+        let mut symbols = vec![0u64; m.globals.len()];
+        for (i, g) in m.globals.iter().enumerate() {
+            if g.space == ir::Space::Global {
+                let p = self
+                    .memory
+                    .alloc(g.size.max(1), Some(&g.name))
+                    .map_err(Error::Memory)?;
+                if !g.init.is_empty() {
+                    self.memory.write(p, &g.init).map_err(Error::Memory)?;
+                }
+                symbols[i] = p.0;
+            }
+        }
+        let mut compiled = vec![];
+        let mut ir_text = vec![];
+        for k in kernels {
+            ir_text.push(ir::print::print_function(&k));
+            let layout = crate::analysis::schedule::schedule(&k).map_err(|e| {
+                Error::Unsupported(format!("{file}:{}:{}: {}", e.loc.line, e.loc.col, e.message))
+            })?;
+            let engine_box: Box<dyn WarpEngine> = match engine {
+                Engine::Jit => Box::new(
+                    crate::jit::compile(&k, layout).map_err(|e| Error::Internal(format!("{file}: kernel '{}': {e}", k.name)))?,
+                ),
+                Engine::Interp => Box::new(crate::interp::Interpreter::new(&k, layout)),
+            };
+            compiled.push(Arc::new(CompiledKernel {
+                name: k.name.clone(),
+                params: k.params.clone(),
+                param_bytes: k.param_bytes,
+                static_shared_bytes: k.static_shared_bytes,
+                max_threads: k.max_threads,
+                inst_locs: k.inst_locs.clone(),
+                inst_ptx: k.inst_ptx.clone(),
+                engine: engine_box,
+            }));
+        }
+        Ok(Module {
+            file: file.to_string(),
+            engine,
+            kernels: compiled,
+            symbols: Arc::new(symbols),
+            compile_time: start.elapsed(),
+            ir_text,
+        })
+    }
+
+    /// Allocate `bytes` of zeroed device memory (`cuMemAlloc`); `label` names it in memcheck
+    /// reports. Errors: [`Error::Memory`].
+    pub fn alloc(&mut self, bytes: u64, label: Option<&str>) -> Result<DevicePtr, Error> {
+        self.memory.alloc(bytes, label).map_err(Error::Memory)
+    }
+
+    /// Free device memory (`cuMemFree`).
+    pub fn free(&mut self, p: DevicePtr) -> Result<(), Error> {
+        self.memory.free(p).map_err(Error::Memory)
+    }
+
+    /// Copy host → device (`cuMemcpyHtoD`).
+    pub fn copy_htod(&mut self, dst: DevicePtr, src: &[u8]) -> Result<(), Error> {
+        self.memory.write(dst, src).map_err(Error::Memory)
+    }
+
+    /// Copy device → host (`cuMemcpyDtoH`).
+    pub fn copy_dtoh(&self, dst: &mut [u8], src: DevicePtr) -> Result<(), Error> {
+        self.memory.read(src, dst).map_err(Error::Memory)
+    }
+
+    /// Launch `kernel` (`cuLaunchKernel`) and wait for it.
+    ///
+    /// Checks: grid dimensions ≥ 1 (x < 2³¹, y and z ≤ 65535), block dimensions ≥ 1 with
+    /// x, y ≤ 1024, z ≤ 64 and at most 1024 threads (or the kernel's `.maxntid`), dynamic +
+    /// static shared memory ≤ 48 KiB, and `args` against the kernel's parameters (count, then
+    /// each one's kind and size). Errors: [`Error::LaunchConfig`], [`Error::Argument`],
+    /// [`Error::Fault`] with the first fault's report, [`Error::Timeout`].
+    pub fn launch(
+        &mut self,
+        kernel: &Kernel,
+        dims: LaunchDims,
+        args: &[KernelArg],
+        opts: &LaunchOptions,
+    ) -> Result<LaunchReport, Error> {
+        let k = &kernel.compiled;
+        check_dims(k, dims)?;
+        let mut params = pack_args(k, args)?;
+        let start = Instant::now();
+        let res = run_grid(
+            k.engine.as_ref(),
+            LaunchInput {
+                dims,
+                static_shared: k.static_shared_bytes,
+                params: &mut params,
+                symbols: &kernel.symbols,
+                memory: &self.memory,
+                memcheck: opts.memcheck,
+                timeout: opts.timeout,
+            },
+        );
+        match res {
+            Ok(stats) => Ok(LaunchReport {
+                elapsed: start.elapsed(),
+                warp_runs: stats.warp_runs,
+            }),
+            Err(LaunchFailure::Timeout) => Err(Error::Timeout(
+                k.name.clone(),
+                opts.timeout.unwrap_or_default(),
+            )),
+            Err(LaunchFailure::Fault(r, count)) => Err(Error::Fault(Box::new(self.report(kernel, r, count)))),
+        }
+    }
+
+    fn report(&self, kernel: &Kernel, r: FaultRecord, count: u64) -> FaultReport {
+        let k = &kernel.compiled;
+        let i = r.inst as usize;
+        let nearest = if r.space == ir::Space::Global {
+            self.memory
+                .nearest(r.addr)
+                .map(|(a, off)| (a.label.clone(), off, a.size))
+        } else {
+            None
+        };
+        FaultReport {
+            kernel: k.name.clone(),
+            kind: r.kind,
+            space: r.space,
+            addr: r.addr,
+            size: r.size,
+            write: r.write,
+            ctaid: r.ctaid,
+            tid: r.tid,
+            loc: k.inst_locs.get(i).copied().unwrap_or_default(),
+            instruction: k.inst_ptx.get(i).cloned().unwrap_or_default(),
+            ptx_file: kernel.module_file.clone(),
+            nearest,
+            count,
+        }
+    }
+}
+
+fn check_dims(k: &CompiledKernel, d: LaunchDims) -> Result<(), Error> {
+    let [gx, gy, gz] = d.grid;
+    let [bx, by, bz] = d.block;
+    let bad = |m: String| Err(Error::LaunchConfig(format!("kernel '{}': {m}", k.name)));
+    if gx == 0 || gy == 0 || gz == 0 || gx > i32::MAX as u32 || gy > 65535 || gz > 65535 {
+        return bad(format!(
+            "invalid grid [{gx}, {gy}, {gz}]: each dimension must be at least 1, x at most 2147483647, y and z at most 65535"
+        ));
+    }
+    if bx == 0 || by == 0 || bz == 0 || bx > 1024 || by > 1024 || bz > 64 {
+        return bad(format!(
+            "invalid block [{bx}, {by}, {bz}]: each dimension must be at least 1, x and y at most 1024, z at most 64"
+        ));
+    }
+    let threads = bx as u64 * by as u64 * bz as u64;
+    let limit = k.max_threads.unwrap_or(1024).min(1024) as u64;
+    if threads > limit {
+        return bad(format!(
+            "block [{bx}, {by}, {bz}] has {threads} threads; the limit is {limit} threads per block"
+        ));
+    }
+    let shared = k.static_shared_bytes + d.shared_bytes as u64;
+    if shared > 48 * 1024 {
+        return bad(format!(
+            "{shared} bytes of shared memory ({} static + {} dynamic) exceed the 49152-byte limit",
+            k.static_shared_bytes, d.shared_bytes
+        ));
+    }
+    Ok(())
+}
+
+/// Check arguments against the parameter list and lay them out in a parameter buffer.
+fn pack_args(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, Error> {
+    if args.len() != k.params.len() {
+        return Err(Error::Argument(format!(
+            "kernel '{}' expects {} arguments ({}), got {}",
+            k.name,
+            k.params.len(),
+            k.params
+                .iter()
+                .map(|p| format!("{}: .{}", p.name, p.ptx_type))
+                .collect::<Vec<_>>()
+                .join(", "),
+            args.len()
+        )));
+    }
+    let mut buf = vec![0u8; k.param_bytes.max(1) as usize];
+    for (n, (p, a)) in k.params.iter().zip(args).enumerate() {
+        let (bytes, is_float, is_ptr) = a.bytes();
+        let ok = match p.kind {
+            ParamKind::Float => is_float && bytes.len() as u32 == p.size,
+            ParamKind::Int { .. } => {
+                !is_float && bytes.len() as u32 == p.size && (!is_ptr || p.size == 8)
+            }
+            ParamKind::Bytes => false,
+        };
+        if !ok {
+            return Err(Error::Argument(format!(
+                "kernel '{}' argument {} ('{}') is a {}-byte .{} parameter; got a {} value",
+                k.name,
+                n + 1,
+                p.name,
+                p.size,
+                p.ptx_type,
+                a.describe()
+            )));
+        }
+        let o = p.offset as usize;
+        buf[o..o + bytes.len()].copy_from_slice(&bytes);
+    }
+    Ok(buf)
+}

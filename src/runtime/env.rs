@@ -1,0 +1,263 @@
+//! The per-CTA environment both engines execute against, the fault sink, and address
+//! translation for every state space.
+//!
+//! ⚠ Safety banner: [`translate`] is the one place that turns a kernel's address into a host
+//! pointer. Everything that reaches memory (interpreter, JIT helpers, and the inline checks the
+//! JIT emits, which must mirror this function exactly) goes through its rules:
+//! - global: `GLOBAL_BASE <= addr` and `addr - GLOBAL_BASE + size <= global_top` (and, with
+//!   memcheck, inside one live allocation);
+//! - shared: `offset + size <= shared_size`; param: `offset + size <= param_size`;
+//! - generic: the shared window maps to shared, everything else is global;
+//! - every access: `addr % align == 0`.
+//! A failing check never forms a pointer.
+
+use super::memory::{DeviceMemory, GLOBAL_BASE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::ir::Space;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+
+/// Everything kernel code needs to know about the CTA it runs in. `#[repr(C)]`: the JIT reads
+/// fields at their `offset_of!` offsets.
+#[repr(C)]
+#[derive(Debug)]
+pub struct CtaEnv {
+    /// Host pointer of global arena offset 0.
+    pub global_base: *mut u8,
+    /// Accessible bytes of the arena (see [`DeviceMemory::top`]).
+    pub global_top: u64,
+    /// Host pointer of this CTA's shared memory (static then dynamic).
+    pub shared_base: *mut u8,
+    pub shared_size: u64,
+    /// Host pointer of the kernel's parameter buffer.
+    pub param_base: *mut u8,
+    pub param_size: u64,
+    /// Device addresses of the module's variables, indexed by `SymAddr`'s `sym`.
+    pub symbols: *const u64,
+    pub nsymbols: u64,
+    /// Non-zero: stop as soon as possible (a fault anywhere in the launch, or a timeout).
+    pub abort: *const AtomicU32,
+    /// Where faults are recorded.
+    pub sink: *const FaultSink,
+    /// With memcheck, global accesses must also fall inside a live allocation.
+    pub memory: *const DeviceMemory,
+    pub ctaid: [u32; 3],
+    pub nctaid: [u32; 3],
+    pub ntid: [u32; 3],
+    /// Index of the warp being run within its CTA (set before each call).
+    pub warp: u32,
+    pub nwarps: u32,
+    /// 1 when memcheck is on.
+    pub memcheck: u32,
+}
+
+/// Why an access faulted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// Outside the state space (or the arena for global).
+    OutOfBounds,
+    /// Not aligned to the access size (or the vector size).
+    Misaligned,
+    /// Global address inside the arena but in no live allocation (memcheck).
+    Unallocated,
+    /// A generic address in a window whose space is not available yet (local).
+    Unsupported,
+}
+
+impl FaultKind {
+    pub fn code(self) -> u32 {
+        match self {
+            FaultKind::OutOfBounds => 1,
+            FaultKind::Misaligned => 2,
+            FaultKind::Unallocated => 3,
+            FaultKind::Unsupported => 4,
+        }
+    }
+
+    pub fn from_code(c: u32) -> FaultKind {
+        match c {
+            2 => FaultKind::Misaligned,
+            3 => FaultKind::Unallocated,
+            4 => FaultKind::Unsupported,
+            _ => FaultKind::OutOfBounds,
+        }
+    }
+}
+
+/// Numeric codes for spaces in fault records (JIT helpers pass them).
+pub fn space_code(s: Space) -> u32 {
+    match s {
+        Space::Generic => 0,
+        Space::Global => 1,
+        Space::Shared => 2,
+        Space::Local => 3,
+        Space::Const => 4,
+        Space::Param => 5,
+    }
+}
+
+pub fn space_from_code(c: u32) -> Space {
+    match c {
+        1 => Space::Global,
+        2 => Space::Shared,
+        3 => Space::Local,
+        4 => Space::Const,
+        5 => Space::Param,
+        _ => Space::Generic,
+    }
+}
+
+/// One recorded fault, in kernel terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultRecord {
+    pub kind: FaultKind,
+    /// The space the address resolved to (or was given in).
+    pub space: Space,
+    pub addr: u64,
+    /// Access size in bytes.
+    pub size: u32,
+    pub ctaid: [u32; 3],
+    /// Thread index within the CTA.
+    pub tid: [u32; 3],
+    /// IR instruction index (mapped to PTX line and text by the launch).
+    pub inst: u32,
+    /// Whether it was a write.
+    pub write: bool,
+}
+
+/// Collects faults from all workers; the first one (lowest CTA, then thread, in the order
+/// recorded) is reported. Recording sets the launch's abort flag.
+#[derive(Debug, Default)]
+pub struct FaultSink {
+    first: Mutex<Option<FaultRecord>>,
+    pub count: std::sync::atomic::AtomicU64,
+}
+
+impl FaultSink {
+    pub fn record(&self, r: FaultRecord) {
+        self.count.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut g) = self.first.lock() {
+            let replace = match &*g {
+                None => true,
+                Some(old) => (r.ctaid[2], r.ctaid[1], r.ctaid[0], r.tid[2], r.tid[1], r.tid[0])
+                    < (old.ctaid[2], old.ctaid[1], old.ctaid[0], old.tid[2], old.tid[1], old.tid[0]),
+            };
+            if replace {
+                *g = Some(r);
+            }
+        }
+    }
+
+    pub fn take(&self) -> Option<FaultRecord> {
+        self.first.lock().ok().and_then(|mut g| g.take())
+    }
+}
+
+impl CtaEnv {
+    /// Thread index (x, y, z) of `lane` in the current warp.
+    pub fn tid(&self, lane: u32) -> [u32; 3] {
+        let linear = self.warp * 32 + lane;
+        let (nx, ny) = (self.ntid[0].max(1), self.ntid[1].max(1));
+        [linear % nx, (linear / nx) % ny, linear / (nx * ny)]
+    }
+
+    /// Record a fault of `lane` at IR instruction `inst` and raise the abort flag.
+    pub fn fault(&self, lane: u32, inst: u32, kind: FaultKind, space: Space, addr: u64, size: u32, write: bool) {
+        let r = FaultRecord {
+            kind,
+            space,
+            addr,
+            size,
+            ctaid: self.ctaid,
+            tid: self.tid(lane),
+            inst,
+            write,
+        };
+        // SAFETY: `sink` and `abort` point to values owned by the launch, alive for the whole
+        // launch (the CTA scheduler builds every CtaEnv from them).
+        unsafe {
+            (*self.sink).record(r);
+            (*self.abort).store(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether the launch is being stopped.
+    pub fn aborted(&self) -> bool {
+        // SAFETY: as in fault().
+        unsafe { (*self.abort).load(Ordering::Relaxed) != 0 }
+    }
+}
+
+/// Translate an address in `space` to a host pointer for an access of `size` bytes aligned to
+/// `align` (PTX ISA §5.1 state spaces, §6.4.1 generic addressing). Returns the fault kind and
+/// the resolved space on failure.
+#[inline]
+pub fn translate(
+    env: &CtaEnv,
+    space: Space,
+    addr: u64,
+    size: u32,
+    align: u32,
+) -> Result<*mut u8, (FaultKind, Space)> {
+    let space = if space == Space::Generic {
+        if addr.wrapping_sub(SHARED_WINDOW) < WINDOW_SIZE {
+            return translate(env, Space::Shared, addr - SHARED_WINDOW, size, align);
+        }
+        if addr.wrapping_sub(LOCAL_WINDOW) < WINDOW_SIZE {
+            return Err((FaultKind::Unsupported, Space::Local));
+        }
+        Space::Global
+    } else {
+        space
+    };
+    if align > 1 && addr % align as u64 != 0 {
+        return Err((FaultKind::Misaligned, space));
+    }
+    let size = size as u64;
+    match space {
+        Space::Global => {
+            let off = addr.wrapping_sub(GLOBAL_BASE);
+            if addr < GLOBAL_BASE || off >= env.global_top || env.global_top - off < size {
+                return Err((FaultKind::OutOfBounds, space));
+            }
+            if env.memcheck != 0 {
+                // SAFETY: `memory` outlives the launch and is not mutated during it.
+                let ok = unsafe { (*env.memory).in_allocation(addr, size) };
+                if !ok {
+                    return Err((FaultKind::Unallocated, space));
+                }
+            }
+            // SAFETY: off + size <= global_top <= arena capacity.
+            Ok(unsafe { env.global_base.add(off as usize) })
+        }
+        Space::Shared => {
+            if addr >= env.shared_size || env.shared_size - addr < size {
+                return Err((FaultKind::OutOfBounds, space));
+            }
+            // SAFETY: addr + size <= shared_size.
+            Ok(unsafe { env.shared_base.add(addr as usize) })
+        }
+        Space::Param => {
+            if addr >= env.param_size || env.param_size - addr < size {
+                return Err((FaultKind::OutOfBounds, space));
+            }
+            // SAFETY: addr + size <= param_size.
+            Ok(unsafe { env.param_base.add(addr as usize) })
+        }
+        Space::Local | Space::Const | Space::Generic => Err((FaultKind::Unsupported, space)),
+    }
+}
+
+/// `cvta` (PTX ISA §9.7.9.22): shared/local offsets to generic addresses and back; global
+/// addresses are the same in both.
+pub fn cvta(space: Space, to_generic: bool, addr: u64) -> u64 {
+    let window = match space {
+        Space::Shared => SHARED_WINDOW,
+        Space::Local => LOCAL_WINDOW,
+        _ => 0,
+    };
+    if to_generic {
+        addr.wrapping_add(window)
+    } else {
+        addr.wrapping_sub(window)
+    }
+}

@@ -1,0 +1,17 @@
+//! The runtime: what the GPU would supply. Device memory ([`memory`]), the per-CTA environment
+//! and address translation ([`env`]), the semantics of every operation ([`semantics`]), the
+//! grid/CTA/warp scheduler ([`launch`]) and the host API ([`context`]). Both engines run on it
+//! and differ only in how they execute a warp.
+
+pub mod context;
+pub mod env;
+pub mod launch;
+pub mod memory;
+pub mod semantics;
+
+pub use context::{
+    front_end, Context, Engine, Error, FaultReport, Kernel, KernelArg, LaunchOptions, LaunchReport,
+    Module,
+};
+pub use launch::LaunchDims;
+pub use memory::DevicePtr;

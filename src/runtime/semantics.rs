@@ -1,0 +1,608 @@
+//! The semantics of every IR operation, in one place (PTX ISA sections on each function).
+//!
+//! Values are carried as `u64` bit patterns, zero-extended from their type's width (a predicate
+//! is 0 or 1). The interpreter calls [`eval_pure`] for every pure operation; the JIT emits CLIF
+//! that computes the same bits, or calls the `extern "C"` wrappers in `jit::helpers` that call
+//! these functions, so both engines agree bit for bit.
+
+use crate::ir::{AtomOp, CvtRound, CvtType, FCmp, ICmp, Op, Round, Sign, Type};
+
+/// Canonical NaN that PTX float operations produce (PTX ISA §9.7.3: "NaN results are
+/// canonical": `0x7fffffff` for f32, `0x7fffffffffffffff` for f64).
+pub const F32_CANONICAL_NAN: u32 = 0x7fff_ffff;
+pub const F64_CANONICAL_NAN: u64 = 0x7fff_ffff_ffff_ffff;
+
+fn sext(v: u64, ty: Type) -> i64 {
+    let b = ty.bits();
+    if b >= 64 {
+        v as i64
+    } else {
+        ((v << (64 - b)) as i64) >> (64 - b)
+    }
+}
+
+fn f32of(v: u64) -> f32 {
+    f32::from_bits(v as u32)
+}
+
+fn f64of(v: u64) -> f64 {
+    f64::from_bits(v)
+}
+
+/// Flush an f32 subnormal to a zero of the same sign (`.ftz`).
+pub fn ftz32(x: f32) -> f32 {
+    if x.is_subnormal() {
+        f32::from_bits(x.to_bits() & 0x8000_0000)
+    } else {
+        x
+    }
+}
+
+/// Saturate to [0, 1], NaN to 0 (`.sat`, PTX ISA §9.7.3).
+fn sat32(x: f32) -> f32 {
+    if x.is_nan() {
+        0.0
+    } else {
+        x.clamp(0.0, 1.0)
+    }
+}
+
+fn sat64(x: f64) -> f64 {
+    if x.is_nan() {
+        0.0
+    } else {
+        x.clamp(0.0, 1.0)
+    }
+}
+
+/// Apply PTX's f32 result rules: `.ftz` on inputs was done by the caller; here `.ftz` and
+/// `.sat` on the result, and NaN results become the canonical NaN.
+fn fin32(x: f32, ftz: bool, sat: bool) -> u64 {
+    let x = if ftz { ftz32(x) } else { x };
+    let x = if sat { sat32(x) } else { x };
+    if x.is_nan() {
+        F32_CANONICAL_NAN as u64
+    } else {
+        x.to_bits() as u64
+    }
+}
+
+fn fin64(x: f64, sat: bool) -> u64 {
+    let x = if sat { sat64(x) } else { x };
+    if x.is_nan() {
+        F64_CANONICAL_NAN
+    } else {
+        x.to_bits()
+    }
+}
+
+/// A binary float operation with PTX's ftz/sat/NaN rules (round to nearest).
+fn fbin(ty: Type, a: u64, b: u64, ftz: bool, sat: bool, f32op: fn(f32, f32) -> f32, f64op: fn(f64, f64) -> f64) -> u64 {
+    match ty {
+        Type::F32 => {
+            let (x, y) = if ftz { (ftz32(f32of(a)), ftz32(f32of(b))) } else { (f32of(a), f32of(b)) };
+            fin32(f32op(x, y), ftz, sat)
+        }
+        _ => fin64(f64op(f64of(a), f64of(b)), sat),
+    }
+}
+
+/// `min`/`max` on floats (PTX ISA §9.7.3.11-12): if one input is NaN the result is the other;
+/// both NaN gives the canonical NaN; -0.0 is less than +0.0.
+pub fn fminmax(ty: Type, a: u64, b: u64, ftz: bool, max: bool) -> u64 {
+    match ty {
+        Type::F32 => {
+            let (x, y) = if ftz { (ftz32(f32of(a)), ftz32(f32of(b))) } else { (f32of(a), f32of(b)) };
+            let r = match (x.is_nan(), y.is_nan()) {
+                (true, true) => return F32_CANONICAL_NAN as u64,
+                (true, false) => y,
+                (false, true) => x,
+                _ => {
+                    if x == y {
+                        // Signed zeros: min prefers -0, max prefers +0.
+                        let xs = x.is_sign_negative();
+                        if max == xs { y } else { x }
+                    } else if (x < y) != max {
+                        x
+                    } else {
+                        y
+                    }
+                }
+            };
+            r.to_bits() as u64
+        }
+        _ => {
+            let (x, y) = (f64of(a), f64of(b));
+            let r = match (x.is_nan(), y.is_nan()) {
+                (true, true) => return F64_CANONICAL_NAN,
+                (true, false) => y,
+                (false, true) => x,
+                _ => {
+                    if x == y {
+                        let xs = x.is_sign_negative();
+                        if max == xs { y } else { x }
+                    } else if (x < y) != max {
+                        x
+                    } else {
+                        y
+                    }
+                }
+            };
+            r.to_bits()
+        }
+    }
+}
+
+/// Integer division (PTX ISA §9.7.1.8). Division by zero does not trap: the result is all
+/// ones for unsigned and -1 for signed (the value NVIDIA GPUs produce); `MIN / -1` is `MIN`.
+pub fn idiv(ty: Type, sign: Sign, a: u64, b: u64) -> u64 {
+    let m = ty.mask();
+    match sign {
+        Sign::Unsigned => {
+            if b == 0 {
+                m
+            } else {
+                (a / b) & m
+            }
+        }
+        Sign::Signed => {
+            let (x, y) = (sext(a, ty), sext(b, ty));
+            if y == 0 {
+                m
+            } else {
+                (x.wrapping_div(y) as u64) & m
+            }
+        }
+    }
+}
+
+/// Integer remainder (PTX ISA §9.7.1.9): sign of the dividend; `x % 0 = x`; `MIN % -1 = 0`.
+pub fn irem(ty: Type, sign: Sign, a: u64, b: u64) -> u64 {
+    let m = ty.mask();
+    match sign {
+        Sign::Unsigned => {
+            if b == 0 {
+                a & m
+            } else {
+                (a % b) & m
+            }
+        }
+        Sign::Signed => {
+            let (x, y) = (sext(a, ty), sext(b, ty));
+            if y == 0 {
+                a & m
+            } else {
+                (x.wrapping_rem(y) as u64) & m
+            }
+        }
+    }
+}
+
+/// High half of the product (PTX ISA §9.7.1.3 `mul.hi`).
+pub fn imulhi(ty: Type, sign: Sign, a: u64, b: u64) -> u64 {
+    let bits = ty.bits();
+    let p: i128 = match sign {
+        Sign::Unsigned => (a as u128 * b as u128) as i128,
+        Sign::Signed => sext(a, ty) as i128 * sext(b, ty) as i128,
+    };
+    ((p >> bits) as u64) & ty.mask()
+}
+
+/// Float → integer or float-integral rounding of `x` by `r`.
+fn round_f64(x: f64, r: Round) -> f64 {
+    match r {
+        Round::Nearest => x.round_ties_even(),
+        Round::Zero => x.trunc(),
+        Round::Down => x.floor(),
+        Round::Up => x.ceil(),
+    }
+}
+
+fn int_range(t: CvtType) -> (f64, f64, i128, i128) {
+    let (lo, hi): (i128, i128) = match t {
+        CvtType::U8 => (0, u8::MAX as i128),
+        CvtType::U16 => (0, u16::MAX as i128),
+        CvtType::U32 => (0, u32::MAX as i128),
+        CvtType::U64 => (0, u64::MAX as i128),
+        CvtType::S8 => (i8::MIN as i128, i8::MAX as i128),
+        CvtType::S16 => (i16::MIN as i128, i16::MAX as i128),
+        CvtType::S32 => (i32::MIN as i128, i32::MAX as i128),
+        CvtType::S64 => (i64::MIN as i128, i64::MAX as i128),
+        CvtType::F32 | CvtType::F64 => (0, 0),
+    };
+    (lo as f64, hi as f64, lo, hi)
+}
+
+/// `cvt` (PTX ISA §9.7.9.21). Integer→integer: truncate or extend by the source's signedness
+/// (`.sat` clamps to the destination range). Float→integer: round as given, saturate to the
+/// destination range, NaN → 0. Integer→float and f64→f32: rounding mode (only `.rn` here; the
+/// decoder rejects directed modes until they are implemented). Float→float integral rounding
+/// (`.rni` …) keeps the type.
+pub fn cvt(dst: CvtType, src: CvtType, rnd: CvtRound, sat: bool, ftz: bool, a: u64) -> u64 {
+    let dty = dst.ir();
+    let sty = src.ir();
+    match (src.is_float(), dst.is_float()) {
+        (false, false) => {
+            let v: i128 = if src.is_signed() {
+                sext(a, sty) as i128
+            } else {
+                (a & sty.mask()) as i128
+            };
+            if sat {
+                let (_, _, lo, hi) = int_range(dst);
+                (v.clamp(lo, hi) as u64) & dty.mask()
+            } else {
+                (v as u64) & dty.mask()
+            }
+        }
+        (true, false) => {
+            let x = if src == CvtType::F32 {
+                let f = f32of(a);
+                (if ftz { ftz32(f) } else { f }) as f64
+            } else {
+                f64of(a)
+            };
+            if x.is_nan() {
+                return 0;
+            }
+            let r = match rnd {
+                CvtRound::Int(r) => r,
+                _ => Round::Zero,
+            };
+            let y = round_f64(x, r);
+            let (lo, hi, ilo, ihi) = int_range(dst);
+            let v: i128 = if y <= lo {
+                ilo
+            } else if y >= hi {
+                ihi
+            } else {
+                y as i128
+            };
+            (v as u64) & dty.mask()
+        }
+        (false, true) => {
+            let v: i128 = if src.is_signed() {
+                sext(a, sty) as i128
+            } else {
+                (a & sty.mask()) as i128
+            };
+            // `as` conversions round to nearest even (Rust reference, "Numeric cast").
+            let bits = match dst {
+                CvtType::F32 => {
+                    let f = if src.is_signed() { v as i64 as f32 } else { v as u64 as f32 };
+                    fin32(f, ftz, sat)
+                }
+                _ => {
+                    let f = if src.is_signed() { v as i64 as f64 } else { v as u64 as f64 };
+                    fin64(f, sat)
+                }
+            };
+            bits
+        }
+        (true, true) => {
+            let x = if src == CvtType::F32 {
+                let f = f32of(a);
+                (if ftz { ftz32(f) } else { f }) as f64
+            } else {
+                f64of(a)
+            };
+            let x = match rnd {
+                CvtRound::Int(r) => round_f64(x, r),
+                _ => x,
+            };
+            match dst {
+                CvtType::F32 => fin32(x as f32, ftz, sat),
+                _ => fin64(x, sat),
+            }
+        }
+    }
+}
+
+fn icmp(cc: ICmp, sign: Sign, ty: Type, a: u64, b: u64) -> bool {
+    let (x, y): (i128, i128) = match sign {
+        Sign::Signed => (sext(a, ty) as i128, sext(b, ty) as i128),
+        Sign::Unsigned => ((a & ty.mask()) as i128, (b & ty.mask()) as i128),
+    };
+    match cc {
+        ICmp::Eq => x == y,
+        ICmp::Ne => x != y,
+        ICmp::Lt => x < y,
+        ICmp::Le => x <= y,
+        ICmp::Gt => x > y,
+        ICmp::Ge => x >= y,
+    }
+}
+
+/// Float comparison (PTX ISA §9.7.6.1, Table "Floating-point comparison operators").
+pub fn fcmp(cc: FCmp, ty: Type, ftz: bool, a: u64, b: u64) -> bool {
+    let (x, y) = match ty {
+        Type::F32 => {
+            let (x, y) = (f32of(a), f32of(b));
+            if ftz {
+                (ftz32(x) as f64, ftz32(y) as f64)
+            } else {
+                (x as f64, y as f64)
+            }
+        }
+        _ => (f64of(a), f64of(b)),
+    };
+    let nan = x.is_nan() || y.is_nan();
+    match cc {
+        FCmp::Eq => !nan && x == y,
+        FCmp::Ne => !nan && x != y,
+        FCmp::Lt => !nan && x < y,
+        FCmp::Le => !nan && x <= y,
+        FCmp::Gt => !nan && x > y,
+        FCmp::Ge => !nan && x >= y,
+        FCmp::Equ => nan || x == y,
+        FCmp::Neu => nan || x != y,
+        FCmp::Ltu => nan || x < y,
+        FCmp::Leu => nan || x <= y,
+        FCmp::Gtu => nan || x > y,
+        FCmp::Geu => nan || x >= y,
+        FCmp::Num => !nan,
+        FCmp::Nan => nan,
+    }
+}
+
+/// Evaluate a pure operation. `args` hold operand bits, `arg_tys` their types, `res_ty` the
+/// first result's type. Returns the result bits. Non-pure operations (memory, warp) are not
+/// handled here and return 0 (callers never pass them).
+pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
+    let m = res_ty.mask();
+    let a = args.first().copied().unwrap_or(0);
+    let b = args.get(1).copied().unwrap_or(0);
+    let c = args.get(2).copied().unwrap_or(0);
+    let aty = arg_tys.first().copied().unwrap_or(res_ty);
+    match *op {
+        Op::Const { bits } => bits & m,
+        Op::SReg { .. } | Op::SymAddr { .. } => 0,
+        Op::Bitcast {} => a & m,
+        Op::IAdd {} => a.wrapping_add(b) & m,
+        Op::ISub {} => a.wrapping_sub(b) & m,
+        Op::IMul {} => a.wrapping_mul(b) & m,
+        Op::IMulHi { sign } => imulhi(res_ty, sign, a, b),
+        Op::IMulWide { sign } => match sign {
+            Sign::Unsigned => (a & aty.mask()).wrapping_mul(b & aty.mask()) & m,
+            Sign::Signed => (sext(a, aty).wrapping_mul(sext(b, aty)) as u64) & m,
+        },
+        Op::IDiv { sign } => idiv(res_ty, sign, a, b),
+        Op::IRem { sign } => irem(res_ty, sign, a, b),
+        Op::IMin { sign } | Op::IMax { sign } => {
+            let lt = icmp(ICmp::Lt, sign, res_ty, a, b);
+            let want_a = lt == matches!(op, Op::IMin { .. });
+            if want_a {
+                a & m
+            } else {
+                b & m
+            }
+        }
+        Op::INeg {} => a.wrapping_neg() & m,
+        Op::IAbs {} => (sext(a, res_ty).wrapping_abs() as u64) & m,
+        Op::And {} => a & b & m,
+        Op::Or {} => (a | b) & m,
+        Op::Xor {} => (a ^ b) & m,
+        Op::Not {} => !a & m,
+        Op::Shl {} => {
+            let n = b as u32;
+            if n >= res_ty.bits() {
+                0
+            } else {
+                (a << n) & m
+            }
+        }
+        Op::Shr { sign } => {
+            let n = (b as u32).min(res_ty.bits() - 1 + (sign == Sign::Unsigned) as u32);
+            match sign {
+                Sign::Unsigned => {
+                    if n >= res_ty.bits() {
+                        0
+                    } else {
+                        (a & m) >> n
+                    }
+                }
+                Sign::Signed => ((sext(a, res_ty) >> n) as u64) & m,
+            }
+        }
+        Op::Popc {} => (a & aty.mask()).count_ones() as u64,
+        Op::Clz {} => ((a & aty.mask()).leading_zeros() - (64 - aty.bits())) as u64,
+        Op::FAdd { ftz, sat, .. } => fbin(res_ty, a, b, ftz, sat, |x, y| x + y, |x, y| x + y),
+        Op::FSub { ftz, sat, .. } => fbin(res_ty, a, b, ftz, sat, |x, y| x - y, |x, y| x - y),
+        Op::FMul { ftz, sat, .. } => fbin(res_ty, a, b, ftz, sat, |x, y| x * y, |x, y| x * y),
+        Op::FDiv { ftz, .. } => fbin(res_ty, a, b, ftz, false, |x, y| x / y, |x, y| x / y),
+        Op::FFma { ftz, sat, .. } => match res_ty {
+            Type::F32 => {
+                let f = |v: u64| if ftz { ftz32(f32of(v)) } else { f32of(v) };
+                fin32(f(a).mul_add(f(b), f(c)), ftz, sat)
+            }
+            _ => fin64(f64of(a).mul_add(f64of(b), f64of(c)), sat),
+        },
+        Op::FMin { ftz } => fminmax(res_ty, a, b, ftz, false),
+        Op::FMax { ftz } => fminmax(res_ty, a, b, ftz, true),
+        // neg/abs only touch the sign bit (NaN payloads preserved), after ftz.
+        Op::FNeg { ftz } => match res_ty {
+            Type::F32 => {
+                let x = if ftz { ftz32(f32of(a)) } else { f32of(a) };
+                (x.to_bits() ^ 0x8000_0000) as u64
+            }
+            _ => a ^ (1 << 63),
+        },
+        Op::FAbs { ftz } => match res_ty {
+            Type::F32 => {
+                let x = if ftz { ftz32(f32of(a)) } else { f32of(a) };
+                (x.to_bits() & 0x7fff_ffff) as u64
+            }
+            _ => a & !(1 << 63),
+        },
+        Op::FSqrt { ftz, .. } => match res_ty {
+            Type::F32 => {
+                let x = if ftz { ftz32(f32of(a)) } else { f32of(a) };
+                fin32(x.sqrt(), ftz, false)
+            }
+            _ => fin64(f64of(a).sqrt(), false),
+        },
+        Op::FRcp { ftz, .. } => match res_ty {
+            Type::F32 => {
+                let x = if ftz { ftz32(f32of(a)) } else { f32of(a) };
+                fin32(1.0 / x, ftz, false)
+            }
+            _ => fin64(1.0 / f64of(a), false),
+        },
+        Op::ICmp { cc, sign } => icmp(cc, sign, aty, a, b) as u64,
+        Op::FCmp { cc, ftz } => fcmp(cc, aty, ftz, a, b) as u64,
+        Op::Select {} => {
+            if c & 1 != 0 {
+                a & m
+            } else {
+                b & m
+            }
+        }
+        Op::Cvt {
+            dst,
+            src,
+            rnd,
+            sat,
+            ftz,
+        } => cvt(dst, src, rnd, sat, ftz, a),
+        Op::Cvta { space, to_generic } => super::env::cvta(space, to_generic, a) & m,
+        Op::Load { .. }
+        | Op::Store { .. }
+        | Op::Atom { .. }
+        | Op::AtomCas { .. }
+        | Op::Shfl { .. } => 0,
+    }
+}
+
+/// Atomic read-modify-write on host memory (PTX ISA §9.7.13.5 `atom`): returns the old value.
+///
+/// # Safety
+/// `p` must be valid for reads and writes of `ty.bytes()` bytes and aligned to them (the
+/// callers obtain it from `env::translate` with `align = size`).
+pub unsafe fn atomic_rmw(p: *mut u8, op: AtomOp, ty: Type, b: u64) -> u64 {
+    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::SeqCst};
+    if ty.bits() == 32 {
+        // SAFETY: caller guarantees validity and 4-byte alignment.
+        let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
+        let b32 = b as u32;
+        let f = |old: u32| -> u32 {
+            match op {
+                AtomOp::Add => old.wrapping_add(b32),
+                AtomOp::FAdd => (f32::from_bits(old) + f32::from_bits(b32)).to_bits(),
+                AtomOp::And => old & b32,
+                AtomOp::Or => old | b32,
+                AtomOp::Xor => old ^ b32,
+                AtomOp::Exch => b32,
+                AtomOp::Min(Sign::Unsigned) => old.min(b32),
+                AtomOp::Max(Sign::Unsigned) => old.max(b32),
+                AtomOp::Min(Sign::Signed) => (old as i32).min(b32 as i32) as u32,
+                AtomOp::Max(Sign::Signed) => (old as i32).max(b32 as i32) as u32,
+                AtomOp::Inc => {
+                    if old >= b32 {
+                        0
+                    } else {
+                        old + 1
+                    }
+                }
+                AtomOp::Dec => {
+                    if old == 0 || old > b32 {
+                        b32
+                    } else {
+                        old - 1
+                    }
+                }
+            }
+        };
+        let mut cur = a.load(SeqCst);
+        loop {
+            match a.compare_exchange_weak(cur, f(cur), SeqCst, SeqCst) {
+                Ok(old) => return old as u64,
+                Err(x) => cur = x,
+            }
+        }
+    } else {
+        // SAFETY: caller guarantees validity and 8-byte alignment.
+        let a = unsafe { AtomicU64::from_ptr(p as *mut u64) };
+        let f = |old: u64| -> u64 {
+            match op {
+                AtomOp::Add => old.wrapping_add(b),
+                AtomOp::FAdd => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
+                AtomOp::And => old & b,
+                AtomOp::Or => old | b,
+                AtomOp::Xor => old ^ b,
+                AtomOp::Exch => b,
+                AtomOp::Min(Sign::Unsigned) => old.min(b),
+                AtomOp::Max(Sign::Unsigned) => old.max(b),
+                AtomOp::Min(Sign::Signed) => (old as i64).min(b as i64) as u64,
+                AtomOp::Max(Sign::Signed) => (old as i64).max(b as i64) as u64,
+                AtomOp::Inc | AtomOp::Dec => old,
+            }
+        };
+        let mut cur = a.load(SeqCst);
+        loop {
+            match a.compare_exchange_weak(cur, f(cur), SeqCst, SeqCst) {
+                Ok(old) => return old,
+                Err(x) => cur = x,
+            }
+        }
+    }
+}
+
+/// Atomic compare-and-swap: if `*p == cmp` store `new`; returns the old value.
+///
+/// # Safety
+/// As [`atomic_rmw`].
+pub unsafe fn atomic_cas(p: *mut u8, ty: Type, cmp: u64, new: u64) -> u64 {
+    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::SeqCst};
+    if ty.bits() == 32 {
+        // SAFETY: caller guarantees validity and alignment.
+        let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
+        match a.compare_exchange(cmp as u32, new as u32, SeqCst, SeqCst) {
+            Ok(v) | Err(v) => v as u64,
+        }
+    } else {
+        // SAFETY: caller guarantees validity and alignment.
+        let a = unsafe { AtomicU64::from_ptr(p as *mut u64) };
+        match a.compare_exchange(cmp, new, SeqCst, SeqCst) {
+            Ok(v) | Err(v) => v,
+        }
+    }
+}
+
+/// `shfl.sync` source-lane selection (PTX ISA §9.7.8.6, the pseudo-code of the "Semantics"
+/// section, literally): for `lane` with operands `b` and `c`, returns the lane `j` whose value
+/// it receives and the predicate `p`. When `p` is false, `j` is the lane itself. Reading from a
+/// lane that does not execute the shuffle is undefined in PTX; ptxjit returns that lane's
+/// current register value.
+pub fn shfl(mode: crate::ir::ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool) {
+    use crate::ir::ShflMode::*;
+    let lane = lane & 0x1f;
+    let bval = (b & 0x1f) as i32;
+    let cval = c & 0x1f;
+    let segmask = (c >> 8) & 0x1f;
+    let max_lane = ((lane & segmask) | (cval & !segmask)) as i32;
+    let min_lane = (lane & segmask) as i32;
+    let l = lane as i32;
+    let (j, pval) = match mode {
+        Up => {
+            let j = l - bval;
+            (j, j >= max_lane)
+        }
+        Down => {
+            let j = l + bval;
+            (j, j <= max_lane)
+        }
+        Bfly => {
+            let j = l ^ bval;
+            (j, j <= max_lane)
+        }
+        Idx => {
+            let j = min_lane | (bval & !(segmask as i32));
+            (j, j <= max_lane)
+        }
+    };
+    if pval {
+        (j as u32 & 0x1f, true)
+    } else {
+        (lane, false)
+    }
+}
