@@ -76,11 +76,18 @@ pub struct Function {
 
 /// A directive with integer arguments, e.g. `.maxntid 256, 1, 1` → name `maxntid`, args
 /// `[256, 1, 1]`. `.pragma "nounroll"` has its string in `text`.
+///
+/// In a body, `L: .branchtargets $L0, $L1;` and `F: .calltargets f, g;` are a
+/// [`Statement::Label`] followed by a directive whose `names` lists the targets;
+/// `P: .callprototype (.param .b32 _) _ (.param .b64 _);` keeps its signature as raw text in
+/// `text` (PTX ISA §11.3.3–§11.3.5, used by `brx.idx` and indirect `call`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Directive {
     pub name: String,
     pub args: Vec<u64>,
     pub text: Option<String>,
+    /// Symbol arguments (`.branchtargets`, `.calltargets`); empty for other directives.
+    pub names: Vec<Ident>,
     pub span: Span,
 }
 
@@ -254,7 +261,12 @@ pub enum Statement {
     /// A `{ ... }` block: a nested scope for declarations.
     Block(Vec<Statement>, Span),
     /// `.loc FILE LINE COL` (debug line info; later instructions carry it for error messages).
-    Loc { file: u32, line: u32, col: u32, span: Span },
+    Loc {
+        file: u32,
+        line: u32,
+        col: u32,
+        span: Span,
+    },
     /// `.pragma "..."` and other directives inside a body that have no effect here.
     Directive(Directive),
 }
@@ -292,7 +304,10 @@ pub struct Guard {
 pub enum Operand {
     /// A register or special register, with an optional vector component: `%r1`, `%tid.x`
     /// (component `Some('x')`).
-    Reg { name: Ident, component: Option<char> },
+    Reg {
+        name: Ident,
+        component: Option<char>,
+    },
     /// `!%p` — a negated predicate source (setp/selp/bool ops).
     Not(Box<Operand>, Span),
     /// `-%r` is not PTX, but a negative literal is: see [`Literal`].
@@ -314,6 +329,10 @@ pub enum Operand {
     Sink(Span),
     /// `(a, b, c)` — call argument and return lists.
     List(Vec<Operand>, Span),
+    /// `[tex, {%f1, %f2}]`, `[tex, smp, {%f1, %f2}]`, `[surf, {%r1}]`: the bracketed operand
+    /// list of texture and surface instructions (PTX ISA §9.7.9). The first element is the
+    /// texture/surface (a [`Operand::Symbol`] or a [`Operand::Reg`] holding a handle).
+    Bracketed(Vec<Operand>, Span),
 }
 
 impl Operand {
@@ -326,7 +345,8 @@ impl Operand {
             | Operand::Address { span: s, .. }
             | Operand::Vector(_, s)
             | Operand::Sink(s)
-            | Operand::List(_, s) => *s,
+            | Operand::List(_, s)
+            | Operand::Bracketed(_, s) => *s,
             Operand::Symbol { name, .. } => name.span,
             Operand::PredPair(a, b) => a.span.join(b.span),
         }

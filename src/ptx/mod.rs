@@ -2,26 +2,35 @@
 //!
 //! [`parse`] turns PTX text into an [`ast::Module`]; it never panics, and every error names the
 //! construct and carries a [`span::Span`] that [`ParseError::render`] turns into `file:line:col`.
+//!
+//! The parser accepts PTX as NVCC, NVRTC and clang emit it (ISA 6.x–9.x): debug directives
+//! (`.file`, `.loc`, `.section` — sections are skipped), `.pragma`, performance directives,
+//! `%r<N>` declarations, `{ }` scopes, vector operands, `0f`/`0d` literals. Instructions are
+//! kept generic (opcode, modifiers, operands) and are not checked against the instruction set
+//! here: see [`parser`] for the grammar.
 
 pub mod ast;
+pub mod error;
+pub mod lexer;
+pub mod parser;
 pub mod span;
 
-/// A parse error (placeholder until the parser lands).
-#[derive(Debug, Clone)]
-pub struct ParseError {
-    pub message: String,
-    pub span: span::Span,
-}
+pub use error::ParseError;
 
-impl ParseError {
-    /// `file:line:col: message`.
-    pub fn render(&self, map: &span::SourceMap) -> String {
-        let (l, c) = map.line_col(self.span.start);
-        format!("{}:{l}:{c}: {}", map.name, self.message)
-    }
-}
-
-/// Parse PTX text (placeholder until the parser lands).
-pub fn parse(_text: &str) -> Result<ast::Module, ParseError> {
-    Err(ParseError { message: "parser not available".into(), span: span::Span::default() })
+/// Parses one PTX module (the text of a `.ptx` file).
+///
+/// Returns the module's AST, every node with the byte [`span::Span`] of its source; or the
+/// first syntax error, with a message naming the construct being parsed (instruction opcode,
+/// directive, declaration) and what was found instead (PTX ISA §4 "Syntax", §11 "Directives").
+/// Never panics, whatever the input; nesting deeper than [`parser::MAX_DEPTH`] is an error.
+///
+/// ```
+/// let m = ptxjit::ptx::parse(".version 8.0\n.target sm_80\n.address_size 64\n").unwrap();
+/// assert_eq!(m.version, Some((8, 0)));
+/// let e = ptxjit::ptx::parse(".version 8.0\n.entry k() { ret }").unwrap_err();
+/// let map = ptxjit::ptx::span::SourceMap::new("k.ptx", ".version 8.0\n.entry k() { ret }");
+/// assert_eq!(e.render(&map), "k.ptx:2:18: expected ';' or an operand after instruction 'ret', found '}'");
+/// ```
+pub fn parse(text: &str) -> Result<ast::Module, ParseError> {
+    parser::parse_module(text)
 }

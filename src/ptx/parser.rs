@@ -1,0 +1,1161 @@
+//! Recursive-descent parser from [`Token`]s to the [`ast`](super::ast) (PTX ISA §4 "Syntax",
+//! §5 "State Spaces, Types, and Variables", §11 "Directives").
+//!
+//! The parser knows the directive grammar but not the instruction set: any
+//! `[@[!]pred] opcode(.modifier)* operand, ...;` statement parses, and deciding whether the
+//! instruction exists is left to the lowering (which then reports it with the span).
+//!
+//! Grammar accepted, in the manual's notation (`[]` optional, `*` repetition):
+//! ```text
+//! module    := ( .version N.M | .target name(, name)* | .address_size N
+//!              | .file N "path" (, N)* | .section .name ... { skipped }
+//!              | .pragma "s"(, "s")* ; | item )*
+//! item      := [linkage] (function | var-decl)       linkage := .visible|.extern|.weak|.common
+//! function  := (.entry|.func) [( params )] name [( params )] perf-dir* ( ; | { stmt* } )
+//! perf-dir  := .maxntid N(,N)* | .reqntid ... | .minnctapersm N | .maxnreg N | .noreturn
+//!            | .pragma "s" ;  | (a few more cluster directives, integer arguments)
+//! param     := (.param|.reg) (.align N | .vN | .type | .ptr [.space] [.align N])* name ([N])*
+//! var-decl  := .space (.align N | .vN | .type)* declarator (, declarator)* ;
+//! declarator:= name [<N>] ([N] | [])* [= init]
+//! init      := literal | -literal | sym [±N] | generic(sym [±N]) [±N] | { init (, init)* }
+//! stmt      := var-decl | name : | { stmt* } | .loc F L C [, extras to end of line]
+//!            | .pragma "s" ; | .branchtargets l(,l)* ; | .calltargets f(,f)* ;
+//!            | .callprototype ... ; | [@[!]pred] opcode(.mod)* [operand (, operand)*] ;
+//! operand   := %reg[.x] | sym [±N] | literal | -literal | !operand | a|b | _
+//!            | [ base [±N]* ] | [ N ] | [ operand (, operand)+ ] | { operand, ... } | ( operand, ... )
+//! ```
+//! `.callprototype`, `.calltargets` and `.branchtargets` become [`Statement::Directive`]s that
+//! follow the [`Statement::Label`] naming them: `.branchtargets` and `.calltargets` list their
+//! symbols in [`Directive::names`]; `.callprototype` keeps its raw signature text in
+//! [`Directive::text`] (the call's own operands carry the types).
+//!
+//! Nesting (`{ }` scopes, initializer lists, vector/list operands, `!` chains) is capped at
+//! [`MAX_DEPTH`] levels, so no input can overflow the stack.
+
+use super::ast::*;
+use super::error::ParseError;
+use super::lexer::{tokenize, Tok, Token};
+use super::span::Span;
+
+/// The deepest nesting of `{ }` blocks, initializer lists or operand lists the parser accepts.
+pub const MAX_DEPTH: usize = 256;
+
+type Result<T> = std::result::Result<T, ParseError>;
+
+/// Parses a whole module. See the module docs for the grammar.
+pub fn parse_module(text: &str) -> Result<Module> {
+    let toks = tokenize(text);
+    let end = text.len();
+    let mut p = Parser {
+        src: text,
+        toks,
+        pos: 0,
+        eof: Token {
+            tok: Tok::Eof,
+            span: Span::new(end, end),
+        },
+    };
+    p.module()
+}
+
+const STATE_SPACES: &[(&str, StateSpace)] = &[
+    ("reg", StateSpace::Reg),
+    ("sreg", StateSpace::Sreg),
+    ("const", StateSpace::Const),
+    ("global", StateSpace::Global),
+    ("local", StateSpace::Local),
+    ("param", StateSpace::Param),
+    ("shared", StateSpace::Shared),
+    ("shared::cta", StateSpace::Shared),
+    ("tex", StateSpace::Tex),
+];
+
+fn state_space(name: &str) -> Option<StateSpace> {
+    STATE_SPACES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, s)| *s)
+}
+
+/// Directives allowed between a function's signature and its body (PTX ISA §11.4
+/// "Performance-Tuning Directives", §11.5 cluster directives).
+const PERF_DIRECTIVES: &[&str] = &[
+    "maxntid",
+    "reqntid",
+    "minnctapersm",
+    "maxnctapersm",
+    "maxnreg",
+    "noreturn",
+    "pragma",
+    "maxclusterrank",
+    "reqnctapercluster",
+    "explicitcluster",
+    "blocksareclusters",
+];
+
+struct Parser<'a> {
+    src: &'a str,
+    toks: Vec<Token>,
+    pos: usize,
+    eof: Token,
+}
+
+impl<'a> Parser<'a> {
+    // ---- token access -------------------------------------------------------------------
+
+    fn peek(&self) -> &Token {
+        self.peek_at(0)
+    }
+
+    fn peek_at(&self, n: usize) -> &Token {
+        self.toks.get(self.pos + n).unwrap_or(&self.eof)
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.peek().clone();
+        if self.pos < self.toks.len() {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn slice(&self, span: Span) -> &'a str {
+        self.src
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("")
+    }
+
+    /// The name of a dot token (without the dot), or `None` if `t` is not one.
+    fn dot_name(&self, t: &Token) -> Option<&'a str> {
+        match t.tok {
+            Tok::Dot => self.slice(t.span).get(1..),
+            _ => None,
+        }
+    }
+
+    fn peek_dot(&self) -> Option<&'a str> {
+        self.dot_name(self.peek())
+    }
+
+    fn is_punct(&self, c: u8) -> bool {
+        self.peek().tok == Tok::Punct(c)
+    }
+
+    fn eat_punct(&mut self, c: u8) -> Option<Span> {
+        if self.is_punct(c) {
+            Some(self.bump().span)
+        } else {
+            None
+        }
+    }
+
+    /// Consumes punctuation `c`, or fails with "expected '`c`' `what`, found ...".
+    fn expect_punct(&mut self, c: u8, what: &str) -> Result<Span> {
+        match self.eat_punct(c) {
+            Some(s) => Ok(s),
+            None => Err(self.unexpected(&format!("'{}' {}", c as char, what))),
+        }
+    }
+
+    /// How a token is named in messages.
+    fn describe(&self, t: &Token) -> String {
+        match &t.tok {
+            Tok::Eof => "end of input".to_string(),
+            Tok::Str(s) => format!("string \"{}\"", clip(s)),
+            _ => format!("'{}'", clip(self.slice(t.span))),
+        }
+    }
+
+    /// "expected `what`, found `<current token>`" at the current token; a lexical error token
+    /// reports its own message instead.
+    fn unexpected(&self, what: &str) -> ParseError {
+        let t = self.peek();
+        match &t.tok {
+            Tok::Error(msg) => ParseError::new(msg.clone(), t.span),
+            _ => ParseError::new(
+                format!("expected {}, found {}", what, self.describe(t)),
+                t.span,
+            ),
+        }
+    }
+
+    fn expect_ident(&mut self, what: &str) -> Result<Ident> {
+        if self.peek().tok == Tok::Ident {
+            let t = self.bump();
+            Ok(Ident {
+                name: self.slice(t.span).to_string(),
+                span: t.span,
+            })
+        } else {
+            Err(self.unexpected(what))
+        }
+    }
+
+    /// An unsigned integer token that fits in `T`.
+    fn expect_uint<T: TryFrom<u64>>(&mut self, what: &str) -> Result<T> {
+        match self.peek().tok {
+            Tok::Int { value, .. } => {
+                let t = self.bump();
+                T::try_from(value).map_err(|_| {
+                    ParseError::new(
+                        format!("{} is out of range for {}", self.slice(t.span), what),
+                        t.span,
+                    )
+                })
+            }
+            _ => Err(self.unexpected(what)),
+        }
+    }
+
+    /// Span of the last consumed token.
+    fn prev_span(&self) -> Span {
+        match self.pos.checked_sub(1).and_then(|i| self.toks.get(i)) {
+            Some(t) => t.span,
+            None => self.eof.span,
+        }
+    }
+
+    // ---- module level --------------------------------------------------------------------
+
+    fn module(&mut self) -> Result<Module> {
+        let mut m = Module {
+            version: None,
+            target: Vec::new(),
+            address_size: None,
+            files: Vec::new(),
+            items: Vec::new(),
+        };
+        loop {
+            let t = self.peek().clone();
+            if t.tok == Tok::Eof {
+                return Ok(m);
+            }
+            let Some(name) = self.dot_name(&t) else {
+                return Err(self
+                    .unexpected("a directive, function or variable declaration at module scope"));
+            };
+            match name {
+                "version" => {
+                    self.bump();
+                    m.version = Some(self.version()?);
+                }
+                "target" => {
+                    self.bump();
+                    loop {
+                        let id = self.expect_ident("a target name in '.target'")?;
+                        m.target.push(id.name);
+                        if self.eat_punct(b',').is_none() {
+                            break;
+                        }
+                    }
+                }
+                "address_size" => {
+                    self.bump();
+                    m.address_size = Some(self.expect_uint("'.address_size' (32 or 64)")?);
+                }
+                "file" => {
+                    self.bump();
+                    m.files.push(self.file()?);
+                }
+                "section" => self.skip_section()?,
+                "pragma" => {
+                    self.pragma()?;
+                }
+                "visible" | "extern" | "weak" | "common" | "entry" | "func" => self.item(&mut m)?,
+                _ if state_space(name).is_some() => self.item(&mut m)?,
+                _ => {
+                    return Err(ParseError::new(
+                        format!("unknown module-scope directive '.{name}'"),
+                        t.span,
+                    ))
+                }
+            }
+        }
+    }
+
+    fn version(&mut self) -> Result<(u32, u32)> {
+        let t = self.peek().clone();
+        let text = self.slice(t.span);
+        let parsed = match t.tok {
+            Tok::Float(_) => text
+                .split_once('.')
+                .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?))),
+            _ => None,
+        };
+        match parsed {
+            Some(v) => {
+                self.bump();
+                Ok(v)
+            }
+            None => Err(self.unexpected("a version 'MAJOR.MINOR' after '.version'")),
+        }
+    }
+
+    /// `.file N "path" [, timestamp, size]` (after the `.file` token).
+    fn file(&mut self) -> Result<(u32, String)> {
+        let index = self.expect_uint("a file index after '.file'")?;
+        let name = match &self.peek().tok {
+            Tok::Str(s) => s.clone(),
+            _ => return Err(self.unexpected("a file name string in '.file'")),
+        };
+        self.bump();
+        while self.eat_punct(b',').is_some() {
+            self.expect_uint::<u64>("a number in '.file'")?;
+        }
+        Ok((index, name))
+    }
+
+    /// `.section .debug_xxx { ... }`: the whole body is skipped (balanced braces).
+    fn skip_section(&mut self) -> Result<()> {
+        let start = self.bump().span;
+        while !self.is_punct(b'{') {
+            match self.peek().tok {
+                Tok::Eof | Tok::Error(_) | Tok::Punct(b';') | Tok::Punct(b'}') => {
+                    return Err(self.unexpected("'{' to open the '.section' body"))
+                }
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+        let mut depth = 0usize;
+        loop {
+            let t = self.bump();
+            match t.tok {
+                Tok::Punct(b'{') => depth += 1,
+                Tok::Punct(b'}') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(());
+                    }
+                }
+                Tok::Error(msg) => return Err(ParseError::new(msg, t.span)),
+                Tok::Eof => {
+                    return Err(ParseError::new(
+                        "unterminated '.section': expected '}', found end of input",
+                        start,
+                    ))
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `.pragma "s"(, "s")* ;` (from the `.pragma` token).
+    fn pragma(&mut self) -> Result<Directive> {
+        let start = self.bump().span;
+        let mut texts = Vec::new();
+        loop {
+            match &self.peek().tok {
+                Tok::Str(s) => texts.push(s.clone()),
+                _ => return Err(self.unexpected("a string after '.pragma'")),
+            }
+            self.bump();
+            if self.eat_punct(b',').is_none() {
+                break;
+            }
+        }
+        let end = self.expect_punct(b';', "after '.pragma'")?;
+        Ok(Directive {
+            name: "pragma".to_string(),
+            args: Vec::new(),
+            text: Some(texts.join(", ")),
+            names: Vec::new(),
+            span: start.join(end),
+        })
+    }
+
+    /// A function or module-scope variable, with optional linkage.
+    fn item(&mut self, m: &mut Module) -> Result<()> {
+        let start = self.peek().span;
+        let linkage = match self.peek_dot() {
+            Some("visible") => Linkage::Visible,
+            Some("extern") => Linkage::Extern,
+            Some("weak") => Linkage::Weak,
+            Some("common") => Linkage::Common,
+            _ => Linkage::None,
+        };
+        if linkage != Linkage::None {
+            self.bump();
+        }
+        match self.peek_dot() {
+            Some("entry") | Some("func") => {
+                let f = self.function(linkage, start)?;
+                m.items.push(Item::Function(f));
+            }
+            Some(s) if state_space(s).is_some() => {
+                for v in self.var_decls(linkage, start)? {
+                    m.items.push(Item::Var(v));
+                }
+            }
+            _ => {
+                return Err(self.unexpected(
+                    "'.entry', '.func' or a state space ('.global', '.const', '.shared' ...) after linkage",
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    // ---- functions -----------------------------------------------------------------------
+
+    fn function(&mut self, linkage: Linkage, start: Span) -> Result<Function> {
+        let kind_tok = self.bump();
+        let (kind, kw) = match self.dot_name(&kind_tok) {
+            Some("entry") => (FunctionKind::Entry, ".entry"),
+            _ => (FunctionKind::Func, ".func"),
+        };
+        let mut returns = Vec::new();
+        if self.is_punct(b'(') {
+            returns = self.param_list(&format!("return parameter list of '{kw}'"))?;
+        }
+        let name = self.expect_ident(&format!("a function name after '{kw}'"))?;
+        let mut params = Vec::new();
+        if self.is_punct(b'(') {
+            params = self.param_list(&format!("parameter list of function '{}'", name.name))?;
+        }
+        let mut directives = Vec::new();
+        while let Some(d) = self.peek_dot() {
+            if !PERF_DIRECTIVES.contains(&d) {
+                return Err(ParseError::new(
+                    format!(
+                        "unexpected directive '.{d}' after the signature of function '{}' \
+                         (expected '{{', ';' or a performance directive)",
+                        name.name
+                    ),
+                    self.peek().span,
+                ));
+            }
+            directives.push(self.perf_directive()?);
+        }
+        let body = if let Some(end) = self.eat_punct(b';') {
+            return Ok(Function {
+                linkage,
+                kind,
+                name,
+                returns,
+                params,
+                directives,
+                body: None,
+                span: start.join(end),
+            });
+        } else if self.eat_punct(b'{').is_some() {
+            self.statements(1, &name.name)?
+        } else {
+            return Err(self.unexpected(&format!(
+                "'{{' or ';' after the signature of function '{}'",
+                name.name
+            )));
+        };
+        Ok(Function {
+            linkage,
+            kind,
+            name,
+            returns,
+            params,
+            directives,
+            body: Some(body),
+            span: start.join(self.prev_span()),
+        })
+    }
+
+    /// `.maxntid 256, 1, 1`, `.noreturn`, `.pragma "nounroll";` ...
+    fn perf_directive(&mut self) -> Result<Directive> {
+        if self.peek_dot() == Some("pragma") {
+            return self.pragma();
+        }
+        let t = self.bump();
+        let name = self.dot_name(&t).unwrap_or("").to_string();
+        let mut args = Vec::new();
+        if matches!(self.peek().tok, Tok::Int { .. }) {
+            loop {
+                args.push(self.expect_uint(&format!("an integer argument of '.{name}'"))?);
+                if self.eat_punct(b',').is_none() {
+                    break;
+                }
+            }
+        }
+        Ok(Directive {
+            name,
+            args,
+            text: None,
+            names: Vec::new(),
+            span: t.span.join(self.prev_span()),
+        })
+    }
+
+    fn param_list(&mut self, what: &str) -> Result<Vec<Param>> {
+        self.expect_punct(b'(', &format!("to open the {what}"))?;
+        let mut params = Vec::new();
+        if self.eat_punct(b')').is_some() {
+            return Ok(params);
+        }
+        loop {
+            params.push(self.param(what)?);
+            if self.eat_punct(b',').is_none() {
+                break;
+            }
+        }
+        self.expect_punct(b')', &format!("or ',' in the {what}"))?;
+        Ok(params)
+    }
+
+    fn param(&mut self, what: &str) -> Result<Param> {
+        let start = self.peek().span;
+        let space = match self.peek_dot() {
+            Some("param") => StateSpace::Param,
+            Some("reg") => StateSpace::Reg,
+            _ => return Err(self.unexpected(&format!("'.param' or '.reg' in the {what}"))),
+        };
+        self.bump();
+        let (mut align, mut vector, mut ty, mut ptr) = (None, None, None, None);
+        while let Some(d) = self.peek_dot() {
+            let t = self.bump();
+            match d {
+                "align" => align = Some(self.expect_uint("an alignment after '.align'")?),
+                "ptr" => {
+                    let mut attr = PtrAttr {
+                        space: None,
+                        align: None,
+                    };
+                    if let Some(s) = self.peek_dot().and_then(state_space) {
+                        self.bump();
+                        attr.space = Some(s);
+                    }
+                    if self.peek_dot() == Some("align") {
+                        self.bump();
+                        attr.align = Some(self.expect_uint("an alignment after '.ptr.align'")?);
+                    }
+                    ptr = Some(attr);
+                }
+                _ => {
+                    if let Some(n) = vector_width(d) {
+                        vector = Some(n);
+                    } else if let Some(st) = ScalarType::from_suffix(d) {
+                        ty = Some(st);
+                    } else {
+                        return Err(ParseError::new(
+                            format!("unknown attribute '.{d}' in a parameter of the {what}"),
+                            t.span,
+                        ));
+                    }
+                }
+            }
+        }
+        let Some(ty) = ty else {
+            return Err(self.unexpected(&format!("a type for a parameter in the {what}")));
+        };
+        let name = if self.peek().tok == Tok::Underscore {
+            let t = self.bump();
+            Ident {
+                name: "_".to_string(),
+                span: t.span,
+            }
+        } else {
+            self.expect_ident(&format!("a parameter name in the {what}"))?
+        };
+        let array = self.array_dims(&name.name)?;
+        Ok(Param {
+            space,
+            ty,
+            vector,
+            align,
+            ptr,
+            name,
+            array,
+            span: start.join(self.prev_span()),
+        })
+    }
+
+    /// `[N]`, `[]`, repeated.
+    fn array_dims(&mut self, name: &str) -> Result<Vec<Option<u64>>> {
+        let mut dims = Vec::new();
+        while self.eat_punct(b'[').is_some() {
+            if self.eat_punct(b']').is_some() {
+                dims.push(None);
+                continue;
+            }
+            dims.push(Some(
+                self.expect_uint(&format!("an array size for '{name}'"))?,
+            ));
+            self.expect_punct(b']', &format!("after the array size of '{name}'"))?;
+        }
+        Ok(dims)
+    }
+
+    // ---- declarations --------------------------------------------------------------------
+
+    /// `.space (.align N | .vN | .type)* declarator (, declarator)* ;` from the space token.
+    fn var_decls(&mut self, linkage: Linkage, start: Span) -> Result<Vec<VarDecl>> {
+        let space_tok = self.bump();
+        let space_name = self.dot_name(&space_tok).unwrap_or("");
+        let space = state_space(space_name).unwrap_or(StateSpace::Global);
+        let what = format!("'.{space_name}' declaration");
+        let (mut align, mut vector, mut ty) = (None, None, None);
+        while let Some(d) = self.peek_dot() {
+            let t = self.bump();
+            if d == "align" {
+                align = Some(self.expect_uint("an alignment after '.align'")?);
+            } else if let Some(n) = vector_width(d) {
+                vector = Some(n);
+            } else if let Some(st) = ScalarType::from_suffix(d) {
+                ty = Some(st);
+            } else {
+                return Err(ParseError::new(
+                    format!("unknown attribute '.{d}' in {what}"),
+                    t.span,
+                ));
+            }
+        }
+        let Some(ty) = ty else {
+            return Err(self.unexpected(&format!("a type in {what}")));
+        };
+        let mut decls = Vec::new();
+        loop {
+            let name = self.expect_ident(&format!("a variable name in {what}"))?;
+            let mut count = None;
+            if self.eat_punct(b'<').is_some() {
+                count = Some(self.expect_uint(&format!("a register count in '{}<N>'", name.name))?);
+                self.expect_punct(
+                    b'>',
+                    &format!("after the register count of '{}'", name.name),
+                )?;
+            }
+            let array = self.array_dims(&name.name)?;
+            let init = if self.eat_punct(b'=').is_some() {
+                Some(self.initializer(0, &name.name)?)
+            } else {
+                None
+            };
+            decls.push(VarDecl {
+                linkage,
+                space,
+                align,
+                ty,
+                vector,
+                name,
+                count,
+                array,
+                init,
+                span: start.join(self.prev_span()),
+            });
+            if self.eat_punct(b',').is_none() {
+                break;
+            }
+        }
+        let name = decls
+            .last()
+            .map_or("", |d| d.name.name.as_str())
+            .to_string();
+        self.expect_punct(b';', &format!("after {what} of '{name}'"))?;
+        Ok(decls)
+    }
+
+    fn initializer(&mut self, depth: usize, var: &str) -> Result<Initializer> {
+        if depth >= MAX_DEPTH {
+            return Err(ParseError::new(
+                format!("initializer of '{var}' nested deeper than {MAX_DEPTH} levels"),
+                self.peek().span,
+            ));
+        }
+        let what = format!("in the initializer of '{var}'");
+        if let Some(open) = self.eat_punct(b'{') {
+            let mut items = Vec::new();
+            if let Some(close) = self.eat_punct(b'}') {
+                return Ok(Initializer::List(items, open.join(close)));
+            }
+            loop {
+                items.push(self.initializer(depth + 1, var)?);
+                if self.eat_punct(b',').is_none() {
+                    break;
+                }
+            }
+            let close = self.expect_punct(b'}', &format!("or ',' {what}"))?;
+            return Ok(Initializer::List(items, open.join(close)));
+        }
+        if let Some((lit, _)) = self.literal(&what)? {
+            return Ok(Initializer::Literal(lit));
+        }
+        if self.peek().tok == Tok::Ident
+            && self.slice(self.peek().span) == "generic"
+            && self.peek_at(1).tok == Tok::Punct(b'(')
+        {
+            self.bump();
+            self.bump();
+            let name = self.expect_ident(&format!("a symbol in 'generic(...)' {what}"))?;
+            let inner = self.offset_terms(&what)?;
+            self.expect_punct(b')', &format!("after 'generic({}' {what}", name.name))?;
+            let outer = self.offset_terms(&what)?;
+            return Ok(Initializer::Symbol {
+                name,
+                generic: true,
+                offset: inner.wrapping_add(outer),
+            });
+        }
+        let name = self.expect_ident(&format!("a constant, symbol or '{{' {what}"))?;
+        let offset = self.offset_terms(&what)?;
+        Ok(Initializer::Symbol {
+            name,
+            generic: false,
+            offset,
+        })
+    }
+
+    /// A numeric literal, with an optional leading minus. `Ok(None)` if the next token does not
+    /// start one.
+    fn literal(&mut self, what: &str) -> Result<Option<(Literal, Span)>> {
+        let neg = if self.is_punct(b'-') {
+            Some(self.bump().span)
+        } else {
+            None
+        };
+        let t = self.peek().clone();
+        let lit = match t.tok {
+            Tok::Int { value, unsigned } => Literal::Int {
+                value: value as i64,
+                unsigned,
+            },
+            Tok::Float(v) => Literal::Float(v),
+            Tok::F32Bits(b) => Literal::F32Bits(b),
+            Tok::F64Bits(b) => Literal::F64Bits(b),
+            _ if neg.is_some() => {
+                return Err(self.unexpected(&format!("a number after '-' {what}")));
+            }
+            _ => return Ok(None),
+        };
+        self.bump();
+        let Some(minus) = neg else {
+            return Ok(Some((lit, t.span)));
+        };
+        let negated = match lit {
+            Literal::Int { value, unsigned } => Literal::Int {
+                value: value.wrapping_neg(),
+                unsigned,
+            },
+            Literal::Float(v) => Literal::Float(-v),
+            Literal::F32Bits(b) => Literal::F32Bits(b ^ 0x8000_0000),
+            Literal::F64Bits(b) => Literal::F64Bits(b ^ (1 << 63)),
+        };
+        Ok(Some((negated, minus.join(t.span))))
+    }
+
+    /// `(+N | -N | +-N)*`, summed (wrapping).
+    fn offset_terms(&mut self, what: &str) -> Result<i64> {
+        let mut total = 0i64;
+        loop {
+            let negative = if self.is_punct(b'+') {
+                self.bump();
+                self.eat_punct(b'-').is_some()
+            } else if self.is_punct(b'-') && matches!(self.peek_at(1).tok, Tok::Int { .. }) {
+                self.bump();
+                true
+            } else {
+                return Ok(total);
+            };
+            let v = match self.peek().tok {
+                Tok::Int { value, .. } => value as i64,
+                _ => return Err(self.unexpected(&format!("an integer offset {what}"))),
+            };
+            self.bump();
+            total = if negative {
+                total.wrapping_sub(v)
+            } else {
+                total.wrapping_add(v)
+            };
+        }
+    }
+
+    // ---- function bodies -----------------------------------------------------------------
+
+    /// Statements up to and including the closing `}` (the `{` is already consumed).
+    fn statements(&mut self, depth: usize, func: &str) -> Result<Vec<Statement>> {
+        let mut out = Vec::new();
+        loop {
+            let t = self.peek().clone();
+            match t.tok {
+                Tok::Punct(b'}') => {
+                    self.bump();
+                    return Ok(out);
+                }
+                Tok::Punct(b'{') => {
+                    if depth >= MAX_DEPTH {
+                        return Err(ParseError::new(
+                            format!(
+                                "blocks in function '{func}' nested deeper than {MAX_DEPTH} levels"
+                            ),
+                            t.span,
+                        ));
+                    }
+                    self.bump();
+                    let inner = self.statements(depth + 1, func)?;
+                    out.push(Statement::Block(inner, t.span.join(self.prev_span())));
+                }
+                Tok::Punct(b';') => {
+                    self.bump();
+                }
+                Tok::Punct(b'@') => out.push(Statement::Instruction(self.instruction()?)),
+                Tok::Ident if self.peek_at(1).tok == Tok::Punct(b':') => {
+                    let name = self.expect_ident("a label")?;
+                    self.bump();
+                    out.push(Statement::Label(name));
+                }
+                Tok::Ident => out.push(Statement::Instruction(self.instruction()?)),
+                Tok::Dot => self.body_directive(func, &mut out)?,
+                Tok::Eof => {
+                    return Err(
+                        self.unexpected(&format!("'}}' to close the body of function '{func}'"))
+                    )
+                }
+                _ => {
+                    return Err(self.unexpected(&format!(
+                    "an instruction, label, declaration or '}}' in the body of function '{func}'"
+                )))
+                }
+            }
+        }
+    }
+
+    fn body_directive(&mut self, func: &str, out: &mut Vec<Statement>) -> Result<()> {
+        let t = self.peek().clone();
+        let name = self.dot_name(&t).unwrap_or("");
+        match name {
+            _ if state_space(name).is_some() => {
+                for d in self.var_decls(Linkage::None, t.span)? {
+                    out.push(Statement::Decl(d));
+                }
+            }
+            "loc" => out.push(self.loc()?),
+            "pragma" => out.push(Statement::Directive(self.pragma()?)),
+            "branchtargets" | "calltargets" => {
+                self.bump();
+                let mut names = Vec::new();
+                loop {
+                    names.push(
+                        self.expect_ident(&format!("a label or function name in '.{name}'"))?,
+                    );
+                    if self.eat_punct(b',').is_none() {
+                        break;
+                    }
+                }
+                let end = self.expect_punct(b';', &format!("after '.{name}'"))?;
+                out.push(Statement::Directive(Directive {
+                    name: name.to_string(),
+                    args: Vec::new(),
+                    text: None,
+                    names,
+                    span: t.span.join(end),
+                }));
+            }
+            "callprototype" => {
+                self.bump();
+                let body_start = self.peek().span.start;
+                loop {
+                    match self.peek().tok {
+                        Tok::Punct(b';') => break,
+                        Tok::Eof | Tok::Error(_) | Tok::Punct(b'{') | Tok::Punct(b'}') => {
+                            return Err(self.unexpected("';' after '.callprototype'"))
+                        }
+                        _ => {
+                            self.bump();
+                        }
+                    }
+                }
+                let end = self.bump().span;
+                let text = self
+                    .src
+                    .get(body_start as usize..end.start as usize)
+                    .unwrap_or("")
+                    .trim()
+                    .to_string();
+                out.push(Statement::Directive(Directive {
+                    name: name.to_string(),
+                    args: Vec::new(),
+                    text: Some(text),
+                    names: Vec::new(),
+                    span: t.span.join(end),
+                }));
+            }
+            _ => {
+                return Err(ParseError::new(
+                    format!("unexpected directive '.{name}' in the body of function '{func}'"),
+                    t.span,
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// `.loc FILE LINE COL`, then any `, function_name ..., inlined_at ...` extras up to the
+    /// end of the line, which are ignored. `.loc` has no terminating `;`.
+    fn loc(&mut self) -> Result<Statement> {
+        let start = self.bump().span;
+        let file = self.expect_uint("a file index after '.loc'")?;
+        let line = self.expect_uint("a line number in '.loc'")?;
+        let col = self.expect_uint("a column number in '.loc'")?;
+        let line_end = self
+            .src
+            .get(start.start as usize..)
+            .and_then(|s| s.find('\n'))
+            .map_or(self.src.len(), |i| start.start as usize + i);
+        let mut span = start.join(self.prev_span());
+        if self.is_punct(b',') {
+            while (self.peek().span.start as usize) < line_end && self.peek().tok != Tok::Eof {
+                if let Tok::Error(_) = self.peek().tok {
+                    return Err(self.unexpected("'.loc' arguments"));
+                }
+                span = span.join(self.bump().span);
+            }
+        }
+        Ok(Statement::Loc {
+            file,
+            line,
+            col,
+            span,
+        })
+    }
+
+    /// `[@[!]pred] opcode(.modifier)* [operand (, operand)*] ;`
+    fn instruction(&mut self) -> Result<Instruction> {
+        let start = self.peek().span;
+        let mut guard = None;
+        if self.eat_punct(b'@').is_some() {
+            let negated = self.eat_punct(b'!').is_some();
+            let pred = self.expect_ident("a predicate register after '@'")?;
+            guard = Some(Guard { negated, pred });
+        }
+        if self.peek().tok != Tok::Ident {
+            return Err(self.unexpected(match guard {
+                Some(_) => "an instruction after the guard predicate",
+                None => "an instruction",
+            }));
+        }
+        if self.slice(self.peek().span).starts_with('%') {
+            return Err(self.unexpected("an instruction opcode"));
+        }
+        let opcode = self.expect_ident("an instruction opcode")?;
+        let mut modifiers = Vec::new();
+        while let Some(text) = self.peek_dot() {
+            let t = self.bump();
+            modifiers.push(Modifier {
+                text: text.to_string(),
+                span: t.span,
+            });
+        }
+        let op = opcode.name.clone();
+        let mut operands = Vec::new();
+        // A bare name followed by a modifier cannot be an operand: it is the next instruction
+        // (`ret` then `mul.lo.s32 ...` on the next line), so the ';' is missing.
+        let next_is_instruction = self.peek().tok == Tok::Ident
+            && !self.slice(self.peek().span).starts_with('%')
+            && self.peek_at(1).tok == Tok::Dot;
+        let starts_operand = matches!(
+            self.peek().tok,
+            Tok::Ident
+                | Tok::Underscore
+                | Tok::Int { .. }
+                | Tok::Float(_)
+                | Tok::F32Bits(_)
+                | Tok::F64Bits(_)
+                | Tok::Punct(b'!' | b'-' | b'[' | b'{' | b'(')
+        );
+        if next_is_instruction || !starts_operand {
+            let end =
+                self.expect_punct(b';', &format!("or an operand after instruction '{op}'"))?;
+            return Ok(Instruction {
+                guard,
+                opcode,
+                modifiers,
+                operands,
+                span: start.join(end),
+            });
+        }
+        {
+            loop {
+                operands.push(self.operand(0, &op)?);
+                if self.eat_punct(b',').is_none() {
+                    break;
+                }
+            }
+        }
+        let end = self
+            .expect_punct(b';', &format!("after instruction '{op}'"))
+            .map_err(|e| match self.peek().tok {
+                Tok::Error(_) => e,
+                _ => ParseError::new(
+                    format!(
+                        "expected ',' between operands or ';' after instruction '{op}', found {}",
+                        self.describe(self.peek())
+                    ),
+                    e.span,
+                ),
+            })?;
+        Ok(Instruction {
+            guard,
+            opcode,
+            modifiers,
+            operands,
+            span: start.join(end),
+        })
+    }
+
+    fn operand(&mut self, depth: usize, op: &str) -> Result<Operand> {
+        let what = format!("in an operand of instruction '{op}'");
+        if depth >= MAX_DEPTH {
+            return Err(ParseError::new(
+                format!("operands of instruction '{op}' nested deeper than {MAX_DEPTH} levels"),
+                self.peek().span,
+            ));
+        }
+        let t = self.peek().clone();
+        match t.tok {
+            Tok::Ident => {
+                let name = self.expect_ident("an operand")?;
+                if self.eat_punct(b'|').is_some() {
+                    let second =
+                        self.expect_ident(&format!("a second predicate after '|' {what}"))?;
+                    return Ok(Operand::PredPair(name, second));
+                }
+                if name.name.starts_with('%') {
+                    let mut component = None;
+                    if let Some(c) = self.peek_dot().and_then(vector_component) {
+                        self.bump();
+                        component = Some(c);
+                    }
+                    return Ok(Operand::Reg { name, component });
+                }
+                let offset = self.offset_terms(&what)?;
+                Ok(Operand::Symbol { name, offset })
+            }
+            Tok::Punct(b'!') => {
+                self.bump();
+                let inner = self.operand(depth + 1, op)?;
+                let span = t.span.join(inner.span());
+                Ok(Operand::Not(Box::new(inner), span))
+            }
+            Tok::Punct(b'[') => self.address(depth, op),
+            Tok::Punct(b'{') => {
+                self.bump();
+                let items = self.operand_seq(depth, op, b'}')?;
+                Ok(Operand::Vector(items, t.span.join(self.prev_span())))
+            }
+            Tok::Punct(b'(') => {
+                self.bump();
+                let items = self.operand_seq(depth, op, b')')?;
+                Ok(Operand::List(items, t.span.join(self.prev_span())))
+            }
+            Tok::Underscore => {
+                self.bump();
+                Ok(Operand::Sink(t.span))
+            }
+            _ => match self.literal(&what)? {
+                Some((lit, span)) => Ok(Operand::Imm(lit, span)),
+                None => Err(self.unexpected(&format!("an operand of instruction '{op}'"))),
+            },
+        }
+    }
+
+    /// Operands separated by `,` up to and including `close` (the opener is consumed).
+    fn operand_seq(&mut self, depth: usize, op: &str, close: u8) -> Result<Vec<Operand>> {
+        let mut items = Vec::new();
+        if self.eat_punct(close).is_some() {
+            return Ok(items);
+        }
+        loop {
+            items.push(self.operand(depth + 1, op)?);
+            if self.eat_punct(b',').is_none() {
+                break;
+            }
+        }
+        self.expect_punct(
+            close,
+            &format!("or ',' in an operand list of instruction '{op}'"),
+        )?;
+        Ok(items)
+    }
+
+    /// `[%rd1]`, `[%rd1+16]`, `[%rd1+-4]`, `[%rd1-4]`, `[sym+8]`, `[1024]`, and the texture /
+    /// surface form `[tex, {%f1, %f2}]` ([`Operand::Bracketed`]).
+    fn address(&mut self, depth: usize, op: &str) -> Result<Operand> {
+        let open = self.bump().span;
+        let what = format!("in an address operand of instruction '{op}'");
+        let base = if self.peek().tok == Tok::Ident {
+            Some(self.expect_ident("an address base")?)
+        } else {
+            None
+        };
+        let mut offset = 0i64;
+        if base.is_none() {
+            match self.literal(&what)? {
+                Some((Literal::Int { value, .. }, _)) => offset = value,
+                Some((_, span)) => {
+                    return Err(ParseError::new(
+                        format!(
+                            "expected an integer address {what}, found a floating-point literal"
+                        ),
+                        span,
+                    ))
+                }
+                None => {
+                    return Err(self.unexpected(&format!("a register, symbol or integer {what}")))
+                }
+            }
+        }
+        offset = offset.wrapping_add(self.offset_terms(&what)?);
+        if let (Some(name), 0, true) = (&base, offset, self.is_punct(b',')) {
+            let first = if name.name.starts_with('%') {
+                Operand::Reg {
+                    name: name.clone(),
+                    component: None,
+                }
+            } else {
+                Operand::Symbol {
+                    name: name.clone(),
+                    offset: 0,
+                }
+            };
+            let mut items = vec![first];
+            while self.eat_punct(b',').is_some() {
+                items.push(self.operand(depth + 1, op)?);
+            }
+            let close = self.expect_punct(b']', &format!("or ',' {what}"))?;
+            return Ok(Operand::Bracketed(items, open.join(close)));
+        }
+        let close = self.expect_punct(b']', &format!("to close the address {what}"))?;
+        Ok(Operand::Address {
+            base,
+            offset,
+            span: open.join(close),
+        })
+    }
+}
+
+/// `v2` → 2, `v4` → 4, `v8` → 8.
+fn vector_width(d: &str) -> Option<u32> {
+    match d {
+        "v2" => Some(2),
+        "v4" => Some(4),
+        "v8" => Some(8),
+        _ => None,
+    }
+}
+
+/// A vector component suffix: `.x .y .z .w` or `.r .g .b .a` (PTX ISA §5.2.3 "Vectors").
+fn vector_component(d: &str) -> Option<char> {
+    match d {
+        "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a" => d.chars().next(),
+        _ => None,
+    }
+}
+
+/// At most 40 characters of `s`, for messages.
+fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(40).collect();
+    if s.chars().nth(40).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "parser_tests.rs"]
+mod tests;
