@@ -5,6 +5,7 @@
 //! interpreter ([`interp`]), both over the shared [`runtime`] (memory, launch, faults).
 
 pub mod analysis;
+pub mod case;
 pub mod ir;
 pub mod lower;
 pub mod ptx;
