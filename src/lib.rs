@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod case;
+pub mod cli;
 pub mod ir;
 pub mod lower;
 pub mod ptx;
