@@ -109,10 +109,24 @@ pub fn generate(
         }
         s
     };
-    let sig_pure = b.import_signature(sig(&[ptr, types::I64, types::I64, types::I64], &[types::I64]));
-    let sig_access = b.import_signature(sig(&[ptr, ptr, types::I64, types::I32, types::I32, types::I32], &[ptr]));
+    let sig_pure = b.import_signature(sig(
+        &[ptr, types::I64, types::I64, types::I64],
+        &[types::I64],
+    ));
+    let sig_access = b.import_signature(sig(
+        &[ptr, ptr, types::I64, types::I32, types::I32, types::I32],
+        &[ptr],
+    ));
     let sig_atom = b.import_signature(sig(
-        &[ptr, ptr, types::I64, types::I64, types::I64, types::I32, types::I32],
+        &[
+            ptr,
+            ptr,
+            types::I64,
+            types::I64,
+            types::I64,
+            types::I32,
+            types::I32,
+        ],
         &[types::I64],
     ));
     let sig_shfl = b.import_signature(sig(&[ptr, types::I32, types::I32, ptr], &[]));
@@ -122,7 +136,8 @@ pub fn generate(
     b.switch_to_block(entry);
     let state = b.block_params(entry)[0];
     let env = b.block_params(entry)[1];
-    let ld = |b: &mut FunctionBuilder, t: CType, off: usize| b.ins().load(t, TRUSTED(), env, off as i32);
+    let ld =
+        |b: &mut FunctionBuilder, t: CType, off: usize| b.ins().load(t, TRUSTED(), env, off as i32);
     let e = EnvVals {
         env,
         state,
@@ -254,11 +269,16 @@ impl Gen<'_, '_> {
         let dispatch = self.dispatch;
         self.b.switch_to_block(dispatch);
         // Abort check.
-        let abort_ptr = self
+        let abort_ptr = self.b.ins().load(
+            self.ptr,
+            TRUSTED(),
+            self.e.env,
+            offset_of!(CtaEnv, abort) as i32,
+        );
+        let abort = self
             .b
             .ins()
-            .load(self.ptr, TRUSTED(), self.e.env, offset_of!(CtaEnv, abort) as i32);
-        let abort = self.b.ins().load(types::I32, MemFlagsData::new().with_notrap(), abort_ptr, 0);
+            .load(types::I32, MemFlagsData::new().with_notrap(), abort_ptr, 0);
         let ret_abort = self.b.create_block();
         let scan = self.b.create_block();
         self.b.ins().brif(abort, ret_abort, &[], scan, &[]);
@@ -275,9 +295,13 @@ impl Gen<'_, '_> {
             let word = self.state_load(types::I64, self.layout.active_off + 8 * w);
             let next = self.b.create_block();
             let wi = self.iconst(types::I32, w as i64);
-            self.b
-                .ins()
-                .brif(word, found, &[BlockArg::Value(word), BlockArg::Value(wi)], next, &[]);
+            self.b.ins().brif(
+                word,
+                found,
+                &[BlockArg::Value(word), BlockArg::Value(wi)],
+                next,
+                &[],
+            );
             self.b.switch_to_block(next);
         }
         let zero = self.iconst(types::I32, 0);
@@ -397,12 +421,14 @@ impl Gen<'_, '_> {
     fn canon(&mut self, x: Value, t: ir::Type) -> Value {
         let uno = self.b.ins().fcmp(FloatCC::Unordered, x, x);
         let c = match t {
-            ir::Type::F32 => self.b.ins().f32const(f32::from_bits(
-                crate::runtime::semantics::F32_CANONICAL_NAN,
-            )),
-            _ => self.b.ins().f64const(f64::from_bits(
-                crate::runtime::semantics::F64_CANONICAL_NAN,
-            )),
+            ir::Type::F32 => self
+                .b
+                .ins()
+                .f32const(f32::from_bits(crate::runtime::semantics::F32_CANONICAL_NAN)),
+            _ => self
+                .b
+                .ins()
+                .f64const(f64::from_bits(crate::runtime::semantics::F64_CANONICAL_NAN)),
         };
         self.b.ins().select(uno, c, x)
     }
@@ -456,7 +482,7 @@ impl Gen<'_, '_> {
         self.b.append_block_param(merge, self.ptr);
         let slow = self.b.create_block();
         let (base, limit, off) = match space {
-            ir::Space::Global => {
+            ir::Space::Global | ir::Space::Const => {
                 let off = self.b.ins().iadd_imm(addr, -(GLOBAL_BASE as i64));
                 (Some(self.e.global_base), Some(self.e.global_top), off)
             }
@@ -468,14 +494,17 @@ impl Gen<'_, '_> {
             // ok = off < limit && limit - off >= size && aligned [&& !memcheck for global]
             let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
             let room = self.b.ins().isub(limit, off);
-            let fits = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThanOrEqual, room, size as i64);
+            let fits = self
+                .b
+                .ins()
+                .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, room, size as i64);
             let mut ok = self.b.ins().band(lt, fits);
             if align > 1 {
                 let low = self.b.ins().band_imm(addr, align as i64 - 1);
                 let al = self.b.ins().icmp_imm(IntCC::Equal, low, 0);
                 ok = self.b.ins().band(ok, al);
             }
-            if space == ir::Space::Global {
+            if matches!(space, ir::Space::Global | ir::Space::Const) {
                 let nm = self.b.ins().icmp_imm(IntCC::Equal, self.e.memcheck, 0);
                 ok = self.b.ins().band(ok, nm);
             }
@@ -569,11 +598,15 @@ impl Gen<'_, '_> {
             }
             Op::SReg { reg } => self.sreg(l, reg),
             Op::SymAddr { sym, .. } => {
-                let p = self
-                    .b
+                let p = self.b.ins().load(
+                    self.ptr,
+                    TRUSTED(),
+                    self.e.env,
+                    offset_of!(CtaEnv, symbols) as i32,
+                );
+                self.b
                     .ins()
-                    .load(self.ptr, TRUSTED(), self.e.env, offset_of!(CtaEnv, symbols) as i32);
-                self.b.ins().load(types::I64, TRUSTED(), p, (sym * 8) as i32)
+                    .load(types::I64, TRUSTED(), p, (sym * 8) as i32)
             }
             Op::Bitcast {} => {
                 let x = arg(self, l, 0)?;
@@ -621,8 +654,14 @@ impl Gen<'_, '_> {
                     }
                 } else {
                     let (x, y) = match sign {
-                        ir::Sign::Signed => (self.b.ins().sextend(types::I64, x), self.b.ins().sextend(types::I64, y)),
-                        ir::Sign::Unsigned => (self.b.ins().uextend(types::I64, x), self.b.ins().uextend(types::I64, y)),
+                        ir::Sign::Signed => (
+                            self.b.ins().sextend(types::I64, x),
+                            self.b.ins().sextend(types::I64, y),
+                        ),
+                        ir::Sign::Unsigned => (
+                            self.b.ins().uextend(types::I64, x),
+                            self.b.ins().uextend(types::I64, y),
+                        ),
                     };
                     let p = self.b.ins().imul(x, y);
                     let h = self.b.ins().ushr_imm(p, t.bits() as i64);
@@ -699,7 +738,10 @@ impl Gen<'_, '_> {
                         self.b.ins().sshr(x, c)
                     }
                     _ => {
-                        let big = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThanOrEqual, n, bits);
+                        let big = self
+                            .b
+                            .ins()
+                            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, n, bits);
                         let s = if matches!(d.op, Op::Shl {}) {
                             self.b.ins().ishl(x, n)
                         } else {
@@ -723,7 +765,9 @@ impl Gen<'_, '_> {
                     c
                 }
             }
-            Op::FAdd { rnd, ftz, sat } | Op::FSub { rnd, ftz, sat } | Op::FMul { rnd, ftz, sat }
+            Op::FAdd { rnd, ftz, sat }
+            | Op::FSub { rnd, ftz, sat }
+            | Op::FMul { rnd, ftz, sat }
                 if rnd == ir::Round::Nearest && !ftz && !sat =>
             {
                 let t = rt.unwrap_or(ir::Type::F32);
@@ -837,14 +881,18 @@ impl Gen<'_, '_> {
                 let t = rt.unwrap_or(ir::Type::I32);
                 let a = self.addr64(l, d.args[0])?;
                 let p = self.access_ptr(l, i, space, a, t.bytes(), align as u32, false);
-                self.b.ins().load(ctype(t), MemFlagsData::new().with_notrap(), p, 0)
+                self.b
+                    .ins()
+                    .load(ctype(t), MemFlagsData::new().with_notrap(), p, 0)
             }
             Op::Store { space, align } => {
                 let a = self.addr64(l, d.args[0])?;
                 let v = arg(self, l, 1)?;
                 let t = self.ty(d.args[1]);
                 let p = self.access_ptr(l, i, space, a, t.bytes(), align as u32, true);
-                self.b.ins().store(MemFlagsData::new().with_notrap(), v, p, 0);
+                self.b
+                    .ins()
+                    .store(MemFlagsData::new().with_notrap(), v, p, 0);
                 return Ok(());
             }
             Op::Atom { .. } | Op::AtomCas { .. } => {
@@ -903,13 +951,20 @@ impl Gen<'_, '_> {
             (false, false) => true,
             (false, true) => rnd == ir::CvtRound::Float(ir::Round::Nearest),
             (true, true) => {
-                src != dst && (rnd == ir::CvtRound::None || rnd == ir::CvtRound::Float(ir::Round::Nearest))
+                src != dst
+                    && (rnd == ir::CvtRound::None || rnd == ir::CvtRound::Float(ir::Round::Nearest))
             }
             (true, false) => matches!(rnd, ir::CvtRound::Int(_)) && dst.ir().bits() >= 32,
         }
     }
 
-    fn gen_cvt(&mut self, dst: ir::CvtType, src: ir::CvtType, rnd: ir::CvtRound, x: Value) -> Value {
+    fn gen_cvt(
+        &mut self,
+        dst: ir::CvtType,
+        src: ir::CvtType,
+        rnd: ir::CvtRound,
+        x: Value,
+    ) -> Value {
         let (dt, st) = (dst.ir(), src.ir());
         match (src.is_float(), dst.is_float()) {
             (false, false) => {
@@ -980,7 +1035,11 @@ impl Gen<'_, '_> {
         let l64 = self.b.ins().uextend(self.ptr, lane);
         let mut base = [self.e.state; 4];
         for (k, slot) in base.iter_mut().enumerate() {
-            let o = if k == 0 { l64 } else { self.b.ins().ishl_imm(l64, k as i64) };
+            let o = if k == 0 {
+                l64
+            } else {
+                self.b.ins().ishl_imm(l64, k as i64)
+            };
             *slot = self.b.ins().iadd(self.e.state, o);
         }
         (
@@ -1005,7 +1064,12 @@ impl Gen<'_, '_> {
 
     /// Copy block-call arguments into the target's parameter slots for this lane (all read
     /// before any write), and add the lane to the target's pending (or parked) mask.
-    fn lane_call(&mut self, l: &mut Lane, call: &ir::BlockCall, parked: bool) -> Result<(), String> {
+    fn lane_call(
+        &mut self,
+        l: &mut Lane,
+        call: &ir::BlockCall,
+        parked: bool,
+    ) -> Result<(), String> {
         let vals = call
             .args
             .iter()
@@ -1143,9 +1207,11 @@ impl Gen<'_, '_> {
                 let callee = self.fn_ptr(helpers::shfl_helper as *const () as usize);
                 let modev = self.iconst(types::I32, helpers::shfl_mode_code(mode) as i64);
                 let spv = self.fn_ptr(sp);
-                self.b
-                    .ins()
-                    .call_indirect(self.sig_shfl, callee, &[self.e.state, mask, modev, spv]);
+                self.b.ins().call_indirect(
+                    self.sig_shfl,
+                    callee,
+                    &[self.e.state, mask, modev, spv],
+                );
                 Ok(())
             }
             _ => Err(format!("internal: {} is not a warp op", d.op.mnemonic())),

@@ -51,7 +51,7 @@ pub extern "C" fn access_helper(
     let size = (info >> 8) & 0xff;
     let align = (info >> 16) & 0xff;
     let write = (info >> 24) & 1 != 0;
-    match env::translate(env, space, addr, size, align) {
+    match env::translate(env, space, addr, size, align, lane) {
         Ok(p) => p,
         Err((kind, sp)) => {
             env.fault(lane, inst, kind, sp, addr, size, write);
@@ -84,7 +84,7 @@ pub extern "C" fn atom_helper(
         _ => return 0,
     };
     let size = d.res_ty.bytes();
-    match env::translate(env, space, addr, size, size) {
+    match env::translate(env, space, addr, size, size, lane) {
         Ok(p) => {
             // SAFETY: translate returned a pointer valid for `size` bytes, aligned to `size`.
             unsafe {

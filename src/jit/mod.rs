@@ -75,9 +75,12 @@ pub fn compile(f: &VerifiedFunction, layout: WarpLayout) -> Result<JitKernel, St
     }
     let mut flags = settings::builder();
     flags.set("opt_level", "speed").map_err(|e| e.to_string())?;
-    flags.set("use_colocated_libcalls", "false").map_err(|e| e.to_string())?;
+    flags
+        .set("use_colocated_libcalls", "false")
+        .map_err(|e| e.to_string())?;
     flags.set("is_pic", "false").map_err(|e| e.to_string())?;
-    let isa_builder = cranelift_native::builder().map_err(|e| format!("host not supported: {e}"))?;
+    let isa_builder =
+        cranelift_native::builder().map_err(|e| format!("host not supported: {e}"))?;
     let isa = isa_builder
         .finish(settings::Flags::new(flags))
         .map_err(|e| e.to_string())?;
@@ -92,10 +95,22 @@ pub fn compile(f: &VerifiedFunction, layout: WarpLayout) -> Result<JitKernel, St
     ctx.func.name = UserFuncName::user(0, 0);
     let mut data = codegen::KernelData::default();
     let mut fctx = FunctionBuilderContext::new();
-    codegen::generate(f, &layout, &mut ctx.func, &mut fctx, &mut data, ptr, frontend)?;
+    codegen::generate(
+        f,
+        &layout,
+        &mut ctx.func,
+        &mut fctx,
+        &mut data,
+        ptr,
+        frontend,
+    )?;
     let clif = ctx.func.display().to_string();
     let id = module
-        .declare_function(&format!("ptx_{}", f.name), Linkage::Local, &ctx.func.signature)
+        .declare_function(
+            &format!("ptx_{}", f.name),
+            Linkage::Local,
+            &ctx.func.signature,
+        )
         .map_err(|e| e.to_string())?;
     module
         .define_function(id, &mut ctx)
