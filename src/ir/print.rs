@@ -154,6 +154,7 @@ pub fn print_modifiers(op: &Op) -> String {
         Op::Atom { op, space } => format!(".{space}.{}", format!("{op:?}").to_lowercase()),
         Op::AtomCas { space } => format!(".{space}"),
         Op::Shfl { mode } => format!(".{mode}"),
+        Op::IsSpace { space } => format!(".{space}"),
         Op::Bitcast {}
         | Op::IAdd {}
         | Op::ISub {}
@@ -167,7 +168,8 @@ pub fn print_modifiers(op: &Op) -> String {
         | Op::Shl {}
         | Op::Popc {}
         | Op::Clz {}
-        | Op::Select {} => String::new(),
+        | Op::Select {}
+        | Op::Fence {} => String::new(),
     }
 }
 

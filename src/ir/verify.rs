@@ -165,6 +165,13 @@ impl Op {
                     .then_some(())
                     .ok_or("cvta: i32 or i64 in and out".into())
             }
+            Op::IsSpace { .. } => {
+                n(1, 1)?;
+                (args[0] == I64 && res[0] == Pred)
+                    .then_some(())
+                    .ok_or("isspacep: i64 → pred".into())
+            }
+            Op::Fence {} => n(0, 0),
             Op::Load { .. } => {
                 n(1, 1)?;
                 addr(args[0])?;

@@ -925,6 +925,10 @@ impl Gen<'_, '_> {
                 self.from_u64(r, t)
             }
             Op::Shfl { .. } => return Err("internal: warp op inside a lane loop".into()),
+            Op::Fence {} => {
+                self.b.ins().fence();
+                return Ok(());
+            }
             // Everything else: the shared semantics function.
             Op::FAdd { .. }
             | Op::FSub { .. }
@@ -938,6 +942,7 @@ impl Gen<'_, '_> {
             | Op::FMin { .. }
             | Op::FMax { .. }
             | Op::FCmp { .. }
+            | Op::IsSpace { .. }
             | Op::Cvt { .. } => self.call_pure(l, i)?,
         };
         if let Some(&res) = d.results.first() {

@@ -1008,6 +1008,36 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
         "st" => store(b, cx),
         "atom" | "red" => atom(b, cx, op == "red"),
         "shfl" => shfl(b, cx),
+        "isspacep" => {
+            cx.expect_operands(2)?;
+            let space = space_of(cx);
+            if space == Space::Generic || space == Space::Param {
+                return Err(cx.bad("isspacep needs .global, .shared, .local or .const"));
+            }
+            let a = b.src(cx, 1, Type::I64)?;
+            b.unary_to_dst(cx, Op::IsSpace { space }, vec![a], Type::Pred)
+        }
+        // PTX ISA §9.7.13.4: membar/fence order memory accesses; with relaxed scopes.
+        "membar" | "fence" => {
+            if cx
+                .mods
+                .iter()
+                .any(|m| m.starts_with("proxy") || m.contains("mbarrier"))
+            {
+                return Err(cx.unsupported("proxy fences are not supported yet"));
+            }
+            b.emit(Op::Fence {}, vec![], vec![], cx.loc, &cx.ptx);
+            Ok(())
+        }
+        // Cache hints have no effect on the CPU (PTX ISA §9.7.9.15); the address operand is
+        // still checked for form.
+        "prefetch" | "prefetchu" => {
+            cx.expect_operands(1)?;
+            match cx.opnd(0)? {
+                Operand::Address { .. } => Ok(()),
+                _ => Err(cx.bad("needs an address operand")),
+            }
+        }
         _ => Err(LowerError::unsupported(
             cx.inst.span,
             format!("unsupported instruction '{}'", cx.ptx),

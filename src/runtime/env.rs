@@ -300,3 +300,17 @@ pub fn cvta(space: Space, to_generic: bool, addr: u64) -> u64 {
         addr.wrapping_sub(window)
     }
 }
+
+/// `isspacep` (PTX ISA §9.7.9.20): whether generic address `addr` lies in `space`'s window.
+/// Global (and const, whose banks live in the global arena) is everything outside the shared
+/// and local windows.
+pub fn is_space(space: Space, addr: u64) -> bool {
+    let shared = addr.wrapping_sub(SHARED_WINDOW) < WINDOW_SIZE;
+    let local = addr.wrapping_sub(LOCAL_WINDOW) < WINDOW_SIZE;
+    match space {
+        Space::Shared => shared,
+        Space::Local => local,
+        Space::Global | Space::Const => !shared && !local,
+        Space::Param | Space::Generic => false,
+    }
+}

@@ -497,10 +497,12 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
             ftz,
         } => cvt(dst, src, rnd, sat, ftz, a),
         Op::Cvta { space, to_generic } => super::env::cvta(space, to_generic, a) & m,
+        Op::IsSpace { space } => super::env::is_space(space, a) as u64,
         Op::Load { .. }
         | Op::Store { .. }
         | Op::Atom { .. }
         | Op::AtomCas { .. }
+        | Op::Fence {}
         | Op::Shfl { .. } => 0,
     }
 }
