@@ -453,9 +453,11 @@ impl Context {
     fn report(&self, kernel: &Kernel, r: FaultRecord, count: u64) -> FaultReport {
         let k = &kernel.compiled;
         let i = r.inst as usize;
-        let nearest = if r.space == ir::Space::Global {
+        // The nearest allocation is worth naming only for addresses near one (within 64 MiB).
+        let nearest = if matches!(r.space, ir::Space::Global | ir::Space::Const) {
             self.memory
                 .nearest(r.addr)
+                .filter(|(a, off)| *off > -(64 << 20) && *off < a.size as i64 + (64 << 20))
                 .map(|(a, off)| (a.label.clone(), off, a.size))
         } else {
             None
