@@ -32,11 +32,29 @@ pub struct Uniformity {
     /// can leave in different iterations — uses outside that loop see per-lane values, so
     /// an engine that computes it once must still keep a copy per lane.
     pub temporal: Vec<bool>,
+    /// Block defining each value (`usize::MAX`: none).
+    def_block: Vec<usize>,
+    /// Bodies of the loops that lanes can leave in different iterations.
+    div_exit_loops: Vec<Vec<bool>>,
 }
 
 impl Uniformity {
     pub fn is_uniform(&self, v: Value) -> bool {
         !self.divergent[v.index()]
+    }
+
+    /// Whether `v`, as seen by an instruction in block `user`, is the same for all lanes
+    /// executing that instruction (uniform, and not temporally divergent there).
+    pub fn uniform_at(&self, v: Value, user: Block) -> bool {
+        if self.divergent[v.index()] {
+            return false;
+        }
+        let db = self.def_block[v.index()];
+        db == usize::MAX
+            || !self
+                .div_exit_loops
+                .iter()
+                .any(|body| body[db] && !body[user.index()])
     }
 }
 
@@ -92,7 +110,9 @@ pub fn analyze(f: &Function) -> Uniformity {
         div_exit_loops = loops
             .iter()
             .filter(|(_, body)| {
-                (0..nb).any(|x| body[x] && div_branch[x] && cfg.succs[x].iter().any(|s| !body[s.index()]))
+                (0..nb).any(|x| {
+                    body[x] && div_branch[x] && cfg.succs[x].iter().any(|s| !body[s.index()])
+                })
             })
             .map(|(_, body)| body)
             .collect();
@@ -119,7 +139,10 @@ pub fn analyze(f: &Function) -> Uniformity {
             for (k, &p) in bd.params.iter().enumerate() {
                 let from_div = cfg.preds[b.index()].iter().any(|&pb| {
                     f.block(pb).term.targets().iter().any(|c| {
-                        c.block == b && c.args.get(k).is_some_and(|&a| seen_div(a, pb.index(), &div) || seen_div(a, b.index(), &div))
+                        c.block == b
+                            && c.args.get(k).is_some_and(|&a| {
+                                seen_div(a, pb.index(), &div) || seen_div(a, b.index(), &div)
+                            })
                     })
                 });
                 if from_div || incoming[b.index()][k].iter().any(|a| div[a.index()]) {
@@ -228,5 +251,7 @@ pub fn analyze(f: &Function) -> Uniformity {
         divergent: div,
         divergent_branch: div_branch,
         temporal,
+        def_block,
+        div_exit_loops: div_exit_loops.into_iter().cloned().collect(),
     }
 }

@@ -127,10 +127,10 @@ pub extern "C" fn shfl_helper(state: *mut u8, mask: u32, mode: u32, slots: *cons
         let lane = m.trailing_zeros();
         m &= m - 1;
         let (j, p) = semantics::shfl(mode, lane, rd(s[1], lane), rd(s[2], lane));
-        // SAFETY: as above; the predicate slot is 1 byte per lane.
+        // SAFETY: as above; the JIT's predicate slots are 4 bytes per lane.
         unsafe {
             (state.add((s[3] + 4 * lane) as usize) as *mut u32).write_unaligned(vals[j as usize]);
-            *state.add((s[4] + lane) as usize) = p as u8;
+            (state.add((s[4] + 4 * lane) as usize) as *mut u32).write_unaligned(p as u32);
         }
     }
 }

@@ -356,7 +356,7 @@ impl Context {
             })?;
             let engine_box: Box<dyn WarpEngine> =
                 match engine {
-                    Engine::Jit => Box::new(crate::jit::compile(&k, layout).map_err(|e| {
+                    Engine::Jit => Box::new(crate::jit::compile(&k).map_err(|e| {
                         Error::Internal(format!("{file}: kernel '{}': {e}", k.name))
                     })?),
                     Engine::Interp => Box::new(crate::interp::Interpreter::new(&k, layout)),
