@@ -7,9 +7,9 @@
 pub mod analysis;
 pub mod case;
 pub mod cli;
+pub mod interp;
 pub mod ir;
+pub mod jit;
 pub mod lower;
 pub mod ptx;
-pub mod interp;
-pub mod jit;
 pub mod runtime;
