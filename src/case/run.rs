@@ -281,9 +281,9 @@ fn run_into(
         }
         Ok(())
     })();
-    // Read back even after a fault: `check` compares what both engines left behind.
+    // Read back and compare even after a fault: a case may expect a fault *and* that the
+    // faulting accesses changed nothing, and `check` compares what both engines left behind.
     r.buffers = session.read_back()?;
-    launched?;
     for e in &prepared.expects {
         let got = r
             .buffers
@@ -297,11 +297,13 @@ fn run_into(
             comparison: compare(e.dtype, &got.bytes, &e.bytes, &e.tolerance, KEEP_MISMATCHES),
         });
     }
+    launched?;
     Ok(())
 }
 
 /// Whether a result is what the case asks for: with `[expect_error]`, an error of that kind
-/// whose message contains the substring; otherwise no error and every expectation passed.
+/// whose message contains the substring; otherwise no error. In both cases every expectation
+/// that could be checked must hold (after a fault: the buffers as the launch left them).
 /// `Err` says what went wrong.
 pub fn verdict(case: &Case, r: &CaseResult) -> Result<(), String> {
     match (&case.spec.expect_error, &r.error) {
@@ -319,7 +321,7 @@ pub fn verdict(case: &Case, r: &CaseResult) -> Result<(), String> {
                     want.kind, want.contains
                 ))
             } else {
-                Ok(())
+                failed_expectations(r)
             }
         }
         (Some(want), None) => Err(format!(
@@ -327,33 +329,32 @@ pub fn verdict(case: &Case, r: &CaseResult) -> Result<(), String> {
             want.kind, want.contains
         )),
         (None, Some(got)) => Err(format!("{} error: {got}", got.kind())),
-        (None, None) => {
-            let failed: Vec<String> = r
-                .expectations
-                .iter()
-                .filter(|e| !e.passed())
-                .map(|e| {
-                    let c = &e.comparison;
-                    let first = c.first.first().map(|m| {
-                        format!(
-                            "; first at index {}: got {}, want {}",
-                            m.index, m.got, m.want
-                        )
-                    });
-                    format!(
-                        "{}: {} of {} elements differ{}",
-                        e.buffer,
-                        c.mismatches,
-                        c.total,
-                        first.unwrap_or_default()
-                    )
-                })
-                .collect();
-            if failed.is_empty() {
-                Ok(())
-            } else {
-                Err(failed.join("\n"))
-            }
-        }
+        (None, None) => failed_expectations(r),
+    }
+}
+
+fn failed_expectations(r: &CaseResult) -> Result<(), String> {
+    let failed: Vec<String> = r
+        .expectations
+        .iter()
+        .filter(|e| !e.passed())
+        .map(|e| {
+            let c = &e.comparison;
+            let first = c.first.first().map(|m| {
+                format!("; first at index {}: got {}, want {}", m.index, m.got, m.want)
+            });
+            format!(
+                "{}: {} of {} elements differ{}",
+                e.buffer,
+                c.mismatches,
+                c.total,
+                first.unwrap_or_default()
+            )
+        })
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(failed.join("\n"))
     }
 }
