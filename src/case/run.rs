@@ -341,7 +341,10 @@ fn failed_expectations(r: &CaseResult) -> Result<(), String> {
         .map(|e| {
             let c = &e.comparison;
             let first = c.first.first().map(|m| {
-                format!("; first at index {}: got {}, want {}", m.index, m.got, m.want)
+                format!(
+                    "; first at index {}: got {}, want {}",
+                    m.index, m.got, m.want
+                )
             });
             format!(
                 "{}: {} of {} elements differ{}",
