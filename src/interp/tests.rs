@@ -603,3 +603,147 @@ fn global_atomics_from_many_ctas() {
     olds.sort_unstable();
     assert_eq!(olds, (0..n as u32).collect::<Vec<_>>());
 }
+
+const SWAP_LOOP: &str = r#"
+.visible .entry swaps(.param .u64 out)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<16>;
+    .reg .b64 %rd<5>;
+    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd1, %rd1;
+    mov.u32 %r1, %tid.x;
+    rem.u32 %r2, %r1, 7;
+    mov.u32 %r3, 0;
+    mov.u32 %r4, %r1;
+    add.u32 %r5, %r1, 100;
+    add.u32 %r6, %r1, 200;
+    add.u32 %r7, %r1, 300;
+$L_loop:
+    setp.ge.u32 %p1, %r3, %r2;
+    @%p1 bra $L_done;
+    mov.u32 %r8, %r4;
+    mov.u32 %r4, %r5;
+    mov.u32 %r5, %r8;
+    mov.u32 %r9, %r6;
+    mov.u32 %r6, %r7;
+    mov.u32 %r7, %r9;
+    mov.u32 %r9, %r4;
+    mov.u32 %r4, %r6;
+    mov.u32 %r6, %r9;
+    add.u32 %r3, %r3, 1;
+    bra $L_loop;
+$L_done:
+    mul.wide.u32 %rd2, %r1, 16;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.v4.u32 [%rd3], {%r4, %r5, %r6, %r7};
+    ret;
+}
+"#;
+
+/// Loop-carried values permuted every iteration (block arguments that are parameters of the
+/// same block, in a cycle), with per-lane trip counts.
+#[test]
+fn loop_permuting_block_parameters() {
+    let n = 40usize;
+    let mut ctx = Context::new();
+    let out = upload_u32(&mut ctx, &vec![0; 4 * n]);
+    run(
+        &mut ctx,
+        SWAP_LOOP,
+        "swaps",
+        dims([1, 1, 1], [n as u32, 1, 1]),
+        &[KernelArg::Ptr(out)],
+    );
+    let got = download_u32(&ctx, out, 4 * n);
+    for t in 0..n {
+        let t32 = t as u32;
+        let mut r = [t32, t32 + 100, t32 + 200, t32 + 300];
+        for _ in 0..t % 7 {
+            r.swap(0, 1);
+            r.swap(2, 3);
+            r.swap(0, 2);
+        }
+        assert_eq!(got[4 * t..4 * t + 4], r, "thread {t}");
+    }
+}
+
+/// `trap` (built as IR: the front end does not lower it yet): the trapping lanes fault with
+/// the terminator's index, the others exit normally.
+#[test]
+fn trap_terminator_faults() {
+    use crate::analysis::schedule::schedule;
+    use crate::ir::{BlockCall, ICmp, Op, SReg, Sign, SrcLoc, Terminator, Type};
+    use crate::runtime::launch::{run_grid, LaunchFailure, LaunchInput};
+    use crate::runtime::memory::DeviceMemory;
+
+    let mut f = crate::ir::Function {
+        name: "t".into(),
+        params: vec![],
+        param_bytes: 0,
+        values: vec![],
+        insts: vec![],
+        blocks: vec![],
+        entry: crate::ir::Block(0),
+        inst_locs: vec![],
+        inst_ptx: vec![],
+        static_shared_bytes: 0,
+        max_threads: None,
+    };
+    let (b0, b1, b2) = (f.new_block(), f.new_block(), f.new_block());
+    let loc = SrcLoc { line: 1, col: 1 };
+    let i = f.push_inst(
+        b0,
+        Op::SReg { reg: SReg::TidX },
+        vec![],
+        &[Type::I32],
+        loc,
+        "mov",
+    );
+    let tid = f.insts[i.index()].results[0];
+    let i = f.push_inst(b0, Op::Const { bits: 5 }, vec![], &[Type::I32], loc, "mov");
+    let five = f.insts[i.index()].results[0];
+    let op = Op::ICmp {
+        cc: ICmp::Lt,
+        sign: Sign::Unsigned,
+    };
+    let i = f.push_inst(b0, op, vec![tid, five], &[Type::Pred], loc, "setp");
+    let p = f.insts[i.index()].results[0];
+    let call = |b| BlockCall {
+        block: b,
+        args: vec![],
+    };
+    f.blocks[b0.index()].term = Terminator::Branch {
+        cond: p,
+        then_: call(b1),
+        else_: call(b2),
+    };
+    f.blocks[b1.index()].term = Terminator::Trap;
+    f.blocks[b2.index()].term = Terminator::Exit;
+    let n_insts = f.insts.len() as u32;
+    let f = crate::ir::verify::verify(f).expect("verifies");
+    let layout = schedule(&f).expect("schedules");
+    let interp = super::Interpreter::new(&f, layout);
+    let memory = DeviceMemory::new();
+    let mut params = vec![0u8; 1];
+    let res = run_grid(
+        &interp,
+        LaunchInput {
+            dims: dims([2, 1, 1], [40, 1, 1]),
+            static_shared: 0,
+            params: &mut params,
+            symbols: &[],
+            memory: &memory,
+            memcheck: false,
+            timeout: None,
+        },
+    );
+    let Err(LaunchFailure::Fault(r, count)) = res else {
+        panic!("expected a trap fault");
+    };
+    assert_eq!(r.kind, FaultKind::Trap);
+    assert_eq!((r.ctaid, r.tid), ([0, 0, 0], [0, 0, 0]));
+    assert_eq!(r.inst, n_insts + b1.0);
+    // Threads 0..5 of whichever CTAs ran before the abort was seen.
+    assert!(count == 5 || count == 10, "{count} traps");
+}
