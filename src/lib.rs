@@ -5,9 +5,9 @@
 //! interpreter ([`interp`]), both over the shared [`runtime`] (memory, launch, faults).
 
 pub mod analysis;
+pub mod interp;
 pub mod ir;
+pub mod jit;
 pub mod lower;
 pub mod ptx;
-pub mod interp;
-pub mod jit;
 pub mod runtime;

@@ -208,6 +208,8 @@ pub struct Function {
     pub inst_ptx: Vec<String>,
     /// Bytes of static shared memory (`.shared` variables), before any dynamic part.
     pub static_shared_bytes: u64,
+    /// Bytes of local memory per thread.
+    pub local_bytes: u64,
     /// `.reqntid`/`.maxntid` limits, if declared.
     pub max_threads: Option<u32>,
 }

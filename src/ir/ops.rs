@@ -135,6 +135,11 @@ op_table! {
     ["9.7.13.5"] Atom { op: AtomOp, space: Space } => "atom";
     /// Atomic compare-and-swap args (addr, cmp, new) → old value.
     ["9.7.13.5"] AtomCas { space: Space } => "atom.cas";
+    /// `isspacep.space`: whether a generic address falls in the state space's window (global:
+    /// outside the shared and local windows). Result pred.
+    ["9.7.9.20"] IsSpace { space: Space } => "isspacep";
+    /// Memory fence (`membar`, `fence`): orders this thread's memory accesses.
+    ["9.7.13.4"] Fence {} => "fence";
     /// Warp shuffle: args (value, b, c, membermask) → (value, pred): lane j reads the value of
     /// the lane chosen by mode, b (lane or delta) and c (clamp and segment mask).
     ["9.7.8.6"] Shfl { mode: ShflMode } => "shfl";
@@ -194,10 +199,13 @@ impl Op {
             | Op::FCmp { .. }
             | Op::Select {}
             | Op::Cvt { .. }
-            | Op::Cvta { .. } => Effect::Pure,
-            Op::Load { .. } | Op::Store { .. } | Op::Atom { .. } | Op::AtomCas { .. } => {
-                Effect::Memory
-            }
+            | Op::Cvta { .. }
+            | Op::IsSpace { .. } => Effect::Pure,
+            Op::Load { .. }
+            | Op::Store { .. }
+            | Op::Atom { .. }
+            | Op::AtomCas { .. }
+            | Op::Fence {} => Effect::Memory,
             Op::Shfl { .. } => Effect::Warp,
         }
     }

@@ -20,6 +20,9 @@ pub fn print_function(f: &Function) -> String {
         .map(|p| format!("{}: {} @{}", p.name, p.ptx_type, p.offset))
         .collect();
     let _ = writeln!(s, "kernel {}({})", f.name, params.join(", "));
+    if f.local_bytes > 0 {
+        let _ = writeln!(s, "  ; local bytes per thread: {}", f.local_bytes);
+    }
     if f.static_shared_bytes > 0 {
         let _ = writeln!(s, "  ; static shared bytes: {}", f.static_shared_bytes);
     }
@@ -63,7 +66,11 @@ fn print_term(t: &Terminator) -> String {
     match t {
         Terminator::Jump(c) => format!("jump {}", print_call(c)),
         Terminator::Branch { cond, then_, else_ } => {
-            format!("branch {cond}, {}, {}", print_call(then_), print_call(else_))
+            format!(
+                "branch {cond}, {}, {}",
+                print_call(then_),
+                print_call(else_)
+            )
         }
         Terminator::Exit => "exit".into(),
         Terminator::Barrier { next } => format!("barrier {}", print_call(next)),
@@ -147,6 +154,7 @@ pub fn print_modifiers(op: &Op) -> String {
         Op::Atom { op, space } => format!(".{space}.{}", format!("{op:?}").to_lowercase()),
         Op::AtomCas { space } => format!(".{space}"),
         Op::Shfl { mode } => format!(".{mode}"),
+        Op::IsSpace { space } => format!(".{space}"),
         Op::Bitcast {}
         | Op::IAdd {}
         | Op::ISub {}
@@ -160,7 +168,8 @@ pub fn print_modifiers(op: &Op) -> String {
         | Op::Shl {}
         | Op::Popc {}
         | Op::Clz {}
-        | Op::Select {} => String::new(),
+        | Op::Select {}
+        | Op::Fence {} => String::new(),
     }
 }
 

@@ -205,7 +205,10 @@ impl CvtType {
     }
 
     pub fn is_signed(self) -> bool {
-        matches!(self, CvtType::S8 | CvtType::S16 | CvtType::S32 | CvtType::S64)
+        matches!(
+            self,
+            CvtType::S8 | CvtType::S16 | CvtType::S32 | CvtType::S64
+        )
     }
 
     pub fn is_float(self) -> bool {

@@ -91,11 +91,9 @@ impl Op {
             Op::IMulWide { .. } => {
                 n(2, 1)?;
                 let ok = args[0] == args[1]
-                    && matches!(
-                        (args[0], res[0]),
-                        (I16, I32) | (I32, I64) | (I8, I16)
-                    );
-                ok.then_some(()).ok_or("mul.wide needs double-width result".into())
+                    && matches!((args[0], res[0]), (I16, I32) | (I32, I64) | (I8, I16));
+                ok.then_some(())
+                    .ok_or("mul.wide needs double-width result".into())
             }
             Op::INeg {} | Op::IAbs {} => {
                 n(1, 1)?;
@@ -167,6 +165,13 @@ impl Op {
                     .then_some(())
                     .ok_or("cvta: i32 or i64 in and out".into())
             }
+            Op::IsSpace { .. } => {
+                n(1, 1)?;
+                (args[0] == I64 && res[0] == Pred)
+                    .then_some(())
+                    .ok_or("isspacep: i64 → pred".into())
+            }
+            Op::Fence {} => n(0, 0),
             Op::Load { .. } => {
                 n(1, 1)?;
                 addr(args[0])?;
@@ -239,7 +244,10 @@ fn check(f: &Function) -> Result<(), VerifyError> {
     for (bi, b) in f.blocks.iter().enumerate() {
         for &i in &b.insts {
             if i.index() >= f.insts.len() || inst_block[i.index()].is_some() {
-                return err(format!("{i} placed twice or out of range"), SrcLoc::default());
+                return err(
+                    format!("{i} placed twice or out of range"),
+                    SrcLoc::default(),
+                );
             }
             inst_block[i.index()] = Some(bi);
         }
@@ -260,26 +268,36 @@ fn check(f: &Function) -> Result<(), VerifyError> {
         let rt: Vec<Type> = d.results.iter().map(|&v| f.value_type(v)).collect();
         if let Err(m) = d.op.signature(&at, &rt) {
             return err(
-                format!("i{ii} {}: {m}", crate::ir::print::print_inst(f, Inst(ii as u32))),
+                format!(
+                    "i{ii} {}: {m}",
+                    crate::ir::print::print_inst(f, Inst(ii as u32))
+                ),
                 loc,
             );
         }
     }
     for (bi, b) in f.blocks.iter().enumerate() {
         for (n, &p) in b.params.iter().enumerate() {
-            if p.index() >= nv || f.values[p.index()].def != ValueDef::Param(Block(bi as u32), n as u16)
+            if p.index() >= nv
+                || f.values[p.index()].def != ValueDef::Param(Block(bi as u32), n as u16)
             {
                 return err(format!("block{bi}: bad parameter {p}"), b.term_loc);
             }
         }
         if let Terminator::Branch { cond, .. } = &b.term {
             if cond.index() >= nv || f.value_type(*cond) != Type::Pred {
-                return err(format!("block{bi}: branch condition is not a predicate"), b.term_loc);
+                return err(
+                    format!("block{bi}: branch condition is not a predicate"),
+                    b.term_loc,
+                );
             }
         }
         for c in b.term.targets() {
             if c.block.index() >= nb {
-                return err(format!("block{bi}: branch to missing {}", c.block), b.term_loc);
+                return err(
+                    format!("block{bi}: branch to missing {}", c.block),
+                    b.term_loc,
+                );
             }
             let tp = &f.block(c.block).params;
             if tp.len() != c.args.len() {

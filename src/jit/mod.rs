@@ -1,25 +1,138 @@
-//! The Cranelift JIT backend.
+//! The Cranelift JIT backend: each kernel becomes one native function
+//! `extern "C" fn(state: *mut u8, env: *const CtaEnv) -> u32` that runs one warp of 32 lanes
+//! until no lane is pending (returns 0) or the launch aborts (returns 1). See [`codegen`] for
+//! the shape of the code and `analysis::schedule` for the execution model it follows.
+
+mod codegen;
+pub mod helpers;
+mod scalar;
+mod vector;
 
 use crate::analysis::schedule::WarpLayout;
 use crate::ir::verify::VerifiedFunction;
 use crate::runtime::env::CtaEnv;
 use crate::runtime::launch::{WarpEngine, WarpStatus};
+use cranelift_codegen::ir::{types, AbiParam, UserFuncName};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::FunctionBuilderContext;
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, Linkage, Module};
 
-/// A kernel compiled to native code.
+type WarpFn = unsafe extern "C" fn(*mut u8, *const CtaEnv) -> u32;
+
+/// A kernel compiled to native code, with the data its code points into.
 pub struct JitKernel {
     layout: WarpLayout,
+    func: WarpFn,
+    /// Owns the code memory (freed on drop).
+    module: Option<JITModule>,
+    /// Descriptors the code refers to by address.
+    _data: codegen::KernelData,
+    /// The CLIF text, for `dump --clif`.
+    pub clif: String,
+}
+
+// SAFETY: after finalization the JIT module's code and data are immutable; the descriptors in
+// `_data` are only read. Calling the compiled function from several threads at once is what it
+// is built for (each call gets its own state and env).
+unsafe impl Send for JitKernel {}
+// SAFETY: see above.
+unsafe impl Sync for JitKernel {}
+
+impl Drop for JitKernel {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: no code of this module can run any more: the kernel is being dropped and
+            // launches borrow it for their whole duration.
+            unsafe { m.free_memory() };
+        }
+    }
 }
 
 impl WarpEngine for JitKernel {
     fn layout(&self) -> &WarpLayout {
         &self.layout
     }
-    fn run_warp(&self, _state: &mut [u8], _env: &CtaEnv) -> WarpStatus {
-        WarpStatus::Aborted
+
+    fn run_warp(&self, state: &mut [u8], env: &CtaEnv) -> WarpStatus {
+        if state.len() < self.layout.size as usize {
+            return WarpStatus::Aborted;
+        }
+        // SAFETY: `state` is a warp state of this kernel's layout (checked size) and `env` a
+        // valid CTA environment for the running launch; the code only touches memory through
+        // them and through bounds-checked translations.
+        let r = unsafe { (self.func)(state.as_mut_ptr(), env) };
+        if r == 0 {
+            WarpStatus::Stopped
+        } else {
+            WarpStatus::Aborted
+        }
     }
 }
 
-/// Compile a verified kernel.
-pub fn compile(_f: &VerifiedFunction, layout: WarpLayout) -> Result<JitKernel, String> {
-    Ok(JitKernel { layout })
+/// Compile a verified kernel. The JIT lays out its own warp state (predicates as 32-bit lanes).
+/// Errors are internal compiler errors, or an unsupported control-flow shape.
+pub fn compile(f: &VerifiedFunction) -> Result<JitKernel, String> {
+    let plan = codegen::plan(f);
+    let layout =
+        crate::analysis::schedule::schedule_with(f, 4, &plan.scalar_slot).map_err(|e| e.message)?;
+    if !helpers::header_ok(&layout) {
+        return Err("warp-state header too small".into());
+    }
+    let mut flags = settings::builder();
+    flags.set("opt_level", "speed").map_err(|e| e.to_string())?;
+    flags
+        .set("use_colocated_libcalls", "false")
+        .map_err(|e| e.to_string())?;
+    flags.set("is_pic", "false").map_err(|e| e.to_string())?;
+    let isa_builder =
+        cranelift_native::builder().map_err(|e| format!("host not supported: {e}"))?;
+    let isa = isa_builder
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| e.to_string())?;
+    let ptr = isa.pointer_type();
+    let frontend = isa.frontend_config();
+    let builder = JITBuilder::with_isa(isa, default_libcall_names());
+    let mut module = JITModule::new(builder);
+    let mut ctx = module.make_context();
+    ctx.func.signature.params.push(AbiParam::new(ptr));
+    ctx.func.signature.params.push(AbiParam::new(ptr));
+    ctx.func.signature.returns.push(AbiParam::new(types::I32));
+    ctx.func.name = UserFuncName::user(0, 0);
+    let mut data = codegen::KernelData::default();
+    let mut fctx = FunctionBuilderContext::new();
+    codegen::generate(
+        f,
+        &layout,
+        plan,
+        &mut ctx.func,
+        &mut fctx,
+        &mut data,
+        ptr,
+        frontend,
+    )?;
+    let clif = ctx.func.display().to_string();
+    let id = module
+        .declare_function(
+            &format!("ptx_{}", f.name),
+            Linkage::Local,
+            &ctx.func.signature,
+        )
+        .map_err(|e| e.to_string())?;
+    module
+        .define_function(id, &mut ctx)
+        .map_err(|e| format!("Cranelift: {e:?}"))?;
+    module.clear_context(&mut ctx);
+    module.finalize_definitions().map_err(|e| e.to_string())?;
+    let code = module.get_finalized_function(id);
+    // SAFETY: the function was declared with exactly this signature (two pointers → i32) and
+    // the SystemV/host default calling convention of the ISA, matching `extern "C"`.
+    let func: WarpFn = unsafe { std::mem::transmute::<*const u8, WarpFn>(code) };
+    Ok(JitKernel {
+        layout,
+        func,
+        module: Some(module),
+        _data: data,
+        clif,
+    })
 }

@@ -49,6 +49,8 @@ pub(crate) struct PreKernel {
     pub vars: Vec<Type>,
     pub blocks: Vec<PBlockData>,
     pub static_shared_bytes: u64,
+    /// Bytes of local memory per thread (`.local` variables).
+    pub local_bytes: u64,
     pub max_threads: Option<u32>,
     /// Span of the kernel name, for errors about the kernel as a whole.
     pub span: Span,
@@ -61,6 +63,8 @@ pub(crate) enum Sym {
     Param { offset: u32, size: u32 },
     /// Offset in the CTA's shared memory.
     Shared { offset: u64 },
+    /// Offset in each thread's local memory.
+    Local { offset: u64 },
     /// A module global or const variable (index into `Globals::vars`).
     Global { index: u32, space: ir::Space },
 }
@@ -123,7 +127,9 @@ fn literal_bytes(l: &ast::Literal, ty: ast::ScalarType) -> Vec<u8> {
         (ast::Literal::Float(x), _) => x.to_bits(),
         (ast::Literal::F32Bits(b), ast::ScalarType::F64) => (f32::from_bits(b) as f64).to_bits(),
         (ast::Literal::F32Bits(b), _) => b as u64,
-        (ast::Literal::F64Bits(b), ast::ScalarType::F32) => (f64::from_bits(b) as f32).to_bits() as u64,
+        (ast::Literal::F64Bits(b), ast::ScalarType::F32) => {
+            (f64::from_bits(b) as f32).to_bits() as u64
+        }
         (ast::Literal::F64Bits(b), _) => b,
     };
     bits.to_le_bytes()[..size.min(8)].to_vec()
@@ -163,7 +169,10 @@ impl Globals {
             ) {
                 return Err(LowerError::unsupported(
                     d.span,
-                    format!("texture/surface reference '{}' is not supported yet", d.name.name),
+                    format!(
+                        "texture/surface reference '{}' is not supported yet",
+                        d.name.name
+                    ),
                 ));
             }
             let elem = d.ty.size() as u64;
@@ -308,12 +317,16 @@ fn ptx_type_name(t: ast::ScalarType) -> String {
     format!("{t:?}").to_lowercase()
 }
 
-/// Collect `.shared` declarations of a body (any nesting) in order.
-fn collect_shared<'b>(stmts: &'b [ast::Statement], out: &mut Vec<&'b ast::VarDecl>) {
+/// Collect the declarations in state space `space` of a body (any nesting) in order.
+fn collect_decls<'b>(
+    stmts: &'b [ast::Statement],
+    space: StateSpace,
+    out: &mut Vec<&'b ast::VarDecl>,
+) {
     for s in stmts {
         match s {
-            ast::Statement::Decl(d) if d.space == StateSpace::Shared => out.push(d),
-            ast::Statement::Block(inner, _) => collect_shared(inner, out),
+            ast::Statement::Decl(d) if d.space == space => out.push(d),
+            ast::Statement::Block(inner, _) => collect_decls(inner, space, out),
             _ => {}
         }
     }
@@ -365,7 +378,10 @@ pub(crate) fn build_kernel(
         if size == 0 || size > 4096 {
             return Err(LowerError::new(
                 p.span,
-                format!("kernel parameter '{}' has unsupported size {size}", p.name.name),
+                format!(
+                    "kernel parameter '{}' has unsupported size {size}",
+                    p.name.name
+                ),
             ));
         }
         let align = p.align.unwrap_or(p.ty.size()).max(1) as u64;
@@ -406,14 +422,17 @@ pub(crate) fn build_kernel(
     // Shared memory layout: module-scope then body declarations; extern (unsized) arrays start
     // after all static ones (dynamic shared memory).
     let mut shared_decls: Vec<&ast::VarDecl> = globals.shared.iter().collect();
-    collect_shared(body, &mut shared_decls);
+    collect_decls(body, StateSpace::Shared, &mut shared_decls);
     let mut shared_top: u64 = 0;
     let mut dynamic: Vec<&ast::VarDecl> = vec![];
     for d in &shared_decls {
         if d.init.is_some() {
             return Err(LowerError::new(
                 d.span,
-                format!("shared variable '{}' cannot have an initializer", d.name.name),
+                format!(
+                    "shared variable '{}' cannot have an initializer",
+                    d.name.name
+                ),
             ));
         }
         let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
@@ -441,6 +460,42 @@ pub(crate) fn build_kernel(
     for d in dynamic {
         b.syms
             .insert(d.name.name.clone(), Sym::Shared { offset: dyn_base });
+    }
+    // Local memory layout (PTX ISA §5.1.5): per-thread `.local` variables, e.g. NVRTC's
+    // `__local_depot0` stack frame.
+    let mut local_decls: Vec<&ast::VarDecl> = vec![];
+    collect_decls(body, StateSpace::Local, &mut local_decls);
+    let mut local_top: u64 = 0;
+    for d in &local_decls {
+        if d.init.is_some() {
+            return Err(LowerError::unsupported(
+                d.span,
+                format!(
+                    "initialized local variable '{}' is not supported yet",
+                    d.name.name
+                ),
+            ));
+        }
+        let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
+        let Some(n) = elements(d) else {
+            return Err(LowerError::new(
+                d.span,
+                format!("local variable '{}' needs a size", d.name.name),
+            ));
+        };
+        local_top = align_up(local_top, align);
+        b.syms
+            .insert(d.name.name.clone(), Sym::Local { offset: local_top });
+        local_top = local_top.saturating_add(n.saturating_mul(d.ty.size() as u64));
+    }
+    if local_top > 512 * 1024 {
+        return Err(LowerError::new(
+            f.name.span,
+            format!(
+                "kernel '{}' uses {local_top} bytes of local memory per thread; the limit is 524288",
+                f.name.name
+            ),
+        ));
     }
     let mut max_threads = None;
     for d in &f.directives {
@@ -481,6 +536,7 @@ pub(crate) fn build_kernel(
         vars: b.vars,
         blocks: b.blocks,
         static_shared_bytes: shared_top,
+        local_bytes: local_top,
         max_threads,
         span: f.name.span,
     })
@@ -526,13 +582,20 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
             if d.vector.is_some() || !d.array.is_empty() {
                 return Err(LowerError::unsupported(
                     d.span,
-                    format!("vector or array register '{}' is not supported yet", d.name.name),
+                    format!(
+                        "vector or array register '{}' is not supported yet",
+                        d.name.name
+                    ),
                 ));
             }
             let ty = ir_type_of(d.ty).ok_or_else(|| {
                 LowerError::unsupported(
                     d.span,
-                    format!("register '{}' of type .{} is not supported yet", d.name.name, ptx_type_name(d.ty)),
+                    format!(
+                        "register '{}' of type .{} is not supported yet",
+                        d.name.name,
+                        ptx_type_name(d.ty)
+                    ),
                 )
             })?;
             let names: Vec<String> = match d.count {
@@ -547,8 +610,8 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
             }
             Ok(())
         }
-        // Shared declarations were laid out before the walk.
-        StateSpace::Shared => Ok(()),
+        // Shared and local declarations were laid out before the walk.
+        StateSpace::Shared | StateSpace::Local => Ok(()),
         _ => Err(LowerError::unsupported(
             d.span,
             format!(

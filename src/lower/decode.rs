@@ -177,7 +177,15 @@ fn literal_bits(l: Literal, ty: Type) -> u64 {
 
 impl Builder<'_> {
     fn konst(&mut self, cx: &Cx, ty: Type, bits: u64) -> Var {
-        self.emit1(Op::Const { bits: bits & ty.mask() }, vec![], ty, cx.loc, &cx.ptx)
+        self.emit1(
+            Op::Const {
+                bits: bits & ty.mask(),
+            },
+            vec![],
+            ty,
+            cx.loc,
+            &cx.ptx,
+        )
     }
 
     /// Convert `v` (IR type `from`) to `to` where PTX allows it implicitly: same width
@@ -275,17 +283,25 @@ impl Builder<'_> {
                 if name.name.starts_with('%') {
                     if let Some(s) = name.name.strip_prefix('%') {
                         let known = [
-                            "clock", "clock64", "smid", "nsmid", "gridid", "lanemask_eq",
-                            "lanemask_le", "lanemask_lt", "lanemask_ge", "lanemask_gt",
-                            "globaltimer", "dynamic_smem_size", "total_smem_size", "envreg",
+                            "clock",
+                            "clock64",
+                            "smid",
+                            "nsmid",
+                            "gridid",
+                            "lanemask_eq",
+                            "lanemask_le",
+                            "lanemask_lt",
+                            "lanemask_ge",
+                            "lanemask_gt",
+                            "globaltimer",
+                            "dynamic_smem_size",
+                            "total_smem_size",
+                            "envreg",
                         ];
                         if known.iter().any(|k| s.starts_with(k)) {
                             return Err(LowerError::unsupported(
                                 name.span,
-                                format!(
-                                    "special register '{}' is not supported yet",
-                                    name.name
-                                ),
+                                format!("special register '{}' is not supported yet", name.name),
                             ));
                         }
                     }
@@ -345,7 +361,7 @@ impl Builder<'_> {
         }
         let base = match sym {
             Sym::Param { offset, .. } => self.konst(cx, ty, offset as u64),
-            Sym::Shared { offset } => self.konst(cx, ty, offset),
+            Sym::Shared { offset } | Sym::Local { offset } => self.konst(cx, ty, offset),
             Sym::Global { index, space } => {
                 let v = self.emit1(
                     Op::SymAddr { sym: index, space },
@@ -453,6 +469,7 @@ impl Builder<'_> {
                     match (sym, space) {
                         (Some(Sym::Param { .. }), Space::Param)
                         | (Some(Sym::Shared { .. }), Space::Shared | Space::Generic)
+                        | (Some(Sym::Local { .. }), Space::Local | Space::Generic)
                         | (Some(Sym::Global { .. }), _) => {}
                         (Some(_), _) => {
                             return Err(LowerError::new(
@@ -466,10 +483,15 @@ impl Builder<'_> {
                         (None, _) => {}
                     }
                     let v = self.symbol_addr(cx, name, 0, Type::I64)?;
-                    if matches!(sym, Some(Sym::Shared { .. })) && space == Space::Generic {
+                    let window = match sym {
+                        Some(Sym::Shared { .. }) => Some(Space::Shared),
+                        Some(Sym::Local { .. }) => Some(Space::Local),
+                        _ => None,
+                    };
+                    if let (Some(w), Space::Generic) = (window, space) {
                         self.emit1(
                             Op::Cvta {
-                                space: Space::Shared,
+                                space: w,
                                 to_generic: true,
                             },
                             vec![v],
@@ -556,9 +578,32 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
     }
     let pure = matches!(
         op,
-        "mov" | "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" | "neg"
-            | "abs" | "and" | "or" | "xor" | "not" | "shl" | "shr" | "setp" | "selp" | "cvt"
-            | "cvta" | "popc" | "clz" | "sqrt" | "rcp"
+        "mov"
+            | "add"
+            | "sub"
+            | "mul"
+            | "mad"
+            | "fma"
+            | "div"
+            | "rem"
+            | "min"
+            | "max"
+            | "neg"
+            | "abs"
+            | "and"
+            | "or"
+            | "xor"
+            | "not"
+            | "shl"
+            | "shr"
+            | "setp"
+            | "selp"
+            | "cvt"
+            | "cvta"
+            | "popc"
+            | "clz"
+            | "sqrt"
+            | "rcp"
     );
     // A guarded operation with effects runs in its own block, branched around.
     let mut cont = None;
@@ -646,9 +691,9 @@ fn control(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Result<(), L
                 [Operand::Imm(Literal::Int { value: 0, .. }, _)] => {}
                 [] if op == "barrier" => {}
                 _ => {
-                    return Err(cx.unsupported(
-                        "only barrier 0 without a thread count is supported yet",
-                    ))
+                    return Err(
+                        cx.unsupported("only barrier 0 without a thread count is supported yet")
+                    )
                 }
             }
             let next = b.new_block();
@@ -702,7 +747,8 @@ fn control(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Result<(), L
 
 fn int_or_float(cx: &Cx) -> Result<(Type, Sign, bool), LowerError> {
     let t = cx.ty()?;
-    ir_ty(t).ok_or_else(|| cx.unsupported(&format!("type .{t:?} is not supported yet").to_lowercase()))
+    ir_ty(t)
+        .ok_or_else(|| cx.unsupported(&format!("type .{t:?} is not supported yet").to_lowercase()))
 }
 
 fn float_flags(cx: &Cx, default_rn: bool) -> Result<(Round, bool, bool), LowerError> {
@@ -769,9 +815,15 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
                     Type::I32 => Type::I64,
                     _ => return Err(cx.bad(".wide needs a 16- or 32-bit type")),
                 };
-                (b.emit1(Op::IMulWide { sign }, vec![x, y], wt, cx.loc, &cx.ptx), wt)
+                (
+                    b.emit1(Op::IMulWide { sign }, vec![x, y], wt, cx.loc, &cx.ptx),
+                    wt,
+                )
             } else if cx.has("hi") {
-                (b.emit1(Op::IMulHi { sign }, vec![x, y], ty, cx.loc, &cx.ptx), ty)
+                (
+                    b.emit1(Op::IMulHi { sign }, vec![x, y], ty, cx.loc, &cx.ptx),
+                    ty,
+                )
             } else {
                 (b.emit1(Op::IMul {}, vec![x, y], ty, cx.loc, &cx.ptx), ty)
             };
@@ -815,9 +867,9 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
                     let rnd = if approx {
                         Round::Nearest
                     } else {
-                        let r = cx
-                            .round()
-                            .ok_or_else(|| cx.bad("div.f needs .rn/.rz/.rm/.rp, .approx or .full"))?;
+                        let r = cx.round().ok_or_else(|| {
+                            cx.bad("div.f needs .rn/.rz/.rm/.rp, .approx or .full")
+                        })?;
                         if r != Round::Nearest {
                             return Err(cx.unsupported(&format!(
                                 "rounding modifier .{r} is not supported yet"
@@ -863,9 +915,9 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
             let rnd = match cx.round() {
                 Some(Round::Nearest) => Round::Nearest,
                 Some(r) => {
-                    return Err(cx.unsupported(&format!(
-                        "rounding modifier .{r} is not supported yet"
-                    )))
+                    return Err(
+                        cx.unsupported(&format!("rounding modifier .{r} is not supported yet"))
+                    )
                 }
                 None if approx => Round::Nearest,
                 None => return Err(cx.bad("needs .approx or a rounding modifier")),
@@ -921,7 +973,11 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
                 return Err(cx.bad("needs .b32 or .b64"));
             }
             let x = b.src(cx, 1, ty)?;
-            let o = if op == "popc" { Op::Popc {} } else { Op::Clz {} };
+            let o = if op == "popc" {
+                Op::Popc {}
+            } else {
+                Op::Clz {}
+            };
             b.unary_to_dst(cx, o, vec![x], Type::I32)
         }
         "setp" => setp(b, cx),
@@ -937,7 +993,10 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
         "cvta" => {
             cx.expect_operands(2)?;
             let space = space_of(cx);
-            if !matches!(space, Space::Global | Space::Shared | Space::Local | Space::Const) {
+            if !matches!(
+                space,
+                Space::Global | Space::Shared | Space::Local | Space::Const
+            ) {
                 return Err(cx.bad("cvta needs a state space"));
             }
             let ty = if cx.has("u32") { Type::I32 } else { Type::I64 };
@@ -949,6 +1008,36 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
         "st" => store(b, cx),
         "atom" | "red" => atom(b, cx, op == "red"),
         "shfl" => shfl(b, cx),
+        "isspacep" => {
+            cx.expect_operands(2)?;
+            let space = space_of(cx);
+            if space == Space::Generic || space == Space::Param {
+                return Err(cx.bad("isspacep needs .global, .shared, .local or .const"));
+            }
+            let a = b.src(cx, 1, Type::I64)?;
+            b.unary_to_dst(cx, Op::IsSpace { space }, vec![a], Type::Pred)
+        }
+        // PTX ISA §9.7.13.4: membar/fence order memory accesses; with relaxed scopes.
+        "membar" | "fence" => {
+            if cx
+                .mods
+                .iter()
+                .any(|m| m.starts_with("proxy") || m.contains("mbarrier"))
+            {
+                return Err(cx.unsupported("proxy fences are not supported yet"));
+            }
+            b.emit(Op::Fence {}, vec![], vec![], cx.loc, &cx.ptx);
+            Ok(())
+        }
+        // Cache hints have no effect on the CPU (PTX ISA §9.7.9.15); the address operand is
+        // still checked for form.
+        "prefetch" | "prefetchu" => {
+            cx.expect_operands(1)?;
+            match cx.opnd(0)? {
+                Operand::Address { .. } => Ok(()),
+                _ => Err(cx.bad("needs an address operand")),
+            }
+        }
         _ => Err(LowerError::unsupported(
             cx.inst.span,
             format!("unsupported instruction '{}'", cx.ptx),
@@ -969,7 +1058,8 @@ fn mov(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
             if n == 0 || ty.bits() % n != 0 || !ty.is_int() {
                 return Err(cx.bad("vector pack needs .b16/.b32/.b64 and 2 or 4 elements"));
             }
-            let et = Type::int_of_bytes(ty.bytes() / n).ok_or_else(|| cx.bad("bad element size"))?;
+            let et =
+                Type::int_of_bytes(ty.bytes() / n).ok_or_else(|| cx.bad("bad element size"))?;
             let mut acc = b.konst(cx, ty, 0);
             for (k, e) in elems.iter().enumerate() {
                 let v = b.src_rel(cx, e, et, None)?;
@@ -990,11 +1080,20 @@ fn mov(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
             if n == 0 || ty.bits() % n != 0 || !ty.is_int() {
                 return Err(cx.bad("vector unpack needs .b16/.b32/.b64 and 2 or 4 elements"));
             }
-            let et = Type::int_of_bytes(ty.bytes() / n).ok_or_else(|| cx.bad("bad element size"))?;
+            let et =
+                Type::int_of_bytes(ty.bytes() / n).ok_or_else(|| cx.bad("bad element size"))?;
             let v = b.src_rel(cx, &s, ty, None)?;
             for (k, e) in elems.iter().enumerate() {
                 let sh = b.konst(cx, Type::I32, (k as u64) * et.bits() as u64);
-                let w = b.emit1(Op::Shr { sign: Sign::Unsigned }, vec![v, sh], ty, cx.loc, &cx.ptx);
+                let w = b.emit1(
+                    Op::Shr {
+                        sign: Sign::Unsigned,
+                    },
+                    vec![v, sh],
+                    ty,
+                    cx.loc,
+                    &cx.ptx,
+                );
                 let part = b.coerce(cx, w, et, Some(Sign::Unsigned), e.span())?;
                 if let Some(dv) = b.dst_rel(cx, e, et, None)? {
                     b.copy(dv, part, cx.loc, &cx.ptx);
@@ -1188,12 +1287,42 @@ fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
     for m in &cx.mods {
         let ok = matches!(
             *m,
-            "global" | "shared" | "shared::cta" | "local" | "const" | "param" | "param::entry"
-                | "v2" | "v4" | "nc" | "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt"
-                | "volatile" | "relaxed" | "acquire" | "release" | "weak" | "cta" | "gpu"
-                | "sys" | "L2::64B" | "L2::128B" | "L2::256B" | "L1::evict_normal"
-                | "L1::evict_unchanged" | "L1::evict_first" | "L1::evict_last"
-                | "L1::no_allocate" | "L2::evict_first" | "L2::evict_last" | "L2::evict_normal"
+            "global"
+                | "shared"
+                | "shared::cta"
+                | "local"
+                | "const"
+                | "param"
+                | "param::entry"
+                | "v2"
+                | "v4"
+                | "nc"
+                | "ca"
+                | "cg"
+                | "cs"
+                | "lu"
+                | "cv"
+                | "wb"
+                | "wt"
+                | "volatile"
+                | "relaxed"
+                | "acquire"
+                | "release"
+                | "weak"
+                | "cta"
+                | "gpu"
+                | "sys"
+                | "L2::64B"
+                | "L2::128B"
+                | "L2::256B"
+                | "L1::evict_normal"
+                | "L1::evict_unchanged"
+                | "L1::evict_first"
+                | "L1::evict_last"
+                | "L1::no_allocate"
+                | "L2::evict_first"
+                | "L2::evict_last"
+                | "L2::evict_normal"
         ) || ast::ScalarType::from_suffix(m).is_some();
         if !ok {
             return Err(cx.unsupported(&format!("modifier .{m} is not supported yet")));
@@ -1211,7 +1340,10 @@ fn mem_ty(cx: &Cx) -> Result<(Type, Sign, ast::ScalarType), LowerError> {
         return Err(cx.bad("memory operations cannot use .pred"));
     }
     let (ty, sign, _) = ir_ty(t).ok_or_else(|| {
-        cx.unsupported(&format!("type .{} is not supported yet", format!("{t:?}").to_lowercase()))
+        cx.unsupported(&format!(
+            "type .{} is not supported yet",
+            format!("{t:?}").to_lowercase()
+        ))
     })?;
     Ok((ty, sign, t))
 }
@@ -1220,9 +1352,6 @@ fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     cx.expect_operands(2)?;
     check_space_mods(cx)?;
     let space = space_of(cx);
-    if space == Space::Local || space == Space::Const {
-        return Err(cx.unsupported(&format!("the {space} state space is not supported yet")));
-    }
     let (ty, sign, _) = mem_ty(cx)?;
     let n = vec_len(cx);
     let addr = b.address(cx, 1, space)?;
@@ -1253,8 +1382,8 @@ fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     cx.expect_operands(2)?;
     check_space_mods(cx)?;
     let space = space_of(cx);
-    if space == Space::Local || space == Space::Const || space == Space::Param {
-        return Err(cx.unsupported(&format!("st in the {space} state space is not supported yet")));
+    if space == Space::Const || space == Space::Param {
+        return Err(cx.bad(&format!("st to the read-only {space} state space")));
     }
     let (ty, _sign, _) = mem_ty(cx)?;
     let n = vec_len(cx);
@@ -1275,7 +1404,13 @@ fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
             b.emit1(Op::IAdd {}, vec![addr, o], at, cx.loc, &cx.ptx)
         };
         let align = if k == 0 { ty.bytes() * n } else { ty.bytes() } as u8;
-        b.emit(Op::Store { space, align }, vec![a, v], vec![], cx.loc, &cx.ptx);
+        b.emit(
+            Op::Store { space, align },
+            vec![a, v],
+            vec![],
+            cx.loc,
+            &cx.ptx,
+        );
     }
     Ok(())
 }
@@ -1333,7 +1468,13 @@ fn atom(b: &mut Builder, cx: &mut Cx, red: bool) -> Result<(), LowerError> {
     }
     let v = b.src(cx, k0 + 1, ty)?;
     if red {
-        b.emit1(Op::Atom { op: aop, space }, vec![addr, v], ty, cx.loc, &cx.ptx);
+        b.emit1(
+            Op::Atom { op: aop, space },
+            vec![addr, v],
+            ty,
+            cx.loc,
+            &cx.ptx,
+        );
         Ok(())
     } else {
         b.unary_to_dst(cx, Op::Atom { op: aop, space }, vec![addr, v], ty)
@@ -1378,7 +1519,13 @@ fn shfl(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     };
     let r = b.new_var(Type::I32);
     let p = b.new_var(Type::Pred);
-    b.emit(Op::Shfl { mode }, vec![v, lane, c, mask], vec![r, p], cx.loc, &cx.ptx);
+    b.emit(
+        Op::Shfl { mode },
+        vec![v, lane, c, mask],
+        vec![r, p],
+        cx.loc,
+        &cx.ptx,
+    );
     if let Some(t) = b.dst_rel(cx, &dv, Type::I32, None)? {
         b.copy(t, r, cx.loc, &cx.ptx);
     }

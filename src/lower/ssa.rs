@@ -26,7 +26,9 @@ impl BitSet {
     }
     fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            (0..64).filter(move |b| bits >> b & 1 == 1).map(move |b| w * 64 + b)
+            (0..64)
+                .filter(move |b| bits >> b & 1 == 1)
+                .map(move |b| w * 64 + b)
         })
     }
 }
@@ -112,6 +114,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
         inst_locs: vec![],
         inst_ptx: vec![],
         static_shared_bytes: k.static_shared_bytes,
+        local_bytes: k.local_bytes,
         max_threads: k.max_threads,
     };
     let entry = f.new_block();
@@ -135,7 +138,14 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
     // Entry: undefined registers read as zero.
     let mut entry_args = vec![];
     for &v in &params[0] {
-        let inst = f.push_inst(entry, Op::Const { bits: 0 }, vec![], &[k.vars[v]], SrcLoc::default(), "(undefined register)");
+        let inst = f.push_inst(
+            entry,
+            Op::Const { bits: 0 },
+            vec![],
+            &[k.vars[v]],
+            SrcLoc::default(),
+            "(undefined register)",
+        );
         entry_args.push(f.inst(inst).results[0]);
     }
     f.blocks[entry.index()].term = Terminator::Jump(BlockCall {
@@ -157,7 +167,10 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
             cur[v as usize].ok_or_else(|| {
                 LowerError::new(
                     k.span,
-                    format!("internal error: variable {v} has no value (PTX line {})", loc.line),
+                    format!(
+                        "internal error: variable {v} has no value (PTX line {})",
+                        loc.line
+                    ),
                 )
             })
         };

@@ -114,7 +114,10 @@ impl std::fmt::Display for FaultReport {
             self.instruction
         )?;
         if let Some((label, off, size)) = &self.nearest {
-            write!(f, "; nearest allocation '{label}' ({size} bytes), offset {off}")?;
+            write!(
+                f,
+                "; nearest allocation '{label}' ({size} bytes), offset {off}"
+            )?;
         }
         if self.count > 1 {
             write!(f, " ({} faulting accesses in all)", self.count)?;
@@ -200,17 +203,17 @@ pub enum KernelArg {
 impl KernelArg {
     fn describe(&self) -> &'static str {
         match self {
-            KernelArg::U8(_) => "u8",
-            KernelArg::U16(_) => "u16",
-            KernelArg::U32(_) => "u32",
-            KernelArg::U64(_) => "u64",
-            KernelArg::S8(_) => "s8",
-            KernelArg::S16(_) => "s16",
-            KernelArg::S32(_) => "s32",
-            KernelArg::S64(_) => "s64",
-            KernelArg::F32(_) => "f32",
-            KernelArg::F64(_) => "f64",
-            KernelArg::Ptr(_) => "pointer",
+            KernelArg::U8(_) => "a u8",
+            KernelArg::U16(_) => "a u16",
+            KernelArg::U32(_) => "a u32",
+            KernelArg::U64(_) => "a u64",
+            KernelArg::S8(_) => "an s8",
+            KernelArg::S16(_) => "an s16",
+            KernelArg::S32(_) => "an s32",
+            KernelArg::S64(_) => "an s64",
+            KernelArg::F32(_) => "an f32",
+            KernelArg::F64(_) => "an f64",
+            KernelArg::Ptr(_) => "a device pointer",
         }
     }
 
@@ -256,6 +259,7 @@ pub struct CompiledKernel {
     pub params: Vec<ir::KernelParam>,
     pub param_bytes: u32,
     pub static_shared_bytes: u64,
+    pub local_bytes: u64,
     pub max_threads: Option<u32>,
     /// PTX location of each IR instruction, then of each block's terminator (fault records
     /// index terminators as `env::terminator_fault_index`).
@@ -316,7 +320,10 @@ pub struct Context {
 }
 
 /// Parse, lower and verify PTX text. `file` names it in messages.
-pub fn front_end(ptx: &str, file: &str) -> Result<(ir::Module, Vec<ir::verify::VerifiedFunction>), Error> {
+pub fn front_end(
+    ptx: &str,
+    file: &str,
+) -> Result<(ir::Module, Vec<ir::verify::VerifiedFunction>), Error> {
     let map = SourceMap::new(file, ptx);
     let ast = crate::ptx::parse(ptx).map_err(|e| Error::Parse(e.render(&map)))?;
     let mut m = crate::lower::lower_module(&ast, &map).map_err(|e| {
@@ -350,7 +357,8 @@ impl Context {
         let (m, kernels) = front_end(ptx, file)?;
         let mut symbols = vec![0u64; m.globals.len()];
         for (i, g) in m.globals.iter().enumerate() {
-            if g.space == ir::Space::Global {
+            // Const banks live in the global arena too (see runtime::env).
+            if g.space == ir::Space::Global || g.space == ir::Space::Const {
                 let p = self
                     .memory
                     .alloc(g.size.max(1), Some(&g.name))
@@ -366,19 +374,24 @@ impl Context {
         for k in kernels {
             ir_text.push(ir::print::print_function(&k));
             let layout = crate::analysis::schedule::schedule(&k).map_err(|e| {
-                Error::Unsupported(format!("{file}:{}:{}: {}", e.loc.line, e.loc.col, e.message))
+                Error::Unsupported(format!(
+                    "{file}:{}:{}: {}",
+                    e.loc.line, e.loc.col, e.message
+                ))
             })?;
-            let engine_box: Box<dyn WarpEngine> = match engine {
-                Engine::Jit => Box::new(
-                    crate::jit::compile(&k, layout).map_err(|e| Error::Internal(format!("{file}: kernel '{}': {e}", k.name)))?,
-                ),
-                Engine::Interp => Box::new(crate::interp::Interpreter::new(&k, layout)),
-            };
+            let engine_box: Box<dyn WarpEngine> =
+                match engine {
+                    Engine::Jit => Box::new(crate::jit::compile(&k).map_err(|e| {
+                        Error::Internal(format!("{file}: kernel '{}': {e}", k.name))
+                    })?),
+                    Engine::Interp => Box::new(crate::interp::Interpreter::new(&k, layout)),
+                };
             compiled.push(Arc::new(CompiledKernel {
                 name: k.name.clone(),
                 params: k.params.clone(),
                 param_bytes: k.param_bytes,
                 static_shared_bytes: k.static_shared_bytes,
+                local_bytes: k.local_bytes,
                 max_threads: k.max_threads,
                 inst_locs: k
                     .inst_locs
@@ -449,6 +462,7 @@ impl Context {
             LaunchInput {
                 dims,
                 static_shared: k.static_shared_bytes,
+                local_bytes: k.local_bytes,
                 params: &mut params,
                 symbols: &kernel.symbols,
                 memory: &self.memory,
@@ -465,16 +479,20 @@ impl Context {
                 k.name.clone(),
                 opts.timeout.unwrap_or_default(),
             )),
-            Err(LaunchFailure::Fault(r, count)) => Err(Error::Fault(Box::new(self.report(kernel, r, count)))),
+            Err(LaunchFailure::Fault(r, count)) => {
+                Err(Error::Fault(Box::new(self.report(kernel, r, count))))
+            }
         }
     }
 
     fn report(&self, kernel: &Kernel, r: FaultRecord, count: u64) -> FaultReport {
         let k = &kernel.compiled;
         let i = r.inst as usize;
-        let nearest = if r.space == ir::Space::Global {
+        // The nearest allocation is worth naming only for addresses near one (within 64 MiB).
+        let nearest = if matches!(r.space, ir::Space::Global | ir::Space::Const) {
             self.memory
                 .nearest(r.addr)
+                .filter(|(a, off)| *off > -(64 << 20) && *off < a.size as i64 + (64 << 20))
                 .map(|(a, off)| (a.label.clone(), off, a.size))
         } else {
             None
@@ -565,7 +583,7 @@ fn pack_args(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, Error> {
         };
         if !ok {
             return Err(Error::Argument(format!(
-                "kernel '{}' argument {} ('{}') is a {}-byte .{} parameter; got a {} value",
+                "kernel '{}' argument {} ('{}') is a {}-byte .{} parameter, but the value given is {}",
                 k.name,
                 n + 1,
                 p.name,

@@ -7,7 +7,10 @@
 //! - global: `GLOBAL_BASE <= addr` and `addr - GLOBAL_BASE + size <= global_top` (and, with
 //!   memcheck, inside one live allocation);
 //! - shared: `offset + size <= shared_size`; param: `offset + size <= param_size`;
-//! - generic: the shared window maps to shared, everything else is global;
+//! - local: `offset + size <= local_size`, in the area of the accessing thread;
+//! - const: module constant banks live in the global arena, so const addresses follow the
+//!   global rules;
+//! - generic: the shared and local windows map to those spaces, everything else is global;
 //! - every access: `addr % align == 0`.
 //! A failing check never forms a pointer.
 
@@ -31,6 +34,10 @@ pub struct CtaEnv {
     /// Host pointer of the kernel's parameter buffer.
     pub param_base: *mut u8,
     pub param_size: u64,
+    /// Host pointer of this CTA's local memory: `local_size` bytes per thread, thread `t`'s
+    /// area at `t * local_size`.
+    pub local_base: *mut u8,
+    pub local_size: u64,
     /// Device addresses of the module's variables, indexed by `SymAddr`'s `sym`.
     pub symbols: *const u64,
     pub nsymbols: u64,
@@ -150,8 +157,18 @@ impl FaultSink {
         if let Ok(mut g) = self.first.lock() {
             let replace = match &*g {
                 None => true,
-                Some(old) => (r.ctaid[2], r.ctaid[1], r.ctaid[0], r.tid[2], r.tid[1], r.tid[0])
-                    < (old.ctaid[2], old.ctaid[1], old.ctaid[0], old.tid[2], old.tid[1], old.tid[0]),
+                Some(old) => {
+                    (
+                        r.ctaid[2], r.ctaid[1], r.ctaid[0], r.tid[2], r.tid[1], r.tid[0],
+                    ) < (
+                        old.ctaid[2],
+                        old.ctaid[1],
+                        old.ctaid[0],
+                        old.tid[2],
+                        old.tid[1],
+                        old.tid[0],
+                    )
+                }
             };
             if replace {
                 *g = Some(r);
@@ -173,7 +190,16 @@ impl CtaEnv {
     }
 
     /// Record a fault of `lane` at IR instruction `inst` and raise the abort flag.
-    pub fn fault(&self, lane: u32, inst: u32, kind: FaultKind, space: Space, addr: u64, size: u32, write: bool) {
+    pub fn fault(
+        &self,
+        lane: u32,
+        inst: u32,
+        kind: FaultKind,
+        space: Space,
+        addr: u64,
+        size: u32,
+        write: bool,
+    ) {
         let r = FaultRecord {
             kind,
             space,
@@ -209,13 +235,14 @@ pub fn translate(
     addr: u64,
     size: u32,
     align: u32,
+    lane: u32,
 ) -> Result<*mut u8, (FaultKind, Space)> {
     let space = if space == Space::Generic {
         if addr.wrapping_sub(SHARED_WINDOW) < WINDOW_SIZE {
-            return translate(env, Space::Shared, addr - SHARED_WINDOW, size, align);
+            return translate(env, Space::Shared, addr - SHARED_WINDOW, size, align, lane);
         }
         if addr.wrapping_sub(LOCAL_WINDOW) < WINDOW_SIZE {
-            return Err((FaultKind::Unsupported, Space::Local));
+            return translate(env, Space::Local, addr - LOCAL_WINDOW, size, align, lane);
         }
         Space::Global
     } else {
@@ -226,7 +253,7 @@ pub fn translate(
     }
     let size = size as u64;
     match space {
-        Space::Global => {
+        Space::Global | Space::Const => {
             let off = addr.wrapping_sub(GLOBAL_BASE);
             if addr < GLOBAL_BASE || off >= env.global_top || env.global_top - off < size {
                 return Err((FaultKind::OutOfBounds, space));
@@ -255,7 +282,19 @@ pub fn translate(
             // SAFETY: addr + size <= param_size.
             Ok(unsafe { env.param_base.add(addr as usize) })
         }
-        Space::Local | Space::Const | Space::Generic => Err((FaultKind::Unsupported, space)),
+        Space::Local => {
+            if addr >= env.local_size || env.local_size - addr < size {
+                return Err((FaultKind::OutOfBounds, space));
+            }
+            let thread = (env.warp * 32 + lane) as u64;
+            // SAFETY: the CTA's local area holds local_size bytes for each of its threads, and
+            // `thread` is a thread of this CTA.
+            Ok(unsafe {
+                env.local_base
+                    .add((thread * env.local_size + addr) as usize)
+            })
+        }
+        Space::Generic => Err((FaultKind::Unsupported, space)),
     }
 }
 
@@ -271,5 +310,19 @@ pub fn cvta(space: Space, to_generic: bool, addr: u64) -> u64 {
         addr.wrapping_add(window)
     } else {
         addr.wrapping_sub(window)
+    }
+}
+
+/// `isspacep` (PTX ISA §9.7.9.20): whether generic address `addr` lies in `space`'s window.
+/// Global (and const, whose banks live in the global arena) is everything outside the shared
+/// and local windows.
+pub fn is_space(space: Space, addr: u64) -> bool {
+    let shared = addr.wrapping_sub(SHARED_WINDOW) < WINDOW_SIZE;
+    let local = addr.wrapping_sub(LOCAL_WINDOW) < WINDOW_SIZE;
+    match space {
+        Space::Shared => shared,
+        Space::Local => local,
+        Space::Global | Space::Const => !shared && !local,
+        Space::Param | Space::Generic => false,
     }
 }

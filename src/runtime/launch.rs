@@ -53,6 +53,8 @@ pub enum LaunchFailure {
 pub struct LaunchInput<'a> {
     pub dims: LaunchDims,
     pub static_shared: u64,
+    /// Local memory bytes per thread.
+    pub local_bytes: u64,
     pub params: &'a mut [u8],
     pub symbols: &'a [u64],
     pub memory: &'a DeviceMemory,
@@ -90,53 +92,74 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let params = SendPtr(input.params.as_mut_ptr());
     let param_size = input.params.len() as u64;
     let deadline = input.timeout.map(|t| Instant::now() + t);
-    let runs = AtomicU64::new(0);
     let timed_out = AtomicU32::new(0);
+    let runs = AtomicU64::new(0);
     let mem = input.memory;
-    (0..ctas).into_par_iter().for_each(|c| {
-        if abort.load(Ordering::Relaxed) != 0 {
-            return;
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        // Watchdog: raise the abort flag when the time limit passes (engines check it at every
+        // block dispatch, so even an infinite loop stops).
+        if let Some(limit) = input.timeout {
+            let (abort, timed_out) = (&abort, &timed_out);
+            scope.spawn(move || {
+                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(limit)
+                {
+                    timed_out.store(1, Ordering::Relaxed);
+                    abort.store(1, Ordering::Relaxed);
+                }
+            });
         }
-        if let Some(d) = deadline {
-            if Instant::now() > d {
-                timed_out.store(1, Ordering::Relaxed);
-                abort.store(1, Ordering::Relaxed);
+        (0..ctas).into_par_iter().for_each(|c| {
+            if abort.load(Ordering::Relaxed) != 0 {
                 return;
             }
-        }
-        let ctaid = [
-            (c % gx as u64) as u32,
-            ((c / gx as u64) % gy as u64) as u32,
-            (c / (gx as u64 * gy as u64)) as u32,
-        ];
-        let mut shared = vec![0u128; (shared_size as usize).div_ceil(16)];
-        let env = CtaEnv {
-            global_base: mem.base(),
-            global_top: mem.top(),
-            shared_base: shared.as_mut_ptr() as *mut u8,
-            shared_size,
-            param_base: params.get(),
-            param_size,
-            symbols: input.symbols.as_ptr(),
-            nsymbols: input.symbols.len() as u64,
-            abort: &abort,
-            sink: &sink,
-            memory: mem,
-            ctaid,
-            nctaid: input.dims.grid,
-            ntid: input.dims.block,
-            warp: 0,
-            nwarps: 0,
-            memcheck: input.memcheck as u32,
-        };
-        let n = run_cta(engine, env);
-        runs.fetch_add(n, Ordering::Relaxed);
+            if let Some(d) = deadline {
+                if Instant::now() > d {
+                    timed_out.store(1, Ordering::Relaxed);
+                    abort.store(1, Ordering::Relaxed);
+                    return;
+                }
+            }
+            let ctaid = [
+                (c % gx as u64) as u32,
+                ((c / gx as u64) % gy as u64) as u32,
+                (c / (gx as u64 * gy as u64)) as u32,
+            ];
+            let mut shared = vec![0u128; (shared_size as usize).div_ceil(16)];
+            let threads =
+                (input.dims.block[0] * input.dims.block[1] * input.dims.block[2]) as usize;
+            let mut local = vec![0u128; (threads * input.local_bytes as usize).div_ceil(16)];
+            let env = CtaEnv {
+                global_base: mem.base(),
+                global_top: mem.top(),
+                shared_base: shared.as_mut_ptr() as *mut u8,
+                shared_size,
+                param_base: params.get(),
+                param_size,
+                local_base: local.as_mut_ptr() as *mut u8,
+                local_size: input.local_bytes,
+                symbols: input.symbols.as_ptr(),
+                nsymbols: input.symbols.len() as u64,
+                abort: &abort,
+                sink: &sink,
+                memory: mem,
+                ctaid,
+                nctaid: input.dims.grid,
+                ntid: input.dims.block,
+                warp: 0,
+                nwarps: 0,
+                memcheck: input.memcheck as u32,
+            };
+            let n = run_cta(engine, env);
+            runs.fetch_add(n, Ordering::Relaxed);
+        });
+        let _ = done_tx.send(());
     });
-    if let Some(f) = sink.take() {
-        return Err(LaunchFailure::Fault(f, sink.count.load(Ordering::Relaxed)));
-    }
     if timed_out.load(Ordering::Relaxed) != 0 {
         return Err(LaunchFailure::Timeout);
+    }
+    if let Some(f) = sink.take() {
+        return Err(LaunchFailure::Fault(f, sink.count.load(Ordering::Relaxed)));
     }
     Ok(LaunchStats {
         warp_runs: runs.load(Ordering::Relaxed),
@@ -178,7 +201,11 @@ fn run_cta(engine: &dyn WarpEngine, mut env: CtaEnv) -> u64 {
     for (w, st) in states.iter_mut().enumerate() {
         let s = bytes(st);
         let lanes = (threads - w as u32 * WARP_SIZE).min(WARP_SIZE);
-        let live = if lanes == 32 { u32::MAX } else { (1u32 << lanes) - 1 };
+        let live = if lanes == 32 {
+            u32::MAX
+        } else {
+            (1u32 << lanes) - 1
+        };
         wr32(s, LIVE_OFF, live);
         wr32(s, layout.pending(0), live);
         set_active(layout, s, 0);

@@ -131,8 +131,11 @@ impl DeviceMemory {
         };
         if self.capacity > 0 {
             // SAFETY: both regions are valid for `capacity` bytes and distinct allocations.
-            unsafe { std::ptr::copy_nonoverlapping(self.base.as_ptr(), p.as_ptr(), self.top as usize) };
-            let old = Layout::from_size_align(self.capacity as usize, 4096).map_err(|e| e.to_string())?;
+            unsafe {
+                std::ptr::copy_nonoverlapping(self.base.as_ptr(), p.as_ptr(), self.top as usize)
+            };
+            let old =
+                Layout::from_size_align(self.capacity as usize, 4096).map_err(|e| e.to_string())?;
             // SAFETY: allocated by us with this layout.
             unsafe { alloc::dealloc(self.base.as_ptr(), old) };
         }
@@ -171,10 +174,14 @@ impl DeviceMemory {
             }
             cursor = (a.offset + a.size).div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
         }
-        let end = cursor.checked_add(rounded).ok_or("allocation size overflows")?;
+        let end = cursor
+            .checked_add(rounded)
+            .ok_or("allocation size overflows")?;
         self.grow(end)?;
         // SAFETY: [cursor, end) is inside the arena; zero it (it may hold freed data).
-        unsafe { std::ptr::write_bytes(self.base.as_ptr().add(cursor as usize), 0, rounded as usize) };
+        unsafe {
+            std::ptr::write_bytes(self.base.as_ptr().add(cursor as usize), 0, rounded as usize)
+        };
         self.next_label += 1;
         let label = label
             .map(str::to_string)
@@ -229,7 +236,11 @@ impl DeviceMemory {
         let off = a.offset + within;
         // SAFETY: range() proved [off, off+len) lies in a live allocation inside the arena.
         unsafe {
-            std::ptr::copy_nonoverlapping(src.as_ptr(), self.base.as_ptr().add(off as usize), src.len())
+            std::ptr::copy_nonoverlapping(
+                src.as_ptr(),
+                self.base.as_ptr().add(off as usize),
+                src.len(),
+            )
         };
         Ok(())
     }
@@ -240,7 +251,11 @@ impl DeviceMemory {
         let off = a.offset + within;
         // SAFETY: as in write().
         unsafe {
-            std::ptr::copy_nonoverlapping(self.base.as_ptr().add(off as usize), dst.as_mut_ptr(), dst.len())
+            std::ptr::copy_nonoverlapping(
+                self.base.as_ptr().add(off as usize),
+                dst.as_mut_ptr(),
+                dst.len(),
+            )
         };
         Ok(())
     }

@@ -77,10 +77,22 @@ fn fin64(x: f64, sat: bool) -> u64 {
 }
 
 /// A binary float operation with PTX's ftz/sat/NaN rules (round to nearest).
-fn fbin(ty: Type, a: u64, b: u64, ftz: bool, sat: bool, f32op: fn(f32, f32) -> f32, f64op: fn(f64, f64) -> f64) -> u64 {
+fn fbin(
+    ty: Type,
+    a: u64,
+    b: u64,
+    ftz: bool,
+    sat: bool,
+    f32op: fn(f32, f32) -> f32,
+    f64op: fn(f64, f64) -> f64,
+) -> u64 {
     match ty {
         Type::F32 => {
-            let (x, y) = if ftz { (ftz32(f32of(a)), ftz32(f32of(b))) } else { (f32of(a), f32of(b)) };
+            let (x, y) = if ftz {
+                (ftz32(f32of(a)), ftz32(f32of(b)))
+            } else {
+                (f32of(a), f32of(b))
+            };
             fin32(f32op(x, y), ftz, sat)
         }
         _ => fin64(f64op(f64of(a), f64of(b)), sat),
@@ -92,7 +104,11 @@ fn fbin(ty: Type, a: u64, b: u64, ftz: bool, sat: bool, f32op: fn(f32, f32) -> f
 pub fn fminmax(ty: Type, a: u64, b: u64, ftz: bool, max: bool) -> u64 {
     match ty {
         Type::F32 => {
-            let (x, y) = if ftz { (ftz32(f32of(a)), ftz32(f32of(b))) } else { (f32of(a), f32of(b)) };
+            let (x, y) = if ftz {
+                (ftz32(f32of(a)), ftz32(f32of(b)))
+            } else {
+                (f32of(a), f32of(b))
+            };
             let r = match (x.is_nan(), y.is_nan()) {
                 (true, true) => return F32_CANONICAL_NAN as u64,
                 (true, false) => y,
@@ -101,7 +117,11 @@ pub fn fminmax(ty: Type, a: u64, b: u64, ftz: bool, max: bool) -> u64 {
                     if x == y {
                         // Signed zeros: min prefers -0, max prefers +0.
                         let xs = x.is_sign_negative();
-                        if max == xs { y } else { x }
+                        if max == xs {
+                            y
+                        } else {
+                            x
+                        }
                     } else if (x < y) != max {
                         x
                     } else {
@@ -120,7 +140,11 @@ pub fn fminmax(ty: Type, a: u64, b: u64, ftz: bool, max: bool) -> u64 {
                 _ => {
                     if x == y {
                         let xs = x.is_sign_negative();
-                        if max == xs { y } else { x }
+                        if max == xs {
+                            y
+                        } else {
+                            x
+                        }
                     } else if (x < y) != max {
                         x
                     } else {
@@ -269,11 +293,19 @@ pub fn cvt(dst: CvtType, src: CvtType, rnd: CvtRound, sat: bool, ftz: bool, a: u
             // `as` conversions round to nearest even (Rust reference, "Numeric cast").
             let bits = match dst {
                 CvtType::F32 => {
-                    let f = if src.is_signed() { v as i64 as f32 } else { v as u64 as f32 };
+                    let f = if src.is_signed() {
+                        v as i64 as f32
+                    } else {
+                        v as u64 as f32
+                    };
                     fin32(f, ftz, sat)
                 }
                 _ => {
-                    let f = if src.is_signed() { v as i64 as f64 } else { v as u64 as f64 };
+                    let f = if src.is_signed() {
+                        v as i64 as f64
+                    } else {
+                        v as u64 as f64
+                    };
                     fin64(f, sat)
                 }
             };
@@ -465,10 +497,12 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
             ftz,
         } => cvt(dst, src, rnd, sat, ftz, a),
         Op::Cvta { space, to_generic } => super::env::cvta(space, to_generic, a) & m,
+        Op::IsSpace { space } => super::env::is_space(space, a) as u64,
         Op::Load { .. }
         | Op::Store { .. }
         | Op::Atom { .. }
         | Op::AtomCas { .. }
+        | Op::Fence {}
         | Op::Shfl { .. } => 0,
     }
 }

@@ -1,0 +1,503 @@
+//! IR → CLIF for one kernel: a native function `fn(state, env) -> status` that runs one warp.
+//!
+//! Shape of the generated function (see `analysis::schedule` for the model):
+//! ```text
+//! entry:    load env fields used everywhere (bases, sizes, warp index …)
+//! dispatch: if *env.abort != 0 → return 1
+//!           find the lowest set bit of the active bitset → block priority p, clear it,
+//!           br_table p → enter_p            (none set → return 0)
+//! enter_p:  mask = pending[p]; pending[p] = 0; mask == 0 → dispatch
+//!           segments: a loop over the lanes of `mask` per run of per-lane operations,
+//!           a helper call per warp operation (shfl); the terminator updates
+//!           pending/parked/exited masks and block-parameter slots, then → dispatch
+//! ```
+//! Each block runs in two parts:
+//! - the **scalar section**: operations the uniformity analysis proves warp-uniform (kernel
+//!   parameters, `%ctaid`, loop counters, address bases …) are computed once, as scalars;
+//! - **group loops**: everything else runs over the active lanes in groups of four, as SIMD
+//!   vectors (`i32x4`/`f32x4`, `i64x2`/`f64x2` pairs; predicates as `i32x4` masks). Operations
+//!   without a vector form run per lane inside the group (`scalar.rs`); loads and stores whose
+//!   four addresses are consecutive become one vector access after one bounds check.
+//! Warp operations (shuffles) split a block into segments, one group loop each. Values used
+//! outside their segment live in warp-state slots (`slot + lane * size`, structure of arrays);
+//! values read by other blocks are stored with the lane mask blended in, so inactive lanes'
+//! values survive.
+
+use super::helpers::{self, PureDesc};
+use crate::analysis::schedule::{WarpLayout, EXITED_OFF};
+use crate::analysis::uniform::{self, Uniformity};
+use crate::ir::{self, Effect, Op, Terminator};
+use crate::runtime::env::CtaEnv;
+use cranelift_codegen::ir::{
+    types, AbiParam, BlockArg, InstBuilder, JumpTableData, MemFlagsData, Signature, Value,
+};
+use cranelift_codegen::isa::CallConv;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use std::mem::offset_of;
+
+type CBlock = cranelift_codegen::ir::Block;
+type CType = cranelift_codegen::ir::Type;
+
+/// Data the generated code points into; owned by the `JitKernel`, never moved after codegen
+/// (boxed contents).
+#[derive(Default)]
+pub struct KernelData {
+    pub pure: Vec<Box<PureDesc>>,
+    pub shfl_slots: Vec<Box<[u32; 5]>>,
+}
+
+pub(super) fn ctype(t: ir::Type) -> CType {
+    match t {
+        ir::Type::Pred | ir::Type::I8 => types::I8,
+        ir::Type::I16 => types::I16,
+        ir::Type::I32 => types::I32,
+        ir::Type::I64 => types::I64,
+        ir::Type::F32 => types::F32,
+        ir::Type::F64 => types::F64,
+    }
+}
+
+/// Env fields loaded once per call.
+pub(super) struct EnvVals {
+    pub(super) env: Value,
+    pub(super) state: Value,
+    pub(super) global_base: Value,
+    pub(super) global_top: Value,
+    pub(super) shared_base: Value,
+    pub(super) shared_size: Value,
+    pub(super) param_base: Value,
+    pub(super) param_size: Value,
+    pub(super) memcheck: Value,
+    pub(super) warp: Value,
+}
+
+pub(super) struct Gen<'a, 'b> {
+    pub(super) f: &'a ir::Function,
+    pub(super) layout: &'a WarpLayout,
+    pub(super) b: FunctionBuilder<'b>,
+    pub(super) e: EnvVals,
+    pub(super) ptr: CType,
+    pub(super) data: &'a mut KernelData,
+    pub(super) dispatch: CBlock,
+    pub(super) uni: Uniformity,
+    /// Instructions computed once per block execution as scalars.
+    pub(super) scalar: Vec<bool>,
+    /// Segment of each value's definition (`usize::MAX`: block parameter).
+    pub(super) def_seg: Vec<usize>,
+    /// Group-computed values used outside their segment (stored to their slot).
+    pub(super) escapes: Vec<bool>,
+    /// Values read by other blocks (stores blend in the lane mask).
+    pub(super) cross_block: Vec<bool>,
+    /// Scalar values that must also be in their slot (read by other blocks or warp ops).
+    pub(super) scalar_slot: Vec<bool>,
+    pub(super) sig_pure: cranelift_codegen::ir::SigRef,
+    pub(super) sig_access: cranelift_codegen::ir::SigRef,
+    pub(super) sig_atom: cranelift_codegen::ir::SigRef,
+    pub(super) sig_shfl: cranelift_codegen::ir::SigRef,
+    /// IR block of each instruction.
+    pub(super) inst_block: Vec<u32>,
+    /// Entry block of each block priority (filled by the dispatcher).
+    enter: Vec<CBlock>,
+}
+
+pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
+
+/// What the code generator decides before laying out the warp state: uniformity, which
+/// instructions run in the scalar section, and which values need slots.
+pub struct Plan {
+    uni: Uniformity,
+    scalar: Vec<bool>,
+    def_seg: Vec<usize>,
+    escapes: Vec<bool>,
+    cross_block: Vec<bool>,
+    /// Scalar-section values stored to their slot: they are written at the top of the block,
+    /// so they need slots of their own (not shared scratch).
+    pub scalar_slot: Vec<bool>,
+    inst_block: Vec<u32>,
+}
+
+/// Analyze a kernel for code generation.
+pub fn plan(f: &ir::Function) -> Plan {
+    let uni = uniform::analyze(f);
+    let nv = f.values.len();
+    let mut def_blocks = vec![usize::MAX; nv];
+    for (bi, blk) in f.blocks.iter().enumerate() {
+        for &p in &blk.params {
+            def_blocks[p.index()] = bi;
+        }
+        for &i in &blk.insts {
+            for &r in &f.inst(i).results {
+                def_blocks[r.index()] = bi;
+            }
+        }
+    }
+    let def_block_of = |_f: &ir::Function, v: ir::Value| -> Option<usize> {
+        Some(def_blocks[v.index()]).filter(|&b| b != usize::MAX)
+    };
+    // Scalar instructions: uniform, pure (or reading read-only parameter/constant memory),
+    // with operands that are scalar here or uniform values from elsewhere.
+    let mut scalar = vec![false; f.insts.len()];
+    let mut scalar_val = vec![false; nv];
+    for (bi, blk) in f.blocks.iter().enumerate() {
+        let here = ir::Block(bi as u32);
+        for &i in &blk.insts {
+            let d = f.inst(i);
+            let readonly_load = matches!(
+                d.op,
+                Op::Load {
+                    space: ir::Space::Param | ir::Space::Const,
+                    ..
+                }
+            );
+            let kind_ok = d.op.effect() == Effect::Pure || readonly_load;
+            let uniform_results = d
+                .results
+                .iter()
+                .all(|&r| !uni.divergent[r.index()] && !uni.temporal[r.index()]);
+            let args_ok = d.args.iter().all(|&a| {
+                scalar_val[a.index()] || (uni.uniform_at(a, here) && def_block_of(f, a) != Some(bi))
+            });
+            if kind_ok && uniform_results && args_ok && !d.results.is_empty() {
+                scalar[i.index()] = true;
+                for &r in &d.results {
+                    scalar_val[r.index()] = true;
+                }
+            }
+        }
+    }
+    let mut inst_block = vec![0u32; f.insts.len()];
+    for (bi, blk) in f.blocks.iter().enumerate() {
+        for &i in &blk.insts {
+            inst_block[i.index()] = bi as u32;
+        }
+    }
+    // Segments: a warp op is its own segment; the terminator belongs to the last one.
+    let mut def_seg = vec![usize::MAX; nv];
+    let mut seg_of_inst = vec![0usize; f.insts.len()];
+    let mut term_seg = vec![0usize; f.blocks.len()];
+    let mut seg = 0usize;
+    for (bi, blk) in f.blocks.iter().enumerate() {
+        seg += 1;
+        for &i in &blk.insts {
+            let warp = f.inst(i).op.effect() == Effect::Warp;
+            if warp {
+                seg += 1;
+            }
+            seg_of_inst[i.index()] = seg;
+            for &r in &f.inst(i).results {
+                def_seg[r.index()] = seg;
+            }
+            if warp {
+                seg += 1;
+            }
+        }
+        term_seg[bi] = seg;
+    }
+    let mut escapes = vec![false; nv];
+    let mut cross_block = vec![false; nv];
+    let mut scalar_slot = vec![false; nv];
+    for (bi, blk) in f.blocks.iter().enumerate() {
+        let mut uses: Vec<(ir::Value, usize, bool)> = vec![];
+        for &i in &blk.insts {
+            let warp = f.inst(i).op.effect() == Effect::Warp;
+            for &a in &f.inst(i).args {
+                uses.push((a, seg_of_inst[i.index()], warp));
+            }
+        }
+        if let Terminator::Branch { cond, .. } = &blk.term {
+            uses.push((*cond, term_seg[bi], false));
+        }
+        for c in blk.term.targets() {
+            for &a in &c.args {
+                uses.push((a, term_seg[bi], false));
+            }
+        }
+        for (a, s, warp) in uses {
+            let other_block = def_block_of(f, a) != Some(bi);
+            if other_block {
+                cross_block[a.index()] = true;
+            }
+            if def_seg[a.index()] != s || warp || other_block {
+                escapes[a.index()] = true;
+            }
+            if scalar_val[a.index()] && (other_block || warp) {
+                scalar_slot[a.index()] = true;
+            }
+        }
+    }
+    // Warp-op results are written to slots by helpers.
+    for blk in &f.blocks {
+        for &i in &blk.insts {
+            if f.inst(i).op.effect() == Effect::Warp {
+                for &r in &f.inst(i).results {
+                    escapes[r.index()] = true;
+                }
+            }
+        }
+    }
+
+    Plan {
+        uni,
+        scalar,
+        def_seg,
+        escapes,
+        cross_block,
+        scalar_slot,
+        inst_block,
+    }
+}
+
+/// Generate the CLIF function body into `func`.
+pub fn generate(
+    f: &ir::Function,
+    layout: &WarpLayout,
+    plan: Plan,
+    func: &mut cranelift_codegen::ir::Function,
+    fctx: &mut FunctionBuilderContext,
+    data: &mut KernelData,
+    ptr: CType,
+    frontend: cranelift_codegen::isa::TargetFrontendConfig,
+) -> Result<(), String> {
+    let mut b = FunctionBuilder::new(func, fctx);
+    let sig = |params: &[CType], rets: &[CType]| {
+        let mut s = Signature::new(CallConv::SystemV);
+        for &p in params {
+            s.params.push(AbiParam::new(p));
+        }
+        for &r in rets {
+            s.returns.push(AbiParam::new(r));
+        }
+        s
+    };
+    let sig_pure = b.import_signature(sig(
+        &[ptr, types::I64, types::I64, types::I64],
+        &[types::I64],
+    ));
+    let sig_access = b.import_signature(sig(
+        &[ptr, ptr, types::I64, types::I32, types::I32, types::I32],
+        &[ptr],
+    ));
+    let sig_atom = b.import_signature(sig(
+        &[
+            ptr,
+            ptr,
+            types::I64,
+            types::I64,
+            types::I64,
+            types::I32,
+            types::I32,
+        ],
+        &[types::I64],
+    ));
+    let sig_shfl = b.import_signature(sig(&[ptr, types::I32, types::I32, ptr], &[]));
+
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let state = b.block_params(entry)[0];
+    let env = b.block_params(entry)[1];
+    let ld =
+        |b: &mut FunctionBuilder, t: CType, off: usize| b.ins().load(t, TRUSTED(), env, off as i32);
+    let e = EnvVals {
+        env,
+        state,
+        global_base: ld(&mut b, ptr, offset_of!(CtaEnv, global_base)),
+        global_top: ld(&mut b, types::I64, offset_of!(CtaEnv, global_top)),
+        shared_base: ld(&mut b, ptr, offset_of!(CtaEnv, shared_base)),
+        shared_size: ld(&mut b, types::I64, offset_of!(CtaEnv, shared_size)),
+        param_base: ld(&mut b, ptr, offset_of!(CtaEnv, param_base)),
+        param_size: ld(&mut b, types::I64, offset_of!(CtaEnv, param_size)),
+        memcheck: ld(&mut b, types::I32, offset_of!(CtaEnv, memcheck)),
+        warp: ld(&mut b, types::I32, offset_of!(CtaEnv, warp)),
+    };
+    let dispatch = b.create_block();
+    b.ins().jump(dispatch, &[]);
+
+    let Plan {
+        uni,
+        scalar,
+        def_seg,
+        escapes,
+        cross_block,
+        scalar_slot,
+        inst_block,
+    } = plan;
+    let mut g = Gen {
+        f,
+        layout,
+        b,
+        e,
+        ptr,
+        data,
+        dispatch,
+        uni,
+        scalar,
+        def_seg,
+        escapes,
+        cross_block,
+        scalar_slot,
+        inst_block,
+        sig_pure,
+        sig_access,
+        sig_atom,
+        sig_shfl,
+        enter: vec![],
+    };
+    g.gen_dispatch()?;
+    for &blk in &layout.order {
+        g.gen_block(blk)?;
+    }
+    g.b.seal_all_blocks();
+    g.b.finalize(frontend);
+    Ok(())
+}
+
+impl Gen<'_, '_> {
+    pub(super) fn iconst(&mut self, t: CType, v: i64) -> Value {
+        self.b.ins().iconst(t, v)
+    }
+
+    fn state_load(&mut self, t: CType, off: u32) -> Value {
+        let s = self.e.state;
+        self.b.ins().load(t, TRUSTED(), s, off as i32)
+    }
+
+    fn state_store(&mut self, v: Value, off: u32) {
+        let s = self.e.state;
+        self.b.ins().store(TRUSTED(), v, s, off as i32);
+    }
+
+    /// `state[off] |= v` for a u32 mask word.
+    pub(super) fn state_or32(&mut self, off: u32, v: Value) {
+        let old = self.state_load(types::I32, off);
+        let n = self.b.ins().bor(old, v);
+        self.state_store(n, off);
+    }
+
+    pub(super) fn set_active(&mut self, prio: u32) {
+        let off = self.layout.active_off + 8 * (prio / 64);
+        let old = self.state_load(types::I64, off);
+        let n = self.b.ins().bor_imm_s(old, 1i64 << (prio % 64));
+        self.state_store(n, off);
+    }
+
+    fn gen_dispatch(&mut self) -> Result<(), String> {
+        let dispatch = self.dispatch;
+        self.b.switch_to_block(dispatch);
+        // Abort check.
+        let abort_ptr = self.b.ins().load(
+            self.ptr,
+            TRUSTED(),
+            self.e.env,
+            offset_of!(CtaEnv, abort) as i32,
+        );
+        let abort = self
+            .b
+            .ins()
+            .load(types::I32, MemFlagsData::new().with_notrap(), abort_ptr, 0);
+        let ret_abort = self.b.create_block();
+        let scan = self.b.create_block();
+        self.b.ins().brif(abort, ret_abort, &[], scan, &[]);
+        self.b.switch_to_block(ret_abort);
+        let one = self.iconst(types::I32, 1);
+        self.b.ins().return_(&[one]);
+
+        // Scan the active words.
+        self.b.switch_to_block(scan);
+        let found = self.b.create_block();
+        self.b.append_block_param(found, types::I64); // word
+        self.b.append_block_param(found, types::I32); // word index
+        for w in 0..self.layout.active_words {
+            let word = self.state_load(types::I64, self.layout.active_off + 8 * w);
+            let next = self.b.create_block();
+            let wi = self.iconst(types::I32, w as i64);
+            self.b.ins().brif(
+                word,
+                found,
+                &[BlockArg::Value(word), BlockArg::Value(wi)],
+                next,
+                &[],
+            );
+            self.b.switch_to_block(next);
+        }
+        let zero = self.iconst(types::I32, 0);
+        self.b.ins().return_(&[zero]);
+
+        self.b.switch_to_block(found);
+        let word = self.b.block_params(found)[0];
+        let wi = self.b.block_params(found)[1];
+        let bit = self.b.ins().ctz(word);
+        let bit32 = self.b.ins().ireduce(types::I32, bit);
+        // Clear the bit in its word.
+        let one64 = self.iconst(types::I64, 1);
+        let m = self.b.ins().ishl(one64, bit);
+        let cleared = self.b.ins().band_not(word, m);
+        let wi64 = self.b.ins().uextend(types::I64, wi);
+        let woff = self.b.ins().imul_imm_s(wi64, 8);
+        let waddr = self.b.ins().iadd(self.e.state, woff);
+        self.b
+            .ins()
+            .store(TRUSTED(), cleared, waddr, self.layout.active_off as i32);
+        let base = self.b.ins().imul_imm_s(wi, 64);
+        let prio = self.b.ins().iadd(base, bit32);
+        // Jump table over block priorities.
+        let n = self.layout.order.len();
+        let mut entries = Vec::with_capacity(n);
+        let mut enter = Vec::with_capacity(n);
+        for _ in 0..n {
+            let blk = self.b.create_block();
+            enter.push(blk);
+            entries.push(self.b.func.dfg.block_call(blk, &[]));
+        }
+        let def = self.b.func.dfg.block_call(dispatch, &[]);
+        let jt = self.b.create_jump_table(JumpTableData::new(def, &entries));
+        self.b.ins().br_table(prio, jt);
+        self.enter = enter;
+        Ok(())
+    }
+
+    fn gen_block(&mut self, blk: ir::Block) -> Result<(), String> {
+        let prio = self.layout.prio[blk.index()];
+        let enter = self.enter[prio as usize];
+        self.b.switch_to_block(enter);
+        let mask = self.state_load(types::I32, self.layout.pending(prio));
+        let zero = self.iconst(types::I32, 0);
+        self.state_store(zero, self.layout.pending(prio));
+        let body = self.b.create_block();
+        self.b.ins().brif(mask, body, &[], self.dispatch, &[]);
+        self.b.switch_to_block(body);
+        self.gen_block_body(blk, mask)
+    }
+
+    /// A warp operation over the active lanes, through a runtime helper on the slots.
+    pub(super) fn gen_warp_op(&mut self, i: ir::Inst, mask: Value) -> Result<(), String> {
+        let d = self.f.inst(i).clone();
+        match d.op {
+            Op::Shfl { mode } => {
+                let slot = |v: ir::Value| self.layout.slot[v.index()];
+                let slots = Box::new([
+                    slot(d.args[0]),
+                    slot(d.args[1]),
+                    slot(d.args[2]),
+                    slot(d.results[0]),
+                    slot(d.results[1]),
+                ]);
+                if slots.contains(&u32::MAX) {
+                    return Err(format!("shfl operand without a slot at {i}"));
+                }
+                let sp = slots.as_ptr() as usize;
+                self.data.shfl_slots.push(slots);
+                let callee = self.fn_ptr(helpers::shfl_helper as *const () as usize);
+                let modev = self.iconst(types::I32, helpers::shfl_mode_code(mode) as i64);
+                let spv = self.fn_ptr(sp);
+                self.b.ins().call_indirect(
+                    self.sig_shfl,
+                    callee,
+                    &[self.e.state, mask, modev, spv],
+                );
+                Ok(())
+            }
+            _ => Err(format!("internal: {} is not a warp op", d.op.mnemonic())),
+        }
+    }
+}

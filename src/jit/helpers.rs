@@ -1,0 +1,156 @@
+//! Runtime helpers that JIT code calls (`extern "C"`): the slow paths of memory access, atomics,
+//! warp collectives, and pure operations not emitted inline. Each one calls the single
+//! definition in `runtime::semantics` / `runtime::env`, so the JIT and the interpreter agree by
+//! construction.
+//!
+//! ⚠ Safety banner: these functions receive raw pointers from JIT code: `env` is the CTA
+//! environment of the running warp, `state` its warp state (`WarpLayout::size` bytes), and
+//! descriptor pointers point into the owning `JitKernel`, which outlives every call.
+
+use crate::analysis::schedule::WarpLayout;
+use crate::ir::{Op, ShflMode, Space, Type};
+use crate::runtime::env::{self, space_from_code, CtaEnv};
+use crate::runtime::semantics;
+
+/// Offset of an 8-byte scratch area in the warp state header that faulting accesses are
+/// redirected to (reads 0, writes vanish).
+pub const SCRATCH_OFF: u32 = 8;
+
+/// A pure operation evaluated by [`pure_helper`].
+#[derive(Debug, Clone)]
+pub struct PureDesc {
+    pub op: Op,
+    pub arg_tys: Vec<Type>,
+    pub res_ty: Type,
+}
+
+/// Evaluate a pure operation through `semantics::eval_pure`.
+pub extern "C" fn pure_helper(desc: *const PureDesc, a: u64, b: u64, c: u64) -> u64 {
+    // SAFETY: `desc` points to a PureDesc owned by the JitKernel whose code is running.
+    let d = unsafe { &*desc };
+    let args = [a, b, c];
+    semantics::eval_pure(&d.op, &args[..d.arg_tys.len().min(3)], &d.arg_tys, d.res_ty)
+}
+
+/// Full address translation for one lane's access (the slow path: generic addresses, memcheck,
+/// and every access that failed the inline check). Returns the host pointer, or — after
+/// recording the fault — a pointer to the zeroed scratch area in the warp state.
+///
+/// `info` packs `space_code | size << 8 | align << 16 | write << 24`.
+pub extern "C" fn access_helper(
+    env: *const CtaEnv,
+    state: *mut u8,
+    addr: u64,
+    info: u32,
+    lane: u32,
+    inst: u32,
+) -> *mut u8 {
+    // SAFETY: JIT code passes its own env and state pointers.
+    let env = unsafe { &*env };
+    let space = space_from_code(info & 0xff);
+    let size = (info >> 8) & 0xff;
+    let align = (info >> 16) & 0xff;
+    let write = (info >> 24) & 1 != 0;
+    match env::translate(env, space, addr, size, align, lane) {
+        Ok(p) => p,
+        Err((kind, sp)) => {
+            env.fault(lane, inst, kind, sp, addr, size, write);
+            // SAFETY: the scratch area lies in the warp state header.
+            unsafe {
+                let p = state.add(SCRATCH_OFF as usize);
+                std::ptr::write_bytes(p, 0, 8);
+                p
+            }
+        }
+    }
+}
+
+/// An atomic operation for one lane: translate (size-aligned), then `semantics::atomic_rmw`
+/// or `atomic_cas`. A faulting atomic does nothing and yields 0.
+pub extern "C" fn atom_helper(
+    env: *const CtaEnv,
+    desc: *const PureDesc,
+    addr: u64,
+    b: u64,
+    c: u64,
+    lane: u32,
+    inst: u32,
+) -> u64 {
+    // SAFETY: as in access_helper; `desc` is owned by the running JitKernel.
+    let (env, d) = unsafe { (&*env, &*desc) };
+    let (space, cas, op) = match d.op {
+        Op::Atom { op, space } => (space, false, Some(op)),
+        Op::AtomCas { space } => (space, true, None),
+        _ => return 0,
+    };
+    let size = d.res_ty.bytes();
+    match env::translate(env, space, addr, size, size, lane) {
+        Ok(p) => {
+            // SAFETY: translate returned a pointer valid for `size` bytes, aligned to `size`.
+            unsafe {
+                match op {
+                    Some(op) if !cas => semantics::atomic_rmw(p, op, d.res_ty, b),
+                    _ => semantics::atomic_cas(p, d.res_ty, b, c),
+                }
+            }
+        }
+        Err((kind, sp)) => {
+            env.fault(lane, inst, kind, sp, addr, size, true);
+            0
+        }
+    }
+}
+
+/// `shfl.sync` over the active lanes of a warp: reads the 32-lane slots of the value and the
+/// `b`/`c` operands, writes the result and predicate slots. `slots` packs
+/// `[val, b, c, res, pred]` offsets.
+pub extern "C" fn shfl_helper(state: *mut u8, mask: u32, mode: u32, slots: *const u32) {
+    // SAFETY: `slots` points to 5 offsets owned by the running JitKernel; every offset is a
+    // 32-lane slot inside the warp state.
+    let s = unsafe { std::slice::from_raw_parts(slots, 5) };
+    let rd = |off: u32, lane: u32| -> u32 {
+        // SAFETY: slot offsets are inside the state; i32 slots are 4 bytes per lane.
+        unsafe { (state.add((off + 4 * lane) as usize) as *const u32).read_unaligned() }
+    };
+    let mode = match mode {
+        0 => ShflMode::Up,
+        1 => ShflMode::Down,
+        2 => ShflMode::Bfly,
+        _ => ShflMode::Idx,
+    };
+    let mut vals = [0u32; 32];
+    for (l, v) in vals.iter_mut().enumerate() {
+        *v = rd(s[0], l as u32);
+    }
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros();
+        m &= m - 1;
+        let (j, p) = semantics::shfl(mode, lane, rd(s[1], lane), rd(s[2], lane));
+        // SAFETY: as above; the JIT's predicate slots are 4 bytes per lane.
+        unsafe {
+            (state.add((s[3] + 4 * lane) as usize) as *mut u32).write_unaligned(vals[j as usize]);
+            (state.add((s[4] + 4 * lane) as usize) as *mut u32).write_unaligned(p as u32);
+        }
+    }
+}
+
+/// The encoding of a shuffle mode for [`shfl_helper`].
+pub fn shfl_mode_code(m: ShflMode) -> u32 {
+    match m {
+        ShflMode::Up => 0,
+        ShflMode::Down => 1,
+        ShflMode::Bfly => 2,
+        ShflMode::Idx => 3,
+    }
+}
+
+/// Pack access info for [`access_helper`].
+pub fn access_info(space: Space, size: u32, align: u32, write: bool) -> u32 {
+    env::space_code(space) | size << 8 | align.min(255) << 16 | (write as u32) << 24
+}
+
+/// Layout facts the code generator needs beyond [`WarpLayout`].
+pub fn header_ok(layout: &WarpLayout) -> bool {
+    layout.pending_off >= SCRATCH_OFF + 8
+}
