@@ -61,6 +61,8 @@ pub(super) enum Exec {
     AtomCas {
         space: Space,
     },
+    /// `membar`/`fence`: a host sequentially consistent fence.
+    Fence,
     Shfl {
         mode: ShflMode,
     },
@@ -105,7 +107,7 @@ pub(super) struct DCall {
 pub(super) enum DTerm {
     Jump(DCall),
     Branch {
-        cond: u32,
+        cond: Slot,
         then_: DCall,
         else_: DCall,
     },
@@ -153,7 +155,10 @@ struct Decoder<'a> {
 impl Decoder<'_> {
     fn slot(&self, v: Value) -> Slot {
         let off = self.layout.slot[v.index()];
-        let bytes = self.f.value_type(v).bytes();
+        let bytes = match self.f.value_type(v) {
+            Type::Pred => self.layout.pred_bytes,
+            t => t.bytes(),
+        };
         assert!(
             off != u32::MAX && off as u64 + (WARP_SIZE * bytes) as u64 <= self.layout.size as u64,
             "interp: warp layout has no valid slot for {v} (scheduler invariant)"
@@ -199,6 +204,7 @@ impl Decoder<'_> {
             },
             Op::Atom { op, space } => Exec::Atom { op, space },
             Op::AtomCas { space } => Exec::AtomCas { space },
+            Op::Fence {} => Exec::Fence,
             Op::Shfl { mode } => Exec::Shfl { mode },
             op @ (Op::Bitcast {}
             | Op::IAdd {}
@@ -235,7 +241,8 @@ impl Decoder<'_> {
             | Op::FCmp { .. }
             | Op::Select {}
             | Op::Cvt { .. }
-            | Op::Cvta { .. }) => Exec::Pure(op),
+            | Op::Cvta { .. }
+            | Op::IsSpace { .. }) => Exec::Pure(op),
         };
         DInst {
             exec,
@@ -252,7 +259,7 @@ impl Decoder<'_> {
         match &self.f.block(b).term {
             Terminator::Jump(c) => DTerm::Jump(self.call(c)),
             Terminator::Branch { cond, then_, else_ } => DTerm::Branch {
-                cond: self.slot(*cond).off,
+                cond: self.slot(*cond),
                 then_: self.call(then_),
                 else_: self.call(else_),
             },

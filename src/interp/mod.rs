@@ -233,7 +233,7 @@ impl Interpreter {
             DTerm::Branch { cond, then_, else_ } => {
                 let mut taken = 0u32;
                 for l in Lanes(mask) {
-                    if s[lane(cond, l, 1)] & 1 != 0 {
+                    if ld(s, lane(cond.off, l, cond.bytes), cond.bytes) != 0 {
                         taken |= 1 << l;
                     }
                 }
@@ -370,7 +370,7 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
             let size = di.res[0].bytes as u32;
             for l in Lanes(mask) {
                 let addr = arg(s, di, 0, l);
-                let v = match translate(env, space, addr, size, align) {
+                let v = match translate(env, space, addr, size, align, l) {
                     // SAFETY: `translate` checked `size` bytes at `p`.
                     Ok(p) => unsafe { host_load(p, size) },
                     Err((kind, sp)) => {
@@ -386,7 +386,7 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
             for l in Lanes(mask) {
                 let addr = arg(s, di, 0, l);
                 let v = arg(s, di, 1, l);
-                match translate(env, space, addr, size, align) {
+                match translate(env, space, addr, size, align, l) {
                     // SAFETY: `translate` checked `size` bytes at `p`.
                     Ok(p) => unsafe { host_store(p, size, v) },
                     Err((kind, sp)) => env.fault(l, di.inst, kind, sp, addr, size, true),
@@ -398,7 +398,7 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
             for l in Lanes(mask) {
                 let addr = arg(s, di, 0, l);
                 let b = arg(s, di, 1, l);
-                let old = match atomic_ptr(env, space, addr, ty) {
+                let old = match atomic_ptr(env, space, addr, ty, l) {
                     // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
                     Ok(p) => unsafe { semantics::atomic_rmw(p, op, ty, b) },
                     Err((kind, sp)) => {
@@ -415,7 +415,7 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let addr = arg(s, di, 0, l);
                 let cmp = arg(s, di, 1, l);
                 let new = arg(s, di, 2, l);
-                let old = match atomic_ptr(env, space, addr, ty) {
+                let old = match atomic_ptr(env, space, addr, ty, l) {
                     // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
                     Ok(p) => unsafe { semantics::atomic_cas(p, ty, cmp, new) },
                     Err((kind, sp)) => {
@@ -424,6 +424,13 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     }
                 };
                 set_res(s, di, 0, l, old);
+            }
+        }
+        Exec::Fence => {
+            // One fence orders the accesses of every active lane: they are all this host
+            // thread's.
+            if mask != 0 {
+                std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
             }
         }
         Exec::Shfl { mode } => {
@@ -452,9 +459,10 @@ fn atomic_ptr(
     space: Space,
     addr: u64,
     ty: Type,
+    lane: u32,
 ) -> Result<*mut u8, (FaultKind, Space)> {
     let size = ty.bytes();
-    let p = translate(env, space, addr, size, size)?;
+    let p = translate(env, space, addr, size, size, lane)?;
     if !(p as usize).is_multiple_of(size as usize) {
         return Err((FaultKind::Misaligned, space));
     }

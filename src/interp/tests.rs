@@ -688,6 +688,7 @@ fn trap_terminator_faults() {
         inst_locs: vec![],
         inst_ptx: vec![],
         static_shared_bytes: 0,
+        local_bytes: 0,
         max_threads: None,
     };
     let (b0, b1, b2) = (f.new_block(), f.new_block(), f.new_block());
@@ -731,6 +732,7 @@ fn trap_terminator_faults() {
         LaunchInput {
             dims: dims([2, 1, 1], [40, 1, 1]),
             static_shared: 0,
+            local_bytes: 0,
             params: &mut params,
             symbols: &[],
             memory: &memory,
