@@ -749,3 +749,39 @@ fn trap_terminator_faults() {
     // Threads 0..5 of whichever CTAs ran before the abort was seen.
     assert!(count == 5 || count == 10, "{count} traps");
 }
+
+const SPIN: &str = r#"
+.visible .entry spin(.param .u32 n)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<4>;
+    ld.param.u32 %r1, [n];
+    mov.u32 %r2, 0;
+$L_loop:
+    add.u32 %r2, %r2, 1;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra $L_loop;
+    ret;
+}
+"#;
+
+/// An endless loop stops at the time limit: the interpreter sees the abort flag at the next
+/// block dispatch.
+#[test]
+fn endless_loop_times_out() {
+    let mut ctx = Context::new();
+    let opts = LaunchOptions {
+        timeout: Some(std::time::Duration::from_millis(200)),
+        ..Default::default()
+    };
+    let err = launch(
+        &mut ctx,
+        SPIN,
+        "spin",
+        dims([4, 1, 1], [64, 1, 1]),
+        &[KernelArg::U32(1)],
+        &opts,
+    )
+    .expect_err("must time out");
+    assert_eq!(err.kind(), "timeout", "{err}");
+}
