@@ -135,6 +135,27 @@ pub extern "C" fn shfl_helper(state: *mut u8, mask: u32, mode: u32, slots: *cons
     }
 }
 
+/// `trap` (PTX ISA §9.7.19.3): every lane of `mask` faults at IR location `fault_inst` (the
+/// terminator's index, `env::terminator_fault_index`).
+pub extern "C" fn trap_helper(env: *const CtaEnv, mask: u32, fault_inst: u32) {
+    // SAFETY: JIT code passes its own env pointer.
+    let env = unsafe { &*env };
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros();
+        m &= m - 1;
+        env.fault(
+            lane,
+            fault_inst,
+            env::FaultKind::Trap,
+            Space::Generic,
+            0,
+            0,
+            false,
+        );
+    }
+}
+
 /// The encoding of a shuffle mode for [`shfl_helper`].
 pub fn shfl_mode_code(m: ShflMode) -> u32 {
     match m {

@@ -1221,7 +1221,16 @@ impl Gen<'_, '_> {
                 let p = self.layout.prio[next.block.index()];
                 self.state_or32(self.layout.parked(p), mask);
             }
-            Terminator::Exit | Terminator::Trap => self.state_or32(EXITED_OFF, mask),
+            Terminator::Exit => self.state_or32(EXITED_OFF, mask),
+            Terminator::Trap => {
+                let fi = crate::runtime::env::terminator_fault_index(self.f.insts.len(), blk);
+                let callee = self.fn_ptr(super::helpers::trap_helper as *const () as usize);
+                let fiv = self.b.ins().iconst(types::I32, fi as i64);
+                self.b
+                    .ins()
+                    .call_indirect(self.sig_trap, callee, &[self.e.env, mask, fiv]);
+                self.state_or32(EXITED_OFF, mask);
+            }
         }
         self.b.ins().jump(self.dispatch, &[]);
         Ok(())

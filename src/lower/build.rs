@@ -31,6 +31,8 @@ pub(crate) enum PTerm {
     Branch(Var, PBlock, PBlock),
     Exit,
     Barrier(PBlock),
+    /// `trap`: the thread faults.
+    Trap,
 }
 
 #[derive(Debug, Clone)]

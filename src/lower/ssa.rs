@@ -37,7 +37,7 @@ fn succs(t: &PTerm) -> Vec<u32> {
     match t {
         PTerm::Jump(b) | PTerm::Barrier(b) => vec![*b],
         PTerm::Branch(_, a, b) => vec![*a, *b],
-        PTerm::Open | PTerm::Exit => vec![],
+        PTerm::Open | PTerm::Exit | PTerm::Trap => vec![],
     }
 }
 
@@ -212,6 +212,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
                 else_: call(&cur, *e)?,
             },
             PTerm::Exit | PTerm::Open => Terminator::Exit,
+            PTerm::Trap => Terminator::Trap,
         };
         f.blocks[ib.index()].term = term;
         f.blocks[ib.index()].term_loc = k.blocks[b].term_loc;
