@@ -357,7 +357,7 @@ impl<'de> Deserialize<'de> for Tolerance {
                     ));
                 }
                 for (k, v) in [("abs", tol.abs), ("rel", tol.rel)] {
-                    if v.is_some_and(|x| !(x >= 0.0)) {
+                    if v.is_some_and(|x| x.is_nan() || x < 0.0) {
                         return Err(de::Error::custom(format!(
                             "tolerance {k} must be a number >= 0"
                         )));

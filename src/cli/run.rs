@@ -5,8 +5,13 @@ use super::output::{self, DumpReq, PngReq};
 use super::{fail, RunArgs};
 use crate::case::{run_case, Case, CaseError, CaseResult, RunOptions};
 
+/// What to write after the run, checked before it.
+struct Outputs {
+    dumps: Vec<DumpReq>,
+    pngs: Vec<PngReq>,
+}
+
 pub fn run(a: &RunArgs) -> u8 {
-    let engine = a.engine.into();
     let case = match &a.case {
         Some(path) => Case::load(path),
         None => adhoc::build(&AdHoc {
@@ -31,41 +36,10 @@ pub fn run(a: &RunArgs) -> u8 {
         Ok(c) => c,
         Err(e) => return report_early(a, &name, e),
     };
-    let outputs =
-        (|| -> Result<(Vec<DumpReq>, Vec<PngReq>, Option<std::time::Duration>), CaseError> {
-            let dumps = a
-                .dump
-                .iter()
-                .map(|s| output::parse_dump(s))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(CaseError::Case)?;
-            let pngs = a
-                .png
-                .iter()
-                .map(|s| output::parse_png(s))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(CaseError::Case)?;
-            for b in dumps
-                .iter()
-                .map(|d| &d.buffer)
-                .chain(pngs.iter().map(|p| &p.buffer))
-            {
-                if !case.spec.buffers.contains_key(b) {
-                    let names: Vec<&str> = case.spec.buffers.keys().map(String::as_str).collect();
-                    return Err(CaseError::Case(format!(
-                        "no buffer named '{b}' to write (buffers: {})",
-                        names.join(", ")
-                    )));
-                }
-            }
-            Ok((
-                dumps,
-                pngs,
-                super::timeout(a.timeout).map_err(CaseError::Case)?,
-            ))
-        })();
-    let (dumps, pngs, timeout) = match outputs {
-        Ok(o) => o,
+    let (outputs, timeout) = match parse_outputs(a, &case)
+        .and_then(|o| Ok((o, super::timeout(a.timeout).map_err(CaseError::Case)?)))
+    {
+        Ok(x) => x,
         Err(e) => return report_early(a, &case.name, e),
     };
     let opts = RunOptions {
@@ -73,14 +47,17 @@ pub fn run(a: &RunArgs) -> u8 {
         repeat: a.repeat,
         timeout,
     };
-    let mut r = run_case(&case, engine, &opts);
+    let mut r = run_case(&case, a.engine.into(), &opts);
     // Outputs are written whenever the buffers could be read back (also after a mismatch or a fault).
     if !r.buffers.is_empty() {
-        let written = dumps
+        let written = outputs
+            .dumps
             .iter()
             .try_for_each(|d| output::write_dump(d, &r.buffers))
             .and_then(|_| {
-                pngs.iter()
+                outputs
+                    .pngs
+                    .iter()
                     .try_for_each(|p| output::write_png(p, &r.buffers))
             });
         if let (Err(e), None) = (written, &r.error) {
@@ -88,6 +65,39 @@ pub fn run(a: &RunArgs) -> u8 {
         }
     }
     report(a, &r)
+}
+
+/// `--dump` / `--png` requests, each naming a buffer of the case.
+fn parse_outputs(a: &RunArgs, case: &Case) -> Result<Outputs, CaseError> {
+    let dumps = a
+        .dump
+        .iter()
+        .map(|s| output::parse_dump(s))
+        .collect::<Result<Vec<_>, _>>();
+    let pngs = a
+        .png
+        .iter()
+        .map(|s| output::parse_png(s))
+        .collect::<Result<Vec<_>, _>>();
+    let o = Outputs {
+        dumps: dumps.map_err(CaseError::Case)?,
+        pngs: pngs.map_err(CaseError::Case)?,
+    };
+    for b in o
+        .dumps
+        .iter()
+        .map(|d| &d.buffer)
+        .chain(o.pngs.iter().map(|p| &p.buffer))
+    {
+        if !case.spec.buffers.contains_key(b) {
+            let names: Vec<&str> = case.spec.buffers.keys().map(String::as_str).collect();
+            return Err(CaseError::Case(format!(
+                "no buffer named '{b}' to write (buffers: {})",
+                names.join(", ")
+            )));
+        }
+    }
+    Ok(o)
 }
 
 /// Print a result; the exit code.
