@@ -288,7 +288,6 @@ fn run_into(
                 let rep = session.launch(&launch_opts)?;
                 r.workers = r.workers.max(rep.workers);
                 r.thread_instructions = rep.thread_instructions;
-                r.thread_instructions = rep.thread_instructions;
                 r.kernel_times.push(rep.elapsed);
             }
         }
