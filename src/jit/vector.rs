@@ -698,21 +698,18 @@ impl Gen<'_, '_> {
                     _ => return Ok(None),
                 }
             }
-            Op::FCmp { cc, ftz: false } => {
-                let c = float_cc(cc);
-                match (args[0], args[1]) {
-                    (GVal::V1(a), GVal::V1(b)) => {
-                        let m = self.b.ins().fcmp(c, a, b);
-                        GVal::V1(self.vbitcast(m, types::I32X4))
-                    }
-                    (GVal::V2(a0, a1), GVal::V2(b0, b1)) => {
-                        let m0 = self.b.ins().fcmp(c, a0, b0);
-                        let m1 = self.b.ins().fcmp(c, a1, b1);
-                        GVal::V1(self.narrow64(m0, m1))
-                    }
-                    _ => return Ok(None),
+            Op::FCmp { cc, ftz: false } => match (args[0], args[1]) {
+                (GVal::V1(a), GVal::V1(b)) => {
+                    let m = self.vector_fcmp(cc, a, b);
+                    GVal::V1(self.vbitcast(m, types::I32X4))
                 }
-            }
+                (GVal::V2(a0, a1), GVal::V2(b0, b1)) => {
+                    let m0 = self.vector_fcmp(cc, a0, b0);
+                    let m1 = self.vector_fcmp(cc, a1, b1);
+                    GVal::V1(self.narrow64(m0, m1))
+                }
+                _ => return Ok(None),
+            },
             Op::Select {} if is_v1(rt) || is_v2(rt) => {
                 let GVal::V1(m) = args[2] else {
                     return Ok(None);
@@ -1353,6 +1350,27 @@ fn int_cc(cc: ir::ICmp, sign: ir::Sign) -> IntCC {
         (Le, Unsigned) => IntCC::UnsignedLessThanOrEqual,
         (Gt, Unsigned) => IntCC::UnsignedGreaterThan,
         (Ge, Unsigned) => IntCC::UnsignedGreaterThanOrEqual,
+    }
+}
+
+impl Gen<'_, '_> {
+    /// A lane-wise float compare of two vectors. x86-64 has no single SSE compare for
+    /// "ordered and not equal" (`one`) or "unordered or equal" (`ueq`), and Cranelift does not
+    /// lower them for vectors, so they are built from two compares.
+    fn vector_fcmp(&mut self, cc: ir::FCmp, a: Value, b: Value) -> Value {
+        match cc {
+            ir::FCmp::Ne => {
+                let ord = self.b.ins().fcmp(FloatCC::Ordered, a, b);
+                let ne = self.b.ins().fcmp(FloatCC::NotEqual, a, b);
+                self.b.ins().band(ord, ne)
+            }
+            ir::FCmp::Equ => {
+                let uno = self.b.ins().fcmp(FloatCC::Unordered, a, b);
+                let eq = self.b.ins().fcmp(FloatCC::Equal, a, b);
+                self.b.ins().bor(uno, eq)
+            }
+            _ => self.b.ins().fcmp(float_cc(cc), a, b),
+        }
     }
 }
 
