@@ -6,11 +6,10 @@
 //! `args`, `[buffers.NAME]` with `type = "u32"`, `len`, `init = { values = [...] }`), with
 //! **no `[expect]` tables**: a generated kernel's expected output is not known independently,
 //! so the check for such a case is that the interpreter and the JIT agree bit for bit on every
-//! buffer (and on faults) — what `ptxjit check CASE.toml` does. [`LaunchCase::from_toml`]
-//! reads back the subset written here (the regression tests use it).
+//! buffer (and on faults) — what `ptxjit check CASE.toml` does (and the `check::` trials of
+//! `tests/ptx_tests.rs`, which pick up every case under `ptx-tests/`).
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use super::gen::{Kernel, ATOM_BYTES, IN_BYTES, OUT_REGION};
 
@@ -115,102 +114,6 @@ impl LaunchCase {
             }
         }
         s
-    }
-
-    /// Reads a case written by [`LaunchCase::to_toml`] (PTX loaded relative to `dir`).
-    /// Errors name what is missing or unsupported.
-    pub fn from_toml(text: &str, dir: &Path) -> Result<LaunchCase, String> {
-        let v: toml::Table = text.parse().map_err(|e| format!("bad TOML: {e}"))?;
-        let get_str = |k: &str| -> Result<String, String> {
-            v.get(k)
-                .and_then(|x| x.as_str())
-                .map(str::to_string)
-                .ok_or_else(|| format!("missing string key '{k}'"))
-        };
-        let u32_of = |x: &toml::Value, what: &str| -> Result<u32, String> {
-            x.as_integer()
-                .and_then(|i| u32::try_from(i).ok())
-                .ok_or_else(|| format!("{what}: expected a u32"))
-        };
-        let dims = |k: &str| -> Result<[u32; 3], String> {
-            let a = v
-                .get(k)
-                .and_then(|x| x.as_array())
-                .ok_or_else(|| format!("missing '{k}'"))?;
-            let mut d = [1u32; 3];
-            if a.is_empty() || a.len() > 3 {
-                return Err(format!("'{k}' needs 1 to 3 numbers"));
-            }
-            for (i, x) in a.iter().enumerate() {
-                d[i] = u32_of(x, k)?;
-            }
-            Ok(d)
-        };
-        let ptx_path = dir.join(get_str("ptx")?);
-        let ptx = std::fs::read_to_string(&ptx_path)
-            .map_err(|e| format!("{}: {e}", ptx_path.display()))?;
-        let mut args = Vec::new();
-        for a in v
-            .get("args")
-            .and_then(|x| x.as_array())
-            .into_iter()
-            .flatten()
-        {
-            let t = a.as_table().ok_or("an argument must be a table")?;
-            if let Some(b) = t.get("buffer").and_then(|x| x.as_str()) {
-                args.push(CaseArg::Buffer(b.to_string()));
-            } else if let Some(x) = t.get("u32") {
-                args.push(CaseArg::U32(u32_of(x, "u32 argument")?));
-            } else {
-                return Err(format!("unsupported argument {a} (only buffer and u32)"));
-            }
-        }
-        let mut buffers = Vec::new();
-        if let Some(bs) = v.get("buffers").and_then(|x| x.as_table()) {
-            for (name, b) in bs {
-                let ty = b.get("type").and_then(|x| x.as_str()).unwrap_or("");
-                if ty != "u32" {
-                    return Err(format!("buffer '{name}': only type u32 is supported here"));
-                }
-                let init = match b.get("init") {
-                    None => None,
-                    Some(i) => {
-                        let vals = i
-                            .get("values")
-                            .and_then(|x| x.as_array())
-                            .ok_or_else(|| format!("buffer '{name}': only init.values"))?;
-                        Some(
-                            vals.iter()
-                                .map(|x| u32_of(x, name))
-                                .collect::<Result<Vec<_>, _>>()?,
-                        )
-                    }
-                };
-                let len = match (b.get("len"), &init) {
-                    (Some(l), _) => u32_of(l, "len")? as usize,
-                    (None, Some(v)) => v.len(),
-                    (None, None) => return Err(format!("buffer '{name}': no len")),
-                };
-                buffers.push(CaseBuffer {
-                    name: name.clone(),
-                    len,
-                    init,
-                });
-            }
-        }
-        Ok(LaunchCase {
-            ptx,
-            kernel: get_str("kernel")?,
-            grid: dims("grid")?,
-            block: dims("block")?,
-            shared_bytes: v
-                .get("shared_bytes")
-                .map(|x| u32_of(x, "shared_bytes"))
-                .transpose()?
-                .unwrap_or(0),
-            args,
-            buffers,
-        })
     }
 }
 

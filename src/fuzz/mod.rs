@@ -181,7 +181,7 @@ pub fn shrink_and_write(
          statements ({tried} candidates tried).\n\
          No [expect] tables: the check is that the interpreter and the JIT agree bit for bit on \
          every buffer and on faults.\n\
-         Run: ptxjit check {}.toml   (tests/fuzz_smoke.rs also runs every case in this directory)\n\
+         Run: ptxjit check {}.toml   (tests/ptx_tests.rs runs it as a check:: trial)\n\
          {detail}",
         headline(&final_verdict),
         case_name(case_seed)
