@@ -486,6 +486,22 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
+    /// The value of the group's first active lane (the group runs only with some lane active).
+    fn first_active(&mut self, grp: &Grp, x: GVal) -> Value {
+        let l = match x {
+            GVal::V1(v) => [0u8, 1, 2, 3].map(|j| self.b.ins().extractlane(v, j)),
+            GVal::V2(a, b) => [(a, 0u8), (a, 1), (b, 0), (b, 1)]
+                .map(|(v, j)| self.b.ins().extractlane(v, j)),
+            GVal::S4(s) => s,
+        };
+        let mut n = l[3];
+        for j in (0..3).rev() {
+            let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
+            n = self.b.ins().select(bit, l[j], n);
+        }
+        n
+    }
+
     /// The SIMD form of an operation, if it has one here.
     fn vec_op(
         &mut self,
@@ -579,12 +595,10 @@ impl Gen<'_, '_> {
                     && rt != ir::Type::Pred
                     && self.uni.uniform_at(d.args[1], self.block_of(i)) =>
             {
-                // A uniform count: one vector shift, with PTX's clamping.
-                let n = match args[1] {
-                    GVal::V1(x) => self.b.ins().extractlane(x, 0),
-                    GVal::S4(s) => s[0],
-                    GVal::V2(x, _) => self.b.ins().extractlane(x, 0),
-                };
+                // A uniform count: one vector shift, with PTX's clamping. Uniform means equal
+                // in the *active* lanes: an inactive lane's slot may be stale (a lane that left
+                // a loop early keeps its last counter), so take the first active lane's count.
+                let n = self.first_active(grp, args[1]);
                 let bits = rt.bits() as i64;
                 let big = self
                     .b
