@@ -943,7 +943,39 @@ impl Gen<'_, '_> {
             | Op::FMax { .. }
             | Op::FCmp { .. }
             | Op::IsSpace { .. }
-            | Op::Cvt { .. } => self.call_pure(l, i)?,
+            | Op::Cvt { .. }
+            | Op::IAddSat {}
+            | Op::ISubSat {}
+            | Op::AddCarry { .. }
+            | Op::CarryOut { .. }
+            | Op::IMul24 { .. }
+            | Op::Sad { .. }
+            | Op::Bfind { .. }
+            | Op::Fns {}
+            | Op::Brev {}
+            | Op::Bfe { .. }
+            | Op::Bfi {}
+            | Op::Bmsk { .. }
+            | Op::Szext { .. }
+            | Op::Dp4a { .. }
+            | Op::Dp2a { .. }
+            | Op::Lop3 { .. }
+            | Op::Shf { .. }
+            | Op::Prmt { .. }
+            | Op::FMinMax { .. }
+            | Op::CopySign {}
+            | Op::TestP { .. }
+            | Op::FApprox { .. }
+            | Op::HAdd { .. }
+            | Op::HSub { .. }
+            | Op::HMul { .. }
+            | Op::HFma { .. }
+            | Op::HMinMax { .. }
+            | Op::HNeg { .. }
+            | Op::HAbs { .. }
+            | Op::HCmp { .. }
+            | Op::HApprox { .. }
+            | Op::HRelu { .. } => self.call_pure(l, i)?,
         };
         if let Some(&res) = d.results.first() {
             self.def(l, res, r);
@@ -952,6 +984,10 @@ impl Gen<'_, '_> {
     }
 
     fn cvt_inline(&self, dst: ir::CvtType, src: ir::CvtType, rnd: ir::CvtRound) -> bool {
+        let half = |t: ir::CvtType| matches!(t, ir::CvtType::F16 | ir::CvtType::Bf16);
+        if half(dst) || half(src) {
+            return false;
+        }
         match (src.is_float(), dst.is_float()) {
             (false, false) => true,
             (false, true) => rnd == ir::CvtRound::Float(ir::Round::Nearest),

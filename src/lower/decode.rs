@@ -10,6 +10,9 @@ use crate::ir::{
 use crate::ptx::ast::{self, Literal, Operand};
 use crate::ptx::span::Span;
 
+#[path = "decode_isa.rs"]
+mod isa;
+
 /// Per-instruction decoding context: destinations are written through temporaries and committed
 /// at the end, so sources read before destinations change and guards apply uniformly.
 struct Cx<'i> {
@@ -604,7 +607,7 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
             | "clz"
             | "sqrt"
             | "rcp"
-    );
+    ) || isa::INSTRUCTIONS.contains(&op);
     // A guarded operation with effects runs in its own block, branched around.
     let mut cont = None;
     if let (Some((p, neg)), false) = (guard, pure) {
@@ -764,6 +767,9 @@ fn float_flags(cx: &Cx, default_rn: bool) -> Result<(Round, bool, bool), LowerEr
 }
 
 fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
+    if let Some(r) = isa::decode(b, cx, op) {
+        return r;
+    }
     match op {
         "mov" => mov(b, cx),
         "add" | "sub" => {
