@@ -3,3 +3,4 @@
 
 pub mod cfg;
 pub mod schedule;
+pub mod uniform;

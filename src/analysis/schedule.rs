@@ -13,6 +13,7 @@
 //!   the join, as with immediate post-dominator reconvergence on structured code);
 //! - lanes that leave a loop early wait at the exit until the last lane leaves the loop;
 //! - a branch on which all active lanes agree moves the whole mask, so uniform code never splits.
+//!
 //! This is the "thread frontier" discipline (Diamos et al., 2011) restricted to reducible CFGs;
 //! an irreducible CFG is rejected at load time.
 //!
@@ -66,6 +67,8 @@ pub struct WarpLayout {
     pub active_words: u32,
     /// Total size of the warp state in bytes (a multiple of 16).
     pub size: u32,
+    /// Bytes per lane of a predicate slot.
+    pub pred_bytes: u32,
 }
 
 impl WarpLayout {
@@ -80,8 +83,20 @@ impl WarpLayout {
     }
 }
 
-/// Compute block priorities and the state layout.
+/// Compute block priorities and the state layout (predicates take 1 byte per lane).
 pub fn schedule(f: &Function) -> Result<WarpLayout, ScheduleError> {
+    schedule_with(f, 1, &[])
+}
+
+/// As [`schedule`], with predicate slots of `pred_bytes` bytes per lane (the JIT keeps
+/// predicates as 32-bit lanes so they load straight into SIMD masks), and dedicated (never
+/// shared) slots for the values marked in `dedicated` (indexed by [`Value`]; shorter slices
+/// mark nothing beyond their end).
+pub fn schedule_with(
+    f: &Function,
+    pred_bytes: u32,
+    dedicated: &[bool],
+) -> Result<WarpLayout, ScheduleError> {
     let cfg = Cfg::new(f);
     let back = cfg.back_edges().map_err(|(b, h)| ScheduleError {
         message: format!(
@@ -154,10 +169,17 @@ pub fn schedule(f: &Function) -> Result<WarpLayout, ScheduleError> {
             }
         }
     }
-    let slot_bytes = |v: Value| align16(f.value_type(v).bytes() * WARP_SIZE);
+    let lane_bytes = |v: Value| match f.value_type(v) {
+        crate::ir::Type::Pred => pred_bytes,
+        t => t.bytes(),
+    };
+    let slot_bytes = |v: Value| align16(lane_bytes(v) * WARP_SIZE);
     let mut slot = vec![u32::MAX; f.values.len()];
     for v in 0..f.values.len() {
-        if cross[v] && prio[def_block[v] as usize] != u32::MAX {
+        if dedicated.get(v).copied().unwrap_or(false) && def_block[v] != u32::MAX {
+            cross[v] = true;
+        }
+        if cross[v] && def_block[v] != u32::MAX && prio[def_block[v] as usize] != u32::MAX {
             slot[v] = top;
             top += slot_bytes(Value(v as u32));
         }
@@ -220,6 +242,7 @@ pub fn schedule(f: &Function) -> Result<WarpLayout, ScheduleError> {
         active_off,
         active_words,
         size,
+        pred_bytes,
     })
 }
 

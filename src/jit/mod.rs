@@ -5,6 +5,8 @@
 
 mod codegen;
 pub mod helpers;
+mod scalar;
+mod vector;
 
 use crate::analysis::schedule::WarpLayout;
 use crate::ir::verify::VerifiedFunction;
@@ -68,8 +70,12 @@ impl WarpEngine for JitKernel {
     }
 }
 
-/// Compile a verified kernel with its warp layout. Errors are internal compiler errors.
-pub fn compile(f: &VerifiedFunction, layout: WarpLayout) -> Result<JitKernel, String> {
+/// Compile a verified kernel. The JIT lays out its own warp state (predicates as 32-bit lanes).
+/// Errors are internal compiler errors, or an unsupported control-flow shape.
+pub fn compile(f: &VerifiedFunction) -> Result<JitKernel, String> {
+    let plan = codegen::plan(f);
+    let layout =
+        crate::analysis::schedule::schedule_with(f, 4, &plan.scalar_slot).map_err(|e| e.message)?;
     if !helpers::header_ok(&layout) {
         return Err("warp-state header too small".into());
     }
@@ -98,6 +104,7 @@ pub fn compile(f: &VerifiedFunction, layout: WarpLayout) -> Result<JitKernel, St
     codegen::generate(
         f,
         &layout,
+        plan,
         &mut ctx.func,
         &mut fctx,
         &mut data,

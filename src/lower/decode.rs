@@ -683,7 +683,7 @@ fn control(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Result<(), L
     let body_term = match op {
         "bra" => PTerm::Jump(target.unwrap_or(0)),
         "ret" | "exit" => PTerm::Exit,
-        "trap" => return Err(cx.unsupported("trap is not supported yet")),
+        "trap" => PTerm::Trap,
         _ => {
             // bar.sync / barrier.sync (PTX ISA §9.7.13.1).
             let sync = cx.has("sync") || (op == "barrier" && !cx.has("arrive") && !cx.has("red"));

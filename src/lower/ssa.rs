@@ -18,9 +18,6 @@ impl BitSet {
     fn set(&mut self, i: usize) {
         self.0[i / 64] |= 1 << (i % 64);
     }
-    fn clear(&mut self, i: usize) {
-        self.0[i / 64] &= !(1 << (i % 64));
-    }
     fn get(&self, i: usize) -> bool {
         self.0[i / 64] >> (i % 64) & 1 == 1
     }
@@ -37,7 +34,7 @@ fn succs(t: &PTerm) -> Vec<u32> {
     match t {
         PTerm::Jump(b) | PTerm::Barrier(b) => vec![*b],
         PTerm::Branch(_, a, b) => vec![*a, *b],
-        PTerm::Open | PTerm::Exit => vec![],
+        PTerm::Open | PTerm::Exit | PTerm::Trap => vec![],
     }
 }
 
@@ -212,6 +209,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
                 else_: call(&cur, *e)?,
             },
             PTerm::Exit | PTerm::Open => Terminator::Exit,
+            PTerm::Trap => Terminator::Trap,
         };
         f.blocks[ib.index()].term = term;
         f.blocks[ib.index()].term_loc = k.blocks[b].term_loc;

@@ -71,6 +71,28 @@ impl std::fmt::Display for FaultReport {
             FaultKind::Misaligned => "misaligned",
             FaultKind::Unallocated => "out of bounds (no live allocation)",
             FaultKind::Unsupported => "unsupported address window",
+            FaultKind::Trap => {
+                return write!(
+                    f,
+                    "{}:{}:{}: fault in kernel '{}': trap by CTA ({},{},{}) thread ({},{},{}) in '{}'{}",
+                    self.ptx_file,
+                    self.loc.line,
+                    self.loc.col,
+                    self.kernel,
+                    self.ctaid[0],
+                    self.ctaid[1],
+                    self.ctaid[2],
+                    self.tid[0],
+                    self.tid[1],
+                    self.tid[2],
+                    self.instruction,
+                    if self.count > 1 {
+                        format!(" ({} faults in all)", self.count)
+                    } else {
+                        String::new()
+                    }
+                );
+            }
         };
         write!(
             f,
@@ -239,7 +261,10 @@ pub struct CompiledKernel {
     pub static_shared_bytes: u64,
     pub local_bytes: u64,
     pub max_threads: Option<u32>,
+    /// PTX location of each IR instruction, then of each block's terminator (fault records
+    /// index terminators as `env::terminator_fault_index`).
     pub inst_locs: Vec<SrcLoc>,
+    /// PTX text of each IR instruction, then of each block's terminator.
     pub inst_ptx: Vec<String>,
     pub engine: Box<dyn WarpEngine>,
 }
@@ -356,7 +381,7 @@ impl Context {
             })?;
             let engine_box: Box<dyn WarpEngine> =
                 match engine {
-                    Engine::Jit => Box::new(crate::jit::compile(&k, layout).map_err(|e| {
+                    Engine::Jit => Box::new(crate::jit::compile(&k).map_err(|e| {
                         Error::Internal(format!("{file}: kernel '{}': {e}", k.name))
                     })?),
                     Engine::Interp => Box::new(crate::interp::Interpreter::new(&k, layout)),
@@ -368,8 +393,18 @@ impl Context {
                 static_shared_bytes: k.static_shared_bytes,
                 local_bytes: k.local_bytes,
                 max_threads: k.max_threads,
-                inst_locs: k.inst_locs.clone(),
-                inst_ptx: k.inst_ptx.clone(),
+                inst_locs: k
+                    .inst_locs
+                    .iter()
+                    .copied()
+                    .chain(k.blocks.iter().map(|b| b.term_loc))
+                    .collect(),
+                inst_ptx: k
+                    .inst_ptx
+                    .iter()
+                    .cloned()
+                    .chain(k.blocks.iter().map(|b| terminator_ptx(&b.term).to_string()))
+                    .collect(),
                 engine: engine_box,
             }));
         }
@@ -477,6 +512,16 @@ impl Context {
             nearest,
             count,
         }
+    }
+}
+
+/// The PTX instruction a terminator stands for, in fault reports.
+fn terminator_ptx(t: &ir::Terminator) -> &'static str {
+    match t {
+        ir::Terminator::Jump(_) | ir::Terminator::Branch { .. } => "bra",
+        ir::Terminator::Exit => "exit",
+        ir::Terminator::Barrier { .. } => "bar.sync",
+        ir::Terminator::Trap => "trap",
     }
 }
 

@@ -12,6 +12,7 @@
 //!   global rules;
 //! - generic: the shared and local windows map to those spaces, everything else is global;
 //! - every access: `addr % align == 0`.
+//!
 //! A failing check never forms a pointer.
 
 use super::memory::{DeviceMemory, GLOBAL_BASE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
@@ -68,6 +69,8 @@ pub enum FaultKind {
     Unallocated,
     /// A generic address in a window whose space is not available yet (local).
     Unsupported,
+    /// The thread executed `trap` (PTX ISA §9.7.19.2); the record's address and size are 0.
+    Trap,
 }
 
 impl FaultKind {
@@ -77,6 +80,7 @@ impl FaultKind {
             FaultKind::Misaligned => 2,
             FaultKind::Unallocated => 3,
             FaultKind::Unsupported => 4,
+            FaultKind::Trap => 5,
         }
     }
 
@@ -85,6 +89,7 @@ impl FaultKind {
             2 => FaultKind::Misaligned,
             3 => FaultKind::Unallocated,
             4 => FaultKind::Unsupported,
+            5 => FaultKind::Trap,
             _ => FaultKind::OutOfBounds,
         }
     }
@@ -129,6 +134,14 @@ pub struct FaultRecord {
     pub inst: u32,
     /// Whether it was a write.
     pub write: bool,
+}
+
+/// The instruction index a fault record uses for the *terminator* of block `b` in a function
+/// of `n_insts` instructions: terminators are numbered after all instructions
+/// (`n_insts + b`), and the launch's location tables hold the terminators' locations there
+/// (see `context::CompiledKernel::inst_locs`).
+pub fn terminator_fault_index(n_insts: usize, b: crate::ir::Block) -> u32 {
+    (n_insts + b.index()) as u32
 }
 
 /// Collects faults from all workers; the first one (lowest CTA, then thread, in the order
@@ -178,6 +191,7 @@ impl CtaEnv {
     }
 
     /// Record a fault of `lane` at IR instruction `inst` and raise the abort flag.
+    #[allow(clippy::too_many_arguments)]
     pub fn fault(
         &self,
         lane: u32,
@@ -236,7 +250,7 @@ pub fn translate(
     } else {
         space
     };
-    if align > 1 && addr % align as u64 != 0 {
+    if align > 1 && !addr.is_multiple_of(align as u64) {
         return Err((FaultKind::Misaligned, space));
     }
     let size = size as u64;

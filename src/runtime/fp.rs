@@ -496,14 +496,11 @@ fn approx64(f: ApproxFn, x: u64, ftz: bool) -> u64 {
 
 /// Float → float conversion with rounding (`cvt`, PTX ISA §9.7.9.21), no flushing.
 pub fn convert(src: Fmt, dst: Fmt, x: u64, rnd: Round) -> u64 {
+    // Every f16/bf16/f32/f64 value is exact in f64, so one rounding from f64 is exact.
     let v = src.to_f64(x & src.mask());
-    if dst == Fmt::F64 || (src == Fmt::F64 && dst == Fmt::F64) {
+    if dst == Fmt::F64 {
         return v.to_bits();
     }
-    if src == Fmt::F64 {
-        return dst.from_f64(v, rnd);
-    }
-    // Every f16/bf16/f32 value is exact in f64, so one rounding from f64 is exact.
     dst.from_f64(v, rnd)
 }
 

@@ -40,67 +40,6 @@ pub fn ftz32(x: f32) -> f32 {
     }
 }
 
-/// Saturate to [0, 1], NaN to 0 (`.sat`, PTX ISA §9.7.3).
-fn sat32(x: f32) -> f32 {
-    if x.is_nan() {
-        0.0
-    } else {
-        x.clamp(0.0, 1.0)
-    }
-}
-
-fn sat64(x: f64) -> f64 {
-    if x.is_nan() {
-        0.0
-    } else {
-        x.clamp(0.0, 1.0)
-    }
-}
-
-/// Apply PTX's f32 result rules: `.ftz` on inputs was done by the caller; here `.ftz` and
-/// `.sat` on the result, and NaN results become the canonical NaN.
-fn fin32(x: f32, ftz: bool, sat: bool) -> u64 {
-    let x = if ftz { ftz32(x) } else { x };
-    let x = if sat { sat32(x) } else { x };
-    if x.is_nan() {
-        F32_CANONICAL_NAN as u64
-    } else {
-        x.to_bits() as u64
-    }
-}
-
-fn fin64(x: f64, sat: bool) -> u64 {
-    let x = if sat { sat64(x) } else { x };
-    if x.is_nan() {
-        F64_CANONICAL_NAN
-    } else {
-        x.to_bits()
-    }
-}
-
-/// A binary float operation with PTX's ftz/sat/NaN rules (round to nearest).
-fn fbin(
-    ty: Type,
-    a: u64,
-    b: u64,
-    ftz: bool,
-    sat: bool,
-    f32op: fn(f32, f32) -> f32,
-    f64op: fn(f64, f64) -> f64,
-) -> u64 {
-    match ty {
-        Type::F32 => {
-            let (x, y) = if ftz {
-                (ftz32(f32of(a)), ftz32(f32of(b)))
-            } else {
-                (f32of(a), f32of(b))
-            };
-            fin32(f32op(x, y), ftz, sat)
-        }
-        _ => fin64(f64op(f64of(a), f64of(b)), sat),
-    }
-}
-
 /// `min`/`max` on floats (PTX ISA §9.7.3.11-12): if one input is NaN the result is the other;
 /// both NaN gives the canonical NaN; -0.0 is less than +0.0.
 pub fn fminmax(ty: Type, a: u64, b: u64, ftz: bool, max: bool) -> u64 {
@@ -164,13 +103,7 @@ pub fn fminmax(ty: Type, a: u64, b: u64, ftz: bool, max: bool) -> u64 {
 pub fn idiv(ty: Type, sign: Sign, a: u64, b: u64) -> u64 {
     let m = ty.mask();
     match sign {
-        Sign::Unsigned => {
-            if b == 0 {
-                m
-            } else {
-                (a / b) & m
-            }
-        }
+        Sign::Unsigned => a.checked_div(b).map_or(m, |q| q & m),
         Sign::Signed => {
             let (x, y) = (sext(a, ty), sext(b, ty));
             if y == 0 {

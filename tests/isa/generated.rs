@@ -3,8 +3,11 @@
 
 use super::harness::{Expect, Group, Row, Ty};
 
-/// (name, group builder) of every generated check.
-pub const ALL: &[(&str, fn() -> Vec<Group>)] = &[];
+/// A named generated check.
+pub type Check = (&'static str, fn() -> Vec<Group>);
+
+/// Every generated check.
+pub const ALL: &[Check] = &[];
 
 #[allow(dead_code)]
 fn group(

@@ -22,7 +22,7 @@
 use ptxjit::runtime::{Context, Engine, KernelArg, LaunchDims};
 
 /// The engines every table runs on.
-pub const ENGINES: &[Engine] = &[Engine::Jit];
+pub const ENGINES: &[Engine] = &[Engine::Jit, Engine::Interp];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ty {
@@ -110,7 +110,7 @@ impl Ty {
     fn is_nan(self, bits: u64) -> bool {
         self.is_float() && self.to_f64(bits).is_nan()
     }
-    fn from_f64(self, x: f64) -> u64 {
+    fn encode(self, x: f64) -> u64 {
         match self {
             Ty::F16 => half::f16::from_f64(x).to_bits() as u64,
             Ty::Bf16 => half::bf16::from_f64(x).to_bits() as u64,
@@ -215,9 +215,9 @@ pub fn parse_value(s: &str, ty: Ty) -> Option<Expect> {
                 Ty::F32 => Expect::Bits(
                     s.parse::<f32>()
                         .map(|f| f.to_bits() as u64)
-                        .unwrap_or_else(|_| ty.from_f64(x)),
+                        .unwrap_or_else(|_| ty.encode(x)),
                 ),
-                _ => Expect::Bits(ty.from_f64(x)),
+                _ => Expect::Bits(ty.encode(x)),
             })
         }
     }
@@ -314,7 +314,7 @@ pub fn parse_table(text: &str) -> Result<Vec<Group>, String> {
                     "*" => Expect::Any,
                     "anynan" | "nan" => Expect::AnyNan,
                     _ => match parse_value(s, *ty) {
-                        Some(Expect::Bits(b)) if !s.parse::<f64>().is_ok() => Expect::Bits(b),
+                        Some(Expect::Bits(b)) if s.parse::<f64>().is_err() => Expect::Bits(b),
                         _ => Expect::Approx(
                             s.parse::<f64>()
                                 .map_err(|_| format!("line {line}: bad value '{s}'"))?,
@@ -337,7 +337,7 @@ fn registers(stmt: &str, names: &[&str]) -> String {
     let mut word = String::new();
     let mut prev = ' ';
     let mut seen_opcode = false;
-    let mut flush = |word: &mut String, prev: char, out: &mut String, seen: &mut bool| {
+    let flush = |word: &mut String, prev: char, out: &mut String, seen: &mut bool| {
         if word.is_empty() {
             return;
         }
@@ -464,8 +464,8 @@ fn check(ty: Ty, got: u64, e: &Expect, tol: Option<Tol>) -> bool {
             match tol {
                 Some(Tol::Abs(t)) => (g - x).abs() <= t,
                 Some(Tol::Rel(t)) => (g - x).abs() <= t * x.abs(),
-                Some(Tol::Ulp(n)) => ulp_distance(ty, got, ty.from_f64(*x)) <= n,
-                None => got == ty.from_f64(*x),
+                Some(Tol::Ulp(n)) => ulp_distance(ty, got, ty.encode(*x)) <= n,
+                None => got == ty.encode(*x),
             }
         }
     }

@@ -1,0 +1,257 @@
+//! Uniformity (divergence) analysis: which values are the same in every lane of a warp that
+//! computes them, and which branches all lanes take the same way.
+//!
+//! A value is **divergent** if
+//! 1. it depends on a divergent value (data dependence);
+//! 2. its operation is divergent by nature: `%tid`, `%laneid`, atomics (each lane sees a
+//!    different old value), warp shuffles, loads from per-thread (local) or generic memory, or
+//!    a load whose address is divergent;
+//! 3. it is a parameter of a block where paths from a divergent branch meet (sync dependence:
+//!    lanes arrive from different sides);
+//! 4. it uses, from outside a loop with a divergent exit, a value defined inside the loop
+//!    (temporal divergence: lanes left in different iterations). The value itself stays
+//!    uniform inside the loop; [`Uniformity::temporal`] marks it.
+//!
+//! Everything else is **uniform**. Uniform values can be computed once per warp as scalars
+//! (GCN's SGPRs); a branch on a uniform condition moves the whole execution mask.
+//! Loads from read-only spaces (param, const) with a uniform address are uniform; so are loads
+//! from global/shared memory with a uniform address, since one `ld` instruction reads for all
+//! its lanes at once.
+
+use super::cfg::Cfg;
+use crate::ir::{Block, Function, Op, SReg, Space, Terminator, Value};
+
+/// The result: per value and per block (its branch).
+#[derive(Debug, Clone)]
+pub struct Uniformity {
+    /// Indexed by [`Value`].
+    pub divergent: Vec<bool>,
+    /// Indexed by [`Block`]: the block ends in a branch on a divergent condition.
+    pub divergent_branch: Vec<bool>,
+    /// Indexed by [`Value`]: uniform where it is defined, but defined inside a loop that lanes
+    /// can leave in different iterations — uses outside that loop see per-lane values, so
+    /// an engine that computes it once must still keep a copy per lane.
+    pub temporal: Vec<bool>,
+    /// Block defining each value (`usize::MAX`: none).
+    def_block: Vec<usize>,
+    /// Bodies of the loops that lanes can leave in different iterations.
+    div_exit_loops: Vec<Vec<bool>>,
+}
+
+impl Uniformity {
+    pub fn is_uniform(&self, v: Value) -> bool {
+        !self.divergent[v.index()]
+    }
+
+    /// Whether `v`, as seen by an instruction in block `user`, is the same for all lanes
+    /// executing that instruction (uniform, and not temporally divergent there).
+    pub fn uniform_at(&self, v: Value, user: Block) -> bool {
+        if self.divergent[v.index()] {
+            return false;
+        }
+        let db = self.def_block[v.index()];
+        db == usize::MAX
+            || !self
+                .div_exit_loops
+                .iter()
+                .any(|body| body[db] && !body[user.index()])
+    }
+}
+
+fn op_divergent(op: &Op) -> bool {
+    match op {
+        Op::SReg { reg } => matches!(reg, SReg::TidX | SReg::TidY | SReg::TidZ | SReg::LaneId),
+        Op::Atom { .. } | Op::AtomCas { .. } | Op::Shfl { .. } => true,
+        Op::Load { space, .. } => matches!(space, Space::Local | Space::Generic),
+        _ => false,
+    }
+}
+
+/// Run the analysis.
+pub fn analyze(f: &Function) -> Uniformity {
+    let cfg = Cfg::new(f);
+    let back = cfg.back_edges().unwrap_or_default();
+    let loops = cfg.loops(&back);
+    let nb = f.blocks.len();
+    let mut div = vec![false; f.values.len()];
+    let mut div_branch = vec![false; nb];
+    // Block of each value's definition.
+    let mut def_block = vec![usize::MAX; f.values.len()];
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for &p in &b.params {
+            def_block[p.index()] = bi;
+        }
+        for &i in &b.insts {
+            for &r in &f.inst(i).results {
+                def_block[r.index()] = bi;
+            }
+        }
+    }
+    // Incoming arguments per block parameter.
+    let mut incoming: Vec<Vec<Vec<Value>>> = f
+        .blocks
+        .iter()
+        .map(|b| vec![vec![]; b.params.len()])
+        .collect();
+    for b in &f.blocks {
+        for c in b.term.targets() {
+            for (k, &a) in c.args.iter().enumerate() {
+                if let Some(slot) = incoming[c.block.index()].get_mut(k) {
+                    slot.push(a);
+                }
+            }
+        }
+    }
+    let mut changed = true;
+    // Loops (bodies) that some lane can leave while others stay: rule 4.
+    let mut div_exit_loops: Vec<&Vec<bool>> = vec![];
+    while changed {
+        changed = false;
+        div_exit_loops = loops
+            .iter()
+            .filter(|(_, body)| {
+                (0..nb).any(|x| {
+                    body[x] && div_branch[x] && cfg.succs[x].iter().any(|s| !body[s.index()])
+                })
+            })
+            .map(|(_, body)| body)
+            .collect();
+        // Whether `a` seen from block `user` is divergent: divergent at its definition, or
+        // defined in a loop with a divergent exit that `user` is outside of.
+        let seen_div = |a: Value, user: usize, div: &Vec<bool>| -> bool {
+            if div[a.index()] {
+                return true;
+            }
+            let db = def_block[a.index()];
+            db != usize::MAX && div_exit_loops.iter().any(|body| body[db] && !body[user])
+        };
+        let mark = |v: Value, div: &mut Vec<bool>| {
+            if !div[v.index()] {
+                div[v.index()] = true;
+                true
+            } else {
+                false
+            }
+        };
+        // 1, 2, 4: data dependence (including temporal divergence) and divergent operations.
+        for &b in &cfg.rpo {
+            let bd = f.block(b);
+            for (k, &p) in bd.params.iter().enumerate() {
+                let from_div = cfg.preds[b.index()].iter().any(|&pb| {
+                    f.block(pb).term.targets().iter().any(|c| {
+                        c.block == b
+                            && c.args.get(k).is_some_and(|&a| {
+                                seen_div(a, pb.index(), &div) || seen_div(a, b.index(), &div)
+                            })
+                    })
+                });
+                if from_div || incoming[b.index()][k].iter().any(|a| div[a.index()]) {
+                    changed |= mark(p, &mut div);
+                }
+            }
+            for &i in &bd.insts {
+                let d = f.inst(i);
+                let src_div = d.args.iter().any(|&a| seen_div(a, b.index(), &div));
+                if src_div || op_divergent(&d.op) {
+                    for &r in &d.results {
+                        changed |= mark(r, &mut div);
+                    }
+                }
+            }
+            if let Terminator::Branch { cond, .. } = &bd.term {
+                if seen_div(*cond, b.index(), &div) && !div_branch[b.index()] {
+                    div_branch[b.index()] = true;
+                    changed = true;
+                }
+            }
+        }
+        // 3: sync dependence. For each divergent branch, propagate a label per side along
+        // forward edges; a block reached with two different labels is a join.
+        for &b in &cfg.rpo {
+            if !div_branch[b.index()] {
+                continue;
+            }
+            let succ = &cfg.succs[b.index()];
+            if succ.len() < 2 || succ[0] == succ[1] {
+                // Both sides reach the same block: its parameters are a join.
+                for &s in succ.iter().take(1) {
+                    for &p in &f.block(s).params {
+                        changed |= mark(p, &mut div);
+                    }
+                }
+                continue;
+            }
+            let start = cfg.rpo_index[b.index()];
+            let mut label: Vec<Option<Block>> = vec![None; nb];
+            // A side that is a back edge arrives at its loop header labelled with `b` itself
+            // (checked with the other latches below).
+            let mut back_side: Option<Block> = None;
+            for &s in succ {
+                if cfg.rpo_index[s.index()] > start {
+                    label[s.index()] = Some(s);
+                } else {
+                    back_side = Some(s);
+                }
+            }
+            for &x in cfg.rpo.iter().skip(start + 1) {
+                let mut seen: Option<Block> = label[x.index()];
+                let mut join = false;
+                for &p in &cfg.preds[x.index()] {
+                    if cfg.rpo_index[p.index()] >= cfg.rpo_index[x.index()] {
+                        continue; // back edge
+                    }
+                    let lp = if p == b { Some(x) } else { label[p.index()] };
+                    if let Some(lp) = lp {
+                        match seen {
+                            None => seen = Some(lp),
+                            Some(s) if s != lp => join = true,
+                            _ => {}
+                        }
+                    }
+                }
+                if join {
+                    for &p in &f.block(x).params {
+                        changed |= mark(p, &mut div);
+                    }
+                    label[x.index()] = Some(x);
+                } else {
+                    label[x.index()] = seen;
+                }
+            }
+            // Paths that meet again at a loop header through different back edges.
+            for (h, body) in &loops {
+                if !body[b.index()] {
+                    continue;
+                }
+                let mut labels: Vec<Block> = cfg.preds[h.index()]
+                    .iter()
+                    .filter(|p| body[p.index()] && **p != b)
+                    .filter_map(|p| label[p.index()])
+                    .collect();
+                if back_side == Some(*h) {
+                    labels.push(b);
+                }
+                labels.sort();
+                labels.dedup();
+                if labels.len() > 1 {
+                    for &p in &f.block(*h).params {
+                        changed |= mark(p, &mut div);
+                    }
+                }
+            }
+        }
+    }
+    let temporal: Vec<bool> = (0..f.values.len())
+        .map(|v| {
+            let db = def_block[v];
+            !div[v] && db != usize::MAX && div_exit_loops.iter().any(|body| body[db])
+        })
+        .collect();
+    Uniformity {
+        divergent: div,
+        divergent_branch: div_branch,
+        temporal,
+        def_block,
+        div_exit_loops: div_exit_loops.into_iter().cloned().collect(),
+    }
+}

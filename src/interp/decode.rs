@@ -1,0 +1,416 @@
+//! Decoding verified IR, once per kernel, into the interpreter's flat form ([`Program`]).
+//!
+//! Everything the inner loop needs is resolved here: which execution routine an instruction
+//! takes ([`Exec`]), the warp-state offset and byte size of every operand and result slot, the
+//! priority of every branch target, and each block call's argument copies as a sequence of
+//! moves that is correct even when arguments and parameters share slots (a block that jumps to
+//! itself with permuted parameters). The interpreter then runs without strings, hashing or
+//! allocation.
+
+use crate::analysis::schedule::{WarpLayout, WARP_SIZE};
+use crate::ir::{
+    AtomOp, Block, BlockCall, Function, Op, SReg, ShflMode, Space, Terminator, Type, Value,
+};
+use crate::runtime::env::terminator_fault_index;
+
+/// A kernel in decoded form: blocks by priority, their instructions, and block-call moves.
+#[derive(Debug)]
+pub(super) struct Program {
+    /// Indexed by block priority (the index into the pending/parked arrays).
+    pub blocks: Vec<DBlock>,
+    pub insts: Vec<DInst>,
+    pub moves: Vec<Move>,
+}
+
+/// A block: its instructions `insts[start..end]` and terminator.
+#[derive(Debug)]
+pub(super) struct DBlock {
+    pub start: u32,
+    pub end: u32,
+    pub term: DTerm,
+}
+
+/// A value's slot in the warp state: lane `l` is at `slot + l * bytes`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Slot {
+    pub off: u32,
+    pub bytes: u8,
+}
+
+/// How an instruction executes.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Exec {
+    /// A constant, already masked to its type.
+    Const(u64),
+    /// Any other pure operation: `semantics::eval_pure` per lane.
+    Pure(Op),
+    SReg(SReg),
+    SymAddr(u32),
+    Load {
+        space: Space,
+        align: u32,
+    },
+    Store {
+        space: Space,
+        align: u32,
+    },
+    Atom {
+        op: AtomOp,
+        space: Space,
+    },
+    AtomCas {
+        space: Space,
+    },
+    /// `membar`/`fence`: a host sequentially consistent fence.
+    Fence,
+    Shfl {
+        mode: ShflMode,
+    },
+}
+
+/// One decoded instruction.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct DInst {
+    pub exec: Exec,
+    pub nargs: u8,
+    pub args: [Slot; 4],
+    pub arg_tys: [Type; 4],
+    /// Results (at most two: `shfl`'s value and predicate).
+    pub res: [Slot; 2],
+    /// Type of the first result (`Pred` when there is none).
+    pub res_ty: Type,
+    /// The IR instruction index, for fault records.
+    pub inst: u32,
+}
+
+/// A block-call argument copy step, applied per lane. The steps of one call form a
+/// sequential program equivalent to copying all arguments at once (a parallel move).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Move {
+    /// `dst ← src`.
+    Copy { src: u32, dst: u32, bytes: u8 },
+    /// `temp ← src` (breaks a cycle of copies).
+    Save { src: u32, bytes: u8 },
+    /// `dst ← temp`.
+    Restore { dst: u32, bytes: u8 },
+}
+
+/// A branch target: its priority and its moves `moves[start..end]`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct DCall {
+    pub prio: u32,
+    pub start: u32,
+    pub end: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(super) enum DTerm {
+    Jump(DCall),
+    Branch {
+        cond: Slot,
+        then_: DCall,
+        else_: DCall,
+    },
+    Exit,
+    Barrier(DCall),
+    /// `trap`, with the fault index of the terminator.
+    Trap {
+        fault_inst: u32,
+    },
+}
+
+/// Decode the reachable blocks of `f` under `layout`.
+///
+/// Panics if the layout lacks a slot for a value a reachable block uses, or a slot that does
+/// not fit the warp state: both are scheduler invariants, not properties of the input.
+pub(super) fn decode(f: &Function, layout: &WarpLayout) -> Program {
+    let mut d = Decoder {
+        f,
+        layout,
+        prog: Program {
+            blocks: Vec::with_capacity(layout.order.len()),
+            insts: vec![],
+            moves: vec![],
+        },
+    };
+    for &b in &layout.order {
+        let start = d.prog.insts.len() as u32;
+        for &i in &f.block(b).insts {
+            let inst = d.inst(i.index());
+            d.prog.insts.push(inst);
+        }
+        let end = d.prog.insts.len() as u32;
+        let term = d.term(b);
+        d.prog.blocks.push(DBlock { start, end, term });
+    }
+    d.prog
+}
+
+struct Decoder<'a> {
+    f: &'a Function,
+    layout: &'a WarpLayout,
+    prog: Program,
+}
+
+impl Decoder<'_> {
+    fn slot(&self, v: Value) -> Slot {
+        let off = self.layout.slot[v.index()];
+        let bytes = match self.f.value_type(v) {
+            Type::Pred => self.layout.pred_bytes,
+            t => t.bytes(),
+        };
+        assert!(
+            off != u32::MAX && off as u64 + (WARP_SIZE * bytes) as u64 <= self.layout.size as u64,
+            "interp: warp layout has no valid slot for {v} (scheduler invariant)"
+        );
+        Slot {
+            off,
+            bytes: bytes as u8,
+        }
+    }
+
+    fn inst(&self, i: usize) -> DInst {
+        let data = &self.f.insts[i];
+        let mut args = [Slot::default(); 4];
+        let mut arg_tys = [Type::Pred; 4];
+        assert!(
+            data.args.len() <= 4 && data.results.len() <= 2,
+            "interp: operand count"
+        );
+        for (k, &a) in data.args.iter().enumerate() {
+            args[k] = self.slot(a);
+            arg_tys[k] = self.f.value_type(a);
+        }
+        let mut res = [Slot::default(); 2];
+        for (k, &r) in data.results.iter().enumerate() {
+            res[k] = self.slot(r);
+        }
+        let res_ty = data
+            .results
+            .first()
+            .map(|&r| self.f.value_type(r))
+            .unwrap_or(Type::Pred);
+        let exec = match data.op {
+            Op::Const { bits } => Exec::Const(bits & res_ty.mask()),
+            Op::SReg { reg } => Exec::SReg(reg),
+            Op::SymAddr { sym, .. } => Exec::SymAddr(sym),
+            Op::Load { space, align } => Exec::Load {
+                space,
+                align: align as u32,
+            },
+            Op::Store { space, align } => Exec::Store {
+                space,
+                align: align as u32,
+            },
+            Op::Atom { op, space } => Exec::Atom { op, space },
+            Op::AtomCas { space } => Exec::AtomCas { space },
+            Op::Fence {} => Exec::Fence,
+            Op::Shfl { mode } => Exec::Shfl { mode },
+            op @ (Op::Bitcast {}
+            | Op::IAdd {}
+            | Op::ISub {}
+            | Op::IMul {}
+            | Op::IMulHi { .. }
+            | Op::IMulWide { .. }
+            | Op::IDiv { .. }
+            | Op::IRem { .. }
+            | Op::IMin { .. }
+            | Op::IMax { .. }
+            | Op::INeg {}
+            | Op::IAbs {}
+            | Op::And {}
+            | Op::Or {}
+            | Op::Xor {}
+            | Op::Not {}
+            | Op::Shl {}
+            | Op::Shr { .. }
+            | Op::Popc {}
+            | Op::Clz {}
+            | Op::FAdd { .. }
+            | Op::FSub { .. }
+            | Op::FMul { .. }
+            | Op::FFma { .. }
+            | Op::FDiv { .. }
+            | Op::FMin { .. }
+            | Op::FMax { .. }
+            | Op::FNeg { .. }
+            | Op::FAbs { .. }
+            | Op::FSqrt { .. }
+            | Op::FRcp { .. }
+            | Op::ICmp { .. }
+            | Op::FCmp { .. }
+            | Op::Select {}
+            | Op::Cvt { .. }
+            | Op::Cvta { .. }
+            | Op::IsSpace { .. }
+            | Op::IAddSat {}
+            | Op::ISubSat {}
+            | Op::AddCarry { .. }
+            | Op::CarryOut { .. }
+            | Op::IMul24 { .. }
+            | Op::Sad { .. }
+            | Op::Bfind { .. }
+            | Op::Fns {}
+            | Op::Brev {}
+            | Op::Bfe { .. }
+            | Op::Bfi {}
+            | Op::Bmsk { .. }
+            | Op::Szext { .. }
+            | Op::Dp4a { .. }
+            | Op::Dp2a { .. }
+            | Op::Lop3 { .. }
+            | Op::Shf { .. }
+            | Op::Prmt { .. }
+            | Op::FMinMax { .. }
+            | Op::CopySign {}
+            | Op::TestP { .. }
+            | Op::FApprox { .. }
+            | Op::HAdd { .. }
+            | Op::HSub { .. }
+            | Op::HMul { .. }
+            | Op::HFma { .. }
+            | Op::HMinMax { .. }
+            | Op::HNeg { .. }
+            | Op::HAbs { .. }
+            | Op::HCmp { .. }
+            | Op::HApprox { .. }
+            | Op::HRelu { .. }) => Exec::Pure(op),
+        };
+        DInst {
+            exec,
+            nargs: data.args.len() as u8,
+            args,
+            arg_tys,
+            res,
+            res_ty,
+            inst: i as u32,
+        }
+    }
+
+    fn term(&mut self, b: Block) -> DTerm {
+        match &self.f.block(b).term {
+            Terminator::Jump(c) => DTerm::Jump(self.call(c)),
+            Terminator::Branch { cond, then_, else_ } => DTerm::Branch {
+                cond: self.slot(*cond),
+                then_: self.call(then_),
+                else_: self.call(else_),
+            },
+            Terminator::Exit => DTerm::Exit,
+            Terminator::Barrier { next } => DTerm::Barrier(self.call(next)),
+            Terminator::Trap => DTerm::Trap {
+                fault_inst: terminator_fault_index(self.f.insts.len(), b),
+            },
+        }
+    }
+
+    fn call(&mut self, c: &BlockCall) -> DCall {
+        let prio = self.layout.prio[c.block.index()];
+        assert!(prio != u32::MAX, "interp: branch to an unscheduled block");
+        let params = &self.f.block(c.block).params;
+        let copies: Vec<(u32, u32, u8)> = c
+            .args
+            .iter()
+            .zip(params)
+            .map(|(&a, &p)| {
+                let (s, d) = (self.slot(a), self.slot(p));
+                (s.off, d.off, d.bytes)
+            })
+            .collect();
+        let start = self.prog.moves.len() as u32;
+        sequentialize(copies, &mut self.prog.moves);
+        DCall {
+            prio,
+            start,
+            end: self.prog.moves.len() as u32,
+        }
+    }
+}
+
+/// Source marker for a copy that reads the temporary.
+const TEMP: u32 = u32::MAX;
+
+/// Whether the 32-lane slots `(a, abytes)` and `(b, bbytes)` overlap.
+fn overlap(a: u32, abytes: u8, b: u32, bbytes: u8) -> bool {
+    if a == TEMP || b == TEMP {
+        return false;
+    }
+    let (a, b) = (a as u64, b as u64);
+    a < b + (WARP_SIZE * bbytes as u32) as u64 && b < a + (WARP_SIZE * abytes as u32) as u64
+}
+
+/// Turn a parallel copy (every source read before any destination is written) into a
+/// sequence of moves. Destinations are distinct parameter slots. A copy may run once no other
+/// pending copy reads its destination; when every pending copy is blocked the copies form
+/// disjoint cycles, and one cycle is broken by saving a destination in the temporary, which
+/// that cycle's last copy consumes before another cycle needs it. So one temporary suffices.
+fn sequentialize(mut pending: Vec<(u32, u32, u8)>, out: &mut Vec<Move>) {
+    pending.retain(|&(s, d, _)| s != d);
+    while !pending.is_empty() {
+        let free = (0..pending.len()).find(|&i| {
+            let (_, d, db) = pending[i];
+            pending
+                .iter()
+                .enumerate()
+                .all(|(j, &(s, _, sb))| j == i || !overlap(s, sb, d, db))
+        });
+        match free {
+            Some(i) => {
+                let (src, dst, bytes) = pending.remove(i);
+                out.push(if src == TEMP {
+                    Move::Restore { dst, bytes }
+                } else {
+                    Move::Copy { src, dst, bytes }
+                });
+            }
+            None => {
+                let (_, d, db) = pending[0];
+                out.push(Move::Save { src: d, bytes: db });
+                for m in pending.iter_mut() {
+                    if m.0 == d {
+                        m.0 = TEMP;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Run a move program on one lane's worth of "registers" (slot offsets as indices).
+    fn apply(moves: &[Move], regs: &mut [u64]) {
+        let mut temp = 0;
+        for m in moves {
+            match *m {
+                Move::Copy { src, dst, .. } => regs[dst as usize / 128] = regs[src as usize / 128],
+                Move::Save { src, .. } => temp = regs[src as usize / 128],
+                Move::Restore { dst, .. } => regs[dst as usize / 128] = temp,
+            }
+        }
+    }
+
+    #[test]
+    fn parallel_moves_with_cycles_and_fanout() {
+        // Slots of 4-byte values at 128-byte strides: register k is at offset 128k.
+        let r = |k: u32| k * 128;
+        // (0 1 2) rotated, 3↔4 swapped, 5 copied to 6 and 7, 0 also copied to 8.
+        let copies = vec![
+            (r(0), r(1), 4),
+            (r(1), r(2), 4),
+            (r(2), r(0), 4),
+            (r(3), r(4), 4),
+            (r(4), r(3), 4),
+            (r(5), r(6), 4),
+            (r(5), r(7), 4),
+            (r(0), r(8), 4),
+            (r(9), r(9), 4),
+        ];
+        let mut out = vec![];
+        sequentialize(copies, &mut out);
+        let mut regs: Vec<u64> = (0..10).map(|k| 100 + k).collect();
+        apply(&out, &mut regs);
+        assert_eq!(regs, vec![102, 100, 101, 104, 103, 105, 105, 105, 100, 109]);
+    }
+}

@@ -1,0 +1,1388 @@
+//! SIMD code for groups of four lanes, and the code of whole blocks (scalar section, group
+//! loops, terminators). See `codegen.rs` for the overall shape.
+//!
+//! A value of a group is a [`GVal`]: one 128-bit vector of four 32-bit lanes (`i32`, `f32`,
+//! and predicates as `i32x4` masks of all-ones/zero), two vectors of two 64-bit lanes (`i64`,
+//! `f64`), or four scalars (`i8`, `i16`, and anything built lane by lane).
+
+use super::codegen::{ctype, Gen, TRUSTED};
+use crate::analysis::schedule::EXITED_OFF;
+use crate::ir::{self, Effect, Op, Terminator};
+use crate::runtime::memory::GLOBAL_BASE;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{
+    types, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, Value,
+};
+use std::collections::HashMap;
+
+type CType = cranelift_codegen::ir::Type;
+
+/// A value for the four lanes of a group.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum GVal {
+    V1(Value),
+    V2(Value, Value),
+    S4([Value; 4]),
+}
+
+/// The current group inside a group loop.
+pub(super) struct Grp {
+    /// Group index 0..8 (`i32`).
+    g: Value,
+    /// The group's four lane-mask bits (`i32`, bit j = lane 4g+j active).
+    bits: Value,
+    /// Active-lane masks: `i32x4`, and the two `i64x2` halves.
+    m32: Value,
+    m64: [Value; 2],
+    /// `state + g * 4 * size` for lane sizes 1, 2, 4, 8.
+    base: [Value; 4],
+    vals: HashMap<ir::Value, GVal>,
+}
+
+/// How a lane of a value is stored: bytes per lane in its slot.
+fn lane_bytes(t: ir::Type) -> u32 {
+    match t {
+        ir::Type::Pred => 4,
+        t => t.bytes(),
+    }
+}
+
+fn size_index(bytes: u32) -> usize {
+    match bytes {
+        1 => 0,
+        2 => 1,
+        4 => 2,
+        _ => 3,
+    }
+}
+
+/// The vector type of a 32-bit (V1) or 64-bit (V2) IR type.
+fn vty(t: ir::Type) -> Option<CType> {
+    match t {
+        ir::Type::I32 | ir::Type::Pred => Some(types::I32X4),
+        ir::Type::F32 => Some(types::F32X4),
+        ir::Type::I64 => Some(types::I64X2),
+        ir::Type::F64 => Some(types::F64X2),
+        _ => None,
+    }
+}
+
+fn is_v1(t: ir::Type) -> bool {
+    matches!(t, ir::Type::I32 | ir::Type::F32 | ir::Type::Pred)
+}
+
+fn is_v2(t: ir::Type) -> bool {
+    matches!(t, ir::Type::I64 | ir::Type::F64)
+}
+
+fn vflags() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+impl Gen<'_, '_> {
+    fn vconst_bytes(&mut self, t: CType, bytes: Vec<u8>) -> Value {
+        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        self.b.ins().vconst(t, c)
+    }
+
+    fn vconst_i32(&mut self, v: [i32; 4]) -> Value {
+        let bytes = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        self.vconst_bytes(types::I32X4, bytes)
+    }
+
+    fn vbitcast(&mut self, x: Value, to: CType) -> Value {
+        if self.b.func.dfg.value_type(x) == to {
+            x
+        } else {
+            self.b.ins().bitcast(to, vflags(), x)
+        }
+    }
+
+    /// Lanes 0 of `a`, `b` and 1 of each → the low 32 bits of four 64-bit lanes (truncation
+    /// of two `i64x2` into one `i32x4`).
+    fn narrow64(&mut self, a: Value, b: Value) -> Value {
+        let a8 = self.vbitcast(a, types::I8X16);
+        let b8 = self.vbitcast(b, types::I8X16);
+        let idx: Vec<u8> = [0u8, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27].to_vec();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(idx));
+        let r = self.b.ins().shuffle(a8, b8, imm);
+        self.vbitcast(r, types::I32X4)
+    }
+
+    /// Open a loop over the groups of `mask` that have an active lane. The closure emits the
+    /// body for one group and returns the new accumulator (`i32`, starting at 0). Returns the
+    /// final accumulator.
+    pub(super) fn group_loop(
+        &mut self,
+        mask: Value,
+        mut body: impl FnMut(&mut Self, &mut Grp, Value) -> Result<Value, String>,
+    ) -> Result<Value, String> {
+        let head = self.b.create_block();
+        self.b.append_block_param(head, types::I32);
+        self.b.append_block_param(head, types::I32);
+        let check = self.b.create_block();
+        let run = self.b.create_block();
+        let next = self.b.create_block();
+        self.b.append_block_param(next, types::I32);
+        let exit = self.b.create_block();
+        self.b.append_block_param(exit, types::I32);
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b
+            .ins()
+            .jump(head, &[BlockArg::Value(zero), BlockArg::Value(zero)]);
+        self.b.switch_to_block(head);
+        let g = self.b.block_params(head)[0];
+        let acc = self.b.block_params(head)[1];
+        let done = self.b.ins().icmp_imm_s(IntCC::Equal, g, 8);
+        self.b
+            .ins()
+            .brif(done, exit, &[BlockArg::Value(acc)], check, &[]);
+        self.b.switch_to_block(check);
+        let sh = self.b.ins().ishl_imm_s(g, 2);
+        let shifted = self.b.ins().ushr(mask, sh);
+        let bits = self.b.ins().band_imm_s(shifted, 0xf);
+        self.b
+            .ins()
+            .brif(bits, run, &[], next, &[BlockArg::Value(acc)]);
+        self.b.switch_to_block(run);
+        let g64 = self.b.ins().uextend(self.ptr, g);
+        let mut base = [self.e.state; 4];
+        for (k, slot) in base.iter_mut().enumerate() {
+            let off = self.b.ins().ishl_imm_s(g64, 2 + k as i64);
+            *slot = self.b.ins().iadd(self.e.state, off);
+        }
+        let sb = self.b.ins().splat(types::I32X4, bits);
+        let sel = self.vconst_i32([1, 2, 4, 8]);
+        let anded = self.b.ins().band(sb, sel);
+        let zv = self.vconst_i32([0; 4]);
+        let m32 = self.b.ins().icmp(IntCC::NotEqual, anded, zv);
+        let m64 = [self.b.ins().swiden_low(m32), self.b.ins().swiden_high(m32)];
+        let mut grp = Grp {
+            g,
+            bits,
+            m32,
+            m64,
+            base,
+            vals: HashMap::new(),
+        };
+        let acc2 = body(self, &mut grp, acc)?;
+        self.b.ins().jump(next, &[BlockArg::Value(acc2)]);
+        self.b.switch_to_block(next);
+        let acc3 = self.b.block_params(next)[0];
+        let g1 = self.b.ins().iadd_imm_s(g, 1);
+        self.b
+            .ins()
+            .jump(head, &[BlockArg::Value(g1), BlockArg::Value(acc3)]);
+        self.b.switch_to_block(exit);
+        Ok(self.b.block_params(exit)[0])
+    }
+
+    /// Broadcast a scalar (predicates as `i8` 0/1) to a group value.
+    fn splat_val(&mut self, x: Value, t: ir::Type) -> GVal {
+        match t {
+            ir::Type::Pred => {
+                let w = self.b.ins().uextend(types::I32, x);
+                let m = self.b.ins().ineg(w);
+                GVal::V1(self.b.ins().splat(types::I32X4, m))
+            }
+            ir::Type::I32 | ir::Type::F32 => {
+                GVal::V1(self.b.ins().splat(vty(t).unwrap_or(types::I32X4), x))
+            }
+            ir::Type::I64 | ir::Type::F64 => {
+                let v = self.b.ins().splat(vty(t).unwrap_or(types::I64X2), x);
+                GVal::V2(v, v)
+            }
+            _ => GVal::S4([x; 4]),
+        }
+    }
+
+    /// The four lanes as scalars (predicates as `i8` 0/1).
+    pub(super) fn lanes_of(&mut self, v: GVal, t: ir::Type) -> [Value; 4] {
+        match v {
+            GVal::S4(s) => s,
+            GVal::V1(x) => {
+                let mut out = [x; 4];
+                for (j, o) in out.iter_mut().enumerate() {
+                    let e = self.b.ins().extractlane(x, j as u8);
+                    *o = if t == ir::Type::Pred {
+                        let one = self.b.ins().band_imm_s(e, 1);
+                        self.b.ins().ireduce(types::I8, one)
+                    } else {
+                        e
+                    };
+                }
+                out
+            }
+            GVal::V2(a, b) => [
+                self.b.ins().extractlane(a, 0),
+                self.b.ins().extractlane(a, 1),
+                self.b.ins().extractlane(b, 0),
+                self.b.ins().extractlane(b, 1),
+            ],
+        }
+    }
+
+    /// Pack four scalars into the group representation of `t`.
+    fn pack_lanes(&mut self, s: [Value; 4], t: ir::Type) -> GVal {
+        match t {
+            ir::Type::Pred => {
+                let mut lanes = s;
+                for l in lanes.iter_mut() {
+                    let w = self.b.ins().uextend(types::I32, *l);
+                    *l = self.b.ins().ineg(w);
+                }
+                let mut v = self.b.ins().splat(types::I32X4, lanes[0]);
+                for (j, &l) in lanes.iter().enumerate().skip(1) {
+                    v = self.b.ins().insertlane(v, l, j as u8);
+                }
+                GVal::V1(v)
+            }
+            ir::Type::I32 | ir::Type::F32 => {
+                let vt = vty(t).unwrap_or(types::I32X4);
+                let mut v = self.b.ins().splat(vt, s[0]);
+                for (j, &l) in s.iter().enumerate().skip(1) {
+                    v = self.b.ins().insertlane(v, l, j as u8);
+                }
+                GVal::V1(v)
+            }
+            ir::Type::I64 | ir::Type::F64 => {
+                let vt = vty(t).unwrap_or(types::I64X2);
+                let a = self.b.ins().splat(vt, s[0]);
+                let a = self.b.ins().insertlane(a, s[1], 1);
+                let b = self.b.ins().splat(vt, s[2]);
+                let b = self.b.ins().insertlane(b, s[3], 1);
+                GVal::V2(a, b)
+            }
+            _ => GVal::S4(s),
+        }
+    }
+
+    /// Read a value for the group: computed in this group, a scalar of this block's scalar
+    /// section (broadcast), or its slot.
+    pub(super) fn gget(
+        &mut self,
+        grp: &mut Grp,
+        sc: &HashMap<ir::Value, Value>,
+        v: ir::Value,
+    ) -> Result<GVal, String> {
+        if let Some(&x) = grp.vals.get(&v) {
+            return Ok(x);
+        }
+        let t = self.ty(v);
+        if let Some(&x) = sc.get(&v) {
+            let r = self.splat_val(x, t);
+            grp.vals.insert(v, r);
+            return Ok(r);
+        }
+        let slot = self.layout.slot[v.index()];
+        if slot == u32::MAX {
+            return Err(format!("value {v} has no slot"));
+        }
+        let lb = lane_bytes(t);
+        let base = grp.base[size_index(lb)];
+        let off = slot as i32;
+        let r = match t {
+            ir::Type::Pred => {
+                let x = self.b.ins().load(types::I32X4, TRUSTED(), base, off);
+                let z = self.vconst_i32([0; 4]);
+                GVal::V1(self.b.ins().icmp(IntCC::NotEqual, x, z))
+            }
+            ir::Type::I32 | ir::Type::F32 => GVal::V1(self.b.ins().load(
+                vty(t).unwrap_or(types::I32X4),
+                TRUSTED(),
+                base,
+                off,
+            )),
+            ir::Type::I64 | ir::Type::F64 => {
+                let vt = vty(t).unwrap_or(types::I64X2);
+                let a = self.b.ins().load(vt, TRUSTED(), base, off);
+                let b = self.b.ins().load(vt, TRUSTED(), base, off + 16);
+                GVal::V2(a, b)
+            }
+            _ => {
+                let ct = ctype(t);
+                let mut s = [base; 4];
+                for (j, x) in s.iter_mut().enumerate() {
+                    *x = self
+                        .b
+                        .ins()
+                        .load(ct, TRUSTED(), base, off + (j as u32 * lb) as i32);
+                }
+                GVal::S4(s)
+            }
+        };
+        grp.vals.insert(v, r);
+        Ok(r)
+    }
+
+    /// Store a group value to the slot of `v`; with `blend`, only active lanes change.
+    fn gstore(&mut self, grp: &Grp, v: ir::Value, x: GVal, blend: bool) -> Result<(), String> {
+        let t = self.ty(v);
+        let slot = self.layout.slot[v.index()];
+        if slot == u32::MAX {
+            return Err(format!("value {v} has no slot"));
+        }
+        let lb = lane_bytes(t);
+        let base = grp.base[size_index(lb)];
+        let off = slot as i32;
+        match (x, t) {
+            (GVal::V1(m), ir::Type::Pred) => {
+                let one = self.vconst_i32([1; 4]);
+                let val = self.b.ins().band(m, one);
+                let val = if blend {
+                    let old = self.b.ins().load(types::I32X4, TRUSTED(), base, off);
+                    self.b.ins().bitselect(grp.m32, val, old)
+                } else {
+                    val
+                };
+                self.b.ins().store(TRUSTED(), val, base, off);
+            }
+            (GVal::V1(val), _) => {
+                let val = if blend {
+                    let vt = self.b.func.dfg.value_type(val);
+                    let old = self.b.ins().load(vt, TRUSTED(), base, off);
+                    let m = self.vbitcast(grp.m32, vt);
+                    self.b.ins().bitselect(m, val, old)
+                } else {
+                    val
+                };
+                self.b.ins().store(TRUSTED(), val, base, off);
+            }
+            (GVal::V2(a, b), _) => {
+                for (k, val) in [a, b].into_iter().enumerate() {
+                    let o = off + 16 * k as i32;
+                    let val = if blend {
+                        let vt = self.b.func.dfg.value_type(val);
+                        let old = self.b.ins().load(vt, TRUSTED(), base, o);
+                        let m = self.vbitcast(grp.m64[k], vt);
+                        self.b.ins().bitselect(m, val, old)
+                    } else {
+                        val
+                    };
+                    self.b.ins().store(TRUSTED(), val, base, o);
+                }
+            }
+            (GVal::S4(s), _) => {
+                for (j, &val) in s.iter().enumerate() {
+                    let o = off + (j as u32 * lb) as i32;
+                    let val = if t == ir::Type::Pred {
+                        self.b.ins().uextend(types::I32, val)
+                    } else {
+                        val
+                    };
+                    let val = if blend {
+                        let old = self.b.ins().load(ctype_lane(t), TRUSTED(), base, o);
+                        let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
+                        self.b.ins().select(bit, val, old)
+                    } else {
+                        val
+                    };
+                    self.b.ins().store(TRUSTED(), val, base, o);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Define `v` for the group (stored to its slot when used outside this segment).
+    fn gdef(&mut self, grp: &mut Grp, v: ir::Value, x: GVal) -> Result<(), String> {
+        let t = self.ty(v);
+        // Normalize the representation: 32/64-bit types are always vectors.
+        let x = match x {
+            GVal::S4(s) if vty(t).is_some() => self.pack_lanes(s, t),
+            x => x,
+        };
+        grp.vals.insert(v, x);
+        if self.escapes[v.index()] {
+            let blend = self.cross_block[v.index()];
+            self.gstore(grp, v, x, blend)?;
+        }
+        Ok(())
+    }
+
+    /// Lane index `4g + j` as `i32`.
+    fn lane_of(&mut self, grp: &Grp, j: u32) -> Value {
+        let g4 = self.b.ins().ishl_imm_s(grp.g, 2);
+        self.b.ins().iadd_imm_s(g4, j as i64)
+    }
+
+    /// Emit instruction `i` for the group.
+    fn ginst(
+        &mut self,
+        grp: &mut Grp,
+        sc: &HashMap<ir::Value, Value>,
+        i: ir::Inst,
+    ) -> Result<(), String> {
+        let d = self.f.inst(i).clone();
+        let args = d
+            .args
+            .iter()
+            .map(|&a| self.gget(grp, sc, a))
+            .collect::<Result<Vec<_>, _>>()?;
+        let arg_tys: Vec<ir::Type> = d.args.iter().map(|&a| self.ty(a)).collect();
+        let rt = d.results.first().map(|&r| self.ty(r));
+        if let Some(r) = self.vec_op(grp, i, &args, &arg_tys)? {
+            if let Some(&res) = d.results.first() {
+                self.gdef(grp, res, r)?;
+            }
+            return Ok(());
+        }
+        // Lane by lane.
+        let lanes: Vec<[Value; 4]> = args
+            .iter()
+            .zip(&arg_tys)
+            .map(|(&a, &t)| self.lanes_of(a, t))
+            .collect();
+        let effect = d.op.effect();
+        let mut out: [Option<Value>; 4] = [None; 4];
+        for (j, o) in out.iter_mut().enumerate() {
+            let lane = self.lane_of(grp, j as u32);
+            let argv: Vec<Value> = lanes.iter().map(|l| l[j]).collect();
+            if effect == Effect::Pure {
+                *o = self.scalar_op(i, &argv, lane)?;
+            } else {
+                // Only active lanes touch memory.
+                let run = self.b.create_block();
+                let join = self.b.create_block();
+                let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
+                match rt {
+                    Some(t) => {
+                        let ct = ctype(t);
+                        self.b.append_block_param(join, ct);
+                        let zero = zero_of(self, ct);
+                        self.b
+                            .ins()
+                            .brif(bit, run, &[], join, &[BlockArg::Value(zero)]);
+                        self.b.switch_to_block(run);
+                        let r = self.scalar_op(i, &argv, lane)?.unwrap_or(zero);
+                        self.b.ins().jump(join, &[BlockArg::Value(r)]);
+                        self.b.switch_to_block(join);
+                        *o = Some(self.b.block_params(join)[0]);
+                    }
+                    None => {
+                        self.b.ins().brif(bit, run, &[], join, &[]);
+                        self.b.switch_to_block(run);
+                        self.scalar_op(i, &argv, lane)?;
+                        self.b.ins().jump(join, &[]);
+                        self.b.switch_to_block(join);
+                    }
+                }
+            }
+        }
+        if let (Some(&res), Some(t)) = (d.results.first(), rt) {
+            let s = [
+                out[0].ok_or("missing lane result")?,
+                out[1].ok_or("missing lane result")?,
+                out[2].ok_or("missing lane result")?,
+                out[3].ok_or("missing lane result")?,
+            ];
+            let gv = if t == ir::Type::Pred {
+                self.pack_lanes(s, t)
+            } else {
+                GVal::S4(s)
+            };
+            self.gdef(grp, res, gv)?;
+        }
+        Ok(())
+    }
+
+    /// The SIMD form of an operation, if it has one here.
+    fn vec_op(
+        &mut self,
+        grp: &mut Grp,
+        i: ir::Inst,
+        args: &[GVal],
+        arg_tys: &[ir::Type],
+    ) -> Result<Option<GVal>, String> {
+        let d = self.f.inst(i).clone();
+        let Some(&res) = d.results.first() else {
+            return match d.op {
+                Op::Store { space, align } => self.vec_store(grp, i, space, align, args, arg_tys),
+                _ => Ok(None),
+            };
+        };
+        let rt = self.ty(res);
+        let all = |p: fn(ir::Type) -> bool| arg_tys.iter().all(|&t| p(t));
+        let v1 = |k: usize| match args[k] {
+            GVal::V1(x) => x,
+            _ => args[k].v1_or_panic_free(),
+        };
+        // Binary lane-wise op on V1 or V2 operands of the result type.
+        macro_rules! lanewise {
+            ($f:ident) => {{
+                match (args[0], args[1]) {
+                    (GVal::V1(a), GVal::V1(b)) => GVal::V1(self.b.ins().$f(a, b)),
+                    (GVal::V2(a0, a1), GVal::V2(b0, b1)) => {
+                        GVal::V2(self.b.ins().$f(a0, b0), self.b.ins().$f(a1, b1))
+                    }
+                    _ => return Ok(None),
+                }
+            }};
+        }
+        let r = match d.op {
+            Op::Const { bits } => {
+                let x = match rt {
+                    ir::Type::F32 => self.b.ins().f32const(f32::from_bits(bits as u32)),
+                    ir::Type::F64 => self.b.ins().f64const(f64::from_bits(bits)),
+                    ir::Type::Pred => self.b.ins().iconst(types::I8, (bits & 1) as i64),
+                    t => self.b.ins().iconst(ctype(t), bits as i64),
+                };
+                self.splat_val(x, rt)
+            }
+            Op::IAdd {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(iadd),
+            Op::ISub {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(isub),
+            Op::IMul {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(imul),
+            Op::And {} | Op::Or {} | Op::Xor {} if all(|t| is_v1(t) || is_v2(t)) => match d.op {
+                Op::And {} => lanewise!(band),
+                Op::Or {} => lanewise!(bor),
+                _ => lanewise!(bxor),
+            },
+            Op::Not {} if is_v1(rt) || is_v2(rt) => match args[0] {
+                GVal::V1(a) => GVal::V1(self.b.ins().bnot(a)),
+                GVal::V2(a, b) => GVal::V2(self.b.ins().bnot(a), self.b.ins().bnot(b)),
+                _ => return Ok(None),
+            },
+            Op::INeg {} if is_v1(rt) || is_v2(rt) => match args[0] {
+                GVal::V1(a) => GVal::V1(self.b.ins().ineg(a)),
+                GVal::V2(a, b) => GVal::V2(self.b.ins().ineg(a), self.b.ins().ineg(b)),
+                _ => return Ok(None),
+            },
+            Op::IMin { sign } | Op::IMax { sign } if rt == ir::Type::I32 => {
+                let (a, b) = (v1(0), v1(1));
+                GVal::V1(match (d.op, sign) {
+                    (Op::IMin { .. }, ir::Sign::Signed) => self.b.ins().smin(a, b),
+                    (Op::IMin { .. }, ir::Sign::Unsigned) => self.b.ins().umin(a, b),
+                    (_, ir::Sign::Signed) => self.b.ins().smax(a, b),
+                    (_, ir::Sign::Unsigned) => self.b.ins().umax(a, b),
+                })
+            }
+            Op::IMulWide { sign } if rt == ir::Type::I64 && arg_tys[0] == ir::Type::I32 => {
+                let (a, b) = (v1(0), v1(1));
+                let (a0, a1, b0, b1) = match sign {
+                    ir::Sign::Signed => (
+                        self.b.ins().swiden_low(a),
+                        self.b.ins().swiden_high(a),
+                        self.b.ins().swiden_low(b),
+                        self.b.ins().swiden_high(b),
+                    ),
+                    ir::Sign::Unsigned => (
+                        self.b.ins().uwiden_low(a),
+                        self.b.ins().uwiden_high(a),
+                        self.b.ins().uwiden_low(b),
+                        self.b.ins().uwiden_high(b),
+                    ),
+                };
+                GVal::V2(self.b.ins().imul(a0, b0), self.b.ins().imul(a1, b1))
+            }
+            Op::Shl {} | Op::Shr { .. }
+                if (is_v1(rt) || is_v2(rt))
+                    && rt != ir::Type::Pred
+                    && self.uni.uniform_at(d.args[1], self.block_of(i)) =>
+            {
+                // A uniform count: one vector shift, with PTX's clamping.
+                let n = match args[1] {
+                    GVal::V1(x) => self.b.ins().extractlane(x, 0),
+                    GVal::S4(s) => s[0],
+                    GVal::V2(x, _) => self.b.ins().extractlane(x, 0),
+                };
+                let bits = rt.bits() as i64;
+                let big = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, n, bits);
+                let one = |g: &mut Self, x: Value| -> Value {
+                    match d.op {
+                        Op::Shl {} => g.b.ins().ishl(x, n),
+                        Op::Shr {
+                            sign: ir::Sign::Unsigned,
+                        } => g.b.ins().ushr(x, n),
+                        _ => {
+                            let lim = g.b.ins().iconst(types::I32, bits - 1);
+                            let c = g.b.ins().umin(n, lim);
+                            g.b.ins().sshr(x, c)
+                        }
+                    }
+                };
+                let signed = matches!(
+                    d.op,
+                    Op::Shr {
+                        sign: ir::Sign::Signed
+                    }
+                );
+                let fix = |g: &mut Self, x: Value, s: Value| -> Value {
+                    if signed {
+                        s
+                    } else {
+                        let vt = g.b.func.dfg.value_type(x);
+                        let z = g.b.ins().iconst(types::I64, 0);
+                        let zs = if vt == types::I32X4 {
+                            let z32 = g.b.ins().ireduce(types::I32, z);
+                            g.b.ins().splat(vt, z32)
+                        } else {
+                            g.b.ins().splat(vt, z)
+                        };
+                        g.b.ins().select(big, zs, s)
+                    }
+                };
+                match args[0] {
+                    GVal::V1(a) => {
+                        let s = one(self, a);
+                        GVal::V1(fix(self, a, s))
+                    }
+                    GVal::V2(a, b) => {
+                        let (sa, sb) = (one(self, a), one(self, b));
+                        GVal::V2(fix(self, a, sa), fix(self, b, sb))
+                    }
+                    _ => return Ok(None),
+                }
+            }
+            Op::FAdd { rnd, ftz, sat }
+            | Op::FSub { rnd, ftz, sat }
+            | Op::FMul { rnd, ftz, sat }
+                if rnd == ir::Round::Nearest && !ftz && !sat =>
+            {
+                let r = match d.op {
+                    Op::FAdd { .. } => lanewise!(fadd),
+                    Op::FSub { .. } => lanewise!(fsub),
+                    _ => lanewise!(fmul),
+                };
+                self.vcanon(r)
+            }
+            Op::FDiv { rnd, ftz, .. } if rnd == ir::Round::Nearest && !ftz => {
+                let r = lanewise!(fdiv);
+                self.vcanon(r)
+            }
+            Op::FFma { rnd, ftz, sat } if rnd == ir::Round::Nearest && !ftz && !sat => {
+                let r = match (args[0], args[1], args[2]) {
+                    (GVal::V1(a), GVal::V1(b), GVal::V1(c)) => GVal::V1(self.b.ins().fma(a, b, c)),
+                    (GVal::V2(a0, a1), GVal::V2(b0, b1), GVal::V2(c0, c1)) => {
+                        GVal::V2(self.b.ins().fma(a0, b0, c0), self.b.ins().fma(a1, b1, c1))
+                    }
+                    _ => return Ok(None),
+                };
+                self.vcanon(r)
+            }
+            Op::FSqrt { rnd, ftz, .. } if rnd == ir::Round::Nearest && !ftz => {
+                let r = match args[0] {
+                    GVal::V1(a) => GVal::V1(self.b.ins().sqrt(a)),
+                    GVal::V2(a, b) => GVal::V2(self.b.ins().sqrt(a), self.b.ins().sqrt(b)),
+                    _ => return Ok(None),
+                };
+                self.vcanon(r)
+            }
+            Op::FNeg { ftz: false } => match args[0] {
+                GVal::V1(a) => GVal::V1(self.b.ins().fneg(a)),
+                GVal::V2(a, b) => GVal::V2(self.b.ins().fneg(a), self.b.ins().fneg(b)),
+                _ => return Ok(None),
+            },
+            Op::FAbs { ftz: false } => match args[0] {
+                GVal::V1(a) => GVal::V1(self.b.ins().fabs(a)),
+                GVal::V2(a, b) => GVal::V2(self.b.ins().fabs(a), self.b.ins().fabs(b)),
+                _ => return Ok(None),
+            },
+            Op::ICmp { cc, sign } if arg_tys[0] == ir::Type::I32 => {
+                let c = int_cc(cc, sign);
+                GVal::V1(self.b.ins().icmp(c, v1(0), v1(1)))
+            }
+            Op::ICmp { cc, sign }
+                if arg_tys[0] == ir::Type::I64
+                    && (sign == ir::Sign::Signed || matches!(cc, ir::ICmp::Eq | ir::ICmp::Ne)) =>
+            {
+                let c = int_cc(cc, sign);
+                match (args[0], args[1]) {
+                    (GVal::V2(a0, a1), GVal::V2(b0, b1)) => {
+                        let m0 = self.b.ins().icmp(c, a0, b0);
+                        let m1 = self.b.ins().icmp(c, a1, b1);
+                        GVal::V1(self.narrow64(m0, m1))
+                    }
+                    _ => return Ok(None),
+                }
+            }
+            Op::FCmp { cc, ftz: false } => {
+                let c = float_cc(cc);
+                match (args[0], args[1]) {
+                    (GVal::V1(a), GVal::V1(b)) => {
+                        let m = self.b.ins().fcmp(c, a, b);
+                        GVal::V1(self.vbitcast(m, types::I32X4))
+                    }
+                    (GVal::V2(a0, a1), GVal::V2(b0, b1)) => {
+                        let m0 = self.b.ins().fcmp(c, a0, b0);
+                        let m1 = self.b.ins().fcmp(c, a1, b1);
+                        GVal::V1(self.narrow64(m0, m1))
+                    }
+                    _ => return Ok(None),
+                }
+            }
+            Op::Select {} if is_v1(rt) || is_v2(rt) => {
+                let GVal::V1(m) = args[2] else {
+                    return Ok(None);
+                };
+                match (args[0], args[1]) {
+                    (GVal::V1(a), GVal::V1(b)) => {
+                        let vt = self.b.func.dfg.value_type(a);
+                        let m = self.vbitcast(m, vt);
+                        GVal::V1(self.b.ins().bitselect(m, a, b))
+                    }
+                    (GVal::V2(a0, a1), GVal::V2(b0, b1)) => {
+                        let vt = self.b.func.dfg.value_type(a0);
+                        let ml = self.b.ins().swiden_low(m);
+                        let mh = self.b.ins().swiden_high(m);
+                        let ml = self.vbitcast(ml, vt);
+                        let mh = self.vbitcast(mh, vt);
+                        GVal::V2(
+                            self.b.ins().bitselect(ml, a0, b0),
+                            self.b.ins().bitselect(mh, a1, b1),
+                        )
+                    }
+                    _ => return Ok(None),
+                }
+            }
+            Op::Bitcast {}
+                if (is_v1(rt) && is_v1(arg_tys[0])) || (is_v2(rt) && is_v2(arg_tys[0])) =>
+            {
+                let to = vty(rt).unwrap_or(types::I32X4);
+                match args[0] {
+                    GVal::V1(a) => GVal::V1(self.vbitcast(a, to)),
+                    GVal::V2(a, b) => GVal::V2(self.vbitcast(a, to), self.vbitcast(b, to)),
+                    _ => return Ok(None),
+                }
+            }
+            Op::Cvt {
+                dst,
+                src,
+                rnd,
+                sat: false,
+                ftz: false,
+            } => match (src, dst, rnd, args[0]) {
+                (
+                    ir::CvtType::S32,
+                    ir::CvtType::F32,
+                    ir::CvtRound::Float(ir::Round::Nearest),
+                    GVal::V1(a),
+                ) => GVal::V1(self.b.ins().fcvt_from_sint(types::F32X4, a)),
+                (
+                    ir::CvtType::S32 | ir::CvtType::U32,
+                    ir::CvtType::S64 | ir::CvtType::U64,
+                    ir::CvtRound::None,
+                    GVal::V1(a),
+                ) => {
+                    if src == ir::CvtType::S32 {
+                        GVal::V2(self.b.ins().swiden_low(a), self.b.ins().swiden_high(a))
+                    } else {
+                        GVal::V2(self.b.ins().uwiden_low(a), self.b.ins().uwiden_high(a))
+                    }
+                }
+                (
+                    ir::CvtType::S64 | ir::CvtType::U64,
+                    ir::CvtType::S32 | ir::CvtType::U32,
+                    ir::CvtRound::None,
+                    GVal::V2(a, b),
+                ) => GVal::V1(self.narrow64(a, b)),
+                (s, t, ir::CvtRound::None, GVal::V1(a))
+                    if s.ir() == ir::Type::I32 && t.ir() == ir::Type::I32 =>
+                {
+                    GVal::V1(a)
+                }
+                _ => return Ok(None),
+            },
+            Op::Cvta { space, to_generic } if is_v1(rt) || is_v2(rt) => {
+                let w = crate::runtime::env::cvta(space, true, 0);
+                let w = if to_generic { w } else { w.wrapping_neg() };
+                let w = (w & rt.mask()) as i64;
+                match args[0] {
+                    GVal::V1(a) => {
+                        let c = self.b.ins().iconst(types::I32, w);
+                        let s = self.b.ins().splat(types::I32X4, c);
+                        GVal::V1(self.b.ins().iadd(a, s))
+                    }
+                    GVal::V2(a, b) => {
+                        let c = self.b.ins().iconst(types::I64, w);
+                        let s = self.b.ins().splat(types::I64X2, c);
+                        GVal::V2(self.b.ins().iadd(a, s), self.b.ins().iadd(b, s))
+                    }
+                    _ => return Ok(None),
+                }
+            }
+            Op::Load { space, align } => return self.vec_load(grp, i, space, align, args, rt),
+            _ => return Ok(None),
+        };
+        Ok(Some(r))
+    }
+
+    /// Canonical NaN for every NaN lane.
+    fn vcanon(&mut self, r: GVal) -> GVal {
+        let one = |g: &mut Self, x: Value| -> Value {
+            let vt = g.b.func.dfg.value_type(x);
+            let uno = g.b.ins().fcmp(FloatCC::Unordered, x, x);
+            let c = if vt == types::F32X4 {
+                let f =
+                    g.b.ins()
+                        .f32const(f32::from_bits(crate::runtime::semantics::F32_CANONICAL_NAN));
+                g.b.ins().splat(vt, f)
+            } else {
+                let f =
+                    g.b.ins()
+                        .f64const(f64::from_bits(crate::runtime::semantics::F64_CANONICAL_NAN));
+                g.b.ins().splat(vt, f)
+            };
+            let m = g.vbitcast(uno, vt);
+            g.b.ins().bitselect(m, c, x)
+        };
+        match r {
+            GVal::V1(x) => GVal::V1(one(self, x)),
+            GVal::V2(a, b) => GVal::V2(one(self, a), one(self, b)),
+            s => s,
+        }
+    }
+
+    /// The IR block defining `v`.
+    fn def_block(&self, v: ir::Value) -> Option<ir::Block> {
+        match self.f.values[v.index()].def {
+            ir::ValueDef::Param(b, _) => Some(b),
+            ir::ValueDef::Result(i, _) => Some(self.block_of(i)),
+        }
+    }
+
+    /// The IR block holding instruction `i`.
+    fn block_of(&self, i: ir::Inst) -> ir::Block {
+        ir::Block(self.inst_block[i.index()])
+    }
+
+    /// The address operand of a memory op as two `i64x2` vectors.
+    fn addr_v2(&mut self, a: GVal, t: ir::Type) -> Option<(Value, Value)> {
+        match (a, t) {
+            (GVal::V2(x, y), ir::Type::I64) => Some((x, y)),
+            (GVal::V1(x), ir::Type::I32) => {
+                Some((self.b.ins().uwiden_low(x), self.b.ins().uwiden_high(x)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Fast-path test for a group access: all four lanes active, addresses `a, a+s, a+2s,
+    /// a+3s` (s = element size), and the whole range passing the inline bounds check of
+    /// `space`. Returns (ok, host pointer of lane 0's element).
+    fn contiguous(
+        &mut self,
+        grp: &Grp,
+        space: ir::Space,
+        addr: (Value, Value),
+        elem: u32,
+        align: u32,
+    ) -> Option<(Value, Value)> {
+        let (base, limit, bias) = match space {
+            ir::Space::Global | ir::Space::Const => {
+                (self.e.global_base, self.e.global_top, GLOBAL_BASE as i64)
+            }
+            ir::Space::Shared => (self.e.shared_base, self.e.shared_size, 0),
+            ir::Space::Param => (self.e.param_base, self.e.param_size, 0),
+            _ => return None,
+        };
+        let a0 = self.b.ins().extractlane(addr.0, 0);
+        let sa = self.b.ins().splat(types::I64X2, a0);
+        let s = elem as i64;
+        let steps0: Vec<u8> = [0i64, s].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let steps1: Vec<u8> = [2 * s, 3 * s]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        let c0 = self.vconst_bytes(types::I64X2, steps0);
+        let c1 = self.vconst_bytes(types::I64X2, steps1);
+        let e0 = self.b.ins().iadd(sa, c0);
+        let e1 = self.b.ins().iadd(sa, c1);
+        let q0 = self.b.ins().icmp(IntCC::Equal, e0, addr.0);
+        let q1 = self.b.ins().icmp(IntCC::Equal, e1, addr.1);
+        let q = self.b.ins().band(q0, q1);
+        let consecutive = self.b.ins().vall_true(q);
+        let full = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
+        let off = self.b.ins().iadd_imm_s(a0, -bias);
+        let span = 4 * elem as i64;
+        let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
+        let room = self.b.ins().isub(limit, off);
+        let fits = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, span);
+        let mut ok = self.b.ins().band(lt, fits);
+        ok = self.b.ins().band(ok, consecutive);
+        ok = self.b.ins().band(ok, full);
+        let al = align.max(elem) as i64;
+        if al > 1 {
+            let low = self.b.ins().band_imm_s(a0, al - 1);
+            let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+            ok = self.b.ins().band(ok, z);
+        }
+        if matches!(space, ir::Space::Global | ir::Space::Const) {
+            let nm = self.b.ins().icmp_imm_s(IntCC::Equal, self.e.memcheck, 0);
+            ok = self.b.ins().band(ok, nm);
+        }
+        let p = self.b.ins().iadd(base, off);
+        Some((ok, p))
+    }
+
+    fn vec_load(
+        &mut self,
+        grp: &mut Grp,
+        i: ir::Inst,
+        space: ir::Space,
+        align: u8,
+        args: &[GVal],
+        rt: ir::Type,
+    ) -> Result<Option<GVal>, String> {
+        let Some(vt) = vty(rt).filter(|_| rt != ir::Type::Pred) else {
+            return Ok(None);
+        };
+        let at = self.ty(self.f.inst(i).args[0]);
+        let Some(addr) = self.addr_v2(args[0], at) else {
+            return Ok(None);
+        };
+        let Some((ok, p)) = self.contiguous(grp, space, addr, rt.bytes(), align as u32) else {
+            return Ok(None);
+        };
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.append_block_param(join, vt);
+        if is_v2(rt) {
+            self.b.append_block_param(join, vt);
+        }
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let fl = MemFlagsData::new().with_notrap();
+        if is_v2(rt) {
+            let a = self.b.ins().load(vt, fl, p, 0);
+            let b = self.b.ins().load(vt, fl, p, 16);
+            self.b
+                .ins()
+                .jump(join, &[BlockArg::Value(a), BlockArg::Value(b)]);
+        } else {
+            let a = self.b.ins().load(vt, fl, p, 0);
+            self.b.ins().jump(join, &[BlockArg::Value(a)]);
+        }
+        // Slow path: lane by lane, only active lanes.
+        self.b.switch_to_block(slow);
+        let addrs = self.lanes_of(args[0], at);
+        let ct = ctype(rt);
+        let mut outs = [addrs[0]; 4];
+        for (j, o) in outs.iter_mut().enumerate() {
+            let lane = self.lane_of(grp, j as u32);
+            let run = self.b.create_block();
+            let lj = self.b.create_block();
+            self.b.append_block_param(lj, ct);
+            let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
+            let zero = zero_of(self, ct);
+            self.b
+                .ins()
+                .brif(bit, run, &[], lj, &[BlockArg::Value(zero)]);
+            self.b.switch_to_block(run);
+            let r = self
+                .scalar_op(i, &[addrs[j]], lane)?
+                .ok_or("load without result")?;
+            self.b.ins().jump(lj, &[BlockArg::Value(r)]);
+            self.b.switch_to_block(lj);
+            *o = self.b.block_params(lj)[0];
+        }
+        let packed = self.pack_lanes(outs, rt);
+        match packed {
+            GVal::V1(a) => {
+                self.b.ins().jump(join, &[BlockArg::Value(a)]);
+            }
+            GVal::V2(a, b) => {
+                self.b
+                    .ins()
+                    .jump(join, &[BlockArg::Value(a), BlockArg::Value(b)]);
+            }
+            GVal::S4(_) => return Err("load result packing".into()),
+        }
+        self.b.switch_to_block(join);
+        let ps = self.b.block_params(join).to_vec();
+        Ok(Some(if is_v2(rt) {
+            GVal::V2(ps[0], ps[1])
+        } else {
+            GVal::V1(ps[0])
+        }))
+    }
+
+    fn vec_store(
+        &mut self,
+        grp: &mut Grp,
+        i: ir::Inst,
+        space: ir::Space,
+        align: u8,
+        args: &[GVal],
+        arg_tys: &[ir::Type],
+    ) -> Result<Option<GVal>, String> {
+        let vt_t = arg_tys[1];
+        if vty(vt_t).is_none() || vt_t == ir::Type::Pred {
+            return Ok(None);
+        }
+        let Some(addr) = self.addr_v2(args[0], arg_tys[0]) else {
+            return Ok(None);
+        };
+        let Some((ok, p)) = self.contiguous(grp, space, addr, vt_t.bytes(), align as u32) else {
+            return Ok(None);
+        };
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let fl = MemFlagsData::new().with_notrap();
+        match args[1] {
+            GVal::V1(a) => {
+                self.b.ins().store(fl, a, p, 0);
+            }
+            GVal::V2(a, b) => {
+                self.b.ins().store(fl, a, p, 0);
+                self.b.ins().store(fl, b, p, 16);
+            }
+            GVal::S4(_) => return Err("store operand packing".into()),
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(slow);
+        let addrs = self.lanes_of(args[0], arg_tys[0]);
+        let vals = self.lanes_of(args[1], vt_t);
+        for j in 0..4 {
+            let lane = self.lane_of(grp, j as u32);
+            let run = self.b.create_block();
+            let lj = self.b.create_block();
+            let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
+            self.b.ins().brif(bit, run, &[], lj, &[]);
+            self.b.switch_to_block(run);
+            self.scalar_op(i, &[addrs[j], vals[j]], lane)?;
+            self.b.ins().jump(lj, &[]);
+            self.b.switch_to_block(lj);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        // A store has no result; report it handled.
+        Ok(Some(GVal::S4([p; 4])))
+    }
+
+    /// Read a uniform value from another block (or this block's parameter) as a scalar: the
+    /// value of the first active lane.
+    fn uniform_get(&mut self, v: ir::Value, first: Value) -> Result<Value, String> {
+        let t = self.ty(v);
+        let slot = self.layout.slot[v.index()];
+        if slot == u32::MAX {
+            return Err(format!("value {v} has no slot"));
+        }
+        let lb = lane_bytes(t);
+        let f64v = self.b.ins().uextend(self.ptr, first);
+        let off = self.b.ins().imul_imm_s(f64v, lb as i64);
+        let addr = self.b.ins().iadd(self.e.state, off);
+        let x = self
+            .b
+            .ins()
+            .load(ctype_lane(t), TRUSTED(), addr, slot as i32);
+        Ok(if t == ir::Type::Pred {
+            self.b.ins().ireduce(types::I8, x)
+        } else {
+            x
+        })
+    }
+
+    /// Store a scalar to all 32 lanes of `v`'s slot.
+    fn splat_store(&mut self, v: ir::Value, x: Value) -> Result<(), String> {
+        let t = self.ty(v);
+        let slot = self.layout.slot[v.index()];
+        if slot == u32::MAX {
+            return Err(format!("value {v} has no slot"));
+        }
+        let (vt, x) = match t {
+            ir::Type::Pred => (types::I32X4, self.b.ins().uextend(types::I32, x)),
+            ir::Type::I8 => (types::I8X16, x),
+            ir::Type::I16 => (types::I16X8, x),
+            _ => (vty(t).unwrap_or(types::I32X4), x),
+        };
+        let s = self.b.ins().splat(vt, x);
+        let total = 32 * lane_bytes(t);
+        let mut o = 0;
+        while o < total {
+            self.b
+                .ins()
+                .store(TRUSTED(), s, self.e.state, (slot + o) as i32);
+            o += 16;
+        }
+        Ok(())
+    }
+
+    /// Emit the code of block `blk` (entered with its pending mask).
+    pub(super) fn gen_block_body(&mut self, blk: ir::Block, mask: Value) -> Result<(), String> {
+        let bd = self.f.block(blk).clone();
+        let first = self.b.ins().ctz(mask);
+        // Scalar section.
+        let mut sc: HashMap<ir::Value, Value> = HashMap::new();
+        for &i in &bd.insts {
+            if !self.scalar[i.index()] {
+                continue;
+            }
+            let d = self.f.inst(i).clone();
+            let mut argv = vec![];
+            for &a in &d.args {
+                let x = match sc.get(&a) {
+                    Some(&x) => x,
+                    None => self.uniform_get(a, first)?,
+                };
+                argv.push(x);
+            }
+            let r = self.scalar_op(i, &argv, first)?;
+            if let (Some(r), Some(&res)) = (r, d.results.first()) {
+                sc.insert(res, r);
+                if self.scalar_slot[res.index()] {
+                    self.splat_store(res, r)?;
+                }
+            }
+        }
+        // Segments between warp operations.
+        let mut runs: Vec<(Vec<ir::Inst>, Option<ir::Inst>)> = vec![(vec![], None)];
+        for &i in &bd.insts {
+            if self.scalar[i.index()] {
+                continue;
+            }
+            if self.f.inst(i).op.effect() == Effect::Warp {
+                if let Some(last) = runs.last_mut() {
+                    last.1 = Some(i);
+                }
+                runs.push((vec![], None));
+            } else if let Some(last) = runs.last_mut() {
+                last.0.push(i);
+            }
+        }
+        // A branch is decided once when its condition is uniform and available as a scalar:
+        // from the scalar section, or from a slot written elsewhere.
+        let uniform_branch = match &bd.term {
+            Terminator::Branch { cond, .. } => {
+                self.uni.uniform_at(*cond, blk)
+                    && (sc.contains_key(cond) || self.def_block(*cond) != Some(blk))
+            }
+            _ => false,
+        };
+        let term_args = bd.term.targets().iter().any(|c| !c.args.is_empty());
+        let term_in_loop =
+            term_args || matches!(bd.term, Terminator::Branch { .. }) && !uniform_branch;
+        // Uniform branch: decide once.
+        let ucond = match (&bd.term, uniform_branch) {
+            (Terminator::Branch { cond, .. }, true) => Some(match sc.get(cond) {
+                Some(&c) => c,
+                None => self.uniform_get(*cond, first)?,
+            }),
+            _ => None,
+        };
+        let nruns = runs.len();
+        let mut cbits = None;
+        for (k, (insts, warp_op)) in runs.into_iter().enumerate() {
+            let with_term = k + 1 == nruns && term_in_loop;
+            if !insts.is_empty() || with_term {
+                let term = bd.term.clone();
+                let acc = self.group_loop(mask, |g, grp, acc| {
+                    for &i in &insts {
+                        g.ginst(grp, &sc, i)?;
+                    }
+                    if !with_term {
+                        return Ok(acc);
+                    }
+                    g.group_terminator(grp, &sc, &term, ucond, acc)
+                })?;
+                if with_term {
+                    cbits = Some(acc);
+                }
+            }
+            if let Some(w) = warp_op {
+                self.gen_warp_op(w, mask)?;
+            }
+        }
+        // Mask-level work.
+        match &bd.term {
+            Terminator::Jump(c) => {
+                let p = self.layout.prio[c.block.index()];
+                self.state_or32(self.layout.pending(p), mask);
+                self.set_active(p);
+            }
+            Terminator::Branch { then_, else_, .. } => {
+                let tp = self.layout.prio[then_.block.index()];
+                let ep = self.layout.prio[else_.block.index()];
+                let tmask = match (ucond, cbits) {
+                    (Some(c), _) => {
+                        let z = self.b.ins().iconst(types::I32, 0);
+                        self.b.ins().select(c, mask, z)
+                    }
+                    (None, Some(bits)) => self.b.ins().band(mask, bits),
+                    (None, None) => return Err("branch condition not evaluated".into()),
+                };
+                let emask = self.b.ins().band_not(mask, tmask);
+                self.state_or32(self.layout.pending(tp), tmask);
+                self.state_or32(self.layout.pending(ep), emask);
+                self.set_active(tp);
+                self.set_active(ep);
+            }
+            Terminator::Barrier { next } => {
+                let p = self.layout.prio[next.block.index()];
+                self.state_or32(self.layout.parked(p), mask);
+            }
+            Terminator::Exit => self.state_or32(EXITED_OFF, mask),
+            Terminator::Trap => {
+                let fi = crate::runtime::env::terminator_fault_index(self.f.insts.len(), blk);
+                let callee = self.fn_ptr(super::helpers::trap_helper as *const () as usize);
+                let fiv = self.b.ins().iconst(types::I32, fi as i64);
+                self.b
+                    .ins()
+                    .call_indirect(self.sig_trap, callee, &[self.e.env, mask, fiv]);
+                self.state_or32(EXITED_OFF, mask);
+            }
+        }
+        self.b.ins().jump(self.dispatch, &[]);
+        Ok(())
+    }
+
+    /// The per-group part of a terminator: evaluate a divergent condition (accumulating its
+    /// lane bits into `acc`) and write block-call arguments into the targets' parameter slots
+    /// for the lanes going there.
+    fn group_terminator(
+        &mut self,
+        grp: &mut Grp,
+        sc: &HashMap<ir::Value, Value>,
+        term: &Terminator,
+        ucond: Option<Value>,
+        acc: Value,
+    ) -> Result<Value, String> {
+        match term {
+            Terminator::Jump(c) | Terminator::Barrier { next: c } => {
+                self.write_args(grp, sc, c, None)?;
+                Ok(acc)
+            }
+            Terminator::Branch { cond, then_, else_ } => {
+                let (tm, acc) = match ucond {
+                    Some(u) => {
+                        let w = self.b.ins().uextend(types::I32, u);
+                        let m = self.b.ins().ineg(w);
+                        (self.b.ins().splat(types::I32X4, m), acc)
+                    }
+                    None => {
+                        let GVal::V1(m) = self.gget(grp, sc, *cond)? else {
+                            return Err("branch condition representation".into());
+                        };
+                        let hb = self.b.ins().vhigh_bits(types::I32, m);
+                        let sh = self.b.ins().ishl_imm_s(grp.g, 2);
+                        let placed = self.b.ins().ishl(hb, sh);
+                        (m, self.b.ins().bor(acc, placed))
+                    }
+                };
+                if !then_.args.is_empty() {
+                    self.write_args(grp, sc, then_, Some((tm, false)))?;
+                }
+                if !else_.args.is_empty() {
+                    self.write_args(grp, sc, else_, Some((tm, true)))?;
+                }
+                Ok(acc)
+            }
+            Terminator::Exit | Terminator::Trap => Ok(acc),
+        }
+    }
+
+    /// Copy a block call's arguments to the target's parameter slots for the group's active
+    /// lanes (restricted to lanes where `cond` is true, or false with `negate`). All arguments
+    /// are read before any parameter is written.
+    fn write_args(
+        &mut self,
+        grp: &mut Grp,
+        sc: &HashMap<ir::Value, Value>,
+        call: &ir::BlockCall,
+        cond: Option<(Value, bool)>,
+    ) -> Result<(), String> {
+        let vals = call
+            .args
+            .iter()
+            .map(|&a| self.gget(grp, sc, a))
+            .collect::<Result<Vec<_>, _>>()?;
+        let params = self.f.block(call.block).params.clone();
+        let saved = (grp.m32, grp.m64, grp.bits);
+        if let Some((c, negate)) = cond {
+            let m = if negate {
+                self.b.ins().band_not(grp.m32, c)
+            } else {
+                self.b.ins().band(grp.m32, c)
+            };
+            grp.m32 = m;
+            grp.m64 = [self.b.ins().swiden_low(m), self.b.ins().swiden_high(m)];
+            let hb = self.b.ins().vhigh_bits(types::I32, m);
+            grp.bits = hb;
+        }
+        for (&p, x) in params.iter().zip(vals) {
+            let t = self.ty(p);
+            let x = match x {
+                GVal::S4(s) if vty(t).is_some() => self.pack_lanes(s, t),
+                x => x,
+            };
+            self.gstore(grp, p, x, true)?;
+        }
+        (grp.m32, grp.m64, grp.bits) = saved;
+        Ok(())
+    }
+}
+
+/// The CLIF type of one lane of a slot.
+fn ctype_lane(t: ir::Type) -> CType {
+    match t {
+        ir::Type::Pred => types::I32,
+        t => ctype(t),
+    }
+}
+
+fn zero_of(g: &mut Gen<'_, '_>, ct: CType) -> Value {
+    if ct == types::F32 {
+        g.b.ins().f32const(0.0)
+    } else if ct == types::F64 {
+        g.b.ins().f64const(0.0)
+    } else {
+        g.b.ins().iconst(ct, 0)
+    }
+}
+
+fn int_cc(cc: ir::ICmp, sign: ir::Sign) -> IntCC {
+    use ir::ICmp::*;
+    use ir::Sign::*;
+    match (cc, sign) {
+        (Eq, _) => IntCC::Equal,
+        (Ne, _) => IntCC::NotEqual,
+        (Lt, Signed) => IntCC::SignedLessThan,
+        (Le, Signed) => IntCC::SignedLessThanOrEqual,
+        (Gt, Signed) => IntCC::SignedGreaterThan,
+        (Ge, Signed) => IntCC::SignedGreaterThanOrEqual,
+        (Lt, Unsigned) => IntCC::UnsignedLessThan,
+        (Le, Unsigned) => IntCC::UnsignedLessThanOrEqual,
+        (Gt, Unsigned) => IntCC::UnsignedGreaterThan,
+        (Ge, Unsigned) => IntCC::UnsignedGreaterThanOrEqual,
+    }
+}
+
+fn float_cc(cc: ir::FCmp) -> FloatCC {
+    use ir::FCmp::*;
+    match cc {
+        Eq => FloatCC::Equal,
+        Ne => FloatCC::OrderedNotEqual,
+        Lt => FloatCC::LessThan,
+        Le => FloatCC::LessThanOrEqual,
+        Gt => FloatCC::GreaterThan,
+        Ge => FloatCC::GreaterThanOrEqual,
+        Equ => FloatCC::UnorderedOrEqual,
+        Neu => FloatCC::NotEqual,
+        Ltu => FloatCC::UnorderedOrLessThan,
+        Leu => FloatCC::UnorderedOrLessThanOrEqual,
+        Gtu => FloatCC::UnorderedOrGreaterThan,
+        Geu => FloatCC::UnorderedOrGreaterThanOrEqual,
+        Num => FloatCC::Ordered,
+        Nan => FloatCC::Unordered,
+    }
+}
+
+impl GVal {
+    /// The single vector of a V1 value (V2/S4 callers check types first; this returns the
+    /// first component rather than panicking).
+    fn v1_or_panic_free(self) -> Value {
+        match self {
+            GVal::V1(x) | GVal::V2(x, _) => x,
+            GVal::S4(s) => s[0],
+        }
+    }
+}
