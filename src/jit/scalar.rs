@@ -422,7 +422,11 @@ impl Gen<'_, '_> {
                 let r = self.b.ins().fma(x, y, z);
                 self.canon(r, t)
             }
-            Op::FDiv { rnd, ftz, .. } if rnd == ir::Round::Nearest && !ftz => {
+            Op::FDiv {
+                rnd,
+                ftz,
+                approx: false,
+            } if rnd == ir::Round::Nearest && !ftz => {
                 let t = rt.unwrap_or(ir::Type::F32);
                 let (x, y) = (arg(self, l, 0)?, arg(self, l, 1)?);
                 let r = self.b.ins().fdiv(x, y);

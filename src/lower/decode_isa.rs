@@ -189,7 +189,7 @@ pub(super) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
         "neg" | "abs" if half.is_some() => half_sign(b, cx, op == "neg", half?),
         "ex2" | "tanh" if half.is_some() => half_approx(b, cx, op, half?),
         "setp" if half.is_some() => half_setp(b, cx, half?),
-        "add" | "sub" if cx.has("sat") || cx.has("cc") => int_addsub(b, cx, op),
+        "add" | "sub" if (cx.has("sat") || cx.has("cc")) && !is_float(cx) => int_addsub(b, cx, op),
         "addc" | "subc" => int_addsub(b, cx, op),
         "mad" | "madc" if cx.has("cc") || op == "madc" || (cx.has("sat") && !is_float(cx)) => {
             int_mad_cc(b, cx, op)
