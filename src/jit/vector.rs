@@ -702,7 +702,8 @@ impl Gen<'_, '_> {
                     _ => return Ok(None),
                 }
             }
-            Op::FCmp { cc, ftz: false } => {
+            // Cranelift's x64 backend has no vector `one`/`ueq`: those take the lane path.
+            Op::FCmp { cc, ftz: false } if !matches!(cc, ir::FCmp::Ne | ir::FCmp::Equ) => {
                 let c = float_cc(cc);
                 match (args[0], args[1]) {
                     (GVal::V1(a), GVal::V1(b)) => {

@@ -189,7 +189,7 @@ pub fn parse_value(s: &str, ty: Ty) -> Option<Expect> {
             _ => None,
         },
         Ty::F16x2 | Ty::Bf16x2 => {
-            if s.starts_with("0x") {
+            if s.starts_with("0x") && !s.contains(',') {
                 return parse_int(s).map(|v| Expect::Bits(v & ty.mask()));
             }
             let (lo, hi) = s.split_once(',')?;
