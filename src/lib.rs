@@ -5,6 +5,7 @@
 //! interpreter ([`interp`]), both over the shared [`runtime`] (memory, launch, faults).
 
 pub mod analysis;
+pub mod coverage;
 pub mod interp;
 pub mod ir;
 pub mod jit;

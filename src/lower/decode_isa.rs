@@ -183,6 +183,7 @@ fn sign_of(t: ast::ScalarType) -> Sign {
 pub(super) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
     let half = half_of(cx);
     Some(match op {
+        "add" | "sub" | "fma" if cx.types().len() == 2 => mixed(b, cx, op),
         "add" | "sub" | "mul" if half.is_some() => half_arith(b, cx, op, half?),
         "fma" | "mad" if half.is_some() => half_fma(b, cx, half?),
         "min" | "max" if half.is_some() => half_minmax(b, cx, op == "max", half?),
@@ -211,6 +212,7 @@ pub(super) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
         "prmt" => prmt(b, cx),
         "set" => set(b, cx),
         "slct" => slct(b, cx),
+        "cvt" if cx.has("pack") => cvt_pack(b, cx),
         "cvt" if needs_isa_cvt(cx) => cvt(b, cx),
         _ => return None,
     })
@@ -1227,4 +1229,117 @@ fn cvt(b: &mut Builder, cx: &mut Cx) -> R {
         b.copy(t, r, cx.loc, &cx.ptx);
     }
     Ok(())
+}
+
+/// Mixed precision (PTX ISA §9.7.5): `add/sub{.rnd}{.sat}.f32.atype d, a, c` and
+/// `fma.rnd{.sat}.f32.abtype d, a, b, c` with f16/bf16 a (and b): the halves convert to f32
+/// exactly (and their product is exact in f32), so one f32 operation gives the single
+/// rounding the ISA specifies.
+fn mixed(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
+    let tys = cx.types();
+    let (dt, at) = (tys[0], tys[1]);
+    let Some((fmt, false)) = half_ty(at) else {
+        return Err(cx.bad("mixed precision needs .f32.f16 or .f32.bf16"));
+    };
+    if dt != ast::ScalarType::F32 {
+        return Err(cx.bad("mixed precision needs an .f32 destination"));
+    }
+    let rnd = round_or(cx, Round::Nearest);
+    let sat = cx.has("sat");
+    let src = if fmt == HalfFmt::F16 {
+        CvtType::F16
+    } else {
+        CvtType::Bf16
+    };
+    let widen = |b: &mut Builder, cx: &Cx, k: usize| -> Result<Var, LowerError> {
+        let h = b.src(cx, k, Type::I16)?;
+        let o = Op::Cvt {
+            dst: CvtType::F32,
+            src,
+            rnd: CvtRound::None,
+            sat: false,
+            ftz: false,
+        };
+        Ok(b.op1(cx, o, vec![h], Type::F32))
+    };
+    if op == "fma" {
+        cx.expect_operands(4)?;
+        let x = widen(b, cx, 1)?;
+        let y = widen(b, cx, 2)?;
+        let z = b.src(cx, 3, Type::F32)?;
+        let o = Op::FFma {
+            rnd,
+            ftz: false,
+            sat,
+        };
+        return b.unary_to_dst(cx, o, vec![x, y, z], Type::F32);
+    }
+    cx.expect_operands(3)?;
+    let x = widen(b, cx, 1)?;
+    let y = b.src(cx, 2, Type::F32)?;
+    let o = if op == "add" {
+        Op::FAdd {
+            rnd,
+            ftz: false,
+            sat,
+        }
+    } else {
+        Op::FSub {
+            rnd,
+            ftz: false,
+            sat,
+        }
+    };
+    b.unary_to_dst(cx, o, vec![x, y], Type::F32)
+}
+
+/// `cvt.pack.sat.convertType.s32{.b32} d, a, b{, c}` (PTX ISA §9.7.9.23): a and b saturate to
+/// the convert type; b goes to the low `size` bits, a to the next `size`, and for 8/4/2-bit
+/// types the low bits of c fill the rest (`d = c << 2·size | a' << size | b'`).
+fn cvt_pack(b: &mut Builder, cx: &mut Cx) -> R {
+    if !cx.has("sat") {
+        return Err(cx.bad("cvt.pack needs .sat"));
+    }
+    let (size, signed) = match cx.mods.iter().find_map(|m| match *m {
+        "u16" => Some((16, false)),
+        "s16" => Some((16, true)),
+        "u8" => Some((8, false)),
+        "s8" => Some((8, true)),
+        "u4" => Some((4, false)),
+        "s4" => Some((4, true)),
+        "u2" => Some((2, false)),
+        "s2" => Some((2, true)),
+        _ => None,
+    }) {
+        Some(t) => t,
+        None => return Err(cx.bad("cvt.pack needs a u16/s16/u8/s8/u4/s4/u2/s2 convert type")),
+    };
+    cx.expect_operands(if size == 16 { 3 } else { 4 })?;
+    let (lo, hi): (i64, i64) = if signed {
+        (-(1 << (size - 1)), (1 << (size - 1)) - 1)
+    } else {
+        (0, (1 << size) - 1)
+    };
+    let sat = |b: &mut Builder, cx: &Cx, k: usize| -> Result<Var, LowerError> {
+        let v = b.src(cx, k, Type::I32)?;
+        let l = b.konst(cx, Type::I32, lo as u64);
+        let h = b.konst(cx, Type::I32, hi as u64);
+        let sign = Sign::Signed;
+        let v = b.op1(cx, Op::IMax { sign }, vec![v, l], Type::I32);
+        let v = b.op1(cx, Op::IMin { sign }, vec![v, h], Type::I32);
+        let m = b.konst(cx, Type::I32, (1u64 << size) - 1);
+        Ok(b.op1(cx, Op::And {}, vec![v, m], Type::I32))
+    };
+    let ta = sat(b, cx, 1)?;
+    let tb = sat(b, cx, 2)?;
+    let sh = b.konst(cx, Type::I32, size);
+    let ta = b.op1(cx, Op::Shl {}, vec![ta, sh], Type::I32);
+    let mut d = b.op1(cx, Op::Or {}, vec![ta, tb], Type::I32);
+    if size < 16 {
+        let c = b.src(cx, 3, Type::I32)?;
+        let sh2 = b.konst(cx, Type::I32, 2 * size);
+        let c = b.op1(cx, Op::Shl {}, vec![c, sh2], Type::I32);
+        d = b.op1(cx, Op::Or {}, vec![d, c], Type::I32);
+    }
+    b.write(cx, 0, d, Type::I32)
 }
