@@ -179,17 +179,27 @@ pub const ISA: &[Instr] = isa! {
     "mma" "9.7.14.5" "" ["mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4}"]
     "ldmatrix" "9.7.14.5.15" "" ["ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r2]"]
     "stacksave" "9.7.17.1" "" ["stacksave.u64 %rd1"]
-    "vadd / vsub / vabsdiff / vmin / vmax" "9.7.16.1.1" "" ["vadd.s32.s32.s32 %r1, %r2, %r3"]
-    "vshl / vshr" "9.7.16.1.2" "" ["vshl.u32.u32.u32.clamp %r1, %r2, %r3"]
-    "vmad" "9.7.16.1.3" "" ["vmad.s32.s32.s32 %r1, %r2, %r3, %r4"]
-    "vset" "9.7.16.1.4" "" ["vset.s32.s32.lt %r1, %r2, %r3"]
-    "vadd2 / vsub2 / vavrg2 / vabsdiff2 / vmin2 / vmax2" "9.7.16.2.1" "" ["vadd2.s32.s32.s32 %r1, %r2, %r3, %r4"]
-    "vset2" "9.7.16.2.2" "" ["vset2.s32.s32.lt %r1, %r2, %r3, %r4"]
-    "vadd4 / vsub4 / vavrg4 / vabsdiff4 / vmin4 / vmax4" "9.7.16.3.1" "" ["vadd4.s32.s32.s32 %r1, %r2, %r3, %r4"]
-    "vset4" "9.7.16.3.2" "" ["vset4.s32.s32.lt %r1, %r2, %r3, %r4"]
-    "trap" "9.7.18.1" "" ["trap"]
-    "brkpt" "9.7.18.2" "" ["brkpt"]
-    "nanosleep" "9.7.18.4" "" ["nanosleep.u32 %r1"]
+    "vadd / vsub / vabsdiff / vmin / vmax" "9.7.18.1.1" "u32/s32 each operand; .b0-.b3/.h0/.h1 selectors; .sat; .add/.min/.max or .dsel merge" [
+        "vadd.s32.u32.s32.sat %r1, %r2.b0, %r3.h0", "vabsdiff.s32.s32.s32.sat %r1.h0, %r2.b0, %r3.b2, %r4",
+        "vmin.s32.s32.s32.sat.add %r1, %r2, %r3, %r4", "vsub.u32.u32.u32 %r1, %r2, %r3", "vmax.s32.s32.s32.max %r1, %r2, %r3, %r4"]
+    "vshl / vshr" "9.7.18.1.2" ".clamp/.wrap, selectors, .sat, secondary op or merge" [
+        "vshl.s32.u32.u32.clamp %r1, %r2, %r3", "vshr.u32.u32.u32.wrap %r1, %r2, %r3.h1"]
+    "vmad" "9.7.18.1.3" "selectors, .po, .sat, .shr7/.shr15; operand negation (-a, -b, -c) not supported" [
+        "vmad.s32.s32.s32 %r1, %r2, %r3, %r4", "vmad.u32.u32.u32.shr15 %r1, %r2.h0, %r3.h0, %r4",
+        "vmad.s32.s32.u32.po.sat %r1, %r2, %r3, %r4"]
+    "vset" "9.7.18.1.4" "every integer compare, selectors, secondary op or merge" [
+        "vset.s32.u32.lt %r1, %r2, %r3", "vset.u32.u32.ne %r1, %r2, %r3.h1", "vset.u32.u32.eq.add %r1, %r2, %r3, %r4"]
+    "vadd2 / vsub2 / vavrg2 / vabsdiff2 / vmin2 / vmax2" "9.7.18.2.1" ".hxy selectors, .h0/.h1/.h10 masks, .sat merge or .add accumulate" [
+        "vadd2.s32.s32.u32.sat %r1, %r2, %r3, %r1", "vsub2.s32.s32.s32.sat %r1.h0, %r2.h10, %r3.h32, %r1",
+        "vmin2.s32.u32.u32.add %r1.h10, %r2.h00, %r3.h22, %r1", "vavrg2.u32.u32.u32 %r1, %r2, %r3, %r4"]
+    "vset2" "9.7.18.2.2" "every integer compare, merge or .add" ["vset2.s32.u32.lt %r1, %r2, %r3, %r4", "vset2.u32.u32.ne.add %r1, %r2, %r3, %r4"]
+    "vadd4 / vsub4 / vavrg4 / vabsdiff4 / vmin4 / vmax4" "9.7.18.3.1" ".bxyzw selectors, .b0-.b3210 masks, .sat merge or .add accumulate" [
+        "vadd4.s32.s32.s32 %r1, %r2, %r3, %r4", "vabsdiff4.u32.u32.u32.add %r1, %r2, %r3, %r4",
+        "vmax4.u32.u32.u32 %r1.b20, %r2.b0000, %r3.b4444, %r4"]
+    "vset4" "9.7.18.3.2" "every integer compare, merge or .add" ["vset4.s32.s32.lt %r1, %r2, %r3, %r4", "vset4.u32.u32.gt.add %r1, %r2, %r3, %r4"]
+    "trap" "9.7.19.1" "" ["trap"]
+    "brkpt" "9.7.19.2" "" ["brkpt"]
+    "nanosleep" "9.7.19.4" "" ["nanosleep.u32 %r1"]
 };
 
 /// A small kernel around one example instruction.
@@ -283,7 +293,7 @@ mod tests {
                 || s.starts_with("9.7.6.")
                 || s.starts_with("9.7.7.")
                 || s.starts_with("9.7.8.")
-                || s.starts_with("9.7.16.")
+                || s.starts_with("9.7.18.")
                 || matches!(s, "9.7.9.1" | "9.7.9.7" | "9.7.9.22" | "9.7.9.23")
         };
         let missing: Vec<String> = super::ISA

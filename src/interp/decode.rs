@@ -274,7 +274,10 @@ impl Decoder<'_> {
             | Op::HAbs { .. }
             | Op::HCmp { .. }
             | Op::HApprox { .. }
-            | Op::HRelu { .. }) => Exec::Pure(op),
+            | Op::HRelu { .. }
+            | Op::Video { .. }
+            | Op::VideoSimd { .. }
+            | Op::VMad { .. }) => Exec::Pure(op),
         };
         DInst {
             exec,

@@ -213,6 +213,17 @@ op_table! {
     ["9.7.4.10"] HApprox { fmt: HalfFmt, f: ApproxFn } => "happrox";
     /// `.relu` on a half: negative → +0, NaN → canonical NaN.
     ["9.7.4.4"] HRelu { fmt: HalfFmt } => "hrelu";
+    /// Scalar video instruction (`vadd vsub vabsdiff vmin vmax vshl vshr vset`): args (a, b,
+    /// c). `asel`/`bsel`/`dsel` pick a sub-word: 0-3 = `.b0-.b3`, 4-5 = `.h0-.h1`, 6 = the word.
+    /// With `dsel` ≠ 6 the result merges into c; else `sec` combines it with c.
+    ["9.7.18.1"] Video { op: VideoOp, ty: VideoTypes, sat: bool, asel: u8, bsel: u8, dsel: u8, sec: VideoSec } => "video";
+    /// SIMD video instruction on `lanes` (2: half-words, 4: bytes): args (a, b, c). Lane i of
+    /// a/b is element `(sel >> 4i) & 15` of the bytes/half-words of b:a; `mask` bit i selects the
+    /// lanes written (merge into c) or accumulated (`add`: d = c + Σ lanes).
+    ["9.7.18.2"] VideoSimd { op: VideoOp, lanes: u8, ty: VideoTypes, sat: bool, asel: u16, bsel: u16, mask: u8, add: bool } => "video.simd";
+    /// `vmad`: args (a, b, c) → (a' · b' + c) optionally `.po` (+1), scaled (`shr` 0, 7, 15) and
+    /// saturated; a' and b' are selected sub-words as in [`Op::Video`].
+    ["9.7.18.1.3"] VMad { ty: VideoTypes, sat: bool, asel: u8, bsel: u8, po: bool, shr: u8 } => "vmad";
     /// Warp shuffle: args (value, b, c, membermask) → (value, pred): lane j reads the value of
     /// the lane chosen by mode, b (lane or delta) and c (clamp and segment mask).
     ["9.7.8.6"] Shfl { mode: ShflMode } => "shfl";
@@ -305,7 +316,10 @@ impl Op {
             | Op::HAbs { .. }
             | Op::HCmp { .. }
             | Op::HApprox { .. }
-            | Op::HRelu { .. } => Effect::Pure,
+            | Op::HRelu { .. }
+            | Op::Video { .. }
+            | Op::VideoSimd { .. }
+            | Op::VMad { .. } => Effect::Pure,
             Op::Load { .. }
             | Op::Store { .. }
             | Op::Atom { .. }

@@ -221,6 +221,55 @@ pub fn print_modifiers(op: &Op) -> String {
         ),
         Op::HApprox { fmt, f } => format!(".{fmt}.{f}"),
         Op::HRelu { fmt } => format!(".{fmt}"),
+        Op::Video {
+            op,
+            ty,
+            sat,
+            asel,
+            bsel,
+            dsel,
+            sec,
+        } => {
+            format!(
+                ".{op:?}.{}{}{}.a{asel}.b{bsel}.d{dsel}.{sec:?}",
+                ty.d, ty.a, ty.b
+            )
+            .to_lowercase()
+                + flag(*sat, ".sat")
+        }
+        Op::VideoSimd {
+            op,
+            lanes,
+            ty,
+            sat,
+            asel,
+            bsel,
+            mask,
+            add,
+        } => format!(
+            ".{op:?}{lanes}.{}{}{}.a{asel:x}.b{bsel:x}.m{mask:b}{}{}",
+            ty.d,
+            ty.a,
+            ty.b,
+            flag(*sat, ".sat"),
+            flag(*add, ".add")
+        )
+        .to_lowercase(),
+        Op::VMad {
+            ty,
+            sat,
+            asel,
+            bsel,
+            po,
+            shr,
+        } => format!(
+            ".{}{}{}.a{asel}.b{bsel}.shr{shr}{}{}",
+            ty.d,
+            ty.a,
+            ty.b,
+            flag(*po, ".po"),
+            flag(*sat, ".sat")
+        ),
         Op::IAddSat {}
         | Op::ISubSat {}
         | Op::Fns {}

@@ -422,3 +422,42 @@ impl fmt::Display for TestProp {
         })
     }
 }
+
+/// The primary operation of a video instruction (PTX ISA §9.7.18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VideoOp {
+    Add,
+    Sub,
+    /// `vavrg2/4`: rounded average.
+    Avrg,
+    AbsDiff,
+    Min,
+    Max,
+    /// `vshl` with `.clamp` (counts above 32 are 32) or `.wrap` (counts mod 32).
+    Shl {
+        clamp: bool,
+    },
+    /// `vshr`, as `vshl`.
+    Shr {
+        clamp: bool,
+    },
+    /// `vset`: 1 when the comparison holds, else 0.
+    Set(ICmp),
+}
+
+/// The secondary operation of a scalar video instruction: with the third operand c.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VideoSec {
+    None,
+    Add,
+    Min,
+    Max,
+}
+
+/// Signedness of a video instruction's destination, a and b (`.dtype.atype.btype`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VideoTypes {
+    pub d: Sign,
+    pub a: Sign,
+    pub b: Sign,
+}

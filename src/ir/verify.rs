@@ -295,6 +295,10 @@ impl Op {
                 n(1, 1)?;
                 same(&|t| t == I16)
             }
+            Op::Video { .. } | Op::VideoSimd { .. } | Op::VMad { .. } => {
+                n(3, 1)?;
+                same(&|t| t == I32)
+            }
             Op::HCmp { .. } => {
                 n(2, 1)?;
                 (args[0] == I16 && args[1] == I16 && res[0] == Pred)

@@ -619,7 +619,10 @@ impl Gen<'_, '_> {
             | Op::HAbs { .. }
             | Op::HCmp { .. }
             | Op::HApprox { .. }
-            | Op::HRelu { .. } => self.call_pure(i, argv)?,
+            | Op::HRelu { .. }
+            | Op::Video { .. }
+            | Op::VideoSimd { .. }
+            | Op::VMad { .. } => self.call_pure(i, argv)?,
         };
         Ok(Some(r))
     }

@@ -10,6 +10,7 @@ pub mod fp;
 pub mod launch;
 pub mod memory;
 pub mod semantics;
+pub mod video;
 
 pub use context::{
     front_end, Context, Engine, Error, FaultReport, Kernel, KernelArg, LaunchOptions, LaunchReport,

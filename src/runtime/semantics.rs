@@ -490,6 +490,33 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
         Op::HCmp { fmt, cc, ftz } => fp::cmp(fmt.into(), cc, a, b, ftz) as u64,
         Op::HApprox { fmt, f } => fp::approx(fmt.into(), f, a, fmt == crate::ir::HalfFmt::Bf16),
         Op::HRelu { fmt } => fp::relu(fmt.into(), a),
+        Op::Video {
+            op,
+            ty,
+            sat,
+            asel,
+            bsel,
+            dsel,
+            sec,
+        } => super::video::scalar(op, ty, sat, asel, bsel, dsel, sec, a, b, c),
+        Op::VideoSimd {
+            op,
+            lanes,
+            ty,
+            sat,
+            asel,
+            bsel,
+            mask,
+            add,
+        } => super::video::simd(op, lanes, ty, sat, asel, bsel, mask, add, a, b, c),
+        Op::VMad {
+            ty,
+            sat,
+            asel,
+            bsel,
+            po,
+            shr,
+        } => super::video::vmad(ty, sat, asel, bsel, po, shr, a, b, c),
         Op::Load { .. }
         | Op::Store { .. }
         | Op::Atom { .. }
