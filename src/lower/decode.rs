@@ -12,40 +12,40 @@ use crate::ptx::span::Span;
 
 /// Per-instruction decoding context: destinations are written through temporaries and committed
 /// at the end, so sources read before destinations change and guards apply uniformly.
-struct Cx<'i> {
-    inst: &'i ast::Instruction,
-    loc: SrcLoc,
-    ptx: String,
-    mods: Vec<&'i str>,
+pub(super) struct Cx<'i> {
+    pub(super) inst: &'i ast::Instruction,
+    pub(super) loc: SrcLoc,
+    pub(super) ptx: String,
+    pub(super) mods: Vec<&'i str>,
     /// (register, temporary) pairs to commit.
-    writes: Vec<(Var, Var)>,
+    pub(super) writes: Vec<(Var, Var)>,
 }
 
 impl Cx<'_> {
-    fn has(&self, m: &str) -> bool {
+    pub(super) fn has(&self, m: &str) -> bool {
         self.mods.contains(&m)
     }
 
-    fn unsupported(&self, what: &str) -> LowerError {
+    pub(super) fn unsupported(&self, what: &str) -> LowerError {
         LowerError::unsupported(
             self.inst.span,
             format!("unsupported instruction '{}': {what}", self.ptx),
         )
     }
 
-    fn bad(&self, what: &str) -> LowerError {
+    pub(super) fn bad(&self, what: &str) -> LowerError {
         LowerError::new(self.inst.span, format!("invalid '{}': {what}", self.ptx))
     }
 
     /// The operand at `k`, or an error naming the instruction.
-    fn opnd(&self, k: usize) -> Result<&Operand, LowerError> {
+    pub(super) fn opnd(&self, k: usize) -> Result<&Operand, LowerError> {
         self.inst
             .operands
             .get(k)
             .ok_or_else(|| self.bad(&format!("missing operand {}", k + 1)))
     }
 
-    fn expect_operands(&self, n: usize) -> Result<(), LowerError> {
+    pub(super) fn expect_operands(&self, n: usize) -> Result<(), LowerError> {
         if self.inst.operands.len() != n {
             return Err(self.bad(&format!(
                 "expects {n} operands, found {}",
@@ -56,7 +56,7 @@ impl Cx<'_> {
     }
 
     /// The one type modifier among the modifiers (the last one that names a type).
-    fn ty(&self) -> Result<ast::ScalarType, LowerError> {
+    pub(super) fn ty(&self) -> Result<ast::ScalarType, LowerError> {
         self.mods
             .iter()
             .rev()
@@ -153,6 +153,19 @@ fn sreg(name: &str, comp: Option<char>) -> Option<SReg> {
         ("%laneid", None) => SReg::LaneId,
         ("%warpid", None) => SReg::WarpId,
         ("%nwarpid", None) => SReg::NWarpId,
+        ("%lanemask_eq", None) => SReg::LanemaskEq,
+        ("%lanemask_le", None) => SReg::LanemaskLe,
+        ("%lanemask_lt", None) => SReg::LanemaskLt,
+        ("%lanemask_ge", None) => SReg::LanemaskGe,
+        ("%lanemask_gt", None) => SReg::LanemaskGt,
+        ("%clock", None) => SReg::Clock,
+        ("%clock64", None) => SReg::Clock64,
+        ("%globaltimer", None) => SReg::GlobalTimer,
+        ("%smid", None) => SReg::SmId,
+        ("%nsmid", None) => SReg::NSmId,
+        ("%gridid", None) => SReg::GridId,
+        ("%dynamic_smem_size", None) => SReg::DynamicSmemSize,
+        ("%total_smem_size", None) => SReg::TotalSmemSize,
         _ => return None,
     })
 }
@@ -176,7 +189,7 @@ fn literal_bits(l: Literal, ty: Type) -> u64 {
 }
 
 impl Builder<'_> {
-    fn konst(&mut self, cx: &Cx, ty: Type, bits: u64) -> Var {
+    pub(super) fn konst(&mut self, cx: &Cx, ty: Type, bits: u64) -> Var {
         self.emit1(
             Op::Const {
                 bits: bits & ty.mask(),
@@ -248,7 +261,7 @@ impl Builder<'_> {
     }
 
     /// A register by name, or an error.
-    fn reg_var(&self, cx: &Cx, name: &ast::Ident) -> Result<Var, LowerError> {
+    pub(super) fn reg_var(&self, cx: &Cx, name: &ast::Ident) -> Result<Var, LowerError> {
         self.reg(&name.name).ok_or_else(|| {
             LowerError::new(
                 name.span,
@@ -258,7 +271,7 @@ impl Builder<'_> {
     }
 
     /// The value of a source operand as IR type `ty`.
-    fn src_rel(
+    pub(super) fn src_rel(
         &mut self,
         cx: &Cx,
         o: &Operand,
@@ -277,7 +290,7 @@ impl Builder<'_> {
                     return self.coerce(cx, v, ty, relaxed, name.span);
                 }
                 if let Some(r) = sreg(&name.name, *component) {
-                    let v = self.emit1(Op::SReg { reg: r }, vec![], Type::I32, cx.loc, &cx.ptx);
+                    let v = self.emit1(Op::SReg { reg: r }, vec![], r.ty(), cx.loc, &cx.ptx);
                     return self.coerce(cx, v, ty, Some(Sign::Unsigned), name.span);
                 }
                 if name.name.starts_with('%') {
@@ -334,7 +347,7 @@ impl Builder<'_> {
         }
     }
 
-    fn src(&mut self, cx: &Cx, k: usize, ty: Type) -> Result<Var, LowerError> {
+    pub(super) fn src(&mut self, cx: &Cx, k: usize, ty: Type) -> Result<Var, LowerError> {
         let o = cx.opnd(k)?.clone();
         self.src_rel(cx, &o, ty, None)
     }
@@ -382,7 +395,7 @@ impl Builder<'_> {
 
     /// A destination operand: returns a temporary of type `ty` that is committed to the
     /// register after decoding (with extension/truncation when `relaxed`).
-    fn dst_rel(
+    pub(super) fn dst_rel(
         &mut self,
         cx: &mut Cx,
         o: &Operand,
@@ -424,13 +437,18 @@ impl Builder<'_> {
         }
     }
 
-    fn dst(&mut self, cx: &mut Cx, k: usize, ty: Type) -> Result<Option<Var>, LowerError> {
+    pub(super) fn dst(
+        &mut self,
+        cx: &mut Cx,
+        k: usize,
+        ty: Type,
+    ) -> Result<Option<Var>, LowerError> {
         let o = cx.opnd(k)?.clone();
         self.dst_rel(cx, &o, ty, None)
     }
 
     /// Emit `op` with its single result going to destination operand 0.
-    fn unary_to_dst(
+    pub(super) fn unary_to_dst(
         &mut self,
         cx: &mut Cx,
         op: Op,
@@ -571,9 +589,13 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
     let op = i.opcode.name.as_str();
     // Control flow.
     match op {
-        "bra" | "ret" | "exit" | "bar" | "barrier" | "trap" => {
+        "bra" | "ret" | "exit" | "trap" => {
             return control(b, &cx, guard);
         }
+        "bar" | "barrier" => return super::collective::barrier(b, &cx, guard),
+        // Debugging and performance-monitor hints, and sleeps: accepted, no effect on the
+        // CPU (PTX ISA §9.7.19: brkpt, nanosleep, pmevent).
+        "brkpt" | "nanosleep" | "pmevent" => return Ok(()),
         _ => {}
     }
     let pure = matches!(
@@ -1008,6 +1030,9 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
         "st" => store(b, cx),
         "atom" | "red" => atom(b, cx, op == "red"),
         "shfl" => shfl(b, cx),
+        "vote" | "activemask" | "match" | "redux" | "elect" => {
+            super::collective::collective(b, cx, op)
+        }
         "isspacep" => {
             cx.expect_operands(2)?;
             let space = space_of(cx);

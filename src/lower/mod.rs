@@ -11,6 +11,7 @@
 //! Errors name the construct and carry the PTX span (`file:line:col` when rendered).
 
 mod build;
+mod collective;
 mod decode;
 mod ssa;
 

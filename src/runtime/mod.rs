@@ -8,6 +8,7 @@ pub mod env;
 pub mod launch;
 pub mod memory;
 pub mod semantics;
+pub mod warp;
 
 pub use context::{
     front_end, Context, Engine, Error, FaultReport, Kernel, KernelArg, LaunchOptions, LaunchReport,

@@ -1,0 +1,225 @@
+//! SIMT semantics on both engines: warp collectives with partial membermasks after divergence,
+//! CTA barriers (ids, thread counts, `bar.arrive`, `bar.red`, exited threads), deadlock and
+//! time-limit reports. Expected values come from host code written here from the PTX ISA's
+//! definitions, never from an engine.
+
+use ptxjit::runtime::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
+use std::time::{Duration, Instant};
+
+const HEADER: &str = ".version 8.0\n.target sm_90\n.address_size 64\n";
+
+/// Run `kernel` from `body` on `engine` with one zeroed u32 output buffer of `words` words as
+/// its only parameter; returns the buffer.
+fn run_on(
+    engine: Engine,
+    body: &str,
+    kernel: &str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    words: usize,
+    opts: &LaunchOptions,
+) -> Result<Vec<u32>, Error> {
+    let ptx = format!("{HEADER}{body}");
+    let mut ctx = Context::new();
+    let m = ctx.load_module(&ptx, "t.ptx", engine)?;
+    let k = m.kernel(kernel)?;
+    let out = ctx.alloc((words * 4) as u64, Some("out"))?;
+    ctx.copy_htod(out, &vec![0u8; words * 4])?;
+    let dims = LaunchDims {
+        grid,
+        block,
+        shared_bytes: 0,
+    };
+    ctx.launch(&k, dims, &[KernelArg::Ptr(out)], opts)?;
+    let mut bytes = vec![0u8; words * 4];
+    ctx.copy_dtoh(&mut bytes, out)?;
+    Ok(bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// Run on both engines and compare each with `want`.
+fn check(body: &str, kernel: &str, grid: [u32; 3], block: [u32; 3], want: &[u32]) {
+    for engine in [Engine::Interp, Engine::Jit] {
+        let got = run_on(
+            engine,
+            body,
+            kernel,
+            grid,
+            block,
+            want.len(),
+            &LaunchOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{engine}: {kernel}: {e}"));
+        for (i, (g, w)) in got.iter().zip(want).enumerate() {
+            assert_eq!(
+                g, w,
+                "{engine}: {kernel}: word {i}: got {g:#x}, want {w:#x}"
+            );
+        }
+    }
+}
+
+/// Each thread writes 10 words: collectives after divergence with partial and segmented
+/// membermasks.
+const COLLECTIVES: &str = r#"
+.visible .entry coll(.param .u64 out)
+{
+    .reg .pred %p<8>;
+    .reg .b32 %r<40>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, %laneid;
+    mul.wide.u32 %rd2, %r1, 40;
+    add.u64 %rd3, %rd1, %rd2;
+    // p = tid % 3 == 0
+    rem.u32 %r3, %r1, 3;
+    setp.eq.u32 %p1, %r3, 0;
+    // w0: ballot over the whole warp
+    vote.sync.ballot.b32 %r4, %p1, -1;
+    st.global.u32 [%rd3], %r4;
+    // diverge: lanes < 20 and lanes >= 20 vote with their own masks
+    setp.lt.u32 %p2, %r2, 20;
+    @!%p2 bra $L_hi;
+    vote.sync.ballot.b32 %r5, %p1, 0x000fffff;
+    vote.sync.any.pred %p3, %p1, 0x000fffff;
+    bra $L_join;
+$L_hi:
+    vote.sync.ballot.b32 %r5, !%p1, 0xfff00000;
+    vote.sync.all.pred %p3, %p1, 0xfff00000;
+$L_join:
+    st.global.u32 [%rd3+4], %r5;
+    selp.u32 %r6, 1, 0, %p3;
+    st.global.u32 [%rd3+8], %r6;
+    // w3: vote.uni in segments of 8 lanes on (tid < 44)
+    and.b32 %r7, %r2, 24;
+    mov.u32 %r8, 255;
+    shl.b32 %r9, %r8, %r7;
+    setp.lt.u32 %p4, %r1, 44;
+    vote.sync.uni.pred %p5, %p4, %r9;
+    selp.u32 %r10, 1, 0, %p5;
+    st.global.u32 [%rd3+12], %r10;
+    // w4: activemask where lane % 3 != 0
+    mov.u32 %r11, 0xdead;
+    @%p1 bra $L_skip;
+    activemask.b32 %r11;
+$L_skip:
+    st.global.u32 [%rd3+16], %r11;
+    // w5: match.any on tid / 5
+    div.u32 %r12, %r1, 5;
+    match.any.sync.b32 %r13, %r12, -1;
+    st.global.u32 [%rd3+20], %r13;
+    // w6: match.all on lane / 8 within segments (equal) -> mask; plus predicate bit 31
+    shr.u32 %r14, %r2, 3;
+    match.all.sync.b32 %r15|%p6, %r14, %r9;
+    selp.u32 %r16, 0x80000000, 0, %p6;
+    or.b32 %r17, %r15, %r16;
+    st.global.u32 [%rd3+24], %r17;
+    // w7: redux add of tid over the warp, min.s32 of (10 - tid) over segments
+    redux.sync.add.u32 %r18, %r1, -1;
+    sub.s32 %r19, 10, %r1;
+    redux.sync.min.s32 %r20, %r19, %r9;
+    xor.b32 %r21, %r18, %r20;
+    st.global.u32 [%rd3+28], %r21;
+    // w8: elect among lanes >= 5: leader lane, bit 31 when this lane leads
+    mov.u32 %r22, 0xbeef;
+    setp.lt.u32 %p7, %r2, 5;
+    @%p7 bra $L_noelect;
+    elect.sync %r22|%p6, -1;
+    selp.u32 %r23, 0x80000000, 0, %p6;
+    or.b32 %r22, %r22, %r23;
+$L_noelect:
+    st.global.u32 [%rd3+32], %r22;
+    // w9: lanemasks mixed
+    mov.u32 %r24, %lanemask_lt;
+    mov.u32 %r25, %lanemask_ge;
+    mov.u32 %r26, %lanemask_eq;
+    xor.b32 %r27, %r24, %r26;
+    add.u32 %r27, %r27, %r25;
+    mov.u32 %r28, %lanemask_le;
+    mov.u32 %r29, %lanemask_gt;
+    xor.b32 %r27, %r27, %r28;
+    xor.b32 %r27, %r27, %r29;
+    st.global.u32 [%rd3+36], %r27;
+    ret;
+}
+"#;
+
+fn collectives_ref(n: u32) -> Vec<u32> {
+    let mut out = vec![0u32; n as usize * 10];
+    for w in 0..n.div_ceil(32) {
+        let lanes: Vec<u32> = (0..32).filter(|l| w * 32 + l < n).collect();
+        let live: u32 = lanes.iter().fold(0, |m, l| m | 1 << l);
+        let tid = |l: u32| w * 32 + l;
+        let p = |l: u32| tid(l) % 3 == 0;
+        let ballot = |mask: u32, f: &dyn Fn(u32) -> bool| -> u32 {
+            lanes
+                .iter()
+                .filter(|&&l| mask & (1 << l) != 0 && f(l))
+                .fold(0, |m, l| m | 1 << l)
+        };
+        for &l in &lanes {
+            let o = &mut out[tid(l) as usize * 10..tid(l) as usize * 10 + 10];
+            o[0] = ballot(live, &p);
+            let seg = 0xffu32 << (l & 24);
+            if l < 20 {
+                o[1] = ballot(0x000f_ffff, &p);
+                o[2] = (ballot(0x000f_ffff, &p) != 0) as u32;
+            } else {
+                o[1] = ballot(0xfff0_0000, &|j| !p(j));
+                let g = 0xfff0_0000 & live;
+                o[2] = (ballot(g, &p) == g) as u32;
+            }
+            let g = seg & live;
+            let t = ballot(g, &|j| tid(j) < 44);
+            o[3] = (t == 0 || t == g) as u32;
+            o[4] = if p(l) {
+                0xdead
+            } else {
+                ballot(live, &|j| !p(j))
+            };
+            o[5] = ballot(live, &|j| tid(j) / 5 == tid(l) / 5);
+            o[6] = g | 0x8000_0000; // lane / 8 is equal within a segment of 8
+            let sum: u32 = lanes.iter().map(|&j| tid(j)).sum();
+            let min = lanes
+                .iter()
+                .filter(|&&j| g & (1 << j) != 0)
+                .map(|&j| 10 - tid(j) as i32)
+                .min()
+                .unwrap_or(i32::MAX);
+            o[7] = sum ^ min as u32;
+            o[8] = if l < 5 {
+                0xbeef
+            } else {
+                let leader = lanes.iter().copied().find(|&j| j >= 5).unwrap_or(0);
+                leader | if leader == l { 0x8000_0000 } else { 0 }
+            };
+            let eq = 1u32 << l;
+            let lt = eq - 1;
+            let le = lt | eq;
+            o[9] = (((lt ^ eq).wrapping_add(!lt)) ^ le) ^ !le;
+        }
+    }
+    out
+}
+
+#[test]
+fn collectives_partial_masks_after_divergence() {
+    // 48 threads: the second warp is partial (16 lanes).
+    check(
+        COLLECTIVES,
+        "coll",
+        [1, 1, 1],
+        [48, 1, 1],
+        &collectives_ref(48),
+    );
+    check(
+        COLLECTIVES,
+        "coll",
+        [1, 1, 1],
+        [64, 1, 1],
+        &collectives_ref(64),
+    );
+}
