@@ -6,6 +6,10 @@
 use ptxjit::runtime::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
 use std::time::{Duration, Instant};
 
+/// Serializes the tests that measure time: launches share one worker pool, so a spinning
+/// kernel in one test would delay another test's launch.
+static TIMING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 const HEADER: &str = ".version 8.0\n.target sm_90\n.address_size 64\n";
 
 /// Run `kernel` from `body` on `engine` with one zeroed u32 output buffer of `words` words as
@@ -222,4 +226,258 @@ fn collectives_partial_masks_after_divergence() {
         [64, 1, 1],
         &collectives_ref(64),
     );
+}
+
+/// `bar.red.{popc,and,or}` (`__syncthreads_count/and/or`) after a third of the threads
+/// exited: exited threads neither hold up the barrier nor count.
+const BAR_RED: &str = r#"
+.visible .entry barred(.param .u64 out)
+{
+    .reg .pred %p<6>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 12;
+    add.u64 %rd3, %rd1, %rd2;
+    rem.u32 %r2, %r1, 3;
+    setp.eq.u32 %p1, %r2, 2;
+    @%p1 exit;
+    // predicate: tid % 4 == 0
+    and.b32 %r3, %r1, 3;
+    setp.eq.u32 %p2, %r3, 0;
+    bar.red.popc.u32 %r4, 0, %p2;
+    st.global.u32 [%rd3], %r4;
+    setp.lt.u32 %p3, %r1, 1000;
+    bar.red.and.pred %p4, 0, %p3;
+    selp.u32 %r5, 1, 0, %p4;
+    barrier.red.or.pred %p5, 0, !%p3;
+    selp.u32 %r6, 2, 0, %p5;
+    or.b32 %r7, %r5, %r6;
+    st.global.u32 [%rd3+4], %r7;
+    bar.red.and.pred %p4, 0, %p2;
+    selp.u32 %r8, 1, 0, %p4;
+    st.global.u32 [%rd3+8], %r8;
+    ret;
+}
+"#;
+
+#[test]
+fn bar_red_with_exited_threads() {
+    let n = 80u32; // last warp partial
+    let alive: Vec<u32> = (0..n).filter(|t| t % 3 != 2).collect();
+    let popc = alive.iter().filter(|&&t| t % 4 == 0).count() as u32;
+    let all4 = alive.iter().all(|&t| t % 4 == 0) as u32;
+    let mut want = vec![0u32; n as usize * 3];
+    for &t in &alive {
+        want[t as usize * 3] = popc;
+        want[t as usize * 3 + 1] = 1; // and(true) = 1, or(false) = 0
+        want[t as usize * 3 + 2] = all4;
+    }
+    check(BAR_RED, "barred", [2, 1, 1], [n, 1, 1], &want);
+}
+
+/// Named barriers with thread counts: warps 0–1 and warps 2–3 synchronize separately
+/// (barriers 1 and 2, 64 threads each); warp 0 produces for warp 1 through `bar.arrive 3, 64`
+/// / `bar.sync 3, 64`; a barrier inside a loop whose trip count is uniform per CTA.
+const NAMED: &str = r#"
+.visible .entry named(.param .u64 out)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<20>;
+    .reg .b64 %rd<6>;
+    .shared .align 4 .b32 buf[128];
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, %ctaid.x;
+    shr.u32 %r3, %r1, 5;            // warp
+    mov.u32 %r10, buf;
+    shl.b32 %r11, %r1, 2;
+    add.u32 %r12, %r10, %r11;       // &buf[tid]
+    // group g = warp / 2, partner = tid ^ 32 (the other warp of the group)
+    shr.u32 %r4, %r3, 1;
+    xor.b32 %r5, %r1, 32;
+    shl.b32 %r13, %r5, 2;
+    add.u32 %r14, %r10, %r13;       // &buf[partner]
+    add.u32 %r6, %r4, 1;            // barrier id 1 or 2
+    mov.u32 %r7, 0;                 // acc
+    mov.u32 %r8, 0;                 // i
+$L_loop:
+    mad.lo.u32 %r9, %r8, 1000, %r1;
+    add.u32 %r9, %r9, %r2;
+    st.shared.u32 [%r12], %r9;
+    bar.sync %r6, 64;
+    ld.shared.u32 %r15, [%r14];
+    add.u32 %r7, %r7, %r15;
+    bar.sync %r6, 64;
+    add.u32 %r8, %r8, 1;
+    add.u32 %r16, %r2, 3;
+    setp.lt.u32 %p1, %r8, %r16;
+    @%p1 bra $L_loop;
+    // producer/consumer between warps 0 and 1 on barrier 3
+    setp.eq.u32 %p2, %r3, 0;
+    @!%p2 bra $L_consumer;
+    add.u32 %r17, %r1, 7000;
+    st.shared.u32 [%r12], %r17;
+    bar.arrive 3, 64;
+    bra $L_out;
+$L_consumer:
+    setp.ne.u32 %p3, %r3, 1;
+    @%p3 bra $L_out;
+    bar.sync 3, 64;
+    ld.shared.u32 %r18, [%r14];
+    add.u32 %r7, %r7, %r18;
+$L_out:
+    mul.wide.u32 %rd2, %r2, 128;
+    cvt.u64.u32 %rd3, %r1;
+    add.u64 %rd2, %rd2, %rd3;
+    shl.b64 %rd2, %rd2, 2;
+    add.u64 %rd4, %rd1, %rd2;
+    st.global.u32 [%rd4], %r7;
+    ret;
+}
+"#;
+
+#[test]
+fn named_barriers_counts_and_arrive() {
+    let mut want = vec![0u32; 3 * 128];
+    for c in 0..3u32 {
+        for t in 0..128u32 {
+            let partner = t ^ 32;
+            let mut acc = 0u32;
+            for i in 0..c + 3 {
+                acc += i * 1000 + partner + c;
+            }
+            if t / 32 == 1 {
+                acc += partner + 7000;
+            }
+            want[(c * 128 + t) as usize] = acc;
+        }
+    }
+    check(NAMED, "named", [3, 1, 1], [128, 1, 1], &want);
+}
+
+/// Kernels that can never finish: each must fail with a deadlock error naming the barrier's
+/// line, within a second, on both engines.
+const DEADLOCKS: &str = r#"
+.visible .entry count_never_reached(.param .u64 out)
+{
+    bar.sync 1, 96;
+    ret;
+}
+.visible .entry divergent(.param .u64 out)
+{
+    .reg .pred %p1;
+    .reg .b32 %r1;
+    mov.u32 %r1, %laneid;
+    setp.lt.u32 %p1, %r1, 16;
+    @%p1 bra $L_a;
+    bar.sync 0;
+    bra $L_end;
+$L_a:
+    bar.sync 0;
+$L_end:
+    ret;
+}
+.visible .entry different_ids(.param .u64 out)
+{
+    .reg .pred %p1;
+    .reg .b32 %r1;
+    mov.u32 %r1, %tid.x;
+    setp.lt.u32 %p1, %r1, 32;
+    @%p1 bra $L_a;
+    barrier.sync 1;
+    bra $L_end;
+$L_a:
+    barrier.sync 0;
+$L_end:
+    ret;
+}
+.visible .entry arrive_only(.param .u64 out)
+{
+    .reg .pred %p1;
+    .reg .b32 %r1;
+    mov.u32 %r1, %tid.x;
+    setp.lt.u32 %p1, %r1, 32;
+    @%p1 bra $L_a;
+    bar.sync 2, 96;
+    bra $L_end;
+$L_a:
+    bar.arrive 2, 96;
+$L_end:
+    ret;
+}
+"#;
+
+#[test]
+fn deadlocks_are_errors_within_a_second() {
+    let _g = TIMING.lock().unwrap_or_else(|e| e.into_inner());
+    let cases = [
+        ("count_never_reached", "line 7", "barrier deadlock"),
+        ("divergent", "line 20", "divergent barrier"),
+        ("different_ids", "line 31", "barrier deadlock"),
+        ("arrive_only", "line 45", "barrier deadlock"),
+    ];
+    for engine in [Engine::Interp, Engine::Jit] {
+        for (k, line, what) in cases {
+            let t = Instant::now();
+            let e = run_on(
+                engine,
+                DEADLOCKS,
+                k,
+                [4, 1, 1],
+                [64, 1, 1],
+                1,
+                &LaunchOptions::default(),
+            )
+            .expect_err("must deadlock");
+            assert!(
+                t.elapsed() < Duration::from_secs(1),
+                "{engine}: {k}: too slow"
+            );
+            let msg = e.to_string();
+            assert_eq!(e.kind(), "deadlock", "{engine}: {k}: {msg}");
+            assert!(msg.contains(what), "{engine}: {k}: {msg}");
+            assert!(msg.contains(line), "{engine}: {k}: want {line}: {msg}");
+            assert!(msg.contains("warp 1"), "{engine}: {k}: {msg}");
+        }
+    }
+}
+
+const SPIN: &str = r#"
+.visible .entry spin(.param .u64 out)
+{
+    .reg .pred %p1;
+    .reg .b32 %r<4>;
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, 0;
+$L_loop:
+    add.u32 %r2, %r2, %r1;
+    setp.ne.u32 %p1, %r1, 1000000;
+    @%p1 bra $L_loop;
+    ret;
+}
+"#;
+
+#[test]
+fn endless_loop_stops_at_the_time_limit_with_positions() {
+    let _g = TIMING.lock().unwrap_or_else(|e| e.into_inner());
+    for engine in [Engine::Interp, Engine::Jit] {
+        let t = Instant::now();
+        let opts = LaunchOptions {
+            timeout: Some(Duration::from_secs(2)),
+            ..Default::default()
+        };
+        let e = run_on(engine, SPIN, "spin", [8, 1, 1], [64, 1, 1], 1, &opts)
+            .expect_err("must time out");
+        let el = t.elapsed();
+        assert!(
+            el >= Duration::from_millis(1900) && el < Duration::from_secs(4),
+            "{engine}: {el:?}"
+        );
+        let msg = e.to_string();
+        assert_eq!(e.kind(), "timeout", "{engine}: {msg}");
+        assert!(msg.contains("warp 0: lanes 0-31 at"), "{engine}: {msg}");
+        assert!(msg.contains("line 12"), "{engine}: {msg}");
+    }
 }

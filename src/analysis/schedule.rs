@@ -69,6 +69,11 @@ pub const BAR_THREADS: u32 = 12;
 pub const BAR_INST: u32 = 16;
 /// Record field: `u32` flags: `BarKind::code` in bits 0..7, [`BAR_ALIGNED`], [`BAR_SPLIT`].
 pub const BAR_FLAGS: u32 = 20;
+/// Record field: `u32` IR instruction index + 1 of an arrival from another instruction than
+/// the first (0: none), for reports.
+pub const BAR_INST2: u32 = 24;
+/// Record field: `u32` mask of the lanes that arrived from instructions other than the first.
+pub const BAR_LANES2: u32 = 28;
 /// Flag: the arrival was `.aligned` (`bar.sync`): every lane of the warp must arrive at the
 /// same instruction.
 pub const BAR_ALIGNED: u32 = 1 << 8;
@@ -277,13 +282,7 @@ pub fn schedule_with(
         scratch_end = scratch_end.max(next);
     }
     let size = align16(scratch_end);
-    let block_site = order
-        .iter()
-        .map(|&b| match f.block(b).insts.first() {
-            Some(i) => i.0,
-            None => (f.insts.len() + b.index()) as u32,
-        })
-        .collect();
+    let block_site = order.iter().map(|&b| site(f, b)).collect();
     Ok(WarpLayout {
         block_site,
         order,
@@ -296,6 +295,23 @@ pub fn schedule_with(
         size,
         pred_bytes,
     })
+}
+
+/// The report site of block `b`: its first instruction, else its terminator when that has a
+/// location; an empty block without one (a fall-through into a label) reports where its jump
+/// leads, followed a few steps.
+fn site(f: &Function, mut b: Block) -> u32 {
+    for _ in 0..8 {
+        let bd = f.block(b);
+        if let Some(i) = bd.insts.first() {
+            return i.0;
+        }
+        match &bd.term {
+            Terminator::Jump(c) if bd.term_loc.line == 0 => b = c.block,
+            _ => break,
+        }
+    }
+    (f.insts.len() + b.index()) as u32
 }
 
 fn align16(x: u32) -> u32 {

@@ -10,8 +10,9 @@ use super::env::{CtaEnv, FaultRecord, FaultSink};
 use super::memory::DeviceMemory;
 use super::warp::{rd32, wr32};
 use crate::analysis::schedule::{
-    bar_field, WarpLayout, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_PRED,
-    BAR_REC, BAR_RESULT_OFF, BAR_SPLIT, BAR_THREADS, BAR_WAITING, EXITED_OFF, LIVE_OFF, WARP_SIZE,
+    bar_field, WarpLayout, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_INST2,
+    BAR_LANES2, BAR_PRED, BAR_REC, BAR_RESULT_OFF, BAR_SPLIT, BAR_THREADS, BAR_WAITING, EXITED_OFF,
+    LIVE_OFF, WARP_SIZE,
 };
 use crate::ir::{BarKind, SrcLoc};
 use rayon::prelude::*;
@@ -529,10 +530,22 @@ fn deadlock_report(
                 0 => "all threads".to_string(),
                 n => format!("{n} threads"),
             };
-            waits.push(format!(
-                "lanes {} wait at barrier {id} ({site}, for {threads})",
-                fmt_lanes(waiting)
-            ));
+            let lanes2 = rec(s, id, BAR_LANES2) & waiting;
+            let inst2 = rec(s, id, BAR_INST2);
+            if lanes2 != 0 && inst2 != 0 {
+                waits.push(format!(
+                    "lanes {} wait at barrier {id} ({site}, for {threads}) and lanes {} at \
+                     barrier {id} ({})",
+                    fmt_lanes(waiting & !lanes2),
+                    fmt_lanes(lanes2),
+                    sites.describe(inst2 - 1)
+                ));
+            } else {
+                waits.push(format!(
+                    "lanes {} wait at barrier {id} ({site}, for {threads})",
+                    fmt_lanes(waiting)
+                ));
+            }
         }
         let parked = parked_lanes(layout, s);
         let other = alive & !parked;

@@ -10,8 +10,8 @@
 
 use super::env::{CtaEnv, FaultKind};
 use crate::analysis::schedule::{
-    bar_field, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_PRED, BAR_RESULT_OFF,
-    BAR_SPLIT, BAR_THREADS, BAR_WAITING, WARP_SIZE,
+    bar_field, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_INST2, BAR_LANES2,
+    BAR_PRED, BAR_RESULT_OFF, BAR_SPLIT, BAR_THREADS, BAR_WAITING, WARP_SIZE,
 };
 use crate::ir::{Op, Space};
 use crate::runtime::semantics;
@@ -218,6 +218,9 @@ fn arrive(
         let f = rd32(s, bar_field(id, BAR_FLAGS));
         let a = if aligned { BAR_ALIGNED } else { 0 };
         wr32(s, bar_field(id, BAR_FLAGS), f | BAR_SPLIT | a);
+        wr32(s, bar_field(id, BAR_INST2), inst + 1);
+        let l2 = rd32(s, bar_field(id, BAR_LANES2));
+        wr32(s, bar_field(id, BAR_LANES2), l2 | bit);
     }
     wr32(s, bar_field(id, BAR_ARRIVED), arrived | bit);
     if kind.waits() {
