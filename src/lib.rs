@@ -5,6 +5,8 @@
 //! interpreter ([`interp`]), both over the shared [`runtime`] (memory, launch, faults).
 
 pub mod analysis;
+pub mod case;
+pub mod cli;
 pub mod interp;
 pub mod ir;
 pub mod jit;

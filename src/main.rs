@@ -1,1 +1,5 @@
-fn main() {}
+//! The `ptxjit` command; everything lives in [`ptxjit::cli`].
+
+fn main() -> std::process::ExitCode {
+    ptxjit::cli::main()
+}

@@ -1,1 +1,117 @@
-fn main() {}
+//! Every case under `ptx-tests/` (except the `reference/` generator) as tests: one trial per
+//! case per engine (`interp::kernels/saxpy`, `jit::kernels/saxpy`) and one trial per case that
+//! runs both engines and compares them bit for bit (`check::kernels/saxpy`).
+//!
+//! A case with `[expect_error]` passes iff the run fails with that error kind and a message
+//! containing `contains`; any other case passes iff every `[expect.*]` holds. Expected values
+//! come from the independent host reference, never from ptxjit, so there is no re-blessing.
+//!
+//! Filter as usual: `cargo test --release --test ptx_tests -- jit::kernels/`.
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use ptxjit::case::{check_case, run_case, verdict, Case, RunOptions};
+use ptxjit::runtime::Engine;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A launch that runs longer than this fails its trial instead of hanging the suite.
+const TIMEOUT: Duration = Duration::from_secs(300);
+
+fn main() {
+    let args = Arguments::from_args();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("ptx-tests");
+    let mut cases = vec![];
+    find_cases(&root, &mut cases);
+    cases.sort();
+    let mut trials = vec![];
+    for engine in [Engine::Interp, Engine::Jit] {
+        for path in &cases {
+            let p = path.clone();
+            trials.push(Trial::test(
+                format!("{engine}::{}", trial_name(&root, path)),
+                move || run_one(&p, engine),
+            ));
+        }
+    }
+    for path in &cases {
+        let p = path.clone();
+        trials.push(Trial::test(
+            format!("check::{}", trial_name(&root, path)),
+            move || check_one(&p),
+        ));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// Every `*.toml` below `dir`, skipping the reference generator's own package.
+fn find_cases(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        let name = e.file_name();
+        if p.is_dir() {
+            if name != "reference" && name != "target" {
+                find_cases(&p, out);
+            }
+        } else if p.extension().is_some_and(|x| x == "toml") {
+            out.push(p);
+        }
+    }
+}
+
+/// `kernels/saxpy/saxpy.toml` → `kernels/saxpy`; `errors/malformed.toml` → `errors/malformed`.
+fn trial_name(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path).with_extension("");
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|c| c.to_string_lossy().into_owned())
+        .collect();
+    if parts.len() >= 2 && parts[parts.len() - 1] == parts[parts.len() - 2] {
+        parts.pop();
+    }
+    parts.join("/")
+}
+
+fn options() -> RunOptions {
+    RunOptions {
+        memcheck: false,
+        repeat: 0,
+        timeout: Some(TIMEOUT),
+    }
+}
+
+fn run_one(path: &Path, engine: Engine) -> Result<(), Failed> {
+    let case = Case::load(path).map_err(|e| e.to_string())?;
+    let r = run_case(&case, engine, &options());
+    verdict(&case, &r).map_err(Failed::from)
+}
+
+fn check_one(path: &Path) -> Result<(), Failed> {
+    let case = Case::load(path).map_err(|e| e.to_string())?;
+    let c = check_case(&case, &options()).map_err(|e| e.to_string())?;
+    if c.agree() {
+        return Ok(());
+    }
+    let mut msg = vec![];
+    if let Some(e) = &c.error_diff {
+        msg.push(format!("errors differ: {e}"));
+    }
+    for d in &c.diffs {
+        let first = d
+            .comparison
+            .first
+            .iter()
+            .take(5)
+            .map(|m| format!("\n  index {}: interp {}, jit {}", m.index, m.want, m.got));
+        msg.push(format!(
+            "buffer {}: {} of {} elements differ{}",
+            d.buffer,
+            d.comparison.mismatches,
+            d.comparison.total,
+            first.collect::<String>()
+        ));
+    }
+    Err(msg.join("\n").into())
+}

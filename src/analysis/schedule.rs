@@ -13,6 +13,7 @@
 //!   the join, as with immediate post-dominator reconvergence on structured code);
 //! - lanes that leave a loop early wait at the exit until the last lane leaves the loop;
 //! - a branch on which all active lanes agree moves the whole mask, so uniform code never splits.
+//!
 //! This is the "thread frontier" discipline (Diamos et al., 2011) restricted to reducible CFGs;
 //! an irreducible CFG is rejected at load time.
 //!

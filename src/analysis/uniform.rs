@@ -135,7 +135,7 @@ pub fn analyze(f: &Function) -> Uniformity {
             let db = def_block[a.index()];
             db != usize::MAX && div_exit_loops.iter().any(|body| body[db] && !body[user])
         };
-        let mut mark = |v: Value, div: &mut Vec<bool>| {
+        let mark = |v: Value, div: &mut Vec<bool>| {
             if !div[v.index()] {
                 div[v.index()] = true;
                 true

@@ -18,13 +18,14 @@
 //!   vectors (`i32x4`/`f32x4`, `i64x2`/`f64x2` pairs; predicates as `i32x4` masks). Operations
 //!   without a vector form run per lane inside the group (`scalar.rs`); loads and stores whose
 //!   four addresses are consecutive become one vector access after one bounds check.
+//!
 //! Warp operations (shuffles) split a block into segments, one group loop each. Values used
 //! outside their segment live in warp-state slots (`slot + lane * size`, structure of arrays);
 //! values read by other blocks are stored with the lane mask blended in, so inactive lanes'
 //! values survive.
 
 use super::helpers::{self, PureDesc};
-use crate::analysis::schedule::{WarpLayout, EXITED_OFF};
+use crate::analysis::schedule::WarpLayout;
 use crate::analysis::uniform::{self, Uniformity};
 use crate::ir::{self, Effect, Op, Terminator};
 use crate::runtime::env::CtaEnv;
@@ -42,6 +43,7 @@ type CType = cranelift_codegen::ir::Type;
 /// Data the generated code points into; owned by the `JitKernel`, never moved after codegen
 /// (boxed contents).
 #[derive(Default)]
+#[allow(clippy::vec_box)] // boxed so their addresses, embedded in the code, never move
 pub struct KernelData {
     pub pure: Vec<Box<PureDesc>>,
     pub shfl_slots: Vec<Box<[u32; 5]>>,
@@ -84,8 +86,6 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) uni: Uniformity,
     /// Instructions computed once per block execution as scalars.
     pub(super) scalar: Vec<bool>,
-    /// Segment of each value's definition (`usize::MAX`: block parameter).
-    pub(super) def_seg: Vec<usize>,
     /// Group-computed values used outside their segment (stored to their slot).
     pub(super) escapes: Vec<bool>,
     /// Values read by other blocks (stores blend in the lane mask).
@@ -112,7 +112,6 @@ pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
 pub struct Plan {
     uni: Uniformity,
     scalar: Vec<bool>,
-    def_seg: Vec<usize>,
     escapes: Vec<bool>,
     cross_block: Vec<bool>,
     /// Scalar-section values stored to their slot: they are written at the top of the block,
@@ -244,7 +243,6 @@ pub fn plan(f: &ir::Function) -> Plan {
     Plan {
         uni,
         scalar,
-        def_seg,
         escapes,
         cross_block,
         scalar_slot,
@@ -253,6 +251,7 @@ pub fn plan(f: &ir::Function) -> Plan {
 }
 
 /// Generate the CLIF function body into `func`.
+#[allow(clippy::too_many_arguments)]
 pub fn generate(
     f: &ir::Function,
     layout: &WarpLayout,
@@ -324,11 +323,11 @@ pub fn generate(
     let Plan {
         uni,
         scalar,
-        def_seg,
         escapes,
         cross_block,
         scalar_slot,
         inst_block,
+        ..
     } = plan;
     let mut g = Gen {
         f,
@@ -340,7 +339,6 @@ pub fn generate(
         dispatch,
         uni,
         scalar,
-        def_seg,
         escapes,
         cross_block,
         scalar_slot,

@@ -25,7 +25,10 @@ pub struct PureDesc {
 }
 
 /// Evaluate a pure operation through `semantics::eval_pure`.
-pub extern "C" fn pure_helper(desc: *const PureDesc, a: u64, b: u64, c: u64) -> u64 {
+///
+/// # Safety
+/// `desc` points to a live [`PureDesc`].
+pub unsafe extern "C" fn pure_helper(desc: *const PureDesc, a: u64, b: u64, c: u64) -> u64 {
     // SAFETY: `desc` points to a PureDesc owned by the JitKernel whose code is running.
     let d = unsafe { &*desc };
     let args = [a, b, c];
@@ -37,7 +40,10 @@ pub extern "C" fn pure_helper(desc: *const PureDesc, a: u64, b: u64, c: u64) -> 
 /// recording the fault — a pointer to the zeroed scratch area in the warp state.
 ///
 /// `info` packs `space_code | size << 8 | align << 16 | write << 24`.
-pub extern "C" fn access_helper(
+///
+/// # Safety
+/// `env` is the running warp's CTA environment and `state` its warp state.
+pub unsafe extern "C" fn access_helper(
     env: *const CtaEnv,
     state: *mut u8,
     addr: u64,
@@ -67,7 +73,10 @@ pub extern "C" fn access_helper(
 
 /// An atomic operation for one lane: translate (size-aligned), then `semantics::atomic_rmw`
 /// or `atomic_cas`. A faulting atomic does nothing and yields 0.
-pub extern "C" fn atom_helper(
+///
+/// # Safety
+/// `env` is the running warp's CTA environment; `desc` points to a live [`PureDesc`].
+pub unsafe extern "C" fn atom_helper(
     env: *const CtaEnv,
     desc: *const PureDesc,
     addr: u64,
@@ -104,7 +113,10 @@ pub extern "C" fn atom_helper(
 /// `shfl.sync` over the active lanes of a warp: reads the 32-lane slots of the value and the
 /// `b`/`c` operands, writes the result and predicate slots. `slots` packs
 /// `[val, b, c, res, pred]` offsets.
-pub extern "C" fn shfl_helper(state: *mut u8, mask: u32, mode: u32, slots: *const u32) {
+///
+/// # Safety
+/// `state` is a warp state and `slots` five 32-lane slot offsets inside it.
+pub unsafe extern "C" fn shfl_helper(state: *mut u8, mask: u32, mode: u32, slots: *const u32) {
     // SAFETY: `slots` points to 5 offsets owned by the running JitKernel; every offset is a
     // 32-lane slot inside the warp state.
     let s = unsafe { std::slice::from_raw_parts(slots, 5) };
@@ -137,7 +149,10 @@ pub extern "C" fn shfl_helper(state: *mut u8, mask: u32, mode: u32, slots: *cons
 
 /// `trap` (PTX ISA §9.7.19.3): every lane of `mask` faults at IR location `fault_inst` (the
 /// terminator's index, `env::terminator_fault_index`).
-pub extern "C" fn trap_helper(env: *const CtaEnv, mask: u32, fault_inst: u32) {
+///
+/// # Safety
+/// `env` is the running warp's CTA environment.
+pub unsafe extern "C" fn trap_helper(env: *const CtaEnv, mask: u32, fault_inst: u32) {
     // SAFETY: JIT code passes its own env pointer.
     let env = unsafe { &*env };
     let mut m = mask;

@@ -26,7 +26,7 @@ impl Gen<'_, '_> {
         }
     }
 
-    pub(super) fn to_u64(&mut self, x: Value, t: ir::Type) -> Value {
+    pub(super) fn bits_of(&mut self, x: Value, t: ir::Type) -> Value {
         match t {
             ir::Type::I64 => x,
             ir::Type::F64 => self.b.ins().bitcast(types::I64, MemFlagsData::new(), x),
@@ -38,7 +38,7 @@ impl Gen<'_, '_> {
         }
     }
 
-    pub(super) fn from_u64(&mut self, x: Value, t: ir::Type) -> Value {
+    pub(super) fn of_bits(&mut self, x: Value, t: ir::Type) -> Value {
         match t {
             ir::Type::I64 => x,
             ir::Type::F64 => self.b.ins().bitcast(types::F64, MemFlagsData::new(), x),
@@ -84,23 +84,24 @@ impl Gen<'_, '_> {
         self.data.pure.push(desc);
         let mut args = vec![self.fn_ptr(dp)];
         for k in 0..3 {
-            let v = match d.args.get(k) {
-                Some(_) => {
+            let v = match (d.args.get(k), arg_tys.get(k)) {
+                (Some(_), Some(&t)) => {
                     let x = argv.get(k).copied().ok_or("missing operand")?;
-                    self.to_u64(x, arg_tys[k])
+                    self.bits_of(x, t)
                 }
-                None => self.iconst(types::I64, 0),
+                _ => self.iconst(types::I64, 0),
             };
             args.push(v);
         }
         let callee = self.fn_ptr(helpers::pure_helper as *const () as usize);
         let call = self.b.ins().call_indirect(self.sig_pure, callee, &args);
         let r = self.b.inst_results(call)[0];
-        Ok(self.from_u64(r, res_ty))
+        Ok(self.of_bits(r, res_ty))
     }
 
     /// A host pointer for one lane's access: inline bounds check for global/shared/param,
     /// `access_helper` otherwise (which records faults and returns the scratch area).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn access_ptr(
         &mut self,
         lane: Value,
@@ -578,10 +579,10 @@ impl Gen<'_, '_> {
                 let a0 = arg(self, l, 0)?;
                 let a = self.addr64(a0, d.args[0]);
                 let bv = arg(self, l, 1)?;
-                let bv = self.to_u64(bv, t);
+                let bv = self.bits_of(bv, t);
                 let cv = if d.args.len() > 2 {
                     let c = arg(self, l, 2)?;
-                    self.to_u64(c, t)
+                    self.bits_of(c, t)
                 } else {
                     self.iconst(types::I64, 0)
                 };
@@ -594,7 +595,7 @@ impl Gen<'_, '_> {
                     &[self.e.env, descv, a, bv, cv, lane, inst_v],
                 );
                 let r = self.b.inst_results(call)[0];
-                self.from_u64(r, t)
+                self.of_bits(r, t)
             }
             Op::Shfl { .. }
             | Op::Vote { .. }

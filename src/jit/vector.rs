@@ -15,7 +15,6 @@ use cranelift_codegen::ir::{
 };
 use std::collections::HashMap;
 
-type CBlock = cranelift_codegen::ir::Block;
 type CType = cranelift_codegen::ir::Type;
 
 /// A value for the four lanes of a group.
@@ -198,7 +197,7 @@ impl Gen<'_, '_> {
     }
 
     /// The four lanes as scalars (predicates as `i8` 0/1).
-    pub(super) fn to_s4(&mut self, v: GVal, t: ir::Type) -> [Value; 4] {
+    pub(super) fn lanes_of(&mut self, v: GVal, t: ir::Type) -> [Value; 4] {
         match v {
             GVal::S4(s) => s,
             GVal::V1(x) => {
@@ -224,7 +223,7 @@ impl Gen<'_, '_> {
     }
 
     /// Pack four scalars into the group representation of `t`.
-    fn from_s4(&mut self, s: [Value; 4], t: ir::Type) -> GVal {
+    fn pack_lanes(&mut self, s: [Value; 4], t: ir::Type) -> GVal {
         match t {
             ir::Type::Pred => {
                 let mut lanes = s;
@@ -390,7 +389,7 @@ impl Gen<'_, '_> {
         let t = self.ty(v);
         // Normalize the representation: 32/64-bit types are always vectors.
         let x = match x {
-            GVal::S4(s) if vty(t).is_some() => self.from_s4(s, t),
+            GVal::S4(s) if vty(t).is_some() => self.pack_lanes(s, t),
             x => x,
         };
         grp.vals.insert(v, x);
@@ -432,7 +431,7 @@ impl Gen<'_, '_> {
         let lanes: Vec<[Value; 4]> = args
             .iter()
             .zip(&arg_tys)
-            .map(|(&a, &t)| self.to_s4(a, t))
+            .map(|(&a, &t)| self.lanes_of(a, t))
             .collect();
         let effect = d.op.effect();
         let mut out: [Option<Value>; 4] = [None; 4];
@@ -478,7 +477,7 @@ impl Gen<'_, '_> {
                 out[3].ok_or("missing lane result")?,
             ];
             let gv = if t == ir::Type::Pred {
-                self.from_s4(s, t)
+                self.pack_lanes(s, t)
             } else {
                 GVal::S4(s)
             };
@@ -962,7 +961,7 @@ impl Gen<'_, '_> {
         }
         // Slow path: lane by lane, only active lanes.
         self.b.switch_to_block(slow);
-        let addrs = self.to_s4(args[0], at);
+        let addrs = self.lanes_of(args[0], at);
         let ct = ctype(rt);
         let mut outs = [addrs[0]; 4];
         for (j, o) in outs.iter_mut().enumerate() {
@@ -983,7 +982,7 @@ impl Gen<'_, '_> {
             self.b.switch_to_block(lj);
             *o = self.b.block_params(lj)[0];
         }
-        let packed = self.from_s4(outs, rt);
+        let packed = self.pack_lanes(outs, rt);
         match packed {
             GVal::V1(a) => {
                 self.b.ins().jump(join, &[BlockArg::Value(a)]);
@@ -1041,8 +1040,8 @@ impl Gen<'_, '_> {
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow);
-        let addrs = self.to_s4(args[0], arg_tys[0]);
-        let vals = self.to_s4(args[1], vt_t);
+        let addrs = self.lanes_of(args[0], arg_tys[0]);
+        let vals = self.lanes_of(args[1], vt_t);
         for j in 0..4 {
             let lane = self.lane_of(grp, j as u32);
             let run = self.b.create_block();
@@ -1312,7 +1311,7 @@ impl Gen<'_, '_> {
         for (&p, x) in params.iter().zip(vals) {
             let t = self.ty(p);
             let x = match x {
-                GVal::S4(s) if vty(t).is_some() => self.from_s4(s, t),
+                GVal::S4(s) if vty(t).is_some() => self.pack_lanes(s, t),
                 x => x,
             };
             self.gstore(grp, p, x, true)?;

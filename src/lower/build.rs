@@ -62,7 +62,7 @@ pub(crate) struct PreKernel {
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Sym {
     /// Offset in the kernel's parameter buffer.
-    Param { offset: u32, size: u32 },
+    Param { offset: u32 },
     /// Offset in the CTA's shared memory.
     Shared { offset: u64 },
     /// Offset in each thread's local memory.
@@ -232,7 +232,6 @@ pub(crate) struct Builder<'a> {
     pub blocks: Vec<PBlockData>,
     pub cur: PBlock,
     pub labels: HashMap<String, (PBlock, bool, Span)>,
-    pub kernel_name: String,
     /// Destination temporaries that extend or truncate into a register of another width, with
     /// the extension's signedness (`ld.u8` into a `.b32` register, `cvt.s8` into `.b16`).
     pub ext_sign: HashMap<Var, crate::ir::Sign>,
@@ -280,14 +279,6 @@ impl<'a> Builder<'a> {
         let v = self.new_var(ty);
         self.emit(op, args, vec![v], loc, ptx);
         v
-    }
-
-    /// End the current block with `term` and continue in a fresh block.
-    pub fn terminate(&mut self, term: PTerm, loc: SrcLoc) {
-        let b = &mut self.blocks[self.cur as usize];
-        b.term = term;
-        b.term_loc = loc;
-        self.cur = self.new_block();
     }
 
     /// The block of a label (created on first reference).
@@ -349,7 +340,6 @@ pub(crate) fn build_kernel(
         blocks: vec![],
         cur: 0,
         labels: HashMap::new(),
-        kernel_name: f.name.name.clone(),
         ext_sign: HashMap::new(),
     };
     for (i, v) in globals.vars.iter().enumerate() {
@@ -398,13 +388,8 @@ pub(crate) fn build_kernel(
                 _ => ir::ParamKind::Int { signed: false },
             }
         };
-        b.syms.insert(
-            p.name.name.clone(),
-            Sym::Param {
-                offset: off as u32,
-                size: size as u32,
-            },
-        );
+        b.syms
+            .insert(p.name.name.clone(), Sym::Param { offset: off as u32 });
         params.push(ir::KernelParam {
             name: p.name.name.clone(),
             ptx_type: ptx_type_name(p.ty),

@@ -12,6 +12,7 @@
 //!   global rules;
 //! - generic: the shared and local windows map to those spaces, everything else is global;
 //! - every access: `addr % align == 0`.
+//!
 //! A failing check never forms a pointer.
 
 use super::memory::{DeviceMemory, GLOBAL_BASE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
@@ -203,6 +204,7 @@ impl CtaEnv {
     }
 
     /// Record a fault of `lane` at IR instruction `inst` and raise the abort flag.
+    #[allow(clippy::too_many_arguments)]
     pub fn fault(
         &self,
         lane: u32,
@@ -303,7 +305,7 @@ pub fn translate(
     } else {
         space
     };
-    if align > 1 && addr % align as u64 != 0 {
+    if align > 1 && !addr.is_multiple_of(align as u64) {
         return Err((FaultKind::Misaligned, space));
     }
     let size = size as u64;

@@ -162,13 +162,7 @@ pub fn fminmax(ty: Type, a: u64, b: u64, ftz: bool, max: bool) -> u64 {
 pub fn idiv(ty: Type, sign: Sign, a: u64, b: u64) -> u64 {
     let m = ty.mask();
     match sign {
-        Sign::Unsigned => {
-            if b == 0 {
-                m
-            } else {
-                (a / b) & m
-            }
-        }
+        Sign::Unsigned => a.checked_div(b).map_or(m, |q| q & m),
         Sign::Signed => {
             let (x, y) = (sext(a, ty), sext(b, ty));
             if y == 0 {
@@ -291,7 +285,7 @@ pub fn cvt(dst: CvtType, src: CvtType, rnd: CvtRound, sat: bool, ftz: bool, a: u
                 (a & sty.mask()) as i128
             };
             // `as` conversions round to nearest even (Rust reference, "Numeric cast").
-            let bits = match dst {
+            match dst {
                 CvtType::F32 => {
                     let f = if src.is_signed() {
                         v as i64 as f32
@@ -308,8 +302,7 @@ pub fn cvt(dst: CvtType, src: CvtType, rnd: CvtRound, sat: bool, ftz: bool, a: u
                     };
                     fin64(f, sat)
                 }
-            };
-            bits
+            }
         }
         (true, true) => {
             let x = if src == CvtType::F32 {

@@ -1,0 +1,337 @@
+//! Cases: one kernel launch described in a TOML file (the public format of
+//! `docs/case-format.md`), and the runner behind `ptxjit run`, `ptxjit check` and the tests.
+//!
+//! ```text
+//! Case::load(path) ──prepare──▶ Prepared (PTX text, buffer bytes, expected bytes)
+//!                                   │
+//!            run_case / run_prepared ──▶ Session (Context + Module + buffers) ──launch──▶ CaseResult
+//!            check_case: the same Prepared on both engines, every buffer compared bit for bit
+//! ```
+//! Errors are [`CaseError`]s; their [`CaseError::kind`] is the `--json` error kind. A bad case
+//! file names the file and the key (`saxpy.toml:12:8: buffers.x.type: unknown type 'f31' …`).
+
+pub mod check;
+pub mod compare;
+pub mod data;
+pub mod dtype;
+pub mod run;
+pub mod spec;
+
+pub use check::{check_case, check_prepared, BufferDiff, CheckResult};
+pub use compare::{compare, Comparison, Mismatch};
+pub use dtype::{DType, Num};
+pub use run::{
+    run_case, run_prepared, verdict, CaseResult, ExpectResult, RunOptions, Session, TimeStats,
+};
+pub use spec::{Arg, BufferSpec, CaseSpec, Dims, ExpectError, ExpectSpec, Init, Scalar, Tolerance};
+
+use std::path::{Component, Path, PathBuf};
+
+/// Why a case could not run. The runtime's own errors (PTX, arguments, faults) pass through.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum CaseError {
+    /// The case file, or a file it names, is missing or malformed.
+    #[error("{0}")]
+    Case(String),
+    /// The case uses something ptxjit does not support yet (textures, surfaces).
+    #[error("{0}")]
+    Unsupported(String),
+    /// Writing an output (`--dump`, `--png`) failed.
+    #[error("{0}")]
+    Io(String),
+    /// Loading the PTX or launching the kernel failed.
+    #[error("{0}")]
+    Runtime(#[from] crate::runtime::Error),
+}
+
+impl CaseError {
+    /// The error kind of `--json` and `[expect_error]`: `case`, `io`, or the runtime's
+    /// [`crate::runtime::Error::kind`] (`parse`, `unsupported`, `argument`, `fault`, …).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            CaseError::Case(_) => "case",
+            CaseError::Unsupported(_) => "unsupported",
+            CaseError::Io(_) => "io",
+            CaseError::Runtime(e) => e.kind(),
+        }
+    }
+}
+
+/// A case ready to prepare: its spec, a display name and the directory relative paths start from.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// How messages name the case (the path as given, or a description for ad-hoc runs).
+    pub name: String,
+    /// Relative `ptx` / `file` paths are resolved against this directory.
+    pub dir: PathBuf,
+    pub spec: CaseSpec,
+}
+
+/// Host-side contents of one buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostBuffer {
+    pub name: String,
+    pub dtype: DType,
+    /// Little-endian elements.
+    pub bytes: Vec<u8>,
+}
+
+impl HostBuffer {
+    pub fn len(&self) -> usize {
+        self.bytes.len() / self.dtype.size()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+}
+
+/// The expected contents of a buffer after the launch.
+#[derive(Clone, Debug)]
+pub struct Expected {
+    pub buffer: String,
+    pub dtype: DType,
+    pub bytes: Vec<u8>,
+    pub tolerance: Tolerance,
+}
+
+/// A case with every file read and every buffer materialised: run it any number of times, on
+/// any engine, from identical inputs.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// The PTX file's path as messages show it (`file:line:col`).
+    pub ptx_name: String,
+    pub ptx_text: String,
+    /// Initial contents, in declaration (allocation) order.
+    pub buffers: Vec<HostBuffer>,
+    pub expects: Vec<Expected>,
+}
+
+impl Case {
+    /// Read and check a case file. Errors ([`CaseError::Case`]) name the file, the line and the key.
+    pub fn load(path: &Path) -> Result<Case, CaseError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CaseError::Case(format!("cannot read case file {name}: {e}")))?;
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Case::parse(&text, &name, &dir)
+    }
+
+    /// Parse case-file text; `name` is used in messages, `dir` resolves relative paths.
+    pub fn parse(text: &str, name: &str, dir: &Path) -> Result<Case, CaseError> {
+        let de = toml::Deserializer::new(text);
+        let spec: CaseSpec = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            let at = inner
+                .span()
+                .map(|s| line_col(text, s.start))
+                .map(|(l, c)| format!(":{l}:{c}"))
+                .unwrap_or_default();
+            let key = if path.is_empty() || path == "." {
+                String::new()
+            } else {
+                format!(" {path}:")
+            };
+            CaseError::Case(format!("{name}{at}:{key} {}", inner.message().trim_end()))
+        })?;
+        Case::from_spec(spec, name, dir)
+    }
+
+    /// A case from a spec built in code (the ad-hoc CLI form), checked like a file.
+    pub fn from_spec(spec: CaseSpec, name: &str, dir: &Path) -> Result<Case, CaseError> {
+        let case = Case {
+            name: name.to_string(),
+            dir: dir.to_path_buf(),
+            spec,
+        };
+        case.validate()?;
+        Ok(case)
+    }
+
+    fn err(&self, key: &str, msg: impl std::fmt::Display) -> CaseError {
+        CaseError::Case(format!("{}: {key}: {msg}", self.name))
+    }
+
+    /// Cross-references the types cannot express.
+    fn validate(&self) -> Result<(), CaseError> {
+        let s = &self.spec;
+        let names = || {
+            s.buffers
+                .keys()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if s.kernel.is_empty() {
+            return Err(self.err("kernel", "must not be empty"));
+        }
+        for (i, a) in s.args.iter().enumerate() {
+            if let Arg::Buffer { name, .. } = a {
+                if !s.buffers.contains_key(name) {
+                    return Err(self.err(
+                        &format!("args[{i}]"),
+                        format!("no buffer named '{name}' (buffers: {})", names()),
+                    ));
+                }
+            }
+        }
+        for (name, b) in &s.buffers {
+            if name.is_empty() {
+                return Err(self.err("buffers", "a buffer name must not be empty"));
+            }
+            if b.len == Some(0) {
+                return Err(self.err(
+                    &format!("buffers.{name}.len"),
+                    "a buffer needs at least one element",
+                ));
+            }
+        }
+        for (name, e) in &s.expect {
+            let key = format!("expect.{name}");
+            if !s.buffers.contains_key(name) {
+                return Err(self.err(
+                    &key,
+                    format!("no buffer named '{name}' (buffers: {})", names()),
+                ));
+            }
+            if e.file.is_some() == e.values.is_some() {
+                return Err(self.err(
+                    &key,
+                    "give exactly one of file = \"NAME.npy\" or values = [..]",
+                ));
+            }
+        }
+        if let Some(ee) = &s.expect_error {
+            if !spec::ERROR_KINDS.contains(&ee.kind.as_str()) {
+                return Err(self.err(
+                    "expect_error.kind",
+                    format!(
+                        "unknown error kind '{}' (kinds: {})",
+                        ee.kind,
+                        spec::ERROR_KINDS.join(", ")
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The PTX file's path, relative to the current directory where possible.
+    pub fn ptx_path(&self) -> PathBuf {
+        normalize(&self.dir.join(&self.spec.ptx))
+    }
+
+    /// Read the PTX and every data file, and materialise every buffer and expectation.
+    pub fn prepare(&self) -> Result<Prepared, CaseError> {
+        let s = &self.spec;
+        let ptx_path = self.ptx_path();
+        let ptx_name = ptx_path.display().to_string();
+        let ptx_text = std::fs::read_to_string(&ptx_path)
+            .map_err(|e| self.err("ptx", format!("cannot read {ptx_name}: {e}")))?;
+        let mut buffers = Vec::with_capacity(s.buffers.len());
+        for (name, b) in &s.buffers {
+            let bytes = data::materialize(b.dtype, b.len, b.init.as_ref(), &self.dir)
+                .map_err(|e| self.err(&format!("buffers.{name}"), e))?;
+            if bytes.is_empty() {
+                return Err(self.err(
+                    &format!("buffers.{name}"),
+                    "a buffer needs at least one element",
+                ));
+            }
+            buffers.push(HostBuffer {
+                name: name.clone(),
+                dtype: b.dtype,
+                bytes,
+            });
+        }
+        for (i, a) in s.args.iter().enumerate() {
+            if let Arg::Buffer { name, offset } = a {
+                let b = buffers
+                    .iter()
+                    .find(|b| &b.name == name)
+                    .expect("validated: the buffer exists");
+                if *offset > b.bytes.len() as u64 {
+                    return Err(self.err(
+                        &format!("args[{i}]"),
+                        format!(
+                            "offset {offset} is past the end of buffer '{name}' ({} bytes)",
+                            b.bytes.len()
+                        ),
+                    ));
+                }
+            }
+        }
+        let mut expects = Vec::with_capacity(s.expect.len());
+        for (name, e) in &s.expect {
+            let key = format!("expect.{name}");
+            let b = buffers
+                .iter()
+                .find(|b| &b.name == name)
+                .expect("validated: the buffer exists");
+            let bytes = match (&e.file, &e.values) {
+                (Some(f), _) => {
+                    data::read_file(&self.dir.join(f), b.dtype).map_err(|m| self.err(&key, m))?
+                }
+                (None, Some(vs)) => {
+                    let init = Init::Values(vs.clone());
+                    data::materialize(b.dtype, None, Some(&init), &self.dir)
+                        .map_err(|m| self.err(&key, m))?
+                }
+                (None, None) => unreachable!("validated: file or values"),
+            };
+            if bytes.len() != b.bytes.len() {
+                return Err(self.err(
+                    &key,
+                    format!(
+                        "{} expected elements, but buffer '{name}' has {}",
+                        bytes.len() / b.dtype.size(),
+                        b.len()
+                    ),
+                ));
+            }
+            expects.push(Expected {
+                buffer: name.clone(),
+                dtype: b.dtype,
+                bytes,
+                tolerance: e.tolerance,
+            });
+        }
+        Ok(Prepared {
+            ptx_name,
+            ptx_text,
+            buffers,
+            expects,
+        })
+    }
+
+    /// Threads the launch runs (grid × block).
+    pub fn threads(&self) -> u64 {
+        self.spec.grid.count() * self.spec.block.count()
+    }
+}
+
+/// 1-based line and column (in characters) of byte offset `at`.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+/// Remove `.` and `name/..` pairs lexically (no file-system access).
+fn normalize(p: &Path) -> PathBuf {
+    let mut out: Vec<Component> = vec![];
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            _ => out.push(c),
+        }
+    }
+    out.iter().collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,497 @@
+//! The case file as typed data (`docs/case-format.md`). Deserialised with serde; closed tables
+//! reject unknown keys so a typo is an error, not a silently ignored setting.
+
+use super::dtype::{DType, Num};
+use indexmap::IndexMap;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use std::fmt;
+
+/// One case: a kernel launch, its buffers and what they must hold afterwards.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseSpec {
+    /// PTX file, relative to the case file.
+    pub ptx: String,
+    /// Entry name.
+    pub kernel: String,
+    /// CTAs per dimension (1 to 3 numbers; missing ones are 1).
+    pub grid: Dims,
+    /// Threads per CTA (same rule).
+    pub block: Dims,
+    /// Dynamic shared memory in bytes.
+    #[serde(default)]
+    pub shared_bytes: u32,
+    /// Kernel parameters in declaration order.
+    #[serde(default)]
+    pub args: Vec<Arg>,
+    /// Device buffers, in declaration order (the order they are allocated in).
+    #[serde(default)]
+    pub buffers: IndexMap<String, BufferSpec>,
+    /// Expected buffer contents after the launch.
+    #[serde(default)]
+    pub expect: IndexMap<String, ExpectSpec>,
+    /// Extension: the run must fail with this error.
+    #[serde(default)]
+    pub expect_error: Option<ExpectError>,
+    /// Texture objects (parsed; not supported by the runtime yet).
+    #[serde(default)]
+    pub textures: IndexMap<String, TextureSpec>,
+    /// Surface objects (parsed; not supported by the runtime yet).
+    #[serde(default)]
+    pub surfaces: IndexMap<String, TextureSpec>,
+    /// Module `.texref`/`.surfref` bindings (parsed; not supported by the runtime yet).
+    #[serde(default)]
+    pub texrefs: IndexMap<String, TextureSpec>,
+}
+
+/// A grid or block shape, always three numbers once parsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dims(pub [u32; 3]);
+
+impl Dims {
+    /// Product of the three dimensions.
+    pub fn count(self) -> u64 {
+        self.0.iter().map(|&d| d as u64).product()
+    }
+}
+
+impl fmt::Display for Dims {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}x{}", self.0[0], self.0[1], self.0[2])
+    }
+}
+
+impl<'de> Deserialize<'de> for Dims {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<u32>::deserialize(d)?;
+        Dims::from_slice(&v).map_err(de::Error::custom)
+    }
+}
+
+impl Dims {
+    /// 1 to 3 numbers; missing ones are 1.
+    pub fn from_slice(v: &[u32]) -> Result<Dims, String> {
+        if v.is_empty() || v.len() > 3 {
+            return Err(format!("expected 1 to 3 dimensions, got {}", v.len()));
+        }
+        let mut d = [1u32; 3];
+        d[..v.len()].copy_from_slice(v);
+        Ok(Dims(d))
+    }
+}
+
+/// A kernel argument: a table with exactly one key.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// `{ u32 = 5 }` and the other scalar types.
+    Scalar(Scalar),
+    /// `{ buffer = "x" }` or `{ buffer = "x", offset = 16 }`: the buffer's device address plus
+    /// `offset` bytes.
+    Buffer { name: String, offset: u64 },
+    /// `{ texture = "img" }`: a texture object handle.
+    Texture(String),
+    /// `{ surface = "out" }`: a surface object handle.
+    Surface(String),
+}
+
+/// A scalar kernel argument (`args = [{ f32 = 2.0 }]`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    U8(u8),
+    U16(u16),
+    U32(u32),
+    U64(u64),
+    S8(i8),
+    S16(i16),
+    S32(i32),
+    S64(i64),
+    F32(f32),
+    F64(f64),
+}
+
+/// Scalar argument type names.
+pub const SCALAR_NAMES: &str = "u8 u16 u32 u64 s8 s16 s32 s64 f32 f64";
+
+impl Scalar {
+    /// Convert `v` to a scalar of type `ty` (a name from [`SCALAR_NAMES`]), range-checked.
+    pub fn new(ty: &str, v: Num) -> Result<Scalar, String> {
+        let dt = match DType::parse(ty) {
+            Some(DType::F16 | DType::BF16) | None => {
+                return Err(format!("unknown argument type '{ty}' (scalars: {SCALAR_NAMES}; or buffer, texture, surface)"))
+            }
+            Some(t) => t,
+        };
+        let mut b = Vec::with_capacity(8);
+        dt.encode(v, &mut b).map_err(|e| format!("{ty}: {e}"))?;
+        let mut w = [0u8; 8];
+        w[..b.len()].copy_from_slice(&b);
+        let raw = u64::from_le_bytes(w);
+        Ok(match dt {
+            DType::U8 => Scalar::U8(raw as u8),
+            DType::U16 => Scalar::U16(raw as u16),
+            DType::U32 => Scalar::U32(raw as u32),
+            DType::U64 => Scalar::U64(raw),
+            DType::S8 => Scalar::S8(raw as i8),
+            DType::S16 => Scalar::S16(raw as i16),
+            DType::S32 => Scalar::S32(raw as i32),
+            DType::S64 => Scalar::S64(raw as i64),
+            DType::F32 => Scalar::F32(f32::from_bits(raw as u32)),
+            DType::F64 => Scalar::F64(f64::from_bits(raw)),
+            DType::F16 | DType::BF16 => unreachable!("rejected above"),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Arg {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Arg;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a table with one key: a scalar type (u32 = 1), buffer = \"NAME\", texture = \"NAME\" or surface = \"NAME\"")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Arg, A::Error> {
+                let mut entries: Vec<(String, toml::Value)> = vec![];
+                while let Some((k, v)) = m.next_entry::<String, toml::Value>()? {
+                    entries.push((k, v));
+                }
+                arg_from_entries(entries).map_err(de::Error::custom)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+fn arg_from_entries(e: Vec<(String, toml::Value)>) -> Result<Arg, String> {
+    let name_of = |k: &str, v: &toml::Value| match v {
+        toml::Value::String(s) => Ok(s.clone()),
+        _ => Err(format!("{k} = must be a name (a string)")),
+    };
+    if e.iter().any(|(k, _)| k == "buffer") {
+        let (mut name, mut offset) = (String::new(), 0);
+        for (k, v) in &e {
+            match (k.as_str(), v) {
+                ("buffer", _) => name = name_of("buffer", v)?,
+                ("offset", toml::Value::Integer(o)) => {
+                    offset =
+                        u64::try_from(*o).map_err(|_| format!("offset {o} must not be negative"))?
+                }
+                ("offset", _) => return Err("offset must be an integer (bytes)".into()),
+                (other, _) => {
+                    return Err(format!(
+                        "unexpected key '{other}' in a buffer argument (keys: buffer, offset)"
+                    ))
+                }
+            }
+        }
+        return Ok(Arg::Buffer { name, offset });
+    }
+    let [(k, v)] = <[_; 1]>::try_from(e).map_err(|e: Vec<_>| {
+        let keys = e
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!(
+            "an argument is a table with exactly one key; got {} ({keys})",
+            e.len()
+        )
+    })?;
+    match k.as_str() {
+        "texture" => Ok(Arg::Texture(name_of("texture", &v)?)),
+        "surface" => Ok(Arg::Surface(name_of("surface", &v)?)),
+        "offset" => Err("offset is only allowed next to buffer = \"NAME\"".into()),
+        _ => {
+            let num = match &v {
+                toml::Value::Integer(i) => Num::Int(*i as i128),
+                toml::Value::Float(f) => Num::Float(*f),
+                toml::Value::String(s) => Num::parse(s)?,
+                other => return Err(format!("{k} = {other}: expected a number")),
+            };
+            Scalar::new(&k, num).map(Arg::Scalar)
+        }
+    }
+}
+
+/// `[buffers.NAME]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BufferSpec {
+    /// Element type.
+    #[serde(rename = "type")]
+    pub dtype: DType,
+    /// Number of elements; may be omitted when `init` is `values` or `file`.
+    #[serde(default)]
+    pub len: Option<u64>,
+    /// Initial contents; none: zero-filled.
+    #[serde(default)]
+    pub init: Option<Init>,
+}
+
+/// How a buffer is filled before the launch.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
+pub enum Init {
+    /// Every element = V.
+    Fill(Num),
+    /// Element i = start + i * step.
+    Iota(Iota),
+    /// Seeded pseudo-random values (see [`super::data`] for the exact generator).
+    Random(Random),
+    /// These values (len = their count).
+    Values(Vec<Num>),
+    /// `.npy` (dtype must match) or `.bin` (raw little-endian), relative to the case file.
+    File(String),
+}
+
+/// `{ iota = { start = 0, step = 1 } }` (both optional).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Iota {
+    #[serde(default = "zero")]
+    pub start: Num,
+    #[serde(default = "one")]
+    pub step: Num,
+}
+
+fn zero() -> Num {
+    Num::Int(0)
+}
+fn one() -> Num {
+    Num::Int(1)
+}
+
+/// `{ random = { seed = 1, min = -1.0, max = 1.0 } }`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Random {
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default)]
+    pub min: Option<Num>,
+    #[serde(default)]
+    pub max: Option<Num>,
+}
+
+/// `[expect.NAME]`: exactly one of `file` / `values`, and a tolerance.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectSpec {
+    #[serde(default)]
+    pub file: Option<String>,
+    #[serde(default)]
+    pub values: Option<Vec<Num>>,
+    #[serde(default)]
+    pub tolerance: Tolerance,
+}
+
+/// How close an element must be. All `None`: exact (bitwise; any NaN matches any NaN of the
+/// same type). Otherwise an element passes if any given bound holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Tolerance {
+    /// |got − want| ≤ abs.
+    pub abs: Option<f64>,
+    /// |got − want| ≤ rel · |want|.
+    pub rel: Option<f64>,
+    /// Distance in units in the last place of the buffer's own type ≤ ulp.
+    pub ulp: Option<u64>,
+}
+
+impl Tolerance {
+    pub fn is_exact(&self) -> bool {
+        self.abs.is_none() && self.rel.is_none() && self.ulp.is_none()
+    }
+}
+
+impl fmt::Display for Tolerance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_exact() {
+            return f.write_str("exact");
+        }
+        let mut parts = vec![];
+        if let Some(a) = self.abs {
+            parts.push(format!("abs {a:e}"));
+        }
+        if let Some(r) = self.rel {
+            parts.push(format!("rel {r:e}"));
+        }
+        if let Some(u) = self.ulp {
+            parts.push(format!("ulp {u}"));
+        }
+        f.write_str(&parts.join(" or "))
+    }
+}
+
+impl<'de> Deserialize<'de> for Tolerance {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Table {
+            abs: Option<f64>,
+            rel: Option<f64>,
+            ulp: Option<u64>,
+        }
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Tolerance;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("\"exact\" or a table { abs = A, rel = R, ulp = U } (one or more)")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Tolerance, E> {
+                match s {
+                    "exact" => Ok(Tolerance::default()),
+                    _ => Err(E::custom(format!("unknown tolerance '{s}' (expected \"exact\" or {{ abs = .. }}, {{ rel = .. }}, {{ ulp = .. }})"))),
+                }
+            }
+            fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Tolerance, A::Error> {
+                let t = Table::deserialize(de::value::MapAccessDeserializer::new(m))?;
+                let tol = Tolerance {
+                    abs: t.abs,
+                    rel: t.rel,
+                    ulp: t.ulp,
+                };
+                if tol.is_exact() {
+                    return Err(de::Error::custom(
+                        "an empty tolerance table; write \"exact\" or give abs, rel or ulp",
+                    ));
+                }
+                for (k, v) in [("abs", tol.abs), ("rel", tol.rel)] {
+                    if v.is_some_and(|x| x.is_nan() || x < 0.0) {
+                        return Err(de::Error::custom(format!(
+                            "tolerance {k} must be a number >= 0"
+                        )));
+                    }
+                }
+                Ok(tol)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Extension: `[expect_error]` — the run must fail with this error kind and message.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectError {
+    /// One of [`ERROR_KINDS`].
+    pub kind: String,
+    /// A substring the error message must contain.
+    pub contains: String,
+    /// Run with memcheck (exact allocation bounds), as `--memcheck` does.
+    #[serde(default)]
+    pub memcheck: bool,
+}
+
+/// Every error kind a run can report (`--json` `error.kind`). `case`, `io` come from the
+/// case layer; the rest from the runtime's `Error::kind`.
+pub const ERROR_KINDS: [&str; 12] = [
+    "case",
+    "io",
+    "parse",
+    "unsupported",
+    "invalid",
+    "unknown_kernel",
+    "argument",
+    "launch_config",
+    "memory",
+    "fault",
+    "timeout",
+    "internal",
+];
+
+/// `[textures.NAME]`, `[surfaces.NAME]`, `[texrefs.NAME]`: parsed and checked so a case that
+/// uses them reads correctly; the runtime rejects them ("not supported yet") for now.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TextureSpec {
+    pub source: TexSource,
+    pub kind: TexKind,
+    #[serde(default)]
+    pub format: Option<TexFormat>,
+    #[serde(default)]
+    pub channels: Option<u32>,
+    #[serde(default)]
+    pub width: Option<u64>,
+    #[serde(default)]
+    pub height: Option<u64>,
+    #[serde(default)]
+    pub depth: Option<u64>,
+    #[serde(default)]
+    pub layers: Option<u64>,
+    #[serde(default)]
+    pub pitch_bytes: Option<u64>,
+    #[serde(default)]
+    pub address: Option<Vec<TexAddress>>,
+    #[serde(default)]
+    pub border_color: Option<Vec<f64>>,
+    #[serde(default)]
+    pub filter: Option<TexFilter>,
+    #[serde(default)]
+    pub normalized_coords: Option<bool>,
+    #[serde(default)]
+    pub read_mode: Option<TexReadMode>,
+    #[serde(default)]
+    pub mip_levels: Option<u32>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
+pub enum TexSource {
+    Buffer(String),
+    Png(String),
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TexKind {
+    Linear,
+    #[serde(rename = "1d")]
+    D1,
+    #[serde(rename = "2d")]
+    D2,
+    #[serde(rename = "3d")]
+    D3,
+    #[serde(rename = "1d_layered")]
+    D1Layered,
+    #[serde(rename = "2d_layered")]
+    D2Layered,
+    Cube,
+    CubeLayered,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TexFormat {
+    U8,
+    S8,
+    U16,
+    S16,
+    U32,
+    S32,
+    F16,
+    F32,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TexAddress {
+    Wrap,
+    Mirror,
+    Clamp,
+    Border,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TexFilter {
+    Point,
+    Linear,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TexReadMode {
+    Element,
+    NormalizedFloat,
+}

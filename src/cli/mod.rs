@@ -1,0 +1,212 @@
+//! The `ptxjit` command line: `run` (a case file or an ad-hoc launch), `check` (interpreter vs
+//! JIT, bit for bit) and `dump` (IR / AST). `src/main.rs` only calls [`main`].
+//!
+//! Exit codes: 0 success (every expectation passed), 1 a mismatch (or, for `check`, a
+//! difference between the engines), 2 an error (printed to stderr as `error: <message>`; with
+//! `--json` in the `error` field instead).
+
+mod adhoc;
+mod check;
+mod dump;
+mod output;
+mod run;
+
+use crate::runtime::Engine;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Run NVIDIA PTX kernels on the CPU: a Cranelift JIT and a reference interpreter.
+#[derive(Parser, Debug)]
+#[command(name = "ptxjit", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run a case file (or an ad-hoc launch) and check its expectations.
+    Run(RunArgs),
+    /// Run a case on the interpreter and on the JIT and compare every buffer bit for bit.
+    Check(CheckArgs),
+    /// Print the verified IR (--ir) or the parsed AST (--ast) of a PTX file.
+    Dump(DumpArgs),
+}
+
+/// Which engine runs the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// The Cranelift JIT (one native call runs a warp).
+    Jit,
+    /// The reference interpreter.
+    Interp,
+}
+
+impl From<EngineArg> for Engine {
+    fn from(e: EngineArg) -> Engine {
+        match e {
+            EngineArg::Jit => Engine::Jit,
+            EngineArg::Interp => Engine::Interp,
+        }
+    }
+}
+
+const ADHOC_HELP: &str = "\
+Ad-hoc launch (instead of CASE.toml):
+  ptxjit run --ptx FILE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared-bytes N]
+             --arg SPEC ... [--dump NAME=PATH]
+  --arg SPEC, one per kernel parameter, in declaration order:
+    TYPE=VALUE                     a scalar; TYPE: u8 u16 u32 u64 s8 s16 s32 s64 f32 f64
+                                   (VALUE: 42, -1, 0x2A, 2.5, 1e-3, nan, inf, 0f3F800000)
+    buf:NAME:TYPE[:LEN][=INIT]     a new buffer and its device address; TYPE also f16 bf16
+      INIT: zero (default) | fill:V | iota[:START[:STEP]] | random:SEED[:MIN:MAX]
+            | values:V1,V2,... | file:PATH.npy|PATH.bin   (LEN may be omitted for values/file)
+    ptr:NAME[+BYTES]               the address of an earlier buffer, plus an offset
+  Example:
+    ptxjit run --ptx saxpy.ptx --kernel saxpy --grid 4 --block 256 --arg u32=1024 --arg f32=2.0 \\
+               --arg buf:x:f32:1024=iota --arg buf:y:f32:1024=fill:1.5 --dump y=y.npy";
+
+/// `ptxjit run`.
+#[derive(Args, Debug)]
+#[command(after_help = ADHOC_HELP)]
+pub struct RunArgs {
+    /// The case file (see docs/case-format.md).
+    #[arg(
+        value_name = "CASE.toml",
+        required_unless_present = "ptx",
+        conflicts_with = "ptx"
+    )]
+    pub case: Option<PathBuf>,
+    /// Engine to run on.
+    #[arg(long, value_enum, default_value = "jit")]
+    pub engine: EngineArg,
+    /// One warm-up launch, then N timed launches (buffers re-initialised before each);
+    /// reports min/median/max kernel time.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub repeat: u32,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Check global accesses against exact allocation bounds (faults name the nearest buffer).
+    #[arg(long)]
+    pub memcheck: bool,
+    /// Abort a launch that runs longer than this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Write a buffer after the launch: NAME=PATH.npy or NAME=PATH.bin (repeatable).
+    #[arg(long, value_name = "NAME=PATH")]
+    pub dump: Vec<String>,
+    /// Write a u8 (or f32 in [0, 1]) buffer as a PNG image (repeatable); CHANNELS is 1 to 4.
+    #[arg(long, value_name = "NAME=PATH:WIDTHxHEIGHTxCHANNELS")]
+    pub png: Vec<String>,
+    /// Ad-hoc launch: the PTX file.
+    #[arg(long, value_name = "FILE.ptx", help_heading = "Ad-hoc launch")]
+    pub ptx: Option<PathBuf>,
+    /// Ad-hoc launch: the kernel (entry) name.
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "ptx",
+        help_heading = "Ad-hoc launch"
+    )]
+    pub kernel: Option<String>,
+    /// Ad-hoc launch: CTAs per dimension.
+    #[arg(
+        long,
+        value_name = "X[,Y[,Z]]",
+        requires = "ptx",
+        help_heading = "Ad-hoc launch"
+    )]
+    pub grid: Option<String>,
+    /// Ad-hoc launch: threads per CTA.
+    #[arg(
+        long,
+        value_name = "X[,Y[,Z]]",
+        requires = "ptx",
+        help_heading = "Ad-hoc launch"
+    )]
+    pub block: Option<String>,
+    /// Ad-hoc launch: dynamic shared memory in bytes.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "ptx",
+        help_heading = "Ad-hoc launch"
+    )]
+    pub shared_bytes: Option<u32>,
+    /// Ad-hoc launch: one kernel argument (see below; repeat in parameter order).
+    #[arg(
+        long = "arg",
+        value_name = "SPEC",
+        requires = "ptx",
+        help_heading = "Ad-hoc launch",
+        allow_hyphen_values = true
+    )]
+    pub args: Vec<String>,
+}
+
+/// `ptxjit check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The case file.
+    #[arg(value_name = "CASE.toml")]
+    pub case: PathBuf,
+    /// Check global accesses against exact allocation bounds.
+    #[arg(long)]
+    pub memcheck: bool,
+    /// Abort a launch that runs longer than this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+}
+
+/// `ptxjit dump`.
+#[derive(Args, Debug)]
+#[command(group = clap::ArgGroup::new("what").required(true).args(["ir", "ast"]))]
+pub struct DumpArgs {
+    /// Print the verified IR of every kernel.
+    #[arg(long)]
+    pub ir: bool,
+    /// Print the parsed AST (Rust Debug form).
+    #[arg(long)]
+    pub ast: bool,
+    /// The PTX file.
+    #[arg(value_name = "FILE.ptx")]
+    pub file: PathBuf,
+}
+
+/// Parse the command line and run it; the process exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // Help and --version exit 0; usage errors exit 2 with clap's message.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    ExitCode::from(run_command(cli.command))
+}
+
+/// Run one command; the exit code (0, 1 or 2).
+pub fn run_command(cmd: Command) -> u8 {
+    match cmd {
+        Command::Run(a) => run::run(&a),
+        Command::Check(a) => check::check(&a),
+        Command::Dump(a) => dump::dump(&a),
+    }
+}
+
+/// Print `error: <message>` to stderr; exit code 2.
+fn fail(msg: impl std::fmt::Display) -> u8 {
+    eprintln!("error: {msg}");
+    2
+}
+
+fn timeout(secs: Option<f64>) -> Result<Option<std::time::Duration>, String> {
+    secs.map(|s| {
+        std::time::Duration::try_from_secs_f64(s)
+            .map_err(|_| format!("--timeout {s}: expected a number of seconds >= 0"))
+    })
+    .transpose()
+}

@@ -1,0 +1,140 @@
+//! `ptxjit run`: a case file or an ad-hoc launch, reported as text or JSON.
+
+use super::adhoc::{self, AdHoc};
+use super::output::{self, DumpReq, PngReq};
+use super::{fail, RunArgs};
+use crate::case::{run_case, Case, CaseError, CaseResult, RunOptions};
+
+/// What to write after the run, checked before it.
+struct Outputs {
+    dumps: Vec<DumpReq>,
+    pngs: Vec<PngReq>,
+}
+
+pub fn run(a: &RunArgs) -> u8 {
+    let case = match &a.case {
+        Some(path) => Case::load(path),
+        None => adhoc::build(&AdHoc {
+            ptx: a
+                .ptx
+                .as_deref()
+                .expect("clap: CASE.toml or --ptx is required"),
+            kernel: a.kernel.as_deref(),
+            grid: a.grid.as_deref(),
+            block: a.block.as_deref(),
+            shared_bytes: a.shared_bytes.unwrap_or(0),
+            args: &a.args,
+        }),
+    };
+    let name = a
+        .case
+        .as_ref()
+        .or(a.ptx.as_ref())
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let case = match case {
+        Ok(c) => c,
+        Err(e) => return report_early(a, &name, e),
+    };
+    let (outputs, timeout) = match parse_outputs(a, &case)
+        .and_then(|o| Ok((o, super::timeout(a.timeout).map_err(CaseError::Case)?)))
+    {
+        Ok(x) => x,
+        Err(e) => return report_early(a, &case.name, e),
+    };
+    let opts = RunOptions {
+        memcheck: a.memcheck,
+        repeat: a.repeat,
+        timeout,
+    };
+    let mut r = run_case(&case, a.engine.into(), &opts);
+    // Outputs are written whenever the buffers could be read back (also after a mismatch or a fault).
+    if !r.buffers.is_empty() {
+        let written = outputs
+            .dumps
+            .iter()
+            .try_for_each(|d| output::write_dump(d, &r.buffers))
+            .and_then(|_| {
+                outputs
+                    .pngs
+                    .iter()
+                    .try_for_each(|p| output::write_png(p, &r.buffers))
+            });
+        if let (Err(e), None) = (written, &r.error) {
+            r.error = Some(e);
+        }
+    }
+    report(a, &r)
+}
+
+/// `--dump` / `--png` requests, each naming a buffer of the case.
+fn parse_outputs(a: &RunArgs, case: &Case) -> Result<Outputs, CaseError> {
+    let dumps = a
+        .dump
+        .iter()
+        .map(|s| output::parse_dump(s))
+        .collect::<Result<Vec<_>, _>>();
+    let pngs = a
+        .png
+        .iter()
+        .map(|s| output::parse_png(s))
+        .collect::<Result<Vec<_>, _>>();
+    let o = Outputs {
+        dumps: dumps.map_err(CaseError::Case)?,
+        pngs: pngs.map_err(CaseError::Case)?,
+    };
+    for b in o
+        .dumps
+        .iter()
+        .map(|d| &d.buffer)
+        .chain(o.pngs.iter().map(|p| &p.buffer))
+    {
+        if !case.spec.buffers.contains_key(b) {
+            let names: Vec<&str> = case.spec.buffers.keys().map(String::as_str).collect();
+            return Err(CaseError::Case(format!(
+                "no buffer named '{b}' to write (buffers: {})",
+                names.join(", ")
+            )));
+        }
+    }
+    Ok(o)
+}
+
+/// Print a result; the exit code.
+fn report(a: &RunArgs, r: &CaseResult) -> u8 {
+    let code = match (&r.error, r.passed()) {
+        (Some(_), _) => 2,
+        (None, true) => 0,
+        (None, false) => 1,
+    };
+    if a.json {
+        println!("{}", output::json_report(r));
+    } else {
+        print!("{}", output::text_report(r, ""));
+        if let Some(e) = &r.error {
+            return fail(e);
+        }
+    }
+    code
+}
+
+/// An error before anything ran (bad case file, bad options).
+fn report_early(a: &RunArgs, name: &str, e: CaseError) -> u8 {
+    if a.json {
+        let r = CaseResult {
+            case: name.to_string(),
+            kernel: String::new(),
+            engine: a.engine.into(),
+            compile_time: None,
+            kernel_times: vec![],
+            threads: 0,
+            expectations: vec![],
+            buffers: vec![],
+            error: Some(e),
+        };
+        println!("{}", output::json_report(&r));
+        2
+    } else {
+        fail(e)
+    }
+}

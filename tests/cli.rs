@@ -1,0 +1,291 @@
+//! The `ptxjit` binary itself: exit codes, PASS/FAIL lines, error messages, `--json` shape,
+//! the ad-hoc form, `--dump`, `check` and `dump --ir`.
+
+use ptxjit::case::Case;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn ptxjit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ptxjit"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run ptxjit")
+}
+
+fn text(o: &[u8]) -> String {
+    String::from_utf8_lossy(o).into_owned()
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ptxjit-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("create scratch dir");
+    d
+}
+
+fn vector_add_ptx() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("ptx-tests/kernels/vector_add/vector_add.ptx")
+        .display()
+        .to_string()
+        .replace('\\', "/")
+}
+
+#[test]
+fn run_real_case_passes() {
+    let o = ptxjit(&["run", "ptx-tests/kernels/sgemm_tiled/sgemm_tiled.toml"]);
+    let out = text(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "stdout:\n{out}\nstderr:\n{}",
+        text(&o.stderr)
+    );
+    assert!(out.lines().any(|l| l == "PASS C"), "{out}");
+    assert!(
+        out.contains("compile time:") && out.contains("kernel time:"),
+        "{out}"
+    );
+}
+
+#[test]
+fn error_cases_exit_2_with_their_message() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("ptx-tests/errors");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let p = e.path();
+        if p.extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
+        let case = Case::load(&p).unwrap();
+        let want = case
+            .spec
+            .expect_error
+            .clone()
+            .expect("error cases have [expect_error]");
+        let path = p.display().to_string();
+        let mut args = vec!["run", path.as_str()];
+        if want.memcheck {
+            args.push("--memcheck");
+        }
+        let o = ptxjit(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{path}: stderr:\n{err}");
+        assert!(err.starts_with("error: "), "{path}: {err}");
+        assert!(
+            err.contains(&want.contains),
+            "{path}: want '{}' in:\n{err}",
+            want.contains
+        );
+        // --json: the same error in the error field, with its kind.
+        args.push("--json");
+        let o = ptxjit(&args);
+        assert_eq!(o.status.code(), Some(2), "{path} --json");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+        assert_eq!(v["error"]["kind"], want.kind.as_str(), "{path}: {v}");
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(&want.contains),
+            "{path}: {v}"
+        );
+        n += 1;
+    }
+    assert!(n >= 7, "found only {n} error cases");
+}
+
+#[test]
+fn json_has_exactly_the_documented_keys() {
+    let o = ptxjit(&[
+        "run",
+        "ptx-tests/kernels/saxpy/saxpy.toml",
+        "--json",
+        "--repeat",
+        "3",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        [
+            "case",
+            "kernel",
+            "engine",
+            "compile_ms",
+            "kernel_ms",
+            "results",
+            "error"
+        ]
+    );
+    assert_eq!(v["case"], "ptx-tests/kernels/saxpy/saxpy.toml");
+    assert_eq!(
+        (v["kernel"].as_str(), v["engine"].as_str()),
+        (Some("saxpy"), Some("jit"))
+    );
+    let km: Vec<&str> = v["kernel_ms"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(km, ["min", "median", "max"]);
+    assert!(v["compile_ms"].as_f64().unwrap() > 0.0);
+    let r = &v["results"][0];
+    let rk: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(rk, ["buffer", "pass", "mismatches", "first"]);
+    assert_eq!(r["buffer"], "y");
+    assert_eq!(o.status.code(), Some(0), "{v}");
+    assert_eq!(
+        (r["pass"].as_bool(), r["mismatches"].as_u64()),
+        (Some(true), Some(0))
+    );
+    assert!(r["first"].is_null() && v["error"].is_null());
+}
+
+#[test]
+fn wrong_expectation_exits_1_and_prints_fail() {
+    let d = scratch("wrong");
+    let case = d.join("wrong.toml");
+    std::fs::write(
+        &case,
+        format!(
+            r#"ptx = "{}"
+kernel = "vector_add"
+grid = [1]
+block = [32]
+args = [{{ buffer = "a" }}, {{ buffer = "b" }}, {{ buffer = "c" }}, {{ u32 = 4 }}]
+[buffers.a]
+type = "f32"
+init = {{ values = [1, 2, 3, 4] }}
+[buffers.b]
+type = "f32"
+len = 4
+init = {{ fill = 1.0 }}
+[buffers.c]
+type = "f32"
+len = 4
+[expect.c]
+values = [2, 3, 4, 6]
+"#,
+            vector_add_ptx()
+        ),
+    )
+    .unwrap();
+    let o = ptxjit(&["run", case.to_str().unwrap()]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", text(&o.stderr));
+    assert!(out.contains("FAIL c: index 3: got 5, want 6"), "{out}");
+    assert!(out.contains("FAIL c: 1 of 4 elements differ"), "{out}");
+    let o = ptxjit(&["run", case.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        v["results"][0]["first"],
+        serde_json::json!({"index": 3, "got": "5", "want": "6"})
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn bad_case_files_exit_2_without_panicking() {
+    let d = scratch("bad");
+    let bad = d.join("bad.toml");
+    std::fs::write(&bad, "ptx = \"x.ptx\"\nkernel = \"k\"\ngrid = [1]\nblock = [1]\n[buffers.x]\ntype = \"f31\"\nlen = 1\n").unwrap();
+    let o = ptxjit(&["run", bad.to_str().unwrap()]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("bad.toml:6:") && err.contains("buffers.x.type: unknown type 'f31'"),
+        "{err}"
+    );
+    let o = ptxjit(&["run", "no/such/case.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("cannot read case file no/such/case.toml"));
+    std::fs::write(&bad, "ptx = \n").unwrap();
+    let o = ptxjit(&["run", bad.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["error"]["kind"], "case");
+    let o = ptxjit(&[
+        "run",
+        "--ptx",
+        &vector_add_ptx(),
+        "--kernel",
+        "vector_add",
+        "--grid",
+        "1",
+        "--block",
+        "x",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--block: 'x' is not a dimension"));
+    let o = ptxjit(&["run"]);
+    assert_eq!(o.status.code(), Some(2), "usage error");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn ad_hoc_run_with_dump() {
+    let d = scratch("adhoc");
+    let out = d.join("c.npy");
+    let dump = format!("c={}", out.display());
+    let o = ptxjit(&[
+        "run",
+        "--ptx",
+        &vector_add_ptx(),
+        "--kernel",
+        "vector_add",
+        "--grid",
+        "4",
+        "--block",
+        "256",
+        "--arg",
+        "buf:a:f32:1000=iota",
+        "--arg",
+        "buf:b:f32:1000=fill:0.5",
+        "--arg",
+        "buf:c:f32:1000",
+        "--arg",
+        "u32=1000",
+        "--dump",
+        &dump,
+    ]);
+    let stdout = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{stdout}{}", text(&o.stderr));
+    assert!(
+        stdout.contains("kernel time:") && !stdout.contains("PASS"),
+        "{stdout}"
+    );
+    let bytes = ptxjit::case::data::read_file(&out, ptxjit::case::DType::F32).unwrap();
+    let c: Vec<f32> = bytes
+        .chunks(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    assert_eq!(c.len(), 1000);
+    assert!(c.iter().enumerate().all(|(i, &v)| v == i as f32 + 0.5));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn check_agrees_on_a_real_kernel() {
+    let o = ptxjit(&["check", "ptx-tests/kernels/saxpy/saxpy.toml"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    assert!(
+        out.contains("[interp] PASS y") && out.contains("[jit] PASS y") && out.contains("SAME"),
+        "{out}"
+    );
+}
+
+#[test]
+fn dump_ir_names_the_kernel() {
+    let o = ptxjit(&["dump", "--ir", "ptx-tests/kernels/saxpy/saxpy.ptx"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("saxpy"));
+    let o = ptxjit(&["dump", "--ir", "ptx-tests/errors/malformed.ptx"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("malformed.ptx:46:"));
+}
