@@ -49,6 +49,12 @@ pub fn check_prepared(case: &Case, prepared: &Prepared, opts: &RunOptions) -> Ch
     };
     let same_error = match (&interp.error, &jit.error) {
         (None, None) => true,
+        // Faults: the same first fault. The count of faulting accesses is left out: an engine
+        // may execute a warp-uniform access once per warp (FaultReport::count).
+        (
+            Some(CaseError::Runtime(crate::runtime::Error::Fault(a))),
+            Some(CaseError::Runtime(crate::runtime::Error::Fault(b))),
+        ) => a.same_fault(b),
         (Some(a), Some(b)) => a.kind() == b.kind() && a.to_string() == b.to_string(),
         _ => false,
     };

@@ -60,8 +60,20 @@ pub struct FaultReport {
     pub ptx_file: String,
     /// Memcheck: nearest allocation label and the address's offset from its start.
     pub nearest: Option<(String, i64, u64)>,
-    /// How many faulting accesses were recorded in total.
+    /// How many faulting accesses were recorded in total. A lower bound on the faulting
+    /// threads' accesses: the JIT performs a warp-uniform access (e.g. `ld.param`) once per
+    /// warp, and a launch stops soon after its first fault.
     pub count: u64,
+}
+
+impl FaultReport {
+    /// Whether two reports describe the same fault (everything but [`count`](Self::count)).
+    pub fn same_fault(&self, other: &FaultReport) -> bool {
+        FaultReport {
+            count: other.count,
+            ..self.clone()
+        } == *other
+    }
 }
 
 impl std::fmt::Display for FaultReport {
