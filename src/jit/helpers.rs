@@ -181,7 +181,11 @@ pub struct WarpOpDesc {
 
 /// A warp collective or barrier op over the lanes of `mask`: `runtime::warp::exec`, the same
 /// code the interpreter runs.
-pub extern "C" fn warp_helper(
+///
+/// # Safety
+/// `env` is the running warp's CTA environment, `state` its warp state of
+/// `desc.state_size` bytes, and `desc` points to a live [`WarpOpDesc`].
+pub unsafe extern "C" fn warp_helper(
     env: *const CtaEnv,
     state: *mut u8,
     mask: u32,
@@ -208,7 +212,10 @@ pub const HELPER_SREGS: [SReg; 8] = [
 ];
 
 /// Read special register `HELPER_SREGS[code]` for `lane` (`CtaEnv::sreg`).
-pub extern "C" fn sreg_helper(env: *const CtaEnv, code: u32, lane: u32) -> u64 {
+///
+/// # Safety
+/// `env` is the running warp's CTA environment.
+pub unsafe extern "C" fn sreg_helper(env: *const CtaEnv, code: u32, lane: u32) -> u64 {
     // SAFETY: JIT code passes its own env pointer.
     let env = unsafe { &*env };
     match HELPER_SREGS.get(code as usize) {

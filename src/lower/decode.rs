@@ -703,24 +703,8 @@ fn control(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Result<(), L
         "bra" => PTerm::Jump(target.unwrap_or(0)),
         "ret" | "exit" => PTerm::Exit,
         "trap" => PTerm::Trap,
-        _ => {
-            // bar.sync / barrier.sync (PTX ISA §9.7.13.1).
-            let sync = cx.has("sync") || (op == "barrier" && !cx.has("arrive") && !cx.has("red"));
-            if !sync || cx.has("arrive") || cx.has("red") {
-                return Err(cx.unsupported("only bar.sync / barrier.sync are supported"));
-            }
-            match cx.inst.operands.as_slice() {
-                [Operand::Imm(Literal::Int { value: 0, .. }, _)] => {}
-                [] if op == "barrier" => {}
-                _ => {
-                    return Err(
-                        cx.unsupported("only barrier 0 without a thread count is supported yet")
-                    )
-                }
-            }
-            let next = b.new_block();
-            PTerm::Barrier(next)
-        }
+        // `bar`/`barrier` are decoded by `collective::barrier`.
+        _ => return Err(cx.bad("not a branch, return, exit or trap")),
     };
     let next_after = |b: &mut Builder, term: &PTerm| -> Option<u32> {
         match term {
