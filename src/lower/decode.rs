@@ -204,7 +204,7 @@ impl Builder<'_> {
     /// Convert `v` (IR type `from`) to `to` where PTX allows it implicitly: same width
     /// (bit reinterpretation) or, with `relaxed`, a wider or narrower integer register
     /// (truncate, or extend by `sign`).
-    fn coerce(
+    pub(super) fn coerce(
         &mut self,
         cx: &Cx,
         v: Var,
@@ -593,6 +593,7 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
             return control(b, &cx, guard);
         }
         "bar" | "barrier" => return super::collective::barrier(b, &cx, guard),
+        "call" => return super::call::call(b, &cx, guard),
         // Debugging and performance-monitor hints, and sleeps: accepted, no effect on the
         // CPU (PTX ISA §9.7.19: brkpt, nanosleep, pmevent).
         "brkpt" | "nanosleep" | "pmevent" => return Ok(()),
@@ -701,7 +702,12 @@ fn control(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Result<(), L
     };
     let body_term = match op {
         "bra" => PTerm::Jump(target.unwrap_or(0)),
-        "ret" | "exit" => PTerm::Exit,
+        // `ret` in an inlined function continues after the call.
+        "ret" => match b.ret_target {
+            Some(t) => PTerm::Jump(t),
+            None => PTerm::Exit,
+        },
+        "exit" => PTerm::Exit,
         "trap" => PTerm::Trap,
         // `bar`/`barrier` are decoded by `collective::barrier`.
         _ => return Err(cx.bad("not a branch, return, exit or trap")),
@@ -1337,9 +1343,6 @@ fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
             return Err(cx.unsupported(&format!("modifier .{m} is not supported yet")));
         }
     }
-    if cx.has("param") && cx.inst.opcode.name == "st" {
-        return Err(cx.unsupported("st.param (call parameters) is not supported yet"));
-    }
     Ok(())
 }
 
@@ -1360,7 +1363,7 @@ fn mem_ty(cx: &Cx) -> Result<(Type, Sign, ast::ScalarType), LowerError> {
 fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     cx.expect_operands(2)?;
     check_space_mods(cx)?;
-    let space = space_of(cx);
+    let space = super::call::param_space(b, cx, 1, space_of(cx));
     let (ty, sign, _) = mem_ty(cx)?;
     let n = vec_len(cx);
     let addr = b.address(cx, 1, space)?;
@@ -1390,7 +1393,7 @@ fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
 fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     cx.expect_operands(2)?;
     check_space_mods(cx)?;
-    let space = space_of(cx);
+    let space = super::call::param_space(b, cx, 0, space_of(cx));
     if space == Space::Const || space == Space::Param {
         return Err(cx.bad(&format!("st to the read-only {space} state space")));
     }
