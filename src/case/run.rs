@@ -79,6 +79,8 @@ pub struct CaseResult {
     pub compile_time: Option<Duration>,
     /// Each timed launch (one without `repeat`).
     pub kernel_times: Vec<Duration>,
+    /// The most worker threads (cores) that ran CTAs of one launch.
+    pub workers: u32,
     /// Threads per launch (grid × block).
     pub threads: u64,
     pub expectations: Vec<ExpectResult>,
@@ -95,6 +97,7 @@ impl CaseResult {
             engine,
             compile_time: None,
             kernel_times: vec![],
+            workers: 0,
             threads: case.threads(),
             expectations: vec![],
             buffers: vec![],
@@ -271,12 +274,16 @@ fn run_into(
     };
     let launched = (|| -> Result<(), CaseError> {
         if opts.repeat == 0 {
-            r.kernel_times.push(session.launch(&launch_opts)?.elapsed);
+            let rep = session.launch(&launch_opts)?;
+            r.workers = r.workers.max(rep.workers);
+            r.kernel_times.push(rep.elapsed);
         } else {
             session.launch(&launch_opts)?; // warm-up
             for _ in 0..opts.repeat {
                 session.reset()?;
-                r.kernel_times.push(session.launch(&launch_opts)?.elapsed);
+                let rep = session.launch(&launch_opts)?;
+                r.workers = r.workers.max(rep.workers);
+                r.kernel_times.push(rep.elapsed);
             }
         }
         Ok(())

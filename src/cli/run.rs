@@ -127,6 +127,7 @@ fn report_early(a: &RunArgs, name: &str, e: CaseError) -> u8 {
             engine: a.engine.into(),
             compile_time: None,
             kernel_times: vec![],
+            workers: 0,
             threads: 0,
             expectations: vec![],
             buffers: vec![],

@@ -99,6 +99,7 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) sig_trap: cranelift_codegen::ir::SigRef,
     pub(super) sig_warp: cranelift_codegen::ir::SigRef,
     pub(super) sig_sreg: cranelift_codegen::ir::SigRef,
+    pub(super) sig_group: cranelift_codegen::ir::SigRef,
     /// IR block of each instruction.
     pub(super) inst_block: Vec<u32>,
     /// Entry block of each block priority (filled by the dispatcher).
@@ -297,6 +298,18 @@ pub fn generate(
     let sig_trap = b.import_signature(sig(&[ptr, types::I32, types::I32], &[]));
     let sig_warp = b.import_signature(sig(&[ptr, ptr, types::I32, ptr], &[]));
     let sig_sreg = b.import_signature(sig(&[ptr, types::I32, types::I32], &[types::I64]));
+    let sig_group = b.import_signature(sig(
+        &[
+            ptr,
+            ptr,
+            ptr,
+            types::I32,
+            types::I32,
+            types::I32,
+            types::I32,
+        ],
+        &[],
+    ));
 
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
@@ -350,6 +363,7 @@ pub fn generate(
         sig_trap,
         sig_warp,
         sig_sreg,
+        sig_group,
         enter: vec![],
     };
     g.gen_dispatch()?;

@@ -42,12 +42,8 @@ pub(super) fn param_space(b: &Builder, cx: &Cx, k: usize, space: Space) -> Space
 
 /// The IR type of a `.reg` formal, or of the value stored to a `.param` formal.
 fn formal_ty(cx: &Cx, p: &ast::Param) -> Result<Type, LowerError> {
-    if p.vector.is_some() || !p.array.is_empty() {
-        if p.space == StateSpace::Reg {
-            return Err(
-                cx.unsupported(&format!("vector or array .reg parameter '{}'", p.name.name))
-            );
-        }
+    if (p.vector.is_some() || !p.array.is_empty()) && p.space == StateSpace::Reg {
+        return Err(cx.unsupported(&format!("vector or array .reg parameter '{}'", p.name.name)));
     }
     build::ir_type_of(p.ty)
         .ok_or_else(|| cx.unsupported(&format!("parameter '{}' of this type", p.name.name)))

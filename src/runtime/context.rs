@@ -288,6 +288,8 @@ pub struct LaunchReport {
     pub elapsed: Duration,
     /// Warp calls into the engine.
     pub warp_runs: u64,
+    /// How many worker threads (cores) ran CTAs of this launch.
+    pub workers: u32,
 }
 
 /// One compiled kernel: IR facts the runtime needs and the engine that runs it.
@@ -519,6 +521,7 @@ impl Context {
             Ok(stats) => Ok(LaunchReport {
                 elapsed: start.elapsed(),
                 warp_runs: stats.warp_runs,
+                workers: stats.workers,
             }),
             Err(LaunchFailure::Timeout(at)) => Err(Error::Timeout(
                 k.name.clone(),

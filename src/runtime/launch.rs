@@ -118,6 +118,8 @@ impl SendPtr {
 pub struct LaunchStats {
     /// Warp calls into the engine.
     pub warp_runs: u64,
+    /// How many distinct worker threads ran CTAs of this launch.
+    pub workers: u32,
 }
 
 /// Run a whole grid. Returns statistics, or the failure.
@@ -132,6 +134,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let deadline = input.timeout.map(|t| Instant::now() + t);
     let timed_out = AtomicU32::new(0);
     let runs = AtomicU64::new(0);
+    // Bit k: pool worker k ran a CTA (bit 63: a thread outside the pool).
+    let worker_bits = AtomicU64::new(0);
     let mem = input.memory;
     let gridid = GRID_ID.fetch_add(1, Ordering::Relaxed);
     let launch_start = Instant::now();
@@ -203,6 +207,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             };
             let n = run_cta(engine, env, c, &grid);
             runs.fetch_add(n, Ordering::Relaxed);
+            let w = rayon::current_thread_index().map_or(63, |i| i.min(63));
+            worker_bits.fetch_or(1 << w, Ordering::Relaxed);
         });
         let _ = done_tx.send(());
     });
@@ -228,6 +234,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     }
     Ok(LaunchStats {
         warp_runs: runs.load(Ordering::Relaxed),
+        workers: worker_bits.load(Ordering::Relaxed).count_ones(),
     })
 }
 
