@@ -71,7 +71,8 @@ fn op_divergent(op: &Op) -> bool {
         | Op::Match { .. }
         | Op::Redux { .. }
         | Op::Elect {}
-        | Op::BarResult { .. } => true,
+        | Op::BarResult { .. }
+        | Op::Printf {} => true,
         Op::Load { space, .. } => matches!(space, Space::Local | Space::Generic),
         _ => false,
     }

@@ -165,6 +165,10 @@ op_table! {
     ["9.7.13.1"] BarResult { kind: BarKind } => "barrier.result";
     /// `bar.warp.sync membermask` (`__syncwarp`): orders memory among the warp's lanes.
     ["9.7.13.2"] WarpSync {} => "bar.warp.sync";
+    /// CUDA's `vprintf`: args (format string, argument buffer), both generic addresses → i32
+    /// characters written (-1 when the format cannot be read). The active lanes print in lane
+    /// order, one warp's output at a time (`runtime::printf`).
+    ["CUDA C++ Programming Guide, Formatted Output"] Printf {} => "printf";
 }
 
 /// How an operation touches state beyond its results.
@@ -236,7 +240,8 @@ impl Op {
             | Op::Elect {}
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
-            | Op::WarpSync {} => Effect::Warp,
+            | Op::WarpSync {}
+            | Op::Printf {} => Effect::Warp,
         }
     }
 }

@@ -167,7 +167,7 @@ pub fn print_modifiers(op: &Op) -> String {
             format!(".{kind}{}", if *aligned { ".aligned" } else { "" })
         }
         Op::BarResult { kind } => format!(".{kind}"),
-        Op::Activemask {} | Op::Elect {} | Op::WarpSync {} => String::new(),
+        Op::Activemask {} | Op::Elect {} | Op::WarpSync {} | Op::Printf {} => String::new(),
         Op::IsSpace { space } => format!(".{space}"),
         Op::Bitcast {}
         | Op::IAdd {}

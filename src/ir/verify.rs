@@ -273,6 +273,12 @@ impl Op {
                     .then_some(())
                     .ok_or("barrier.result: i32 (popc) or pred".into())
             }
+            Op::Printf {} => {
+                n(2, 1)?;
+                (args[0] == I64 && args[1] == I64 && res[0] == I32)
+                    .then_some(())
+                    .ok_or("printf: (i64 format, i64 arguments) → i32".into())
+            }
             Op::WarpSync {} => {
                 n(1, 0)?;
                 (args[0] == I32)

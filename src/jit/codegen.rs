@@ -527,7 +527,8 @@ impl Gen<'_, '_> {
             | Op::Elect {}
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
-            | Op::WarpSync {} => {
+            | Op::WarpSync {}
+            | Op::Printf {} => {
                 let slot = |v: ir::Value| -> Result<WarpSlot, String> {
                     let off = self.layout.slot[v.index()];
                     if off == u32::MAX {

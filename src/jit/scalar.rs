@@ -605,7 +605,8 @@ impl Gen<'_, '_> {
             | Op::Elect {}
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
-            | Op::WarpSync {} => return Err("internal: warp op inside a lane loop".into()),
+            | Op::WarpSync {}
+            | Op::Printf {} => return Err("internal: warp op inside a lane loop".into()),
             Op::Fence {} => {
                 self.b.ins().fence();
                 return Ok(None);

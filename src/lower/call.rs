@@ -111,6 +111,9 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
             format!("call to unknown function '{}'", callee_name.name),
         ));
     };
+    if f.body.is_none() && callee_name.name == "vprintf" {
+        return printf(b, cx, guard, &args, &rets);
+    }
     let Some(body) = &f.body else {
         return Err(LowerError::new(
             callee_name.span,
@@ -313,6 +316,84 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
         b.cur = fall;
     }
     Ok(())
+}
+
+/// Run `body` under the call's guard (branching around it when the guard is false).
+fn guarded(
+    b: &mut Builder,
+    cx: &Cx,
+    guard: Option<(Var, bool)>,
+    body: impl FnOnce(&mut Builder) -> Result<(), LowerError>,
+) -> Result<(), LowerError> {
+    let fall = match guard {
+        None => None,
+        Some((p, neg)) => {
+            let body_b = b.new_block();
+            let fall = b.new_block();
+            let (t, e) = if neg { (fall, body_b) } else { (body_b, fall) };
+            let cur = b.cur as usize;
+            b.blocks[cur].term = PTerm::Branch(p, t, e);
+            b.blocks[cur].term_loc = cx.loc;
+            b.cur = body_b;
+            Some(fall)
+        }
+    };
+    body(b)?;
+    if let Some(fall) = fall {
+        let cur = b.cur as usize;
+        b.blocks[cur].term = PTerm::Jump(fall);
+        b.blocks[cur].term_loc = cx.loc;
+        b.cur = fall;
+    }
+    Ok(())
+}
+
+/// A 64-bit argument: loaded from a call-sequence `.param` variable, or a register/constant.
+fn arg64(b: &mut Builder, cx: &Cx, o: &Operand) -> Result<Var, LowerError> {
+    match param_symbol(b, o) {
+        Some(off) => {
+            let a = b.konst(cx, Type::I64, off);
+            let ld = Op::Load {
+                space: Space::Local,
+                align: 8,
+            };
+            Ok(b.emit1(ld, vec![a], Type::I64, cx.loc, &cx.ptx))
+        }
+        None => b.src_rel(cx, o, Type::I64, Some(Sign::Unsigned)),
+    }
+}
+
+/// CUDA's `vprintf(format, args)` (declared `.extern`, supplied by the CUDA runtime): the
+/// `printf` op.
+fn printf(
+    b: &mut Builder,
+    cx: &Cx,
+    guard: Option<(Var, bool)>,
+    args: &[Operand],
+    rets: &[Operand],
+) -> Result<(), LowerError> {
+    if args.len() != 2 || rets.len() > 1 {
+        return Err(cx.bad("vprintf takes (format, arguments) and returns one value"));
+    }
+    guarded(b, cx, guard, |b| {
+        let f = arg64(b, cx, &args[0])?;
+        let a = arg64(b, cx, &args[1])?;
+        let r = b.emit1(Op::Printf {}, vec![f, a], Type::I32, cx.loc, &cx.ptx);
+        if let Some(ret) = rets.first() {
+            match param_symbol(b, ret) {
+                Some(off) => {
+                    let p = b.konst(cx, Type::I64, off);
+                    let st = Op::Store {
+                        space: Space::Local,
+                        align: 4,
+                    };
+                    b.emit(st, vec![p, r], vec![], cx.loc, &cx.ptx);
+                }
+                None => write_reg(b, cx, ret, r, Type::I32)?,
+            }
+        }
+        Ok(())
+    })
 }
 
 /// The local offset of a call-sequence `.param` variable named by `o`, if it is one.

@@ -7,6 +7,7 @@ pub mod context;
 pub mod env;
 pub mod launch;
 pub mod memory;
+pub mod printf;
 pub mod semantics;
 pub mod warp;
 

@@ -504,7 +504,8 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
         | Op::Elect {}
         | Op::BarArrive { .. }
         | Op::BarResult { .. }
-        | Op::WarpSync {} => 0,
+        | Op::WarpSync {}
+        | Op::Printf {} => 0,
     }
 }
 

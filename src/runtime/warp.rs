@@ -186,12 +186,62 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 d.set(s, 0, l, r as u64);
             }
         }
+        Op::Printf {} => {
+            let mut text = String::new();
+            for l in lanes(mask) {
+                let (fmt, args) = (d.arg(s, 0, l), d.arg(s, 1, l));
+                let mem = LaneMem { env, lane: l };
+                let n = match super::printf::format(&mem, fmt, args) {
+                    Some(t) => {
+                        text.push_str(&t);
+                        t.len() as i64
+                    }
+                    None => {
+                        env.fault(
+                            l,
+                            d.inst,
+                            FaultKind::OutOfBounds,
+                            Space::Generic,
+                            fmt,
+                            1,
+                            false,
+                        );
+                        -1
+                    }
+                };
+                d.set(s, 0, l, n as u32 as u64);
+            }
+            if !text.is_empty() {
+                use std::io::Write;
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(text.as_bytes());
+                let _ = out.flush();
+            }
+        }
         Op::WarpSync {} => {
             // All lanes of the warp run on this host thread; the fence orders their accesses
             // with respect to other CTAs as `membar.cta` would.
             std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
         }
         _ => {}
+    }
+}
+
+/// Device memory as one lane sees it (generic addresses, its own local window).
+struct LaneMem<'e> {
+    env: &'e CtaEnv,
+    lane: u32,
+}
+
+impl super::printf::DeviceBytes for LaneMem<'_> {
+    fn byte(&self, addr: u64) -> Option<u8> {
+        let p = super::env::translate(self.env, Space::Generic, addr, 1, 1, self.lane).ok()?;
+        // SAFETY: `translate` checked one byte at `p`; other threads may write device memory
+        // concurrently, so it is read atomically.
+        Some(
+            unsafe { std::sync::atomic::AtomicU8::from_ptr(p) }
+                .load(std::sync::atomic::Ordering::Relaxed),
+        )
     }
 }
 
