@@ -504,3 +504,49 @@ fn printf_prints_in_lane_order() {
         assert_eq!(got, want, "{engine}");
     }
 }
+
+/// `brx.idx` through a `.branchtargets` table with a per-lane index (divergent), reconverging
+/// before `activemask` (checked with ptxas -arch=sm_80).
+const JUMP_TABLE: &str = r#"
+.visible .entry jt(.param .u64 out)
+{
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    rem.u32 %r2, %r1, 3;
+    mov.u32 %r3, 0;
+$L_tab: .branchtargets $L_a, $L_b, $L_c;
+    brx.idx %r2, $L_tab;
+$L_a:
+    add.u32 %r3, %r3, 100;
+    bra.uni $L_end;
+$L_b:
+    add.u32 %r3, %r3, 200;
+$L_c:
+    add.u32 %r3, %r3, 7;
+$L_end:
+    activemask.b32 %r4;
+    xor.b32 %r3, %r3, %r4;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r3;
+    ret;
+}
+"#;
+
+#[test]
+fn brx_idx_jump_table_diverges_and_reconverges() {
+    let want: Vec<u32> = (0..80u32)
+        .map(|t| {
+            let v = match t % 3 {
+                0 => 100,
+                1 => 207,
+                _ => 7,
+            };
+            let live = if t < 64 { u32::MAX } else { 0xffff };
+            v ^ live
+        })
+        .collect();
+    check(JUMP_TABLE, "jt", [1, 1, 1], [80, 1, 1], &want);
+}

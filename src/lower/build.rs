@@ -239,6 +239,8 @@ pub(crate) struct Builder<'a> {
     pub ret_target: Option<PBlock>,
     /// Names of the functions being inlined, outermost first (recursion check).
     pub inline_stack: Vec<String>,
+    /// `.branchtargets` tables of the body being decoded: label → target labels (`brx.idx`).
+    pub branch_tables: HashMap<String, Vec<ast::Ident>>,
     /// Bytes of per-thread local memory laid out so far (kernel `.local` variables, then call
     /// parameters and inlined functions' frames as they are met).
     pub local_top: u64,
@@ -355,6 +357,7 @@ pub(crate) fn build_kernel<'a>(
         funcs,
         ret_target: None,
         inline_stack: vec![],
+        branch_tables: branch_tables(body),
         local_top: 0,
         vars: vec![],
         scopes: vec![HashMap::new()],
@@ -561,6 +564,29 @@ pub(crate) fn build_kernel<'a>(
         max_threads,
         span: f.name.span,
     })
+}
+
+/// The `.branchtargets` tables of a body (any nesting): each is a label statement followed by
+/// the directive.
+pub(crate) fn branch_tables(stmts: &[ast::Statement]) -> HashMap<String, Vec<ast::Ident>> {
+    let mut out = HashMap::new();
+    let mut last_label: Option<&str> = None;
+    for s in stmts {
+        match s {
+            ast::Statement::Label(l) => last_label = Some(&l.name),
+            ast::Statement::Directive(d) if d.name == "branchtargets" => {
+                if let Some(l) = last_label.take() {
+                    out.insert(l.to_string(), d.names.clone());
+                }
+            }
+            ast::Statement::Block(inner, _) => {
+                out.extend(branch_tables(inner));
+                last_label = None;
+            }
+            _ => last_label = None,
+        }
+    }
+    out
 }
 
 pub(crate) fn walk(b: &mut Builder, stmts: &[ast::Statement]) -> Result<(), LowerError> {

@@ -263,6 +263,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
     let saved_scopes = std::mem::replace(&mut b.scopes, vec![scope]);
     let saved_syms = std::mem::replace(&mut b.syms, syms);
     let saved_labels = std::mem::take(&mut b.labels);
+    let saved_tables = std::mem::replace(&mut b.branch_tables, build::branch_tables(body));
     let saved_ret = b.ret_target.replace(after);
     b.inline_stack.push(callee_name.name.clone());
     let entry = b.new_block();
@@ -275,6 +276,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
     b.scopes = saved_scopes;
     b.syms = saved_syms;
     b.ret_target = saved_ret;
+    b.branch_tables = saved_tables;
     b.inline_stack.pop();
     walked?;
     for (name, (_, defined, span)) in &labels {
@@ -438,4 +440,61 @@ fn write_reg(b: &mut Builder, cx: &Cx, o: &Operand, v: Var, ty: Type) -> Result<
             format!("call result of '{}' must go to a register", cx.ptx),
         )),
     }
+}
+
+/// `brx.idx{.uni} index, tlist` (PTX ISA §9.7.12.3): a jump to entry `index` of the
+/// `.branchtargets` list `tlist`, as a chain of compares; an index outside the list traps
+/// (undefined behaviour in PTX).
+pub(super) fn brx(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Result<(), LowerError> {
+    if !cx.has("idx") {
+        return Err(cx.bad("brx needs .idx"));
+    }
+    cx.expect_operands(2)?;
+    let table = match cx.opnd(1)? {
+        Operand::Symbol { name, offset: 0 } => name.clone(),
+        Operand::Reg {
+            name,
+            component: None,
+        } => name.clone(),
+        _ => return Err(cx.bad("the target list must be a .branchtargets label")),
+    };
+    let Some(targets) = b.branch_tables.get(&table.name).cloned() else {
+        return Err(LowerError::new(
+            table.span,
+            format!("'{}' is not a .branchtargets list", table.name),
+        ));
+    };
+    let index = b.src(cx, 0, Type::I32)?;
+    let fall = b.new_block();
+    let start = match guard {
+        None => b.cur,
+        Some((p, neg)) => {
+            let body_b = b.new_block();
+            let (t, e) = if neg { (fall, body_b) } else { (body_b, fall) };
+            let cur = b.cur as usize;
+            b.blocks[cur].term = PTerm::Branch(p, t, e);
+            b.blocks[cur].term_loc = cx.loc;
+            body_b
+        }
+    };
+    b.cur = start;
+    for (k, t) in targets.iter().enumerate() {
+        let target = b.label_block(&t.name, t.span);
+        let kv = b.konst(cx, Type::I32, k as u64);
+        let op = Op::ICmp {
+            cc: crate::ir::ICmp::Eq,
+            sign: Sign::Unsigned,
+        };
+        let eq = b.emit1(op, vec![index, kv], Type::Pred, cx.loc, &cx.ptx);
+        let next = b.new_block();
+        let cur = b.cur as usize;
+        b.blocks[cur].term = PTerm::Branch(eq, target, next);
+        b.blocks[cur].term_loc = cx.loc;
+        b.cur = next;
+    }
+    let cur = b.cur as usize;
+    b.blocks[cur].term = PTerm::Trap;
+    b.blocks[cur].term_loc = cx.loc;
+    b.cur = fall;
+    Ok(())
 }

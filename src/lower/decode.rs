@@ -594,6 +594,7 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
         }
         "bar" | "barrier" => return super::collective::barrier(b, &cx, guard),
         "call" => return super::call::call(b, &cx, guard),
+        "brx" => return super::call::brx(b, &cx, guard),
         // Debugging and performance-monitor hints, and sleeps: accepted, no effect on the
         // CPU (PTX ISA §9.7.19: brkpt, nanosleep, pmevent).
         "brkpt" | "nanosleep" | "pmevent" => return Ok(()),
