@@ -81,6 +81,8 @@ pub struct CaseResult {
     pub kernel_times: Vec<Duration>,
     /// The most worker threads (cores) that ran CTAs of one launch.
     pub workers: u32,
+    /// Thread-instructions of one launch, when the engine counts them (the interpreter).
+    pub thread_instructions: u64,
     /// Threads per launch (grid × block).
     pub threads: u64,
     pub expectations: Vec<ExpectResult>,
@@ -98,6 +100,7 @@ impl CaseResult {
             compile_time: None,
             kernel_times: vec![],
             workers: 0,
+            thread_instructions: 0,
             threads: case.threads(),
             expectations: vec![],
             buffers: vec![],
@@ -276,6 +279,7 @@ fn run_into(
         if opts.repeat == 0 {
             let rep = session.launch(&launch_opts)?;
             r.workers = r.workers.max(rep.workers);
+            r.thread_instructions = rep.thread_instructions;
             r.kernel_times.push(rep.elapsed);
         } else {
             session.launch(&launch_opts)?; // warm-up
@@ -283,6 +287,7 @@ fn run_into(
                 session.reset()?;
                 let rep = session.launch(&launch_opts)?;
                 r.workers = r.workers.max(rep.workers);
+                r.thread_instructions = rep.thread_instructions;
                 r.kernel_times.push(rep.elapsed);
             }
         }

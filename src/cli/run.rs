@@ -128,6 +128,7 @@ fn report_early(a: &RunArgs, name: &str, e: CaseError) -> u8 {
             compile_time: None,
             kernel_times: vec![],
             workers: 0,
+            thread_instructions: 0,
             threads: 0,
             expectations: vec![],
             buffers: vec![],

@@ -486,6 +486,23 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
+    /// The value of the group's first active lane (the group runs only with some lane active).
+    fn first_active(&mut self, grp: &Grp, x: GVal) -> Value {
+        let l = match x {
+            GVal::V1(v) => [0u8, 1, 2, 3].map(|j| self.b.ins().extractlane(v, j)),
+            GVal::V2(a, b) => {
+                [(a, 0u8), (a, 1), (b, 0), (b, 1)].map(|(v, j)| self.b.ins().extractlane(v, j))
+            }
+            GVal::S4(s) => s,
+        };
+        let mut n = l[3];
+        for j in (0..3).rev() {
+            let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
+            n = self.b.ins().select(bit, l[j], n);
+        }
+        n
+    }
+
     /// The SIMD form of an operation, if it has one here.
     fn vec_op(
         &mut self,
@@ -579,12 +596,10 @@ impl Gen<'_, '_> {
                     && rt != ir::Type::Pred
                     && self.uni.uniform_at(d.args[1], self.block_of(i)) =>
             {
-                // A uniform count: one vector shift, with PTX's clamping.
-                let n = match args[1] {
-                    GVal::V1(x) => self.b.ins().extractlane(x, 0),
-                    GVal::S4(s) => s[0],
-                    GVal::V2(x, _) => self.b.ins().extractlane(x, 0),
-                };
+                // A uniform count: one vector shift, with PTX's clamping. Uniform means equal
+                // in the *active* lanes: an inactive lane's slot may be stale (a lane that left
+                // a loop early keeps its last counter), so take the first active lane's count.
+                let n = self.first_active(grp, args[1]);
                 let bits = rt.bits() as i64;
                 let big = self
                     .b
@@ -698,21 +713,18 @@ impl Gen<'_, '_> {
                     _ => return Ok(None),
                 }
             }
-            Op::FCmp { cc, ftz: false } => {
-                let c = float_cc(cc);
-                match (args[0], args[1]) {
-                    (GVal::V1(a), GVal::V1(b)) => {
-                        let m = self.b.ins().fcmp(c, a, b);
-                        GVal::V1(self.vbitcast(m, types::I32X4))
-                    }
-                    (GVal::V2(a0, a1), GVal::V2(b0, b1)) => {
-                        let m0 = self.b.ins().fcmp(c, a0, b0);
-                        let m1 = self.b.ins().fcmp(c, a1, b1);
-                        GVal::V1(self.narrow64(m0, m1))
-                    }
-                    _ => return Ok(None),
+            Op::FCmp { cc, ftz: false } => match (args[0], args[1]) {
+                (GVal::V1(a), GVal::V1(b)) => {
+                    let m = self.vector_fcmp(cc, a, b);
+                    GVal::V1(self.vbitcast(m, types::I32X4))
                 }
-            }
+                (GVal::V2(a0, a1), GVal::V2(b0, b1)) => {
+                    let m0 = self.vector_fcmp(cc, a0, b0);
+                    let m1 = self.vector_fcmp(cc, a1, b1);
+                    GVal::V1(self.narrow64(m0, m1))
+                }
+                _ => return Ok(None),
+            },
             Op::Select {} if is_v1(rt) || is_v2(rt) => {
                 let GVal::V1(m) = args[2] else {
                     return Ok(None);
@@ -1471,6 +1483,27 @@ fn int_cc(cc: ir::ICmp, sign: ir::Sign) -> IntCC {
         (Le, Unsigned) => IntCC::UnsignedLessThanOrEqual,
         (Gt, Unsigned) => IntCC::UnsignedGreaterThan,
         (Ge, Unsigned) => IntCC::UnsignedGreaterThanOrEqual,
+    }
+}
+
+impl Gen<'_, '_> {
+    /// A lane-wise float compare of two vectors. x86-64 has no single SSE compare for
+    /// "ordered and not equal" (`one`) or "unordered or equal" (`ueq`), and Cranelift does not
+    /// lower them for vectors, so they are built from two compares.
+    fn vector_fcmp(&mut self, cc: ir::FCmp, a: Value, b: Value) -> Value {
+        match cc {
+            ir::FCmp::Ne => {
+                let ord = self.b.ins().fcmp(FloatCC::Ordered, a, b);
+                let ne = self.b.ins().fcmp(FloatCC::NotEqual, a, b);
+                self.b.ins().band(ord, ne)
+            }
+            ir::FCmp::Equ => {
+                let uno = self.b.ins().fcmp(FloatCC::Unordered, a, b);
+                let eq = self.b.ins().fcmp(FloatCC::Equal, a, b);
+                self.b.ins().bor(uno, eq)
+            }
+            _ => self.b.ins().fcmp(float_cc(cc), a, b),
+        }
     }
 }
 

@@ -64,6 +64,9 @@ pub struct CtaEnv {
     pub gridid: u64,
     /// When the launch began (`%clock64` counts nanoseconds from here).
     pub launch_start: std::time::Instant,
+    /// Where an engine that counts them adds the thread-instructions it executed (the
+    /// interpreter does; the JIT does not).
+    pub thread_instructions: *const std::sync::atomic::AtomicU64,
 }
 
 /// Why an access faulted.
@@ -273,6 +276,12 @@ impl CtaEnv {
             DynamicSmemSize => self.dynamic_smem as u64,
             TotalSmemSize => self.shared_size,
         }
+    }
+
+    /// Add `n` executed thread-instructions to the launch's count.
+    pub fn count_thread_instructions(&self, n: u64) {
+        // SAFETY: points to the launch's counter, alive for the whole launch.
+        unsafe { (*self.thread_instructions).fetch_add(n, Ordering::Relaxed) };
     }
 
     /// Whether the launch is being stopped.

@@ -120,6 +120,8 @@ pub struct LaunchStats {
     pub warp_runs: u64,
     /// How many distinct worker threads ran CTAs of this launch.
     pub workers: u32,
+    /// Thread-instructions executed, for engines that count them (the interpreter).
+    pub thread_instructions: u64,
 }
 
 /// Run a whole grid. Returns statistics, or the failure.
@@ -134,6 +136,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let deadline = input.timeout.map(|t| Instant::now() + t);
     let timed_out = AtomicU32::new(0);
     let runs = AtomicU64::new(0);
+    let thread_insts = AtomicU64::new(0);
     // Bit k: pool worker k ran a CTA (bit 63: a thread outside the pool).
     let worker_bits = AtomicU64::new(0);
     let mem = input.memory;
@@ -204,6 +207,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 nsmid,
                 gridid,
                 launch_start,
+                thread_instructions: &thread_insts,
             };
             let n = run_cta(engine, env, c, &grid);
             runs.fetch_add(n, Ordering::Relaxed);
@@ -235,6 +239,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     Ok(LaunchStats {
         warp_runs: runs.load(Ordering::Relaxed),
         workers: worker_bits.load(Ordering::Relaxed).count_ones(),
+        thread_instructions: thread_insts.load(Ordering::Relaxed),
     })
 }
 
