@@ -18,14 +18,22 @@
 //! an irreducible CFG is rejected at load time.
 //!
 //! # Barriers
-//! A `Barrier` terminator *parks* the arriving lanes at its continuation block instead of
-//! making them pending. When a warp has no pending lanes left it returns to the CTA scheduler;
-//! once every non-exited thread of the CTA is parked, the scheduler moves parked lanes back to
-//! pending and resumes the warps ("split at barriers").
+//! A `barrier` op (`BarArrive`) records the arriving lanes in the warp's barrier record of the
+//! barrier id (arrived, waiting and predicate lanes, thread count, the arriving instruction);
+//! the `Barrier` terminator that follows a waiting kind *parks* the lanes at its continuation
+//! block instead of making them pending. When a warp has no pending lanes left it returns to
+//! the CTA scheduler (`runtime::launch`), which, once every warp has stopped, completes the
+//! barriers whose arrivals are complete, moves their waiting lanes from parked to pending and
+//! resumes the warps ("split at barriers"); when no barrier can complete while lanes wait, the
+//! launch fails with a deadlock error instead of hanging. Parked lanes with no record (IR
+//! built without a `barrier` op) wait at barrier 0 for all threads.
 //!
 //! # Warp state layout
 //! One byte buffer per warp, shared by both engines (offsets in [`WarpLayout`]):
 //! - `0`: `u32` mask of exited lanes; `4`: `u32` mask of lanes that exist (a partial last warp);
+//!   `8`: 8 bytes of scratch for the JIT;
+//! - `BAR_OFF`: 16 barrier records of `BAR_REC` bytes (`u32` fields at `BAR_*` offsets);
+//! - `BAR_RESULT_OFF`: `u32` per lane, the result of the lane's last completed `bar.red`;
 //! - `pending_off`: `u32` pending mask per block, by priority;
 //! - `parked_off`: `u32` parked mask per block, by priority;
 //! - `active_off`: `u64` words, bit `k` set when block `k` may have pending lanes;
@@ -43,6 +51,44 @@ pub const WARP_SIZE: u32 = 32;
 pub const EXITED_OFF: u32 = 0;
 /// Offset of the existing-lane mask in the warp state.
 pub const LIVE_OFF: u32 = 4;
+
+/// Offset of the 16 barrier records in the warp state.
+pub const BAR_OFF: u32 = 16;
+/// Number of CTA barriers (PTX ISA §9.7.13.1: ids 0..15).
+pub const BAR_COUNT: u32 = 16;
+/// Bytes per barrier record.
+pub const BAR_REC: u32 = 32;
+/// Record field: `u32` mask of lanes that arrived in the current phase.
+pub const BAR_ARRIVED: u32 = 0;
+/// Record field: `u32` mask of arrived lanes that wait (parked) for completion.
+pub const BAR_WAITING: u32 = 4;
+/// Record field: `u32` mask of arrived lanes whose `bar.red` predicate is true.
+pub const BAR_PRED: u32 = 8;
+/// Record field: `u32` expected thread count (0: all threads of the CTA).
+pub const BAR_THREADS: u32 = 12;
+/// Record field: `u32` IR instruction index + 1 of the first arrival (0: none).
+pub const BAR_INST: u32 = 16;
+/// Record field: `u32` flags: `BarKind::code` in bits 0..7, [`BAR_ALIGNED`], [`BAR_SPLIT`].
+pub const BAR_FLAGS: u32 = 20;
+/// Record field: `u32` IR instruction index + 1 of an arrival from another instruction than
+/// the first (0: none), for reports.
+pub const BAR_INST2: u32 = 24;
+/// Record field: `u32` mask of the lanes that arrived from instructions other than the first.
+pub const BAR_LANES2: u32 = 28;
+/// Flag: the arrival was `.aligned` (`bar.sync`): every lane of the warp must arrive at the
+/// same instruction.
+pub const BAR_ALIGNED: u32 = 1 << 8;
+/// Flag: lanes of this warp arrived from different instructions in this phase.
+pub const BAR_SPLIT: u32 = 1 << 9;
+/// Offset of the per-lane `u32` results of the last completed `bar.red`.
+pub const BAR_RESULT_OFF: u32 = BAR_OFF + BAR_COUNT * BAR_REC;
+/// End of the fixed warp-state header.
+pub const HEADER_END: u32 = BAR_RESULT_OFF + 4 * WARP_SIZE;
+
+/// Offset of field `field` of the record of barrier `id`.
+pub const fn bar_field(id: u32, field: u32) -> u32 {
+    BAR_OFF + id * BAR_REC + field
+}
 
 /// An error found while scheduling (the CFG shape is not supported).
 #[derive(Debug, Clone)]
@@ -69,6 +115,10 @@ pub struct WarpLayout {
     pub size: u32,
     /// Bytes per lane of a predicate slot.
     pub pred_bytes: u32,
+    /// Where each block is, for reports (time limits, deadlocks), by priority: the fault-record
+    /// index (`runtime::env::terminator_fault_index` numbering) of the block's first
+    /// instruction, or of its terminator when it has none.
+    pub block_site: Vec<u32>,
 }
 
 impl WarpLayout {
@@ -119,7 +169,7 @@ pub fn schedule_with(
     let nb = order.len() as u32;
 
     // Header, pending, parked, active words.
-    let pending_off = 16;
+    let pending_off = HEADER_END;
     let parked_off = pending_off + 4 * nb;
     let active_off = align16(parked_off + 4 * nb);
     let active_words = nb.div_ceil(64).max(1);
@@ -233,7 +283,9 @@ pub fn schedule_with(
         scratch_end = scratch_end.max(next);
     }
     let size = align16(scratch_end);
+    let block_site = order.iter().map(|&b| site(f, b)).collect();
     Ok(WarpLayout {
+        block_site,
         order,
         prio,
         slot,
@@ -244,6 +296,23 @@ pub fn schedule_with(
         size,
         pred_bytes,
     })
+}
+
+/// The report site of block `b`: its first instruction, else its terminator when that has a
+/// location; an empty block without one (a fall-through into a label) reports where its jump
+/// leads, followed a few steps.
+fn site(f: &Function, mut b: Block) -> u32 {
+    for _ in 0..8 {
+        let bd = f.block(b);
+        if let Some(i) = bd.insts.first() {
+            return i.0;
+        }
+        match &bd.term {
+            Terminator::Jump(c) if bd.term_loc.line == 0 => b = c.block,
+            _ => break,
+        }
+    }
+    (f.insts.len() + b.index()) as u32
 }
 
 fn align16(x: u32) -> u32 {

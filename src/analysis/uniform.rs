@@ -19,7 +19,7 @@
 //! its lanes at once.
 
 use super::cfg::Cfg;
-use crate::ir::{Block, Function, Op, SReg, Space, Terminator, Value};
+use crate::ir::{Block, Function, Op, Space, Terminator, Value};
 
 /// The result: per value and per block (its branch).
 #[derive(Debug, Clone)]
@@ -60,8 +60,19 @@ impl Uniformity {
 
 fn op_divergent(op: &Op) -> bool {
     match op {
-        Op::SReg { reg } => matches!(reg, SReg::TidX | SReg::TidY | SReg::TidZ | SReg::LaneId),
-        Op::Atom { .. } | Op::AtomCas { .. } | Op::Shfl { .. } => true,
+        Op::SReg { reg } => !reg.is_warp_uniform(),
+        // Warp collectives: a lane's result depends on its own membermask, which may differ
+        // between lanes (segmented masks), so they count as divergent.
+        Op::Atom { .. }
+        | Op::AtomCas { .. }
+        | Op::Shfl { .. }
+        | Op::Vote { .. }
+        | Op::Activemask {}
+        | Op::Match { .. }
+        | Op::Redux { .. }
+        | Op::Elect {}
+        | Op::BarResult { .. }
+        | Op::Printf {} => true,
         Op::Load { space, .. } => matches!(space, Space::Local | Space::Generic),
         _ => false,
     }

@@ -385,7 +385,7 @@ pub struct ExpectError {
 
 /// Every error kind a run can report (`--json` `error.kind`). `case`, `io` come from the
 /// case layer; the rest from the runtime's `Error::kind`.
-pub const ERROR_KINDS: [&str; 12] = [
+pub const ERROR_KINDS: [&str; 13] = [
     "case",
     "io",
     "parse",
@@ -397,6 +397,7 @@ pub const ERROR_KINDS: [&str; 12] = [
     "memory",
     "fault",
     "timeout",
+    "deadlock",
     "internal",
 ];
 

@@ -12,6 +12,7 @@ use crate::ir::{
     AtomOp, Block, BlockCall, Function, Op, SReg, ShflMode, Space, Terminator, Type, Value,
 };
 use crate::runtime::env::terminator_fault_index;
+use crate::runtime::warp::{WarpDesc, WarpSlot};
 
 /// A kernel in decoded form: blocks by priority, their instructions, and block-call moves.
 #[derive(Debug)]
@@ -20,6 +21,8 @@ pub(super) struct Program {
     pub blocks: Vec<DBlock>,
     pub insts: Vec<DInst>,
     pub moves: Vec<Move>,
+    /// Descriptors of the warp collectives and barrier ops (`Exec::Warp`).
+    pub warp: Vec<WarpDesc>,
 }
 
 /// A block: its instructions `insts[start..end]` and terminator.
@@ -66,6 +69,9 @@ pub(super) enum Exec {
     Shfl {
         mode: ShflMode,
     },
+    /// A warp collective or barrier op, run by `runtime::warp::exec` with descriptor
+    /// `Program::warp[k]`.
+    Warp(u32),
 }
 
 /// One decoded instruction.
@@ -121,9 +127,10 @@ pub(super) enum DTerm {
 
 /// Decode the reachable blocks of `f` under `layout`.
 ///
-/// Panics if the layout lacks a slot for a value a reachable block uses, or a slot that does
-/// not fit the warp state: both are scheduler invariants, not properties of the input.
-pub(super) fn decode(f: &Function, layout: &WarpLayout) -> Program {
+/// Errors when the layout lacks a slot for a value a reachable block uses, has a slot that
+/// does not fit the warp state, or a branch targets an unscheduled block: scheduler
+/// invariants, not properties of the input (a bug in ptxjit).
+pub(super) fn decode(f: &Function, layout: &WarpLayout) -> Result<Program, String> {
     let mut d = Decoder {
         f,
         layout,
@@ -131,19 +138,20 @@ pub(super) fn decode(f: &Function, layout: &WarpLayout) -> Program {
             blocks: Vec::with_capacity(layout.order.len()),
             insts: vec![],
             moves: vec![],
+            warp: vec![],
         },
     };
     for &b in &layout.order {
         let start = d.prog.insts.len() as u32;
         for &i in &f.block(b).insts {
-            let inst = d.inst(i.index());
+            let inst = d.inst(i.index())?;
             d.prog.insts.push(inst);
         }
         let end = d.prog.insts.len() as u32;
-        let term = d.term(b);
+        let term = d.term(b)?;
         d.prog.blocks.push(DBlock { start, end, term });
     }
-    d.prog
+    Ok(d.prog)
 }
 
 struct Decoder<'a> {
@@ -153,37 +161,37 @@ struct Decoder<'a> {
 }
 
 impl Decoder<'_> {
-    fn slot(&self, v: Value) -> Slot {
-        let off = self.layout.slot[v.index()];
+    fn slot(&self, v: Value) -> Result<Slot, String> {
+        let off = self.layout.slot.get(v.index()).copied().unwrap_or(u32::MAX);
         let bytes = match self.f.value_type(v) {
             Type::Pred => self.layout.pred_bytes,
             t => t.bytes(),
         };
-        assert!(
-            off != u32::MAX && off as u64 + (WARP_SIZE * bytes) as u64 <= self.layout.size as u64,
-            "interp: warp layout has no valid slot for {v} (scheduler invariant)"
-        );
-        Slot {
+        if off == u32::MAX || off as u64 + (WARP_SIZE * bytes) as u64 > self.layout.size as u64 {
+            return Err(format!(
+                "interp: warp layout has no valid slot for {v} (scheduler invariant)"
+            ));
+        }
+        Ok(Slot {
             off,
             bytes: bytes as u8,
-        }
+        })
     }
 
-    fn inst(&self, i: usize) -> DInst {
+    fn inst(&mut self, i: usize) -> Result<DInst, String> {
         let data = &self.f.insts[i];
         let mut args = [Slot::default(); 4];
         let mut arg_tys = [Type::Pred; 4];
-        assert!(
-            data.args.len() <= 4 && data.results.len() <= 2,
-            "interp: operand count"
-        );
+        if data.args.len() > 4 || data.results.len() > 2 {
+            return Err(format!("interp: operand count of instruction {i}"));
+        }
         for (k, &a) in data.args.iter().enumerate() {
-            args[k] = self.slot(a);
+            args[k] = self.slot(a)?;
             arg_tys[k] = self.f.value_type(a);
         }
         let mut res = [Slot::default(); 2];
         for (k, &r) in data.results.iter().enumerate() {
-            res[k] = self.slot(r);
+            res[k] = self.slot(r)?;
         }
         let res_ty = data
             .results
@@ -206,6 +214,27 @@ impl Decoder<'_> {
             Op::AtomCas { space } => Exec::AtomCas { space },
             Op::Fence {} => Exec::Fence,
             Op::Shfl { mode } => Exec::Shfl { mode },
+            op @ (Op::Vote { .. }
+            | Op::Activemask {}
+            | Op::Match { .. }
+            | Op::Redux { .. }
+            | Op::Elect {}
+            | Op::BarArrive { .. }
+            | Op::BarResult { .. }
+            | Op::WarpSync {}
+            | Op::Printf {}) => {
+                let ws = |s: &Slot| WarpSlot {
+                    off: s.off,
+                    bytes: s.bytes as u32,
+                };
+                self.prog.warp.push(WarpDesc {
+                    op,
+                    inst: i as u32,
+                    args: args[..data.args.len()].iter().map(ws).collect(),
+                    res: res[..data.results.len()].iter().map(ws).collect(),
+                });
+                Exec::Warp(self.prog.warp.len() as u32 - 1)
+            }
             op @ (Op::Bitcast {}
             | Op::IAdd {}
             | Op::ISub {}
@@ -279,7 +308,7 @@ impl Decoder<'_> {
             | Op::VideoSimd { .. }
             | Op::VMad { .. }) => Exec::Pure(op),
         };
-        DInst {
+        Ok(DInst {
             exec,
             nargs: data.args.len() as u8,
             args,
@@ -287,45 +316,48 @@ impl Decoder<'_> {
             res,
             res_ty,
             inst: i as u32,
-        }
+        })
     }
 
-    fn term(&mut self, b: Block) -> DTerm {
-        match &self.f.block(b).term {
-            Terminator::Jump(c) => DTerm::Jump(self.call(c)),
+    fn term(&mut self, b: Block) -> Result<DTerm, String> {
+        Ok(match &self.f.block(b).term {
+            Terminator::Jump(c) => DTerm::Jump(self.call(c)?),
             Terminator::Branch { cond, then_, else_ } => DTerm::Branch {
-                cond: self.slot(*cond),
-                then_: self.call(then_),
-                else_: self.call(else_),
+                cond: self.slot(*cond)?,
+                then_: self.call(then_)?,
+                else_: self.call(else_)?,
             },
             Terminator::Exit => DTerm::Exit,
-            Terminator::Barrier { next } => DTerm::Barrier(self.call(next)),
+            Terminator::Barrier { next } => DTerm::Barrier(self.call(next)?),
             Terminator::Trap => DTerm::Trap {
                 fault_inst: terminator_fault_index(self.f.insts.len(), b),
             },
-        }
+        })
     }
 
-    fn call(&mut self, c: &BlockCall) -> DCall {
-        let prio = self.layout.prio[c.block.index()];
-        assert!(prio != u32::MAX, "interp: branch to an unscheduled block");
+    fn call(&mut self, c: &BlockCall) -> Result<DCall, String> {
+        let prio = self
+            .layout
+            .prio
+            .get(c.block.index())
+            .copied()
+            .unwrap_or(u32::MAX);
+        if prio == u32::MAX {
+            return Err(format!("interp: branch to unscheduled {}", c.block));
+        }
         let params = &self.f.block(c.block).params;
-        let copies: Vec<(u32, u32, u8)> = c
-            .args
-            .iter()
-            .zip(params)
-            .map(|(&a, &p)| {
-                let (s, d) = (self.slot(a), self.slot(p));
-                (s.off, d.off, d.bytes)
-            })
-            .collect();
+        let mut copies: Vec<(u32, u32, u8)> = vec![];
+        for (&a, &p) in c.args.iter().zip(params) {
+            let (s, d) = (self.slot(a)?, self.slot(p)?);
+            copies.push((s.off, d.off, d.bytes));
+        }
         let start = self.prog.moves.len() as u32;
         sequentialize(copies, &mut self.prog.moves);
-        DCall {
+        Ok(DCall {
             prio,
             start,
             end: self.prog.moves.len() as u32,
-        }
+        })
     }
 }
 

@@ -28,7 +28,7 @@ mod tests;
 
 use crate::analysis::schedule::{WarpLayout, EXITED_OFF, WARP_SIZE};
 use crate::ir::verify::VerifiedFunction;
-use crate::ir::{SReg, Space, Type};
+use crate::ir::{Space, Type};
 use crate::runtime::env::{translate, CtaEnv, FaultKind};
 use crate::runtime::launch::{WarpEngine, WarpStatus};
 use crate::runtime::semantics;
@@ -43,9 +43,10 @@ pub struct Interpreter {
 
 impl Interpreter {
     /// Decode `f` for the warp-state layout `layout` (made by `analysis::schedule` for `f`).
-    pub fn new(f: &VerifiedFunction, layout: WarpLayout) -> Interpreter {
-        let prog = decode::decode(f, &layout);
-        Interpreter { layout, prog }
+    /// Errors: a layout that breaks the scheduler's invariants (a bug in ptxjit).
+    pub fn new(f: &VerifiedFunction, layout: WarpLayout) -> Result<Interpreter, String> {
+        let prog = decode::decode(f, &layout)?;
+        Ok(Interpreter { layout, prog })
     }
 }
 
@@ -232,7 +233,11 @@ impl Interpreter {
     fn run_block(&self, p: u32, mask: u32, s: &mut [u8], env: &CtaEnv) {
         let b = &self.prog.blocks[p as usize];
         for di in &self.prog.insts[b.start as usize..b.end as usize] {
-            exec_inst(di, mask, s, env);
+            if let Exec::Warp(k) = di.exec {
+                crate::runtime::warp::exec(&self.prog.warp[k as usize], mask, s, env);
+            } else {
+                exec_inst(di, mask, s, env);
+            }
         }
         match b.term {
             DTerm::Jump(c) => self.enter(c, mask, s, false),
@@ -337,25 +342,13 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
             }
         }
         Exec::SReg(r) => {
+            // Warp-uniform registers (the clocks included) are read once per instruction.
+            let once = r
+                .is_warp_uniform()
+                .then(|| env.sreg(r, mask.trailing_zeros()));
             for l in Lanes(mask) {
-                let v = match r {
-                    SReg::TidX => env.tid(l)[0],
-                    SReg::TidY => env.tid(l)[1],
-                    SReg::TidZ => env.tid(l)[2],
-                    SReg::NtidX => env.ntid[0],
-                    SReg::NtidY => env.ntid[1],
-                    SReg::NtidZ => env.ntid[2],
-                    SReg::CtaidX => env.ctaid[0],
-                    SReg::CtaidY => env.ctaid[1],
-                    SReg::CtaidZ => env.ctaid[2],
-                    SReg::NctaidX => env.nctaid[0],
-                    SReg::NctaidY => env.nctaid[1],
-                    SReg::NctaidZ => env.nctaid[2],
-                    SReg::LaneId => l,
-                    SReg::WarpId => env.warp,
-                    SReg::NWarpId => env.nwarps,
-                };
-                set_res(s, di, 0, l, v as u64);
+                let v = once.unwrap_or_else(|| env.sreg(r, l));
+                set_res(s, di, 0, l, v);
             }
         }
         Exec::SymAddr(sym) => {
@@ -454,6 +447,8 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 set_res(s, di, 1, l, pred as u64);
             }
         }
+        // Run by `run_block` through `runtime::warp::exec`.
+        Exec::Warp(_) => {}
     }
 }
 

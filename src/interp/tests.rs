@@ -724,7 +724,7 @@ fn trap_terminator_faults() {
     let n_insts = f.insts.len() as u32;
     let f = crate::ir::verify::verify(f).expect("verifies");
     let layout = schedule(&f).expect("schedules");
-    let interp = super::Interpreter::new(&f, layout);
+    let interp = super::Interpreter::new(&f, layout).expect("decodes");
     let memory = DeviceMemory::new();
     let mut params = vec![0u8; 1];
     let res = run_grid(
@@ -738,6 +738,7 @@ fn trap_terminator_faults() {
             memory: &memory,
             memcheck: false,
             timeout: None,
+            sites: Default::default(),
         },
     );
     let Err(LaunchFailure::Fault(r, count)) = res else {

@@ -103,9 +103,9 @@ pub enum Terminator {
     },
     /// The thread finishes (`ret` or `exit` in a kernel).
     Exit,
-    /// `bar.sync`/`barrier.sync` with barrier 0 and all threads of the CTA (PTX ISA §9.7.13.1):
-    /// the thread waits until every non-exited thread of its CTA has arrived, then continues in
-    /// `next`.
+    /// Wait at a CTA barrier (PTX ISA §9.7.13.1): the thread waits until the barrier its
+    /// preceding `barrier` op (`Op::BarArrive`) arrived at completes, then continues in `next`.
+    /// Without such an op, it waits at barrier 0 for all non-exited threads of the CTA.
     Barrier { next: BlockCall },
     /// `trap`: the thread faults.
     Trap,

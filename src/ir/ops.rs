@@ -227,6 +227,32 @@ op_table! {
     /// Warp shuffle: args (value, b, c, membermask) → (value, pred): lane j reads the value of
     /// the lane chosen by mode, b (lane or delta) and c (clamp and segment mask).
     ["9.7.8.6"] Shfl { mode: ShflMode } => "shfl";
+    /// Warp vote (`vote.sync.mode`, legacy `vote.mode`): args (pred, membermask) → pred
+    /// (`all`/`any`/`uni`) or i32 (`ballot`), over the active lanes of the lane's membermask.
+    ["9.7.13.9"] Vote { mode: VoteMode } => "vote";
+    /// `activemask`: → i32 mask of the lanes executing it together.
+    ["9.7.13.11"] Activemask {} => "activemask";
+    /// `match.any.sync` / `match.all.sync`: args (value i32 or i64, membermask) → (i32 mask of
+    /// the participating lanes with the same value, pred: all participating values equal).
+    ["9.7.13.10"] Match { all: bool } => "match";
+    /// `redux.sync`: args (value i32, membermask) → i32 reduction over the participating lanes.
+    ["9.7.13.12"] Redux { op: ReduxOp } => "redux";
+    /// `elect.sync`: args (membermask) → (i32 lane of the leader, pred: this lane leads); the
+    /// leader is the lowest participating lane.
+    ["9.7.13.13"] Elect {} => "elect";
+    /// Arrival at a CTA barrier: args (barrier id i32, thread count i32 (0: all threads of the
+    /// CTA), pred (the `bar.red` operand)). Recorded in the warp state's barrier records; a
+    /// waiting kind is followed by a `Barrier` terminator, whose lanes the CTA scheduler
+    /// releases when the barrier completes.
+    ["9.7.13.1"] BarArrive { kind: BarKind, aligned: bool } => "barrier";
+    /// The result of the lane's last completed `bar.red`: i32 (`popc`) or pred (`and`/`or`).
+    ["9.7.13.1"] BarResult { kind: BarKind } => "barrier.result";
+    /// `bar.warp.sync membermask` (`__syncwarp`): orders memory among the warp's lanes.
+    ["9.7.13.2"] WarpSync {} => "bar.warp.sync";
+    /// CUDA's `vprintf`: args (format string, argument buffer), both generic addresses → i32
+    /// characters written (-1 when the format cannot be read). The active lanes print in lane
+    /// order, one warp's output at a time (`runtime::printf`).
+    ["CUDA C++ Programming Guide, Formatted Output"] Printf {} => "printf";
 }
 
 /// How an operation touches state beyond its results.
@@ -325,7 +351,16 @@ impl Op {
             | Op::Atom { .. }
             | Op::AtomCas { .. }
             | Op::Fence {} => Effect::Memory,
-            Op::Shfl { .. } => Effect::Warp,
+            Op::Shfl { .. }
+            | Op::Vote { .. }
+            | Op::Activemask {}
+            | Op::Match { .. }
+            | Op::Redux { .. }
+            | Op::Elect {}
+            | Op::BarArrive { .. }
+            | Op::BarResult { .. }
+            | Op::WarpSync {}
+            | Op::Printf {} => Effect::Warp,
         }
     }
 }

@@ -156,6 +156,20 @@ pub fn print_modifiers(op: &Op) -> String {
         Op::Atom { op, space } => format!(".{space}.{}", format!("{op:?}").to_lowercase()),
         Op::AtomCas { space } => format!(".{space}"),
         Op::Shfl { mode } => format!(".{mode}"),
+        Op::Vote { mode } => format!(".{mode}"),
+        Op::Match { all } => {
+            if *all {
+                ".all".into()
+            } else {
+                ".any".into()
+            }
+        }
+        Op::Redux { op } => format!(".{op}"),
+        Op::BarArrive { kind, aligned } => {
+            format!(".{kind}{}", if *aligned { ".aligned" } else { "" })
+        }
+        Op::BarResult { kind } => format!(".{kind}"),
+        Op::Activemask {} | Op::Elect {} | Op::WarpSync {} | Op::Printf {} => String::new(),
         Op::IsSpace { space } => format!(".{space}"),
         Op::AddCarry { sub } | Op::CarryOut { sub } => {
             if *sub {

@@ -273,6 +273,32 @@ pub enum SReg {
     LaneId,
     WarpId,
     NWarpId,
+    /// `%lanemask_eq`: the bit of this lane.
+    LanemaskEq,
+    /// `%lanemask_le`: bits of lanes ≤ this one.
+    LanemaskLe,
+    /// `%lanemask_lt`: bits of lanes < this one.
+    LanemaskLt,
+    /// `%lanemask_ge`: bits of lanes ≥ this one.
+    LanemaskGe,
+    /// `%lanemask_gt`: bits of lanes > this one.
+    LanemaskGt,
+    /// `%clock`: low 32 bits of [`SReg::Clock64`].
+    Clock,
+    /// `%clock64` (64-bit): nanoseconds since the launch began (a monotonic host clock).
+    Clock64,
+    /// `%globaltimer` (64-bit): nanoseconds since the Unix epoch (host system time).
+    GlobalTimer,
+    /// `%smid`: linear CTA index modulo `%nsmid` (ptxjit's stand-in for the SM).
+    SmId,
+    /// `%nsmid`: the number of host worker threads.
+    NSmId,
+    /// `%gridid` (64-bit): the launch's sequence number in this process.
+    GridId,
+    /// `%dynamic_smem_size`: dynamic shared memory bytes of the launch.
+    DynamicSmemSize,
+    /// `%total_smem_size`: static (rounded up to 16) plus dynamic shared memory bytes.
+    TotalSmemSize,
 }
 
 impl SReg {
@@ -293,12 +319,45 @@ impl SReg {
             SReg::LaneId => "%laneid",
             SReg::WarpId => "%warpid",
             SReg::NWarpId => "%nwarpid",
+            SReg::LanemaskEq => "%lanemask_eq",
+            SReg::LanemaskLe => "%lanemask_le",
+            SReg::LanemaskLt => "%lanemask_lt",
+            SReg::LanemaskGe => "%lanemask_ge",
+            SReg::LanemaskGt => "%lanemask_gt",
+            SReg::Clock => "%clock",
+            SReg::Clock64 => "%clock64",
+            SReg::GlobalTimer => "%globaltimer",
+            SReg::SmId => "%smid",
+            SReg::NSmId => "%nsmid",
+            SReg::GridId => "%gridid",
+            SReg::DynamicSmemSize => "%dynamic_smem_size",
+            SReg::TotalSmemSize => "%total_smem_size",
         }
     }
 
-    /// Whether the register has the same value in every lane of a warp.
+    /// Whether the register has the same value in every lane of a warp (the clocks are read
+    /// once per warp instruction).
     pub fn is_warp_uniform(self) -> bool {
-        !matches!(self, SReg::TidX | SReg::TidY | SReg::TidZ | SReg::LaneId)
+        !matches!(
+            self,
+            SReg::TidX
+                | SReg::TidY
+                | SReg::TidZ
+                | SReg::LaneId
+                | SReg::LanemaskEq
+                | SReg::LanemaskLe
+                | SReg::LanemaskLt
+                | SReg::LanemaskGe
+                | SReg::LanemaskGt
+        )
+    }
+
+    /// The register's type: `i64` for `%clock64`, `%globaltimer` and `%gridid`, else `i32`.
+    pub fn ty(self) -> Type {
+        match self {
+            SReg::Clock64 | SReg::GlobalTimer | SReg::GridId => Type::I64,
+            _ => Type::I32,
+        }
     }
 }
 
@@ -337,6 +396,109 @@ impl fmt::Display for ShflMode {
             ShflMode::Down => "down",
             ShflMode::Bfly => "bfly",
             ShflMode::Idx => "idx",
+        })
+    }
+}
+
+/// `vote` modes (PTX ISA §9.7.13.9 `vote.sync`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VoteMode {
+    /// True when the predicate is true in every participating lane.
+    All,
+    /// True when it is true in some participating lane.
+    Any,
+    /// True when it is the same in every participating lane.
+    Uni,
+    /// The mask of participating lanes where it is true (`i32` result).
+    Ballot,
+}
+
+impl fmt::Display for VoteMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            VoteMode::All => "all",
+            VoteMode::Any => "any",
+            VoteMode::Uni => "uni",
+            VoteMode::Ballot => "ballot",
+        })
+    }
+}
+
+/// `redux.sync` operations (PTX ISA §9.7.13.12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduxOp {
+    Add,
+    Min(Sign),
+    Max(Sign),
+    And,
+    Or,
+    Xor,
+}
+
+impl fmt::Display for ReduxOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReduxOp::Add => f.write_str("add"),
+            ReduxOp::Min(s) => write!(f, "min.{s}"),
+            ReduxOp::Max(s) => write!(f, "max.{s}"),
+            ReduxOp::And => f.write_str("and"),
+            ReduxOp::Or => f.write_str("or"),
+            ReduxOp::Xor => f.write_str("xor"),
+        }
+    }
+}
+
+/// What a lane does at a CTA barrier (PTX ISA §9.7.13.1 `bar`, `barrier`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BarKind {
+    /// `bar.sync`/`barrier.sync`: arrive and wait.
+    Sync,
+    /// `bar.arrive`: arrive without waiting.
+    Arrive,
+    /// `bar.red.popc`: arrive, wait, then count the threads whose predicate was true.
+    RedPopc,
+    /// `bar.red.and`: arrive, wait, then whether every predicate was true.
+    RedAnd,
+    /// `bar.red.or`: arrive, wait, then whether some predicate was true.
+    RedOr,
+}
+
+impl BarKind {
+    /// Whether the arriving lanes wait for the barrier to complete.
+    pub fn waits(self) -> bool {
+        self != BarKind::Arrive
+    }
+
+    /// A small code stored in the warp state's barrier records.
+    pub fn code(self) -> u32 {
+        match self {
+            BarKind::Sync => 0,
+            BarKind::Arrive => 1,
+            BarKind::RedPopc => 2,
+            BarKind::RedAnd => 3,
+            BarKind::RedOr => 4,
+        }
+    }
+
+    pub fn from_code(c: u32) -> BarKind {
+        match c {
+            1 => BarKind::Arrive,
+            2 => BarKind::RedPopc,
+            3 => BarKind::RedAnd,
+            4 => BarKind::RedOr,
+            _ => BarKind::Sync,
+        }
+    }
+}
+
+impl fmt::Display for BarKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BarKind::Sync => "sync",
+            BarKind::Arrive => "arrive",
+            BarKind::RedPopc => "red.popc",
+            BarKind::RedAnd => "red.and",
+            BarKind::RedOr => "red.or",
         })
     }
 }

@@ -69,7 +69,9 @@ impl Op {
             Op::Const { .. } | Op::SymAddr { .. } => n(0, 1),
             Op::SReg { .. } => {
                 n(0, 1)?;
-                (res[0] == I32).then_some(()).ok_or("sreg is i32".into())
+                (res[0] == reg_ty(self))
+                    .then_some(())
+                    .ok_or("sreg has the register's type".into())
             }
             Op::Bitcast {} => {
                 n(1, 1)?;
@@ -316,6 +318,73 @@ impl Op {
                     .then_some(())
                     .ok_or("shfl: (i32 value, i32 b, i32 c, i32 mask) → (i32, pred)".into())
             }
+            Op::Vote { mode } => {
+                n(2, 1)?;
+                let want = if *mode == crate::ir::VoteMode::Ballot {
+                    I32
+                } else {
+                    Pred
+                };
+                (args[0] == Pred && args[1] == I32 && res[0] == want)
+                    .then_some(())
+                    .ok_or("vote: (pred, i32 mask) → pred (ballot: i32)".into())
+            }
+            Op::Activemask {} => {
+                n(0, 1)?;
+                (res[0] == I32)
+                    .then_some(())
+                    .ok_or("activemask → i32".into())
+            }
+            Op::Match { .. } => {
+                n(2, 2)?;
+                ((args[0] == I32 || args[0] == I64)
+                    && args[1] == I32
+                    && res[0] == I32
+                    && res[1] == Pred)
+                    .then_some(())
+                    .ok_or("match: (i32|i64 value, i32 mask) → (i32, pred)".into())
+            }
+            Op::Redux { .. } => {
+                n(2, 1)?;
+                (args[0] == I32 && args[1] == I32 && res[0] == I32)
+                    .then_some(())
+                    .ok_or("redux: (i32 value, i32 mask) → i32".into())
+            }
+            Op::Elect {} => {
+                n(1, 2)?;
+                (args[0] == I32 && res[0] == I32 && res[1] == Pred)
+                    .then_some(())
+                    .ok_or("elect: (i32 mask) → (i32, pred)".into())
+            }
+            Op::BarArrive { .. } => {
+                n(3, 0)?;
+                (args[0] == I32 && args[1] == I32 && args[2] == Pred)
+                    .then_some(())
+                    .ok_or("barrier: (i32 id, i32 count, pred)".into())
+            }
+            Op::BarResult { kind } => {
+                n(0, 1)?;
+                let want = if *kind == crate::ir::BarKind::RedPopc {
+                    I32
+                } else {
+                    Pred
+                };
+                (res[0] == want)
+                    .then_some(())
+                    .ok_or("barrier.result: i32 (popc) or pred".into())
+            }
+            Op::Printf {} => {
+                n(2, 1)?;
+                (args[0] == I64 && args[1] == I64 && res[0] == I32)
+                    .then_some(())
+                    .ok_or("printf: (i64 format, i64 arguments) → i32".into())
+            }
+            Op::WarpSync {} => {
+                n(1, 0)?;
+                (args[0] == I32)
+                    .then_some(())
+                    .ok_or("bar.warp.sync: (i32 mask)".into())
+            }
         }
     }
 }
@@ -324,6 +393,14 @@ impl Op {
 pub fn verify(f: Function) -> Result<VerifiedFunction, VerifyError> {
     check(&f)?;
     Ok(VerifiedFunction(f))
+}
+
+/// The result type of an `Op::SReg`.
+fn reg_ty(op: &Op) -> Type {
+    match op {
+        Op::SReg { reg } => reg.ty(),
+        _ => Type::I32,
+    }
 }
 
 fn err<T>(message: String, loc: SrcLoc) -> Result<T, VerifyError> {

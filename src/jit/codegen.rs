@@ -29,6 +29,7 @@ use crate::analysis::schedule::WarpLayout;
 use crate::analysis::uniform::{self, Uniformity};
 use crate::ir::{self, Effect, Op, Terminator};
 use crate::runtime::env::CtaEnv;
+use crate::runtime::warp::{WarpDesc, WarpSlot};
 use cranelift_codegen::ir::{
     types, AbiParam, BlockArg, InstBuilder, JumpTableData, MemFlagsData, Signature, Value,
 };
@@ -46,6 +47,7 @@ type CType = cranelift_codegen::ir::Type;
 pub struct KernelData {
     pub pure: Vec<Box<PureDesc>>,
     pub shfl_slots: Vec<Box<[u32; 5]>>,
+    pub warp_ops: Vec<Box<helpers::WarpOpDesc>>,
 }
 
 pub(super) fn ctype(t: ir::Type) -> CType {
@@ -95,6 +97,8 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) sig_atom: cranelift_codegen::ir::SigRef,
     pub(super) sig_shfl: cranelift_codegen::ir::SigRef,
     pub(super) sig_trap: cranelift_codegen::ir::SigRef,
+    pub(super) sig_warp: cranelift_codegen::ir::SigRef,
+    pub(super) sig_sreg: cranelift_codegen::ir::SigRef,
     pub(super) sig_group: cranelift_codegen::ir::SigRef,
     /// IR block of each instruction.
     pub(super) inst_block: Vec<u32>,
@@ -292,6 +296,8 @@ pub fn generate(
     ));
     let sig_shfl = b.import_signature(sig(&[ptr, types::I32, types::I32, ptr], &[]));
     let sig_trap = b.import_signature(sig(&[ptr, types::I32, types::I32], &[]));
+    let sig_warp = b.import_signature(sig(&[ptr, ptr, types::I32, ptr], &[]));
+    let sig_sreg = b.import_signature(sig(&[ptr, types::I32, types::I32], &[types::I64]));
     let sig_group = b.import_signature(sig(
         &[
             ptr,
@@ -355,6 +361,8 @@ pub fn generate(
         sig_atom,
         sig_shfl,
         sig_trap,
+        sig_warp,
+        sig_sreg,
         sig_group,
         enter: vec![],
     };
@@ -509,6 +517,50 @@ impl Gen<'_, '_> {
                     self.sig_shfl,
                     callee,
                     &[self.e.state, mask, modev, spv],
+                );
+                Ok(())
+            }
+            Op::Vote { .. }
+            | Op::Activemask {}
+            | Op::Match { .. }
+            | Op::Redux { .. }
+            | Op::Elect {}
+            | Op::BarArrive { .. }
+            | Op::BarResult { .. }
+            | Op::WarpSync {}
+            | Op::Printf {} => {
+                let slot = |v: ir::Value| -> Result<WarpSlot, String> {
+                    let off = self.layout.slot[v.index()];
+                    if off == u32::MAX {
+                        return Err(format!("warp-op operand {v} without a slot at {i}"));
+                    }
+                    let bytes = match self.f.value_type(v) {
+                        ir::Type::Pred => self.layout.pred_bytes,
+                        t => t.bytes(),
+                    };
+                    Ok(WarpSlot { off, bytes })
+                };
+                let desc = Box::new(helpers::WarpOpDesc {
+                    desc: WarpDesc {
+                        op: d.op,
+                        inst: i.0,
+                        args: d.args.iter().map(|&a| slot(a)).collect::<Result<_, _>>()?,
+                        res: d
+                            .results
+                            .iter()
+                            .map(|&r| slot(r))
+                            .collect::<Result<_, _>>()?,
+                    },
+                    state_size: self.layout.size,
+                });
+                let dp = &*desc as *const helpers::WarpOpDesc as usize;
+                self.data.warp_ops.push(desc);
+                let callee = self.fn_ptr(helpers::warp_helper as *const () as usize);
+                let dv = self.fn_ptr(dp);
+                self.b.ins().call_indirect(
+                    self.sig_warp,
+                    callee,
+                    &[self.e.env, self.e.state, mask, dv],
                 );
                 Ok(())
             }

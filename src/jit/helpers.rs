@@ -8,7 +8,7 @@
 //! descriptor pointers point into the owning `JitKernel`, which outlives every call.
 
 use crate::analysis::schedule::WarpLayout;
-use crate::ir::{Op, ShflMode, Space, Type};
+use crate::ir::{Op, SReg, ShflMode, Space, Type};
 use crate::runtime::env::{self, space_from_code, CtaEnv};
 use crate::runtime::semantics;
 
@@ -221,6 +221,59 @@ pub unsafe extern "C" fn trap_helper(env: *const CtaEnv, mask: u32, fault_inst: 
             0,
             false,
         );
+    }
+}
+
+/// A warp collective or barrier op for [`warp_helper`]: the shared descriptor and the size of
+/// the warp state it runs on.
+#[derive(Debug, Clone)]
+pub struct WarpOpDesc {
+    pub desc: crate::runtime::warp::WarpDesc,
+    pub state_size: u32,
+}
+
+/// A warp collective or barrier op over the lanes of `mask`: `runtime::warp::exec`, the same
+/// code the interpreter runs.
+///
+/// # Safety
+/// `env` is the running warp's CTA environment, `state` its warp state of
+/// `desc.state_size` bytes, and `desc` points to a live [`WarpOpDesc`].
+pub unsafe extern "C" fn warp_helper(
+    env: *const CtaEnv,
+    state: *mut u8,
+    mask: u32,
+    desc: *const WarpOpDesc,
+) {
+    // SAFETY: JIT code passes its own env and warp state (`state_size` bytes, the layout the
+    // code was generated for); `desc` is owned by the running JitKernel.
+    let (env, d) = unsafe { (&*env, &*desc) };
+    // SAFETY: as above; the warp state is not otherwise borrowed during the call.
+    let s = unsafe { std::slice::from_raw_parts_mut(state, d.state_size as usize) };
+    crate::runtime::warp::exec(&d.desc, mask, s, env);
+}
+
+/// Special registers the JIT reads through [`sreg_helper`] (the others are inline), by code.
+pub const HELPER_SREGS: [SReg; 8] = [
+    SReg::Clock,
+    SReg::Clock64,
+    SReg::GlobalTimer,
+    SReg::SmId,
+    SReg::NSmId,
+    SReg::GridId,
+    SReg::DynamicSmemSize,
+    SReg::TotalSmemSize,
+];
+
+/// Read special register `HELPER_SREGS[code]` for `lane` (`CtaEnv::sreg`).
+///
+/// # Safety
+/// `env` is the running warp's CTA environment.
+pub unsafe extern "C" fn sreg_helper(env: *const CtaEnv, code: u32, lane: u32) -> u64 {
+    // SAFETY: JIT code passes its own env pointer.
+    let env = unsafe { &*env };
+    match HELPER_SREGS.get(code as usize) {
+        Some(&r) => env.sreg(r, lane),
+        None => 0,
     }
 }
 

@@ -204,6 +204,39 @@ impl Gen<'_, '_> {
             LaneId => lane,
             WarpId => self.e.warp,
             NWarpId => ld(self, offset_of!(CtaEnv, nwarps)),
+            LanemaskEq | LanemaskLe | LanemaskLt | LanemaskGe | LanemaskGt => {
+                // semantics::lanemask: eq = 1 << lane, lt = eq - 1.
+                let one = self.b.ins().iconst(types::I32, 1);
+                let eq = self.b.ins().ishl(one, lane);
+                let lt = self.b.ins().iadd_imm_s(eq, -1);
+                let le = self.b.ins().bor(lt, eq);
+                match r {
+                    LanemaskEq => eq,
+                    LanemaskLt => lt,
+                    LanemaskLe => le,
+                    LanemaskGe => self.b.ins().bnot(lt),
+                    _ => self.b.ins().bnot(le),
+                }
+            }
+            Clock | Clock64 | GlobalTimer | SmId | NSmId | GridId | DynamicSmemSize
+            | TotalSmemSize => {
+                let code = helpers::HELPER_SREGS
+                    .iter()
+                    .position(|&x| x == r)
+                    .unwrap_or(0);
+                let callee = self.fn_ptr(helpers::sreg_helper as *const () as usize);
+                let codev = self.b.ins().iconst(types::I32, code as i64);
+                let call =
+                    self.b
+                        .ins()
+                        .call_indirect(self.sig_sreg, callee, &[self.e.env, codev, lane]);
+                let v = self.b.inst_results(call)[0];
+                if r.ty() == ir::Type::I64 {
+                    v
+                } else {
+                    self.b.ins().ireduce(types::I32, v)
+                }
+            }
         }
     }
 
@@ -568,7 +601,16 @@ impl Gen<'_, '_> {
                 let r = self.b.inst_results(call)[0];
                 self.of_bits(r, t)
             }
-            Op::Shfl { .. } => return Err("internal: warp op inside a lane loop".into()),
+            Op::Shfl { .. }
+            | Op::Vote { .. }
+            | Op::Activemask {}
+            | Op::Match { .. }
+            | Op::Redux { .. }
+            | Op::Elect {}
+            | Op::BarArrive { .. }
+            | Op::BarResult { .. }
+            | Op::WarpSync {}
+            | Op::Printf {} => return Err("internal: warp op inside a lane loop".into()),
             Op::Fence {} => {
                 self.b.ins().fence();
                 return Ok(None);

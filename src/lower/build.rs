@@ -88,7 +88,7 @@ fn align_up(x: u64, a: u64) -> u64 {
 
 /// Number of elements of a declaration's array dims (1 for a scalar); `None` if a dim is
 /// unsized.
-fn elements(d: &ast::VarDecl) -> Option<u64> {
+pub(crate) fn elements(d: &ast::VarDecl) -> Option<u64> {
     let mut n: u64 = d.vector.unwrap_or(1) as u64;
     for dim in &d.array {
         n = n.checked_mul((*dim)?)?;
@@ -232,6 +232,18 @@ pub(crate) struct Builder<'a> {
     pub blocks: Vec<PBlockData>,
     pub cur: PBlock,
     pub labels: HashMap<String, (PBlock, bool, Span)>,
+    /// The module's device functions by name (definitions preferred over prototypes), for
+    /// calls, which are inlined (`lower::call`).
+    pub funcs: &'a HashMap<String, &'a ast::Function>,
+    /// Inside an inlined function body: the block `ret` continues in.
+    pub ret_target: Option<PBlock>,
+    /// Names of the functions being inlined, outermost first (recursion check).
+    pub inline_stack: Vec<String>,
+    /// `.branchtargets` tables of the body being decoded: label → target labels (`brx.idx`).
+    pub branch_tables: HashMap<String, Vec<ast::Ident>>,
+    /// Bytes of per-thread local memory laid out so far (kernel `.local` variables, then call
+    /// parameters and inlined functions' frames as they are met).
+    pub local_top: u64,
     /// Destination temporaries that extend or truncate into a register of another width, with
     /// the extension's signedness (`ld.u8` into a `.b32` register, `cvt.s8` into `.b16`).
     pub ext_sign: HashMap<Var, crate::ir::Sign>,
@@ -255,6 +267,13 @@ impl<'a> Builder<'a> {
             term_loc: SrcLoc::default(),
         });
         self.blocks.len() as u32 - 1
+    }
+
+    /// Reserve `size` bytes of per-thread local memory aligned to `align`; returns the offset.
+    pub fn alloc_local(&mut self, size: u64, align: u64) -> u64 {
+        let off = align_up(self.local_top, align);
+        self.local_top = off.saturating_add(size.max(1));
+        off
     }
 
     /// Look up a register by name in the scope stack.
@@ -292,7 +311,7 @@ impl<'a> Builder<'a> {
     }
 }
 
-fn ir_type_of(t: ast::ScalarType) -> Option<Type> {
+pub(crate) fn ir_type_of(t: ast::ScalarType) -> Option<Type> {
     use ast::ScalarType::*;
     Some(match t {
         Pred => Type::Pred,
@@ -311,7 +330,7 @@ fn ptx_type_name(t: ast::ScalarType) -> String {
 }
 
 /// Collect the declarations in state space `space` of a body (any nesting) in order.
-fn collect_decls<'b>(
+pub(crate) fn collect_decls<'b>(
     stmts: &'b [ast::Statement],
     space: StateSpace,
     out: &mut Vec<&'b ast::VarDecl>,
@@ -326,14 +345,20 @@ fn collect_decls<'b>(
 }
 
 /// Build the pre-SSA form of one kernel.
-pub(crate) fn build_kernel(
+pub(crate) fn build_kernel<'a>(
     f: &ast::Function,
     body: &[ast::Statement],
     globals: &mut Globals,
-    map: &SourceMap,
+    map: &'a SourceMap,
+    funcs: &'a HashMap<String, &'a ast::Function>,
 ) -> Result<PreKernel, LowerError> {
     let mut b = Builder {
         map,
+        funcs,
+        ret_target: None,
+        inline_stack: vec![],
+        branch_tables: branch_tables(body),
+        local_top: 0,
         vars: vec![],
         scopes: vec![HashMap::new()],
         syms: HashMap::new(),
@@ -492,8 +517,20 @@ pub(crate) fn build_kernel(
         }
     }
 
+    b.local_top = local_top;
     b.cur = b.new_block();
     walk(&mut b, body)?;
+    let local_top = b.local_top;
+    if local_top > 512 * 1024 {
+        return Err(LowerError::new(
+            f.name.span,
+            format!(
+                "kernel '{}' uses {local_top} bytes of local memory per thread with its calls' \
+                 frames; the limit is 524288",
+                f.name.name
+            ),
+        ));
+    }
     // Falling off the end of a kernel body is an implicit exit.
     let end_loc = b.loc(Span::new(f.span.end as usize, f.span.end as usize));
     let cur = b.cur as usize;
@@ -529,7 +566,30 @@ pub(crate) fn build_kernel(
     })
 }
 
-fn walk(b: &mut Builder, stmts: &[ast::Statement]) -> Result<(), LowerError> {
+/// The `.branchtargets` tables of a body (any nesting): each is a label statement followed by
+/// the directive.
+pub(crate) fn branch_tables(stmts: &[ast::Statement]) -> HashMap<String, Vec<ast::Ident>> {
+    let mut out = HashMap::new();
+    let mut last_label: Option<&str> = None;
+    for s in stmts {
+        match s {
+            ast::Statement::Label(l) => last_label = Some(&l.name),
+            ast::Statement::Directive(d) if d.name == "branchtargets" => {
+                if let Some(l) = last_label.take() {
+                    out.insert(l.to_string(), d.names.clone());
+                }
+            }
+            ast::Statement::Block(inner, _) => {
+                out.extend(branch_tables(inner));
+                last_label = None;
+            }
+            _ => last_label = None,
+        }
+    }
+    out
+}
+
+pub(crate) fn walk(b: &mut Builder, stmts: &[ast::Statement]) -> Result<(), LowerError> {
     for s in stmts {
         match s {
             ast::Statement::Decl(d) => declare(b, d)?,
@@ -599,6 +659,16 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
         }
         // Shared and local declarations were laid out before the walk.
         StateSpace::Shared | StateSpace::Local => Ok(()),
+        // Call parameters (`.param .b32 param0;` in a call sequence) live in per-thread local
+        // memory; `ld.param`/`st.param` on them become local accesses.
+        StateSpace::Param => {
+            let size = elements(d).unwrap_or(1).saturating_mul(d.ty.size() as u64);
+            let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
+            let off = b.alloc_local(size, align);
+            b.syms
+                .insert(d.name.name.clone(), Sym::Local { offset: off });
+            Ok(())
+        }
         _ => Err(LowerError::unsupported(
             d.span,
             format!(

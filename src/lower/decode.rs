@@ -17,40 +17,40 @@ mod video;
 
 /// Per-instruction decoding context: destinations are written through temporaries and committed
 /// at the end, so sources read before destinations change and guards apply uniformly.
-struct Cx<'i> {
-    inst: &'i ast::Instruction,
-    loc: SrcLoc,
-    ptx: String,
-    mods: Vec<&'i str>,
+pub(super) struct Cx<'i> {
+    pub(super) inst: &'i ast::Instruction,
+    pub(super) loc: SrcLoc,
+    pub(super) ptx: String,
+    pub(super) mods: Vec<&'i str>,
     /// (register, temporary) pairs to commit.
-    writes: Vec<(Var, Var)>,
+    pub(super) writes: Vec<(Var, Var)>,
 }
 
 impl Cx<'_> {
-    fn has(&self, m: &str) -> bool {
+    pub(super) fn has(&self, m: &str) -> bool {
         self.mods.contains(&m)
     }
 
-    fn unsupported(&self, what: &str) -> LowerError {
+    pub(super) fn unsupported(&self, what: &str) -> LowerError {
         LowerError::unsupported(
             self.inst.span,
             format!("unsupported instruction '{}': {what}", self.ptx),
         )
     }
 
-    fn bad(&self, what: &str) -> LowerError {
+    pub(super) fn bad(&self, what: &str) -> LowerError {
         LowerError::new(self.inst.span, format!("invalid '{}': {what}", self.ptx))
     }
 
     /// The operand at `k`, or an error naming the instruction.
-    fn opnd(&self, k: usize) -> Result<&Operand, LowerError> {
+    pub(super) fn opnd(&self, k: usize) -> Result<&Operand, LowerError> {
         self.inst
             .operands
             .get(k)
             .ok_or_else(|| self.bad(&format!("missing operand {}", k + 1)))
     }
 
-    fn expect_operands(&self, n: usize) -> Result<(), LowerError> {
+    pub(super) fn expect_operands(&self, n: usize) -> Result<(), LowerError> {
         if self.inst.operands.len() != n {
             return Err(self.bad(&format!(
                 "expects {n} operands, found {}",
@@ -61,7 +61,7 @@ impl Cx<'_> {
     }
 
     /// The one type modifier among the modifiers (the last one that names a type).
-    fn ty(&self) -> Result<ast::ScalarType, LowerError> {
+    pub(super) fn ty(&self) -> Result<ast::ScalarType, LowerError> {
         self.mods
             .iter()
             .rev()
@@ -158,6 +158,19 @@ fn sreg(name: &str, comp: Option<char>) -> Option<SReg> {
         ("%laneid", None) => SReg::LaneId,
         ("%warpid", None) => SReg::WarpId,
         ("%nwarpid", None) => SReg::NWarpId,
+        ("%lanemask_eq", None) => SReg::LanemaskEq,
+        ("%lanemask_le", None) => SReg::LanemaskLe,
+        ("%lanemask_lt", None) => SReg::LanemaskLt,
+        ("%lanemask_ge", None) => SReg::LanemaskGe,
+        ("%lanemask_gt", None) => SReg::LanemaskGt,
+        ("%clock", None) => SReg::Clock,
+        ("%clock64", None) => SReg::Clock64,
+        ("%globaltimer", None) => SReg::GlobalTimer,
+        ("%smid", None) => SReg::SmId,
+        ("%nsmid", None) => SReg::NSmId,
+        ("%gridid", None) => SReg::GridId,
+        ("%dynamic_smem_size", None) => SReg::DynamicSmemSize,
+        ("%total_smem_size", None) => SReg::TotalSmemSize,
         _ => return None,
     })
 }
@@ -181,7 +194,7 @@ fn literal_bits(l: Literal, ty: Type) -> u64 {
 }
 
 impl Builder<'_> {
-    fn konst(&mut self, cx: &Cx, ty: Type, bits: u64) -> Var {
+    pub(super) fn konst(&mut self, cx: &Cx, ty: Type, bits: u64) -> Var {
         self.emit1(
             Op::Const {
                 bits: bits & ty.mask(),
@@ -196,7 +209,7 @@ impl Builder<'_> {
     /// Convert `v` (IR type `from`) to `to` where PTX allows it implicitly: same width
     /// (bit reinterpretation) or, with `relaxed`, a wider or narrower integer register
     /// (truncate, or extend by `sign`).
-    fn coerce(
+    pub(super) fn coerce(
         &mut self,
         cx: &Cx,
         v: Var,
@@ -253,7 +266,7 @@ impl Builder<'_> {
     }
 
     /// A register by name, or an error.
-    fn reg_var(&self, cx: &Cx, name: &ast::Ident) -> Result<Var, LowerError> {
+    pub(super) fn reg_var(&self, cx: &Cx, name: &ast::Ident) -> Result<Var, LowerError> {
         self.reg(&name.name).ok_or_else(|| {
             LowerError::new(
                 name.span,
@@ -263,7 +276,7 @@ impl Builder<'_> {
     }
 
     /// The value of a source operand as IR type `ty`.
-    fn src_rel(
+    pub(super) fn src_rel(
         &mut self,
         cx: &Cx,
         o: &Operand,
@@ -282,7 +295,7 @@ impl Builder<'_> {
                     return self.coerce(cx, v, ty, relaxed, name.span);
                 }
                 if let Some(r) = sreg(&name.name, *component) {
-                    let v = self.emit1(Op::SReg { reg: r }, vec![], Type::I32, cx.loc, &cx.ptx);
+                    let v = self.emit1(Op::SReg { reg: r }, vec![], r.ty(), cx.loc, &cx.ptx);
                     return self.coerce(cx, v, ty, Some(Sign::Unsigned), name.span);
                 }
                 if name.name.starts_with('%') {
@@ -339,7 +352,7 @@ impl Builder<'_> {
         }
     }
 
-    fn src(&mut self, cx: &Cx, k: usize, ty: Type) -> Result<Var, LowerError> {
+    pub(super) fn src(&mut self, cx: &Cx, k: usize, ty: Type) -> Result<Var, LowerError> {
         let o = cx.opnd(k)?.clone();
         self.src_rel(cx, &o, ty, None)
     }
@@ -387,7 +400,7 @@ impl Builder<'_> {
 
     /// A destination operand: returns a temporary of type `ty` that is committed to the
     /// register after decoding (with extension/truncation when `relaxed`).
-    fn dst_rel(
+    pub(super) fn dst_rel(
         &mut self,
         cx: &mut Cx,
         o: &Operand,
@@ -429,13 +442,18 @@ impl Builder<'_> {
         }
     }
 
-    fn dst(&mut self, cx: &mut Cx, k: usize, ty: Type) -> Result<Option<Var>, LowerError> {
+    pub(super) fn dst(
+        &mut self,
+        cx: &mut Cx,
+        k: usize,
+        ty: Type,
+    ) -> Result<Option<Var>, LowerError> {
         let o = cx.opnd(k)?.clone();
         self.dst_rel(cx, &o, ty, None)
     }
 
     /// Emit `op` with its single result going to destination operand 0.
-    fn unary_to_dst(
+    pub(super) fn unary_to_dst(
         &mut self,
         cx: &mut Cx,
         op: Op,
@@ -576,9 +594,15 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
     let op = i.opcode.name.as_str();
     // Control flow.
     match op {
-        "bra" | "ret" | "exit" | "bar" | "barrier" | "trap" => {
+        "bra" | "ret" | "exit" | "trap" => {
             return control(b, &cx, guard);
         }
+        "bar" | "barrier" => return super::collective::barrier(b, &cx, guard),
+        "call" => return super::call::call(b, &cx, guard),
+        "brx" => return super::call::brx(b, &cx, guard),
+        // Debugging and performance-monitor hints, and sleeps: accepted, no effect on the
+        // CPU (PTX ISA §9.7.19: brkpt, nanosleep, pmevent).
+        "brkpt" | "nanosleep" | "pmevent" => return Ok(()),
         _ => {}
     }
     let pure = matches!(
@@ -685,26 +709,15 @@ fn control(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Result<(), L
     };
     let body_term = match op {
         "bra" => PTerm::Jump(target.unwrap_or(0)),
-        "ret" | "exit" => PTerm::Exit,
+        // `ret` in an inlined function continues after the call.
+        "ret" => match b.ret_target {
+            Some(t) => PTerm::Jump(t),
+            None => PTerm::Exit,
+        },
+        "exit" => PTerm::Exit,
         "trap" => PTerm::Trap,
-        _ => {
-            // bar.sync / barrier.sync (PTX ISA §9.7.13.1).
-            let sync = cx.has("sync") || (op == "barrier" && !cx.has("arrive") && !cx.has("red"));
-            if !sync || cx.has("arrive") || cx.has("red") {
-                return Err(cx.unsupported("only bar.sync / barrier.sync are supported"));
-            }
-            match cx.inst.operands.as_slice() {
-                [Operand::Imm(Literal::Int { value: 0, .. }, _)] => {}
-                [] if op == "barrier" => {}
-                _ => {
-                    return Err(
-                        cx.unsupported("only barrier 0 without a thread count is supported yet")
-                    )
-                }
-            }
-            let next = b.new_block();
-            PTerm::Barrier(next)
-        }
+        // `bar`/`barrier` are decoded by `collective::barrier`.
+        _ => return Err(cx.bad("not a branch, return, exit or trap")),
     };
     let next_after = |b: &mut Builder, term: &PTerm| -> Option<u32> {
         match term {
@@ -1020,6 +1033,9 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
         "st" => store(b, cx),
         "atom" | "red" => atom(b, cx, op == "red"),
         "shfl" => shfl(b, cx),
+        "vote" | "activemask" | "match" | "redux" | "elect" => {
+            super::collective::collective(b, cx, op)
+        }
         "isspacep" => {
             cx.expect_operands(2)?;
             let space = space_of(cx);
@@ -1340,9 +1356,6 @@ fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
             return Err(cx.unsupported(&format!("modifier .{m} is not supported yet")));
         }
     }
-    if cx.has("param") && cx.inst.opcode.name == "st" {
-        return Err(cx.unsupported("st.param (call parameters) is not supported yet"));
-    }
     Ok(())
 }
 
@@ -1363,7 +1376,7 @@ fn mem_ty(cx: &Cx) -> Result<(Type, Sign, ast::ScalarType), LowerError> {
 fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     cx.expect_operands(2)?;
     check_space_mods(cx)?;
-    let space = space_of(cx);
+    let space = super::call::param_space(b, cx, 1, space_of(cx));
     let (ty, sign, _) = mem_ty(cx)?;
     let n = vec_len(cx);
     let addr = b.address(cx, 1, space)?;
@@ -1393,7 +1406,7 @@ fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
 fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     cx.expect_operands(2)?;
     check_space_mods(cx)?;
-    let space = space_of(cx);
+    let space = super::call::param_space(b, cx, 0, space_of(cx));
     if space == Space::Const || space == Space::Param {
         return Err(cx.bad(&format!("st to the read-only {space} state space")));
     }

@@ -11,6 +11,8 @@
 //! Errors name the construct and carry the PTX span (`file:line:col` when rendered).
 
 mod build;
+mod call;
+mod collective;
 mod decode;
 mod ssa;
 
@@ -55,6 +57,18 @@ impl LowerError {
 /// out in `ir::Module::globals`.
 pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, LowerError> {
     let mut globals = build::Globals::new(m)?;
+    // Device functions by name: a definition wins over a prototype.
+    let mut funcs: std::collections::HashMap<String, &ast::Function> =
+        std::collections::HashMap::new();
+    for item in &m.items {
+        if let ast::Item::Function(f) = item {
+            if f.kind == ast::FunctionKind::Func
+                && (f.body.is_some() || !funcs.contains_key(&f.name.name))
+            {
+                funcs.insert(f.name.name.clone(), f);
+            }
+        }
+    }
     let mut kernels = vec![];
     for item in &m.items {
         if let ast::Item::Function(f) = item {
@@ -62,7 +76,7 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
                 let Some(body) = &f.body else {
                     continue;
                 };
-                let pre = build::build_kernel(f, body, &mut globals, map)?;
+                let pre = build::build_kernel(f, body, &mut globals, map, &funcs)?;
                 let func = ssa::construct(pre)?;
                 kernels.push(func);
             }

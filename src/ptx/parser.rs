@@ -1051,6 +1051,16 @@ impl<'a> Parser<'a> {
             }
             Tok::Underscore => {
                 self.bump();
+                // `_|%p` (elect.sync): a sink paired with a predicate; the sink is named `_`.
+                if self.eat_punct(b'|').is_some() {
+                    let second =
+                        self.expect_ident(&format!("a second predicate after '|' {what}"))?;
+                    let sink = Ident {
+                        name: "_".into(),
+                        span: t.span,
+                    };
+                    return Ok(Operand::PredPair(sink, second));
+                }
                 Ok(Operand::Sink(t.span))
             }
             _ => match self.literal(&what)? {

@@ -17,7 +17,7 @@
 //! ```
 
 use super::env::{FaultKind, FaultRecord};
-use super::launch::{run_grid, LaunchDims, LaunchFailure, LaunchInput, WarpEngine};
+use super::launch::{run_grid, LaunchDims, LaunchFailure, LaunchInput, Sites, WarpEngine};
 use super::memory::{DeviceMemory, DevicePtr};
 use crate::ir::{self, ParamKind, SrcLoc};
 use crate::ptx::span::SourceMap;
@@ -83,6 +83,25 @@ impl std::fmt::Display for FaultReport {
             FaultKind::Misaligned => "misaligned",
             FaultKind::Unallocated => "out of bounds (no live allocation)",
             FaultKind::Unsupported => "unsupported address window",
+            FaultKind::Barrier => {
+                return write!(
+                    f,
+                    "{}:{}:{}: fault in kernel '{}': invalid barrier operand {} (ids are 0..15, \
+                     thread counts multiples of 32) by CTA ({},{},{}) thread ({},{},{}) in '{}'",
+                    self.ptx_file,
+                    self.loc.line,
+                    self.loc.col,
+                    self.kernel,
+                    self.addr,
+                    self.ctaid[0],
+                    self.ctaid[1],
+                    self.ctaid[2],
+                    self.tid[0],
+                    self.tid[1],
+                    self.tid[2],
+                    self.instruction,
+                );
+            }
             FaultKind::Trap => {
                 return write!(
                     f,
@@ -168,9 +187,14 @@ pub enum Error {
     /// A kernel thread faulted.
     #[error("{0}")]
     Fault(Box<FaultReport>),
-    /// The launch ran past its time limit.
-    #[error("kernel '{0}' exceeded the time limit of {1:?}")]
-    Timeout(String, Duration),
+    /// The launch ran past its time limit: kernel, limit, and where the warps were (PTX
+    /// lines, one CTA per paragraph).
+    #[error("kernel '{0}' exceeded the time limit of {1:?}; the warps were at:\n{2}")]
+    Timeout(String, Duration, String),
+    /// A CTA could make no progress (a barrier that can never complete, a divergent
+    /// `bar.sync`): `file: kernel 'k': report` naming the barriers' PTX lines and the warps.
+    #[error("{0}")]
+    Deadlock(String),
     /// An internal compiler error (JIT); a bug in ptxjit.
     #[error("internal error: {0}")]
     Internal(String),
@@ -178,7 +202,7 @@ pub enum Error {
 
 impl Error {
     /// `parse`, `unsupported`, `invalid`, `unknown_kernel`, `argument`, `launch_config`,
-    /// `memory`, `fault`, `timeout`, `internal`.
+    /// `memory`, `fault`, `timeout`, `deadlock`, `internal`.
     pub fn kind(&self) -> &'static str {
         match self {
             Error::Parse(_) => "parse",
@@ -190,6 +214,7 @@ impl Error {
             Error::Memory(_) => "memory",
             Error::Fault(_) => "fault",
             Error::Timeout(..) => "timeout",
+            Error::Deadlock(_) => "deadlock",
             Error::Internal(_) => "internal",
         }
     }
@@ -401,7 +426,11 @@ impl Context {
                     Engine::Jit => Box::new(crate::jit::compile(&k).map_err(|e| {
                         Error::Internal(format!("{file}: kernel '{}': {e}", k.name))
                     })?),
-                    Engine::Interp => Box::new(crate::interp::Interpreter::new(&k, layout)),
+                    Engine::Interp => {
+                        Box::new(crate::interp::Interpreter::new(&k, layout).map_err(|e| {
+                            Error::Internal(format!("{file}: kernel '{}': {e}", k.name))
+                        })?)
+                    }
                 };
             compiled.push(Arc::new(CompiledKernel {
                 name: k.name.clone(),
@@ -485,6 +514,10 @@ impl Context {
                 memory: &self.memory,
                 memcheck: opts.memcheck,
                 timeout: opts.timeout,
+                sites: Sites {
+                    locs: &k.inst_locs,
+                    ptx: &k.inst_ptx,
+                },
             },
         );
         match res {
@@ -494,10 +527,15 @@ impl Context {
                 workers: stats.workers,
                 thread_instructions: stats.thread_instructions,
             }),
-            Err(LaunchFailure::Timeout) => Err(Error::Timeout(
+            Err(LaunchFailure::Timeout(at)) => Err(Error::Timeout(
                 k.name.clone(),
                 opts.timeout.unwrap_or_default(),
+                at,
             )),
+            Err(LaunchFailure::Deadlock(report)) => Err(Error::Deadlock(format!(
+                "{}: kernel '{}': {report}",
+                kernel.module_file, k.name
+            ))),
             Err(LaunchFailure::Fault(r, count)) => {
                 Err(Error::Fault(Box::new(self.report(kernel, r, count))))
             }
@@ -539,7 +577,7 @@ fn terminator_ptx(t: &ir::Terminator) -> &'static str {
     match t {
         ir::Terminator::Jump(_) | ir::Terminator::Branch { .. } => "bra",
         ir::Terminator::Exit => "exit",
-        ir::Terminator::Barrier { .. } => "bar.sync",
+        ir::Terminator::Barrier { .. } => "barrier wait",
         ir::Terminator::Trap => "trap",
     }
 }

@@ -56,6 +56,14 @@ pub struct CtaEnv {
     pub nwarps: u32,
     /// 1 when memcheck is on.
     pub memcheck: u32,
+    /// Dynamic shared memory bytes of the launch (`%dynamic_smem_size`).
+    pub dynamic_smem: u32,
+    /// Host worker threads (`%nsmid`).
+    pub nsmid: u32,
+    /// The launch's sequence number in this process (`%gridid`).
+    pub gridid: u64,
+    /// When the launch began (`%clock64` counts nanoseconds from here).
+    pub launch_start: std::time::Instant,
     /// Where an engine that counts them adds the thread-instructions it executed (the
     /// interpreter does; the JIT does not).
     pub thread_instructions: *const std::sync::atomic::AtomicU64,
@@ -74,6 +82,9 @@ pub enum FaultKind {
     Unsupported,
     /// The thread executed `trap` (PTX ISA §9.7.19.2); the record's address and size are 0.
     Trap,
+    /// A barrier operand out of range (PTX ISA §9.7.13.1: an id above 15, or a thread count
+    /// that is not a multiple of the warp size); the record's address holds the value.
+    Barrier,
 }
 
 impl FaultKind {
@@ -84,6 +95,7 @@ impl FaultKind {
             FaultKind::Unallocated => 3,
             FaultKind::Unsupported => 4,
             FaultKind::Trap => 5,
+            FaultKind::Barrier => 6,
         }
     }
 
@@ -93,6 +105,7 @@ impl FaultKind {
             3 => FaultKind::Unallocated,
             4 => FaultKind::Unsupported,
             5 => FaultKind::Trap,
+            6 => FaultKind::Barrier,
             _ => FaultKind::OutOfBounds,
         }
     }
@@ -220,6 +233,48 @@ impl CtaEnv {
         unsafe {
             (*self.sink).record(r);
             (*self.abort).store(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The value of special register `reg` for `lane` of the current warp (PTX ISA §10),
+    /// zero-extended. Both engines read the clocks through this (once per warp instruction).
+    pub fn sreg(&self, reg: crate::ir::SReg, lane: u32) -> u64 {
+        use crate::ir::SReg::*;
+        match reg {
+            TidX => self.tid(lane)[0] as u64,
+            TidY => self.tid(lane)[1] as u64,
+            TidZ => self.tid(lane)[2] as u64,
+            NtidX => self.ntid[0] as u64,
+            NtidY => self.ntid[1] as u64,
+            NtidZ => self.ntid[2] as u64,
+            CtaidX => self.ctaid[0] as u64,
+            CtaidY => self.ctaid[1] as u64,
+            CtaidZ => self.ctaid[2] as u64,
+            NctaidX => self.nctaid[0] as u64,
+            NctaidY => self.nctaid[1] as u64,
+            NctaidZ => self.nctaid[2] as u64,
+            LaneId => lane as u64,
+            WarpId => self.warp as u64,
+            NWarpId => self.nwarps as u64,
+            LanemaskEq | LanemaskLe | LanemaskLt | LanemaskGe | LanemaskGt => {
+                super::semantics::lanemask(reg, lane) as u64
+            }
+            Clock => self.launch_start.elapsed().as_nanos() as u32 as u64,
+            Clock64 => self.launch_start.elapsed().as_nanos() as u64,
+            GlobalTimer => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(0),
+            SmId => {
+                let [x, y, z] = self.ctaid;
+                let [nx, ny, _] = self.nctaid;
+                let linear = x as u64 + nx as u64 * (y as u64 + ny as u64 * z as u64);
+                linear % self.nsmid.max(1) as u64
+            }
+            NSmId => self.nsmid.max(1) as u64,
+            GridId => self.gridid,
+            DynamicSmemSize => self.dynamic_smem as u64,
+            TotalSmemSize => self.shared_size,
         }
     }
 

@@ -8,10 +8,23 @@
 
 use super::env::{CtaEnv, FaultRecord, FaultSink};
 use super::memory::DeviceMemory;
-use crate::analysis::schedule::{WarpLayout, EXITED_OFF, LIVE_OFF, WARP_SIZE};
+use super::warp::{rd32, wr32};
+use crate::analysis::schedule::{
+    bar_field, WarpLayout, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_INST2,
+    BAR_LANES2, BAR_PRED, BAR_REC, BAR_RESULT_OFF, BAR_SPLIT, BAR_THREADS, BAR_WAITING, EXITED_OFF,
+    LIVE_OFF, WARP_SIZE,
+};
+use crate::ir::{BarKind, SrcLoc};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// Launch sequence numbers (`%gridid`).
+static GRID_ID: AtomicU64 = AtomicU64::new(1);
+
+/// CTAs whose warps a time-limit report lists.
+const TIMEOUT_REPORT_CTAS: usize = 4;
 
 /// What a call to [`WarpEngine::run_warp`] ended with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,8 +58,31 @@ pub struct LaunchDims {
 pub enum LaunchFailure {
     /// A kernel thread faulted; the first fault is reported.
     Fault(FaultRecord, u64),
-    /// The launch ran past its time limit.
-    Timeout,
+    /// The launch ran past its time limit; where the warps were (PTX lines), one per line.
+    Timeout(String),
+    /// A CTA can make no progress: threads wait at barriers that can never complete, or lanes
+    /// of a warp wait at different `.aligned` barriers. The message names the barriers (PTX
+    /// lines) and the warps.
+    Deadlock(String),
+}
+
+/// PTX locations for reports, indexed like fault records (instructions, then terminators:
+/// `env::terminator_fault_index`). Empty slices report IR indices instead.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sites<'a> {
+    pub locs: &'a [SrcLoc],
+    pub ptx: &'a [String],
+}
+
+impl Sites<'_> {
+    /// `'bar.sync' at line 12` for fault-record index `i`.
+    fn describe(&self, i: u32) -> String {
+        match (self.locs.get(i as usize), self.ptx.get(i as usize)) {
+            (Some(l), Some(t)) => format!("'{t}' at line {}", l.line),
+            (Some(l), None) => format!("line {}", l.line),
+            _ => format!("IR instruction {i}"),
+        }
+    }
 }
 
 /// Inputs of one launch that the scheduler needs besides the engine.
@@ -60,6 +96,8 @@ pub struct LaunchInput<'a> {
     pub memory: &'a DeviceMemory,
     pub memcheck: bool,
     pub timeout: Option<Duration>,
+    /// PTX locations for time-limit and deadlock reports.
+    pub sites: Sites<'a>,
 }
 
 struct SendPtr(*mut u8);
@@ -102,6 +140,15 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     // Bit k: pool worker k ran a CTA (bit 63: a thread outside the pool).
     let worker_bits = AtomicU64::new(0);
     let mem = input.memory;
+    let gridid = GRID_ID.fetch_add(1, Ordering::Relaxed);
+    let launch_start = Instant::now();
+    let nsmid = rayon::current_num_threads() as u32;
+    let grid = GridShared {
+        timed_out: &timed_out,
+        sites: input.sites,
+        deadlock: Mutex::new(None),
+        positions: Mutex::new(vec![]),
+    };
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|scope| {
         // Watchdog: raise the abort flag when the time limit passes (engines check it at every
@@ -156,9 +203,13 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 warp: 0,
                 nwarps: 0,
                 memcheck: input.memcheck as u32,
+                dynamic_smem: input.dims.shared_bytes,
+                nsmid,
+                gridid,
+                launch_start,
                 thread_instructions: &thread_insts,
             };
-            let n = run_cta(engine, env);
+            let n = run_cta(engine, env, c, &grid);
             runs.fetch_add(n, Ordering::Relaxed);
             let w = rayon::current_thread_index().map_or(63, |i| i.min(63));
             worker_bits.fetch_or(1 << w, Ordering::Relaxed);
@@ -166,7 +217,21 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         let _ = done_tx.send(());
     });
     if timed_out.load(Ordering::Relaxed) != 0 {
-        return Err(LaunchFailure::Timeout);
+        let mut pos = grid.positions.into_inner().unwrap_or_default();
+        pos.sort();
+        let n = pos.len();
+        let mut text: Vec<String> = pos
+            .into_iter()
+            .take(TIMEOUT_REPORT_CTAS)
+            .map(|(_, t)| t)
+            .collect();
+        if n > TIMEOUT_REPORT_CTAS {
+            text.push(format!("… and {} more CTAs", n - TIMEOUT_REPORT_CTAS));
+        }
+        return Err(LaunchFailure::Timeout(text.join("\n")));
+    }
+    if let Some((_, d)) = grid.deadlock.into_inner().ok().flatten() {
+        return Err(LaunchFailure::Deadlock(d));
     }
     if let Some(f) = sink.take() {
         return Err(LaunchFailure::Fault(f, sink.count.load(Ordering::Relaxed)));
@@ -178,16 +243,6 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     })
 }
 
-fn rd32(s: &[u8], off: u32) -> u32 {
-    let o = off as usize;
-    u32::from_le_bytes([s[o], s[o + 1], s[o + 2], s[o + 3]])
-}
-
-fn wr32(s: &mut [u8], off: u32, v: u32) {
-    let o = off as usize;
-    s[o..o + 4].copy_from_slice(&v.to_le_bytes());
-}
-
 /// Mark block priority `p` as possibly pending in a warp state.
 pub fn set_active(layout: &WarpLayout, s: &mut [u8], p: u32) {
     let o = (layout.active_off + 8 * (p / 64)) as usize;
@@ -196,20 +251,56 @@ pub fn set_active(layout: &WarpLayout, s: &mut [u8], p: u32) {
     s[o..o + 8].copy_from_slice(&w.to_le_bytes());
 }
 
-/// Run one CTA to completion; returns the number of warp runs.
-fn run_cta(engine: &dyn WarpEngine, mut env: CtaEnv) -> u64 {
+/// What the CTAs of a launch share besides the engine.
+struct GridShared<'a> {
+    timed_out: &'a AtomicU32,
+    sites: Sites<'a>,
+    /// The first deadlock (by linear CTA index) and its report.
+    deadlock: Mutex<Option<(u64, String)>>,
+    /// Where the warps of CTAs stopped by the time limit were, by linear CTA index.
+    positions: Mutex<Vec<(u64, String)>>,
+}
+
+/// View a warp state (`Vec<u128>`) as bytes.
+fn bytes(v: &mut [u128]) -> &mut [u8] {
+    let len = std::mem::size_of_val(v);
+    // SAFETY: a slice of n u128 is 16n initialized bytes; u8 has no alignment or validity
+    // requirements, and the borrow is carried over.
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut u8, len) }
+}
+
+/// `0-7,12,30-31`: the lanes of a mask as ranges.
+pub fn fmt_lanes(m: u32) -> String {
+    let mut parts = vec![];
+    let mut l = 0;
+    while l < 32 {
+        if m & (1 << l) == 0 {
+            l += 1;
+            continue;
+        }
+        let start = l;
+        while l < 32 && m & (1 << l) != 0 {
+            l += 1;
+        }
+        parts.push(if l - 1 == start {
+            format!("{start}")
+        } else {
+            format!("{start}-{}", l - 1)
+        });
+    }
+    parts.join(",")
+}
+
+/// Run one CTA to completion; returns the number of warp runs. Barriers complete between
+/// rounds (every warp has stopped); a round that completes none while lanes wait is a
+/// deadlock, reported in `shared`, and stops the launch.
+fn run_cta(engine: &dyn WarpEngine, mut env: CtaEnv, cta: u64, shared: &GridShared) -> u64 {
     let layout = engine.layout();
     let threads = env.ntid[0] * env.ntid[1] * env.ntid[2];
     let nwarps = threads.div_ceil(WARP_SIZE);
     env.nwarps = nwarps;
     let words = (layout.size as usize).div_ceil(16);
     let mut states: Vec<Vec<u128>> = (0..nwarps).map(|_| vec![0u128; words]).collect();
-    let bytes = |v: &mut Vec<u128>| -> &mut [u8] {
-        let len = v.len() * 16;
-        // SAFETY: a Vec<u128> of n elements is 16n initialized bytes; u8 has no alignment or
-        // validity requirements.
-        unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut u8, len) }
-    };
     for (w, st) in states.iter_mut().enumerate() {
         let s = bytes(st);
         let lanes = (threads - w as u32 * WARP_SIZE).min(WARP_SIZE);
@@ -222,42 +313,303 @@ fn run_cta(engine: &dyn WarpEngine, mut env: CtaEnv) -> u64 {
         wr32(s, layout.pending(0), live);
         set_active(layout, s, 0);
     }
-    let nb = layout.order.len() as u32;
     let mut runs = 0u64;
     loop {
         for (w, st) in states.iter_mut().enumerate() {
             env.warp = w as u32;
             runs += 1;
             if engine.run_warp(bytes(st), &env) == WarpStatus::Aborted {
+                if shared.timed_out.load(Ordering::Relaxed) != 0 {
+                    let text = positions(layout, &mut states, env.ctaid, shared.sites);
+                    if let Ok(mut p) = shared.positions.lock() {
+                        p.push((cta, text));
+                    }
+                }
                 return runs;
             }
         }
-        // Barrier release: all non-exited threads parked?
-        let mut parked = 0u32;
-        let mut alive = 0u32;
-        for st in states.iter_mut() {
-            let s = bytes(st);
-            alive += (rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF)).count_ones();
-            for p in 0..nb {
-                parked += rd32(s, layout.parked(p)).count_ones();
-            }
-        }
-        if parked == 0 {
-            return runs;
-        }
-        // Every warp stopped with no pending lane, so every non-exited thread is parked.
-        debug_assert_eq!(parked, alive);
-        for st in states.iter_mut() {
-            let s = bytes(st);
-            for p in 0..nb {
-                let m = rd32(s, layout.parked(p));
-                if m != 0 {
-                    let pend = rd32(s, layout.pending(p));
-                    wr32(s, layout.pending(p), pend | m);
-                    wr32(s, layout.parked(p), 0);
-                    set_active(layout, s, p);
+        match complete_barriers(layout, &mut states) {
+            Round::Done => return runs,
+            Round::Released => {}
+            Round::Stuck(why) => {
+                let text = deadlock_report(layout, &mut states, env.ctaid, shared.sites, why);
+                if let Ok(mut d) = shared.deadlock.lock() {
+                    if d.as_ref().is_none_or(|(c, _)| cta < *c) {
+                        *d = Some((cta, text));
+                    }
                 }
+                // SAFETY: `abort` points to the launch's flag, alive for the whole launch.
+                unsafe { (*env.abort).store(1, Ordering::Relaxed) };
+                return runs;
             }
         }
     }
+}
+
+/// The outcome of a round of the CTA scheduler.
+enum Round {
+    /// No lane waits: the CTA has finished.
+    Done,
+    /// Some barrier completed and released lanes.
+    Released,
+    /// Lanes wait and no barrier can complete.
+    Stuck(Stuck),
+}
+
+enum Stuck {
+    /// Barriers wait for arrivals that cannot come.
+    Incomplete,
+    /// Lanes of warp `.0` wait at different instructions of an `.aligned` barrier.
+    Divergent(usize),
+}
+
+fn rec(s: &[u8], id: u32, field: u32) -> u32 {
+    rd32(s, bar_field(id, field))
+}
+
+/// Lanes of a warp parked at any block.
+fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
+    (0..layout.order.len() as u32).fold(0, |m, p| m | rd32(s, layout.parked(p)))
+}
+
+/// Complete every barrier whose arrivals are complete (PTX ISA §9.7.13.1): a barrier for all
+/// threads completes when every warp with non-exited threads has them all arrived (threads
+/// that exited do not hold it up, `exit` §9.7.19.4); a barrier for `n` threads completes when
+/// `n / 32` warps have all their non-exited threads arrived (a warp counts whole, in warp
+/// order). Waiting lanes of the completing warps go from parked to pending, with their
+/// `bar.red` results.
+fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
+    let nw = states.len();
+    let mut any_parked = false;
+    for st in states.iter_mut() {
+        let s = bytes(st);
+        let parked = parked_lanes(layout, s);
+        any_parked |= parked != 0;
+        // Parked lanes without a record (IR built without a `barrier` op) wait at barrier 0
+        // for all threads.
+        let registered = (0..BAR_COUNT).fold(0, |m, id| m | rec(s, id, BAR_WAITING));
+        let extra = parked & !registered;
+        if extra != 0 {
+            let arrived = rec(s, 0, BAR_ARRIVED);
+            if arrived == 0 {
+                wr32(s, bar_field(0, BAR_FLAGS), BarKind::Sync.code());
+            }
+            wr32(s, bar_field(0, BAR_ARRIVED), arrived | extra);
+            let w = rec(s, 0, BAR_WAITING);
+            wr32(s, bar_field(0, BAR_WAITING), w | extra);
+        }
+    }
+    if !any_parked {
+        return Round::Done;
+    }
+    // `.aligned` barriers: all lanes of a warp wait at the same instruction.
+    for (w, st) in states.iter_mut().enumerate() {
+        let s = bytes(st);
+        let waiting: Vec<u32> = (0..BAR_COUNT)
+            .filter(|&id| rec(s, id, BAR_WAITING) != 0)
+            .collect();
+        let aligned = waiting
+            .iter()
+            .any(|&id| rec(s, id, BAR_FLAGS) & BAR_ALIGNED != 0);
+        let split = waiting
+            .iter()
+            .any(|&id| rec(s, id, BAR_FLAGS) & BAR_SPLIT != 0);
+        if aligned && (split || waiting.len() > 1) {
+            return Round::Stuck(Stuck::Divergent(w));
+        }
+    }
+    let mut released = false;
+    for id in 0..BAR_COUNT {
+        let mut alive = vec![0u32; nw];
+        let mut arrived = vec![0u32; nw];
+        let mut expect = 0u32;
+        for (w, st) in states.iter_mut().enumerate() {
+            let s = bytes(st);
+            alive[w] = rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF);
+            arrived[w] = rec(s, id, BAR_ARRIVED);
+            if arrived[w] != 0 && expect == 0 {
+                expect = rec(s, id, BAR_THREADS);
+            }
+        }
+        if arrived.iter().all(|&a| a == 0) {
+            continue;
+        }
+        let full = |w: usize| arrived[w] != 0 && alive[w] & !arrived[w] == 0;
+        let participants: Vec<usize> = if expect == 0 {
+            if !(0..nw).all(|w| alive[w] == 0 || full(w)) {
+                continue;
+            }
+            (0..nw).filter(|&w| arrived[w] != 0).collect()
+        } else {
+            let need = (expect / WARP_SIZE) as usize;
+            let ready: Vec<usize> = (0..nw).filter(|&w| full(w)).take(need).collect();
+            if ready.len() < need {
+                continue;
+            }
+            ready
+        };
+        // Reductions over the arrived threads of the completing warps.
+        let mut popc = 0u32;
+        let mut all = true;
+        for &w in &participants {
+            let s = bytes(&mut states[w]);
+            let (a, p) = (rec(s, id, BAR_ARRIVED), rec(s, id, BAR_PRED));
+            popc += (a & p).count_ones();
+            all &= a & p == a;
+        }
+        for &w in &participants {
+            let s = bytes(&mut states[w]);
+            let waiting = rec(s, id, BAR_WAITING);
+            let result = match BarKind::from_code(rec(s, id, BAR_FLAGS) & 0xff) {
+                BarKind::RedPopc => popc,
+                BarKind::RedAnd => all as u32,
+                BarKind::RedOr => (popc != 0) as u32,
+                BarKind::Sync | BarKind::Arrive => 0,
+            };
+            let mut m = waiting;
+            while m != 0 {
+                let l = m.trailing_zeros();
+                m &= m - 1;
+                wr32(s, BAR_RESULT_OFF + 4 * l, result);
+            }
+            for p in 0..layout.order.len() as u32 {
+                let parked = rd32(s, layout.parked(p));
+                let m = parked & waiting;
+                if m != 0 {
+                    let pend = rd32(s, layout.pending(p));
+                    wr32(s, layout.pending(p), pend | m);
+                    wr32(s, layout.parked(p), parked & !m);
+                    set_active(layout, s, p);
+                }
+            }
+            for f in (0..BAR_REC).step_by(4) {
+                wr32(s, bar_field(id, f), 0);
+            }
+            released = true;
+        }
+    }
+    if released {
+        Round::Released
+    } else {
+        Round::Stuck(Stuck::Incomplete)
+    }
+}
+
+/// The report of a CTA that can make no progress.
+fn deadlock_report(
+    layout: &WarpLayout,
+    states: &mut [Vec<u128>],
+    ctaid: [u32; 3],
+    sites: Sites,
+    why: Stuck,
+) -> String {
+    let [x, y, z] = ctaid;
+    let mut out = match why {
+        Stuck::Incomplete => format!(
+            "barrier deadlock in CTA ({x},{y},{z}): threads wait at barriers that can never \
+             complete"
+        ),
+        Stuck::Divergent(w) => format!(
+            "divergent barrier in CTA ({x},{y},{z}): lanes of warp {w} wait at different \
+             .aligned barriers (bar.sync needs every non-exited lane of a warp at the same \
+             instruction)"
+        ),
+    };
+    for (w, st) in states.iter_mut().enumerate() {
+        let s = bytes(st);
+        let alive = rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF);
+        if alive == 0 {
+            out.push_str(&format!("\n  warp {w}: exited"));
+            continue;
+        }
+        let mut waits = vec![];
+        for id in 0..BAR_COUNT {
+            let waiting = rec(s, id, BAR_WAITING);
+            if waiting == 0 {
+                continue;
+            }
+            let inst = rec(s, id, BAR_INST);
+            let site = if inst == 0 {
+                // No record: find the parked block.
+                (0..layout.order.len() as u32)
+                    .find(|&p| rd32(s, layout.parked(p)) & waiting != 0)
+                    .map(|p| sites.describe(layout.block_site[p as usize]))
+                    .unwrap_or_default()
+            } else {
+                sites.describe(inst - 1)
+            };
+            let threads = match rec(s, id, BAR_THREADS) {
+                0 => "all threads".to_string(),
+                n => format!("{n} threads"),
+            };
+            let lanes2 = rec(s, id, BAR_LANES2) & waiting;
+            let inst2 = rec(s, id, BAR_INST2);
+            if lanes2 != 0 && inst2 != 0 {
+                waits.push(format!(
+                    "lanes {} wait at barrier {id} ({site}, for {threads}) and lanes {} at \
+                     barrier {id} ({})",
+                    fmt_lanes(waiting & !lanes2),
+                    fmt_lanes(lanes2),
+                    sites.describe(inst2 - 1)
+                ));
+            } else {
+                waits.push(format!(
+                    "lanes {} wait at barrier {id} ({site}, for {threads})",
+                    fmt_lanes(waiting)
+                ));
+            }
+        }
+        let parked = parked_lanes(layout, s);
+        let other = alive & !parked;
+        if other != 0 {
+            waits.push(format!("lanes {} not at a barrier", fmt_lanes(other)));
+        }
+        out.push_str(&format!("\n  warp {w}: {}", waits.join("; ")));
+    }
+    out
+}
+
+/// Where the warps of a CTA stopped by the time limit were: per warp, the blocks its lanes
+/// were about to run (or were waiting in at a barrier), as PTX locations.
+fn positions(
+    layout: &WarpLayout,
+    states: &mut [Vec<u128>],
+    ctaid: [u32; 3],
+    sites: Sites,
+) -> String {
+    let [x, y, z] = ctaid;
+    let mut out = format!("CTA ({x},{y},{z}):");
+    for (w, st) in states.iter_mut().enumerate() {
+        let s = bytes(st);
+        let alive = rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF);
+        if alive == 0 {
+            out.push_str(&format!("\n  warp {w}: exited"));
+            continue;
+        }
+        let mut at = vec![];
+        for p in 0..layout.order.len() as u32 {
+            let site = layout.block_site[p as usize];
+            let pend = rd32(s, layout.pending(p));
+            if pend != 0 {
+                at.push(format!(
+                    "lanes {} at {}",
+                    fmt_lanes(pend),
+                    sites.describe(site)
+                ));
+            }
+            let parked = rd32(s, layout.parked(p));
+            if parked != 0 {
+                at.push(format!(
+                    "lanes {} waiting at a barrier before {}",
+                    fmt_lanes(parked),
+                    sites.describe(site)
+                ));
+            }
+        }
+        if at.is_empty() {
+            at.push("running".into());
+        }
+        out.push_str(&format!("\n  warp {w}: {}", at.join("; ")));
+    }
+    out
 }

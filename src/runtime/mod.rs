@@ -9,8 +9,10 @@ pub mod env;
 pub mod fp;
 pub mod launch;
 pub mod memory;
+pub mod printf;
 pub mod semantics;
 pub mod video;
+pub mod warp;
 
 pub use context::{
     front_end, Context, Engine, Error, FaultReport, Kernel, KernelArg, LaunchOptions, LaunchReport,

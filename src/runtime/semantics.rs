@@ -522,7 +522,16 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
         | Op::Atom { .. }
         | Op::AtomCas { .. }
         | Op::Fence {}
-        | Op::Shfl { .. } => 0,
+        | Op::Shfl { .. }
+        | Op::Vote { .. }
+        | Op::Activemask {}
+        | Op::Match { .. }
+        | Op::Redux { .. }
+        | Op::Elect {}
+        | Op::BarArrive { .. }
+        | Op::BarResult { .. }
+        | Op::WarpSync {}
+        | Op::Printf {} => 0,
     }
 }
 
@@ -666,5 +675,112 @@ pub fn shfl(mode: crate::ir::ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool)
         (j as u32 & 0x1f, true)
     } else {
         (lane, false)
+    }
+}
+
+// ---- Warp collectives (PTX ISA §9.7.13.9–13) ----------------------------------------------
+//
+// Each lane `l` executing a collective takes part with the lanes of `group(l) = membermask(l) &
+// active`: the lanes executing the instruction together that its membermask names. A lane of
+// the membermask that is not executing it (it exited, or diverged — undefined in PTX) does not
+// take part. The functions below compute one lane's result from the group's values; the
+// engines gather operands from their slots and call them for every active lane.
+
+/// `vote.sync` / `vote` (PTX ISA §9.7.13.8–9) for one lane: `preds` has bit `j` set when
+/// lane `j`'s predicate is true, `group` is the lane's participating lanes. Returns the
+/// predicate (0/1) or, for `ballot`, the mask.
+pub fn vote(mode: crate::ir::VoteMode, preds: u32, group: u32) -> u32 {
+    use crate::ir::VoteMode::*;
+    let t = preds & group;
+    match mode {
+        All => (t == group) as u32,
+        Any => (t != 0) as u32,
+        Uni => (t == 0 || t == group) as u32,
+        Ballot => t,
+    }
+}
+
+/// `match.any.sync` (PTX ISA §9.7.13.10) for lane `lane`: the lanes of `group` whose value
+/// equals the lane's own.
+pub fn match_any(vals: &[u64; 32], group: u32, lane: u32) -> u32 {
+    let mine = vals[(lane & 31) as usize];
+    let mut m = 0;
+    let mut g = group;
+    while g != 0 {
+        let j = g.trailing_zeros();
+        g &= g - 1;
+        if vals[j as usize] == mine {
+            m |= 1 << j;
+        }
+    }
+    m
+}
+
+/// `match.all.sync` (PTX ISA §9.7.13.10): `(group, true)` when every lane of `group` has the
+/// same value, else `(0, false)`.
+pub fn match_all(vals: &[u64; 32], group: u32) -> (u32, bool) {
+    let first = vals[(group.trailing_zeros() & 31) as usize];
+    let mut g = group;
+    while g != 0 {
+        let j = g.trailing_zeros();
+        g &= g - 1;
+        if vals[j as usize] != first {
+            return (0, false);
+        }
+    }
+    (group, true)
+}
+
+/// `redux.sync` (PTX ISA §9.7.13.12) over the lanes of `group` (32-bit values). An empty
+/// group (not reachable from PTX: a lane is in its own group) gives the operation's identity.
+pub fn redux(op: crate::ir::ReduxOp, vals: &[u32; 32], group: u32) -> u32 {
+    use crate::ir::ReduxOp::*;
+    let mut acc: Option<u32> = None;
+    let mut g = group;
+    while g != 0 {
+        let j = g.trailing_zeros();
+        g &= g - 1;
+        let v = vals[j as usize];
+        acc = Some(match acc {
+            None => v,
+            Some(a) => match op {
+                Add => a.wrapping_add(v),
+                Min(Sign::Signed) => (a as i32).min(v as i32) as u32,
+                Min(Sign::Unsigned) => a.min(v),
+                Max(Sign::Signed) => (a as i32).max(v as i32) as u32,
+                Max(Sign::Unsigned) => a.max(v),
+                And => a & v,
+                Or => a | v,
+                Xor => a ^ v,
+            },
+        });
+    }
+    acc.unwrap_or(match op {
+        And | Min(Sign::Unsigned) => u32::MAX,
+        Min(Sign::Signed) => i32::MAX as u32,
+        Max(Sign::Signed) => i32::MIN as u32,
+        _ => 0,
+    })
+}
+
+/// `elect.sync` (PTX ISA §9.7.13.13) for lane `lane`: the leader (the lowest lane of `group`)
+/// and whether `lane` is it.
+pub fn elect(group: u32, lane: u32) -> (u32, bool) {
+    let leader = group.trailing_zeros() & 31;
+    (leader, group != 0 && leader == lane)
+}
+
+/// The `%lanemask_*` registers (PTX ISA §10.8–10.12) of `lane`.
+pub fn lanemask(reg: crate::ir::SReg, lane: u32) -> u32 {
+    use crate::ir::SReg::*;
+    let eq = 1u32 << (lane & 31);
+    let lt = eq - 1;
+    match reg {
+        LanemaskEq => eq,
+        LanemaskLt => lt,
+        LanemaskLe => lt | eq,
+        LanemaskGe => !lt,
+        LanemaskGt => !(lt | eq),
+        _ => 0,
     }
 }

@@ -1,0 +1,500 @@
+//! `call` (PTX ISA §9.7.12.2) to device functions (`.func`, §11.3.2), by inlining: each call
+//! site gets its own copy of the callee's blocks, decoded in a fresh register scope with fresh
+//! labels, its `.local` frame laid out anew, and `ret` continuing after the call.
+//!
+//! Parameter passing (§5.1.6.2): a call sequence's `.param` variables, and the callee's
+//! `.param` formals bound to them, live in per-thread local memory, so `st.param`/`ld.param`
+//! on them are local accesses and byte offsets, vectors and arrays work as written. A `.reg`
+//! formal becomes a register of the callee initialized from the argument; a register or
+//! constant passed for a `.param` formal is stored to a fresh local slot first.
+//!
+//! Not supported (load-time errors naming the call): recursion, indirect calls through a
+//! register (`.callprototype`), and calls to functions without a definition (`.extern`).
+
+use super::build::{self, Builder, PTerm, Sym, Var};
+use super::decode::Cx;
+use super::LowerError;
+use crate::ir::{Op, Sign, Space, Type};
+use crate::ptx::ast::{self, Operand, StateSpace};
+use std::collections::HashMap;
+
+/// Inlining stops past this nesting depth (a deep chain is almost surely a mistake).
+const MAX_DEPTH: usize = 32;
+
+/// The space of an `ld.param`/`st.param` whose address names a call parameter: `Local`
+/// (call parameters live in local memory); any other access keeps `space`.
+pub(super) fn param_space(b: &Builder, cx: &Cx, k: usize, space: Space) -> Space {
+    if space != Space::Param {
+        return space;
+    }
+    if let Some(Operand::Address {
+        base: Some(name), ..
+    }) = cx.inst.operands.get(k)
+    {
+        if b.reg(&name.name).is_none() {
+            if let Some(Sym::Local { .. }) = b.syms.get(&name.name) {
+                return Space::Local;
+            }
+        }
+    }
+    space
+}
+
+/// The IR type of a `.reg` formal, or of the value stored to a `.param` formal.
+fn formal_ty(cx: &Cx, p: &ast::Param) -> Result<Type, LowerError> {
+    if (p.vector.is_some() || !p.array.is_empty()) && p.space == StateSpace::Reg {
+        return Err(cx.unsupported(&format!("vector or array .reg parameter '{}'", p.name.name)));
+    }
+    build::ir_type_of(p.ty)
+        .ok_or_else(|| cx.unsupported(&format!("parameter '{}' of this type", p.name.name)))
+}
+
+fn formal_size(p: &ast::Param) -> (u64, u64) {
+    let mut n = p.vector.unwrap_or(1) as u64;
+    for d in &p.array {
+        n = n.saturating_mul(d.unwrap_or(1));
+    }
+    let align = p.align.unwrap_or(p.ty.size()).max(1) as u64;
+    (n.saturating_mul(p.ty.size() as u64), align)
+}
+
+/// How an actual argument reaches a formal.
+enum Bind {
+    /// The formal names this local offset (a call-sequence `.param` variable, or a slot the
+    /// argument was stored to).
+    Local(u64),
+    /// A `.reg` formal: a register holding this value.
+    Reg(Var),
+}
+
+/// Decode a `call`, guarded or not.
+pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Result<(), LowerError> {
+    let ops = &cx.inst.operands;
+    let mut k = 0;
+    let rets: Vec<Operand> = match ops.first() {
+        Some(Operand::List(items, _)) => {
+            k = 1;
+            items.clone()
+        }
+        _ => vec![],
+    };
+    let callee_name = match ops.get(k) {
+        Some(Operand::Symbol { name, offset: 0 }) => name.clone(),
+        Some(Operand::Reg { name, .. }) => {
+            if b.reg(&name.name).is_some() {
+                return Err(cx.unsupported(&format!(
+                    "indirect call through register '{}' is not supported yet",
+                    name.name
+                )));
+            }
+            name.clone()
+        }
+        _ => return Err(cx.bad("missing the called function")),
+    };
+    let args: Vec<Operand> = match ops.get(k + 1) {
+        Some(Operand::List(items, _)) => items.clone(),
+        None => vec![],
+        Some(_) => {
+            return Err(cx.unsupported(
+                "call with a prototype or target list (indirect call) is not supported yet",
+            ))
+        }
+    };
+    if ops.len() > k + 2 {
+        return Err(cx.unsupported(
+            "call with a prototype or target list (indirect call) is not supported yet",
+        ));
+    }
+    let Some(&f) = b.funcs.get(&callee_name.name) else {
+        return Err(LowerError::new(
+            callee_name.span,
+            format!("call to unknown function '{}'", callee_name.name),
+        ));
+    };
+    if f.body.is_none() && callee_name.name == "vprintf" {
+        return printf(b, cx, guard, &args, &rets);
+    }
+    let Some(body) = &f.body else {
+        return Err(LowerError::new(
+            callee_name.span,
+            format!(
+                "call to function '{}', which is declared{} but not defined in this module",
+                callee_name.name,
+                if f.linkage == ast::Linkage::Extern {
+                    " .extern"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    };
+    if b.inline_stack.contains(&callee_name.name) {
+        return Err(LowerError::unsupported(
+            callee_name.span,
+            format!(
+                "recursive call to '{}' is not supported yet (calls are inlined)",
+                callee_name.name
+            ),
+        ));
+    }
+    if b.inline_stack.len() >= MAX_DEPTH {
+        return Err(cx.unsupported(&format!("calls nested deeper than {MAX_DEPTH}")));
+    }
+    if args.len() != f.params.len() || rets.len() != f.returns.len() {
+        return Err(cx.bad(&format!(
+            "'{}' takes {} arguments and {} results, the call passes {} and {}",
+            callee_name.name,
+            f.params.len(),
+            f.returns.len(),
+            args.len(),
+            rets.len()
+        )));
+    }
+    // The guard branches around the whole call.
+    let fall = match guard {
+        None => None,
+        Some((p, neg)) => {
+            let body_b = b.new_block();
+            let fall = b.new_block();
+            let (t, e) = if neg { (fall, body_b) } else { (body_b, fall) };
+            let cur = b.cur as usize;
+            b.blocks[cur].term = PTerm::Branch(p, t, e);
+            b.blocks[cur].term_loc = cx.loc;
+            b.cur = body_b;
+            Some(fall)
+        }
+    };
+
+    // Arguments, evaluated in the caller's scope.
+    let mut binds: Vec<(String, Bind)> = vec![];
+    for (formal, actual) in f.params.iter().zip(&args) {
+        let bind = if formal.space == StateSpace::Reg {
+            let ty = formal_ty(cx, formal)?;
+            Bind::Reg(b.src_rel(cx, actual, ty, Some(Sign::Unsigned))?)
+        } else if let Some(off) = param_symbol(b, actual) {
+            Bind::Local(off)
+        } else {
+            let ty = formal_ty(cx, formal)?;
+            let v = b.src_rel(cx, actual, ty, Some(Sign::Unsigned))?;
+            let (size, align) = formal_size(formal);
+            let off = b.alloc_local(size, align);
+            let a = b.konst(cx, Type::I64, off);
+            let st = Op::Store {
+                space: Space::Local,
+                align: ty.bytes().min(align as u32) as u8,
+            };
+            b.emit(st, vec![a, v], vec![], cx.loc, &cx.ptx);
+            Bind::Local(off)
+        };
+        binds.push((formal.name.name.clone(), bind));
+    }
+    // Results: `.param` formals bound to the caller's variables (or a fresh slot read back
+    // into a register afterwards); `.reg` formals are registers copied out afterwards.
+    let mut outs: Vec<(Operand, Bind, Type)> = vec![];
+    let mut ret_regs: Vec<(String, Var)> = vec![];
+    for (formal, actual) in f.returns.iter().zip(&rets) {
+        let ty = formal_ty(cx, formal)?;
+        if formal.space == StateSpace::Reg {
+            let v = b.new_var(ty);
+            ret_regs.push((formal.name.name.clone(), v));
+            outs.push((actual.clone(), Bind::Reg(v), ty));
+        } else if let Some(off) = param_symbol(b, actual) {
+            binds.push((formal.name.name.clone(), Bind::Local(off)));
+        } else {
+            let (size, align) = formal_size(formal);
+            let off = b.alloc_local(size, align);
+            binds.push((formal.name.name.clone(), Bind::Local(off)));
+            outs.push((actual.clone(), Bind::Local(off), ty));
+        }
+    }
+
+    // The callee's own world: registers, labels, symbols, `ret` target.
+    let after = b.new_block();
+    let mut syms: HashMap<String, Sym> = b
+        .syms
+        .iter()
+        .filter(|(_, s)| matches!(s, Sym::Global { .. } | Sym::Shared { .. }))
+        .map(|(n, s)| (n.clone(), *s))
+        .collect();
+    let mut scope: HashMap<String, Var> = HashMap::new();
+    for (name, bind) in &binds {
+        match bind {
+            Bind::Local(off) => {
+                syms.insert(name.clone(), Sym::Local { offset: *off });
+            }
+            Bind::Reg(v) => {
+                // A fresh register, so the callee may assign its parameter.
+                let r = b.new_var(b.vars[*v as usize]);
+                b.copy(r, *v, cx.loc, &cx.ptx);
+                scope.insert(name.clone(), r);
+            }
+        }
+    }
+    // Result `.reg` formals are the registers made above.
+    for (name, v) in ret_regs {
+        scope.insert(name, v);
+    }
+    let mut locals: Vec<&ast::VarDecl> = vec![];
+    build::collect_decls(body, StateSpace::Local, &mut locals);
+    for d in locals {
+        let size = build::elements(d)
+            .ok_or_else(|| {
+                LowerError::new(
+                    d.span,
+                    format!("local variable '{}' needs a size", d.name.name),
+                )
+            })?
+            .saturating_mul(d.ty.size() as u64);
+        let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
+        let off = b.alloc_local(size, align);
+        syms.insert(d.name.name.clone(), Sym::Local { offset: off });
+    }
+    let mut shared: Vec<&ast::VarDecl> = vec![];
+    build::collect_decls(body, StateSpace::Shared, &mut shared);
+    if let Some(d) = shared.first() {
+        return Err(LowerError::unsupported(
+            d.span,
+            format!(
+                "shared variable '{}' declared inside a function is not supported yet",
+                d.name.name
+            ),
+        ));
+    }
+    let saved_scopes = std::mem::replace(&mut b.scopes, vec![scope]);
+    let saved_syms = std::mem::replace(&mut b.syms, syms);
+    let saved_labels = std::mem::take(&mut b.labels);
+    let saved_tables = std::mem::replace(&mut b.branch_tables, build::branch_tables(body));
+    let saved_ret = b.ret_target.replace(after);
+    b.inline_stack.push(callee_name.name.clone());
+    let entry = b.new_block();
+    let cur = b.cur as usize;
+    b.blocks[cur].term = PTerm::Jump(entry);
+    b.blocks[cur].term_loc = cx.loc;
+    b.cur = entry;
+    let walked = build::walk(b, body);
+    let labels = std::mem::replace(&mut b.labels, saved_labels);
+    b.scopes = saved_scopes;
+    b.syms = saved_syms;
+    b.ret_target = saved_ret;
+    b.branch_tables = saved_tables;
+    b.inline_stack.pop();
+    walked?;
+    for (name, (_, defined, span)) in &labels {
+        if !defined {
+            return Err(LowerError::new(
+                *span,
+                format!(
+                    "branch to undefined label '{name}' in function '{}'",
+                    callee_name.name
+                ),
+            ));
+        }
+    }
+    // Falling off the end of the body returns.
+    let cur = b.cur as usize;
+    if matches!(b.blocks[cur].term, PTerm::Open) {
+        b.blocks[cur].term = PTerm::Jump(after);
+        b.blocks[cur].term_loc = cx.loc;
+    }
+    b.cur = after;
+    for (actual, bind, ty) in outs {
+        let v = match bind {
+            Bind::Reg(v) => v,
+            Bind::Local(off) => {
+                let a = b.konst(cx, Type::I64, off);
+                let ld = Op::Load {
+                    space: Space::Local,
+                    align: ty.bytes() as u8,
+                };
+                b.emit1(ld, vec![a], ty, cx.loc, &cx.ptx)
+            }
+        };
+        write_reg(b, cx, &actual, v, ty)?;
+    }
+    if let Some(fall) = fall {
+        let cur = b.cur as usize;
+        b.blocks[cur].term = PTerm::Jump(fall);
+        b.blocks[cur].term_loc = cx.loc;
+        b.cur = fall;
+    }
+    Ok(())
+}
+
+/// Run `body` under the call's guard (branching around it when the guard is false).
+fn guarded(
+    b: &mut Builder,
+    cx: &Cx,
+    guard: Option<(Var, bool)>,
+    body: impl FnOnce(&mut Builder) -> Result<(), LowerError>,
+) -> Result<(), LowerError> {
+    let fall = match guard {
+        None => None,
+        Some((p, neg)) => {
+            let body_b = b.new_block();
+            let fall = b.new_block();
+            let (t, e) = if neg { (fall, body_b) } else { (body_b, fall) };
+            let cur = b.cur as usize;
+            b.blocks[cur].term = PTerm::Branch(p, t, e);
+            b.blocks[cur].term_loc = cx.loc;
+            b.cur = body_b;
+            Some(fall)
+        }
+    };
+    body(b)?;
+    if let Some(fall) = fall {
+        let cur = b.cur as usize;
+        b.blocks[cur].term = PTerm::Jump(fall);
+        b.blocks[cur].term_loc = cx.loc;
+        b.cur = fall;
+    }
+    Ok(())
+}
+
+/// A 64-bit argument: loaded from a call-sequence `.param` variable, or a register/constant.
+fn arg64(b: &mut Builder, cx: &Cx, o: &Operand) -> Result<Var, LowerError> {
+    match param_symbol(b, o) {
+        Some(off) => {
+            let a = b.konst(cx, Type::I64, off);
+            let ld = Op::Load {
+                space: Space::Local,
+                align: 8,
+            };
+            Ok(b.emit1(ld, vec![a], Type::I64, cx.loc, &cx.ptx))
+        }
+        None => b.src_rel(cx, o, Type::I64, Some(Sign::Unsigned)),
+    }
+}
+
+/// CUDA's `vprintf(format, args)` (declared `.extern`, supplied by the CUDA runtime): the
+/// `printf` op.
+fn printf(
+    b: &mut Builder,
+    cx: &Cx,
+    guard: Option<(Var, bool)>,
+    args: &[Operand],
+    rets: &[Operand],
+) -> Result<(), LowerError> {
+    if args.len() != 2 || rets.len() > 1 {
+        return Err(cx.bad("vprintf takes (format, arguments) and returns one value"));
+    }
+    guarded(b, cx, guard, |b| {
+        let f = arg64(b, cx, &args[0])?;
+        let a = arg64(b, cx, &args[1])?;
+        let r = b.emit1(Op::Printf {}, vec![f, a], Type::I32, cx.loc, &cx.ptx);
+        if let Some(ret) = rets.first() {
+            match param_symbol(b, ret) {
+                Some(off) => {
+                    let p = b.konst(cx, Type::I64, off);
+                    let st = Op::Store {
+                        space: Space::Local,
+                        align: 4,
+                    };
+                    b.emit(st, vec![p, r], vec![], cx.loc, &cx.ptx);
+                }
+                None => write_reg(b, cx, ret, r, Type::I32)?,
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The local offset of a call-sequence `.param` variable named by `o`, if it is one.
+fn param_symbol(b: &Builder, o: &Operand) -> Option<u64> {
+    let name = match o {
+        Operand::Symbol { name, offset: 0 } => name,
+        Operand::Reg {
+            name,
+            component: None,
+        } => name,
+        _ => return None,
+    };
+    if b.reg(&name.name).is_some() {
+        return None;
+    }
+    match b.syms.get(&name.name) {
+        Some(Sym::Local { offset }) => Some(*offset),
+        _ => None,
+    }
+}
+
+/// Copy `v` (type `ty`) into the caller's destination register `o` (`_` discards it).
+fn write_reg(b: &mut Builder, cx: &Cx, o: &Operand, v: Var, ty: Type) -> Result<(), LowerError> {
+    match o {
+        Operand::Sink(_) => Ok(()),
+        Operand::Reg {
+            name,
+            component: None,
+        } => {
+            let r = b.reg_var(cx, name)?;
+            let rt = b.vars[r as usize];
+            let val = if rt == ty {
+                v
+            } else {
+                b.coerce(cx, v, rt, Some(Sign::Unsigned), name.span)?
+            };
+            b.copy(r, val, cx.loc, &cx.ptx);
+            Ok(())
+        }
+        other => Err(LowerError::new(
+            other.span(),
+            format!("call result of '{}' must go to a register", cx.ptx),
+        )),
+    }
+}
+
+/// `brx.idx{.uni} index, tlist` (PTX ISA §9.7.12.3): a jump to entry `index` of the
+/// `.branchtargets` list `tlist`, as a chain of compares; an index outside the list traps
+/// (undefined behaviour in PTX).
+pub(super) fn brx(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Result<(), LowerError> {
+    if !cx.has("idx") {
+        return Err(cx.bad("brx needs .idx"));
+    }
+    cx.expect_operands(2)?;
+    let table = match cx.opnd(1)? {
+        Operand::Symbol { name, offset: 0 } => name.clone(),
+        Operand::Reg {
+            name,
+            component: None,
+        } => name.clone(),
+        _ => return Err(cx.bad("the target list must be a .branchtargets label")),
+    };
+    let Some(targets) = b.branch_tables.get(&table.name).cloned() else {
+        return Err(LowerError::new(
+            table.span,
+            format!("'{}' is not a .branchtargets list", table.name),
+        ));
+    };
+    let index = b.src(cx, 0, Type::I32)?;
+    let fall = b.new_block();
+    let start = match guard {
+        None => b.cur,
+        Some((p, neg)) => {
+            let body_b = b.new_block();
+            let (t, e) = if neg { (fall, body_b) } else { (body_b, fall) };
+            let cur = b.cur as usize;
+            b.blocks[cur].term = PTerm::Branch(p, t, e);
+            b.blocks[cur].term_loc = cx.loc;
+            body_b
+        }
+    };
+    b.cur = start;
+    for (k, t) in targets.iter().enumerate() {
+        let target = b.label_block(&t.name, t.span);
+        let kv = b.konst(cx, Type::I32, k as u64);
+        let op = Op::ICmp {
+            cc: crate::ir::ICmp::Eq,
+            sign: Sign::Unsigned,
+        };
+        let eq = b.emit1(op, vec![index, kv], Type::Pred, cx.loc, &cx.ptx);
+        let next = b.new_block();
+        let cur = b.cur as usize;
+        b.blocks[cur].term = PTerm::Branch(eq, target, next);
+        b.blocks[cur].term_loc = cx.loc;
+        b.cur = next;
+    }
+    let cur = b.cur as usize;
+    b.blocks[cur].term = PTerm::Trap;
+    b.blocks[cur].term_loc = cx.loc;
+    b.cur = fall;
+    Ok(())
+}

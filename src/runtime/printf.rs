@@ -1,0 +1,363 @@
+//! CUDA's device-side `printf` (`vprintf(fmt, args)`, CUDA C++ Programming Guide "Formatted
+//! Output"): the format string is a generic address of a NUL-terminated string; the arguments
+//! are packed in a buffer at a generic address, each at its natural alignment (integers 4
+//! bytes, or 8 with `l`/`ll`/`z`/`j`/`t`; floating-point values promoted to `double`, 8 bytes;
+//! `%s` and `%p` pointers 8 bytes). Formatting follows C's `printf` for the conversions
+//! `d i u o x X c s f F e E g G a A p %` with flags, width and precision.
+
+/// Read-only access to device memory for the formatter: `byte(addr)` is `None` for an
+/// address the thread may not read.
+pub trait DeviceBytes {
+    fn byte(&self, addr: u64) -> Option<u8>;
+}
+
+/// Longest format or `%s` string read (bytes).
+const MAX_STR: u64 = 4096;
+
+fn read_cstr(mem: &dyn DeviceBytes, addr: u64) -> Option<Vec<u8>> {
+    let mut out = vec![];
+    for i in 0..MAX_STR {
+        match mem.byte(addr.wrapping_add(i))? {
+            0 => return Some(out),
+            b => out.push(b),
+        }
+    }
+    Some(out)
+}
+
+struct Args<'m> {
+    mem: &'m dyn DeviceBytes,
+    base: u64,
+    off: u64,
+}
+
+impl Args<'_> {
+    fn next(&mut self, size: u64) -> u64 {
+        self.off = self.off.div_ceil(size) * size;
+        let mut v = 0u64;
+        for i in 0..size {
+            let b = self
+                .mem
+                .byte(self.base.wrapping_add(self.off + i))
+                .unwrap_or(0);
+            v |= (b as u64) << (8 * i);
+        }
+        self.off += size;
+        v
+    }
+}
+
+/// Format one `printf` call. Returns the text, or `None` when the format string cannot be
+/// read (the caller reports a fault).
+pub fn format(mem: &dyn DeviceBytes, fmt_addr: u64, args_addr: u64) -> Option<String> {
+    let fmt = read_cstr(mem, fmt_addr)?;
+    let mut args = Args {
+        mem,
+        base: args_addr,
+        off: 0,
+    };
+    let mut out = String::new();
+    let mut i = 0;
+    while i < fmt.len() {
+        let c = fmt[i];
+        i += 1;
+        if c != b'%' {
+            // Copy a run of literal bytes (UTF-8 passes through).
+            let start = i - 1;
+            while i < fmt.len() && fmt[i] != b'%' {
+                i += 1;
+            }
+            out.push_str(&String::from_utf8_lossy(&fmt[start..i]));
+            continue;
+        }
+        let (mut left, mut plus, mut space, mut alt, mut zero) =
+            (false, false, false, false, false);
+        while i < fmt.len() {
+            match fmt[i] {
+                b'-' => left = true,
+                b'+' => plus = true,
+                b' ' => space = true,
+                b'#' => alt = true,
+                b'0' => zero = true,
+                _ => break,
+            }
+            i += 1;
+        }
+        let mut width = 0usize;
+        if i < fmt.len() && fmt[i] == b'*' {
+            let w = args.next(4) as u32 as i32;
+            if w < 0 {
+                left = true;
+            }
+            width = w.unsigned_abs() as usize;
+            i += 1;
+        }
+        while i < fmt.len() && fmt[i].is_ascii_digit() {
+            width = width * 10 + (fmt[i] - b'0') as usize;
+            i += 1;
+        }
+        let mut prec: Option<usize> = None;
+        if i < fmt.len() && fmt[i] == b'.' {
+            i += 1;
+            let mut p = 0usize;
+            if i < fmt.len() && fmt[i] == b'*' {
+                let v = args.next(4) as u32 as i32;
+                i += 1;
+                prec = (v >= 0).then_some(v as usize);
+            } else {
+                while i < fmt.len() && fmt[i].is_ascii_digit() {
+                    p = p * 10 + (fmt[i] - b'0') as usize;
+                    i += 1;
+                }
+                prec = Some(p);
+            }
+        }
+        let mut long = false;
+        while i < fmt.len() && matches!(fmt[i], b'h' | b'l' | b'z' | b'j' | b't' | b'L' | b'q') {
+            if matches!(fmt[i], b'l' | b'z' | b'j' | b't' | b'q') {
+                long = true;
+            }
+            i += 1;
+        }
+        let Some(&conv) = fmt.get(i) else {
+            out.push('%');
+            break;
+        };
+        i += 1;
+        let isize_ = if long { 8 } else { 4 };
+        let (sign, body): (&str, String) = match conv {
+            b'%' => {
+                out.push('%');
+                continue;
+            }
+            b'd' | b'i' => {
+                let v = args.next(isize_);
+                let v = if long {
+                    v as i64
+                } else {
+                    v as u32 as i32 as i64
+                };
+                let digits = int_digits(v.unsigned_abs(), 10, false, prec);
+                let sign = if v < 0 {
+                    "-"
+                } else if plus {
+                    "+"
+                } else if space {
+                    " "
+                } else {
+                    ""
+                };
+                (sign, digits)
+            }
+            b'u' | b'x' | b'X' | b'o' => {
+                let v = args.next(isize_);
+                let v = if long { v } else { v as u32 as u64 };
+                let (radix, upper) = match conv {
+                    b'x' => (16, false),
+                    b'X' => (16, true),
+                    b'o' => (8, false),
+                    _ => (10, false),
+                };
+                let mut d = int_digits(v, radix, upper, prec);
+                if alt && v != 0 {
+                    d = match conv {
+                        b'x' => format!("0x{d}"),
+                        b'X' => format!("0X{d}"),
+                        b'o' if !d.starts_with('0') => format!("0{d}"),
+                        _ => d,
+                    };
+                }
+                ("", d)
+            }
+            b'c' => ("", ((args.next(4) as u8) as char).to_string()),
+            b's' => {
+                let p = args.next(8);
+                let s = if p == 0 {
+                    "(null)".to_string()
+                } else {
+                    String::from_utf8_lossy(&read_cstr(mem, p).unwrap_or_default()).to_string()
+                };
+                let s = match prec {
+                    Some(n) => s.chars().take(n).collect(),
+                    None => s,
+                };
+                zero = false;
+                ("", s)
+            }
+            b'p' => ("", format!("0x{:x}", args.next(8))),
+            b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A' => {
+                let x = f64::from_bits(args.next(8));
+                let sign = if x.is_sign_negative() && !x.is_nan() {
+                    "-"
+                } else if plus {
+                    "+"
+                } else if space {
+                    " "
+                } else {
+                    ""
+                };
+                let upper = conv.is_ascii_uppercase();
+                let body = if !x.is_finite() {
+                    zero = false;
+                    let t = if x.is_nan() { "nan" } else { "inf" };
+                    if upper {
+                        t.to_uppercase()
+                    } else {
+                        t.to_string()
+                    }
+                } else {
+                    let a = x.abs();
+                    let b = match conv.to_ascii_lowercase() {
+                        b'f' => format!("{:.*}", prec.unwrap_or(6), a),
+                        b'e' => exp_form(a, prec.unwrap_or(6)),
+                        b'g' => g_form(a, prec.unwrap_or(6), alt),
+                        _ => format!("{a:e}"),
+                    };
+                    if upper {
+                        b.to_uppercase()
+                    } else {
+                        b
+                    }
+                };
+                (sign, body)
+            }
+            other => {
+                // Unknown conversion: printed as written.
+                out.push('%');
+                out.push(other as char);
+                continue;
+            }
+        };
+        let len = sign.len() + body.chars().count();
+        let pad = width.saturating_sub(len);
+        let int_prec = matches!(conv, b'd' | b'i' | b'u' | b'x' | b'X' | b'o') && prec.is_some();
+        if left {
+            out.push_str(sign);
+            out.push_str(&body);
+            out.extend(std::iter::repeat_n(' ', pad));
+        } else if zero && !int_prec {
+            out.push_str(sign);
+            // Zeros go after a 0x prefix.
+            let (pre, rest) = if body.starts_with("0x") || body.starts_with("0X") {
+                body.split_at(2)
+            } else {
+                ("", body.as_str())
+            };
+            out.push_str(pre);
+            out.extend(std::iter::repeat_n('0', pad));
+            out.push_str(rest);
+        } else {
+            out.extend(std::iter::repeat_n(' ', pad));
+            out.push_str(sign);
+            out.push_str(&body);
+        }
+    }
+    Some(out)
+}
+
+fn int_digits(v: u64, radix: u32, upper: bool, prec: Option<usize>) -> String {
+    let mut s = match radix {
+        16 if upper => format!("{v:X}"),
+        16 => format!("{v:x}"),
+        8 => format!("{v:o}"),
+        _ => v.to_string(),
+    };
+    if let Some(p) = prec {
+        if p == 0 && v == 0 {
+            s.clear();
+        } else if s.len() < p {
+            s = "0".repeat(p - s.len()) + &s;
+        }
+    }
+    s
+}
+
+/// `%e` of a non-negative finite value: `d.ddddde+XX`.
+fn exp_form(a: f64, prec: usize) -> String {
+    let s = format!("{a:.prec$e}");
+    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+    let e: i32 = e.parse().unwrap_or(0);
+    format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
+}
+
+/// `%g` of a non-negative finite value (C11 §7.21.6.1).
+fn g_form(a: f64, prec: usize, alt: bool) -> String {
+    let p = prec.max(1);
+    let e = if a == 0.0 {
+        0
+    } else {
+        let s = format!("{a:.*e}", p - 1);
+        s.split_once('e')
+            .and_then(|(_, e)| e.parse::<i32>().ok())
+            .unwrap_or(0)
+    };
+    let mut s = if (p as i32) > e && e >= -4 {
+        format!("{a:.*}", (p as i32 - 1 - e) as usize)
+    } else {
+        exp_form(a, p - 1)
+    };
+    if !alt {
+        let (m, tail) = match s.find('e') {
+            Some(k) => (s[..k].to_string(), s[k..].to_string()),
+            None => (s.clone(), String::new()),
+        };
+        let m = if m.contains('.') {
+            m.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            m
+        };
+        s = m + &tail;
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Mem(Vec<u8>);
+    impl DeviceBytes for Mem {
+        fn byte(&self, addr: u64) -> Option<u8> {
+            self.0.get(addr as usize).copied()
+        }
+    }
+
+    /// C printf results (glibc) for each format.
+    #[test]
+    fn formats_like_c() {
+        let mut m = b"x=%d u=%u h=%#x s=%s f=%.3f e=%e g=%g|%5d|%-4d|%05.1f|%c%%\0".to_vec();
+        let s_at = m.len() as u64;
+        m.extend(b"hi\0");
+        while !m.len().is_multiple_of(8) {
+            m.push(0);
+        }
+        let args_at = m.len() as u64;
+        let mut a = vec![];
+        a.extend((-42i32).to_le_bytes());
+        a.extend(7u32.to_le_bytes());
+        a.extend(255u32.to_le_bytes());
+        a.extend(0u32.to_le_bytes()); // padding to 8
+        a.extend(s_at.to_le_bytes());
+        a.extend(3.14659f64.to_le_bytes());
+        a.extend(12345.678f64.to_le_bytes());
+        a.extend(0.0001f64.to_le_bytes());
+        a.extend(42i32.to_le_bytes());
+        a.extend(7i32.to_le_bytes());
+        a.extend(2.25f64.to_le_bytes());
+        a.extend((b'Z' as u32).to_le_bytes());
+        m.extend(a);
+        let got = format(&Mem(m), 0, args_at).expect("readable");
+        assert_eq!(
+            got,
+            "x=-42 u=7 h=0xff s=hi f=3.147 e=1.234568e+04 g=0.0001|   42|7   |002.2|Z%"
+        );
+    }
+
+    #[test]
+    fn g_switches_to_exponent_form() {
+        assert_eq!(g_form(1e-5, 6, false), "1e-05");
+        assert_eq!(g_form(123456789.0, 6, false), "1.23457e+08");
+        assert_eq!(g_form(100.0, 6, false), "100");
+        assert_eq!(g_form(0.5, 6, true), "0.500000");
+    }
+}

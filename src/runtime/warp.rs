@@ -1,0 +1,284 @@
+//! Warp collectives and CTA-barrier arrivals, executed on a warp state for the lanes of an
+//! execution mask: one implementation that both engines call (the interpreter directly, the
+//! JIT through `jit::helpers::warp_helper`), so they agree by construction.
+//!
+//! Operands and results live in the value slots of the warp state (`slot + lane * bytes`, see
+//! `analysis::schedule`); a [`WarpDesc`] names them. Results are written for the lanes of the
+//! mask only. The per-lane results come from `runtime::semantics` (`vote`, `match_any`, …);
+//! barrier arrivals update the warp's barrier records, which the CTA scheduler
+//! (`runtime::launch`) reads when every warp has stopped.
+
+use super::env::{CtaEnv, FaultKind};
+use crate::analysis::schedule::{
+    bar_field, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_INST2, BAR_LANES2,
+    BAR_PRED, BAR_RESULT_OFF, BAR_SPLIT, BAR_THREADS, BAR_WAITING, WARP_SIZE,
+};
+use crate::ir::{Op, Space};
+use crate::runtime::semantics;
+
+/// A value slot: lane `l` at `off + l * bytes`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WarpSlot {
+    pub off: u32,
+    pub bytes: u32,
+}
+
+/// One warp operation, resolved to slots.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WarpDesc {
+    pub op: Op,
+    /// IR instruction index (fault reports, barrier records).
+    pub inst: u32,
+    pub args: Vec<WarpSlot>,
+    pub res: Vec<WarpSlot>,
+}
+
+/// The lanes of a mask, lowest first.
+fn lanes(mut m: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            return None;
+        }
+        let l = m.trailing_zeros();
+        m &= m - 1;
+        Some(l)
+    })
+}
+
+fn rd(s: &[u8], off: u32, bytes: u32) -> u64 {
+    let o = off as usize;
+    let mut b = [0u8; 8];
+    let n = (bytes as usize).min(8);
+    if let Some(src) = s.get(o..o + n) {
+        b[..n].copy_from_slice(src);
+    }
+    u64::from_le_bytes(b)
+}
+
+fn wr(s: &mut [u8], off: u32, bytes: u32, v: u64) {
+    let o = off as usize;
+    let n = (bytes as usize).min(8);
+    if let Some(dst) = s.get_mut(o..o + n) {
+        dst.copy_from_slice(&v.to_le_bytes()[..n]);
+    }
+}
+
+/// Read a `u32` header word of a warp state.
+pub fn rd32(s: &[u8], off: u32) -> u32 {
+    rd(s, off, 4) as u32
+}
+
+/// Write a `u32` header word of a warp state.
+pub fn wr32(s: &mut [u8], off: u32, v: u32) {
+    wr(s, off, 4, v as u64)
+}
+
+impl WarpDesc {
+    fn arg(&self, s: &[u8], k: usize, lane: u32) -> u64 {
+        match self.args.get(k) {
+            Some(a) => rd(s, a.off + lane * a.bytes, a.bytes),
+            None => 0,
+        }
+    }
+
+    fn set(&self, s: &mut [u8], k: usize, lane: u32, v: u64) {
+        if let Some(r) = self.res.get(k) {
+            wr(s, r.off + lane * r.bytes, r.bytes, v);
+        }
+    }
+
+    /// Argument `k` of every lane of `mask` (others 0).
+    fn gather(&self, s: &[u8], k: usize, mask: u32) -> [u64; WARP_SIZE as usize] {
+        let mut v = [0u64; WARP_SIZE as usize];
+        for l in lanes(mask) {
+            v[l as usize] = self.arg(s, k, l);
+        }
+        v
+    }
+}
+
+/// Execute warp operation `d` for the lanes of `mask` on warp state `s`. Operations other
+/// than the collectives and barrier ops listed in `ir::ops` (`Shfl` has its own code paths)
+/// do nothing.
+pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
+    if mask == 0 {
+        return;
+    }
+    match d.op {
+        Op::Vote { mode } => {
+            let mut preds = 0u32;
+            for l in lanes(mask) {
+                if d.arg(s, 0, l) != 0 {
+                    preds |= 1 << l;
+                }
+            }
+            for l in lanes(mask) {
+                let group = d.arg(s, 1, l) as u32 & mask;
+                d.set(s, 0, l, semantics::vote(mode, preds, group) as u64);
+            }
+        }
+        Op::Activemask {} => {
+            for l in lanes(mask) {
+                d.set(s, 0, l, mask as u64);
+            }
+        }
+        Op::Match { all } => {
+            let vals = d.gather(s, 0, mask);
+            for l in lanes(mask) {
+                let group = d.arg(s, 1, l) as u32 & mask;
+                if all {
+                    let (m, p) = semantics::match_all(&vals, group);
+                    d.set(s, 0, l, m as u64);
+                    d.set(s, 1, l, p as u64);
+                } else {
+                    d.set(s, 0, l, semantics::match_any(&vals, group, l) as u64);
+                    d.set(s, 1, l, 1);
+                }
+            }
+        }
+        Op::Redux { op } => {
+            let wide = d.gather(s, 0, mask);
+            let vals: [u32; WARP_SIZE as usize] = std::array::from_fn(|k| wide[k] as u32);
+            for l in lanes(mask) {
+                let group = d.arg(s, 1, l) as u32 & mask;
+                d.set(s, 0, l, semantics::redux(op, &vals, group) as u64);
+            }
+        }
+        Op::Elect {} => {
+            for l in lanes(mask) {
+                let group = d.arg(s, 0, l) as u32 & mask;
+                let (leader, me) = semantics::elect(group, l);
+                d.set(s, 0, l, leader as u64);
+                d.set(s, 1, l, me as u64);
+            }
+        }
+        Op::BarArrive { kind, aligned } => {
+            for l in lanes(mask) {
+                let id = d.arg(s, 0, l) as u32;
+                let threads = d.arg(s, 1, l) as u32;
+                let pred = d.arg(s, 2, l) != 0;
+                // PTX ISA §9.7.13.1: ids 0..15; a thread count is a multiple of the warp size.
+                let bad = if id >= BAR_COUNT {
+                    Some(id)
+                } else if !threads.is_multiple_of(WARP_SIZE) {
+                    Some(threads)
+                } else {
+                    None
+                };
+                if let Some(v) = bad {
+                    env.fault(
+                        l,
+                        d.inst,
+                        FaultKind::Barrier,
+                        Space::Generic,
+                        v as u64,
+                        0,
+                        false,
+                    );
+                    continue;
+                }
+                arrive(s, id, l, kind, aligned, threads, pred, d.inst);
+            }
+        }
+        Op::BarResult { .. } => {
+            for l in lanes(mask) {
+                let r = rd32(s, BAR_RESULT_OFF + 4 * l);
+                d.set(s, 0, l, r as u64);
+            }
+        }
+        Op::Printf {} => {
+            let mut text = String::new();
+            for l in lanes(mask) {
+                let (fmt, args) = (d.arg(s, 0, l), d.arg(s, 1, l));
+                let mem = LaneMem { env, lane: l };
+                let n = match super::printf::format(&mem, fmt, args) {
+                    Some(t) => {
+                        text.push_str(&t);
+                        t.len() as i64
+                    }
+                    None => {
+                        env.fault(
+                            l,
+                            d.inst,
+                            FaultKind::OutOfBounds,
+                            Space::Generic,
+                            fmt,
+                            1,
+                            false,
+                        );
+                        -1
+                    }
+                };
+                d.set(s, 0, l, n as u32 as u64);
+            }
+            if !text.is_empty() {
+                use std::io::Write;
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(text.as_bytes());
+                let _ = out.flush();
+            }
+        }
+        Op::WarpSync {} => {
+            // All lanes of the warp run on this host thread; the fence orders their accesses
+            // with respect to other CTAs as `membar.cta` would.
+            std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+        }
+        _ => {}
+    }
+}
+
+/// Device memory as one lane sees it (generic addresses, its own local window).
+struct LaneMem<'e> {
+    env: &'e CtaEnv,
+    lane: u32,
+}
+
+impl super::printf::DeviceBytes for LaneMem<'_> {
+    fn byte(&self, addr: u64) -> Option<u8> {
+        let p = super::env::translate(self.env, Space::Generic, addr, 1, 1, self.lane).ok()?;
+        // SAFETY: `translate` checked one byte at `p`; other threads may write device memory
+        // concurrently, so it is read atomically.
+        Some(
+            unsafe { std::sync::atomic::AtomicU8::from_ptr(p) }
+                .load(std::sync::atomic::Ordering::Relaxed),
+        )
+    }
+}
+
+/// Record the arrival of `lane` at barrier `id`.
+#[allow(clippy::too_many_arguments)]
+fn arrive(
+    s: &mut [u8],
+    id: u32,
+    lane: u32,
+    kind: crate::ir::BarKind,
+    aligned: bool,
+    threads: u32,
+    pred: bool,
+    inst: u32,
+) {
+    let bit = 1u32 << lane;
+    let arrived = rd32(s, bar_field(id, BAR_ARRIVED));
+    if arrived == 0 {
+        wr32(s, bar_field(id, BAR_THREADS), threads);
+        wr32(s, bar_field(id, BAR_INST), inst + 1);
+        let flags = kind.code() | if aligned { BAR_ALIGNED } else { 0 };
+        wr32(s, bar_field(id, BAR_FLAGS), flags);
+    } else if rd32(s, bar_field(id, BAR_INST)) != inst + 1 {
+        let f = rd32(s, bar_field(id, BAR_FLAGS));
+        let a = if aligned { BAR_ALIGNED } else { 0 };
+        wr32(s, bar_field(id, BAR_FLAGS), f | BAR_SPLIT | a);
+        wr32(s, bar_field(id, BAR_INST2), inst + 1);
+        let l2 = rd32(s, bar_field(id, BAR_LANES2));
+        wr32(s, bar_field(id, BAR_LANES2), l2 | bit);
+    }
+    wr32(s, bar_field(id, BAR_ARRIVED), arrived | bit);
+    if kind.waits() {
+        let w = rd32(s, bar_field(id, BAR_WAITING));
+        wr32(s, bar_field(id, BAR_WAITING), w | bit);
+    }
+    if pred {
+        let p = rd32(s, bar_field(id, BAR_PRED));
+        wr32(s, bar_field(id, BAR_PRED), p | bit);
+    }
+}
