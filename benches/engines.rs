@@ -2,7 +2,9 @@
 //! file there is a benchmark).
 //!
 //! - `launch/<engine>/<case>`: one kernel launch (module loaded and buffers filled once,
-//!   outside the timing); throughput in threads launched.
+//!   outside the timing); throughput in thread-instructions (IR instructions and terminators
+//!   executed × active lanes, as counted by the interpreter on one launch of the case), so the
+//!   two engines' rates compare directly and their ratio is the JIT's speedup.
 //! - `load/<engine>/<case>`: parse + lower + verify + compile of the case's PTX module;
 //!   throughput in PTX bytes.
 //!
@@ -57,14 +59,25 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Thread-instructions of one launch of `case`, counted by the interpreter.
+fn thread_instructions(case: &Case) -> Option<u64> {
+    let p = case.prepare().ok()?;
+    let mut s = Session::new(case, &p, Engine::Interp).ok()?;
+    Some(s.launch(&LaunchOptions::default()).ok()?.thread_instructions)
+}
+
 fn launch(c: &mut Criterion) {
     let cases = kernel_cases();
+    let counts: Vec<u64> = cases
+        .iter()
+        .map(|(_, c)| thread_instructions(c).unwrap_or(c.threads()))
+        .collect();
     let mut g = c.benchmark_group("launch");
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(2));
     for engine in ENGINES {
-        for (name, case) in &cases {
+        for ((name, case), &count) in cases.iter().zip(&counts) {
             let session = case
                 .prepare()
                 .and_then(|p| Session::new(case, &p, engine))
@@ -76,7 +89,7 @@ fn launch(c: &mut Criterion) {
                     continue;
                 }
             };
-            g.throughput(Throughput::Elements(case.threads()));
+            g.throughput(Throughput::Elements(count));
             g.bench_function(BenchmarkId::new(engine.to_string(), name), |b| {
                 b.iter(|| {
                     s.launch(&LaunchOptions::default())
