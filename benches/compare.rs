@@ -3,7 +3,7 @@
 //! and the JIT's load + compile time.
 //!
 //! - `<kernel>/jit`, `<kernel>/native`: the full-size launch (buffers reset outside the timing).
-//! - `<kernel>/interp`: the interpreter on a shrunk case (1/8 to 1/16 of the work, see
+//! - `<kernel>/interp`: the interpreter on a shrunk case (1/16 of the work, see
 //!   `Bench::shrink`) so the bench stays within minutes; the throughput (work units per
 //!   second: elements, FMAs, bytes, pixels) is comparable with the full-size rows. For the
 //!   full-size interpreter, run `cargo run --release --example bench_table`.

@@ -4,10 +4,11 @@
 //!
 //! ```sh
 //! cargo run --release --example bench_table              # full size everywhere (~2-3 minutes on 2 cores)
-//! cargo run --release --example bench_table -- --quick   # interpreter on 1/8-1/16 size, scaled by work
+//! cargo run --release --example bench_table -- --quick   # interpreter on 1/16 of the work, scaled by work
 //! cargo run --release --example bench_table -- saxpy mandelbrot --runs 20
 //! ```
-//! Options: `--quick`, `--runs N` (timed JIT and native runs, default 10, after one warm-up),
+//! Options: `--quick`, `--jit-only` (compile and JIT launches only, no table: for
+//! profiling), `--runs N` (timed JIT and native runs, default 10, after one warm-up),
 //! `--interp-runs N` (default 1, no warm-up), `--compile-runs N` (default 10), kernel names.
 //! Times are medians. The kernels, inputs and timing rules are in `benches/suite/mod.rs`.
 
@@ -20,6 +21,8 @@ use suite::{median, timed_launch, timed_load, timed_native, Bench, Bound};
 
 struct Opts {
     quick: bool,
+    /// Only the JIT: compile and launch (for profiling: `perf record -- … --jit-only saxpy`).
+    jit_only: bool,
     runs: usize,
     interp_runs: usize,
     compile_runs: usize,
@@ -29,6 +32,7 @@ struct Opts {
 fn parse_args() -> Result<Opts, String> {
     let mut o = Opts {
         quick: false,
+        jit_only: false,
         runs: 10,
         interp_runs: 1,
         compile_runs: 10,
@@ -43,6 +47,7 @@ fn parse_args() -> Result<Opts, String> {
     while let Some(a) = args.next() {
         match a.as_str() {
             "--quick" => o.quick = true,
+            "--jit-only" => o.jit_only = true,
             "--runs" => o.runs = num(args.next(), "--runs")?,
             "--interp-runs" => o.interp_runs = num(args.next(), "--interp-runs")?,
             "--compile-runs" => o.compile_runs = num(args.next(), "--compile-runs")?,
@@ -78,7 +83,8 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-fn measure(b: &Bench, o: &Opts) -> Result<Row, String> {
+/// One kernel's row (`None` with `--jit-only`, which prints the JIT's times instead).
+fn measure(b: &Bench, o: &Opts) -> Result<Option<Row>, String> {
     eprintln!("{}: generating inputs", b.name);
     let full = b.load()?;
     let ptx = &full.prepared.ptx_text;
@@ -97,6 +103,15 @@ fn measure(b: &Bench, o: &Opts) -> Result<Row, String> {
         .collect::<Result<Vec<_>, _>>()?;
     let jit_out = s.read_back().map_err(|e| e.to_string())?;
     drop(s);
+    if o.jit_only {
+        println!(
+            "{}: JIT {:.1} ms, load + compile {:.2} ms (medians)",
+            b.name,
+            ms(median(&jit_times)),
+            ms(median(&compiles))
+        );
+        return Ok(None);
+    }
 
     eprintln!("{}: native ×{} (+1 warm-up)", b.name, o.runs);
     let mut n = (b.native)(&full);
@@ -141,7 +156,7 @@ fn measure(b: &Bench, o: &Opts) -> Result<Row, String> {
         native_check.unwrap_or_else(|e| format!("MISMATCH {e}")),
         interp_check.unwrap_or_else(|e| e)
     );
-    Ok(Row {
+    Ok(Some(Row {
         name: b.name,
         bound: b.bound,
         interp,
@@ -152,7 +167,7 @@ fn measure(b: &Bench, o: &Opts) -> Result<Row, String> {
         compile: median(&compiles),
         check,
         ok,
-    })
+    }))
 }
 
 fn load_average() -> String {
@@ -175,22 +190,26 @@ fn main() -> std::process::ExitCode {
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let load_before = load_average();
-    let mut rows = vec![];
+    let mut rows: Vec<Row> = vec![];
     let mut failed = false;
     for b in suite::benches() {
         if !o.only.is_empty() && !o.only.iter().any(|n| n == b.name) {
             continue;
         }
         match measure(&b, &o) {
-            Ok(r) => {
+            Ok(Some(r)) => {
                 failed |= !r.ok;
                 rows.push(r);
             }
+            Ok(None) => {}
             Err(e) => {
                 eprintln!("error: {}: {e}", b.name);
                 failed = true;
             }
         }
+    }
+    if o.jit_only {
+        return std::process::ExitCode::from(u8::from(failed));
     }
 
     println!(

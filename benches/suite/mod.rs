@@ -98,7 +98,7 @@ pub fn benches() -> Vec<Bench> {
             pocl_ms: Some(69.0),
             work: 512 * 512 * 512,
             unit: "FMAs",
-            shrink: |s| shrink_grid(s, 1, 8),
+            shrink: |s| shrink_grid(s, 1, 16),
             native: |l| Sgemm::new(l, false),
         },
         Bench {
@@ -107,7 +107,7 @@ pub fn benches() -> Vec<Bench> {
             pocl_ms: Some(44.0),
             work: 512 * 512 * 512,
             unit: "FMAs",
-            shrink: |s| shrink_grid(s, 1, 8),
+            shrink: |s| shrink_grid(s, 1, 16),
             native: |l| Sgemm::new(l, true),
         },
         Bench {
