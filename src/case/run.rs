@@ -79,6 +79,10 @@ pub struct CaseResult {
     pub compile_time: Option<Duration>,
     /// Each timed launch (one without `repeat`).
     pub kernel_times: Vec<Duration>,
+    /// The most worker threads (cores) that ran CTAs of one launch.
+    pub workers: u32,
+    /// Thread-instructions of one launch, when the engine counts them (the interpreter).
+    pub thread_instructions: u64,
     /// Threads per launch (grid × block).
     pub threads: u64,
     pub expectations: Vec<ExpectResult>,
@@ -95,6 +99,8 @@ impl CaseResult {
             engine,
             compile_time: None,
             kernel_times: vec![],
+            workers: 0,
+            thread_instructions: 0,
             threads: case.threads(),
             expectations: vec![],
             buffers: vec![],
@@ -271,12 +277,18 @@ fn run_into(
     };
     let launched = (|| -> Result<(), CaseError> {
         if opts.repeat == 0 {
-            r.kernel_times.push(session.launch(&launch_opts)?.elapsed);
+            let rep = session.launch(&launch_opts)?;
+            r.workers = r.workers.max(rep.workers);
+            r.thread_instructions = rep.thread_instructions;
+            r.kernel_times.push(rep.elapsed);
         } else {
             session.launch(&launch_opts)?; // warm-up
             for _ in 0..opts.repeat {
                 session.reset()?;
-                r.kernel_times.push(session.launch(&launch_opts)?.elapsed);
+                let rep = session.launch(&launch_opts)?;
+                r.workers = r.workers.max(rep.workers);
+                r.thread_instructions = rep.thread_instructions;
+                r.kernel_times.push(rep.elapsed);
             }
         }
         Ok(())

@@ -1,5 +1,6 @@
 //! The `ptxjit` command line: `run` (a case file or an ad-hoc launch), `check` (interpreter vs
-//! JIT, bit for bit) and `dump` (IR / AST). `src/main.rs` only calls [`main`].
+//! JIT, bit for bit), `dump` (IR / AST) and `fuzz` (differential fuzzing, [`crate::fuzz::cli`]).
+//! `src/main.rs` only calls [`main`].
 //!
 //! Exit codes: 0 success (every expectation passed), 1 a mismatch (or, for `check`, a
 //! difference between the engines), 2 an error (printed to stderr as `error: <message>`; with
@@ -32,6 +33,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Print the verified IR (--ir) or the parsed AST (--ast) of a PTX file.
     Dump(DumpArgs),
+    /// Differential fuzzing: random kernels on the interpreter and the JIT, compared bit for
+    /// bit; a failure is shrunk and written as a regression case.
+    Fuzz(crate::fuzz::cli::FuzzArgs),
 }
 
 /// Which engine runs the kernel.
@@ -194,6 +198,7 @@ pub fn run_command(cmd: Command) -> u8 {
         Command::Run(a) => run::run(&a),
         Command::Check(a) => check::check(&a),
         Command::Dump(a) => dump::dump(&a),
+        Command::Fuzz(a) => crate::fuzz::cli::run(&a),
     }
 }
 

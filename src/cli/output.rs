@@ -43,11 +43,22 @@ pub fn text_report(r: &CaseResult, prefix: &str) -> String {
         s += &format!("{prefix}compile time: {:.3} ms ({})\n", ms(c), r.engine);
     }
     if let Some(t) = r.kernel_time() {
+        let mut cores = match r.workers {
+            1 => "CTAs on 1 worker thread".to_string(),
+            n => format!("CTAs on {n} worker threads"),
+        };
+        if r.thread_instructions > 0 && t.min.as_secs_f64() > 0.0 {
+            cores += &format!(
+                "; {} thread-instructions, {:.1} M/s",
+                r.thread_instructions,
+                r.thread_instructions as f64 / t.min.as_secs_f64() / 1e6
+            );
+        }
         if t.launches == 1 {
-            s += &format!("{prefix}kernel time: {:.3} ms\n", ms(t.min));
+            s += &format!("{prefix}kernel time: {:.3} ms ({cores})\n", ms(t.min));
         } else {
             s += &format!(
-                "{prefix}kernel time: min {:.3} ms, median {:.3} ms, max {:.3} ms ({} launches after 1 warm-up)\n",
+                "{prefix}kernel time: min {:.3} ms, median {:.3} ms, max {:.3} ms ({} launches after 1 warm-up; {cores})\n",
                 ms(t.min),
                 ms(t.median),
                 ms(t.max),

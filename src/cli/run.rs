@@ -127,6 +127,8 @@ fn report_early(a: &RunArgs, name: &str, e: CaseError) -> u8 {
             engine: a.engine.into(),
             compile_time: None,
             kernel_times: vec![],
+            workers: 0,
+            thread_instructions: 0,
             threads: 0,
             expectations: vec![],
             buffers: vec![],

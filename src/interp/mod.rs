@@ -55,19 +55,25 @@ impl WarpEngine for Interpreter {
     }
 
     fn run_warp(&self, state: &mut [u8], env: &CtaEnv) -> WarpStatus {
-        loop {
+        // Thread-instructions executed (instructions and terminators, times active lanes).
+        let mut executed = 0u64;
+        let status = loop {
             if env.aborted() {
-                return WarpStatus::Aborted;
+                break WarpStatus::Aborted;
             }
             let Some(p) = self.next_block(state) else {
-                return WarpStatus::Stopped;
+                break WarpStatus::Stopped;
             };
             let pend = self.layout.pending(p);
             let mask = rd32(state, pend);
             wr32(state, pend, 0);
             self.set_active(state, p, false);
+            let b = &self.prog.blocks[p as usize];
+            executed += mask.count_ones() as u64 * (b.end - b.start + 1) as u64;
             self.run_block(p, mask, state, env);
-        }
+        };
+        env.count_thread_instructions(executed);
+        status
     }
 }
 

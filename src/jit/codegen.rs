@@ -95,6 +95,7 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) sig_atom: cranelift_codegen::ir::SigRef,
     pub(super) sig_shfl: cranelift_codegen::ir::SigRef,
     pub(super) sig_trap: cranelift_codegen::ir::SigRef,
+    pub(super) sig_group: cranelift_codegen::ir::SigRef,
     /// IR block of each instruction.
     pub(super) inst_block: Vec<u32>,
     /// Entry block of each block priority (filled by the dispatcher).
@@ -291,6 +292,18 @@ pub fn generate(
     ));
     let sig_shfl = b.import_signature(sig(&[ptr, types::I32, types::I32, ptr], &[]));
     let sig_trap = b.import_signature(sig(&[ptr, types::I32, types::I32], &[]));
+    let sig_group = b.import_signature(sig(
+        &[
+            ptr,
+            ptr,
+            ptr,
+            types::I32,
+            types::I32,
+            types::I32,
+            types::I32,
+        ],
+        &[],
+    ));
 
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
@@ -342,6 +355,7 @@ pub fn generate(
         sig_atom,
         sig_shfl,
         sig_trap,
+        sig_group,
         enter: vec![],
     };
     g.gen_dispatch()?;

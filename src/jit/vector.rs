@@ -486,6 +486,22 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
+    /// The value of the group's first active lane (the group runs only with some lane active).
+    fn first_active(&mut self, grp: &Grp, x: GVal) -> Value {
+        let l = match x {
+            GVal::V1(v) => [0u8, 1, 2, 3].map(|j| self.b.ins().extractlane(v, j)),
+            GVal::V2(a, b) => [(a, 0u8), (a, 1), (b, 0), (b, 1)]
+                .map(|(v, j)| self.b.ins().extractlane(v, j)),
+            GVal::S4(s) => s,
+        };
+        let mut n = l[3];
+        for j in (0..3).rev() {
+            let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
+            n = self.b.ins().select(bit, l[j], n);
+        }
+        n
+    }
+
     /// The SIMD form of an operation, if it has one here.
     fn vec_op(
         &mut self,
@@ -579,12 +595,10 @@ impl Gen<'_, '_> {
                     && rt != ir::Type::Pred
                     && self.uni.uniform_at(d.args[1], self.block_of(i)) =>
             {
-                // A uniform count: one vector shift, with PTX's clamping.
-                let n = match args[1] {
-                    GVal::V1(x) => self.b.ins().extractlane(x, 0),
-                    GVal::S4(s) => s[0],
-                    GVal::V2(x, _) => self.b.ins().extractlane(x, 0),
-                };
+                // A uniform count: one vector shift, with PTX's clamping. Uniform means equal
+                // in the *active* lanes: an inactive lane's slot may be stale (a lane that left
+                // a loop early keeps its last counter), so take the first active lane's count.
+                let n = self.first_active(grp, args[1]);
                 let bits = rt.bits() as i64;
                 let big = self
                     .b
@@ -698,21 +712,18 @@ impl Gen<'_, '_> {
                     _ => return Ok(None),
                 }
             }
-            Op::FCmp { cc, ftz: false } => {
-                let c = float_cc(cc);
-                match (args[0], args[1]) {
-                    (GVal::V1(a), GVal::V1(b)) => {
-                        let m = self.b.ins().fcmp(c, a, b);
-                        GVal::V1(self.vbitcast(m, types::I32X4))
-                    }
-                    (GVal::V2(a0, a1), GVal::V2(b0, b1)) => {
-                        let m0 = self.b.ins().fcmp(c, a0, b0);
-                        let m1 = self.b.ins().fcmp(c, a1, b1);
-                        GVal::V1(self.narrow64(m0, m1))
-                    }
-                    _ => return Ok(None),
+            Op::FCmp { cc, ftz: false } => match (args[0], args[1]) {
+                (GVal::V1(a), GVal::V1(b)) => {
+                    let m = self.vector_fcmp(cc, a, b);
+                    GVal::V1(self.vbitcast(m, types::I32X4))
                 }
-            }
+                (GVal::V2(a0, a1), GVal::V2(b0, b1)) => {
+                    let m0 = self.vector_fcmp(cc, a0, b0);
+                    let m1 = self.vector_fcmp(cc, a1, b1);
+                    GVal::V1(self.narrow64(m0, m1))
+                }
+                _ => return Ok(None),
+            },
             Op::Select {} if is_v1(rt) || is_v2(rt) => {
                 let GVal::V1(m) = args[2] else {
                     return Ok(None);
@@ -920,6 +931,111 @@ impl Gen<'_, '_> {
         Some((ok, p))
     }
 
+    /// Inline per-lane check for a gather/scatter in a known space: every active lane's
+    /// access in bounds and aligned (and memcheck off for global). Returns (ok, host pointer
+    /// per lane — the warp state's scratch area for inactive lanes).
+    fn gather_ptrs(
+        &mut self,
+        grp: &Grp,
+        space: ir::Space,
+        addrs: [Value; 4],
+        size: u32,
+        align: u32,
+    ) -> Option<(Value, [Value; 4])> {
+        let (base, limit, bias) = match space {
+            ir::Space::Global | ir::Space::Const => {
+                (self.e.global_base, self.e.global_top, GLOBAL_BASE as i64)
+            }
+            ir::Space::Shared => (self.e.shared_base, self.e.shared_size, 0),
+            ir::Space::Param => (self.e.param_base, self.e.param_size, 0),
+            _ => return None,
+        };
+        let scratch = self
+            .b
+            .ins()
+            .iadd_imm_s(self.e.state, super::helpers::SCRATCH_OFF as i64);
+        let mut all = self.b.ins().iconst(types::I8, 1);
+        let mut ptrs = [scratch; 4];
+        for j in 0..4 {
+            let off = self.b.ins().iadd_imm_s(addrs[j], -bias);
+            let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
+            let room = self.b.ins().isub(limit, off);
+            let fits =
+                self.b
+                    .ins()
+                    .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, size as i64);
+            let mut ok = self.b.ins().band(lt, fits);
+            if align > 1 {
+                let low = self.b.ins().band_imm_s(addrs[j], align as i64 - 1);
+                let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+                ok = self.b.ins().band(ok, z);
+            }
+            let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
+            let active = self.b.ins().icmp_imm_s(IntCC::NotEqual, bit, 0);
+            let bad = self.b.ins().band_not(active, ok);
+            all = self.b.ins().band_not(all, bad);
+            let p = self.b.ins().iadd(base, off);
+            ptrs[j] = self.b.ins().select(active, p, scratch);
+        }
+        if matches!(space, ir::Space::Global | ir::Space::Const) {
+            let nm = self.b.ins().icmp_imm_s(IntCC::Equal, self.e.memcheck, 0);
+            all = self.b.ins().band(all, nm);
+        }
+        Some((all, ptrs))
+    }
+
+    /// The general path: one helper call translates and performs the active lanes' accesses
+    /// (faults recorded per lane). `vals` are the values to store (stores) or `None` (loads);
+    /// returns the four loaded `u64` bit patterns for loads.
+    #[allow(clippy::too_many_arguments)]
+    fn group_helper(
+        &mut self,
+        grp: &Grp,
+        i: ir::Inst,
+        space: ir::Space,
+        addrs: [Value; 4],
+        vals: Option<[Value; 4]>,
+        size: u32,
+        align: u32,
+    ) -> [Value; 4] {
+        let ss = self
+            .b
+            .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                64,
+                3,
+            ));
+        for (j, &a) in addrs.iter().enumerate() {
+            self.b.ins().stack_store(self.ptr, a, ss, (8 * j) as i32);
+        }
+        if let Some(v) = vals {
+            for (j, &x) in v.iter().enumerate() {
+                self.b
+                    .ins()
+                    .stack_store(self.ptr, x, ss, (32 + 8 * j) as i32);
+            }
+        }
+        let io = self.b.ins().stack_addr(self.ptr, ss, 0);
+        let info = super::helpers::access_info(space, size, align, vals.is_some());
+        let infov = self.b.ins().iconst(types::I32, info as i64);
+        let lane0 = self.b.ins().ishl_imm_s(grp.g, 2);
+        let instv = self.b.ins().iconst(types::I32, i.0 as i64);
+        let callee = self.fn_ptr(super::helpers::group_access_helper as *const () as usize);
+        self.b.ins().call_indirect(
+            self.sig_group,
+            callee,
+            &[self.e.env, self.e.state, io, grp.bits, infov, lane0, instv],
+        );
+        let mut out = [infov; 4];
+        for (j, o) in out.iter_mut().enumerate() {
+            *o = self
+                .b
+                .ins()
+                .stack_load(self.ptr, types::I64, ss, (32 + 8 * j) as i32);
+        }
+        out
+    }
+
     fn vec_load(
         &mut self,
         grp: &mut Grp,
@@ -929,77 +1045,72 @@ impl Gen<'_, '_> {
         args: &[GVal],
         rt: ir::Type,
     ) -> Result<Option<GVal>, String> {
-        let Some(vt) = vty(rt).filter(|_| rt != ir::Type::Pred) else {
-            return Ok(None);
-        };
         let at = self.ty(self.f.inst(i).args[0]);
         let Some(addr) = self.addr_v2(args[0], at) else {
             return Ok(None);
         };
-        let Some((ok, p)) = self.contiguous(grp, space, addr, rt.bytes(), align as u32) else {
-            return Ok(None);
-        };
-        let fast = self.b.create_block();
-        let slow = self.b.create_block();
-        let join = self.b.create_block();
-        self.b.append_block_param(join, vt);
-        if is_v2(rt) {
-            self.b.append_block_param(join, vt);
-        }
-        self.b.ins().brif(ok, fast, &[], slow, &[]);
-        self.b.switch_to_block(fast);
-        let fl = MemFlagsData::new().with_notrap();
-        if is_v2(rt) {
-            let a = self.b.ins().load(vt, fl, p, 0);
-            let b = self.b.ins().load(vt, fl, p, 16);
-            self.b
-                .ins()
-                .jump(join, &[BlockArg::Value(a), BlockArg::Value(b)]);
-        } else {
-            let a = self.b.ins().load(vt, fl, p, 0);
-            self.b.ins().jump(join, &[BlockArg::Value(a)]);
-        }
-        // Slow path: lane by lane, only active lanes.
-        self.b.switch_to_block(slow);
-        let addrs = self.lanes_of(args[0], at);
+        let size = lane_bytes(rt);
+        let vector = vty(rt).filter(|_| rt != ir::Type::Pred);
         let ct = ctype(rt);
-        let mut outs = [addrs[0]; 4];
-        for (j, o) in outs.iter_mut().enumerate() {
-            let lane = self.lane_of(grp, j as u32);
-            let run = self.b.create_block();
-            let lj = self.b.create_block();
-            self.b.append_block_param(lj, ct);
-            let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
-            let zero = zero_of(self, ct);
-            self.b
-                .ins()
-                .brif(bit, run, &[], lj, &[BlockArg::Value(zero)]);
-            self.b.switch_to_block(run);
-            let r = self
-                .scalar_op(i, &[addrs[j]], lane)?
-                .ok_or("load without result")?;
-            self.b.ins().jump(lj, &[BlockArg::Value(r)]);
-            self.b.switch_to_block(lj);
-            *o = self.b.block_params(lj)[0];
+        // The join takes the four lanes as scalars.
+        let join = self.b.create_block();
+        for _ in 0..4 {
+            self.b.append_block_param(join, ct);
         }
-        let packed = self.pack_lanes(outs, rt);
-        match packed {
-            GVal::V1(a) => {
-                self.b.ins().jump(join, &[BlockArg::Value(a)]);
-            }
-            GVal::V2(a, b) => {
-                self.b
-                    .ins()
-                    .jump(join, &[BlockArg::Value(a), BlockArg::Value(b)]);
-            }
-            GVal::S4(_) => return Err("load result packing".into()),
-        }
-        self.b.switch_to_block(join);
-        let ps = self.b.block_params(join).to_vec();
-        Ok(Some(if is_v2(rt) {
-            GVal::V2(ps[0], ps[1])
+        let fl = MemFlagsData::new().with_notrap();
+        // 1. Consecutive and in bounds: one vector load.
+        let next = self.b.create_block();
+        if let (Some(vt), Some((ok, p))) = (
+            vector,
+            self.contiguous(grp, space, addr, rt.bytes(), align as u32),
+        ) {
+            let fast = self.b.create_block();
+            self.b.ins().brif(ok, fast, &[], next, &[]);
+            self.b.switch_to_block(fast);
+            let g = if is_v2(rt) {
+                let a = self.b.ins().load(vt, fl, p, 0);
+                let b = self.b.ins().load(vt, fl, p, 16);
+                GVal::V2(a, b)
+            } else {
+                GVal::V1(self.b.ins().load(vt, fl, p, 0))
+            };
+            let l = self.lanes_of(g, rt);
+            let bargs: Vec<BlockArg> = l.iter().map(|&x| BlockArg::Value(x)).collect();
+            self.b.ins().jump(join, &bargs);
         } else {
-            GVal::V1(ps[0])
+            self.b.ins().jump(next, &[]);
+        }
+        self.b.switch_to_block(next);
+        let addrs = self.lanes_of(GVal::V2(addr.0, addr.1), ir::Type::I64);
+        // 2. Every active lane in bounds: four scalar loads.
+        let helper = self.b.create_block();
+        if let Some((ok, ptrs)) = self.gather_ptrs(grp, space, addrs, rt.bytes(), align as u32) {
+            let gather = self.b.create_block();
+            self.b.ins().brif(ok, gather, &[], helper, &[]);
+            self.b.switch_to_block(gather);
+            let vals: Vec<BlockArg> = ptrs
+                .iter()
+                .map(|&p| BlockArg::Value(self.b.ins().load(ct, fl, p, 0)))
+                .collect();
+            self.b.ins().jump(join, &vals);
+        } else {
+            self.b.ins().jump(helper, &[]);
+        }
+        // 3. Anything else (generic addresses, faults, memcheck): the runtime, lane by lane.
+        self.b.switch_to_block(helper);
+        let bits = self.group_helper(grp, i, space, addrs, None, size, align as u32);
+        let vals: Vec<BlockArg> = bits
+            .iter()
+            .map(|&x| BlockArg::Value(self.of_bits(x, rt)))
+            .collect();
+        self.b.ins().jump(join, &vals);
+        self.b.switch_to_block(join);
+        let ps = self.b.block_params(join);
+        let s4 = [ps[0], ps[1], ps[2], ps[3]];
+        Ok(Some(if vector.is_some() {
+            self.pack_lanes(s4, rt)
+        } else {
+            GVal::S4(s4)
         }))
     }
 
@@ -1013,50 +1124,68 @@ impl Gen<'_, '_> {
         arg_tys: &[ir::Type],
     ) -> Result<Option<GVal>, String> {
         let vt_t = arg_tys[1];
-        if vty(vt_t).is_none() || vt_t == ir::Type::Pred {
-            return Ok(None);
-        }
         let Some(addr) = self.addr_v2(args[0], arg_tys[0]) else {
             return Ok(None);
         };
-        let Some((ok, p)) = self.contiguous(grp, space, addr, vt_t.bytes(), align as u32) else {
-            return Ok(None);
-        };
-        let fast = self.b.create_block();
-        let slow = self.b.create_block();
-        let join = self.b.create_block();
-        self.b.ins().brif(ok, fast, &[], slow, &[]);
-        self.b.switch_to_block(fast);
+        let size = vt_t.bytes();
         let fl = MemFlagsData::new().with_notrap();
-        match args[1] {
-            GVal::V1(a) => {
-                self.b.ins().store(fl, a, p, 0);
+        let join = self.b.create_block();
+        let next = self.b.create_block();
+        let vector = matches!(args[1], GVal::V1(_) | GVal::V2(..)) && vt_t != ir::Type::Pred;
+        match (
+            vector,
+            self.contiguous(grp, space, addr, size, align as u32),
+        ) {
+            (true, Some((ok, p))) => {
+                let fast = self.b.create_block();
+                self.b.ins().brif(ok, fast, &[], next, &[]);
+                self.b.switch_to_block(fast);
+                match args[1] {
+                    GVal::V1(a) => {
+                        self.b.ins().store(fl, a, p, 0);
+                    }
+                    GVal::V2(a, b) => {
+                        self.b.ins().store(fl, a, p, 0);
+                        self.b.ins().store(fl, b, p, 16);
+                    }
+                    GVal::S4(_) => {}
+                }
+                self.b.ins().jump(join, &[]);
             }
-            GVal::V2(a, b) => {
-                self.b.ins().store(fl, a, p, 0);
-                self.b.ins().store(fl, b, p, 16);
+            _ => {
+                self.b.ins().jump(next, &[]);
             }
-            GVal::S4(_) => return Err("store operand packing".into()),
         }
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(slow);
-        let addrs = self.lanes_of(args[0], arg_tys[0]);
+        self.b.switch_to_block(next);
+        let addrs = self.lanes_of(GVal::V2(addr.0, addr.1), ir::Type::I64);
         let vals = self.lanes_of(args[1], vt_t);
-        for j in 0..4 {
-            let lane = self.lane_of(grp, j as u32);
-            let run = self.b.create_block();
-            let lj = self.b.create_block();
-            let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
-            self.b.ins().brif(bit, run, &[], lj, &[]);
-            self.b.switch_to_block(run);
-            self.scalar_op(i, &[addrs[j], vals[j]], lane)?;
-            self.b.ins().jump(lj, &[]);
-            self.b.switch_to_block(lj);
+        let helper = self.b.create_block();
+        if let Some((ok, ptrs)) = self.gather_ptrs(grp, space, addrs, size, align as u32) {
+            let scatter = self.b.create_block();
+            self.b.ins().brif(ok, scatter, &[], helper, &[]);
+            self.b.switch_to_block(scatter);
+            for j in 0..4 {
+                self.b.ins().store(fl, vals[j], ptrs[j], 0);
+            }
+            self.b.ins().jump(join, &[]);
+        } else {
+            self.b.ins().jump(helper, &[]);
         }
+        self.b.switch_to_block(helper);
+        let bits: Vec<Value> = vals.iter().map(|&v| self.bits_of(v, vt_t)).collect();
+        self.group_helper(
+            grp,
+            i,
+            space,
+            addrs,
+            Some([bits[0], bits[1], bits[2], bits[3]]),
+            size,
+            align as u32,
+        );
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         // A store has no result; report it handled.
-        Ok(Some(GVal::S4([p; 4])))
+        Ok(Some(GVal::S4(addrs)))
     }
 
     /// Read a uniform value from another block (or this block's parameter) as a scalar: the
@@ -1353,6 +1482,27 @@ fn int_cc(cc: ir::ICmp, sign: ir::Sign) -> IntCC {
         (Le, Unsigned) => IntCC::UnsignedLessThanOrEqual,
         (Gt, Unsigned) => IntCC::UnsignedGreaterThan,
         (Ge, Unsigned) => IntCC::UnsignedGreaterThanOrEqual,
+    }
+}
+
+impl Gen<'_, '_> {
+    /// A lane-wise float compare of two vectors. x86-64 has no single SSE compare for
+    /// "ordered and not equal" (`one`) or "unordered or equal" (`ueq`), and Cranelift does not
+    /// lower them for vectors, so they are built from two compares.
+    fn vector_fcmp(&mut self, cc: ir::FCmp, a: Value, b: Value) -> Value {
+        match cc {
+            ir::FCmp::Ne => {
+                let ord = self.b.ins().fcmp(FloatCC::Ordered, a, b);
+                let ne = self.b.ins().fcmp(FloatCC::NotEqual, a, b);
+                self.b.ins().band(ord, ne)
+            }
+            ir::FCmp::Equ => {
+                let uno = self.b.ins().fcmp(FloatCC::Unordered, a, b);
+                let eq = self.b.ins().fcmp(FloatCC::Equal, a, b);
+                self.b.ins().bor(uno, eq)
+            }
+            _ => self.b.ins().fcmp(float_cc(cc), a, b),
+        }
     }
 }
 

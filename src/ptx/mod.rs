@@ -13,6 +13,7 @@ pub mod ast;
 pub mod error;
 pub mod lexer;
 pub mod parser;
+pub mod print;
 pub mod span;
 
 pub use error::ParseError;

@@ -263,6 +263,11 @@ pub struct LaunchReport {
     pub elapsed: Duration,
     /// Warp calls into the engine.
     pub warp_runs: u64,
+    /// How many worker threads (cores) ran CTAs of this launch.
+    pub workers: u32,
+    /// Thread-instructions executed (IR instructions and terminators × active lanes), counted
+    /// by the interpreter; 0 from the JIT.
+    pub thread_instructions: u64,
 }
 
 /// One compiled kernel: IR facts the runtime needs and the engine that runs it.
@@ -486,6 +491,8 @@ impl Context {
             Ok(stats) => Ok(LaunchReport {
                 elapsed: start.elapsed(),
                 warp_runs: stats.warp_runs,
+                workers: stats.workers,
+                thread_instructions: stats.thread_instructions,
             }),
             Err(LaunchFailure::Timeout) => Err(Error::Timeout(
                 k.name.clone(),

@@ -56,6 +56,9 @@ pub struct CtaEnv {
     pub nwarps: u32,
     /// 1 when memcheck is on.
     pub memcheck: u32,
+    /// Where an engine that counts them adds the thread-instructions it executed (the
+    /// interpreter does; the JIT does not).
+    pub thread_instructions: *const std::sync::atomic::AtomicU64,
 }
 
 /// Why an access faulted.
@@ -218,6 +221,12 @@ impl CtaEnv {
             (*self.sink).record(r);
             (*self.abort).store(1, Ordering::Relaxed);
         }
+    }
+
+    /// Add `n` executed thread-instructions to the launch's count.
+    pub fn count_thread_instructions(&self, n: u64) {
+        // SAFETY: points to the launch's counter, alive for the whole launch.
+        unsafe { (*self.thread_instructions).fetch_add(n, Ordering::Relaxed) };
     }
 
     /// Whether the launch is being stopped.

@@ -80,6 +80,10 @@ impl SendPtr {
 pub struct LaunchStats {
     /// Warp calls into the engine.
     pub warp_runs: u64,
+    /// How many distinct worker threads ran CTAs of this launch.
+    pub workers: u32,
+    /// Thread-instructions executed, for engines that count them (the interpreter).
+    pub thread_instructions: u64,
 }
 
 /// Run a whole grid. Returns statistics, or the failure.
@@ -94,6 +98,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let deadline = input.timeout.map(|t| Instant::now() + t);
     let timed_out = AtomicU32::new(0);
     let runs = AtomicU64::new(0);
+    let thread_insts = AtomicU64::new(0);
+    // Bit k: pool worker k ran a CTA (bit 63: a thread outside the pool).
+    let worker_bits = AtomicU64::new(0);
     let mem = input.memory;
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|scope| {
@@ -149,9 +156,12 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 warp: 0,
                 nwarps: 0,
                 memcheck: input.memcheck as u32,
+                thread_instructions: &thread_insts,
             };
             let n = run_cta(engine, env);
             runs.fetch_add(n, Ordering::Relaxed);
+            let w = rayon::current_thread_index().map_or(63, |i| i.min(63));
+            worker_bits.fetch_or(1 << w, Ordering::Relaxed);
         });
         let _ = done_tx.send(());
     });
@@ -163,6 +173,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     }
     Ok(LaunchStats {
         warp_runs: runs.load(Ordering::Relaxed),
+        workers: worker_bits.load(Ordering::Relaxed).count_ones(),
+        thread_instructions: thread_insts.load(Ordering::Relaxed),
     })
 }
 

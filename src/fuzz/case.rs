@@ -1,0 +1,131 @@
+//! Launch descriptions of generated kernels, and writing/reading them as case files.
+//!
+//! A [`LaunchCase`] is what the differential runner needs: PTX text, kernel name, grid, block,
+//! dynamic shared bytes, arguments and buffers with deterministic contents. It is written in
+//! the case format of `CASE-FORMAT.md` (`ptx`, `kernel`, `grid`, `block`, `shared_bytes`,
+//! `args`, `[buffers.NAME]` with `type = "u32"`, `len`, `init = { values = [...] }`), with
+//! **no `[expect]` tables**: a generated kernel's expected output is not known independently,
+//! so the check for such a case is that the interpreter and the JIT agree bit for bit on every
+//! buffer (and on faults) — what `ptxjit check CASE.toml` does (and the `check::` trials of
+//! `tests/ptx_tests.rs`, which pick up every case under `ptx-tests/`).
+
+use std::fmt::Write as _;
+
+use super::gen::{Kernel, ATOM_BYTES, IN_BYTES, OUT_REGION};
+
+/// A kernel argument of a generated case.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CaseArg {
+    /// The device address of a buffer.
+    Buffer(String),
+    U32(u32),
+}
+
+/// A `u32` device buffer: `len` words, `init` values or zero-filled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseBuffer {
+    pub name: String,
+    pub len: usize,
+    pub init: Option<Vec<u32>>,
+}
+
+/// One launch of one kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchCase {
+    pub ptx: String,
+    pub kernel: String,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared_bytes: u32,
+    pub args: Vec<CaseArg>,
+    pub buffers: Vec<CaseBuffer>,
+}
+
+impl LaunchCase {
+    /// The launch of a generated kernel: buffers `in` (the kernel's input words), `out`
+    /// ([`OUT_REGION`] bytes per thread) and `atom` ([`ATOM_BYTES`]), then `k`.
+    pub fn of_kernel(k: &Kernel) -> LaunchCase {
+        debug_assert_eq!(k.input.len() as u32, IN_BYTES / 4);
+        LaunchCase {
+            ptx: k.render(),
+            kernel: k.name.clone(),
+            grid: k.grid,
+            block: k.block,
+            shared_bytes: k.dynamic_shared_bytes(),
+            args: vec![
+                CaseArg::Buffer("in".into()),
+                CaseArg::Buffer("out".into()),
+                CaseArg::Buffer("atom".into()),
+                CaseArg::U32(k.k),
+            ],
+            buffers: vec![
+                CaseBuffer {
+                    name: "in".into(),
+                    len: k.input.len(),
+                    init: Some(k.input.clone()),
+                },
+                CaseBuffer {
+                    name: "out".into(),
+                    len: (k.threads() * OUT_REGION / 4) as usize,
+                    init: None,
+                },
+                CaseBuffer {
+                    name: "atom".into(),
+                    len: (ATOM_BYTES / 4) as usize,
+                    init: None,
+                },
+            ],
+        }
+    }
+
+    /// The case file text; `ptx_file` is the PTX file name relative to the case file, and
+    /// `comment` lines go first as `#` comments.
+    pub fn to_toml(&self, ptx_file: &str, comment: &str) -> String {
+        let mut s = String::new();
+        for line in comment.lines() {
+            let _ = writeln!(s, "# {line}");
+        }
+        let _ = writeln!(s, "ptx = {}", toml_str(ptx_file));
+        let _ = writeln!(s, "kernel = {}", toml_str(&self.kernel));
+        let dims = |d: [u32; 3]| format!("[{}, {}, {}]", d[0], d[1], d[2]);
+        let _ = writeln!(s, "grid = {}", dims(self.grid));
+        let _ = writeln!(s, "block = {}", dims(self.block));
+        let _ = writeln!(s, "shared_bytes = {}", self.shared_bytes);
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| match a {
+                CaseArg::Buffer(b) => format!("{{ buffer = {} }}", toml_str(b)),
+                CaseArg::U32(v) => format!("{{ u32 = {v} }}"),
+            })
+            .collect();
+        let _ = writeln!(s, "args = [{}]", args.join(", "));
+        for b in &self.buffers {
+            let _ = writeln!(s, "\n[buffers.{}]\ntype = \"u32\"\nlen = {}", b.name, b.len);
+            if let Some(v) = &b.init {
+                s.push_str("init = { values = [");
+                for (i, w) in v.iter().enumerate() {
+                    if i % 8 == 0 {
+                        s.push_str("\n  ");
+                    }
+                    let _ = write!(s, "{w}, ");
+                }
+                s.push_str("\n] }\n");
+            }
+        }
+        s
+    }
+}
+
+fn toml_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            _ => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

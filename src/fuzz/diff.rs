@@ -1,0 +1,285 @@
+//! The differential runner: one [`LaunchCase`] on the interpreter and on the JIT from
+//! identical inputs, compared bit for bit.
+//!
+//! Each engine gets a fresh [`Context`], the same allocations in the same order and the same
+//! initial bytes, and the same launch (with a time limit). The outcomes agree when:
+//! - both launches succeed and every buffer is byte-for-byte equal; or
+//! - both fault with the same report (kind, space, address, size, load/store, CTA, thread,
+//!   PTX line and instruction, nearest allocation) — the fault *count* is not compared (an
+//!   engine may stop a warp at a different point once the launch is aborted), and buffers are
+//!   not compared after a fault (the launch stops part-way); or
+//! - both fail with the same other error (same kind and message).
+//!
+//! A panic inside an engine is caught and is a mismatch. A kernel both engines reject at load
+//! time is [`Verdict::Rejected`]: for generated kernels that is a generator (or front-end) bug.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
+
+use super::case::{CaseArg, LaunchCase};
+use crate::runtime::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
+
+/// What one engine produced.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// The launch completed; the final contents of every buffer, in case order.
+    Done(Vec<Vec<u8>>),
+    /// Loading the module failed.
+    LoadError(Error),
+    /// The launch failed (fault, timeout, argument error …).
+    LaunchError(Error),
+    /// The engine panicked (message).
+    Panic(String),
+}
+
+/// The kind of a disagreement, used to keep the same bug while shrinking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MismatchKind {
+    /// Both completed, some buffer differs.
+    Buffers,
+    /// Both faulted, reports differ.
+    Faults,
+    /// One completed or failed differently from the other.
+    Outcome,
+    /// An engine panicked.
+    Panic,
+}
+
+/// The result of comparing the two engines on a case.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    Agree,
+    /// Both engines rejected the module with the same error (the message).
+    Rejected(String),
+    /// Both engines hit the time limit.
+    Timeout,
+    Mismatch {
+        kind: MismatchKind,
+        /// Human-readable: which buffer, index and both values, or both outcomes.
+        detail: String,
+    },
+}
+
+impl Verdict {
+    /// Whether this verdict is a failure of the same kind as `other` (for shrinking).
+    pub fn same_failure(&self, other: &Verdict) -> bool {
+        match (self, other) {
+            (Verdict::Mismatch { kind: a, .. }, Verdict::Mismatch { kind: b, .. }) => a == b,
+            (Verdict::Rejected(a), Verdict::Rejected(b)) => first_line(a) == first_line(b),
+            (Verdict::Timeout, Verdict::Timeout) => true,
+            _ => false,
+        }
+    }
+
+    /// Whether the engines agreed.
+    pub fn is_agree(&self) -> bool {
+        matches!(self, Verdict::Agree)
+    }
+}
+
+/// An error message without its `file:line:col:` prefix (which shrinking changes).
+fn first_line(msg: &str) -> &str {
+    let m = msg.lines().next().unwrap_or("");
+    // "file:line:col: message" → "message"
+    let mut parts = m.splitn(4, ':');
+    match (parts.next(), parts.next(), parts.next(), parts.next()) {
+        (Some(_), Some(l), Some(c), Some(rest))
+            if l.chars().all(|ch| ch.is_ascii_digit())
+                && c.chars().all(|ch| ch.is_ascii_digit()) =>
+        {
+            rest.trim()
+        }
+        _ => m,
+    }
+}
+
+/// Runs `case` on `engine` with the time limit `timeout`.
+pub fn run_engine(case: &LaunchCase, engine: Engine, timeout: Duration) -> Outcome {
+    let run = || -> Result<Vec<Vec<u8>>, (bool, Error)> {
+        let mut ctx = Context::new();
+        let module = ctx
+            .load_module(&case.ptx, "fuzz.ptx", engine)
+            .map_err(|e| (true, e))?;
+        let kernel = module.kernel(&case.kernel).map_err(|e| (true, e))?;
+        let mut ptrs = Vec::new();
+        for b in &case.buffers {
+            let bytes = (b.len * 4) as u64;
+            let p = ctx
+                .alloc(bytes.max(4), Some(&b.name))
+                .map_err(|e| (false, e))?;
+            let mut init = vec![0u8; b.len * 4];
+            if let Some(v) = &b.init {
+                for (i, w) in v.iter().take(b.len).enumerate() {
+                    init[i * 4..i * 4 + 4].copy_from_slice(&w.to_le_bytes());
+                }
+            }
+            ctx.copy_htod(p, &init).map_err(|e| (false, e))?;
+            ptrs.push((b.name.clone(), p));
+        }
+        let mut args = Vec::new();
+        for a in &case.args {
+            args.push(match a {
+                CaseArg::U32(v) => KernelArg::U32(*v),
+                CaseArg::Buffer(name) => match ptrs.iter().find(|(n, _)| n == name) {
+                    Some((_, p)) => KernelArg::Ptr(*p),
+                    None => {
+                        return Err((
+                            false,
+                            Error::Argument(format!("no buffer named '{name}' in the case")),
+                        ))
+                    }
+                },
+            });
+        }
+        let dims = LaunchDims {
+            grid: case.grid,
+            block: case.block,
+            shared_bytes: case.shared_bytes,
+        };
+        let opts = LaunchOptions {
+            memcheck: false,
+            timeout: Some(timeout),
+        };
+        ctx.launch(&kernel, dims, &args, &opts)
+            .map_err(|e| (false, e))?;
+        let mut out = Vec::new();
+        for (b, (_, p)) in case.buffers.iter().zip(&ptrs) {
+            let mut bytes = vec![0u8; b.len * 4];
+            ctx.copy_dtoh(&mut bytes, *p).map_err(|e| (false, e))?;
+            out.push(bytes);
+        }
+        Ok(out)
+    };
+    match catch_unwind(AssertUnwindSafe(run)) {
+        Ok(Ok(bufs)) => Outcome::Done(bufs),
+        Ok(Err((true, e))) => Outcome::LoadError(e),
+        Ok(Err((false, e))) => Outcome::LaunchError(e),
+        Err(p) => Outcome::Panic(
+            p.downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "non-string panic payload".to_string()),
+        ),
+    }
+}
+
+/// The default per-launch time limit.
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Runs `case` on both engines and compares (see the module docs).
+pub fn compare(case: &LaunchCase) -> Verdict {
+    compare_with(case, TIMEOUT)
+}
+
+/// [`compare`] with an explicit time limit per launch.
+pub fn compare_with(case: &LaunchCase, timeout: Duration) -> Verdict {
+    let interp = run_engine(case, Engine::Interp, timeout);
+    let jit = run_engine(case, Engine::Jit, timeout);
+    compare_outcomes(case, &interp, &jit)
+}
+
+fn describe(o: &Outcome) -> String {
+    match o {
+        Outcome::Done(_) => "completed".to_string(),
+        Outcome::LoadError(e) => format!("load error ({}): {e}", e.kind()),
+        Outcome::LaunchError(e) => format!("launch error ({}): {e}", e.kind()),
+        Outcome::Panic(m) => format!("panic: {m}"),
+    }
+}
+
+/// Compares two outcomes of `case` (interpreter first).
+pub fn compare_outcomes(case: &LaunchCase, interp: &Outcome, jit: &Outcome) -> Verdict {
+    let outcome = |kind| Verdict::Mismatch {
+        kind,
+        detail: format!("interp: {}\njit:    {}", describe(interp), describe(jit)),
+    };
+    match (interp, jit) {
+        (Outcome::Panic(_), _) | (_, Outcome::Panic(_)) => outcome(MismatchKind::Panic),
+        (Outcome::Done(a), Outcome::Done(b)) => compare_buffers(case, a, b),
+        (Outcome::LoadError(a), Outcome::LoadError(b)) if a == b => {
+            Verdict::Rejected(a.to_string())
+        }
+        (Outcome::LaunchError(Error::Fault(a)), Outcome::LaunchError(Error::Fault(b))) => {
+            let (mut a, mut b) = (a.clone(), b.clone());
+            a.count = 0;
+            b.count = 0;
+            if a == b {
+                Verdict::Agree
+            } else {
+                outcome(MismatchKind::Faults)
+            }
+        }
+        (Outcome::LaunchError(Error::Timeout(..)), Outcome::LaunchError(Error::Timeout(..))) => {
+            Verdict::Timeout
+        }
+        (Outcome::LaunchError(a), Outcome::LaunchError(b)) if a == b => Verdict::Agree,
+        _ => outcome(MismatchKind::Outcome),
+    }
+}
+
+fn compare_buffers(case: &LaunchCase, a: &[Vec<u8>], b: &[Vec<u8>]) -> Verdict {
+    let mut detail = String::new();
+    let mut total = 0usize;
+    for (k, (x, y)) in a.iter().zip(b).enumerate() {
+        let name = case.buffers.get(k).map_or("?", |b| b.name.as_str());
+        let mut diffs = 0usize;
+        for (w, (cx, cy)) in x.chunks(4).zip(y.chunks(4)).enumerate() {
+            if cx != cy {
+                diffs += 1;
+                if diffs <= 4 {
+                    let word = |c: &[u8]| {
+                        let mut v = [0u8; 4];
+                        v[..c.len()].copy_from_slice(c);
+                        u32::from_le_bytes(v)
+                    };
+                    detail.push_str(&format!(
+                        "buffer {name}: word {w} (byte {}): interp {:#010x}, jit {:#010x}{}\n",
+                        w * 4,
+                        word(cx),
+                        word(cy),
+                        locate(case, name, w)
+                    ));
+                }
+            }
+        }
+        if diffs > 4 {
+            detail.push_str(&format!("buffer {name}: {diffs} words differ in all\n"));
+        }
+        total += diffs;
+    }
+    if total == 0 && a.len() == b.len() {
+        Verdict::Agree
+    } else {
+        Verdict::Mismatch {
+            kind: MismatchKind::Buffers,
+            detail,
+        }
+    }
+}
+
+/// Where a word of `out` comes from in a generated kernel (thread and what the epilogue
+/// stores there), for messages; empty for other buffers.
+fn locate(case: &LaunchCase, buffer: &str, word: usize) -> String {
+    use super::gen::OUT_REGION;
+    if buffer != "out" || case.kernel != "fuzz_kernel" {
+        return String::new();
+    }
+    let per = (OUT_REGION / 4) as usize;
+    let nt = case.block.iter().product::<u32>() as usize;
+    let (thread, w) = (word / per, word % per);
+    let what = match w * 4 {
+        o if o < 128 => "stores/private atomics area".to_string(),
+        o if o < 160 => format!("%r{}", (o - 128) / 4),
+        o if o < 192 => format!("%rd{}", (o - 160) / 8),
+        o if o < 208 => format!("%f{}", (o - 192) / 4),
+        o if o < 240 => format!("%fd{}", (o - 208) / 8),
+        o if o < 248 => format!("%h{}..", (o - 240) / 2),
+        o if o < 252 => "%p0..%p3".to_string(),
+        _ => "shared atomic readback".to_string(),
+    };
+    format!(
+        " [CTA {}, thread {}: {what}]",
+        thread / nt.max(1),
+        thread % nt.max(1)
+    )
+}

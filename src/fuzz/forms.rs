@@ -1,0 +1,908 @@
+//! The generator's instruction table: every register-to-register PTX instruction form the
+//! generated kernels use, described once. Grow it with the ISA ptxjit supports
+//! (`src/lower/decode.rs`); memory, atomic, warp and control-flow instructions are constructs of
+//! the generator ([`super::gen`]) because they need address masking or uniform control flow.
+//!
+//! A [`Form`] is an opcode, groups of modifiers (one choice from each group is appended in
+//! order, e.g. `[["", ".rn"], ["", ".ftz"]]`), the instruction types it can take, and the shape
+//! of its destination and sources. Operand kinds are relative to the chosen type string: for
+//! `cvt` the type string is `"f32.s32"` and [`K::T`] is the class of `f32`, [`K::S`] that of
+//! `s32`; [`K::W`] is the double-width class (`mul.wide`, `mad.wide`).
+
+/// A register class of the generated kernels (declared `.b16`, `.b32`, `.b64`, `.f32`, `.f64`,
+/// `.pred`; 8-bit types live in `.b16` registers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    B16,
+    B32,
+    B64,
+    F32,
+    F64,
+    Pred,
+}
+
+impl Class {
+    /// The class of a PTX type suffix (`"s32"` → `B32`, `"u8"` → `B16`).
+    pub fn of(ty: &str) -> Class {
+        match ty {
+            "u8" | "s8" | "b8" | "u16" | "s16" | "b16" => Class::B16,
+            "u32" | "s32" | "b32" => Class::B32,
+            "u64" | "s64" | "b64" => Class::B64,
+            "f32" => Class::F32,
+            "f64" => Class::F64,
+            _ => Class::Pred,
+        }
+    }
+
+    /// The class twice as wide (`B16` → `B32`, `B32` → `B64`).
+    pub fn wide(self) -> Class {
+        match self {
+            Class::B16 => Class::B32,
+            Class::B32 => Class::B64,
+            other => other,
+        }
+    }
+}
+
+/// The class of an operand, relative to the form's chosen type string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum K {
+    /// The (first) type's class.
+    T,
+    /// The second type's class (`cvt`'s source type).
+    S,
+    /// Twice the type's width.
+    W,
+    /// A fixed class.
+    C(Class),
+}
+
+/// A source operand slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opnd {
+    /// A register.
+    R(K),
+    /// A register or an immediate of the class.
+    RI(K),
+    /// A shift count: a `.b32` register or an immediate in 0..=70 (counts ≥ width included).
+    Sh,
+    /// A predicate register, possibly negated (`!%p`): `setp`'s combining operand.
+    NP,
+    /// A vector `{a, b}` / `{a, b, c, d}` of distinct registers (`mov` pack).
+    Vec(K, u8),
+}
+
+/// A destination operand slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dst {
+    R(K),
+    /// A predicate, or the pair `%p|%q` (`setp`).
+    PredPair,
+    /// A vector of distinct registers (`mov` unpack).
+    Vec(K, u8),
+}
+
+/// One instruction form.
+#[derive(Clone, Copy, Debug)]
+pub struct Form {
+    pub op: &'static str,
+    /// Modifier groups; one entry of each is appended in order (entries include their dots).
+    pub mods: &'static [&'static [&'static str]],
+    /// Instruction types (`"u32"`, or `"f32.s32"` for two-type instructions).
+    pub tys: &'static [&'static str],
+    pub dst: Dst,
+    pub srcs: &'static [Opnd],
+    /// Relative frequency.
+    pub weight: u32,
+    /// PTX ISA section (9.x numbering).
+    pub section: &'static str,
+}
+
+use Opnd::{Sh, NP, RI};
+use K::{C, S, T, W};
+
+const INTS: &[&str] = &["u16", "s16", "u32", "s32", "u64", "s64"];
+const INTS_16_32: &[&str] = &["u16", "s16", "u32", "s32"];
+const SIGNED: &[&str] = &["s16", "s32", "s64"];
+const BITS: &[&str] = &["b16", "b32", "b64"];
+const SHR: &[&str] = &[
+    "b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64",
+];
+const F32: &[&str] = &["f32"];
+const F64: &[&str] = &["f64"];
+const NONE: &[&[&str]] = &[];
+const R_RI: &[Opnd] = &[Opnd::R(T), RI(T)];
+const R_R_RI: &[Opnd] = &[Opnd::R(T), Opnd::R(T), RI(T)];
+const R1: &[Opnd] = &[Opnd::R(T)];
+
+const CMP_S: &[&str] = &[".eq", ".ne", ".lt", ".le", ".gt", ".ge"];
+const CMP_U: &[&str] = &[
+    ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi", ".hs",
+];
+const CMP_B: &[&str] = &[".eq", ".ne"];
+const CMP_F: &[&str] = &[
+    ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".equ", ".neu", ".ltu", ".leu", ".gtu", ".geu",
+    ".num", ".nan",
+];
+const BOOL: &[&str] = &[".and", ".or", ".xor"];
+const OPT_FTZ: &[&str] = &["", ".ftz"];
+const OPT_SAT: &[&str] = &["", ".sat"];
+const OPT_RN: &[&str] = &["", ".rn"];
+const RN: &[&str] = &[".rn"];
+const FRND: &[&str] = &[".rn", ".rz", ".rm", ".rp"];
+const IRND: &[&str] = &[".rni", ".rzi", ".rmi", ".rpi"];
+
+/// Integer-to-integer conversions that can overflow: `.sat` is allowed (ptxas rejects it on the
+/// others).
+const CVT_II_SAT: &[&str] = &[
+    "u8.s8", "u8.u16", "u8.s16", "u8.u32", "u8.s32", "u8.u64", "u8.s64", "s8.u8", "s8.u16",
+    "s8.s16", "s8.u32", "s8.s32", "s8.u64", "s8.s64", "u16.s8", "u16.s16", "u16.u32", "u16.s32",
+    "u16.u64", "u16.s64", "s16.u16", "s16.u32", "s16.s32", "s16.u64", "s16.s64", "u32.s8",
+    "u32.s16", "u32.s32", "u32.u64", "u32.s64", "s32.u32", "s32.u64", "s32.s64", "u64.s8",
+    "u64.s16", "u64.s32", "u64.s64", "s64.u64",
+];
+/// Integer-to-integer conversions that cannot overflow (no `.sat`).
+const CVT_II_WIDEN: &[&str] = &[
+    "u16.u8", "s16.u8", "s16.s8", "u32.u8", "u32.u16", "s32.u8", "s32.s8", "s32.u16", "s32.s16",
+    "u64.u8", "u64.u16", "u64.u32", "s64.u8", "s64.s8", "s64.u16", "s64.s16", "s64.u32", "s64.s32",
+];
+const CVT_FI: &[&str] = &[
+    "f32.u8", "f32.s8", "f32.u16", "f32.s16", "f32.u32", "f32.s32", "f32.u64", "f32.s64", "f64.u8",
+    "f64.s8", "f64.u16", "f64.s16", "f64.u32", "f64.s32", "f64.u64", "f64.s64",
+];
+const CVT_IF32: &[&str] = &[
+    "u8.f32", "s8.f32", "u16.f32", "s16.f32", "u32.f32", "s32.f32", "u64.f32", "s64.f32",
+];
+const CVT_IF64: &[&str] = &[
+    "u8.f64", "s8.f64", "u16.f64", "s16.f64", "u32.f64", "s32.f64", "u64.f64", "s64.f64",
+];
+
+/// Every register-to-register form, with its PTX ISA section.
+pub const FORMS: &[Form] = &[
+    // ---- integer arithmetic (§9.7.1) ----
+    Form {
+        op: "add",
+        mods: NONE,
+        tys: INTS,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 6,
+        section: "9.7.1.1",
+    },
+    Form {
+        op: "sub",
+        mods: NONE,
+        tys: INTS,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 4,
+        section: "9.7.1.2",
+    },
+    Form {
+        op: "mul",
+        mods: &[&[".lo", ".hi"]],
+        tys: INTS,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 4,
+        section: "9.7.1.3",
+    },
+    Form {
+        op: "mul",
+        mods: &[&[".wide"]],
+        tys: INTS_16_32,
+        dst: Dst::R(W),
+        srcs: R_RI,
+        weight: 3,
+        section: "9.7.1.3",
+    },
+    Form {
+        op: "mad",
+        mods: &[&[".lo", ".hi"]],
+        tys: INTS,
+        dst: Dst::R(T),
+        srcs: R_R_RI,
+        weight: 3,
+        section: "9.7.1.4",
+    },
+    Form {
+        op: "mad",
+        mods: &[&[".wide"]],
+        tys: INTS_16_32,
+        dst: Dst::R(W),
+        srcs: &[Opnd::R(T), Opnd::R(T), RI(W)],
+        weight: 2,
+        section: "9.7.1.4",
+    },
+    Form {
+        op: "div",
+        mods: NONE,
+        tys: INTS,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 3,
+        section: "9.7.1.8",
+    },
+    Form {
+        op: "rem",
+        mods: NONE,
+        tys: INTS,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 3,
+        section: "9.7.1.9",
+    },
+    Form {
+        op: "min",
+        mods: NONE,
+        tys: INTS,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 2,
+        section: "9.7.1.12",
+    },
+    Form {
+        op: "max",
+        mods: NONE,
+        tys: INTS,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 2,
+        section: "9.7.1.12",
+    },
+    Form {
+        op: "neg",
+        mods: NONE,
+        tys: SIGNED,
+        dst: Dst::R(T),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.1.11",
+    },
+    Form {
+        op: "abs",
+        mods: NONE,
+        tys: SIGNED,
+        dst: Dst::R(T),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.1.10",
+    },
+    Form {
+        op: "popc",
+        mods: NONE,
+        tys: &["b32", "b64"],
+        dst: Dst::R(C(Class::B32)),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.1.15",
+    },
+    Form {
+        op: "clz",
+        mods: NONE,
+        tys: &["b32", "b64"],
+        dst: Dst::R(C(Class::B32)),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.1.16",
+    },
+    // ---- logic and shift (§9.7.8) ----
+    Form {
+        op: "and",
+        mods: NONE,
+        tys: BITS,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 3,
+        section: "9.7.8.1",
+    },
+    Form {
+        op: "or",
+        mods: NONE,
+        tys: BITS,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 3,
+        section: "9.7.8.2",
+    },
+    Form {
+        op: "xor",
+        mods: NONE,
+        tys: BITS,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 3,
+        section: "9.7.8.3",
+    },
+    Form {
+        op: "not",
+        mods: NONE,
+        tys: BITS,
+        dst: Dst::R(T),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.8.4",
+    },
+    Form {
+        op: "and",
+        mods: NONE,
+        tys: &["pred"],
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(T), Opnd::R(T)],
+        weight: 1,
+        section: "9.7.8.1",
+    },
+    Form {
+        op: "or",
+        mods: NONE,
+        tys: &["pred"],
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(T), Opnd::R(T)],
+        weight: 1,
+        section: "9.7.8.2",
+    },
+    Form {
+        op: "xor",
+        mods: NONE,
+        tys: &["pred"],
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(T), Opnd::R(T)],
+        weight: 1,
+        section: "9.7.8.3",
+    },
+    Form {
+        op: "not",
+        mods: NONE,
+        tys: &["pred"],
+        dst: Dst::R(T),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.8.4",
+    },
+    Form {
+        op: "shl",
+        mods: NONE,
+        tys: BITS,
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(T), Sh],
+        weight: 3,
+        section: "9.7.8.8",
+    },
+    Form {
+        op: "shr",
+        mods: NONE,
+        tys: SHR,
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(T), Sh],
+        weight: 3,
+        section: "9.7.8.9",
+    },
+    // ---- moves (§9.7.9.1) ----
+    Form {
+        op: "mov",
+        mods: NONE,
+        tys: &["b16", "u32", "s32", "b64", "f32", "f64"],
+        dst: Dst::R(T),
+        srcs: &[RI(T)],
+        weight: 2,
+        section: "9.7.9.1",
+    },
+    Form {
+        op: "mov",
+        mods: NONE,
+        tys: &["pred"],
+        dst: Dst::R(T),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.9.1",
+    },
+    Form {
+        op: "mov",
+        mods: NONE,
+        tys: &["b32"],
+        dst: Dst::R(C(Class::B32)),
+        srcs: &[Opnd::R(C(Class::F32))],
+        weight: 2,
+        section: "9.7.9.1",
+    },
+    Form {
+        op: "mov",
+        mods: NONE,
+        tys: &["b32"],
+        dst: Dst::R(C(Class::F32)),
+        srcs: &[Opnd::R(C(Class::B32))],
+        weight: 2,
+        section: "9.7.9.1",
+    },
+    Form {
+        op: "mov",
+        mods: NONE,
+        tys: &["b64"],
+        dst: Dst::R(C(Class::B64)),
+        srcs: &[Opnd::R(C(Class::F64))],
+        weight: 1,
+        section: "9.7.9.1",
+    },
+    Form {
+        op: "mov",
+        mods: NONE,
+        tys: &["b64"],
+        dst: Dst::R(C(Class::F64)),
+        srcs: &[Opnd::R(C(Class::B64))],
+        weight: 1,
+        section: "9.7.9.1",
+    },
+    Form {
+        op: "mov",
+        mods: NONE,
+        tys: &["b64"],
+        dst: Dst::R(T),
+        srcs: &[Opnd::Vec(C(Class::B32), 2)],
+        weight: 1,
+        section: "9.7.9.1",
+    },
+    Form {
+        op: "mov",
+        mods: NONE,
+        tys: &["b64"],
+        dst: Dst::Vec(C(Class::B32), 2),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.9.1",
+    },
+    Form {
+        op: "mov",
+        mods: NONE,
+        tys: &["b32"],
+        dst: Dst::R(T),
+        srcs: &[Opnd::Vec(C(Class::B16), 2)],
+        weight: 1,
+        section: "9.7.9.1",
+    },
+    Form {
+        op: "mov",
+        mods: NONE,
+        tys: &["b32"],
+        dst: Dst::Vec(C(Class::B16), 2),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.9.1",
+    },
+    Form {
+        op: "mov",
+        mods: NONE,
+        tys: &["b64"],
+        dst: Dst::R(T),
+        srcs: &[Opnd::Vec(C(Class::B16), 4)],
+        weight: 1,
+        section: "9.7.9.1",
+    },
+    Form {
+        op: "mov",
+        mods: NONE,
+        tys: &["b64"],
+        dst: Dst::Vec(C(Class::B16), 4),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.9.1",
+    },
+    // ---- comparison and selection (§9.7.6) ----
+    Form {
+        op: "setp",
+        mods: &[CMP_S],
+        tys: SIGNED,
+        dst: Dst::PredPair,
+        srcs: R_RI,
+        weight: 2,
+        section: "9.7.6.1",
+    },
+    Form {
+        op: "setp",
+        mods: &[CMP_U],
+        tys: &["u16", "u32", "u64"],
+        dst: Dst::PredPair,
+        srcs: R_RI,
+        weight: 2,
+        section: "9.7.6.1",
+    },
+    Form {
+        op: "setp",
+        mods: &[CMP_B],
+        tys: BITS,
+        dst: Dst::PredPair,
+        srcs: R_RI,
+        weight: 1,
+        section: "9.7.6.1",
+    },
+    Form {
+        op: "setp",
+        mods: &[CMP_S, BOOL],
+        tys: &["s32", "s64"],
+        dst: Dst::PredPair,
+        srcs: &[Opnd::R(T), RI(T), NP],
+        weight: 1,
+        section: "9.7.6.1",
+    },
+    Form {
+        op: "setp",
+        mods: &[CMP_U, BOOL],
+        tys: &["u32"],
+        dst: Dst::PredPair,
+        srcs: &[Opnd::R(T), RI(T), NP],
+        weight: 1,
+        section: "9.7.6.1",
+    },
+    Form {
+        op: "setp",
+        mods: &[CMP_F, OPT_FTZ],
+        tys: F32,
+        dst: Dst::PredPair,
+        srcs: R_RI,
+        weight: 2,
+        section: "9.7.6.1",
+    },
+    Form {
+        op: "setp",
+        mods: &[CMP_F, BOOL, OPT_FTZ],
+        tys: F32,
+        dst: Dst::PredPair,
+        srcs: &[Opnd::R(T), RI(T), NP],
+        weight: 1,
+        section: "9.7.6.1",
+    },
+    Form {
+        op: "setp",
+        mods: &[CMP_F],
+        tys: F64,
+        dst: Dst::PredPair,
+        srcs: R_RI,
+        weight: 1,
+        section: "9.7.6.1",
+    },
+    Form {
+        op: "selp",
+        mods: NONE,
+        tys: &["b16", "b32", "u64", "f32", "f64"],
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(T), RI(T), Opnd::R(C(Class::Pred))],
+        weight: 2,
+        section: "9.7.6.3",
+    },
+    // ---- floating point (§9.7.3) ----
+    Form {
+        op: "add",
+        mods: &[OPT_RN, OPT_FTZ, OPT_SAT],
+        tys: F32,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 3,
+        section: "9.7.3.1",
+    },
+    Form {
+        op: "sub",
+        mods: &[OPT_RN, OPT_FTZ, OPT_SAT],
+        tys: F32,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 2,
+        section: "9.7.3.2",
+    },
+    Form {
+        op: "mul",
+        mods: &[OPT_RN, OPT_FTZ, OPT_SAT],
+        tys: F32,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 3,
+        section: "9.7.3.3",
+    },
+    Form {
+        op: "fma",
+        mods: &[RN, OPT_FTZ, OPT_SAT],
+        tys: F32,
+        dst: Dst::R(T),
+        srcs: R_R_RI,
+        weight: 3,
+        section: "9.7.3.4",
+    },
+    Form {
+        op: "mad",
+        mods: &[RN, OPT_FTZ, OPT_SAT],
+        tys: F32,
+        dst: Dst::R(T),
+        srcs: R_R_RI,
+        weight: 1,
+        section: "9.7.3.5",
+    },
+    Form {
+        op: "div",
+        mods: &[&[".rn", ".approx", ".full"], OPT_FTZ],
+        tys: F32,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 2,
+        section: "9.7.3.8",
+    },
+    Form {
+        op: "min",
+        mods: &[OPT_FTZ],
+        tys: F32,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 1,
+        section: "9.7.3.11",
+    },
+    Form {
+        op: "max",
+        mods: &[OPT_FTZ],
+        tys: F32,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 1,
+        section: "9.7.3.12",
+    },
+    Form {
+        op: "neg",
+        mods: &[OPT_FTZ],
+        tys: F32,
+        dst: Dst::R(T),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.3.10",
+    },
+    Form {
+        op: "abs",
+        mods: &[OPT_FTZ],
+        tys: F32,
+        dst: Dst::R(T),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.3.9",
+    },
+    Form {
+        op: "sqrt",
+        mods: &[&[".rn", ".approx"], OPT_FTZ],
+        tys: F32,
+        dst: Dst::R(T),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.3.15",
+    },
+    Form {
+        op: "rcp",
+        mods: &[&[".rn", ".approx"], OPT_FTZ],
+        tys: F32,
+        dst: Dst::R(T),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.3.13",
+    },
+    Form {
+        op: "add",
+        mods: &[OPT_RN],
+        tys: F64,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 2,
+        section: "9.7.3.1",
+    },
+    Form {
+        op: "sub",
+        mods: &[OPT_RN],
+        tys: F64,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 1,
+        section: "9.7.3.2",
+    },
+    Form {
+        op: "mul",
+        mods: &[OPT_RN],
+        tys: F64,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 2,
+        section: "9.7.3.3",
+    },
+    Form {
+        op: "fma",
+        mods: &[RN],
+        tys: F64,
+        dst: Dst::R(T),
+        srcs: R_R_RI,
+        weight: 2,
+        section: "9.7.3.4",
+    },
+    Form {
+        op: "div",
+        mods: &[RN],
+        tys: F64,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 1,
+        section: "9.7.3.8",
+    },
+    Form {
+        op: "min",
+        mods: NONE,
+        tys: F64,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 1,
+        section: "9.7.3.11",
+    },
+    Form {
+        op: "max",
+        mods: NONE,
+        tys: F64,
+        dst: Dst::R(T),
+        srcs: R_RI,
+        weight: 1,
+        section: "9.7.3.12",
+    },
+    Form {
+        op: "neg",
+        mods: NONE,
+        tys: F64,
+        dst: Dst::R(T),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.3.10",
+    },
+    Form {
+        op: "abs",
+        mods: NONE,
+        tys: F64,
+        dst: Dst::R(T),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.3.9",
+    },
+    Form {
+        op: "sqrt",
+        mods: &[RN],
+        tys: F64,
+        dst: Dst::R(T),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.3.15",
+    },
+    Form {
+        op: "rcp",
+        mods: &[&[".rn", ".approx.ftz"]],
+        tys: F64,
+        dst: Dst::R(T),
+        srcs: R1,
+        weight: 1,
+        section: "9.7.3.13",
+    },
+    // ---- conversions (§9.7.9.21) ----
+    Form {
+        op: "cvt",
+        mods: &[OPT_SAT],
+        tys: CVT_II_SAT,
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(S)],
+        weight: 3,
+        section: "9.7.9.21",
+    },
+    Form {
+        op: "cvt",
+        mods: NONE,
+        tys: CVT_II_WIDEN,
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(S)],
+        weight: 2,
+        section: "9.7.9.21",
+    },
+    Form {
+        op: "cvt",
+        mods: &[FRND],
+        tys: CVT_FI,
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(S)],
+        weight: 3,
+        section: "9.7.9.21",
+    },
+    Form {
+        op: "cvt",
+        mods: &[IRND, OPT_FTZ],
+        tys: CVT_IF32,
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(S)],
+        weight: 3,
+        section: "9.7.9.21",
+    },
+    Form {
+        op: "cvt",
+        mods: &[IRND],
+        tys: CVT_IF64,
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(S)],
+        weight: 2,
+        section: "9.7.9.21",
+    },
+    Form {
+        op: "cvt",
+        mods: &[OPT_FTZ],
+        tys: &["f64.f32"],
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(S)],
+        weight: 1,
+        section: "9.7.9.21",
+    },
+    Form {
+        op: "cvt",
+        mods: &[FRND, OPT_FTZ, OPT_SAT],
+        tys: &["f32.f64"],
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(S)],
+        weight: 1,
+        section: "9.7.9.21",
+    },
+    Form {
+        op: "cvt",
+        mods: &[IRND, OPT_FTZ, OPT_SAT],
+        tys: &["f32.f32"],
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(S)],
+        weight: 1,
+        section: "9.7.9.21",
+    },
+    Form {
+        op: "cvt",
+        mods: &[IRND, OPT_SAT],
+        tys: &["f64.f64"],
+        dst: Dst::R(T),
+        srcs: &[Opnd::R(S)],
+        weight: 1,
+        section: "9.7.9.21",
+    },
+];
+
+/// The class an operand kind resolves to for type string `ty`.
+pub fn resolve(k: K, ty: &str) -> Class {
+    let (first, second) = ty.split_once('.').unwrap_or((ty, ty));
+    match k {
+        K::T => Class::of(first),
+        K::S => Class::of(second),
+        K::W => Class::of(first).wide(),
+        K::C(c) => c,
+    }
+}
+
+/// The width in bits of the (first) type of `ty`, for immediates and shift masks.
+pub fn type_bits(ty: &str) -> u32 {
+    let first = ty.split('.').next().unwrap_or(ty);
+    match first {
+        "u8" | "s8" | "b8" => 8,
+        "u16" | "s16" | "b16" => 16,
+        "u32" | "s32" | "b32" | "f32" => 32,
+        "u64" | "s64" | "b64" | "f64" => 64,
+        _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_well_formed() {
+        for f in FORMS {
+            assert!(!f.tys.is_empty() && f.weight > 0, "{}", f.op);
+            for g in f.mods {
+                assert!(!g.is_empty(), "{}: empty modifier group", f.op);
+            }
+            for ty in f.tys {
+                for part in ty.split('.') {
+                    assert!(
+                        crate::ptx::ast::ScalarType::from_suffix(part).is_some(),
+                        "{}: bad type {ty}",
+                        f.op
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,1216 @@
+//! The kernel generator: random PTX kernels that are valid by construction, whose results are
+//! fully determined by the PTX ISA (so the interpreter and the JIT must agree bit for bit), and
+//! that `ptxas -arch=sm_80` accepts.
+//!
+//! # The kernel model
+//! A generated [`Kernel`] is a tree of [`Stmt`]s (straight-line code, `if`/`else`, loops,
+//! barriers, shared-memory exchanges, early exits) between a fixed prologue and epilogue that
+//! [`Kernel::render`] adds. The shrinker ([`super::shrink`]) edits the tree, not the text, and
+//! every edit keeps the kernel valid: all registers are initialised in the prologue, labels are
+//! made at render time, and each construct carries its own scratch computations.
+//!
+//! # Why results are deterministic
+//! - Every data register is initialised in the prologue (from the input buffer, thread indices
+//!   and constants), so no value is undefined.
+//! - Global memory: the input buffer, `.const` and `.global` tables are read-only; each thread
+//!   stores only into its own 256-byte region of `out` (the first 128 bytes by random stores
+//!   and thread-private atomics, the rest by the epilogue, which dumps every data register).
+//!   Addresses are masked (`and.b32` with `size - elem`) so they are in bounds and aligned.
+//! - Shared atomics and global atomics on the `atom` buffer use only commutative, associative
+//!   operations (`add`/`and`/`or`/`xor`/`min`/`max` on integers), one 64-byte region per
+//!   (operation, type), and never read the returned old value into data registers, so the final
+//!   memory is independent of the thread order. Atomics that return values (`cas`, `exch`,
+//!   `inc`, `dec`, float `add`) target thread-private cells only.
+//! - Shared memory: each thread owns 32 bytes; reading another thread's bytes happens only in
+//!   an *exchange* (`st` own; `bar.sync 0`; `ld` any; `bar.sync 0`) in CTA-uniform control flow.
+//!   The regions are zeroed (and a barrier passed) before the body.
+//! - `bar.sync`, exchanges and `shfl.sync` with the full mask appear only in CTA-uniform control
+//!   flow (top level, uniform `if`s on `%ctaid`/parameter/uniform counters, fixed-trip loops),
+//!   before any early exit; `shfl.sync` only when every warp is full (block size a multiple of
+//!   32).
+//! - Loops are bounded: a counter register per nesting level with a fixed trip count (uniform)
+//!   or a per-lane one (`and.b32 lim, x, 7`: divergence, per-lane exits), optionally a `break`
+//!   on a per-lane or uniform condition.
+//! - Integer division by zero and `MIN / -1` are not guarded: ptxjit defines them (see the op
+//!   table), and ptxas accepts them.
+//!
+//! # Not generated yet (TODO, as ptxjit grows)
+//! Not supported by ptxjit's lowering today (`src/lower/decode.rs`): `prmt`, `bfe`, `bfi`,
+//! `brev`, `bfind`, `fns`, `lop3`, `shf`, `dp4a`/`dp2a`, `mul24`/`mad24`, `sad`,
+//! `add.cc`/`addc`/`sub.cc`/`subc`/`mad.cc`, integer `.sat`, `testp`, `copysign`, directed
+//! rounding (`.rz/.rm/.rp`) on `add`/`sub`/`mul`/`fma`/`div`/`sqrt`/`rcp`, `min`/`max`
+//! `.NaN`/`.xorsign`/`.relu`, all `f16`/`bf16`/`f16x2` forms, `ex2`/`lg2`/`sin`/`cos`/`tanh`,
+//! `vote`, `activemask`, `match`, `redux`, `bar` with a thread count, `bar.arrive`/`bar.red`,
+//! `call` and `.func`, `trap`, `brx.idx`, textures and surfaces, `st.param`, vector
+//! components (`%r.x`).
+//! Supported but not generated: `red`/`atom` on `f32` across threads (order-dependent rounding;
+//! could use small integers in f32), 32-bit shared addresses (`[%r]` in `.shared`),
+//! `%nwarpid`, `.v4` of 64-bit types, 3D grids.
+
+use std::fmt::Write as _;
+
+use super::forms::{resolve, Class, Dst, Form, Opnd, FORMS};
+use super::rng::Rng;
+
+/// Bytes of the input buffer (`in`, u32 words, read-only).
+pub const IN_BYTES: u32 = 1024;
+/// Bytes of each thread's region of `out`.
+pub const OUT_REGION: u32 = 256;
+/// Commutative atomic kinds: (operation, type, size); region `k` is `k * 64` bytes into the
+/// `atom` buffer and into the shared atomic area.
+pub const ATOM_KINDS: &[(&str, &str, u32)] = &[
+    ("add", "u32", 4),
+    ("add", "u64", 8),
+    ("and", "b32", 4),
+    ("or", "b32", 4),
+    ("xor", "b32", 4),
+    ("min", "u32", 4),
+    ("max", "u32", 4),
+    ("min", "s32", 4),
+    ("max", "s32", 4),
+    ("and", "b64", 8),
+    ("or", "b64", 8),
+    ("xor", "b64", 8),
+    ("min", "u64", 8),
+    ("max", "s64", 8),
+];
+/// Bytes of the `atom` buffer and of the shared atomic area.
+pub const ATOM_BYTES: u32 = ATOM_KINDS.len() as u32 * 64;
+/// Bytes of shared memory each thread owns.
+pub const SHARED_SLOT: u32 = 32;
+
+/// Data registers per class: `%r` b32, `%rd` b64, `%f` f32, `%fd` f64, `%h` b16, `%p` pred.
+pub(super) const POOL: &[(Class, &str, u32)] = &[
+    (Class::B32, "%r", 8),
+    (Class::B64, "%rd", 4),
+    (Class::F32, "%f", 4),
+    (Class::F64, "%fd", 4),
+    (Class::B16, "%h", 4),
+    (Class::Pred, "%p", 4),
+];
+/// Read-only b32 registers set in the prologue: linear thread id in the CTA, global linear id,
+/// linear CTA id (uniform), `%laneid`, `%warpid`, the `k` parameter (uniform), `%ntid.x`
+/// (uniform).
+pub(super) const FIXED: &[&str] = &["%tl", "%gl", "%cl", "%ln", "%wp", "%k", "%ntx"];
+const UNIFORM_FIXED: &[&str] = &["%cl", "%k", "%ntx"];
+/// Deepest loop nesting (one counter register pair per level).
+pub(super) const MAX_LOOPS: usize = 3;
+/// Deepest `if`/loop nesting overall.
+const MAX_DEPTH: usize = 4;
+
+/// How the kernel declares its shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SharedMode {
+    None,
+    /// `.shared .align 16 .b8 smem[N];`
+    Static,
+    /// `.extern .shared .align 16 .b8 smem[];` with the launch's dynamic shared bytes.
+    Dynamic,
+}
+
+/// A condition: `setup` lines compute `pred` (or `pred` is a data predicate); the branch is
+/// taken where `pred` (negated if `negated`) holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cond {
+    pub setup: Vec<String>,
+    pub pred: String,
+    pub negated: bool,
+}
+
+/// A loop's trip count.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Trip {
+    /// The same for every thread.
+    Fixed(u32),
+    /// Lines computing this level's limit register `%ll{d}` per lane (at most 8).
+    PerLane(Vec<String>),
+}
+
+/// One statement of the kernel tree.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// Straight-line instructions, self-contained (scratch registers set before use).
+    Code(Vec<String>),
+    If {
+        cond: Cond,
+        then: Vec<Stmt>,
+        els: Vec<Stmt>,
+    },
+    Loop {
+        /// Nesting level: the loop counts in `%lc{level}` up to its limit (`%ll{level}` or
+        /// an immediate).
+        level: usize,
+        trip: Trip,
+        /// Test at the top (`while`) or at the bottom (`do … while`).
+        test_first: bool,
+        body: Vec<Stmt>,
+        /// Leave the loop early where the condition holds (after the body).
+        brk: Option<Cond>,
+    },
+    /// `bar.sync 0;` or an equivalent spelling.
+    Barrier(String),
+    /// Shared exchange: `store` (own slot), barrier, `load` (any thread's slot), barrier.
+    Exchange {
+        store: Vec<String>,
+        load: Vec<String>,
+    },
+    /// Leave early where `cond` holds: `ret`, `exit`, or a jump to the epilogue.
+    Exit { cond: Cond, how: ExitHow },
+}
+
+/// How an early exit leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitHow {
+    Ret,
+    Exit,
+    /// `bra` to the epilogue (the thread still dumps its registers).
+    ToEpilogue,
+}
+
+/// A generated kernel and its launch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    /// Entry name.
+    pub name: String,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared: SharedMode,
+    /// The input buffer's words ([`IN_BYTES`] / 4).
+    pub input: Vec<u32>,
+    /// The `.u32` scalar parameter (uniform).
+    pub k: u32,
+    /// Contents of the `.const` table `ctab` (64 bytes).
+    pub ctab: Vec<u8>,
+    /// Contents of the `.global` table `gtab` (64 bytes).
+    pub gtab: Vec<u8>,
+    pub body: Vec<Stmt>,
+}
+
+/// Generation parameters.
+#[derive(Clone, Copy, Debug)]
+pub struct GenConfig {
+    /// About how many statements the body has (the size knob; 1 to a few hundred).
+    pub size: usize,
+}
+
+impl Default for GenConfig {
+    fn default() -> GenConfig {
+        GenConfig { size: 40 }
+    }
+}
+
+impl Kernel {
+    /// Threads per CTA.
+    pub fn threads_per_cta(&self) -> u32 {
+        self.block.iter().product()
+    }
+
+    /// Threads in the grid.
+    pub fn threads(&self) -> u32 {
+        self.threads_per_cta() * self.grid.iter().product::<u32>()
+    }
+
+    /// Bytes of shared memory the kernel uses (own slots, then the atomic area).
+    pub fn shared_bytes(&self) -> u32 {
+        self.threads_per_cta() * SHARED_SLOT + ATOM_BYTES
+    }
+
+    /// Dynamic shared memory to launch with.
+    pub fn dynamic_shared_bytes(&self) -> u32 {
+        match self.shared {
+            SharedMode::Dynamic => self.shared_bytes(),
+            _ => 0,
+        }
+    }
+}
+
+/// Generates a kernel from `rng` (see the module docs for what it contains).
+pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
+    const BLOCKS: &[[u32; 3]] = &[
+        [32, 1, 1],
+        [64, 1, 1],
+        [96, 1, 1],
+        [128, 1, 1],
+        [16, 4, 1],
+        [8, 4, 2],
+        [32, 2, 2],
+        [40, 1, 1],
+        [33, 1, 1],
+        [17, 3, 1],
+        [1, 1, 1],
+        [5, 2, 3],
+        [100, 1, 1],
+    ];
+    let block = *rng.pick(BLOCKS);
+    let grid = [rng.range(1, 3) as u32, rng.range(1, 2) as u32, 1];
+    let nt: u32 = block.iter().product();
+    let shared = *rng.pick(&[SharedMode::None, SharedMode::Static, SharedMode::Dynamic]);
+    let input = (0..IN_BYTES / 4).map(|_| input_word(rng)).collect();
+    let k = *rng.pick(&[0, 1, 2, 7, 31, 32, 1000, 0x8000_0000, 0xffff_ffff]);
+    let ctab = (0..64).map(|_| rng.next_u32() as u8).collect();
+    let gtab = (0..64).map(|_| rng.next_u32() as u8).collect();
+    let mut g = Gen {
+        rng,
+        budget: cfg.size.max(1),
+        nt,
+        full_warps: nt.is_multiple_of(32),
+        shared: shared != SharedMode::None,
+        exited: false,
+        counters: Vec::new(),
+    };
+    let mut body = Vec::new();
+    while g.budget > 0 {
+        let s = g.stmt(Ctx {
+            uniform: true,
+            depth: 0,
+        });
+        body.push(s);
+    }
+    Kernel {
+        name: "fuzz_kernel".to_string(),
+        grid,
+        block,
+        shared,
+        input,
+        k,
+        ctab,
+        gtab,
+        body,
+    }
+}
+
+/// Interesting 32-bit patterns: float specials (zeros, ones, infinities, quiet and signalling
+/// NaNs with payloads, subnormals, extremes) and integer edges.
+const SPECIAL_WORDS: &[u32] = &[
+    0x0000_0000,
+    0x8000_0000,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0x7fa0_0001,
+    0xffc0_0123,
+    0x0000_0001,
+    0x807f_ffff,
+    0x0080_0000,
+    0x7f7f_ffff,
+    0x3f80_0001,
+    0x4b80_0000,
+    0x3f00_0000,
+    0x4f00_0000,
+    0xcf00_0000,
+    0x7fff_ffff,
+    0xffff_ffff,
+    0x0000_001f,
+    0x0000_0020,
+    0x0000_0021,
+    0x4000_0000,
+    0x0000_ffff,
+    0x0000_8000,
+];
+
+fn input_word(rng: &mut Rng) -> u32 {
+    match rng.below(4) {
+        0 => *rng.pick(SPECIAL_WORDS),
+        1 => rng.below(64) as u32,
+        _ => rng.next_u32(),
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Ctx {
+    /// Control flow here is the same for every thread of the CTA.
+    uniform: bool,
+    depth: usize,
+}
+
+struct Gen<'r> {
+    rng: &'r mut Rng,
+    /// Statements left to generate.
+    budget: usize,
+    nt: u32,
+    full_warps: bool,
+    shared: bool,
+    /// An early exit has been generated: no barriers or warp collectives from here on.
+    exited: bool,
+    /// Enclosing loops, innermost last: whether each counter is uniform.
+    counters: Vec<bool>,
+}
+
+/// Constructs, in the order of [`Gen::stmt`]'s weight table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum What {
+    Form,
+    LoadIn,
+    StoreOut,
+    Local,
+    ConstTable,
+    GlobalTable,
+    Atomic,
+    PrivateAtomic,
+    SharedOwn,
+    SharedAtomic,
+    Shfl,
+    Exchange,
+    Barrier,
+    Misc,
+    If,
+    Loop,
+    Exit,
+}
+
+const WHATS: &[(What, u32)] = &[
+    (What::Form, 60),
+    (What::LoadIn, 8),
+    (What::StoreOut, 8),
+    (What::Local, 3),
+    (What::ConstTable, 2),
+    (What::GlobalTable, 2),
+    (What::Atomic, 4),
+    (What::PrivateAtomic, 3),
+    (What::SharedOwn, 3),
+    (What::SharedAtomic, 3),
+    (What::Shfl, 5),
+    (What::Exchange, 4),
+    (What::Barrier, 2),
+    (What::Misc, 2),
+    (What::If, 7),
+    (What::Loop, 5),
+    (What::Exit, 1),
+];
+
+impl Gen<'_> {
+    fn stmt(&mut self, ctx: Ctx) -> Stmt {
+        self.budget = self.budget.saturating_sub(1);
+        let collective_ok = ctx.uniform && !self.exited;
+        let weights: Vec<u32> = WHATS
+            .iter()
+            .map(|&(w, weight)| {
+                let ok = match w {
+                    What::SharedOwn | What::SharedAtomic => self.shared,
+                    What::Shfl => collective_ok && self.full_warps,
+                    What::Exchange => collective_ok && self.shared,
+                    What::Barrier => collective_ok,
+                    What::If => ctx.depth < MAX_DEPTH && self.budget > 0,
+                    What::Loop => {
+                        ctx.depth < MAX_DEPTH && self.counters.len() < MAX_LOOPS && self.budget > 0
+                    }
+                    What::Exit => ctx.depth == 0,
+                    _ => true,
+                };
+                if ok {
+                    weight
+                } else {
+                    0
+                }
+            })
+            .collect();
+        match WHATS[self.rng.weighted(&weights)].0 {
+            What::Form => Stmt::Code(vec![self.form_inst()]),
+            What::LoadIn => self.load_in(),
+            What::StoreOut => self.store_out(),
+            What::Local => self.local(),
+            What::ConstTable => self.table(true),
+            What::GlobalTable => self.table(false),
+            What::Atomic => self.atomic(),
+            What::PrivateAtomic => self.private_atomic(),
+            What::SharedOwn => self.shared_own(),
+            What::SharedAtomic => self.shared_atomic(),
+            What::Shfl => self.shfl(),
+            What::Exchange => self.exchange(),
+            What::Barrier => Stmt::Barrier(
+                self.rng
+                    .pick(&["bar.sync 0;", "barrier.sync 0;", "barrier.sync.aligned 0;"])
+                    .to_string(),
+            ),
+            What::Misc => self.misc(),
+            What::If => self.if_stmt(ctx),
+            What::Loop => self.loop_stmt(ctx),
+            What::Exit => self.exit(),
+        }
+    }
+
+    fn block(&mut self, ctx: Ctx, max: u64) -> Vec<Stmt> {
+        let n = self.rng.range(1, max);
+        let mut out = Vec::new();
+        for _ in 0..n {
+            if self.budget == 0 {
+                break;
+            }
+            out.push(self.stmt(ctx));
+        }
+        out
+    }
+
+    // ---- registers and immediates ---------------------------------------------------------
+
+    fn data_reg(&mut self, c: Class) -> String {
+        let (_, prefix, n) = POOL
+            .iter()
+            .find(|(pc, _, _)| *pc == c)
+            .copied()
+            .unwrap_or(POOL[0]);
+        format!("{prefix}{}", self.rng.below(n as u64))
+    }
+
+    /// `n` distinct data registers of class `c`.
+    fn distinct_regs(&mut self, c: Class, n: usize) -> Vec<String> {
+        let (_, prefix, count) = POOL
+            .iter()
+            .find(|(pc, _, _)| *pc == c)
+            .copied()
+            .unwrap_or(POOL[0]);
+        let mut idx: Vec<u32> = (0..count).collect();
+        for i in 0..idx.len() {
+            let j = i + self.rng.below((idx.len() - i) as u64) as usize;
+            idx.swap(i, j);
+        }
+        idx.iter().take(n).map(|i| format!("{prefix}{i}")).collect()
+    }
+
+    /// A source register of class `c`: a data register, or for `.b32` sometimes a read-only
+    /// one (thread ids, parameters, enclosing loop counters).
+    fn src_reg(&mut self, c: Class) -> String {
+        if c == Class::B32 && self.rng.chance(25) {
+            let mut opts: Vec<String> = FIXED.iter().map(|s| s.to_string()).collect();
+            for level in 0..self.counters.len() {
+                opts.push(format!("%lc{level}"));
+            }
+            return self.rng.pick(&opts).clone();
+        }
+        self.data_reg(c)
+    }
+
+    fn imm(&mut self, c: Class) -> String {
+        match c {
+            Class::F32 => {
+                if self.rng.chance(70) {
+                    format!("0f{:08X}", self.f32_bits())
+                } else {
+                    let v = *self
+                        .rng
+                        .pick(&[0.5f64, 1.0, -2.0, 0.1, 3.75, -0.0, 1e-3, 65504.0]);
+                    format!("{v:?}")
+                }
+            }
+            Class::F64 => {
+                if self.rng.chance(70) {
+                    let bits = if self.rng.chance(50) {
+                        (f32::from_bits(self.f32_bits()) as f64).to_bits()
+                    } else {
+                        self.rng.next_u64()
+                    };
+                    format!("0d{bits:016X}")
+                } else {
+                    let v = *self
+                        .rng
+                        .pick(&[0.5f64, 1.0, -2.0, 0.1, 3.75, -0.0, 1e-300, 1e300]);
+                    format!("{v:?}")
+                }
+            }
+            Class::B16 => self.int_imm(16),
+            Class::B32 => self.int_imm(32),
+            Class::B64 => self.int_imm(64),
+            Class::Pred => self.data_reg(Class::Pred),
+        }
+    }
+
+    fn f32_bits(&mut self) -> u32 {
+        if self.rng.chance(60) {
+            *self.rng.pick(SPECIAL_WORDS)
+        } else {
+            self.rng.next_u32()
+        }
+    }
+
+    /// An integer literal that fits in `bits` (decimal, hex, or negative decimal).
+    fn int_imm(&mut self, bits: u32) -> String {
+        let mask = if bits == 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        let v = match self.rng.below(4) {
+            0 => *self
+                .rng
+                .pick(&[0u64, 1, 2, 3, 7, 8, 15, 16, 31, 32, 33, 63, 64]),
+            1 => mask,
+            2 => 1u64 << (bits - 1),
+            _ => self.rng.next_u64() & mask,
+        };
+        match self.rng.below(3) {
+            0 => format!("0x{v:X}"),
+            1 if v >> (bits - 1) & 1 == 1 => {
+                // Negative decimal of the same bit pattern.
+                let neg = (!v & mask) + 1;
+                format!("-{neg}")
+            }
+            _ => format!("{v}"),
+        }
+    }
+
+    fn guard(&mut self) -> String {
+        if self.rng.chance(12) {
+            let p = self.data_reg(Class::Pred);
+            if self.rng.chance(50) {
+                format!("@!{p} ")
+            } else {
+                format!("@{p} ")
+            }
+        } else {
+            String::new()
+        }
+    }
+
+    // ---- straight-line instructions from the form table ------------------------------------
+
+    fn form_inst(&mut self) -> String {
+        let weights: Vec<u32> = FORMS.iter().map(|f| f.weight).collect();
+        let f = &FORMS[self.rng.weighted(&weights)];
+        let ty = *self.rng.pick(f.tys);
+        let mods: Vec<&str> = f.mods.iter().map(|g| *self.rng.pick::<&str>(g)).collect();
+        let g = self.guard();
+        format!("{g}{}", self.form_instance(f, ty, &mods))
+    }
+
+    /// One instruction of form `f` with type `ty` and one modifier per group (`mods`), with
+    /// random operands.
+    fn form_instance(&mut self, f: &Form, ty: &str, mods: &[&str]) -> String {
+        let mut text = f.op.to_string();
+        for m in mods {
+            text.push_str(m);
+        }
+        let _ = write!(text, ".{ty} ");
+        match f.dst {
+            Dst::R(k) => text.push_str(&self.data_reg(resolve(k, ty))),
+            Dst::PredPair => {
+                if self.rng.chance(30) {
+                    let ps = self.distinct_regs(Class::Pred, 2);
+                    let _ = write!(text, "{}|{}", ps[0], ps[1]);
+                } else {
+                    text.push_str(&self.data_reg(Class::Pred));
+                }
+            }
+            Dst::Vec(k, n) => {
+                let regs = self.distinct_regs(resolve(k, ty), n as usize);
+                let _ = write!(text, "{{{}}}", regs.join(", "));
+            }
+        }
+        for s in f.srcs {
+            text.push_str(", ");
+            let o = match *s {
+                Opnd::R(k) => self.src_reg(resolve(k, ty)),
+                Opnd::RI(k) => {
+                    let c = resolve(k, ty);
+                    if c != Class::Pred && self.rng.chance(30) {
+                        self.imm(c)
+                    } else {
+                        self.src_reg(c)
+                    }
+                }
+                Opnd::Sh => {
+                    if self.rng.chance(50) {
+                        format!("{}", self.rng.range(0, 70))
+                    } else {
+                        self.src_reg(Class::B32)
+                    }
+                }
+                Opnd::NP => {
+                    let p = self.data_reg(Class::Pred);
+                    if self.rng.chance(40) {
+                        format!("!{p}")
+                    } else {
+                        p
+                    }
+                }
+                Opnd::Vec(k, n) => {
+                    let c = resolve(k, ty);
+                    let regs: Vec<String> = (0..n).map(|_| self.src_reg(c)).collect();
+                    format!("{{{}}}", regs.join(", "))
+                }
+            };
+            text.push_str(&o);
+        }
+        text.push(';');
+        text
+    }
+
+    // ---- memory ----------------------------------------------------------------------------
+
+    /// Lines computing `%td0 = base + (src & mask)`.
+    fn masked(&mut self, base: &str, mask: u32, lines: &mut Vec<String>) {
+        let src = self.src_reg(Class::B32);
+        lines.push(format!("and.b32 %t0, {src}, {mask};"));
+        if self.rng.chance(50) {
+            lines.push("cvt.u64.u32 %td0, %t0;".to_string());
+        } else {
+            lines.push("mul.wide.u32 %td0, %t0, 1;".to_string());
+        }
+        lines.push(format!("add.s64 %td0, {base}, %td0;"));
+    }
+
+    /// A data type for memory access: (type, element bytes, register class), and a vector
+    /// width such that the access is at most 16 bytes.
+    fn mem_type(&mut self, allow_vec: bool) -> (&'static str, u32, Class, u32) {
+        const TYS: &[(&str, u32, Class)] = &[
+            ("u8", 1, Class::B16),
+            ("s8", 1, Class::B32),
+            ("u16", 2, Class::B16),
+            ("s16", 2, Class::B32),
+            ("u32", 4, Class::B32),
+            ("s32", 4, Class::B32),
+            ("b32", 4, Class::B32),
+            ("f32", 4, Class::F32),
+            ("u64", 8, Class::B64),
+            ("b64", 8, Class::B64),
+            ("f64", 8, Class::F64),
+        ];
+        let (ty, size, mut class) = *self.rng.pick(TYS);
+        if size <= 2 && self.rng.chance(50) {
+            class = if class == Class::B16 {
+                Class::B32
+            } else {
+                Class::B16
+            };
+        }
+        let mut n = 1;
+        if allow_vec && self.rng.chance(30) {
+            n = if size <= 4 && self.rng.chance(50) {
+                4
+            } else {
+                2
+            };
+        }
+        (ty, size, class, n)
+    }
+
+    fn vec_dst(&mut self, class: Class, n: u32) -> String {
+        if n == 1 {
+            self.data_reg(class)
+        } else {
+            format!("{{{}}}", self.distinct_regs(class, n as usize).join(", "))
+        }
+    }
+
+    fn vec_src(&mut self, class: Class, n: u32) -> String {
+        if n == 1 {
+            self.src_reg(class)
+        } else {
+            let regs: Vec<String> = (0..n).map(|_| self.src_reg(class)).collect();
+            format!("{{{}}}", regs.join(", "))
+        }
+    }
+
+    fn vprefix(n: u32) -> String {
+        if n == 1 {
+            String::new()
+        } else {
+            format!(".v{n}")
+        }
+    }
+
+    /// `ld` from the input buffer: global, `.nc`, `ldu`, or generic.
+    fn load_in(&mut self) -> Stmt {
+        let (ty, size, class, n) = self.mem_type(true);
+        let total = size * n;
+        let mut lines = Vec::new();
+        let generic = self.rng.chance(25);
+        let base = if generic { "%pin" } else { "%gin" };
+        self.masked(base, IN_BYTES / 2 - total, &mut lines);
+        let off = self.rng.pick(&[0, 256, 512]);
+        let op = if generic {
+            "ld".to_string()
+        } else {
+            self.rng
+                .pick(&["ld.global", "ld.global.nc", "ldu.global", "ld.global.ca"])
+                .to_string()
+        };
+        let g = self.guard();
+        let dst = self.vec_dst(class, n);
+        lines.push(format!(
+            "{g}{op}{}.{ty} {dst}, [%td0+{off}];",
+            Self::vprefix(n)
+        ));
+        Stmt::Code(lines)
+    }
+
+    /// `st` into the thread's own region of `out` (global or generic).
+    fn store_out(&mut self) -> Stmt {
+        let (ty, size, class, n) = self.mem_type(true);
+        let total = size * n;
+        let mut lines = Vec::new();
+        let generic = self.rng.chance(25);
+        let base = if generic { "%odp" } else { "%od" };
+        self.masked(base, 64 - total, &mut lines);
+        let off = self.rng.pick(&[0, 32, 64]);
+        let op = if generic { "st" } else { "st.global" };
+        let g = self.guard();
+        let src = self.vec_src(class, n);
+        lines.push(format!(
+            "{g}{op}{}.{ty} [%td0+{off}], {src};",
+            Self::vprefix(n)
+        ));
+        Stmt::Code(lines)
+    }
+
+    /// `st.local`/`ld.local` (or generic through `cvta.local`) on the thread's local array.
+    fn local(&mut self) -> Stmt {
+        let (ty, size, class, n) = self.mem_type(true);
+        let total = size * n;
+        let mut lines = Vec::new();
+        self.masked("%lb", 32 - total, &mut lines);
+        let off = self.rng.pick(&[0, 16, 32]);
+        let space = if self.rng.chance(30) {
+            lines.push("cvta.local.u64 %td0, %td0;".to_string());
+            ""
+        } else {
+            ".local"
+        };
+        let g = self.guard();
+        let v = Self::vprefix(n);
+        if self.rng.chance(50) {
+            let src = self.vec_src(class, n);
+            lines.push(format!("{g}st{space}{v}.{ty} [%td0+{off}], {src};"));
+        } else {
+            let dst = self.vec_dst(class, n);
+            lines.push(format!("{g}ld{space}{v}.{ty} {dst}, [%td0+{off}];"));
+        }
+        Stmt::Code(lines)
+    }
+
+    /// A load from the `.const` table `ctab` or the `.global` table `gtab`.
+    fn table(&mut self, constant: bool) -> Stmt {
+        let (ty, size, class, n) = self.mem_type(true);
+        let total = size * n;
+        let (sym, space) = if constant {
+            ("ctab", "const")
+        } else {
+            ("gtab", "global")
+        };
+        let g = self.guard();
+        let dst = self.vec_dst(class, n);
+        let v = Self::vprefix(n);
+        if self.rng.chance(30) {
+            // Direct symbol address with an aligned constant offset.
+            let off = self.rng.below((64 / total) as u64) as u32 * total;
+            return Stmt::Code(vec![format!("{g}ld.{space}{v}.{ty} {dst}, [{sym}+{off}];")]);
+        }
+        let mut lines = vec![format!("mov.u64 %td1, {sym};")];
+        let mut space = format!(".{space}");
+        if !constant && self.rng.chance(30) {
+            lines.push("cvta.global.u64 %td1, %td1;".to_string());
+            space.clear();
+        }
+        self.masked("%td1", 64 - total, &mut lines);
+        lines.push(format!("{g}ld{space}{v}.{ty} {dst}, [%td0];"));
+        Stmt::Code(lines)
+    }
+
+    /// A commutative atomic on the `atom` buffer (`red`, or `atom` into a scratch register).
+    fn atomic(&mut self) -> Stmt {
+        let kind = self.rng.below(ATOM_KINDS.len() as u64) as u32;
+        let (op, ty, size) = ATOM_KINDS[kind as usize];
+        let mut lines = Vec::new();
+        let generic = self.rng.chance(25);
+        let base = if generic { "%patm" } else { "%gatm" };
+        self.masked(base, 64 - size, &mut lines);
+        let space = if generic { "" } else { ".global" };
+        let class = if size == 8 { Class::B64 } else { Class::B32 };
+        let v = if self.rng.chance(25) {
+            self.imm(class)
+        } else {
+            self.src_reg(class)
+        };
+        let g = self.guard();
+        let off = kind * 64;
+        if self.rng.chance(50) {
+            lines.push(format!("{g}red{space}.{op}.{ty} [%td0+{off}], {v};"));
+        } else {
+            let scratch = if size == 8 { "%td1" } else { "%t1" };
+            lines.push(format!(
+                "{g}atom{space}.{op}.{ty} {scratch}, [%td0+{off}], {v};"
+            ));
+        }
+        Stmt::Code(lines)
+    }
+
+    /// An atomic on a cell of the thread's own `out` region (or own shared slot): any
+    /// operation, and the old value goes into a data register.
+    fn private_atomic_on(&mut self, base: &str, region: u32, space: &str) -> Stmt {
+        const OPS: &[(&str, &str, u32, Class)] = &[
+            ("add", "u32", 4, Class::B32),
+            ("add", "u64", 8, Class::B64),
+            ("add", "f32", 4, Class::F32),
+            ("add", "f64", 8, Class::F64),
+            ("exch", "b32", 4, Class::B32),
+            ("exch", "b64", 8, Class::B64),
+            ("cas", "b32", 4, Class::B32),
+            ("cas", "b64", 8, Class::B64),
+            ("inc", "u32", 4, Class::B32),
+            ("dec", "u32", 4, Class::B32),
+            ("min", "s32", 4, Class::B32),
+            ("max", "u64", 8, Class::B64),
+            ("and", "b32", 4, Class::B32),
+            ("xor", "b64", 8, Class::B64),
+        ];
+        let (op, ty, size, class) = *self.rng.pick(OPS);
+        let mut lines = Vec::new();
+        self.masked(base, region - size, &mut lines);
+        let g = self.guard();
+        let dst = self.data_reg(class);
+        let a = self.src_reg(class);
+        if op == "cas" {
+            let b = self.src_reg(class);
+            lines.push(format!("{g}atom{space}.{op}.{ty} {dst}, [%td0], {a}, {b};"));
+        } else {
+            lines.push(format!("{g}atom{space}.{op}.{ty} {dst}, [%td0], {a};"));
+        }
+        Stmt::Code(lines)
+    }
+
+    fn private_atomic(&mut self) -> Stmt {
+        if self.rng.chance(50) {
+            self.private_atomic_on("%odp", 128, "")
+        } else {
+            self.private_atomic_on("%od", 128, ".global")
+        }
+    }
+
+    /// A load or store on the thread's own shared slot, or a private shared atomic.
+    fn shared_own(&mut self) -> Stmt {
+        if self.rng.chance(25) {
+            return self.private_atomic_on("%so", SHARED_SLOT, ".shared");
+        }
+        let (ty, size, class, n) = self.mem_type(true);
+        let total = size * n;
+        let mut lines = Vec::new();
+        self.masked("%so", SHARED_SLOT - total, &mut lines);
+        let space = if self.rng.chance(30) {
+            lines.push("cvta.shared.u64 %td0, %td0;".to_string());
+            ""
+        } else {
+            ".shared"
+        };
+        let g = self.guard();
+        let v = Self::vprefix(n);
+        if self.rng.chance(50) {
+            let src = self.vec_src(class, n);
+            lines.push(format!("{g}st{space}{v}.{ty} [%td0], {src};"));
+        } else {
+            let dst = self.vec_dst(class, n);
+            lines.push(format!("{g}ld{space}{v}.{ty} {dst}, [%td0];"));
+        }
+        Stmt::Code(lines)
+    }
+
+    /// A commutative atomic on the shared atomic area.
+    fn shared_atomic(&mut self) -> Stmt {
+        let kind = self.rng.below(ATOM_KINDS.len() as u64) as u32;
+        let (op, ty, size) = ATOM_KINDS[kind as usize];
+        let mut lines = Vec::new();
+        self.masked("%sacc", 64 - size, &mut lines);
+        let class = if size == 8 { Class::B64 } else { Class::B32 };
+        let v = self.src_reg(class);
+        let g = self.guard();
+        let off = kind * 64;
+        if self.rng.chance(50) {
+            lines.push(format!("{g}red.shared.{op}.{ty} [%td0+{off}], {v};"));
+        } else {
+            let scratch = if size == 8 { "%td1" } else { "%t1" };
+            lines.push(format!(
+                "{g}atom.shared.{op}.{ty} {scratch}, [%td0+{off}], {v};"
+            ));
+        }
+        Stmt::Code(lines)
+    }
+
+    /// `shfl.sync` with the full member mask (convergent code, full warps only).
+    fn shfl(&mut self) -> Stmt {
+        let mode = *self.rng.pick(&["up", "down", "bfly", "idx"]);
+        let dst = if self.rng.chance(40) {
+            let r = self.data_reg(Class::B32);
+            let p = self.data_reg(Class::Pred);
+            format!("{r}|{p}")
+        } else {
+            self.data_reg(Class::B32)
+        };
+        let a = self.src_reg(Class::B32);
+        let b = if self.rng.chance(60) {
+            format!("{}", self.rng.below(32))
+        } else {
+            self.src_reg(Class::B32)
+        };
+        let c = if self.rng.chance(70) {
+            let v = *self
+                .rng
+                .pick(&[0x1fu32, 0, 0x1c1f, 0x181f, 0x101f, 0x1f00, 0x3, 0x1e1f]);
+            format!("{v}")
+        } else if self.rng.chance(50) {
+            format!("{}", self.rng.below(0x2000))
+        } else {
+            self.src_reg(Class::B32)
+        };
+        let mask = self.rng.pick(&["-1", "0xFFFFFFFF"]);
+        Stmt::Code(vec![format!(
+            "shfl.sync.{mode}.b32 {dst}, {a}, {b}, {c}, {mask};"
+        )])
+    }
+
+    /// A shared-memory exchange between threads of the CTA.
+    fn exchange(&mut self) -> Stmt {
+        let (ty, size, class) = *self.rng.pick(&[
+            ("u32", 4u32, Class::B32),
+            ("f32", 4, Class::F32),
+            ("u64", 8, Class::B64),
+            ("f64", 8, Class::F64),
+        ]);
+        let slot_off = self.rng.below((SHARED_SLOT / size) as u64) as u32 * size;
+        let src = self.src_reg(class);
+        let store = vec![format!("st.shared.{ty} [%so+{slot_off}], {src};")];
+        let who = self.src_reg(Class::B32);
+        let within = self.src_reg(Class::B32);
+        let mut load = vec![
+            format!("rem.u32 %t0, {who}, {};", self.nt),
+            "shl.b32 %t0, %t0, 5;".to_string(),
+            format!("and.b32 %t1, {within}, {};", SHARED_SLOT - size),
+            "add.u32 %t0, %t0, %t1;".to_string(),
+            "cvt.u64.u32 %td0, %t0;".to_string(),
+            "add.s64 %td0, %sb, %td0;".to_string(),
+        ];
+        let dst = self.data_reg(class);
+        if self.rng.chance(30) {
+            load.push("cvta.shared.u64 %td0, %td0;".to_string());
+            load.push(format!("ld.{ty} {dst}, [%td0];"));
+        } else {
+            load.push(format!("ld.shared.{ty} {dst}, [%td0];"));
+        }
+        Stmt::Exchange { store, load }
+    }
+
+    /// Fences, prefetches and `isspacep`.
+    fn misc(&mut self) -> Stmt {
+        match self.rng.below(3) {
+            0 => Stmt::Code(vec![self
+                .rng
+                .pick(&[
+                    "membar.gl;",
+                    "membar.cta;",
+                    "membar.sys;",
+                    "fence.acq_rel.gpu;",
+                    "fence.sc.cta;",
+                ])
+                .to_string()]),
+            1 => {
+                let mut lines = Vec::new();
+                self.masked("%gin", IN_BYTES - 4, &mut lines);
+                lines.push("prefetch.global.L2 [%td0];".to_string());
+                Stmt::Code(lines)
+            }
+            _ => {
+                let p = self.data_reg(Class::Pred);
+                let mut ptrs = vec!["%pin", "%pout", "%lgen"];
+                if self.shared {
+                    ptrs.push("%sgen");
+                }
+                let ptr = *self.rng.pick(&ptrs);
+                let space = self.rng.pick(&["global", "shared", "local"]);
+                Stmt::Code(vec![format!("isspacep.{space} {p}, {ptr};")])
+            }
+        }
+    }
+
+    // ---- control flow ----------------------------------------------------------------------
+
+    /// A condition that may differ between threads.
+    fn divergent_cond(&mut self) -> Cond {
+        let negated = self.rng.chance(50);
+        if self.rng.chance(40) {
+            return Cond {
+                setup: vec![],
+                pred: self.data_reg(Class::Pred),
+                negated,
+            };
+        }
+        let src = if self.rng.chance(50) {
+            self.rng.pick(&["%tl", "%ln", "%gl"]).to_string()
+        } else {
+            self.data_reg(Class::B32)
+        };
+        let cmp = self.rng.pick(&["lt", "ge", "eq", "ne", "hi", "ls"]);
+        let v = self.rng.below(40);
+        let mut setup = Vec::new();
+        if self.rng.chance(50) {
+            let m = self.rng.range(1, 31);
+            setup.push(format!("and.b32 %t0, {src}, {m};"));
+            setup.push(format!("setp.{cmp}.u32 %pu, %t0, {v};"));
+        } else {
+            setup.push(format!("setp.{cmp}.u32 %pu, {src}, {v};"));
+        }
+        Cond {
+            setup,
+            pred: "%pu".to_string(),
+            negated,
+        }
+    }
+
+    /// A condition that is the same for every thread of the CTA.
+    fn uniform_cond(&mut self) -> Cond {
+        let mut srcs: Vec<String> = UNIFORM_FIXED.iter().map(|s| s.to_string()).collect();
+        for (level, &uniform) in self.counters.iter().enumerate() {
+            if uniform {
+                srcs.push(format!("%lc{level}"));
+            }
+        }
+        let src = self.rng.pick(&srcs).clone();
+        let cmp = self.rng.pick(&["lt", "ge", "eq", "ne", "hi", "ls"]);
+        let v = *self.rng.pick(&[0u32, 1, 2, 3, 32, 64, 1000]);
+        Cond {
+            setup: vec![format!("setp.{cmp}.u32 %pu, {src}, {v};")],
+            pred: "%pu".to_string(),
+            negated: self.rng.chance(50),
+        }
+    }
+
+    fn if_stmt(&mut self, ctx: Ctx) -> Stmt {
+        let uniform = ctx.uniform && self.rng.chance(40);
+        let cond = if uniform {
+            self.uniform_cond()
+        } else {
+            self.divergent_cond()
+        };
+        let inner = Ctx {
+            uniform,
+            depth: ctx.depth + 1,
+        };
+        let then = self.block(inner, 5);
+        let els = if self.rng.chance(50) {
+            self.block(inner, 4)
+        } else {
+            vec![]
+        };
+        Stmt::If { cond, then, els }
+    }
+
+    fn loop_stmt(&mut self, ctx: Ctx) -> Stmt {
+        let level = self.counters.len();
+        let fixed = self.rng.chance(50);
+        let trip = if fixed {
+            Trip::Fixed(self.rng.range(0, 5) as u32)
+        } else {
+            let src = if self.rng.chance(50) {
+                self.rng.pick(&["%tl", "%ln", "%gl"]).to_string()
+            } else {
+                self.data_reg(Class::B32)
+            };
+            let line = match self.rng.below(3) {
+                0 => format!("and.b32 %ll{level}, {src}, 7;"),
+                1 => format!("rem.u32 %ll{level}, {src}, 6;"),
+                _ => format!("shr.u32 %ll{level}, {src}, 29;"),
+            };
+            Trip::PerLane(vec![line])
+        };
+        let brk_kind = self.rng.below(4);
+        let uniform_so_far = ctx.uniform && fixed;
+        self.counters.push(uniform_so_far);
+        let brk = match brk_kind {
+            0 => Some(self.divergent_cond()),
+            1 if uniform_so_far => Some(self.uniform_cond()),
+            _ => None,
+        };
+        let uniform = uniform_so_far && brk_kind != 0;
+        if let Some(u) = self.counters.last_mut() {
+            *u = uniform;
+        }
+        let body = self.block(
+            Ctx {
+                uniform,
+                depth: ctx.depth + 1,
+            },
+            5,
+        );
+        self.counters.pop();
+        Stmt::Loop {
+            level,
+            trip,
+            test_first: self.rng.chance(50),
+            body,
+            brk,
+        }
+    }
+
+    fn exit(&mut self) -> Stmt {
+        let how = *self
+            .rng
+            .pick(&[ExitHow::Ret, ExitHow::Exit, ExitHow::ToEpilogue]);
+        self.exited = true;
+        Stmt::Exit {
+            cond: self.divergent_cond(),
+            how,
+        }
+    }
+}
+
+/// A kernel whose body is every combination of type and modifiers of `FORMS[form]`, one
+/// instruction each with random operands (to check the table against ptxas and the lowering).
+pub fn form_coverage_kernel(form: usize, seed: u64) -> String {
+    let mut rng = Rng::seeded(seed);
+    let mut k = generate(&mut rng, GenConfig { size: 1 });
+    k.body.clear();
+    let mut g = Gen {
+        rng: &mut rng,
+        budget: 0,
+        nt: 32,
+        full_warps: true,
+        shared: false,
+        exited: false,
+        counters: Vec::new(),
+    };
+    let f = &FORMS[form];
+    let mut combos: Vec<Vec<&str>> = vec![vec![]];
+    for group in f.mods {
+        combos = combos
+            .iter()
+            .flat_map(|c| {
+                group.iter().map(move |m| {
+                    let mut c = c.clone();
+                    c.push(*m);
+                    c
+                })
+            })
+            .collect();
+    }
+    let mut lines = Vec::new();
+    for ty in f.tys {
+        for c in &combos {
+            lines.push(g.form_instance(f, ty, c));
+        }
+    }
+    k.body.push(Stmt::Code(lines));
+    k.render()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reproducible() {
+        let a = generate(&mut Rng::seeded(42), GenConfig::default()).render();
+        let b = generate(&mut Rng::seeded(42), GenConfig::default()).render();
+        assert_eq!(a, b);
+        let c = generate(&mut Rng::seeded(43), GenConfig::default()).render();
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn generated_kernels_parse_and_lower() {
+        for seed in 0..200 {
+            let k = generate(&mut Rng::seeded(seed), GenConfig { size: 30 });
+            let text = k.render();
+            if let Err(e) = crate::runtime::front_end(&text, "gen.ptx") {
+                panic!("seed {seed}: {e}\n{text}");
+            }
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! Differential fuzzing: random valid kernels run on the interpreter (the oracle) and on the
+//! JIT, compared bit for bit; failures are shrunk and written as ready-to-commit cases.
+//!
+//! - [`gen`] builds kernels that are valid by construction and fully determined by the PTX ISA
+//!   (every register initialised, masked in-bounds addresses, race-free memory, barriers and
+//!   `shfl.sync` only in uniform control flow, bounded loops), from the instruction table in
+//!   [`forms`] and a seeded or byte-fed choice stream ([`rng`]).
+//! - [`case`] describes the launch (grid, block, buffers with deterministic contents) and writes
+//!   it as a case file without expectations: the check is engine agreement (`ptxjit check`).
+//! - [`diff`] runs a case on both engines and compares buffers and faults.
+//! - [`shrink`] reduces a failing kernel while the failure persists.
+//! - [`fuzz`] is the loop behind `ptxjit fuzz`, the smoke test and the regression writer; the
+//!   cargo-fuzz targets in `fuzz/` call [`gen`] and [`diff`] directly.
+//!
+//! Everything here is deterministic: case `i` of seed `s` is the same kernel on every machine.
+
+pub mod case;
+pub mod cli;
+pub mod diff;
+pub mod forms;
+pub mod gen;
+mod render;
+pub mod rng;
+pub mod shrink;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use case::LaunchCase;
+use diff::Verdict;
+use gen::{GenConfig, Kernel};
+use rng::Rng;
+
+/// Options of a fuzzing run.
+#[derive(Clone, Debug)]
+pub struct FuzzOptions {
+    /// Seed of the case sequence.
+    pub seed: u64,
+    /// Stop after this many cases.
+    pub cases: Option<u64>,
+    /// Stop after this long.
+    pub time: Option<Duration>,
+    /// Upper bound of the size knob; each case draws its size in `size/4 ..= size`.
+    pub size: usize,
+    /// Write every generated case here (`NAME.ptx` + `NAME.toml`).
+    pub emit: Option<PathBuf>,
+    /// Only generate (and emit); do not run the engines.
+    pub emit_only: bool,
+    /// Where failures are written, shrunk.
+    pub out: PathBuf,
+    /// Time limit for shrinking one failure.
+    pub shrink_time: Duration,
+    /// Continue after a failure.
+    pub keep_going: bool,
+}
+
+impl Default for FuzzOptions {
+    fn default() -> FuzzOptions {
+        FuzzOptions {
+            seed: 0,
+            cases: Some(100),
+            time: None,
+            size: 40,
+            emit: None,
+            emit_only: false,
+            out: PathBuf::from("ptx-tests/fuzz-regressions"),
+            shrink_time: Duration::from_secs(120),
+            keep_going: false,
+        }
+    }
+}
+
+/// One failure found.
+#[derive(Clone, Debug)]
+pub struct Find {
+    /// The case's own seed (reproduce with [`kernel_for_seed`]).
+    pub case_seed: u64,
+    pub verdict: Verdict,
+    /// Statements before and after shrinking.
+    pub statements: (usize, usize),
+    /// The regression case written (`.toml`), if writing worked.
+    pub file: Option<PathBuf>,
+    /// Why it could not be written.
+    pub write_error: Option<String>,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub cases: u64,
+    pub finds: Vec<Find>,
+    pub elapsed: Duration,
+}
+
+/// Progress, reported after every case.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub cases: u64,
+    pub finds: usize,
+    pub elapsed: Duration,
+    /// Set while a failure is being shrunk.
+    pub shrinking: bool,
+}
+
+/// The seed of case `i` of a run seeded with `seed`.
+pub fn case_seed(seed: u64, i: u64) -> u64 {
+    let mut r = Rng::seeded(seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    r.next_u64()
+}
+
+/// The kernel of a case seed, with its size drawn in `size/4 ..= size`.
+pub fn kernel_for_seed(case_seed: u64, size: usize) -> Kernel {
+    let mut rng = Rng::seeded(case_seed);
+    let size = rng.range((size / 4).max(1) as u64, size.max(1) as u64) as usize;
+    gen::generate(&mut rng, GenConfig { size })
+}
+
+/// The name files of a case seed are written under.
+pub fn case_name(case_seed: u64) -> String {
+    format!("fuzz_{case_seed:016x}")
+}
+
+/// Writes `case` as `DIR/NAME.ptx` and `DIR/NAME.toml` with `comment` at the top of the TOML.
+pub fn write_case(
+    dir: &Path,
+    name: &str,
+    case: &LaunchCase,
+    comment: &str,
+) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let ptx_file = format!("{name}.ptx");
+    let ptx_path = dir.join(&ptx_file);
+    std::fs::write(&ptx_path, &case.ptx).map_err(|e| format!("{}: {e}", ptx_path.display()))?;
+    let toml_path = dir.join(format!("{name}.toml"));
+    std::fs::write(&toml_path, case.to_toml(&ptx_file, comment))
+        .map_err(|e| format!("{}: {e}", toml_path.display()))?;
+    Ok(toml_path)
+}
+
+/// A one-line description of a failing verdict.
+pub fn headline(v: &Verdict) -> String {
+    match v {
+        Verdict::Agree => "engines agree".to_string(),
+        Verdict::Rejected(e) => format!("generated kernel rejected by both engines: {e}"),
+        Verdict::Timeout => "both engines ran past the time limit".to_string(),
+        Verdict::Mismatch { kind, .. } => format!("interpreter and JIT disagree ({kind:?})"),
+    }
+}
+
+/// Shrinks the failing kernel of `case_seed` and writes it to `out` as a regression case.
+pub fn shrink_and_write(
+    kernel: &Kernel,
+    case_seed: u64,
+    verdict: &Verdict,
+    out: &Path,
+    shrink_time: Duration,
+) -> Find {
+    let before = shrink::count(&kernel.body);
+    let (small, tried) = shrink::shrink(
+        kernel,
+        |v| diff::compare(&LaunchCase::of_kernel(v)).same_failure(verdict),
+        shrink_time,
+    );
+    let case = LaunchCase::of_kernel(&small);
+    // The verdict of the shrunk kernel (its detail names the final buffer words).
+    let final_verdict = diff::compare(&case);
+    let final_verdict = if final_verdict.same_failure(verdict) {
+        final_verdict
+    } else {
+        verdict.clone()
+    };
+    let after = shrink::count(&small.body);
+    let detail = match &final_verdict {
+        Verdict::Mismatch { detail, .. } => detail.clone(),
+        Verdict::Rejected(e) => e.clone(),
+        _ => String::new(),
+    };
+    let comment = format!(
+        "Differential-fuzzing regression: {}.\n\
+         Found by `ptxjit fuzz` (case seed {case_seed:#018x}); shrunk from {before} to {after} \
+         statements ({tried} candidates tried).\n\
+         No [expect] tables: the check is that the interpreter and the JIT agree bit for bit on \
+         every buffer and on faults.\n\
+         Run: ptxjit check {}.toml   (tests/ptx_tests.rs runs it as a check:: trial)\n\
+         {detail}",
+        headline(&final_verdict),
+        case_name(case_seed)
+    );
+    let (file, write_error) =
+        match write_case(out, &case_name(case_seed), &case, comment.trim_end()) {
+            Ok(p) => (Some(p), None),
+            Err(e) => (None, Some(e)),
+        };
+    Find {
+        case_seed,
+        verdict: final_verdict,
+        statements: (before, after),
+        file,
+        write_error,
+    }
+}
+
+/// The differential loop: generate, run both engines, compare; shrink and write each failure.
+/// Stops after `opts.cases` cases or `opts.time`, or at the first failure unless
+/// `opts.keep_going`. `progress` is called after every case.
+pub fn fuzz(opts: &FuzzOptions, mut progress: impl FnMut(Progress)) -> Summary {
+    let start = Instant::now();
+    let mut s = Summary::default();
+    for i in 0.. {
+        if opts.cases.is_some_and(|n| i >= n) || opts.time.is_some_and(|t| start.elapsed() >= t) {
+            break;
+        }
+        let cs = case_seed(opts.seed, i);
+        let kernel = kernel_for_seed(cs, opts.size);
+        let case = LaunchCase::of_kernel(&kernel);
+        if let Some(dir) = &opts.emit {
+            let comment = format!(
+                "Generated by `ptxjit fuzz --seed {} --size {}` (case {i}, case seed {cs:#018x}).\n\
+                 No [expect] tables: check it with `ptxjit check` (interpreter vs JIT).",
+                opts.seed, opts.size
+            );
+            if let Err(e) = write_case(dir, &case_name(cs), &case, &comment) {
+                s.finds.push(Find {
+                    case_seed: cs,
+                    verdict: Verdict::Agree,
+                    statements: (0, 0),
+                    file: None,
+                    write_error: Some(e),
+                });
+                break;
+            }
+        }
+        s.cases += 1;
+        if !opts.emit_only {
+            let verdict = diff::compare(&case);
+            if !verdict.is_agree() {
+                progress(Progress {
+                    cases: s.cases,
+                    finds: s.finds.len() + 1,
+                    elapsed: start.elapsed(),
+                    shrinking: true,
+                });
+                s.finds.push(shrink_and_write(
+                    &kernel,
+                    cs,
+                    &verdict,
+                    &opts.out,
+                    opts.shrink_time,
+                ));
+                if !opts.keep_going {
+                    break;
+                }
+            }
+        }
+        progress(Progress {
+            cases: s.cases,
+            finds: s.finds.len(),
+            elapsed: start.elapsed(),
+            shrinking: false,
+        });
+    }
+    s.elapsed = start.elapsed();
+    s
+}

@@ -1,0 +1,360 @@
+//! Rendering a generated [`Kernel`] as PTX: module variables, the entry with its four
+//! parameters, register declarations, the fixed prologue (parameters, thread ids, per-thread
+//! bases, data registers from the input, shared and local memory zeroed), the body, and the
+//! epilogue that stores every data register into the thread's region of `out`.
+
+use std::fmt::Write as _;
+
+use super::forms::Class;
+use super::gen::*;
+
+/// Facts about a kernel body that the prologue and epilogue depend on.
+#[derive(Default)]
+struct Facts {
+    real_exit: bool,
+}
+
+fn facts(body: &[Stmt], f: &mut Facts) {
+    for s in body {
+        match s {
+            Stmt::If { then, els, .. } => {
+                facts(then, f);
+                facts(els, f);
+            }
+            Stmt::Loop { body, .. } => facts(body, f),
+            Stmt::Exit { how, .. } => f.real_exit |= *how != ExitHow::ToEpilogue,
+            Stmt::Code(_) | Stmt::Barrier(_) | Stmt::Exchange { .. } => {}
+        }
+    }
+}
+
+struct Render {
+    out: String,
+    labels: u32,
+}
+
+impl Render {
+    fn line(&mut self, s: &str) {
+        self.out.push('\t');
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    fn label(&mut self) -> String {
+        self.labels += 1;
+        format!("$L__fz{}", self.labels)
+    }
+
+    fn place(&mut self, l: &str) {
+        let _ = writeln!(self.out, "{l}:");
+    }
+
+    /// Branch to `target` where `cond` is false (`want = false`) or true.
+    fn branch(&mut self, cond: &Cond, when: bool, target: &str) {
+        for s in &cond.setup {
+            self.line(s);
+        }
+        let neg = cond.negated ^ !when;
+        let bang = if neg { "!" } else { "" };
+        self.line(&format!("@{bang}{} bra {target};", cond.pred));
+    }
+
+    fn stmts(&mut self, body: &[Stmt]) {
+        for s in body {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Code(lines) => lines.iter().for_each(|l| self.line(l)),
+            Stmt::Barrier(b) => self.line(b),
+            Stmt::Exchange { store, load } => {
+                store.iter().for_each(|l| self.line(l));
+                self.line("bar.sync 0;");
+                load.iter().for_each(|l| self.line(l));
+                self.line("bar.sync 0;");
+            }
+            Stmt::If { cond, then, els } => {
+                let (else_l, end_l) = (self.label(), self.label());
+                if els.is_empty() {
+                    self.branch(cond, false, &end_l);
+                    self.stmts(then);
+                } else {
+                    self.branch(cond, false, &else_l);
+                    self.stmts(then);
+                    self.line(&format!("bra {end_l};"));
+                    self.place(&else_l);
+                    self.stmts(els);
+                }
+                self.place(&end_l);
+            }
+            Stmt::Loop {
+                level,
+                trip,
+                test_first,
+                body,
+                brk,
+            } => {
+                let (head, end) = (self.label(), self.label());
+                self.line(&format!("mov.u32 %lc{level}, 0;"));
+                let limit = match trip {
+                    Trip::Fixed(n) => format!("{n}"),
+                    Trip::PerLane(lines) => {
+                        lines.iter().for_each(|l| self.line(l));
+                        format!("%ll{level}")
+                    }
+                };
+                self.place(&head);
+                if *test_first {
+                    self.line(&format!("setp.ge.u32 %pl, %lc{level}, {limit};"));
+                    self.line(&format!("@%pl bra {end};"));
+                }
+                self.stmts(body);
+                if let Some(c) = brk {
+                    self.branch(c, true, &end);
+                }
+                self.line(&format!("add.u32 %lc{level}, %lc{level}, 1;"));
+                if *test_first {
+                    self.line(&format!("bra {head};"));
+                } else {
+                    self.line(&format!("setp.lt.u32 %pl, %lc{level}, {limit};"));
+                    self.line(&format!("@%pl bra {head};"));
+                }
+                self.place(&end);
+            }
+            Stmt::Exit { cond, how } => {
+                let target = match how {
+                    ExitHow::Ret => None,
+                    ExitHow::Exit => Some("exit"),
+                    ExitHow::ToEpilogue => Some("bra $L__epilogue"),
+                };
+                for l in &cond.setup {
+                    self.line(l);
+                }
+                let bang = if cond.negated { "!" } else { "" };
+                self.line(&format!(
+                    "@{bang}{} {};",
+                    cond.pred,
+                    target.unwrap_or("ret")
+                ));
+            }
+        }
+    }
+}
+
+fn byte_list(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|b| b.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Kernel {
+    /// The kernel as a PTX module (`.version 8.0`, `.target sm_80`, 64-bit addresses).
+    ///
+    /// Parameters: `in` (u64 pointer, [`IN_BYTES`]), `out` (u64 pointer, [`OUT_REGION`] bytes
+    /// per thread), `atom` (u64 pointer, [`ATOM_BYTES`]), `k` (u32).
+    pub fn render(&self) -> String {
+        let mut f = Facts::default();
+        facts(&self.body, &mut f);
+        let name = &self.name;
+        let nt = self.threads_per_cta();
+        let mut r = Render {
+            out: String::new(),
+            labels: 0,
+        };
+        let o = &mut r.out;
+        let _ = writeln!(o, "// Generated by ptxjit fuzz (src/fuzz/gen.rs).");
+        let _ = writeln!(o, ".version 8.0\n.target sm_80\n.address_size 64\n");
+        let _ = writeln!(
+            o,
+            ".const .align 8 .b8 ctab[64] = {{{}}};",
+            byte_list(&self.ctab)
+        );
+        let _ = writeln!(
+            o,
+            ".global .align 8 .b8 gtab[64] = {{{}}};",
+            byte_list(&self.gtab)
+        );
+        match self.shared {
+            SharedMode::None => {}
+            SharedMode::Static => {
+                let _ = writeln!(o, ".shared .align 16 .b8 smem[{}];", self.shared_bytes());
+            }
+            SharedMode::Dynamic => {
+                let _ = writeln!(o, ".extern .shared .align 16 .b8 smem[];");
+            }
+        }
+        let _ = writeln!(
+            o,
+            "\n.visible .entry {name}(\n\t.param .u64 {name}_in,\n\t.param .u64 {name}_out,\n\t.param .u64 {name}_atom,\n\t.param .u32 {name}_k\n)\n{{"
+        );
+        for (class, prefix, n) in POOL {
+            let ty = match class {
+                Class::B16 => "b16",
+                Class::B32 => "b32",
+                Class::B64 => "b64",
+                Class::F32 => "f32",
+                Class::F64 => "f64",
+                Class::Pred => "pred",
+            };
+            r.line(&format!(".reg .{ty} {prefix}<{n}>;"));
+        }
+        r.line(&format!(
+            ".reg .b32 {}, %t0, %t1, %t2, %lc<{MAX_LOOPS}>, %ll<{MAX_LOOPS}>;",
+            FIXED.join(", ")
+        ));
+        r.line(".reg .b64 %pin, %pout, %patm, %gin, %gatm, %od, %odp, %td0, %td1, %sb, %so, %sacc, %sgen, %lb, %lgen;");
+        r.line(".reg .pred %pu, %pl;");
+        r.line(".local .align 16 .b8 lbuf[64];");
+        self.prologue(&mut r, nt);
+        r.stmts(&self.body);
+        self.epilogue(&mut r, &f);
+        r.out.push_str("}\n");
+        r.out
+    }
+
+    fn prologue(&self, r: &mut Render, nt: u32) {
+        let name = &self.name;
+        for l in [
+            format!("ld.param.u64 %pin, [{name}_in];"),
+            format!("ld.param.u64 %pout, [{name}_out];"),
+            format!("ld.param.u64 %patm, [{name}_atom];"),
+            format!("ld.param.u32 %k, [{name}_k];"),
+            "cvta.to.global.u64 %gin, %pin;".into(),
+            "cvta.to.global.u64 %gatm, %patm;".into(),
+            // Linear thread id in the CTA: x + y*nx + z*nx*ny.
+            "mov.u32 %ntx, %ntid.x;".into(),
+            "mov.u32 %t0, %ntid.y;".into(),
+            "mov.u32 %t1, %tid.z;".into(),
+            "mov.u32 %t2, %tid.y;".into(),
+            "mad.lo.u32 %tl, %t1, %t0, %t2;".into(),
+            "mov.u32 %t2, %tid.x;".into(),
+            "mad.lo.u32 %tl, %tl, %ntx, %t2;".into(),
+            // Linear CTA id, with the same rule.
+            "mov.u32 %t0, %nctaid.x;".into(),
+            "mov.u32 %t1, %nctaid.y;".into(),
+            "mov.u32 %t2, %ctaid.z;".into(),
+            "mov.u32 %cl, %ctaid.y;".into(),
+            "mad.lo.u32 %cl, %t2, %t1, %cl;".into(),
+            "mov.u32 %t2, %ctaid.x;".into(),
+            "mad.lo.u32 %cl, %cl, %t0, %t2;".into(),
+            format!("mad.lo.u32 %gl, %cl, {nt}, %tl;"),
+            "mov.u32 %ln, %laneid;".into(),
+            "mov.u32 %wp, %warpid;".into(),
+            format!("mul.wide.u32 %td0, %gl, {OUT_REGION};"),
+            "add.s64 %odp, %pout, %td0;".into(),
+            "cvta.to.global.u64 %od, %odp;".into(),
+            "mov.u64 %lb, lbuf;".into(),
+            "cvta.local.u64 %lgen, %lb;".into(),
+            "mov.u32 %t0, 0;".into(),
+            "st.local.v4.u32 [%lb], {%t0, %t0, %t0, %t0};".into(),
+            "st.local.v4.u32 [%lb+16], {%t0, %t0, %t0, %t0};".into(),
+            "st.local.v4.u32 [%lb+32], {%t0, %t0, %t0, %t0};".into(),
+            "st.local.v4.u32 [%lb+48], {%t0, %t0, %t0, %t0};".into(),
+        ] {
+            r.line(&l);
+        }
+        for level in 0..MAX_LOOPS {
+            r.line(&format!("mov.u32 %lc{level}, 0;"));
+            r.line(&format!("mov.u32 %ll{level}, 0;"));
+        }
+        // Data registers: from the input buffer at thread-dependent places, and thread ids.
+        let inits: &[(&str, u32, &str, u32)] = &[
+            ("%r", 8, "u32", 4),
+            ("%rd", 4, "u64", 8),
+            ("%f", 4, "f32", 4),
+            ("%fd", 4, "f64", 8),
+            ("%h", 4, "u16", 2),
+        ];
+        let mut salt = 0u32;
+        for &(prefix, n, ty, size) in inits {
+            for i in 0..n {
+                salt += 1;
+                let mul = 4 * (2 * salt + 1);
+                r.line(&format!("mad.lo.u32 %t0, %gl, {mul}, {};", salt * 12));
+                r.line(&format!("and.b32 %t0, %t0, {};", IN_BYTES - size));
+                r.line("cvt.u64.u32 %td0, %t0;");
+                r.line("add.s64 %td0, %gin, %td0;");
+                r.line(&format!("ld.global.{ty} {prefix}{i}, [%td0];"));
+            }
+        }
+        r.line("xor.b32 %r6, %r6, %tl;");
+        r.line("add.u32 %r7, %r7, %gl;");
+        r.line("setp.lt.u32 %p0, %r0, %r1;");
+        r.line("and.b32 %t0, %tl, 1;");
+        r.line("setp.eq.u32 %p1, %t0, 0;");
+        r.line("setp.gt.s32 %p2, %r2, %r3;");
+        r.line("setp.ne.u32 %p3, %r4, 0;");
+        if self.shared != SharedMode::None {
+            // Own slot at smem + tl*32; the atomic area after all slots. Zero both, then wait.
+            r.line("mov.u64 %sb, smem;");
+            r.line(&format!("mul.wide.u32 %td0, %tl, {SHARED_SLOT};"));
+            r.line("add.s64 %so, %sb, %td0;");
+            r.line(&format!("add.s64 %sacc, %sb, {};", nt * SHARED_SLOT));
+            r.line("cvta.shared.u64 %sgen, %sb;");
+            r.line("mov.u32 %t0, 0;");
+            r.line("st.shared.v4.u32 [%so], {%t0, %t0, %t0, %t0};");
+            r.line("st.shared.v4.u32 [%so+16], {%t0, %t0, %t0, %t0};");
+            // The atomic area: thread tl zeroes words tl, tl + nt, ... (a divergent loop).
+            r.line("mov.u32 %t1, %tl;");
+            r.place("$L__zero");
+            r.line(&format!("setp.ge.u32 %pu, %t1, {};", ATOM_BYTES / 4));
+            r.line("@%pu bra $L__zero_end;");
+            r.line("shl.b32 %t2, %t1, 2;");
+            r.line("cvt.u64.u32 %td0, %t2;");
+            r.line("add.s64 %td0, %sacc, %td0;");
+            r.line("st.shared.u32 [%td0], %t0;");
+            r.line(&format!("add.u32 %t1, %t1, {nt};"));
+            r.line("bra $L__zero;");
+            r.place("$L__zero_end");
+            r.line("bar.sync 0;");
+        } else {
+            r.line("mov.u64 %sb, 0;");
+            r.line("mov.u64 %so, 0;");
+            r.line("mov.u64 %sacc, 0;");
+            r.line("mov.u64 %sgen, 0;");
+        }
+    }
+
+    fn epilogue(&self, r: &mut Render, f: &Facts) {
+        r.place("$L__epilogue");
+        let mut off = 128;
+        for (class, prefix, n) in POOL {
+            for i in 0..*n {
+                let reg = format!("{prefix}{i}");
+                match class {
+                    Class::B32 => r.line(&format!("st.global.u32 [%od+{off}], {reg};")),
+                    Class::F32 => r.line(&format!("st.global.f32 [%od+{off}], {reg};")),
+                    Class::B64 => r.line(&format!("st.global.u64 [%od+{off}], {reg};")),
+                    Class::F64 => r.line(&format!("st.global.f64 [%od+{off}], {reg};")),
+                    Class::B16 => r.line(&format!("st.global.u16 [%od+{off}], {reg};")),
+                    Class::Pred => {
+                        r.line(&format!("selp.u32 %t0, 1, 0, {reg};"));
+                        r.line(&format!("st.global.u8 [%od+{off}], %t0;"));
+                    }
+                }
+                off += match class {
+                    Class::B64 | Class::F64 => 8,
+                    Class::B32 | Class::F32 => 4,
+                    Class::B16 => 2,
+                    Class::Pred => 1,
+                };
+            }
+        }
+        debug_assert!(off <= OUT_REGION - 4);
+        if self.shared != SharedMode::None && !f.real_exit {
+            // Every thread is here: read back one word of the shared atomic area.
+            r.line("bar.sync 0;");
+            r.line(&format!("rem.u32 %t0, %tl, {};", ATOM_BYTES / 4));
+            r.line("shl.b32 %t0, %t0, 2;");
+            r.line("cvt.u64.u32 %td0, %t0;");
+            r.line("add.s64 %td0, %sacc, %td0;");
+            r.line("ld.shared.u32 %t1, [%td0];");
+            r.line(&format!("st.global.u32 [%od+{}], %t1;", OUT_REGION - 4));
+        }
+        r.line("ret;");
+    }
+}

@@ -1,0 +1,177 @@
+//! Differential fuzzing in `cargo test`: a seeded smoke run of generated kernels through the
+//! interpreter and the JIT, the committed fuzz regressions, and a sample of generated kernels
+//! checked by NVIDIA's `ptxas` (skipped, saying so, where ptxas is not installed).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use ptxjit::fuzz::case::LaunchCase;
+use ptxjit::fuzz::diff::{compare, Verdict};
+use ptxjit::fuzz::{case_name, case_seed, kernel_for_seed, write_case};
+
+/// `PTXAS` from the environment, or `../shared/tools/ptxas` next to the repository.
+fn ptxas() -> Option<PathBuf> {
+    let p = std::env::var_os("PTXAS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/ptxas"));
+    let ok = Command::new(&p)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    ok.then_some(p)
+}
+
+#[test]
+fn generated_kernels_pass_ptxas() {
+    let Some(ptxas) = ptxas() else {
+        eprintln!("SKIPPED: ptxas not found (set PTXAS or install ../shared/tools/ptxas)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("ptxjit-fuzz-ptxas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut failures = Vec::new();
+    for i in 0..50 {
+        let seed = case_seed(0x5eed, i);
+        let k = kernel_for_seed(seed, 60);
+        let case = LaunchCase::of_kernel(&k);
+        let file = dir.join(format!("{}.ptx", case_name(seed)));
+        std::fs::write(&file, &case.ptx).unwrap();
+        let out = Command::new(&ptxas)
+            .args(["-arch=sm_80", "-o", "/dev/null"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        if !out.status.success() {
+            failures.push(format!(
+                "{}: {}",
+                file.display(),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        } else {
+            let _ = std::fs::remove_file(&file);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "ptxas rejected generated kernels:\n{}",
+        failures.join("\n")
+    );
+    let _ = std::fs::remove_dir(&dir);
+}
+
+#[test]
+fn generated_kernels_load_on_both_engines() {
+    use ptxjit::runtime::{Context, Engine};
+    for i in 0..40 {
+        let seed = case_seed(0x10ad, i);
+        let case = LaunchCase::of_kernel(&kernel_for_seed(seed, 60));
+        for engine in [Engine::Jit, Engine::Interp] {
+            let mut ctx = Context::new();
+            if let Err(e) = ctx.load_module(&case.ptx, "gen.ptx", engine) {
+                panic!("case seed {seed:#x} on {engine}: {e}\n{}", case.ptx);
+            }
+        }
+    }
+}
+
+/// A few hundred small kernels on both engines (a few seconds).
+#[test]
+fn smoke_differential() {
+    let mut failures = Vec::new();
+    let dir = std::env::temp_dir().join(format!("ptxjit-fuzz-smoke-{}", std::process::id()));
+    for i in 0..300 {
+        let seed = case_seed(0x5a0e, i);
+        let kernel = kernel_for_seed(seed, 24);
+        let case = LaunchCase::of_kernel(&kernel);
+        let v = compare(&case);
+        if !v.is_agree() {
+            let f =
+                ptxjit::fuzz::shrink_and_write(&kernel, seed, &v, &dir, Duration::from_secs(20));
+            failures.push(format!(
+                "case seed {seed:#x}: {}\n{}\n  shrunk case: {:?}",
+                ptxjit::fuzz::headline(&f.verdict),
+                match &f.verdict {
+                    Verdict::Mismatch { detail, .. } | Verdict::Rejected(detail) => detail.clone(),
+                    _ => String::new(),
+                },
+                f.file
+            ));
+            if failures.len() >= 3 {
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// A written case is a valid case file for the case library, and `ptxjit check` (interpreter
+/// vs JIT) agrees on it. (Committed regressions under `ptx-tests/fuzz-regressions/` run as
+/// `check::` trials of `tests/ptx_tests.rs`.)
+#[test]
+fn emitted_case_is_a_valid_case_file() {
+    use ptxjit::case::{check_case, Case, RunOptions};
+    let seed = case_seed(1, 2);
+    let case = LaunchCase::of_kernel(&kernel_for_seed(seed, 20));
+    let dir = std::env::temp_dir().join(format!("ptxjit-fuzz-emit-{}", std::process::id()));
+    let toml = write_case(&dir, "k", &case, "a comment\nover two lines").unwrap();
+    let loaded = Case::load(&toml);
+    let checked = loaded.as_ref().map(|c| {
+        check_case(
+            c,
+            &RunOptions {
+                memcheck: false,
+                repeat: 0,
+                timeout: Some(Duration::from_secs(60)),
+            },
+        )
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    let checked = checked.unwrap_or_else(|e| panic!("case library rejects the case: {e}"));
+    let c = checked.unwrap_or_else(|e| panic!("case cannot be prepared: {e}"));
+    assert!(
+        c.agree(),
+        "engines disagree: {:?} {:?}",
+        c.diffs,
+        c.error_diff
+    );
+}
+
+/// Every form of the generator's instruction table, with every type and modifier
+/// combination, is accepted by ptxas (when installed) and by ptxjit's front end.
+#[test]
+fn instruction_table_matches_ptxas_and_lowering() {
+    let ptxas = ptxas();
+    if ptxas.is_none() {
+        eprintln!(
+            "SKIPPED the ptxas half: ptxas not found (set PTXAS or install ../shared/tools/ptxas)"
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("ptxjit-fuzz-forms-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut failures = Vec::new();
+    for (i, f) in ptxjit::fuzz::forms::FORMS.iter().enumerate() {
+        let text = ptxjit::fuzz::gen::form_coverage_kernel(i, i as u64);
+        if let Err(e) = ptxjit::runtime::front_end(&text, "forms.ptx") {
+            failures.push(format!("form {i} ({}): ptxjit: {e}", f.op));
+        }
+        if let Some(ptxas) = &ptxas {
+            let file = dir.join(format!("form{i}.ptx"));
+            std::fs::write(&file, &text).unwrap();
+            let out = Command::new(ptxas)
+                .args(["-arch=sm_80", "-o", "/dev/null"])
+                .arg(&file)
+                .output()
+                .unwrap();
+            if !out.status.success() {
+                failures.push(format!(
+                    "form {i} ({}): ptxas: {}",
+                    f.op,
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
