@@ -93,7 +93,11 @@ fn compile(c: &mut Criterion) {
         };
         let path = case.dir.join(&case.spec.ptx);
         let Ok(ptx) = std::fs::read_to_string(&path) else {
-            eprintln!("skipping compile/{}: cannot read {}", b.name, path.display());
+            eprintln!(
+                "skipping compile/{}: cannot read {}",
+                b.name,
+                path.display()
+            );
             continue;
         };
         let file = path.display().to_string();

@@ -90,7 +90,7 @@ pub fn benches() -> Vec<Bench> {
             work: 1 << 24,
             unit: "elements",
             shrink: |s| shrink_grid(s, 0, 16),
-            native: Saxpy::new,
+            native: Saxpy::boxed,
         },
         Bench {
             name: "sgemm_naive",
@@ -99,7 +99,7 @@ pub fn benches() -> Vec<Bench> {
             work: 512 * 512 * 512,
             unit: "FMAs",
             shrink: |s| shrink_grid(s, 1, 16),
-            native: |l| Sgemm::new(l, false),
+            native: |l| Sgemm::boxed(l, false),
         },
         Bench {
             name: "sgemm_tiled",
@@ -108,7 +108,7 @@ pub fn benches() -> Vec<Bench> {
             work: 512 * 512 * 512,
             unit: "FMAs",
             shrink: |s| shrink_grid(s, 1, 16),
-            native: |l| Sgemm::new(l, true),
+            native: |l| Sgemm::boxed(l, true),
         },
         Bench {
             name: "reduce_shared",
@@ -117,7 +117,7 @@ pub fn benches() -> Vec<Bench> {
             work: 1 << 24,
             unit: "elements",
             shrink: |s| shrink_grid(s, 0, 16),
-            native: ReduceBlocks::new,
+            native: ReduceBlocks::boxed,
         },
         Bench {
             name: "reduce_shfl",
@@ -126,7 +126,7 @@ pub fn benches() -> Vec<Bench> {
             work: 1 << 24,
             unit: "elements",
             shrink: |s| shrink_u32_arg(s, 2, 16),
-            native: ReduceTotal::new,
+            native: ReduceTotal::boxed,
         },
         Bench {
             name: "histogram_global",
@@ -135,7 +135,7 @@ pub fn benches() -> Vec<Bench> {
             work: 1 << 24,
             unit: "bytes",
             shrink: |s| shrink_u32_arg(s, 1, 16),
-            native: Histogram::new,
+            native: Histogram::boxed,
         },
         Bench {
             name: "histogram_shared",
@@ -144,7 +144,7 @@ pub fn benches() -> Vec<Bench> {
             work: 1 << 24,
             unit: "bytes",
             shrink: |s| shrink_u32_arg(s, 1, 16),
-            native: Histogram::new,
+            native: Histogram::boxed,
         },
         Bench {
             name: "mandelbrot",
@@ -165,7 +165,7 @@ pub fn benches() -> Vec<Bench> {
                 }
                 1.0 / 16.0
             },
-            native: Mandelbrot::new,
+            native: Mandelbrot::boxed,
         },
     ]
 }
@@ -314,10 +314,17 @@ fn max_rel_err(got: &[f32], want: &[f32]) -> (f64, usize) {
 
 fn check_close(got: &[f32], want: &[f32], tol: f64, what: &str) -> Result<String, String> {
     if got.len() != want.len() {
-        return Err(format!("{what}: {} elements, native {}", got.len(), want.len()));
+        return Err(format!(
+            "{what}: {} elements, native {}",
+            got.len(),
+            want.len()
+        ));
     }
     let (e, i) = max_rel_err(got, want);
-    let msg = format!("{what}: max rel err {e:.1e} (at {i}: JIT {}, native {})", got[i], want[i]);
+    let msg = format!(
+        "{what}: max rel err {e:.1e} (at {i}: JIT {}, native {})",
+        got[i], want[i]
+    );
     if e <= tol && !e.is_nan() {
         Ok(msg)
     } else {
@@ -336,7 +343,7 @@ struct Saxpy {
 }
 
 impl Saxpy {
-    fn new(l: &Loaded) -> Box<dyn Native> {
+    fn boxed(l: &Loaded) -> Box<dyn Native> {
         let p = &l.prepared;
         let a = arg_f32(l, 1);
         let y0 = f32s(buffer(p, "y"));
@@ -360,7 +367,7 @@ impl Native for Saxpy {
             .zip(self.x.par_chunks(1 << 16))
             .for_each(|(y, x)| {
                 for (y, x) in y.iter_mut().zip(x) {
-                    *y = a * x + *y;
+                    *y += a * x;
                 }
             });
     }
@@ -382,7 +389,7 @@ struct Sgemm {
 }
 
 impl Sgemm {
-    fn new(l: &Loaded, tiled: bool) -> Box<dyn Native> {
+    fn boxed(l: &Loaded, tiled: bool) -> Box<dyn Native> {
         let p = &l.prepared;
         let n = arg_u32(l, 3) as usize; // M = N = K
         Box::new(Sgemm {
@@ -446,7 +453,7 @@ struct ReduceBlocks {
 }
 
 impl ReduceBlocks {
-    fn new(l: &Loaded) -> Box<dyn Native> {
+    fn boxed(l: &Loaded) -> Box<dyn Native> {
         let p = &l.prepared;
         let input = f32s(buffer(p, "in"));
         Box::new(ReduceBlocks {
@@ -480,7 +487,7 @@ struct ReduceTotal {
 }
 
 impl ReduceTotal {
-    fn new(l: &Loaded) -> Box<dyn Native> {
+    fn boxed(l: &Loaded) -> Box<dyn Native> {
         let p = &l.prepared;
         Box::new(ReduceTotal {
             input: f32s(buffer(p, "in")),
@@ -517,7 +524,7 @@ struct Histogram {
 }
 
 impl Histogram {
-    fn new(l: &Loaded) -> Box<dyn Native> {
+    fn boxed(l: &Loaded) -> Box<dyn Native> {
         let p = &l.prepared;
         Box::new(Histogram {
             data: buffer(p, "data").bytes.clone(),
@@ -576,7 +583,7 @@ struct Mandelbrot {
 }
 
 impl Mandelbrot {
-    fn new(l: &Loaded) -> Box<dyn Native> {
+    fn boxed(l: &Loaded) -> Box<dyn Native> {
         let (w, h) = (arg_u32(l, 1) as usize, arg_u32(l, 2) as usize);
         Box::new(Mandelbrot {
             w,
