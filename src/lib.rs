@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod case;
 pub mod cli;
+pub mod coverage;
 pub mod fuzz;
 pub mod interp;
 pub mod ir;

@@ -140,6 +140,90 @@ op_table! {
     ["9.7.9.20"] IsSpace { space: Space } => "isspacep";
     /// Memory fence (`membar`, `fence`): orders this thread's memory accesses.
     ["9.7.13.4"] Fence {} => "fence";
+    // ---- The scalar ISA beyond the basics (issue 4). ----
+    /// Saturating signed add (`add.sat.s32`): clamps to [MIN, MAX] of the type.
+    ["9.7.1.1"] IAddSat {} => "iadd.sat";
+    /// Saturating signed subtract (`sub.sat.s32`).
+    ["9.7.1.2"] ISubSat {} => "isub.sat";
+    /// Add or subtract with carry-in: args (a, b, cf: pred) → a + b + cf, or a - (b + cf) when
+    /// `sub` (`addc`/`subc`, and `add.cc`/`sub.cc` with cf = 0). PTX's condition code CC.CF
+    /// is a hidden predicate variable of the lowering, not engine state.
+    ["9.7.2.1"] AddCarry { sub: bool } => "addcarry";
+    /// Carry-out (or borrow-out when `sub`) of [`Op::AddCarry`] with the same args → pred.
+    ["9.7.2.2"] CarryOut { sub: bool } => "carryout";
+    /// 24×24-bit multiply (`mul24`): operands are the low 24 bits (sign-extended when signed);
+    /// `.lo` gives bits 31..0 of the 48-bit product, `.hi` bits 47..16.
+    ["9.7.1.5"] IMul24 { hi: bool, sign: Sign } => "imul24";
+    /// Sum of absolute differences: args (a, b, c) → |a - b| + c.
+    ["9.7.1.7"] Sad { sign: Sign } => "sad";
+    /// Most significant non-sign bit position (i32 result; 0xffffffff if none); `.shiftamt`
+    /// returns the left shift that moves it to the msb.
+    ["9.7.1.16"] Bfind { sign: Sign, shiftamt: bool } => "bfind";
+    /// Find the n-th set bit: args (mask, base, offset) → position or 0xffffffff.
+    ["9.7.1.17"] Fns {} => "fns";
+    /// Bit reverse.
+    ["9.7.1.18"] Brev {} => "brev";
+    /// Bit-field extract: args (a, pos: i32, len: i32); pos and len use their low 8 bits.
+    ["9.7.1.19"] Bfe { sign: Sign } => "bfe";
+    /// Bit-field insert: args (a, b, poslen: i32) with poslen = pos & 0xff | (len & 0xff) << 8:
+    /// the low len bits of a replace bits pos.. of b (clipped at the msb).
+    ["9.7.1.20"] Bfi {} => "bfi";
+    /// Bit-mask: args (pos, width) → a mask of width ones from pos (`.clamp` or `.wrap`).
+    ["9.7.1.22"] Bmsk { clamp: bool } => "bmsk";
+    /// Sign- or zero-extend the low N bits: args (a, N) (`.clamp` or `.wrap` for N ≥ 32).
+    ["9.7.1.21"] Szext { clamp: bool, sign: Sign } => "szext";
+    /// Four-way byte dot product accumulate: args (a, b, c) → c + Σ a.byte[i] * b.byte[i].
+    ["9.7.1.23"] Dp4a { sa: Sign, sb: Sign } => "dp4a";
+    /// Two-way dot product: args (a, b, c) → c + Σ a.half[i] * b.byte[i + (hi ? 2 : 0)].
+    ["9.7.1.24"] Dp2a { sa: Sign, sb: Sign, hi: bool } => "dp2a";
+    /// Arbitrary three-input logic: args (a, b, c); bit i of the result is bit
+    /// `a_i << 2 | b_i << 1 | c_i` of `lut` (PTX's encoding: a = 0xF0, b = 0xCC, c = 0xAA).
+    ["9.7.8.6"] Lop3 { lut: u8 } => "lop3";
+    /// Funnel shift of the 64-bit b:a: args (a, b, n) → high (`left`) or low 32 bits.
+    ["9.7.8.7"] Shf { left: bool, clamp: bool } => "shf";
+    /// Byte permute of the 64-bit b:a: args (a, b, c) (PTX ISA's `prmt` table).
+    ["9.7.9.7"] Prmt { mode: PrmtMode } => "prmt";
+    /// Float min/max with the ISA's extra modifiers: `.NaN` (a NaN input gives the canonical
+    /// NaN) and `.xorsign.abs` (min/max of the magnitudes, sign = xor of the input signs).
+    ["9.7.3.11"] FMinMax { max: bool, ftz: bool, nan: bool, xorsign: bool } => "fminmax";
+    /// `copysign`: args (a, b) → b with the sign of a.
+    ["9.7.3.2"] CopySign {} => "copysign";
+    /// `testp.prop` on a float → pred.
+    ["9.7.3.1"] TestP { prop: TestProp } => "testp";
+    /// An approximate function (`rsqrt sin cos lg2 ex2 tanh .approx`), on f32 (or f64 rsqrt),
+    /// computed in f64 and rounded to nearest (well within the ISA's stated bounds).
+    ["9.7.3.16"] FApprox { f: ApproxFn, ftz: bool } => "fapprox";
+    /// Half-precision add on one 16-bit half (`add.f16`, `.bf16`), result rounded to `rnd`.
+    ["9.7.4.1"] HAdd { fmt: HalfFmt, rnd: Round, ftz: bool, sat: bool } => "hadd";
+    /// Half-precision subtract.
+    ["9.7.4.2"] HSub { fmt: HalfFmt, rnd: Round, ftz: bool, sat: bool } => "hsub";
+    /// Half-precision multiply.
+    ["9.7.4.3"] HMul { fmt: HalfFmt, rnd: Round, ftz: bool, sat: bool } => "hmul";
+    /// Half-precision fused multiply-add; `.relu` clamps negative results to +0.
+    ["9.7.4.4"] HFma { fmt: HalfFmt, rnd: Round, ftz: bool, sat: bool, relu: bool } => "hfma";
+    /// Half-precision min/max (NaN rules as [`Op::FMinMax`]).
+    ["9.7.4.7"] HMinMax { fmt: HalfFmt, max: bool, ftz: bool, nan: bool, xorsign: bool } => "hminmax";
+    /// Half-precision negate (sign flip after optional ftz).
+    ["9.7.4.5"] HNeg { fmt: HalfFmt, ftz: bool } => "hneg";
+    /// Half-precision absolute value.
+    ["9.7.4.6"] HAbs { fmt: HalfFmt, ftz: bool } => "habs";
+    /// Half-precision compare → pred.
+    ["9.7.7.2"] HCmp { fmt: HalfFmt, cc: FCmp, ftz: bool } => "hcmp";
+    /// Half-precision approximate function (`ex2`, `tanh`).
+    ["9.7.4.10"] HApprox { fmt: HalfFmt, f: ApproxFn } => "happrox";
+    /// `.relu` on a half: negative → +0, NaN → canonical NaN.
+    ["9.7.4.4"] HRelu { fmt: HalfFmt } => "hrelu";
+    /// Scalar video instruction (`vadd vsub vabsdiff vmin vmax vshl vshr vset`): args (a, b,
+    /// c). `asel`/`bsel`/`dsel` pick a sub-word: 0-3 = `.b0-.b3`, 4-5 = `.h0-.h1`, 6 = the word.
+    /// With `dsel` ≠ 6 the result merges into c; else `sec` combines it with c.
+    ["9.7.18.1"] Video { op: VideoOp, ty: VideoTypes, sat: bool, asel: u8, bsel: u8, dsel: u8, sec: VideoSec } => "video";
+    /// SIMD video instruction on `lanes` (2: half-words, 4: bytes): args (a, b, c). Lane i of
+    /// a/b is element `(sel >> 4i) & 15` of the bytes/half-words of b:a; `mask` bit i selects the
+    /// lanes written (merge into c) or accumulated (`add`: d = c + Σ lanes).
+    ["9.7.18.2"] VideoSimd { op: VideoOp, lanes: u8, ty: VideoTypes, sat: bool, asel: u16, bsel: u16, mask: u8, add: bool } => "video.simd";
+    /// `vmad`: args (a, b, c) → (a' · b' + c) optionally `.po` (+1), scaled (`shr` 0, 7, 15) and
+    /// saturated; a' and b' are selected sub-words as in [`Op::Video`].
+    ["9.7.18.1.3"] VMad { ty: VideoTypes, sat: bool, asel: u8, bsel: u8, po: bool, shr: u8 } => "vmad";
     /// Warp shuffle: args (value, b, c, membermask) → (value, pred): lane j reads the value of
     /// the lane chosen by mode, b (lane or delta) and c (clamp and segment mask).
     ["9.7.8.6"] Shfl { mode: ShflMode } => "shfl";
@@ -200,7 +284,42 @@ impl Op {
             | Op::Select {}
             | Op::Cvt { .. }
             | Op::Cvta { .. }
-            | Op::IsSpace { .. } => Effect::Pure,
+            | Op::IsSpace { .. }
+            | Op::IAddSat {}
+            | Op::ISubSat {}
+            | Op::AddCarry { .. }
+            | Op::CarryOut { .. }
+            | Op::IMul24 { .. }
+            | Op::Sad { .. }
+            | Op::Bfind { .. }
+            | Op::Fns {}
+            | Op::Brev {}
+            | Op::Bfe { .. }
+            | Op::Bfi {}
+            | Op::Bmsk { .. }
+            | Op::Szext { .. }
+            | Op::Dp4a { .. }
+            | Op::Dp2a { .. }
+            | Op::Lop3 { .. }
+            | Op::Shf { .. }
+            | Op::Prmt { .. }
+            | Op::FMinMax { .. }
+            | Op::CopySign {}
+            | Op::TestP { .. }
+            | Op::FApprox { .. }
+            | Op::HAdd { .. }
+            | Op::HSub { .. }
+            | Op::HMul { .. }
+            | Op::HFma { .. }
+            | Op::HMinMax { .. }
+            | Op::HNeg { .. }
+            | Op::HAbs { .. }
+            | Op::HCmp { .. }
+            | Op::HApprox { .. }
+            | Op::HRelu { .. }
+            | Op::Video { .. }
+            | Op::VideoSimd { .. }
+            | Op::VMad { .. } => Effect::Pure,
             Op::Load { .. }
             | Op::Store { .. }
             | Op::Atom { .. }

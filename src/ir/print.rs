@@ -80,6 +80,8 @@ fn print_term(t: &Terminator) -> String {
 
 /// The modifiers of an op as printed after its mnemonic.
 pub fn print_modifiers(op: &Op) -> String {
+    let flag = |on: bool, s: &'static str| if on { s } else { "" };
+    let mode = |clamp: bool| if clamp { ".clamp" } else { ".wrap" };
     let fl = |rnd: &Round, ftz: &bool, sat: &bool| {
         format!(
             ".{rnd}{}{}",
@@ -155,6 +157,125 @@ pub fn print_modifiers(op: &Op) -> String {
         Op::AtomCas { space } => format!(".{space}"),
         Op::Shfl { mode } => format!(".{mode}"),
         Op::IsSpace { space } => format!(".{space}"),
+        Op::AddCarry { sub } | Op::CarryOut { sub } => {
+            if *sub {
+                ".sub".into()
+            } else {
+                ".add".into()
+            }
+        }
+        Op::IMul24 { hi, sign } => format!(".{}.{sign}", if *hi { "hi" } else { "lo" }),
+        Op::Sad { sign } | Op::Bfe { sign } => format!(".{sign}"),
+        Op::Bfind { sign, shiftamt } => {
+            format!("{}.{sign}", if *shiftamt { ".shiftamt" } else { "" })
+        }
+        Op::Bmsk { clamp } => mode(*clamp).into(),
+        Op::Szext { clamp, sign } => format!("{}.{sign}", mode(*clamp)),
+        Op::Dp4a { sa, sb } => format!(".{sa}.{sb}"),
+        Op::Dp2a { sa, sb, hi } => format!(".{}.{sa}.{sb}", if *hi { "hi" } else { "lo" }),
+        Op::Lop3 { lut } => format!(" {lut:#04x}"),
+        Op::Shf { left, clamp } => format!(".{}{}", if *left { "l" } else { "r" }, mode(*clamp)),
+        Op::Prmt { mode } => format!(".{}", format!("{mode:?}").to_lowercase()),
+        Op::FMinMax {
+            max,
+            ftz,
+            nan,
+            xorsign,
+        } => format!(
+            ".{}{}{}{}",
+            if *max { "max" } else { "min" },
+            flag(*ftz, ".ftz"),
+            flag(*nan, ".NaN"),
+            flag(*xorsign, ".xorsign.abs")
+        ),
+        Op::TestP { prop } => format!(".{prop}"),
+        Op::FApprox { f, ftz } => format!(".{f}{}", flag(*ftz, ".ftz")),
+        Op::HAdd { fmt, rnd, ftz, sat }
+        | Op::HSub { fmt, rnd, ftz, sat }
+        | Op::HMul { fmt, rnd, ftz, sat } => format!(".{fmt}{}", fl(rnd, ftz, sat)),
+        Op::HFma {
+            fmt,
+            rnd,
+            ftz,
+            sat,
+            relu,
+        } => format!(".{fmt}{}{}", fl(rnd, ftz, sat), flag(*relu, ".relu")),
+        Op::HMinMax {
+            fmt,
+            max,
+            ftz,
+            nan,
+            xorsign,
+        } => format!(
+            ".{fmt}.{}{}{}{}",
+            if *max { "max" } else { "min" },
+            flag(*ftz, ".ftz"),
+            flag(*nan, ".NaN"),
+            flag(*xorsign, ".xorsign.abs")
+        ),
+        Op::HNeg { fmt, ftz } | Op::HAbs { fmt, ftz } => format!(".{fmt}{}", flag(*ftz, ".ftz")),
+        Op::HCmp { fmt, cc, ftz } => format!(
+            ".{fmt}.{}{}",
+            format!("{cc:?}").to_lowercase(),
+            flag(*ftz, ".ftz")
+        ),
+        Op::HApprox { fmt, f } => format!(".{fmt}.{f}"),
+        Op::HRelu { fmt } => format!(".{fmt}"),
+        Op::Video {
+            op,
+            ty,
+            sat,
+            asel,
+            bsel,
+            dsel,
+            sec,
+        } => {
+            format!(
+                ".{op:?}.{}{}{}.a{asel}.b{bsel}.d{dsel}.{sec:?}",
+                ty.d, ty.a, ty.b
+            )
+            .to_lowercase()
+                + flag(*sat, ".sat")
+        }
+        Op::VideoSimd {
+            op,
+            lanes,
+            ty,
+            sat,
+            asel,
+            bsel,
+            mask,
+            add,
+        } => format!(
+            ".{op:?}{lanes}.{}{}{}.a{asel:x}.b{bsel:x}.m{mask:b}{}{}",
+            ty.d,
+            ty.a,
+            ty.b,
+            flag(*sat, ".sat"),
+            flag(*add, ".add")
+        )
+        .to_lowercase(),
+        Op::VMad {
+            ty,
+            sat,
+            asel,
+            bsel,
+            po,
+            shr,
+        } => format!(
+            ".{}{}{}.a{asel}.b{bsel}.shr{shr}{}{}",
+            ty.d,
+            ty.a,
+            ty.b,
+            flag(*po, ".po"),
+            flag(*sat, ".sat")
+        ),
+        Op::IAddSat {}
+        | Op::ISubSat {}
+        | Op::Fns {}
+        | Op::Brev {}
+        | Op::Bfi {}
+        | Op::CopySign {} => String::new(),
         Op::Bitcast {}
         | Op::IAdd {}
         | Op::ISub {}

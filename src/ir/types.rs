@@ -187,6 +187,10 @@ pub enum CvtType {
     S16,
     S32,
     S64,
+    /// IEEE binary16, held as a 16-bit pattern (`.f16`).
+    F16,
+    /// bfloat16, held as a 16-bit pattern (`.bf16`).
+    Bf16,
     F32,
     F64,
 }
@@ -196,7 +200,7 @@ impl CvtType {
     pub fn ir(self) -> Type {
         match self {
             CvtType::U8 | CvtType::S8 => Type::I8,
-            CvtType::U16 | CvtType::S16 => Type::I16,
+            CvtType::U16 | CvtType::S16 | CvtType::F16 | CvtType::Bf16 => Type::I16,
             CvtType::U32 | CvtType::S32 => Type::I32,
             CvtType::U64 | CvtType::S64 => Type::I64,
             CvtType::F32 => Type::F32,
@@ -212,7 +216,10 @@ impl CvtType {
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, CvtType::F32 | CvtType::F64)
+        matches!(
+            self,
+            CvtType::F32 | CvtType::F64 | CvtType::F16 | CvtType::Bf16
+        )
     }
 }
 
@@ -227,6 +234,8 @@ impl fmt::Display for CvtType {
             CvtType::S16 => "s16",
             CvtType::S32 => "s32",
             CvtType::S64 => "s64",
+            CvtType::F16 => "f16",
+            CvtType::Bf16 => "bf16",
             CvtType::F32 => "f32",
             CvtType::F64 => "f64",
         })
@@ -330,4 +339,125 @@ impl fmt::Display for ShflMode {
             ShflMode::Idx => "idx",
         })
     }
+}
+
+/// The format of a 16-bit float held as an `i16` bit pattern (PTX ISA §5.2.5: `.f16` is IEEE
+/// binary16, `.bf16` is bfloat16). Packed `.f16x2`/`.bf16x2` values are two such halves in an
+/// `i32`, element 0 in the low bits; the decoder splits them, so operations see one half.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HalfFmt {
+    F16,
+    Bf16,
+}
+
+impl fmt::Display for HalfFmt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            HalfFmt::F16 => "f16",
+            HalfFmt::Bf16 => "bf16",
+        })
+    }
+}
+
+/// `prmt` modes (PTX ISA §9.7.9.7): `Generic` reads four 4-bit selectors from `c` (the msb of
+/// each replicates the byte's sign); the others use `c & 3` as in the ISA's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PrmtMode {
+    Generic,
+    F4e,
+    B4e,
+    Rc8,
+    Ecl,
+    Ecr,
+    Rc16,
+}
+
+/// Approximate transcendental functions (`.approx` forms, PTX ISA §9.7.3.17-22).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ApproxFn {
+    /// Only `rcp.approx.ftz.f64` (the 1.11.20 form); f32 `rcp.approx` is [`Op::FRcp`](super::Op::FRcp).
+    Rcp,
+    Rsqrt,
+    Sin,
+    Cos,
+    Lg2,
+    Ex2,
+    Tanh,
+}
+
+impl fmt::Display for ApproxFn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ApproxFn::Rcp => "rcp",
+            ApproxFn::Rsqrt => "rsqrt",
+            ApproxFn::Sin => "sin",
+            ApproxFn::Cos => "cos",
+            ApproxFn::Lg2 => "lg2",
+            ApproxFn::Ex2 => "ex2",
+            ApproxFn::Tanh => "tanh",
+        })
+    }
+}
+
+/// `testp` properties (PTX ISA §9.7.3.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TestProp {
+    Finite,
+    Infinite,
+    Number,
+    NotANumber,
+    Normal,
+    Subnormal,
+}
+
+impl fmt::Display for TestProp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TestProp::Finite => "finite",
+            TestProp::Infinite => "infinite",
+            TestProp::Number => "number",
+            TestProp::NotANumber => "notanumber",
+            TestProp::Normal => "normal",
+            TestProp::Subnormal => "subnormal",
+        })
+    }
+}
+
+/// The primary operation of a video instruction (PTX ISA §9.7.18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VideoOp {
+    Add,
+    Sub,
+    /// `vavrg2/4`: rounded average.
+    Avrg,
+    AbsDiff,
+    Min,
+    Max,
+    /// `vshl` with `.clamp` (counts above 32 are 32) or `.wrap` (counts mod 32).
+    Shl {
+        clamp: bool,
+    },
+    /// `vshr`, as `vshl`.
+    Shr {
+        clamp: bool,
+    },
+    /// `vset`: 1 when the comparison holds, else 0.
+    Set(ICmp),
+}
+
+/// The secondary operation of a scalar video instruction: with the third operand c.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VideoSec {
+    None,
+    Add,
+    Min,
+    Max,
+}
+
+/// Signedness of a video instruction's destination, a and b (`.dtype.atype.btype`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VideoTypes {
+    pub d: Sign,
+    pub a: Sign,
+    pub b: Sign,
 }

@@ -205,6 +205,106 @@ impl Op {
                     .then_some(())
                     .ok_or("atom.cas: (addr, cmp, new) of b32/b64".into())
             }
+            Op::IAddSat {} | Op::ISubSat {} => {
+                n(2, 1)?;
+                same(&|t| t == I32)
+            }
+            Op::AddCarry { .. } | Op::CarryOut { .. } => {
+                n(3, 1)?;
+                let t = args[0];
+                let want = if matches!(self, Op::AddCarry { .. }) {
+                    t
+                } else {
+                    Pred
+                };
+                (args[1] == t && args[2] == Pred && (t == I32 || t == I64) && res[0] == want)
+                    .then_some(())
+                    .ok_or("add with carry: (a, b, cf: pred) on i32/i64".into())
+            }
+            Op::IMul24 { .. } => {
+                n(2, 1)?;
+                same(&|t| t == I32)
+            }
+            Op::Sad { .. } => {
+                n(3, 1)?;
+                same(&|t| t.is_int())
+            }
+            Op::Bfind { .. } => {
+                n(1, 1)?;
+                ((args[0] == I32 || args[0] == I64) && res[0] == I32)
+                    .then_some(())
+                    .ok_or("bfind: i32/i64 → i32".into())
+            }
+            Op::Fns {} | Op::Dp4a { .. } | Op::Dp2a { .. } | Op::Shf { .. } | Op::Prmt { .. } => {
+                n(3, 1)?;
+                same(&|t| t == I32)
+            }
+            Op::Brev {} => {
+                n(1, 1)?;
+                same(&|t| t == I32 || t == I64)
+            }
+            Op::Bfe { .. } => {
+                n(3, 1)?;
+                ((res[0] == I32 || res[0] == I64)
+                    && args[0] == res[0]
+                    && args[1] == I32
+                    && args[2] == I32)
+                    .then_some(())
+                    .ok_or("bfe: (a, pos: i32, len: i32) on i32/i64".into())
+            }
+            Op::Bfi {} => {
+                n(3, 1)?;
+                ((res[0] == I32 || res[0] == I64)
+                    && args[0] == res[0]
+                    && args[1] == res[0]
+                    && args[2] == I32)
+                    .then_some(())
+                    .ok_or("bfi: (a, b, poslen: i32) on i32/i64".into())
+            }
+            Op::Bmsk { .. } | Op::Szext { .. } => {
+                n(2, 1)?;
+                same(&|t| t == I32)
+            }
+            Op::Lop3 { .. } => {
+                n(3, 1)?;
+                same(&|t| t == I32 || t == I64)
+            }
+            Op::FMinMax { .. } | Op::CopySign {} => {
+                n(2, 1)?;
+                same(&|t| t.is_float())
+            }
+            Op::TestP { .. } => {
+                n(1, 1)?;
+                (args[0].is_float() && res[0] == Pred)
+                    .then_some(())
+                    .ok_or("testp: float → pred".into())
+            }
+            Op::FApprox { .. } => {
+                n(1, 1)?;
+                same(&|t| t.is_float())
+            }
+            Op::HAdd { .. } | Op::HSub { .. } | Op::HMul { .. } | Op::HMinMax { .. } => {
+                n(2, 1)?;
+                same(&|t| t == I16)
+            }
+            Op::HFma { .. } => {
+                n(3, 1)?;
+                same(&|t| t == I16)
+            }
+            Op::HNeg { .. } | Op::HAbs { .. } | Op::HApprox { .. } | Op::HRelu { .. } => {
+                n(1, 1)?;
+                same(&|t| t == I16)
+            }
+            Op::Video { .. } | Op::VideoSimd { .. } | Op::VMad { .. } => {
+                n(3, 1)?;
+                same(&|t| t == I32)
+            }
+            Op::HCmp { .. } => {
+                n(2, 1)?;
+                (args[0] == I16 && args[1] == I16 && res[0] == Pred)
+                    .then_some(())
+                    .ok_or("hcmp: two halves (i16) → pred".into())
+            }
             Op::Shfl { .. } => {
                 n(4, 2)?;
                 (args[0] == I32

@@ -422,7 +422,11 @@ impl Gen<'_, '_> {
                 let r = self.b.ins().fma(x, y, z);
                 self.canon(r, t)
             }
-            Op::FDiv { rnd, ftz, .. } if rnd == ir::Round::Nearest && !ftz => {
+            Op::FDiv {
+                rnd,
+                ftz,
+                approx: false,
+            } if rnd == ir::Round::Nearest && !ftz => {
                 let t = rt.unwrap_or(ir::Type::F32);
                 let (x, y) = (arg(self, l, 0)?, arg(self, l, 1)?);
                 let r = self.b.ins().fdiv(x, y);
@@ -583,12 +587,51 @@ impl Gen<'_, '_> {
             | Op::FMax { .. }
             | Op::FCmp { .. }
             | Op::IsSpace { .. }
-            | Op::Cvt { .. } => self.call_pure(i, argv)?,
+            | Op::Cvt { .. }
+            | Op::IAddSat {}
+            | Op::ISubSat {}
+            | Op::AddCarry { .. }
+            | Op::CarryOut { .. }
+            | Op::IMul24 { .. }
+            | Op::Sad { .. }
+            | Op::Bfind { .. }
+            | Op::Fns {}
+            | Op::Brev {}
+            | Op::Bfe { .. }
+            | Op::Bfi {}
+            | Op::Bmsk { .. }
+            | Op::Szext { .. }
+            | Op::Dp4a { .. }
+            | Op::Dp2a { .. }
+            | Op::Lop3 { .. }
+            | Op::Shf { .. }
+            | Op::Prmt { .. }
+            | Op::FMinMax { .. }
+            | Op::CopySign {}
+            | Op::TestP { .. }
+            | Op::FApprox { .. }
+            | Op::HAdd { .. }
+            | Op::HSub { .. }
+            | Op::HMul { .. }
+            | Op::HFma { .. }
+            | Op::HMinMax { .. }
+            | Op::HNeg { .. }
+            | Op::HAbs { .. }
+            | Op::HCmp { .. }
+            | Op::HApprox { .. }
+            | Op::HRelu { .. }
+            | Op::Video { .. }
+            | Op::VideoSimd { .. }
+            | Op::VMad { .. } => self.call_pure(i, argv)?,
         };
         Ok(Some(r))
     }
 
     fn cvt_inline(&self, dst: ir::CvtType, src: ir::CvtType, rnd: ir::CvtRound) -> bool {
+        let half = |t: ir::CvtType| matches!(t, ir::CvtType::F16 | ir::CvtType::Bf16);
+        if half(dst) || half(src) {
+            return false;
+        }
         match (src.is_float(), dst.is_float()) {
             (false, false) => true,
             (false, true) => rnd == ir::CvtRound::Float(ir::Round::Nearest),

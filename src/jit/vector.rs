@@ -662,7 +662,11 @@ impl Gen<'_, '_> {
                 };
                 self.vcanon(r)
             }
-            Op::FDiv { rnd, ftz, .. } if rnd == ir::Round::Nearest && !ftz => {
+            Op::FDiv {
+                rnd,
+                ftz,
+                approx: false,
+            } if rnd == ir::Round::Nearest && !ftz => {
                 let r = lanewise!(fdiv);
                 self.vcanon(r)
             }

@@ -10,6 +10,11 @@ use crate::ir::{
 use crate::ptx::ast::{self, Literal, Operand};
 use crate::ptx::span::Span;
 
+#[path = "decode_isa.rs"]
+mod isa;
+#[path = "decode_video.rs"]
+mod video;
+
 /// Per-instruction decoding context: destinations are written through temporaries and committed
 /// at the end, so sources read before destinations change and guards apply uniformly.
 struct Cx<'i> {
@@ -604,7 +609,8 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
             | "clz"
             | "sqrt"
             | "rcp"
-    );
+    ) || isa::INSTRUCTIONS.contains(&op)
+        || video::INSTRUCTIONS.contains(&op);
     // A guarded operation with effects runs in its own block, branched around.
     let mut cont = None;
     if let (Some((p, neg)), false) = (guard, pure) {
@@ -764,6 +770,12 @@ fn float_flags(cx: &Cx, default_rn: bool) -> Result<(Round, bool, bool), LowerEr
 }
 
 fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
+    if let Some(r) = isa::decode(b, cx, op) {
+        return r;
+    }
+    if let Some(r) = video::decode(b, cx, op) {
+        return r;
+    }
     match op {
         "mov" => mov(b, cx),
         "add" | "sub" => {

@@ -333,6 +333,13 @@ pub enum Operand {
     /// list of texture and surface instructions (PTX ISA §9.7.9). The first element is the
     /// texture/surface (a [`Operand::Symbol`] or a [`Operand::Reg`] holding a handle).
     Bracketed(Vec<Operand>, Span),
+    /// A register with a video sub-word selector (PTX ISA §9.7.18): `%r2.b0`, `%r3.h1`,
+    /// `%r1.h10`, `%r4.b3210`; `sel` is the selector without the dot.
+    Select {
+        name: Ident,
+        sel: String,
+        span: Span,
+    },
 }
 
 impl Operand {
@@ -346,7 +353,8 @@ impl Operand {
             | Operand::Vector(_, s)
             | Operand::Sink(s)
             | Operand::List(_, s)
-            | Operand::Bracketed(_, s) => *s,
+            | Operand::Bracketed(_, s)
+            | Operand::Select { span: s, .. } => *s,
             Operand::Symbol { name, .. } => name.span,
             Operand::PredPair(a, b) => a.span.join(b.span),
         }

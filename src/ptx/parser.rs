@@ -1016,6 +1016,12 @@ impl<'a> Parser<'a> {
                     return Ok(Operand::PredPair(name, second));
                 }
                 if name.name.starts_with('%') {
+                    if let Some(sel) = self.peek_dot().filter(|d| video_selector(d)) {
+                        let sel = sel.to_string();
+                        self.bump();
+                        let span = name.span.join(self.prev_span());
+                        return Ok(Operand::Select { name, sel, span });
+                    }
                     let mut component = None;
                     if let Some(c) = self.peek_dot().and_then(vector_component) {
                         self.bump();
@@ -1136,6 +1142,21 @@ fn vector_width(d: &str) -> Option<u32> {
         "v4" => Some(4),
         "v8" => Some(8),
         _ => None,
+    }
+}
+
+/// A video sub-word selector (PTX ISA §9.7.18): `b` with 1-4 byte digits 0-7, or `h` with
+/// 1-2 half-word digits 0-3.
+fn video_selector(d: &str) -> bool {
+    let (kind, digits) = d.split_at(d.len().min(1));
+    match kind {
+        "b" => {
+            (1..=4).contains(&digits.len()) && digits.bytes().all(|c| (b'0'..=b'7').contains(&c))
+        }
+        "h" => {
+            (1..=2).contains(&digits.len()) && digits.bytes().all(|c| (b'0'..=b'3').contains(&c))
+        }
+        _ => false,
     }
 }
 

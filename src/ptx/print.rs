@@ -311,6 +311,7 @@ fn write_operand(w: &mut impl Write, o: &Operand) -> fmt::Result {
         Operand::Bracketed(items, _) => write_seq(w, '[', items, ']'),
         Operand::PredPair(a, b) => write!(w, "{}|{}", a.name, b.name),
         Operand::Sink(_) => w.write_char('_'),
+        Operand::Select { name, sel, .. } => write!(w, "{}.{sel}", name.name),
     }
 }
 
@@ -524,6 +525,10 @@ fn clear_operand(o: &mut Operand) {
         Operand::PredPair(a, b) => {
             a.span = Span::default();
             b.span = Span::default();
+        }
+        Operand::Select { name, span, .. } => {
+            name.span = Span::default();
+            *span = Span::default();
         }
     }
 }

@@ -3,11 +3,14 @@
 //! grid/CTA/warp scheduler ([`launch`]) and the host API ([`context`]). Both engines run on it
 //! and differ only in how they execute a warp.
 
+pub mod bits;
 pub mod context;
 pub mod env;
+pub mod fp;
 pub mod launch;
 pub mod memory;
 pub mod semantics;
+pub mod video;
 
 pub use context::{
     front_end, Context, Engine, Error, FaultReport, Kernel, KernelArg, LaunchOptions, LaunchReport,

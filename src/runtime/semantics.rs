@@ -5,6 +5,8 @@
 //! that computes the same bits, or calls the `extern "C"` wrappers in `jit::helpers` that call
 //! these functions, so both engines agree bit for bit.
 
+use super::bits;
+use super::fp::{self, Arith, Fmt};
 use crate::ir::{AtomOp, CvtRound, CvtType, FCmp, ICmp, Op, Round, Sign, Type};
 
 /// Canonical NaN that PTX float operations produce (PTX ISA §9.7.3: "NaN results are
@@ -35,67 +37,6 @@ pub fn ftz32(x: f32) -> f32 {
         f32::from_bits(x.to_bits() & 0x8000_0000)
     } else {
         x
-    }
-}
-
-/// Saturate to [0, 1], NaN to 0 (`.sat`, PTX ISA §9.7.3).
-fn sat32(x: f32) -> f32 {
-    if x.is_nan() {
-        0.0
-    } else {
-        x.clamp(0.0, 1.0)
-    }
-}
-
-fn sat64(x: f64) -> f64 {
-    if x.is_nan() {
-        0.0
-    } else {
-        x.clamp(0.0, 1.0)
-    }
-}
-
-/// Apply PTX's f32 result rules: `.ftz` on inputs was done by the caller; here `.ftz` and
-/// `.sat` on the result, and NaN results become the canonical NaN.
-fn fin32(x: f32, ftz: bool, sat: bool) -> u64 {
-    let x = if ftz { ftz32(x) } else { x };
-    let x = if sat { sat32(x) } else { x };
-    if x.is_nan() {
-        F32_CANONICAL_NAN as u64
-    } else {
-        x.to_bits() as u64
-    }
-}
-
-fn fin64(x: f64, sat: bool) -> u64 {
-    let x = if sat { sat64(x) } else { x };
-    if x.is_nan() {
-        F64_CANONICAL_NAN
-    } else {
-        x.to_bits()
-    }
-}
-
-/// A binary float operation with PTX's ftz/sat/NaN rules (round to nearest).
-fn fbin(
-    ty: Type,
-    a: u64,
-    b: u64,
-    ftz: bool,
-    sat: bool,
-    f32op: fn(f32, f32) -> f32,
-    f64op: fn(f64, f64) -> f64,
-) -> u64 {
-    match ty {
-        Type::F32 => {
-            let (x, y) = if ftz {
-                (ftz32(f32of(a)), ftz32(f32of(b)))
-            } else {
-                (f32of(a), f32of(b))
-            };
-            fin32(f32op(x, y), ftz, sat)
-        }
-        _ => fin64(f64op(f64of(a), f64of(b)), sat),
     }
 }
 
@@ -206,18 +147,8 @@ pub fn imulhi(ty: Type, sign: Sign, a: u64, b: u64) -> u64 {
     ((p >> bits) as u64) & ty.mask()
 }
 
-/// Float → integer or float-integral rounding of `x` by `r`.
-fn round_f64(x: f64, r: Round) -> f64 {
-    match r {
-        Round::Nearest => x.round_ties_even(),
-        Round::Zero => x.trunc(),
-        Round::Down => x.floor(),
-        Round::Up => x.ceil(),
-    }
-}
-
-fn int_range(t: CvtType) -> (f64, f64, i128, i128) {
-    let (lo, hi): (i128, i128) = match t {
+fn int_range(t: CvtType) -> (i128, i128) {
+    match t {
         CvtType::U8 => (0, u8::MAX as i128),
         CvtType::U16 => (0, u16::MAX as i128),
         CvtType::U32 => (0, u32::MAX as i128),
@@ -226,40 +157,56 @@ fn int_range(t: CvtType) -> (f64, f64, i128, i128) {
         CvtType::S16 => (i16::MIN as i128, i16::MAX as i128),
         CvtType::S32 => (i32::MIN as i128, i32::MAX as i128),
         CvtType::S64 => (i64::MIN as i128, i64::MAX as i128),
-        CvtType::F32 | CvtType::F64 => (0, 0),
-    };
-    (lo as f64, hi as f64, lo, hi)
+        CvtType::F16 | CvtType::Bf16 | CvtType::F32 | CvtType::F64 => (0, 0),
+    }
 }
 
-/// `cvt` (PTX ISA §9.7.9.21). Integer→integer: truncate or extend by the source's signedness
-/// (`.sat` clamps to the destination range). Float→integer: round as given, saturate to the
-/// destination range, NaN → 0. Integer→float and f64→f32: rounding mode (only `.rn` here; the
-/// decoder rejects directed modes until they are implemented). Float→float integral rounding
-/// (`.rni` …) keeps the type.
+/// The float format of a float conversion type.
+fn cvt_fmt(t: CvtType) -> Fmt {
+    match t {
+        CvtType::F16 => Fmt::F16,
+        CvtType::Bf16 => Fmt::Bf16,
+        CvtType::F64 => Fmt::F64,
+        _ => Fmt::F32,
+    }
+}
+
+/// `cvt` (PTX ISA §9.7.9.21).
+/// - integer → integer: truncate, or extend by the source's signedness; `.sat` clamps to the
+///   destination's range.
+/// - float → integer: round by `.rni/.rzi/.rmi/.rpi` (`.rzi` when none), then clamp to the
+///   destination's range (the ISA saturates every float → integer conversion); NaN → 0.
+/// - integer → float: round by `.rn/.rz/.rm/.rp`.
+/// - float → float: narrowing rounds by `.rn/.rz/.rm/.rp`; widening is exact; the same type
+///   with `.rni…` rounds to an integral value. f16/bf16 are 16-bit patterns.
+///
+/// `.ftz` flushes f32 subnormal inputs and results; `.sat` on a float result
+/// clamps to [0, 1] with NaN → 0; NaN results are canonical.
 pub fn cvt(dst: CvtType, src: CvtType, rnd: CvtRound, sat: bool, ftz: bool, a: u64) -> u64 {
     let dty = dst.ir();
     let sty = src.ir();
+    let int_val = |a: u64| -> i128 {
+        if src.is_signed() {
+            sext(a, sty) as i128
+        } else {
+            (a & sty.mask()) as i128
+        }
+    };
+    // `.ftz` applies to f32 operands and results only (PTX ISA §9.7.9.21).
+    let flushes = |f: Fmt| ftz && f == Fmt::F32;
     match (src.is_float(), dst.is_float()) {
         (false, false) => {
-            let v: i128 = if src.is_signed() {
-                sext(a, sty) as i128
-            } else {
-                (a & sty.mask()) as i128
-            };
+            let v = int_val(a);
             if sat {
-                let (_, _, lo, hi) = int_range(dst);
+                let (lo, hi) = int_range(dst);
                 (v.clamp(lo, hi) as u64) & dty.mask()
             } else {
                 (v as u64) & dty.mask()
             }
         }
         (true, false) => {
-            let x = if src == CvtType::F32 {
-                let f = f32of(a);
-                (if ftz { ftz32(f) } else { f }) as f64
-            } else {
-                f64of(a)
-            };
+            let sf = cvt_fmt(src);
+            let x = sf.to_f64(sf.ftz(a & sf.mask(), flushes(sf)));
             if x.is_nan() {
                 return 0;
             }
@@ -267,58 +214,42 @@ pub fn cvt(dst: CvtType, src: CvtType, rnd: CvtRound, sat: bool, ftz: bool, a: u
                 CvtRound::Int(r) => r,
                 _ => Round::Zero,
             };
-            let y = round_f64(x, r);
-            let (lo, hi, ilo, ihi) = int_range(dst);
-            let v: i128 = if y <= lo {
-                ilo
-            } else if y >= hi {
-                ihi
+            let y = match r {
+                Round::Nearest => x.round_ties_even(),
+                Round::Zero => x.trunc(),
+                Round::Down => x.floor(),
+                Round::Up => x.ceil(),
+            };
+            let (lo, hi) = int_range(dst);
+            let v: i128 = if y <= lo as f64 {
+                lo
+            } else if y >= hi as f64 {
+                hi
             } else {
                 y as i128
             };
             (v as u64) & dty.mask()
         }
         (false, true) => {
-            let v: i128 = if src.is_signed() {
-                sext(a, sty) as i128
-            } else {
-                (a & sty.mask()) as i128
+            let df = cvt_fmt(dst);
+            let r = match rnd {
+                CvtRound::Float(r) => r,
+                _ => Round::Nearest,
             };
-            // `as` conversions round to nearest even (Rust reference, "Numeric cast").
-            match dst {
-                CvtType::F32 => {
-                    let f = if src.is_signed() {
-                        v as i64 as f32
-                    } else {
-                        v as u64 as f32
-                    };
-                    fin32(f, ftz, sat)
-                }
-                _ => {
-                    let f = if src.is_signed() {
-                        v as i64 as f64
-                    } else {
-                        v as u64 as f64
-                    };
-                    fin64(f, sat)
-                }
-            }
+            let bits = fp::from_int(df, int_val(a), r);
+            df.finish(bits, flushes(df), sat)
         }
         (true, true) => {
-            let x = if src == CvtType::F32 {
-                let f = f32of(a);
-                (if ftz { ftz32(f) } else { f }) as f64
-            } else {
-                f64of(a)
+            let (sf, df) = (cvt_fmt(src), cvt_fmt(dst));
+            let x = sf.ftz(a & sf.mask(), flushes(sf));
+            let bits = match rnd {
+                CvtRound::Int(r) => {
+                    fp::convert(sf, df, fp::round_integral(sf, x, r), Round::Nearest)
+                }
+                CvtRound::Float(r) => fp::convert(sf, df, x, r),
+                CvtRound::None => fp::convert(sf, df, x, Round::Nearest),
             };
-            let x = match rnd {
-                CvtRound::Int(r) => round_f64(x, r),
-                _ => x,
-            };
-            match dst {
-                CvtType::F32 => fin32(x as f32, ftz, sat),
-                _ => fin64(x, sat),
-            }
+            df.finish(bits, flushes(df), sat)
         }
     }
 }
@@ -431,17 +362,25 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
         }
         Op::Popc {} => (a & aty.mask()).count_ones() as u64,
         Op::Clz {} => ((a & aty.mask()).leading_zeros() - (64 - aty.bits())) as u64,
-        Op::FAdd { ftz, sat, .. } => fbin(res_ty, a, b, ftz, sat, |x, y| x + y, |x, y| x + y),
-        Op::FSub { ftz, sat, .. } => fbin(res_ty, a, b, ftz, sat, |x, y| x - y, |x, y| x - y),
-        Op::FMul { ftz, sat, .. } => fbin(res_ty, a, b, ftz, sat, |x, y| x * y, |x, y| x * y),
-        Op::FDiv { ftz, .. } => fbin(res_ty, a, b, ftz, false, |x, y| x / y, |x, y| x / y),
-        Op::FFma { ftz, sat, .. } => match res_ty {
-            Type::F32 => {
-                let f = |v: u64| if ftz { ftz32(f32of(v)) } else { f32of(v) };
-                fin32(f(a).mul_add(f(b), f(c)), ftz, sat)
+        Op::FAdd { rnd, ftz, sat } => {
+            fp::arith(fmt_of(res_ty), Arith::Add, [a, b, 0], rnd, ftz, sat)
+        }
+        Op::FSub { rnd, ftz, sat } => {
+            fp::arith(fmt_of(res_ty), Arith::Sub, [a, b, 0], rnd, ftz, sat)
+        }
+        Op::FMul { rnd, ftz, sat } => {
+            fp::arith(fmt_of(res_ty), Arith::Mul, [a, b, 0], rnd, ftz, sat)
+        }
+        Op::FDiv { rnd, approx, ftz } => {
+            if approx && res_ty == Type::F32 {
+                fp::div_approx32(a, b, ftz)
+            } else {
+                fp::arith(fmt_of(res_ty), Arith::Div, [a, b, 0], rnd, ftz, false)
             }
-            _ => fin64(f64of(a).mul_add(f64of(b), f64of(c)), sat),
-        },
+        }
+        Op::FFma { rnd, ftz, sat } => {
+            fp::arith(fmt_of(res_ty), Arith::Fma, [a, b, c], rnd, ftz, sat)
+        }
         Op::FMin { ftz } => fminmax(res_ty, a, b, ftz, false),
         Op::FMax { ftz } => fminmax(res_ty, a, b, ftz, true),
         // neg/abs only touch the sign bit (NaN payloads preserved), after ftz.
@@ -459,20 +398,12 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
             }
             _ => a & !(1 << 63),
         },
-        Op::FSqrt { ftz, .. } => match res_ty {
-            Type::F32 => {
-                let x = if ftz { ftz32(f32of(a)) } else { f32of(a) };
-                fin32(x.sqrt(), ftz, false)
-            }
-            _ => fin64(f64of(a).sqrt(), false),
-        },
-        Op::FRcp { ftz, .. } => match res_ty {
-            Type::F32 => {
-                let x = if ftz { ftz32(f32of(a)) } else { f32of(a) };
-                fin32(1.0 / x, ftz, false)
-            }
-            _ => fin64(1.0 / f64of(a), false),
-        },
+        Op::FSqrt { rnd, ftz, .. } => fp::sqrt(fmt_of(res_ty), a, rnd, ftz),
+        Op::FRcp { rnd, ftz, .. } => {
+            let f = fmt_of(res_ty);
+            let one = f.from_f64(1.0, Round::Nearest);
+            fp::arith(f, Arith::Div, [one, a, 0], rnd, ftz, false)
+        }
         Op::ICmp { cc, sign } => icmp(cc, sign, aty, a, b) as u64,
         Op::FCmp { cc, ftz } => fcmp(cc, aty, ftz, a, b) as u64,
         Op::Select {} => {
@@ -491,12 +422,116 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
         } => cvt(dst, src, rnd, sat, ftz, a),
         Op::Cvta { space, to_generic } => super::env::cvta(space, to_generic, a) & m,
         Op::IsSpace { space } => super::env::is_space(space, a) as u64,
+        Op::IAddSat {} => bits::add_sat_s32(a, b, false),
+        Op::ISubSat {} => bits::add_sat_s32(a, b, true),
+        Op::AddCarry { sub } => bits::add_carry(a, b, c & 1 != 0, aty.bits(), sub).0,
+        Op::CarryOut { sub } => bits::add_carry(a, b, c & 1 != 0, aty.bits(), sub).1 as u64,
+        Op::IMul24 { hi, sign } => bits::mul24(a, b, hi, sign),
+        Op::Sad { sign } => bits::sad(a, b, c, res_ty.bits(), sign),
+        Op::Bfind { sign, shiftamt } => bits::bfind(a, aty.bits(), sign, shiftamt),
+        Op::Fns {} => bits::fns(a, b, c),
+        Op::Brev {} => bits::brev(a, res_ty.bits()),
+        Op::Bfe { sign } => bits::bfe(a, b, c, res_ty.bits(), sign),
+        Op::Bfi {} => bits::bfi(a, b, c, res_ty.bits()),
+        Op::Bmsk { clamp } => bits::bmsk(a, b, clamp),
+        Op::Szext { clamp, sign } => bits::szext(a, b, clamp, sign),
+        Op::Dp4a { sa, sb } => bits::dp4a(a, b, c, sa, sb),
+        Op::Dp2a { sa, sb, hi } => bits::dp2a(a, b, c, sa, sb, hi),
+        Op::Lop3 { lut } => bits::lop3(a, b, c, lut) & m,
+        Op::Shf { left, clamp } => bits::shf(a, b, c, left, clamp),
+        Op::Prmt { mode } => bits::prmt(a, b, c, mode),
+        Op::FMinMax {
+            max,
+            ftz,
+            nan,
+            xorsign,
+        } => fp::minmax(fmt_of(res_ty), a, b, max, ftz, nan, xorsign),
+        Op::CopySign {} => fp::copysign(fmt_of(res_ty), a, b),
+        Op::TestP { prop } => fp::testp(fmt_of(aty), prop, a) as u64,
+        Op::FApprox { f, ftz } => fp::approx(fmt_of(res_ty), f, a, ftz),
+        Op::HAdd { fmt, rnd, ftz, sat } => {
+            fp::arith(fmt.into(), Arith::Add, [a, b, 0], rnd, ftz, sat)
+        }
+        Op::HSub { fmt, rnd, ftz, sat } => {
+            fp::arith(fmt.into(), Arith::Sub, [a, b, 0], rnd, ftz, sat)
+        }
+        Op::HMul { fmt, rnd, ftz, sat } => {
+            fp::arith(fmt.into(), Arith::Mul, [a, b, 0], rnd, ftz, sat)
+        }
+        Op::HFma {
+            fmt,
+            rnd,
+            ftz,
+            sat,
+            relu,
+        } => {
+            let r = fp::arith(fmt.into(), Arith::Fma, [a, b, c], rnd, ftz, sat);
+            if relu {
+                fp::relu(fmt.into(), r)
+            } else {
+                r
+            }
+        }
+        Op::HMinMax {
+            fmt,
+            max,
+            ftz,
+            nan,
+            xorsign,
+        } => fp::minmax(fmt.into(), a, b, max, ftz, nan, xorsign),
+        Op::HNeg { fmt, ftz } => {
+            let f: Fmt = fmt.into();
+            f.ftz(a & f.mask(), ftz) ^ f.sign()
+        }
+        Op::HAbs { fmt, ftz } => {
+            let f: Fmt = fmt.into();
+            f.ftz(a & f.mask(), ftz) & !f.sign()
+        }
+        Op::HCmp { fmt, cc, ftz } => fp::cmp(fmt.into(), cc, a, b, ftz) as u64,
+        Op::HApprox { fmt, f } => fp::approx(fmt.into(), f, a, fmt == crate::ir::HalfFmt::Bf16),
+        Op::HRelu { fmt } => fp::relu(fmt.into(), a),
+        Op::Video {
+            op,
+            ty,
+            sat,
+            asel,
+            bsel,
+            dsel,
+            sec,
+        } => super::video::scalar(op, ty, sat, asel, bsel, dsel, sec, a, b, c),
+        Op::VideoSimd {
+            op,
+            lanes,
+            ty,
+            sat,
+            asel,
+            bsel,
+            mask,
+            add,
+        } => super::video::simd(op, lanes, ty, sat, asel, bsel, mask, add, a, b, c),
+        Op::VMad {
+            ty,
+            sat,
+            asel,
+            bsel,
+            po,
+            shr,
+        } => super::video::vmad(ty, sat, asel, bsel, po, shr, a, b, c),
         Op::Load { .. }
         | Op::Store { .. }
         | Op::Atom { .. }
         | Op::AtomCas { .. }
         | Op::Fence {}
         | Op::Shfl { .. } => 0,
+    }
+}
+
+/// The float format of an IR float type (f32 unless f64).
+fn fmt_of(t: Type) -> Fmt {
+    if t == Type::F64 {
+        Fmt::F64
+    } else {
+        Fmt::F32
     }
 }
 

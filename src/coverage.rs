@@ -1,0 +1,306 @@
+//! The PTX ISA coverage report (`ptxjit coverage`, `docs/coverage.md`).
+//!
+//! Every instruction of the PTX ISA (9.x, §9.7) is listed with example instructions covering
+//! the forms ptxjit claims. The report is generated, not written: each example is compiled by
+//! the real front end (parse, lower, verify) and the instruction is reported as supported only
+//! if all its examples compile; otherwise the first decoder error is shown. The IR operations
+//! come from the op table ([`crate::ir::OP_TABLE`]).
+
+use crate::ir::OP_TABLE;
+
+/// One PTX instruction: name, ISA section, the forms claimed (types and modifiers), and
+/// examples that exercise them (registers: `%p1-3` pred, `%h1-4` b16, `%r1-5` b32, `%rd1-5`
+/// b64, `%f1-4` f32, `%fd1-4` f64; `sm` is a `.shared` array; `$L` a label).
+pub struct Instr {
+    pub name: &'static str,
+    pub section: &'static str,
+    pub forms: &'static str,
+    pub examples: &'static [&'static str],
+}
+
+macro_rules! isa {
+    ($( $name:literal $sec:literal $forms:literal [ $($ex:literal),* $(,)? ] )*) => {
+        &[ $( Instr { name: $name, section: $sec, forms: $forms, examples: &[$($ex),*] }, )* ]
+    };
+}
+
+/// The PTX ISA's instructions, in the ISA's order.
+pub const ISA: &[Instr] = isa! {
+    "add" "9.7.1.1" "u16-64, s16-64 (wrapping); .sat.s32; .cc (see add.cc)" [
+        "add.u16 %h1, %h2, %h3", "add.s32 %r1, %r2, %r3", "add.u64 %rd1, %rd2, %rd3",
+        "add.sat.s32 %r1, %r2, %r3"]
+    "sub" "9.7.1.2" "u16-64, s16-64; .sat.s32" [
+        "sub.s64 %rd1, %rd2, %rd3", "sub.sat.s32 %r1, %r2, %r3"]
+    "mul" "9.7.1.3" ".lo/.hi/.wide on u16-64, s16-64 (.wide on 16/32)" [
+        "mul.lo.s32 %r1, %r2, %r3", "mul.hi.u64 %rd1, %rd2, %rd3", "mul.wide.s32 %rd1, %r2, %r3",
+        "mul.wide.u16 %r1, %h1, %h2"]
+    "mad" "9.7.1.4" ".lo/.hi/.wide on u16-64, s16-64; .hi.sat.s32" [
+        "mad.lo.s32 %r1, %r2, %r3, %r4", "mad.hi.u32 %r1, %r2, %r3, %r4",
+        "mad.wide.s32 %rd1, %r2, %r3, %rd4", "mad.hi.sat.s32 %r1, %r2, %r3, %r4"]
+    "mul24" "9.7.1.5" ".lo/.hi on u32, s32" ["mul24.lo.s32 %r1, %r2, %r3", "mul24.hi.u32 %r1, %r2, %r3"]
+    "mad24" "9.7.1.6" ".lo/.hi on u32, s32; .hi.sat.s32" [
+        "mad24.lo.u32 %r1, %r2, %r3, %r4", "mad24.hi.sat.s32 %r1, %r2, %r3, %r4"]
+    "sad" "9.7.1.7" "u16-64, s16-64" ["sad.u32 %r1, %r2, %r3, %r4", "sad.s64 %rd1, %rd2, %rd3, %rd4"]
+    "div" "9.7.1.8" "u16-64, s16-64 (x/0 → all ones, see isa-notes)" ["div.s32 %r1, %r2, %r3", "div.u64 %rd1, %rd2, %rd3"]
+    "rem" "9.7.1.9" "u16-64, s16-64" ["rem.s32 %r1, %r2, %r3", "rem.u16 %h1, %h2, %h3"]
+    "abs" "9.7.1.10" "s16-64" ["abs.s32 %r1, %r2", "abs.s64 %rd1, %rd2"]
+    "neg" "9.7.1.11" "s16-64" ["neg.s32 %r1, %r2", "neg.s16 %h1, %h2"]
+    "min" "9.7.1.12" "u16-64, s16-64, .relu.s32, u16x2, s16x2, .relu.s16x2" [
+        "min.u32 %r1, %r2, %r3", "min.relu.s32 %r1, %r2, %r3", "min.u16x2 %r1, %r2, %r3",
+        "min.relu.s16x2 %r1, %r2, %r3"]
+    "max" "9.7.1.13" "as min" ["max.s64 %rd1, %rd2, %rd3", "max.relu.s32 %r1, %r2, %r3", "max.s16x2 %r1, %r2, %r3"]
+    "popc" "9.7.1.14" "b32, b64" ["popc.b32 %r1, %r2", "popc.b64 %r1, %rd2"]
+    "clz" "9.7.1.15" "b32, b64" ["clz.b32 %r1, %r2", "clz.b64 %r1, %rd2"]
+    "bfind" "9.7.1.16" "u32, u64, s32, s64; .shiftamt" ["bfind.u32 %r1, %r2", "bfind.shiftamt.s64 %r1, %rd2"]
+    "fns" "9.7.1.17" "b32" ["fns.b32 %r1, %r2, %r3, %r4"]
+    "brev" "9.7.1.18" "b32, b64" ["brev.b32 %r1, %r2", "brev.b64 %rd1, %rd2"]
+    "bfe" "9.7.1.19" "u32, u64, s32, s64" ["bfe.u32 %r1, %r2, %r3, %r4", "bfe.s64 %rd1, %rd2, %r3, %r4"]
+    "bfi" "9.7.1.20" "b32, b64" ["bfi.b32 %r1, %r2, %r3, %r4, %r5", "bfi.b64 %rd1, %rd2, %rd3, %r4, %r5"]
+    "szext" "9.7.1.21" ".clamp/.wrap on u32, s32" ["szext.clamp.s32 %r1, %r2, %r3", "szext.wrap.u32 %r1, %r2, %r3"]
+    "bmsk" "9.7.1.22" ".clamp/.wrap .b32" ["bmsk.clamp.b32 %r1, %r2, %r3", "bmsk.wrap.b32 %r1, %r2, %r3"]
+    "dp4a" "9.7.1.23" "u32/s32 × u32/s32" ["dp4a.u32.u32 %r1, %r2, %r3, %r4", "dp4a.s32.u32 %r1, %r2, %r3, %r4"]
+    "dp2a" "9.7.1.24" ".lo/.hi, u32/s32 × u32/s32" ["dp2a.lo.s32.s32 %r1, %r2, %r3, %r4", "dp2a.hi.u32.s32 %r1, %r2, %r3, %r4"]
+    "add.cc" "9.7.2.1" "u32, s32, u64, s64 (CC.CF is a hidden predicate)" ["add.cc.u32 %r1, %r2, %r3", "add.cc.s64 %rd1, %rd2, %rd3"]
+    "addc" "9.7.2.2" "{.cc} u32, s32, u64, s64" ["addc.u32 %r1, %r2, %r3", "addc.cc.s64 %rd1, %rd2, %rd3"]
+    "sub.cc" "9.7.2.3" "u32, s32, u64, s64" ["sub.cc.u32 %r1, %r2, %r3"]
+    "subc" "9.7.2.4" "{.cc} u32, s32, u64, s64" ["subc.cc.u32 %r1, %r2, %r3", "subc.s64 %rd1, %rd2, %rd3"]
+    "mad.cc" "9.7.2.5" ".lo/.hi on u32, s32, u64, s64" ["mad.lo.cc.u32 %r1, %r2, %r3, %r4"]
+    "madc" "9.7.2.6" "{.cc} .lo/.hi on u32, s32, u64, s64" ["madc.hi.cc.u32 %r1, %r2, %r3, %r4", "madc.lo.u64 %rd1, %rd2, %rd3, %rd4"]
+    "testp" "9.7.3.1" ".finite .infinite .number .notanumber .normal .subnormal on f32, f64" [
+        "testp.finite.f32 %p1, %f1", "testp.subnormal.f64 %p1, %fd1", "testp.notanumber.f32 %p1, %f1"]
+    "copysign" "9.7.3.2" "f32, f64" ["copysign.f32 %f1, %f2, %f3", "copysign.f64 %fd1, %fd2, %fd3"]
+    "add (float)" "9.7.3.3" ".rn .rz .rm .rp, .ftz, .sat on f32; rounding on f64" [
+        "add.f32 %f1, %f2, %f3", "add.rz.ftz.sat.f32 %f1, %f2, %f3", "add.rm.f64 %fd1, %fd2, %fd3"]
+    "sub (float)" "9.7.3.4" "as add" ["sub.rp.f32 %f1, %f2, %f3", "sub.rn.f64 %fd1, %fd2, %fd3"]
+    "mul (float)" "9.7.3.5" "as add" ["mul.rz.ftz.f32 %f1, %f2, %f3", "mul.rp.f64 %fd1, %fd2, %fd3"]
+    "fma (float)" "9.7.3.6" ".rn .rz .rm .rp, .ftz, .sat on f32; rounding on f64" [
+        "fma.rn.f32 %f1, %f2, %f3, %f4", "fma.rm.ftz.sat.f32 %f1, %f2, %f3, %f4", "fma.rz.f64 %fd1, %fd2, %fd3, %fd4"]
+    "mad (float)" "9.7.3.7" "fused, as fma" ["mad.rn.f32 %f1, %f2, %f3, %f4", "mad.rp.f64 %fd1, %fd2, %fd3, %fd4"]
+    "div (float)" "9.7.3.8" ".approx{.ftz}.f32, .full{.ftz}.f32, .rn .rz .rm .rp{.ftz} f32 and f64" [
+        "div.approx.f32 %f1, %f2, %f3", "div.full.ftz.f32 %f1, %f2, %f3", "div.rz.f32 %f1, %f2, %f3",
+        "div.rp.f64 %fd1, %fd2, %fd3"]
+    "abs (float)" "9.7.3.9" "{.ftz} f32, f64" ["abs.ftz.f32 %f1, %f2", "abs.f64 %fd1, %fd2"]
+    "neg (float)" "9.7.3.10" "{.ftz} f32, f64" ["neg.f32 %f1, %f2", "neg.f64 %fd1, %fd2"]
+    "min (float)" "9.7.3.11" "{.ftz}{.NaN}{.xorsign.abs}.f32, three inputs {.abs}, f64" [
+        "min.f32 %f1, %f2, %f3", "min.ftz.NaN.f32 %f1, %f2, %f3", "min.xorsign.abs.f32 %f1, %f2, %f3",
+        "min.abs.f32 %f1, %f2, %f3, %f4", "min.f64 %fd1, %fd2, %fd3"]
+    "max (float)" "9.7.3.12" "as min" ["max.NaN.f32 %f1, %f2, %f3", "max.f64 %fd1, %fd2, %fd3"]
+    "rcp" "9.7.3.13" ".approx{.ftz}.f32; .rn .rz .rm .rp{.ftz} f32, f64" [
+        "rcp.approx.ftz.f32 %f1, %f2", "rcp.rz.f32 %f1, %f2", "rcp.rm.f64 %fd1, %fd2"]
+    "rcp.approx.ftz.f64" "9.7.3.14" "1.11.20 upper-word form" ["rcp.approx.ftz.f64 %fd1, %fd2"]
+    "sqrt" "9.7.3.15" ".approx{.ftz}.f32; .rn .rz .rm .rp{.ftz} f32, f64" [
+        "sqrt.approx.f32 %f1, %f2", "sqrt.rp.ftz.f32 %f1, %f2", "sqrt.rz.f64 %fd1, %fd2"]
+    "rsqrt" "9.7.3.16" ".approx{.ftz}.f32, .approx.f64" ["rsqrt.approx.f32 %f1, %f2", "rsqrt.approx.f64 %fd1, %fd2"]
+    "rsqrt.approx.ftz.f64" "9.7.3.17" "1.11.20 upper-word form" ["rsqrt.approx.ftz.f64 %fd1, %fd2"]
+    "sin" "9.7.3.18" ".approx{.ftz}.f32" ["sin.approx.f32 %f1, %f2", "sin.approx.ftz.f32 %f1, %f2"]
+    "cos" "9.7.3.19" ".approx{.ftz}.f32" ["cos.approx.ftz.f32 %f1, %f2"]
+    "lg2" "9.7.3.20" ".approx{.ftz}.f32" ["lg2.approx.f32 %f1, %f2"]
+    "ex2" "9.7.3.21" ".approx{.ftz}.f32" ["ex2.approx.ftz.f32 %f1, %f2"]
+    "tanh" "9.7.3.22" ".approx.f32" ["tanh.approx.f32 %f1, %f2"]
+    "add (half)" "9.7.4.1" "{.rn}{.ftz}{.sat} f16, f16x2; {.rn} bf16, bf16x2" [
+        "add.f16 %h1, %h2, %h3", "add.rn.ftz.sat.f16x2 %r1, %r2, %r3", "add.rn.bf16 %h1, %h2, %h3",
+        "add.bf16x2 %r1, %r2, %r3"]
+    "sub (half)" "9.7.4.2" "as add" ["sub.f16 %h1, %h2, %h3", "sub.bf16x2 %r1, %r2, %r3"]
+    "mul (half)" "9.7.4.3" "as add" ["mul.ftz.f16 %h1, %h2, %h3", "mul.rn.bf16x2 %r1, %r2, %r3"]
+    "fma (half)" "9.7.4.4" ".rn{.ftz}{.sat|.relu} f16, f16x2; .rn{.relu} bf16, bf16x2" [
+        "fma.rn.f16 %h1, %h2, %h3, %h4", "fma.rn.ftz.relu.f16x2 %r1, %r2, %r3, %r4",
+        "fma.rn.relu.bf16 %h1, %h2, %h3, %h4", "fma.rn.bf16x2 %r1, %r2, %r3, %r4"]
+    "neg (half)" "9.7.4.5" "{.ftz} f16, f16x2; bf16, bf16x2" ["neg.ftz.f16 %h1, %h2", "neg.bf16x2 %r1, %r2"]
+    "abs (half)" "9.7.4.6" "{.ftz} f16, f16x2; bf16, bf16x2" ["abs.f16x2 %r1, %r2", "abs.bf16 %h1, %h2"]
+    "min (half)" "9.7.4.7" "{.ftz}{.NaN}{.xorsign.abs} f16, f16x2; {.NaN}{.xorsign.abs} bf16, bf16x2" [
+        "min.NaN.f16 %h1, %h2, %h3", "min.xorsign.abs.bf16x2 %r1, %r2, %r3"]
+    "max (half)" "9.7.4.8" "as min" ["max.ftz.f16x2 %r1, %r2, %r3", "max.bf16 %h1, %h2, %h3"]
+    "tanh (half)" "9.7.4.9" ".approx f16, f16x2, bf16, bf16x2" ["tanh.approx.f16 %h1, %h2", "tanh.approx.bf16x2 %r1, %r2"]
+    "ex2 (half)" "9.7.4.10" ".approx f16, f16x2; .approx.ftz bf16, bf16x2" ["ex2.approx.f16x2 %r1, %r2", "ex2.approx.ftz.bf16 %h1, %h2"]
+    "add/sub/fma (mixed precision)" "9.7.5" "{.rnd}{.sat}.f32.f16/.bf16" [
+        "add.f32.f16 %f1, %h1, %f2", "sub.rz.sat.f32.bf16 %f1, %h1, %f2", "fma.rn.f32.f16 %f1, %h1, %h2, %f2"]
+    "set" "9.7.6.1" "every compare, .and/.or/.xor with {!}c, .ftz; u32/s32/f32 destinations from b/u/s16-64, f32, f64" [
+        "set.lt.u32.s32 %r1, %r2, %r3", "set.gtu.ftz.f32.f32 %f1, %f2, %f3", "set.eq.and.s32.f64 %r1, %fd1, %fd2, !%p1"]
+    "setp" "9.7.6.2" "every compare, p|q, .and/.or/.xor with {!}c, .ftz" [
+        "setp.lt.s32 %p1|%p2, %r1, %r2", "setp.num.and.f64 %p1, %fd1, %fd2, !%p2", "setp.hs.u64 %p1, %rd1, %rd2"]
+    "selp" "9.7.6.3" "b16-64, u, s, f32, f64" ["selp.f32 %f1, %f2, %f3, %p1", "selp.b64 %rd1, %rd2, %rd3, %p1"]
+    "slct" "9.7.6.4" "dtype from b16-64, u, s, f32, f64; .s32 or {.ftz}.f32 selector" [
+        "slct.u32.s32 %r1, %r2, %r3, %r4", "slct.ftz.f64.f32 %fd1, %fd2, %fd3, %f1"]
+    "set (half)" "9.7.7.1" "f16/bf16/x2 sources; f16, bf16, x2, u32, s32 destinations" [
+        "set.lt.f16.f16 %h1, %h2, %h3", "set.ne.u32.f16x2 %r1, %r2, %r3", "set.lt.bf16x2.bf16x2 %r1, %r2, %r3"]
+    "setp (half)" "9.7.7.2" "f16, f16x2 (p|q), bf16, bf16x2; .and/.or/.xor; .ftz" [
+        "setp.lt.f16 %p1, %h1, %h2", "setp.geu.ftz.f16x2 %p1|%p2, %r1, %r2", "setp.eq.and.bf16 %p1, %h1, %h2, %p3"]
+    "and" "9.7.8.1" "pred, b16-64" ["and.pred %p1, %p2, %p3", "and.b32 %r1, %r2, %r3"]
+    "or" "9.7.8.2" "pred, b16-64" ["or.b64 %rd1, %rd2, %rd3", "or.pred %p1, !%p2, %p3"]
+    "xor" "9.7.8.3" "pred, b16-64" ["xor.b16 %h1, %h2, %h3"]
+    "not" "9.7.8.4" "pred, b16-64" ["not.pred %p1, %p2", "not.b32 %r1, %r2"]
+    "cnot" "9.7.8.5" "b16-64" ["cnot.b32 %r1, %r2", "cnot.b16 %h1, %h2"]
+    "lop3" "9.7.8.6" "b32 (b64 too); the predicate-output form is not supported" [
+        "lop3.b32 %r1, %r2, %r3, %r4, 0x96"]
+    "shf" "9.7.8.7" ".l/.r .clamp/.wrap .b32" ["shf.l.wrap.b32 %r1, %r2, %r3, %r4", "shf.r.clamp.b32 %r1, %r2, %r3, %r4"]
+    "shl" "9.7.8.8" "b16-64 (counts ≥ width give 0)" ["shl.b32 %r1, %r2, %r3", "shl.b64 %rd1, %rd2, %r3"]
+    "shr" "9.7.8.9" "b/u/s16-64 (counts ≥ width clamp)" ["shr.s32 %r1, %r2, %r3", "shr.u64 %rd1, %rd2, %r3"]
+    "mov" "9.7.9.1" "pred, b16-64, u, s, f32, f64; vector pack/unpack; symbol addresses" [
+        "mov.pred %p1, %p2", "mov.f32 %f1, %f2", "mov.b64 %rd1, {%r1, %r2}", "mov.b64 {%r1, %r2}, %rd1",
+        "mov.u64 %rd1, sm"]
+    "shfl.sync" "9.7.9.6" ".up .down .bfly .idx .b32, with p" ["shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, -1"]
+    "prmt" "9.7.9.7" "default (with sign replication) and .f4e .b4e .rc8 .ecl .ecr .rc16" [
+        "prmt.b32 %r1, %r2, %r3, %r4", "prmt.b32.f4e %r1, %r2, %r3, %r4", "prmt.b32.rc16 %r1, %r2, %r3, %r4"]
+    "ld" "9.7.9.8" "global/shared/local/const/param/generic, v2/v4, cache hints" [
+        "ld.global.u32 %r1, [%rd1]", "ld.shared.v2.f32 {%f1, %f2}, [sm]", "ld.param.u64 %rd2, [cov_p]"]
+    "ldu" "9.7.9.9" "global" ["ldu.global.f32 %f1, [%rd1]"]
+    "st" "9.7.9.10" "global/shared/local/generic, v2/v4" ["st.global.u32 [%rd1], %r1", "st.shared.v2.b32 [sm+8], {%r1, %r2}"]
+    "st.async" "9.7.9.11" "" ["st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]"]
+    "prefetch" "9.7.9.15" "accepted (no effect)" ["prefetch.global.L1 [%rd1]"]
+    "isspacep" "9.7.9.20" "global/shared/local/const" ["isspacep.global %p1, %rd1"]
+    "cvta" "9.7.9.21" "to and from generic, u32/u64" ["cvta.shared.u64 %rd1, %rd2", "cvta.to.global.u64 %rd1, %rd2"]
+    "cvt" "9.7.9.22" "every pair of u8-64, s8-64, f16, bf16, f32, f64; .rn .rz .rm .rp, .rni .rzi .rmi .rpi, .sat, .ftz, .relu; .f16x2/.bf16x2 from two f32; fp8/fp6/fp4/tf32/.satfinite/.rs not supported" [
+        "cvt.rzi.s32.f32 %r1, %f1", "cvt.rp.f32.f64 %f1, %fd1", "cvt.rn.f16.f32 %h1, %f1",
+        "cvt.f32.bf16 %f1, %h1", "cvt.rz.bf16.u64 %h1, %rd1", "cvt.rni.f16.f16 %h1, %h2",
+        "cvt.sat.u8.s32 %h1, %r1", "cvt.rn.relu.f16x2.f32 %r1, %f1, %f2"]
+    "cvt.pack" "9.7.9.23" ".sat u16, s16 from s32; u8, s8, u4, s4, u2, s2 with .b32 c" [
+        "cvt.pack.sat.s16.s32 %r1, %r2, %r3", "cvt.pack.sat.u8.s32.b32 %r1, %r2, %r3, %r4",
+        "cvt.pack.sat.s4.s32.b32 %r1, %r2, %r3, %r4"]
+    "tex" "9.7.10.3" "" ["tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}]"]
+    "suld" "9.7.11.1" "" ["suld.b.1d.b32.trap {%r1}, [%rd1, {%r2}]"]
+    "bra" "9.7.12.2" "uniform and divergent" ["bra $L", "@%p1 bra $L"]
+    "brx.idx" "9.7.12.3" "" ["brx.idx %r1, $T"]
+    "call" "9.7.12.4" "" ["call.uni f, (%r1)"]
+    "ret" "9.7.12.5" "" ["ret"]
+    "exit" "9.7.12.6" "" ["exit"]
+    "bar / barrier" "9.7.13.1" "bar.sync 0 / barrier.sync" ["bar.sync 0", "barrier.sync 0"]
+    "bar.warp.sync" "9.7.13.3" "" ["bar.warp.sync -1"]
+    "membar / fence" "9.7.13.4" "membar, fence (not proxy fences)" ["membar.gl", "fence.acq_rel.gpu"]
+    "atom" "9.7.13.5" "add/and/or/xor/exch/min/max/inc/dec/cas on b32/b64, add.f32/f64" [
+        "atom.global.add.u32 %r1, [%rd1], %r2", "atom.shared.cas.b32 %r1, [sm], %r2, %r3"]
+    "red" "9.7.13.6" "as atom" ["red.global.add.u32 [%rd1], %r2"]
+    "vote" "9.7.13.8" "" ["vote.sync.ballot.b32 %r1, %p1, -1"]
+    "match.sync" "9.7.13.9" "" ["match.any.sync.b32 %r1, %r2, -1"]
+    "activemask" "9.7.13.10" "" ["activemask.b32 %r1"]
+    "redux.sync" "9.7.13.11" "" ["redux.sync.add.s32 %r1, %r2, -1"]
+    "elect.sync" "9.7.13.13" "" ["elect.sync %r1|%p1, -1"]
+    "mbarrier" "9.7.13.15" "" ["mbarrier.init.shared.b64 [sm], %r1"]
+    "wmma" "9.7.14" "" ["wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, [%rd1]"]
+    "mma" "9.7.14.5" "" ["mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4}"]
+    "ldmatrix" "9.7.14.5.15" "" ["ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r2]"]
+    "stacksave" "9.7.17.1" "" ["stacksave.u64 %rd1"]
+    "vadd / vsub / vabsdiff / vmin / vmax" "9.7.18.1.1" "u32/s32 each operand; .b0-.b3/.h0/.h1 selectors; .sat; .add/.min/.max or .dsel merge" [
+        "vadd.s32.u32.s32.sat %r1, %r2.b0, %r3.h0", "vabsdiff.s32.s32.s32.sat %r1.h0, %r2.b0, %r3.b2, %r4",
+        "vmin.s32.s32.s32.sat.add %r1, %r2, %r3, %r4", "vsub.u32.u32.u32 %r1, %r2, %r3", "vmax.s32.s32.s32.max %r1, %r2, %r3, %r4"]
+    "vshl / vshr" "9.7.18.1.2" ".clamp/.wrap, selectors, .sat, secondary op or merge" [
+        "vshl.s32.u32.u32.clamp %r1, %r2, %r3", "vshr.u32.u32.u32.wrap %r1, %r2, %r3.h1"]
+    "vmad" "9.7.18.1.3" "selectors, .po, .sat, .shr7/.shr15; operand negation (-a, -b, -c) not supported" [
+        "vmad.s32.s32.s32 %r1, %r2, %r3, %r4", "vmad.u32.u32.u32.shr15 %r1, %r2.h0, %r3.h0, %r4",
+        "vmad.s32.s32.u32.po.sat %r1, %r2, %r3, %r4"]
+    "vset" "9.7.18.1.4" "every integer compare, selectors, secondary op or merge" [
+        "vset.s32.u32.lt %r1, %r2, %r3", "vset.u32.u32.ne %r1, %r2, %r3.h1", "vset.u32.u32.eq.add %r1, %r2, %r3, %r4"]
+    "vadd2 / vsub2 / vavrg2 / vabsdiff2 / vmin2 / vmax2" "9.7.18.2.1" ".hxy selectors, .h0/.h1/.h10 masks, .sat merge or .add accumulate" [
+        "vadd2.s32.s32.u32.sat %r1, %r2, %r3, %r1", "vsub2.s32.s32.s32.sat %r1.h0, %r2.h10, %r3.h32, %r1",
+        "vmin2.s32.u32.u32.add %r1.h10, %r2.h00, %r3.h22, %r1", "vavrg2.u32.u32.u32 %r1, %r2, %r3, %r4"]
+    "vset2" "9.7.18.2.2" "every integer compare, merge or .add" ["vset2.s32.u32.lt %r1, %r2, %r3, %r4", "vset2.u32.u32.ne.add %r1, %r2, %r3, %r4"]
+    "vadd4 / vsub4 / vavrg4 / vabsdiff4 / vmin4 / vmax4" "9.7.18.3.1" ".bxyzw selectors, .b0-.b3210 masks, .sat merge or .add accumulate" [
+        "vadd4.s32.s32.s32 %r1, %r2, %r3, %r4", "vabsdiff4.u32.u32.u32.add %r1, %r2, %r3, %r4",
+        "vmax4.u32.u32.u32 %r1.b20, %r2.b0000, %r3.b4444, %r4"]
+    "vset4" "9.7.18.3.2" "every integer compare, merge or .add" ["vset4.s32.s32.lt %r1, %r2, %r3, %r4", "vset4.u32.u32.gt.add %r1, %r2, %r3, %r4"]
+    "trap" "9.7.19.1" "" ["trap"]
+    "brkpt" "9.7.19.2" "" ["brkpt"]
+    "nanosleep" "9.7.19.4" "" ["nanosleep.u32 %r1"]
+};
+
+/// A small kernel around one example instruction.
+pub fn example_kernel(inst: &str) -> String {
+    format!(
+        ".version 8.5\n.target sm_90\n.address_size 64\n\
+         .visible .entry cov(.param .u64 cov_p)\n{{\n\
+         .reg .pred %p<4>;\n.reg .b16 %h<5>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<6>;\n\
+         .reg .f32 %f<5>;\n.reg .f64 %fd<5>;\n.shared .align 8 .b32 sm[32];\n\
+         ld.param.u64 %rd1, [cov_p];\n{inst};\n$L:\nret;\n}}\n"
+    )
+}
+
+/// Whether every example of `i` compiles; otherwise the first error (one line).
+pub fn check(i: &Instr) -> Result<(), String> {
+    for ex in i.examples {
+        let ptx = example_kernel(ex);
+        if let Err(e) = crate::runtime::front_end(&ptx, "coverage.ptx") {
+            let msg = e.to_string();
+            let line = msg.lines().next().unwrap_or("").to_string();
+            return Err(format!("`{ex}`: {line}"));
+        }
+    }
+    Ok(())
+}
+
+/// The report as Markdown.
+pub fn report() -> String {
+    let mut s = String::from(
+        "# PTX ISA coverage\n\n\
+         Generated by `ptxjit coverage` (`src/coverage.rs`): every PTX ISA instruction, with the \
+         forms ptxjit claims. An instruction is **yes** only if each of its example \
+         instructions compiles through the real front end (parse, lower, verify); otherwise the \
+         decoder's first error is shown. `cargo test` keeps this file current (`BLESS=1` \
+         rewrites it). Semantics choices the ISA leaves open: `docs/isa-notes.md`.\n\n\
+         | Instruction | PTX ISA § | Supported | Forms | Examples checked / first error |\n\
+         |---|---|---|---|---|\n",
+    );
+    let (mut yes, mut total) = (0, 0);
+    for i in ISA {
+        total += 1;
+        let (st, note) = match check(i) {
+            Ok(()) => {
+                yes += 1;
+                ("yes", format!("{} examples", i.examples.len()))
+            }
+            Err(e) => ("**no**", e.replace('|', "\\|")),
+        };
+        let forms = if i.forms.is_empty() { "—" } else { i.forms };
+        s += &format!(
+            "| `{}` | {} | {st} | {} | {note} |\n",
+            i.name,
+            i.section,
+            forms.replace('|', "\\|")
+        );
+    }
+    s += &format!("\n{yes} of {total} instruction entries supported.\n");
+    s += "\n## IR operations\n\nFrom the op table (`src/ir/ops.rs`).\n\n| Op | PTX ISA § | Semantics |\n|---|---|---|\n";
+    for (mn, sec, doc) in OP_TABLE {
+        s += &format!("| `{mn}` | {sec} | {} |\n", doc.trim().replace('|', "\\|"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    /// docs/coverage.md is the current report; `BLESS=1` rewrites it.
+    #[test]
+    fn coverage_doc_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/coverage.md");
+        let now = super::report();
+        if std::env::var_os("BLESS").is_some() {
+            std::fs::write(path, &now).expect("write docs/coverage.md");
+            return;
+        }
+        let old = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            old == now,
+            "docs/coverage.md is stale: run `BLESS=1 cargo test --lib coverage` and commit it"
+        );
+    }
+
+    /// The scalar ISA of issue 4 is complete: none of its instructions is reported missing.
+    #[test]
+    fn scalar_isa_is_covered() {
+        let scalar = |s: &str| {
+            s.starts_with("9.7.1.")
+                || s.starts_with("9.7.2.")
+                || s.starts_with("9.7.3.")
+                || s.starts_with("9.7.4.")
+                || s.starts_with("9.7.6.")
+                || s.starts_with("9.7.7.")
+                || s.starts_with("9.7.8.")
+                || s.starts_with("9.7.18.")
+                || matches!(s, "9.7.9.1" | "9.7.9.7" | "9.7.9.22" | "9.7.9.23")
+        };
+        let missing: Vec<String> = super::ISA
+            .iter()
+            .filter(|i| scalar(i.section))
+            .filter_map(|i| super::check(i).err().map(|e| format!("{}: {e}", i.name)))
+            .collect();
+        assert!(missing.is_empty(), "missing:\n{}", missing.join("\n"));
+    }
+}

@@ -1,0 +1,274 @@
+//! Decoding of the video instructions (PTX ISA §9.7.18): scalar `vadd vsub vabsdiff vmin vmax
+//! vshl vshr vset vmad` with operand selectors, saturation, secondary operations and data
+//! merge, and the SIMD `vadd2 … vset2` / `vadd4 … vset4` forms with lane selectors, masks and
+//! accumulation. Operand negation in `vmad` (`-a`) is not parsed yet.
+
+use super::super::build::{Builder, Var};
+use super::super::LowerError;
+use super::Cx;
+use crate::ir::{ICmp, Op, Sign, Type, VideoOp, VideoSec, VideoTypes};
+use crate::ptx::ast::{self, Operand};
+
+type R = Result<(), LowerError>;
+
+/// The PTX instructions decoded here.
+pub(crate) const INSTRUCTIONS: &[&str] = &[
+    "vadd",
+    "vsub",
+    "vabsdiff",
+    "vmin",
+    "vmax",
+    "vshl",
+    "vshr",
+    "vset",
+    "vmad",
+    "vadd2",
+    "vsub2",
+    "vavrg2",
+    "vabsdiff2",
+    "vmin2",
+    "vmax2",
+    "vset2",
+    "vadd4",
+    "vsub4",
+    "vavrg4",
+    "vabsdiff4",
+    "vmin4",
+    "vmax4",
+    "vset4",
+];
+
+fn sign_of(t: ast::ScalarType) -> Result<Sign, ()> {
+    match t {
+        ast::ScalarType::U32 => Ok(Sign::Unsigned),
+        ast::ScalarType::S32 => Ok(Sign::Signed),
+        _ => Err(()),
+    }
+}
+
+fn cmp_of(cx: &Cx) -> Option<ICmp> {
+    cx.mods.iter().find_map(|m| match *m {
+        "eq" => Some(ICmp::Eq),
+        "ne" => Some(ICmp::Ne),
+        "lt" => Some(ICmp::Lt),
+        "le" => Some(ICmp::Le),
+        "gt" => Some(ICmp::Gt),
+        "ge" => Some(ICmp::Ge),
+        _ => None,
+    })
+}
+
+/// An operand's register and its selector text (empty when none).
+fn reg_sel(b: &mut Builder, cx: &Cx, o: &Operand) -> Result<(Var, String), LowerError> {
+    match o {
+        Operand::Select { name, sel, .. } => {
+            let r = b.reg_var(cx, name)?;
+            let v = b.coerce(cx, r, Type::I32, None, name.span)?;
+            Ok((v, sel.clone()))
+        }
+        other => Ok((b.src_rel(cx, other, Type::I32, None)?, String::new())),
+    }
+}
+
+/// A scalar selector: `.b0-.b3` → 0-3, `.h0/.h1` → 4/5, none → 6.
+fn scalar_sel(cx: &Cx, s: &str) -> Result<u8, LowerError> {
+    Ok(match s {
+        "" => 6,
+        "b0" => 0,
+        "b1" => 1,
+        "b2" => 2,
+        "b3" => 3,
+        "h0" => 4,
+        "h1" => 5,
+        _ => return Err(cx.bad(&format!("selector .{s} is not a scalar video selector"))),
+    })
+}
+
+/// A SIMD lane selector (`.h10`, `.b3210`): the digits as nibbles, lane 0 last.
+fn lane_sel(cx: &Cx, s: &str, lanes: u8, default: u16) -> Result<u16, LowerError> {
+    if s.is_empty() {
+        return Ok(default);
+    }
+    let kind = if lanes == 2 { 'h' } else { 'b' };
+    let digits = s.strip_prefix(kind).unwrap_or("");
+    if digits.len() != lanes as usize {
+        return Err(cx.bad(&format!("selector .{s} needs {lanes} lanes")));
+    }
+    Ok(digits
+        .chars()
+        .fold(0u16, |acc, c| acc << 4 | c.to_digit(8).unwrap_or(0) as u16))
+}
+
+/// A SIMD destination mask (`.h10`, `.b20`): the lanes listed; none → all.
+fn lane_mask(cx: &Cx, s: &str, lanes: u8) -> Result<u8, LowerError> {
+    if s.is_empty() {
+        return Ok((1u8 << lanes) - 1);
+    }
+    let kind = if lanes == 2 { 'h' } else { 'b' };
+    let digits = s
+        .strip_prefix(kind)
+        .ok_or_else(|| cx.bad(&format!("mask .{s} does not fit this instruction")))?;
+    let mut m = 0u8;
+    for c in digits.chars() {
+        let k = c.to_digit(10).unwrap_or(9);
+        if k >= lanes as u32 {
+            return Err(cx.bad(&format!("mask .{s} names a lane past {}", lanes - 1)));
+        }
+        m |= 1 << k;
+    }
+    Ok(m)
+}
+
+pub(super) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
+    if !INSTRUCTIONS.contains(&op) {
+        return None;
+    }
+    Some(video(b, cx, op))
+}
+
+fn video(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
+    let (base, lanes) = match op.strip_suffix('2') {
+        Some(s) => (s, 2u8),
+        None => match op.strip_suffix('4') {
+            Some(s) => (s, 4u8),
+            None => (op, 1u8),
+        },
+    };
+    let tys = cx.types();
+    let is_set = base == "vset";
+    let bad_types = || cx.bad("video instructions take .u32/.s32 types (dtype.atype.btype)");
+    let ty = if is_set {
+        if tys.len() != 2 {
+            return Err(bad_types());
+        }
+        VideoTypes {
+            d: Sign::Unsigned,
+            a: sign_of(tys[0]).map_err(|_| bad_types())?,
+            b: sign_of(tys[1]).map_err(|_| bad_types())?,
+        }
+    } else {
+        if tys.len() != 3 {
+            return Err(bad_types());
+        }
+        VideoTypes {
+            d: sign_of(tys[0]).map_err(|_| bad_types())?,
+            a: sign_of(tys[1]).map_err(|_| bad_types())?,
+            b: sign_of(tys[2]).map_err(|_| bad_types())?,
+        }
+    };
+    let clamp = cx.has("clamp");
+    let vop = match base {
+        "vadd" => VideoOp::Add,
+        "vsub" => VideoOp::Sub,
+        "vavrg" => VideoOp::Avrg,
+        "vabsdiff" => VideoOp::AbsDiff,
+        "vmin" => VideoOp::Min,
+        "vmax" => VideoOp::Max,
+        "vshl" | "vshr" => {
+            if !clamp && !cx.has("wrap") {
+                return Err(cx.bad("vshl/vshr need .clamp or .wrap"));
+            }
+            if base == "vshl" {
+                VideoOp::Shl { clamp }
+            } else {
+                VideoOp::Shr { clamp }
+            }
+        }
+        "vset" => VideoOp::Set(cmp_of(cx).ok_or_else(|| cx.bad("vset needs a comparison"))?),
+        _ => VideoOp::Add, // vmad, handled below
+    };
+    let sat = cx.has("sat");
+    let n = cx.inst.operands.len();
+    let d_op = cx.opnd(0)?.clone();
+    let (dname, dsel_s) = match &d_op {
+        Operand::Select { name, sel, .. } => (
+            Operand::Reg {
+                name: name.clone(),
+                component: None,
+            },
+            sel.clone(),
+        ),
+        other => (other.clone(), String::new()),
+    };
+    let (a, asel_s) = reg_sel(b, cx, &cx.opnd(1)?.clone())?;
+    let (bv, bsel_s) = reg_sel(b, cx, &cx.opnd(2)?.clone())?;
+    let c = if n >= 4 {
+        b.src(cx, 3, Type::I32)?
+    } else {
+        b.konst(cx, Type::I32, 0)
+    };
+    let o = if base == "vmad" {
+        if n != 4 {
+            return Err(cx.bad("vmad expects d, a, b, c"));
+        }
+        let shr = if cx.has("shr7") {
+            7
+        } else if cx.has("shr15") {
+            15
+        } else {
+            0
+        };
+        Op::VMad {
+            ty,
+            sat,
+            asel: scalar_sel(cx, &asel_s)?,
+            bsel: scalar_sel(cx, &bsel_s)?,
+            po: cx.has("po"),
+            shr,
+        }
+    } else if lanes == 1 {
+        let sec = if cx.has("add") {
+            VideoSec::Add
+        } else if cx.has("min") {
+            VideoSec::Min
+        } else if cx.has("max") {
+            VideoSec::Max
+        } else {
+            VideoSec::None
+        };
+        let dsel = scalar_sel(cx, &dsel_s)?;
+        let needs_c = sec != VideoSec::None || dsel != 6;
+        if needs_c != (n == 4) || !(3..=4).contains(&n) {
+            return Err(
+                cx.bad("a third source is used with a secondary operation or a .dsel merge")
+            );
+        }
+        Op::Video {
+            op: vop,
+            ty,
+            sat,
+            asel: scalar_sel(cx, &asel_s)?,
+            bsel: scalar_sel(cx, &bsel_s)?,
+            dsel,
+            sec,
+        }
+    } else {
+        if n != 4 {
+            return Err(cx.bad("SIMD video instructions expect d, a, b, c"));
+        }
+        let add = cx.has("add");
+        if add && sat {
+            return Err(cx.bad(".sat cannot be used with .add"));
+        }
+        let (da, db) = if lanes == 2 {
+            (0x10, 0x32)
+        } else {
+            (0x3210, 0x7654)
+        };
+        Op::VideoSimd {
+            op: vop,
+            lanes,
+            ty,
+            sat,
+            asel: lane_sel(cx, &asel_s, lanes, da)?,
+            bsel: lane_sel(cx, &bsel_s, lanes, db)?,
+            mask: lane_mask(cx, &dsel_s, lanes)?,
+            add,
+        }
+    };
+    let r = b.emit1(o, vec![a, bv, c], Type::I32, cx.loc, &cx.ptx);
+    if let Some(t) = b.dst_rel(cx, &dname, Type::I32, None)? {
+        b.copy(t, r, cx.loc, &cx.ptx);
+    }
+    Ok(())
+}

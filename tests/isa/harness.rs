@@ -1,0 +1,586 @@
+//! The instruction-table runner: a group of rows (inputs → expected outputs) for one PTX
+//! snippet becomes one tiny kernel, one thread per row, run on every engine.
+//!
+//! Table file format (`ptx-tests/isa/*.isa`):
+//! ```text
+//! # comment
+//! >> add.sat.s32 d, a, b :: d:s32 <- a:s32 b:s32
+//! 0x7fffffff 1 -> 0x7fffffff
+//! >> sin.approx.f32 d, a :: d:f32 <- a:f32 ~ abs 2^-20.5
+//! 1 -> 0.8414709848078965
+//! ```
+//! A header gives the PTX (statements separated by `;`), its outputs and inputs as
+//! `name:type` (types u8..u64, s8..s64, b8..b64, f16, bf16, f16x2, bf16x2, f32, f64, pred) and
+//! optionally a tolerance for float outputs (`~ abs X`, `~ rel X`, `~ ulp N`; X may be `2^E`).
+//! Values: integers (decimal, negative, `0x` hex), floats (decimal, `inf`, `-inf`, `-0`,
+//! `nan` = the canonical NaN, `0x` = raw bits), packed halves `lo,hi`, predicates 0/1.
+//! Expected values may also be `anynan` (any NaN) or `*` (unspecified by the ISA).
+//!
+//! Expected values come from the PTX ISA text, IEEE 754 rules or an independent host
+//! computation — never from this project's engines.
+
+use ptxjit::runtime::{Context, Engine, KernelArg, LaunchDims};
+
+/// The engines every table runs on.
+pub const ENGINES: &[Engine] = &[Engine::Jit, Engine::Interp];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    U(u32),
+    S(u32),
+    F16,
+    Bf16,
+    F16x2,
+    Bf16x2,
+    F32,
+    F64,
+    Pred,
+}
+
+impl Ty {
+    pub fn parse(s: &str) -> Option<Ty> {
+        Some(match s {
+            "u8" | "b8" => Ty::U(8),
+            "u16" | "b16" => Ty::U(16),
+            "u32" | "b32" => Ty::U(32),
+            "u64" | "b64" => Ty::U(64),
+            "s8" => Ty::S(8),
+            "s16" => Ty::S(16),
+            "s32" => Ty::S(32),
+            "s64" => Ty::S(64),
+            "f16" => Ty::F16,
+            "bf16" => Ty::Bf16,
+            "f16x2" => Ty::F16x2,
+            "bf16x2" => Ty::Bf16x2,
+            "f32" => Ty::F32,
+            "f64" => Ty::F64,
+            "pred" => Ty::Pred,
+            _ => return None,
+        })
+    }
+    pub fn bits(self) -> u32 {
+        match self {
+            Ty::U(b) | Ty::S(b) => b,
+            Ty::F16 | Ty::Bf16 => 16,
+            Ty::F16x2 | Ty::Bf16x2 | Ty::F32 => 32,
+            Ty::F64 => 64,
+            Ty::Pred => 1,
+        }
+    }
+    fn mask(self) -> u64 {
+        if self.bits() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.bits()) - 1
+        }
+    }
+    /// Register declaration type and memory access type.
+    fn reg(self) -> (&'static str, &'static str) {
+        match self {
+            Ty::U(8) => ("u16", "u8"),
+            Ty::S(8) => ("s16", "s8"),
+            Ty::U(16) => ("u16", "u16"),
+            Ty::S(16) => ("s16", "s16"),
+            Ty::U(32) => ("u32", "u32"),
+            Ty::S(32) => ("s32", "s32"),
+            Ty::U(_) => ("u64", "u64"),
+            Ty::S(_) => ("s64", "s64"),
+            Ty::F16 | Ty::Bf16 => ("b16", "b16"),
+            Ty::F16x2 | Ty::Bf16x2 => ("b32", "b32"),
+            Ty::F32 => ("f32", "f32"),
+            Ty::F64 => ("f64", "f64"),
+            Ty::Pred => ("pred", "u8"),
+        }
+    }
+    fn is_float(self) -> bool {
+        matches!(self, Ty::F16 | Ty::Bf16 | Ty::F32 | Ty::F64)
+    }
+    /// The value as f64 (floats only).
+    pub fn to_f64(self, bits: u64) -> f64 {
+        match self {
+            Ty::F16 => half::f16::from_bits(bits as u16).to_f64(),
+            Ty::Bf16 => half::bf16::from_bits(bits as u16).to_f64(),
+            Ty::F32 => f32::from_bits(bits as u32) as f64,
+            _ => f64::from_bits(bits),
+        }
+    }
+    fn canonical_nan(self) -> u64 {
+        self.mask() >> 1
+    }
+    fn is_nan(self, bits: u64) -> bool {
+        self.is_float() && self.to_f64(bits).is_nan()
+    }
+    fn encode(self, x: f64) -> u64 {
+        match self {
+            Ty::F16 => half::f16::from_f64(x).to_bits() as u64,
+            Ty::Bf16 => half::bf16::from_f64(x).to_bits() as u64,
+            Ty::F32 => (x as f32).to_bits() as u64,
+            _ => x.to_bits(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Expect {
+    Bits(u64),
+    /// A float value compared within the group's tolerance.
+    Approx(f64),
+    AnyNan,
+    Any,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum Tol {
+    Abs(f64),
+    Rel(f64),
+    Ulp(u64),
+}
+
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub ins: Vec<u64>,
+    pub outs: Vec<Expect>,
+    /// Source line (0 for generated rows).
+    pub line: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub ptx: String,
+    pub outs: Vec<(String, Ty)>,
+    pub ins: Vec<(String, Ty)>,
+    pub tol: Option<Tol>,
+    pub rows: Vec<Row>,
+    pub line: usize,
+}
+
+fn parse_num(s: &str) -> Option<f64> {
+    if let Some(e) = s.strip_prefix("2^") {
+        return e.parse::<f64>().ok().map(|e| 2f64.powf(e));
+    }
+    s.parse().ok()
+}
+
+fn parse_int(s: &str) -> Option<u64> {
+    let (neg, t) = match s.strip_prefix('-') {
+        Some(t) => (true, t),
+        None => (false, s),
+    };
+    let v = if let Some(h) = t.strip_prefix("0x") {
+        u64::from_str_radix(&h.replace('_', ""), 16).ok()?
+    } else {
+        t.parse::<u64>().ok()?
+    };
+    Some(if neg { v.wrapping_neg() } else { v })
+}
+
+/// Parse a value of type `ty` (input: the bits; expected: an [`Expect`]).
+pub fn parse_value(s: &str, ty: Ty) -> Option<Expect> {
+    match s {
+        "*" => return Some(Expect::Any),
+        "anynan" => return Some(Expect::AnyNan),
+        _ => {}
+    }
+    match ty {
+        Ty::U(_) | Ty::S(_) => parse_int(s).map(|v| Expect::Bits(v & ty.mask())),
+        Ty::Pred => match s {
+            "0" | "false" => Some(Expect::Bits(0)),
+            "1" | "true" => Some(Expect::Bits(1)),
+            _ => None,
+        },
+        Ty::F16x2 | Ty::Bf16x2 => {
+            if s.starts_with("0x") && !s.contains(',') {
+                return parse_int(s).map(|v| Expect::Bits(v & ty.mask()));
+            }
+            let (lo, hi) = s.split_once(',')?;
+            let one = if ty == Ty::F16x2 { Ty::F16 } else { Ty::Bf16 };
+            let (Expect::Bits(l), Expect::Bits(h)) = (parse_value(lo, one)?, parse_value(hi, one)?)
+            else {
+                return None;
+            };
+            Some(Expect::Bits(l | h << 16))
+        }
+        _ => {
+            if s.starts_with("0x") {
+                return parse_int(s).map(|v| Expect::Bits(v & ty.mask()));
+            }
+            let x = match s {
+                "nan" => return Some(Expect::Bits(ty.canonical_nan())),
+                "inf" | "+inf" => f64::INFINITY,
+                "-inf" => f64::NEG_INFINITY,
+                _ => s.parse::<f64>().ok()?,
+            };
+            // Decimal literals are exact in the tables that use them without a tolerance.
+            Some(match ty {
+                Ty::F32 => Expect::Bits(
+                    s.parse::<f32>()
+                        .map(|f| f.to_bits() as u64)
+                        .unwrap_or_else(|_| ty.encode(x)),
+                ),
+                _ => Expect::Bits(ty.encode(x)),
+            })
+        }
+    }
+}
+
+fn parse_sig(s: &str) -> Result<Vec<(String, Ty)>, String> {
+    s.split_whitespace()
+        .map(|t| {
+            let (n, ty) = t
+                .split_once(':')
+                .ok_or_else(|| format!("'{t}' needs name:type"))?;
+            let ty = Ty::parse(ty).ok_or_else(|| format!("unknown type '{ty}'"))?;
+            Ok((n.to_string(), ty))
+        })
+        .collect()
+}
+
+/// Parse a table file into groups.
+pub fn parse_table(text: &str) -> Result<Vec<Group>, String> {
+    let mut groups: Vec<Group> = vec![];
+    for (k, raw) in text.lines().enumerate() {
+        let line = k + 1;
+        let l = match raw.find('#') {
+            Some(i) => &raw[..i],
+            None => raw,
+        }
+        .trim();
+        if l.is_empty() {
+            continue;
+        }
+        if let Some(h) = l.strip_prefix(">>") {
+            let (ptx, sig) = h
+                .split_once("::")
+                .ok_or_else(|| format!("line {line}: header needs '::'"))?;
+            let (sig, tol) = match sig.split_once('~') {
+                Some((a, b)) => (a, Some(b.trim())),
+                None => (sig, None),
+            };
+            let (outs, ins) = sig
+                .split_once("<-")
+                .ok_or_else(|| format!("line {line}: signature needs '<-'"))?;
+            let tol = match tol {
+                None => None,
+                Some(t) => {
+                    let (kind, v) = t
+                        .split_once(' ')
+                        .ok_or_else(|| format!("line {line}: tolerance 'abs|rel|ulp X'"))?;
+                    let x = parse_num(v.trim())
+                        .ok_or_else(|| format!("line {line}: bad tolerance '{v}'"))?;
+                    Some(match kind {
+                        "abs" => Tol::Abs(x),
+                        "rel" => Tol::Rel(x),
+                        "ulp" => Tol::Ulp(x as u64),
+                        _ => return Err(format!("line {line}: tolerance kind '{kind}'")),
+                    })
+                }
+            };
+            groups.push(Group {
+                ptx: ptx.trim().to_string(),
+                outs: parse_sig(outs).map_err(|e| format!("line {line}: {e}"))?,
+                ins: parse_sig(ins).map_err(|e| format!("line {line}: {e}"))?,
+                tol,
+                rows: vec![],
+                line,
+            });
+            continue;
+        }
+        let g = groups
+            .last_mut()
+            .ok_or_else(|| format!("line {line}: row before any '>>' header"))?;
+        let (i, o) = l
+            .split_once("->")
+            .ok_or_else(|| format!("line {line}: row needs '->'"))?;
+        let iv: Vec<&str> = i.split_whitespace().collect();
+        let ov: Vec<&str> = o.split_whitespace().collect();
+        if iv.len() != g.ins.len() || ov.len() != g.outs.len() {
+            return Err(format!(
+                "line {line}: expected {} inputs and {} outputs",
+                g.ins.len(),
+                g.outs.len()
+            ));
+        }
+        let mut ins = vec![];
+        for (s, (_, ty)) in iv.iter().zip(&g.ins) {
+            match parse_value(s, *ty) {
+                Some(Expect::Bits(b)) => ins.push(b),
+                _ => return Err(format!("line {line}: bad input '{s}'")),
+            }
+        }
+        let mut outs = vec![];
+        for (s, (_, ty)) in ov.iter().zip(&g.outs) {
+            let e = if g.tol.is_some() && ty.is_float() && !s.starts_with("0x") {
+                match *s {
+                    "*" => Expect::Any,
+                    "anynan" | "nan" => Expect::AnyNan,
+                    _ => match parse_value(s, *ty) {
+                        Some(Expect::Bits(b)) if s.parse::<f64>().is_err() => Expect::Bits(b),
+                        _ => Expect::Approx(
+                            s.parse::<f64>()
+                                .map_err(|_| format!("line {line}: bad value '{s}'"))?,
+                        ),
+                    },
+                }
+            } else {
+                parse_value(s, *ty).ok_or_else(|| format!("line {line}: bad output '{s}'"))?
+            };
+            outs.push(e);
+        }
+        g.rows.push(Row { ins, outs, line });
+    }
+    Ok(groups)
+}
+
+/// Prefix the table's register names with `%` (the opcode and modifiers are left alone).
+fn registers(stmt: &str, names: &[&str]) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let mut prev = ' ';
+    let mut seen_opcode = false;
+    let flush = |word: &mut String, prev: char, out: &mut String, seen: &mut bool| {
+        if word.is_empty() {
+            return;
+        }
+        let is_opcode = !*seen && prev != '@' && prev != '.' && prev != '%';
+        if is_opcode {
+            *seen = true;
+        } else if prev != '.' && prev != '%' && names.contains(&word.as_str()) {
+            out.push('%');
+        }
+        out.push_str(word);
+        word.clear();
+    };
+    let mut before = ' ';
+    for ch in stmt.chars() {
+        if ch.is_ascii_alphanumeric() || ch == '_' || ch == '$' {
+            if word.is_empty() {
+                before = prev;
+            }
+            word.push(ch);
+        } else {
+            flush(&mut word, before, &mut out, &mut seen_opcode);
+            out.push(ch);
+        }
+        prev = ch;
+    }
+    flush(&mut word, before, &mut out, &mut seen_opcode);
+    out
+}
+
+/// The kernel for a group.
+pub fn kernel_ptx(g: &Group) -> String {
+    let mut s = String::from(
+        ".version 8.5\n.target sm_90\n.address_size 64\n\
+         .visible .entry isa_case(.param .u64 pin, .param .u64 pout, .param .u32 pn)\n{\n\
+         .reg .pred %isa_p;\n.reg .u16 %isa_h;\n.reg .u32 %isa_tid, %isa_n, %isa_t;\n\
+         .reg .u64 %isa_in, %isa_out, %isa_off, %isa_a;\n",
+    );
+    let mut declared = std::collections::HashSet::new();
+    for (n, t) in g.outs.iter().chain(&g.ins) {
+        if declared.insert(n.clone()) {
+            s += &format!(".reg .{} %{n};\n", t.reg().0);
+        }
+    }
+    s += "ld.param.u64 %isa_in, [pin];\nld.param.u64 %isa_out, [pout];\nld.param.u32 %isa_n, [pn];\n";
+    s += "mov.u32 %isa_tid, %ctaid.x;\nmov.u32 %isa_t, %ntid.x;\nmul.lo.u32 %isa_tid, %isa_tid, %isa_t;\n";
+    s += "mov.u32 %isa_t, %tid.x;\nadd.u32 %isa_tid, %isa_tid, %isa_t;\n";
+    s += "setp.ge.u32 %isa_p, %isa_tid, %isa_n;\n@%isa_p bra ISA_DONE;\n";
+    s += &format!(
+        "mul.wide.u32 %isa_off, %isa_tid, {};\nadd.u64 %isa_a, %isa_in, %isa_off;\n",
+        8 * g.ins.len().max(1)
+    );
+    for (k, (n, t)) in g.ins.iter().enumerate() {
+        if *t == Ty::Pred {
+            s += &format!(
+                "ld.global.u8 %isa_h, [%isa_a+{}];\nsetp.ne.u16 %{n}, %isa_h, 0;\n",
+                8 * k
+            );
+        } else {
+            s += &format!("ld.global.{} %{n}, [%isa_a+{}];\n", t.reg().1, 8 * k);
+        }
+    }
+    let names: Vec<&str> = g
+        .outs
+        .iter()
+        .chain(&g.ins)
+        .map(|(n, _)| n.as_str())
+        .collect();
+    for stmt in g.ptx.split(';') {
+        let stmt = stmt.trim();
+        if !stmt.is_empty() {
+            s += &registers(stmt, &names);
+            s += ";\n";
+        }
+    }
+    s += &format!(
+        "mul.wide.u32 %isa_off, %isa_tid, {};\nadd.u64 %isa_a, %isa_out, %isa_off;\n",
+        8 * g.outs.len().max(1)
+    );
+    for (k, (n, t)) in g.outs.iter().enumerate() {
+        if *t == Ty::Pred {
+            s += &format!(
+                "selp.u16 %isa_h, 1, 0, %{n};\nst.global.u8 [%isa_a+{}], %isa_h;\n",
+                8 * k
+            );
+        } else {
+            s += &format!("st.global.{} [%isa_a+{}], %{n};\n", t.reg().1, 8 * k);
+        }
+    }
+    s += "ISA_DONE:\nret;\n}\n";
+    s
+}
+
+fn ulp_distance(ty: Ty, a: u64, b: u64) -> u64 {
+    // Map sign-magnitude to a monotone integer line.
+    let bits = ty.bits();
+    let key = |x: u64| -> i128 {
+        let sign = 1u64 << (bits - 1);
+        if x & sign != 0 {
+            -((x & !sign) as i128)
+        } else {
+            x as i128
+        }
+    };
+    (key(a) - key(b)).unsigned_abs() as u64
+}
+
+fn check(ty: Ty, got: u64, e: &Expect, tol: Option<Tol>) -> bool {
+    let got = got & ty.mask();
+    match e {
+        Expect::Any => true,
+        Expect::AnyNan => ty.is_nan(got),
+        Expect::Bits(b) => match (tol, ty.is_float()) {
+            (Some(Tol::Ulp(n)), true) if !ty.is_nan(*b) => ulp_distance(ty, got, *b) <= n,
+            _ => got == *b,
+        },
+        Expect::Approx(x) => {
+            let g = ty.to_f64(got);
+            if x.is_nan() {
+                return g.is_nan();
+            }
+            if x.is_infinite() || g.is_infinite() {
+                return g == *x;
+            }
+            match tol {
+                Some(Tol::Abs(t)) => (g - x).abs() <= t,
+                Some(Tol::Rel(t)) => (g - x).abs() <= t * x.abs(),
+                Some(Tol::Ulp(n)) => ulp_distance(ty, got, ty.encode(*x)) <= n,
+                None => got == ty.encode(*x),
+            }
+        }
+    }
+}
+
+fn show(ty: Ty, bits: u64) -> String {
+    if ty.is_float() {
+        format!("{:#x} ({:e})", bits, ty.to_f64(bits))
+    } else {
+        format!("{bits:#x}")
+    }
+}
+
+/// Run one group on one engine; returns failure descriptions (at most `limit`).
+pub fn run_group(g: &Group, engine: Engine, limit: usize) -> Result<(), String> {
+    if g.rows.is_empty() {
+        return Ok(());
+    }
+    let ptx = kernel_ptx(g);
+    let mut ctx = Context::new();
+    let m = ctx
+        .load_module(&ptx, "isa_case.ptx", engine)
+        .map_err(|e| format!("`{}`: {e}\n{ptx}", g.ptx))?;
+    let k = m.kernel("isa_case").map_err(|e| e.to_string())?;
+    let n = g.rows.len();
+    let (ni, no) = (g.ins.len().max(1), g.outs.len().max(1));
+    let mut inb = vec![0u8; n * ni * 8];
+    for (r, row) in g.rows.iter().enumerate() {
+        for (k, v) in row.ins.iter().enumerate() {
+            let o = (r * ni + k) * 8;
+            inb[o..o + 8].copy_from_slice(&v.to_le_bytes());
+        }
+    }
+    let din = ctx
+        .alloc(inb.len() as u64, Some("in"))
+        .map_err(|e| e.to_string())?;
+    let dout = ctx
+        .alloc((n * no * 8) as u64, Some("out"))
+        .map_err(|e| e.to_string())?;
+    ctx.copy_htod(din, &inb).map_err(|e| e.to_string())?;
+    let block = 128u32;
+    let dims = LaunchDims {
+        grid: [(n as u32).div_ceil(block), 1, 1],
+        block: [block, 1, 1],
+        shared_bytes: 0,
+    };
+    ctx.launch(
+        &k,
+        dims,
+        &[
+            KernelArg::Ptr(din),
+            KernelArg::Ptr(dout),
+            KernelArg::U32(n as u32),
+        ],
+        &Default::default(),
+    )
+    .map_err(|e| format!("`{}` on {engine}: {e}", g.ptx))?;
+    let mut outb = vec![0u8; n * no * 8];
+    ctx.copy_dtoh(&mut outb, dout).map_err(|e| e.to_string())?;
+    let mut fails = vec![];
+    let mut count = 0;
+    for (r, row) in g.rows.iter().enumerate() {
+        for (k, ((name, ty), e)) in g.outs.iter().zip(&row.outs).enumerate() {
+            let o = (r * no + k) * 8;
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&outb[o..o + 8]);
+            let got = u64::from_le_bytes(w) & ty.mask();
+            if !check(*ty, got, e, g.tol) {
+                count += 1;
+                if fails.len() < limit {
+                    let ins: Vec<String> = row
+                        .ins
+                        .iter()
+                        .zip(&g.ins)
+                        .map(|(v, (n, t))| format!("{n}={}", show(*t, *v)))
+                        .collect();
+                    let want = match e {
+                        Expect::Bits(b) => show(*ty, *b),
+                        other => format!("{other:?}"),
+                    };
+                    fails.push(format!(
+                        "  line {}: {} → {name} = {} (expected {want})",
+                        row.line,
+                        ins.join(" "),
+                        show(*ty, got)
+                    ));
+                }
+            }
+        }
+    }
+    if fails.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{}` on {engine} (table line {}): {count} wrong results\n{}",
+            g.ptx,
+            g.line,
+            fails.join("\n")
+        ))
+    }
+}
+
+/// Run every group on every engine.
+pub fn run_groups(groups: &[Group]) -> Result<(), String> {
+    let mut errs = vec![];
+    for g in groups {
+        for &e in ENGINES {
+            if let Err(m) = run_group(g, e, 12) {
+                errs.push(m);
+            }
+        }
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs.join("\n\n"))
+    }
+}
