@@ -1,0 +1,121 @@
+//! The kernels of issue 8 at realistic sizes (`benches/suite/mod.rs`, cases in
+//! `benches/cases/`): per kernel, the JIT, the interpreter and an idiomatic native Rust version,
+//! and the JIT's load + compile time.
+//!
+//! - `<kernel>/jit`, `<kernel>/native`: the full-size launch (buffers reset outside the timing).
+//! - `<kernel>/interp`: the interpreter on a shrunk case (1/16 of the work, see
+//!   `Bench::shrink`) so the bench stays within minutes; the throughput (work units per
+//!   second: elements, FMAs, bytes, pixels) is comparable with the full-size rows. For the
+//!   full-size interpreter, run `cargo run --release --example bench_table`.
+//! - `compile/<kernel>`: `Context::load_module` with `Engine::Jit` (parse, lower, verify,
+//!   Cranelift); throughput in PTX bytes.
+//!
+//! `cargo bench --bench compare` takes a few minutes on 2 cores; a filter runs fewer
+//! (`cargo bench --bench compare -- saxpy/`).
+
+#[path = "suite/mod.rs"]
+mod suite;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use ptxjit::runtime::Engine;
+use std::time::Duration;
+use suite::{timed_launch, timed_load, timed_native};
+
+fn kernels(c: &mut Criterion) {
+    for b in suite::benches() {
+        let full = match b.load() {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("skipping {}: {e}", b.name);
+                continue;
+            }
+        };
+        let mut g = c.benchmark_group(b.name);
+        g.sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(3));
+        g.throughput(Throughput::Elements(b.work));
+
+        match full.session(Engine::Jit) {
+            Ok(mut s) => {
+                g.bench_function("jit", |bench| {
+                    bench.iter_custom(|iters| {
+                        (0..iters)
+                            .map(|_| timed_launch(&mut s).expect("the bench case launches"))
+                            .sum()
+                    })
+                });
+            }
+            Err(e) => eprintln!("skipping {}/jit: {e}", b.name),
+        }
+
+        let mut native = (b.native)(&full);
+        g.bench_function("native", |bench| {
+            bench.iter_custom(|iters| (0..iters).map(|_| timed_native(native.as_mut())).sum())
+        });
+        drop(native);
+        drop(full);
+
+        match b.load_shrunk() {
+            Ok((small, fraction)) => match small.session(Engine::Interp) {
+                Ok(mut s) => {
+                    g.throughput(Throughput::Elements((b.work as f64 * fraction) as u64));
+                    g.warm_up_time(Duration::from_millis(1))
+                        .measurement_time(Duration::from_secs(5));
+                    g.bench_function("interp", |bench| {
+                        bench.iter_custom(|iters| {
+                            (0..iters)
+                                .map(|_| timed_launch(&mut s).expect("the bench case launches"))
+                                .sum()
+                        })
+                    });
+                }
+                Err(e) => eprintln!("skipping {}/interp: {e}", b.name),
+            },
+            Err(e) => eprintln!("skipping {}/interp: {e}", b.name),
+        }
+        g.finish();
+    }
+}
+
+fn compile(c: &mut Criterion) {
+    let mut g = c.benchmark_group("compile");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    for b in suite::benches() {
+        let case = match ptxjit::case::Case::load(&suite::case_path(b.name)) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("skipping compile/{}: {e}", b.name);
+                continue;
+            }
+        };
+        let path = case.dir.join(&case.spec.ptx);
+        let Ok(ptx) = std::fs::read_to_string(&path) else {
+            eprintln!(
+                "skipping compile/{}: cannot read {}",
+                b.name,
+                path.display()
+            );
+            continue;
+        };
+        let file = path.display().to_string();
+        if let Err(e) = timed_load(&ptx, &file, Engine::Jit) {
+            eprintln!("skipping compile/{}: {e}", b.name);
+            continue;
+        }
+        g.throughput(Throughput::Bytes(ptx.len() as u64));
+        g.bench_function(b.name, |bench| {
+            bench.iter_custom(|iters| {
+                (0..iters)
+                    .map(|_| timed_load(&ptx, &file, Engine::Jit).expect("loaded once"))
+                    .sum()
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, kernels, compile);
+criterion_main!(benches);

@@ -1,0 +1,640 @@
+//! The benchmark suite of issue 8 ("SIMD warps: make the JIT fast"), shared by the criterion
+//! bench `benches/compare.rs` and the table command `examples/bench_table.rs`.
+//!
+//! Each [`Bench`] is a real kernel of `ptx-tests/kernels` (same CUDA source, same NVRTC PTX)
+//! launched at a realistic size by a case file in `benches/cases/` (generated inputs, no data
+//! files), plus an idiomatic native Rust version of the same computation (rayon over all cores,
+//! release build, the default target CPU) whose result is checked against the JIT's, so the
+//! comparison is between programs that compute the same thing.
+//!
+//! Timing: an engine's time is [`ptxjit::runtime::LaunchReport::elapsed`] (the whole launch:
+//! argument packing, CTA scheduling over the worker threads, every warp), with every buffer
+//! re-initialised before each launch outside the timing. A native time is the wall time of the
+//! rayon computation, its outputs likewise reset outside the timing.
+
+#![allow(dead_code)] // each includer uses a different part
+
+use ptxjit::case::{Arg, Case, CaseSpec, HostBuffer, Prepared, Scalar, Session};
+use ptxjit::runtime::{Context, Engine, LaunchOptions};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Which target of the issue a kernel counts towards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// JIT within 1.5× of native.
+    Memory,
+    /// JIT within 3× of native.
+    Compute,
+}
+
+impl Bound {
+    pub fn name(self) -> &'static str {
+        match self {
+            Bound::Memory => "memory",
+            Bound::Compute => "compute",
+        }
+    }
+    /// The issue's JIT/native target.
+    pub fn target(self) -> f64 {
+        match self {
+            Bound::Memory => 1.5,
+            Bound::Compute => 3.0,
+        }
+    }
+}
+
+/// One benchmark kernel.
+pub struct Bench {
+    /// Short name (`saxpy`); also the case file `benches/cases/NAME.toml`.
+    pub name: &'static str,
+    pub bound: Bound,
+    /// Median ms of POCL 3.1 (2 threads) on the issue's machine, from the issue text.
+    pub pocl_ms: Option<f64>,
+    /// Work of one full-size launch, in `unit`s (the criterion throughput).
+    pub work: u64,
+    pub unit: &'static str,
+    /// Shrink the case for the interpreter's criterion runs and `--quick` tables; returns the
+    /// fraction of the full work the shrunk launch does (exact unless the doc says otherwise).
+    pub shrink: fn(&mut CaseSpec) -> f64,
+    /// Build the native version from the case's prepared inputs.
+    pub native: fn(&Loaded) -> Box<dyn Native>,
+}
+
+/// A native Rust version of a kernel, holding its inputs and outputs.
+pub trait Native {
+    /// Put the outputs back in their initial state (outside the timing).
+    fn reset(&mut self);
+    /// The computation (timed).
+    fn run(&mut self);
+    /// Compare with the buffers a JIT launch left (after one launch from the initial state).
+    /// `Ok` says how close they are; `Err` what differs beyond the tolerance.
+    fn check(&self, jit: &[HostBuffer]) -> Result<String, String>;
+}
+
+/// Kernels that wait for a runtime feature: (name, what it needs, POCL ms).
+pub const PENDING: &[(&str, &str, f64)] = &[(
+    "bilinear 1024²→2048²",
+    "TODO: waits for texture support",
+    67.0,
+)];
+
+/// The suite, in table order.
+pub fn benches() -> Vec<Bench> {
+    vec![
+        Bench {
+            name: "saxpy",
+            bound: Bound::Memory,
+            pocl_ms: Some(7.2),
+            work: 1 << 24,
+            unit: "elements",
+            shrink: |s| shrink_grid(s, 0, 16),
+            native: Saxpy::boxed,
+        },
+        Bench {
+            name: "sgemm_naive",
+            bound: Bound::Compute,
+            pocl_ms: Some(69.0),
+            work: 512 * 512 * 512,
+            unit: "FMAs",
+            shrink: |s| shrink_grid(s, 1, 16),
+            native: |l| Sgemm::boxed(l, false),
+        },
+        Bench {
+            name: "sgemm_tiled",
+            bound: Bound::Compute,
+            pocl_ms: Some(44.0),
+            work: 512 * 512 * 512,
+            unit: "FMAs",
+            shrink: |s| shrink_grid(s, 1, 16),
+            native: |l| Sgemm::boxed(l, true),
+        },
+        Bench {
+            name: "reduce_shared",
+            bound: Bound::Memory,
+            pocl_ms: Some(12.8),
+            work: 1 << 24,
+            unit: "elements",
+            shrink: |s| shrink_grid(s, 0, 16),
+            native: ReduceBlocks::boxed,
+        },
+        Bench {
+            name: "reduce_shfl",
+            bound: Bound::Memory,
+            pocl_ms: Some(12.8),
+            work: 1 << 24,
+            unit: "elements",
+            shrink: |s| shrink_u32_arg(s, 2, 16),
+            native: ReduceTotal::boxed,
+        },
+        Bench {
+            name: "histogram_global",
+            bound: Bound::Memory,
+            pocl_ms: Some(199.0),
+            work: 1 << 24,
+            unit: "bytes",
+            shrink: |s| shrink_u32_arg(s, 1, 16),
+            native: Histogram::boxed,
+        },
+        Bench {
+            name: "histogram_shared",
+            bound: Bound::Memory,
+            pocl_ms: Some(42.0),
+            work: 1 << 24,
+            unit: "bytes",
+            shrink: |s| shrink_u32_arg(s, 1, 16),
+            native: Histogram::boxed,
+        },
+        Bench {
+            name: "mandelbrot",
+            bound: Bound::Compute,
+            pocl_ms: Some(50.0),
+            work: 1024 * 768,
+            unit: "pixels",
+            // The same picture at a quarter of the resolution in each direction: about 1/16
+            // of the iterations (not exact: the escape counts are sampled, not scaled).
+            shrink: |s| {
+                s.grid.0 = [16, 12, 1];
+                s.args[1] = Arg::Scalar(Scalar::U32(256));
+                s.args[2] = Arg::Scalar(Scalar::U32(192));
+                for i in [5, 6] {
+                    if let Arg::Scalar(Scalar::F32(d)) = &mut s.args[i] {
+                        *d *= 4.0;
+                    }
+                }
+                1.0 / 16.0
+            },
+            native: Mandelbrot::boxed,
+        },
+    ]
+}
+
+fn shrink_grid(s: &mut CaseSpec, dim: usize, by: u32) -> f64 {
+    s.grid.0[dim] /= by;
+    1.0 / by as f64
+}
+
+fn shrink_u32_arg(s: &mut CaseSpec, index: usize, by: u32) -> f64 {
+    if let Arg::Scalar(Scalar::U32(n)) = &mut s.args[index] {
+        *n /= by;
+    }
+    1.0 / by as f64
+}
+
+/// The case file of `name`.
+pub fn case_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("benches/cases/{name}.toml"))
+}
+
+/// A bench's case, loaded and prepared (inputs generated).
+pub struct Loaded {
+    pub case: Case,
+    pub prepared: Prepared,
+}
+
+impl Bench {
+    /// The full-size case.
+    pub fn load(&self) -> Result<Loaded, String> {
+        let case = Case::load(&case_path(self.name)).map_err(|e| e.to_string())?;
+        let prepared = case.prepare().map_err(|e| e.to_string())?;
+        Ok(Loaded { case, prepared })
+    }
+
+    /// The shrunk case and the fraction of the full work it does.
+    pub fn load_shrunk(&self) -> Result<(Loaded, f64), String> {
+        let full = Case::load(&case_path(self.name)).map_err(|e| e.to_string())?;
+        let mut spec = full.spec.clone();
+        let fraction = (self.shrink)(&mut spec);
+        let case = Case::from_spec(spec, &full.name, &full.dir).map_err(|e| e.to_string())?;
+        let prepared = case.prepare().map_err(|e| e.to_string())?;
+        Ok((Loaded { case, prepared }, fraction))
+    }
+}
+
+impl Loaded {
+    /// A session (module loaded, buffers filled) on `engine`.
+    pub fn session(&self, engine: Engine) -> Result<Session, String> {
+        Session::new(&self.case, &self.prepared, engine).map_err(|e| e.to_string())
+    }
+}
+
+/// Reset every buffer, launch once, and return the launch's own wall time.
+pub fn timed_launch(s: &mut Session) -> Result<Duration, String> {
+    s.reset().map_err(|e| e.to_string())?;
+    let r = s
+        .launch(&LaunchOptions::default())
+        .map_err(|e| e.to_string())?;
+    Ok(r.elapsed)
+}
+
+/// Reset, then time one native run.
+pub fn timed_native(n: &mut dyn Native) -> Duration {
+    n.reset();
+    let t = Instant::now();
+    n.run();
+    t.elapsed()
+}
+
+/// Time of one `Context::load_module` (parse, lower, verify, compile) of the case's PTX.
+pub fn timed_load(ptx: &str, file: &str, engine: Engine) -> Result<Duration, String> {
+    let t = Instant::now();
+    Context::new()
+        .load_module(ptx, file, engine)
+        .map_err(|e| e.to_string())?;
+    Ok(t.elapsed())
+}
+
+/// Median of some durations (mean of the middle two for an even count).
+pub fn median(times: &[Duration]) -> Duration {
+    let mut t = times.to_vec();
+    t.sort();
+    let n = t.len();
+    match n {
+        0 => Duration::ZERO,
+        _ if n % 2 == 1 => t[n / 2],
+        _ => (t[n / 2 - 1] + t[n / 2]) / 2,
+    }
+}
+
+// ---- host data helpers ----
+
+fn buffer<'a>(p: &'a Prepared, name: &str) -> &'a HostBuffer {
+    p.buffers
+        .iter()
+        .find(|b| b.name == name)
+        .unwrap_or_else(|| panic!("the bench case declares buffer '{name}'"))
+}
+
+fn f32s(b: &HostBuffer) -> Vec<f32> {
+    b.bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+fn u32s(b: &HostBuffer) -> Vec<u32> {
+    b.bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+fn found<'a>(jit: &'a [HostBuffer], name: &str) -> Result<&'a HostBuffer, String> {
+    jit.iter()
+        .find(|b| b.name == name)
+        .ok_or_else(|| format!("no buffer '{name}' in the JIT's results"))
+}
+
+fn arg_f32(l: &Loaded, i: usize) -> f32 {
+    match l.case.spec.args[i] {
+        Arg::Scalar(Scalar::F32(v)) => v,
+        ref a => panic!("argument {i} of the bench case is {a:?}, not an f32"),
+    }
+}
+
+fn arg_u32(l: &Loaded, i: usize) -> u32 {
+    match l.case.spec.args[i] {
+        Arg::Scalar(Scalar::U32(v)) => v,
+        ref a => panic!("argument {i} of the bench case is {a:?}, not a u32"),
+    }
+}
+
+/// Largest |got - want| / max(|want|, 1) over two float slices, and where.
+fn max_rel_err(got: &[f32], want: &[f32]) -> (f64, usize) {
+    let mut worst = (0.0f64, 0);
+    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+        let e = (g as f64 - w as f64).abs() / (w as f64).abs().max(1.0);
+        if e > worst.0 || e.is_nan() {
+            worst = (e, i);
+        }
+    }
+    worst
+}
+
+fn check_close(got: &[f32], want: &[f32], tol: f64, what: &str) -> Result<String, String> {
+    if got.len() != want.len() {
+        return Err(format!(
+            "{what}: {} elements, native {}",
+            got.len(),
+            want.len()
+        ));
+    }
+    let (e, i) = max_rel_err(got, want);
+    let msg = format!(
+        "{what}: max rel err {e:.1e} (at {i}: JIT {}, native {})",
+        got[i], want[i]
+    );
+    if e <= tol && !e.is_nan() {
+        Ok(msg)
+    } else {
+        Err(format!("{msg}, tolerance {tol:.0e}"))
+    }
+}
+
+// ---- the native kernels ----
+
+/// y = a·x + y (saxpy.cu), `par_chunks_mut` over y.
+struct Saxpy {
+    a: f32,
+    x: Vec<f32>,
+    y0: Vec<f32>,
+    y: Vec<f32>,
+}
+
+impl Saxpy {
+    fn boxed(l: &Loaded) -> Box<dyn Native> {
+        let p = &l.prepared;
+        let a = arg_f32(l, 1);
+        let y0 = f32s(buffer(p, "y"));
+        Box::new(Saxpy {
+            a,
+            x: f32s(buffer(p, "x")),
+            y: y0.clone(),
+            y0,
+        })
+    }
+}
+
+impl Native for Saxpy {
+    fn reset(&mut self) {
+        self.y.copy_from_slice(&self.y0);
+    }
+    fn run(&mut self) {
+        let a = self.a;
+        self.y
+            .par_chunks_mut(1 << 16)
+            .zip(self.x.par_chunks(1 << 16))
+            .for_each(|(y, x)| {
+                for (y, x) in y.iter_mut().zip(x) {
+                    *y += a * x;
+                }
+            });
+    }
+    fn check(&self, jit: &[HostBuffer]) -> Result<String, String> {
+        // The PTX fuses (fma.rn.f32); `a * x + y` rounds twice.
+        check_close(&f32s(found(jit, "y")?), &self.y, 1e-6, "y")
+    }
+}
+
+/// C = A·B, 512³. `tiled == false`: the straightforward triple loop, rows in parallel (what
+/// sgemm_naive.cu does per thread). `tiled == true`: cache-blocked i-k-j loops over 16-row
+/// bands in parallel, 64-deep k blocks, the j loop auto-vectorised.
+struct Sgemm {
+    tiled: bool,
+    n: usize,
+    a: Vec<f32>,
+    b: Vec<f32>,
+    c: Vec<f32>,
+}
+
+impl Sgemm {
+    fn boxed(l: &Loaded, tiled: bool) -> Box<dyn Native> {
+        let p = &l.prepared;
+        let n = arg_u32(l, 3) as usize; // M = N = K
+        Box::new(Sgemm {
+            tiled,
+            n,
+            a: f32s(buffer(p, "A")),
+            b: f32s(buffer(p, "B")),
+            c: vec![0.0; n * n],
+        })
+    }
+}
+
+impl Native for Sgemm {
+    fn reset(&mut self) {
+        self.c.fill(0.0);
+    }
+    fn run(&mut self) {
+        let (n, a, b) = (self.n, &self.a, &self.b);
+        if !self.tiled {
+            self.c.par_chunks_mut(n).enumerate().for_each(|(i, row)| {
+                for (j, c) in row.iter_mut().enumerate() {
+                    let mut acc = 0.0f32;
+                    for k in 0..n {
+                        acc += a[i * n + k] * b[k * n + j];
+                    }
+                    *c = acc;
+                }
+            });
+        } else {
+            const BI: usize = 16;
+            const BK: usize = 64;
+            self.c
+                .par_chunks_mut(n * BI)
+                .enumerate()
+                .for_each(|(bi, band)| {
+                    band.fill(0.0);
+                    for k0 in (0..n).step_by(BK) {
+                        for (ii, crow) in band.chunks_mut(n).enumerate() {
+                            let arow = &a[(bi * BI + ii) * n..][..n];
+                            for k in k0..(k0 + BK).min(n) {
+                                let aik = arow[k];
+                                for (c, b) in crow.iter_mut().zip(&b[k * n..][..n]) {
+                                    *c += aik * b;
+                                }
+                            }
+                        }
+                    }
+                });
+        }
+    }
+    fn check(&self, jit: &[HostBuffer]) -> Result<String, String> {
+        // Same k order; the PTX fuses each step. Sums of 512 products of [-1, 1] values.
+        check_close(&f32s(found(jit, "C")?), &self.c, 1e-4, "C")
+    }
+}
+
+/// out[b] = sum of in[512·b .. 512·b + 512] (reduce_shared.cu's blocks): `par_chunks` + `sum`.
+struct ReduceBlocks {
+    input: Vec<f32>,
+    out: Vec<f32>,
+}
+
+impl ReduceBlocks {
+    fn boxed(l: &Loaded) -> Box<dyn Native> {
+        let p = &l.prepared;
+        let input = f32s(buffer(p, "in"));
+        Box::new(ReduceBlocks {
+            out: vec![0.0; input.len() / 512],
+            input,
+        })
+    }
+}
+
+impl Native for ReduceBlocks {
+    fn reset(&mut self) {
+        self.out.fill(0.0);
+    }
+    fn run(&mut self) {
+        self.out
+            .par_iter_mut()
+            .zip(self.input.par_chunks(512))
+            .for_each(|(o, c)| *o = c.iter().sum());
+    }
+    fn check(&self, jit: &[HostBuffer]) -> Result<String, String> {
+        // Tree order on the device, sequential here: sums of 512 values in [0, 1).
+        check_close(&f32s(found(jit, "out")?), &self.out, 1e-5, "out")
+    }
+}
+
+/// The total of 16M floats, `par_iter().sum()` (reduce_shfl.cu computes per-CTA partial
+/// sums of a grid-stride slice; their total is compared).
+struct ReduceTotal {
+    input: Vec<f32>,
+    total: f32,
+}
+
+impl ReduceTotal {
+    fn boxed(l: &Loaded) -> Box<dyn Native> {
+        let p = &l.prepared;
+        Box::new(ReduceTotal {
+            input: f32s(buffer(p, "in")),
+            total: 0.0,
+        })
+    }
+}
+
+impl Native for ReduceTotal {
+    fn reset(&mut self) {
+        self.total = 0.0;
+    }
+    fn run(&mut self) {
+        self.total = self.input.par_iter().sum();
+    }
+    fn check(&self, jit: &[HostBuffer]) -> Result<String, String> {
+        let jit_total: f64 = f32s(found(jit, "out")?).iter().map(|&v| v as f64).sum();
+        let want = self.total as f64;
+        let e = (jit_total - want).abs() / want.abs().max(1.0);
+        let msg = format!("total: rel err {e:.1e} (JIT {jit_total}, native {want})");
+        if e <= 1e-4 {
+            Ok(msg)
+        } else {
+            Err(msg)
+        }
+    }
+}
+
+/// 256-bin histogram of bytes: per-task local histograms (`fold`) merged (`reduce`). The same
+/// native code stands for both the global- and the shared-atomics kernel.
+struct Histogram {
+    data: Vec<u8>,
+    bins: [u32; 256],
+}
+
+impl Histogram {
+    fn boxed(l: &Loaded) -> Box<dyn Native> {
+        let p = &l.prepared;
+        Box::new(Histogram {
+            data: buffer(p, "data").bytes.clone(),
+            bins: [0; 256],
+        })
+    }
+}
+
+impl Native for Histogram {
+    fn reset(&mut self) {
+        self.bins = [0; 256];
+    }
+    fn run(&mut self) {
+        self.bins = self
+            .data
+            .par_chunks(1 << 16)
+            .fold(
+                || [0u32; 256],
+                |mut h, c| {
+                    for &b in c {
+                        h[b as usize] += 1;
+                    }
+                    h
+                },
+            )
+            .reduce(
+                || [0u32; 256],
+                |mut a, b| {
+                    for (a, b) in a.iter_mut().zip(b) {
+                        *a += b;
+                    }
+                    a
+                },
+            );
+    }
+    fn check(&self, jit: &[HostBuffer]) -> Result<String, String> {
+        let got = u32s(found(jit, "bins")?);
+        let bad = got.iter().zip(&self.bins).filter(|(g, w)| g != w).count();
+        if bad == 0 {
+            Ok("bins: exact".into())
+        } else {
+            Err(format!("bins: {bad} of 256 bins differ"))
+        }
+    }
+}
+
+/// Escape counts of a 1024 × 768 Mandelbrot image, `par_chunks_mut` over rows.
+struct Mandelbrot {
+    w: usize,
+    x0: f32,
+    y0: f32,
+    dx: f32,
+    dy: f32,
+    max_iter: u32,
+    out: Vec<u32>,
+}
+
+impl Mandelbrot {
+    fn boxed(l: &Loaded) -> Box<dyn Native> {
+        let (w, h) = (arg_u32(l, 1) as usize, arg_u32(l, 2) as usize);
+        Box::new(Mandelbrot {
+            w,
+            x0: arg_f32(l, 3),
+            y0: arg_f32(l, 4),
+            dx: arg_f32(l, 5),
+            dy: arg_f32(l, 6),
+            max_iter: arg_u32(l, 7),
+            out: vec![0; w * h],
+        })
+    }
+}
+
+impl Native for Mandelbrot {
+    fn reset(&mut self) {
+        self.out.fill(0);
+    }
+    fn run(&mut self) {
+        let (x0, y0, dx, dy, max_iter) = (self.x0, self.y0, self.dx, self.dy, self.max_iter);
+        self.out
+            .par_chunks_mut(self.w)
+            .enumerate()
+            .for_each(|(py, row)| {
+                let ci = y0 + py as f32 * dy;
+                for (px, o) in row.iter_mut().enumerate() {
+                    let cr = x0 + px as f32 * dx;
+                    let (mut zr, mut zi) = (0.0f32, 0.0f32);
+                    let mut it = 0;
+                    while it < max_iter {
+                        let (zr2, zi2) = (zr * zr, zi * zi);
+                        if zr2 + zi2 > 4.0 {
+                            break;
+                        }
+                        zi = 2.0 * zr * zi + ci;
+                        zr = zr2 - zi2 + cr;
+                        it += 1;
+                    }
+                    *o = it;
+                }
+            });
+    }
+    fn check(&self, jit: &[HostBuffer]) -> Result<String, String> {
+        // The PTX fuses c = x0 + p·d and the zi update (fma.rn.f32); a few boundary pixels
+        // then escape one iteration apart. Allow 1% of the pixels to differ.
+        let got = u32s(found(jit, "out")?);
+        let bad = got.iter().zip(&self.out).filter(|(g, w)| g != w).count();
+        let msg = format!("out: {bad} of {} pixels differ", got.len());
+        if got.len() == self.out.len() && bad * 100 <= got.len() {
+            Ok(msg)
+        } else {
+            Err(msg)
+        }
+    }
+}
