@@ -63,7 +63,11 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 fn thread_instructions(case: &Case) -> Option<u64> {
     let p = case.prepare().ok()?;
     let mut s = Session::new(case, &p, Engine::Interp).ok()?;
-    Some(s.launch(&LaunchOptions::default()).ok()?.thread_instructions)
+    Some(
+        s.launch(&LaunchOptions::default())
+            .ok()?
+            .thread_instructions,
+    )
 }
 
 fn launch(c: &mut Criterion) {
