@@ -28,8 +28,6 @@ pub struct JitKernel {
     module: Option<JITModule>,
     /// Descriptors the code refers to by address.
     _data: codegen::KernelData,
-    /// The CLIF text, for `dump --clif`.
-    pub clif: String,
 }
 
 // SAFETY: after finalization the JIT module's code and data are immutable; the descriptors in
@@ -85,6 +83,15 @@ pub fn compile(f: &VerifiedFunction) -> Result<JitKernel, String> {
         .set("use_colocated_libcalls", "false")
         .map_err(|e| e.to_string())?;
     flags.set("is_pic", "false").map_err(|e| e.to_string())?;
+    // Cranelift's own IR verifier: on in debug builds and tests, off in release (compile time).
+    let verify = if cfg!(debug_assertions) {
+        "true"
+    } else {
+        "false"
+    };
+    flags
+        .set("enable_verifier", verify)
+        .map_err(|e| e.to_string())?;
     let isa_builder =
         cranelift_native::builder().map_err(|e| format!("host not supported: {e}"))?;
     let isa = isa_builder
@@ -111,7 +118,6 @@ pub fn compile(f: &VerifiedFunction) -> Result<JitKernel, String> {
         ptr,
         frontend,
     )?;
-    let clif = ctx.func.display().to_string();
     let id = module
         .declare_function(
             &format!("ptx_{}", f.name),
@@ -133,6 +139,5 @@ pub fn compile(f: &VerifiedFunction) -> Result<JitKernel, String> {
         func,
         module: Some(module),
         _data: data,
-        clif,
     })
 }

@@ -1087,12 +1087,27 @@ impl Gen<'_, '_> {
         }
         self.b.switch_to_block(next);
         let addrs = self.lanes_of(GVal::V2(addr.0, addr.1), ir::Type::I64);
-        // 2. Every active lane in bounds: four scalar loads.
+        // 2. Every active lane in bounds: one load when the group shares one address (a
+        //    broadcast such as `As[ty][k]`), else four scalar loads.
         let helper = self.b.create_block();
         if let Some((ok, ptrs)) = self.gather_ptrs(grp, space, addrs, rt.bytes(), align as u32) {
             let gather = self.b.create_block();
             self.b.ins().brif(ok, gather, &[], helper, &[]);
             self.b.switch_to_block(gather);
+            let a0 = addrs[0];
+            let mut same = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
+            for &a in &addrs[1..] {
+                let e = self.b.ins().icmp(IntCC::Equal, a, a0);
+                same = self.b.ins().band(same, e);
+            }
+            let bcast = self.b.create_block();
+            let each = self.b.create_block();
+            self.b.ins().brif(same, bcast, &[], each, &[]);
+            self.b.switch_to_block(bcast);
+            let x = self.b.ins().load(ct, fl, ptrs[0], 0);
+            let xs = [BlockArg::Value(x); 4];
+            self.b.ins().jump(join, &xs);
+            self.b.switch_to_block(each);
             let vals: Vec<BlockArg> = ptrs
                 .iter()
                 .map(|&p| BlockArg::Value(self.b.ins().load(ct, fl, p, 0)))

@@ -124,6 +124,14 @@ pub struct LaunchStats {
     pub thread_instructions: u64,
 }
 
+/// Memory a worker reuses from one CTA to the next.
+#[derive(Default)]
+struct CtaBuffers {
+    shared: Vec<u128>,
+    local: Vec<u128>,
+    states: Vec<Vec<u128>>,
+}
+
 /// Run a whole grid. Returns statistics, or the failure.
 pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchStats, LaunchFailure> {
     let abort = AtomicU32::new(0);
@@ -163,57 +171,67 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 }
             });
         }
-        (0..ctas).into_par_iter().for_each(|c| {
-            if abort.load(Ordering::Relaxed) != 0 {
-                return;
-            }
-            if let Some(d) = deadline {
-                if Instant::now() > d {
-                    timed_out.store(1, Ordering::Relaxed);
-                    abort.store(1, Ordering::Relaxed);
+        // Each worker reuses its CTA buffers (shared, local, warp states) from CTA to CTA.
+        (0..ctas)
+            .into_par_iter()
+            .for_each_init(CtaBuffers::default, |buf, c| {
+                if abort.load(Ordering::Relaxed) != 0 {
                     return;
                 }
-            }
-            let ctaid = [
-                (c % gx as u64) as u32,
-                ((c / gx as u64) % gy as u64) as u32,
-                (c / (gx as u64 * gy as u64)) as u32,
-            ];
-            let mut shared = vec![0u128; (shared_size as usize).div_ceil(16)];
-            let threads =
-                (input.dims.block[0] * input.dims.block[1] * input.dims.block[2]) as usize;
-            let mut local = vec![0u128; (threads * input.local_bytes as usize).div_ceil(16)];
-            let env = CtaEnv {
-                global_base: mem.base(),
-                global_top: mem.top(),
-                shared_base: shared.as_mut_ptr() as *mut u8,
-                shared_size,
-                param_base: params.get(),
-                param_size,
-                local_base: local.as_mut_ptr() as *mut u8,
-                local_size: input.local_bytes,
-                symbols: input.symbols.as_ptr(),
-                nsymbols: input.symbols.len() as u64,
-                abort: &abort,
-                sink: &sink,
-                memory: mem,
-                ctaid,
-                nctaid: input.dims.grid,
-                ntid: input.dims.block,
-                warp: 0,
-                nwarps: 0,
-                memcheck: input.memcheck as u32,
-                dynamic_smem: input.dims.shared_bytes,
-                nsmid,
-                gridid,
-                launch_start,
-                thread_instructions: &thread_insts,
-            };
-            let n = run_cta(engine, env, c, &grid);
-            runs.fetch_add(n, Ordering::Relaxed);
-            let w = rayon::current_thread_index().map_or(63, |i| i.min(63));
-            worker_bits.fetch_or(1 << w, Ordering::Relaxed);
-        });
+                if let Some(d) = deadline {
+                    if Instant::now() > d {
+                        timed_out.store(1, Ordering::Relaxed);
+                        abort.store(1, Ordering::Relaxed);
+                        return;
+                    }
+                }
+                let ctaid = [
+                    (c % gx as u64) as u32,
+                    ((c / gx as u64) % gy as u64) as u32,
+                    (c / (gx as u64 * gy as u64)) as u32,
+                ];
+                let threads =
+                    (input.dims.block[0] * input.dims.block[1] * input.dims.block[2]) as usize;
+                let CtaBuffers {
+                    shared,
+                    local,
+                    states,
+                } = buf;
+                shared.clear();
+                shared.resize((shared_size as usize).div_ceil(16), 0);
+                local.clear();
+                local.resize((threads * input.local_bytes as usize).div_ceil(16), 0);
+                let env = CtaEnv {
+                    global_base: mem.base(),
+                    global_top: mem.top(),
+                    shared_base: shared.as_mut_ptr() as *mut u8,
+                    shared_size,
+                    param_base: params.get(),
+                    param_size,
+                    local_base: local.as_mut_ptr() as *mut u8,
+                    local_size: input.local_bytes,
+                    symbols: input.symbols.as_ptr(),
+                    nsymbols: input.symbols.len() as u64,
+                    abort: &abort,
+                    sink: &sink,
+                    memory: mem,
+                    ctaid,
+                    nctaid: input.dims.grid,
+                    ntid: input.dims.block,
+                    warp: 0,
+                    nwarps: 0,
+                    memcheck: input.memcheck as u32,
+                    dynamic_smem: input.dims.shared_bytes,
+                    nsmid,
+                    gridid,
+                    launch_start,
+                    thread_instructions: &thread_insts,
+                };
+                let n = run_cta(engine, env, c, &grid, states);
+                runs.fetch_add(n, Ordering::Relaxed);
+                let w = rayon::current_thread_index().map_or(63, |i| i.min(63));
+                worker_bits.fetch_or(1 << w, Ordering::Relaxed);
+            });
         let _ = done_tx.send(());
     });
     if timed_out.load(Ordering::Relaxed) != 0 {
@@ -294,13 +312,27 @@ pub fn fmt_lanes(m: u32) -> String {
 /// Run one CTA to completion; returns the number of warp runs. Barriers complete between
 /// rounds (every warp has stopped); a round that completes none while lanes wait is a
 /// deadlock, reported in `shared`, and stops the launch.
-fn run_cta(engine: &dyn WarpEngine, mut env: CtaEnv, cta: u64, shared: &GridShared) -> u64 {
+fn run_cta(
+    engine: &dyn WarpEngine,
+    mut env: CtaEnv,
+    cta: u64,
+    shared: &GridShared,
+    buffers: &mut Vec<Vec<u128>>,
+) -> u64 {
     let layout = engine.layout();
     let threads = env.ntid[0] * env.ntid[1] * env.ntid[2];
     let nwarps = threads.div_ceil(WARP_SIZE);
     env.nwarps = nwarps;
     let words = (layout.size as usize).div_ceil(16);
-    let mut states: Vec<Vec<u128>> = (0..nwarps).map(|_| vec![0u128; words]).collect();
+    // Warp states, reused from the worker's previous CTA and zeroed.
+    if buffers.len() < nwarps as usize {
+        buffers.resize_with(nwarps as usize, Vec::new);
+    }
+    let states = &mut buffers[..nwarps as usize];
+    for st in states.iter_mut() {
+        st.clear();
+        st.resize(words, 0);
+    }
     for (w, st) in states.iter_mut().enumerate() {
         let s = bytes(st);
         let lanes = (threads - w as u32 * WARP_SIZE).min(WARP_SIZE);
@@ -320,7 +352,7 @@ fn run_cta(engine: &dyn WarpEngine, mut env: CtaEnv, cta: u64, shared: &GridShar
             runs += 1;
             if engine.run_warp(bytes(st), &env) == WarpStatus::Aborted {
                 if shared.timed_out.load(Ordering::Relaxed) != 0 {
-                    let text = positions(layout, &mut states, env.ctaid, shared.sites);
+                    let text = positions(layout, states, env.ctaid, shared.sites);
                     if let Ok(mut p) = shared.positions.lock() {
                         p.push((cta, text));
                     }
@@ -328,11 +360,11 @@ fn run_cta(engine: &dyn WarpEngine, mut env: CtaEnv, cta: u64, shared: &GridShar
                 return runs;
             }
         }
-        match complete_barriers(layout, &mut states) {
+        match complete_barriers(layout, states) {
             Round::Done => return runs,
             Round::Released => {}
             Round::Stuck(why) => {
-                let text = deadlock_report(layout, &mut states, env.ctaid, shared.sites, why);
+                let text = deadlock_report(layout, states, env.ctaid, shared.sites, why);
                 if let Ok(mut d) = shared.deadlock.lock() {
                     if d.as_ref().is_none_or(|(c, _)| cta < *c) {
                         *d = Some((cta, text));
@@ -403,23 +435,28 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
         return Round::Done;
     }
     // `.aligned` barriers: all lanes of a warp wait at the same instruction.
+    // Barriers some warp has arrived at (bit per id): only those can complete.
+    let mut pending_ids = 0u32;
     for (w, st) in states.iter_mut().enumerate() {
         let s = bytes(st);
-        let waiting: Vec<u32> = (0..BAR_COUNT)
-            .filter(|&id| rec(s, id, BAR_WAITING) != 0)
-            .collect();
-        let aligned = waiting
-            .iter()
-            .any(|&id| rec(s, id, BAR_FLAGS) & BAR_ALIGNED != 0);
-        let split = waiting
-            .iter()
-            .any(|&id| rec(s, id, BAR_FLAGS) & BAR_SPLIT != 0);
-        if aligned && (split || waiting.len() > 1) {
+        let (mut waiting, mut aligned, mut split) = (0u32, false, false);
+        for id in 0..BAR_COUNT {
+            if rec(s, id, BAR_WAITING) != 0 {
+                waiting += 1;
+                let flags = rec(s, id, BAR_FLAGS);
+                aligned |= flags & BAR_ALIGNED != 0;
+                split |= flags & BAR_SPLIT != 0;
+            }
+            if rec(s, id, BAR_ARRIVED) != 0 {
+                pending_ids |= 1 << id;
+            }
+        }
+        if aligned && (split || waiting > 1) {
             return Round::Stuck(Stuck::Divergent(w));
         }
     }
     let mut released = false;
-    for id in 0..BAR_COUNT {
+    for id in (0..BAR_COUNT).filter(|&id| pending_ids >> id & 1 != 0) {
         let mut alive = vec![0u32; nw];
         let mut arrived = vec![0u32; nw];
         let mut expect = 0u32;
