@@ -490,8 +490,9 @@ impl Gen<'_, '_> {
     fn first_active(&mut self, grp: &Grp, x: GVal) -> Value {
         let l = match x {
             GVal::V1(v) => [0u8, 1, 2, 3].map(|j| self.b.ins().extractlane(v, j)),
-            GVal::V2(a, b) => [(a, 0u8), (a, 1), (b, 0), (b, 1)]
-                .map(|(v, j)| self.b.ins().extractlane(v, j)),
+            GVal::V2(a, b) => {
+                [(a, 0u8), (a, 1), (b, 0), (b, 1)].map(|(v, j)| self.b.ins().extractlane(v, j))
+            }
             GVal::S4(s) => s,
         };
         let mut n = l[3];
