@@ -26,8 +26,10 @@
 //!   The regions are zeroed (and a barrier passed) before the body.
 //! - `bar.sync`, exchanges and `shfl.sync` with the full mask appear only in CTA-uniform control
 //!   flow (top level, uniform `if`s on `%ctaid`/parameter/uniform counters, fixed-trip loops),
-//!   before any early exit; `shfl.sync` only when every warp is full (block size a multiple of
-//!   32).
+//!   before any early exit in program order; `shfl.sync` only when every warp is full (block
+//!   size a multiple of 32). Early exits (`ret`, `exit`, a branch to the epilogue) may sit in
+//!   nested `if`s and per-lane loops, never inside a uniform loop (whose next iteration could
+//!   reach a collective with lanes gone).
 //! - Loops are bounded: a counter register per nesting level with a fixed trip count (uniform)
 //!   or a per-lane one (`and.b32 lim, x, 7`: divergence, per-lane exits), optionally a `break`
 //!   on a per-lane or uniform condition.
@@ -44,8 +46,7 @@
 //! `call` and `.func`, `trap`, `brx.idx`, textures and surfaces, `st.param`, vector
 //! components (`%r.x`).
 //! Supported but not generated: `red`/`atom` on `f32` across threads (order-dependent rounding;
-//! could use small integers in f32), 32-bit shared addresses (`[%r]` in `.shared`),
-//! `%nwarpid`, `.v4` of 64-bit types, 3D grids.
+//! could use small integers in f32), `%nwarpid`, `.v4` of 64-bit types, 3D grids.
 
 use std::fmt::Write as _;
 
@@ -396,7 +397,9 @@ impl Gen<'_> {
                     What::Loop => {
                         ctx.depth < MAX_DEPTH && self.counters.len() < MAX_LOOPS && self.budget > 0
                     }
-                    What::Exit => ctx.depth == 0,
+                    // Not inside a uniform loop: its body may hold collectives that a
+                    // later iteration would then run with lanes missing.
+                    What::Exit => self.counters.iter().all(|&uniform| !uniform),
                     _ => true,
                 };
                 if ok {
@@ -886,20 +889,26 @@ impl Gen<'_> {
         let total = size * n;
         let mut lines = Vec::new();
         self.masked("%so", SHARED_SLOT - total, &mut lines);
-        let space = if self.rng.chance(30) {
-            lines.push("cvta.shared.u64 %td0, %td0;".to_string());
-            ""
-        } else {
-            ".shared"
+        // Generic, 64-bit shared, or 32-bit shared addressing.
+        let (space, addr) = match self.rng.below(3) {
+            0 => {
+                lines.push("cvta.shared.u64 %td0, %td0;".to_string());
+                ("", "%td0")
+            }
+            1 => {
+                lines.push("cvt.u32.u64 %t2, %td0;".to_string());
+                (".shared", "%t2")
+            }
+            _ => (".shared", "%td0"),
         };
         let g = self.guard();
         let v = Self::vprefix(n);
         if self.rng.chance(50) {
             let src = self.vec_src(class, n);
-            lines.push(format!("{g}st{space}{v}.{ty} [%td0], {src};"));
+            lines.push(format!("{g}st{space}{v}.{ty} [{addr}], {src};"));
         } else {
             let dst = self.vec_dst(class, n);
-            lines.push(format!("{g}ld{space}{v}.{ty} {dst}, [%td0];"));
+            lines.push(format!("{g}ld{space}{v}.{ty} {dst}, [{addr}];"));
         }
         Stmt::Code(lines)
     }
