@@ -492,41 +492,12 @@ impl Gen<'_, '_> {
             }
             Op::ICmp { cc, sign } => {
                 let (x, y) = (arg(self, l, 0)?, arg(self, l, 1)?);
-                use ir::ICmp::*;
-                use ir::Sign::*;
-                let c = match (cc, sign) {
-                    (Eq, _) => IntCC::Equal,
-                    (Ne, _) => IntCC::NotEqual,
-                    (Lt, Signed) => IntCC::SignedLessThan,
-                    (Le, Signed) => IntCC::SignedLessThanOrEqual,
-                    (Gt, Signed) => IntCC::SignedGreaterThan,
-                    (Ge, Signed) => IntCC::SignedGreaterThanOrEqual,
-                    (Lt, Unsigned) => IntCC::UnsignedLessThan,
-                    (Le, Unsigned) => IntCC::UnsignedLessThanOrEqual,
-                    (Gt, Unsigned) => IntCC::UnsignedGreaterThan,
-                    (Ge, Unsigned) => IntCC::UnsignedGreaterThanOrEqual,
-                };
+                let c = super::vector::int_cc(cc, sign);
                 self.b.ins().icmp(c, x, y)
             }
             Op::FCmp { cc, ftz: false } => {
                 let (x, y) = (arg(self, l, 0)?, arg(self, l, 1)?);
-                use ir::FCmp::*;
-                let c = match cc {
-                    Eq => FloatCC::Equal,
-                    Ne => FloatCC::OrderedNotEqual,
-                    Lt => FloatCC::LessThan,
-                    Le => FloatCC::LessThanOrEqual,
-                    Gt => FloatCC::GreaterThan,
-                    Ge => FloatCC::GreaterThanOrEqual,
-                    Equ => FloatCC::UnorderedOrEqual,
-                    Neu => FloatCC::NotEqual,
-                    Ltu => FloatCC::UnorderedOrLessThan,
-                    Leu => FloatCC::UnorderedOrLessThanOrEqual,
-                    Gtu => FloatCC::UnorderedOrGreaterThan,
-                    Geu => FloatCC::UnorderedOrGreaterThanOrEqual,
-                    Num => FloatCC::Ordered,
-                    Nan => FloatCC::Unordered,
-                };
+                let c = super::vector::float_cc(cc);
                 self.b.ins().fcmp(c, x, y)
             }
             Op::Select {} => {

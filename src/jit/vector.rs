@@ -1488,7 +1488,8 @@ fn zero_of(g: &mut Gen<'_, '_>, ct: CType) -> Value {
     }
 }
 
-fn int_cc(cc: ir::ICmp, sign: ir::Sign) -> IntCC {
+/// The Cranelift condition of an integer comparison.
+pub(super) fn int_cc(cc: ir::ICmp, sign: ir::Sign) -> IntCC {
     use ir::ICmp::*;
     use ir::Sign::*;
     match (cc, sign) {
@@ -1526,7 +1527,8 @@ impl Gen<'_, '_> {
     }
 }
 
-fn float_cc(cc: ir::FCmp) -> FloatCC {
+/// The Cranelift condition of a float comparison (ordered forms false on NaN).
+pub(super) fn float_cc(cc: ir::FCmp) -> FloatCC {
     use ir::FCmp::*;
     match cc {
         Eq => FloatCC::Equal,

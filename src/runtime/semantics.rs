@@ -269,36 +269,15 @@ fn icmp(cc: ICmp, sign: Sign, ty: Type, a: u64, b: u64) -> bool {
     }
 }
 
-/// Float comparison (PTX ISA §9.7.6.1, Table "Floating-point comparison operators").
+/// Float comparison (PTX ISA §9.7.6.1, Table "Floating-point comparison operators") on
+/// f32/f64 operands: `fp::cmp`, the one comparison for every float format.
 pub fn fcmp(cc: FCmp, ty: Type, ftz: bool, a: u64, b: u64) -> bool {
-    let (x, y) = match ty {
-        Type::F32 => {
-            let (x, y) = (f32of(a), f32of(b));
-            if ftz {
-                (ftz32(x) as f64, ftz32(y) as f64)
-            } else {
-                (x as f64, y as f64)
-            }
-        }
-        _ => (f64of(a), f64of(b)),
+    let fmt = if ty == Type::F32 {
+        super::fp::Fmt::F32
+    } else {
+        super::fp::Fmt::F64
     };
-    let nan = x.is_nan() || y.is_nan();
-    match cc {
-        FCmp::Eq => !nan && x == y,
-        FCmp::Ne => !nan && x != y,
-        FCmp::Lt => !nan && x < y,
-        FCmp::Le => !nan && x <= y,
-        FCmp::Gt => !nan && x > y,
-        FCmp::Ge => !nan && x >= y,
-        FCmp::Equ => nan || x == y,
-        FCmp::Neu => nan || x != y,
-        FCmp::Ltu => nan || x < y,
-        FCmp::Leu => nan || x <= y,
-        FCmp::Gtu => nan || x > y,
-        FCmp::Geu => nan || x >= y,
-        FCmp::Num => !nan,
-        FCmp::Nan => nan,
-    }
+    super::fp::cmp(fmt, cc, a, b, ftz)
 }
 
 /// Evaluate a pure operation. `args` hold operand bits, `arg_tys` their types, `res_ty` the
