@@ -130,8 +130,9 @@ pub const ISA: &[Instr] = isa! {
     "xor" "9.7.8.3" "pred, b16-64" ["xor.b16 %h1, %h2, %h3"]
     "not" "9.7.8.4" "pred, b16-64" ["not.pred %p1, %p2", "not.b32 %r1, %r2"]
     "cnot" "9.7.8.5" "b16-64" ["cnot.b32 %r1, %r2", "cnot.b16 %h1, %h2"]
-    "lop3" "9.7.8.6" "b32 (b64 too); the predicate-output form is not supported" [
-        "lop3.b32 %r1, %r2, %r3, %r4, 0x96"]
+    "lop3" "9.7.8.6" "b32 (b64 too); .and/.or with the d|p predicate output" [
+        "lop3.b32 %r1, %r2, %r3, %r4, 0x96",
+        "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p2"]
     "shf" "9.7.8.7" ".l/.r .clamp/.wrap .b32" ["shf.l.wrap.b32 %r1, %r2, %r3, %r4", "shf.r.clamp.b32 %r1, %r2, %r3, %r4"]
     "shl" "9.7.8.8" "b16-64 (counts ≥ width give 0)" ["shl.b32 %r1, %r2, %r3", "shl.b64 %rd1, %rd2, %r3"]
     "shr" "9.7.8.9" "b/u/s16-64 (counts ≥ width clamp)" ["shr.s32 %r1, %r2, %r3", "shr.u64 %rd1, %rd2, %r3"]
@@ -184,9 +185,10 @@ pub const ISA: &[Instr] = isa! {
         "vmin.s32.s32.s32.sat.add %r1, %r2, %r3, %r4", "vsub.u32.u32.u32 %r1, %r2, %r3", "vmax.s32.s32.s32.max %r1, %r2, %r3, %r4"]
     "vshl / vshr" "9.7.18.1.2" ".clamp/.wrap, selectors, .sat, secondary op or merge" [
         "vshl.s32.u32.u32.clamp %r1, %r2, %r3", "vshr.u32.u32.u32.wrap %r1, %r2, %r3.h1"]
-    "vmad" "9.7.18.1.3" "selectors, .po, .sat, .shr7/.shr15; operand negation (-a, -b, -c) not supported" [
+    "vmad" "9.7.18.1.3" "selectors, .po, .sat, .shr7/.shr15, operand negation (-a, -b, -c)" [
         "vmad.s32.s32.s32 %r1, %r2, %r3, %r4", "vmad.u32.u32.u32.shr15 %r1, %r2.h0, %r3.h0, %r4",
-        "vmad.s32.s32.u32.po.sat %r1, %r2, %r3, %r4"]
+        "vmad.s32.s32.u32.po.sat %r1, %r2, %r3, %r4", "vmad.s32.u32.u32.sat %r1, -%r2, %r3.b1, %r4",
+        "vmad.s32.u32.u32 %r1, %r2, %r3, -%r4"]
     "vset" "9.7.18.1.4" "every integer compare, selectors, secondary op or merge" [
         "vset.s32.u32.lt %r1, %r2, %r3", "vset.u32.u32.ne %r1, %r2, %r3.h1", "vset.u32.u32.eq.add %r1, %r2, %r3, %r4"]
     "vadd2 / vsub2 / vavrg2 / vabsdiff2 / vmin2 / vmax2" "9.7.18.2.1" ".hxy selectors, .h0/.h1/.h10 masks, .sat merge or .add accumulate" [
@@ -302,5 +304,28 @@ mod tests {
             .filter_map(|i| super::check(i).err().map(|e| format!("{}: {e}", i.name)))
             .collect();
         assert!(missing.is_empty(), "missing:\n{}", missing.join("\n"));
+    }
+
+    /// Forms the ISA (and ptxas) reject are load errors with the instruction's location.
+    #[test]
+    fn invalid_forms_are_rejected() {
+        for (inst, want) in [
+            ("vmad.s32.s32.s32.po %r1, -%r2, %r3, %r4", "negation"),
+            ("vmad.s32.s32.s32 %r1, -%r2, %r3, -%r4", "not both"),
+            ("vadd.s32.s32.s32 %r1, -%r2, %r3", "negation"),
+            ("add.s32 %r1, -%r2, %r3", "not allowed"),
+            ("lop3.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p2", ".and or .or"),
+            ("lop3.or.b32 %r1, %r2, %r3, %r4, 0x80", "expects d|p"),
+        ] {
+            let err = crate::runtime::front_end(&super::example_kernel(inst), "bad.ptx")
+                .err()
+                .unwrap_or_else(|| panic!("`{inst}` was accepted"))
+                .to_string();
+            assert!(err.contains(want), "`{inst}`: {err}");
+            assert!(
+                err.contains("bad.ptx:14:"),
+                "`{inst}`: no location in {err}"
+            );
+        }
     }
 }

@@ -221,9 +221,10 @@ op_table! {
     /// a/b is element `(sel >> 4i) & 15` of the bytes/half-words of b:a; `mask` bit i selects the
     /// lanes written (merge into c) or accumulated (`add`: d = c + Σ lanes).
     ["9.7.18.2"] VideoSimd { op: VideoOp, lanes: u8, ty: VideoTypes, sat: bool, asel: u16, bsel: u16, mask: u8, add: bool } => "video.simd";
-    /// `vmad`: args (a, b, c) → (a' · b' + c) optionally `.po` (+1), scaled (`shr` 0, 7, 15) and
-    /// saturated; a' and b' are selected sub-words as in [`Op::Video`].
-    ["9.7.18.1.3"] VMad { ty: VideoTypes, sat: bool, asel: u8, bsel: u8, po: bool, shr: u8 } => "vmad";
+    /// `vmad`: args (a, b, c) → (±(a' · b') ± c) optionally `.po` (+1), scaled (`shr` 0, 7, 15)
+    /// and saturated; a' and b' are selected sub-words as in [`Op::Video`]. `neg_ab`: exactly one
+    /// of `-a`/`-b` was written (the product is negated); `neg_c`: `-c`.
+    ["9.7.18.1.3"] VMad { ty: VideoTypes, sat: bool, asel: u8, bsel: u8, po: bool, shr: u8, neg_ab: bool, neg_c: bool } => "vmad";
     /// Warp shuffle: args (value, b, c, membermask) → (value, pred): lane j reads the value of
     /// the lane chosen by mode, b (lane or delta) and c (clamp and segment mask).
     ["9.7.8.6"] Shfl { mode: ShflMode } => "shfl";

@@ -276,13 +276,17 @@ pub fn print_modifiers(op: &Op) -> String {
             bsel,
             po,
             shr,
+            neg_ab,
+            neg_c,
         } => format!(
-            ".{}{}{}.a{asel}.b{bsel}.shr{shr}{}{}",
+            ".{}{}{}.a{asel}.b{bsel}.shr{shr}{}{}{}{}",
             ty.d,
             ty.a,
             ty.b,
             flag(*po, ".po"),
-            flag(*sat, ".sat")
+            flag(*sat, ".sat"),
+            flag(*neg_ab, ".negab"),
+            flag(*neg_c, ".negc")
         ),
         Op::IAddSat {}
         | Op::ISubSat {}

@@ -548,9 +548,21 @@ fn dot(b: &mut Builder, cx: &mut Cx, two: bool) -> R {
 }
 
 fn lop3(b: &mut Builder, cx: &mut Cx) -> R {
-    // lop3.b32 d, a, b, c, immLut; (and lop3.BoolOp.b32 d|p, a, b, c, immLut, q: not yet)
-    if cx.inst.operands.len() != 5 {
-        return Err(cx.unsupported("lop3 with a predicate output is not supported yet"));
+    // lop3.b32 d, a, b, c, immLut;  lop3.BoolOp.b32 d|p, a, b, c, immLut, q;
+    // With .BoolOp (.and/.or), p = (d != 0) BoolOp q (PTX ISA §9.7.8.6, PTX 8.2).
+    let bool_op = if cx.has("and") {
+        Some(Op::And {})
+    } else if cx.has("or") {
+        Some(Op::Or {})
+    } else {
+        None
+    };
+    let n = cx.inst.operands.len();
+    match (bool_op.is_some(), n) {
+        (false, 5) | (true, 6) => {}
+        (false, 6) => return Err(cx.bad("lop3 with a predicate output needs .and or .or")),
+        (true, _) => return Err(cx.bad("lop3.and/.or expects d|p, a, b, c, immLut, q")),
+        _ => return Err(cx.bad("lop3 expects d, a, b, c, immLut")),
     }
     let (ty, _, float) = int_or_float(cx)?;
     if float || !(ty == Type::I32 || ty == Type::I64) {
@@ -563,7 +575,43 @@ fn lop3(b: &mut Builder, cx: &mut Cx) -> R {
     let x = b.src(cx, 1, ty)?;
     let y = b.src(cx, 2, ty)?;
     let z = b.src(cx, 3, ty)?;
-    b.unary_to_dst(cx, Op::Lop3 { lut }, vec![x, y, z], ty)
+    let Some(bool_op) = bool_op else {
+        return b.unary_to_dst(cx, Op::Lop3 { lut }, vec![x, y, z], ty);
+    };
+    let q = b.src(cx, 5, Type::Pred)?;
+    let (d, p) = match cx.opnd(0)?.clone() {
+        Operand::PredPair(d, p) => (d, p),
+        other => {
+            return Err(LowerError::new(
+                other.span(),
+                format!("lop3.and/.or needs a d|p destination in '{}'", cx.ptx),
+            ))
+        }
+    };
+    let v = b.emit1(Op::Lop3 { lut }, vec![x, y, z], ty, cx.loc, &cx.ptx);
+    let zero = b.konst(cx, ty, 0);
+    let nz = b.emit1(
+        Op::ICmp {
+            cc: ICmp::Ne,
+            sign: Sign::Unsigned,
+        },
+        vec![v, zero],
+        Type::Pred,
+        cx.loc,
+        &cx.ptx,
+    );
+    let pv = b.emit1(bool_op, vec![nz, q], Type::Pred, cx.loc, &cx.ptx);
+    let reg = |name: ast::Ident| Operand::Reg {
+        name,
+        component: None,
+    };
+    if let Some(dv) = b.dst_rel(cx, &reg(d), ty, None)? {
+        b.copy(dv, v, cx.loc, &cx.ptx);
+    }
+    if let Some(dp) = b.dst_rel(cx, &reg(p), Type::Pred, None)? {
+        b.copy(dp, pv, cx.loc, &cx.ptx);
+    }
+    Ok(())
 }
 
 // ---- Floating point ----

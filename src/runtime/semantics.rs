@@ -495,7 +495,9 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
             bsel,
             po,
             shr,
-        } => super::video::vmad(ty, sat, asel, bsel, po, shr, a, b, c),
+            neg_ab,
+            neg_c,
+        } => super::video::vmad(ty, sat, (asel, bsel), po, shr, (neg_ab, neg_c), a, b, c),
         Op::Load { .. }
         | Op::Store { .. }
         | Op::Atom { .. }
