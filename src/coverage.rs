@@ -142,12 +142,19 @@ pub const ISA: &[Instr] = isa! {
     "shfl.sync" "9.7.9.6" ".up .down .bfly .idx .b32, with p" ["shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, -1"]
     "prmt" "9.7.9.7" "default (with sign replication) and .f4e .b4e .rc8 .ecl .ecr .rc16" [
         "prmt.b32 %r1, %r2, %r3, %r4", "prmt.b32.f4e %r1, %r2, %r3, %r4", "prmt.b32.rc16 %r1, %r2, %r3, %r4"]
-    "ld" "9.7.9.8" "global/shared/local/const/param/generic, v2/v4, cache hints" [
-        "ld.global.u32 %r1, [%rd1]", "ld.shared.v2.f32 {%f1, %f2}, [sm]", "ld.param.u64 %rd2, [cov_p]"]
+    "ld" "9.7.9.8" "global/shared/local/const/param/generic, v2/v4 (v8 of 32-bit, v4 of 64-bit), cache hints and .L2::cache_hint policies" [
+        "ld.global.u32 %r1, [%rd1]", "ld.shared.v2.f32 {%f1, %f2}, [sm]", "ld.param.u64 %rd2, [cov_p]",
+        "ld.global.v4.b64 {%rd2, %rd3, %rd4, %rd5}, [%rd1]",
+        "ld.global.L2::cache_hint.v2.b32 {%r1, %r2}, [%rd1], %rd2"]
     "ldu" "9.7.9.9" "global" ["ldu.global.f32 %f1, [%rd1]"]
-    "st" "9.7.9.10" "global/shared/local/generic, v2/v4" ["st.global.u32 [%rd1], %r1", "st.shared.v2.b32 [sm+8], {%r1, %r2}"]
+    "st" "9.7.9.10" "global/shared/local/generic, v2/v4 (v8 of 32-bit, v4 of 64-bit), .L2::cache_hint" [
+        "st.global.u32 [%rd1], %r1", "st.shared.v2.b32 [sm+8], {%r1, %r2}",
+        "st.global.L2::cache_hint.u32 [%rd1], %r1, %rd2"]
     "st.async" "9.7.9.11" "" ["st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]"]
     "prefetch" "9.7.9.15" "accepted (no effect)" ["prefetch.global.L1 [%rd1]"]
+    "createpolicy" "9.7.9" "range, fractional, cvt: an opaque policy (0; a hint only)" [
+        "createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0",
+        "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 %rd2, [%rd1], 1024, 4096"]
     "isspacep" "9.7.9.20" "global/shared/local/const" ["isspacep.global %p1, %rd1"]
     "cvta" "9.7.9.21" "to and from generic, u32/u64" ["cvta.shared.u64 %rd1, %rd2", "cvta.to.global.u64 %rd1, %rd2"]
     "cvt" "9.7.9.22" "every pair of u8-64, s8-64, f16, bf16, f32, f64; .rn .rz .rm .rp, .rni .rzi .rmi .rpi, .sat, .ftz, .relu; .f16x2/.bf16x2 from two f32; fp8/fp6/fp4/tf32/.satfinite/.rs not supported" [
@@ -167,9 +174,13 @@ pub const ISA: &[Instr] = isa! {
     "bar / barrier" "9.7.13.1" "bar.sync 0 / barrier.sync" ["bar.sync 0", "barrier.sync 0"]
     "bar.warp.sync" "9.7.13.3" "" ["bar.warp.sync -1"]
     "membar / fence" "9.7.13.4" "membar, fence (not proxy fences)" ["membar.gl", "fence.acq_rel.gpu"]
-    "atom" "9.7.13.5" "add/and/or/xor/exch/min/max/inc/dec/cas on b32/b64, add.f32/f64" [
-        "atom.global.add.u32 %r1, [%rd1], %r2", "atom.shared.cas.b32 %r1, [sm], %r2, %r3"]
-    "red" "9.7.13.6" "as atom" ["red.global.add.u32 [%rd1], %r2"]
+    "atom" "9.7.13.5" "add/and/or/xor/exch/min/max/inc/dec/cas on b32/b64, cas.b16, add.f32/f64, add.noftz on f16/bf16/f16x2/bf16x2, vector add (.v2/.v4 f32, .v2-.v8 f16/bf16, .v2/.v4 f16x2/bf16x2), .L2::cache_hint; not b128, not vector min/max" [
+        "atom.global.add.u32 %r1, [%rd1], %r2", "atom.shared.cas.b32 %r1, [sm], %r2, %r3",
+        "atom.global.cas.b16 %h1, [%rd1], %h2, %h3", "atom.add.noftz.f16 %h1, [%rd1], %h2",
+        "atom.global.add.noftz.bf16x2 %r1, [%rd1], %r2",
+        "atom.global.v2.f32.add {%f1, %f2}, [%rd1], {%f3, %f4}",
+        "atom.global.L2::cache_hint.add.u32 %r1, [%rd1], %r2, %rd2"]
+    "red" "9.7.13.6" "as atom" ["red.global.add.u32 [%rd1], %r2", "red.shared.add.noftz.f16x2 [sm], %r1"]
     "vote" "9.7.13.8" "" ["vote.sync.ballot.b32 %r1, %p1, -1"]
     "match.sync" "9.7.13.9" "" ["match.any.sync.b32 %r1, %r2, -1"]
     "activemask" "9.7.13.10" "" ["activemask.b32 %r1"]
@@ -316,6 +327,20 @@ mod tests {
             ("add.s32 %r1, -%r2, %r3", "not allowed"),
             ("lop3.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p2", ".and or .or"),
             ("lop3.or.b32 %r1, %r2, %r3, %r4, 0x80", "expects d|p"),
+            ("ld.global.L2::cache_hint.u32 %r1, [%rd1]", "cache-policy"),
+            (
+                "ld.global.L2::cache_hint.u32 %r1, [%rd1], %r2",
+                "cache-policy",
+            ),
+            (
+                "ld.global.v8.b64 {%rd1, %rd2, %rd3, %rd4, %rd1, %rd2, %rd3, %rd4}, [%rd1]",
+                ".v8",
+            ),
+            ("atom.global.add.f16 %h1, [%rd1], %h2", ".noftz"),
+            (
+                "atom.shared.v2.f32.add {%f1, %f2}, [sm], {%f3, %f4}",
+                "vector atomics",
+            ),
         ] {
             let err = crate::runtime::front_end(&super::example_kernel(inst), "bad.ptx")
                 .err()

@@ -399,7 +399,10 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let b = arg(s, di, 1, l);
                 let old = match atomic_ptr(env, space, addr, ty, l) {
                     // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
-                    Ok(p) => unsafe { semantics::atomic_rmw(p, op, ty, b) },
+                    Ok(p) => unsafe {
+                        let global = crate::runtime::env::resolves_to_global(space, addr);
+                        semantics::atomic_rmw(p, op, ty, b, global)
+                    },
                     Err((kind, sp)) => {
                         env.fault(l, di.inst, kind, sp, addr, ty.bytes(), true);
                         0

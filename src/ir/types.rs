@@ -378,6 +378,12 @@ pub enum AtomOp {
     Inc,
     /// `dec`: `(old == 0 || old > b) ? b : old - 1` (unsigned 32-bit).
     Dec,
+    /// `add.noftz` on a half (`.f16`/`.bf16`, i16) or on both halves of a packed pair
+    /// (`.f16x2`/`.bf16x2`, i32), each rounded to nearest even, subnormals kept.
+    HAdd {
+        fmt: HalfFmt,
+        pair: bool,
+    },
 }
 
 /// `shfl.sync` modes (PTX ISA §9.7.8.6 `shfl.sync`).

@@ -196,6 +196,7 @@ impl Op {
                     && match op {
                         AtomOp::FAdd => t == F32 || t == F64,
                         AtomOp::Inc | AtomOp::Dec => t == I32,
+                        AtomOp::HAdd { pair, .. } => t == if *pair { I32 } else { I16 },
                         _ => t == I32 || t == I64,
                     };
                 ok.then_some(()).ok_or(format!("atom {op:?} on {t}"))
@@ -203,9 +204,9 @@ impl Op {
             Op::AtomCas { .. } => {
                 n(3, 1)?;
                 addr(args[0])?;
-                (args[1] == res[0] && args[2] == res[0] && res[0].is_int() && res[0].bits() >= 32)
+                (args[1] == res[0] && args[2] == res[0] && res[0].is_int() && res[0].bits() >= 16)
                     .then_some(())
-                    .ok_or("atom.cas: (addr, cmp, new) of b32/b64".into())
+                    .ok_or("atom.cas: (addr, cmp, new) of b16/b32/b64".into())
             }
             Op::IAddSat {} | Op::ISubSat {} => {
                 n(2, 1)?;

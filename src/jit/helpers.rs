@@ -151,7 +151,10 @@ pub unsafe extern "C" fn atom_helper(
             // SAFETY: translate returned a pointer valid for `size` bytes, aligned to `size`.
             unsafe {
                 match op {
-                    Some(op) if !cas => semantics::atomic_rmw(p, op, d.res_ty, b),
+                    Some(op) if !cas => {
+                        let global = env::resolves_to_global(space, addr);
+                        semantics::atomic_rmw(p, op, d.res_ty, b, global)
+                    }
                     _ => semantics::atomic_cas(p, d.res_ty, b, c),
                 }
             }

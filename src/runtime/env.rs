@@ -364,6 +364,20 @@ pub fn translate(
     }
 }
 
+/// Whether an access to `addr` in `space` reaches the global state space (directly, or as a
+/// generic address outside the shared and local windows).
+#[inline]
+pub fn resolves_to_global(space: Space, addr: u64) -> bool {
+    match space {
+        Space::Global => true,
+        Space::Generic => {
+            addr.wrapping_sub(SHARED_WINDOW) >= WINDOW_SIZE
+                && addr.wrapping_sub(LOCAL_WINDOW) >= WINDOW_SIZE
+        }
+        _ => false,
+    }
+}
+
 /// `cvta` (PTX ISA §9.7.9.22): shared/local offsets to generic addresses and back; global
 /// addresses are the same in both.
 pub fn cvta(space: Space, to_generic: bool, addr: u64) -> u64 {

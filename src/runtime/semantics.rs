@@ -525,97 +525,149 @@ fn fmt_of(t: Type) -> Fmt {
     }
 }
 
-/// Atomic read-modify-write on host memory (PTX ISA §9.7.13.5 `atom`): returns the old value.
+/// One atomic operation's new value from the old one (PTX ISA §9.7.13.5 `atom`), on the low
+/// `bits` bits: `old op b`. Float adds round to nearest even with canonical NaNs; `add.f32`
+/// flushes subnormal inputs and results to sign-preserving zero when `global` (the ISA: "the
+/// current implementation of atom.add.f32 on global memory flushes subnormal inputs and
+/// results", while on shared memory it does not).
+fn atom_apply(op: AtomOp, bits: u32, old: u64, b: u64, global: bool) -> u64 {
+    let m = if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let (old, b) = (old & m, b & m);
+    let sx = |x: u64| ((x << (64 - bits)) as i64) >> (64 - bits);
+    let r = match op {
+        AtomOp::Add => old.wrapping_add(b),
+        AtomOp::FAdd if bits == 32 => fp::arith(
+            Fmt::F32,
+            Arith::Add,
+            [old, b, 0],
+            Round::Nearest,
+            global,
+            false,
+        ),
+        AtomOp::FAdd => fp::arith(
+            Fmt::F64,
+            Arith::Add,
+            [old, b, 0],
+            Round::Nearest,
+            false,
+            false,
+        ),
+        AtomOp::And => old & b,
+        AtomOp::Or => old | b,
+        AtomOp::Xor => old ^ b,
+        AtomOp::Exch => b,
+        AtomOp::Min(Sign::Unsigned) => old.min(b),
+        AtomOp::Max(Sign::Unsigned) => old.max(b),
+        AtomOp::Min(Sign::Signed) => sx(old).min(sx(b)) as u64,
+        AtomOp::Max(Sign::Signed) => sx(old).max(sx(b)) as u64,
+        AtomOp::Inc if bits == 32 => {
+            if old >= b {
+                0
+            } else {
+                old + 1
+            }
+        }
+        AtomOp::Dec if bits == 32 => {
+            if old == 0 || old > b {
+                b
+            } else {
+                old - 1
+            }
+        }
+        AtomOp::Inc | AtomOp::Dec => old,
+        AtomOp::HAdd { fmt, pair } => {
+            let add = |x: u64, y: u64| {
+                fp::arith(
+                    fmt.into(),
+                    Arith::Add,
+                    [x, y, 0],
+                    Round::Nearest,
+                    false,
+                    false,
+                ) & 0xffff
+            };
+            if pair {
+                add(old & 0xffff, b & 0xffff) | add(old >> 16, b >> 16) << 16
+            } else {
+                add(old, b)
+            }
+        }
+    };
+    r & m
+}
+
+/// Atomic read-modify-write on host memory (PTX ISA §9.7.13.5 `atom`) of a 16-, 32- or 64-bit
+/// `ty`: returns the old value. `global`: the address resolved to the global state space
+/// ([`super::env::resolves_to_global`]), which changes `add.f32`'s subnormal handling.
 ///
 /// # Safety
 /// `p` must be valid for reads and writes of `ty.bytes()` bytes and aligned to them (the
 /// callers obtain it from `env::translate` with `align = size`).
-pub unsafe fn atomic_rmw(p: *mut u8, op: AtomOp, ty: Type, b: u64) -> u64 {
-    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::SeqCst};
-    if ty.bits() == 32 {
-        // SAFETY: caller guarantees validity and 4-byte alignment.
-        let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
-        let b32 = b as u32;
-        let f = |old: u32| -> u32 {
-            match op {
-                AtomOp::Add => old.wrapping_add(b32),
-                AtomOp::FAdd => (f32::from_bits(old) + f32::from_bits(b32)).to_bits(),
-                AtomOp::And => old & b32,
-                AtomOp::Or => old | b32,
-                AtomOp::Xor => old ^ b32,
-                AtomOp::Exch => b32,
-                AtomOp::Min(Sign::Unsigned) => old.min(b32),
-                AtomOp::Max(Sign::Unsigned) => old.max(b32),
-                AtomOp::Min(Sign::Signed) => (old as i32).min(b32 as i32) as u32,
-                AtomOp::Max(Sign::Signed) => (old as i32).max(b32 as i32) as u32,
-                AtomOp::Inc => {
-                    if old >= b32 {
-                        0
-                    } else {
-                        old + 1
-                    }
-                }
-                AtomOp::Dec => {
-                    if old == 0 || old > b32 {
-                        b32
-                    } else {
-                        old - 1
-                    }
-                }
-            }
-        };
-        let mut cur = a.load(SeqCst);
-        loop {
-            match a.compare_exchange_weak(cur, f(cur), SeqCst, SeqCst) {
-                Ok(old) => return old as u64,
-                Err(x) => cur = x,
-            }
+pub unsafe fn atomic_rmw(p: *mut u8, op: AtomOp, ty: Type, b: u64, global: bool) -> u64 {
+    use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::SeqCst};
+    match ty.bits() {
+        16 => {
+            // SAFETY: caller guarantees validity and 2-byte alignment.
+            let a = unsafe { AtomicU16::from_ptr(p as *mut u16) };
+            let r = a.fetch_update(SeqCst, SeqCst, |old| {
+                Some(atom_apply(op, 16, old as u64, b, global) as u16)
+            });
+            let (Ok(old) | Err(old)) = r;
+            old as u64
         }
-    } else {
-        // SAFETY: caller guarantees validity and 8-byte alignment.
-        let a = unsafe { AtomicU64::from_ptr(p as *mut u64) };
-        let f = |old: u64| -> u64 {
-            match op {
-                AtomOp::Add => old.wrapping_add(b),
-                AtomOp::FAdd => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
-                AtomOp::And => old & b,
-                AtomOp::Or => old | b,
-                AtomOp::Xor => old ^ b,
-                AtomOp::Exch => b,
-                AtomOp::Min(Sign::Unsigned) => old.min(b),
-                AtomOp::Max(Sign::Unsigned) => old.max(b),
-                AtomOp::Min(Sign::Signed) => (old as i64).min(b as i64) as u64,
-                AtomOp::Max(Sign::Signed) => (old as i64).max(b as i64) as u64,
-                AtomOp::Inc | AtomOp::Dec => old,
-            }
-        };
-        let mut cur = a.load(SeqCst);
-        loop {
-            match a.compare_exchange_weak(cur, f(cur), SeqCst, SeqCst) {
-                Ok(old) => return old,
-                Err(x) => cur = x,
-            }
+        32 => {
+            // SAFETY: caller guarantees validity and 4-byte alignment.
+            let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
+            let r = a.fetch_update(SeqCst, SeqCst, |old| {
+                Some(atom_apply(op, 32, old as u64, b, global) as u32)
+            });
+            let (Ok(old) | Err(old)) = r;
+            old as u64
+        }
+        _ => {
+            // SAFETY: caller guarantees validity and 8-byte alignment.
+            let a = unsafe { AtomicU64::from_ptr(p as *mut u64) };
+            let r = a.fetch_update(SeqCst, SeqCst, |old| {
+                Some(atom_apply(op, 64, old, b, global))
+            });
+            let (Ok(old) | Err(old)) = r;
+            old
         }
     }
 }
 
-/// Atomic compare-and-swap: if `*p == cmp` store `new`; returns the old value.
+/// Atomic compare-and-swap of a 16-, 32- or 64-bit `ty`: if `*p == cmp` store `new`; returns
+/// the old value.
 ///
 /// # Safety
 /// As [`atomic_rmw`].
 pub unsafe fn atomic_cas(p: *mut u8, ty: Type, cmp: u64, new: u64) -> u64 {
-    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::SeqCst};
-    if ty.bits() == 32 {
-        // SAFETY: caller guarantees validity and alignment.
-        let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
-        match a.compare_exchange(cmp as u32, new as u32, SeqCst, SeqCst) {
-            Ok(v) | Err(v) => v as u64,
+    use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::SeqCst};
+    match ty.bits() {
+        16 => {
+            // SAFETY: caller guarantees validity and alignment.
+            let a = unsafe { AtomicU16::from_ptr(p as *mut u16) };
+            match a.compare_exchange(cmp as u16, new as u16, SeqCst, SeqCst) {
+                Ok(v) | Err(v) => v as u64,
+            }
         }
-    } else {
-        // SAFETY: caller guarantees validity and alignment.
-        let a = unsafe { AtomicU64::from_ptr(p as *mut u64) };
-        match a.compare_exchange(cmp, new, SeqCst, SeqCst) {
-            Ok(v) | Err(v) => v,
+        32 => {
+            // SAFETY: caller guarantees validity and alignment.
+            let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
+            match a.compare_exchange(cmp as u32, new as u32, SeqCst, SeqCst) {
+                Ok(v) | Err(v) => v as u64,
+            }
+        }
+        _ => {
+            // SAFETY: caller guarantees validity and alignment.
+            let a = unsafe { AtomicU64::from_ptr(p as *mut u64) };
+            match a.compare_exchange(cmp, new, SeqCst, SeqCst) {
+                Ok(v) | Err(v) => v,
+            }
         }
     }
 }
