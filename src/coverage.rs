@@ -155,7 +155,7 @@ pub const ISA: &[Instr] = isa! {
     "createpolicy" "9.7.9" "range, fractional, cvt: an opaque policy (0; a hint only)" [
         "createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0",
         "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 %rd2, [%rd1], 1024, 4096"]
-    "isspacep" "9.7.9.20" "global/shared/local/const" ["isspacep.global %p1, %rd1"]
+    "isspacep" "9.7.9.20" "global/shared/local; const: inside one of the module's .const variables" ["isspacep.global %p1, %rd1", "isspacep.const %p1, %rd1"]
     "cvta" "9.7.9.21" "to and from generic, u32/u64" ["cvta.shared.u64 %rd1, %rd2", "cvta.to.global.u64 %rd1, %rd2"]
     "cvt" "9.7.9.22" "every pair of u8-64, s8-64, f16, bf16, f32, f64; .rn .rz .rm .rp, .rni .rzi .rmi .rpi, .sat, .ftz, .relu; .f16x2/.bf16x2 from two f32; fp8/fp6/fp4/tf32/.satfinite/.rs not supported" [
         "cvt.rzi.s32.f32 %r1, %f1", "cvt.rp.f32.f64 %f1, %fd1", "cvt.rn.f16.f32 %h1, %f1",

@@ -247,6 +247,9 @@ pub(crate) struct Builder<'a> {
     /// Destination temporaries that extend or truncate into a register of another width, with
     /// the extension's signedness (`ld.u8` into a `.b32` register, `cvt.s8` into `.b16`).
     pub ext_sign: HashMap<Var, crate::ir::Sign>,
+    /// The module's `.const` variables: (index into `Globals::vars`, size in bytes), for
+    /// `isspacep.const`.
+    pub const_vars: Vec<(u32, u64)>,
 }
 
 impl<'a> Builder<'a> {
@@ -366,8 +369,12 @@ pub(crate) fn build_kernel<'a>(
         cur: 0,
         labels: HashMap::new(),
         ext_sign: HashMap::new(),
+        const_vars: vec![],
     };
     for (i, v) in globals.vars.iter().enumerate() {
+        if v.space == ir::Space::Const {
+            b.const_vars.push((i as u32, v.size));
+        }
         b.syms.insert(
             v.name.clone(),
             Sym::Global {

@@ -1084,7 +1084,41 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
                 return Err(cx.bad("isspacep needs .global, .shared, .local or .const"));
             }
             let a = b.src(cx, 1, Type::I64)?;
-            b.unary_to_dst(cx, Op::IsSpace { space }, vec![a], Type::Pred)
+            if space != Space::Const {
+                return b.unary_to_dst(cx, Op::IsSpace { space }, vec![a], Type::Pred);
+            }
+            // Const banks live in the global arena: a generic address is in the const space
+            // when it falls inside one of the module's `.const` variables.
+            let mut acc = b.konst(cx, Type::Pred, 0);
+            for (index, size) in b.const_vars.clone() {
+                let base = b.emit1(
+                    Op::SymAddr {
+                        sym: index,
+                        space: Space::Const,
+                    },
+                    vec![],
+                    Type::I64,
+                    cx.loc,
+                    &cx.ptx,
+                );
+                let off = b.emit1(Op::ISub {}, vec![a, base], Type::I64, cx.loc, &cx.ptx);
+                let n = b.konst(cx, Type::I64, size);
+                let inside = b.emit1(
+                    Op::ICmp {
+                        cc: ICmp::Lt,
+                        sign: Sign::Unsigned,
+                    },
+                    vec![off, n],
+                    Type::Pred,
+                    cx.loc,
+                    &cx.ptx,
+                );
+                acc = b.emit1(Op::Or {}, vec![acc, inside], Type::Pred, cx.loc, &cx.ptx);
+            }
+            if let Some(d) = b.dst(cx, 0, Type::Pred)? {
+                b.copy(d, acc, cx.loc, &cx.ptx);
+            }
+            Ok(())
         }
         // PTX ISA §9.7.13.4: membar/fence order memory accesses; with relaxed scopes.
         "membar" | "fence" => {
