@@ -304,6 +304,7 @@ impl Decoder<'_> {
             | Op::HCmp { .. }
             | Op::HApprox { .. }
             | Op::HRelu { .. }
+            | Op::CvtNarrow { .. }
             | Op::Video { .. }
             | Op::VideoSimd { .. }
             | Op::VMad { .. }) => Exec::Pure(op),

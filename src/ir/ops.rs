@@ -211,6 +211,9 @@ op_table! {
     ["9.7.7.2"] HCmp { fmt: HalfFmt, cc: FCmp, ftz: bool } => "hcmp";
     /// Half-precision approximate function (`ex2`, `tanh`).
     ["9.7.4.10"] HApprox { fmt: HalfFmt, f: ApproxFn } => "happrox";
+    /// Narrow float conversions of `cvt` (e4m3/e5m2 pairs, tf32) and `.satfinite` on f16/bf16
+    /// results; shapes in [`NarrowCvt`], semantics in `runtime::minifloat`.
+    ["9.7.9.21"] CvtNarrow { conv: NarrowCvt, relu: bool } => "cvt.narrow";
     /// `.relu` on a half: negative → +0, NaN → canonical NaN.
     ["9.7.4.4"] HRelu { fmt: HalfFmt } => "hrelu";
     /// Scalar video instruction (`vadd vsub vabsdiff vmin vmax vshl vshr vset`): args (a, b,
@@ -344,6 +347,7 @@ impl Op {
             | Op::HCmp { .. }
             | Op::HApprox { .. }
             | Op::HRelu { .. }
+            | Op::CvtNarrow { .. }
             | Op::Video { .. }
             | Op::VideoSimd { .. }
             | Op::VMad { .. } => Effect::Pure,

@@ -235,6 +235,7 @@ pub fn print_modifiers(op: &Op) -> String {
         ),
         Op::HApprox { fmt, f } => format!(".{fmt}.{f}"),
         Op::HRelu { fmt } => format!(".{fmt}"),
+        Op::CvtNarrow { conv, relu } => format!(".{conv}{}", flag(*relu, ".relu")),
         Op::Video {
             op,
             ty,

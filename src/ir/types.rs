@@ -567,6 +567,56 @@ impl fmt::Display for ApproxFn {
     }
 }
 
+/// The 8-bit float formats of `cvt` (PTX ISA §5.2.5, §9.7.9.21): see `runtime::minifloat`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum F8Fmt {
+    /// 4 exponent bits (bias 7), 3 mantissa bits, no infinities.
+    E4M3,
+    /// 5 exponent bits (bias 15), 2 mantissa bits, IEEE-style infinities and NaNs.
+    E5M2,
+}
+
+/// Rounding of `cvt.tf32.f32`: `.rna` (to nearest, ties away from zero), `.rn`, `.rz`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TfRound {
+    NearestAway,
+    Nearest,
+    Zero,
+}
+
+/// A narrow-format conversion of `cvt` (PTX ISA §9.7.9.21).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NarrowCvt {
+    /// args (a: f32, b: f32) → i16: a to the upper byte, b to the lower (`.rn.satfinite`).
+    ToF8x2(F8Fmt),
+    /// arg (i16) → i32 f16x2: the upper byte to the upper half.
+    FromF8x2(F8Fmt),
+    /// arg (f32) → i32: the tf32 value as f32 bits, low 13 bits 0; `true`: `.satfinite`.
+    ToTf32(TfRound, bool),
+    /// arg (i16) → i16: `.satfinite` on an f16/bf16 result (±∞ → ±largest finite).
+    SatFinite(HalfFmt),
+}
+
+impl fmt::Display for NarrowCvt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NarrowCvt::ToF8x2(t) => write!(f, "{}x2.f32", format!("{t:?}").to_lowercase()),
+            NarrowCvt::FromF8x2(t) => write!(f, "f16x2.{}x2", format!("{t:?}").to_lowercase()),
+            NarrowCvt::ToTf32(r, sat) => write!(
+                f,
+                "{}{}.tf32.f32",
+                match r {
+                    TfRound::NearestAway => "rna",
+                    TfRound::Nearest => "rn",
+                    TfRound::Zero => "rz",
+                },
+                if *sat { ".satfinite" } else { "" }
+            ),
+            NarrowCvt::SatFinite(h) => write!(f, "satfinite.{}", format!("{h:?}").to_lowercase()),
+        }
+    }
+}
+
 /// `testp` properties (PTX ISA §9.7.3.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TestProp {

@@ -161,6 +161,19 @@ impl Op {
                     .then_some(())
                     .ok_or(format!("cvt.{dst}.{src} on {} → {}", args[0], res[0]))
             }
+            Op::CvtNarrow { conv, .. } => {
+                use crate::ir::NarrowCvt::*;
+                let (want_args, want_res): (&[Type], Type) = match conv {
+                    ToF8x2(_) => (&[F32, F32], I16),
+                    FromF8x2(_) => (&[I16], I32),
+                    ToTf32(..) => (&[F32], I32),
+                    SatFinite(_) => (&[I16], I16),
+                };
+                n(want_args.len(), 1)?;
+                (args == want_args && res[0] == want_res)
+                    .then_some(())
+                    .ok_or(format!("cvt.{conv}: {args:?} → {}", res[0]))
+            }
             Op::Cvta { .. } => {
                 n(1, 1)?;
                 (args[0].is_int() && args[0] == res[0] && args[0].bits() >= 32)

@@ -633,6 +633,7 @@ impl Gen<'_, '_> {
             | Op::HCmp { .. }
             | Op::HApprox { .. }
             | Op::HRelu { .. }
+            | Op::CvtNarrow { .. }
             | Op::Video { .. }
             | Op::VideoSimd { .. }
             | Op::VMad { .. } => self.call_pure(i, argv)?,

@@ -469,6 +469,26 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
         Op::HCmp { fmt, cc, ftz } => fp::cmp(fmt.into(), cc, a, b, ftz) as u64,
         Op::HApprox { fmt, f } => fp::approx(fmt.into(), f, a, fmt == crate::ir::HalfFmt::Bf16),
         Op::HRelu { fmt } => fp::relu(fmt.into(), a),
+        Op::CvtNarrow { conv, relu } => {
+            use super::minifloat as mf;
+            use crate::ir::NarrowCvt;
+            match conv {
+                NarrowCvt::ToF8x2(f) => {
+                    let hi = mf::f32_to_f8(f, f32::from_bits(a as u32), relu);
+                    let lo = mf::f32_to_f8(f, f32::from_bits(b as u32), relu);
+                    (hi as u64) << 8 | lo as u64
+                }
+                NarrowCvt::FromF8x2(f) => {
+                    let hi = mf::f8_to_f16(f, (a >> 8) as u8, relu);
+                    let lo = mf::f8_to_f16(f, a as u8, relu);
+                    (hi as u64) << 16 | lo as u64
+                }
+                NarrowCvt::ToTf32(rnd, satfinite) => {
+                    mf::f32_to_tf32(a as u32, rnd, satfinite, relu) as u64
+                }
+                NarrowCvt::SatFinite(fmt) => mf::half_satfinite(fmt, a as u16) as u64,
+            }
+        }
         Op::Video {
             op,
             ty,
