@@ -1338,7 +1338,7 @@ impl Gen<'_, '_> {
                 }
             }
             if let Some(w) = warp_op {
-                self.gen_warp_op(w, mask)?;
+                self.gen_warp_op(w, mask, &sc)?;
             }
         }
         // Mask-level work.
