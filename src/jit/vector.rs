@@ -8,12 +8,14 @@
 use super::codegen::{ctype, Gen, TRUSTED};
 use crate::analysis::schedule::EXITED_OFF;
 use crate::ir::{self, Effect, Op, Terminator};
+use crate::runtime::env::CtaEnv;
 use crate::runtime::memory::GLOBAL_BASE;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     types, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, Value,
 };
 use std::collections::HashMap;
+use std::mem::offset_of;
 
 type CType = cranelift_codegen::ir::Type;
 
@@ -545,6 +547,51 @@ impl Gen<'_, '_> {
                     t => self.b.ins().iconst(ctype(t), bits as i64),
                 };
                 self.splat_val(x, rt)
+            }
+            Op::SReg {
+                reg: r @ (ir::SReg::TidX | ir::SReg::TidY | ir::SReg::TidZ),
+            } => {
+                // Four lanes of the launch's `%tid` table (`CtaEnv::tid_table`), at thread
+                // `32 warp + 4 g` of component k.
+                let env = self.e.env;
+                let tbl = self.b.ins().load(
+                    self.ptr,
+                    TRUSTED(),
+                    env,
+                    offset_of!(CtaEnv, tid_table) as i32,
+                );
+                let w32 = self.b.ins().ishl_imm_s(self.e.warp, 5);
+                let g4 = self.b.ins().ishl_imm_s(grp.g, 2);
+                let mut idx = self.b.ins().iadd(w32, g4);
+                let k = match r {
+                    ir::SReg::TidX => 0,
+                    ir::SReg::TidY => 1,
+                    _ => 2,
+                };
+                if k > 0 {
+                    let stride = self.b.ins().load(
+                        types::I32,
+                        TRUSTED(),
+                        env,
+                        offset_of!(CtaEnv, tid_stride) as i32,
+                    );
+                    let ks = self.b.ins().imul_imm_s(stride, k);
+                    idx = self.b.ins().iadd(idx, ks);
+                }
+                let idx64 = self.b.ins().uextend(self.ptr, idx);
+                let off = self.b.ins().ishl_imm_s(idx64, 2);
+                let p = self.b.ins().iadd(tbl, off);
+                // The table is 4-byte aligned only.
+                let fl = MemFlagsData::new().with_notrap();
+                GVal::V1(self.b.ins().load(types::I32X4, fl, p, 0))
+            }
+            Op::SReg {
+                reg: ir::SReg::LaneId,
+            } => {
+                let g4 = self.b.ins().ishl_imm_s(grp.g, 2);
+                let s = self.b.ins().splat(types::I32X4, g4);
+                let steps = self.vconst_i32([0, 1, 2, 3]);
+                GVal::V1(self.b.ins().iadd(s, steps))
             }
             Op::IAdd {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(iadd),
             Op::ISub {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(isub),

@@ -113,6 +113,19 @@ impl SendPtr {
     }
 }
 
+struct SendConstPtr(*const u32);
+// SAFETY: the pointer targets the launch's `%tid` table, which outlives the launch and is
+// only read.
+unsafe impl Sync for SendConstPtr {}
+// SAFETY: as above.
+unsafe impl Send for SendConstPtr {}
+
+impl SendConstPtr {
+    fn get(&self) -> *const u32 {
+        self.0
+    }
+}
+
 /// Per-launch statistics.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LaunchStats {
@@ -157,6 +170,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         deadlock: Mutex::new(None),
         positions: Mutex::new(vec![]),
     };
+    let (tids, tid_stride) = super::env::tid_table(input.dims.block);
+    let tid_ptr = SendConstPtr(tids.as_ptr());
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|scope| {
         // Watchdog: raise the abort flag when the time limit passes (engines check it at every
@@ -226,6 +241,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     gridid,
                     launch_start,
                     thread_instructions: &thread_insts,
+                    tid_table: tid_ptr.get(),
+                    tid_stride,
                 };
                 let n = run_cta(engine, env, c, &grid, states);
                 runs.fetch_add(n, Ordering::Relaxed);
