@@ -22,8 +22,6 @@
 
 mod decode;
 #[cfg(test)]
-mod kernel_tests;
-#[cfg(test)]
 mod tests;
 
 use crate::analysis::schedule::{WarpLayout, EXITED_OFF, WARP_SIZE};

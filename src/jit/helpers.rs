@@ -255,6 +255,41 @@ pub unsafe extern "C" fn warp_helper(
     crate::runtime::warp::exec(&d.desc, mask, s, env);
 }
 
+/// A barrier arrival whose barrier id, thread count and predicate are warp-uniform (scalars
+/// in the JIT code): `runtime::warp::bar_arrive_mask` for the lanes of `mask` at once, without
+/// reading per-lane operand slots.
+///
+/// # Safety
+/// As [`warp_helper`]; `desc` describes a `BarArrive` op.
+pub unsafe extern "C" fn bar_uniform_helper(
+    env: *const CtaEnv,
+    state: *mut u8,
+    mask: u32,
+    id: u32,
+    threads: u32,
+    pred: u32,
+    desc: *const WarpOpDesc,
+) {
+    // SAFETY: as in warp_helper.
+    let (env, d) = unsafe { (&*env, &*desc) };
+    // SAFETY: as in warp_helper.
+    let s = unsafe { std::slice::from_raw_parts_mut(state, d.state_size as usize) };
+    if let Op::BarArrive { kind, aligned } = d.desc.op {
+        let pred_bits = if pred != 0 { mask } else { 0 };
+        crate::runtime::warp::bar_arrive_mask(
+            s,
+            mask,
+            id,
+            threads,
+            pred_bits,
+            kind,
+            aligned,
+            d.desc.inst,
+            env,
+        );
+    }
+}
+
 /// Special registers the JIT reads through [`sreg_helper`] (the others are inline), by code.
 pub const HELPER_SREGS: [SReg; 8] = [
     SReg::Clock,

@@ -67,6 +67,29 @@ pub struct CtaEnv {
     /// Where an engine that counts them adds the thread-instructions it executed (the
     /// interpreter does; the JIT does not).
     pub thread_instructions: *const std::sync::atomic::AtomicU64,
+    /// Thread indices of the CTA's threads, one `u32` per thread in linear order (padded to
+    /// whole warps): `%tid.x` at `[0, tid_stride)`, `%tid.y` at `[tid_stride, 2 tid_stride)`,
+    /// `%tid.z` after that ([`tid_table`]). The JIT reads a warp's lanes as vectors.
+    pub tid_table: *const u32,
+    /// Entries per component of `tid_table` (threads rounded up to a multiple of 32).
+    pub tid_stride: u32,
+}
+
+/// The `%tid` table of a CTA of `ntid` threads (see [`CtaEnv::tid_table`]): the same value as
+/// [`CtaEnv::tid`] for every thread, once per launch instead of divisions per lane.
+pub fn tid_table(ntid: [u32; 3]) -> (Vec<u32>, u32) {
+    let threads = ntid[0] * ntid[1] * ntid[2];
+    let stride = threads.div_ceil(32) * 32;
+    let (nx, ny) = (ntid[0].max(1), ntid[1].max(1));
+    let mut t = vec![0u32; 3 * stride as usize];
+    for linear in 0..threads {
+        let l = linear as usize;
+        let s = stride as usize;
+        t[l] = linear % nx;
+        t[s + l] = (linear / nx) % ny;
+        t[2 * s + l] = linear / (nx * ny);
+    }
+    (t, stride)
 }
 
 /// Why an access faulted.

@@ -113,6 +113,19 @@ impl SendPtr {
     }
 }
 
+struct SendConstPtr(*const u32);
+// SAFETY: the pointer targets the launch's `%tid` table, which outlives the launch and is
+// only read.
+unsafe impl Sync for SendConstPtr {}
+// SAFETY: as above.
+unsafe impl Send for SendConstPtr {}
+
+impl SendConstPtr {
+    fn get(&self) -> *const u32 {
+        self.0
+    }
+}
+
 /// Per-launch statistics.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LaunchStats {
@@ -157,6 +170,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         deadlock: Mutex::new(None),
         positions: Mutex::new(vec![]),
     };
+    let (tids, tid_stride) = super::env::tid_table(input.dims.block);
+    let tid_ptr = SendConstPtr(tids.as_ptr());
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|scope| {
         // Watchdog: raise the abort flag when the time limit passes (engines check it at every
@@ -226,6 +241,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     gridid,
                     launch_start,
                     thread_instructions: &thread_insts,
+                    tid_table: tid_ptr.get(),
+                    tid_stride,
                 };
                 let n = run_cta(engine, env, c, &grid, states);
                 runs.fetch_add(n, Ordering::Relaxed);
@@ -413,13 +430,24 @@ fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
 fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
     let nw = states.len();
     let mut any_parked = false;
-    for st in states.iter_mut() {
+    // Barriers some warp has arrived at (bit per id): only those can complete.
+    let mut pending_ids = 0u32;
+    // The first warp whose lanes wait at different `.aligned` barriers.
+    let mut divergent = None;
+    // Non-exited lanes per warp.
+    let mut alive = Vec::with_capacity(nw);
+    for (w, st) in states.iter_mut().enumerate() {
         let s = bytes(st);
+        alive.push(rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF));
         let parked = parked_lanes(layout, s);
         any_parked |= parked != 0;
+        let mut waiting = [0u32; BAR_COUNT as usize];
+        for (id, wt) in waiting.iter_mut().enumerate() {
+            *wt = rec(s, id as u32, BAR_WAITING);
+        }
         // Parked lanes without a record (IR built without a `barrier` op) wait at barrier 0
         // for all threads.
-        let registered = (0..BAR_COUNT).fold(0, |m, id| m | rec(s, id, BAR_WAITING));
+        let registered = waiting.iter().fold(0, |m, &w| m | w);
         let extra = parked & !registered;
         if extra != 0 {
             let arrived = rec(s, 0, BAR_ARRIVED);
@@ -427,22 +455,14 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
                 wr32(s, bar_field(0, BAR_FLAGS), BarKind::Sync.code());
             }
             wr32(s, bar_field(0, BAR_ARRIVED), arrived | extra);
-            let w = rec(s, 0, BAR_WAITING);
-            wr32(s, bar_field(0, BAR_WAITING), w | extra);
+            waiting[0] |= extra;
+            wr32(s, bar_field(0, BAR_WAITING), waiting[0]);
         }
-    }
-    if !any_parked {
-        return Round::Done;
-    }
-    // `.aligned` barriers: all lanes of a warp wait at the same instruction.
-    // Barriers some warp has arrived at (bit per id): only those can complete.
-    let mut pending_ids = 0u32;
-    for (w, st) in states.iter_mut().enumerate() {
-        let s = bytes(st);
-        let (mut waiting, mut aligned, mut split) = (0u32, false, false);
+        // `.aligned` barriers: all lanes of a warp wait at the same instruction.
+        let (mut nwait, mut aligned, mut split) = (0u32, false, false);
         for id in 0..BAR_COUNT {
-            if rec(s, id, BAR_WAITING) != 0 {
-                waiting += 1;
+            if waiting[id as usize] != 0 {
+                nwait += 1;
                 let flags = rec(s, id, BAR_FLAGS);
                 aligned |= flags & BAR_ALIGNED != 0;
                 split |= flags & BAR_SPLIT != 0;
@@ -451,18 +471,23 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
                 pending_ids |= 1 << id;
             }
         }
-        if aligned && (split || waiting > 1) {
-            return Round::Stuck(Stuck::Divergent(w));
+        if aligned && (split || nwait > 1) && divergent.is_none() {
+            divergent = Some(w);
         }
     }
+    if !any_parked {
+        return Round::Done;
+    }
+    if let Some(w) = divergent {
+        return Round::Stuck(Stuck::Divergent(w));
+    }
     let mut released = false;
+    let mut arrived = vec![0u32; nw];
+    let mut participants: Vec<usize> = Vec::with_capacity(nw);
     for id in (0..BAR_COUNT).filter(|&id| pending_ids >> id & 1 != 0) {
-        let mut alive = vec![0u32; nw];
-        let mut arrived = vec![0u32; nw];
         let mut expect = 0u32;
         for (w, st) in states.iter_mut().enumerate() {
             let s = bytes(st);
-            alive[w] = rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF);
             arrived[w] = rec(s, id, BAR_ARRIVED);
             if arrived[w] != 0 && expect == 0 {
                 expect = rec(s, id, BAR_THREADS);
@@ -472,19 +497,19 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
             continue;
         }
         let full = |w: usize| arrived[w] != 0 && alive[w] & !arrived[w] == 0;
-        let participants: Vec<usize> = if expect == 0 {
+        participants.clear();
+        if expect == 0 {
             if !(0..nw).all(|w| alive[w] == 0 || full(w)) {
                 continue;
             }
-            (0..nw).filter(|&w| arrived[w] != 0).collect()
+            participants.extend((0..nw).filter(|&w| arrived[w] != 0));
         } else {
             let need = (expect / WARP_SIZE) as usize;
-            let ready: Vec<usize> = (0..nw).filter(|&w| full(w)).take(need).collect();
-            if ready.len() < need {
+            participants.extend((0..nw).filter(|&w| full(w)).take(need));
+            if participants.len() < need {
                 continue;
             }
-            ready
-        };
+        }
         // Reductions over the arrived threads of the completing warps.
         let mut popc = 0u32;
         let mut all = true;
