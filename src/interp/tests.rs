@@ -736,6 +736,7 @@ fn trap_terminator_faults() {
             params: &mut params,
             symbols: &[],
             memory: &memory,
+            textures: &Default::default(),
             memcheck: false,
             timeout: None,
             sites: Default::default(),

@@ -11,6 +11,8 @@ pub mod launch;
 pub mod memory;
 pub mod printf;
 pub mod semantics;
+pub mod texture;
+pub mod texwarp;
 pub mod video;
 pub mod warp;
 
