@@ -42,7 +42,6 @@ impl Addr {
 pub struct RefTex {
     /// Sizes: x, y, z.
     pub size: [usize; 3],
-    pub layers: usize,
     pub channels: usize,
     /// `data[(((layer * d + z) * h + y) * w + x) * channels + c]`.
     pub data: Vec<f64>,
@@ -210,7 +209,6 @@ pub fn tex2d(dir: &Path) {
         };
         let tex = RefTex {
             size: [W, H, 1],
-            layers: 1,
             channels,
             data,
             addr: c.addr,
@@ -222,11 +220,6 @@ pub fn tex2d(dir: &Path) {
         // multiples of 1/64 plus a 1/1024 offset, so no coordinate sits on a rounding tie.
         let (lo, hi) = if c.normalized { (-1.5f32, 2.5f32) } else { (-3.0, W as f32 + 3.0) };
         let (lo_y, hi_y) = if c.normalized { (-1.5f32, 2.5f32) } else { (-3.0, H as f32 + 3.0) };
-        let coord = |rng: &mut Rng, lo: f32, hi: f32| {
-            let u = (rng.next_u64() >> 40) as f32 / 16_777_216.0;
-            let v = lo + (hi - lo) * u;
-            (v * 64.0).floor() / 64.0 + 1.0 / 1024.0
-        };
         let xs: Vec<f32> = (0..N).map(|_| coord(&mut rng, lo, hi)).collect();
         let ys: Vec<f32> = (0..N).map(|_| coord(&mut rng, lo_y, hi_y)).collect();
         let mut out = Vec::with_capacity(N * 4);
@@ -283,6 +276,260 @@ pub fn tex2d(dir: &Path) {
     }
 }
 
+/// A coordinate in [lo, hi) on a 1/64 grid plus 1/1024: never on a rounding tie.
+fn coord(rng: &mut Rng, lo: f32, hi: f32) -> f32 {
+    let u = (rng.next_u64() >> 40) as f32 / 16_777_216.0;
+    let v = lo + (hi - lo) * u;
+    (v * 64.0).floor() / 64.0 + 1.0 / 1024.0
+}
+
+/// `tex_fetch`: tex1Dfetch on linear memory (f32, u8x4 normalized, s32 element reads).
+pub fn tex_fetch(dir: &Path) {
+    const N: usize = 128;
+    const W: usize = 50;
+    let mut rng = Rng::new(200);
+    let tf = rng.f32_vec(W);
+    let tu: Vec<u8> = (0..W * 4).map(|_| (rng.next_u64() >> 56) as u8).collect();
+    let ti: Vec<i32> = (0..W).map(|_| rng.next_u64() as i32).collect();
+    let idx: Vec<i32> = (0..N).map(|_| (rng.next_u64() % 60) as i32 - 5).collect();
+    let mut of = vec![];
+    let mut ou = vec![];
+    let mut oi = vec![];
+    for &k in &idx {
+        let inside = k >= 0 && (k as usize) < W;
+        of.push(if inside { tf[k as usize] } else { 0.0 });
+        for c in 0..4 {
+            ou.push(if inside { tu[k as usize * 4 + c] as f32 / 255.0 } else { 0.0 });
+        }
+        oi.push(if inside { ti[k as usize] } else { 0 });
+    }
+    write(dir, "tf.npy", &tf);
+    write(dir, "tu.npy", &tu);
+    write(dir, "ti.npy", &ti);
+    write(dir, "idx.npy", &idx);
+    write(dir, "of_expected.npy", &of);
+    write(dir, "ou_expected.npy", &ou);
+    write(dir, "oi_expected.npy", &oi);
+}
+
+/// Cube-map face and face coordinates, from the guide's table ("Cubemap Textures").
+fn cube_lookup(x: f64, y: f64, z: f64) -> (usize, f64, f64) {
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let (face, m, s, t) = if ax >= ay && ax >= az {
+        if x > 0.0 { (0, ax, -z, -y) } else { (1, ax, z, -y) }
+    } else if ay >= az {
+        if y > 0.0 { (2, ay, x, z) } else { (3, ay, x, -z) }
+    } else if z > 0.0 {
+        (4, az, x, -y)
+    } else {
+        (5, az, -x, -y)
+    };
+    (face, (s / m + 1.0) / 2.0, (t / m + 1.0) / 2.0)
+}
+
+/// `tex_shapes`: 1D, 3D, 1D/2D layered, cube and cube layered.
+pub fn tex_shapes(dir: &Path) {
+    const N: usize = 160;
+    let mut rng = Rng::new(300);
+    use Addr::*;
+    let mk = |rng: &mut Rng, size: [usize; 3], layers: usize, addr: [Addr; 3], linear: bool| {
+        let n = size[0] * size[1] * size[2] * layers;
+        let d = rng.f32_vec(n);
+        (
+            d.clone(),
+            RefTex {
+                size,
+                channels: 1,
+                data: d.iter().map(|&v| v as f64).collect(),
+                addr,
+                linear,
+                normalized: true,
+                border: [0.5, 0.0, 0.0, 0.0],
+            },
+        )
+    };
+    let (d1, t1) = mk(&mut rng, [9, 1, 1], 1, [Wrap; 3], true);
+    let (d3, t3) = mk(&mut rng, [5, 4, 3], 1, [Clamp, Mirror, Wrap], true);
+    let (dl1, l1) = mk(&mut rng, [6, 1, 1], 3, [Mirror; 3], false);
+    let (dl2, l2) = mk(&mut rng, [4, 5, 1], 3, [Border; 3], true);
+    let (dc, cube) = mk(&mut rng, [4, 4, 1], 6, [Clamp; 3], true);
+    let (dcl, cubel) = mk(&mut rng, [3, 3, 1], 18, [Clamp; 3], false);
+    let mut c = vec![];
+    let mut out = vec![];
+    for _ in 0..N {
+        let (mut x, mut y, mut z);
+        loop {
+            x = coord(&mut rng, -0.25, 1.25);
+            y = coord(&mut rng, -0.25, 1.25);
+            z = coord(&mut rng, -0.25, 1.25);
+            let (a, b, cc) = ((x - 0.5).abs(), (y - 0.5).abs(), (z - 0.5).abs());
+            if a != b && b != cc && a != cc {
+                break;
+            }
+        }
+        let layer = (rng.next_u64() % 3) as usize;
+        c.extend([x, y, z, layer as f32 + 0.25]);
+        out.push(t1.sample(0, [x, 0.0, 0.0], 1)[0]);
+        out.push(t3.sample(0, [x, y, z], 3)[0]);
+        out.push(l1.sample(layer, [x, 0.0, 0.0], 1)[0]);
+        out.push(l2.sample(layer, [x, y, 0.0], 2)[0]);
+        let (cx, cy, cz) = ((x - 0.5) as f64, (y - 0.5) as f64, (z - 0.5) as f64);
+        let (f, s, t) = cube_lookup(cx, cy, cz);
+        out.push(cube.sample(f, [s as f32, t as f32, 0.0], 2)[0]);
+        out.push(cubel.sample(layer * 6 + f, [s as f32, t as f32, 0.0], 2)[0]);
+    }
+    write(dir, "c.npy", &c);
+    for (name, d) in [("t1", &d1), ("t3", &d3), ("l1", &dl1), ("l2", &dl2), ("cube", &dc), ("cubel", &dcl)] {
+        write(dir, &format!("{name}.npy"), d);
+    }
+    let out: Vec<f32> = out.iter().map(|&v| v as f32).collect();
+    write(dir, "out_expected.npy", &out);
+}
+
+/// `tex_lod`: a mipmapped 16x8 texture (5 levels), linear filtering within and between levels.
+pub fn tex_lod(dir: &Path) {
+    const N: usize = 128;
+    const LEVELS: usize = 5;
+    let mut rng = Rng::new(400);
+    let mut levels = vec![];
+    let mut all = vec![];
+    for l in 0..LEVELS {
+        let size = [(16 >> l).max(1), (8 >> l).max(1), 1];
+        let d = rng.f32_vec(size[0] * size[1]);
+        all.extend_from_slice(&d);
+        levels.push(RefTex {
+            size,
+            channels: 1,
+            data: d.iter().map(|&v| v as f64).collect(),
+            addr: [Addr::Clamp; 3],
+            linear: true,
+            normalized: true,
+            border: [0.0; 4],
+        });
+    }
+    // Level of detail → the blend of floor(lod) and the next level, weight frac(lod) in 1/256
+    // steps, clamped to the levels there are.
+    let at_lod = |lod: f64, x: f32, y: f32| -> f64 {
+        let lod = lod.max(0.0).min((LEVELS - 1) as f64);
+        let l0 = lod.floor() as usize;
+        let a = quantize(lod - lod.floor());
+        let l1 = (l0 + 1).min(LEVELS - 1);
+        let v0 = levels[l0].sample(0, [x, y, 0.0], 2)[0];
+        if a == 0.0 {
+            return v0;
+        }
+        let v1 = levels[l1].sample(0, [x, y, 0.0], 2)[0];
+        (1.0 - a) * v0 + a * v1
+    };
+    let mut c = vec![];
+    let mut out = vec![];
+    for _ in 0..N {
+        let x = coord(&mut rng, -0.2, 1.2);
+        let y = coord(&mut rng, -0.2, 1.2);
+        let lod = coord(&mut rng, -0.5, 5.0);
+        // Gradients: dPdx = (g, 0), dPdy = (0, g/2) → ρ = max(16g, 4g) = 16g texels: with g a
+        // power of two over 16 the level is an exact integer (log2).
+        let e = (rng.next_u64() % 7) as i32 - 1;
+        let g = 2f32.powi(e) / 16.0;
+        c.extend([x, y, lod, g]);
+        out.push(at_lod(lod as f64, x, y));
+        out.push(at_lod(e as f64, x, y));
+    }
+    write(dir, "c.npy", &c);
+    write(dir, "mips.npy", &all);
+    let out: Vec<f32> = out.iter().map(|&v| v as f32).collect();
+    write(dir, "out_expected.npy", &out);
+}
+
+/// `tex_gather`: tld4 of each component, u8 RGBA read as normalized floats, border addressing.
+pub fn tex_gather(dir: &Path) {
+    const N: usize = 96;
+    const W: usize = 6;
+    const H: usize = 5;
+    let mut rng = Rng::new(500);
+    let b: Vec<u8> = (0..W * H * 4).map(|_| (rng.next_u64() >> 56) as u8).collect();
+    let tex = RefTex {
+        size: [W, H, 1],
+        layers: 1,
+        channels: 4,
+        data: b.iter().map(|&v| v as f64 / 255.0).collect(),
+        addr: [Addr::Border; 3],
+        linear: false,
+        normalized: false,
+        border: [0.125, 0.25, 0.375, 0.5],
+    };
+    let xs: Vec<f32> = (0..N).map(|_| coord(&mut rng, -2.0, W as f32 + 2.0)).collect();
+    let ys: Vec<f32> = (0..N).map(|_| coord(&mut rng, -2.0, H as f32 + 2.0)).collect();
+    let mut out = vec![];
+    for i in 0..N {
+        // The 2x2 footprint of linear filtering, counter-clockwise from the lower left.
+        let i0 = (xs[i] - 0.5).floor() as i64;
+        let j0 = (ys[i] - 0.5).floor() as i64;
+        let corners = [(i0, j0 + 1), (i0 + 1, j0 + 1), (i0 + 1, j0), (i0, j0)];
+        for comp in 0..4 {
+            for &(a, bb) in &corners {
+                out.push(tex.fetch(0, [a, bb, 0], 2)[comp] as f32);
+            }
+        }
+    }
+    write(dir, "texels.npy", &b);
+    write(dir, "x.npy", &xs);
+    write(dir, "y.npy", &ys);
+    write(dir, "out_expected.npy", &out);
+}
+
+/// `surf`: surface reads with zero/clamp boundary modes, writes with zero, 1D and 3D.
+pub fn surf(dir: &Path) {
+    const GW: usize = 16;
+    const GH: usize = 12;
+    const SW: usize = 13;
+    const SH: usize = 10;
+    let mut rng = Rng::new(600);
+    let src: Vec<u8> = (0..SW * SH * 4).map(|_| (rng.next_u64() >> 56) as u8).collect();
+    let dst_in: Vec<u8> = vec![0xAB; SW * SH * 4];
+    let s1: Vec<i32> = (0..10).map(|_| rng.next_u64() as i32).collect();
+    let s3_in: Vec<f32> = vec![-1.0; 14 * 3 * 3];
+    let texel = |x: usize, y: usize| -> [u8; 4] {
+        let o = (y * SW + x) * 4;
+        [src[o], src[o + 1], src[o + 2], src[o + 3]]
+    };
+    let pack = |t: [u8; 4]| i32::from_le_bytes(t);
+    let mut clamped = vec![0i32; GW * GH];
+    let mut zeroed = vec![0i32; GW * GH];
+    let mut dst = dst_in.clone();
+    let mut one_d = vec![0i32; GW];
+    let mut s3 = s3_in.clone();
+    for y in 0..GH {
+        for x in 0..GW {
+            let inside = x < SW && y < SH;
+            zeroed[y * GW + x] = if inside { pack(texel(x, y)) } else { 0 };
+            let c = texel(x.min(SW - 1), y.min(SH - 1));
+            clamped[y * GW + x] = pack(c);
+            if inside {
+                let o = (y * SW + x) * 4;
+                dst[o..o + 4].copy_from_slice(&[c[3], c[2], c[1], c[0]]);
+            }
+            if y == 0 {
+                let k = (x as i64 - 2).clamp(0, 9) as usize;
+                one_d[x] = s1[k];
+            }
+            let (zy, zz) = (y % 3, y / 3);
+            if x < 14 && zz < 3 {
+                s3[(zz * 3 + zy) * 14 + x] = x as f32 + 100.0 * y as f32;
+            }
+        }
+    }
+    write(dir, "src.npy", &src);
+    write(dir, "dst_in.npy", &dst_in);
+    write(dir, "s1.npy", &s1);
+    write(dir, "s3_in.npy", &s3_in);
+    write(dir, "clamped_expected.npy", &clamped);
+    write(dir, "zeroed_expected.npy", &zeroed);
+    write(dir, "dst_expected.npy", &dst);
+    write(dir, "one_d_expected.npy", &one_d);
+    write(dir, "s3_expected.npy", &s3);
+}
+
 pub fn run_all(root: &Path) {
     let run = |name: &str, f: &dyn Fn(&Path)| {
         let dir = root.join(name);
@@ -291,4 +538,9 @@ pub fn run_all(root: &Path) {
         f(&dir);
     };
     run("tex2d", &tex2d);
+    run("tex_fetch", &tex_fetch);
+    run("tex_shapes", &tex_shapes);
+    run("tex_lod", &tex_lod);
+    run("tex_gather", &tex_gather);
+    run("surf", &surf);
 }
