@@ -450,7 +450,6 @@ pub fn tex_gather(dir: &Path) {
     let b: Vec<u8> = (0..W * H * 4).map(|_| (rng.next_u64() >> 56) as u8).collect();
     let tex = RefTex {
         size: [W, H, 1],
-        layers: 1,
         channels: 4,
         data: b.iter().map(|&v| v as f64 / 255.0).collect(),
         addr: [Addr::Border; 3],
