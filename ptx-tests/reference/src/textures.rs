@@ -529,6 +529,71 @@ pub fn surf(dir: &Path) {
     write(dir, "s3_expected.npy", &s3);
 }
 
+/// `texref`: hand-written PTX with module-scope texture references in both texturing modes.
+pub fn texref(dir: &Path) {
+    const N: usize = 64;
+    let mut rng = Rng::new(700);
+    // Unified: a 6x4 texture bound with its own sampler state (linear, clamp, texel coords).
+    let d = rng.f32_vec(6 * 4);
+    let tex = RefTex {
+        size: [6, 4, 1],
+        channels: 1,
+        data: d.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Clamp; 3],
+        linear: true,
+        normalized: false,
+        border: [0.0; 4],
+    };
+    let xs: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.0, 7.0)).collect();
+    let ys: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.0, 5.0)).collect();
+    let mut out = vec![];
+    let mut info = vec![];
+    let mut surf = vec![];
+    for i in 0..N {
+        let v = tex.sample(0, [xs[i], ys[i], 0.0], 2);
+        out.extend(v.iter().map(|&x| x as f32));
+        // txq width, height, filter_mode (1: linear), addr_mode_0 (1: clamp, CUDA's
+        // numbering), normalized_coords; suq width; istypep.texref / .surfref of a texture
+        // object handle.
+        info.extend([6, 4, 1, 1, 0, N as i32, 1, 0]);
+        surf.push((v[0] as f32).to_bits() as i32);
+    }
+    write(dir, "unified_texels.npy", &d);
+    write(dir, "unified_x.npy", &xs);
+    write(dir, "unified_y.npy", &ys);
+    write(dir, "unified_out_expected.npy", &out);
+    write(dir, "unified_info_expected.npy", &info);
+    write(dir, "unified_surf_expected.npy", &surf);
+    // Independent: a 5x7 texture; the sampler (linear, wrap, normalized) comes from smp.
+    let d = rng.f32_vec(5 * 7);
+    let tex = RefTex {
+        size: [5, 7, 1],
+        channels: 1,
+        data: d.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Wrap; 3],
+        linear: true,
+        normalized: true,
+        border: [0.0; 4],
+    };
+    let xs: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.5, 2.5)).collect();
+    let ys: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.5, 2.5)).collect();
+    let mut out = vec![];
+    let mut info = vec![];
+    for i in 0..N {
+        let v = tex.sample(0, [xs[i], ys[i], 0.0], 2);
+        out.extend(v.iter().map(|&x| x as f32));
+        // txq width, height (texture); filter_mode 1, addr_mode_1 0 (wrap),
+        // force_unnormalized_coords 0 (sampler); channel_data_type CL_FLOAT (0x10DE);
+        // istypep.samplerref / .texref of a texture object handle.
+        info.extend([5, 7, 1, 0, 0, 0x10DE, 0, 1]);
+    }
+    write(dir, "independent_texels.npy", &d);
+    write(dir, "independent_x.npy", &xs);
+    write(dir, "independent_y.npy", &ys);
+    write(dir, "independent_out_expected.npy", &out);
+    write(dir, "independent_info_expected.npy", &info);
+}
+
 pub fn run_all(root: &Path) {
     let run = |name: &str, f: &dyn Fn(&Path)| {
         let dir = root.join(name);
@@ -542,4 +607,5 @@ pub fn run_all(root: &Path) {
     run("tex_lod", &tex_lod);
     run("tex_gather", &tex_gather);
     run("surf", &surf);
+    run("texref", &texref);
 }
