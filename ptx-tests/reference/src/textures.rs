@@ -556,7 +556,7 @@ pub fn texref(dir: &Path) {
         // numbering), normalized_coords; suq width; istypep.texref / .surfref of a texture
         // object handle.
         info.extend([6, 4, 1, 1, 0, N as i32, 1, 0]);
-        surf.push((v[0] as f32).to_bits() as i32);
+        surf.push(7 * i as i32 + 1);
     }
     write(dir, "unified_texels.npy", &d);
     write(dir, "unified_x.npy", &xs);
