@@ -1374,3 +1374,7 @@ pub fn surf_reduce(
     unsafe { super::semantics::atomic_rmw(p, op, ty, v) };
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "texture_tests.rs"]
+mod tests;
