@@ -594,6 +594,69 @@ pub fn texref(dir: &Path) {
     write(dir, "independent_info_expected.npy", &info);
 }
 
+/// Write 8-bit RGBA pixels as a PNG.
+fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) {
+    let f = std::fs::File::create(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w, h);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut wr = enc.write_header().expect("png header");
+    wr.write_image_data(rgba).expect("png data");
+    println!("  wrote {}", path.display());
+}
+
+/// `upscale`: bilinear 4x upscaling of a 24x16 RGBA image (PNG in, PNG out in the README).
+pub fn upscale(dir: &Path) {
+    const W: usize = 24;
+    const H: usize = 16;
+    const S: usize = 4;
+    // A test card: colour ramps, a hard-edged disc and a one-pixel checker strip, so edges
+    // and ramps both show.
+    let mut img = vec![0u8; W * H * 4];
+    for y in 0..H {
+        for x in 0..W {
+            let o = (y * W + x) * 4;
+            let (dx, dy) = (x as f64 - 15.5, y as f64 - 7.5);
+            let disc = dx * dx + dy * dy < 30.0;
+            let checker = y >= 13 && (x + y) % 2 == 0;
+            let (r, g, b) = if checker {
+                (255, 255, 255)
+            } else if disc {
+                (250, 200, 40)
+            } else {
+                ((x * 255 / (W - 1)) as u8, (y * 255 / (H - 1)) as u8, 160u8)
+            };
+            img[o..o + 4].copy_from_slice(&[r, g, b, 255]);
+        }
+    }
+    write_png(&dir.join("in.png"), W as u32, H as u32, &img);
+    let tex = RefTex {
+        size: [W, H, 1],
+        channels: 4,
+        data: img.iter().map(|&v| v as f64 / 255.0).collect(),
+        addr: [Addr::Clamp; 3],
+        linear: true,
+        normalized: true,
+        border: [0.0; 4],
+    };
+    let (ow, oh) = (W * S, H * S);
+    let mut out = vec![0u8; ow * oh * 4];
+    for y in 0..oh {
+        for x in 0..ow {
+            // PTX: add.f32, div.rn.f32 (exact IEEE in f32).
+            let u = (x as f32 + 0.5) / ow as f32;
+            let v = (y as f32 + 0.5) / oh as f32;
+            let c = tex.sample(0, [u, v, 0.0], 2);
+            for k in 0..4 {
+                // cvt.sat, mul.f32 by 255, cvt.rni (round half to even).
+                let s = (c[k] as f32).clamp(0.0, 1.0) * 255.0;
+                out[(y * ow + x) * 4 + k] = s.round_ties_even() as u8;
+            }
+        }
+    }
+    write(dir, "out_expected.npy", &out);
+}
+
 pub fn run_all(root: &Path) {
     let run = |name: &str, f: &dyn Fn(&Path)| {
         let dir = root.join(name);
@@ -608,4 +671,5 @@ pub fn run_all(root: &Path) {
     run("tex_gather", &tex_gather);
     run("surf", &surf);
     run("texref", &texref);
+    run("upscale", &upscale);
 }
