@@ -362,7 +362,7 @@ impl Resource {
         }
         let tb = f.texel_bytes() as u64;
         let row0 = d.width as u64 * tb;
-        if d.pitch_bytes != 0 && (d.pitch_bytes < row0 || d.pitch_bytes % tb != 0) {
+        if d.pitch_bytes != 0 && (d.pitch_bytes < row0 || !d.pitch_bytes.is_multiple_of(tb)) {
             return Err(format!(
                 "pitch of {} bytes: rows of {} texels need at least {row0} bytes, a multiple of {tb}",
                 d.pitch_bytes, d.width
@@ -1013,16 +1013,15 @@ pub fn fetch(
 }
 
 /// `tld4.comp.2d` (PTX ISA §9.7.10.4): channel `comp` of the bilinear footprint at (x, y),
-/// counter-clockwise from the lower left: (i, j+1), (i+1, j+1), (i+1, j), (i, j).
+/// counter-clockwise from the lower left: (i, j+1), (i+1, j+1), (i+1, j), (i, j). The
+/// coordinates are (array index, x, y).
 pub fn gather(
     table: &TextureTable,
     env: &CtaEnv,
     h: u64,
     smp: Option<u64>,
     comp: u8,
-    layer: i32,
-    x: f32,
-    y: f32,
+    (layer, x, y): (i32, f32, f32),
 ) -> Result<[u32; 4], TexFault> {
     let t = table.texture(h).ok_or(TexFault::bad_handle(h))?;
     let s = match smp {

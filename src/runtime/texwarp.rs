@@ -99,7 +99,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 };
                 let x = f32_of(d.arg(s, k, l));
                 let y = f32_of(d.arg(s, k + 1, l));
-                let r = match texture::gather(table, env, h, smp, comp, layer, x, y) {
+                let r = match texture::gather(table, env, h, smp, comp, (layer, x, y)) {
                     Ok(r) => r,
                     Err(f) => {
                         record(env, d, l, f, false);
