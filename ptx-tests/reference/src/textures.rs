@@ -657,6 +657,96 @@ pub fn upscale(dir: &Path) {
     write(dir, "out_expected.npy", &out);
 }
 
+/// `tex_formats`: channel formats and read modes on 5x4 textures, texel coordinates.
+pub fn tex_formats(dir: &Path) {
+    const N: usize = 96;
+    const W: usize = 5;
+    const H: usize = 4;
+    let mut rng = Rng::new(800);
+    let mk = |data: Vec<f64>, channels, addr, linear, border| RefTex {
+        size: [W, H, 1],
+        channels,
+        data,
+        addr: [addr; 3],
+        linear,
+        normalized: false,
+        border,
+    };
+    let u8e: Vec<u8> = (0..W * H * 4).map(|_| (rng.next_u64() >> 56) as u8).collect();
+    let s16: Vec<i16> = (0..W * H * 2).map(|_| rng.next_u64() as i16).collect();
+    let s8: Vec<i8> = (0..W * H).map(|_| rng.next_u64() as i8).collect();
+    // Normal f16 numbers: sign, exponent 1..=30, any mantissa.
+    let f16: Vec<u16> = (0..W * H * 2)
+        .map(|_| {
+            let r = rng.next_u64();
+            ((r & 1) << 15 | (1 + (r >> 1) % 30) << 10 | (r >> 8) & 0x3ff) as u16
+        })
+        .collect();
+    let f16_value = |b: u16| {
+        let sign = if b >> 15 == 1 { -1.0 } else { 1.0 };
+        let e = ((b >> 10) & 31) as i32;
+        let m = (b & 0x3ff) as f64;
+        sign * 2f64.powi(e - 15) * (1.0 + m / 1024.0)
+    };
+    // Pitched: rows of 5 u16 texels 16 bytes apart (3 unused texels per row, filled with junk).
+    const PITCH: usize = 8;
+    let u16p: Vec<u16> = (0..PITCH * H).map(|_| rng.next_u64() as u16).collect();
+    let s32: Vec<i32> = (0..W * H).map(|_| rng.next_u64() as i32).collect();
+    let t_u8 = mk(u8e.iter().map(|&v| v as f64).collect(), 4, Addr::Clamp, false, [0.0; 4]);
+    let t_s16 = mk(
+        s16.iter().map(|&v| (v as f64 / 32767.0).max(-1.0)).collect(),
+        2,
+        Addr::Border,
+        true,
+        [0.5, -0.5, 0.0, 0.0],
+    );
+    let t_s8 = mk(
+        s8.iter().map(|&v| (v as f64 / 127.0).max(-1.0)).collect(),
+        1,
+        Addr::Clamp,
+        true,
+        [0.0; 4],
+    );
+    let t_f16 = mk(f16.iter().map(|&b| f16_value(b)).collect(), 2, Addr::Clamp, true, [0.0; 4]);
+    let dense_u16: Vec<f64> = (0..W * H)
+        .map(|k| u16p[(k / W) * PITCH + k % W] as f64 / 65535.0)
+        .collect();
+    let t_u16 = mk(dense_u16, 1, Addr::Clamp, false, [0.0; 4]);
+    let t_s32 = mk(s32.iter().map(|&v| v as f64).collect(), 1, Addr::Clamp, false, [0.0; 4]);
+    let mut c = vec![];
+    let (mut ou, mut of, mut oi) = (vec![], vec![], vec![]);
+    for _ in 0..N {
+        let x = coord(&mut rng, -1.5, W as f32 + 1.5);
+        let y = coord(&mut rng, -1.5, H as f32 + 1.5);
+        c.extend([x, y]);
+        let p = [x, y, 0.0];
+        let a = t_u8.sample(0, p, 2);
+        ou.extend(a.iter().map(|&v| v as u32));
+        let b = t_s16.sample(0, p, 2);
+        let h = t_f16.sample(0, p, 2);
+        of.extend([
+            b[0],
+            b[1],
+            t_s8.sample(0, p, 2)[0],
+            h[0],
+            h[1],
+            t_u16.sample(0, p, 2)[0],
+        ]);
+        oi.push(t_s32.sample(0, p, 2)[0] as i32);
+    }
+    let of: Vec<f32> = of.iter().map(|&v| v as f32).collect();
+    write(dir, "c.npy", &c);
+    write(dir, "u8e.npy", &u8e);
+    write(dir, "s16.npy", &s16);
+    write(dir, "s8.npy", &s8);
+    write(dir, "f16.npy", &f16);
+    write(dir, "u16p.npy", &u16p);
+    write(dir, "s32.npy", &s32);
+    write(dir, "ou_expected.npy", &ou);
+    write(dir, "of_expected.npy", &of);
+    write(dir, "oi_expected.npy", &oi);
+}
+
 pub fn run_all(root: &Path) {
     let run = |name: &str, f: &dyn Fn(&Path)| {
         let dir = root.join(name);
@@ -672,4 +762,5 @@ pub fn run_all(root: &Path) {
     run("surf", &surf);
     run("texref", &texref);
     run("upscale", &upscale);
+    run("tex_formats", &tex_formats);
 }
