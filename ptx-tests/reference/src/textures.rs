@@ -747,6 +747,59 @@ pub fn tex_formats(dir: &Path) {
     write(dir, "oi_expected.npy", &oi);
 }
 
+/// `surf_ops`: sured, sust.p, layered suld with .zero, txq/suq attributes (hand-written PTX).
+pub fn surf_ops(dir: &Path) {
+    const T: usize = 64;
+    let mut rng = Rng::new(900);
+    let fin = rng.f32_vec(4 * 3 * 4);
+    let arr: Vec<i32> = (0..3 * 2 * 4).map(|_| rng.next_u64() as i32).collect();
+    let mut cnt = vec![0u32; 4 * 3];
+    let mut fout = vec![0f32; 4 * 3 * 4];
+    let mut loaded = vec![0i32; T];
+    let mut info = vec![0i32; T * 12];
+    for t in 0..T {
+        let (x, y) = (t % 4, (t / 4) % 3);
+        cnt[y * 4 + x] += 1;
+        for c in 0..4 {
+            fout[(y * 4 + x) * 4 + c] = fin[(y * 4 + x) * 4 + 3 - c];
+        }
+        let (layer, ax, ay) = (t % 5, t % 3, t % 2);
+        loaded[t] = if layer < 4 { arr[(layer * 2 + ay) * 3 + ax] } else { 0 };
+        let lvl = t % 5;
+        // txq.level.width/.height of a 16x8 texture; 5 levels; array size 6 of the layered
+        // texture; suq of the 3x2x4-layer surface: height 2, depth 1, array size 4; suq of the
+        // f32x4 surface: CL_RGBA (0x10B5), CL_FLOAT (0x10DE); istypep.surfref 1, .texref 0.
+        let row = [
+            (16 >> lvl).max(1),
+            (8 >> lvl).max(1),
+            5,
+            6,
+            2,
+            1,
+            4,
+            0x10B5,
+            0x10DE,
+            1,
+            0,
+            lvl as i32,
+        ];
+        info[t * 12..t * 12 + 12].copy_from_slice(&row);
+    }
+    // sured.b.max.2d.s32.clamp at x = 100 bytes: the last column of each row of mx holds the
+    // largest thread index of that row.
+    let mut mx = vec![0i32; 4 * 3];
+    for y in 0..3 {
+        mx[y * 4 + 3] = (0..T).filter(|t| (t / 4) % 3 == y).max().unwrap_or(0) as i32;
+    }
+    write(dir, "mx_expected.npy", &mx);
+    write(dir, "fin.npy", &fin);
+    write(dir, "arr.npy", &arr);
+    write(dir, "cnt_expected.npy", &cnt);
+    write(dir, "fout_expected.npy", &fout);
+    write(dir, "loaded_expected.npy", &loaded);
+    write(dir, "info_expected.npy", &info);
+}
+
 pub fn run_all(root: &Path) {
     let run = |name: &str, f: &dyn Fn(&Path)| {
         let dir = root.join(name);
@@ -763,4 +816,5 @@ pub fn run_all(root: &Path) {
     run("texref", &texref);
     run("upscale", &upscale);
     run("tex_formats", &tex_formats);
+    run("surf_ops", &surf_ops);
 }
