@@ -167,8 +167,19 @@ pub const ISA: &[Instr] = isa! {
     "cvt.pack" "9.7.9.23" ".sat u16, s16 from s32; u8, s8, u4, s4, u2, s2 with .b32 c" [
         "cvt.pack.sat.s16.s32 %r1, %r2, %r3", "cvt.pack.sat.u8.s32.b32 %r1, %r2, %r3, %r4",
         "cvt.pack.sat.s4.s32.b32 %r1, %r2, %r3, %r4"]
-    "tex" "9.7.10.3" "" ["tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}]"]
-    "suld" "9.7.11.1" "" ["suld.b.1d.b32.trap {%r1}, [%rd1, {%r2}]"]
+    "tex" "9.7.10.3" "1d/2d/3d/a1d/a2d/cube/acube, .level, .grad, f32/s32 coordinates, f32/s32/u32 results, texture objects and .texref; no 2dms/a2dms, offsets, depth compare, f16x2" [
+        "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}]",
+        "tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], %f3",
+        "tex.grad.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], {%f1, %f2}, {%f3, %f4}",
+        "tex.a2d.v4.u32.f32 {%r1, %r2, %r3, %r4}, [%rd1, {%r5, %f1, %f2, %f3}]"]
+    "tld4" "9.7.10.4" "r/g/b/a, 2d and a2d; no offsets or depth compare" ["tld4.g.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}]"]
+    "txq" "9.7.10.5" "every attribute, .level" ["txq.width.b32 %r1, [%rd1]", "txq.level.height.b32 %r1, [%rd1], %r2"]
+    "istypep" "9.7.10.6" ".texref, .samplerref, .surfref" ["istypep.texref %p1, %rd1"]
+    "suld" "9.7.11.1" ".b and .p, 1d/2d/3d/a1d/a2d, .trap/.clamp/.zero" [
+        "suld.b.1d.b32.trap {%r1}, [%rd1, {%r2}]", "suld.b.2d.v4.b8.zero {%h1, %h2, %h3, %h4}, [%rd1, {%r1, %r2}]"]
+    "sust" "9.7.11.2" ".b and .p, 1d/2d/3d/a1d/a2d, .trap/.clamp/.zero" ["sust.b.3d.v2.b32.clamp [%rd1, {%r1, %r2, %r3, %r4}], {%r5, %r1}"]
+    "sured" "9.7.11.3" ".add/.min/.max/.and/.or on 32- and 64-bit integers" ["sured.b.add.2d.u32.trap [%rd1, {%r1, %r2}], %r3"]
+    "suq" "9.7.11.4" "every attribute" ["suq.width.b32 %r1, [%rd1]"]
     "bra" "9.7.12.2" "uniform and divergent" ["bra $L", "@%p1 bra $L"]
     "brx.idx" "9.7.12.3" "" ["brx.idx %r1, $T"]
     "call" "9.7.12.4" "" ["call.uni f, (%r1)"]

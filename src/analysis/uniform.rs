@@ -72,7 +72,15 @@ fn op_divergent(op: &Op) -> bool {
         | Op::Redux { .. }
         | Op::Elect {}
         | Op::BarResult { .. }
-        | Op::Printf {} => true,
+        | Op::Printf {}
+        | Op::Tex { .. }
+        | Op::Tld4 { .. }
+        | Op::Txq { .. }
+        | Op::Istypep { .. }
+        | Op::Suld { .. }
+        | Op::Sust { .. }
+        | Op::Sured { .. }
+        | Op::Suq { .. } => true,
         Op::Load { space, .. } => matches!(space, Space::Local | Space::Generic),
         _ => false,
     }

@@ -16,6 +16,7 @@ pub mod data;
 pub mod dtype;
 pub mod run;
 pub mod spec;
+pub mod texture;
 
 pub use check::{check_case, check_prepared, BufferDiff, CheckResult};
 pub use compare::{compare, Comparison, Mismatch};
@@ -104,6 +105,8 @@ pub struct Prepared {
     /// Initial contents, in declaration (allocation) order.
     pub buffers: Vec<HostBuffer>,
     pub expects: Vec<Expected>,
+    /// Decoded PNG sources of textures and surfaces.
+    pub images: Vec<texture::Image>,
 }
 
 impl Case {
@@ -184,6 +187,38 @@ impl Case {
                     &format!("buffers.{name}.len"),
                     "a buffer needs at least one element",
                 ));
+            }
+        }
+        for (i, a) in s.args.iter().enumerate() {
+            let (table, what, name) = match a {
+                Arg::Texture(n) => (&s.textures, "texture", n),
+                Arg::Surface(n) => (&s.surfaces, "surface", n),
+                _ => continue,
+            };
+            if !table.contains_key(name) {
+                return Err(self.err(
+                    &format!("args[{i}]"),
+                    format!(
+                        "no {what} named '{name}' ({what}s: {})",
+                        table.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                ));
+            }
+        }
+        for (group, table) in [
+            ("textures", &s.textures),
+            ("surfaces", &s.surfaces),
+            ("texrefs", &s.texrefs),
+        ] {
+            for (name, t) in table {
+                if let Some(spec::TexSource::Buffer(b)) = &t.source {
+                    if !s.buffers.contains_key(b) {
+                        return Err(self.err(
+                            &format!("{group}.{name}.source"),
+                            format!("no buffer named '{b}' (buffers: {})", names()),
+                        ));
+                    }
+                }
             }
         }
         for (name, e) in &s.expect {
@@ -296,11 +331,27 @@ impl Case {
                 tolerance: e.tolerance,
             });
         }
+        let mut images = vec![];
+        for (group, table) in [
+            ("textures", &s.textures),
+            ("surfaces", &s.surfaces),
+            ("texrefs", &s.texrefs),
+        ] {
+            for (name, t) in table {
+                if let Some(spec::TexSource::Png(f)) = &t.source {
+                    let key = format!("{group}.{name}");
+                    let img = texture::read_png(&self.dir.join(f), &key)
+                        .map_err(|m| self.err(&format!("{key}.source"), m))?;
+                    images.push(img);
+                }
+            }
+        }
         Ok(Prepared {
             ptx_name,
             ptx_text,
             buffers,
             expects,
+            images,
         })
     }
 

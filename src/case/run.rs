@@ -130,25 +130,11 @@ pub struct Session {
 }
 
 impl Session {
-    /// Load the PTX for `engine`, allocate (label = buffer name) and fill every buffer, and
-    /// build the arguments. Textures and surfaces are rejected here (not supported yet).
+    /// Load the PTX for `engine`, allocate (label = buffer name) and fill every buffer, create
+    /// the texture and surface objects (PNG sources get an allocation of their own, labelled
+    /// `textures.NAME`), bind the texture references, and build the arguments.
     pub fn new(case: &Case, prepared: &Prepared, engine: Engine) -> Result<Session, CaseError> {
         let s = &case.spec;
-        let unsupported = |what: &str, name: &str| {
-            CaseError::Unsupported(format!(
-                "{}: {what}.{name}: textures and surfaces are not supported yet",
-                case.name
-            ))
-        };
-        for (what, table) in [
-            ("textures", &s.textures),
-            ("surfaces", &s.surfaces),
-            ("texrefs", &s.texrefs),
-        ] {
-            if let Some(name) = table.keys().next() {
-                return Err(unsupported(what, name));
-            }
-        }
         let mut ctx = Context::new();
         let module = ctx.load_module(&prepared.ptx_text, &prepared.ptx_name, engine)?;
         let kernel = module.kernel(&s.kernel)?;
@@ -158,6 +144,27 @@ impl Session {
             ctx.copy_htod(p, &b.bytes)?;
             buffers.push((b.clone(), p));
         }
+        let mut images = vec![];
+        for img in &prepared.images {
+            let p = ctx.alloc(img.bytes.len() as u64, Some(&img.key))?;
+            ctx.copy_htod(p, &img.bytes)?;
+            images.push((img.clone(), p));
+        }
+        let src = super::texture::Source {
+            buffers: &buffers,
+            images: &images,
+        };
+        let handles =
+            super::texture::create_objects(&mut ctx, &module, s, &src).map_err(|e| match e {
+                CaseError::Case(m) => CaseError::Case(format!("{}: {m}", case.name)),
+                other => other,
+            })?;
+        let handle = |what: &str, n: &str| {
+            handles
+                .iter()
+                .find(|(k, _)| *k == format!("{what}:{n}"))
+                .map(|(_, h)| KernelArg::U64(*h))
+        };
         let mut args = Vec::with_capacity(s.args.len());
         for (i, a) in s.args.iter().enumerate() {
             args.push(match a {
@@ -170,10 +177,14 @@ impl Session {
                     KernelArg::Ptr(p.offset(*offset))
                 }
                 Arg::Texture(n) | Arg::Surface(n) => {
-                    return Err(CaseError::Unsupported(format!(
-                        "{}: args[{i}]: '{n}': texture and surface arguments are not supported yet",
-                        case.name
-                    )))
+                    let what = if matches!(a, Arg::Texture(_)) {
+                        "texture"
+                    } else {
+                        "surface"
+                    };
+                    handle(what, n).ok_or_else(|| {
+                        CaseError::Case(format!("{}: args[{i}]: no {what} named '{n}'", case.name))
+                    })?
                 }
             });
         }

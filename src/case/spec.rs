@@ -34,13 +34,13 @@ pub struct CaseSpec {
     /// Extension: the run must fail with this error.
     #[serde(default)]
     pub expect_error: Option<ExpectError>,
-    /// Texture objects (parsed; not supported by the runtime yet).
+    /// Texture objects (`{ texture = "NAME" }` arguments).
     #[serde(default)]
     pub textures: IndexMap<String, TextureSpec>,
-    /// Surface objects (parsed; not supported by the runtime yet).
+    /// Surface objects (`{ surface = "NAME" }` arguments).
     #[serde(default)]
     pub surfaces: IndexMap<String, TextureSpec>,
-    /// Module `.texref`/`.surfref` bindings (parsed; not supported by the runtime yet).
+    /// Module `.texref`/`.samplerref`/`.surfref` variables bound by name.
     #[serde(default)]
     pub texrefs: IndexMap<String, TextureSpec>,
 }
@@ -401,13 +401,15 @@ pub const ERROR_KINDS: [&str; 13] = [
     "internal",
 ];
 
-/// `[textures.NAME]`, `[surfaces.NAME]`, `[texrefs.NAME]`: parsed and checked so a case that
-/// uses them reads correctly; the runtime rejects them ("not supported yet") for now.
+/// `[textures.NAME]`, `[surfaces.NAME]`, `[texrefs.NAME]` (see `case::texture`). `source` and
+/// `kind` are required except for a `[texrefs.NAME]` that binds a `.samplerref`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TextureSpec {
-    pub source: TexSource,
-    pub kind: TexKind,
+    #[serde(default)]
+    pub source: Option<TexSource>,
+    #[serde(default)]
+    pub kind: Option<TexKind>,
     #[serde(default)]
     pub format: Option<TexFormat>,
     #[serde(default)]
@@ -443,7 +445,7 @@ pub enum TexSource {
     Png(String),
 }
 
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TexKind {
     Linear,

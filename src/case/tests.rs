@@ -114,7 +114,7 @@ fn init_forms_and_tolerances_parse() {
 }
 
 #[test]
-fn textures_parse_but_are_rejected_at_run() {
+fn texture_tables_are_checked() {
     let dir = std::env::temp_dir().join(format!("ptxjit-tex-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
@@ -126,13 +126,12 @@ fn textures_parse_but_are_rejected_at_run() {
         "{HEAD}[buffers.px]\ntype = \"f32\"\nlen = 4\n[textures.img]\nsource = {{ buffer = \"px\" }}\nkind = \"2d\"\n\
          format = \"f32\"\nchannels = 1\nwidth = 2\nheight = 2\naddress = [\"clamp\", \"wrap\"]\nfilter = \"linear\"\n"
     );
-    let c = Case::parse(&text, "t.toml", &dir).unwrap();
-    let r = run_case(&c, crate::runtime::Engine::Interp, &RunOptions::default());
-    let e = r.error.unwrap();
-    assert_eq!(e.kind(), "unsupported");
+    Case::parse(&text, "t.toml", &dir).unwrap();
+    let e = Case::parse(&text.replace("\"px\" }", "\"nope\" }"), "t.toml", &dir)
+        .unwrap_err()
+        .to_string();
     assert!(
-        e.to_string()
-            .contains("textures.img: textures and surfaces are not supported yet"),
+        e.contains("textures.img.source: no buffer named 'nope'"),
         "{e}"
     );
     let bad = text.replace("\"linear\"", "\"bilinear\"");

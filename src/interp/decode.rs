@@ -180,6 +180,32 @@ impl Decoder<'_> {
 
     fn inst(&mut self, i: usize) -> Result<DInst, String> {
         let data = &self.f.insts[i];
+        if data.op.is_texture() {
+            // Texture and surface operations have more operands than the fixed arrays below
+            // hold; the texture unit reads them from the slots directly.
+            let ws = |v: &crate::ir::Value| {
+                self.slot(*v).map(|s| WarpSlot {
+                    off: s.off,
+                    bytes: s.bytes as u32,
+                })
+            };
+            let desc = WarpDesc {
+                op: data.op,
+                inst: i as u32,
+                args: data.args.iter().map(ws).collect::<Result<_, _>>()?,
+                res: data.results.iter().map(ws).collect::<Result<_, _>>()?,
+            };
+            self.prog.warp.push(desc);
+            return Ok(DInst {
+                exec: Exec::Warp(self.prog.warp.len() as u32 - 1),
+                nargs: 0,
+                args: [Slot::default(); 4],
+                arg_tys: [Type::Pred; 4],
+                res: [Slot::default(); 2],
+                res_ty: Type::Pred,
+                inst: i as u32,
+            });
+        }
         let mut args = [Slot::default(); 4];
         let mut arg_tys = [Type::Pred; 4];
         if data.args.len() > 4 || data.results.len() > 2 {
@@ -222,7 +248,15 @@ impl Decoder<'_> {
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
             | Op::WarpSync {}
-            | Op::Printf {}) => {
+            | Op::Printf {}
+            | Op::Tex { .. }
+            | Op::Tld4 { .. }
+            | Op::Txq { .. }
+            | Op::Istypep { .. }
+            | Op::Suld { .. }
+            | Op::Sust { .. }
+            | Op::Sured { .. }
+            | Op::Suq { .. }) => {
                 let ws = |s: &Slot| WarpSlot {
                     off: s.off,
                     bytes: s.bytes as u32,

@@ -736,6 +736,7 @@ fn trap_terminator_faults() {
             params: &mut params,
             symbols: &[],
             memory: &memory,
+            textures: &Default::default(),
             memcheck: false,
             timeout: None,
             sites: Default::default(),
@@ -785,4 +786,53 @@ fn endless_loop_times_out() {
     )
     .expect_err("must time out");
     assert_eq!(err.kind(), "timeout", "{err}");
+}
+
+/// A destroyed texture object's handle, passed to a kernel, faults instead of reading.
+#[test]
+fn stale_texture_handle_faults() {
+    use crate::runtime::texture::{ChannelFormat, ChannelType, ResourceDesc, ResourceKind};
+    use crate::runtime::{Context, Engine, Error, KernelArg, LaunchDims};
+    let ptx = ".version 7.0\n.target sm_80\n.address_size 64\n\
+        .visible .entry k(.param .u64 t, .param .u64 o) {\n\
+        .reg .f32 %f<6>; .reg .b64 %rd<3>;\n\
+        ld.param.u64 %rd1, [t]; ld.param.u64 %rd2, [o];\n\
+        mov.f32 %f1, 0f3F000000;\n\
+        tex.1d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd1, {%f1}];\n\
+        st.global.f32 [%rd2], %f2;\n\
+        ret; }\n";
+    for engine in [Engine::Interp, Engine::Jit] {
+        let mut ctx = Context::new();
+        let m = ctx.load_module(ptx, "stale.ptx", engine).unwrap();
+        let k = m.kernel("k").unwrap();
+        let mem = ctx.alloc(16, Some("texels")).unwrap();
+        ctx.copy_htod(mem, &2.5f32.to_le_bytes()).unwrap();
+        let out = ctx.alloc(4, Some("out")).unwrap();
+        let f = ChannelFormat {
+            ty: ChannelType::F32,
+            channels: 1,
+        };
+        let res = ResourceDesc::new(ResourceKind::D1, mem, f, [4, 1, 1]);
+        let h = ctx.create_texture_object(res, Default::default()).unwrap();
+        let dims = LaunchDims {
+            grid: [1, 1, 1],
+            block: [1, 1, 1],
+            shared_bytes: 0,
+        };
+        let args = [KernelArg::U64(h), KernelArg::Ptr(out)];
+        ctx.launch(&k, dims, &args, &Default::default()).unwrap();
+        let mut b = [0u8; 4];
+        ctx.copy_dtoh(&mut b, out).unwrap();
+        assert_eq!(f32::from_le_bytes(b), 2.5, "{engine}");
+        ctx.destroy_object(h).unwrap();
+        let e = ctx
+            .launch(&k, dims, &args, &Default::default())
+            .unwrap_err();
+        let Error::Fault(r) = &e else {
+            panic!("{engine}: expected a fault, got {e}");
+        };
+        assert_eq!(r.kind, FaultKind::BadHandle, "{engine}");
+        assert_eq!(r.addr, h);
+        assert!(e.to_string().contains("stale.ptx:8:"), "{engine}: {e}");
+    }
 }

@@ -188,6 +188,8 @@ pub struct Variable {
     pub offset: u64,
     /// Initial bytes (global/const), empty = zero-filled.
     pub init: Vec<u8>,
+    /// `.texref`/`.samplerref`/`.surfref` variables: which (the 8 bytes hold a handle).
+    pub handle: Option<HandleKind>,
 }
 
 /// One kernel in IR form.

@@ -257,6 +257,34 @@ op_table! {
     /// characters written (-1 when the format cannot be read). The active lanes print in lane
     /// order, one warp's output at a time (`runtime::printf`).
     ["CUDA C++ Programming Guide, Formatted Output"] Printf {} => "printf";
+    // ---- Texture and surface units (issue 7; semantics in `runtime::texture`). ----
+    /// Texture fetch (`tex`): args (texture i64, [sampler i64 when `sampler`: independent
+    /// mode], [array index i32 when the geometry is arrayed], `geom.dims()` coordinates (i32
+    /// when `int_coords`, else f32), [lod f32 for `Level` | dPdx then dPdy, `geom.dims()` f32
+    /// each, for `Grad`]) → 4 results, f32 or i32: the texel's channels (missing channels 0,
+    /// missing alpha 1), sampled as the CUDA guide's "Texture Fetching" appendix says.
+    ["9.7.10.3"] Tex { geom: TexGeom, lod: TexLod, int_coords: bool, sampler: bool } => "tex";
+    /// `tld4.comp.2d`/`.a2d`: args (texture, [sampler], [array index i32], x f32, y f32) → 4
+    /// results: channel `comp` (0-3: r g b a) of the four texels of the bilinear footprint,
+    /// counter-clockwise from the lower left: (i, j+1), (i+1, j+1), (i+1, j), (i, j).
+    ["9.7.10.4"] Tld4 { comp: u8, geom: TexGeom, sampler: bool } => "tld4";
+    /// `txq`: args (texture or sampler handle i64, [lod i32 when `level`]) → i32 attribute.
+    ["9.7.10.5"] Txq { attr: TexAttr, level: bool } => "txq";
+    /// `istypep`: args (handle i64) → pred: whether it is a live handle of that kind.
+    ["9.7.10.6"] Istypep { kind: HandleKind } => "istypep";
+    /// Surface load (`suld.b`, `suld.p`): args (surface i64, [array index i32], `geom.dims()`
+    /// i32 coordinates; x in bytes for `.b`, in elements for `.p`) → `vec` results: raw
+    /// element bits (`.b`) or the texel's channels as 32-bit values (`.p`: f32 for float
+    /// formats, extended integers otherwise).
+    ["9.7.11.1"] Suld { geom: TexGeom, clamp: SurfClamp, formatted: bool, vec: u8 } => "suld";
+    /// Surface store (`sust.b`, `sust.p`): args (surface, [array index], coordinates, `vec`
+    /// values); out of range follows `clamp`.
+    ["9.7.11.2"] Sust { geom: TexGeom, clamp: SurfClamp, formatted: bool, vec: u8 } => "sust";
+    /// Surface reduction (`sured.b`, `sured.p`): args (surface, [array index], coordinates,
+    /// value) with the atomic operation `op` on one element (i32 or i64 by type).
+    ["9.7.11.3"] Sured { op: AtomOp, geom: TexGeom, clamp: SurfClamp, formatted: bool } => "sured";
+    /// `suq`: args (surface handle i64) → i32 attribute.
+    ["9.7.11.4"] Suq { attr: TexAttr } => "suq";
 }
 
 /// How an operation touches state beyond its results.
@@ -272,6 +300,22 @@ pub enum Effect {
 }
 
 impl Op {
+    /// Whether the operation is executed by the texture and surface units
+    /// (`runtime::texture`).
+    pub fn is_texture(&self) -> bool {
+        matches!(
+            self,
+            Op::Tex { .. }
+                | Op::Tld4 { .. }
+                | Op::Txq { .. }
+                | Op::Istypep { .. }
+                | Op::Suld { .. }
+                | Op::Sust { .. }
+                | Op::Sured { .. }
+                | Op::Suq { .. }
+        )
+    }
+
     /// The effect class of the operation.
     pub fn effect(&self) -> Effect {
         match self {
@@ -365,7 +409,15 @@ impl Op {
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
             | Op::WarpSync {}
-            | Op::Printf {} => Effect::Warp,
+            | Op::Printf {}
+            | Op::Tex { .. }
+            | Op::Tld4 { .. }
+            | Op::Txq { .. }
+            | Op::Istypep { .. }
+            | Op::Suld { .. }
+            | Op::Sust { .. }
+            | Op::Sured { .. }
+            | Op::Suq { .. } => Effect::Warp,
         }
     }
 }

@@ -170,6 +170,53 @@ pub fn print_modifiers(op: &Op) -> String {
         }
         Op::BarResult { kind } => format!(".{kind}"),
         Op::Activemask {} | Op::Elect {} | Op::WarpSync {} | Op::Printf {} => String::new(),
+        Op::Tex {
+            geom,
+            lod,
+            int_coords,
+            sampler,
+        } => format!(
+            ".{geom}.{lod}{}{}",
+            if *int_coords { ".icoord" } else { "" },
+            if *sampler { ".sampler" } else { "" }
+        ),
+        Op::Tld4 {
+            comp,
+            geom,
+            sampler,
+        } => format!(
+            ".{}.{geom}{}",
+            ["r", "g", "b", "a"].get(*comp as usize).unwrap_or(&"?"),
+            if *sampler { ".sampler" } else { "" }
+        ),
+        Op::Txq { attr, level } => format!("{}.{attr}", if *level { ".level" } else { "" }),
+        Op::Istypep { kind } => format!(".{kind}"),
+        Op::Suld {
+            geom,
+            clamp,
+            formatted,
+            vec,
+        }
+        | Op::Sust {
+            geom,
+            clamp,
+            formatted,
+            vec,
+        } => format!(
+            ".{}.{geom}.v{vec}.{clamp}",
+            if *formatted { "p" } else { "b" }
+        ),
+        Op::Sured {
+            op,
+            geom,
+            clamp,
+            formatted,
+        } => format!(
+            ".{}.{}.{geom}.{clamp}",
+            if *formatted { "p" } else { "b" },
+            format!("{op:?}").to_lowercase()
+        ),
+        Op::Suq { attr } => format!(".{attr}"),
         Op::IsSpace { space } => format!(".{space}"),
         Op::AddCarry { sub } | Op::CarryOut { sub } => {
             if *sub {

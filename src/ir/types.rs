@@ -679,3 +679,196 @@ pub struct VideoTypes {
     pub a: Sign,
     pub b: Sign,
 }
+
+/// Texture and surface geometry (PTX ISA §9.7.10.3 `tex`, §9.7.11 surface instructions):
+/// `.1d .2d .3d .a1d .a2d .cube .acube .2dms .a2dms`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TexGeom {
+    D1,
+    D2,
+    D3,
+    A1d,
+    A2d,
+    Cube,
+    ACube,
+    D2ms,
+    A2dms,
+}
+
+impl TexGeom {
+    /// The geometry named by a modifier without the dot (`"2d"` → `D2`).
+    pub fn from_suffix(s: &str) -> Option<TexGeom> {
+        Some(match s {
+            "1d" => TexGeom::D1,
+            "2d" => TexGeom::D2,
+            "3d" => TexGeom::D3,
+            "a1d" => TexGeom::A1d,
+            "a2d" => TexGeom::A2d,
+            "cube" => TexGeom::Cube,
+            "acube" => TexGeom::ACube,
+            "2dms" => TexGeom::D2ms,
+            "a2dms" => TexGeom::A2dms,
+            _ => return None,
+        })
+    }
+
+    /// Coordinates besides the array index (and the 2dms sample index): 1, 2 or 3.
+    pub fn dims(self) -> u32 {
+        match self {
+            TexGeom::D1 | TexGeom::A1d => 1,
+            TexGeom::D2 | TexGeom::A2d | TexGeom::D2ms | TexGeom::A2dms => 2,
+            TexGeom::D3 | TexGeom::Cube | TexGeom::ACube => 3,
+        }
+    }
+
+    /// Whether the coordinate vector starts with an array index.
+    pub fn arrayed(self) -> bool {
+        matches!(
+            self,
+            TexGeom::A1d | TexGeom::A2d | TexGeom::ACube | TexGeom::A2dms
+        )
+    }
+
+    /// Whether the coordinates end with a sample index (multisample geometries).
+    pub fn multisample(self) -> bool {
+        matches!(self, TexGeom::D2ms | TexGeom::A2dms)
+    }
+}
+
+impl fmt::Display for TexGeom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TexGeom::D1 => "1d",
+            TexGeom::D2 => "2d",
+            TexGeom::D3 => "3d",
+            TexGeom::A1d => "a1d",
+            TexGeom::A2d => "a2d",
+            TexGeom::Cube => "cube",
+            TexGeom::ACube => "acube",
+            TexGeom::D2ms => "2dms",
+            TexGeom::A2dms => "a2dms",
+        })
+    }
+}
+
+/// How `tex` picks its mipmap level (PTX ISA §9.7.10.3): the base level (`tex`), an explicit
+/// level of detail (`tex.level`, one f32 operand) or gradients (`tex.grad`, two vectors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TexLod {
+    Base,
+    Level,
+    Grad,
+}
+
+impl fmt::Display for TexLod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TexLod::Base => "base",
+            TexLod::Level => "level",
+            TexLod::Grad => "grad",
+        })
+    }
+}
+
+/// An attribute queried by `txq` (PTX ISA §9.7.10.5) or `suq` (§9.7.11.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TexAttr {
+    Width,
+    Height,
+    Depth,
+    ChannelDataType,
+    ChannelOrder,
+    NormalizedCoords,
+    ArraySize,
+    NumMipmapLevels,
+    NumSamples,
+    ForceUnnormalizedCoords,
+    FilterMode,
+    AddrMode0,
+    AddrMode1,
+    AddrMode2,
+    MemoryLayout,
+}
+
+impl TexAttr {
+    /// The attribute named by a modifier without the dot.
+    pub fn from_suffix(s: &str) -> Option<TexAttr> {
+        Some(match s {
+            "width" => TexAttr::Width,
+            "height" => TexAttr::Height,
+            "depth" => TexAttr::Depth,
+            "channel_data_type" => TexAttr::ChannelDataType,
+            "channel_order" => TexAttr::ChannelOrder,
+            "normalized_coords" => TexAttr::NormalizedCoords,
+            "array_size" => TexAttr::ArraySize,
+            "num_mipmap_levels" => TexAttr::NumMipmapLevels,
+            "num_samples" => TexAttr::NumSamples,
+            "force_unnormalized_coords" => TexAttr::ForceUnnormalizedCoords,
+            "filter_mode" => TexAttr::FilterMode,
+            "addr_mode_0" => TexAttr::AddrMode0,
+            "addr_mode_1" => TexAttr::AddrMode1,
+            "addr_mode_2" => TexAttr::AddrMode2,
+            "memory_layout" => TexAttr::MemoryLayout,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for TexAttr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TexAttr::Width => "width",
+            TexAttr::Height => "height",
+            TexAttr::Depth => "depth",
+            TexAttr::ChannelDataType => "channel_data_type",
+            TexAttr::ChannelOrder => "channel_order",
+            TexAttr::NormalizedCoords => "normalized_coords",
+            TexAttr::ArraySize => "array_size",
+            TexAttr::NumMipmapLevels => "num_mipmap_levels",
+            TexAttr::NumSamples => "num_samples",
+            TexAttr::ForceUnnormalizedCoords => "force_unnormalized_coords",
+            TexAttr::FilterMode => "filter_mode",
+            TexAttr::AddrMode0 => "addr_mode_0",
+            TexAttr::AddrMode1 => "addr_mode_1",
+            TexAttr::AddrMode2 => "addr_mode_2",
+            TexAttr::MemoryLayout => "memory_layout",
+        })
+    }
+}
+
+/// What a surface access does out of range (PTX ISA §9.7.11.1 `suld`): fault (`.trap`), use
+/// the nearest in-range location (`.clamp`), or load zero / drop the store (`.zero`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SurfClamp {
+    Trap,
+    Clamp,
+    Zero,
+}
+
+impl fmt::Display for SurfClamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SurfClamp::Trap => "trap",
+            SurfClamp::Clamp => "clamp",
+            SurfClamp::Zero => "zero",
+        })
+    }
+}
+
+/// The kind of opaque handle `istypep` tests for (PTX ISA §9.7.10.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HandleKind {
+    Texture,
+    Sampler,
+    Surface,
+}
+
+impl fmt::Display for HandleKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            HandleKind::Texture => "texref",
+            HandleKind::Sampler => "samplerref",
+            HandleKind::Surface => "surfref",
+        })
+    }
+}

@@ -393,6 +393,23 @@ impl Op {
                     .then_some(())
                     .ok_or("printf: (i64 format, i64 arguments) → i32".into())
             }
+            Op::Tex { .. }
+            | Op::Tld4 { .. }
+            | Op::Txq { .. }
+            | Op::Istypep { .. }
+            | Op::Suld { .. }
+            | Op::Sust { .. }
+            | Op::Sured { .. }
+            | Op::Suq { .. } => {
+                let (want_args, want_res) = texture_signature(self, args, res)?;
+                if args != want_args.as_slice() || res != want_res.as_slice() {
+                    return Err(format!(
+                        "{}: operands {args:?} → {res:?}, expected {want_args:?} → {want_res:?}",
+                        self.mnemonic()
+                    ));
+                }
+                Ok(())
+            }
             Op::WarpSync {} => {
                 n(1, 0)?;
                 (args[0] == I32)
@@ -401,6 +418,109 @@ impl Op {
             }
         }
     }
+}
+
+/// The operand and result types a texture or surface operation must have (see the op table):
+/// the result element types are taken from `res[0]` (and the stored values' from the last
+/// argument) where the op allows several.
+fn texture_signature(
+    op: &Op,
+    args: &[Type],
+    res: &[Type],
+) -> Result<(Vec<Type>, Vec<Type>), String> {
+    use Type::*;
+    let elem = |t: Option<&Type>| t.copied().unwrap_or(I32);
+    Ok(match *op {
+        Op::Tex {
+            geom,
+            lod,
+            int_coords,
+            sampler,
+        } => {
+            let mut a = vec![I64];
+            if sampler {
+                a.push(I64);
+            }
+            if geom.arrayed() {
+                a.push(I32);
+            }
+            let n = geom.dims() as usize;
+            a.extend(std::iter::repeat_n(if int_coords { I32 } else { F32 }, n));
+            match lod {
+                crate::ir::TexLod::Base => {}
+                crate::ir::TexLod::Level => a.push(F32),
+                crate::ir::TexLod::Grad => a.extend(std::iter::repeat_n(F32, 2 * n)),
+            }
+            let r = elem(res.first());
+            if r != F32 && r != I32 {
+                return Err("tex results are f32 or i32".into());
+            }
+            (a, vec![r; 4])
+        }
+        Op::Tld4 { geom, sampler, .. } => {
+            let mut a = vec![I64];
+            if sampler {
+                a.push(I64);
+            }
+            if geom.arrayed() {
+                a.push(I32);
+            }
+            a.extend([F32, F32]);
+            let r = elem(res.first());
+            if r != F32 && r != I32 {
+                return Err("tld4 results are f32 or i32".into());
+            }
+            (a, vec![r; 4])
+        }
+        Op::Txq { level, .. } => {
+            let mut a = vec![I64];
+            if level {
+                a.push(I32);
+            }
+            (a, vec![I32])
+        }
+        Op::Istypep { .. } => (vec![I64], vec![Pred]),
+        Op::Suq { .. } => (vec![I64], vec![I32]),
+        Op::Suld { geom, vec, .. } => {
+            let mut a = vec![I64];
+            a.extend(std::iter::repeat_n(
+                I32,
+                geom.arrayed() as usize + geom.dims() as usize,
+            ));
+            let r = elem(res.first());
+            if r == Pred || r == F64 {
+                return Err("suld results are integers or f32".into());
+            }
+            (a, vec![r; vec as usize])
+        }
+        Op::Sust { geom, vec, .. } => {
+            let mut a = vec![I64];
+            a.extend(std::iter::repeat_n(
+                I32,
+                geom.arrayed() as usize + geom.dims() as usize,
+            ));
+            let v = elem(args.last());
+            if v == Pred || v == F64 {
+                return Err("sust values are integers or f32".into());
+            }
+            a.extend(std::iter::repeat_n(v, vec as usize));
+            (a, vec![])
+        }
+        Op::Sured { geom, .. } => {
+            let mut a = vec![I64];
+            a.extend(std::iter::repeat_n(
+                I32,
+                geom.arrayed() as usize + geom.dims() as usize,
+            ));
+            let v = elem(args.last());
+            if !matches!(v, I32 | I64 | F32) {
+                return Err("sured values are i32, i64 or f32".into());
+            }
+            a.push(v);
+            (a, vec![])
+        }
+        _ => return Err(format!("internal: {} is not a texture op", op.mnemonic())),
+    })
 }
 
 /// Verify a function; on success it becomes a [`VerifiedFunction`].

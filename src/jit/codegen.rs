@@ -549,7 +549,15 @@ impl Gen<'_, '_> {
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
             | Op::WarpSync {}
-            | Op::Printf {} => {
+            | Op::Printf {}
+            | Op::Tex { .. }
+            | Op::Tld4 { .. }
+            | Op::Txq { .. }
+            | Op::Istypep { .. }
+            | Op::Suld { .. }
+            | Op::Sust { .. }
+            | Op::Sured { .. }
+            | Op::Suq { .. } => {
                 let slot = |v: ir::Value| -> Result<WarpSlot, String> {
                     let off = self.layout.slot[v.index()];
                     if off == u32::MAX {

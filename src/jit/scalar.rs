@@ -706,7 +706,15 @@ impl Gen<'_, '_> {
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
             | Op::WarpSync {}
-            | Op::Printf {} => return Err("internal: warp op inside a lane loop".into()),
+            | Op::Printf {}
+            | Op::Tex { .. }
+            | Op::Tld4 { .. }
+            | Op::Txq { .. }
+            | Op::Istypep { .. }
+            | Op::Suld { .. }
+            | Op::Sust { .. }
+            | Op::Sured { .. }
+            | Op::Suq { .. } => return Err("internal: warp op inside a lane loop".into()),
             Op::Fence {} => {
                 self.b.ins().fence();
                 return Ok(None);

@@ -165,14 +165,20 @@ impl Globals {
                     ))
                 }
             };
-            if matches!(
-                d.ty,
-                ast::ScalarType::TexRef | ast::ScalarType::SamplerRef | ast::ScalarType::SurfRef
-            ) {
+            // `.texref`/`.samplerref`/`.surfref` variables hold the 8-byte handle the host binds
+            // to them (`Context::bind_texref`); 0 until bound.
+            let handle = match d.ty {
+                ast::ScalarType::TexRef => Some(ir::HandleKind::Texture),
+                ast::ScalarType::SamplerRef => Some(ir::HandleKind::Sampler),
+                ast::ScalarType::SurfRef => Some(ir::HandleKind::Surface),
+                _ => None,
+            };
+            if handle.is_some() && (d.init.is_some() || !d.array.is_empty()) {
                 return Err(LowerError::unsupported(
                     d.span,
                     format!(
-                        "texture/surface reference '{}' is not supported yet",
+                        "initialized or array texture/sampler/surface reference '{}' is not \
+                         supported yet",
                         d.name.name
                     ),
                 ));
@@ -216,6 +222,7 @@ impl Globals {
                 align: align as u32,
                 offset,
                 init,
+                handle,
             });
         }
         Ok(g)

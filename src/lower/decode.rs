@@ -13,6 +13,8 @@ use crate::ptx::span::Span;
 
 #[path = "decode_isa.rs"]
 mod isa;
+#[path = "decode_tex.rs"]
+mod tex;
 #[path = "decode_video.rs"]
 mod video;
 
@@ -828,6 +830,9 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
         return r;
     }
     if let Some(r) = video::decode(b, cx, op) {
+        return r;
+    }
+    if let Some(r) = tex::decode(b, cx, op) {
         return r;
     }
     match op {

@@ -19,6 +19,7 @@
 use super::env::{FaultKind, FaultRecord};
 use super::launch::{run_grid, LaunchDims, LaunchFailure, LaunchInput, Sites, WarpEngine};
 use super::memory::{DeviceMemory, DevicePtr};
+use super::texture::{ResourceDesc, TextureDesc};
 use crate::ir::{self, ParamKind, SrcLoc};
 use crate::ptx::span::SourceMap;
 use std::sync::Arc;
@@ -93,6 +94,46 @@ impl std::fmt::Display for FaultReport {
                     self.loc.col,
                     self.kernel,
                     self.addr,
+                    self.ctaid[0],
+                    self.ctaid[1],
+                    self.ctaid[2],
+                    self.tid[0],
+                    self.tid[1],
+                    self.tid[2],
+                    self.instruction,
+                );
+            }
+            FaultKind::BadHandle => {
+                return write!(
+                    f,
+                    "{}:{}:{}: fault in kernel '{}': invalid texture/surface handle {:#x} (never \
+                     created, destroyed, or of another kind) by CTA ({},{},{}) thread ({},{},{}) in '{}'",
+                    self.ptx_file,
+                    self.loc.line,
+                    self.loc.col,
+                    self.kernel,
+                    self.addr,
+                    self.ctaid[0],
+                    self.ctaid[1],
+                    self.ctaid[2],
+                    self.tid[0],
+                    self.tid[1],
+                    self.tid[2],
+                    self.instruction,
+                );
+            }
+            FaultKind::SurfaceBounds => {
+                return write!(
+                    f,
+                    "{}:{}:{}: fault in kernel '{}': surface {} of {} bytes out of range (.trap) at \
+                     x = {} bytes by CTA ({},{},{}) thread ({},{},{}) in '{}'",
+                    self.ptx_file,
+                    self.loc.line,
+                    self.loc.col,
+                    self.kernel,
+                    if self.write { "store" } else { "load" },
+                    self.size,
+                    self.addr as i64,
                     self.ctaid[0],
                     self.ctaid[1],
                     self.ctaid[2],
@@ -322,6 +363,9 @@ pub struct Module {
     pub compile_time: Duration,
     /// The verified IR of each kernel (for `dump --ir`).
     pub ir_text: Vec<String>,
+    /// Module-scope `.texref`/`.samplerref`/`.surfref` variables: name, kind and the device
+    /// address of the 8 bytes that hold the bound handle.
+    pub handle_vars: Vec<(String, ir::HandleKind, u64)>,
 }
 
 /// A kernel handle (`CUfunction`).
@@ -359,6 +403,8 @@ impl Module {
 #[derive(Default)]
 pub struct Context {
     pub memory: DeviceMemory,
+    /// Texture, sampler and surface objects (`runtime::texture`).
+    pub textures: super::texture::TextureTable,
 }
 
 /// Parse, lower and verify PTX text. `file` names it in messages.
@@ -454,6 +500,12 @@ impl Context {
                 engine: engine_box,
             }));
         }
+        let handle_vars = m
+            .globals
+            .iter()
+            .zip(&symbols)
+            .filter_map(|(g, &a)| g.handle.map(|k| (g.name.clone(), k, a)))
+            .collect();
         Ok(Module {
             file: file.to_string(),
             engine,
@@ -461,6 +513,7 @@ impl Context {
             symbols: Arc::new(symbols),
             compile_time: start.elapsed(),
             ir_text,
+            handle_vars,
         })
     }
 
@@ -483,6 +536,100 @@ impl Context {
     /// Copy device → host (`cuMemcpyDtoH`).
     pub fn copy_dtoh(&self, dst: &mut [u8], src: DevicePtr) -> Result<(), Error> {
         self.memory.read(src, dst).map_err(Error::Memory)
+    }
+
+    /// Create a texture object (`cudaCreateTextureObject`): its handle is the value of a
+    /// `.u64` kernel parameter (`cudaTextureObject_t`). Errors: [`Error::Argument`] for an
+    /// invalid resource or sampler state (see `TextureTable::create_texture`).
+    pub fn create_texture_object(
+        &mut self,
+        res: ResourceDesc,
+        tex: TextureDesc,
+    ) -> Result<u64, Error> {
+        self.textures
+            .create_texture(&self.memory, res, tex)
+            .map_err(|e| Error::Argument(format!("texture object: {e}")))
+    }
+
+    /// Create a surface object (`cudaCreateSurfaceObject`). Errors: [`Error::Argument`].
+    pub fn create_surface_object(&mut self, res: ResourceDesc) -> Result<u64, Error> {
+        self.textures
+            .create_surface(&self.memory, res)
+            .map_err(|e| Error::Argument(format!("surface object: {e}")))
+    }
+
+    /// Create a sampler (the state of an independent-mode `.samplerref`).
+    pub fn create_sampler(&mut self, tex: TextureDesc) -> u64 {
+        self.textures.create_sampler(tex)
+    }
+
+    /// Destroy a texture, sampler or surface object; kernels that still use its handle fault.
+    /// Errors: [`Error::Argument`] when `handle` is not live.
+    pub fn destroy_object(&mut self, handle: u64) -> Result<(), Error> {
+        self.textures.destroy(handle).map_err(Error::Argument)
+    }
+
+    /// The address of `module`'s handle variable `name` of `kind`.
+    fn handle_var(&self, module: &Module, name: &str, kind: ir::HandleKind) -> Result<u64, Error> {
+        match module.handle_vars.iter().find(|(n, _, _)| n == name) {
+            Some((_, k, a)) if *k == kind => Ok(*a),
+            Some((_, k, _)) => Err(Error::Argument(format!(
+                "'{name}' in {} is a .{k}, not a .{kind}",
+                module.file
+            ))),
+            None => Err(Error::Argument(format!(
+                "no .{kind} variable '{name}' in {} (there are: {})",
+                module.file,
+                module
+                    .handle_vars
+                    .iter()
+                    .map(|(n, k, _)| format!("{n} (.{k})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
+        }
+    }
+
+    /// Bind a texture to `module`'s `.texref` variable `name` (`cuTexRefSetArray` and the
+    /// sampler setters; in unified mode the sampler state comes with it): creates a texture
+    /// object and stores its handle in the variable. Returns the handle.
+    pub fn bind_texref(
+        &mut self,
+        module: &Module,
+        name: &str,
+        res: ResourceDesc,
+        tex: TextureDesc,
+    ) -> Result<u64, Error> {
+        let addr = self.handle_var(module, name, ir::HandleKind::Texture)?;
+        let h = self.create_texture_object(res, tex)?;
+        self.copy_htod(DevicePtr(addr), &h.to_le_bytes())?;
+        Ok(h)
+    }
+
+    /// Bind sampler state to `module`'s `.samplerref` variable `name` (independent mode).
+    pub fn bind_samplerref(
+        &mut self,
+        module: &Module,
+        name: &str,
+        tex: TextureDesc,
+    ) -> Result<u64, Error> {
+        let addr = self.handle_var(module, name, ir::HandleKind::Sampler)?;
+        let h = self.create_sampler(tex);
+        self.copy_htod(DevicePtr(addr), &h.to_le_bytes())?;
+        Ok(h)
+    }
+
+    /// Bind a surface to `module`'s `.surfref` variable `name`.
+    pub fn bind_surfref(
+        &mut self,
+        module: &Module,
+        name: &str,
+        res: ResourceDesc,
+    ) -> Result<u64, Error> {
+        let addr = self.handle_var(module, name, ir::HandleKind::Surface)?;
+        let h = self.create_surface_object(res)?;
+        self.copy_htod(DevicePtr(addr), &h.to_le_bytes())?;
+        Ok(h)
     }
 
     /// Launch `kernel` (`cuLaunchKernel`) and wait for it.
@@ -512,6 +659,7 @@ impl Context {
                 params: &mut params,
                 symbols: &kernel.symbols,
                 memory: &self.memory,
+                textures: &self.textures,
                 memcheck: opts.memcheck,
                 timeout: opts.timeout,
                 sites: Sites {

@@ -73,6 +73,8 @@ pub struct CtaEnv {
     pub tid_table: *const u32,
     /// Entries per component of `tid_table` (threads rounded up to a multiple of 32).
     pub tid_stride: u32,
+    /// The context's texture, sampler and surface objects (`runtime::texture`).
+    pub textures: *const super::texture::TextureTable,
 }
 
 /// The `%tid` table of a CTA of `ntid` threads (see [`CtaEnv::tid_table`]): the same value as
@@ -108,6 +110,12 @@ pub enum FaultKind {
     /// A barrier operand out of range (PTX ISA §9.7.13.1: an id above 15, or a thread count
     /// that is not a multiple of the warp size); the record's address holds the value.
     Barrier,
+    /// A texture, sampler or surface handle that is not live (forged, or destroyed): the
+    /// record's address holds the handle.
+    BadHandle,
+    /// A surface access out of range with `.trap` (PTX ISA §9.7.11.1): the record's address
+    /// holds the x coordinate in bytes.
+    SurfaceBounds,
 }
 
 impl FaultKind {
@@ -119,6 +127,8 @@ impl FaultKind {
             FaultKind::Unsupported => 4,
             FaultKind::Trap => 5,
             FaultKind::Barrier => 6,
+            FaultKind::BadHandle => 7,
+            FaultKind::SurfaceBounds => 8,
         }
     }
 
@@ -129,6 +139,8 @@ impl FaultKind {
             4 => FaultKind::Unsupported,
             5 => FaultKind::Trap,
             6 => FaultKind::Barrier,
+            7 => FaultKind::BadHandle,
+            8 => FaultKind::SurfaceBounds,
             _ => FaultKind::OutOfBounds,
         }
     }
@@ -305,6 +317,13 @@ impl CtaEnv {
     pub fn count_thread_instructions(&self, n: u64) {
         // SAFETY: points to the launch's counter, alive for the whole launch.
         unsafe { (*self.thread_instructions).fetch_add(n, Ordering::Relaxed) };
+    }
+
+    /// The context's texture table.
+    pub fn textures(&self) -> &super::texture::TextureTable {
+        // SAFETY: points to the launching context's table, alive and unchanged for the whole
+        // launch (`Context::launch` holds `&mut self`).
+        unsafe { &*self.textures }
     }
 
     /// Whether the launch is being stopped.

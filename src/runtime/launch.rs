@@ -94,6 +94,8 @@ pub struct LaunchInput<'a> {
     pub params: &'a mut [u8],
     pub symbols: &'a [u64],
     pub memory: &'a DeviceMemory,
+    /// The context's texture, sampler and surface objects.
+    pub textures: &'a super::texture::TextureTable,
     pub memcheck: bool,
     pub timeout: Option<Duration>,
     /// PTX locations for time-limit and deadlock reports.
@@ -243,6 +245,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     thread_instructions: &thread_insts,
                     tid_table: tid_ptr.get(),
                     tid_stride,
+                    textures: input.textures,
                 };
                 let n = run_cta(engine, env, c, &grid, states);
                 runs.fetch_add(n, Ordering::Relaxed);

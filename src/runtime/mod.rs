@@ -12,6 +12,8 @@ pub mod memory;
 pub mod minifloat;
 pub mod printf;
 pub mod semantics;
+pub mod texture;
+pub mod texwarp;
 pub mod video;
 pub mod warp;
 

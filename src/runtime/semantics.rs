@@ -532,7 +532,15 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
         | Op::BarArrive { .. }
         | Op::BarResult { .. }
         | Op::WarpSync {}
-        | Op::Printf {} => 0,
+        | Op::Printf {}
+        | Op::Tex { .. }
+        | Op::Tld4 { .. }
+        | Op::Txq { .. }
+        | Op::Istypep { .. }
+        | Op::Suld { .. }
+        | Op::Sust { .. }
+        | Op::Sured { .. }
+        | Op::Suq { .. } => 0,
     }
 }
 

@@ -34,7 +34,7 @@ pub struct WarpDesc {
 }
 
 /// The lanes of a mask, lowest first.
-fn lanes(mut m: u32) -> impl Iterator<Item = u32> {
+pub(crate) fn lanes(mut m: u32) -> impl Iterator<Item = u32> {
     std::iter::from_fn(move || {
         if m == 0 {
             return None;
@@ -99,14 +99,16 @@ pub fn wr32(s: &mut [u8], off: u32, v: u32) {
 }
 
 impl WarpDesc {
-    fn arg(&self, s: &[u8], k: usize, lane: u32) -> u64 {
+    /// Argument `k` of `lane`, zero-extended (0 when there is none).
+    pub(crate) fn arg(&self, s: &[u8], k: usize, lane: u32) -> u64 {
         match self.args.get(k) {
             Some(a) => rd(s, a.off + lane * a.bytes, a.bytes),
             None => 0,
         }
     }
 
-    fn set(&self, s: &mut [u8], k: usize, lane: u32, v: u64) {
+    /// Set result `k` of `lane` (truncated to the slot's width).
+    pub(crate) fn set(&self, s: &mut [u8], k: usize, lane: u32, v: u64) {
         if let Some(r) = self.res.get(k) {
             wr(s, r.off + lane * r.bytes, r.bytes, v);
         }
@@ -127,6 +129,10 @@ impl WarpDesc {
 /// do nothing.
 pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
     if mask == 0 {
+        return;
+    }
+    if d.op.is_texture() {
+        super::texwarp::exec(d, mask, s, env);
         return;
     }
     match d.op {

@@ -17,6 +17,8 @@
 
 use std::path::{Path, PathBuf};
 
+mod textures;
+
 /// splitmix64 (Steele, Lea, Flood 2014).
 struct Rng(u64);
 
@@ -273,4 +275,5 @@ fn main() {
     run("histogram_global", &|d| histogram(d, 7, 200_000));
     run("histogram_shared", &|d| histogram(d, 8, 262_144));
     run("mandelbrot", &mandelbrot);
+    textures::run_all(&root);
 }

@@ -1,0 +1,820 @@
+//! Host reference for the texture and surface kernels (`ptx-tests/kernels/tex_*`, `surf_*`).
+//!
+//! Written from the CUDA C++ Programming Guide's "Texture Fetching" appendix, independently of
+//! ptxjit's runtime:
+//! - texel coordinates: normalized coordinates are multiplied by the size first;
+//! - nearest-point sampling: `T[floor(x)]`;
+//! - linear filtering: `xB = x - 0.5`, `i = floor(xB)`, `α = frac(xB)` kept in 9-bit fixed
+//!   point with 8 fractional bits (so rounded to a multiple of 1/256), then
+//!   `(1-α)T[i] + αT[i+1]` (and the 2D/3D products);
+//! - addressing per texel index: clamp to the edge texel, border colour outside, wrap
+//!   (index mod N) and mirror (period 2N), the last two only with normalized coordinates;
+//! - normalized-float reads of unsigned 8-bit channels: `v / 255`;
+//! - missing channels read 0, a missing alpha 1.
+//! The cases write every value with `f64` arithmetic and compare with a small absolute
+//! tolerance (1e-5): far below the 1/512 effect of the weight quantization, so the tests do
+//! tell a quantized lerp from an ideal one.
+
+use super::{write, Rng};
+use std::fmt::Write as _;
+use std::path::Path;
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Addr {
+    Wrap,
+    Clamp,
+    Mirror,
+    Border,
+}
+
+impl Addr {
+    fn name(self) -> &'static str {
+        match self {
+            Addr::Wrap => "wrap",
+            Addr::Clamp => "clamp",
+            Addr::Mirror => "mirror",
+            Addr::Border => "border",
+        }
+    }
+}
+
+/// A texture as the reference sees it: channel values already converted to floats.
+pub struct RefTex {
+    /// Sizes: x, y, z.
+    pub size: [usize; 3],
+    pub channels: usize,
+    /// `data[(((layer * d + z) * h + y) * w + x) * channels + c]`.
+    pub data: Vec<f64>,
+    pub addr: [Addr; 3],
+    pub linear: bool,
+    pub normalized: bool,
+    pub border: [f64; 4],
+}
+
+/// Round `a` in [0, 1) to 8 fractional bits (the guide's 9-bit fixed-point weight).
+fn quantize(a: f64) -> f64 {
+    (a * 256.0).round() / 256.0
+}
+
+impl RefTex {
+    /// Texel (x, y, z) of `layer`, with addressing; `None` → border.
+    fn fetch(&self, layer: usize, idx: [i64; 3], dims: usize) -> [f64; 4] {
+        let mut p = [0usize; 3];
+        for d in 0..dims {
+            let n = self.size[d] as i64;
+            let i = idx[d];
+            let mode = if !self.normalized && matches!(self.addr[d], Addr::Wrap | Addr::Mirror) {
+                Addr::Clamp
+            } else {
+                self.addr[d]
+            };
+            let v = match mode {
+                Addr::Clamp => i.max(0).min(n - 1),
+                Addr::Border => {
+                    if i < 0 || i >= n {
+                        return self.border;
+                    }
+                    i
+                }
+                Addr::Wrap => ((i % n) + n) % n,
+                Addr::Mirror => {
+                    let period = ((i % (2 * n)) + 2 * n) % (2 * n);
+                    if period < n {
+                        period
+                    } else {
+                        2 * n - 1 - period
+                    }
+                }
+            };
+            p[d] = v as usize;
+        }
+        let [w, h, dd] = self.size;
+        let base = (((layer * dd + p[2]) * h + p[1]) * w + p[0]) * self.channels;
+        let mut out = [0.0, 0.0, 0.0, 1.0];
+        for c in 0..self.channels {
+            out[c] = self.data[base + c];
+        }
+        out
+    }
+
+    /// Sample at coordinates `x` (`dims` of them) in `layer`.
+    pub fn sample(&self, layer: usize, x: [f32; 3], dims: usize) -> [f64; 4] {
+        let mut t = [0f64; 3];
+        for d in 0..dims {
+            // The hardware scales in single precision.
+            t[d] = if self.normalized {
+                (x[d] * self.size[d] as f32) as f64
+            } else {
+                x[d] as f64
+            };
+        }
+        if !self.linear {
+            let idx = [t[0].floor() as i64, t[1].floor() as i64, t[2].floor() as i64];
+            return self.fetch(layer, idx, dims);
+        }
+        let mut i0 = [0i64; 3];
+        let mut a = [0f64; 3];
+        for d in 0..dims {
+            let xb = (t[d] as f32 - 0.5) as f64;
+            i0[d] = xb.floor() as i64;
+            a[d] = quantize(xb - xb.floor());
+        }
+        let mut out = [0f64; 4];
+        for corner in 0..(1 << dims) {
+            let mut idx = i0;
+            let mut w = 1.0;
+            for d in 0..dims {
+                if corner >> d & 1 == 1 {
+                    idx[d] += 1;
+                    w *= a[d];
+                } else {
+                    w *= 1.0 - a[d];
+                }
+            }
+            let v = self.fetch(layer, idx, dims);
+            for c in 0..4 {
+                out[c] += w * v[c];
+            }
+        }
+        out
+    }
+}
+
+/// A case file, written next to the kernel.
+struct CaseFile {
+    text: String,
+}
+
+impl CaseFile {
+    fn new(comment: &str, ptx: &str, kernel: &str, grid: u32, block: u32, args: &str) -> Self {
+        let mut text = String::new();
+        let _ = writeln!(text, "# {comment}");
+        let _ = writeln!(text, "# Written by ptx-tests/reference (textures.rs); expected values from its host reference.");
+        let _ = writeln!(text, "ptx = \"{ptx}\"\nkernel = \"{kernel}\"\ngrid = [{grid}]\nblock = [{block}]");
+        let _ = writeln!(text, "args = [{args}]");
+        CaseFile { text }
+    }
+    fn add(&mut self, s: &str) {
+        self.text.push('\n');
+        self.text.push_str(s);
+        self.text.push('\n');
+    }
+    fn write(&self, dir: &Path, name: &str) {
+        let p = dir.join(format!("{name}.toml"));
+        std::fs::write(&p, &self.text).unwrap_or_else(|e| panic!("writing {}: {e}", p.display()));
+        println!("  wrote {}", p.display());
+    }
+}
+
+fn addr_list(a: [Addr; 3]) -> String {
+    format!("[\"{}\", \"{}\", \"{}\"]", a[0].name(), a[1].name(), a[2].name())
+}
+
+/// `tex2d`: tex2D<float4> at per-thread coordinates, one case per sampler configuration.
+pub fn tex2d(dir: &Path) {
+    const N: usize = 256;
+    const W: usize = 7;
+    const H: usize = 5;
+    struct Cfg {
+        name: &'static str,
+        u8rgba: bool,
+        linear: bool,
+        normalized: bool,
+        addr: [Addr; 3],
+    }
+    use Addr::*;
+    let cfgs = [
+        Cfg { name: "point_clamp", u8rgba: false, linear: false, normalized: false, addr: [Clamp; 3] },
+        Cfg { name: "point_border", u8rgba: false, linear: false, normalized: false, addr: [Border; 3] },
+        Cfg { name: "point_wrap_norm", u8rgba: true, linear: false, normalized: true, addr: [Wrap; 3] },
+        Cfg { name: "point_mirror_norm", u8rgba: false, linear: false, normalized: true, addr: [Mirror; 3] },
+        Cfg { name: "linear_clamp", u8rgba: false, linear: true, normalized: false, addr: [Clamp; 3] },
+        Cfg { name: "linear_border", u8rgba: true, linear: true, normalized: false, addr: [Border; 3] },
+        Cfg { name: "linear_clamp_norm", u8rgba: true, linear: true, normalized: true, addr: [Clamp; 3] },
+        Cfg { name: "linear_wrap_norm", u8rgba: true, linear: true, normalized: true, addr: [Wrap, Wrap, Wrap] },
+        Cfg { name: "linear_mirror_norm", u8rgba: false, linear: true, normalized: true, addr: [Mirror; 3] },
+        Cfg { name: "linear_wrap_mirror_norm", u8rgba: true, linear: true, normalized: true, addr: [Wrap, Mirror, Clamp] },
+        Cfg { name: "linear_wrap_unnorm_acts_as_clamp", u8rgba: false, linear: true, normalized: false, addr: [Wrap, Mirror, Clamp] },
+    ];
+    let border = [0.25, 0.5, 0.75, 1.0];
+    for (k, c) in cfgs.iter().enumerate() {
+        let mut rng = Rng::new(100 + k as u64);
+        let channels = if c.u8rgba { 4 } else { 1 };
+        let (data, bytes_u8, data_f32): (Vec<f64>, Vec<u8>, Vec<f32>) = if c.u8rgba {
+            let b: Vec<u8> = (0..W * H * 4).map(|_| (rng.next_u64() >> 56) as u8).collect();
+            (b.iter().map(|&v| v as f64 / 255.0).collect(), b, vec![])
+        } else {
+            let f = rng.f32_vec(W * H);
+            (f.iter().map(|&v| v as f64).collect(), vec![], f)
+        };
+        let tex = RefTex {
+            size: [W, H, 1],
+            channels,
+            data,
+            addr: c.addr,
+            linear: c.linear,
+            normalized: c.normalized,
+            border,
+        };
+        // Coordinates a little past every edge; in texel units or normalized. Values are
+        // multiples of 1/64 plus a 1/1024 offset, so no coordinate sits on a rounding tie.
+        let (lo, hi) = if c.normalized { (-1.5f32, 2.5f32) } else { (-3.0, W as f32 + 3.0) };
+        let (lo_y, hi_y) = if c.normalized { (-1.5f32, 2.5f32) } else { (-3.0, H as f32 + 3.0) };
+        let xs: Vec<f32> = (0..N).map(|_| coord(&mut rng, lo, hi)).collect();
+        let ys: Vec<f32> = (0..N).map(|_| coord(&mut rng, lo_y, hi_y)).collect();
+        let mut out = Vec::with_capacity(N * 4);
+        for i in 0..N {
+            let v = tex.sample(0, [xs[i], ys[i], 0.0], 2);
+            out.extend(v.iter().map(|&x| x as f32));
+        }
+        let p = c.name;
+        write(dir, &format!("{p}_x.npy"), &xs);
+        write(dir, &format!("{p}_y.npy"), &ys);
+        write(dir, &format!("{p}_expected.npy"), &out);
+        let (fmt, src) = if c.u8rgba {
+            write(dir, &format!("{p}_texels.npy"), &bytes_u8);
+            ("u8", "channels = 4\nread_mode = \"normalized_float\"")
+        } else {
+            write(dir, &format!("{p}_texels.npy"), &data_f32);
+            ("f32", "channels = 1")
+        };
+        let mut cf = CaseFile::new(
+            &format!(
+                "tex2D<float4>, {} filtering, address {:?}, {} coordinates, {} texels",
+                if c.linear { "linear" } else { "point" },
+                c.addr,
+                if c.normalized { "normalized" } else { "texel" },
+                if c.u8rgba { "u8 RGBA (normalized-float reads)" } else { "f32 one-channel" }
+            ),
+            "tex2d.ptx",
+            "tex2d",
+            (N / 64) as u32,
+            64,
+            &format!(
+                "{{ texture = \"t\" }}, {{ buffer = \"x\" }}, {{ buffer = \"y\" }}, {{ buffer = \"out\" }}, {{ s32 = {N} }}"
+            ),
+        );
+        cf.add(&format!(
+            "[buffers.texels]\ntype = \"{fmt}\"\ninit = {{ file = \"{p}_texels.npy\" }}\n\n\
+             [buffers.x]\ntype = \"f32\"\ninit = {{ file = \"{p}_x.npy\" }}\n\n\
+             [buffers.y]\ntype = \"f32\"\ninit = {{ file = \"{p}_y.npy\" }}\n\n\
+             [buffers.out]\ntype = \"f32\"\nlen = {}\n\n\
+             [textures.t]\nsource = {{ buffer = \"texels\" }}\nkind = \"2d\"\nformat = \"{fmt}\"\n{src}\n\
+             width = {W}\nheight = {H}\naddress = {}\nborder_color = [{}, {}, {}, {}]\n\
+             filter = \"{}\"\nnormalized_coords = {}\n\n\
+             [expect.out]\nfile = \"{p}_expected.npy\"\ntolerance = {{ abs = 1e-5 }}",
+            N * 4,
+            addr_list(c.addr),
+            border[0],
+            border[1],
+            border[2],
+            border[3],
+            if c.linear { "linear" } else { "point" },
+            c.normalized
+        ));
+        cf.write(dir, p);
+    }
+}
+
+/// A coordinate in [lo, hi) on a 1/64 grid plus 1/1024: never on a rounding tie.
+fn coord(rng: &mut Rng, lo: f32, hi: f32) -> f32 {
+    let u = (rng.next_u64() >> 40) as f32 / 16_777_216.0;
+    let v = lo + (hi - lo) * u;
+    (v * 64.0).floor() / 64.0 + 1.0 / 1024.0
+}
+
+/// `tex_fetch`: tex1Dfetch on linear memory (f32, u8x4 normalized, s32 element reads).
+pub fn tex_fetch(dir: &Path) {
+    const N: usize = 128;
+    const W: usize = 50;
+    let mut rng = Rng::new(200);
+    let tf = rng.f32_vec(W);
+    let tu: Vec<u8> = (0..W * 4).map(|_| (rng.next_u64() >> 56) as u8).collect();
+    let ti: Vec<i32> = (0..W).map(|_| rng.next_u64() as i32).collect();
+    let idx: Vec<i32> = (0..N).map(|_| (rng.next_u64() % 60) as i32 - 5).collect();
+    let mut of = vec![];
+    let mut ou = vec![];
+    let mut oi = vec![];
+    for &k in &idx {
+        let inside = k >= 0 && (k as usize) < W;
+        of.push(if inside { tf[k as usize] } else { 0.0 });
+        for c in 0..4 {
+            ou.push(if inside { tu[k as usize * 4 + c] as f32 / 255.0 } else { 0.0 });
+        }
+        oi.push(if inside { ti[k as usize] } else { 0 });
+    }
+    write(dir, "tf.npy", &tf);
+    write(dir, "tu.npy", &tu);
+    write(dir, "ti.npy", &ti);
+    write(dir, "idx.npy", &idx);
+    write(dir, "of_expected.npy", &of);
+    write(dir, "ou_expected.npy", &ou);
+    write(dir, "oi_expected.npy", &oi);
+}
+
+/// Cube-map face and face coordinates, from the guide's table ("Cubemap Textures").
+fn cube_lookup(x: f64, y: f64, z: f64) -> (usize, f64, f64) {
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let (face, m, s, t) = if ax >= ay && ax >= az {
+        if x > 0.0 { (0, ax, -z, -y) } else { (1, ax, z, -y) }
+    } else if ay >= az {
+        if y > 0.0 { (2, ay, x, z) } else { (3, ay, x, -z) }
+    } else if z > 0.0 {
+        (4, az, x, -y)
+    } else {
+        (5, az, -x, -y)
+    };
+    (face, (s / m + 1.0) / 2.0, (t / m + 1.0) / 2.0)
+}
+
+/// `tex_shapes`: 1D, 3D, 1D/2D layered, cube and cube layered.
+pub fn tex_shapes(dir: &Path) {
+    const N: usize = 160;
+    let mut rng = Rng::new(300);
+    use Addr::*;
+    let mk = |rng: &mut Rng, size: [usize; 3], layers: usize, addr: [Addr; 3], linear: bool| {
+        let n = size[0] * size[1] * size[2] * layers;
+        let d = rng.f32_vec(n);
+        (
+            d.clone(),
+            RefTex {
+                size,
+                channels: 1,
+                data: d.iter().map(|&v| v as f64).collect(),
+                addr,
+                linear,
+                normalized: true,
+                border: [0.5, 0.0, 0.0, 0.0],
+            },
+        )
+    };
+    let (d1, t1) = mk(&mut rng, [9, 1, 1], 1, [Wrap; 3], true);
+    let (d3, t3) = mk(&mut rng, [5, 4, 3], 1, [Clamp, Mirror, Wrap], true);
+    let (dl1, l1) = mk(&mut rng, [6, 1, 1], 3, [Mirror; 3], false);
+    let (dl2, l2) = mk(&mut rng, [4, 5, 1], 3, [Border; 3], true);
+    let (dc, cube) = mk(&mut rng, [4, 4, 1], 6, [Clamp; 3], true);
+    let (dcl, cubel) = mk(&mut rng, [3, 3, 1], 18, [Clamp; 3], false);
+    let mut c = vec![];
+    let mut out = vec![];
+    for _ in 0..N {
+        let (mut x, mut y, mut z);
+        loop {
+            x = coord(&mut rng, -0.25, 1.25);
+            y = coord(&mut rng, -0.25, 1.25);
+            z = coord(&mut rng, -0.25, 1.25);
+            let (a, b, cc) = ((x - 0.5).abs(), (y - 0.5).abs(), (z - 0.5).abs());
+            if a != b && b != cc && a != cc {
+                break;
+            }
+        }
+        let layer = (rng.next_u64() % 3) as usize;
+        c.extend([x, y, z, layer as f32 + 0.25]);
+        out.push(t1.sample(0, [x, 0.0, 0.0], 1)[0]);
+        out.push(t3.sample(0, [x, y, z], 3)[0]);
+        out.push(l1.sample(layer, [x, 0.0, 0.0], 1)[0]);
+        out.push(l2.sample(layer, [x, y, 0.0], 2)[0]);
+        let (cx, cy, cz) = ((x - 0.5) as f64, (y - 0.5) as f64, (z - 0.5) as f64);
+        let (f, s, t) = cube_lookup(cx, cy, cz);
+        out.push(cube.sample(f, [s as f32, t as f32, 0.0], 2)[0]);
+        out.push(cubel.sample(layer * 6 + f, [s as f32, t as f32, 0.0], 2)[0]);
+    }
+    write(dir, "c.npy", &c);
+    for (name, d) in [("t1", &d1), ("t3", &d3), ("l1", &dl1), ("l2", &dl2), ("cube", &dc), ("cubel", &dcl)] {
+        write(dir, &format!("{name}.npy"), d);
+    }
+    let out: Vec<f32> = out.iter().map(|&v| v as f32).collect();
+    write(dir, "out_expected.npy", &out);
+}
+
+/// `tex_lod`: a mipmapped 16x8 texture (5 levels), linear filtering within and between levels.
+pub fn tex_lod(dir: &Path) {
+    const N: usize = 128;
+    const LEVELS: usize = 5;
+    let mut rng = Rng::new(400);
+    let mut levels = vec![];
+    let mut all = vec![];
+    for l in 0..LEVELS {
+        let size = [(16 >> l).max(1), (8 >> l).max(1), 1];
+        let d = rng.f32_vec(size[0] * size[1]);
+        all.extend_from_slice(&d);
+        levels.push(RefTex {
+            size,
+            channels: 1,
+            data: d.iter().map(|&v| v as f64).collect(),
+            addr: [Addr::Clamp; 3],
+            linear: true,
+            normalized: true,
+            border: [0.0; 4],
+        });
+    }
+    // Level of detail → the blend of floor(lod) and the next level, weight frac(lod) in 1/256
+    // steps, clamped to the levels there are.
+    let at_lod = |lod: f64, x: f32, y: f32| -> f64 {
+        let lod = lod.max(0.0).min((LEVELS - 1) as f64);
+        let l0 = lod.floor() as usize;
+        let a = quantize(lod - lod.floor());
+        let l1 = (l0 + 1).min(LEVELS - 1);
+        let v0 = levels[l0].sample(0, [x, y, 0.0], 2)[0];
+        if a == 0.0 {
+            return v0;
+        }
+        let v1 = levels[l1].sample(0, [x, y, 0.0], 2)[0];
+        (1.0 - a) * v0 + a * v1
+    };
+    let mut c = vec![];
+    let mut out = vec![];
+    for _ in 0..N {
+        let x = coord(&mut rng, -0.2, 1.2);
+        let y = coord(&mut rng, -0.2, 1.2);
+        let lod = coord(&mut rng, -0.5, 5.0);
+        // Gradients: dPdx = (g, 0), dPdy = (0, g/2) → ρ = max(16g, 4g) = 16g texels: with g a
+        // power of two over 16 the level is an exact integer (log2).
+        let e = (rng.next_u64() % 7) as i32 - 1;
+        let g = 2f32.powi(e) / 16.0;
+        c.extend([x, y, lod, g]);
+        out.push(at_lod(lod as f64, x, y));
+        out.push(at_lod(e as f64, x, y));
+    }
+    write(dir, "c.npy", &c);
+    write(dir, "mips.npy", &all);
+    let out: Vec<f32> = out.iter().map(|&v| v as f32).collect();
+    write(dir, "out_expected.npy", &out);
+}
+
+/// `tex_gather`: tld4 of each component, u8 RGBA read as normalized floats, border addressing.
+pub fn tex_gather(dir: &Path) {
+    const N: usize = 96;
+    const W: usize = 6;
+    const H: usize = 5;
+    let mut rng = Rng::new(500);
+    let b: Vec<u8> = (0..W * H * 4).map(|_| (rng.next_u64() >> 56) as u8).collect();
+    let tex = RefTex {
+        size: [W, H, 1],
+        channels: 4,
+        data: b.iter().map(|&v| v as f64 / 255.0).collect(),
+        addr: [Addr::Border; 3],
+        linear: false,
+        normalized: false,
+        border: [0.125, 0.25, 0.375, 0.5],
+    };
+    let xs: Vec<f32> = (0..N).map(|_| coord(&mut rng, -2.0, W as f32 + 2.0)).collect();
+    let ys: Vec<f32> = (0..N).map(|_| coord(&mut rng, -2.0, H as f32 + 2.0)).collect();
+    let mut out = vec![];
+    for i in 0..N {
+        // The 2x2 footprint of linear filtering, counter-clockwise from the lower left.
+        let i0 = (xs[i] - 0.5).floor() as i64;
+        let j0 = (ys[i] - 0.5).floor() as i64;
+        let corners = [(i0, j0 + 1), (i0 + 1, j0 + 1), (i0 + 1, j0), (i0, j0)];
+        for comp in 0..4 {
+            for &(a, bb) in &corners {
+                out.push(tex.fetch(0, [a, bb, 0], 2)[comp] as f32);
+            }
+        }
+    }
+    write(dir, "texels.npy", &b);
+    write(dir, "x.npy", &xs);
+    write(dir, "y.npy", &ys);
+    write(dir, "out_expected.npy", &out);
+}
+
+/// `surf`: surface reads with zero/clamp boundary modes, writes with zero, 1D and 3D.
+pub fn surf(dir: &Path) {
+    const GW: usize = 16;
+    const GH: usize = 12;
+    const SW: usize = 13;
+    const SH: usize = 10;
+    let mut rng = Rng::new(600);
+    let src: Vec<u8> = (0..SW * SH * 4).map(|_| (rng.next_u64() >> 56) as u8).collect();
+    let dst_in: Vec<u8> = vec![0xAB; SW * SH * 4];
+    let s1: Vec<i32> = (0..10).map(|_| rng.next_u64() as i32).collect();
+    let s3_in: Vec<f32> = vec![-1.0; 14 * 3 * 3];
+    let texel = |x: usize, y: usize| -> [u8; 4] {
+        let o = (y * SW + x) * 4;
+        [src[o], src[o + 1], src[o + 2], src[o + 3]]
+    };
+    let pack = |t: [u8; 4]| i32::from_le_bytes(t);
+    let mut clamped = vec![0i32; GW * GH];
+    let mut zeroed = vec![0i32; GW * GH];
+    let mut dst = dst_in.clone();
+    let mut one_d = vec![0i32; GW];
+    let mut s3 = s3_in.clone();
+    for y in 0..GH {
+        for x in 0..GW {
+            let inside = x < SW && y < SH;
+            zeroed[y * GW + x] = if inside { pack(texel(x, y)) } else { 0 };
+            let c = texel(x.min(SW - 1), y.min(SH - 1));
+            clamped[y * GW + x] = pack(c);
+            if inside {
+                let o = (y * SW + x) * 4;
+                dst[o..o + 4].copy_from_slice(&[c[3], c[2], c[1], c[0]]);
+            }
+            if y == 0 {
+                let k = (x as i64 - 2).clamp(0, 9) as usize;
+                one_d[x] = s1[k];
+            }
+            let (zy, zz) = (y % 3, y / 3);
+            if x < 14 && zz < 3 {
+                s3[(zz * 3 + zy) * 14 + x] = x as f32 + 100.0 * y as f32;
+            }
+        }
+    }
+    write(dir, "src.npy", &src);
+    write(dir, "dst_in.npy", &dst_in);
+    write(dir, "s1.npy", &s1);
+    write(dir, "s3_in.npy", &s3_in);
+    write(dir, "clamped_expected.npy", &clamped);
+    write(dir, "zeroed_expected.npy", &zeroed);
+    write(dir, "dst_expected.npy", &dst);
+    write(dir, "one_d_expected.npy", &one_d);
+    write(dir, "s3_expected.npy", &s3);
+}
+
+/// `texref`: hand-written PTX with module-scope texture references in both texturing modes.
+pub fn texref(dir: &Path) {
+    const N: usize = 64;
+    let mut rng = Rng::new(700);
+    // Unified: a 6x4 texture bound with its own sampler state (linear, clamp, texel coords).
+    let d = rng.f32_vec(6 * 4);
+    let tex = RefTex {
+        size: [6, 4, 1],
+        channels: 1,
+        data: d.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Clamp; 3],
+        linear: true,
+        normalized: false,
+        border: [0.0; 4],
+    };
+    let xs: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.0, 7.0)).collect();
+    let ys: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.0, 5.0)).collect();
+    let mut out = vec![];
+    let mut info = vec![];
+    let mut surf = vec![];
+    for i in 0..N {
+        let v = tex.sample(0, [xs[i], ys[i], 0.0], 2);
+        out.extend(v.iter().map(|&x| x as f32));
+        // txq width, height, filter_mode (1: linear), addr_mode_0 (1: clamp, CUDA's
+        // numbering), normalized_coords; suq width; istypep.texref / .surfref of a texture
+        // object handle.
+        info.extend([6, 4, 1, 1, 0, N as i32, 1, 0]);
+        surf.push(7 * i as i32 + 1);
+    }
+    write(dir, "unified_texels.npy", &d);
+    write(dir, "unified_x.npy", &xs);
+    write(dir, "unified_y.npy", &ys);
+    write(dir, "unified_out_expected.npy", &out);
+    write(dir, "unified_info_expected.npy", &info);
+    write(dir, "unified_surf_expected.npy", &surf);
+    // Independent: a 5x7 texture; the sampler (linear, wrap, normalized) comes from smp.
+    let d = rng.f32_vec(5 * 7);
+    let tex = RefTex {
+        size: [5, 7, 1],
+        channels: 1,
+        data: d.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Wrap; 3],
+        linear: true,
+        normalized: true,
+        border: [0.0; 4],
+    };
+    let xs: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.5, 2.5)).collect();
+    let ys: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.5, 2.5)).collect();
+    let mut out = vec![];
+    let mut info = vec![];
+    for i in 0..N {
+        let v = tex.sample(0, [xs[i], ys[i], 0.0], 2);
+        out.extend(v.iter().map(|&x| x as f32));
+        // txq width, height (texture); filter_mode 1, addr_mode_1 0 (wrap),
+        // force_unnormalized_coords 0 (sampler); channel_data_type CL_FLOAT (0x10DE);
+        // istypep.samplerref / .texref of a texture object handle.
+        info.extend([5, 7, 1, 0, 0, 0x10DE, 0, 1]);
+    }
+    write(dir, "independent_texels.npy", &d);
+    write(dir, "independent_x.npy", &xs);
+    write(dir, "independent_y.npy", &ys);
+    write(dir, "independent_out_expected.npy", &out);
+    write(dir, "independent_info_expected.npy", &info);
+}
+
+/// Write 8-bit RGBA pixels as a PNG.
+fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) {
+    let f = std::fs::File::create(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w, h);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut wr = enc.write_header().expect("png header");
+    wr.write_image_data(rgba).expect("png data");
+    println!("  wrote {}", path.display());
+}
+
+/// `upscale`: bilinear 4x upscaling of a 24x16 RGBA image (PNG in, PNG out in the README).
+pub fn upscale(dir: &Path) {
+    const W: usize = 24;
+    const H: usize = 16;
+    const S: usize = 4;
+    // A test card: colour ramps, a hard-edged disc and a one-pixel checker strip, so edges
+    // and ramps both show.
+    let mut img = vec![0u8; W * H * 4];
+    for y in 0..H {
+        for x in 0..W {
+            let o = (y * W + x) * 4;
+            let (dx, dy) = (x as f64 - 15.5, y as f64 - 7.5);
+            let disc = dx * dx + dy * dy < 30.0;
+            let checker = y >= 13 && (x + y) % 2 == 0;
+            let (r, g, b) = if checker {
+                (255, 255, 255)
+            } else if disc {
+                (250, 200, 40)
+            } else {
+                ((x * 255 / (W - 1)) as u8, (y * 255 / (H - 1)) as u8, 160u8)
+            };
+            img[o..o + 4].copy_from_slice(&[r, g, b, 255]);
+        }
+    }
+    write_png(&dir.join("in.png"), W as u32, H as u32, &img);
+    let tex = RefTex {
+        size: [W, H, 1],
+        channels: 4,
+        data: img.iter().map(|&v| v as f64 / 255.0).collect(),
+        addr: [Addr::Clamp; 3],
+        linear: true,
+        normalized: true,
+        border: [0.0; 4],
+    };
+    let (ow, oh) = (W * S, H * S);
+    let mut out = vec![0u8; ow * oh * 4];
+    for y in 0..oh {
+        for x in 0..ow {
+            // PTX: add.f32, div.rn.f32 (exact IEEE in f32).
+            let u = (x as f32 + 0.5) / ow as f32;
+            let v = (y as f32 + 0.5) / oh as f32;
+            let c = tex.sample(0, [u, v, 0.0], 2);
+            for k in 0..4 {
+                // cvt.sat, mul.f32 by 255, cvt.rni (round half to even).
+                let s = (c[k] as f32).clamp(0.0, 1.0) * 255.0;
+                out[(y * ow + x) * 4 + k] = s.round_ties_even() as u8;
+            }
+        }
+    }
+    write(dir, "out_expected.npy", &out);
+}
+
+/// `tex_formats`: channel formats and read modes on 5x4 textures, texel coordinates.
+pub fn tex_formats(dir: &Path) {
+    const N: usize = 96;
+    const W: usize = 5;
+    const H: usize = 4;
+    let mut rng = Rng::new(800);
+    let mk = |data: Vec<f64>, channels, addr, linear, border| RefTex {
+        size: [W, H, 1],
+        channels,
+        data,
+        addr: [addr; 3],
+        linear,
+        normalized: false,
+        border,
+    };
+    let u8e: Vec<u8> = (0..W * H * 4).map(|_| (rng.next_u64() >> 56) as u8).collect();
+    let s16: Vec<i16> = (0..W * H * 2).map(|_| rng.next_u64() as i16).collect();
+    let s8: Vec<i8> = (0..W * H).map(|_| rng.next_u64() as i8).collect();
+    // Normal f16 numbers: sign, exponent 1..=30, any mantissa.
+    let f16: Vec<u16> = (0..W * H * 2)
+        .map(|_| {
+            let r = rng.next_u64();
+            ((r & 1) << 15 | (1 + (r >> 1) % 30) << 10 | (r >> 8) & 0x3ff) as u16
+        })
+        .collect();
+    let f16_value = |b: u16| {
+        let sign = if b >> 15 == 1 { -1.0 } else { 1.0 };
+        let e = ((b >> 10) & 31) as i32;
+        let m = (b & 0x3ff) as f64;
+        sign * 2f64.powi(e - 15) * (1.0 + m / 1024.0)
+    };
+    // Pitched: rows of 5 u16 texels 16 bytes apart (3 unused texels per row, filled with junk).
+    const PITCH: usize = 8;
+    let u16p: Vec<u16> = (0..PITCH * H).map(|_| rng.next_u64() as u16).collect();
+    let s32: Vec<i32> = (0..W * H).map(|_| rng.next_u64() as i32).collect();
+    let t_u8 = mk(u8e.iter().map(|&v| v as f64).collect(), 4, Addr::Clamp, false, [0.0; 4]);
+    let t_s16 = mk(
+        s16.iter().map(|&v| (v as f64 / 32767.0).max(-1.0)).collect(),
+        2,
+        Addr::Border,
+        true,
+        [0.5, -0.5, 0.0, 0.0],
+    );
+    let t_s8 = mk(
+        s8.iter().map(|&v| (v as f64 / 127.0).max(-1.0)).collect(),
+        1,
+        Addr::Clamp,
+        true,
+        [0.0; 4],
+    );
+    let t_f16 = mk(f16.iter().map(|&b| f16_value(b)).collect(), 2, Addr::Clamp, true, [0.0; 4]);
+    let dense_u16: Vec<f64> = (0..W * H)
+        .map(|k| u16p[(k / W) * PITCH + k % W] as f64 / 65535.0)
+        .collect();
+    let t_u16 = mk(dense_u16, 1, Addr::Clamp, false, [0.0; 4]);
+    let t_s32 = mk(s32.iter().map(|&v| v as f64).collect(), 1, Addr::Clamp, false, [0.0; 4]);
+    let mut c = vec![];
+    let (mut ou, mut of, mut oi) = (vec![], vec![], vec![]);
+    for _ in 0..N {
+        let x = coord(&mut rng, -1.5, W as f32 + 1.5);
+        let y = coord(&mut rng, -1.5, H as f32 + 1.5);
+        c.extend([x, y]);
+        let p = [x, y, 0.0];
+        let a = t_u8.sample(0, p, 2);
+        ou.extend(a.iter().map(|&v| v as u32));
+        let b = t_s16.sample(0, p, 2);
+        let h = t_f16.sample(0, p, 2);
+        of.extend([
+            b[0],
+            b[1],
+            t_s8.sample(0, p, 2)[0],
+            h[0],
+            h[1],
+            t_u16.sample(0, p, 2)[0],
+        ]);
+        oi.push(t_s32.sample(0, p, 2)[0] as i32);
+    }
+    let of: Vec<f32> = of.iter().map(|&v| v as f32).collect();
+    write(dir, "c.npy", &c);
+    write(dir, "u8e.npy", &u8e);
+    write(dir, "s16.npy", &s16);
+    write(dir, "s8.npy", &s8);
+    write(dir, "f16.npy", &f16);
+    write(dir, "u16p.npy", &u16p);
+    write(dir, "s32.npy", &s32);
+    write(dir, "ou_expected.npy", &ou);
+    write(dir, "of_expected.npy", &of);
+    write(dir, "oi_expected.npy", &oi);
+}
+
+/// `surf_ops`: sured, sust.p, layered suld with .zero, txq/suq attributes (hand-written PTX).
+pub fn surf_ops(dir: &Path) {
+    const T: usize = 64;
+    let mut rng = Rng::new(900);
+    let fin = rng.f32_vec(4 * 3 * 4);
+    let arr: Vec<i32> = (0..3 * 2 * 4).map(|_| rng.next_u64() as i32).collect();
+    let mut cnt = vec![0u32; 4 * 3];
+    let mut fout = vec![0f32; 4 * 3 * 4];
+    let mut loaded = vec![0i32; T];
+    let mut info = vec![0i32; T * 12];
+    for t in 0..T {
+        let (x, y) = (t % 4, (t / 4) % 3);
+        cnt[y * 4 + x] += 1;
+        for c in 0..4 {
+            fout[(y * 4 + x) * 4 + c] = fin[(y * 4 + x) * 4 + 3 - c];
+        }
+        let (layer, ax, ay) = (t % 5, t % 3, t % 2);
+        loaded[t] = if layer < 4 { arr[(layer * 2 + ay) * 3 + ax] } else { 0 };
+        let lvl = t % 5;
+        // txq.level.width/.height of a 16x8 texture; 5 levels; array size 6 of the layered
+        // texture; suq of the 3x2x4-layer surface: height 2, depth 1, array size 4; suq of the
+        // f32x4 surface: CL_RGBA (0x10B5), CL_FLOAT (0x10DE); istypep.surfref 1, .texref 0.
+        let row = [
+            (16 >> lvl).max(1),
+            (8 >> lvl).max(1),
+            5,
+            6,
+            2,
+            1,
+            4,
+            0x10B5,
+            0x10DE,
+            1,
+            0,
+            lvl as i32,
+        ];
+        info[t * 12..t * 12 + 12].copy_from_slice(&row);
+    }
+    // sured.b.max.2d.s32.clamp at x = 100 bytes: the last column of each row of mx holds the
+    // largest thread index of that row.
+    let mut mx = vec![0i32; 4 * 3];
+    for y in 0..3 {
+        mx[y * 4 + 3] = (0..T).filter(|t| (t / 4) % 3 == y).max().unwrap_or(0) as i32;
+    }
+    write(dir, "mx_expected.npy", &mx);
+    write(dir, "fin.npy", &fin);
+    write(dir, "arr.npy", &arr);
+    write(dir, "cnt_expected.npy", &cnt);
+    write(dir, "fout_expected.npy", &fout);
+    write(dir, "loaded_expected.npy", &loaded);
+    write(dir, "info_expected.npy", &info);
+}
+
+pub fn run_all(root: &Path) {
+    let run = |name: &str, f: &dyn Fn(&Path)| {
+        let dir = root.join(name);
+        assert!(dir.is_dir(), "{} is not a directory", dir.display());
+        println!("{name}");
+        f(&dir);
+    };
+    run("tex2d", &tex2d);
+    run("tex_fetch", &tex_fetch);
+    run("tex_shapes", &tex_shapes);
+    run("tex_lod", &tex_lod);
+    run("tex_gather", &tex_gather);
+    run("surf", &surf);
+    run("texref", &texref);
+    run("upscale", &upscale);
+    run("tex_formats", &tex_formats);
+    run("surf_ops", &surf_ops);
+}

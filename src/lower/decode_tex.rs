@@ -1,0 +1,514 @@
+//! Decoding of the texture and surface instructions (PTX ISA §9.7.10, §9.7.11): `tex`
+//! (with `.level`/`.grad`), `tld4`, `txq`, `istypep`, `suld`, `sust`, `sured`, `suq`.
+//!
+//! The texture or surface is the first element of the bracketed operand: a `.u64` register
+//! holding a handle (texture and surface objects), or a module-scope `.texref`/`.surfref`
+//! variable, whose 8 bytes hold the handle the host bound to it (`Context::bind_texref`). In
+//! independent texturing mode a `.samplerref` (or handle register) follows it.
+//! Not supported (an error naming the instruction): the optional residency predicate `d|p`,
+//! texel offsets and depth-compare operands, and `.f16x2` results.
+
+use super::super::build::{Builder, Var};
+use super::super::LowerError;
+use super::{ir_ty, Cx};
+use crate::ir::{AtomOp, HandleKind, Op, Sign, Space, SurfClamp, TexAttr, TexGeom, TexLod, Type};
+use crate::ptx::ast::{self, Operand};
+
+type R = Result<(), LowerError>;
+
+/// Decode `op` if it is a texture or surface instruction.
+pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
+    Some(match op {
+        "tex" => tex(b, cx),
+        "tld4" => tld4(b, cx),
+        "txq" => txq(b, cx),
+        "istypep" => istypep(b, cx),
+        "suld" => suld(b, cx),
+        "sust" => sust(b, cx),
+        "sured" => sured(b, cx),
+        "suq" => suq(b, cx),
+        _ => return None,
+    })
+}
+
+/// The handle in operand `o`: a register (`.b64`), or a `.texref`/`.samplerref`/`.surfref`
+/// variable, whose handle is loaded from the variable.
+fn handle(b: &mut Builder, cx: &Cx, o: &Operand) -> Result<Var, LowerError> {
+    let name = match o {
+        Operand::Reg {
+            name,
+            component: None,
+        } => name,
+        Operand::Symbol { name, offset: 0 } => name,
+        other => {
+            return Err(LowerError::new(
+                other.span(),
+                format!("expected a texture, sampler or surface in '{}'", cx.ptx),
+            ))
+        }
+    };
+    if b.reg(&name.name).is_some() {
+        return b.src_rel(cx, o, Type::I64, None);
+    }
+    let addr = b.src_rel(cx, o, Type::I64, None)?;
+    Ok(b.emit1(
+        Op::Load {
+            space: Space::Global,
+            align: 8,
+        },
+        vec![addr],
+        Type::I64,
+        cx.loc,
+        &cx.ptx,
+    ))
+}
+
+/// The parts of `[tex, {coords}]` / `[tex, smp, {coords}]` / `[surf]`: handle operand,
+/// sampler operand, coordinate operands.
+fn bracket(cx: &Cx, o: &Operand) -> Result<(Operand, Option<Operand>, Vec<Operand>), LowerError> {
+    // `[name]` alone parses as an address operand.
+    if let Operand::Address {
+        base: Some(name),
+        offset: 0,
+        ..
+    } = o
+    {
+        let h = Operand::Reg {
+            name: name.clone(),
+            component: None,
+        };
+        return Ok((h, None, vec![]));
+    }
+    let Operand::Bracketed(items, _) = o else {
+        return Err(cx.bad("expected a [texture, {coordinates}] operand"));
+    };
+    let vec_items = |v: &Operand| match v {
+        Operand::Vector(e, _) => e.clone(),
+        other => vec![other.clone()],
+    };
+    match items.as_slice() {
+        [h] => Ok((h.clone(), None, vec![])),
+        [h, c] => Ok((h.clone(), None, vec_items(c))),
+        [h, s, c] => Ok((h.clone(), Some(s.clone()), vec_items(c))),
+        _ => Err(cx.bad("expected [texture, {coordinates}] or [texture, sampler, {coordinates}]")),
+    }
+}
+
+/// The geometry modifier.
+fn geom(cx: &Cx) -> Result<TexGeom, LowerError> {
+    cx.mods
+        .iter()
+        .find_map(|m| TexGeom::from_suffix(m))
+        .ok_or_else(|| cx.bad("missing geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube, ...)"))
+}
+
+/// Destination operands of a vector result: `{a, b, c, d}` or a single register.
+fn dests(cx: &Cx, o: &Operand, n: usize) -> Result<Vec<Operand>, LowerError> {
+    match o {
+        Operand::Vector(e, _) if e.len() == n => Ok(e.clone()),
+        Operand::Vector(e, _) => {
+            Err(cx.bad(&format!("expects {n} destinations, found {}", e.len())))
+        }
+        Operand::PredPair(..) => Err(cx.unsupported("the residency predicate d|p")),
+        other if n == 1 => Ok(vec![other.clone()]),
+        _ => Err(cx.bad(&format!("expects a vector of {n} destinations"))),
+    }
+}
+
+/// Coordinates: [array index as i32], `dims` values of `cty`; the padding element of
+/// four-element vectors is ignored.
+fn coords(
+    b: &mut Builder,
+    cx: &Cx,
+    g: TexGeom,
+    items: &[Operand],
+    cty: Type,
+) -> Result<Vec<Var>, LowerError> {
+    let n = g.dims() as usize + g.arrayed() as usize;
+    let want = match n {
+        1 => 1,
+        2 => 2,
+        _ => 4,
+    };
+    if items.len() != want && items.len() != n {
+        return Err(cx.bad(&format!(
+            "the {g} geometry takes {want} coordinates, found {}",
+            items.len()
+        )));
+    }
+    let mut out = vec![];
+    for (k, o) in items.iter().take(n).enumerate() {
+        let ty = if k == 0 && g.arrayed() {
+            Type::I32
+        } else {
+            cty
+        };
+        out.push(b.src_rel(cx, o, ty, Some(Sign::Unsigned))?);
+    }
+    Ok(out)
+}
+
+/// The two type modifiers of `tex`/`tld4`: (destination, coordinate) IR types.
+fn tex_types(cx: &Cx) -> Result<(Type, Type, Sign), LowerError> {
+    let tys: Vec<ast::ScalarType> = cx
+        .mods
+        .iter()
+        .filter_map(|m| ast::ScalarType::from_suffix(m))
+        .collect();
+    let [d, c] = tys.as_slice() else {
+        return Err(cx.bad("expects a destination and a coordinate type (.v4.f32.f32)"));
+    };
+    let conv = |t: &ast::ScalarType| ir_ty(*t);
+    let (dt, ds, _) = conv(d).ok_or_else(|| cx.unsupported("destination type"))?;
+    let (ct, _, _) = conv(c).ok_or_else(|| cx.unsupported("coordinate type"))?;
+    if dt != Type::F32 && dt != Type::I32 {
+        return Err(cx.unsupported("destination type other than .f32, .s32, .u32"));
+    }
+    if ct != Type::F32 && ct != Type::I32 {
+        return Err(cx.bad("coordinates are .f32 or .s32"));
+    }
+    Ok((dt, ct, ds))
+}
+
+fn write_dests(b: &mut Builder, cx: &mut Cx, o: &Operand, res: &[Var], ty: Type, sign: Sign) -> R {
+    let ds = dests(cx, o, res.len())?;
+    for (d, &r) in ds.iter().zip(res) {
+        if let Some(t) = b.dst_rel(cx, d, ty, Some(sign))? {
+            b.copy(t, r, cx.loc, &cx.ptx);
+        }
+    }
+    Ok(())
+}
+
+/// `tex{.level,.grad}.geom.v4.dtype.ctype d, [a, {b,} c] {, lod | , dPdx, dPdy}`
+/// (PTX ISA §9.7.10.3).
+fn tex(b: &mut Builder, cx: &mut Cx) -> R {
+    let g = geom(cx)?;
+    if cx.has("v2") || cx.has("f16x2") {
+        return Err(cx.unsupported(".f16x2 results"));
+    }
+    let lod = if cx.has("level") {
+        TexLod::Level
+    } else if cx.has("grad") {
+        TexLod::Grad
+    } else {
+        TexLod::Base
+    };
+    let extra = match lod {
+        TexLod::Base => 0,
+        TexLod::Level => 1,
+        TexLod::Grad => 2,
+    };
+    if cx.inst.operands.len() > 2 + extra {
+        return Err(cx.unsupported("texel offsets and depth compare"));
+    }
+    cx.expect_operands(2 + extra)?;
+    if g.multisample() {
+        return Err(cx.unsupported("multisample textures (.2dms, .a2dms)"));
+    }
+    let (dt, ct, sign) = tex_types(cx)?;
+    let br = cx.opnd(1)?.clone();
+    let (h, s, c) = bracket(cx, &br)?;
+    let mut args = vec![handle(b, cx, &h)?];
+    if let Some(s) = &s {
+        args.push(handle(b, cx, s)?);
+    }
+    args.extend(coords(b, cx, g, &c, ct)?);
+    match lod {
+        TexLod::Base => {}
+        TexLod::Level => args.push(b.src(cx, 2, Type::F32)?),
+        TexLod::Grad => {
+            let n = g.dims() as usize;
+            for k in [2, 3] {
+                let o = cx.opnd(k)?.clone();
+                let items = match &o {
+                    Operand::Vector(e, _) => e.clone(),
+                    other => vec![other.clone()],
+                };
+                if items.len() < n {
+                    return Err(cx.bad("gradient vectors need one value per dimension"));
+                }
+                for it in items.iter().take(n) {
+                    args.push(b.src_rel(cx, it, Type::F32, None)?);
+                }
+            }
+        }
+    }
+    let res: Vec<Var> = (0..4).map(|_| b.new_var(dt)).collect();
+    b.emit(
+        Op::Tex {
+            geom: g,
+            lod,
+            int_coords: ct == Type::I32,
+            sampler: s.is_some(),
+        },
+        args,
+        res.clone(),
+        cx.loc,
+        &cx.ptx,
+    );
+    let d = cx.opnd(0)?.clone();
+    write_dests(b, cx, &d, &res, dt, sign)
+}
+
+/// `tld4.comp.2d.v4.dtype.f32 d, [a, {b,} c]` (PTX ISA §9.7.10.4).
+fn tld4(b: &mut Builder, cx: &mut Cx) -> R {
+    let g = geom(cx)?;
+    if g != TexGeom::D2 && g != TexGeom::A2d {
+        return Err(cx.unsupported("tld4 geometries other than .2d and .a2d"));
+    }
+    if cx.inst.operands.len() > 2 {
+        return Err(cx.unsupported("texel offsets and depth compare"));
+    }
+    cx.expect_operands(2)?;
+    let comp = ["r", "g", "b", "a"]
+        .iter()
+        .position(|c| cx.has(c))
+        .ok_or_else(|| cx.bad("missing component (.r, .g, .b, .a)"))? as u8;
+    let (dt, ct, sign) = tex_types(cx)?;
+    if ct != Type::F32 {
+        return Err(cx.bad("tld4 coordinates are .f32"));
+    }
+    let br = cx.opnd(1)?.clone();
+    let (h, s, c) = bracket(cx, &br)?;
+    let mut args = vec![handle(b, cx, &h)?];
+    if let Some(s) = &s {
+        args.push(handle(b, cx, s)?);
+    }
+    args.extend(coords(b, cx, g, &c, Type::F32)?);
+    let res: Vec<Var> = (0..4).map(|_| b.new_var(dt)).collect();
+    b.emit(
+        Op::Tld4 {
+            comp,
+            geom: g,
+            sampler: s.is_some(),
+        },
+        args,
+        res.clone(),
+        cx.loc,
+        &cx.ptx,
+    );
+    let d = cx.opnd(0)?.clone();
+    write_dests(b, cx, &d, &res, dt, sign)
+}
+
+/// The attribute modifier of `txq`/`suq`.
+fn attr(cx: &Cx) -> Result<TexAttr, LowerError> {
+    cx.mods
+        .iter()
+        .find_map(|m| TexAttr::from_suffix(m))
+        .ok_or_else(|| cx.bad("missing query attribute (.width, .height, ...)"))
+}
+
+/// `txq.attr.b32 d, [a]`, `txq.level.attr.b32 d, [a], lod` (PTX ISA §9.7.10.5).
+fn txq(b: &mut Builder, cx: &mut Cx) -> R {
+    let level = cx.has("level");
+    cx.expect_operands(if level { 3 } else { 2 })?;
+    let a = attr(cx)?;
+    let br = cx.opnd(1)?.clone();
+    let (h, s, c) = bracket(cx, &br)?;
+    if s.is_some() || !c.is_empty() {
+        return Err(cx.bad("txq takes [texture] or [sampler]"));
+    }
+    let mut args = vec![handle(b, cx, &h)?];
+    if level {
+        args.push(b.src(cx, 2, Type::I32)?);
+    }
+    b.unary_to_dst(cx, Op::Txq { attr: a, level }, args, Type::I32)
+}
+
+/// `suq.attr.b32 d, [a]` (PTX ISA §9.7.11.4).
+fn suq(b: &mut Builder, cx: &mut Cx) -> R {
+    cx.expect_operands(2)?;
+    let a = attr(cx)?;
+    let br = cx.opnd(1)?.clone();
+    let (h, s, c) = bracket(cx, &br)?;
+    if s.is_some() || !c.is_empty() {
+        return Err(cx.bad("suq takes [surface]"));
+    }
+    let args = vec![handle(b, cx, &h)?];
+    b.unary_to_dst(cx, Op::Suq { attr: a }, args, Type::I32)
+}
+
+/// `istypep.type p, a` (PTX ISA §9.7.10.6).
+fn istypep(b: &mut Builder, cx: &mut Cx) -> R {
+    cx.expect_operands(2)?;
+    let kind = if cx.has("texref") {
+        HandleKind::Texture
+    } else if cx.has("samplerref") {
+        HandleKind::Sampler
+    } else if cx.has("surfref") {
+        HandleKind::Surface
+    } else {
+        return Err(cx.bad("missing .texref, .samplerref or .surfref"));
+    };
+    let o = cx.opnd(1)?.clone();
+    let h = handle(b, cx, &o)?;
+    b.unary_to_dst(cx, Op::Istypep { kind }, vec![h], Type::Pred)
+}
+
+/// Out-of-range mode (default `.trap`).
+fn clamp_mode(cx: &Cx) -> SurfClamp {
+    if cx.has("clamp") {
+        SurfClamp::Clamp
+    } else if cx.has("zero") {
+        SurfClamp::Zero
+    } else {
+        SurfClamp::Trap
+    }
+}
+
+/// `.b` or `.p`, geometry, vector width and element type of a surface instruction.
+fn surf_shape(cx: &Cx) -> Result<(bool, TexGeom, u8, Type, Sign), LowerError> {
+    let formatted = cx.has("p");
+    if !formatted && !cx.has("b") {
+        return Err(cx.bad("missing .b or .p"));
+    }
+    let g = geom(cx)?;
+    if matches!(
+        g,
+        TexGeom::Cube | TexGeom::ACube | TexGeom::D2ms | TexGeom::A2dms
+    ) {
+        return Err(cx.bad(&format!("surfaces have no {g} geometry")));
+    }
+    let vec = if cx.has("v4") {
+        4
+    } else if cx.has("v2") {
+        2
+    } else {
+        1
+    };
+    let t = cx.ty()?;
+    let (ty, sign, _) = ir_ty(t).ok_or_else(|| cx.unsupported("element type"))?;
+    if ty == Type::Pred || ty == Type::F64 {
+        return Err(cx.bad("surface elements are .b8/.b16/.b32/.b64 (or .f32 for .p)"));
+    }
+    if formatted && ty.bits() != 32 {
+        return Err(cx.bad(".p accesses use 32-bit elements (.b32, .u32, .s32, .f32)"));
+    }
+    Ok((formatted, g, vec, ty, sign))
+}
+
+/// Surface coordinates: [array index], x, y, z as i32 (4-vectors padded).
+fn surf_coords(
+    b: &mut Builder,
+    cx: &Cx,
+    g: TexGeom,
+    c: &[Operand],
+) -> Result<Vec<Var>, LowerError> {
+    coords(b, cx, g, c, Type::I32)
+}
+
+/// `suld.b.geom{.v2,.v4}.dtype.clamp d, [a, b]` (PTX ISA §9.7.11.1).
+fn suld(b: &mut Builder, cx: &mut Cx) -> R {
+    cx.expect_operands(2)?;
+    let (formatted, g, vec, ty, sign) = surf_shape(cx)?;
+    let clamp = clamp_mode(cx);
+    let br = cx.opnd(1)?.clone();
+    let (h, s, c) = bracket(cx, &br)?;
+    if s.is_some() {
+        return Err(cx.bad("surfaces take [surface, {coordinates}]"));
+    }
+    let mut args = vec![handle(b, cx, &h)?];
+    args.extend(surf_coords(b, cx, g, &c)?);
+    let res: Vec<Var> = (0..vec).map(|_| b.new_var(ty)).collect();
+    b.emit(
+        Op::Suld {
+            geom: g,
+            clamp,
+            formatted,
+            vec,
+        },
+        args,
+        res.clone(),
+        cx.loc,
+        &cx.ptx,
+    );
+    let d = cx.opnd(0)?.clone();
+    write_dests(b, cx, &d, &res, ty, sign)
+}
+
+/// `sust.b.geom{.v2,.v4}.ctype.clamp [a, b], c` (PTX ISA §9.7.11.2).
+fn sust(b: &mut Builder, cx: &mut Cx) -> R {
+    cx.expect_operands(2)?;
+    let (formatted, g, vec, ty, _) = surf_shape(cx)?;
+    let clamp = clamp_mode(cx);
+    let br = cx.opnd(0)?.clone();
+    let (h, s, c) = bracket(cx, &br)?;
+    if s.is_some() {
+        return Err(cx.bad("surfaces take [surface, {coordinates}]"));
+    }
+    let mut args = vec![handle(b, cx, &h)?];
+    args.extend(surf_coords(b, cx, g, &c)?);
+    let v = cx.opnd(1)?.clone();
+    let vals = match &v {
+        Operand::Vector(e, _) => e.clone(),
+        other => vec![other.clone()],
+    };
+    if vals.len() != vec as usize {
+        return Err(cx.bad("vector width and value list disagree"));
+    }
+    for o in &vals {
+        args.push(b.src_rel(cx, o, ty, Some(Sign::Unsigned))?);
+    }
+    b.emit(
+        Op::Sust {
+            geom: g,
+            clamp,
+            formatted,
+            vec,
+        },
+        args,
+        vec![],
+        cx.loc,
+        &cx.ptx,
+    );
+    Ok(())
+}
+
+/// `sured.b.op.geom.ctype.clamp [a, b], c` (PTX ISA §9.7.11.3).
+fn sured(b: &mut Builder, cx: &mut Cx) -> R {
+    cx.expect_operands(2)?;
+    let formatted = cx.has("p");
+    let g = geom(cx)?;
+    let clamp = clamp_mode(cx);
+    let t = cx.ty()?;
+    let (ty, sign, _) = ir_ty(t).ok_or_else(|| cx.unsupported("element type"))?;
+    let op = if cx.has("add") {
+        AtomOp::Add
+    } else if cx.has("min") {
+        AtomOp::Min(sign)
+    } else if cx.has("max") {
+        AtomOp::Max(sign)
+    } else if cx.has("and") {
+        AtomOp::And
+    } else if cx.has("or") {
+        AtomOp::Or
+    } else {
+        return Err(cx.bad("missing reduction (.add, .min, .max, .and, .or)"));
+    };
+    if !matches!(ty, Type::I32 | Type::I64) {
+        return Err(cx.bad("sured elements are .u32, .s32, .b32, .u64, .s64 or .b64"));
+    }
+    let br = cx.opnd(0)?.clone();
+    let (h, s, c) = bracket(cx, &br)?;
+    if s.is_some() {
+        return Err(cx.bad("surfaces take [surface, {coordinates}]"));
+    }
+    let mut args = vec![handle(b, cx, &h)?];
+    args.extend(surf_coords(b, cx, g, &c)?);
+    args.push(b.src(cx, 1, ty)?);
+    b.emit(
+        Op::Sured {
+            op,
+            geom: g,
+            clamp,
+            formatted,
+        },
+        args,
+        vec![],
+        cx.loc,
+        &cx.ptx,
+    );
+    Ok(())
+}

@@ -1,0 +1,243 @@
+//! Texture and surface operations on a warp's value slots: the one implementation both engines
+//! call (the interpreter through `runtime::warp::exec`, the JIT through
+//! `jit::helpers::warp_helper`), once per warp instruction for the lanes of the execution mask.
+//! Operand order is the op table's (`ir::ops`); the sampling rules are `runtime::texture`'s.
+
+use super::env::CtaEnv;
+use super::texture::{self, LodInput, SurfRequest, TexFault, TexRequest};
+use super::warp::{lanes, WarpDesc};
+use crate::ir::{Op, TexLod, Type};
+
+fn f32_of(v: u64) -> f32 {
+    f32::from_bits(v as u32)
+}
+
+fn record(env: &CtaEnv, d: &WarpDesc, lane: u32, f: TexFault, write: bool) {
+    env.fault(lane, d.inst, f.kind, f.space, f.addr, f.size, write);
+}
+
+/// Execute texture or surface operation `d` for the lanes of `mask`.
+pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
+    let table = env.textures();
+    match d.op {
+        Op::Tex {
+            geom,
+            lod,
+            int_coords,
+            sampler,
+        } => {
+            let n = geom.dims() as usize;
+            for l in lanes(mask) {
+                let mut k = 0;
+                let mut next = || {
+                    k += 1;
+                    d.arg(s, k, l)
+                };
+                let h = d.arg(s, 0, l);
+                let smp = sampler.then(&mut next);
+                let layer = if geom.arrayed() { next() as i32 } else { 0 };
+                let mut coords = [0f32; 3];
+                let mut ic = [0i32; 3];
+                for c in 0..n {
+                    let v = next();
+                    coords[c] = f32_of(v);
+                    ic[c] = v as i32;
+                }
+                let lod_in = match lod {
+                    TexLod::Base => LodInput::Base,
+                    TexLod::Level => LodInput::Level(f32_of(next())),
+                    TexLod::Grad => {
+                        let mut dx = [0f32; 3];
+                        let mut dy = [0f32; 3];
+                        for g in dx.iter_mut().take(n) {
+                            *g = f32_of(next());
+                        }
+                        for g in dy.iter_mut().take(n) {
+                            *g = f32_of(next());
+                        }
+                        LodInput::Grad(dx, dy)
+                    }
+                };
+                let req = TexRequest {
+                    geom,
+                    layer,
+                    coords,
+                    int_coords: int_coords.then_some(ic),
+                    lod: lod_in,
+                };
+                let r = match texture::fetch(table, env, h, smp, &req) {
+                    Ok(r) => r,
+                    Err(f) => {
+                        record(env, d, l, f, false);
+                        [0; 4]
+                    }
+                };
+                for (k, v) in r.iter().enumerate() {
+                    d.set(s, k, l, *v as u64);
+                }
+            }
+        }
+        Op::Tld4 {
+            comp,
+            geom,
+            sampler,
+        } => {
+            for l in lanes(mask) {
+                let h = d.arg(s, 0, l);
+                let mut k = 1;
+                let smp = if sampler {
+                    k += 1;
+                    Some(d.arg(s, 1, l))
+                } else {
+                    None
+                };
+                let layer = if geom.arrayed() {
+                    k += 1;
+                    d.arg(s, k - 1, l) as i32
+                } else {
+                    0
+                };
+                let x = f32_of(d.arg(s, k, l));
+                let y = f32_of(d.arg(s, k + 1, l));
+                let r = match texture::gather(table, env, h, smp, comp, (layer, x, y)) {
+                    Ok(r) => r,
+                    Err(f) => {
+                        record(env, d, l, f, false);
+                        [0; 4]
+                    }
+                };
+                for (k, v) in r.iter().enumerate() {
+                    d.set(s, k, l, *v as u64);
+                }
+            }
+        }
+        Op::Txq { attr, level } => {
+            for l in lanes(mask) {
+                let h = d.arg(s, 0, l);
+                let lv = level.then(|| d.arg(s, 1, l) as i32);
+                let r = match texture::query(table, h, attr, lv) {
+                    Ok(r) => r,
+                    Err(f) => {
+                        record(env, d, l, f, false);
+                        0
+                    }
+                };
+                d.set(s, 0, l, r as u64);
+            }
+        }
+        Op::Suq { attr } => {
+            for l in lanes(mask) {
+                let h = d.arg(s, 0, l);
+                let r = match table.surface(h) {
+                    Some(_) => texture::query(table, h, attr, None).unwrap_or(0),
+                    None => {
+                        record(env, d, l, TexFault::bad_handle(h), false);
+                        0
+                    }
+                };
+                d.set(s, 0, l, r as u64);
+            }
+        }
+        Op::Istypep { kind } => {
+            for l in lanes(mask) {
+                let h = d.arg(s, 0, l);
+                d.set(s, 0, l, texture::is_type(table, h, kind) as u64);
+            }
+        }
+        Op::Suld {
+            geom,
+            clamp,
+            formatted,
+            vec,
+        } => {
+            let elem = d.res.first().map_or(4, |r| r.bytes);
+            for l in lanes(mask) {
+                let (h, req) = surf_req(d, s, l, geom, clamp, formatted);
+                let r = match texture::surf_load(table, env, h, &req, elem, vec as u32) {
+                    Ok(r) => r,
+                    Err(f) => {
+                        record(env, d, l, f, false);
+                        [0; 4]
+                    }
+                };
+                for (k, v) in r.iter().enumerate().take(vec as usize) {
+                    d.set(s, k, l, *v);
+                }
+            }
+        }
+        Op::Sust {
+            geom,
+            clamp,
+            formatted,
+            vec,
+        } => {
+            let nc = 1 + geom.arrayed() as usize + geom.dims() as usize;
+            let elem = d.args.get(nc).map_or(4, |a| a.bytes);
+            for l in lanes(mask) {
+                let (h, req) = surf_req(d, s, l, geom, clamp, formatted);
+                let mut vals = [0u64; 4];
+                for (k, v) in vals.iter_mut().enumerate().take(vec as usize) {
+                    *v = d.arg(s, nc + k, l);
+                }
+                if let Err(f) =
+                    texture::surf_store(table, env, h, &req, elem, &vals[..vec as usize])
+                {
+                    record(env, d, l, f, true);
+                }
+            }
+        }
+        Op::Sured {
+            op,
+            geom,
+            clamp,
+            formatted,
+        } => {
+            let nc = 1 + geom.arrayed() as usize + geom.dims() as usize;
+            let ty = match d.args.get(nc).map_or(4, |a| a.bytes) {
+                8 => Type::I64,
+                _ => Type::I32,
+            };
+            for l in lanes(mask) {
+                let (h, req) = surf_req(d, s, l, geom, clamp, formatted);
+                let v = d.arg(s, nc, l);
+                if let Err(f) = texture::surf_reduce(table, env, h, &req, op, ty, v) {
+                    record(env, d, l, f, true);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The surface handle and request of a surface op's leading operands.
+fn surf_req(
+    d: &WarpDesc,
+    s: &[u8],
+    l: u32,
+    geom: crate::ir::TexGeom,
+    clamp: crate::ir::SurfClamp,
+    formatted: bool,
+) -> (u64, SurfRequest) {
+    let h = d.arg(s, 0, l);
+    let mut k = 1;
+    let layer = if geom.arrayed() {
+        k += 1;
+        d.arg(s, 1, l) as i32
+    } else {
+        0
+    };
+    let mut coords = [0i32; 3];
+    for (c, x) in coords.iter_mut().enumerate().take(geom.dims() as usize) {
+        *x = d.arg(s, k + c, l) as i32;
+    }
+    (
+        h,
+        SurfRequest {
+            geom,
+            clamp,
+            formatted,
+            layer,
+            coords,
+        },
+    )
+}
