@@ -221,7 +221,7 @@ impl Decoder<'_> {
             | Op::Elect {}
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
-            | Op::WarpSync {}
+            | Op::WarpSync { .. }
             | Op::Printf {}) => {
                 let ws = |s: &Slot| WarpSlot {
                     off: s.off,

@@ -218,8 +218,9 @@ impl Gen<'_, '_> {
                     _ => self.b.ins().bnot(le),
                 }
             }
-            Clock | Clock64 | GlobalTimer | SmId | NSmId | GridId | DynamicSmemSize
-            | TotalSmemSize => {
+            EnvReg(_) => self.b.ins().iconst(types::I32, 0),
+            Clock | Clock64 | GlobalTimer | GlobalTimerLo | GlobalTimerHi | SmId | NSmId
+            | GridId | DynamicSmemSize | TotalSmemSize => {
                 let code = helpers::HELPER_SREGS
                     .iter()
                     .position(|&x| x == r)
@@ -580,7 +581,7 @@ impl Gen<'_, '_> {
             | Op::Elect {}
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
-            | Op::WarpSync {}
+            | Op::WarpSync { .. }
             | Op::Printf {} => return Err("internal: warp op inside a lane loop".into()),
             Op::Fence {} => {
                 self.b.ins().fence();

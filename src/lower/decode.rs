@@ -166,13 +166,26 @@ fn sreg(name: &str, comp: Option<char>) -> Option<SReg> {
         ("%clock", None) => SReg::Clock,
         ("%clock64", None) => SReg::Clock64,
         ("%globaltimer", None) => SReg::GlobalTimer,
+        ("%globaltimer_lo", None) => SReg::GlobalTimerLo,
+        ("%globaltimer_hi", None) => SReg::GlobalTimerHi,
         ("%smid", None) => SReg::SmId,
         ("%nsmid", None) => SReg::NSmId,
         ("%gridid", None) => SReg::GridId,
         ("%dynamic_smem_size", None) => SReg::DynamicSmemSize,
         ("%total_smem_size", None) => SReg::TotalSmemSize,
+        (n, None) => SReg::EnvReg(envreg(n)?),
         _ => return None,
     })
+}
+
+/// The number of `%envreg0`–`%envreg31` (PTX ISA §10.28).
+fn envreg(name: &str) -> Option<u8> {
+    let d = name.strip_prefix("%envreg")?;
+    let digits = !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit());
+    if !digits || (d.len() > 1 && d.starts_with('0')) {
+        return None;
+    }
+    d.parse::<u8>().ok().filter(|&k| k < 32)
 }
 
 /// Bits of a literal as a value of IR type `ty` (PTX ISA §4.5: integer literals are
@@ -1524,7 +1537,9 @@ fn shfl(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     let lane = b.src(cx, 2, Type::I32)?;
     let c = b.src(cx, 3, Type::I32)?;
     let mask = if sync {
-        b.src(cx, 4, Type::I32)?
+        let m = b.src(cx, 4, Type::I32)?;
+        super::collective::warp_wait(b, cx, m, true);
+        m
     } else {
         b.konst(cx, Type::I32, 0xffff_ffff)
     };

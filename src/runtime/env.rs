@@ -85,6 +85,20 @@ pub enum FaultKind {
     /// A barrier operand out of range (PTX ISA §9.7.13.1: an id above 15, or a thread count
     /// that is not a multiple of the warp size); the record's address holds the value.
     Barrier,
+    /// A warp-level synchronization (`bar.warp.sync`, a `.sync` collective) by a thread that
+    /// is not in its own membermask (undefined in PTX ISA §9.7.13); the record's address holds
+    /// the membermask.
+    MemberMask,
+    /// `bar.warp.sync` (PTX ISA §9.7.13.2) whose membermask names threads that have exited
+    /// and can never arrive; the record's address holds the membermask, its size the mask of
+    /// exited lanes named.
+    ExitedMember,
+    /// A `call` that would overflow the thread's call stack (recursion too deep); the
+    /// record's address holds the call depth, its size the stack size in bytes.
+    StackOverflow,
+    /// An indirect `call` through a value that is the address of no function the call may
+    /// reach (PTX ISA §9.7.12.2: undefined); the record's address holds the value.
+    BadCallTarget,
 }
 
 impl FaultKind {
@@ -96,6 +110,10 @@ impl FaultKind {
             FaultKind::Unsupported => 4,
             FaultKind::Trap => 5,
             FaultKind::Barrier => 6,
+            FaultKind::MemberMask => 7,
+            FaultKind::ExitedMember => 8,
+            FaultKind::StackOverflow => 9,
+            FaultKind::BadCallTarget => 10,
         }
     }
 
@@ -106,6 +124,10 @@ impl FaultKind {
             4 => FaultKind::Unsupported,
             5 => FaultKind::Trap,
             6 => FaultKind::Barrier,
+            7 => FaultKind::MemberMask,
+            8 => FaultKind::ExitedMember,
+            9 => FaultKind::StackOverflow,
+            10 => FaultKind::BadCallTarget,
             _ => FaultKind::OutOfBounds,
         }
     }
@@ -261,10 +283,10 @@ impl CtaEnv {
             }
             Clock => self.launch_start.elapsed().as_nanos() as u32 as u64,
             Clock64 => self.launch_start.elapsed().as_nanos() as u64,
-            GlobalTimer => std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(0),
+            GlobalTimer => global_timer(),
+            GlobalTimerLo => global_timer() & 0xffff_ffff,
+            GlobalTimerHi => global_timer() >> 32,
+            EnvReg(_) => 0,
             SmId => {
                 let [x, y, z] = self.ctaid;
                 let [nx, ny, _] = self.nctaid;
@@ -289,6 +311,14 @@ impl CtaEnv {
         // SAFETY: as in fault().
         unsafe { (*self.abort).load(Ordering::Relaxed) != 0 }
     }
+}
+
+/// `%globaltimer` (PTX ISA §10.29): nanoseconds since the Unix epoch, from the host's clock.
+fn global_timer() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
 }
 
 /// Translate an address in `space` to a host pointer for an access of `size` bytes aligned to
