@@ -160,7 +160,7 @@ pub const ISA: &[Instr] = isa! {
     "suld" "9.7.11.1" "" ["suld.b.1d.b32.trap {%r1}, [%rd1, {%r2}]"]
     "bra" "9.7.12.2" "uniform and divergent" ["bra $L", "@%p1 bra $L"]
     "brx.idx" "9.7.12.3" "" ["brx.idx %r1, $T"]
-    "call" "9.7.12.4" "" ["call.uni f, (%r1)"]
+    "call" "9.7.12.4" "direct (inlined), recursive and through a register (.calltargets, .callprototype)" ["call.uni f, (%r1)"]
     "ret" "9.7.12.5" "" ["ret"]
     "exit" "9.7.12.6" "" ["exit"]
     "bar / barrier" "9.7.13.1" "bar.sync 0 / barrier.sync" ["bar.sync 0", "barrier.sync 0"]

@@ -78,6 +78,7 @@ fn op_divergent(op: &Op) -> bool {
         | Op::Elect {}
         | Op::BarResult { .. }
         | Op::WarpSync { .. }
+        | Op::CallCheck { .. }
         | Op::Printf {} => true,
         Op::Load { space, .. } => matches!(space, Space::Local | Space::Generic),
         _ => false,

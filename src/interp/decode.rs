@@ -222,6 +222,7 @@ impl Decoder<'_> {
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
             | Op::WarpSync { .. }
+            | Op::CallCheck { .. }
             | Op::Printf {}) => {
                 let ws = |s: &Slot| WarpSlot {
                     off: s.off,

@@ -256,6 +256,13 @@ op_table! {
     /// CTA scheduler releases them once every non-exited lane of their membermask waits too
     /// (`runtime::warp`). `bar.warp.sync` also orders memory among the warp's lanes.
     ["9.7.13.2"] WarpSync { exited_ok: bool } => "warpsync";
+    /// The checks of a `call` on the per-thread call stack (`lower::recurse`): args (new stack
+    /// top i64, call depth i32, function pointer i64, target state i32) → pred (the call may
+    /// proceed). A target state of `u32::MAX` faults (the pointer is the address of no
+    /// function the call may reach; fault address: the pointer); else a stack top above `limit`
+    /// (a per-thread local-memory offset) faults with "call stack overflow" (fault address: the
+    /// depth; size: `size`, the stack's bytes).
+    ["9.7.12.4"] CallCheck { limit: u32, size: u32 } => "callcheck";
     /// CUDA's `vprintf`: args (format string, argument buffer), both generic addresses → i32
     /// characters written (-1 when the format cannot be read). The active lanes print in lane
     /// order, one warp's output at a time (`runtime::printf`).
@@ -367,6 +374,7 @@ impl Op {
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
             | Op::WarpSync { .. }
+            | Op::CallCheck { .. }
             | Op::Printf {} => Effect::Warp,
         }
     }

@@ -170,6 +170,7 @@ pub fn print_modifiers(op: &Op) -> String {
         }
         Op::BarResult { kind } => format!(".{kind}"),
         Op::Activemask {} | Op::Elect {} | Op::Printf {} => String::new(),
+        Op::CallCheck { limit, size } => format!(" limit={limit} size={size}"),
         Op::WarpSync { exited_ok } => {
             if *exited_ok {
                 ".collective".into()

@@ -380,6 +380,16 @@ impl Op {
                     .then_some(())
                     .ok_or("printf: (i64 format, i64 arguments) → i32".into())
             }
+            Op::CallCheck { .. } => {
+                n(4, 1)?;
+                (args[0] == I64
+                    && args[1] == I32
+                    && args[2] == I64
+                    && args[3] == I32
+                    && res[0] == Pred)
+                    .then_some(())
+                    .ok_or("callcheck: (i64 top, i32 depth, i64 pointer, i32 state) → pred".into())
+            }
             Op::WarpSync { .. } => {
                 n(1, 1)?;
                 (args[0] == I32 && res[0] == Pred)

@@ -529,6 +529,7 @@ impl Gen<'_, '_> {
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
             | Op::WarpSync { .. }
+            | Op::CallCheck { .. }
             | Op::Printf {} => {
                 let slot = |v: ir::Value| -> Result<WarpSlot, String> {
                     let off = self.layout.slot[v.index()];

@@ -582,6 +582,7 @@ impl Gen<'_, '_> {
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
             | Op::WarpSync { .. }
+            | Op::CallCheck { .. }
             | Op::Printf {} => return Err("internal: warp op inside a lane loop".into()),
             Op::Fence {} => {
                 self.b.ins().fence();

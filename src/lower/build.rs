@@ -247,6 +247,14 @@ pub(crate) struct Builder<'a> {
     /// Destination temporaries that extend or truncate into a register of another width, with
     /// the extension's signedness (`ld.u8` into a `.b32` register, `cvt.s8` into `.b16`).
     pub ext_sign: HashMap<Var, crate::ir::Sign>,
+    /// The module's call graph: which functions are shared (`lower::recurse`), addresses.
+    pub graph: &'a super::recurse::CallGraph,
+    /// The region being built, while lowering a call to a shared function.
+    pub region: Option<Box<super::recurse::Region>>,
+    /// Inside a shared function's body: its frame (local symbols are frame-relative).
+    pub frame: Option<super::recurse::Frame>,
+    /// Constants and checks to patch with the call stack's place in local memory.
+    pub stack: super::recurse::StackPatches,
 }
 
 impl<'a> Builder<'a> {
@@ -270,7 +278,13 @@ impl<'a> Builder<'a> {
     }
 
     /// Reserve `size` bytes of per-thread local memory aligned to `align`; returns the offset.
+    /// Inside a shared function's body the offset is in its frame (`lower::recurse`).
     pub fn alloc_local(&mut self, size: u64, align: u64) -> u64 {
+        if let Some(fr) = self.frame.as_mut() {
+            let off = align_up(fr.top, align);
+            fr.top = off.saturating_add(size.max(1));
+            return off;
+        }
         let off = align_up(self.local_top, align);
         self.local_top = off.saturating_add(size.max(1));
         off
@@ -351,10 +365,15 @@ pub(crate) fn build_kernel<'a>(
     globals: &mut Globals,
     map: &'a SourceMap,
     funcs: &'a HashMap<String, &'a ast::Function>,
+    graph: &'a super::recurse::CallGraph,
 ) -> Result<PreKernel, LowerError> {
     let mut b = Builder {
         map,
         funcs,
+        graph,
+        region: None,
+        frame: None,
+        stack: Default::default(),
         ret_target: None,
         inline_stack: vec![],
         branch_tables: branch_tables(body),
@@ -520,7 +539,22 @@ pub(crate) fn build_kernel<'a>(
     b.local_top = local_top;
     b.cur = b.new_block();
     walk(&mut b, body)?;
-    let local_top = b.local_top;
+    let mut local_top = b.local_top;
+    // The call stack of recursive and indirect calls (`lower::recurse`), after everything else.
+    if !b.stack.checks.is_empty() {
+        let base = align_up(local_top, 16);
+        let limit = base + super::recurse::STACK_BYTES;
+        for &(blk, i) in &b.stack.bases {
+            b.blocks[blk as usize].insts[i].op = ir::Op::Const { bits: base };
+        }
+        for &(blk, i) in &b.stack.checks {
+            b.blocks[blk as usize].insts[i].op = ir::Op::CallCheck {
+                limit: limit.min(u32::MAX as u64) as u32,
+                size: super::recurse::STACK_BYTES as u32,
+            };
+        }
+        local_top = limit;
+    }
     if local_top > 512 * 1024 {
         return Err(LowerError::new(
             f.name.span,
@@ -574,7 +608,9 @@ pub(crate) fn branch_tables(stmts: &[ast::Statement]) -> HashMap<String, Vec<ast
     for s in stmts {
         match s {
             ast::Statement::Label(l) => last_label = Some(&l.name),
-            ast::Statement::Directive(d) if d.name == "branchtargets" => {
+            ast::Statement::Directive(d)
+                if d.name == "branchtargets" || d.name == "calltargets" =>
+            {
                 if let Some(l) = last_label.take() {
                     out.insert(l.to_string(), d.names.clone());
                 }

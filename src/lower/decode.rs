@@ -378,12 +378,22 @@ impl Builder<'_> {
         offset: i64,
         ty: Type,
     ) -> Result<Var, LowerError> {
-        let sym = self.syms.get(&name.name).copied().ok_or_else(|| {
-            LowerError::new(
+        let Some(sym) = self.syms.get(&name.name).copied() else {
+            // A function's address (`mov.u64 %rd, f`): see `lower::recurse`.
+            if let Some(&a) = self.graph.addr.get(&name.name) {
+                if ty != Type::I64 {
+                    return Err(LowerError::new(
+                        name.span,
+                        format!("the address of function '{}' needs 64 bits", name.name),
+                    ));
+                }
+                return Ok(self.konst(cx, ty, a.wrapping_add(offset as u64)));
+            }
+            return Err(LowerError::new(
                 name.span,
                 format!("unknown symbol '{}' in '{}'", name.name, cx.ptx),
-            )
-        })?;
+            ));
+        };
         if !ty.is_int() || ty.bits() < 32 {
             return Err(LowerError::new(
                 name.span,
@@ -392,7 +402,8 @@ impl Builder<'_> {
         }
         let base = match sym {
             Sym::Param { offset, .. } => self.konst(cx, ty, offset as u64),
-            Sym::Shared { offset } | Sym::Local { offset } => self.konst(cx, ty, offset),
+            Sym::Shared { offset } => self.konst(cx, ty, offset),
+            Sym::Local { offset } => self.local_addr(cx, offset, ty)?,
             Sym::Global { index, space } => {
                 let v = self.emit1(
                     Op::SymAddr { sym: index, space },

@@ -14,6 +14,7 @@ mod build;
 mod call;
 mod collective;
 mod decode;
+mod recurse;
 mod ssa;
 
 use crate::ir;
@@ -69,6 +70,7 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
             }
         }
     }
+    let graph = recurse::call_graph(m, &funcs);
     let mut kernels = vec![];
     for item in &m.items {
         if let ast::Item::Function(f) = item {
@@ -76,7 +78,7 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
                 let Some(body) = &f.body else {
                     continue;
                 };
-                let pre = build::build_kernel(f, body, &mut globals, map, &funcs)?;
+                let pre = build::build_kernel(f, body, &mut globals, map, &funcs, &graph)?;
                 let func = ssa::construct(pre)?;
                 kernels.push(func);
             }

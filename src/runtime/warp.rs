@@ -219,6 +219,23 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let _ = out.flush();
             }
         }
+        Op::CallCheck { limit, size } => {
+            for l in lanes(mask) {
+                let (top, depth) = (d.arg(s, 0, l), d.arg(s, 1, l) as u32);
+                let (ptr, state) = (d.arg(s, 2, l), d.arg(s, 3, l) as u32);
+                let fault = if state == u32::MAX {
+                    Some((FaultKind::BadCallTarget, ptr, 0))
+                } else if top > limit as u64 {
+                    Some((FaultKind::StackOverflow, depth as u64, size))
+                } else {
+                    None
+                };
+                if let Some((kind, addr, sz)) = fault {
+                    env.fault(l, d.inst, kind, Space::Local, addr, sz, false);
+                }
+                d.set(s, 0, l, fault.is_none() as u64);
+            }
+        }
         Op::WarpSync { exited_ok } => {
             warp_sync(d, mask, s, env, exited_ok);
             if !exited_ok {
