@@ -96,7 +96,13 @@ pub(crate) fn elements(d: &ast::VarDecl) -> Option<u64> {
     Some(n)
 }
 
-fn flatten_init(init: &ast::Initializer, out: &mut Vec<ast::Literal>) -> Result<(), LowerError> {
+/// Flatten an initializer into literals; a function's name stands for its address
+/// (`fn_addr`, see `lower::recurse`), as in a table of function pointers.
+fn flatten_init(
+    init: &ast::Initializer,
+    fn_addr: &HashMap<String, u64>,
+    out: &mut Vec<ast::Literal>,
+) -> Result<(), LowerError> {
     match init {
         ast::Initializer::Literal(l) => {
             out.push(*l);
@@ -104,8 +110,20 @@ fn flatten_init(init: &ast::Initializer, out: &mut Vec<ast::Literal>) -> Result<
         }
         ast::Initializer::List(items, _) => {
             for i in items {
-                flatten_init(i, out)?;
+                flatten_init(i, fn_addr, out)?;
             }
+            Ok(())
+        }
+        ast::Initializer::Symbol {
+            name,
+            generic: _,
+            offset,
+        } if fn_addr.contains_key(&name.name) => {
+            let a = fn_addr.get(&name.name).copied().unwrap_or(0);
+            out.push(ast::Literal::Int {
+                value: a.wrapping_add(*offset as u64) as i64,
+                unsigned: true,
+            });
             Ok(())
         }
         ast::Initializer::Symbol { name, .. } => Err(LowerError::unsupported(
@@ -138,7 +156,9 @@ fn literal_bytes(l: &ast::Literal, ty: ast::ScalarType) -> Vec<u8> {
 }
 
 impl Globals {
-    pub fn new(m: &ast::Module) -> Result<Globals, LowerError> {
+    /// Lay out the module-scope variables of `m`; `fn_addr` gives the functions' addresses
+    /// for initializers that name them.
+    pub fn new(m: &ast::Module, fn_addr: &HashMap<String, u64>) -> Result<Globals, LowerError> {
         let mut g = Globals {
             vars: vec![],
             by_name: HashMap::new(),
@@ -180,7 +200,7 @@ impl Globals {
             let elem = d.ty.size() as u64;
             let mut lits = vec![];
             if let Some(init) = &d.init {
-                flatten_init(init, &mut lits)?;
+                flatten_init(init, fn_addr, &mut lits)?;
             }
             let n = match elements(d) {
                 Some(n) => n,

@@ -57,7 +57,6 @@ impl LowerError {
 /// Lower every `.entry` of a parsed module. Module-scope `.global`/`.const` variables are laid
 /// out in `ir::Module::globals`.
 pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, LowerError> {
-    let mut globals = build::Globals::new(m)?;
     // Device functions by name: a definition wins over a prototype.
     let mut funcs: std::collections::HashMap<String, &ast::Function> =
         std::collections::HashMap::new();
@@ -71,6 +70,7 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
         }
     }
     let graph = recurse::call_graph(m, &funcs);
+    let mut globals = build::Globals::new(m, &graph.addr)?;
     let mut kernels = vec![];
     for item in &m.items {
         if let ast::Item::Function(f) = item {

@@ -84,6 +84,21 @@ pub(crate) fn call_graph(m: &ast::Module, funcs: &HashMap<String, &ast::Function
     // Direct edges, and whether a function calls through a register.
     let mut edges: HashMap<String, HashSet<String>> = HashMap::new();
     let mut indirect: HashSet<String> = HashSet::new();
+    // Functions named in module-scope initializers (tables of function pointers).
+    for item in &m.items {
+        if let ast::Item::Var(d) = item {
+            let mut stack: Vec<&ast::Initializer> = d.init.iter().collect();
+            while let Some(i) = stack.pop() {
+                match i {
+                    ast::Initializer::Symbol { name, .. } if funcs.contains_key(&name.name) => {
+                        g.address_taken.insert(name.name.clone());
+                    }
+                    ast::Initializer::List(items, _) => stack.extend(items),
+                    _ => {}
+                }
+            }
+        }
+    }
     for item in &m.items {
         let ast::Item::Function(f) = item else {
             continue;

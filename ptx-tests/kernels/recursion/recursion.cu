@@ -56,6 +56,16 @@ extern "C" __global__ void fnptr(int *out, const int *which) {
     out[i] = x;
 }
 
+// The same through a `__device__` table (a module-scope initializer of function addresses).
+__device__ op_t gtable[3] = {add7, twice, square};
+
+extern "C" __global__ void fnptr_global(int *out, const int *which) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    int x = (int)i;
+    for (int k = 0; k < 3; k++) x = gtable[which[i * 3 + k] % 3](x);
+    out[i] = x;
+}
+
 // Recursion as deep as asked (a store after the call keeps it from becoming a loop); `trail`
 // points into the kernel's local memory. Overflows the per-thread call stack for large n.
 __device__ __noinline__ unsigned depth(unsigned n, unsigned *trail) {
