@@ -139,7 +139,7 @@ pub const ISA: &[Instr] = isa! {
     "mov" "9.7.9.1" "pred, b16-64, u, s, f32, f64; vector pack/unpack; symbol addresses" [
         "mov.pred %p1, %p2", "mov.f32 %f1, %f2", "mov.b64 %rd1, {%r1, %r2}", "mov.b64 {%r1, %r2}, %rd1",
         "mov.u64 %rd1, sm"]
-    "shfl.sync" "9.7.9.6" ".up .down .bfly .idx .b32, with p" ["shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, -1"]
+    "shfl.sync" "9.7.9.6" ".up .down .bfly .idx .b32, with p; waits for its membermask" ["shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, -1"]
     "prmt" "9.7.9.7" "default (with sign replication) and .f4e .b4e .rc8 .ecl .ecr .rc16" [
         "prmt.b32 %r1, %r2, %r3, %r4", "prmt.b32.f4e %r1, %r2, %r3, %r4", "prmt.b32.rc16 %r1, %r2, %r3, %r4"]
     "ld" "9.7.9.8" "global/shared/local/const/param/generic, v2/v4 (v8 of 32-bit, v4 of 64-bit), cache hints and .L2::cache_hint policies" [
@@ -182,11 +182,11 @@ pub const ISA: &[Instr] = isa! {
     "suq" "9.7.11.4" "every attribute" ["suq.width.b32 %r1, [%rd1]"]
     "bra" "9.7.12.2" "uniform and divergent" ["bra $L", "@%p1 bra $L"]
     "brx.idx" "9.7.12.3" "" ["brx.idx %r1, $T"]
-    "call" "9.7.12.4" "" ["call.uni f, (%r1)"]
+    "call" "9.7.12.4" "direct (inlined), recursive and through a register (.calltargets, .callprototype)" ["call.uni f, (%r1)"]
     "ret" "9.7.12.5" "" ["ret"]
     "exit" "9.7.12.6" "" ["exit"]
     "bar / barrier" "9.7.13.1" "bar.sync 0 / barrier.sync" ["bar.sync 0", "barrier.sync 0"]
-    "bar.warp.sync" "9.7.13.3" "" ["bar.warp.sync -1"]
+    "bar.warp.sync" "9.7.13.3" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
     "membar / fence" "9.7.13.4" "membar, fence (not proxy fences)" ["membar.gl", "fence.acq_rel.gpu"]
     "atom" "9.7.13.5" "add/and/or/xor/exch/min/max/inc/dec/cas on b32/b64, cas.b16, add.f32/f64, add.noftz on f16/bf16/f16x2/bf16x2, vector add (.v2/.v4 f32, .v2-.v8 f16/bf16, .v2/.v4 f16x2/bf16x2), .L2::cache_hint; not b128, not vector min/max" [
         "atom.global.add.u32 %r1, [%rd1], %r2", "atom.shared.cas.b32 %r1, [sm], %r2, %r3",
@@ -198,7 +198,8 @@ pub const ISA: &[Instr] = isa! {
     "vote" "9.7.13.8" "" ["vote.sync.ballot.b32 %r1, %p1, -1"]
     "match.sync" "9.7.13.9" "" ["match.any.sync.b32 %r1, %r2, -1"]
     "activemask" "9.7.13.10" "" ["activemask.b32 %r1"]
-    "redux.sync" "9.7.13.11" "" ["redux.sync.add.s32 %r1, %r2, -1"]
+    "redux.sync" "9.7.13.11" "add/min/max .u32/.s32, and/or/xor .b32, min/max{.abs}{.NaN}.f32" [
+        "redux.sync.add.s32 %r1, %r2, -1", "redux.sync.max.abs.NaN.f32 %f1, %f2, -1"]
     "elect.sync" "9.7.13.13" "" ["elect.sync %r1|%p1, -1"]
     "mbarrier" "9.7.13.15" "" ["mbarrier.init.shared.b64 [sm], %r1"]
     "wmma" "9.7.14" "" ["wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, [%rd1]"]

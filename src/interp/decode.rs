@@ -247,7 +247,8 @@ impl Decoder<'_> {
             | Op::Elect {}
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
-            | Op::WarpSync {}
+            | Op::WarpSync { .. }
+            | Op::CallCheck { .. }
             | Op::Printf {}
             | Op::Tex { .. }
             | Op::Tld4 { .. }

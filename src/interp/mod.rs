@@ -443,7 +443,8 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
             for l in Lanes(mask) {
                 let b = arg(s, di, 1, l) as u32;
                 let c = arg(s, di, 2, l) as u32;
-                let (j, pred) = semantics::shfl(mode, l, b, c);
+                let members = arg(s, di, 3, l) as u32 & mask;
+                let (j, pred) = semantics::shfl(mode, l, b, c, members);
                 set_res(s, di, 0, l, snap[j as usize & 31] as u64);
                 set_res(s, di, 1, l, pred as u64);
             }

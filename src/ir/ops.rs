@@ -251,8 +251,22 @@ op_table! {
     ["9.7.13.1"] BarArrive { kind: BarKind, aligned: bool } => "barrier";
     /// The result of the lane's last completed `bar.red`: i32 (`popc`) or pred (`and`/`or`).
     ["9.7.13.1"] BarResult { kind: BarKind } => "barrier.result";
-    /// `bar.warp.sync membermask` (`__syncwarp`): orders memory among the warp's lanes.
-    ["9.7.13.2"] WarpSync {} => "bar.warp.sync";
+    /// Warp-level synchronization: args (membermask) → pred (this lane must wait). The wait of
+    /// `bar.warp.sync` (`exited_ok` false, PTX ISA §9.7.13.2) and of the `.sync` collectives
+    /// (`exited_ok` true: exited lanes of the membermask are not waited for). A lane whose
+    /// membermask lacks itself faults; with `exited_ok` false, so does one whose membermask
+    /// names an exited lane. A lane waits when some non-exited lane of its membermask is not
+    /// executing with it; the lowering parks waiting lanes at a `Barrier` terminator and the
+    /// CTA scheduler releases them once every non-exited lane of their membermask waits too
+    /// (`runtime::warp`). `bar.warp.sync` also orders memory among the warp's lanes.
+    ["9.7.13.2"] WarpSync { exited_ok: bool } => "warpsync";
+    /// The checks of a `call` on the per-thread call stack (`lower::recurse`): args (new stack
+    /// top i64, call depth i32, function pointer i64, target state i32) → pred (the call may
+    /// proceed). A target state of `u32::MAX` faults (the pointer is the address of no
+    /// function the call may reach; fault address: the pointer); else a stack top above `limit`
+    /// (a per-thread local-memory offset) faults with "call stack overflow" (fault address: the
+    /// depth; size: `size`, the stack's bytes).
+    ["9.7.12.4"] CallCheck { limit: u32, size: u32 } => "callcheck";
     /// CUDA's `vprintf`: args (format string, argument buffer), both generic addresses → i32
     /// characters written (-1 when the format cannot be read). The active lanes print in lane
     /// order, one warp's output at a time (`runtime::printf`).
@@ -408,7 +422,8 @@ impl Op {
             | Op::Elect {}
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
-            | Op::WarpSync {}
+            | Op::WarpSync { .. }
+            | Op::CallCheck { .. }
             | Op::Printf {}
             | Op::Tex { .. }
             | Op::Tld4 { .. }

@@ -169,7 +169,15 @@ pub fn print_modifiers(op: &Op) -> String {
             format!(".{kind}{}", if *aligned { ".aligned" } else { "" })
         }
         Op::BarResult { kind } => format!(".{kind}"),
-        Op::Activemask {} | Op::Elect {} | Op::WarpSync {} | Op::Printf {} => String::new(),
+        Op::Activemask {} | Op::Elect {} | Op::Printf {} => String::new(),
+        Op::CallCheck { limit, size } => format!(" limit={limit} size={size}"),
+        Op::WarpSync { exited_ok } => {
+            if *exited_ok {
+                ".collective".into()
+            } else {
+                ".bar".into()
+            }
+        }
         Op::Tex {
             geom,
             lod,

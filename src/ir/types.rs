@@ -289,6 +289,13 @@ pub enum SReg {
     Clock64,
     /// `%globaltimer` (64-bit): nanoseconds since the Unix epoch (host system time).
     GlobalTimer,
+    /// `%globaltimer_lo`: the low 32 bits of [`SReg::GlobalTimer`] (PTX ISA §10.29).
+    GlobalTimerLo,
+    /// `%globaltimer_hi`: the high 32 bits of [`SReg::GlobalTimer`] (PTX ISA §10.29).
+    GlobalTimerHi,
+    /// `%envreg0`–`%envreg31` (PTX ISA §10.28): driver-defined, read-only; ptxjit's driver
+    /// defines none, so every one reads as 0.
+    EnvReg(u8),
     /// `%smid`: linear CTA index modulo `%nsmid` (ptxjit's stand-in for the SM).
     SmId,
     /// `%nsmid`: the number of host worker threads.
@@ -300,6 +307,42 @@ pub enum SReg {
     /// `%total_smem_size`: static (rounded up to 16) plus dynamic shared memory bytes.
     TotalSmemSize,
 }
+
+/// The names of `%envreg0`–`%envreg31`.
+const ENVREG_NAMES: [&str; 32] = [
+    "%envreg0",
+    "%envreg1",
+    "%envreg2",
+    "%envreg3",
+    "%envreg4",
+    "%envreg5",
+    "%envreg6",
+    "%envreg7",
+    "%envreg8",
+    "%envreg9",
+    "%envreg10",
+    "%envreg11",
+    "%envreg12",
+    "%envreg13",
+    "%envreg14",
+    "%envreg15",
+    "%envreg16",
+    "%envreg17",
+    "%envreg18",
+    "%envreg19",
+    "%envreg20",
+    "%envreg21",
+    "%envreg22",
+    "%envreg23",
+    "%envreg24",
+    "%envreg25",
+    "%envreg26",
+    "%envreg27",
+    "%envreg28",
+    "%envreg29",
+    "%envreg30",
+    "%envreg31",
+];
 
 impl SReg {
     pub fn name(self) -> &'static str {
@@ -327,6 +370,9 @@ impl SReg {
             SReg::Clock => "%clock",
             SReg::Clock64 => "%clock64",
             SReg::GlobalTimer => "%globaltimer",
+            SReg::GlobalTimerLo => "%globaltimer_lo",
+            SReg::GlobalTimerHi => "%globaltimer_hi",
+            SReg::EnvReg(n) => ENVREG_NAMES[(n & 31) as usize],
             SReg::SmId => "%smid",
             SReg::NSmId => "%nsmid",
             SReg::GridId => "%gridid",
@@ -439,6 +485,24 @@ pub enum ReduxOp {
     And,
     Or,
     Xor,
+    /// `.min.f32` (PTX ISA 8.6): `abs` reduces the magnitudes; `nan` makes any NaN input give
+    /// the canonical NaN (else NaNs are skipped).
+    FMin {
+        abs: bool,
+        nan: bool,
+    },
+    /// `.max.f32`, modifiers as [`ReduxOp::FMin`].
+    FMax {
+        abs: bool,
+        nan: bool,
+    },
+}
+
+impl ReduxOp {
+    /// Whether the operation reduces `f32` values.
+    pub fn is_float(self) -> bool {
+        matches!(self, ReduxOp::FMin { .. } | ReduxOp::FMax { .. })
+    }
 }
 
 impl fmt::Display for ReduxOp {
@@ -450,6 +514,16 @@ impl fmt::Display for ReduxOp {
             ReduxOp::And => f.write_str("and"),
             ReduxOp::Or => f.write_str("or"),
             ReduxOp::Xor => f.write_str("xor"),
+            ReduxOp::FMin { abs, nan } | ReduxOp::FMax { abs, nan } => {
+                let m = if matches!(self, ReduxOp::FMin { .. }) {
+                    "min"
+                } else {
+                    "max"
+                };
+                let abs = if *abs { ".abs" } else { "" };
+                let nan = if *nan { ".NaN" } else { "" };
+                write!(f, "{m}{abs}{nan}.f32")
+            }
         }
     }
 }

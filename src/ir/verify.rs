@@ -358,11 +358,12 @@ impl Op {
                     .then_some(())
                     .ok_or("match: (i32|i64 value, i32 mask) → (i32, pred)".into())
             }
-            Op::Redux { .. } => {
+            Op::Redux { op } => {
                 n(2, 1)?;
-                (args[0] == I32 && args[1] == I32 && res[0] == I32)
+                let t = if op.is_float() { F32 } else { I32 };
+                (args[0] == t && args[1] == I32 && res[0] == t)
                     .then_some(())
-                    .ok_or("redux: (i32 value, i32 mask) → i32".into())
+                    .ok_or("redux: (i32 value, i32 mask) → i32 (f32 for min/max.f32)".into())
             }
             Op::Elect {} => {
                 n(1, 2)?;
@@ -410,11 +411,21 @@ impl Op {
                 }
                 Ok(())
             }
-            Op::WarpSync {} => {
-                n(1, 0)?;
-                (args[0] == I32)
+            Op::CallCheck { .. } => {
+                n(4, 1)?;
+                (args[0] == I64
+                    && args[1] == I32
+                    && args[2] == I64
+                    && args[3] == I32
+                    && res[0] == Pred)
                     .then_some(())
-                    .ok_or("bar.warp.sync: (i32 mask)".into())
+                    .ok_or("callcheck: (i64 top, i32 depth, i64 pointer, i32 state) → pred".into())
+            }
+            Op::WarpSync { .. } => {
+                n(1, 1)?;
+                (args[0] == I32 && res[0] == Pred)
+                    .then_some(())
+                    .ok_or("warpsync: (i32 mask) → pred".into())
             }
         }
     }

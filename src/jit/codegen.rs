@@ -46,7 +46,7 @@ type CType = cranelift_codegen::ir::Type;
 #[allow(clippy::vec_box)] // boxed so their addresses, embedded in the code, never move
 pub struct KernelData {
     pub pure: Vec<Box<PureDesc>>,
-    pub shfl_slots: Vec<Box<[u32; 5]>>,
+    pub shfl_slots: Vec<Box<[u32; 6]>>,
     pub warp_ops: Vec<Box<helpers::WarpOpDesc>>,
 }
 
@@ -525,6 +525,7 @@ impl Gen<'_, '_> {
                     slot(d.args[2]),
                     slot(d.results[0]),
                     slot(d.results[1]),
+                    slot(d.args[3]),
                 ]);
                 if slots.contains(&u32::MAX) {
                     return Err(format!("shfl operand without a slot at {i}"));
@@ -548,7 +549,8 @@ impl Gen<'_, '_> {
             | Op::Elect {}
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
-            | Op::WarpSync {}
+            | Op::WarpSync { .. }
+            | Op::CallCheck { .. }
             | Op::Printf {}
             | Op::Tex { .. }
             | Op::Tld4 { .. }

@@ -340,8 +340,9 @@ impl Gen<'_, '_> {
                     _ => self.b.ins().bnot(le),
                 }
             }
-            Clock | Clock64 | GlobalTimer | SmId | NSmId | GridId | DynamicSmemSize
-            | TotalSmemSize => {
+            EnvReg(_) => self.b.ins().iconst(types::I32, 0),
+            Clock | Clock64 | GlobalTimer | GlobalTimerLo | GlobalTimerHi | SmId | NSmId
+            | GridId | DynamicSmemSize | TotalSmemSize => {
                 let code = helpers::HELPER_SREGS
                     .iter()
                     .position(|&x| x == r)
@@ -705,7 +706,8 @@ impl Gen<'_, '_> {
             | Op::Elect {}
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
-            | Op::WarpSync {}
+            | Op::WarpSync { .. }
+            | Op::CallCheck { .. }
             | Op::Printf {}
             | Op::Tex { .. }
             | Op::Tld4 { .. }

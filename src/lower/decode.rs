@@ -169,13 +169,26 @@ fn sreg(name: &str, comp: Option<char>) -> Option<SReg> {
         ("%clock", None) => SReg::Clock,
         ("%clock64", None) => SReg::Clock64,
         ("%globaltimer", None) => SReg::GlobalTimer,
+        ("%globaltimer_lo", None) => SReg::GlobalTimerLo,
+        ("%globaltimer_hi", None) => SReg::GlobalTimerHi,
         ("%smid", None) => SReg::SmId,
         ("%nsmid", None) => SReg::NSmId,
         ("%gridid", None) => SReg::GridId,
         ("%dynamic_smem_size", None) => SReg::DynamicSmemSize,
         ("%total_smem_size", None) => SReg::TotalSmemSize,
+        (n, None) => SReg::EnvReg(envreg(n)?),
         _ => return None,
     })
+}
+
+/// The number of `%envreg0`–`%envreg31` (PTX ISA §10.28).
+fn envreg(name: &str) -> Option<u8> {
+    let d = name.strip_prefix("%envreg")?;
+    let digits = !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit());
+    if !digits || (d.len() > 1 && d.starts_with('0')) {
+        return None;
+    }
+    d.parse::<u8>().ok().filter(|&k| k < 32)
 }
 
 /// Bits of a literal as a value of IR type `ty` (PTX ISA §4.5: integer literals are
@@ -368,12 +381,22 @@ impl Builder<'_> {
         offset: i64,
         ty: Type,
     ) -> Result<Var, LowerError> {
-        let sym = self.syms.get(&name.name).copied().ok_or_else(|| {
-            LowerError::new(
+        let Some(sym) = self.syms.get(&name.name).copied() else {
+            // A function's address (`mov.u64 %rd, f`): see `lower::recurse`.
+            if let Some(&a) = self.graph.addr.get(&name.name) {
+                if ty != Type::I64 {
+                    return Err(LowerError::new(
+                        name.span,
+                        format!("the address of function '{}' needs 64 bits", name.name),
+                    ));
+                }
+                return Ok(self.konst(cx, ty, a.wrapping_add(offset as u64)));
+            }
+            return Err(LowerError::new(
                 name.span,
                 format!("unknown symbol '{}' in '{}'", name.name, cx.ptx),
-            )
-        })?;
+            ));
+        };
         if !ty.is_int() || ty.bits() < 32 {
             return Err(LowerError::new(
                 name.span,
@@ -382,7 +405,8 @@ impl Builder<'_> {
         }
         let base = match sym {
             Sym::Param { offset, .. } => self.konst(cx, ty, offset as u64),
-            Sym::Shared { offset } | Sym::Local { offset } => self.konst(cx, ty, offset),
+            Sym::Shared { offset } => self.konst(cx, ty, offset),
+            Sym::Local { offset } => self.local_addr(cx, offset, ty)?,
             Sym::Global { index, space } => {
                 let v = self.emit1(
                     Op::SymAddr { sym: index, space },
@@ -1694,7 +1718,9 @@ fn shfl(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     let lane = b.src(cx, 2, Type::I32)?;
     let c = b.src(cx, 3, Type::I32)?;
     let mask = if sync {
-        b.src(cx, 4, Type::I32)?
+        let m = b.src(cx, 4, Type::I32)?;
+        super::collective::warp_wait(b, cx, m, true);
+        m
     } else {
         b.konst(cx, Type::I32, 0xffff_ffff)
     };

@@ -116,6 +116,20 @@ pub enum FaultKind {
     /// A surface access out of range with `.trap` (PTX ISA §9.7.11.1): the record's address
     /// holds the x coordinate in bytes.
     SurfaceBounds,
+    /// A warp-level synchronization (`bar.warp.sync`, a `.sync` collective) by a thread that
+    /// is not in its own membermask (undefined in PTX ISA §9.7.13); the record's address holds
+    /// the membermask.
+    MemberMask,
+    /// `bar.warp.sync` (PTX ISA §9.7.13.2) whose membermask names threads that have exited
+    /// and can never arrive; the record's address holds the membermask, its size the mask of
+    /// exited lanes named.
+    ExitedMember,
+    /// A `call` that would overflow the thread's call stack (recursion too deep); the
+    /// record's address holds the call depth, its size the stack size in bytes.
+    StackOverflow,
+    /// An indirect `call` through a value that is the address of no function the call may
+    /// reach (PTX ISA §9.7.12.2: undefined); the record's address holds the value.
+    BadCallTarget,
 }
 
 impl FaultKind {
@@ -129,6 +143,10 @@ impl FaultKind {
             FaultKind::Barrier => 6,
             FaultKind::BadHandle => 7,
             FaultKind::SurfaceBounds => 8,
+            FaultKind::MemberMask => 9,
+            FaultKind::ExitedMember => 10,
+            FaultKind::StackOverflow => 11,
+            FaultKind::BadCallTarget => 12,
         }
     }
 
@@ -141,6 +159,10 @@ impl FaultKind {
             6 => FaultKind::Barrier,
             7 => FaultKind::BadHandle,
             8 => FaultKind::SurfaceBounds,
+            9 => FaultKind::MemberMask,
+            10 => FaultKind::ExitedMember,
+            11 => FaultKind::StackOverflow,
+            12 => FaultKind::BadCallTarget,
             _ => FaultKind::OutOfBounds,
         }
     }
@@ -296,10 +318,10 @@ impl CtaEnv {
             }
             Clock => self.launch_start.elapsed().as_nanos() as u32 as u64,
             Clock64 => self.launch_start.elapsed().as_nanos() as u64,
-            GlobalTimer => std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(0),
+            GlobalTimer => global_timer(),
+            GlobalTimerLo => global_timer() & 0xffff_ffff,
+            GlobalTimerHi => global_timer() >> 32,
+            EnvReg(_) => 0,
             SmId => {
                 let [x, y, z] = self.ctaid;
                 let [nx, ny, _] = self.nctaid;
@@ -331,6 +353,14 @@ impl CtaEnv {
         // SAFETY: as in fault().
         unsafe { (*self.abort).load(Ordering::Relaxed) != 0 }
     }
+}
+
+/// `%globaltimer` (PTX ISA §10.29): nanoseconds since the Unix epoch, from the host's clock.
+fn global_timer() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
 }
 
 /// Translate an address in `space` to a host pointer for an access of `size` bytes aligned to

@@ -12,7 +12,7 @@ use super::warp::{rd32, wr32};
 use crate::analysis::schedule::{
     bar_field, WarpLayout, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_INST2,
     BAR_LANES2, BAR_PRED, BAR_REC, BAR_RESULT_OFF, BAR_SPLIT, BAR_THREADS, BAR_WAITING, EXITED_OFF,
-    LIVE_OFF, WARP_SIZE,
+    LIVE_OFF, WARP_SIZE, WSYNC_INST_OFF, WSYNC_MASK_OFF, WSYNC_STRICT_OFF, WSYNC_WAIT_OFF,
 };
 use crate::ir::{BarKind, SrcLoc};
 use rayon::prelude::*;
@@ -411,6 +411,9 @@ enum Round {
 enum Stuck {
     /// Barriers wait for arrivals that cannot come.
     Incomplete,
+    /// Lanes of warp `.0` wait at `bar.warp.sync` for lanes `.2` of their membermask, which
+    /// have exited; `.1` is one waiting lane.
+    ExitedMember(usize, u32, u32),
     /// Lanes of warp `.0` wait at different instructions of an `.aligned` barrier.
     Divergent(usize),
 }
@@ -432,6 +435,17 @@ fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
 /// `bar.red` results.
 fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
     let nw = states.len();
+    // Warp-level synchronizations first: they need no other warp.
+    let mut released = false;
+    for (w, st) in states.iter_mut().enumerate() {
+        match release_warp_syncs(layout, bytes(st)) {
+            Ok(r) => released |= r,
+            Err((lane, gone)) => return Round::Stuck(Stuck::ExitedMember(w, lane, gone)),
+        }
+    }
+    if released {
+        return Round::Released;
+    }
     let mut any_parked = false;
     // Barriers some warp has arrived at (bit per id): only those can complete.
     let mut pending_ids = 0u32;
@@ -450,7 +464,7 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
         }
         // Parked lanes without a record (IR built without a `barrier` op) wait at barrier 0
         // for all threads.
-        let registered = waiting.iter().fold(0, |m, &w| m | w);
+        let registered = waiting.iter().fold(rd32(s, WSYNC_WAIT_OFF), |m, &w| m | w);
         let extra = parked & !registered;
         if extra != 0 {
             let arrived = rec(s, 0, BAR_ARRIVED);
@@ -560,6 +574,49 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
     }
 }
 
+/// Release the lanes of a warp waiting at warp-level synchronizations (`runtime::warp`,
+/// `Op::WarpSync`) whose membermask's non-exited lanes all wait too: they go from parked to
+/// pending. Returns whether any were released, or — for a `bar.warp.sync` whose membermask
+/// names lanes that exited while it waited — one waiting lane and those lanes.
+fn release_warp_syncs(layout: &WarpLayout, s: &mut [u8]) -> Result<bool, (u32, u32)> {
+    let waiting = rd32(s, WSYNC_WAIT_OFF);
+    if waiting == 0 {
+        return Ok(false);
+    }
+    let live = rd32(s, LIVE_OFF);
+    let exited = rd32(s, EXITED_OFF) & live;
+    let alive = live & !exited;
+    let strict = rd32(s, WSYNC_STRICT_OFF);
+    let mut free = 0u32;
+    let mut m = waiting;
+    while m != 0 {
+        let l = m.trailing_zeros();
+        m &= m - 1;
+        let mm = rd32(s, WSYNC_MASK_OFF + 4 * l);
+        if strict >> l & 1 != 0 && mm & exited != 0 {
+            return Err((l, mm & exited));
+        }
+        if mm & alive & !waiting == 0 {
+            free |= 1 << l;
+        }
+    }
+    if free == 0 {
+        return Ok(false);
+    }
+    for p in 0..layout.order.len() as u32 {
+        let parked = rd32(s, layout.parked(p));
+        let m = parked & free;
+        if m != 0 {
+            let pend = rd32(s, layout.pending(p));
+            wr32(s, layout.pending(p), pend | m);
+            wr32(s, layout.parked(p), parked & !m);
+            set_active(layout, s, p);
+        }
+    }
+    wr32(s, WSYNC_WAIT_OFF, waiting & !free);
+    Ok(true)
+}
+
 /// The report of a CTA that can make no progress.
 fn deadlock_report(
     layout: &WarpLayout,
@@ -573,6 +630,11 @@ fn deadlock_report(
         Stuck::Incomplete => format!(
             "barrier deadlock in CTA ({x},{y},{z}): threads wait at barriers that can never \
              complete"
+        ),
+        Stuck::ExitedMember(w, l, gone) => format!(
+            "bar.warp.sync in CTA ({x},{y},{z}): lane {l} of warp {w} waits for lanes {} of its \
+             membermask, which have exited and can never arrive",
+            fmt_lanes(gone)
         ),
         Stuck::Divergent(w) => format!(
             "divergent barrier in CTA ({x},{y},{z}): lanes of warp {w} wait at different \
@@ -623,6 +685,34 @@ fn deadlock_report(
                     fmt_lanes(waiting)
                 ));
             }
+        }
+        let wsync = rd32(s, WSYNC_WAIT_OFF);
+        let mut ws = wsync;
+        while ws != 0 {
+            // Group the waiting lanes by instruction and membermask.
+            let l = ws.trailing_zeros();
+            let key = |k: u32| {
+                (
+                    rd32(s, WSYNC_INST_OFF + 4 * k),
+                    rd32(s, WSYNC_MASK_OFF + 4 * k),
+                )
+            };
+            let (inst, mm) = key(l);
+            let mut group = 0u32;
+            let mut g = ws;
+            while g != 0 {
+                let k = g.trailing_zeros();
+                g &= g - 1;
+                if key(k) == (inst, mm) {
+                    group |= 1 << k;
+                }
+            }
+            ws &= !group;
+            waits.push(format!(
+                "lanes {} wait for the lanes of membermask {mm:#010x} ({})",
+                fmt_lanes(group),
+                sites.describe(inst.saturating_sub(1))
+            ));
         }
         let parked = parked_lanes(layout, s);
         let other = alive & !parked;

@@ -531,7 +531,8 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
         | Op::Elect {}
         | Op::BarArrive { .. }
         | Op::BarResult { .. }
-        | Op::WarpSync {}
+        | Op::WarpSync { .. }
+        | Op::CallCheck { .. }
         | Op::Printf {}
         | Op::Tex { .. }
         | Op::Tld4 { .. }
@@ -702,10 +703,14 @@ pub unsafe fn atomic_cas(p: *mut u8, ty: Type, cmp: u64, new: u64) -> u64 {
 
 /// `shfl.sync` source-lane selection (PTX ISA §9.7.8.6, the pseudo-code of the "Semantics"
 /// section, literally): for `lane` with operands `b` and `c`, returns the lane `j` whose value
-/// it receives and the predicate `p`. When `p` is false, `j` is the lane itself. Reading from a
-/// lane that does not execute the shuffle is undefined in PTX; ptxjit returns that lane's
-/// current register value.
-pub fn shfl(mode: crate::ir::ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool) {
+/// it receives and the predicate `p`. When `p` is false, `j` is the lane itself.
+///
+/// `members` is the lane's membermask restricted to the lanes executing the shuffle with it.
+/// Reading from a source lane outside it (not in the membermask, exited, or not executing the
+/// instruction) is undefined in PTX; ptxjit's deterministic choice: the lane receives its own
+/// value, as when the source is out of range (`j` is the lane itself), with `p` as the ISA's
+/// pseudo-code computes it.
+pub fn shfl(mode: crate::ir::ShflMode, lane: u32, b: u32, c: u32, members: u32) -> (u32, bool) {
     use crate::ir::ShflMode::*;
     let lane = lane & 0x1f;
     let bval = (b & 0x1f) as i32;
@@ -732,10 +737,10 @@ pub fn shfl(mode: crate::ir::ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool)
             (j, j <= max_lane)
         }
     };
-    if pval {
-        (j as u32 & 0x1f, true)
-    } else {
-        (lane, false)
+    let j = j as u32 & 0x1f;
+    match (pval, members >> j & 1 != 0) {
+        (true, true) => (j, true),
+        (p, _) => (lane, p),
     }
 }
 
@@ -792,10 +797,14 @@ pub fn match_all(vals: &[u64; 32], group: u32) -> (u32, bool) {
     (group, true)
 }
 
-/// `redux.sync` (PTX ISA §9.7.13.12) over the lanes of `group` (32-bit values). An empty
-/// group (not reachable from PTX: a lane is in its own group) gives the operation's identity.
+/// `redux.sync` (PTX ISA §9.7.13.12) over the lanes of `group` (32-bit values; the bits of
+/// `f32`s for the float forms). An empty group (not reachable from PTX: a lane is in its own
+/// group) gives the operation's identity (the canonical NaN for the float forms).
 pub fn redux(op: crate::ir::ReduxOp, vals: &[u32; 32], group: u32) -> u32 {
     use crate::ir::ReduxOp::*;
+    if let FMin { abs, nan } | FMax { abs, nan } = op {
+        return redux_f32(matches!(op, FMax { .. }), abs, nan, vals, group);
+    }
     let mut acc: Option<u32> = None;
     let mut g = group;
     while g != 0 {
@@ -813,6 +822,7 @@ pub fn redux(op: crate::ir::ReduxOp, vals: &[u32; 32], group: u32) -> u32 {
                 And => a & v,
                 Or => a | v,
                 Xor => a ^ v,
+                FMin { .. } | FMax { .. } => a,
             },
         });
     }
@@ -822,6 +832,48 @@ pub fn redux(op: crate::ir::ReduxOp, vals: &[u32; 32], group: u32) -> u32 {
         Max(Sign::Signed) => i32::MIN as u32,
         _ => 0,
     })
+}
+
+/// `redux.sync.{min,max}{.abs}{.NaN}.f32` (PTX ISA §9.7.13.12, PTX ISA 8.6): with `abs` the
+/// magnitudes are reduced; +0.0 counts as greater than -0.0; with `nan` any NaN input gives
+/// the canonical NaN (`0x7fffffff`), without it NaN inputs are skipped and the result is the
+/// canonical NaN only when every input is NaN.
+fn redux_f32(max: bool, abs: bool, nan: bool, vals: &[u32; 32], group: u32) -> u32 {
+    const CANONICAL_NAN: u32 = 0x7fff_ffff;
+    let mut acc: Option<f32> = None;
+    let mut saw_nan = false;
+    let mut g = group;
+    while g != 0 {
+        let j = g.trailing_zeros();
+        g &= g - 1;
+        let bits = vals[j as usize];
+        let x = f32::from_bits(if abs { bits & 0x7fff_ffff } else { bits });
+        if x.is_nan() {
+            saw_nan = true;
+            continue;
+        }
+        // `total_cmp` orders -0.0 below +0.0, as the ISA asks, and agrees with `<` elsewhere
+        // on non-NaN values.
+        acc = Some(match acc {
+            None => x,
+            Some(a) => {
+                let x_wins = if max {
+                    x.total_cmp(&a).is_gt()
+                } else {
+                    x.total_cmp(&a).is_lt()
+                };
+                if x_wins {
+                    x
+                } else {
+                    a
+                }
+            }
+        });
+    }
+    match acc {
+        Some(a) if !(nan && saw_nan) => a.to_bits(),
+        _ => CANONICAL_NAN,
+    }
 }
 
 /// `elect.sync` (PTX ISA §9.7.13.13) for lane `lane`: the leader (the lowest lane of `group`)

@@ -11,7 +11,8 @@
 use super::env::{CtaEnv, FaultKind};
 use crate::analysis::schedule::{
     bar_field, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_INST2, BAR_LANES2,
-    BAR_PRED, BAR_RESULT_OFF, BAR_SPLIT, BAR_THREADS, BAR_WAITING, WARP_SIZE,
+    BAR_PRED, BAR_RESULT_OFF, BAR_SPLIT, BAR_THREADS, BAR_WAITING, EXITED_OFF, LIVE_OFF, WARP_SIZE,
+    WSYNC_INST_OFF, WSYNC_MASK_OFF, WSYNC_STRICT_OFF, WSYNC_WAIT_OFF,
 };
 use crate::ir::{Op, Space};
 use crate::runtime::semantics;
@@ -271,12 +272,80 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let _ = out.flush();
             }
         }
-        Op::WarpSync {} => {
-            // All lanes of the warp run on this host thread; the fence orders their accesses
-            // with respect to other CTAs as `membar.cta` would.
-            std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+        Op::CallCheck { limit, size } => {
+            for l in lanes(mask) {
+                let (top, depth) = (d.arg(s, 0, l), d.arg(s, 1, l) as u32);
+                let (ptr, state) = (d.arg(s, 2, l), d.arg(s, 3, l) as u32);
+                let fault = if state == u32::MAX {
+                    Some((FaultKind::BadCallTarget, ptr, 0))
+                } else if top > limit as u64 {
+                    Some((FaultKind::StackOverflow, depth as u64, size))
+                } else {
+                    None
+                };
+                if let Some((kind, addr, sz)) = fault {
+                    env.fault(l, d.inst, kind, Space::Local, addr, sz, false);
+                }
+                d.set(s, 0, l, fault.is_none() as u64);
+            }
+        }
+        Op::WarpSync { exited_ok } => {
+            warp_sync(d, mask, s, env, exited_ok);
+            if !exited_ok {
+                // All lanes of the warp run on this host thread; the fence orders their
+                // accesses with respect to other CTAs as `membar.cta` would.
+                std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+            }
         }
         _ => {}
+    }
+}
+
+/// The arrival of the lanes of `mask` at a warp-level synchronization (`Op::WarpSync`): each
+/// lane's result says whether it must wait, i.e. whether some non-exited lane of its
+/// membermask is not executing with it (PTX ISA §9.7.13.2 `bar.warp.sync`; the `.sync`
+/// collectives §9.7.8.6, §9.7.13.8–13: "wait until all non-exited threads in membermask have
+/// executed" them). Lanes that do not exist (a partial last warp) count as exited. A waiting
+/// lane's membermask and instruction are recorded (`WSYNC_*` in the warp state); the CTA
+/// scheduler releases it once every non-exited lane of its membermask waits as well
+/// (`launch::release_warp_syncs`), so lanes that took different paths to their
+/// synchronization meet there, as with independent thread scheduling.
+///
+/// Faults: a lane not in its own membermask (undefined in PTX); for `bar.warp.sync`
+/// (`exited_ok` false), a membermask naming lanes that have exited (they can never arrive).
+fn warp_sync(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv, exited_ok: bool) {
+    let live = rd32(s, LIVE_OFF);
+    let exited = rd32(s, EXITED_OFF) & live;
+    let alive = live & !exited;
+    for l in lanes(mask) {
+        let mm = d.arg(s, 0, l) as u32;
+        let bit = 1u32 << l;
+        let fault = if mm & bit == 0 {
+            Some((FaultKind::MemberMask, 0))
+        } else if !exited_ok && mm & exited != 0 {
+            Some((FaultKind::ExitedMember, mm & exited))
+        } else {
+            None
+        };
+        if let Some((kind, size)) = fault {
+            env.fault(l, d.inst, kind, Space::Generic, mm as u64, size, false);
+            d.set(s, 0, l, 0);
+            continue;
+        }
+        let wait = mm & alive & !mask != 0;
+        if wait {
+            wr32(s, WSYNC_WAIT_OFF, rd32(s, WSYNC_WAIT_OFF) | bit);
+            let strict = rd32(s, WSYNC_STRICT_OFF);
+            let strict = if exited_ok {
+                strict & !bit
+            } else {
+                strict | bit
+            };
+            wr32(s, WSYNC_STRICT_OFF, strict);
+            wr32(s, WSYNC_MASK_OFF + 4 * l, mm);
+            wr32(s, WSYNC_INST_OFF + 4 * l, d.inst + 1);
+        }
+        d.set(s, 0, l, wait as u64);
     }
 }
 
