@@ -641,13 +641,41 @@ impl fmt::Display for ApproxFn {
     }
 }
 
-/// The 8-bit float formats of `cvt` (PTX ISA §5.2.5, §9.7.9.21): see `runtime::minifloat`.
+/// The small float formats of `cvt` (PTX ISA §5.2.5, §9.7.9.21): see `runtime::minifloat`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum F8Fmt {
-    /// 4 exponent bits (bias 7), 3 mantissa bits, no infinities.
+pub enum MiniFmt {
+    /// 8 bits: 4 exponent bits (bias 7), 3 mantissa bits, no infinities.
     E4M3,
-    /// 5 exponent bits (bias 15), 2 mantissa bits, IEEE-style infinities and NaNs.
+    /// 8 bits: 5 exponent bits (bias 15), 2 mantissa bits, IEEE-style infinities and NaNs.
     E5M2,
+    /// 6 bits: 2 exponent bits (bias 1), 3 mantissa bits, no infinities or NaNs.
+    E2M3,
+    /// 6 bits: 3 exponent bits (bias 3), 2 mantissa bits, no infinities or NaNs.
+    E3M2,
+    /// 4 bits: 2 exponent bits (bias 1), 1 mantissa bit, no infinities or NaNs.
+    E2M1,
+}
+
+impl MiniFmt {
+    /// The PTX name of the packed pair type (`e4m3x2`, …).
+    pub fn pair_name(self) -> &'static str {
+        match self {
+            MiniFmt::E4M3 => "e4m3x2",
+            MiniFmt::E5M2 => "e5m2x2",
+            MiniFmt::E2M3 => "e2m3x2",
+            MiniFmt::E3M2 => "e3m2x2",
+            MiniFmt::E2M1 => "e2m1x2",
+        }
+    }
+
+    /// The IR type holding a packed pair: i8 for e2m1x2, else i16 (one byte per element).
+    pub fn pair_ty(self) -> Type {
+        if self == MiniFmt::E2M1 {
+            Type::I8
+        } else {
+            Type::I16
+        }
+    }
 }
 
 /// Rounding of `cvt.tf32.f32`: `.rna` (to nearest, ties away from zero), `.rn`, `.rz`.
@@ -661,10 +689,16 @@ pub enum TfRound {
 /// A narrow-format conversion of `cvt` (PTX ISA §9.7.9.21).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NarrowCvt {
-    /// args (a: f32, b: f32) → i16: a to the upper byte, b to the lower (`.rn.satfinite`).
-    ToF8x2(F8Fmt),
-    /// arg (i16) → i32 f16x2: the upper byte to the upper half.
-    FromF8x2(F8Fmt),
+    /// args (a: f32, b: f32) → the packed pair ([`MiniFmt::pair_ty`]): a to the upper element,
+    /// b to the lower (`.rn.satfinite`).
+    ToMiniX2(MiniFmt),
+    /// arg (packed pair) → i32 f16x2: the upper element to the upper half.
+    FromMiniX2(MiniFmt),
+    /// args (a: f32, b: f32) → i16 `ue8m0x2` (a to the upper byte); `rp`: round up (`.rp`),
+    /// else toward zero (`.rz`); `satfinite`: never the NaN encoding 0xff for a finite input.
+    ToUe8m0x2 { rp: bool, satfinite: bool },
+    /// arg (i16 `ue8m0x2`) → i32 bf16x2.
+    FromUe8m0x2,
     /// arg (f32) → i32: the tf32 value as f32 bits, low 13 bits 0; `true`: `.satfinite`.
     ToTf32(TfRound, bool),
     /// arg (i16) → i16: `.satfinite` on an f16/bf16 result (±∞ → ±largest finite).
@@ -674,8 +708,15 @@ pub enum NarrowCvt {
 impl fmt::Display for NarrowCvt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NarrowCvt::ToF8x2(t) => write!(f, "{}x2.f32", format!("{t:?}").to_lowercase()),
-            NarrowCvt::FromF8x2(t) => write!(f, "f16x2.{}x2", format!("{t:?}").to_lowercase()),
+            NarrowCvt::ToMiniX2(t) => write!(f, "{}.f32", t.pair_name()),
+            NarrowCvt::FromMiniX2(t) => write!(f, "f16x2.{}", t.pair_name()),
+            NarrowCvt::ToUe8m0x2 { rp, satfinite } => write!(
+                f,
+                "{}{}.ue8m0x2.f32",
+                if *rp { "rp" } else { "rz" },
+                if *satfinite { ".satfinite" } else { "" }
+            ),
+            NarrowCvt::FromUe8m0x2 => f.write_str("bf16x2.ue8m0x2"),
             NarrowCvt::ToTf32(r, sat) => write!(
                 f,
                 "{}{}.tf32.f32",

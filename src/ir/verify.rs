@@ -163,9 +163,15 @@ impl Op {
             }
             Op::CvtNarrow { conv, .. } => {
                 use crate::ir::NarrowCvt::*;
+                let pair: [Type; 1];
                 let (want_args, want_res): (&[Type], Type) = match conv {
-                    ToF8x2(_) => (&[F32, F32], I16),
-                    FromF8x2(_) => (&[I16], I32),
+                    ToMiniX2(f) => (&[F32, F32], f.pair_ty()),
+                    FromMiniX2(f) => {
+                        pair = [f.pair_ty()];
+                        (&pair, I32)
+                    }
+                    ToUe8m0x2 { .. } => (&[F32, F32], I16),
+                    FromUe8m0x2 => (&[I16], I32),
                     ToTf32(..) => (&[F32], I32),
                     SatFinite(_) => (&[I16], I16),
                 };

@@ -17,8 +17,8 @@ use super::super::build::{Builder, Var};
 use super::super::LowerError;
 use super::{int_or_float, ir_ty, Cx};
 use crate::ir::{
-    ApproxFn, CvtRound, CvtType, F8Fmt, FCmp, HalfFmt, ICmp, NarrowCvt, Op, PrmtMode, Round, Sign,
-    TestProp, TfRound, Type,
+    ApproxFn, CvtRound, CvtType, FCmp, HalfFmt, ICmp, MiniFmt, NarrowCvt, Op, PrmtMode, Round,
+    Sign, TestProp, TfRound, Type,
 };
 use crate::ptx::ast::{self, Literal, Operand};
 
@@ -1158,13 +1158,19 @@ fn narrow_name(m: &str) -> bool {
     )
 }
 
-/// `cvt` to and from the narrow formats: `.rn.satfinite{.relu}.e4m3x2/.e5m2x2.f32 d, a, b`,
-/// `… .f16x2 d, a`, `.rn{.relu}.f16x2.e4m3x2/.e5m2x2 d, a`, and
-/// `.{rna,rn,rz}{.satfinite}{.relu}.tf32.f32 d, a` (PTX ISA §9.7.9.21).
+/// `cvt` to and from the narrow formats (PTX ISA §9.7.9.21):
+/// `.rn.satfinite{.relu}.{e4m3x2,e5m2x2,e2m3x2,e3m2x2,e2m1x2}.f32 d, a, b`,
+/// `.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2 d, a`, `.rn{.relu}.f16x2.<those> d, a`,
+/// `.{rz,rp}{.satfinite}.ue8m0x2.{f32 d, a, b | bf16x2 d, a}`, `.rn.bf16x2.ue8m0x2 d, a`, and
+/// `.{rna,rn,rz}{.satfinite}{.relu}.tf32.f32 d, a`. The four-element forms exist only with
+/// stochastic rounding (`.rs`), which is not supported.
 fn cvt_narrow(b: &mut Builder, cx: &mut Cx) -> R {
-    let f8 = |m: &str| match m {
-        "e4m3x2" => Some(F8Fmt::E4M3),
-        "e5m2x2" => Some(F8Fmt::E5M2),
+    let mini = |m: &str| match m {
+        "e4m3x2" => Some(MiniFmt::E4M3),
+        "e5m2x2" => Some(MiniFmt::E5M2),
+        "e2m3x2" => Some(MiniFmt::E2M3),
+        "e3m2x2" => Some(MiniFmt::E3M2),
+        "e2m1x2" => Some(MiniFmt::E2M1),
         _ => None,
     };
     let tys: Vec<&str> = cx
@@ -1173,13 +1179,7 @@ fn cvt_narrow(b: &mut Builder, cx: &mut Cx) -> R {
         .copied()
         .filter(|m| narrow_name(m) || ast::ScalarType::from_suffix(m).is_some())
         .collect();
-    if let Some(m) = tys
-        .iter()
-        .find(|m| narrow_name(m) && **m != "tf32" && f8(m).is_none())
-    {
-        return Err(cx.unsupported(&format!("conversions with .{m} are not supported yet")));
-    }
-    if cx.has("rs") {
+    if cx.has("rs") || tys.iter().any(|m| m.ends_with("x4")) {
         return Err(cx.unsupported("stochastic rounding (.rs) is not supported yet"));
     }
     let [dt, st] = tys[..] else {
@@ -1188,41 +1188,73 @@ fn cvt_narrow(b: &mut Builder, cx: &mut Cx) -> R {
     let relu = cx.has("relu");
     let satfinite = cx.has("satfinite");
     let rn = cx.has("rn");
-    match (f8(dt), f8(st), dt, st) {
+    let op = |conv| Op::CvtNarrow { conv, relu };
+    // The halves of an f16x2/bf16x2 register widened (exactly) to f32: (upper, lower).
+    let widen_pair =
+        |b: &mut Builder, cx: &mut Cx, src: CvtType| -> Result<(Var, Var), LowerError> {
+            let v = b.src(cx, 1, Type::I32)?;
+            let (lo, hi) = b.split2(cx, v);
+            let widen = Op::Cvt {
+                dst: CvtType::F32,
+                src,
+                rnd: CvtRound::None,
+                sat: false,
+                ftz: false,
+            };
+            let h = b.op1(cx, widen, vec![hi], Type::F32);
+            let l = b.op1(cx, widen, vec![lo], Type::F32);
+            Ok((h, l))
+        };
+    match (mini(dt), mini(st), dt, st) {
         (Some(f), None, _, "f32" | "f16x2") => {
             if !rn || !satfinite {
-                return Err(cx.bad("conversions to .e4m3x2/.e5m2x2 need .rn.satfinite"));
+                return Err(cx.bad(&format!("conversions to .{dt} need .rn.satfinite")));
             }
-            let conv = NarrowCvt::ToF8x2(f);
+            let (hi, lo) = if st == "f32" {
+                cx.expect_operands(3)?;
+                (b.src(cx, 1, Type::F32)?, b.src(cx, 2, Type::F32)?)
+            } else if matches!(f, MiniFmt::E4M3 | MiniFmt::E5M2) {
+                cx.expect_operands(2)?;
+                widen_pair(b, cx, CvtType::F16)?
+            } else {
+                return Err(cx.bad(&format!(".{dt} converts from .f32 only")));
+            };
+            let t = f.pair_ty();
+            let r = b.op1(cx, op(NarrowCvt::ToMiniX2(f)), vec![hi, lo], t);
+            b.write(cx, 0, r, t)
+        }
+        (None, Some(f), "f16x2", _) => {
+            cx.expect_operands(2)?;
+            if !rn || satfinite {
+                return Err(cx.bad(&format!("conversions from .{st} need .rn (no .satfinite)")));
+            }
+            let a = b.src(cx, 1, f.pair_ty())?;
+            let r = b.op1(cx, op(NarrowCvt::FromMiniX2(f)), vec![a], Type::I32);
+            b.write(cx, 0, r, Type::I32)
+        }
+        (None, None, "ue8m0x2", "f32" | "bf16x2") => {
+            let rp = cx.has("rp");
+            if !(rp || cx.has("rz")) || relu {
+                return Err(cx.bad("conversions to .ue8m0x2 need .rz or .rp (no .relu)"));
+            }
             let (hi, lo) = if st == "f32" {
                 cx.expect_operands(3)?;
                 (b.src(cx, 1, Type::F32)?, b.src(cx, 2, Type::F32)?)
             } else {
                 cx.expect_operands(2)?;
-                let v = b.src(cx, 1, Type::I32)?;
-                let (lo, hi) = b.split2(cx, v);
-                let widen = Op::Cvt {
-                    dst: CvtType::F32,
-                    src: CvtType::F16,
-                    rnd: CvtRound::None,
-                    sat: false,
-                    ftz: false,
-                };
-                let h = b.op1(cx, widen, vec![hi], Type::F32);
-                let l = b.op1(cx, widen, vec![lo], Type::F32);
-                (h, l)
+                widen_pair(b, cx, CvtType::Bf16)?
             };
-            let r = b.op1(cx, Op::CvtNarrow { conv, relu }, vec![hi, lo], Type::I16);
+            let conv = NarrowCvt::ToUe8m0x2 { rp, satfinite };
+            let r = b.op1(cx, op(conv), vec![hi, lo], Type::I16);
             b.write(cx, 0, r, Type::I16)
         }
-        (None, Some(f), "f16x2", _) => {
+        (None, None, "bf16x2", "ue8m0x2") => {
             cx.expect_operands(2)?;
-            if !rn || satfinite {
-                return Err(cx.bad("conversions from .e4m3x2/.e5m2x2 need .rn (no .satfinite)"));
+            if !rn || relu || satfinite {
+                return Err(cx.bad("cvt.bf16x2.ue8m0x2 needs .rn (only)"));
             }
             let a = b.src(cx, 1, Type::I16)?;
-            let conv = NarrowCvt::FromF8x2(f);
-            let r = b.op1(cx, Op::CvtNarrow { conv, relu }, vec![a], Type::I32);
+            let r = b.op1(cx, op(NarrowCvt::FromUe8m0x2), vec![a], Type::I32);
             b.write(cx, 0, r, Type::I32)
         }
         (None, None, "tf32", "f32") => {
@@ -1240,11 +1272,15 @@ fn cvt_narrow(b: &mut Builder, cx: &mut Cx) -> R {
                 return Err(cx.bad(".relu is not allowed with .rna"));
             }
             let a = b.src(cx, 1, Type::F32)?;
-            let conv = NarrowCvt::ToTf32(rnd, satfinite);
-            let r = b.op1(cx, Op::CvtNarrow { conv, relu }, vec![a], Type::I32);
+            let r = b.op1(
+                cx,
+                op(NarrowCvt::ToTf32(rnd, satfinite)),
+                vec![a],
+                Type::I32,
+            );
             b.write(cx, 0, r, Type::I32)
         }
-        _ => Err(cx.unsupported(&format!("conversion .{dt}.{st} is not supported"))),
+        _ => Err(cx.bad(&format!("there is no conversion .{dt}.{st}"))),
     }
 }
 

@@ -1,37 +1,58 @@
-//! The narrow floating-point formats of `cvt` (PTX ISA §9.7.9.21, "cvt" with `.e4m3x2`,
-//! `.e5m2x2` and `.tf32`; formats as in §5.2.5 "Alternate Floating-Point Data Formats"):
+//! The narrow floating-point formats of `cvt` (PTX ISA §9.7.9.21 with `.e4m3x2`, `.e5m2x2`,
+//! `.e2m3x2`, `.e3m2x2`, `.e2m1x2`, `.ue8m0x2`, `.tf32`; formats of §5.2.5 "Alternate
+//! Floating-Point Data Formats"):
 //!
-//! | format | exponent bits, bias | mantissa bits | largest finite | infinity | NaN |
-//! |---|---|---|---|---|---|
-//! | e4m3 | 4, 7 | 3 | 448 (`0x7e`) | none | `s.1111.111` |
-//! | e5m2 | 5, 15 | 2 | 57344 (`0x7b`) | `s.11111.00` | `s.11111.xx`, xx ≠ 0 |
-//! | tf32 | 8, 127 | 10 (held as an f32 with the low 13 bits 0) | (2 − 2⁻¹⁰)·2¹²⁷ | as f32 | as f32 |
+//! | format | bits | exponent bits, bias | mantissa bits | largest finite | infinity | NaN |
+//! |---|---|---|---|---|---|---|
+//! | e4m3 | 8 | 4, 7 | 3 | 448 (`0x7e`) | none | `s.1111.111` |
+//! | e5m2 | 8 | 5, 15 | 2 | 57344 (`0x7b`) | `s.11111.00` | `s.11111.xx`, xx ≠ 0 |
+//! | e2m3 | 6 | 2, 1 | 3 | 7.5 (`0x1f`) | none | none |
+//! | e3m2 | 6 | 3, 3 | 2 | 28 (`0x1f`) | none | none |
+//! | e2m1 | 4 | 2, 1 | 1 | 6 (`0x7`) | none | none |
+//! | ue8m0 | 8 | 8, 127 (unsigned) | 0 | 2¹²⁷ (`0xfe`) | none | `0xff` |
+//! | tf32 | 32 | 8, 127 | 10 (an f32 with the low 13 bits 0) | (2 − 2⁻¹⁰)·2¹²⁷ | as f32 | as f32 |
 //!
-//! Conversions to e4m3/e5m2 round to nearest even and saturate to the largest finite value
-//! (`.rn.satfinite`, both mandatory); a NaN converts to the NaN `0x7f`. Conversions back to
-//! f16 are exact (every value of both formats is an f16); a NaN gives f16's canonical NaN.
+//! Conversions to e4m3/e5m2/e2m3/e3m2/e2m1 round to nearest even and saturate (`.rn.satfinite`,
+//! both mandatory): anything beyond the largest finite value, ±∞ included, becomes it with the
+//! input's sign; a NaN becomes `0x7f` (e4m3, e5m2) or, in the formats without NaN, the
+//! positive largest finite value. Conversions back to f16 are exact (every value of these
+//! formats is an f16); a NaN gives f16's canonical NaN. These are the rules of NVIDIA's own
+//! host implementations in `cuda_fp8.hpp`, `cuda_fp6.hpp` and `cuda_fp4.hpp`, which the tests
+//! compare against (`ptx-tests/isa/narrow_ref.cpp`).
 
 use super::fp::{self, Fmt};
-use crate::ir::{F8Fmt, HalfFmt, TfRound};
+use crate::ir::{HalfFmt, MiniFmt, TfRound};
 
-/// (exponent bits, bias, mantissa bits, largest finite encoding) of an 8-bit format.
-fn params(f: F8Fmt) -> (u32, i32, u32, u8) {
+/// (exponent bits, bias, mantissa bits, largest finite encoding) of a small format.
+fn params(f: MiniFmt) -> (u32, i32, u32, u8) {
     match f {
-        F8Fmt::E4M3 => (4, 7, 3, 0x7e),
-        F8Fmt::E5M2 => (5, 15, 2, 0x7b),
+        MiniFmt::E4M3 => (4, 7, 3, 0x7e),
+        MiniFmt::E5M2 => (5, 15, 2, 0x7b),
+        MiniFmt::E2M3 => (2, 1, 3, 0x1f),
+        MiniFmt::E3M2 => (3, 3, 2, 0x1f),
+        MiniFmt::E2M1 => (2, 1, 1, 0x7),
     }
 }
 
-/// The value of an 8-bit encoding (NaN for NaN encodings, ±∞ for e5m2's infinities).
-pub fn f8_value(f: F8Fmt, bits: u8) -> f64 {
+/// Bits of one element (8, 6 or 4).
+pub fn width(f: MiniFmt) -> u32 {
+    let (e, _, m, _) = params(f);
+    1 + e + m
+}
+
+/// The value of an encoding (its low [`width`] bits): NaN for NaN encodings, ±∞ for e5m2's
+/// infinities.
+pub fn mini_value(f: MiniFmt, bits: u8) -> f64 {
     let (ebits, bias, mbits, _) = params(f);
-    let sign = if bits & 0x80 != 0 { -1.0 } else { 1.0 };
-    let e = ((bits as u32) >> mbits) & ((1 << ebits) - 1);
-    let m = (bits as u32) & ((1 << mbits) - 1);
+    let w = width(f);
+    let bits = (bits as u32) & ((1 << w) - 1);
+    let sign = if bits >> (w - 1) != 0 { -1.0 } else { 1.0 };
+    let e = (bits >> mbits) & ((1 << ebits) - 1);
+    let m = bits & ((1 << mbits) - 1);
     let emax_field = (1 << ebits) - 1;
     match f {
-        F8Fmt::E4M3 if e == emax_field && m == (1 << mbits) - 1 => return f64::NAN,
-        F8Fmt::E5M2 if e == emax_field => {
+        MiniFmt::E4M3 if e == emax_field && m == (1 << mbits) - 1 => return f64::NAN,
+        MiniFmt::E5M2 if e == emax_field => {
             return if m == 0 {
                 sign * f64::INFINITY
             } else {
@@ -48,19 +69,27 @@ pub fn f8_value(f: F8Fmt, bits: u8) -> f64 {
     sign * mag
 }
 
-/// `cvt.rn.satfinite{.relu}.e4m3/e5m2` of one f32: round to nearest even, saturate to the
-/// largest finite value (±∞ included), NaN → `0x7f`; `.relu` turns negative results into +0.
-pub fn f32_to_f8(f: F8Fmt, x: f32, relu: bool) -> u8 {
-    let (ebits, bias, mbits, max) = params(f);
+/// `cvt.rn.satfinite{.relu}` of one f32 to a small format (see the module docs); `.relu`
+/// turns negative results into +0.
+pub fn f32_to_mini(f: MiniFmt, x: f32, relu: bool) -> u8 {
+    let (_, bias, mbits, max) = params(f);
+    let w = width(f);
     if x.is_nan() {
-        return 0x7f;
+        return match f {
+            MiniFmt::E4M3 | MiniFmt::E5M2 => 0x7f,
+            _ => max,
+        };
     }
     if relu && x.is_sign_negative() {
         return 0;
     }
-    let sign: u8 = if x.is_sign_negative() { 0x80 } else { 0 };
+    let sign: u8 = if x.is_sign_negative() {
+        1 << (w - 1)
+    } else {
+        0
+    };
     let a = (x as f64).abs();
-    let max_val = f8_value(f, max);
+    let max_val = mini_value(f, max);
     if a >= max_val {
         return sign | max;
     }
@@ -94,14 +123,13 @@ pub fn f32_to_f8(f: F8Fmt, x: f32, relu: bool) -> u8 {
         let m = (r / 2f64.powi(e - mbits as i32)) as u32 - (1 << mbits);
         (((e + bias) as u32) << mbits) | m
     };
-    debug_assert!(bits < 1 << (ebits + mbits));
     sign | bits as u8
 }
 
-/// `cvt.rn{.relu}.f16x2.e4m3x2/e5m2x2` of one 8-bit value to f16 bits: exact; NaN → f16's
-/// canonical NaN; `.relu` turns negative results into +0.
-pub fn f8_to_f16(f: F8Fmt, bits: u8, relu: bool) -> u16 {
-    let v = f8_value(f, bits);
+/// `cvt.rn{.relu}.f16x2.<fmt>x2` of one element to f16 bits: exact; NaN → f16's canonical
+/// NaN; `.relu` turns negative results into +0.
+pub fn mini_to_f16(f: MiniFmt, bits: u8, relu: bool) -> u16 {
+    let v = mini_value(f, bits);
     if v.is_nan() {
         return fp::Fmt::from(HalfFmt::F16).canonical_nan() as u16;
     }
@@ -109,6 +137,40 @@ pub fn f8_to_f16(f: F8Fmt, bits: u8, relu: bool) -> u16 {
         return 0;
     }
     half::f16::from_f64(v).to_bits()
+}
+
+/// `cvt.{rz,rp}{.satfinite}.ue8m0x2.f32` of one f32: the exponent of |x| (biased by 127) after
+/// rounding |x| to a power of two toward zero (`.rz`) or up (`.rp`); NaN → `0xff`; without
+/// `.satfinite` an infinite (or overflowing) input also gives `0xff`, with it `0xfe`. Values
+/// below 2⁻¹²⁷ give 0 with `.rz` (0 stands for 2⁻¹²⁷). As NVIDIA's `__nv_cvt_float_to_e8m0`.
+pub fn f32_to_ue8m0(x: f32, rp: bool, satfinite: bool) -> u8 {
+    if x.is_nan() {
+        return 0xff;
+    }
+    // |x| as bf16 bits, truncated (.rz) or rounded up (.rp).
+    let ax = x.to_bits() & 0x7fff_ffff;
+    let mut b = (ax >> 16) as u16;
+    if rp && ax < 0x7f80_0000 && ax & 0xffff != 0 {
+        b += 1;
+    }
+    let mut res = (b >> 7) as u8;
+    if rp && b & 0x7f != 0 && b > 0x0040 && b < 0x7f80 {
+        res = res.wrapping_add(1);
+    }
+    if satfinite && res == 0xff {
+        res = 0xfe;
+    }
+    res
+}
+
+/// `cvt.rn.bf16x2.ue8m0x2` of one byte to bf16 bits: 2^(e − 127), with 0 → 2⁻¹²⁷ (`0x0040`)
+/// and `0xff` → bf16's canonical NaN.
+pub fn ue8m0_to_bf16(e: u8) -> u16 {
+    match e {
+        0xff => 0x7fff,
+        0 => 0x0040,
+        e => (e as u16) << 7,
+    }
 }
 
 /// `cvt.{rna,rn,rz}{.satfinite}{.relu}.tf32.f32` (PTX ISA §9.7.9.21): `x` rounded to tf32's 10
@@ -164,11 +226,13 @@ mod tests {
 
     /// Every encoding round-trips: decode to f32, encode again (NaNs to 0x7f).
     #[test]
-    fn every_f8_encoding_round_trips() {
-        for f in [F8Fmt::E4M3, F8Fmt::E5M2] {
-            for b in 0..=255u8 {
-                let v = f8_value(f, b);
-                let back = f32_to_f8(f, v as f32, false);
+    fn every_encoding_round_trips() {
+        use MiniFmt::*;
+        for f in [E4M3, E5M2, E2M3, E3M2, E2M1] {
+            for b in 0..(1u32 << width(f)) {
+                let b = b as u8;
+                let v = mini_value(f, b);
+                let back = f32_to_mini(f, v as f32, false);
                 if v.is_nan() {
                     assert_eq!(back, 0x7f, "{f:?} {b:#x}");
                 } else if v.is_infinite() {
@@ -182,28 +246,38 @@ mod tests {
 
     /// Values from the format definitions (OCP 8-bit floating point, as the PTX ISA uses).
     #[test]
-    fn f8_known_values() {
-        use F8Fmt::*;
-        assert_eq!(f8_value(E4M3, 0x7e), 448.0);
-        assert_eq!(f8_value(E4M3, 0x01), 2f64.powi(-9));
-        assert_eq!(f8_value(E4M3, 0x38), 1.0);
-        assert_eq!(f8_value(E5M2, 0x7b), 57344.0);
-        assert_eq!(f8_value(E5M2, 0x01), 2f64.powi(-16));
-        assert_eq!(f8_value(E5M2, 0x3c), 1.0);
-        assert!(f8_value(E5M2, 0x7c).is_infinite());
+    fn known_values() {
+        use MiniFmt::*;
+        assert_eq!(mini_value(E4M3, 0x7e), 448.0);
+        assert_eq!(mini_value(E4M3, 0x01), 2f64.powi(-9));
+        assert_eq!(mini_value(E4M3, 0x38), 1.0);
+        assert_eq!(mini_value(E5M2, 0x7b), 57344.0);
+        assert_eq!(mini_value(E5M2, 0x01), 2f64.powi(-16));
+        assert_eq!(mini_value(E5M2, 0x3c), 1.0);
+        assert!(mini_value(E5M2, 0x7c).is_infinite());
+        assert_eq!(mini_value(E2M3, 0x1f), 7.5);
+        assert_eq!(mini_value(E3M2, 0x1f), 28.0);
+        assert_eq!(mini_value(E2M1, 0x7), 6.0);
+        assert_eq!(mini_value(E2M1, 0x1), 0.5);
+        assert_eq!(f32_to_mini(E2M1, f32::NAN, false), 0x7);
+        assert_eq!(f32_to_mini(E2M1, -100.0, false), 0xf);
+        assert_eq!(f32_to_ue8m0(1.0, false, false), 127);
+        assert_eq!(f32_to_ue8m0(1.5, true, false), 128);
+        assert_eq!(f32_to_ue8m0(f32::INFINITY, false, true), 0xfe);
+        assert_eq!(ue8m0_to_bf16(127), 0x3f80);
         // Rounding: 1 + 1/16 is halfway between 1 and 1.125 in e4m3 → even (1.0).
-        assert_eq!(f32_to_f8(E4M3, 1.0625, false), 0x38);
-        assert_eq!(f32_to_f8(E4M3, 1.1875, false), 0x3a); // halfway 1.125/1.25 → 1.25
-        assert_eq!(f32_to_f8(E4M3, 1000.0, false), 0x7e);
-        assert_eq!(f32_to_f8(E4M3, -f32::INFINITY, false), 0xfe);
-        assert_eq!(f32_to_f8(E4M3, -3.0, true), 0);
-        assert_eq!(f32_to_f8(E4M3, 2f32.powi(-11), false), 0); // a quarter of the least subnormal
-        assert_eq!(f32_to_f8(E4M3, -2f32.powi(-10), false), 0x80); // half of it: ties to even (-0)
-        assert_eq!(f32_to_f8(E4M3, 3.0 * 2f32.powi(-10), false), 0x02); // 1.5 ulp → 2
-        assert_eq!(f32_to_f8(E5M2, 61440.0, false), 0x7b); // rounds past the max: saturates
-        assert_eq!(f8_to_f16(E5M2, 0x7c, false), 0x7c00);
-        assert_eq!(f8_to_f16(E4M3, 0xff, false), 0x7fff);
-        assert_eq!(f8_to_f16(E4M3, 0xb8, true), 0);
+        assert_eq!(f32_to_mini(E4M3, 1.0625, false), 0x38);
+        assert_eq!(f32_to_mini(E4M3, 1.1875, false), 0x3a); // halfway 1.125/1.25 → 1.25
+        assert_eq!(f32_to_mini(E4M3, 1000.0, false), 0x7e);
+        assert_eq!(f32_to_mini(E4M3, -f32::INFINITY, false), 0xfe);
+        assert_eq!(f32_to_mini(E4M3, -3.0, true), 0);
+        assert_eq!(f32_to_mini(E4M3, 2f32.powi(-11), false), 0); // a quarter of the least subnormal
+        assert_eq!(f32_to_mini(E4M3, -2f32.powi(-10), false), 0x80); // half of it: ties to even (-0)
+        assert_eq!(f32_to_mini(E4M3, 3.0 * 2f32.powi(-10), false), 0x02); // 1.5 ulp → 2
+        assert_eq!(f32_to_mini(E5M2, 61440.0, false), 0x7b); // rounds past the max: saturates
+        assert_eq!(mini_to_f16(E5M2, 0x7c, false), 0x7c00);
+        assert_eq!(mini_to_f16(E4M3, 0xff, false), 0x7fff);
+        assert_eq!(mini_to_f16(E4M3, 0xb8, true), 0);
     }
 
     #[test]

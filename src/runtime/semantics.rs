@@ -473,14 +473,27 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
             use super::minifloat as mf;
             use crate::ir::NarrowCvt;
             match conv {
-                NarrowCvt::ToF8x2(f) => {
-                    let hi = mf::f32_to_f8(f, f32::from_bits(a as u32), relu);
-                    let lo = mf::f32_to_f8(f, f32::from_bits(b as u32), relu);
+                NarrowCvt::ToMiniX2(f) => {
+                    let hi = mf::f32_to_mini(f, f32::from_bits(a as u32), relu);
+                    let lo = mf::f32_to_mini(f, f32::from_bits(b as u32), relu);
+                    // Elements are 8 bits apart (6-bit ones zero-padded), e2m1 4 bits.
+                    let shift = if f == crate::ir::MiniFmt::E2M1 { 4 } else { 8 };
+                    (hi as u64) << shift | lo as u64
+                }
+                NarrowCvt::FromMiniX2(f) => {
+                    let shift = if f == crate::ir::MiniFmt::E2M1 { 4 } else { 8 };
+                    let hi = mf::mini_to_f16(f, (a >> shift) as u8, relu);
+                    let lo = mf::mini_to_f16(f, a as u8, relu);
+                    (hi as u64) << 16 | lo as u64
+                }
+                NarrowCvt::ToUe8m0x2 { rp, satfinite } => {
+                    let hi = mf::f32_to_ue8m0(f32::from_bits(a as u32), rp, satfinite);
+                    let lo = mf::f32_to_ue8m0(f32::from_bits(b as u32), rp, satfinite);
                     (hi as u64) << 8 | lo as u64
                 }
-                NarrowCvt::FromF8x2(f) => {
-                    let hi = mf::f8_to_f16(f, (a >> 8) as u8, relu);
-                    let lo = mf::f8_to_f16(f, a as u8, relu);
+                NarrowCvt::FromUe8m0x2 => {
+                    let hi = mf::ue8m0_to_bf16((a >> 8) as u8);
+                    let lo = mf::ue8m0_to_bf16(a as u8);
                     (hi as u64) << 16 | lo as u64
                 }
                 NarrowCvt::ToTf32(rnd, satfinite) => {

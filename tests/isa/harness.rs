@@ -10,7 +10,7 @@
 //! 1 -> 0.8414709848078965
 //! ```
 //! A header gives the PTX (statements separated by `;`), its outputs and inputs as
-//! `name:type` (types u8..u64, s8..s64, b8..b64, f16, bf16, f16x2, bf16x2, f32, f64, pred) and
+//! `name:type` (types u8..u64, s8..s64, b8..b64 (b8: a real 8-bit register), f16, bf16, f16x2, bf16x2, f32, f64, pred) and
 //! optionally a tolerance for float outputs (`~ abs X`, `~ rel X`, `~ ulp N`; X may be `2^E`).
 //! Values: integers (decimal, negative, `0x` hex), floats (decimal, `inf`, `-inf`, `-0`,
 //! `nan` = the canonical NaN, `0x` = raw bits), packed halves `lo,hi`, predicates 0/1.
@@ -35,12 +35,15 @@ pub enum Ty {
     F32,
     F64,
     Pred,
+    /// An 8-bit `.b8` register (`u8` tables use 16-bit registers, as most PTX does).
+    B8,
 }
 
 impl Ty {
     pub fn parse(s: &str) -> Option<Ty> {
         Some(match s {
-            "u8" | "b8" => Ty::U(8),
+            "u8" => Ty::U(8),
+            "b8" => Ty::B8,
             "u16" | "b16" => Ty::U(16),
             "u32" | "b32" => Ty::U(32),
             "u64" | "b64" => Ty::U(64),
@@ -61,6 +64,7 @@ impl Ty {
     pub fn bits(self) -> u32 {
         match self {
             Ty::U(b) | Ty::S(b) => b,
+            Ty::B8 => 8,
             Ty::F16 | Ty::Bf16 => 16,
             Ty::F16x2 | Ty::Bf16x2 | Ty::F32 => 32,
             Ty::F64 => 64,
@@ -78,6 +82,7 @@ impl Ty {
     fn reg(self) -> (&'static str, &'static str) {
         match self {
             Ty::U(8) => ("u16", "u8"),
+            Ty::B8 => ("b8", "u8"),
             Ty::S(8) => ("s16", "s8"),
             Ty::U(16) => ("u16", "u16"),
             Ty::S(16) => ("s16", "s16"),
@@ -182,7 +187,7 @@ pub fn parse_value(s: &str, ty: Ty) -> Option<Expect> {
         _ => {}
     }
     match ty {
-        Ty::U(_) | Ty::S(_) => parse_int(s).map(|v| Expect::Bits(v & ty.mask())),
+        Ty::U(_) | Ty::S(_) | Ty::B8 => parse_int(s).map(|v| Expect::Bits(v & ty.mask())),
         Ty::Pred => match s {
             "0" | "false" => Some(Expect::Bits(0)),
             "1" | "true" => Some(Expect::Bits(1)),
