@@ -289,3 +289,35 @@ fn dump_ir_names_the_kernel() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("malformed.ptx:46:"));
 }
+
+/// When every CTA faults, the report names the lowest CTA, however the CTAs were spread over
+/// the host threads (a fault stops only the CTAs after it): the same on both engines and on
+/// every run.
+#[test]
+fn fault_report_names_the_lowest_faulting_cta() {
+    for engine in ["jit", "interp"] {
+        for _ in 0..6 {
+            let o = ptxjit(&[
+                "run",
+                "--ptx",
+                "ptx-tests/sandbox/sandbox.ptx",
+                "--kernel",
+                "local_oob",
+                "--grid",
+                "64",
+                "--block",
+                "64",
+                "--arg",
+                "buf:guard:u32:64",
+                "--engine",
+                engine,
+            ]);
+            let err = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{engine}: {err}");
+            assert!(
+                err.contains("by CTA (0,0,0) thread (0,0,0)"),
+                "{engine}: {err}"
+            );
+        }
+    }
+}

@@ -43,7 +43,12 @@ pub struct CtaEnv {
     pub symbols: *const u64,
     pub nsymbols: u64,
     /// Non-zero: stop as soon as possible (a fault anywhere in the launch, or a timeout).
+    /// This CTA's stop flag (non-zero: return as soon as possible), raised by its own fault,
+    /// a fault in a CTA with a lower linear index, a time limit or a deadlock
+    /// ([`AbortControl`]).
     pub abort: *const AtomicU32,
+    /// The launch's stop flags, which a fault raises for the CTAs after the faulting one.
+    pub control: *const AbortControl,
     /// Where faults are recorded.
     pub sink: *const FaultSink,
     /// With memcheck, global accesses must also fall inside a live allocation.
@@ -217,6 +222,86 @@ pub fn terminator_fault_index(n_insts: usize, b: crate::ir::Block) -> u32 {
     (n_insts + b.index()) as u32
 }
 
+/// The stop flags of a launch. A fault ends a launch (PTX's faults are fatal to the grid), and
+/// ptxjit reports the fault of the lowest CTA (linear index) that faults: so that the report
+/// does not depend on how CTAs happened to be spread over host threads, a fault stops only
+/// its own CTA and the CTAs after it; CTAs before it run on until they end or fault
+/// themselves. Time limits and deadlocks stop everything.
+#[derive(Debug)]
+pub struct AbortControl {
+    /// Linear index of the lowest CTA that has faulted (`u64::MAX`: none yet).
+    min_fault_cta: std::sync::atomic::AtomicU64,
+    /// Raised by a time limit or a deadlock: no CTA starts or continues.
+    all: AtomicU32,
+    /// Per host worker: the linear index of the CTA it runs (`u64::MAX`: none) and that CTA's
+    /// stop flag (what [`CtaEnv::abort`] points to).
+    slots: Vec<(std::sync::atomic::AtomicU64, AtomicU32)>,
+}
+
+impl AbortControl {
+    /// Stop flags for up to `workers` CTAs running at once.
+    pub fn new(workers: usize) -> AbortControl {
+        AbortControl {
+            min_fault_cta: std::sync::atomic::AtomicU64::new(u64::MAX),
+            all: AtomicU32::new(0),
+            slots: (0..workers.max(1))
+                .map(|_| {
+                    (
+                        std::sync::atomic::AtomicU64::new(u64::MAX),
+                        AtomicU32::new(0),
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    /// Claim worker slot `worker` for CTA `cta`: its stop flag, or `None` when the CTA must
+    /// not run (a lower or equal CTA has faulted, or everything stopped).
+    pub fn begin(&self, worker: usize, cta: u64) -> Option<&AtomicU32> {
+        let (id, flag) = &self.slots[worker % self.slots.len()];
+        flag.store(0, Ordering::SeqCst);
+        id.store(cta, Ordering::SeqCst);
+        // Checked after registering: a fault recorded meanwhile either is seen here or sees
+        // this CTA in its scan.
+        if self.all.load(Ordering::SeqCst) != 0 || cta >= self.min_fault_cta.load(Ordering::SeqCst)
+        {
+            id.store(u64::MAX, Ordering::SeqCst);
+            return None;
+        }
+        Some(flag)
+    }
+
+    /// Release worker slot `worker`.
+    pub fn end(&self, worker: usize) {
+        self.slots[worker % self.slots.len()]
+            .0
+            .store(u64::MAX, Ordering::SeqCst);
+    }
+
+    /// A fault in CTA `cta`: stop it and every running CTA after it.
+    pub fn fault(&self, cta: u64) {
+        self.min_fault_cta.fetch_min(cta, Ordering::SeqCst);
+        for (id, flag) in &self.slots {
+            if id.load(Ordering::SeqCst) >= cta {
+                flag.store(1, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Stop every CTA (a time limit or a deadlock).
+    pub fn stop_all(&self) {
+        self.all.store(1, Ordering::SeqCst);
+        for (_, flag) in &self.slots {
+            flag.store(1, Ordering::SeqCst);
+        }
+    }
+
+    /// Whether everything was stopped.
+    pub fn stopped_all(&self) -> bool {
+        self.all.load(Ordering::SeqCst) != 0
+    }
+}
+
 /// Collects faults from all workers; the first one (lowest CTA, then thread, in the order
 /// recorded) is reported. Recording sets the launch's abort flag.
 #[derive(Debug, Default)]
@@ -285,11 +370,14 @@ impl CtaEnv {
             inst,
             write,
         };
-        // SAFETY: `sink` and `abort` point to values owned by the launch, alive for the whole
-        // launch (the CTA scheduler builds every CtaEnv from them).
+        let [x, y, z] = self.ctaid;
+        let [gx, gy, _] = self.nctaid;
+        let linear = (z as u64 * gy as u64 + y as u64) * gx as u64 + x as u64;
+        // SAFETY: `sink` and `control` point to values owned by the launch, alive for the
+        // whole launch (the CTA scheduler builds every CtaEnv from them).
         unsafe {
             (*self.sink).record(r);
-            (*self.abort).store(1, Ordering::Relaxed);
+            (*self.control).fault(linear);
         }
     }
 

@@ -6,7 +6,7 @@
 //! has no pending lanes. When every warp has stopped, lanes parked at barriers are released if
 //! every non-exited thread of the CTA is parked; the CTA ends when all threads have exited.
 
-use super::env::{CtaEnv, FaultRecord, FaultSink};
+use super::env::{AbortControl, CtaEnv, FaultRecord, FaultSink};
 use super::memory::DeviceMemory;
 use super::warp::{rd32, wr32};
 use crate::analysis::schedule::{
@@ -149,7 +149,6 @@ struct CtaBuffers {
 
 /// Run a whole grid. Returns statistics, or the failure.
 pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchStats, LaunchFailure> {
-    let abort = AtomicU32::new(0);
     let sink = FaultSink::default();
     let [gx, gy, gz] = input.dims.grid;
     let ctas = gx as u64 * gy as u64 * gz as u64;
@@ -166,6 +165,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let gridid = GRID_ID.fetch_add(1, Ordering::Relaxed);
     let launch_start = Instant::now();
     let nsmid = rayon::current_num_threads() as u32;
+    // One stop-flag slot per pool worker, and one for a caller outside the pool.
+    let control = AbortControl::new(nsmid as usize + 1);
     let grid = GridShared {
         timed_out: &timed_out,
         sites: input.sites,
@@ -179,12 +180,12 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         // Watchdog: raise the abort flag when the time limit passes (engines check it at every
         // block dispatch, so even an infinite loop stops).
         if let Some(limit) = input.timeout {
-            let (abort, timed_out) = (&abort, &timed_out);
+            let (control, timed_out) = (&control, &timed_out);
             scope.spawn(move || {
                 if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(limit)
                 {
                     timed_out.store(1, Ordering::Relaxed);
-                    abort.store(1, Ordering::Relaxed);
+                    control.stop_all();
                 }
             });
         }
@@ -192,16 +193,20 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         (0..ctas)
             .into_par_iter()
             .for_each_init(CtaBuffers::default, |buf, c| {
-                if abort.load(Ordering::Relaxed) != 0 {
+                if control.stopped_all() {
                     return;
                 }
                 if let Some(d) = deadline {
                     if Instant::now() > d {
                         timed_out.store(1, Ordering::Relaxed);
-                        abort.store(1, Ordering::Relaxed);
+                        control.stop_all();
                         return;
                     }
                 }
+                let slot = rayon::current_thread_index().unwrap_or(nsmid as usize);
+                let Some(flag) = control.begin(slot, c) else {
+                    return;
+                };
                 let ctaid = [
                     (c % gx as u64) as u32,
                     ((c / gx as u64) % gy as u64) as u32,
@@ -229,7 +234,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     local_size: input.local_bytes,
                     symbols: input.symbols.as_ptr(),
                     nsymbols: input.symbols.len() as u64,
-                    abort: &abort,
+                    abort: flag,
+                    control: &control,
                     sink: &sink,
                     memory: mem,
                     ctaid,
@@ -248,6 +254,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     textures: input.textures,
                 };
                 let n = run_cta(engine, env, c, &grid, states);
+                control.end(slot);
                 runs.fetch_add(n, Ordering::Relaxed);
                 let w = rayon::current_thread_index().map_or(63, |i| i.min(63));
                 worker_bits.fetch_or(1 << w, Ordering::Relaxed);
@@ -390,8 +397,9 @@ fn run_cta(
                         *d = Some((cta, text));
                     }
                 }
-                // SAFETY: `abort` points to the launch's flag, alive for the whole launch.
-                unsafe { (*env.abort).store(1, Ordering::Relaxed) };
+                // SAFETY: `control` points to the launch's stop flags, alive for the whole
+                // launch.
+                unsafe { (*env.control).stop_all() };
                 return runs;
             }
         }
