@@ -500,6 +500,31 @@ impl Context {
                 engine: engine_box,
             }));
         }
+        // Initialized `.samplerref` variables: create the sampler now.
+        for (g, &a) in m.globals.iter().zip(&symbols) {
+            if let Some(init) = g.sampler_init {
+                use super::texture::{AddressMode, FilterMode};
+                let mode = |s: ir::SamplerAddr| match s {
+                    ir::SamplerAddr::Wrap => AddressMode::Wrap,
+                    ir::SamplerAddr::Mirror => AddressMode::Mirror,
+                    ir::SamplerAddr::Clamp => AddressMode::Clamp,
+                    ir::SamplerAddr::Border => AddressMode::Border,
+                };
+                let filter = if init.linear {
+                    FilterMode::Linear
+                } else {
+                    FilterMode::Point
+                };
+                let h = self.create_sampler(TextureDesc {
+                    address: init.address.map(mode),
+                    filter,
+                    mip_filter: filter,
+                    normalized_coords: !init.unnormalized,
+                    ..TextureDesc::default()
+                });
+                self.copy_htod(DevicePtr(a), &h.to_le_bytes())?;
+            }
+        }
         let handle_vars = m
             .globals
             .iter()

@@ -588,6 +588,33 @@ pub fn texref(dir: &Path) {
         info.extend([5, 7, 1, 0, 0, 0x10DE, 0, 1]);
     }
     write(dir, "independent_texels.npy", &d);
+    // Initialized sampler: border in x, mirror in y, linear, normalized coordinates (border
+    // colour: the default transparent black).
+    let d2 = rng.f32_vec(5 * 7);
+    let tex2 = RefTex {
+        size: [5, 7, 1],
+        channels: 1,
+        data: d2.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Border, Addr::Mirror, Addr::Clamp],
+        linear: true,
+        normalized: true,
+        border: [0.0; 4],
+    };
+    let xs2: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.5, 2.5)).collect();
+    let ys2: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.5, 2.5)).collect();
+    let mut out2 = vec![];
+    let mut info2 = vec![];
+    for i in 0..N {
+        let v = tex2.sample(0, [xs2[i], ys2[i], 0.0], 2);
+        out2.extend(v.iter().map(|&x| x as f32));
+        // addr_mode_1: mirror (2 in CUDA's numbering).
+        info2.extend([5, 7, 1, 2, 0, 0x10DE, 0, 1]);
+    }
+    write(dir, "sampler_init_texels.npy", &d2);
+    write(dir, "sampler_init_x.npy", &xs2);
+    write(dir, "sampler_init_y.npy", &ys2);
+    write(dir, "sampler_init_out_expected.npy", &out2);
+    write(dir, "sampler_init_info_expected.npy", &info2);
     write(dir, "independent_x.npy", &xs);
     write(dir, "independent_y.npy", &ys);
     write(dir, "independent_out_expected.npy", &out);
