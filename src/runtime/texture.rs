@@ -382,8 +382,12 @@ impl Resource {
             } else {
                 dims[0] as u64 * tb
             };
-            let slice = row * dims[1] as u64;
-            let layer = slice * dims[2] as u64;
+            let slice = row
+                .checked_mul(dims[1] as u64)
+                .ok_or("resource too large")?;
+            let layer = slice
+                .checked_mul(dims[2] as u64)
+                .ok_or("resource too large")?;
             levels.push(Level {
                 base: d.ptr.0.wrapping_add(off),
                 dims,
@@ -606,8 +610,9 @@ impl TexFault {
     }
 }
 
-/// Read `n` bytes of device memory at `addr` (global rules of `env::translate`).
-fn read_mem(env: &CtaEnv, addr: u64, n: u32) -> Result<[u8; 16], TexFault> {
+/// Read `n` (at most 32: a `.v4.b64` surface access) bytes of device memory at `addr` (global
+/// rules of `env::translate`).
+fn read_mem(env: &CtaEnv, addr: u64, n: u32) -> Result<[u8; 32], TexFault> {
     let p =
         env::translate(env, Space::Global, addr, n, 1, 0).map_err(|(kind, space)| TexFault {
             kind,
@@ -615,9 +620,9 @@ fn read_mem(env: &CtaEnv, addr: u64, n: u32) -> Result<[u8; 16], TexFault> {
             addr,
             size: n,
         })?;
-    let mut b = [0u8; 16];
-    // SAFETY: translate checked [p, p+n) inside the arena; n <= 16.
-    unsafe { std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), n.min(16) as usize) };
+    let mut b = [0u8; 32];
+    // SAFETY: translate checked [p, p+n) inside the arena; at most 32 bytes are copied.
+    unsafe { std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), n.min(32) as usize) };
     Ok(b)
 }
 
@@ -1008,7 +1013,14 @@ pub fn fetch(
             }
         }
     };
-    let lod = (lod + samp.mip_lod_bias).clamp(samp.min_lod, samp.max_lod.max(samp.min_lod));
+    // Bias, then clamp to [min_lod, max_lod] (comparisons, so NaN sampler state cannot panic).
+    let mut lod = lod + samp.mip_lod_bias;
+    if lod > samp.max_lod {
+        lod = samp.max_lod;
+    }
+    if lod < samp.min_lod {
+        lod = samp.min_lod;
+    }
     Ok(sample.at_lod(env, lod, u)?.bits())
 }
 
