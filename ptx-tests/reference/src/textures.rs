@@ -827,6 +827,44 @@ pub fn surf_ops(dir: &Path) {
     write(dir, "info_expected.npy", &info);
 }
 
+/// `tex_misc`: integer-coordinate tex.a2d and tld4.r.a2d on a layered texture (hand-written).
+pub fn tex_misc(dir: &Path) {
+    const T: usize = 64;
+    const W: usize = 5;
+    const H: usize = 3;
+    let mut rng = Rng::new(1000);
+    let d = rng.f32_vec(W * H * 2);
+    let tex = RefTex {
+        size: [W, H, 1],
+        channels: 1,
+        data: d.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Clamp; 3],
+        linear: false,
+        normalized: false,
+        border: [0.0; 4],
+    };
+    // RefTex stores layers after each other; `fetch` takes the layer index.
+    let mut c = vec![];
+    let mut out = vec![];
+    for t in 0..T {
+        let layer = t % 2;
+        let (ix, iy) = ((t % 7) as i64 - 1, (t % 5) as i64 - 1);
+        let v = tex.fetch(layer, [ix, iy, 0], 2);
+        out.extend(v.iter().map(|&x| x as f32));
+        let x = coord(&mut rng, -1.0, W as f32 + 1.0);
+        let y = coord(&mut rng, -1.0, H as f32 + 1.0);
+        c.extend([x, y]);
+        let i0 = (x - 0.5).floor() as i64;
+        let j0 = (y - 0.5).floor() as i64;
+        for (a, b) in [(i0, j0 + 1), (i0 + 1, j0 + 1), (i0 + 1, j0), (i0, j0)] {
+            out.push(tex.fetch(layer, [a, b, 0], 2)[0] as f32);
+        }
+    }
+    write(dir, "texels.npy", &d);
+    write(dir, "c.npy", &c);
+    write(dir, "out_expected.npy", &out);
+}
+
 pub fn run_all(root: &Path) {
     let run = |name: &str, f: &dyn Fn(&Path)| {
         let dir = root.join(name);
@@ -844,4 +882,5 @@ pub fn run_all(root: &Path) {
     run("upscale", &upscale);
     run("tex_formats", &tex_formats);
     run("surf_ops", &surf_ops);
+    run("tex_misc", &tex_misc);
 }
