@@ -621,8 +621,18 @@ fn read_mem(env: &CtaEnv, addr: u64, n: u32) -> Result<[u8; 32], TexFault> {
             size: n,
         })?;
     let mut b = [0u8; 32];
-    // SAFETY: translate checked [p, p+n) inside the arena; at most 32 bytes are copied.
-    unsafe { std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), n.min(32) as usize) };
+    // SAFETY: translate checked [p, p+n) inside the arena; at most 32 bytes are copied. The
+    // common sizes get a fixed-length copy (no call to memmove).
+    unsafe {
+        match n {
+            1 => b[0] = *p,
+            2 => std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), 2),
+            4 => std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), 4),
+            8 => std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), 8),
+            16 => std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), 16),
+            _ => std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), n.min(32) as usize),
+        }
+    }
     Ok(b)
 }
 
@@ -786,6 +796,11 @@ impl Sample<'_> {
                 None => return Ok(self.border()),
             }
         }
+        self.texel_at(env, lvl, p)
+    }
+
+    /// The texel at in-range indices `p` of level `lvl`.
+    fn texel_at(&self, env: &CtaEnv, lvl: usize, p: [u32; 3]) -> Result<Texel, TexFault> {
         let f = self.t.res.desc.format;
         let addr = self.t.res.texel_addr(lvl, self.layer, p[0], p[1], p[2]);
         let b = read_mem(env, addr, f.texel_bytes())?;
@@ -823,17 +838,38 @@ impl Sample<'_> {
             base[d] = i;
             w[d] = a;
         }
+        // The two addressed indices of each dimension (None: border).
+        let mut ix = [[Some(0u32); 2]; 3];
+        for d in 0..self.dims {
+            for (hi, slot) in ix[d].iter_mut().enumerate() {
+                *slot = address(
+                    self.s.address[d],
+                    self.s.normalized_coords,
+                    base[d] + hi as i64,
+                    level.dims[d],
+                );
+            }
+        }
         let corners = 1usize << self.dims;
         let mut acc = [0f32; 4];
         for c in 0..corners {
-            let mut idx = base;
+            let mut p = [0u32; 3];
+            let mut inside = true;
             let mut weight = 1f32;
             for d in 0..self.dims {
-                let hi = (c >> d) & 1 == 1;
-                idx[d] += hi as i64;
-                weight *= if hi { w[d] } else { 1.0 - w[d] };
+                let hi = (c >> d) & 1;
+                match ix[d][hi] {
+                    Some(v) => p[d] = v,
+                    None => inside = false,
+                }
+                weight *= if hi == 1 { w[d] } else { 1.0 - w[d] };
             }
-            let t = self.texel(env, lvl, idx)?.floats();
+            let t = if inside {
+                self.texel_at(env, lvl, p)?
+            } else {
+                self.border()
+            }
+            .floats();
             for k in 0..4 {
                 acc[k] += weight * t[k];
             }
