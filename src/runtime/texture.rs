@@ -261,13 +261,20 @@ pub enum ReadMode {
 /// Sampler state (`cudaTextureDesc`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TextureDesc {
+    /// Address mode of x, y, z.
     pub address: [AddressMode; 3],
+    /// Filtering within a level.
     pub filter: FilterMode,
     pub read_mode: ReadMode,
+    /// Coordinates in [0, 1) (scaled by each level's size) instead of texels.
     pub normalized_coords: bool,
+    /// What border texels read (integer reads: the values truncated to integers).
     pub border_color: [f32; 4],
+    /// Filtering between mipmap levels.
     pub mip_filter: FilterMode,
+    /// Added to the level of detail before clamping.
     pub mip_lod_bias: f32,
+    /// The level of detail is clamped to [min_lod, max_lod].
     pub min_lod: f32,
     pub max_lod: f32,
 }
@@ -594,7 +601,10 @@ impl TextureTable {
 pub struct TexFault {
     pub kind: FaultKind,
     pub space: Space,
+    /// The device address; the handle for [`FaultKind::BadHandle`]; the x coordinate in bytes
+    /// for [`FaultKind::SurfaceBounds`].
     pub addr: u64,
+    /// Bytes of the access.
     pub size: u32,
 }
 
