@@ -435,6 +435,20 @@ pub fn tex_lod(dir: &Path) {
         out.push(at_lod(lod as f64, x, y));
         out.push(at_lod(e as f64, x, y));
     }
+    // A second case on the same texture and coordinates: nearest-level mip filtering, lod bias
+    // 0.75, lod clamped to [1, 3] (the gradient half is the same lods through the same rule).
+    let at_lod_point = |lod: f64, x: f32, y: f32| -> f64 {
+        let lod = (lod + 0.75).max(1.0).min(3.0);
+        let l = (lod + 0.5).floor() as usize;
+        levels[l.min(LEVELS - 1)].sample(0, [x, y, 0.0], 2)[0]
+    };
+    let mut out_point = vec![];
+    for k in 0..N {
+        let (x, y, lod, g) = (c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]);
+        out_point.push(at_lod_point(lod as f64, x, y) as f32);
+        out_point.push(at_lod_point((g * 16.0).log2() as f64, x, y) as f32);
+    }
+    write(dir, "point_bias_clamp_expected.npy", &out_point);
     write(dir, "c.npy", &c);
     write(dir, "mips.npy", &all);
     let out: Vec<f32> = out.iter().map(|&v| v as f32).collect();
