@@ -576,6 +576,30 @@ impl Context {
             .map_err(|e| Error::Argument(format!("texture object: {e}")))
     }
 
+    /// Allocate device memory for a resource of this shape (`cudaMalloc3DArray` /
+    /// `cudaMallocMipmappedArray`): dense rows, `levels` mipmap levels one after the other.
+    /// Returns the resource, whose memory is filled with [`Context::copy_htod`] at `ptr`.
+    /// Errors: [`Error::Argument`] for an invalid shape, [`Error::Memory`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn alloc_array(
+        &mut self,
+        kind: super::texture::ResourceKind,
+        format: super::texture::ChannelFormat,
+        dims: [u32; 3],
+        layers: u32,
+        levels: u32,
+        label: Option<&str>,
+    ) -> Result<ResourceDesc, Error> {
+        let mut desc = ResourceDesc::new(kind, DevicePtr(0), format, dims);
+        desc.layers = layers;
+        desc.mip_levels = levels;
+        let size = super::texture::Resource::layout(desc)
+            .map_err(|e| Error::Argument(format!("array: {e}")))?
+            .size_bytes();
+        desc.ptr = self.alloc(size.max(1), label)?;
+        Ok(desc)
+    }
+
     /// Create a surface object (`cudaCreateSurfaceObject`). Errors: [`Error::Argument`].
     pub fn create_surface_object(&mut self, res: ResourceDesc) -> Result<u64, Error> {
         self.textures

@@ -318,10 +318,24 @@ pub struct Resource {
 }
 
 impl Resource {
-    /// Check `desc` and lay out its levels. Errors: zero or inconsistent sizes, a pitch
-    /// smaller than a row or not a multiple of the texel size, and memory outside one live
-    /// allocation.
+    /// Check `desc` and lay out its levels; its memory must lie inside one live allocation of
+    /// `mem`. Errors: see [`Resource::layout`], and memory outside one allocation.
     pub fn new(desc: ResourceDesc, mem: &DeviceMemory) -> Result<Resource, String> {
+        let r = Resource::layout(desc)?;
+        let size = r.size_bytes();
+        if !mem.in_allocation(desc.ptr.0, size) {
+            return Err(format!(
+                "the resource needs {size} bytes at {:#x}, which are not inside one allocation",
+                desc.ptr.0
+            ));
+        }
+        Ok(r)
+    }
+
+    /// Check `desc` and lay out its levels (no memory check). Errors: zero or inconsistent
+    /// sizes, a channel count other than 1, 2, 4, more mip levels than the size allows, and a
+    /// pitch smaller than a row or not a multiple of the texel size.
+    pub fn layout(desc: ResourceDesc) -> Result<Resource, String> {
         let f = desc.format;
         if ![1, 2, 4].contains(&f.channels) {
             return Err(format!("{} channels: textures have 1, 2 or 4", f.channels));
@@ -406,12 +420,6 @@ impl Resource {
                 .checked_mul(mem_layers as u64)
                 .and_then(|x| x.checked_add(off))
                 .ok_or("resource too large")?;
-        }
-        if !mem.in_allocation(d.ptr.0, off) {
-            return Err(format!(
-                "the resource needs {off} bytes at {:#x}, which are not inside one allocation",
-                d.ptr.0
-            ));
         }
         Ok(Resource {
             desc,
