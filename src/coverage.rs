@@ -130,29 +130,40 @@ pub const ISA: &[Instr] = isa! {
     "xor" "9.7.8.3" "pred, b16-64" ["xor.b16 %h1, %h2, %h3"]
     "not" "9.7.8.4" "pred, b16-64" ["not.pred %p1, %p2", "not.b32 %r1, %r2"]
     "cnot" "9.7.8.5" "b16-64" ["cnot.b32 %r1, %r2", "cnot.b16 %h1, %h2"]
-    "lop3" "9.7.8.6" "b32 (b64 too); the predicate-output form is not supported" [
-        "lop3.b32 %r1, %r2, %r3, %r4, 0x96"]
+    "lop3" "9.7.8.6" "b32 (b64 too); .and/.or with the d|p predicate output" [
+        "lop3.b32 %r1, %r2, %r3, %r4, 0x96",
+        "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p2"]
     "shf" "9.7.8.7" ".l/.r .clamp/.wrap .b32" ["shf.l.wrap.b32 %r1, %r2, %r3, %r4", "shf.r.clamp.b32 %r1, %r2, %r3, %r4"]
     "shl" "9.7.8.8" "b16-64 (counts ≥ width give 0)" ["shl.b32 %r1, %r2, %r3", "shl.b64 %rd1, %rd2, %r3"]
     "shr" "9.7.8.9" "b/u/s16-64 (counts ≥ width clamp)" ["shr.s32 %r1, %r2, %r3", "shr.u64 %rd1, %rd2, %r3"]
     "mov" "9.7.9.1" "pred, b16-64, u, s, f32, f64; vector pack/unpack; symbol addresses" [
         "mov.pred %p1, %p2", "mov.f32 %f1, %f2", "mov.b64 %rd1, {%r1, %r2}", "mov.b64 {%r1, %r2}, %rd1",
         "mov.u64 %rd1, sm"]
-    "shfl.sync" "9.7.9.6" ".up .down .bfly .idx .b32, with p" ["shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, -1"]
+    "shfl.sync" "9.7.9.6" ".up .down .bfly .idx .b32, with p; waits for its membermask" ["shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, -1"]
     "prmt" "9.7.9.7" "default (with sign replication) and .f4e .b4e .rc8 .ecl .ecr .rc16" [
         "prmt.b32 %r1, %r2, %r3, %r4", "prmt.b32.f4e %r1, %r2, %r3, %r4", "prmt.b32.rc16 %r1, %r2, %r3, %r4"]
-    "ld" "9.7.9.8" "global/shared/local/const/param/generic, v2/v4, cache hints" [
-        "ld.global.u32 %r1, [%rd1]", "ld.shared.v2.f32 {%f1, %f2}, [sm]", "ld.param.u64 %rd2, [cov_p]"]
+    "ld" "9.7.9.8" "global/shared/local/const/param/generic, v2/v4 (v8 of 32-bit, v4 of 64-bit), cache hints and .L2::cache_hint policies" [
+        "ld.global.u32 %r1, [%rd1]", "ld.shared.v2.f32 {%f1, %f2}, [sm]", "ld.param.u64 %rd2, [cov_p]",
+        "ld.global.v4.b64 {%rd2, %rd3, %rd4, %rd5}, [%rd1]",
+        "ld.global.L2::cache_hint.v2.b32 {%r1, %r2}, [%rd1], %rd2"]
     "ldu" "9.7.9.9" "global" ["ldu.global.f32 %f1, [%rd1]"]
-    "st" "9.7.9.10" "global/shared/local/generic, v2/v4" ["st.global.u32 [%rd1], %r1", "st.shared.v2.b32 [sm+8], {%r1, %r2}"]
+    "st" "9.7.9.10" "global/shared/local/generic, v2/v4 (v8 of 32-bit, v4 of 64-bit), .L2::cache_hint" [
+        "st.global.u32 [%rd1], %r1", "st.shared.v2.b32 [sm+8], {%r1, %r2}",
+        "st.global.L2::cache_hint.u32 [%rd1], %r1, %rd2"]
     "st.async" "9.7.9.11" "" ["st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]"]
     "prefetch" "9.7.9.15" "accepted (no effect)" ["prefetch.global.L1 [%rd1]"]
-    "isspacep" "9.7.9.20" "global/shared/local/const" ["isspacep.global %p1, %rd1"]
+    "createpolicy" "9.7.9" "range, fractional, cvt: an opaque policy (0; a hint only)" [
+        "createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0",
+        "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 %rd2, [%rd1], 1024, 4096"]
+    "isspacep" "9.7.9.20" "global/shared/local; const: inside one of the module's .const variables" ["isspacep.global %p1, %rd1", "isspacep.const %p1, %rd1"]
     "cvta" "9.7.9.21" "to and from generic, u32/u64" ["cvta.shared.u64 %rd1, %rd2", "cvta.to.global.u64 %rd1, %rd2"]
-    "cvt" "9.7.9.22" "every pair of u8-64, s8-64, f16, bf16, f32, f64; .rn .rz .rm .rp, .rni .rzi .rmi .rpi, .sat, .ftz, .relu; .f16x2/.bf16x2 from two f32; fp8/fp6/fp4/tf32/.satfinite/.rs not supported" [
+    "cvt" "9.7.9.22" "every pair of u8-64, s8-64, f16, bf16, f32, f64; .rn .rz .rm .rp, .rni .rzi .rmi .rpi, .sat, .ftz, .relu; .f16x2/.bf16x2 from two f32; .satfinite on f16/bf16; .e4m3x2/.e5m2x2 from two f32 or f16x2 and back to f16x2; .tf32 (.rna/.rn/.rz, .satfinite, .relu); fp6/fp4/ue8m0, the x4 forms and .rs not supported" [
         "cvt.rzi.s32.f32 %r1, %f1", "cvt.rp.f32.f64 %f1, %fd1", "cvt.rn.f16.f32 %h1, %f1",
         "cvt.f32.bf16 %f1, %h1", "cvt.rz.bf16.u64 %h1, %rd1", "cvt.rni.f16.f16 %h1, %h2",
-        "cvt.sat.u8.s32 %h1, %r1", "cvt.rn.relu.f16x2.f32 %r1, %f1, %f2"]
+        "cvt.sat.u8.s32 %h1, %r1", "cvt.rn.relu.f16x2.f32 %r1, %f1, %f2",
+        "cvt.rn.satfinite.bf16x2.f32 %r1, %f1, %f2", "cvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2",
+        "cvt.rn.satfinite.relu.e5m2x2.f16x2 %h1, %r1", "cvt.rn.f16x2.e4m3x2 %r1, %h1",
+        "cvt.rna.satfinite.tf32.f32 %r1, %f1"]
     "cvt.pack" "9.7.9.23" ".sat u16, s16 from s32; u8, s8, u4, s4, u2, s2 with .b32 c" [
         "cvt.pack.sat.s16.s32 %r1, %r2, %r3", "cvt.pack.sat.u8.s32.b32 %r1, %r2, %r3, %r4",
         "cvt.pack.sat.s4.s32.b32 %r1, %r2, %r3, %r4"]
@@ -171,19 +182,24 @@ pub const ISA: &[Instr] = isa! {
     "suq" "9.7.11.4" "every attribute" ["suq.width.b32 %r1, [%rd1]"]
     "bra" "9.7.12.2" "uniform and divergent" ["bra $L", "@%p1 bra $L"]
     "brx.idx" "9.7.12.3" "" ["brx.idx %r1, $T"]
-    "call" "9.7.12.4" "" ["call.uni f, (%r1)"]
+    "call" "9.7.12.4" "direct (inlined), recursive and through a register (.calltargets, .callprototype)" ["call.uni f, (%r1)"]
     "ret" "9.7.12.5" "" ["ret"]
     "exit" "9.7.12.6" "" ["exit"]
     "bar / barrier" "9.7.13.1" "bar.sync 0 / barrier.sync" ["bar.sync 0", "barrier.sync 0"]
-    "bar.warp.sync" "9.7.13.3" "" ["bar.warp.sync -1"]
+    "bar.warp.sync" "9.7.13.3" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
     "membar / fence" "9.7.13.4" "membar, fence (not proxy fences)" ["membar.gl", "fence.acq_rel.gpu"]
-    "atom" "9.7.13.5" "add/and/or/xor/exch/min/max/inc/dec/cas on b32/b64, add.f32/f64" [
-        "atom.global.add.u32 %r1, [%rd1], %r2", "atom.shared.cas.b32 %r1, [sm], %r2, %r3"]
-    "red" "9.7.13.6" "as atom" ["red.global.add.u32 [%rd1], %r2"]
+    "atom" "9.7.13.5" "add/and/or/xor/exch/min/max/inc/dec/cas on b32/b64, cas.b16, add.f32/f64, add.noftz on f16/bf16/f16x2/bf16x2, vector add (.v2/.v4 f32, .v2-.v8 f16/bf16, .v2/.v4 f16x2/bf16x2), .L2::cache_hint; not b128, not vector min/max" [
+        "atom.global.add.u32 %r1, [%rd1], %r2", "atom.shared.cas.b32 %r1, [sm], %r2, %r3",
+        "atom.global.cas.b16 %h1, [%rd1], %h2, %h3", "atom.add.noftz.f16 %h1, [%rd1], %h2",
+        "atom.global.add.noftz.bf16x2 %r1, [%rd1], %r2",
+        "atom.global.v2.f32.add {%f1, %f2}, [%rd1], {%f3, %f4}",
+        "atom.global.L2::cache_hint.add.u32 %r1, [%rd1], %r2, %rd2"]
+    "red" "9.7.13.6" "as atom" ["red.global.add.u32 [%rd1], %r2", "red.shared.add.noftz.f16x2 [sm], %r1"]
     "vote" "9.7.13.8" "" ["vote.sync.ballot.b32 %r1, %p1, -1"]
     "match.sync" "9.7.13.9" "" ["match.any.sync.b32 %r1, %r2, -1"]
     "activemask" "9.7.13.10" "" ["activemask.b32 %r1"]
-    "redux.sync" "9.7.13.11" "" ["redux.sync.add.s32 %r1, %r2, -1"]
+    "redux.sync" "9.7.13.11" "add/min/max .u32/.s32, and/or/xor .b32, min/max{.abs}{.NaN}.f32" [
+        "redux.sync.add.s32 %r1, %r2, -1", "redux.sync.max.abs.NaN.f32 %f1, %f2, -1"]
     "elect.sync" "9.7.13.13" "" ["elect.sync %r1|%p1, -1"]
     "mbarrier" "9.7.13.15" "" ["mbarrier.init.shared.b64 [sm], %r1"]
     "wmma" "9.7.14" "" ["wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, [%rd1]"]
@@ -195,9 +211,10 @@ pub const ISA: &[Instr] = isa! {
         "vmin.s32.s32.s32.sat.add %r1, %r2, %r3, %r4", "vsub.u32.u32.u32 %r1, %r2, %r3", "vmax.s32.s32.s32.max %r1, %r2, %r3, %r4"]
     "vshl / vshr" "9.7.18.1.2" ".clamp/.wrap, selectors, .sat, secondary op or merge" [
         "vshl.s32.u32.u32.clamp %r1, %r2, %r3", "vshr.u32.u32.u32.wrap %r1, %r2, %r3.h1"]
-    "vmad" "9.7.18.1.3" "selectors, .po, .sat, .shr7/.shr15; operand negation (-a, -b, -c) not supported" [
+    "vmad" "9.7.18.1.3" "selectors, .po, .sat, .shr7/.shr15, operand negation (-a, -b, -c)" [
         "vmad.s32.s32.s32 %r1, %r2, %r3, %r4", "vmad.u32.u32.u32.shr15 %r1, %r2.h0, %r3.h0, %r4",
-        "vmad.s32.s32.u32.po.sat %r1, %r2, %r3, %r4"]
+        "vmad.s32.s32.u32.po.sat %r1, %r2, %r3, %r4", "vmad.s32.u32.u32.sat %r1, -%r2, %r3.b1, %r4",
+        "vmad.s32.u32.u32 %r1, %r2, %r3, -%r4"]
     "vset" "9.7.18.1.4" "every integer compare, selectors, secondary op or merge" [
         "vset.s32.u32.lt %r1, %r2, %r3", "vset.u32.u32.ne %r1, %r2, %r3.h1", "vset.u32.u32.eq.add %r1, %r2, %r3, %r4"]
     "vadd2 / vsub2 / vavrg2 / vabsdiff2 / vmin2 / vmax2" "9.7.18.2.1" ".hxy selectors, .h0/.h1/.h10 masks, .sat merge or .add accumulate" [
@@ -313,5 +330,42 @@ mod tests {
             .filter_map(|i| super::check(i).err().map(|e| format!("{}: {e}", i.name)))
             .collect();
         assert!(missing.is_empty(), "missing:\n{}", missing.join("\n"));
+    }
+
+    /// Forms the ISA (and ptxas) reject are load errors with the instruction's location.
+    #[test]
+    fn invalid_forms_are_rejected() {
+        for (inst, want) in [
+            ("vmad.s32.s32.s32.po %r1, -%r2, %r3, %r4", "negation"),
+            ("vmad.s32.s32.s32 %r1, -%r2, %r3, -%r4", "not both"),
+            ("vadd.s32.s32.s32 %r1, -%r2, %r3", "negation"),
+            ("add.s32 %r1, -%r2, %r3", "not allowed"),
+            ("lop3.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p2", ".and or .or"),
+            ("lop3.or.b32 %r1, %r2, %r3, %r4, 0x80", "expects d|p"),
+            ("ld.global.L2::cache_hint.u32 %r1, [%rd1]", "cache-policy"),
+            (
+                "ld.global.L2::cache_hint.u32 %r1, [%rd1], %r2",
+                "cache-policy",
+            ),
+            (
+                "ld.global.v8.b64 {%rd1, %rd2, %rd3, %rd4, %rd1, %rd2, %rd3, %rd4}, [%rd1]",
+                ".v8",
+            ),
+            ("atom.global.add.f16 %h1, [%rd1], %h2", ".noftz"),
+            (
+                "atom.shared.v2.f32.add {%f1, %f2}, [sm], {%f3, %f4}",
+                "vector atomics",
+            ),
+        ] {
+            let err = crate::runtime::front_end(&super::example_kernel(inst), "bad.ptx")
+                .err()
+                .unwrap_or_else(|| panic!("`{inst}` was accepted"))
+                .to_string();
+            assert!(err.contains(want), "`{inst}`: {err}");
+            assert!(
+                err.contains("bad.ptx:14:"),
+                "`{inst}`: no location in {err}"
+            );
+        }
     }
 }

@@ -28,12 +28,19 @@
 //! launch fails with a deadlock error instead of hanging. Parked lanes with no record (IR
 //! built without a `barrier` op) wait at barrier 0 for all threads.
 //!
+//! Warp-level synchronization (`bar.warp.sync`, the `.sync` collectives) parks the same way:
+//! a `warpsync` op records the lanes that must wait for lanes of their membermask that are
+//! not executing with them (`WSYNC_*`), and the CTA scheduler releases them once every
+//! non-exited lane of the membermask waits too — lanes that reached the synchronization on
+//! different paths, or in different loop iterations, meet there (`runtime::warp`).
+//!
 //! # Warp state layout
 //! One byte buffer per warp, shared by both engines (offsets in [`WarpLayout`]):
 //! - `0`: `u32` mask of exited lanes; `4`: `u32` mask of lanes that exist (a partial last warp);
 //!   `8`: 8 bytes of scratch for the JIT;
 //! - `BAR_OFF`: 16 barrier records of `BAR_REC` bytes (`u32` fields at `BAR_*` offsets);
 //! - `BAR_RESULT_OFF`: `u32` per lane, the result of the lane's last completed `bar.red`;
+//! - `WSYNC_*`: the lanes waiting at a warp-level synchronization, with their membermasks;
 //! - `pending_off`: `u32` pending mask per block, by priority;
 //! - `parked_off`: `u32` parked mask per block, by priority;
 //! - `active_off`: `u64` words, bit `k` set when block `k` may have pending lanes;
@@ -82,8 +89,18 @@ pub const BAR_ALIGNED: u32 = 1 << 8;
 pub const BAR_SPLIT: u32 = 1 << 9;
 /// Offset of the per-lane `u32` results of the last completed `bar.red`.
 pub const BAR_RESULT_OFF: u32 = BAR_OFF + BAR_COUNT * BAR_REC;
+/// Offset of the `u32` mask of lanes waiting at a warp-level synchronization (`warpsync` op:
+/// `bar.warp.sync` or a `.sync` collective); they are parked like barrier waiters.
+pub const WSYNC_WAIT_OFF: u32 = BAR_RESULT_OFF + 4 * WARP_SIZE;
+/// Offset of the `u32` mask of the waiting lanes for which an exited membermask lane is an
+/// error (`bar.warp.sync`).
+pub const WSYNC_STRICT_OFF: u32 = WSYNC_WAIT_OFF + 4;
+/// Offset of the per-lane `u32` membermask of each waiting lane.
+pub const WSYNC_MASK_OFF: u32 = WSYNC_WAIT_OFF + 16;
+/// Offset of the per-lane `u32` IR instruction index + 1 each waiting lane waits at.
+pub const WSYNC_INST_OFF: u32 = WSYNC_MASK_OFF + 4 * WARP_SIZE;
 /// End of the fixed warp-state header.
-pub const HEADER_END: u32 = BAR_RESULT_OFF + 4 * WARP_SIZE;
+pub const HEADER_END: u32 = WSYNC_INST_OFF + 4 * WARP_SIZE;
 
 /// Offset of field `field` of the record of barrier `id`.
 pub const fn bar_field(id: u32, field: u32) -> u32 {

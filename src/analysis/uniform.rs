@@ -12,6 +12,11 @@
 //!    (temporal divergence: lanes left in different iterations). The value itself stays
 //!    uniform inside the loop; [`Uniformity::temporal`] marks it.
 //!
+//! 5. it is defined inside a loop that holds a warp-level wait (`warpsync`: `bar.warp.sync`
+//!    or a `.sync` collective): lanes parked there can be released together with lanes that
+//!    reached the wait in another iteration, so lanes running together no longer share one
+//!    iteration.
+//!
 //! Everything else is **uniform**. Uniform values can be computed once per warp as scalars
 //! (GCN's SGPRs); a branch on a uniform condition moves the whole execution mask.
 //! Loads from read-only spaces (param, const) with a uniform address are uniform; so are loads
@@ -72,6 +77,8 @@ fn op_divergent(op: &Op) -> bool {
         | Op::Redux { .. }
         | Op::Elect {}
         | Op::BarResult { .. }
+        | Op::WarpSync { .. }
+        | Op::CallCheck { .. }
         | Op::Printf {}
         | Op::Tex { .. }
         | Op::Tld4 { .. }
@@ -93,6 +100,29 @@ pub fn analyze(f: &Function) -> Uniformity {
     let loops = cfg.loops(&back);
     let nb = f.blocks.len();
     let mut div = vec![false; f.values.len()];
+    // Rule 5: loops holding a warp-level wait.
+    let waits = |b: usize| {
+        f.blocks[b]
+            .insts
+            .iter()
+            .any(|&i| matches!(f.inst(i).op, Op::WarpSync { .. }))
+    };
+    for (_, body) in &loops {
+        if !(0..nb).any(|b| body[b] && waits(b)) {
+            continue;
+        }
+        for b in (0..nb).filter(|&b| body[b]) {
+            let bd = &f.blocks[b];
+            for &p in &bd.params {
+                div[p.index()] = true;
+            }
+            for &i in &bd.insts {
+                for &r in &f.inst(i).results {
+                    div[r.index()] = true;
+                }
+            }
+        }
+    }
     let mut div_branch = vec![false; nb];
     // Block of each value's definition.
     let mut def_block = vec![usize::MAX; f.values.len()];

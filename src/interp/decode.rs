@@ -247,7 +247,8 @@ impl Decoder<'_> {
             | Op::Elect {}
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
-            | Op::WarpSync {}
+            | Op::WarpSync { .. }
+            | Op::CallCheck { .. }
             | Op::Printf {}
             | Op::Tex { .. }
             | Op::Tld4 { .. }
@@ -338,6 +339,7 @@ impl Decoder<'_> {
             | Op::HCmp { .. }
             | Op::HApprox { .. }
             | Op::HRelu { .. }
+            | Op::CvtNarrow { .. }
             | Op::Video { .. }
             | Op::VideoSimd { .. }
             | Op::VMad { .. }) => Exec::Pure(op),

@@ -22,8 +22,6 @@
 
 mod decode;
 #[cfg(test)]
-mod kernel_tests;
-#[cfg(test)]
 mod tests;
 
 use crate::analysis::schedule::{WarpLayout, EXITED_OFF, WARP_SIZE};
@@ -399,7 +397,10 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let b = arg(s, di, 1, l);
                 let old = match atomic_ptr(env, space, addr, ty, l) {
                     // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
-                    Ok(p) => unsafe { semantics::atomic_rmw(p, op, ty, b) },
+                    Ok(p) => unsafe {
+                        let global = crate::runtime::env::resolves_to_global(space, addr);
+                        semantics::atomic_rmw(p, op, ty, b, global)
+                    },
                     Err((kind, sp)) => {
                         env.fault(l, di.inst, kind, sp, addr, ty.bytes(), true);
                         0
@@ -442,7 +443,8 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
             for l in Lanes(mask) {
                 let b = arg(s, di, 1, l) as u32;
                 let c = arg(s, di, 2, l) as u32;
-                let (j, pred) = semantics::shfl(mode, l, b, c);
+                let members = arg(s, di, 3, l) as u32 & mask;
+                let (j, pred) = semantics::shfl(mode, l, b, c, members);
                 set_res(s, di, 0, l, snap[j as usize & 31] as u64);
                 set_res(s, di, 1, l, pred as u64);
             }

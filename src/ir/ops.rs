@@ -211,6 +211,9 @@ op_table! {
     ["9.7.7.2"] HCmp { fmt: HalfFmt, cc: FCmp, ftz: bool } => "hcmp";
     /// Half-precision approximate function (`ex2`, `tanh`).
     ["9.7.4.10"] HApprox { fmt: HalfFmt, f: ApproxFn } => "happrox";
+    /// Narrow float conversions of `cvt` (e4m3/e5m2 pairs, tf32) and `.satfinite` on f16/bf16
+    /// results; shapes in [`NarrowCvt`], semantics in `runtime::minifloat`.
+    ["9.7.9.21"] CvtNarrow { conv: NarrowCvt, relu: bool } => "cvt.narrow";
     /// `.relu` on a half: negative → +0, NaN → canonical NaN.
     ["9.7.4.4"] HRelu { fmt: HalfFmt } => "hrelu";
     /// Scalar video instruction (`vadd vsub vabsdiff vmin vmax vshl vshr vset`): args (a, b,
@@ -221,9 +224,10 @@ op_table! {
     /// a/b is element `(sel >> 4i) & 15` of the bytes/half-words of b:a; `mask` bit i selects the
     /// lanes written (merge into c) or accumulated (`add`: d = c + Σ lanes).
     ["9.7.18.2"] VideoSimd { op: VideoOp, lanes: u8, ty: VideoTypes, sat: bool, asel: u16, bsel: u16, mask: u8, add: bool } => "video.simd";
-    /// `vmad`: args (a, b, c) → (a' · b' + c) optionally `.po` (+1), scaled (`shr` 0, 7, 15) and
-    /// saturated; a' and b' are selected sub-words as in [`Op::Video`].
-    ["9.7.18.1.3"] VMad { ty: VideoTypes, sat: bool, asel: u8, bsel: u8, po: bool, shr: u8 } => "vmad";
+    /// `vmad`: args (a, b, c) → (±(a' · b') ± c) optionally `.po` (+1), scaled (`shr` 0, 7, 15)
+    /// and saturated; a' and b' are selected sub-words as in [`Op::Video`]. `neg_ab`: exactly one
+    /// of `-a`/`-b` was written (the product is negated); `neg_c`: `-c`.
+    ["9.7.18.1.3"] VMad { ty: VideoTypes, sat: bool, asel: u8, bsel: u8, po: bool, shr: u8, neg_ab: bool, neg_c: bool } => "vmad";
     /// Warp shuffle: args (value, b, c, membermask) → (value, pred): lane j reads the value of
     /// the lane chosen by mode, b (lane or delta) and c (clamp and segment mask).
     ["9.7.8.6"] Shfl { mode: ShflMode } => "shfl";
@@ -247,8 +251,22 @@ op_table! {
     ["9.7.13.1"] BarArrive { kind: BarKind, aligned: bool } => "barrier";
     /// The result of the lane's last completed `bar.red`: i32 (`popc`) or pred (`and`/`or`).
     ["9.7.13.1"] BarResult { kind: BarKind } => "barrier.result";
-    /// `bar.warp.sync membermask` (`__syncwarp`): orders memory among the warp's lanes.
-    ["9.7.13.2"] WarpSync {} => "bar.warp.sync";
+    /// Warp-level synchronization: args (membermask) → pred (this lane must wait). The wait of
+    /// `bar.warp.sync` (`exited_ok` false, PTX ISA §9.7.13.2) and of the `.sync` collectives
+    /// (`exited_ok` true: exited lanes of the membermask are not waited for). A lane whose
+    /// membermask lacks itself faults; with `exited_ok` false, so does one whose membermask
+    /// names an exited lane. A lane waits when some non-exited lane of its membermask is not
+    /// executing with it; the lowering parks waiting lanes at a `Barrier` terminator and the
+    /// CTA scheduler releases them once every non-exited lane of their membermask waits too
+    /// (`runtime::warp`). `bar.warp.sync` also orders memory among the warp's lanes.
+    ["9.7.13.2"] WarpSync { exited_ok: bool } => "warpsync";
+    /// The checks of a `call` on the per-thread call stack (`lower::recurse`): args (new stack
+    /// top i64, call depth i32, function pointer i64, target state i32) → pred (the call may
+    /// proceed). A target state of `u32::MAX` faults (the pointer is the address of no
+    /// function the call may reach; fault address: the pointer); else a stack top above `limit`
+    /// (a per-thread local-memory offset) faults with "call stack overflow" (fault address: the
+    /// depth; size: `size`, the stack's bytes).
+    ["9.7.12.4"] CallCheck { limit: u32, size: u32 } => "callcheck";
     /// CUDA's `vprintf`: args (format string, argument buffer), both generic addresses → i32
     /// characters written (-1 when the format cannot be read). The active lanes print in lane
     /// order, one warp's output at a time (`runtime::printf`).
@@ -387,6 +405,7 @@ impl Op {
             | Op::HCmp { .. }
             | Op::HApprox { .. }
             | Op::HRelu { .. }
+            | Op::CvtNarrow { .. }
             | Op::Video { .. }
             | Op::VideoSimd { .. }
             | Op::VMad { .. } => Effect::Pure,
@@ -403,7 +422,8 @@ impl Op {
             | Op::Elect {}
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
-            | Op::WarpSync {}
+            | Op::WarpSync { .. }
+            | Op::CallCheck { .. }
             | Op::Printf {}
             | Op::Tex { .. }
             | Op::Tld4 { .. }

@@ -169,7 +169,15 @@ pub fn print_modifiers(op: &Op) -> String {
             format!(".{kind}{}", if *aligned { ".aligned" } else { "" })
         }
         Op::BarResult { kind } => format!(".{kind}"),
-        Op::Activemask {} | Op::Elect {} | Op::WarpSync {} | Op::Printf {} => String::new(),
+        Op::Activemask {} | Op::Elect {} | Op::Printf {} => String::new(),
+        Op::CallCheck { limit, size } => format!(" limit={limit} size={size}"),
+        Op::WarpSync { exited_ok } => {
+            if *exited_ok {
+                ".collective".into()
+            } else {
+                ".bar".into()
+            }
+        }
         Op::Tex {
             geom,
             lod,
@@ -282,6 +290,7 @@ pub fn print_modifiers(op: &Op) -> String {
         ),
         Op::HApprox { fmt, f } => format!(".{fmt}.{f}"),
         Op::HRelu { fmt } => format!(".{fmt}"),
+        Op::CvtNarrow { conv, relu } => format!(".{conv}{}", flag(*relu, ".relu")),
         Op::Video {
             op,
             ty,
@@ -323,13 +332,17 @@ pub fn print_modifiers(op: &Op) -> String {
             bsel,
             po,
             shr,
+            neg_ab,
+            neg_c,
         } => format!(
-            ".{}{}{}.a{asel}.b{bsel}.shr{shr}{}{}",
+            ".{}{}{}.a{asel}.b{bsel}.shr{shr}{}{}{}{}",
             ty.d,
             ty.a,
             ty.b,
             flag(*po, ".po"),
-            flag(*sat, ".sat")
+            flag(*sat, ".sat"),
+            flag(*neg_ab, ".negab"),
+            flag(*neg_c, ".negc")
         ),
         Op::IAddSat {}
         | Op::ISubSat {}

@@ -289,6 +289,13 @@ pub enum SReg {
     Clock64,
     /// `%globaltimer` (64-bit): nanoseconds since the Unix epoch (host system time).
     GlobalTimer,
+    /// `%globaltimer_lo`: the low 32 bits of [`SReg::GlobalTimer`] (PTX ISA §10.29).
+    GlobalTimerLo,
+    /// `%globaltimer_hi`: the high 32 bits of [`SReg::GlobalTimer`] (PTX ISA §10.29).
+    GlobalTimerHi,
+    /// `%envreg0`–`%envreg31` (PTX ISA §10.28): driver-defined, read-only; ptxjit's driver
+    /// defines none, so every one reads as 0.
+    EnvReg(u8),
     /// `%smid`: linear CTA index modulo `%nsmid` (ptxjit's stand-in for the SM).
     SmId,
     /// `%nsmid`: the number of host worker threads.
@@ -300,6 +307,42 @@ pub enum SReg {
     /// `%total_smem_size`: static (rounded up to 16) plus dynamic shared memory bytes.
     TotalSmemSize,
 }
+
+/// The names of `%envreg0`–`%envreg31`.
+const ENVREG_NAMES: [&str; 32] = [
+    "%envreg0",
+    "%envreg1",
+    "%envreg2",
+    "%envreg3",
+    "%envreg4",
+    "%envreg5",
+    "%envreg6",
+    "%envreg7",
+    "%envreg8",
+    "%envreg9",
+    "%envreg10",
+    "%envreg11",
+    "%envreg12",
+    "%envreg13",
+    "%envreg14",
+    "%envreg15",
+    "%envreg16",
+    "%envreg17",
+    "%envreg18",
+    "%envreg19",
+    "%envreg20",
+    "%envreg21",
+    "%envreg22",
+    "%envreg23",
+    "%envreg24",
+    "%envreg25",
+    "%envreg26",
+    "%envreg27",
+    "%envreg28",
+    "%envreg29",
+    "%envreg30",
+    "%envreg31",
+];
 
 impl SReg {
     pub fn name(self) -> &'static str {
@@ -327,6 +370,9 @@ impl SReg {
             SReg::Clock => "%clock",
             SReg::Clock64 => "%clock64",
             SReg::GlobalTimer => "%globaltimer",
+            SReg::GlobalTimerLo => "%globaltimer_lo",
+            SReg::GlobalTimerHi => "%globaltimer_hi",
+            SReg::EnvReg(n) => ENVREG_NAMES[(n & 31) as usize],
             SReg::SmId => "%smid",
             SReg::NSmId => "%nsmid",
             SReg::GridId => "%gridid",
@@ -378,6 +424,12 @@ pub enum AtomOp {
     Inc,
     /// `dec`: `(old == 0 || old > b) ? b : old - 1` (unsigned 32-bit).
     Dec,
+    /// `add.noftz` on a half (`.f16`/`.bf16`, i16) or on both halves of a packed pair
+    /// (`.f16x2`/`.bf16x2`, i32), each rounded to nearest even, subnormals kept.
+    HAdd {
+        fmt: HalfFmt,
+        pair: bool,
+    },
 }
 
 /// `shfl.sync` modes (PTX ISA §9.7.8.6 `shfl.sync`).
@@ -433,6 +485,24 @@ pub enum ReduxOp {
     And,
     Or,
     Xor,
+    /// `.min.f32` (PTX ISA 8.6): `abs` reduces the magnitudes; `nan` makes any NaN input give
+    /// the canonical NaN (else NaNs are skipped).
+    FMin {
+        abs: bool,
+        nan: bool,
+    },
+    /// `.max.f32`, modifiers as [`ReduxOp::FMin`].
+    FMax {
+        abs: bool,
+        nan: bool,
+    },
+}
+
+impl ReduxOp {
+    /// Whether the operation reduces `f32` values.
+    pub fn is_float(self) -> bool {
+        matches!(self, ReduxOp::FMin { .. } | ReduxOp::FMax { .. })
+    }
 }
 
 impl fmt::Display for ReduxOp {
@@ -444,6 +514,16 @@ impl fmt::Display for ReduxOp {
             ReduxOp::And => f.write_str("and"),
             ReduxOp::Or => f.write_str("or"),
             ReduxOp::Xor => f.write_str("xor"),
+            ReduxOp::FMin { abs, nan } | ReduxOp::FMax { abs, nan } => {
+                let m = if matches!(self, ReduxOp::FMin { .. }) {
+                    "min"
+                } else {
+                    "max"
+                };
+                let abs = if *abs { ".abs" } else { "" };
+                let nan = if *nan { ".NaN" } else { "" };
+                write!(f, "{m}{abs}{nan}.f32")
+            }
         }
     }
 }
@@ -558,6 +638,56 @@ impl fmt::Display for ApproxFn {
             ApproxFn::Ex2 => "ex2",
             ApproxFn::Tanh => "tanh",
         })
+    }
+}
+
+/// The 8-bit float formats of `cvt` (PTX ISA §5.2.5, §9.7.9.21): see `runtime::minifloat`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum F8Fmt {
+    /// 4 exponent bits (bias 7), 3 mantissa bits, no infinities.
+    E4M3,
+    /// 5 exponent bits (bias 15), 2 mantissa bits, IEEE-style infinities and NaNs.
+    E5M2,
+}
+
+/// Rounding of `cvt.tf32.f32`: `.rna` (to nearest, ties away from zero), `.rn`, `.rz`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TfRound {
+    NearestAway,
+    Nearest,
+    Zero,
+}
+
+/// A narrow-format conversion of `cvt` (PTX ISA §9.7.9.21).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NarrowCvt {
+    /// args (a: f32, b: f32) → i16: a to the upper byte, b to the lower (`.rn.satfinite`).
+    ToF8x2(F8Fmt),
+    /// arg (i16) → i32 f16x2: the upper byte to the upper half.
+    FromF8x2(F8Fmt),
+    /// arg (f32) → i32: the tf32 value as f32 bits, low 13 bits 0; `true`: `.satfinite`.
+    ToTf32(TfRound, bool),
+    /// arg (i16) → i16: `.satfinite` on an f16/bf16 result (±∞ → ±largest finite).
+    SatFinite(HalfFmt),
+}
+
+impl fmt::Display for NarrowCvt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NarrowCvt::ToF8x2(t) => write!(f, "{}x2.f32", format!("{t:?}").to_lowercase()),
+            NarrowCvt::FromF8x2(t) => write!(f, "f16x2.{}x2", format!("{t:?}").to_lowercase()),
+            NarrowCvt::ToTf32(r, sat) => write!(
+                f,
+                "{}{}.tf32.f32",
+                match r {
+                    TfRound::NearestAway => "rna",
+                    TfRound::Nearest => "rn",
+                    TfRound::Zero => "rz",
+                },
+                if *sat { ".satfinite" } else { "" }
+            ),
+            NarrowCvt::SatFinite(h) => write!(f, "satfinite.{}", format!("{h:?}").to_lowercase()),
+        }
     }
 }
 

@@ -161,6 +161,19 @@ impl Op {
                     .then_some(())
                     .ok_or(format!("cvt.{dst}.{src} on {} → {}", args[0], res[0]))
             }
+            Op::CvtNarrow { conv, .. } => {
+                use crate::ir::NarrowCvt::*;
+                let (want_args, want_res): (&[Type], Type) = match conv {
+                    ToF8x2(_) => (&[F32, F32], I16),
+                    FromF8x2(_) => (&[I16], I32),
+                    ToTf32(..) => (&[F32], I32),
+                    SatFinite(_) => (&[I16], I16),
+                };
+                n(want_args.len(), 1)?;
+                (args == want_args && res[0] == want_res)
+                    .then_some(())
+                    .ok_or(format!("cvt.{conv}: {args:?} → {}", res[0]))
+            }
             Op::Cvta { .. } => {
                 n(1, 1)?;
                 (args[0].is_int() && args[0] == res[0] && args[0].bits() >= 32)
@@ -196,6 +209,7 @@ impl Op {
                     && match op {
                         AtomOp::FAdd => t == F32 || t == F64,
                         AtomOp::Inc | AtomOp::Dec => t == I32,
+                        AtomOp::HAdd { pair, .. } => t == if *pair { I32 } else { I16 },
                         _ => t == I32 || t == I64,
                     };
                 ok.then_some(()).ok_or(format!("atom {op:?} on {t}"))
@@ -203,9 +217,9 @@ impl Op {
             Op::AtomCas { .. } => {
                 n(3, 1)?;
                 addr(args[0])?;
-                (args[1] == res[0] && args[2] == res[0] && res[0].is_int() && res[0].bits() >= 32)
+                (args[1] == res[0] && args[2] == res[0] && res[0].is_int() && res[0].bits() >= 16)
                     .then_some(())
-                    .ok_or("atom.cas: (addr, cmp, new) of b32/b64".into())
+                    .ok_or("atom.cas: (addr, cmp, new) of b16/b32/b64".into())
             }
             Op::IAddSat {} | Op::ISubSat {} => {
                 n(2, 1)?;
@@ -344,11 +358,12 @@ impl Op {
                     .then_some(())
                     .ok_or("match: (i32|i64 value, i32 mask) → (i32, pred)".into())
             }
-            Op::Redux { .. } => {
+            Op::Redux { op } => {
                 n(2, 1)?;
-                (args[0] == I32 && args[1] == I32 && res[0] == I32)
+                let t = if op.is_float() { F32 } else { I32 };
+                (args[0] == t && args[1] == I32 && res[0] == t)
                     .then_some(())
-                    .ok_or("redux: (i32 value, i32 mask) → i32".into())
+                    .ok_or("redux: (i32 value, i32 mask) → i32 (f32 for min/max.f32)".into())
             }
             Op::Elect {} => {
                 n(1, 2)?;
@@ -396,11 +411,21 @@ impl Op {
                 }
                 Ok(())
             }
-            Op::WarpSync {} => {
-                n(1, 0)?;
-                (args[0] == I32)
+            Op::CallCheck { .. } => {
+                n(4, 1)?;
+                (args[0] == I64
+                    && args[1] == I32
+                    && args[2] == I64
+                    && args[3] == I32
+                    && res[0] == Pred)
                     .then_some(())
-                    .ok_or("bar.warp.sync: (i32 mask)".into())
+                    .ok_or("callcheck: (i64 top, i32 depth, i64 pointer, i32 state) → pred".into())
+            }
+            Op::WarpSync { .. } => {
+                n(1, 1)?;
+                (args[0] == I32 && res[0] == Pred)
+                    .then_some(())
+                    .ok_or("warpsync: (i32 mask) → pred".into())
             }
         }
     }

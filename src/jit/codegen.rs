@@ -46,7 +46,7 @@ type CType = cranelift_codegen::ir::Type;
 #[allow(clippy::vec_box)] // boxed so their addresses, embedded in the code, never move
 pub struct KernelData {
     pub pure: Vec<Box<PureDesc>>,
-    pub shfl_slots: Vec<Box<[u32; 5]>>,
+    pub shfl_slots: Vec<Box<[u32; 6]>>,
     pub warp_ops: Vec<Box<helpers::WarpOpDesc>>,
 }
 
@@ -100,6 +100,7 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) sig_warp: cranelift_codegen::ir::SigRef,
     pub(super) sig_sreg: cranelift_codegen::ir::SigRef,
     pub(super) sig_group: cranelift_codegen::ir::SigRef,
+    pub(super) sig_bar: cranelift_codegen::ir::SigRef,
     /// IR block of each instruction.
     pub(super) inst_block: Vec<u32>,
     /// Entry block of each block priority (filled by the dispatcher).
@@ -310,6 +311,18 @@ pub fn generate(
         ],
         &[],
     ));
+    let sig_bar = b.import_signature(sig(
+        &[
+            ptr,
+            ptr,
+            types::I32,
+            types::I32,
+            types::I32,
+            types::I32,
+            ptr,
+        ],
+        &[],
+    ));
 
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
@@ -364,6 +377,7 @@ pub fn generate(
         sig_warp,
         sig_sreg,
         sig_group,
+        sig_bar,
         enter: vec![],
     };
     g.gen_dispatch()?;
@@ -493,7 +507,14 @@ impl Gen<'_, '_> {
     }
 
     /// A warp operation over the active lanes, through a runtime helper on the slots.
-    pub(super) fn gen_warp_op(&mut self, i: ir::Inst, mask: Value) -> Result<(), String> {
+    /// `sc` holds the block's scalar-section values: a barrier arrival whose operands are all
+    /// there takes the whole mask at once (`helpers::bar_uniform_helper`).
+    pub(super) fn gen_warp_op(
+        &mut self,
+        i: ir::Inst,
+        mask: Value,
+        sc: &std::collections::HashMap<ir::Value, Value>,
+    ) -> Result<(), String> {
         let d = self.f.inst(i).clone();
         match d.op {
             Op::Shfl { mode } => {
@@ -504,6 +525,7 @@ impl Gen<'_, '_> {
                     slot(d.args[2]),
                     slot(d.results[0]),
                     slot(d.results[1]),
+                    slot(d.args[3]),
                 ]);
                 if slots.contains(&u32::MAX) {
                     return Err(format!("shfl operand without a slot at {i}"));
@@ -527,7 +549,8 @@ impl Gen<'_, '_> {
             | Op::Elect {}
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
-            | Op::WarpSync {}
+            | Op::WarpSync { .. }
+            | Op::CallCheck { .. }
             | Op::Printf {}
             | Op::Tex { .. }
             | Op::Tld4 { .. }
@@ -563,6 +586,21 @@ impl Gen<'_, '_> {
                 });
                 let dp = &*desc as *const helpers::WarpOpDesc as usize;
                 self.data.warp_ops.push(desc);
+                let uniform: Option<Vec<Value>> = match d.op {
+                    Op::BarArrive { .. } => d.args.iter().map(|a| sc.get(a).copied()).collect(),
+                    _ => None,
+                };
+                if let Some(u) = uniform.filter(|u| u.len() == 3) {
+                    let pred = self.b.ins().uextend(types::I32, u[2]);
+                    let callee = self.fn_ptr(helpers::bar_uniform_helper as *const () as usize);
+                    let dv = self.fn_ptr(dp);
+                    self.b.ins().call_indirect(
+                        self.sig_bar,
+                        callee,
+                        &[self.e.env, self.e.state, mask, u[0], u[1], pred, dv],
+                    );
+                    return Ok(());
+                }
                 let callee = self.fn_ptr(helpers::warp_helper as *const () as usize);
                 let dv = self.fn_ptr(dp);
                 self.b.ins().call_indirect(

@@ -151,7 +151,10 @@ pub unsafe extern "C" fn atom_helper(
             // SAFETY: translate returned a pointer valid for `size` bytes, aligned to `size`.
             unsafe {
                 match op {
-                    Some(op) if !cas => semantics::atomic_rmw(p, op, d.res_ty, b),
+                    Some(op) if !cas => {
+                        let global = env::resolves_to_global(space, addr);
+                        semantics::atomic_rmw(p, op, d.res_ty, b, global)
+                    }
                     _ => semantics::atomic_cas(p, d.res_ty, b, c),
                 }
             }
@@ -164,15 +167,15 @@ pub unsafe extern "C" fn atom_helper(
 }
 
 /// `shfl.sync` over the active lanes of a warp: reads the 32-lane slots of the value and the
-/// `b`/`c` operands, writes the result and predicate slots. `slots` packs
-/// `[val, b, c, res, pred]` offsets.
+/// `b`/`c`/membermask operands, writes the result and predicate slots. `slots` packs
+/// `[val, b, c, res, pred, membermask]` offsets.
 ///
 /// # Safety
-/// `state` is a warp state and `slots` five 32-lane slot offsets inside it.
+/// `state` is a warp state and `slots` six 32-lane slot offsets inside it.
 pub unsafe extern "C" fn shfl_helper(state: *mut u8, mask: u32, mode: u32, slots: *const u32) {
-    // SAFETY: `slots` points to 5 offsets owned by the running JitKernel; every offset is a
+    // SAFETY: `slots` points to 6 offsets owned by the running JitKernel; every offset is a
     // 32-lane slot inside the warp state.
-    let s = unsafe { std::slice::from_raw_parts(slots, 5) };
+    let s = unsafe { std::slice::from_raw_parts(slots, 6) };
     let rd = |off: u32, lane: u32| -> u32 {
         // SAFETY: slot offsets are inside the state; i32 slots are 4 bytes per lane.
         unsafe { (state.add((off + 4 * lane) as usize) as *const u32).read_unaligned() }
@@ -191,7 +194,8 @@ pub unsafe extern "C" fn shfl_helper(state: *mut u8, mask: u32, mode: u32, slots
     while m != 0 {
         let lane = m.trailing_zeros();
         m &= m - 1;
-        let (j, p) = semantics::shfl(mode, lane, rd(s[1], lane), rd(s[2], lane));
+        let members = rd(s[5], lane) & mask;
+        let (j, p) = semantics::shfl(mode, lane, rd(s[1], lane), rd(s[2], lane), members);
         // SAFETY: as above; the JIT's predicate slots are 4 bytes per lane.
         unsafe {
             (state.add((s[3] + 4 * lane) as usize) as *mut u32).write_unaligned(vals[j as usize]);
@@ -252,11 +256,48 @@ pub unsafe extern "C" fn warp_helper(
     crate::runtime::warp::exec(&d.desc, mask, s, env);
 }
 
+/// A barrier arrival whose barrier id, thread count and predicate are warp-uniform (scalars
+/// in the JIT code): `runtime::warp::bar_arrive_mask` for the lanes of `mask` at once, without
+/// reading per-lane operand slots.
+///
+/// # Safety
+/// As [`warp_helper`]; `desc` describes a `BarArrive` op.
+pub unsafe extern "C" fn bar_uniform_helper(
+    env: *const CtaEnv,
+    state: *mut u8,
+    mask: u32,
+    id: u32,
+    threads: u32,
+    pred: u32,
+    desc: *const WarpOpDesc,
+) {
+    // SAFETY: as in warp_helper.
+    let (env, d) = unsafe { (&*env, &*desc) };
+    // SAFETY: as in warp_helper.
+    let s = unsafe { std::slice::from_raw_parts_mut(state, d.state_size as usize) };
+    if let Op::BarArrive { kind, aligned } = d.desc.op {
+        let pred_bits = if pred != 0 { mask } else { 0 };
+        crate::runtime::warp::bar_arrive_mask(
+            s,
+            mask,
+            id,
+            threads,
+            pred_bits,
+            kind,
+            aligned,
+            d.desc.inst,
+            env,
+        );
+    }
+}
+
 /// Special registers the JIT reads through [`sreg_helper`] (the others are inline), by code.
-pub const HELPER_SREGS: [SReg; 8] = [
+pub const HELPER_SREGS: [SReg; 10] = [
     SReg::Clock,
     SReg::Clock64,
     SReg::GlobalTimer,
+    SReg::GlobalTimerLo,
+    SReg::GlobalTimerHi,
     SReg::SmId,
     SReg::NSmId,
     SReg::GridId,

@@ -125,9 +125,22 @@ pub fn compile(f: &VerifiedFunction) -> Result<JitKernel, String> {
             &ctx.func.signature,
         )
         .map_err(|e| e.to_string())?;
+    let disasm = std::env::var_os("PTXJIT_DISASM").is_some();
+    if disasm {
+        ctx.set_disasm(true);
+    }
     module
         .define_function(id, &mut ctx)
         .map_err(|e| format!("Cranelift: {e:?}"))?;
+    if disasm {
+        if let Some(text) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+            eprintln!(
+                "; ptx_{} ({} bytes)\n{text}",
+                f.name,
+                ctx.compiled_code().map_or(0, |c| c.code_info().total_size)
+            );
+        }
+    }
     module.clear_context(&mut ctx);
     module.finalize_definitions().map_err(|e| e.to_string())?;
     let code = module.get_finalized_function(id);

@@ -166,6 +166,128 @@ impl Gen<'_, '_> {
         self.b.block_params(merge)[0]
     }
 
+    /// An atomic (`atom`, PTX ISA §9.7.12.5) of one lane emitted inline, or `None` (nothing
+    /// emitted) for the forms left to `helpers::atom_helper`. The address goes through the
+    /// same checked translation as a store (`access_ptr`, size-aligned; a fault yields 0 from
+    /// the zeroed scratch area, as the helper does). Then:
+    /// - global: a host atomic (`atomic_rmw`/`atomic_cas`, sequentially consistent) for the
+    ///   operations that map onto one: add, and, or, xor, exch, min, max, cas on 32/64-bit
+    ///   integers; other CTAs run on other host threads at the same time;
+    /// - shared: a plain load, operation, store: the warps of a CTA run one after another on
+    ///   one host thread (`runtime::launch::run_cta`), and nothing else sees the CTA's shared
+    ///   memory, so no other access can come in between. Also `inc`/`dec` (32-bit).
+    ///
+    /// The operation is `runtime::semantics::atomic_rmw`'s, written in CLIF.
+    fn inline_atomic(
+        &mut self,
+        i: ir::Inst,
+        lane: Value,
+        argv: &[Value],
+    ) -> Result<Option<Value>, String> {
+        use cranelift_codegen::ir::AtomicRmwOp as R;
+        use ir::{AtomOp, Sign};
+        let d = self.f.inst(i).clone();
+        let Some(&res) = d.results.first() else {
+            return Ok(None);
+        };
+        let t = self.ty(res);
+        let (space, op) = match d.op {
+            Op::Atom { op, space } => (space, Some(op)),
+            Op::AtomCas { space } => (space, None),
+            _ => return Ok(None),
+        };
+        let int = matches!(t, ir::Type::I32 | ir::Type::I64);
+        if !int || d.args[1..].iter().any(|&a| self.ty(a) != t) {
+            return Ok(None);
+        }
+        let rmw = match op {
+            Some(AtomOp::Add) => Some(R::Add),
+            Some(AtomOp::And) => Some(R::And),
+            Some(AtomOp::Or) => Some(R::Or),
+            Some(AtomOp::Xor) => Some(R::Xor),
+            Some(AtomOp::Exch) => Some(R::Xchg),
+            Some(AtomOp::Min(Sign::Unsigned)) => Some(R::Umin),
+            Some(AtomOp::Max(Sign::Unsigned)) => Some(R::Umax),
+            Some(AtomOp::Min(Sign::Signed)) => Some(R::Smin),
+            Some(AtomOp::Max(Sign::Signed)) => Some(R::Smax),
+            Some(AtomOp::Inc | AtomOp::Dec | AtomOp::FAdd | AtomOp::HAdd { .. }) | None => None,
+        };
+        let ok = match space {
+            ir::Space::Global => rmw.is_some() || op.is_none(),
+            ir::Space::Shared => match op {
+                Some(AtomOp::FAdd | AtomOp::HAdd { .. }) => false,
+                Some(AtomOp::Inc | AtomOp::Dec) => t == ir::Type::I32,
+                _ => true,
+            },
+            _ => false,
+        };
+        if !ok {
+            return Ok(None);
+        }
+        let arg = |k: usize| -> Result<Value, String> {
+            argv.get(k)
+                .copied()
+                .ok_or_else(|| format!("{i}: missing operand {k}"))
+        };
+        let ct = ctype(t);
+        let a0 = arg(0)?;
+        let a = self.addr64(a0, d.args[0]);
+        let bv = arg(1)?;
+        let size = t.bytes();
+        let p = self.access_ptr(lane, i, space, a, size, size, true);
+        let fl = MemFlagsData::new().with_notrap();
+        if space == ir::Space::Global {
+            let r = match rmw {
+                Some(r) => self.b.ins().atomic_rmw(ct, fl, r, p, bv),
+                None => {
+                    let cv = arg(2)?;
+                    self.b.ins().atomic_cas(fl, p, bv, cv)
+                }
+            };
+            return Ok(Some(r));
+        }
+        let old = self.b.ins().load(ct, fl, p, 0);
+        let new = match op {
+            Some(AtomOp::Add) => self.b.ins().iadd(old, bv),
+            Some(AtomOp::And) => self.b.ins().band(old, bv),
+            Some(AtomOp::Or) => self.b.ins().bor(old, bv),
+            Some(AtomOp::Xor) => self.b.ins().bxor(old, bv),
+            Some(AtomOp::Exch) => bv,
+            Some(AtomOp::Min(Sign::Unsigned)) => self.b.ins().umin(old, bv),
+            Some(AtomOp::Max(Sign::Unsigned)) => self.b.ins().umax(old, bv),
+            Some(AtomOp::Min(Sign::Signed)) => self.b.ins().smin(old, bv),
+            Some(AtomOp::Max(Sign::Signed)) => self.b.ins().smax(old, bv),
+            Some(AtomOp::Inc) => {
+                // old >= b ? 0 : old + 1
+                let ge = self
+                    .b
+                    .ins()
+                    .icmp(IntCC::UnsignedGreaterThanOrEqual, old, bv);
+                let inc = self.b.ins().iadd_imm_s(old, 1);
+                let zero = self.iconst(ct, 0);
+                self.b.ins().select(ge, zero, inc)
+            }
+            Some(AtomOp::Dec) => {
+                // (old == 0 || old > b) ? b : old - 1
+                let z = self.b.ins().icmp_imm_s(IntCC::Equal, old, 0);
+                let gt = self.b.ins().icmp(IntCC::UnsignedGreaterThan, old, bv);
+                let wrap = self.b.ins().bor(z, gt);
+                let dec = self.b.ins().iadd_imm_s(old, -1);
+                self.b.ins().select(wrap, bv, dec)
+            }
+            Some(AtomOp::FAdd | AtomOp::HAdd { .. }) => {
+                return Err("internal: inline float atomic".into())
+            }
+            None => {
+                let cv = arg(2)?;
+                let eq = self.b.ins().icmp(IntCC::Equal, old, bv);
+                self.b.ins().select(eq, cv, old)
+            }
+        };
+        self.b.ins().store(fl, new, p, 0);
+        Ok(Some(old))
+    }
+
     fn sreg(&mut self, lane: Value, r: ir::SReg) -> Value {
         use ir::SReg::*;
         let env = self.e.env;
@@ -218,8 +340,9 @@ impl Gen<'_, '_> {
                     _ => self.b.ins().bnot(le),
                 }
             }
-            Clock | Clock64 | GlobalTimer | SmId | NSmId | GridId | DynamicSmemSize
-            | TotalSmemSize => {
+            EnvReg(_) => self.b.ins().iconst(types::I32, 0),
+            Clock | Clock64 | GlobalTimer | GlobalTimerLo | GlobalTimerHi | SmId | NSmId
+            | GridId | DynamicSmemSize | TotalSmemSize => {
                 let code = helpers::HELPER_SREGS
                     .iter()
                     .position(|&x| x == r)
@@ -544,6 +667,9 @@ impl Gen<'_, '_> {
             }
             Op::Atom { .. } | Op::AtomCas { .. } => {
                 let t = rt.unwrap_or(ir::Type::I32);
+                if let Some(r) = self.inline_atomic(i, lane, argv)? {
+                    return Ok(Some(r));
+                }
                 let desc = Box::new(PureDesc {
                     op: d.op,
                     arg_tys: d.args.iter().map(|&a| self.ty(a)).collect(),
@@ -580,7 +706,8 @@ impl Gen<'_, '_> {
             | Op::Elect {}
             | Op::BarArrive { .. }
             | Op::BarResult { .. }
-            | Op::WarpSync {}
+            | Op::WarpSync { .. }
+            | Op::CallCheck { .. }
             | Op::Printf {}
             | Op::Tex { .. }
             | Op::Tld4 { .. }
@@ -641,6 +768,7 @@ impl Gen<'_, '_> {
             | Op::HCmp { .. }
             | Op::HApprox { .. }
             | Op::HRelu { .. }
+            | Op::CvtNarrow { .. }
             | Op::Video { .. }
             | Op::VideoSimd { .. }
             | Op::VMad { .. } => self.call_pure(i, argv)?,

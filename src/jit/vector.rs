@@ -8,12 +8,14 @@
 use super::codegen::{ctype, Gen, TRUSTED};
 use crate::analysis::schedule::EXITED_OFF;
 use crate::ir::{self, Effect, Op, Terminator};
+use crate::runtime::env::CtaEnv;
 use crate::runtime::memory::GLOBAL_BASE;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     types, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, Value,
 };
 use std::collections::HashMap;
+use std::mem::offset_of;
 
 type CType = cranelift_codegen::ir::Type;
 
@@ -546,6 +548,51 @@ impl Gen<'_, '_> {
                 };
                 self.splat_val(x, rt)
             }
+            Op::SReg {
+                reg: r @ (ir::SReg::TidX | ir::SReg::TidY | ir::SReg::TidZ),
+            } => {
+                // Four lanes of the launch's `%tid` table (`CtaEnv::tid_table`), at thread
+                // `32 warp + 4 g` of component k.
+                let env = self.e.env;
+                let tbl = self.b.ins().load(
+                    self.ptr,
+                    TRUSTED(),
+                    env,
+                    offset_of!(CtaEnv, tid_table) as i32,
+                );
+                let w32 = self.b.ins().ishl_imm_s(self.e.warp, 5);
+                let g4 = self.b.ins().ishl_imm_s(grp.g, 2);
+                let mut idx = self.b.ins().iadd(w32, g4);
+                let k = match r {
+                    ir::SReg::TidX => 0,
+                    ir::SReg::TidY => 1,
+                    _ => 2,
+                };
+                if k > 0 {
+                    let stride = self.b.ins().load(
+                        types::I32,
+                        TRUSTED(),
+                        env,
+                        offset_of!(CtaEnv, tid_stride) as i32,
+                    );
+                    let ks = self.b.ins().imul_imm_s(stride, k);
+                    idx = self.b.ins().iadd(idx, ks);
+                }
+                let idx64 = self.b.ins().uextend(self.ptr, idx);
+                let off = self.b.ins().ishl_imm_s(idx64, 2);
+                let p = self.b.ins().iadd(tbl, off);
+                // The table is 4-byte aligned only.
+                let fl = MemFlagsData::new().with_notrap();
+                GVal::V1(self.b.ins().load(types::I32X4, fl, p, 0))
+            }
+            Op::SReg {
+                reg: ir::SReg::LaneId,
+            } => {
+                let g4 = self.b.ins().ishl_imm_s(grp.g, 2);
+                let s = self.b.ins().splat(types::I32X4, g4);
+                let steps = self.vconst_i32([0, 1, 2, 3]);
+                GVal::V1(self.b.ins().iadd(s, steps))
+            }
             Op::IAdd {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(iadd),
             Op::ISub {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(isub),
             Op::IMul {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(imul),
@@ -875,9 +922,11 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// Fast-path test for a group access: all four lanes active, addresses `a, a+s, a+2s,
-    /// a+3s` (s = element size), and the whole range passing the inline bounds check of
-    /// `space`. Returns (ok, host pointer of lane 0's element).
+    /// Fast-path tests for a group access with all four lanes active. Returns
+    /// `(consecutive, same, p)`: `consecutive` when the addresses are `a, a+s, a+2s, a+3s`
+    /// (s = element size) and the whole range passes the inline bounds check of `space`;
+    /// `same` when all four lanes use address `a` and its element passes the check (a
+    /// broadcast such as `As[ty][k]`); `p` is the host pointer of lane 0's element.
     fn contiguous(
         &mut self,
         grp: &Grp,
@@ -885,7 +934,7 @@ impl Gen<'_, '_> {
         addr: (Value, Value),
         elem: u32,
         align: u32,
-    ) -> Option<(Value, Value)> {
+    ) -> Option<(Value, Value, Value)> {
         let (base, limit, bias) = match space {
             ir::Space::Global | ir::Space::Const => {
                 (self.e.global_base, self.e.global_top, GLOBAL_BASE as i64)
@@ -910,18 +959,24 @@ impl Gen<'_, '_> {
         let q1 = self.b.ins().icmp(IntCC::Equal, e1, addr.1);
         let q = self.b.ins().band(q0, q1);
         let consecutive = self.b.ins().vall_true(q);
+        let r0 = self.b.ins().icmp(IntCC::Equal, sa, addr.0);
+        let r1 = self.b.ins().icmp(IntCC::Equal, sa, addr.1);
+        let r = self.b.ins().band(r0, r1);
+        let same = self.b.ins().vall_true(r);
         let full = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
         let off = self.b.ins().iadd_imm_s(a0, -bias);
-        let span = 4 * elem as i64;
         let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
         let room = self.b.ins().isub(limit, off);
-        let fits = self
+        let fits4 = self
             .b
             .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, span);
-        let mut ok = self.b.ins().band(lt, fits);
-        ok = self.b.ins().band(ok, consecutive);
-        ok = self.b.ins().band(ok, full);
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, 4 * s);
+        let fits1 = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, s);
+        // Common to both: lane 0 in bounds and aligned, all lanes active, memcheck off.
+        let mut ok = self.b.ins().band(lt, full);
         let al = align.max(elem) as i64;
         if al > 1 {
             let low = self.b.ins().band_imm_s(a0, al - 1);
@@ -932,8 +987,12 @@ impl Gen<'_, '_> {
             let nm = self.b.ins().icmp_imm_s(IntCC::Equal, self.e.memcheck, 0);
             ok = self.b.ins().band(ok, nm);
         }
+        let c = self.b.ins().band(consecutive, fits4);
+        let c = self.b.ins().band(ok, c);
+        let m = self.b.ins().band(same, fits1);
+        let m = self.b.ins().band(ok, m);
         let p = self.b.ins().iadd(base, off);
-        Some((ok, p))
+        Some((c, m, p))
     }
 
     /// Inline per-lane check for a gather/scatter in a known space: every active lane's
@@ -1057,80 +1116,112 @@ impl Gen<'_, '_> {
         let size = lane_bytes(rt);
         let vector = vty(rt).filter(|_| rt != ir::Type::Pred);
         let ct = ctype(rt);
-        // The join takes the four lanes as scalars.
+        // The join takes the group value: one vector (32-bit types), two (64-bit), or four
+        // scalars.
         let join = self.b.create_block();
-        for _ in 0..4 {
-            self.b.append_block_param(join, ct);
+        let nparams = match vector {
+            Some(_) if is_v2(rt) => 2,
+            Some(_) => 1,
+            None => 4,
+        };
+        let jt = vector.unwrap_or(ct);
+        for _ in 0..nparams {
+            self.b.append_block_param(join, jt);
+        }
+        let to_args = |g: &mut Self, v: GVal| -> Vec<BlockArg> {
+            match v {
+                GVal::V1(x) => vec![BlockArg::Value(x)],
+                GVal::V2(a, b) => vec![BlockArg::Value(a), BlockArg::Value(b)],
+                GVal::S4(s) => match vector {
+                    Some(_) => to_vec_args(g.pack_lanes(s, rt)),
+                    None => s.iter().map(|&x| BlockArg::Value(x)).collect(),
+                },
+            }
+        };
+        fn to_vec_args(v: GVal) -> Vec<BlockArg> {
+            match v {
+                GVal::V1(x) => vec![BlockArg::Value(x)],
+                GVal::V2(a, b) => vec![BlockArg::Value(a), BlockArg::Value(b)],
+                GVal::S4(s) => s.iter().map(|&x| BlockArg::Value(x)).collect(),
+            }
         }
         let fl = MemFlagsData::new().with_notrap();
-        // 1. Consecutive and in bounds: one vector load.
+        // 1. Consecutive and in bounds: one vector load; one address for the whole group
+        //    and in bounds: one scalar load, broadcast.
         let next = self.b.create_block();
-        if let (Some(vt), Some((ok, p))) = (
-            vector,
-            self.contiguous(grp, space, addr, rt.bytes(), align as u32),
-        ) {
+        if let Some((consec, same, p)) = self.contiguous(grp, space, addr, rt.bytes(), align as u32)
+        {
+            let test_same = self.b.create_block();
             let fast = self.b.create_block();
-            self.b.ins().brif(ok, fast, &[], next, &[]);
-            self.b.switch_to_block(fast);
-            let g = if is_v2(rt) {
-                let a = self.b.ins().load(vt, fl, p, 0);
-                let b = self.b.ins().load(vt, fl, p, 16);
-                GVal::V2(a, b)
-            } else {
-                GVal::V1(self.b.ins().load(vt, fl, p, 0))
+            let bcast = self.b.create_block();
+            match vector {
+                Some(_) => self.b.ins().brif(consec, fast, &[], test_same, &[]),
+                None => self.b.ins().jump(test_same, &[]),
             };
-            let l = self.lanes_of(g, rt);
-            let bargs: Vec<BlockArg> = l.iter().map(|&x| BlockArg::Value(x)).collect();
+            self.b.switch_to_block(test_same);
+            self.b.ins().brif(same, bcast, &[], next, &[]);
+            self.b.switch_to_block(fast);
+            if let Some(vt) = vector {
+                let g = if is_v2(rt) {
+                    let a = self.b.ins().load(vt, fl, p, 0);
+                    let b = self.b.ins().load(vt, fl, p, 16);
+                    GVal::V2(a, b)
+                } else {
+                    GVal::V1(self.b.ins().load(vt, fl, p, 0))
+                };
+                let bargs = to_args(self, g);
+                self.b.ins().jump(join, &bargs);
+            } else {
+                self.b.ins().jump(next, &[]);
+            }
+            self.b.switch_to_block(bcast);
+            let x = self.b.ins().load(ct, fl, p, 0);
+            let g = match vector {
+                Some(vt) => {
+                    let v = self.b.ins().splat(vt, x);
+                    if is_v2(rt) {
+                        GVal::V2(v, v)
+                    } else {
+                        GVal::V1(v)
+                    }
+                }
+                None => GVal::S4([x; 4]),
+            };
+            let bargs = to_args(self, g);
             self.b.ins().jump(join, &bargs);
         } else {
             self.b.ins().jump(next, &[]);
         }
         self.b.switch_to_block(next);
         let addrs = self.lanes_of(GVal::V2(addr.0, addr.1), ir::Type::I64);
-        // 2. Every active lane in bounds: one load when the group shares one address (a
-        //    broadcast such as `As[ty][k]`), else four scalar loads.
+        // 2. Every active lane in bounds: four scalar loads.
         let helper = self.b.create_block();
+        self.b.set_cold_block(helper);
         if let Some((ok, ptrs)) = self.gather_ptrs(grp, space, addrs, rt.bytes(), align as u32) {
             let gather = self.b.create_block();
             self.b.ins().brif(ok, gather, &[], helper, &[]);
             self.b.switch_to_block(gather);
-            let a0 = addrs[0];
-            let mut same = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
-            for &a in &addrs[1..] {
-                let e = self.b.ins().icmp(IntCC::Equal, a, a0);
-                same = self.b.ins().band(same, e);
-            }
-            let bcast = self.b.create_block();
-            let each = self.b.create_block();
-            self.b.ins().brif(same, bcast, &[], each, &[]);
-            self.b.switch_to_block(bcast);
-            let x = self.b.ins().load(ct, fl, ptrs[0], 0);
-            let xs = [BlockArg::Value(x); 4];
-            self.b.ins().jump(join, &xs);
-            self.b.switch_to_block(each);
-            let vals: Vec<BlockArg> = ptrs
+            let vals: Vec<Value> = ptrs
                 .iter()
-                .map(|&p| BlockArg::Value(self.b.ins().load(ct, fl, p, 0)))
+                .map(|&p| self.b.ins().load(ct, fl, p, 0))
                 .collect();
-            self.b.ins().jump(join, &vals);
+            let bargs = to_args(self, GVal::S4([vals[0], vals[1], vals[2], vals[3]]));
+            self.b.ins().jump(join, &bargs);
         } else {
             self.b.ins().jump(helper, &[]);
         }
         // 3. Anything else (generic addresses, faults, memcheck): the runtime, lane by lane.
         self.b.switch_to_block(helper);
         let bits = self.group_helper(grp, i, space, addrs, None, size, align as u32);
-        let vals: Vec<BlockArg> = bits
-            .iter()
-            .map(|&x| BlockArg::Value(self.of_bits(x, rt)))
-            .collect();
-        self.b.ins().jump(join, &vals);
+        let vals: Vec<Value> = bits.iter().map(|&x| self.of_bits(x, rt)).collect();
+        let bargs = to_args(self, GVal::S4([vals[0], vals[1], vals[2], vals[3]]));
+        self.b.ins().jump(join, &bargs);
         self.b.switch_to_block(join);
-        let ps = self.b.block_params(join);
-        let s4 = [ps[0], ps[1], ps[2], ps[3]];
-        Ok(Some(if vector.is_some() {
-            self.pack_lanes(s4, rt)
-        } else {
-            GVal::S4(s4)
+        let ps = self.b.block_params(join).to_vec();
+        Ok(Some(match (vector, ps.len()) {
+            (Some(_), 1) => GVal::V1(ps[0]),
+            (Some(_), 2) => GVal::V2(ps[0], ps[1]),
+            _ => GVal::S4([ps[0], ps[1], ps[2], ps[3]]),
         }))
     }
 
@@ -1156,7 +1247,7 @@ impl Gen<'_, '_> {
             vector,
             self.contiguous(grp, space, addr, size, align as u32),
         ) {
-            (true, Some((ok, p))) => {
+            (true, Some((ok, _, p))) => {
                 let fast = self.b.create_block();
                 self.b.ins().brif(ok, fast, &[], next, &[]);
                 self.b.switch_to_block(fast);
@@ -1180,6 +1271,7 @@ impl Gen<'_, '_> {
         let addrs = self.lanes_of(GVal::V2(addr.0, addr.1), ir::Type::I64);
         let vals = self.lanes_of(args[1], vt_t);
         let helper = self.b.create_block();
+        self.b.set_cold_block(helper);
         if let Some((ok, ptrs)) = self.gather_ptrs(grp, space, addrs, size, align as u32) {
             let scatter = self.b.create_block();
             self.b.ins().brif(ok, scatter, &[], helper, &[]);
@@ -1338,7 +1430,7 @@ impl Gen<'_, '_> {
                 }
             }
             if let Some(w) = warp_op {
-                self.gen_warp_op(w, mask)?;
+                self.gen_warp_op(w, mask, &sc)?;
             }
         }
         // Mask-level work.

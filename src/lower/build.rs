@@ -96,7 +96,13 @@ pub(crate) fn elements(d: &ast::VarDecl) -> Option<u64> {
     Some(n)
 }
 
-fn flatten_init(init: &ast::Initializer, out: &mut Vec<ast::Literal>) -> Result<(), LowerError> {
+/// Flatten an initializer into literals; a function's name stands for its address
+/// (`fn_addr`, see `lower::recurse`), as in a table of function pointers.
+fn flatten_init(
+    init: &ast::Initializer,
+    fn_addr: &HashMap<String, u64>,
+    out: &mut Vec<ast::Literal>,
+) -> Result<(), LowerError> {
     match init {
         ast::Initializer::Literal(l) => {
             out.push(*l);
@@ -104,7 +110,7 @@ fn flatten_init(init: &ast::Initializer, out: &mut Vec<ast::Literal>) -> Result<
         }
         ast::Initializer::List(items, _) => {
             for i in items {
-                flatten_init(i, out)?;
+                flatten_init(i, fn_addr, out)?;
             }
             Ok(())
         }
@@ -112,6 +118,18 @@ fn flatten_init(init: &ast::Initializer, out: &mut Vec<ast::Literal>) -> Result<
             *span,
             "field initializers ({ name = value }) belong to .samplerref variables",
         )),
+        ast::Initializer::Symbol {
+            name,
+            generic: _,
+            offset,
+        } if fn_addr.contains_key(&name.name) => {
+            let a = fn_addr.get(&name.name).copied().unwrap_or(0);
+            out.push(ast::Literal::Int {
+                value: a.wrapping_add(*offset as u64) as i64,
+                unsigned: true,
+            });
+            Ok(())
+        }
         ast::Initializer::Symbol { name, .. } => Err(LowerError::unsupported(
             name.span,
             format!(
@@ -212,7 +230,9 @@ fn literal_bytes(l: &ast::Literal, ty: ast::ScalarType) -> Vec<u8> {
 }
 
 impl Globals {
-    pub fn new(m: &ast::Module) -> Result<Globals, LowerError> {
+    /// Lay out the module-scope variables of `m`; `fn_addr` gives the functions' addresses
+    /// for initializers that name them.
+    pub fn new(m: &ast::Module, fn_addr: &HashMap<String, u64>) -> Result<Globals, LowerError> {
         let mut g = Globals {
             vars: vec![],
             by_name: HashMap::new(),
@@ -268,7 +288,7 @@ impl Globals {
             let elem = d.ty.size() as u64;
             let mut lits = vec![];
             if let (Some(init), None) = (&d.init, &sampler_init) {
-                flatten_init(init, &mut lits)?;
+                flatten_init(init, fn_addr, &mut lits)?;
             }
             let n = match elements(d) {
                 Some(n) => n,
@@ -337,6 +357,17 @@ pub(crate) struct Builder<'a> {
     /// Destination temporaries that extend or truncate into a register of another width, with
     /// the extension's signedness (`ld.u8` into a `.b32` register, `cvt.s8` into `.b16`).
     pub ext_sign: HashMap<Var, crate::ir::Sign>,
+    /// The module's `.const` variables: (index into `Globals::vars`, size in bytes), for
+    /// `isspacep.const`.
+    pub const_vars: Vec<(u32, u64)>,
+    /// The module's call graph: which functions are shared (`lower::recurse`), addresses.
+    pub graph: &'a super::recurse::CallGraph,
+    /// The region being built, while lowering a call to a shared function.
+    pub region: Option<Box<super::recurse::Region>>,
+    /// Inside a shared function's body: its frame (local symbols are frame-relative).
+    pub frame: Option<super::recurse::Frame>,
+    /// Constants and checks to patch with the call stack's place in local memory.
+    pub stack: super::recurse::StackPatches,
 }
 
 impl<'a> Builder<'a> {
@@ -360,7 +391,13 @@ impl<'a> Builder<'a> {
     }
 
     /// Reserve `size` bytes of per-thread local memory aligned to `align`; returns the offset.
+    /// Inside a shared function's body the offset is in its frame (`lower::recurse`).
     pub fn alloc_local(&mut self, size: u64, align: u64) -> u64 {
+        if let Some(fr) = self.frame.as_mut() {
+            let off = align_up(fr.top, align);
+            fr.top = off.saturating_add(size.max(1));
+            return off;
+        }
         let off = align_up(self.local_top, align);
         self.local_top = off.saturating_add(size.max(1));
         off
@@ -441,10 +478,15 @@ pub(crate) fn build_kernel<'a>(
     globals: &mut Globals,
     map: &'a SourceMap,
     funcs: &'a HashMap<String, &'a ast::Function>,
+    graph: &'a super::recurse::CallGraph,
 ) -> Result<PreKernel, LowerError> {
     let mut b = Builder {
         map,
         funcs,
+        graph,
+        region: None,
+        frame: None,
+        stack: Default::default(),
         ret_target: None,
         inline_stack: vec![],
         branch_tables: branch_tables(body),
@@ -456,8 +498,12 @@ pub(crate) fn build_kernel<'a>(
         cur: 0,
         labels: HashMap::new(),
         ext_sign: HashMap::new(),
+        const_vars: vec![],
     };
     for (i, v) in globals.vars.iter().enumerate() {
+        if v.space == ir::Space::Const {
+            b.const_vars.push((i as u32, v.size));
+        }
         b.syms.insert(
             v.name.clone(),
             Sym::Global {
@@ -610,7 +656,22 @@ pub(crate) fn build_kernel<'a>(
     b.local_top = local_top;
     b.cur = b.new_block();
     walk(&mut b, body)?;
-    let local_top = b.local_top;
+    let mut local_top = b.local_top;
+    // The call stack of recursive and indirect calls (`lower::recurse`), after everything else.
+    if !b.stack.checks.is_empty() {
+        let base = align_up(local_top, 16);
+        let limit = base + super::recurse::STACK_BYTES;
+        for &(blk, i) in &b.stack.bases {
+            b.blocks[blk as usize].insts[i].op = ir::Op::Const { bits: base };
+        }
+        for &(blk, i) in &b.stack.checks {
+            b.blocks[blk as usize].insts[i].op = ir::Op::CallCheck {
+                limit: limit.min(u32::MAX as u64) as u32,
+                size: super::recurse::STACK_BYTES as u32,
+            };
+        }
+        local_top = limit;
+    }
     if local_top > 512 * 1024 {
         return Err(LowerError::new(
             f.name.span,
@@ -664,7 +725,9 @@ pub(crate) fn branch_tables(stmts: &[ast::Statement]) -> HashMap<String, Vec<ast
     for s in stmts {
         match s {
             ast::Statement::Label(l) => last_label = Some(&l.name),
-            ast::Statement::Directive(d) if d.name == "branchtargets" => {
+            ast::Statement::Directive(d)
+                if d.name == "branchtargets" || d.name == "calltargets" =>
+            {
                 if let Some(l) = last_label.take() {
                     out.insert(l.to_string(), d.names.clone());
                 }

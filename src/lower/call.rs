@@ -8,8 +8,9 @@
 //! formal becomes a register of the callee initialized from the argument; a register or
 //! constant passed for a `.param` formal is stored to a fresh local slot first.
 //!
-//! Not supported (load-time errors naming the call): recursion, indirect calls through a
-//! register (`.callprototype`), and calls to functions without a definition (`.extern`).
+//! Recursive functions, functions whose address is taken, and calls through a register are
+//! not inlined: `lower::recurse` runs them on a per-thread call stack. Calls to functions
+//! without a definition (`.extern`) are load-time errors naming the call.
 
 use super::build::{self, Builder, PTerm, Sym, Var};
 use super::decode::Cx;
@@ -41,7 +42,7 @@ pub(super) fn param_space(b: &Builder, cx: &Cx, k: usize, space: Space) -> Space
 }
 
 /// The IR type of a `.reg` formal, or of the value stored to a `.param` formal.
-fn formal_ty(cx: &Cx, p: &ast::Param) -> Result<Type, LowerError> {
+pub(super) fn formal_ty(cx: &Cx, p: &ast::Param) -> Result<Type, LowerError> {
     if (p.vector.is_some() || !p.array.is_empty()) && p.space == StateSpace::Reg {
         return Err(cx.unsupported(&format!("vector or array .reg parameter '{}'", p.name.name)));
     }
@@ -49,7 +50,7 @@ fn formal_ty(cx: &Cx, p: &ast::Param) -> Result<Type, LowerError> {
         .ok_or_else(|| cx.unsupported(&format!("parameter '{}' of this type", p.name.name)))
 }
 
-fn formal_size(p: &ast::Param) -> (u64, u64) {
+pub(super) fn formal_size(p: &ast::Param) -> (u64, u64) {
     let mut n = p.vector.unwrap_or(1) as u64;
     for d in &p.array {
         n = n.saturating_mul(d.unwrap_or(1));
@@ -78,32 +79,51 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
         }
         _ => vec![],
     };
-    let callee_name = match ops.get(k) {
-        Some(Operand::Symbol { name, offset: 0 }) => name.clone(),
-        Some(Operand::Reg { name, .. }) => {
-            if b.reg(&name.name).is_some() {
-                return Err(cx.unsupported(&format!(
-                    "indirect call through register '{}' is not supported yet",
-                    name.name
-                )));
-            }
-            name.clone()
-        }
+    let callee_op = ops.get(k);
+    let (callee_name, through_register) = match callee_op {
+        Some(Operand::Symbol { name, offset: 0 }) => (name.clone(), false),
+        Some(Operand::Reg { name, .. }) => (name.clone(), b.reg(&name.name).is_some()),
         _ => return Err(cx.bad("missing the called function")),
     };
     let args: Vec<Operand> = match ops.get(k + 1) {
         Some(Operand::List(items, _)) => items.clone(),
         None => vec![],
-        Some(_) => {
-            return Err(cx.unsupported(
-                "call with a prototype or target list (indirect call) is not supported yet",
+        Some(o) => {
+            return Err(LowerError::new(
+                o.span(),
+                "call arguments must be a parenthesized list",
             ))
         }
     };
-    if ops.len() > k + 2 {
-        return Err(cx.unsupported(
-            "call with a prototype or target list (indirect call) is not supported yet",
-        ));
+    // `call (ret), %fptr, (args), table_or_prototype;` (PTX ISA §9.7.12.4).
+    let table = match ops.get(k + 2) {
+        Some(Operand::Symbol { name, offset: 0 }) => Some(name.name.clone()),
+        Some(Operand::Reg {
+            name,
+            component: None,
+        }) => Some(name.name.clone()),
+        Some(o) => {
+            return Err(LowerError::new(
+                o.span(),
+                "expected a .calltargets or .callprototype label",
+            ))
+        }
+        None => None,
+    };
+    if ops.len() > k + 3 {
+        return Err(cx.bad("too many operands"));
+    }
+    if through_register {
+        let Some(op) = callee_op else {
+            return Err(cx.bad("missing the called function"));
+        };
+        let ptr = b.src_rel(cx, op, Type::I64, Some(Sign::Unsigned))?;
+        let targets = super::recurse::indirect_targets(b, table.as_deref(), args.len(), rets.len());
+        let callee = super::recurse::Callee::Indirect { ptr, targets };
+        return super::recurse::region_call(b, cx, guard, callee, &args, &rets);
+    }
+    if table.is_some() {
+        return Err(cx.bad("a direct call takes no .calltargets or .callprototype operand"));
     }
     let Some(&f) = b.funcs.get(&callee_name.name) else {
         return Err(LowerError::new(
@@ -128,6 +148,10 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
             ),
         ));
     };
+    if b.graph.shared.contains(&callee_name.name) {
+        let callee = super::recurse::Callee::Direct(callee_name.name.clone());
+        return super::recurse::region_call(b, cx, guard, callee, &args, &rets);
+    }
     if b.inline_stack.contains(&callee_name.name) {
         return Err(LowerError::unsupported(
             callee_name.span,
@@ -178,7 +202,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
             let v = b.src_rel(cx, actual, ty, Some(Sign::Unsigned))?;
             let (size, align) = formal_size(formal);
             let off = b.alloc_local(size, align);
-            let a = b.konst(cx, Type::I64, off);
+            let a = b.local_addr(cx, off, Type::I64)?;
             let st = Op::Store {
                 space: Space::Local,
                 align: ty.bytes().min(align as u32) as u8,
@@ -301,7 +325,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
         let v = match bind {
             Bind::Reg(v) => v,
             Bind::Local(off) => {
-                let a = b.konst(cx, Type::I64, off);
+                let a = b.local_addr(cx, off, Type::I64)?;
                 let ld = Op::Load {
                     space: Space::Local,
                     align: ty.bytes() as u8,
@@ -354,7 +378,7 @@ fn guarded(
 fn arg64(b: &mut Builder, cx: &Cx, o: &Operand) -> Result<Var, LowerError> {
     match param_symbol(b, o) {
         Some(off) => {
-            let a = b.konst(cx, Type::I64, off);
+            let a = b.local_addr(cx, off, Type::I64)?;
             let ld = Op::Load {
                 space: Space::Local,
                 align: 8,
@@ -384,7 +408,7 @@ fn printf(
         if let Some(ret) = rets.first() {
             match param_symbol(b, ret) {
                 Some(off) => {
-                    let p = b.konst(cx, Type::I64, off);
+                    let p = b.local_addr(cx, off, Type::I64)?;
                     let st = Op::Store {
                         space: Space::Local,
                         align: 4,
@@ -399,7 +423,7 @@ fn printf(
 }
 
 /// The local offset of a call-sequence `.param` variable named by `o`, if it is one.
-fn param_symbol(b: &Builder, o: &Operand) -> Option<u64> {
+pub(super) fn param_symbol(b: &Builder, o: &Operand) -> Option<u64> {
     let name = match o {
         Operand::Symbol { name, offset: 0 } => name,
         Operand::Reg {
@@ -418,7 +442,13 @@ fn param_symbol(b: &Builder, o: &Operand) -> Option<u64> {
 }
 
 /// Copy `v` (type `ty`) into the caller's destination register `o` (`_` discards it).
-fn write_reg(b: &mut Builder, cx: &Cx, o: &Operand, v: Var, ty: Type) -> Result<(), LowerError> {
+pub(super) fn write_reg(
+    b: &mut Builder,
+    cx: &Cx,
+    o: &Operand,
+    v: Var,
+    ty: Type,
+) -> Result<(), LowerError> {
     match o {
         Operand::Sink(_) => Ok(()),
         Operand::Reg {

@@ -29,12 +29,37 @@ fn pair(o: &Operand) -> (Operand, Option<Operand>) {
     }
 }
 
-/// The membermask operand `k`, or all lanes for the legacy forms without one.
+/// The membermask operand `k`, or all lanes for the legacy forms without one. With a
+/// membermask, the lanes first synchronize on it ([`warp_wait`]).
 fn membermask(b: &mut Builder, cx: &Cx, k: Option<usize>) -> Result<Var, LowerError> {
     match k {
-        Some(k) => b.src(cx, k, Type::I32),
+        Some(k) => {
+            let m = b.src(cx, k, Type::I32)?;
+            warp_wait(b, cx, m, true);
+            Ok(m)
+        }
         None => Ok(b.konst(cx, Type::I32, 0xffff_ffff)),
     }
+}
+
+/// The wait of a warp-level synchronization on membermask `m` (`bar.warp.sync`, or a `.sync`
+/// collective when `exited_ok`): a `warpsync` op says which lanes must wait; those park at a
+/// `Barrier` terminator until the CTA scheduler releases them (`runtime::warp`), the others
+/// go straight on. Code that follows runs in a new current block.
+pub(super) fn warp_wait(b: &mut Builder, cx: &Cx, m: Var, exited_ok: bool) {
+    let w = b.emit1(
+        Op::WarpSync { exited_ok },
+        vec![m],
+        Type::Pred,
+        cx.loc,
+        &cx.ptx,
+    );
+    let park = b.new_block();
+    let cont = b.new_block();
+    set_term(b, PTerm::Branch(w, park, cont), cx.loc);
+    b.cur = park;
+    set_term(b, PTerm::Barrier(cont), cx.loc);
+    b.cur = cont;
 }
 
 /// `vote`, `activemask`, `match`, `redux`, `elect`.
@@ -110,7 +135,20 @@ pub(super) fn collective(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), L
                 return Err(cx.bad("redux needs .sync"));
             }
             if cx.has("f32") {
-                return Err(cx.unsupported("redux.sync on .f32 is not supported yet"));
+                let (abs, nan) = (cx.has("abs"), cx.has("NaN"));
+                let rop = if cx.has("min") {
+                    ReduxOp::FMin { abs, nan }
+                } else if cx.has("max") {
+                    ReduxOp::FMax { abs, nan }
+                } else {
+                    return Err(cx.bad("redux.sync on .f32 takes .min or .max"));
+                };
+                let a = b.src(cx, 1, Type::F32)?;
+                let m = membermask(b, cx, Some(2))?;
+                return b.unary_to_dst(cx, Op::Redux { op: rop }, vec![a, m], Type::F32);
+            }
+            if cx.has("abs") || cx.has("NaN") {
+                return Err(cx.bad(".abs and .NaN need redux.sync.{min,max}.f32"));
             }
             let sign = if cx.has("s32") {
                 Sign::Signed
@@ -211,7 +249,7 @@ fn barrier_body(b: &mut Builder, cx: &Cx, op: &str) -> Result<(), LowerError> {
     if cx.has("warp") {
         cx.expect_operands(1)?;
         let m = b.src(cx, 0, Type::I32)?;
-        b.emit(Op::WarpSync {}, vec![m], vec![], cx.loc, &cx.ptx);
+        warp_wait(b, cx, m, false);
         return Ok(());
     }
     for m in &cx.mods {

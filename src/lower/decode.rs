@@ -5,7 +5,8 @@
 use super::build::{Builder, PInst, PTerm, Sym, Var};
 use super::LowerError;
 use crate::ir::{
-    AtomOp, CvtRound, CvtType, FCmp, ICmp, Op, Round, SReg, ShflMode, Sign, Space, SrcLoc, Type,
+    AtomOp, CvtRound, CvtType, FCmp, HalfFmt, ICmp, Op, Round, SReg, ShflMode, Sign, Space, SrcLoc,
+    Type,
 };
 use crate::ptx::ast::{self, Literal, Operand};
 use crate::ptx::span::Span;
@@ -168,13 +169,26 @@ fn sreg(name: &str, comp: Option<char>) -> Option<SReg> {
         ("%clock", None) => SReg::Clock,
         ("%clock64", None) => SReg::Clock64,
         ("%globaltimer", None) => SReg::GlobalTimer,
+        ("%globaltimer_lo", None) => SReg::GlobalTimerLo,
+        ("%globaltimer_hi", None) => SReg::GlobalTimerHi,
         ("%smid", None) => SReg::SmId,
         ("%nsmid", None) => SReg::NSmId,
         ("%gridid", None) => SReg::GridId,
         ("%dynamic_smem_size", None) => SReg::DynamicSmemSize,
         ("%total_smem_size", None) => SReg::TotalSmemSize,
+        (n, None) => SReg::EnvReg(envreg(n)?),
         _ => return None,
     })
+}
+
+/// The number of `%envreg0`–`%envreg31` (PTX ISA §10.28).
+fn envreg(name: &str) -> Option<u8> {
+    let d = name.strip_prefix("%envreg")?;
+    let digits = !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit());
+    if !digits || (d.len() > 1 && d.starts_with('0')) {
+        return None;
+    }
+    d.parse::<u8>().ok().filter(|&k| k < 32)
 }
 
 /// Bits of a literal as a value of IR type `ty` (PTX ISA §4.5: integer literals are
@@ -367,12 +381,22 @@ impl Builder<'_> {
         offset: i64,
         ty: Type,
     ) -> Result<Var, LowerError> {
-        let sym = self.syms.get(&name.name).copied().ok_or_else(|| {
-            LowerError::new(
+        let Some(sym) = self.syms.get(&name.name).copied() else {
+            // A function's address (`mov.u64 %rd, f`): see `lower::recurse`.
+            if let Some(&a) = self.graph.addr.get(&name.name) {
+                if ty != Type::I64 {
+                    return Err(LowerError::new(
+                        name.span,
+                        format!("the address of function '{}' needs 64 bits", name.name),
+                    ));
+                }
+                return Ok(self.konst(cx, ty, a.wrapping_add(offset as u64)));
+            }
+            return Err(LowerError::new(
                 name.span,
                 format!("unknown symbol '{}' in '{}'", name.name, cx.ptx),
-            )
-        })?;
+            ));
+        };
         if !ty.is_int() || ty.bits() < 32 {
             return Err(LowerError::new(
                 name.span,
@@ -381,7 +405,8 @@ impl Builder<'_> {
         }
         let base = match sym {
             Sym::Param { offset, .. } => self.konst(cx, ty, offset as u64),
-            Sym::Shared { offset } | Sym::Local { offset } => self.konst(cx, ty, offset),
+            Sym::Shared { offset } => self.konst(cx, ty, offset),
+            Sym::Local { offset } => self.local_addr(cx, offset, ty)?,
             Sym::Global { index, space } => {
                 let v = self.emit1(
                     Op::SymAddr { sym: index, space },
@@ -554,6 +579,16 @@ fn space_of(cx: &Cx) -> Space {
     Space::Generic
 }
 
+/// The vector width of ld/st (`.v2`, `.v4`, `.v8`); `.v8` only with 32-bit elements (the
+/// 256-bit forms of PTX ISA 8.8, like `.v4` with 64-bit elements).
+fn mem_vec_len(cx: &Cx, ty: Type) -> Result<u32, LowerError> {
+    let n = vec_len(cx);
+    if n == 8 && ty.bits() != 32 {
+        return Err(cx.bad(".v8 needs a 32-bit element type"));
+    }
+    Ok(n)
+}
+
 fn vec_len(cx: &Cx) -> u32 {
     for m in &cx.mods {
         match *m {
@@ -568,6 +603,36 @@ fn vec_len(cx: &Cx) -> u32 {
 
 /// Decode one instruction into the builder's current block.
 pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), LowerError> {
+    // `.L2::cache_hint` adds a trailing 64-bit cache-policy operand to ld/st/atom/red/cp
+    // (PTX ISA §9.7.9.8 and on): a hint only, so it is checked and dropped.
+    if let Some(pos) = i.modifiers.iter().position(|m| m.text == "L2::cache_hint") {
+        if matches!(
+            i.opcode.name.as_str(),
+            "ld" | "ldu" | "st" | "atom" | "red" | "cp"
+        ) {
+            let mut plain = i.clone();
+            plain.modifiers.remove(pos);
+            let policy = plain.operands.pop();
+            let ok = match &policy {
+                Some(Operand::Reg {
+                    name,
+                    component: None,
+                }) => b.reg(&name.name).map(|r| b.vars[r as usize]) == Some(Type::I64),
+                Some(Operand::Imm(Literal::Int { .. }, _)) => true,
+                _ => false,
+            };
+            if !ok || plain.operands.is_empty() {
+                return Err(LowerError::new(
+                    policy.map(|o| o.span()).unwrap_or(i.span),
+                    format!(
+                        "'{}.L2::cache_hint' needs a 64-bit cache-policy register as its last operand",
+                        i.opcode.name
+                    ),
+                ));
+            }
+            return instruction(b, &plain);
+        }
+    }
     let mut ptx = i.opcode.name.clone();
     for m in &i.modifiers {
         ptx.push('.');
@@ -1048,7 +1113,41 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
                 return Err(cx.bad("isspacep needs .global, .shared, .local or .const"));
             }
             let a = b.src(cx, 1, Type::I64)?;
-            b.unary_to_dst(cx, Op::IsSpace { space }, vec![a], Type::Pred)
+            if space != Space::Const {
+                return b.unary_to_dst(cx, Op::IsSpace { space }, vec![a], Type::Pred);
+            }
+            // Const banks live in the global arena: a generic address is in the const space
+            // when it falls inside one of the module's `.const` variables.
+            let mut acc = b.konst(cx, Type::Pred, 0);
+            for (index, size) in b.const_vars.clone() {
+                let base = b.emit1(
+                    Op::SymAddr {
+                        sym: index,
+                        space: Space::Const,
+                    },
+                    vec![],
+                    Type::I64,
+                    cx.loc,
+                    &cx.ptx,
+                );
+                let off = b.emit1(Op::ISub {}, vec![a, base], Type::I64, cx.loc, &cx.ptx);
+                let n = b.konst(cx, Type::I64, size);
+                let inside = b.emit1(
+                    Op::ICmp {
+                        cc: ICmp::Lt,
+                        sign: Sign::Unsigned,
+                    },
+                    vec![off, n],
+                    Type::Pred,
+                    cx.loc,
+                    &cx.ptx,
+                );
+                acc = b.emit1(Op::Or {}, vec![acc, inside], Type::Pred, cx.loc, &cx.ptx);
+            }
+            if let Some(d) = b.dst(cx, 0, Type::Pred)? {
+                b.copy(d, acc, cx.loc, &cx.ptx);
+            }
+            Ok(())
         }
         // PTX ISA §9.7.13.4: membar/fence order memory accesses; with relaxed scopes.
         "membar" | "fence" => {
@@ -1060,6 +1159,40 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
                 return Err(cx.unsupported("proxy fences are not supported yet"));
             }
             b.emit(Op::Fence {}, vec![], vec![], cx.loc, &cx.ptx);
+            Ok(())
+        }
+        // `createpolicy` (PTX ISA §9.7.9, "createpolicy"): the cache eviction policy is an opaque 64-bit
+        // value used only as a hint; ptxjit's policies are all 0 (see docs/isa-notes.md).
+        // Source operands are still checked.
+        "createpolicy" => {
+            let n = cx.inst.operands.len();
+            if !(2..=4).contains(&n) || !cx.has("b64") {
+                return Err(cx.bad("expects createpolicy.*.b64 policy, ... (2 to 4 operands)"));
+            }
+            for k in 1..n {
+                match cx.opnd(k)?.clone() {
+                    Operand::Address { .. } => {
+                        b.address(cx, k, Space::Global)?;
+                    }
+                    Operand::Imm(..) => {}
+                    Operand::Reg {
+                        name,
+                        component: None,
+                    } => {
+                        b.reg_var(cx, &name)?;
+                    }
+                    o => {
+                        return Err(LowerError::new(
+                            o.span(),
+                            format!("this operand form is not allowed here in '{}'", cx.ptx),
+                        ))
+                    }
+                }
+            }
+            let z = b.konst(cx, Type::I64, 0);
+            if let Some(d) = b.dst(cx, 0, Type::I64)? {
+                b.copy(d, z, cx.loc, &cx.ptx);
+            }
             Ok(())
         }
         // Cache hints have no effect on the CPU (PTX ISA §9.7.9.15); the address operand is
@@ -1329,6 +1462,7 @@ fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
                 | "param::entry"
                 | "v2"
                 | "v4"
+                | "v8"
                 | "nc"
                 | "ca"
                 | "cg"
@@ -1383,7 +1517,7 @@ fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     check_space_mods(cx)?;
     let space = super::call::param_space(b, cx, 1, space_of(cx));
     let (ty, sign, _) = mem_ty(cx)?;
-    let n = vec_len(cx);
+    let n = mem_vec_len(cx, ty)?;
     let addr = b.address(cx, 1, space)?;
     let d = cx.opnd(0)?.clone();
     let dests: Vec<Operand> = match (&d, n) {
@@ -1416,7 +1550,7 @@ fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
         return Err(cx.bad(&format!("st to the read-only {space} state space")));
     }
     let (ty, _sign, _) = mem_ty(cx)?;
-    let n = vec_len(cx);
+    let n = mem_vec_len(cx, ty)?;
     let addr = b.address(cx, 0, space)?;
     let s = cx.opnd(1)?.clone();
     let srcs: Vec<Operand> = match (&s, n) {
@@ -1445,12 +1579,31 @@ fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     Ok(())
 }
 
+/// `atom` and `red` (PTX ISA §9.7.13.5, §9.7.13.6): scalar forms on b16 (`cas`), b32/b64
+/// integers, f32/f64 (`add`) and f16/bf16/f16x2/bf16x2 (`add.noftz`); vector forms (`.v2/.v4`
+/// `.f32` `add`, `.v2/.v4/.v8` halves and `.v2/.v4` packed halves `add.noftz`), which are one
+/// atomic operation per element.
 fn atom(b: &mut Builder, cx: &mut Cx, red: bool) -> Result<(), LowerError> {
     let space = space_of(cx);
     if !matches!(space, Space::Global | Space::Shared | Space::Generic) {
         return Err(cx.bad("atom needs .global, .shared or generic addressing"));
     }
-    let (ty, sign, _) = int_or_float(cx)?;
+    let st = cx.ty()?;
+    let half = match st {
+        ast::ScalarType::F16 => Some((HalfFmt::F16, false)),
+        ast::ScalarType::Bf16 => Some((HalfFmt::Bf16, false)),
+        ast::ScalarType::F16x2 => Some((HalfFmt::F16, true)),
+        ast::ScalarType::Bf16x2 => Some((HalfFmt::Bf16, true)),
+        _ => None,
+    };
+    let (ty, sign, float) = match half {
+        Some((_, pair)) => (
+            if pair { Type::I32 } else { Type::I16 },
+            Sign::Unsigned,
+            true,
+        ),
+        None => int_or_float(cx)?,
+    };
     let opname = cx
         .mods
         .iter()
@@ -1462,53 +1615,89 @@ fn atom(b: &mut Builder, cx: &mut Cx, red: bool) -> Result<(), LowerError> {
             )
         })
         .ok_or_else(|| cx.bad("missing atomic operation"))?;
-    let float = ty.is_float();
     let k0 = if red { 0 } else { 1 };
-    let addr = b.address(cx, k0, space)?;
+    let n = vec_len(cx);
     if opname == "cas" {
         if red {
             return Err(cx.bad("red has no .cas"));
         }
         cx.expect_operands(4)?;
-        let it = if ty.is_float() {
-            return Err(cx.bad("atom.cas needs .b32/.b64"));
-        } else {
-            ty
-        };
-        let c = b.src(cx, 2, it)?;
-        let n = b.src(cx, 3, it)?;
-        return b.unary_to_dst(cx, Op::AtomCas { space }, vec![addr, c, n], it);
+        if float || n > 1 || ty.bits() < 16 {
+            return Err(cx.bad("atom.cas needs .b16, .b32 or .b64"));
+        }
+        let addr = b.address(cx, k0, space)?;
+        let c = b.src(cx, 2, ty)?;
+        let nv = b.src(cx, 3, ty)?;
+        return b.unary_to_dst(cx, Op::AtomCas { space }, vec![addr, c, nv], ty);
     }
     cx.expect_operands(if red { 2 } else { 3 })?;
-    let aop = match (opname, float) {
-        ("add", false) => AtomOp::Add,
-        ("add", true) => AtomOp::FAdd,
-        ("and", false) => AtomOp::And,
-        ("or", false) => AtomOp::Or,
-        ("xor", false) => AtomOp::Xor,
-        ("exch", false) => AtomOp::Exch,
-        ("min", false) => AtomOp::Min(sign),
-        ("max", false) => AtomOp::Max(sign),
-        ("inc", false) => AtomOp::Inc,
-        ("dec", false) => AtomOp::Dec,
+    let aop = match (opname, half, float) {
+        ("add", Some((fmt, pair)), _) => {
+            if !cx.has("noftz") {
+                return Err(cx.bad("add on f16/bf16 types needs .noftz"));
+            }
+            AtomOp::HAdd { fmt, pair }
+        }
+        (_, Some(_), _) => {
+            return Err(cx.unsupported(&format!("atom.{opname} on a half type (only add)")))
+        }
+        ("add", None, false) => AtomOp::Add,
+        ("add", None, true) => AtomOp::FAdd,
+        ("and", None, false) => AtomOp::And,
+        ("or", None, false) => AtomOp::Or,
+        ("xor", None, false) => AtomOp::Xor,
+        ("exch", None, false) => AtomOp::Exch,
+        ("min", None, false) => AtomOp::Min(sign),
+        ("max", None, false) => AtomOp::Max(sign),
+        ("inc", None, false) => AtomOp::Inc,
+        ("dec", None, false) => AtomOp::Dec,
         _ => return Err(cx.unsupported(&format!("atom.{opname} on a float type"))),
     };
-    if ty == Type::Pred || ty.bits() < 32 {
+    if ty == Type::Pred || (half.is_none() && ty.bits() < 32) {
         return Err(cx.unsupported("atomics on types narrower than 32 bits"));
     }
-    let v = b.src(cx, k0 + 1, ty)?;
-    if red {
-        b.emit1(
-            Op::Atom { op: aop, space },
-            vec![addr, v],
-            ty,
-            cx.loc,
-            &cx.ptx,
-        );
-        Ok(())
-    } else {
-        b.unary_to_dst(cx, Op::Atom { op: aop, space }, vec![addr, v], ty)
+    if n > 1 {
+        let ok = space != Space::Shared
+            && match half {
+                Some((_, false)) => true,
+                Some((_, true)) => n <= 4,
+                None => ty == Type::F32 && n <= 4,
+            };
+        if !ok {
+            return Err(cx.bad(
+                "vector atomics are .v2/.v4 .f32 add, .v2/.v4/.v8 .f16/.bf16 or .v2/.v4 \
+                 .f16x2/.bf16x2, on global or generic addresses",
+            ));
+        }
     }
+    let addr = b.address(cx, k0, space)?;
+    let elems = |cx: &Cx, k: usize| -> Result<Vec<Operand>, LowerError> {
+        let o = cx.opnd(k)?.clone();
+        match (&o, n) {
+            (Operand::Vector(e, _), n) if e.len() as u32 == n && n > 1 => Ok(e.clone()),
+            (_, 1) => Ok(vec![o]),
+            _ => Err(cx.bad("vector width and operand list disagree")),
+        }
+    };
+    let bs = elems(cx, k0 + 1)?;
+    let ds = if red { vec![] } else { elems(cx, 0)? };
+    let at = b.vars[addr as usize];
+    for (k, bop) in bs.iter().enumerate() {
+        let v = b.src_rel(cx, bop, ty, None)?;
+        let a = if k == 0 {
+            addr
+        } else {
+            let o = b.konst(cx, at, (k as u64) * ty.bytes() as u64);
+            b.emit1(Op::IAdd {}, vec![addr, o], at, cx.loc, &cx.ptx)
+        };
+        let old = b.emit1(Op::Atom { op: aop, space }, vec![a, v], ty, cx.loc, &cx.ptx);
+        if let Some(dop) = ds.get(k) {
+            if let Some(t) = b.dst_rel(cx, dop, ty, None)? {
+                b.copy(t, old, cx.loc, &cx.ptx);
+            }
+        }
+    }
+    Ok(())
 }
 
 fn shfl(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
@@ -1529,7 +1718,9 @@ fn shfl(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     let lane = b.src(cx, 2, Type::I32)?;
     let c = b.src(cx, 3, Type::I32)?;
     let mask = if sync {
-        b.src(cx, 4, Type::I32)?
+        let m = b.src(cx, 4, Type::I32)?;
+        super::collective::warp_wait(b, cx, m, true);
+        m
     } else {
         b.konst(cx, Type::I32, 0xffff_ffff)
     };

@@ -17,7 +17,8 @@ use super::super::build::{Builder, Var};
 use super::super::LowerError;
 use super::{int_or_float, ir_ty, Cx};
 use crate::ir::{
-    ApproxFn, CvtRound, CvtType, FCmp, HalfFmt, ICmp, Op, PrmtMode, Round, Sign, TestProp, Type,
+    ApproxFn, CvtRound, CvtType, F8Fmt, FCmp, HalfFmt, ICmp, NarrowCvt, Op, PrmtMode, Round, Sign,
+    TestProp, TfRound, Type,
 };
 use crate::ptx::ast::{self, Literal, Operand};
 
@@ -548,9 +549,21 @@ fn dot(b: &mut Builder, cx: &mut Cx, two: bool) -> R {
 }
 
 fn lop3(b: &mut Builder, cx: &mut Cx) -> R {
-    // lop3.b32 d, a, b, c, immLut; (and lop3.BoolOp.b32 d|p, a, b, c, immLut, q: not yet)
-    if cx.inst.operands.len() != 5 {
-        return Err(cx.unsupported("lop3 with a predicate output is not supported yet"));
+    // lop3.b32 d, a, b, c, immLut;  lop3.BoolOp.b32 d|p, a, b, c, immLut, q;
+    // With .BoolOp (.and/.or), p = (d != 0) BoolOp q (PTX ISA §9.7.8.6, PTX 8.2).
+    let bool_op = if cx.has("and") {
+        Some(Op::And {})
+    } else if cx.has("or") {
+        Some(Op::Or {})
+    } else {
+        None
+    };
+    let n = cx.inst.operands.len();
+    match (bool_op.is_some(), n) {
+        (false, 5) | (true, 6) => {}
+        (false, 6) => return Err(cx.bad("lop3 with a predicate output needs .and or .or")),
+        (true, _) => return Err(cx.bad("lop3.and/.or expects d|p, a, b, c, immLut, q")),
+        _ => return Err(cx.bad("lop3 expects d, a, b, c, immLut")),
     }
     let (ty, _, float) = int_or_float(cx)?;
     if float || !(ty == Type::I32 || ty == Type::I64) {
@@ -563,7 +576,43 @@ fn lop3(b: &mut Builder, cx: &mut Cx) -> R {
     let x = b.src(cx, 1, ty)?;
     let y = b.src(cx, 2, ty)?;
     let z = b.src(cx, 3, ty)?;
-    b.unary_to_dst(cx, Op::Lop3 { lut }, vec![x, y, z], ty)
+    let Some(bool_op) = bool_op else {
+        return b.unary_to_dst(cx, Op::Lop3 { lut }, vec![x, y, z], ty);
+    };
+    let q = b.src(cx, 5, Type::Pred)?;
+    let (d, p) = match cx.opnd(0)?.clone() {
+        Operand::PredPair(d, p) => (d, p),
+        other => {
+            return Err(LowerError::new(
+                other.span(),
+                format!("lop3.and/.or needs a d|p destination in '{}'", cx.ptx),
+            ))
+        }
+    };
+    let v = b.emit1(Op::Lop3 { lut }, vec![x, y, z], ty, cx.loc, &cx.ptx);
+    let zero = b.konst(cx, ty, 0);
+    let nz = b.emit1(
+        Op::ICmp {
+            cc: ICmp::Ne,
+            sign: Sign::Unsigned,
+        },
+        vec![v, zero],
+        Type::Pred,
+        cx.loc,
+        &cx.ptx,
+    );
+    let pv = b.emit1(bool_op, vec![nz, q], Type::Pred, cx.loc, &cx.ptx);
+    let reg = |name: ast::Ident| Operand::Reg {
+        name,
+        component: None,
+    };
+    if let Some(dv) = b.dst_rel(cx, &reg(d), ty, None)? {
+        b.copy(dv, v, cx.loc, &cx.ptx);
+    }
+    if let Some(dp) = b.dst_rel(cx, &reg(p), Type::Pred, None)? {
+        b.copy(dp, pv, cx.loc, &cx.ptx);
+    }
+    Ok(())
 }
 
 // ---- Floating point ----
@@ -1084,7 +1133,119 @@ fn slct(b: &mut Builder, cx: &mut Cx) -> R {
 // ---- Conversions with f16/bf16 ----
 
 fn needs_isa_cvt(cx: &Cx) -> bool {
-    cx.types().iter().any(|t| half_ty(*t).is_some()) || cx.has("relu") || cx.has("satfinite")
+    cx.types().iter().any(|t| half_ty(*t).is_some())
+        || cx.has("relu")
+        || cx.has("satfinite")
+        || cx.mods.iter().any(|m| narrow_name(m))
+}
+
+/// The instruction-only narrow float types of `cvt` (PTX ISA §9.7.9.21).
+fn narrow_name(m: &str) -> bool {
+    matches!(
+        m,
+        "tf32"
+            | "e4m3x2"
+            | "e5m2x2"
+            | "e2m1x2"
+            | "e2m3x2"
+            | "e3m2x2"
+            | "ue8m0x2"
+            | "e4m3x4"
+            | "e5m2x4"
+            | "e2m1x4"
+            | "e2m3x4"
+            | "e3m2x4"
+    )
+}
+
+/// `cvt` to and from the narrow formats: `.rn.satfinite{.relu}.e4m3x2/.e5m2x2.f32 d, a, b`,
+/// `… .f16x2 d, a`, `.rn{.relu}.f16x2.e4m3x2/.e5m2x2 d, a`, and
+/// `.{rna,rn,rz}{.satfinite}{.relu}.tf32.f32 d, a` (PTX ISA §9.7.9.21).
+fn cvt_narrow(b: &mut Builder, cx: &mut Cx) -> R {
+    let f8 = |m: &str| match m {
+        "e4m3x2" => Some(F8Fmt::E4M3),
+        "e5m2x2" => Some(F8Fmt::E5M2),
+        _ => None,
+    };
+    let tys: Vec<&str> = cx
+        .mods
+        .iter()
+        .copied()
+        .filter(|m| narrow_name(m) || ast::ScalarType::from_suffix(m).is_some())
+        .collect();
+    if let Some(m) = tys
+        .iter()
+        .find(|m| narrow_name(m) && **m != "tf32" && f8(m).is_none())
+    {
+        return Err(cx.unsupported(&format!("conversions with .{m} are not supported yet")));
+    }
+    if cx.has("rs") {
+        return Err(cx.unsupported("stochastic rounding (.rs) is not supported yet"));
+    }
+    let [dt, st] = tys[..] else {
+        return Err(cx.bad("cvt needs a destination and a source type"));
+    };
+    let relu = cx.has("relu");
+    let satfinite = cx.has("satfinite");
+    let rn = cx.has("rn");
+    match (f8(dt), f8(st), dt, st) {
+        (Some(f), None, _, "f32" | "f16x2") => {
+            if !rn || !satfinite {
+                return Err(cx.bad("conversions to .e4m3x2/.e5m2x2 need .rn.satfinite"));
+            }
+            let conv = NarrowCvt::ToF8x2(f);
+            let (hi, lo) = if st == "f32" {
+                cx.expect_operands(3)?;
+                (b.src(cx, 1, Type::F32)?, b.src(cx, 2, Type::F32)?)
+            } else {
+                cx.expect_operands(2)?;
+                let v = b.src(cx, 1, Type::I32)?;
+                let (lo, hi) = b.split2(cx, v);
+                let widen = Op::Cvt {
+                    dst: CvtType::F32,
+                    src: CvtType::F16,
+                    rnd: CvtRound::None,
+                    sat: false,
+                    ftz: false,
+                };
+                let h = b.op1(cx, widen, vec![hi], Type::F32);
+                let l = b.op1(cx, widen, vec![lo], Type::F32);
+                (h, l)
+            };
+            let r = b.op1(cx, Op::CvtNarrow { conv, relu }, vec![hi, lo], Type::I16);
+            b.write(cx, 0, r, Type::I16)
+        }
+        (None, Some(f), "f16x2", _) => {
+            cx.expect_operands(2)?;
+            if !rn || satfinite {
+                return Err(cx.bad("conversions from .e4m3x2/.e5m2x2 need .rn (no .satfinite)"));
+            }
+            let a = b.src(cx, 1, Type::I16)?;
+            let conv = NarrowCvt::FromF8x2(f);
+            let r = b.op1(cx, Op::CvtNarrow { conv, relu }, vec![a], Type::I32);
+            b.write(cx, 0, r, Type::I32)
+        }
+        (None, None, "tf32", "f32") => {
+            cx.expect_operands(2)?;
+            let rnd = if cx.has("rna") {
+                TfRound::NearestAway
+            } else if rn {
+                TfRound::Nearest
+            } else if cx.has("rz") {
+                TfRound::Zero
+            } else {
+                return Err(cx.bad("cvt.tf32.f32 needs .rna, .rn or .rz"));
+            };
+            if rnd == TfRound::NearestAway && relu {
+                return Err(cx.bad(".relu is not allowed with .rna"));
+            }
+            let a = b.src(cx, 1, Type::F32)?;
+            let conv = NarrowCvt::ToTf32(rnd, satfinite);
+            let r = b.op1(cx, Op::CvtNarrow { conv, relu }, vec![a], Type::I32);
+            b.write(cx, 0, r, Type::I32)
+        }
+        _ => Err(cx.unsupported(&format!("conversion .{dt}.{st} is not supported"))),
+    }
 }
 
 fn cvt_type(t: ast::ScalarType) -> Option<CvtType> {
@@ -1110,13 +1271,19 @@ fn cvt_type(t: ast::ScalarType) -> Option<CvtType> {
 /// every other type, and `cvt.rn{.relu}.f16x2.f32 d, a, b` / `.bf16x2` (a → upper half,
 /// b → lower half).
 fn cvt(b: &mut Builder, cx: &mut Cx) -> R {
+    if cx.mods.iter().any(|m| narrow_name(m)) {
+        return cvt_narrow(b, cx);
+    }
     let tys = cx.types();
     if tys.len() != 2 {
         return Err(cx.bad("cvt needs a destination and a source type"));
     }
     let (dt, st) = (tys[0], tys[1]);
-    if cx.has("satfinite") {
-        return Err(cx.unsupported("cvt .satfinite is not supported yet"));
+    // `.satfinite` (PTX ISA §9.7.9.21) with f16/bf16 results of an f32 source: a result that
+    // would be ±∞ is the largest finite value instead (NaN stays NaN).
+    let satfinite = cx.has("satfinite");
+    if satfinite && !(st == ast::ScalarType::F32 && half_ty(dt).is_some()) {
+        return Err(cx.bad(".satfinite needs an f16/bf16 result from f32 here"));
     }
     let relu = cx.has("relu");
     let rnd = cx.mods.iter().find_map(|m| match *m {
@@ -1156,7 +1323,11 @@ fn cvt(b: &mut Builder, cx: &mut Cx) -> R {
                 sat,
                 ftz,
             };
-            let h = b.op1(cx, o, vec![x], Type::I16);
+            let mut h = b.op1(cx, o, vec![x], Type::I16);
+            if satfinite {
+                let conv = NarrowCvt::SatFinite(fmt);
+                h = b.op1(cx, Op::CvtNarrow { conv, relu: false }, vec![h], Type::I16);
+            }
             parts.push(if relu {
                 b.op1(cx, Op::HRelu { fmt }, vec![h], Type::I16)
             } else {
@@ -1211,6 +1382,15 @@ fn cvt(b: &mut Builder, cx: &mut Cx) -> R {
         ftz,
     };
     let mut r = b.op1(cx, o, vec![x], dst.ir());
+    if satfinite {
+        let fmt = if dst == CvtType::F16 {
+            HalfFmt::F16
+        } else {
+            HalfFmt::Bf16
+        };
+        let conv = NarrowCvt::SatFinite(fmt);
+        r = b.op1(cx, Op::CvtNarrow { conv, relu: false }, vec![r], Type::I16);
+    }
     if relu {
         let fmt = if dst == CvtType::F16 {
             HalfFmt::F16

@@ -1,7 +1,7 @@
 //! Decoding of the video instructions (PTX ISA §9.7.18): scalar `vadd vsub vabsdiff vmin vmax
 //! vshl vshr vset vmad` with operand selectors, saturation, secondary operations and data
 //! merge, and the SIMD `vadd2 … vset2` / `vadd4 … vset4` forms with lane selectors, masks and
-//! accumulation. Operand negation in `vmad` (`-a`) is not parsed yet.
+//! accumulation, and `vmad` with operand negation (`-a`, `-b`, `-c`).
 
 use super::super::build::{Builder, Var};
 use super::super::LowerError;
@@ -190,10 +190,39 @@ fn video(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
         ),
         other => (other.clone(), String::new()),
     };
-    let (a, asel_s) = reg_sel(b, cx, &cx.opnd(1)?.clone())?;
-    let (bv, bsel_s) = reg_sel(b, cx, &cx.opnd(2)?.clone())?;
+    // `-a`, `-b`, `-c` are allowed in vmad only (PTX ISA §9.7.18.1.3), and not with .po.
+    let negs_ok = base == "vmad" && !cx.has("po");
+    let mut negs = [false; 3];
+    let mut opnds = Vec::with_capacity(3);
+    for (k, neg) in negs.iter_mut().enumerate().take(n.saturating_sub(1).min(3)) {
+        let o = cx.opnd(k + 1)?.clone();
+        opnds.push(match o {
+            Operand::Neg(inner, span) => {
+                if !negs_ok {
+                    return Err(LowerError::new(
+                        span,
+                        format!(
+                            "operand negation is allowed only in vmad without .po, in '{}'",
+                            cx.ptx
+                        ),
+                    ));
+                }
+                *neg = true;
+                *inner
+            }
+            other => other,
+        });
+    }
+    if negs[0] != negs[1] && negs[2] {
+        return Err(cx.bad("vmad negates either the product (-a or -b) or c, not both"));
+    }
+    if opnds.len() < 2 {
+        return Err(cx.bad("expects d, a, b"));
+    }
+    let (a, asel_s) = reg_sel(b, cx, &opnds[0])?;
+    let (bv, bsel_s) = reg_sel(b, cx, &opnds[1])?;
     let c = if n >= 4 {
-        b.src(cx, 3, Type::I32)?
+        b.src_rel(cx, &opnds[2], Type::I32, None)?
     } else {
         b.konst(cx, Type::I32, 0)
     };
@@ -215,6 +244,8 @@ fn video(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
             bsel: scalar_sel(cx, &bsel_s)?,
             po: cx.has("po"),
             shr,
+            neg_ab: negs[0] != negs[1],
+            neg_c: negs[2],
         }
     } else if lanes == 1 {
         let sec = if cx.has("add") {

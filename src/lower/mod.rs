@@ -14,6 +14,7 @@ mod build;
 mod call;
 mod collective;
 mod decode;
+mod recurse;
 mod ssa;
 
 use crate::ir;
@@ -56,7 +57,6 @@ impl LowerError {
 /// Lower every `.entry` of a parsed module. Module-scope `.global`/`.const` variables are laid
 /// out in `ir::Module::globals`.
 pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, LowerError> {
-    let mut globals = build::Globals::new(m)?;
     // Device functions by name: a definition wins over a prototype.
     let mut funcs: std::collections::HashMap<String, &ast::Function> =
         std::collections::HashMap::new();
@@ -69,6 +69,8 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
             }
         }
     }
+    let graph = recurse::call_graph(m, &funcs);
+    let mut globals = build::Globals::new(m, &graph.addr)?;
     let mut kernels = vec![];
     for item in &m.items {
         if let ast::Item::Function(f) = item {
@@ -76,7 +78,7 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
                 let Some(body) = &f.body else {
                     continue;
                 };
-                let pre = build::build_kernel(f, body, &mut globals, map, &funcs)?;
+                let pre = build::build_kernel(f, body, &mut globals, map, &funcs, &graph)?;
                 let func = ssa::construct(pre)?;
                 kernels.push(func);
             }

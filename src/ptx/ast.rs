@@ -313,7 +313,10 @@ pub enum Operand {
     },
     /// `!%p` — a negated predicate source (setp/selp/bool ops).
     Not(Box<Operand>, Span),
-    /// `-%r` is not PTX, but a negative literal is: see [`Literal`].
+    /// `-%r1`, `-%r1.b0` — a negated register source: PTX allows it only in `vmad` (PTX ISA
+    /// §9.7.18.1.3). A negative literal is an [`Operand::Imm`] instead.
+    Neg(Box<Operand>, Span),
+    /// An immediate: an integer or float literal (negative values included).
     Imm(Literal, Span),
     /// A symbol (variable, function or label name) with an optional byte offset: `smem`,
     /// `$L__BB0_3`, `gvar+8`.
@@ -351,6 +354,7 @@ impl Operand {
         match self {
             Operand::Reg { name, .. } => name.span,
             Operand::Not(_, s)
+            | Operand::Neg(_, s)
             | Operand::Imm(_, s)
             | Operand::Address { span: s, .. }
             | Operand::Vector(_, s)

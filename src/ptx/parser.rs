@@ -1046,6 +1046,12 @@ impl<'a> Parser<'a> {
                 let offset = self.offset_terms(&what)?;
                 Ok(Operand::Symbol { name, offset })
             }
+            Tok::Punct(b'-') if self.peek_at(1).tok == Tok::Ident => {
+                self.bump();
+                let inner = self.operand(depth + 1, op)?;
+                let span = t.span.join(inner.span());
+                Ok(Operand::Neg(Box::new(inner), span))
+            }
             Tok::Punct(b'!') => {
                 self.bump();
                 let inner = self.operand(depth + 1, op)?;

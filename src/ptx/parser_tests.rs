@@ -663,6 +663,15 @@ fn vector_sink_predpair_not() {
         }
         other => panic!("{other:?}"),
     }
+    let i = inst("vmad.s32.s32.s32 %r1, -%r2.b1, %r3, %r4;");
+    match &i.operands[1] {
+        Operand::Neg(inner, span) => {
+            assert!(matches!(&**inner, Operand::Select { name, sel, .. }
+                if name.name == "%r2" && sel == "b1"));
+            assert_eq!(span.end - span.start, 7);
+        }
+        other => panic!("{other:?}"),
+    }
     let i = inst("mov.b64 %rd1, {%r1, %r2};");
     assert!(matches!(&i.operands[1], Operand::Vector(v, _) if v.len() == 2));
     let i = inst("mov.u64 %rd1, gvar+8;");

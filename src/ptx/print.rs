@@ -301,6 +301,10 @@ fn write_operand(w: &mut impl Write, o: &Operand) -> fmt::Result {
             w.write_char('!')?;
             write_operand(w, inner)
         }
+        Operand::Neg(inner, _) => {
+            w.write_char('-')?;
+            write_operand(w, inner)
+        }
         Operand::Imm(l, _) => write_literal(w, *l),
         Operand::Symbol { name, offset } => {
             w.write_str(&name.name)?;
@@ -523,7 +527,7 @@ fn clear_instruction(i: &mut Instruction) {
 fn clear_operand(o: &mut Operand) {
     match o {
         Operand::Reg { name, .. } | Operand::Symbol { name, .. } => name.span = Span::default(),
-        Operand::Not(inner, span) => {
+        Operand::Not(inner, span) | Operand::Neg(inner, span) => {
             *span = Span::default();
             clear_operand(inner);
         }

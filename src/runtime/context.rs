@@ -103,6 +103,50 @@ impl std::fmt::Display for FaultReport {
                     self.instruction,
                 );
             }
+            FaultKind::MemberMask
+            | FaultKind::ExitedMember
+            | FaultKind::StackOverflow
+            | FaultKind::BadCallTarget => {
+                let what = match self.kind {
+                    FaultKind::MemberMask => format!(
+                        "the executing thread is not in its membermask {:#010x} (undefined in \
+                         PTX)",
+                        self.addr
+                    ),
+                    FaultKind::ExitedMember => format!(
+                        "membermask {:#010x} names lanes {} that have exited and can never \
+                         arrive",
+                        self.addr,
+                        crate::runtime::launch::fmt_lanes(self.size)
+                    ),
+                    FaultKind::StackOverflow => format!(
+                        "call stack overflow: a call at depth {} needs more than the \
+                         {}-byte per-thread call stack",
+                        self.addr, self.size
+                    ),
+                    _ => format!(
+                        "indirect call through {:#x}, which is not the address of a function \
+                         this call may reach",
+                        self.addr
+                    ),
+                };
+                return write!(
+                    f,
+                    "{}:{}:{}: fault in kernel '{}': {what} by CTA ({},{},{}) thread ({},{},{}) \
+                     in '{}'",
+                    self.ptx_file,
+                    self.loc.line,
+                    self.loc.col,
+                    self.kernel,
+                    self.ctaid[0],
+                    self.ctaid[1],
+                    self.ctaid[2],
+                    self.tid[0],
+                    self.tid[1],
+                    self.tid[2],
+                    self.instruction,
+                );
+            }
             FaultKind::BadHandle => {
                 return write!(
                     f,

@@ -67,8 +67,31 @@ pub struct CtaEnv {
     /// Where an engine that counts them adds the thread-instructions it executed (the
     /// interpreter does; the JIT does not).
     pub thread_instructions: *const std::sync::atomic::AtomicU64,
+    /// Thread indices of the CTA's threads, one `u32` per thread in linear order (padded to
+    /// whole warps): `%tid.x` at `[0, tid_stride)`, `%tid.y` at `[tid_stride, 2 tid_stride)`,
+    /// `%tid.z` after that ([`tid_table`]). The JIT reads a warp's lanes as vectors.
+    pub tid_table: *const u32,
+    /// Entries per component of `tid_table` (threads rounded up to a multiple of 32).
+    pub tid_stride: u32,
     /// The context's texture, sampler and surface objects (`runtime::texture`).
     pub textures: *const super::texture::TextureTable,
+}
+
+/// The `%tid` table of a CTA of `ntid` threads (see [`CtaEnv::tid_table`]): the same value as
+/// [`CtaEnv::tid`] for every thread, once per launch instead of divisions per lane.
+pub fn tid_table(ntid: [u32; 3]) -> (Vec<u32>, u32) {
+    let threads = ntid[0] * ntid[1] * ntid[2];
+    let stride = threads.div_ceil(32) * 32;
+    let (nx, ny) = (ntid[0].max(1), ntid[1].max(1));
+    let mut t = vec![0u32; 3 * stride as usize];
+    for linear in 0..threads {
+        let l = linear as usize;
+        let s = stride as usize;
+        t[l] = linear % nx;
+        t[s + l] = (linear / nx) % ny;
+        t[2 * s + l] = linear / (nx * ny);
+    }
+    (t, stride)
 }
 
 /// Why an access faulted.
@@ -93,6 +116,20 @@ pub enum FaultKind {
     /// A surface access out of range with `.trap` (PTX ISA §9.7.11.1): the record's address
     /// holds the x coordinate in bytes.
     SurfaceBounds,
+    /// A warp-level synchronization (`bar.warp.sync`, a `.sync` collective) by a thread that
+    /// is not in its own membermask (undefined in PTX ISA §9.7.13); the record's address holds
+    /// the membermask.
+    MemberMask,
+    /// `bar.warp.sync` (PTX ISA §9.7.13.2) whose membermask names threads that have exited
+    /// and can never arrive; the record's address holds the membermask, its size the mask of
+    /// exited lanes named.
+    ExitedMember,
+    /// A `call` that would overflow the thread's call stack (recursion too deep); the
+    /// record's address holds the call depth, its size the stack size in bytes.
+    StackOverflow,
+    /// An indirect `call` through a value that is the address of no function the call may
+    /// reach (PTX ISA §9.7.12.2: undefined); the record's address holds the value.
+    BadCallTarget,
 }
 
 impl FaultKind {
@@ -106,6 +143,10 @@ impl FaultKind {
             FaultKind::Barrier => 6,
             FaultKind::BadHandle => 7,
             FaultKind::SurfaceBounds => 8,
+            FaultKind::MemberMask => 9,
+            FaultKind::ExitedMember => 10,
+            FaultKind::StackOverflow => 11,
+            FaultKind::BadCallTarget => 12,
         }
     }
 
@@ -118,6 +159,10 @@ impl FaultKind {
             6 => FaultKind::Barrier,
             7 => FaultKind::BadHandle,
             8 => FaultKind::SurfaceBounds,
+            9 => FaultKind::MemberMask,
+            10 => FaultKind::ExitedMember,
+            11 => FaultKind::StackOverflow,
+            12 => FaultKind::BadCallTarget,
             _ => FaultKind::OutOfBounds,
         }
     }
@@ -273,10 +318,10 @@ impl CtaEnv {
             }
             Clock => self.launch_start.elapsed().as_nanos() as u32 as u64,
             Clock64 => self.launch_start.elapsed().as_nanos() as u64,
-            GlobalTimer => std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(0),
+            GlobalTimer => global_timer(),
+            GlobalTimerLo => global_timer() & 0xffff_ffff,
+            GlobalTimerHi => global_timer() >> 32,
+            EnvReg(_) => 0,
             SmId => {
                 let [x, y, z] = self.ctaid;
                 let [nx, ny, _] = self.nctaid;
@@ -308,6 +353,14 @@ impl CtaEnv {
         // SAFETY: as in fault().
         unsafe { (*self.abort).load(Ordering::Relaxed) != 0 }
     }
+}
+
+/// `%globaltimer` (PTX ISA §10.29): nanoseconds since the Unix epoch, from the host's clock.
+fn global_timer() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
 }
 
 /// Translate an address in `space` to a host pointer for an access of `size` bytes aligned to
@@ -383,6 +436,20 @@ pub fn translate(
     }
 }
 
+/// Whether an access to `addr` in `space` reaches the global state space (directly, or as a
+/// generic address outside the shared and local windows).
+#[inline]
+pub fn resolves_to_global(space: Space, addr: u64) -> bool {
+    match space {
+        Space::Global => true,
+        Space::Generic => {
+            addr.wrapping_sub(SHARED_WINDOW) >= WINDOW_SIZE
+                && addr.wrapping_sub(LOCAL_WINDOW) >= WINDOW_SIZE
+        }
+        _ => false,
+    }
+}
+
 /// `cvta` (PTX ISA §9.7.9.22): shared/local offsets to generic addresses and back; global
 /// addresses are the same in both.
 pub fn cvta(space: Space, to_generic: bool, addr: u64) -> u64 {
@@ -399,8 +466,9 @@ pub fn cvta(space: Space, to_generic: bool, addr: u64) -> u64 {
 }
 
 /// `isspacep` (PTX ISA §9.7.9.20): whether generic address `addr` lies in `space`'s window.
-/// Global (and const, whose banks live in the global arena) is everything outside the shared
-/// and local windows.
+/// Global is everything outside the shared and local windows (const banks live in the global
+/// arena, so their addresses are global too). The lowering implements `isspacep.const` itself,
+/// by the module's `.const` variables' address ranges; here `Const` answers as global.
 pub fn is_space(space: Space, addr: u64) -> bool {
     let shared = addr.wrapping_sub(SHARED_WINDOW) < WINDOW_SIZE;
     let local = addr.wrapping_sub(LOCAL_WINDOW) < WINDOW_SIZE;

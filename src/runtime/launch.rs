@@ -12,7 +12,7 @@ use super::warp::{rd32, wr32};
 use crate::analysis::schedule::{
     bar_field, WarpLayout, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_INST2,
     BAR_LANES2, BAR_PRED, BAR_REC, BAR_RESULT_OFF, BAR_SPLIT, BAR_THREADS, BAR_WAITING, EXITED_OFF,
-    LIVE_OFF, WARP_SIZE,
+    LIVE_OFF, WARP_SIZE, WSYNC_INST_OFF, WSYNC_MASK_OFF, WSYNC_STRICT_OFF, WSYNC_WAIT_OFF,
 };
 use crate::ir::{BarKind, SrcLoc};
 use rayon::prelude::*;
@@ -115,6 +115,19 @@ impl SendPtr {
     }
 }
 
+struct SendConstPtr(*const u32);
+// SAFETY: the pointer targets the launch's `%tid` table, which outlives the launch and is
+// only read.
+unsafe impl Sync for SendConstPtr {}
+// SAFETY: as above.
+unsafe impl Send for SendConstPtr {}
+
+impl SendConstPtr {
+    fn get(&self) -> *const u32 {
+        self.0
+    }
+}
+
 /// Per-launch statistics.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LaunchStats {
@@ -159,6 +172,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         deadlock: Mutex::new(None),
         positions: Mutex::new(vec![]),
     };
+    let (tids, tid_stride) = super::env::tid_table(input.dims.block);
+    let tid_ptr = SendConstPtr(tids.as_ptr());
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|scope| {
         // Watchdog: raise the abort flag when the time limit passes (engines check it at every
@@ -228,6 +243,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     gridid,
                     launch_start,
                     thread_instructions: &thread_insts,
+                    tid_table: tid_ptr.get(),
+                    tid_stride,
                     textures: input.textures,
                 };
                 let n = run_cta(engine, env, c, &grid, states);
@@ -394,6 +411,9 @@ enum Round {
 enum Stuck {
     /// Barriers wait for arrivals that cannot come.
     Incomplete,
+    /// Lanes of warp `.0` wait at `bar.warp.sync` for lanes `.2` of their membermask, which
+    /// have exited; `.1` is one waiting lane.
+    ExitedMember(usize, u32, u32),
     /// Lanes of warp `.0` wait at different instructions of an `.aligned` barrier.
     Divergent(usize),
 }
@@ -415,14 +435,36 @@ fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
 /// `bar.red` results.
 fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
     let nw = states.len();
+    // Warp-level synchronizations first: they need no other warp.
+    let mut released = false;
+    for (w, st) in states.iter_mut().enumerate() {
+        match release_warp_syncs(layout, bytes(st)) {
+            Ok(r) => released |= r,
+            Err((lane, gone)) => return Round::Stuck(Stuck::ExitedMember(w, lane, gone)),
+        }
+    }
+    if released {
+        return Round::Released;
+    }
     let mut any_parked = false;
-    for st in states.iter_mut() {
+    // Barriers some warp has arrived at (bit per id): only those can complete.
+    let mut pending_ids = 0u32;
+    // The first warp whose lanes wait at different `.aligned` barriers.
+    let mut divergent = None;
+    // Non-exited lanes per warp.
+    let mut alive = Vec::with_capacity(nw);
+    for (w, st) in states.iter_mut().enumerate() {
         let s = bytes(st);
+        alive.push(rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF));
         let parked = parked_lanes(layout, s);
         any_parked |= parked != 0;
+        let mut waiting = [0u32; BAR_COUNT as usize];
+        for (id, wt) in waiting.iter_mut().enumerate() {
+            *wt = rec(s, id as u32, BAR_WAITING);
+        }
         // Parked lanes without a record (IR built without a `barrier` op) wait at barrier 0
         // for all threads.
-        let registered = (0..BAR_COUNT).fold(0, |m, id| m | rec(s, id, BAR_WAITING));
+        let registered = waiting.iter().fold(rd32(s, WSYNC_WAIT_OFF), |m, &w| m | w);
         let extra = parked & !registered;
         if extra != 0 {
             let arrived = rec(s, 0, BAR_ARRIVED);
@@ -430,22 +472,14 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
                 wr32(s, bar_field(0, BAR_FLAGS), BarKind::Sync.code());
             }
             wr32(s, bar_field(0, BAR_ARRIVED), arrived | extra);
-            let w = rec(s, 0, BAR_WAITING);
-            wr32(s, bar_field(0, BAR_WAITING), w | extra);
+            waiting[0] |= extra;
+            wr32(s, bar_field(0, BAR_WAITING), waiting[0]);
         }
-    }
-    if !any_parked {
-        return Round::Done;
-    }
-    // `.aligned` barriers: all lanes of a warp wait at the same instruction.
-    // Barriers some warp has arrived at (bit per id): only those can complete.
-    let mut pending_ids = 0u32;
-    for (w, st) in states.iter_mut().enumerate() {
-        let s = bytes(st);
-        let (mut waiting, mut aligned, mut split) = (0u32, false, false);
+        // `.aligned` barriers: all lanes of a warp wait at the same instruction.
+        let (mut nwait, mut aligned, mut split) = (0u32, false, false);
         for id in 0..BAR_COUNT {
-            if rec(s, id, BAR_WAITING) != 0 {
-                waiting += 1;
+            if waiting[id as usize] != 0 {
+                nwait += 1;
                 let flags = rec(s, id, BAR_FLAGS);
                 aligned |= flags & BAR_ALIGNED != 0;
                 split |= flags & BAR_SPLIT != 0;
@@ -454,18 +488,23 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
                 pending_ids |= 1 << id;
             }
         }
-        if aligned && (split || waiting > 1) {
-            return Round::Stuck(Stuck::Divergent(w));
+        if aligned && (split || nwait > 1) && divergent.is_none() {
+            divergent = Some(w);
         }
     }
+    if !any_parked {
+        return Round::Done;
+    }
+    if let Some(w) = divergent {
+        return Round::Stuck(Stuck::Divergent(w));
+    }
     let mut released = false;
+    let mut arrived = vec![0u32; nw];
+    let mut participants: Vec<usize> = Vec::with_capacity(nw);
     for id in (0..BAR_COUNT).filter(|&id| pending_ids >> id & 1 != 0) {
-        let mut alive = vec![0u32; nw];
-        let mut arrived = vec![0u32; nw];
         let mut expect = 0u32;
         for (w, st) in states.iter_mut().enumerate() {
             let s = bytes(st);
-            alive[w] = rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF);
             arrived[w] = rec(s, id, BAR_ARRIVED);
             if arrived[w] != 0 && expect == 0 {
                 expect = rec(s, id, BAR_THREADS);
@@ -475,19 +514,19 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
             continue;
         }
         let full = |w: usize| arrived[w] != 0 && alive[w] & !arrived[w] == 0;
-        let participants: Vec<usize> = if expect == 0 {
+        participants.clear();
+        if expect == 0 {
             if !(0..nw).all(|w| alive[w] == 0 || full(w)) {
                 continue;
             }
-            (0..nw).filter(|&w| arrived[w] != 0).collect()
+            participants.extend((0..nw).filter(|&w| arrived[w] != 0));
         } else {
             let need = (expect / WARP_SIZE) as usize;
-            let ready: Vec<usize> = (0..nw).filter(|&w| full(w)).take(need).collect();
-            if ready.len() < need {
+            participants.extend((0..nw).filter(|&w| full(w)).take(need));
+            if participants.len() < need {
                 continue;
             }
-            ready
-        };
+        }
         // Reductions over the arrived threads of the completing warps.
         let mut popc = 0u32;
         let mut all = true;
@@ -535,6 +574,49 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
     }
 }
 
+/// Release the lanes of a warp waiting at warp-level synchronizations (`runtime::warp`,
+/// `Op::WarpSync`) whose membermask's non-exited lanes all wait too: they go from parked to
+/// pending. Returns whether any were released, or — for a `bar.warp.sync` whose membermask
+/// names lanes that exited while it waited — one waiting lane and those lanes.
+fn release_warp_syncs(layout: &WarpLayout, s: &mut [u8]) -> Result<bool, (u32, u32)> {
+    let waiting = rd32(s, WSYNC_WAIT_OFF);
+    if waiting == 0 {
+        return Ok(false);
+    }
+    let live = rd32(s, LIVE_OFF);
+    let exited = rd32(s, EXITED_OFF) & live;
+    let alive = live & !exited;
+    let strict = rd32(s, WSYNC_STRICT_OFF);
+    let mut free = 0u32;
+    let mut m = waiting;
+    while m != 0 {
+        let l = m.trailing_zeros();
+        m &= m - 1;
+        let mm = rd32(s, WSYNC_MASK_OFF + 4 * l);
+        if strict >> l & 1 != 0 && mm & exited != 0 {
+            return Err((l, mm & exited));
+        }
+        if mm & alive & !waiting == 0 {
+            free |= 1 << l;
+        }
+    }
+    if free == 0 {
+        return Ok(false);
+    }
+    for p in 0..layout.order.len() as u32 {
+        let parked = rd32(s, layout.parked(p));
+        let m = parked & free;
+        if m != 0 {
+            let pend = rd32(s, layout.pending(p));
+            wr32(s, layout.pending(p), pend | m);
+            wr32(s, layout.parked(p), parked & !m);
+            set_active(layout, s, p);
+        }
+    }
+    wr32(s, WSYNC_WAIT_OFF, waiting & !free);
+    Ok(true)
+}
+
 /// The report of a CTA that can make no progress.
 fn deadlock_report(
     layout: &WarpLayout,
@@ -548,6 +630,11 @@ fn deadlock_report(
         Stuck::Incomplete => format!(
             "barrier deadlock in CTA ({x},{y},{z}): threads wait at barriers that can never \
              complete"
+        ),
+        Stuck::ExitedMember(w, l, gone) => format!(
+            "bar.warp.sync in CTA ({x},{y},{z}): lane {l} of warp {w} waits for lanes {} of its \
+             membermask, which have exited and can never arrive",
+            fmt_lanes(gone)
         ),
         Stuck::Divergent(w) => format!(
             "divergent barrier in CTA ({x},{y},{z}): lanes of warp {w} wait at different \
@@ -598,6 +685,34 @@ fn deadlock_report(
                     fmt_lanes(waiting)
                 ));
             }
+        }
+        let wsync = rd32(s, WSYNC_WAIT_OFF);
+        let mut ws = wsync;
+        while ws != 0 {
+            // Group the waiting lanes by instruction and membermask.
+            let l = ws.trailing_zeros();
+            let key = |k: u32| {
+                (
+                    rd32(s, WSYNC_INST_OFF + 4 * k),
+                    rd32(s, WSYNC_MASK_OFF + 4 * k),
+                )
+            };
+            let (inst, mm) = key(l);
+            let mut group = 0u32;
+            let mut g = ws;
+            while g != 0 {
+                let k = g.trailing_zeros();
+                g &= g - 1;
+                if key(k) == (inst, mm) {
+                    group |= 1 << k;
+                }
+            }
+            ws &= !group;
+            waits.push(format!(
+                "lanes {} wait for the lanes of membermask {mm:#010x} ({})",
+                fmt_lanes(group),
+                sites.describe(inst.saturating_sub(1))
+            ));
         }
         let parked = parked_lanes(layout, s);
         let other = alive & !parked;

@@ -9,6 +9,7 @@ pub mod env;
 pub mod fp;
 pub mod launch;
 pub mod memory;
+pub mod minifloat;
 pub mod printf;
 pub mod semantics;
 pub mod texture;

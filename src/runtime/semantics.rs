@@ -469,6 +469,26 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
         Op::HCmp { fmt, cc, ftz } => fp::cmp(fmt.into(), cc, a, b, ftz) as u64,
         Op::HApprox { fmt, f } => fp::approx(fmt.into(), f, a, fmt == crate::ir::HalfFmt::Bf16),
         Op::HRelu { fmt } => fp::relu(fmt.into(), a),
+        Op::CvtNarrow { conv, relu } => {
+            use super::minifloat as mf;
+            use crate::ir::NarrowCvt;
+            match conv {
+                NarrowCvt::ToF8x2(f) => {
+                    let hi = mf::f32_to_f8(f, f32::from_bits(a as u32), relu);
+                    let lo = mf::f32_to_f8(f, f32::from_bits(b as u32), relu);
+                    (hi as u64) << 8 | lo as u64
+                }
+                NarrowCvt::FromF8x2(f) => {
+                    let hi = mf::f8_to_f16(f, (a >> 8) as u8, relu);
+                    let lo = mf::f8_to_f16(f, a as u8, relu);
+                    (hi as u64) << 16 | lo as u64
+                }
+                NarrowCvt::ToTf32(rnd, satfinite) => {
+                    mf::f32_to_tf32(a as u32, rnd, satfinite, relu) as u64
+                }
+                NarrowCvt::SatFinite(fmt) => mf::half_satfinite(fmt, a as u16) as u64,
+            }
+        }
         Op::Video {
             op,
             ty,
@@ -495,7 +515,9 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
             bsel,
             po,
             shr,
-        } => super::video::vmad(ty, sat, asel, bsel, po, shr, a, b, c),
+            neg_ab,
+            neg_c,
+        } => super::video::vmad(ty, sat, (asel, bsel), po, shr, (neg_ab, neg_c), a, b, c),
         Op::Load { .. }
         | Op::Store { .. }
         | Op::Atom { .. }
@@ -509,7 +531,8 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
         | Op::Elect {}
         | Op::BarArrive { .. }
         | Op::BarResult { .. }
-        | Op::WarpSync {}
+        | Op::WarpSync { .. }
+        | Op::CallCheck { .. }
         | Op::Printf {}
         | Op::Tex { .. }
         | Op::Tld4 { .. }
@@ -531,107 +554,163 @@ fn fmt_of(t: Type) -> Fmt {
     }
 }
 
-/// Atomic read-modify-write on host memory (PTX ISA §9.7.13.5 `atom`): returns the old value.
+/// One atomic operation's new value from the old one (PTX ISA §9.7.13.5 `atom`), on the low
+/// `bits` bits: `old op b`. Float adds round to nearest even with canonical NaNs; `add.f32`
+/// flushes subnormal inputs and results to sign-preserving zero when `global` (the ISA: "the
+/// current implementation of atom.add.f32 on global memory flushes subnormal inputs and
+/// results", while on shared memory it does not).
+fn atom_apply(op: AtomOp, bits: u32, old: u64, b: u64, global: bool) -> u64 {
+    let m = if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let (old, b) = (old & m, b & m);
+    let sx = |x: u64| ((x << (64 - bits)) as i64) >> (64 - bits);
+    let r = match op {
+        AtomOp::Add => old.wrapping_add(b),
+        AtomOp::FAdd if bits == 32 => fp::arith(
+            Fmt::F32,
+            Arith::Add,
+            [old, b, 0],
+            Round::Nearest,
+            global,
+            false,
+        ),
+        AtomOp::FAdd => fp::arith(
+            Fmt::F64,
+            Arith::Add,
+            [old, b, 0],
+            Round::Nearest,
+            false,
+            false,
+        ),
+        AtomOp::And => old & b,
+        AtomOp::Or => old | b,
+        AtomOp::Xor => old ^ b,
+        AtomOp::Exch => b,
+        AtomOp::Min(Sign::Unsigned) => old.min(b),
+        AtomOp::Max(Sign::Unsigned) => old.max(b),
+        AtomOp::Min(Sign::Signed) => sx(old).min(sx(b)) as u64,
+        AtomOp::Max(Sign::Signed) => sx(old).max(sx(b)) as u64,
+        AtomOp::Inc if bits == 32 => {
+            if old >= b {
+                0
+            } else {
+                old + 1
+            }
+        }
+        AtomOp::Dec if bits == 32 => {
+            if old == 0 || old > b {
+                b
+            } else {
+                old - 1
+            }
+        }
+        AtomOp::Inc | AtomOp::Dec => old,
+        AtomOp::HAdd { fmt, pair } => {
+            let add = |x: u64, y: u64| {
+                fp::arith(
+                    fmt.into(),
+                    Arith::Add,
+                    [x, y, 0],
+                    Round::Nearest,
+                    false,
+                    false,
+                ) & 0xffff
+            };
+            if pair {
+                add(old & 0xffff, b & 0xffff) | add(old >> 16, b >> 16) << 16
+            } else {
+                add(old, b)
+            }
+        }
+    };
+    r & m
+}
+
+/// Atomic read-modify-write on host memory (PTX ISA §9.7.13.5 `atom`) of a 16-, 32- or 64-bit
+/// `ty`: returns the old value. `global`: the address resolved to the global state space
+/// ([`super::env::resolves_to_global`]), which changes `add.f32`'s subnormal handling.
 ///
 /// # Safety
 /// `p` must be valid for reads and writes of `ty.bytes()` bytes and aligned to them (the
 /// callers obtain it from `env::translate` with `align = size`).
-pub unsafe fn atomic_rmw(p: *mut u8, op: AtomOp, ty: Type, b: u64) -> u64 {
-    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::SeqCst};
-    if ty.bits() == 32 {
-        // SAFETY: caller guarantees validity and 4-byte alignment.
-        let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
-        let b32 = b as u32;
-        let f = |old: u32| -> u32 {
-            match op {
-                AtomOp::Add => old.wrapping_add(b32),
-                AtomOp::FAdd => (f32::from_bits(old) + f32::from_bits(b32)).to_bits(),
-                AtomOp::And => old & b32,
-                AtomOp::Or => old | b32,
-                AtomOp::Xor => old ^ b32,
-                AtomOp::Exch => b32,
-                AtomOp::Min(Sign::Unsigned) => old.min(b32),
-                AtomOp::Max(Sign::Unsigned) => old.max(b32),
-                AtomOp::Min(Sign::Signed) => (old as i32).min(b32 as i32) as u32,
-                AtomOp::Max(Sign::Signed) => (old as i32).max(b32 as i32) as u32,
-                AtomOp::Inc => {
-                    if old >= b32 {
-                        0
-                    } else {
-                        old + 1
-                    }
-                }
-                AtomOp::Dec => {
-                    if old == 0 || old > b32 {
-                        b32
-                    } else {
-                        old - 1
-                    }
-                }
-            }
-        };
-        let mut cur = a.load(SeqCst);
-        loop {
-            match a.compare_exchange_weak(cur, f(cur), SeqCst, SeqCst) {
-                Ok(old) => return old as u64,
-                Err(x) => cur = x,
-            }
+pub unsafe fn atomic_rmw(p: *mut u8, op: AtomOp, ty: Type, b: u64, global: bool) -> u64 {
+    use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::SeqCst};
+    match ty.bits() {
+        16 => {
+            // SAFETY: caller guarantees validity and 2-byte alignment.
+            let a = unsafe { AtomicU16::from_ptr(p as *mut u16) };
+            let r = a.fetch_update(SeqCst, SeqCst, |old| {
+                Some(atom_apply(op, 16, old as u64, b, global) as u16)
+            });
+            let (Ok(old) | Err(old)) = r;
+            old as u64
         }
-    } else {
-        // SAFETY: caller guarantees validity and 8-byte alignment.
-        let a = unsafe { AtomicU64::from_ptr(p as *mut u64) };
-        let f = |old: u64| -> u64 {
-            match op {
-                AtomOp::Add => old.wrapping_add(b),
-                AtomOp::FAdd => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
-                AtomOp::And => old & b,
-                AtomOp::Or => old | b,
-                AtomOp::Xor => old ^ b,
-                AtomOp::Exch => b,
-                AtomOp::Min(Sign::Unsigned) => old.min(b),
-                AtomOp::Max(Sign::Unsigned) => old.max(b),
-                AtomOp::Min(Sign::Signed) => (old as i64).min(b as i64) as u64,
-                AtomOp::Max(Sign::Signed) => (old as i64).max(b as i64) as u64,
-                AtomOp::Inc | AtomOp::Dec => old,
-            }
-        };
-        let mut cur = a.load(SeqCst);
-        loop {
-            match a.compare_exchange_weak(cur, f(cur), SeqCst, SeqCst) {
-                Ok(old) => return old,
-                Err(x) => cur = x,
-            }
+        32 => {
+            // SAFETY: caller guarantees validity and 4-byte alignment.
+            let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
+            let r = a.fetch_update(SeqCst, SeqCst, |old| {
+                Some(atom_apply(op, 32, old as u64, b, global) as u32)
+            });
+            let (Ok(old) | Err(old)) = r;
+            old as u64
+        }
+        _ => {
+            // SAFETY: caller guarantees validity and 8-byte alignment.
+            let a = unsafe { AtomicU64::from_ptr(p as *mut u64) };
+            let r = a.fetch_update(SeqCst, SeqCst, |old| {
+                Some(atom_apply(op, 64, old, b, global))
+            });
+            let (Ok(old) | Err(old)) = r;
+            old
         }
     }
 }
 
-/// Atomic compare-and-swap: if `*p == cmp` store `new`; returns the old value.
+/// Atomic compare-and-swap of a 16-, 32- or 64-bit `ty`: if `*p == cmp` store `new`; returns
+/// the old value.
 ///
 /// # Safety
 /// As [`atomic_rmw`].
 pub unsafe fn atomic_cas(p: *mut u8, ty: Type, cmp: u64, new: u64) -> u64 {
-    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::SeqCst};
-    if ty.bits() == 32 {
-        // SAFETY: caller guarantees validity and alignment.
-        let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
-        match a.compare_exchange(cmp as u32, new as u32, SeqCst, SeqCst) {
-            Ok(v) | Err(v) => v as u64,
+    use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::SeqCst};
+    match ty.bits() {
+        16 => {
+            // SAFETY: caller guarantees validity and alignment.
+            let a = unsafe { AtomicU16::from_ptr(p as *mut u16) };
+            match a.compare_exchange(cmp as u16, new as u16, SeqCst, SeqCst) {
+                Ok(v) | Err(v) => v as u64,
+            }
         }
-    } else {
-        // SAFETY: caller guarantees validity and alignment.
-        let a = unsafe { AtomicU64::from_ptr(p as *mut u64) };
-        match a.compare_exchange(cmp, new, SeqCst, SeqCst) {
-            Ok(v) | Err(v) => v,
+        32 => {
+            // SAFETY: caller guarantees validity and alignment.
+            let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
+            match a.compare_exchange(cmp as u32, new as u32, SeqCst, SeqCst) {
+                Ok(v) | Err(v) => v as u64,
+            }
+        }
+        _ => {
+            // SAFETY: caller guarantees validity and alignment.
+            let a = unsafe { AtomicU64::from_ptr(p as *mut u64) };
+            match a.compare_exchange(cmp, new, SeqCst, SeqCst) {
+                Ok(v) | Err(v) => v,
+            }
         }
     }
 }
 
 /// `shfl.sync` source-lane selection (PTX ISA §9.7.8.6, the pseudo-code of the "Semantics"
 /// section, literally): for `lane` with operands `b` and `c`, returns the lane `j` whose value
-/// it receives and the predicate `p`. When `p` is false, `j` is the lane itself. Reading from a
-/// lane that does not execute the shuffle is undefined in PTX; ptxjit returns that lane's
-/// current register value.
-pub fn shfl(mode: crate::ir::ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool) {
+/// it receives and the predicate `p`. When `p` is false, `j` is the lane itself.
+///
+/// `members` is the lane's membermask restricted to the lanes executing the shuffle with it.
+/// Reading from a source lane outside it (not in the membermask, exited, or not executing the
+/// instruction) is undefined in PTX; ptxjit's deterministic choice: the lane receives its own
+/// value, as when the source is out of range (`j` is the lane itself), with `p` as the ISA's
+/// pseudo-code computes it.
+pub fn shfl(mode: crate::ir::ShflMode, lane: u32, b: u32, c: u32, members: u32) -> (u32, bool) {
     use crate::ir::ShflMode::*;
     let lane = lane & 0x1f;
     let bval = (b & 0x1f) as i32;
@@ -658,10 +737,10 @@ pub fn shfl(mode: crate::ir::ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool)
             (j, j <= max_lane)
         }
     };
-    if pval {
-        (j as u32 & 0x1f, true)
-    } else {
-        (lane, false)
+    let j = j as u32 & 0x1f;
+    match (pval, members >> j & 1 != 0) {
+        (true, true) => (j, true),
+        (p, _) => (lane, p),
     }
 }
 
@@ -718,10 +797,14 @@ pub fn match_all(vals: &[u64; 32], group: u32) -> (u32, bool) {
     (group, true)
 }
 
-/// `redux.sync` (PTX ISA §9.7.13.12) over the lanes of `group` (32-bit values). An empty
-/// group (not reachable from PTX: a lane is in its own group) gives the operation's identity.
+/// `redux.sync` (PTX ISA §9.7.13.12) over the lanes of `group` (32-bit values; the bits of
+/// `f32`s for the float forms). An empty group (not reachable from PTX: a lane is in its own
+/// group) gives the operation's identity (the canonical NaN for the float forms).
 pub fn redux(op: crate::ir::ReduxOp, vals: &[u32; 32], group: u32) -> u32 {
     use crate::ir::ReduxOp::*;
+    if let FMin { abs, nan } | FMax { abs, nan } = op {
+        return redux_f32(matches!(op, FMax { .. }), abs, nan, vals, group);
+    }
     let mut acc: Option<u32> = None;
     let mut g = group;
     while g != 0 {
@@ -739,6 +822,7 @@ pub fn redux(op: crate::ir::ReduxOp, vals: &[u32; 32], group: u32) -> u32 {
                 And => a & v,
                 Or => a | v,
                 Xor => a ^ v,
+                FMin { .. } | FMax { .. } => a,
             },
         });
     }
@@ -748,6 +832,48 @@ pub fn redux(op: crate::ir::ReduxOp, vals: &[u32; 32], group: u32) -> u32 {
         Max(Sign::Signed) => i32::MIN as u32,
         _ => 0,
     })
+}
+
+/// `redux.sync.{min,max}{.abs}{.NaN}.f32` (PTX ISA §9.7.13.12, PTX ISA 8.6): with `abs` the
+/// magnitudes are reduced; +0.0 counts as greater than -0.0; with `nan` any NaN input gives
+/// the canonical NaN (`0x7fffffff`), without it NaN inputs are skipped and the result is the
+/// canonical NaN only when every input is NaN.
+fn redux_f32(max: bool, abs: bool, nan: bool, vals: &[u32; 32], group: u32) -> u32 {
+    const CANONICAL_NAN: u32 = 0x7fff_ffff;
+    let mut acc: Option<f32> = None;
+    let mut saw_nan = false;
+    let mut g = group;
+    while g != 0 {
+        let j = g.trailing_zeros();
+        g &= g - 1;
+        let bits = vals[j as usize];
+        let x = f32::from_bits(if abs { bits & 0x7fff_ffff } else { bits });
+        if x.is_nan() {
+            saw_nan = true;
+            continue;
+        }
+        // `total_cmp` orders -0.0 below +0.0, as the ISA asks, and agrees with `<` elsewhere
+        // on non-NaN values.
+        acc = Some(match acc {
+            None => x,
+            Some(a) => {
+                let x_wins = if max {
+                    x.total_cmp(&a).is_gt()
+                } else {
+                    x.total_cmp(&a).is_lt()
+                };
+                if x_wins {
+                    x
+                } else {
+                    a
+                }
+            }
+        });
+    }
+    match acc {
+        Some(a) if !(nan && saw_nan) => a.to_bits(),
+        _ => CANONICAL_NAN,
+    }
 }
 
 /// `elect.sync` (PTX ISA §9.7.13.13) for lane `lane`: the leader (the lowest lane of `group`)

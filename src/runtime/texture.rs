@@ -1435,8 +1435,8 @@ pub fn surf_reduce(
         }
     })?;
     // SAFETY: translate checked [p, p+size) inside the arena and aligned to size (the arena
-    // base is page-aligned).
-    unsafe { super::semantics::atomic_rmw(p, op, ty, v) };
+    // base is page-aligned). Surfaces live in global memory (`global = true`).
+    unsafe { super::semantics::atomic_rmw(p, op, ty, v, true) };
     Ok(())
 }
 

@@ -181,36 +181,51 @@ pub fn simd(
     d & 0xffff_ffff
 }
 
-/// `vmad` (PTX ISA §9.7.18.1.3) without operand negation: ta·tb + c (+1 with `.po`), scaled
-/// by `shr` (0, 7 or 15) and saturated to the 32-bit range of the final signedness (signed
-/// if a or b is signed).
+/// `vmad` (PTX ISA §9.7.18.1.3), following the ISA's pseudo-code: ±(ta·tb) ± c (+1 with
+/// `.po`), scaled by `shr` (0, 7 or 15) and saturated to the 32-bit range of the final
+/// signedness. `neg_ab`: exactly one of `-a`, `-b` (the product is negated, as `~tmp + 1` in
+/// 128 bits); `neg_c`: `-c` (as `~c + 1`, with `~c` taken on 32 bits and then extended). The
+/// result is signed when a or b is signed or anything is negated; c is sign-extended then.
 #[allow(clippy::too_many_arguments)]
 pub fn vmad(
     ty: VideoTypes,
     sat: bool,
-    asel: u8,
-    bsel: u8,
+    (asel, bsel): (u8, u8),
     po: bool,
     shr: u8,
+    (neg_ab, neg_c): (bool, bool),
     a: u64,
     b: u64,
     c: u64,
 ) -> u64 {
     let ta = part(a, ty.a, asel) as i128;
     let tb = part(b, ty.b, bsel) as i128;
-    let signed = ty.a == Sign::Signed || ty.b == Sign::Signed;
+    let signed = ty.a == Sign::Signed || ty.b == Sign::Signed || neg_ab || neg_c;
+    let mut tmp = ta * tb;
+    let mut c = c & 0xffff_ffff;
+    let lsb = if po {
+        1
+    } else if neg_ab {
+        tmp = !tmp;
+        1
+    } else if neg_c {
+        c = !c & 0xffff_ffff;
+        1
+    } else {
+        0
+    };
     let c128 = if signed {
         ext(c, 32, Sign::Signed) as i128
     } else {
-        (c & 0xffff_ffff) as i128
+        c as i128
     };
-    let tmp = ta * tb + c128 + po as i128;
-    let mut r = tmp >> shr;
+    let tmp = tmp + c128 + lsb;
     // The ISA keeps the low 64 bits of the scaled result.
-    r = if signed {
-        r as i64 as i128
+    let r64 = (tmp >> shr) as u64;
+    let mut r = if signed {
+        r64 as i64 as i128
     } else {
-        r as u64 as i128
+        r64 as i128
     };
     if sat {
         r = clamp_to(r, 32, if signed { Sign::Signed } else { Sign::Unsigned });

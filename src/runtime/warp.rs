@@ -11,7 +11,8 @@
 use super::env::{CtaEnv, FaultKind};
 use crate::analysis::schedule::{
     bar_field, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_INST2, BAR_LANES2,
-    BAR_PRED, BAR_RESULT_OFF, BAR_SPLIT, BAR_THREADS, BAR_WAITING, WARP_SIZE,
+    BAR_PRED, BAR_RESULT_OFF, BAR_SPLIT, BAR_THREADS, BAR_WAITING, EXITED_OFF, LIVE_OFF, WARP_SIZE,
+    WSYNC_INST_OFF, WSYNC_MASK_OFF, WSYNC_STRICT_OFF, WSYNC_WAIT_OFF,
 };
 use crate::ir::{Op, Space};
 use crate::runtime::semantics;
@@ -47,19 +48,44 @@ pub(crate) fn lanes(mut m: u32) -> impl Iterator<Item = u32> {
 
 fn rd(s: &[u8], off: u32, bytes: u32) -> u64 {
     let o = off as usize;
-    let mut b = [0u8; 8];
-    let n = (bytes as usize).min(8);
-    if let Some(src) = s.get(o..o + n) {
-        b[..n].copy_from_slice(src);
+    // Fixed-size copies (a variable-length copy is a `memmove` call).
+    fn get<const N: usize>(s: &[u8], o: usize) -> Option<[u8; N]> {
+        s.get(o..o + N).and_then(|b| b.try_into().ok())
     }
-    u64::from_le_bytes(b)
+    match bytes {
+        1 => get::<1>(s, o).map_or(0, |b| b[0] as u64),
+        2 => get::<2>(s, o).map_or(0, |b| u16::from_le_bytes(b) as u64),
+        4 => get::<4>(s, o).map_or(0, |b| u32::from_le_bytes(b) as u64),
+        8 => get::<8>(s, o).map_or(0, u64::from_le_bytes),
+        n => {
+            let mut b = [0u8; 8];
+            let n = (n as usize).min(8);
+            if let Some(src) = s.get(o..o + n) {
+                b[..n].copy_from_slice(src);
+            }
+            u64::from_le_bytes(b)
+        }
+    }
 }
 
 fn wr(s: &mut [u8], off: u32, bytes: u32, v: u64) {
     let o = off as usize;
-    let n = (bytes as usize).min(8);
-    if let Some(dst) = s.get_mut(o..o + n) {
-        dst.copy_from_slice(&v.to_le_bytes()[..n]);
+    fn put<const N: usize>(s: &mut [u8], o: usize, b: [u8; N]) {
+        if let Some(dst) = s.get_mut(o..o + N) {
+            dst.copy_from_slice(&b);
+        }
+    }
+    match bytes {
+        1 => put(s, o, [v as u8]),
+        2 => put(s, o, (v as u16).to_le_bytes()),
+        4 => put(s, o, (v as u32).to_le_bytes()),
+        8 => put(s, o, v.to_le_bytes()),
+        n => {
+            let n = (n as usize).min(8);
+            if let Some(dst) = s.get_mut(o..o + n) {
+                dst.copy_from_slice(&v.to_le_bytes()[..n]);
+            }
+        }
     }
 }
 
@@ -159,6 +185,27 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
             }
         }
         Op::BarArrive { kind, aligned } => {
+            // Fast path: every lane names the same barrier and thread count (the usual
+            // `bar.sync 0`), so the lanes arrive together as one mask.
+            let first = mask.trailing_zeros();
+            let (id0, threads0) = (d.arg(s, 0, first) as u32, d.arg(s, 1, first) as u32);
+            let mut pred_bits = 0u32;
+            let mut same = true;
+            for l in lanes(mask) {
+                if !same {
+                    break;
+                }
+                same = d.arg(s, 0, l) as u32 == id0 && d.arg(s, 1, l) as u32 == threads0;
+                if d.arg(s, 2, l) != 0 {
+                    pred_bits |= 1 << l;
+                }
+            }
+            if same {
+                bar_arrive_mask(
+                    s, mask, id0, threads0, pred_bits, kind, aligned, d.inst, env,
+                );
+                return;
+            }
             for l in lanes(mask) {
                 let id = d.arg(s, 0, l) as u32;
                 let threads = d.arg(s, 1, l) as u32;
@@ -183,7 +230,8 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     );
                     continue;
                 }
-                arrive(s, id, l, kind, aligned, threads, pred, d.inst);
+                let p = if pred { 1 << l } else { 0 };
+                arrive(s, id, 1 << l, kind, aligned, threads, p, d.inst);
             }
         }
         Op::BarResult { .. } => {
@@ -224,12 +272,80 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let _ = out.flush();
             }
         }
-        Op::WarpSync {} => {
-            // All lanes of the warp run on this host thread; the fence orders their accesses
-            // with respect to other CTAs as `membar.cta` would.
-            std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+        Op::CallCheck { limit, size } => {
+            for l in lanes(mask) {
+                let (top, depth) = (d.arg(s, 0, l), d.arg(s, 1, l) as u32);
+                let (ptr, state) = (d.arg(s, 2, l), d.arg(s, 3, l) as u32);
+                let fault = if state == u32::MAX {
+                    Some((FaultKind::BadCallTarget, ptr, 0))
+                } else if top > limit as u64 {
+                    Some((FaultKind::StackOverflow, depth as u64, size))
+                } else {
+                    None
+                };
+                if let Some((kind, addr, sz)) = fault {
+                    env.fault(l, d.inst, kind, Space::Local, addr, sz, false);
+                }
+                d.set(s, 0, l, fault.is_none() as u64);
+            }
+        }
+        Op::WarpSync { exited_ok } => {
+            warp_sync(d, mask, s, env, exited_ok);
+            if !exited_ok {
+                // All lanes of the warp run on this host thread; the fence orders their
+                // accesses with respect to other CTAs as `membar.cta` would.
+                std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+            }
         }
         _ => {}
+    }
+}
+
+/// The arrival of the lanes of `mask` at a warp-level synchronization (`Op::WarpSync`): each
+/// lane's result says whether it must wait, i.e. whether some non-exited lane of its
+/// membermask is not executing with it (PTX ISA §9.7.13.2 `bar.warp.sync`; the `.sync`
+/// collectives §9.7.8.6, §9.7.13.8–13: "wait until all non-exited threads in membermask have
+/// executed" them). Lanes that do not exist (a partial last warp) count as exited. A waiting
+/// lane's membermask and instruction are recorded (`WSYNC_*` in the warp state); the CTA
+/// scheduler releases it once every non-exited lane of its membermask waits as well
+/// (`launch::release_warp_syncs`), so lanes that took different paths to their
+/// synchronization meet there, as with independent thread scheduling.
+///
+/// Faults: a lane not in its own membermask (undefined in PTX); for `bar.warp.sync`
+/// (`exited_ok` false), a membermask naming lanes that have exited (they can never arrive).
+fn warp_sync(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv, exited_ok: bool) {
+    let live = rd32(s, LIVE_OFF);
+    let exited = rd32(s, EXITED_OFF) & live;
+    let alive = live & !exited;
+    for l in lanes(mask) {
+        let mm = d.arg(s, 0, l) as u32;
+        let bit = 1u32 << l;
+        let fault = if mm & bit == 0 {
+            Some((FaultKind::MemberMask, 0))
+        } else if !exited_ok && mm & exited != 0 {
+            Some((FaultKind::ExitedMember, mm & exited))
+        } else {
+            None
+        };
+        if let Some((kind, size)) = fault {
+            env.fault(l, d.inst, kind, Space::Generic, mm as u64, size, false);
+            d.set(s, 0, l, 0);
+            continue;
+        }
+        let wait = mm & alive & !mask != 0;
+        if wait {
+            wr32(s, WSYNC_WAIT_OFF, rd32(s, WSYNC_WAIT_OFF) | bit);
+            let strict = rd32(s, WSYNC_STRICT_OFF);
+            let strict = if exited_ok {
+                strict & !bit
+            } else {
+                strict | bit
+            };
+            wr32(s, WSYNC_STRICT_OFF, strict);
+            wr32(s, WSYNC_MASK_OFF + 4 * l, mm);
+            wr32(s, WSYNC_INST_OFF + 4 * l, d.inst + 1);
+        }
+        d.set(s, 0, l, wait as u64);
     }
 }
 
@@ -251,19 +367,60 @@ impl super::printf::DeviceBytes for LaneMem<'_> {
     }
 }
 
-/// Record the arrival of `lane` at barrier `id`.
+/// `bar`/`barrier` (PTX ISA §9.7.13.1) for the lanes of `mask`, which all name barrier `id`
+/// and thread count `threads` (0: all threads); `pred_bits` are the lanes whose predicate is
+/// true. A bad id or count faults every lane of the mask. The same as the lanes arriving one
+/// after another.
+#[allow(clippy::too_many_arguments)]
+pub fn bar_arrive_mask(
+    s: &mut [u8],
+    mask: u32,
+    id: u32,
+    threads: u32,
+    pred_bits: u32,
+    kind: crate::ir::BarKind,
+    aligned: bool,
+    inst: u32,
+    env: &CtaEnv,
+) {
+    let bad = if id >= BAR_COUNT {
+        Some(id)
+    } else if !threads.is_multiple_of(WARP_SIZE) {
+        Some(threads)
+    } else {
+        None
+    };
+    if let Some(v) = bad {
+        for l in lanes(mask) {
+            env.fault(
+                l,
+                inst,
+                FaultKind::Barrier,
+                Space::Generic,
+                v as u64,
+                0,
+                false,
+            );
+        }
+        return;
+    }
+    arrive(s, id, mask, kind, aligned, threads, pred_bits & mask, inst);
+}
+
+/// Record the arrival of the lanes `bits` (all at the same instruction, naming the same
+/// barrier and thread count) at barrier `id`; `pred_bits` are those whose predicate is true.
+/// The same as their arrivals one lane after another.
 #[allow(clippy::too_many_arguments)]
 fn arrive(
     s: &mut [u8],
     id: u32,
-    lane: u32,
+    bits: u32,
     kind: crate::ir::BarKind,
     aligned: bool,
     threads: u32,
-    pred: bool,
+    pred_bits: u32,
     inst: u32,
 ) {
-    let bit = 1u32 << lane;
     let arrived = rd32(s, bar_field(id, BAR_ARRIVED));
     if arrived == 0 {
         wr32(s, bar_field(id, BAR_THREADS), threads);
@@ -276,15 +433,15 @@ fn arrive(
         wr32(s, bar_field(id, BAR_FLAGS), f | BAR_SPLIT | a);
         wr32(s, bar_field(id, BAR_INST2), inst + 1);
         let l2 = rd32(s, bar_field(id, BAR_LANES2));
-        wr32(s, bar_field(id, BAR_LANES2), l2 | bit);
+        wr32(s, bar_field(id, BAR_LANES2), l2 | bits);
     }
-    wr32(s, bar_field(id, BAR_ARRIVED), arrived | bit);
+    wr32(s, bar_field(id, BAR_ARRIVED), arrived | bits);
     if kind.waits() {
         let w = rd32(s, bar_field(id, BAR_WAITING));
-        wr32(s, bar_field(id, BAR_WAITING), w | bit);
+        wr32(s, bar_field(id, BAR_WAITING), w | bits);
     }
-    if pred {
+    if pred_bits != 0 {
         let p = rd32(s, bar_field(id, BAR_PRED));
-        wr32(s, bar_field(id, BAR_PRED), p | bit);
+        wr32(s, bar_field(id, BAR_PRED), p | pred_bits);
     }
 }

@@ -1,0 +1,184 @@
+//! Recursive and indirect calls (`lower::recurse`) on both engines, from hand-written PTX:
+//! a recursive function with `.reg` formals whose loop holds the recursive call (each lane at
+//! its own depth), a guarded call, an indirect call through a `.calltargets` list, and the
+//! fault for a pointer that is no candidate. NVRTC-generated recursion, function-pointer
+//! tables and stack overflow are cases in `ptx-tests/kernels/recursion`. Expected values
+//! come from host code written here, never from an engine. (The PTX was checked with ptxas
+//! -arch=sm_80.)
+
+use ptxjit::runtime::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
+
+const PTX: &str = r#".version 8.0
+.target sm_80
+.address_size 64
+
+.func (.reg .u32 %ret) walk(.reg .u32 %n)
+{
+    .reg .pred %p<3>;
+    .reg .u32 %k, %acc, %d, %m, %sub;
+    mov.u32 %ret, 1;
+    setp.lt.u32 %p1, %n, 2;
+    @%p1 bra $DONE;
+    mov.u32 %acc, %n;
+    mov.u32 %k, 0;
+$LOOP:
+    add.u32 %d, %k, 2;
+    div.u32 %m, %n, %d;
+    call (%sub), walk, (%m);
+    add.u32 %acc, %acc, %sub;
+    add.u32 %k, %k, 1;
+    setp.lt.u32 %p2, %k, 3;
+    @%p2 bra $LOOP;
+    mov.u32 %ret, %acc;
+$DONE:
+    ret;
+}
+
+.visible .entry walks(.param .u64 out)
+{
+    .reg .u32 %r<6>;
+    .reg .u64 %rd<4>;
+    .reg .pred %p<2>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mul.lo.u32 %r2, %r1, 7;
+    add.u32 %r2, %r2, 1;
+    mov.u32 %r3, 0;
+    setp.ne.u32 %p1, %r1, 5;
+    @%p1 call (%r3), walk, (%r2);
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r3;
+    ret;
+}
+
+.func (.param .b32 r) inc(.param .b32 x)
+{
+    .reg .u32 %a;
+    ld.param.u32 %a, [x];
+    add.u32 %a, %a, 1;
+    st.param.u32 [r], %a;
+    ret;
+}
+
+.func (.param .b32 r) negate(.param .b32 x)
+{
+    .reg .u32 %a;
+    ld.param.u32 %a, [x];
+    neg.s32 %a, %a;
+    st.param.u32 [r], %a;
+    ret;
+}
+
+.func (.param .b32 r) twice(.param .b32 x)
+{
+    .reg .u32 %a;
+    ld.param.u32 %a, [x];
+    shl.b32 %a, %a, 1;
+    st.param.u32 [r], %a;
+    ret;
+}
+
+.visible .entry table(.param .u64 out, .param .u32 bad)
+{
+    .reg .u32 %r<8>;
+    .reg .u64 %rd<8>;
+    .reg .pred %p<3>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    rem.u32 %r2, %r1, 3;
+    mov.u64 %rd4, inc;
+    setp.eq.u32 %p1, %r2, 1;
+    mov.u64 %rd5, negate;
+    selp.b64 %rd4, %rd5, %rd4, %p1;
+    setp.eq.u32 %p2, %r2, 2;
+    mov.u64 %rd5, twice;
+    selp.b64 %rd4, %rd5, %rd4, %p2;
+    ld.param.u32 %r6, [bad];
+    setp.eq.u32 %p1, %r1, %r6;
+    @%p1 add.u64 %rd4, %rd4, 4;
+    {
+    .param .b32 a0;
+    .param .b32 r0;
+    st.param.b32 [a0], %r1;
+Ftab: .calltargets inc, negate, twice;
+    call (r0), %rd4, (a0), Ftab;
+    ld.param.b32 %r3, [r0];
+    }
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r3;
+    ret;
+}
+"#;
+
+/// Run `kernel` with a zeroed u32 buffer of `n` words and then `extra` arguments, one CTA of
+/// `n` threads.
+fn run(engine: Engine, kernel: &str, n: u32, extra: &[KernelArg]) -> Result<Vec<u32>, Error> {
+    let mut ctx = Context::new();
+    let m = ctx.load_module(PTX, "calls.ptx", engine)?;
+    let k = m.kernel(kernel)?;
+    let out = ctx.alloc(4 * n as u64, Some("out"))?;
+    ctx.copy_htod(out, &vec![0u8; 4 * n as usize])?;
+    let mut args = vec![KernelArg::Ptr(out)];
+    args.extend_from_slice(extra);
+    let dims = LaunchDims {
+        grid: [1, 1, 1],
+        block: [n, 1, 1],
+        shared_bytes: 0,
+    };
+    ctx.launch(&k, dims, &args, &LaunchOptions::default())?;
+    let mut bytes = vec![0u8; 4 * n as usize];
+    ctx.copy_dtoh(&mut bytes, out)?;
+    Ok(bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// walk(n) = 1 for n < 2, else n + walk(n / 2) + walk(n / 3) + walk(n / 4).
+fn walk(n: u32) -> u32 {
+    if n < 2 {
+        return 1;
+    }
+    (0..3).fold(n, |acc, k| acc.wrapping_add(walk(n / (k + 2))))
+}
+
+#[test]
+fn recursion_in_a_loop_with_reg_formals_and_a_guard() {
+    let want: Vec<u32> = (0..64)
+        .map(|t| if t == 5 { 0 } else { walk(7 * t + 1) })
+        .collect();
+    for engine in [Engine::Interp, Engine::Jit] {
+        let got = run(engine, "walks", 64, &[]).unwrap_or_else(|e| panic!("{engine}: {e}"));
+        assert_eq!(got, want, "{engine}");
+    }
+}
+
+#[test]
+fn indirect_call_through_calltargets() {
+    let want: Vec<u32> = (0..64u32)
+        .map(|t| match t % 3 {
+            0 => t + 1,
+            1 => t.wrapping_neg(),
+            _ => 2 * t,
+        })
+        .collect();
+    for engine in [Engine::Interp, Engine::Jit] {
+        let got = run(engine, "table", 64, &[KernelArg::U32(1000)])
+            .unwrap_or_else(|e| panic!("{engine}: {e}"));
+        assert_eq!(got, want, "{engine}");
+    }
+}
+
+#[test]
+fn indirect_call_through_a_bad_pointer_faults() {
+    for engine in [Engine::Interp, Engine::Jit] {
+        let e = run(engine, "table", 64, &[KernelArg::U32(7)]).expect_err("must fault");
+        let msg = e.to_string();
+        assert_eq!(e.kind(), "fault", "{engine}: {msg}");
+        for want in ["indirect call through", "thread (7,0,0)", "calls.ptx:95:"] {
+            assert!(msg.contains(want), "{engine}: want '{want}' in: {msg}");
+        }
+    }
+}
