@@ -691,11 +691,17 @@ fn channel_raw(ty: ChannelType, b: &[u8], c: usize) -> u32 {
     }
 }
 
+/// `v / 255` for every byte (the same correctly rounded quotients, looked up).
+fn u8_unorm() -> &'static [f32; 256] {
+    static TABLE: std::sync::OnceLock<[f32; 256]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| std::array::from_fn(|v| v as f32 / 255.0))
+}
+
 /// Convert a raw channel to a float: f16/f32 as is, integers normalized (read mode
 /// normalized-float, CUDA guide: unsigned `v / (2^n - 1)`, signed `max(v / (2^(n-1) - 1), -1)`).
 fn channel_float(ty: ChannelType, raw: u32) -> f32 {
     match ty {
-        ChannelType::U8 => raw as f32 / 255.0,
+        ChannelType::U8 => u8_unorm()[(raw & 0xff) as usize],
         ChannelType::S8 => (raw as i32 as f32 / 127.0).max(-1.0),
         ChannelType::U16 => raw as f32 / 65535.0,
         ChannelType::S16 => (raw as i32 as f32 / 32767.0).max(-1.0),
