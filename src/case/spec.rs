@@ -436,6 +436,17 @@ pub struct TextureSpec {
     pub read_mode: Option<TexReadMode>,
     #[serde(default)]
     pub mip_levels: Option<u32>,
+    /// Filtering between mipmap levels (default: `filter`).
+    #[serde(default)]
+    pub mip_filter: Option<TexFilter>,
+    /// Added to the level of detail (default 0).
+    #[serde(default)]
+    pub lod_bias: Option<f32>,
+    /// The level of detail is clamped to [min_lod, max_lod] (defaults 0 and 1000).
+    #[serde(default)]
+    pub min_lod: Option<f32>,
+    #[serde(default)]
+    pub max_lod: Option<f32>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

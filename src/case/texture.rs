@@ -133,6 +133,15 @@ pub fn texture_desc(s: &TextureSpec) -> TextureDesc {
         };
         d.mip_filter = d.filter;
     }
+    if let Some(f) = s.mip_filter {
+        d.mip_filter = match f {
+            TexFilter::Point => FilterMode::Point,
+            TexFilter::Linear => FilterMode::Linear,
+        };
+    }
+    d.mip_lod_bias = s.lod_bias.unwrap_or(d.mip_lod_bias);
+    d.min_lod = s.min_lod.unwrap_or(d.min_lod);
+    d.max_lod = s.max_lod.unwrap_or(d.max_lod);
     d.normalized_coords = s.normalized_coords.unwrap_or(false);
     if let Some(r) = s.read_mode {
         d.read_mode = match r {

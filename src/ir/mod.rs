@@ -190,6 +190,29 @@ pub struct Variable {
     pub init: Vec<u8>,
     /// `.texref`/`.samplerref`/`.surfref` variables: which (the 8 bytes hold a handle).
     pub handle: Option<HandleKind>,
+    /// A `.samplerref` with an initializer: its sampler state (the module load creates the
+    /// sampler and stores its handle in the variable).
+    pub sampler_init: Option<SamplerInit>,
+}
+
+/// Address mode of a `.samplerref` initializer (PTX ISA §5.3.2; `clamp_ogl` and
+/// `clamp_to_edge` both clamp to the edge texel).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SamplerAddr {
+    Wrap,
+    Mirror,
+    #[default]
+    Clamp,
+    Border,
+}
+
+/// The sampler state a `.samplerref` initializer gives; unnamed fields keep their defaults
+/// (clamp to edge, nearest, normalized coordinates).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct SamplerInit {
+    pub address: [SamplerAddr; 3],
+    pub linear: bool,
+    pub unnormalized: bool,
 }
 
 /// One kernel in IR form.

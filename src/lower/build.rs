@@ -114,6 +114,10 @@ fn flatten_init(
             }
             Ok(())
         }
+        ast::Initializer::Fields(_, span) => Err(LowerError::new(
+            *span,
+            "field initializers ({ name = value }) belong to .samplerref variables",
+        )),
         ast::Initializer::Symbol {
             name,
             generic: _,
@@ -134,6 +138,76 @@ fn flatten_init(
             ),
         )),
     }
+}
+
+/// The sampler state of a `.samplerref` initializer (PTX ISA §5.3.2): `addr_mode_0..2` =
+/// `wrap`, `mirror`, `clamp_ogl`, `clamp_to_edge`, `clamp_to_border`; `filter_mode` =
+/// `nearest`, `linear`; `force_unnormalized_coords` = 0 or 1. Unknown fields or values are
+/// errors at their span.
+fn sampler_fields(
+    init: &ast::Initializer,
+    var: &str,
+    decl: Span,
+) -> Result<ir::SamplerInit, LowerError> {
+    let ast::Initializer::Fields(fields, _) = init else {
+        return Err(LowerError::new(
+            decl,
+            format!("the initializer of .samplerref '{var}' is a list of field = value"),
+        ));
+    };
+    let mut s = ir::SamplerInit::default();
+    for (name, value) in fields {
+        let word = match value {
+            ast::Initializer::Symbol {
+                name: v, offset: 0, ..
+            } => v.name.as_str(),
+            ast::Initializer::Literal(ast::Literal::Int { value: 0, .. }) => "0",
+            ast::Initializer::Literal(ast::Literal::Int { value: 1, .. }) => "1",
+            _ => "",
+        };
+        let bad = || {
+            LowerError::new(
+                name.span,
+                format!(
+                    "invalid value for '{}' in the initializer of '{var}'",
+                    name.name
+                ),
+            )
+        };
+        match name.name.as_str() {
+            f @ ("addr_mode_0" | "addr_mode_1" | "addr_mode_2") => {
+                let k = (f.as_bytes()[10] - b'0') as usize;
+                s.address[k] = match word {
+                    "wrap" => ir::SamplerAddr::Wrap,
+                    "mirror" => ir::SamplerAddr::Mirror,
+                    "clamp_ogl" | "clamp_to_edge" => ir::SamplerAddr::Clamp,
+                    "clamp_to_border" => ir::SamplerAddr::Border,
+                    _ => return Err(bad()),
+                };
+            }
+            "filter_mode" => {
+                s.linear = match word {
+                    "nearest" => false,
+                    "linear" => true,
+                    _ => return Err(bad()),
+                }
+            }
+            "force_unnormalized_coords" => {
+                s.unnormalized = match word {
+                    "0" => false,
+                    "1" => true,
+                    _ => return Err(bad()),
+                }
+            }
+            other => {
+                return Err(LowerError::unsupported(
+                    name.span,
+                    format!("sampler field '{other}' in the initializer of '{var}'"),
+                ))
+            }
+        }
+    }
+    Ok(s)
 }
 
 /// The little-endian bytes of a literal stored as `ty`.
@@ -193,11 +267,19 @@ impl Globals {
                 ast::ScalarType::SurfRef => Some(ir::HandleKind::Surface),
                 _ => None,
             };
-            if handle.is_some() && (d.init.is_some() || !d.array.is_empty()) {
+            let mut sampler_init = None;
+            if handle == Some(ir::HandleKind::Sampler) {
+                if let Some(init) = &d.init {
+                    sampler_init = Some(sampler_fields(init, &d.name.name, d.span)?);
+                }
+            }
+            if handle.is_some()
+                && (!d.array.is_empty() || (d.init.is_some() && sampler_init.is_none()))
+            {
                 return Err(LowerError::unsupported(
                     d.span,
                     format!(
-                        "initialized or array texture/sampler/surface reference '{}' is not \
+                        "initialized .texref/.surfref or an array of references ('{}') is not \
                          supported yet",
                         d.name.name
                     ),
@@ -205,7 +287,7 @@ impl Globals {
             }
             let elem = d.ty.size() as u64;
             let mut lits = vec![];
-            if let Some(init) = &d.init {
+            if let (Some(init), None) = (&d.init, &sampler_init) {
                 flatten_init(init, fn_addr, &mut lits)?;
             }
             let n = match elements(d) {
@@ -243,6 +325,7 @@ impl Globals {
                 offset,
                 init,
                 handle,
+                sampler_init,
             });
         }
         Ok(g)

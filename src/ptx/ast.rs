@@ -234,6 +234,9 @@ pub enum Initializer {
     },
     /// `{ a, b, c }`, possibly nested for multi-dimensional arrays.
     List(Vec<Initializer>, Span),
+    /// `{ name = value, ... }`: the fields of a `.samplerref`/`.texref` initializer (PTX ISA
+    /// §5.3 "Texture Sampler and Surface Types"); values are identifiers or literals.
+    Fields(Vec<(Ident, Initializer)>, Span),
 }
 
 /// A numeric literal (PTX ISA §4.5 "Constants").

@@ -664,6 +664,20 @@ impl<'a> Parser<'a> {
             if let Some(close) = self.eat_punct(b'}') {
                 return Ok(Initializer::List(items, open.join(close)));
             }
+            if self.peek().tok == Tok::Ident && self.peek_at(1).tok == Tok::Punct(b'=') {
+                let mut fields = Vec::new();
+                loop {
+                    let name = self.expect_ident(&format!("a field name {what}"))?;
+                    self.expect_punct(b'=', &format!("after '{}' {what}", name.name))?;
+                    let value = self.initializer(depth + 1, var)?;
+                    fields.push((name, value));
+                    if self.eat_punct(b',').is_none() {
+                        break;
+                    }
+                }
+                let close = self.expect_punct(b'}', &format!("or ',' {what}"))?;
+                return Ok(Initializer::Fields(fields, open.join(close)));
+            }
             loop {
                 items.push(self.initializer(depth + 1, var)?);
                 if self.eat_punct(b',').is_none() {

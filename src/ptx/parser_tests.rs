@@ -617,6 +617,29 @@ fn texture_bracket_operand() {
 }
 
 #[test]
+fn samplerref_field_initializer() {
+    let m = crate::ptx::parse(
+        ".version 7.0\n.target sm_80, texmode_independent\n.address_size 64\n\
+         .global .samplerref s = { addr_mode_0 = wrap, filter_mode = linear, force_unnormalized_coords = 1 };\n",
+    )
+    .unwrap();
+    let Some(crate::ptx::ast::Item::Var(v)) = m.items.last() else {
+        panic!("no variable");
+    };
+    match &v.init {
+        Some(Initializer::Fields(f, _)) => {
+            let names: Vec<&str> = f.iter().map(|(n, _)| n.name.as_str()).collect();
+            assert_eq!(
+                names,
+                ["addr_mode_0", "filter_mode", "force_unnormalized_coords"]
+            );
+            assert_eq!(f[2].1, Initializer::Literal(int(1)));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn vector_sink_predpair_not() {
     let i = inst("ld.global.v4.f32 {%f1, %f2, _, %f4}, [%rd1];");
     match &i.operands[0] {

@@ -182,6 +182,17 @@ fn write_init(w: &mut impl Write, i: &Initializer) -> fmt::Result {
             }
             w.write_char('}')
         }
+        Initializer::Fields(fields, _) => {
+            w.write_char('{')?;
+            for (k, (name, value)) in fields.iter().enumerate() {
+                if k > 0 {
+                    w.write_str(", ")?;
+                }
+                write!(w, "{} = ", name.name)?;
+                write_init(w, value)?;
+            }
+            w.write_char('}')
+        }
     }
 }
 
@@ -475,6 +486,13 @@ fn clear_init(i: &mut Initializer) {
             *span = Span::default();
             items.iter_mut().for_each(clear_init);
         }
+        Initializer::Fields(fields, span) => {
+            *span = Span::default();
+            for (name, value) in fields {
+                name.span = Span::default();
+                clear_init(value);
+            }
+        }
     }
 }
 
@@ -593,6 +611,7 @@ mod tests {
              .global .align 8 .u64 g[2] = {0xFFFFFFFFFFFFFFFF, -9223372036854775808};\n\
              .const .f64 c[3] = {1.5, -0.0, 1e300};\n\
              .global .u64 p = generic(g+8);\n\
+             .global .samplerref smp = {addr_mode_0 = clamp_to_border, filter_mode = linear, force_unnormalized_coords = 1};\n\
              .visible .entry k(.param .align 8 .u64 .ptr.global.align 16 a, .param .b8 s[16][])\n\
              .maxntid 256, 1, 1\n.pragma \"nounroll\";\n{\n\
              .reg .b32 %r<5>; .reg .pred %p;\n\

@@ -544,6 +544,31 @@ impl Context {
                 engine: engine_box,
             }));
         }
+        // Initialized `.samplerref` variables: create the sampler now.
+        for (g, &a) in m.globals.iter().zip(&symbols) {
+            if let Some(init) = g.sampler_init {
+                use super::texture::{AddressMode, FilterMode};
+                let mode = |s: ir::SamplerAddr| match s {
+                    ir::SamplerAddr::Wrap => AddressMode::Wrap,
+                    ir::SamplerAddr::Mirror => AddressMode::Mirror,
+                    ir::SamplerAddr::Clamp => AddressMode::Clamp,
+                    ir::SamplerAddr::Border => AddressMode::Border,
+                };
+                let filter = if init.linear {
+                    FilterMode::Linear
+                } else {
+                    FilterMode::Point
+                };
+                let h = self.create_sampler(TextureDesc {
+                    address: init.address.map(mode),
+                    filter,
+                    mip_filter: filter,
+                    normalized_coords: !init.unnormalized,
+                    ..TextureDesc::default()
+                });
+                self.copy_htod(DevicePtr(a), &h.to_le_bytes())?;
+            }
+        }
         let handle_vars = m
             .globals
             .iter()
@@ -593,6 +618,30 @@ impl Context {
         self.textures
             .create_texture(&self.memory, res, tex)
             .map_err(|e| Error::Argument(format!("texture object: {e}")))
+    }
+
+    /// Allocate device memory for a resource of this shape (`cudaMalloc3DArray` /
+    /// `cudaMallocMipmappedArray`): dense rows, `levels` mipmap levels one after the other.
+    /// Returns the resource, whose memory is filled with [`Context::copy_htod`] at `ptr`.
+    /// Errors: [`Error::Argument`] for an invalid shape, [`Error::Memory`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn alloc_array(
+        &mut self,
+        kind: super::texture::ResourceKind,
+        format: super::texture::ChannelFormat,
+        dims: [u32; 3],
+        layers: u32,
+        levels: u32,
+        label: Option<&str>,
+    ) -> Result<ResourceDesc, Error> {
+        let mut desc = ResourceDesc::new(kind, DevicePtr(0), format, dims);
+        desc.layers = layers;
+        desc.mip_levels = levels;
+        let size = super::texture::Resource::layout(desc)
+            .map_err(|e| Error::Argument(format!("array: {e}")))?
+            .size_bytes();
+        desc.ptr = self.alloc(size.max(1), label)?;
+        Ok(desc)
     }
 
     /// Create a surface object (`cudaCreateSurfaceObject`). Errors: [`Error::Argument`].

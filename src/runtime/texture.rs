@@ -261,13 +261,20 @@ pub enum ReadMode {
 /// Sampler state (`cudaTextureDesc`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TextureDesc {
+    /// Address mode of x, y, z.
     pub address: [AddressMode; 3],
+    /// Filtering within a level.
     pub filter: FilterMode,
     pub read_mode: ReadMode,
+    /// Coordinates in [0, 1) (scaled by each level's size) instead of texels.
     pub normalized_coords: bool,
+    /// What border texels read (integer reads: the values truncated to integers).
     pub border_color: [f32; 4],
+    /// Filtering between mipmap levels.
     pub mip_filter: FilterMode,
+    /// Added to the level of detail before clamping.
     pub mip_lod_bias: f32,
+    /// The level of detail is clamped to [min_lod, max_lod].
     pub min_lod: f32,
     pub max_lod: f32,
 }
@@ -311,10 +318,24 @@ pub struct Resource {
 }
 
 impl Resource {
-    /// Check `desc` and lay out its levels. Errors: zero or inconsistent sizes, a pitch
-    /// smaller than a row or not a multiple of the texel size, and memory outside one live
-    /// allocation.
+    /// Check `desc` and lay out its levels; its memory must lie inside one live allocation of
+    /// `mem`. Errors: see [`Resource::layout`], and memory outside one allocation.
     pub fn new(desc: ResourceDesc, mem: &DeviceMemory) -> Result<Resource, String> {
+        let r = Resource::layout(desc)?;
+        let size = r.size_bytes();
+        if !mem.in_allocation(desc.ptr.0, size) {
+            return Err(format!(
+                "the resource needs {size} bytes at {:#x}, which are not inside one allocation",
+                desc.ptr.0
+            ));
+        }
+        Ok(r)
+    }
+
+    /// Check `desc` and lay out its levels (no memory check). Errors: zero or inconsistent
+    /// sizes, a channel count other than 1, 2, 4, more mip levels than the size allows, and a
+    /// pitch smaller than a row or not a multiple of the texel size.
+    pub fn layout(desc: ResourceDesc) -> Result<Resource, String> {
         let f = desc.format;
         if ![1, 2, 4].contains(&f.channels) {
             return Err(format!("{} channels: textures have 1, 2 or 4", f.channels));
@@ -382,8 +403,12 @@ impl Resource {
             } else {
                 dims[0] as u64 * tb
             };
-            let slice = row * dims[1] as u64;
-            let layer = slice * dims[2] as u64;
+            let slice = row
+                .checked_mul(dims[1] as u64)
+                .ok_or("resource too large")?;
+            let layer = slice
+                .checked_mul(dims[2] as u64)
+                .ok_or("resource too large")?;
             levels.push(Level {
                 base: d.ptr.0.wrapping_add(off),
                 dims,
@@ -395,12 +420,6 @@ impl Resource {
                 .checked_mul(mem_layers as u64)
                 .and_then(|x| x.checked_add(off))
                 .ok_or("resource too large")?;
-        }
-        if !mem.in_allocation(d.ptr.0, off) {
-            return Err(format!(
-                "the resource needs {off} bytes at {:#x}, which are not inside one allocation",
-                d.ptr.0
-            ));
         }
         Ok(Resource {
             desc,
@@ -590,7 +609,10 @@ impl TextureTable {
 pub struct TexFault {
     pub kind: FaultKind,
     pub space: Space,
+    /// The device address; the handle for [`FaultKind::BadHandle`]; the x coordinate in bytes
+    /// for [`FaultKind::SurfaceBounds`].
     pub addr: u64,
+    /// Bytes of the access.
     pub size: u32,
 }
 
@@ -606,8 +628,9 @@ impl TexFault {
     }
 }
 
-/// Read `n` bytes of device memory at `addr` (global rules of `env::translate`).
-fn read_mem(env: &CtaEnv, addr: u64, n: u32) -> Result<[u8; 16], TexFault> {
+/// Read `n` (at most 32: a `.v4.b64` surface access) bytes of device memory at `addr` (global
+/// rules of `env::translate`).
+fn read_mem(env: &CtaEnv, addr: u64, n: u32) -> Result<[u8; 32], TexFault> {
     let p =
         env::translate(env, Space::Global, addr, n, 1, 0).map_err(|(kind, space)| TexFault {
             kind,
@@ -615,9 +638,19 @@ fn read_mem(env: &CtaEnv, addr: u64, n: u32) -> Result<[u8; 16], TexFault> {
             addr,
             size: n,
         })?;
-    let mut b = [0u8; 16];
-    // SAFETY: translate checked [p, p+n) inside the arena; n <= 16.
-    unsafe { std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), n.min(16) as usize) };
+    let mut b = [0u8; 32];
+    // SAFETY: translate checked [p, p+n) inside the arena; at most 32 bytes are copied. The
+    // common sizes get a fixed-length copy (no call to memmove).
+    unsafe {
+        match n {
+            1 => b[0] = *p,
+            2 => std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), 2),
+            4 => std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), 4),
+            8 => std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), 8),
+            16 => std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), 16),
+            _ => std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), n.min(32) as usize),
+        }
+    }
     Ok(b)
 }
 
@@ -658,11 +691,17 @@ fn channel_raw(ty: ChannelType, b: &[u8], c: usize) -> u32 {
     }
 }
 
+/// `v / 255` for every byte (the same correctly rounded quotients, looked up).
+fn u8_unorm() -> &'static [f32; 256] {
+    static TABLE: std::sync::OnceLock<[f32; 256]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| std::array::from_fn(|v| v as f32 / 255.0))
+}
+
 /// Convert a raw channel to a float: f16/f32 as is, integers normalized (read mode
 /// normalized-float, CUDA guide: unsigned `v / (2^n - 1)`, signed `max(v / (2^(n-1) - 1), -1)`).
 fn channel_float(ty: ChannelType, raw: u32) -> f32 {
     match ty {
-        ChannelType::U8 => raw as f32 / 255.0,
+        ChannelType::U8 => u8_unorm()[(raw & 0xff) as usize],
         ChannelType::S8 => (raw as i32 as f32 / 127.0).max(-1.0),
         ChannelType::U16 => raw as f32 / 65535.0,
         ChannelType::S16 => (raw as i32 as f32 / 32767.0).max(-1.0),
@@ -781,6 +820,11 @@ impl Sample<'_> {
                 None => return Ok(self.border()),
             }
         }
+        self.texel_at(env, lvl, p)
+    }
+
+    /// The texel at in-range indices `p` of level `lvl`.
+    fn texel_at(&self, env: &CtaEnv, lvl: usize, p: [u32; 3]) -> Result<Texel, TexFault> {
         let f = self.t.res.desc.format;
         let addr = self.t.res.texel_addr(lvl, self.layer, p[0], p[1], p[2]);
         let b = read_mem(env, addr, f.texel_bytes())?;
@@ -818,17 +862,38 @@ impl Sample<'_> {
             base[d] = i;
             w[d] = a;
         }
+        // The two addressed indices of each dimension (None: border).
+        let mut ix = [[Some(0u32); 2]; 3];
+        for d in 0..self.dims {
+            for (hi, slot) in ix[d].iter_mut().enumerate() {
+                *slot = address(
+                    self.s.address[d],
+                    self.s.normalized_coords,
+                    base[d] + hi as i64,
+                    level.dims[d],
+                );
+            }
+        }
         let corners = 1usize << self.dims;
         let mut acc = [0f32; 4];
         for c in 0..corners {
-            let mut idx = base;
+            let mut p = [0u32; 3];
+            let mut inside = true;
             let mut weight = 1f32;
             for d in 0..self.dims {
-                let hi = (c >> d) & 1 == 1;
-                idx[d] += hi as i64;
-                weight *= if hi { w[d] } else { 1.0 - w[d] };
+                let hi = (c >> d) & 1;
+                match ix[d][hi] {
+                    Some(v) => p[d] = v,
+                    None => inside = false,
+                }
+                weight *= if hi == 1 { w[d] } else { 1.0 - w[d] };
             }
-            let t = self.texel(env, lvl, idx)?.floats();
+            let t = if inside {
+                self.texel_at(env, lvl, p)?
+            } else {
+                self.border()
+            }
+            .floats();
             for k in 0..4 {
                 acc[k] += weight * t[k];
             }
@@ -1008,7 +1073,14 @@ pub fn fetch(
             }
         }
     };
-    let lod = (lod + samp.mip_lod_bias).clamp(samp.min_lod, samp.max_lod.max(samp.min_lod));
+    // Bias, then clamp to [min_lod, max_lod] (comparisons, so NaN sampler state cannot panic).
+    let mut lod = lod + samp.mip_lod_bias;
+    if lod > samp.max_lod {
+        lod = samp.max_lod;
+    }
+    if lod < samp.min_lod {
+        lod = samp.min_lod;
+    }
     Ok(sample.at_lod(env, lod, u)?.bits())
 }
 

@@ -140,3 +140,29 @@ fn normalized_reads_by_hand() {
     assert_eq!(channel_float(ChannelType::S16, (-32768i32) as u32), -1.0);
     assert_eq!(channel_float(ChannelType::F16, 0x3c00), 1.0);
 }
+
+#[test]
+fn arrays_are_laid_out_densely() {
+    let mut ctx = crate::runtime::Context::new();
+    let f = ChannelFormat {
+        ty: ChannelType::U8,
+        channels: 4,
+    };
+    // A cube map of 4x4 faces with 2 levels: (16 + 4) texels per face, 6 faces, 4 bytes.
+    let d = ctx
+        .alloc_array(ResourceKind::Cube, f, [4, 4, 1], 1, 2, Some("cube"))
+        .unwrap();
+    let r = Resource::new(d, &ctx.memory).unwrap();
+    assert_eq!(r.size_bytes(), (16 + 4) * 6 * 4);
+    // Level 1 starts after all six faces of level 0.
+    assert_eq!(r.texel_addr(1, 0, 0, 0, 0) - d.ptr.0, 16 * 6 * 4);
+    // A 3D array: one layer of 5x3x2.
+    let d = ctx
+        .alloc_array(ResourceKind::D3, f, [5, 3, 2], 1, 1, None)
+        .unwrap();
+    let r = Resource::new(d, &ctx.memory).unwrap();
+    assert_eq!(r.texel_addr(0, 0, 1, 2, 1) - d.ptr.0, ((3 + 2) * 5 + 1) * 4);
+    assert!(ctx
+        .alloc_array(ResourceKind::Cube, f, [4, 3, 1], 1, 1, None)
+        .is_err());
+}

@@ -231,6 +231,13 @@ pub fn tex2d(dir: &Path) {
         write(dir, &format!("{p}_x.npy"), &xs);
         write(dir, &format!("{p}_y.npy"), &ys);
         write(dir, &format!("{p}_expected.npy"), &out);
+        if p == "linear_clamp" {
+            // The same with n = 200: the last warp runs with 8 of its 32 lanes, the rest of
+            // the output stays zero.
+            let mut partial = out.clone();
+            partial[200 * 4..].fill(0.0);
+            write(dir, "partial_warp_expected.npy", &partial);
+        }
         let (fmt, src) = if c.u8rgba {
             write(dir, &format!("{p}_texels.npy"), &bytes_u8);
             ("u8", "channels = 4\nread_mode = \"normalized_float\"")
@@ -435,6 +442,20 @@ pub fn tex_lod(dir: &Path) {
         out.push(at_lod(lod as f64, x, y));
         out.push(at_lod(e as f64, x, y));
     }
+    // A second case on the same texture and coordinates: nearest-level mip filtering, lod bias
+    // 0.75, lod clamped to [1, 3] (the gradient half is the same lods through the same rule).
+    let at_lod_point = |lod: f64, x: f32, y: f32| -> f64 {
+        let lod = (lod + 0.75).max(1.0).min(3.0);
+        let l = (lod + 0.5).floor() as usize;
+        levels[l.min(LEVELS - 1)].sample(0, [x, y, 0.0], 2)[0]
+    };
+    let mut out_point = vec![];
+    for k in 0..N {
+        let (x, y, lod, g) = (c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]);
+        out_point.push(at_lod_point(lod as f64, x, y) as f32);
+        out_point.push(at_lod_point((g * 16.0).log2() as f64, x, y) as f32);
+    }
+    write(dir, "point_bias_clamp_expected.npy", &out_point);
     write(dir, "c.npy", &c);
     write(dir, "mips.npy", &all);
     let out: Vec<f32> = out.iter().map(|&v| v as f32).collect();
@@ -588,6 +609,33 @@ pub fn texref(dir: &Path) {
         info.extend([5, 7, 1, 0, 0, 0x10DE, 0, 1]);
     }
     write(dir, "independent_texels.npy", &d);
+    // Initialized sampler: border in x, mirror in y, linear, normalized coordinates (border
+    // colour: the default transparent black).
+    let d2 = rng.f32_vec(5 * 7);
+    let tex2 = RefTex {
+        size: [5, 7, 1],
+        channels: 1,
+        data: d2.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Border, Addr::Mirror, Addr::Clamp],
+        linear: true,
+        normalized: true,
+        border: [0.0; 4],
+    };
+    let xs2: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.5, 2.5)).collect();
+    let ys2: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.5, 2.5)).collect();
+    let mut out2 = vec![];
+    let mut info2 = vec![];
+    for i in 0..N {
+        let v = tex2.sample(0, [xs2[i], ys2[i], 0.0], 2);
+        out2.extend(v.iter().map(|&x| x as f32));
+        // addr_mode_1: mirror (2 in CUDA's numbering).
+        info2.extend([5, 7, 1, 2, 0, 0x10DE, 0, 1]);
+    }
+    write(dir, "sampler_init_texels.npy", &d2);
+    write(dir, "sampler_init_x.npy", &xs2);
+    write(dir, "sampler_init_y.npy", &ys2);
+    write(dir, "sampler_init_out_expected.npy", &out2);
+    write(dir, "sampler_init_info_expected.npy", &info2);
     write(dir, "independent_x.npy", &xs);
     write(dir, "independent_y.npy", &ys);
     write(dir, "independent_out_expected.npy", &out);
@@ -800,6 +848,44 @@ pub fn surf_ops(dir: &Path) {
     write(dir, "info_expected.npy", &info);
 }
 
+/// `tex_misc`: integer-coordinate tex.a2d and tld4.r.a2d on a layered texture (hand-written).
+pub fn tex_misc(dir: &Path) {
+    const T: usize = 64;
+    const W: usize = 5;
+    const H: usize = 3;
+    let mut rng = Rng::new(1000);
+    let d = rng.f32_vec(W * H * 2);
+    let tex = RefTex {
+        size: [W, H, 1],
+        channels: 1,
+        data: d.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Clamp; 3],
+        linear: false,
+        normalized: false,
+        border: [0.0; 4],
+    };
+    // RefTex stores layers after each other; `fetch` takes the layer index.
+    let mut c = vec![];
+    let mut out = vec![];
+    for t in 0..T {
+        let layer = t % 2;
+        let (ix, iy) = ((t % 7) as i64 - 1, (t % 5) as i64 - 1);
+        let v = tex.fetch(layer, [ix, iy, 0], 2);
+        out.extend(v.iter().map(|&x| x as f32));
+        let x = coord(&mut rng, -1.0, W as f32 + 1.0);
+        let y = coord(&mut rng, -1.0, H as f32 + 1.0);
+        c.extend([x, y]);
+        let i0 = (x - 0.5).floor() as i64;
+        let j0 = (y - 0.5).floor() as i64;
+        for (a, b) in [(i0, j0 + 1), (i0 + 1, j0 + 1), (i0 + 1, j0), (i0, j0)] {
+            out.push(tex.fetch(layer, [a, b, 0], 2)[0] as f32);
+        }
+    }
+    write(dir, "texels.npy", &d);
+    write(dir, "c.npy", &c);
+    write(dir, "out_expected.npy", &out);
+}
+
 pub fn run_all(root: &Path) {
     let run = |name: &str, f: &dyn Fn(&Path)| {
         let dir = root.join(name);
@@ -817,4 +903,5 @@ pub fn run_all(root: &Path) {
     run("upscale", &upscale);
     run("tex_formats", &tex_formats);
     run("surf_ops", &surf_ops);
+    run("tex_misc", &tex_misc);
 }
