@@ -1,7 +1,7 @@
 //! Recursive and indirect calls (`lower::recurse`) on both engines, from hand-written PTX:
 //! a recursive function with `.reg` formals whose loop holds the recursive call (each lane at
-//! its own depth), a guarded call, an indirect call through a `.calltargets` list, and the
-//! fault for a pointer that is no candidate. NVRTC-generated recursion, function-pointer
+//! its own depth), a guarded call, indirect calls through a `.calltargets` list and through a
+//! `.callprototype`, and the fault for a pointer that is no candidate. NVRTC-generated recursion, function-pointer
 //! tables and stack overflow are cases in `ptx-tests/kernels/recursion`. Expected values
 //! come from host code written here, never from an engine. (The PTX was checked with ptxas
 //! -arch=sm_80.)
@@ -110,6 +110,48 @@ Ftab: .calltargets inc, negate, twice;
     st.global.u32 [%rd3], %r3;
     ret;
 }
+
+.func (.param .b64 r) wide(.param .b64 x)
+{
+    .reg .u64 %a;
+    ld.param.u64 %a, [x];
+    add.u64 %a, %a, %a;
+    st.param.u64 [r], %a;
+    ret;
+}
+
+.visible .entry proto(.param .u64 out, .param .u32 bad)
+{
+    .reg .u32 %r<8>;
+    .reg .u64 %rd<8>;
+    .reg .pred %p<3>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    rem.u32 %r2, %r1, 3;
+    mov.u64 %rd4, inc;
+    setp.eq.u32 %p1, %r2, 1;
+    mov.u64 %rd5, negate;
+    selp.b64 %rd4, %rd5, %rd4, %p1;
+    setp.eq.u32 %p2, %r2, 2;
+    mov.u64 %rd5, twice;
+    selp.b64 %rd4, %rd5, %rd4, %p2;
+    mov.u64 %rd6, wide;
+    ld.param.u32 %r6, [bad];
+    setp.eq.u32 %p1, %r1, %r6;
+    @%p1 add.u64 %rd4, %rd4, 4;
+    {
+    .param .b32 a0;
+    .param .b32 r0;
+    st.param.b32 [a0], %r1;
+Fproto: .callprototype (.param .b32 _) _ (.param .b32 _);
+    call (r0), %rd4, (a0), Fproto;
+    ld.param.b32 %r3, [r0];
+    }
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r3;
+    ret;
+}
 "#;
 
 /// Run `kernel` with a zeroed u32 buffer of `n` words and then `extra` arguments, one CTA of
@@ -166,6 +208,24 @@ fn indirect_call_through_calltargets() {
         .collect();
     for engine in [Engine::Interp, Engine::Jit] {
         let got = run(engine, "table", 64, &[KernelArg::U32(1000)])
+            .unwrap_or_else(|e| panic!("{engine}: {e}"));
+        assert_eq!(got, want, "{engine}");
+    }
+}
+
+/// With a `.callprototype`, the candidates are the address-taken functions of the prototype's
+/// sizes: `wide` (b64 → b64) has its address taken too, but is no candidate.
+#[test]
+fn indirect_call_through_a_prototype() {
+    let want: Vec<u32> = (0..64u32)
+        .map(|t| match t % 3 {
+            0 => t + 1,
+            1 => t.wrapping_neg(),
+            _ => 2 * t,
+        })
+        .collect();
+    for engine in [Engine::Interp, Engine::Jit] {
+        let got = run(engine, "proto", 64, &[KernelArg::U32(1000)])
             .unwrap_or_else(|e| panic!("{engine}: {e}"));
         assert_eq!(got, want, "{engine}");
     }

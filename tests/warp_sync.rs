@@ -249,6 +249,30 @@ fn bar_warp_sync_meets_across_branches() {
     check(WARP_SYNC, "exchange", 32, &want);
 }
 
+const PARTIAL: &str = r#"
+// A partial last warp (48 threads): lanes 16-31 of warp 1 do not exist and count as exited,
+// so bar.warp.sync and a shuffle with the full membermask complete.
+.visible .entry partial(.param .u64 out)
+{
+    .reg .b32 %r<6>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    bar.warp.sync -1;
+    shfl.sync.bfly.b32 %r2, %r1, 1, 31, -1;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r2;
+    ret;
+}
+"#;
+
+#[test]
+fn partial_warp_lanes_count_as_exited() {
+    let want: Vec<u32> = (0..48).map(|t| t ^ 1).collect();
+    check(PARTIAL, "partial", 48, &want);
+}
+
 const FAULTS: &str = r#"
 .visible .entry shfl_not_member(.param .u64 out)
 {

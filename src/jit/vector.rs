@@ -6,7 +6,7 @@
 //! `f64`), or four scalars (`i8`, `i16`, and anything built lane by lane).
 
 use super::codegen::{ctype, Gen, TRUSTED};
-use crate::analysis::schedule::EXITED_OFF;
+use crate::analysis::schedule::{EXITED_OFF, LIVE_OFF};
 use crate::ir::{self, Effect, Op, Terminator};
 use crate::runtime::env::CtaEnv;
 use crate::runtime::memory::GLOBAL_BASE;
@@ -1323,6 +1323,67 @@ impl Gen<'_, '_> {
         })
     }
 
+    /// A warp op; `warpsync` with a uniform membermask first checks inline whether any lane
+    /// must wait or fault (`runtime::warp`'s rules: a lane outside the membermask, a
+    /// non-exited lane of it not executing, for `bar.warp.sync` an exited lane of it). When
+    /// none does — converged code — every lane's result is false without a helper call;
+    /// otherwise the helper decides, as for any other warp op.
+    fn gen_warp_op_fast(
+        &mut self,
+        i: ir::Inst,
+        mask: Value,
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+        blk: ir::Block,
+    ) -> Result<(), String> {
+        let d = self.f.inst(i).clone();
+        let Op::WarpSync { exited_ok } = d.op else {
+            return self.gen_warp_op(i, mask, sc);
+        };
+        let (Some(&m), Some(&res)) = (d.args.first(), d.results.first()) else {
+            return self.gen_warp_op(i, mask, sc);
+        };
+        if !self.uni.uniform_at(m, blk) {
+            return self.gen_warp_op(i, mask, sc);
+        }
+        let x = match sc.get(&m) {
+            Some(&x) => x,
+            None => self.uniform_get(m, first)?,
+        };
+        let s = self.e.state;
+        let live = self.b.ins().load(types::I32, TRUSTED(), s, LIVE_OFF as i32);
+        let exited = self
+            .b
+            .ins()
+            .load(types::I32, TRUSTED(), s, EXITED_OFF as i32);
+        let alive = self.b.ins().band_not(live, exited);
+        let bad = self.b.ins().band_not(mask, x);
+        let members = self.b.ins().band(x, alive);
+        let need = self.b.ins().band_not(members, mask);
+        let mut any = self.b.ins().bor(bad, need);
+        if !exited_ok {
+            let named = self.b.ins().band(x, live);
+            let gone = self.b.ins().band(named, exited);
+            any = self.b.ins().bor(any, gone);
+        }
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.ins().brif(any, slow, &[], fast, &[]);
+        self.b.switch_to_block(fast);
+        if !exited_ok {
+            self.b.ins().fence();
+        }
+        let no = self.b.ins().iconst(types::I8, 0);
+        self.splat_store(res, no)?;
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(slow);
+        self.gen_warp_op(i, mask, sc)?;
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        Ok(())
+    }
+
     /// Store a scalar to all 32 lanes of `v`'s slot.
     fn splat_store(&mut self, v: ir::Value, x: Value) -> Result<(), String> {
         let t = self.ty(v);
@@ -1430,7 +1491,7 @@ impl Gen<'_, '_> {
                 }
             }
             if let Some(w) = warp_op {
-                self.gen_warp_op(w, mask, &sc)?;
+                self.gen_warp_op_fast(w, mask, &sc, first, blk)?;
             }
         }
         // Mask-level work.

@@ -351,6 +351,8 @@ pub(crate) struct Builder<'a> {
     pub inline_stack: Vec<String>,
     /// `.branchtargets` tables of the body being decoded: label → target labels (`brx.idx`).
     pub branch_tables: HashMap<String, Vec<ast::Ident>>,
+    /// `.callprototype` signatures of the body being decoded: label → raw text.
+    pub prototypes: HashMap<String, String>,
     /// Bytes of per-thread local memory laid out so far (kernel `.local` variables, then call
     /// parameters and inlined functions' frames as they are met).
     pub local_top: u64,
@@ -490,6 +492,7 @@ pub(crate) fn build_kernel<'a>(
         ret_target: None,
         inline_stack: vec![],
         branch_tables: branch_tables(body),
+        prototypes: prototypes(body),
         local_top: 0,
         vars: vec![],
         scopes: vec![HashMap::new()],
@@ -719,6 +722,28 @@ pub(crate) fn build_kernel<'a>(
 
 /// The `.branchtargets` tables of a body (any nesting): each is a label statement followed by
 /// the directive.
+/// The `.callprototype` signatures of a body (any nesting): label → raw signature text.
+pub(crate) fn prototypes(stmts: &[ast::Statement]) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    let mut last_label: Option<&str> = None;
+    for s in stmts {
+        match s {
+            ast::Statement::Label(l) => last_label = Some(&l.name),
+            ast::Statement::Directive(d) if d.name == "callprototype" => {
+                if let (Some(l), Some(t)) = (last_label.take(), &d.text) {
+                    out.insert(l.to_string(), t.clone());
+                }
+            }
+            ast::Statement::Block(inner, _) => {
+                out.extend(prototypes(inner));
+                last_label = None;
+            }
+            _ => last_label = None,
+        }
+    }
+    out
+}
+
 pub(crate) fn branch_tables(stmts: &[ast::Statement]) -> HashMap<String, Vec<ast::Ident>> {
     let mut out = HashMap::new();
     let mut last_label: Option<&str> = None;

@@ -288,6 +288,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
     let saved_syms = std::mem::replace(&mut b.syms, syms);
     let saved_labels = std::mem::take(&mut b.labels);
     let saved_tables = std::mem::replace(&mut b.branch_tables, build::branch_tables(body));
+    let saved_protos = std::mem::replace(&mut b.prototypes, build::prototypes(body));
     let saved_ret = b.ret_target.replace(after);
     b.inline_stack.push(callee_name.name.clone());
     let entry = b.new_block();
@@ -301,6 +302,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
     b.syms = saved_syms;
     b.ret_target = saved_ret;
     b.branch_tables = saved_tables;
+    b.prototypes = saved_protos;
     b.inline_stack.pop();
     walked?;
     for (name, (_, defined, span)) in &labels {

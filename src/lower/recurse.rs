@@ -420,9 +420,9 @@ impl Builder<'_> {
     }
 }
 
-/// The candidates of an indirect call: the `.calltargets` list `table`, or (a
-/// `.callprototype`) every function whose address is taken with `nparams` parameters and
-/// `nrets` results.
+/// The candidates of an indirect call: the `.calltargets` list `table`, or every function
+/// whose address is taken with the `.callprototype` `table`'s parameter and result sizes
+/// (without a readable prototype: with `nparams` parameters and `nrets` results).
 pub(super) fn indirect_targets(
     b: &Builder,
     table: Option<&str>,
@@ -432,19 +432,73 @@ pub(super) fn indirect_targets(
     if let Some(names) = table.and_then(|t| b.branch_tables.get(t)) {
         return names.iter().map(|n| n.name.clone()).collect();
     }
+    let proto = table
+        .and_then(|t| b.prototypes.get(t))
+        .and_then(|text| prototype_sizes(text));
+    let sizes = |ps: &[ast::Param]| -> Vec<u64> { ps.iter().map(|p| formal_size(p).0).collect() };
     let mut out: Vec<String> = b
         .graph
         .address_taken
         .iter()
         .filter(|n| {
             b.funcs.get(*n).is_some_and(|f| {
-                f.body.is_some() && f.params.len() == nparams && f.returns.len() == nrets
+                f.body.is_some()
+                    && match &proto {
+                        Some((rets, params)) => {
+                            sizes(&f.returns) == *rets && sizes(&f.params) == *params
+                        }
+                        None => f.params.len() == nparams && f.returns.len() == nrets,
+                    }
             })
         })
         .cloned()
         .collect();
     out.sort();
     out
+}
+
+/// The byte sizes of a `.callprototype`'s results and parameters (PTX ISA §11.3.4):
+/// `[(ret-list)] _ (param-list)`, each item `.param{.align N} .type _{[n]}` (or `.reg`).
+/// `None` when the text does not have that shape.
+fn prototype_sizes(text: &str) -> Option<(Vec<u64>, Vec<u64>)> {
+    let text = text.trim();
+    let (rets, rest) = if let Some(r) = text.strip_prefix('(') {
+        let end = r.find(')')?;
+        (&r[..end], r[end + 1..].trim())
+    } else {
+        ("", text)
+    };
+    let rest = rest.strip_prefix('_')?.trim();
+    let params = match rest.strip_prefix('(') {
+        Some(p) => p.strip_suffix(')')?,
+        None if rest.is_empty() => "",
+        None => return None,
+    };
+    let list = |s: &str| -> Option<Vec<u64>> {
+        s.split(',')
+            .map(str::trim)
+            .filter(|x| !x.is_empty())
+            .map(|item| {
+                let mut elem = None;
+                let mut count = 1u64;
+                for tok in item.split_whitespace() {
+                    if let Some(t) = tok.strip_prefix('.') {
+                        let bits = t
+                            .strip_prefix(['b', 'u', 's', 'f'])
+                            .and_then(|n| n.parse::<u64>().ok());
+                        if let Some(bits) = bits {
+                            elem = Some(bits / 8);
+                        }
+                    } else if let Some(open) = tok.find('[') {
+                        let n = tok[open + 1..].trim_end_matches(']');
+                        count = n.parse::<u64>().ok()?;
+                    }
+                }
+                Some(elem? * count)
+            })
+            .collect()
+    };
+    Some((list(rets)?, list(params)?))
 }
 
 /// Add function `name` to the current region (once); returns its index.
@@ -1159,6 +1213,7 @@ fn build_body(b: &mut Builder, k: usize) -> Result<(), LowerError> {
     let saved_syms = std::mem::replace(&mut b.syms, syms);
     let saved_labels = std::mem::take(&mut b.labels);
     let saved_tables = std::mem::replace(&mut b.branch_tables, build::branch_tables(body));
+    let saved_protos = std::mem::replace(&mut b.prototypes, build::prototypes(body));
     let saved_ret = b.ret_target.replace(ret_block);
     let saved_stack = std::mem::replace(&mut b.inline_stack, vec![name.clone()]);
     b.cur = entry;
@@ -1168,6 +1223,7 @@ fn build_body(b: &mut Builder, k: usize) -> Result<(), LowerError> {
     b.syms = saved_syms;
     b.ret_target = saved_ret;
     b.branch_tables = saved_tables;
+    b.prototypes = saved_protos;
     b.inline_stack = saved_stack;
     let frame = std::mem::replace(&mut b.frame, saved_frame);
     walked?;
@@ -1232,4 +1288,25 @@ fn build_body(b: &mut Builder, k: usize) -> Result<(), LowerError> {
     fc.frame_bytes = align_up(frame.map(|f| f.top).unwrap_or(formal_top), 16);
     region.current = None;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prototype_sizes;
+
+    #[test]
+    fn prototype_sizes_from_the_isa_forms() {
+        assert_eq!(
+            prototype_sizes("(.param .b32 _) _ (.param .b32 _)"),
+            Some((vec![4], vec![4]))
+        );
+        assert_eq!(
+            prototype_sizes("_ (.param .b64 _, .param .align 16 .b8 _[24], .param .f32 _)"),
+            Some((vec![], vec![8, 24, 4]))
+        );
+        assert_eq!(prototype_sizes("_ ()"), Some((vec![], vec![])));
+        assert_eq!(prototype_sizes("_"), Some((vec![], vec![])));
+        assert_eq!(prototype_sizes("(.param .b32 _) f (.param .b32 _)"), None);
+        assert_eq!(prototype_sizes("_ (.param .pred _)"), None);
+    }
 }
