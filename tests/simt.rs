@@ -471,7 +471,10 @@ fn endless_loop_stops_at_the_time_limit_with_positions() {
         // The limit must not stop the launch early (a broken limit would hang the test
         // instead; how close to 2 s it stops is measured, not asserted).
         let el = t.elapsed();
-        assert!(el >= Duration::from_millis(1990), "{engine}: stopped early: {el:?}");
+        assert!(
+            el >= Duration::from_millis(1990),
+            "{engine}: stopped early: {el:?}"
+        );
         let msg = e.to_string();
         assert_eq!(e.kind(), "timeout", "{engine}: {msg}");
         assert!(msg.contains("warp 0: lanes 0-31 at"), "{engine}: {msg}");
