@@ -68,26 +68,7 @@ fn op_divergent(op: &Op) -> bool {
         Op::SReg { reg } => !reg.is_warp_uniform(),
         // Warp collectives: a lane's result depends on its own membermask, which may differ
         // between lanes (segmented masks), so they count as divergent.
-        Op::Atom { .. }
-        | Op::AtomCas { .. }
-        | Op::Shfl { .. }
-        | Op::Vote { .. }
-        | Op::Activemask {}
-        | Op::Match { .. }
-        | Op::Redux { .. }
-        | Op::Elect {}
-        | Op::BarResult { .. }
-        | Op::WarpSync { .. }
-        | Op::CallCheck { .. }
-        | Op::Printf {}
-        | Op::Tex { .. }
-        | Op::Tld4 { .. }
-        | Op::Txq { .. }
-        | Op::Istypep { .. }
-        | Op::Suld { .. }
-        | Op::Sust { .. }
-        | Op::Sured { .. }
-        | Op::Suq { .. } => true,
+        Op::Atom { .. } | Op::AtomCas { .. } | Op::Shfl { .. } | crate::warp_ops!() => true,
         Op::Load { space, .. } => matches!(space, Space::Local | Space::Generic),
         _ => false,
     }

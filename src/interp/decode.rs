@@ -240,24 +240,7 @@ impl Decoder<'_> {
             Op::AtomCas { space } => Exec::AtomCas { space },
             Op::Fence {} => Exec::Fence,
             Op::Shfl { mode } => Exec::Shfl { mode },
-            op @ (Op::Vote { .. }
-            | Op::Activemask {}
-            | Op::Match { .. }
-            | Op::Redux { .. }
-            | Op::Elect {}
-            | Op::BarArrive { .. }
-            | Op::BarResult { .. }
-            | Op::WarpSync { .. }
-            | Op::CallCheck { .. }
-            | Op::Printf {}
-            | Op::Tex { .. }
-            | Op::Tld4 { .. }
-            | Op::Txq { .. }
-            | Op::Istypep { .. }
-            | Op::Suld { .. }
-            | Op::Sust { .. }
-            | Op::Sured { .. }
-            | Op::Suq { .. }) => {
+            op @ (crate::warp_ops!()) => {
                 let ws = |s: &Slot| WarpSlot {
                     off: s.off,
                     bytes: s.bytes as u32,

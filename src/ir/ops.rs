@@ -301,6 +301,34 @@ op_table! {
     ["9.7.11.4"] Suq { attr: TexAttr } => "suq";
 }
 
+/// The warp-level operations ([`Effect::Warp`]) other than `shfl`, which the engines treat on
+/// their own, as one pattern: `Op::Shfl { .. } | warp_ops!()` is every warp-level op. Both
+/// engines run these through one per-warp path (a runtime call over the active lanes), so a
+/// new warp-level op is added here once.
+#[macro_export]
+macro_rules! warp_ops {
+    () => {
+        $crate::ir::Op::Vote { .. }
+            | $crate::ir::Op::Activemask {}
+            | $crate::ir::Op::Match { .. }
+            | $crate::ir::Op::Redux { .. }
+            | $crate::ir::Op::Elect {}
+            | $crate::ir::Op::BarArrive { .. }
+            | $crate::ir::Op::BarResult { .. }
+            | $crate::ir::Op::WarpSync { .. }
+            | $crate::ir::Op::CallCheck { .. }
+            | $crate::ir::Op::Printf {}
+            | $crate::ir::Op::Tex { .. }
+            | $crate::ir::Op::Tld4 { .. }
+            | $crate::ir::Op::Txq { .. }
+            | $crate::ir::Op::Istypep { .. }
+            | $crate::ir::Op::Suld { .. }
+            | $crate::ir::Op::Sust { .. }
+            | $crate::ir::Op::Sured { .. }
+            | $crate::ir::Op::Suq { .. }
+    };
+}
+
 /// How an operation touches state beyond its results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Effect {
@@ -414,25 +442,7 @@ impl Op {
             | Op::Atom { .. }
             | Op::AtomCas { .. }
             | Op::Fence {} => Effect::Memory,
-            Op::Shfl { .. }
-            | Op::Vote { .. }
-            | Op::Activemask {}
-            | Op::Match { .. }
-            | Op::Redux { .. }
-            | Op::Elect {}
-            | Op::BarArrive { .. }
-            | Op::BarResult { .. }
-            | Op::WarpSync { .. }
-            | Op::CallCheck { .. }
-            | Op::Printf {}
-            | Op::Tex { .. }
-            | Op::Tld4 { .. }
-            | Op::Txq { .. }
-            | Op::Istypep { .. }
-            | Op::Suld { .. }
-            | Op::Sust { .. }
-            | Op::Sured { .. }
-            | Op::Suq { .. } => Effect::Warp,
+            Op::Shfl { .. } | warp_ops!() => Effect::Warp,
         }
     }
 }

@@ -542,24 +542,7 @@ impl Gen<'_, '_> {
                 );
                 Ok(())
             }
-            Op::Vote { .. }
-            | Op::Activemask {}
-            | Op::Match { .. }
-            | Op::Redux { .. }
-            | Op::Elect {}
-            | Op::BarArrive { .. }
-            | Op::BarResult { .. }
-            | Op::WarpSync { .. }
-            | Op::CallCheck { .. }
-            | Op::Printf {}
-            | Op::Tex { .. }
-            | Op::Tld4 { .. }
-            | Op::Txq { .. }
-            | Op::Istypep { .. }
-            | Op::Suld { .. }
-            | Op::Sust { .. }
-            | Op::Sured { .. }
-            | Op::Suq { .. } => {
+            crate::warp_ops!() => {
                 let slot = |v: ir::Value| -> Result<WarpSlot, String> {
                     let off = self.layout.slot[v.index()];
                     if off == u32::MAX {

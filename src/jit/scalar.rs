@@ -698,25 +698,9 @@ impl Gen<'_, '_> {
                 let r = self.b.inst_results(call)[0];
                 self.of_bits(r, t)
             }
-            Op::Shfl { .. }
-            | Op::Vote { .. }
-            | Op::Activemask {}
-            | Op::Match { .. }
-            | Op::Redux { .. }
-            | Op::Elect {}
-            | Op::BarArrive { .. }
-            | Op::BarResult { .. }
-            | Op::WarpSync { .. }
-            | Op::CallCheck { .. }
-            | Op::Printf {}
-            | Op::Tex { .. }
-            | Op::Tld4 { .. }
-            | Op::Txq { .. }
-            | Op::Istypep { .. }
-            | Op::Suld { .. }
-            | Op::Sust { .. }
-            | Op::Sured { .. }
-            | Op::Suq { .. } => return Err("internal: warp op inside a lane loop".into()),
+            Op::Shfl { .. } | crate::warp_ops!() => {
+                return Err("internal: warp op inside a lane loop".into())
+            }
             Op::Fence {} => {
                 self.b.ins().fence();
                 return Ok(None);

@@ -537,24 +537,7 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
         | Op::AtomCas { .. }
         | Op::Fence {}
         | Op::Shfl { .. }
-        | Op::Vote { .. }
-        | Op::Activemask {}
-        | Op::Match { .. }
-        | Op::Redux { .. }
-        | Op::Elect {}
-        | Op::BarArrive { .. }
-        | Op::BarResult { .. }
-        | Op::WarpSync { .. }
-        | Op::CallCheck { .. }
-        | Op::Printf {}
-        | Op::Tex { .. }
-        | Op::Tld4 { .. }
-        | Op::Txq { .. }
-        | Op::Istypep { .. }
-        | Op::Suld { .. }
-        | Op::Sust { .. }
-        | Op::Sured { .. }
-        | Op::Suq { .. } => 0,
+        | crate::warp_ops!() => 0,
     }
 }
 
