@@ -79,148 +79,87 @@ impl FaultReport {
 
 impl std::fmt::Display for FaultReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let what = match self.kind {
-            FaultKind::OutOfBounds => "out of bounds",
-            FaultKind::Misaligned => "misaligned",
-            FaultKind::Unallocated => "out of bounds (no live allocation)",
-            FaultKind::Unsupported => "unsupported address window",
-            FaultKind::Barrier => {
-                return write!(
-                    f,
-                    "{}:{}:{}: fault in kernel '{}': invalid barrier operand {} (ids are 0..15, \
-                     thread counts multiples of 32) by CTA ({},{},{}) thread ({},{},{}) in '{}'",
-                    self.ptx_file,
-                    self.loc.line,
-                    self.loc.col,
-                    self.kernel,
-                    self.addr,
-                    self.ctaid[0],
-                    self.ctaid[1],
-                    self.ctaid[2],
-                    self.tid[0],
-                    self.tid[1],
-                    self.tid[2],
-                    self.instruction,
-                );
-            }
-            FaultKind::MemberMask
-            | FaultKind::ExitedMember
-            | FaultKind::StackOverflow
-            | FaultKind::BadCallTarget => {
-                let what = match self.kind {
-                    FaultKind::MemberMask => format!(
-                        "the executing thread is not in its membermask {:#010x} (undefined in \
-                         PTX)",
-                        self.addr
-                    ),
-                    FaultKind::ExitedMember => format!(
-                        "membermask {:#010x} names lanes {} that have exited and can never \
-                         arrive",
-                        self.addr,
-                        crate::runtime::launch::fmt_lanes(self.size)
-                    ),
-                    FaultKind::StackOverflow => format!(
-                        "call stack overflow: a call at depth {} needs more than the \
-                         {}-byte per-thread call stack",
-                        self.addr, self.size
-                    ),
-                    _ => format!(
-                        "indirect call through {:#x}, which is not the address of a function \
-                         this call may reach",
-                        self.addr
-                    ),
+        let access = if self.write { "store" } else { "load" };
+        // What happened; memory accesses also name the nearest allocation and the count.
+        let (what, memory) = match self.kind {
+            FaultKind::OutOfBounds
+            | FaultKind::Misaligned
+            | FaultKind::Unallocated
+            | FaultKind::Unsupported => {
+                let kind = match self.kind {
+                    FaultKind::OutOfBounds => "out of bounds",
+                    FaultKind::Misaligned => "misaligned",
+                    FaultKind::Unallocated => "out of bounds (no live allocation)",
+                    _ => "unsupported address window",
                 };
-                return write!(
-                    f,
-                    "{}:{}:{}: fault in kernel '{}': {what} by CTA ({},{},{}) thread ({},{},{}) \
-                     in '{}'",
-                    self.ptx_file,
-                    self.loc.line,
-                    self.loc.col,
-                    self.kernel,
-                    self.ctaid[0],
-                    self.ctaid[1],
-                    self.ctaid[2],
-                    self.tid[0],
-                    self.tid[1],
-                    self.tid[2],
-                    self.instruction,
+                let what = format!(
+                    "{kind} {access} of {} bytes at {} address {:#x}",
+                    self.size, self.space, self.addr
                 );
+                (what, true)
             }
-            FaultKind::BadHandle => {
-                return write!(
-                    f,
-                    "{}:{}:{}: fault in kernel '{}': invalid texture/surface handle {:#x} (never \
-                     created, destroyed, or of another kind) by CTA ({},{},{}) thread ({},{},{}) in '{}'",
-                    self.ptx_file,
-                    self.loc.line,
-                    self.loc.col,
-                    self.kernel,
+            FaultKind::Barrier => (
+                format!(
+                    "invalid barrier operand {} (ids are 0..15, thread counts multiples of 32)",
+                    self.addr
+                ),
+                false,
+            ),
+            FaultKind::MemberMask => (
+                format!(
+                    "the executing thread is not in its membermask {:#010x} (undefined in PTX)",
+                    self.addr
+                ),
+                false,
+            ),
+            FaultKind::ExitedMember => (
+                format!(
+                    "membermask {:#010x} names lanes {} that have exited and can never arrive",
                     self.addr,
-                    self.ctaid[0],
-                    self.ctaid[1],
-                    self.ctaid[2],
-                    self.tid[0],
-                    self.tid[1],
-                    self.tid[2],
-                    self.instruction,
-                );
-            }
-            FaultKind::SurfaceBounds => {
-                return write!(
-                    f,
-                    "{}:{}:{}: fault in kernel '{}': surface {} of {} bytes out of range (.trap) at \
-                     x = {} bytes by CTA ({},{},{}) thread ({},{},{}) in '{}'",
-                    self.ptx_file,
-                    self.loc.line,
-                    self.loc.col,
-                    self.kernel,
-                    if self.write { "store" } else { "load" },
-                    self.size,
-                    self.addr as i64,
-                    self.ctaid[0],
-                    self.ctaid[1],
-                    self.ctaid[2],
-                    self.tid[0],
-                    self.tid[1],
-                    self.tid[2],
-                    self.instruction,
-                );
-            }
-            FaultKind::Trap => {
-                return write!(
-                    f,
-                    "{}:{}:{}: fault in kernel '{}': trap by CTA ({},{},{}) thread ({},{},{}) in '{}'{}",
-                    self.ptx_file,
-                    self.loc.line,
-                    self.loc.col,
-                    self.kernel,
-                    self.ctaid[0],
-                    self.ctaid[1],
-                    self.ctaid[2],
-                    self.tid[0],
-                    self.tid[1],
-                    self.tid[2],
-                    self.instruction,
-                    if self.count > 1 {
-                        format!(" ({} faults in all)", self.count)
-                    } else {
-                        String::new()
-                    }
-                );
-            }
+                    crate::runtime::launch::fmt_lanes(self.size)
+                ),
+                false,
+            ),
+            FaultKind::StackOverflow => (
+                format!(
+                    "call stack overflow: a call at depth {} needs more than the {}-byte \
+                     per-thread call stack",
+                    self.addr, self.size
+                ),
+                false,
+            ),
+            FaultKind::BadCallTarget => (
+                format!(
+                    "indirect call through {:#x}, which is not the address of a function this \
+                     call may reach",
+                    self.addr
+                ),
+                false,
+            ),
+            FaultKind::BadHandle => (
+                format!(
+                    "invalid texture/surface handle {:#x} (never created, destroyed, or of \
+                     another kind)",
+                    self.addr
+                ),
+                false,
+            ),
+            FaultKind::SurfaceBounds => (
+                format!(
+                    "surface {access} of {} bytes out of range (.trap) at x = {} bytes",
+                    self.size, self.addr as i64
+                ),
+                false,
+            ),
+            FaultKind::Trap => ("trap".to_string(), false),
         };
         write!(
             f,
-            "{}:{}:{}: fault in kernel '{}': {what} {} of {} bytes at {} address {:#x} by CTA ({},{},{}) thread ({},{},{}) in '{}'",
+            "{}:{}:{}: fault in kernel '{}': {what} by CTA ({},{},{}) thread ({},{},{}) in '{}'",
             self.ptx_file,
             self.loc.line,
             self.loc.col,
             self.kernel,
-            if self.write { "store" } else { "load" },
-            self.size,
-            self.space,
-            self.addr,
             self.ctaid[0],
             self.ctaid[1],
             self.ctaid[2],
@@ -229,14 +168,18 @@ impl std::fmt::Display for FaultReport {
             self.tid[2],
             self.instruction
         )?;
-        if let Some((label, off, size)) = &self.nearest {
-            write!(
-                f,
-                "; nearest allocation '{label}' ({size} bytes), offset {off}"
-            )?;
-        }
-        if self.count > 1 {
-            write!(f, " ({} faulting accesses in all)", self.count)?;
+        if memory {
+            if let Some((label, off, size)) = &self.nearest {
+                write!(
+                    f,
+                    "; nearest allocation '{label}' ({size} bytes), offset {off}"
+                )?;
+            }
+            if self.count > 1 {
+                write!(f, " ({} faulting accesses in all)", self.count)?;
+            }
+        } else if self.kind == FaultKind::Trap && self.count > 1 {
+            write!(f, " ({} faults in all)", self.count)?;
         }
         Ok(())
     }
