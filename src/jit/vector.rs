@@ -708,7 +708,7 @@ impl Gen<'_, '_> {
                     Op::FSub { .. } => lanewise!(fsub),
                     _ => lanewise!(fmul),
                 };
-                self.vcanon(r)
+                self.vcanon_unless_blind(res, r)
             }
             Op::FDiv {
                 rnd,
@@ -716,7 +716,7 @@ impl Gen<'_, '_> {
                 approx: false,
             } if rnd == ir::Round::Nearest && !ftz => {
                 let r = lanewise!(fdiv);
-                self.vcanon(r)
+                self.vcanon_unless_blind(res, r)
             }
             Op::FFma { rnd, ftz, sat } if rnd == ir::Round::Nearest && !ftz && !sat => {
                 let r = match (args[0], args[1], args[2]) {
@@ -726,7 +726,7 @@ impl Gen<'_, '_> {
                     }
                     _ => return Ok(None),
                 };
-                self.vcanon(r)
+                self.vcanon_unless_blind(res, r)
             }
             Op::FSqrt { rnd, ftz, .. } if rnd == ir::Round::Nearest && !ftz => {
                 let r = match args[0] {
@@ -734,7 +734,7 @@ impl Gen<'_, '_> {
                     GVal::V2(a, b) => GVal::V2(self.b.ins().sqrt(a), self.b.ins().sqrt(b)),
                     _ => return Ok(None),
                 };
-                self.vcanon(r)
+                self.vcanon_unless_blind(res, r)
             }
             Op::FNeg { ftz: false } => match args[0] {
                 GVal::V1(a) => GVal::V1(self.b.ins().fneg(a)),
@@ -870,6 +870,15 @@ impl Gen<'_, '_> {
             _ => return Ok(None),
         };
         Ok(Some(r))
+    }
+
+    /// [`Self::vcanon`], except for a value only NaN-blind operations read (`Gen::nan_blind`).
+    fn vcanon_unless_blind(&mut self, v: ir::Value, r: GVal) -> GVal {
+        if self.nan_blind[v.index()] {
+            r
+        } else {
+            self.vcanon(r)
+        }
     }
 
     /// Canonical NaN for every NaN lane.
