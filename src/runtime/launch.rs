@@ -523,12 +523,14 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
             let s = bytes(&mut states[w]);
             let waiting = rec(s, id, BAR_WAITING);
             let result = match BarKind::from_code(rec(s, id, BAR_FLAGS) & 0xff) {
-                BarKind::RedPopc => popc,
-                BarKind::RedAnd => all as u32,
-                BarKind::RedOr => (popc != 0) as u32,
-                BarKind::Sync | BarKind::Arrive => 0,
+                BarKind::RedPopc => Some(popc),
+                BarKind::RedAnd => Some(all as u32),
+                BarKind::RedOr => Some((popc != 0) as u32),
+                // No result: only `bar.red` is followed by a read of it (`BarResult`).
+                BarKind::Sync | BarKind::Arrive => None,
             };
-            let mut m = waiting;
+            let mut m = if result.is_some() { waiting } else { 0 };
+            let result = result.unwrap_or(0);
             while m != 0 {
                 let l = m.trailing_zeros();
                 m &= m - 1;
