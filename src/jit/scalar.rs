@@ -259,7 +259,10 @@ impl Gen<'_, '_> {
             Some(AtomOp::Max(Sign::Signed)) => self.b.ins().smax(old, bv),
             Some(AtomOp::Inc) => {
                 // old >= b ? 0 : old + 1
-                let ge = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, old, bv);
+                let ge = self
+                    .b
+                    .ins()
+                    .icmp(IntCC::UnsignedGreaterThanOrEqual, old, bv);
                 let inc = self.b.ins().iadd_imm_s(old, 1);
                 let zero = self.iconst(ct, 0);
                 self.b.ins().select(ge, zero, inc)

@@ -194,7 +194,9 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 }
             }
             if same {
-                bar_arrive_mask(s, mask, id0, threads0, pred_bits, kind, aligned, d.inst, env);
+                bar_arrive_mask(
+                    s, mask, id0, threads0, pred_bits, kind, aligned, d.inst, env,
+                );
                 return;
             }
             for l in lanes(mask) {
