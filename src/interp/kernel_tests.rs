@@ -7,9 +7,13 @@ use crate::runtime::{Context, DevicePtr, Engine, KernelArg, LaunchDims, LaunchOp
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The raw little-endian data of a `.npy` file (C order), and its dtype descriptor.
+/// The raw little-endian data of a `.npy` file (C order), and its dtype descriptor; a `.bin`
+/// file is raw little-endian data already (descriptor empty).
 fn read_npy(path: &Path) -> Result<(String, Vec<u8>), String> {
     let b = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if path.extension().is_some_and(|e| e == "bin") {
+        return Ok((String::new(), b));
+    }
     if b.len() < 10 || &b[..6] != b"\x93NUMPY" {
         return Err(format!("{}: not an npy file", path.display()));
     }
@@ -73,11 +77,18 @@ fn num(v: &toml::Value) -> Result<(f64, Option<i128>), String> {
     }
 }
 
-/// The values of a `values = [..]` list as bytes of type `ty`.
+/// The values of a `values = [..]` list as bytes of type `ty`. Strings (`"0x…"`, `"-0.0"`,
+/// PTX float bits `"0f…"`) go through the case format's own number parser and encoder.
 fn values_bytes(ty: &str, v: &toml::Value) -> Result<Vec<u8>, String> {
+    use crate::case::dtype::{DType, Num};
     let a = v.as_array().ok_or("values must be a list")?;
     let mut out = vec![];
     for x in a {
+        if let toml::Value::String(text) = x {
+            let dt = DType::parse(ty).ok_or(format!("type {ty}"))?;
+            dt.encode(Num::parse(text)?, &mut out)?;
+            continue;
+        }
         let (f, i) = num(x)?;
         out.extend(elem_bytes(ty, f, i));
     }
