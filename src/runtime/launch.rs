@@ -418,7 +418,10 @@ fn rec(s: &[u8], id: u32, field: u32) -> u32 {
 
 /// Lanes of a warp parked at any block.
 fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
-    (0..layout.order.len() as u32).fold(0, |m, p| m | rd32(s, layout.parked(p)))
+    layout
+        .barrier_targets
+        .iter()
+        .fold(0, |m, &p| m | rd32(s, layout.parked(p)))
 }
 
 /// Complete every barrier whose arrivals are complete (PTX ISA §9.7.13.1): a barrier for all
@@ -536,7 +539,7 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
                 m &= m - 1;
                 wr32(s, BAR_RESULT_OFF + 4 * l, result);
             }
-            for p in 0..layout.order.len() as u32 {
+            for &p in &layout.barrier_targets {
                 let parked = rd32(s, layout.parked(p));
                 let m = parked & waiting;
                 if m != 0 {
