@@ -431,6 +431,13 @@ fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
 /// order). Waiting lanes of the completing warps go from parked to pending, with their
 /// `bar.red` results.
 fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
+    // No lane parked anywhere (every kernel without barriers): the CTA has finished.
+    if states
+        .iter_mut()
+        .all(|st| parked_lanes(layout, bytes(st)) == 0)
+    {
+        return Round::Done;
+    }
     let nw = states.len();
     let mut any_parked = false;
     // Barriers some warp has arrived at (bit per id): only those can complete.
