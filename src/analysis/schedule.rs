@@ -136,6 +136,9 @@ pub struct WarpLayout {
     /// index (`runtime::env::terminator_fault_index` numbering) of the block's first
     /// instruction, or of its terminator when it has none.
     pub block_site: Vec<u32>,
+    /// Priorities of the blocks a barrier terminator continues at, ascending: the only blocks
+    /// whose parked masks can be non-zero.
+    pub barrier_targets: Vec<u32>,
 }
 
 impl WarpLayout {
@@ -301,8 +304,19 @@ pub fn schedule_with(
     }
     let size = align16(scratch_end);
     let block_site = order.iter().map(|&b| site(f, b)).collect();
+    let mut barrier_targets: Vec<u32> = order
+        .iter()
+        .filter_map(|&b| match &f.block(b).term {
+            Terminator::Barrier { next } => Some(prio[next.block.index()]),
+            _ => None,
+        })
+        .filter(|&p| p != u32::MAX)
+        .collect();
+    barrier_targets.sort_unstable();
+    barrier_targets.dedup();
     Ok(WarpLayout {
         block_site,
+        barrier_targets,
         order,
         prio,
         slot,

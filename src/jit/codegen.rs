@@ -103,6 +103,10 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) sig_bar: cranelift_codegen::ir::SigRef,
     /// IR block of each instruction.
     pub(super) inst_block: Vec<u32>,
+    /// Group values used only by NaN-blind operations of their block ([`nan_blind`]): their
+    /// NaN results stay as the hardware makes them; the last operation of the chain makes
+    /// its result canonical.
+    pub(super) nan_blind: Vec<bool>,
     /// Entry block of each block priority (filled by the dispatcher).
     enter: Vec<CBlock>,
 }
@@ -120,6 +124,27 @@ pub struct Plan {
     /// so they need slots of their own (not shared scratch).
     pub scalar_slot: Vec<bool>,
     inst_block: Vec<u32>,
+    nan_blind: Vec<bool>,
+}
+
+/// Float operations whose SIMD form yields a NaN exactly when an operand is a NaN or the
+/// operation is invalid (`inf - inf`, `0 × inf`, `0 / 0`, `sqrt(-1)`): which NaN an operand
+/// is never changes the result's bits once that result is made canonical
+/// (`vector.rs`, `vcanon`). PTX ISA §9.7.3 (`add`, `sub`, `mul`, `fma`, `div.rn`, `sqrt.rn`).
+pub(super) fn nan_blind(op: &Op) -> bool {
+    match *op {
+        Op::FAdd { rnd, ftz, sat } | Op::FSub { rnd, ftz, sat } | Op::FMul { rnd, ftz, sat } => {
+            rnd == ir::Round::Nearest && !ftz && !sat
+        }
+        Op::FFma { rnd, ftz, sat } => rnd == ir::Round::Nearest && !ftz && !sat,
+        Op::FDiv {
+            rnd,
+            ftz,
+            approx: false,
+        } => rnd == ir::Round::Nearest && !ftz,
+        Op::FSqrt { rnd, ftz, .. } => rnd == ir::Round::Nearest && !ftz,
+        _ => false,
+    }
 }
 
 /// Analyze a kernel for code generation.
@@ -242,6 +267,34 @@ pub fn plan(f: &ir::Function) -> Plan {
         }
     }
 
+    // Values whose every use is an operand of a NaN-blind float operation of the same block
+    // (not stored, not passed on): their own NaN results need not be made canonical.
+    let mut nan_only = vec![true; nv];
+    let mut nan_used = vec![false; nv];
+    for (bi, blk) in f.blocks.iter().enumerate() {
+        for &i in &blk.insts {
+            let d = f.inst(i);
+            let blind = nan_blind(&d.op) && !scalar[i.index()];
+            for &a in &d.args {
+                nan_used[a.index()] = true;
+                if !blind || def_blocks[a.index()] != bi {
+                    nan_only[a.index()] = false;
+                }
+            }
+        }
+        if let Terminator::Branch { cond, .. } = &blk.term {
+            nan_only[cond.index()] = false;
+        }
+        for c in blk.term.targets() {
+            for &a in &c.args {
+                nan_only[a.index()] = false;
+            }
+        }
+    }
+    let nan_blind: Vec<bool> = (0..nv)
+        .map(|v| nan_only[v] && nan_used[v] && !escapes[v])
+        .collect();
+
     Plan {
         uni,
         scalar,
@@ -249,6 +302,7 @@ pub fn plan(f: &ir::Function) -> Plan {
         cross_block,
         scalar_slot,
         inst_block,
+        nan_blind,
     }
 }
 
@@ -353,7 +407,7 @@ pub fn generate(
         cross_block,
         scalar_slot,
         inst_block,
-        ..
+        nan_blind,
     } = plan;
     let mut g = Gen {
         f,
@@ -369,6 +423,7 @@ pub fn generate(
         cross_block,
         scalar_slot,
         inst_block,
+        nan_blind,
         sig_pure,
         sig_access,
         sig_atom,

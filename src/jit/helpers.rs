@@ -72,52 +72,54 @@ pub unsafe extern "C" fn access_helper(
 }
 
 /// Loads or stores for the active lanes of a group of four (the general path of the SIMD code:
-/// generic addresses, faults, memcheck). `io` holds four `u64` addresses then four `u64`
-/// values (read for stores, written for loads, zero-extended); `mask4` has bit j for lane
-/// `lane0 + j`. Faulting lanes are recorded and load 0.
+/// gathers, scatters, generic addresses, faults, memcheck). `io` holds four `u64` addresses,
+/// then at byte 32 the four lanes' values packed, `size` bytes each (read for stores, written
+/// for loads). `mask4` has bit j for lane `lane0 + j`. Faulting lanes are recorded and load 0.
 ///
 /// # Safety
 /// `env`/`state` are the running warp's; `io` points to 64 writable bytes.
 pub unsafe extern "C" fn group_access_helper(
     env: *const CtaEnv,
     state: *mut u8,
-    io: *mut u64,
+    io: *mut u8,
     mask4: u32,
     info: u32,
     lane0: u32,
     inst: u32,
 ) {
     // SAFETY: JIT code passes its own env and a 64-byte stack buffer.
-    let (env, io) = unsafe { (&*env, std::slice::from_raw_parts_mut(io, 8)) };
+    let (env, io) = unsafe { (&*env, std::slice::from_raw_parts_mut(io, 64)) };
     let _ = state;
     let space = space_from_code(info & 0xff);
     let size = (info >> 8) & 0xff;
     let align = (info >> 16) & 0xff;
     let write = (info >> 24) & 1 != 0;
+    let n = (size as usize).min(8);
     for j in 0..4 {
         if mask4 >> j & 1 == 0 {
             continue;
         }
-        let addr = io[j];
+        let mut a = [0u8; 8];
+        a.copy_from_slice(&io[8 * j..8 * j + 8]);
+        let addr = u64::from_le_bytes(a);
         let lane = lane0 + j as u32;
+        let val = 32 + n * j;
         match env::translate(env, space, addr, size, align, lane) {
             Ok(p) => {
-                // SAFETY: translate checked that [p, p+size) is inside the space.
+                // SAFETY: translate checked that [p, p+size) is inside the space; the value
+                // area of lane j is `n` bytes inside the 64-byte buffer.
                 unsafe {
                     if write {
-                        let v = io[4 + j].to_le_bytes();
-                        std::ptr::copy_nonoverlapping(v.as_ptr(), p, size as usize);
+                        std::ptr::copy_nonoverlapping(io[val..val + n].as_ptr(), p, n);
                     } else {
-                        let mut v = [0u8; 8];
-                        std::ptr::copy_nonoverlapping(p, v.as_mut_ptr(), size as usize);
-                        io[4 + j] = u64::from_le_bytes(v);
+                        std::ptr::copy_nonoverlapping(p, io[val..val + n].as_mut_ptr(), n);
                     }
                 }
             }
             Err((kind, sp)) => {
                 env.fault(lane, inst, kind, sp, addr, size, write);
                 if !write {
-                    io[4 + j] = 0;
+                    io[val..val + n].fill(0);
                 }
             }
         }

@@ -134,10 +134,10 @@ pub fn compile(f: &VerifiedFunction) -> Result<JitKernel, String> {
         .map_err(|e| format!("Cranelift: {e:?}"))?;
     if disasm {
         if let Some(text) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+            let bytes = ctx.compiled_code().map_or(0, |c| c.code_info().total_size);
             eprintln!(
-                "; ptx_{} ({} bytes)\n{text}",
-                f.name,
-                ctx.compiled_code().map_or(0, |c| c.code_info().total_size)
+                "; ptx_{} ({bytes} bytes of code, warp state {} bytes)\n{text}",
+                f.name, layout.size
             );
         }
     }

@@ -708,7 +708,7 @@ impl Gen<'_, '_> {
                     Op::FSub { .. } => lanewise!(fsub),
                     _ => lanewise!(fmul),
                 };
-                self.vcanon(r)
+                self.vcanon_unless_blind(res, r)
             }
             Op::FDiv {
                 rnd,
@@ -716,7 +716,7 @@ impl Gen<'_, '_> {
                 approx: false,
             } if rnd == ir::Round::Nearest && !ftz => {
                 let r = lanewise!(fdiv);
-                self.vcanon(r)
+                self.vcanon_unless_blind(res, r)
             }
             Op::FFma { rnd, ftz, sat } if rnd == ir::Round::Nearest && !ftz && !sat => {
                 let r = match (args[0], args[1], args[2]) {
@@ -726,7 +726,7 @@ impl Gen<'_, '_> {
                     }
                     _ => return Ok(None),
                 };
-                self.vcanon(r)
+                self.vcanon_unless_blind(res, r)
             }
             Op::FSqrt { rnd, ftz, .. } if rnd == ir::Round::Nearest && !ftz => {
                 let r = match args[0] {
@@ -734,7 +734,7 @@ impl Gen<'_, '_> {
                     GVal::V2(a, b) => GVal::V2(self.b.ins().sqrt(a), self.b.ins().sqrt(b)),
                     _ => return Ok(None),
                 };
-                self.vcanon(r)
+                self.vcanon_unless_blind(res, r)
             }
             Op::FNeg { ftz: false } => match args[0] {
                 GVal::V1(a) => GVal::V1(self.b.ins().fneg(a)),
@@ -872,6 +872,15 @@ impl Gen<'_, '_> {
         Ok(Some(r))
     }
 
+    /// [`Self::vcanon`], except for a value only NaN-blind operations read (`Gen::nan_blind`).
+    fn vcanon_unless_blind(&mut self, v: ir::Value, r: GVal) -> GVal {
+        if self.nan_blind[v.index()] {
+            r
+        } else {
+            self.vcanon(r)
+        }
+    }
+
     /// Canonical NaN for every NaN lane.
     fn vcanon(&mut self, r: GVal) -> GVal {
         let one = |g: &mut Self, x: Value| -> Value {
@@ -995,91 +1004,50 @@ impl Gen<'_, '_> {
         Some((c, m, p))
     }
 
-    /// Inline per-lane check for a gather/scatter in a known space: every active lane's
-    /// access in bounds and aligned (and memcheck off for global). Returns (ok, host pointer
-    /// per lane — the warp state's scratch area for inactive lanes).
-    fn gather_ptrs(
-        &mut self,
-        grp: &Grp,
-        space: ir::Space,
-        addrs: [Value; 4],
-        size: u32,
-        align: u32,
-    ) -> Option<(Value, [Value; 4])> {
-        let (base, limit, bias) = match space {
-            ir::Space::Global | ir::Space::Const => {
-                (self.e.global_base, self.e.global_top, GLOBAL_BASE as i64)
-            }
-            ir::Space::Shared => (self.e.shared_base, self.e.shared_size, 0),
-            ir::Space::Param => (self.e.param_base, self.e.param_size, 0),
-            _ => return None,
-        };
-        let scratch = self
-            .b
-            .ins()
-            .iadd_imm_s(self.e.state, super::helpers::SCRATCH_OFF as i64);
-        let mut all = self.b.ins().iconst(types::I8, 1);
-        let mut ptrs = [scratch; 4];
-        for j in 0..4 {
-            let off = self.b.ins().iadd_imm_s(addrs[j], -bias);
-            let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
-            let room = self.b.ins().isub(limit, off);
-            let fits =
-                self.b
-                    .ins()
-                    .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, size as i64);
-            let mut ok = self.b.ins().band(lt, fits);
-            if align > 1 {
-                let low = self.b.ins().band_imm_s(addrs[j], align as i64 - 1);
-                let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
-                ok = self.b.ins().band(ok, z);
-            }
-            let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
-            let active = self.b.ins().icmp_imm_s(IntCC::NotEqual, bit, 0);
-            let bad = self.b.ins().band_not(active, ok);
-            all = self.b.ins().band_not(all, bad);
-            let p = self.b.ins().iadd(base, off);
-            ptrs[j] = self.b.ins().select(active, p, scratch);
-        }
-        if matches!(space, ir::Space::Global | ir::Space::Const) {
-            let nm = self.b.ins().icmp_imm_s(IntCC::Equal, self.e.memcheck, 0);
-            all = self.b.ins().band(all, nm);
-        }
-        Some((all, ptrs))
-    }
-
-    /// The general path: one helper call translates and performs the active lanes' accesses
-    /// (faults recorded per lane). `vals` are the values to store (stores) or `None` (loads);
-    /// returns the four loaded `u64` bit patterns for loads.
+    /// The general path (gathers, scatters, generic addresses, faults, memcheck): one helper
+    /// call translates and performs the active lanes' accesses, faults recorded per lane.
+    /// The addresses go to the helper as the two `i64x2` halves; `vals` is the group value to
+    /// store (stores) or `None` (loads, returning the loaded group value of type `t`). Values
+    /// travel packed, `size` bytes per lane (`helpers::group_access_helper`).
     #[allow(clippy::too_many_arguments)]
     fn group_helper(
         &mut self,
         grp: &Grp,
         i: ir::Inst,
         space: ir::Space,
-        addrs: [Value; 4],
-        vals: Option<[Value; 4]>,
+        addr: (Value, Value),
+        vals: Option<GVal>,
+        t: ir::Type,
         size: u32,
         align: u32,
-    ) -> [Value; 4] {
+    ) -> GVal {
         let ss = self
             .b
             .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
                 cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
                 64,
-                3,
+                4,
             ));
-        for (j, &a) in addrs.iter().enumerate() {
-            self.b.ins().stack_store(self.ptr, a, ss, (8 * j) as i32);
-        }
-        if let Some(v) = vals {
-            for (j, &x) in v.iter().enumerate() {
-                self.b
-                    .ins()
-                    .stack_store(self.ptr, x, ss, (32 + 8 * j) as i32);
-            }
-        }
         let io = self.b.ins().stack_addr(self.ptr, ss, 0);
+        let fl = MemFlagsData::new().with_notrap();
+        self.b.ins().store(fl, addr.0, io, 0);
+        self.b.ins().store(fl, addr.1, io, 16);
+        let lb = size as i32;
+        match vals {
+            Some(GVal::V1(v)) => {
+                self.b.ins().store(fl, v, io, 32);
+            }
+            Some(GVal::V2(a, b)) => {
+                self.b.ins().store(fl, a, io, 32);
+                self.b.ins().store(fl, b, io, 48);
+            }
+            Some(GVal::S4(s)) => {
+                for (j, &x) in s.iter().enumerate() {
+                    self.b.ins().store(fl, x, io, 32 + lb * j as i32);
+                }
+            }
+            None => {}
+        }
         let info = super::helpers::access_info(space, size, align, vals.is_some());
         let infov = self.b.ins().iconst(types::I32, info as i64);
         let lane0 = self.b.ins().ishl_imm_s(grp.g, 2);
@@ -1090,14 +1058,21 @@ impl Gen<'_, '_> {
             callee,
             &[self.e.env, self.e.state, io, grp.bits, infov, lane0, instv],
         );
-        let mut out = [infov; 4];
-        for (j, o) in out.iter_mut().enumerate() {
-            *o = self
-                .b
-                .ins()
-                .stack_load(self.ptr, types::I64, ss, (32 + 8 * j) as i32);
+        if vals.is_some() {
+            return GVal::S4([infov; 4]);
         }
-        out
+        match vty(t).filter(|_| t != ir::Type::Pred) {
+            Some(vt) if is_v2(t) => {
+                let a = self.b.ins().load(vt, fl, io, 32);
+                let b = self.b.ins().load(vt, fl, io, 48);
+                GVal::V2(a, b)
+            }
+            Some(vt) => GVal::V1(self.b.ins().load(vt, fl, io, 32)),
+            None => {
+                let ct = ctype(t);
+                GVal::S4([0, 1, 2, 3].map(|j| self.b.ins().load(ct, fl, io, 32 + lb * j)))
+            }
+        }
     }
 
     fn vec_load(
@@ -1154,10 +1129,12 @@ impl Gen<'_, '_> {
             let test_same = self.b.create_block();
             let fast = self.b.create_block();
             let bcast = self.b.create_block();
-            match vector {
-                Some(_) => self.b.ins().brif(consec, fast, &[], test_same, &[]),
-                None => self.b.ins().jump(test_same, &[]),
-            };
+            let narrow = matches!(rt, ir::Type::I8 | ir::Type::I16);
+            if vector.is_some() || narrow {
+                self.b.ins().brif(consec, fast, &[], test_same, &[]);
+            } else {
+                self.b.ins().jump(test_same, &[]);
+            }
             self.b.switch_to_block(test_same);
             self.b.ins().brif(same, bcast, &[], next, &[]);
             self.b.switch_to_block(fast);
@@ -1170,6 +1147,20 @@ impl Gen<'_, '_> {
                     GVal::V1(self.b.ins().load(vt, fl, p, 0))
                 };
                 let bargs = to_args(self, g);
+                self.b.ins().jump(join, &bargs);
+            } else if narrow {
+                // Four consecutive bytes or halves: one 32- or 64-bit load, split.
+                let (wt, bits) = if rt == ir::Type::I8 {
+                    (types::I32, 8)
+                } else {
+                    (types::I64, 16)
+                };
+                let w = self.b.ins().load(wt, fl, p, 0);
+                let l = [0i64, 1, 2, 3].map(|j| {
+                    let sh = self.b.ins().ushr_imm_s(w, bits * j);
+                    self.b.ins().ireduce(ct, sh)
+                });
+                let bargs = to_args(self, GVal::S4(l));
                 self.b.ins().jump(join, &bargs);
             } else {
                 self.b.ins().jump(next, &[]);
@@ -1192,29 +1183,12 @@ impl Gen<'_, '_> {
         } else {
             self.b.ins().jump(next, &[]);
         }
+        // 2. Anything else (gathers, generic addresses, faults, memcheck): the runtime, lane
+        //    by lane.
+        self.b.set_cold_block(next);
         self.b.switch_to_block(next);
-        let addrs = self.lanes_of(GVal::V2(addr.0, addr.1), ir::Type::I64);
-        // 2. Every active lane in bounds: four scalar loads.
-        let helper = self.b.create_block();
-        self.b.set_cold_block(helper);
-        if let Some((ok, ptrs)) = self.gather_ptrs(grp, space, addrs, rt.bytes(), align as u32) {
-            let gather = self.b.create_block();
-            self.b.ins().brif(ok, gather, &[], helper, &[]);
-            self.b.switch_to_block(gather);
-            let vals: Vec<Value> = ptrs
-                .iter()
-                .map(|&p| self.b.ins().load(ct, fl, p, 0))
-                .collect();
-            let bargs = to_args(self, GVal::S4([vals[0], vals[1], vals[2], vals[3]]));
-            self.b.ins().jump(join, &bargs);
-        } else {
-            self.b.ins().jump(helper, &[]);
-        }
-        // 3. Anything else (generic addresses, faults, memcheck): the runtime, lane by lane.
-        self.b.switch_to_block(helper);
-        let bits = self.group_helper(grp, i, space, addrs, None, size, align as u32);
-        let vals: Vec<Value> = bits.iter().map(|&x| self.of_bits(x, rt)).collect();
-        let bargs = to_args(self, GVal::S4([vals[0], vals[1], vals[2], vals[3]]));
+        let g = self.group_helper(grp, i, space, addr, None, rt, size, align as u32);
+        let bargs = to_args(self, g);
         self.b.ins().jump(join, &bargs);
         self.b.switch_to_block(join);
         let ps = self.b.block_params(join).to_vec();
@@ -1267,37 +1241,19 @@ impl Gen<'_, '_> {
                 self.b.ins().jump(next, &[]);
             }
         }
+        self.b.set_cold_block(next);
         self.b.switch_to_block(next);
-        let addrs = self.lanes_of(GVal::V2(addr.0, addr.1), ir::Type::I64);
-        let vals = self.lanes_of(args[1], vt_t);
-        let helper = self.b.create_block();
-        self.b.set_cold_block(helper);
-        if let Some((ok, ptrs)) = self.gather_ptrs(grp, space, addrs, size, align as u32) {
-            let scatter = self.b.create_block();
-            self.b.ins().brif(ok, scatter, &[], helper, &[]);
-            self.b.switch_to_block(scatter);
-            for j in 0..4 {
-                self.b.ins().store(fl, vals[j], ptrs[j], 0);
+        let v = match args[1] {
+            GVal::S4(s) if vty(vt_t).is_some() && vt_t != ir::Type::Pred => {
+                self.pack_lanes(s, vt_t)
             }
-            self.b.ins().jump(join, &[]);
-        } else {
-            self.b.ins().jump(helper, &[]);
-        }
-        self.b.switch_to_block(helper);
-        let bits: Vec<Value> = vals.iter().map(|&v| self.bits_of(v, vt_t)).collect();
-        self.group_helper(
-            grp,
-            i,
-            space,
-            addrs,
-            Some([bits[0], bits[1], bits[2], bits[3]]),
-            size,
-            align as u32,
-        );
+            v => v,
+        };
+        self.group_helper(grp, i, space, addr, Some(v), vt_t, size, align as u32);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         // A store has no result; report it handled.
-        Ok(Some(GVal::S4(addrs)))
+        Ok(Some(GVal::S4([addr.0; 4])))
     }
 
     /// Read a uniform value from another block (or this block's parameter) as a scalar: the

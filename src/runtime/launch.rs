@@ -432,7 +432,10 @@ fn rec(s: &[u8], id: u32, field: u32) -> u32 {
 
 /// Lanes of a warp parked at any block.
 fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
-    (0..layout.order.len() as u32).fold(0, |m, p| m | rd32(s, layout.parked(p)))
+    layout
+        .barrier_targets
+        .iter()
+        .fold(0, |m, &p| m | rd32(s, layout.parked(p)))
 }
 
 /// Complete every barrier whose arrivals are complete (PTX ISA §9.7.13.1): a barrier for all
@@ -442,6 +445,13 @@ fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
 /// order). Waiting lanes of the completing warps go from parked to pending, with their
 /// `bar.red` results.
 fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
+    // No lane parked anywhere (every kernel without barriers): the CTA has finished.
+    if states
+        .iter_mut()
+        .all(|st| parked_lanes(layout, bytes(st)) == 0)
+    {
+        return Round::Done;
+    }
     let nw = states.len();
     // Warp-level synchronizations first: they need no other warp.
     let mut released = false;
@@ -548,18 +558,20 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
             let s = bytes(&mut states[w]);
             let waiting = rec(s, id, BAR_WAITING);
             let result = match BarKind::from_code(rec(s, id, BAR_FLAGS) & 0xff) {
-                BarKind::RedPopc => popc,
-                BarKind::RedAnd => all as u32,
-                BarKind::RedOr => (popc != 0) as u32,
-                BarKind::Sync | BarKind::Arrive => 0,
+                BarKind::RedPopc => Some(popc),
+                BarKind::RedAnd => Some(all as u32),
+                BarKind::RedOr => Some((popc != 0) as u32),
+                // No result: only `bar.red` is followed by a read of it (`BarResult`).
+                BarKind::Sync | BarKind::Arrive => None,
             };
-            let mut m = waiting;
+            let mut m = if result.is_some() { waiting } else { 0 };
+            let result = result.unwrap_or(0);
             while m != 0 {
                 let l = m.trailing_zeros();
                 m &= m - 1;
                 wr32(s, BAR_RESULT_OFF + 4 * l, result);
             }
-            for p in 0..layout.order.len() as u32 {
+            for &p in &layout.barrier_targets {
                 let parked = rd32(s, layout.parked(p));
                 let m = parked & waiting;
                 if m != 0 {
