@@ -242,12 +242,21 @@ pub fn cvt(dst: CvtType, src: CvtType, rnd: CvtRound, sat: bool, ftz: bool, a: u
         (true, true) => {
             let (sf, df) = (cvt_fmt(src), cvt_fmt(dst));
             let x = sf.ftz(a & sf.mask(), flushes(sf));
-            let bits = match rnd {
-                CvtRound::Int(r) => {
-                    fp::convert(sf, df, fp::round_integral(sf, x, r), Round::Nearest)
+            // Exact cases first (no rounding happens): the same format, or f32 → f64, for a
+            // number (NaNs take the general path, which canonicalizes them).
+            let exact = !sf.is_nan(x) && !matches!(rnd, CvtRound::Int(_));
+            let bits = if exact && sf == df {
+                x
+            } else if exact && sf == Fmt::F32 && df == Fmt::F64 {
+                (f32::from_bits(x as u32) as f64).to_bits()
+            } else {
+                match rnd {
+                    CvtRound::Int(r) => {
+                        fp::convert(sf, df, fp::round_integral(sf, x, r), Round::Nearest)
+                    }
+                    CvtRound::Float(r) => fp::convert(sf, df, x, r),
+                    CvtRound::None => fp::convert(sf, df, x, Round::Nearest),
                 }
-                CvtRound::Float(r) => fp::convert(sf, df, x, r),
-                CvtRound::None => fp::convert(sf, df, x, Round::Nearest),
             };
             df.finish(bits, flushes(df), sat)
         }
