@@ -142,12 +142,12 @@ pub const ISA: &[Instr] = isa! {
     "shfl.sync" "9.7.9.6" ".up .down .bfly .idx .b32, with p; waits for its membermask" ["shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, -1"]
     "prmt" "9.7.9.7" "default (with sign replication) and .f4e .b4e .rc8 .ecl .ecr .rc16" [
         "prmt.b32 %r1, %r2, %r3, %r4", "prmt.b32.f4e %r1, %r2, %r3, %r4", "prmt.b32.rc16 %r1, %r2, %r3, %r4"]
-    "ld" "9.7.9.8" "global/shared/local/const/param/generic, v2/v4 (v8 of 32-bit, v4 of 64-bit), cache hints and .L2::cache_hint policies" [
+    "ld" "9.7.9.8" "global/shared/local/const/param/generic, every type incl. .b128 (into .b128 registers), v2/v4 (v8 of 32-bit, v4 of 64-bit), cache hints and .L2::cache_hint policies" [
         "ld.global.u32 %r1, [%rd1]", "ld.shared.v2.f32 {%f1, %f2}, [sm]", "ld.param.u64 %rd2, [cov_p]",
         "ld.global.v4.b64 {%rd2, %rd3, %rd4, %rd5}, [%rd1]",
         "ld.global.L2::cache_hint.v2.b32 {%r1, %r2}, [%rd1], %rd2"]
     "ldu" "9.7.9.9" "global" ["ldu.global.f32 %f1, [%rd1]"]
-    "st" "9.7.9.10" "global/shared/local/generic, v2/v4 (v8 of 32-bit, v4 of 64-bit), .L2::cache_hint" [
+    "st" "9.7.9.10" "global/shared/local/generic, every type incl. .b128, v2/v4 (v8 of 32-bit, v4 of 64-bit), .L2::cache_hint" [
         "st.global.u32 [%rd1], %r1", "st.shared.v2.b32 [sm+8], {%r1, %r2}",
         "st.global.L2::cache_hint.u32 [%rd1], %r1, %rd2"]
     "st.async" "9.7.9.11" "" ["st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]"]
@@ -368,5 +368,27 @@ mod tests {
                 "`{inst}`: no location in {err}"
             );
         }
+    }
+
+    /// A `.b128` register is only for ld/st/mov.b128: any other use is a load error naming it.
+    #[test]
+    fn b128_registers_outside_ld_st_mov_are_rejected() {
+        for inst in [
+            "add.s64 %rd2, %q1, 1",
+            "mov.b64 %rd2, %q1",
+            "ld.global.b128 %rd2, [%rd1]",
+        ] {
+            let ptx = super::example_kernel(&format!(".reg .b128 %q<2>;\n{inst}"));
+            let err = crate::runtime::front_end(&ptx, "b128.ptx")
+                .err()
+                .unwrap_or_else(|| panic!("`{inst}` was accepted"))
+                .to_string();
+            assert!(err.contains("b128"), "`{inst}`: {err}");
+        }
+        let ok = super::example_kernel(
+            ".reg .b128 %q<2>;\nld.global.b128 %q1, [%rd1];\nmov.b128 {%rd2, %rd3}, %q1;\n\
+             mov.b128 %q0, {%rd3, %rd2};\nst.global.b128 [%rd1], %q0",
+        );
+        crate::runtime::front_end(&ok, "b128.ptx").expect("ld/st/mov.b128 load");
     }
 }

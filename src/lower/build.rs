@@ -362,6 +362,10 @@ pub(crate) struct Builder<'a> {
     /// The module's `.const` variables: (index into `Globals::vars`, size in bytes), for
     /// `isspacep.const`.
     pub const_vars: Vec<(u32, u64)>,
+    /// `.b128` registers: each is two i64 variables, the low half under the register's name
+    /// and the high half under `NAME#hi`; this holds the low halves, which only `ld`, `st` and
+    /// `mov.b128` may use (`lower::decode::wide`).
+    pub wide: std::collections::HashSet<Var>,
     /// The module's call graph: which functions are shared (`lower::recurse`), addresses.
     pub graph: &'a super::recurse::CallGraph,
     /// The region being built, while lowering a call to a shared function.
@@ -502,6 +506,7 @@ pub(crate) fn build_kernel<'a>(
         labels: HashMap::new(),
         ext_sign: HashMap::new(),
         const_vars: vec![],
+        wide: Default::default(),
     };
     for (i, v) in globals.vars.iter().enumerate() {
         if v.space == ir::Space::Const {
@@ -812,6 +817,21 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
                         d.name.name
                     ),
                 ));
+            }
+            if d.ty == ast::ScalarType::B128 {
+                let names: Vec<String> = match d.count {
+                    Some(n) => (0..n).map(|i| format!("{}{i}", d.name.name)).collect(),
+                    None => vec![d.name.name.clone()],
+                };
+                for n in names {
+                    let (lo, hi) = (b.new_var(Type::I64), b.new_var(Type::I64));
+                    b.wide.insert(lo);
+                    if let Some(scope) = b.scopes.last_mut() {
+                        scope.insert(format!("{n}#hi"), hi);
+                        scope.insert(n, lo);
+                    }
+                }
+                return Ok(());
             }
             let ty = ir_type_of(d.ty).ok_or_else(|| {
                 LowerError::unsupported(

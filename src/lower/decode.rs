@@ -283,10 +283,47 @@ impl Builder<'_> {
 
     /// A register by name, or an error.
     pub(super) fn reg_var(&self, cx: &Cx, name: &ast::Ident) -> Result<Var, LowerError> {
-        self.reg(&name.name).ok_or_else(|| {
+        let v = self.reg(&name.name).ok_or_else(|| {
             LowerError::new(
                 name.span,
                 format!("undeclared register '{}' in '{}'", name.name, cx.ptx),
+            )
+        })?;
+        self.not_wide(cx, name, v)
+    }
+
+    /// `v` (register `name`) unless it is a `.b128` register, which only ld, st and mov.b128
+    /// may use.
+    fn not_wide(&self, cx: &Cx, name: &ast::Ident, v: Var) -> Result<Var, LowerError> {
+        if self.wide.contains(&v) {
+            return Err(LowerError::unsupported(
+                name.span,
+                format!(
+                    "the .b128 register '{}' can only be used by ld, st and mov.b128, not by \
+                     '{}'",
+                    name.name, cx.ptx
+                ),
+            ));
+        }
+        Ok(v)
+    }
+
+    /// The (low, high) i64 halves of `.b128` register operand `o` (see `Builder::wide`).
+    fn wide_reg(&self, cx: &Cx, o: &Operand) -> Result<(Var, Var), LowerError> {
+        let found = match o {
+            Operand::Reg {
+                name,
+                component: None,
+            } => self
+                .reg(&name.name)
+                .filter(|v| self.wide.contains(v))
+                .zip(self.reg(&format!("{}#hi", name.name))),
+            _ => None,
+        };
+        found.ok_or_else(|| {
+            LowerError::new(
+                o.span(),
+                format!("'{}' needs a .b128 register here", cx.ptx),
             )
         })
     }
@@ -302,6 +339,7 @@ impl Builder<'_> {
         match o {
             Operand::Reg { name, component } => {
                 if let Some(v) = self.reg(&name.name) {
+                    let v = self.not_wide(cx, name, v)?;
                     if component.is_some() {
                         return Err(LowerError::unsupported(
                             name.span,
@@ -506,6 +544,7 @@ impl Builder<'_> {
             None => return Ok(self.konst(cx, Type::I64, offset as u64)),
             Some(name) => {
                 if let Some(r) = self.reg(&name.name) {
+                    let r = self.not_wide(cx, name, r)?;
                     let rt = self.vars[r as usize];
                     if !(rt == Type::I64 || rt == Type::I32) {
                         return Err(LowerError::new(
@@ -617,7 +656,12 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
                 Some(Operand::Reg {
                     name,
                     component: None,
-                }) => b.reg(&name.name).map(|r| b.vars[r as usize]) == Some(Type::I64),
+                }) => {
+                    b.reg(&name.name)
+                        .filter(|r| !b.wide.contains(r))
+                        .map(|r| b.vars[r as usize])
+                        == Some(Type::I64)
+                }
                 Some(Operand::Imm(Literal::Int { .. }, _)) => true,
                 _ => false,
             };
@@ -860,6 +904,7 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
         return r;
     }
     match op {
+        "mov" if cx.ty().ok() == Some(ast::ScalarType::B128) => wide(b, cx, op),
         "mov" => mov(b, cx),
         "add" | "sub" => {
             cx.expect_operands(3)?;
@@ -1099,6 +1144,7 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
             let to_generic = !cx.has("to");
             b.unary_to_dst(cx, Op::Cvta { space, to_generic }, vec![x], ty)
         }
+        "ld" | "ldu" | "st" if cx.ty().ok() == Some(ast::ScalarType::B128) => wide(b, cx, op),
         "ld" | "ldu" => load(b, cx),
         "st" => store(b, cx),
         "atom" | "red" => atom(b, cx, op == "red"),
@@ -1510,6 +1556,106 @@ fn mem_ty(cx: &Cx) -> Result<(Type, Sign, ast::ScalarType), LowerError> {
         ))
     })?;
     Ok((ty, sign, t))
+}
+
+/// `ld.b128`, `st.b128` and `mov.b128` (PTX ISA §5.2.1, 128-bit data): a `.b128` register is
+/// two i64 halves, accessed as two 8-byte accesses with the 16-byte alignment checked on the
+/// first; `mov.b128` packs or unpacks `{lo, hi}` pairs of 64-bit registers.
+fn wide(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
+    cx.expect_operands(2)?;
+    if vec_len(cx) != 1 {
+        return Err(cx.bad(".b128 has no vector forms"));
+    }
+    let (d, s) = (cx.opnd(0)?.clone(), cx.opnd(1)?.clone());
+    match op {
+        "ld" | "ldu" => {
+            check_space_mods(cx)?;
+            let space = super::call::param_space(b, cx, 1, space_of(cx));
+            let (lo, hi) = b.wide_reg(cx, &d)?;
+            let addr = b.address(cx, 1, space)?;
+            let at = b.vars[addr as usize];
+            let eight = b.konst(cx, at, 8);
+            let a8 = b.emit1(Op::IAdd {}, vec![addr, eight], at, cx.loc, &cx.ptx);
+            let l = b.emit1(
+                Op::Load { space, align: 16 },
+                vec![addr],
+                Type::I64,
+                cx.loc,
+                &cx.ptx,
+            );
+            let h = b.emit1(
+                Op::Load { space, align: 8 },
+                vec![a8],
+                Type::I64,
+                cx.loc,
+                &cx.ptx,
+            );
+            for (r, v) in [(lo, l), (hi, h)] {
+                let t = b.new_var(Type::I64);
+                cx.writes.push((r, t));
+                b.copy(t, v, cx.loc, &cx.ptx);
+            }
+            Ok(())
+        }
+        "st" => {
+            check_space_mods(cx)?;
+            let space = super::call::param_space(b, cx, 0, space_of(cx));
+            if space == Space::Const || space == Space::Param {
+                return Err(cx.bad(&format!("st to the read-only {space} state space")));
+            }
+            let (lo, hi) = b.wide_reg(cx, &s)?;
+            let addr = b.address(cx, 0, space)?;
+            let at = b.vars[addr as usize];
+            let eight = b.konst(cx, at, 8);
+            let a8 = b.emit1(Op::IAdd {}, vec![addr, eight], at, cx.loc, &cx.ptx);
+            b.emit(
+                Op::Store { space, align: 16 },
+                vec![addr, lo],
+                vec![],
+                cx.loc,
+                &cx.ptx,
+            );
+            b.emit(
+                Op::Store { space, align: 8 },
+                vec![a8, hi],
+                vec![],
+                cx.loc,
+                &cx.ptx,
+            );
+            Ok(())
+        }
+        _ => {
+            // mov.b128 d, {lo, hi} | mov.b128 {lo, hi}, s | mov.b128 d, s
+            let halves = |b: &mut Builder, cx: &Cx, o: &Operand| match o {
+                Operand::Vector(e, _) if e.len() == 2 => Ok(Err((e[0].clone(), e[1].clone()))),
+                _ => b.wide_reg(cx, o).map(Ok),
+            };
+            let src = match halves(b, cx, &s)? {
+                Ok(pair) => pair,
+                Err((l, h)) => (
+                    b.src_rel(cx, &l, Type::I64, None)?,
+                    b.src_rel(cx, &h, Type::I64, None)?,
+                ),
+            };
+            match halves(b, cx, &d)? {
+                Ok((lo, hi)) => {
+                    for (r, v) in [(lo, src.0), (hi, src.1)] {
+                        let t = b.new_var(Type::I64);
+                        cx.writes.push((r, t));
+                        b.copy(t, v, cx.loc, &cx.ptx);
+                    }
+                }
+                Err((l, h)) => {
+                    for (o, v) in [(l, src.0), (h, src.1)] {
+                        if let Some(t) = b.dst_rel(cx, &o, Type::I64, None)? {
+                            b.copy(t, v, cx.loc, &cx.ptx);
+                        }
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
 }
 
 fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
