@@ -189,11 +189,12 @@ pub const ISA: &[Instr] = isa! {
     "bar / barrier" "9.7.13.1" "bar.sync 0 / barrier.sync" ["bar.sync 0", "barrier.sync 0"]
     "bar.warp.sync" "9.7.13.3" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
     "membar / fence" "9.7.13.4" "membar, fence (not proxy fences)" ["membar.gl", "fence.acq_rel.gpu"]
-    "atom" "9.7.13.5" "add/and/or/xor/exch/min/max/inc/dec/cas on b32/b64, cas.b16, add.f32/f64, add.noftz on f16/bf16/f16x2/bf16x2, vector add (.v2/.v4 f32, .v2-.v8 f16/bf16, .v2/.v4 f16x2/bf16x2), .L2::cache_hint; not b128, not vector min/max" [
+    "atom" "9.7.13.5" "add/and/or/xor/exch/min/max/inc/dec/cas on b32/b64, cas.b16, add.f32/f64, add.noftz on f16/bf16/f16x2/bf16x2, vector add (.v2/.v4 f32) and add/min/max (.v2-.v8 f16/bf16, .v2/.v4 f16x2/bf16x2), .L2::cache_hint; not b128" [
         "atom.global.add.u32 %r1, [%rd1], %r2", "atom.shared.cas.b32 %r1, [sm], %r2, %r3",
         "atom.global.cas.b16 %h1, [%rd1], %h2, %h3", "atom.add.noftz.f16 %h1, [%rd1], %h2",
         "atom.global.add.noftz.bf16x2 %r1, [%rd1], %r2",
         "atom.global.v2.f32.add {%f1, %f2}, [%rd1], {%f3, %f4}",
+        "atom.global.v2.f16x2.min.noftz {%r1, %r2}, [%rd1], {%r3, %r4}",
         "atom.global.L2::cache_hint.add.u32 %r1, [%rd1], %r2, %rd2"]
     "red" "9.7.13.6" "as atom" ["red.global.add.u32 [%rd1], %r2", "red.shared.add.noftz.f16x2 [sm], %r1"]
     "vote" "9.7.13.8" "" ["vote.sync.ballot.b32 %r1, %p1, -1"]

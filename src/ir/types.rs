@@ -430,6 +430,13 @@ pub enum AtomOp {
         fmt: HalfFmt,
         pair: bool,
     },
+    /// `min.noftz`/`max.noftz` on halves (vector forms only), as `min`/`max` on f16/bf16
+    /// (PTX ISA §9.7.4.7: a NaN input gives the other input; -0 < +0).
+    HMinMax {
+        fmt: HalfFmt,
+        pair: bool,
+        max: bool,
+    },
 }
 
 /// `shfl.sync` modes (PTX ISA §9.7.8.6 `shfl.sync`).

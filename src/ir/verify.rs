@@ -215,7 +215,9 @@ impl Op {
                     && match op {
                         AtomOp::FAdd => t == F32 || t == F64,
                         AtomOp::Inc | AtomOp::Dec => t == I32,
-                        AtomOp::HAdd { pair, .. } => t == if *pair { I32 } else { I16 },
+                        AtomOp::HAdd { pair, .. } | AtomOp::HMinMax { pair, .. } => {
+                            t == if *pair { I32 } else { I16 }
+                        }
                         _ => t == I32 || t == I64,
                     };
                 ok.then_some(()).ok_or(format!("atom {op:?} on {t}"))

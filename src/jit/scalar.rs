@@ -210,12 +210,19 @@ impl Gen<'_, '_> {
             Some(AtomOp::Max(Sign::Unsigned)) => Some(R::Umax),
             Some(AtomOp::Min(Sign::Signed)) => Some(R::Smin),
             Some(AtomOp::Max(Sign::Signed)) => Some(R::Smax),
-            Some(AtomOp::Inc | AtomOp::Dec | AtomOp::FAdd | AtomOp::HAdd { .. }) | None => None,
+            Some(
+                AtomOp::Inc
+                | AtomOp::Dec
+                | AtomOp::FAdd
+                | AtomOp::HAdd { .. }
+                | AtomOp::HMinMax { .. },
+            )
+            | None => None,
         };
         let ok = match space {
             ir::Space::Global => rmw.is_some() || op.is_none(),
             ir::Space::Shared => match op {
-                Some(AtomOp::FAdd | AtomOp::HAdd { .. }) => false,
+                Some(AtomOp::FAdd | AtomOp::HAdd { .. } | AtomOp::HMinMax { .. }) => false,
                 Some(AtomOp::Inc | AtomOp::Dec) => t == ir::Type::I32,
                 _ => true,
             },
@@ -275,7 +282,7 @@ impl Gen<'_, '_> {
                 let dec = self.b.ins().iadd_imm_s(old, -1);
                 self.b.ins().select(wrap, bv, dec)
             }
-            Some(AtomOp::FAdd | AtomOp::HAdd { .. }) => {
+            Some(AtomOp::FAdd | AtomOp::HAdd { .. } | AtomOp::HMinMax { .. }) => {
                 return Err("internal: inline float atomic".into())
             }
             None => {

@@ -1778,14 +1778,24 @@ fn atom(b: &mut Builder, cx: &mut Cx, red: bool) -> Result<(), LowerError> {
     }
     cx.expect_operands(if red { 2 } else { 3 })?;
     let aop = match (opname, half, float) {
-        ("add", Some((fmt, pair)), _) => {
+        ("add" | "min" | "max", Some((fmt, pair)), _) => {
             if !cx.has("noftz") {
-                return Err(cx.bad("add on f16/bf16 types needs .noftz"));
+                return Err(cx.bad(&format!("{opname} on f16/bf16 types needs .noftz")));
             }
-            AtomOp::HAdd { fmt, pair }
+            match opname {
+                "add" => AtomOp::HAdd { fmt, pair },
+                _ if vec_len(cx) > 1 => AtomOp::HMinMax {
+                    fmt,
+                    pair,
+                    max: opname == "max",
+                },
+                _ => return Err(cx.bad("min/max on halves exist only in the vector forms")),
+            }
         }
         (_, Some(_), _) => {
-            return Err(cx.unsupported(&format!("atom.{opname} on a half type (only add)")))
+            return Err(cx.unsupported(&format!(
+                "atom.{opname} on a half type (only add, and min/max in vector forms)"
+            )))
         }
         ("add", None, false) => AtomOp::Add,
         ("add", None, true) => AtomOp::FAdd,

@@ -613,21 +613,27 @@ fn atom_apply(op: AtomOp, bits: u32, old: u64, b: u64, global: bool) -> u64 {
             }
         }
         AtomOp::Inc | AtomOp::Dec => old,
-        AtomOp::HAdd { fmt, pair } => {
-            let add = |x: u64, y: u64| {
-                fp::arith(
-                    fmt.into(),
-                    Arith::Add,
-                    [x, y, 0],
-                    Round::Nearest,
-                    false,
-                    false,
-                ) & 0xffff
+        AtomOp::HAdd { fmt, pair } | AtomOp::HMinMax { fmt, pair, .. } => {
+            let f = |x: u64, y: u64| {
+                let r = match op {
+                    AtomOp::HMinMax { max, .. } => {
+                        fp::minmax(fmt.into(), x, y, max, false, false, false)
+                    }
+                    _ => fp::arith(
+                        fmt.into(),
+                        Arith::Add,
+                        [x, y, 0],
+                        Round::Nearest,
+                        false,
+                        false,
+                    ),
+                };
+                r & 0xffff
             };
             if pair {
-                add(old & 0xffff, b & 0xffff) | add(old >> 16, b >> 16) << 16
+                f(old & 0xffff, b & 0xffff) | f(old >> 16, b >> 16) << 16
             } else {
-                add(old, b)
+                f(old, b)
             }
         }
     };
