@@ -79,6 +79,8 @@ pub(crate) struct Globals {
     pub const_bytes: u64,
     /// Module-scope `.shared` declarations (laid out in every kernel).
     pub shared: Vec<ast::VarDecl>,
+    /// Element size in bytes of every module-scope variable by name (for `a[i]` operands).
+    pub elem: HashMap<String, Option<u64>>,
 }
 
 fn align_up(x: u64, a: u64) -> u64 {
@@ -239,9 +241,11 @@ impl Globals {
             global_bytes: 0,
             const_bytes: 0,
             shared: vec![],
+            elem: HashMap::new(),
         };
         for item in &m.items {
             let ast::Item::Var(d) = item else { continue };
+            note_elem(&mut g.elem, d);
             let space = match d.space {
                 StateSpace::Global => ir::Space::Global,
                 StateSpace::Const => ir::Space::Const,
@@ -366,6 +370,9 @@ pub(crate) struct Builder<'a> {
     /// and the high half under `NAME#hi`; this holds the low halves, which only `ld`, `st` and
     /// `mov.b128` may use (`lower::decode::wide`).
     pub wide: std::collections::HashSet<Var>,
+    /// Element size in bytes of each variable name the kernel (or a function it calls) can
+    /// see, for `a[i]` operands (PTX ISA §6.4.2); `None` when declarations of that name differ.
+    pub elem_size: HashMap<String, Option<u64>>,
     /// The module's call graph: which functions are shared (`lower::recurse`), addresses.
     pub graph: &'a super::recurse::CallGraph,
     /// The region being built, while lowering a call to a shared function.
@@ -477,6 +484,63 @@ pub(crate) fn collect_decls<'b>(
     }
 }
 
+/// Record `d`'s element size (its type times its vector length) under its name; a second
+/// declaration of the name with another size makes it ambiguous (`None`).
+fn note_elem(map: &mut HashMap<String, Option<u64>>, d: &ast::VarDecl) {
+    note_elem_of(map, &d.name.name, d.ty, d.vector);
+}
+
+fn note_elem_of(
+    map: &mut HashMap<String, Option<u64>>,
+    name: &str,
+    ty: ast::ScalarType,
+    vector: Option<u32>,
+) {
+    let size = ty.size() as u64 * vector.unwrap_or(1) as u64;
+    map.entry(name.to_string())
+        .and_modify(|e| {
+            if *e != Some(size) {
+                *e = None;
+            }
+        })
+        .or_insert(Some(size));
+}
+
+/// Element sizes of the module's variables and of every declaration in the kernel, its
+/// parameters and the module's functions (which may be inlined into it).
+fn elem_sizes(
+    globals: &Globals,
+    f: &ast::Function,
+    body: &[ast::Statement],
+    funcs: &HashMap<String, &ast::Function>,
+) -> HashMap<String, Option<u64>> {
+    fn walk(map: &mut HashMap<String, Option<u64>>, stmts: &[ast::Statement]) {
+        for s in stmts {
+            match s {
+                ast::Statement::Decl(d) if d.space != StateSpace::Reg => note_elem(map, d),
+                ast::Statement::Block(inner, _) => walk(map, inner),
+                _ => {}
+            }
+        }
+    }
+    let mut map = globals.elem.clone();
+    for p in &f.params {
+        note_elem_of(&mut map, &p.name.name, p.ty, p.vector);
+    }
+    walk(&mut map, body);
+    for g in funcs.values() {
+        for p in g.params.iter().chain(&g.returns) {
+            if p.space == StateSpace::Param {
+                note_elem_of(&mut map, &p.name.name, p.ty, p.vector);
+            }
+        }
+        if let Some(b) = &g.body {
+            walk(&mut map, b);
+        }
+    }
+    map
+}
+
 /// Build the pre-SSA form of one kernel.
 pub(crate) fn build_kernel<'a>(
     f: &ast::Function,
@@ -507,6 +571,7 @@ pub(crate) fn build_kernel<'a>(
         ext_sign: HashMap::new(),
         const_vars: vec![],
         wide: Default::default(),
+        elem_size: elem_sizes(globals, f, body, funcs),
     };
     for (i, v) in globals.vars.iter().enumerate() {
         if v.space == ir::Space::Const {

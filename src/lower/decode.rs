@@ -533,7 +533,33 @@ impl Builder<'_> {
 
     /// An address operand `[base+off]` → (address value, its type).
     fn address(&mut self, cx: &Cx, k: usize, space: Space) -> Result<Var, LowerError> {
-        let o = cx.opnd(k)?.clone();
+        let mut o = cx.opnd(k)?.clone();
+        // `a[i]` is `[a + i * element size]` (PTX ISA §6.4.2).
+        if let Operand::Indexed { name, index, span } = o {
+            let size = match self.elem_size.get(&name.name) {
+                Some(Some(s)) => *s,
+                Some(None) => {
+                    return Err(LowerError::new(
+                        span,
+                        format!(
+                            "'{}[{index}]': '{}' is declared with different element sizes",
+                            name.name, name.name
+                        ),
+                    ))
+                }
+                None => {
+                    return Err(LowerError::new(
+                        name.span,
+                        format!("unknown variable '{}' in '{}'", name.name, cx.ptx),
+                    ))
+                }
+            };
+            o = Operand::Address {
+                base: Some(name),
+                offset: index.wrapping_mul(size as i64),
+                span,
+            };
+        }
         let Operand::Address { base, offset, span } = o else {
             return Err(LowerError::new(
                 o.span(),

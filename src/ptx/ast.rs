@@ -321,6 +321,9 @@ pub enum Operand {
     /// A symbol (variable, function or label name) with an optional byte offset: `smem`,
     /// `$L__BB0_3`, `gvar+8`.
     Symbol { name: Ident, offset: i64 },
+    /// `a[i]` — element `i` of array variable `a` as a memory operand (PTX ISA §6.4.2 "Arrays as
+    /// Operands"); the byte offset is `i` times the element size.
+    Indexed { name: Ident, index: i64, span: Span },
     /// `[base]`, `[base+off]`, `[base-off]`, `[imm]`: base is a register or symbol name.
     Address {
         base: Option<Ident>,
@@ -357,6 +360,7 @@ impl Operand {
             | Operand::Neg(_, s)
             | Operand::Imm(_, s)
             | Operand::Address { span: s, .. }
+            | Operand::Indexed { span: s, .. }
             | Operand::Vector(_, s)
             | Operand::Sink(s)
             | Operand::List(_, s)

@@ -1043,6 +1043,20 @@ impl<'a> Parser<'a> {
                     }
                     return Ok(Operand::Reg { name, component });
                 }
+                // `a[i]`: an array element with a constant index.
+                if self.is_punct(b'[')
+                    && matches!(self.peek_at(1).tok, Tok::Int { .. })
+                    && self.peek_at(2).tok == Tok::Punct(b']')
+                {
+                    self.bump();
+                    let index = match self.bump().tok {
+                        Tok::Int { value, .. } => value as i64,
+                        _ => 0,
+                    };
+                    self.bump();
+                    let span = name.span.join(self.prev_span());
+                    return Ok(Operand::Indexed { name, index, span });
+                }
                 let offset = self.offset_terms(&what)?;
                 Ok(Operand::Symbol { name, offset })
             }

@@ -305,6 +305,7 @@ fn write_operand(w: &mut impl Write, o: &Operand) -> fmt::Result {
             w.write_char('-')?;
             write_operand(w, inner)
         }
+        Operand::Indexed { name, index, .. } => write!(w, "{}[{index}]", name.name),
         Operand::Imm(l, _) => write_literal(w, *l),
         Operand::Symbol { name, offset } => {
             w.write_str(&name.name)?;
@@ -532,6 +533,10 @@ fn clear_operand(o: &mut Operand) {
             clear_operand(inner);
         }
         Operand::Imm(_, span) | Operand::Sink(span) => *span = Span::default(),
+        Operand::Indexed { name, span, .. } => {
+            name.span = Span::default();
+            *span = Span::default();
+        }
         Operand::Address { base, span, .. } => {
             *span = Span::default();
             if let Some(b) = base {
