@@ -10,7 +10,8 @@ use crate::ir::OP_TABLE;
 
 /// One PTX instruction: name, ISA section, the forms claimed (types and modifiers), and
 /// examples that exercise them (registers: `%p1-3` pred, `%h1-4` b16, `%r1-5` b32, `%rd1-5`
-/// b64, `%f1-4` f32, `%fd1-4` f64; `sm` is a `.shared` array; `$L` a label).
+/// b64, `%f1-4` f32, `%fd1-4` f64; `sm` is a `.shared` array; `$L` a label, `$T` a
+/// `.branchtargets` list of it; `cov_f` a `.func` taking one `.b32` parameter).
 pub struct Instr {
     pub name: &'static str,
     pub section: &'static str,
@@ -182,8 +183,9 @@ pub const ISA: &[Instr] = isa! {
     "sured" "9.7.11.3" ".add/.min/.max/.and/.or on 32- and 64-bit integers" ["sured.b.add.2d.u32.trap [%rd1, {%r1, %r2}], %r3"]
     "suq" "9.7.11.4" "every attribute" ["suq.width.b32 %r1, [%rd1]"]
     "bra" "9.7.12.2" "uniform and divergent" ["bra $L", "@%p1 bra $L"]
-    "brx.idx" "9.7.12.3" "" ["brx.idx %r1, $T"]
-    "call" "9.7.12.4" "direct (inlined), recursive and through a register (.calltargets, .callprototype)" ["call.uni f, (%r1)"]
+    "brx.idx" "9.7.12.3" "with a .branchtargets list" ["brx.idx %r1, $T"]
+    "call" "9.7.12.4" "direct (inlined), recursive and through a register (.calltargets, .callprototype)" [
+        "call.uni cov_f, (%r1)", "call cov_f, (%r2)"]
     "ret" "9.7.12.5" "" ["ret"]
     "exit" "9.7.12.6" "" ["exit"]
     "bar / barrier" "9.7.13.1" "bar.sync 0 / barrier.sync" ["bar.sync 0", "barrier.sync 0"]
@@ -236,10 +238,11 @@ pub const ISA: &[Instr] = isa! {
 pub fn example_kernel(inst: &str) -> String {
     format!(
         ".version 8.5\n.target sm_90\n.address_size 64\n\
+         .func cov_f(.param .b32 cov_x)\n{{\nret;\n}}\n\
          .visible .entry cov(.param .u64 cov_p)\n{{\n\
          .reg .pred %p<4>;\n.reg .b16 %h<5>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<6>;\n\
          .reg .f32 %f<5>;\n.reg .f64 %fd<5>;\n.shared .align 8 .b32 sm[32];\n\
-         ld.param.u64 %rd1, [cov_p];\n{inst};\n$L:\nret;\n}}\n"
+         ld.param.u64 %rd1, [cov_p];\n{inst};\n$L:\nret;\n$T: .branchtargets $L;\n}}\n"
     )
 }
 
@@ -365,7 +368,7 @@ mod tests {
                 .to_string();
             assert!(err.contains(want), "`{inst}`: {err}");
             assert!(
-                err.contains("bad.ptx:14:"),
+                err.contains("bad.ptx:18:"),
                 "`{inst}`: no location in {err}"
             );
         }

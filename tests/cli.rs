@@ -321,3 +321,119 @@ fn fault_report_names_the_lowest_faulting_cta() {
         }
     }
 }
+
+/// Inputs a first-time user tried that used to crash, hang or mislead: each is now a clean
+/// error (exit 2) with its location, and nothing is reported for a launch that never ran.
+#[test]
+fn hostile_inputs_are_clean_errors() {
+    let d = scratch("hostile");
+    let w = |name: &str, text: &str| {
+        let p = d.join(name);
+        std::fs::write(&p, text).expect("write");
+        p.display().to_string()
+    };
+    let head = ".version 8.5\n.target sm_80\n.address_size 64\n";
+    // A huge parameterized register count (was: an allocation abort).
+    let huge = w(
+        "huge.ptx",
+        &format!(
+            "{head}.visible .entry k(.param .u64 a)\n{{\n.reg .b32 %q<2000000000>;\nret;\n}}\n"
+        ),
+    );
+    let o = ptxjit(&["dump", "--ir", &huge]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("huge.ptx:6:"),
+        "{}",
+        text(&o.stderr)
+    );
+    // Two definitions of one kernel (was: the first one ran).
+    let dup = w(
+        "dup.ptx",
+        &format!("{head}.visible .entry k(.param .u64 a)\n{{\nret;\n}}\n.visible .entry k(.param .u64 a)\n{{\nret;\n}}\n"),
+    );
+    let o = ptxjit(&["dump", "--ir", &dup]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("defined twice"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A buffer larger than device memory (was: an allocation abort).
+    let spin = w(
+        "spin.ptx",
+        &format!("{head}.visible .entry k(.param .u64 a)\n{{\n$L:\nbra $L;\n}}\n"),
+    );
+    let o = ptxjit(&[
+        "run",
+        "--ptx",
+        &spin,
+        "--kernel",
+        "k",
+        "--grid",
+        "1",
+        "--block",
+        "1",
+        "--arg",
+        "buf:a:u32:20000000000",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("device memory limit"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A time limit stops even an absurdly large grid (was: skipping 2^62 CTAs one by one).
+    let o = ptxjit(&[
+        "run",
+        "--ptx",
+        &spin,
+        "--kernel",
+        "k",
+        "--grid",
+        "2147483647,65535,65535",
+        "--block",
+        "1024",
+        "--arg",
+        "buf:a:u32:64",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("time limit"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A launch that never started reports no PASS/FAIL lines (was: FAIL lines).
+    let case = w(
+        "b2048.toml",
+        &format!(
+            "ptx = \"{}\"\nkernel = \"vector_add\"\ngrid = [1]\nblock = [2048]\n\
+             args = [{{ buffer = \"a\" }}, {{ buffer = \"b\" }}, {{ buffer = \"c\" }}, {{ u32 = 4 }}]\n\
+             [buffers.a]\ntype = \"f32\"\nlen = 4\n[buffers.b]\ntype = \"f32\"\nlen = 4\n\
+             [buffers.c]\ntype = \"f32\"\nlen = 4\n[expect.c]\nvalues = [1.0, 1.0, 1.0, 1.0]\n",
+            vector_add_ptx()
+        ),
+    );
+    let o = ptxjit(&["run", &case]);
+    assert_eq!(o.status.code(), Some(2));
+    let out = text(&o.stdout);
+    assert!(!out.contains("FAIL") && !out.contains("PASS"), "{out}");
+    assert!(
+        text(&o.stderr).contains("invalid block"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+/// `ptxjit coverage` prints the report that docs/coverage.md holds.
+#[test]
+fn coverage_subcommand_prints_the_report() {
+    let o = ptxjit(&["coverage"]);
+    assert_eq!(o.status.code(), Some(0));
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/coverage.md"))
+            .expect("docs/coverage.md");
+    assert_eq!(text(&o.stdout), doc);
+}

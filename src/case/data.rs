@@ -45,8 +45,16 @@ pub fn materialize(
     let n = |l: u64| -> Result<usize, String> {
         usize::try_from(l)
             .ok()
-            .filter(|&x| x.checked_mul(dtype.size()).is_some_and(|b| b <= 1 << 40))
-            .ok_or_else(|| format!("len {l} is too large"))
+            .filter(|&x| {
+                x.checked_mul(dtype.size())
+                    .is_some_and(|b| b as u64 <= crate::runtime::memory::MAX_ARENA)
+            })
+            .ok_or_else(|| {
+                format!(
+                    "len {l} is too large: more than the device memory limit of {} bytes",
+                    crate::runtime::memory::MAX_ARENA
+                )
+            })
     };
     let mut out = Vec::new();
     match init {
@@ -186,6 +194,18 @@ fn read_npy(bytes: &[u8], dtype: DType) -> Result<Vec<u8>, String> {
     }
     if npy.order() == npyz::Order::Fortran && npy.shape().iter().filter(|&&d| d > 1).count() > 1 {
         return Err("Fortran-order arrays are not supported; save with C order".into());
+    }
+    // The header's shape must match the data that follows (no allocation from the header).
+    let payload = bytes.len() as u64;
+    if npy
+        .len()
+        .checked_mul(dtype.size() as u64)
+        .is_none_or(|b| b > payload)
+    {
+        return Err(format!(
+            "the header's shape {:?} needs more data than the file holds",
+            npy.shape()
+        ));
     }
     let mut out = Vec::with_capacity(npy.len() as usize * dtype.size());
     macro_rules! rd {

@@ -24,6 +24,9 @@ pub struct Image {
     pub bytes: Vec<u8>,
 }
 
+/// The largest decoded PNG accepted (bytes).
+const MAX_PNG_BYTES: u64 = 1 << 30;
+
 /// Read an 8-bit PNG (gray, gray+alpha, RGB, RGBA; palettes are expanded).
 pub fn read_png(path: &Path, key: &str) -> Result<Image, String> {
     let file =
@@ -35,7 +38,8 @@ pub fn read_png(path: &Path, key: &str) -> Result<Image, String> {
         .map_err(|e| format!("{}: not a readable PNG: {e}", path.display()))?;
     let size = reader
         .output_buffer_size()
-        .ok_or_else(|| format!("{}: image too large", path.display()))?;
+        .filter(|&s| s as u64 <= MAX_PNG_BYTES)
+        .ok_or_else(|| format!("{}: image too large (over 1 GiB decoded)", path.display()))?;
     let mut buf = vec![0u8; size];
     let info = reader
         .next_frame(&mut buf)

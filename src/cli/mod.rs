@@ -36,6 +36,9 @@ pub enum Command {
     /// Differential fuzzing: random kernels on the interpreter and the JIT, compared bit for
     /// bit; a failure is shrunk and written as a regression case.
     Fuzz(crate::fuzz::cli::FuzzArgs),
+    /// Print the PTX ISA coverage report (Markdown, as docs/coverage.md): every instruction,
+    /// supported or not, with the forms supported, checked against the front end now.
+    Coverage,
 }
 
 /// Which engine runs the kernel.
@@ -199,6 +202,10 @@ pub fn run_command(cmd: Command) -> u8 {
         Command::Check(a) => check::check(&a),
         Command::Dump(a) => dump::dump(&a),
         Command::Fuzz(a) => crate::fuzz::cli::run(&a),
+        Command::Coverage => {
+            print!("{}", crate::coverage::report());
+            0
+        }
     }
 }
 

@@ -1685,8 +1685,8 @@ fn wide(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
 }
 
 fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
-    cx.expect_operands(2)?;
     check_space_mods(cx)?;
+    cx.expect_operands(2)?;
     let space = super::call::param_space(b, cx, 1, space_of(cx));
     let (ty, sign, _) = mem_ty(cx)?;
     let n = mem_vec_len(cx, ty)?;
@@ -1715,8 +1715,8 @@ fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
 }
 
 fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
-    cx.expect_operands(2)?;
     check_space_mods(cx)?;
+    cx.expect_operands(2)?;
     let space = super::call::param_space(b, cx, 0, space_of(cx));
     if space == Space::Const || space == Space::Param {
         return Err(cx.bad(&format!("st to the read-only {space} state space")));

@@ -37,6 +37,9 @@ use super::error::ParseError;
 use super::lexer::{tokenize, Tok, Token};
 use super::span::Span;
 
+/// The largest `<N>` of a parameterized register declaration (`.reg .b32 %r<N>;`).
+const MAX_REG_COUNT: u32 = 1 << 20;
+
 /// The deepest nesting of `{ }` blocks, initializer lists or operand lists the parser accepts.
 pub const MAX_DEPTH: usize = 256;
 
@@ -615,7 +618,19 @@ impl<'a> Parser<'a> {
             let name = self.expect_ident(&format!("a variable name in {what}"))?;
             let mut count = None;
             if self.eat_punct(b'<').is_some() {
-                count = Some(self.expect_uint(&format!("a register count in '{}<N>'", name.name))?);
+                let at = self.peek().span;
+                let n = self.expect_uint(&format!("a register count in '{}<N>'", name.name))?;
+                // ptxas's own limit is far lower; this keeps a typo from exhausting memory.
+                if n > MAX_REG_COUNT {
+                    return Err(ParseError::new(
+                        format!(
+                            "register count {n} in '{}<{n}>' is too large (at most {MAX_REG_COUNT})",
+                            name.name
+                        ),
+                        at,
+                    ));
+                }
+                count = Some(n);
                 self.expect_punct(
                     b'>',
                     &format!("after the register count of '{}'", name.name),

@@ -15,7 +15,6 @@ use crate::analysis::schedule::{
     LIVE_OFF, WARP_SIZE, WSYNC_INST_OFF, WSYNC_MASK_OFF, WSYNC_STRICT_OFF, WSYNC_WAIT_OFF,
 };
 use crate::ir::{BarKind, SrcLoc};
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -189,23 +188,28 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 }
             });
         }
-        // Each worker reuses its CTA buffers (shared, local, warp states) from CTA to CTA.
-        (0..ctas)
-            .into_par_iter()
-            .for_each_init(CtaBuffers::default, |buf, c| {
-                if control.stopped_all() {
-                    return;
+        // CTAs are handed out in increasing linear order from one counter, one worker per
+        // pool thread, each reusing its CTA buffers (shared, local, warp states). A worker
+        // stops taking CTAs once everything stopped or a lower CTA faulted (every lower CTA
+        // has started by then), so even a grid of 2^63 CTAs ends promptly.
+        let next = AtomicU64::new(0);
+        let worker = || {
+            let mut buf = CtaBuffers::default();
+            loop {
+                let c = next.fetch_add(1, Ordering::Relaxed);
+                if c >= ctas || control.stopped_all() {
+                    break;
                 }
                 if let Some(d) = deadline {
                     if Instant::now() > d {
                         timed_out.store(1, Ordering::Relaxed);
                         control.stop_all();
-                        return;
+                        break;
                     }
                 }
                 let slot = rayon::current_thread_index().unwrap_or(nsmid as usize);
                 let Some(flag) = control.begin(slot, c) else {
-                    return;
+                    break;
                 };
                 let ctaid = [
                     (c % gx as u64) as u32,
@@ -218,7 +222,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     shared,
                     local,
                     states,
-                } = buf;
+                } = &mut buf;
                 shared.clear();
                 shared.resize((shared_size as usize).div_ceil(16), 0);
                 local.clear();
@@ -258,7 +262,13 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 runs.fetch_add(n, Ordering::Relaxed);
                 let w = rayon::current_thread_index().map_or(63, |i| i.min(63));
                 worker_bits.fetch_or(1 << w, Ordering::Relaxed);
-            });
+            }
+        };
+        rayon::scope(|s| {
+            for _ in 0..nsmid.max(1) {
+                s.spawn(|_| worker());
+            }
+        });
         let _ = done_tx.send(());
     });
     if timed_out.load(Ordering::Relaxed) != 0 {
