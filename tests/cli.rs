@@ -437,3 +437,16 @@ fn coverage_subcommand_prints_the_report() {
             .expect("docs/coverage.md");
     assert_eq!(text(&o.stdout), doc);
 }
+
+/// `--json` keeps stdout one JSON object even when the kernel prints (printf goes to stderr).
+#[test]
+fn json_stdout_stays_json_with_device_printf() {
+    let o = ptxjit(&["run", "ptx-tests/kernels/printf/printf.toml", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is one JSON value");
+    assert_eq!(v["error"], serde_json::Value::Null);
+    assert!(
+        !text(&o.stderr).is_empty(),
+        "printf output should be on stderr"
+    );
+}

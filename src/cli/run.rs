@@ -12,6 +12,8 @@ struct Outputs {
 }
 
 pub fn run(a: &RunArgs) -> u8 {
+    // With --json, stdout is one JSON object: device printf output goes to stderr.
+    crate::runtime::printf::set_output_to_stderr(a.json);
     let case = match &a.case {
         Some(path) => Case::load(path),
         None => adhoc::build(&AdHoc {

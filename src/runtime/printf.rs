@@ -311,6 +311,29 @@ fn g_form(a: f64, prec: usize, alt: bool) -> String {
     s
 }
 
+/// Where device `printf` output goes: stdout (the default, as CUDA's) or stderr (set by
+/// `ptxjit run --json`, whose stdout is one JSON object). Process-wide.
+static TO_STDERR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Send device `printf` output to stderr (`true`) or stdout (`false`).
+pub fn set_output_to_stderr(on: bool) {
+    TO_STDERR.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Write one warp's `printf` text to the chosen stream, whole.
+pub fn write_output(text: &str) {
+    use std::io::Write;
+    if TO_STDERR.load(std::sync::atomic::Ordering::Relaxed) {
+        let mut out = std::io::stderr().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    } else {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

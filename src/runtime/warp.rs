@@ -266,10 +266,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 d.set(s, 0, l, n as u32 as u64);
             }
             if !text.is_empty() {
-                use std::io::Write;
-                let mut out = std::io::stdout().lock();
-                let _ = out.write_all(text.as_bytes());
-                let _ = out.flush();
+                super::printf::write_output(&text);
             }
         }
         Op::CallCheck { limit, size } => {
