@@ -283,6 +283,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         if n > TIMEOUT_REPORT_CTAS {
             text.push(format!("… and {} more CTAs", n - TIMEOUT_REPORT_CTAS));
         }
+        if text.is_empty() {
+            text.push("(no CTA was running: the limit passed before or between CTAs)".into());
+        }
         return Err(LaunchFailure::Timeout(text.join("\n")));
     }
     if let Some((_, d)) = grid.deadlock.into_inner().ok().flatten() {
