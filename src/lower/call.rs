@@ -258,32 +258,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
     for (name, v) in ret_regs {
         scope.insert(name, v);
     }
-    let mut locals: Vec<&ast::VarDecl> = vec![];
-    build::collect_decls(body, StateSpace::Local, &mut locals);
-    for d in locals {
-        let size = build::elements(d)
-            .ok_or_else(|| {
-                LowerError::new(
-                    d.span,
-                    format!("local variable '{}' needs a size", d.name.name),
-                )
-            })?
-            .saturating_mul(d.ty.size() as u64);
-        let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
-        let off = b.alloc_local(size, align);
-        syms.insert(d.name.name.clone(), Sym::Local { offset: off });
-    }
-    let mut shared: Vec<&ast::VarDecl> = vec![];
-    build::collect_decls(body, StateSpace::Shared, &mut shared);
-    if let Some(d) = shared.first() {
-        return Err(LowerError::unsupported(
-            d.span,
-            format!(
-                "shared variable '{}' declared inside a function is not supported yet",
-                d.name.name
-            ),
-        ));
-    }
+    function_locals(b, body, &mut syms)?;
     let saved_scopes = std::mem::replace(&mut b.scopes, vec![scope]);
     let saved_syms = std::mem::replace(&mut b.syms, syms);
     let saved_labels = std::mem::take(&mut b.labels);
@@ -528,5 +503,41 @@ pub(super) fn brx(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resul
     b.blocks[cur].term = PTerm::Trap;
     b.blocks[cur].term_loc = cx.loc;
     b.cur = fall;
+    Ok(())
+}
+
+/// Lay out a function body's `.local` variables in the thread's local memory (adding them to
+/// `syms`); `.shared` variables inside a function are not supported (a load error).
+pub(super) fn function_locals(
+    b: &mut Builder,
+    body: &[ast::Statement],
+    syms: &mut HashMap<String, Sym>,
+) -> Result<(), LowerError> {
+    let mut locals: Vec<&ast::VarDecl> = vec![];
+    build::collect_decls(body, StateSpace::Local, &mut locals);
+    for d in locals {
+        let size = build::elements(d)
+            .ok_or_else(|| {
+                LowerError::new(
+                    d.span,
+                    format!("local variable '{}' needs a size", d.name.name),
+                )
+            })?
+            .saturating_mul(d.ty.size() as u64);
+        let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
+        let off = b.alloc_local(size, align);
+        syms.insert(d.name.name.clone(), Sym::Local { offset: off });
+    }
+    let mut shared: Vec<&ast::VarDecl> = vec![];
+    build::collect_decls(body, StateSpace::Shared, &mut shared);
+    if let Some(d) = shared.first() {
+        return Err(LowerError::unsupported(
+            d.span,
+            format!(
+                "shared variable '{}' declared inside a function is not supported yet",
+                d.name.name
+            ),
+        ));
+    }
     Ok(())
 }

@@ -1181,32 +1181,7 @@ fn build_body(b: &mut Builder, k: usize) -> Result<(), LowerError> {
         fb,
         top: formal_top,
     });
-    let mut locals: Vec<&ast::VarDecl> = vec![];
-    build::collect_decls(body, StateSpace::Local, &mut locals);
-    for d in locals {
-        let size = build::elements(d)
-            .ok_or_else(|| {
-                LowerError::new(
-                    d.span,
-                    format!("local variable '{}' needs a size", d.name.name),
-                )
-            })?
-            .saturating_mul(d.ty.size() as u64);
-        let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
-        let off = b.alloc_local(size, align);
-        syms.insert(d.name.name.clone(), Sym::Local { offset: off });
-    }
-    let mut shared: Vec<&ast::VarDecl> = vec![];
-    build::collect_decls(body, StateSpace::Shared, &mut shared);
-    if let Some(d) = shared.first() {
-        return Err(LowerError::unsupported(
-            d.span,
-            format!(
-                "shared variable '{}' declared inside a function is not supported yet",
-                d.name.name
-            ),
-        ));
-    }
+    super::call::function_locals(b, body, &mut syms)?;
     let b_start = b.blocks.len() as PBlock;
     let ret_block = b.new_block();
     let saved_scopes = std::mem::replace(&mut b.scopes, vec![scope]);
