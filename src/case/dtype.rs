@@ -300,6 +300,10 @@ impl Num {
         }
         if !body.is_empty() && body.bytes().all(|c| c.is_ascii_digit()) {
             let v: i128 = body.parse().map_err(|_| bad())?;
+            // "-0" is negative zero, as reports print it (for integer types it is 0).
+            if neg && v == 0 {
+                return Ok(Num::Float(-0.0));
+            }
             return Ok(Num::Int(if neg { -v } else { v }));
         }
         match body.to_ascii_lowercase().as_str() {
@@ -384,6 +388,14 @@ mod tests {
         assert_eq!(Num::parse("-1e3").unwrap(), Num::Float(-1000.0));
         assert_eq!(Num::parse("-inf").unwrap(), Num::Float(f64::NEG_INFINITY));
         assert!(matches!(Num::parse("nan").unwrap(), Num::Float(f) if f.is_nan()));
+        assert!(
+            matches!(Num::parse("-0").unwrap(), Num::Float(f) if f == 0.0 && f.is_sign_negative())
+        );
+        let mut b = vec![];
+        DType::S32
+            .encode(Num::parse("-0").unwrap(), &mut b)
+            .unwrap();
+        assert_eq!(b, [0, 0, 0, 0]);
         assert_eq!(
             Num::parse("0f3F800000").unwrap(),
             Num::Bits {

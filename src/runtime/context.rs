@@ -824,12 +824,12 @@ fn pack_args(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, Error> {
         };
         if !ok {
             return Err(Error::Argument(format!(
-                "kernel '{}' argument {} ('{}') is a {}-byte .{} parameter, but the value given is {}",
+                "kernel '{}' argument {} ('{}') is a .{} parameter of {} bytes, but the value given is {}",
                 k.name,
                 n + 1,
                 p.name,
-                p.size,
                 p.ptx_type,
+                p.size,
                 a.describe()
             )));
         }
