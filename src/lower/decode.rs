@@ -667,7 +667,41 @@ fn vec_len(cx: &Cx) -> u32 {
 }
 
 /// Decode one instruction into the builder's current block.
+/// Registers named without `%` (`.reg .b32 r;`, `.func (.reg .u32 r) f`) parse as symbols:
+/// rewrite every such operand (also inside lists and vectors) into a register operand when a
+/// register of that name is in scope. Returns whether anything changed.
+fn bare_registers(b: &Builder, ops: &mut [Operand]) -> bool {
+    let mut changed = false;
+    for o in ops {
+        match o {
+            Operand::Symbol { name, offset: 0 } if b.reg(&name.name).is_some() => {
+                *o = Operand::Reg {
+                    name: name.clone(),
+                    component: None,
+                };
+                changed = true;
+            }
+            Operand::List(items, _) | Operand::Vector(items, _) | Operand::Bracketed(items, _) => {
+                changed |= bare_registers(b, items);
+            }
+            Operand::Not(inner, _) | Operand::Neg(inner, _) => {
+                changed |= bare_registers(b, std::slice::from_mut(inner.as_mut()));
+            }
+            _ => {}
+        }
+    }
+    changed
+}
+
 pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), LowerError> {
+    {
+        let mut ops = i.operands.clone();
+        if bare_registers(b, &mut ops) {
+            let mut j = i.clone();
+            j.operands = ops;
+            return instruction(b, &j);
+        }
+    }
     // `.L2::cache_hint` adds a trailing 64-bit cache-policy operand to ld/st/atom/red/cp
     // (PTX ISA §9.7.9.8 and on): a hint only, so it is checked and dropped.
     if let Some(pos) = i.modifiers.iter().position(|m| m.text == "L2::cache_hint") {
