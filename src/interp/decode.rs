@@ -290,42 +290,7 @@ impl Decoder<'_> {
             | Op::Cvt { .. }
             | Op::Cvta { .. }
             | Op::IsSpace { .. }
-            | Op::IAddSat {}
-            | Op::ISubSat {}
-            | Op::AddCarry { .. }
-            | Op::CarryOut { .. }
-            | Op::IMul24 { .. }
-            | Op::Sad { .. }
-            | Op::Bfind { .. }
-            | Op::Fns {}
-            | Op::Brev {}
-            | Op::Bfe { .. }
-            | Op::Bfi {}
-            | Op::Bmsk { .. }
-            | Op::Szext { .. }
-            | Op::Dp4a { .. }
-            | Op::Dp2a { .. }
-            | Op::Lop3 { .. }
-            | Op::Shf { .. }
-            | Op::Prmt { .. }
-            | Op::FMinMax { .. }
-            | Op::CopySign {}
-            | Op::TestP { .. }
-            | Op::FApprox { .. }
-            | Op::HAdd { .. }
-            | Op::HSub { .. }
-            | Op::HMul { .. }
-            | Op::HFma { .. }
-            | Op::HMinMax { .. }
-            | Op::HNeg { .. }
-            | Op::HAbs { .. }
-            | Op::HCmp { .. }
-            | Op::HApprox { .. }
-            | Op::HRelu { .. }
-            | Op::CvtNarrow { .. }
-            | Op::Video { .. }
-            | Op::VideoSimd { .. }
-            | Op::VMad { .. }) => Exec::Pure(op),
+            | crate::helper_ops!()) => Exec::Pure(op),
         };
         Ok(DInst {
             exec,

@@ -301,6 +301,52 @@ op_table! {
     ["9.7.11.4"] Suq { attr: TexAttr } => "suq";
 }
 
+/// The pure operations the engines evaluate only through `runtime::semantics::eval_pure`
+/// (the interpreter directly, the JIT by a per-lane helper call): the scalar ISA beyond the
+/// basics, half precision, narrow conversions and video. Use as a pattern, `helper_ops!()`,
+/// so a new op of this kind is added here once.
+#[macro_export]
+macro_rules! helper_ops {
+    () => {
+        $crate::ir::Op::IAddSat {}
+            | $crate::ir::Op::ISubSat {}
+            | $crate::ir::Op::AddCarry { .. }
+            | $crate::ir::Op::CarryOut { .. }
+            | $crate::ir::Op::IMul24 { .. }
+            | $crate::ir::Op::Sad { .. }
+            | $crate::ir::Op::Bfind { .. }
+            | $crate::ir::Op::Fns {}
+            | $crate::ir::Op::Brev {}
+            | $crate::ir::Op::Bfe { .. }
+            | $crate::ir::Op::Bfi {}
+            | $crate::ir::Op::Bmsk { .. }
+            | $crate::ir::Op::Szext { .. }
+            | $crate::ir::Op::Dp4a { .. }
+            | $crate::ir::Op::Dp2a { .. }
+            | $crate::ir::Op::Lop3 { .. }
+            | $crate::ir::Op::Shf { .. }
+            | $crate::ir::Op::Prmt { .. }
+            | $crate::ir::Op::FMinMax { .. }
+            | $crate::ir::Op::CopySign {}
+            | $crate::ir::Op::TestP { .. }
+            | $crate::ir::Op::FApprox { .. }
+            | $crate::ir::Op::HAdd { .. }
+            | $crate::ir::Op::HSub { .. }
+            | $crate::ir::Op::HMul { .. }
+            | $crate::ir::Op::HFma { .. }
+            | $crate::ir::Op::HMinMax { .. }
+            | $crate::ir::Op::HNeg { .. }
+            | $crate::ir::Op::HAbs { .. }
+            | $crate::ir::Op::HCmp { .. }
+            | $crate::ir::Op::HApprox { .. }
+            | $crate::ir::Op::HRelu { .. }
+            | $crate::ir::Op::CvtNarrow { .. }
+            | $crate::ir::Op::Video { .. }
+            | $crate::ir::Op::VideoSimd { .. }
+            | $crate::ir::Op::VMad { .. }
+    };
+}
+
 /// The warp-level operations ([`Effect::Warp`]) other than `shfl`, which the engines treat on
 /// their own, as one pattern: `Op::Shfl { .. } | warp_ops!()` is every warp-level op. Both
 /// engines run these through one per-warp path (a runtime call over the active lanes), so a
@@ -401,42 +447,7 @@ impl Op {
             | Op::Cvt { .. }
             | Op::Cvta { .. }
             | Op::IsSpace { .. }
-            | Op::IAddSat {}
-            | Op::ISubSat {}
-            | Op::AddCarry { .. }
-            | Op::CarryOut { .. }
-            | Op::IMul24 { .. }
-            | Op::Sad { .. }
-            | Op::Bfind { .. }
-            | Op::Fns {}
-            | Op::Brev {}
-            | Op::Bfe { .. }
-            | Op::Bfi {}
-            | Op::Bmsk { .. }
-            | Op::Szext { .. }
-            | Op::Dp4a { .. }
-            | Op::Dp2a { .. }
-            | Op::Lop3 { .. }
-            | Op::Shf { .. }
-            | Op::Prmt { .. }
-            | Op::FMinMax { .. }
-            | Op::CopySign {}
-            | Op::TestP { .. }
-            | Op::FApprox { .. }
-            | Op::HAdd { .. }
-            | Op::HSub { .. }
-            | Op::HMul { .. }
-            | Op::HFma { .. }
-            | Op::HMinMax { .. }
-            | Op::HNeg { .. }
-            | Op::HAbs { .. }
-            | Op::HCmp { .. }
-            | Op::HApprox { .. }
-            | Op::HRelu { .. }
-            | Op::CvtNarrow { .. }
-            | Op::Video { .. }
-            | Op::VideoSimd { .. }
-            | Op::VMad { .. } => Effect::Pure,
+            | crate::helper_ops!() => Effect::Pure,
             Op::Load { .. }
             | Op::Store { .. }
             | Op::Atom { .. }

@@ -727,42 +727,7 @@ impl Gen<'_, '_> {
             | Op::FCmp { .. }
             | Op::IsSpace { .. }
             | Op::Cvt { .. }
-            | Op::IAddSat {}
-            | Op::ISubSat {}
-            | Op::AddCarry { .. }
-            | Op::CarryOut { .. }
-            | Op::IMul24 { .. }
-            | Op::Sad { .. }
-            | Op::Bfind { .. }
-            | Op::Fns {}
-            | Op::Brev {}
-            | Op::Bfe { .. }
-            | Op::Bfi {}
-            | Op::Bmsk { .. }
-            | Op::Szext { .. }
-            | Op::Dp4a { .. }
-            | Op::Dp2a { .. }
-            | Op::Lop3 { .. }
-            | Op::Shf { .. }
-            | Op::Prmt { .. }
-            | Op::FMinMax { .. }
-            | Op::CopySign {}
-            | Op::TestP { .. }
-            | Op::FApprox { .. }
-            | Op::HAdd { .. }
-            | Op::HSub { .. }
-            | Op::HMul { .. }
-            | Op::HFma { .. }
-            | Op::HMinMax { .. }
-            | Op::HNeg { .. }
-            | Op::HAbs { .. }
-            | Op::HCmp { .. }
-            | Op::HApprox { .. }
-            | Op::HRelu { .. }
-            | Op::CvtNarrow { .. }
-            | Op::Video { .. }
-            | Op::VideoSimd { .. }
-            | Op::VMad { .. } => self.call_pure(i, argv)?,
+            | crate::helper_ops!() => self.call_pure(i, argv)?,
         };
         Ok(Some(r))
     }

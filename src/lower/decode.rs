@@ -669,9 +669,8 @@ fn vec_len(cx: &Cx) -> u32 {
 /// Decode one instruction into the builder's current block.
 /// Registers named without `%` (`.reg .b32 r;`, `.func (.reg .u32 r) f`) parse as symbols:
 /// rewrite every such operand (also inside lists and vectors) into a register operand when a
-/// register of that name is in scope. Returns whether anything changed.
-fn bare_registers(b: &Builder, ops: &mut [Operand]) -> bool {
-    let mut changed = false;
+/// register of that name is in scope.
+fn bare_registers(b: &Builder, ops: &mut [Operand]) {
     for o in ops {
         match o {
             Operand::Symbol { name, offset: 0 } if b.reg(&name.name).is_some() => {
@@ -679,28 +678,37 @@ fn bare_registers(b: &Builder, ops: &mut [Operand]) -> bool {
                     name: name.clone(),
                     component: None,
                 };
-                changed = true;
             }
             Operand::List(items, _) | Operand::Vector(items, _) | Operand::Bracketed(items, _) => {
-                changed |= bare_registers(b, items);
+                bare_registers(b, items)
             }
             Operand::Not(inner, _) | Operand::Neg(inner, _) => {
-                changed |= bare_registers(b, std::slice::from_mut(inner.as_mut()));
+                bare_registers(b, std::slice::from_mut(inner.as_mut()))
             }
             _ => {}
         }
     }
-    changed
+}
+
+/// Whether [`bare_registers`] would change `ops` (checked without copying them).
+fn has_bare_register(b: &Builder, ops: &[Operand]) -> bool {
+    ops.iter().any(|o| match o {
+        Operand::Symbol { name, offset: 0 } => b.reg(&name.name).is_some(),
+        Operand::List(items, _) | Operand::Vector(items, _) | Operand::Bracketed(items, _) => {
+            has_bare_register(b, items)
+        }
+        Operand::Not(inner, _) | Operand::Neg(inner, _) => {
+            has_bare_register(b, std::slice::from_ref(inner.as_ref()))
+        }
+        _ => false,
+    })
 }
 
 pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), LowerError> {
-    {
-        let mut ops = i.operands.clone();
-        if bare_registers(b, &mut ops) {
-            let mut j = i.clone();
-            j.operands = ops;
-            return instruction(b, &j);
-        }
+    if has_bare_register(b, &i.operands) {
+        let mut j = i.clone();
+        bare_registers(b, &mut j.operands);
+        return instruction(b, &j);
     }
     // `.L2::cache_hint` adds a trailing 64-bit cache-policy operand to ld/st/atom/red/cp
     // (PTX ISA §9.7.9.8 and on): a hint only, so it is checked and dropped.
@@ -1383,6 +1391,43 @@ fn mov(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     }
 }
 
+/// A float comparison by its PTX name (PTX ISA §9.7.6.1: `eq` … `geu`, `num`, `nan`).
+pub(super) fn fcmp_name(cmp: &str) -> Option<FCmp> {
+    Some(match cmp {
+        "eq" => FCmp::Eq,
+        "ne" => FCmp::Ne,
+        "lt" => FCmp::Lt,
+        "le" => FCmp::Le,
+        "gt" => FCmp::Gt,
+        "ge" => FCmp::Ge,
+        "equ" => FCmp::Equ,
+        "neu" => FCmp::Neu,
+        "ltu" => FCmp::Ltu,
+        "leu" => FCmp::Leu,
+        "gtu" => FCmp::Gtu,
+        "geu" => FCmp::Geu,
+        "num" => FCmp::Num,
+        "nan" => FCmp::Nan,
+        _ => return None,
+    })
+}
+
+/// The rounding modifier of a `cvt` (PTX ISA §9.7.9.21): `.rn .rz .rm .rp` round the value,
+/// `.rni .rzi .rmi .rpi` round to an integer; `None` without one.
+pub(super) fn cvt_round_of(cx: &Cx) -> Option<CvtRound> {
+    cx.mods.iter().find_map(|m| match *m {
+        "rn" => Some(CvtRound::Float(Round::Nearest)),
+        "rz" => Some(CvtRound::Float(Round::Zero)),
+        "rm" => Some(CvtRound::Float(Round::Down)),
+        "rp" => Some(CvtRound::Float(Round::Up)),
+        "rni" => Some(CvtRound::Int(Round::Nearest)),
+        "rzi" => Some(CvtRound::Int(Round::Zero)),
+        "rmi" => Some(CvtRound::Int(Round::Down)),
+        "rpi" => Some(CvtRound::Int(Round::Up)),
+        _ => None,
+    })
+}
+
 fn setp(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     let (ty, sign, float) = int_or_float(cx)?;
     let n = cx.inst.operands.len();
@@ -1397,23 +1442,8 @@ fn setp(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     let x = b.src(cx, 1, ty)?;
     let y = b.src(cx, 2, ty)?;
     let op = if float {
-        let cc = match cmp {
-            "eq" => FCmp::Eq,
-            "ne" => FCmp::Ne,
-            "lt" => FCmp::Lt,
-            "le" => FCmp::Le,
-            "gt" => FCmp::Gt,
-            "ge" => FCmp::Ge,
-            "equ" => FCmp::Equ,
-            "neu" => FCmp::Neu,
-            "ltu" => FCmp::Ltu,
-            "leu" => FCmp::Leu,
-            "gtu" => FCmp::Gtu,
-            "geu" => FCmp::Geu,
-            "num" => FCmp::Num,
-            "nan" => FCmp::Nan,
-            _ => return Err(cx.bad(&format!("unknown float comparison '{cmp}'"))),
-        };
+        let cc =
+            fcmp_name(cmp).ok_or_else(|| cx.bad(&format!("unknown float comparison '{cmp}'")))?;
         Op::FCmp {
             cc,
             ftz: cx.has("ftz"),
@@ -1497,21 +1527,7 @@ fn cvt(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
             format!("{st:?}").to_lowercase()
         )));
     };
-    let rnd = cx
-        .mods
-        .iter()
-        .find_map(|m| match *m {
-            "rn" => Some(CvtRound::Float(Round::Nearest)),
-            "rz" => Some(CvtRound::Float(Round::Zero)),
-            "rm" => Some(CvtRound::Float(Round::Down)),
-            "rp" => Some(CvtRound::Float(Round::Up)),
-            "rni" => Some(CvtRound::Int(Round::Nearest)),
-            "rzi" => Some(CvtRound::Int(Round::Zero)),
-            "rmi" => Some(CvtRound::Int(Round::Down)),
-            "rpi" => Some(CvtRound::Int(Round::Up)),
-            _ => None,
-        })
-        .unwrap_or(CvtRound::None);
+    let rnd = cvt_round_of(cx).unwrap_or(CvtRound::None);
     // PTX ISA §9.7.9.21: float→int needs an integer rounding; int→float and f64→f32 need a
     // float rounding; other conversions take none (or an integer rounding for float→float
     // round-to-integral).

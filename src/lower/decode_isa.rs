@@ -876,23 +876,7 @@ fn fcmp_of(cx: &Cx) -> Result<FCmp, LowerError> {
         .first()
         .copied()
         .ok_or_else(|| cx.bad("missing comparison"))?;
-    Ok(match cmp {
-        "eq" => FCmp::Eq,
-        "ne" => FCmp::Ne,
-        "lt" => FCmp::Lt,
-        "le" => FCmp::Le,
-        "gt" => FCmp::Gt,
-        "ge" => FCmp::Ge,
-        "equ" => FCmp::Equ,
-        "neu" => FCmp::Neu,
-        "ltu" => FCmp::Ltu,
-        "leu" => FCmp::Leu,
-        "gtu" => FCmp::Gtu,
-        "geu" => FCmp::Geu,
-        "num" => FCmp::Num,
-        "nan" => FCmp::Nan,
-        _ => return Err(cx.bad(&format!("unknown float comparison '{cmp}'"))),
-    })
+    super::fcmp_name(cmp).ok_or_else(|| cx.bad(&format!("unknown float comparison '{cmp}'")))
 }
 
 fn bool_op(cx: &Cx) -> Option<Op> {
@@ -1322,17 +1306,7 @@ fn cvt(b: &mut Builder, cx: &mut Cx) -> R {
         return Err(cx.bad(".satfinite needs an f16/bf16 result from f32 here"));
     }
     let relu = cx.has("relu");
-    let rnd = cx.mods.iter().find_map(|m| match *m {
-        "rn" => Some(CvtRound::Float(Round::Nearest)),
-        "rz" => Some(CvtRound::Float(Round::Zero)),
-        "rm" => Some(CvtRound::Float(Round::Down)),
-        "rp" => Some(CvtRound::Float(Round::Up)),
-        "rni" => Some(CvtRound::Int(Round::Nearest)),
-        "rzi" => Some(CvtRound::Int(Round::Zero)),
-        "rmi" => Some(CvtRound::Int(Round::Down)),
-        "rpi" => Some(CvtRound::Int(Round::Up)),
-        _ => None,
-    });
+    let rnd = super::cvt_round_of(cx);
     let (sat, ftz) = (cx.has("sat"), cx.has("ftz"));
     if let Some((fmt, true)) = half_ty(dt) {
         // cvt.rn{.relu}.f16x2.f32 d, a, b
