@@ -710,6 +710,16 @@ pub enum NarrowCvt {
     ToTf32(TfRound, bool),
     /// arg (i16) → i16: `.satfinite` on an f16/bf16 result (±∞ → ±largest finite).
     SatFinite(HalfFmt),
+    /// `cvt.rs{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b, rbits`: args (a: f32, b: f32,
+    /// rbits: i32) → i32, a to the upper half; stochastic rounding with rbits' upper half for
+    /// a and lower half for b (their low 13 bits for f16).
+    HalfX2Rs { fmt: HalfFmt, satfinite: bool },
+    /// One half of `cvt.rs{.relu}.satfinite.<fmt>x4.f32 d, {a, b, e, f}, rbits`: args
+    /// (a: f32, b: f32, rbits: i32) → the packed pair ([`MiniFmt::pair_ty`]), stochastic
+    /// rounding with 8 random bits per element. `upper`: the pair (a, b) of the upper half of
+    /// `d`, else (e, f); the random bytes are rbits' bytes 3, 2 (upper) and 1, 0 for the
+    /// 8-bit formats, and bytes 3, 1 (upper) and 2, 0 for e2m1.
+    MiniX2Rs { fmt: MiniFmt, upper: bool },
 }
 
 impl fmt::Display for NarrowCvt {
@@ -735,6 +745,18 @@ impl fmt::Display for NarrowCvt {
                 if *sat { ".satfinite" } else { "" }
             ),
             NarrowCvt::SatFinite(h) => write!(f, "satfinite.{}", format!("{h:?}").to_lowercase()),
+            NarrowCvt::HalfX2Rs { fmt, satfinite } => write!(
+                f,
+                "rs{}.{}x2.f32",
+                if *satfinite { ".satfinite" } else { "" },
+                format!("{fmt:?}").to_lowercase()
+            ),
+            NarrowCvt::MiniX2Rs { fmt, upper } => write!(
+                f,
+                "rs.satfinite.{}.f32.{}",
+                fmt.pair_name().replace("x2", "x4"),
+                if *upper { "hi" } else { "lo" }
+            ),
         }
     }
 }

@@ -174,6 +174,8 @@ impl Op {
                     FromUe8m0x2 => (&[I16], I32),
                     ToTf32(..) => (&[F32], I32),
                     SatFinite(_) => (&[I16], I16),
+                    HalfX2Rs { .. } => (&[F32, F32, I32], I32),
+                    MiniX2Rs { fmt, .. } => (&[F32, F32, I32], fmt.pair_ty()),
                 };
                 n(want_args.len(), 1)?;
                 (args == want_args && res[0] == want_res)

@@ -1147,7 +1147,7 @@ fn narrow_name(m: &str) -> bool {
 /// `.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2 d, a`, `.rn{.relu}.f16x2.<those> d, a`,
 /// `.{rz,rp}{.satfinite}.ue8m0x2.{f32 d, a, b | bf16x2 d, a}`, `.rn.bf16x2.ue8m0x2 d, a`, and
 /// `.{rna,rn,rz}{.satfinite}{.relu}.tf32.f32 d, a`. The four-element forms exist only with
-/// stochastic rounding (`.rs`), which is not supported.
+/// stochastic rounding (`.rs`): [`cvt_rs`].
 fn cvt_narrow(b: &mut Builder, cx: &mut Cx) -> R {
     let mini = |m: &str| match m {
         "e4m3x2" => Some(MiniFmt::E4M3),
@@ -1164,7 +1164,7 @@ fn cvt_narrow(b: &mut Builder, cx: &mut Cx) -> R {
         .filter(|m| narrow_name(m) || ast::ScalarType::from_suffix(m).is_some())
         .collect();
     if cx.has("rs") || tys.iter().any(|m| m.ends_with("x4")) {
-        return Err(cx.unsupported("stochastic rounding (.rs) is not supported yet"));
+        return cvt_rs(b, cx);
     }
     let [dt, st] = tys[..] else {
         return Err(cx.bad("cvt needs a destination and a source type"));
@@ -1268,6 +1268,109 @@ fn cvt_narrow(b: &mut Builder, cx: &mut Cx) -> R {
     }
 }
 
+/// `cvt` with stochastic rounding (PTX ISA §9.7.9.21, `.rs`; semantics in
+/// `runtime::minifloat::stochastic`):
+/// `cvt.rs{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b, rbits` and
+/// `cvt.rs{.relu}.satfinite.{e4m3x4,e5m2x4,e2m3x4,e3m2x4,e2m1x4}.f32 d, {a, b, e, f}, rbits`
+/// (a to the most significant element of d). The x4 forms are two [`NarrowCvt::MiniX2Rs`]
+/// halves joined.
+fn cvt_rs(b: &mut Builder, cx: &mut Cx) -> R {
+    let x4 = |m: &str| match m {
+        "e4m3x4" => Some(MiniFmt::E4M3),
+        "e5m2x4" => Some(MiniFmt::E5M2),
+        "e2m3x4" => Some(MiniFmt::E2M3),
+        "e3m2x4" => Some(MiniFmt::E3M2),
+        "e2m1x4" => Some(MiniFmt::E2M1),
+        _ => None,
+    };
+    let tys: Vec<&str> = cx
+        .mods
+        .iter()
+        .copied()
+        .filter(|m| {
+            narrow_name(m) || ast::ScalarType::from_suffix(m).is_some() || m.ends_with("x2")
+        })
+        .collect();
+    let [dt, "f32"] = tys[..] else {
+        return Err(cx.bad("cvt.rs converts from .f32 to .f16x2, .bf16x2 or an x4 narrow type"));
+    };
+    if !cx.has("rs") {
+        return Err(cx.bad(&format!("conversions to .{dt} need .rs")));
+    }
+    let relu = cx.has("relu");
+    let satfinite = cx.has("satfinite");
+    if let Some(fmt) = x4(dt) {
+        cx.expect_operands(3)?;
+        if !satfinite {
+            return Err(cx.bad(&format!("conversions to .{dt} need .satfinite")));
+        }
+        let elems = match cx.opnd(1)? {
+            Operand::Vector(e, _) if e.len() == 4 => e.clone(),
+            o => {
+                return Err(LowerError::new(
+                    o.span(),
+                    format!("cvt.rs.{dt} takes a vector of four .f32 sources {{a, b, e, f}}"),
+                ))
+            }
+        };
+        let mut xs = vec![];
+        for e in &elems {
+            xs.push(b.src_rel(cx, e, Type::F32, None)?);
+        }
+        let rbits = b.src(cx, 2, Type::I32)?;
+        let pt = fmt.pair_ty();
+        let mut halves = vec![];
+        for (upper, pair) in [(true, &xs[0..2]), (false, &xs[2..4])] {
+            let conv = NarrowCvt::MiniX2Rs { fmt, upper };
+            let args = vec![pair[0], pair[1], rbits];
+            halves.push(b.op1(cx, Op::CvtNarrow { conv, relu }, args, pt));
+        }
+        return if pt == Type::I8 {
+            // e2m1x4: two 8-bit pairs into a .b16, (a, b) in the upper byte.
+            let z = |b: &mut Builder, v| {
+                let o = Op::Cvt {
+                    dst: CvtType::U16,
+                    src: CvtType::U8,
+                    rnd: CvtRound::None,
+                    sat: false,
+                    ftz: false,
+                };
+                b.op1(cx, o, vec![v], Type::I16)
+            };
+            let hi = z(b, halves[0]);
+            let lo = z(b, halves[1]);
+            let sh = b.konst(cx, Type::I32, 8);
+            let hi = b.op1(cx, Op::Shl {}, vec![hi, sh], Type::I16);
+            let r = b.op1(cx, Op::Or {}, vec![hi, lo], Type::I16);
+            b.write(cx, 0, r, Type::I16)
+        } else {
+            let r = b.pack2(cx, halves[1], halves[0]);
+            b.write(cx, 0, r, Type::I32)
+        };
+    }
+    let fmt = match dt {
+        "f16x2" => HalfFmt::F16,
+        "bf16x2" => HalfFmt::Bf16,
+        _ => {
+            return Err(cx.bad(&format!(
+                "there is no stochastic-rounding conversion to .{dt}"
+            )))
+        }
+    };
+    cx.expect_operands(4)?;
+    let a = b.src(cx, 1, Type::F32)?;
+    let bb = b.src(cx, 2, Type::F32)?;
+    let rbits = b.src(cx, 3, Type::I32)?;
+    let conv = NarrowCvt::HalfX2Rs { fmt, satfinite };
+    let r = b.op1(
+        cx,
+        Op::CvtNarrow { conv, relu },
+        vec![a, bb, rbits],
+        Type::I32,
+    );
+    b.write(cx, 0, r, Type::I32)
+}
+
 fn cvt_type(t: ast::ScalarType) -> Option<CvtType> {
     use ast::ScalarType::*;
     Some(match t {
@@ -1293,6 +1396,9 @@ fn cvt_type(t: ast::ScalarType) -> Option<CvtType> {
 fn cvt(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.mods.iter().any(|m| narrow_name(m)) {
         return cvt_narrow(b, cx);
+    }
+    if cx.has("rs") {
+        return cvt_rs(b, cx);
     }
     let tys = cx.types();
     if tys.len() != 2 {

@@ -72,6 +72,35 @@ pub fn mini_value(f: MiniFmt, bits: u8) -> f64 {
 /// `cvt.rn.satfinite{.relu}` of one f32 to a small format (see the module docs); `.relu`
 /// turns negative results into +0.
 pub fn f32_to_mini(f: MiniFmt, x: f32, relu: bool) -> u8 {
+    f32_to_mini_with(f, x, relu, |q| q.round_ties_even())
+}
+
+/// `cvt.rs{.relu}.satfinite` of one f32 to a small format: stochastic rounding with the
+/// element's 8 random bits `r` ([`stochastic`]); otherwise as [`f32_to_mini`].
+pub fn f32_to_mini_rs(f: MiniFmt, x: f32, relu: bool, r: u32) -> u8 {
+    f32_to_mini_with(f, x, relu, |q| stochastic(q, r, 8))
+}
+
+/// Stochastic rounding of a non-negative magnitude `q` given in units of the result's spacing
+/// (PTX ISA §9.7.9.21, `.rs`): the `k` random bits `r` are added to the discarded fraction
+/// at its most significant end and the sum is truncated, so `q` rounds up exactly when
+/// `floor(frac(q) · 2^k) + r ≥ 2^k`: with probability `frac(q)` (to `k` bits) for uniform `r`.
+/// Fraction bits below the `k` random bits cannot carry into the result.
+pub fn stochastic(q: f64, r: u32, k: u32) -> f64 {
+    let n = q.floor();
+    let scale = (1u64 << k) as f64;
+    let top = ((q - n) * scale).floor() as u64;
+    let r = r as u64 & ((1 << k) - 1);
+    if top + r >= 1 << k {
+        n + 1.0
+    } else {
+        n
+    }
+}
+
+/// A small-format conversion with `round` applied to the magnitude in units of the result's
+/// spacing (exact in f64: an f32 has 24 significant bits).
+fn f32_to_mini_with(f: MiniFmt, x: f32, relu: bool, round: impl Fn(f64) -> f64) -> u8 {
     let (_, bias, mbits, max) = params(f);
     let w = width(f);
     if x.is_nan() {
@@ -109,7 +138,7 @@ pub fn f32_to_mini(f: MiniFmt, x: f32, relu: bool) -> u8 {
         e
     };
     let quantum = 2f64.powi(e - mbits as i32);
-    let r = (a / quantum).round_ties_even() * quantum;
+    let r = round(a / quantum) * quantum;
     if r > max_val {
         return sign | max;
     }
@@ -124,6 +153,57 @@ pub fn f32_to_mini(f: MiniFmt, x: f32, relu: bool) -> u8 {
         (((e + bias) as u32) << mbits) | m
     };
     sign | bits as u8
+}
+
+/// `cvt.rs` of one f32 to f16 or bf16 bits with `k` random bits `r` (13 for f16, 16 for bf16;
+/// PTX ISA §9.7.9.21): the value truncated toward zero, then moved one step away from zero
+/// when [`stochastic`] rounds up; a finite value past the largest finite one can so become
+/// ±∞. NaN gives the canonical NaN, ±∞ stays ±∞. `.satfinite` and `.relu` are applied
+/// afterwards by the caller.
+pub fn f32_to_half_rs(fmt: HalfFmt, x: f32, r: u32, k: u32) -> u16 {
+    let f: Fmt = fmt.into();
+    if x.is_nan() {
+        return f.canonical_nan() as u16;
+    }
+    let value = |bits: u16| match fmt {
+        HalfFmt::F16 => half::f16::from_bits(bits).to_f64(),
+        HalfFmt::Bf16 => half::bf16::from_bits(bits).to_f64(),
+    };
+    let (inf, max) = match fmt {
+        HalfFmt::F16 => (0x7c00u16, 0x7bffu16),
+        HalfFmt::Bf16 => (0x7f80, 0x7f7f),
+    };
+    let sign = if x.is_sign_negative() { 0x8000u16 } else { 0 };
+    let a = (x as f64).abs();
+    if a.is_infinite() {
+        return sign | inf;
+    }
+    // The largest magnitude encoding not above `a` (encodings are monotone in magnitude).
+    let (mut lo, mut hi) = (0u16, max);
+    if value(max) <= a {
+        lo = max;
+    } else {
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if value(mid) <= a {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+    }
+    let t = value(lo);
+    if t == a {
+        return sign | lo;
+    }
+    // The spacing above `lo`: the step to the next encoding (max's own binade at the top).
+    let step = if lo == max {
+        value(max) - value(max - 1)
+    } else {
+        value(lo + 1) - t
+    };
+    let up = stochastic((a - t) / step, r, k) >= 1.0;
+    sign | if up { lo + 1 } else { lo }
 }
 
 /// `cvt.rn{.relu}.f16x2.<fmt>x2` of one element to f16 bits: exact; NaN → f16's canonical
@@ -242,6 +322,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Stochastic rounding is unbiased to the random bits' resolution: over every value of
+    /// the k random bits, a bf16 result rounds up exactly as often as the discarded 16 bits
+    /// say (the ISA's "random bits added to the discarded bits"), and an f16 one as its 13.
+    #[test]
+    fn stochastic_rounding_counts() {
+        for discarded in [0u32, 1, 0x7fff, 0x8000, 0xffff] {
+            let x = f32::from_bits(0x3f80_0000 | discarded);
+            let ups = (0..1u32 << 16)
+                .filter(|&r| f32_to_half_rs(HalfFmt::Bf16, x, r, 16) == 0x3f81)
+                .count();
+            assert_eq!(ups as u32, discarded, "bf16 {discarded:#x}");
+        }
+        for discarded in [0u32, 1, 0x1000, 0x1fff] {
+            let x = f32::from_bits(0x3f80_0000 | discarded);
+            let ups = (0..1u32 << 13)
+                .filter(|&r| f32_to_half_rs(HalfFmt::F16, x, r, 13) == 0x3c01)
+                .count();
+            assert_eq!(ups as u32, discarded, "f16 {discarded:#x}");
+        }
+        // e4m3 near 1 (spacing 1/8): 1 + 3/64 is 3/8 of the way up: 96 of the 256 bytes.
+        let ups = (0..256)
+            .filter(|&r| f32_to_mini_rs(MiniFmt::E4M3, 1.046875, false, r) == 0x39)
+            .count();
+        assert_eq!(ups, 96);
     }
 
     /// Values from the format definitions (OCP 8-bit floating point, as the PTX ISA uses).

@@ -509,6 +509,39 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
                     mf::f32_to_tf32(a as u32, rnd, satfinite, relu) as u64
                 }
                 NarrowCvt::SatFinite(fmt) => mf::half_satfinite(fmt, a as u16) as u64,
+                NarrowCvt::HalfX2Rs { fmt, satfinite } => {
+                    let k = if fmt == crate::ir::HalfFmt::F16 {
+                        13
+                    } else {
+                        16
+                    };
+                    let one = |x: u64, r: u64| {
+                        let mut h = mf::f32_to_half_rs(fmt, f32::from_bits(x as u32), r as u32, k);
+                        if satfinite {
+                            h = mf::half_satfinite(fmt, h);
+                        }
+                        if relu {
+                            h = fp::relu(fmt.into(), h as u64) as u16;
+                        }
+                        h as u64
+                    };
+                    one(a, c >> 16) << 16 | one(b, c & 0xffff)
+                }
+                NarrowCvt::MiniX2Rs { fmt, upper } => {
+                    let e2m1 = fmt == crate::ir::MiniFmt::E2M1;
+                    let (ra, rb) = match (upper, e2m1) {
+                        (true, false) => (c >> 24, c >> 16),
+                        (false, false) => (c >> 8, c),
+                        (true, true) => (c >> 24, c >> 8),
+                        (false, true) => (c >> 16, c),
+                    };
+                    let hi =
+                        mf::f32_to_mini_rs(fmt, f32::from_bits(a as u32), relu, ra as u32 & 0xff);
+                    let lo =
+                        mf::f32_to_mini_rs(fmt, f32::from_bits(b as u32), relu, rb as u32 & 0xff);
+                    let shift = if e2m1 { 4 } else { 8 };
+                    (hi as u64) << shift | lo as u64
+                }
             }
         }
         Op::Video {
