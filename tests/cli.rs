@@ -379,7 +379,7 @@ fn hostile_inputs_are_clean_errors() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        text(&o.stderr).contains("device memory limit"),
+        text(&o.stderr).contains("more than the device memory of"),
         "{}",
         text(&o.stderr)
     );

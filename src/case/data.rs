@@ -47,12 +47,12 @@ pub fn materialize(
             .ok()
             .filter(|&x| {
                 x.checked_mul(dtype.size())
-                    .is_some_and(|b| b as u64 <= crate::runtime::memory::MAX_ARENA)
+                    .is_some_and(|b| b as u64 <= crate::runtime::memory::device_memory_limit())
             })
             .ok_or_else(|| {
                 format!(
-                    "len {l} is too large: more than the device memory limit of {} bytes",
-                    crate::runtime::memory::MAX_ARENA
+                    "len {l} is too large: more than the device memory of {} bytes",
+                    crate::runtime::memory::device_memory_limit()
                 )
             })
     };

@@ -73,8 +73,27 @@ unsafe impl Send for DeviceMemory {}
 // SAFETY: see above.
 unsafe impl Sync for DeviceMemory {}
 
-/// The largest arena ptxjit will grow to (bytes).
+/// The largest arena ptxjit will ever grow to (bytes); see [`device_memory_limit`].
 pub const MAX_ARENA: u64 = 16 << 30;
+
+/// The device memory size (bytes): half of the host's physical memory (`MemTotal` of
+/// `/proc/meminfo`), at most [`MAX_ARENA`]; [`MAX_ARENA`] where the host's memory is unknown.
+/// Half, because growing the arena holds the old and the new copy at once and the host keeps
+/// its own copies of case buffers: a larger arena would let one launch exhaust the host.
+pub fn device_memory_limit() -> u64 {
+    static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("MemTotal:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            kib.checked_mul(1024)
+        });
+        match total {
+            Some(t) if t > 0 => (t / 2).min(MAX_ARENA),
+            _ => MAX_ARENA,
+        }
+    })
+}
 
 impl Default for DeviceMemory {
     fn default() -> Self {
@@ -113,16 +132,18 @@ impl DeviceMemory {
         if need <= self.capacity {
             return Ok(());
         }
-        if need > MAX_ARENA {
+        let limit = device_memory_limit();
+        if need > limit {
             return Err(format!(
-                "out of device memory: {need} bytes needed, the arena limit is {MAX_ARENA}"
+                "out of device memory: {need} bytes needed, the device memory is {limit} bytes \
+                 (half the host's memory, at most 16 GiB)"
             ));
         }
         let mut cap = self.capacity.max(1 << 20);
         while cap < need {
             cap *= 2;
         }
-        let cap = cap.min(MAX_ARENA);
+        let cap = cap.min(limit);
         let layout = Layout::from_size_align(cap as usize, 4096).map_err(|e| e.to_string())?;
         // SAFETY: layout has non-zero size.
         let p = unsafe { alloc::alloc_zeroed(layout) };
@@ -156,7 +177,7 @@ impl DeviceMemory {
     /// Allocate `size` bytes (zero-filled), aligned to [`ALLOC_ALIGN`]. `label` names it in
     /// fault reports (`None`: `alloc#N`).
     ///
-    /// Errors: `size` is 0 or the arena limit is reached.
+    /// Errors: `size` is 0 or the device memory ([`device_memory_limit`]) is exhausted.
     pub fn alloc(&mut self, size: u64, label: Option<&str>) -> Result<DevicePtr, String> {
         if size == 0 {
             return Err("cannot allocate 0 bytes".into());
