@@ -145,11 +145,12 @@ op_table! {
     ["9.7.1.1"] IAddSat {} => "iadd.sat";
     /// Saturating signed subtract (`sub.sat.s32`).
     ["9.7.1.2"] ISubSat {} => "isub.sat";
-    /// Add or subtract with carry-in: args (a, b, cf: pred) → a + b + cf, or a - (b + cf) when
-    /// `sub` (`addc`/`subc`, and `add.cc`/`sub.cc` with cf = 0). PTX's condition code CC.CF
+    /// Add or subtract with carry-in: args (a, b, cf: pred) → a + b + cf, or a + !b + cf when
+    /// `sub` (`addc`/`subc`; `add.cc` with cf = 0, `sub.cc` with cf = 1: the hardware's
+    /// carry = NOT borrow convention, `runtime::bits::add_carry`). PTX's condition code CC.CF
     /// is a hidden predicate variable of the lowering, not engine state.
     ["9.7.2.1"] AddCarry { sub: bool } => "addcarry";
-    /// Carry-out (or borrow-out when `sub`) of [`Op::AddCarry`] with the same args → pred.
+    /// Carry-out of [`Op::AddCarry`] with the same args (for `sub`: 1 = no borrow) → pred.
     ["9.7.2.2"] CarryOut { sub: bool } => "carryout";
     /// 24×24-bit multiply (`mul24`): operands are the low 24 bits (sign-extended when signed);
     /// `.lo` gives bits 31..0 of the 48-bit product, `.hi` bits 47..16.

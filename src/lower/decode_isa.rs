@@ -328,10 +328,11 @@ fn int_addsub(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
     }
     let carry_in = op == "addc" || op == "subc";
     let cf = b.cc_flag();
+    // `sub.cc` is `subc` with the carry set (a + !b + 1): see `runtime::bits::add_carry`.
     let cin = if carry_in {
         cf
     } else {
-        b.konst(cx, Type::Pred, 0)
+        b.konst(cx, Type::Pred, sub as u64)
     };
     let r = b.op1(cx, Op::AddCarry { sub }, vec![x, y, cin], ty);
     if cx.has("cc") {

@@ -31,19 +31,19 @@ pub fn add_sat_s32(a: u64, b: u64, sub: bool) -> u64 {
     r as u32 as u64
 }
 
-/// `addc`/`subc` (PTX ISA §9.7.2): (result, carry-out). For subtraction the flag is the
-/// borrow: `d = a - (b + CF)`, borrow-out when `a < b + CF` as unsigned.
+/// `add.cc`/`addc`/`sub.cc`/`subc` (PTX ISA §9.7.2): (result, carry-out) of `a + b + cf`,
+/// or for subtraction of `a + !b + cf`.
+///
+/// Subtraction uses the carry (= NOT borrow) convention of NVIDIA's hardware: `sub.cc` is
+/// `subc` with `cf = 1`, and the flag it leaves is 1 when there was *no* borrow. The ISA's
+/// pseudo-code (`d = a - (b + CC.CF)`, "borrow-out") gives the same results in a pure
+/// `sub.cc`/`subc` chain, but nvcc's own code reads the flag after a subtraction with
+/// `addc` and relies on this convention (its 128-bit division, `ptx-tests/kernels/int128`).
 pub fn add_carry(a: u64, b: u64, cf: bool, bits: u32, sub: bool) -> (u64, bool) {
     let m = mask(bits);
-    let (a, b, c) = ((a & m) as u128, (b & m) as u128, cf as u128);
-    if sub {
-        let rhs = b + c;
-        let r = a.wrapping_sub(rhs) as u64 & m;
-        (r, a < rhs)
-    } else {
-        let s = a + b + c;
-        (s as u64 & m, s >> bits != 0)
-    }
+    let b = if sub { !b & m } else { b & m };
+    let s = (a & m) as u128 + b as u128 + cf as u128;
+    (s as u64 & m, s >> bits != 0)
 }
 
 /// `mul24.lo/.hi` (PTX ISA §9.7.1.5): the 48-bit product of the low 24 bits of each operand
