@@ -272,6 +272,11 @@ op_table! {
     /// characters written (-1 when the format cannot be read). The active lanes print in lane
     /// order, one warp's output at a time (`runtime::printf`).
     ["CUDA C++ Programming Guide, Formatted Output"] Printf {} => "printf";
+    /// CUDA's `__assertfail(message, file, line, function, char_size)`, called by a failed
+    /// device-side `assert`: args (message i64, file i64, line i32, function i64; the strings
+    /// at generic addresses). Each active lane prints CUDA's assertion message and faults
+    /// (`runtime::env::FaultKind::Assert`), which ends the launch as the GPU's trap does.
+    ["CUDA C++ Programming Guide, Assertion"] AssertFail {} => "assertfail";
     // ---- Texture and surface units (issue 7; semantics in `runtime::texture`). ----
     /// Texture fetch (`tex`): args (texture i64, [sampler i64 when `sampler`: independent
     /// mode], [array index i32 when the geometry is arrayed], `geom.dims()` coordinates (i32
@@ -365,6 +370,7 @@ macro_rules! warp_ops {
             | $crate::ir::Op::WarpSync { .. }
             | $crate::ir::Op::CallCheck { .. }
             | $crate::ir::Op::Printf {}
+            | $crate::ir::Op::AssertFail {}
             | $crate::ir::Op::Tex { .. }
             | $crate::ir::Op::Tld4 { .. }
             | $crate::ir::Op::Txq { .. }

@@ -169,7 +169,7 @@ pub fn print_modifiers(op: &Op) -> String {
             format!(".{kind}{}", if *aligned { ".aligned" } else { "" })
         }
         Op::BarResult { kind } => format!(".{kind}"),
-        Op::Activemask {} | Op::Elect {} | Op::Printf {} => String::new(),
+        Op::Activemask {} | Op::Elect {} | Op::Printf {} | Op::AssertFail {} => String::new(),
         Op::CallCheck { limit, size } => format!(" limit={limit} size={size}"),
         Op::WarpSync { exited_ok } => {
             if *exited_ok {

@@ -404,6 +404,12 @@ impl Op {
                     .then_some(())
                     .ok_or("printf: (i64 format, i64 arguments) → i32".into())
             }
+            Op::AssertFail {} => {
+                n(4, 0)?;
+                (args == [I64, I64, I32, I64])
+                    .then_some(())
+                    .ok_or("assertfail: (i64 message, i64 file, i32 line, i64 function)".into())
+            }
             Op::Tex { .. }
             | Op::Tld4 { .. }
             | Op::Txq { .. }

@@ -134,6 +134,23 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
     if f.body.is_none() && callee_name.name == "vprintf" {
         return printf(b, cx, guard, &args, &rets);
     }
+    if f.body.is_none() && callee_name.name == "__assertfail" {
+        return assertfail(b, cx, guard, &args, &rets);
+    }
+    if f.body.is_none()
+        && matches!(
+            callee_name.name.as_str(),
+            "malloc" | "free" | "__nv_aligned_device_malloc"
+        )
+    {
+        return Err(LowerError::unsupported(
+            callee_name.span,
+            format!(
+                "device-side '{}' (the CUDA device heap) is not supported yet",
+                callee_name.name
+            ),
+        ));
+    }
     let Some(body) = &f.body else {
         return Err(LowerError::new(
             callee_name.span,
@@ -353,16 +370,26 @@ fn guarded(
 
 /// A 64-bit argument: loaded from a call-sequence `.param` variable, or a register/constant.
 fn arg64(b: &mut Builder, cx: &Cx, o: &Operand) -> Result<Var, LowerError> {
+    arg_of(b, cx, o, Type::I64)
+}
+
+fn arg32(b: &mut Builder, cx: &Cx, o: &Operand) -> Result<Var, LowerError> {
+    arg_of(b, cx, o, Type::I32)
+}
+
+/// A call argument of IR type `ty`: a call-sequence `.param` variable (loaded from the
+/// thread's local memory) or a register or immediate.
+fn arg_of(b: &mut Builder, cx: &Cx, o: &Operand, ty: Type) -> Result<Var, LowerError> {
     match param_symbol(b, o) {
         Some(off) => {
             let a = b.local_addr(cx, off, Type::I64)?;
             let ld = Op::Load {
                 space: Space::Local,
-                align: 8,
+                align: ty.bytes() as u8,
             };
-            Ok(b.emit1(ld, vec![a], Type::I64, cx.loc, &cx.ptx))
+            Ok(b.emit1(ld, vec![a], ty, cx.loc, &cx.ptx))
         }
-        None => b.src_rel(cx, o, Type::I64, Some(Sign::Unsigned)),
+        None => b.src_rel(cx, o, ty, Some(Sign::Unsigned)),
     }
 }
 
@@ -395,6 +422,36 @@ fn printf(
                 None => write_reg(b, cx, ret, r, Type::I32)?,
             }
         }
+        Ok(())
+    })
+}
+
+/// CUDA's `__assertfail(message, file, line, function, char_size)` (declared `.extern`,
+/// supplied by the CUDA runtime; what a failed `assert` calls): the `assertfail` op.
+fn assertfail(
+    b: &mut Builder,
+    cx: &Cx,
+    guard: Option<(Var, bool)>,
+    args: &[Operand],
+    rets: &[Operand],
+) -> Result<(), LowerError> {
+    if args.len() != 5 || !rets.is_empty() {
+        return Err(cx.bad(
+            "__assertfail takes (message, file, line, function, char size) and returns nothing",
+        ));
+    }
+    guarded(b, cx, guard, |b| {
+        let msg = arg64(b, cx, &args[0])?;
+        let file = arg64(b, cx, &args[1])?;
+        let line = arg32(b, cx, &args[2])?;
+        let func = arg64(b, cx, &args[3])?;
+        b.emit(
+            Op::AssertFail {},
+            vec![msg, file, line, func],
+            vec![],
+            cx.loc,
+            &cx.ptx,
+        );
         Ok(())
     })
 }

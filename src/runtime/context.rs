@@ -65,6 +65,8 @@ pub struct FaultReport {
     /// threads' accesses: the JIT performs a warp-uniform access (e.g. `ld.param`) once per
     /// warp, and a launch stops soon after its first fault.
     pub count: u64,
+    /// Text the fault carries ([`FaultKind::Assert`]: the assertion, file, line, function).
+    pub detail: Option<String>,
 }
 
 impl FaultReport {
@@ -152,6 +154,13 @@ impl std::fmt::Display for FaultReport {
                 false,
             ),
             FaultKind::Trap => ("trap".to_string(), false),
+            FaultKind::Assert => (
+                format!(
+                    "assertion failed: {}",
+                    self.detail.as_deref().unwrap_or("(no message)")
+                ),
+                false,
+            ),
         };
         write!(
             f,
@@ -752,6 +761,7 @@ impl Context {
             ptx_file: kernel.module_file.clone(),
             nearest,
             count,
+            detail: r.detail,
         }
     }
 }

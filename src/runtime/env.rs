@@ -135,6 +135,9 @@ pub enum FaultKind {
     /// An indirect `call` through a value that is the address of no function the call may
     /// reach (PTX ISA §9.7.12.2: undefined); the record's address holds the value.
     BadCallTarget,
+    /// A failed device-side `assert` (CUDA's `__assertfail`, which traps the kernel); the
+    /// record's detail holds the assertion, file, line and function.
+    Assert,
 }
 
 impl FaultKind {
@@ -152,6 +155,7 @@ impl FaultKind {
             FaultKind::ExitedMember => 10,
             FaultKind::StackOverflow => 11,
             FaultKind::BadCallTarget => 12,
+            FaultKind::Assert => 13,
         }
     }
 
@@ -168,6 +172,7 @@ impl FaultKind {
             10 => FaultKind::ExitedMember,
             11 => FaultKind::StackOverflow,
             12 => FaultKind::BadCallTarget,
+            13 => FaultKind::Assert,
             _ => FaultKind::OutOfBounds,
         }
     }
@@ -212,6 +217,8 @@ pub struct FaultRecord {
     pub inst: u32,
     /// Whether it was a write.
     pub write: bool,
+    /// Text the fault carries ([`FaultKind::Assert`]: the assertion and where it is).
+    pub detail: Option<String>,
 }
 
 /// The instruction index a fault record uses for the *terminator* of block `b` in a function
@@ -360,7 +367,7 @@ impl CtaEnv {
         size: u32,
         write: bool,
     ) {
-        let r = FaultRecord {
+        self.record(FaultRecord {
             kind,
             space,
             addr,
@@ -369,7 +376,27 @@ impl CtaEnv {
             tid: self.tid(lane),
             inst,
             write,
-        };
+            detail: None,
+        });
+    }
+
+    /// Record a fault of `kind` carrying `detail` (no address) for `lane` at IR instruction
+    /// `inst`, and raise the abort flag.
+    pub fn fault_detail(&self, lane: u32, inst: u32, kind: FaultKind, detail: String) {
+        self.record(FaultRecord {
+            kind,
+            space: Space::Generic,
+            addr: 0,
+            size: 0,
+            ctaid: self.ctaid,
+            tid: self.tid(lane),
+            inst,
+            write: false,
+            detail: Some(detail),
+        });
+    }
+
+    fn record(&self, r: FaultRecord) {
         let [x, y, z] = self.ctaid;
         let [gx, gy, _] = self.nctaid;
         let linear = (z as u64 * gy as u64 + y as u64) * gx as u64 + x as u64;

@@ -14,6 +14,15 @@ pub trait DeviceBytes {
 /// Longest format or `%s` string read (bytes).
 const MAX_STR: u64 = 4096;
 
+/// The NUL-terminated string at generic address `addr` (at most 4096 bytes), lossily as
+/// UTF-8; `"(unreadable)"` when the thread may not read it.
+pub fn c_string(mem: &dyn DeviceBytes, addr: u64) -> String {
+    match read_cstr(mem, addr) {
+        Some(b) => String::from_utf8_lossy(&b).into_owned(),
+        None => "(unreadable)".to_string(),
+    }
+}
+
 fn read_cstr(mem: &dyn DeviceBytes, addr: u64) -> Option<Vec<u8>> {
     let mut out = vec![];
     for i in 0..MAX_STR {

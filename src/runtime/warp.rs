@@ -269,6 +269,27 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 super::printf::write_output(&text);
             }
         }
+        Op::AssertFail {} => {
+            let mut text = String::new();
+            for l in lanes(mask) {
+                let mem = LaneMem { env, lane: l };
+                let text_at = |k: usize| super::printf::c_string(&mem, d.arg(s, k, l));
+                let (msg, file, func) = (text_at(0), text_at(1), text_at(3));
+                let line = d.arg(s, 2, l) as u32;
+                let [bx, by, bz] = env.ctaid;
+                let [tx, ty, tz] = env.tid(l);
+                // CUDA's own wording, one line per failing thread.
+                text += &format!(
+                    "{file}:{line}: {func}: block: [{bx},{by},{bz}], thread: [{tx},{ty},{tz}] \
+                     Assertion `{msg}` failed.\n"
+                );
+                let detail = format!("`{msg}` ({file}:{line}, in {func})");
+                env.fault_detail(l, d.inst, FaultKind::Assert, detail);
+            }
+            if !text.is_empty() {
+                super::printf::write_output(&text);
+            }
+        }
         Op::CallCheck { limit, size } => {
             for l in lanes(mask) {
                 let (top, depth) = (d.arg(s, 0, l), d.arg(s, 1, l) as u32);
