@@ -168,11 +168,11 @@ impl Case {
         if s.kernel.is_empty() {
             return Err(self.err("kernel", "must not be empty"));
         }
-        for (i, a) in s.args.iter().enumerate() {
+        for (at, a) in Arg::leaves(&s.args) {
             if let Arg::Buffer { name, .. } = a {
                 if !s.buffers.contains_key(name) {
                     return Err(self.err(
-                        &format!("args[{i}]"),
+                        &at,
                         format!("no buffer named '{name}' (buffers: {})", names()),
                     ));
                 }
@@ -189,7 +189,7 @@ impl Case {
                 ));
             }
         }
-        for (i, a) in s.args.iter().enumerate() {
+        for (at, a) in Arg::leaves(&s.args) {
             let (table, what, name) = match a {
                 Arg::Texture(n) => (&s.textures, "texture", n),
                 Arg::Surface(n) => (&s.surfaces, "surface", n),
@@ -197,7 +197,7 @@ impl Case {
             };
             if !table.contains_key(name) {
                 return Err(self.err(
-                    &format!("args[{i}]"),
+                    &at,
                     format!(
                         "no {what} named '{name}' ({what}s: {})",
                         table.keys().cloned().collect::<Vec<_>>().join(", ")
@@ -279,7 +279,7 @@ impl Case {
                 bytes,
             });
         }
-        for (i, a) in s.args.iter().enumerate() {
+        for (at, a) in Arg::leaves(&s.args) {
             if let Arg::Buffer { name, offset } = a {
                 let b = buffers
                     .iter()
@@ -287,7 +287,7 @@ impl Case {
                     .expect("validated: the buffer exists");
                 if *offset > b.bytes.len() as u64 {
                     return Err(self.err(
-                        &format!("args[{i}]"),
+                        &at,
                         format!(
                             "offset {offset} is past the end of buffer '{name}' ({} bytes)",
                             b.bytes.len()

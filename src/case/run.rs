@@ -165,9 +165,13 @@ impl Session {
                 .find(|(k, _)| *k == format!("{what}:{n}"))
                 .map(|(_, h)| KernelArg::U64(*h))
         };
-        let mut args = Vec::with_capacity(s.args.len());
-        for (i, a) in s.args.iter().enumerate() {
-            args.push(match a {
+        fn kernel_arg(
+            a: &Arg,
+            at: &str,
+            buffers: &[(HostBuffer, DevicePtr)],
+            handle: &dyn Fn(&str, &str) -> Option<KernelArg>,
+        ) -> Result<KernelArg, String> {
+            Ok(match a {
                 Arg::Scalar(v) => scalar_arg(*v),
                 Arg::Buffer { name, offset } => {
                     let (_, p) = buffers
@@ -182,11 +186,23 @@ impl Session {
                     } else {
                         "surface"
                     };
-                    handle(what, n).ok_or_else(|| {
-                        CaseError::Case(format!("{}: args[{i}]: no {what} named '{n}'", case.name))
-                    })?
+                    handle(what, n).ok_or_else(|| format!("{at}: no {what} named '{n}'"))?
                 }
-            });
+                Arg::Struct(fields) => KernelArg::Struct(
+                    fields
+                        .iter()
+                        .enumerate()
+                        .map(|(j, f)| kernel_arg(f, &format!("{at}.struct[{j}]"), buffers, handle))
+                        .collect::<Result<_, _>>()?,
+                ),
+            })
+        }
+        let mut args = Vec::with_capacity(s.args.len());
+        for (i, a) in s.args.iter().enumerate() {
+            args.push(
+                kernel_arg(a, &format!("args[{i}]"), &buffers, &handle)
+                    .map_err(|m| CaseError::Case(format!("{}: {m}", case.name)))?,
+            );
         }
         let dims = LaunchDims {
             grid: s.grid.0,

@@ -93,6 +93,31 @@ pub enum Arg {
     Texture(String),
     /// `{ surface = "out" }`: a surface object handle.
     Surface(String),
+    /// `{ struct = [ARG, ...] }`: a struct passed by value (a `.b8 name[N]` parameter), its
+    /// fields in declaration order, laid out as a C compiler does (`runtime::KernelArg::Struct`).
+    Struct(Vec<Arg>),
+}
+
+impl Arg {
+    /// Every argument that is not a struct, with its place (`args[2]`, `args[2].struct[0]`),
+    /// in order.
+    pub fn leaves(args: &[Arg]) -> Vec<(String, &Arg)> {
+        fn walk<'a>(a: &'a Arg, path: String, out: &mut Vec<(String, &'a Arg)>) {
+            match a {
+                Arg::Struct(fields) => {
+                    for (j, f) in fields.iter().enumerate() {
+                        walk(f, format!("{path}.struct[{j}]"), out);
+                    }
+                }
+                leaf => out.push((path, leaf)),
+            }
+        }
+        let mut out = vec![];
+        for (i, a) in args.iter().enumerate() {
+            walk(a, format!("args[{i}]"), &mut out);
+        }
+        out
+    }
 }
 
 /// A scalar kernel argument (`args = [{ f32 = 2.0 }]`).
@@ -149,7 +174,7 @@ impl<'de> Deserialize<'de> for Arg {
         impl<'de> Visitor<'de> for V {
             type Value = Arg;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a table with one key: a scalar type (u32 = 1), buffer = \"NAME\", texture = \"NAME\" or surface = \"NAME\"")
+                f.write_str("a table with one key: a scalar type (u32 = 1), buffer = \"NAME\", texture = \"NAME\", surface = \"NAME\" or struct = [fields]")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Arg, A::Error> {
                 let mut entries: Vec<(String, toml::Value)> = vec![];
@@ -199,6 +224,28 @@ fn arg_from_entries(e: Vec<(String, toml::Value)>) -> Result<Arg, String> {
         )
     })?;
     match k.as_str() {
+        "struct" => {
+            let toml::Value::Array(items) = v else {
+                return Err(
+                    "struct = must be a list of field arguments ([{ f32 = 1.0 }, ..])".into(),
+                );
+            };
+            if items.is_empty() {
+                return Err("struct = needs at least one field".into());
+            }
+            let fields = items
+                .into_iter()
+                .enumerate()
+                .map(|(j, item)| match item {
+                    toml::Value::Table(t) => arg_from_entries(t.into_iter().collect())
+                        .map_err(|e| format!("struct field {j}: {e}")),
+                    other => Err(format!(
+                        "struct field {j} = {other}: a field is an argument table ({{ f32 = 1.0 }})"
+                    )),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Arg::Struct(fields))
+        }
         "texture" => Ok(Arg::Texture(name_of("texture", &v)?)),
         "surface" => Ok(Arg::Surface(name_of("surface", &v)?)),
         "offset" => Err("offset is only allowed next to buffer = \"NAME\"".into()),

@@ -187,3 +187,63 @@ fn normalize_paths() {
     );
     assert_eq!(normalize(Path::new("../x.ptx")), Path::new("../x.ptx"));
 }
+
+#[test]
+fn struct_arguments_nest_and_name_their_fields_in_errors() {
+    let c = parse(&format!(
+        "{HEAD}args = [{{ struct = [{{ f32 = 1 }}, {{ struct = [{{ s8 = -1 }}, {{ buffer = \"x\" }}] }}] }}]\n[buffers.x]\ntype = \"f32\"\nlen = 4\n"
+    ))
+    .unwrap();
+    assert_eq!(
+        c.spec.args,
+        vec![Arg::Struct(vec![
+            Arg::Scalar(Scalar::F32(1.0)),
+            Arg::Struct(vec![
+                Arg::Scalar(Scalar::S8(-1)),
+                Arg::Buffer {
+                    name: "x".into(),
+                    offset: 0
+                }
+            ])
+        ])]
+    );
+    let e = parse(&format!(
+        "{HEAD}args = [{{ struct = [{{ u32 = 1 }}, {{ struct = [{{ buffer = \"y\" }}] }}] }}]\n[buffers.x]\ntype = \"f32\"\nlen = 4\n"
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("args[0].struct[1].struct[0]: no buffer named 'y'"),
+        "{e}"
+    );
+    let e = parse(&format!("{HEAD}args = [{{ struct = [] }}]\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("at least one field"), "{e}");
+    let e = parse(&format!("{HEAD}args = [{{ struct = [1] }}]\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("struct field 0"), "{e}");
+}
+
+/// C layout of by-value structs: fields at their natural alignment, the size rounded up.
+#[test]
+fn struct_layout_follows_c() {
+    use crate::runtime::KernelArg as K;
+    let inner = K::Struct(vec![K::S8(3), K::F64(0.5)]);
+    let outer = K::Struct(vec![
+        K::S32(7),
+        inner,
+        K::S16(-2),
+        K::U8(1),
+        K::U8(2),
+        K::U8(3),
+    ]);
+    let b = outer.bytes_for_test();
+    assert_eq!(b.len(), 32);
+    assert_eq!(&b[0..4], &7i32.to_le_bytes());
+    assert_eq!(b[8], 3);
+    assert_eq!(&b[16..24], &0.5f64.to_le_bytes());
+    assert_eq!(&b[24..26], &(-2i16).to_le_bytes());
+    assert_eq!(&b[26..29], &[1, 2, 3]);
+}

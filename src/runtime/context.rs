@@ -258,7 +258,7 @@ impl Error {
 }
 
 /// A kernel argument (`cuLaunchKernel`'s `kernelParams`, typed).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum KernelArg {
     U8(u8),
     U16(u16),
@@ -272,28 +272,59 @@ pub enum KernelArg {
     F64(f64),
     /// A device pointer (a `.u64`/`.b64`/`.s64` parameter).
     Ptr(DevicePtr),
+    /// A struct passed by value (a `.param .align A .b8 name[N]` parameter): the fields in
+    /// declaration order, laid out as a C compiler lays out the struct: each field at the next
+    /// multiple of its alignment (a scalar's or pointer's size; a nested struct's largest
+    /// field alignment), the size rounded up to the struct's alignment. Its size must be `N`.
+    Struct(Vec<KernelArg>),
 }
 
 impl KernelArg {
-    fn describe(&self) -> &'static str {
+    fn describe(&self) -> String {
         match self {
-            KernelArg::U8(_) => "a u8",
-            KernelArg::U16(_) => "a u16",
-            KernelArg::U32(_) => "a u32",
-            KernelArg::U64(_) => "a u64",
-            KernelArg::S8(_) => "an s8",
-            KernelArg::S16(_) => "an s16",
-            KernelArg::S32(_) => "an s32",
-            KernelArg::S64(_) => "an s64",
-            KernelArg::F32(_) => "an f32",
-            KernelArg::F64(_) => "an f64",
-            KernelArg::Ptr(_) => "a device pointer",
+            KernelArg::U8(_) => "a u8".into(),
+            KernelArg::U16(_) => "a u16".into(),
+            KernelArg::U32(_) => "a u32".into(),
+            KernelArg::U64(_) => "a u64".into(),
+            KernelArg::S8(_) => "an s8".into(),
+            KernelArg::S16(_) => "an s16".into(),
+            KernelArg::S32(_) => "an s32".into(),
+            KernelArg::S64(_) => "an s64".into(),
+            KernelArg::F32(_) => "an f32".into(),
+            KernelArg::F64(_) => "an f64".into(),
+            KernelArg::Ptr(_) => "a device pointer".into(),
+            KernelArg::Struct(_) => format!("a struct of {} bytes", self.bytes().0.len()),
+        }
+    }
+
+    /// The bytes a parameter buffer holds for this argument (a struct laid out as in C).
+    #[cfg(test)]
+    pub(crate) fn bytes_for_test(&self) -> Vec<u8> {
+        self.bytes().0
+    }
+
+    /// The alignment of the value in a C struct (bytes).
+    fn align(&self) -> usize {
+        match self {
+            KernelArg::Struct(fields) => fields.iter().map(KernelArg::align).max().unwrap_or(1),
+            other => other.bytes().0.len(),
         }
     }
 
     /// (bytes, is_float, is_pointer).
     fn bytes(&self) -> (Vec<u8>, bool, bool) {
         match *self {
+            KernelArg::Struct(ref fields) => {
+                let mut out = vec![];
+                for f in fields {
+                    let a = f.align();
+                    out.resize(out.len().div_ceil(a) * a, 0);
+                    out.extend(f.bytes().0);
+                }
+                let a = self.align();
+                out.resize(out.len().div_ceil(a) * a, 0);
+                (out, false, false)
+            }
             KernelArg::U8(v) => (v.to_le_bytes().to_vec(), false, false),
             KernelArg::U16(v) => (v.to_le_bytes().to_vec(), false, false),
             KernelArg::U32(v) => (v.to_le_bytes().to_vec(), false, false),
@@ -825,7 +856,9 @@ fn pack_args(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, Error> {
     let mut buf = vec![0u8; k.param_bytes.max(1) as usize];
     for (n, (p, a)) in k.params.iter().zip(args).enumerate() {
         let (bytes, is_float, is_ptr) = a.bytes();
+        let is_struct = matches!(a, KernelArg::Struct(_));
         let ok = match p.kind {
+            _ if is_struct => p.kind == ParamKind::Bytes && bytes.len() as u32 == p.size,
             ParamKind::Float => is_float && bytes.len() as u32 == p.size,
             ParamKind::Int { .. } => {
                 !is_float && bytes.len() as u32 == p.size && (!is_ptr || p.size == 8)
