@@ -237,6 +237,11 @@ pub fn resource_desc(key: &str, s: &TextureSpec, src: &Source) -> Result<Resourc
         layers: dim(s.layers, None, "layers")?,
         pitch_bytes: s.pitch_bytes.unwrap_or(0),
         mip_levels: s.mip_levels.unwrap_or(1),
+        samples: match s.num_samples {
+            Some(0) => return Err(format!("{key}.num_samples: at least 1")),
+            Some(n) => n,
+            None => 0,
+        },
     })
 }
 
