@@ -1006,6 +1006,47 @@ pub fn tex_ext(dir: &Path) {
     write(dir, "h_expected.npy", &h);
 }
 
+/// `tex_ms`: multisample textures (`tex.2dms`, `tex.a2dms`, `txq.num_samples`; hand-written).
+/// A multisample texel holds its samples one after the other (ptxjit's case format,
+/// docs/case-format.md); texel indices are clamped to the edge, the layer to the layers, and a
+/// sample index past the texel's samples reads zeros in every channel.
+pub fn tex_ms(dir: &Path) {
+    const T: usize = 64;
+    let mut rng = Rng::new(1200);
+    // (width, height, layers, samples, channels)
+    let (mw, mh, ms, mc) = (4usize, 3usize, 4usize, 2usize);
+    let (aw, ah, al, as_, ac) = (3usize, 2usize, 2usize, 3usize, 1usize);
+    let m = rng.f32_vec(mw * mh * ms * mc);
+    let a = rng.f32_vec(aw * ah * al * as_ * ac);
+    // Sample `s` of texel (x, y) of `layer`: channels (missing 0, missing alpha 1).
+    let texel = |d: &[f32], (w, h, l, ns, nc): (usize, usize, usize, usize, usize),
+                 layer: i64, s: i64, x: i64, y: i64| -> [f32; 4] {
+        if s < 0 || s >= ns as i64 {
+            return [0.0; 4];
+        }
+        let cl = |v: i64, n: usize| v.max(0).min(n as i64 - 1) as usize;
+        let (layer, x, y) = (cl(layer, l), cl(x, w), cl(y, h));
+        let base = ((((layer * h + y) * w + x) * ns) + s as usize) * nc;
+        let mut v = [0.0, 0.0, 0.0, 1.0];
+        v[..nc].copy_from_slice(&d[base..base + nc]);
+        v
+    };
+    let mut out = vec![];
+    let mut q = vec![];
+    for i in 0..T as i64 {
+        let (x, y) = (i % 6 - 1, i % 4 - 1);
+        let mshape = (mw, mh, 1, ms, mc);
+        out.extend(texel(&m, mshape, 0, i % 5, x, y));
+        out.extend(texel(&m, mshape, 0, i % 5, x + (i % 3 - 1), y));
+        out.extend(texel(&a, (aw, ah, al, as_, ac), i % 3, (i / 3) % 4, x, y));
+        q.extend([ms as i32, as_ as i32]);
+    }
+    write(dir, "m.npy", &m);
+    write(dir, "a.npy", &a);
+    write(dir, "out_expected.npy", &out);
+    write(dir, "q_expected.npy", &q);
+}
+
 pub fn run_all(root: &Path) {
     let run = |name: &str, f: &dyn Fn(&Path)| {
         let dir = root.join(name);
@@ -1025,4 +1066,5 @@ pub fn run_all(root: &Path) {
     run("surf_ops", &surf_ops);
     run("tex_misc", &tex_misc);
     run("tex_ext", &tex_ext);
+    run("tex_ms", &tex_ms);
 }
