@@ -663,6 +663,47 @@ pub fn texref(dir: &Path) {
     write(dir, "independent_info_expected.npy", &info);
 }
 
+/// `texref/init`: initialized `.texref` variables (PTX ISA §5.3). `tin` takes its sampler
+/// state from the initializer (linear, wrap in x, mirror in y, normalized coordinates);
+/// `tov`'s initializer (linear, border in x, normalized) is overridden by its binding's
+/// `filter = "point"`, the other fields staying the initializer's (clamp in y: unnamed).
+pub fn texref_init(dir: &Path) {
+    const N: usize = 64;
+    let mut rng = Rng::new(1300);
+    let d = rng.f32_vec(6 * 4);
+    let tin = RefTex {
+        size: [6, 4, 1],
+        channels: 1,
+        data: d.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Wrap, Addr::Mirror, Addr::Clamp],
+        linear: true,
+        normalized: true,
+        border: [0.0; 4],
+    };
+    let tov = RefTex {
+        addr: [Addr::Border, Addr::Clamp, Addr::Clamp],
+        linear: false,
+        data: tin.data.clone(),
+        ..tin
+    };
+    let xs: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.5, 2.5)).collect();
+    let ys: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.5, 2.5)).collect();
+    let mut out = vec![];
+    let mut info = vec![];
+    for i in 0..N {
+        out.extend(tin.sample(0, [xs[i], ys[i], 0.0], 2).map(|x| x as f32));
+        out.extend(tov.sample(0, [xs[i], ys[i], 0.0], 2).map(|x| x as f32));
+        // filter_mode (linear 1), addr_mode_0, addr_mode_1 (CUDA's numbering: wrap 0, clamp
+        // 1, mirror 2, border 3), normalized_coords; tin then tov.
+        info.extend([1u32, 0, 2, 1, 0, 3, 1, 1]);
+    }
+    write(dir, "init_texels.npy", &d);
+    write(dir, "init_x.npy", &xs);
+    write(dir, "init_y.npy", &ys);
+    write(dir, "init_out_expected.npy", &out);
+    write(dir, "init_info_expected.npy", &info);
+}
+
 /// Write 8-bit RGBA pixels as a PNG.
 fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) {
     let f = std::fs::File::create(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -1061,6 +1102,7 @@ pub fn run_all(root: &Path) {
     run("tex_gather", &tex_gather);
     run("surf", &surf);
     run("texref", &texref);
+    run("texref", &texref_init);
     run("upscale", &upscale);
     run("tex_formats", &tex_formats);
     run("surf_ops", &surf_ops);
