@@ -279,3 +279,18 @@ fn surf_req(
         },
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::texel_offset;
+
+    /// Register offsets keep their low four bits as a signed value (-8..=7).
+    #[test]
+    fn register_offsets_wrap_to_four_bits() {
+        for (v, want) in [(0u64, 0), (7, 7), (8, -8), (9, -7), (u32::MAX as u64, -1)] {
+            assert_eq!(texel_offset(v), want, "{v}");
+        }
+        assert_eq!(texel_offset((-9i32) as u32 as u64), 7);
+        assert_eq!(texel_offset((-8i32) as u32 as u64), -8);
+    }
+}
