@@ -39,6 +39,16 @@
 //!   gradient in texels; `tex` uses level 0. Then `lod = clamp(lod + bias, min, max)`;
 //!   point mip filtering picks `round(lod)`, linear blends `floor(lod)` and the next level with
 //!   weight `frac(lod)` (also 1/256 steps). Levels past the last read the last.
+//! - Texel offsets (`tex`/`tld4` operand `e`) are added to the coordinates in texels of the
+//!   level read, after normalized coordinates are scaled and before addressing (integer
+//!   coordinates: to the indices).
+//! - Depth compare (operand `f`): each texel fetched (border texels too) has its first channel
+//!   replaced by 1 when `f <= texel` (OpenGL's default `LEQUAL`), else 0, before filtering.
+//! - `.f16x2` results: the four channels rounded to f16, packed (r, g) and (b, a), low half
+//!   first.
+//! - Multisample resources (`tex.2dms`/`.a2dms`): 2D (layered) resources with
+//!   [`ResourceDesc::samples`] per texel, each texel's samples consecutive; integer
+//!   coordinates, and a sample index outside the texel's samples reads 0.
 //!
 //! Surfaces (`suld`/`sust`/`sured`) address texels by integer coordinates; `.b` forms give x in
 //! bytes. Out of range: `.trap` faults ([`FaultKind::SurfaceBounds`]), `.clamp` uses the
