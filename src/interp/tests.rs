@@ -895,6 +895,11 @@ fn bad_texture_forms_are_load_errors() {
             "texel offset -9",
         ),
         (
+            "",
+            "suld.b.2d.b32.trap {%r1}|%p1, [%rd1, {%r1, %r1}];",
+            "has no residency predicate",
+        ),
+        (
             ".global .texref t = { width = 4 };",
             "ret;",
             "'width' in the initializer of .texref 't'",
@@ -919,7 +924,7 @@ fn bad_texture_forms_are_load_errors() {
         let ptx = format!(
             ".version 7.1\n.target sm_80\n.address_size 64\n{decl}\n\
              .visible .entry k(.param .u64 t) {{\n\
-             .reg .f32 %f<8>; .reg .b32 %r<4>; .reg .b64 %rd<2>;\n\
+             .reg .f32 %f<8>; .reg .b32 %r<4>; .reg .b64 %rd<2>; .reg .pred %p<2>;\n\
              ld.param.u64 %rd1, [t];\n\
              {inst}\n\
              ret; }}\n"

@@ -573,6 +573,12 @@ fn suld(b: &mut Builder, cx: &mut Cx) -> R {
         &cx.ptx,
     );
     let d = cx.opnd(0)?.clone();
+    if let Operand::VecPred(_, p, _) = &d {
+        return Err(LowerError::new(
+            p.span,
+            format!("'{}' has no residency predicate", cx.ptx),
+        ));
+    }
     write_dests(b, cx, &d, &res, ty, sign)
 }
 
