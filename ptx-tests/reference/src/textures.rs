@@ -1088,6 +1088,53 @@ pub fn tex_ms(dir: &Path) {
     write(dir, "q_expected.npy", &q);
 }
 
+/// `tex_ext/layered`: texel offsets and depth compare on a layered texture with border
+/// addressing (the border colour is compared too) and on a normalized 1D texture, also with
+/// `tex.level` (hand-written PTX; see its header).
+pub fn tex_ext_layered(dir: &Path) {
+    const T: usize = 64;
+    let mut rng = Rng::new(1400);
+    let dl = rng.f32_vec(5 * 4 * 3);
+    let dd = rng.f32_vec(16);
+    let l = RefTex {
+        size: [5, 4, 1],
+        channels: 1,
+        data: dl.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Border; 3],
+        linear: true,
+        normalized: false,
+        border: [0.25; 4],
+    };
+    let d = RefTex {
+        size: [16, 1, 1],
+        channels: 1,
+        data: dd.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Clamp; 3],
+        linear: true,
+        normalized: true,
+        border: [0.0; 4],
+    };
+    let f32s = |v: [f64; 4]| v.map(|x| x as f32);
+    let mut c = vec![];
+    let mut out = vec![];
+    for i in 0..T {
+        let x = coord(&mut rng, -1.0, 6.0);
+        let y = coord(&mut rng, -1.0, 5.0);
+        let z = rng.f32_pm1();
+        let xn = coord(&mut rng, -0.3, 1.3);
+        c.extend([x, y, z, xn]);
+        let layer = (i % 4).min(2);
+        let off = [(i % 7) as i32 - 3, (i % 5) as i32 - 2, 0];
+        out.extend(f32s(l.sample_ext(layer, [x, y, 0.0], 2, off, Some(z))));
+        out.extend(f32s(d.sample_ext(0, [xn, 0.0, 0.0], 1, [off[0], 0, 0], None)));
+        out.extend(f32s(d.sample_ext(0, [xn, 0.0, 0.0], 1, [off[0], 0, 0], Some(z))));
+    }
+    write(dir, "layered_l.npy", &dl);
+    write(dir, "layered_d.npy", &dd);
+    write(dir, "layered_c.npy", &c);
+    write(dir, "layered_out_expected.npy", &out);
+}
+
 pub fn run_all(root: &Path) {
     let run = |name: &str, f: &dyn Fn(&Path)| {
         let dir = root.join(name);
@@ -1108,5 +1155,6 @@ pub fn run_all(root: &Path) {
     run("surf_ops", &surf_ops);
     run("tex_misc", &tex_misc);
     run("tex_ext", &tex_ext);
+    run("tex_ext", &tex_ext_layered);
     run("tex_ms", &tex_ms);
 }
