@@ -1135,6 +1135,35 @@ pub fn tex_ext_layered(dir: &Path) {
     write(dir, "layered_out_expected.npy", &out);
 }
 
+/// `tex_resident`: tex2D / tex2DLod with CUDA's `isResident` out-parameter (the residency
+/// predicate); every texture is resident, the texels are an ordinary linear fetch's.
+pub fn tex_resident(dir: &Path) {
+    const N: usize = 100;
+    let mut rng = Rng::new(1500);
+    let d = rng.f32_vec(6 * 5 * 2);
+    let t = RefTex {
+        size: [6, 5, 1],
+        channels: 2,
+        data: d.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Clamp; 3],
+        linear: true,
+        normalized: false,
+        border: [0.0; 4],
+    };
+    let xs: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.0, 7.0)).collect();
+    let ys: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.0, 7.0)).collect();
+    let mut out = vec![];
+    for i in 0..N {
+        out.extend(t.sample(0, [xs[i], ys[i], 0.0], 2).map(|x| x as f32));
+        out.extend(t.sample(0, [ys[i], xs[i], 0.0], 2).map(|x| x as f32));
+    }
+    write(dir, "texels.npy", &d);
+    write(dir, "x.npy", &xs);
+    write(dir, "y.npy", &ys);
+    write(dir, "out_expected.npy", &out);
+    write(dir, "resident_expected.npy", &vec![1i32; 2 * N]);
+}
+
 pub fn run_all(root: &Path) {
     let run = |name: &str, f: &dyn Fn(&Path)| {
         let dir = root.join(name);
@@ -1157,4 +1186,5 @@ pub fn run_all(root: &Path) {
     run("tex_ext", &tex_ext);
     run("tex_ext", &tex_ext_layered);
     run("tex_ms", &tex_ms);
+    run("tex_resident", &tex_resident);
 }
