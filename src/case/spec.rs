@@ -483,6 +483,10 @@ pub struct TextureSpec {
     pub read_mode: Option<TexReadMode>,
     #[serde(default)]
     pub mip_levels: Option<u32>,
+    /// Samples per texel of a multisample texture (`tex.2dms`/`.a2dms`; kinds `2d` and
+    /// `2d_layered`); absent: an ordinary texture.
+    #[serde(default)]
+    pub num_samples: Option<u32>,
     /// Filtering between mipmap levels (default: `filter`).
     #[serde(default)]
     pub mip_filter: Option<TexFilter>,

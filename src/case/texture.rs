@@ -114,7 +114,13 @@ fn resource_kind(k: TexKind) -> ResourceKind {
 /// The sampler state of a spec (CUDA's defaults where a key is missing: clamp, point,
 /// unnormalized, element-type reads, black transparent border).
 pub fn texture_desc(s: &TextureSpec) -> TextureDesc {
-    let mut d = TextureDesc::default();
+    texture_desc_over(TextureDesc::default(), s)
+}
+
+/// The sampler state of a spec, taking what a key does not give from `base` (a `.texref`'s
+/// initializer: the case file's keys win).
+pub fn texture_desc_over(base: TextureDesc, s: &TextureSpec) -> TextureDesc {
+    let mut d = base;
     if let Some(a) = &s.address {
         for (k, m) in a.iter().take(3).enumerate() {
             d.address[k] = match m {
@@ -146,7 +152,7 @@ pub fn texture_desc(s: &TextureSpec) -> TextureDesc {
     d.mip_lod_bias = s.lod_bias.unwrap_or(d.mip_lod_bias);
     d.min_lod = s.min_lod.unwrap_or(d.min_lod);
     d.max_lod = s.max_lod.unwrap_or(d.max_lod);
-    d.normalized_coords = s.normalized_coords.unwrap_or(false);
+    d.normalized_coords = s.normalized_coords.unwrap_or(d.normalized_coords);
     if let Some(r) = s.read_mode {
         d.read_mode = match r {
             TexReadMode::Element => ReadMode::ElementType,
@@ -237,6 +243,11 @@ pub fn resource_desc(key: &str, s: &TextureSpec, src: &Source) -> Result<Resourc
         layers: dim(s.layers, None, "layers")?,
         pitch_bytes: s.pitch_bytes.unwrap_or(0),
         mip_levels: s.mip_levels.unwrap_or(1),
+        samples: match s.num_samples {
+            Some(0) => return Err(format!("{key}.num_samples: at least 1")),
+            Some(n) => n,
+            None => 0,
+        },
     })
 }
 
@@ -281,7 +292,8 @@ pub fn create_objects(
         match kind {
             HandleKind::Texture => {
                 let res = resource_desc(&key, t, src).map_err(arg_err)?;
-                ctx.bind_texref(module, name, res, texture_desc(t))
+                let base = module.texref_sampler(name).unwrap_or_default();
+                ctx.bind_texref(module, name, res, texture_desc_over(base, t))
                     .map_err(|e| rt(&key, e))?;
             }
             HandleKind::Sampler => {

@@ -836,3 +836,111 @@ fn stale_texture_handle_faults() {
         assert!(e.to_string().contains("stale.ptx:8:"), "{engine}: {e}");
     }
 }
+
+/// Malformed texel offsets, depth-compare values, `.f16x2` shapes, multisample coordinates and
+/// handle-variable initializers are load errors at their line, never a wrong answer (PTX ISA
+/// §9.7.10.3, §9.7.10.4, §5.3).
+#[test]
+fn bad_texture_forms_are_load_errors() {
+    use crate::runtime::{Context, Engine};
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "",
+            "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], {9, 0};",
+            "texel offset 9",
+        ),
+        (
+            "",
+            "tex.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f5, %f6}], %f5;",
+            "3d textures take no depth-compare value",
+        ),
+        (
+            "",
+            "tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f5, %f6}], {%r1, %r1};",
+            "cube maps take no offset vector",
+        ),
+        (
+            "",
+            "tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r1}], %f5;",
+            "the coordinates are .f32",
+        ),
+        (
+            "",
+            "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], %f5, {%r1, %r1};",
+            "the offset vector comes before",
+        ),
+        (
+            "",
+            "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], {%r1}, %f5;",
+            "offset vector has 2 elements",
+        ),
+        (
+            "",
+            "tex.2d.v4.f16x2.f32 {%r1, %r2}, [%rd1, {%f5, %f6}];",
+            ".f16x2 results take .v2",
+        ),
+        (
+            "",
+            "tex.2dms.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f5, %f6, %f6}];",
+            "multisample textures take .s32 coordinates",
+        ),
+        (
+            "",
+            "tex.2dms.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r1, %r1, %r1}], %f5;",
+            "2dms textures take no depth-compare value",
+        ),
+        (
+            "",
+            "tld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], {-9, 0};",
+            "texel offset -9",
+        ),
+        (
+            "",
+            "suld.b.2d.b32.trap {%r1}|%p1, [%rd1, {%r1, %r1}];",
+            "has no residency predicate",
+        ),
+        (
+            ".global .texref t = { width = 4 };",
+            "ret;",
+            "'width' in the initializer of .texref 't'",
+        ),
+        (
+            ".global .texref t = { normalized_coords = 2 };",
+            "ret;",
+            "invalid value for 'normalized_coords'",
+        ),
+        (
+            ".global .texref t = { force_unnormalized_coords = 1 };",
+            "ret;",
+            "force_unnormalized_coords",
+        ),
+        (
+            ".global .surfref s = { width = 4 };",
+            "ret;",
+            "'width' of .surfref 's'",
+        ),
+    ];
+    for (decl, inst, want) in cases {
+        let ptx = format!(
+            ".version 7.1\n.target sm_80\n.address_size 64\n{decl}\n\
+             .visible .entry k(.param .u64 t) {{\n\
+             .reg .f32 %f<8>; .reg .b32 %r<4>; .reg .b64 %rd<2>; .reg .pred %p<2>;\n\
+             ld.param.u64 %rd1, [t];\n\
+             {inst}\n\
+             ret; }}\n"
+        );
+        let line = if decl.is_empty() { 8 } else { 4 };
+        for engine in [Engine::Interp, Engine::Jit] {
+            let mut ctx = Context::new();
+            let err = match ctx.load_module(&ptx, "bad.ptx", engine) {
+                Ok(_) => panic!("{inst} {decl}: loaded, want an error containing {want:?}"),
+                Err(e) => e.to_string(),
+            };
+            assert!(err.contains(want), "{inst} {decl}: {err}");
+            assert!(
+                err.contains(&format!("bad.ptx:{line}:")),
+                "{inst} {decl}: {err}"
+            );
+        }
+    }
+}

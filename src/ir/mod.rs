@@ -190,8 +190,9 @@ pub struct Variable {
     pub init: Vec<u8>,
     /// `.texref`/`.samplerref`/`.surfref` variables: which (the 8 bytes hold a handle).
     pub handle: Option<HandleKind>,
-    /// A `.samplerref` with an initializer: its sampler state (the module load creates the
-    /// sampler and stores its handle in the variable).
+    /// A `.samplerref` or `.texref` with an initializer: its sampler state. The module load
+    /// creates a `.samplerref`'s sampler and stores its handle in the variable; a `.texref`'s
+    /// state is where a binding starts (`Module::texref_sampler`).
     pub sampler_init: Option<SamplerInit>,
 }
 

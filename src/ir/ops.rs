@@ -281,13 +281,17 @@ op_table! {
     /// Texture fetch (`tex`): args (texture i64, [sampler i64 when `sampler`: independent
     /// mode], [array index i32 when the geometry is arrayed], `geom.dims()` coordinates (i32
     /// when `int_coords`, else f32), [lod f32 for `Level` | dPdx then dPdy, `geom.dims()` f32
-    /// each, for `Grad`]) → 4 results, f32 or i32: the texel's channels (missing channels 0,
-    /// missing alpha 1), sampled as the CUDA guide's "Texture Fetching" appendix says.
-    ["9.7.10.3"] Tex { geom: TexGeom, lod: TexLod, int_coords: bool, sampler: bool } => "tex";
-    /// `tld4.comp.2d`/`.a2d`: args (texture, [sampler], [array index i32], x f32, y f32) → 4
+    /// each, for `Grad`], [`geom.dims()` i32 texel offsets when `opts.offset`], [depth-compare
+    /// value f32 when `opts.compare`]) → 4 results, f32 or i32 (2 i32 of packed f16 pairs when
+    /// `opts.f16x2`): the texel's channels (missing channels 0, missing alpha 1), sampled as
+    /// the CUDA guide's "Texture Fetching" appendix says. Multisample geometries take the
+    /// sample index (i32) after the array index.
+    ["9.7.10.3"] Tex { geom: TexGeom, lod: TexLod, int_coords: bool, sampler: bool, opts: TexOpts } => "tex";
+    /// `tld4.comp.2d`/`.a2d`: args (texture, [sampler], [array index i32], x f32, y f32, [2 i32
+    /// texel offsets when `opts.offset`], [depth-compare value f32 when `opts.compare`]) → 4
     /// results: channel `comp` (0-3: r g b a) of the four texels of the bilinear footprint,
     /// counter-clockwise from the lower left: (i, j+1), (i+1, j+1), (i+1, j), (i, j).
-    ["9.7.10.4"] Tld4 { comp: u8, geom: TexGeom, sampler: bool } => "tld4";
+    ["9.7.10.4"] Tld4 { comp: u8, geom: TexGeom, sampler: bool, opts: TexOpts } => "tld4";
     /// `txq`: args (texture or sampler handle i64, [lod i32 when `level`]) → i32 attribute.
     ["9.7.10.5"] Txq { attr: TexAttr, level: bool } => "txq";
     /// `istypep`: args (handle i64) → pred: whether it is a live handle of that kind.

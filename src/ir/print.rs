@@ -183,8 +183,9 @@ pub fn print_modifiers(op: &Op) -> String {
             lod,
             int_coords,
             sampler,
+            opts,
         } => format!(
-            ".{geom}.{lod}{}{}",
+            ".{geom}.{lod}{}{}{opts}",
             if *int_coords { ".icoord" } else { "" },
             if *sampler { ".sampler" } else { "" }
         ),
@@ -192,8 +193,9 @@ pub fn print_modifiers(op: &Op) -> String {
             comp,
             geom,
             sampler,
+            opts,
         } => format!(
-            ".{}.{geom}{}",
+            ".{}.{geom}{}{opts}",
             ["r", "g", "b", "a"].get(*comp as usize).unwrap_or(&"?"),
             if *sampler { ".sampler" } else { "" }
         ),

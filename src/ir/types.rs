@@ -895,6 +895,33 @@ impl fmt::Display for TexGeom {
     }
 }
 
+/// The optional parts of a `tex`/`tld4` (PTX ISA §9.7.10.3, §9.7.10.4): a texel offset
+/// vector `e` (`.s32` per dimension, in texels, added to the coordinates before addressing), a
+/// depth-compare value `f` (`.f32`: each fetched texel's first channel becomes 1.0 where the
+/// comparison passes, else 0.0, before filtering), and `.f16x2` results (the four channels
+/// rounded to f16 and packed two per 32-bit result, first channel in the low half).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct TexOpts {
+    pub offset: bool,
+    pub compare: bool,
+    pub f16x2: bool,
+}
+
+impl fmt::Display for TexOpts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.offset {
+            f.write_str(".offset")?;
+        }
+        if self.compare {
+            f.write_str(".dc")?;
+        }
+        if self.f16x2 {
+            f.write_str(".f16x2")?;
+        }
+        Ok(())
+    }
+}
+
 /// How `tex` picks its mipmap level (PTX ISA §9.7.10.3): the base level (`tex`), an explicit
 /// level of detail (`tex.level`, one f32 operand) or gradients (`tex.grad`, two vectors).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

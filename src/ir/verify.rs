@@ -447,6 +447,16 @@ impl Op {
     }
 }
 
+/// The texel offsets (`n` i32) and depth-compare value (f32) of a `tex`/`tld4`.
+fn tex_extras(a: &mut Vec<Type>, opts: crate::ir::TexOpts, n: usize) {
+    if opts.offset {
+        a.extend(std::iter::repeat_n(Type::I32, n));
+    }
+    if opts.compare {
+        a.push(Type::F32);
+    }
+}
+
 /// The operand and result types a texture or surface operation must have (see the op table):
 /// the result element types are taken from `res[0]` (and the stored values' from the last
 /// argument) where the op allows several.
@@ -463,12 +473,16 @@ fn texture_signature(
             lod,
             int_coords,
             sampler,
+            opts,
         } => {
             let mut a = vec![I64];
             if sampler {
                 a.push(I64);
             }
             if geom.arrayed() {
+                a.push(I32);
+            }
+            if geom.multisample() {
                 a.push(I32);
             }
             let n = geom.dims() as usize;
@@ -478,13 +492,23 @@ fn texture_signature(
                 crate::ir::TexLod::Level => a.push(F32),
                 crate::ir::TexLod::Grad => a.extend(std::iter::repeat_n(F32, 2 * n)),
             }
-            let r = elem(res.first());
-            if r != F32 && r != I32 {
-                return Err("tex results are f32 or i32".into());
+            tex_extras(&mut a, opts, n);
+            if opts.f16x2 {
+                (a, vec![I32; 2])
+            } else {
+                let r = elem(res.first());
+                if r != F32 && r != I32 {
+                    return Err("tex results are f32 or i32".into());
+                }
+                (a, vec![r; 4])
             }
-            (a, vec![r; 4])
         }
-        Op::Tld4 { geom, sampler, .. } => {
+        Op::Tld4 {
+            geom,
+            sampler,
+            opts,
+            ..
+        } => {
             let mut a = vec![I64];
             if sampler {
                 a.push(I64);
@@ -493,8 +517,9 @@ fn texture_signature(
                 a.push(I32);
             }
             a.extend([F32, F32]);
+            tex_extras(&mut a, opts, 2);
             let r = elem(res.first());
-            if r != F32 && r != I32 {
+            if r != F32 && r != I32 || opts.f16x2 {
                 return Err("tld4 results are f32 or i32".into());
             }
             (a, vec![r; 4])

@@ -142,22 +142,30 @@ fn flatten_init(
     }
 }
 
-/// The sampler state of a `.samplerref` initializer (PTX ISA §5.3.2): `addr_mode_0..2` =
-/// `wrap`, `mirror`, `clamp_ogl`, `clamp_to_edge`, `clamp_to_border`; `filter_mode` =
-/// `nearest`, `linear`; `force_unnormalized_coords` = 0 or 1. Unknown fields or values are
-/// errors at their span.
+/// The sampler state of a `.samplerref` or `.texref` initializer (PTX ISA §5.3, §5.3.2):
+/// `addr_mode_0..2` = `wrap`, `mirror`, `clamp_ogl`, `clamp_to_edge`, `clamp_to_border`;
+/// `filter_mode` = `nearest`, `linear`; for a `.samplerref` `force_unnormalized_coords` = 0 or
+/// 1, for a `.texref` `normalized_coords` = 0 or 1 (default 0, CUDA's for texture
+/// references). A `.texref`'s resource fields (`width`, `channel_order`, ...) come from the
+/// texture the host binds and cannot be initialized. Unknown fields or values are errors at
+/// their span.
 fn sampler_fields(
     init: &ast::Initializer,
     var: &str,
     decl: Span,
+    kind: ir::HandleKind,
 ) -> Result<ir::SamplerInit, LowerError> {
+    let texref = kind == ir::HandleKind::Texture;
     let ast::Initializer::Fields(fields, _) = init else {
         return Err(LowerError::new(
             decl,
-            format!("the initializer of .samplerref '{var}' is a list of field = value"),
+            format!("the initializer of .{kind} '{var}' is a list of field = value"),
         ));
     };
-    let mut s = ir::SamplerInit::default();
+    let mut s = ir::SamplerInit {
+        unnormalized: texref,
+        ..ir::SamplerInit::default()
+    };
     for (name, value) in fields {
         let word = match value {
             ast::Initializer::Symbol {
@@ -194,7 +202,26 @@ fn sampler_fields(
                     _ => return Err(bad()),
                 }
             }
-            "force_unnormalized_coords" => {
+            "normalized_coords" if texref => {
+                s.unnormalized = match word {
+                    "0" => true,
+                    "1" => false,
+                    _ => return Err(bad()),
+                }
+            }
+            f @ ("width" | "height" | "depth" | "channel_data_type" | "channel_order")
+                if texref =>
+            {
+                return Err(LowerError::unsupported(
+                    name.span,
+                    format!(
+                        "'{f}' in the initializer of .texref '{var}': the bound texture gives \
+                         it; only filter_mode, addr_mode_0..2 and normalized_coords can be \
+                         initialized"
+                    ),
+                ))
+            }
+            "force_unnormalized_coords" if !texref => {
                 s.unnormalized = match word {
                     "0" => false,
                     "1" => true,
@@ -210,6 +237,26 @@ fn sampler_fields(
         }
     }
     Ok(s)
+}
+
+/// The error for an initialized `.surfref`: its fields (PTX ISA §5.3.1: `width`, `height`,
+/// `depth`, `channel_data_type`, `channel_order`) describe the surface the host binds, which
+/// ptxjit takes from the binding alone.
+fn surfref_init_error(init: &ast::Initializer, var: &str, decl: Span) -> LowerError {
+    let (span, what) = match init {
+        ast::Initializer::Fields(fields, _) => match fields.first() {
+            Some((name, _)) => (name.span, format!("'{}'", name.name)),
+            None => (decl, "the initializer".into()),
+        },
+        _ => (decl, "the initializer".into()),
+    };
+    LowerError::unsupported(
+        span,
+        format!(
+            "{what} of .surfref '{var}': a surface's fields come from the surface the host \
+             binds and cannot be initialized"
+        ),
+    )
 }
 
 /// The little-endian bytes of a literal stored as `ty`.
@@ -271,23 +318,25 @@ impl Globals {
                 ast::ScalarType::SurfRef => Some(ir::HandleKind::Surface),
                 _ => None,
             };
-            let mut sampler_init = None;
-            if handle == Some(ir::HandleKind::Sampler) {
-                if let Some(init) = &d.init {
-                    sampler_init = Some(sampler_fields(init, &d.name.name, d.span)?);
-                }
-            }
-            if handle.is_some()
-                && (!d.array.is_empty() || (d.init.is_some() && sampler_init.is_none()))
-            {
+            if handle.is_some() && !d.array.is_empty() {
                 return Err(LowerError::unsupported(
                     d.span,
                     format!(
-                        "initialized .texref/.surfref or an array of references ('{}') is not \
-                         supported yet",
+                        "an array of .texref/.samplerref/.surfref ('{}') is not supported yet",
                         d.name.name
                     ),
                 ));
+            }
+            let mut sampler_init = None;
+            if let (Some(kind), Some(init)) = (handle, &d.init) {
+                sampler_init = Some(match kind {
+                    ir::HandleKind::Sampler | ir::HandleKind::Texture => {
+                        sampler_fields(init, &d.name.name, d.span, kind)?
+                    }
+                    ir::HandleKind::Surface => {
+                        return Err(surfref_init_error(init, &d.name.name, d.span))
+                    }
+                });
             }
             let elem = d.ty.size() as u64;
             let mut lits = vec![];

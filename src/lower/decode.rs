@@ -679,9 +679,10 @@ fn bare_registers(b: &Builder, ops: &mut [Operand]) {
                     component: None,
                 };
             }
-            Operand::List(items, _) | Operand::Vector(items, _) | Operand::Bracketed(items, _) => {
-                bare_registers(b, items)
-            }
+            Operand::List(items, _)
+            | Operand::Vector(items, _)
+            | Operand::Bracketed(items, _)
+            | Operand::VecPred(items, _, _) => bare_registers(b, items),
             Operand::Not(inner, _) | Operand::Neg(inner, _) => {
                 bare_registers(b, std::slice::from_mut(inner.as_mut()))
             }
@@ -694,9 +695,10 @@ fn bare_registers(b: &Builder, ops: &mut [Operand]) {
 fn has_bare_register(b: &Builder, ops: &[Operand]) -> bool {
     ops.iter().any(|o| match o {
         Operand::Symbol { name, offset: 0 } => b.reg(&name.name).is_some(),
-        Operand::List(items, _) | Operand::Vector(items, _) | Operand::Bracketed(items, _) => {
-            has_bare_register(b, items)
-        }
+        Operand::List(items, _)
+        | Operand::Vector(items, _)
+        | Operand::Bracketed(items, _)
+        | Operand::VecPred(items, _, _) => has_bare_register(b, items),
         Operand::Not(inner, _) | Operand::Neg(inner, _) => {
             has_bare_register(b, std::slice::from_ref(inner.as_ref()))
         }

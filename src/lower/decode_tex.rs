@@ -5,13 +5,17 @@
 //! holding a handle (texture and surface objects), or a module-scope `.texref`/`.surfref`
 //! variable, whose 8 bytes hold the handle the host bound to it (`Context::bind_texref`). In
 //! independent texturing mode a `.samplerref` (or handle register) follows it.
-//! Not supported (an error naming the instruction): the optional residency predicate `d|p`,
-//! texel offsets and depth-compare operands, and `.f16x2` results.
+//! `tex`/`tld4` take the optional texel-offset vector `e` and depth-compare value `f` after
+//! the coordinates (and level of detail or gradients), `.v2.f16x2` results, and the residency
+//! predicate `d|p`, which is always true: every ptxjit texture is resident. Multisample
+//! geometries (`.2dms`, `.a2dms`) take integer coordinates and a sample index.
 
 use super::super::build::{Builder, Var};
 use super::super::LowerError;
 use super::{ir_ty, Cx};
-use crate::ir::{AtomOp, HandleKind, Op, Sign, Space, SurfClamp, TexAttr, TexGeom, TexLod, Type};
+use crate::ir::{
+    AtomOp, HandleKind, Op, Sign, Space, SurfClamp, TexAttr, TexGeom, TexLod, TexOpts, Type,
+};
 use crate::ptx::ast::{self, Operand};
 
 type R = Result<(), LowerError>;
@@ -109,7 +113,6 @@ fn dests(cx: &Cx, o: &Operand, n: usize) -> Result<Vec<Operand>, LowerError> {
         Operand::Vector(e, _) => {
             Err(cx.bad(&format!("expects {n} destinations, found {}", e.len())))
         }
-        Operand::PredPair(..) => Err(cx.unsupported("the residency predicate d|p")),
         other if n == 1 => Ok(vec![other.clone()]),
         _ => Err(cx.bad(&format!("expects a vector of {n} destinations"))),
     }
@@ -148,6 +151,29 @@ fn coords(
     Ok(out)
 }
 
+/// Coordinates of the multisample geometries (PTX ISA §9.7.10.3), all `.s32`: `.2dms`
+/// `{sample, x, y, _}`; `.a2dms` `{index, sample, x, y}` (the ISA's example order; its prose
+/// names the sample first, see docs/isa-notes.md). Returns [array index], sample, x, y.
+fn ms_coords(
+    b: &mut Builder,
+    cx: &Cx,
+    g: TexGeom,
+    items: &[Operand],
+) -> Result<Vec<Var>, LowerError> {
+    if items.len() != 4 {
+        return Err(cx.bad(&format!(
+            "the {g} geometry takes a four-element coordinate vector, found {}",
+            items.len()
+        )));
+    }
+    let n = if g.arrayed() { 4 } else { 3 };
+    let mut out = vec![];
+    for o in items.iter().take(n) {
+        out.push(b.src_rel(cx, o, Type::I32, Some(Sign::Unsigned))?);
+    }
+    Ok(out)
+}
+
 /// The two type modifiers of `tex`/`tld4`: (destination, coordinate) IR types.
 fn tex_types(cx: &Cx) -> Result<(Type, Type, Sign), LowerError> {
     let tys: Vec<ast::ScalarType> = cx
@@ -159,8 +185,14 @@ fn tex_types(cx: &Cx) -> Result<(Type, Type, Sign), LowerError> {
         return Err(cx.bad("expects a destination and a coordinate type (.v4.f32.f32)"));
     };
     let conv = |t: &ast::ScalarType| ir_ty(*t);
-    let (dt, ds, _) = conv(d).ok_or_else(|| cx.unsupported("destination type"))?;
     let (ct, _, _) = conv(c).ok_or_else(|| cx.unsupported("coordinate type"))?;
+    if *d == ast::ScalarType::F16x2 {
+        if ct != Type::F32 && ct != Type::I32 {
+            return Err(cx.bad("coordinates are .f32 or .s32"));
+        }
+        return Ok((Type::I32, ct, Sign::Unsigned));
+    }
+    let (dt, ds, _) = conv(d).ok_or_else(|| cx.unsupported("destination type"))?;
     if dt != Type::F32 && dt != Type::I32 {
         return Err(cx.unsupported("destination type other than .f32, .s32, .u32"));
     }
@@ -170,22 +202,96 @@ fn tex_types(cx: &Cx) -> Result<(Type, Type, Sign), LowerError> {
     Ok((dt, ct, ds))
 }
 
+/// Write the results to destination operand `o`: a vector, or a vector with the residency
+/// predicate (`d|p`, PTX ISA §9.7.10.3), which is set to true (every texture is resident).
 fn write_dests(b: &mut Builder, cx: &mut Cx, o: &Operand, res: &[Var], ty: Type, sign: Sign) -> R {
-    let ds = dests(cx, o, res.len())?;
+    let (vec, pred) = match o {
+        Operand::VecPred(items, p, span) => (Operand::Vector(items.clone(), *span), Some(p)),
+        other => (other.clone(), None),
+    };
+    let ds = dests(cx, &vec, res.len())?;
     for (d, &r) in ds.iter().zip(res) {
         if let Some(t) = b.dst_rel(cx, d, ty, Some(sign))? {
             b.copy(t, r, cx.loc, &cx.ptx);
         }
     }
+    if let Some(p) = pred {
+        let reg = Operand::Reg {
+            name: p.clone(),
+            component: None,
+        };
+        if let Some(t) = b.dst_rel(cx, &reg, Type::Pred, None)? {
+            let one = b.konst(cx, Type::Pred, 1);
+            b.copy(t, one, cx.loc, &cx.ptx);
+        }
+    }
     Ok(())
 }
 
-/// `tex{.level,.grad}.geom.v4.dtype.ctype d, [a, {b,} c] {, lod | , dPdx, dPdy}`
-/// (PTX ISA §9.7.10.3).
+/// The optional trailing operands of `tex`/`tld4` from operand `first` on: a texel-offset
+/// vector `{e}` (it is always braced), then a depth-compare value `f`.
+fn extras(cx: &Cx, first: usize) -> Result<(Option<Vec<Operand>>, Option<Operand>), LowerError> {
+    let ops = &cx.inst.operands;
+    if ops.len() > first + 2 {
+        return Err(cx.bad(&format!(
+            "expects at most {} operands (an offset vector and a depth-compare value after the \
+             coordinates), found {}",
+            first + 2,
+            ops.len()
+        )));
+    }
+    let mut offset = None;
+    let mut compare = None;
+    for o in ops.iter().skip(first) {
+        match o {
+            Operand::Vector(items, _) if offset.is_none() && compare.is_none() => {
+                offset = Some(items.clone())
+            }
+            Operand::Vector(..) => {
+                return Err(cx.bad("the offset vector comes before the depth-compare value"))
+            }
+            other if compare.is_none() => compare = Some(other.clone()),
+            _ => return Err(cx.bad("more than one depth-compare value")),
+        }
+    }
+    Ok((offset, compare))
+}
+
+/// The texel offsets (PTX ISA §9.7.10.3 operand `e`): `n` `.s32` values (a 3D offset is a
+/// four-element vector whose last element is ignored); immediates must lie in -8..=7.
+fn offsets(b: &mut Builder, cx: &Cx, items: &[Operand], n: usize) -> Result<Vec<Var>, LowerError> {
+    let want = if n == 3 { 4 } else { n };
+    if items.len() != want && items.len() != n {
+        return Err(cx.bad(&format!(
+            "the offset vector has {want} elements here, found {}",
+            items.len()
+        )));
+    }
+    let mut out = vec![];
+    for o in items.iter().take(n) {
+        if let Operand::Imm(ast::Literal::Int { value, .. }, span) = o {
+            if !(-8..=7).contains(value) {
+                return Err(LowerError::new(
+                    *span,
+                    format!(
+                        "texel offset {value} in '{}' is outside -8..=7 (PTX ISA §9.7.10.3)",
+                        cx.ptx
+                    ),
+                ));
+            }
+        }
+        out.push(b.src_rel(cx, o, Type::I32, Some(Sign::Signed))?);
+    }
+    Ok(out)
+}
+
+/// `tex{.level,.grad}.geom.v4.dtype.ctype d{|p}, [a, {b,} c] {, lod | , dPdx, dPdy} {, e}
+/// {, f}` and `tex….geom.v2.f16x2.ctype` (PTX ISA §9.7.10.3).
 fn tex(b: &mut Builder, cx: &mut Cx) -> R {
     let g = geom(cx)?;
-    if cx.has("v2") || cx.has("f16x2") {
-        return Err(cx.unsupported(".f16x2 results"));
+    let f16x2 = cx.has("f16x2");
+    if f16x2 != cx.has("v2") {
+        return Err(cx.bad(".f16x2 results take .v2, other results .v4"));
     }
     let lod = if cx.has("level") {
         TexLod::Level
@@ -199,21 +305,38 @@ fn tex(b: &mut Builder, cx: &mut Cx) -> R {
         TexLod::Level => 1,
         TexLod::Grad => 2,
     };
-    if cx.inst.operands.len() > 2 + extra {
-        return Err(cx.unsupported("texel offsets and depth compare"));
+    if cx.inst.operands.len() < 2 + extra {
+        cx.expect_operands(2 + extra)?;
     }
-    cx.expect_operands(2 + extra)?;
-    if g.multisample() {
-        return Err(cx.unsupported("multisample textures (.2dms, .a2dms)"));
-    }
+    let (off, cmp) = extras(cx, 2 + extra)?;
     let (dt, ct, sign) = tex_types(cx)?;
+    let cube = matches!(g, TexGeom::Cube | TexGeom::ACube);
+    if off.is_some() && cube {
+        return Err(cx.bad("cube maps take no offset vector"));
+    }
+    if cmp.is_some() && (g == TexGeom::D3 || g.multisample()) {
+        return Err(cx.bad(&format!("{g} textures take no depth-compare value")));
+    }
+    if cmp.is_some() && ct != Type::F32 {
+        return Err(cx.bad("with a depth-compare value the coordinates are .f32"));
+    }
+    if g.multisample() && (ct != Type::I32 || lod != TexLod::Base) {
+        return Err(cx.bad(
+            "multisample textures take .s32 coordinates and no .level or .grad (PTX ISA \
+             §9.7.10.3)",
+        ));
+    }
     let br = cx.opnd(1)?.clone();
     let (h, s, c) = bracket(cx, &br)?;
     let mut args = vec![handle(b, cx, &h)?];
     if let Some(s) = &s {
         args.push(handle(b, cx, s)?);
     }
-    args.extend(coords(b, cx, g, &c, ct)?);
+    if g.multisample() {
+        args.extend(ms_coords(b, cx, g, &c)?);
+    } else {
+        args.extend(coords(b, cx, g, &c, ct)?);
+    }
     match lod {
         TexLod::Base => {}
         TexLod::Level => args.push(b.src(cx, 2, Type::F32)?),
@@ -234,13 +357,26 @@ fn tex(b: &mut Builder, cx: &mut Cx) -> R {
             }
         }
     }
-    let res: Vec<Var> = (0..4).map(|_| b.new_var(dt)).collect();
+    if let Some(items) = &off {
+        args.extend(offsets(b, cx, items, g.dims() as usize)?);
+    }
+    if let Some(f) = &cmp {
+        args.push(b.src_rel(cx, f, Type::F32, None)?);
+    }
+    let opts = TexOpts {
+        offset: off.is_some(),
+        compare: cmp.is_some(),
+        f16x2,
+    };
+    let nres = if f16x2 { 2 } else { 4 };
+    let res: Vec<Var> = (0..nres).map(|_| b.new_var(dt)).collect();
     b.emit(
         Op::Tex {
             geom: g,
             lod,
             int_coords: ct == Type::I32,
             sampler: s.is_some(),
+            opts,
         },
         args,
         res.clone(),
@@ -251,16 +387,16 @@ fn tex(b: &mut Builder, cx: &mut Cx) -> R {
     write_dests(b, cx, &d, &res, dt, sign)
 }
 
-/// `tld4.comp.2d.v4.dtype.f32 d, [a, {b,} c]` (PTX ISA §9.7.10.4).
+/// `tld4.comp.2d.v4.dtype.f32 d{|p}, [a, {b,} c] {, e} {, f}` (PTX ISA §9.7.10.4).
 fn tld4(b: &mut Builder, cx: &mut Cx) -> R {
     let g = geom(cx)?;
     if g != TexGeom::D2 && g != TexGeom::A2d {
         return Err(cx.unsupported("tld4 geometries other than .2d and .a2d"));
     }
-    if cx.inst.operands.len() > 2 {
-        return Err(cx.unsupported("texel offsets and depth compare"));
+    if cx.inst.operands.len() < 2 {
+        cx.expect_operands(2)?;
     }
-    cx.expect_operands(2)?;
+    let (off, cmp) = extras(cx, 2)?;
     let comp = ["r", "g", "b", "a"]
         .iter()
         .position(|c| cx.has(c))
@@ -276,12 +412,24 @@ fn tld4(b: &mut Builder, cx: &mut Cx) -> R {
         args.push(handle(b, cx, s)?);
     }
     args.extend(coords(b, cx, g, &c, Type::F32)?);
+    if let Some(items) = &off {
+        args.extend(offsets(b, cx, items, 2)?);
+    }
+    if let Some(f) = &cmp {
+        args.push(b.src_rel(cx, f, Type::F32, None)?);
+    }
+    let opts = TexOpts {
+        offset: off.is_some(),
+        compare: cmp.is_some(),
+        f16x2: false,
+    };
     let res: Vec<Var> = (0..4).map(|_| b.new_var(dt)).collect();
     b.emit(
         Op::Tld4 {
             comp,
             geom: g,
             sampler: s.is_some(),
+            opts,
         },
         args,
         res.clone(),
@@ -425,6 +573,12 @@ fn suld(b: &mut Builder, cx: &mut Cx) -> R {
         &cx.ptx,
     );
     let d = cx.opnd(0)?.clone();
+    if let Operand::VecPred(_, p, _) = &d {
+        return Err(LowerError::new(
+            p.span,
+            format!("'{}' has no residency predicate", cx.ptx),
+        ));
+    }
     write_dests(b, cx, &d, &res, ty, sign)
 }
 

@@ -194,7 +194,10 @@ impl Scan<'_, '_> {
 
     fn operand(&mut self, o: &Operand) {
         match o {
-            Operand::List(items, _) | Operand::Vector(items, _) | Operand::Bracketed(items, _) => {
+            Operand::List(items, _)
+            | Operand::Vector(items, _)
+            | Operand::Bracketed(items, _)
+            | Operand::VecPred(items, _, _) => {
                 for x in items {
                     self.operand(x);
                 }

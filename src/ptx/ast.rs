@@ -334,6 +334,9 @@ pub enum Operand {
     Vector(Vec<Operand>, Span),
     /// `%p|%q` — the two destinations of `setp` and `shfl`.
     PredPair(Ident, Ident),
+    /// `{%f1, %f2, %f3, %f4}|%p` — a vector destination with a predicate: `tex`/`tld4` with
+    /// the residency predicate (PTX ISA §9.7.10.3).
+    VecPred(Vec<Operand>, Ident, Span),
     /// `_` sink.
     Sink(Span),
     /// `(a, b, c)` — call argument and return lists.
@@ -368,6 +371,7 @@ impl Operand {
             | Operand::Select { span: s, .. } => *s,
             Operand::Symbol { name, .. } => name.span,
             Operand::PredPair(a, b) => a.span.join(b.span),
+            Operand::VecPred(_, _, s) => *s,
         }
     }
 }

@@ -1091,6 +1091,11 @@ impl<'a> Parser<'a> {
             Tok::Punct(b'{') => {
                 self.bump();
                 let items = self.operand_seq(depth, op, b'}')?;
+                if self.eat_punct(b'|').is_some() {
+                    let p = self.expect_ident(&format!("a predicate after '|' {what}"))?;
+                    let span = t.span.join(p.span);
+                    return Ok(Operand::VecPred(items, p, span));
+                }
                 Ok(Operand::Vector(items, t.span.join(self.prev_span())))
             }
             Tok::Punct(b'(') => {

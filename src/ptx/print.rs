@@ -326,6 +326,10 @@ fn write_operand(w: &mut impl Write, o: &Operand) -> fmt::Result {
         Operand::List(items, _) => write_seq(w, '(', items, ')'),
         Operand::Bracketed(items, _) => write_seq(w, '[', items, ']'),
         Operand::PredPair(a, b) => write!(w, "{}|{}", a.name, b.name),
+        Operand::VecPred(items, p, _) => {
+            write_seq(w, '{', items, '}')?;
+            write!(w, "|{}", p.name)
+        }
         Operand::Sink(_) => w.write_char('_'),
         Operand::Select { name, sel, .. } => write!(w, "{}.{sel}", name.name),
     }
@@ -552,6 +556,11 @@ fn clear_operand(o: &mut Operand) {
         Operand::PredPair(a, b) => {
             a.span = Span::default();
             b.span = Span::default();
+        }
+        Operand::VecPred(items, p, span) => {
+            *span = Span::default();
+            p.span = Span::default();
+            items.iter_mut().for_each(clear_operand);
         }
         Operand::Select { name, span, .. } => {
             name.span = Span::default();

@@ -393,6 +393,9 @@ pub struct Module {
     /// Module-scope `.texref`/`.samplerref`/`.surfref` variables: name, kind and the device
     /// address of the 8 bytes that hold the bound handle.
     pub handle_vars: Vec<(String, ir::HandleKind, u64)>,
+    /// The sampler state of each initialized `.texref` (PTX ISA §5.3: unified mode's
+    /// `filter_mode`, `addr_mode_N`, `normalized_coords`; other fields at CUDA's defaults).
+    pub texref_samplers: Vec<(String, TextureDesc)>,
 }
 
 /// A kernel handle (`CUfunction`).
@@ -404,6 +407,16 @@ pub struct Kernel {
 }
 
 impl Module {
+    /// The sampler state the initializer of `.texref` `name` gives (PTX ISA §5.3), `None`
+    /// when it has none. [`Context::bind_texref`] takes the sampler state whole: pass this one
+    /// (changed where the binding should differ) to keep the initializer's.
+    pub fn texref_sampler(&self, name: &str) -> Option<TextureDesc> {
+        self.texref_samplers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, d)| *d)
+    }
+
     /// The kernel named `name`. Errors: [`Error::UnknownKernel`] listing the kernels there are.
     pub fn kernel(&self, name: &str) -> Result<Kernel, Error> {
         match self.kernels.iter().find(|k| k.name == name) {
@@ -527,29 +540,20 @@ impl Context {
                 engine: engine_box,
             }));
         }
-        // Initialized `.samplerref` variables: create the sampler now.
+        // Initialized `.samplerref` variables: create the sampler now. Initialized `.texref`
+        // variables: keep the state for their binding.
+        let mut texref_samplers = vec![];
         for (g, &a) in m.globals.iter().zip(&symbols) {
-            if let Some(init) = g.sampler_init {
-                use super::texture::{AddressMode, FilterMode};
-                let mode = |s: ir::SamplerAddr| match s {
-                    ir::SamplerAddr::Wrap => AddressMode::Wrap,
-                    ir::SamplerAddr::Mirror => AddressMode::Mirror,
-                    ir::SamplerAddr::Clamp => AddressMode::Clamp,
-                    ir::SamplerAddr::Border => AddressMode::Border,
-                };
-                let filter = if init.linear {
-                    FilterMode::Linear
-                } else {
-                    FilterMode::Point
-                };
-                let h = self.create_sampler(TextureDesc {
-                    address: init.address.map(mode),
-                    filter,
-                    mip_filter: filter,
-                    normalized_coords: !init.unnormalized,
-                    ..TextureDesc::default()
-                });
-                self.copy_htod(DevicePtr(a), &h.to_le_bytes())?;
+            let Some(init) = g.sampler_init else { continue };
+            match g.handle {
+                Some(ir::HandleKind::Sampler) => {
+                    let h = self.create_sampler(sampler_state(init));
+                    self.copy_htod(DevicePtr(a), &h.to_le_bytes())?;
+                }
+                Some(ir::HandleKind::Texture) => {
+                    texref_samplers.push((g.name.clone(), sampler_state(init)))
+                }
+                Some(ir::HandleKind::Surface) | None => {}
             }
         }
         let handle_vars = m
@@ -566,6 +570,7 @@ impl Context {
             compile_time: start.elapsed(),
             ir_text,
             handle_vars,
+            texref_samplers,
         })
     }
 
@@ -668,7 +673,9 @@ impl Context {
 
     /// Bind a texture to `module`'s `.texref` variable `name` (`cuTexRefSetArray` and the
     /// sampler setters; in unified mode the sampler state comes with it): creates a texture
-    /// object and stores its handle in the variable. Returns the handle.
+    /// object and stores its handle in the variable. Returns the handle. `tex` is the whole
+    /// sampler state, so it wins over the variable's initializer; start from
+    /// [`Module::texref_sampler`] to keep the initializer's fields.
     pub fn bind_texref(
         &mut self,
         module: &Module,
@@ -880,4 +887,28 @@ fn pack_args(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, Error> {
         buf[o..o + bytes.len()].copy_from_slice(&bytes);
     }
     Ok(buf)
+}
+
+/// The sampler state of a `.samplerref`/`.texref` initializer (PTX ISA §5.3.2); what it does
+/// not name keeps [`TextureDesc::default`]'s value.
+fn sampler_state(init: ir::SamplerInit) -> TextureDesc {
+    use super::texture::{AddressMode, FilterMode};
+    let mode = |s: ir::SamplerAddr| match s {
+        ir::SamplerAddr::Wrap => AddressMode::Wrap,
+        ir::SamplerAddr::Mirror => AddressMode::Mirror,
+        ir::SamplerAddr::Clamp => AddressMode::Clamp,
+        ir::SamplerAddr::Border => AddressMode::Border,
+    };
+    let filter = if init.linear {
+        FilterMode::Linear
+    } else {
+        FilterMode::Point
+    };
+    TextureDesc {
+        address: init.address.map(mode),
+        filter,
+        mip_filter: filter,
+        normalized_coords: !init.unnormalized,
+        ..TextureDesc::default()
+    }
 }

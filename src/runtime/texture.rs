@@ -39,6 +39,16 @@
 //!   gradient in texels; `tex` uses level 0. Then `lod = clamp(lod + bias, min, max)`;
 //!   point mip filtering picks `round(lod)`, linear blends `floor(lod)` and the next level with
 //!   weight `frac(lod)` (also 1/256 steps). Levels past the last read the last.
+//! - Texel offsets (`tex`/`tld4` operand `e`) are added to the coordinates in texels of the
+//!   level read, after normalized coordinates are scaled and before addressing (integer
+//!   coordinates: to the indices).
+//! - Depth compare (operand `f`): each texel fetched (border texels too) has its first channel
+//!   replaced by 1 when `f <= texel` (OpenGL's default `LEQUAL`), else 0, before filtering.
+//! - `.f16x2` results: the four channels rounded to f16, packed (r, g) and (b, a), low half
+//!   first.
+//! - Multisample resources (`tex.2dms`/`.a2dms`): 2D (layered) resources with
+//!   [`ResourceDesc::samples`] per texel, each texel's samples consecutive; integer
+//!   coordinates, and a sample index outside the texel's samples reads 0.
 //!
 //! Surfaces (`suld`/`sust`/`sured`) address texels by integer coordinates; `.b` forms give x in
 //! bytes. Out of range: `.trap` faults ([`FaultKind::SurfaceBounds`]), `.clamp` uses the
@@ -189,6 +199,11 @@ pub struct ResourceDesc {
     pub pitch_bytes: u64,
     /// Mipmap levels (≥ 1).
     pub mip_levels: u32,
+    /// Samples per texel of a multisample resource (`tex.2dms`/`.a2dms`, PTX ISA §9.7.10.3;
+    /// 2D and 2D layered kinds only): 0 for an ordinary resource. A texel's samples are
+    /// consecutive in memory (sample-major within the texel), so a row holds
+    /// `width * samples` texels' worth of bytes.
+    pub samples: u32,
 }
 
 impl ResourceDesc {
@@ -204,6 +219,7 @@ impl ResourceDesc {
             layers: 1,
             pitch_bytes: 0,
             mip_levels: 1,
+            samples: 0,
         }
     }
 }
@@ -374,6 +390,18 @@ impl Resource {
         if d.kind == ResourceKind::Linear {
             one("mip level count", d.mip_levels)?;
         }
+        if d.samples > 0 {
+            if !matches!(d.kind, ResourceKind::D2 | ResourceKind::D2Layered) {
+                return Err(format!(
+                    "a {:?} resource cannot be multisample (2D and 2D layered only)",
+                    d.kind
+                ));
+            }
+            one("mip level count of a multisample resource", d.mip_levels)?;
+            if d.samples > 64 {
+                return Err(format!("{} samples per texel: at most 64", d.samples));
+            }
+        }
         let max_dim = d.width.max(d.height).max(d.depth);
         if d.mip_levels > 32 - max_dim.leading_zeros() {
             return Err(format!(
@@ -381,7 +409,7 @@ impl Resource {
                 d.mip_levels
             ));
         }
-        let tb = f.texel_bytes() as u64;
+        let tb = f.texel_bytes() as u64 * d.samples.max(1) as u64;
         let row0 = d.width as u64 * tb;
         if d.pitch_bytes != 0 && (d.pitch_bytes < row0 || !d.pitch_bytes.is_multiple_of(tb)) {
             return Err(format!(
@@ -435,15 +463,15 @@ impl Resource {
         })
     }
 
-    /// Device address of texel (x, y, z) of memory layer `layer` at level `lvl`; the indices
-    /// must be in range.
+    /// Device address of texel (x, y, z) of memory layer `layer` at level `lvl` (sample 0 of
+    /// a multisample texel); the indices must be in range.
     fn texel_addr(&self, lvl: usize, layer: u32, x: u32, y: u32, z: u32) -> u64 {
         let l = &self.levels[lvl];
         l.base
             + layer as u64 * l.layer
             + z as u64 * l.slice
             + y as u64 * l.row
-            + x as u64 * self.desc.format.texel_bytes() as u64
+            + x as u64 * self.desc.format.texel_bytes() as u64 * self.desc.samples.max(1) as u64
     }
 }
 
@@ -529,7 +557,7 @@ impl TextureTable {
 
     /// Create a surface object (`cudaCreateSurfaceObject`). Surfaces have one level.
     pub fn create_surface(&mut self, mem: &DeviceMemory, res: ResourceDesc) -> Result<u64, String> {
-        if res.kind == ResourceKind::Linear || res.mip_levels != 1 {
+        if res.kind == ResourceKind::Linear || res.mip_levels != 1 || res.samples != 0 {
             return Err("surfaces are 1D, 2D, 3D or layered arrays of one level".into());
         }
         let r = Resource::new(res, mem)?;
@@ -745,6 +773,29 @@ impl Texel {
             Texel::I(v) => v.map(|x| x as f32),
         }
     }
+
+    /// The channels as f32 values: integer channels converted by their signedness.
+    fn to_f32(self, ty: ChannelType) -> [f32; 4] {
+        match self {
+            Texel::F(v) => v,
+            Texel::I(v) => v.map(|x| int_channel_f32(ty, x)),
+        }
+    }
+}
+
+/// An integer channel's value (sign-extended for signed types) as f32.
+fn int_channel_f32(ty: ChannelType, x: u32) -> f32 {
+    match ty {
+        ChannelType::S8 | ChannelType::S16 | ChannelType::S32 => x as i32 as f32,
+        _ => x as f32,
+    }
+}
+
+/// `.f16x2` results (PTX ISA §9.7.10.3): the four channels rounded to f16 (to nearest even),
+/// packed two per 32-bit register with the first of each pair in the low half.
+fn pack_f16x2(v: [f32; 4]) -> [u32; 4] {
+    let h = v.map(|x| half::f16::from_f32(x).to_bits() as u32);
+    [h[0] | h[1] << 16, h[2] | h[3] << 16, 0, 0]
 }
 
 /// Apply address mode `m` to texel index `i` of a dimension of `n` texels: `Some(index)`, or
@@ -798,6 +849,13 @@ struct Sample<'a> {
     layer: u32,
     /// Dimensions used (1, 2 or 3).
     dims: usize,
+    /// Texel offsets added to the coordinates in texels of the level read (`tex`/`tld4`
+    /// operand `e`).
+    offset: [i32; 3],
+    /// The depth-compare value (operand `f`).
+    compare: Option<f32>,
+    /// The sample read from each texel of a multisample resource.
+    sample: u32,
 }
 
 impl Sample<'_> {
@@ -826,17 +884,35 @@ impl Sample<'_> {
     /// The texel at in-range indices `p` of level `lvl`.
     fn texel_at(&self, env: &CtaEnv, lvl: usize, p: [u32; 3]) -> Result<Texel, TexFault> {
         let f = self.t.res.desc.format;
-        let addr = self.t.res.texel_addr(lvl, self.layer, p[0], p[1], p[2]);
+        let addr = self.t.res.texel_addr(lvl, self.layer, p[0], p[1], p[2])
+            + self.sample as u64 * f.texel_bytes() as u64;
         let b = read_mem(env, addr, f.texel_bytes())?;
-        Ok(decode(f, self.float, &b))
+        Ok(self.compared(decode(f, self.float, &b)))
     }
 
     fn border(&self) -> Texel {
         let c = self.s.border_color;
-        if self.float {
+        self.compared(if self.float {
             Texel::F(c)
         } else {
             Texel::I(c.map(|x| x as i32 as u32))
+        })
+    }
+
+    /// Depth compare (PTX ISA §9.7.10.3 operand `f`), applied to each texel before
+    /// filtering: channel 0 becomes 1 where `f <= texel` (OpenGL's default `LEQUAL`; CUDA
+    /// has no compare-function state), else 0; a NaN on either side fails.
+    fn compared(&self, t: Texel) -> Texel {
+        let Some(f) = self.compare else { return t };
+        match t {
+            Texel::F(mut v) => {
+                v[0] = if f <= v[0] { 1.0 } else { 0.0 };
+                Texel::F(v)
+            }
+            Texel::I(mut v) => {
+                v[0] = (f <= int_channel_f32(self.t.res.desc.format.ty, v[0])) as u32;
+                Texel::I(v)
+            }
         }
     }
 
@@ -850,6 +926,9 @@ impl Sample<'_> {
             } else {
                 u[d]
             };
+            if self.offset[d] != 0 {
+                x[d] += self.offset[d] as f32;
+            }
         }
         if self.s.filter == FilterMode::Point {
             let idx = [floor_index(x[0]), floor_index(x[1]), floor_index(x[2])];
@@ -972,6 +1051,15 @@ pub struct TexRequest {
     /// Integer coordinates (`tex.*.s32`): texel indices, no filtering.
     pub int_coords: Option<[i32; 3]>,
     pub lod: LodInput,
+    /// Texel offsets (operand `e`; 0 when absent).
+    pub offset: [i32; 3],
+    /// Depth-compare value (operand `f`).
+    pub compare: Option<f32>,
+    /// Sample index of the multisample geometries.
+    pub sample: i32,
+    /// `.f16x2` results: [`fetch`] packs the four channels into the first two words (f16,
+    /// first channel of each pair in the low half).
+    pub f16x2: bool,
 }
 
 /// Whether the texture returns floats to `tex`.
@@ -993,24 +1081,60 @@ pub fn fetch(
         Some(sh) => table.sampler(sh).ok_or(TexFault::bad_handle(sh))?,
         None => &t.tex,
     };
+    let texel = fetch_texel(t, s, env, req)?;
+    let ty = t.res.desc.format.ty;
+    Ok(if req.f16x2 {
+        pack_f16x2(texel.to_f32(ty))
+    } else {
+        texel.bits()
+    })
+}
+
+/// The texel (filtered) a `tex` fetch gives, before any `.f16x2` packing.
+fn fetch_texel(
+    t: &TextureObject,
+    s: &TextureDesc,
+    env: &CtaEnv,
+    req: &TexRequest,
+) -> Result<Texel, TexFault> {
     let res = &t.res;
     let float = returns_float(t, s);
     let f = res.desc.format;
+    let sample = Sample {
+        t,
+        s,
+        float,
+        layer: 0,
+        dims: 1,
+        offset: req.offset,
+        compare: req.compare,
+        sample: 0,
+    };
+    let zero = if float {
+        Texel::F([0.0; 4])
+    } else {
+        Texel::I([0; 4])
+    };
     if res.desc.kind == ResourceKind::Linear {
         // tex1Dfetch: integer index (a float coordinate is truncated), out of range → 0.
         let i = match req.int_coords {
             Some(c) => c[0] as i64,
             None => floor_index(req.coords[0]),
-        };
+        } + req.offset[0] as i64;
         if i < 0 || i >= res.desc.width as i64 {
-            return Ok(if float {
-                Texel::F([0.0; 4]).bits()
-            } else {
-                [0; 4]
-            });
+            return Ok(sample.compared(zero));
         }
         let b = read_mem(env, res.texel_addr(0, 0, i as u32, 0, 0), f.texel_bytes())?;
-        return Ok(decode(f, float, &b).bits());
+        return Ok(sample.compared(decode(f, float, &b)));
+    }
+    // Multisample reads: a sample outside the texel's reads 0 in every channel.
+    let mut sample_idx = 0;
+    if req.geom.multisample() {
+        let n = res.desc.samples.max(1) as i64;
+        if req.sample < 0 || req.sample as i64 >= n {
+            return Ok(zero);
+        }
+        sample_idx = req.sample as u32;
     }
     let (dims, cube) = match res.desc.kind {
         ResourceKind::D1 | ResourceKind::D1Layered | ResourceKind::Linear => (1, false),
@@ -1031,21 +1155,26 @@ pub fn fetch(
         samp.address = [AddressMode::Clamp; 3];
     }
     let sample = Sample {
-        t,
         s: &samp,
-        float,
         layer,
         dims,
+        sample: sample_idx,
+        ..sample
     };
     if let Some(c) = req.int_coords {
-        let idx = [c[0] as i64, c[1] as i64, c[2] as i64];
+        let o = req.offset;
+        let idx = [
+            c[0] as i64 + o[0] as i64,
+            c[1] as i64 + o[1] as i64,
+            c[2] as i64 + o[2] as i64,
+        ];
         let mut point = samp;
         point.normalized_coords = false;
         let p = Sample {
             s: &point,
             ..sample
         };
-        return Ok(p.texel(env, 0, idx)?.bits());
+        return p.texel(env, 0, idx);
     }
     let lod = match req.lod {
         LodInput::Base => 0.0,
@@ -1081,20 +1210,39 @@ pub fn fetch(
     if lod < samp.min_lod {
         lod = samp.min_lod;
     }
-    Ok(sample.at_lod(env, lod, u)?.bits())
+    sample.at_lod(env, lod, u)
 }
 
-/// `tld4.comp.2d` (PTX ISA §9.7.10.4): channel `comp` of the bilinear footprint at (x, y),
-/// counter-clockwise from the lower left: (i, j+1), (i+1, j+1), (i+1, j), (i, j). The
-/// coordinates are (array index, x, y).
+/// A `tld4` fetch (PTX ISA §9.7.10.4): channel, array index, coordinates, texel offsets and
+/// depth-compare value.
+pub struct GatherRequest {
+    /// 0-3: r g b a.
+    pub comp: u8,
+    pub layer: i32,
+    pub x: f32,
+    pub y: f32,
+    pub offset: [i32; 2],
+    pub compare: Option<f32>,
+}
+
+/// `tld4.comp.2d` (PTX ISA §9.7.10.4): channel `comp` of the bilinear footprint at (x, y)
+/// (plus the texel offsets), counter-clockwise from the lower left: (i, j+1), (i+1, j+1),
+/// (i+1, j), (i, j); with a depth-compare value, each texel is compared first.
 pub fn gather(
     table: &TextureTable,
     env: &CtaEnv,
     h: u64,
     smp: Option<u64>,
-    comp: u8,
-    (layer, x, y): (i32, f32, f32),
+    req: &GatherRequest,
 ) -> Result<[u32; 4], TexFault> {
+    let GatherRequest {
+        comp,
+        layer,
+        x,
+        y,
+        offset,
+        compare,
+    } = *req;
     let t = table.texture(h).ok_or(TexFault::bad_handle(h))?;
     let s = match smp {
         Some(sh) => table.sampler(sh).ok_or(TexFault::bad_handle(sh))?,
@@ -1113,12 +1261,21 @@ pub fn gather(
         float,
         layer,
         dims: 2,
+        offset: [offset[0], offset[1], 0],
+        compare,
+        sample: 0,
     };
     let level = &res.levels[0];
     let (mut ux, mut uy) = (x, y);
     if s.normalized_coords {
         ux *= level.dims[0] as f32;
         uy *= level.dims[1] as f32;
+    }
+    if offset[0] != 0 {
+        ux += offset[0] as f32;
+    }
+    if offset[1] != 0 {
+        uy += offset[1] as f32;
     }
     let (i, _) = linear_weight(ux - 0.5);
     let (j, _) = linear_weight(uy - 0.5);
@@ -1196,7 +1353,7 @@ fn resource_attr(r: &Resource, attr: TexAttr, level: Option<i32>) -> u32 {
             }
         }
         TexAttr::NumMipmapLevels => d.mip_levels,
-        TexAttr::NumSamples => 0,
+        TexAttr::NumSamples => d.samples,
         // Surfaces are pitch-linear in memory (`suq.memory_layout`: 1 = linear).
         TexAttr::MemoryLayout => 1,
         TexAttr::NormalizedCoords

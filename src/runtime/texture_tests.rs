@@ -166,3 +166,44 @@ fn arrays_are_laid_out_densely() {
         .alloc_array(ResourceKind::Cube, f, [4, 3, 1], 1, 1, None)
         .is_err());
 }
+
+/// `.f16x2` packing (PTX ISA §9.7.10.3): round to nearest even, first channel of each pair in
+/// the low half; overflow gives infinity.
+#[test]
+fn f16x2_packing_rounds_to_nearest_even() {
+    let tie_down = 1.0 + 1.0 / 2048.0; // halfway between 1.0 and the next f16: even is 1.0
+    let tie_up = 1.0 + 3.0 / 2048.0; // halfway between two f16s: even is 1 + 2^-9
+    let p = pack_f16x2([1.0, -2.0, tie_down, tie_up]);
+    assert_eq!(p, [0xc000_3c00, 0x3c02_3c00, 0, 0]);
+    let q = pack_f16x2([65520.0, 0.0, -0.0, f32::NAN]);
+    assert_eq!(q[0], 0x0000_7c00);
+    assert_eq!(q[1] & 0xffff, 0x8000);
+    assert_eq!((q[1] >> 16) & 0x7c00, 0x7c00);
+    assert_ne!((q[1] >> 16) & 0x3ff, 0, "NaN stays NaN");
+}
+
+/// Multisample resources: 2D (layered) only, one level, at most 64 samples; a texel's samples
+/// are consecutive, so rows are `width * samples` texels long.
+#[test]
+fn multisample_layout_checks() {
+    let f = ChannelFormat {
+        ty: ChannelType::F32,
+        channels: 2,
+    };
+    let mut d = ResourceDesc::new(ResourceKind::D2, DevicePtr(0x1000), f, [4, 3, 1]);
+    d.samples = 4;
+    let r = Resource::layout(d).unwrap();
+    assert_eq!(r.size_bytes(), 4 * 3 * 4 * 8);
+    assert_eq!(r.texel_addr(0, 0, 1, 2, 0), 0x1000 + (2 * 4 + 1) * 4 * 8);
+    let bad = |k: ResourceKind, samples: u32, mips: u32| {
+        let mut d = ResourceDesc::new(k, DevicePtr(0x1000), f, [4, 4, 1]);
+        d.samples = samples;
+        d.mip_levels = mips;
+        Resource::layout(d).is_err()
+    };
+    assert!(bad(ResourceKind::D1, 2, 1));
+    assert!(bad(ResourceKind::Cube, 2, 1));
+    assert!(bad(ResourceKind::D2, 2, 2));
+    assert!(bad(ResourceKind::D2, 65, 1));
+    assert!(!bad(ResourceKind::D2Layered, 2, 1));
+}

@@ -4,7 +4,7 @@
 //! Operand order is the op table's (`ir::ops`); the sampling rules are `runtime::texture`'s.
 
 use super::env::CtaEnv;
-use super::texture::{self, LodInput, SurfRequest, TexFault, TexRequest};
+use super::texture::{self, GatherRequest, LodInput, SurfRequest, TexFault, TexRequest};
 use super::warp::{lanes, WarpDesc};
 use crate::ir::{Op, TexLod, Type};
 
@@ -16,6 +16,13 @@ fn record(env: &CtaEnv, d: &WarpDesc, lane: u32, f: TexFault, write: bool) {
     env.fault(lane, d.inst, f.kind, f.space, f.addr, f.size, write);
 }
 
+/// A texel offset operand (PTX ISA §9.7.10.3: "in the range of -8 to +7"): the low four bits
+/// of the register as a signed value, as the hardware's 4-bit offset fields hold it (an
+/// immediate outside the range is a load error, `lower::decode_tex`).
+fn texel_offset(v: u64) -> i32 {
+    ((v as u32) << 28) as i32 >> 28
+}
+
 /// Execute texture or surface operation `d` for the lanes of `mask`.
 pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
     let table = env.textures();
@@ -25,6 +32,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
             lod,
             int_coords,
             sampler,
+            opts,
         } => {
             let n = geom.dims() as usize;
             for l in lanes(mask) {
@@ -36,6 +44,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let h = d.arg(s, 0, l);
                 let smp = sampler.then(&mut next);
                 let layer = if geom.arrayed() { next() as i32 } else { 0 };
+                let sample = if geom.multisample() { next() as i32 } else { 0 };
                 let mut coords = [0f32; 3];
                 let mut ic = [0i32; 3];
                 for c in 0..n {
@@ -58,12 +67,23 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                         LodInput::Grad(dx, dy)
                     }
                 };
+                let mut offset = [0i32; 3];
+                if opts.offset {
+                    for o in offset.iter_mut().take(n) {
+                        *o = texel_offset(next());
+                    }
+                }
+                let compare = opts.compare.then(|| f32_of(next()));
                 let req = TexRequest {
                     geom,
                     layer,
                     coords,
                     int_coords: int_coords.then_some(ic),
                     lod: lod_in,
+                    offset,
+                    compare,
+                    sample,
+                    f16x2: opts.f16x2,
                 };
                 let r = match texture::fetch(table, env, h, smp, &req) {
                     Ok(r) => r,
@@ -81,6 +101,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
             comp,
             geom,
             sampler,
+            opts,
         } => {
             for l in lanes(mask) {
                 let h = d.arg(s, 0, l);
@@ -99,7 +120,24 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 };
                 let x = f32_of(d.arg(s, k, l));
                 let y = f32_of(d.arg(s, k + 1, l));
-                let r = match texture::gather(table, env, h, smp, comp, (layer, x, y)) {
+                k += 2;
+                let mut offset = [0i32; 2];
+                if opts.offset {
+                    offset = [
+                        texel_offset(d.arg(s, k, l)),
+                        texel_offset(d.arg(s, k + 1, l)),
+                    ];
+                    k += 2;
+                }
+                let req = GatherRequest {
+                    comp,
+                    layer,
+                    x,
+                    y,
+                    offset,
+                    compare: opts.compare.then(|| f32_of(d.arg(s, k, l))),
+                };
+                let r = match texture::gather(table, env, h, smp, &req) {
                     Ok(r) => r,
                     Err(f) => {
                         record(env, d, l, f, false);
@@ -240,4 +278,19 @@ fn surf_req(
             coords,
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::texel_offset;
+
+    /// Register offsets keep their low four bits as a signed value (-8..=7).
+    #[test]
+    fn register_offsets_wrap_to_four_bits() {
+        for (v, want) in [(0u64, 0), (7, 7), (8, -8), (9, -7), (u32::MAX as u64, -1)] {
+            assert_eq!(texel_offset(v), want, "{v}");
+        }
+        assert_eq!(texel_offset((-9i32) as u32 as u64), 7);
+        assert_eq!(texel_offset((-8i32) as u32 as u64), -8);
+    }
 }

@@ -99,18 +99,39 @@ impl RefTex {
 
     /// Sample at coordinates `x` (`dims` of them) in `layer`.
     pub fn sample(&self, layer: usize, x: [f32; 3], dims: usize) -> [f64; 4] {
+        self.sample_ext(layer, x, dims, [0; 3], None)
+    }
+
+    /// `fetch` with the depth compare of PTX ISA §9.7.10.3 (operand `f`): the first channel
+    /// becomes 1.0 when `f <= texel` (OpenGL's default LEQUAL), else 0.0.
+    fn fetch_cmp(&self, layer: usize, idx: [i64; 3], dims: usize, cmp: Option<f32>) -> [f64; 4] {
+        let mut v = self.fetch(layer, idx, dims);
+        if let Some(f) = cmp {
+            v[0] = if f as f64 <= v[0] { 1.0 } else { 0.0 };
+        }
+        v
+    }
+
+    /// `sample` with texel offsets (PTX ISA §9.7.10.3 operand `e`: added in texels, after
+    /// normalized coordinates are scaled, in single precision) and a depth-compare value
+    /// (each texel is compared before filtering).
+    pub fn sample_ext(
+        &self,
+        layer: usize,
+        x: [f32; 3],
+        dims: usize,
+        off: [i32; 3],
+        cmp: Option<f32>,
+    ) -> [f64; 4] {
         let mut t = [0f64; 3];
         for d in 0..dims {
             // The hardware scales in single precision.
-            t[d] = if self.normalized {
-                (x[d] * self.size[d] as f32) as f64
-            } else {
-                x[d] as f64
-            };
+            let s = if self.normalized { x[d] * self.size[d] as f32 } else { x[d] };
+            t[d] = (s + off[d] as f32) as f64;
         }
         if !self.linear {
             let idx = [t[0].floor() as i64, t[1].floor() as i64, t[2].floor() as i64];
-            return self.fetch(layer, idx, dims);
+            return self.fetch_cmp(layer, idx, dims, cmp);
         }
         let mut i0 = [0i64; 3];
         let mut a = [0f64; 3];
@@ -131,7 +152,7 @@ impl RefTex {
                     w *= 1.0 - a[d];
                 }
             }
-            let v = self.fetch(layer, idx, dims);
+            let v = self.fetch_cmp(layer, idx, dims, cmp);
             for c in 0..4 {
                 out[c] += w * v[c];
             }
@@ -642,6 +663,47 @@ pub fn texref(dir: &Path) {
     write(dir, "independent_info_expected.npy", &info);
 }
 
+/// `texref/init`: initialized `.texref` variables (PTX ISA §5.3). `tin` takes its sampler
+/// state from the initializer (linear, wrap in x, mirror in y, normalized coordinates);
+/// `tov`'s initializer (linear, border in x, normalized) is overridden by its binding's
+/// `filter = "point"`, the other fields staying the initializer's (clamp in y: unnamed).
+pub fn texref_init(dir: &Path) {
+    const N: usize = 64;
+    let mut rng = Rng::new(1300);
+    let d = rng.f32_vec(6 * 4);
+    let tin = RefTex {
+        size: [6, 4, 1],
+        channels: 1,
+        data: d.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Wrap, Addr::Mirror, Addr::Clamp],
+        linear: true,
+        normalized: true,
+        border: [0.0; 4],
+    };
+    let tov = RefTex {
+        addr: [Addr::Border, Addr::Clamp, Addr::Clamp],
+        linear: false,
+        data: tin.data.clone(),
+        ..tin
+    };
+    let xs: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.5, 2.5)).collect();
+    let ys: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.5, 2.5)).collect();
+    let mut out = vec![];
+    let mut info = vec![];
+    for i in 0..N {
+        out.extend(tin.sample(0, [xs[i], ys[i], 0.0], 2).map(|x| x as f32));
+        out.extend(tov.sample(0, [xs[i], ys[i], 0.0], 2).map(|x| x as f32));
+        // filter_mode (linear 1), addr_mode_0, addr_mode_1 (CUDA's numbering: wrap 0, clamp
+        // 1, mirror 2, border 3), normalized_coords; tin then tov.
+        info.extend([1u32, 0, 2, 1, 0, 3, 1, 1]);
+    }
+    write(dir, "init_texels.npy", &d);
+    write(dir, "init_x.npy", &xs);
+    write(dir, "init_y.npy", &ys);
+    write(dir, "init_out_expected.npy", &out);
+    write(dir, "init_info_expected.npy", &info);
+}
+
 /// Write 8-bit RGBA pixels as a PNG.
 fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) {
     let f = std::fs::File::create(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -886,6 +948,222 @@ pub fn tex_misc(dir: &Path) {
     write(dir, "out_expected.npy", &out);
 }
 
+/// An f32 rounded to the nearest f16 (ties to even), as bits (IEEE 754 binary16).
+fn f16_bits(x: f32) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xff) as i32;
+    let man = b & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    let round = |v: u32, shift: u32| -> u32 {
+        let q = v >> shift;
+        let rem = v & ((1 << shift) - 1);
+        let half = 1 << (shift - 1);
+        if rem > half || (rem == half && q & 1 == 1) {
+            q + 1
+        } else {
+            q
+        }
+    };
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        // Subnormal: units of 2^-24.
+        return sign | round(man | 0x80_0000, (14 - e) as u32) as u16;
+    }
+    // A carry out of the mantissa moves into the exponent (up to infinity), as it should.
+    sign | (((e as u32) << 10) + round(man, 13)) as u16
+}
+
+/// `tex_ext`: texel offsets, depth compare, the residency predicate and `.f16x2` results of
+/// `tex`/`tld4` (hand-written PTX; see its header).
+pub fn tex_ext(dir: &Path) {
+    const T: usize = 64;
+    const W: usize = 6;
+    const H: usize = 5;
+    let mut rng = Rng::new(1100);
+    let d = rng.f32_vec(W * H * 4);
+    let t = RefTex {
+        size: [W, H, 1],
+        channels: 4,
+        data: d.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Clamp; 3],
+        linear: true,
+        normalized: false,
+        border: [0.0; 4],
+    };
+    let u = RefTex {
+        addr: [Addr::Wrap; 3],
+        linear: false,
+        normalized: true,
+        data: t.data.clone(),
+        ..t
+    };
+    let f32s = |v: [f64; 4]| v.map(|x| x as f32);
+    let mut c = vec![];
+    let mut out = vec![];
+    let mut h = vec![];
+    for i in 0..T {
+        let x = coord(&mut rng, -1.0, W as f32 + 1.0);
+        let y = coord(&mut rng, -1.0, H as f32 + 1.0);
+        let z = rng.f32_pm1();
+        c.extend([x, y, z, 0.0]);
+        let off = [(i % 5) as i32 - 2, (i % 3) as i32 - 1, 0];
+        let (ix, iy) = ((i % 8) as i64 - 1, (i % 7) as i64 - 1);
+        out.extend(f32s(t.sample_ext(0, [x, y, 0.0], 2, off, None)));
+        out.extend(f32s(t.sample_ext(0, [x, y, 0.0], 2, [1, -2, 0], None)));
+        out.extend(f32s(t.sample_ext(0, [x, y, 0.0], 2, [0; 3], Some(z))));
+        out.extend(f32s(t.sample_ext(0, [x, y, 0.0], 2, off, Some(z))));
+        // tld4.r: the footprint of (x + ox, y + oy), counter-clockwise from the lower left.
+        let i0 = (x + off[0] as f32 - 0.5).floor() as i64;
+        let j0 = (y + off[1] as f32 - 0.5).floor() as i64;
+        for (a, b) in [(i0, j0 + 1), (i0 + 1, j0 + 1), (i0 + 1, j0), (i0, j0)] {
+            out.push(t.fetch_cmp(0, [a, b, 0], 2, Some(z))[0] as f32);
+        }
+        let (xn, yn) = (x * 0.125, y * 0.125);
+        out.extend(f32s(u.sample_ext(0, [xn, yn, 0.0], 2, off, None)));
+        let ti = t.fetch(0, [ix + off[0] as i64, iy + off[1] as i64, 0], 2);
+        out.extend(f32s(ti));
+        // .f16x2: (r, g) and (b, a), the first of each pair in the low half.
+        let pack = |v: [f64; 4]| {
+            let b = v.map(|x| f16_bits(x as f32) as u32);
+            [b[0] | b[1] << 16, b[2] | b[3] << 16]
+        };
+        h.extend(pack(u.sample_ext(0, [xn, yn, 0.0], 2, [0; 3], None)));
+        h.extend(pack(u.sample_ext(0, [xn, yn, 0.0], 2, [1, 0, 0], None)));
+        // The residency predicate: every texture is resident.
+        h.extend([1u32, 0, 0, 0]);
+    }
+    write(dir, "texels.npy", &d);
+    write(dir, "c.npy", &c);
+    write(dir, "out_expected.npy", &out);
+    write(dir, "h_expected.npy", &h);
+}
+
+/// `tex_ms`: multisample textures (`tex.2dms`, `tex.a2dms`, `txq.num_samples`; hand-written).
+/// A multisample texel holds its samples one after the other (ptxjit's case format,
+/// docs/case-format.md); texel indices are clamped to the edge, the layer to the layers, and a
+/// sample index past the texel's samples reads zeros in every channel.
+pub fn tex_ms(dir: &Path) {
+    const T: usize = 64;
+    let mut rng = Rng::new(1200);
+    // (width, height, layers, samples, channels)
+    let (mw, mh, ms, mc) = (4usize, 3usize, 4usize, 2usize);
+    let (aw, ah, al, as_, ac) = (3usize, 2usize, 2usize, 3usize, 1usize);
+    let m = rng.f32_vec(mw * mh * ms * mc);
+    let a = rng.f32_vec(aw * ah * al * as_ * ac);
+    // Sample `s` of texel (x, y) of `layer`: channels (missing 0, missing alpha 1).
+    let texel = |d: &[f32], (w, h, l, ns, nc): (usize, usize, usize, usize, usize),
+                 layer: i64, s: i64, x: i64, y: i64| -> [f32; 4] {
+        if s < 0 || s >= ns as i64 {
+            return [0.0; 4];
+        }
+        let cl = |v: i64, n: usize| v.max(0).min(n as i64 - 1) as usize;
+        let (layer, x, y) = (cl(layer, l), cl(x, w), cl(y, h));
+        let base = ((((layer * h + y) * w + x) * ns) + s as usize) * nc;
+        let mut v = [0.0, 0.0, 0.0, 1.0];
+        v[..nc].copy_from_slice(&d[base..base + nc]);
+        v
+    };
+    let mut out = vec![];
+    let mut q = vec![];
+    for i in 0..T as i64 {
+        let (x, y) = (i % 6 - 1, i % 4 - 1);
+        let mshape = (mw, mh, 1, ms, mc);
+        out.extend(texel(&m, mshape, 0, i % 5, x, y));
+        out.extend(texel(&m, mshape, 0, i % 5, x + (i % 3 - 1), y));
+        out.extend(texel(&a, (aw, ah, al, as_, ac), i % 3, (i / 3) % 4, x, y));
+        q.extend([ms as i32, as_ as i32]);
+    }
+    write(dir, "m.npy", &m);
+    write(dir, "a.npy", &a);
+    write(dir, "out_expected.npy", &out);
+    write(dir, "q_expected.npy", &q);
+}
+
+/// `tex_ext/layered`: texel offsets and depth compare on a layered texture with border
+/// addressing (the border colour is compared too) and on a normalized 1D texture, also with
+/// `tex.level` (hand-written PTX; see its header).
+pub fn tex_ext_layered(dir: &Path) {
+    const T: usize = 64;
+    let mut rng = Rng::new(1400);
+    let dl = rng.f32_vec(5 * 4 * 3);
+    let dd = rng.f32_vec(16);
+    let l = RefTex {
+        size: [5, 4, 1],
+        channels: 1,
+        data: dl.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Border; 3],
+        linear: true,
+        normalized: false,
+        border: [0.25; 4],
+    };
+    let d = RefTex {
+        size: [16, 1, 1],
+        channels: 1,
+        data: dd.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Clamp; 3],
+        linear: true,
+        normalized: true,
+        border: [0.0; 4],
+    };
+    let f32s = |v: [f64; 4]| v.map(|x| x as f32);
+    let mut c = vec![];
+    let mut out = vec![];
+    for i in 0..T {
+        let x = coord(&mut rng, -1.0, 6.0);
+        let y = coord(&mut rng, -1.0, 5.0);
+        let z = rng.f32_pm1();
+        let xn = coord(&mut rng, -0.3, 1.3);
+        c.extend([x, y, z, xn]);
+        let layer = (i % 4).min(2);
+        let off = [(i % 7) as i32 - 3, (i % 5) as i32 - 2, 0];
+        out.extend(f32s(l.sample_ext(layer, [x, y, 0.0], 2, off, Some(z))));
+        out.extend(f32s(d.sample_ext(0, [xn, 0.0, 0.0], 1, [off[0], 0, 0], None)));
+        out.extend(f32s(d.sample_ext(0, [xn, 0.0, 0.0], 1, [off[0], 0, 0], Some(z))));
+    }
+    write(dir, "layered_l.npy", &dl);
+    write(dir, "layered_d.npy", &dd);
+    write(dir, "layered_c.npy", &c);
+    write(dir, "layered_out_expected.npy", &out);
+}
+
+/// `tex_resident`: tex2D / tex2DLod with CUDA's `isResident` out-parameter (the residency
+/// predicate); every texture is resident, the texels are an ordinary linear fetch's.
+pub fn tex_resident(dir: &Path) {
+    const N: usize = 100;
+    let mut rng = Rng::new(1500);
+    let d = rng.f32_vec(6 * 5 * 2);
+    let t = RefTex {
+        size: [6, 5, 1],
+        channels: 2,
+        data: d.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Clamp; 3],
+        linear: true,
+        normalized: false,
+        border: [0.0; 4],
+    };
+    let xs: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.0, 7.0)).collect();
+    let ys: Vec<f32> = (0..N).map(|_| coord(&mut rng, -1.0, 7.0)).collect();
+    let mut out = vec![];
+    for i in 0..N {
+        out.extend(t.sample(0, [xs[i], ys[i], 0.0], 2).map(|x| x as f32));
+        out.extend(t.sample(0, [ys[i], xs[i], 0.0], 2).map(|x| x as f32));
+    }
+    write(dir, "texels.npy", &d);
+    write(dir, "x.npy", &xs);
+    write(dir, "y.npy", &ys);
+    write(dir, "out_expected.npy", &out);
+    write(dir, "resident_expected.npy", &vec![1i32; 2 * N]);
+}
+
 pub fn run_all(root: &Path) {
     let run = |name: &str, f: &dyn Fn(&Path)| {
         let dir = root.join(name);
@@ -900,8 +1178,13 @@ pub fn run_all(root: &Path) {
     run("tex_gather", &tex_gather);
     run("surf", &surf);
     run("texref", &texref);
+    run("texref", &texref_init);
     run("upscale", &upscale);
     run("tex_formats", &tex_formats);
     run("surf_ops", &surf_ops);
     run("tex_misc", &tex_misc);
+    run("tex_ext", &tex_ext);
+    run("tex_ext", &tex_ext_layered);
+    run("tex_ms", &tex_ms);
+    run("tex_resident", &tex_resident);
 }
