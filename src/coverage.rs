@@ -153,6 +153,13 @@ pub const ISA: &[Instr] = isa! {
         "st.global.L2::cache_hint.u32 [%rd1], %r1, %rd2"]
     "st.async" "9.7.9.11" "" ["st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]"]
     "prefetch" "9.7.9.15" "accepted (no effect)" ["prefetch.global.L1 [%rd1]"]
+    "cp.async" "9.7.9.25" ".ca/.cg .shared{::cta}.global, cp-size 4/8/16, src-size (constant or register) and ignore-src zero fill; the copy is done when the instruction executes" [
+        "cp.async.ca.shared.global [sm], [%rd1], 4", "cp.async.cg.shared.global [sm], [%rd1], 16, %r1",
+        "cp.async.ca.shared.global [sm], [%rd1], 8, %p1"]
+    "cp.async.commit_group" "9.7.9.25" "no effect (copies are complete)" ["cp.async.commit_group"]
+    "cp.async.wait_group" "9.7.9.25" "no effect (copies are complete)" ["cp.async.wait_group 1"]
+    "cp.async.wait_all" "9.7.9.25" "no effect (copies are complete)" ["cp.async.wait_all"]
+    "cp.async.bulk" "9.7.9.25" "" ["cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 64, [%r2]"]
     "createpolicy" "9.7.9" "range, fractional, cvt: an opaque policy (0; a hint only)" [
         "createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0",
         "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 %rd2, [%rd1], 1024, 4096"]
@@ -389,6 +396,20 @@ mod tests {
                 "need .rs",
             ),
             ("cvt.rs.f16x2.f32 %r1, %f1, %f2", "operand"),
+            (
+                "cp.async.cg.shared.global [sm], [%rd1], 8",
+                "copies 16 bytes",
+            ),
+            (
+                "cp.async.ca.shared.global [sm], [%rd1], 12",
+                "cp-size must be",
+            ),
+            (
+                "cp.async.ca.shared.global [sm], [%rd1], 4, 9",
+                "outside 0..=4",
+            ),
+            ("cp.async.ca.global.global [%rd2], [%rd1], 4", ".shared"),
+            ("cp.async.wait_group %r1", "integer constant"),
         ] {
             let err = crate::runtime::front_end(&super::example_kernel(inst), "bad.ptx")
                 .err()

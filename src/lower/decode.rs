@@ -11,6 +11,8 @@ use crate::ir::{
 use crate::ptx::ast::{self, Literal, Operand};
 use crate::ptx::span::Span;
 
+#[path = "decode_async.rs"]
+mod copy_async;
 #[path = "decode_isa.rs"]
 mod isa;
 #[path = "decode_tex.rs"]
@@ -971,6 +973,9 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
         return r;
     }
     if let Some(r) = tex::decode(b, cx, op) {
+        return r;
+    }
+    if let Some(r) = copy_async::decode(b, cx, op) {
         return r;
     }
     match op {
