@@ -737,6 +737,7 @@ fn trap_terminator_faults() {
             symbols: &[],
             memory: &memory,
             textures: &Default::default(),
+            heap: None,
             memcheck: false,
             timeout: None,
             sites: Default::default(),

@@ -277,6 +277,13 @@ op_table! {
     /// at generic addresses). Each active lane prints CUDA's assertion message and faults
     /// (`runtime::env::FaultKind::Assert`), which ends the launch as the GPU's trap does.
     ["CUDA C++ Programming Guide, Assertion"] AssertFail {} => "assertfail";
+    /// CUDA's device `malloc(size)` / `__nv_aligned_device_malloc(size, align)`: args (size
+    /// i64, align i64) → i64, a generic address in the device heap (`runtime::heap`), 0 when
+    /// there is no room. The active lanes allocate in lane order.
+    ["CUDA C++ Programming Guide, Dynamic Global Memory Allocation"] Malloc {} => "malloc";
+    /// CUDA's device `free(ptr)`: arg (ptr i64); 0 does nothing, a pointer that is not a live
+    /// heap block faults (`runtime::env::FaultKind::BadFree`).
+    ["CUDA C++ Programming Guide, Dynamic Global Memory Allocation"] Free {} => "free";
     // ---- Texture and surface units (issue 7; semantics in `runtime::texture`). ----
     /// Texture fetch (`tex`): args (texture i64, [sampler i64 when `sampler`: independent
     /// mode], [array index i32 when the geometry is arrayed], `geom.dims()` coordinates (i32
@@ -375,6 +382,8 @@ macro_rules! warp_ops {
             | $crate::ir::Op::CallCheck { .. }
             | $crate::ir::Op::Printf {}
             | $crate::ir::Op::AssertFail {}
+            | $crate::ir::Op::Malloc {}
+            | $crate::ir::Op::Free {}
             | $crate::ir::Op::Tex { .. }
             | $crate::ir::Op::Tld4 { .. }
             | $crate::ir::Op::Txq { .. }

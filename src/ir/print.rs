@@ -169,7 +169,12 @@ pub fn print_modifiers(op: &Op) -> String {
             format!(".{kind}{}", if *aligned { ".aligned" } else { "" })
         }
         Op::BarResult { kind } => format!(".{kind}"),
-        Op::Activemask {} | Op::Elect {} | Op::Printf {} | Op::AssertFail {} => String::new(),
+        Op::Activemask {}
+        | Op::Elect {}
+        | Op::Printf {}
+        | Op::AssertFail {}
+        | Op::Malloc {}
+        | Op::Free {} => String::new(),
         Op::CallCheck { limit, size } => format!(" limit={limit} size={size}"),
         Op::WarpSync { exited_ok } => {
             if *exited_ok {

@@ -404,6 +404,18 @@ impl Op {
                     .then_some(())
                     .ok_or("printf: (i64 format, i64 arguments) → i32".into())
             }
+            Op::Malloc {} => {
+                n(2, 1)?;
+                (args == [I64, I64] && res[0] == I64)
+                    .then_some(())
+                    .ok_or("malloc: (i64 size, i64 align) → i64".into())
+            }
+            Op::Free {} => {
+                n(1, 0)?;
+                (args[0] == I64)
+                    .then_some(())
+                    .ok_or("free: (i64 pointer)".into())
+            }
             Op::AssertFail {} => {
                 n(4, 0)?;
                 (args == [I64, I64, I32, I64])

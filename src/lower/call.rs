@@ -140,16 +140,10 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
     if f.body.is_none()
         && matches!(
             callee_name.name.as_str(),
-            "malloc" | "free" | "__nv_aligned_device_malloc"
+            "malloc" | "free" | "__nv_aligned_device_malloc" | "__cuda_syscall_aligned_malloc"
         )
     {
-        return Err(LowerError::unsupported(
-            callee_name.span,
-            format!(
-                "device-side '{}' (the CUDA device heap) is not supported yet",
-                callee_name.name
-            ),
-        ));
+        return heap_call(b, cx, guard, &callee_name.name, &args, &rets);
     }
     let Some(body) = &f.body else {
         return Err(LowerError::new(
@@ -423,6 +417,54 @@ fn printf(
             }
         }
         Ok(())
+    })
+}
+
+/// CUDA's device heap functions (declared `.extern`, supplied by the CUDA runtime):
+/// `malloc(size)`, `__nv_aligned_device_malloc(size, align)` (which NVRTC emits as
+/// `__cuda_syscall_aligned_malloc`) → pointer, and `free(ptr)`; the
+/// `malloc` and `free` ops (`runtime::heap`).
+fn heap_call(
+    b: &mut Builder,
+    cx: &Cx,
+    guard: Option<(Var, bool)>,
+    name: &str,
+    args: &[Operand],
+    rets: &[Operand],
+) -> Result<(), LowerError> {
+    let (nargs, nrets) = match name {
+        "malloc" => (1, 1),
+        "free" => (1, 0),
+        _ => (2, 1),
+    };
+    if args.len() != nargs || rets.len() != nrets {
+        return Err(cx.bad(&format!(
+            "{name} takes {nargs} argument(s) and returns {nrets} value(s)"
+        )));
+    }
+    guarded(b, cx, guard, |b| {
+        let x = arg64(b, cx, &args[0])?;
+        if name == "free" {
+            b.emit(Op::Free {}, vec![x], vec![], cx.loc, &cx.ptx);
+            return Ok(());
+        }
+        let align = match args.get(1) {
+            Some(a) => arg64(b, cx, a)?,
+            None => b.konst(cx, Type::I64, crate::runtime::heap::HEAP_ALIGN),
+        };
+        let p = b.emit1(Op::Malloc {}, vec![x, align], Type::I64, cx.loc, &cx.ptx);
+        match param_symbol(b, &rets[0]) {
+            Some(off) => {
+                let a = b.local_addr(cx, off, Type::I64)?;
+                let st = Op::Store {
+                    space: Space::Local,
+                    align: 8,
+                };
+                b.emit(st, vec![a, p], vec![], cx.loc, &cx.ptx);
+                Ok(())
+            }
+            None => write_reg(b, cx, &rets[0], p, Type::I64),
+        }
     })
 }
 

@@ -154,6 +154,14 @@ impl std::fmt::Display for FaultReport {
                 false,
             ),
             FaultKind::Trap => ("trap".to_string(), false),
+            FaultKind::BadFree => (
+                format!(
+                    "free of {:#x}, which is not a live device-heap block (never allocated, \
+                     already freed, or inside a block)",
+                    self.addr
+                ),
+                false,
+            ),
             FaultKind::Assert => (
                 format!(
                     "assertion failed: {}",
@@ -376,6 +384,8 @@ pub struct CompiledKernel {
     pub inst_locs: Vec<SrcLoc>,
     /// PTX text of each IR instruction, then of each block's terminator.
     pub inst_ptx: Vec<String>,
+    /// Whether the kernel calls `malloc`/`free` (a launch then needs the device heap).
+    pub uses_heap: bool,
     pub engine: Box<dyn WarpEngine>,
 }
 
@@ -445,6 +455,10 @@ pub struct Context {
     pub memory: DeviceMemory,
     /// Texture, sampler and surface objects (`runtime::texture`).
     pub textures: super::texture::TextureTable,
+    /// The device heap, made before the first launch of a kernel that uses `malloc`/`free`.
+    heap: Option<super::heap::DeviceHeap>,
+    /// Its size when made (`None`: [`super::heap::DEFAULT_HEAP_BYTES`]).
+    heap_bytes: Option<u64>,
 }
 
 /// Parse, lower and verify PTX text. `file` names it in messages.
@@ -537,6 +551,10 @@ impl Context {
                     .cloned()
                     .chain(k.blocks.iter().map(|b| terminator_ptx(&b.term).to_string()))
                     .collect(),
+                uses_heap: k
+                    .insts
+                    .iter()
+                    .any(|i| matches!(i.op, ir::Op::Malloc {} | ir::Op::Free {})),
                 engine: engine_box,
             }));
         }
@@ -715,6 +733,19 @@ impl Context {
         Ok(h)
     }
 
+    /// Set the device heap's size in bytes (CUDA's `cudaDeviceSetLimit(cudaLimitMallocHeapSize,
+    /// bytes)`; 8 MiB by default). Errors ([`Error::Memory`]): after a kernel using `malloc`
+    /// has run (the heap exists), as in CUDA.
+    pub fn set_heap_size(&mut self, bytes: u64) -> Result<(), Error> {
+        if self.heap.is_some() {
+            return Err(Error::Memory(
+                "the device heap size can only be set before a kernel using malloc runs".into(),
+            ));
+        }
+        self.heap_bytes = Some(bytes);
+        Ok(())
+    }
+
     /// Launch `kernel` (`cuLaunchKernel`) and wait for it.
     ///
     /// Checks: grid dimensions ≥ 1 (x < 2³¹, y and z ≤ 65535), block dimensions ≥ 1 with
@@ -732,6 +763,17 @@ impl Context {
         let k = &kernel.compiled;
         check_dims(k, dims)?;
         let mut params = pack_args(k, args)?;
+        if k.uses_heap && self.heap.is_none() {
+            let bytes = self
+                .heap_bytes
+                .unwrap_or(super::heap::DEFAULT_HEAP_BYTES)
+                .max(super::heap::HEAP_ALIGN);
+            let p = self
+                .memory
+                .alloc(bytes, Some("device heap"))
+                .map_err(Error::Memory)?;
+            self.heap = Some(super::heap::DeviceHeap::new(p.0, bytes));
+        }
         let start = Instant::now();
         let res = run_grid(
             k.engine.as_ref(),
@@ -743,6 +785,7 @@ impl Context {
                 symbols: &kernel.symbols,
                 memory: &self.memory,
                 textures: &self.textures,
+                heap: self.heap.as_ref().filter(|_| k.uses_heap),
                 memcheck: opts.memcheck,
                 timeout: opts.timeout,
                 sites: Sites {

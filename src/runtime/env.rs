@@ -80,6 +80,8 @@ pub struct CtaEnv {
     pub tid_stride: u32,
     /// The context's texture, sampler and surface objects (`runtime::texture`).
     pub textures: *const super::texture::TextureTable,
+    /// The context's device heap (`runtime::heap`); null when the kernel does not use it.
+    pub heap: *const super::heap::DeviceHeap,
 }
 
 /// The `%tid` table of a CTA of `ntid` threads (see [`CtaEnv::tid_table`]): the same value as
@@ -138,6 +140,9 @@ pub enum FaultKind {
     /// A failed device-side `assert` (CUDA's `__assertfail`, which traps the kernel); the
     /// record's detail holds the assertion, file, line and function.
     Assert,
+    /// `free` of a pointer that is not a live device-heap block (never allocated, already
+    /// freed, or not the block's start; undefined in CUDA): the record's address holds it.
+    BadFree,
 }
 
 impl FaultKind {
@@ -156,6 +161,7 @@ impl FaultKind {
             FaultKind::StackOverflow => 11,
             FaultKind::BadCallTarget => 12,
             FaultKind::Assert => 13,
+            FaultKind::BadFree => 14,
         }
     }
 
@@ -173,6 +179,7 @@ impl FaultKind {
             11 => FaultKind::StackOverflow,
             12 => FaultKind::BadCallTarget,
             13 => FaultKind::Assert,
+            14 => FaultKind::BadFree,
             _ => FaultKind::OutOfBounds,
         }
     }

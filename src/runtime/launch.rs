@@ -95,6 +95,8 @@ pub struct LaunchInput<'a> {
     pub memory: &'a DeviceMemory,
     /// The context's texture, sampler and surface objects.
     pub textures: &'a super::texture::TextureTable,
+    /// The context's device heap, when the kernel uses `malloc`/`free`.
+    pub heap: Option<&'a super::heap::DeviceHeap>,
     pub memcheck: bool,
     pub timeout: Option<Duration>,
     /// PTX locations for time-limit and deadlock reports.
@@ -256,6 +258,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     tid_table: tid_ptr.get(),
                     tid_stride,
                     textures: input.textures,
+                    heap: input
+                        .heap
+                        .map_or(std::ptr::null(), |h| h as *const super::heap::DeviceHeap),
                 };
                 let n = run_cta(engine, env, c, &grid, states);
                 control.end(slot);

@@ -269,6 +269,26 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 super::printf::write_output(&text);
             }
         }
+        Op::Malloc {} => {
+            // SAFETY: `heap` is null or points to the context's heap, which outlives the
+            // launch (the launch borrows the context).
+            let heap = unsafe { env.heap.as_ref() };
+            for l in lanes(mask) {
+                let (size, align) = (d.arg(s, 0, l), d.arg(s, 1, l));
+                let p = heap.map_or(0, |h| h.malloc(size, align));
+                d.set(s, 0, l, p);
+            }
+        }
+        Op::Free {} => {
+            // SAFETY: as for `Malloc`.
+            let heap = unsafe { env.heap.as_ref() };
+            for l in lanes(mask) {
+                let p = d.arg(s, 0, l);
+                if p != 0 && heap.is_none_or(|h| h.free(p).is_err()) {
+                    env.fault(l, d.inst, FaultKind::BadFree, Space::Generic, p, 0, false);
+                }
+            }
+        }
         Op::AssertFail {} => {
             let mut text = String::new();
             for l in lanes(mask) {
