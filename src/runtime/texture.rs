@@ -35,6 +35,9 @@
 //! - Missing channels read as 0, a missing alpha as 1.
 //! - Cube maps: the major axis of (x, y, z) picks the face, as in the guide's table; the face
 //!   coordinates `s = (sc/|ma| + 1)/2`, `t = (tc/|ma| + 1)/2` are normalized.
+//!   Each face is filtered on its own: texel indices are clamped to the face's edge (no
+//!   texels from the neighbouring face), whatever the sampler's address mode; `tld4` on a
+//!   cube map gathers its footprint on the selected face by the same rule.
 //! - Mipmaps: `tex.level` takes the level of detail; `tex.grad` uses `log2` of the longer
 //!   gradient in texels; `tex` uses level 0. Then `lod = clamp(lod + bias, min, max)`;
 //!   point mip filtering picks `round(lod)`, linear blends `floor(lod)` and the next level with
