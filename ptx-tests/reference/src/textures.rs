@@ -1181,9 +1181,10 @@ fn cube_direction(face: usize, ma: f32, sc: f32, tc: f32) -> [f32; 3] {
 /// `tld4` on a cube map (PTX ISA §9.7.10.4 `.cube`/`.acube`): the face and its normalized
 /// (s, t) from the guide's table ([`cube_lookup`]), then the 2x2 footprint of linear
 /// filtering on that face, counter-clockwise from the lower left, channel `comp` (depth
-/// compared first when `cmp` is given). ptxjit's rule where the footprint leaves the face
-/// (docs/isa-notes.md): the index is clamped to the face's edge, as its cube-map `tex` does,
-/// whatever the sampler's address mode; `tex` is `RefTex` with clamp addressing here.
+/// compared first when `cmp` is given). Each face is addressed on its own (no seamless
+/// filtering across faces): with the clamp address mode the case uses, an index that leaves
+/// the face is clamped to its edge, as CUDA's non-seamless cube maps
+/// (`cudaTextureDesc::seamlessCubemap = 0`) with `cudaAddressModeClamp` do (docs/isa-notes.md).
 fn cube_gather(tex: &RefTex, cube: usize, d: [f32; 3], comp: usize, cmp: Option<f32>) -> [f64; 4] {
     let (f, s, t) = cube_lookup(d[0] as f64, d[1] as f64, d[2] as f64);
     let n = tex.size[0] as f64;
