@@ -178,17 +178,20 @@ pub const ISA: &[Instr] = isa! {
     "cvt.pack" "9.7.9.23" ".sat u16, s16 from s32; u8, s8, u4, s4, u2, s2 with .b32 c" [
         "cvt.pack.sat.s16.s32 %r1, %r2, %r3", "cvt.pack.sat.u8.s32.b32 %r1, %r2, %r3, %r4",
         "cvt.pack.sat.s4.s32.b32 %r1, %r2, %r3, %r4"]
-    "tex" "9.7.10.3" "1d/2d/3d/a1d/a2d/cube/acube/2dms/a2dms, .level, .grad, f32/s32 coordinates, f32/s32/u32 and .v2.f16x2 results, texel offsets, depth compare, the residency predicate, texture objects and .texref; no .f16 results" [
+    "tex" "9.7.10.3" "1d/2d/3d/a1d/a2d/cube/acube/2dms/a2dms, .level, .grad, f32/s32 coordinates, f32/s32/u32, .v4.f16 and .v2.f16x2 results, texel offsets, depth compare, the residency predicate, texture objects and .texref" [
         "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}]",
         "tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], %f3",
         "tex.grad.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], {%f1, %f2}, {%f3, %f4}",
         "tex.a2d.v4.u32.f32 {%r1, %r2, %r3, %r4}, [%rd1, {%r5, %f1, %f2, %f3}]",
         "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}|%p1, [%rd1, {%f1, %f2}], {%r1, -2}, %f3",
         "tex.2d.v2.f16x2.f32 {%r1, %r2}, [%rd1, {%f1, %f2}]",
+        "tex.cube.v4.f16.f32 {%h1, %h2, %h3, %h4}, [%rd1, {%f1, %f2, %f3, %f4}]",
         "tex.a2dms.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r3, %r4}]"]
-    "tld4" "9.7.10.4" "r/g/b/a, 2d and a2d, texel offsets, depth compare, the residency predicate" [
+    "tld4" "9.7.10.4" "r/g/b/a, 2d, a2d, cube and acube, texel offsets (not on cube maps), depth compare, the residency predicate" [
         "tld4.g.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}]",
-        "tld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}|%p1, [%rd1, {%f1, %f2}], {%r1, %r2}, %f3"]
+        "tld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}|%p1, [%rd1, {%f1, %f2}], {%r1, %r2}, %f3",
+        "tld4.b.cube.v4.u32.f32 {%r1, %r2, %r3, %r4}, [%rd1, {%f1, %f2, %f3, %f4}]",
+        "tld4.a.acube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f1, %f2, %f3}], %f4"]
     "txq" "9.7.10.5" "every attribute, .level" ["txq.width.b32 %r1, [%rd1]", "txq.level.height.b32 %r1, [%rd1], %r2"]
     "istypep" "9.7.10.6" ".texref, .samplerref, .surfref" ["istypep.texref %p1, %rd1"]
     "suld" "9.7.11.1" ".b and .p, 1d/2d/3d/a1d/a2d, .trap/.clamp/.zero" [

@@ -901,6 +901,31 @@ fn bad_texture_forms_are_load_errors() {
             "has no residency predicate",
         ),
         (
+            "",
+            "tld4.r.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f5, %f6}], {%r1, %r1};",
+            "cube maps take no offset vector",
+        ),
+        (
+            "",
+            "tld4.r.2d.v4.f16.f32 {%h1, %h2, %h3, %h4}, [%rd1, {%f5, %f6}];",
+            "tld4 results are .v4.u32, .v4.s32 or .v4.f32",
+        ),
+        (
+            "",
+            "tld4.r.2d.v2.f16x2.f32 {%r1, %r2}, [%rd1, {%f5, %f6}];",
+            "tld4 results are .v4.u32, .v4.s32 or .v4.f32",
+        ),
+        (
+            "",
+            "tld4.r.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f5, %f6}];",
+            "tld4 has no 3d geometry",
+        ),
+        (
+            "",
+            "tex.2d.v4.f64.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];",
+            "the destination type is .u32, .s32, .f16 or .f32",
+        ),
+        (
             ".global .texref t = { width = 4 };",
             "ret;",
             "'width' in the initializer of .texref 't'",
@@ -925,7 +950,7 @@ fn bad_texture_forms_are_load_errors() {
         let ptx = format!(
             ".version 7.1\n.target sm_80\n.address_size 64\n{decl}\n\
              .visible .entry k(.param .u64 t) {{\n\
-             .reg .f32 %f<8>; .reg .b32 %r<4>; .reg .b64 %rd<2>; .reg .pred %p<2>;\n\
+             .reg .f32 %f<8>; .reg .b32 %r<4>; .reg .b64 %rd<2>; .reg .pred %p<2>; .reg .b16 %h<5>;\n\
              ld.param.u64 %rd1, [t];\n\
              {inst}\n\
              ret; }}\n"

@@ -290,14 +290,16 @@ op_table! {
     /// when `int_coords`, else f32), [lod f32 for `Level` | dPdx then dPdy, `geom.dims()` f32
     /// each, for `Grad`], [`geom.dims()` i32 texel offsets when `opts.offset`], [depth-compare
     /// value f32 when `opts.compare`]) → 4 results, f32 or i32 (2 i32 of packed f16 pairs when
-    /// `opts.f16x2`): the texel's channels (missing channels 0, missing alpha 1), sampled as
+    /// `opts.f16x2`, 4 i16 holding f16 bits when `opts.f16`): the texel's channels (missing channels 0, missing alpha 1), sampled as
     /// the CUDA guide's "Texture Fetching" appendix says. Multisample geometries take the
     /// sample index (i32) after the array index.
     ["9.7.10.3"] Tex { geom: TexGeom, lod: TexLod, int_coords: bool, sampler: bool, opts: TexOpts } => "tex";
-    /// `tld4.comp.2d`/`.a2d`: args (texture, [sampler], [array index i32], x f32, y f32, [2 i32
-    /// texel offsets when `opts.offset`], [depth-compare value f32 when `opts.compare`]) → 4
-    /// results: channel `comp` (0-3: r g b a) of the four texels of the bilinear footprint,
-    /// counter-clockwise from the lower left: (i, j+1), (i+1, j+1), (i+1, j), (i, j).
+    /// `tld4.comp.geom`: args (texture, [sampler], [array index i32], `geom.dims()` f32
+    /// coordinates (x, y; cube maps x, y, z), [2 i32 texel offsets when `opts.offset`, not on
+    /// cube maps], [depth-compare value f32 when `opts.compare`]) → 4 results, f32 or i32:
+    /// channel `comp` (0-3: r g b a) of the four texels of the bilinear footprint,
+    /// counter-clockwise from the lower left: (i, j+1), (i+1, j+1), (i+1, j), (i, j); on a cube
+    /// map, of the face the direction selects (indices clamped to that face).
     ["9.7.10.4"] Tld4 { comp: u8, geom: TexGeom, sampler: bool, opts: TexOpts } => "tld4";
     /// `txq`: args (texture or sampler handle i64, [lod i32 when `level`]) → i32 attribute.
     ["9.7.10.5"] Txq { attr: TexAttr, level: bool } => "txq";

@@ -898,13 +898,15 @@ impl fmt::Display for TexGeom {
 /// The optional parts of a `tex`/`tld4` (PTX ISA §9.7.10.3, §9.7.10.4): a texel offset
 /// vector `e` (`.s32` per dimension, in texels, added to the coordinates before addressing), a
 /// depth-compare value `f` (`.f32`: each fetched texel's first channel becomes 1.0 where the
-/// comparison passes, else 0.0, before filtering), and `.f16x2` results (the four channels
-/// rounded to f16 and packed two per 32-bit result, first channel in the low half).
+/// comparison passes, else 0.0, before filtering), `.f16x2` results (the four channels
+/// rounded to f16 and packed two per 32-bit result, first channel in the low half) and
+/// `.v4.f16` results (`tex` only: the four channels rounded to f16, one per 16-bit result).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct TexOpts {
     pub offset: bool,
     pub compare: bool,
     pub f16x2: bool,
+    pub f16: bool,
 }
 
 impl fmt::Display for TexOpts {
@@ -917,6 +919,9 @@ impl fmt::Display for TexOpts {
         }
         if self.f16x2 {
             f.write_str(".f16x2")?;
+        }
+        if self.f16 {
+            f.write_str(".f16")?;
         }
         Ok(())
     }

@@ -505,8 +505,13 @@ fn texture_signature(
                 crate::ir::TexLod::Grad => a.extend(std::iter::repeat_n(F32, 2 * n)),
             }
             tex_extras(&mut a, opts, n);
+            if opts.f16x2 && opts.f16 {
+                return Err("tex results are .f16x2 or .f16, not both".into());
+            }
             if opts.f16x2 {
                 (a, vec![I32; 2])
+            } else if opts.f16 {
+                (a, vec![I16; 4])
             } else {
                 let r = elem(res.first());
                 if r != F32 && r != I32 {
@@ -528,10 +533,11 @@ fn texture_signature(
             if geom.arrayed() {
                 a.push(I32);
             }
-            a.extend([F32, F32]);
-            tex_extras(&mut a, opts, 2);
+            let n = geom.dims() as usize;
+            a.extend(std::iter::repeat_n(F32, n));
+            tex_extras(&mut a, opts, n);
             let r = elem(res.first());
-            if r != F32 && r != I32 || opts.f16x2 {
+            if r != F32 && r != I32 || opts.f16x2 || opts.f16 {
                 return Err("tld4 results are f32 or i32".into());
             }
             (a, vec![r; 4])

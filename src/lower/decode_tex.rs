@@ -6,7 +6,8 @@
 //! variable, whose 8 bytes hold the handle the host bound to it (`Context::bind_texref`). In
 //! independent texturing mode a `.samplerref` (or handle register) follows it.
 //! `tex`/`tld4` take the optional texel-offset vector `e` and depth-compare value `f` after
-//! the coordinates (and level of detail or gradients), `.v2.f16x2` results, and the residency
+//! the coordinates (and level of detail or gradients); `tex` gives `.v4.f16` and `.v2.f16x2`
+//! results too; `tld4` gathers on `.2d`, `.a2d`, `.cube` and `.acube`; both take the residency
 //! predicate `d|p`, which is always true: every ptxjit texture is resident. Multisample
 //! geometries (`.2dms`, `.a2dms`) take integer coordinates and a sample index.
 
@@ -174,8 +175,21 @@ fn ms_coords(
     Ok(out)
 }
 
-/// The two type modifiers of `tex`/`tld4`: (destination, coordinate) IR types.
-fn tex_types(cx: &Cx) -> Result<(Type, Type, Sign), LowerError> {
+/// The destination type modifier of `tex`/`tld4` (PTX ISA §9.7.10.3 `.dtype = { .u32, .s32,
+/// .f16, .f32 }`, plus `.f16x2`; §9.7.10.4 `tld4` has no `.f16`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum DType {
+    /// `.u32`, `.s32`, `.f32`: four 32-bit results of that IR type.
+    Plain,
+    /// `.f16`: four `.f16`/`.b16` results (IR i16 holding f16 bits).
+    F16,
+    /// `.f16x2`: two 32-bit results of packed f16 pairs.
+    F16x2,
+}
+
+/// The two type modifiers of `tex`/`tld4`: (destination, coordinate) IR types, the
+/// destinations' signedness and the destination kind.
+fn tex_types(cx: &Cx) -> Result<(Type, Type, Sign, DType), LowerError> {
     let tys: Vec<ast::ScalarType> = cx
         .mods
         .iter()
@@ -186,20 +200,22 @@ fn tex_types(cx: &Cx) -> Result<(Type, Type, Sign), LowerError> {
     };
     let conv = |t: &ast::ScalarType| ir_ty(*t);
     let (ct, _, _) = conv(c).ok_or_else(|| cx.unsupported("coordinate type"))?;
-    if *d == ast::ScalarType::F16x2 {
-        if ct != Type::F32 && ct != Type::I32 {
-            return Err(cx.bad("coordinates are .f32 or .s32"));
-        }
-        return Ok((Type::I32, ct, Sign::Unsigned));
-    }
-    let (dt, ds, _) = conv(d).ok_or_else(|| cx.unsupported("destination type"))?;
-    if dt != Type::F32 && dt != Type::I32 {
-        return Err(cx.unsupported("destination type other than .f32, .s32, .u32"));
-    }
     if ct != Type::F32 && ct != Type::I32 {
         return Err(cx.bad("coordinates are .f32 or .s32"));
     }
-    Ok((dt, ct, ds))
+    match d {
+        ast::ScalarType::F16x2 => return Ok((Type::I32, ct, Sign::Unsigned, DType::F16x2)),
+        ast::ScalarType::F16 => return Ok((Type::I16, ct, Sign::Unsigned, DType::F16)),
+        _ => {}
+    }
+    let (dt, ds, _) = conv(d).ok_or_else(|| cx.bad("destination type"))?;
+    if dt != Type::F32 && dt != Type::I32 {
+        return Err(cx.bad(
+            "the destination type is .u32, .s32, .f16 or .f32 (.v2.f16x2 for packed pairs; PTX \
+             ISA §9.7.10.3)",
+        ));
+    }
+    Ok((dt, ct, ds, DType::Plain))
 }
 
 /// Write the results to destination operand `o`: a vector, or a vector with the residency
@@ -309,7 +325,7 @@ fn tex(b: &mut Builder, cx: &mut Cx) -> R {
         cx.expect_operands(2 + extra)?;
     }
     let (off, cmp) = extras(cx, 2 + extra)?;
-    let (dt, ct, sign) = tex_types(cx)?;
+    let (dt, ct, sign, kind) = tex_types(cx)?;
     let cube = matches!(g, TexGeom::Cube | TexGeom::ACube);
     if off.is_some() && cube {
         return Err(cx.bad("cube maps take no offset vector"));
@@ -366,7 +382,8 @@ fn tex(b: &mut Builder, cx: &mut Cx) -> R {
     let opts = TexOpts {
         offset: off.is_some(),
         compare: cmp.is_some(),
-        f16x2,
+        f16x2: kind == DType::F16x2,
+        f16: kind == DType::F16,
     };
     let nres = if f16x2 { 2 } else { 4 };
     let res: Vec<Var> = (0..nres).map(|_| b.new_var(dt)).collect();
@@ -387,11 +404,18 @@ fn tex(b: &mut Builder, cx: &mut Cx) -> R {
     write_dests(b, cx, &d, &res, dt, sign)
 }
 
-/// `tld4.comp.2d.v4.dtype.f32 d{|p}, [a, {b,} c] {, e} {, f}` (PTX ISA §9.7.10.4).
+/// `tld4.comp.geom.v4.dtype.f32 d{|p}, [a, {b,} c] {, e} {, f}` (PTX ISA §9.7.10.4):
+/// `.geom = { .2d, .a2d, .cube, .acube }`, `.dtype = { .u32, .s32, .f32 }`. Cube maps take
+/// `{x, y, z, _}`, cube arrays `{index, x, y, z}`, and no offset vector.
 fn tld4(b: &mut Builder, cx: &mut Cx) -> R {
     let g = geom(cx)?;
-    if g != TexGeom::D2 && g != TexGeom::A2d {
-        return Err(cx.unsupported("tld4 geometries other than .2d and .a2d"));
+    if !matches!(
+        g,
+        TexGeom::D2 | TexGeom::A2d | TexGeom::Cube | TexGeom::ACube
+    ) {
+        return Err(cx.bad(&format!(
+            "tld4 has no {g} geometry (.2d, .a2d, .cube, .acube; PTX ISA §9.7.10.4)"
+        )));
     }
     if cx.inst.operands.len() < 2 {
         cx.expect_operands(2)?;
@@ -401,9 +425,18 @@ fn tld4(b: &mut Builder, cx: &mut Cx) -> R {
         .iter()
         .position(|c| cx.has(c))
         .ok_or_else(|| cx.bad("missing component (.r, .g, .b, .a)"))? as u8;
-    let (dt, ct, sign) = tex_types(cx)?;
+    let (dt, ct, sign, kind) = tex_types(cx)?;
+    if kind != DType::Plain {
+        return Err(cx.bad(
+            "tld4 results are .v4.u32, .v4.s32 or .v4.f32 (PTX ISA §9.7.10.4 has no .f16 or \
+             .f16x2 form)",
+        ));
+    }
     if ct != Type::F32 {
         return Err(cx.bad("tld4 coordinates are .f32"));
+    }
+    if off.is_some() && matches!(g, TexGeom::Cube | TexGeom::ACube) {
+        return Err(cx.bad("cube maps take no offset vector (PTX ISA §9.7.10.4)"));
     }
     let br = cx.opnd(1)?.clone();
     let (h, s, c) = bracket(cx, &br)?;
@@ -422,6 +455,7 @@ fn tld4(b: &mut Builder, cx: &mut Cx) -> R {
         offset: off.is_some(),
         compare: cmp.is_some(),
         f16x2: false,
+        f16: false,
     };
     let res: Vec<Var> = (0..4).map(|_| b.new_var(dt)).collect();
     b.emit(

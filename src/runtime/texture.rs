@@ -35,6 +35,9 @@
 //! - Missing channels read as 0, a missing alpha as 1.
 //! - Cube maps: the major axis of (x, y, z) picks the face, as in the guide's table; the face
 //!   coordinates `s = (sc/|ma| + 1)/2`, `t = (tc/|ma| + 1)/2` are normalized.
+//!   Each face is filtered on its own: texel indices are clamped to the face's edge (no
+//!   texels from the neighbouring face), whatever the sampler's address mode; `tld4` on a
+//!   cube map gathers its footprint on the selected face by the same rule.
 //! - Mipmaps: `tex.level` takes the level of detail; `tex.grad` uses `log2` of the longer
 //!   gradient in texels; `tex` uses level 0. Then `lod = clamp(lod + bias, min, max)`;
 //!   point mip filtering picks `round(lod)`, linear blends `floor(lod)` and the next level with
@@ -44,8 +47,8 @@
 //!   coordinates: to the indices).
 //! - Depth compare (operand `f`): each texel fetched (border texels too) has its first channel
 //!   replaced by 1 when `f <= texel` (OpenGL's default `LEQUAL`), else 0, before filtering.
-//! - `.f16x2` results: the four channels rounded to f16, packed (r, g) and (b, a), low half
-//!   first.
+//! - `.f16` results: the four channels rounded to f16 (nearest even; integer channels by
+//!   their signedness first); `.f16x2` packs them (r, g) and (b, a), low half first.
 //! - Multisample resources (`tex.2dms`/`.a2dms`): 2D (layered) resources with
 //!   [`ResourceDesc::samples`] per texel, each texel's samples consecutive; integer
 //!   coordinates, and a sample index outside the texel's samples reads 0.
@@ -794,8 +797,14 @@ fn int_channel_f32(ty: ChannelType, x: u32) -> f32 {
 /// `.f16x2` results (PTX ISA §9.7.10.3): the four channels rounded to f16 (to nearest even),
 /// packed two per 32-bit register with the first of each pair in the low half.
 fn pack_f16x2(v: [f32; 4]) -> [u32; 4] {
-    let h = v.map(|x| half::f16::from_f32(x).to_bits() as u32);
+    let h = round_f16(v);
     [h[0] | h[1] << 16, h[2] | h[3] << 16, 0, 0]
+}
+
+/// `.v4.f16` results (PTX ISA §9.7.10.3 `.dtype = .f16`): each channel rounded to f16 (to
+/// nearest even; overflow gives infinity, NaN stays NaN), the f16 bits in the low half.
+fn round_f16(v: [f32; 4]) -> [u32; 4] {
+    v.map(|x| half::f16::from_f32(x).to_bits() as u32)
 }
 
 /// Apply address mode `m` to texel index `i` of a dimension of `n` texels: `Some(index)`, or
@@ -1057,9 +1066,22 @@ pub struct TexRequest {
     pub compare: Option<f32>,
     /// Sample index of the multisample geometries.
     pub sample: i32,
-    /// `.f16x2` results: [`fetch`] packs the four channels into the first two words (f16,
-    /// first channel of each pair in the low half).
-    pub f16x2: bool,
+    /// The destination type: what [`fetch`] makes of the four channels.
+    pub results: TexResults,
+}
+
+/// The destination type of a `tex` (PTX ISA §9.7.10.3 `.dtype`, `.f16x2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TexResults {
+    /// `.u32`, `.s32`, `.f32`: each channel's 32 bits (floats for float and normalized-float
+    /// reads, integers otherwise).
+    Words,
+    /// `.f16`: each channel as f32 (integer channels converted by their signedness), rounded
+    /// to f16, nearest even; the f16 bits are the low 16 bits of each result.
+    F16,
+    /// `.f16x2`: the `.f16` values packed (r, g) and (b, a), low half first, in the first two
+    /// results.
+    F16x2,
 }
 
 /// Whether the texture returns floats to `tex`.
@@ -1083,14 +1105,14 @@ pub fn fetch(
     };
     let texel = fetch_texel(t, s, env, req)?;
     let ty = t.res.desc.format.ty;
-    Ok(if req.f16x2 {
-        pack_f16x2(texel.to_f32(ty))
-    } else {
-        texel.bits()
+    Ok(match req.results {
+        TexResults::Words => texel.bits(),
+        TexResults::F16 => round_f16(texel.to_f32(ty)),
+        TexResults::F16x2 => pack_f16x2(texel.to_f32(ty)),
     })
 }
 
-/// The texel (filtered) a `tex` fetch gives, before any `.f16x2` packing.
+/// The texel (filtered) a `tex` fetch gives, before any f16 rounding.
 fn fetch_texel(
     t: &TextureObject,
     s: &TextureDesc,
@@ -1219,15 +1241,22 @@ pub struct GatherRequest {
     /// 0-3: r g b a.
     pub comp: u8,
     pub layer: i32,
-    pub x: f32,
-    pub y: f32,
+    /// x, y (`.2d`, `.a2d`), or the direction x, y, z (`.cube`, `.acube`).
+    pub coords: [f32; 3],
     pub offset: [i32; 2],
     pub compare: Option<f32>,
 }
 
-/// `tld4.comp.2d` (PTX ISA §9.7.10.4): channel `comp` of the bilinear footprint at (x, y)
+/// `tld4.comp.geom` (PTX ISA §9.7.10.4): channel `comp` of the bilinear footprint at (x, y)
 /// (plus the texel offsets), counter-clockwise from the lower left: (i, j+1), (i+1, j+1),
 /// (i+1, j), (i, j); with a depth-compare value, each texel is compared first.
+///
+/// Cube maps (`.cube`, `.acube`): the direction selects the face and its normalized (s, t)
+/// exactly as `tex.cube` does ([`cube_face`]); the footprint is gathered on that face in the
+/// same order, and indices that leave the face are clamped to its edge, as the cube-map
+/// linear filter of [`fetch`] does (the ISA does not say; no texels are taken from the
+/// neighbouring face). Like `tex`, the resource decides: a cube resource is gathered as a
+/// cube map whatever the geometry.
 pub fn gather(
     table: &TextureTable,
     env: &CtaEnv,
@@ -1238,8 +1267,7 @@ pub fn gather(
     let GatherRequest {
         comp,
         layer,
-        x,
-        y,
+        coords,
         offset,
         compare,
     } = *req;
@@ -1250,14 +1278,23 @@ pub fn gather(
     };
     let float = returns_float(t, s);
     let res = &t.res;
-    let layer = if res.desc.kind.layered() {
+    let array = if res.desc.kind.layered() {
         layer.clamp(0, res.desc.layers as i32 - 1) as u32
     } else {
         0
     };
+    let mut samp = *s;
+    let (x, y, layer) = if res.desc.kind.cube() {
+        let (face, fs, ft) = cube_face(coords[0], coords[1], coords[2]);
+        samp.normalized_coords = true;
+        samp.address = [AddressMode::Clamp; 3];
+        (fs, ft, array * 6 + face)
+    } else {
+        (coords[0], coords[1], array)
+    };
     let sample = Sample {
         t,
-        s,
+        s: &samp,
         float,
         layer,
         dims: 2,
@@ -1267,7 +1304,7 @@ pub fn gather(
     };
     let level = &res.levels[0];
     let (mut ux, mut uy) = (x, y);
-    if s.normalized_coords {
+    if samp.normalized_coords {
         ux *= level.dims[0] as f32;
         uy *= level.dims[1] as f32;
     }

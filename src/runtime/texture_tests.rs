@@ -182,6 +182,22 @@ fn f16x2_packing_rounds_to_nearest_even() {
     assert_ne!((q[1] >> 16) & 0x3ff, 0, "NaN stays NaN");
 }
 
+/// `.v4.f16` results (PTX ISA §9.7.10.3): each channel rounded to f16 on its own (nearest
+/// even), in the low 16 bits; overflow gives infinity, NaN stays NaN.
+#[test]
+fn f16_results_round_each_channel() {
+    let tie_down = 1.0 + 1.0 / 2048.0;
+    let tie_up = 1.0 + 3.0 / 2048.0;
+    assert_eq!(
+        round_f16([tie_down, tie_up, -2.0, 65520.0]),
+        [0x3c00, 0x3c02, 0xc000, 0x7c00]
+    );
+    let n = round_f16([f32::NAN, 0.0, -0.0, 6.0e-8]);
+    assert_eq!(n[0] & 0x7c00, 0x7c00);
+    assert_ne!(n[0] & 0x3ff, 0, "NaN stays NaN");
+    assert_eq!(&n[1..], &[0x0000, 0x8000, 0x0001]);
+}
+
 /// Multisample resources: 2D (layered) only, one level, at most 64 samples; a texel's samples
 /// are consecutive, so rows are `width * samples` texels long.
 #[test]

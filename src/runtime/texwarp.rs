@@ -4,7 +4,9 @@
 //! Operand order is the op table's (`ir::ops`); the sampling rules are `runtime::texture`'s.
 
 use super::env::CtaEnv;
-use super::texture::{self, GatherRequest, LodInput, SurfRequest, TexFault, TexRequest};
+use super::texture::{
+    self, GatherRequest, LodInput, SurfRequest, TexFault, TexRequest, TexResults,
+};
 use super::warp::{lanes, WarpDesc};
 use crate::ir::{Op, TexLod, Type};
 
@@ -83,7 +85,13 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     offset,
                     compare,
                     sample,
-                    f16x2: opts.f16x2,
+                    results: if opts.f16x2 {
+                        TexResults::F16x2
+                    } else if opts.f16 {
+                        TexResults::F16
+                    } else {
+                        TexResults::Words
+                    },
                 };
                 let r = match texture::fetch(table, env, h, smp, &req) {
                     Ok(r) => r,
@@ -118,9 +126,11 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 } else {
                     0
                 };
-                let x = f32_of(d.arg(s, k, l));
-                let y = f32_of(d.arg(s, k + 1, l));
-                k += 2;
+                let mut coords = [0f32; 3];
+                for c in coords.iter_mut().take(geom.dims() as usize) {
+                    *c = f32_of(d.arg(s, k, l));
+                    k += 1;
+                }
                 let mut offset = [0i32; 2];
                 if opts.offset {
                     offset = [
@@ -132,8 +142,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let req = GatherRequest {
                     comp,
                     layer,
-                    x,
-                    y,
+                    coords,
                     offset,
                     compare: opts.compare.then(|| f32_of(d.arg(s, k, l))),
                 };

@@ -1164,6 +1164,112 @@ pub fn tex_resident(dir: &Path) {
     write(dir, "resident_expected.npy", &vec![1i32; 2 * N]);
 }
 
+/// A direction whose major axis selects `face` (+x -x +y -y +z -z) with face coordinates
+/// `sc`, `tc` and major-axis magnitude `ma`: the guide's cube-map table read backwards. With
+/// |sc|, |tc| < ma there is no tie between axes.
+fn cube_direction(face: usize, ma: f32, sc: f32, tc: f32) -> [f32; 3] {
+    match face {
+        0 => [ma, -tc, -sc],
+        1 => [-ma, -tc, sc],
+        2 => [sc, ma, tc],
+        3 => [sc, -ma, -tc],
+        4 => [sc, -tc, ma],
+        _ => [-sc, -tc, -ma],
+    }
+}
+
+/// `tld4` on a cube map (PTX ISA §9.7.10.4 `.cube`/`.acube`): the face and its normalized
+/// (s, t) from the guide's table ([`cube_lookup`]), then the 2x2 footprint of linear
+/// filtering on that face, counter-clockwise from the lower left, channel `comp` (depth
+/// compared first when `cmp` is given). Each face is addressed on its own (no seamless
+/// filtering across faces): with the clamp address mode the case uses, an index that leaves
+/// the face is clamped to its edge, as CUDA's non-seamless cube maps
+/// (`cudaTextureDesc::seamlessCubemap = 0`) with `cudaAddressModeClamp` do (docs/isa-notes.md).
+fn cube_gather(tex: &RefTex, cube: usize, d: [f32; 3], comp: usize, cmp: Option<f32>) -> [f64; 4] {
+    let (f, s, t) = cube_lookup(d[0] as f64, d[1] as f64, d[2] as f64);
+    let n = tex.size[0] as f64;
+    let i0 = (s * n - 0.5).floor() as i64;
+    let j0 = (t * n - 0.5).floor() as i64;
+    let mut out = [0.0; 4];
+    for (k, (a, b)) in [(i0, j0 + 1), (i0 + 1, j0 + 1), (i0 + 1, j0), (i0, j0)].into_iter().enumerate() {
+        out[k] = tex.fetch_cmp(cube * 6 + f, [a, b, 0], 2, cmp)[comp];
+    }
+    out
+}
+
+/// `tex_cube`: tld4 on `.cube` and `.acube` (every face, footprints that leave the face, an
+/// array index past the last cube, depth compare) and `tex ... .v4.f16` results (a point-sampled
+/// cube map, s32 element reads with f16 rounding ties and overflow, u8 normalized-float reads);
+/// hand-written PTX, see its header.
+pub fn tex_cube(dir: &Path) {
+    const T: usize = 64;
+    const N: usize = 4; // cube face size
+    const M: usize = 3; // cube-array face size, 2 cubes
+    let mut rng = Rng::new(1600);
+    let cd = rng.f32_vec(N * N * 6 * 4);
+    let ad = rng.f32_vec(M * M * 12 * 2);
+    let cube = RefTex {
+        size: [N, N, 1],
+        channels: 4,
+        data: cd.iter().map(|&v| v as f64).collect(),
+        addr: [Addr::Clamp; 3],
+        linear: false,
+        normalized: true,
+        border: [0.0; 4],
+    };
+    let arr = RefTex {
+        size: [M, M, 1],
+        channels: 2,
+        data: ad.iter().map(|&v| v as f64).collect(),
+        ..cube
+    };
+    // s32 pairs (a 4x2 texture, 2 channels): exact values, f16 ties to even (2049 → 2048,
+    // 2051 → 2052, 4098 → 4096, -6146 → -6144), a value that rounds (12345 → 12344), the
+    // largest value below the overflow threshold and the threshold itself (65519 → 65504,
+    // 65520 → inf) and one past it (-70000 → -inf).
+    let sd: Vec<i32> = vec![
+        1, -3, 2049, 2051, 4098, -6146, 65519, 65520, -70000, 0, 1000, -1024, 2047, 3, -65536, 12345,
+    ];
+    let ud: Vec<u8> = (0..4 * 4 * 4).map(|_| (rng.next_u64() >> 56) as u8).collect();
+    let mut c = vec![];
+    let mut out = vec![];
+    let mut h: Vec<u16> = vec![];
+    for i in 0..T {
+        let face = i % 6;
+        // Odd multiples of 1/256 in (-1, 1): exact in f32 and on no filtering boundary; the
+        // major axis a power of two, so sc/ma is exact too.
+        let sc = ((rng.next_u64() % 256) as f32 * 2.0 - 255.0) / 256.0;
+        let tc = ((rng.next_u64() % 256) as f32 * 2.0 - 255.0) / 256.0;
+        let ma = [0.5f32, 1.0, 2.0, 4.0][(i / 6) % 4];
+        let dir3 = cube_direction(face, ma, sc * ma, tc * ma);
+        let z = rng.f32_pm1();
+        c.extend([dir3[0], dir3[1], dir3[2], z]);
+        let layer = i % 3; // 2 → clamped to the last cube (1)
+        let lc = layer.min(1);
+        out.extend(cube_gather(&cube, 0, dir3, 0, None).map(|x| x as f32));
+        out.extend(cube_gather(&cube, 0, dir3, 3, None).map(|x| x as f32));
+        out.extend(cube_gather(&arr, lc, dir3, 1, None).map(|x| x as f32));
+        out.extend(cube_gather(&arr, lc, dir3, 0, Some(z)).map(|x| x as f32));
+        // .v4.f16: the point-sampled cube texel, then the s32 and u8 texels at (i % 4, i / 4 % 2).
+        let (fc, s, t) = cube_lookup(dir3[0] as f64, dir3[1] as f64, dir3[2] as f64);
+        let v = cube.sample(fc, [s as f32, t as f32, 0.0], 2);
+        h.extend(v.map(|x| f16_bits(x as f32)));
+        let (ix, iy) = (i % 4, (i / 4) % 2);
+        let k = (iy * 4 + ix) * 2;
+        // Two channels: the missing blue reads 0, the missing alpha 1.
+        h.extend([sd[k] as f32, sd[k + 1] as f32, 0.0, 1.0].map(f16_bits));
+        let k = (iy * 4 + ix) * 4;
+        h.extend([0, 1, 2, 3].map(|q| f16_bits(ud[k + q] as f32 / 255.0)));
+    }
+    write(dir, "cube.npy", &cd);
+    write(dir, "arr.npy", &ad);
+    write(dir, "s.npy", &sd);
+    write(dir, "u.npy", &ud);
+    write(dir, "c.npy", &c);
+    write(dir, "out_expected.npy", &out);
+    write(dir, "h_expected.npy", &h);
+}
+
 pub fn run_all(root: &Path) {
     let run = |name: &str, f: &dyn Fn(&Path)| {
         let dir = root.join(name);
@@ -1187,4 +1293,5 @@ pub fn run_all(root: &Path) {
     run("tex_ext", &tex_ext_layered);
     run("tex_ms", &tex_ms);
     run("tex_resident", &tex_resident);
+    run("tex_cube", &tex_cube);
 }
