@@ -240,12 +240,35 @@ impl<'a> Parser<'a> {
             match name {
                 "version" => {
                     self.bump();
-                    m.version = Some(self.version()?);
+                    let at = self.peek().span;
+                    let v = self.version()?;
+                    // PTX ISA §11.1: ptxjit implements PTX ISA 9.x and earlier.
+                    if v.0 > 9 || v.0 == 0 {
+                        return Err(ParseError::new(
+                            format!(
+                                "PTX ISA version {}.{} is not one ptxjit knows (1.0 to 9.x)",
+                                v.0, v.1
+                            ),
+                            at,
+                        ));
+                    }
+                    m.version = Some(v);
                 }
                 "target" => {
                     self.bump();
                     loop {
                         let id = self.expect_ident("a target name in '.target'")?;
+                        if !known_target(&id.name) {
+                            return Err(ParseError::new(
+                                format!(
+                                    "unknown target '{}' (sm_NN or compute_NN with an optional \
+                                     a/f suffix, texmode_unified, texmode_independent, debug, \
+                                     map_f64_to_f32)",
+                                    id.name
+                                ),
+                                id.span,
+                            ));
+                        }
                         m.target.push(id.name);
                         if self.eat_punct(b',').is_none() {
                             break;
@@ -254,7 +277,22 @@ impl<'a> Parser<'a> {
                 }
                 "address_size" => {
                     self.bump();
-                    m.address_size = Some(self.expect_uint("'.address_size' (32 or 64)")?);
+                    let at = self.peek().span;
+                    let a = self.expect_uint("'.address_size' (32 or 64)")?;
+                    // PTX ISA §11.3: 32 or 64; ptxjit's memory model is 64-bit.
+                    if a != 64 {
+                        return Err(ParseError::new(
+                            if a == 32 {
+                                "'.address_size 32' (32-bit addressing) is not supported: \
+                                 ptxjit runs 64-bit PTX"
+                                    .to_string()
+                            } else {
+                                format!("'.address_size {a}': the address size is 32 or 64")
+                            },
+                            at,
+                        ));
+                    }
+                    m.address_size = Some(a);
                 }
                 "file" => {
                     self.bump();
@@ -1239,6 +1277,24 @@ fn clip(s: &str) -> String {
         out.push_str("...");
     }
     out
+}
+
+/// A `.target` entry ptxjit accepts (PTX ISA §11.2): `sm_NN`/`compute_NN` (two or three
+/// digits, optional `a`/`f` suffix), the texturing modes, `debug` and `map_f64_to_f32`.
+fn known_target(t: &str) -> bool {
+    if matches!(
+        t,
+        "texmode_unified" | "texmode_independent" | "debug" | "map_f64_to_f32"
+    ) {
+        return true;
+    }
+    let Some(rest) = t.strip_prefix("sm_").or_else(|| t.strip_prefix("compute_")) else {
+        return false;
+    };
+    let digits = rest.trim_end_matches(['a', 'f']);
+    rest.len() - digits.len() <= 1
+        && (2..=3).contains(&digits.len())
+        && digits.bytes().all(|c| c.is_ascii_digit())
 }
 
 #[cfg(test)]

@@ -332,12 +332,29 @@ fn nvrtc_kernel_parses() {
 
 #[test]
 fn version_target_address_size() {
-    let m = parse(".version 7.10\n.target sm_52, texmode_independent, debug\n.address_size 32")
+    let m = parse(".version 7.10\n.target sm_52, texmode_independent, debug\n.address_size 64")
         .unwrap();
     assert_eq!(m.version, Some((7, 10)));
     assert_eq!(m.target, vec!["sm_52", "texmode_independent", "debug"]);
-    assert_eq!(m.address_size, Some(32));
+    assert_eq!(m.address_size, Some(64));
     assert!(m.items.is_empty());
+    for (text, want) in [
+        (".version 10.0", "PTX ISA version 10.0"),
+        (".version 8.0\n.target sm_1000", "unknown target 'sm_1000'"),
+        (
+            ".version 8.0\n.target sm_80, tex_unified",
+            "unknown target 'tex_unified'",
+        ),
+        (
+            ".version 8.0\n.target sm_80\n.address_size 32",
+            "32-bit addressing",
+        ),
+        (".version 8.0\n.target sm_80\n.address_size 48", "32 or 64"),
+    ] {
+        let e = parse(text).unwrap_err();
+        assert!(e.message.contains(want), "{text}: {}", e.message);
+    }
+    assert!(parse(".version 9.0\n.target sm_100a, sm_100f, compute_90").is_ok());
 }
 
 #[test]
