@@ -403,21 +403,28 @@ fn printf(
         let f = arg64(b, cx, &args[0])?;
         let a = arg64(b, cx, &args[1])?;
         let r = b.emit1(Op::Printf {}, vec![f, a], Type::I32, cx.loc, &cx.ptx);
-        if let Some(ret) = rets.first() {
-            match param_symbol(b, ret) {
-                Some(off) => {
-                    let p = b.local_addr(cx, off, Type::I64)?;
-                    let st = Op::Store {
-                        space: Space::Local,
-                        align: 4,
-                    };
-                    b.emit(st, vec![p, r], vec![], cx.loc, &cx.ptx);
-                }
-                None => write_reg(b, cx, ret, r, Type::I32)?,
-            }
+        match rets.first() {
+            Some(ret) => write_ret(b, cx, ret, r, Type::I32),
+            None => Ok(()),
         }
-        Ok(())
     })
+}
+
+/// Write the result `v` (type `ty`) of a runtime-supplied function to the call's return
+/// operand: a call-sequence `.param` variable (in the thread's local memory) or a register.
+fn write_ret(b: &mut Builder, cx: &Cx, ret: &Operand, v: Var, ty: Type) -> Result<(), LowerError> {
+    match param_symbol(b, ret) {
+        Some(off) => {
+            let p = b.local_addr(cx, off, Type::I64)?;
+            let st = Op::Store {
+                space: Space::Local,
+                align: ty.bytes() as u8,
+            };
+            b.emit(st, vec![p, v], vec![], cx.loc, &cx.ptx);
+            Ok(())
+        }
+        None => write_reg(b, cx, ret, v, ty),
+    }
 }
 
 /// CUDA's device heap functions (declared `.extern`, supplied by the CUDA runtime):
@@ -453,18 +460,7 @@ fn heap_call(
             None => b.konst(cx, Type::I64, crate::runtime::heap::HEAP_ALIGN),
         };
         let p = b.emit1(Op::Malloc {}, vec![x, align], Type::I64, cx.loc, &cx.ptx);
-        match param_symbol(b, &rets[0]) {
-            Some(off) => {
-                let a = b.local_addr(cx, off, Type::I64)?;
-                let st = Op::Store {
-                    space: Space::Local,
-                    align: 8,
-                };
-                b.emit(st, vec![a, p], vec![], cx.loc, &cx.ptx);
-                Ok(())
-            }
-            None => write_reg(b, cx, &rets[0], p, Type::I64),
-        }
+        write_ret(b, cx, &rets[0], p, Type::I64)
     })
 }
 

@@ -149,7 +149,10 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
                 for i in 0..size {
                     let iv = b.konst(cx, Type::I32, i as u64);
                     let lt = cmp(b, cx, ICmp::Lt, iv, k);
-                    if_then(b, cx, lt, |b| copy_bytes(b, cx, dst, src, i, 1))?;
+                    if_then(b, cx, lt, |b| {
+                        copy_units(b, cx, dst, src, i, i + 1, Type::I8);
+                        Ok(())
+                    })?;
                 }
                 Ok(())
             })
@@ -178,11 +181,9 @@ fn cmp(b: &mut Builder, cx: &Cx, cc: ICmp, x: Var, y: Var) -> Var {
 /// The first `k` of `size` bytes from `src`, the rest zeros: 4-byte words where whole, bytes
 /// at the boundary.
 fn copy_const(b: &mut Builder, cx: &Cx, dst: Var, src: Var, size: u32, k: u32) -> R {
-    let words = k / 4;
-    copy_words(b, cx, dst, src, 0, words);
-    for i in words * 4..k {
-        copy_bytes(b, cx, dst, src, i, 1)?;
-    }
+    let whole = k / 4 * 4;
+    copy_units(b, cx, dst, src, 0, whole, Type::I32);
+    copy_units(b, cx, dst, src, whole, k, Type::I8);
     zero_fill(b, cx, dst, k, size);
     Ok(())
 }
@@ -196,42 +197,26 @@ fn offset(b: &mut Builder, cx: &Cx, base: Var, off: u32) -> Var {
     b.emit1(Op::IAdd {}, vec![base, o], t, cx.loc, &cx.ptx)
 }
 
-/// Words `0..n` (4 bytes each) from `src + from` to `dst + from`.
-fn copy_words(b: &mut Builder, cx: &Cx, dst: Var, src: Var, from: u32, n: u32) {
-    for w in 0..n {
-        let at = from + 4 * w;
+/// Bytes `from..to` from `src` to `dst`, in units of `ty` (i32 or i8; the range a multiple
+/// of the unit).
+fn copy_units(b: &mut Builder, cx: &Cx, dst: Var, src: Var, from: u32, to: u32, ty: Type) {
+    let w = ty.bytes();
+    let mut at = from;
+    while at < to {
         let s = offset(b, cx, src, at);
         let ld = Op::Load {
             space: Space::Global,
-            align: 4,
+            align: w as u8,
         };
-        let v = b.emit1(ld, vec![s], Type::I32, cx.loc, &cx.ptx);
+        let v = b.emit1(ld, vec![s], ty, cx.loc, &cx.ptx);
         let d = offset(b, cx, dst, at);
         let st = Op::Store {
             space: Space::Shared,
-            align: 4,
+            align: w as u8,
         };
         b.emit(st, vec![d, v], vec![], cx.loc, &cx.ptx);
+        at += w;
     }
-}
-
-/// Bytes `at..at + n` from `src` to `dst`.
-fn copy_bytes(b: &mut Builder, cx: &Cx, dst: Var, src: Var, at: u32, n: u32) -> R {
-    for i in at..at + n {
-        let s = offset(b, cx, src, i);
-        let ld = Op::Load {
-            space: Space::Global,
-            align: 1,
-        };
-        let v = b.emit1(ld, vec![s], Type::I8, cx.loc, &cx.ptx);
-        let d = offset(b, cx, dst, i);
-        let st = Op::Store {
-            space: Space::Shared,
-            align: 1,
-        };
-        b.emit(st, vec![d, v], vec![], cx.loc, &cx.ptx);
-    }
-    Ok(())
 }
 
 /// Zeros at `dst + from .. dst + to`.
