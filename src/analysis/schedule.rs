@@ -14,8 +14,10 @@
 //! - lanes that leave a loop early wait at the exit until the last lane leaves the loop;
 //! - a branch on which all active lanes agree moves the whole mask, so uniform code never splits.
 //!
-//! This is the "thread frontier" discipline (Diamos et al., 2011) restricted to reducible CFGs;
-//! an irreducible CFG is rejected at load time.
+//! This is the "thread frontier" discipline (Diamos et al., 2011) restricted to reducible CFGs:
+//! the lowering gives every multiple-entry loop a dispatcher header first (`lower::reducible`),
+//! and a CFG that is still irreducible (a loop through the kernel's entry block) is rejected
+//! at load time.
 //!
 //! # Barriers
 //! A `barrier` op (`BarArrive`) records the arriving lanes in the warp's barrier record of the

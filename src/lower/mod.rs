@@ -15,6 +15,7 @@ mod call;
 mod collective;
 mod decode;
 mod recurse;
+mod reducible;
 mod ssa;
 
 use crate::ir;
@@ -90,7 +91,8 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
                 let Some(body) = &f.body else {
                     continue;
                 };
-                let pre = build::build_kernel(f, body, &mut globals, map, &funcs, &graph)?;
+                let mut pre = build::build_kernel(f, body, &mut globals, map, &funcs, &graph)?;
+                reducible::make_reducible(&mut pre);
                 let func = ssa::construct(pre)?;
                 kernels.push(func);
             }
