@@ -140,7 +140,32 @@ impl Session {
         let kernel = module.kernel(&s.kernel)?;
         let mut buffers = Vec::with_capacity(prepared.buffers.len());
         for b in &prepared.buffers {
-            let p = ctx.alloc(b.bytes.len() as u64, Some(&b.name))?;
+            let symbol = s
+                .buffers
+                .get(&b.name)
+                .and_then(|spec| spec.symbol.as_deref());
+            let p = match symbol {
+                None => ctx.alloc(b.bytes.len() as u64, Some(&b.name))?,
+                Some(sym) => {
+                    let at = format!("{}: buffers.{}.symbol", case.name, b.name);
+                    let Some((p, size)) = module.global(sym) else {
+                        let names: Vec<&str> =
+                            module.globals.iter().map(|(n, _, _)| n.as_str()).collect();
+                        return Err(CaseError::Case(format!(
+                            "{at}: no .global or .const variable '{sym}' in {} (variables: {})",
+                            prepared.ptx_name,
+                            names.join(", ")
+                        )));
+                    };
+                    if b.bytes.len() as u64 > size {
+                        return Err(CaseError::Case(format!(
+                            "{at}: the buffer is {} bytes, more than the {size} bytes of '{sym}'",
+                            b.bytes.len()
+                        )));
+                    }
+                    p
+                }
+            };
             ctx.copy_htod(p, &b.bytes)?;
             buffers.push((b.clone(), p));
         }

@@ -274,6 +274,11 @@ pub struct BufferSpec {
     /// Initial contents; none: zero-filled.
     #[serde(default)]
     pub init: Option<Init>,
+    /// The module's `.global` or `.const` variable (a `__device__` or `__constant__` variable)
+    /// this buffer is, instead of a new allocation: it is filled before the launch as
+    /// `cudaMemcpyToSymbol` would, and expectations read it back.
+    #[serde(default)]
+    pub symbol: Option<String>,
 }
 
 /// How a buffer is filled before the launch.

@@ -99,7 +99,15 @@ pub fn parse_arg(s: &str, buffers: &mut IndexMap<String, BufferSpec>) -> Result<
             })
             .transpose()?;
         let init = init.map(parse_init).transpose()?.flatten();
-        buffers.insert(name.to_string(), BufferSpec { dtype, len, init });
+        buffers.insert(
+            name.to_string(),
+            BufferSpec {
+                dtype,
+                len,
+                init,
+                symbol: None,
+            },
+        );
         return Ok(Arg::Buffer {
             name: name.to_string(),
             offset: 0,

@@ -406,6 +406,8 @@ pub struct Module {
     /// The sampler state of each initialized `.texref` (PTX ISA §5.3: unified mode's
     /// `filter_mode`, `addr_mode_N`, `normalized_coords`; other fields at CUDA's defaults).
     pub texref_samplers: Vec<(String, TextureDesc)>,
+    /// Module-scope `.global` and `.const` variables: name, device address, size in bytes.
+    pub globals: Vec<(String, DevicePtr, u64)>,
 }
 
 /// A kernel handle (`CUfunction`).
@@ -425,6 +427,16 @@ impl Module {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, d)| *d)
+    }
+
+    /// The device address and size in bytes of the module's `.global` or `.const` variable
+    /// `name` (`cuModuleGetGlobal`; a `__device__` or `__constant__` variable), to fill or read
+    /// with [`Context::copy_htod`]/[`Context::copy_dtoh`] as `cudaMemcpyToSymbol` would.
+    pub fn global(&self, name: &str) -> Option<(DevicePtr, u64)> {
+        self.globals
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, p, s)| (*p, *s))
     }
 
     /// The kernel named `name`. Errors: [`Error::UnknownKernel`] listing the kernels there are.
@@ -580,10 +592,19 @@ impl Context {
             .zip(&symbols)
             .filter_map(|(g, &a)| g.handle.map(|k| (g.name.clone(), k, a)))
             .collect();
+        let globals = m
+            .globals
+            .iter()
+            .zip(&symbols)
+            .filter(|(g, _)| matches!(g.space, ir::Space::Global | ir::Space::Const))
+            .filter(|(g, _)| g.handle.is_none())
+            .map(|(g, &a)| (g.name.clone(), DevicePtr(a), g.size))
+            .collect();
         Ok(Module {
             file: file.to_string(),
             engine,
             kernels: compiled,
+            globals,
             symbols: Arc::new(symbols),
             compile_time: start.elapsed(),
             ir_text,
