@@ -299,7 +299,7 @@ op_table! {
     /// cube maps], [depth-compare value f32 when `opts.compare`]) → 4 results, f32 or i32:
     /// channel `comp` (0-3: r g b a) of the four texels of the bilinear footprint,
     /// counter-clockwise from the lower left: (i, j+1), (i+1, j+1), (i+1, j), (i, j); on a cube
-    /// map, of the face the direction selects (indices clamped to that face).
+    /// map, of the face the direction selects (addressed per face by the sampler's modes).
     ["9.7.10.4"] Tld4 { comp: u8, geom: TexGeom, sampler: bool, opts: TexOpts } => "tld4";
     /// `txq`: args (texture or sampler handle i64, [lod i32 when `level`]) → i32 attribute.
     ["9.7.10.5"] Txq { attr: TexAttr, level: bool } => "txq";

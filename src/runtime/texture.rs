@@ -35,9 +35,12 @@
 //! - Missing channels read as 0, a missing alpha as 1.
 //! - Cube maps: the major axis of (x, y, z) picks the face, as in the guide's table; the face
 //!   coordinates `s = (sc/|ma| + 1)/2`, `t = (tc/|ma| + 1)/2` are normalized.
-//!   Each face is filtered on its own: texel indices are clamped to the face's edge (no
-//!   texels from the neighbouring face), whatever the sampler's address mode; `tld4` on a
-//!   cube map gathers its footprint on the selected face by the same rule.
+//!   Each face is sampled on its own like a 2D texture, as CUDA's non-seamless cube maps
+//!   (`cudaTextureDesc::seamlessCubemap = 0`, the default) do: the sampler's address modes
+//!   apply per face (`address[0]` to s, `address[1]` to t: wrap, mirror, clamp to the face's
+//!   edge, border colour), never texels of the neighbouring face; `tld4` on a cube map
+//!   gathers its footprint on the selected face by the same rule. Seamless filtering across
+//!   faces is not modelled (there is no way to request it).
 //! - Mipmaps: `tex.level` takes the level of detail; `tex.grad` uses `log2` of the longer
 //!   gradient in texels; `tex` uses level 0. Then `lod = clamp(lod + bias, min, max)`;
 //!   point mip filtering picks `round(lod)`, linear blends `floor(lod)` and the next level with
@@ -1173,8 +1176,8 @@ fn fetch_texel(
         let (face, fs, ft) = cube_face(u[0], u[1], u[2]);
         u = [fs, ft, 0.0];
         layer = layer * 6 + face;
+        // The face coordinates are normalized; the sampler's address modes apply per face.
         samp.normalized_coords = true;
-        samp.address = [AddressMode::Clamp; 3];
     }
     let sample = Sample {
         s: &samp,
@@ -1253,10 +1256,12 @@ pub struct GatherRequest {
 ///
 /// Cube maps (`.cube`, `.acube`): the direction selects the face and its normalized (s, t)
 /// exactly as `tex.cube` does ([`cube_face`]); the footprint is gathered on that face in the
-/// same order, and indices that leave the face are clamped to its edge, as the cube-map
-/// linear filter of [`fetch`] does (the ISA does not say; no texels are taken from the
-/// neighbouring face). Like `tex`, the resource decides: a cube resource is gathered as a
-/// cube map whatever the geometry.
+/// same order, and indices that leave the face follow the sampler's address modes on that
+/// face (s: `address[0]`, t: `address[1]`; border texels give the border colour), as the
+/// cube-map filter of [`fetch`] does (the ISA does not say; CUDA's non-seamless cube maps,
+/// CUDA C++ Programming Guide "Cubemap Textures" and `cudaTextureDesc::seamlessCubemap`; no
+/// texels are taken from the neighbouring face). Like `tex`, the resource decides: a cube
+/// resource is gathered as a cube map whatever the geometry.
 pub fn gather(
     table: &TextureTable,
     env: &CtaEnv,
@@ -1287,7 +1292,6 @@ pub fn gather(
     let (x, y, layer) = if res.desc.kind.cube() {
         let (face, fs, ft) = cube_face(coords[0], coords[1], coords[2]);
         samp.normalized_coords = true;
-        samp.address = [AddressMode::Clamp; 3];
         (fs, ft, array * 6 + face)
     } else {
         (coords[0], coords[1], array)
