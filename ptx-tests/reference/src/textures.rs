@@ -1178,13 +1178,26 @@ fn cube_direction(face: usize, ma: f32, sc: f32, tc: f32) -> [f32; 3] {
     }
 }
 
+/// `tex.cube`/`.acube` (CUDA C++ Programming Guide, "Cubemap Textures" and "Texture
+/// Fetching"): the face and its normalized (s, t) from the guide's table ([`cube_lookup`]),
+/// then that face sampled as a 2D texture of `tex.size[0]`² texels with the texture's filter
+/// and address modes (`addr[0]` for s, `addr[1]` for t), as CUDA's non-seamless cube maps
+/// (`cudaTextureDesc::seamlessCubemap = 0`, the default) do: [`RefTex::fetch`] applies wrap
+/// (index mod N), mirror (period 2N), clamp to the edge texel or the border colour to each
+/// texel index of the face; no texel of a neighbouring face is read.
+fn cube_sample(tex: &RefTex, cube: usize, d: [f32; 3]) -> [f64; 4] {
+    assert!(tex.normalized && tex.size[0] == tex.size[1], "cube faces are square, normalized");
+    let (f, s, t) = cube_lookup(d[0] as f64, d[1] as f64, d[2] as f64);
+    tex.sample(cube * 6 + f, [s as f32, t as f32, 0.0], 2)
+}
+
 /// `tld4` on a cube map (PTX ISA §9.7.10.4 `.cube`/`.acube`): the face and its normalized
 /// (s, t) from the guide's table ([`cube_lookup`]), then the 2x2 footprint of linear
 /// filtering on that face, counter-clockwise from the lower left, channel `comp` (depth
-/// compared first when `cmp` is given). Each face is addressed on its own (no seamless
-/// filtering across faces): with the clamp address mode the case uses, an index that leaves
-/// the face is clamped to its edge, as CUDA's non-seamless cube maps
-/// (`cudaTextureDesc::seamlessCubemap = 0`) with `cudaAddressModeClamp` do (docs/isa-notes.md).
+/// compared first when `cmp` is given). Each face is addressed on its own like a 2D texture
+/// (no seamless filtering across faces), as in [`cube_sample`]: an index that leaves the face
+/// is wrapped, mirrored, clamped to the edge or reads the border colour by the texture's
+/// address mode of that axis (docs/isa-notes.md).
 fn cube_gather(tex: &RefTex, cube: usize, d: [f32; 3], comp: usize, cmp: Option<f32>) -> [f64; 4] {
     let (f, s, t) = cube_lookup(d[0] as f64, d[1] as f64, d[2] as f64);
     let n = tex.size[0] as f64;
@@ -1270,6 +1283,75 @@ pub fn tex_cube(dir: &Path) {
     write(dir, "h_expected.npy", &h);
 }
 
+/// `tex_cube_addr`: the address modes applied per face of a non-seamless cube map, with
+/// directions near face edges and corners (hand-written PTX, see its header). Four 4x4 RGBA
+/// f32 cube maps over the same texels, linear filtering: wrap, border, wrap in s with border
+/// in t (the axes must not be swapped), mirror; and a cube array of two 3x3 cubes with border
+/// in s and wrap in t. On a face (coordinates in [0, 1], no texel offsets on cube maps) a
+/// footprint leaves the face by at most one texel, where mirror reads the edge texel as clamp
+/// does: mirror is checked to give that, wrap and border differ from clamp.
+pub fn tex_cube_addr(dir: &Path) {
+    use Addr::*;
+    const T: usize = 64;
+    const N: usize = 4;
+    const M: usize = 3;
+    let mut rng = Rng::new(1700);
+    let cd = rng.f32_vec(N * N * 6 * 4);
+    let ad = rng.f32_vec(M * M * 12 * 4);
+    let mk = |data: &[f32], n: usize, addr: [Addr; 3], border: [f64; 4]| RefTex {
+        size: [n, n, 1],
+        channels: 4,
+        data: data.iter().map(|&v| v as f64).collect(),
+        addr,
+        linear: true,
+        normalized: true,
+        border,
+    };
+    let wrap = mk(&cd, N, [Wrap, Wrap, Clamp], [0.0; 4]);
+    let border = mk(&cd, N, [Border, Border, Clamp], [0.25, -2.0, 3.0, 0.5]);
+    let mixed = mk(&cd, N, [Wrap, Border, Clamp], [-1.0, 0.75, 2.0, -0.5]);
+    let mirror = mk(&cd, N, [Mirror, Mirror, Clamp], [0.0; 4]);
+    let arr = mk(&ad, M, [Border, Wrap, Clamp], [1.5, -0.25, 0.125, 4.0]);
+    // An odd multiple of 1/256 in (-1, 1) (exact in f32, on no filtering boundary), near an
+    // edge of the face (|v| > 0.75, so s or t is below 1/8 or above 7/8: the footprint of a
+    // 4x4 or 3x3 face leaves it) or anywhere.
+    let pick = |rng: &mut Rng, edge: bool| -> f32 {
+        let k = rng.next_u64() % if edge { 32 } else { 256 };
+        let k = if edge && rng.next_u64() % 2 == 1 { 255 - k } else { k };
+        (k as f32 * 2.0 - 255.0) / 256.0
+    };
+    let mut c = vec![];
+    let mut out: Vec<f32> = vec![];
+    for i in 0..T {
+        // 0: s near an edge, 1: t near an edge, 2: both (a corner), 3: anywhere.
+        let kind = i % 4;
+        let face = (i / 4) % 6;
+        let sc = pick(&mut rng, kind == 0 || kind == 2);
+        let tc = pick(&mut rng, kind == 1 || kind == 2);
+        let ma = [0.5f32, 1.0, 2.0, 4.0][(i / 24) % 4];
+        let d = cube_direction(face, ma, sc * ma, tc * ma);
+        let w = rng.f32_pm1();
+        c.extend([d[0], d[1], d[2], w]);
+        let layer = i % 3; // 2 → clamped to the last cube (1)
+        let lc = layer.min(1);
+        let mut push = |v: [f64; 4]| out.extend(v.map(|x| x as f32));
+        for t in [&wrap, &border, &mixed, &mirror] {
+            push(cube_sample(t, 0, d));
+        }
+        push(cube_gather(&wrap, 0, d, 0, None));
+        push(cube_gather(&border, 0, d, 3, None));
+        push(cube_gather(&mixed, 0, d, 1, None));
+        push(cube_gather(&mirror, 0, d, 2, None));
+        push(cube_sample(&arr, lc, d));
+        push(cube_gather(&arr, lc, d, 0, None));
+        push(cube_gather(&border, 0, d, 0, Some(w)));
+    }
+    write(dir, "cube.npy", &cd);
+    write(dir, "arr.npy", &ad);
+    write(dir, "c.npy", &c);
+    write(dir, "out_expected.npy", &out);
+}
+
 pub fn run_all(root: &Path) {
     let run = |name: &str, f: &dyn Fn(&Path)| {
         let dir = root.join(name);
@@ -1294,4 +1376,5 @@ pub fn run_all(root: &Path) {
     run("tex_ms", &tex_ms);
     run("tex_resident", &tex_resident);
     run("tex_cube", &tex_cube);
+    run("tex_cube_addr", &tex_cube_addr);
 }
