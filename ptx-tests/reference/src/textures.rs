@@ -1289,7 +1289,9 @@ pub fn tex_cube(dir: &Path) {
 /// in t (the axes must not be swapped), mirror; and a cube array of two 3x3 cubes with border
 /// in s and wrap in t. On a face (coordinates in [0, 1], no texel offsets on cube maps) a
 /// footprint leaves the face by at most one texel, where mirror reads the edge texel as clamp
-/// does: mirror is checked to give that, wrap and border differ from clamp.
+/// does: mirror is checked to give that, wrap and border differ from clamp. Last, `tex.level`
+/// at level 1 of a mipmapped cube (4x4 then 2x2 faces; wrap in s, border in t): level 1's
+/// faces sampled as a cube map of their own.
 pub fn tex_cube_addr(dir: &Path) {
     use Addr::*;
     const T: usize = 64;
@@ -1312,6 +1314,9 @@ pub fn tex_cube_addr(dir: &Path) {
     let mixed = mk(&cd, N, [Wrap, Border, Clamp], [-1.0, 0.75, 2.0, -0.5]);
     let mirror = mk(&cd, N, [Mirror, Mirror, Clamp], [0.0; 4]);
     let arr = mk(&ad, M, [Border, Wrap, Clamp], [1.5, -0.25, 0.125, 4.0]);
+    // Level 0 (unread: the fetch asks for level 1) then level 1, each face dense.
+    let ld = rng.f32_vec((N * N + 2 * 2) * 6 * 4);
+    let lev1 = mk(&ld[N * N * 6 * 4..], 2, [Wrap, Border, Clamp], [0.5, 0.25, -0.75, 2.0]);
     // An odd multiple of 1/256 in (-1, 1) (exact in f32, on no filtering boundary), near an
     // edge of the face (|v| > 0.75, so s or t is below 1/8 or above 7/8: the footprint of a
     // 4x4 or 3x3 face leaves it) or anywhere.
@@ -1345,9 +1350,11 @@ pub fn tex_cube_addr(dir: &Path) {
         push(cube_sample(&arr, lc, d));
         push(cube_gather(&arr, lc, d, 0, None));
         push(cube_gather(&border, 0, d, 0, Some(w)));
+        push(cube_sample(&lev1, 0, d));
     }
     write(dir, "cube.npy", &cd);
     write(dir, "arr.npy", &ad);
+    write(dir, "lev.npy", &ld);
     write(dir, "c.npy", &c);
     write(dir, "out_expected.npy", &out);
 }
