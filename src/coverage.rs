@@ -413,6 +413,10 @@ mod tests {
             ),
             ("cp.async.ca.global.global [%rd2], [%rd1], 4", ".shared"),
             ("cp.async.wait_group %r1", "integer constant"),
+            (
+                "tex.cube.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r3, %r4}]",
+                ".f32 coordinates",
+            ),
         ] {
             let err = crate::runtime::front_end(&super::example_kernel(inst), "bad.ptx")
                 .err()

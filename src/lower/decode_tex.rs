@@ -330,6 +330,10 @@ fn tex(b: &mut Builder, cx: &mut Cx) -> R {
     if off.is_some() && cube {
         return Err(cx.bad("cube maps take no offset vector"));
     }
+    if cube && ct != Type::F32 {
+        // ptxas: "Floating-point coordinates required" (a direction vector).
+        return Err(cx.bad("cube maps take .f32 coordinates (a direction)"));
+    }
     if cmp.is_some() && (g == TexGeom::D3 || g.multisample()) {
         return Err(cx.bad(&format!("{g} textures take no depth-compare value")));
     }
