@@ -246,6 +246,8 @@ impl Session {
 
     /// Copy every buffer's initial contents to the device again.
     pub fn reset(&mut self) -> Result<(), CaseError> {
+        // Every launch starts with an empty device heap, as the first one did.
+        self.ctx.reset_heap();
         for (b, p) in &self.buffers {
             self.ctx.copy_htod(*p, &b.bytes)?;
         }

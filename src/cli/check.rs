@@ -46,10 +46,11 @@ pub fn check(a: &CheckArgs) -> u8 {
         let elems: usize = c.interp.buffers.iter().map(|b| b.len()).sum();
         match &c.interp.error {
             Some(e) => println!("SAME both engines report the same {} error", e.kind()),
-            None => println!(
-                "SAME {} buffers ({elems} elements) identical bit for bit",
-                c.interp.buffers.len()
-            ),
+            None => {
+                let n = c.interp.buffers.len();
+                let plural = if n == 1 { "" } else { "s" };
+                println!("SAME {n} buffer{plural} ({elems} elements) identical bit for bit")
+            }
         }
     }
     match (&c.interp.error, c.agree()) {

@@ -217,8 +217,11 @@ fn fail(msg: impl std::fmt::Display) -> u8 {
 
 fn timeout(secs: Option<f64>) -> Result<Option<std::time::Duration>, String> {
     secs.map(|s| {
+        if s.is_nan() || s <= 0.0 {
+            return Err(format!("--timeout {s}: expected a number of seconds > 0"));
+        }
         std::time::Duration::try_from_secs_f64(s)
-            .map_err(|_| format!("--timeout {s}: expected a number of seconds >= 0"))
+            .map_err(|_| format!("--timeout {s}: too large (at most about 1.8e19 seconds)"))
     })
     .transpose()
 }

@@ -171,9 +171,9 @@ pub fn write_png(req: &PngReq, bufs: &[HostBuffer]) -> Result<(), CaseError> {
     let b = find(bufs, &req.buffer)?;
     let io = |m: String| CaseError::Io(format!("--png {}: {m}", req.buffer));
     let n = req.width as usize * req.height as usize * req.channels as usize;
-    if n > b.len() {
+    if n != b.len() {
         return Err(io(format!(
-            "{}x{}x{} needs {n} elements; the buffer has {}",
+            "{}x{}x{} is {n} elements; the buffer has {} (the image must cover it exactly)",
             req.width,
             req.height,
             req.channels,

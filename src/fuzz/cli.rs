@@ -27,9 +27,9 @@ pub struct FuzzArgs {
     /// Run for this many seconds.
     #[arg(long)]
     pub seconds: Option<u64>,
-    /// Size knob: about how many statements a kernel has at most.
-    #[arg(long, default_value_t = 40)]
-    pub size: usize,
+    /// Size knob: about how many statements a kernel has at most (1 to 2000).
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=2000))]
+    pub size: u64,
     /// Also write every generated kernel as a case file (NAME.ptx + NAME.toml) into DIR.
     #[arg(long, value_name = "DIR")]
     pub emit: Option<PathBuf>,
@@ -63,7 +63,7 @@ pub fn run(args: &FuzzArgs) -> u8 {
         seed,
         cases,
         time: args.seconds.map(Duration::from_secs),
-        size: args.size.max(1),
+        size: args.size as usize,
         emit: args.emit.clone(),
         emit_only: args.emit_only,
         out: args.out.clone(),

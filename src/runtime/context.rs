@@ -767,6 +767,15 @@ impl Context {
         Ok(())
     }
 
+    /// Free every block of the device heap (blocks that kernels allocated and never freed
+    /// included); the heap keeps its size. The case runner does this before each `--repeat`
+    /// launch, so each starts as the first did.
+    pub fn reset_heap(&mut self) {
+        if let Some(h) = &mut self.heap {
+            *h = super::heap::DeviceHeap::new(h.base(), h.size());
+        }
+    }
+
     /// Launch `kernel` (`cuLaunchKernel`) and wait for it.
     ///
     /// Checks: grid dimensions ≥ 1 (x < 2³¹, y and z ≤ 65535), block dimensions ≥ 1 with

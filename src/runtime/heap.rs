@@ -56,6 +56,11 @@ impl DeviceHeap {
         self.size
     }
 
+    /// Device address of the heap's first byte.
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+
     /// Device address of a new block of `size` bytes aligned to `align` (a power of two, at
     /// least [`HEAP_ALIGN`] is used), or 0 when `size` is 0 or no free range fits.
     pub fn malloc(&self, size: u64, align: u64) -> u64 {

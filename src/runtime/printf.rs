@@ -122,9 +122,13 @@ pub fn format(mem: &dyn DeviceBytes, fmt_addr: u64, args_addr: u64) -> Option<St
             }
         }
         let mut long = false;
+        // `h`/`hh`: the (int-promoted) argument converted to short/char before printing.
+        let mut short_bits = 0u32;
         while i < fmt.len() && matches!(fmt[i], b'h' | b'l' | b'z' | b'j' | b't' | b'L' | b'q') {
-            if matches!(fmt[i], b'l' | b'z' | b'j' | b't' | b'q') {
-                long = true;
+            match fmt[i] {
+                b'l' | b'z' | b'j' | b't' | b'q' => long = true,
+                b'h' => short_bits = if short_bits == 16 { 8 } else { 16 },
+                _ => {}
             }
             i += 1;
         }
@@ -141,10 +145,11 @@ pub fn format(mem: &dyn DeviceBytes, fmt_addr: u64, args_addr: u64) -> Option<St
             }
             b'd' | b'i' => {
                 let v = args.next(isize_);
-                let v = if long {
-                    v as i64
-                } else {
-                    v as u32 as i32 as i64
+                let v = match (long, short_bits) {
+                    (true, _) => v as i64,
+                    (false, 8) => v as u8 as i8 as i64,
+                    (false, 16) => v as u16 as i16 as i64,
+                    _ => v as u32 as i32 as i64,
                 };
                 let digits = int_digits(v.unsigned_abs(), 10, false, prec);
                 let sign = if v < 0 {
@@ -160,7 +165,12 @@ pub fn format(mem: &dyn DeviceBytes, fmt_addr: u64, args_addr: u64) -> Option<St
             }
             b'u' | b'x' | b'X' | b'o' => {
                 let v = args.next(isize_);
-                let v = if long { v } else { v as u32 as u64 };
+                let v = match (long, short_bits) {
+                    (true, _) => v,
+                    (false, 8) => v as u8 as u64,
+                    (false, 16) => v as u16 as u64,
+                    _ => v as u32 as u64,
+                };
                 let (radix, upper) = match conv {
                     b'x' => (16, false),
                     b'X' => (16, true),
@@ -184,7 +194,11 @@ pub fn format(mem: &dyn DeviceBytes, fmt_addr: u64, args_addr: u64) -> Option<St
                 let s = if p == 0 {
                     "(null)".to_string()
                 } else {
-                    String::from_utf8_lossy(&read_cstr(mem, p).unwrap_or_default()).to_string()
+                    match read_cstr(mem, p) {
+                        Some(b) => String::from_utf8_lossy(&b).to_string(),
+                        // The GPU would fault; the text says so instead of printing nothing.
+                        None => format!("(unreadable string at 0x{p:x})"),
+                    }
                 };
                 let s = match prec {
                     Some(n) => s.chars().take(n).collect(),
@@ -220,7 +234,7 @@ pub fn format(mem: &dyn DeviceBytes, fmt_addr: u64, args_addr: u64) -> Option<St
                         b'f' => format!("{:.*}", prec.unwrap_or(6), a),
                         b'e' => exp_form(a, prec.unwrap_or(6)),
                         b'g' => g_form(a, prec.unwrap_or(6), alt),
-                        _ => format!("{a:e}"),
+                        _ => hex_form(a, prec),
                     };
                     if upper {
                         b.to_uppercase()
@@ -279,6 +293,62 @@ fn int_digits(v: u64, radix: u32, upper: bool, prec: Option<usize>) -> String {
         }
     }
     s
+}
+
+/// `%a` of a non-negative finite value (C11 §7.21.6.1): `0x1.hhhp+d` for normal values,
+/// `0x0.hhhp-1022` for subnormals, `0x0p+0` for zero; without a precision as many hex digits
+/// as the value needs, with one the fraction rounded to nearest even to that many digits.
+fn hex_form(a: f64, prec: Option<usize>) -> String {
+    let bits = a.to_bits();
+    let (exp_field, mut frac) = ((bits >> 52) as i64, bits & ((1u64 << 52) - 1));
+    if a == 0.0 {
+        let digits = prec.map(|p| "0".repeat(p)).unwrap_or_default();
+        let dot = if digits.is_empty() { "" } else { "." };
+        return format!("0x0{dot}{digits}p+0");
+    }
+    let (mut lead, exp) = if exp_field == 0 {
+        (0u64, -1022)
+    } else {
+        (1u64, exp_field - 1023)
+    };
+    let mut ndig = 13usize;
+    if let Some(p) = prec.filter(|&p| p < 13) {
+        // Keep p hex digits of the 52-bit fraction, rounding the rest to nearest even.
+        let drop = 4 * (13 - p) as u32;
+        let kept = frac >> drop;
+        let rest = frac & ((1u64 << drop) - 1);
+        let half = 1u64 << (drop - 1);
+        let mut k = kept;
+        // Ties go to the even last digit (the leading digit when no fraction digit is kept).
+        let odd = if p == 0 { lead & 1 == 1 } else { kept & 1 == 1 };
+        if rest > half || (rest == half && odd) {
+            k += 1;
+        }
+        if k >> (4 * p) != 0 {
+            // The fraction carried into the leading digit.
+            lead += 1;
+            k &= (1u64 << (4 * p)) - 1;
+        }
+        frac = k;
+        ndig = p;
+    }
+    let mut digits = if ndig == 0 {
+        String::new()
+    } else {
+        format!("{frac:0ndig$x}")
+    };
+    if let Some(p) = prec {
+        while digits.len() < p {
+            digits.push('0');
+        }
+    } else {
+        while digits.ends_with('0') {
+            digits.pop();
+        }
+    }
+    let dot = if digits.is_empty() { "" } else { "." };
+    let sign = if exp < 0 { '-' } else { '+' };
+    format!("0x{lead}{dot}{digits}p{sign}{}", exp.abs())
 }
 
 /// `%e` of a non-negative finite value: `d.ddddde+XX`.
@@ -383,6 +453,36 @@ mod tests {
             got,
             "x=-42 u=7 h=0xff s=hi f=3.147 e=1.234568e+04 g=0.0001|   42|7   |002.2|Z%"
         );
+    }
+
+    /// `%a` as glibc prints it.
+    #[test]
+    fn hex_floats_like_c() {
+        assert_eq!(hex_form(std::f64::consts::PI, None), "0x1.921fb54442d18p+1");
+        assert_eq!(hex_form(3.14159265358979, None), "0x1.921fb54442d11p+1");
+        assert_eq!(hex_form(1.0, None), "0x1p+0");
+        assert_eq!(hex_form(0.5, None), "0x1p-1");
+        assert_eq!(hex_form(255.0, None), "0x1.fep+7");
+        assert_eq!(hex_form(0.0, None), "0x0p+0");
+        assert_eq!(hex_form(5e-324, None), "0x0.0000000000001p-1022");
+        assert_eq!(hex_form(1.0, Some(1)), "0x1.0p+0");
+        assert_eq!(hex_form(1.5, Some(0)), "0x2p+0");
+        assert_eq!(hex_form(1.03125, Some(1)), "0x1.0p+0");
+        assert_eq!(hex_form(1.09375, Some(1)), "0x1.2p+0");
+    }
+
+    /// `hh`/`h` convert the promoted int to char/short first (C11 §7.21.6.1).
+    #[test]
+    fn short_length_modifiers() {
+        let mut m = b"%hhd %hd %hhu %hhx %d\0".to_vec();
+        while !m.len().is_multiple_of(8) {
+            m.push(0);
+        }
+        let args_at = m.len() as u64;
+        for v in [300i32, 70000, 300, 0x1ff, 300] {
+            m.extend(v.to_le_bytes());
+        }
+        assert_eq!(format(&Mem(m), 0, args_at).unwrap(), "44 4464 44 ff 300");
     }
 
     #[test]
