@@ -109,6 +109,8 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) nan_blind: Vec<bool>,
     /// Entry block of each block priority (filled by the dispatcher).
     enter: Vec<CBlock>,
+    /// The current block's memory accesses with a hoisted bounds check (`affine.rs`).
+    pub(super) fast: super::affine::FastMem,
 }
 
 pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
@@ -434,6 +436,7 @@ pub fn generate(
         sig_group,
         sig_bar,
         enter: vec![],
+        fast: Default::default(),
     };
     g.gen_dispatch()?;
     for &blk in &layout.order {

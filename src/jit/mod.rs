@@ -3,6 +3,7 @@
 //! until no lane is pending (returns 0) or the launch aborts (returns 1). See [`codegen`] for
 //! the shape of the code and `analysis::schedule` for the execution model it follows.
 
+mod affine;
 mod codegen;
 pub mod helpers;
 mod scalar;
