@@ -41,6 +41,7 @@
 //!   write); loads may read inactive lanes' in-bounds elements and discard them.
 
 use super::codegen::{Gen, TRUSTED};
+use crate::analysis::uniform::Uniformity;
 use crate::ir::{self, Op};
 use crate::runtime::env::CtaEnv;
 use crate::runtime::memory::GLOBAL_BASE;
@@ -81,6 +82,149 @@ fn wrap(s: i64, t: ir::Type) -> i64 {
     }
 }
 
+/// The compile-time lane stride of each value that `uniform::analyze_affine` finds affine
+/// but the plain analysis divergent (`None`: not affine, or the stride is not a constant;
+/// `Some(0)` for really uniform values). A loop-carried block parameter has a stride when
+/// every incoming argument has that same stride (assumed while its own back edges are
+/// evaluated, dropped if they disagree).
+pub(super) fn static_strides(f: &ir::Function, real: &Uniformity) -> Vec<Option<i64>> {
+    let mut incoming: HashMap<ir::Value, Vec<ir::Value>> = HashMap::new();
+    for b in &f.blocks {
+        for c in b.term.targets() {
+            let params = &f.block(c.block).params;
+            for (&p, &a) in params.iter().zip(&c.args) {
+                incoming.entry(p).or_default().push(a);
+            }
+        }
+    }
+    let mut st = Strides {
+        f,
+        real,
+        incoming,
+        memo: HashMap::new(),
+    };
+    (0..f.values.len())
+        .map(|v| st.get(ir::Value(v as u32), 0))
+        .collect()
+}
+
+struct Strides<'a> {
+    f: &'a ir::Function,
+    real: &'a Uniformity,
+    incoming: HashMap<ir::Value, Vec<ir::Value>>,
+    memo: HashMap<ir::Value, Option<i64>>,
+}
+
+impl Strides<'_> {
+    fn get(&mut self, v: ir::Value, depth: u32) -> Option<i64> {
+        if let Some(&s) = self.memo.get(&v) {
+            return s;
+        }
+        let t = self.f.value_type(v);
+        if !matches!(t, ir::Type::I32 | ir::Type::I64) {
+            return None;
+        }
+        if self.real.is_uniform(v) {
+            return Some(0);
+        }
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let r = match self.f.values[v.index()].def {
+            ir::ValueDef::Param(_, _) => {
+                let args = self.incoming.get(&v).cloned().unwrap_or_default();
+                // Assume the first argument's stride, check the others under it.
+                let saved = self.memo.clone();
+                let s0 = args.first().and_then(|&a| self.get(a, depth + 1));
+                let Some(s0) = s0 else {
+                    self.memo = saved;
+                    self.memo.insert(v, None);
+                    return None;
+                };
+                self.memo.insert(v, Some(s0));
+                if args.iter().all(|&a| self.get(a, depth + 1) == Some(s0)) {
+                    return Some(s0);
+                }
+                self.memo = saved;
+                self.memo.insert(v, None);
+                return None;
+            }
+            ir::ValueDef::Result(i, _) => {
+                let d = self.f.inst(i);
+                let args = d.args.clone();
+                let konst = |v: ir::Value| const_value(self.f, v, true);
+                match d.op {
+                    Op::SReg {
+                        reg: ir::SReg::TidX | ir::SReg::LaneId,
+                    } => Some(1),
+                    Op::IAdd {} => {
+                        let a = self.get(args[0], depth + 1);
+                        let b = self.get(args[1], depth + 1);
+                        a.zip(b).map(|(a, b)| a.wrapping_add(b))
+                    }
+                    Op::ISub {} => {
+                        let a = self.get(args[0], depth + 1);
+                        let b = self.get(args[1], depth + 1);
+                        a.zip(b).map(|(a, b)| a.wrapping_sub(b))
+                    }
+                    Op::IMul {} => match (konst(args[0]), konst(args[1])) {
+                        (_, Some(c)) => self.get(args[0], depth + 1).and_then(|s| s.checked_mul(c)),
+                        (Some(c), None) => {
+                            self.get(args[1], depth + 1).and_then(|s| s.checked_mul(c))
+                        }
+                        (None, None) => {
+                            let a = self.get(args[0], depth + 1);
+                            let b = self.get(args[1], depth + 1);
+                            (a == Some(0) && b == Some(0)).then_some(0)
+                        }
+                    },
+                    Op::Shl {} => match konst(args[1]) {
+                        Some(c) if (0..t.bits() as i64).contains(&c) => self
+                            .get(args[0], depth + 1)
+                            .and_then(|s| s.checked_mul(1i64 << c)),
+                        _ => None,
+                    },
+                    Op::Cvt {
+                        dst,
+                        src,
+                        rnd: ir::CvtRound::None,
+                        sat: false,
+                        ftz: false,
+                    } if matches!(src.ir(), ir::Type::I32 | ir::Type::I64)
+                        && dst.ir().bits() <= src.ir().bits() =>
+                    {
+                        self.get(args[0], depth + 1)
+                    }
+                    Op::Cvta { .. } => self.get(args[0], depth + 1),
+                    Op::Bitcast {} if self.f.value_type(args[0]) == t => {
+                        self.get(args[0], depth + 1)
+                    }
+                    _ => None,
+                }
+            }
+        };
+        let r = r.map(|s| wrap(s, t)).filter(|s| s.abs() <= MAX_STRIDE);
+        self.memo.insert(v, r);
+        r
+    }
+}
+
+/// The compile-time constant defining `v`, if any (32-bit: sign- or zero-extended).
+fn const_value(f: &ir::Function, v: ir::Value, signed: bool) -> Option<i64> {
+    match f.values[v.index()].def {
+        ir::ValueDef::Result(i, 0) => match f.inst(i).op {
+            Op::Const { bits } => Some(match f.value_type(v) {
+                ir::Type::I32 if signed => bits as u32 as i32 as i64,
+                ir::Type::I32 => bits as u32 as i64,
+                ir::Type::I64 => bits as i64,
+                _ => return None,
+            }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Scalar values produced while replaying definitions for lane 0.
 struct Replay {
     lane0: HashMap<ir::Value, Value>,
@@ -88,23 +232,34 @@ struct Replay {
     checks: Vec<Value>,
     /// `%tid.x` of lane 0, loaded once.
     tid0: Option<Value>,
+    /// The launch fact is among the checks.
+    linear: bool,
 }
 
 impl Gen<'_, '_> {
     /// The compile-time constant defining `v`, if any (32-bit: sign- or zero-extended).
     fn const_of(&self, v: ir::Value, signed: bool) -> Option<i64> {
-        match self.f.values[v.index()].def {
-            ir::ValueDef::Result(i, 0) => match self.f.inst(i).op {
-                Op::Const { bits } => Some(match self.ty(v) {
-                    ir::Type::I32 if signed => bits as u32 as i32 as i64,
-                    ir::Type::I32 => bits as u32 as i64,
-                    ir::Type::I64 => bits as i64,
-                    _ => return None,
-                }),
-                _ => None,
-            },
-            _ => None,
+        const_value(self.f, v, signed)
+    }
+
+    /// A value affine across the active lanes at the top of block `blk`
+    /// (`uniform::analyze_affine`), with a compile-time stride, whose slot holds every
+    /// lane's latest value: virtual lane 0's value is the first active lane's minus
+    /// `stride · first`. Returns the stride.
+    fn affine_leaf(&self, v: ir::Value, blk: ir::Block) -> Option<i64> {
+        if !self.affine.uniform_at(v, blk) || self.layout.slot[v.index()] == u32::MAX {
+            return None;
         }
+        let in_slot = match self.f.values[v.index()].def {
+            ir::ValueDef::Param(_, _) => true,
+            ir::ValueDef::Result(i, _) => {
+                self.inst_block[i.index()] != blk.0 && self.cross_block[v.index()]
+            }
+        };
+        if !in_slot {
+            return None;
+        }
+        self.strides[v.index()]
     }
 
     /// Whether `v` can be read as a scalar at the top of block `blk`: uniform there, and
@@ -140,6 +295,9 @@ impl Gen<'_, '_> {
         }
         if self.leaf_uniform(v, blk) {
             return Some(0);
+        }
+        if let Some(s) = self.affine_leaf(v, blk) {
+            return Some(s);
         }
         let ir::ValueDef::Result(i, 0) = self.f.values[v.index()].def else {
             return None;
@@ -228,6 +386,21 @@ impl Gen<'_, '_> {
             rp.lane0.insert(v, x);
             return Ok(x);
         }
+        if let Some(s) = self.affine_leaf(v, blk) {
+            // Affine only where the warp's %tid.x are consecutive.
+            self.launch_fact(rp);
+            let x = self.uniform_get(v, first)?;
+            let t = self.b.func.dfg.value_type(x);
+            let f = if t == types::I32 {
+                first
+            } else {
+                self.b.ins().uextend(t, first)
+            };
+            let back = self.b.ins().imul_imm_s(f, s);
+            let x0 = self.b.ins().isub(x, back);
+            rp.lane0.insert(v, x0);
+            return Ok(x0);
+        }
         let ir::ValueDef::Result(i, 0) = self.f.values[v.index()].def else {
             return Err(format!("internal: {v} has no lane stride"));
         };
@@ -292,12 +465,12 @@ impl Gen<'_, '_> {
         self.b.ins().icmp_imm_s(IntCC::Equal, diff, 31 * s)
     }
 
-    /// `%tid.x` of the warp's lane 0, and the launch fact that the warp's `%tid.x` are
-    /// consecutive (added to the checks once).
-    fn tid0(&mut self, rp: &mut Replay) -> Value {
-        if let Some(t) = rp.tid0 {
-            return t;
+    /// The launch fact that every warp's `%tid.x` are consecutive, added to the checks once.
+    fn launch_fact(&mut self, rp: &mut Replay) {
+        if rp.linear {
+            return;
         }
+        rp.linear = true;
         let env = self.e.env;
         let nt = offset_of!(CtaEnv, ntid) as i32;
         let nx = self.b.ins().load(types::I32, TRUSTED(), env, nt);
@@ -309,6 +482,15 @@ impl Gen<'_, '_> {
         let one_row = self.b.ins().icmp_imm_s(IntCC::Equal, yz, 1);
         let linear = self.b.ins().bor(rows, one_row);
         rp.checks.push(linear);
+    }
+
+    /// `%tid.x` of the warp's lane 0 (and the launch fact).
+    fn tid0(&mut self, rp: &mut Replay) -> Value {
+        if let Some(t) = rp.tid0 {
+            return t;
+        }
+        self.launch_fact(rp);
+        let env = self.e.env;
         let tbl = self.b.ins().load(
             self.ptr,
             TRUSTED(),
@@ -350,13 +532,16 @@ impl Gen<'_, '_> {
                 },
                 _ => continue,
             };
-            if !matches!(
+            let narrow = matches!(et, ir::Type::I8 | ir::Type::I16);
+            if !(matches!(
                 et,
                 ir::Type::I32 | ir::Type::F32 | ir::Type::I64 | ir::Type::F64
-            ) || !matches!(
-                space,
-                ir::Space::Global | ir::Space::Const | ir::Space::Shared
-            ) {
+            ) || narrow && !store)
+                || !matches!(
+                    space,
+                    ir::Space::Global | ir::Space::Const | ir::Space::Shared
+                )
+            {
                 continue;
             }
             let elem = et.bytes() as i64;
@@ -373,6 +558,7 @@ impl Gen<'_, '_> {
                 lane0: HashMap::new(),
                 checks: vec![],
                 tid0: None,
+                linear: false,
             };
             let a0 = self.replay_lane0(addr, blk, sc, first, &mut rp)?;
             let a0 = if self.ty(addr) == ir::Type::I32 {

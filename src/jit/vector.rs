@@ -1123,6 +1123,7 @@ impl Gen<'_, '_> {
         let fl = MemFlagsData::new().with_notrap();
         // 0. An address with a compile-time lane stride whose whole warp range passed the
         //    bounds check at the top of the block (`affine.rs`): no per-group tests.
+        let narrow = matches!(rt, ir::Type::I8 | ir::Type::I16);
         if let (Some(fa), Some(vt)) = (self.fast.access.get(&i).copied(), vector) {
             let fast = self.b.create_block();
             let slow = self.b.create_block();
@@ -1149,6 +1150,30 @@ impl Gen<'_, '_> {
             let bargs = to_args(self, g);
             self.b.ins().jump(join, &bargs);
             self.b.switch_to_block(slow);
+        } else if let (Some(fa), true) = (self.fast.access.get(&i).copied(), narrow) {
+            let fast = self.b.create_block();
+            let slow = self.b.create_block();
+            self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
+            self.b.switch_to_block(fast);
+            let l = if fa.stride == 0 {
+                [self.b.ins().load(ct, fl, fa.p, 0); 4]
+            } else {
+                // Four consecutive bytes or halves: one 32- or 64-bit load, split.
+                let p = self.group_elem(grp, fa.p, fa.stride);
+                let (wt, bits) = if rt == ir::Type::I8 {
+                    (types::I32, 8)
+                } else {
+                    (types::I64, 16)
+                };
+                let w = self.b.ins().load(wt, fl, p, 0);
+                [0i64, 1, 2, 3].map(|j| {
+                    let sh = self.b.ins().ushr_imm_s(w, bits * j);
+                    self.b.ins().ireduce(ct, sh)
+                })
+            };
+            let bargs = to_args(self, GVal::S4(l));
+            self.b.ins().jump(join, &bargs);
+            self.b.switch_to_block(slow);
         }
         // 1. Consecutive and in bounds: one vector load; one address for the whole group
         //    and in bounds: one scalar load, broadcast.
@@ -1158,7 +1183,6 @@ impl Gen<'_, '_> {
             let test_same = self.b.create_block();
             let fast = self.b.create_block();
             let bcast = self.b.create_block();
-            let narrow = matches!(rt, ir::Type::I8 | ir::Type::I16);
             if vector.is_some() || narrow {
                 self.b.ins().brif(consec, fast, &[], test_same, &[]);
             } else {
