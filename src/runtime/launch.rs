@@ -195,6 +195,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         let next = AtomicU64::new(0);
         let worker = || {
             let mut buf = CtaBuffers::default();
+            // Counted here and added once at the end (no shared counter updates per CTA).
+            let mut my_runs = 0u64;
+            let mut ran = false;
             loop {
                 let c = next.fetch_add(1, Ordering::Relaxed);
                 if c >= ctas || control.stopped_all() {
@@ -259,7 +262,11 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 };
                 let n = run_cta(engine, env, c, &grid, states);
                 control.end(slot);
-                runs.fetch_add(n, Ordering::Relaxed);
+                my_runs += n;
+                ran = true;
+            }
+            runs.fetch_add(my_runs, Ordering::Relaxed);
+            if ran {
                 let w = rayon::current_thread_index().map_or(63, |i| i.min(63));
                 worker_bits.fetch_or(1 << w, Ordering::Relaxed);
             }
@@ -482,11 +489,20 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
     let mut pending_ids = 0u32;
     // The first warp whose lanes wait at different `.aligned` barriers.
     let mut divergent = None;
-    // Non-exited lanes per warp.
-    let mut alive = Vec::with_capacity(nw);
+    // Non-exited lanes per warp, and per barrier the lanes arrived per warp (on the stack
+    // for CTAs of up to 1024 threads: this runs once per barrier round).
+    let (mut alive_buf, mut arrived_buf) = ([0u32; 32], [0u32; 32]);
+    let (mut alive_vec, mut arrived_vec) = (vec![], vec![]);
+    let (alive, arrived): (&mut [u32], &mut [u32]) = if nw <= 32 {
+        (&mut alive_buf[..nw], &mut arrived_buf[..nw])
+    } else {
+        alive_vec.resize(nw, 0);
+        arrived_vec.resize(nw, 0);
+        (&mut alive_vec, &mut arrived_vec)
+    };
     for (w, st) in states.iter_mut().enumerate() {
         let s = bytes(st);
-        alive.push(rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF));
+        alive[w] = rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF);
         let parked = parked_lanes(layout, s);
         any_parked |= parked != 0;
         let mut waiting = [0u32; BAR_COUNT as usize];
@@ -530,8 +546,15 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
         return Round::Stuck(Stuck::Divergent(w));
     }
     let mut released = false;
-    let mut arrived = vec![0u32; nw];
-    let mut participants: Vec<usize> = Vec::with_capacity(nw);
+    // Warps taking part in a completing barrier, as a list of indices in `parts[..np]`.
+    let mut parts_buf = [0usize; 32];
+    let mut parts_vec = vec![];
+    let parts: &mut [usize] = if nw <= 32 {
+        &mut parts_buf[..nw]
+    } else {
+        parts_vec.resize(nw, 0);
+        &mut parts_vec
+    };
     for id in (0..BAR_COUNT).filter(|&id| pending_ids >> id & 1 != 0) {
         let mut expect = 0u32;
         for (w, st) in states.iter_mut().enumerate() {
@@ -545,29 +568,35 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
             continue;
         }
         let full = |w: usize| arrived[w] != 0 && alive[w] & !arrived[w] == 0;
-        participants.clear();
+        let mut np = 0;
         if expect == 0 {
             if !(0..nw).all(|w| alive[w] == 0 || full(w)) {
                 continue;
             }
-            participants.extend((0..nw).filter(|&w| arrived[w] != 0));
+            for w in (0..nw).filter(|&w| arrived[w] != 0) {
+                parts[np] = w;
+                np += 1;
+            }
         } else {
             let need = (expect / WARP_SIZE) as usize;
-            participants.extend((0..nw).filter(|&w| full(w)).take(need));
-            if participants.len() < need {
+            for w in (0..nw).filter(|&w| full(w)).take(need) {
+                parts[np] = w;
+                np += 1;
+            }
+            if np < need {
                 continue;
             }
         }
         // Reductions over the arrived threads of the completing warps.
         let mut popc = 0u32;
         let mut all = true;
-        for &w in &participants {
+        for &w in parts[..np].iter() {
             let s = bytes(&mut states[w]);
             let (a, p) = (rec(s, id, BAR_ARRIVED), rec(s, id, BAR_PRED));
             popc += (a & p).count_ones();
             all &= a & p == a;
         }
-        for &w in &participants {
+        for &w in parts[..np].iter() {
             let s = bytes(&mut states[w]);
             let waiting = rec(s, id, BAR_WAITING);
             let result = match BarKind::from_code(rec(s, id, BAR_FLAGS) & 0xff) {
