@@ -41,6 +41,12 @@ pub trait WarpEngine: Sync + Send {
     /// Run the warp whose state is `state` (`layout().size` bytes, 16-byte aligned) until no
     /// lane is pending or the launch aborts.
     fn run_warp(&self, state: &mut [u8], env: &CtaEnv) -> WarpStatus;
+    /// The byte ranges `(offset, len)` of a warp state that must be zero when a CTA starts,
+    /// if the engine never reads the rest before writing it (in the lanes that read it);
+    /// `None`: all of it. A state reused from a previous CTA keeps its other bytes.
+    fn zeroed_ranges(&self) -> Option<&[(u32, u32)]> {
+        None
+    }
 }
 
 /// Launch geometry.
@@ -377,8 +383,20 @@ fn run_cta(
     }
     let states = &mut buffers[..nwarps as usize];
     for st in states.iter_mut() {
-        st.clear();
-        st.resize(words, 0);
+        match engine.zeroed_ranges() {
+            Some(ranges) if st.len() == words => {
+                let s = bytes(st);
+                for &(off, len) in ranges {
+                    if let Some(r) = s.get_mut(off as usize..(off + len) as usize) {
+                        r.fill(0);
+                    }
+                }
+            }
+            _ => {
+                st.clear();
+                st.resize(words, 0);
+            }
+        }
     }
     for (w, st) in states.iter_mut().enumerate() {
         let s = bytes(st);
