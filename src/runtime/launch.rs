@@ -464,6 +464,18 @@ enum Stuck {
     Divergent(usize),
 }
 
+/// The set bits of `m`, ascending.
+fn ids(m: u32) -> impl Iterator<Item = u32> {
+    let mut m = m;
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let id = m.trailing_zeros();
+            m &= m - 1;
+            id
+        })
+    })
+}
+
 fn rec(s: &[u8], id: u32, field: u32) -> u32 {
     rd32(s, bar_field(id, field))
 }
@@ -524,8 +536,8 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
         let parked = parked_lanes(layout, s);
         any_parked |= parked != 0;
         let mut waiting = [0u32; BAR_COUNT as usize];
-        for (id, wt) in waiting.iter_mut().enumerate() {
-            *wt = rec(s, id as u32, BAR_WAITING);
+        for id in ids(layout.bar_ids) {
+            waiting[id as usize] = rec(s, id, BAR_WAITING);
         }
         // Parked lanes without a record (IR built without a `barrier` op) wait at barrier 0
         // for all threads.
@@ -542,7 +554,7 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
         }
         // `.aligned` barriers: all lanes of a warp wait at the same instruction.
         let (mut nwait, mut aligned, mut split) = (0u32, false, false);
-        for id in 0..BAR_COUNT {
+        for id in ids(layout.bar_ids) {
             if waiting[id as usize] != 0 {
                 nwait += 1;
                 let flags = rec(s, id, BAR_FLAGS);
