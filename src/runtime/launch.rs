@@ -194,18 +194,28 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 }
             });
         }
-        // CTAs are handed out in increasing linear order from one counter, one worker per
-        // pool thread, each reusing its CTA buffers (shared, local, warp states). A worker
-        // stops taking CTAs once everything stopped or a lower CTA faulted (every lower CTA
-        // has started by then), so even a grid of 2^63 CTAs ends promptly.
+        // CTAs are handed out in increasing linear order from one counter, in batches of
+        // consecutive CTAs (at least 16 batches per worker, at most 32 CTAs each: one shared
+        // counter update per batch, not per CTA), one worker per pool thread, each running
+        // its batch in order and reusing its CTA buffers (shared, local, warp states). A
+        // worker stops once everything stopped or a lower CTA faulted (every lower CTA is
+        // then in some worker's batch or done, and still runs), so even a grid of 2^63 CTAs
+        // ends promptly.
         let next = AtomicU64::new(0);
+        let batch = (ctas / (u64::from(nsmid.max(1)) * 16)).clamp(1, 32);
         let worker = || {
             let mut buf = CtaBuffers::default();
             // Counted here and added once at the end (no shared counter updates per CTA).
             let mut my_runs = 0u64;
             let mut ran = false;
+            let (mut c_next, mut c_end) = (0u64, 0u64);
             loop {
-                let c = next.fetch_add(1, Ordering::Relaxed);
+                if c_next >= c_end {
+                    c_next = next.fetch_add(batch, Ordering::Relaxed);
+                    c_end = c_next.saturating_add(batch).min(ctas);
+                }
+                let c = c_next;
+                c_next += 1;
                 if c >= ctas || control.stopped_all() {
                     break;
                 }
