@@ -54,6 +54,9 @@ use std::mem::offset_of;
 /// cross its wrap-around point at most once (the check of lane 31 then covers all).
 const MAX_STRIDE: i64 = 1 << 24;
 
+/// Largest constant offset folded into a shared bounds check.
+const MAX_MERGE: i64 = 1 << 20;
+
 /// Deepest definition chain followed (compile time stays bounded).
 const MAX_DEPTH: u32 = 12;
 
@@ -240,6 +243,34 @@ impl Gen<'_, '_> {
     /// The compile-time constant defining `v`, if any (32-bit: sign- or zero-extended).
     fn const_of(&self, v: ir::Value, signed: bool) -> Option<i64> {
         const_value(self.f, v, signed)
+    }
+
+    /// `v` as `root + off` through 64-bit additions of constants (`(v, 0)` otherwise).
+    fn const_offset_root(&self, v: ir::Value) -> (ir::Value, i64) {
+        let (mut root, mut off) = (v, 0i64);
+        while self.ty(root) == ir::Type::I64 {
+            let ir::ValueDef::Result(i, 0) = self.f.values[root.index()].def else {
+                break;
+            };
+            let d = self.f.inst(i);
+            let Op::IAdd {} = d.op else { break };
+            let (next, c) = match (
+                self.const_of(d.args[0], true),
+                self.const_of(d.args[1], true),
+            ) {
+                (_, Some(c)) => (d.args[0], c),
+                (Some(c), None) => (d.args[1], c),
+                (None, None) => break,
+            };
+            match off.checked_add(c) {
+                Some(o) if o.abs() <= MAX_MERGE => {
+                    off = o;
+                    root = next;
+                }
+                _ => break,
+            }
+        }
+        (root, off)
     }
 
     /// A value affine across the active lanes at the top of block `blk`
@@ -515,7 +546,11 @@ impl Gen<'_, '_> {
         mask: Value,
     ) -> Result<FastMem, String> {
         let mut out = FastMem::default();
-        let mut full: Option<Value> = None;
+        // Candidate accesses by (root, space, offset mod size, size, stride): members
+        // (instruction, constant offset, store).
+        type Key = (ir::Value, ir::Space, i64, i64, i64);
+        type Members = Vec<(ir::Inst, i64, bool)>;
+        let mut groups: Vec<(Key, Members)> = vec![];
         for &i in insts {
             if self.scalar[i.index()] {
                 continue;
@@ -554,24 +589,47 @@ impl Gen<'_, '_> {
             if !(stride == elem || stride == 0 && !store) || i64::from(align) > elem {
                 continue;
             }
-            let mut rp = Replay {
-                lane0: HashMap::new(),
-                checks: vec![],
-                tid0: None,
-                linear: false,
+            // Accesses at constant offsets from one root share its replay and one bounds
+            // check over their union (`root + off`, 64-bit addresses only).
+            let (root, off) = match self.const_offset_root(addr) {
+                // The root must itself be replayable with the same stride (the address may
+                // be a leaf whose definition is not).
+                (r, o) if self.lane_stride(r, blk, 0) == Some(stride) => (r, o),
+                _ => (addr, 0),
             };
-            let a0 = self.replay_lane0(addr, blk, sc, first, &mut rp)?;
-            let a0 = if self.ty(addr) == ir::Type::I32 {
-                self.b.ins().uextend(types::I64, a0)
+            let key = (root, space, off.rem_euclid(elem), elem, stride);
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, v)) => v.push((i, off, store)),
+                None => groups.push((key, vec![(i, off, store)])),
+            }
+        }
+        if groups.is_empty() {
+            return Ok(out);
+        }
+        let mut rp = Replay {
+            lane0: HashMap::new(),
+            checks: vec![],
+            tid0: None,
+            linear: false,
+        };
+        // Per group: the host pointer of `root + lo` and its bounds/alignment test.
+        let mut planned = Vec::with_capacity(groups.len());
+        for ((root, space, _, elem, stride), members) in &groups {
+            let r0 = self.replay_lane0(*root, blk, sc, first, &mut rp)?;
+            let r0 = if self.ty(*root) == ir::Type::I32 {
+                self.b.ins().uextend(types::I64, r0)
             } else {
-                a0
+                r0
             };
+            let lo = members.iter().map(|m| m.1).min().unwrap_or(0);
+            let hi = members.iter().map(|m| m.1).max().unwrap_or(0);
             let (base, limit, bias) = match space {
                 ir::Space::Shared => (self.e.shared_base, self.e.shared_size, 0),
                 _ => (self.e.global_base, self.e.global_top, GLOBAL_BASE as i64),
             };
-            let span = if stride == 0 { elem } else { 32 * elem };
-            let off = self.b.ins().iadd_imm_s(a0, -bias);
+            let span = (hi - lo) + if *stride == 0 { *elem } else { 32 * elem };
+            let a_lo = self.b.ins().iadd_imm_s(r0, lo);
+            let off = self.b.ins().iadd_imm_s(a_lo, -bias);
             let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
             let room = self.b.ins().isub(limit, off);
             let fits = self
@@ -579,39 +637,71 @@ impl Gen<'_, '_> {
                 .ins()
                 .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, span);
             let mut ok = self.b.ins().band(lt, fits);
-            if elem > 1 {
-                let low = self.b.ins().band_imm_s(a0, elem - 1);
+            if *elem > 1 {
+                // Every member's offset is lo modulo the element size (the group key).
+                let low = self.b.ins().band_imm_s(a_lo, elem - 1);
                 let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
                 ok = self.b.ins().band(ok, z);
             }
-            if space != ir::Space::Shared {
+            if *space != ir::Space::Shared {
                 let nm = self.b.ins().icmp_imm_s(IntCC::Equal, self.e.memcheck, 0);
                 ok = self.b.ins().band(ok, nm);
             }
-            for c in rp.checks {
-                ok = self.b.ins().band(ok, c);
-            }
-            if store {
-                let f = match full {
-                    Some(f) => f,
-                    None => {
-                        let idle = self.b.ins().bnot(mask);
-                        let f = self.b.ins().icmp_imm_s(IntCC::Equal, idle, 0);
-                        full = Some(f);
-                        f
-                    }
-                };
-                ok = self.b.ins().band(ok, f);
-            }
             let p = self.b.ins().iadd(base, off);
-            out.access.insert(
-                i,
-                FastAccess {
-                    ok,
-                    p,
-                    stride: stride as u32,
-                },
-            );
+            planned.push((ok, p, lo));
+        }
+        // The run-time conditions of all replays (launch fact, no wrap) hold for the block
+        // or the fast paths are all off: one test, shared.
+        let mut common = None;
+        for &c in &rp.checks {
+            common = Some(match common {
+                None => c,
+                Some(x) => self.b.ins().band(x, c),
+            });
+        }
+        let mut full: Option<Value> = None;
+        for (((_, _, _, _, stride), members), (ok, p, lo)) in groups.iter().zip(planned) {
+            let ok = match common {
+                Some(c) => self.b.ins().band(ok, c),
+                None => ok,
+            };
+            let mut ok_store = None;
+            for &(i, off, store) in members {
+                let ok = if store {
+                    match ok_store {
+                        Some(o) => o,
+                        None => {
+                            let f = match full {
+                                Some(f) => f,
+                                None => {
+                                    let idle = self.b.ins().bnot(mask);
+                                    let f = self.b.ins().icmp_imm_s(IntCC::Equal, idle, 0);
+                                    full = Some(f);
+                                    f
+                                }
+                            };
+                            let o = self.b.ins().band(ok, f);
+                            ok_store = Some(o);
+                            o
+                        }
+                    }
+                } else {
+                    ok
+                };
+                let p = if off == lo {
+                    p
+                } else {
+                    self.b.ins().iadd_imm_s(p, off - lo)
+                };
+                out.access.insert(
+                    i,
+                    FastAccess {
+                        ok,
+                        p,
+                        stride: *stride as u32,
+                    },
+                );
+            }
         }
         Ok(out)
     }

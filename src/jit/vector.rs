@@ -1183,13 +1183,20 @@ impl Gen<'_, '_> {
             let test_same = self.b.create_block();
             let fast = self.b.create_block();
             let bcast = self.b.create_block();
-            if vector.is_some() || narrow {
+            // An address with a compile-time lane stride (`affine.rs`) that failed its
+            // hoisted check: only the test of its own shape (the helper takes the rest).
+            let hint = self.fast.access.get(&i).map(|fa| fa.stride);
+            if (vector.is_some() || narrow) && hint != Some(0) {
                 self.b.ins().brif(consec, fast, &[], test_same, &[]);
             } else {
                 self.b.ins().jump(test_same, &[]);
             }
             self.b.switch_to_block(test_same);
-            self.b.ins().brif(same, bcast, &[], next, &[]);
+            if matches!(hint, Some(s) if s != 0) {
+                self.b.ins().jump(next, &[]);
+            } else {
+                self.b.ins().brif(same, bcast, &[], next, &[]);
+            }
             self.b.switch_to_block(fast);
             if let Some(vt) = vector {
                 let g = if is_v2(rt) {
