@@ -141,6 +141,10 @@ pub struct WarpLayout {
     /// Priorities of the blocks a barrier terminator continues at, ascending: the only blocks
     /// whose parked masks can be non-zero.
     pub barrier_targets: Vec<u32>,
+    /// Barrier ids whose records can be in use, a bit per id: the constant ids of the
+    /// kernel's `barrier` operations and id 0 (where lanes parked without a record wait);
+    /// every id when one is not a constant.
+    pub bar_ids: u32,
 }
 
 impl WarpLayout {
@@ -316,7 +320,24 @@ pub fn schedule_with(
         .collect();
     barrier_targets.sort_unstable();
     barrier_targets.dedup();
+    let all_ids = ((1u64 << BAR_COUNT) - 1) as u32;
+    let mut bar_ids = 1u32;
+    for i in 0..f.insts.len() {
+        let d = f.inst(crate::ir::Inst(i as u32));
+        if !matches!(d.op, crate::ir::Op::BarArrive { .. }) {
+            continue;
+        }
+        let id = d.args.first().and_then(|&a| match f.values[a.index()].def {
+            crate::ir::ValueDef::Result(c, _) => match f.inst(c).op {
+                crate::ir::Op::Const { bits } if bits < u64::from(BAR_COUNT) => Some(bits),
+                _ => None,
+            },
+            crate::ir::ValueDef::Param(..) => None,
+        });
+        bar_ids |= id.map_or(all_ids, |id| 1 << id);
+    }
     Ok(WarpLayout {
+        bar_ids,
         block_site,
         barrier_targets,
         order,

@@ -76,6 +76,47 @@ fn op_divergent(op: &Op) -> bool {
 
 /// Run the analysis.
 pub fn analyze(f: &Function) -> Uniformity {
+    analyze_impl(f, None)
+}
+
+/// The lane-affine variant ("residual uniformity"), given the plain result `real`: a value is
+/// uniform here when it is `r + s · lane` with `r` the same in every lane computing it and
+/// `s` the same for the whole warp, **assuming** each warp's `%tid.x` are consecutive
+/// (`tid0 + lane`; a launch fact the user must check). `%tid.x` and `%laneid` count as
+/// uniform, and only wrap-free integer operations pass it on: `add`, `sub`, `cvta`,
+/// same-width or truncating `cvt` and bitcasts, `mul` by and `shl` by a (really) uniform
+/// operand. Widening (`cvt` to 64 bits, `mul.wide`) and every other operation on a value
+/// that is really divergent give a divergent result, as do all non-integer values that
+/// `real` marks divergent; branches divergent in `real` are divergent here. The rules for
+/// block parameters, sync dependence and loops are those of [`analyze`], so a loop counter
+/// `i = tid + k · stride` stays affine inside its loop.
+pub fn analyze_affine(f: &Function, real: &Uniformity) -> Uniformity {
+    analyze_impl(f, Some(real))
+}
+
+/// Whether `op` maps `r + s · lane` (integer, wrapping) to `r' + s' · lane` given which of
+/// its operands are really uniform (`uniform[k]`).
+fn affine_op(op: &Op, uniform: &[bool]) -> bool {
+    match op {
+        Op::IAdd {} | Op::ISub {} | Op::Cvta { .. } | Op::Bitcast {} => true,
+        Op::IMul {} => uniform.iter().any(|&u| u),
+        Op::Shl {} => uniform.get(1).copied().unwrap_or(false),
+        Op::Cvt {
+            dst,
+            src,
+            rnd: crate::ir::CvtRound::None,
+            sat: false,
+            ftz: false,
+        } => {
+            matches!(src.ir(), crate::ir::Type::I32 | crate::ir::Type::I64)
+                && matches!(dst.ir(), crate::ir::Type::I32 | crate::ir::Type::I64)
+                && dst.ir().bits() <= src.ir().bits()
+        }
+        _ => false,
+    }
+}
+
+fn analyze_impl(f: &Function, shadow: Option<&Uniformity>) -> Uniformity {
     let cfg = Cfg::new(f);
     let back = cfg.back_edges().unwrap_or_default();
     let loops = cfg.loops(&back);
@@ -104,7 +145,19 @@ pub fn analyze(f: &Function) -> Uniformity {
             }
         }
     }
-    let mut div_branch = vec![false; nb];
+    let mut div_branch = match shadow {
+        Some(r) => r.divergent_branch.clone(),
+        None => vec![false; nb],
+    };
+    // Affine mode: a really divergent value that is not a 32/64-bit integer is divergent.
+    let int_ty = |v: Value| matches!(f.value_type(v), crate::ir::Type::I32 | crate::ir::Type::I64);
+    if let Some(r) = shadow {
+        for (v, d) in div.iter_mut().enumerate() {
+            if r.divergent[v] && !int_ty(Value(v as u32)) {
+                *d = true;
+            }
+        }
+    }
     // Block of each value's definition.
     let mut def_block = vec![usize::MAX; f.values.len()];
     for (bi, b) in f.blocks.iter().enumerate() {
@@ -182,7 +235,27 @@ pub fn analyze(f: &Function) -> Uniformity {
             for &i in &bd.insts {
                 let d = f.inst(i);
                 let src_div = d.args.iter().any(|&a| seen_div(a, b.index(), &div));
-                if src_div || op_divergent(&d.op) {
+                let op_div = match shadow {
+                    None => op_divergent(&d.op),
+                    Some(r) => {
+                        let really: Vec<bool> =
+                            d.args.iter().map(|&a| r.uniform_at(a, b)).collect();
+                        let lane_reg = matches!(
+                            d.op,
+                            Op::SReg {
+                                reg: crate::ir::SReg::TidX | crate::ir::SReg::LaneId
+                            }
+                        );
+                        let passes = d.results.iter().all(|&v| int_ty(v))
+                            && (really.iter().all(|&u| u) || affine_op(&d.op, &really));
+                        if lane_reg {
+                            false
+                        } else {
+                            op_divergent(&d.op) || !passes
+                        }
+                    }
+                };
+                if src_div || op_div {
                     for &r in &d.results {
                         changed |= mark(r, &mut div);
                     }

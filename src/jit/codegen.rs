@@ -84,6 +84,10 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) data: &'a mut KernelData,
     pub(super) dispatch: CBlock,
     pub(super) uni: Uniformity,
+    /// Lane-affine uniformity (`uniform::analyze_affine`), for `affine.rs`.
+    pub(super) affine: Uniformity,
+    /// Compile-time lane strides of affine values (`affine::static_strides`).
+    pub(super) strides: Vec<Option<i64>>,
     /// Instructions computed once per block execution as scalars.
     pub(super) scalar: Vec<bool>,
     /// Group-computed values used outside their segment (stored to their slot).
@@ -109,6 +113,8 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) nan_blind: Vec<bool>,
     /// Entry block of each block priority (filled by the dispatcher).
     enter: Vec<CBlock>,
+    /// The current block's memory accesses with a hoisted bounds check (`affine.rs`).
+    pub(super) fast: super::affine::FastMem,
 }
 
 pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
@@ -117,6 +123,8 @@ pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
 /// instructions run in the scalar section, and which values need slots.
 pub struct Plan {
     uni: Uniformity,
+    affine: Uniformity,
+    strides: Vec<Option<i64>>,
     scalar: Vec<bool>,
     escapes: Vec<bool>,
     cross_block: Vec<bool>,
@@ -150,6 +158,8 @@ pub(super) fn nan_blind(op: &Op) -> bool {
 /// Analyze a kernel for code generation.
 pub fn plan(f: &ir::Function) -> Plan {
     let uni = uniform::analyze(f);
+    let affine = uniform::analyze_affine(f, &uni);
+    let strides = super::affine::static_strides(f, &uni);
     let nv = f.values.len();
     let mut def_blocks = vec![usize::MAX; nv];
     for (bi, blk) in f.blocks.iter().enumerate() {
@@ -297,6 +307,8 @@ pub fn plan(f: &ir::Function) -> Plan {
 
     Plan {
         uni,
+        affine,
+        strides,
         scalar,
         escapes,
         cross_block,
@@ -402,6 +414,8 @@ pub fn generate(
 
     let Plan {
         uni,
+        affine,
+        strides,
         scalar,
         escapes,
         cross_block,
@@ -418,6 +432,8 @@ pub fn generate(
         data,
         dispatch,
         uni,
+        affine,
+        strides,
         scalar,
         escapes,
         cross_block,
@@ -434,6 +450,7 @@ pub fn generate(
         sig_group,
         sig_bar,
         enter: vec![],
+        fast: Default::default(),
     };
     g.gen_dispatch()?;
     for &blk in &layout.order {

@@ -3,6 +3,7 @@
 //! until no lane is pending (returns 0) or the launch aborts (returns 1). See [`codegen`] for
 //! the shape of the code and `analysis::schedule` for the execution model it follows.
 
+mod affine;
 mod codegen;
 pub mod helpers;
 mod scalar;
@@ -23,6 +24,8 @@ type WarpFn = unsafe extern "C" fn(*mut u8, *const CtaEnv) -> u32;
 /// A kernel compiled to native code, with the data its code points into.
 pub struct JitKernel {
     layout: WarpLayout,
+    /// What must be zero in a warp state at CTA start (`WarpEngine::zeroed_ranges`).
+    zeroed: Vec<(u32, u32)>,
     func: WarpFn,
     /// Owns the code memory (freed on drop).
     module: Option<JITModule>,
@@ -50,6 +53,10 @@ impl Drop for JitKernel {
 impl WarpEngine for JitKernel {
     fn layout(&self) -> &WarpLayout {
         &self.layout
+    }
+
+    fn zeroed_ranges(&self) -> Option<&[(u32, u32)]> {
+        Some(&self.zeroed)
     }
 
     fn run_warp(&self, state: &mut [u8], env: &CtaEnv) -> WarpStatus {
@@ -147,10 +154,42 @@ pub fn compile(f: &VerifiedFunction) -> Result<JitKernel, String> {
     // SAFETY: the function was declared with exactly this signature (two pointers → i32) and
     // the SystemV/host default calling convention of the ISA, matching `extern "C"`.
     let func: WarpFn = unsafe { std::mem::transmute::<*const u8, WarpFn>(code) };
+    let zeroed = zeroed_ranges(f, &layout);
     Ok(JitKernel {
+        zeroed,
         layout,
         func,
         module: Some(module),
         _data: data,
     })
+}
+
+/// The parts of a warp state the compiled code may read before writing (in the lanes that
+/// read them): the header (masks, barrier records, block bitsets), and the slots of warp
+/// operations' operands and results, which helpers read in lanes other than the running
+/// ones (a `shfl` from a lane that never wrote the register reads 0, as in the interpreter).
+/// Every other slot is written by a lane before that lane reads it (SSA: a definition
+/// dominates its uses), and what inactive lanes hold is never observed, so a state reused
+/// from a previous CTA need not be cleared there.
+fn zeroed_ranges(f: &VerifiedFunction, layout: &WarpLayout) -> Vec<(u32, u32)> {
+    let header = (layout.active_off + 8 * layout.active_words).div_ceil(16) * 16;
+    let mut out = vec![(0, header.min(layout.size))];
+    for i in 0..f.insts.len() {
+        let d = f.inst(crate::ir::Inst(i as u32));
+        if d.op.effect() != crate::ir::Effect::Warp {
+            continue;
+        }
+        for &v in d.args.iter().chain(&d.results) {
+            let off = layout.slot[v.index()];
+            if off == u32::MAX {
+                continue;
+            }
+            let lane = match f.value_type(v) {
+                crate::ir::Type::Pred => layout.pred_bytes,
+                t => t.bytes(),
+            };
+            out.push((off, (32 * lane).div_ceil(16) * 16));
+        }
+    }
+    out
 }

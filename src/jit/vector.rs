@@ -1121,6 +1121,60 @@ impl Gen<'_, '_> {
             }
         }
         let fl = MemFlagsData::new().with_notrap();
+        // 0. An address with a compile-time lane stride whose whole warp range passed the
+        //    bounds check at the top of the block (`affine.rs`): no per-group tests.
+        let narrow = matches!(rt, ir::Type::I8 | ir::Type::I16);
+        if let (Some(fa), Some(vt)) = (self.fast.access.get(&i).copied(), vector) {
+            let fast = self.b.create_block();
+            let slow = self.b.create_block();
+            self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
+            self.b.switch_to_block(fast);
+            let g = if fa.stride == 0 {
+                let x = self.b.ins().load(ct, fl, fa.p, 0);
+                let v = self.b.ins().splat(vt, x);
+                if is_v2(rt) {
+                    GVal::V2(v, v)
+                } else {
+                    GVal::V1(v)
+                }
+            } else {
+                let p = self.group_elem(grp, fa.p, fa.stride);
+                if is_v2(rt) {
+                    let a = self.b.ins().load(vt, fl, p, 0);
+                    let b = self.b.ins().load(vt, fl, p, 16);
+                    GVal::V2(a, b)
+                } else {
+                    GVal::V1(self.b.ins().load(vt, fl, p, 0))
+                }
+            };
+            let bargs = to_args(self, g);
+            self.b.ins().jump(join, &bargs);
+            self.b.switch_to_block(slow);
+        } else if let (Some(fa), true) = (self.fast.access.get(&i).copied(), narrow) {
+            let fast = self.b.create_block();
+            let slow = self.b.create_block();
+            self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
+            self.b.switch_to_block(fast);
+            let l = if fa.stride == 0 {
+                [self.b.ins().load(ct, fl, fa.p, 0); 4]
+            } else {
+                // Four consecutive bytes or halves: one 32- or 64-bit load, split.
+                let p = self.group_elem(grp, fa.p, fa.stride);
+                let (wt, bits) = if rt == ir::Type::I8 {
+                    (types::I32, 8)
+                } else {
+                    (types::I64, 16)
+                };
+                let w = self.b.ins().load(wt, fl, p, 0);
+                [0i64, 1, 2, 3].map(|j| {
+                    let sh = self.b.ins().ushr_imm_s(w, bits * j);
+                    self.b.ins().ireduce(ct, sh)
+                })
+            };
+            let bargs = to_args(self, GVal::S4(l));
+            self.b.ins().jump(join, &bargs);
+            self.b.switch_to_block(slow);
+        }
         // 1. Consecutive and in bounds: one vector load; one address for the whole group
         //    and in bounds: one scalar load, broadcast.
         let next = self.b.create_block();
@@ -1129,14 +1183,20 @@ impl Gen<'_, '_> {
             let test_same = self.b.create_block();
             let fast = self.b.create_block();
             let bcast = self.b.create_block();
-            let narrow = matches!(rt, ir::Type::I8 | ir::Type::I16);
-            if vector.is_some() || narrow {
+            // An address with a compile-time lane stride (`affine.rs`) that failed its
+            // hoisted check: only the test of its own shape (the helper takes the rest).
+            let hint = self.fast.access.get(&i).map(|fa| fa.stride);
+            if (vector.is_some() || narrow) && hint != Some(0) {
                 self.b.ins().brif(consec, fast, &[], test_same, &[]);
             } else {
                 self.b.ins().jump(test_same, &[]);
             }
             self.b.switch_to_block(test_same);
-            self.b.ins().brif(same, bcast, &[], next, &[]);
+            if matches!(hint, Some(s) if s != 0) {
+                self.b.ins().jump(next, &[]);
+            } else {
+                self.b.ins().brif(same, bcast, &[], next, &[]);
+            }
             self.b.switch_to_block(fast);
             if let Some(vt) = vector {
                 let g = if is_v2(rt) {
@@ -1217,6 +1277,26 @@ impl Gen<'_, '_> {
         let join = self.b.create_block();
         let next = self.b.create_block();
         let vector = matches!(args[1], GVal::V1(_) | GVal::V2(..)) && vt_t != ir::Type::Pred;
+        // A hoisted check (`affine.rs`; all 32 lanes active): store without per-group tests.
+        if let (Some(fa), true) = (self.fast.access.get(&i).copied(), vector) {
+            let fast = self.b.create_block();
+            let slow = self.b.create_block();
+            self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
+            self.b.switch_to_block(fast);
+            let p = self.group_elem(grp, fa.p, fa.stride);
+            match args[1] {
+                GVal::V1(a) => {
+                    self.b.ins().store(fl, a, p, 0);
+                }
+                GVal::V2(a, b) => {
+                    self.b.ins().store(fl, a, p, 0);
+                    self.b.ins().store(fl, b, p, 16);
+                }
+                GVal::S4(_) => {}
+            }
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(slow);
+        }
         match (
             vector,
             self.contiguous(grp, space, addr, size, align as u32),
@@ -1256,9 +1336,16 @@ impl Gen<'_, '_> {
         Ok(Some(GVal::S4([addr.0; 4])))
     }
 
+    /// `p + 4 g · stride`: the first element of the current group, for lane 0's element `p`.
+    fn group_elem(&mut self, grp: &Grp, p: Value, stride: u32) -> Value {
+        let g64 = self.b.ins().uextend(self.ptr, grp.g);
+        let off = self.b.ins().imul_imm_s(g64, 4 * stride as i64);
+        self.b.ins().iadd(p, off)
+    }
+
     /// Read a uniform value from another block (or this block's parameter) as a scalar: the
     /// value of the first active lane.
-    fn uniform_get(&mut self, v: ir::Value, first: Value) -> Result<Value, String> {
+    pub(super) fn uniform_get(&mut self, v: ir::Value, first: Value) -> Result<Value, String> {
         let t = self.ty(v);
         let slot = self.layout.slot[v.index()];
         if slot == u32::MAX {
@@ -1392,6 +1479,7 @@ impl Gen<'_, '_> {
                 }
             }
         }
+        self.fast = self.plan_fast_mem(blk, &bd.insts, &sc, first, mask)?;
         // Segments between warp operations.
         let mut runs: Vec<(Vec<ir::Inst>, Option<ir::Inst>)> = vec![(vec![], None)];
         for &i in &bd.insts {

@@ -249,8 +249,15 @@ pub struct AbortControl {
     all: AtomicU32,
     /// Per host worker: the linear index of the CTA it runs (`u64::MAX`: none) and that CTA's
     /// stop flag (what [`CtaEnv::abort`] points to).
-    slots: Vec<(std::sync::atomic::AtomicU64, AtomicU32)>,
+    slots: Vec<WorkerSlot>,
 }
+
+/// One worker's slot, alone in its cache lines: compiled code reads the stop flag at every
+/// block dispatch, and another worker's per-CTA writes to a neighbouring slot would otherwise
+/// take the line away each time.
+#[derive(Debug)]
+#[repr(align(128))]
+struct WorkerSlot(std::sync::atomic::AtomicU64, AtomicU32);
 
 impl AbortControl {
     /// Stop flags for up to `workers` CTAs running at once.
@@ -260,7 +267,7 @@ impl AbortControl {
             all: AtomicU32::new(0),
             slots: (0..workers.max(1))
                 .map(|_| {
-                    (
+                    WorkerSlot(
                         std::sync::atomic::AtomicU64::new(u64::MAX),
                         AtomicU32::new(0),
                     )
@@ -272,7 +279,7 @@ impl AbortControl {
     /// Claim worker slot `worker` for CTA `cta`: its stop flag, or `None` when the CTA must
     /// not run (a lower or equal CTA has faulted, or everything stopped).
     pub fn begin(&self, worker: usize, cta: u64) -> Option<&AtomicU32> {
-        let (id, flag) = &self.slots[worker % self.slots.len()];
+        let WorkerSlot(id, flag) = &self.slots[worker % self.slots.len()];
         flag.store(0, Ordering::SeqCst);
         id.store(cta, Ordering::SeqCst);
         // Checked after registering: a fault recorded meanwhile either is seen here or sees
@@ -295,7 +302,7 @@ impl AbortControl {
     /// A fault in CTA `cta`: stop it and every running CTA after it.
     pub fn fault(&self, cta: u64) {
         self.min_fault_cta.fetch_min(cta, Ordering::SeqCst);
-        for (id, flag) in &self.slots {
+        for WorkerSlot(id, flag) in &self.slots {
             if id.load(Ordering::SeqCst) >= cta {
                 flag.store(1, Ordering::SeqCst);
             }
@@ -305,7 +312,7 @@ impl AbortControl {
     /// Stop every CTA (a time limit or a deadlock).
     pub fn stop_all(&self) {
         self.all.store(1, Ordering::SeqCst);
-        for (_, flag) in &self.slots {
+        for WorkerSlot(_, flag) in &self.slots {
             flag.store(1, Ordering::SeqCst);
         }
     }

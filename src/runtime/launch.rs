@@ -41,6 +41,12 @@ pub trait WarpEngine: Sync + Send {
     /// Run the warp whose state is `state` (`layout().size` bytes, 16-byte aligned) until no
     /// lane is pending or the launch aborts.
     fn run_warp(&self, state: &mut [u8], env: &CtaEnv) -> WarpStatus;
+    /// The byte ranges `(offset, len)` of a warp state that must be zero when a CTA starts,
+    /// if the engine never reads the rest before writing it (in the lanes that read it);
+    /// `None`: all of it. A state reused from a previous CTA keeps its other bytes.
+    fn zeroed_ranges(&self) -> Option<&[(u32, u32)]> {
+        None
+    }
 }
 
 /// Launch geometry.
@@ -190,15 +196,28 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 }
             });
         }
-        // CTAs are handed out in increasing linear order from one counter, one worker per
-        // pool thread, each reusing its CTA buffers (shared, local, warp states). A worker
-        // stops taking CTAs once everything stopped or a lower CTA faulted (every lower CTA
-        // has started by then), so even a grid of 2^63 CTAs ends promptly.
+        // CTAs are handed out in increasing linear order from one counter, in batches of
+        // consecutive CTAs (at least 16 batches per worker, at most 32 CTAs each: one shared
+        // counter update per batch, not per CTA), one worker per pool thread, each running
+        // its batch in order and reusing its CTA buffers (shared, local, warp states). A
+        // worker stops once everything stopped or a lower CTA faulted (every lower CTA is
+        // then in some worker's batch or done, and still runs), so even a grid of 2^63 CTAs
+        // ends promptly.
         let next = AtomicU64::new(0);
+        let batch = (ctas / (u64::from(nsmid.max(1)) * 16)).clamp(1, 32);
         let worker = || {
             let mut buf = CtaBuffers::default();
+            // Counted here and added once at the end (no shared counter updates per CTA).
+            let mut my_runs = 0u64;
+            let mut ran = false;
+            let (mut c_next, mut c_end) = (0u64, 0u64);
             loop {
-                let c = next.fetch_add(1, Ordering::Relaxed);
+                if c_next >= c_end {
+                    c_next = next.fetch_add(batch, Ordering::Relaxed);
+                    c_end = c_next.saturating_add(batch).min(ctas);
+                }
+                let c = c_next;
+                c_next += 1;
                 if c >= ctas || control.stopped_all() {
                     break;
                 }
@@ -264,7 +283,11 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 };
                 let n = run_cta(engine, env, c, &grid, states);
                 control.end(slot);
-                runs.fetch_add(n, Ordering::Relaxed);
+                my_runs += n;
+                ran = true;
+            }
+            runs.fetch_add(my_runs, Ordering::Relaxed);
+            if ran {
                 let w = rayon::current_thread_index().map_or(63, |i| i.min(63));
                 worker_bits.fetch_or(1 << w, Ordering::Relaxed);
             }
@@ -375,8 +398,20 @@ fn run_cta(
     }
     let states = &mut buffers[..nwarps as usize];
     for st in states.iter_mut() {
-        st.clear();
-        st.resize(words, 0);
+        match engine.zeroed_ranges() {
+            Some(ranges) if st.len() == words => {
+                let s = bytes(st);
+                for &(off, len) in ranges {
+                    if let Some(r) = s.get_mut(off as usize..(off + len) as usize) {
+                        r.fill(0);
+                    }
+                }
+            }
+            _ => {
+                st.clear();
+                st.resize(words, 0);
+            }
+        }
     }
     for (w, st) in states.iter_mut().enumerate() {
         let s = bytes(st);
@@ -444,6 +479,18 @@ enum Stuck {
     Divergent(usize),
 }
 
+/// The set bits of `m`, ascending.
+fn ids(m: u32) -> impl Iterator<Item = u32> {
+    let mut m = m;
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let id = m.trailing_zeros();
+            m &= m - 1;
+            id
+        })
+    })
+}
+
 fn rec(s: &[u8], id: u32, field: u32) -> u32 {
     rd32(s, bar_field(id, field))
 }
@@ -487,16 +534,25 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
     let mut pending_ids = 0u32;
     // The first warp whose lanes wait at different `.aligned` barriers.
     let mut divergent = None;
-    // Non-exited lanes per warp.
-    let mut alive = Vec::with_capacity(nw);
+    // Non-exited lanes per warp, and per barrier the lanes arrived per warp (on the stack
+    // for CTAs of up to 1024 threads: this runs once per barrier round).
+    let (mut alive_buf, mut arrived_buf) = ([0u32; 32], [0u32; 32]);
+    let (mut alive_vec, mut arrived_vec) = (vec![], vec![]);
+    let (alive, arrived): (&mut [u32], &mut [u32]) = if nw <= 32 {
+        (&mut alive_buf[..nw], &mut arrived_buf[..nw])
+    } else {
+        alive_vec.resize(nw, 0);
+        arrived_vec.resize(nw, 0);
+        (&mut alive_vec, &mut arrived_vec)
+    };
     for (w, st) in states.iter_mut().enumerate() {
         let s = bytes(st);
-        alive.push(rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF));
+        alive[w] = rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF);
         let parked = parked_lanes(layout, s);
         any_parked |= parked != 0;
         let mut waiting = [0u32; BAR_COUNT as usize];
-        for (id, wt) in waiting.iter_mut().enumerate() {
-            *wt = rec(s, id as u32, BAR_WAITING);
+        for id in ids(layout.bar_ids) {
+            waiting[id as usize] = rec(s, id, BAR_WAITING);
         }
         // Parked lanes without a record (IR built without a `barrier` op) wait at barrier 0
         // for all threads.
@@ -513,7 +569,7 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
         }
         // `.aligned` barriers: all lanes of a warp wait at the same instruction.
         let (mut nwait, mut aligned, mut split) = (0u32, false, false);
-        for id in 0..BAR_COUNT {
+        for id in ids(layout.bar_ids) {
             if waiting[id as usize] != 0 {
                 nwait += 1;
                 let flags = rec(s, id, BAR_FLAGS);
@@ -535,8 +591,15 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
         return Round::Stuck(Stuck::Divergent(w));
     }
     let mut released = false;
-    let mut arrived = vec![0u32; nw];
-    let mut participants: Vec<usize> = Vec::with_capacity(nw);
+    // Warps taking part in a completing barrier, as a list of indices in `parts[..np]`.
+    let mut parts_buf = [0usize; 32];
+    let mut parts_vec = vec![];
+    let parts: &mut [usize] = if nw <= 32 {
+        &mut parts_buf[..nw]
+    } else {
+        parts_vec.resize(nw, 0);
+        &mut parts_vec
+    };
     for id in (0..BAR_COUNT).filter(|&id| pending_ids >> id & 1 != 0) {
         let mut expect = 0u32;
         for (w, st) in states.iter_mut().enumerate() {
@@ -550,29 +613,35 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
             continue;
         }
         let full = |w: usize| arrived[w] != 0 && alive[w] & !arrived[w] == 0;
-        participants.clear();
+        let mut np = 0;
         if expect == 0 {
             if !(0..nw).all(|w| alive[w] == 0 || full(w)) {
                 continue;
             }
-            participants.extend((0..nw).filter(|&w| arrived[w] != 0));
+            for w in (0..nw).filter(|&w| arrived[w] != 0) {
+                parts[np] = w;
+                np += 1;
+            }
         } else {
             let need = (expect / WARP_SIZE) as usize;
-            participants.extend((0..nw).filter(|&w| full(w)).take(need));
-            if participants.len() < need {
+            for w in (0..nw).filter(|&w| full(w)).take(need) {
+                parts[np] = w;
+                np += 1;
+            }
+            if np < need {
                 continue;
             }
         }
         // Reductions over the arrived threads of the completing warps.
         let mut popc = 0u32;
         let mut all = true;
-        for &w in &participants {
+        for &w in parts[..np].iter() {
             let s = bytes(&mut states[w]);
             let (a, p) = (rec(s, id, BAR_ARRIVED), rec(s, id, BAR_PRED));
             popc += (a & p).count_ones();
             all &= a & p == a;
         }
-        for &w in &participants {
+        for &w in parts[..np].iter() {
             let s = bytes(&mut states[w]);
             let waiting = rec(s, id, BAR_WAITING);
             let result = match BarKind::from_code(rec(s, id, BAR_FLAGS) & 0xff) {

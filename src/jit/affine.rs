@@ -1,0 +1,708 @@
+//! Lane-stride (affine) addresses: memory accesses whose address is, across the 32 lanes of a
+//! warp, `a0 + stride · lane` with `stride` known at compile time get one bounds check per
+//! block execution instead of run-time shape tests per group of four lanes.
+//!
+//! ```text
+//! v = u                      (uniform here)                   stride 0
+//! v = %laneid                                                 stride 1
+//! v = %tid.x                 (launch fact: a warp's %tid.x    stride 1
+//!                             are consecutive, checked)
+//! v = a + b, a - b           s(a) ± s(b)
+//! v = a * c, a << c          (c a compile-time constant)      s(a) · c, s(a) << c
+//! v = mul.wide a, c          (sign/zero-extends a: checked)   s(a) · c
+//! v = cvt a                  (int widening: checked; truncation or same width: exact)
+//! v = cvta a                 (adds a constant window)         s(a)
+//! ```
+//! Everything else (block parameters, loads, other operations, strides not known statically)
+//! has no stride, and its accesses keep the general per-group path.
+//!
+//! # ⚠ Soundness: read before changing
+//!
+//! The fast path computes the address of a *virtual* lane 0 once, as a scalar, by replaying
+//! the operations of the address's definition with lane 0's `%tid.x`, and then accesses
+//! `p0 + stride · lane` for every lane **without** looking at the lanes' own addresses. This is
+//! only correct because:
+//! - every leaf is the same in all active lanes *as seen from this block* (`uniform_at`:
+//!   temporal divergence included) or is `%tid.x`/`%laneid`; by SSA, the leaves' latest values
+//!   in a lane are exactly those its own definition of the address used, so replaying the
+//!   definition chain gives each active lane's address;
+//! - `%tid.x` is `tid0 + lane` in every warp only when `ntid.x` is a multiple of 32 or the
+//!   block is one row (`ntid.y = ntid.z = 1`): checked per block execution from the launch
+//!   shape, otherwise the fast path is off;
+//! - arithmetic is exact modulo the value's width, so only widenings (`cvt` to 64 bits,
+//!   `mul.wide`) can break the progression: each widened operand is checked at run time to
+//!   stay on one side of its wrap-around point between lanes 0 and 31 (an arithmetic
+//!   progression of 32 terms spans less than 2^31 with the stride bound below, so checking
+//!   the last term suffices);
+//! - the whole range `[a0, a0 + 32 · stride)` (all 32 lanes, active or not) must pass the
+//!   space's bounds check and alignment, and checked-memory mode must be off; otherwise the
+//!   general path runs, so faults are reported exactly as before (lowest faulting lane);
+//! - stores take the fast path only when all 32 lanes are active (inactive lanes must not
+//!   write); loads may read inactive lanes' in-bounds elements and discard them.
+
+use super::codegen::{Gen, TRUSTED};
+use crate::analysis::uniform::Uniformity;
+use crate::ir::{self, Op};
+use crate::runtime::env::CtaEnv;
+use crate::runtime::memory::GLOBAL_BASE;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+use std::collections::HashMap;
+use std::mem::offset_of;
+
+/// Largest stride magnitude tracked: 31 · 2^24 < 2^31, so a widened operand's 32 lanes can
+/// cross its wrap-around point at most once (the check of lane 31 then covers all).
+const MAX_STRIDE: i64 = 1 << 24;
+
+/// Largest constant offset folded into a shared bounds check.
+const MAX_MERGE: i64 = 1 << 20;
+
+/// Deepest definition chain followed (compile time stays bounded).
+const MAX_DEPTH: u32 = 12;
+
+/// A block's fast memory accesses: per instruction, the run-time condition (`i8`) and the
+/// host pointer of virtual lane 0's element.
+#[derive(Default)]
+pub(super) struct FastMem {
+    pub(super) access: HashMap<ir::Inst, FastAccess>,
+}
+
+#[derive(Clone, Copy)]
+pub(super) struct FastAccess {
+    /// All conditions hold (`i8` 0/1).
+    pub(super) ok: Value,
+    /// Host address of lane 0's element.
+    pub(super) p: Value,
+    /// Bytes between lanes: the element size (consecutive), or 0 (one address for all).
+    pub(super) stride: u32,
+}
+
+/// The stride of `t`-typed value bits `s`, wrapped to the type's width (signed).
+fn wrap(s: i64, t: ir::Type) -> i64 {
+    match t {
+        ir::Type::I32 => s as i32 as i64,
+        _ => s,
+    }
+}
+
+/// The compile-time lane stride of each value that `uniform::analyze_affine` finds affine
+/// but the plain analysis divergent (`None`: not affine, or the stride is not a constant;
+/// `Some(0)` for really uniform values). A loop-carried block parameter has a stride when
+/// every incoming argument has that same stride (assumed while its own back edges are
+/// evaluated, dropped if they disagree).
+pub(super) fn static_strides(f: &ir::Function, real: &Uniformity) -> Vec<Option<i64>> {
+    let mut incoming: HashMap<ir::Value, Vec<ir::Value>> = HashMap::new();
+    for b in &f.blocks {
+        for c in b.term.targets() {
+            let params = &f.block(c.block).params;
+            for (&p, &a) in params.iter().zip(&c.args) {
+                incoming.entry(p).or_default().push(a);
+            }
+        }
+    }
+    let mut st = Strides {
+        f,
+        real,
+        incoming,
+        memo: HashMap::new(),
+    };
+    (0..f.values.len())
+        .map(|v| st.get(ir::Value(v as u32), 0))
+        .collect()
+}
+
+struct Strides<'a> {
+    f: &'a ir::Function,
+    real: &'a Uniformity,
+    incoming: HashMap<ir::Value, Vec<ir::Value>>,
+    memo: HashMap<ir::Value, Option<i64>>,
+}
+
+impl Strides<'_> {
+    fn get(&mut self, v: ir::Value, depth: u32) -> Option<i64> {
+        if let Some(&s) = self.memo.get(&v) {
+            return s;
+        }
+        let t = self.f.value_type(v);
+        if !matches!(t, ir::Type::I32 | ir::Type::I64) {
+            return None;
+        }
+        if self.real.is_uniform(v) {
+            return Some(0);
+        }
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let r = match self.f.values[v.index()].def {
+            ir::ValueDef::Param(_, _) => {
+                let args = self.incoming.get(&v).cloned().unwrap_or_default();
+                // Assume the first argument's stride, check the others under it.
+                let saved = self.memo.clone();
+                let s0 = args.first().and_then(|&a| self.get(a, depth + 1));
+                let Some(s0) = s0 else {
+                    self.memo = saved;
+                    self.memo.insert(v, None);
+                    return None;
+                };
+                self.memo.insert(v, Some(s0));
+                if args.iter().all(|&a| self.get(a, depth + 1) == Some(s0)) {
+                    return Some(s0);
+                }
+                self.memo = saved;
+                self.memo.insert(v, None);
+                return None;
+            }
+            ir::ValueDef::Result(i, _) => {
+                let d = self.f.inst(i);
+                let args = d.args.clone();
+                let konst = |v: ir::Value| const_value(self.f, v, true);
+                match d.op {
+                    Op::SReg {
+                        reg: ir::SReg::TidX | ir::SReg::LaneId,
+                    } => Some(1),
+                    Op::IAdd {} => {
+                        let a = self.get(args[0], depth + 1);
+                        let b = self.get(args[1], depth + 1);
+                        a.zip(b).map(|(a, b)| a.wrapping_add(b))
+                    }
+                    Op::ISub {} => {
+                        let a = self.get(args[0], depth + 1);
+                        let b = self.get(args[1], depth + 1);
+                        a.zip(b).map(|(a, b)| a.wrapping_sub(b))
+                    }
+                    Op::IMul {} => match (konst(args[0]), konst(args[1])) {
+                        (_, Some(c)) => self.get(args[0], depth + 1).and_then(|s| s.checked_mul(c)),
+                        (Some(c), None) => {
+                            self.get(args[1], depth + 1).and_then(|s| s.checked_mul(c))
+                        }
+                        (None, None) => {
+                            let a = self.get(args[0], depth + 1);
+                            let b = self.get(args[1], depth + 1);
+                            (a == Some(0) && b == Some(0)).then_some(0)
+                        }
+                    },
+                    Op::Shl {} => match konst(args[1]) {
+                        Some(c) if (0..t.bits() as i64).contains(&c) => self
+                            .get(args[0], depth + 1)
+                            .and_then(|s| s.checked_mul(1i64 << c)),
+                        _ => None,
+                    },
+                    Op::Cvt {
+                        dst,
+                        src,
+                        rnd: ir::CvtRound::None,
+                        sat: false,
+                        ftz: false,
+                    } if matches!(src.ir(), ir::Type::I32 | ir::Type::I64)
+                        && dst.ir().bits() <= src.ir().bits() =>
+                    {
+                        self.get(args[0], depth + 1)
+                    }
+                    Op::Cvta { .. } => self.get(args[0], depth + 1),
+                    Op::Bitcast {} if self.f.value_type(args[0]) == t => {
+                        self.get(args[0], depth + 1)
+                    }
+                    _ => None,
+                }
+            }
+        };
+        let r = r.map(|s| wrap(s, t)).filter(|s| s.abs() <= MAX_STRIDE);
+        self.memo.insert(v, r);
+        r
+    }
+}
+
+/// The compile-time constant defining `v`, if any (32-bit: sign- or zero-extended).
+fn const_value(f: &ir::Function, v: ir::Value, signed: bool) -> Option<i64> {
+    match f.values[v.index()].def {
+        ir::ValueDef::Result(i, 0) => match f.inst(i).op {
+            Op::Const { bits } => Some(match f.value_type(v) {
+                ir::Type::I32 if signed => bits as u32 as i32 as i64,
+                ir::Type::I32 => bits as u32 as i64,
+                ir::Type::I64 => bits as i64,
+                _ => return None,
+            }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Scalar values produced while replaying definitions for lane 0.
+struct Replay {
+    lane0: HashMap<ir::Value, Value>,
+    /// Run-time conditions collected (`i8` 0/1).
+    checks: Vec<Value>,
+    /// `%tid.x` of lane 0, loaded once.
+    tid0: Option<Value>,
+    /// The launch fact is among the checks.
+    linear: bool,
+}
+
+impl Gen<'_, '_> {
+    /// The compile-time constant defining `v`, if any (32-bit: sign- or zero-extended).
+    fn const_of(&self, v: ir::Value, signed: bool) -> Option<i64> {
+        const_value(self.f, v, signed)
+    }
+
+    /// `v` as `root + off` through 64-bit additions of constants (`(v, 0)` otherwise).
+    fn const_offset_root(&self, v: ir::Value) -> (ir::Value, i64) {
+        let (mut root, mut off) = (v, 0i64);
+        while self.ty(root) == ir::Type::I64 {
+            let ir::ValueDef::Result(i, 0) = self.f.values[root.index()].def else {
+                break;
+            };
+            let d = self.f.inst(i);
+            let Op::IAdd {} = d.op else { break };
+            let (next, c) = match (
+                self.const_of(d.args[0], true),
+                self.const_of(d.args[1], true),
+            ) {
+                (_, Some(c)) => (d.args[0], c),
+                (Some(c), None) => (d.args[1], c),
+                (None, None) => break,
+            };
+            match off.checked_add(c) {
+                Some(o) if o.abs() <= MAX_MERGE => {
+                    off = o;
+                    root = next;
+                }
+                _ => break,
+            }
+        }
+        (root, off)
+    }
+
+    /// A value affine across the active lanes at the top of block `blk`
+    /// (`uniform::analyze_affine`), with a compile-time stride, whose slot holds every
+    /// lane's latest value: virtual lane 0's value is the first active lane's minus
+    /// `stride · first`. Returns the stride.
+    fn affine_leaf(&self, v: ir::Value, blk: ir::Block) -> Option<i64> {
+        if !self.affine.uniform_at(v, blk) || self.layout.slot[v.index()] == u32::MAX {
+            return None;
+        }
+        let in_slot = match self.f.values[v.index()].def {
+            ir::ValueDef::Param(_, _) => true,
+            ir::ValueDef::Result(i, _) => {
+                self.inst_block[i.index()] != blk.0 && self.cross_block[v.index()]
+            }
+        };
+        if !in_slot {
+            return None;
+        }
+        self.strides[v.index()]
+    }
+
+    /// Whether `v` can be read as a scalar at the top of block `blk`: uniform there, and
+    /// computed in its scalar section or available in its slot before the block runs.
+    fn leaf_uniform(&self, v: ir::Value, blk: ir::Block) -> bool {
+        if !self.uni.uniform_at(v, blk) {
+            return false;
+        }
+        let this_scalar = match self.f.values[v.index()].def {
+            ir::ValueDef::Param(_, _) => false,
+            ir::ValueDef::Result(i, _) => {
+                self.scalar[i.index()] && self.inst_block[i.index()] == blk.0
+            }
+        };
+        // In a slot of its own that holds every lane's latest value: block parameters, and
+        // values some other block reads (stored by their block; other values may live in
+        // shared scratch slots).
+        let in_slot = match self.f.values[v.index()].def {
+            ir::ValueDef::Param(_, _) => true,
+            ir::ValueDef::Result(i, _) => {
+                self.inst_block[i.index()] != blk.0 && self.cross_block[v.index()]
+            }
+        };
+        this_scalar || in_slot && self.layout.slot[v.index()] != u32::MAX
+    }
+
+    /// The lane stride of `v` as used in block `blk` (see the module docs), in the value's
+    /// own units and width; `None` when not affine. No code is emitted.
+    pub(super) fn lane_stride(&self, v: ir::Value, blk: ir::Block, depth: u32) -> Option<i64> {
+        let t = self.ty(v);
+        if !matches!(t, ir::Type::I32 | ir::Type::I64) || depth > MAX_DEPTH {
+            return None;
+        }
+        if self.leaf_uniform(v, blk) {
+            return Some(0);
+        }
+        if let Some(s) = self.affine_leaf(v, blk) {
+            return Some(s);
+        }
+        let ir::ValueDef::Result(i, 0) = self.f.values[v.index()].def else {
+            return None;
+        };
+        let d = self.f.inst(i);
+        let s = |k: usize| -> Option<i64> { self.lane_stride(d.args[k], blk, depth + 1) };
+        let r = match d.op {
+            Op::SReg {
+                reg: ir::SReg::TidX | ir::SReg::LaneId,
+            } => 1,
+            // Replayed as they are (uniform, and the same when read again).
+            Op::Const { .. }
+            | Op::SReg {
+                reg:
+                    ir::SReg::NtidX
+                    | ir::SReg::NtidY
+                    | ir::SReg::NtidZ
+                    | ir::SReg::CtaidX
+                    | ir::SReg::CtaidY
+                    | ir::SReg::CtaidZ
+                    | ir::SReg::NctaidX
+                    | ir::SReg::NctaidY
+                    | ir::SReg::NctaidZ,
+            } => 0,
+            Op::IAdd {} => s(0)?.wrapping_add(s(1)?),
+            Op::ISub {} => s(0)?.wrapping_sub(s(1)?),
+            Op::IMul {} | Op::IMulWide { .. } => {
+                // mul.wide.u zero-extends its constant; mul.lo wraps either way.
+                let signed = !matches!(
+                    d.op,
+                    Op::IMulWide {
+                        sign: ir::Sign::Unsigned
+                    }
+                );
+                let c0 = self.const_of(d.args[0], signed);
+                match (c0, self.const_of(d.args[1], signed)) {
+                    (_, Some(c)) => s(0)?.checked_mul(c)?,
+                    (Some(c), None) => s(1)?.checked_mul(c)?,
+                    (None, None) => return None,
+                }
+            }
+            Op::Shl {} => {
+                let c = self.const_of(d.args[1], true)?;
+                if !(0..t.bits() as i64).contains(&c) {
+                    return None;
+                }
+                s(0)?.checked_mul(1i64 << c)?
+            }
+            Op::Cvt {
+                dst,
+                src,
+                rnd: ir::CvtRound::None,
+                sat: false,
+                ftz: false,
+            } if matches!(src.ir(), ir::Type::I32 | ir::Type::I64)
+                && matches!(dst.ir(), ir::Type::I32 | ir::Type::I64) =>
+            {
+                s(0)?
+            }
+            Op::Cvta { .. } => s(0)?,
+            Op::Bitcast {} if self.ty(d.args[0]) == t => s(0)?,
+            _ => return None,
+        };
+        let r = wrap(r, t);
+        (r.abs() <= MAX_STRIDE).then_some(r)
+    }
+
+    /// Replay `v`'s definition for virtual lane 0 as scalar code at the top of block `blk`
+    /// (only for values [`Self::lane_stride`] accepts), adding the run-time conditions.
+    fn replay_lane0(
+        &mut self,
+        v: ir::Value,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+        rp: &mut Replay,
+    ) -> Result<Value, String> {
+        if let Some(&x) = sc.get(&v) {
+            return Ok(x);
+        }
+        if let Some(&x) = rp.lane0.get(&v) {
+            return Ok(x);
+        }
+        if self.leaf_uniform(v, blk) {
+            let x = self.uniform_get(v, first)?;
+            rp.lane0.insert(v, x);
+            return Ok(x);
+        }
+        if let Some(s) = self.affine_leaf(v, blk) {
+            // Affine only where the warp's %tid.x are consecutive.
+            self.launch_fact(rp);
+            let x = self.uniform_get(v, first)?;
+            let t = self.b.func.dfg.value_type(x);
+            let f = if t == types::I32 {
+                first
+            } else {
+                self.b.ins().uextend(t, first)
+            };
+            let back = self.b.ins().imul_imm_s(f, s);
+            let x0 = self.b.ins().isub(x, back);
+            rp.lane0.insert(v, x0);
+            return Ok(x0);
+        }
+        let ir::ValueDef::Result(i, 0) = self.f.values[v.index()].def else {
+            return Err(format!("internal: {v} has no lane stride"));
+        };
+        let d = self.f.inst(i).clone();
+        let x = match d.op {
+            Op::SReg {
+                reg: ir::SReg::LaneId,
+            } => self.iconst(types::I32, 0),
+            Op::SReg {
+                reg: ir::SReg::TidX,
+            } => self.tid0(rp),
+            _ => {
+                let mut argv = Vec::with_capacity(d.args.len());
+                for &a in &d.args {
+                    argv.push(self.replay_lane0(a, blk, sc, first, rp)?);
+                }
+                // A widened operand must not wrap between lanes 0 and 31.
+                let widen = match d.op {
+                    Op::IMulWide { sign } => {
+                        let k = usize::from(self.const_of(d.args[0], true).is_some());
+                        Some((k, sign == ir::Sign::Signed))
+                    }
+                    Op::Cvt { src, dst, .. }
+                        if src.ir() == ir::Type::I32 && dst.ir() == ir::Type::I64 =>
+                    {
+                        Some((0, src.is_signed()))
+                    }
+                    _ => None,
+                };
+                if let Some((k, signed)) = widen {
+                    let s = self
+                        .lane_stride(d.args[k], blk, 0)
+                        .ok_or("internal: widened operand without a stride")?;
+                    if s != 0 {
+                        let ok = self.no_wrap(argv[k], s, signed);
+                        rp.checks.push(ok);
+                    }
+                }
+                let zero = self.iconst(types::I32, 0);
+                self.scalar_op(i, &argv, zero)?
+                    .ok_or_else(|| format!("internal: {i} has no result"))?
+            }
+        };
+        rp.lane0.insert(v, x);
+        Ok(x)
+    }
+
+    /// Whether the 32-bit progression `w0 + s · l`, l = 0..31, extended to 64 bits, stays
+    /// on one side of its wrap-around point (`i8`).
+    fn no_wrap(&mut self, w0: Value, s: i64, signed: bool) -> Value {
+        let w31 = self.b.ins().iadd_imm_s(w0, 31 * s);
+        let ext = |g: &mut Self, x: Value| {
+            if signed {
+                g.b.ins().sextend(types::I64, x)
+            } else {
+                g.b.ins().uextend(types::I64, x)
+            }
+        };
+        let e0 = ext(self, w0);
+        let e31 = ext(self, w31);
+        let diff = self.b.ins().isub(e31, e0);
+        self.b.ins().icmp_imm_s(IntCC::Equal, diff, 31 * s)
+    }
+
+    /// The launch fact that every warp's `%tid.x` are consecutive, added to the checks once.
+    fn launch_fact(&mut self, rp: &mut Replay) {
+        if rp.linear {
+            return;
+        }
+        rp.linear = true;
+        let env = self.e.env;
+        let nt = offset_of!(CtaEnv, ntid) as i32;
+        let nx = self.b.ins().load(types::I32, TRUSTED(), env, nt);
+        let ny = self.b.ins().load(types::I32, TRUSTED(), env, nt + 4);
+        let nz = self.b.ins().load(types::I32, TRUSTED(), env, nt + 8);
+        let low = self.b.ins().band_imm_s(nx, 31);
+        let rows = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+        let yz = self.b.ins().bor(ny, nz);
+        let one_row = self.b.ins().icmp_imm_s(IntCC::Equal, yz, 1);
+        let linear = self.b.ins().bor(rows, one_row);
+        rp.checks.push(linear);
+    }
+
+    /// `%tid.x` of the warp's lane 0 (and the launch fact).
+    fn tid0(&mut self, rp: &mut Replay) -> Value {
+        if let Some(t) = rp.tid0 {
+            return t;
+        }
+        self.launch_fact(rp);
+        let env = self.e.env;
+        let tbl = self.b.ins().load(
+            self.ptr,
+            TRUSTED(),
+            env,
+            offset_of!(CtaEnv, tid_table) as i32,
+        );
+        let w = self.b.ins().uextend(self.ptr, self.e.warp);
+        let off = self.b.ins().ishl_imm_s(w, 7); // 32 lanes · 4 bytes
+        let p = self.b.ins().iadd(tbl, off);
+        let t = self.b.ins().load(types::I32, TRUSTED(), p, 0);
+        rp.tid0 = Some(t);
+        t
+    }
+
+    /// Decide the fast accesses of block `blk` (at its top, after the scalar section).
+    pub(super) fn plan_fast_mem(
+        &mut self,
+        blk: ir::Block,
+        insts: &[ir::Inst],
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+        mask: Value,
+    ) -> Result<FastMem, String> {
+        let mut out = FastMem::default();
+        // Candidate accesses by (root, space, offset mod size, size, stride): members
+        // (instruction, constant offset, store).
+        type Key = (ir::Value, ir::Space, i64, i64, i64);
+        type Members = Vec<(ir::Inst, i64, bool)>;
+        let mut groups: Vec<(Key, Members)> = vec![];
+        for &i in insts {
+            if self.scalar[i.index()] {
+                continue;
+            }
+            let d = self.f.inst(i).clone();
+            let (space, align, et, store) = match d.op {
+                Op::Load { space, align } => match d.results.first() {
+                    Some(&r) => (space, align, self.ty(r), false),
+                    None => continue,
+                },
+                Op::Store { space, align } => match d.args.get(1) {
+                    Some(&x) => (space, align, self.ty(x), true),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let narrow = matches!(et, ir::Type::I8 | ir::Type::I16);
+            if !(matches!(
+                et,
+                ir::Type::I32 | ir::Type::F32 | ir::Type::I64 | ir::Type::F64
+            ) || narrow && !store)
+                || !matches!(
+                    space,
+                    ir::Space::Global | ir::Space::Const | ir::Space::Shared
+                )
+            {
+                continue;
+            }
+            let elem = et.bytes() as i64;
+            let addr = d.args[0];
+            let Some(stride) = self.lane_stride(addr, blk, 0) else {
+                continue;
+            };
+            // Consecutive elements, or (loads) one element for all lanes; `align` beyond
+            // the element size would fault in some lane.
+            if !(stride == elem || stride == 0 && !store) || i64::from(align) > elem {
+                continue;
+            }
+            // Accesses at constant offsets from one root share its replay and one bounds
+            // check over their union (`root + off`, 64-bit addresses only).
+            let (root, off) = match self.const_offset_root(addr) {
+                // The root must itself be replayable with the same stride (the address may
+                // be a leaf whose definition is not).
+                (r, o) if self.lane_stride(r, blk, 0) == Some(stride) => (r, o),
+                _ => (addr, 0),
+            };
+            let key = (root, space, off.rem_euclid(elem), elem, stride);
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, v)) => v.push((i, off, store)),
+                None => groups.push((key, vec![(i, off, store)])),
+            }
+        }
+        if groups.is_empty() {
+            return Ok(out);
+        }
+        let mut rp = Replay {
+            lane0: HashMap::new(),
+            checks: vec![],
+            tid0: None,
+            linear: false,
+        };
+        // Per group: the host pointer of `root + lo` and its bounds/alignment test.
+        let mut planned = Vec::with_capacity(groups.len());
+        for ((root, space, _, elem, stride), members) in &groups {
+            let r0 = self.replay_lane0(*root, blk, sc, first, &mut rp)?;
+            let r0 = if self.ty(*root) == ir::Type::I32 {
+                self.b.ins().uextend(types::I64, r0)
+            } else {
+                r0
+            };
+            let lo = members.iter().map(|m| m.1).min().unwrap_or(0);
+            let hi = members.iter().map(|m| m.1).max().unwrap_or(0);
+            let (base, limit, bias) = match space {
+                ir::Space::Shared => (self.e.shared_base, self.e.shared_size, 0),
+                _ => (self.e.global_base, self.e.global_top, GLOBAL_BASE as i64),
+            };
+            let span = (hi - lo) + if *stride == 0 { *elem } else { 32 * elem };
+            let a_lo = self.b.ins().iadd_imm_s(r0, lo);
+            let off = self.b.ins().iadd_imm_s(a_lo, -bias);
+            let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
+            let room = self.b.ins().isub(limit, off);
+            let fits = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, span);
+            let mut ok = self.b.ins().band(lt, fits);
+            if *elem > 1 {
+                // Every member's offset is lo modulo the element size (the group key).
+                let low = self.b.ins().band_imm_s(a_lo, elem - 1);
+                let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+                ok = self.b.ins().band(ok, z);
+            }
+            if *space != ir::Space::Shared {
+                let nm = self.b.ins().icmp_imm_s(IntCC::Equal, self.e.memcheck, 0);
+                ok = self.b.ins().band(ok, nm);
+            }
+            let p = self.b.ins().iadd(base, off);
+            planned.push((ok, p, lo));
+        }
+        // The run-time conditions of all replays (launch fact, no wrap) hold for the block
+        // or the fast paths are all off: one test, shared.
+        let mut common = None;
+        for &c in &rp.checks {
+            common = Some(match common {
+                None => c,
+                Some(x) => self.b.ins().band(x, c),
+            });
+        }
+        let mut full: Option<Value> = None;
+        for (((_, _, _, _, stride), members), (ok, p, lo)) in groups.iter().zip(planned) {
+            let ok = match common {
+                Some(c) => self.b.ins().band(ok, c),
+                None => ok,
+            };
+            let mut ok_store = None;
+            for &(i, off, store) in members {
+                let ok = if store {
+                    match ok_store {
+                        Some(o) => o,
+                        None => {
+                            let f = match full {
+                                Some(f) => f,
+                                None => {
+                                    let idle = self.b.ins().bnot(mask);
+                                    let f = self.b.ins().icmp_imm_s(IntCC::Equal, idle, 0);
+                                    full = Some(f);
+                                    f
+                                }
+                            };
+                            let o = self.b.ins().band(ok, f);
+                            ok_store = Some(o);
+                            o
+                        }
+                    }
+                } else {
+                    ok
+                };
+                let p = if off == lo {
+                    p
+                } else {
+                    self.b.ins().iadd_imm_s(p, off - lo)
+                };
+                out.access.insert(
+                    i,
+                    FastAccess {
+                        ok,
+                        p,
+                        stride: *stride as u32,
+                    },
+                );
+            }
+        }
+        Ok(out)
+    }
+}
