@@ -61,6 +61,57 @@ pub(super) fn ctype(t: ir::Type) -> CType {
     }
 }
 
+/// Where a block's group loops must break so that memory effects keep the warp's
+/// instruction order.
+///
+/// A group loop runs its instructions for lanes 0-3, then 4-7, and so on. Between two
+/// accesses that other lanes can see (global, shared or generic memory), that order differs
+/// from executing each instruction for the whole warp, which is what the interpreter does and
+/// what warp-synchronous code (a `volatile` shared array without `__syncwarp`) relies on,
+/// whenever one of them writes. So such an access starts a new segment when the segment
+/// already holds one and either of them writes (stores, atomics and fences count as writes).
+/// Loads alone, and thread-private local memory, never split.
+#[derive(Default)]
+pub(super) struct SegmentSplit {
+    visible: bool,
+    writes: bool,
+}
+
+impl SegmentSplit {
+    /// Whether a new segment must start before `op`; records `op` in the segment it joins.
+    pub(super) fn before(&mut self, op: &Op) -> bool {
+        let visible = |s: &ir::Space| {
+            matches!(
+                s,
+                ir::Space::Global | ir::Space::Shared | ir::Space::Generic
+            )
+        };
+        let (touches, writes) = match op {
+            Op::Load { space, .. } => (visible(space), false),
+            Op::Store { space, .. } | Op::Atom { space, .. } | Op::AtomCas { space } => {
+                (visible(space), true)
+            }
+            Op::Fence {} => (true, true),
+            _ => (false, false),
+        };
+        if !touches {
+            return false;
+        }
+        let split = self.visible && (writes || self.writes);
+        if split {
+            *self = SegmentSplit::default();
+        }
+        self.visible = true;
+        self.writes |= writes;
+        split
+    }
+
+    /// A warp operation or the start of a block ends the segment.
+    pub(super) fn reset(&mut self) {
+        *self = SegmentSplit::default();
+    }
+}
+
 /// Env fields loaded once per call.
 pub(super) struct EnvVals {
     pub(super) env: Value,
@@ -217,11 +268,16 @@ pub fn plan(f: &ir::Function) -> Plan {
     let mut seg_of_inst = vec![0usize; f.insts.len()];
     let mut term_seg = vec![0usize; f.blocks.len()];
     let mut seg = 0usize;
+    let mut split = SegmentSplit::default();
     for (bi, blk) in f.blocks.iter().enumerate() {
         seg += 1;
+        split.reset();
         for &i in &blk.insts {
             let warp = f.inst(i).op.effect() == Effect::Warp;
             if warp {
+                seg += 1;
+                split.reset();
+            } else if !scalar[i.index()] && split.before(&f.inst(i).op) {
                 seg += 1;
             }
             seg_of_inst[i.index()] = seg;

@@ -1480,8 +1480,10 @@ impl Gen<'_, '_> {
             }
         }
         self.fast = self.plan_fast_mem(blk, &bd.insts, &sc, first, mask)?;
-        // Segments between warp operations.
+        // Segments between warp operations, and between memory accesses whose order across
+        // lanes matters (`SegmentSplit`; the escape analysis splits the same way).
         let mut runs: Vec<(Vec<ir::Inst>, Option<ir::Inst>)> = vec![(vec![], None)];
+        let mut split = super::codegen::SegmentSplit::default();
         for &i in &bd.insts {
             if self.scalar[i.index()] {
                 continue;
@@ -1491,8 +1493,14 @@ impl Gen<'_, '_> {
                     last.1 = Some(i);
                 }
                 runs.push((vec![], None));
-            } else if let Some(last) = runs.last_mut() {
-                last.0.push(i);
+                split.reset();
+            } else {
+                if split.before(&self.f.inst(i).op) {
+                    runs.push((vec![], None));
+                }
+                if let Some(last) = runs.last_mut() {
+                    last.0.push(i);
+                }
             }
         }
         // A branch is decided once when its condition is uniform and available as a scalar:
