@@ -622,8 +622,10 @@ fn check(f: &Function) -> Result<(), VerifyError> {
     let nv = f.values.len();
     // Each instruction appears in exactly one block.
     let mut inst_block = vec![None; f.insts.len()];
+    // Position of each instruction in its block (so dominance checks stay linear).
+    let mut inst_pos = vec![0usize; f.insts.len()];
     for (bi, b) in f.blocks.iter().enumerate() {
-        for &i in &b.insts {
+        for (k, &i) in b.insts.iter().enumerate() {
             if i.index() >= f.insts.len() || inst_block[i.index()].is_some() {
                 return err(
                     format!("{i} placed twice or out of range"),
@@ -631,6 +633,7 @@ fn check(f: &Function) -> Result<(), VerifyError> {
                 );
             }
             inst_block[i.index()] = Some(bi);
+            inst_pos[i.index()] = k;
         }
     }
     for (ii, d) in f.insts.iter().enumerate() {
@@ -712,7 +715,7 @@ fn check(f: &Function) -> Result<(), VerifyError> {
                 let pos = if b == usize::MAX {
                     0
                 } else {
-                    f.blocks[b].insts.iter().position(|&x| x == i).unwrap_or(0) + 1
+                    inst_pos[i.index()] + 1
                 };
                 (b, pos)
             }
