@@ -15,6 +15,14 @@ pub fn run(a: &RunArgs) -> u8 {
     // With --json, stdout is one JSON object: device printf output goes to stderr.
     crate::runtime::printf::set_output_to_stderr(a.json);
     let case = match &a.case {
+        Some(path) if path.extension().is_some_and(|e| e == "ptx") => {
+            Err(CaseError::Case(format!(
+                "{} is a PTX file, not a case file: run it with --ptx {} --kernel NAME --grid .. \
+             --block .. --arg .. (see ptxjit run --help), or write a case file",
+                path.display(),
+                path.display()
+            )))
+        }
         Some(path) => Case::load(path),
         None => adhoc::build(&AdHoc {
             ptx: a

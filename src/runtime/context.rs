@@ -94,8 +94,14 @@ impl std::fmt::Display for FaultReport {
                     FaultKind::Unallocated => "out of bounds (no live allocation)",
                     _ => "unsupported address window",
                 };
+                // Addresses in the first page are almost always a null pointer plus an offset.
+                let null = if self.addr < 4096 && self.kind == FaultKind::OutOfBounds {
+                    " (a null pointer)"
+                } else {
+                    ""
+                };
                 let what = format!(
-                    "{kind} {access} of {} bytes at {} address {:#x}",
+                    "{kind} {access} of {} bytes at {} address {:#x}{null}",
                     self.size, self.space, self.addr
                 );
                 (what, true)
@@ -214,7 +220,7 @@ pub enum Error {
     /// Ill-formed PTX caught after parsing (undeclared register, type mismatch …).
     #[error("{0}")]
     Invalid(String),
-    #[error("no kernel named '{name}' in {file} (kernels: {available})")]
+    #[error("no kernel named '{name}' in {file} ({available})")]
     UnknownKernel {
         name: String,
         file: String,
@@ -450,12 +456,18 @@ impl Module {
             None => Err(Error::UnknownKernel {
                 name: name.to_string(),
                 file: self.file.clone(),
-                available: self
-                    .kernels
-                    .iter()
-                    .map(|k| k.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                available: if self.kernels.is_empty() {
+                    "the module has no .entry kernels".to_string()
+                } else {
+                    format!(
+                        "kernels: {}",
+                        self.kernels
+                            .iter()
+                            .map(|k| k.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                },
             }),
         }
     }
