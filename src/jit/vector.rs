@@ -317,6 +317,21 @@ impl Gen<'_, '_> {
         Ok(r)
     }
 
+    /// Store a group's vector value (one vector, or two for 64-bit lanes) at `p`; the
+    /// per-lane form `S4` is never stored this way.
+    fn store_vector(&mut self, fl: MemFlagsData, x: &GVal, p: Value) {
+        match *x {
+            GVal::V1(a) => {
+                self.b.ins().store(fl, a, p, 0);
+            }
+            GVal::V2(a, b) => {
+                self.b.ins().store(fl, a, p, 0);
+                self.b.ins().store(fl, b, p, 16);
+            }
+            GVal::S4(_) => {}
+        }
+    }
+
     /// Store a group value to the slot of `v`; with `blend`, only active lanes change.
     fn gstore(&mut self, grp: &Grp, v: ir::Value, x: GVal, blend: bool) -> Result<(), String> {
         let t = self.ty(v);
@@ -1284,16 +1299,7 @@ impl Gen<'_, '_> {
             self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
             self.b.switch_to_block(fast);
             let p = self.group_elem(grp, fa.p, fa.stride);
-            match args[1] {
-                GVal::V1(a) => {
-                    self.b.ins().store(fl, a, p, 0);
-                }
-                GVal::V2(a, b) => {
-                    self.b.ins().store(fl, a, p, 0);
-                    self.b.ins().store(fl, b, p, 16);
-                }
-                GVal::S4(_) => {}
-            }
+            self.store_vector(fl, &args[1], p);
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(slow);
         }
@@ -1305,16 +1311,7 @@ impl Gen<'_, '_> {
                 let fast = self.b.create_block();
                 self.b.ins().brif(ok, fast, &[], next, &[]);
                 self.b.switch_to_block(fast);
-                match args[1] {
-                    GVal::V1(a) => {
-                        self.b.ins().store(fl, a, p, 0);
-                    }
-                    GVal::V2(a, b) => {
-                        self.b.ins().store(fl, a, p, 0);
-                        self.b.ins().store(fl, b, p, 16);
-                    }
-                    GVal::S4(_) => {}
-                }
+                self.store_vector(fl, &args[1], p);
                 self.b.ins().jump(join, &[]);
             }
             _ => {
