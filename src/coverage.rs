@@ -413,6 +413,9 @@ mod tests {
             ),
             ("cp.async.ca.global.global [%rd2], [%rd1], 4", ".shared"),
             ("cp.async.wait_group %r1", "integer constant"),
+            ("mul.u32 %r1, %r2, %r3", ".lo, .hi or .wide"),
+            ("add.rn.u32 %r1, %r2, %r3", "no rounding modifier"),
+            ("mad.rz.lo.s32 %r1, %r2, %r3, %r4", "no rounding modifier"),
             (
                 "tex.cube.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r3, %r4}]",
                 ".f32 coordinates",

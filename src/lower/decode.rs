@@ -997,6 +997,9 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
                 if cx.has("sat") || cx.has("cc") {
                     return Err(cx.unsupported(".sat/.cc integer forms are not supported yet"));
                 }
+                if cx.round().is_some() {
+                    return Err(cx.bad("integer add/sub takes no rounding modifier"));
+                }
                 if op == "add" {
                     Op::IAdd {}
                 } else {
@@ -1021,6 +1024,13 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
             }
             if cx.has("sat") || cx.has("cc") {
                 return Err(cx.unsupported(".sat/.cc integer forms are not supported yet"));
+            }
+            // PTX ISA §9.7.1.3-4: the integer forms name the half of the product they keep.
+            if !(cx.has("lo") || cx.has("hi") || cx.has("wide")) {
+                return Err(cx.bad("integer mul/mad needs .lo, .hi or .wide"));
+            }
+            if cx.round().is_some() {
+                return Err(cx.bad("integer mul/mad takes no rounding modifier"));
             }
             let x = b.src(cx, 1, ty)?;
             let y = b.src(cx, 2, ty)?;
