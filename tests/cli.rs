@@ -450,3 +450,38 @@ fn json_stdout_stays_json_with_device_printf() {
         "printf output should be on stderr"
     );
 }
+
+/// Ctrl-C (SIGINT) stops a launch that would spin forever and reports where the warps were.
+#[cfg(unix)]
+#[test]
+fn interrupt_reports_where_the_warps_were() {
+    let dir = scratch("interrupt");
+    let ptx = dir.join("spin.ptx");
+    std::fs::write(
+        &ptx,
+        ".version 8.5\n.target sm_80\n.address_size 64\n\
+         .visible .entry k(.param .u64 a)\n{\n$L:\nbra $L;\n}\n",
+    )
+    .expect("write spin.ptx");
+    let child = Command::new(env!("CARGO_BIN_EXE_ptxjit"))
+        .args(["run", "--ptx"])
+        .arg(&ptx)
+        .args(["--kernel", "k", "--grid", "1", "--block", "32"])
+        .args(["--arg", "buf:a:u32:1", "--timeout", "60"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn ptxjit");
+    // Give it time to install its handler and start spinning.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: sending a signal to our own child process.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let o = child.wait_with_output().expect("wait for ptxjit");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("kernel 'k' interrupted; the warps were at:"),
+        "{err}"
+    );
+    assert!(err.contains("warp 0: lanes 0-31 at 'bra'"), "{err}");
+}

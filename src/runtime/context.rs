@@ -242,6 +242,10 @@ pub enum Error {
     /// lines, one CTA per paragraph).
     #[error("kernel '{0}' exceeded the time limit of {1:?}; the warps were at:\n{2}")]
     Timeout(String, Duration, String),
+    /// The launch was interrupted (`runtime::launch::INTERRUPT`, Ctrl-C in the CLI): kernel,
+    /// and where the warps were.
+    #[error("kernel '{0}' interrupted; the warps were at:\n{1}")]
+    Interrupted(String, String),
     /// A CTA could make no progress (a barrier that can never complete, a divergent
     /// `bar.sync`): `file: kernel 'k': report` naming the barriers' PTX lines and the warps.
     #[error("{0}")]
@@ -253,7 +257,7 @@ pub enum Error {
 
 impl Error {
     /// `parse`, `unsupported`, `invalid`, `unknown_kernel`, `argument`, `launch_config`,
-    /// `memory`, `fault`, `timeout`, `deadlock`, `internal`.
+    /// `memory`, `fault`, `timeout`, `interrupted`, `deadlock`, `internal`.
     pub fn kind(&self) -> &'static str {
         match self {
             Error::Parse(_) => "parse",
@@ -265,6 +269,7 @@ impl Error {
             Error::Memory(_) => "memory",
             Error::Fault(_) => "fault",
             Error::Timeout(..) => "timeout",
+            Error::Interrupted(..) => "interrupted",
             Error::Deadlock(_) => "deadlock",
             Error::Internal(_) => "internal",
         }
@@ -848,6 +853,7 @@ impl Context {
                 opts.timeout.unwrap_or_default(),
                 at,
             )),
+            Err(LaunchFailure::Interrupted(at)) => Err(Error::Interrupted(k.name.clone(), at)),
             Err(LaunchFailure::Deadlock(report)) => Err(Error::Deadlock(format!(
                 "{}: kernel '{}': {report}",
                 kernel.module_file, k.name

@@ -65,6 +65,8 @@ pub enum LaunchFailure {
     Fault(FaultRecord, u64),
     /// The launch ran past its time limit; where the warps were (PTX lines), one per line.
     Timeout(String),
+    /// The launch was stopped by [`INTERRUPT`]; where the warps were, as for `Timeout`.
+    Interrupted(String),
     /// A CTA can make no progress: threads wait at barriers that can never complete, or lanes
     /// of a warp wait at different `.aligned` barriers. The message names the barriers (PTX
     /// lines) and the warps.
@@ -154,6 +156,13 @@ struct CtaBuffers {
     states: Vec<Vec<u128>>,
 }
 
+/// Set (by a front end's Ctrl-C handler) to stop the launches in progress: each ends with
+/// [`LaunchFailure::Interrupted`], naming where its warps were. Cleared when read.
+pub static INTERRUPT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// How often the watchdog looks at [`INTERRUPT`].
+const INTERRUPT_POLL: Duration = Duration::from_millis(50);
+
 /// Run a whole grid. Returns statistics, or the failure.
 pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchStats, LaunchFailure> {
     let sink = FaultSink::default();
@@ -184,16 +193,31 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let tid_ptr = SendConstPtr(tids.as_ptr());
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|scope| {
-        // Watchdog: raise the abort flag when the time limit passes (engines check it at every
-        // block dispatch, so even an infinite loop stops).
-        if let Some(limit) = input.timeout {
+        // Watchdog: raise the abort flag when the time limit passes or on an interrupt
+        // (engines check it at every block dispatch, so even an infinite loop stops).
+        {
             let (control, timed_out) = (&control, &timed_out);
-            scope.spawn(move || {
-                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(limit)
-                {
-                    timed_out.store(1, Ordering::Relaxed);
-                    control.stop_all();
+            scope.spawn(move || loop {
+                let wait = match deadline {
+                    Some(d) => d
+                        .saturating_duration_since(Instant::now())
+                        .min(INTERRUPT_POLL),
+                    None => INTERRUPT_POLL,
+                };
+                match done_rx.recv_timeout(wait) {
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                    _ => return,
                 }
+                let stop = if INTERRUPT.swap(false, Ordering::SeqCst) {
+                    2
+                } else if deadline.is_some_and(|d| Instant::now() >= d) {
+                    1
+                } else {
+                    continue;
+                };
+                timed_out.store(stop, Ordering::Relaxed);
+                control.stop_all();
+                return;
             });
         }
         // CTAs are handed out in increasing linear order from one counter, in batches of
@@ -299,7 +323,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         });
         let _ = done_tx.send(());
     });
-    if timed_out.load(Ordering::Relaxed) != 0 {
+    let stopped = timed_out.load(Ordering::Relaxed);
+    if stopped != 0 {
         let mut pos = grid.positions.into_inner().unwrap_or_default();
         pos.sort();
         let n = pos.len();
@@ -314,7 +339,12 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         if text.is_empty() {
             text.push("(no CTA was running: the limit passed before or between CTAs)".into());
         }
-        return Err(LaunchFailure::Timeout(text.join("\n")));
+        let at = text.join("\n");
+        return Err(if stopped == 2 {
+            LaunchFailure::Interrupted(at)
+        } else {
+            LaunchFailure::Timeout(at)
+        });
     }
     if let Some((_, d)) = grid.deadlock.into_inner().ok().flatten() {
         return Err(LaunchFailure::Deadlock(d));
