@@ -261,6 +261,12 @@ op_table! {
     /// CTA scheduler releases them once every non-exited lane of their membermask waits too
     /// (`runtime::warp`). `bar.warp.sync` also orders memory among the warp's lanes.
     ["9.7.13.2"] WarpSync { exited_ok: bool } => "warpsync";
+    /// A yield point (`lower::yields`, not a PTX instruction): → pred, true for every active
+    /// lane; those lanes then park at a `Barrier` terminator like a warp-level
+    /// synchronization whose membermask is the lane alone, and the CTA scheduler releases them
+    /// at its next round, after the CTA's other warps have run (forward progress for loops
+    /// that spin on memory).
+    ["9.7.13.2"] Yield {} => "yield";
     /// The checks of a `call` on the per-thread call stack (`lower::recurse`): args (new stack
     /// top i64, call depth i32, function pointer i64, target state i32) → pred (the call may
     /// proceed). A target state of `u32::MAX` faults (the pointer is the address of no
@@ -381,6 +387,7 @@ macro_rules! warp_ops {
             | $crate::ir::Op::BarArrive { .. }
             | $crate::ir::Op::BarResult { .. }
             | $crate::ir::Op::WarpSync { .. }
+            | $crate::ir::Op::Yield {}
             | $crate::ir::Op::CallCheck { .. }
             | $crate::ir::Op::Printf {}
             | $crate::ir::Op::AssertFail {}

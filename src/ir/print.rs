@@ -173,6 +173,7 @@ pub fn print_modifiers(op: &Op) -> String {
         | Op::Elect {}
         | Op::Printf {}
         | Op::AssertFail {}
+        | Op::Yield {}
         | Op::Malloc {}
         | Op::Free {} => String::new(),
         Op::CallCheck { limit, size } => format!(" limit={limit} size={size}"),

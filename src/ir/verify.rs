@@ -416,6 +416,12 @@ impl Op {
                     .then_some(())
                     .ok_or("free: (i64 pointer)".into())
             }
+            Op::Yield {} => {
+                n(0, 1)?;
+                (res[0] == Pred)
+                    .then_some(())
+                    .ok_or("yield: () → pred".into())
+            }
             Op::AssertFail {} => {
                 n(4, 0)?;
                 (args == [I64, I64, I32, I64])

@@ -17,6 +17,7 @@ mod decode;
 mod recurse;
 mod reducible;
 mod ssa;
+mod yields;
 
 use crate::ir;
 use crate::ptx::ast;
@@ -93,6 +94,7 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
                 };
                 let mut pre = build::build_kernel(f, body, &mut globals, map, &funcs, &graph)?;
                 reducible::make_reducible(&mut pre);
+                yields::add_yields(&mut pre);
                 let func = ssa::construct(pre)?;
                 kernels.push(func);
             }

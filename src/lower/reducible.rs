@@ -18,7 +18,7 @@ use crate::ir::{ICmp, Op, Sign, SrcLoc, Type};
 
 type PBlock = u32;
 
-fn succs(t: &PTerm) -> Vec<PBlock> {
+pub(super) fn succs(t: &PTerm) -> Vec<PBlock> {
     match t {
         PTerm::Jump(b) | PTerm::Barrier(b) => vec![*b],
         PTerm::Branch(_, a, b) => vec![*a, *b],
@@ -89,7 +89,7 @@ fn find_multi_entry_region(k: &PreKernel) -> Option<Vec<PBlock>> {
 
 /// Strongly connected components of the subgraph of `allowed` blocks (Tarjan, iterative), as
 /// membership vectors.
-fn sccs(k: &PreKernel, allowed: &[bool]) -> Vec<Vec<bool>> {
+pub(super) fn sccs(k: &PreKernel, allowed: &[bool]) -> Vec<Vec<bool>> {
     let n = k.blocks.len();
     let mut index = vec![u32::MAX; n];
     let mut low = vec![0u32; n];

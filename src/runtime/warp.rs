@@ -269,6 +269,17 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 super::printf::write_output(&text);
             }
         }
+        Op::Yield {} => {
+            // Each lane waits for itself alone: released at the scheduler's next round.
+            for l in lanes(mask) {
+                let bit = 1u32 << l;
+                wr32(s, WSYNC_WAIT_OFF, rd32(s, WSYNC_WAIT_OFF) | bit);
+                wr32(s, WSYNC_STRICT_OFF, rd32(s, WSYNC_STRICT_OFF) & !bit);
+                wr32(s, WSYNC_MASK_OFF + 4 * l, bit);
+                wr32(s, WSYNC_INST_OFF + 4 * l, d.inst + 1);
+                d.set(s, 0, l, 1);
+            }
+        }
         Op::Malloc {} => {
             // SAFETY: `heap` is null or points to the context's heap, which outlives the
             // launch (the launch borrows the context).

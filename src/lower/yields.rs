@@ -1,0 +1,207 @@
+//! Forward progress between the warps of a CTA: yield points in loops that read memory.
+//!
+//! The CTA scheduler runs each warp until all its lanes wait (at a barrier or a warp-level
+//! synchronization) or exit. A warp that spins on a flag another warp of its CTA has yet to
+//! write (`while (flag == 0);` on a `volatile` shared or global variable, legal on Volta and
+//! later) would therefore never let that warp run. So every loop that may be waiting on
+//! memory — a loop whose exit depends on a value read from global, shared or generic memory
+//! (or an atomic's result) inside it, and that has no barrier, which already lets other warps
+//! run — counts its iterations, and every [`YIELD_EVERY`]th time round its lanes *yield*: a `yield` op parks them at the loop header
+//! the way a warp-level synchronization parks lanes (`runtime::warp`), and the scheduler
+//! releases them at its next round, after the CTA's other warps have run. What each thread
+//! computes is unchanged; only when warps take turns moves, the same way in both engines.
+
+use super::build::{PBlockData, PInst, PTerm, PreKernel, Var};
+use super::reducible::{sccs, succs};
+use crate::ir::{ICmp, Op, Sign, Space, SrcLoc, Type};
+
+type PBlock = u32;
+
+/// Iterations of a memory-reading loop between two yields of its lanes.
+pub const YIELD_EVERY: u64 = 1024;
+
+fn inst(op: Op, args: Vec<Var>, results: Vec<Var>, loc: SrcLoc, copy: bool) -> PInst {
+    PInst {
+        op,
+        args,
+        results,
+        loc,
+        ptx: "(yield point)".to_string(),
+        copy,
+    }
+}
+
+fn new_var(k: &mut PreKernel, ty: Type) -> Var {
+    k.vars.push(ty);
+    (k.vars.len() - 1) as Var
+}
+
+fn new_block(k: &mut PreKernel, insts: Vec<PInst>, term: PTerm, loc: SrcLoc) -> PBlock {
+    k.blocks.push(PBlockData {
+        insts,
+        term,
+        term_loc: loc,
+    });
+    (k.blocks.len() - 1) as PBlock
+}
+
+fn reads_shared_memory(op: &Op) -> bool {
+    let visible = |s: &Space| matches!(s, Space::Global | Space::Shared | Space::Generic);
+    match op {
+        Op::Load { space, .. } | Op::Atom { space, .. } | Op::AtomCas { space } => visible(space),
+        _ => false,
+    }
+}
+
+/// Whether the loop `members` (membership `scc`) may wait on memory: no barrier in it, and an
+/// exit branch whose condition depends, inside the loop, on a load or atomic of global,
+/// shared or generic memory. Loops that count to a bound (grid-stride loops, tiles) never
+/// qualify, so they pay nothing.
+fn waits_on_memory(k: &PreKernel, scc: &[bool], members: &[PBlock]) -> bool {
+    if members
+        .iter()
+        .any(|&b| matches!(k.blocks[b as usize].term, PTerm::Barrier(_)))
+    {
+        return false;
+    }
+    // Variables that carry a value read from memory in the loop (to a fixpoint: the loop's
+    // assignments can feed each other around the back edge).
+    let mut tainted = vec![false; k.vars.len()];
+    loop {
+        let mut changed = false;
+        for &b in members {
+            for i in &k.blocks[b as usize].insts {
+                let t = reads_shared_memory(&i.op) || i.args.iter().any(|&a| tainted[a as usize]);
+                for &r in &i.results {
+                    if t && !tainted[r as usize] {
+                        tainted[r as usize] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    members.iter().any(|&b| match k.blocks[b as usize].term {
+        PTerm::Branch(c, t, e) => tainted[c as usize] && (!scc[t as usize] || !scc[e as usize]),
+        _ => false,
+    })
+}
+
+/// Add a yield point on the back edges of every loop (with a single header) that may wait
+/// on memory ([`waits_on_memory`]).
+pub(crate) fn add_yields(k: &mut PreKernel) {
+    let n = k.blocks.len();
+    let mut reach = vec![false; n];
+    let mut work = vec![0u32];
+    while let Some(b) = work.pop() {
+        if !std::mem::replace(&mut reach[b as usize], true) {
+            work.extend(succs(&k.blocks[b as usize].term));
+        }
+    }
+    // Outermost loops first, then loops inside them without their header, as in
+    // `reducible`; each loop gets its own counter.
+    let mut loops: Vec<(PBlock, Vec<PBlock>)> = vec![];
+    let mut todo = vec![reach.clone()];
+    while let Some(allowed) = todo.pop() {
+        for scc in sccs(k, &allowed) {
+            let members: Vec<PBlock> = (0..n as PBlock).filter(|&b| scc[b as usize]).collect();
+            let single = members.len() == 1;
+            if single && !succs(&k.blocks[members[0] as usize].term).contains(&members[0]) {
+                continue;
+            }
+            // The header: the one member entered from outside (the kernel entry counts).
+            let entries: Vec<PBlock> = members
+                .iter()
+                .copied()
+                .filter(|&h| {
+                    h == 0
+                        || (0..n)
+                            .any(|p| reach[p] && !scc[p] && succs(&k.blocks[p].term).contains(&h))
+                })
+                .collect();
+            let [h] = entries[..] else { continue };
+            if h == 0 {
+                // A loop through the kernel's entry block: no place to start its counter.
+                continue;
+            }
+            if waits_on_memory(k, &scc, &members) {
+                let back: Vec<PBlock> = members
+                    .iter()
+                    .copied()
+                    .filter(|&u| succs(&k.blocks[u as usize].term).contains(&h))
+                    .collect();
+                loops.push((h, back));
+            }
+            let mut inner = scc;
+            inner[h as usize] = false;
+            todo.push(inner);
+        }
+    }
+    for (h, back) in loops {
+        let loc = k.blocks[h as usize].term_loc;
+        // The counter starts at 0 in the kernel's entry block.
+        let cnt = new_var(k, Type::I32);
+        let zero = new_var(k, Type::I32);
+        let init = [
+            inst(Op::Const { bits: 0 }, vec![], vec![zero], loc, false),
+            inst(Op::Bitcast {}, vec![zero], vec![cnt], loc, true),
+        ];
+        k.blocks[0].insts.splice(0..0, init);
+        for u in back {
+            // u → h becomes u → count → (every YIELD_EVERY-th time) yield → h.
+            let (one, sum, mask, low, z, p) = (
+                new_var(k, Type::I32),
+                new_var(k, Type::I32),
+                new_var(k, Type::I32),
+                new_var(k, Type::I32),
+                new_var(k, Type::I32),
+                new_var(k, Type::Pred),
+            );
+            let w = new_var(k, Type::Pred);
+            let park = new_block(k, vec![], PTerm::Barrier(h), loc);
+            let yield_b = new_block(
+                k,
+                vec![inst(Op::Yield {}, vec![], vec![w], loc, false)],
+                PTerm::Branch(w, park, h),
+                loc,
+            );
+            let count_insts = vec![
+                inst(Op::Const { bits: 1 }, vec![], vec![one], loc, false),
+                inst(Op::IAdd {}, vec![cnt, one], vec![sum], loc, false),
+                inst(Op::Bitcast {}, vec![sum], vec![cnt], loc, true),
+                inst(
+                    Op::Const {
+                        bits: YIELD_EVERY - 1,
+                    },
+                    vec![],
+                    vec![mask],
+                    loc,
+                    false,
+                ),
+                inst(Op::And {}, vec![sum, mask], vec![low], loc, false),
+                inst(Op::Const { bits: 0 }, vec![], vec![z], loc, false),
+                inst(
+                    Op::ICmp {
+                        cc: ICmp::Eq,
+                        sign: Sign::Unsigned,
+                    },
+                    vec![low, z],
+                    vec![p],
+                    loc,
+                    false,
+                ),
+            ];
+            let count = new_block(k, count_insts, PTerm::Branch(p, yield_b, h), loc);
+            let redirect = |t: PBlock| if t == h { count } else { t };
+            k.blocks[u as usize].term = match k.blocks[u as usize].term.clone() {
+                PTerm::Jump(t) => PTerm::Jump(redirect(t)),
+                PTerm::Barrier(t) => PTerm::Barrier(redirect(t)),
+                PTerm::Branch(c, t, e) => PTerm::Branch(c, redirect(t), redirect(e)),
+                other => other,
+            };
+        }
+    }
+}
