@@ -41,50 +41,70 @@ pub(crate) fn make_reducible(k: &mut PreKernel) {
 /// The entry blocks, in block order, of a strongly connected region with more than one (and
 /// not containing the kernel entry); searched from the outermost regions inwards.
 fn find_multi_entry_region(k: &PreKernel) -> Option<Vec<PBlock>> {
-    let n = k.blocks.len();
-    let mut reach = vec![false; n];
+    loop_regions(k)
+        .into_iter()
+        .map(|r| r.entries)
+        .find(|e| e.len() > 1 && !e.contains(&0))
+}
+
+/// A loop of the pre-SSA CFG: a strongly connected region (with a cycle) and the member
+/// blocks entered from outside it (the kernel entry counts as entered).
+pub(super) struct Region {
+    /// Membership by block index.
+    pub members: Vec<bool>,
+    /// Entry blocks in block order; exactly one for a natural loop (its header).
+    pub entries: Vec<PBlock>,
+}
+
+/// The blocks reachable from the kernel entry (block 0).
+pub(super) fn reachable(k: &PreKernel) -> Vec<bool> {
+    let mut reach = vec![false; k.blocks.len()];
     let mut work = vec![0u32];
     while let Some(b) = work.pop() {
         if !std::mem::replace(&mut reach[b as usize], true) {
             work.extend(succs(&k.blocks[b as usize].term));
         }
     }
+    reach
+}
+
+/// Every loop of `k`, outermost first: the strongly connected regions of the reachable
+/// blocks, then, inside each region with a single header, those of the region without its
+/// header (regions with several entries are not looked into).
+pub(super) fn loop_regions(k: &PreKernel) -> Vec<Region> {
+    let n = k.blocks.len();
+    let reach = reachable(k);
     let mut preds = vec![vec![]; n];
     for (b, _) in reach.iter().enumerate().filter(|(_, &r)| r) {
         for s in succs(&k.blocks[b].term) {
             preds[s as usize].push(b as PBlock);
         }
     }
-    // Regions to look at: (nodes allowed, header removed from them).
+    let mut out = vec![];
     let mut todo = vec![reach];
     while let Some(allowed) = todo.pop() {
         for scc in sccs(k, &allowed) {
-            let single = scc.iter().filter(|&&x| x).count() == 1;
             let member = |b: PBlock| scc[b as usize];
-            if single {
-                let b = scc.iter().position(|&x| x).unwrap_or(0) as PBlock;
-                if !succs(&k.blocks[b as usize].term).contains(&b) {
-                    continue;
-                }
+            let first = scc.iter().position(|&x| x).unwrap_or(0) as PBlock;
+            let single = scc.iter().filter(|&&x| x).count() == 1;
+            if single && !succs(&k.blocks[first as usize].term).contains(&first) {
+                continue;
             }
             let entries: Vec<PBlock> = (0..n as PBlock)
                 .filter(|&b| member(b) && (b == 0 || preds[b as usize].iter().any(|&p| !member(p))))
                 .collect();
-            if entries.len() > 1 {
-                if entries.contains(&0) {
-                    continue;
-                }
-                return Some(entries);
-            }
-            // One header: look for irreducible loops inside, without it.
-            if let Some(&h) = entries.first() {
+            if let [h] = entries[..] {
                 let mut inner = scc.clone();
                 inner[h as usize] = false;
                 todo.push(inner);
             }
+            out.push(Region {
+                members: scc,
+                entries,
+            });
         }
     }
-    None
+    out
 }
 
 /// Strongly connected components of the subgraph of `allowed` blocks (Tarjan, iterative), as
@@ -152,23 +172,33 @@ pub(super) fn sccs(k: &PreKernel, allowed: &[bool]) -> Vec<Vec<bool>> {
     out
 }
 
-fn new_var(k: &mut PreKernel, ty: Type) -> Var {
+/// A new pre-SSA variable of type `ty`.
+pub(super) fn new_var(k: &mut PreKernel, ty: Type) -> Var {
     k.vars.push(ty);
     (k.vars.len() - 1) as Var
 }
 
-fn inst(op: Op, args: Vec<Var>, results: Vec<Var>, loc: SrcLoc, copy: bool) -> PInst {
+/// A pre-SSA instruction the lowering adds (`ptx`: what reports call it).
+pub(super) fn inst(
+    op: Op,
+    args: Vec<Var>,
+    results: Vec<Var>,
+    loc: SrcLoc,
+    copy: bool,
+    ptx: &str,
+) -> PInst {
     PInst {
         op,
         args,
         results,
         loc,
-        ptx: String::new(),
+        ptx: ptx.to_string(),
         copy,
     }
 }
 
-fn new_block(k: &mut PreKernel, insts: Vec<PInst>, term: PTerm, loc: SrcLoc) -> PBlock {
+/// A new block holding `insts` and ending in `term`.
+pub(super) fn new_block(k: &mut PreKernel, insts: Vec<PInst>, term: PTerm, loc: SrcLoc) -> PBlock {
     k.blocks.push(PBlockData {
         insts,
         term,
@@ -189,7 +219,14 @@ fn add_dispatcher(k: &mut PreKernel, entries: &[PBlock]) {
         let kv = new_var(k, Type::I32);
         let p = new_var(k, Type::Pred);
         let insts = vec![
-            inst(Op::Const { bits: j as u64 }, vec![], vec![kv], loc, false),
+            inst(
+                Op::Const { bits: j as u64 },
+                vec![],
+                vec![kv],
+                loc,
+                false,
+                "",
+            ),
             inst(
                 Op::ICmp {
                     cc: ICmp::Eq,
@@ -199,6 +236,7 @@ fn add_dispatcher(k: &mut PreKernel, entries: &[PBlock]) {
                 vec![p],
                 loc,
                 false,
+                "",
             ),
         ];
         head = new_block(k, insts, PTerm::Branch(p, e, next), loc);
@@ -217,8 +255,15 @@ fn add_dispatcher(k: &mut PreKernel, entries: &[PBlock]) {
                 Some(j) => {
                     let tmp = new_var(k, Type::I32);
                     let insts = vec![
-                        inst(Op::Const { bits: j as u64 }, vec![], vec![tmp], tloc, false),
-                        inst(Op::Bitcast {}, vec![tmp], vec![sel], tloc, true),
+                        inst(
+                            Op::Const { bits: j as u64 },
+                            vec![],
+                            vec![tmp],
+                            tloc,
+                            false,
+                            "",
+                        ),
+                        inst(Op::Bitcast {}, vec![tmp], vec![sel], tloc, true, ""),
                     ];
                     new_block(k, insts, PTerm::Jump(head), tloc)
                 }

@@ -6,6 +6,7 @@
 //! parameter itself or one other value — are replaced by that value, repeatedly.
 
 use super::build::{PTerm, PreKernel, Var};
+use super::reducible::succs;
 use super::LowerError;
 use crate::ir::{self, Block, BlockCall, Op, SrcLoc, Terminator, Value, ValueDef};
 
@@ -30,27 +31,12 @@ impl BitSet {
     }
 }
 
-fn succs(t: &PTerm) -> Vec<u32> {
-    match t {
-        PTerm::Jump(b) | PTerm::Barrier(b) => vec![*b],
-        PTerm::Branch(_, a, b) => vec![*a, *b],
-        PTerm::Open | PTerm::Exit | PTerm::Trap => vec![],
-    }
-}
-
 /// Build the SSA function.
 pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
     let nb = k.blocks.len();
     let nv = k.vars.len();
     // Reachable pre-blocks from block 0.
-    let mut reach = vec![false; nb];
-    let mut work = vec![0u32];
-    while let Some(b) = work.pop() {
-        if std::mem::replace(&mut reach[b as usize], true) {
-            continue;
-        }
-        work.extend(succs(&k.blocks[b as usize].term));
-    }
+    let reach = super::reducible::reachable(&k);
     // Upward-exposed uses and definitions per block.
     let mut ue: Vec<BitSet> = (0..nb).map(|_| BitSet::new(nv)).collect();
     let mut defs: Vec<BitSet> = (0..nb).map(|_| BitSet::new(nv)).collect();

@@ -11,8 +11,8 @@
 //! releases them at its next round, after the CTA's other warps have run. What each thread
 //! computes is unchanged; only when warps take turns moves, the same way in both engines.
 
-use super::build::{PBlockData, PInst, PTerm, PreKernel, Var};
-use super::reducible::{sccs, succs};
+use super::build::{PInst, PTerm, PreKernel, Var};
+use super::reducible::{inst as pinst, loop_regions, new_block, new_var, succs};
 use crate::ir::{ICmp, Op, Sign, Space, SrcLoc, Type};
 
 type PBlock = u32;
@@ -20,29 +20,9 @@ type PBlock = u32;
 /// Iterations of a memory-reading loop between two yields of its lanes.
 pub const YIELD_EVERY: u64 = 1024;
 
+/// A yield-point instruction (named so in timeout and deadlock reports).
 fn inst(op: Op, args: Vec<Var>, results: Vec<Var>, loc: SrcLoc, copy: bool) -> PInst {
-    PInst {
-        op,
-        args,
-        results,
-        loc,
-        ptx: "(yield point)".to_string(),
-        copy,
-    }
-}
-
-fn new_var(k: &mut PreKernel, ty: Type) -> Var {
-    k.vars.push(ty);
-    (k.vars.len() - 1) as Var
-}
-
-fn new_block(k: &mut PreKernel, insts: Vec<PInst>, term: PTerm, loc: SrcLoc) -> PBlock {
-    k.blocks.push(PBlockData {
-        insts,
-        term,
-        term_loc: loc,
-    });
-    (k.blocks.len() - 1) as PBlock
+    pinst(op, args, results, loc, copy, "(yield point)")
 }
 
 fn reads_shared_memory(op: &Op) -> bool {
@@ -93,51 +73,24 @@ fn waits_on_memory(k: &PreKernel, scc: &[bool], members: &[PBlock]) -> bool {
 /// Add a yield point on the back edges of every loop (with a single header) that may wait
 /// on memory ([`waits_on_memory`]).
 pub(crate) fn add_yields(k: &mut PreKernel) {
-    let n = k.blocks.len();
-    let mut reach = vec![false; n];
-    let mut work = vec![0u32];
-    while let Some(b) = work.pop() {
-        if !std::mem::replace(&mut reach[b as usize], true) {
-            work.extend(succs(&k.blocks[b as usize].term));
-        }
-    }
-    // Outermost loops first, then loops inside them without their header, as in
-    // `reducible`; each loop gets its own counter.
+    // Outermost loops first (`reducible::loop_regions`); each loop gets its own counter.
     let mut loops: Vec<(PBlock, Vec<PBlock>)> = vec![];
-    let mut todo = vec![reach.clone()];
-    while let Some(allowed) = todo.pop() {
-        for scc in sccs(k, &allowed) {
-            let members: Vec<PBlock> = (0..n as PBlock).filter(|&b| scc[b as usize]).collect();
-            let single = members.len() == 1;
-            if single && !succs(&k.blocks[members[0] as usize].term).contains(&members[0]) {
-                continue;
-            }
-            // The header: the one member entered from outside (the kernel entry counts).
-            let entries: Vec<PBlock> = members
+    for r in loop_regions(k) {
+        let [h] = r.entries[..] else { continue };
+        if h == 0 {
+            // A loop through the kernel's entry block: no place to start its counter.
+            continue;
+        }
+        let members: Vec<PBlock> = (0..k.blocks.len() as PBlock)
+            .filter(|&b| r.members[b as usize])
+            .collect();
+        if waits_on_memory(k, &r.members, &members) {
+            let back: Vec<PBlock> = members
                 .iter()
                 .copied()
-                .filter(|&h| {
-                    h == 0
-                        || (0..n)
-                            .any(|p| reach[p] && !scc[p] && succs(&k.blocks[p].term).contains(&h))
-                })
+                .filter(|&u| succs(&k.blocks[u as usize].term).contains(&h))
                 .collect();
-            let [h] = entries[..] else { continue };
-            if h == 0 {
-                // A loop through the kernel's entry block: no place to start its counter.
-                continue;
-            }
-            if waits_on_memory(k, &scc, &members) {
-                let back: Vec<PBlock> = members
-                    .iter()
-                    .copied()
-                    .filter(|&u| succs(&k.blocks[u as usize].term).contains(&h))
-                    .collect();
-                loops.push((h, back));
-            }
-            let mut inner = scc;
-            inner[h as usize] = false;
-            todo.push(inner);
+            loops.push((h, back));
         }
     }
     for (h, back) in loops {
