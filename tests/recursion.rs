@@ -186,49 +186,43 @@ fn walk(n: u32) -> u32 {
     (0..3).fold(n, |acc, k| acc.wrapping_add(walk(n / (k + 2))))
 }
 
-#[test]
-fn recursion_in_a_loop_with_reg_formals_and_a_guard() {
-    let want: Vec<u32> = (0..64)
-        .map(|t| if t == 5 { 0 } else { walk(7 * t + 1) })
-        .collect();
+/// `kernel` on both engines gives `want`.
+fn expect_both(kernel: &str, extra: &[KernelArg], want: &[u32]) {
     for engine in [Engine::Interp, Engine::Jit] {
-        let got = run(engine, "walks", 64, &[]).unwrap_or_else(|e| panic!("{engine}: {e}"));
-        assert_eq!(got, want, "{engine}");
+        let got = run(engine, kernel, 64, extra).unwrap_or_else(|e| panic!("{engine}: {e}"));
+        assert_eq!(got, want, "{engine}: {kernel}");
     }
 }
 
-#[test]
-fn indirect_call_through_calltargets() {
-    let want: Vec<u32> = (0..64u32)
+/// What the `table` and `proto` kernels compute through their function pointers.
+fn table_results() -> Vec<u32> {
+    (0..64u32)
         .map(|t| match t % 3 {
             0 => t + 1,
             1 => t.wrapping_neg(),
             _ => 2 * t,
         })
+        .collect()
+}
+
+#[test]
+fn recursion_in_a_loop_with_reg_formals_and_a_guard() {
+    let want: Vec<u32> = (0..64)
+        .map(|t| if t == 5 { 0 } else { walk(7 * t + 1) })
         .collect();
-    for engine in [Engine::Interp, Engine::Jit] {
-        let got = run(engine, "table", 64, &[KernelArg::U32(1000)])
-            .unwrap_or_else(|e| panic!("{engine}: {e}"));
-        assert_eq!(got, want, "{engine}");
-    }
+    expect_both("walks", &[], &want);
+}
+
+#[test]
+fn indirect_call_through_calltargets() {
+    expect_both("table", &[KernelArg::U32(1000)], &table_results());
 }
 
 /// With a `.callprototype`, the candidates are the address-taken functions of the prototype's
 /// sizes: `wide` (b64 → b64) has its address taken too, but is no candidate.
 #[test]
 fn indirect_call_through_a_prototype() {
-    let want: Vec<u32> = (0..64u32)
-        .map(|t| match t % 3 {
-            0 => t + 1,
-            1 => t.wrapping_neg(),
-            _ => 2 * t,
-        })
-        .collect();
-    for engine in [Engine::Interp, Engine::Jit] {
-        let got = run(engine, "proto", 64, &[KernelArg::U32(1000)])
-            .unwrap_or_else(|e| panic!("{engine}: {e}"));
-        assert_eq!(got, want, "{engine}");
-    }
+    expect_both("proto", &[KernelArg::U32(1000)], &table_results());
 }
 
 #[test]
