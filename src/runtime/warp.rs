@@ -210,14 +210,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let id = d.arg(s, 0, l) as u32;
                 let threads = d.arg(s, 1, l) as u32;
                 let pred = d.arg(s, 2, l) != 0;
-                // PTX ISA §9.7.13.1: ids 0..15; a thread count is a multiple of the warp size.
-                let bad = if id >= BAR_COUNT {
-                    Some(id)
-                } else if !threads.is_multiple_of(WARP_SIZE) {
-                    Some(threads)
-                } else {
-                    None
-                };
+                let bad = bad_barrier_operand(id, threads);
                 if let Some(v) = bad {
                     env.fault(
                         l,
@@ -398,6 +391,18 @@ fn warp_sync(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv, exited_ok: boo
     }
 }
 
+/// The offending value of a barrier's operands, if any (PTX ISA §9.7.13.1: ids 0..15; a
+/// thread count is a multiple of the warp size).
+fn bad_barrier_operand(id: u32, threads: u32) -> Option<u32> {
+    if id >= BAR_COUNT {
+        Some(id)
+    } else if !threads.is_multiple_of(WARP_SIZE) {
+        Some(threads)
+    } else {
+        None
+    }
+}
+
 /// Device memory as one lane sees it (generic addresses, its own local window).
 struct LaneMem<'e> {
     env: &'e CtaEnv,
@@ -432,13 +437,7 @@ pub fn bar_arrive_mask(
     inst: u32,
     env: &CtaEnv,
 ) {
-    let bad = if id >= BAR_COUNT {
-        Some(id)
-    } else if !threads.is_multiple_of(WARP_SIZE) {
-        Some(threads)
-    } else {
-        None
-    };
+    let bad = bad_barrier_operand(id, threads);
     if let Some(v) = bad {
         for l in lanes(mask) {
             env.fault(
