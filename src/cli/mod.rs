@@ -195,12 +195,15 @@ pub fn main() -> ExitCode {
     // Ctrl-C stops the launch in progress, which reports where its warps were (an
     // `interrupted` error); a second Ctrl-C exits at once.
     let presses = std::sync::atomic::AtomicU32::new(0);
-    let _ = ctrlc::set_handler(move || {
+    let installed = ctrlc::set_handler(move || {
         if presses.fetch_add(1, std::sync::atomic::Ordering::SeqCst) > 0 {
             std::process::exit(130);
         }
         crate::runtime::launch::INTERRUPT.store(true, std::sync::atomic::Ordering::SeqCst);
     });
+    if installed.is_ok() {
+        crate::runtime::launch::INTERRUPTIBLE.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
     ExitCode::from(run_command(cli.command))
 }
 

@@ -157,8 +157,13 @@ struct CtaBuffers {
 }
 
 /// Set (by a front end's Ctrl-C handler) to stop the launches in progress: each ends with
-/// [`LaunchFailure::Interrupted`], naming where its warps were. Cleared when read.
+/// [`LaunchFailure::Interrupted`], naming where its warps were. Cleared when read. Launches
+/// watch it only once [`INTERRUPTIBLE`] is set.
 pub static INTERRUPT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Set by a front end that installs an interrupt handler: launches then run a watchdog that
+/// polls [`INTERRUPT`] (without it, only launches with a time limit have one).
+pub static INTERRUPTIBLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// How often the watchdog looks at [`INTERRUPT`].
 const INTERRUPT_POLL: Duration = Duration::from_millis(50);
@@ -195,7 +200,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     std::thread::scope(|scope| {
         // Watchdog: raise the abort flag when the time limit passes or on an interrupt
         // (engines check it at every block dispatch, so even an infinite loop stops).
-        {
+        if deadline.is_some() || INTERRUPTIBLE.load(Ordering::Relaxed) {
             let (control, timed_out) = (&control, &timed_out);
             scope.spawn(move || loop {
                 let wait = match deadline {
