@@ -178,20 +178,14 @@ pub fn f32_to_half_rs(fmt: HalfFmt, x: f32, r: u32, k: u32) -> u16 {
     if a.is_infinite() {
         return sign | inf;
     }
-    // The largest magnitude encoding not above `a` (encodings are monotone in magnitude).
-    let (mut lo, mut hi) = (0u16, max);
-    if value(max) <= a {
-        lo = max;
-    } else {
-        while lo < hi {
-            let mid = lo + (hi - lo).div_ceil(2);
-            if value(mid) <= a {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-    }
+    // The largest magnitude encoding not above `a`: the conversion toward zero.
+    let dst = match fmt {
+        HalfFmt::F16 => crate::ir::CvtType::F16,
+        HalfFmt::Bf16 => crate::ir::CvtType::Bf16,
+    };
+    let rz = crate::ir::CvtRound::Float(crate::ir::Round::Zero);
+    let abs_bits = (x.to_bits() & 0x7fff_ffff) as u64;
+    let lo = super::semantics::cvt(dst, crate::ir::CvtType::F32, rz, false, false, abs_bits) as u16;
     let t = value(lo);
     if t == a {
         return sign | lo;
