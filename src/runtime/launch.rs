@@ -586,12 +586,15 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
         let parked = parked_lanes(layout, s);
         any_parked |= parked != 0;
         let mut waiting = [0u32; BAR_COUNT as usize];
-        for id in ids(layout.bar_ids) {
-            waiting[id as usize] = rec(s, id, BAR_WAITING);
-        }
         // Parked lanes without a record (IR built without a `barrier` op) wait at barrier 0
-        // for all threads.
-        let registered = waiting.iter().fold(rd32(s, WSYNC_WAIT_OFF), |m, &w| m | w);
+        // for all threads. (Accumulated here: folding the array afterwards reads it back as
+        // vectors right after scalar stores, a store-forwarding stall on every round.)
+        let mut registered = rd32(s, WSYNC_WAIT_OFF);
+        for id in ids(layout.bar_ids) {
+            let w = rec(s, id, BAR_WAITING);
+            waiting[id as usize] = w;
+            registered |= w;
+        }
         let extra = parked & !registered;
         if extra != 0 {
             let arrived = rec(s, 0, BAR_ARRIVED);
