@@ -414,6 +414,8 @@ mod tests {
             ("cp.async.ca.global.global [%rd2], [%rd1], 4", ".shared"),
             ("cp.async.wait_group %r1", "integer constant"),
             ("mul.u32 %r1, %r2, %r3", ".lo, .hi or .wide"),
+            ("mov.u32 %r1, %tid.w", "'%tid' has no component '.w'"),
+            ("mov.u32 %r1, %nctaid", "'%nctaid' needs a component"),
             ("add.rn.u32 %r1, %r2, %r3", "no rounding modifier"),
             ("mad.rz.lo.s32 %r1, %r2, %r3, %r4", "no rounding modifier"),
             (

@@ -354,6 +354,20 @@ impl Builder<'_> {
                     let v = self.emit1(Op::SReg { reg: r }, vec![], r.ty(), cx.loc, &cx.ptx);
                     return self.coerce(cx, v, ty, Some(Sign::Unsigned), name.span);
                 }
+                // Vector special registers (PTX ISA §10.1-10.4) with a wrong or no component.
+                if ["%tid", "%ntid", "%ctaid", "%nctaid"].contains(&name.name.as_str()) {
+                    let what = match component {
+                        Some(c) => format!("has no component '.{c}'"),
+                        None => "needs a component".to_string(),
+                    };
+                    return Err(LowerError::new(
+                        name.span,
+                        format!(
+                            "special register '{}' {what} (it has .x, .y and .z) in '{}'",
+                            name.name, cx.ptx
+                        ),
+                    ));
+                }
                 if name.name.starts_with('%') {
                     if let Some(s) = name.name.strip_prefix('%') {
                         let known = [
