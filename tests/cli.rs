@@ -79,6 +79,13 @@ fn error_cases_exit_2_with_their_message() {
             "{path}: want '{}' in:\n{err}",
             want.contains
         );
+        // An argument mismatch names the case file it comes from.
+        if want.kind == "argument" {
+            assert!(
+                err.contains(&format!("{path}: ")) && err.contains("`args`"),
+                "{path}: the file is not named in:\n{err}"
+            );
+        }
         // --json: the same error in the error field, with its kind.
         args.push("--json");
         let o = ptxjit(&args);

@@ -122,6 +122,14 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
     } else {
         print!("{}", output::text_report(r, ""));
         if let Some(e) = &r.error {
+            // Arguments come from the case file's `args` or the `--arg` list: say which.
+            if e.kind() == "argument" {
+                return if r.case.ends_with(".toml") {
+                    fail(format!("{}: {e} (see the case's `args`)", r.case))
+                } else {
+                    fail(format!("{e} (see the --arg list)"))
+                };
+            }
             return fail(e);
         }
     }
