@@ -136,6 +136,9 @@ impl Session {
     pub fn new(case: &Case, prepared: &Prepared, engine: Engine) -> Result<Session, CaseError> {
         let s = &case.spec;
         let mut ctx = Context::new();
+        if let Some(bytes) = s.heap_bytes {
+            ctx.set_heap_size(bytes)?;
+        }
         let module = ctx.load_module(&prepared.ptx_text, &prepared.ptx_name, engine)?;
         let kernel = module.kernel(&s.kernel)?;
         let mut buffers = Vec::with_capacity(prepared.buffers.len());

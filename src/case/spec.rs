@@ -22,6 +22,10 @@ pub struct CaseSpec {
     /// Dynamic shared memory in bytes.
     #[serde(default)]
     pub shared_bytes: u32,
+    /// Extension: the device heap's size in bytes for kernels that call `malloc`
+    /// (`cudaDeviceSetLimit(cudaLimitMallocHeapSize, ...)`; default 8 MiB).
+    #[serde(default)]
+    pub heap_bytes: Option<u64>,
     /// Kernel parameters in declaration order.
     #[serde(default)]
     pub args: Vec<Arg>,

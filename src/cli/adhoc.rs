@@ -41,6 +41,7 @@ pub fn build(a: &AdHoc) -> Result<Case, CaseError> {
         grid,
         block,
         shared_bytes: a.shared_bytes,
+        heap_bytes: None,
         args,
         buffers,
         expect: IndexMap::new(),
