@@ -895,8 +895,26 @@ fn floor_index(u: f32) -> i64 {
 }
 
 /// `α = frac(ub)` in 9-bit fixed point with 8 fractional bits: (i, α) with α in 1/256 steps.
-#[inline]
+#[inline(always)]
 pub fn linear_weight(ub: f32) -> (i64, f32) {
+    // Texel coordinates (0 < |ub| < 2^23): the same values as `linear_weight_any`, in
+    // integers. floor(ub) = i exactly (a zero floor is +0 for ub in (0, 1), as `i as f32`);
+    // frac = ub - i is exact and in [0, 1], so frac * 256 is in [0, 256] and rounds half up.
+    if ub.abs() < 8_388_608.0 && ub != 0.0 {
+        let t = ub as i32;
+        let i = t - ((t as f32) > ub) as i32;
+        let scaled = (ub - i as f32) * 256.0;
+        let r = scaled as i32;
+        let q = (r + (scaled - r as f32 >= 0.5) as i32) as f32 / 256.0;
+        return (i as i64, q);
+    }
+    linear_weight_any(ub)
+}
+
+/// [`linear_weight`] for every input (NaN and infinities: weight 0, index 0 or saturated).
+#[cold]
+#[inline(never)]
+fn linear_weight_any(ub: f32) -> (i64, f32) {
     let i = floor_index(ub);
     let frac = if ub.is_finite() {
         ub - floor_f32(ub)

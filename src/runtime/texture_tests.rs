@@ -519,3 +519,49 @@ fn fast_path_declines_other_resources() {
     let t = table.texture(base).unwrap();
     assert!(fast::Fast2d::new(t, &t.tex, &env, TexResults::Words).is_none());
 }
+
+/// `linear_weight`'s integer shortcut for texel coordinates gives the general computation's
+/// index and weight bits.
+#[test]
+fn linear_weight_shortcut_matches_general() {
+    let mut x = 0x2545_f491u32;
+    let mut vals = vec![
+        0.0f32,
+        -0.0,
+        0.5,
+        -0.5,
+        1.0,
+        -1.0,
+        8_388_607.5,
+        -8_388_607.5,
+    ];
+    vals.extend([
+        0.001_953_125f32,
+        0.998_046_9,
+        -0.001_953_125,
+        1.0 - f32::EPSILON / 2.0,
+    ]);
+    vals.extend([
+        -1e-9,
+        1e-9,
+        f32::MIN_POSITIVE,
+        -1e-45,
+        8_388_608.0,
+        f32::NAN,
+    ]);
+    for _ in 0..500_000 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        vals.push(f32::from_bits(x));
+        vals.push((x >> 4) as f32 / 65536.0 - 16384.0);
+        // Near the halfway points of the 1/256 steps.
+        let k = (x >> 20) as f32;
+        vals.push(k / 512.0 + (x & 7) as f32 * 1e-7 - 4e-7);
+    }
+    for v in vals {
+        let (i, a) = linear_weight(v);
+        let (j, b) = linear_weight_any(v);
+        assert_eq!((i, a.to_bits()), (j, b.to_bits()), "{v:e}");
+    }
+}

@@ -150,7 +150,8 @@ impl<'a> Fast2d<'a> {
         }
     }
 
-    /// The lanes' fetches with texel decoder `dec` (given a pointer from `texel_at`).
+    /// The lanes' fetches with texel decoder `dec` (given a pointer from `texel_at`), with
+    /// addressing specialized for clamp to edge in both dimensions (the default).
     #[inline(always)]
     fn run(
         &self,
@@ -160,13 +161,30 @@ impl<'a> Fast2d<'a> {
         out: &mut [[u32; 32]; 4],
         dec: impl Fn(*const u8) -> Texel,
     ) {
+        if self.address == [AddressMode::Clamp; 2] {
+            self.run_with::<true>(mask, x, y, out, &dec)
+        } else {
+            self.run_with::<false>(mask, x, y, out, &dec)
+        }
+    }
+
+    /// [`Fast2d::run`] with `CLAMP`: whether both address modes are clamp to edge.
+    #[inline(always)]
+    fn run_with<const CLAMP: bool>(
+        &self,
+        mask: u32,
+        x: &[f32; 32],
+        y: &[f32; 32],
+        out: &mut [[u32; 32]; 4],
+        dec: &impl Fn(*const u8) -> Texel,
+    ) {
         for l in lanes(mask) {
             let l = l as usize;
             let c = [x[l], y[l]];
             let texel = if self.linear {
-                self.bilinear(c, &dec)
+                self.bilinear::<CLAMP>(c, dec)
             } else {
-                self.nearest(c, &dec)
+                self.nearest::<CLAMP>(c, dec)
             };
             let r = result_bits(texel, self.ty, self.results);
             for k in 0..4 {
@@ -198,13 +216,23 @@ impl<'a> Fast2d<'a> {
         dec(unsafe { self.base.add(off as usize) })
     }
 
+    /// Texel index `i` of dimension `d` after addressing ([`address`]; with `CLAMP`, both
+    /// modes are clamp to edge, whatever the coordinates); `None`: the border.
+    #[inline(always)]
+    fn index<const CLAMP: bool>(&self, d: usize, i: i64) -> Option<u32> {
+        if CLAMP {
+            Some(i.clamp(0, self.dims[d] as i64 - 1) as u32)
+        } else {
+            address(self.address[d], self.normalized, i, self.dims[d])
+        }
+    }
+
     /// Nearest-point sampling (`Sample::filtered`'s point case, `Sample::texel`).
     #[inline(always)]
-    fn nearest(&self, u: [f32; 2], dec: &impl Fn(*const u8) -> Texel) -> Texel {
+    fn nearest<const CLAMP: bool>(&self, u: [f32; 2], dec: &impl Fn(*const u8) -> Texel) -> Texel {
         let x = self.texels(u);
-        let n = self.normalized;
-        let ix = address(self.address[0], n, floor_index(x[0]), self.dims[0]);
-        let iy = address(self.address[1], n, floor_index(x[1]), self.dims[1]);
+        let ix = self.index::<CLAMP>(0, floor_index(x[0]));
+        let iy = self.index::<CLAMP>(1, floor_index(x[1]));
         match (ix, iy) {
             (Some(i), Some(j)) => self.texel_at(i, j, dec),
             _ => self.border,
@@ -214,19 +242,12 @@ impl<'a> Fast2d<'a> {
     /// Bilinear filtering (`Sample::filtered`'s linear case with two dimensions): the same
     /// 1/256 weights, corner order (i, j), (i+1, j), (i, j+1), (i+1, j+1) and f32 sums.
     #[inline(always)]
-    fn bilinear(&self, u: [f32; 2], dec: &impl Fn(*const u8) -> Texel) -> Texel {
+    fn bilinear<const CLAMP: bool>(&self, u: [f32; 2], dec: &impl Fn(*const u8) -> Texel) -> Texel {
         let x = self.texels(u);
-        let n = self.normalized;
         let (i, wx) = linear_weight(x[0] - 0.5);
         let (j, wy) = linear_weight(x[1] - 0.5);
-        let ix = [
-            address(self.address[0], n, i, self.dims[0]),
-            address(self.address[0], n, i + 1, self.dims[0]),
-        ];
-        let iy = [
-            address(self.address[1], n, j, self.dims[1]),
-            address(self.address[1], n, j + 1, self.dims[1]),
-        ];
+        let ix = [self.index::<CLAMP>(0, i), self.index::<CLAMP>(0, i + 1)];
+        let iy = [self.index::<CLAMP>(1, j), self.index::<CLAMP>(1, j + 1)];
         let w = [[1.0 - wx, wx], [1.0 - wy, wy]];
         let mut acc = [0f32; 4];
         for c in 0..4 {
