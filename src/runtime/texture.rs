@@ -812,6 +812,7 @@ fn round_f16(v: [f32; 4]) -> [u32; 4] {
 
 /// Apply address mode `m` to texel index `i` of a dimension of `n` texels: `Some(index)`, or
 /// `None` for the border.
+#[inline]
 pub fn address(m: AddressMode, normalized: bool, i: i64, n: u32) -> Option<u32> {
     let n = n as i64;
     let m = match m {
@@ -834,9 +835,58 @@ pub fn address(m: AddressMode, normalized: bool, i: i64, n: u32) -> Option<u32> 
     })
 }
 
+/// `x.trunc()` for `|x| < 2^23` (sign kept, so -0.3 gives -0): one conversion each way,
+/// exact in that range.
+#[inline]
+fn trunc_small(x: f32) -> f32 {
+    (x as i32 as f32).copysign(x)
+}
+
+/// Whether `x` is its own floor and round: ±0, ±∞, |x| ≥ 2^23 (integral already) and NaN.
+#[inline]
+fn own_integer(x: f32) -> bool {
+    x.is_nan() || x.abs() >= 8_388_608.0 || x == 0.0
+}
+
+/// `x.floor()`, the same bits for every input but NaN (zeros and infinities included; a NaN
+/// gives a NaN), computed inline: without SSE4.1 `floor` is a call into libm, once or twice
+/// per texel coordinate.
+#[inline]
+fn floor_f32(x: f32) -> f32 {
+    if own_integer(x) {
+        return x;
+    }
+    let t = trunc_small(x);
+    if t > x {
+        t - 1.0
+    } else {
+        t
+    }
+}
+
+/// `x.round()` (half away from zero), the same bits for every input but NaN (a NaN gives a
+/// NaN), computed inline (see [`floor_f32`]).
+#[inline]
+fn round_f32(x: f32) -> f32 {
+    if own_integer(x) {
+        return x;
+    }
+    let t = trunc_small(x);
+    // Exact: the fraction of an f32 is an f32.
+    let r = x - t;
+    if r >= 0.5 {
+        t + 1.0
+    } else if r <= -0.5 {
+        t - 1.0
+    } else {
+        t
+    }
+}
+
 /// A float texel coordinate to an integer index (`floor`, saturated; NaN → 0).
+#[inline]
 fn floor_index(u: f32) -> i64 {
-    let f = u.floor();
+    let f = floor_f32(u);
     if f.is_nan() {
         0
     } else {
@@ -845,10 +895,33 @@ fn floor_index(u: f32) -> i64 {
 }
 
 /// `α = frac(ub)` in 9-bit fixed point with 8 fractional bits: (i, α) with α in 1/256 steps.
+#[inline(always)]
 pub fn linear_weight(ub: f32) -> (i64, f32) {
+    // Texel coordinates (0 < |ub| < 2^23): the same values as `linear_weight_any`, in
+    // integers. floor(ub) = i exactly (a zero floor is +0 for ub in (0, 1), as `i as f32`);
+    // frac = ub - i is exact and in [0, 1], so frac * 256 is in [0, 256] and rounds half up.
+    if ub.abs() < 8_388_608.0 && ub != 0.0 {
+        let t = ub as i32;
+        let i = t - ((t as f32) > ub) as i32;
+        let scaled = (ub - i as f32) * 256.0;
+        let r = scaled as i32;
+        let q = (r + (scaled - r as f32 >= 0.5) as i32) as f32 / 256.0;
+        return (i as i64, q);
+    }
+    linear_weight_any(ub)
+}
+
+/// [`linear_weight`] for every input (NaN and infinities: weight 0, index 0 or saturated).
+#[cold]
+#[inline(never)]
+fn linear_weight_any(ub: f32) -> (i64, f32) {
     let i = floor_index(ub);
-    let frac = if ub.is_finite() { ub - ub.floor() } else { 0.0 };
-    let q = (frac * 256.0).round() / 256.0;
+    let frac = if ub.is_finite() {
+        ub - floor_f32(ub)
+    } else {
+        0.0
+    };
+    let q = round_f32(frac * 256.0) / 256.0;
     (i, q)
 }
 
@@ -1107,12 +1180,17 @@ pub fn fetch(
         None => &t.tex,
     };
     let texel = fetch_texel(t, s, env, req)?;
-    let ty = t.res.desc.format.ty;
-    Ok(match req.results {
+    Ok(result_bits(texel, t.res.desc.format.ty, req.results))
+}
+
+/// The result registers' bits of a fetched texel of channel type `ty`.
+#[inline]
+fn result_bits(texel: Texel, ty: ChannelType, results: TexResults) -> [u32; 4] {
+    match results {
         TexResults::Words => texel.bits(),
         TexResults::F16 => round_f16(texel.to_f32(ty)),
         TexResults::F16x2 => pack_f16x2(texel.to_f32(ty)),
-    })
+    }
 }
 
 /// The texel (filtered) a `tex` fetch gives, before any f16 rounding.
@@ -1643,6 +1721,8 @@ pub fn surf_reduce(
     unsafe { super::semantics::atomic_rmw(p, op, ty, v, true) };
     Ok(())
 }
+
+pub mod fast;
 
 #[cfg(test)]
 #[path = "texture_tests.rs"]

@@ -223,3 +223,345 @@ fn multisample_layout_checks() {
     assert!(bad(ResourceKind::D2, 65, 1));
     assert!(!bad(ResourceKind::D2Layered, 2, 1));
 }
+
+/// The inline `floor` and `round` of the linear weights give `f32::floor`'s and
+/// `f32::round`'s bits for every kind of input (NaN: a NaN; the weights never round one).
+#[test]
+fn inline_floor_and_round_match_std() {
+    let mut x = 0x1234_5678u32;
+    let mut vals = vec![
+        0.0f32,
+        -0.0,
+        0.5,
+        -0.5,
+        1.5,
+        -1.5,
+        2.5,
+        -2.5,
+        0.499_999_97,
+        -0.499_999_97,
+        8_388_607.5,
+        -8_388_607.5,
+        8_388_608.0,
+        16_777_215.0,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        1e-45,
+        -1e-45,
+        f32::MAX,
+        f32::MIN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+    ];
+    for _ in 0..200_000 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        vals.push(f32::from_bits(x));
+        // Also values of texel-coordinate size.
+        vals.push((x >> 8) as f32 / 4096.0 - 2048.0);
+    }
+    for v in vals {
+        if v.is_nan() {
+            assert!(floor_f32(v).is_nan() && round_f32(v).is_nan());
+            continue;
+        }
+        assert_eq!(floor_f32(v).to_bits(), v.floor().to_bits(), "floor {v:e}");
+        assert_eq!(round_f32(v).to_bits(), v.round().to_bits(), "round {v:e}");
+    }
+}
+
+/// A CTA environment over `mem` and `table` for calling the texture unit directly (no
+/// memcheck; faults are recorded in `sink`).
+fn test_env(
+    mem: &DeviceMemory,
+    table: &TextureTable,
+    sink: &env::FaultSink,
+    control: &env::AbortControl,
+    flag: &std::sync::atomic::AtomicU32,
+    count: &std::sync::atomic::AtomicU64,
+) -> CtaEnv {
+    let null = std::ptr::null_mut();
+    CtaEnv {
+        global_base: mem.base(),
+        global_top: mem.top(),
+        shared_base: null,
+        shared_size: 0,
+        param_base: null,
+        param_size: 0,
+        local_base: null,
+        local_size: 0,
+        symbols: std::ptr::null(),
+        nsymbols: 0,
+        abort: flag,
+        control,
+        sink,
+        memory: mem,
+        ctaid: [0; 3],
+        nctaid: [1; 3],
+        ntid: [32, 1, 1],
+        warp: 0,
+        nwarps: 1,
+        memcheck: 1,
+        dynamic_smem: 0,
+        nsmid: 1,
+        gridid: 0,
+        launch_start: std::time::Instant::now(),
+        thread_instructions: count,
+        tid_table: std::ptr::null(),
+        tid_stride: 32,
+        textures: table,
+        heap: std::ptr::null(),
+    }
+}
+
+/// The per-warp fast path of `tex.2d` ([`fast::Fast2d`]) gives the bits the generic
+/// [`fetch`] gives, for every format, filter, address mode, coordinate mode and destination
+/// type it takes, at random coordinates inside, outside and on the edges of the texture and
+/// at NaN and infinite ones; with an independent sampler too.
+#[test]
+fn fast_path_matches_fetch() {
+    use crate::ir::TexGeom;
+    use std::sync::atomic::{AtomicU32, AtomicU64};
+    let (w, h) = (7u32, 5u32);
+    let mut mem = DeviceMemory::new();
+    let mut table = TextureTable::default();
+    // Random texel bytes, with a pitch wider than a row (16-byte texels at most).
+    let pitch = (w as u64 + 3) * 16;
+    let bytes = pitch * h as u64;
+    let p = mem.alloc(bytes, Some("texels")).unwrap();
+    let mut x = 0x9e37_79b9u32;
+    let mut rnd = move || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    };
+    let data: Vec<u8> = (0..bytes)
+        .map(|i| {
+            // Odd bytes (the high bytes of f16 and f32 channels) stay small, so float
+            // channels are finite and moderate.
+            let r = rnd() as u8;
+            if i % 2 == 1 {
+                r & 0x3f
+            } else {
+                r
+            }
+        })
+        .collect();
+    mem.write(p, &data).unwrap();
+    use AddressMode::*;
+    use ChannelType as C;
+    let formats = [
+        (C::U8, 4, ReadMode::NormalizedFloat),
+        (C::F32, 1, ReadMode::ElementType),
+        (C::F32, 4, ReadMode::ElementType),
+        (C::U16, 2, ReadMode::NormalizedFloat),
+        (C::S8, 1, ReadMode::NormalizedFloat),
+        (C::F16, 4, ReadMode::ElementType),
+        (C::U8, 4, ReadMode::ElementType),
+        (C::S32, 2, ReadMode::ElementType),
+    ];
+    let modes = [Wrap, Clamp, Mirror, Border];
+    let results = [TexResults::Words, TexResults::F16, TexResults::F16x2];
+    let mut coords: Vec<f32> = vec![
+        0.0,
+        -0.0,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        1e30,
+        -1e30,
+    ];
+    for k in -20..=20 {
+        coords.push(k as f32 * 0.5);
+        coords.push(k as f32 / w as f32);
+        coords.push(k as f32 / h as f32);
+        coords.push((k as f32 + 0.5) / 7.0);
+    }
+    let sink = env::FaultSink::default();
+    let control = env::AbortControl::new(1);
+    let flag = AtomicU32::new(0);
+    let count = AtomicU64::new(0);
+    let mut checked = 0u64;
+    for (ty, channels, read_mode) in formats {
+        let format = ChannelFormat { ty, channels };
+        let mut res = ResourceDesc::new(ResourceKind::D2, p, format, [w, h, 1]);
+        res.pitch_bytes = pitch;
+        let float = ty.is_float() || read_mode == ReadMode::NormalizedFloat;
+        for filter in [FilterMode::Point, FilterMode::Linear] {
+            if filter == FilterMode::Linear && !float {
+                continue;
+            }
+            for (a0, a1) in modes
+                .iter()
+                .flat_map(|&a| modes.iter().map(move |&b| (a, b)))
+            {
+                for normalized_coords in [true, false] {
+                    let tex = TextureDesc {
+                        address: [a0, a1, Clamp],
+                        filter,
+                        read_mode,
+                        normalized_coords,
+                        border_color: [0.25, -1.5, 3.0, 0.75],
+                        ..TextureDesc::default()
+                    };
+                    let th = table.create_texture(&mem, res, tex).unwrap();
+                    // An independent sampler with the texture's state but other modes.
+                    let sh = table.create_sampler(TextureDesc {
+                        address: [a1, a0, Clamp],
+                        ..tex
+                    });
+                    let env = test_env(&mem, &table, &sink, &control, &flag, &count);
+                    for smp in [None, Some(sh)] {
+                        let t = table.texture(th).unwrap();
+                        let s = smp.map_or(&t.tex, |sh| table.sampler(sh).unwrap());
+                        for r in results {
+                            let fast = fast::Fast2d::new(t, s, &env, r).expect("fast path");
+                            let n = coords.len();
+                            for i in 0..n {
+                                // Lane j: (coords[i], coords[(i * 7 + j * 3) % n]).
+                                let xs: [f32; 32] = std::array::from_fn(|_| coords[i]);
+                                let ys: [f32; 32] =
+                                    std::array::from_fn(|j| coords[(i * 7 + j * 3) % n]);
+                                let mut out = [[0u32; 32]; 4];
+                                fast.fetch_lanes(u32::MAX, &xs, &ys, &mut out);
+                                for l in 0..32 {
+                                    let req = TexRequest {
+                                        geom: TexGeom::D2,
+                                        layer: 0,
+                                        coords: [xs[l], ys[l], 0.0],
+                                        int_coords: None,
+                                        lod: LodInput::Base,
+                                        offset: [0; 3],
+                                        compare: None,
+                                        sample: 0,
+                                        results: r,
+                                    };
+                                    let want = fetch(&table, &env, th, smp, &req).unwrap();
+                                    let got = [out[0][l], out[1][l], out[2][l], out[3][l]];
+                                    assert_eq!(
+                                        got, want,
+                                        "{format:?} {read_mode:?} {filter:?} {a0:?}/{a1:?} \
+                                         normalized {normalized_coords} sampler {smp:?} {r:?} \
+                                         at ({}, {})",
+                                        xs[l], ys[l]
+                                    );
+                                    checked += 1;
+                                }
+                            }
+                        }
+                    }
+                    table.destroy(sh).unwrap();
+                    table.destroy(th).unwrap();
+                }
+            }
+        }
+    }
+    assert!(checked > 1_000_000, "{checked} fetches compared");
+    assert_eq!(sink.count.load(std::sync::atomic::Ordering::Relaxed), 0);
+}
+
+/// The fast path declines what it does not take, so the generic path runs: layered, mipmapped
+/// and multisample resources, linear filtering of integer reads (an independent sampler can
+/// ask for it), and texels outside the arena's live allocations (with memcheck).
+#[test]
+fn fast_path_declines_other_resources() {
+    use std::sync::atomic::{AtomicU32, AtomicU64};
+    let mut mem = DeviceMemory::new();
+    let mut table = TextureTable::default();
+    let f = ChannelFormat {
+        ty: ChannelType::U8,
+        channels: 4,
+    };
+    let p = mem.alloc(4096, Some("t")).unwrap();
+    let sink = env::FaultSink::default();
+    let control = env::AbortControl::new(1);
+    let flag = AtomicU32::new(0);
+    let count = AtomicU64::new(0);
+    let mut d2 = ResourceDesc::new(ResourceKind::D2, p, f, [8, 8, 1]);
+    let base = table
+        .create_texture(&mem, d2, TextureDesc::default())
+        .unwrap();
+    d2.mip_levels = 2;
+    let mips = table
+        .create_texture(&mem, d2, TextureDesc::default())
+        .unwrap();
+    d2.mip_levels = 1;
+    d2.samples = 2;
+    let ms = table
+        .create_texture(&mem, d2, TextureDesc::default())
+        .unwrap();
+    let mut layered = ResourceDesc::new(ResourceKind::D2Layered, p, f, [8, 8, 1]);
+    layered.layers = 2;
+    let lay = table
+        .create_texture(&mem, layered, TextureDesc::default())
+        .unwrap();
+    let linear = TextureDesc {
+        filter: FilterMode::Linear,
+        ..TextureDesc::default()
+    };
+    {
+        let env = test_env(&mem, &table, &sink, &control, &flag, &count);
+        let t = |h| table.texture(h).unwrap();
+        let w = TexResults::Words;
+        assert!(fast::Fast2d::new(t(base), &t(base).tex, &env, w).is_some());
+        assert!(fast::Fast2d::new(t(mips), &t(mips).tex, &env, w).is_none());
+        assert!(fast::Fast2d::new(t(ms), &t(ms).tex, &env, w).is_none());
+        assert!(fast::Fast2d::new(t(lay), &t(lay).tex, &env, w).is_none());
+        assert!(fast::Fast2d::new(t(base), &linear, &env, w).is_none());
+    }
+    // The memory is freed: memcheck's translation of the level fails, so the generic path
+    // runs (and faults per texel).
+    mem.free(p).unwrap();
+    let env = test_env(&mem, &table, &sink, &control, &flag, &count);
+    let t = table.texture(base).unwrap();
+    assert!(fast::Fast2d::new(t, &t.tex, &env, TexResults::Words).is_none());
+}
+
+/// `linear_weight`'s integer shortcut for texel coordinates gives the general computation's
+/// index and weight bits.
+#[test]
+fn linear_weight_shortcut_matches_general() {
+    let mut x = 0x2545_f491u32;
+    let mut vals = vec![
+        0.0f32,
+        -0.0,
+        0.5,
+        -0.5,
+        1.0,
+        -1.0,
+        8_388_607.5,
+        -8_388_607.5,
+    ];
+    vals.extend([
+        0.001_953_125f32,
+        0.998_046_9,
+        -0.001_953_125,
+        1.0 - f32::EPSILON / 2.0,
+    ]);
+    vals.extend([
+        -1e-9,
+        1e-9,
+        f32::MIN_POSITIVE,
+        -1e-45,
+        8_388_608.0,
+        f32::NAN,
+    ]);
+    for _ in 0..500_000 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        vals.push(f32::from_bits(x));
+        vals.push((x >> 4) as f32 / 65536.0 - 16384.0);
+        // Near the halfway points of the 1/256 steps.
+        let k = (x >> 20) as f32;
+        vals.push(k / 512.0 + (x & 7) as f32 * 1e-7 - 4e-7);
+    }
+    for v in vals {
+        let (i, a) = linear_weight(v);
+        let (j, b) = linear_weight_any(v);
+        assert_eq!((i, a.to_bits()), (j, b.to_bits()), "{v:e}");
+    }
+}

@@ -4,11 +4,15 @@
 //! Operand order is the op table's (`ir::ops`); the sampling rules are `runtime::texture`'s.
 
 use super::env::CtaEnv;
+use super::texture::fast::Fast2d;
 use super::texture::{
     self, GatherRequest, LodInput, SurfRequest, TexFault, TexRequest, TexResults,
 };
 use super::warp::{lanes, WarpDesc};
-use crate::ir::{Op, TexLod, Type};
+use crate::analysis::schedule::WARP_SIZE;
+use crate::ir::{Op, TexGeom, TexLod, Type};
+
+const WARP_LANES: usize = WARP_SIZE as usize;
 
 fn f32_of(v: u64) -> f32 {
     f32::from_bits(v as u32)
@@ -36,6 +40,22 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
             sampler,
             opts,
         } => {
+            let results = if opts.f16x2 {
+                TexResults::F16x2
+            } else if opts.f16 {
+                TexResults::F16
+            } else {
+                TexResults::Words
+            };
+            if geom == TexGeom::D2
+                && lod == TexLod::Base
+                && !int_coords
+                && !opts.offset
+                && !opts.compare
+                && tex2d_fast(d, mask, s, env, sampler, results)
+            {
+                return;
+            }
             let n = geom.dims() as usize;
             for l in lanes(mask) {
                 let mut k = 0;
@@ -85,13 +105,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     offset,
                     compare,
                     sample,
-                    results: if opts.f16x2 {
-                        TexResults::F16x2
-                    } else if opts.f16 {
-                        TexResults::F16
-                    } else {
-                        TexResults::Words
-                    },
+                    results,
                 };
                 let r = match texture::fetch(table, env, h, smp, &req) {
                     Ok(r) => r,
@@ -254,6 +268,51 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
         }
         _ => {}
     }
+}
+
+/// `tex.2d` with float coordinates at the base level, no offsets and no depth compare
+/// (operands: handle, sampler when `sampler`, x, y) through [`Fast2d`] when every lane of
+/// `mask` names the same live texture (and sampler) and the fast path takes it; false (and
+/// nothing done) otherwise, for the generic path to run.
+fn tex2d_fast(
+    d: &WarpDesc,
+    mask: u32,
+    s: &mut [u8],
+    env: &CtaEnv,
+    sampler: bool,
+    results: TexResults,
+) -> bool {
+    let first = mask.trailing_zeros();
+    let h = d.arg(s, 0, first);
+    let smp = sampler.then(|| d.arg(s, 1, first));
+    let uniform =
+        lanes(mask).all(|l| d.arg(s, 0, l) == h && smp.is_none_or(|sh| d.arg(s, 1, l) == sh));
+    if !uniform {
+        return false;
+    }
+    let table = env.textures();
+    let Some(t) = table.texture(h) else {
+        return false;
+    };
+    let samp = match smp {
+        Some(sh) => match table.sampler(sh) {
+            Some(x) => x,
+            None => return false,
+        },
+        None => &t.tex,
+    };
+    let Some(fast) = Fast2d::new(t, samp, env, results) else {
+        return false;
+    };
+    let k = 1 + sampler as usize;
+    let x = d.gather32(s, k, mask).map(f32::from_bits);
+    let y = d.gather32(s, k + 1, mask).map(f32::from_bits);
+    let mut out = [[0u32; WARP_LANES]; 4];
+    fast.fetch_lanes(mask, &x, &y, &mut out);
+    for (k, v) in out.iter().enumerate() {
+        d.scatter32(s, k, mask, v);
+    }
+    true
 }
 
 /// The surface handle and request of a surface op's leading operands.

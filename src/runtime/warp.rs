@@ -115,6 +115,60 @@ impl WarpDesc {
         }
     }
 
+    /// Argument `k` of every lane of `mask` as 32-bit values (others 0), read straight from
+    /// the slot when it holds 32-bit values.
+    pub(crate) fn gather32(&self, s: &[u8], k: usize, mask: u32) -> [u32; WARP_SIZE as usize] {
+        let mut v = [0u32; WARP_SIZE as usize];
+        let words = self
+            .args
+            .get(k)
+            .filter(|a| a.bytes == 4)
+            .and_then(|a| s.get(a.off as usize..a.off as usize + 4 * WARP_SIZE as usize));
+        match words {
+            Some(src) => {
+                for l in lanes(mask) {
+                    let o = l as usize * 4;
+                    v[l as usize] =
+                        u32::from_le_bytes([src[o], src[o + 1], src[o + 2], src[o + 3]]);
+                }
+            }
+            None => {
+                for l in lanes(mask) {
+                    v[l as usize] = self.arg(s, k, l) as u32;
+                }
+            }
+        }
+        v
+    }
+
+    /// Set result `k` of every lane of `mask` to its value in `v` (truncated to the slot's
+    /// width), written straight into the slot when it holds 32-bit values.
+    pub(crate) fn scatter32(
+        &self,
+        s: &mut [u8],
+        k: usize,
+        mask: u32,
+        v: &[u32; WARP_SIZE as usize],
+    ) {
+        let Some(r) = self.res.get(k) else { return };
+        let words = (r.bytes == 4)
+            .then(|| s.get_mut(r.off as usize..r.off as usize + 4 * WARP_SIZE as usize))
+            .flatten();
+        match words {
+            Some(dst) => {
+                for l in lanes(mask) {
+                    let o = l as usize * 4;
+                    dst[o..o + 4].copy_from_slice(&v[l as usize].to_le_bytes());
+                }
+            }
+            None => {
+                for l in lanes(mask) {
+                    self.set(s, k, l, v[l as usize] as u64);
+                }
+            }
+        }
+    }
+
     /// Argument `k` of every lane of `mask` (others 0).
     fn gather(&self, s: &[u8], k: usize, mask: u32) -> [u64; WARP_SIZE as usize] {
         let mut v = [0u64; WARP_SIZE as usize];
