@@ -825,6 +825,53 @@ impl Gen<'_, '_> {
                     _ => return Ok(None),
                 }
             }
+            // `cvt.sat.f32.f32` (PTX ISA §9.7.9.21, `semantics::cvt`): NaN and negative
+            // numbers give +0.0 (-0.0 stays), numbers above 1.0 give 1.0, the rest is exact.
+            Op::Cvt {
+                dst: ir::CvtType::F32,
+                src: ir::CvtType::F32,
+                rnd: ir::CvtRound::None | ir::CvtRound::Float(_),
+                sat: true,
+                ftz: false,
+            } => {
+                let GVal::V1(a) = args[0] else {
+                    return Ok(None);
+                };
+                let zero = self.b.ins().f32const(0.0);
+                let zero = self.b.ins().splat(types::F32X4, zero);
+                let one = self.b.ins().f32const(1.0);
+                let one = self.b.ins().splat(types::F32X4, one);
+                let above = self.b.ins().fcmp(FloatCC::GreaterThan, a, one);
+                let below = self.b.ins().fcmp(FloatCC::LessThan, a, zero);
+                let nan = self.b.ins().fcmp(FloatCC::Unordered, a, a);
+                let to_zero = self.b.ins().bor(below, nan);
+                let r = self.b.ins().bitselect(above, one, a);
+                GVal::V1(self.b.ins().bitselect(to_zero, zero, r))
+            }
+            // f32 → 32-bit integer with an integer rounding (`cvt.rni.s32.f32` …): round, then
+            // convert saturating, NaN → 0, as `semantics::cvt` (`.sat` changes nothing there).
+            Op::Cvt {
+                dst: dst @ (ir::CvtType::S32 | ir::CvtType::U32),
+                src: ir::CvtType::F32,
+                rnd: ir::CvtRound::Int(r),
+                sat: _,
+                ftz: false,
+            } => {
+                let GVal::V1(a) = args[0] else {
+                    return Ok(None);
+                };
+                let y = match r {
+                    ir::Round::Nearest => self.b.ins().nearest(a),
+                    ir::Round::Zero => self.b.ins().trunc(a),
+                    ir::Round::Down => self.b.ins().floor(a),
+                    ir::Round::Up => self.b.ins().ceil(a),
+                };
+                GVal::V1(if dst == ir::CvtType::S32 {
+                    self.b.ins().fcvt_to_sint_sat(types::I32X4, y)
+                } else {
+                    self.b.ins().fcvt_to_uint_sat(types::I32X4, y)
+                })
+            }
             Op::Cvt {
                 dst,
                 src,
