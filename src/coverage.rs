@@ -415,6 +415,10 @@ mod tests {
             ("cp.async.wait_group %r1", "integer constant"),
             ("mul.u32 %r1, %r2, %r3", ".lo, .hi or .wide"),
             ("mov.u32 %r1, %tid.w", "'%tid' has no component '.w'"),
+            (
+                "ld.global.v3.u32 {%r1, %r2, %r3}, [%rd1]",
+                ".v3 is not a PTX vector width",
+            ),
             ("mov.u32 %r1, %nctaid", "'%nctaid' needs a component"),
             ("add.rn.u32 %r1, %r2, %r3", "no rounding modifier"),
             ("mad.rz.lo.s32 %r1, %r2, %r3, %r4", "no rounding modifier"),

@@ -1645,6 +1645,10 @@ fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
                 | "L2::evict_normal"
         ) || ast::ScalarType::from_suffix(m).is_some();
         if !ok {
+            // `.v3` looks like a vector width but is none (PTX ISA §5.4.2: .v2, .v4, .v8).
+            if *m == "v3" {
+                return Err(cx.bad(".v3 is not a PTX vector width (.v2, .v4 or .v8)"));
+            }
             return Err(cx.unsupported(&format!("modifier .{m} is not supported yet")));
         }
     }
