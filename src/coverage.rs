@@ -415,6 +415,8 @@ mod tests {
             ("cp.async.wait_group %r1", "integer constant"),
             ("mul.u32 %r1, %r2, %r3", ".lo, .hi or .wide"),
             ("mov.u32 %r1, %tid.w", "'%tid' has no component '.w'"),
+            ("shfl.down.b32 %r1, %r2, 1, 31", "shfl without .sync"),
+            ("vote.any.pred %p1, %p2", "vote without .sync"),
             (
                 "ld.global.v3.u32 {%r1, %r2, %r3}, [%rd1]",
                 ".v3 is not a PTX vector width",
@@ -436,6 +438,22 @@ mod tests {
                 err.contains("bad.ptx:18:"),
                 "`{inst}`: no location in {err}"
             );
+        }
+    }
+
+    /// `shfl`/`vote` without `.sync` still load where the module's header allows them
+    /// (before PTX ISA 6.4, or a target below sm_70), as ptxas accepts them there.
+    #[test]
+    fn legacy_warp_ops_load_for_old_headers() {
+        for (version, target) in [("6.3", "sm_70"), ("8.0", "sm_60"), ("6.0", "sm_52")] {
+            for inst in ["shfl.down.b32 %r1, %r2, 1, 31", "vote.any.pred %p1, %p2"] {
+                let text = super::example_kernel(inst)
+                    .replace(".version 8.5", &format!(".version {version}"))
+                    .replace(".target sm_90", &format!(".target {target}"));
+                if let Err(e) = crate::runtime::front_end(&text, "old.ptx") {
+                    panic!("{version} {target} `{inst}`: {e}");
+                }
+            }
         }
     }
 

@@ -81,6 +81,25 @@ pub(crate) struct Globals {
     pub shared: Vec<ast::VarDecl>,
     /// Element size in bytes of every module-scope variable by name (for `a[i]` operands).
     pub elem: HashMap<String, Option<u64>>,
+    /// `shfl`/`vote` need `.sync`: PTX ISA 6.4 or later for `.target sm_70` or higher, where
+    /// the forms without it are removed (ptxas rejects them).
+    pub sync_required: bool,
+}
+
+/// Whether a module's header removes `shfl`/`vote` without `.sync` (PTX ISA §9.7.9.6,
+/// §9.7.13.8: not supported on `sm_70`+ from PTX ISA 6.4).
+fn sync_required(m: &ast::Module) -> bool {
+    let sm70 = m.target.iter().any(|t| {
+        let digits: String = t
+            .strip_prefix("sm_")
+            .or_else(|| t.strip_prefix("compute_"))
+            .unwrap_or("")
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse::<u32>().is_ok_and(|n| n >= 70)
+    });
+    sm70 && m.version.is_some_and(|v| v >= (6, 4))
 }
 
 fn align_up(x: u64, a: u64) -> u64 {
@@ -289,6 +308,7 @@ impl Globals {
             const_bytes: 0,
             shared: vec![],
             elem: HashMap::new(),
+            sync_required: sync_required(m),
         };
         for item in &m.items {
             let ast::Item::Var(d) = item else { continue };
@@ -388,6 +408,8 @@ impl Globals {
 /// The state while building one kernel.
 pub(crate) struct Builder<'a> {
     pub map: &'a SourceMap,
+    /// `Globals::sync_required` of the module.
+    pub sync_required: bool,
     pub vars: Vec<Type>,
     /// Scopes of register names → variable.
     pub scopes: Vec<HashMap<String, Var>>,
@@ -601,6 +623,7 @@ pub(crate) fn build_kernel<'a>(
 ) -> Result<PreKernel, LowerError> {
     let mut b = Builder {
         map,
+        sync_required: globals.sync_required,
         funcs,
         graph,
         region: None,

@@ -69,6 +69,12 @@ pub(super) fn collective(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), L
         // vote{.sync}.ballot.b32 d, {!}a{, membermask}.
         "vote" => {
             let sync = cx.has("sync");
+            if !sync && b.sync_required {
+                return Err(cx.bad(
+                    "vote without .sync is not supported on .target sm_70 and higher from PTX \
+                     ISA 6.4 (vote.sync takes a membermask)",
+                ));
+            }
             cx.expect_operands(if sync { 3 } else { 2 })?;
             let mode = if cx.has("all") {
                 VoteMode::All

@@ -1980,6 +1980,12 @@ fn shfl(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
         })
         .ok_or_else(|| cx.bad("missing shuffle mode"))?;
     let sync = cx.has("sync");
+    if !sync && b.sync_required {
+        return Err(cx.bad(
+            "shfl without .sync is not supported on .target sm_70 and higher from PTX ISA 6.4 \
+             (shfl.sync takes a membermask)",
+        ));
+    }
     cx.expect_operands(if sync { 5 } else { 4 })?;
     let v = b.src(cx, 1, Type::I32)?;
     let lane = b.src(cx, 2, Type::I32)?;
