@@ -1783,6 +1783,53 @@ fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
         _ => return Err(cx.bad("vector width and destination list disagree")),
     };
     let at = b.vars[addr as usize];
+    if let Some(wt) = packed_vector(space, ty, n) {
+        // One access of the whole vector, split into its elements (element k in bits
+        // k·w..(k+1)·w: little-endian memory).
+        let whole = b.emit1(
+            Op::Load {
+                space,
+                align: wt.bytes() as u8,
+            },
+            vec![addr],
+            wt,
+            cx.loc,
+            &cx.ptx,
+        );
+        for (k, dop) in dests.iter().enumerate() {
+            let part = if k == 0 {
+                whole
+            } else {
+                let c = b.konst(cx, Type::I32, k as u64 * ty.bits() as u64);
+                let op = Op::Shr {
+                    sign: Sign::Unsigned,
+                };
+                b.emit1(op, vec![whole, c], wt, cx.loc, &cx.ptx)
+            };
+            let int = Type::int_of_bytes(ty.bytes()).unwrap_or(ty);
+            let part = if int != wt {
+                let op = Op::Cvt {
+                    dst: uint_cvt(int),
+                    src: uint_cvt(wt),
+                    rnd: CvtRound::None,
+                    sat: false,
+                    ftz: false,
+                };
+                b.emit1(op, vec![part], int, cx.loc, &cx.ptx)
+            } else {
+                part
+            };
+            let v = if int != ty {
+                b.emit1(Op::Bitcast {}, vec![part], ty, cx.loc, &cx.ptx)
+            } else {
+                part
+            };
+            if let Some(t) = b.dst_rel(cx, dop, ty, Some(sign))? {
+                b.copy(t, v, cx.loc, &cx.ptx);
+            }
+        }
+        return Ok(());
+    }
     for (k, dop) in dests.iter().enumerate() {
         let a = if k == 0 {
             addr
@@ -1797,6 +1844,23 @@ fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
         }
     }
     Ok(())
+}
+
+/// The integer type of a whole `ld`/`st` vector accessed at once: vectors of at most 8
+/// bytes (`.v2/.v4` of 8- and 16-bit elements, `.v2` of 32-bit ones) in memory that threads
+/// address directly (global, shared, local, generic). A vector access is one access of its
+/// whole size, aligned to it (PTX ISA §6.4.2, §9.7.9.8): so it faults as a whole, and the
+/// engines see one lane-consecutive access instead of strided element accesses.
+fn packed_vector(space: Space, ty: Type, n: u32) -> Option<Type> {
+    let direct = matches!(
+        space,
+        Space::Global | Space::Shared | Space::Local | Space::Generic
+    );
+    let total = ty.bytes() * n;
+    if !direct || n < 2 || total > 8 || !matches!(ty.bits(), 8 | 16 | 32) {
+        return None;
+    }
+    Type::int_of_bytes(total)
 }
 
 fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
@@ -1816,6 +1880,49 @@ fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
         _ => return Err(cx.bad("vector width and source list disagree")),
     };
     let at = b.vars[addr as usize];
+    if let Some(wt) = packed_vector(space, ty, n) {
+        // The elements packed into one integer (element k in bits k·w..(k+1)·w), one store.
+        let int = Type::int_of_bytes(ty.bytes()).unwrap_or(ty);
+        let mut acc = None;
+        for (k, sop) in srcs.iter().enumerate() {
+            let v = b.src_rel(cx, sop, ty, Some(Sign::Unsigned))?;
+            let v = if int != ty {
+                b.emit1(Op::Bitcast {}, vec![v], int, cx.loc, &cx.ptx)
+            } else {
+                v
+            };
+            let v = if int != wt {
+                let op = Op::Cvt {
+                    dst: uint_cvt(wt),
+                    src: uint_cvt(int),
+                    rnd: CvtRound::None,
+                    sat: false,
+                    ftz: false,
+                };
+                b.emit1(op, vec![v], wt, cx.loc, &cx.ptx)
+            } else {
+                v
+            };
+            let v = if k == 0 {
+                v
+            } else {
+                let c = b.konst(cx, Type::I32, k as u64 * ty.bits() as u64);
+                b.emit1(Op::Shl {}, vec![v, c], wt, cx.loc, &cx.ptx)
+            };
+            acc = Some(match acc {
+                None => v,
+                Some(a) => b.emit1(Op::Or {}, vec![a, v], wt, cx.loc, &cx.ptx),
+            });
+        }
+        if let Some(v) = acc {
+            let op = Op::Store {
+                space,
+                align: wt.bytes() as u8,
+            };
+            b.emit(op, vec![addr, v], vec![], cx.loc, &cx.ptx);
+        }
+        return Ok(());
+    }
     for (k, sop) in srcs.iter().enumerate() {
         let v = b.src_rel(cx, sop, ty, Some(Sign::Unsigned))?;
         let a = if k == 0 {
