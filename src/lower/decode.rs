@@ -1806,24 +1806,8 @@ fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
                 };
                 b.emit1(op, vec![whole, c], wt, cx.loc, &cx.ptx)
             };
-            let int = Type::int_of_bytes(ty.bytes()).unwrap_or(ty);
-            let part = if int != wt {
-                let op = Op::Cvt {
-                    dst: uint_cvt(int),
-                    src: uint_cvt(wt),
-                    rnd: CvtRound::None,
-                    sat: false,
-                    ftz: false,
-                };
-                b.emit1(op, vec![part], int, cx.loc, &cx.ptx)
-            } else {
-                part
-            };
-            let v = if int != ty {
-                b.emit1(Op::Bitcast {}, vec![part], ty, cx.loc, &cx.ptx)
-            } else {
-                part
-            };
+            // Truncate, then reinterpret as a float element.
+            let v = b.coerce(cx, part, ty, Some(Sign::Unsigned), cx.inst.span)?;
             if let Some(t) = b.dst_rel(cx, dop, ty, Some(sign))? {
                 b.copy(t, v, cx.loc, &cx.ptx);
             }
@@ -1882,27 +1866,11 @@ fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     let at = b.vars[addr as usize];
     if let Some(wt) = packed_vector(space, ty, n) {
         // The elements packed into one integer (element k in bits k·w..(k+1)·w), one store.
-        let int = Type::int_of_bytes(ty.bytes()).unwrap_or(ty);
         let mut acc = None;
         for (k, sop) in srcs.iter().enumerate() {
             let v = b.src_rel(cx, sop, ty, Some(Sign::Unsigned))?;
-            let v = if int != ty {
-                b.emit1(Op::Bitcast {}, vec![v], int, cx.loc, &cx.ptx)
-            } else {
-                v
-            };
-            let v = if int != wt {
-                let op = Op::Cvt {
-                    dst: uint_cvt(wt),
-                    src: uint_cvt(int),
-                    rnd: CvtRound::None,
-                    sat: false,
-                    ftz: false,
-                };
-                b.emit1(op, vec![v], wt, cx.loc, &cx.ptx)
-            } else {
-                v
-            };
+            // A float element's bits, zero-extended.
+            let v = b.coerce(cx, v, wt, Some(Sign::Unsigned), cx.inst.span)?;
             let v = if k == 0 {
                 v
             } else {
