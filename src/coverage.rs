@@ -414,7 +414,6 @@ mod tests {
             ("cp.async.ca.global.global [%rd2], [%rd1], 4", ".shared"),
             ("cp.async.wait_group %r1", "integer constant"),
             ("mul.u32 %r1, %r2, %r3", ".lo, .hi or .wide"),
-            ("mov.u32 %r1, %tid.w", "'%tid' has no component '.w'"),
             ("shfl.down.b32 %r1, %r2, 1, 31", "shfl without .sync"),
             ("vote.any.pred %p1, %p2", "vote without .sync"),
             (

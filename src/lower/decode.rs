@@ -354,8 +354,13 @@ impl Builder<'_> {
                     let v = self.emit1(Op::SReg { reg: r }, vec![], r.ty(), cx.loc, &cx.ptx);
                     return self.coerce(cx, v, ty, Some(Sign::Unsigned), name.span);
                 }
-                // Vector special registers (PTX ISA §10.1-10.4) with a wrong or no component.
+                // Vector special registers (PTX ISA §10.1-10.4, `.sreg .v4 .u32`): the fourth
+                // element is unused and reads 0; a scalar read needs a component.
                 if ["%tid", "%ntid", "%ctaid", "%nctaid"].contains(&name.name.as_str()) {
+                    if *component == Some('w') {
+                        let z = self.konst(cx, Type::I32, 0);
+                        return self.coerce(cx, z, ty, Some(Sign::Unsigned), name.span);
+                    }
                     let what = match component {
                         Some(c) => format!("has no component '.{c}'"),
                         None => "needs a component".to_string(),
@@ -363,7 +368,7 @@ impl Builder<'_> {
                     return Err(LowerError::new(
                         name.span,
                         format!(
-                            "special register '{}' {what} (it has .x, .y and .z) in '{}'",
+                            "special register '{}' {what} (.x, .y, .z, or .w which reads 0) in '{}'",
                             name.name, cx.ptx
                         ),
                     ));
