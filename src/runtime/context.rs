@@ -88,11 +88,23 @@ impl std::fmt::Display for FaultReport {
             | FaultKind::Misaligned
             | FaultKind::Unallocated
             | FaultKind::Unsupported => {
-                let kind = match self.kind {
-                    FaultKind::OutOfBounds => "out of bounds",
-                    FaultKind::Misaligned => "misaligned",
-                    FaultKind::Unallocated => "out of bounds (no live allocation)",
-                    _ => "unsupported address window",
+                // An access that starts inside an allocation and runs past its end (a vector
+                // straddling the end of a buffer) says by how much.
+                let past_end = match &self.nearest {
+                    Some((label, off, asize)) if *off >= 0 && (*off as u64) < *asize => {
+                        let over = (*off as u64 + u64::from(self.size)).saturating_sub(*asize);
+                        (over > 0).then(|| {
+                            format!("out of bounds ({over} bytes past the end of '{label}')")
+                        })
+                    }
+                    _ => None,
+                };
+                let kind = match (self.kind, past_end) {
+                    (FaultKind::Unallocated, Some(text)) => text,
+                    (FaultKind::OutOfBounds, _) => "out of bounds".into(),
+                    (FaultKind::Misaligned, _) => "misaligned".into(),
+                    (FaultKind::Unallocated, None) => "out of bounds (no live allocation)".into(),
+                    _ => "unsupported address window".into(),
                 };
                 // Addresses in the first page are almost always a null pointer plus an offset.
                 let null = if self.addr < 4096 && self.kind == FaultKind::OutOfBounds {
