@@ -130,8 +130,16 @@ impl Case {
                 .map(|s| line_col(text, s.start))
                 .map(|(l, c)| format!(":{l}:{c}"))
                 .unwrap_or_default();
+            // Errors of the TOML syntax itself (a number too large for TOML's 64-bit signed
+            // integers) have no key path: name the key written on that line.
+            let line_key = || {
+                let start = inner.span()?.start;
+                let line = text[..start.min(text.len())].rsplit('\n').next()?;
+                let (k, _) = line.split_once('=')?;
+                Some(k.trim().to_string()).filter(|k| !k.is_empty())
+            };
             let key = if path.is_empty() || path == "." {
-                String::new()
+                line_key().map(|k| format!(" {k}:")).unwrap_or_default()
             } else {
                 format!(" {path}:")
             };

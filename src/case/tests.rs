@@ -36,6 +36,11 @@ fn errors_name_file_line_and_key() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("buffers.x") && e.contains("lenn"), "{e}");
+    // A number beyond TOML's 64-bit integers is a syntax error: the key on its line is named.
+    let e = parse(&format!("{HEAD}heap_bytes = 18446744073709551615\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("heap_bytes: number too large"), "{e}");
     let e = parse(&format!("{HEAD}gird = [1]\n"))
         .unwrap_err()
         .to_string();
