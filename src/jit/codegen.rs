@@ -166,6 +166,8 @@ pub(super) struct Gen<'a, 'b> {
     enter: Vec<CBlock>,
     /// The current block's memory accesses with a hoisted bounds check (`affine.rs`).
     pub(super) fast: super::affine::FastMem,
+    /// The current block's group-level fast accesses (`group.rs`).
+    pub(super) gfast: super::group::GroupMem,
 }
 
 pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
@@ -507,6 +509,7 @@ pub fn generate(
         sig_bar,
         enter: vec![],
         fast: Default::default(),
+        gfast: Default::default(),
     };
     g.gen_dispatch()?;
     for &blk in &layout.order {

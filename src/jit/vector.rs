@@ -30,15 +30,17 @@ pub(super) enum GVal {
 /// The current group inside a group loop.
 pub(super) struct Grp {
     /// Group index 0..8 (`i32`).
-    g: Value,
+    pub(super) g: Value,
     /// The group's four lane-mask bits (`i32`, bit j = lane 4g+j active).
-    bits: Value,
+    pub(super) bits: Value,
     /// Active-lane masks: `i32x4`, and the two `i64x2` halves.
     m32: Value,
     m64: [Value; 2],
     /// `state + g * 4 * size` for lane sizes 1, 2, 4, 8.
     base: [Value; 4],
     vals: HashMap<ir::Value, GVal>,
+    /// Group-affine addresses replayed for this group (`group.rs`).
+    pub(super) gcache: super::group::GroupCache,
 }
 
 /// How a lane of a value is stored: bytes per lane in its slot.
@@ -166,6 +168,7 @@ impl Gen<'_, '_> {
             m64,
             base,
             vals: HashMap::new(),
+            gcache: Default::default(),
         };
         let acc2 = body(self, &mut grp, acc)?;
         self.b.ins().jump(next, &[BlockArg::Value(acc2)]);
@@ -1136,10 +1139,17 @@ impl Gen<'_, '_> {
             }
         }
         let fl = MemFlagsData::new().with_notrap();
+        // The group tier's condition and pointer, on the body's main line (`group.rs`).
+        let ga = match vector {
+            Some(_) => self.group_access(grp, i)?,
+            None => None,
+        };
         // 0. An address with a compile-time lane stride whose whole warp range passed the
         //    bounds check at the top of the block (`affine.rs`): no per-group tests.
+        //    (The group tier below takes the warp plan's pointer where it holds.)
         let narrow = matches!(rt, ir::Type::I8 | ir::Type::I16);
-        if let (Some(fa), Some(vt)) = (self.fast.access.get(&i).copied(), vector) {
+        let warp = self.fast.access.get(&i).copied().filter(|_| ga.is_none());
+        if let (Some(fa), Some(vt)) = (warp, vector) {
             let fast = self.b.create_block();
             let slow = self.b.create_block();
             self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
@@ -1165,7 +1175,7 @@ impl Gen<'_, '_> {
             let bargs = to_args(self, g);
             self.b.ins().jump(join, &bargs);
             self.b.switch_to_block(slow);
-        } else if let (Some(fa), true) = (self.fast.access.get(&i).copied(), narrow) {
+        } else if let (Some(fa), true) = (warp, narrow) {
             let fast = self.b.create_block();
             let slow = self.b.create_block();
             self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
@@ -1190,6 +1200,32 @@ impl Gen<'_, '_> {
             self.b.ins().jump(join, &bargs);
             self.b.switch_to_block(slow);
         }
+        // 0b. A group-affine address (`group.rs`) whose group range passed its check: one
+        //     vector load, or one scalar load broadcast.
+        if let (Some((ok, p, stride)), Some(vt)) = (ga, vector) {
+            let fast = self.b.create_block();
+            let slow = self.b.create_block();
+            self.b.ins().brif(ok, fast, &[], slow, &[]);
+            self.b.switch_to_block(fast);
+            let g = if stride == 0 {
+                let x = self.b.ins().load(ct, fl, p, 0);
+                let v = self.b.ins().splat(vt, x);
+                if is_v2(rt) {
+                    GVal::V2(v, v)
+                } else {
+                    GVal::V1(v)
+                }
+            } else if is_v2(rt) {
+                let a = self.b.ins().load(vt, fl, p, 0);
+                let b = self.b.ins().load(vt, fl, p, 16);
+                GVal::V2(a, b)
+            } else {
+                GVal::V1(self.b.ins().load(vt, fl, p, 0))
+            };
+            let bargs = to_args(self, g);
+            self.b.ins().jump(join, &bargs);
+            self.b.switch_to_block(slow);
+        }
         // 1. Consecutive and in bounds: one vector load; one address for the whole group
         //    and in bounds: one scalar load, broadcast.
         let next = self.b.create_block();
@@ -1200,7 +1236,12 @@ impl Gen<'_, '_> {
             let bcast = self.b.create_block();
             // An address with a compile-time lane stride (`affine.rs`) that failed its
             // hoisted check: only the test of its own shape (the helper takes the rest).
-            let hint = self.fast.access.get(&i).map(|fa| fa.stride);
+            let hint = self
+                .fast
+                .access
+                .get(&i)
+                .map(|fa| fa.stride)
+                .or(ga.map(|g| g.2));
             if (vector.is_some() || narrow) && hint != Some(0) {
                 self.b.ins().brif(consec, fast, &[], test_same, &[]);
             } else {
@@ -1292,13 +1333,32 @@ impl Gen<'_, '_> {
         let join = self.b.create_block();
         let next = self.b.create_block();
         let vector = matches!(args[1], GVal::V1(_) | GVal::V2(..)) && vt_t != ir::Type::Pred;
+        // The group tier's condition and pointer, on the body's main line (`group.rs`).
+        let ga = if vector {
+            self.group_access(grp, i)?
+        } else {
+            None
+        };
         // A hoisted check (`affine.rs`; all 32 lanes active): store without per-group tests.
-        if let (Some(fa), true) = (self.fast.access.get(&i).copied(), vector) {
+        // (The group tier below takes the warp plan's pointer where it holds.)
+        let warp = self.fast.access.get(&i).copied().filter(|_| ga.is_none());
+        if let (Some(fa), true) = (warp, vector) {
             let fast = self.b.create_block();
             let slow = self.b.create_block();
             self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
             self.b.switch_to_block(fast);
             let p = self.group_elem(grp, fa.p, fa.stride);
+            self.store_vector(fl, &args[1], p);
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(slow);
+        }
+        // A group-affine address (`group.rs`; all four lanes active, consecutive): one
+        // vector store after the group's check.
+        if let Some((ok, p, _)) = ga {
+            let fast = self.b.create_block();
+            let slow = self.b.create_block();
+            self.b.ins().brif(ok, fast, &[], slow, &[]);
+            self.b.switch_to_block(fast);
             self.store_vector(fl, &args[1], p);
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(slow);
@@ -1334,7 +1394,7 @@ impl Gen<'_, '_> {
     }
 
     /// `p + 4 g · stride`: the first element of the current group, for lane 0's element `p`.
-    fn group_elem(&mut self, grp: &Grp, p: Value, stride: u32) -> Value {
+    pub(super) fn group_elem(&mut self, grp: &Grp, p: Value, stride: u32) -> Value {
         let g64 = self.b.ins().uextend(self.ptr, grp.g);
         let off = self.b.ins().imul_imm_s(g64, 4 * stride as i64);
         self.b.ins().iadd(p, off)
@@ -1477,6 +1537,7 @@ impl Gen<'_, '_> {
             }
         }
         self.fast = self.plan_fast_mem(blk, &bd.insts, &sc, first, mask)?;
+        self.gfast = self.plan_group_mem(blk, &bd.insts, &sc, first)?;
         // Segments between warp operations, and between memory accesses whose order across
         // lanes matters (`SegmentSplit`; the escape analysis splits the same way).
         let mut runs: Vec<(Vec<ir::Inst>, Option<ir::Inst>)> = vec![(vec![], None)];
