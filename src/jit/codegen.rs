@@ -168,6 +168,9 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) fast: super::affine::FastMem,
     /// The current block's group-level fast accesses (`group.rs`).
     pub(super) gfast: super::group::GroupMem,
+    /// Emitting the version of a group body in which every group-level access's condition
+    /// holds (`vector.rs`, `group_versions`).
+    pub(super) group_fast_body: bool,
 }
 
 pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
@@ -510,6 +513,7 @@ pub fn generate(
         enter: vec![],
         fast: Default::default(),
         gfast: Default::default(),
+        group_fast_body: false,
     };
     g.gen_dispatch()?;
     for &blk in &layout.order {

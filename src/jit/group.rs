@@ -127,7 +127,7 @@ struct Root {
 
 /// Per group (inside a group loop body): replayed values and checked roots. Everything here
 /// is emitted on the body's main line, so it dominates the rest of the body.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct GroupCache {
     vals: HashMap<ir::Value, Value>,
     /// `%tid.x`, `%tid.y`, `%tid.z` of lane `4g`.
@@ -802,5 +802,26 @@ impl Gen<'_, '_> {
         }
         let p = self.b.ins().iadd(base, off);
         Ok((ok, p))
+    }
+
+    /// The conjunction (`i8`) of the group conditions of the planned accesses among `insts`
+    /// for the current group, emitted on the body's main line; `None` when there are none.
+    pub(super) fn group_all_ok(
+        &mut self,
+        grp: &mut Grp,
+        insts: &[ir::Inst],
+    ) -> Result<Option<Value>, String> {
+        let mut all: Option<Value> = None;
+        for &i in insts {
+            let Some((ok, _, _)) = self.group_access(grp, i)? else {
+                continue;
+            };
+            all = Some(match all {
+                None => ok,
+                Some(x) if x == ok => x,
+                Some(x) => self.b.ins().band(x, ok),
+            });
+        }
+        Ok(all)
     }
 }

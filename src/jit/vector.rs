@@ -1203,25 +1203,32 @@ impl Gen<'_, '_> {
         // 0b. A group-affine address (`group.rs`) whose group range passed its check: one
         //     vector load, or one scalar load broadcast.
         if let (Some((ok, p, stride)), Some(vt)) = (ga, vector) {
+            let load = |g: &mut Self| {
+                if stride == 0 {
+                    let x = g.b.ins().load(ct, fl, p, 0);
+                    let v = g.b.ins().splat(vt, x);
+                    if is_v2(rt) {
+                        GVal::V2(v, v)
+                    } else {
+                        GVal::V1(v)
+                    }
+                } else if is_v2(rt) {
+                    let a = g.b.ins().load(vt, fl, p, 0);
+                    let b = g.b.ins().load(vt, fl, p, 16);
+                    GVal::V2(a, b)
+                } else {
+                    GVal::V1(g.b.ins().load(vt, fl, p, 0))
+                }
+            };
+            if self.group_fast_body {
+                // Its condition holds (`group_versions`); `join` stays unused.
+                return Ok(Some(load(self)));
+            }
             let fast = self.b.create_block();
             let slow = self.b.create_block();
             self.b.ins().brif(ok, fast, &[], slow, &[]);
             self.b.switch_to_block(fast);
-            let g = if stride == 0 {
-                let x = self.b.ins().load(ct, fl, p, 0);
-                let v = self.b.ins().splat(vt, x);
-                if is_v2(rt) {
-                    GVal::V2(v, v)
-                } else {
-                    GVal::V1(v)
-                }
-            } else if is_v2(rt) {
-                let a = self.b.ins().load(vt, fl, p, 0);
-                let b = self.b.ins().load(vt, fl, p, 16);
-                GVal::V2(a, b)
-            } else {
-                GVal::V1(self.b.ins().load(vt, fl, p, 0))
-            };
+            let g = load(self);
             let bargs = to_args(self, g);
             self.b.ins().jump(join, &bargs);
             self.b.switch_to_block(slow);
@@ -1355,6 +1362,11 @@ impl Gen<'_, '_> {
         // A group-affine address (`group.rs`; all four lanes active, consecutive): one
         // vector store after the group's check.
         if let Some((ok, p, _)) = ga {
+            if self.group_fast_body {
+                // Its condition holds (`group_versions`).
+                self.store_vector(fl, &args[1], p);
+                return Ok(Some(GVal::S4([addr.0; 4])));
+            }
             let fast = self.b.create_block();
             let slow = self.b.create_block();
             self.b.ins().brif(ok, fast, &[], slow, &[]);
@@ -1587,14 +1599,9 @@ impl Gen<'_, '_> {
             let with_term = k + 1 == nruns && term_in_loop;
             if !insts.is_empty() || with_term {
                 let term = bd.term.clone();
+                let term = with_term.then_some((&term, ucond));
                 let acc = self.group_loop(mask, |g, grp, acc| {
-                    for &i in &insts {
-                        g.ginst(grp, &sc, i)?;
-                    }
-                    if !with_term {
-                        return Ok(acc);
-                    }
-                    g.group_terminator(grp, &sc, &term, ucond, acc)
+                    g.group_versions(grp, &sc, &insts, term, acc)
                 })?;
                 if with_term {
                     cbits = Some(acc);
@@ -1645,6 +1652,54 @@ impl Gen<'_, '_> {
         }
         self.b.ins().jump(self.dispatch, &[]);
         Ok(())
+    }
+
+    /// The body of a group loop for one group: the segment's instructions and, with `term`,
+    /// the per-group part of the terminator. Returns the new accumulator.
+    ///
+    /// When the segment has group-affine accesses (`group.rs`), the body comes in two
+    /// versions: where all of their conditions hold for this group (tested once), one without
+    /// any per-access test or fallback, so no call and no cold path breaks its straight-line
+    /// code; otherwise the usual one, every access with its own tiers.
+    fn group_versions(
+        &mut self,
+        grp: &mut Grp,
+        sc: &HashMap<ir::Value, Value>,
+        insts: &[ir::Inst],
+        term: Option<(&Terminator, Option<Value>)>,
+        acc: Value,
+    ) -> Result<Value, String> {
+        let body = |g: &mut Self, grp: &mut Grp| -> Result<Value, String> {
+            for &i in insts {
+                g.ginst(grp, sc, i)?;
+            }
+            match term {
+                Some((t, ucond)) => g.group_terminator(grp, sc, t, ucond, acc),
+                None => Ok(acc),
+            }
+        };
+        let Some(ok) = self.group_all_ok(grp, insts)? else {
+            return body(self, grp);
+        };
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let merge = self.b.create_block();
+        self.b.append_block_param(merge, types::I32);
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        // Values made in one version dominate neither the other nor the merge.
+        let saved = (grp.vals.clone(), grp.gcache.clone());
+        self.b.switch_to_block(fast);
+        self.group_fast_body = true;
+        let a = body(self, grp);
+        self.group_fast_body = false;
+        self.b.ins().jump(merge, &[BlockArg::Value(a?)]);
+        (grp.vals, grp.gcache) = saved.clone();
+        self.b.switch_to_block(slow);
+        let a = body(self, grp)?;
+        self.b.ins().jump(merge, &[BlockArg::Value(a)]);
+        (grp.vals, grp.gcache) = saved;
+        self.b.switch_to_block(merge);
+        Ok(self.b.block_params(merge)[0])
     }
 
     /// The per-group part of a terminator: evaluate a divergent condition (accumulating its
