@@ -171,6 +171,10 @@ pub(super) struct Gen<'a, 'b> {
     /// Emitting the version of a group body in which every group-level access's condition
     /// holds (`vector.rs`, `group_versions`).
     pub(super) group_fast_body: bool,
+    /// Group operations of the current block kept in place (`vector.rs`, `pin`).
+    pub(super) pinned: std::collections::HashSet<ir::Inst>,
+    /// The stack slot pinned values are written to (made on first use).
+    pub(super) pin_slot: Option<cranelift_codegen::ir::StackSlot>,
 }
 
 pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
@@ -514,6 +518,8 @@ pub fn generate(
         fast: Default::default(),
         gfast: Default::default(),
         group_fast_body: false,
+        pinned: Default::default(),
+        pin_slot: None,
     };
     g.gen_dispatch()?;
     for &blk in &layout.order {

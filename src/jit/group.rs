@@ -824,4 +824,89 @@ impl Gen<'_, '_> {
         }
         Ok(all)
     }
+
+    /// How the group body for `insts` is versioned (`vector.rs`, `group_versions`): `None`
+    /// without group-level accesses.
+    pub(super) fn group_segment(
+        &mut self,
+        grp: &mut Grp,
+        insts: &[ir::Inst],
+    ) -> Result<Option<SegPlan>, String> {
+        let mut roots: Vec<usize> = vec![];
+        for i in insts {
+            if let Some(ga) = self.gfast.access.get(i) {
+                if !roots.contains(&ga.root) {
+                    roots.push(ga.root);
+                }
+            }
+        }
+        if roots.is_empty() {
+            return Ok(None);
+        }
+        let warp = roots.iter().all(|&r| {
+            self.gfast.roots[r].skip.is_some() && !grp.gcache.roots.contains_key(&r)
+        });
+        if !warp {
+            let ok = self.group_all_ok(grp, insts)?;
+            return Ok(ok.map(SegPlan::Plain));
+        }
+        let mut skip: Option<Value> = None;
+        let mut pw = Vec::with_capacity(roots.len());
+        for &r in &roots {
+            let (stride, (s, p_lo)) = {
+                let root = &self.gfast.roots[r];
+                (root.stride as u32, root.skip.ok_or("internal: no warp plan")?)
+            };
+            skip = Some(match skip {
+                None => s,
+                Some(x) if x == s => x,
+                Some(x) => self.b.ins().band(x, s),
+            });
+            pw.push(self.group_elem(grp, p_lo, stride));
+        }
+        Ok(skip.map(|skip| SegPlan::Warp { skip, roots, pw }))
+    }
+
+    /// For [`SegPlan::Warp`] where the warp plans fail: replay the roots for this group into
+    /// its cache; returns the conjunction of the conditions of the accesses in `insts` and
+    /// the roots' pointers.
+    pub(super) fn group_calc(
+        &mut self,
+        grp: &mut Grp,
+        roots: &[usize],
+        insts: &[ir::Inst],
+    ) -> Result<(Value, Vec<Value>), String> {
+        let mut ps = Vec::with_capacity(roots.len());
+        for &r in roots {
+            let x = self.group_root(grp, r)?;
+            grp.gcache.roots.insert(r, x);
+            ps.push(x.1);
+        }
+        let ok = self
+            .group_all_ok(grp, insts)?
+            .ok_or_else(|| "internal: no group access".to_string())?;
+        Ok((ok, ps))
+    }
+
+    /// Set the pointers of `roots` in the group's cache, with conditions that hold.
+    pub(super) fn group_set_roots(&mut self, grp: &mut Grp, roots: &[usize], ps: &[Value]) {
+        let yes = self.b.ins().iconst(types::I8, 1);
+        for (&r, &p) in roots.iter().zip(ps) {
+            grp.gcache.roots.insert(r, (yes, p));
+        }
+    }
+}
+
+/// How a group body is versioned (`vector.rs`, `group_versions`).
+pub(super) enum SegPlan {
+    /// The conjunction (`i8`) of the group-level accesses' conditions, on the main line.
+    Plain(Value),
+    /// Every root has a warp-wide plan: where all hold (`skip`, `i8`), the fast version runs
+    /// with their pointers for this group (`pw`, per root); otherwise the roots are replayed
+    /// ([`Gen::group_calc`]).
+    Warp {
+        skip: Value,
+        roots: Vec<usize>,
+        pw: Vec<Value>,
+    },
 }

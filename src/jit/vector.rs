@@ -420,6 +420,35 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
+    /// Keep a pure group value where it is computed: Cranelift places pure instructions at
+    /// their first use, so a chain such as `acc = fma(ld, ld, acc)` interleaved with loads
+    /// would be computed after the last load, with every loaded value live (and spilled)
+    /// until then. A store to a scratch stack slot is a use in place. Only in straight-line
+    /// bodies (`group_versions`): elsewhere the calls of the slow paths spill the chain's
+    /// value anyway.
+    fn pin(&mut self, x: GVal) {
+        if matches!(x, GVal::S4(_)) {
+            return;
+        }
+        let ss = match self.pin_slot {
+            Some(ss) => ss,
+            None => {
+                let ss =
+                    self.b
+                        .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                            cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                            32,
+                            4,
+                        ));
+                self.pin_slot = Some(ss);
+                ss
+            }
+        };
+        let p = self.b.ins().stack_addr(self.ptr, ss, 0);
+        let fl = MemFlagsData::new().with_notrap();
+        self.store_vector(fl, &x, p);
+    }
+
     /// Lane index `4g + j` as `i32`.
     fn lane_of(&mut self, grp: &Grp, j: u32) -> Value {
         let g4 = self.b.ins().ishl_imm_s(grp.g, 2);
@@ -444,6 +473,10 @@ impl Gen<'_, '_> {
         if let Some(r) = self.vec_op(grp, i, &args, &arg_tys)? {
             if let Some(&res) = d.results.first() {
                 self.gdef(grp, res, r)?;
+                if self.group_fast_body && self.pinned.contains(&i) {
+                    let r = grp.vals.get(&res).copied().unwrap_or(r);
+                    self.pin(r);
+                }
             }
             return Ok(());
         }
@@ -1573,6 +1606,27 @@ impl Gen<'_, '_> {
                 }
             }
         }
+        // Pure group operations that consume a loaded value while more loads follow in
+        // their segment stay in place (`pin`), so the loaded values die early.
+        self.pinned.clear();
+        for (insts, _) in &runs {
+            let is_load = |i: ir::Inst| matches!(self.f.inst(i).op, Op::Load { .. });
+            let Some(last) = insts.iter().rposition(|&i| is_load(i)) else {
+                continue;
+            };
+            let mut loaded: std::collections::HashSet<ir::Value> = Default::default();
+            for &i in insts.iter().take(last) {
+                let d = self.f.inst(i);
+                if is_load(i) {
+                    loaded.extend(d.results.iter().copied());
+                } else if d.op.effect() == Effect::Pure
+                    && d.results.len() == 1
+                    && d.args.iter().any(|a| loaded.contains(a))
+                {
+                    self.pinned.insert(i);
+                }
+            }
+        }
         // A branch is decided once when its condition is uniform and available as a scalar:
         // from the scalar section, or from a slot written elsewhere.
         let uniform_branch = match &bd.term {
@@ -1678,22 +1732,48 @@ impl Gen<'_, '_> {
                 None => Ok(acc),
             }
         };
-        let Some(ok) = self.group_all_ok(grp, insts)? else {
+        let Some(plan) = self.group_segment(grp, insts)? else {
             return body(self, grp);
         };
         let fast = self.b.create_block();
         let slow = self.b.create_block();
         let merge = self.b.create_block();
         self.b.append_block_param(merge, types::I32);
-        self.b.ins().brif(ok, fast, &[], slow, &[]);
         // Values made in one version dominate neither the other nor the merge.
         let saved = (grp.vals.clone(), grp.gcache.clone());
+        let (fast_roots, in_slow) = match plan {
+            super::group::SegPlan::Plain(ok) => {
+                self.b.ins().brif(ok, fast, &[], slow, &[]);
+                (None, saved.clone())
+            }
+            super::group::SegPlan::Warp { skip, roots, pw } => {
+                // The fast version takes the pointers as parameters: the warp plans' where
+                // they hold, the replayed ones where all group conditions hold.
+                for _ in &roots {
+                    self.b.append_block_param(fast, self.ptr);
+                }
+                let calc = self.b.create_block();
+                let pwa: Vec<BlockArg> = pw.iter().map(|&p| BlockArg::Value(p)).collect();
+                self.b.ins().brif(skip, fast, &pwa, calc, &[]);
+                self.b.switch_to_block(calc);
+                let (ok, ps) = self.group_calc(grp, &roots, insts)?;
+                let pa: Vec<BlockArg> = ps.iter().map(|&p| BlockArg::Value(p)).collect();
+                self.b.ins().brif(ok, fast, &pa, slow, &[]);
+                let in_slow = (grp.vals.clone(), grp.gcache.clone());
+                (grp.vals, grp.gcache) = saved.clone();
+                (Some(roots), in_slow)
+            }
+        };
         self.b.switch_to_block(fast);
+        if let Some(roots) = &fast_roots {
+            let ps = self.b.block_params(fast).to_vec();
+            self.group_set_roots(grp, roots, &ps);
+        }
         self.group_fast_body = true;
         let a = body(self, grp);
         self.group_fast_body = false;
         self.b.ins().jump(merge, &[BlockArg::Value(a?)]);
-        (grp.vals, grp.gcache) = saved.clone();
+        (grp.vals, grp.gcache) = in_slow;
         self.b.switch_to_block(slow);
         let a = body(self, grp)?;
         self.b.ins().jump(merge, &[BlockArg::Value(a)]);
