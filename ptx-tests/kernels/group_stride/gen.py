@@ -174,6 +174,30 @@ xwrap("xwrap_8x3", (8, 3))
 twrap("twrap_16x4", (16, 4))
 twrap("twrap_12x5", (12, 5))
 
+xin = [(53 * k + 7) % 1013 for k in range(64)]
+xout = [xin[t ^ 4] + xin[t ^ 8] for t in range(64)]
+write("xspace", f"""# Warp-synchronous exchange through shared memory between global accesses (1D block of
+# 64): out[t] = in[t ^ 4] + in[t ^ 8] (group_stride.ptx, `xspace`). in[k] = (53 k + 7) mod
+# 1013. Expected values by gen.py.
+ptx = "group_stride.ptx"
+kernel = "xspace"
+grid = [1, 1, 1]
+block = [64, 1, 1]
+args = [{{ buffer = "in" }}, {{ buffer = "out" }}]
+
+[buffers.in]
+type = "u32"
+len = 64
+init = {{ values = {vals(xin)} }}
+
+[buffers.out]
+type = "u32"
+len = 64
+
+[expect.out]
+values = {vals(xout)}
+""")
+
 write("soob", """# 8x8 block: out[i] = sm[i + 4] over 64 words of shared memory; threads i >= 60 read past
 # its end and the launch faults at the lowest of them, i = 60 = thread (4,7,0), whose group
 # (threads 60..63) must leave the group path for the per-lane checks (group_stride.ptx, `soob`).
