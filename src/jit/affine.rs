@@ -14,7 +14,9 @@
 //! v = cvta a                 (adds a constant window)         s(a)
 //! ```
 //! Everything else (block parameters, loads, other operations, strides not known statically)
-//! has no stride, and its accesses keep the general per-group path.
+//! has no stride, and its accesses keep the general per-group path — or, where the address
+//! is affine within each group of four lanes (2D blocks with rows shorter than a warp), the
+//! group-level tier of `group.rs`, tried when this one does not apply.
 //!
 //! # ⚠ Soundness: read before changing
 //!

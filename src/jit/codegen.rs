@@ -19,6 +19,13 @@
 //!   without a vector form run per lane inside the group (`scalar.rs`); loads and stores whose
 //!   four addresses are consecutive become one vector access after one bounds check.
 //!
+//! Memory accesses take the first of these tiers that applies: addresses with a compile-time
+//! lane stride over the whole warp (`affine.rs`: one check per block execution); addresses
+//! affine within each group of four lanes (`group.rs`: one replay and check per group, and a
+//! version of the group body without per-access tests where all of them pass); run-time
+//! tests of the four addresses (consecutive, or one for all) per group and access; the
+//! runtime helper, lane by lane (gathers, faults, checked memory).
+//!
 //! Warp operations (shuffles) split a block into segments, one group loop each. Values used
 //! outside their segment live in warp-state slots (`slot + lane * size`, structure of arrays);
 //! values read by other blocks are stored with the lane mask blended in, so inactive lanes'

@@ -53,6 +53,18 @@
 //!   lanes: which lane's value wins is the general path's business) and only when all four
 //!   lanes of the group are active (inactive lanes must not write); loads may read inactive
 //!   lanes' in-bounds elements and discard them.
+//!
+//! Two ways the check is organised, both keeping these conditions:
+//! - **Reusing a warp-wide plan.** A root all of whose accesses also have a warp-wide plan
+//!   (`affine.rs`) over the same root takes, where those plans' conditions hold (a block-level
+//!   value), the warp plan's pointer for the group (`p + 4g · stride`: the same element, as
+//!   the warp plan proves every lane's address) and skips the replay; otherwise it replays.
+//! - **Two versions of a group body** (`vector.rs`, `group_versions`): the conditions of all
+//!   group-level accesses of a segment are computed on the body's main line and tested once;
+//!   where they all hold, a version without per-access tests or fallbacks runs (each such
+//!   access is then exactly the fast access above); otherwise the usual version, in which each
+//!   access tests its own condition and falls back to the general path. Values made in one
+//!   version are never used in the other or after the merge (the group's caches are restored).
 
 use super::codegen::{Gen, TRUSTED};
 use super::vector::Grp;
@@ -370,8 +382,9 @@ impl Gen<'_, '_> {
                 continue;
             }
             let (root, off) = match self.const_offset_root(addr) {
-                (r, o) if o.abs() <= MAX_MERGE
-                    && self.group_stride(r, blk, 0, &mut memo) == Some(gs) =>
+                (r, o)
+                    if o.abs() <= MAX_MERGE
+                        && self.group_stride(r, blk, 0, &mut memo) == Some(gs) =>
                 {
                     (r, o)
                 }
@@ -843,9 +856,9 @@ impl Gen<'_, '_> {
         if roots.is_empty() {
             return Ok(None);
         }
-        let warp = roots.iter().all(|&r| {
-            self.gfast.roots[r].skip.is_some() && !grp.gcache.roots.contains_key(&r)
-        });
+        let warp = roots
+            .iter()
+            .all(|&r| self.gfast.roots[r].skip.is_some() && !grp.gcache.roots.contains_key(&r));
         if !warp {
             let ok = self.group_all_ok(grp, insts)?;
             return Ok(ok.map(SegPlan::Plain));
@@ -855,7 +868,10 @@ impl Gen<'_, '_> {
         for &r in &roots {
             let (stride, (s, p_lo)) = {
                 let root = &self.gfast.roots[r];
-                (root.stride as u32, root.skip.ok_or("internal: no warp plan")?)
+                (
+                    root.stride as u32,
+                    root.skip.ok_or("internal: no warp plan")?,
+                )
             };
             skip = Some(match skip {
                 None => s,

@@ -433,13 +433,13 @@ impl Gen<'_, '_> {
         let ss = match self.pin_slot {
             Some(ss) => ss,
             None => {
-                let ss =
-                    self.b
-                        .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
-                            cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
-                            32,
-                            4,
-                        ));
+                let ss = self
+                    .b
+                    .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                        cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                        32,
+                        4,
+                    ));
                 self.pin_slot = Some(ss);
                 ss
             }
