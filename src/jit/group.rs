@@ -62,9 +62,10 @@
 //! - **Two versions of a group body** (`vector.rs`, `group_versions`): the conditions of all
 //!   group-level accesses of a segment are computed on the body's main line and tested once;
 //!   where they all hold, a version without per-access tests or fallbacks runs (each such
-//!   access is then exactly the fast access above); otherwise the usual version, in which each
-//!   access tests its own condition and falls back to the general path. Values made in one
-//!   version are never used in the other or after the merge (the group's caches are restored).
+//!   access is then exactly the fast access above); otherwise the code as without the group
+//!   tier (warp-wide plans, per-group tests, the runtime helper), so the group tier's accesses
+//!   run only where all its conditions were tested. Values made in one version are never used
+//!   in the other or after the merge (the group's caches are restored).
 
 use super::codegen::{Gen, TRUSTED};
 use super::vector::Grp;

@@ -1172,16 +1172,33 @@ impl Gen<'_, '_> {
             }
         }
         let fl = MemFlagsData::new().with_notrap();
-        // The group tier's condition and pointer, on the body's main line (`group.rs`).
-        let ga = match vector {
-            Some(_) => self.group_access(grp, i)?,
-            None => None,
-        };
+        // In the fast version of a group body (`group_versions`: every group-level condition
+        // holds), a group-affine address (`group.rs`): one vector load, or one scalar load
+        // broadcast; `join` stays unused. Elsewhere the tiers below serve, as without the
+        // group tier.
+        if let (true, Some(vt)) = (self.group_fast_body, vector) {
+            if let Some((_, p, stride)) = self.group_access(grp, i)? {
+                return Ok(Some(if stride == 0 {
+                    let x = self.b.ins().load(ct, fl, p, 0);
+                    let v = self.b.ins().splat(vt, x);
+                    if is_v2(rt) {
+                        GVal::V2(v, v)
+                    } else {
+                        GVal::V1(v)
+                    }
+                } else if is_v2(rt) {
+                    let a = self.b.ins().load(vt, fl, p, 0);
+                    let b = self.b.ins().load(vt, fl, p, 16);
+                    GVal::V2(a, b)
+                } else {
+                    GVal::V1(self.b.ins().load(vt, fl, p, 0))
+                }));
+            }
+        }
         // 0. An address with a compile-time lane stride whose whole warp range passed the
         //    bounds check at the top of the block (`affine.rs`): no per-group tests.
-        //    (The group tier below takes the warp plan's pointer where it holds.)
         let narrow = matches!(rt, ir::Type::I8 | ir::Type::I16);
-        let warp = self.fast.access.get(&i).copied().filter(|_| ga.is_none());
+        let warp = self.fast.access.get(&i).copied();
         if let (Some(fa), Some(vt)) = (warp, vector) {
             let fast = self.b.create_block();
             let slow = self.b.create_block();
@@ -1233,39 +1250,6 @@ impl Gen<'_, '_> {
             self.b.ins().jump(join, &bargs);
             self.b.switch_to_block(slow);
         }
-        // 0b. A group-affine address (`group.rs`) whose group range passed its check: one
-        //     vector load, or one scalar load broadcast.
-        if let (Some((ok, p, stride)), Some(vt)) = (ga, vector) {
-            let load = |g: &mut Self| {
-                if stride == 0 {
-                    let x = g.b.ins().load(ct, fl, p, 0);
-                    let v = g.b.ins().splat(vt, x);
-                    if is_v2(rt) {
-                        GVal::V2(v, v)
-                    } else {
-                        GVal::V1(v)
-                    }
-                } else if is_v2(rt) {
-                    let a = g.b.ins().load(vt, fl, p, 0);
-                    let b = g.b.ins().load(vt, fl, p, 16);
-                    GVal::V2(a, b)
-                } else {
-                    GVal::V1(g.b.ins().load(vt, fl, p, 0))
-                }
-            };
-            if self.group_fast_body {
-                // Its condition holds (`group_versions`); `join` stays unused.
-                return Ok(Some(load(self)));
-            }
-            let fast = self.b.create_block();
-            let slow = self.b.create_block();
-            self.b.ins().brif(ok, fast, &[], slow, &[]);
-            self.b.switch_to_block(fast);
-            let g = load(self);
-            let bargs = to_args(self, g);
-            self.b.ins().jump(join, &bargs);
-            self.b.switch_to_block(slow);
-        }
         // 1. Consecutive and in bounds: one vector load; one address for the whole group
         //    and in bounds: one scalar load, broadcast.
         let next = self.b.create_block();
@@ -1276,12 +1260,7 @@ impl Gen<'_, '_> {
             let bcast = self.b.create_block();
             // An address with a compile-time lane stride (`affine.rs`) that failed its
             // hoisted check: only the test of its own shape (the helper takes the rest).
-            let hint = self
-                .fast
-                .access
-                .get(&i)
-                .map(|fa| fa.stride)
-                .or(ga.map(|g| g.2));
+            let hint = self.fast.access.get(&i).map(|fa| fa.stride);
             if (vector.is_some() || narrow) && hint != Some(0) {
                 self.b.ins().brif(consec, fast, &[], test_same, &[]);
             } else {
@@ -1373,37 +1352,22 @@ impl Gen<'_, '_> {
         let join = self.b.create_block();
         let next = self.b.create_block();
         let vector = matches!(args[1], GVal::V1(_) | GVal::V2(..)) && vt_t != ir::Type::Pred;
-        // The group tier's condition and pointer, on the body's main line (`group.rs`).
-        let ga = if vector {
-            self.group_access(grp, i)?
-        } else {
-            None
-        };
+        // In the fast version of a group body (`group_versions`: every group-level condition
+        // holds, all four lanes active), a group-affine address (`group.rs`): one vector store.
+        if vector && self.group_fast_body {
+            if let Some((_, p, _)) = self.group_access(grp, i)? {
+                self.store_vector(fl, &args[1], p);
+                return Ok(Some(GVal::S4([addr.0; 4])));
+            }
+        }
         // A hoisted check (`affine.rs`; all 32 lanes active): store without per-group tests.
-        // (The group tier below takes the warp plan's pointer where it holds.)
-        let warp = self.fast.access.get(&i).copied().filter(|_| ga.is_none());
+        let warp = self.fast.access.get(&i).copied();
         if let (Some(fa), true) = (warp, vector) {
             let fast = self.b.create_block();
             let slow = self.b.create_block();
             self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
             self.b.switch_to_block(fast);
             let p = self.group_elem(grp, fa.p, fa.stride);
-            self.store_vector(fl, &args[1], p);
-            self.b.ins().jump(join, &[]);
-            self.b.switch_to_block(slow);
-        }
-        // A group-affine address (`group.rs`; all four lanes active, consecutive): one
-        // vector store after the group's check.
-        if let Some((ok, p, _)) = ga {
-            if self.group_fast_body {
-                // Its condition holds (`group_versions`).
-                self.store_vector(fl, &args[1], p);
-                return Ok(Some(GVal::S4([addr.0; 4])));
-            }
-            let fast = self.b.create_block();
-            let slow = self.b.create_block();
-            self.b.ins().brif(ok, fast, &[], slow, &[]);
-            self.b.switch_to_block(fast);
             self.store_vector(fl, &args[1], p);
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(slow);
@@ -1714,7 +1678,8 @@ impl Gen<'_, '_> {
     /// When the segment has group-affine accesses (`group.rs`), the body comes in two
     /// versions: where all of their conditions hold for this group (tested once), one without
     /// any per-access test or fallback, so no call and no cold path breaks its straight-line
-    /// code; otherwise the usual one, every access with its own tiers.
+    /// code; otherwise the code as without the group tier (the warp-wide plans, the per-group
+    /// tests and the runtime helper).
     fn group_versions(
         &mut self,
         grp: &mut Grp,
