@@ -839,6 +839,18 @@ impl Gen<'_, '_> {
         Ok(all)
     }
 
+    /// Whether `insts` hold group-level accesses (`None`: none), and whether one of them is
+    /// a store.
+    pub(super) fn group_planned(&self, insts: &[ir::Inst]) -> Option<bool> {
+        let mut any = None;
+        for i in insts {
+            if let Some(ga) = self.gfast.access.get(i) {
+                any = Some(any.unwrap_or(false) || ga.store);
+            }
+        }
+        any
+    }
+
     /// How the group body for `insts` is versioned (`vector.rs`, `group_versions`): `None`
     /// without group-level accesses.
     pub(super) fn group_segment(

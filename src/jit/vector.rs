@@ -1697,19 +1697,32 @@ impl Gen<'_, '_> {
                 None => Ok(acc),
             }
         };
-        let Some(plan) = self.group_segment(grp, insts)? else {
+        let Some(has_store) = self.group_planned(insts) else {
             return body(self, grp);
         };
-        let fast = self.b.create_block();
+        // Values made after this point dominate neither the slow version nor the merge.
+        let before = (grp.vals.clone(), grp.gcache.clone());
         let slow = self.b.create_block();
+        if has_store {
+            // A group-level store needs all four lanes active: test that first, before any
+            // replay (blocks entered by a few lanes at a time go straight to the slow version).
+            let go = self.b.create_block();
+            let full = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
+            self.b.ins().brif(full, go, &[], slow, &[]);
+            self.b.switch_to_block(go);
+        }
+        let Some(plan) = self.group_segment(grp, insts)? else {
+            return Err("internal: a planned segment without a plan".into());
+        };
+        let fast = self.b.create_block();
         let merge = self.b.create_block();
         self.b.append_block_param(merge, types::I32);
         // Values made in one version dominate neither the other nor the merge.
         let saved = (grp.vals.clone(), grp.gcache.clone());
-        let (fast_roots, in_slow) = match plan {
+        let fast_roots = match plan {
             super::group::SegPlan::Plain(ok) => {
                 self.b.ins().brif(ok, fast, &[], slow, &[]);
-                (None, saved.clone())
+                None
             }
             super::group::SegPlan::Warp { skip, roots, pw } => {
                 // The fast version takes the pointers as parameters: the warp plans' where
@@ -1724,9 +1737,8 @@ impl Gen<'_, '_> {
                 let (ok, ps) = self.group_calc(grp, &roots, insts)?;
                 let pa: Vec<BlockArg> = ps.iter().map(|&p| BlockArg::Value(p)).collect();
                 self.b.ins().brif(ok, fast, &pa, slow, &[]);
-                let in_slow = (grp.vals.clone(), grp.gcache.clone());
-                (grp.vals, grp.gcache) = saved.clone();
-                (Some(roots), in_slow)
+                (grp.vals, grp.gcache) = saved;
+                Some(roots)
             }
         };
         self.b.switch_to_block(fast);
@@ -1738,11 +1750,13 @@ impl Gen<'_, '_> {
         let a = body(self, grp);
         self.group_fast_body = false;
         self.b.ins().jump(merge, &[BlockArg::Value(a?)]);
-        (grp.vals, grp.gcache) = in_slow;
+        // The slow version is the code as without the group tier: it uses nothing made for
+        // the plan.
+        (grp.vals, grp.gcache) = before.clone();
         self.b.switch_to_block(slow);
         let a = body(self, grp)?;
         self.b.ins().jump(merge, &[BlockArg::Value(a)]);
-        (grp.vals, grp.gcache) = saved;
+        (grp.vals, grp.gcache) = before;
         self.b.switch_to_block(merge);
         Ok(self.b.block_params(merge)[0])
     }
