@@ -59,7 +59,9 @@
 //!   (`affine.rs`) over the same root takes, where those plans' conditions hold (a block-level
 //!   value), the warp plan's pointer for the group (`p + 4g · stride`: the same element, as
 //!   the warp plan proves every lane's address) and skips the replay; otherwise it replays.
-//! - **Two versions of a group body** (`vector.rs`, `group_versions`): the conditions of all
+//! - **Two versions of a group body** (`vector.rs`, `group_versions`; not for segments whose
+//!   group-level accesses all have warp-wide plans, which serve them as before, and with a
+//!   test that all four lanes are active first where one is a store): the conditions of all
 //!   group-level accesses of a segment are computed on the body's main line and tested once;
 //!   where they all hold, a version without per-access tests or fallbacks runs (each such
 //!   access is then exactly the fast access above); otherwise the code as without the group
@@ -839,103 +841,25 @@ impl Gen<'_, '_> {
         Ok(all)
     }
 
-    /// Whether `insts` hold group-level accesses (`None`: none), and whether one of them is
+    /// Whether the group body for `insts` comes in two versions (`None`: no, it has no
+    /// group-level accesses or all of them have warp-wide plans), and whether one of them is
     /// a store.
     pub(super) fn group_planned(&self, insts: &[ir::Inst]) -> Option<bool> {
         let mut any = None;
+        let mut all_warp = true;
         for i in insts {
             if let Some(ga) = self.gfast.access.get(i) {
                 any = Some(any.unwrap_or(false) || ga.store);
+                all_warp &= self.gfast.roots[ga.root].skip.is_some();
             }
+        }
+        // Where every one has a warp-wide plan, those plans serve (they hold whenever a
+        // warp's %tid.x are consecutive, as in 1D blocks), and the versions would only cost
+        // (measured: saxpy); 2D blocks lose the group tier only for segments whose every
+        // address is free of %tid.y/%tid.z.
+        if all_warp {
+            return None;
         }
         any
     }
-
-    /// How the group body for `insts` is versioned (`vector.rs`, `group_versions`): `None`
-    /// without group-level accesses.
-    pub(super) fn group_segment(
-        &mut self,
-        grp: &mut Grp,
-        insts: &[ir::Inst],
-    ) -> Result<Option<SegPlan>, String> {
-        let mut roots: Vec<usize> = vec![];
-        for i in insts {
-            if let Some(ga) = self.gfast.access.get(i) {
-                if !roots.contains(&ga.root) {
-                    roots.push(ga.root);
-                }
-            }
-        }
-        if roots.is_empty() {
-            return Ok(None);
-        }
-        let warp = roots
-            .iter()
-            .all(|&r| self.gfast.roots[r].skip.is_some() && !grp.gcache.roots.contains_key(&r));
-        if !warp {
-            let ok = self.group_all_ok(grp, insts)?;
-            return Ok(ok.map(SegPlan::Plain));
-        }
-        let mut skip: Option<Value> = None;
-        let mut pw = Vec::with_capacity(roots.len());
-        for &r in &roots {
-            let (stride, (s, p_lo)) = {
-                let root = &self.gfast.roots[r];
-                (
-                    root.stride as u32,
-                    root.skip.ok_or("internal: no warp plan")?,
-                )
-            };
-            skip = Some(match skip {
-                None => s,
-                Some(x) if x == s => x,
-                Some(x) => self.b.ins().band(x, s),
-            });
-            pw.push(self.group_elem(grp, p_lo, stride));
-        }
-        Ok(skip.map(|skip| SegPlan::Warp { skip, roots, pw }))
-    }
-
-    /// For [`SegPlan::Warp`] where the warp plans fail: replay the roots for this group into
-    /// its cache; returns the conjunction of the conditions of the accesses in `insts` and
-    /// the roots' pointers.
-    pub(super) fn group_calc(
-        &mut self,
-        grp: &mut Grp,
-        roots: &[usize],
-        insts: &[ir::Inst],
-    ) -> Result<(Value, Vec<Value>), String> {
-        let mut ps = Vec::with_capacity(roots.len());
-        for &r in roots {
-            let x = self.group_root(grp, r)?;
-            grp.gcache.roots.insert(r, x);
-            ps.push(x.1);
-        }
-        let ok = self
-            .group_all_ok(grp, insts)?
-            .ok_or_else(|| "internal: no group access".to_string())?;
-        Ok((ok, ps))
-    }
-
-    /// Set the pointers of `roots` in the group's cache, with conditions that hold.
-    pub(super) fn group_set_roots(&mut self, grp: &mut Grp, roots: &[usize], ps: &[Value]) {
-        let yes = self.b.ins().iconst(types::I8, 1);
-        for (&r, &p) in roots.iter().zip(ps) {
-            grp.gcache.roots.insert(r, (yes, p));
-        }
-    }
-}
-
-/// How a group body is versioned (`vector.rs`, `group_versions`).
-pub(super) enum SegPlan {
-    /// The conjunction (`i8`) of the group-level accesses' conditions, on the main line.
-    Plain(Value),
-    /// Every root has a warp-wide plan: where all hold (`skip`, `i8`), the fast version runs
-    /// with their pointers for this group (`pw`, per root); otherwise the roots are replayed
-    /// ([`Gen::group_calc`]).
-    Warp {
-        skip: Value,
-        roots: Vec<usize>,
-        pw: Vec<Value>,
-    },
 }

@@ -1711,41 +1711,15 @@ impl Gen<'_, '_> {
             self.b.ins().brif(full, go, &[], slow, &[]);
             self.b.switch_to_block(go);
         }
-        let Some(plan) = self.group_segment(grp, insts)? else {
-            return Err("internal: a planned segment without a plan".into());
-        };
+        // Every condition on the body's main line (replays cached for the fast version).
+        let ok = self
+            .group_all_ok(grp, insts)?
+            .ok_or("internal: a planned segment without conditions")?;
         let fast = self.b.create_block();
         let merge = self.b.create_block();
         self.b.append_block_param(merge, types::I32);
-        // Values made in one version dominate neither the other nor the merge.
-        let saved = (grp.vals.clone(), grp.gcache.clone());
-        let fast_roots = match plan {
-            super::group::SegPlan::Plain(ok) => {
-                self.b.ins().brif(ok, fast, &[], slow, &[]);
-                None
-            }
-            super::group::SegPlan::Warp { skip, roots, pw } => {
-                // The fast version takes the pointers as parameters: the warp plans' where
-                // they hold, the replayed ones where all group conditions hold.
-                for _ in &roots {
-                    self.b.append_block_param(fast, self.ptr);
-                }
-                let calc = self.b.create_block();
-                let pwa: Vec<BlockArg> = pw.iter().map(|&p| BlockArg::Value(p)).collect();
-                self.b.ins().brif(skip, fast, &pwa, calc, &[]);
-                self.b.switch_to_block(calc);
-                let (ok, ps) = self.group_calc(grp, &roots, insts)?;
-                let pa: Vec<BlockArg> = ps.iter().map(|&p| BlockArg::Value(p)).collect();
-                self.b.ins().brif(ok, fast, &pa, slow, &[]);
-                (grp.vals, grp.gcache) = saved;
-                Some(roots)
-            }
-        };
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
-        if let Some(roots) = &fast_roots {
-            let ps = self.b.block_params(fast).to_vec();
-            self.group_set_roots(grp, roots, &ps);
-        }
         self.group_fast_body = true;
         let a = body(self, grp);
         self.group_fast_body = false;

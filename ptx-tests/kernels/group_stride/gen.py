@@ -219,7 +219,8 @@ contains = "thread (4,7,0)"
 write("gwrap", """# 8x2 block: the index tid.x + 0x7ffffffe wraps to negative at tid.x = 2, inside the first
 # group of four lanes; mul.wide.s32 sign-extends it, so thread (2,0,0) reads 2^34 bytes below
 # the buffer and the launch faults there: a group path must notice the wrap and leave the
-# access to the per-lane checks (group_stride.ptx, `gwrap`).
+# access to the per-lane checks (%tid.y in the address keeps the warp-wide path out;
+# group_stride.ptx, `gwrap`).
 ptx = "group_stride.ptx"
 kernel = "gwrap"
 grid = [1, 1, 1]
