@@ -14,7 +14,9 @@
 //! v = cvta a                 (adds a constant window)         s(a)
 //! ```
 //! Everything else (block parameters, loads, other operations, strides not known statically)
-//! has no stride, and its accesses keep the general per-group path.
+//! has no stride, and its accesses keep the general per-group path — or, where the address
+//! is affine within each group of four lanes (2D blocks with rows shorter than a warp), the
+//! group-level tier of `group.rs`, tried when this one does not apply.
 //!
 //! # ⚠ Soundness: read before changing
 //!
@@ -75,6 +77,9 @@ pub(super) struct FastAccess {
     pub(super) p: Value,
     /// Bytes between lanes: the element size (consecutive), or 0 (one address for all).
     pub(super) stride: u32,
+    /// The address the bounds check covers (`root + off` for the access): accesses with the
+    /// same root have pointers `off` apart.
+    pub(super) root: ir::Value,
 }
 
 /// The stride of `t`-typed value bits `s`, wrapped to the type's width (signed).
@@ -241,12 +246,12 @@ struct Replay {
 
 impl Gen<'_, '_> {
     /// The compile-time constant defining `v`, if any (32-bit: sign- or zero-extended).
-    fn const_of(&self, v: ir::Value, signed: bool) -> Option<i64> {
+    pub(super) fn const_of(&self, v: ir::Value, signed: bool) -> Option<i64> {
         const_value(self.f, v, signed)
     }
 
     /// `v` as `root + off` through 64-bit additions of constants (`(v, 0)` otherwise).
-    fn const_offset_root(&self, v: ir::Value) -> (ir::Value, i64) {
+    pub(super) fn const_offset_root(&self, v: ir::Value) -> (ir::Value, i64) {
         let (mut root, mut off) = (v, 0i64);
         while self.ty(root) == ir::Type::I64 {
             let ir::ValueDef::Result(i, 0) = self.f.values[root.index()].def else {
@@ -295,7 +300,7 @@ impl Gen<'_, '_> {
 
     /// Whether `v` can be read as a scalar at the top of block `blk`: uniform there, and
     /// computed in its scalar section or available in its slot before the block runs.
-    fn leaf_uniform(&self, v: ir::Value, blk: ir::Block) -> bool {
+    pub(super) fn leaf_uniform(&self, v: ir::Value, blk: ir::Block) -> bool {
         if !self.uni.uniform_at(v, blk) {
             return false;
         }
@@ -660,7 +665,7 @@ impl Gen<'_, '_> {
             });
         }
         let mut full: Option<Value> = None;
-        for (((_, _, _, _, stride), members), (ok, p, lo)) in groups.iter().zip(planned) {
+        for (((root, _, _, _, stride), members), (ok, p, lo)) in groups.iter().zip(planned) {
             let ok = match common {
                 Some(c) => self.b.ins().band(ok, c),
                 None => ok,
@@ -699,6 +704,7 @@ impl Gen<'_, '_> {
                         ok,
                         p,
                         stride: *stride as u32,
+                        root: *root,
                     },
                 );
             }

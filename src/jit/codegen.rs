@@ -19,6 +19,13 @@
 //!   without a vector form run per lane inside the group (`scalar.rs`); loads and stores whose
 //!   four addresses are consecutive become one vector access after one bounds check.
 //!
+//! Memory accesses take the first of these tiers that applies: addresses with a compile-time
+//! lane stride over the whole warp (`affine.rs`: one check per block execution); addresses
+//! affine within each group of four lanes (`group.rs`: one replay and check per group, and a
+//! version of the group body without per-access tests where all of them pass); run-time
+//! tests of the four addresses (consecutive, or one for all) per group and access; the
+//! runtime helper, lane by lane (gathers, faults, checked memory).
+//!
 //! Warp operations (shuffles) split a block into segments, one group loop each. Values used
 //! outside their segment live in warp-state slots (`slot + lane * size`, structure of arrays);
 //! values read by other blocks are stored with the lane mask blended in, so inactive lanes'
@@ -68,41 +75,65 @@ pub(super) fn ctype(t: ir::Type) -> CType {
 /// accesses that other lanes can see (global, shared or generic memory), that order differs
 /// from executing each instruction for the whole warp, which is what the interpreter does and
 /// what warp-synchronous code (a `volatile` shared array without `__syncwarp`) relies on,
-/// whenever one of them writes. So such an access starts a new segment when the segment
-/// already holds one and either of them writes (stores, atomics and fences count as writes).
-/// Loads alone, and thread-private local memory, never split.
+/// whenever one of them writes and both can reach the same memory. So such an access starts a
+/// new segment when the segment already holds one that may alias it (the same space, or
+/// either generic) and either of them writes (stores, atomics and fences count as writes; a
+/// fence aliases everything). Global and shared memory are disjoint, so a global load and a
+/// shared store (a tile being filled) share a segment. Loads alone, and thread-private local
+/// memory, never split. (Faults do not depend on the order: every access of a block runs
+/// before the abort is seen, and the report is the lowest faulting thread.)
 #[derive(Default)]
 pub(super) struct SegmentSplit {
-    visible: bool,
-    writes: bool,
+    /// Spaces accessed in the segment ([`space_bits`]).
+    touched: u8,
+    /// Spaces written in the segment.
+    written: u8,
+}
+
+const GLOBAL_BIT: u8 = 1;
+const SHARED_BIT: u8 = 2;
+const GENERIC_BIT: u8 = 4;
+
+/// The visible spaces an access in `s` can reach, as a bit set (0: none other lanes see).
+fn space_bits(s: &ir::Space) -> u8 {
+    match s {
+        ir::Space::Global => GLOBAL_BIT,
+        ir::Space::Shared => SHARED_BIT,
+        ir::Space::Generic => GENERIC_BIT,
+        _ => 0,
+    }
 }
 
 impl SegmentSplit {
     /// Whether a new segment must start before `op`; records `op` in the segment it joins.
     pub(super) fn before(&mut self, op: &Op) -> bool {
-        let visible = |s: &ir::Space| {
-            matches!(
-                s,
-                ir::Space::Global | ir::Space::Shared | ir::Space::Generic
-            )
-        };
-        let (touches, writes) = match op {
-            Op::Load { space, .. } => (visible(space), false),
+        let (bits, writes) = match op {
+            Op::Load { space, .. } => (space_bits(space), false),
             Op::Store { space, .. } | Op::Atom { space, .. } | Op::AtomCas { space } => {
-                (visible(space), true)
+                (space_bits(space), true)
             }
-            Op::Fence {} => (true, true),
-            _ => (false, false),
+            Op::Fence {} => (GLOBAL_BIT | SHARED_BIT | GENERIC_BIT, true),
+            _ => (0, false),
         };
-        if !touches {
+        if bits == 0 {
             return false;
         }
-        let split = self.visible && (writes || self.writes);
+        // Generic addresses reach either space.
+        let alias = |m: u8| {
+            if bits & GENERIC_BIT != 0 {
+                m != 0
+            } else {
+                m & (bits | GENERIC_BIT) != 0
+            }
+        };
+        let split = alias(self.written) || writes && alias(self.touched);
         if split {
             *self = SegmentSplit::default();
         }
-        self.visible = true;
-        self.writes |= writes;
+        self.touched |= bits;
+        if writes {
+            self.written |= bits;
+        }
         split
     }
 
@@ -166,6 +197,15 @@ pub(super) struct Gen<'a, 'b> {
     enter: Vec<CBlock>,
     /// The current block's memory accesses with a hoisted bounds check (`affine.rs`).
     pub(super) fast: super::affine::FastMem,
+    /// The current block's group-level fast accesses (`group.rs`).
+    pub(super) gfast: super::group::GroupMem,
+    /// Emitting the version of a group body in which every group-level access's condition
+    /// holds (`vector.rs`, `group_versions`).
+    pub(super) group_fast_body: bool,
+    /// Group operations of the current block kept in place (`vector.rs`, `pin`).
+    pub(super) pinned: std::collections::HashSet<ir::Inst>,
+    /// The stack slot pinned values are written to (made on first use).
+    pub(super) pin_slot: Option<cranelift_codegen::ir::StackSlot>,
 }
 
 pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
@@ -507,6 +547,10 @@ pub fn generate(
         sig_bar,
         enter: vec![],
         fast: Default::default(),
+        gfast: Default::default(),
+        group_fast_body: false,
+        pinned: Default::default(),
+        pin_slot: None,
     };
     g.gen_dispatch()?;
     for &blk in &layout.order {

@@ -5,6 +5,7 @@
 
 mod affine;
 mod codegen;
+mod group;
 pub mod helpers;
 mod scalar;
 mod vector;

@@ -30,15 +30,17 @@ pub(super) enum GVal {
 /// The current group inside a group loop.
 pub(super) struct Grp {
     /// Group index 0..8 (`i32`).
-    g: Value,
+    pub(super) g: Value,
     /// The group's four lane-mask bits (`i32`, bit j = lane 4g+j active).
-    bits: Value,
+    pub(super) bits: Value,
     /// Active-lane masks: `i32x4`, and the two `i64x2` halves.
     m32: Value,
     m64: [Value; 2],
     /// `state + g * 4 * size` for lane sizes 1, 2, 4, 8.
     base: [Value; 4],
     vals: HashMap<ir::Value, GVal>,
+    /// Group-affine addresses replayed for this group (`group.rs`).
+    pub(super) gcache: super::group::GroupCache,
 }
 
 /// How a lane of a value is stored: bytes per lane in its slot.
@@ -166,6 +168,7 @@ impl Gen<'_, '_> {
             m64,
             base,
             vals: HashMap::new(),
+            gcache: Default::default(),
         };
         let acc2 = body(self, &mut grp, acc)?;
         self.b.ins().jump(next, &[BlockArg::Value(acc2)]);
@@ -417,6 +420,35 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
+    /// Keep a pure group value where it is computed: Cranelift places pure instructions at
+    /// their first use, so a chain such as `acc = fma(ld, ld, acc)` interleaved with loads
+    /// would be computed after the last load, with every loaded value live (and spilled)
+    /// until then. A store to a scratch stack slot is a use in place. Only in straight-line
+    /// bodies (`group_versions`): elsewhere the calls of the slow paths spill the chain's
+    /// value anyway.
+    fn pin(&mut self, x: GVal) {
+        if matches!(x, GVal::S4(_)) {
+            return;
+        }
+        let ss = match self.pin_slot {
+            Some(ss) => ss,
+            None => {
+                let ss = self
+                    .b
+                    .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                        cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                        32,
+                        4,
+                    ));
+                self.pin_slot = Some(ss);
+                ss
+            }
+        };
+        let p = self.b.ins().stack_addr(self.ptr, ss, 0);
+        let fl = MemFlagsData::new().with_notrap();
+        self.store_vector(fl, &x, p);
+    }
+
     /// Lane index `4g + j` as `i32`.
     fn lane_of(&mut self, grp: &Grp, j: u32) -> Value {
         let g4 = self.b.ins().ishl_imm_s(grp.g, 2);
@@ -441,6 +473,10 @@ impl Gen<'_, '_> {
         if let Some(r) = self.vec_op(grp, i, &args, &arg_tys)? {
             if let Some(&res) = d.results.first() {
                 self.gdef(grp, res, r)?;
+                if self.group_fast_body && self.pinned.contains(&i) {
+                    let r = grp.vals.get(&res).copied().unwrap_or(r);
+                    self.pin(r);
+                }
             }
             return Ok(());
         }
@@ -1183,10 +1219,34 @@ impl Gen<'_, '_> {
             }
         }
         let fl = MemFlagsData::new().with_notrap();
+        // In the fast version of a group body (`group_versions`: every group-level condition
+        // holds), a group-affine address (`group.rs`): one vector load, or one scalar load
+        // broadcast; `join` stays unused. Elsewhere the tiers below serve, as without the
+        // group tier.
+        if let (true, Some(vt)) = (self.group_fast_body, vector) {
+            if let Some((_, p, stride)) = self.group_access(grp, i)? {
+                return Ok(Some(if stride == 0 {
+                    let x = self.b.ins().load(ct, fl, p, 0);
+                    let v = self.b.ins().splat(vt, x);
+                    if is_v2(rt) {
+                        GVal::V2(v, v)
+                    } else {
+                        GVal::V1(v)
+                    }
+                } else if is_v2(rt) {
+                    let a = self.b.ins().load(vt, fl, p, 0);
+                    let b = self.b.ins().load(vt, fl, p, 16);
+                    GVal::V2(a, b)
+                } else {
+                    GVal::V1(self.b.ins().load(vt, fl, p, 0))
+                }));
+            }
+        }
         // 0. An address with a compile-time lane stride whose whole warp range passed the
         //    bounds check at the top of the block (`affine.rs`): no per-group tests.
         let narrow = matches!(rt, ir::Type::I8 | ir::Type::I16);
-        if let (Some(fa), Some(vt)) = (self.fast.access.get(&i).copied(), vector) {
+        let warp = self.fast.access.get(&i).copied();
+        if let (Some(fa), Some(vt)) = (warp, vector) {
             let fast = self.b.create_block();
             let slow = self.b.create_block();
             self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
@@ -1212,7 +1272,7 @@ impl Gen<'_, '_> {
             let bargs = to_args(self, g);
             self.b.ins().jump(join, &bargs);
             self.b.switch_to_block(slow);
-        } else if let (Some(fa), true) = (self.fast.access.get(&i).copied(), narrow) {
+        } else if let (Some(fa), true) = (warp, narrow) {
             let fast = self.b.create_block();
             let slow = self.b.create_block();
             self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
@@ -1339,8 +1399,17 @@ impl Gen<'_, '_> {
         let join = self.b.create_block();
         let next = self.b.create_block();
         let vector = matches!(args[1], GVal::V1(_) | GVal::V2(..)) && vt_t != ir::Type::Pred;
+        // In the fast version of a group body (`group_versions`: every group-level condition
+        // holds, all four lanes active), a group-affine address (`group.rs`): one vector store.
+        if vector && self.group_fast_body {
+            if let Some((_, p, _)) = self.group_access(grp, i)? {
+                self.store_vector(fl, &args[1], p);
+                return Ok(Some(GVal::S4([addr.0; 4])));
+            }
+        }
         // A hoisted check (`affine.rs`; all 32 lanes active): store without per-group tests.
-        if let (Some(fa), true) = (self.fast.access.get(&i).copied(), vector) {
+        let warp = self.fast.access.get(&i).copied();
+        if let (Some(fa), true) = (warp, vector) {
             let fast = self.b.create_block();
             let slow = self.b.create_block();
             self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
@@ -1381,7 +1450,7 @@ impl Gen<'_, '_> {
     }
 
     /// `p + 4 g · stride`: the first element of the current group, for lane 0's element `p`.
-    fn group_elem(&mut self, grp: &Grp, p: Value, stride: u32) -> Value {
+    pub(super) fn group_elem(&mut self, grp: &Grp, p: Value, stride: u32) -> Value {
         let g64 = self.b.ins().uextend(self.ptr, grp.g);
         let off = self.b.ins().imul_imm_s(g64, 4 * stride as i64);
         self.b.ins().iadd(p, off)
@@ -1524,6 +1593,7 @@ impl Gen<'_, '_> {
             }
         }
         self.fast = self.plan_fast_mem(blk, &bd.insts, &sc, first, mask)?;
+        self.gfast = self.plan_group_mem(blk, &bd.insts, &sc, first)?;
         // Segments between warp operations, and between memory accesses whose order across
         // lanes matters (`SegmentSplit`; the escape analysis splits the same way).
         let mut runs: Vec<(Vec<ir::Inst>, Option<ir::Inst>)> = vec![(vec![], None)];
@@ -1544,6 +1614,27 @@ impl Gen<'_, '_> {
                 }
                 if let Some(last) = runs.last_mut() {
                     last.0.push(i);
+                }
+            }
+        }
+        // Pure group operations that consume a loaded value while more loads follow in
+        // their segment stay in place (`pin`), so the loaded values die early.
+        self.pinned.clear();
+        for (insts, _) in &runs {
+            let is_load = |i: ir::Inst| matches!(self.f.inst(i).op, Op::Load { .. });
+            let Some(last) = insts.iter().rposition(|&i| is_load(i)) else {
+                continue;
+            };
+            let mut loaded: std::collections::HashSet<ir::Value> = Default::default();
+            for &i in insts.iter().take(last) {
+                let d = self.f.inst(i);
+                if is_load(i) {
+                    loaded.extend(d.results.iter().copied());
+                } else if d.op.effect() == Effect::Pure
+                    && d.results.len() == 1
+                    && d.args.iter().any(|a| loaded.contains(a))
+                {
+                    self.pinned.insert(i);
                 }
             }
         }
@@ -1573,14 +1664,9 @@ impl Gen<'_, '_> {
             let with_term = k + 1 == nruns && term_in_loop;
             if !insts.is_empty() || with_term {
                 let term = bd.term.clone();
+                let term = with_term.then_some((&term, ucond));
                 let acc = self.group_loop(mask, |g, grp, acc| {
-                    for &i in &insts {
-                        g.ginst(grp, &sc, i)?;
-                    }
-                    if !with_term {
-                        return Ok(acc);
-                    }
-                    g.group_terminator(grp, &sc, &term, ucond, acc)
+                    g.group_versions(grp, &sc, &insts, term, acc)
                 })?;
                 if with_term {
                     cbits = Some(acc);
@@ -1631,6 +1717,69 @@ impl Gen<'_, '_> {
         }
         self.b.ins().jump(self.dispatch, &[]);
         Ok(())
+    }
+
+    /// The body of a group loop for one group: the segment's instructions and, with `term`,
+    /// the per-group part of the terminator. Returns the new accumulator.
+    ///
+    /// When the segment has group-affine accesses (`group.rs`), the body comes in two
+    /// versions: where all of their conditions hold for this group (tested once), one without
+    /// any per-access test or fallback, so no call and no cold path breaks its straight-line
+    /// code; otherwise the code as without the group tier (the warp-wide plans, the per-group
+    /// tests and the runtime helper).
+    fn group_versions(
+        &mut self,
+        grp: &mut Grp,
+        sc: &HashMap<ir::Value, Value>,
+        insts: &[ir::Inst],
+        term: Option<(&Terminator, Option<Value>)>,
+        acc: Value,
+    ) -> Result<Value, String> {
+        let body = |g: &mut Self, grp: &mut Grp| -> Result<Value, String> {
+            for &i in insts {
+                g.ginst(grp, sc, i)?;
+            }
+            match term {
+                Some((t, ucond)) => g.group_terminator(grp, sc, t, ucond, acc),
+                None => Ok(acc),
+            }
+        };
+        let Some(has_store) = self.group_planned(insts) else {
+            return body(self, grp);
+        };
+        // Values made after this point dominate neither the slow version nor the merge.
+        let before = (grp.vals.clone(), grp.gcache.clone());
+        let slow = self.b.create_block();
+        if has_store {
+            // A group-level store needs all four lanes active: test that first, before any
+            // replay (blocks entered by a few lanes at a time go straight to the slow version).
+            let go = self.b.create_block();
+            let full = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
+            self.b.ins().brif(full, go, &[], slow, &[]);
+            self.b.switch_to_block(go);
+        }
+        // Every condition on the body's main line (replays cached for the fast version).
+        let ok = self
+            .group_all_ok(grp, insts)?
+            .ok_or("internal: a planned segment without conditions")?;
+        let fast = self.b.create_block();
+        let merge = self.b.create_block();
+        self.b.append_block_param(merge, types::I32);
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        self.group_fast_body = true;
+        let a = body(self, grp);
+        self.group_fast_body = false;
+        self.b.ins().jump(merge, &[BlockArg::Value(a?)]);
+        // The slow version is the code as without the group tier: it uses nothing made for
+        // the plan.
+        (grp.vals, grp.gcache) = before.clone();
+        self.b.switch_to_block(slow);
+        let a = body(self, grp)?;
+        self.b.ins().jump(merge, &[BlockArg::Value(a)]);
+        (grp.vals, grp.gcache) = before;
+        self.b.switch_to_block(merge);
+        Ok(self.b.block_params(merge)[0])
     }
 
     /// The per-group part of a terminator: evaluate a divergent condition (accumulating its

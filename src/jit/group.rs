@@ -1,0 +1,865 @@
+//! Group-affine addresses: memory accesses whose address is, within each aligned group of four
+//! lanes (the unit of a group loop), `g + sx · %tid.x` with `g` the same for the four lanes and
+//! `sx` known at compile time become one vector access (or one scalar load, broadcast) per
+//! group after one bounds check per group, with no run-time test of the four addresses' shape.
+//!
+//! This is the tier between the warp-wide lane-stride path (`affine.rs`, which needs a warp's
+//! `%tid.x` consecutive over all 32 lanes) and the general per-group tests (`vector.rs`,
+//! `contiguous`). It serves 2D thread blocks whose rows are shorter than a warp, such as
+//! 16×16 tiles: `Bs[k][tx]` (consecutive) and `As[ty][k]` (one address for the group).
+//!
+//! ```text
+//! v = u                      (uniform here)                   stride 0, invariant
+//! v = %tid.y, %tid.z                                          stride 0, group-varying
+//! v = %tid.x, %laneid                                         stride 1, group-varying
+//! v = const, %ntid.*, %ctaid.*, %nctaid.*, symbol address     stride 0, invariant
+//! v = a + b, a - b           s(a) ± s(b)
+//! v = a * c, a << c          (c a compile-time constant)      s(a) · c, s(a) << c
+//! v = mul.wide a, c          (widens a: checked)              s(a) · c
+//! v = cvt a                  (int widening: checked; truncation or same width: exact)
+//! v = cvta a, bitcast a                                       s(a)
+//! v = op(a, …)               (any other pure integer op, all operands stride 0)  stride 0
+//! ```
+//! Block parameters (unless uniform), loads and everything else have no group stride.
+//!
+//! # ⚠ Soundness: read before changing
+//!
+//! The fast path computes, per group, the address of the group's *virtual* lane 0 (lane
+//! `4g`, active or not) as scalar code, by replaying the address's definition with lane
+//! `4g`'s `%tid` (from the launch's `%tid` table) and `%laneid`, and then accesses
+//! `p0 + sx · j` for lane `4g + j` **without** looking at the lanes' own addresses. This is
+//! only correct because:
+//! - every leaf is the same in all active lanes *as seen from this block* (`uniform_at`,
+//!   temporal divergence included; read as the first active lane's value) or is a special
+//!   register; by SSA, the leaves' latest values in a lane are exactly those its own
+//!   definition of the address used (the argument of `affine.rs`), so replaying the
+//!   definition chain with a lane's special registers gives that lane's address;
+//! - when `ntid.x % 4 == 0` (checked per block execution from the launch shape, otherwise the
+//!   path is off), the threads `32 w + 4 g + j`, j = 0..3, have the same
+//!   `⌊linear / ntid.x⌋`, hence the same `%tid.y` and `%tid.z`, and `%tid.x = tid.x(4g) + j`;
+//!   `%laneid = 4g + j`. Lanes exist as a prefix of the warp, so lane `4g` exists whenever a
+//!   lane of its group is active, and its `%tid` table entries are real;
+//! - so the replayed leaves differ between the group's lanes only in `%tid.x`/`%laneid`
+//!   (by `j`), and arithmetic is exact modulo the value's width: every value is
+//!   `v(4g) + s(v) · j`, except across widenings (`cvt` to 64 bits, `mul.wide`): each widened
+//!   operand with a nonzero stride is checked per group to stay on one side of its
+//!   wrap-around point between `j = 0` and `j = 3` (`|3 s| < 2^31`, so checking the end
+//!   suffices), unless it is `%tid.x` or `%laneid` itself (0 ≤ `%tid.x` < 1024: launches
+//!   reject larger blocks; `%laneid` < 32), which cannot wrap;
+//! - the group's whole range (all four lanes, active or not) must pass the space's bounds
+//!   check and alignment, and checked-memory mode must be off; otherwise the general path
+//!   runs, so faults are reported exactly as before (lowest faulting lane, same message);
+//! - stores take the fast path only with a consecutive address (never one address for all
+//!   lanes: which lane's value wins is the general path's business) and only when all four
+//!   lanes of the group are active (inactive lanes must not write); loads may read inactive
+//!   lanes' in-bounds elements and discard them.
+//!
+//! Two ways the check is organised, both keeping these conditions:
+//! - **Reusing a warp-wide plan.** A root all of whose accesses also have a warp-wide plan
+//!   (`affine.rs`) over the same root takes, where those plans' conditions hold (a block-level
+//!   value), the warp plan's pointer for the group (`p + 4g · stride`: the same element, as
+//!   the warp plan proves every lane's address) and skips the replay; otherwise it replays.
+//! - **Two versions of a group body** (`vector.rs`, `group_versions`; not for segments whose
+//!   group-level accesses all have warp-wide plans, which serve them as before, and with a
+//!   test that all four lanes are active first where one is a store): the conditions of all
+//!   group-level accesses of a segment are computed on the body's main line and tested once;
+//!   where they all hold, a version without per-access tests or fallbacks runs (each such
+//!   access is then exactly the fast access above); otherwise the code as without the group
+//!   tier (warp-wide plans, per-group tests, the runtime helper), so the group tier's accesses
+//!   run only where all its conditions were tested. Values made in one version are never used
+//!   in the other or after the merge (the group's caches are restored).
+
+use super::codegen::{Gen, TRUSTED};
+use super::vector::Grp;
+use crate::ir::{self, Effect, Op};
+use crate::runtime::env::CtaEnv;
+use crate::runtime::memory::GLOBAL_BASE;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
+use std::collections::HashMap;
+use std::mem::offset_of;
+
+/// Largest stride magnitude tracked: 3 · 2^24 < 2^31, so a widened operand's four lanes
+/// cross its wrap-around point at most once (the check of lane 3 then covers all).
+const MAX_STRIDE: i64 = 1 << 24;
+
+/// Largest constant offset folded into one bounds check.
+const MAX_MERGE: i64 = 1 << 20;
+
+/// Deepest definition chain followed (compile time stays bounded).
+const MAX_DEPTH: u32 = 12;
+
+/// The group stride of a value: `v(4g + j) = v(4g) + stride · j` within every group.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct GStride {
+    /// Per lane of the group, in the value's units, wrapped to its width.
+    pub(super) stride: i64,
+    /// Depends on `%tid`/`%laneid` (computed per group); otherwise warp-uniform here
+    /// (computed once at the top of the block).
+    pub(super) varies: bool,
+}
+
+/// A block's group-level fast accesses (planned at the top of the block).
+#[derive(Default)]
+pub(super) struct GroupMem {
+    /// Per memory instruction: its root, constant offset and stride.
+    pub(super) access: HashMap<ir::Inst, GroupAccess>,
+    roots: Vec<Root>,
+    /// Warp-uniform parts of the roots' definitions, computed at the top of the block.
+    top: HashMap<ir::Value, Value>,
+    /// The group strides found while planning.
+    memo: HashMap<ir::Value, Option<GStride>>,
+    /// `ntid.x % 4 == 0` (`i8`), and the same and memcheck off (global and const spaces).
+    fact: Option<(Value, Value)>,
+    /// `tid_table + 4 · 32 warp` and the bytes between the table's components (pointers).
+    tids: Option<(Value, Value)>,
+}
+
+/// One planned access.
+#[derive(Clone, Copy)]
+pub(super) struct GroupAccess {
+    root: usize,
+    off: i64,
+    /// Bytes between lanes: the element size (consecutive), or 0 (one address for all).
+    pub(super) stride: u32,
+    store: bool,
+}
+
+/// Accesses at constant offsets from one address share its replay and one bounds check.
+struct Root {
+    /// Where all of the root's accesses have a warp-wide plan (`affine.rs`) over the same
+    /// root: the conjunction of their conditions (`i8`, block level) and the warp lane 0's
+    /// pointer for `lo`. While it holds, the group pointer is taken from that plan and the
+    /// replay is skipped.
+    skip: Option<(Value, Value)>,
+    v: ir::Value,
+    space: ir::Space,
+    elem: i64,
+    stride: i64,
+    lo: i64,
+    hi: i64,
+}
+
+/// Per group (inside a group loop body): replayed values and checked roots. Everything here
+/// is emitted on the body's main line, so it dominates the rest of the body.
+#[derive(Default, Clone)]
+pub(super) struct GroupCache {
+    vals: HashMap<ir::Value, Value>,
+    /// `%tid.x`, `%tid.y`, `%tid.z` of lane `4g`.
+    tid: Option<[Value; 3]>,
+    /// Per root: all conditions (`i8`) and the host pointer of lane `4g`'s element at `lo`.
+    roots: HashMap<usize, (Value, Value)>,
+    /// All four lanes active (`i8`).
+    full: Option<Value>,
+    /// Per root: the same with `full`.
+    roots_full: HashMap<usize, Value>,
+}
+
+/// The stride of `t`-typed value bits `s`, wrapped to the type's width (signed).
+fn wrap(s: i64, t: ir::Type) -> i64 {
+    match t {
+        ir::Type::I32 => s as i32 as i64,
+        _ => s,
+    }
+}
+
+impl Gen<'_, '_> {
+    /// The group stride of `v` as used in block `blk` (see the module docs); `None` when it
+    /// has none. No code is emitted. `memo` caches results for one block.
+    pub(super) fn group_stride(
+        &self,
+        v: ir::Value,
+        blk: ir::Block,
+        depth: u32,
+        memo: &mut HashMap<ir::Value, Option<GStride>>,
+    ) -> Option<GStride> {
+        if let Some(&r) = memo.get(&v) {
+            return r;
+        }
+        let r = self.group_stride_uncached(v, blk, depth, memo);
+        memo.insert(v, r);
+        r
+    }
+
+    fn group_stride_uncached(
+        &self,
+        v: ir::Value,
+        blk: ir::Block,
+        depth: u32,
+        memo: &mut HashMap<ir::Value, Option<GStride>>,
+    ) -> Option<GStride> {
+        let t = self.ty(v);
+        if !matches!(t, ir::Type::I32 | ir::Type::I64) || depth > MAX_DEPTH {
+            return None;
+        }
+        let inv = GStride {
+            stride: 0,
+            varies: false,
+        };
+        if self.leaf_uniform(v, blk) {
+            return Some(inv);
+        }
+        let ir::ValueDef::Result(i, 0) = self.f.values[v.index()].def else {
+            return None;
+        };
+        let d = self.f.inst(i);
+        if d.results.len() != 1 {
+            return None;
+        }
+        let mut s = |k: usize| self.group_stride(d.args[k], blk, depth + 1, memo);
+        let r = match d.op {
+            Op::SReg {
+                reg: ir::SReg::TidX | ir::SReg::LaneId,
+            } => GStride {
+                stride: 1,
+                varies: true,
+            },
+            Op::SReg {
+                reg: ir::SReg::TidY | ir::SReg::TidZ,
+            } => GStride {
+                stride: 0,
+                varies: true,
+            },
+            Op::SReg {
+                reg:
+                    ir::SReg::NtidX
+                    | ir::SReg::NtidY
+                    | ir::SReg::NtidZ
+                    | ir::SReg::CtaidX
+                    | ir::SReg::CtaidY
+                    | ir::SReg::CtaidZ
+                    | ir::SReg::NctaidX
+                    | ir::SReg::NctaidY
+                    | ir::SReg::NctaidZ,
+            } => inv,
+            Op::SReg { .. } => return None,
+            Op::IAdd {} | Op::ISub {} => {
+                let (a, b) = (s(0)?, s(1)?);
+                let st = if matches!(d.op, Op::IAdd {}) {
+                    a.stride.wrapping_add(b.stride)
+                } else {
+                    a.stride.wrapping_sub(b.stride)
+                };
+                GStride {
+                    stride: st,
+                    varies: a.varies || b.varies,
+                }
+            }
+            Op::IMul {} | Op::IMulWide { .. } => {
+                // mul.wide.u zero-extends its constant; mul.lo wraps either way.
+                let signed = !matches!(
+                    d.op,
+                    Op::IMulWide {
+                        sign: ir::Sign::Unsigned
+                    }
+                );
+                let c0 = self.const_of(d.args[0], signed);
+                let c1 = self.const_of(d.args[1], signed);
+                match (c0, c1) {
+                    (_, Some(c)) => {
+                        let a = s(0)?;
+                        GStride {
+                            stride: a.stride.checked_mul(c)?,
+                            varies: a.varies,
+                        }
+                    }
+                    (Some(c), None) => {
+                        let a = s(1)?;
+                        GStride {
+                            stride: a.stride.checked_mul(c)?,
+                            varies: a.varies,
+                        }
+                    }
+                    (None, None) => {
+                        let (a, b) = (s(0)?, s(1)?);
+                        if a.stride != 0 || b.stride != 0 {
+                            return None;
+                        }
+                        GStride {
+                            stride: 0,
+                            varies: a.varies || b.varies,
+                        }
+                    }
+                }
+            }
+            Op::Shl {} => {
+                let a = s(0)?;
+                match self.const_of(d.args[1], true) {
+                    Some(c) if (0..t.bits() as i64).contains(&c) => GStride {
+                        stride: a.stride.checked_mul(1i64 << c)?,
+                        varies: a.varies,
+                    },
+                    _ => {
+                        let b = s(1)?;
+                        if a.stride != 0 || b.stride != 0 {
+                            return None;
+                        }
+                        GStride {
+                            stride: 0,
+                            varies: a.varies || b.varies,
+                        }
+                    }
+                }
+            }
+            Op::Cvt {
+                dst,
+                src,
+                rnd: ir::CvtRound::None,
+                sat: false,
+                ftz: false,
+            } if matches!(src.ir(), ir::Type::I32 | ir::Type::I64)
+                && matches!(dst.ir(), ir::Type::I32 | ir::Type::I64) =>
+            {
+                s(0)?
+            }
+            Op::Cvta { .. } => s(0)?,
+            Op::Bitcast {} if self.ty(d.args[0]) == t => s(0)?,
+            // Any other pure operation of the four lanes' equal operands gives equal results.
+            ref op if op.effect() == Effect::Pure => {
+                let mut varies = false;
+                for k in 0..d.args.len() {
+                    let a = s(k)?;
+                    if a.stride != 0 {
+                        return None;
+                    }
+                    varies |= a.varies;
+                }
+                GStride { stride: 0, varies }
+            }
+            _ => return None,
+        };
+        let st = wrap(r.stride, t);
+        (st.abs() <= MAX_STRIDE).then_some(GStride {
+            stride: st,
+            varies: r.varies,
+        })
+    }
+
+    /// Decide the group-level fast accesses of block `blk` (at its top, after the scalar
+    /// section and `plan_fast_mem`), emitting the warp-uniform parts of their addresses.
+    pub(super) fn plan_group_mem(
+        &mut self,
+        blk: ir::Block,
+        insts: &[ir::Inst],
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+    ) -> Result<GroupMem, String> {
+        let mut out = GroupMem::default();
+        let mut memo = HashMap::new();
+        for &i in insts {
+            if self.scalar[i.index()] {
+                continue;
+            }
+            let d = self.f.inst(i);
+            let (space, align, et, store) = match d.op {
+                Op::Load { space, align } => match d.results.first() {
+                    Some(&r) => (space, align, self.ty(r), false),
+                    None => continue,
+                },
+                Op::Store { space, align } => match d.args.get(1) {
+                    Some(&x) => (space, align, self.ty(x), true),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            if !matches!(
+                et,
+                ir::Type::I32 | ir::Type::F32 | ir::Type::I64 | ir::Type::F64
+            ) || !matches!(
+                space,
+                ir::Space::Global | ir::Space::Const | ir::Space::Shared
+            ) {
+                continue;
+            }
+            let elem = et.bytes() as i64;
+            let addr = d.args[0];
+            let Some(gs) = self.group_stride(addr, blk, 0, &mut memo) else {
+                continue;
+            };
+            // Consecutive elements, or (loads) one element for all lanes; `align` beyond the
+            // element size would fault in some lane. Stride 0 with a non-varying address is
+            // warp-uniform: affine.rs's business, or the general path's.
+            if !(gs.stride == elem || gs.stride == 0 && !store && gs.varies)
+                || i64::from(align) > elem
+            {
+                continue;
+            }
+            let (root, off) = match self.const_offset_root(addr) {
+                (r, o)
+                    if o.abs() <= MAX_MERGE
+                        && self.group_stride(r, blk, 0, &mut memo) == Some(gs) =>
+                {
+                    (r, o)
+                }
+                _ => (addr, 0),
+            };
+            let k = match out.roots.iter().position(|r| {
+                r.v == root
+                    && r.space == space
+                    && r.elem == elem
+                    && r.stride == gs.stride
+                    && (r.lo - off).rem_euclid(elem) == 0
+            }) {
+                Some(k) => {
+                    let r = &mut out.roots[k];
+                    r.lo = r.lo.min(off);
+                    r.hi = r.hi.max(off);
+                    k
+                }
+                None => {
+                    out.roots.push(Root {
+                        skip: None,
+                        v: root,
+                        space,
+                        elem,
+                        stride: gs.stride,
+                        lo: off,
+                        hi: off,
+                    });
+                    out.roots.len() - 1
+                }
+            };
+            out.access.insert(
+                i,
+                GroupAccess {
+                    root: k,
+                    off,
+                    stride: gs.stride as u32,
+                    store,
+                },
+            );
+        }
+        if out.roots.is_empty() {
+            return Ok(out);
+        }
+        // The launch fact, memcheck, the %tid table of this warp.
+        let env = self.e.env;
+        let nt = offset_of!(CtaEnv, ntid) as i32;
+        let nx = self.b.ins().load(types::I32, TRUSTED(), env, nt);
+        let low = self.b.ins().band_imm_s(nx, 3);
+        let fact = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+        let nm = self.b.ins().icmp_imm_s(IntCC::Equal, self.e.memcheck, 0);
+        let fact_g = self.b.ins().band(fact, nm);
+        out.fact = Some((fact, fact_g));
+        let tbl = self.b.ins().load(
+            self.ptr,
+            TRUSTED(),
+            env,
+            offset_of!(CtaEnv, tid_table) as i32,
+        );
+        let w = self.b.ins().uextend(self.ptr, self.e.warp);
+        let woff = self.b.ins().ishl_imm_s(w, 7); // 32 lanes · 4 bytes
+        let tb = self.b.ins().iadd(tbl, woff);
+        let ts = self.b.ins().load(
+            types::I32,
+            TRUSTED(),
+            env,
+            offset_of!(CtaEnv, tid_stride) as i32,
+        );
+        let ts = self.b.ins().uextend(self.ptr, ts);
+        let ts = self.b.ins().ishl_imm_s(ts, 2);
+        out.tids = Some((tb, ts));
+        // Roots whose accesses all have a warp-wide plan over the same root: the replay is
+        // skipped while that plan holds.
+        for (r, root) in out.roots.iter_mut().enumerate() {
+            let mut members: Vec<(ir::Inst, GroupAccess)> = out
+                .access
+                .iter()
+                .filter(|(_, ga)| ga.root == r)
+                .map(|(&i, &ga)| (i, ga))
+                .collect();
+            members.sort_by_key(|(i, _)| i.0);
+            let mut skip: Option<Value> = None;
+            let mut p_lo = None;
+            let mut all = true;
+            for (i, ga) in &members {
+                let Some(fa) = self.fast.access.get(i).copied() else {
+                    all = false;
+                    break;
+                };
+                if fa.root != root.v || fa.stride != ga.stride {
+                    all = false;
+                    break;
+                }
+                if ga.off == root.lo {
+                    p_lo = Some(fa.p);
+                }
+                skip = Some(match skip {
+                    None => fa.ok,
+                    Some(x) if x == fa.ok => x,
+                    Some(x) => self.b.ins().band(x, fa.ok),
+                });
+            }
+            root.skip = match (all, skip, p_lo) {
+                (true, Some(s), Some(p)) => Some((s, p)),
+                _ => None,
+            };
+        }
+        // Warp-uniform parts, once.
+        let mut top = HashMap::new();
+        for r in 0..out.roots.len() {
+            let v = out.roots[r].v;
+            self.hoist_invariant(v, blk, sc, first, &mut memo, &mut top)?;
+        }
+        out.top = top;
+        out.memo = memo;
+        Ok(out)
+    }
+
+    /// Emit the non-varying parts of `v`'s definition (group stride known) at the top of the
+    /// block, into `top`.
+    fn hoist_invariant(
+        &mut self,
+        v: ir::Value,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+        memo: &mut HashMap<ir::Value, Option<GStride>>,
+        top: &mut HashMap<ir::Value, Value>,
+    ) -> Result<(), String> {
+        if top.contains_key(&v) {
+            return Ok(());
+        }
+        let gs = self
+            .group_stride(v, blk, 0, memo)
+            .ok_or_else(|| format!("internal: {v} has no group stride"))?;
+        if !gs.varies {
+            let x = self.replay_top(v, blk, sc, first, top)?;
+            top.insert(v, x);
+            return Ok(());
+        }
+        let ir::ValueDef::Result(i, 0) = self.f.values[v.index()].def else {
+            return Err(format!("internal: {v} varies but is no result"));
+        };
+        // Every operand of a value with a group stride has one (see `group_stride`).
+        for a in self.f.inst(i).args.clone() {
+            self.hoist_invariant(a, blk, sc, first, memo, top)?;
+        }
+        Ok(())
+    }
+
+    /// A warp-uniform value (no `%tid` in its definition) as a scalar at the top of `blk`.
+    fn replay_top(
+        &mut self,
+        v: ir::Value,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+        top: &mut HashMap<ir::Value, Value>,
+    ) -> Result<Value, String> {
+        if let Some(&x) = sc.get(&v).or_else(|| top.get(&v)) {
+            return Ok(x);
+        }
+        let x = if self.leaf_uniform(v, blk) {
+            self.uniform_get(v, first)?
+        } else {
+            let ir::ValueDef::Result(i, 0) = self.f.values[v.index()].def else {
+                return Err(format!("internal: {v} is not invariant"));
+            };
+            let d = self.f.inst(i).clone();
+            let mut argv = Vec::with_capacity(d.args.len());
+            for &a in &d.args {
+                argv.push(self.replay_top(a, blk, sc, first, top)?);
+            }
+            self.scalar_op(i, &argv, first)?
+                .ok_or_else(|| format!("internal: {i} has no result"))?
+        };
+        top.insert(v, x);
+        Ok(x)
+    }
+
+    /// `%tid.x/y/z` of the group's lane `4g`, loaded once per group.
+    fn group_tid(&mut self, grp: &mut Grp) -> Result<[Value; 3], String> {
+        if let Some(t) = grp.gcache.tid {
+            return Ok(t);
+        }
+        let (tb, ts) = self.gfast.tids.ok_or("internal: no %tid table planned")?;
+        let g = self.b.ins().uextend(self.ptr, grp.g);
+        let goff = self.b.ins().ishl_imm_s(g, 4); // 4 lanes · 4 bytes
+        let px = self.b.ins().iadd(tb, goff);
+        let py = self.b.ins().iadd(px, ts);
+        let pz = self.b.ins().iadd(py, ts);
+        let t = [px, py, pz].map(|p| self.b.ins().load(types::I32, TRUSTED(), p, 0));
+        grp.gcache.tid = Some(t);
+        Ok(t)
+    }
+
+    /// Replay `v`'s definition for the group's lane `4g` (values [`Self::group_stride`]
+    /// accepts), adding the widening checks to `checks`.
+    fn replay_group(
+        &mut self,
+        grp: &mut Grp,
+        v: ir::Value,
+        checks: &mut Vec<Value>,
+    ) -> Result<Value, String> {
+        if let Some(&x) = self.gfast.top.get(&v) {
+            return Ok(x);
+        }
+        if let Some(&x) = grp.gcache.vals.get(&v) {
+            return Ok(x);
+        }
+        let ir::ValueDef::Result(i, 0) = self.f.values[v.index()].def else {
+            return Err(format!("internal: {v} has no group replay"));
+        };
+        let d = self.f.inst(i).clone();
+        let lane = self.b.ins().ishl_imm_s(grp.g, 2);
+        let x = match d.op {
+            Op::SReg {
+                reg: ir::SReg::LaneId,
+            } => lane,
+            Op::SReg {
+                reg: r @ (ir::SReg::TidX | ir::SReg::TidY | ir::SReg::TidZ),
+            } => {
+                let t = self.group_tid(grp)?;
+                match r {
+                    ir::SReg::TidX => t[0],
+                    ir::SReg::TidY => t[1],
+                    _ => t[2],
+                }
+            }
+            _ => {
+                let mut argv = Vec::with_capacity(d.args.len());
+                for &a in &d.args {
+                    argv.push(self.replay_group(grp, a, checks)?);
+                }
+                // A widened operand must not wrap between lanes 0 and 3 of the group.
+                let widen = match d.op {
+                    Op::IMulWide { sign } => {
+                        let k = usize::from(self.const_of(d.args[0], true).is_some());
+                        Some((k, sign == ir::Sign::Signed))
+                    }
+                    Op::Cvt { src, dst, .. }
+                        if src.ir() == ir::Type::I32 && dst.ir() == ir::Type::I64 =>
+                    {
+                        Some((0, src.is_signed()))
+                    }
+                    _ => None,
+                };
+                if let Some((k, signed)) = widen {
+                    let s = self.widened_stride(d.args[k])?;
+                    if s != 0 && !self.small_sreg(d.args[k]) {
+                        let ok = self.no_wrap4(argv[k], s, signed);
+                        checks.push(ok);
+                    }
+                }
+                self.scalar_op(i, &argv, lane)?
+                    .ok_or_else(|| format!("internal: {i} has no result"))?
+            }
+        };
+        grp.gcache.vals.insert(v, x);
+        Ok(x)
+    }
+
+    /// The group stride of a widened operand (found while planning its address).
+    fn widened_stride(&self, v: ir::Value) -> Result<i64, String> {
+        match self.gfast.memo.get(&v) {
+            Some(Some(s)) => Ok(s.stride),
+            _ => Err("internal: widened operand without a group stride".into()),
+        }
+    }
+
+    /// Whether `v` is `%tid.x` or `%laneid` itself: `0 ≤ v` and `v + 3 < 2^31` in every
+    /// group (blocks have at most 1024 threads per dimension), so it never wraps.
+    fn small_sreg(&self, v: ir::Value) -> bool {
+        match self.f.values[v.index()].def {
+            ir::ValueDef::Result(i, 0) => matches!(
+                self.f.inst(i).op,
+                Op::SReg {
+                    reg: ir::SReg::TidX | ir::SReg::LaneId
+                }
+            ),
+            _ => false,
+        }
+    }
+
+    /// Whether the 32-bit progression `w0 + s · j`, j = 0..3, extended to 64 bits, stays on
+    /// one side of its wrap-around point (`i8`).
+    fn no_wrap4(&mut self, w0: Value, s: i64, signed: bool) -> Value {
+        let w3 = self.b.ins().iadd_imm_s(w0, 3 * s);
+        let ext = |g: &mut Self, x: Value| {
+            if signed {
+                g.b.ins().sextend(types::I64, x)
+            } else {
+                g.b.ins().uextend(types::I64, x)
+            }
+        };
+        let e0 = ext(self, w0);
+        let e3 = ext(self, w3);
+        let diff = self.b.ins().isub(e3, e0);
+        self.b.ins().icmp_imm_s(IntCC::Equal, diff, 3 * s)
+    }
+
+    /// For a planned group access `i` inside a group loop body: its run-time condition
+    /// (`i8`: all of the module docs' conditions hold) and the host pointer of lane `4g`'s
+    /// element. Emitted on the body's main line, once per root and group.
+    pub(super) fn group_access(
+        &mut self,
+        grp: &mut Grp,
+        i: ir::Inst,
+    ) -> Result<Option<(Value, Value, u32)>, String> {
+        let Some(ga) = self.gfast.access.get(&i).copied() else {
+            return Ok(None);
+        };
+        let (ok, p) = match grp.gcache.roots.get(&ga.root) {
+            Some(&x) => x,
+            None => {
+                let skip = self.gfast.roots[ga.root].skip;
+                let x = match skip {
+                    None => self.group_root(grp, ga.root)?,
+                    Some((skip, p_lo)) => {
+                        // Computed only where the warp-wide plan fails; where it holds, its
+                        // pointer serves (the same element). The join keeps the results on
+                        // the body's main line.
+                        let calc = self.b.create_block();
+                        let join = self.b.create_block();
+                        self.b.append_block_param(join, types::I8);
+                        self.b.append_block_param(join, self.ptr);
+                        let yes = self.b.ins().iconst(types::I8, 1);
+                        let stride = self.gfast.roots[ga.root].stride as u32;
+                        let pw = self.group_elem(grp, p_lo, stride);
+                        self.b.ins().brif(
+                            skip,
+                            join,
+                            &[BlockArg::Value(yes), BlockArg::Value(pw)],
+                            calc,
+                            &[],
+                        );
+                        self.b.switch_to_block(calc);
+                        // Values replayed here do not dominate the rest of the body.
+                        let saved = grp.gcache.vals.clone();
+                        let saved_tid = grp.gcache.tid;
+                        let (ok, p) = self.group_root(grp, ga.root)?;
+                        grp.gcache.vals = saved;
+                        grp.gcache.tid = saved_tid;
+                        self.b
+                            .ins()
+                            .jump(join, &[BlockArg::Value(ok), BlockArg::Value(p)]);
+                        self.b.switch_to_block(join);
+                        let ps = self.b.block_params(join);
+                        (ps[0], ps[1])
+                    }
+                };
+                grp.gcache.roots.insert(ga.root, x);
+                x
+            }
+        };
+        let ok = if ga.store {
+            match grp.gcache.roots_full.get(&ga.root) {
+                Some(&o) => o,
+                None => {
+                    let full = match grp.gcache.full {
+                        Some(f) => f,
+                        None => {
+                            let f = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
+                            grp.gcache.full = Some(f);
+                            f
+                        }
+                    };
+                    let o = self.b.ins().band(ok, full);
+                    grp.gcache.roots_full.insert(ga.root, o);
+                    o
+                }
+            }
+        } else {
+            ok
+        };
+        let lo = self.gfast.roots[ga.root].lo;
+        let p = if ga.off == lo {
+            p
+        } else {
+            self.b.ins().iadd_imm_s(p, ga.off - lo)
+        };
+        Ok(Some((ok, p, ga.stride)))
+    }
+
+    /// Replay root `r` for the current group and check its range: the condition (`i8`) and
+    /// the host pointer of lane `4g`'s element at the root's lowest offset.
+    fn group_root(&mut self, grp: &mut Grp, r: usize) -> Result<(Value, Value), String> {
+        let (root, space, elem, stride, lo, hi) = {
+            let r = &self.gfast.roots[r];
+            (r.v, r.space, r.elem, r.stride, r.lo, r.hi)
+        };
+        let mut checks = vec![];
+        let r0 = self.replay_group(grp, root, &mut checks)?;
+        let r0 = if self.ty(root) == ir::Type::I32 {
+            self.b.ins().uextend(types::I64, r0)
+        } else {
+            r0
+        };
+        let (base, limit, bias) = match space {
+            ir::Space::Shared => (self.e.shared_base, self.e.shared_size, 0),
+            _ => (self.e.global_base, self.e.global_top, GLOBAL_BASE as i64),
+        };
+        let span = (hi - lo) + if stride == 0 { elem } else { 4 * elem };
+        let a_lo = self.b.ins().iadd_imm_s(r0, lo);
+        let off = self.b.ins().iadd_imm_s(a_lo, -bias);
+        let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
+        let room = self.b.ins().isub(limit, off);
+        let fits = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, span);
+        let mut ok = self.b.ins().band(lt, fits);
+        if elem > 1 {
+            // Every member's offset is lo modulo the element size.
+            let low = self.b.ins().band_imm_s(a_lo, elem - 1);
+            let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+            ok = self.b.ins().band(ok, z);
+        }
+        let (fact, fact_g) = self.gfast.fact.ok_or("internal: no launch fact")?;
+        let f = if space == ir::Space::Shared {
+            fact
+        } else {
+            fact_g
+        };
+        ok = self.b.ins().band(ok, f);
+        for c in checks {
+            ok = self.b.ins().band(ok, c);
+        }
+        let p = self.b.ins().iadd(base, off);
+        Ok((ok, p))
+    }
+
+    /// The conjunction (`i8`) of the group conditions of the planned accesses among `insts`
+    /// for the current group, emitted on the body's main line; `None` when there are none.
+    pub(super) fn group_all_ok(
+        &mut self,
+        grp: &mut Grp,
+        insts: &[ir::Inst],
+    ) -> Result<Option<Value>, String> {
+        let mut all: Option<Value> = None;
+        for &i in insts {
+            let Some((ok, _, _)) = self.group_access(grp, i)? else {
+                continue;
+            };
+            all = Some(match all {
+                None => ok,
+                Some(x) if x == ok => x,
+                Some(x) => self.b.ins().band(x, ok),
+            });
+        }
+        Ok(all)
+    }
+
+    /// Whether the group body for `insts` comes in two versions (`None`: no, it has no
+    /// group-level accesses or all of them have warp-wide plans), and whether one of them is
+    /// a store.
+    pub(super) fn group_planned(&self, insts: &[ir::Inst]) -> Option<bool> {
+        let mut any = None;
+        let mut all_warp = true;
+        for i in insts {
+            if let Some(ga) = self.gfast.access.get(i) {
+                any = Some(any.unwrap_or(false) || ga.store);
+                all_warp &= self.gfast.roots[ga.root].skip.is_some();
+            }
+        }
+        // Where every one has a warp-wide plan, those plans serve (they hold whenever a
+        // warp's %tid.x are consecutive, as in 1D blocks), and the versions would only cost
+        // (measured: saxpy); 2D blocks lose the group tier only for segments whose every
+        // address is free of %tid.y/%tid.z.
+        if all_warp {
+            return None;
+        }
+        any
+    }
+}
