@@ -107,7 +107,9 @@ impl std::fmt::Display for FaultReport {
                     _ => "unsupported address window".into(),
                 };
                 // Addresses in the first page are almost always a null pointer plus an offset.
-                let null = if self.addr < 4096 && self.kind == FaultKind::OutOfBounds {
+                // (Shared, local and const addresses start at 0: no hint there.)
+                let flat = matches!(self.space, ir::Space::Global | ir::Space::Generic);
+                let null = if self.addr < 4096 && self.kind == FaultKind::OutOfBounds && flat {
                     " (a null pointer)"
                 } else {
                     ""
