@@ -454,24 +454,12 @@ impl Gen<'_, '_> {
                     argv.push(self.replay_lane0(a, blk, sc, first, rp)?);
                 }
                 // A widened operand must not wrap between lanes 0 and 31.
-                let widen = match d.op {
-                    Op::IMulWide { sign } => {
-                        let k = usize::from(self.const_of(d.args[0], true).is_some());
-                        Some((k, sign == ir::Sign::Signed))
-                    }
-                    Op::Cvt { src, dst, .. }
-                        if src.ir() == ir::Type::I32 && dst.ir() == ir::Type::I64 =>
-                    {
-                        Some((0, src.is_signed()))
-                    }
-                    _ => None,
-                };
-                if let Some((k, signed)) = widen {
+                if let Some((k, signed)) = self.widened_operand(&d) {
                     let s = self
                         .lane_stride(d.args[k], blk, 0)
                         .ok_or("internal: widened operand without a stride")?;
                     if s != 0 {
-                        let ok = self.no_wrap(argv[k], s, signed);
+                        let ok = self.no_wrap(argv[k], s, signed, 31);
                         rp.checks.push(ok);
                     }
                 }
@@ -484,10 +472,11 @@ impl Gen<'_, '_> {
         Ok(x)
     }
 
-    /// Whether the 32-bit progression `w0 + s · l`, l = 0..31, extended to 64 bits, stays
-    /// on one side of its wrap-around point (`i8`).
-    fn no_wrap(&mut self, w0: Value, s: i64, signed: bool) -> Value {
-        let w31 = self.b.ins().iadd_imm_s(w0, 31 * s);
+    /// Whether the 32-bit progression `w0 + s · l`, l = 0..=last, extended to 64 bits, stays
+    /// on one side of its wrap-around point (`i8`): checking the last term suffices while
+    /// `|last · s| < 2^31`. `last` is 31 for a warp, 3 for a group (`group.rs`).
+    pub(super) fn no_wrap(&mut self, w0: Value, s: i64, signed: bool, last: i64) -> Value {
+        let wl = self.b.ins().iadd_imm_s(w0, last * s);
         let ext = |g: &mut Self, x: Value| {
             if signed {
                 g.b.ins().sextend(types::I64, x)
@@ -496,9 +485,25 @@ impl Gen<'_, '_> {
             }
         };
         let e0 = ext(self, w0);
-        let e31 = ext(self, w31);
-        let diff = self.b.ins().isub(e31, e0);
-        self.b.ins().icmp_imm_s(IntCC::Equal, diff, 31 * s)
+        let el = ext(self, wl);
+        let diff = self.b.ins().isub(el, e0);
+        self.b.ins().icmp_imm_s(IntCC::Equal, diff, last * s)
+    }
+
+    /// The operand an instruction widens from 32 to 64 bits (`mul.wide` of a non-constant,
+    /// `cvt` to 64 bits), with whether it is sign-extended: a progression through it must not
+    /// cross its wrap-around point (`no_wrap`).
+    pub(super) fn widened_operand(&self, d: &ir::InstData) -> Option<(usize, bool)> {
+        match d.op {
+            Op::IMulWide { sign } => {
+                let k = usize::from(self.const_of(d.args[0], true).is_some());
+                Some((k, sign == ir::Sign::Signed))
+            }
+            Op::Cvt { src, dst, .. } if src.ir() == ir::Type::I32 && dst.ir() == ir::Type::I64 => {
+                Some((0, src.is_signed()))
+            }
+            _ => None,
+        }
     }
 
     /// The launch fact that every warp's `%tid.x` are consecutive, added to the checks once.

@@ -623,22 +623,10 @@ impl Gen<'_, '_> {
                     argv.push(self.replay_group(grp, a, checks)?);
                 }
                 // A widened operand must not wrap between lanes 0 and 3 of the group.
-                let widen = match d.op {
-                    Op::IMulWide { sign } => {
-                        let k = usize::from(self.const_of(d.args[0], true).is_some());
-                        Some((k, sign == ir::Sign::Signed))
-                    }
-                    Op::Cvt { src, dst, .. }
-                        if src.ir() == ir::Type::I32 && dst.ir() == ir::Type::I64 =>
-                    {
-                        Some((0, src.is_signed()))
-                    }
-                    _ => None,
-                };
-                if let Some((k, signed)) = widen {
+                if let Some((k, signed)) = self.widened_operand(&d) {
                     let s = self.widened_stride(d.args[k])?;
                     if s != 0 && !self.small_sreg(d.args[k]) {
-                        let ok = self.no_wrap4(argv[k], s, signed);
+                        let ok = self.no_wrap(argv[k], s, signed, 3);
                         checks.push(ok);
                     }
                 }
@@ -670,23 +658,6 @@ impl Gen<'_, '_> {
             ),
             _ => false,
         }
-    }
-
-    /// Whether the 32-bit progression `w0 + s · j`, j = 0..3, extended to 64 bits, stays on
-    /// one side of its wrap-around point (`i8`).
-    fn no_wrap4(&mut self, w0: Value, s: i64, signed: bool) -> Value {
-        let w3 = self.b.ins().iadd_imm_s(w0, 3 * s);
-        let ext = |g: &mut Self, x: Value| {
-            if signed {
-                g.b.ins().sextend(types::I64, x)
-            } else {
-                g.b.ins().uextend(types::I64, x)
-            }
-        };
-        let e0 = ext(self, w0);
-        let e3 = ext(self, w3);
-        let diff = self.b.ins().isub(e3, e0);
-        self.b.ins().icmp_imm_s(IntCC::Equal, diff, 3 * s)
     }
 
     /// For a planned group access `i` inside a group loop body: its run-time condition
