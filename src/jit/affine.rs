@@ -358,6 +358,23 @@ impl Gen<'_, '_> {
                     | ir::SReg::NctaidY
                     | ir::SReg::NctaidZ,
             } => 0,
+            _ => self.linear_stride(d, t, s)?,
+        };
+        let r = wrap(r, t);
+        (r.abs() <= MAX_STRIDE).then_some(r)
+    }
+
+    /// The linear rules shared by the warp-wide and the group tiers (`group.rs`): the stride
+    /// of `d`'s result from its operands' strides `s(k)`, for add, sub, mul or shl by a
+    /// compile-time constant, integer `cvt`, `cvta` and same-width bitcasts; `None` for any
+    /// other operation or an operand without a stride. Not yet wrapped to the result type.
+    pub(super) fn linear_stride(
+        &self,
+        d: &ir::InstData,
+        t: ir::Type,
+        mut s: impl FnMut(usize) -> Option<i64>,
+    ) -> Option<i64> {
+        Some(match d.op {
             Op::IAdd {} => s(0)?.wrapping_add(s(1)?),
             Op::ISub {} => s(0)?.wrapping_sub(s(1)?),
             Op::IMul {} | Op::IMulWide { .. } => {
@@ -396,9 +413,7 @@ impl Gen<'_, '_> {
             Op::Cvta { .. } => s(0)?,
             Op::Bitcast {} if self.ty(d.args[0]) == t => s(0)?,
             _ => return None,
-        };
-        let r = wrap(r, t);
-        (r.abs() <= MAX_STRIDE).then_some(r)
+        })
     }
 
     /// Replay `v`'s definition for virtual lane 0 as scalar code at the top of block `blk`

@@ -233,100 +233,27 @@ impl Gen<'_, '_> {
                     | ir::SReg::NctaidZ,
             } => inv,
             Op::SReg { .. } => return None,
-            Op::IAdd {} | Op::ISub {} => {
-                let (a, b) = (s(0)?, s(1)?);
-                let st = if matches!(d.op, Op::IAdd {}) {
-                    a.stride.wrapping_add(b.stride)
-                } else {
-                    a.stride.wrapping_sub(b.stride)
-                };
-                GStride {
-                    stride: st,
-                    varies: a.varies || b.varies,
+            _ => {
+                // The linear rules on the operands' strides (`affine.rs`); otherwise any pure
+                // operation of operands equal in the group's four lanes gives equal results.
+                // The result varies between groups when an operand does.
+                let linear = self.linear_stride(d, t, |k| Some(s(k)?.stride));
+                if linear.is_none() && d.op.effect() != Effect::Pure {
+                    return None;
                 }
-            }
-            Op::IMul {} | Op::IMulWide { .. } => {
-                // mul.wide.u zero-extends its constant; mul.lo wraps either way.
-                let signed = !matches!(
-                    d.op,
-                    Op::IMulWide {
-                        sign: ir::Sign::Unsigned
-                    }
-                );
-                let c0 = self.const_of(d.args[0], signed);
-                let c1 = self.const_of(d.args[1], signed);
-                match (c0, c1) {
-                    (_, Some(c)) => {
-                        let a = s(0)?;
-                        GStride {
-                            stride: a.stride.checked_mul(c)?,
-                            varies: a.varies,
-                        }
-                    }
-                    (Some(c), None) => {
-                        let a = s(1)?;
-                        GStride {
-                            stride: a.stride.checked_mul(c)?,
-                            varies: a.varies,
-                        }
-                    }
-                    (None, None) => {
-                        let (a, b) = (s(0)?, s(1)?);
-                        if a.stride != 0 || b.stride != 0 {
-                            return None;
-                        }
-                        GStride {
-                            stride: 0,
-                            varies: a.varies || b.varies,
-                        }
-                    }
-                }
-            }
-            Op::Shl {} => {
-                let a = s(0)?;
-                match self.const_of(d.args[1], true) {
-                    Some(c) if (0..t.bits() as i64).contains(&c) => GStride {
-                        stride: a.stride.checked_mul(1i64 << c)?,
-                        varies: a.varies,
-                    },
-                    _ => {
-                        let b = s(1)?;
-                        if a.stride != 0 || b.stride != 0 {
-                            return None;
-                        }
-                        GStride {
-                            stride: 0,
-                            varies: a.varies || b.varies,
-                        }
-                    }
-                }
-            }
-            Op::Cvt {
-                dst,
-                src,
-                rnd: ir::CvtRound::None,
-                sat: false,
-                ftz: false,
-            } if matches!(src.ir(), ir::Type::I32 | ir::Type::I64)
-                && matches!(dst.ir(), ir::Type::I32 | ir::Type::I64) =>
-            {
-                s(0)?
-            }
-            Op::Cvta { .. } => s(0)?,
-            Op::Bitcast {} if self.ty(d.args[0]) == t => s(0)?,
-            // Any other pure operation of the four lanes' equal operands gives equal results.
-            ref op if op.effect() == Effect::Pure => {
                 let mut varies = false;
                 for k in 0..d.args.len() {
                     let a = s(k)?;
-                    if a.stride != 0 {
+                    if linear.is_none() && a.stride != 0 {
                         return None;
                     }
                     varies |= a.varies;
                 }
-                GStride { stride: 0, varies }
+                GStride {
+                    stride: linear.unwrap_or(0),
+                    varies,
+                }
             }
-            _ => return None,
         };
         let st = wrap(r.stride, t);
         (st.abs() <= MAX_STRIDE).then_some(GStride {
