@@ -134,7 +134,7 @@ impl Case {
             // integers) have no key path: name the key written on that line.
             let line_key = || {
                 let start = inner.span()?.start;
-                let line = text[..start.min(text.len())].rsplit('\n').next()?;
+                let line = text.get(..start)?.rsplit('\n').next()?;
                 let (k, _) = line.split_once('=')?;
                 Some(k.trim().to_string()).filter(|k| !k.is_empty())
             };
