@@ -345,6 +345,16 @@ const ENVREG_NAMES: [&str; 32] = [
 ];
 
 impl SReg {
+    /// `%ntid`, `%ctaid` and `%nctaid`: the same in every thread of a CTA and on every read
+    /// (the address tiers of the JIT replay them as they are).
+    pub fn is_cta_constant(self) -> bool {
+        use SReg::*;
+        matches!(
+            self,
+            NtidX | NtidY | NtidZ | CtaidX | CtaidY | CtaidZ | NctaidX | NctaidY | NctaidZ
+        )
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             SReg::TidX => "%tid.x",

@@ -345,19 +345,8 @@ impl Gen<'_, '_> {
                 reg: ir::SReg::TidX | ir::SReg::LaneId,
             } => 1,
             // Replayed as they are (uniform, and the same when read again).
-            Op::Const { .. }
-            | Op::SReg {
-                reg:
-                    ir::SReg::NtidX
-                    | ir::SReg::NtidY
-                    | ir::SReg::NtidZ
-                    | ir::SReg::CtaidX
-                    | ir::SReg::CtaidY
-                    | ir::SReg::CtaidZ
-                    | ir::SReg::NctaidX
-                    | ir::SReg::NctaidY
-                    | ir::SReg::NctaidZ,
-            } => 0,
+            Op::Const { .. } => 0,
+            Op::SReg { reg } if reg.is_cta_constant() => 0,
             _ => self.linear_stride(d, t, s)?,
         };
         let r = wrap(r, t);

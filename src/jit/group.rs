@@ -220,18 +220,7 @@ impl Gen<'_, '_> {
                 stride: 0,
                 varies: true,
             },
-            Op::SReg {
-                reg:
-                    ir::SReg::NtidX
-                    | ir::SReg::NtidY
-                    | ir::SReg::NtidZ
-                    | ir::SReg::CtaidX
-                    | ir::SReg::CtaidY
-                    | ir::SReg::CtaidZ
-                    | ir::SReg::NctaidX
-                    | ir::SReg::NctaidY
-                    | ir::SReg::NctaidZ,
-            } => inv,
+            Op::SReg { reg } if reg.is_cta_constant() => inv,
             Op::SReg { .. } => return None,
             _ => {
                 // The linear rules on the operands' strides (`affine.rs`); otherwise any pure

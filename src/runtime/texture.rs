@@ -883,6 +883,40 @@ fn round_f32(x: f32) -> f32 {
     }
 }
 
+/// Linear filtering's weighted sum over the `2^dims` corners (PTX ISA §9.7.10.3 via the
+/// CUDA filtering rules): corner `c` takes index `ix[d][(c >> d) & 1]` in dimension `d`
+/// (`None`: the border texel) with weight `∏ (w[d] or 1 − w[d])`, multiplied in dimension
+/// order and summed in corner order in f32. The one definition for the general path and the
+/// fast path (`fast.rs`), which must give the same bits.
+#[inline(always)]
+fn blend_corners<E>(
+    dims: usize,
+    ix: &[[Option<u32>; 2]; 3],
+    w: &[f32; 3],
+    border: Texel,
+    mut texel: impl FnMut([u32; 3]) -> Result<Texel, E>,
+) -> Result<Texel, E> {
+    let mut acc = [0f32; 4];
+    for c in 0..1usize << dims {
+        let mut p = [0u32; 3];
+        let mut inside = true;
+        let mut weight = 1f32;
+        for d in 0..dims {
+            let hi = (c >> d) & 1;
+            match ix[d][hi] {
+                Some(v) => p[d] = v,
+                None => inside = false,
+            }
+            weight *= if hi == 1 { w[d] } else { 1.0 - w[d] };
+        }
+        let t = if inside { texel(p)? } else { border }.floats();
+        for k in 0..4 {
+            acc[k] += weight * t[k];
+        }
+    }
+    Ok(Texel::F(acc))
+}
+
 /// A float texel coordinate to an integer index (`floor`, saturated; NaN → 0).
 #[inline]
 fn floor_index(u: f32) -> i64 {
@@ -1038,31 +1072,9 @@ impl Sample<'_> {
                 );
             }
         }
-        let corners = 1usize << self.dims;
-        let mut acc = [0f32; 4];
-        for c in 0..corners {
-            let mut p = [0u32; 3];
-            let mut inside = true;
-            let mut weight = 1f32;
-            for d in 0..self.dims {
-                let hi = (c >> d) & 1;
-                match ix[d][hi] {
-                    Some(v) => p[d] = v,
-                    None => inside = false,
-                }
-                weight *= if hi == 1 { w[d] } else { 1.0 - w[d] };
-            }
-            let t = if inside {
-                self.texel_at(env, lvl, p)?
-            } else {
-                self.border()
-            }
-            .floats();
-            for k in 0..4 {
-                acc[k] += weight * t[k];
-            }
-        }
-        Ok(Texel::F(acc))
+        blend_corners(self.dims, &ix, &w, self.border(), |p| {
+            self.texel_at(env, lvl, p)
+        })
     }
 
     /// Sample with mipmapping at level of detail `lod` (already biased and clamped).

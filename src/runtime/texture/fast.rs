@@ -18,9 +18,9 @@
 //! per texel exactly as before.
 
 use super::{
-    address, decode, env, floor_index, linear_weight, result_bits, returns_float, u8_unorm,
-    AddressMode, ChannelFormat, ChannelType, CtaEnv, FilterMode, ResourceKind, Space, TexResults,
-    Texel, TextureDesc, TextureObject,
+    address, blend_corners, decode, env, floor_index, linear_weight, result_bits, returns_float,
+    u8_unorm, AddressMode, ChannelFormat, ChannelType, CtaEnv, FilterMode, ResourceKind, Space,
+    TexResults, Texel, TextureDesc, TextureObject,
 };
 use crate::runtime::warp::lanes;
 
@@ -240,30 +240,23 @@ impl<'a> Fast2d<'a> {
     }
 
     /// Bilinear filtering (`Sample::filtered`'s linear case with two dimensions): the same
-    /// 1/256 weights, corner order (i, j), (i+1, j), (i, j+1), (i+1, j+1) and f32 sums.
+    /// weights (`linear_weight`) and the same weighted sum (`blend_corners`).
     #[inline(always)]
     fn bilinear<const CLAMP: bool>(&self, u: [f32; 2], dec: &impl Fn(*const u8) -> Texel) -> Texel {
         let x = self.texels(u);
         let (i, wx) = linear_weight(x[0] - 0.5);
         let (j, wy) = linear_weight(x[1] - 0.5);
-        let ix = [self.index::<CLAMP>(0, i), self.index::<CLAMP>(0, i + 1)];
-        let iy = [self.index::<CLAMP>(1, j), self.index::<CLAMP>(1, j + 1)];
-        let w = [[1.0 - wx, wx], [1.0 - wy, wy]];
-        let mut acc = [0f32; 4];
-        for c in 0..4 {
-            let (hx, hy) = (c & 1, c >> 1);
-            let mut weight = 1f32;
-            weight *= w[0][hx];
-            weight *= w[1][hy];
-            let t = match (ix[hx], iy[hy]) {
-                (Some(a), Some(b)) => self.texel_at(a, b, dec),
-                _ => self.border,
-            }
-            .floats();
-            for k in 0..4 {
-                acc[k] += weight * t[k];
-            }
+        let ix = [
+            [self.index::<CLAMP>(0, i), self.index::<CLAMP>(0, i + 1)],
+            [self.index::<CLAMP>(1, j), self.index::<CLAMP>(1, j + 1)],
+            [None; 2],
+        ];
+        let blended = blend_corners(2, &ix, &[wx, wy, 0.0], self.border, |p| {
+            Ok::<_, std::convert::Infallible>(self.texel_at(p[0], p[1], dec))
+        });
+        match blended {
+            Ok(t) => t,
+            Err(never) => match never {},
         }
-        Texel::F(acc)
     }
 }
