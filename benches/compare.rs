@@ -17,7 +17,7 @@
 mod suite;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use ptxjit::runtime::Engine;
+use ptxjit::host::Engine;
 use std::time::Duration;
 use suite::{timed_launch, timed_load, timed_native};
 

@@ -13,7 +13,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use ptxjit::case::{Case, Session};
-use ptxjit::runtime::{Context, Engine, LaunchOptions};
+use ptxjit::host::{Context, Engine, LaunchOptions};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

@@ -15,7 +15,7 @@
 #[path = "../benches/suite/mod.rs"]
 mod suite;
 
-use ptxjit::runtime::Engine;
+use ptxjit::host::Engine;
 use std::time::Duration;
 use suite::{median, timed_launch, timed_load, timed_native, Bench, Bound};
 

@@ -267,7 +267,7 @@ pub fn example_kernel(inst: &str) -> String {
 pub fn check(i: &Instr) -> Result<(), String> {
     for ex in i.examples {
         let ptx = example_kernel(ex);
-        if let Err(e) = crate::runtime::front_end(&ptx, "coverage.ptx") {
+        if let Err(e) = crate::host::front_end(&ptx, "coverage.ptx") {
             let msg = e.to_string();
             let line = msg.lines().next().unwrap_or("").to_string();
             return Err(format!("`{ex}`: {line}"));
@@ -428,7 +428,7 @@ mod tests {
                 ".f32 coordinates",
             ),
         ] {
-            let err = crate::runtime::front_end(&super::example_kernel(inst), "bad.ptx")
+            let err = crate::host::front_end(&super::example_kernel(inst), "bad.ptx")
                 .err()
                 .unwrap_or_else(|| panic!("`{inst}` was accepted"))
                 .to_string();
@@ -449,7 +449,7 @@ mod tests {
                 let text = super::example_kernel(inst)
                     .replace(".version 8.5", &format!(".version {version}"))
                     .replace(".target sm_90", &format!(".target {target}"));
-                if let Err(e) = crate::runtime::front_end(&text, "old.ptx") {
+                if let Err(e) = crate::host::front_end(&text, "old.ptx") {
                     panic!("{version} {target} `{inst}`: {e}");
                 }
             }
@@ -465,7 +465,7 @@ mod tests {
             "ld.global.b128 %rd2, [%rd1]",
         ] {
             let ptx = super::example_kernel(&format!(".reg .b128 %q<2>;\n{inst}"));
-            let err = crate::runtime::front_end(&ptx, "b128.ptx")
+            let err = crate::host::front_end(&ptx, "b128.ptx")
                 .err()
                 .unwrap_or_else(|| panic!("`{inst}` was accepted"))
                 .to_string();
@@ -475,6 +475,6 @@ mod tests {
             ".reg .b128 %q<2>;\nld.global.b128 %q1, [%rd1];\nmov.b128 {%rd2, %rd3}, %q1;\n\
              mov.b128 %q0, {%rd3, %rd2};\nst.global.b128 [%rd1], %q0",
         );
-        crate::runtime::front_end(&ok, "b128.ptx").expect("ld/st/mov.b128 load");
+        crate::host::front_end(&ok, "b128.ptx").expect("ld/st/mov.b128 load");
     }
 }

@@ -2,13 +2,15 @@
 //!
 //! Pipeline: PTX text → [`ptx`] (AST with spans) → [`lower`] → [`ir`] (typed SSA, verified) →
 //! an engine: the JIT ([`jit`], Cranelift, one native call runs a warp) or the reference
-//! interpreter ([`interp`]), both over the shared [`runtime`] (memory, launch, faults).
+//! interpreter ([`interp`]), both over the shared [`runtime`] (memory, launch, faults). The
+//! host API ([`host`]: contexts, memory, modules, launches) sits above all of them.
 
 pub mod analysis;
 pub mod case;
 pub mod cli;
 pub mod coverage;
 pub mod fuzz;
+pub mod host;
 pub mod interp;
 pub mod ir;
 pub mod jit;

@@ -62,7 +62,7 @@ fn generated_kernels_pass_ptxas() {
 
 #[test]
 fn generated_kernels_load_on_both_engines() {
-    use ptxjit::runtime::{Context, Engine};
+    use ptxjit::host::{Context, Engine};
     for i in 0..40 {
         let seed = case_seed(0x10ad, i);
         let case = LaunchCase::of_kernel(&kernel_for_seed(seed, 60));
@@ -152,7 +152,7 @@ fn instruction_table_matches_ptxas_and_lowering() {
     let mut failures = Vec::new();
     for (i, f) in ptxjit::fuzz::forms::FORMS.iter().enumerate() {
         let text = ptxjit::fuzz::gen::form_coverage_kernel(i, i as u64);
-        if let Err(e) = ptxjit::runtime::front_end(&text, "forms.ptx") {
+        if let Err(e) = ptxjit::host::front_end(&text, "forms.ptx") {
             failures.push(format!("form {i} ({}): ptxjit: {e}", f.op));
         }
         if let Some(ptxas) = &ptxas {

@@ -10,7 +10,7 @@
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use ptxjit::case::{check_case, run_case, verdict, Case, RunOptions};
-use ptxjit::runtime::Engine;
+use ptxjit::host::Engine;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

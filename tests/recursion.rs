@@ -6,7 +6,7 @@
 //! come from host code written here, never from an engine. (The PTX was checked with ptxas
 //! -arch=sm_80.)
 
-use ptxjit::runtime::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
+use ptxjit::host::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
 
 const PTX: &str = r#".version 8.0
 .target sm_80

@@ -3,7 +3,7 @@
 //! time-limit reports. Expected values come from host code written here from the PTX ISA's
 //! definitions, never from an engine.
 
-use ptxjit::runtime::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
+use ptxjit::host::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
 use std::time::{Duration, Instant};
 
 /// Serializes the tests that measure time: launches share one worker pool, so a spinning

@@ -5,7 +5,7 @@
 //! come from host code written here from the PTX ISA's definitions (and ptxjit's documented
 //! choices where the ISA leaves a result undefined), never from an engine.
 
-use ptxjit::runtime::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
+use ptxjit::host::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
 
 const HEADER: &str = ".version 8.6\n.target sm_100a\n.address_size 64\n";
 

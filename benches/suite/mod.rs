@@ -7,7 +7,7 @@
 //! release build, the default target CPU) whose result is checked against the JIT's, so the
 //! comparison is between programs that compute the same thing.
 //!
-//! Timing: an engine's time is [`ptxjit::runtime::LaunchReport::elapsed`] (the whole launch:
+//! Timing: an engine's time is [`ptxjit::host::LaunchReport::elapsed`] (the whole launch:
 //! argument packing, CTA scheduling over the worker threads, every warp), with every buffer
 //! re-initialised before each launch outside the timing. A native time is the wall time of the
 //! rayon computation, its outputs likewise reset outside the timing.
@@ -15,7 +15,7 @@
 #![allow(dead_code)] // each includer uses a different part
 
 use ptxjit::case::{Arg, Case, CaseSpec, HostBuffer, Prepared, Scalar, Session};
-use ptxjit::runtime::{Context, Engine, LaunchOptions};
+use ptxjit::host::{Context, Engine, LaunchOptions};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

@@ -8,7 +8,7 @@
 use super::compare::{compare, Comparison};
 use super::run::{run_prepared, CaseResult, RunOptions, KEEP_MISMATCHES};
 use super::{Case, CaseError, Prepared, Tolerance};
-use crate::runtime::Engine;
+use crate::host::Engine;
 
 /// One buffer whose contents differ between the engines (`got` = JIT, `want` = interpreter).
 #[derive(Clone, Debug)]
@@ -54,8 +54,8 @@ pub fn check_prepared(case: &Case, prepared: &Prepared, opts: &RunOptions) -> Ch
         // Faults: the same first fault. The count of faulting accesses is left out: an engine
         // may execute a warp-uniform access once per warp (FaultReport::count).
         (
-            Some(CaseError::Runtime(crate::runtime::Error::Fault(a))),
-            Some(CaseError::Runtime(crate::runtime::Error::Fault(b))),
+            Some(CaseError::Runtime(crate::host::Error::Fault(a))),
+            Some(CaseError::Runtime(crate::host::Error::Fault(b))),
         ) => a.same_fault(b),
         (Some(a), Some(b)) => a.kind() == b.kind() && a.to_string() == b.to_string(),
         _ => false,

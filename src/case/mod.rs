@@ -42,12 +42,12 @@ pub enum CaseError {
     Io(String),
     /// Loading the PTX or launching the kernel failed.
     #[error("{0}")]
-    Runtime(#[from] crate::runtime::Error),
+    Runtime(#[from] crate::host::Error),
 }
 
 impl CaseError {
     /// The error kind of `--json` and `[expect_error]`: `case`, `io`, or the runtime's
-    /// [`crate::runtime::Error::kind`] (`parse`, `unsupported`, `argument`, `fault`, …).
+    /// [`crate::host::Error::kind`] (`parse`, `unsupported`, `argument`, `fault`, …).
     pub fn kind(&self) -> &'static str {
         match self {
             CaseError::Case(_) => "case",

@@ -4,7 +4,7 @@
 use super::compare::{compare, Comparison};
 use super::spec::{Arg, Scalar, Tolerance};
 use super::{Case, CaseError, DType, HostBuffer, Prepared};
-use crate::runtime::{
+use crate::host::{
     Context, DevicePtr, Engine, Kernel, KernelArg, LaunchDims, LaunchOptions, LaunchReport,
 };
 use std::time::Duration;
@@ -353,7 +353,7 @@ fn run_into(
     // Read back and compare even after a fault: a case may expect a fault *and* that the
     // faulting accesses changed nothing, and `check` compares what both engines left behind.
     // A launch that never started (bad arguments or launch shape) has nothing to compare.
-    use crate::runtime::Error as E;
+    use crate::host::Error as E;
     let ran = matches!(
         &launched,
         Ok(())

@@ -234,7 +234,7 @@ fn struct_arguments_nest_and_name_their_fields_in_errors() {
 /// C layout of by-value structs: fields at their natural alignment, the size rounded up.
 #[test]
 fn struct_layout_follows_c() {
-    use crate::runtime::KernelArg as K;
+    use crate::host::KernelArg as K;
     let inner = K::Struct(vec![K::S8(3), K::F64(0.5)]);
     let outer = K::Struct(vec![
         K::S32(7),

@@ -9,7 +9,7 @@ use crate::runtime::texture::{
     AddressMode, ChannelFormat, ChannelType, FilterMode, ReadMode, ResourceDesc, ResourceKind,
     TextureDesc,
 };
-use crate::runtime::{Context, DevicePtr, Module};
+use crate::host::{Context, DevicePtr, Module};
 use std::path::Path;
 
 /// A decoded PNG: 8-bit channels, row-major, `channels` per pixel (RGB images gain an opaque
@@ -260,7 +260,7 @@ pub fn create_objects(
     src: &Source,
 ) -> Result<Vec<(String, u64)>, CaseError> {
     let arg_err = |m: String| CaseError::Case(m);
-    let rt = |key: &str, e: crate::runtime::Error| CaseError::Case(format!("{key}: {e}"));
+    let rt = |key: &str, e: crate::host::Error| CaseError::Case(format!("{key}: {e}"));
     let mut handles = vec![];
     for (name, t) in &spec.textures {
         let key = format!("textures.{name}");

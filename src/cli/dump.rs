@@ -16,7 +16,7 @@ pub fn dump(a: &DumpArgs) -> u8 {
         }
     }
     if a.ir {
-        match crate::runtime::front_end(&text, &name) {
+        match crate::host::front_end(&text, &name) {
             Ok((_, kernels)) => {
                 for k in &kernels {
                     println!("{}", crate::ir::print::print_function(k));

@@ -12,7 +12,7 @@ mod dump;
 mod output;
 mod run;
 
-use crate::runtime::Engine;
+use crate::host::Engine;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;

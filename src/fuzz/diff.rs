@@ -17,7 +17,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
 use super::case::{CaseArg, LaunchCase};
-use crate::runtime::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
+use crate::host::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
 
 /// What one engine produced.
 #[derive(Clone, Debug)]

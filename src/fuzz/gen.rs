@@ -1217,7 +1217,7 @@ mod tests {
         for seed in 0..200 {
             let k = generate(&mut Rng::seeded(seed), GenConfig { size: 30 });
             let text = k.render();
-            if let Err(e) = crate::runtime::front_end(&text, "gen.ptx") {
+            if let Err(e) = crate::host::front_end(&text, "gen.ptx") {
                 panic!("seed {seed}: {e}\n{text}");
             }
         }

@@ -2,7 +2,7 @@
 //! engine), run through the whole host API.
 
 use crate::runtime::env::FaultKind;
-use crate::runtime::{Context, DevicePtr, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
+use crate::host::{Context, DevicePtr, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
 
 const HEADER: &str = ".version 7.0\n.target sm_80\n.address_size 64\n";
 
@@ -793,7 +793,7 @@ fn endless_loop_times_out() {
 #[test]
 fn stale_texture_handle_faults() {
     use crate::runtime::texture::{ChannelFormat, ChannelType, ResourceDesc, ResourceKind};
-    use crate::runtime::{Context, Engine, Error, KernelArg, LaunchDims};
+    use crate::host::{Context, Engine, Error, KernelArg, LaunchDims};
     let ptx = ".version 7.0\n.target sm_80\n.address_size 64\n\
         .visible .entry k(.param .u64 t, .param .u64 o) {\n\
         .reg .f32 %f<6>; .reg .b64 %rd<3>;\n\
@@ -843,7 +843,7 @@ fn stale_texture_handle_faults() {
 /// §9.7.10.3, §9.7.10.4, §5.3).
 #[test]
 fn bad_texture_forms_are_load_errors() {
-    use crate::runtime::{Context, Engine};
+    use crate::host::{Context, Engine};
     let cases: &[(&str, &str, &str)] = &[
         (
             "",

@@ -231,7 +231,7 @@ pub struct FaultRecord {
 /// The instruction index a fault record uses for the *terminator* of block `b` in a function
 /// of `n_insts` instructions: terminators are numbered after all instructions
 /// (`n_insts + b`), and the launch's location tables hold the terminators' locations there
-/// (see `context::CompiledKernel::inst_locs`).
+/// (see `host::CompiledKernel::inst_locs`).
 pub fn terminator_fault_index(n_insts: usize, b: crate::ir::Block) -> u32 {
     (n_insts + b.index()) as u32
 }

@@ -1,10 +1,9 @@
 //! The runtime: what the GPU would supply. Device memory ([`memory`]), the per-CTA environment
 //! and address translation ([`env`]), the semantics of every operation ([`semantics`]), the
-//! grid/CTA/warp scheduler ([`launch`]) and the host API ([`context`]). Both engines run on it
-//! and differ only in how they execute a warp.
+//! grid/CTA/warp scheduler ([`launch`]). Both engines run on it and differ only in how they
+//! execute a warp; the host API above them is [`crate::host`].
 
 pub mod bits;
-pub mod context;
 pub mod env;
 pub mod fp;
 pub mod heap;
@@ -18,9 +17,5 @@ pub mod texwarp;
 pub mod video;
 pub mod warp;
 
-pub use context::{
-    front_end, Context, Engine, Error, FaultReport, Kernel, KernelArg, LaunchOptions, LaunchReport,
-    Module,
-};
 pub use launch::LaunchDims;
 pub use memory::DevicePtr;

@@ -143,7 +143,7 @@ fn normalized_reads_by_hand() {
 
 #[test]
 fn arrays_are_laid_out_densely() {
-    let mut ctx = crate::runtime::Context::new();
+    let mut ctx = crate::host::Context::new();
     let f = ChannelFormat {
         ty: ChannelType::U8,
         channels: 4,

@@ -19,7 +19,7 @@
 //! Expected values come from the PTX ISA text, IEEE 754 rules or an independent host
 //! computation — never from this project's engines.
 
-use ptxjit::runtime::{Context, Engine, KernelArg, LaunchDims};
+use ptxjit::host::{Context, Engine, KernelArg, LaunchDims};
 
 /// The engines every table runs on.
 pub const ENGINES: &[Engine] = &[Engine::Jit, Engine::Interp];

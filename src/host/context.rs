@@ -4,7 +4,7 @@
 //! with typed arguments checked against the kernel's `.param` list.
 //!
 //! ```no_run
-//! use ptxjit::runtime::{Context, Engine, KernelArg, LaunchDims};
+//! use ptxjit::host::{Context, Engine, KernelArg, LaunchDims};
 //! let ptx = std::fs::read_to_string("saxpy.ptx").unwrap();
 //! let mut ctx = Context::new();
 //! let module = ctx.load_module(&ptx, "saxpy.ptx", Engine::Jit).unwrap();
@@ -16,10 +16,10 @@
 //!            &Default::default()).unwrap();
 //! ```
 
-use super::env::{FaultKind, FaultRecord};
-use super::launch::{run_grid, LaunchDims, LaunchFailure, LaunchInput, Sites, WarpEngine};
-use super::memory::{DeviceMemory, DevicePtr};
-use super::texture::{ResourceDesc, TextureDesc};
+use crate::runtime::env::{FaultKind, FaultRecord};
+use crate::runtime::launch::{run_grid, LaunchDims, LaunchFailure, LaunchInput, Sites, WarpEngine};
+use crate::runtime::memory::{DeviceMemory, DevicePtr};
+use crate::runtime::texture::{ResourceDesc, TextureDesc};
 use crate::ir::{self, ParamKind, SrcLoc};
 use crate::ptx::span::SourceMap;
 use std::sync::Arc;
@@ -497,10 +497,10 @@ impl Module {
 pub struct Context {
     pub memory: DeviceMemory,
     /// Texture, sampler and surface objects (`runtime::texture`).
-    pub textures: super::texture::TextureTable,
+    pub textures: crate::runtime::texture::TextureTable,
     /// The device heap, made before the first launch of a kernel that uses `malloc`/`free`.
-    heap: Option<super::heap::DeviceHeap>,
-    /// Its size when made (`None`: [`super::heap::DEFAULT_HEAP_BYTES`]).
+    heap: Option<crate::runtime::heap::DeviceHeap>,
+    /// Its size when made (`None`: [`crate::runtime::heap::DEFAULT_HEAP_BYTES`]).
     heap_bytes: Option<u64>,
 }
 
@@ -685,8 +685,8 @@ impl Context {
     #[allow(clippy::too_many_arguments)]
     pub fn alloc_array(
         &mut self,
-        kind: super::texture::ResourceKind,
-        format: super::texture::ChannelFormat,
+        kind: crate::runtime::texture::ResourceKind,
+        format: crate::runtime::texture::ChannelFormat,
         dims: [u32; 3],
         layers: u32,
         levels: u32,
@@ -695,7 +695,7 @@ impl Context {
         let mut desc = ResourceDesc::new(kind, DevicePtr(0), format, dims);
         desc.layers = layers;
         desc.mip_levels = levels;
-        let size = super::texture::Resource::layout(desc)
+        let size = crate::runtime::texture::Resource::layout(desc)
             .map_err(|e| Error::Argument(format!("array: {e}")))?
             .size_bytes();
         desc.ptr = self.alloc(size.max(1), label)?;
@@ -803,7 +803,7 @@ impl Context {
     /// launch, so each starts as the first did.
     pub fn reset_heap(&mut self) {
         if let Some(h) = &mut self.heap {
-            *h = super::heap::DeviceHeap::new(h.base(), h.size());
+            *h = crate::runtime::heap::DeviceHeap::new(h.base(), h.size());
         }
     }
 
@@ -827,13 +827,13 @@ impl Context {
         if k.uses_heap && self.heap.is_none() {
             let bytes = self
                 .heap_bytes
-                .unwrap_or(super::heap::DEFAULT_HEAP_BYTES)
-                .max(super::heap::HEAP_ALIGN);
+                .unwrap_or(crate::runtime::heap::DEFAULT_HEAP_BYTES)
+                .max(crate::runtime::heap::HEAP_ALIGN);
             let p = self
                 .memory
                 .alloc(bytes, Some("device heap"))
                 .map_err(Error::Memory)?;
-            self.heap = Some(super::heap::DeviceHeap::new(p.0, bytes));
+            self.heap = Some(crate::runtime::heap::DeviceHeap::new(p.0, bytes));
         }
         let start = Instant::now();
         let res = run_grid(
@@ -997,7 +997,7 @@ fn pack_args(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, Error> {
 /// The sampler state of a `.samplerref`/`.texref` initializer (PTX ISA §5.3.2); what it does
 /// not name keeps [`TextureDesc::default`]'s value.
 fn sampler_state(init: ir::SamplerInit) -> TextureDesc {
-    use super::texture::{AddressMode, FilterMode};
+    use crate::runtime::texture::{AddressMode, FilterMode};
     let mode = |s: ir::SamplerAddr| match s {
         ir::SamplerAddr::Wrap => AddressMode::Wrap,
         ir::SamplerAddr::Mirror => AddressMode::Mirror,
