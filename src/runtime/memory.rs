@@ -11,12 +11,16 @@
 //! A device pointer handed to the host API is a global address. `cvta.shared` adds
 //! `SHARED_WINDOW` to a shared-space offset, `cvta.to.shared` subtracts it.
 //!
+//! The host bytes of global memory are one address range reserved once per arena (it never
+//! moves). An arena made by [`DeviceMemory::with_identity_mapping`] sits at host address
+//! `GLOBAL_BASE`, so its device addresses are host addresses too: the drop-in CUDA libraries
+//! use that for managed and mapped host memory, which the program dereferences directly.
+//!
 //! ⚠ Safety banner: the arena is raw memory written concurrently by kernel code (JIT code and
 //! interpreter) on several threads. It is never exposed as a Rust reference while a launch
 //! runs; every kernel access is bounds-checked against `[GLOBAL_BASE, GLOBAL_BASE + top)`
 //! before the host pointer `base + (addr - GLOBAL_BASE)` is formed.
 
-use std::alloc::{self, Layout};
 use std::collections::BTreeMap;
 use std::ptr::NonNull;
 
@@ -55,14 +59,28 @@ pub struct Allocation {
 }
 
 /// The global-memory arena with a first-fit allocator.
+///
+/// The arena's address range is reserved once, on the first allocation, as one anonymous
+/// mapping of [`device_memory_limit`] bytes that the host's kernel backs with memory only where
+/// it is touched; it never moves, so device pointers and the host pointers behind them stay
+/// valid for the arena's life. An allocation is refused (an error, never the OOM killer) when
+/// the memory it would newly touch exceeds what the host can give now ([`available_memory`]).
 pub struct DeviceMemory {
+    /// Host address of arena offset 0 (dangling until the range is reserved).
     base: NonNull<u8>,
+    /// Bytes reserved at `base` (0: not reserved yet).
     capacity: u64,
+    /// Reserve the range at host address [`GLOBAL_BASE`], so that device addresses are host
+    /// addresses (see [`DeviceMemory::with_identity_mapping`]).
+    identity: bool,
     /// Live allocations by arena offset.
     allocs: BTreeMap<u64, Allocation>,
     /// End of the highest live allocation (rounded up to [`ALLOC_ALIGN`]): accesses at or past
     /// it fault.
     top: u64,
+    /// End of the highest byte ever handed out: the pages past it were never touched and read
+    /// as zero without being backed by host memory.
+    high_water: u64,
     next_label: u64,
 }
 
@@ -73,26 +91,67 @@ unsafe impl Send for DeviceMemory {}
 // SAFETY: see above.
 unsafe impl Sync for DeviceMemory {}
 
-/// The largest arena ptxjit will ever grow to (bytes); see [`device_memory_limit`].
-pub const MAX_ARENA: u64 = 16 << 30;
+/// The largest address range an arena reserves (bytes); see [`device_memory_limit`].
+pub const MAX_ARENA: u64 = 64 << 30;
 
-/// The device memory size (bytes): half of the host's physical memory (`MemTotal` of
-/// `/proc/meminfo`), at most [`MAX_ARENA`]; [`MAX_ARENA`] where the host's memory is unknown.
-/// Half, because growing the arena holds the old and the new copy at once and the host keeps
-/// its own copies of case buffers: a larger arena would let one launch exhaust the host.
+/// Memory the host keeps for itself when ptxjit decides whether an allocation can be backed
+/// (bytes): the process's own code, host copies of buffers, the page cache it needs.
+const HOST_RESERVE: u64 = 256 << 20;
+
+/// Reads one `Key:   N kB` line of `/proc/meminfo` in bytes.
+fn meminfo(key: &str) -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = s.lines().find(|l| l.starts_with(key))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// The memory limit of this process's cgroup (v2 `memory.max`) and its current usage, where
+/// there is one.
+fn cgroup_memory() -> Option<(u64, u64)> {
+    let cg = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = cg.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let dir = std::path::Path::new("/sys/fs/cgroup").join(path.trim_start_matches('/'));
+    let max = std::fs::read_to_string(dir.join("memory.max")).ok()?;
+    let max: u64 = max.trim().parse().ok()?; // "max": no limit
+    let cur: u64 = std::fs::read_to_string(dir.join("memory.current"))
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some((max, cur))
+}
+
+/// The device memory size (bytes): the host's physical memory (`MemTotal` of `/proc/meminfo`,
+/// or the cgroup's limit when lower), at most [`MAX_ARENA`]; [`MAX_ARENA`] where the host's
+/// memory is unknown. It is the size of the address range an arena reserves; what can be
+/// allocated at a given moment is bounded by [`available_memory`] as well.
 pub fn device_memory_limit() -> u64 {
     static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     *LIMIT.get_or_init(|| {
-        let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
-            let line = s.lines().find(|l| l.starts_with("MemTotal:"))?;
-            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            kib.checked_mul(1024)
-        });
+        let total = meminfo("MemTotal:");
+        let total = match (total, cgroup_memory()) {
+            (Some(t), Some((max, _))) => Some(t.min(max)),
+            (t, _) => t,
+        };
         match total {
-            Some(t) if t > 0 => (t / 2).min(MAX_ARENA),
+            Some(t) if t > 0 => (t / ALLOC_ALIGN * ALLOC_ALIGN).min(MAX_ARENA),
             _ => MAX_ARENA,
         }
     })
+}
+
+/// Bytes of memory the host can give right now (`MemAvailable`, or what the cgroup's limit
+/// leaves when lower), less a reserve the process keeps for itself; `None` when unknown.
+pub fn available_memory() -> Option<u64> {
+    let avail = meminfo("MemAvailable:");
+    let avail = match (avail, cgroup_memory()) {
+        (Some(a), Some((max, cur))) => Some(a.min(max.saturating_sub(cur))),
+        (Some(a), None) => Some(a),
+        (None, Some((max, cur))) => Some(max.saturating_sub(cur)),
+        (None, None) => None,
+    };
+    avail.map(|a| a.saturating_sub(HOST_RESERVE))
 }
 
 impl Default for DeviceMemory {
@@ -102,14 +161,35 @@ impl Default for DeviceMemory {
 }
 
 impl DeviceMemory {
+    /// An arena whose range the host's kernel places (not yet reserved: the first allocation
+    /// reserves it).
     pub fn new() -> DeviceMemory {
         DeviceMemory {
             base: NonNull::dangling(),
             capacity: 0,
+            identity: false,
             allocs: BTreeMap::new(),
             top: 0,
+            high_water: 0,
             next_label: 0,
         }
+    }
+
+    /// An arena reserved now at host address [`GLOBAL_BASE`], so that every device address is
+    /// also the host address of the same bytes: the host can dereference device pointers
+    /// (managed and mapped memory). One process can hold one such arena at a time.
+    ///
+    /// Errors: the address range is taken (another such arena, or a mapping of the process).
+    pub fn with_identity_mapping() -> Result<DeviceMemory, String> {
+        let mut m = DeviceMemory::new();
+        m.identity = true;
+        m.reserve()?;
+        Ok(m)
+    }
+
+    /// Whether device addresses are host addresses ([`DeviceMemory::with_identity_mapping`]).
+    pub fn is_identity(&self) -> bool {
+        self.identity && self.capacity > 0
     }
 
     /// Host pointer of arena offset 0 (dangling when the capacity is 0).
@@ -123,46 +203,73 @@ impl DeviceMemory {
         self.top
     }
 
+    /// Bytes in live allocations (each rounded up to [`ALLOC_ALIGN`]).
+    pub fn used(&self) -> u64 {
+        self.allocs
+            .values()
+            .map(|a| a.size.div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN)
+            .sum()
+    }
+
     /// Live allocations in address order.
     pub fn allocations(&self) -> impl Iterator<Item = &Allocation> {
         self.allocs.values()
     }
 
-    fn grow(&mut self, need: u64) -> Result<(), String> {
-        if need <= self.capacity {
+    /// The live allocation that contains device address `addr`, as (allocation, offset in it).
+    pub fn allocation_at(&self, addr: u64) -> Option<(&Allocation, u64)> {
+        let off = addr.checked_sub(GLOBAL_BASE)?;
+        let (_, a) = self.allocs.range(..=off).next_back()?;
+        (off < a.offset + a.size.max(1)).then_some((a, off - a.offset))
+    }
+
+    /// Reserve the address range (once).
+    fn reserve(&mut self) -> Result<(), String> {
+        if self.capacity > 0 {
             return Ok(());
         }
-        let limit = device_memory_limit();
-        if need > limit {
+        let mut size = device_memory_limit();
+        loop {
+            // SAFETY: an anonymous private mapping; with a hint of GLOBAL_BASE and
+            // MAP_FIXED_NOREPLACE it never replaces an existing mapping.
+            let p = unsafe {
+                let (hint, fixed) = if self.identity {
+                    (GLOBAL_BASE as *mut libc::c_void, libc::MAP_FIXED_NOREPLACE)
+                } else {
+                    (std::ptr::null_mut(), 0)
+                };
+                libc::mmap(
+                    hint,
+                    size as usize,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | fixed,
+                    -1,
+                    0,
+                )
+            };
+            if p != libc::MAP_FAILED {
+                if self.identity && p as u64 != GLOBAL_BASE {
+                    // An old kernel without MAP_FIXED_NOREPLACE treats the address as a hint.
+                    // SAFETY: unmapping the mapping just made.
+                    unsafe { libc::munmap(p, size as usize) };
+                    return Err(format!(
+                        "cannot reserve device memory at {GLOBAL_BASE:#x}: the address range is in use"
+                    ));
+                }
+                self.base = NonNull::new(p.cast()).ok_or("mmap returned null")?;
+                self.capacity = size;
+                return Ok(());
+            }
+            let err = std::io::Error::last_os_error();
+            // Strict overcommit accounting refuses large reservations: try smaller ones.
+            if size > (256 << 20) && err.raw_os_error() == Some(libc::ENOMEM) {
+                size /= 2;
+                continue;
+            }
             return Err(format!(
-                "out of device memory: {need} bytes needed, the device memory is {limit} bytes \
-                 (half the host's memory, at most 16 GiB)"
+                "cannot reserve {size} bytes of address space for device memory: {err}"
             ));
         }
-        let mut cap = self.capacity.max(1 << 20);
-        while cap < need {
-            cap *= 2;
-        }
-        let cap = cap.min(limit);
-        let layout = Layout::from_size_align(cap as usize, 4096).map_err(|e| e.to_string())?;
-        // SAFETY: layout has non-zero size.
-        let p = unsafe { alloc::alloc_zeroed(layout) };
-        let Some(p) = NonNull::new(p) else {
-            return Err(format!("out of host memory allocating a {cap}-byte arena"));
-        };
-        if self.capacity > 0 {
-            // SAFETY: both regions are valid for `capacity` bytes and distinct allocations.
-            unsafe {
-                std::ptr::copy_nonoverlapping(self.base.as_ptr(), p.as_ptr(), self.top as usize)
-            };
-            let old =
-                Layout::from_size_align(self.capacity as usize, 4096).map_err(|e| e.to_string())?;
-            // SAFETY: allocated by us with this layout.
-            unsafe { alloc::dealloc(self.base.as_ptr(), old) };
-        }
-        self.base = p;
-        self.capacity = cap;
-        Ok(())
     }
 
     fn recompute_top(&mut self) {
@@ -177,7 +284,8 @@ impl DeviceMemory {
     /// Allocate `size` bytes (zero-filled), aligned to [`ALLOC_ALIGN`]. `label` names it in
     /// fault reports (`None`: `alloc#N`).
     ///
-    /// Errors: `size` is 0 or the device memory ([`device_memory_limit`]) is exhausted.
+    /// Errors: `size` is 0; the arena's range ([`device_memory_limit`]) has no room; the host
+    /// cannot back the memory the allocation would newly touch ([`available_memory`]).
     pub fn alloc(&mut self, size: u64, label: Option<&str>) -> Result<DevicePtr, String> {
         if size == 0 {
             return Err("cannot allocate 0 bytes".into());
@@ -190,19 +298,54 @@ impl DeviceMemory {
         // First fit between live allocations.
         let mut cursor = 0u64;
         for a in self.allocs.values() {
-            if a.offset >= cursor + rounded {
+            if a.offset >= cursor.saturating_add(rounded) {
                 break;
             }
             cursor = (a.offset + a.size).div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
         }
+        let limit = device_memory_limit();
         let end = cursor
             .checked_add(rounded)
-            .ok_or("allocation size overflows")?;
-        self.grow(end)?;
-        // SAFETY: [cursor, end) is inside the arena; zero it (it may hold freed data).
-        unsafe {
-            std::ptr::write_bytes(self.base.as_ptr().add(cursor as usize), 0, rounded as usize)
-        };
+            .filter(|&e| e <= limit)
+            .ok_or_else(|| {
+                format!(
+                    "out of device memory: {size} bytes requested, {} of the device's {limit} \
+                     bytes are in use",
+                    self.used()
+                )
+            })?;
+        let fresh = end.saturating_sub(self.high_water);
+        if let Some(avail) = available_memory() {
+            if fresh > avail {
+                return Err(format!(
+                    "out of device memory: {size} bytes requested, but the host can back only \
+                     {avail} more bytes now (its available memory, less {HOST_RESERVE} bytes \
+                     it keeps)"
+                ));
+            }
+        }
+        self.reserve()?;
+        if end > self.capacity {
+            return Err(format!(
+                "out of device memory: {size} bytes requested, the reserved device address \
+                 range is {} bytes",
+                self.capacity
+            ));
+        }
+        // Bytes below the high-water mark may hold freed data: zero them. Bytes above it were
+        // never touched and read as zero already (not touching them keeps them unbacked).
+        let dirty_end = end.min(self.high_water);
+        if dirty_end > cursor {
+            // SAFETY: [cursor, dirty_end) is inside the reserved range.
+            unsafe {
+                std::ptr::write_bytes(
+                    self.base.as_ptr().add(cursor as usize),
+                    0,
+                    (dirty_end - cursor) as usize,
+                )
+            };
+        }
+        self.high_water = self.high_water.max(end);
         self.next_label += 1;
         let label = label
             .map(str::to_string)
@@ -219,12 +362,26 @@ impl DeviceMemory {
         Ok(DevicePtr(GLOBAL_BASE + cursor))
     }
 
-    /// Free an allocation made by [`alloc`](Self::alloc). Errors: not the start of a live
-    /// allocation.
+    /// Free an allocation made by [`alloc`](Self::alloc). Its whole pages go back to the
+    /// host. Errors: not the start of a live allocation.
     pub fn free(&mut self, p: DevicePtr) -> Result<(), String> {
         let off = p.0.wrapping_sub(GLOBAL_BASE);
-        if self.allocs.remove(&off).is_none() {
+        let Some(a) = self.allocs.remove(&off) else {
             return Err(format!("free of {:#x}: not a live allocation", p.0));
+        };
+        const PAGE: u64 = 4096;
+        let first = a.offset.div_ceil(PAGE) * PAGE;
+        let last = (a.offset + a.size) / PAGE * PAGE;
+        if last > first {
+            // SAFETY: whole pages of the reserved private anonymous range that no live
+            // allocation uses; they read as zero afterwards.
+            unsafe {
+                libc::madvise(
+                    self.base.as_ptr().add(first as usize).cast(),
+                    (last - first) as usize,
+                    libc::MADV_DONTNEED,
+                )
+            };
         }
         self.recompute_top();
         Ok(())
@@ -314,10 +471,81 @@ impl DeviceMemory {
 impl Drop for DeviceMemory {
     fn drop(&mut self) {
         if self.capacity > 0 {
-            if let Ok(l) = Layout::from_size_align(self.capacity as usize, 4096) {
-                // SAFETY: allocated by grow() with this layout.
-                unsafe { alloc::dealloc(self.base.as_ptr(), l) };
-            }
+            // SAFETY: the range reserve() mapped; nothing refers to it once the arena is gone.
+            unsafe { libc::munmap(self.base.as_ptr().cast(), self.capacity as usize) };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_stay_put_as_the_arena_fills() {
+        let mut m = DeviceMemory::new();
+        let a = m.alloc(1000, Some("a")).unwrap();
+        let base = m.base();
+        m.write(a, &[7u8; 1000]).unwrap();
+        // Far more than any first reservation of the old growing arena (1 MiB).
+        let b = m.alloc(64 << 20, Some("b")).unwrap();
+        assert_eq!(m.base(), base, "the arena moved");
+        let mut back = [0u8; 1000];
+        m.read(a, &mut back).unwrap();
+        assert_eq!(back, [7u8; 1000]);
+        assert_eq!(b.0 % ALLOC_ALIGN, 0);
+    }
+
+    #[test]
+    fn reused_memory_is_zeroed() {
+        let mut m = DeviceMemory::new();
+        let a = m.alloc(3 * 4096 + 5, None).unwrap();
+        m.write(a, &vec![0xAB; 3 * 4096 + 5]).unwrap();
+        m.free(a).unwrap();
+        let b = m.alloc(3 * 4096 + 5, None).unwrap();
+        assert_eq!(a, b, "first fit reuses the freed range");
+        let mut back = vec![1u8; 3 * 4096 + 5];
+        m.read(b, &mut back).unwrap();
+        assert!(back.iter().all(|&x| x == 0));
+    }
+
+    #[test]
+    fn more_than_the_host_can_back_is_a_clear_error() {
+        let Some(avail) = available_memory() else {
+            eprintln!("skipped: the host's available memory is unknown");
+            return;
+        };
+        let mut m = DeviceMemory::new();
+        let too_big = (avail + (1 << 30)).min(device_memory_limit() - ALLOC_ALIGN);
+        let err = m.alloc(too_big, Some("huge")).unwrap_err();
+        assert!(err.starts_with("out of device memory"), "{err}");
+        // The arena still works afterwards.
+        let p = m.alloc(4096, None).unwrap();
+        m.write(p, &[1; 4096]).unwrap();
+    }
+
+    #[test]
+    fn past_the_device_memory_is_a_clear_error() {
+        let mut m = DeviceMemory::new();
+        let err = m.alloc(device_memory_limit() + 1, None).unwrap_err();
+        assert!(err.starts_with("out of device memory"), "{err}");
+        assert!(m.alloc(u64::MAX - 10, None).is_err());
+    }
+
+    #[test]
+    fn identity_mapping_makes_device_addresses_host_addresses() {
+        // One per process: other tests never ask for one.
+        let mut m = match DeviceMemory::with_identity_mapping() {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        };
+        assert!(m.is_identity());
+        assert_eq!(m.base() as u64, GLOBAL_BASE);
+        let p = m.alloc(16, None).unwrap();
+        m.write(p, &42u32.to_le_bytes()).unwrap();
+        // SAFETY: p is a live allocation of the identity-mapped arena.
+        let v = unsafe { (p.0 as *const u32).read() };
+        assert_eq!(v, 42);
+        assert!(DeviceMemory::with_identity_mapping().is_err());
     }
 }

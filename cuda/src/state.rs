@@ -1,0 +1,261 @@
+//! The driver's state: one device whose memory is one [`ptxjit::host::Context`], the handle
+//! tables, the sticky error, and each host thread's stack of current contexts.
+//!
+//! Handles are numbers `kind << 56 | serial` (never 0, never reused): a handle of the wrong
+//! kind or one that was destroyed is not in its table, so it is `CUDA_ERROR_INVALID_HANDLE`
+//! (`CUDA_ERROR_INVALID_CONTEXT` for contexts) and never dereferenced.
+
+use crate::errors::*;
+use crate::{Fail, DrvResult};
+use ptxjit::host::{Context, Engine, Kernel, LaunchOptions, Module};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// What a handle names; its tag is the handle's top byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Kind {
+    Context = 1,
+    Module = 2,
+    Function = 3,
+    Stream = 4,
+    Event = 5,
+    Link = 6,
+}
+
+/// A context (`CUcontext`). All contexts share the device's memory and modules' data, as
+/// unified addressing makes them look to the program.
+pub struct CtxState {
+    pub primary: bool,
+    pub flags: u32,
+}
+
+/// A loaded module (`CUmodule`).
+pub struct ModuleState {
+    pub module: Module,
+    /// Function handles already handed out, by kernel name (the same name gives the same
+    /// handle, as in CUDA).
+    pub functions: HashMap<String, u64>,
+}
+
+/// A kernel (`CUfunction`, also a `CUkernel`).
+pub struct FuncState {
+    pub kernel: Kernel,
+    pub module: u64,
+    /// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` as set by the program.
+    pub max_dynamic_shared: u32,
+}
+
+/// A stream (`CUstream`). Work runs when enqueued, so a stream is always idle.
+pub struct StreamState {
+    pub flags: u32,
+    pub priority: i32,
+}
+
+/// An event (`CUevent`): when it was last recorded.
+pub struct EventState {
+    pub flags: u32,
+    pub recorded: Option<Instant>,
+}
+
+/// A link in progress (`CUlinkState`): the PTX inputs and, once complete, the image.
+pub struct LinkState {
+    pub inputs: Vec<(String, String)>,
+    pub image: Option<Vec<u8>>,
+}
+
+/// Options of kernel execution, from the environment.
+#[derive(Clone, Debug)]
+pub struct ExecConfig {
+    pub engine: Engine,
+    pub memcheck: bool,
+    pub timeout: Option<Duration>,
+}
+
+impl ExecConfig {
+    fn from_env() -> ExecConfig {
+        let engine = match std::env::var("PTXJIT_ENGINE").as_deref() {
+            Ok("interp") => Engine::Interp,
+            Ok("jit") | Ok("") | Err(_) => Engine::Jit,
+            Ok(other) => {
+                eprintln!("ptxjit: PTXJIT_ENGINE={other} is not jit or interp; using jit");
+                Engine::Jit
+            }
+        };
+        let memcheck = std::env::var("PTXJIT_MEMCHECK").is_ok_and(|v| !v.is_empty() && v != "0");
+        let timeout = std::env::var("PTXJIT_TIMEOUT").ok().and_then(|v| {
+            match v.parse::<f64>() {
+                Ok(s) if s > 0.0 && s.is_finite() && s < 1e9 => Some(Duration::from_secs_f64(s)),
+                _ => {
+                    eprintln!("ptxjit: PTXJIT_TIMEOUT={v} is not a positive number of seconds; ignored");
+                    None
+                }
+            }
+        });
+        ExecConfig {
+            engine,
+            memcheck,
+            timeout,
+        }
+    }
+
+    pub fn launch_options(&self) -> LaunchOptions {
+        LaunchOptions {
+            memcheck: self.memcheck,
+            timeout: self.timeout,
+        }
+    }
+}
+
+/// The whole driver.
+pub struct Driver {
+    /// The device's memory, modules' globals and texture objects.
+    pub host: Context,
+    pub config: ExecConfig,
+    /// The error that ended the context (a kernel fault): every later call that needs the
+    /// context returns it, as on a GPU.
+    pub sticky: Option<CUresult>,
+    next_serial: u64,
+    pub contexts: HashMap<u64, CtxState>,
+    /// The primary context's handle and how many retains hold it.
+    pub primary: Option<u64>,
+    pub primary_refs: u32,
+    pub primary_flags: u32,
+    pub modules: HashMap<u64, ModuleState>,
+    pub functions: HashMap<u64, FuncState>,
+    pub streams: HashMap<u64, StreamState>,
+    pub events: HashMap<u64, EventState>,
+    pub links: HashMap<u64, LinkState>,
+    /// Page-locked host allocations (`cuMemHostAlloc`, `cuMemAllocHost`): address → (bytes,
+    /// flags). They live in the device arena, so they are mapped for kernels at the same
+    /// address.
+    pub host_allocs: BTreeMap<u64, (u64, u32)>,
+    /// Managed allocations (`cuMemAllocManaged`): address → bytes.
+    pub managed: BTreeMap<u64, u64>,
+    /// Host ranges registered with `cuMemHostRegister`: start → (bytes, flags).
+    pub registered: BTreeMap<u64, (u64, u32)>,
+    /// Device limits set by `cuCtxSetLimit` (`CUlimit` → value).
+    pub limits: HashMap<u32, u64>,
+}
+
+static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
+
+thread_local! {
+    /// This host thread's context stack (top = current), as handles.
+    pub static CTX_STACK: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+fn lock() -> MutexGuard<'static, Option<Driver>> {
+    // A panic inside a call (caught at the boundary) must not wedge the library.
+    DRIVER.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `cuInit`: make the driver's state (once).
+pub fn init() -> DrvResult {
+    let mut g = lock();
+    if g.is_none() {
+        let memory = ptxjit::runtime::memory::DeviceMemory::with_identity_mapping()
+            .map_err(|e| Fail::new(CUDA_ERROR_NO_DEVICE, e))?;
+        let mut host = Context::new();
+        host.memory = memory;
+        *g = Some(Driver {
+            host,
+            config: ExecConfig::from_env(),
+            sticky: None,
+            next_serial: 1,
+            contexts: HashMap::new(),
+            primary: None,
+            primary_refs: 0,
+            primary_flags: 0,
+            modules: HashMap::new(),
+            functions: HashMap::new(),
+            streams: HashMap::new(),
+            events: HashMap::new(),
+            links: HashMap::new(),
+            host_allocs: BTreeMap::new(),
+            managed: BTreeMap::new(),
+            registered: BTreeMap::new(),
+            limits: HashMap::new(),
+        });
+    }
+    Ok(())
+}
+
+/// Runs `f` on the driver. Errors: `CUDA_ERROR_NOT_INITIALIZED` before `cuInit`.
+pub fn with_driver<T>(f: impl FnOnce(&mut Driver) -> Result<T, Fail>) -> Result<T, Fail> {
+    let mut g = lock();
+    match g.as_mut() {
+        Some(d) => f(d),
+        None => Err(Fail::new(CUDA_ERROR_NOT_INITIALIZED, "cuInit has not been called")),
+    }
+}
+
+/// Runs `f` on the driver with a current context on this thread. Errors:
+/// `CUDA_ERROR_NOT_INITIALIZED`, `CUDA_ERROR_INVALID_CONTEXT` (no current context), or the
+/// sticky error of an earlier kernel fault.
+pub fn with_context<T>(f: impl FnOnce(&mut Driver) -> Result<T, Fail>) -> Result<T, Fail> {
+    let current = current_context();
+    with_driver(|d| {
+        match current {
+            Some(c) if d.contexts.contains_key(&c) => {}
+            Some(_) => {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_CONTEXT,
+                    "the current context was destroyed",
+                ))
+            }
+            None => {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_CONTEXT,
+                    "no current context on this thread (cuCtxSetCurrent or cuDevicePrimaryCtxRetain + cuCtxPushCurrent)",
+                ))
+            }
+        }
+        d.check_sticky()?;
+        f(d)
+    })
+}
+
+/// This thread's current context handle.
+pub fn current_context() -> Option<u64> {
+    CTX_STACK.with(|s| s.borrow().last().copied())
+}
+
+impl Driver {
+    /// A new handle of `kind`.
+    pub fn handle(&mut self, kind: Kind) -> u64 {
+        let h = (kind as u64) << 56 | self.next_serial;
+        self.next_serial += 1;
+        h
+    }
+
+    /// The sticky error, if a kernel faulted.
+    pub fn check_sticky(&self) -> DrvResult {
+        match self.sticky {
+            Some(code) => Err(Fail::new(
+                code,
+                "an earlier kernel fault ended the context (the error is sticky, as on a GPU)",
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The function behind handle `f`.
+    pub fn function(&self, f: u64) -> Result<&FuncState, Fail> {
+        self.functions
+            .get(&f)
+            .ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{f:#x} is not a live CUfunction")))
+    }
+
+    /// Checks a stream handle (0 and the legacy/per-thread default streams 1 and 2 are
+    /// always valid).
+    pub fn check_stream(&self, s: u64) -> DrvResult {
+        if s <= 2 || self.streams.contains_key(&s) {
+            Ok(())
+        } else {
+            Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{s:#x} is not a live CUstream")))
+        }
+    }
+}
