@@ -1,1 +1,407 @@
-//! placeholder
+//! Contexts (CUDA driver API: Primary Context Management, Context Management).
+//!
+//! Each host thread has a stack of current contexts ([`state::CTX_STACK`]). All contexts share
+//! the device's memory and loaded modules, as unified addressing lets a program see them.
+
+use crate::device::CUdevice;
+use crate::errors::*;
+use crate::state::{self, with_context, with_driver, CtxState, Kind, CTX_STACK};
+use crate::{entry, out, DrvResult, Fail};
+use std::ffi::{c_int, c_uint, c_void};
+
+/// `CUcontext`: an opaque handle.
+pub type CUcontext = *mut c_void;
+
+fn ctx_of(c: CUcontext) -> u64 {
+    c as u64
+}
+
+fn check_dev(dev: CUdevice) -> DrvResult {
+    if dev == 0 {
+        Ok(())
+    } else {
+        Err(Fail::new(
+            CUDA_ERROR_INVALID_DEVICE,
+            format!("device {dev}: ptxjit has one device, 0"),
+        ))
+    }
+}
+
+fn check_ctx(d: &state::Driver, c: u64) -> DrvResult {
+    if d.contexts.contains_key(&c) {
+        Ok(())
+    } else {
+        Err(Fail::new(
+            CUDA_ERROR_INVALID_CONTEXT,
+            format!("{c:#x} is not a live CUcontext"),
+        ))
+    }
+}
+
+fn create(flags: c_uint, dev: CUdevice) -> Result<u64, Fail> {
+    check_dev(dev)?;
+    let h = with_driver(|d| {
+        let h = d.handle(Kind::Context);
+        d.contexts.insert(
+            h,
+            CtxState {
+                primary: false,
+                flags,
+            },
+        );
+        Ok(h)
+    })?;
+    CTX_STACK.with(|s| s.borrow_mut().push(h));
+    Ok(h)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxCreate_v2(
+    pctx: *mut CUcontext,
+    flags: c_uint,
+    dev: CUdevice,
+) -> CUresult {
+    entry("cuCtxCreate_v2", || {
+        let h = create(flags, dev)?;
+        unsafe { out(pctx, h as CUcontext) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxCreate_v3(
+    pctx: *mut CUcontext,
+    _params: *mut c_void,
+    _num_params: c_int,
+    flags: c_uint,
+    dev: CUdevice,
+) -> CUresult {
+    entry("cuCtxCreate_v3", || {
+        // Execution-affinity parameters (SM counts) do not restrict a CPU device.
+        let h = create(flags, dev)?;
+        unsafe { out(pctx, h as CUcontext) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxCreate_v4(
+    pctx: *mut CUcontext,
+    _params: *mut c_void,
+    flags: c_uint,
+    dev: CUdevice,
+) -> CUresult {
+    entry("cuCtxCreate_v4", || {
+        let h = create(flags, dev)?;
+        unsafe { out(pctx, h as CUcontext) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult {
+    entry("cuCtxDestroy_v2", || {
+        let c = ctx_of(ctx);
+        with_driver(|d| {
+            check_ctx(d, c)?;
+            if d.contexts.get(&c).is_some_and(|s| s.primary) {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_CONTEXT,
+                    "a primary context is released with cuDevicePrimaryCtxRelease, not destroyed",
+                ));
+            }
+            d.contexts.remove(&c);
+            Ok(())
+        })?;
+        CTX_STACK.with(|s| s.borrow_mut().retain(|&x| x != c));
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxPushCurrent_v2(ctx: CUcontext) -> CUresult {
+    entry("cuCtxPushCurrent_v2", || {
+        let c = ctx_of(ctx);
+        with_driver(|d| check_ctx(d, c))?;
+        CTX_STACK.with(|s| s.borrow_mut().push(c));
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxPopCurrent_v2(pctx: *mut CUcontext) -> CUresult {
+    entry("cuCtxPopCurrent_v2", || {
+        with_driver(|_| Ok(()))?;
+        let c = CTX_STACK
+            .with(|s| s.borrow_mut().pop())
+            .ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_CONTEXT, "no current context to pop"))?;
+        if !pctx.is_null() {
+            unsafe { out(pctx, c as CUcontext)? };
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxSetCurrent(ctx: CUcontext) -> CUresult {
+    entry("cuCtxSetCurrent", || {
+        let c = ctx_of(ctx);
+        with_driver(|d| if c == 0 { Ok(()) } else { check_ctx(d, c) })?;
+        CTX_STACK.with(|s| {
+            let mut s = s.borrow_mut();
+            s.pop();
+            if c != 0 {
+                s.push(c);
+            }
+        });
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult {
+    entry("cuCtxGetCurrent", || {
+        with_driver(|_| Ok(()))?;
+        let c = state::current_context().unwrap_or(0);
+        unsafe { out(pctx, c as CUcontext) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetDevice(dev: *mut CUdevice) -> CUresult {
+    entry("cuCtxGetDevice", || {
+        with_context(|_| Ok(()))?;
+        unsafe { out(dev, 0) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetFlags(flags: *mut c_uint) -> CUresult {
+    entry("cuCtxGetFlags", || {
+        let c = state::current_context().unwrap_or(0);
+        let f = with_context(|d| Ok(d.contexts.get(&c).map_or(0, |s| s.flags)))?;
+        unsafe { out(flags, f) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxSetFlags(flags: c_uint) -> CUresult {
+    entry("cuCtxSetFlags", || {
+        let c = state::current_context().unwrap_or(0);
+        with_context(|d| {
+            if let Some(s) = d.contexts.get_mut(&c) {
+                s.flags = flags;
+            }
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetId(ctx: CUcontext, id: *mut u64) -> CUresult {
+    entry("cuCtxGetId", || {
+        let c = if ctx.is_null() {
+            state::current_context().unwrap_or(0)
+        } else {
+            ctx_of(ctx)
+        };
+        with_driver(|d| check_ctx(d, c))?;
+        unsafe { out(id, c & 0x00ff_ffff_ffff_ffff) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxSynchronize() -> CUresult {
+    // Work completes when it is enqueued; a sticky error is still reported.
+    entry("cuCtxSynchronize", || with_context(|_| Ok(())))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetApiVersion(ctx: CUcontext, version: *mut c_uint) -> CUresult {
+    entry("cuCtxGetApiVersion", || {
+        let c = if ctx.is_null() {
+            state::current_context().unwrap_or(0)
+        } else {
+            ctx_of(ctx)
+        };
+        with_driver(|d| check_ctx(d, c))?;
+        unsafe { out(version, 3020) }
+    })
+}
+
+/// `CUlimit` values.
+const LIMIT_STACK_SIZE: u32 = 0;
+const LIMIT_PRINTF_FIFO_SIZE: u32 = 1;
+const LIMIT_MALLOC_HEAP_SIZE: u32 = 2;
+const LIMIT_DEV_RUNTIME_SYNC_DEPTH: u32 = 3;
+const LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: u32 = 4;
+const LIMIT_MAX_L2_FETCH_GRANULARITY: u32 = 5;
+const LIMIT_PERSISTING_L2_CACHE_SIZE: u32 = 6;
+
+fn default_limit(limit: u32) -> Option<u64> {
+    match limit {
+        LIMIT_STACK_SIZE => Some(1024),
+        LIMIT_PRINTF_FIFO_SIZE => Some(1 << 20),
+        LIMIT_MALLOC_HEAP_SIZE => Some(ptxjit::runtime::heap::DEFAULT_HEAP_BYTES),
+        LIMIT_DEV_RUNTIME_SYNC_DEPTH => Some(2),
+        LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT => Some(2048),
+        LIMIT_MAX_L2_FETCH_GRANULARITY => Some(64),
+        LIMIT_PERSISTING_L2_CACHE_SIZE => Some(0),
+        _ => None,
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetLimit(value: *mut usize, limit: c_uint) -> CUresult {
+    entry("cuCtxGetLimit", || {
+        let v = with_context(|d| {
+            let def = default_limit(limit).ok_or_else(|| {
+                Fail::new(
+                    CUDA_ERROR_UNSUPPORTED_LIMIT,
+                    format!("unknown limit {limit}"),
+                )
+            })?;
+            Ok(d.limits.get(&limit).copied().unwrap_or(def))
+        })?;
+        unsafe { out(value, v as usize) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxSetLimit(limit: c_uint, value: usize) -> CUresult {
+    entry("cuCtxSetLimit", || {
+        with_context(|d| {
+            default_limit(limit).ok_or_else(|| {
+                Fail::new(
+                    CUDA_ERROR_UNSUPPORTED_LIMIT,
+                    format!("unknown limit {limit}"),
+                )
+            })?;
+            if limit == LIMIT_MALLOC_HEAP_SIZE {
+                d.host
+                    .set_heap_size(value as u64)
+                    .map_err(crate::host_fail)?;
+            }
+            d.limits.insert(limit, value as u64);
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetCacheConfig(config: *mut c_int) -> CUresult {
+    entry("cuCtxGetCacheConfig", || {
+        with_context(|_| Ok(()))?;
+        unsafe { out(config, 0) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxSetCacheConfig(_config: c_int) -> CUresult {
+    // A preference only; the CPU has one cache configuration.
+    entry("cuCtxSetCacheConfig", || with_context(|_| Ok(())))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetStreamPriorityRange(
+    least: *mut c_int,
+    greatest: *mut c_int,
+) -> CUresult {
+    entry("cuCtxGetStreamPriorityRange", || {
+        with_context(|_| Ok(()))?;
+        if !least.is_null() {
+            unsafe { out(least, 0)? };
+        }
+        if !greatest.is_null() {
+            unsafe { out(greatest, -5)? };
+        }
+        Ok(())
+    })
+}
+
+fn primary_handle(d: &mut state::Driver) -> u64 {
+    match d.primary {
+        Some(h) => h,
+        None => {
+            let h = d.handle(Kind::Context);
+            d.contexts.insert(
+                h,
+                CtxState {
+                    primary: true,
+                    flags: d.primary_flags,
+                },
+            );
+            d.primary = Some(h);
+            h
+        }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUdevice) -> CUresult {
+    entry("cuDevicePrimaryCtxRetain", || {
+        check_dev(dev)?;
+        let h = with_driver(|d| {
+            let h = primary_handle(d);
+            d.primary_refs += 1;
+            Ok(h)
+        })?;
+        unsafe { out(pctx, h as CUcontext) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult {
+    entry("cuDevicePrimaryCtxRelease_v2", || {
+        check_dev(dev)?;
+        with_driver(|d| {
+            if d.primary_refs == 0 {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_CONTEXT,
+                    "the primary context is not retained",
+                ));
+            }
+            d.primary_refs -= 1;
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult {
+    entry("cuDevicePrimaryCtxReset_v2", || {
+        check_dev(dev)?;
+        // Clears the sticky error; memory and modules stay (other contexts share them).
+        with_driver(|d| {
+            d.sticky = None;
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDevicePrimaryCtxGetState(
+    dev: CUdevice,
+    flags: *mut c_uint,
+    active: *mut c_int,
+) -> CUresult {
+    entry("cuDevicePrimaryCtxGetState", || {
+        check_dev(dev)?;
+        let (f, a) = with_driver(|d| Ok((d.primary_flags, (d.primary_refs > 0) as c_int)))?;
+        unsafe {
+            out(flags, f)?;
+            out(active, a)
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuDevicePrimaryCtxSetFlags_v2(dev: CUdevice, flags: c_uint) -> CUresult {
+    entry("cuDevicePrimaryCtxSetFlags_v2", || {
+        check_dev(dev)?;
+        with_driver(|d| {
+            d.primary_flags = flags;
+            if let Some(s) = d.primary.and_then(|h| d.contexts.get_mut(&h)) {
+                s.flags = flags;
+            }
+            Ok(())
+        })
+    })
+}

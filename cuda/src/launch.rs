@@ -1,1 +1,272 @@
-//! placeholder
+//! Kernel launches and occupancy (CUDA driver API: Execution Control, Occupancy).
+//!
+//! A launch runs to completion before the call returns (every stream is always complete). A
+//! kernel fault prints ptxjit's located report on stderr and becomes the context's sticky
+//! error: `CUDA_ERROR_ILLEGAL_ADDRESS` (misaligned: `CUDA_ERROR_MISALIGNED_ADDRESS`), an
+//! `assert` `CUDA_ERROR_ASSERT`, a `trap` `CUDA_ERROR_LAUNCH_FAILED`.
+
+use crate::errors::*;
+use crate::exports;
+use crate::state::{with_context, Driver};
+use crate::{out, DrvResult, Fail};
+use ptxjit::host::{Error, LaunchDims};
+use std::ffi::{c_int, c_uint, c_void};
+
+/// `CU_LAUNCH_PARAM_*` keys of the `extra` array.
+const PARAM_END: usize = 0;
+const PARAM_BUFFER_POINTER: usize = 1;
+const PARAM_BUFFER_SIZE: usize = 2;
+
+/// The parameter buffer of a launch of `f` from `kernelParams` or `extra`.
+///
+/// # Safety
+/// `params` is null or holds one pointer per kernel parameter, each to a value of that
+/// parameter's size; `extra` is null or a `CU_LAUNCH_PARAM_END`-terminated key/value array
+/// (the API's contract).
+unsafe fn param_buffer(
+    d: &Driver,
+    f: u64,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+) -> Result<Vec<u8>, Fail> {
+    let k = &d.function(f)?.kernel.compiled;
+    let mut buf = vec![0u8; k.param_bytes as usize];
+    if !params.is_null() {
+        for (i, p) in k.params.iter().enumerate() {
+            // SAFETY: one pointer per parameter.
+            let src = unsafe { *params.add(i) };
+            if src.is_null() {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!(
+                        "kernel '{}': kernelParams[{i}] ('{}') is null",
+                        k.name, p.name
+                    ),
+                ));
+            }
+            let (o, n) = (p.offset as usize, p.size as usize);
+            // SAFETY: the value has the parameter's size.
+            unsafe {
+                std::ptr::copy_nonoverlapping(src.cast::<u8>(), buf[o..o + n].as_mut_ptr(), n)
+            };
+        }
+        return Ok(buf);
+    }
+    if extra.is_null() {
+        if k.params.is_empty() {
+            return Ok(buf);
+        }
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!(
+                "kernel '{}' takes {} parameters; kernelParams and extra are both null",
+                k.name,
+                k.params.len()
+            ),
+        ));
+    }
+    let (mut ptr, mut size) = (std::ptr::null::<u8>(), None::<usize>);
+    let mut i = 0;
+    loop {
+        // SAFETY: a terminated key/value array.
+        let key = unsafe { *extra.add(i) } as usize;
+        match key {
+            PARAM_END => break,
+            PARAM_BUFFER_POINTER => ptr = unsafe { *extra.add(i + 1) }.cast(),
+            PARAM_BUFFER_SIZE => {
+                let sp = unsafe { *extra.add(i + 1) }.cast::<usize>();
+                if sp.is_null() {
+                    return Err(Fail::new(
+                        CUDA_ERROR_INVALID_VALUE,
+                        "CU_LAUNCH_PARAM_BUFFER_SIZE points to null",
+                    ));
+                }
+                size = Some(unsafe { sp.read_unaligned() });
+            }
+            other => {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!("unknown key {other:#x} in the launch's extra array"),
+                ))
+            }
+        }
+        i += 2;
+    }
+    let (Some(size), false) = (size, ptr.is_null()) else {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            "extra needs CU_LAUNCH_PARAM_BUFFER_POINTER and CU_LAUNCH_PARAM_BUFFER_SIZE",
+        ));
+    };
+    if size < buf.len() {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!(
+                "kernel '{}' takes {} bytes of parameters; the buffer has {size}",
+                k.name,
+                buf.len()
+            ),
+        ));
+    }
+    // SAFETY: the buffer holds `size` >= buf.len() bytes.
+    unsafe { std::ptr::copy_nonoverlapping(ptr, buf.as_mut_ptr(), buf.len()) };
+    Ok(buf)
+}
+
+/// Launches `f`; a fault becomes the sticky error and its report goes to stderr.
+pub fn launch(d: &mut Driver, f: u64, dims: LaunchDims, stream: u64, params: Vec<u8>) -> DrvResult {
+    d.check_stream(stream)?;
+    let kernel = d.function(f)?.kernel.clone();
+    let opts = d.config.launch_options();
+    match d.host.launch_with_params(&kernel, dims, params, &opts) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let sticky = matches!(
+                e,
+                Error::Fault(_) | Error::Timeout(..) | Error::Deadlock(_) | Error::Interrupted(..)
+            );
+            let fail = crate::host_fail(e);
+            if sticky {
+                eprintln!("ptxjit: {}", fail.message);
+                d.sticky = Some(fail.code);
+            }
+            Err(fail)
+        }
+    }
+}
+
+exports! { cuLaunchKernel, cuLaunchKernel_ptsz => fn(f: u64, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: u64, params: *mut *mut c_void, extra: *mut *mut c_void) {
+    with_context(|d| {
+        let buf = unsafe { param_buffer(d, f, params, extra)? };
+        let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
+        launch(d, f, dims, stream, buf)
+    })
+}}
+
+/// `CUlaunchConfig`.
+#[repr(C)]
+pub struct CUlaunchConfig {
+    pub grid: [c_uint; 3],
+    pub block: [c_uint; 3],
+    pub shared_mem_bytes: c_uint,
+    pub stream: u64,
+    pub attrs: *mut c_void,
+    pub num_attrs: c_uint,
+}
+
+exports! { cuLaunchKernelEx, cuLaunchKernelEx_ptsz => fn(config: *const CUlaunchConfig, f: u64, params: *mut *mut c_void, extra: *mut *mut c_void) {
+    if config.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null launch configuration"));
+    }
+    // SAFETY: a CUlaunchConfig by the API's contract.
+    let c = unsafe { &*config };
+    // Launch attributes (priority, access policy, cluster dimensions …) are scheduling hints
+    // for a GPU; none changes what a kernel computes here.
+    with_context(|d| {
+        let buf = unsafe { param_buffer(d, f, params, extra)? };
+        let dims = LaunchDims { grid: c.grid, block: c.block, shared_bytes: c.shared_mem_bytes };
+        launch(d, f, dims, c.stream, buf)
+    })
+}}
+
+/// Blocks of `f` with `block` threads and `dyn_shared` bytes that fit on one multiprocessor.
+fn blocks_per_sm(d: &Driver, f: u64, block: c_int, dyn_shared: usize) -> Result<c_int, Fail> {
+    let k = &d.function(f)?.kernel.compiled;
+    if block <= 0 {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            "block size must be positive",
+        ));
+    }
+    let max_threads = k.max_threads.unwrap_or(1024).min(1024) as c_int;
+    if block > max_threads {
+        return Ok(0);
+    }
+    let warps = (block + 31) / 32;
+    let mut n = (2048 / 32 / warps).min(32);
+    let shared = k.static_shared_bytes as usize + dyn_shared;
+    let (_, per_sm) = crate::device::shared_limits();
+    if let Some(fit) = (per_sm as usize).checked_div(shared) {
+        n = n.min(fit as c_int);
+    }
+    Ok(n)
+}
+
+exports! { cuOccupancyMaxActiveBlocksPerMultiprocessor => fn(n: *mut c_int, f: u64, block: c_int, dyn_shared: usize) {
+    let v = with_context(|d| blocks_per_sm(d, f, block, dyn_shared))?;
+    unsafe { out(n, v) }
+}}
+
+exports! { cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags => fn(n: *mut c_int, f: u64, block: c_int, dyn_shared: usize, _flags: c_uint) {
+    let v = with_context(|d| blocks_per_sm(d, f, block, dyn_shared))?;
+    unsafe { out(n, v) }
+}}
+
+/// `size_t (*)(int blockSize)`: dynamic shared memory a block size needs.
+type SmemFn = Option<unsafe extern "C" fn(c_int) -> usize>;
+
+fn potential_block_size(
+    d: &Driver,
+    f: u64,
+    smem_fn: SmemFn,
+    dyn_shared: usize,
+    limit: c_int,
+) -> Result<(c_int, c_int), Fail> {
+    let k = &d.function(f)?.kernel.compiled;
+    let mut top = k.max_threads.unwrap_or(1024).min(1024) as c_int;
+    if limit > 0 {
+        top = top.min(limit);
+    }
+    let (mut best_block, mut best_threads) = (0, 0);
+    let mut b = top / 32 * 32;
+    while b >= 32 {
+        // SAFETY: the program's callback, called as the driver calls it.
+        let smem = match smem_fn {
+            Some(cb) => unsafe { cb(b) },
+            None => dyn_shared,
+        };
+        let n = blocks_per_sm(d, f, b, smem)?;
+        if n * b > best_threads {
+            best_threads = n * b;
+            best_block = b;
+        }
+        b -= 32;
+    }
+    if best_block == 0 {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            "no block size fits the kernel's resources",
+        ));
+    }
+    let per_sm = best_threads / best_block;
+    Ok((per_sm * crate::device::sm_count(), best_block))
+}
+
+exports! { cuOccupancyMaxPotentialBlockSize => fn(min_grid: *mut c_int, block: *mut c_int, f: u64, smem_fn: SmemFn, dyn_shared: usize, limit: c_int) {
+    let (g, b) = with_context(|d| potential_block_size(d, f, smem_fn, dyn_shared, limit))?;
+    unsafe {
+        out(min_grid, g)?;
+        out(block, b)
+    }
+}}
+
+exports! { cuOccupancyMaxPotentialBlockSizeWithFlags => fn(min_grid: *mut c_int, block: *mut c_int, f: u64, smem_fn: SmemFn, dyn_shared: usize, limit: c_int, _flags: c_uint) {
+    let (g, b) = with_context(|d| potential_block_size(d, f, smem_fn, dyn_shared, limit))?;
+    unsafe {
+        out(min_grid, g)?;
+        out(block, b)
+    }
+}}
+
+exports! { cuOccupancyAvailableDynamicSMemPerBlock => fn(size: *mut usize, f: u64, blocks: c_int, block: c_int) {
+    let v = with_context(|d| {
+        let k = &d.function(f)?.kernel.compiled;
+        if blocks <= 0 || block <= 0 {
+            return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "block count and size must be positive"));
+        }
+        let (optin, per_sm) = crate::device::shared_limits();
+        let each = (per_sm as usize / blocks as usize).min(optin as usize);
+        Ok(each.saturating_sub(k.static_shared_bytes as usize))
+    })?;
+    unsafe { out(size, v) }
+}}

@@ -39,6 +39,22 @@ pub mod stream;
 use errors::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+/// Exports one body under several ABI names (a function and its per-thread-default-stream
+/// variants `_ptds`/`_ptsz`, which behave alike here because work completes when enqueued):
+/// `exports! { cuA, cuA_ptsz => fn(x: T, ...) { body } }` defines each as an `extern "C"`
+/// function returning `CUresult` through [`entry`].
+#[macro_export]
+macro_rules! exports {
+    ($($name:ident),+ => fn $args:tt $body:block) => {
+        $(
+            #[no_mangle]
+            pub unsafe extern "C" fn $name $args -> $crate::errors::CUresult {
+                $crate::entry(stringify!($name), || $body)
+            }
+        )+
+    };
+}
+
 /// A failed driver call: the code the program gets and, for tracing and for errors the
 /// driver would print, what went wrong.
 #[derive(Debug)]
@@ -78,7 +94,9 @@ pub fn entry(name: &str, body: impl FnOnce() -> DrvResult) -> CUresult {
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_default();
-            eprintln!("ptxjit: internal error in {name}: {what} (a bug in ptxjit; please report it)");
+            eprintln!(
+                "ptxjit: internal error in {name}: {what} (a bug in ptxjit; please report it)"
+            );
             (CUDA_ERROR_UNKNOWN, None)
         }
     };

@@ -1,1 +1,515 @@
-//! placeholder
+//! Memory (CUDA driver API: Memory Management, Unified Addressing).
+//!
+//! Device memory is ptxjit's arena, reserved at a fixed host address so device addresses are
+//! host addresses. Page-locked host memory (`cuMemHostAlloc`, `cuMemAllocHost`) and managed
+//! memory (`cuMemAllocManaged`) are arena allocations too: the program dereferences them
+//! directly and kernels reach them at the same address. A kernel never reaches anything else.
+//!
+//! ⚠ Copies take raw host pointers from the program, as the driver does: a host range is the
+//! program's promise. Device ranges are always checked against the live allocations.
+
+use crate::errors::*;
+use crate::exports;
+use crate::state::{with_context, Driver};
+use crate::{entry, out, DrvResult, Fail};
+use ptxjit::host::DevicePtr;
+use std::ffi::{c_uint, c_void};
+
+/// `CUdeviceptr`.
+pub type CUdeviceptr = u64;
+
+/// The host pointer of device range `[p, p + len)`. Errors: `CUDA_ERROR_INVALID_VALUE` when
+/// the range is not inside one live allocation.
+pub fn device_range(d: &Driver, p: u64, len: u64) -> Result<*mut u8, Fail> {
+    let m = &d.host.memory;
+    match m.allocation_at(p) {
+        Some((a, within)) if within.checked_add(len).is_some_and(|e| e <= a.size) => {
+            // SAFETY: inside a live allocation of the reserved range.
+            Ok(unsafe { m.base().add((a.offset + within) as usize) })
+        }
+        Some((a, within)) => Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!(
+                "{len} bytes at {p:#x} run past the end of '{}' ({} bytes, offset {within})",
+                a.label, a.size
+            ),
+        )),
+        None => Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("{p:#x} is not device memory (no live allocation holds it)"),
+        )),
+    }
+}
+
+/// Whether `[p, p + len)` is device memory (inside one live allocation).
+fn is_device(d: &Driver, p: u64, len: u64) -> bool {
+    device_range(d, p, len).is_ok()
+}
+
+fn alloc(d: &mut Driver, bytes: usize, label: &str) -> Result<u64, Fail> {
+    if bytes == 0 {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            "cannot allocate 0 bytes",
+        ));
+    }
+    d.host
+        .alloc(bytes as u64, Some(label))
+        .map(|p| p.0)
+        .map_err(crate::host_fail)
+}
+
+exports! { cuMemAlloc_v2 => fn(dptr: *mut CUdeviceptr, bytes: usize) {
+    let p = with_context(|d| alloc(d, bytes, "cuMemAlloc"))?;
+    unsafe { out(dptr, p) }
+}}
+
+exports! { cuMemAllocAsync, cuMemAllocAsync_ptsz => fn(dptr: *mut CUdeviceptr, bytes: usize, stream: u64) {
+    let p = with_context(|d| {
+        d.check_stream(stream)?;
+        alloc(d, bytes, "cuMemAllocAsync")
+    })?;
+    unsafe { out(dptr, p) }
+}}
+
+exports! { cuMemAllocPitch_v2 => fn(dptr: *mut CUdeviceptr, pitch: *mut usize, width: usize, height: usize, elem: c_uint) {
+    if !matches!(elem, 4 | 8 | 16) {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "element size must be 4, 8 or 16 bytes"));
+    }
+    let row = width.div_ceil(512) * 512;
+    let total = row.checked_mul(height).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, "pitched size overflows"))?;
+    let p = with_context(|d| alloc(d, total, "cuMemAllocPitch"))?;
+    unsafe {
+        out(pitch, row)?;
+        out(dptr, p)
+    }
+}}
+
+fn free(d: &mut Driver, p: u64) -> DrvResult {
+    if p == 0 {
+        return Ok(());
+    }
+    d.managed.remove(&p);
+    d.host
+        .free(DevicePtr(p))
+        .map_err(|e| Fail::new(CUDA_ERROR_INVALID_VALUE, e.to_string()))
+}
+
+exports! { cuMemFree_v2 => fn(p: CUdeviceptr) {
+    with_context(|d| {
+        if d.host_allocs.contains_key(&p) {
+            return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is page-locked host memory: free it with cuMemFreeHost")));
+        }
+        free(d, p)
+    })
+}}
+
+exports! { cuMemFreeAsync, cuMemFreeAsync_ptsz => fn(p: CUdeviceptr, stream: u64) {
+    with_context(|d| {
+        d.check_stream(stream)?;
+        free(d, p)
+    })
+}}
+
+exports! { cuMemGetInfo_v2 => fn(free: *mut usize, total: *mut usize) {
+    let (f, t) = with_context(|d| {
+        let total = ptxjit::runtime::memory::device_memory_limit();
+        let left = total.saturating_sub(d.host.memory.used());
+        let can = ptxjit::runtime::memory::available_memory().unwrap_or(left);
+        Ok((left.min(can), total))
+    })?;
+    unsafe {
+        out(free, f as usize)?;
+        out(total, t as usize)
+    }
+}}
+
+exports! { cuMemGetAddressRange_v2 => fn(base: *mut CUdeviceptr, size: *mut usize, p: CUdeviceptr) {
+    let (b, s) = with_context(|d| {
+        let (a, _) = d.host.memory.allocation_at(p).ok_or_else(|| {
+            Fail::new(CUDA_ERROR_NOT_FOUND, format!("{p:#x} is in no allocation"))
+        })?;
+        Ok((ptxjit::runtime::memory::GLOBAL_BASE + a.offset, a.size))
+    })?;
+    if !base.is_null() {
+        unsafe { out(base, b)? };
+    }
+    if !size.is_null() {
+        unsafe { out(size, s as usize)? };
+    }
+    Ok(())
+}}
+
+/// `CU_MEMHOSTALLOC_DEVICEMAP`.
+const HOSTALLOC_DEVICEMAP: u32 = 2;
+
+fn host_alloc(pp: *mut *mut c_void, bytes: usize, flags: u32, label: &str) -> DrvResult {
+    let p = with_context(|d| {
+        let p = alloc(d, bytes, label)?;
+        d.host_allocs.insert(p, (bytes as u64, flags));
+        Ok(p)
+    })?;
+    unsafe { out(pp, p as *mut c_void) }
+}
+
+exports! { cuMemHostAlloc => fn(pp: *mut *mut c_void, bytes: usize, flags: c_uint) {
+    if flags & !0xf != 0 {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("unknown cuMemHostAlloc flags {flags:#x}")));
+    }
+    host_alloc(pp, bytes, flags, "cuMemHostAlloc")
+}}
+
+exports! { cuMemAllocHost_v2 => fn(pp: *mut *mut c_void, bytes: usize) {
+    host_alloc(pp, bytes, HOSTALLOC_DEVICEMAP, "cuMemAllocHost")
+}}
+
+exports! { cuMemFreeHost => fn(p: *mut c_void) {
+    with_context(|d| {
+        let p = p as u64;
+        if d.host_allocs.remove(&p).is_none() {
+            return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is not page-locked host memory from cuMemHostAlloc")));
+        }
+        free(d, p)
+    })
+}}
+
+exports! { cuMemHostGetDevicePointer_v2 => fn(dptr: *mut CUdeviceptr, p: *mut c_void, flags: c_uint) {
+    if flags != 0 {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "flags must be 0"));
+    }
+    let p = p as u64;
+    let dp = with_context(|d| {
+        // Page-locked memory lives in the arena: its device address is its host address,
+        // wherever inside the allocation the pointer is.
+        match d.host_allocs.range(..=p).next_back() {
+            Some((&start, &(size, _))) if p < start + size.max(1) => Ok(p),
+            _ => Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is not mapped page-locked host memory (ptxjit maps memory from cuMemHostAlloc; cuMemHostRegister'ed ranges are not reachable by kernels)"))),
+        }
+    })?;
+    unsafe { out(dptr, dp) }
+}}
+
+exports! { cuMemHostGetFlags => fn(flags: *mut c_uint, p: *mut c_void) {
+    let p = p as u64;
+    let f = with_context(|d| match d.host_allocs.range(..=p).next_back() {
+        Some((&start, &(size, f))) if p < start + size.max(1) => Ok(f),
+        _ => Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is not from cuMemHostAlloc"))),
+    })?;
+    unsafe { out(flags, f) }
+}}
+
+/// `CU_MEMHOSTREGISTER_DEVICEMAP`.
+const HOSTREGISTER_DEVICEMAP: u32 = 2;
+
+exports! { cuMemHostRegister_v2 => fn(p: *mut c_void, bytes: usize, flags: c_uint) {
+    if p.is_null() || bytes == 0 {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null or empty range"));
+    }
+    if flags & HOSTREGISTER_DEVICEMAP != 0 {
+        // Kernels reach only the device arena; an arbitrary host range cannot be mapped
+        // into it without moving the program's memory.
+        return Err(Fail::new(CUDA_ERROR_NOT_SUPPORTED, "cuMemHostRegister with CU_MEMHOSTREGISTER_DEVICEMAP: ptxjit cannot map an existing host range for kernels (use cuMemHostAlloc)"));
+    }
+    with_context(|d| {
+        let start = p as u64;
+        if d.registered.range(..start + bytes as u64).next_back().is_some_and(|(&s, &(n, _))| s + n > start) {
+            return Err(Fail::new(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "the range overlaps a registered range"));
+        }
+        d.registered.insert(start, (bytes as u64, flags));
+        Ok(())
+    })
+}}
+
+exports! { cuMemHostUnregister => fn(p: *mut c_void) {
+    with_context(|d| match d.registered.remove(&(p as u64)) {
+        Some(_) => Ok(()),
+        None => Err(Fail::new(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "not a registered range")),
+    })
+}}
+
+exports! { cuMemAllocManaged => fn(dptr: *mut CUdeviceptr, bytes: usize, flags: c_uint) {
+    if flags != 1 && flags != 2 {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "flags must be CU_MEM_ATTACH_GLOBAL or CU_MEM_ATTACH_HOST"));
+    }
+    let p = with_context(|d| {
+        let p = alloc(d, bytes, "cuMemAllocManaged")?;
+        d.managed.insert(p, bytes as u64);
+        Ok(p)
+    })?;
+    unsafe { out(dptr, p) }
+}}
+
+/// Copies `n` bytes between two pointers of any kind: device ranges are checked, host ranges
+/// are the program's promise. The bytes may overlap (memmove).
+fn copy(d: &Driver, dst: u64, src: u64, n: usize, what: &str) -> DrvResult {
+    if n == 0 {
+        return Ok(());
+    }
+    let to = if is_device(d, dst, n as u64) || in_arena(d, dst) {
+        device_range(d, dst, n as u64)?
+    } else {
+        host_ptr(dst, what)?
+    };
+    let from = if is_device(d, src, n as u64) || in_arena(d, src) {
+        device_range(d, src, n as u64)?
+    } else {
+        host_ptr(src, what)?
+    };
+    // SAFETY: device ranges were checked; host ranges are valid by the program's promise.
+    unsafe { std::ptr::copy(from, to, n) };
+    Ok(())
+}
+
+/// Whether `p` lies in the arena's address range at all (then it must be a live allocation).
+fn in_arena(d: &Driver, p: u64) -> bool {
+    let base = d.host.memory.base() as u64;
+    p >= base && p < base + ptxjit::runtime::memory::device_memory_limit()
+}
+
+fn host_ptr(p: u64, what: &str) -> Result<*mut u8, Fail> {
+    if p == 0 {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("{what}: null pointer"),
+        ));
+    }
+    Ok(p as *mut u8)
+}
+
+/// A copy whose device side must be device memory (`HtoD`, `DtoH`, `DtoD`).
+fn copy_checked(
+    dst: u64,
+    dst_dev: bool,
+    src: u64,
+    src_dev: bool,
+    n: usize,
+    what: &str,
+) -> DrvResult {
+    with_context(|d| {
+        if dst_dev {
+            device_range(d, dst, n as u64)?;
+        }
+        if src_dev {
+            device_range(d, src, n as u64)?;
+        }
+        copy(d, dst, src, n, what)
+    })
+}
+
+exports! { cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds => fn(dst: CUdeviceptr, src: *const c_void, n: usize) {
+    copy_checked(dst, true, src as u64, false, n, "cuMemcpyHtoD")
+}}
+
+exports! { cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz => fn(dst: CUdeviceptr, src: *const c_void, n: usize, _stream: u64) {
+    copy_checked(dst, true, src as u64, false, n, "cuMemcpyHtoDAsync")
+}}
+
+exports! { cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds => fn(dst: *mut c_void, src: CUdeviceptr, n: usize) {
+    copy_checked(dst as u64, false, src, true, n, "cuMemcpyDtoH")
+}}
+
+exports! { cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz => fn(dst: *mut c_void, src: CUdeviceptr, n: usize, _stream: u64) {
+    copy_checked(dst as u64, false, src, true, n, "cuMemcpyDtoHAsync")
+}}
+
+exports! { cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_ptds => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize) {
+    copy_checked(dst, true, src, true, n, "cuMemcpyDtoD")
+}}
+
+exports! { cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize, _stream: u64) {
+    copy_checked(dst, true, src, true, n, "cuMemcpyDtoDAsync")
+}}
+
+exports! { cuMemcpy, cuMemcpy_ptds => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize) {
+    with_context(|d| copy(d, dst, src, n, "cuMemcpy"))
+}}
+
+exports! { cuMemcpyAsync, cuMemcpyAsync_ptsz => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize, _stream: u64) {
+    with_context(|d| copy(d, dst, src, n, "cuMemcpyAsync"))
+}}
+
+exports! { cuMemcpyPeer, cuMemcpyPeer_ptds => fn(dst: CUdeviceptr, _dc: u64, src: CUdeviceptr, _sc: u64, n: usize) {
+    copy_checked(dst, true, src, true, n, "cuMemcpyPeer")
+}}
+
+exports! { cuMemcpyPeerAsync, cuMemcpyPeerAsync_ptsz => fn(dst: CUdeviceptr, _dc: u64, src: CUdeviceptr, _sc: u64, n: usize, _stream: u64) {
+    copy_checked(dst, true, src, true, n, "cuMemcpyPeerAsync")
+}}
+
+/// Fills `count` elements of `width` bytes with `value`'s low bytes, `rows` rows of
+/// `pitch` bytes apart (1 row for the linear forms).
+fn memset(
+    dst: u64,
+    pitch: usize,
+    value: u32,
+    width: usize,
+    count: usize,
+    rows: usize,
+) -> DrvResult {
+    with_context(|d| {
+        if !dst.is_multiple_of(width as u64) {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!("{dst:#x} is not aligned to {width} bytes"),
+            ));
+        }
+        let bytes = count
+            .checked_mul(width)
+            .ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, "size overflows"))?;
+        for r in 0..rows {
+            let row = dst + (r * pitch) as u64;
+            let p = device_range(d, row, bytes as u64)?;
+            let pattern = &value.to_le_bytes()[..width];
+            for i in 0..count {
+                // SAFETY: inside the checked device range.
+                unsafe { std::ptr::copy_nonoverlapping(pattern.as_ptr(), p.add(i * width), width) };
+            }
+        }
+        Ok(())
+    })
+}
+
+exports! { cuMemsetD8_v2, cuMemsetD8_v2_ptds => fn(dst: CUdeviceptr, v: u8, n: usize) { memset(dst, 0, v.into(), 1, n, 1) }}
+exports! { cuMemsetD16_v2, cuMemsetD16_v2_ptds => fn(dst: CUdeviceptr, v: u16, n: usize) { memset(dst, 0, v.into(), 2, n, 1) }}
+exports! { cuMemsetD32_v2, cuMemsetD32_v2_ptds => fn(dst: CUdeviceptr, v: u32, n: usize) { memset(dst, 0, v, 4, n, 1) }}
+exports! { cuMemsetD8Async, cuMemsetD8Async_ptsz => fn(dst: CUdeviceptr, v: u8, n: usize, _s: u64) { memset(dst, 0, v.into(), 1, n, 1) }}
+exports! { cuMemsetD16Async, cuMemsetD16Async_ptsz => fn(dst: CUdeviceptr, v: u16, n: usize, _s: u64) { memset(dst, 0, v.into(), 2, n, 1) }}
+exports! { cuMemsetD32Async, cuMemsetD32Async_ptsz => fn(dst: CUdeviceptr, v: u32, n: usize, _s: u64) { memset(dst, 0, v, 4, n, 1) }}
+exports! { cuMemsetD2D8_v2, cuMemsetD2D8_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u8, w: usize, h: usize) { memset(dst, pitch, v.into(), 1, w, h) }}
+exports! { cuMemsetD2D16_v2, cuMemsetD2D16_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u16, w: usize, h: usize) { memset(dst, pitch, v.into(), 2, w, h) }}
+exports! { cuMemsetD2D32_v2, cuMemsetD2D32_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u32, w: usize, h: usize) { memset(dst, pitch, v, 4, w, h) }}
+
+/// `CUpointer_attribute` values this library answers.
+mod attr {
+    pub const CONTEXT: u32 = 1;
+    pub const MEMORY_TYPE: u32 = 2;
+    pub const DEVICE_POINTER: u32 = 3;
+    pub const HOST_POINTER: u32 = 4;
+    pub const SYNC_MEMOPS: u32 = 6;
+    pub const BUFFER_ID: u32 = 7;
+    pub const IS_MANAGED: u32 = 8;
+    pub const DEVICE_ORDINAL: u32 = 9;
+    pub const RANGE_START_ADDR: u32 = 11;
+    pub const RANGE_SIZE: u32 = 12;
+    pub const MAPPED: u32 = 13;
+    pub const ACCESS_FLAGS: u32 = 16;
+    pub const MEMPOOL_HANDLE: u32 = 17;
+}
+
+/// `CUmemorytype`.
+const MEMORYTYPE_HOST: u32 = 1;
+const MEMORYTYPE_DEVICE: u32 = 2;
+
+/// Writes pointer attribute `a` of `p` to `data`; `Ok(false)` when `p` is not memory the
+/// driver knows (the singular call's `CUDA_ERROR_INVALID_VALUE`).
+unsafe fn pointer_attribute(d: &Driver, a: u32, p: u64, data: *mut c_void) -> Result<bool, Fail> {
+    let Some((alloc, _)) = d.host.memory.allocation_at(p) else {
+        return Ok(false);
+    };
+    let start = ptxjit::runtime::memory::GLOBAL_BASE + alloc.offset;
+    let host = d.host_allocs.contains_key(&start);
+    let managed = d.managed.contains_key(&start);
+    let ctx = d
+        .primary
+        .or_else(|| d.contexts.keys().next().copied())
+        .unwrap_or(0);
+    unsafe {
+        match a {
+            attr::CONTEXT => out(data.cast::<u64>(), ctx)?,
+            attr::MEMORY_TYPE => out(
+                data.cast::<u32>(),
+                if host {
+                    MEMORYTYPE_HOST
+                } else {
+                    MEMORYTYPE_DEVICE
+                },
+            )?,
+            attr::DEVICE_POINTER => out(data.cast::<u64>(), p)?,
+            attr::HOST_POINTER => {
+                if !(host || managed) {
+                    return Err(Fail::new(
+                        CUDA_ERROR_INVALID_VALUE,
+                        "device memory has no host pointer",
+                    ));
+                }
+                out(data.cast::<u64>(), p)?
+            }
+            attr::SYNC_MEMOPS => out(data.cast::<u8>(), 1)?,
+            attr::BUFFER_ID => out(data.cast::<u64>(), start)?,
+            attr::IS_MANAGED => out(data.cast::<u8>(), managed as u8)?,
+            attr::DEVICE_ORDINAL => out(data.cast::<i32>(), 0)?,
+            attr::RANGE_START_ADDR => out(data.cast::<u64>(), start)?,
+            attr::RANGE_SIZE => out(data.cast::<usize>(), alloc.size as usize)?,
+            attr::MAPPED => out(data.cast::<u8>(), 1)?,
+            attr::ACCESS_FLAGS => out(data.cast::<u32>(), 3)?,
+            attr::MEMPOOL_HANDLE => out(data.cast::<u64>(), 0)?,
+            other => {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!("pointer attribute {other} is not supported by ptxjit"),
+                ));
+            }
+        }
+    }
+    Ok(true)
+}
+
+exports! { cuPointerGetAttribute => fn(data: *mut c_void, a: c_uint, p: CUdeviceptr) {
+    with_context(|d| {
+        if unsafe { pointer_attribute(d, a, p, data)? } {
+            Ok(())
+        } else {
+            Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is not memory allocated through the driver")))
+        }
+    })
+}}
+
+exports! { cuPointerGetAttributes => fn(n: c_uint, attrs: *const c_uint, data: *mut *mut c_void, p: CUdeviceptr) {
+    if attrs.is_null() || data.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null attribute or data array"));
+    }
+    with_context(|d| {
+        for i in 0..n as usize {
+            // SAFETY: arrays of n entries by the API's contract.
+            let (a, slot) = unsafe { (*attrs.add(i), *data.add(i)) };
+            if slot.is_null() {
+                continue;
+            }
+            // Unknown memory: the plural call succeeds and reports "unregistered" values.
+            if !unsafe { pointer_attribute(d, a, p, slot)? } {
+                unsafe {
+                    match a {
+                        attr::MEMORY_TYPE => out(slot.cast::<u32>(), 0)?,
+                        attr::DEVICE_ORDINAL => out(slot.cast::<i32>(), -2)?,
+                        attr::IS_MANAGED | attr::MAPPED | attr::SYNC_MEMOPS => out(slot.cast::<u8>(), 0)?,
+                        _ => out(slot.cast::<u64>(), 0)?,
+                    }
+                }
+            }
+        }
+        Ok(())
+    })
+}}
+
+/// `CUmemLocation`, passed by value.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct CUmemLocation {
+    pub kind: c_uint,
+    pub id: i32,
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuMemAdvise_v2(
+    _p: CUdeviceptr,
+    _n: usize,
+    _advice: c_uint,
+    _loc: CUmemLocation,
+) -> CUresult {
+    // Advice about where managed memory should live has no effect on one memory.
+    entry("cuMemAdvise_v2", || with_context(|_| Ok(())))
+}
+
+exports! { cuMemPrefetchAsync, cuMemPrefetchAsync_ptsz => fn(_p: CUdeviceptr, _n: usize, _dev: i32, _s: u64) {
+    with_context(|_| Ok(()))
+}}

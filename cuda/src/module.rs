@@ -1,1 +1,579 @@
-//! placeholder
+//! Modules, libraries, kernels and the linker (CUDA driver API: Module Management, Library
+//! Management, Execution Control's function attributes).
+//!
+//! Images are decoded by [`ptxjit::host::image`]: PTX text, ptxjit's linked images (what
+//! `cuLinkComplete` returns here), and cubins, which get `CUDA_ERROR_NO_BINARY_FOR_GPU` with a
+//! message saying how to get PTX instead. A `CUlibrary` is a `CUmodule` and a `CUkernel` is a
+//! `CUfunction`: the handles are interchangeable.
+
+use crate::errors::*;
+use crate::exports;
+use crate::state::{with_context, Driver, FuncState, Kind, LinkState, ModuleState};
+use crate::{out, DrvResult, Fail};
+use ptxjit::host::image::{self, ImageError, ImageKind};
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+
+/// `CUjit_option` values this library reads.
+const JIT_INFO_LOG_BUFFER: c_uint = 3;
+const JIT_INFO_LOG_BUFFER_SIZE_BYTES: c_uint = 4;
+const JIT_ERROR_LOG_BUFFER: c_uint = 5;
+const JIT_ERROR_LOG_BUFFER_SIZE_BYTES: c_uint = 6;
+
+/// `CUjitInputType` values.
+const INPUT_CUBIN: c_uint = 0;
+const INPUT_PTX: c_uint = 1;
+const INPUT_FATBINARY: c_uint = 2;
+const INPUT_OBJECT: c_uint = 3;
+const INPUT_LIBRARY: c_uint = 4;
+
+/// The info and error log buffers a program passed as JIT options: (buffer, size slot).
+#[derive(Clone, Copy, Default)]
+pub struct JitLogs {
+    info: Option<(*mut c_char, *mut *mut c_void)>,
+    error: Option<(*mut c_char, *mut *mut c_void)>,
+}
+
+// SAFETY: the pointers are the program's, used only inside the driver call or link that
+// received them, under the driver lock.
+unsafe impl Send for JitLogs {}
+
+impl JitLogs {
+    /// Reads the log options of a JIT option array.
+    ///
+    /// # Safety
+    /// `opts` and `vals` are null or arrays of `n` entries (the API's contract).
+    pub unsafe fn parse(n: c_uint, opts: *const c_uint, vals: *mut *mut c_void) -> JitLogs {
+        let mut logs = JitLogs::default();
+        if opts.is_null() || vals.is_null() {
+            return logs;
+        }
+        let (mut info, mut info_slot, mut err, mut err_slot) = (None, None, None, None);
+        for i in 0..n as usize {
+            // SAFETY: i < n.
+            let (o, slot) = unsafe { (*opts.add(i), vals.add(i)) };
+            match o {
+                JIT_INFO_LOG_BUFFER => info = Some(unsafe { *slot }.cast::<c_char>()),
+                JIT_INFO_LOG_BUFFER_SIZE_BYTES => info_slot = Some(slot),
+                JIT_ERROR_LOG_BUFFER => err = Some(unsafe { *slot }.cast::<c_char>()),
+                JIT_ERROR_LOG_BUFFER_SIZE_BYTES => err_slot = Some(slot),
+                _ => {} // Optimization and target options do not apply to the CPU.
+            }
+        }
+        if let (Some(b), Some(s)) = (info, info_slot) {
+            logs.info = Some((b, s));
+        }
+        if let (Some(b), Some(s)) = (err, err_slot) {
+            logs.error = Some((b, s));
+        }
+        logs
+    }
+
+    fn write(target: Option<(*mut c_char, *mut *mut c_void)>, text: &str) {
+        let Some((buf, slot)) = target else { return };
+        if buf.is_null() || slot.is_null() {
+            return;
+        }
+        // SAFETY: the size slot holds the buffer's size (a size_t in a void*), and the buffer
+        // is that large (the API's contract); the driver writes back the bytes it used.
+        unsafe {
+            let size = *slot as usize;
+            if size == 0 {
+                return;
+            }
+            let n = text.len().min(size - 1);
+            std::ptr::copy_nonoverlapping(text.as_ptr().cast(), buf, n);
+            buf.add(n).write(0);
+            *slot = (n + 1) as *mut c_void;
+        }
+    }
+
+    pub fn error(&self, text: &str) {
+        Self::write(self.error, text);
+    }
+
+    pub fn info(&self, text: &str) {
+        Self::write(self.info, text);
+    }
+}
+
+fn image_fail(e: ImageError) -> Fail {
+    let code = match e {
+        ImageError::Sass => CUDA_ERROR_NO_BINARY_FOR_GPU,
+        ImageError::Invalid(_) => CUDA_ERROR_INVALID_IMAGE,
+        ImageError::Fatbin => CUDA_ERROR_NOT_SUPPORTED,
+    };
+    Fail::new(code, e.to_string())
+}
+
+/// The (name, PTX) inputs of the image at `p` (size unknown: the format says where it ends).
+///
+/// # Safety
+/// `p` points to an image (the API's contract).
+unsafe fn read_image(p: *const c_void, name: &str) -> Result<Vec<(String, String)>, Fail> {
+    if p.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null image"));
+    }
+    let bytes = p.cast::<u8>();
+    // SAFETY: classify reads a byte only while the earlier ones matched a magic.
+    let kind = image::classify(|i| unsafe { *bytes.add(i) });
+    match kind {
+        ImageKind::Ptx => {
+            // SAFETY: PTX images are NUL-terminated (the API's contract).
+            let text = unsafe { CStr::from_ptr(p.cast()) };
+            let text = image::ptx_text(text.to_bytes()).map_err(image_fail)?;
+            Ok(vec![(name.to_string(), text)])
+        }
+        ImageKind::Linked => {
+            // SAFETY: a linked image starts with a 24-byte header giving its size.
+            let header = unsafe { std::slice::from_raw_parts(bytes, 24) };
+            let size = image::linked_size(header)
+                .and_then(|s| usize::try_from(s).ok())
+                .ok_or_else(|| image_fail(ImageError::Invalid("linked image size".into())))?;
+            // SAFETY: the image is `size` bytes long by its header.
+            let all = unsafe { std::slice::from_raw_parts(bytes, size) };
+            image::read_linked(all).map_err(image_fail)
+        }
+        ImageKind::Cubin => Err(image_fail(ImageError::Sass)),
+        ImageKind::Fatbin | ImageKind::FatbinWrapper => Err(image_fail(ImageError::Fatbin)),
+    }
+}
+
+/// Loads linked inputs as one module and returns its handle.
+fn load(d: &mut Driver, inputs: &[(String, String)], logs: &JitLogs) -> Result<u64, Fail> {
+    let ptx = image::link_ptx(inputs).map_err(image_fail)?;
+    let file = inputs
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect::<Vec<_>>()
+        .join("+");
+    let engine = d.config.engine;
+    match d.host.load_module(&ptx, &file, engine) {
+        Ok(module) => {
+            let h = d.handle(Kind::Module);
+            d.modules.insert(
+                h,
+                ModuleState {
+                    module,
+                    functions: HashMap::new(),
+                },
+            );
+            logs.info(&format!("ptxjit: loaded {file}"));
+            Ok(h)
+        }
+        Err(e) => {
+            let f = crate::host_fail(e);
+            logs.error(&f.message);
+            if !crate::tracing() {
+                eprintln!("ptxjit: {}", f.message);
+            }
+            Err(f)
+        }
+    }
+}
+
+fn module(d: &mut Driver, m: u64) -> Result<&mut ModuleState, Fail> {
+    d.modules.get_mut(&m).ok_or_else(|| {
+        Fail::new(
+            CUDA_ERROR_INVALID_HANDLE,
+            format!("{m:#x} is not a live CUmodule"),
+        )
+    })
+}
+
+unsafe fn c_str<'a>(p: *const c_char, what: &str) -> Result<&'a str, Fail> {
+    if p.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("null {what}")));
+    }
+    // SAFETY: NUL-terminated by the API's contract.
+    unsafe { CStr::from_ptr(p) }
+        .to_str()
+        .map_err(|_| Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{what} is not UTF-8")))
+}
+
+/// The function handle for kernel `name` of module `m` (the same handle for the same name).
+fn function(d: &mut Driver, m: u64, name: &str) -> Result<u64, Fail> {
+    if let Some(&f) = module(d, m)?.functions.get(name) {
+        return Ok(f);
+    }
+    let kernel = module(d, m)?
+        .module
+        .kernel(name)
+        .map_err(crate::host_fail)?;
+    let h = d.handle(Kind::Function);
+    let c_name = std::ffi::CString::new(kernel.compiled.name.clone()).unwrap_or_default();
+    d.functions.insert(
+        h,
+        FuncState {
+            kernel,
+            module: m,
+            max_dynamic_shared: crate::device::SHARED_PER_BLOCK as u32,
+            c_name,
+        },
+    );
+    module(d, m)?.functions.insert(name.to_string(), h);
+    Ok(h)
+}
+
+exports! { cuModuleLoadData => fn(pmod: *mut u64, img: *const c_void) {
+    let inputs = unsafe { read_image(img, "cuModuleLoadData image")? };
+    let h = with_context(|d| load(d, &inputs, &JitLogs::default()))?;
+    unsafe { out(pmod, h) }
+}}
+
+exports! { cuModuleLoadDataEx => fn(pmod: *mut u64, img: *const c_void, n: c_uint, opts: *const c_uint, vals: *mut *mut c_void) {
+    let logs = unsafe { JitLogs::parse(n, opts, vals) };
+    let inputs = unsafe { read_image(img, "cuModuleLoadDataEx image") }.inspect_err(|f| logs.error(&f.message))?;
+    let h = with_context(|d| load(d, &inputs, &logs))?;
+    unsafe { out(pmod, h) }
+}}
+
+exports! { cuModuleLoadFatBinary => fn(pmod: *mut u64, img: *const c_void) {
+    let inputs = unsafe { read_image(img, "cuModuleLoadFatBinary image")? };
+    let h = with_context(|d| load(d, &inputs, &JitLogs::default()))?;
+    unsafe { out(pmod, h) }
+}}
+
+/// Reads a module file (PTX text or an image) as its inputs.
+fn read_file(path: &str) -> Result<Vec<(String, String)>, Fail> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Fail::new(CUDA_ERROR_FILE_NOT_FOUND, format!("{path}: {e}")))?;
+    match image::classify(|i| bytes.get(i).copied().unwrap_or(0)) {
+        ImageKind::Ptx => Ok(vec![(
+            path.to_string(),
+            image::ptx_text(&bytes).map_err(image_fail)?,
+        )]),
+        ImageKind::Linked => image::read_linked(&bytes).map_err(image_fail),
+        ImageKind::Cubin => Err(image_fail(ImageError::Sass)),
+        ImageKind::Fatbin | ImageKind::FatbinWrapper => Err(image_fail(ImageError::Fatbin)),
+    }
+}
+
+exports! { cuModuleLoad => fn(pmod: *mut u64, fname: *const c_char) {
+    let path = unsafe { c_str(fname, "file name")? };
+    let inputs = read_file(path)?;
+    let h = with_context(|d| load(d, &inputs, &JitLogs::default()))?;
+    unsafe { out(pmod, h) }
+}}
+
+exports! { cuModuleUnload => fn(m: u64) {
+    with_context(|d| {
+        let state = d.modules.remove(&m).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{m:#x} is not a live CUmodule")))?;
+        for f in state.functions.values() {
+            d.functions.remove(f);
+        }
+        // The module's global variables stay allocated: a kernel launched earlier may still
+        // be referenced by the program's handles until they are dropped.
+        Ok(())
+    })
+}}
+
+exports! { cuModuleGetFunction => fn(pf: *mut u64, m: u64, name: *const c_char) {
+    let name = unsafe { c_str(name, "kernel name")? };
+    let f = with_context(|d| function(d, m, name))?;
+    unsafe { out(pf, f) }
+}}
+
+exports! { cuModuleGetGlobal_v2 => fn(dptr: *mut u64, bytes: *mut usize, m: u64, name: *const c_char) {
+    let name = unsafe { c_str(name, "variable name")? };
+    let (p, n) = with_context(|d| {
+        module(d, m)?.module.global(name).ok_or_else(|| {
+            Fail::new(CUDA_ERROR_NOT_FOUND, format!("no .global or .const variable '{name}' in the module"))
+        })
+    })?;
+    if !dptr.is_null() {
+        unsafe { out(dptr, p.0)? };
+    }
+    if !bytes.is_null() {
+        unsafe { out(bytes, n as usize)? };
+    }
+    Ok(())
+}}
+
+exports! { cuModuleGetLoadingMode => fn(mode: *mut c_int) {
+    // CU_MODULE_LAZY_LOADING = 2: kernels compile on first use.
+    unsafe { out(mode, 2) }
+}}
+
+/// `CUfunction_attribute` values.
+fn function_attribute(d: &Driver, f: &FuncState, attrib: c_int) -> Result<c_int, Fail> {
+    let k = &f.kernel.compiled;
+    let (major, minor) = crate::device::compute_capability();
+    let static_shared = k.static_shared_bytes as c_int;
+    let v = match attrib {
+        0 => k.max_threads.unwrap_or(1024).min(1024) as c_int,
+        1 => static_shared,
+        2 => 0, // constant bytes: module .const banks are module globals here
+        3 => k.local_bytes as c_int,
+        4 => 32, // registers per thread: none on a CPU; a typical count
+        5 | 6 => major * 10 + minor,
+        7 => 0,
+        8 => f.max_dynamic_shared as c_int,
+        9 => -1,
+        10..=14 => 0,
+        15 => 0,
+        _ => {
+            let _ = d;
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!("unknown function attribute {attrib}"),
+            ));
+        }
+    };
+    Ok(v)
+}
+
+exports! { cuFuncGetAttribute => fn(pi: *mut c_int, attrib: c_int, f: u64) {
+    let v = with_context(|d| {
+        let fs = d.function(f)?;
+        function_attribute(d, fs, attrib)
+    })?;
+    unsafe { out(pi, v) }
+}}
+
+fn set_attribute(d: &mut Driver, f: u64, attrib: c_int, value: c_int) -> DrvResult {
+    let fs = d.functions.get_mut(&f).ok_or_else(|| {
+        Fail::new(
+            CUDA_ERROR_INVALID_HANDLE,
+            format!("{f:#x} is not a live CUfunction"),
+        )
+    })?;
+    match attrib {
+        8 => {
+            let static_shared = fs.kernel.compiled.static_shared_bytes as i64;
+            let (optin, _) = crate::device::shared_limits();
+            if value < 0 || value as i64 + static_shared > optin as i64 {
+                return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{value} bytes of dynamic shared memory (+{static_shared} static) exceed the opt-in limit of {optin}")));
+            }
+            fs.max_dynamic_shared = value as u32;
+            Ok(())
+        }
+        9..=15 => Ok(()),
+        _ => Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("function attribute {attrib} cannot be set"),
+        )),
+    }
+}
+
+exports! { cuFuncSetAttribute => fn(f: u64, attrib: c_int, value: c_int) {
+    with_context(|d| set_attribute(d, f, attrib, value))
+}}
+
+exports! { cuFuncSetCacheConfig => fn(f: u64, _config: c_int) {
+    with_context(|d| d.function(f).map(|_| ()))
+}}
+
+exports! { cuFuncSetSharedMemConfig => fn(f: u64, _config: c_int) {
+    with_context(|d| d.function(f).map(|_| ()))
+}}
+
+exports! { cuFuncGetModule => fn(pm: *mut u64, f: u64) {
+    let m = with_context(|d| d.function(f).map(|fs| fs.module))?;
+    unsafe { out(pm, m) }
+}}
+
+exports! { cuFuncGetName, cuKernelGetName => fn(name: *mut *const c_char, f: u64) {
+    let p = with_context(|d| d.function(f).map(|fs| fs.c_name.as_ptr()))?;
+    unsafe { out(name, p) }
+}}
+
+exports! { cuFuncIsLoaded => fn(state: *mut c_int, f: u64) {
+    with_context(|d| d.function(f).map(|_| ()))?;
+    // CU_FUNCTION_LOADING_STATE_LOADED = 1
+    unsafe { out(state, 1) }
+}}
+
+exports! { cuFuncLoad => fn(f: u64) {
+    with_context(|d| d.function(f).map(|_| ()))
+}}
+
+// ---- Libraries (a CUlibrary is a CUmodule; a CUkernel is a CUfunction).
+
+exports! { cuLibraryLoadData => fn(plib: *mut u64, code: *const c_void, jit_opts: *const c_uint, jit_vals: *mut *mut c_void, n_jit: c_uint, _lib_opts: *const c_uint, _lib_vals: *mut *mut c_void, _n_lib: c_uint) {
+    let logs = unsafe { JitLogs::parse(n_jit, jit_opts, jit_vals) };
+    let inputs = unsafe { read_image(code, "cuLibraryLoadData image") }.inspect_err(|f| logs.error(&f.message))?;
+    let h = with_context(|d| load(d, &inputs, &logs))?;
+    unsafe { out(plib, h) }
+}}
+
+exports! { cuLibraryLoadFromFile => fn(plib: *mut u64, fname: *const c_char, _jo: *const c_uint, _jv: *mut *mut c_void, _nj: c_uint, _lo: *const c_uint, _lv: *mut *mut c_void, _nl: c_uint) {
+    let path = unsafe { c_str(fname, "file name")? };
+    let inputs = read_file(path)?;
+    let h = with_context(|d| load(d, &inputs, &JitLogs::default()))?;
+    unsafe { out(plib, h) }
+}}
+
+exports! { cuLibraryUnload => fn(lib: u64) {
+    with_context(|d| {
+        let state = d.modules.remove(&lib).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{lib:#x} is not a live CUlibrary")))?;
+        for f in state.functions.values() {
+            d.functions.remove(f);
+        }
+        Ok(())
+    })
+}}
+
+exports! { cuLibraryGetKernel => fn(pk: *mut u64, lib: u64, name: *const c_char) {
+    let name = unsafe { c_str(name, "kernel name")? };
+    let f = with_context(|d| function(d, lib, name))?;
+    unsafe { out(pk, f) }
+}}
+
+exports! { cuLibraryGetModule => fn(pm: *mut u64, lib: u64) {
+    with_context(|d| module(d, lib).map(|_| ()))?;
+    unsafe { out(pm, lib) }
+}}
+
+exports! { cuKernelGetFunction => fn(pf: *mut u64, k: u64) {
+    with_context(|d| d.function(k).map(|_| ()))?;
+    unsafe { out(pf, k) }
+}}
+
+exports! { cuKernelGetLibrary => fn(plib: *mut u64, k: u64) {
+    let m = with_context(|d| d.function(k).map(|fs| fs.module))?;
+    unsafe { out(plib, m) }
+}}
+
+exports! { cuLibraryGetGlobal => fn(dptr: *mut u64, bytes: *mut usize, lib: u64, name: *const c_char) {
+    unsafe { crate::module::cuModuleGetGlobal_v2(dptr, bytes, lib, name) }.check()
+}}
+
+exports! { cuLibraryGetKernelCount => fn(count: *mut c_uint, lib: u64) {
+    let n = with_context(|d| Ok(module(d, lib)?.module.kernels.len() as c_uint))?;
+    unsafe { out(count, n) }
+}}
+
+exports! { cuLibraryEnumerateKernels => fn(kernels: *mut u64, n: c_uint, lib: u64) {
+    if kernels.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null kernel array"));
+    }
+    with_context(|d| {
+        let names: Vec<String> = module(d, lib)?.module.kernels.iter().map(|k| k.name.clone()).collect();
+        for (i, name) in names.iter().take(n as usize).enumerate() {
+            let f = function(d, lib, name)?;
+            // SAFETY: an array of n entries by the API's contract.
+            unsafe { kernels.add(i).write(f) };
+        }
+        Ok(())
+    })
+}}
+
+exports! { cuKernelGetAttribute => fn(pi: *mut c_int, attrib: c_int, k: u64, _dev: c_int) {
+    let v = with_context(|d| {
+        let fs = d.function(k)?;
+        function_attribute(d, fs, attrib)
+    })?;
+    unsafe { out(pi, v) }
+}}
+
+exports! { cuKernelSetAttribute => fn(attrib: c_int, value: c_int, k: u64, _dev: c_int) {
+    with_context(|d| set_attribute(d, k, attrib, value))
+}}
+
+exports! { cuKernelSetCacheConfig => fn(k: u64, _config: c_int, _dev: c_int) {
+    with_context(|d| d.function(k).map(|_| ()))
+}}
+
+// ---- The linker: PTX inputs in, a linked image out.
+
+exports! { cuLinkCreate_v2 => fn(n: c_uint, opts: *const c_uint, vals: *mut *mut c_void, pstate: *mut u64) {
+    let logs = unsafe { JitLogs::parse(n, opts, vals) };
+    let h = with_context(|d| {
+        let h = d.handle(Kind::Link);
+        d.links.insert(h, LinkState { inputs: vec![], image: None, logs });
+        Ok(h)
+    })?;
+    unsafe { out(pstate, h) }
+}}
+
+fn add_input(d: &mut Driver, state: u64, kind: c_uint, data: &[u8], name: &str) -> DrvResult {
+    let link = d.links.get_mut(&state).ok_or_else(|| {
+        Fail::new(
+            CUDA_ERROR_INVALID_HANDLE,
+            format!("{state:#x} is not a live CUlinkState"),
+        )
+    })?;
+    let result = match kind {
+        INPUT_PTX => image::ptx_text(data)
+            .map(|t| link.inputs.push((name.to_string(), t)))
+            .map_err(image_fail),
+        INPUT_LIBRARY | INPUT_OBJECT if name.contains("cudadevrt") => {
+            // The device runtime's helpers are supplied by ptxjit itself.
+            Ok(())
+        }
+        INPUT_CUBIN => Err(image_fail(ImageError::Sass)),
+        INPUT_FATBINARY => Err(image_fail(ImageError::Fatbin)),
+        other => Err(Fail::new(
+            CUDA_ERROR_NOT_SUPPORTED,
+            format!("{name}: link input type {other} is not supported by ptxjit (PTX inputs are)"),
+        )),
+    };
+    if let Err(f) = &result {
+        link.logs.error(&f.message);
+    }
+    result
+}
+
+exports! { cuLinkAddData_v2 => fn(state: u64, kind: c_uint, data: *mut c_void, size: usize, name: *const c_char, _n: c_uint, _o: *const c_uint, _v: *mut *mut c_void) {
+    if data.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null link input"));
+    }
+    let name = if name.is_null() { "<link input>" } else { unsafe { c_str(name, "input name")? } };
+    // SAFETY: `size` bytes by the API's contract.
+    let bytes = unsafe { std::slice::from_raw_parts(data.cast::<u8>(), size) };
+    with_context(|d| add_input(d, state, kind, bytes, name))
+}}
+
+exports! { cuLinkAddFile_v2 => fn(state: u64, kind: c_uint, path: *const c_char, _n: c_uint, _o: *const c_uint, _v: *mut *mut c_void) {
+    let path = unsafe { c_str(path, "file name")? };
+    if kind == INPUT_LIBRARY && path.contains("cudadevrt") {
+        return with_context(|d| add_input(d, state, kind, &[], path));
+    }
+    let bytes = std::fs::read(path).map_err(|e| Fail::new(CUDA_ERROR_FILE_NOT_FOUND, format!("{path}: {e}")))?;
+    with_context(|d| add_input(d, state, kind, &bytes, path))
+}}
+
+exports! { cuLinkComplete => fn(state: u64, cubin: *mut *mut c_void, size: *mut usize) {
+    let (p, n) = with_context(|d| {
+        let link = d.links.get_mut(&state).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{state:#x} is not a live CUlinkState")))?;
+        if link.inputs.is_empty() {
+            let f = Fail::new(CUDA_ERROR_INVALID_VALUE, "nothing to link: no PTX input was added");
+            link.logs.error(&f.message);
+            return Err(f);
+        }
+        let img = image::link_image(&link.inputs);
+        link.logs.info(&format!("ptxjit: linked {} PTX inputs", link.inputs.len()));
+        let img = link.image.insert(img);
+        Ok((img.as_mut_ptr(), img.len()))
+    })?;
+    unsafe {
+        out(cubin, p.cast::<c_void>())?;
+        if !size.is_null() {
+            out(size, n)?;
+        }
+    }
+    Ok(())
+}}
+
+exports! { cuLinkDestroy => fn(state: u64) {
+    with_context(|d| match d.links.remove(&state) {
+        Some(_) => Ok(()),
+        None => Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{state:#x} is not a live CUlinkState"))),
+    })
+}}
+
+/// A `CUresult` as a [`DrvResult`](crate::DrvResult), for calls that forward to another entry.
+pub trait Check {
+    fn check(self) -> DrvResult;
+}
+
+impl Check for CUresult {
+    fn check(self) -> DrvResult {
+        if self == CUDA_SUCCESS {
+            Ok(())
+        } else {
+            Err(Fail::new(self, String::new()))
+        }
+    }
+}

@@ -6,7 +6,7 @@
 //! (`CUDA_ERROR_INVALID_CONTEXT` for contexts) and never dereferenced.
 
 use crate::errors::*;
-use crate::{Fail, DrvResult};
+use crate::{DrvResult, Fail};
 use ptxjit::host::{Context, Engine, Kernel, LaunchOptions, Module};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -46,6 +46,8 @@ pub struct FuncState {
     pub module: u64,
     /// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` as set by the program.
     pub max_dynamic_shared: u32,
+    /// The kernel's name as a C string (`cuFuncGetName`).
+    pub c_name: std::ffi::CString,
 }
 
 /// A stream (`CUstream`). Work runs when enqueued, so a stream is always idle.
@@ -64,6 +66,8 @@ pub struct EventState {
 pub struct LinkState {
     pub inputs: Vec<(String, String)>,
     pub image: Option<Vec<u8>>,
+    /// The log buffers given to `cuLinkCreate`.
+    pub logs: crate::module::JitLogs,
 }
 
 /// Options of kernel execution, from the environment.
@@ -85,15 +89,17 @@ impl ExecConfig {
             }
         };
         let memcheck = std::env::var("PTXJIT_MEMCHECK").is_ok_and(|v| !v.is_empty() && v != "0");
-        let timeout = std::env::var("PTXJIT_TIMEOUT").ok().and_then(|v| {
-            match v.parse::<f64>() {
+        let timeout = std::env::var("PTXJIT_TIMEOUT")
+            .ok()
+            .and_then(|v| match v.parse::<f64>() {
                 Ok(s) if s > 0.0 && s.is_finite() && s < 1e9 => Some(Duration::from_secs_f64(s)),
                 _ => {
-                    eprintln!("ptxjit: PTXJIT_TIMEOUT={v} is not a positive number of seconds; ignored");
+                    eprintln!(
+                        "ptxjit: PTXJIT_TIMEOUT={v} is not a positive number of seconds; ignored"
+                    );
                     None
                 }
-            }
-        });
+            });
         ExecConfig {
             engine,
             memcheck,
@@ -188,7 +194,10 @@ pub fn with_driver<T>(f: impl FnOnce(&mut Driver) -> Result<T, Fail>) -> Result<
     let mut g = lock();
     match g.as_mut() {
         Some(d) => f(d),
-        None => Err(Fail::new(CUDA_ERROR_NOT_INITIALIZED, "cuInit has not been called")),
+        None => Err(Fail::new(
+            CUDA_ERROR_NOT_INITIALIZED,
+            "cuInit has not been called",
+        )),
     }
 }
 
@@ -244,9 +253,12 @@ impl Driver {
 
     /// The function behind handle `f`.
     pub fn function(&self, f: u64) -> Result<&FuncState, Fail> {
-        self.functions
-            .get(&f)
-            .ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{f:#x} is not a live CUfunction")))
+        self.functions.get(&f).ok_or_else(|| {
+            Fail::new(
+                CUDA_ERROR_INVALID_HANDLE,
+                format!("{f:#x} is not a live CUfunction"),
+            )
+        })
     }
 
     /// Checks a stream handle (0 and the legacy/per-thread default streams 1 and 2 are
@@ -255,7 +267,10 @@ impl Driver {
         if s <= 2 || self.streams.contains_key(&s) {
             Ok(())
         } else {
-            Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{s:#x} is not a live CUstream")))
+            Err(Fail::new(
+                CUDA_ERROR_INVALID_HANDLE,
+                format!("{s:#x} is not a live CUstream"),
+            ))
         }
     }
 }

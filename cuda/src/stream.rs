@@ -1,1 +1,196 @@
-//! placeholder
+//! Streams, events and host callbacks (CUDA driver API: Stream Management, Event Management).
+//!
+//! Work runs when it is enqueued, so a stream is always complete: queries succeed, waits
+//! return at once, callbacks run in the enqueuing call (after the work before them, as stream
+//! order requires), and an event holds the time at which it was recorded.
+
+use crate::errors::*;
+use crate::exports;
+use crate::state::{with_context, EventState, Kind, StreamState};
+use crate::{out, Fail};
+use std::ffi::{c_float, c_int, c_uint, c_void};
+use std::time::Instant;
+
+exports! { cuStreamCreate => fn(ps: *mut u64, flags: c_uint) {
+    let h = with_context(|d| {
+        let h = d.handle(Kind::Stream);
+        d.streams.insert(h, StreamState { flags, priority: 0 });
+        Ok(h)
+    })?;
+    unsafe { out(ps, h) }
+}}
+
+exports! { cuStreamCreateWithPriority => fn(ps: *mut u64, flags: c_uint, priority: c_int) {
+    let h = with_context(|d| {
+        let h = d.handle(Kind::Stream);
+        d.streams.insert(h, StreamState { flags, priority: priority.clamp(-5, 0) });
+        Ok(h)
+    })?;
+    unsafe { out(ps, h) }
+}}
+
+exports! { cuStreamDestroy_v2 => fn(s: u64) {
+    with_context(|d| match d.streams.remove(&s) {
+        Some(_) => Ok(()),
+        None => Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{s:#x} is not a live CUstream"))),
+    })
+}}
+
+exports! { cuStreamSynchronize, cuStreamSynchronize_ptsz => fn(s: u64) {
+    with_context(|d| d.check_stream(s))
+}}
+
+exports! { cuStreamQuery, cuStreamQuery_ptsz => fn(s: u64) {
+    with_context(|d| d.check_stream(s))
+}}
+
+exports! { cuStreamWaitEvent, cuStreamWaitEvent_ptsz => fn(s: u64, e: u64, _flags: c_uint) {
+    with_context(|d| {
+        d.check_stream(s)?;
+        if !d.events.contains_key(&e) {
+            return Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{e:#x} is not a live CUevent")));
+        }
+        Ok(())
+    })
+}}
+
+exports! { cuStreamGetFlags, cuStreamGetFlags_ptsz => fn(s: u64, flags: *mut c_uint) {
+    let f = with_context(|d| {
+        d.check_stream(s)?;
+        Ok(d.streams.get(&s).map_or(0, |st| st.flags))
+    })?;
+    unsafe { out(flags, f) }
+}}
+
+exports! { cuStreamGetPriority, cuStreamGetPriority_ptsz => fn(s: u64, p: *mut c_int) {
+    let v = with_context(|d| {
+        d.check_stream(s)?;
+        Ok(d.streams.get(&s).map_or(0, |st| st.priority))
+    })?;
+    unsafe { out(p, v) }
+}}
+
+exports! { cuStreamGetCtx, cuStreamGetCtx_ptsz => fn(s: u64, pctx: *mut u64) {
+    let c = crate::state::current_context().unwrap_or(0);
+    with_context(|d| d.check_stream(s))?;
+    unsafe { out(pctx, c) }
+}}
+
+exports! { cuStreamGetId, cuStreamGetId_ptsz => fn(s: u64, id: *mut u64) {
+    with_context(|d| d.check_stream(s))?;
+    unsafe { out(id, s & 0x00ff_ffff_ffff_ffff) }
+}}
+
+/// `void (*)(CUstream, CUresult, void*)`.
+type StreamCallback = Option<unsafe extern "C" fn(u64, CUresult, *mut c_void)>;
+/// `void (*)(void*)`.
+type HostFn = Option<unsafe extern "C" fn(*mut c_void)>;
+
+exports! { cuStreamAddCallback, cuStreamAddCallback_ptsz => fn(s: u64, cb: StreamCallback, data: *mut c_void, flags: c_uint) {
+    let Some(cb) = cb else {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null callback"));
+    };
+    if flags != 0 {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "flags must be 0"));
+    }
+    // The status the callback sees: the sticky error, if any.
+    let status = with_context(|d| { d.check_stream(s)?; Ok(d.sticky.unwrap_or(CUDA_SUCCESS)) })
+        .or_else(|f| if f.code == CUDA_ERROR_INVALID_HANDLE || f.code == CUDA_ERROR_INVALID_CONTEXT { Err(f) } else { Ok(f.code) })?;
+    // Called without the driver lock: the callback may not call the driver (CUDA's rule),
+    // but a program that does must not deadlock.
+    unsafe { cb(s, status, data) };
+    Ok(())
+}}
+
+exports! { cuLaunchHostFunc, cuLaunchHostFunc_ptsz => fn(s: u64, f: HostFn, data: *mut c_void) {
+    let Some(f) = f else {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null host function"));
+    };
+    with_context(|d| d.check_stream(s))?;
+    unsafe { f(data) };
+    Ok(())
+}}
+
+exports! { cuEventCreate => fn(pe: *mut u64, flags: c_uint) {
+    let h = with_context(|d| {
+        let h = d.handle(Kind::Event);
+        d.events.insert(h, EventState { flags, recorded: None });
+        Ok(h)
+    })?;
+    unsafe { out(pe, h) }
+}}
+
+exports! { cuEventDestroy_v2 => fn(e: u64) {
+    with_context(|d| match d.events.remove(&e) {
+        Some(_) => Ok(()),
+        None => Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{e:#x} is not a live CUevent"))),
+    })
+}}
+
+fn record(e: u64, s: u64) -> crate::DrvResult {
+    with_context(|d| {
+        d.check_stream(s)?;
+        let ev = d.events.get_mut(&e).ok_or_else(|| {
+            Fail::new(
+                CUDA_ERROR_INVALID_HANDLE,
+                format!("{e:#x} is not a live CUevent"),
+            )
+        })?;
+        ev.recorded = Some(Instant::now());
+        Ok(())
+    })
+}
+
+exports! { cuEventRecord, cuEventRecord_ptsz => fn(e: u64, s: u64) { record(e, s) }}
+
+exports! { cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz => fn(e: u64, s: u64, _flags: c_uint) { record(e, s) }}
+
+exports! { cuEventQuery => fn(e: u64) {
+    with_context(|d| if d.events.contains_key(&e) { Ok(()) } else { Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{e:#x} is not a live CUevent"))) })
+}}
+
+exports! { cuEventSynchronize => fn(e: u64) {
+    with_context(|d| if d.events.contains_key(&e) { Ok(()) } else { Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{e:#x} is not a live CUevent"))) })
+}}
+
+/// `CU_EVENT_DISABLE_TIMING`.
+const EVENT_DISABLE_TIMING: u32 = 2;
+
+fn elapsed(ms: *mut c_float, start: u64, end: u64) -> crate::DrvResult {
+    let v = with_context(|d| {
+        let get = |e: u64| {
+            d.events.get(&e).ok_or_else(|| {
+                Fail::new(
+                    CUDA_ERROR_INVALID_HANDLE,
+                    format!("{e:#x} is not a live CUevent"),
+                )
+            })
+        };
+        let (a, b) = (get(start)?, get(end)?);
+        if (a.flags | b.flags) & EVENT_DISABLE_TIMING != 0 {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_HANDLE,
+                "an event was created with CU_EVENT_DISABLE_TIMING",
+            ));
+        }
+        match (a.recorded, b.recorded) {
+            (Some(x), Some(y)) => {
+                let ms = if y >= x {
+                    y.duration_since(x).as_secs_f64() * 1e3
+                } else {
+                    -(x.duration_since(y).as_secs_f64() * 1e3)
+                };
+                Ok(ms as c_float)
+            }
+            _ => Err(Fail::new(
+                CUDA_ERROR_INVALID_HANDLE,
+                "an event has not been recorded",
+            )),
+        }
+    })?;
+    unsafe { out(ms, v) }
+}
+
+exports! { cuEventElapsedTime => fn(ms: *mut c_float, start: u64, end: u64) { elapsed(ms, start, end) }}
+
+exports! { cuEventElapsedTime_v2 => fn(ms: *mut c_float, start: u64, end: u64) { elapsed(ms, start, end) }}

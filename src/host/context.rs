@@ -16,12 +16,12 @@
 //!            &Default::default()).unwrap();
 //! ```
 
+use crate::ir::{self, ParamKind, SrcLoc};
+use crate::ptx::span::SourceMap;
 use crate::runtime::env::{FaultKind, FaultRecord};
 use crate::runtime::launch::{run_grid, LaunchDims, LaunchFailure, LaunchInput, Sites, WarpEngine};
 use crate::runtime::memory::{DeviceMemory, DevicePtr};
 use crate::runtime::texture::{ResourceDesc, TextureDesc};
-use crate::ir::{self, ParamKind, SrcLoc};
-use crate::ptx::span::SourceMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -821,9 +821,36 @@ impl Context {
         args: &[KernelArg],
         opts: &LaunchOptions,
     ) -> Result<LaunchReport, Error> {
+        let params = pack_args(&kernel.compiled, args)?;
+        self.launch_with_params(kernel, dims, params, opts)
+    }
+
+    /// Launch `kernel` with its parameter buffer as bytes (`cuLaunchKernel`'s view: each
+    /// parameter at its `.param` offset, [`CompiledKernel::params`]); the buffer must be
+    /// [`CompiledKernel::param_bytes`] long. Checks and errors as [`Context::launch`], without
+    /// the per-argument type check (the bytes have no types).
+    pub fn launch_with_params(
+        &mut self,
+        kernel: &Kernel,
+        dims: LaunchDims,
+        mut params: Vec<u8>,
+        opts: &LaunchOptions,
+    ) -> Result<LaunchReport, Error> {
         let k = &kernel.compiled;
         check_dims(k, dims)?;
-        let mut params = pack_args(k, args)?;
+        let want = k.param_bytes.max(1) as usize;
+        if params.len() < want {
+            if params.len() as u32 == k.param_bytes {
+                params.resize(want, 0);
+            } else {
+                return Err(Error::Argument(format!(
+                    "kernel '{}' takes {} bytes of parameters, got {}",
+                    k.name,
+                    k.param_bytes,
+                    params.len()
+                )));
+            }
+        }
         if k.uses_heap && self.heap.is_none() {
             let bytes = self
                 .heap_bytes

@@ -8,10 +8,11 @@
 //! crate of this workspace) — is a client of this layer, so CUDA's semantics live here once.
 
 mod context;
+pub mod image;
 
+pub use crate::runtime::launch::LaunchDims;
+pub use crate::runtime::memory::DevicePtr;
 pub use context::{
     front_end, CompiledKernel, Context, Engine, Error, FaultReport, Kernel, KernelArg,
     LaunchOptions, LaunchReport, Module,
 };
-pub use crate::runtime::launch::LaunchDims;
-pub use crate::runtime::memory::DevicePtr;
