@@ -1,0 +1,133 @@
+//! Kernel faults as a CUDA program sees them: the driver's code, sticky until the primary
+//! context is reset, and ptxjit's located report on stderr. One test: the state is per process.
+
+use cuda::context::*;
+use cuda::device::*;
+use cuda::errors::*;
+use cuda::launch::*;
+use cuda::memory::*;
+use cuda::module::*;
+use std::ffi::{c_void, CString};
+use std::ptr::null_mut;
+
+const STORE: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
+    .visible .entry store(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n\
+    ld.param.u64 %rd1, [p];\nst.global.u32 [%rd1], 7;\nret;\n}\n";
+const TRAP: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
+    .visible .entry stop()\n{\ntrap;\nret;\n}\n";
+
+fn load(text: &str) -> u64 {
+    let text = CString::new(text).unwrap();
+    let mut m = 0u64;
+    assert_eq!(
+        unsafe { cuModuleLoadData(&mut m, text.as_ptr().cast()) },
+        CUDA_SUCCESS
+    );
+    m
+}
+
+fn function(m: u64, name: &str) -> u64 {
+    let mut f = 0u64;
+    let n = CString::new(name).unwrap();
+    assert_eq!(
+        unsafe { cuModuleGetFunction(&mut f, m, n.as_ptr()) },
+        CUDA_SUCCESS
+    );
+    f
+}
+
+fn arg<T>(v: &T) -> *mut c_void {
+    v as *const T as *mut c_void
+}
+
+#[test]
+fn faults_are_sticky_codes() {
+    unsafe {
+        assert_eq!(cuInit(0), CUDA_SUCCESS);
+        let mut ctx = null_mut();
+        assert_eq!(cuDevicePrimaryCtxRetain(&mut ctx, 0), CUDA_SUCCESS);
+        assert_eq!(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+
+        // A store through a wild pointer: CUDA_ERROR_ILLEGAL_ADDRESS, and it sticks.
+        let store = function(load(STORE), "store");
+        let wild = 0x10u64;
+        let mut params = [arg(&wild)];
+        let r = cuLaunchKernel(
+            store,
+            1,
+            1,
+            1,
+            32,
+            1,
+            1,
+            0,
+            0,
+            params.as_mut_ptr(),
+            null_mut(),
+        );
+        assert_eq!(r, CUDA_ERROR_ILLEGAL_ADDRESS);
+        let mut p = 0u64;
+        assert_eq!(cuMemAlloc_v2(&mut p, 16), CUDA_ERROR_ILLEGAL_ADDRESS);
+        assert_eq!(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
+        assert_eq!(cuDevicePrimaryCtxReset_v2(0), CUDA_SUCCESS);
+        assert_eq!(cuMemAlloc_v2(&mut p, 16), CUDA_SUCCESS);
+
+        // A misaligned store: CUDA_ERROR_MISALIGNED_ADDRESS.
+        let odd = p + 1;
+        let mut params = [arg(&odd)];
+        let r = cuLaunchKernel(
+            store,
+            1,
+            1,
+            1,
+            1,
+            1,
+            1,
+            0,
+            0,
+            params.as_mut_ptr(),
+            null_mut(),
+        );
+        assert_eq!(r, CUDA_ERROR_MISALIGNED_ADDRESS);
+        assert_eq!(cuDevicePrimaryCtxReset_v2(0), CUDA_SUCCESS);
+
+        // A device-side assert: CUDA_ERROR_ASSERT.
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../ptx-tests/errors/assert.ptx"
+        ))
+        .unwrap();
+        let check = function(load(&text), "check_sorted");
+        let mut xs: Vec<i32> = (0..128).collect();
+        xs[70] = 75;
+        let (mut dx, mut dout) = (0u64, 0u64);
+        assert_eq!(cuMemAlloc_v2(&mut dx, 512), CUDA_SUCCESS);
+        assert_eq!(cuMemAlloc_v2(&mut dout, 512), CUDA_SUCCESS);
+        assert_eq!(cuMemcpyHtoD_v2(dx, xs.as_ptr().cast(), 512), CUDA_SUCCESS);
+        let n = 128i32;
+        let mut params = [arg(&dx), arg(&dout), arg(&n)];
+        let r = cuLaunchKernel(
+            check,
+            4,
+            1,
+            1,
+            32,
+            1,
+            1,
+            0,
+            0,
+            params.as_mut_ptr(),
+            null_mut(),
+        );
+        assert_eq!(r, CUDA_ERROR_ASSERT);
+        assert_eq!(cuDevicePrimaryCtxReset_v2(0), CUDA_SUCCESS);
+
+        // trap: CUDA_ERROR_LAUNCH_FAILED.
+        let stop = function(load(TRAP), "stop");
+        let r = cuLaunchKernel(stop, 1, 1, 1, 1, 1, 1, 0, 0, null_mut(), null_mut());
+        assert_eq!(r, CUDA_ERROR_LAUNCH_FAILED);
+        assert_eq!(cuCtxSynchronize(), CUDA_ERROR_LAUNCH_FAILED);
+        assert_eq!(cuDevicePrimaryCtxReset_v2(0), CUDA_SUCCESS);
+        assert_eq!(cuCtxSynchronize(), CUDA_SUCCESS);
+    }
+}
