@@ -94,9 +94,6 @@ pub const BAR_RESULT_OFF: u32 = BAR_OFF + BAR_COUNT * BAR_REC;
 /// Offset of the `u32` mask of lanes waiting at a warp-level synchronization (`warpsync` op:
 /// `bar.warp.sync` or a `.sync` collective); they are parked like barrier waiters.
 pub const WSYNC_WAIT_OFF: u32 = BAR_RESULT_OFF + 4 * WARP_SIZE;
-/// Offset of the `u32` mask of the waiting lanes for which an exited membermask lane is an
-/// error (`bar.warp.sync`).
-pub const WSYNC_STRICT_OFF: u32 = WSYNC_WAIT_OFF + 4;
 /// Offset of the per-lane `u32` membermask of each waiting lane.
 pub const WSYNC_MASK_OFF: u32 = WSYNC_WAIT_OFF + 16;
 /// Offset of the per-lane `u32` IR instruction index + 1 each waiting lane waits at.

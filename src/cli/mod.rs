@@ -9,6 +9,7 @@
 mod adhoc;
 mod check;
 mod dump;
+mod exec;
 mod output;
 mod run;
 
@@ -36,6 +37,9 @@ pub enum Command {
     /// Differential fuzzing: random kernels on the interpreter and the JIT, compared bit for
     /// bit; a failure is shrunk and written as a regression case.
     Fuzz(crate::fuzz::cli::FuzzArgs),
+    /// Run an unmodified CUDA program (numba, cuda-python, a binary using the driver API) on
+    /// ptxjit's drop-in libcuda.so.1.
+    Exec(exec::ExecArgs),
     /// Print the PTX ISA coverage report (Markdown, as docs/coverage.md): every instruction,
     /// supported or not, with the forms supported, checked against the front end now.
     Coverage,
@@ -214,6 +218,7 @@ pub fn run_command(cmd: Command) -> u8 {
         Command::Check(a) => check::check(&a),
         Command::Dump(a) => dump::dump(&a),
         Command::Fuzz(a) => crate::fuzz::cli::run(&a),
+        Command::Exec(a) => exec::exec(&a),
         Command::Coverage => {
             print!("{}", crate::coverage::report());
             0

@@ -134,14 +134,6 @@ impl std::fmt::Display for FaultReport {
                 ),
                 false,
             ),
-            FaultKind::ExitedMember => (
-                format!(
-                    "membermask {:#010x} names lanes {} that have exited and can never arrive",
-                    self.addr,
-                    crate::runtime::launch::fmt_lanes(self.size)
-                ),
-                false,
-            ),
             FaultKind::StackOverflow => (
                 format!(
                     "call stack overflow: a call at depth {} needs more than the {}-byte \

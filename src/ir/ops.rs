@@ -253,14 +253,16 @@ op_table! {
     /// The result of the lane's last completed `bar.red`: i32 (`popc`) or pred (`and`/`or`).
     ["9.7.13.1"] BarResult { kind: BarKind } => "barrier.result";
     /// Warp-level synchronization: args (membermask) → pred (this lane must wait). The wait of
-    /// `bar.warp.sync` (`exited_ok` false, PTX ISA §9.7.13.2) and of the `.sync` collectives
-    /// (`exited_ok` true: exited lanes of the membermask are not waited for). A lane whose
-    /// membermask lacks itself faults; with `exited_ok` false, so does one whose membermask
-    /// names an exited lane. A lane waits when some non-exited lane of its membermask is not
-    /// executing with it; the lowering parks waiting lanes at a `Barrier` terminator and the
-    /// CTA scheduler releases them once every non-exited lane of their membermask waits too
-    /// (`runtime::warp`). `bar.warp.sync` also orders memory among the warp's lanes.
-    ["9.7.13.2"] WarpSync { exited_ok: bool } => "warpsync";
+    /// `bar.warp.sync` (`fence` true: it also orders memory among the warp's lanes, PTX ISA
+    /// §9.7.13.2) and of the `.sync` collectives (`fence` false). Exited lanes of the
+    /// membermask are not waited for, in both (the collectives' text says so; for
+    /// `bar.warp.sync`, CUDA's `__syncwarp`: "all non-exited threads named in mask must execute
+    /// a corresponding `__syncwarp()`", and code such as numba's reductions relies on it). A
+    /// lane whose membermask lacks itself faults. A lane waits when some non-exited lane of its
+    /// membermask is not executing with it; the lowering parks waiting lanes at a `Barrier`
+    /// terminator and the CTA scheduler releases them once every non-exited lane of their
+    /// membermask waits too (`runtime::warp`).
+    ["9.7.13.2"] WarpSync { fence: bool } => "warpsync";
     /// A yield point (`lower::yields`, not a PTX instruction): → pred, true for every active
     /// lane; those lanes then park at a `Barrier` terminator like a warp-level
     /// synchronization whose membermask is the lane alone, and the CTA scheduler releases them

@@ -177,11 +177,11 @@ pub fn print_modifiers(op: &Op) -> String {
         | Op::Malloc {}
         | Op::Free {} => String::new(),
         Op::CallCheck { limit, size } => format!(" limit={limit} size={size}"),
-        Op::WarpSync { exited_ok } => {
-            if *exited_ok {
-                ".collective".into()
-            } else {
+        Op::WarpSync { fence } => {
+            if *fence {
                 ".bar".into()
+            } else {
+                ".collective".into()
             }
         }
         Op::Tex {

@@ -1493,7 +1493,7 @@ impl Gen<'_, '_> {
         blk: ir::Block,
     ) -> Result<(), String> {
         let d = self.f.inst(i).clone();
-        let Op::WarpSync { exited_ok } = d.op else {
+        let Op::WarpSync { fence } = d.op else {
             return self.gen_warp_op(i, mask, sc);
         };
         let (Some(&m), Some(&res)) = (d.args.first(), d.results.first()) else {
@@ -1516,18 +1516,13 @@ impl Gen<'_, '_> {
         let bad = self.b.ins().band_not(mask, x);
         let members = self.b.ins().band(x, alive);
         let need = self.b.ins().band_not(members, mask);
-        let mut any = self.b.ins().bor(bad, need);
-        if !exited_ok {
-            let named = self.b.ins().band(x, live);
-            let gone = self.b.ins().band(named, exited);
-            any = self.b.ins().bor(any, gone);
-        }
+        let any = self.b.ins().bor(bad, need);
         let fast = self.b.create_block();
         let slow = self.b.create_block();
         let join = self.b.create_block();
         self.b.ins().brif(any, slow, &[], fast, &[]);
         self.b.switch_to_block(fast);
-        if !exited_ok {
+        if fence {
             self.b.ins().fence();
         }
         let no = self.b.ins().iconst(types::I8, 0);

@@ -35,7 +35,7 @@ fn membermask(b: &mut Builder, cx: &Cx, k: Option<usize>) -> Result<Var, LowerEr
     match k {
         Some(k) => {
             let m = b.src(cx, k, Type::I32)?;
-            warp_wait(b, cx, m, true);
+            warp_wait(b, cx, m, false);
             Ok(m)
         }
         None => Ok(b.konst(cx, Type::I32, 0xffff_ffff)),
@@ -43,17 +43,11 @@ fn membermask(b: &mut Builder, cx: &Cx, k: Option<usize>) -> Result<Var, LowerEr
 }
 
 /// The wait of a warp-level synchronization on membermask `m` (`bar.warp.sync`, or a `.sync`
-/// collective when `exited_ok`): a `warpsync` op says which lanes must wait; those park at a
+/// collective when not `fence`): a `warpsync` op says which lanes must wait; those park at a
 /// `Barrier` terminator until the CTA scheduler releases them (`runtime::warp`), the others
 /// go straight on. Code that follows runs in a new current block.
-pub(super) fn warp_wait(b: &mut Builder, cx: &Cx, m: Var, exited_ok: bool) {
-    let w = b.emit1(
-        Op::WarpSync { exited_ok },
-        vec![m],
-        Type::Pred,
-        cx.loc,
-        &cx.ptx,
-    );
+pub(super) fn warp_wait(b: &mut Builder, cx: &Cx, m: Var, fence: bool) {
+    let w = b.emit1(Op::WarpSync { fence }, vec![m], Type::Pred, cx.loc, &cx.ptx);
     let park = b.new_block();
     let cont = b.new_block();
     set_term(b, PTerm::Branch(w, park, cont), cx.loc);
@@ -255,7 +249,7 @@ fn barrier_body(b: &mut Builder, cx: &Cx, op: &str) -> Result<(), LowerError> {
     if cx.has("warp") {
         cx.expect_operands(1)?;
         let m = b.src(cx, 0, Type::I32)?;
-        warp_wait(b, cx, m, false);
+        warp_wait(b, cx, m, true);
         return Ok(());
     }
     for m in &cx.mods {

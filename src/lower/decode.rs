@@ -2072,7 +2072,7 @@ fn shfl(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     let c = b.src(cx, 3, Type::I32)?;
     let mask = if sync {
         let m = b.src(cx, 4, Type::I32)?;
-        super::collective::warp_wait(b, cx, m, true);
+        super::collective::warp_wait(b, cx, m, false);
         m
     } else {
         b.konst(cx, Type::I32, 0xffff_ffff)

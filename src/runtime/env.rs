@@ -127,10 +127,6 @@ pub enum FaultKind {
     /// is not in its own membermask (undefined in PTX ISA §9.7.13); the record's address holds
     /// the membermask.
     MemberMask,
-    /// `bar.warp.sync` (PTX ISA §9.7.13.2) whose membermask names threads that have exited
-    /// and can never arrive; the record's address holds the membermask, its size the mask of
-    /// exited lanes named.
-    ExitedMember,
     /// A `call` that would overflow the thread's call stack (recursion too deep); the
     /// record's address holds the call depth, its size the stack size in bytes.
     StackOverflow,
@@ -157,7 +153,6 @@ impl FaultKind {
             FaultKind::BadHandle => 7,
             FaultKind::SurfaceBounds => 8,
             FaultKind::MemberMask => 9,
-            FaultKind::ExitedMember => 10,
             FaultKind::StackOverflow => 11,
             FaultKind::BadCallTarget => 12,
             FaultKind::Assert => 13,
@@ -175,7 +170,6 @@ impl FaultKind {
             7 => FaultKind::BadHandle,
             8 => FaultKind::SurfaceBounds,
             9 => FaultKind::MemberMask,
-            10 => FaultKind::ExitedMember,
             11 => FaultKind::StackOverflow,
             12 => FaultKind::BadCallTarget,
             13 => FaultKind::Assert,

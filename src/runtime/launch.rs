@@ -12,7 +12,7 @@ use super::warp::{rd32, wr32};
 use crate::analysis::schedule::{
     bar_field, WarpLayout, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_INST2,
     BAR_LANES2, BAR_PRED, BAR_REC, BAR_RESULT_OFF, BAR_SPLIT, BAR_THREADS, BAR_WAITING, EXITED_OFF,
-    LIVE_OFF, WARP_SIZE, WSYNC_INST_OFF, WSYNC_MASK_OFF, WSYNC_STRICT_OFF, WSYNC_WAIT_OFF,
+    LIVE_OFF, WARP_SIZE, WSYNC_INST_OFF, WSYNC_MASK_OFF, WSYNC_WAIT_OFF,
 };
 use crate::ir::{BarKind, SrcLoc};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -507,9 +507,6 @@ enum Round {
 enum Stuck {
     /// Barriers wait for arrivals that cannot come.
     Incomplete,
-    /// Lanes of warp `.0` wait at `bar.warp.sync` for lanes `.2` of their membermask, which
-    /// have exited; `.1` is one waiting lane.
-    ExitedMember(usize, u32, u32),
     /// Lanes of warp `.0` wait at different instructions of an `.aligned` barrier.
     Divergent(usize),
 }
@@ -555,11 +552,8 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
     let nw = states.len();
     // Warp-level synchronizations first: they need no other warp.
     let mut released = false;
-    for (w, st) in states.iter_mut().enumerate() {
-        match release_warp_syncs(layout, bytes(st)) {
-            Ok(r) => released |= r,
-            Err((lane, gone)) => return Round::Stuck(Stuck::ExitedMember(w, lane, gone)),
-        }
+    for st in states.iter_mut() {
+        released |= release_warp_syncs(layout, bytes(st));
     }
     if released {
         return Round::Released;
@@ -721,32 +715,27 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
 
 /// Release the lanes of a warp waiting at warp-level synchronizations (`runtime::warp`,
 /// `Op::WarpSync`) whose membermask's non-exited lanes all wait too: they go from parked to
-/// pending. Returns whether any were released, or — for a `bar.warp.sync` whose membermask
-/// names lanes that exited while it waited — one waiting lane and those lanes.
-fn release_warp_syncs(layout: &WarpLayout, s: &mut [u8]) -> Result<bool, (u32, u32)> {
+/// pending (lanes that exited count as arrived). Returns whether any were released.
+fn release_warp_syncs(layout: &WarpLayout, s: &mut [u8]) -> bool {
     let waiting = rd32(s, WSYNC_WAIT_OFF);
     if waiting == 0 {
-        return Ok(false);
+        return false;
     }
     let live = rd32(s, LIVE_OFF);
     let exited = rd32(s, EXITED_OFF) & live;
     let alive = live & !exited;
-    let strict = rd32(s, WSYNC_STRICT_OFF);
     let mut free = 0u32;
     let mut m = waiting;
     while m != 0 {
         let l = m.trailing_zeros();
         m &= m - 1;
         let mm = rd32(s, WSYNC_MASK_OFF + 4 * l);
-        if strict >> l & 1 != 0 && mm & exited != 0 {
-            return Err((l, mm & exited));
-        }
         if mm & alive & !waiting == 0 {
             free |= 1 << l;
         }
     }
     if free == 0 {
-        return Ok(false);
+        return false;
     }
     for p in 0..layout.order.len() as u32 {
         let parked = rd32(s, layout.parked(p));
@@ -759,7 +748,7 @@ fn release_warp_syncs(layout: &WarpLayout, s: &mut [u8]) -> Result<bool, (u32, u
         }
     }
     wr32(s, WSYNC_WAIT_OFF, waiting & !free);
-    Ok(true)
+    true
 }
 
 /// The report of a CTA that can make no progress.
@@ -775,11 +764,6 @@ fn deadlock_report(
         Stuck::Incomplete => format!(
             "barrier deadlock in CTA ({x},{y},{z}): threads wait at barriers that can never \
              complete"
-        ),
-        Stuck::ExitedMember(w, l, gone) => format!(
-            "bar.warp.sync in CTA ({x},{y},{z}): lane {l} of warp {w} waits for lanes {} of its \
-             membermask, which have exited and can never arrive",
-            fmt_lanes(gone)
         ),
         Stuck::Divergent(w) => format!(
             "divergent barrier in CTA ({x},{y},{z}): lanes of warp {w} wait at different \

@@ -12,7 +12,7 @@ use super::env::{CtaEnv, FaultKind};
 use crate::analysis::schedule::{
     bar_field, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_INST2, BAR_LANES2,
     BAR_PRED, BAR_RESULT_OFF, BAR_SPLIT, BAR_THREADS, BAR_WAITING, EXITED_OFF, LIVE_OFF, WARP_SIZE,
-    WSYNC_INST_OFF, WSYNC_MASK_OFF, WSYNC_STRICT_OFF, WSYNC_WAIT_OFF,
+    WSYNC_INST_OFF, WSYNC_MASK_OFF, WSYNC_WAIT_OFF,
 };
 use crate::ir::{Op, Space};
 use crate::runtime::semantics;
@@ -321,7 +321,6 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
             for l in lanes(mask) {
                 let bit = 1u32 << l;
                 wr32(s, WSYNC_WAIT_OFF, rd32(s, WSYNC_WAIT_OFF) | bit);
-                wr32(s, WSYNC_STRICT_OFF, rd32(s, WSYNC_STRICT_OFF) & !bit);
                 wr32(s, WSYNC_MASK_OFF + 4 * l, bit);
                 wr32(s, WSYNC_INST_OFF + 4 * l, d.inst + 1);
                 d.set(s, 0, l, 1);
@@ -385,9 +384,9 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 d.set(s, 0, l, fault.is_none() as u64);
             }
         }
-        Op::WarpSync { exited_ok } => {
-            warp_sync(d, mask, s, env, exited_ok);
-            if !exited_ok {
+        Op::WarpSync { fence } => {
+            warp_sync(d, mask, s, env);
+            if fence {
                 // All lanes of the warp run on this host thread; the fence orders their
                 // accesses with respect to other CTAs as `membar.cta` would.
                 std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
@@ -407,37 +406,30 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
 /// (`launch::release_warp_syncs`), so lanes that took different paths to their
 /// synchronization meet there, as with independent thread scheduling.
 ///
-/// Faults: a lane not in its own membermask (undefined in PTX); for `bar.warp.sync`
-/// (`exited_ok` false), a membermask naming lanes that have exited (they can never arrive).
-fn warp_sync(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv, exited_ok: bool) {
+/// Faults: a lane not in its own membermask (undefined in PTX).
+fn warp_sync(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
     let live = rd32(s, LIVE_OFF);
     let exited = rd32(s, EXITED_OFF) & live;
     let alive = live & !exited;
     for l in lanes(mask) {
         let mm = d.arg(s, 0, l) as u32;
         let bit = 1u32 << l;
-        let fault = if mm & bit == 0 {
-            Some((FaultKind::MemberMask, 0))
-        } else if !exited_ok && mm & exited != 0 {
-            Some((FaultKind::ExitedMember, mm & exited))
-        } else {
-            None
-        };
-        if let Some((kind, size)) = fault {
-            env.fault(l, d.inst, kind, Space::Generic, mm as u64, size, false);
+        if mm & bit == 0 {
+            env.fault(
+                l,
+                d.inst,
+                FaultKind::MemberMask,
+                Space::Generic,
+                mm as u64,
+                0,
+                false,
+            );
             d.set(s, 0, l, 0);
             continue;
         }
         let wait = mm & alive & !mask != 0;
         if wait {
             wr32(s, WSYNC_WAIT_OFF, rd32(s, WSYNC_WAIT_OFF) | bit);
-            let strict = rd32(s, WSYNC_STRICT_OFF);
-            let strict = if exited_ok {
-                strict & !bit
-            } else {
-                strict | bit
-            };
-            wr32(s, WSYNC_STRICT_OFF, strict);
             wr32(s, WSYNC_MASK_OFF + 4 * l, mm);
             wr32(s, WSYNC_INST_OFF + 4 * l, d.inst + 1);
         }

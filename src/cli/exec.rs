@@ -1,0 +1,116 @@
+//! `ptxjit exec`: run an unmodified CUDA program on ptxjit, as `compute-sanitizer ./app` runs
+//! one under a tool. The program's loader finds ptxjit's `libcuda.so.1` (the `cuda` crate of
+//! this workspace, built next to the `ptxjit` binary) through `LD_LIBRARY_PATH`; the options
+//! become the library's `PTXJIT_*` environment variables.
+
+use super::{fail, EngineArg};
+use clap::Args;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// `ptxjit exec`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Example:\n  ptxjit exec -- python3 my_numba_script.py\n  ptxjit exec --engine interp --memcheck -- ./app"
+)]
+pub struct ExecArgs {
+    /// Engine that runs the program's kernels (PTXJIT_ENGINE).
+    #[arg(long, value_enum, default_value = "jit")]
+    pub engine: EngineArg,
+    /// Check global accesses against exact allocation bounds (PTXJIT_MEMCHECK=1).
+    #[arg(long)]
+    pub memcheck: bool,
+    /// Abort a launch that runs longer than this many seconds (PTXJIT_TIMEOUT).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Print one line per driver API call with its result on stderr (PTXJIT_TRACE=1).
+    #[arg(long)]
+    pub trace: bool,
+    /// Compute capability the device reports (PTXJIT_CC), e.g. 9.0; default 8.0.
+    #[arg(long, value_name = "MAJOR.MINOR")]
+    pub cc: Option<String>,
+    /// Directory holding ptxjit's libcuda.so.1 (default: the ptxjit binary's directory).
+    #[arg(long, value_name = "DIR")]
+    pub lib_dir: Option<PathBuf>,
+    /// The program and its arguments.
+    #[arg(
+        trailing_var_arg = true,
+        required = true,
+        value_name = "PROGRAM [ARGS]..."
+    )]
+    pub command: Vec<OsString>,
+}
+
+/// The directory to put first on the program's library path: one that holds `libcuda.so.1`.
+fn library_dir(explicit: Option<&Path>) -> Result<PathBuf, String> {
+    let dir = match explicit {
+        Some(d) => d.to_path_buf(),
+        None => std::env::current_exe()
+            .map_err(|e| format!("cannot find the ptxjit binary's directory: {e}"))?
+            .parent()
+            .map(Path::to_path_buf)
+            .ok_or("the ptxjit binary has no directory")?,
+    };
+    if dir.join("libcuda.so.1").exists() {
+        return Ok(dir);
+    }
+    let lib = dir.join("libcuda.so");
+    if !lib.exists() {
+        return Err(format!(
+            "no libcuda.so.1 or libcuda.so in {} (build the drop-in library with `cargo build --release`, or pass --lib-dir)",
+            dir.display()
+        ));
+    }
+    // Only libcuda.so: give the loader the name it asks for in a directory of our own.
+    let own = std::env::temp_dir().join(format!("ptxjit-lib-{}", std::process::id()));
+    std::fs::create_dir_all(&own).map_err(|e| format!("{}: {e}", own.display()))?;
+    let link = own.join("libcuda.so.1");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&lib, &link).map_err(|e| format!("{}: {e}", link.display()))?;
+    Ok(own)
+}
+
+/// Runs the program in place of this process; returns only on failure (exit code 2).
+pub fn exec(a: &ExecArgs) -> u8 {
+    use std::os::unix::process::CommandExt;
+    let dir = match library_dir(a.lib_dir.as_deref()) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    if let Err(e) = super::timeout(a.timeout) {
+        return fail(e);
+    }
+    let Some((program, args)) = a.command.split_first() else {
+        return fail("no program to run");
+    };
+    let mut path = OsString::from(&dir);
+    if let Some(old) = std::env::var_os("LD_LIBRARY_PATH").filter(|p| !p.is_empty()) {
+        path.push(":");
+        path.push(old);
+    }
+    let mut cmd = std::process::Command::new(program);
+    cmd.args(args).env("LD_LIBRARY_PATH", path).env(
+        "PTXJIT_ENGINE",
+        match a.engine {
+            EngineArg::Jit => "jit",
+            EngineArg::Interp => "interp",
+        },
+    );
+    if a.memcheck {
+        cmd.env("PTXJIT_MEMCHECK", "1");
+    }
+    if let Some(t) = a.timeout {
+        cmd.env("PTXJIT_TIMEOUT", t.to_string());
+    }
+    if a.trace {
+        cmd.env("PTXJIT_TRACE", "1");
+    }
+    if let Some(cc) = &a.cc {
+        cmd.env("PTXJIT_CC", cc);
+    }
+    let err = cmd.exec();
+    fail(format!(
+        "cannot run {}: {err}",
+        Path::new(program).display()
+    ))
+}
