@@ -33,8 +33,11 @@ pub mod errors;
 pub mod launch;
 pub mod memory;
 pub mod module;
+pub mod proc_address;
+pub mod procs;
 pub mod state;
 pub mod stream;
+mod stubs;
 
 use errors::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -78,7 +81,9 @@ pub fn entry(name: &str, body: impl FnOnce() -> DrvResult) -> CUresult {
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_default();
-            eprintln!("ptxjit: internal error in {name}: {what} (a bug in ptxjit; please report it)");
+            eprintln!(
+                "ptxjit: internal error in {name}: {what} (a bug in ptxjit; please report it)"
+            );
             (CUDA_ERROR_UNKNOWN, None)
         }
     };
