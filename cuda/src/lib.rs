@@ -33,8 +33,11 @@ pub mod errors;
 pub mod launch;
 pub mod memory;
 pub mod module;
+pub mod proc_address;
+pub mod procs;
 pub mod state;
 pub mod stream;
+mod stubs;
 
 use errors::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};

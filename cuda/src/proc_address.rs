@@ -1,0 +1,276 @@
+//! Driver entry point access (`cuGetProcAddress`, CUDA Driver API "Driver Entry Point Access"),
+//! the private export tables (`cuGetExportTable`) and the error strings (`cuGetErrorName`,
+//! `cuGetErrorString`, "Error Handling").
+//!
+//! # How `cuGetProcAddress` chooses
+//! A program asks for a base name (`cuMemAlloc`), the CUDA version whose ABI it was compiled
+//! for, and flags. The table ([`procs::PROCS`], generated from `cudaTypedefs.h`) lists the
+//! ABIs of each function with the version that introduced each; the answer is the newest ABI
+//! at or below the requested version (`cuMemAlloc` at 12000 is `cuMemAlloc_v2`, introduced by
+//! 3.2). With `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM` the ABI's per-thread default
+//! stream twin is chosen when it exists at that version (`cuStreamQuery_ptsz`, from 7.0), and
+//! the ABI itself otherwise, as the driver documents. `CU_GET_PROC_ADDRESS_DEFAULT` means
+//! legacy stream: the per-thread choice is made in the program by cuda.h's
+//! `cuGetProcAddress_v2_ptsz` wrapper, which sets the flag.
+//!
+//! Where the per-thread twin is a stub but the ABI itself is implemented, the ABI is returned:
+//! work runs when it is enqueued, so the legacy and the per-thread default streams behave alike.
+//!
+//! A version above the driver version this library reports still resolves (to the newest ABI):
+//! NVIDIA's driver answers `CUDA_ERROR_INVALID_VALUE` there, but a program built with a newer
+//! toolkit then runs wherever the ABIs it uses are the ones this library knows.
+//!
+//! Misses answer `CUDA_ERROR_NOT_FOUND` with `*pfn = NULL` and the reason in `symbolStatus`:
+//! `CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND` for a name that is no driver function,
+//! `CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT` for a version below the function's first ABI,
+//! or one selecting a legacy symbol this library does not export (the pre-3.2 32-bit
+//! `cuMemAlloc`; see [`procs::LEGACY`]).
+
+use crate::errors::*;
+use crate::procs::{self, Abi};
+use crate::{entry, out, DrvResult, Fail};
+use std::ffi::{c_char, c_int, c_void, CStr};
+
+/// `CUdriverProcAddressQueryResult`: the symbol was found (`CU_GET_PROC_ADDRESS_SUCCESS`).
+pub const CU_GET_PROC_ADDRESS_SUCCESS: c_int = 0;
+/// `CUdriverProcAddressQueryResult`: no driver function has that name.
+pub const CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: c_int = 1;
+/// `CUdriverProcAddressQueryResult`: the function exists, but not at the requested version.
+pub const CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT: c_int = 2;
+
+/// `CUdriverProcAddress_flags`: legacy default stream unless the program asks otherwise.
+pub const CU_GET_PROC_ADDRESS_DEFAULT: u64 = 0;
+/// `CUdriverProcAddress_flags`: the legacy default stream variants.
+pub const CU_GET_PROC_ADDRESS_LEGACY_STREAM: u64 = 1;
+/// `CUdriverProcAddress_flags`: the per-thread default stream variants where they exist.
+pub const CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM: u64 = 2;
+
+/// Why [`resolve`] found nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Miss {
+    /// No driver function has that name (`CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND`).
+    Symbol,
+    /// The function's first ABI is newer than the requested version, or the ABI at that version
+    /// is a legacy symbol this library does not export (`CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT`).
+    Version,
+}
+
+impl Miss {
+    /// The `CUdriverProcAddressQueryResult` value.
+    pub fn status(self) -> c_int {
+        match self {
+            Miss::Symbol => CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND,
+            Miss::Version => CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT,
+        }
+    }
+}
+
+/// The symbol `cuGetProcAddress` answers for base name `name` at `cuda_version`
+/// (`1000 * major + 10 * minor`), with the per-thread default stream variant if `per_thread`,
+/// and its address in this library. See the module documentation for the rules.
+pub fn resolve(
+    name: &str,
+    cuda_version: i32,
+    per_thread: bool,
+) -> Result<(&'static str, *mut c_void), Miss> {
+    let i = procs::PROCS
+        .binary_search_by(|p| p.name.cmp(name))
+        .map_err(|_| Miss::Symbol)?;
+    let abi: &Abi = procs::PROCS[i]
+        .abis
+        .iter()
+        .rev()
+        .find(|a| i64::from(a.version) <= i64::from(cuda_version))
+        .ok_or(Miss::Version)?;
+    if per_thread {
+        if let Some(twin) = &abi.per_thread {
+            let twin_is_stub = !is_hand_written(twin.symbol) && is_hand_written(abi.symbol);
+            if i64::from(twin.version) <= i64::from(cuda_version) && !twin_is_stub {
+                if let Some(f) = procs::address(twin.symbol) {
+                    return Ok((twin.symbol, f));
+                }
+            }
+        }
+    }
+    match procs::address(abi.symbol) {
+        Some(f) => Ok((abi.symbol, f)),
+        None => Err(Miss::Version),
+    }
+}
+
+fn is_hand_written(symbol: &str) -> bool {
+    procs::HAND_WRITTEN.binary_search(&symbol).is_ok()
+}
+
+/// The body shared by both `cuGetProcAddress` ABIs.
+///
+/// # Safety
+/// `symbol` is null or a NUL-terminated string; `pfn` and `status` are null or valid for a write.
+unsafe fn get_proc_address(
+    symbol: *const c_char,
+    pfn: *mut *mut c_void,
+    cuda_version: c_int,
+    flags: u64,
+    status: *mut c_int,
+) -> DrvResult {
+    if symbol.is_null() || pfn.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null symbol or pfn"));
+    }
+    let known = CU_GET_PROC_ADDRESS_LEGACY_STREAM | CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
+    if flags & !known != 0 {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("flags {flags:#x} are not CUdriverProcAddress_flags"),
+        ));
+    }
+    // SAFETY: non-null, and NUL-terminated by the caller's promise.
+    let name = unsafe { CStr::from_ptr(symbol) }.to_string_lossy();
+    let per_thread = flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM != 0;
+    let set_status = |value: c_int| -> DrvResult {
+        if status.is_null() {
+            return Ok(());
+        }
+        // SAFETY: non-null, valid for a write by the caller's promise.
+        unsafe { out(status, value) }
+    };
+    match resolve(&name, cuda_version, per_thread) {
+        Ok((_, f)) => {
+            // SAFETY: non-null (checked above), valid by the caller's promise.
+            unsafe { out(pfn, f)? };
+            set_status(CU_GET_PROC_ADDRESS_SUCCESS)
+        }
+        Err(miss) => {
+            // SAFETY: as above.
+            unsafe { out(pfn, std::ptr::null_mut())? };
+            set_status(miss.status())?;
+            let why = match miss {
+                Miss::Symbol => format!("{name} is no driver API function"),
+                Miss::Version => {
+                    format!("{name} has no exported ABI at CUDA version {cuda_version}")
+                }
+            };
+            Err(Fail::new(CUDA_ERROR_NOT_FOUND, why))
+        }
+    }
+}
+
+/// `cuGetProcAddress` (CUDA 12.0 ABI, `cuGetProcAddress_v2`): the driver function `symbol`
+/// (a base name, `cuMemAlloc`) at ABI version `cudaVersion` with `flags`
+/// (`CUdriverProcAddress_flags`), in `*pfn`; `*symbolStatus` (may be null) says why a lookup
+/// failed. Errors: `CUDA_ERROR_INVALID_VALUE` (null `symbol` or `pfn`, unknown flags),
+/// `CUDA_ERROR_NOT_FOUND` (no such function at that version: `*pfn` is set to null). Needs no
+/// `cuInit`.
+#[no_mangle]
+pub unsafe extern "C" fn cuGetProcAddress_v2(
+    symbol: *const c_char,
+    pfn: *mut *mut c_void,
+    cudaVersion: c_int,
+    flags: u64,
+    symbolStatus: *mut c_int,
+) -> CUresult {
+    // SAFETY: the pointers are the caller's, passed on with the same promise.
+    entry("cuGetProcAddress_v2", || unsafe {
+        get_proc_address(symbol, pfn, cudaVersion, flags, symbolStatus)
+    })
+}
+
+/// `cuGetProcAddress` (CUDA 11.3 ABI): [`cuGetProcAddress_v2`] without `symbolStatus`.
+#[no_mangle]
+pub unsafe extern "C" fn cuGetProcAddress(
+    symbol: *const c_char,
+    pfn: *mut *mut c_void,
+    cudaVersion: c_int,
+    flags: u64,
+) -> CUresult {
+    // SAFETY: the pointers are the caller's, passed on with the same promise.
+    entry("cuGetProcAddress", || unsafe {
+        get_proc_address(symbol, pfn, cudaVersion, flags, std::ptr::null_mut())
+    })
+}
+
+/// `CUuuid`: 16 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CUuuid {
+    pub bytes: [c_char; 16],
+}
+
+/// `cuGetExportTable` (undocumented: the CUDA runtime and NVIDIA's libraries fetch private
+/// function tables by UUID). This library has none: every id answers
+/// `CUDA_ERROR_INVALID_VALUE` with `*ppExportTable = NULL`, so a caller that probes falls back
+/// and one that needs a table fails cleanly.
+#[no_mangle]
+pub unsafe extern "C" fn cuGetExportTable(
+    ppExportTable: *mut *const c_void,
+    pExportTableId: *const CUuuid,
+) -> CUresult {
+    entry("cuGetExportTable", || {
+        if !ppExportTable.is_null() {
+            // SAFETY: non-null, valid for a write by the caller's promise.
+            unsafe { out(ppExportTable, std::ptr::null())? };
+        }
+        if pExportTableId.is_null() {
+            return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null export table id"));
+        }
+        // SAFETY: non-null, points to a CUuuid by the caller's promise.
+        let id = unsafe { pExportTableId.read_unaligned() };
+        let hex: String = id
+            .bytes
+            .iter()
+            .map(|b| format!("{:02x}", *b as u8))
+            .collect();
+        Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("no export table {hex} (ptxjit provides none)"),
+        ))
+    })
+}
+
+/// Writes the name or description of `error` to `*pStr`. Errors: `CUDA_ERROR_INVALID_VALUE`
+/// for a null `pStr` or a number that is no `CUresult` (then `*pStr = NULL`, as the driver does).
+///
+/// # Safety
+/// `p_str` is null or valid for a write.
+unsafe fn error_string(
+    error: CUresult,
+    p_str: *mut *const c_char,
+    pick: fn(&Code) -> &'static CStr,
+) -> DrvResult {
+    if p_str.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null pStr"));
+    }
+    match code(error) {
+        // SAFETY: non-null, valid for a write by the caller's promise.
+        Some(c) => unsafe { out(p_str, pick(c).as_ptr()) },
+        None => {
+            // SAFETY: as above.
+            unsafe { out(p_str, std::ptr::null())? };
+            Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!("{error} is no CUresult"),
+            ))
+        }
+    }
+}
+
+/// `cuGetErrorName`: the name of `error` (`CUDA_ERROR_INVALID_VALUE`) in `*pStr`, a static
+/// NUL-terminated string. Errors: `CUDA_ERROR_INVALID_VALUE` (null `pStr`; unknown code, then
+/// `*pStr = NULL`).
+#[no_mangle]
+pub unsafe extern "C" fn cuGetErrorName(error: CUresult, pStr: *mut *const c_char) -> CUresult {
+    // SAFETY: the pointer is the caller's, passed on with the same promise.
+    entry("cuGetErrorName", || unsafe {
+        error_string(error, pStr, |c| c.c_name)
+    })
+}
+
+/// `cuGetErrorString`: the description of `error` (`invalid argument`) in `*pStr`, a static
+/// NUL-terminated string. Errors: `CUDA_ERROR_INVALID_VALUE` (null `pStr`; unknown code, then
+/// `*pStr = NULL`).
+#[no_mangle]
+pub unsafe extern "C" fn cuGetErrorString(error: CUresult, pStr: *mut *const c_char) -> CUresult {
+    // SAFETY: the pointer is the caller's, passed on with the same promise.
+    entry("cuGetErrorString", || unsafe {
+        error_string(error, pStr, |c| c.c_description)
+    })
+}

@@ -1,0 +1,396 @@
+//! `cuGetProcAddress`, `cuGetExportTable`, `cuGetErrorName` and `cuGetErrorString` as a program
+//! sees them: through the built `libcuda.so` (dlopen + dlsym), comparing each answer with the
+//! address the dynamic linker gives for the symbol NVIDIA's headers name.
+//!
+//! Expected symbols and versions come from NVIDIA's headers (`cudaTypedefs.h`: one
+//! `PFN_<name>_v<version>` typedef per ABI; `cuda.h`: the `#define`s naming each ABI's symbol);
+//! expected error strings from NVIDIA's driver as public logs print them (`NAME: string`), or
+//! from `cuda.h`'s comments where the library falls back to them.
+
+use libloading::Library;
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+const CUDA_SUCCESS: u32 = 0;
+const CUDA_ERROR_INVALID_VALUE: u32 = 1;
+const CUDA_ERROR_NOT_FOUND: u32 = 500;
+const CUDA_ERROR_NOT_SUPPORTED: u32 = 801;
+
+const DEFAULT: u64 = 0;
+const LEGACY_STREAM: u64 = 1;
+const PER_THREAD: u64 = 2;
+
+const STATUS_SUCCESS: c_int = 0;
+const STATUS_SYMBOL_NOT_FOUND: c_int = 1;
+const STATUS_VERSION_NOT_SUFFICIENT: c_int = 2;
+
+type GetProcAddressV2 =
+    unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> u32;
+type GetProcAddress = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64) -> u32;
+type GetErrorString = unsafe extern "C" fn(u32, *mut *const c_char) -> u32;
+type GetExportTable = unsafe extern "C" fn(*mut *const c_void, *const [u8; 16]) -> u32;
+
+/// The `libcuda.so` cargo built with this test (`target/<profile>/deps/`, beside the test
+/// executable; `target/<profile>/libcuda.so` is updated only by `cargo build`).
+fn lib() -> &'static Library {
+    static LIB: OnceLock<Library> = OnceLock::new();
+    LIB.get_or_init(|| {
+        let exe = std::env::current_exe().expect("test executable path");
+        let dir: PathBuf = exe.parent().expect("target/<profile>/deps").into();
+        let path = dir.join("libcuda.so");
+        // SAFETY: our own library; loading it runs no initializers with preconditions.
+        unsafe { Library::new(&path) }.unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    })
+}
+
+/// The address of `symbol` in the library, if it exports it.
+fn dlsym(symbol: &str) -> Option<*mut c_void> {
+    let name = CString::new(symbol).expect("symbol");
+    // SAFETY: the value is only compared, never called or dereferenced.
+    unsafe { lib().get::<*mut c_void>(name.as_bytes_with_nul()) }
+        .ok()
+        .map(|s| *s)
+}
+
+fn func<T: Copy>(symbol: &str) -> T {
+    let name = CString::new(symbol).expect("symbol");
+    // SAFETY: the caller names T as the symbol's C signature from cuda.h.
+    unsafe { *lib().get::<T>(name.as_bytes_with_nul()).expect(symbol) }
+}
+
+/// `cuGetProcAddress_v2(name, &pfn, version, flags, &status)`: (result, pfn, status).
+fn get(name: &str, version: c_int, flags: u64) -> (u32, *mut c_void, c_int) {
+    let f: GetProcAddressV2 = func("cuGetProcAddress_v2");
+    let name = CString::new(name).expect("name");
+    let mut pfn = std::ptr::dangling_mut::<c_void>(); // must be overwritten, also on failure
+    let mut status: c_int = -1;
+    // SAFETY: valid name, pfn and status.
+    let r = unsafe { f(name.as_ptr(), &mut pfn, version, flags, &mut status) };
+    (r, pfn, status)
+}
+
+fn found(symbol: &str) -> (u32, *mut c_void, c_int) {
+    let addr = dlsym(symbol).unwrap_or_else(|| panic!("{symbol} is not exported"));
+    (CUDA_SUCCESS, addr, STATUS_SUCCESS)
+}
+
+#[test]
+fn picks_the_newest_abi_at_or_below_the_version() {
+    // PFN_cuMemAlloc_v2000 (cuMemAlloc, 32-bit) and PFN_cuMemAlloc_v3020 (cuMemAlloc_v2).
+    assert_eq!(get("cuMemAlloc", 12000, DEFAULT), found("cuMemAlloc_v2"));
+    assert_eq!(get("cuMemAlloc", 3020, DEFAULT), found("cuMemAlloc_v2"));
+    // PFN_cuCtxCreate_v3020/_v11040/_v12050: cuCtxCreate_v2, _v3, _v4.
+    assert_eq!(get("cuCtxCreate", 11030, DEFAULT), found("cuCtxCreate_v2"));
+    assert_eq!(get("cuCtxCreate", 11040, DEFAULT), found("cuCtxCreate_v3"));
+    assert_eq!(get("cuCtxCreate", 12050, DEFAULT), found("cuCtxCreate_v4"));
+    // PFN_cuStreamGetCaptureInfo_v10010/_v11030/_v12030, cuda.h: the first is declared only for
+    // the driver's build, so 10.1's ABI is not exported.
+    assert_eq!(
+        get("cuStreamGetCaptureInfo", 11030, DEFAULT),
+        found("cuStreamGetCaptureInfo_v2")
+    );
+    assert_eq!(
+        get("cuStreamGetCaptureInfo", 12030, DEFAULT),
+        found("cuStreamGetCaptureInfo_v3")
+    );
+    // cuda.h: #define cuGraphInstantiate cuGraphInstantiateWithFlags;
+    // cudaTypedefs.h: #define PFN_cuGraphInstantiate PFN_cuGraphInstantiateWithFlags_v11040.
+    assert_eq!(
+        get("cuGraphInstantiate", 12000, DEFAULT),
+        found("cuGraphInstantiateWithFlags")
+    );
+    // PFN_cuGetProcAddress_v11030 (cuGetProcAddress) and _v12000 (cuGetProcAddress_v2).
+    assert_eq!(
+        get("cuGetProcAddress", 12000, DEFAULT),
+        found("cuGetProcAddress_v2")
+    );
+    assert_eq!(
+        get("cuGetProcAddress", 11030, DEFAULT),
+        found("cuGetProcAddress")
+    );
+}
+
+#[test]
+fn a_version_above_the_driver_still_resolves() {
+    assert_eq!(get("cuCtxCreate", 99990, DEFAULT), found("cuCtxCreate_v4"));
+    assert_eq!(
+        get("cuGetErrorName", 13000, DEFAULT),
+        found("cuGetErrorName")
+    );
+}
+
+#[test]
+fn per_thread_default_stream_variants() {
+    // cuda.h: #define cuStreamQuery __CUDA_API_PTSZ(cuStreamQuery);
+    // cudaTypedefs.h: __API_TYPEDEF_PTSZ(PFN_cuStreamQuery, 2000, 7000).
+    assert_eq!(
+        get("cuStreamQuery", 12000, PER_THREAD),
+        found("cuStreamQuery_ptsz")
+    );
+    assert_eq!(get("cuStreamQuery", 12000, DEFAULT), found("cuStreamQuery"));
+    assert_eq!(
+        get("cuStreamQuery", 12000, LEGACY_STREAM),
+        found("cuStreamQuery")
+    );
+    // Before 7.0 there was no per-thread twin: the legacy ABI, as the driver documents.
+    assert_eq!(
+        get("cuStreamQuery", 6050, PER_THREAD),
+        found("cuStreamQuery")
+    );
+    // __API_TYPEDEF_PTDS(PFN_cuMemcpyHtoD, 3020, 7000) and #define cuMemcpyHtoD
+    // __CUDA_API_PTDS(cuMemcpyHtoD_v2).
+    assert_eq!(
+        get("cuMemcpyHtoD", 7000, PER_THREAD),
+        found("cuMemcpyHtoD_v2_ptds")
+    );
+    assert_eq!(
+        get("cuMemcpyHtoD", 3020, PER_THREAD),
+        found("cuMemcpyHtoD_v2")
+    );
+    // A function without a per-thread twin answers its ABI.
+    assert_eq!(get("cuMemAlloc", 12000, PER_THREAD), found("cuMemAlloc_v2"));
+}
+
+#[test]
+fn misses_are_not_found_with_the_reason() {
+    let null = std::ptr::null_mut();
+    assert_eq!(
+        get("cuNoSuchFunction", 12000, DEFAULT),
+        (CUDA_ERROR_NOT_FOUND, null, STATUS_SYMBOL_NOT_FOUND)
+    );
+    // PFN_cuDeviceGetUuid_v9020: nothing before 9.2.
+    assert_eq!(
+        get("cuDeviceGetUuid", 9010, DEFAULT),
+        (CUDA_ERROR_NOT_FOUND, null, STATUS_VERSION_NOT_SUFFICIENT)
+    );
+    // Below 3.2 cuMemAlloc is the 32-bit legacy symbol, which this library does not export.
+    assert_eq!(
+        get("cuMemAlloc", 3000, DEFAULT),
+        (CUDA_ERROR_NOT_FOUND, null, STATUS_VERSION_NOT_SUFFICIENT)
+    );
+    assert_eq!(dlsym("cuMemAlloc"), None);
+    assert_eq!(dlsym("cuCtxDestroy"), None);
+}
+
+#[test]
+fn bad_arguments_are_invalid_value() {
+    let f: GetProcAddressV2 = func("cuGetProcAddress_v2");
+    let name = CString::new("cuInit").expect("name");
+    let mut pfn = std::ptr::null_mut();
+    // SAFETY: null pointers where the API allows checking them.
+    unsafe {
+        assert_eq!(
+            f(
+                std::ptr::null(),
+                &mut pfn,
+                12000,
+                DEFAULT,
+                std::ptr::null_mut()
+            ),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(
+            f(
+                name.as_ptr(),
+                std::ptr::null_mut(),
+                12000,
+                DEFAULT,
+                std::ptr::null_mut()
+            ),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(
+            f(name.as_ptr(), &mut pfn, 12000, 4, std::ptr::null_mut()),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        // symbolStatus may be null.
+        assert_eq!(
+            f(
+                name.as_ptr(),
+                &mut pfn,
+                12000,
+                DEFAULT,
+                std::ptr::null_mut()
+            ),
+            CUDA_SUCCESS
+        );
+    }
+    assert_eq!(Some(pfn), dlsym("cuInit"));
+}
+
+#[test]
+fn the_cuda_11_abi_has_no_status() {
+    let f: GetProcAddress = func("cuGetProcAddress");
+    let name = CString::new("cuMemFree").expect("name");
+    let mut pfn = std::ptr::null_mut();
+    // SAFETY: valid arguments.
+    assert_eq!(
+        unsafe { f(name.as_ptr(), &mut pfn, 12000, DEFAULT) },
+        CUDA_SUCCESS
+    );
+    assert_eq!(Some(pfn), dlsym("cuMemFree_v2"));
+    let name = CString::new("cuMemFreeX").expect("name");
+    // SAFETY: valid arguments.
+    assert_eq!(
+        unsafe { f(name.as_ptr(), &mut pfn, 12000, DEFAULT) },
+        CUDA_ERROR_NOT_FOUND
+    );
+    assert!(pfn.is_null());
+}
+
+/// Every ABI in the table resolves, at its own version, to the exported symbol; every legacy
+/// symbol not written by hand is absent, every other symbol of the table exported.
+#[test]
+fn every_table_symbol_resolves() {
+    use cuda::procs::{HAND_WRITTEN, LEGACY, PROCS};
+    let exported = |s: &str| !LEGACY.contains(&s) || HAND_WRITTEN.contains(&s);
+    let mut checked = 0;
+    for p in PROCS {
+        for abi in p.abis {
+            assert_eq!(
+                dlsym(abi.symbol).is_some(),
+                exported(abi.symbol),
+                "{}",
+                abi.symbol
+            );
+            let v = abi.version as c_int;
+            if exported(abi.symbol) {
+                assert_eq!(
+                    get(p.name, v, DEFAULT),
+                    found(abi.symbol),
+                    "{} at {v}",
+                    p.name
+                );
+                checked += 1;
+            } else {
+                let miss = (
+                    CUDA_ERROR_NOT_FOUND,
+                    std::ptr::null_mut(),
+                    STATUS_VERSION_NOT_SUFFICIENT,
+                );
+                assert_eq!(get(p.name, v, DEFAULT), miss, "{} at {v}", p.name);
+            }
+            if let Some(t) = &abi.per_thread {
+                assert_eq!(
+                    dlsym(t.symbol).is_some(),
+                    exported(t.symbol),
+                    "{}",
+                    t.symbol
+                );
+                // A stub twin of a hand-written ABI yields to the ABI (see proc_address.rs).
+                let yields =
+                    !HAND_WRITTEN.contains(&t.symbol) && HAND_WRITTEN.contains(&abi.symbol);
+                let want = if exported(t.symbol) && !yields {
+                    t.symbol
+                } else {
+                    abi.symbol
+                };
+                if exported(want) {
+                    let v = t.version as c_int;
+                    assert_eq!(get(p.name, v, PER_THREAD), found(want), "{} at {v}", p.name);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    // cuda.h 12.9 has about 440 functions with 540 current symbols.
+    assert!(checked > 500, "{checked}");
+}
+
+#[test]
+fn stubs_answer_not_supported() {
+    // Graphics interop: no CPU counterpart, so a stub whatever else gets implemented.
+    let f: unsafe extern "C" fn() -> u32 = func("cuGraphicsUnregisterResource");
+    // SAFETY: a stub reads no arguments.
+    assert_eq!(unsafe { f() }, CUDA_ERROR_NOT_SUPPORTED);
+}
+
+#[test]
+fn export_tables_are_absent() {
+    let f: GetExportTable = func("cuGetExportTable");
+    let id = [
+        0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d, 0x83, 0x5c, 0xe1, 0x82, 0xaf, 0xf1, 0x99,
+        0x1e,
+    ];
+    let mut table = std::ptr::dangling::<c_void>();
+    // SAFETY: valid pointers; then nulls, which the function checks.
+    unsafe {
+        assert_eq!(f(&mut table, &id), CUDA_ERROR_INVALID_VALUE);
+        assert!(table.is_null());
+        assert_eq!(f(std::ptr::null_mut(), &id), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(f(&mut table, std::ptr::null()), CUDA_ERROR_INVALID_VALUE);
+    }
+}
+
+fn error_string(symbol: &str, code: u32) -> (u32, Option<String>) {
+    let f: GetErrorString = func(symbol);
+    let mut s: *const c_char = c"not written".as_ptr();
+    // SAFETY: valid out pointer.
+    let r = unsafe { f(code, &mut s) };
+    // SAFETY: a static NUL-terminated string when not null.
+    (
+        r,
+        (!s.is_null()).then(|| unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned()),
+    )
+}
+
+#[test]
+fn error_names_and_strings() {
+    let ok = |s: &str| (CUDA_SUCCESS, Some(s.to_string()));
+    // Names: cuda.h's enumerators.
+    assert_eq!(
+        error_string("cuGetErrorName", 1),
+        ok("CUDA_ERROR_INVALID_VALUE")
+    );
+    assert_eq!(error_string("cuGetErrorName", 0), ok("CUDA_SUCCESS"));
+    assert_eq!(
+        error_string("cuGetErrorName", 700),
+        ok("CUDA_ERROR_ILLEGAL_ADDRESS")
+    );
+    assert_eq!(
+        error_string("cuGetErrorName", 999),
+        ok("CUDA_ERROR_UNKNOWN")
+    );
+    // Strings as NVIDIA's driver gives them, from logs of programs on it, e.g. TensorFlow's
+    // "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected" and
+    // CuPy's "CUDADriverError: CUDA_ERROR_INVALID_VALUE: invalid argument".
+    assert_eq!(error_string("cuGetErrorString", 1), ok("invalid argument"));
+    assert_eq!(error_string("cuGetErrorString", 2), ok("out of memory"));
+    assert_eq!(
+        error_string("cuGetErrorString", 100),
+        ok("no CUDA-capable device is detected")
+    );
+    assert_eq!(
+        error_string("cuGetErrorString", 500),
+        ok("named symbol not found")
+    );
+    assert_eq!(
+        error_string("cuGetErrorString", 700),
+        ok("an illegal memory access was encountered")
+    );
+    assert_eq!(
+        error_string("cuGetErrorString", 719),
+        ok("unspecified launch failure")
+    );
+    // Without a public trace of the driver's string: the first sentence of cuda.h's comment.
+    assert_eq!(
+        error_string("cuGetErrorString", 600),
+        ok("This indicates that asynchronous operations issued previously have not completed yet.")
+    );
+    // Not a CUresult: CUDA_ERROR_INVALID_VALUE and a null string, as the driver documents.
+    assert_eq!(
+        error_string("cuGetErrorName", 12345),
+        (CUDA_ERROR_INVALID_VALUE, None)
+    );
+    assert_eq!(
+        error_string("cuGetErrorString", 12345),
+        (CUDA_ERROR_INVALID_VALUE, None)
+    );
+    let f: GetErrorString = func("cuGetErrorString");
+    // SAFETY: a null out pointer, which the function checks.
+    assert_eq!(
+        unsafe { f(1, std::ptr::null_mut()) },
+        CUDA_ERROR_INVALID_VALUE
+    );
+}
