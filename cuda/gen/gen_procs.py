@@ -366,6 +366,12 @@ def scan_hand_written():
                 if m.group(2) in found:
                     fail(f"{m.group(2)} is defined twice")
                 found[m.group(2)] = f"{module}::{m.group(2)}"
+            # `exports! { cuA, cuA_ptsz => fn(...) {...} }` (lib.rs) defines each name listed.
+            for m in re.finditer(r"^exports!\s*\{\s*([\w\s,]+?)\s*=>\s*fn", text, re.M):
+                for name in (n.strip() for n in m.group(1).split(",")):
+                    if name in found:
+                        fail(f"{name} is defined twice")
+                    found[name] = f"{module}::{name}"
     return found
 
 

@@ -51,95 +51,40 @@ stubs! {
     cuCoredumpSetAttribute
     cuCoredumpSetAttributeGlobal
     cuCtxAttach
-    cuCtxCreate_v2
-    cuCtxCreate_v3
-    cuCtxCreate_v4
-    cuCtxDestroy_v2
     cuCtxDetach
     cuCtxDisablePeerAccess
     cuCtxEnablePeerAccess
     cuCtxFromGreenCtx
-    cuCtxGetApiVersion
-    cuCtxGetCacheConfig
-    cuCtxGetCurrent
     cuCtxGetDevResource
-    cuCtxGetDevice
     cuCtxGetExecAffinity
-    cuCtxGetFlags
-    cuCtxGetId
-    cuCtxGetLimit
     cuCtxGetSharedMemConfig
-    cuCtxGetStreamPriorityRange
-    cuCtxPopCurrent_v2
-    cuCtxPushCurrent_v2
     cuCtxRecordEvent
     cuCtxResetPersistingL2Cache
-    cuCtxSetCacheConfig
-    cuCtxSetCurrent
-    cuCtxSetFlags
-    cuCtxSetLimit
     cuCtxSetSharedMemConfig
-    cuCtxSynchronize
     cuCtxWaitEvent
     cuDestroyExternalMemory
     cuDestroyExternalSemaphore
     cuDevResourceGenerateDesc
     cuDevSmResourceSplitByCount
-    cuDeviceCanAccessPeer
-    cuDeviceComputeCapability
-    cuDeviceGet
-    cuDeviceGetAttribute
-    cuDeviceGetByPCIBusId
-    cuDeviceGetCount
     cuDeviceGetDefaultMemPool
     cuDeviceGetDevResource
     cuDeviceGetExecAffinitySupport
     cuDeviceGetGraphMemAttribute
     cuDeviceGetLuid
     cuDeviceGetMemPool
-    cuDeviceGetName
     cuDeviceGetNvSciSyncAttributes
     cuDeviceGetP2PAttribute
-    cuDeviceGetPCIBusId
-    cuDeviceGetProperties
     cuDeviceGetTexture1DLinearMaxWidth
-    cuDeviceGetUuid
-    cuDeviceGetUuid_v2
     cuDeviceGraphMemTrim
-    cuDevicePrimaryCtxGetState
-    cuDevicePrimaryCtxRelease_v2
-    cuDevicePrimaryCtxReset_v2
-    cuDevicePrimaryCtxRetain
-    cuDevicePrimaryCtxSetFlags_v2
     cuDeviceRegisterAsyncNotification
     cuDeviceSetGraphMemAttribute
     cuDeviceSetMemPool
-    cuDeviceTotalMem_v2
     cuDeviceUnregisterAsyncNotification
-    cuDriverGetVersion
-    cuEventCreate
-    cuEventDestroy_v2
-    cuEventElapsedTime
-    cuEventElapsedTime_v2
-    cuEventQuery
-    cuEventRecord
-    cuEventRecordWithFlags
-    cuEventRecordWithFlags_ptsz
-    cuEventRecord_ptsz
-    cuEventSynchronize
     cuExternalMemoryGetMappedBuffer
     cuExternalMemoryGetMappedMipmappedArray
     cuFlushGPUDirectRDMAWrites
-    cuFuncGetAttribute
-    cuFuncGetModule
-    cuFuncGetName
     cuFuncGetParamInfo
-    cuFuncIsLoaded
-    cuFuncLoad
-    cuFuncSetAttribute
     cuFuncSetBlockShape
-    cuFuncSetCacheConfig
-    cuFuncSetSharedMemConfig
     cuFuncSetSharedSize
     cuGraphAddBatchMemOpNode
     cuGraphAddChildGraphNode
@@ -243,46 +188,20 @@ stubs! {
     cuGreenCtxWaitEvent
     cuImportExternalMemory
     cuImportExternalSemaphore
-    cuInit
     cuIpcCloseMemHandle
     cuIpcGetEventHandle
     cuIpcGetMemHandle
     cuIpcOpenEventHandle
     cuIpcOpenMemHandle_v2
-    cuKernelGetAttribute
-    cuKernelGetFunction
-    cuKernelGetLibrary
-    cuKernelGetName
     cuKernelGetParamInfo
-    cuKernelSetAttribute
-    cuKernelSetCacheConfig
     cuLaunch
     cuLaunchCooperativeKernel
     cuLaunchCooperativeKernelMultiDevice
     cuLaunchCooperativeKernel_ptsz
     cuLaunchGrid
     cuLaunchGridAsync
-    cuLaunchHostFunc
-    cuLaunchHostFunc_ptsz
-    cuLaunchKernel
-    cuLaunchKernelEx
-    cuLaunchKernelEx_ptsz
-    cuLaunchKernel_ptsz
-    cuLibraryEnumerateKernels
-    cuLibraryGetGlobal
-    cuLibraryGetKernel
-    cuLibraryGetKernelCount
     cuLibraryGetManaged
-    cuLibraryGetModule
     cuLibraryGetUnifiedFunction
-    cuLibraryLoadData
-    cuLibraryLoadFromFile
-    cuLibraryUnload
-    cuLinkAddData_v2
-    cuLinkAddFile_v2
-    cuLinkComplete
-    cuLinkCreate_v2
-    cuLinkDestroy
     cuLogsCurrent
     cuLogsDumpToFile
     cuLogsDumpToMemory
@@ -291,34 +210,16 @@ stubs! {
     cuMemAddressFree
     cuMemAddressReserve
     cuMemAdvise
-    cuMemAdvise_v2
-    cuMemAllocAsync
-    cuMemAllocAsync_ptsz
     cuMemAllocFromPoolAsync
     cuMemAllocFromPoolAsync_ptsz
-    cuMemAllocHost_v2
-    cuMemAllocManaged
-    cuMemAllocPitch_v2
-    cuMemAlloc_v2
     cuMemBatchDecompressAsync
     cuMemBatchDecompressAsync_ptsz
     cuMemCreate
     cuMemExportToShareableHandle
-    cuMemFreeAsync
-    cuMemFreeAsync_ptsz
-    cuMemFreeHost
-    cuMemFree_v2
     cuMemGetAccess
-    cuMemGetAddressRange_v2
     cuMemGetAllocationGranularity
     cuMemGetAllocationPropertiesFromHandle
     cuMemGetHandleForAddressRange
-    cuMemGetInfo_v2
-    cuMemHostAlloc
-    cuMemHostGetDevicePointer_v2
-    cuMemHostGetFlags
-    cuMemHostRegister_v2
-    cuMemHostUnregister
     cuMemImportFromShareableHandle
     cuMemMap
     cuMemMapArrayAsync
@@ -334,8 +235,6 @@ stubs! {
     cuMemPoolSetAccess
     cuMemPoolSetAttribute
     cuMemPoolTrimTo
-    cuMemPrefetchAsync
-    cuMemPrefetchAsync_ptsz
     cuMemPrefetchAsync_v2
     cuMemPrefetchAsync_v2_ptsz
     cuMemRangeGetAttribute
@@ -344,7 +243,6 @@ stubs! {
     cuMemRetainAllocationHandle
     cuMemSetAccess
     cuMemUnmap
-    cuMemcpy
     cuMemcpy2DAsync_v2
     cuMemcpy2DAsync_v2_ptsz
     cuMemcpy2DUnaligned_v2
@@ -361,8 +259,6 @@ stubs! {
     cuMemcpy3DPeer_ptds
     cuMemcpy3D_v2
     cuMemcpy3D_v2_ptds
-    cuMemcpyAsync
-    cuMemcpyAsync_ptsz
     cuMemcpyAtoA_v2
     cuMemcpyAtoA_v2_ptds
     cuMemcpyAtoD_v2
@@ -375,96 +271,44 @@ stubs! {
     cuMemcpyBatchAsync_ptsz
     cuMemcpyDtoA_v2
     cuMemcpyDtoA_v2_ptds
-    cuMemcpyDtoDAsync_v2
-    cuMemcpyDtoDAsync_v2_ptsz
-    cuMemcpyDtoD_v2
-    cuMemcpyDtoD_v2_ptds
-    cuMemcpyDtoHAsync_v2
-    cuMemcpyDtoHAsync_v2_ptsz
-    cuMemcpyDtoH_v2
-    cuMemcpyDtoH_v2_ptds
     cuMemcpyHtoAAsync_v2
     cuMemcpyHtoAAsync_v2_ptsz
     cuMemcpyHtoA_v2
     cuMemcpyHtoA_v2_ptds
-    cuMemcpyHtoDAsync_v2
-    cuMemcpyHtoDAsync_v2_ptsz
-    cuMemcpyHtoD_v2
-    cuMemcpyHtoD_v2_ptds
-    cuMemcpyPeer
-    cuMemcpyPeerAsync
-    cuMemcpyPeerAsync_ptsz
-    cuMemcpyPeer_ptds
-    cuMemcpy_ptds
-    cuMemsetD16Async
-    cuMemsetD16Async_ptsz
-    cuMemsetD16_v2
-    cuMemsetD16_v2_ptds
     cuMemsetD2D16Async
     cuMemsetD2D16Async_ptsz
-    cuMemsetD2D16_v2
-    cuMemsetD2D16_v2_ptds
     cuMemsetD2D32Async
     cuMemsetD2D32Async_ptsz
-    cuMemsetD2D32_v2
-    cuMemsetD2D32_v2_ptds
     cuMemsetD2D8Async
     cuMemsetD2D8Async_ptsz
-    cuMemsetD2D8_v2
-    cuMemsetD2D8_v2_ptds
-    cuMemsetD32Async
-    cuMemsetD32Async_ptsz
-    cuMemsetD32_v2
-    cuMemsetD32_v2_ptds
-    cuMemsetD8Async
-    cuMemsetD8Async_ptsz
-    cuMemsetD8_v2
-    cuMemsetD8_v2_ptds
     cuMipmappedArrayCreate
     cuMipmappedArrayDestroy
     cuMipmappedArrayGetLevel
     cuMipmappedArrayGetMemoryRequirements
     cuMipmappedArrayGetSparseProperties
     cuModuleEnumerateFunctions
-    cuModuleGetFunction
     cuModuleGetFunctionCount
-    cuModuleGetGlobal_v2
-    cuModuleGetLoadingMode
     cuModuleGetSurfRef
     cuModuleGetTexRef
-    cuModuleLoad
-    cuModuleLoadData
-    cuModuleLoadDataEx
-    cuModuleLoadFatBinary
-    cuModuleUnload
     cuMulticastAddDevice
     cuMulticastBindAddr
     cuMulticastBindMem
     cuMulticastCreate
     cuMulticastGetGranularity
     cuMulticastUnbind
-    cuOccupancyAvailableDynamicSMemPerBlock
-    cuOccupancyMaxActiveBlocksPerMultiprocessor
-    cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
     cuOccupancyMaxActiveClusters
-    cuOccupancyMaxPotentialBlockSize
-    cuOccupancyMaxPotentialBlockSizeWithFlags
     cuOccupancyMaxPotentialClusterSize
     cuParamSetSize
     cuParamSetTexRef
     cuParamSetf
     cuParamSeti
     cuParamSetv
-    cuPointerGetAttribute
-    cuPointerGetAttributes
     cuPointerSetAttribute
     cuProfilerInitialize
     cuProfilerStart
     cuProfilerStop
     cuSignalExternalSemaphoresAsync
     cuSignalExternalSemaphoresAsync_ptsz
-    cuStreamAddCallback
-    cuStreamAddCallback_ptsz
     cuStreamAttachMemAsync
     cuStreamAttachMemAsync_ptsz
     cuStreamBatchMemOp_v2
@@ -475,9 +319,6 @@ stubs! {
     cuStreamBeginCapture_v2_ptsz
     cuStreamCopyAttributes
     cuStreamCopyAttributes_ptsz
-    cuStreamCreate
-    cuStreamCreateWithPriority
-    cuStreamDestroy_v2
     cuStreamEndCapture
     cuStreamEndCapture_ptsz
     cuStreamGetAttribute
@@ -486,33 +327,19 @@ stubs! {
     cuStreamGetCaptureInfo_v2_ptsz
     cuStreamGetCaptureInfo_v3
     cuStreamGetCaptureInfo_v3_ptsz
-    cuStreamGetCtx
-    cuStreamGetCtx_ptsz
     cuStreamGetCtx_v2
     cuStreamGetCtx_v2_ptsz
     cuStreamGetDevice
     cuStreamGetDevice_ptsz
-    cuStreamGetFlags
-    cuStreamGetFlags_ptsz
     cuStreamGetGreenCtx
-    cuStreamGetId
-    cuStreamGetId_ptsz
-    cuStreamGetPriority
-    cuStreamGetPriority_ptsz
     cuStreamIsCapturing
     cuStreamIsCapturing_ptsz
-    cuStreamQuery
-    cuStreamQuery_ptsz
     cuStreamSetAttribute
     cuStreamSetAttribute_ptsz
-    cuStreamSynchronize
-    cuStreamSynchronize_ptsz
     cuStreamUpdateCaptureDependencies
     cuStreamUpdateCaptureDependencies_ptsz
     cuStreamUpdateCaptureDependencies_v2
     cuStreamUpdateCaptureDependencies_v2_ptsz
-    cuStreamWaitEvent
-    cuStreamWaitEvent_ptsz
     cuStreamWaitValue32_v2
     cuStreamWaitValue32_v2_ptsz
     cuStreamWaitValue64_v2

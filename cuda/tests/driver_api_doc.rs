@@ -52,7 +52,20 @@ fn hand_written() -> BTreeSet<String> {
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
                 .collect();
+            if name.is_empty() {
+                continue; // `fn $name` in the `exports!` macro's definition
+            }
             assert!(found.insert(name.clone()), "{name} defined twice");
+        }
+        // `exports! { cuA, cuA_ptsz => fn(...) {...} }` at the start of a line defines each name.
+        for (at, _) in text.match_indices("\nexports! {") {
+            let rest = &text[at + "\nexports! {".len()..];
+            let Some(end) = rest.find("=>") else {
+                continue;
+            };
+            for name in rest[..end].split(',').map(str::trim) {
+                assert!(found.insert(name.to_string()), "{name} defined twice");
+            }
         }
     }
     found
