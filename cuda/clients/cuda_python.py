@@ -1,0 +1,145 @@
+"""cuda-python programs, unmodified, on ptxjit's libcuda.so.1: cuda.bindings (NVRTC to PTX,
+cuModuleLoadData, cuLaunchKernel) and cuda.core (Program -> PTX, launch). Every result is
+compared with numpy. Run: ptxjit exec -- python3 cuda/clients/cuda_python.py
+(also under CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM=1). Ends with 'N passed, M failed'.
+"""
+
+import sys
+import traceback
+
+import numpy as np
+from cuda.bindings import driver, nvrtc
+
+CHECKS = []
+
+
+def check(fn):
+    CHECKS.append(fn)
+    return fn
+
+
+def ok(result):
+    err, *rest = result
+    if isinstance(err, driver.CUresult) and err != driver.CUresult.CUDA_SUCCESS:
+        raise RuntimeError(f"driver error {err}")
+    if isinstance(err, nvrtc.nvrtcResult) and err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
+        raise RuntimeError(f"nvrtc error {err}")
+    return rest[0] if len(rest) == 1 else rest
+
+
+SAXPY = r"""
+extern "C" __global__ void saxpy(float a, const float* x, const float* y, float* out, size_t n)
+{
+    size_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = a * x[i] + y[i];
+}
+"""
+
+
+def nvrtc_ptx(source, name):
+    prog = ok(nvrtc.nvrtcCreateProgram(source.encode(), name.encode(), 0, [], []))
+    opts = [b"--gpu-architecture=compute_80", b"--fmad=false"]
+    err, = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)
+    if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
+        size = ok(nvrtc.nvrtcGetProgramLogSize(prog))
+        log = b" " * size
+        nvrtc.nvrtcGetProgramLog(prog, log)
+        raise RuntimeError(log.decode())
+    size = ok(nvrtc.nvrtcGetPTXSize(prog))
+    ptx = b" " * size
+    ok(nvrtc.nvrtcGetPTX(prog, ptx))
+    return ptx
+
+
+@check
+def bindings_saxpy():
+    ok(driver.cuInit(0))
+    dev = ok(driver.cuDeviceGet(0))
+    name = ok(driver.cuDeviceGetName(64, dev))
+    assert name.startswith(b"ptxjit"), name
+    ctx = ok(driver.cuDevicePrimaryCtxRetain(dev))
+    ok(driver.cuCtxSetCurrent(ctx))
+    ptx = nvrtc_ptx(SAXPY, "saxpy.cu")
+    module = ok(driver.cuModuleLoadData(ptx))
+    kernel = ok(driver.cuModuleGetFunction(module, b"saxpy"))
+    n = 4096
+    rng = np.random.default_rng(5)
+    x = rng.random(n, dtype=np.float32)
+    y = rng.random(n, dtype=np.float32)
+    out = np.zeros(n, dtype=np.float32)
+    nbytes = x.nbytes
+    dx, dy, dout = (ok(driver.cuMemAlloc(nbytes)) for _ in range(3))
+    stream = ok(driver.cuStreamCreate(0))
+    ok(driver.cuMemcpyHtoDAsync(dx, x.ctypes.data, nbytes, stream))
+    ok(driver.cuMemcpyHtoDAsync(dy, y.ctypes.data, nbytes, stream))
+    a = np.array([2.0], dtype=np.float32)
+    args = [a, np.array([int(dx)], dtype=np.uint64), np.array([int(dy)], dtype=np.uint64),
+            np.array([int(dout)], dtype=np.uint64), np.array([n], dtype=np.uint64)]
+    ptrs = np.array([arg.ctypes.data for arg in args], dtype=np.uint64)
+    ok(driver.cuLaunchKernel(kernel, n // 256, 1, 1, 256, 1, 1, 0, stream, ptrs.ctypes.data, 0))
+    ok(driver.cuMemcpyDtoHAsync(out.ctypes.data, dout, nbytes, stream))
+    ok(driver.cuStreamSynchronize(stream))
+    np.testing.assert_array_equal(out, np.float32(2.0) * x + y)  # --fmad=false: no fma
+    for p in (dx, dy, dout):
+        ok(driver.cuMemFree(p))
+    ok(driver.cuStreamDestroy(stream))
+    ok(driver.cuModuleUnload(module))
+
+
+@check
+def bindings_errors():
+    ok(driver.cuInit(0))
+    err, _ = driver.cuModuleLoadData(b"\x7fELF\x02\x01\x01" + b"\0" * 64)
+    assert err == driver.CUresult.CUDA_ERROR_NO_BINARY_FOR_GPU, err
+    err, _ = driver.cuModuleLoadData(b"not ptx at all\0")
+    assert err == driver.CUresult.CUDA_ERROR_INVALID_PTX, err
+    err, name = driver.cuGetErrorName(driver.CUresult.CUDA_ERROR_ILLEGAL_ADDRESS)
+    assert name == b"CUDA_ERROR_ILLEGAL_ADDRESS", name
+
+
+@check
+def core_program_and_launch():
+    from cuda.core import Device, LaunchConfig, Program, ProgramOptions, launch
+
+    dev = Device()
+    dev.set_current()
+    stream = dev.create_stream()
+    src = r"""
+    extern "C" __global__ void scale(int* data, int k, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) data[i] *= k;
+    }
+    """
+    prog = Program(src, code_type="c++", options=ProgramOptions(arch="compute_80"))
+    mod = prog.compile("ptx")
+    kernel = mod.get_kernel("scale")
+    n = 1000
+    host = np.arange(n, dtype=np.int32)
+    buf = dev.allocate(host.nbytes, stream=stream)
+    ok(driver.cuMemcpyHtoD(buf.handle, host.ctypes.data, host.nbytes))
+    launch(stream, LaunchConfig(grid=(n + 127) // 128, block=128), kernel, buf, np.int32(3), np.int32(n))
+    stream.sync()
+    out = np.zeros_like(host)
+    ok(driver.cuMemcpyDtoH(out.ctypes.data, buf.handle, host.nbytes))
+    np.testing.assert_array_equal(out, 3 * host)
+    buf.close(stream)
+
+
+def main():
+    passed = failed = 0
+    for fn in CHECKS:
+        try:
+            fn()
+        except Exception:  # noqa: BLE001 - report every failure and go on
+            failed += 1
+            print(f"FAIL {fn.__name__}")
+            traceback.print_exc()
+        else:
+            passed += 1
+            print(f"PASS {fn.__name__}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
