@@ -38,7 +38,7 @@ extern "C" __global__ void saxpy(float a, const float* x, const float* y, float*
 
 def nvrtc_ptx(source, name):
     prog = ok(nvrtc.nvrtcCreateProgram(source.encode(), name.encode(), 0, [], []))
-    opts = [b"--gpu-architecture=compute_80", b"--fmad=false"]
+    opts = [b"--gpu-architecture=compute_80", b"--fmad=false", b"-default-device"]
     err, = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)
     if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
         size = ok(nvrtc.nvrtcGetProgramLogSize(prog))
@@ -95,6 +95,107 @@ def bindings_errors():
     assert err == driver.CUresult.CUDA_ERROR_INVALID_PTX, err
     err, name = driver.cuGetErrorName(driver.CUresult.CUDA_ERROR_ILLEGAL_ADDRESS)
     assert name == b"CUDA_ERROR_ILLEGAL_ADDRESS", name
+
+
+TEX = r"""
+extern "C" __global__ void sample(cudaTextureObject_t tex, const float2* at, float* out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = tex2D<float>(tex, at[i].x, at[i].y);
+}
+extern "C" __global__ void fill(cudaSurfaceObject_t surf, int w, int h)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x < w && y < h) surf2Dwrite(float(100 * y + x), surf, x * 4, y);
+}
+"""
+
+
+def bilinear(img, x, y):
+    """CUDA's linear filtering with clamp-to-edge (Programming Guide, texture fetching):
+    the weights here are multiples of 1/4, exact in the hardware's 8-bit fractions."""
+    h, w = img.shape
+    xb, yb = x - 0.5, y - 0.5
+    i, j = int(np.floor(xb)), int(np.floor(yb))
+    a, b = xb - i, yb - j
+    t = lambda r, c: img[min(max(r, 0), h - 1), min(max(c, 0), w - 1)]
+    return ((1 - a) * (1 - b) * t(j, i) + a * (1 - b) * t(j, i + 1)
+            + (1 - a) * b * t(j + 1, i) + a * b * t(j + 1, i + 1))
+
+
+@check
+def texture_object_over_array_and_surface_write():
+    ok(driver.cuInit(0))
+    ctx = ok(driver.cuDevicePrimaryCtxRetain(ok(driver.cuDeviceGet(0))))
+    ok(driver.cuCtxSetCurrent(ctx))
+    module = ok(driver.cuModuleLoadData(nvrtc_ptx(TEX, "tex.cu")))
+    sample = ok(driver.cuModuleGetFunction(module, b"sample"))
+    fill = ok(driver.cuModuleGetFunction(module, b"fill"))
+    w, h = 8, 6
+    img = (np.arange(w * h, dtype=np.float32) * 0.5).reshape(h, w)
+
+    desc = driver.CUDA_ARRAY3D_DESCRIPTOR()
+    desc.Width, desc.Height, desc.Depth = w, h, 0
+    desc.Format = driver.CUarray_format.CU_AD_FORMAT_FLOAT
+    desc.NumChannels = 1
+    desc.Flags = 2  # CUDA_ARRAY3D_SURFACE_LDST
+    arr = ok(driver.cuArray3DCreate(desc))
+    cp = driver.CUDA_MEMCPY2D()
+    cp.srcMemoryType = driver.CUmemorytype.CU_MEMORYTYPE_HOST
+    cp.srcHost = img.ctypes.data
+    cp.srcPitch = w * 4
+    cp.dstMemoryType = driver.CUmemorytype.CU_MEMORYTYPE_ARRAY
+    cp.dstArray = arr
+    cp.WidthInBytes, cp.Height = w * 4, h
+    ok(driver.cuMemcpy2D(cp))
+
+    res = driver.CUDA_RESOURCE_DESC()
+    res.resType = driver.CUresourcetype.CU_RESOURCE_TYPE_ARRAY
+    res.res.array.hArray = arr
+    tdesc = driver.CUDA_TEXTURE_DESC()
+    tdesc.addressMode = [driver.CUaddress_mode.CU_TR_ADDRESS_MODE_CLAMP] * 3
+    tdesc.filterMode = driver.CUfilter_mode.CU_TR_FILTER_MODE_LINEAR
+    tex = ok(driver.cuTexObjectCreate(res, tdesc, None))
+
+    coords = np.array([(x + 0.25 * fx, y + 0.25 * fy) for x in range(-1, w + 1)
+                       for y in range(-1, h + 1) for fx in range(4) for fy in range(4)],
+                      dtype=np.float32)
+    n = len(coords)
+    want = np.array([bilinear(img, x, y) for x, y in coords], dtype=np.float32)
+    dat = ok(driver.cuMemAlloc(coords.nbytes))
+    dout = ok(driver.cuMemAlloc(4 * n))
+    ok(driver.cuMemcpyHtoD(dat, coords.ctypes.data, coords.nbytes))
+    args = [np.array([int(tex)], dtype=np.uint64), np.array([int(dat)], dtype=np.uint64),
+            np.array([int(dout)], dtype=np.uint64), np.array([n], dtype=np.int32)]
+    ptrs = np.array([a.ctypes.data for a in args], dtype=np.uint64)
+    ok(driver.cuLaunchKernel(sample, (n + 127) // 128, 1, 1, 128, 1, 1, 0, 0, ptrs.ctypes.data, 0))
+    got = np.zeros(n, dtype=np.float32)
+    ok(driver.cuMemcpyDtoH(got.ctypes.data, dout, 4 * n))
+    np.testing.assert_array_equal(got, want)
+
+    # A surface write into the same array, read back through a 2D copy.
+    sres = driver.CUDA_RESOURCE_DESC()
+    sres.resType = driver.CUresourcetype.CU_RESOURCE_TYPE_ARRAY
+    sres.res.array.hArray = arr
+    surf = ok(driver.cuSurfObjectCreate(sres))
+    args = [np.array([int(surf)], dtype=np.uint64), np.array([w], dtype=np.int32),
+            np.array([h], dtype=np.int32)]
+    ptrs = np.array([a.ctypes.data for a in args], dtype=np.uint64)
+    ok(driver.cuLaunchKernel(fill, 1, h, 1, 32, 1, 1, 0, 0, ptrs.ctypes.data, 0))
+    back = np.zeros((h, w), dtype=np.float32)
+    cp = driver.CUDA_MEMCPY2D()
+    cp.srcMemoryType = driver.CUmemorytype.CU_MEMORYTYPE_ARRAY
+    cp.srcArray = arr
+    cp.dstMemoryType = driver.CUmemorytype.CU_MEMORYTYPE_HOST
+    cp.dstHost = back.ctypes.data
+    cp.dstPitch = w * 4
+    cp.WidthInBytes, cp.Height = w * 4, h
+    ok(driver.cuMemcpy2D(cp))
+    ys, xs = np.mgrid[0:h, 0:w]
+    np.testing.assert_array_equal(back, (100 * ys + xs).astype(np.float32))
+    ok(driver.cuTexObjectDestroy(tex))
+    ok(driver.cuSurfObjectDestroy(surf))
+    ok(driver.cuArrayDestroy(arr))
 
 
 @check

@@ -38,6 +38,7 @@ pub mod procs;
 pub mod state;
 pub mod stream;
 mod stubs;
+pub mod texture;
 
 use errors::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};

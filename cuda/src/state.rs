@@ -23,6 +23,7 @@ pub enum Kind {
     Stream = 4,
     Event = 5,
     Link = 6,
+    Array = 7,
 }
 
 /// A context (`CUcontext`). All contexts share the device's memory and modules' data, as
@@ -134,6 +135,8 @@ pub struct Driver {
     pub streams: HashMap<u64, StreamState>,
     pub events: HashMap<u64, EventState>,
     pub links: HashMap<u64, LinkState>,
+    /// CUDA arrays (`CUarray`).
+    pub arrays: HashMap<u64, crate::texture::ArrayState>,
     /// Page-locked host allocations (`cuMemHostAlloc`, `cuMemAllocHost`): address → (bytes,
     /// flags). They live in the device arena, so they are mapped for kernels at the same
     /// address.
@@ -180,6 +183,7 @@ pub fn init() -> DrvResult {
             streams: HashMap::new(),
             events: HashMap::new(),
             links: HashMap::new(),
+            arrays: HashMap::new(),
             host_allocs: BTreeMap::new(),
             managed: BTreeMap::new(),
             registered: BTreeMap::new(),

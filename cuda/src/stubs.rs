@@ -32,11 +32,6 @@ macro_rules! stubs {
 }
 
 stubs! {
-    cuArray3DCreate_v2
-    cuArray3DGetDescriptor_v2
-    cuArrayCreate_v2
-    cuArrayDestroy
-    cuArrayGetDescriptor_v2
     cuArrayGetMemoryRequirements
     cuArrayGetPlane
     cuArrayGetSparseProperties
@@ -243,38 +238,20 @@ stubs! {
     cuMemRetainAllocationHandle
     cuMemSetAccess
     cuMemUnmap
-    cuMemcpy2DAsync_v2
-    cuMemcpy2DAsync_v2_ptsz
-    cuMemcpy2DUnaligned_v2
-    cuMemcpy2DUnaligned_v2_ptds
-    cuMemcpy2D_v2
-    cuMemcpy2D_v2_ptds
-    cuMemcpy3DAsync_v2
-    cuMemcpy3DAsync_v2_ptsz
     cuMemcpy3DBatchAsync
     cuMemcpy3DBatchAsync_ptsz
     cuMemcpy3DPeer
     cuMemcpy3DPeerAsync
     cuMemcpy3DPeerAsync_ptsz
     cuMemcpy3DPeer_ptds
-    cuMemcpy3D_v2
-    cuMemcpy3D_v2_ptds
     cuMemcpyAtoA_v2
     cuMemcpyAtoA_v2_ptds
-    cuMemcpyAtoD_v2
-    cuMemcpyAtoD_v2_ptds
     cuMemcpyAtoHAsync_v2
     cuMemcpyAtoHAsync_v2_ptsz
-    cuMemcpyAtoH_v2
-    cuMemcpyAtoH_v2_ptds
     cuMemcpyBatchAsync
     cuMemcpyBatchAsync_ptsz
-    cuMemcpyDtoA_v2
-    cuMemcpyDtoA_v2_ptds
     cuMemcpyHtoAAsync_v2
     cuMemcpyHtoAAsync_v2_ptsz
-    cuMemcpyHtoA_v2
-    cuMemcpyHtoA_v2_ptds
     cuMemsetD2D16Async
     cuMemsetD2D16Async_ptsz
     cuMemsetD2D32Async
@@ -348,8 +325,6 @@ stubs! {
     cuStreamWriteValue32_v2_ptsz
     cuStreamWriteValue64_v2
     cuStreamWriteValue64_v2_ptsz
-    cuSurfObjectCreate
-    cuSurfObjectDestroy
     cuSurfObjectGetResourceDesc
     cuSurfRefGetArray
     cuSurfRefSetArray
@@ -357,8 +332,6 @@ stubs! {
     cuTensorMapEncodeIm2colWide
     cuTensorMapEncodeTiled
     cuTensorMapReplaceAddress
-    cuTexObjectCreate
-    cuTexObjectDestroy
     cuTexObjectGetResourceDesc
     cuTexObjectGetResourceViewDesc
     cuTexObjectGetTextureDesc

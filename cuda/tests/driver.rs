@@ -118,10 +118,12 @@ fn saxpy_through_the_driver_api() {
         buf[8..16].copy_from_slice(&dx.to_le_bytes());
         buf[16..24].copy_from_slice(&dy.to_le_bytes());
         let mut size = buf.len();
+        // CU_LAUNCH_PARAM_BUFFER_POINTER (1), …_SIZE (2), …_END (0) as pointers.
+        let key = |k: usize| std::ptr::without_provenance_mut::<c_void>(k);
         let mut extra = [
-            1usize as *mut c_void,
+            key(1),
             buf.as_mut_ptr().cast(),
-            2usize as *mut c_void,
+            key(2),
             (&mut size as *mut usize).cast(),
             null_mut(),
         ];
