@@ -196,7 +196,7 @@ def two_dimensional_grid():
 
 
 def main():
-    print("device:", cuda.get_current_device().name)
+    print("device:", getattr(cuda.get_current_device(), "name", "numba CUDA simulator"))
     passed = failed = 0
     for fn in CHECKS:
         try:
