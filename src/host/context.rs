@@ -16,12 +16,12 @@
 //!            &Default::default()).unwrap();
 //! ```
 
+use crate::ir::{self, ParamKind, SrcLoc};
+use crate::ptx::span::SourceMap;
 use crate::runtime::env::{FaultKind, FaultRecord};
 use crate::runtime::launch::{run_grid, LaunchDims, LaunchFailure, LaunchInput, Sites, WarpEngine};
 use crate::runtime::memory::{DeviceMemory, DevicePtr};
 use crate::runtime::texture::{ResourceDesc, TextureDesc};
-use crate::ir::{self, ParamKind, SrcLoc};
-use crate::ptx::span::SourceMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

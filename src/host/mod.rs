@@ -9,9 +9,9 @@
 
 mod context;
 
+pub use crate::runtime::launch::LaunchDims;
+pub use crate::runtime::memory::DevicePtr;
 pub use context::{
     front_end, CompiledKernel, Context, Engine, Error, FaultReport, Kernel, KernelArg,
     LaunchOptions, LaunchReport, Module,
 };
-pub use crate::runtime::launch::LaunchDims;
-pub use crate::runtime::memory::DevicePtr;

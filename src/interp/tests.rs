@@ -1,8 +1,8 @@
 //! Interpreter tests: small PTX kernels with hand-computed expectations (never taken from an
 //! engine), run through the whole host API.
 
-use crate::runtime::env::FaultKind;
 use crate::host::{Context, DevicePtr, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
+use crate::runtime::env::FaultKind;
 
 const HEADER: &str = ".version 7.0\n.target sm_80\n.address_size 64\n";
 
@@ -792,8 +792,8 @@ fn endless_loop_times_out() {
 /// A destroyed texture object's handle, passed to a kernel, faults instead of reading.
 #[test]
 fn stale_texture_handle_faults() {
-    use crate::runtime::texture::{ChannelFormat, ChannelType, ResourceDesc, ResourceKind};
     use crate::host::{Context, Engine, Error, KernelArg, LaunchDims};
+    use crate::runtime::texture::{ChannelFormat, ChannelType, ResourceDesc, ResourceKind};
     let ptx = ".version 7.0\n.target sm_80\n.address_size 64\n\
         .visible .entry k(.param .u64 t, .param .u64 o) {\n\
         .reg .f32 %f<6>; .reg .b64 %rd<3>;\n\
