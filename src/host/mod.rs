@@ -8,6 +8,7 @@
 //! crate of this workspace) — is a client of this layer, so CUDA's semantics live here once.
 
 mod context;
+mod kernel_name;
 
 pub use crate::runtime::launch::LaunchDims;
 pub use crate::runtime::memory::DevicePtr;
