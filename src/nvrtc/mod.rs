@@ -518,7 +518,7 @@ fn relocate(line: &str) -> Option<String> {
     let (head, rest) = line.split_once("): ")?;
     let open = head.rfind('(')?;
     let (file, num) = (&head[..open], &head[open + 1..]);
-    if file.is_empty() || file.starts_with(' ') || num.is_empty() {
+    if file.is_empty() || file.starts_with(' ') || file.ends_with(' ') || num.is_empty() {
         return None;
     }
     if !num.bytes().all(|b| b.is_ascii_digit()) {
