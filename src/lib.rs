@@ -4,6 +4,7 @@
 //! an engine: the JIT ([`jit`], Cranelift, one native call runs a warp) or the reference
 //! interpreter ([`interp`]), both over the shared [`runtime`] (memory, launch, faults). The
 //! host API ([`host`]: contexts, memory, modules, launches) sits above all of them.
+//! [`nvrtc`] turns CUDA C++ into PTX with NVIDIA's NVRTC, loaded at run time when present.
 
 pub mod analysis;
 pub mod case;
@@ -15,5 +16,6 @@ pub mod interp;
 pub mod ir;
 pub mod jit;
 pub mod lower;
+pub mod nvrtc;
 pub mod ptx;
 pub mod runtime;

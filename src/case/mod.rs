@@ -99,7 +99,8 @@ pub struct Expected {
 /// any engine, from identical inputs.
 #[derive(Clone, Debug)]
 pub struct Prepared {
-    /// The PTX file's path as messages show it (`file:line:col`).
+    /// The PTX file's path as messages show it (`file:line:col`; for a `.cu` file, the
+    /// cache file of its PTX).
     pub ptx_name: String,
     pub ptx_text: String,
     /// Initial contents, in declaration (allocation) order.
@@ -267,10 +268,9 @@ impl Case {
     /// Read the PTX and every data file, and materialise every buffer and expectation.
     pub fn prepare(&self) -> Result<Prepared, CaseError> {
         let s = &self.spec;
-        let ptx_path = self.ptx_path();
-        let ptx_name = ptx_path.display().to_string();
-        let ptx_text = std::fs::read_to_string(&ptx_path)
-            .map_err(|e| self.err("ptx", format!("cannot read {ptx_name}: {e}")))?;
+        // PTX as it is, or a `.cu` file compiled by NVRTC (cached).
+        let (ptx_name, ptx_text) =
+            crate::nvrtc::read_ptx(&self.ptx_path()).map_err(|e| self.err("ptx", e))?;
         let mut buffers = Vec::with_capacity(s.buffers.len());
         for (name, b) in &s.buffers {
             let bytes = data::materialize(b.dtype, b.len, b.init.as_ref(), &self.dir)

@@ -1,5 +1,6 @@
 //! The `ptxjit` command line: `run` (a case file or an ad-hoc launch), `check` (interpreter vs
-//! JIT, bit for bit), `dump` (IR / AST) and `fuzz` (differential fuzzing, [`crate::fuzz::cli`]).
+//! JIT, bit for bit), `dump` (IR / AST), `compile` (CUDA C++ to PTX with NVRTC,
+//! [`crate::nvrtc`]) and `fuzz` (differential fuzzing, [`crate::fuzz::cli`]).
 //! `src/main.rs` only calls [`main`].
 //!
 //! Exit codes: 0 success (every expectation passed), 1 a mismatch (or, for `check`, a
@@ -8,6 +9,7 @@
 
 mod adhoc;
 mod check;
+mod compile;
 mod dump;
 mod exec;
 mod output;
@@ -34,6 +36,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Print the verified IR (--ir) or the parsed AST (--ast) of a PTX file.
     Dump(DumpArgs),
+    /// Compile CUDA C++ (a .cu file) to PTX with NVIDIA's NVRTC (from the pip wheel
+    /// nvidia-cuda-nvrtc-cu12, loaded at run time).
+    Compile(CompileArgs),
     /// Differential fuzzing: random kernels on the interpreter and the JIT, compared bit for
     /// bit; a failure is shrunk and written as a regression case.
     Fuzz(crate::fuzz::cli::FuzzArgs),
@@ -111,8 +116,8 @@ pub struct RunArgs {
     /// Write a u8 (or f32 in [0, 1]) buffer as a PNG image (repeatable); CHANNELS is 1 to 4.
     #[arg(long, value_name = "NAME=PATH:WIDTHxHEIGHTxCHANNELS")]
     pub png: Vec<String>,
-    /// Ad-hoc launch: the PTX file.
-    #[arg(long, value_name = "FILE.ptx", help_heading = "Ad-hoc launch")]
+    /// Ad-hoc launch: the PTX file, or a CUDA C++ file (.cu) to compile with NVRTC (cached).
+    #[arg(long, value_name = "FILE.ptx|FILE.cu", help_heading = "Ad-hoc launch")]
     pub ptx: Option<PathBuf>,
     /// Ad-hoc launch: the kernel (entry) name.
     #[arg(
@@ -186,9 +191,62 @@ pub struct DumpArgs {
     pub file: PathBuf,
 }
 
+/// `ptxjit compile`.
+#[derive(Args, Debug)]
+#[command(after_help = COMPILE_HELP)]
+pub struct CompileArgs {
+    /// The CUDA C++ source.
+    #[arg(value_name = "KERNEL.cu")]
+    pub source: PathBuf,
+    /// Where to write the PTX (default: KERNEL.ptx beside the source; - for stdout).
+    #[arg(short = 'o', value_name = "FILE.ptx")]
+    pub output: Option<PathBuf>,
+    /// The virtual GPU architecture the PTX is for.
+    #[arg(long, value_name = "compute_XY", default_value = "compute_80")]
+    pub arch: String,
+    /// Emit line information (.file/.loc directives); also spelled -lineinfo.
+    #[arg(long)]
+    pub lineinfo: bool,
+    /// Add a directory to the include path (repeatable; searched first).
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a macro (repeatable).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// Further NVRTC options, passed as they are (after --), e.g. -- --device-int128.
+    #[arg(last = true, value_name = "NVRTC_OPTION")]
+    pub nvrtc: Vec<String>,
+}
+
+const COMPILE_HELP: &str = "\
+NVRTC: libnvrtc.so.12 from PTXJIT_NVRTC=/path/to/libnvrtc.so.12, or else from the active Python
+environment ($VIRTUAL_ENV, then python3's sys.path), where these install it and the headers:
+  python3 -m pip install nvidia-cuda-nvrtc-cu12 nvidia-cuda-runtime-cu12 nvidia-cuda-cccl-cu12
+Options given to NVRTC: --gpu-architecture=ARCH -default-device --std=c++17, the -D and -I
+options, then -I for the source's directory, CCCL's headers (CUB, Thrust, libcu++) and the CUDA
+runtime's (cooperative_groups.h, cuda_fp16.h, ...); <assert.h> and <cassert> are provided.
+Errors print NVRTC's log (file:line: error: ...) and exit with code 2.
+`ptxjit run` compiles a .cu file given as the case's ptx or as --ptx the same way (default
+options), caching the PTX in $PTXJIT_CACHE_DIR, $XDG_CACHE_HOME/ptxjit or ~/.cache/ptxjit.";
+
+/// NVRTC spells some options with one dash (`-lineinfo`); clap takes `--lineinfo`. Rewrite
+/// those before the first `--` (after it, options go to NVRTC as they are).
+fn nvcc_style(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let mut passthrough = false;
+    args.map(|a| {
+        passthrough |= a == "--";
+        if !passthrough && a == "-lineinfo" {
+            "--lineinfo".into()
+        } else {
+            a
+        }
+    })
+    .collect()
+}
+
 /// Parse the command line and run it; the process exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(nvcc_style(std::env::args_os())) {
         Ok(c) => c,
         Err(e) => {
             // Help and --version exit 0; usage errors exit 2 with clap's message.
@@ -217,6 +275,7 @@ pub fn run_command(cmd: Command) -> u8 {
         Command::Run(a) => run::run(&a),
         Command::Check(a) => check::check(&a),
         Command::Dump(a) => dump::dump(&a),
+        Command::Compile(a) => compile::compile(&a),
         Command::Fuzz(a) => crate::fuzz::cli::run(&a),
         Command::Exec(a) => exec::exec(&a),
         Command::Coverage => {

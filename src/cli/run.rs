@@ -15,11 +15,12 @@ pub fn run(a: &RunArgs) -> u8 {
     // With --json, stdout is one JSON object: device printf output goes to stderr.
     crate::runtime::printf::set_output_to_stderr(a.json);
     let case = match &a.case {
-        Some(path) if path.extension().is_some_and(|e| e == "ptx") => {
+        Some(path) if path.extension().is_some_and(|e| e == "ptx" || e == "cu") => {
             Err(CaseError::Case(format!(
-                "{} is a PTX file, not a case file: run it with --ptx {} --kernel NAME --grid .. \
+                "{} is a {} file, not a case file: run it with --ptx {} --kernel NAME --grid .. \
              --block .. --arg .. (see ptxjit run --help), or write a case file",
                 path.display(),
+                kernel_file_kind(path),
                 path.display()
             )))
         }
@@ -75,6 +76,15 @@ pub fn run(a: &RunArgs) -> u8 {
         }
     }
     report(a, &r)
+}
+
+/// `PTX` or `CUDA C++`, for a kernel file given where a case file goes.
+fn kernel_file_kind(path: &std::path::Path) -> &'static str {
+    if crate::nvrtc::is_cuda_source(path) {
+        "CUDA C++"
+    } else {
+        "PTX"
+    }
 }
 
 /// `--dump` / `--png` requests, each naming a buffer of the case.

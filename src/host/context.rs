@@ -232,6 +232,14 @@ pub enum Error {
         file: String,
         available: String,
     },
+    /// A kernel name that several entries match (`transpose` for `transpose<float>` and
+    /// `transpose<double>`); its kind is `unknown_kernel`.
+    #[error("kernel name '{name}' is ambiguous in {file}: it matches {candidates}; give the mangled name or the demangled one with its template or parameter list")]
+    AmbiguousKernel {
+        name: String,
+        file: String,
+        candidates: String,
+    },
     /// Wrong number or types of kernel arguments.
     #[error("{0}")]
     Argument(String),
@@ -269,7 +277,7 @@ impl Error {
             Error::Parse(_) => "parse",
             Error::Unsupported(_) => "unsupported",
             Error::Invalid(_) => "invalid",
-            Error::UnknownKernel { .. } => "unknown_kernel",
+            Error::UnknownKernel { .. } | Error::AmbiguousKernel { .. } => "unknown_kernel",
             Error::Argument(_) => "argument",
             Error::LaunchConfig(_) => "launch_config",
             Error::Memory(_) => "memory",
@@ -456,28 +464,36 @@ impl Module {
             .map(|(_, p, s)| (*p, *s))
     }
 
-    /// The kernel named `name`. Errors: [`Error::UnknownKernel`] listing the kernels there are.
+    /// The kernel named `name`: its entry name as the PTX spells it (mangled or `extern "C"`),
+    /// or a demangled C++ name with or without its parameter list (`transpose<float>`,
+    /// `ns::scale(float*, int)`; the rules are in `host/kernel_name.rs`). Errors:
+    /// [`Error::UnknownKernel`] listing the kernels there are, [`Error::AmbiguousKernel`]
+    /// listing the kernels a name matches.
     pub fn kernel(&self, name: &str) -> Result<Kernel, Error> {
-        match self.kernels.iter().find(|k| k.name == name) {
-            Some(k) => Ok(Kernel {
+        let entries: Vec<&str> = self.kernels.iter().map(|k| k.name.as_str()).collect();
+        let list = |ix: &mut dyn Iterator<Item = usize>| {
+            ix.map(|i| super::kernel_name::describe(entries[i]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match super::kernel_name::find(&entries, name) {
+            Ok(i) => Ok(Kernel {
                 module_file: self.file.clone(),
-                compiled: k.clone(),
+                compiled: self.kernels[i].clone(),
                 symbols: self.symbols.clone(),
             }),
-            None => Err(Error::UnknownKernel {
+            Err(super::kernel_name::Miss::Ambiguous(hits)) => Err(Error::AmbiguousKernel {
                 name: name.to_string(),
                 file: self.file.clone(),
-                available: if self.kernels.is_empty() {
+                candidates: list(&mut hits.into_iter()),
+            }),
+            Err(super::kernel_name::Miss::None) => Err(Error::UnknownKernel {
+                name: name.to_string(),
+                file: self.file.clone(),
+                available: if entries.is_empty() {
                     "the module has no .entry kernels".to_string()
                 } else {
-                    format!(
-                        "kernels: {}",
-                        self.kernels
-                            .iter()
-                            .map(|k| k.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
+                    format!("kernels: {}", list(&mut (0..entries.len())))
                 },
             }),
         }

@@ -9,6 +9,7 @@
 
 mod context;
 pub mod image;
+mod kernel_name;
 
 pub use crate::runtime::launch::LaunchDims;
 pub use crate::runtime::memory::DevicePtr;

@@ -1,6 +1,6 @@
 // Half-precision, 16-bit and vector atomics from 1024 threads on all cores at once, and the
 // subnormal rule of atom.add.f32 (flushed on global memory, kept on shared memory: PTX ISA
-// "atom"). nvrtc.py atomic_half.cu -- --gpu-architecture=compute_90 -I<cuda_runtime>/include
+// "atom"). ptxjit compile atomic_half.cu --arch compute_90
 // (float4 atomicAdd needs sm_90; cuda_fp16.h is in the nvidia-cuda-runtime-cu12 wheel).
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>

@@ -1,6 +1,6 @@
 // FP8 conversions as CUDA code writes them (cuda_fp8.h): pairs of floats to e4m3x2 and e5m2x2
 // with saturation to the largest finite value, and back to half2. Compiled for compute_90:
-// nvrtc.py fp8.cu -- --gpu-architecture=compute_90 -I<nvidia-cuda-runtime-cu12>/include
+// ptxjit compile fp8.cu --arch compute_90 (cuda_fp8.h is in the nvidia-cuda-runtime-cu12 wheel)
 #include <cuda_fp8.h>
 
 extern "C" __global__ void fp8(const float2* x, unsigned short* e4, unsigned short* e5,

@@ -3,8 +3,7 @@
 // 9.7.10.3). ptxjit's textures are always resident, so every flag must come back true; the
 // texels are those of an ordinary linear-filtered fetch.
 // The sparse overloads are behind __NV_TEX_SPARSE in CUDA's headers; the PTX was generated with
-//   nvrtc.py tex_resident.cu -- --gpu-architecture=compute_80 -default-device \
-//       -I<site-packages>/nvidia/cuda_runtime/include -D__NV_TEX_SPARSE=1
+//   ptxjit compile tex_resident.cu -D__NV_TEX_SPARSE=1
 #include <cuda_runtime.h>
 
 extern "C" __global__ void tex_resident(cudaTextureObject_t t, const float* xs, const float* ys,

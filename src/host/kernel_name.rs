@@ -1,0 +1,205 @@
+//! Which kernel of a module a name means ([`super::Module::kernel`], `cuModuleGetFunction`,
+//! case files' `kernel`, `ptxjit run --kernel`).
+//!
+//! A module's `.entry` names are what the compiler wrote: the plain name of an `extern "C"`
+//! kernel, or a C++ name mangled by the Itanium ABI (`_Z9transposeIfEvPT_PKS0_ii`). A name
+//! is looked up in these steps; the first step with a match decides, and a step that matches
+//! more than one kernel is an error listing them:
+//! 1. the entry name exactly (mangled or `extern "C"`);
+//! 2. the demangled name (by `cpp_demangle`), with or without its return type:
+//!    `void transpose<float>(float*, float const*, int, int)`, `ns::scale(float*, int)`;
+//! 3. the demangled name without its parameter list: `transpose<float>`, `ns::scale`;
+//! 4. that name without the template arguments of its last part: `transpose`.
+//!
+//! Steps 2 to 4 ignore white space (`float *` is `float*`, `a<b<c> >` is `a<b<c>>`) but
+//! otherwise take the name as the demangler writes it (`float const*`, not `const float*`).
+
+use cpp_demangle::{DemangleOptions, Symbol};
+
+/// The outcome of a lookup that found no single kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Miss {
+    /// No kernel has the name.
+    None,
+    /// These kernels (indices into the entry names) all have it.
+    Ambiguous(Vec<usize>),
+}
+
+/// The forms of one entry name that steps 2 to 4 compare against (white space removed).
+struct Forms {
+    full: Option<String>,
+    no_return: Option<String>,
+    no_params: Option<String>,
+    no_template: Option<String>,
+}
+
+fn forms(entry: &str) -> Forms {
+    let demangle = |o: DemangleOptions| {
+        Symbol::new(entry)
+            .ok()?
+            .demangle_with_options(&o)
+            .ok()
+            .map(|s| squash(&s))
+    };
+    let none = || Forms {
+        full: None,
+        no_return: None,
+        no_params: None,
+        no_template: None,
+    };
+    if !entry.starts_with("_Z") {
+        return none();
+    }
+    let no_params = demangle(DemangleOptions::new().no_params().no_return_type());
+    Forms {
+        full: demangle(DemangleOptions::new()),
+        no_return: demangle(DemangleOptions::new().no_return_type()),
+        no_template: no_params.as_deref().and_then(strip_template_args),
+        no_params,
+    }
+}
+
+/// `s` without white space.
+fn squash(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// `a::b<T, U<V>>` → `a::b`; `None` when the name does not end in template arguments.
+fn strip_template_args(name: &str) -> Option<String> {
+    if !name.ends_with('>') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, c) in name.char_indices().rev() {
+        match c {
+            '>' => depth += 1,
+            '<' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(name[..i].to_string()).filter(|s| !s.is_empty());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The index of the entry `wanted` names (see the module docs for the steps).
+pub(super) fn find(entries: &[&str], wanted: &str) -> Result<usize, Miss> {
+    let exact: Vec<usize> = (0..entries.len())
+        .filter(|&i| entries[i] == wanted)
+        .collect();
+    if let Some(pick) = decide(exact) {
+        return pick;
+    }
+    let all: Vec<Forms> = entries.iter().map(|e| forms(e)).collect();
+    let w = squash(wanted);
+    type Step = fn(&Forms, &str) -> bool;
+    let steps: [Step; 3] = [
+        |f, w| f.full.as_deref() == Some(w) || f.no_return.as_deref() == Some(w),
+        |f, w| f.no_params.as_deref() == Some(w),
+        |f, w| f.no_template.as_deref() == Some(w),
+    ];
+    for step in steps {
+        let hits = (0..entries.len()).filter(|&i| step(&all[i], &w)).collect();
+        if let Some(pick) = decide(hits) {
+            return pick;
+        }
+    }
+    Err(Miss::None)
+}
+
+/// One hit: it; several: ambiguous; none: go on (`None`).
+fn decide(hits: Vec<usize>) -> Option<Result<usize, Miss>> {
+    match hits.len() {
+        0 => None,
+        1 => Some(Ok(hits[0])),
+        _ => Some(Err(Miss::Ambiguous(hits))),
+    }
+}
+
+/// How messages show an entry: `_Z9transposeIfEvPT_ii (void transpose<float>(float*, int,
+/// int))` for a mangled name, the name alone otherwise.
+pub(super) fn describe(entry: &str) -> String {
+    let demangled = entry
+        .starts_with("_Z")
+        .then(|| Symbol::new(entry).ok()?.demangle().ok())
+        .flatten();
+    match demangled {
+        Some(d) if d != entry => format!("{entry} ({d})"),
+        _ => entry.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Names as NVRTC 12.9 mangles them (Itanium C++ ABI):
+    //   template <typename T> __global__ void transpose(T*, const T*, int, int);  (float, double)
+    //   namespace ns { __global__ void scale(float*, int); __global__ void scale(double*, int); }
+    //   extern "C" __global__ void saxpy(...);
+    const ENTRIES: [&str; 5] = [
+        "_Z9transposeIfEvPT_PKS0_ii",
+        "_Z9transposeIdEvPT_PKS0_ii",
+        "_ZN2ns5scaleEPfi",
+        "_ZN2ns5scaleEPdi",
+        "saxpy",
+    ];
+
+    fn find_(w: &str) -> Result<usize, Miss> {
+        find(&ENTRIES, w)
+    }
+
+    #[test]
+    fn each_spelling_finds_its_kernel() {
+        assert_eq!(find_("saxpy"), Ok(4));
+        assert_eq!(find_("_ZN2ns5scaleEPdi"), Ok(3));
+        assert_eq!(find_("transpose<float>"), Ok(0));
+        assert_eq!(find_("transpose<double>"), Ok(1));
+        assert_eq!(
+            find_("void transpose<double>(double*, double const*, int, int)"),
+            Ok(1)
+        );
+        assert_eq!(
+            find_("transpose<float>(float *, float const *, int, int)"),
+            Ok(0)
+        );
+        assert_eq!(find_("ns::scale(float*, int)"), Ok(2));
+        assert_eq!(find_("ns::scale(double*,int)"), Ok(3));
+    }
+
+    #[test]
+    fn ambiguous_and_unknown_names() {
+        assert_eq!(find_("transpose"), Err(Miss::Ambiguous(vec![0, 1])));
+        assert_eq!(find_("ns::scale"), Err(Miss::Ambiguous(vec![2, 3])));
+        assert_eq!(find_("scale"), Err(Miss::None));
+        assert_eq!(find_("transpose<int>"), Err(Miss::None));
+        assert_eq!(find_("ns::scale(int*, int)"), Err(Miss::None));
+        assert_eq!(find_(""), Err(Miss::None));
+        // Not mangled names that look like it do not panic.
+        assert_eq!(find(&["_Z", "_Zgarbage"], "x"), Err(Miss::None));
+    }
+
+    #[test]
+    fn an_exact_entry_name_wins_over_a_demangled_one() {
+        // An extern "C" kernel named like another's demangled base name.
+        assert_eq!(find(&["_ZN2ns5scaleEPfi", "ns"], "ns"), Ok(1));
+        // A non-template kernel `f` and a template `f<int>`: `f` is the first.
+        assert_eq!(find(&["_Z1fIiEvv", "_Z1fv"], "f"), Ok(1));
+    }
+
+    #[test]
+    fn template_arguments_are_stripped_at_the_end_only() {
+        assert_eq!(strip_template_args("a::b<T,U<V>>"), Some("a::b".into()));
+        assert_eq!(strip_template_args("a<int>::b"), None);
+        assert_eq!(strip_template_args("<int>"), None);
+        assert_eq!(strip_template_args("x>"), None);
+        assert_eq!(
+            describe("_ZN2ns5scaleEPfi"),
+            "_ZN2ns5scaleEPfi (ns::scale(float*, int))"
+        );
+        assert_eq!(describe("saxpy"), "saxpy");
+    }
+}
