@@ -11,7 +11,8 @@ use cuda::module::*;
 use std::ffi::CString;
 use std::ptr::null_mut;
 
-const EMPTY: &str = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry empty()\n{\nret;\n}\n";
+const EMPTY: &str =
+    ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry empty()\n{\nret;\n}\n";
 
 fn launches(c: &mut Criterion) {
     let f = unsafe {

@@ -135,7 +135,7 @@ pub fn host_fail(e: ptxjit::host::Error) -> Fail {
     let code = match &e {
         E::Parse(_) | E::Invalid(_) => CUDA_ERROR_INVALID_PTX,
         E::Unsupported(_) => CUDA_ERROR_NOT_SUPPORTED,
-        E::UnknownKernel { .. } => CUDA_ERROR_NOT_FOUND,
+        E::UnknownKernel { .. } | E::AmbiguousKernel { .. } => CUDA_ERROR_NOT_FOUND,
         E::Argument(_) | E::LaunchConfig(_) => CUDA_ERROR_INVALID_VALUE,
         E::Memory(m) if m.starts_with("out of device memory") => CUDA_ERROR_OUT_OF_MEMORY,
         E::Memory(_) => CUDA_ERROR_INVALID_VALUE,

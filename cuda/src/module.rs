@@ -196,10 +196,22 @@ fn function(d: &mut Driver, m: u64, name: &str) -> Result<u64, Fail> {
     if let Some(&f) = module(d, m)?.functions.get(name) {
         return Ok(f);
     }
-    let kernel = module(d, m)?
-        .module
-        .kernel(name)
-        .map_err(crate::host_fail)?;
+    // The driver looks kernels up by their exact (mangled) names; ptxjit's friendlier
+    // lookup only improves the message.
+    let md = &module(d, m)?.module;
+    let kernel = match md.kernel(name) {
+        Ok(k) if k.compiled.name == name => k,
+        Ok(k) => {
+            return Err(Fail::new(
+                CUDA_ERROR_NOT_FOUND,
+                format!(
+                    "no kernel named '{name}' (the driver takes the entry's name: '{}')",
+                    k.compiled.name
+                ),
+            ))
+        }
+        Err(e) => return Err(crate::host_fail(e)),
+    };
     let h = d.handle(Kind::Function);
     let c_name = std::ffi::CString::new(kernel.compiled.name.clone()).unwrap_or_default();
     d.functions.insert(
