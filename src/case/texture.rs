@@ -5,11 +5,11 @@
 
 use super::spec::{TexAddress, TexFilter, TexFormat, TexKind, TexReadMode, TexSource, TextureSpec};
 use super::{CaseError, DType, HostBuffer};
+use crate::host::{Context, DevicePtr, Module};
 use crate::runtime::texture::{
     AddressMode, ChannelFormat, ChannelType, FilterMode, ReadMode, ResourceDesc, ResourceKind,
     TextureDesc,
 };
-use crate::host::{Context, DevicePtr, Module};
 use std::path::Path;
 
 /// A decoded PNG: 8-bit channels, row-major, `channels` per pixel (RGB images gain an opaque
