@@ -116,7 +116,7 @@ fn load(c: &mut Criterion) {
             let Ok(prepared) = case.prepare() else {
                 continue;
             };
-            let ptx = prepared.ptx_text;
+            let ptx = prepared.modules[0].text.clone();
             if let Err(e) = Context::new().load_module(&ptx, name, engine) {
                 eprintln!("skipping load/{engine}/{name}: {e}");
                 continue;

@@ -87,8 +87,8 @@ fn ms(d: Duration) -> f64 {
 fn measure(b: &Bench, o: &Opts) -> Result<Option<Row>, String> {
     eprintln!("{}: generating inputs", b.name);
     let full = b.load()?;
-    let ptx = &full.prepared.ptx_text;
-    let file = &full.prepared.ptx_name;
+    let ptx = &full.prepared.modules[0].text;
+    let file = &full.prepared.modules[0].name;
 
     eprintln!("{}: JIT compile ×{}", b.name, o.compile_runs);
     let compiles = (0..o.compile_runs)

@@ -1,5 +1,6 @@
 //! The `ptxjit` binary itself: exit codes, PASS/FAIL lines, error messages, `--json` shape,
-//! the ad-hoc form, `--dump`, `check` and `dump --ir`.
+//! the ad-hoc form (with `--expect`), `--dump`, pipelines of launches, `check` (with the
+//! `[expect.NAME]` comparison options) and `dump --ir`.
 
 use ptxjit::case::Case;
 use std::path::{Path, PathBuf};
@@ -123,10 +124,20 @@ fn json_has_exactly_the_documented_keys() {
             "engine",
             "compile_ms",
             "kernel_ms",
+            "launches",
             "results",
             "error"
         ]
     );
+    assert_eq!(v["launches"].as_array().map(Vec::len), Some(1));
+    let lk: Vec<&str> = v["launches"][0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(lk, ["kernel", "kernel_ms"]);
+    assert_eq!(v["launches"][0]["kernel"], "saxpy");
     assert_eq!(v["case"], "ptx-tests/kernels/saxpy/saxpy.toml");
     assert_eq!(
         (v["kernel"].as_str(), v["engine"].as_str()),
@@ -491,4 +502,248 @@ fn interrupt_reports_where_the_warps_were() {
         "{err}"
     );
     assert!(err.contains("warp 0: lanes 0-31 at 'bra'"), "{err}");
+}
+
+#[test]
+fn pipeline_case_runs_every_launch_and_times_each() {
+    let case = "ptx-tests/kernels/scan/scan.toml";
+    let o = ptxjit(&["run", case, "--repeat", "2"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    assert!(
+        out.contains("PASS out") && out.contains("PASS sums"),
+        "{out}"
+    );
+    assert!(out.contains("(2 runs after 1 warm-up;"), "{out}");
+    for l in [
+        "  launch[0] scan_blocks: min ",
+        "  launch[1] scan_sums: min ",
+        "  launch[2] add_offsets: min ",
+    ] {
+        assert!(out.contains(l), "{l} in:\n{out}");
+    }
+    let o = ptxjit(&["run", case, "--json", "--engine", "interp"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert_eq!(o.status.code(), Some(0), "{v}");
+    assert_eq!(v["kernel"], "scan_blocks, scan_sums, add_offsets");
+    let kernels: Vec<&str> = v["launches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["kernel"].as_str().unwrap())
+        .collect();
+    assert_eq!(kernels, ["scan_blocks", "scan_sums", "add_offsets"]);
+    assert!(v["launches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|l| l["kernel_ms"]["min"].as_f64().is_some()));
+    let o = ptxjit(&["check", case]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("SAME 3 buffers (100196 elements) identical bit for bit"),
+        "{out}"
+    );
+}
+
+#[test]
+fn pipeline_errors_name_the_launch() {
+    let d = scratch("pipe-err");
+    let scan = Path::new(env!("CARGO_MANIFEST_DIR")).join("ptx-tests/kernels/scan");
+    let text_of = |p: &str| std::fs::read_to_string(scan.join(p)).unwrap();
+    for f in [
+        "scan.ptx",
+        "uniform_add.ptx",
+        "in.npy",
+        "out_expected.npy",
+        "sums_expected.npy",
+    ] {
+        std::fs::copy(scan.join(f), d.join(f)).unwrap();
+    }
+    let case = text_of("scan.toml");
+    let write = |name: &str, body: String| {
+        let p = d.join(name);
+        std::fs::write(&p, body).unwrap();
+        p.display().to_string()
+    };
+    // An argument list that does not match launch[1]'s kernel.
+    let p = write(
+        "args.toml",
+        case.replace(
+            "args = [{ buffer = \"sums\" }, { s32 = 196 }]",
+            "args = [{ buffer = \"sums\" }]",
+        ),
+    );
+    let o = ptxjit(&["run", &p]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("launch[1] (scan_sums): kernel 'scan_sums' expects 2 arguments")
+            && err.contains("(see the `args` of launch[1] (scan_sums))"),
+        "{err}"
+    );
+    // An unknown kernel in launch[2]'s own file.
+    let p = write(
+        "kernel.toml",
+        case.replace("\"add_offsets\"", "\"add_offset\""),
+    );
+    let o = ptxjit(&["run", &p, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["error"]["kind"], "unknown_kernel", "{v}");
+    let msg = v["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with("launch[2] (add_offset): no kernel named 'add_offset'"),
+        "{msg}"
+    );
+    // Both forms at once.
+    let p = write("both.toml", format!("kernel = \"scan_blocks\"\n{case}"));
+    let o = ptxjit(&["run", &p]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("not both (this one has [[launch]] and kernel)"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn ad_hoc_expectations() {
+    let d = scratch("adhoc-expect");
+    // c = a + b with a = iota, b = 0.5: computed here, on the host.
+    let want: Vec<u8> = (0..1000)
+        .flat_map(|i| (i as f32 + 0.5).to_le_bytes())
+        .collect();
+    let good = d.join("c_expected.npy");
+    ptxjit::case::data::write_file(&good, ptxjit::case::DType::F32, &want).unwrap();
+    let mut off = want.clone();
+    off[4 * 7..4 * 8].copy_from_slice(&7.5001f32.to_le_bytes());
+    let near = d.join("c_near.npy");
+    ptxjit::case::data::write_file(&near, ptxjit::case::DType::F32, &off).unwrap();
+    let run = |expect: &str| {
+        let ptx = vector_add_ptx();
+        ptxjit(&[
+            "run",
+            "--ptx",
+            &ptx,
+            "--kernel",
+            "vector_add",
+            "--grid",
+            "4",
+            "--block",
+            "256",
+            "--arg",
+            "buf:a:f32:1000=iota",
+            "--arg",
+            "buf:b:f32:1000=fill:0.5",
+            "--arg",
+            "buf:c:f32:1000",
+            "--arg",
+            "u32=1000",
+            "--expect",
+            expect,
+        ])
+    };
+    let o = run(&format!("c={}", good.display()));
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    assert!(out.contains("PASS c"), "{out}");
+    let o = run(&format!("c={}", near.display()));
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("FAIL c: index 7: got 7.5, want 7.5001"),
+        "{out}"
+    );
+    let o = run(&format!("c={}:abs=1e-3", near.display()));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+    let o = run(&format!("c={}:rel=1e-7,ulp=1", near.display()));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    let o = run(&format!("d={}", good.display()));
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("no buffer named 'd'"), "{err}");
+    let o = run(&format!("c={}:close", good.display()));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("tolerance 'close'"));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// The atomic-append kernel (`ptx-tests/kernels/append`): its case compares `out` as a
+/// multiset and passes `check`; the same case with `out` compared in index order fails
+/// because the engines really appended in different orders. That order comes from CTAs
+/// racing on several worker threads (four here, whatever the machine has), so one attempt
+/// may happen to give both engines the same order; the test tries up to ten times.
+#[test]
+fn check_compares_atomically_appended_output_as_a_multiset() {
+    let case = "ptx-tests/kernels/append/append.toml";
+    let o = ptxjit(&["check", case]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    assert!(
+        out.contains("[interp] PASS out")
+            && out.contains("[jit] PASS out")
+            && out.contains(
+                "SAME 3 buffers (16385 elements) agree (bit for bit, except out: as multisets)"
+            ),
+        "{out}"
+    );
+    assert!(
+        out.contains("NOTE kernel append_matches: atom.global.add.u32 (PTX line 119): the returned old value is used"),
+        "{out}"
+    );
+    let d = scratch("append");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("ptx-tests/kernels/append");
+    for f in ["append.ptx", "in.npy", "out_expected.npy"] {
+        std::fs::copy(dir.join(f), d.join(f)).unwrap();
+    }
+    let toml = std::fs::read_to_string(dir.join("append.toml")).unwrap();
+    let table = "[expect.out]\nfile = \"out_expected.npy\"\norder = \"any\"\n";
+    assert!(toml.contains(table));
+    // `out` in index order (no table: bit for bit), and not compared at all.
+    let index = d.join("index.toml");
+    std::fs::write(&index, toml.replace(table, "")).unwrap();
+    let skip = d.join("skip.toml");
+    std::fs::write(
+        &skip,
+        toml.replace(table, "[expect.out]\ncheck = \"skip\"\n"),
+    )
+    .unwrap();
+    let o = ptxjit(&["check", skip.to_str().unwrap()]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains(
+            "SAME 2 buffers (8193 elements) agree (bit for bit, except out: not compared)"
+        ),
+        "{out}"
+    );
+    let mut attempts = vec![];
+    for _ in 0..10 {
+        let o = Command::new(env!("CARGO_BIN_EXE_ptxjit"))
+            .args(["check", index.to_str().unwrap()])
+            .env("RAYON_NUM_THREADS", "4")
+            .output()
+            .expect("run ptxjit");
+        let out = text(&o.stdout);
+        if o.status.code() == Some(1) {
+            assert!(
+                out.contains("DIFF out: index ") && out.contains(" of 8192 elements differ"),
+                "{out}"
+            );
+            assert!(
+                !out.contains("DIFF count") && !out.contains("DIFF in"),
+                "{out}"
+            );
+            std::fs::remove_dir_all(&d).ok();
+            return;
+        }
+        assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+        attempts.push(out);
+    }
+    panic!(
+        "the engines appended in the same order in all 10 attempts:\n{}",
+        attempts.join("\n")
+    );
 }

@@ -14,7 +14,7 @@
 
 #![allow(dead_code)] // each includer uses a different part
 
-use ptxjit::case::{Arg, Case, CaseSpec, HostBuffer, Prepared, Scalar, Session};
+use ptxjit::case::{Arg, Case, HostBuffer, LaunchSpec, Prepared, Scalar, Session};
 use ptxjit::host::{Context, Engine, LaunchOptions};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -57,7 +57,7 @@ pub struct Bench {
     pub unit: &'static str,
     /// Shrink the case for the interpreter's criterion runs and `--quick` tables; returns the
     /// fraction of the full work the shrunk launch does (exact unless the doc says otherwise).
-    pub shrink: fn(&mut CaseSpec) -> f64,
+    pub shrink: fn(&mut LaunchSpec) -> f64,
     /// Build the native version from the case's prepared inputs.
     pub native: fn(&Loaded) -> Box<dyn Native>,
 }
@@ -181,12 +181,12 @@ pub fn benches() -> Vec<Bench> {
     ]
 }
 
-fn shrink_grid(s: &mut CaseSpec, dim: usize, by: u32) -> f64 {
+fn shrink_grid(s: &mut LaunchSpec, dim: usize, by: u32) -> f64 {
     s.grid.0[dim] /= by;
     1.0 / by as f64
 }
 
-fn shrink_u32_arg(s: &mut CaseSpec, index: usize, by: u32) -> f64 {
+fn shrink_u32_arg(s: &mut LaunchSpec, index: usize, by: u32) -> f64 {
     if let Arg::Scalar(Scalar::U32(n)) = &mut s.args[index] {
         *n /= by;
     }
@@ -216,7 +216,7 @@ impl Bench {
     pub fn load_shrunk(&self) -> Result<(Loaded, f64), String> {
         let full = Case::load(&case_path(self.name)).map_err(|e| e.to_string())?;
         let mut spec = full.spec.clone();
-        let fraction = (self.shrink)(&mut spec);
+        let fraction = (self.shrink)(&mut spec.launches[0]);
         let case = Case::from_spec(spec, &full.name, &full.dir).map_err(|e| e.to_string())?;
         let prepared = case.prepare().map_err(|e| e.to_string())?;
         Ok((Loaded { case, prepared }, fraction))
@@ -298,14 +298,14 @@ fn found<'a>(jit: &'a [HostBuffer], name: &str) -> Result<&'a HostBuffer, String
 }
 
 fn arg_f32(l: &Loaded, i: usize) -> f32 {
-    match l.case.spec.args[i] {
+    match l.case.spec.launches[0].args[i] {
         Arg::Scalar(Scalar::F32(v)) => v,
         ref a => panic!("argument {i} of the bench case is {a:?}, not an f32"),
     }
 }
 
 fn arg_u32(l: &Loaded, i: usize) -> u32 {
-    match l.case.spec.args[i] {
+    match l.case.spec.launches[0].args[i] {
         Arg::Scalar(Scalar::U32(v)) => v,
         ref a => panic!("argument {i} of the bench case is {a:?}, not a u32"),
     }

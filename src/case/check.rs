@@ -1,13 +1,19 @@
 //! `ptxjit check`: run one case on the interpreter (the oracle) and on the JIT from identical
 //! inputs and compare everything they produce — every buffer bit for bit (any NaN equals any
-//! NaN), and the error, if any (same kind and same message, so a fault must have the same
-//! report on both). After an error the buffers are not compared: a fault aborts the launch,
-//! and how far the other CTAs and warps got is unspecified (as on a GPU, where a fault ends the
-//! context), so their contents differ from run to run.
+//! NaN) unless its `[expect.NAME]` says otherwise (`order = "any"`: as multisets; `check =
+//! "tolerance"`: within the table's tolerance; `check = "skip"`: not at all), and the error, if
+//! any (same kind and same message, so a fault must have the same report on both). After an
+//! error the buffers are not compared: a fault aborts the launch, and how far the other CTAs
+//! and warps got is unspecified (as on a GPU, where a fault ends the context), so their
+//! contents differ from run to run.
+//!
+//! The result also carries notes ([`super::notes`]) on atomics of the launched kernels whose
+//! order of execution can legitimately change what a buffer holds: information for the reader
+//! of a difference, never a failure.
 
-use super::compare::{compare, Comparison};
+use super::compare::{compare_ordered, Comparison};
 use super::run::{run_prepared, CaseResult, RunOptions, KEEP_MISMATCHES};
-use super::{Case, CaseError, Prepared, Tolerance};
+use super::{Case, CaseError, CheckMode, Expected, HostBuffer, Order, Prepared, Tolerance};
 use crate::host::Engine;
 
 /// One buffer whose contents differ between the engines (`got` = JIT, `want` = interpreter).
@@ -25,10 +31,15 @@ pub struct CheckResult {
     pub diffs: Vec<BufferDiff>,
     /// The engines' errors differ: a description of both.
     pub error_diff: Option<String>,
+    /// Buffers not compared (`check = "skip"`).
+    pub skipped: Vec<String>,
+    /// Atomics whose order can legitimately change results ([`super::notes`]).
+    pub notes: Vec<String>,
 }
 
 impl CheckResult {
-    /// The engines agree: same error (or none) and identical buffers.
+    /// The engines agree: same error (or none) and the same buffers (as each buffer's
+    /// `[expect.NAME]` says to compare them).
     pub fn agree(&self) -> bool {
         self.diffs.is_empty() && self.error_diff.is_none()
     }
@@ -53,11 +64,12 @@ pub fn check_prepared(case: &Case, prepared: &Prepared, opts: &RunOptions) -> Ch
         (None, None) => true,
         // Faults: the same first fault. The count of faulting accesses is left out: an engine
         // may execute a warp-uniform access once per warp (FaultReport::count).
-        (
-            Some(CaseError::Runtime(crate::host::Error::Fault(a))),
-            Some(CaseError::Runtime(crate::host::Error::Fault(b))),
-        ) => a.same_fault(b),
-        (Some(a), Some(b)) => a.kind() == b.kind() && a.to_string() == b.to_string(),
+        (Some(a), Some(b)) => match (a.runtime(), b.runtime()) {
+            (Some(crate::host::Error::Fault(fa)), Some(crate::host::Error::Fault(fb))) => {
+                fa.same_fault(fb) && launch_of(a) == launch_of(b)
+            }
+            _ => a.kind() == b.kind() && a.to_string() == b.to_string(),
+        },
         _ => false,
     };
     let error_diff = (!same_error).then(|| {
@@ -67,17 +79,60 @@ pub fn check_prepared(case: &Case, prepared: &Prepared, opts: &RunOptions) -> Ch
             describe(&jit.error)
         )
     });
+    let (diffs, skipped) = if interp.error.is_none() && jit.error.is_none() {
+        compare_engines(&interp.buffers, &jit.buffers, &prepared.expects)
+    } else {
+        (vec![], vec![])
+    };
+    CheckResult {
+        interp,
+        jit,
+        diffs,
+        error_diff,
+        skipped,
+        notes: super::notes::order_notes(case, prepared),
+    }
+}
+
+/// The launch an error names (`None` outside a pipeline).
+fn launch_of(e: &CaseError) -> Option<&str> {
+    match e {
+        CaseError::InLaunch { at, .. } => Some(at),
+        CaseError::Case(_)
+        | CaseError::Unsupported(_)
+        | CaseError::Io(_)
+        | CaseError::Runtime(_) => None,
+    }
+}
+
+/// Compare the engines' final buffers (same order, same names), each as its `[expect.NAME]`
+/// says (`order`, `check`; without a table: bit for bit, any NaN equal to any NaN, in index
+/// order). Returns the buffers that differ and the names of those not compared
+/// (`check = "skip"`).
+pub fn compare_engines(
+    interp: &[HostBuffer],
+    jit: &[HostBuffer],
+    expects: &[Expected],
+) -> (Vec<BufferDiff>, Vec<String>) {
     let mut diffs = vec![];
-    let completed = interp.error.is_none() && jit.error.is_none();
-    for (a, b) in interp.buffers.iter().zip(&jit.buffers) {
-        if !completed {
-            break;
-        }
-        let c = compare(
+    let mut skipped = vec![];
+    for (a, b) in interp.iter().zip(jit) {
+        let rule = expects.iter().find(|e| e.buffer == a.name);
+        let order = rule.map_or(Order::Index, |e| e.order);
+        let tolerance = match rule.map(|e| (e.check, e.tolerance)) {
+            None | Some((CheckMode::Exact, _)) => Tolerance::default(),
+            Some((CheckMode::Tolerance, t)) => t,
+            Some((CheckMode::Skip, _)) => {
+                skipped.push(a.name.clone());
+                continue;
+            }
+        };
+        let c = compare_ordered(
             a.dtype,
             &b.bytes,
             &a.bytes,
-            &Tolerance::default(),
+            &tolerance,
+            order,
             KEEP_MISMATCHES,
         );
         if !c.passed() {
@@ -87,10 +142,5 @@ pub fn check_prepared(case: &Case, prepared: &Prepared, opts: &RunOptions) -> Ch
             });
         }
     }
-    CheckResult {
-        interp,
-        jit,
-        diffs,
-        error_diff,
-    }
+    (diffs, skipped)
 }

@@ -7,9 +7,15 @@
 //!   `abs`: |got − want| ≤ abs; `rel`: |got − want| ≤ rel · |want| (in f64);
 //!   `ulp`: the distance in representable values of the buffer's own type (f16, bf16, f32, f64;
 //!   `+0` and `-0` are 0 apart) ≤ ulp. For integer buffers all three bound |got − want|.
+//!
+//! With `order = "any"` ([`compare_ordered`]) both sides are first sorted by value (integers
+//! by their value in the buffer's type; floats by value with `-0` before `+0` and every NaN
+//! last), so the buffers are compared as multisets; reported indices are then positions in
+//! the sorted order.
 
 use super::dtype::{DType, Elem};
-use super::spec::Tolerance;
+use super::spec::{Order, Tolerance};
+use std::cmp::Ordering;
 
 /// One differing element, formatted as reports show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,11 +34,59 @@ pub struct Comparison {
     pub mismatches: u64,
     /// The first few differences, in index order.
     pub first: Vec<Mismatch>,
+    /// Both sides were sorted first (`order = "any"`): indices are sorted positions.
+    pub sorted: bool,
 }
 
 impl Comparison {
     pub fn passed(&self) -> bool {
         self.mismatches == 0
+    }
+}
+
+/// [`compare`] in the given order: with [`Order::Any`] both sides are sorted by value first.
+pub fn compare_ordered(
+    dtype: DType,
+    got: &[u8],
+    want: &[u8],
+    tol: &Tolerance,
+    order: Order,
+    keep: usize,
+) -> Comparison {
+    match order {
+        Order::Index => compare(dtype, got, want, tol, keep),
+        Order::Any => Comparison {
+            sorted: true,
+            ..compare(dtype, &sorted(dtype, got), &sorted(dtype, want), tol, keep)
+        },
+    }
+}
+
+/// The elements of `bytes` sorted by value (see the module doc); a trailing partial element
+/// stays at the end.
+fn sorted(dtype: DType, bytes: &[u8]) -> Vec<u8> {
+    let sz = dtype.size();
+    let mut elems: Vec<&[u8]> = bytes.chunks_exact(sz).collect();
+    elems.sort_by(|a, b| value_order(dtype.decode(a), dtype.decode(b)));
+    let mut out: Vec<u8> = elems.concat();
+    out.extend_from_slice(bytes.chunks_exact(sz).remainder());
+    out
+}
+
+/// The sort order of [`Order::Any`]: by value, `-0` before `+0`, every NaN after every number
+/// (NaNs equal among themselves: any NaN matches any NaN).
+fn value_order(a: Elem, b: Elem) -> Ordering {
+    match (a, b) {
+        (Elem::Int(x), Elem::Int(y)) => x.cmp(&y),
+        (Elem::Float(x, _), Elem::Float(y, _)) => match (x.is_nan(), y.is_nan()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            (false, false) => x.total_cmp(&y),
+        },
+        // One buffer has one type: never mixed.
+        (Elem::Int(_), Elem::Float(..)) => Ordering::Less,
+        (Elem::Float(..), Elem::Int(_)) => Ordering::Greater,
     }
 }
 
@@ -185,6 +239,7 @@ mod tests {
         let w: Vec<u8> = [10i32, -5].iter().flat_map(|x| x.to_le_bytes()).collect();
         let g: Vec<u8> = [12i32, -5].iter().flat_map(|x| x.to_le_bytes()).collect();
         let c = compare(DType::S32, &g, &w, &Tolerance::default(), 10);
+        assert!(!c.sorted);
         assert_eq!(
             (
                 c.mismatches,
@@ -198,5 +253,57 @@ mod tests {
             ..Default::default()
         };
         assert!(compare(DType::S32, &g, &w, &abs, 10).passed());
+    }
+
+    /// Output appended through an atomic counter: the same elements in another order fail
+    /// in index order and pass as multisets; a different multiset still fails.
+    #[test]
+    fn any_order_compares_multisets() {
+        let t = Tolerance::default();
+        let want = f32s(&[3.0, -0.0, f32::NAN, 1.0, 0.0, -2.0]);
+        let perm = f32s(&[0.0, 1.0, -2.0, f32::from_bits(0xffc0_0001), 3.0, -0.0]);
+        assert_eq!(compare(DType::F32, &perm, &want, &t, 10).mismatches, 6);
+        let c = compare_ordered(DType::F32, &perm, &want, &t, Order::Any, 10);
+        assert!(c.passed() && c.sorted, "{c:?}");
+        // One element changed: -0 became +0, so sorted position 1 (after -2) differs.
+        let other = f32s(&[0.0, 1.0, -2.0, f32::NAN, 3.0, 0.0]);
+        let c = compare_ordered(DType::F32, &other, &want, &t, Order::Any, 10);
+        assert_eq!(c.mismatches, 1);
+        assert_eq!(
+            c.first[0],
+            Mismatch {
+                index: 1,
+                got: "0".into(),
+                want: "-0".into()
+            }
+        );
+        // Within a tolerance after sorting.
+        let near = f32s(&[0.0, 1.0, -2.0, f32::NAN, 3.000001, -0.0]);
+        let abs = Tolerance {
+            abs: Some(1e-5),
+            ..Default::default()
+        };
+        assert!(!compare_ordered(DType::F32, &near, &want, &t, Order::Any, 10).passed());
+        assert!(compare_ordered(DType::F32, &near, &want, &abs, Order::Any, 10).passed());
+        // Integers sort by their value in the type: u32 0xffffffff is the largest.
+        let u = |v: &[u32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let c = compare_ordered(
+            DType::U32,
+            &u(&[u32::MAX, 5, 0, 7]),
+            &u(&[0, 5, 7, u32::MAX]),
+            &t,
+            Order::Any,
+            10,
+        );
+        assert!(c.passed());
+        let c = compare_ordered(
+            DType::U32,
+            &u(&[5, 5, 0, 7]),
+            &u(&[0, 5, 7, 7]),
+            &t,
+            Order::Any,
+            10,
+        );
+        assert_eq!(c.mismatches, 1);
     }
 }

@@ -1,11 +1,13 @@
-//! Cases: one kernel launch described in a TOML file (the public format of
-//! `docs/case-format.md`), and the runner behind `ptxjit run`, `ptxjit check` and the tests.
+//! Cases: kernel launches described in a TOML file (the public format of
+//! `docs/case-format.md`): one launch, or several run in order on shared buffers (a pipeline);
+//! and the runner behind `ptxjit run`, `ptxjit check` and the tests.
 //!
 //! ```text
-//! Case::load(path) ──prepare──▶ Prepared (PTX text, buffer bytes, expected bytes)
+//! Case::load(path) ──prepare──▶ Prepared (PTX texts, buffer bytes, expected bytes)
 //!                                   │
-//!            run_case / run_prepared ──▶ Session (Context + Module + buffers) ──launch──▶ CaseResult
-//!            check_case: the same Prepared on both engines, every buffer compared bit for bit
+//!            run_case / run_prepared ──▶ Session (Context + Modules + buffers) ──launch…──▶ CaseResult
+//!            check_case: the same Prepared on both engines, every buffer compared (bit for
+//!            bit unless its [expect.NAME] says otherwise)
 //! ```
 //! Errors are [`CaseError`]s; their [`CaseError::kind`] is the `--json` error kind. A bad case
 //! file names the file and the key (`saxpy.toml:12:8: buffers.x.type: unknown type 'f31' …`).
@@ -14,17 +16,22 @@ pub mod check;
 pub mod compare;
 pub mod data;
 pub mod dtype;
+pub mod notes;
 pub mod run;
 pub mod spec;
 pub mod texture;
 
-pub use check::{check_case, check_prepared, BufferDiff, CheckResult};
-pub use compare::{compare, Comparison, Mismatch};
+pub use check::{check_case, check_prepared, compare_engines, BufferDiff, CheckResult};
+pub use compare::{compare, compare_ordered, Comparison, Mismatch};
 pub use dtype::{DType, Num};
 pub use run::{
-    run_case, run_prepared, verdict, CaseResult, ExpectResult, RunOptions, Session, TimeStats,
+    run_case, run_prepared, verdict, CaseResult, ExpectResult, LaunchResult, PipelineReport,
+    RunOptions, Session, SessionLaunch, TimeStats,
 };
-pub use spec::{Arg, BufferSpec, CaseSpec, Dims, ExpectError, ExpectSpec, Init, Scalar, Tolerance};
+pub use spec::{
+    Arg, BufferSpec, CaseFile, CaseSpec, CheckMode, Dims, ExpectError, ExpectSpec, Init,
+    LaunchSpec, Order, Scalar, Tolerance,
+};
 
 use std::path::{Component, Path, PathBuf};
 
@@ -43,6 +50,13 @@ pub enum CaseError {
     /// Loading the PTX or launching the kernel failed.
     #[error("{0}")]
     Runtime(#[from] crate::host::Error),
+    /// Loading the PTX of, or running, one launch of a pipeline failed: `at` names the launch
+    /// (`launch[2] (add_offsets)`).
+    #[error("{at}: {error}")]
+    InLaunch {
+        at: String,
+        error: crate::host::Error,
+    },
 }
 
 impl CaseError {
@@ -53,7 +67,15 @@ impl CaseError {
             CaseError::Case(_) => "case",
             CaseError::Unsupported(_) => "unsupported",
             CaseError::Io(_) => "io",
-            CaseError::Runtime(e) => e.kind(),
+            CaseError::Runtime(e) | CaseError::InLaunch { error: e, .. } => e.kind(),
+        }
+    }
+
+    /// The runtime's error, if this is one (with or without the launch named).
+    pub fn runtime(&self) -> Option<&crate::host::Error> {
+        match self {
+            CaseError::Runtime(e) | CaseError::InLaunch { error: e, .. } => Some(e),
+            CaseError::Case(_) | CaseError::Unsupported(_) | CaseError::Io(_) => None,
         }
     }
 }
@@ -86,23 +108,36 @@ impl HostBuffer {
     }
 }
 
-/// The expected contents of a buffer after the launch.
+/// One `[expect.NAME]`: the expected contents of a buffer after the last launch (if the
+/// table gives them) and how it is compared.
 #[derive(Clone, Debug)]
 pub struct Expected {
     pub buffer: String,
     pub dtype: DType,
-    pub bytes: Vec<u8>,
+    /// Little-endian elements; `None`: the table only says how `ptxjit check` compares.
+    pub bytes: Option<Vec<u8>>,
     pub tolerance: Tolerance,
+    pub order: Order,
+    pub check: CheckMode,
+}
+
+/// One PTX file a case loads.
+#[derive(Clone, Debug)]
+pub struct PtxSource {
+    /// The file's path as messages show it (`file:line:col`).
+    pub name: String,
+    pub text: String,
 }
 
 /// A case with every file read and every buffer materialised: run it any number of times, on
 /// any engine, from identical inputs.
 #[derive(Clone, Debug)]
 pub struct Prepared {
-    /// The PTX file's path as messages show it (`file:line:col`; for a `.cu` file, the
-    /// cache file of its PTX).
-    pub ptx_name: String,
-    pub ptx_text: String,
+    /// Each distinct PTX file, the case's own `ptx` first (its module holds the `symbol`
+    /// buffers and `[texrefs.*]`).
+    pub modules: Vec<PtxSource>,
+    /// For each launch, the index of its file in `modules`.
+    pub launch_modules: Vec<usize>,
     /// Initial contents, in declaration (allocation) order.
     pub buffers: Vec<HostBuffer>,
     pub expects: Vec<Expected>,
@@ -123,7 +158,7 @@ impl Case {
     /// Parse case-file text; `name` is used in messages, `dir` resolves relative paths.
     pub fn parse(text: &str, name: &str, dir: &Path) -> Result<Case, CaseError> {
         let de = toml::Deserializer::new(text);
-        let spec: CaseSpec = serde_path_to_error::deserialize(de).map_err(|e| {
+        let file: CaseFile = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner();
             let at = inner
@@ -146,6 +181,9 @@ impl Case {
             };
             CaseError::Case(format!("{name}{at}:{key} {}", inner.message().trim_end()))
         })?;
+        let spec = file
+            .into_spec()
+            .map_err(|m| CaseError::Case(format!("{name}: {m}")))?;
         Case::from_spec(spec, name, dir)
     }
 
@@ -174,15 +212,36 @@ impl Case {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        if s.kernel.is_empty() {
-            return Err(self.err("kernel", "must not be empty"));
+        if s.launches.is_empty() {
+            return Err(self.err("launch", "needs at least one launch"));
         }
-        for (at, a) in Arg::leaves(&s.args) {
-            if let Arg::Buffer { name, .. } = a {
-                if !s.buffers.contains_key(name) {
+        for (i, l) in s.launches.iter().enumerate() {
+            let lk = s.launch_key(i);
+            if l.kernel.is_empty() {
+                return Err(self.err(&format!("{lk}kernel"), "must not be empty"));
+            }
+            for (at, a) in Arg::leaves(&l.args) {
+                let (table, what, name) = match a {
+                    Arg::Buffer { name, .. } => {
+                        if !s.buffers.contains_key(name) {
+                            return Err(self.err(
+                                &format!("{lk}{at}"),
+                                format!("no buffer named '{name}' (buffers: {})", names()),
+                            ));
+                        }
+                        continue;
+                    }
+                    Arg::Texture(n) => (&s.textures, "texture", n),
+                    Arg::Surface(n) => (&s.surfaces, "surface", n),
+                    Arg::Scalar(_) | Arg::Struct(_) => continue,
+                };
+                if !table.contains_key(name) {
                     return Err(self.err(
-                        &at,
-                        format!("no buffer named '{name}' (buffers: {})", names()),
+                        &format!("{lk}{at}"),
+                        format!(
+                            "no {what} named '{name}' ({what}s: {})",
+                            table.keys().cloned().collect::<Vec<_>>().join(", ")
+                        ),
                     ));
                 }
             }
@@ -195,22 +254,6 @@ impl Case {
                 return Err(self.err(
                     &format!("buffers.{name}.len"),
                     "a buffer needs at least one element",
-                ));
-            }
-        }
-        for (at, a) in Arg::leaves(&s.args) {
-            let (table, what, name) = match a {
-                Arg::Texture(n) => (&s.textures, "texture", n),
-                Arg::Surface(n) => (&s.surfaces, "surface", n),
-                _ => continue,
-            };
-            if !table.contains_key(name) {
-                return Err(self.err(
-                    &at,
-                    format!(
-                        "no {what} named '{name}' ({what}s: {})",
-                        table.keys().cloned().collect::<Vec<_>>().join(", ")
-                    ),
                 ));
             }
         }
@@ -238,12 +281,7 @@ impl Case {
                     format!("no buffer named '{name}' (buffers: {})", names()),
                 ));
             }
-            if e.file.is_some() == e.values.is_some() {
-                return Err(self.err(
-                    &key,
-                    "give exactly one of file = \"NAME.npy\" or values = [..]",
-                ));
-            }
+            validate_expect(e).map_err(|m| self.err(&key, m))?;
         }
         if let Some(ee) = &s.expect_error {
             if !spec::ERROR_KINDS.contains(&ee.kind.as_str()) {
@@ -260,7 +298,7 @@ impl Case {
         Ok(())
     }
 
-    /// The PTX file's path, relative to the current directory where possible.
+    /// The case's PTX file (`ptx`), relative to the current directory where possible.
     pub fn ptx_path(&self) -> PathBuf {
         normalize(&self.dir.join(&self.spec.ptx))
     }
@@ -268,9 +306,31 @@ impl Case {
     /// Read the PTX and every data file, and materialise every buffer and expectation.
     pub fn prepare(&self) -> Result<Prepared, CaseError> {
         let s = &self.spec;
-        // PTX as it is, or a `.cu` file compiled by NVRTC (cached).
-        let (ptx_name, ptx_text) =
-            crate::nvrtc::read_ptx(&self.ptx_path()).map_err(|e| self.err("ptx", e))?;
+        let mut modules: Vec<(PathBuf, PtxSource)> = vec![];
+        let mut launch_modules = Vec::with_capacity(s.launches.len());
+        // The case's own file first, then each launch's (once per distinct path).
+        let files = std::iter::once((String::from("ptx"), &s.ptx)).chain(
+            s.launches
+                .iter()
+                .enumerate()
+                .map(|(i, l)| (format!("{}ptx", s.launch_key(i)), &l.ptx)),
+        );
+        for (n, (key, file)) in files.enumerate() {
+            let path = normalize(&self.dir.join(file));
+            let at = match modules.iter().position(|(p, _)| *p == path) {
+                Some(at) => at,
+                None => {
+                    // PTX as it is, or a `.cu` file compiled by NVRTC (cached).
+                    let (name, text) =
+                        crate::nvrtc::read_ptx(&path).map_err(|e| self.err(&key, e))?;
+                    modules.push((path, PtxSource { name, text }));
+                    modules.len() - 1
+                }
+            };
+            if n > 0 {
+                launch_modules.push(at);
+            }
+        }
         let mut buffers = Vec::with_capacity(s.buffers.len());
         for (name, b) in &s.buffers {
             let bytes = data::materialize(b.dtype, b.len, b.init.as_ref(), &self.dir)
@@ -287,56 +347,64 @@ impl Case {
                 bytes,
             });
         }
-        for (at, a) in Arg::leaves(&s.args) {
-            if let Arg::Buffer { name, offset } = a {
-                let b = buffers
-                    .iter()
-                    .find(|b| &b.name == name)
-                    .expect("validated: the buffer exists");
-                if *offset > b.bytes.len() as u64 {
-                    return Err(self.err(
-                        &at,
-                        format!(
-                            "offset {offset} is past the end of buffer '{name}' ({} bytes)",
-                            b.bytes.len()
-                        ),
-                    ));
+        let find = |name: &str| {
+            buffers
+                .iter()
+                .find(|b| b.name == name)
+                .expect("validated: the buffer exists")
+        };
+        for (i, l) in s.launches.iter().enumerate() {
+            for (at, a) in Arg::leaves(&l.args) {
+                if let Arg::Buffer { name, offset } = a {
+                    let b = find(name);
+                    if *offset > b.bytes.len() as u64 {
+                        return Err(self.err(
+                            &format!("{}{at}", s.launch_key(i)),
+                            format!(
+                                "offset {offset} is past the end of buffer '{name}' ({} bytes)",
+                                b.bytes.len()
+                            ),
+                        ));
+                    }
                 }
             }
         }
         let mut expects = Vec::with_capacity(s.expect.len());
         for (name, e) in &s.expect {
             let key = format!("expect.{name}");
-            let b = buffers
-                .iter()
-                .find(|b| &b.name == name)
-                .expect("validated: the buffer exists");
+            let b = find(name);
             let bytes = match (&e.file, &e.values) {
-                (Some(f), _) => {
-                    data::read_file(&self.dir.join(f), b.dtype).map_err(|m| self.err(&key, m))?
-                }
+                (Some(f), _) => Some(
+                    data::read_file(&self.dir.join(f), b.dtype).map_err(|m| self.err(&key, m))?,
+                ),
                 (None, Some(vs)) => {
                     let init = Init::Values(vs.clone());
-                    data::materialize(b.dtype, None, Some(&init), &self.dir)
-                        .map_err(|m| self.err(&key, m))?
+                    Some(
+                        data::materialize(b.dtype, None, Some(&init), &self.dir)
+                            .map_err(|m| self.err(&key, m))?,
+                    )
                 }
-                (None, None) => unreachable!("validated: file or values"),
+                (None, None) => None,
             };
-            if bytes.len() != b.bytes.len() {
-                return Err(self.err(
-                    &key,
-                    format!(
-                        "{} expected elements, but buffer '{name}' has {}",
-                        bytes.len() / b.dtype.size(),
-                        b.len()
-                    ),
-                ));
+            if let Some(bytes) = &bytes {
+                if bytes.len() != b.bytes.len() {
+                    return Err(self.err(
+                        &key,
+                        format!(
+                            "{} expected elements, but buffer '{name}' has {}",
+                            bytes.len() / b.dtype.size(),
+                            b.len()
+                        ),
+                    ));
+                }
             }
             expects.push(Expected {
                 buffer: name.clone(),
                 dtype: b.dtype,
                 bytes,
                 tolerance: e.tolerance,
+                order: e.order,
+                check: e.check,
             });
         }
         let mut images = vec![];
@@ -355,18 +423,56 @@ impl Case {
             }
         }
         Ok(Prepared {
-            ptx_name,
-            ptx_text,
+            modules: modules.into_iter().map(|(_, m)| m).collect(),
+            launch_modules,
             buffers,
             expects,
             images,
         })
     }
 
-    /// Threads the launch runs (grid × block).
+    /// Threads all launches run together (the sum of grid × block).
     pub fn threads(&self) -> u64 {
-        self.spec.grid.count() * self.spec.block.count()
+        self.spec.launches.iter().map(LaunchSpec::threads).sum()
     }
+
+    /// The kernels the case launches, in order, separated by `, `.
+    pub fn kernels(&self) -> String {
+        self.spec
+            .launches
+            .iter()
+            .map(|l| l.kernel.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The rules of one `[expect.NAME]` table that its types cannot express.
+fn validate_expect(e: &ExpectSpec) -> Result<(), String> {
+    if e.file.is_some() && e.values.is_some() {
+        return Err("give one of file = \"NAME.npy\" or values = [..], not both".into());
+    }
+    if e.check == CheckMode::Tolerance && e.tolerance.is_exact() {
+        return Err(
+            "check = \"tolerance\" needs a tolerance (tolerance = { abs = .., rel = .., ulp = .. })"
+                .into(),
+        );
+    }
+    if !e.has_data() {
+        if !e.tolerance.is_exact() && e.check != CheckMode::Tolerance {
+            return Err(
+                "a tolerance without file or values only applies with check = \"tolerance\"".into(),
+            );
+        }
+        if e.order == Order::Index && e.check == CheckMode::Exact {
+            return Err(
+                "give file = \"NAME.npy\" or values = [..] (or, for ptxjit check only, \
+                 order = \"any\" or check = \"tolerance\"/\"skip\")"
+                    .into(),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// 1-based line and column (in characters) of byte offset `at`.

@@ -1,7 +1,8 @@
-//! Running a case: a [`Session`] holds a context with the module loaded and the buffers
-//! allocated; [`run_case`] prepares, launches (with `repeat`), reads back and compares.
+//! Running a case: a [`Session`] holds a context with the modules loaded and the buffers
+//! allocated; [`run_case`] prepares, runs every launch in order (the whole pipeline again for
+//! each `repeat`), reads back and compares.
 
-use super::compare::{compare, Comparison};
+use super::compare::{compare_ordered, Comparison};
 use super::spec::{Arg, Scalar, Tolerance};
 use super::{Case, CaseError, DType, HostBuffer, Prepared};
 use crate::host::{
@@ -18,14 +19,14 @@ pub struct RunOptions {
     /// Check global accesses against exact allocation bounds. Also on when the case's
     /// `[expect_error]` says `memcheck = true`.
     pub memcheck: bool,
-    /// 0: one launch. N > 0: one warm-up launch, then N timed launches; buffers are
-    /// re-initialised before each launch.
+    /// 0: one run of the pipeline (every launch once). N > 0: one warm-up run, then N timed
+    /// runs; buffers are re-initialised before each run.
     pub repeat: u32,
     /// Abort a launch that runs longer than this.
     pub timeout: Option<Duration>,
 }
 
-/// The result of comparing one buffer with its `[expect.NAME]`.
+/// The result of comparing one buffer with the expected contents of its `[expect.NAME]`.
 #[derive(Clone, Debug)]
 pub struct ExpectResult {
     pub buffer: String,
@@ -68,22 +69,37 @@ impl TimeStats {
     }
 }
 
+/// Each launch of a pipeline: its kernel and times.
+#[derive(Clone, Debug)]
+pub struct LaunchResult {
+    pub kernel: String,
+    /// Threads of the launch (grid × block).
+    pub threads: u64,
+    /// Each timed run of this launch (one without `repeat`).
+    pub times: Vec<Duration>,
+}
+
 /// Everything a run produced. `error` is set when the case could not be run to the end; the
 /// fields before the failing step are still filled in.
 #[derive(Debug)]
 pub struct CaseResult {
     pub case: String,
+    /// The kernels launched, in order, separated by `, `.
     pub kernel: String,
     pub engine: Engine,
-    /// Parse + lower + compile time of the module.
+    /// Parse + lower + compile time of the modules.
     pub compile_time: Option<Duration>,
-    /// Each timed launch (one without `repeat`).
+    /// Each timed run of the whole pipeline (one without `repeat`): the sum of its launches'
+    /// times.
     pub kernel_times: Vec<Duration>,
+    /// Each launch's own times, in launch order.
+    pub launches: Vec<LaunchResult>,
     /// The most worker threads (cores) that ran CTAs of one launch.
     pub workers: u32,
-    /// Thread-instructions of one launch, when the engine counts them (the interpreter).
+    /// Thread-instructions of one run of the pipeline, when the engine counts them (the
+    /// interpreter).
     pub thread_instructions: u64,
-    /// Threads per launch (grid × block).
+    /// Threads of one run of the pipeline (the sum of grid × block over the launches).
     pub threads: u64,
     pub expectations: Vec<ExpectResult>,
     /// Every buffer's contents after the (last) launch, if they could be read back.
@@ -92,13 +108,24 @@ pub struct CaseResult {
 }
 
 impl CaseResult {
-    fn new(case: &Case, engine: Engine) -> CaseResult {
+    /// An empty result for `case` (nothing ran yet).
+    pub fn new(case: &Case, engine: Engine) -> CaseResult {
         CaseResult {
             case: case.name.clone(),
-            kernel: case.spec.kernel.clone(),
+            kernel: case.kernels(),
             engine,
             compile_time: None,
             kernel_times: vec![],
+            launches: case
+                .spec
+                .launches
+                .iter()
+                .map(|l| LaunchResult {
+                    kernel: l.kernel.clone(),
+                    threads: l.threads(),
+                    times: vec![],
+                })
+                .collect(),
             workers: 0,
             thread_instructions: 0,
             threads: case.threads(),
@@ -108,39 +135,86 @@ impl CaseResult {
         }
     }
 
+    /// A result for an error before anything ran (a bad case file or option).
+    pub fn early_error(case: &str, engine: Engine, e: CaseError) -> CaseResult {
+        CaseResult {
+            case: case.to_string(),
+            kernel: String::new(),
+            engine,
+            compile_time: None,
+            kernel_times: vec![],
+            launches: vec![],
+            workers: 0,
+            thread_instructions: 0,
+            threads: 0,
+            expectations: vec![],
+            buffers: vec![],
+            error: Some(e),
+        }
+    }
+
     /// No error and every expectation passed.
     pub fn passed(&self) -> bool {
         self.error.is_none() && self.expectations.iter().all(ExpectResult::passed)
     }
 
+    /// Statistics of the whole pipeline's times.
     pub fn kernel_time(&self) -> Option<TimeStats> {
         TimeStats::of(&self.kernel_times)
     }
 }
 
-/// A loaded module and allocated buffers, ready to launch repeatedly.
-pub struct Session {
-    pub ctx: Context,
+/// One launch of a [`Session`], ready to run.
+pub struct SessionLaunch {
     pub kernel: Kernel,
     pub dims: LaunchDims,
     pub args: Vec<KernelArg>,
+    /// How errors name the launch (`launch[2] (add_offsets)`); `None` outside a pipeline.
+    pub at: Option<String>,
+}
+
+/// What one run of every launch of a session reports.
+#[derive(Clone, Debug)]
+pub struct PipelineReport {
+    /// Each launch's report, in order.
+    pub launches: Vec<LaunchReport>,
+    /// The sum of the launches' wall times.
+    pub elapsed: Duration,
+    /// The sum of the launches' thread-instructions (counted by the interpreter; 0 from the
+    /// JIT).
+    pub thread_instructions: u64,
+}
+
+/// Loaded modules and allocated buffers, ready to launch repeatedly.
+pub struct Session {
+    pub ctx: Context,
+    /// The launches, in order.
+    pub launches: Vec<SessionLaunch>,
     /// Initial contents and device address of each buffer.
     pub buffers: Vec<(HostBuffer, DevicePtr)>,
+    /// Load time of every module.
     pub compile_time: Duration,
 }
 
 impl Session {
-    /// Load the PTX for `engine`, allocate (label = buffer name) and fill every buffer, create
-    /// the texture and surface objects (PNG sources get an allocation of their own, labelled
-    /// `textures.NAME`), bind the texture references, and build the arguments.
+    /// Load each PTX file for `engine`, allocate (label = buffer name) and fill every buffer,
+    /// create the texture and surface objects (PNG sources get an allocation of their own,
+    /// labelled `textures.NAME`), bind the texture references (in the case's own module), and
+    /// build every launch's arguments.
     pub fn new(case: &Case, prepared: &Prepared, engine: Engine) -> Result<Session, CaseError> {
         let s = &case.spec;
         let mut ctx = Context::new();
         if let Some(bytes) = s.heap_bytes {
             ctx.set_heap_size(bytes)?;
         }
-        let module = ctx.load_module(&prepared.ptx_text, &prepared.ptx_name, engine)?;
-        let kernel = module.kernel(&s.kernel)?;
+        let mut modules = Vec::with_capacity(prepared.modules.len());
+        let mut compile_time = Duration::ZERO;
+        for m in &prepared.modules {
+            let module = ctx.load_module(&m.text, &m.name, engine)?;
+            compile_time += module.compile_time;
+            modules.push(module);
+        }
+        let module = &modules[0];
         let mut buffers = Vec::with_capacity(prepared.buffers.len());
         for b in &prepared.buffers {
             let symbol = s
@@ -156,7 +230,7 @@ impl Session {
                             module.globals.iter().map(|(n, _, _)| n.as_str()).collect();
                         return Err(CaseError::Case(format!(
                             "{at}: no .global or .const variable '{sym}' in {} (variables: {})",
-                            prepared.ptx_name,
+                            prepared.modules[0].name,
                             names.join(", ")
                         )));
                     };
@@ -183,7 +257,7 @@ impl Session {
             images: &images,
         };
         let handles =
-            super::texture::create_objects(&mut ctx, &module, s, &src).map_err(|e| match e {
+            super::texture::create_objects(&mut ctx, module, s, &src).map_err(|e| match e {
                 CaseError::Case(m) => CaseError::Case(format!("{}: {m}", case.name)),
                 other => other,
             })?;
@@ -225,25 +299,37 @@ impl Session {
                 ),
             })
         }
-        let mut args = Vec::with_capacity(s.args.len());
-        for (i, a) in s.args.iter().enumerate() {
-            args.push(
-                kernel_arg(a, &format!("args[{i}]"), &buffers, &handle)
-                    .map_err(|m| CaseError::Case(format!("{}: {m}", case.name)))?,
-            );
+        let mut launches = Vec::with_capacity(s.launches.len());
+        for (li, (l, &mi)) in s.launches.iter().zip(&prepared.launch_modules).enumerate() {
+            let at = s.pipeline.then(|| format!("launch[{li}] ({})", l.kernel));
+            let kernel = modules[mi]
+                .kernel(&l.kernel)
+                .map_err(|e| in_launch(&at, e))?;
+            let mut args = Vec::with_capacity(l.args.len());
+            for (i, a) in l.args.iter().enumerate() {
+                let key = format!("{}args[{i}]", s.launch_key(li));
+                args.push(
+                    kernel_arg(a, &key, &buffers, &handle)
+                        .map_err(|m| CaseError::Case(format!("{}: {m}", case.name)))?,
+                );
+            }
+            let dims = LaunchDims {
+                grid: l.grid.0,
+                block: l.block.0,
+                shared_bytes: l.shared_bytes,
+            };
+            launches.push(SessionLaunch {
+                kernel,
+                dims,
+                args,
+                at,
+            });
         }
-        let dims = LaunchDims {
-            grid: s.grid.0,
-            block: s.block.0,
-            shared_bytes: s.shared_bytes,
-        };
         Ok(Session {
             ctx,
-            kernel,
-            dims,
-            args,
+            launches,
             buffers,
-            compile_time: module.compile_time,
+            compile_time,
         })
     }
 
@@ -257,9 +343,30 @@ impl Session {
         Ok(())
     }
 
-    /// One launch.
-    pub fn launch(&mut self, opts: &LaunchOptions) -> Result<LaunchReport, CaseError> {
-        Ok(self.ctx.launch(&self.kernel, self.dims, &self.args, opts)?)
+    /// Run launch `i` alone. Errors in a pipeline name the launch
+    /// ([`CaseError::InLaunch`]).
+    pub fn launch_one(
+        &mut self,
+        i: usize,
+        opts: &LaunchOptions,
+    ) -> Result<LaunchReport, CaseError> {
+        let l = &self.launches[i];
+        self.ctx
+            .launch(&l.kernel, l.dims, &l.args, opts)
+            .map_err(|e| in_launch(&l.at, e))
+    }
+
+    /// Run every launch in order (one run of the pipeline); stops at the first error.
+    pub fn launch(&mut self, opts: &LaunchOptions) -> Result<PipelineReport, CaseError> {
+        let mut launches = Vec::with_capacity(self.launches.len());
+        for i in 0..self.launches.len() {
+            launches.push(self.launch_one(i, opts)?);
+        }
+        Ok(PipelineReport {
+            elapsed: launches.iter().map(|r| r.elapsed).sum(),
+            thread_instructions: launches.iter().map(|r| r.thread_instructions).sum(),
+            launches,
+        })
     }
 
     /// Every buffer's current device contents.
@@ -275,6 +382,17 @@ impl Session {
             });
         }
         Ok(out)
+    }
+}
+
+/// A runtime error of one launch, naming the launch in a pipeline (`at`).
+fn in_launch(at: &Option<String>, error: crate::host::Error) -> CaseError {
+    match at {
+        Some(at) => CaseError::InLaunch {
+            at: at.clone(),
+            error,
+        },
+        None => CaseError::Runtime(error),
     }
 }
 
@@ -332,20 +450,33 @@ fn run_into(
         memcheck: opts.memcheck || case.spec.expect_error.as_ref().is_some_and(|e| e.memcheck),
         timeout: opts.timeout,
     };
+    // One run of the whole pipeline; `timed`: record its times.
+    let mut pipeline = |session: &mut Session, timed: bool| -> Result<(), CaseError> {
+        let mut total = Duration::ZERO;
+        let mut instructions = 0;
+        for i in 0..session.launches.len() {
+            let rep = session.launch_one(i, &launch_opts)?;
+            r.workers = r.workers.max(rep.workers);
+            instructions += rep.thread_instructions;
+            total += rep.elapsed;
+            if timed {
+                r.launches[i].times.push(rep.elapsed);
+            }
+        }
+        if timed {
+            r.thread_instructions = instructions;
+            r.kernel_times.push(total);
+        }
+        Ok(())
+    };
     let launched = (|| -> Result<(), CaseError> {
         if opts.repeat == 0 {
-            let rep = session.launch(&launch_opts)?;
-            r.workers = r.workers.max(rep.workers);
-            r.thread_instructions = rep.thread_instructions;
-            r.kernel_times.push(rep.elapsed);
+            pipeline(&mut session, true)?;
         } else {
-            session.launch(&launch_opts)?; // warm-up
+            pipeline(&mut session, false)?; // warm-up
             for _ in 0..opts.repeat {
                 session.reset()?;
-                let rep = session.launch(&launch_opts)?;
-                r.workers = r.workers.max(rep.workers);
-                r.thread_instructions = rep.thread_instructions;
-                r.kernel_times.push(rep.elapsed);
+                pipeline(&mut session, true)?;
             }
         }
         Ok(())
@@ -354,15 +485,16 @@ fn run_into(
     // faulting accesses changed nothing, and `check` compares what both engines left behind.
     // A launch that never started (bad arguments or launch shape) has nothing to compare.
     use crate::host::Error as E;
-    let ran = matches!(
-        &launched,
-        Ok(())
-            | Err(CaseError::Runtime(
-                E::Fault(_) | E::Timeout(..) | E::Deadlock(_)
-            ))
-    );
+    let ran = match &launched {
+        Ok(()) => true,
+        Err(e) => matches!(
+            e.runtime(),
+            Some(E::Fault(_) | E::Timeout(..) | E::Deadlock(_))
+        ),
+    };
     r.buffers = session.read_back()?;
     for e in prepared.expects.iter().filter(|_| ran) {
+        let Some(want) = &e.bytes else { continue };
         let got = r
             .buffers
             .iter()
@@ -372,7 +504,14 @@ fn run_into(
             buffer: e.buffer.clone(),
             dtype: e.dtype,
             tolerance: e.tolerance,
-            comparison: compare(e.dtype, &got.bytes, &e.bytes, &e.tolerance, KEEP_MISMATCHES),
+            comparison: compare_ordered(
+                e.dtype,
+                &got.bytes,
+                want,
+                &e.tolerance,
+                e.order,
+                KEEP_MISMATCHES,
+            ),
         });
     }
     launched?;

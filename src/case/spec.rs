@@ -7,11 +7,41 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
 
-/// One case: a kernel launch, its buffers and what they must hold afterwards.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// One case: the launches to run in order, the buffers they share and what the buffers must
+/// hold after the last launch. Made from a [`CaseFile`] (the TOML as written) by
+/// [`CaseFile::into_spec`], or built in code (the ad-hoc CLI form, benches).
+#[derive(Clone, Debug)]
 pub struct CaseSpec {
-    /// PTX file, relative to the case file.
+    /// The case's PTX file, relative to the case file (in a pipeline without a top-level
+    /// `ptx`: the first launch's): where `symbol` buffers and `[texrefs.*]` find their
+    /// variables, and the file of every launch that names none.
+    pub ptx: String,
+    /// The launches, run in order on one context (at least one).
+    pub launches: Vec<LaunchSpec>,
+    /// Whether the case file used `[[launch]]` tables (a pipeline): keys are then named
+    /// `launch[i].…` and runtime errors name the launch.
+    pub pipeline: bool,
+    /// Extension: the device heap's size in bytes for kernels that call `malloc`
+    /// (`cudaDeviceSetLimit(cudaLimitMallocHeapSize, ...)`; default 8 MiB).
+    pub heap_bytes: Option<u64>,
+    /// Device buffers, in declaration order (the order they are allocated in).
+    pub buffers: IndexMap<String, BufferSpec>,
+    /// Expected buffer contents after the last launch, and how `ptxjit check` compares them.
+    pub expect: IndexMap<String, ExpectSpec>,
+    /// Extension: the run must fail with this error.
+    pub expect_error: Option<ExpectError>,
+    /// Texture objects (`{ texture = "NAME" }` arguments).
+    pub textures: IndexMap<String, TextureSpec>,
+    /// Surface objects (`{ surface = "NAME" }` arguments).
+    pub surfaces: IndexMap<String, TextureSpec>,
+    /// Module `.texref`/`.samplerref`/`.surfref` variables bound by name.
+    pub texrefs: IndexMap<String, TextureSpec>,
+}
+
+/// One kernel launch of a case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchSpec {
+    /// PTX file, relative to the case file (the case's `ptx` unless the launch names its own).
     pub ptx: String,
     /// Entry name.
     pub kernel: String,
@@ -20,33 +50,206 @@ pub struct CaseSpec {
     /// Threads per CTA (same rule).
     pub block: Dims,
     /// Dynamic shared memory in bytes.
-    #[serde(default)]
     pub shared_bytes: u32,
-    /// Extension: the device heap's size in bytes for kernels that call `malloc`
-    /// (`cudaDeviceSetLimit(cudaLimitMallocHeapSize, ...)`; default 8 MiB).
+    /// Kernel parameters in declaration order.
+    pub args: Vec<Arg>,
+}
+
+impl LaunchSpec {
+    /// Threads the launch runs (grid × block).
+    pub fn threads(&self) -> u64 {
+        self.grid.count() * self.block.count()
+    }
+}
+
+/// The launch keys of the single-launch form, which `[[launch]]` replaces.
+const LAUNCH_KEYS: [&str; 5] = ["kernel", "grid", "block", "shared_bytes", "args"];
+
+/// A case file as written: either the single-launch form (top-level `kernel`, `grid`, `block`,
+/// `shared_bytes`, `args`) or `[[launch]]` tables, never both ([`CaseFile::into_spec`]).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseFile {
+    /// The case's PTX file (see [`CaseSpec::ptx`]).
+    #[serde(default)]
+    pub ptx: Option<String>,
+    /// Single-launch form: the entry name.
+    #[serde(default)]
+    pub kernel: Option<String>,
+    /// Single-launch form: CTAs per dimension.
+    #[serde(default)]
+    pub grid: Option<Dims>,
+    /// Single-launch form: threads per CTA.
+    #[serde(default)]
+    pub block: Option<Dims>,
+    /// Single-launch form: dynamic shared memory in bytes (default 0).
+    #[serde(default)]
+    pub shared_bytes: Option<u32>,
+    /// Single-launch form: the kernel parameters (default none).
+    #[serde(default)]
+    pub args: Option<Vec<Arg>>,
+    /// Extension: several launches run in order (a pipeline).
+    #[serde(default)]
+    pub launch: Option<Vec<LaunchFile>>,
+    /// As [`CaseSpec::heap_bytes`].
     #[serde(default)]
     pub heap_bytes: Option<u64>,
-    /// Kernel parameters in declaration order.
-    #[serde(default)]
-    pub args: Vec<Arg>,
-    /// Device buffers, in declaration order (the order they are allocated in).
+    /// As [`CaseSpec::buffers`].
     #[serde(default)]
     pub buffers: IndexMap<String, BufferSpec>,
-    /// Expected buffer contents after the launch.
+    /// As [`CaseSpec::expect`].
     #[serde(default)]
     pub expect: IndexMap<String, ExpectSpec>,
-    /// Extension: the run must fail with this error.
+    /// As [`CaseSpec::expect_error`].
     #[serde(default)]
     pub expect_error: Option<ExpectError>,
-    /// Texture objects (`{ texture = "NAME" }` arguments).
+    /// As [`CaseSpec::textures`].
     #[serde(default)]
     pub textures: IndexMap<String, TextureSpec>,
-    /// Surface objects (`{ surface = "NAME" }` arguments).
+    /// As [`CaseSpec::surfaces`].
     #[serde(default)]
     pub surfaces: IndexMap<String, TextureSpec>,
-    /// Module `.texref`/`.samplerref`/`.surfref` variables bound by name.
+    /// As [`CaseSpec::texrefs`].
     #[serde(default)]
     pub texrefs: IndexMap<String, TextureSpec>,
+}
+
+/// `[[launch]]`: one launch of a pipeline.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LaunchFile {
+    /// Default: the case's `ptx`.
+    #[serde(default)]
+    pub ptx: Option<String>,
+    /// The entry name.
+    pub kernel: String,
+    /// CTAs per dimension.
+    pub grid: Dims,
+    /// Threads per CTA.
+    pub block: Dims,
+    /// Dynamic shared memory in bytes.
+    #[serde(default)]
+    pub shared_bytes: u32,
+    /// The kernel parameters in declaration order.
+    #[serde(default)]
+    pub args: Vec<Arg>,
+}
+
+impl CaseFile {
+    /// The case the file describes. `Err` names the keys that are missing or conflict.
+    pub fn into_spec(self) -> Result<CaseSpec, String> {
+        let single = [
+            self.kernel.is_some(),
+            self.grid.is_some(),
+            self.block.is_some(),
+            self.shared_bytes.is_some(),
+            self.args.is_some(),
+        ];
+        let given: Vec<&str> = LAUNCH_KEYS
+            .iter()
+            .zip(single)
+            .filter(|(_, g)| *g)
+            .map(|(k, _)| *k)
+            .collect();
+        let (ptx, launches, pipeline) = match self.launch {
+            Some(ls) => {
+                if !given.is_empty() {
+                    return Err(format!(
+                        "a case has either top-level {} or [[launch]] tables, not both (this one has [[launch]] and {}); \
+                         move them into the [[launch]] tables",
+                        LAUNCH_KEYS.join("/"),
+                        given.join(", ")
+                    ));
+                }
+                if ls.is_empty() {
+                    return Err("launch: needs at least one [[launch]] table".into());
+                }
+                let Some(ptx) = self.ptx.clone().or_else(|| ls[0].ptx.clone()) else {
+                    return Err("ptx: missing (give the case's ptx, or ptx in [[launch]])".into());
+                };
+                let mut launches = Vec::with_capacity(ls.len());
+                for l in ls {
+                    launches.push(LaunchSpec {
+                        ptx: l.ptx.unwrap_or_else(|| ptx.clone()),
+                        kernel: l.kernel,
+                        grid: l.grid,
+                        block: l.block,
+                        shared_bytes: l.shared_bytes,
+                        args: l.args,
+                    });
+                }
+                (ptx, launches, true)
+            }
+            None => {
+                let missing: Vec<&str> = [
+                    ("ptx", self.ptx.is_some()),
+                    ("kernel", self.kernel.is_some()),
+                    ("grid", self.grid.is_some()),
+                    ("block", self.block.is_some()),
+                ]
+                .iter()
+                .filter(|(_, g)| !g)
+                .map(|(k, _)| *k)
+                .collect();
+                let (Some(ptx), Some(kernel), Some(grid), Some(block)) =
+                    (self.ptx, self.kernel, self.grid, self.block)
+                else {
+                    return Err(format!(
+                        "missing {} (a case needs ptx, kernel, grid and block, or [[launch]] tables)",
+                        missing.join(", ")
+                    ));
+                };
+                let launch = LaunchSpec {
+                    ptx: ptx.clone(),
+                    kernel,
+                    grid,
+                    block,
+                    shared_bytes: self.shared_bytes.unwrap_or(0),
+                    args: self.args.unwrap_or_default(),
+                };
+                (ptx, vec![launch], false)
+            }
+        };
+        Ok(CaseSpec {
+            ptx,
+            launches,
+            pipeline,
+            heap_bytes: self.heap_bytes,
+            buffers: self.buffers,
+            expect: self.expect,
+            expect_error: self.expect_error,
+            textures: self.textures,
+            surfaces: self.surfaces,
+            texrefs: self.texrefs,
+        })
+    }
+}
+
+impl CaseSpec {
+    /// A single-launch case (the ad-hoc form): no buffers, expectations, textures.
+    pub fn single(launch: LaunchSpec) -> CaseSpec {
+        CaseSpec {
+            ptx: launch.ptx.clone(),
+            launches: vec![launch],
+            pipeline: false,
+            heap_bytes: None,
+            buffers: IndexMap::new(),
+            expect: IndexMap::new(),
+            expect_error: None,
+            textures: IndexMap::new(),
+            surfaces: IndexMap::new(),
+            texrefs: IndexMap::new(),
+        }
+    }
+
+    /// How keys of launch `i` are named: `launch[1].` in a pipeline, nothing otherwise.
+    pub fn launch_key(&self, i: usize) -> String {
+        if self.pipeline {
+            format!("launch[{i}].")
+        } else {
+            String::new()
+        }
+    }
 }
 
 /// A grid or block shape, always three numbers once parsed.
@@ -330,7 +533,9 @@ pub struct Random {
     pub max: Option<Num>,
 }
 
-/// `[expect.NAME]`: exactly one of `file` / `values`, and a tolerance.
+/// `[expect.NAME]`: at most one of `file` / `values` (the expected contents), a tolerance, and
+/// how the elements are matched up (`order`) and compared between engines (`check`). A table
+/// without `file`/`values` only tells `ptxjit check` how to compare the buffer.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExpectSpec {
@@ -340,6 +545,54 @@ pub struct ExpectSpec {
     pub values: Option<Vec<Num>>,
     #[serde(default)]
     pub tolerance: Tolerance,
+    /// Extension: `"any"` compares the buffer as a multiset (both sides sorted first).
+    #[serde(default)]
+    pub order: Order,
+    /// Extension: how `ptxjit check` compares the engines' contents of the buffer.
+    #[serde(default)]
+    pub check: CheckMode,
+}
+
+impl ExpectSpec {
+    /// Whether the table gives expected contents (`file` or `values`).
+    pub fn has_data(&self) -> bool {
+        self.file.is_some() || self.values.is_some()
+    }
+}
+
+/// Which element of one side an element of the other side is compared with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Order {
+    /// Element i with element i (the default).
+    #[default]
+    Index,
+    /// As multisets: both sides are sorted by value, then compared element by element (for
+    /// output appended through an atomic counter, whose order depends on thread timing).
+    Any,
+}
+
+/// How `ptxjit check` compares the interpreter's and the JIT's contents of one buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckMode {
+    /// Bit for bit (any NaN equals any NaN), after sorting with `order = "any"` (the default).
+    #[default]
+    Exact,
+    /// Within the table's `tolerance` (for float atomics, whose rounding depends on the order
+    /// of the additions).
+    Tolerance,
+    /// Not compared (contents that legitimately differ from run to run).
+    Skip,
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Order::Index => "index",
+            Order::Any => "any",
+        })
+    }
 }
 
 /// How close an element must be. All `None`: exact (bitwise; any NaN matches any NaN of the

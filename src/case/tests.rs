@@ -9,11 +9,13 @@ const HEAD: &str = "ptx = \"k.ptx\"\nkernel = \"k\"\ngrid = [2]\nblock = [32, 2]
 #[test]
 fn minimal_case() {
     let c = parse(&format!("{HEAD}args = [{{ u32 = 5 }}, {{ buffer = \"x\", offset = 8 }}, {{ f32 = 2 }}]\n[buffers.x]\ntype = \"f32\"\nlen = 4\n")).unwrap();
-    assert_eq!(c.spec.grid, Dims([2, 1, 1]));
-    assert_eq!(c.spec.block, Dims([32, 2, 1]));
+    let l = &c.spec.launches[0];
+    assert_eq!((c.spec.launches.len(), c.spec.pipeline), (1, false));
+    assert_eq!(l.grid, Dims([2, 1, 1]));
+    assert_eq!(l.block, Dims([32, 2, 1]));
     assert_eq!(c.threads(), 128);
     assert_eq!(
-        c.spec.args,
+        l.args,
         vec![
             Arg::Scalar(Scalar::U32(5)),
             Arg::Buffer {
@@ -180,7 +182,7 @@ fn prepare_checks_lengths_and_files() {
     )
     .unwrap();
     assert_eq!(ok.buffers[0].bytes, [0xff, 0xff, 2, 0]);
-    assert_eq!(ok.expects[0].bytes, ok.buffers[0].bytes);
+    assert_eq!(ok.expects[0].bytes.as_ref(), Some(&ok.buffers[0].bytes));
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -200,7 +202,7 @@ fn struct_arguments_nest_and_name_their_fields_in_errors() {
     ))
     .unwrap();
     assert_eq!(
-        c.spec.args,
+        c.spec.launches[0].args,
         vec![Arg::Struct(vec![
             Arg::Scalar(Scalar::F32(1.0)),
             Arg::Struct(vec![
@@ -251,4 +253,252 @@ fn struct_layout_follows_c() {
     assert_eq!(&b[16..24], &0.5f64.to_le_bytes());
     assert_eq!(&b[24..26], &(-2i16).to_le_bytes());
     assert_eq!(&b[26..29], &[1, 2, 3]);
+}
+
+const PIPE: &str = "ptx = \"k.ptx\"\n\
+    [[launch]]\nkernel = \"a\"\ngrid = [2]\nblock = [64]\nargs = [{ buffer = \"x\" }]\n\
+    [[launch]]\nptx = \"other.ptx\"\nkernel = \"b\"\ngrid = [1, 2]\nblock = [32]\nshared_bytes = 256\nargs = [{ buffer = \"x\" }, { u32 = 7 }]\n\
+    [buffers.x]\ntype = \"u32\"\nlen = 4\n";
+
+#[test]
+fn pipeline_launches_parse_in_order() {
+    let c = parse(PIPE).unwrap();
+    let s = &c.spec;
+    assert!(s.pipeline);
+    assert_eq!(s.ptx, "k.ptx");
+    assert_eq!(
+        s.launches,
+        vec![
+            LaunchSpec {
+                ptx: "k.ptx".into(),
+                kernel: "a".into(),
+                grid: Dims([2, 1, 1]),
+                block: Dims([64, 1, 1]),
+                shared_bytes: 0,
+                args: vec![Arg::Buffer {
+                    name: "x".into(),
+                    offset: 0
+                }],
+            },
+            LaunchSpec {
+                ptx: "other.ptx".into(),
+                kernel: "b".into(),
+                grid: Dims([1, 2, 1]),
+                block: Dims([32, 1, 1]),
+                shared_bytes: 256,
+                args: vec![
+                    Arg::Buffer {
+                        name: "x".into(),
+                        offset: 0
+                    },
+                    Arg::Scalar(Scalar::U32(7))
+                ],
+            },
+        ]
+    );
+    assert_eq!(c.threads(), 128 + 64);
+    assert_eq!(c.kernels(), "a, b");
+    // Without a top-level ptx, the case's file is the first launch's, and the default of the
+    // others.
+    let c = parse(
+        &PIPE
+            .replace("ptx = \"k.ptx\"\n", "")
+            .replace("kernel = \"a\"", "ptx = \"first.ptx\"\nkernel = \"a\"")
+            .replace("ptx = \"other.ptx\"\n", ""),
+    )
+    .unwrap();
+    let files: Vec<&str> = c.spec.launches.iter().map(|l| l.ptx.as_str()).collect();
+    assert_eq!(
+        (c.spec.ptx.as_str(), files),
+        ("first.ptx", vec!["first.ptx", "first.ptx"])
+    );
+    let e = parse(&PIPE.replace("ptx = \"k.ptx\"\n", ""))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("ptx: missing"), "{e}");
+}
+
+#[test]
+fn pipeline_errors_name_the_launch_and_the_keys() {
+    // Both forms: an error naming the top-level keys given.
+    let e = parse(&format!("kernel = \"a\"\nblock = [1]\n{PIPE}"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("t.toml: a case has either top-level kernel/grid/block/shared_bytes/args or [[launch]] tables, not both")
+            && e.contains("has [[launch]] and kernel, block"),
+        "{e}"
+    );
+    let e = parse(&PIPE.replace(
+        "args = [{ buffer = \"x\" }, { u32",
+        "args = [{ buffer = \"y\" }, { u32",
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("launch[1].args[0]: no buffer named 'y'"), "{e}");
+    let e = parse(&PIPE.replace("grid = [1, 2]\n", ""))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("launch[1]") && e.contains("grid"), "{e}");
+    let e = parse(&PIPE.replace("shared_bytes = 256", "shared = 256"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("launch[1]") && e.contains("shared"), "{e}");
+    let e = parse("ptx = \"k.ptx\"\nlaunch = []\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("needs at least one [[launch]]"), "{e}");
+    // The single-launch form names what it misses.
+    let e = parse("ptx = \"k.ptx\"\ngrid = [1]\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("missing kernel, block"), "{e}");
+}
+
+#[test]
+fn pipeline_prepare_reads_each_file_once() {
+    let dir = std::env::temp_dir().join(format!("ptxjit-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("k.ptx"), "// k").unwrap();
+    std::fs::write(dir.join("other.ptx"), "// other").unwrap();
+    let text = PIPE.replace(
+        "[buffers.x]",
+        "[[launch]]\nptx = \"./k.ptx\"\nkernel = \"c\"\ngrid = [1]\nblock = [1]\n[buffers.x]",
+    );
+    let p = Case::parse(&text, "t.toml", &dir)
+        .unwrap()
+        .prepare()
+        .unwrap();
+    let texts: Vec<&str> = p.modules.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, ["// k", "// other"]);
+    assert_eq!(p.launch_modules, [0, 1, 0]);
+    std::fs::remove_file(dir.join("other.ptx")).unwrap();
+    let e = Case::parse(&text, "t.toml", &dir)
+        .unwrap()
+        .prepare()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("launch[1].ptx: cannot read") && e.contains("other.ptx"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn expect_tables_take_order_and_check() {
+    let c = parse(&format!(
+        "{HEAD}[buffers.a]\ntype = \"u32\"\nlen = 2\n[buffers.b]\ntype = \"f32\"\nlen = 2\n\
+         [buffers.c]\ntype = \"u8\"\nlen = 2\n\
+         [expect.a]\nvalues = [1, 2]\norder = \"any\"\n\
+         [expect.b]\ntolerance = {{ rel = 1e-5 }}\ncheck = \"tolerance\"\n\
+         [expect.c]\ncheck = \"skip\"\n"
+    ))
+    .unwrap();
+    let e = &c.spec.expect;
+    assert_eq!((e["a"].order, e["a"].check), (Order::Any, CheckMode::Exact));
+    assert_eq!(
+        (e["b"].order, e["b"].check),
+        (Order::Index, CheckMode::Tolerance)
+    );
+    assert_eq!(e["c"].check, CheckMode::Skip);
+    let bad = |t: &str| {
+        parse(&format!(
+            "{HEAD}[buffers.a]\ntype = \"f32\"\nlen = 2\n[expect.a]\n{t}"
+        ))
+        .unwrap_err()
+        .to_string()
+    };
+    let e = bad("order = \"sorted\"\nvalues = [1, 2]\n");
+    assert!(e.contains("expect.a.order") && e.contains("sorted"), "{e}");
+    let e = bad("check = false\n");
+    assert!(e.contains("expect.a.check"), "{e}");
+    let e = bad("check = \"tolerance\"\nvalues = [1, 2]\n");
+    assert!(
+        e.contains("expect.a: check = \"tolerance\" needs a tolerance"),
+        "{e}"
+    );
+    let e = bad("tolerance = { abs = 1 }\n");
+    assert!(
+        e.contains("expect.a: a tolerance without file or values only applies with check"),
+        "{e}"
+    );
+    let e = bad("tolerance = \"exact\"\n");
+    assert!(e.contains("expect.a: give file"), "{e}");
+    let e = bad("values = [1, 2]\nfile = \"a.npy\"\n");
+    assert!(e.contains("not both"), "{e}");
+}
+
+/// `ptxjit check`'s comparison of the engines' buffers, on buffers made here: a permutation
+/// differs in index order and agrees as a multiset; a tolerance and `skip` as the table says.
+#[test]
+fn engines_compare_as_expect_tables_say() {
+    let u32s = |v: &[u32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let f32s = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let buf = |name: &str, dtype, bytes| HostBuffer {
+        name: name.into(),
+        dtype,
+        bytes,
+    };
+    let interp = vec![
+        buf("out", DType::U32, u32s(&[4, 9, 1, 7])),
+        buf("sum", DType::F32, f32s(&[1.0, 2.0])),
+        buf("log", DType::U32, u32s(&[1])),
+    ];
+    let jit = vec![
+        buf("out", DType::U32, u32s(&[9, 1, 7, 4])),
+        buf("sum", DType::F32, f32s(&[1.0000001, 2.0])),
+        buf("log", DType::U32, u32s(&[2])),
+    ];
+    let rule = |b: &str, dtype, order, check, rel| Expected {
+        buffer: b.into(),
+        dtype,
+        bytes: None,
+        tolerance: Tolerance {
+            rel,
+            ..Default::default()
+        },
+        order,
+        check,
+    };
+    let names = |d: &[BufferDiff]| d.iter().map(|d| d.buffer.clone()).collect::<Vec<_>>();
+    // No tables: every buffer bit for bit, in index order.
+    let (d, skipped) = compare_engines(&interp, &jit, &[]);
+    assert_eq!(
+        (names(&d), skipped.len()),
+        (vec!["out".into(), "sum".into(), "log".into()], 0)
+    );
+    assert_eq!(d[0].comparison.mismatches, 4);
+    let rules = vec![
+        rule("out", DType::U32, Order::Any, CheckMode::Exact, None),
+        rule(
+            "sum",
+            DType::F32,
+            Order::Index,
+            CheckMode::Tolerance,
+            Some(1e-6),
+        ),
+        rule("log", DType::U32, Order::Index, CheckMode::Skip, None),
+    ];
+    let (d, skipped) = compare_engines(&interp, &jit, &rules);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(skipped, ["log"]);
+    // A different multiset still differs, at its sorted position.
+    let mut other = jit.clone();
+    other[0].bytes = u32s(&[9, 1, 7, 5]);
+    let (d, _) = compare_engines(&interp, &other, &rules);
+    assert_eq!(names(&d), ["out"]);
+    assert!(d[0].comparison.sorted);
+    assert_eq!(
+        d[0].comparison.first[0],
+        Mismatch {
+            index: 1,
+            got: "5".into(),
+            want: "4".into()
+        }
+    );
+    // Beyond the tolerance.
+    other[1].bytes = f32s(&[1.0001, 2.0]);
+    let (d, _) = compare_engines(&interp, &other, &rules);
+    assert_eq!(names(&d), ["out", "sum"]);
 }

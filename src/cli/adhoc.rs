@@ -1,8 +1,11 @@
 //! The ad-hoc form of `ptxjit run`: build an in-memory case from `--ptx/--kernel/--grid/
-//! --block/--arg` (syntax in `ptxjit run --help` and docs/case-format.md).
+//! --block/--arg` and `--expect` (syntax in `ptxjit run --help` and docs/case-format.md).
 
 use crate::case::spec::{Iota, Random};
-use crate::case::{Arg, BufferSpec, Case, CaseError, CaseSpec, DType, Dims, Init, Num, Scalar};
+use crate::case::{
+    Arg, BufferSpec, Case, CaseError, CaseSpec, CheckMode, DType, Dims, ExpectSpec, Init,
+    LaunchSpec, Num, Order, Scalar, Tolerance,
+};
 use indexmap::IndexMap;
 use std::path::Path;
 
@@ -14,6 +17,8 @@ pub struct AdHoc<'a> {
     pub block: Option<&'a str>,
     pub shared_bytes: u32,
     pub args: &'a [String],
+    /// `NAME=FILE[:TOLERANCE]` expectations.
+    pub expect: &'a [String],
 }
 
 /// Build the case (named after the PTX file; paths relative to the current directory).
@@ -35,22 +40,94 @@ pub fn build(a: &AdHoc) -> Result<Case, CaseError> {
             parse_arg(s, &mut buffers).map_err(|e| CaseError::Case(format!("--arg '{s}': {e}")))?,
         );
     }
-    let spec = CaseSpec {
+    let mut spec = CaseSpec::single(LaunchSpec {
         ptx: a.ptx.display().to_string(),
         kernel,
         grid,
         block,
         shared_bytes: a.shared_bytes,
-        heap_bytes: None,
         args,
-        buffers,
-        expect: IndexMap::new(),
-        expect_error: None,
-        textures: IndexMap::new(),
-        surfaces: IndexMap::new(),
-        texrefs: IndexMap::new(),
-    };
+    });
+    spec.buffers = buffers;
+    for s in a.expect {
+        let (name, e) =
+            parse_expect(s).map_err(|e| CaseError::Case(format!("--expect '{s}': {e}")))?;
+        if !spec.buffers.contains_key(&name) {
+            let names: Vec<&str> = spec.buffers.keys().map(String::as_str).collect();
+            return Err(CaseError::Case(format!(
+                "--expect '{s}': no buffer named '{name}' (buffers declared with --arg buf:..: {})",
+                names.join(", ")
+            )));
+        }
+        if spec.expect.insert(name.clone(), e).is_some() {
+            return Err(CaseError::Case(format!(
+                "--expect '{s}': buffer '{name}' has two --expect"
+            )));
+        }
+    }
     Case::from_spec(spec, &a.ptx.display().to_string(), Path::new(""))
+}
+
+/// One `--expect NAME=FILE[:TOLERANCE]`: FILE is `.npy` or `.bin` (relative to the current
+/// directory); TOLERANCE is the case format's, without the braces: `exact`, `abs=1e-6`,
+/// `rel=1e-5,ulp=2` (a TOML inline table's keys; `{ abs = 1e-6 }` works too).
+pub fn parse_expect(s: &str) -> Result<(String, ExpectSpec), String> {
+    let usage = "expected NAME=FILE.npy[:TOLERANCE] (TOLERANCE: exact, abs=A, rel=R, ulp=U, or several: abs=A,rel=R)";
+    let (name, rest) = s.split_once('=').ok_or(usage)?;
+    if name.is_empty() || rest.is_empty() {
+        return Err(usage.into());
+    }
+    // The file ends at its extension; a `:` after it starts the tolerance (a path may hold
+    // `:` itself, as in `C:/data/y.npy`).
+    let (file, tol) = match rest.rsplit_once(':') {
+        Some((f, t)) if has_data_ext(f) => (f, Some(t)),
+        _ => (rest, None),
+    };
+    if !has_data_ext(file) {
+        return Err(format!("'{file}' is not a .npy or .bin file; {usage}"));
+    }
+    let tolerance = match tol {
+        None => Tolerance::default(),
+        Some(t) => parse_tolerance(t)?,
+    };
+    Ok((
+        name.to_string(),
+        ExpectSpec {
+            file: Some(file.to_string()),
+            values: None,
+            tolerance,
+            order: Order::Index,
+            check: CheckMode::Exact,
+        },
+    ))
+}
+
+fn has_data_ext(f: &str) -> bool {
+    matches!(
+        Path::new(f).extension().and_then(|e| e.to_str()),
+        Some("npy" | "bin")
+    )
+}
+
+/// A tolerance in the case format's syntax: `exact`, or the keys of its table, with or
+/// without the braces (`abs=1e-6,rel=1e-5`, `{ ulp = 2 }`).
+fn parse_tolerance(t: &str) -> Result<Tolerance, String> {
+    let t = t.trim();
+    let value = if t == "exact" || t == "\"exact\"" {
+        "\"exact\"".to_string()
+    } else if t.starts_with('{') {
+        t.to_string()
+    } else {
+        format!("{{ {t} }}")
+    };
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct W {
+        tolerance: Tolerance,
+    }
+    toml::from_str::<W>(&format!("tolerance = {value}"))
+        .map(|w| w.tolerance)
+        .map_err(|e| format!("tolerance '{t}': {}", e.message().trim_end()))
 }
 
 /// `X[,Y[,Z]]`.
@@ -249,5 +326,46 @@ mod tests {
         assert_eq!(parse_dims("4,2").unwrap(), Dims([4, 2, 1]));
         assert!(parse_dims("4,x").is_err());
         assert!(parse_dims("1,1,1,1").is_err());
+    }
+
+    #[test]
+    fn expect_specs() {
+        let (n, e) = parse_expect("y=out/y_expected.npy").unwrap();
+        assert_eq!(
+            (n.as_str(), e.file.as_deref(), e.tolerance),
+            ("y", Some("out/y_expected.npy"), Tolerance::default())
+        );
+        let (_, e) = parse_expect("y=C:/data/y.npy:abs=1e-6,rel=1e-5").unwrap();
+        assert_eq!(e.file.as_deref(), Some("C:/data/y.npy"));
+        assert_eq!(
+            e.tolerance,
+            Tolerance {
+                abs: Some(1e-6),
+                rel: Some(1e-5),
+                ulp: None
+            }
+        );
+        let (_, e) = parse_expect("y=y.bin:{ ulp = 2 }").unwrap();
+        assert_eq!(e.tolerance.ulp, Some(2));
+        let (_, e) = parse_expect("y=y.npy:exact").unwrap();
+        assert!(e.tolerance.is_exact());
+        let err = |s: &str| parse_expect(s).unwrap_err();
+        assert!(err("y").contains("expected NAME=FILE.npy"));
+        assert!(err("y=y.txt").contains("not a .npy or .bin file"));
+        assert!(
+            err("y=y.npy:close").contains("tolerance 'close'"),
+            "{}",
+            err("y=y.npy:close")
+        );
+        assert!(
+            err("y=y.npy:abs=-1").contains(">= 0"),
+            "{}",
+            err("y=y.npy:abs=-1")
+        );
+        assert!(
+            err("y=y.npy:abss=1").contains("abss"),
+            "{}",
+            err("y=y.npy:abss=1")
+        );
     }
 }

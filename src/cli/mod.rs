@@ -79,6 +79,7 @@ Ad-hoc launch (instead of CASE.toml):
       INIT: zero (default) | fill:V | iota[:START[:STEP]] | random:SEED[:MIN:MAX]
             | values:V1,V2,... | file:PATH.npy|PATH.bin   (LEN may be omitted for values/file)
     ptr:NAME[+BYTES]               the address of an earlier buffer, plus an offset
+  --expect NAME=FILE[:TOLERANCE]   buffer NAME must then equal FILE.npy|FILE.bin (exit 1 if not)
   Example:
     ptxjit run --ptx saxpy.ptx --kernel saxpy --grid 4 --block 256 --arg u32=1024 --arg f32=2.0 \\
                --arg buf:x:f32:1024=iota --arg buf:y:f32:1024=fill:1.5 --dump y=y.npy";
@@ -160,6 +161,15 @@ pub struct RunArgs {
         allow_hyphen_values = true
     )]
     pub args: Vec<String>,
+    /// Ad-hoc launch: after the launch, buffer NAME must equal FILE (.npy or .bin), within
+    /// TOLERANCE if given (exact, abs=A, rel=R, ulp=U, or several: abs=A,rel=R); repeatable.
+    #[arg(
+        long,
+        value_name = "NAME=FILE[:TOLERANCE]",
+        requires = "ptx",
+        help_heading = "Ad-hoc launch"
+    )]
+    pub expect: Vec<String>,
 }
 
 /// `ptxjit check`.

@@ -1,6 +1,6 @@
 //! Reports (text and `--json`) and output files (`--dump`, `--png`).
 
-use crate::case::{CaseError, CaseResult, DType, HostBuffer};
+use crate::case::{CaseError, CaseResult, DType, HostBuffer, TimeStats};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -12,8 +12,18 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-/// The text report: `PASS name` / `FAIL name: index I: got G, want W` lines, then times.
-/// `prefix` starts every line (`check` uses `[jit] `).
+/// How a comparison names an element: `index 17`, or `sorted index 17` when both sides were
+/// sorted first (`order = "any"`).
+pub fn index_word(c: &crate::case::Comparison) -> &'static str {
+    if c.sorted {
+        "sorted index"
+    } else {
+        "index"
+    }
+}
+
+/// The text report: `PASS name` / `FAIL name: index I: got G, want W` lines, then times
+/// (and, for a pipeline, each launch's). `prefix` starts every line (`check` uses `[jit] `).
 pub fn text_report(r: &CaseResult, prefix: &str) -> String {
     let mut s = String::new();
     for e in &r.expectations {
@@ -24,12 +34,17 @@ pub fn text_report(r: &CaseResult, prefix: &str) -> String {
         }
         for m in c.first.iter().take(SHOW_MISMATCHES) {
             s += &format!(
-                "{prefix}FAIL {}: index {}: got {}, want {}\n",
-                e.buffer, m.index, m.got, m.want
+                "{prefix}FAIL {}: {} {}: got {}, want {}\n",
+                e.buffer,
+                index_word(c),
+                m.index,
+                m.got,
+                m.want
             );
         }
+        let order = if c.sorted { ", any order" } else { "" };
         s += &format!(
-            "{prefix}FAIL {}: {} of {} elements differ (tolerance {})\n",
+            "{prefix}FAIL {}: {} of {} elements differ (tolerance {}{order})\n",
             e.buffer, c.mismatches, c.total, e.tolerance
         );
     }
@@ -54,11 +69,16 @@ pub fn text_report(r: &CaseResult, prefix: &str) -> String {
                 r.thread_instructions as f64 / t.min.as_secs_f64() / 1e6
             );
         }
+        let runs = if r.launches.len() > 1 {
+            "runs"
+        } else {
+            "launches"
+        };
         if t.launches == 1 {
             s += &format!("{prefix}kernel time: {:.3} ms ({cores})\n", ms(t.min));
         } else {
             s += &format!(
-                "{prefix}kernel time: min {:.3} ms, median {:.3} ms, max {:.3} ms ({} launches after 1 warm-up; {cores})\n",
+                "{prefix}kernel time: min {:.3} ms, median {:.3} ms, max {:.3} ms ({} {runs} after 1 warm-up; {cores})\n",
                 ms(t.min),
                 ms(t.median),
                 ms(t.max),
@@ -66,12 +86,39 @@ pub fn text_report(r: &CaseResult, prefix: &str) -> String {
             );
         }
     }
+    if r.launches.len() > 1 {
+        for (i, l) in r.launches.iter().enumerate() {
+            let Some(t) = TimeStats::of(&l.times) else {
+                continue;
+            };
+            s += &if t.launches == 1 {
+                format!("{prefix}  launch[{i}] {}: {:.3} ms\n", l.kernel, ms(t.min))
+            } else {
+                format!(
+                    "{prefix}  launch[{i}] {}: min {:.3} ms, median {:.3} ms, max {:.3} ms\n",
+                    l.kernel,
+                    ms(t.min),
+                    ms(t.median),
+                    ms(t.max)
+                )
+            };
+        }
+    }
     s
 }
 
+/// `{"min", "median", "max"}` in ms, or null.
+fn json_times(t: Option<TimeStats>) -> Value {
+    t.map_or(
+        Value::Null,
+        |t| json!({"min": ms(t.min), "median": ms(t.median), "max": ms(t.max)}),
+    )
+}
+
 /// The `--json` object, with exactly the keys of the case format:
-/// `case, kernel, engine, compile_ms, kernel_ms {min, median, max}, results [{buffer, pass,
-/// mismatches, first {index, got, want}}], error {kind, message}`.
+/// `case, kernel, engine, compile_ms, kernel_ms {min, median, max}, launches [{kernel,
+/// kernel_ms}], results [{buffer, pass, mismatches, first {index, got, want}}], error {kind,
+/// message}`.
 pub fn json_report(r: &CaseResult) -> Value {
     let results: Vec<Value> = r
         .expectations
@@ -91,7 +138,11 @@ pub fn json_report(r: &CaseResult) -> Value {
         "kernel": r.kernel,
         "engine": r.engine.to_string(),
         "compile_ms": r.compile_time.map(ms),
-        "kernel_ms": r.kernel_time().map(|t| json!({"min": ms(t.min), "median": ms(t.median), "max": ms(t.max)})),
+        "kernel_ms": json_times(r.kernel_time()),
+        "launches": r.launches.iter().map(|l| json!({
+            "kernel": l.kernel,
+            "kernel_ms": json_times(TimeStats::of(&l.times)),
+        })).collect::<Vec<_>>(),
         "results": results,
         "error": r.error.as_ref().map(|e| json!({"kind": e.kind(), "message": e.to_string()})),
     })

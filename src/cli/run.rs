@@ -35,6 +35,7 @@ pub fn run(a: &RunArgs) -> u8 {
             block: a.block.as_deref(),
             shared_bytes: a.shared_bytes.unwrap_or(0),
             args: &a.args,
+            expect: &a.expect,
         }),
     };
     let name = a
@@ -132,12 +133,17 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
     } else {
         print!("{}", output::text_report(r, ""));
         if let Some(e) = &r.error {
-            // Arguments come from the case file's `args` or the `--arg` list: say which.
+            // Arguments come from the case file's `args` (a launch's, in a pipeline) or the
+            // `--arg` list: say which.
             if e.kind() == "argument" {
-                return if r.case.ends_with(".toml") {
-                    fail(format!("{}: {e} (see the case's `args`)", r.case))
-                } else {
-                    fail(format!("{e} (see the --arg list)"))
+                return match e {
+                    CaseError::InLaunch { at, .. } => {
+                        fail(format!("{}: {e} (see the `args` of {at})", r.case))
+                    }
+                    _ if r.case.ends_with(".toml") => {
+                        fail(format!("{}: {e} (see the case's `args`)", r.case))
+                    }
+                    _ => fail(format!("{e} (see the --arg list)")),
                 };
             }
             return fail(e);
@@ -149,19 +155,7 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
 /// An error before anything ran (bad case file, bad options).
 fn report_early(a: &RunArgs, name: &str, e: CaseError) -> u8 {
     if a.json {
-        let r = CaseResult {
-            case: name.to_string(),
-            kernel: String::new(),
-            engine: a.engine.into(),
-            compile_time: None,
-            kernel_times: vec![],
-            workers: 0,
-            thread_instructions: 0,
-            threads: 0,
-            expectations: vec![],
-            buffers: vec![],
-            error: Some(e),
-        };
+        let r = CaseResult::early_error(name, a.engine.into(), e);
         println!("{}", output::json_report(&r));
         2
     } else {
