@@ -23,6 +23,8 @@ pub struct RunOptions {
     pub repeat: u32,
     /// Abort a launch that runs longer than this.
     pub timeout: Option<Duration>,
+    /// Send device `printf` output to stderr instead of stdout (`run --json`).
+    pub printf_to_stderr: bool,
 }
 
 /// The result of comparing one buffer with its `[expect.NAME]`.
@@ -141,6 +143,11 @@ impl Session {
         }
         let module = ctx.load_module(&prepared.ptx_text, &prepared.ptx_name, engine)?;
         let kernel = module.kernel(&s.kernel)?;
+        if let Some(bytes) = s.max_dynamic_shared_bytes {
+            kernel.set_max_dynamic_shared_bytes(bytes).map_err(|e| {
+                CaseError::Case(format!("{}: max_dynamic_shared_bytes: {e}", case.name))
+            })?;
+        }
         let mut buffers = Vec::with_capacity(prepared.buffers.len());
         for b in &prepared.buffers {
             let symbol = s
@@ -327,6 +334,9 @@ fn run_into(
     r: &mut CaseResult,
 ) -> Result<(), CaseError> {
     let mut session = Session::new(case, prepared, engine)?;
+    if opts.printf_to_stderr {
+        session.ctx.set_printf_sink(crate::host::PrintfSink::Stderr);
+    }
     r.compile_time = Some(session.compile_time);
     let launch_opts = LaunchOptions {
         memcheck: opts.memcheck || case.spec.expect_error.as_ref().is_some_and(|e| e.memcheck),

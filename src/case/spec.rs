@@ -26,6 +26,10 @@ pub struct CaseSpec {
     /// (`cudaDeviceSetLimit(cudaLimitMallocHeapSize, ...)`; default 8 MiB).
     #[serde(default)]
     pub heap_bytes: Option<u64>,
+    /// Extension: the kernel's `cudaFuncAttributeMaxDynamicSharedMemorySize` in bytes, set
+    /// before the launch; needed for more than 48 KiB of shared memory.
+    #[serde(default)]
+    pub max_dynamic_shared_bytes: Option<u32>,
     /// Kernel parameters in declaration order.
     #[serde(default)]
     pub args: Vec<Arg>,

@@ -42,6 +42,7 @@ pub fn build(a: &AdHoc) -> Result<Case, CaseError> {
         block,
         shared_bytes: a.shared_bytes,
         heap_bytes: None,
+        max_dynamic_shared_bytes: None,
         args,
         buffers,
         expect: IndexMap::new(),
