@@ -327,7 +327,7 @@ impl KernelArg {
     }
 
     /// The bytes a parameter buffer holds for this argument (a struct laid out as in C).
-    #[cfg(test)]
+    #[cfg(all(test, feature = "case"))]
     pub(crate) fn bytes_for_test(&self) -> Vec<u8> {
         self.bytes().0
     }
