@@ -123,6 +123,7 @@ fn emitted_case_is_a_valid_case_file() {
                 memcheck: false,
                 repeat: 0,
                 timeout: Some(Duration::from_secs(60)),
+                printf_to_stderr: false,
             },
         )
     });

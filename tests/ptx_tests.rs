@@ -79,6 +79,7 @@ fn options() -> RunOptions {
         memcheck: false,
         repeat: 0,
         timeout: Some(TIMEOUT),
+        printf_to_stderr: false,
     }
 }
 

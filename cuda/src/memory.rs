@@ -21,7 +21,7 @@ pub type CUdeviceptr = u64;
 /// The host pointer of device range `[p, p + len)`. Errors: `CUDA_ERROR_INVALID_VALUE` when
 /// the range is not inside one live allocation.
 pub fn device_range(d: &Driver, p: u64, len: u64) -> Result<*mut u8, Fail> {
-    let m = &d.host.memory;
+    let m = d.host.memory();
     match m.allocation_at(p) {
         Some((a, within)) if within.checked_add(len).is_some_and(|e| e <= a.size) => {
             // SAFETY: inside a live allocation of the reserved range.
@@ -114,7 +114,7 @@ exports! { cuMemFreeAsync, cuMemFreeAsync_ptsz => fn(p: CUdeviceptr, stream: u64
 exports! { cuMemGetInfo_v2 => fn(free: *mut usize, total: *mut usize) {
     let (f, t) = with_context(|d| {
         let total = ptxjit::runtime::memory::device_memory_limit();
-        let left = total.saturating_sub(d.host.memory.used());
+        let left = total.saturating_sub(d.host.memory().used());
         let can = ptxjit::runtime::memory::available_memory().unwrap_or(left);
         Ok((left.min(can), total))
     })?;
@@ -126,7 +126,8 @@ exports! { cuMemGetInfo_v2 => fn(free: *mut usize, total: *mut usize) {
 
 exports! { cuMemGetAddressRange_v2 => fn(base: *mut CUdeviceptr, size: *mut usize, p: CUdeviceptr) {
     let (b, s) = with_context(|d| {
-        let (a, _) = d.host.memory.allocation_at(p).ok_or_else(|| {
+        let mem = d.host.memory();
+        let (a, _) = mem.allocation_at(p).ok_or_else(|| {
             Fail::new(CUDA_ERROR_NOT_FOUND, format!("{p:#x} is in no allocation"))
         })?;
         Ok((ptxjit::runtime::memory::GLOBAL_BASE + a.offset, a.size))
@@ -262,7 +263,7 @@ fn copy(d: &Driver, dst: u64, src: u64, n: usize, what: &str) -> DrvResult {
 
 /// Whether `p` lies in the arena's address range at all (then it must be a live allocation).
 fn in_arena(d: &Driver, p: u64) -> bool {
-    let base = d.host.memory.base() as u64;
+    let base = d.host.memory().base() as u64;
     p >= base && p < base + ptxjit::runtime::memory::device_memory_limit()
 }
 
@@ -403,10 +404,15 @@ const MEMORYTYPE_DEVICE: u32 = 2;
 /// Writes pointer attribute `a` of `p` to `data`; `Ok(false)` when `p` is not memory the
 /// driver knows (the singular call's `CUDA_ERROR_INVALID_VALUE`).
 unsafe fn pointer_attribute(d: &Driver, a: u32, p: u64, data: *mut c_void) -> Result<bool, Fail> {
-    let Some((alloc, _)) = d.host.memory.allocation_at(p) else {
+    let Some((offset, size)) = d
+        .host
+        .memory()
+        .allocation_at(p)
+        .map(|(a, _)| (a.offset, a.size))
+    else {
         return Ok(false);
     };
-    let start = ptxjit::runtime::memory::GLOBAL_BASE + alloc.offset;
+    let start = ptxjit::runtime::memory::GLOBAL_BASE + offset;
     let host = d.host_allocs.contains_key(&start);
     let managed = d.managed.contains_key(&start);
     let ctx = d
@@ -439,7 +445,7 @@ unsafe fn pointer_attribute(d: &Driver, a: u32, p: u64, data: *mut c_void) -> Re
             attr::IS_MANAGED => out(data.cast::<u8>(), managed as u8)?,
             attr::DEVICE_ORDINAL => out(data.cast::<i32>(), 0)?,
             attr::RANGE_START_ADDR => out(data.cast::<u64>(), start)?,
-            attr::RANGE_SIZE => out(data.cast::<usize>(), alloc.size as usize)?,
+            attr::RANGE_SIZE => out(data.cast::<usize>(), size as usize)?,
             attr::MAPPED => out(data.cast::<u8>(), 1)?,
             attr::ACCESS_FLAGS => out(data.cast::<u32>(), 3)?,
             attr::MEMPOOL_HANDLE => out(data.cast::<u64>(), 0)?,

@@ -167,8 +167,7 @@ pub fn init() -> DrvResult {
     if g.is_none() {
         let memory = ptxjit::runtime::memory::DeviceMemory::with_identity_mapping()
             .map_err(|e| Fail::new(CUDA_ERROR_NO_DEVICE, e))?;
-        let mut host = Context::new();
-        host.memory = memory;
+        let host = Context::with_memory(memory);
         *g = Some(Driver {
             host,
             config: ExecConfig::from_env(),

@@ -268,7 +268,7 @@ fn side(
         )),
         MEM_UNIFIED => {
             let p = start(dev, pitch as u64, height as u64);
-            if d.host.memory.allocation_at(p).is_some() {
+            if d.host.memory().allocation_at(p).is_some() {
                 Ok(Side::Device(p, pitch as u64, height as u64))
             } else {
                 Ok(Side::Host(p, pitch as u64, height as u64))

@@ -24,6 +24,8 @@ pub struct RunOptions {
     pub repeat: u32,
     /// Abort a launch that runs longer than this.
     pub timeout: Option<Duration>,
+    /// Send device `printf` output to stderr instead of stdout (`run --json`).
+    pub printf_to_stderr: bool,
 }
 
 /// The result of comparing one buffer with the expected contents of its `[expect.NAME]`.
@@ -305,6 +307,11 @@ impl Session {
             let kernel = modules[mi]
                 .kernel(&l.kernel)
                 .map_err(|e| in_launch(&at, e))?;
+            if let Some(bytes) = s.max_dynamic_shared_bytes {
+                kernel.set_max_dynamic_shared_bytes(bytes).map_err(|e| {
+                    CaseError::Case(format!("{}: max_dynamic_shared_bytes: {e}", case.name))
+                })?;
+            }
             let mut args = Vec::with_capacity(l.args.len());
             for (i, a) in l.args.iter().enumerate() {
                 let key = format!("{}args[{i}]", s.launch_key(li));
@@ -445,6 +452,9 @@ fn run_into(
     r: &mut CaseResult,
 ) -> Result<(), CaseError> {
     let mut session = Session::new(case, prepared, engine)?;
+    if opts.printf_to_stderr {
+        session.ctx.set_printf_sink(crate::host::PrintfSink::Stderr);
+    }
     r.compile_time = Some(session.compile_time);
     let launch_opts = LaunchOptions {
         memcheck: opts.memcheck || case.spec.expect_error.as_ref().is_some_and(|e| e.memcheck),

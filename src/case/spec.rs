@@ -24,6 +24,9 @@ pub struct CaseSpec {
     /// Extension: the device heap's size in bytes for kernels that call `malloc`
     /// (`cudaDeviceSetLimit(cudaLimitMallocHeapSize, ...)`; default 8 MiB).
     pub heap_bytes: Option<u64>,
+    /// Extension: `cudaFuncAttributeMaxDynamicSharedMemorySize` of every launched kernel, in
+    /// bytes (needed for more than 48 KiB of shared memory).
+    pub max_dynamic_shared_bytes: Option<u32>,
     /// Device buffers, in declaration order (the order they are allocated in).
     pub buffers: IndexMap<String, BufferSpec>,
     /// Expected buffer contents after the last launch, and how `ptxjit check` compares them.
@@ -94,6 +97,10 @@ pub struct CaseFile {
     /// As [`CaseSpec::heap_bytes`].
     #[serde(default)]
     pub heap_bytes: Option<u64>,
+    /// Extension: `cudaFuncAttributeMaxDynamicSharedMemorySize` in bytes, set on every kernel
+    /// the case launches; needed for more than 48 KiB of shared memory.
+    #[serde(default)]
+    pub max_dynamic_shared_bytes: Option<u32>,
     /// As [`CaseSpec::buffers`].
     #[serde(default)]
     pub buffers: IndexMap<String, BufferSpec>,
@@ -215,6 +222,7 @@ impl CaseFile {
             launches,
             pipeline,
             heap_bytes: self.heap_bytes,
+            max_dynamic_shared_bytes: self.max_dynamic_shared_bytes,
             buffers: self.buffers,
             expect: self.expect,
             expect_error: self.expect_error,
@@ -233,6 +241,7 @@ impl CaseSpec {
             launches: vec![launch],
             pipeline: false,
             heap_bytes: None,
+            max_dynamic_shared_bytes: None,
             buffers: IndexMap::new(),
             expect: IndexMap::new(),
             expect_error: None,

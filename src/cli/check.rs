@@ -21,6 +21,7 @@ pub fn check(a: &CheckArgs) -> u8 {
         memcheck: a.memcheck,
         repeat: 0,
         timeout,
+        printf_to_stderr: false,
     };
     let c = match check_case(&case, &opts) {
         Ok(c) => c,

@@ -12,8 +12,6 @@ struct Outputs {
 }
 
 pub fn run(a: &RunArgs) -> u8 {
-    // With --json, stdout is one JSON object: device printf output goes to stderr.
-    crate::runtime::printf::set_output_to_stderr(a.json);
     let case = match &a.case {
         Some(path) if path.extension().is_some_and(|e| e == "ptx" || e == "cu") => {
             Err(CaseError::Case(format!(
@@ -58,6 +56,8 @@ pub fn run(a: &RunArgs) -> u8 {
         memcheck: a.memcheck,
         repeat: a.repeat,
         timeout,
+        // With --json, stdout is one JSON object: device printf output goes to stderr.
+        printf_to_stderr: a.json,
     };
     let mut r = run_case(&case, a.engine.into(), &opts);
     // Outputs are written whenever the buffers could be read back (also after a mismatch or a fault).

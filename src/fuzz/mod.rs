@@ -15,6 +15,7 @@
 //! Everything here is deterministic: case `i` of seed `s` is the same kernel on every machine.
 
 pub mod case;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod diff;
 pub mod forms;

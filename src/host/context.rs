@@ -16,12 +16,16 @@
 //!            &Default::default()).unwrap();
 //! ```
 
+use super::buffer::{self, MemoryView, SharedArena};
+use super::launch::LaunchBuilder;
 use crate::ir::{self, ParamKind, SrcLoc};
 use crate::ptx::span::SourceMap;
 use crate::runtime::env::{FaultKind, FaultRecord};
 use crate::runtime::launch::{run_grid, LaunchDims, LaunchFailure, LaunchInput, Sites, WarpEngine};
 use crate::runtime::memory::{DeviceMemory, DevicePtr};
+use crate::runtime::printf::{PrintfOutput, PrintfSink};
 use crate::runtime::texture::{ResourceDesc, TextureDesc};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -331,7 +335,7 @@ impl KernelArg {
     }
 
     /// The bytes a parameter buffer holds for this argument (a struct laid out as in C).
-    #[cfg(test)]
+    #[cfg(all(test, feature = "case"))]
     pub(crate) fn bytes_for_test(&self) -> Vec<u8> {
         self.bytes().0
     }
@@ -412,6 +416,9 @@ pub struct CompiledKernel {
     /// Whether the kernel calls `malloc`/`free` (a launch then needs the device heap).
     pub uses_heap: bool,
     pub engine: Box<dyn WarpEngine>,
+    /// The kernel's `cudaFuncAttributeMaxDynamicSharedMemorySize` in bytes; `u32::MAX`: not
+    /// set ([`Kernel::max_dynamic_shared_bytes`] gives the default).
+    pub max_dynamic_shared: AtomicU32,
 }
 
 /// A loaded PTX module.
@@ -441,6 +448,58 @@ pub struct Kernel {
     pub module_file: String,
     pub compiled: Arc<CompiledKernel>,
     pub symbols: Arc<Vec<u64>>,
+}
+
+/// Shared memory a block may use without opting in, static and dynamic together (bytes;
+/// CUDA C++ Programming Guide, "Technical Specifications per Compute Capability": 48 KB).
+pub const SHARED_BYTES_PER_BLOCK: u64 = 48 * 1024;
+
+/// Shared memory a block may use when its kernel opts in
+/// ([`Kernel::set_max_dynamic_shared_bytes`]), static and dynamic together (bytes): 227 KB,
+/// compute capability 9.0's `cudaDevAttrMaxSharedMemoryPerBlockOptin` (same table).
+pub const SHARED_BYTES_PER_BLOCK_OPTIN: u64 = 227 * 1024;
+
+impl CompiledKernel {
+    /// The most dynamic shared memory a launch may ask for (bytes): the
+    /// `cudaFuncAttributeMaxDynamicSharedMemorySize` attribute when set, otherwise
+    /// [`SHARED_BYTES_PER_BLOCK`] less the static shared memory (CUDA's default value).
+    pub fn max_dynamic_shared_bytes(&self) -> u64 {
+        match self.max_dynamic_shared.load(Ordering::Relaxed) {
+            u32::MAX => SHARED_BYTES_PER_BLOCK.saturating_sub(self.static_shared_bytes),
+            n => u64::from(n),
+        }
+    }
+}
+
+impl Kernel {
+    /// Set the most dynamic shared memory a launch of this kernel may ask for, in bytes
+    /// (`cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)`,
+    /// `cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes)`): what
+    /// a kernel needs to use more than 48 KiB of shared memory. The attribute belongs to the
+    /// kernel, so every handle of it (clones, other lookups of the same module) sees it.
+    ///
+    /// Errors ([`Error::Argument`], CUDA's `cudaErrorInvalidValue`): `bytes` plus the kernel's
+    /// static shared memory exceeds [`SHARED_BYTES_PER_BLOCK_OPTIN`].
+    pub fn set_max_dynamic_shared_bytes(&self, bytes: u32) -> Result<(), Error> {
+        let k = &self.compiled;
+        let limit = SHARED_BYTES_PER_BLOCK_OPTIN.saturating_sub(k.static_shared_bytes);
+        if u64::from(bytes) > limit {
+            return Err(Error::Argument(format!(
+                "kernel '{}': cudaFuncAttributeMaxDynamicSharedMemorySize of {bytes} bytes \
+                 exceeds the {limit} bytes the device allows ({SHARED_BYTES_PER_BLOCK_OPTIN} \
+                 bytes per block opt-in less {} static)",
+                k.name, k.static_shared_bytes
+            )));
+        }
+        k.max_dynamic_shared.store(bytes, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The most dynamic shared memory a launch of this kernel may ask for (bytes; see
+    /// [`set_max_dynamic_shared_bytes`](Self::set_max_dynamic_shared_bytes)).
+    pub fn max_dynamic_shared_bytes(&self) -> u64 {
+        self.compiled.max_dynamic_shared_bytes()
+    }
 }
 
 impl Module {
@@ -501,9 +560,15 @@ impl Module {
 }
 
 /// A device context: global memory and loaded modules' data.
+///
+/// Device memory is shared with the context's [`DeviceBuffer`](super::DeviceBuffer)s (see
+/// `host::buffer`): every method that touches it takes a lock, held exclusively for the whole
+/// of a launch, so host copies (on any thread) and kernels never overlap.
 #[derive(Default)]
 pub struct Context {
-    pub memory: DeviceMemory,
+    arena: SharedArena,
+    /// Where device `printf` and failed-`assert` text goes.
+    printf: PrintfOutput,
     /// Texture, sampler and surface objects (`runtime::texture`).
     pub textures: crate::runtime::texture::TextureTable,
     /// The device heap, made before the first launch of a kernel that uses `malloc`/`free`.
@@ -540,6 +605,14 @@ impl Context {
         Context::default()
     }
 
+    /// A context over `memory` (e.g. `DeviceMemory::with_identity_mapping`, whose device
+    /// addresses are host addresses) instead of a new arena.
+    pub fn with_memory(memory: DeviceMemory) -> Context {
+        let c = Context::default();
+        c.arena.write().memory = memory;
+        c
+    }
+
     /// Load a module from PTX text for `engine` (`cuModuleLoadData`): parse, lower, verify and
     /// compile every kernel, and allocate and initialize the module's `.global` variables.
     ///
@@ -552,12 +625,9 @@ impl Context {
         for (i, g) in m.globals.iter().enumerate() {
             // Const banks live in the global arena too (see runtime::env).
             if g.space == ir::Space::Global || g.space == ir::Space::Const {
-                let p = self
-                    .memory
-                    .alloc(g.size.max(1), Some(&g.name))
-                    .map_err(Error::Memory)?;
+                let p = self.alloc(g.size.max(1), Some(&g.name))?;
                 if !g.init.is_empty() {
-                    self.memory.write(p, &g.init).map_err(Error::Memory)?;
+                    self.copy_htod(p, &g.init)?;
                 }
                 symbols[i] = p.0;
             }
@@ -607,6 +677,7 @@ impl Context {
                     .iter()
                     .any(|i| matches!(i.op, ir::Op::Malloc {} | ir::Op::Free {})),
                 engine: engine_box,
+                max_dynamic_shared: AtomicU32::new(u32::MAX),
             }));
         }
         // Initialized `.samplerref` variables: create the sampler now. Initialized `.texref`
@@ -652,25 +723,96 @@ impl Context {
         })
     }
 
+    /// The shared device memory (for [`DeviceBuffer`](super::DeviceBuffer)s and launches).
+    pub(crate) fn arena(&self) -> &SharedArena {
+        &self.arena
+    }
+
+    /// A read-only view of the device memory (its allocations, for reports). Launches, writes
+    /// and frees wait while it is held.
+    pub fn memory(&self) -> MemoryView<'_> {
+        MemoryView(self.arena.read())
+    }
+
     /// Allocate `bytes` of zeroed device memory (`cuMemAlloc`); `label` names it in memcheck
     /// reports. Errors: [`Error::Memory`].
     pub fn alloc(&mut self, bytes: u64, label: Option<&str>) -> Result<DevicePtr, Error> {
-        self.memory.alloc(bytes, label).map_err(Error::Memory)
+        self.arena
+            .write()
+            .memory
+            .alloc(bytes, label)
+            .map_err(Error::Memory)
     }
 
-    /// Free device memory (`cuMemFree`).
+    /// Free device memory (`cuMemFree`). Errors ([`Error::Memory`]): `p` is not the start of
+    /// a live allocation, or belongs to a [`DeviceBuffer`](super::DeviceBuffer) (freed when
+    /// the buffer is dropped).
     pub fn free(&mut self, p: DevicePtr) -> Result<(), Error> {
-        self.memory.free(p).map_err(Error::Memory)
+        self.arena.write().free_untyped(p)
     }
 
-    /// Copy host → device (`cuMemcpyHtoD`).
+    /// Copy host → device (`cuMemcpyHtoD`). Errors ([`Error::Memory`]): the range is not
+    /// inside one live allocation.
     pub fn copy_htod(&mut self, dst: DevicePtr, src: &[u8]) -> Result<(), Error> {
-        self.memory.write(dst, src).map_err(Error::Memory)
+        self.arena
+            .write()
+            .memory
+            .write(dst, src)
+            .map_err(Error::Memory)
     }
 
-    /// Copy device → host (`cuMemcpyDtoH`).
+    /// Copy device → host (`cuMemcpyDtoH`). Errors as [`copy_htod`](Self::copy_htod).
     pub fn copy_dtoh(&self, dst: &mut [u8], src: DevicePtr) -> Result<(), Error> {
-        self.memory.read(src, dst).map_err(Error::Memory)
+        self.arena
+            .read()
+            .memory
+            .read(src, dst)
+            .map_err(Error::Memory)
+    }
+
+    /// Copy `bytes` bytes device → device (`cuMemcpyDtoD`); the ranges may overlap (the
+    /// result is as if copied through a host buffer). Errors ([`Error::Memory`]): either range
+    /// is not inside one live allocation (nothing is written then).
+    pub fn copy_dtod(&mut self, dst: DevicePtr, src: DevicePtr, bytes: u64) -> Result<(), Error> {
+        buffer::copy_dtod(&mut self.arena.write().memory, dst, src, bytes)
+    }
+
+    /// Set `count` bytes at `dst` to `value` (`cuMemsetD8`). Errors ([`Error::Memory`]): the
+    /// range is not inside one live allocation (nothing is written then).
+    pub fn memset_d8(&mut self, dst: DevicePtr, value: u8, count: usize) -> Result<(), Error> {
+        buffer::memset(&mut self.arena.write().memory, dst, value.into(), 1, count)
+    }
+
+    /// Set `count` 16-bit values at `dst` to `value` (`cuMemsetD16`). Errors
+    /// ([`Error::Memory`]): `dst` is not 2-byte aligned, or the range is not inside one live
+    /// allocation (nothing is written then).
+    pub fn memset_d16(&mut self, dst: DevicePtr, value: u16, count: usize) -> Result<(), Error> {
+        buffer::memset(&mut self.arena.write().memory, dst, value.into(), 2, count)
+    }
+
+    /// Set `count` 32-bit values at `dst` to `value` (`cuMemsetD32`). Errors
+    /// ([`Error::Memory`]): `dst` is not 4-byte aligned, or the range is not inside one live
+    /// allocation (nothing is written then).
+    pub fn memset_d32(&mut self, dst: DevicePtr, value: u32, count: usize) -> Result<(), Error> {
+        buffer::memset(&mut self.arena.write().memory, dst, value, 4, count)
+    }
+
+    /// Send device `printf` output and failed-`assert` messages of later launches to `sink`
+    /// (the default is [`PrintfSink::Stdout`], as CUDA's); returns the previous sink.
+    pub fn set_printf_sink(&mut self, sink: PrintfSink) -> PrintfSink {
+        self.printf.set_sink(sink)
+    }
+
+    /// The device `printf` (and failed-`assert`) text captured with [`PrintfSink::Capture`]
+    /// since the last call, warps in the order they printed; the capture is emptied.
+    pub fn take_printf_output(&mut self) -> String {
+        self.printf.take_captured()
+    }
+
+    /// Describe a launch of `kernel` with typed arguments, then run it with
+    /// [`LaunchBuilder::launch`] (see [`LaunchBuilder`]).
+    pub fn launch_builder<'a>(&'a mut self, kernel: &'a Kernel) -> LaunchBuilder<'a> {
+        LaunchBuilder::new(self, kernel)
     }
 
     /// Create a texture object (`cudaCreateTextureObject`): its handle is the value of a
@@ -682,7 +824,7 @@ impl Context {
         tex: TextureDesc,
     ) -> Result<u64, Error> {
         self.textures
-            .create_texture(&self.memory, res, tex)
+            .create_texture(&self.arena.read().memory, res, tex)
             .map_err(|e| Error::Argument(format!("texture object: {e}")))
     }
 
@@ -713,7 +855,7 @@ impl Context {
     /// Create a surface object (`cudaCreateSurfaceObject`). Errors: [`Error::Argument`].
     pub fn create_surface_object(&mut self, res: ResourceDesc) -> Result<u64, Error> {
         self.textures
-            .create_surface(&self.memory, res)
+            .create_surface(&self.arena.read().memory, res)
             .map_err(|e| Error::Argument(format!("surface object: {e}")))
     }
 
@@ -818,8 +960,10 @@ impl Context {
     /// Launch `kernel` (`cuLaunchKernel`) and wait for it.
     ///
     /// Checks: grid dimensions ≥ 1 (x < 2³¹, y and z ≤ 65535), block dimensions ≥ 1 with
-    /// x, y ≤ 1024, z ≤ 64 and at most 1024 threads (or the kernel's `.maxntid`), dynamic +
-    /// static shared memory ≤ 48 KiB, and `args` against the kernel's parameters (count, then
+    /// x, y ≤ 1024, z ≤ 64 and at most 1024 threads (or the kernel's `.maxntid`), dynamic
+    /// shared memory ≤ [`Kernel::max_dynamic_shared_bytes`] (48 KiB less the static shared
+    /// memory unless the kernel opted in to more), and `args` against the kernel's parameters
+    /// (count, then
     /// each one's kind and size). Errors: [`Error::LaunchConfig`], [`Error::Argument`],
     /// [`Error::Fault`] with the first fault's report, [`Error::Timeout`].
     pub fn launch(
@@ -859,17 +1003,21 @@ impl Context {
                 )));
             }
         }
+        // Held for the whole launch: kernel code on the worker threads reads and writes the
+        // arena, and no host copy, allocation or buffer drop may run meanwhile.
+        let mut arena = self.arena.write();
         if k.uses_heap && self.heap.is_none() {
             let bytes = self
                 .heap_bytes
                 .unwrap_or(crate::runtime::heap::DEFAULT_HEAP_BYTES)
                 .max(crate::runtime::heap::HEAP_ALIGN);
-            let p = self
+            let p = arena
                 .memory
                 .alloc(bytes, Some("device heap"))
                 .map_err(Error::Memory)?;
             self.heap = Some(crate::runtime::heap::DeviceHeap::new(p.0, bytes));
         }
+        let memory = &arena.memory;
         let start = Instant::now();
         let res = run_grid(
             k.engine.as_ref(),
@@ -879,9 +1027,10 @@ impl Context {
                 local_bytes: k.local_bytes,
                 params: &mut params,
                 symbols: &kernel.symbols,
-                memory: &self.memory,
+                memory,
                 textures: &self.textures,
                 heap: self.heap.as_ref().filter(|_| k.uses_heap),
+                printf: &self.printf,
                 memcheck: opts.memcheck,
                 timeout: opts.timeout,
                 sites: Sites {
@@ -908,39 +1057,40 @@ impl Context {
                 kernel.module_file, k.name
             ))),
             Err(LaunchFailure::Fault(r, count)) => {
-                Err(Error::Fault(Box::new(self.report(kernel, r, count))))
+                Err(Error::Fault(Box::new(report(memory, kernel, r, count))))
             }
         }
     }
+}
 
-    fn report(&self, kernel: &Kernel, r: FaultRecord, count: u64) -> FaultReport {
-        let k = &kernel.compiled;
-        let i = r.inst as usize;
-        // The nearest allocation is worth naming only for addresses near one (within 64 MiB).
-        let nearest = if matches!(r.space, ir::Space::Global | ir::Space::Const) {
-            self.memory
-                .nearest(r.addr)
-                .filter(|(a, off)| *off > -(64 << 20) && *off < a.size as i64 + (64 << 20))
-                .map(|(a, off)| (a.label.clone(), off, a.size))
-        } else {
-            None
-        };
-        FaultReport {
-            kernel: k.name.clone(),
-            kind: r.kind,
-            space: r.space,
-            addr: r.addr,
-            size: r.size,
-            write: r.write,
-            ctaid: r.ctaid,
-            tid: r.tid,
-            loc: k.inst_locs.get(i).copied().unwrap_or_default(),
-            instruction: k.inst_ptx.get(i).cloned().unwrap_or_default(),
-            ptx_file: kernel.module_file.clone(),
-            nearest,
-            count,
-            detail: r.detail,
-        }
+/// The report of fault record `r` (of `count` faults) of a launch of `kernel` on `memory`.
+fn report(memory: &DeviceMemory, kernel: &Kernel, r: FaultRecord, count: u64) -> FaultReport {
+    let k = &kernel.compiled;
+    let i = r.inst as usize;
+    // The nearest allocation is worth naming only for addresses near one (within 64 MiB).
+    let nearest = if matches!(r.space, ir::Space::Global | ir::Space::Const) {
+        memory
+            .nearest(r.addr)
+            .filter(|(a, off)| *off > -(64 << 20) && *off < a.size as i64 + (64 << 20))
+            .map(|(a, off)| (a.label.clone(), off, a.size))
+    } else {
+        None
+    };
+    FaultReport {
+        kernel: k.name.clone(),
+        kind: r.kind,
+        space: r.space,
+        addr: r.addr,
+        size: r.size,
+        write: r.write,
+        ctaid: r.ctaid,
+        tid: r.tid,
+        loc: k.inst_locs.get(i).copied().unwrap_or_default(),
+        instruction: k.inst_ptx.get(i).cloned().unwrap_or_default(),
+        ptx_file: kernel.module_file.clone(),
+        nearest,
+        count,
+        detail: r.detail,
     }
 }
 
@@ -975,11 +1125,23 @@ fn check_dims(k: &CompiledKernel, d: LaunchDims) -> Result<(), Error> {
             "block [{bx}, {by}, {bz}] has {threads} threads; the limit is {limit} threads per block"
         ));
     }
-    let shared = k.static_shared_bytes + d.shared_bytes as u64;
-    if shared > 48 * 1024 {
+    let max_dynamic = k.max_dynamic_shared_bytes();
+    if u64::from(d.shared_bytes) > max_dynamic {
+        let how = if k.max_dynamic_shared.load(Ordering::Relaxed) == u32::MAX {
+            format!(
+                "the default maximum ({SHARED_BYTES_PER_BLOCK} bytes per block less {} static); \
+                 more needs the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute \
+                 (Kernel::set_max_dynamic_shared_bytes, case key max_dynamic_shared_bytes), \
+                 up to {} bytes",
+                k.static_shared_bytes,
+                SHARED_BYTES_PER_BLOCK_OPTIN.saturating_sub(k.static_shared_bytes)
+            )
+        } else {
+            "the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute".to_string()
+        };
         return bad(format!(
-            "{shared} bytes of shared memory ({} static + {} dynamic) exceed the 49152-byte limit",
-            k.static_shared_bytes, d.shared_bytes
+            "{} bytes of dynamic shared memory exceed the {max_dynamic} bytes of {how}",
+            d.shared_bytes
         ));
     }
     Ok(())

@@ -738,6 +738,7 @@ fn trap_terminator_faults() {
             memory: &memory,
             textures: &Default::default(),
             heap: None,
+            printf: &Default::default(),
             memcheck: false,
             timeout: None,
             sites: Default::default(),

@@ -82,6 +82,8 @@ pub struct CtaEnv {
     pub textures: *const super::texture::TextureTable,
     /// The context's device heap (`runtime::heap`); null when the kernel does not use it.
     pub heap: *const super::heap::DeviceHeap,
+    /// Where `printf` and failed-`assert` text goes (the context's sink); null: stdout.
+    pub printf: *const super::printf::PrintfOutput,
 }
 
 /// The `%tid` table of a CTA of `ntid` threads (see [`CtaEnv::tid_table`]): the same value as

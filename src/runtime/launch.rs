@@ -105,6 +105,8 @@ pub struct LaunchInput<'a> {
     pub textures: &'a super::texture::TextureTable,
     /// The context's device heap, when the kernel uses `malloc`/`free`.
     pub heap: Option<&'a super::heap::DeviceHeap>,
+    /// Where device `printf` and failed-`assert` text goes.
+    pub printf: &'a super::printf::PrintfOutput,
     pub memcheck: bool,
     pub timeout: Option<Duration>,
     /// PTX locations for time-limit and deadlock reports.
@@ -309,6 +311,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     heap: input
                         .heap
                         .map_or(std::ptr::null(), |h| h as *const super::heap::DeviceHeap),
+                    printf: input.printf,
                 };
                 let n = run_cta(engine, env, c, &grid, states);
                 control.end(slot);

@@ -3,7 +3,8 @@
 //! are packed in a buffer at a generic address, each at its natural alignment (integers 4
 //! bytes, or 8 with `l`/`ll`/`z`/`j`/`t`; floating-point values promoted to `double`, 8 bytes;
 //! `%s` and `%p` pointers 8 bytes). Formatting follows C's `printf` for the conversions
-//! `d i u o x X c s f F e E g G a A p %` with flags, width and precision.
+//! `d i u o x X c s f F e E g G a A p %` with flags, width and precision. The text goes to the
+//! launching context's [`PrintfOutput`] (stdout unless the host chose another [`PrintfSink`]).
 
 /// Read-only access to device memory for the formatter: `byte(addr)` is `None` for an
 /// address the thread may not read.
@@ -390,26 +391,84 @@ fn g_form(a: f64, prec: usize, alt: bool) -> String {
     s
 }
 
-/// Where device `printf` output goes: stdout (the default, as CUDA's) or stderr (set by
-/// `ptxjit run --json`, whose stdout is one JSON object). Process-wide.
-static TO_STDERR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Send device `printf` output to stderr (`true`) or stdout (`false`).
-pub fn set_output_to_stderr(on: bool) {
-    TO_STDERR.store(on, std::sync::atomic::Ordering::Relaxed);
+/// Where device `printf` output and the messages of failed device `assert`s go: a
+/// context's sink (`host::Context::set_printf_sink`). Each warp's text is written whole, in
+/// one call, so lines of different warps never interleave.
+#[derive(Default)]
+pub enum PrintfSink {
+    /// The process's standard output, flushed after each warp's text (CUDA's behaviour; the
+    /// default).
+    #[default]
+    Stdout,
+    /// The process's standard error (the CLI's `run --json`, whose stdout is one JSON object).
+    Stderr,
+    /// Kept in memory until read with `host::Context::take_printf_output`.
+    Capture,
+    /// Any writer, flushed after each warp's text.
+    Writer(Box<dyn std::io::Write + Send>),
 }
 
-/// Write one warp's `printf` text to the chosen stream, whole.
-pub fn write_output(text: &str) {
-    use std::io::Write;
-    if TO_STDERR.load(std::sync::atomic::Ordering::Relaxed) {
-        let mut out = std::io::stderr().lock();
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
-    } else {
-        let mut out = std::io::stdout().lock();
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
+impl std::fmt::Debug for PrintfSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PrintfSink::Stdout => "Stdout",
+            PrintfSink::Stderr => "Stderr",
+            PrintfSink::Capture => "Capture",
+            PrintfSink::Writer(_) => "Writer(..)",
+        })
+    }
+}
+
+/// A context's printf output: the sink and the text captured so far. Kernel code on several
+/// worker threads writes to it at once (through `CtaEnv::printf`); a lock keeps each warp's
+/// text whole.
+#[derive(Debug, Default)]
+pub struct PrintfOutput {
+    inner: std::sync::Mutex<(PrintfSink, String)>,
+}
+
+impl PrintfOutput {
+    fn lock(&self) -> std::sync::MutexGuard<'_, (PrintfSink, String)> {
+        // A writer that panicked leaves the sink as it was: keep using it.
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Send later output to `sink`; returns the previous sink. Text captured so far stays
+    /// until [`take_captured`](Self::take_captured).
+    pub fn set_sink(&self, sink: PrintfSink) -> PrintfSink {
+        std::mem::replace(&mut self.lock().0, sink)
+    }
+
+    /// The text captured (with [`PrintfSink::Capture`]) since the last call, and clear it.
+    pub fn take_captured(&self) -> String {
+        std::mem::take(&mut self.lock().1)
+    }
+
+    /// Write one warp's text to the sink, whole. Write errors are ignored: device `printf`
+    /// output is best effort, as on a GPU (whose printf buffer drops what does not fit).
+    pub fn write(&self, text: &str) {
+        use std::io::Write;
+        let mut g = self.lock();
+        let (sink, captured) = &mut *g;
+        match sink {
+            PrintfSink::Stdout => {
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(text.as_bytes());
+                let _ = out.flush();
+            }
+            PrintfSink::Stderr => {
+                let mut out = std::io::stderr().lock();
+                let _ = out.write_all(text.as_bytes());
+                let _ = out.flush();
+            }
+            PrintfSink::Capture => captured.push_str(text),
+            PrintfSink::Writer(w) => {
+                let _ = w.write_all(text.as_bytes());
+                let _ = w.flush();
+            }
+        }
     }
 }
 

@@ -152,7 +152,7 @@ fn arrays_are_laid_out_densely() {
     let d = ctx
         .alloc_array(ResourceKind::Cube, f, [4, 4, 1], 1, 2, Some("cube"))
         .unwrap();
-    let r = Resource::new(d, &ctx.memory).unwrap();
+    let r = Resource::new(d, &ctx.memory()).unwrap();
     assert_eq!(r.size_bytes(), (16 + 4) * 6 * 4);
     // Level 1 starts after all six faces of level 0.
     assert_eq!(r.texel_addr(1, 0, 0, 0, 0) - d.ptr.0, 16 * 6 * 4);
@@ -160,7 +160,7 @@ fn arrays_are_laid_out_densely() {
     let d = ctx
         .alloc_array(ResourceKind::D3, f, [5, 3, 2], 1, 1, None)
         .unwrap();
-    let r = Resource::new(d, &ctx.memory).unwrap();
+    let r = Resource::new(d, &ctx.memory()).unwrap();
     assert_eq!(r.texel_addr(0, 0, 1, 2, 1) - d.ptr.0, ((3 + 2) * 5 + 1) * 4);
     assert!(ctx
         .alloc_array(ResourceKind::Cube, f, [4, 3, 1], 1, 1, None)
@@ -313,6 +313,7 @@ fn test_env(
         tid_stride: 32,
         textures: table,
         heap: std::ptr::null(),
+        printf: std::ptr::null(),
     }
 }
 

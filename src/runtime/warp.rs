@@ -313,7 +313,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 d.set(s, 0, l, n as u32 as u64);
             }
             if !text.is_empty() {
-                super::printf::write_output(&text);
+                write_printf(env, &text);
             }
         }
         Op::Yield {} => {
@@ -364,7 +364,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 env.fault_detail(l, d.inst, FaultKind::Assert, detail);
             }
             if !text.is_empty() {
-                super::printf::write_output(&text);
+                write_printf(env, &text);
             }
         }
         Op::CallCheck { limit, size } => {
@@ -446,6 +446,17 @@ fn bad_barrier_operand(id: u32, threads: u32) -> Option<u32> {
         Some(threads)
     } else {
         None
+    }
+}
+
+/// Write one warp's `printf` or `assert` text to the launching context's printf output
+/// (stdout when the environment has none).
+fn write_printf(env: &CtaEnv, text: &str) {
+    // SAFETY: `printf` is null or points to the launching context's output, which outlives
+    // the launch (the launch borrows the context).
+    match unsafe { env.printf.as_ref() } {
+        Some(out) => out.write(text),
+        None => super::printf::PrintfOutput::default().write(text),
     }
 }
 

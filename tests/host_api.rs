@@ -1,0 +1,413 @@
+//! The Rust host API as a library user sees it: typed device buffers, the launch builder,
+//! memset and device-to-device copies, the printf sink, and the opt-in to more than 48 KiB of
+//! dynamic shared memory. Expected values come from host computations in this file or from
+//! the reference files next to the bundled kernels.
+
+use ptxjit::host::{
+    Context, DeviceBuffer, DevicePtr, Engine, Error, KernelArg, LaunchDims, PrintfSink,
+};
+use std::path::PathBuf;
+
+const ENGINES: [Engine; 2] = [Engine::Interp, Engine::Jit];
+
+fn kernels_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("ptx-tests")
+}
+
+fn load(ctx: &mut Context, rel: &str, engine: Engine) -> ptxjit::host::Module {
+    let path = kernels_dir().join(rel);
+    let ptx = std::fs::read_to_string(&path).expect("bundled PTX");
+    ctx.load_module(&ptx, rel, engine).expect("loads")
+}
+
+/// A host sequence of `n` floats that are exact in f32 (small multiples of 1/8).
+fn floats(n: usize, seed: u32) -> Vec<f32> {
+    (0..n as u32)
+        .map(|i| ((i.wrapping_mul(2654435761).wrapping_add(seed) >> 20) % 512) as f32 / 8.0)
+        .collect()
+}
+
+#[test]
+fn buffer_round_trip() {
+    let ctx = Context::new();
+    let data: Vec<u32> = (0..1000).map(|i| i * 7 + 3).collect();
+    let mut b = DeviceBuffer::from_slice(&ctx, &data).unwrap();
+    assert_eq!((b.len(), b.byte_len()), (1000, 4000));
+    assert_eq!(b.to_vec().unwrap(), data);
+    let other: Vec<u32> = (0..1000).rev().collect();
+    b.copy_from(&other).unwrap();
+    let mut back = vec![0u32; 1000];
+    b.copy_to(&mut back).unwrap();
+    assert_eq!(back, other);
+    // The untyped API sees the same bytes.
+    let mut raw = [0u8; 8];
+    ctx.copy_dtoh(&mut raw, b.as_device_ptr().offset(4))
+        .unwrap();
+    assert_eq!(
+        raw,
+        [0xe6, 3, 0, 0, 0xe5, 3, 0, 0],
+        "elements 1 and 2: 998, 997"
+    );
+    // Zeroed buffers are zero.
+    let z = DeviceBuffer::<[u16; 3]>::zeroed(&ctx, 5).unwrap();
+    assert_eq!(z.to_vec().unwrap(), vec![[0u16; 3]; 5]);
+}
+
+#[test]
+fn buffer_length_mismatch_is_an_error() {
+    let ctx = Context::new();
+    let mut b = DeviceBuffer::<f32>::zeroed(&ctx, 4).unwrap();
+    let e = b.copy_from(&[1.0; 3]).unwrap_err();
+    assert!(
+        matches!(&e, Error::Memory(m) if m.contains("4 elements, the host slice 3")),
+        "{e}"
+    );
+    let e = b.copy_to(&mut [0.0; 5]).unwrap_err();
+    assert!(matches!(e, Error::Memory(_)), "{e}");
+    assert_eq!(b.to_vec().unwrap(), vec![0.0; 4], "nothing was written");
+    let e = DeviceBuffer::<f32>::zeroed(&ctx, 0).unwrap_err();
+    assert!(matches!(e, Error::Memory(_)), "{e}");
+    let e = DeviceBuffer::<u64>::zeroed(&ctx, usize::MAX / 4).unwrap_err();
+    assert!(
+        matches!(&e, Error::Memory(m) if m.contains("overflows")),
+        "{e}"
+    );
+}
+
+#[test]
+fn buffer_frees_on_drop_and_only_then() {
+    let mut ctx = Context::new();
+    let b = DeviceBuffer::<u8>::zeroed(&ctx, 256).unwrap();
+    let p = b.as_device_ptr();
+    ctx.copy_htod(p, &[1; 256]).unwrap();
+    let e = ctx.free(p).unwrap_err();
+    assert!(
+        matches!(&e, Error::Memory(m) if m.contains("belongs to a DeviceBuffer")),
+        "{e}"
+    );
+    assert_eq!(b.to_vec().unwrap(), vec![1; 256], "still live");
+    drop(b);
+    let e = ctx.copy_htod(p, &[1]).unwrap_err();
+    assert!(
+        matches!(&e, Error::Memory(m) if m.contains("not inside a live allocation")),
+        "{e}"
+    );
+    // The untyped API still allocates and frees as before.
+    let q = ctx.alloc(64, Some("q")).unwrap();
+    ctx.free(q).unwrap();
+    assert!(ctx.free(q).is_err(), "double free");
+    assert_eq!(ctx.memory().allocations().count(), 0);
+}
+
+#[test]
+fn buffer_outlives_its_context() {
+    let ctx = Context::new();
+    let b = DeviceBuffer::from_slice(&ctx, &[1.5f64, -2.0]).unwrap();
+    drop(ctx);
+    assert_eq!(b.to_vec().unwrap(), vec![1.5, -2.0]);
+}
+
+#[test]
+fn buffers_and_copies_across_threads() {
+    let ctx = Context::new();
+    let bufs: Vec<DeviceBuffer<u32>> = (0..4)
+        .map(|_| DeviceBuffer::zeroed(&ctx, 1000).unwrap())
+        .collect();
+    std::thread::scope(|s| {
+        for (t, mut b) in bufs.into_iter().enumerate() {
+            s.spawn(move || {
+                let want: Vec<u32> = (0..1000).map(|i| i * (t as u32 + 1)).collect();
+                b.copy_from(&want).unwrap();
+                assert_eq!(b.to_vec().unwrap(), want);
+            });
+        }
+    });
+    assert_eq!(ctx.memory().allocations().count(), 0, "every buffer freed");
+}
+
+#[test]
+fn device_to_device_copies() {
+    let mut ctx = Context::new();
+    let src: Vec<u8> = (0..=255).collect();
+    let a = DeviceBuffer::from_slice(&ctx, &src).unwrap();
+    let mut b = DeviceBuffer::<u8>::zeroed(&ctx, 256).unwrap();
+    b.copy_from_buffer(&a).unwrap();
+    assert_eq!(b.to_vec().unwrap(), src);
+    // Overlapping ranges in one allocation act as memmove, both directions.
+    let (pa, pb) = (a.as_device_ptr(), b.as_device_ptr());
+    ctx.copy_dtod(pa.offset(10), pa, 100).unwrap();
+    let mut want = src.clone();
+    want.copy_within(0..100, 10);
+    assert_eq!(a.to_vec().unwrap(), want);
+    ctx.copy_dtod(pb, pb.offset(50), 200).unwrap();
+    let mut want = src.clone();
+    want.copy_within(50..250, 0);
+    assert_eq!(b.to_vec().unwrap(), want);
+    // A range past the end of the source writes nothing.
+    let before = b.to_vec().unwrap();
+    let e = ctx.copy_dtod(pb, pa.offset(200), 100).unwrap_err();
+    assert!(
+        matches!(&e, Error::Memory(m) if m.contains("runs past the end")),
+        "{e}"
+    );
+    assert_eq!(b.to_vec().unwrap(), before);
+    // Buffers of different lengths or contexts are refused.
+    let short = DeviceBuffer::<u8>::zeroed(&ctx, 10).unwrap();
+    assert!(b.copy_from_buffer(&short).is_err());
+    let other = Context::new();
+    let elsewhere = DeviceBuffer::<u8>::zeroed(&other, 256).unwrap();
+    let e = b.copy_from_buffer(&elsewhere).unwrap_err();
+    assert!(
+        matches!(&e, Error::Memory(m) if m.contains("different contexts")),
+        "{e}"
+    );
+}
+
+#[test]
+fn memset_widths() {
+    let mut ctx = Context::new();
+    let b = DeviceBuffer::<u8>::zeroed(&ctx, 64).unwrap();
+    let p = b.as_device_ptr();
+    ctx.memset_d8(p.offset(1), 0xab, 5).unwrap();
+    ctx.memset_d16(p.offset(8), 0x1234, 3).unwrap();
+    ctx.memset_d32(p.offset(16), 0xdead_beef, 4).unwrap();
+    let mut want = vec![0u8; 64];
+    want[1..6].fill(0xab);
+    for i in 0..3 {
+        want[8 + 2 * i..10 + 2 * i].copy_from_slice(&0x1234u16.to_le_bytes());
+    }
+    for i in 0..4 {
+        want[16 + 4 * i..20 + 4 * i].copy_from_slice(&0xdead_beefu32.to_le_bytes());
+    }
+    assert_eq!(b.to_vec().unwrap(), want);
+    // Misaligned D16/D32 and ranges past the end are errors that write nothing.
+    for e in [
+        ctx.memset_d16(p.offset(1), 1, 2).unwrap_err(),
+        ctx.memset_d32(p.offset(2), 1, 2).unwrap_err(),
+        ctx.memset_d32(p.offset(48), 7, 5).unwrap_err(),
+    ] {
+        assert!(matches!(e, Error::Memory(_)), "{e}");
+    }
+    assert_eq!(b.to_vec().unwrap(), want);
+}
+
+/// saxpy through the builder on both engines: y = a * x + y, NVRTC's one `fma.rn.f32`, so
+/// the host's `f32::mul_add` gives the same bits.
+#[test]
+fn builder_runs_saxpy() {
+    let n = 1000usize;
+    let (x, y0) = (floats(n, 1), floats(n, 2));
+    let a = 2.5f32;
+    let want: Vec<f32> = x.iter().zip(&y0).map(|(x, y)| a.mul_add(*x, *y)).collect();
+    for engine in ENGINES {
+        let mut ctx = Context::new();
+        let module = load(&mut ctx, "kernels/saxpy/saxpy.ptx", engine);
+        let kernel = module.kernel("saxpy").unwrap();
+        let xb = DeviceBuffer::from_slice(&ctx, &x).unwrap();
+        let mut yb = DeviceBuffer::from_slice(&ctx, &y0).unwrap();
+        ctx.launch_builder(&kernel)
+            .grid((n as u32).div_ceil(128))
+            .block((128, 1, 1))
+            .arg(n as u32)
+            .arg(a)
+            .arg(&xb)
+            .arg(&mut yb)
+            .launch()
+            .unwrap();
+        assert_eq!(yb.to_vec().unwrap(), want, "{engine}");
+    }
+}
+
+#[test]
+fn builder_checks_arguments() {
+    let mut ctx = Context::new();
+    let module = load(&mut ctx, "kernels/saxpy/saxpy.ptx", Engine::Interp);
+    let kernel = module.kernel("saxpy").unwrap();
+    let x = DeviceBuffer::<f32>::zeroed(&ctx, 4).unwrap();
+    // f64 for the .f32 parameter.
+    let e = ctx
+        .launch_builder(&kernel)
+        .arg(4u32)
+        .arg(2.0f64)
+        .arg(&x)
+        .arg(&x)
+        .launch()
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::Argument(m) if m.contains("argument 2") && m.contains("an f64")),
+        "{e}"
+    );
+    // Too few arguments.
+    let e = ctx.launch_builder(&kernel).arg(4u32).launch().unwrap_err();
+    assert!(
+        matches!(&e, Error::Argument(m) if m.contains("expects 4 arguments")),
+        "{e}"
+    );
+    // A buffer of another context.
+    let other = Context::new();
+    let y = DeviceBuffer::<f32>::zeroed(&other, 4).unwrap();
+    let e = ctx
+        .launch_builder(&kernel)
+        .arg(4u32)
+        .arg(2.0f32)
+        .arg(&x)
+        .arg(&y)
+        .launch()
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::Argument(m) if m.contains("argument 4 is a buffer of another context")),
+        "{e}"
+    );
+    // Raw pointers and untyped arguments mix with typed ones.
+    ctx.launch_builder(&kernel)
+        .arg(KernelArg::U32(4))
+        .arg(2.0f32)
+        .arg(x.as_device_ptr())
+        .arg(DevicePtr(x.as_device_ptr().0))
+        .launch()
+        .unwrap();
+}
+
+/// Device printf into a captured sink: the text of `ptx-tests/kernels/printf`, whose expected
+/// output printf_ref.py wrote with Python's %-formatting.
+#[test]
+fn printf_output_is_captured() {
+    let dir = kernels_dir().join("kernels/printf");
+    let want = std::fs::read_to_string(dir.join("printf_expected.txt")).unwrap();
+    for engine in ENGINES {
+        let mut ctx = Context::new();
+        let module = load(&mut ctx, "kernels/printf/printf.ptx", engine);
+        let kernel = module.kernel("hello").unwrap();
+        let x: Vec<f32> = (0..40).map(|i| i as f32 * 0.25).collect();
+        let xb = DeviceBuffer::from_slice(&ctx, &x).unwrap();
+        ctx.set_printf_sink(PrintfSink::Capture);
+        let run = |ctx: &mut Context| {
+            ctx.launch_builder(&kernel)
+                .block(40)
+                .arg(&xb)
+                .arg(40i32)
+                .launch()
+                .unwrap()
+        };
+        run(&mut ctx);
+        assert_eq!(ctx.take_printf_output(), want, "{engine}");
+        assert_eq!(ctx.take_printf_output(), "", "taking empties the capture");
+        // A writer of the program's own.
+        let shared = std::sync::Arc::new(std::sync::Mutex::new(Vec::<u8>::new()));
+        struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+        impl std::io::Write for Shared {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let old = ctx.set_printf_sink(PrintfSink::Writer(Box::new(Shared(shared.clone()))));
+        assert!(matches!(old, PrintfSink::Capture));
+        run(&mut ctx);
+        assert_eq!(
+            String::from_utf8(shared.lock().unwrap().clone()).unwrap(),
+            want
+        );
+        assert_eq!(ctx.take_printf_output(), "", "nothing captured meanwhile");
+    }
+}
+
+/// A failed device assert's message goes to the same sink, in CUDA's wording; the launch
+/// ends with the fault.
+#[test]
+fn assert_message_is_captured() {
+    let mut x: Vec<i32> = (0..128).collect();
+    x[70] = 75; // thread (6,0,0) of CTA (2,0,0) sees x[70] > x[71]
+    for engine in ENGINES {
+        let mut ctx = Context::new();
+        let module = load(&mut ctx, "errors/assert.ptx", engine);
+        let kernel = module.kernel("check_sorted").unwrap();
+        let xb = DeviceBuffer::from_slice(&ctx, &x).unwrap();
+        let out = DeviceBuffer::<i32>::zeroed(&ctx, 128).unwrap();
+        ctx.set_printf_sink(PrintfSink::Capture);
+        let e = ctx
+            .launch_builder(&kernel)
+            .grid(4)
+            .block(32)
+            .arg(&xb)
+            .arg(&out)
+            .arg(128i32)
+            .launch()
+            .unwrap_err();
+        assert!(matches!(e, Error::Fault(_)), "{engine}: {e}");
+        assert_eq!(
+            ctx.take_printf_output(),
+            "assert.cu:9: check_sorted: block: [2,0,0], thread: [6,0,0] \
+             Assertion `x[i] <= x[i + 1]` failed.\n",
+            "{engine}"
+        );
+    }
+}
+
+/// 100 KiB of dynamic shared memory (`ptx-tests/kernels/big_shared`, kernel `reverse`):
+/// out[i] = 2·in[n-1-i] only if all 100 KiB hold.
+#[test]
+fn dynamic_shared_above_48k_needs_the_opt_in() {
+    let bytes = 100 * 1024u32;
+    let n = (bytes / 4) as usize;
+    let input = floats(n, 3);
+    let want: Vec<f32> = (0..n).map(|i| 2.0 * input[n - 1 - i]).collect();
+    for engine in ENGINES {
+        let mut ctx = Context::new();
+        let module = load(&mut ctx, "kernels/big_shared/big_shared.ptx", engine);
+        let kernel = module.kernel("reverse").unwrap();
+        let inb = DeviceBuffer::from_slice(&ctx, &input).unwrap();
+        let out = DeviceBuffer::<f32>::zeroed(&ctx, n).unwrap();
+        let launch = |ctx: &mut Context| {
+            ctx.launch_builder(&kernel)
+                .block(256)
+                .shared_bytes(bytes)
+                .arg(&inb)
+                .arg(&out)
+                .arg(n as u32)
+                .launch()
+        };
+        assert_eq!(kernel.max_dynamic_shared_bytes(), 48 * 1024);
+        let e = launch(&mut ctx).unwrap_err();
+        assert!(
+            matches!(&e, Error::LaunchConfig(m)
+                if m.contains("102400 bytes of dynamic shared memory exceed the 49152 bytes")
+                && m.contains("cudaFuncAttributeMaxDynamicSharedMemorySize")),
+            "{engine}: {e}"
+        );
+        // Above the device's opt-in limit (227 KiB) the attribute itself is refused.
+        let e = kernel
+            .set_max_dynamic_shared_bytes(227 * 1024 + 1)
+            .unwrap_err();
+        assert!(matches!(e, Error::Argument(_)), "{e}");
+        kernel.set_max_dynamic_shared_bytes(bytes).unwrap();
+        // Every handle of the kernel sees the attribute.
+        assert_eq!(
+            module.kernel("reverse").unwrap().max_dynamic_shared_bytes(),
+            102400
+        );
+        launch(&mut ctx).unwrap();
+        assert_eq!(out.to_vec().unwrap(), want, "{engine}");
+        // One byte more than the attribute is refused again.
+        let e = ctx
+            .launch(
+                &kernel,
+                LaunchDims {
+                    grid: [1, 1, 1],
+                    block: [256, 1, 1],
+                    shared_bytes: bytes + 1,
+                },
+                &[
+                    KernelArg::Ptr(inb.as_device_ptr()),
+                    KernelArg::Ptr(out.as_device_ptr()),
+                    KernelArg::U32(n as u32),
+                ],
+                &Default::default(),
+            )
+            .unwrap_err();
+        assert!(matches!(e, Error::LaunchConfig(_)), "{engine}: {e}");
+    }
+}
