@@ -219,7 +219,6 @@ fn function(d: &mut Driver, m: u64, name: &str) -> Result<u64, Fail> {
         FuncState {
             kernel,
             module: m,
-            max_dynamic_shared: crate::device::SHARED_PER_BLOCK as u32,
             c_name,
         },
     );
@@ -320,7 +319,7 @@ fn function_attribute(d: &Driver, f: &FuncState, attrib: c_int) -> Result<c_int,
         4 => 32, // registers per thread: none on a CPU; a typical count
         5 | 6 => major * 10 + minor,
         7 => 0,
-        8 => f.max_dynamic_shared as c_int,
+        8 => f.kernel.max_dynamic_shared_bytes() as c_int,
         9 => -1,
         10..=14 => 0,
         15 => 0,
@@ -357,8 +356,9 @@ fn set_attribute(d: &mut Driver, f: u64, attrib: c_int, value: c_int) -> DrvResu
             if value < 0 || value as i64 + static_shared > optin as i64 {
                 return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{value} bytes of dynamic shared memory (+{static_shared} static) exceed the opt-in limit of {optin}")));
             }
-            fs.max_dynamic_shared = value as u32;
-            Ok(())
+            fs.kernel
+                .set_max_dynamic_shared_bytes(value as u32)
+                .map_err(crate::host_fail)
         }
         9..=15 => Ok(()),
         _ => Err(Fail::new(

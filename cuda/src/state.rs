@@ -45,8 +45,6 @@ pub struct ModuleState {
 pub struct FuncState {
     pub kernel: Kernel,
     pub module: u64,
-    /// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` as set by the program.
-    pub max_dynamic_shared: u32,
     /// The kernel's name as a C string (`cuFuncGetName`).
     pub c_name: std::ffi::CString,
 }

@@ -385,3 +385,43 @@ fn bad_input_gets_the_driver_codes() {
         assert_eq!(cuCtxSynchronize(), CUDA_SUCCESS);
     }
 }
+
+#[test]
+fn dynamic_shared_memory_above_48k_needs_the_opt_in() {
+    setup();
+    let m = load(&ptx("ptx-tests/kernels/saxpy/saxpy.ptx"));
+    let f = function(m, "saxpy");
+    unsafe {
+        let (count, a, p) = (0u32, 1f32, 0u64);
+        let mut params = [arg(&count), arg(&a), arg(&p), arg(&p)];
+        let launch = |shared: u32, params: &mut [*mut c_void; 4]| {
+            cuLaunchKernel(
+                f,
+                1,
+                1,
+                1,
+                32,
+                1,
+                1,
+                shared,
+                0,
+                params.as_mut_ptr(),
+                null_mut(),
+            )
+        };
+        assert_eq!(launch(60_000, &mut params), CUDA_ERROR_INVALID_VALUE);
+        let mut v = 0;
+        assert_eq!(cuFuncGetAttribute(&mut v, 8, f), CUDA_SUCCESS);
+        assert_eq!(
+            v,
+            48 * 1024,
+            "the default limit: 48 KiB less no static shared memory"
+        );
+        assert_eq!(cuFuncSetAttribute(f, 8, 60_000), CUDA_SUCCESS);
+        assert_eq!(cuFuncGetAttribute(&mut v, 8, f), CUDA_SUCCESS);
+        assert_eq!(v, 60_000);
+        assert_eq!(launch(60_000, &mut params), CUDA_SUCCESS);
+        // Above sm_80's opt-in maximum of 163 KiB.
+        assert_eq!(cuFuncSetAttribute(f, 8, 200_000), CUDA_ERROR_INVALID_VALUE);
+    }
+}
