@@ -22,6 +22,10 @@ pub mod verify;
 pub use ops::{Effect, Op, OP_TABLE};
 pub use types::*;
 
+/// The PTX text of the instructions `lower::yields` adds for a yield point (no PTX
+/// instruction of their own): reports say "spinning in a loop" where they see it.
+pub const YIELD_POINT_PTX: &str = "(yield point)";
+
 macro_rules! entity {
     ($(#[doc = $doc:literal])* $name:ident, $prefix:literal) => {
         $(#[doc = $doc])*
