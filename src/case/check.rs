@@ -51,12 +51,12 @@ pub fn check_prepared(case: &Case, prepared: &Prepared, opts: &RunOptions) -> Ch
     };
     let same_error = match (&interp.error, &jit.error) {
         (None, None) => true,
-        // Faults: the same first fault. The count of faulting accesses is left out: an engine
-        // may execute a warp-uniform access once per warp (FaultReport::count).
+        // Faults: the same first fault and the same faulting threads of its CTA
+        // (`FaultReport::count`).
         (
             Some(CaseError::Runtime(crate::host::Error::Fault(a))),
             Some(CaseError::Runtime(crate::host::Error::Fault(b))),
-        ) => a.same_fault(b),
+        ) => a == b,
         (Some(a), Some(b)) => a.kind() == b.kind() && a.to_string() == b.to_string(),
         _ => false,
     };

@@ -61,22 +61,15 @@ pub struct FaultReport {
     pub ptx_file: String,
     /// Memcheck: nearest allocation label and the address's offset from its start.
     pub nearest: Option<(String, i64, u64)>,
-    /// How many faulting accesses were recorded in total. A lower bound on the faulting
-    /// threads' accesses: the JIT performs a warp-uniform access (e.g. `ld.param`) once per
-    /// warp, and a launch stops soon after its first fault.
+    /// How many threads of the reported CTA faulted (each counted once, however many of its
+    /// accesses faulted). A fault stops its CTA once the block it happened in has run for the
+    /// warp's lanes, so these are the threads that faulted up to there; both engines count
+    /// the same (a warp-uniform access the JIT makes once for the warp faults for each of
+    /// its lanes). Faults of later CTAs, which a launch stops at no fixed point, are not
+    /// counted.
     pub count: u64,
     /// Text the fault carries ([`FaultKind::Assert`]: the assertion, file, line, function).
     pub detail: Option<String>,
-}
-
-impl FaultReport {
-    /// Whether two reports describe the same fault (everything but [`count`](Self::count)).
-    pub fn same_fault(&self, other: &FaultReport) -> bool {
-        FaultReport {
-            count: other.count,
-            ..self.clone()
-        } == *other
-    }
 }
 
 impl std::fmt::Display for FaultReport {
@@ -213,10 +206,10 @@ impl std::fmt::Display for FaultReport {
                 )?;
             }
             if self.count > 1 {
-                write!(f, " ({} faulting accesses in all)", self.count)?;
+                write!(f, " ({} threads of this CTA faulted)", self.count)?;
             }
         } else if self.kind == FaultKind::Trap && self.count > 1 {
-            write!(f, " ({} faults in all)", self.count)?;
+            write!(f, " ({} threads of this CTA trapped)", self.count)?;
         }
         Ok(())
     }

@@ -369,8 +369,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     if let Some((_, d)) = grid.deadlock.into_inner().ok().flatten() {
         return Err(LaunchFailure::Deadlock(d));
     }
-    if let Some(f) = sink.take() {
-        return Err(LaunchFailure::Fault(f, sink.count.load(Ordering::Relaxed)));
+    if let Some((f, threads)) = sink.take() {
+        return Err(LaunchFailure::Fault(f, threads));
     }
     Ok(LaunchStats {
         warp_runs: runs.load(Ordering::Relaxed),
