@@ -70,6 +70,10 @@ pub struct FaultReport {
     pub count: u64,
     /// Text the fault carries ([`FaultKind::Assert`]: the assertion, file, line, function).
     pub detail: Option<String>,
+    /// The access went past the static shared memory of a kernel that declares an `extern
+    /// .shared` array while the launch gave no dynamic shared memory
+    /// ([`LaunchDims::shared_bytes`] 0): the message says how to give some.
+    pub no_dynamic_shared: bool,
 }
 
 impl std::fmt::Display for FaultReport {
@@ -207,6 +211,14 @@ impl std::fmt::Display for FaultReport {
             }
             if self.count > 1 {
                 write!(f, " ({} threads of this CTA faulted)", self.count)?;
+            }
+            if self.no_dynamic_shared {
+                write!(
+                    f,
+                    "; the kernel's extern .shared array has no memory: the launch gave 0 bytes \
+                     of dynamic shared memory (give some with --shared-bytes N, or \
+                     shared_bytes = N in the case file)"
+                )?;
             }
         } else if self.kind == FaultKind::Trap && self.count > 1 {
             write!(f, " ({} threads of this CTA trapped)", self.count)?;
@@ -395,6 +407,8 @@ pub struct CompiledKernel {
     pub params: Vec<ir::KernelParam>,
     pub param_bytes: u32,
     pub static_shared_bytes: u64,
+    /// Whether the kernel declares an `extern .shared` array (dynamic shared memory).
+    pub dynamic_shared: bool,
     pub local_bytes: u64,
     pub max_threads: Option<u32>,
     /// PTX location of each IR instruction, then of each block's terminator (fault records
@@ -573,6 +587,7 @@ impl Context {
                 params: k.params.clone(),
                 param_bytes: k.param_bytes,
                 static_shared_bytes: k.static_shared_bytes,
+                dynamic_shared: k.dynamic_shared,
                 local_bytes: k.local_bytes,
                 max_threads: k.max_threads,
                 inst_locs: k
@@ -866,13 +881,18 @@ impl Context {
                 kernel.module_file, k.name
             ))),
             Err(LaunchFailure::Fault(r, count)) => {
-                Err(Error::Fault(Box::new(self.report(kernel, r, count))))
+                Err(Error::Fault(Box::new(self.report(kernel, dims, r, count))))
             }
         }
     }
 
-    fn report(&self, kernel: &Kernel, r: FaultRecord, count: u64) -> FaultReport {
+    fn report(&self, kernel: &Kernel, dims: LaunchDims, r: FaultRecord, count: u64) -> FaultReport {
         let k = &kernel.compiled;
+        let no_dynamic_shared = r.space == ir::Space::Shared
+            && r.kind == FaultKind::OutOfBounds
+            && k.dynamic_shared
+            && dims.shared_bytes == 0
+            && r.addr >= k.static_shared_bytes;
         let i = r.inst as usize;
         // The nearest allocation is worth naming only for addresses near one (within 64 MiB).
         let nearest = if matches!(r.space, ir::Space::Global | ir::Space::Const) {
@@ -898,6 +918,7 @@ impl Context {
             nearest,
             count,
             detail: r.detail,
+            no_dynamic_shared,
         }
     }
 }
