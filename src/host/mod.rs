@@ -7,6 +7,7 @@
 //! the CLI and case files, the Rust API, and the drop-in CUDA driver library (the `cuda`
 //! crate of this workspace) — is a client of this layer, so CUDA's semantics live here once.
 
+mod cache;
 mod context;
 
 pub use context::{
