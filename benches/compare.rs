@@ -7,8 +7,8 @@
 //!   `Bench::shrink`) so the bench stays within minutes; the throughput (work units per
 //!   second: elements, FMAs, bytes, pixels) is comparable with the full-size rows. For the
 //!   full-size interpreter, run `cargo run --release --example bench_table`.
-//! - `compile/<kernel>`: `Context::load_module` with `Engine::Jit` (parse, lower, verify,
-//!   Cranelift); throughput in PTX bytes.
+//! - `compile/<kernel>`: `Context::load_module` with `Engine::Jit` and `Module::compile_all`
+//!   (parse, lower, verify, Cranelift); throughput in PTX bytes.
 //!
 //! `cargo bench --bench compare` takes a few minutes on 2 cores; a filter runs fewer
 //! (`cargo bench --bench compare -- saxpy/`).

@@ -68,7 +68,11 @@ fn generated_kernels_load_on_both_engines() {
         let case = LaunchCase::of_kernel(&kernel_for_seed(seed, 60));
         for engine in [Engine::Jit, Engine::Interp] {
             let mut ctx = Context::new();
-            if let Err(e) = ctx.load_module(&case.ptx, "gen.ptx", engine) {
+            // Loading runs the front end; compiling every kernel, the engine.
+            let loaded = ctx
+                .load_module(&case.ptx, "gen.ptx", engine)
+                .and_then(|m| m.compile_all());
+            if let Err(e) = loaded {
                 panic!("case seed {seed:#x} on {engine}: {e}\n{}", case.ptx);
             }
         }

@@ -62,11 +62,11 @@ pub fn check_prepared(case: &Case, prepared: &Prepared, opts: &RunOptions) -> Ch
     };
     let same_error = match (&interp.error, &jit.error) {
         (None, None) => true,
-        // Faults: the same first fault. The count of faulting accesses is left out: an engine
-        // may execute a warp-uniform access once per warp (FaultReport::count).
+        // Faults: the same first fault, down to how many threads of its CTA faulted
+        // (`FaultReport::count`), in the same launch.
         (Some(a), Some(b)) => match (a.runtime(), b.runtime()) {
             (Some(crate::host::Error::Fault(fa)), Some(crate::host::Error::Fault(fb))) => {
-                fa.same_fault(fb) && launch_of(a) == launch_of(b)
+                fa == fb && launch_of(a) == launch_of(b)
             }
             _ => a.kind() == b.kind() && a.to_string() == b.to_string(),
         },

@@ -199,10 +199,8 @@ pub fn compare_outcomes(case: &LaunchCase, interp: &Outcome, jit: &Outcome) -> V
         (Outcome::LoadError(a), Outcome::LoadError(b)) if a == b => {
             Verdict::Rejected(a.to_string())
         }
+        // The same first fault and the same faulting threads of its CTA (`FaultReport::count`).
         (Outcome::LaunchError(Error::Fault(a)), Outcome::LaunchError(Error::Fault(b))) => {
-            let (mut a, mut b) = (a.clone(), b.clone());
-            a.count = 0;
-            b.count = 0;
             if a == b {
                 Verdict::Agree
             } else {

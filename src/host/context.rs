@@ -30,7 +30,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Which engine executes kernels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Engine {
     /// The Cranelift JIT (default).
     #[default]
@@ -65,22 +65,19 @@ pub struct FaultReport {
     pub ptx_file: String,
     /// Memcheck: nearest allocation label and the address's offset from its start.
     pub nearest: Option<(String, i64, u64)>,
-    /// How many faulting accesses were recorded in total. A lower bound on the faulting
-    /// threads' accesses: the JIT performs a warp-uniform access (e.g. `ld.param`) once per
-    /// warp, and a launch stops soon after its first fault.
+    /// How many threads of the reported CTA faulted (each counted once, however many of its
+    /// accesses faulted). A fault stops its CTA once the block it happened in has run for the
+    /// warp's lanes, so these are the threads that faulted up to there; both engines count
+    /// the same (a warp-uniform access the JIT makes once for the warp faults for each of
+    /// its lanes). Faults of later CTAs, which a launch stops at no fixed point, are not
+    /// counted.
     pub count: u64,
     /// Text the fault carries ([`FaultKind::Assert`]: the assertion, file, line, function).
     pub detail: Option<String>,
-}
-
-impl FaultReport {
-    /// Whether two reports describe the same fault (everything but [`count`](Self::count)).
-    pub fn same_fault(&self, other: &FaultReport) -> bool {
-        FaultReport {
-            count: other.count,
-            ..self.clone()
-        } == *other
-    }
+    /// The access went past the static shared memory of a kernel that declares an `extern
+    /// .shared` array while the launch gave no dynamic shared memory
+    /// ([`LaunchDims::shared_bytes`] 0): the message says how to give some.
+    pub no_dynamic_shared: bool,
 }
 
 impl std::fmt::Display for FaultReport {
@@ -209,10 +206,18 @@ impl std::fmt::Display for FaultReport {
                 )?;
             }
             if self.count > 1 {
-                write!(f, " ({} faulting accesses in all)", self.count)?;
+                write!(f, " ({} threads of this CTA faulted)", self.count)?;
+            }
+            if self.no_dynamic_shared {
+                write!(
+                    f,
+                    "; the kernel's extern .shared array has no memory: the launch gave 0 bytes \
+                     of dynamic shared memory (give some with --shared-bytes N, or \
+                     shared_bytes = N in the case file)"
+                )?;
             }
         } else if self.kind == FaultKind::Trap && self.count > 1 {
-            write!(f, " ({} faults in all)", self.count)?;
+            write!(f, " ({} threads of this CTA trapped)", self.count)?;
         }
         Ok(())
     }
@@ -400,12 +405,18 @@ pub struct LaunchReport {
     pub thread_instructions: u64,
 }
 
-/// One compiled kernel: IR facts the runtime needs and the engine that runs it.
+/// One kernel of a loaded module: what the front end found (parameters, memory sizes, PTX
+/// locations) and the engine that runs it, compiled at the kernel's first launch
+/// ([`CompiledKernel::engine`]), not when its module loads. Modules loaded from the same PTX
+/// text for the same engine share their `CompiledKernel`s while any of them lives
+/// (`host::cache`), so such a kernel compiles once per process.
 pub struct CompiledKernel {
     pub name: String,
     pub params: Vec<ir::KernelParam>,
     pub param_bytes: u32,
     pub static_shared_bytes: u64,
+    /// Whether the kernel declares an `extern .shared` array (dynamic shared memory).
+    pub dynamic_shared: bool,
     pub local_bytes: u64,
     pub max_threads: Option<u32>,
     /// PTX location of each IR instruction, then of each block's terminator (fault records
@@ -415,10 +426,117 @@ pub struct CompiledKernel {
     pub inst_ptx: Vec<String>,
     /// Whether the kernel calls `malloc`/`free` (a launch then needs the device heap).
     pub uses_heap: bool,
-    pub engine: Box<dyn WarpEngine>,
+    /// What the first launch compiles: the engine, the verified IR and its warp layout (for
+    /// the interpreter), and the module file for messages. Taken by the compilation.
+    pending: std::sync::Mutex<Option<PendingCompile>>,
+    /// The engine once compiled, or the compiler's error (an [`Error::Internal`] message).
+    engine: std::sync::OnceLock<Result<Box<dyn WarpEngine>, String>>,
     /// The kernel's `cudaFuncAttributeMaxDynamicSharedMemorySize` in bytes; `u32::MAX`: not
     /// set ([`Kernel::max_dynamic_shared_bytes`] gives the default).
     pub max_dynamic_shared: AtomicU32,
+}
+
+struct PendingCompile {
+    engine: Engine,
+    ir: ir::verify::VerifiedFunction,
+    layout: crate::analysis::schedule::WarpLayout,
+    file: String,
+}
+
+impl CompiledKernel {
+    /// The kernel's facts from its verified IR `k` and warp layout `layout` (from
+    /// `analysis::schedule`); nothing is compiled yet.
+    fn new(
+        k: ir::verify::VerifiedFunction,
+        layout: crate::analysis::schedule::WarpLayout,
+        engine: Engine,
+        file: &str,
+    ) -> CompiledKernel {
+        CompiledKernel {
+            name: k.name.clone(),
+            params: k.params.clone(),
+            param_bytes: k.param_bytes,
+            static_shared_bytes: k.static_shared_bytes,
+            dynamic_shared: k.dynamic_shared,
+            local_bytes: k.local_bytes,
+            max_threads: k.max_threads,
+            inst_locs: k
+                .inst_locs
+                .iter()
+                .copied()
+                .chain(k.blocks.iter().map(|b| b.term_loc))
+                .collect(),
+            inst_ptx: k
+                .inst_ptx
+                .iter()
+                .cloned()
+                .chain(k.blocks.iter().map(|b| terminator_ptx(&b.term).to_string()))
+                .collect(),
+            uses_heap: k
+                .insts
+                .iter()
+                .any(|i| matches!(i.op, ir::Op::Malloc {} | ir::Op::Free {})),
+            pending: std::sync::Mutex::new(Some(PendingCompile {
+                engine,
+                ir: k,
+                layout,
+                file: file.to_string(),
+            })),
+            engine: std::sync::OnceLock::new(),
+            max_dynamic_shared: AtomicU32::new(u32::MAX),
+        }
+    }
+
+    /// The engine that runs the kernel, compiled now if this is the first call (the JIT's
+    /// Cranelift code, or the interpreter's decoded program); calls from several threads at
+    /// once compile once. Errors: [`Error::Internal`] (a compiler bug), on every call.
+    pub fn engine(&self) -> Result<&dyn WarpEngine, Error> {
+        let compiled = self.engine.get_or_init(|| {
+            let pending = match self.pending.lock() {
+                Ok(mut g) => g.take(),
+                Err(_) => None,
+            };
+            let Some(p) = pending else {
+                return Err(format!("kernel '{}': nothing to compile", self.name));
+            };
+            let fail = |e: String| format!("{}: kernel '{}': {e}", p.file, self.name);
+            match p.engine {
+                Engine::Jit => crate::jit::compile(&p.ir)
+                    .map(|j| Box::new(j) as Box<dyn WarpEngine>)
+                    .map_err(fail),
+                Engine::Interp => crate::interp::Interpreter::new(&p.ir, p.layout)
+                    .map(|i| Box::new(i) as Box<dyn WarpEngine>)
+                    .map_err(fail),
+            }
+        });
+        match compiled {
+            Ok(e) => Ok(e.as_ref()),
+            Err(m) => Err(Error::Internal(m.clone())),
+        }
+    }
+
+    /// Whether the engine has been compiled (or its compilation has failed): by a launch or
+    /// [`Kernel::compile`] of this kernel or of one sharing it.
+    pub fn is_compiled(&self) -> bool {
+        self.engine.get().is_some()
+    }
+}
+
+impl Kernel {
+    /// Compile the kernel's engine now, if no launch has yet (the first launch does it
+    /// otherwise): to keep compilation out of a timed launch, or to meet a compiler error
+    /// before launching. Errors: [`Error::Internal`] (a compiler bug).
+    pub fn compile(&self) -> Result<(), Error> {
+        self.compiled.engine().map(|_| ())
+    }
+}
+
+impl Module {
+    /// Compile every kernel's engine now ([`Kernel::compile`] for each), as loading a module
+    /// once did. Errors: the first kernel's [`Error::Internal`].
+    pub fn compile_all(&self) -> Result<(), Error> {
+        self.kernels.iter().try_for_each(|k| k.engine().map(|_| ()))
+    }
 }
 
 /// A loaded PTX module.
@@ -428,7 +546,8 @@ pub struct Module {
     pub kernels: Vec<Arc<CompiledKernel>>,
     /// Device addresses of the module's variables (SymAddr table).
     pub symbols: Arc<Vec<u64>>,
-    /// Time spent parsing, lowering and compiling.
+    /// Time spent in the front end (parsing, lowering, verifying, scheduling every kernel);
+    /// each kernel's engine compiles at its first launch ([`Kernel::compile`]).
     pub compile_time: Duration,
     /// The verified IR of each kernel (for `dump --ir`).
     pub ir_text: Vec<String>,
@@ -614,10 +733,14 @@ impl Context {
     }
 
     /// Load a module from PTX text for `engine` (`cuModuleLoadData`): parse, lower, verify and
-    /// compile every kernel, and allocate and initialize the module's `.global` variables.
+    /// schedule every kernel, and allocate and initialize the module's `.global` variables.
+    /// Each kernel's engine compiles at its first launch (or [`Kernel::compile`]); kernels of
+    /// a module loaded from the same text for the same engine, while one is alive, are shared
+    /// (`host::cache`), so they compile once.
     ///
     /// Errors: [`Error::Parse`], [`Error::Unsupported`], [`Error::Invalid`] with
-    /// `file:line:col`; [`Error::Internal`] for a compiler bug.
+    /// `file:line:col`; [`Error::Internal`] for a front-end bug (a compiler bug is reported by
+    /// the first launch).
     pub fn load_module(&mut self, ptx: &str, file: &str, engine: Engine) -> Result<Module, Error> {
         let start = Instant::now();
         let (m, kernels) = front_end(ptx, file)?;
@@ -632,8 +755,8 @@ impl Context {
                 symbols[i] = p.0;
             }
         }
-        let mut compiled = vec![];
         let mut ir_text = vec![];
+        let mut scheduled = vec![];
         for k in kernels {
             ir_text.push(ir::print::print_function(&k));
             let layout = crate::analysis::schedule::schedule(&k).map_err(|e| {
@@ -642,44 +765,15 @@ impl Context {
                     e.loc.line, e.loc.col, e.message
                 ))
             })?;
-            let engine_box: Box<dyn WarpEngine> =
-                match engine {
-                    Engine::Jit => Box::new(crate::jit::compile(&k).map_err(|e| {
-                        Error::Internal(format!("{file}: kernel '{}': {e}", k.name))
-                    })?),
-                    Engine::Interp => {
-                        Box::new(crate::interp::Interpreter::new(&k, layout).map_err(|e| {
-                            Error::Internal(format!("{file}: kernel '{}': {e}", k.name))
-                        })?)
-                    }
-                };
-            compiled.push(Arc::new(CompiledKernel {
-                name: k.name.clone(),
-                params: k.params.clone(),
-                param_bytes: k.param_bytes,
-                static_shared_bytes: k.static_shared_bytes,
-                local_bytes: k.local_bytes,
-                max_threads: k.max_threads,
-                inst_locs: k
-                    .inst_locs
-                    .iter()
-                    .copied()
-                    .chain(k.blocks.iter().map(|b| b.term_loc))
-                    .collect(),
-                inst_ptx: k
-                    .inst_ptx
-                    .iter()
-                    .cloned()
-                    .chain(k.blocks.iter().map(|b| terminator_ptx(&b.term).to_string()))
-                    .collect(),
-                uses_heap: k
-                    .insts
-                    .iter()
-                    .any(|i| matches!(i.op, ir::Op::Malloc {} | ir::Op::Free {})),
-                engine: engine_box,
-                max_dynamic_shared: AtomicU32::new(u32::MAX),
-            }));
+            scheduled.push((k, layout));
         }
+        // Engines compile at each kernel's first launch; kernels of a module loaded before
+        // from the same text for the same engine, where still held, are shared.
+        let fresh = scheduled
+            .into_iter()
+            .map(|(k, layout)| Arc::new(CompiledKernel::new(k, layout, engine, file)))
+            .collect();
+        let compiled = super::cache::kernels(ptx, engine, fresh);
         // Initialized `.samplerref` variables: create the sampler now. Initialized `.texref`
         // variables: keep the state for their binding.
         let mut texref_samplers = vec![];
@@ -1006,6 +1100,8 @@ impl Context {
         // Held for the whole launch: kernel code on the worker threads reads and writes the
         // arena, and no host copy, allocation or buffer drop may run meanwhile.
         let mut arena = self.arena.write();
+        // The first launch compiles the kernel (outside the launch's time).
+        let engine = k.engine()?;
         if k.uses_heap && self.heap.is_none() {
             let bytes = self
                 .heap_bytes
@@ -1020,7 +1116,7 @@ impl Context {
         let memory = &arena.memory;
         let start = Instant::now();
         let res = run_grid(
-            k.engine.as_ref(),
+            engine,
             LaunchInput {
                 dims,
                 static_shared: k.static_shared_bytes,
@@ -1056,16 +1152,27 @@ impl Context {
                 "{}: kernel '{}': {report}",
                 kernel.module_file, k.name
             ))),
-            Err(LaunchFailure::Fault(r, count)) => {
-                Err(Error::Fault(Box::new(report(memory, kernel, r, count))))
-            }
+            Err(LaunchFailure::Fault(r, count)) => Err(Error::Fault(Box::new(report(
+                memory, kernel, dims, r, count,
+            )))),
         }
     }
 }
 
-/// The report of fault record `r` (of `count` faults) of a launch of `kernel` on `memory`.
-fn report(memory: &DeviceMemory, kernel: &Kernel, r: FaultRecord, count: u64) -> FaultReport {
+/// The report of a fault record, in kernel terms.
+fn report(
+    memory: &DeviceMemory,
+    kernel: &Kernel,
+    dims: LaunchDims,
+    r: FaultRecord,
+    count: u64,
+) -> FaultReport {
     let k = &kernel.compiled;
+    let no_dynamic_shared = r.space == ir::Space::Shared
+        && r.kind == FaultKind::OutOfBounds
+        && k.dynamic_shared
+        && dims.shared_bytes == 0
+        && r.addr >= k.static_shared_bytes;
     let i = r.inst as usize;
     // The nearest allocation is worth naming only for addresses near one (within 64 MiB).
     let nearest = if matches!(r.space, ir::Space::Global | ir::Space::Const) {
@@ -1091,6 +1198,7 @@ fn report(memory: &DeviceMemory, kernel: &Kernel, r: FaultRecord, count: u64) ->
         nearest,
         count,
         detail: r.detail,
+        no_dynamic_shared,
     }
 }
 

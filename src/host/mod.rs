@@ -14,6 +14,7 @@
 //! crate of this workspace) — is a client of this layer, so CUDA's semantics live here once.
 
 mod buffer;
+mod cache;
 mod context;
 pub mod image;
 mod kernel_name;

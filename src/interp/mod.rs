@@ -370,8 +370,8 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let v = match translate(env, space, addr, size, align, l) {
                     // SAFETY: `translate` checked `size` bytes at `p`.
                     Ok(p) => unsafe { host_load(p, size) },
-                    Err((kind, sp)) => {
-                        env.fault(l, di.inst, kind, sp, addr, size, false);
+                    Err(e) => {
+                        env.access_fault(l, di.inst, e, addr, size, align, false);
                         0
                     }
                 };
@@ -386,7 +386,7 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 match translate(env, space, addr, size, align, l) {
                     // SAFETY: `translate` checked `size` bytes at `p`.
                     Ok(p) => unsafe { host_store(p, size, v) },
-                    Err((kind, sp)) => env.fault(l, di.inst, kind, sp, addr, size, true),
+                    Err(e) => env.access_fault(l, di.inst, e, addr, size, align, true),
                 }
             }
         }

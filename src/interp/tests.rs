@@ -688,6 +688,7 @@ fn trap_terminator_faults() {
         inst_locs: vec![],
         inst_ptx: vec![],
         static_shared_bytes: 0,
+        dynamic_shared: false,
         local_bytes: 0,
         max_threads: None,
     };

@@ -22,6 +22,10 @@ pub mod verify;
 pub use ops::{Effect, Op, OP_TABLE};
 pub use types::*;
 
+/// The PTX text of the instructions `lower::yields` adds for a yield point (no PTX
+/// instruction of their own): reports say "spinning in a loop" where they see it.
+pub const YIELD_POINT_PTX: &str = "(yield point)";
+
 macro_rules! entity {
     ($(#[doc = $doc:literal])* $name:ident, $prefix:literal) => {
         $(#[doc = $doc])*
@@ -234,6 +238,9 @@ pub struct Function {
     pub inst_ptx: Vec<String>,
     /// Bytes of static shared memory (`.shared` variables), before any dynamic part.
     pub static_shared_bytes: u64,
+    /// Whether the kernel declares an `extern .shared` array: dynamic shared memory, which
+    /// starts at `static_shared_bytes` rounded up to 16 and is sized at launch.
+    pub dynamic_shared: bool,
     /// Bytes of local memory per thread.
     pub local_bytes: u64,
     /// `.reqntid`/`.maxntid` limits, if declared.

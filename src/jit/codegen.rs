@@ -185,6 +185,10 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) pinned: std::collections::HashSet<ir::Inst>,
     /// The stack slot pinned values are written to (made on first use).
     pub(super) pin_slot: Option<cranelift_codegen::ir::StackSlot>,
+    /// While the scalar section is emitted: the block's lane mask. A memory access there is
+    /// made once for the warp, and a fault is recorded for each of these lanes, as the
+    /// interpreter records it lane by lane (`FaultReport::count` counts faulting threads).
+    pub(super) uniform_mask: Option<Value>,
 }
 
 pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
@@ -530,6 +534,7 @@ pub fn generate(
         group_fast_body: false,
         pinned: Default::default(),
         pin_slot: None,
+        uniform_mask: None,
     };
     g.gen_dispatch()?;
     for &blk in &layout.order {

@@ -35,9 +35,13 @@ pub unsafe extern "C" fn pure_helper(desc: *const PureDesc, a: u64, b: u64, c: u
     semantics::eval_pure(&d.op, &args[..d.arg_tys.len().min(3)], &d.arg_tys, d.res_ty)
 }
 
-/// Full address translation for one lane's access (the slow path: generic addresses, memcheck,
-/// and every access that failed the inline check). Returns the host pointer, or — after
-/// recording the fault — a pointer to the zeroed scratch area in the warp state.
+/// Full address translation for an access (the slow path: generic addresses, memcheck,
+/// and every access that failed the inline check) by the lanes of `lanes`: one lane, or
+/// every active lane of a warp-uniform access the code makes once for the warp (`ld.param`
+/// in the scalar section, `codegen.rs`). The address is translated for the lowest of them
+/// (the same for all: a uniform access reads no per-thread space). Returns the host pointer,
+/// or — after recording the fault for every lane of `lanes`, as the interpreter does lane by
+/// lane — a pointer to the zeroed scratch area in the warp state.
 ///
 /// `info` packs `space_code | size << 8 | align << 16 | write << 24`.
 ///
@@ -48,7 +52,7 @@ pub unsafe extern "C" fn access_helper(
     state: *mut u8,
     addr: u64,
     info: u32,
-    lane: u32,
+    lanes: u32,
     inst: u32,
 ) -> *mut u8 {
     // SAFETY: JIT code passes its own env and state pointers.
@@ -57,10 +61,12 @@ pub unsafe extern "C" fn access_helper(
     let size = (info >> 8) & 0xff;
     let align = (info >> 16) & 0xff;
     let write = (info >> 24) & 1 != 0;
-    match env::translate(env, space, addr, size, align, lane) {
+    match env::translate(env, space, addr, size, align, lanes.trailing_zeros() & 31) {
         Ok(p) => p,
-        Err((kind, sp)) => {
-            env.fault(lane, inst, kind, sp, addr, size, write);
+        Err(e) => {
+            for lane in crate::runtime::warp::lanes(lanes) {
+                env.access_fault(lane, inst, e, addr, size, align, write);
+            }
             // SAFETY: the scratch area lies in the warp state header.
             unsafe {
                 let p = state.add(SCRATCH_OFF as usize);
@@ -116,8 +122,8 @@ pub unsafe extern "C" fn group_access_helper(
                     }
                 }
             }
-            Err((kind, sp)) => {
-                env.fault(lane, inst, kind, sp, addr, size, write);
+            Err(e) => {
+                env.access_fault(lane, inst, e, addr, size, align, write);
                 if !write {
                     io[val..val + n].fill(0);
                 }

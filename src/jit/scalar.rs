@@ -99,8 +99,10 @@ impl Gen<'_, '_> {
         Ok(self.of_bits(r, res_ty))
     }
 
-    /// A host pointer for one lane's access: inline bounds check for global/shared/param,
-    /// `access_helper` otherwise (which records faults and returns the scratch area).
+    /// A host pointer for one lane's access (or, in the scalar section, the warp's: see
+    /// [`Gen::uniform_mask`](super::codegen::Gen)): inline bounds check for
+    /// global/shared/param, `access_helper` otherwise (which records faults and returns the
+    /// scratch area).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn access_ptr(
         &mut self,
@@ -155,10 +157,18 @@ impl Gen<'_, '_> {
         let callee = self.fn_ptr(helpers::access_helper as *const () as usize);
         let info_v = self.iconst(types::I32, info as i64);
         let inst_v = self.iconst(types::I32, inst.0 as i64);
+        // The lanes making the access: this one, or the warp's for a uniform access.
+        let lanes = match self.uniform_mask {
+            Some(mask) => mask,
+            None => {
+                let one = self.iconst(types::I32, 1);
+                self.b.ins().ishl(one, lane)
+            }
+        };
         let call = self.b.ins().call_indirect(
             self.sig_access,
             callee,
-            &[self.e.env, self.e.state, addr, info_v, lane, inst_v],
+            &[self.e.env, self.e.state, addr, info_v, lanes, inst_v],
         );
         let p = self.b.inst_results(call)[0];
         self.b.ins().jump(merge, &[BlockArg::Value(p)]);

@@ -1566,6 +1566,7 @@ impl Gen<'_, '_> {
         let first = self.b.ins().ctz(mask);
         // Scalar section.
         let mut sc: HashMap<ir::Value, Value> = HashMap::new();
+        self.uniform_mask = Some(mask);
         for &i in &bd.insts {
             if !self.scalar[i.index()] {
                 continue;
@@ -1587,6 +1588,7 @@ impl Gen<'_, '_> {
                 }
             }
         }
+        self.uniform_mask = None;
         self.fast = self.plan_fast_mem(blk, &bd.insts, &sc, first, mask)?;
         self.gfast = self.plan_group_mem(blk, &bd.insts, &sc, first)?;
         // Segments between warp operations, and between memory accesses whose order across

@@ -51,6 +51,8 @@ pub(crate) struct PreKernel {
     pub vars: Vec<Type>,
     pub blocks: Vec<PBlockData>,
     pub static_shared_bytes: u64,
+    /// Whether the kernel declares an `extern .shared` array (dynamic shared memory).
+    pub dynamic_shared: bool,
     /// Bytes of local memory per thread (`.local` variables).
     pub local_bytes: u64,
     pub max_threads: Option<u32>,
@@ -750,6 +752,7 @@ pub(crate) fn build_kernel<'a>(
         ));
     }
     let dyn_base = align_up(shared_top, 16);
+    let dynamic_shared = !dynamic.is_empty();
     for d in dynamic {
         b.syms
             .insert(d.name.name.clone(), Sym::Shared { offset: dyn_base });
@@ -856,6 +859,7 @@ pub(crate) fn build_kernel<'a>(
         vars: b.vars,
         blocks: b.blocks,
         static_shared_bytes: shared_top,
+        dynamic_shared,
         local_bytes: local_top,
         max_threads,
         span: f.name.span,

@@ -15,6 +15,8 @@ use crate::ptx::span::Span;
 mod copy_async;
 #[path = "decode_isa.rs"]
 mod isa;
+#[path = "decode_names.rs"]
+mod names;
 #[path = "decode_tex.rs"]
 mod tex;
 #[path = "decode_video.rs"]
@@ -36,11 +38,24 @@ impl Cx<'_> {
         self.mods.contains(&m)
     }
 
+    /// The error for valid PTX that ptxjit does not implement: `what` says which part.
     pub(super) fn unsupported(&self, what: &str) -> LowerError {
         LowerError::unsupported(
             self.inst.span,
             format!("unsupported instruction '{}': {what}", self.ptx),
         )
+    }
+
+    /// A modifier that is no PTX word (ptxas: "Unknown modifier '.f33'").
+    fn unknown_modifier(&self, m: &str) -> LowerError {
+        // `.v3` looks like a vector width but is none (PTX ISA §5.4.2: .v2, .v4, .v8).
+        if m == "v3" {
+            self.bad(".v3 is not a PTX vector width (.v2, .v4 or .v8)")
+        } else if names::bad_type(m) {
+            self.bad(&format!("unknown modifier '.{m}' (not a PTX type)"))
+        } else {
+            self.bad(&format!("unknown modifier '.{m}'"))
+        }
     }
 
     pub(super) fn bad(&self, what: &str) -> LowerError {
@@ -780,6 +795,11 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
         mods: i.modifiers.iter().map(|m| m.text.as_str()).collect(),
         writes: vec![],
     };
+    // A word that is no PTX modifier is an error in any instruction, even one whose decoder
+    // would not look at it (`add.u31.f32`, `add.foo.f32`).
+    if let Some(m) = cx.mods.iter().find(|m| !names::is_modifier(m)) {
+        return Err(cx.unknown_modifier(m));
+    }
     let guard = match &i.guard {
         None => None,
         Some(g) => {
@@ -1354,6 +1374,11 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
                 _ => Err(cx.bad("needs an address operand")),
             }
         }
+        // ptxas: "Not a name of any known instruction: 'foo'".
+        _ if !names::is_instruction(op) => Err(LowerError::new(
+            cx.inst.span,
+            format!("invalid '{}': '{op}' is not a PTX instruction", cx.ptx),
+        )),
         _ => Err(LowerError::unsupported(
             cx.inst.span,
             format!("unsupported instruction '{}'", cx.ptx),
@@ -1607,9 +1632,13 @@ fn cvt(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     Ok(())
 }
 
+/// The modifiers of ld, ldu and st (PTX ISA §9.7.9.8 to §9.7.9.10): those ptxjit decodes
+/// pass; those of the grammar it does not implement are "unsupported"; any other PTX modifier
+/// is illegal here (ptxas: "Illegal modifier '.rn' for instruction 'ld'"). (A word that is no
+/// PTX modifier at all was rejected before decoding.)
 fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
     for m in &cx.mods {
-        let ok = matches!(
+        let decoded = matches!(
             *m,
             "global"
                 | "shared"
@@ -1649,13 +1678,27 @@ fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
                 | "L2::evict_last"
                 | "L2::evict_normal"
         ) || ast::ScalarType::from_suffix(m).is_some();
-        if !ok {
-            // `.v3` looks like a vector width but is none (PTX ISA §5.4.2: .v2, .v4, .v8).
-            if *m == "v3" {
-                return Err(cx.bad(".v3 is not a PTX vector width (.v2, .v4 or .v8)"));
-            }
+        if decoded {
+            continue;
+        }
+        let unimplemented = matches!(
+            *m,
+            "mmio"
+                | "cluster"
+                | "shared::cluster"
+                | "param::func"
+                | "L2::evict_unchanged"
+                // `st.async`, `st.bulk` (PTX ISA §9.7.9.11, §9.7.9.12).
+                | "async"
+                | "bulk"
+        );
+        if unimplemented {
             return Err(cx.unsupported(&format!("modifier .{m} is not supported yet")));
         }
+        return Err(cx.bad(&format!(
+            "illegal modifier '.{m}' for '{}'",
+            cx.inst.opcode.name
+        )));
     }
     Ok(())
 }

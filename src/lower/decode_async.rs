@@ -74,8 +74,10 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
             *m,
             "ca" | "cg" | "shared" | "shared::cta" | "global" | "L2::64B" | "L2::128B" | "L2::256B"
         );
+        // The rest of cp.async's grammar (PTX ISA §9.7.9.25.3.1) is `.L2::cache_hint`,
+        // dropped before decoding: any other modifier is not cp.async's.
         if !ok {
-            return Err(cx.unsupported(&format!("modifier .{m}")));
+            return Err(cx.bad(&format!("illegal modifier '.{m}' for 'cp.async'")));
         }
     }
     let n = cx.inst.operands.len();

@@ -97,6 +97,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
         inst_locs: vec![],
         inst_ptx: vec![],
         static_shared_bytes: k.static_shared_bytes,
+        dynamic_shared: k.dynamic_shared,
         local_bytes: k.local_bytes,
         max_threads: k.max_threads,
     };

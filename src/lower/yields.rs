@@ -22,7 +22,7 @@ pub const YIELD_EVERY: u64 = 1024;
 
 /// A yield-point instruction (named so in timeout and deadlock reports).
 fn inst(op: Op, args: Vec<Var>, results: Vec<Var>, loc: SrcLoc, copy: bool) -> PInst {
-    pinst(op, args, results, loc, copy, "(yield point)")
+    pinst(op, args, results, loc, copy, crate::ir::YIELD_POINT_PTX)
 }
 
 fn reads_shared_memory(op: &Op) -> bool {

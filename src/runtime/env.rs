@@ -211,7 +211,9 @@ pub struct FaultRecord {
     /// The space the address resolved to (or was given in).
     pub space: Space,
     pub addr: u64,
-    /// Access size in bytes.
+    /// Access size in bytes: of the whole access, even where the front end splits it (a
+    /// misaligned `ld.v4.f32` is a misaligned access of 16 bytes, see
+    /// [`CtaEnv::access_fault`]).
     pub size: u32,
     pub ctaid: [u32; 3],
     /// Thread index within the CTA.
@@ -321,39 +323,63 @@ impl AbortControl {
 
 /// Collects faults from all workers; the first one (lowest CTA, then thread, in the order
 /// recorded) is reported. Recording sets the launch's abort flag.
+///
+/// It also counts the threads of the reported fault's CTA that faulted. That number is the
+/// same on every run and on both engines, where a count over the grid would not be: a fault
+/// stops its own CTA at the end of the block being run (both engines check the stop flag
+/// when they dispatch a block, and run a block for all its lanes) and the CTAs after it
+/// whenever their workers next look, while the CTAs before it run on and — if one faults —
+/// become the reported CTA.
 #[derive(Debug, Default)]
 pub struct FaultSink {
-    first: Mutex<Option<FaultRecord>>,
-    pub count: std::sync::atomic::AtomicU64,
+    state: Mutex<SinkState>,
+}
+
+#[derive(Debug, Default)]
+struct SinkState {
+    first: Option<FaultRecord>,
+    /// Linear index of the CTA of `first`.
+    cta: u64,
+    /// The threads (linear index in the CTA, a bit each) of CTA `cta` that faulted.
+    threads: Vec<u64>,
 }
 
 impl FaultSink {
-    pub fn record(&self, r: FaultRecord) {
-        self.count.fetch_add(1, Ordering::Relaxed);
-        if let Ok(mut g) = self.first.lock() {
-            let replace = match &*g {
-                None => true,
-                Some(old) => {
-                    (
-                        r.ctaid[2], r.ctaid[1], r.ctaid[0], r.tid[2], r.tid[1], r.tid[0],
-                    ) < (
-                        old.ctaid[2],
-                        old.ctaid[1],
-                        old.ctaid[0],
-                        old.tid[2],
-                        old.tid[1],
-                        old.tid[0],
-                    )
-                }
-            };
-            if replace {
-                *g = Some(r);
+    /// Record a fault of thread `thread` (linear index in its CTA) of CTA `cta` (linear index
+    /// in the grid).
+    pub fn record(&self, r: FaultRecord, cta: u64, thread: u32) {
+        let Ok(mut g) = self.state.lock() else {
+            return;
+        };
+        if g.first.is_some() {
+            if cta > g.cta {
+                return;
             }
+            if cta < g.cta {
+                g.first = None;
+                g.threads.clear();
+            }
+        }
+        g.cta = cta;
+        let (word, bit) = ((thread / 64) as usize, thread % 64);
+        if g.threads.len() <= word {
+            g.threads.resize(word + 1, 0);
+        }
+        g.threads[word] |= 1 << bit;
+        let key = |t: &[u32; 3]| (t[2], t[1], t[0]);
+        if g.first
+            .as_ref()
+            .is_none_or(|old| key(&r.tid) < key(&old.tid))
+        {
+            g.first = Some(r);
         }
     }
 
-    pub fn take(&self) -> Option<FaultRecord> {
-        self.first.lock().ok().and_then(|mut g| g.take())
+    /// The reported fault and how many threads of its CTA faulted.
+    pub fn take(&self) -> Option<(FaultRecord, u64)> {
+        let mut g = self.state.lock().ok()?;
+        let threads = g.threads.iter().map(|w| u64::from(w.count_ones())).sum();
+        g.first.take().map(|r| (r, threads))
     }
 }
 
@@ -406,14 +432,42 @@ impl CtaEnv {
         });
     }
 
+    /// Record the fault of an access that [`translate`] refused (`err`: its kind and the
+    /// resolved space) for `lane` at IR instruction `inst`. `size` and `align` are the
+    /// access's: where `align` is larger, the access is the first element of a vector the
+    /// front end split into element accesses (`ld.v4.f32`: four 4-byte loads, the first
+    /// carrying the vector's 16-byte alignment, PTX ISA §9.7.9.8), and a misaligned one is
+    /// reported as the vector access it is, of `align` bytes.
+    #[allow(clippy::too_many_arguments)]
+    pub fn access_fault(
+        &self,
+        lane: u32,
+        inst: u32,
+        err: (FaultKind, Space),
+        addr: u64,
+        size: u32,
+        align: u32,
+        write: bool,
+    ) {
+        let (kind, space) = err;
+        let size = match kind {
+            FaultKind::Misaligned => size.max(align),
+            _ => size,
+        };
+        self.fault(lane, inst, kind, space, addr, size, write);
+    }
+
     fn record(&self, r: FaultRecord) {
         let [x, y, z] = self.ctaid;
         let [gx, gy, _] = self.nctaid;
         let linear = (z as u64 * gy as u64 + y as u64) * gx as u64 + x as u64;
+        let [tx, ty, tz] = r.tid;
+        let [nx, ny, _] = self.ntid;
+        let thread = (tz * ny + ty) * nx + tx;
         // SAFETY: `sink` and `control` point to values owned by the launch, alive for the
         // whole launch (the CTA scheduler builds every CtaEnv from them).
         unsafe {
-            (*self.sink).record(r);
+            (*self.sink).record(r, linear, thread);
             (*self.control).fault(linear);
         }
     }
@@ -602,5 +656,46 @@ pub fn is_space(space: Space, addr: u64) -> bool {
         Space::Local => local,
         Space::Global | Space::Const => !shared && !local,
         Space::Param | Space::Generic => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(ctaid: [u32; 3], tid: [u32; 3], addr: u64) -> FaultRecord {
+        FaultRecord {
+            kind: FaultKind::OutOfBounds,
+            space: Space::Global,
+            addr,
+            size: 4,
+            ctaid,
+            tid,
+            inst: 0,
+            write: false,
+            detail: None,
+        }
+    }
+
+    /// The sink reports the lowest CTA's lowest thread's first fault, and counts the threads
+    /// of that CTA that faulted, each once; faults of later CTAs are not counted, and a fault
+    /// of an earlier CTA starts the count over.
+    #[test]
+    fn sink_counts_the_faulting_threads_of_the_reported_cta() {
+        let sink = FaultSink::default();
+        sink.record(rec([1, 0, 0], [5, 0, 0], 1), 1, 5);
+        sink.record(rec([1, 0, 0], [5, 0, 0], 2), 1, 5);
+        sink.record(rec([1, 0, 0], [3, 0, 0], 3), 1, 3);
+        sink.record(rec([2, 0, 0], [0, 0, 0], 4), 2, 0);
+        sink.record(rec([1, 0, 0], [70, 0, 0], 5), 1, 70);
+        let (r, n) = sink.take().expect("a fault");
+        assert_eq!((r.addr, n), (3, 3));
+
+        let sink = FaultSink::default();
+        sink.record(rec([3, 0, 0], [0, 0, 0], 1), 3, 0);
+        sink.record(rec([3, 0, 0], [1, 0, 0], 2), 3, 1);
+        sink.record(rec([0, 1, 0], [9, 0, 0], 3), 2, 9);
+        let (r, n) = sink.take().expect("a fault");
+        assert_eq!((r.addr, n), (3, 1));
     }
 }

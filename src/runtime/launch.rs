@@ -90,6 +90,21 @@ impl Sites<'_> {
             _ => format!("IR instruction {i}"),
         }
     }
+
+    /// Whether fault-record index `i` is an instruction of a yield point (`lower::yields`).
+    fn is_yield(&self, i: u32) -> bool {
+        self.ptx
+            .get(i as usize)
+            .is_some_and(|t| t == crate::ir::YIELD_POINT_PTX)
+    }
+
+    /// `line 12` for fault-record index `i`.
+    fn line(&self, i: u32) -> String {
+        match self.locs.get(i as usize) {
+            Some(l) => format!("line {}", l.line),
+            None => format!("IR instruction {i}"),
+        }
+    }
 }
 
 /// Inputs of one launch that the scheduler needs besides the engine.
@@ -357,8 +372,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     if let Some((_, d)) = grid.deadlock.into_inner().ok().flatten() {
         return Err(LaunchFailure::Deadlock(d));
     }
-    if let Some(f) = sink.take() {
-        return Err(LaunchFailure::Fault(f, sink.count.load(Ordering::Relaxed)));
+    if let Some((f, threads)) = sink.take() {
+        return Err(LaunchFailure::Fault(f, threads));
     }
     Ok(LaunchStats {
         warp_runs: runs.load(Ordering::Relaxed),
@@ -857,7 +872,8 @@ fn deadlock_report(
 }
 
 /// Where the warps of a CTA stopped by the time limit were: per warp, the blocks its lanes
-/// were about to run (or were waiting in at a barrier), as PTX locations.
+/// were about to run, were waiting in at a barrier, or were paused in at the yield point of
+/// a loop that waits on memory (`lower::yields`: "spinning in a loop"), as PTX locations.
 fn positions(
     layout: &WarpLayout,
     states: &mut [Vec<u128>],
@@ -873,11 +889,18 @@ fn positions(
             out.push_str(&format!("\n  warp {w}: exited"));
             continue;
         }
+        let (yielded, yield_inst) = super::warp::yielded_lanes(s);
         let mut at = vec![];
         for p in 0..layout.order.len() as u32 {
             let site = layout.block_site[p as usize];
             let pend = rd32(s, layout.pending(p));
-            if pend != 0 {
+            if pend != 0 && sites.is_yield(site) {
+                at.push(format!(
+                    "lanes {} spinning in a loop at {}",
+                    fmt_lanes(pend),
+                    sites.line(site)
+                ));
+            } else if pend != 0 {
                 at.push(format!(
                     "lanes {} at {}",
                     fmt_lanes(pend),
@@ -885,10 +908,26 @@ fn positions(
                 ));
             }
             let parked = rd32(s, layout.parked(p));
-            if parked != 0 {
+            // Yielded lanes, one group per yield point (loops can nest).
+            let mut spin = parked & yielded;
+            while spin != 0 {
+                let y = yield_inst[spin.trailing_zeros() as usize];
+                let group = super::warp::lanes(spin)
+                    .filter(|&l| yield_inst[l as usize] == y)
+                    .fold(0u32, |m, l| m | 1 << l);
+                spin &= !group;
+                at.push(format!(
+                    "lanes {} spinning in a loop at {}, before {}",
+                    fmt_lanes(group),
+                    sites.line(y),
+                    sites.describe(site)
+                ));
+            }
+            let waiting = parked & !yielded;
+            if waiting != 0 {
                 at.push(format!(
                     "lanes {} waiting at a barrier before {}",
-                    fmt_lanes(parked),
+                    fmt_lanes(waiting),
                     sites.describe(site)
                 ));
             }
@@ -900,3 +939,7 @@ fn positions(
     }
     out
 }
+
+#[cfg(test)]
+#[path = "launch_tests.rs"]
+mod tests;

@@ -396,6 +396,22 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
     }
 }
 
+/// The lanes of warp state `s` parked at a yield point (`Op::Yield`), with the yield's IR
+/// instruction index per lane (others: 0). A yielded lane waits for itself alone, which no
+/// warp-level synchronization does ([`warp_sync`] parks a lane only for lanes of its
+/// membermask that are not executing with it), so that is how the two are told apart.
+pub(crate) fn yielded_lanes(s: &[u8]) -> (u32, [u32; WARP_SIZE as usize]) {
+    let mut yielded = 0u32;
+    let mut inst = [0u32; WARP_SIZE as usize];
+    for l in lanes(rd32(s, WSYNC_WAIT_OFF)) {
+        if rd32(s, WSYNC_MASK_OFF + 4 * l) == 1 << l {
+            yielded |= 1 << l;
+            inst[l as usize] = rd32(s, WSYNC_INST_OFF + 4 * l).saturating_sub(1);
+        }
+    }
+    (yielded, inst)
+}
+
 /// The arrival of the lanes of `mask` at a warp-level synchronization (`Op::WarpSync`): each
 /// lane's result says whether it must wait, i.e. whether some non-exited lane of its
 /// membermask is not executing with it (PTX ISA §9.7.13.2 `bar.warp.sync`; the `.sync`
