@@ -43,18 +43,28 @@ pub fn materialize(
 ) -> Result<Vec<u8>, String> {
     let need_len = |what: &str| len.ok_or_else(|| format!("'len' is required with {what}"));
     let n = |l: u64| -> Result<usize, String> {
-        usize::try_from(l)
+        let limit = crate::runtime::memory::device_memory_limit();
+        let bytes = usize::try_from(l)
             .ok()
-            .filter(|&x| {
-                x.checked_mul(dtype.size())
-                    .is_some_and(|b| b as u64 <= crate::runtime::memory::device_memory_limit())
-            })
+            .and_then(|x| x.checked_mul(dtype.size()))
+            .filter(|&b| b as u64 <= limit)
             .ok_or_else(|| {
-                format!(
-                    "len {l} is too large: more than the device memory of {} bytes",
-                    crate::runtime::memory::device_memory_limit()
-                )
-            })
+                format!("len {l} is too large: more than the device memory of {limit} bytes")
+            })?;
+        // The buffer lives on the host (its initial contents), on the device, and on the host
+        // again when read back: refuse what the host cannot hold three times now, with a clear
+        // error, rather than be killed for it part way.
+        if let Some(avail) = crate::runtime::memory::available_memory() {
+            let need = (bytes as u64).saturating_mul(3);
+            if need > avail {
+                return Err(format!(
+                    "len {l} ({bytes} bytes) is more than this machine can hold now: the \
+                     initial contents, the device copy and the read-back need {need} bytes, \
+                     the host has {avail} available"
+                ));
+            }
+        }
+        Ok(bytes / dtype.size())
     };
     let mut out = Vec::new();
     match init {
