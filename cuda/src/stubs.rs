@@ -305,8 +305,6 @@ stubs! {
     cuParamSetv
     cuPointerSetAttribute
     cuProfilerInitialize
-    cuProfilerStart
-    cuProfilerStop
     cuSignalExternalSemaphoresAsync
     cuSignalExternalSemaphoresAsync_ptsz
     cuStreamAttachMemAsync
