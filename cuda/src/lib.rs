@@ -35,6 +35,7 @@ pub mod memory;
 pub mod module;
 pub mod proc_address;
 pub mod procs;
+pub mod profiler;
 pub mod state;
 pub mod stream;
 mod stubs;

@@ -314,7 +314,12 @@ fn function_attribute(d: &Driver, f: &FuncState, attrib: c_int) -> Result<c_int,
     let v = match attrib {
         0 => k.max_threads.unwrap_or(1024).min(1024) as c_int,
         1 => static_shared,
-        2 => 0, // constant bytes: module .const banks are module globals here
+        // User constant memory: the module's .const variables (ptxas counts those the
+        // function uses; a module from numba or NVRTC holds one kernel's).
+        2 => d
+            .modules
+            .get(&f.module)
+            .map_or(0, |m| m.module.const_bytes.min(i32::MAX as u64) as c_int),
         3 => k.local_bytes as c_int,
         4 => 32, // registers per thread: none on a CPU; a typical count
         5 | 6 => major * 10 + minor,
@@ -324,7 +329,6 @@ fn function_attribute(d: &Driver, f: &FuncState, attrib: c_int) -> Result<c_int,
         10..=14 => 0,
         15 => 0,
         _ => {
-            let _ = d;
             return Err(Fail::new(
                 CUDA_ERROR_INVALID_VALUE,
                 format!("unknown function attribute {attrib}"),

@@ -769,6 +769,8 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuOccupancyMaxPotentialBlockSizeWithFlags",
     "cuPointerGetAttribute",
     "cuPointerGetAttributes",
+    "cuProfilerStart",
+    "cuProfilerStop",
     "cuStreamAddCallback",
     "cuStreamAddCallback_ptsz",
     "cuStreamCreate",
@@ -1355,8 +1357,8 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuPointerGetAttributes" => crate::memory::cuPointerGetAttributes as *mut c_void,
         "cuPointerSetAttribute" => crate::stubs::cuPointerSetAttribute as *mut c_void,
         "cuProfilerInitialize" => crate::stubs::cuProfilerInitialize as *mut c_void,
-        "cuProfilerStart" => crate::stubs::cuProfilerStart as *mut c_void,
-        "cuProfilerStop" => crate::stubs::cuProfilerStop as *mut c_void,
+        "cuProfilerStart" => crate::profiler::cuProfilerStart as *mut c_void,
+        "cuProfilerStop" => crate::profiler::cuProfilerStop as *mut c_void,
         "cuSignalExternalSemaphoresAsync" => {
             crate::stubs::cuSignalExternalSemaphoresAsync as *mut c_void
         }

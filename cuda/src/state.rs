@@ -10,6 +10,7 @@ use crate::{DrvResult, Fail};
 use ptxjit::host::{Context, Engine, Kernel, LaunchOptions, Module};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -149,6 +150,26 @@ pub struct Driver {
 
 static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
 
+/// The process that initialized the driver (0 before `cuInit`).
+static INIT_PID: AtomicU32 = AtomicU32::new(0);
+
+/// Errors: `CUDA_ERROR_NOT_INITIALIZED` in a child forked after `cuInit`: as with NVIDIA's
+/// driver, a forked child cannot use the parent's driver state (numba reports "CUDA
+/// initialized before forking"). Checked before the lock, which another thread of the
+/// parent may have held at the fork.
+fn check_fork() -> DrvResult {
+    let pid = INIT_PID.load(Ordering::Acquire);
+    if pid != 0 && pid != std::process::id() {
+        return Err(Fail::new(
+            CUDA_ERROR_NOT_INITIALIZED,
+            format!(
+                "the driver was initialized in process {pid}; a child forked after cuInit cannot use it"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 thread_local! {
     /// This host thread's context stack (top = current), as handles.
     pub static CTX_STACK: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
@@ -161,8 +182,10 @@ fn lock() -> MutexGuard<'static, Option<Driver>> {
 
 /// `cuInit`: make the driver's state (once).
 pub fn init() -> DrvResult {
+    check_fork()?;
     let mut g = lock();
     if g.is_none() {
+        INIT_PID.store(std::process::id(), Ordering::Release);
         let memory = ptxjit::runtime::memory::DeviceMemory::with_identity_mapping()
             .map_err(|e| Fail::new(CUDA_ERROR_NO_DEVICE, e))?;
         let host = Context::with_memory(memory);
@@ -190,8 +213,10 @@ pub fn init() -> DrvResult {
     Ok(())
 }
 
-/// Runs `f` on the driver. Errors: `CUDA_ERROR_NOT_INITIALIZED` before `cuInit`.
+/// Runs `f` on the driver. Errors: `CUDA_ERROR_NOT_INITIALIZED` before `cuInit` and in a
+/// child forked after it.
 pub fn with_driver<T>(f: impl FnOnce(&mut Driver) -> Result<T, Fail>) -> Result<T, Fail> {
+    check_fork()?;
     let mut g = lock();
     match g.as_mut() {
         Some(d) => f(d),

@@ -282,8 +282,6 @@ stubs! {
     cuParamSetv
     cuPointerSetAttribute
     cuProfilerInitialize
-    cuProfilerStart
-    cuProfilerStop
     cuSignalExternalSemaphoresAsync
     cuSignalExternalSemaphoresAsync_ptsz
     cuStreamAttachMemAsync

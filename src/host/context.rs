@@ -559,6 +559,8 @@ pub struct Module {
     pub texref_samplers: Vec<(String, TextureDesc)>,
     /// Module-scope `.global` and `.const` variables: name, device address, size in bytes.
     pub globals: Vec<(String, DevicePtr, u64)>,
+    /// Bytes of the module's `.const` variables (its user constant bank).
+    pub const_bytes: u64,
 }
 
 /// A kernel handle (`CUfunction`).
@@ -809,6 +811,7 @@ impl Context {
             engine,
             kernels: compiled,
             globals,
+            const_bytes: m.const_bytes,
             symbols: Arc::new(symbols),
             compile_time: start.elapsed(),
             ir_text,

@@ -1,0 +1,128 @@
+//! Edge cases of the driver API that CUDA programs (numba-cuda's test suite among them)
+//! rely on. Expected values come from CUDA's documented behaviour and the PTX text.
+
+use cuda::context::*;
+use cuda::device::*;
+use cuda::errors::*;
+use cuda::memory::*;
+use cuda::module::*;
+use cuda::profiler::*;
+use std::ffi::CString;
+use std::ptr::null_mut;
+
+/// Initializes the driver and makes the primary context current on this thread.
+fn setup() {
+    unsafe {
+        assert_eq!(cuInit(0), CUDA_SUCCESS);
+        let mut ctx = null_mut();
+        assert_eq!(cuDevicePrimaryCtxRetain(&mut ctx, 0), CUDA_SUCCESS);
+        assert_eq!(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+    }
+}
+
+#[test]
+fn copies_of_zero_bytes_succeed_whatever_the_pointers() {
+    setup();
+    unsafe {
+        let host = [0u8; 4];
+        // numba copies an empty array through a null device pointer.
+        assert_eq!(cuMemcpyHtoD_v2(0, host.as_ptr().cast(), 0), CUDA_SUCCESS);
+        assert_eq!(
+            cuMemcpyHtoDAsync_v2(0, host.as_ptr().cast(), 0, 0),
+            CUDA_SUCCESS
+        );
+        assert_eq!(cuMemcpyDtoH_v2(null_mut(), 0, 0), CUDA_SUCCESS);
+        assert_eq!(cuMemcpyDtoD_v2(0, 0, 0), CUDA_SUCCESS);
+        // One byte through the same null pointer is an error.
+        assert_eq!(
+            cuMemcpyHtoD_v2(0, host.as_ptr().cast(), 1),
+            CUDA_ERROR_INVALID_VALUE
+        );
+    }
+}
+
+#[test]
+fn profiler_start_and_stop_need_a_context() {
+    setup();
+    unsafe {
+        assert_eq!(cuProfilerStart(), CUDA_SUCCESS);
+        assert_eq!(cuProfilerStop(), CUDA_SUCCESS);
+    }
+    // A thread with no current context gets CUDA_ERROR_INVALID_CONTEXT.
+    let codes = std::thread::spawn(|| unsafe { (cuProfilerStart(), cuProfilerStop()) })
+        .join()
+        .unwrap();
+    assert_eq!(
+        codes,
+        (CUDA_ERROR_INVALID_CONTEXT, CUDA_ERROR_INVALID_CONTEXT)
+    );
+}
+
+/// A kernel reading an 80-byte `.const` table (ten f64) and a module-scope `.global`.
+const CONST_PTX: &str = r#"
+.version 7.0
+.target sm_80
+.address_size 64
+.const .align 8 .b8 table[80];
+.global .align 4 .b8 other[64];
+.visible .entry k(.param .u64 out)
+{
+    .reg .b64 %rd<3>;
+    .reg .f64 %fd<2>;
+    ld.param.u64 %rd1, [out];
+    ld.const.f64 %fd1, [table+8];
+    cvta.to.global.u64 %rd2, %rd1;
+    st.global.f64 [%rd2], %fd1;
+    ret;
+}
+"#;
+
+#[test]
+fn const_size_attribute_counts_the_const_bank() {
+    setup();
+    let text = CString::new(CONST_PTX).unwrap();
+    let name = CString::new("k").unwrap();
+    unsafe {
+        let (mut m, mut f) = (0u64, 0u64);
+        assert_eq!(cuModuleLoadData(&mut m, text.as_ptr().cast()), CUDA_SUCCESS);
+        assert_eq!(cuModuleGetFunction(&mut f, m, name.as_ptr()), CUDA_SUCCESS);
+        let mut v = -1;
+        // CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2: the 80 bytes of `table`, not `other`.
+        assert_eq!(cuFuncGetAttribute(&mut v, 2, f), CUDA_SUCCESS);
+        assert_eq!(v, 80);
+    }
+}
+
+#[test]
+fn a_child_forked_after_init_cannot_use_the_driver() {
+    setup();
+    let mut p = 0u64;
+    unsafe {
+        assert_eq!(cuMemAlloc_v2(&mut p, 16), CUDA_SUCCESS);
+        // SAFETY: the child only calls the driver (glibc keeps malloc usable after fork)
+        // and leaves with _exit.
+        let pid = libc::fork();
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            let mut q = 0u64;
+            let codes = [
+                cuMemAlloc_v2(&mut q, 16),
+                cuMemFree_v2(p),
+                cuInit(0),
+                cuCtxSynchronize(),
+            ];
+            let ok = codes.iter().all(|&c| c == CUDA_ERROR_NOT_INITIALIZED);
+            libc::_exit(if ok { 0 } else { 1 });
+        }
+        let mut status = 0;
+        assert_eq!(libc::waitpid(pid, &mut status, 0), pid);
+        assert!(libc::WIFEXITED(status), "the child did not exit");
+        assert_eq!(
+            libc::WEXITSTATUS(status),
+            0,
+            "the child got a code other than CUDA_ERROR_NOT_INITIALIZED"
+        );
+        // The parent still has its driver.
+        assert_eq!(cuMemFree_v2(p), CUDA_SUCCESS);
+    }
+}
