@@ -21,3 +21,5 @@ for engine in jit interp; do
 done
 echo "--- cuda-python, per-thread default stream"
 CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM=1 "${exec_[@]}" -- "$py" cuda/clients/cuda_python.py
+echo "--- numba-cuda's own test suite (CI subset; the whole suite: cuda/clients/numba_suite.sh --full)"
+cuda/clients/numba_suite.sh --python "$py"
