@@ -8,6 +8,7 @@
 //! crate of this workspace) — is a client of this layer, so CUDA's semantics live here once.
 
 mod context;
+pub mod fatbin;
 pub mod image;
 mod kernel_name;
 
