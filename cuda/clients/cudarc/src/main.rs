@@ -9,7 +9,8 @@
 //!     cargo run --release --manifest-path cuda/clients/cudarc/Cargo.toml
 //! ```
 //!
-//! `.ci/clients.sh` does this, on both engines. Prints `N passed, M failed` and exits non-zero on a failure.
+//! `.ci/clients.sh` does this, on both engines. Prints `N passed, M failed` and exits non-zero
+//! on a failure.
 
 use cudarc::driver::{CudaContext, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::compile_ptx;
