@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Unmodified CUDA client programs (numba-cuda, cuda-python) on ptxjit's drop-in libcuda.so.1,
-# on both engines. Needs `cargo build --release` first (the ptxjit binary and libcuda.so).
-# Makes its own venv (.ci/venv-clients) with the pinned wheels of cuda/clients/requirements.txt.
+# Unmodified CUDA client programs (numba-cuda, cuda-python, Rust's cudarc) on ptxjit's drop-in
+# libcuda.so.1, on both engines. Needs `cargo build --release` first (the ptxjit binary and
+# libcuda.so). Makes its own venv (.ci/venv-clients) with the pinned wheels of
+# cuda/clients/requirements.txt; the cudarc program (its own Cargo project, locked) takes NVRTC
+# from that venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,5 +23,14 @@ for engine in jit interp; do
 done
 echo "--- cuda-python, per-thread default stream"
 CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM=1 "${exec_[@]}" -- "$py" cuda/clients/cuda_python.py
+echo "--- cudarc (Rust; NVRTC from the venv's wheel)"
+nvrtc_lib=$("$py" -c 'import nvidia.cuda_nvrtc as m, os; print(os.path.join(list(m.__path__)[0], "lib"))')
+cudarc=(cargo run --release --locked -q --manifest-path cuda/clients/cudarc/Cargo.toml)
+cargo build --release --locked -q --manifest-path cuda/clients/cudarc/Cargo.toml
+for engine in jit interp; do
+    echo "--- cudarc ($engine)"
+    LD_LIBRARY_PATH="$nvrtc_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        "${exec_[@]}" --engine "$engine" -- "${cudarc[@]}"
+done
 echo "--- numba-cuda's own test suite (CI subset; the whole suite: cuda/clients/numba_suite.sh --full)"
 cuda/clients/numba_suite.sh --python "$py"

@@ -752,7 +752,11 @@ fn check_compares_atomically_appended_output_as_a_multiset() {
 fn mem_available() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|k| k * 1024)
+    line.split_whitespace()
+        .nth(1)?
+        .parse::<u64>()
+        .ok()
+        .map(|k| k * 1024)
 }
 
 #[test]
@@ -766,8 +770,23 @@ fn a_buffer_larger_than_the_machine_can_back_is_a_clear_error() {
     let n = avail / 4;
     let buf = format!("buf:x:f32:{n}=fill:1");
     let o = ptxjit(&[
-        "run", "--ptx", &vector_add_ptx(), "--kernel", "vector_add", "--grid", "1", "--block",
-        "1", "--arg", &buf, "--arg", "buf:b:f32:1", "--arg", "buf:c:f32:1", "--arg", "u32=1",
+        "run",
+        "--ptx",
+        &vector_add_ptx(),
+        "--kernel",
+        "vector_add",
+        "--grid",
+        "1",
+        "--block",
+        "1",
+        "--arg",
+        &buf,
+        "--arg",
+        "buf:b:f32:1",
+        "--arg",
+        "buf:c:f32:1",
+        "--arg",
+        "u32=1",
     ]);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");

@@ -2,14 +2,16 @@
 //! Management, Execution Control's function attributes).
 //!
 //! Images are decoded by [`ptxjit::host::image`]: PTX text, ptxjit's linked images (what
-//! `cuLinkComplete` returns here), and cubins, which get `CUDA_ERROR_NO_BINARY_FOR_GPU` with a
-//! message saying how to get PTX instead. A `CUlibrary` is a `CUmodule` and a `CUkernel` is a
+//! `cuLinkComplete` returns here), fatbins (or the wrappers nvcc registers), whose PTX entry
+//! for the device's compute capability is loaded, and cubins or SASS-only fatbins, which get
+//! `CUDA_ERROR_NO_BINARY_FOR_GPU` with a message saying how to get PTX instead. A `CUlibrary` is a `CUmodule` and a `CUkernel` is a
 //! `CUfunction`: the handles are interchangeable.
 
 use crate::errors::*;
 use crate::exports;
 use crate::state::{with_context, Driver, FuncState, Kind, LinkState, ModuleState};
 use crate::{out, DrvResult, Fail};
+use ptxjit::host::fatbin;
 use ptxjit::host::image::{self, ImageError, ImageKind};
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
@@ -99,11 +101,49 @@ impl JitLogs {
 
 fn image_fail(e: ImageError) -> Fail {
     let code = match e {
-        ImageError::Sass => CUDA_ERROR_NO_BINARY_FOR_GPU,
+        ImageError::Sass(_) | ImageError::NoPtxForDevice(_) => CUDA_ERROR_NO_BINARY_FOR_GPU,
         ImageError::Invalid(_) => CUDA_ERROR_INVALID_IMAGE,
-        ImageError::Fatbin => CUDA_ERROR_NOT_SUPPORTED,
     };
     Fail::new(code, e.to_string())
+}
+
+/// The PTX entry of a fatbin for the device's compute capability, as one input named after
+/// `name` and the entry.
+fn fatbin_inputs(bytes: &[u8], name: &str) -> Result<Vec<(String, String)>, Fail> {
+    let (major, minor) = crate::device::compute_capability();
+    let fatbin = fatbin::Fatbin::parse(bytes).map_err(image_fail)?;
+    let (entry, ptx) = fatbin
+        .ptx((major as u32, minor as u32))
+        .map_err(image_fail)?;
+    Ok(vec![(format!("{name} ({})", entry.describe()), ptx)])
+}
+
+/// The fatbin at `p`, or the one the fatbin wrapper at `p` points to, its size from its
+/// header.
+///
+/// # Safety
+/// `p` points to a fatbin or a wrapper (the API's contract; [`image::classify`] said which).
+unsafe fn fatbin_at<'a>(p: *const u8) -> Result<&'a [u8], Fail> {
+    let mut p = p;
+    // SAFETY: classify reads a byte only while the earlier ones matched a magic.
+    let mut kind = image::classify(|i| unsafe { *p.add(i) });
+    if kind == ImageKind::FatbinWrapper {
+        // SAFETY: a wrapper is WRAPPER_BYTES long.
+        let w = unsafe { std::slice::from_raw_parts(p, fatbin::WRAPPER_BYTES) };
+        let w = fatbin::Wrapper::parse(w).map_err(image_fail)?;
+        p = w.data as usize as *const u8;
+        // SAFETY: a valid wrapper points to a fatbin; its first bytes are read as above.
+        kind = image::classify(|i| unsafe { *p.add(i) });
+    }
+    if kind != ImageKind::Fatbin {
+        let m = format!("{p:?} is not a fatbin (its first bytes are those of {kind:?})");
+        return Err(image_fail(ImageError::Invalid(m)));
+    }
+    // SAFETY: a fatbin starts with its HEADER_BYTES-byte header, which gives its total size.
+    let header = unsafe { std::slice::from_raw_parts(p, fatbin::HEADER_BYTES) };
+    let size = fatbin::total_size(header).map_err(image_fail)?;
+    // SAFETY: the fatbin is `size` bytes long by its header.
+    Ok(unsafe { std::slice::from_raw_parts(p, size) })
 }
 
 /// The (name, PTX) inputs of the image at `p` (size unknown: the format says where it ends).
@@ -134,8 +174,11 @@ unsafe fn read_image(p: *const c_void, name: &str) -> Result<Vec<(String, String
             let all = unsafe { std::slice::from_raw_parts(bytes, size) };
             image::read_linked(all).map_err(image_fail)
         }
-        ImageKind::Cubin => Err(image_fail(ImageError::Sass)),
-        ImageKind::Fatbin | ImageKind::FatbinWrapper => Err(image_fail(ImageError::Fatbin)),
+        ImageKind::Cubin => Err(image_fail(ImageError::cubin())),
+        ImageKind::Fatbin | ImageKind::FatbinWrapper => {
+            // SAFETY: classify found a fatbin's or a wrapper's magic.
+            fatbin_inputs(unsafe { fatbin_at(bytes)? }, name)
+        }
     }
 }
 
@@ -255,8 +298,11 @@ fn read_file(path: &str) -> Result<Vec<(String, String)>, Fail> {
             image::ptx_text(&bytes).map_err(image_fail)?,
         )]),
         ImageKind::Linked => image::read_linked(&bytes).map_err(image_fail),
-        ImageKind::Cubin => Err(image_fail(ImageError::Sass)),
-        ImageKind::Fatbin | ImageKind::FatbinWrapper => Err(image_fail(ImageError::Fatbin)),
+        ImageKind::Cubin => Err(image_fail(ImageError::cubin())),
+        ImageKind::Fatbin => fatbin_inputs(&bytes, path),
+        ImageKind::FatbinWrapper => Err(image_fail(ImageError::Invalid(format!(
+            "{path} is a fatbin wrapper, which points to its fatbin in memory: a file must hold the fatbin"
+        )))),
     }
 }
 
@@ -518,8 +564,8 @@ fn add_input(d: &mut Driver, state: u64, kind: c_uint, data: &[u8], name: &str) 
             // The device runtime's helpers are supplied by ptxjit itself.
             Ok(())
         }
-        INPUT_CUBIN => Err(image_fail(ImageError::Sass)),
-        INPUT_FATBINARY => Err(image_fail(ImageError::Fatbin)),
+        INPUT_CUBIN => Err(image_fail(ImageError::cubin())),
+        INPUT_FATBINARY => fatbin_inputs(data, name).map(|inputs| link.inputs.extend(inputs)),
         other => Err(Fail::new(
             CUDA_ERROR_NOT_SUPPORTED,
             format!("{name}: link input type {other} is not supported by ptxjit (PTX inputs are)"),
@@ -536,8 +582,17 @@ exports! { cuLinkAddData_v2 => fn(state: u64, kind: c_uint, data: *mut c_void, s
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null link input"));
     }
     let name = if name.is_null() { "<link input>" } else { unsafe { c_str(name, "input name")? } };
-    // SAFETY: `size` bytes by the API's contract.
-    let bytes = unsafe { std::slice::from_raw_parts(data.cast::<u8>(), size) };
+    let p = data.cast::<u8>().cast_const();
+    // SAFETY: classify reads a byte only while the earlier ones matched a magic.
+    let wrapper = image::classify(|i| unsafe { *p.add(i) }) == ImageKind::FatbinWrapper;
+    let bytes = if kind == INPUT_FATBINARY && (size == 0 || wrapper) {
+        // Only a pointer: the fatbin's size comes from its header.
+        // SAFETY: a fatbin input points to a fatbin or its wrapper (the API's contract).
+        unsafe { fatbin_at(p)? }
+    } else {
+        // SAFETY: `size` bytes by the API's contract.
+        unsafe { std::slice::from_raw_parts(p, size) }
+    };
     with_context(|d| add_input(d, state, kind, bytes, name))
 }}
 

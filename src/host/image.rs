@@ -5,7 +5,9 @@
 //! - a *linked image* that [`link_image`] made: the magic [`LINKED_MAGIC`], the total size as a
 //!   little-endian `u64`, then one entry per linked input: name length (`u32`), name, PTX length
 //!   (`u64`), PTX text. ptxjit's own format, the output of the driver's linker here;
-//! - an NVIDIA fatbin or ELF cubin: SASS is never run; see [`ImageError`].
+//! - an NVIDIA fatbin ([`super::fatbin`]), or a fatbin wrapper pointing to one: its PTX entry
+//!   for the device is loaded ([`super::fatbin::Fatbin::ptx`]);
+//! - an ELF cubin: SASS is never run; see [`ImageError::Sass`].
 //!
 //! Linking PTX ([`link_ptx`]) concatenates the inputs under one header (the highest `.version`,
 //! the first `.target`): a `.extern .func` declaration in one input binds to the `.func`
@@ -16,10 +18,10 @@ pub const LINKED_MAGIC: &[u8; 16] = b"PTXJIT-LINKED\0\0\0";
 
 /// The first bytes of an ELF file (an NVIDIA cubin).
 const ELF_MAGIC: [u8; 4] = [0x7f, b'E', b'L', b'F'];
-/// A fatbin's magic (`0xBA55ED50`, little-endian).
-const FATBIN_MAGIC: [u8; 4] = [0x50, 0xED, 0x55, 0xBA];
-/// A fatbin wrapper's magic (`0x466243B1`, little-endian; what nvcc registers).
-const FATBIN_WRAPPER_MAGIC: [u8; 4] = [0xB1, 0x43, 0x62, 0x46];
+/// A fatbin's magic, as bytes.
+const FATBIN_MAGIC: [u8; 4] = super::fatbin::MAGIC.to_le_bytes();
+/// A fatbin wrapper's magic (what nvcc registers), as bytes.
+const FATBIN_WRAPPER_MAGIC: [u8; 4] = super::fatbin::WRAPPER_MAGIC.to_le_bytes();
 
 /// What kind of image the first bytes say this is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,16 +36,25 @@ pub enum ImageKind {
 /// Why an image cannot be loaded.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ImageError {
-    /// SASS only (an ELF cubin): ptxjit runs PTX. The driver's `CUDA_ERROR_NO_BINARY_FOR_GPU`.
-    #[error("the image is a cubin (SASS for a GPU); ptxjit runs PTX: build the kernels as PTX (nvcc -gencode arch=compute_80,code=compute_80, NVRTC to PTX, or numba without nvJitLink's LTO)")]
-    Sass,
+    /// SASS only (an ELF cubin, or a fatbin without PTX entries), described by the string:
+    /// ptxjit runs PTX. The driver's `CUDA_ERROR_NO_BINARY_FOR_GPU`.
+    #[error("{0} holds only SASS (machine code for a GPU); ptxjit runs PTX: build the kernels with PTX (nvcc -gencode arch=compute_80,code=compute_80, NVRTC to PTX, or numba without nvJitLink's LTO)")]
+    Sass(String),
+    /// A fatbin whose PTX entries are all for architectures above the device's, described by
+    /// the string (`CUDA_ERROR_NO_BINARY_FOR_GPU`).
+    #[error("{0}: build with PTX for an architecture the device has (nvcc -gencode arch=compute_80,code=compute_80) or raise the device's compute capability (PTXJIT_CC)")]
+    NoPtxForDevice(String),
     /// Not an image of any known kind, or a truncated or inconsistent one
     /// (`CUDA_ERROR_INVALID_IMAGE`).
     #[error("invalid image: {0}")]
     Invalid(String),
-    /// A fatbin: not read yet (`CUDA_ERROR_NOT_SUPPORTED`).
-    #[error("fatbin images are not supported by ptxjit yet: load the PTX text")]
-    Fatbin,
+}
+
+impl ImageError {
+    /// The error for an ELF cubin.
+    pub fn cubin() -> ImageError {
+        ImageError::Sass("the image (an ELF cubin)".into())
+    }
 }
 
 /// Classifies an image by its first bytes. `peek(i)` reads byte `i` and is called only while

@@ -16,6 +16,7 @@
 mod buffer;
 mod cache;
 mod context;
+pub mod fatbin;
 pub mod image;
 mod kernel_name;
 mod launch;
