@@ -4,18 +4,14 @@ compared with numpy. Run: ptxjit exec -- python3 cuda/clients/cuda_python.py
 (also under CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM=1). Ends with 'N passed, M failed'.
 """
 
+import os
 import sys
-import traceback
 
 import numpy as np
 from cuda.bindings import driver, nvrtc
 
-CHECKS = []
-
-
-def check(fn):
-    CHECKS.append(fn)
-    return fn
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, run_checks  # noqa: E402
 
 
 def ok(result):
@@ -227,19 +223,7 @@ def core_program_and_launch():
 
 
 def main():
-    passed = failed = 0
-    for fn in CHECKS:
-        try:
-            fn()
-        except Exception:  # noqa: BLE001 - report every failure and go on
-            failed += 1
-            print(f"FAIL {fn.__name__}")
-            traceback.print_exc()
-        else:
-            passed += 1
-            print(f"PASS {fn.__name__}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return run_checks()
 
 
 if __name__ == "__main__":

@@ -6,18 +6,14 @@ per check and ends with 'N passed, M failed'; exits 1 if any failed.
 """
 
 import math
+import os
 import sys
-import traceback
 
 import numpy as np
 from numba import cuda, float32, int32, vectorize
 
-CHECKS = []
-
-
-def check(fn):
-    CHECKS.append(fn)
-    return fn
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, run_checks  # noqa: E402
 
 
 @check
@@ -197,19 +193,7 @@ def two_dimensional_grid():
 
 def main():
     print("device:", getattr(cuda.get_current_device(), "name", "numba CUDA simulator"))
-    passed = failed = 0
-    for fn in CHECKS:
-        try:
-            fn()
-        except Exception:  # noqa: BLE001 - report every failure and go on
-            failed += 1
-            print(f"FAIL {fn.__name__}")
-            traceback.print_exc()
-        else:
-            passed += 1
-            print(f"PASS {fn.__name__}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return run_checks()
 
 
 if __name__ == "__main__":

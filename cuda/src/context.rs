@@ -16,17 +16,6 @@ fn ctx_of(c: CUcontext) -> u64 {
     c as u64
 }
 
-fn check_dev(dev: CUdevice) -> DrvResult {
-    if dev == 0 {
-        Ok(())
-    } else {
-        Err(Fail::new(
-            CUDA_ERROR_INVALID_DEVICE,
-            format!("device {dev}: ptxjit has one device, 0"),
-        ))
-    }
-}
-
 fn check_ctx(d: &state::Driver, c: u64) -> DrvResult {
     if d.contexts.contains_key(&c) {
         Ok(())
@@ -39,7 +28,7 @@ fn check_ctx(d: &state::Driver, c: u64) -> DrvResult {
 }
 
 fn create(flags: c_uint, dev: CUdevice) -> Result<u64, Fail> {
-    check_dev(dev)?;
+    crate::device::check_device(dev)?;
     let h = with_driver(|d| {
         let h = d.handle(Kind::Context);
         d.contexts.insert(
@@ -337,7 +326,7 @@ fn primary_handle(d: &mut state::Driver) -> u64 {
 #[no_mangle]
 pub unsafe extern "C" fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUdevice) -> CUresult {
     entry("cuDevicePrimaryCtxRetain", || {
-        check_dev(dev)?;
+        crate::device::check_device(dev)?;
         let h = with_driver(|d| {
             let h = primary_handle(d);
             d.primary_refs += 1;
@@ -350,7 +339,7 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUd
 #[no_mangle]
 pub unsafe extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult {
     entry("cuDevicePrimaryCtxRelease_v2", || {
-        check_dev(dev)?;
+        crate::device::check_device(dev)?;
         with_driver(|d| {
             if d.primary_refs == 0 {
                 return Err(Fail::new(
@@ -367,7 +356,7 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult
 #[no_mangle]
 pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult {
     entry("cuDevicePrimaryCtxReset_v2", || {
-        check_dev(dev)?;
+        crate::device::check_device(dev)?;
         // Clears the sticky error; memory and modules stay (other contexts share them).
         with_driver(|d| {
             d.sticky = None;
@@ -383,7 +372,7 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxGetState(
     active: *mut c_int,
 ) -> CUresult {
     entry("cuDevicePrimaryCtxGetState", || {
-        check_dev(dev)?;
+        crate::device::check_device(dev)?;
         let (f, a) = with_driver(|d| Ok((d.primary_flags, (d.primary_refs > 0) as c_int)))?;
         unsafe {
             out(flags, f)?;
@@ -395,7 +384,7 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxGetState(
 #[no_mangle]
 pub unsafe extern "C" fn cuDevicePrimaryCtxSetFlags_v2(dev: CUdevice, flags: c_uint) -> CUresult {
     entry("cuDevicePrimaryCtxSetFlags_v2", || {
-        check_dev(dev)?;
+        crate::device::check_device(dev)?;
         with_driver(|d| {
             d.primary_flags = flags;
             if let Some(s) = d.primary.and_then(|h| d.contexts.get_mut(&h)) {

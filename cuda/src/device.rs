@@ -165,7 +165,8 @@ pub fn attribute(attr: i32) -> Option<i32> {
     Some(v)
 }
 
-fn check_device(dev: CUdevice) -> DrvResult {
+/// Checks a device ordinal: ptxjit has one device, 0 (`CUDA_ERROR_INVALID_DEVICE` otherwise).
+pub fn check_device(dev: CUdevice) -> DrvResult {
     if dev == 0 {
         Ok(())
     } else {

@@ -14,41 +14,8 @@ use cuda::stream::*;
 use std::ffi::{c_void, CString};
 use std::ptr::null_mut;
 
-fn ptx(rel: &str) -> CString {
-    let path = format!("{}/../{rel}", env!("CARGO_MANIFEST_DIR"));
-    CString::new(std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))).unwrap()
-}
-
-/// Initializes the driver and makes the primary context current on this thread.
-fn setup() {
-    unsafe {
-        assert_eq!(cuInit(0), CUDA_SUCCESS);
-        let mut ctx = null_mut();
-        assert_eq!(cuDevicePrimaryCtxRetain(&mut ctx, 0), CUDA_SUCCESS);
-        assert_eq!(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
-    }
-}
-
-fn load(text: &CString) -> u64 {
-    let mut m = 0u64;
-    let r = unsafe { cuModuleLoadData(&mut m, text.as_ptr().cast()) };
-    assert_eq!(r, CUDA_SUCCESS);
-    m
-}
-
-fn function(m: u64, name: &str) -> u64 {
-    let mut f = 0u64;
-    let n = CString::new(name).unwrap();
-    assert_eq!(
-        unsafe { cuModuleGetFunction(&mut f, m, n.as_ptr()) },
-        CUDA_SUCCESS
-    );
-    f
-}
-
-fn arg<T>(v: &T) -> *mut c_void {
-    v as *const T as *mut c_void
-}
+mod common;
+use common::{arg, function, load, repo_file as ptx, setup};
 
 #[test]
 fn device_is_described() {

@@ -10,15 +10,8 @@ use cuda::profiler::*;
 use std::ffi::CString;
 use std::ptr::null_mut;
 
-/// Initializes the driver and makes the primary context current on this thread.
-fn setup() {
-    unsafe {
-        assert_eq!(cuInit(0), CUDA_SUCCESS);
-        let mut ctx = null_mut();
-        assert_eq!(cuDevicePrimaryCtxRetain(&mut ctx, 0), CUDA_SUCCESS);
-        assert_eq!(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
-    }
-}
+mod common;
+use common::setup;
 
 #[test]
 fn copies_of_zero_bytes_succeed_whatever_the_pointers() {

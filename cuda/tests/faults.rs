@@ -6,8 +6,8 @@ use cuda::device::*;
 use cuda::errors::*;
 use cuda::launch::*;
 use cuda::memory::*;
-use cuda::module::*;
-use std::ffi::{c_void, CString};
+
+use std::ffi::CString;
 use std::ptr::null_mut;
 
 const STORE: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
@@ -16,28 +16,11 @@ const STORE: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
 const TRAP: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
     .visible .entry stop()\n{\ntrap;\nret;\n}\n";
 
+mod common;
+use common::{arg, function};
+
 fn load(text: &str) -> u64 {
-    let text = CString::new(text).unwrap();
-    let mut m = 0u64;
-    assert_eq!(
-        unsafe { cuModuleLoadData(&mut m, text.as_ptr().cast()) },
-        CUDA_SUCCESS
-    );
-    m
-}
-
-fn function(m: u64, name: &str) -> u64 {
-    let mut f = 0u64;
-    let n = CString::new(name).unwrap();
-    assert_eq!(
-        unsafe { cuModuleGetFunction(&mut f, m, n.as_ptr()) },
-        CUDA_SUCCESS
-    );
-    f
-}
-
-fn arg<T>(v: &T) -> *mut c_void {
-    v as *const T as *mut c_void
+    common::load(&CString::new(text).unwrap())
 }
 
 #[test]
