@@ -790,5 +790,10 @@ fn a_buffer_larger_than_the_machine_can_back_is_a_clear_error() {
     ]);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("more than this machine can hold now"), "{err}");
+    // (On a machine with more than the 64 GiB the device ever has, the device limit speaks.)
+    assert!(
+        err.contains("more than this machine can hold now")
+            || err.contains("more than the device memory"),
+        "{err}"
+    );
 }
