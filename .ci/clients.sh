@@ -20,6 +20,8 @@ for engine in jit interp; do
     "${exec_[@]}" --engine "$engine" -- "$py" cuda/clients/numba_kernels.py
     echo "--- cuda-python ($engine)"
     "${exec_[@]}" --engine "$engine" -- "$py" cuda/clients/cuda_python.py
+    echo "--- a faulting numba kernel ($engine)"
+    "${exec_[@]}" --engine "$engine" -- "$py" cuda/clients/numba_faults.py
 done
 echo "--- cuda-python, per-thread default stream"
 CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM=1 "${exec_[@]}" -- "$py" cuda/clients/cuda_python.py
