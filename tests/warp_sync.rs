@@ -579,3 +579,26 @@ fn envreg_and_globaltimer_halves() {
         );
     }
 }
+
+const WARP_SZ: &str = r#"
+// WARP_SZ, the predefined constant (PTX ISA: the warp size, 32), as an immediate operand:
+// out[tid] = tid + WARP_SZ; the last word of each warp also gets WARP_SZ * 2 via mul.
+.visible .entry warp_sz(.param .u64 out)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    add.u32 %r2, %r1, WARP_SZ;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r2;
+    ret;
+}
+"#;
+
+#[test]
+fn warp_sz_is_the_warp_size() {
+    let want: Vec<u32> = (0..64).map(|t| t + 32).collect();
+    check(WARP_SZ, "warp_sz", 64, &want);
+}

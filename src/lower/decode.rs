@@ -466,6 +466,11 @@ impl Builder<'_> {
                 }
                 return Ok(self.konst(cx, ty, a.wrapping_add(offset as u64)));
             }
+            // PTX ISA §4.4 (Identifiers): the predefined constant WARP_SZ, the warp size.
+            if name.name == "WARP_SZ" && ty.is_int() {
+                let v = (crate::analysis::schedule::WARP_SIZE as u64).wrapping_add(offset as u64);
+                return Ok(self.konst(cx, ty, v));
+            }
             return Err(LowerError::new(
                 name.span,
                 format!("unknown symbol '{}' in '{}'", name.name, cx.ptx),
