@@ -41,11 +41,6 @@ pub fn device_range(d: &Driver, p: u64, len: u64) -> Result<*mut u8, Fail> {
     }
 }
 
-/// Whether `[p, p + len)` is device memory (inside one live allocation).
-fn is_device(d: &Driver, p: u64, len: u64) -> bool {
-    device_range(d, p, len).is_ok()
-}
-
 fn alloc(d: &mut Driver, bytes: usize, label: &str) -> Result<u64, Fail> {
     if bytes == 0 {
         return Err(Fail::new(
@@ -246,12 +241,12 @@ fn copy(d: &Driver, dst: u64, src: u64, n: usize, what: &str) -> DrvResult {
     if n == 0 {
         return Ok(());
     }
-    let to = if is_device(d, dst, n as u64) || in_arena(d, dst) {
+    let to = if in_arena(d, dst) {
         device_range(d, dst, n as u64)?
     } else {
         host_ptr(dst, what)?
     };
-    let from = if is_device(d, src, n as u64) || in_arena(d, src) {
+    let from = if in_arena(d, src) {
         device_range(d, src, n as u64)?
     } else {
         host_ptr(src, what)?
