@@ -222,6 +222,42 @@ def core_program_and_launch():
     buf.close(stream)
 
 
+@check
+def stream_ordered_pool_allocation():
+    # The device reports memory pools; allocate through the default pool and a new one and
+    # read the pools' used-bytes attributes (CUDA: bytes of live allocations).
+    A = driver.CUmemPool_attribute
+    ok(driver.cuInit(0))
+    dev = ok(driver.cuDeviceGet(0))
+    attr = driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
+    assert ok(driver.cuDeviceGetAttribute(attr, dev)) == 1
+    ctx = ok(driver.cuDevicePrimaryCtxRetain(dev))
+    ok(driver.cuCtxSetCurrent(ctx))
+    stream = ok(driver.cuStreamCreate(0))
+    props = driver.CUmemPoolProps()
+    props.allocType = driver.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED
+    props.location.type = driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
+    props.location.id = 0
+    pool = ok(driver.cuMemPoolCreate(props))
+    host = np.arange(4096, dtype=np.uint32)
+    p = ok(driver.cuMemAllocFromPoolAsync(host.nbytes, pool, stream))
+    assert int(ok(driver.cuMemPoolGetAttribute(pool, A.CU_MEMPOOL_ATTR_USED_MEM_CURRENT))) == host.nbytes
+    ok(driver.cuMemcpyHtoDAsync(p, host.ctypes.data, host.nbytes, stream))
+    out = np.zeros_like(host)
+    ok(driver.cuMemcpyDtoHAsync(out.ctypes.data, p, host.nbytes, stream))
+    ok(driver.cuStreamSynchronize(stream))
+    np.testing.assert_array_equal(out, host)
+    ok(driver.cuMemFreeAsync(p, stream))
+    assert int(ok(driver.cuMemPoolGetAttribute(pool, A.CU_MEMPOOL_ATTR_USED_MEM_CURRENT))) == 0
+    assert int(ok(driver.cuMemPoolGetAttribute(pool, A.CU_MEMPOOL_ATTR_USED_MEM_HIGH))) == host.nbytes
+    ok(driver.cuMemPoolDestroy(pool))
+    default = ok(driver.cuDeviceGetDefaultMemPool(dev))
+    q = ok(driver.cuMemAllocAsync(1 << 20, stream))
+    assert int(ok(driver.cuMemPoolGetAttribute(default, A.CU_MEMPOOL_ATTR_USED_MEM_CURRENT))) >= 1 << 20
+    ok(driver.cuMemFreeAsync(q, stream))
+    ok(driver.cuStreamDestroy(stream))
+
+
 def main():
     return run_checks()
 

@@ -150,7 +150,9 @@ pub fn attribute(attr: i32) -> Option<i32> {
         106 => 32,             // MAX_BLOCKS_PER_MULTIPROCESSOR
         107..=110 => 0,        // compression, persisting L2, access policy, RDMA
         111 => 0,              // RESERVED_SHARED_MEMORY_PER_BLOCK
-        112..=118 => 0,        // sparse arrays … RDMA
+        112..=114 => 0,        // sparse arrays, read-only host registration, timeline semaphores
+        115 => 1,              // MEMORY_POOLS_SUPPORTED
+        116..=118 => 0,        // RDMA
         119 => 0,              // MEMPOOL_SUPPORTED_HANDLE_TYPES
         120 => 0,              // CLUSTER_LAUNCH
         121..=128 => 0,        // deferred mapping … fabric handles

@@ -33,6 +33,7 @@ pub mod errors;
 pub mod launch;
 pub mod memory;
 pub mod module;
+pub mod pool;
 pub mod proc_address;
 pub mod procs;
 pub mod profiler;

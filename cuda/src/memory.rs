@@ -62,7 +62,9 @@ exports! { cuMemAlloc_v2 => fn(dptr: *mut CUdeviceptr, bytes: usize) {
 exports! { cuMemAllocAsync, cuMemAllocAsync_ptsz => fn(dptr: *mut CUdeviceptr, bytes: usize, stream: u64) {
     let p = with_context(|d| {
         d.check_stream(stream)?;
-        alloc(d, bytes, "cuMemAllocAsync")
+        d.ensure_default_pool();
+        let pool = d.current_pool;
+        crate::pool::alloc_from(d, pool, bytes, "cuMemAllocAsync")
     })?;
     unsafe { out(dptr, p) }
 }}
@@ -85,6 +87,9 @@ fn free(d: &mut Driver, p: u64) -> DrvResult {
         return Ok(());
     }
     d.managed.remove(&p);
+    if crate::pool::free_pooled(d, p)? {
+        return Ok(());
+    }
     d.host
         .free(DevicePtr(p))
         .map_err(|e| Fail::new(CUDA_ERROR_INVALID_VALUE, e.to_string()))

@@ -617,6 +617,8 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuDeviceGetAttribute",
     "cuDeviceGetByPCIBusId",
     "cuDeviceGetCount",
+    "cuDeviceGetDefaultMemPool",
+    "cuDeviceGetMemPool",
     "cuDeviceGetName",
     "cuDeviceGetPCIBusId",
     "cuDeviceGetProperties",
@@ -627,6 +629,7 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuDevicePrimaryCtxReset_v2",
     "cuDevicePrimaryCtxRetain",
     "cuDevicePrimaryCtxSetFlags_v2",
+    "cuDeviceSetMemPool",
     "cuDeviceTotalMem_v2",
     "cuDriverGetVersion",
     "cuEventCreate",
@@ -683,6 +686,8 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuMemAdvise_v2",
     "cuMemAllocAsync",
     "cuMemAllocAsync_ptsz",
+    "cuMemAllocFromPoolAsync",
+    "cuMemAllocFromPoolAsync_ptsz",
     "cuMemAllocHost_v2",
     "cuMemAllocManaged",
     "cuMemAllocPitch_v2",
@@ -698,6 +703,11 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuMemHostGetFlags",
     "cuMemHostRegister_v2",
     "cuMemHostUnregister",
+    "cuMemPoolCreate",
+    "cuMemPoolDestroy",
+    "cuMemPoolGetAttribute",
+    "cuMemPoolSetAttribute",
+    "cuMemPoolTrimTo",
     "cuMemPrefetchAsync",
     "cuMemPrefetchAsync_ptsz",
     "cuMemcpy",
@@ -778,6 +788,10 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuStreamCreate",
     "cuStreamCreateWithPriority",
     "cuStreamDestroy_v2",
+    "cuStreamGetCaptureInfo_v2",
+    "cuStreamGetCaptureInfo_v2_ptsz",
+    "cuStreamGetCaptureInfo_v3",
+    "cuStreamGetCaptureInfo_v3_ptsz",
     "cuStreamGetCtx",
     "cuStreamGetCtx_ptsz",
     "cuStreamGetFlags",
@@ -786,6 +800,8 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuStreamGetId_ptsz",
     "cuStreamGetPriority",
     "cuStreamGetPriority_ptsz",
+    "cuStreamIsCapturing",
+    "cuStreamIsCapturing_ptsz",
     "cuStreamQuery",
     "cuStreamQuery_ptsz",
     "cuStreamSynchronize",
@@ -864,14 +880,14 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuDeviceGetAttribute" => crate::device::cuDeviceGetAttribute as *mut c_void,
         "cuDeviceGetByPCIBusId" => crate::device::cuDeviceGetByPCIBusId as *mut c_void,
         "cuDeviceGetCount" => crate::device::cuDeviceGetCount as *mut c_void,
-        "cuDeviceGetDefaultMemPool" => crate::stubs::cuDeviceGetDefaultMemPool as *mut c_void,
+        "cuDeviceGetDefaultMemPool" => crate::pool::cuDeviceGetDefaultMemPool as *mut c_void,
         "cuDeviceGetDevResource" => crate::stubs::cuDeviceGetDevResource as *mut c_void,
         "cuDeviceGetExecAffinitySupport" => {
             crate::stubs::cuDeviceGetExecAffinitySupport as *mut c_void
         }
         "cuDeviceGetGraphMemAttribute" => crate::stubs::cuDeviceGetGraphMemAttribute as *mut c_void,
         "cuDeviceGetLuid" => crate::stubs::cuDeviceGetLuid as *mut c_void,
-        "cuDeviceGetMemPool" => crate::stubs::cuDeviceGetMemPool as *mut c_void,
+        "cuDeviceGetMemPool" => crate::pool::cuDeviceGetMemPool as *mut c_void,
         "cuDeviceGetName" => crate::device::cuDeviceGetName as *mut c_void,
         "cuDeviceGetNvSciSyncAttributes" => {
             crate::stubs::cuDeviceGetNvSciSyncAttributes as *mut c_void
@@ -898,7 +914,7 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
             crate::stubs::cuDeviceRegisterAsyncNotification as *mut c_void
         }
         "cuDeviceSetGraphMemAttribute" => crate::stubs::cuDeviceSetGraphMemAttribute as *mut c_void,
-        "cuDeviceSetMemPool" => crate::stubs::cuDeviceSetMemPool as *mut c_void,
+        "cuDeviceSetMemPool" => crate::pool::cuDeviceSetMemPool as *mut c_void,
         "cuDeviceTotalMem_v2" => crate::device::cuDeviceTotalMem_v2 as *mut c_void,
         "cuDeviceUnregisterAsyncNotification" => {
             crate::stubs::cuDeviceUnregisterAsyncNotification as *mut c_void
@@ -1162,8 +1178,8 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuMemAdvise_v2" => crate::memory::cuMemAdvise_v2 as *mut c_void,
         "cuMemAllocAsync" => crate::memory::cuMemAllocAsync as *mut c_void,
         "cuMemAllocAsync_ptsz" => crate::memory::cuMemAllocAsync_ptsz as *mut c_void,
-        "cuMemAllocFromPoolAsync" => crate::stubs::cuMemAllocFromPoolAsync as *mut c_void,
-        "cuMemAllocFromPoolAsync_ptsz" => crate::stubs::cuMemAllocFromPoolAsync_ptsz as *mut c_void,
+        "cuMemAllocFromPoolAsync" => crate::pool::cuMemAllocFromPoolAsync as *mut c_void,
+        "cuMemAllocFromPoolAsync_ptsz" => crate::pool::cuMemAllocFromPoolAsync_ptsz as *mut c_void,
         "cuMemAllocHost_v2" => crate::memory::cuMemAllocHost_v2 as *mut c_void,
         "cuMemAllocManaged" => crate::memory::cuMemAllocManaged as *mut c_void,
         "cuMemAllocPitch_v2" => crate::memory::cuMemAllocPitch_v2 as *mut c_void,
@@ -1203,21 +1219,21 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuMemMap" => crate::stubs::cuMemMap as *mut c_void,
         "cuMemMapArrayAsync" => crate::stubs::cuMemMapArrayAsync as *mut c_void,
         "cuMemMapArrayAsync_ptsz" => crate::stubs::cuMemMapArrayAsync_ptsz as *mut c_void,
-        "cuMemPoolCreate" => crate::stubs::cuMemPoolCreate as *mut c_void,
-        "cuMemPoolDestroy" => crate::stubs::cuMemPoolDestroy as *mut c_void,
+        "cuMemPoolCreate" => crate::pool::cuMemPoolCreate as *mut c_void,
+        "cuMemPoolDestroy" => crate::pool::cuMemPoolDestroy as *mut c_void,
         "cuMemPoolExportPointer" => crate::stubs::cuMemPoolExportPointer as *mut c_void,
         "cuMemPoolExportToShareableHandle" => {
             crate::stubs::cuMemPoolExportToShareableHandle as *mut c_void
         }
         "cuMemPoolGetAccess" => crate::stubs::cuMemPoolGetAccess as *mut c_void,
-        "cuMemPoolGetAttribute" => crate::stubs::cuMemPoolGetAttribute as *mut c_void,
+        "cuMemPoolGetAttribute" => crate::pool::cuMemPoolGetAttribute as *mut c_void,
         "cuMemPoolImportFromShareableHandle" => {
             crate::stubs::cuMemPoolImportFromShareableHandle as *mut c_void
         }
         "cuMemPoolImportPointer" => crate::stubs::cuMemPoolImportPointer as *mut c_void,
         "cuMemPoolSetAccess" => crate::stubs::cuMemPoolSetAccess as *mut c_void,
-        "cuMemPoolSetAttribute" => crate::stubs::cuMemPoolSetAttribute as *mut c_void,
-        "cuMemPoolTrimTo" => crate::stubs::cuMemPoolTrimTo as *mut c_void,
+        "cuMemPoolSetAttribute" => crate::pool::cuMemPoolSetAttribute as *mut c_void,
+        "cuMemPoolTrimTo" => crate::pool::cuMemPoolTrimTo as *mut c_void,
         "cuMemPrefetchAsync" => crate::memory::cuMemPrefetchAsync as *mut c_void,
         "cuMemPrefetchAsync_ptsz" => crate::memory::cuMemPrefetchAsync_ptsz as *mut c_void,
         "cuMemPrefetchAsync_v2" => crate::stubs::cuMemPrefetchAsync_v2 as *mut c_void,
@@ -1388,13 +1404,13 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuStreamEndCapture_ptsz" => crate::stubs::cuStreamEndCapture_ptsz as *mut c_void,
         "cuStreamGetAttribute" => crate::stubs::cuStreamGetAttribute as *mut c_void,
         "cuStreamGetAttribute_ptsz" => crate::stubs::cuStreamGetAttribute_ptsz as *mut c_void,
-        "cuStreamGetCaptureInfo_v2" => crate::stubs::cuStreamGetCaptureInfo_v2 as *mut c_void,
+        "cuStreamGetCaptureInfo_v2" => crate::stream::cuStreamGetCaptureInfo_v2 as *mut c_void,
         "cuStreamGetCaptureInfo_v2_ptsz" => {
-            crate::stubs::cuStreamGetCaptureInfo_v2_ptsz as *mut c_void
+            crate::stream::cuStreamGetCaptureInfo_v2_ptsz as *mut c_void
         }
-        "cuStreamGetCaptureInfo_v3" => crate::stubs::cuStreamGetCaptureInfo_v3 as *mut c_void,
+        "cuStreamGetCaptureInfo_v3" => crate::stream::cuStreamGetCaptureInfo_v3 as *mut c_void,
         "cuStreamGetCaptureInfo_v3_ptsz" => {
-            crate::stubs::cuStreamGetCaptureInfo_v3_ptsz as *mut c_void
+            crate::stream::cuStreamGetCaptureInfo_v3_ptsz as *mut c_void
         }
         "cuStreamGetCtx" => crate::stream::cuStreamGetCtx as *mut c_void,
         "cuStreamGetCtx_ptsz" => crate::stream::cuStreamGetCtx_ptsz as *mut c_void,
@@ -1409,8 +1425,8 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuStreamGetId_ptsz" => crate::stream::cuStreamGetId_ptsz as *mut c_void,
         "cuStreamGetPriority" => crate::stream::cuStreamGetPriority as *mut c_void,
         "cuStreamGetPriority_ptsz" => crate::stream::cuStreamGetPriority_ptsz as *mut c_void,
-        "cuStreamIsCapturing" => crate::stubs::cuStreamIsCapturing as *mut c_void,
-        "cuStreamIsCapturing_ptsz" => crate::stubs::cuStreamIsCapturing_ptsz as *mut c_void,
+        "cuStreamIsCapturing" => crate::stream::cuStreamIsCapturing as *mut c_void,
+        "cuStreamIsCapturing_ptsz" => crate::stream::cuStreamIsCapturing_ptsz as *mut c_void,
         "cuStreamQuery" => crate::stream::cuStreamQuery as *mut c_void,
         "cuStreamQuery_ptsz" => crate::stream::cuStreamQuery_ptsz as *mut c_void,
         "cuStreamSetAttribute" => crate::stubs::cuStreamSetAttribute as *mut c_void,

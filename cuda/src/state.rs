@@ -25,6 +25,7 @@ pub enum Kind {
     Event = 5,
     Link = 6,
     Array = 7,
+    MemPool = 8,
 }
 
 /// A context (`CUcontext`). All contexts share the device's memory and modules' data, as
@@ -147,6 +148,12 @@ pub struct Driver {
     pub registered: BTreeMap<u64, (u64, u32)>,
     /// Device limits set by `cuCtxSetLimit` (`CUlimit` → value).
     pub limits: HashMap<u32, u64>,
+    /// Memory pools (`CUmemoryPool`), the default one among them once asked for.
+    pub pools: HashMap<u64, ptxjit::host::pool::MemPool>,
+    /// The device's default pool (0 until [`Driver::ensure_default_pool`]).
+    pub default_pool: u64,
+    /// The device's current pool, which `cuMemAllocAsync` allocates from.
+    pub current_pool: u64,
 }
 
 static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
@@ -209,6 +216,9 @@ pub fn init() -> DrvResult {
             managed: BTreeMap::new(),
             registered: BTreeMap::new(),
             limits: HashMap::new(),
+            pools: HashMap::new(),
+            default_pool: 0,
+            current_pool: 0,
         });
     }
     Ok(())
@@ -261,6 +271,17 @@ pub fn current_context() -> Option<u64> {
 
 impl Driver {
     /// A new handle of `kind`.
+    /// Make the device's default memory pool if there is none yet (it is also the current
+    /// pool until `cuDeviceSetMemPool`).
+    pub fn ensure_default_pool(&mut self) {
+        if self.default_pool == 0 {
+            let h = self.handle(Kind::MemPool);
+            self.pools.insert(h, ptxjit::host::pool::MemPool::new());
+            self.default_pool = h;
+            self.current_pool = h;
+        }
+    }
+
     pub fn handle(&mut self, kind: Kind) -> u64 {
         let h = (kind as u64) << 56 | self.next_serial;
         self.next_serial += 1;

@@ -7,7 +7,7 @@
 use crate::errors::*;
 use crate::exports;
 use crate::state::{with_context, EventState, Kind, StreamState};
-use crate::{out, Fail};
+use crate::{out, DrvResult, Fail};
 use std::ffi::{c_float, c_int, c_uint, c_void};
 use std::time::Instant;
 
@@ -194,3 +194,57 @@ fn elapsed(ms: *mut c_float, start: u64, end: u64) -> crate::DrvResult {
 exports! { cuEventElapsedTime => fn(ms: *mut c_float, start: u64, end: u64) { elapsed(ms, start, end) }}
 
 exports! { cuEventElapsedTime_v2 => fn(ms: *mut c_float, start: u64, end: u64) { elapsed(ms, start, end) }}
+
+/// `CU_STREAM_CAPTURE_STATUS_NONE`: ptxjit does not capture streams into graphs
+/// (`cuStreamBeginCapture` is not supported), so no stream is ever capturing; programs ask
+/// before stream-ordered allocation (cuda.core does).
+const CAPTURE_STATUS_NONE: c_uint = 0;
+
+exports! { cuStreamIsCapturing, cuStreamIsCapturing_ptsz => fn(s: u64, status: *mut c_uint) {
+    with_context(|d| d.check_stream(s))?;
+    unsafe { out(status, CAPTURE_STATUS_NONE) }
+}}
+
+/// The capture state of stream `s`: not capturing, so the id, graph and dependencies
+/// (optional outputs) are 0, null and none.
+///
+/// # Safety
+/// Each output is null or points to a value of its type (the API's contract).
+unsafe fn capture_info(
+    s: u64,
+    status: *mut c_uint,
+    id: *mut u64,
+    graph: *mut u64,
+    deps: *mut *const u64,
+    edge_data: *mut *const c_void,
+    ndeps: *mut usize,
+) -> DrvResult {
+    with_context(|d| d.check_stream(s))?;
+    unsafe {
+        out(status, CAPTURE_STATUS_NONE)?;
+        if !id.is_null() {
+            id.write_unaligned(0);
+        }
+        if !graph.is_null() {
+            graph.write_unaligned(0);
+        }
+        if !deps.is_null() {
+            deps.write_unaligned(std::ptr::null());
+        }
+        if !edge_data.is_null() {
+            edge_data.write_unaligned(std::ptr::null());
+        }
+        if !ndeps.is_null() {
+            ndeps.write_unaligned(0);
+        }
+    }
+    Ok(())
+}
+
+exports! { cuStreamGetCaptureInfo_v2, cuStreamGetCaptureInfo_v2_ptsz => fn(s: u64, status: *mut c_uint, id: *mut u64, graph: *mut u64, deps: *mut *const u64, ndeps: *mut usize) {
+    unsafe { capture_info(s, status, id, graph, deps, std::ptr::null_mut(), ndeps) }
+}}
+
+exports! { cuStreamGetCaptureInfo_v3, cuStreamGetCaptureInfo_v3_ptsz => fn(s: u64, status: *mut c_uint, id: *mut u64, graph: *mut u64, deps: *mut *const u64, edge_data: *mut *const c_void, ndeps: *mut usize) {
+    unsafe { capture_info(s, status, id, graph, deps, edge_data, ndeps) }
+}}

@@ -61,19 +61,16 @@ stubs! {
     cuDestroyExternalSemaphore
     cuDevResourceGenerateDesc
     cuDevSmResourceSplitByCount
-    cuDeviceGetDefaultMemPool
     cuDeviceGetDevResource
     cuDeviceGetExecAffinitySupport
     cuDeviceGetGraphMemAttribute
     cuDeviceGetLuid
-    cuDeviceGetMemPool
     cuDeviceGetNvSciSyncAttributes
     cuDeviceGetP2PAttribute
     cuDeviceGetTexture1DLinearMaxWidth
     cuDeviceGraphMemTrim
     cuDeviceRegisterAsyncNotification
     cuDeviceSetGraphMemAttribute
-    cuDeviceSetMemPool
     cuDeviceUnregisterAsyncNotification
     cuExternalMemoryGetMappedBuffer
     cuExternalMemoryGetMappedMipmappedArray
@@ -203,8 +200,6 @@ stubs! {
     cuMemAddressFree
     cuMemAddressReserve
     cuMemAdvise
-    cuMemAllocFromPoolAsync
-    cuMemAllocFromPoolAsync_ptsz
     cuMemBatchDecompressAsync
     cuMemBatchDecompressAsync_ptsz
     cuMemCreate
@@ -217,17 +212,12 @@ stubs! {
     cuMemMap
     cuMemMapArrayAsync
     cuMemMapArrayAsync_ptsz
-    cuMemPoolCreate
-    cuMemPoolDestroy
     cuMemPoolExportPointer
     cuMemPoolExportToShareableHandle
     cuMemPoolGetAccess
-    cuMemPoolGetAttribute
     cuMemPoolImportFromShareableHandle
     cuMemPoolImportPointer
     cuMemPoolSetAccess
-    cuMemPoolSetAttribute
-    cuMemPoolTrimTo
     cuMemPrefetchAsync_v2
     cuMemPrefetchAsync_v2_ptsz
     cuMemRangeGetAttribute
@@ -296,17 +286,11 @@ stubs! {
     cuStreamEndCapture_ptsz
     cuStreamGetAttribute
     cuStreamGetAttribute_ptsz
-    cuStreamGetCaptureInfo_v2
-    cuStreamGetCaptureInfo_v2_ptsz
-    cuStreamGetCaptureInfo_v3
-    cuStreamGetCaptureInfo_v3_ptsz
     cuStreamGetCtx_v2
     cuStreamGetCtx_v2_ptsz
     cuStreamGetDevice
     cuStreamGetDevice_ptsz
     cuStreamGetGreenCtx
-    cuStreamIsCapturing
-    cuStreamIsCapturing_ptsz
     cuStreamSetAttribute
     cuStreamSetAttribute_ptsz
     cuStreamUpdateCaptureDependencies

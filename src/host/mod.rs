@@ -21,6 +21,7 @@ pub mod image;
 mod kernel_name;
 mod launch;
 pub mod occupancy;
+pub mod pool;
 
 pub use crate::runtime::launch::LaunchDims;
 pub use crate::runtime::memory::DevicePtr;
