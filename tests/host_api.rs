@@ -389,6 +389,12 @@ fn dynamic_shared_above_48k_needs_the_opt_in() {
             module.kernel("reverse").unwrap().max_dynamic_shared_bytes(),
             102400
         );
+        // Another load of the same PTX shares the compiled kernel, not the attribute (CUDA
+        // keeps it per CUfunction).
+        let again = load(&mut ctx, "kernels/big_shared/big_shared.ptx", engine);
+        let other = again.kernel("reverse").unwrap();
+        assert!(std::sync::Arc::ptr_eq(&other.compiled, &kernel.compiled));
+        assert_eq!(other.max_dynamic_shared_bytes(), 48 * 1024, "{engine}");
         launch(&mut ctx).unwrap();
         assert_eq!(out.to_vec().unwrap(), want, "{engine}");
         // One byte more than the attribute is refused again.

@@ -462,9 +462,6 @@ pub struct CompiledKernel {
     pending: std::sync::Mutex<Option<PendingCompile>>,
     /// The engine once compiled, or the compiler's error (an [`Error::Internal`] message).
     engine: std::sync::OnceLock<Result<Box<dyn WarpEngine>, String>>,
-    /// The kernel's `cudaFuncAttributeMaxDynamicSharedMemorySize` in bytes; `u32::MAX`: not
-    /// set ([`Kernel::max_dynamic_shared_bytes`] gives the default).
-    pub max_dynamic_shared: AtomicU32,
 }
 
 struct PendingCompile {
@@ -514,7 +511,6 @@ impl CompiledKernel {
                 file: file.to_string(),
             })),
             engine: std::sync::OnceLock::new(),
-            max_dynamic_shared: AtomicU32::new(u32::MAX),
         }
     }
 
@@ -575,6 +571,10 @@ pub struct Module {
     pub file: String,
     pub engine: Engine,
     pub kernels: Vec<Arc<CompiledKernel>>,
+    /// Each kernel's `cudaFuncAttributeMaxDynamicSharedMemorySize` in bytes (`u32::MAX`: not
+    /// set), indexed like `kernels`: this module's own, not shared with other loads of the
+    /// same PTX (which share the `CompiledKernel`s), as CUDA keeps it per `CUfunction`.
+    pub max_dynamic_shared: Vec<Arc<AtomicU32>>,
     /// Device addresses of the module's variables (SymAddr table).
     pub symbols: Arc<Vec<u64>>,
     /// Time spent in the front end (parsing, lowering, verifying, scheduling every kernel);
@@ -600,6 +600,9 @@ pub struct Kernel {
     pub module_file: String,
     pub compiled: Arc<CompiledKernel>,
     pub symbols: Arc<Vec<u64>>,
+    /// The kernel's `cudaFuncAttributeMaxDynamicSharedMemorySize` in its module
+    /// ([`Module::max_dynamic_shared`]).
+    max_dynamic_shared: Arc<AtomicU32>,
 }
 
 /// Shared memory a block may use without opting in, static and dynamic together (bytes;
@@ -611,24 +614,14 @@ pub const SHARED_BYTES_PER_BLOCK: u64 = 48 * 1024;
 /// compute capability 9.0's `cudaDevAttrMaxSharedMemoryPerBlockOptin` (same table).
 pub const SHARED_BYTES_PER_BLOCK_OPTIN: u64 = 227 * 1024;
 
-impl CompiledKernel {
-    /// The most dynamic shared memory a launch may ask for (bytes): the
-    /// `cudaFuncAttributeMaxDynamicSharedMemorySize` attribute when set, otherwise
-    /// [`SHARED_BYTES_PER_BLOCK`] less the static shared memory (CUDA's default value).
-    pub fn max_dynamic_shared_bytes(&self) -> u64 {
-        match self.max_dynamic_shared.load(Ordering::Relaxed) {
-            u32::MAX => SHARED_BYTES_PER_BLOCK.saturating_sub(self.static_shared_bytes),
-            n => u64::from(n),
-        }
-    }
-}
-
 impl Kernel {
     /// Set the most dynamic shared memory a launch of this kernel may ask for, in bytes
     /// (`cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)`,
     /// `cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes)`): what
     /// a kernel needs to use more than 48 KiB of shared memory. The attribute belongs to the
-    /// kernel, so every handle of it (clones, other lookups of the same module) sees it.
+    /// kernel of its module, so every handle of it (clones, other lookups of the same module)
+    /// sees it, and no other module's (another load of the same PTX included), as CUDA keeps
+    /// it per `CUfunction`.
     ///
     /// Errors ([`Error::Argument`], CUDA's `cudaErrorInvalidValue`): `bytes` plus the kernel's
     /// static shared memory exceeds [`SHARED_BYTES_PER_BLOCK_OPTIN`].
@@ -643,14 +636,19 @@ impl Kernel {
                 k.name, k.static_shared_bytes
             )));
         }
-        k.max_dynamic_shared.store(bytes, Ordering::Relaxed);
+        self.max_dynamic_shared.store(bytes, Ordering::Relaxed);
         Ok(())
     }
 
-    /// The most dynamic shared memory a launch of this kernel may ask for (bytes; see
-    /// [`set_max_dynamic_shared_bytes`](Self::set_max_dynamic_shared_bytes)).
+    /// The most dynamic shared memory a launch of this kernel may ask for (bytes): the
+    /// `cudaFuncAttributeMaxDynamicSharedMemorySize` attribute when set
+    /// ([`set_max_dynamic_shared_bytes`](Self::set_max_dynamic_shared_bytes)), otherwise
+    /// [`SHARED_BYTES_PER_BLOCK`] less the static shared memory (CUDA's default value).
     pub fn max_dynamic_shared_bytes(&self) -> u64 {
-        self.compiled.max_dynamic_shared_bytes()
+        match self.max_dynamic_shared.load(Ordering::Relaxed) {
+            u32::MAX => SHARED_BYTES_PER_BLOCK.saturating_sub(self.compiled.static_shared_bytes),
+            n => u64::from(n),
+        }
     }
 }
 
@@ -692,6 +690,7 @@ impl Module {
                 module_file: self.file.clone(),
                 compiled: self.kernels[i].clone(),
                 symbols: self.symbols.clone(),
+                max_dynamic_shared: self.max_dynamic_shared[i].clone(),
             }),
             Err(super::kernel_name::Miss::Ambiguous(hits)) => Err(Error::AmbiguousKernel {
                 name: name.to_string(),
@@ -840,6 +839,10 @@ impl Context {
         Ok(Module {
             file: file.to_string(),
             engine,
+            max_dynamic_shared: compiled
+                .iter()
+                .map(|_| Arc::new(AtomicU32::new(u32::MAX)))
+                .collect(),
             kernels: compiled,
             globals,
             const_bytes: m.const_bytes,
@@ -1117,7 +1120,7 @@ impl Context {
         opts: &LaunchOptions,
     ) -> Result<LaunchReport, Error> {
         let k = &kernel.compiled;
-        check_dims(k, dims)?;
+        check_dims(kernel, dims)?;
         let want = k.param_bytes.max(1) as usize;
         if params.len() < want {
             if params.len() as u32 == k.param_bytes {
@@ -1288,7 +1291,8 @@ fn terminator_ptx(t: &ir::Terminator) -> &'static str {
     }
 }
 
-fn check_dims(k: &CompiledKernel, d: LaunchDims) -> Result<(), Error> {
+fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), Error> {
+    let k = &kernel.compiled;
     let [gx, gy, gz] = d.grid;
     let [bx, by, bz] = d.block;
     let bad = |m: String| Err(Error::LaunchConfig(format!("kernel '{}': {m}", k.name)));
@@ -1309,9 +1313,9 @@ fn check_dims(k: &CompiledKernel, d: LaunchDims) -> Result<(), Error> {
             "block [{bx}, {by}, {bz}] has {threads} threads; the limit is {limit} threads per block"
         ));
     }
-    let max_dynamic = k.max_dynamic_shared_bytes();
+    let max_dynamic = kernel.max_dynamic_shared_bytes();
     if u64::from(d.shared_bytes) > max_dynamic {
-        let how = if k.max_dynamic_shared.load(Ordering::Relaxed) == u32::MAX {
+        let how = if kernel.max_dynamic_shared.load(Ordering::Relaxed) == u32::MAX {
             format!(
                 "the default maximum ({SHARED_BYTES_PER_BLOCK} bytes per block less {} static); \
                  more needs the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute \
