@@ -388,6 +388,25 @@ fn dynamic_shared_memory_above_48k_needs_the_opt_in() {
         assert_eq!(cuFuncGetAttribute(&mut v, 8, f), CUDA_SUCCESS);
         assert_eq!(v, 60_000);
         assert_eq!(launch(60_000, &mut params), CUDA_SUCCESS);
+        // The attribute is the CUfunction's: another load of the same PTX (which shares the
+        // compiled kernel) keeps the default.
+        let g = function(load(&ptx("ptx-tests/kernels/saxpy/saxpy.ptx")), "saxpy");
+        assert_eq!(cuFuncGetAttribute(&mut v, 8, g), CUDA_SUCCESS);
+        assert_eq!(v, 48 * 1024);
+        let r = cuLaunchKernel(
+            g,
+            1,
+            1,
+            1,
+            32,
+            1,
+            1,
+            60_000,
+            0,
+            params.as_mut_ptr(),
+            null_mut(),
+        );
+        assert_eq!(r, CUDA_ERROR_INVALID_VALUE);
         // Above sm_80's opt-in maximum of 163 KiB.
         assert_eq!(cuFuncSetAttribute(f, 8, 200_000), CUDA_ERROR_INVALID_VALUE);
     }
