@@ -262,9 +262,13 @@ fn bin(b: &mut Builder, cx: &Cx, op: Op, x: Var, y: Var) -> Var {
     b.emit1(op, vec![x, y], t, cx.loc, &cx.ptx)
 }
 
-/// `x op constant` in `x`'s type.
+/// `x op constant` in `x`'s type (an i32 constant for shifts).
 fn bin_k(b: &mut Builder, cx: &Cx, op: Op, x: Var, k: u64) -> Var {
-    let t = b.vars[x as usize];
+    // Shift counts are i32 whatever the value's type.
+    let t = match op {
+        Op::Shl {} | Op::Shr { .. } => Type::I32,
+        _ => b.vars[x as usize],
+    };
     let kv = b.konst(cx, t, k);
     bin(b, cx, op, x, kv)
 }
