@@ -42,8 +42,14 @@ def a_coord(shape, ty, lane, i):
             return (g if i == 0 else g + 8, t)
         return (g if i in (0, 2) else g + 8, t if i < 2 else t + 4)
     if ty == "f64":
-        assert shape == (8, 8, 4)
-        return (g, t)
+        if m == 8:  # m8n8k4
+            return (g, t)
+        if k == 4:  # m16n8k4: a0 row g, a1 row g+8
+            return (g if i == 0 else g + 8, t)
+        if k == 8:  # m16n8k8: rows g (a0, a2), g+8 (a1, a3); columns t (a0, a1), t+4 (a2, a3)
+            return (g if i in (0, 2) else g + 8, t if i < 2 else t + 4)
+        # m16n8k16: row g for even i, g+8 for odd; column 2i + t (even), 2i - 2 + t (odd)
+        return (g if i % 2 == 0 else g + 8, 2 * i + t if i % 2 == 0 else 2 * i - 2 + t)
     if ty in ("s8", "u8"):
         if m == 8:
             return (g, t * 4 + i)
@@ -77,7 +83,7 @@ def b_coord(shape, ty, lane, i):
             return (t, g)
         return (t if i == 0 else t + 4, g)
     if ty == "f64":
-        return (t, g)
+        return (t + 4 * i, g)  # b_i at row t + 4i (m8n8k4 and m16n8k4: i = 0 only)
     if ty in ("s8", "u8"):
         if k == 16:
             return (t * 4 + i, g)
@@ -209,6 +215,9 @@ FORMS = [
     ("m16n8k8_tf32", (16, 8, 8), "f32", "tf32", "tf32", "f32", "", ""),
     ("m16n8k4_tf32", (16, 8, 4), "f32", "tf32", "tf32", "f32", "", ""),
     ("m8n8k4_f64", (8, 8, 4), "f64", "f64", "f64", "f64", "", ""),
+    ("m16n8k4_f64", (16, 8, 4), "f64", "f64", "f64", "f64", "", ""),
+    ("m16n8k8_f64", (16, 8, 8), "f64", "f64", "f64", "f64", "", ""),
+    ("m16n8k16_f64", (16, 8, 16), "f64", "f64", "f64", "f64", "", ""),
     ("m16n8k32_s8_u8_satfinite", (16, 8, 32), "s32", "s8", "u8", "s32", ".satfinite", ""),
     ("m16n8k16_u8", (16, 8, 16), "s32", "u8", "u8", "s32", "", ""),
     ("m8n8k16_s8", (8, 8, 16), "s32", "s8", "s8", "s32", "", ""),

@@ -98,3 +98,36 @@ C = rng.integers(-63, 64, (M, N)) / 8.0
 D = A @ B + C
 save("wmma_f64", a=A.reshape(-1), b=B.T.copy().reshape(-1), c=C.reshape(-1), d=D.reshape(-1))
 case("wmma_f64", "wmma_f64", {"a": "f64", "b": "f64", "c": "f64", "d": "f64"}, M, N, K, 128)
+
+# f16 inputs, f16 accumulator, m32n8k16: each step fma.rn.f16.
+M, N, K = 64, 16, 32
+A = rng.uniform(-1, 1, (M, K)).astype(np.float16)
+B = rng.uniform(-1, 1, (K, N)).astype(np.float16)
+C = rng.uniform(-2, 2, (M, N)).astype(np.float16)
+acc = C.copy()
+for k in range(K):
+    exact = A[:, k][:, None].astype(np.float64) * B[k, :][None, :].astype(np.float64) + acc.astype(np.float64)
+    acc = exact.astype(np.float16)
+save("wmma_f16_m32n8", a=A.reshape(-1), b=B.T.copy().reshape(-1), c=C.reshape(-1), d=acc.reshape(-1))
+case("wmma_f16_m32n8", "wmma_f16_m32n8", {"a": "f16", "b": "f16", "c": "f16", "d": "f16"}, M, N, K, 128)
+
+# bf16 inputs, f32 accumulator, m8n32k16; A column-major, B row-major.
+M, N, K = 16, 64, 32
+A = rng.uniform(-2, 2, (M, K)).astype(np.float32)
+B = rng.uniform(-2, 2, (K, N)).astype(np.float32)
+A = ((A.view(np.uint32) >> 16) << 16).view(np.float32)  # exact bf16 values
+B = ((B.view(np.uint32) >> 16) << 16).view(np.float32)
+C = rng.uniform(-4, 4, (M, N)).astype(np.float32)
+D = seq_f32(A, B, C)
+save("wmma_bf16_m8n32", a=(A.T.copy().reshape(-1).view(np.uint32) >> 16).astype(np.uint16),
+     b=(B.reshape(-1).view(np.uint32) >> 16).astype(np.uint16), c=C.reshape(-1), d=D.reshape(-1))
+case("wmma_bf16_m8n32", "wmma_bf16_m8n32", {"a": "u16", "b": "u16", "c": "f32", "d": "f32"}, M, N, K, 128)
+
+# u8 inputs, s32 accumulator, m32n8k16.
+M, N, K = 64, 16, 48
+A = rng.integers(0, 256, (M, K)).astype(np.uint8)
+B = rng.integers(0, 256, (K, N)).astype(np.uint8)
+C = rng.integers(-100000, 100000, (M, N)).astype(np.int32)
+D = (C.astype(np.int64) + A.astype(np.int64) @ B.astype(np.int64)).astype(np.int32)
+save("wmma_u8_m32n8", a=A.reshape(-1), b=B.T.copy().reshape(-1), c=C.reshape(-1), d=D.reshape(-1))
+case("wmma_u8_m32n8", "wmma_u8_m32n8", {"a": "u8", "b": "u8", "c": "s32", "d": "s32"}, M, N, K, 128)

@@ -1,6 +1,7 @@
 // CUDA's WMMA API (nvcuda::wmma) as CUDA programmers write it: one warp per 16x16 tile of
 // D = A·B + C (A row-major M×K, B column-major K×N, C and D row-major M×N), looping over K.
 #include <mma.h>
+#include <cuda_bf16.h>
 using namespace nvcuda;
 
 // f16 inputs, f32 accumulator, m16n16k16.
@@ -75,4 +76,59 @@ extern "C" __global__ void wmma_f64(const double* a, const double* b, const doub
         wmma::mma_sync(acc, fa, fb, acc);
     }
     wmma::store_matrix_sync(d + tm * 8 * N + tn * 8, acc, N, wmma::mem_row_major);
+}
+
+// f16 inputs and f16 accumulator, m32n8k16: one warp per 32x8 tile.
+extern "C" __global__ void wmma_f16_m32n8(const half* a, const half* b, const half* c, half* d,
+                                          int M, int N, int K) {
+    int warp = threadIdx.x / 32;
+    int tiles_n = N / 8;
+    int tm = warp / tiles_n, tn = warp % tiles_n;
+    wmma::fragment<wmma::matrix_a, 32, 8, 16, half, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 32, 8, 16, half, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 32, 8, 16, half> acc;
+    wmma::load_matrix_sync(acc, c + tm * 32 * N + tn * 8, N, wmma::mem_row_major);
+    for (int k = 0; k < K; k += 16) {
+        wmma::load_matrix_sync(fa, a + tm * 32 * K + k, K);
+        wmma::load_matrix_sync(fb, b + tn * 8 * K + k, K);
+        wmma::mma_sync(acc, fa, fb, acc);
+    }
+    wmma::store_matrix_sync(d + tm * 32 * N + tn * 8, acc, N, wmma::mem_row_major);
+}
+
+// bf16 inputs, f32 accumulator, m8n32k16, with A column-major (a[k*M + m] = A[m][k]) and
+// B row-major (b[k*N + n] = B[k][n]).
+extern "C" __global__ void wmma_bf16_m8n32(const __nv_bfloat16* a, const __nv_bfloat16* b,
+                                           const float* c, float* d, int M, int N, int K) {
+    int warp = threadIdx.x / 32;
+    int tiles_n = N / 32;
+    int tm = warp / tiles_n, tn = warp % tiles_n;
+    wmma::fragment<wmma::matrix_a, 8, 32, 16, __nv_bfloat16, wmma::col_major> fa;
+    wmma::fragment<wmma::matrix_b, 8, 32, 16, __nv_bfloat16, wmma::row_major> fb;
+    wmma::fragment<wmma::accumulator, 8, 32, 16, float> acc;
+    wmma::load_matrix_sync(acc, c + tm * 8 * N + tn * 32, N, wmma::mem_row_major);
+    for (int k = 0; k < K; k += 16) {
+        wmma::load_matrix_sync(fa, a + k * M + tm * 8, M);
+        wmma::load_matrix_sync(fb, b + k * N + tn * 32, N);
+        wmma::mma_sync(acc, fa, fb, acc);
+    }
+    wmma::store_matrix_sync(d + tm * 8 * N + tn * 32, acc, N, wmma::mem_row_major);
+}
+
+// u8 inputs, s32 accumulator, m32n8k16.
+extern "C" __global__ void wmma_u8_m32n8(const unsigned char* a, const unsigned char* b,
+                                         const int* c, int* d, int M, int N, int K) {
+    int warp = threadIdx.x / 32;
+    int tiles_n = N / 8;
+    int tm = warp / tiles_n, tn = warp % tiles_n;
+    wmma::fragment<wmma::matrix_a, 32, 8, 16, unsigned char, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 32, 8, 16, unsigned char, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 32, 8, 16, int> acc;
+    wmma::load_matrix_sync(acc, c + tm * 32 * N + tn * 8, N, wmma::mem_row_major);
+    for (int k = 0; k < K; k += 16) {
+        wmma::load_matrix_sync(fa, a + tm * 32 * K + k, K);
+        wmma::load_matrix_sync(fb, b + tn * 8 * K + k, K);
+        wmma::mma_sync(acc, fa, fb, acc);
+    }
+    wmma::store_matrix_sync(d + tm * 32 * N + tn * 8, acc, N, wmma::mem_row_major);
 }
