@@ -20,9 +20,7 @@
 use super::super::build::{Builder, Var};
 use super::super::LowerError;
 use super::{space_of, Cx};
-use crate::ir::{
-    MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec, Op, SReg, ShflMode, Sign, Space, Type,
-};
+use crate::ir::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec, Op, SReg, ShflMode, Sign, Type};
 use crate::ptx::ast::Operand;
 
 type R = Result<(), LowerError>;
@@ -39,23 +37,19 @@ pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
     })
 }
 
+/// The shape `(m, n, k)` a modifier `mMnNkK` names.
+fn parse_shape(m: &str) -> Option<(u8, u8, u16)> {
+    let (ms, rest) = m.strip_prefix('m')?.split_once('n')?;
+    let (ns, ks) = rest.split_once('k')?;
+    Some((ms.parse().ok()?, ns.parse().ok()?, ks.parse().ok()?))
+}
+
 /// The `mMnNkK` shape modifier.
 fn shape(cx: &Cx) -> Result<(u8, u8, u16), LowerError> {
-    for m in &cx.mods {
-        let Some(rest) = m.strip_prefix('m') else {
-            continue;
-        };
-        let Some((ms, rest)) = rest.split_once('n') else {
-            continue;
-        };
-        let Some((ns, ks)) = rest.split_once('k') else {
-            continue;
-        };
-        if let (Ok(m), Ok(n), Ok(k)) = (ms.parse(), ns.parse(), ks.parse()) {
-            return Ok((m, n, k));
-        }
-    }
-    Err(cx.bad("missing matrix shape (.m16n8k16, ...)"))
+    cx.mods
+        .iter()
+        .find_map(|m| parse_shape(m))
+        .ok_or_else(|| cx.bad("missing matrix shape (.m16n8k16, ...)"))
 }
 
 /// The matrix element types among the modifiers, in order.
@@ -63,6 +57,29 @@ fn elem_types(cx: &Cx) -> Vec<MmaElem> {
     cx.mods
         .iter()
         .filter_map(|m| MmaElem::from_modifier(m))
+        .collect()
+}
+
+/// Reject a modifier the instruction does not take: one not in `allowed`, not a shape when
+/// `shapes`, not a matrix element type when `types`.
+fn only(cx: &Cx, allowed: &[&str], shapes: bool, types: bool) -> R {
+    for m in &cx.mods {
+        let ok = allowed.contains(m)
+            || (shapes && parse_shape(m).is_some())
+            || (types && MmaElem::from_modifier(m).is_some());
+        if !ok {
+            return Err(cx.bad(&format!("modifier '.{m}' is not allowed here")));
+        }
+    }
+    Ok(())
+}
+
+/// The `.row`/`.col` modifiers in order.
+fn layouts<'a>(cx: &Cx<'a>) -> Vec<&'a str> {
+    cx.mods
+        .iter()
+        .copied()
+        .filter(|m| *m == "row" || *m == "col")
         .collect()
 }
 
@@ -180,6 +197,13 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.has("sp") || cx.mods.iter().any(|m| m.starts_with("sp::")) {
         return Err(cx.unsupported("sparse mma (.sp) is not supported yet"));
     }
+    if cx
+        .mods
+        .iter()
+        .any(|m| m.starts_with("e4m3") || m.starts_with("e5m2"))
+    {
+        return Err(cx.unsupported("mma with 8-bit float inputs is not supported yet"));
+    }
     let (m, n, k) = shape(cx)?;
     let types = elem_types(cx);
     let [d, a, bt, c] = types[..] else {
@@ -190,15 +214,23 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
             cx.unsupported("mma.m8n8k4 with .f16 (four quad-pair products) is not supported yet")
         );
     }
-    if !(cx.has("row") && cx.has("col")) {
+    only(
+        cx,
+        &[
+            "sync",
+            "aligned",
+            "row",
+            "col",
+            "satfinite",
+            "xor",
+            "and",
+            "popc",
+        ],
+        true,
+        true,
+    )?;
+    if layouts(cx) != ["row", "col"] {
         return Err(cx.bad("this mma shape needs .row.col (A row-major, B column-major)"));
-    }
-    if cx
-        .mods
-        .iter()
-        .any(|m| m.starts_with("e4m3") || m.starts_with("e5m2"))
-    {
-        return Err(cx.unsupported("mma with 8-bit float inputs is not supported yet"));
     }
     let spec = MmaSpec {
         family: MmaFamily::Mma,
@@ -356,22 +388,29 @@ fn m8n8_b16(cx: &Cx) -> R {
     Ok(())
 }
 
-/// The space of `ldmatrix`/`stmatrix`: `.shared{::cta}` or generic.
-fn matrix_space(cx: &Cx) -> Result<Space, LowerError> {
-    match space_of(cx) {
-        s @ (Space::Shared | Space::Generic) => Ok(s),
-        s => Err(cx.bad(&format!("the .{s} state space is not allowed here"))),
-    }
-}
+/// The modifiers of `ldmatrix`/`stmatrix` (the state space: `.shared{::cta}` or none).
+const MOVE_MODS: &[&str] = &[
+    "sync",
+    "aligned",
+    "m8n8",
+    "x1",
+    "x2",
+    "x4",
+    "trans",
+    "shared",
+    "shared::cta",
+    "b16",
+];
 
 /// PTX ISA §9.7.14.5.15: `ldmatrix.sync.aligned.m8n8.num{.trans}{.shared{::cta}}.b16 d, [a]`.
 fn ldmatrix(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
     m8n8_b16(cx)?;
+    only(cx, MOVE_MODS, false, false)?;
     cx.expect_operands(2)?;
     let num = matrices(cx)?;
     let trans = cx.has("trans");
-    let space = matrix_space(cx)?;
+    let space = space_of(cx); // .shared{::cta} or generic (MOVE_MODS)
     let dests = regs(cx, 0, num)?;
     let addr = b.address(cx, 1, space)?;
     full_warp_wait(b, cx);
@@ -425,10 +464,11 @@ fn ldmatrix(b: &mut Builder, cx: &mut Cx) -> R {
 fn stmatrix(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
     m8n8_b16(cx)?;
+    only(cx, MOVE_MODS, false, false)?;
     cx.expect_operands(2)?;
     let num = matrices(cx)?;
     let trans = cx.has("trans");
-    let space = matrix_space(cx)?;
+    let space = space_of(cx); // .shared{::cta} or generic (MOVE_MODS)
     let srcs = regs(cx, 1, num)?;
     let mut vals = vec![];
     for o in &srcs {
@@ -481,6 +521,12 @@ fn stmatrix(b: &mut Builder, cx: &mut Cx) -> R {
 fn movmatrix(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
     m8n8_b16(cx)?;
+    only(
+        cx,
+        &["sync", "aligned", "m8n8", "trans", "b16"],
+        false,
+        false,
+    )?;
     if !cx.has("trans") {
         return Err(cx.bad("needs .trans"));
     }
@@ -580,9 +626,9 @@ fn mem_type(e: MmaElem) -> Type {
 
 /// `.row` or `.col` (the memory layout of a `wmma.load`/`wmma.store`): true for `.col`.
 fn wmma_col(cx: &Cx) -> Result<bool, LowerError> {
-    match (cx.has("row"), cx.has("col")) {
-        (true, false) => Ok(false),
-        (false, true) => Ok(true),
+    match layouts(cx)[..] {
+        ["row"] => Ok(false),
+        ["col"] => Ok(true),
         _ => Err(cx.bad("needs one of .row, .col")),
     }
 }
@@ -647,6 +693,24 @@ fn wmma(b: &mut Builder, cx: &mut Cx) -> R {
 /// PTX ISA §9.7.14.4.2: `wmma.load.{a,b,c}.sync.aligned.layout.shape{.ss}.type r, [p]{, stride}`.
 fn wmma_load(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
+    only(
+        cx,
+        &[
+            "load",
+            "a",
+            "b",
+            "c",
+            "sync",
+            "aligned",
+            "row",
+            "col",
+            "global",
+            "shared",
+            "shared::cta",
+        ],
+        true,
+        true,
+    )?;
     let f = wmma_frag(cx)?;
     let [ty] = elem_types(cx)[..] else {
         return Err(cx.bad("needs one element type"));
@@ -703,6 +767,22 @@ fn wmma_load(b: &mut Builder, cx: &mut Cx) -> R {
 /// PTX ISA §9.7.14.4.3: `wmma.store.d.sync.aligned.layout.shape{.ss}.type [p], r{, stride}`.
 fn wmma_store(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
+    only(
+        cx,
+        &[
+            "store",
+            "d",
+            "sync",
+            "aligned",
+            "row",
+            "col",
+            "global",
+            "shared",
+            "shared::cta",
+        ],
+        true,
+        true,
+    )?;
     if !cx.has("d") {
         return Err(cx.bad("needs .d"));
     }
@@ -761,15 +841,24 @@ fn wmma_store(b: &mut Builder, cx: &mut Cx) -> R {
 /// `.rn` for `.f64`).
 fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
+    if cx.mods.iter().any(|m| matches!(*m, "rz" | "rm" | "rp")) {
+        return Err(cx.unsupported("wmma.mma rounding other than .rn is not supported yet"));
+    }
+    only(
+        cx,
+        &["mma", "sync", "aligned", "row", "col", "satfinite", "rn"],
+        true,
+        true,
+    )?;
+    if layouts(cx).len() != 2 {
+        return Err(cx.bad("needs .alayout.blayout (.row or .col each)"));
+    }
     let (m, n, k) = shape(cx)?;
     let (d, a, bt, c) = match elem_types(cx)[..] {
         [d, c] => (d, MmaElem::F16, MmaElem::F16, c),
         [d, a, bt, c] => (d, a, bt, c),
         _ => return Err(cx.bad("needs .dtype.ctype or .dtype.atype.btype.ctype")),
     };
-    if cx.mods.iter().any(|m| matches!(*m, "rz" | "rm" | "rp")) {
-        return Err(cx.unsupported("wmma.mma rounding other than .rn is not supported yet"));
-    }
     if !wmma_shape_ok(m, n, k, a) {
         return Err(cx.unsupported(&format!(
             "wmma.mma .m{m}n{n}k{k} with .{a} inputs is not supported"
@@ -808,4 +897,83 @@ fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
         );
     }
     emit_mma(b, cx, spec)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Forms the ISA rejects, or that ptxjit does not implement, are load errors with the
+    /// instruction's location and a message naming what is wrong.
+    #[test]
+    fn invalid_matrix_forms_are_rejected() {
+        let f4 = "{%f1, %f2, %f3, %f4}";
+        for (inst, want) in [
+            (
+                format!("mma.sync.aligned.m16n8k8.col.row.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3}}, {f4}"),
+                "needs .row.col",
+            ),
+            (
+                format!("mma.sync.aligned.m16n8k8.row.col.ftz.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3}}, {f4}"),
+                "modifier '.ftz' is not allowed",
+            ),
+            (
+                format!("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {f4}, {{%r1}}, {{%r3}}, {f4}"),
+                "needs 2 registers in operand 2",
+            ),
+            (
+                format!("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f16 {f4}, {{%r1, %r2}}, {{%r3}}, {{%r1, %r2}}"),
+                "no mma form",
+            ),
+            (
+                format!("mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32 {f4}, {{%r1, %r2, %r3, %r4}}, {{%r1, %r2}}, {f4}"),
+                ".satfinite applies to integer mma only",
+            ),
+            (
+                "mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32 {%r1, %r2}, {%r3}, {%r4}, {%r1, %r2}".into(),
+                "no mma form",
+            ),
+            (
+                format!("mma.aligned.m16n8k8.row.col.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3}}, {f4}"),
+                "needs .sync.aligned",
+            ),
+            (
+                format!("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3, %r4}}, {f4}, %r5, 0x0"),
+                "sparse mma",
+            ),
+            (
+                "ldmatrix.sync.aligned.m8n8.shared.b16 {%r1}, [%r2]".into(),
+                "needs one of .x1, .x2, .x4",
+            ),
+            (
+                "ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r1}, [%r2]".into(),
+                "needs 2 registers",
+            ),
+            (
+                "ldmatrix.sync.aligned.m8n8.x1.global.b16 {%r1}, [%rd2]".into(),
+                "modifier '.global' is not allowed",
+            ),
+            (
+                "movmatrix.sync.aligned.m8n8.b16 %r1, %r2".into(),
+                "needs .trans",
+            ),
+            (
+                "wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3, %r4}, [%rd1]".into(),
+                "needs 8 registers",
+            ),
+            (
+                "wmma.load.a.sync.aligned.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, [%rd1]".into(),
+                "needs one of .row, .col",
+            ),
+            (
+                "wmma.load.a.sync.aligned.row.m8n8k32.s4 {%r1}, [%rd1]".into(),
+                "not supported",
+            ),
+        ] {
+            let err = crate::host::front_end(&crate::coverage::example_kernel(&inst), "bad.ptx")
+                .err()
+                .unwrap_or_else(|| panic!("`{inst}` was accepted"))
+                .to_string();
+            assert!(err.contains(want), "`{inst}`: {err}");
+            assert!(err.contains("bad.ptx:18:"), "`{inst}`: no location in {err}");
+        }
+    }
 }
