@@ -234,7 +234,8 @@ pub const ISA: &[Instr] = isa! {
     "wmma.mma" "9.7.14.4.4" ".f16 (.f16/.f32 accumulators), .bf16, .tf32, .s8/.u8 (.satfinite), .f64 (.rn) on the shapes above" [
         "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}",
         "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}"]
-    "mma" "9.7.14.5.14" ".m16n8k8/.m16n8k16 .f16 (.f16/.f32 accumulators) and .bf16; .m16n8k4/.m16n8k8 .tf32; .m8n8k4/.m16n8k4/.m16n8k8/.m16n8k16 .f64; .m8n8k16/.m16n8k16/.m16n8k32 .s8/.u8 and .m8n8k32/.m16n8k32/.m16n8k64 .s4/.u4 {.satfinite}; .m8n8k128/.m16n8k128/.m16n8k256 .b1 .xor/.and.popc (not yet: .m8n8k4 .f16, .sp, 8-bit floats)" [
+    "mma" "9.7.14.5.14" ".m8n8k4 .f16 (four quad-pair products, .row/.col A and B), .m16n8k8/.m16n8k16 .f16 (.f16/.f32 accumulators) and .bf16; .m16n8k4/.m16n8k8 .tf32; .m8n8k4/.m16n8k4/.m16n8k8/.m16n8k16 .f64; .m8n8k16/.m16n8k16/.m16n8k32 .s8/.u8 and .m8n8k32/.m16n8k32/.m16n8k64 .s4/.u4 {.satfinite}; .m8n8k128/.m16n8k128/.m16n8k256 .b1 .xor/.and.popc (not yet: .sp, 8-bit floats)" [
+        "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16 {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3, %r4}, {%r1, %r2, %r3, %r4}",
         "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4}",
         "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%r3, %r4}",
         "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%f1, %f2, %f3, %f4}",

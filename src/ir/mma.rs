@@ -154,12 +154,26 @@ pub struct MmaSpec {
     pub b: MmaElem,
     pub c: MmaElem,
     pub d: MmaElem,
+    /// A is column-major (`.col` for A): only the quad-pair form ([`MmaSpec::quad_pairs`])
+    /// has a layout that depends on it; elsewhere A is `.row` (or, for `wmma`, the fragment
+    /// does not depend on the memory layout) and this is false.
+    pub a_col: bool,
+    /// B is row-major (`.row` for B); as `a_col`.
+    pub b_row: bool,
     /// `.satfinite` on an integer result: clamp to the s32 range instead of wrapping.
     pub satfinite: bool,
     pub bop: MmaBitOp,
 }
 
 impl MmaSpec {
+    /// Whether this is `mma.m8n8k4` with `.f16` inputs: four independent 8×8×4 products,
+    /// each by one "quad pair" of lanes (4q..4q+3 and 16+4q..16+4q+3; PTX ISA §9.7.14.5.1).
+    pub fn quad_pairs(&self) -> bool {
+        self.family == MmaFamily::Mma
+            && (self.m, self.n, self.k) == (8, 8, 4)
+            && self.a == MmaElem::F16
+    }
+
     /// Rows and columns of a matrix.
     pub fn dims(&self, f: MmaFrag) -> (u32, u32) {
         let (m, n, k) = (self.m as u32, self.n as u32, self.k as u32);
@@ -183,6 +197,9 @@ impl MmaSpec {
     /// fragments hold 16 elements (eight `.f16x2` registers, PTX ISA §9.7.14.4.2) whatever
     /// the share of the matrix, so some elements are held by several lanes.
     pub fn elems(&self, f: MmaFrag) -> u32 {
+        if self.quad_pairs() {
+            return if f == MmaFrag::C { 8 } else { 4 };
+        }
         let (r, c) = self.dims(f);
         let share = r * c / 32;
         match (self.family, f, self.elem(f)) {
@@ -206,6 +223,10 @@ impl fmt::Display for MmaSpec {
             MmaFamily::Wmma => "wmma",
         };
         write!(f, ".{fam}.m{}n{}k{}", self.m, self.n, self.k)?;
+        if self.quad_pairs() {
+            let l = |col: bool| if col { "col" } else { "row" };
+            write!(f, ".{}.{}", l(self.a_col), l(!self.b_row))?;
+        }
         if self.satfinite {
             f.write_str(".satfinite")?;
         }

@@ -130,7 +130,7 @@ fn mma_form(spec: &MmaSpec) -> Result<(), String> {
             b == F16
                 && matches!(c, F16 | F32)
                 && matches!(d, F16 | F32)
-                && matches!(shape, (16, 8, 8) | (16, 8, 16))
+                && matches!(shape, (8, 8, 4) | (16, 8, 8) | (16, 8, 16))
         }
         Bf16 => b == Bf16 && c == F32 && d == F32 && matches!(shape, (16, 8, 8) | (16, 8, 16)),
         Tf32 => b == Tf32 && c == F32 && d == F32 && matches!(shape, (16, 8, 4) | (16, 8, 8)),
@@ -209,11 +209,6 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     let [d, a, bt, c] = types[..] else {
         return Err(cx.bad("needs four types: .dtype.atype.btype.ctype"));
     };
-    if (m, n, k) == (8, 8, 4) && a == MmaElem::F16 {
-        return Err(
-            cx.unsupported("mma.m8n8k4 with .f16 (four quad-pair products) is not supported yet")
-        );
-    }
     only(
         cx,
         &[
@@ -229,10 +224,7 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         true,
         true,
     )?;
-    if layouts(cx) != ["row", "col"] {
-        return Err(cx.bad("this mma shape needs .row.col (A row-major, B column-major)"));
-    }
-    let spec = MmaSpec {
+    let mut spec = MmaSpec {
         family: MmaFamily::Mma,
         m,
         n,
@@ -241,9 +233,20 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         b: bt,
         c,
         d,
+        a_col: false,
+        b_row: false,
         satfinite: cx.has("satfinite"),
         bop: bit_op(cx)?,
     };
+    match layouts(cx)[..] {
+        // The quad-pair form takes either layout for A and for B.
+        [la, lb] if spec.quad_pairs() => {
+            spec.a_col = la == "col";
+            spec.b_row = lb == "row";
+        }
+        ["row", "col"] => {}
+        _ => return Err(cx.bad("this mma shape needs .row.col (A row-major, B column-major)")),
+    }
     mma_form(&spec).map_err(|e| cx.bad(&e))?;
     emit_mma(b, cx, spec)
 }
@@ -608,6 +611,8 @@ fn wmma_spec(cx: &Cx, which: MmaFrag, ty: MmaElem) -> Result<MmaSpec, LowerError
         b: input,
         c: ty,
         d: ty,
+        a_col: false,
+        b_row: false,
         satfinite: false,
         bop: MmaBitOp::None,
     })
@@ -888,6 +893,8 @@ fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
         b: bt,
         c,
         d,
+        a_col: false,
+        b_row: false,
         satfinite: satfinite && a.is_int(),
         bop: MmaBitOp::None,
     };

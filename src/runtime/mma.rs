@@ -13,6 +13,12 @@
 //! - C and D, element `i`: (m = 16) row `g + 8·(i >> 1)`, column `2t + (i & 1)`; (m = 8)
 //!   row `g`, column `2t + i`.
 //!
+//! `.m8n8k4` with `.f16` is four independent 8×8×4 products, product q by lanes 4q..4q+3 (the
+//! low group) and 16+4q..16+4q+3 (the high group, `h = 4`; else `h = 0`), with `l4 = %laneid % 4`
+//! (§9.7.14.5.1): A `.row` (l4 + h, i), `.col` (i + h, l4); B `.row` (l4, i + h), `.col`
+//! (i, l4 + h); C/D `.f16` (l4 + h, i), `.f32` ((laneid & 1) + (i & 2) + h,
+//! (i & 4) + (laneid & 2) + (i & 1)).
+//!
 //! (For example, `.m16n8k16` `.f16` A: `a0,a1` at row g, columns 2t, 2t+1; `a2,a3` at row g+8;
 //! `a4..a7` the same 8 columns further right — the ISA's table for that shape.)
 //!
@@ -46,6 +52,20 @@ pub fn coord(spec: &MmaSpec, f: MmaFrag, lane: u32, i: u32) -> (u32, u32) {
             let (rows, cols) = spec.dims(f);
             let lin = (lane * spec.elems(f) + i) % (rows * cols);
             (lin / cols, lin % cols)
+        }
+        MmaFamily::Mma if spec.quad_pairs() => {
+            // PTX ISA §9.7.14.5.1: within the lane's quad pair, the low group (lanes < 16)
+            // holds rows (or columns) 0-3 and the high group 4-7.
+            let (l4, hi) = (lane % 4, if lane < 16 { 0 } else { 4 });
+            match f {
+                MmaFrag::A if spec.a_col => (i % 4 + hi, l4),
+                MmaFrag::A => (l4 + hi, i),
+                MmaFrag::B if spec.b_row => (l4, i + hi),
+                MmaFrag::B => (i, l4 + hi),
+                // The accumulator's layout follows its type (`spec.c`; `scatter` passes D's).
+                MmaFrag::C if spec.c == MmaElem::F16 => (l4 + hi, i),
+                MmaFrag::C => ((lane & 1) + (i & 2) + hi, (i & 4) + (lane & 2) + (i & 1)),
+            }
         }
         MmaFamily::Mma => {
             let (g, t) = (lane >> 2, lane & 3);
@@ -87,36 +107,60 @@ fn element(regs: &[u64], e: MmaElem, i: u32) -> u64 {
     (reg >> ((i % p) * bits)) & ((1u64 << bits) - 1)
 }
 
-/// The matrix of fragment `f` (row-major element bits) from every lane's registers
-/// `regs[lane]`; an element held by several lanes comes from the lowest.
-fn gather(spec: &MmaSpec, f: MmaFrag, regs: &[Vec<u64>]) -> Vec<u64> {
+/// The number of independent products (4 quad pairs for `mma.m8n8k4` `.f16`, else 1), and
+/// the one `lane` takes part in.
+fn batches(spec: &MmaSpec) -> u32 {
+    if spec.quad_pairs() {
+        4
+    } else {
+        1
+    }
+}
+
+fn batch(spec: &MmaSpec, lane: u32) -> usize {
+    if spec.quad_pairs() {
+        ((lane >> 2) & 3) as usize
+    } else {
+        0
+    }
+}
+
+/// The matrices of fragment `f` (row-major element bits, one per product) from every lane's
+/// registers `regs[lane]`; an element held by several lanes comes from the lowest.
+fn gather(spec: &MmaSpec, f: MmaFrag, regs: &[Vec<u64>]) -> Vec<Vec<u64>> {
     let (rows, cols) = spec.dims(f);
-    let mut m = vec![0u64; (rows * cols) as usize];
-    let mut set = vec![false; m.len()];
+    let size = (rows * cols) as usize;
+    let mut m = vec![vec![0u64; size]; batches(spec) as usize];
+    let mut set = vec![vec![false; size]; m.len()];
     let e = spec.elem(f);
     for (lane, r) in regs.iter().enumerate() {
+        let q = batch(spec, lane as u32);
         for i in 0..spec.elems(f) {
             let (row, col) = coord(spec, f, lane as u32, i);
             let k = (row * cols + col) as usize;
-            if let Some(false) = set.get(k) {
-                m[k] = element(r, e, i);
-                set[k] = true;
+            if let Some(false) = set[q].get(k) {
+                m[q][k] = element(r, e, i);
+                set[q][k] = true;
             }
         }
     }
     m
 }
 
-/// The registers of `lane`'s D fragment from the row-major result matrix `d`.
-fn scatter(spec: &MmaSpec, d: &[u64], lane: u32) -> Vec<u64> {
-    let (_, cols) = spec.dims(MmaFrag::C);
-    let (nregs, _) = spec.regs(MmaFrag::C, true);
-    let p = spec.d.per_reg();
-    let bits = spec.d.bits();
+/// The registers of `lane`'s D fragment from the row-major result matrices `d` (one per
+/// product).
+fn scatter(spec: &MmaSpec, d: &[Vec<u64>], lane: u32) -> Vec<u64> {
+    // D's layout is the accumulator layout of its own type.
+    let out = MmaSpec { c: spec.d, ..*spec };
+    let (_, cols) = out.dims(MmaFrag::C);
+    let (nregs, _) = out.regs(MmaFrag::C, true);
+    let p = out.d.per_reg();
+    let bits = out.d.bits();
     let mut regs = vec![0u64; nregs as usize];
-    for i in 0..spec.elems(MmaFrag::C) {
-        let (row, col) = coord(spec, MmaFrag::C, lane, i);
-        let v = d.get((row * cols + col) as usize).copied().unwrap_or(0);
+    let mat = &d[batch(spec, lane)];
+    for i in 0..out.elems(MmaFrag::C) {
+        let (row, col) = coord(&out, MmaFrag::C, lane, i);
+        let v = mat.get((row * cols + col) as usize).copied().unwrap_or(0);
         if p == 1 {
             regs[(i / p) as usize] = v;
         } else {
@@ -255,7 +299,9 @@ pub fn exec(d: &WarpDesc, spec: &MmaSpec, mask: u32, s: &mut [u8], env: &CtaEnv)
     let a = gather(spec, MmaFrag::A, &regs(0, na));
     let b = gather(spec, MmaFrag::B, &regs(na, nb));
     let c = gather(spec, MmaFrag::C, &regs(na + nb, nc));
-    let out = multiply(spec, &a, &b, &c);
+    let out: Vec<Vec<u64>> = (0..a.len())
+        .map(|q| multiply(spec, &a[q], &b[q], &c[q]))
+        .collect();
     for l in 0..32u32 {
         for (k, v) in scatter(spec, &out, l).into_iter().enumerate() {
             d.set(s, k, l, v);
@@ -277,13 +323,16 @@ mod tests {
             b: a,
             c,
             d: c,
+            a_col: false,
+            b_row: false,
             satfinite: false,
             bop: MmaBitOp::None,
         }
     }
 
-    /// Every element of each matrix is held by exactly one lane (mma), or by at least one
-    /// (wmma), and no lane holds an element outside the matrix.
+    /// Every element of each matrix (of each quad pair's matrices for `.m8n8k4` `.f16`) is held
+    /// by exactly one lane (mma), or by at least one (wmma), and no lane holds an element
+    /// outside the matrix.
     #[test]
     fn layouts_cover_each_matrix() {
         use MmaElem::*;
@@ -323,15 +372,21 @@ mod tests {
             s.family = MmaFamily::Wmma;
             specs.push(s);
         }
+        for (a_col, b_row, c) in [(false, false, F32), (true, true, F16), (true, false, F32)] {
+            let mut s = spec(8, 8, 4, F16, c);
+            (s.a_col, s.b_row) = (a_col, b_row);
+            specs.push(s);
+        }
         for s in specs {
             for f in [MmaFrag::A, MmaFrag::B, MmaFrag::C] {
                 let (rows, cols) = s.dims(f);
-                let mut seen = vec![0u32; (rows * cols) as usize];
+                let size = (rows * cols) as usize;
+                let mut seen = vec![0u32; size * batches(&s) as usize];
                 for l in 0..32 {
                     for i in 0..s.elems(f) {
                         let (r, c) = coord(&s, f, l, i);
                         assert!(r < rows && c < cols, "{s} {f:?} lane {l} element {i}");
-                        seen[(r * cols + c) as usize] += 1;
+                        seen[batch(&s, l) * size + (r * cols + c) as usize] += 1;
                     }
                 }
                 let once = seen.iter().all(|&n| n == 1);

@@ -205,6 +205,39 @@ def fragments(coord, ty, mat, nelems):
     return out
 
 
+def write_case(name, form, wname, nd, what):
+    toml = f"""# mma.sync.aligned.{form}: fragments in, D fragments out.
+# Inputs and expected values written by gen.py (numpy; {what}).
+ptx = "mma.ptx"
+kernel = "{name}"
+grid = [1]
+block = [32]
+args = [{{ buffer = "a" }}, {{ buffer = "b" }}, {{ buffer = "c" }}, {{ buffer = "d" }}]
+
+[buffers.a]
+type = "{wname}"
+init = {{ file = "{name}_a.npy" }}
+
+[buffers.b]
+type = "{wname}"
+init = {{ file = "{name}_b.npy" }}
+
+[buffers.c]
+type = "{wname}"
+init = {{ file = "{name}_c.npy" }}
+
+[buffers.d]
+type = "{wname}"
+len = {32 * nd}
+
+[expect.d]
+file = "{name}_d.npy"
+tolerance = "exact"
+"""
+    with open(os.path.join(HERE, f"{name}.toml"), "w") as fh:
+        fh.write(toml)
+
+
 FORMS = [
     # name, shape, d, a, b, c, modifiers between shape and types, trailing modifiers
     ("m16n8k16_f32_f16", (16, 8, 16), "f32", "f16", "f16", "f32", "", ""),
@@ -238,12 +271,14 @@ def reg_decl(ty, is_acc):
     return ".b32", "r", 4
 
 
-def kernel(name, shape, dt, at, bt, ct, mid, tail):
+def kernel(name, shape, dt, at, bt, ct, mid, tail, layout=".row.col", counts=None):
     m, n, k = shape
     na = m * k // 32 // per_reg(at)
     nb = k * n // 32 // per_reg(bt)
     nc = m * n // 32 // per_reg(ct)
     nd = m * n // 32 // per_reg(dt)
+    if counts:
+        na, nb, nc, nd = counts
     lines = [f".visible .entry {name}(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)", "{"]
     lines.append("    .reg .b32 %t;")
     lines.append("    .reg .b64 %rd<12>;")
@@ -264,7 +299,7 @@ def kernel(name, shape, dt, at, bt, ct, mid, tail):
         for r in range(cnt):
             lines.append(f"    ld.global{decl} %{tag}{r}, [%rd{j}+{r * size}];")
     vec = lambda tag: "{" + ", ".join(f"%{tag}{r}" for r in range(regs[tag][2])) + "}"
-    lines.append(f"    mma.sync.aligned.m{m}n{n}k{k}.row.col{mid}.{dt}.{at}.{bt}.{ct}{tail} "
+    lines.append(f"    mma.sync.aligned.m{m}n{n}k{k}{layout}{mid}.{dt}.{at}.{bt}.{ct}{tail} "
                  f"{vec('d')}, {vec('a')}, {vec('b')}, {vec('c')};")
     decl, size, cnt = regs["d"]
     for r in range(cnt):
@@ -272,6 +307,68 @@ def kernel(name, shape, dt, at, bt, ct, mid, tail):
     lines.append("    ret;")
     lines.append("}")
     return "\n".join(lines), (na, nb, nc, nd)
+
+
+# ---- mma.m8n8k4 with .f16: four 8x8x4 products, one per quad pair (PTX ISA 9.7.14.5.1). ----
+
+def qp_a(lane, i, a_col):
+    hi = 0 if lane < 16 else 4
+    return (i % 4 + hi, lane % 4) if a_col else (lane % 4 + hi, i)
+
+
+def qp_b(lane, i, b_row):
+    hi = 0 if lane < 16 else 4
+    return (lane % 4, i + hi) if b_row else (i, lane % 4 + hi)
+
+
+def qp_c(lane, i, ty):
+    hi = 0 if lane < 16 else 4
+    if ty == "f16":
+        return (lane % 4 + hi, i)
+    x = (lane & 0b1) + (i & 0b10)
+    return (x + hi, (i & 0b100) + (lane & 0b10) + (i & 0b1))
+
+
+QUAD_FORMS = [
+    ("m8n8k4_f32_f16_row_col", ".row.col", "f32", "f32"),
+    ("m8n8k4_f32_f16_col_row", ".col.row", "f32", "f32"),
+    ("m8n8k4_f16_f16_row_row", ".row.row", "f16", "f16"),
+    ("m8n8k4_f32_f16_c16_col_col", ".col.col", "f32", "f16"),
+]
+
+
+def quad_pair_case(name, layout, dt, ct, ptx):
+    a_col, b_row = layout.split(".")[1] == "col", layout.split(".")[2] == "row"
+    nd = 8 // per_reg(dt)
+    nc = 8 // per_reg(ct)
+    text, _ = kernel(name, (8, 8, 4), dt, "f16", "f16", ct, "", "", layout=layout,
+                     counts=(2, 2, nc, nd))
+    ptx += [text, ""]
+    fa = np.zeros((32, 2), dtype=np.uint64)
+    fb = np.zeros((32, 2), dtype=np.uint64)
+    fc = np.zeros((32, nc), dtype=np.uint64)
+    fd = np.zeros((32, nd), dtype=np.uint64)
+    for q in range(4):
+        A = rand_bits("f16", (8, 4))
+        B = rand_bits("f16", (4, 8))
+        C = rand_bits(ct, (8, 8))
+        D = reference((8, 8, 4), "f16", "f16", ct, dt, A, B, C)
+        lanes = [4 * q + j for j in range(4)] + [16 + 4 * q + j for j in range(4)]
+        for lane in lanes:
+            for out, coord, mat, ty, cnt in (
+                (fa, lambda l, i: qp_a(l, i, a_col), A, "f16", 4),
+                (fb, lambda l, i: qp_b(l, i, b_row), B, "f16", 4),
+                (fc, lambda l, i: qp_c(l, i, ct), C, ct, 8),
+                (fd, lambda l, i: qp_c(l, i, dt), D, dt, 8),
+            ):
+                p, w = per_reg(ty), BITS[ty]
+                for i in range(cnt):
+                    r, c = coord(lane, i)
+                    shift = (i % p) * w if p > 1 else 0
+                    out[lane, i // p] |= np.uint64(int(mat[r, c]) << shift)
+    for tag, f in (("a", fa), ("b", fb), ("c", fc), ("d", fd)):
+        np.save(os.path.join(HERE, f"{name}_{tag}.npy"), f.astype(np.uint32).reshape(-1))
+    return nd
 
 
 def main():
@@ -298,36 +395,12 @@ def main():
         wname = "u64" if at == "f64" else "u32"
         for tag, f in (("a", fa), ("b", fb), ("c", fc), ("d", fd)):
             np.save(os.path.join(HERE, f"{name}_{tag}.npy"), f.astype(word).reshape(-1))
-        toml = f"""# mma.sync.aligned.m{m}n{n}k{k}.row.col{mid}.{dt}.{at}.{bt}.{ct}{tail}: fragments in, D fragments out.
-# Inputs and expected values written by gen.py (numpy; layouts from the PTX ISA's fragment tables).
-ptx = "mma.ptx"
-kernel = "{name}"
-grid = [1]
-block = [32]
-args = [{{ buffer = "a" }}, {{ buffer = "b" }}, {{ buffer = "c" }}, {{ buffer = "d" }}]
-
-[buffers.a]
-type = "{wname}"
-init = {{ file = "{name}_a.npy" }}
-
-[buffers.b]
-type = "{wname}"
-init = {{ file = "{name}_b.npy" }}
-
-[buffers.c]
-type = "{wname}"
-init = {{ file = "{name}_c.npy" }}
-
-[buffers.d]
-type = "{wname}"
-len = {32 * nd}
-
-[expect.d]
-file = "{name}_d.npy"
-tolerance = "exact"
-"""
-        with open(os.path.join(HERE, f"{name}.toml"), "w") as fh:
-            fh.write(toml)
+        write_case(name, f"m{m}n{n}k{k}.row.col{mid}.{dt}.{at}.{bt}.{ct}{tail}", wname, nd,
+                   "layouts from the PTX ISA's fragment tables")
+    for name, layout, dt, ct in QUAD_FORMS:
+        nd = quad_pair_case(name, layout, dt, ct, ptx)
+        write_case(name, f"m8n8k4{layout}.{dt}.f16.f16.{ct}", "u32", nd,
+                   "four quad-pair products; layouts from the PTX ISA's m8n8k4 .f16 tables")
     with open(os.path.join(HERE, "mma.ptx"), "w") as fh:
         fh.write("\n".join(ptx))
 
