@@ -223,9 +223,35 @@ pub const ISA: &[Instr] = isa! {
         "redux.sync.add.s32 %r1, %r2, -1", "redux.sync.max.abs.NaN.f32 %f1, %f2, -1"]
     "elect.sync" "9.7.13.13" "" ["elect.sync %r1|%p1, -1"]
     "mbarrier" "9.7.13.15" "" ["mbarrier.init.shared.b64 [sm], %r1"]
-    "wmma" "9.7.14" "" ["wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, [%rd1]"]
-    "mma" "9.7.14.5" "" ["mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4}"]
-    "ldmatrix" "9.7.14.5.15" "" ["ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r2]"]
+    "wmma.load" "9.7.14.4.2" ".a/.b/.c, .row/.col, optional stride, global/shared/generic: .m16n16k16/.m32n8k16/.m8n32k16 .f16/.bf16/.s8/.u8 (C: .f16/.f32/.s32), .m16n16k8 .tf32, .m8n8k4 .f64; ptxjit's own fragment layout (isa-notes)" [
+        "wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, [%rd1]",
+        "wmma.load.b.sync.aligned.col.m16n16k16.global.s8 {%r1, %r2}, [%rd1], %r3",
+        "wmma.load.c.sync.aligned.row.m16n16k8.f32 {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}, [%rd1], %r1",
+        "wmma.load.a.sync.aligned.row.m8n8k4.f64 {%fd1}, [%rd1], %r1"]
+    "wmma.store" "9.7.14.4.3" ".d, .row/.col, optional stride: .f16/.f32/.s32 on the 16-bit and 8-bit shapes, .f32 .m16n16k8, .f64 .m8n8k4" [
+        "wmma.store.d.sync.aligned.col.m16n16k16.global.s32 [%rd1], {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, %r5",
+        "wmma.store.d.sync.aligned.row.m8n8k4.f64 [%rd1], {%fd1, %fd2}, %r1"]
+    "wmma.mma" "9.7.14.4.4" ".f16 (.f16/.f32 accumulators), .bf16, .tf32, .s8/.u8 (.satfinite), .f64 (.rn) on the shapes above" [
+        "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}",
+        "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}"]
+    "mma" "9.7.14.5.14" ".m8n8k4 .f16 (four quad-pair products, .row/.col A and B), .m16n8k8/.m16n8k16 .f16 (.f16/.f32 accumulators) and .bf16; .m16n8k4/.m16n8k8 .tf32; .m8n8k4/.m16n8k4/.m16n8k8/.m16n8k16 .f64; .m8n8k16/.m16n8k16/.m16n8k32 .s8/.u8 and .m8n8k32/.m16n8k32/.m16n8k64 .s4/.u4 {.satfinite}; .m8n8k128/.m16n8k128/.m16n8k256 .b1 .xor/.and.popc (not yet: .sp, 8-bit floats)" [
+        "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16 {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3, %r4}, {%r1, %r2, %r3, %r4}",
+        "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4}",
+        "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%r3, %r4}",
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%f1, %f2, %f3, %f4}",
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%f1, %f2, %f3, %f4}",
+        "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}",
+        "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%r1, %r2, %r3, %r4}",
+        "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32 {%r1, %r2}, {%r3}, {%r4}, {%r5, %r1}",
+        "mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {%r1, %r2}, {%r3}, {%r4}, {%r5, %r1}"]
+    "ldmatrix" "9.7.14.5.15" ".m8n8 .x1/.x2/.x4 {.trans} .b16, .shared{::cta} or generic" [
+        "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r2]",
+        "ldmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 {%r1, %r2, %r3, %r4}, [%r5]",
+        "ldmatrix.sync.aligned.m8n8.x2.b16 {%r1, %r2}, [%rd1]"]
+    "stmatrix" "9.7.14.5.16" ".m8n8 .x1/.x2/.x4 {.trans} .b16, .shared{::cta} or generic" [
+        "stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r1], {%r2, %r3, %r4, %r5}",
+        "stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r1], {%r2}"]
+    "movmatrix" "9.7.14.5.17" ".m8n8.trans.b16" ["movmatrix.sync.aligned.m8n8.trans.b16 %r1, %r2"]
     "stacksave" "9.7.17.1" "" ["stacksave.u64 %rd1"]
     "vadd / vsub / vabsdiff / vmin / vmax" "9.7.18.1.1" "u32/s32 each operand; .b0-.b3/.h0/.h1 selectors; .sat; .add/.min/.max or .dsel merge" [
         "vadd.s32.u32.s32.sat %r1, %r2.b0, %r3.h0", "vabsdiff.s32.s32.s32.sat %r1.h0, %r2.b0, %r3.b2, %r4",

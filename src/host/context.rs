@@ -128,6 +128,14 @@ impl std::fmt::Display for FaultReport {
                 ),
                 false,
             ),
+            FaultKind::PartialWarp => (
+                format!(
+                    "a warp-wide matrix instruction executed by lanes {:#010x} only: every lane \
+                     of the warp must execute it (undefined in PTX)",
+                    self.addr
+                ),
+                false,
+            ),
             FaultKind::MemberMask => (
                 format!(
                     "the executing thread is not in its membermask {:#010x} (undefined in PTX)",

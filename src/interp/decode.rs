@@ -180,9 +180,9 @@ impl Decoder<'_> {
 
     fn inst(&mut self, i: usize) -> Result<DInst, String> {
         let data = &self.f.insts[i];
-        if data.op.is_texture() {
-            // Texture and surface operations have more operands than the fixed arrays below
-            // hold; the texture unit reads them from the slots directly.
+        if data.op.many_operands() {
+            // Texture, surface and matrix operations have more operands than the fixed arrays
+            // below hold; their warp routines read them from the slots directly.
             let ws = |v: &crate::ir::Value| {
                 self.slot(*v).map(|s| WarpSlot {
                     off: s.off,

@@ -14,11 +14,13 @@
 //! Stage order is a type: engines take a [`verify::VerifiedFunction`], which only
 //! [`verify::verify`] can make.
 
+pub mod mma;
 pub mod ops;
 pub mod print;
 pub mod types;
 pub mod verify;
 
+pub use mma::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec};
 pub use ops::{Effect, Op, OP_TABLE};
 pub use types::*;
 

@@ -9,6 +9,7 @@
 //! - memory operations take an address value (`i64`, or `i32` for the 32-bit shared/param/const
 //!   forms) first.
 
+use super::mma::MmaSpec;
 use super::types::*;
 
 macro_rules! op_table {
@@ -292,6 +293,12 @@ op_table! {
     /// CUDA's device `free(ptr)`: arg (ptr i64); 0 does nothing, a pointer that is not a live
     /// heap block faults (`runtime::env::FaultKind::BadFree`).
     ["CUDA C++ Programming Guide, Dynamic Global Memory Allocation"] Free {} => "free";
+    /// Warp-wide matrix multiply-accumulate `D = A·B + C` (`mma.sync.aligned`, `wmma.mma.sync`):
+    /// args (A registers, B registers, C registers: counts and types from
+    /// [`MmaSpec::regs`]) → D registers. Every lane of the warp takes part; a partial warp
+    /// faults. Products are exact and the sum runs over k in ascending order, rounded in the
+    /// accumulator type at each step (`runtime::mma`).
+    ["9.7.14.5.14"] Mma { spec: MmaSpec } => "mma";
     // ---- Texture and surface units (issue 7; semantics in `runtime::texture`). ----
     /// Texture fetch (`tex`): args (texture i64, [sampler i64 when `sampler`: independent
     /// mode], [array index i32 when the geometry is arrayed], `geom.dims()` coordinates (i32
@@ -382,6 +389,7 @@ macro_rules! helper_ops {
 macro_rules! warp_ops {
     () => {
         $crate::ir::Op::Vote { .. }
+            | $crate::ir::Op::Mma { .. }
             | $crate::ir::Op::Activemask {}
             | $crate::ir::Op::Match { .. }
             | $crate::ir::Op::Redux { .. }
@@ -433,6 +441,13 @@ impl Op {
                 | Op::Sured { .. }
                 | Op::Suq { .. }
         )
+    }
+
+    /// Whether the operation has more operands than the engines' fixed per-instruction
+    /// arrays hold (four arguments, two results): the texture and matrix operations, whose
+    /// warp-level routines read their operands from the value slots directly.
+    pub fn many_operands(&self) -> bool {
+        self.is_texture() || matches!(self, Op::Mma { .. })
     }
 
     /// The effect class of the operation.

@@ -165,6 +165,7 @@ pub fn print_modifiers(op: &Op) -> String {
             }
         }
         Op::Redux { op } => format!(".{op}"),
+        Op::Mma { spec } => format!("{spec}"),
         Op::BarArrive { kind, aligned } => {
             format!(".{kind}{}", if *aligned { ".aligned" } else { "" })
         }

@@ -353,6 +353,22 @@ impl Op {
                     .then_some(())
                     .ok_or("vote: (pred, i32 mask) → pred (ballot: i32)".into())
             }
+            Op::Mma { spec } => {
+                let (na, ta) = spec.regs(crate::ir::MmaFrag::A, false);
+                let (nb, tb) = spec.regs(crate::ir::MmaFrag::B, false);
+                let (nc, tc) = spec.regs(crate::ir::MmaFrag::C, false);
+                let (nd, td) = spec.regs(crate::ir::MmaFrag::C, true);
+                let mut want = vec![ta; na as usize];
+                want.extend(std::iter::repeat_n(tb, nb as usize));
+                want.extend(std::iter::repeat_n(tc, nc as usize));
+                let want_res = vec![td; nd as usize];
+                if args != want.as_slice() || res != want_res.as_slice() {
+                    return Err(format!(
+                        "mma{spec}: operands {args:?} → {res:?}, expected {want:?} → {want_res:?}"
+                    ));
+                }
+                Ok(())
+            }
             Op::Activemask {} => {
                 n(0, 1)?;
                 (res[0] == I32)

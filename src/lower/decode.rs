@@ -15,6 +15,8 @@ use crate::ptx::span::Span;
 mod copy_async;
 #[path = "decode_isa.rs"]
 mod isa;
+#[path = "decode_mma.rs"]
+mod mma;
 #[path = "decode_names.rs"]
 mod names;
 #[path = "decode_tex.rs"]
@@ -1020,6 +1022,9 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
         return r;
     }
     if let Some(r) = copy_async::decode(b, cx, op) {
+        return r;
+    }
+    if let Some(r) = mma::decode(b, cx, op) {
         return r;
     }
     match op {

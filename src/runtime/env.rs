@@ -146,6 +146,10 @@ pub enum FaultKind {
     /// `free` of a pointer that is not a live device-heap block (never allocated, already
     /// freed, or not the block's start; undefined in CUDA): the record's address holds it.
     BadFree,
+    /// A warp-wide matrix instruction (`mma.sync.aligned`, `wmma.*.sync.aligned`) executed by
+    /// part of a warp only (undefined in PTX ISA §9.7.14: every thread of the warp must
+    /// execute the same instruction); the record's address holds the executing lanes' mask.
+    PartialWarp,
 }
 
 impl FaultKind {
@@ -164,6 +168,7 @@ impl FaultKind {
             FaultKind::BadCallTarget => 12,
             FaultKind::Assert => 13,
             FaultKind::BadFree => 14,
+            FaultKind::PartialWarp => 15,
         }
     }
 
@@ -181,6 +186,7 @@ impl FaultKind {
             12 => FaultKind::BadCallTarget,
             13 => FaultKind::Assert,
             14 => FaultKind::BadFree,
+            15 => FaultKind::PartialWarp,
             _ => FaultKind::OutOfBounds,
         }
     }

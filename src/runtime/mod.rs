@@ -10,6 +10,7 @@ pub mod heap;
 pub mod launch;
 pub mod memory;
 pub mod minifloat;
+pub mod mma;
 pub mod printf;
 pub mod semantics;
 pub mod texture;

@@ -203,6 +203,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 d.set(s, 0, l, semantics::vote(mode, preds, group) as u64);
             }
         }
+        Op::Mma { spec } => super::mma::exec(d, &spec, mask, s, env),
         Op::Activemask {} => {
             for l in lanes(mask) {
                 d.set(s, 0, l, mask as u64);

@@ -1,0 +1,240 @@
+//! The fixed modifiers of the warp-wide matrix multiply-accumulate operations (PTX ISA §9.7.14
+//! "Warp Level Matrix Multiply-Accumulate Instructions": `mma.sync`, and `wmma.mma`), and the
+//! number and IR type of the registers that hold each fragment.
+//!
+//! A fragment is the part of a matrix one lane holds: a list of elements, packed low to high
+//! into 32-bit registers (`.f16x2`, `.b32` with four `.s8`, eight `.s4` or 32 `.b1`) or one per
+//! register (`.f32`, `.s32`, `.f64`, `.tf32` in a `.b32`). Which lane holds which element is
+//! the layout: the ISA's tables for `mma` (`runtime::mma`), and ptxjit's own for `wmma`, whose
+//! layout the ISA leaves to the implementation (docs/isa-notes.md).
+
+use super::types::Type;
+use std::fmt;
+
+/// The element type of an `mma`/`wmma` matrix (PTX ISA §9.7.14.1, "Matrix data types").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MmaElem {
+    F16,
+    Bf16,
+    /// `.tf32`: an `.f32` bit pattern of which the matrix unit uses the sign, the exponent and
+    /// the upper 10 mantissa bits (the low 13 bits are ignored).
+    Tf32,
+    F32,
+    F64,
+    S8,
+    U8,
+    S4,
+    U4,
+    /// Single bits (`.b1`), combined with [`MmaBitOp`].
+    B1,
+    S32,
+}
+
+impl MmaElem {
+    /// The type named by a PTX modifier (`f16`, `tf32`, `s4`, …).
+    pub fn from_modifier(m: &str) -> Option<MmaElem> {
+        Some(match m {
+            "f16" => MmaElem::F16,
+            "bf16" => MmaElem::Bf16,
+            "tf32" => MmaElem::Tf32,
+            "f32" => MmaElem::F32,
+            "f64" => MmaElem::F64,
+            "s8" => MmaElem::S8,
+            "u8" => MmaElem::U8,
+            "s4" => MmaElem::S4,
+            "u4" => MmaElem::U4,
+            "b1" => MmaElem::B1,
+            "s32" => MmaElem::S32,
+            _ => return None,
+        })
+    }
+
+    /// Width of one element in bits.
+    pub fn bits(self) -> u32 {
+        match self {
+            MmaElem::B1 => 1,
+            MmaElem::S4 | MmaElem::U4 => 4,
+            MmaElem::S8 | MmaElem::U8 => 8,
+            MmaElem::F16 | MmaElem::Bf16 => 16,
+            MmaElem::Tf32 | MmaElem::F32 | MmaElem::S32 => 32,
+            MmaElem::F64 => 64,
+        }
+    }
+
+    /// Whether the type is an integer (or `.b1`) type.
+    pub fn is_int(self) -> bool {
+        matches!(
+            self,
+            MmaElem::S8 | MmaElem::U8 | MmaElem::S4 | MmaElem::U4 | MmaElem::B1 | MmaElem::S32
+        )
+    }
+
+    /// Elements per register: 64/32-bit elements one per register, narrower ones packed into
+    /// a 32-bit register.
+    pub fn per_reg(self) -> u32 {
+        match self.bits() {
+            64 => 1,
+            b => 32 / b,
+        }
+    }
+
+    /// The IR type of a register holding elements of this type.
+    pub fn reg_type(self) -> Type {
+        match self {
+            MmaElem::F32 => Type::F32,
+            MmaElem::F64 => Type::F64,
+            MmaElem::F16
+            | MmaElem::Bf16
+            | MmaElem::Tf32
+            | MmaElem::S8
+            | MmaElem::U8
+            | MmaElem::S4
+            | MmaElem::U4
+            | MmaElem::B1
+            | MmaElem::S32 => Type::I32,
+        }
+    }
+}
+
+impl fmt::Display for MmaElem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MmaElem::F16 => "f16",
+            MmaElem::Bf16 => "bf16",
+            MmaElem::Tf32 => "tf32",
+            MmaElem::F32 => "f32",
+            MmaElem::F64 => "f64",
+            MmaElem::S8 => "s8",
+            MmaElem::U8 => "u8",
+            MmaElem::S4 => "s4",
+            MmaElem::U4 => "u4",
+            MmaElem::B1 => "b1",
+            MmaElem::S32 => "s32",
+        })
+    }
+}
+
+/// The bit operation of a `.b1` multiply (PTX ISA §9.7.14.5.14: `.xor.popc`, `.and.popc`):
+/// each product is `popc(a op b)` over the bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MmaBitOp {
+    /// Not a `.b1` operation.
+    None,
+    Xor,
+    And,
+}
+
+/// Which layout the fragments follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MmaFamily {
+    /// `mma.sync`: the ISA's fragment tables (PTX ISA §9.7.14.5.x "Matrix Fragments for mma").
+    Mma,
+    /// `wmma.mma`: ptxjit's layout for WMMA fragments, which `wmma.load`/`wmma.store` follow
+    /// too (docs/isa-notes.md).
+    Wmma,
+}
+
+/// One of the three matrices a fragment belongs to (C and D share their layout).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MmaFrag {
+    A,
+    B,
+    C,
+}
+
+/// The shape, types and modifiers of one matrix multiply-accumulate `D = A·B + C`, with A of
+/// `m`×`k`, B of `k`×`n`, C and D of `m`×`n` (PTX ISA §9.7.14.5.14 `mma`, §9.7.14.4.4 `wmma.mma`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MmaSpec {
+    pub family: MmaFamily,
+    pub m: u8,
+    pub n: u8,
+    pub k: u16,
+    pub a: MmaElem,
+    pub b: MmaElem,
+    pub c: MmaElem,
+    pub d: MmaElem,
+    /// A is column-major (`.col` for A): only the quad-pair form ([`MmaSpec::quad_pairs`])
+    /// has a layout that depends on it; elsewhere A is `.row` (or, for `wmma`, the fragment
+    /// does not depend on the memory layout) and this is false.
+    pub a_col: bool,
+    /// B is row-major (`.row` for B); as `a_col`.
+    pub b_row: bool,
+    /// `.satfinite` on an integer result: clamp to the s32 range instead of wrapping.
+    pub satfinite: bool,
+    pub bop: MmaBitOp,
+}
+
+impl MmaSpec {
+    /// Whether this is `mma.m8n8k4` with `.f16` inputs: four independent 8×8×4 products,
+    /// each by one "quad pair" of lanes (4q..4q+3 and 16+4q..16+4q+3; PTX ISA §9.7.14.5.1).
+    pub fn quad_pairs(&self) -> bool {
+        self.family == MmaFamily::Mma
+            && (self.m, self.n, self.k) == (8, 8, 4)
+            && self.a == MmaElem::F16
+    }
+
+    /// Rows and columns of a matrix.
+    pub fn dims(&self, f: MmaFrag) -> (u32, u32) {
+        let (m, n, k) = (self.m as u32, self.n as u32, self.k as u32);
+        match f {
+            MmaFrag::A => (m, k),
+            MmaFrag::B => (k, n),
+            MmaFrag::C => (m, n),
+        }
+    }
+
+    /// The element type of a fragment (`C` here means the accumulator input).
+    pub fn elem(&self, f: MmaFrag) -> MmaElem {
+        match f {
+            MmaFrag::A => self.a,
+            MmaFrag::B => self.b,
+            MmaFrag::C => self.c,
+        }
+    }
+
+    /// Elements of a fragment one lane holds. For `wmma` with `.f16` inputs the A and B
+    /// fragments hold 16 elements (eight `.f16x2` registers, PTX ISA §9.7.14.4.2) whatever
+    /// the share of the matrix, so some elements are held by several lanes.
+    pub fn elems(&self, f: MmaFrag) -> u32 {
+        if self.quad_pairs() {
+            return if f == MmaFrag::C { 8 } else { 4 };
+        }
+        let (r, c) = self.dims(f);
+        let share = r * c / 32;
+        match (self.family, f, self.elem(f)) {
+            (MmaFamily::Wmma, MmaFrag::A | MmaFrag::B, MmaElem::F16) => 16,
+            _ => share,
+        }
+    }
+
+    /// The number of registers of a fragment and their IR type (`D` as `C` with its own
+    /// element type: pass `out` for the result).
+    pub fn regs(&self, f: MmaFrag, out: bool) -> (u32, Type) {
+        let e = if out { self.d } else { self.elem(f) };
+        (self.elems(f).div_ceil(e.per_reg()), e.reg_type())
+    }
+}
+
+impl fmt::Display for MmaSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let fam = match self.family {
+            MmaFamily::Mma => "mma",
+            MmaFamily::Wmma => "wmma",
+        };
+        write!(f, ".{fam}.m{}n{}k{}", self.m, self.n, self.k)?;
+        if self.quad_pairs() {
+            let l = |col: bool| if col { "col" } else { "row" };
+            write!(f, ".{}.{}", l(self.a_col), l(!self.b_row))?;
+        }
+        if self.satfinite {
+            f.write_str(".satfinite")?;
+        }
+        write!(f, ".{}.{}.{}.{}", self.d, self.a, self.b, self.c)?;
+        match self.bop {
+            MmaBitOp::None => Ok(()),
+            MmaBitOp::Xor => f.write_str(".xor.popc"),
+            MmaBitOp::And => f.write_str(".and.popc"),
+        }
+    }
+}

@@ -1,0 +1,986 @@
+//! Warp-level matrix instructions (PTX ISA §9.7.14): `mma.sync.aligned`, `wmma.load`,
+//! `wmma.store`, `wmma.mma`, and the matrix moves `ldmatrix`, `stmatrix` and `movmatrix`.
+//!
+//! - `mma` and `wmma.mma` become one `mma` op, a warp collective over the fragment registers
+//!   of all 32 lanes (`runtime::mma` holds the layouts and the arithmetic).
+//! - `wmma.load`/`wmma.store` become per-lane loads and stores of the elements the lane's
+//!   fragment holds, at the places ptxjit's WMMA layout gives (`runtime::mma` module
+//!   documentation): lane `l`, element `e` ↔ element `(l·E + e) mod (rows·cols)` of the
+//!   matrix in row-major order, at element offset `row·stride + col` (`.row`) or
+//!   `col·stride + row` (`.col`) from the address.
+//! - `ldmatrix`/`stmatrix`/`movmatrix` become shuffles (`shfl.idx` of the row addresses or the
+//!   elements) and per-lane loads and stores, following the ISA's description: in each 8×8
+//!   matrix of 16-bit elements, lane `l` holds row `l / 4`, elements `2·(l % 4)` and
+//!   `2·(l % 4) + 1` (with `.trans`, those of the transposed matrix), and lanes `8i..8i+7`
+//!   give the row addresses of matrix `i`.
+//!
+//! Every form first waits for the whole warp (as a `.sync` collective with a full
+//! membermask); an `mma` run by part of a warp faults (`runtime::env::FaultKind::PartialWarp`).
+
+use super::super::build::{Builder, Var};
+use super::super::LowerError;
+use super::{space_of, Cx};
+use crate::ir::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec, Op, SReg, ShflMode, Sign, Type};
+use crate::ptx::ast::Operand;
+
+type R = Result<(), LowerError>;
+
+/// Decode `op` if it is one of the matrix instructions.
+pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
+    Some(match op {
+        "mma" => mma(b, cx),
+        "wmma" => wmma(b, cx),
+        "ldmatrix" => ldmatrix(b, cx),
+        "stmatrix" => stmatrix(b, cx),
+        "movmatrix" => movmatrix(b, cx),
+        _ => return None,
+    })
+}
+
+/// The shape `(m, n, k)` a modifier `mMnNkK` names.
+fn parse_shape(m: &str) -> Option<(u8, u8, u16)> {
+    let (ms, rest) = m.strip_prefix('m')?.split_once('n')?;
+    let (ns, ks) = rest.split_once('k')?;
+    Some((ms.parse().ok()?, ns.parse().ok()?, ks.parse().ok()?))
+}
+
+/// The `mMnNkK` shape modifier.
+fn shape(cx: &Cx) -> Result<(u8, u8, u16), LowerError> {
+    cx.mods
+        .iter()
+        .find_map(|m| parse_shape(m))
+        .ok_or_else(|| cx.bad("missing matrix shape (.m16n8k16, ...)"))
+}
+
+/// The matrix element types among the modifiers, in order.
+fn elem_types(cx: &Cx) -> Vec<MmaElem> {
+    cx.mods
+        .iter()
+        .filter_map(|m| MmaElem::from_modifier(m))
+        .collect()
+}
+
+/// Reject a modifier the instruction does not take: one not in `allowed`, not a shape when
+/// `shapes`, not a matrix element type when `types`.
+fn only(cx: &Cx, allowed: &[&str], shapes: bool, types: bool) -> R {
+    for m in &cx.mods {
+        let ok = allowed.contains(m)
+            || (shapes && parse_shape(m).is_some())
+            || (types && MmaElem::from_modifier(m).is_some());
+        if !ok {
+            return Err(cx.bad(&format!("modifier '.{m}' is not allowed here")));
+        }
+    }
+    Ok(())
+}
+
+/// The `.row`/`.col` modifiers in order.
+fn layouts<'a>(cx: &Cx<'a>) -> Vec<&'a str> {
+    cx.mods
+        .iter()
+        .copied()
+        .filter(|m| *m == "row" || *m == "col")
+        .collect()
+}
+
+/// Require `.sync` and `.aligned`.
+fn sync_aligned(cx: &Cx) -> R {
+    if !cx.has("sync") || !cx.has("aligned") {
+        return Err(cx.bad("needs .sync.aligned"));
+    }
+    Ok(())
+}
+
+/// The registers of a vector operand (`{%r1, %r2}`; a lone register for a one-register
+/// fragment), `n` of them.
+fn regs(cx: &Cx, k: usize, n: u32) -> Result<Vec<Operand>, LowerError> {
+    let o = cx.opnd(k)?;
+    let items = match o {
+        Operand::Vector(e, _) => e.clone(),
+        Operand::Reg { .. } => vec![o.clone()],
+        _ => {
+            return Err(LowerError::new(
+                o.span(),
+                format!("'{}' needs a vector of {n} registers here", cx.ptx),
+            ))
+        }
+    };
+    if items.len() != n as usize {
+        return Err(LowerError::new(
+            o.span(),
+            format!(
+                "'{}' needs {n} registers in operand {}, found {}",
+                cx.ptx,
+                k + 1,
+                items.len()
+            ),
+        ));
+    }
+    Ok(items)
+}
+
+/// Whether `(m, n, k)` with input type `a` (and `b`) and accumulator `c`/`d` is an `mma`
+/// form of the PTX ISA (§9.7.14.5.14 "Syntax"); `Err` names what is wrong.
+fn mma_form(spec: &MmaSpec) -> Result<(), String> {
+    use MmaElem::*;
+    let shape = (spec.m, spec.n, spec.k);
+    let (a, b, c, d) = (spec.a, spec.b, spec.c, spec.d);
+    let ok = match a {
+        F16 => {
+            b == F16
+                && matches!(c, F16 | F32)
+                && matches!(d, F16 | F32)
+                && matches!(shape, (8, 8, 4) | (16, 8, 8) | (16, 8, 16))
+        }
+        Bf16 => b == Bf16 && c == F32 && d == F32 && matches!(shape, (16, 8, 8) | (16, 8, 16)),
+        Tf32 => b == Tf32 && c == F32 && d == F32 && matches!(shape, (16, 8, 4) | (16, 8, 8)),
+        F64 => {
+            b == F64
+                && c == F64
+                && d == F64
+                && matches!(shape, (8, 8, 4) | (16, 8, 4) | (16, 8, 8) | (16, 8, 16))
+        }
+        S8 | U8 => {
+            matches!(b, S8 | U8)
+                && c == S32
+                && d == S32
+                && matches!(shape, (8, 8, 16) | (16, 8, 16) | (16, 8, 32))
+        }
+        S4 | U4 => {
+            matches!(b, S4 | U4)
+                && c == S32
+                && d == S32
+                && matches!(shape, (8, 8, 32) | (16, 8, 32) | (16, 8, 64))
+        }
+        B1 => {
+            b == B1
+                && c == S32
+                && d == S32
+                && spec.bop != MmaBitOp::None
+                && matches!(shape, (8, 8, 128) | (16, 8, 128) | (16, 8, 256))
+        }
+        F32 | S32 => false,
+    };
+    if !ok {
+        return Err(format!(
+            "no mma form .m{}n{}k{} with types .{d}.{a}.{b}.{c}",
+            spec.m, spec.n, spec.k
+        ));
+    }
+    if spec.satfinite && !a.is_int() {
+        return Err(".satfinite applies to integer mma only".into());
+    }
+    if spec.bop != MmaBitOp::None && a != B1 {
+        return Err(".xor.popc/.and.popc apply to .b1 only".into());
+    }
+    Ok(())
+}
+
+/// `.xor.popc` / `.and.popc`.
+fn bit_op(cx: &Cx) -> Result<MmaBitOp, LowerError> {
+    let op = match (cx.has("xor"), cx.has("and")) {
+        (true, false) => MmaBitOp::Xor,
+        (false, true) => MmaBitOp::And,
+        (false, false) => return Ok(MmaBitOp::None),
+        (true, true) => return Err(cx.bad("both .xor and .and")),
+    };
+    if !cx.has("popc") {
+        return Err(cx.bad(".xor/.and needs .popc"));
+    }
+    Ok(op)
+}
+
+/// PTX ISA §9.7.14.5.14: `mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype
+/// d, a, b, c` (`.b1`: `….s32.b1.b1.s32.{xor,and}.popc`).
+fn mma(b: &mut Builder, cx: &mut Cx) -> R {
+    sync_aligned(cx)?;
+    if cx.has("sp") || cx.mods.iter().any(|m| m.starts_with("sp::")) {
+        return Err(cx.unsupported("sparse mma (.sp) is not supported yet"));
+    }
+    if cx
+        .mods
+        .iter()
+        .any(|m| m.starts_with("e4m3") || m.starts_with("e5m2"))
+    {
+        return Err(cx.unsupported("mma with 8-bit float inputs is not supported yet"));
+    }
+    let (m, n, k) = shape(cx)?;
+    let types = elem_types(cx);
+    let [d, a, bt, c] = types[..] else {
+        return Err(cx.bad("needs four types: .dtype.atype.btype.ctype"));
+    };
+    only(
+        cx,
+        &[
+            "sync",
+            "aligned",
+            "row",
+            "col",
+            "satfinite",
+            "xor",
+            "and",
+            "popc",
+        ],
+        true,
+        true,
+    )?;
+    let mut spec = MmaSpec {
+        family: MmaFamily::Mma,
+        m,
+        n,
+        k,
+        a,
+        b: bt,
+        c,
+        d,
+        a_col: false,
+        b_row: false,
+        satfinite: cx.has("satfinite"),
+        bop: bit_op(cx)?,
+    };
+    match layouts(cx)[..] {
+        // The quad-pair form takes either layout for A and for B.
+        [la, lb] if spec.quad_pairs() => {
+            spec.a_col = la == "col";
+            spec.b_row = lb == "row";
+        }
+        ["row", "col"] => {}
+        _ => return Err(cx.bad("this mma shape needs .row.col (A row-major, B column-major)")),
+    }
+    mma_form(&spec).map_err(|e| cx.bad(&e))?;
+    emit_mma(b, cx, spec)
+}
+
+/// Read the A, B and C fragments of operands 1-3, wait for the warp, emit the `mma` op and
+/// write D (operand 0).
+fn emit_mma(b: &mut Builder, cx: &mut Cx, spec: MmaSpec) -> R {
+    cx.expect_operands(4)?;
+    let mut args = vec![];
+    for (k, f) in [(1, MmaFrag::A), (2, MmaFrag::B), (3, MmaFrag::C)] {
+        let (count, ty) = spec.regs(f, false);
+        for o in regs(cx, k, count)? {
+            args.push(b.src_rel(cx, &o, ty, None)?);
+        }
+    }
+    full_warp_wait(b, cx);
+    let (nd, td) = spec.regs(MmaFrag::C, true);
+    let outs: Vec<Var> = (0..nd).map(|_| b.new_var(td)).collect();
+    b.emit(Op::Mma { spec }, args, outs.clone(), cx.loc, &cx.ptx);
+    for (o, v) in regs(cx, 0, nd)?.iter().zip(outs) {
+        if let Some(t) = b.dst_rel(cx, o, td, None)? {
+            b.copy(t, v, cx.loc, &cx.ptx);
+        }
+    }
+    Ok(())
+}
+
+/// The wait of a `.sync` collective over the whole warp.
+fn full_warp_wait(b: &mut Builder, cx: &Cx) {
+    let m = b.konst(cx, Type::I32, 0xffff_ffff);
+    super::super::collective::warp_wait(b, cx, m, false);
+}
+
+// ---- Small IR helpers. ----
+
+fn lane(b: &mut Builder, cx: &Cx) -> Var {
+    b.emit1(
+        Op::SReg { reg: SReg::LaneId },
+        vec![],
+        Type::I32,
+        cx.loc,
+        &cx.ptx,
+    )
+}
+
+fn bin(b: &mut Builder, cx: &Cx, op: Op, x: Var, y: Var) -> Var {
+    let t = b.vars[x as usize];
+    b.emit1(op, vec![x, y], t, cx.loc, &cx.ptx)
+}
+
+/// `x op constant` in `x`'s type (an i32 constant for shifts).
+fn bin_k(b: &mut Builder, cx: &Cx, op: Op, x: Var, k: u64) -> Var {
+    // Shift counts are i32 whatever the value's type.
+    let t = match op {
+        Op::Shl {} | Op::Shr { .. } => Type::I32,
+        _ => b.vars[x as usize],
+    };
+    let kv = b.konst(cx, t, k);
+    bin(b, cx, op, x, kv)
+}
+
+const UDIV: Op = Op::IDiv {
+    sign: Sign::Unsigned,
+};
+const UREM: Op = Op::IRem {
+    sign: Sign::Unsigned,
+};
+const SHR: Op = Op::Shr {
+    sign: Sign::Unsigned,
+};
+
+/// Integer conversion (truncation or zero extension) of `v` to `to`.
+fn int_to(b: &mut Builder, cx: &Cx, v: Var, to: Type) -> Result<Var, LowerError> {
+    b.coerce(cx, v, to, Some(Sign::Unsigned), cx.inst.span)
+}
+
+/// `shfl.sync.idx.b32` of a 32-bit value from lane `src` (the warp has already waited).
+fn shfl32(b: &mut Builder, cx: &Cx, v: Var, src: Var) -> Var {
+    let c = b.konst(cx, Type::I32, 0x1f);
+    let mask = b.konst(cx, Type::I32, 0xffff_ffff);
+    let r = b.new_var(Type::I32);
+    let p = b.new_var(Type::Pred);
+    b.emit(
+        Op::Shfl {
+            mode: ShflMode::Idx,
+        },
+        vec![v, src, c, mask],
+        vec![r, p],
+        cx.loc,
+        &cx.ptx,
+    );
+    r
+}
+
+/// Lane `src`'s value of an address (i32 or i64).
+fn shfl_addr(b: &mut Builder, cx: &Cx, addr: Var, src: Var) -> Result<Var, LowerError> {
+    if b.vars[addr as usize] == Type::I32 {
+        return Ok(shfl32(b, cx, addr, src));
+    }
+    let lo = int_to(b, cx, addr, Type::I32)?;
+    let hi64 = bin_k(b, cx, SHR, addr, 32);
+    let hi = int_to(b, cx, hi64, Type::I32)?;
+    let lo = shfl32(b, cx, lo, src);
+    let hi = shfl32(b, cx, hi, src);
+    let lo = int_to(b, cx, lo, Type::I64)?;
+    let hi = int_to(b, cx, hi, Type::I64)?;
+    let hi = bin_k(b, cx, Op::Shl {}, hi, 32);
+    Ok(bin(b, cx, Op::Or {}, hi, lo))
+}
+
+/// `addr + off` (off an i32 byte offset), in the address's type.
+fn offset(b: &mut Builder, cx: &Cx, addr: Var, off: Var) -> Result<Var, LowerError> {
+    let at = b.vars[addr as usize];
+    let o = if at == Type::I64 {
+        b.coerce(cx, off, Type::I64, Some(Sign::Signed), cx.inst.span)?
+    } else {
+        off
+    };
+    Ok(bin(b, cx, Op::IAdd {}, addr, o))
+}
+
+// ---- ldmatrix / stmatrix / movmatrix. ----
+
+/// `.x1`, `.x2`, `.x4`: the number of 8×8 matrices.
+fn matrices(cx: &Cx) -> Result<u32, LowerError> {
+    match (cx.has("x1"), cx.has("x2"), cx.has("x4")) {
+        (true, false, false) => Ok(1),
+        (false, true, false) => Ok(2),
+        (false, false, true) => Ok(4),
+        _ => Err(cx.bad("needs one of .x1, .x2, .x4")),
+    }
+}
+
+/// Check the `.m8n8` shape and `.b16` type of the matrix moves.
+fn m8n8_b16(cx: &Cx) -> R {
+    if !cx.has("m8n8") {
+        return Err(cx.unsupported("only the .m8n8 shape is supported"));
+    }
+    if !cx.has("b16") {
+        return Err(cx.unsupported("only .b16 elements are supported"));
+    }
+    Ok(())
+}
+
+/// The modifiers of `ldmatrix`/`stmatrix` (the state space: `.shared{::cta}` or none).
+const MOVE_MODS: &[&str] = &[
+    "sync",
+    "aligned",
+    "m8n8",
+    "x1",
+    "x2",
+    "x4",
+    "trans",
+    "shared",
+    "shared::cta",
+    "b16",
+];
+
+/// PTX ISA §9.7.14.5.15: `ldmatrix.sync.aligned.m8n8.num{.trans}{.shared{::cta}}.b16 d, [a]`.
+fn ldmatrix(b: &mut Builder, cx: &mut Cx) -> R {
+    sync_aligned(cx)?;
+    m8n8_b16(cx)?;
+    only(cx, MOVE_MODS, false, false)?;
+    cx.expect_operands(2)?;
+    let num = matrices(cx)?;
+    let trans = cx.has("trans");
+    let space = space_of(cx); // .shared{::cta} or generic (MOVE_MODS)
+    let dests = regs(cx, 0, num)?;
+    let addr = b.address(cx, 1, space)?;
+    full_warp_wait(b, cx);
+    let l = lane(b, cx);
+    let q = bin_k(b, cx, UDIV, l, 4); // l / 4
+    let r = bin_k(b, cx, UREM, l, 4); // l % 4
+    for (j, dop) in dests.iter().enumerate() {
+        let base = (8 * j) as u64;
+        let v = if !trans {
+            // Row l/4 of matrix j, bytes 4·(l%4)..: one 32-bit load.
+            let src = bin_k(b, cx, Op::IAdd {}, q, base);
+            let a = shfl_addr(b, cx, addr, src)?;
+            let off = bin_k(b, cx, Op::Shl {}, r, 2);
+            let a = offset(b, cx, a, off)?;
+            b.emit1(
+                Op::Load { space, align: 4 },
+                vec![a],
+                Type::I32,
+                cx.loc,
+                &cx.ptx,
+            )
+        } else {
+            // Column l/4 of matrix j, rows 2·(l%4) and 2·(l%4)+1: two 16-bit loads.
+            let mut halves = vec![];
+            for h in 0..2u64 {
+                let r2 = bin_k(b, cx, Op::Shl {}, r, 1);
+                let src = bin_k(b, cx, Op::IAdd {}, r2, base + h);
+                let a = shfl_addr(b, cx, addr, src)?;
+                let off = bin_k(b, cx, Op::Shl {}, q, 1);
+                let a = offset(b, cx, a, off)?;
+                let e = b.emit1(
+                    Op::Load { space, align: 2 },
+                    vec![a],
+                    Type::I16,
+                    cx.loc,
+                    &cx.ptx,
+                );
+                halves.push(int_to(b, cx, e, Type::I32)?);
+            }
+            let hi = bin_k(b, cx, Op::Shl {}, halves[1], 16);
+            bin(b, cx, Op::Or {}, halves[0], hi)
+        };
+        if let Some(t) = b.dst_rel(cx, dop, Type::I32, None)? {
+            b.copy(t, v, cx.loc, &cx.ptx);
+        }
+    }
+    Ok(())
+}
+
+/// PTX ISA §9.7.14.5.16: `stmatrix.sync.aligned.m8n8.num{.trans}{.shared{::cta}}.b16 [a], r`.
+fn stmatrix(b: &mut Builder, cx: &mut Cx) -> R {
+    sync_aligned(cx)?;
+    m8n8_b16(cx)?;
+    only(cx, MOVE_MODS, false, false)?;
+    cx.expect_operands(2)?;
+    let num = matrices(cx)?;
+    let trans = cx.has("trans");
+    let space = space_of(cx); // .shared{::cta} or generic (MOVE_MODS)
+    let srcs = regs(cx, 1, num)?;
+    let mut vals = vec![];
+    for o in &srcs {
+        vals.push(b.src_rel(cx, o, Type::I32, None)?);
+    }
+    let addr = b.address(cx, 0, space)?;
+    full_warp_wait(b, cx);
+    let l = lane(b, cx);
+    let q = bin_k(b, cx, UDIV, l, 4);
+    let r = bin_k(b, cx, UREM, l, 4);
+    for (j, &v) in vals.iter().enumerate() {
+        let base = (8 * j) as u64;
+        if !trans {
+            let src = bin_k(b, cx, Op::IAdd {}, q, base);
+            let a = shfl_addr(b, cx, addr, src)?;
+            let off = bin_k(b, cx, Op::Shl {}, r, 2);
+            let a = offset(b, cx, a, off)?;
+            b.emit(
+                Op::Store { space, align: 4 },
+                vec![a, v],
+                vec![],
+                cx.loc,
+                &cx.ptx,
+            );
+        } else {
+            // The lane's two elements are (row 2·(l%4)+h, column l/4) of the stored matrix.
+            for h in 0..2u64 {
+                let r2 = bin_k(b, cx, Op::Shl {}, r, 1);
+                let src = bin_k(b, cx, Op::IAdd {}, r2, base + h);
+                let a = shfl_addr(b, cx, addr, src)?;
+                let off = bin_k(b, cx, Op::Shl {}, q, 1);
+                let a = offset(b, cx, a, off)?;
+                let e = if h == 0 { v } else { bin_k(b, cx, SHR, v, 16) };
+                let e = int_to(b, cx, e, Type::I16)?;
+                b.emit(
+                    Op::Store { space, align: 2 },
+                    vec![a, e],
+                    vec![],
+                    cx.loc,
+                    &cx.ptx,
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// PTX ISA §9.7.14.5.17: `movmatrix.sync.aligned.m8n8.trans.b16 d, a`: the transpose of the
+/// 8×8 matrix the warp holds in `a` (element (i, j) in lane 4i + j/2, half j % 2).
+fn movmatrix(b: &mut Builder, cx: &mut Cx) -> R {
+    sync_aligned(cx)?;
+    m8n8_b16(cx)?;
+    only(
+        cx,
+        &["sync", "aligned", "m8n8", "trans", "b16"],
+        false,
+        false,
+    )?;
+    if !cx.has("trans") {
+        return Err(cx.bad("needs .trans"));
+    }
+    cx.expect_operands(2)?;
+    let a = b.src(cx, 1, Type::I32)?;
+    full_warp_wait(b, cx);
+    let l = lane(b, cx);
+    let q = bin_k(b, cx, UDIV, l, 4);
+    let r = bin_k(b, cx, UREM, l, 4);
+    // d half h = source element (2·(l%4) + h, l/4): lane 4·(2·(l%4)+h) + (l/4)/2, half (l/4)%2.
+    let q2 = bin_k(b, cx, UDIV, q, 2);
+    let sel = bin_k(b, cx, UREM, q, 2);
+    let shift = bin_k(b, cx, Op::Shl {}, sel, 4);
+    let mut halves = vec![];
+    for h in 0..2u64 {
+        let r8 = bin_k(b, cx, Op::Shl {}, r, 3);
+        let row = bin_k(b, cx, Op::IAdd {}, r8, 4 * h);
+        let src = bin(b, cx, Op::IAdd {}, row, q2);
+        let w = shfl32(b, cx, a, src);
+        let e = bin(b, cx, SHR, w, shift);
+        halves.push(bin_k(b, cx, Op::And {}, e, 0xffff));
+    }
+    let hi = bin_k(b, cx, Op::Shl {}, halves[1], 16);
+    let v = bin(b, cx, Op::Or {}, halves[0], hi);
+    if let Some(t) = b.dst(cx, 0, Type::I32)? {
+        b.copy(t, v, cx.loc, &cx.ptx);
+    }
+    Ok(())
+}
+
+// ---- wmma. ----
+
+/// Which WMMA matrix a `wmma.load` names (`.a`, `.b`, `.c`).
+fn wmma_frag(cx: &Cx) -> Result<MmaFrag, LowerError> {
+    match (cx.has("a"), cx.has("b"), cx.has("c")) {
+        (true, false, false) => Ok(MmaFrag::A),
+        (false, true, false) => Ok(MmaFrag::B),
+        (false, false, true) => Ok(MmaFrag::C),
+        _ => Err(cx.bad("needs one of .a, .b, .c")),
+    }
+}
+
+/// The WMMA shapes and input types ptxjit supports (PTX ISA §9.7.14.4.1).
+fn wmma_shape_ok(m: u8, n: u8, k: u16, a: MmaElem) -> bool {
+    use MmaElem::*;
+    match a {
+        F16 | Bf16 | S8 | U8 => matches!((m, n, k), (16, 16, 16) | (32, 8, 16) | (8, 32, 16)),
+        Tf32 => (m, n, k) == (16, 16, 8),
+        F64 => (m, n, k) == (8, 8, 4),
+        S4 | U4 | B1 | F32 | S32 => false,
+    }
+}
+
+/// A WMMA spec for loads and stores: only the shape and the element type of the fragment
+/// matter (`which` gets `ty`; the accumulator types follow from it).
+fn wmma_spec(cx: &Cx, which: MmaFrag, ty: MmaElem) -> Result<MmaSpec, LowerError> {
+    let (m, n, k) = shape(cx)?;
+    let input = match which {
+        MmaFrag::A | MmaFrag::B => ty,
+        // The input type does not change C's layout; pick one valid for the shape.
+        MmaFrag::C => match (m, n, k) {
+            (16, 16, 8) => MmaElem::Tf32,
+            (8, 8, 4) => MmaElem::F64,
+            _ => MmaElem::F16,
+        },
+    };
+    if !wmma_shape_ok(m, n, k, input) {
+        return Err(cx.unsupported(&format!(
+            "wmma .m{m}n{n}k{k} with .{ty} is not supported (shapes: .m16n16k16, .m32n8k16, \
+             .m8n32k16 with .f16/.bf16/.s8/.u8; .m16n16k8 .tf32; .m8n8k4 .f64)"
+        )));
+    }
+    Ok(MmaSpec {
+        family: MmaFamily::Wmma,
+        m,
+        n,
+        k,
+        a: input,
+        b: input,
+        c: ty,
+        d: ty,
+        a_col: false,
+        b_row: false,
+        satfinite: false,
+        bop: MmaBitOp::None,
+    })
+}
+
+/// The IR type of one element in memory.
+fn mem_type(e: MmaElem) -> Type {
+    match e {
+        MmaElem::F16 | MmaElem::Bf16 => Type::I16,
+        MmaElem::S8 | MmaElem::U8 => Type::I8,
+        MmaElem::F64 => Type::F64,
+        MmaElem::Tf32 | MmaElem::F32 | MmaElem::S32 => Type::I32,
+        MmaElem::S4 | MmaElem::U4 | MmaElem::B1 => Type::I32,
+    }
+}
+
+/// `.row` or `.col` (the memory layout of a `wmma.load`/`wmma.store`): true for `.col`.
+fn wmma_col(cx: &Cx) -> Result<bool, LowerError> {
+    match layouts(cx)[..] {
+        ["row"] => Ok(false),
+        ["col"] => Ok(true),
+        _ => Err(cx.bad("needs one of .row, .col")),
+    }
+}
+
+/// The byte addresses of the elements lane holds: `addr + esize·(row·stride + col)` (`.row`)
+/// or `esize·(col·stride + row)` (`.col`), with (row, col) from the WMMA layout.
+fn wmma_addrs(
+    b: &mut Builder,
+    cx: &Cx,
+    spec: &MmaSpec,
+    f: MmaFrag,
+    addr: Var,
+    stride: Var,
+    col_major: bool,
+) -> Result<Vec<Var>, LowerError> {
+    let esize = mem_type(spec.elem(f)).bytes() as u64;
+    let (rows, cols) = spec.dims(f);
+    let e = spec.elems(f) as u64;
+    let total = (rows * cols) as u64;
+    let l = lane(b, cx);
+    let first = bin_k(b, cx, Op::IMul {}, l, e);
+    let mut out = vec![];
+    for i in 0..e {
+        let lin = bin_k(b, cx, Op::IAdd {}, first, i);
+        let lin = bin_k(b, cx, UREM, lin, total);
+        let row = bin_k(b, cx, UDIV, lin, cols as u64);
+        let col = bin_k(b, cx, UREM, lin, cols as u64);
+        let (major, minor) = if col_major { (col, row) } else { (row, col) };
+        let m = bin(b, cx, Op::IMul {}, major, stride);
+        let el = bin(b, cx, Op::IAdd {}, m, minor);
+        let bytes = bin_k(b, cx, Op::IMul {}, el, esize);
+        out.push(offset(b, cx, addr, bytes)?);
+    }
+    Ok(out)
+}
+
+/// The stride operand `k` (elements between rows or columns), or the matrix's own leading
+/// dimension when there is none.
+fn wmma_stride(
+    b: &mut Builder,
+    cx: &Cx,
+    k: usize,
+    dims: (u32, u32),
+    col_major: bool,
+) -> Result<Var, LowerError> {
+    if cx.inst.operands.len() > k {
+        return b.src(cx, k, Type::I32);
+    }
+    let ld = if col_major { dims.0 } else { dims.1 };
+    Ok(b.konst(cx, Type::I32, ld as u64))
+}
+
+fn wmma(b: &mut Builder, cx: &mut Cx) -> R {
+    match cx.mods.first().copied() {
+        Some("load") => wmma_load(b, cx),
+        Some("store") => wmma_store(b, cx),
+        Some("mma") => wmma_mma(b, cx),
+        _ => Err(cx.bad("needs .load, .store or .mma")),
+    }
+}
+
+/// PTX ISA §9.7.14.4.2: `wmma.load.{a,b,c}.sync.aligned.layout.shape{.ss}.type r, [p]{, stride}`.
+fn wmma_load(b: &mut Builder, cx: &mut Cx) -> R {
+    sync_aligned(cx)?;
+    only(
+        cx,
+        &[
+            "load",
+            "a",
+            "b",
+            "c",
+            "sync",
+            "aligned",
+            "row",
+            "col",
+            "global",
+            "shared",
+            "shared::cta",
+        ],
+        true,
+        true,
+    )?;
+    let f = wmma_frag(cx)?;
+    let [ty] = elem_types(cx)[..] else {
+        return Err(cx.bad("needs one element type"));
+    };
+    let spec = wmma_spec(cx, f, ty)?;
+    let col_major = wmma_col(cx)?;
+    if cx.inst.operands.len() != 2 && cx.inst.operands.len() != 3 {
+        return Err(cx.bad("expects 2 or 3 operands"));
+    }
+    let (nregs, rty) = spec.regs(f, false);
+    let dests = regs(cx, 0, nregs)?;
+    let space = space_of(cx);
+    let addr = b.address(cx, 1, space)?;
+    let stride = wmma_stride(b, cx, 2, spec.dims(f), col_major)?;
+    full_warp_wait(b, cx);
+    let mt = mem_type(ty);
+    let addrs = wmma_addrs(b, cx, &spec, f, addr, stride, col_major)?;
+    let mut elems = vec![];
+    for a in addrs {
+        elems.push(b.emit1(
+            Op::Load {
+                space,
+                align: mt.bytes() as u8,
+            },
+            vec![a],
+            mt,
+            cx.loc,
+            &cx.ptx,
+        ));
+    }
+    let p = ty.per_reg() as usize;
+    for (r, dop) in dests.iter().enumerate() {
+        let v = if p == 1 {
+            b.coerce(cx, elems[r], rty, None, cx.inst.span)?
+        } else {
+            let mut acc = None;
+            for j in 0..p {
+                let e = int_to(b, cx, elems[r * p + j], Type::I32)?;
+                let e = bin_k(b, cx, Op::Shl {}, e, (j as u64) * ty.bits() as u64);
+                acc = Some(match acc {
+                    None => e,
+                    Some(x) => bin(b, cx, Op::Or {}, x, e),
+                });
+            }
+            acc.ok_or_else(|| cx.bad("empty fragment"))?
+        };
+        if let Some(t) = b.dst_rel(cx, dop, rty, None)? {
+            b.copy(t, v, cx.loc, &cx.ptx);
+        }
+    }
+    Ok(())
+}
+
+/// PTX ISA §9.7.14.4.3: `wmma.store.d.sync.aligned.layout.shape{.ss}.type [p], r{, stride}`.
+fn wmma_store(b: &mut Builder, cx: &mut Cx) -> R {
+    sync_aligned(cx)?;
+    only(
+        cx,
+        &[
+            "store",
+            "d",
+            "sync",
+            "aligned",
+            "row",
+            "col",
+            "global",
+            "shared",
+            "shared::cta",
+        ],
+        true,
+        true,
+    )?;
+    if !cx.has("d") {
+        return Err(cx.bad("needs .d"));
+    }
+    let [ty] = elem_types(cx)[..] else {
+        return Err(cx.bad("needs one element type"));
+    };
+    if !matches!(
+        ty,
+        MmaElem::F16 | MmaElem::F32 | MmaElem::S32 | MmaElem::F64
+    ) {
+        return Err(cx.bad(&format!("no wmma.store of .{ty}")));
+    }
+    let f = MmaFrag::C;
+    let spec = wmma_spec(cx, f, ty)?;
+    let col_major = wmma_col(cx)?;
+    if cx.inst.operands.len() != 2 && cx.inst.operands.len() != 3 {
+        return Err(cx.bad("expects 2 or 3 operands"));
+    }
+    let (nregs, rty) = spec.regs(f, false);
+    let srcs = regs(cx, 1, nregs)?;
+    let mut vals = vec![];
+    for o in &srcs {
+        vals.push(b.src_rel(cx, o, rty, None)?);
+    }
+    let space = space_of(cx);
+    let addr = b.address(cx, 0, space)?;
+    let stride = wmma_stride(b, cx, 2, spec.dims(f), col_major)?;
+    full_warp_wait(b, cx);
+    let mt = mem_type(ty);
+    let addrs = wmma_addrs(b, cx, &spec, f, addr, stride, col_major)?;
+    let p = ty.per_reg() as usize;
+    for (i, a) in addrs.into_iter().enumerate() {
+        let reg = vals[i / p];
+        let v = if p == 1 {
+            b.coerce(cx, reg, mt, None, cx.inst.span)?
+        } else {
+            let sh = bin_k(b, cx, SHR, reg, ((i % p) as u64) * ty.bits() as u64);
+            int_to(b, cx, sh, mt)?
+        };
+        b.emit(
+            Op::Store {
+                space,
+                align: mt.bytes() as u8,
+            },
+            vec![a, v],
+            vec![],
+            cx.loc,
+            &cx.ptx,
+        );
+    }
+    Ok(())
+}
+
+/// PTX ISA §9.7.14.4.4: `wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype d, a, b, c`
+/// (`.f16` inputs), `….shape.dtype.atype.btype.ctype` (others; `.satfinite` for integers,
+/// `.rn` for `.f64`).
+fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
+    sync_aligned(cx)?;
+    if cx.mods.iter().any(|m| matches!(*m, "rz" | "rm" | "rp")) {
+        return Err(cx.unsupported("wmma.mma rounding other than .rn is not supported yet"));
+    }
+    only(
+        cx,
+        &["mma", "sync", "aligned", "row", "col", "satfinite", "rn"],
+        true,
+        true,
+    )?;
+    if layouts(cx).len() != 2 {
+        return Err(cx.bad("needs .alayout.blayout (.row or .col each)"));
+    }
+    let (m, n, k) = shape(cx)?;
+    let (d, a, bt, c) = match elem_types(cx)[..] {
+        [d, c] => (d, MmaElem::F16, MmaElem::F16, c),
+        [d, a, bt, c] => (d, a, bt, c),
+        _ => return Err(cx.bad("needs .dtype.ctype or .dtype.atype.btype.ctype")),
+    };
+    if !wmma_shape_ok(m, n, k, a) {
+        return Err(cx.unsupported(&format!(
+            "wmma.mma .m{m}n{n}k{k} with .{a} inputs is not supported"
+        )));
+    }
+    use MmaElem::*;
+    let types_ok = match a {
+        F16 => bt == F16 && matches!(c, F16 | F32) && matches!(d, F16 | F32),
+        Bf16 | Tf32 => bt == a && c == F32 && d == F32,
+        F64 => bt == F64 && c == F64 && d == F64,
+        S8 | U8 => bt == a && c == S32 && d == S32,
+        S4 | U4 | B1 | F32 | S32 => false,
+    };
+    if !types_ok {
+        return Err(cx.bad(&format!("no wmma.mma with types .{d}.{a}.{bt}.{c}")));
+    }
+    let satfinite = cx.has("satfinite");
+    if satfinite && !a.is_int() && a != F16 {
+        return Err(cx.bad(".satfinite is for integer (or .f16) wmma.mma"));
+    }
+    let spec = MmaSpec {
+        family: MmaFamily::Wmma,
+        m,
+        n,
+        k,
+        a,
+        b: bt,
+        c,
+        d,
+        a_col: false,
+        b_row: false,
+        satfinite: satfinite && a.is_int(),
+        bop: MmaBitOp::None,
+    };
+    if satfinite && a == F16 {
+        return Err(
+            cx.unsupported("wmma.mma .satfinite with floating-point results is not supported yet")
+        );
+    }
+    emit_mma(b, cx, spec)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Forms the ISA rejects, or that ptxjit does not implement, are load errors with the
+    /// instruction's location and a message naming what is wrong.
+    #[test]
+    fn invalid_matrix_forms_are_rejected() {
+        let f4 = "{%f1, %f2, %f3, %f4}";
+        for (inst, want) in [
+            (
+                format!("mma.sync.aligned.m16n8k8.col.row.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3}}, {f4}"),
+                "needs .row.col",
+            ),
+            (
+                format!("mma.sync.aligned.m16n8k8.row.col.ftz.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3}}, {f4}"),
+                "modifier '.ftz' is not allowed",
+            ),
+            (
+                format!("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {f4}, {{%r1}}, {{%r3}}, {f4}"),
+                "needs 2 registers in operand 2",
+            ),
+            (
+                format!("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f16 {f4}, {{%r1, %r2}}, {{%r3}}, {{%r1, %r2}}"),
+                "no mma form",
+            ),
+            (
+                format!("mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32 {f4}, {{%r1, %r2, %r3, %r4}}, {{%r1, %r2}}, {f4}"),
+                ".satfinite applies to integer mma only",
+            ),
+            (
+                "mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32 {%r1, %r2}, {%r3}, {%r4}, {%r1, %r2}".into(),
+                "no mma form",
+            ),
+            (
+                format!("mma.aligned.m16n8k8.row.col.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3}}, {f4}"),
+                "needs .sync.aligned",
+            ),
+            (
+                format!("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3, %r4}}, {f4}, %r5, 0x0"),
+                "sparse mma",
+            ),
+            (
+                "ldmatrix.sync.aligned.m8n8.shared.b16 {%r1}, [%r2]".into(),
+                "needs one of .x1, .x2, .x4",
+            ),
+            (
+                "ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r1}, [%r2]".into(),
+                "needs 2 registers",
+            ),
+            (
+                "ldmatrix.sync.aligned.m8n8.x1.global.b16 {%r1}, [%rd2]".into(),
+                "modifier '.global' is not allowed",
+            ),
+            (
+                "movmatrix.sync.aligned.m8n8.b16 %r1, %r2".into(),
+                "needs .trans",
+            ),
+            (
+                "wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3, %r4}, [%rd1]".into(),
+                "needs 8 registers",
+            ),
+            (
+                "wmma.load.a.sync.aligned.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, [%rd1]".into(),
+                "needs one of .row, .col",
+            ),
+            (
+                "wmma.load.a.sync.aligned.row.m8n8k32.s4 {%r1}, [%rd1]".into(),
+                "not supported",
+            ),
+        ] {
+            let err = crate::host::front_end(&crate::coverage::example_kernel(&inst), "bad.ptx")
+                .err()
+                .unwrap_or_else(|| panic!("`{inst}` was accepted"))
+                .to_string();
+            assert!(err.contains(want), "`{inst}`: {err}");
+            assert!(err.contains("bad.ptx:18:"), "`{inst}`: no location in {err}");
+        }
+    }
+}
