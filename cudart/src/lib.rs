@@ -22,6 +22,9 @@
 // Every exported function takes raw pointers from C and checks them as the runtime does (null
 // is an error; anything else is the program's promise, as with NVIDIA's runtime).
 #![allow(clippy::missing_safety_doc)]
+// `cu!` calls a driver function inside `unsafe` with the caller's argument expressions; every
+// use passes plain values and pointers, never an expression that needs `unsafe` itself.
+#![allow(clippy::macro_metavars_in_unsafe)]
 
 pub mod device;
 pub mod driver;

@@ -72,7 +72,14 @@ fn library_dir(explicit: Option<&Path>) -> Result<PathBuf, String> {
     // of our own.
     let own = std::env::temp_dir().join(format!("ptxjit-lib-{}", std::process::id()));
     std::fs::create_dir_all(&own).map_err(|e| format!("{}: {e}", own.display()))?;
-    let mut links = vec![("libcuda.so.1", if lib.exists() { lib } else { dir.join("libcuda.so.1") })];
+    let mut links = vec![(
+        "libcuda.so.1",
+        if lib.exists() {
+            lib
+        } else {
+            dir.join("libcuda.so.1")
+        },
+    )];
     if cudart.exists() {
         links.push(("libcudart.so.13", cudart.clone()));
         links.push(("libcudart.so.12", cudart));
