@@ -71,7 +71,7 @@ def runtime_symbols(include):
     symbols = {}
     for defines in ([], ["CUDA_API_PER_THREAD_DEFAULT_STREAM"]):
         text = preprocess(include, "cuda_runtime_api.h", defines)
-        for m in re.finditer(r"extern\s+((?:const\s+)?(?:struct\s+)?\w+\s*\**)\s*(cuda\w+)\s*\(", text):
+        for m in re.finditer(r"extern\s+(?:__attribute__\(\(.*?\)\)\s*)*((?:const\s+)?(?:struct\s+)?\w+\s*\**)\s*(cuda\w+)\s*\(", text):
             ret = re.sub(r"\s+", " ", m.group(1)).strip()
             symbols[m.group(2)] = ret
     if "cudaMalloc" not in symbols:

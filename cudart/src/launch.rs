@@ -196,3 +196,37 @@ exports! { cudaOccupancyAvailableDynamicSMemPerBlock => fn(size: *mut usize, fun
     let f = register::function(func)?;
     cu!(cuOccupancyAvailableDynamicSMemPerBlock(size, f, blocks, block))
 }}
+
+/// `cudaEnableDefault` (0) / `cudaEnableLegacyStream` (1) / `cudaEnablePerThreadDefaultStream`
+/// (2) are the driver's `CU_GET_PROC_ADDRESS_*` flags; the query result
+/// (`cudaDriverEntryPointSuccess` 0, `SymbolNotFound` 1, `VersionNotSufficent` 2) is the
+/// driver's `CUdriverProcAddressQueryResult`.
+unsafe fn entry_point(
+    symbol: *const std::ffi::c_char,
+    f: *mut *mut c_void,
+    version: c_int,
+    flags: u64,
+    status: *mut c_int,
+) -> crate::RtResult {
+    if symbol.is_null() || f.is_null() {
+        return Err(Fail::new(
+            cudaErrorInvalidValue,
+            "null symbol or function pointer",
+        ));
+    }
+    let mut s = 0;
+    let r = cu!(cuGetProcAddress_v2(symbol, f, version, flags, &mut s));
+    if !status.is_null() {
+        // SAFETY: non-null, the program's output.
+        unsafe { *status = s };
+    }
+    r
+}
+
+exports! { cudaGetDriverEntryPoint, cudaGetDriverEntryPoint_ptsz => fn(symbol: *const std::ffi::c_char, f: *mut *mut c_void, flags: u64, status: *mut c_int) {
+    unsafe { entry_point(symbol, f, crate::state::RUNTIME_VERSION, flags, status) }
+}}
+
+exports! { cudaGetDriverEntryPointByVersion, cudaGetDriverEntryPointByVersion_ptsz => fn(symbol: *const std::ffi::c_char, f: *mut *mut c_void, version: c_uint, flags: u64, status: *mut c_int) {
+    unsafe { entry_point(symbol, f, version as c_int, flags, status) }
+}}

@@ -235,3 +235,8 @@ exports! { cudaDriverGetVersion => fn(v: *mut i32) {
 
 /// The CUDA version of the runtime API this library implements (`CUDART_VERSION`).
 pub const RUNTIME_VERSION: i32 = 13000;
+
+// cuda_profiler_api.h: no profiler collects anything here; starting and stopping succeed, as
+// the driver's cuProfilerStart/Stop do.
+exports! { cudaProfilerStart => fn() { Ok(()) }}
+exports! { cudaProfilerStop => fn() { Ok(()) }}

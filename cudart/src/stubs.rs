@@ -59,11 +59,13 @@ stubs! {
     cudaDeviceGetP2PAtomicCapabilities
     cudaDeviceGetP2PAttribute
     cudaDeviceGetPCIBusId
+    cudaDeviceGetSharedMemConfig
     cudaDeviceGetTexture1DLinearMaxWidth
     cudaDeviceGraphMemTrim
     cudaDeviceRegisterAsyncNotification
     cudaDeviceSetGraphMemAttribute
     cudaDeviceSetMemPool
+    cudaDeviceSetSharedMemConfig
     cudaDeviceUnregisterAsyncNotification
     cudaExecutionCtxDestroy
     cudaExecutionCtxGetDevResource
@@ -79,8 +81,6 @@ stubs! {
     cudaFuncGetParamCount
     cudaFuncGetParamInfo
     cudaGetChannelDesc
-    cudaGetDriverEntryPointByVersion
-    cudaGetDriverEntryPointByVersion_ptsz
     cudaGetExportTable
     cudaGetMipmappedArrayLevel
     cudaGetSurfaceObjectResourceDesc
@@ -248,8 +248,18 @@ stubs! {
     cudaMemcpy3DWithAttributesAsync
     cudaMemcpy3DWithAttributesAsync_ptsz
     cudaMemcpy3D_ptds
+    cudaMemcpyArrayToArray
+    cudaMemcpyArrayToArray_ptds
     cudaMemcpyBatchAsync
     cudaMemcpyBatchAsync_ptsz
+    cudaMemcpyFromArray
+    cudaMemcpyFromArrayAsync
+    cudaMemcpyFromArrayAsync_ptsz
+    cudaMemcpyFromArray_ptds
+    cudaMemcpyToArray
+    cudaMemcpyToArrayAsync
+    cudaMemcpyToArrayAsync_ptsz
+    cudaMemcpyToArray_ptds
     cudaMemcpyWithAttributesAsync
     cudaMemcpyWithAttributesAsync_ptsz
     cudaMemset3D
