@@ -1,4 +1,4 @@
-// Device-side new/delete and malloc/free.
+// Device-side new/delete and malloc/free, with the device heap's size set first.
 #include "check.h"
 
 struct Node { int value; Node* next; };
@@ -16,6 +16,10 @@ __global__ void build(int* out, int n) {
 
 int main() {
   const int n = 10, threads = 32;
+  size_t heap = 0;
+  CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 16 << 20));
+  CHECK(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize));
+  EXPECT(heap >= (16 << 20));
   int* d;
   CHECK(cudaMalloc(&d, threads * sizeof(int)));
   build<<<1, threads>>>(d, n);

@@ -54,6 +54,7 @@ build_all() {
   for f in vector_add managed matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph fault; do
     build "$f" $PTX "$SRC/$f.cu" || fails=$((fails + 1))
   done
+  build thrust_sort $PTX "$SRC/thrust_sort.cu" || fails=$((fails + 1))
   build sass_and_ptx -gencode arch=compute_80,code=[sm_80,compute_80] "$SRC/vector_add.cu" || fails=$((fails + 1))
   build sass_only -gencode arch=compute_80,code=sm_80 "$SRC/sass_only.cu" || fails=$((fails + 1))
   build rdc -rdc=true $PTX "$SRC/rdc/main.cu" "$SRC/rdc/helper.cu" || fails=$((fails + 1))
@@ -81,7 +82,7 @@ check() { # name, engine, runner...
 }
 
 build_all
-for name in vector_add managed matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph fault sass_and_ptx sass_only rdc; do
+for name in vector_add managed matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph fault thrust_sort sass_and_ptx sass_only rdc; do
   [ -x "$BUILD/$name" ] || continue
   for engine in jit interp; do
     check "$name" "$engine" "$PTXJIT" exec --engine "$engine" --

@@ -1,4 +1,4 @@
-// Vector add with explicit copies.
+// Vector add with explicit copies, launched with <<<>>> and with cudaLaunchKernel.
 #include "check.h"
 #include <vector>
 
@@ -21,6 +21,12 @@ int main() {
   CHECK(cudaGetLastError());
   CHECK(cudaMemcpy(c.data(), dc, n * sizeof(float), cudaMemcpyDeviceToHost));
   for (int i = 0; i < n; i++) EXPECT(c[i] == a[i] + b[i]);
+  // The same kernel through cudaLaunchKernel (what CUDA 12's <<<>>> stubs call), c = b + b.
+  int nn = n;
+  void* args[] = {&db, &db, &dc, &nn};
+  CHECK(cudaLaunchKernel((const void*)add, dim3((n + 127) / 128), dim3(128), args, 0, nullptr));
+  CHECK(cudaMemcpy(c.data(), dc, n * sizeof(float), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; i++) EXPECT(c[i] == b[i] + b[i]);
   CHECK(cudaFree(da)); CHECK(cudaFree(db)); CHECK(cudaFree(dc));
   std::printf("PASS\n");
   return 0;
