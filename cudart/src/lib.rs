@@ -31,6 +31,7 @@ pub mod driver;
 pub mod errors;
 pub mod launch;
 pub mod memory;
+pub mod memory3d;
 pub mod register;
 pub mod state;
 pub mod stream;

@@ -284,3 +284,21 @@ exports! { cudaPointerGetAttributes => fn(attr: *mut PointerAttributes, p: *cons
     };
     unsafe { crate::out(attr, a) }
 }}
+
+/// `struct cudaMemLocation` (driver_types.h): a location type and an id, passed by value.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct MemLocation {
+    pub kind: c_int,
+    pub id: c_int,
+}
+
+// Prefetching and advice move or place pages on a GPU; ptxjit's memory is the host's, so they
+// change nothing but are checked like any call (the context exists).
+exports! { cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz => fn(_p: *const c_void, _n: usize, _loc: MemLocation, _flags: c_uint, _stream: u64) {
+    context()
+}}
+
+exports! { cudaMemAdvise => fn(_p: *const c_void, _n: usize, _advice: c_int, _loc: MemLocation) {
+    context()
+}}

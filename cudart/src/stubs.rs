@@ -33,7 +33,6 @@ macro_rules! stubs {
 }
 
 stubs! {
-    cudaArrayGetInfo
     cudaArrayGetMemoryRequirements
     cudaArrayGetPlane
     cudaArrayGetSparseProperties
@@ -80,7 +79,6 @@ stubs! {
     cudaFreeMipmappedArray
     cudaFuncGetParamCount
     cudaFuncGetParamInfo
-    cudaGetChannelDesc
     cudaGetExportTable
     cudaGetMipmappedArrayLevel
     cudaGetSurfaceObjectResourceDesc
@@ -204,11 +202,9 @@ stubs! {
     cudaLogsDumpToMemory
     cudaLogsRegisterCallback
     cudaLogsUnregisterCallback
-    cudaMalloc3D
     cudaMallocFromPoolAsync
     cudaMallocFromPoolAsync_ptsz
     cudaMallocMipmappedArray
-    cudaMemAdvise
     cudaMemDiscardAndPrefetchBatchAsync
     cudaMemDiscardAndPrefetchBatchAsync_ptsz
     cudaMemDiscardBatchAsync
@@ -227,8 +223,6 @@ stubs! {
     cudaMemPoolSetAccess
     cudaMemPoolSetAttribute
     cudaMemPoolTrimTo
-    cudaMemPrefetchAsync
-    cudaMemPrefetchAsync_ptsz
     cudaMemPrefetchBatchAsync
     cudaMemPrefetchBatchAsync_ptsz
     cudaMemRangeGetAttribute
@@ -236,9 +230,6 @@ stubs! {
     cudaMemSetMemPool
     cudaMemcpy2DArrayToArray
     cudaMemcpy2DArrayToArray_ptds
-    cudaMemcpy3D
-    cudaMemcpy3DAsync
-    cudaMemcpy3DAsync_ptsz
     cudaMemcpy3DBatchAsync
     cudaMemcpy3DBatchAsync_ptsz
     cudaMemcpy3DPeer
@@ -247,7 +238,6 @@ stubs! {
     cudaMemcpy3DPeer_ptds
     cudaMemcpy3DWithAttributesAsync
     cudaMemcpy3DWithAttributesAsync_ptsz
-    cudaMemcpy3D_ptds
     cudaMemcpyArrayToArray
     cudaMemcpyArrayToArray_ptds
     cudaMemcpyBatchAsync
@@ -262,10 +252,6 @@ stubs! {
     cudaMemcpyToArray_ptds
     cudaMemcpyWithAttributesAsync
     cudaMemcpyWithAttributesAsync_ptsz
-    cudaMemset3D
-    cudaMemset3DAsync
-    cudaMemset3DAsync_ptsz
-    cudaMemset3D_ptds
     cudaMipmappedArrayGetMemoryRequirements
     cudaMipmappedArrayGetSparseProperties
     cudaOccupancyMaxActiveClusters

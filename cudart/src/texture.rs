@@ -58,14 +58,79 @@ fn format(d: &ChannelFormatDesc) -> Result<(c_uint, c_uint), Fail> {
 
 /// `CUDA_ARRAY3D_DESCRIPTOR` (cuda.h).
 #[repr(C)]
-struct Array3DDescriptor {
-    width: usize,
-    height: usize,
-    depth: usize,
-    format: c_uint,
-    num_channels: c_uint,
-    flags: c_uint,
+#[derive(Default)]
+pub struct Array3DDescriptor {
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+    pub format: c_uint,
+    pub num_channels: c_uint,
+    pub flags: c_uint,
 }
+
+/// The driver's descriptor of array `a`.
+pub fn array_descriptor(a: u64) -> Result<Array3DDescriptor, Fail> {
+    let mut d = Array3DDescriptor::default();
+    cu!(cuArray3DGetDescriptor_v2(
+        (&mut d as *mut Array3DDescriptor).cast(),
+        a
+    ))?;
+    Ok(d)
+}
+
+/// The channel descriptor and bytes per element of a driver array format.
+pub fn channel_desc(d: &Array3DDescriptor) -> Result<(ChannelFormatDesc, usize), Fail> {
+    let (kind, bits) = match d.format {
+        0x01 => (1, 8),
+        0x02 => (1, 16),
+        0x03 => (1, 32),
+        0x08 => (0, 8),
+        0x09 => (0, 16),
+        0x0a => (0, 32),
+        0x10 => (2, 16),
+        0x20 => (2, 32),
+        f => {
+            return Err(Fail::new(
+                cudaErrorInvalidChannelDescriptor,
+                format!("CUarray_format {f:#x}"),
+            ))
+        }
+    };
+    let n = d.num_channels as usize;
+    let ch = |i: usize| if i < n { bits } else { 0 };
+    let desc = ChannelFormatDesc {
+        x: ch(0),
+        y: ch(1),
+        z: ch(2),
+        w: ch(3),
+        f: kind,
+    };
+    Ok((desc, n * bits as usize / 8))
+}
+
+exports! { cudaGetChannelDesc => fn(desc: *mut ChannelFormatDesc, a: u64) {
+    context()?;
+    let (c, _) = channel_desc(&array_descriptor(a)?)?;
+    unsafe { crate::out(desc, c) }
+}}
+
+exports! { cudaArrayGetInfo => fn(desc: *mut ChannelFormatDesc, extent: *mut Extent, flags: *mut c_uint, a: u64) {
+    context()?;
+    let d = array_descriptor(a)?;
+    let (c, _) = channel_desc(&d)?;
+    unsafe {
+        if !desc.is_null() {
+            crate::out(desc, c)?;
+        }
+        if !extent.is_null() {
+            crate::out(extent, Extent { width: d.width, height: d.height, depth: d.depth })?;
+        }
+        if !flags.is_null() {
+            crate::out(flags, d.flags)?;
+        }
+    }
+    Ok(())
+}}
 
 fn make_array(
     a: *mut u64,
