@@ -43,4 +43,5 @@ if [ ! -x "$nvcc_venv/bin/python" ]; then
 fi
 "$nvcc_venv/bin/pip" install -q --disable-pip-version-check -r cudart/requirements.txt
 NVCC=$(ls "$nvcc_venv"/lib/python3*/site-packages/nvidia/cu13/bin/nvcc | head -1) \
+CUDA12=$("$py" -c 'import nvidia.cuda_runtime as m, os; print(os.path.dirname(list(m.__path__)[0]))') \
     examples/cuda/run.sh target/cuda-examples

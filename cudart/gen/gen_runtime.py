@@ -3,8 +3,15 @@
 
 Usage (from the repository root):
 
-    python3 -m venv .venv-nvcc && .venv-nvcc/bin/pip install -r cudart/requirements.txt
-    python3 cudart/gen/gen_runtime.py .venv-nvcc/lib/python3*/site-packages/nvidia/cu13
+    python3 -m venv .venv-nvcc && .venv-nvcc/bin/pip install -r cudart/requirements.txt \
+        nvidia-cuda-runtime-cu12==12.9.79 nvidia-cuda-nvcc-cu12==12.9.86
+    python3 cudart/gen/gen_runtime.py .venv-nvcc/lib/python3*/site-packages/nvidia/cu13 \
+        .venv-nvcc/lib/python3*/site-packages/nvidia
+
+The second argument (optional) is the `nvidia` directory holding CUDA 12.9's cuda_runtime/ and
+cuda_nvcc/ (for crt/ headers): the symbols CUDA 12's cuda_runtime_api.h declares and CUDA 13's
+does not (`cudaGetDeviceProperties_v2`, `cudaThreadSynchronize`, ...) are exported too, so
+CUDA 12 programs load through the libcudart.so.12 name; their table is apart in the docs.
 
 The argument is the CUDA 13 directory of the pip wheels: include/ holds cuda_runtime_api.h,
 driver_types.h and cuda.h; lib/ holds NVIDIA's libcudart.so.13, loaded (with ctypes, no GPU
@@ -54,9 +61,10 @@ def fail(msg):
     sys.exit(f"gen_runtime.py: {msg}")
 
 
-def preprocess(include, header, defines):
+def preprocess(include, header, defines, extra=()):
     cpp = os.environ.get("CPP", "cpp").split()
-    cmd = cpp + ["-P", "-I", include] + [f"-D{d}" for d in defines] + [os.path.join(include, header)]
+    cmd = (cpp + ["-P", "-I", include] + [f"-I{e}" for e in extra] + [f"-D{d}" for d in defines]
+           + [os.path.join(include, header)])
     try:
         out = subprocess.run(cmd, check=True, capture_output=True, text=True)
     except FileNotFoundError:
@@ -66,11 +74,11 @@ def preprocess(include, header, defines):
     return re.sub(r"\s+", " ", out.stdout)
 
 
-def runtime_symbols(include):
+def runtime_symbols(include, extra=()):
     """symbol -> return type, from both preprocessings of cuda_runtime_api.h."""
     symbols = {}
     for defines in ([], ["CUDA_API_PER_THREAD_DEFAULT_STREAM"]):
-        text = preprocess(include, "cuda_runtime_api.h", defines)
+        text = preprocess(include, "cuda_runtime_api.h", defines, extra)
         for m in re.finditer(r"extern\s+(?:__attribute__\(\(.*?\)\)\s*)*((?:const\s+)?(?:struct\s+)?\w+\s*\**)\s*(cuda\w+)\s*\(", text):
             ret = re.sub(r"\s+", " ", m.group(1)).strip()
             symbols[m.group(2)] = ret
@@ -209,7 +217,7 @@ def gen_stubs(ver, stubs):
     return "\n".join(out)
 
 
-def gen_docs(ver, symbols, hand):
+def table(symbols, hand):
     bases = {}
     for s in sorted(symbols):
         base = re.sub(r"_(ptds|ptsz)$", "", s)
@@ -222,6 +230,11 @@ def gen_docs(ver, symbols, hand):
         shown = ", ".join(f"`{s}`" + ("" if s in hand or status == "not supported" else " (not supported)")
                           for s in syms)
         rows.append(f"| `{base}` | {status} | {shown} |")
+    return bases, rows, counts
+
+
+def gen_docs(ver, symbols, hand, only12):
+    bases, rows, counts = table(symbols, hand)
     head = ["# CUDA runtime API functions", "", HEADER.format(ver=ver), "",
             "Every function of the CUDA runtime API (`cuda_runtime_api.h`) with what ptxjit's",
             "`libcudart.so` does with it:", "",
@@ -234,11 +247,20 @@ def gen_docs(ver, symbols, hand):
             "in this table; ptxjit implements those it lists in cudart/src/register.rs.", "",
             f"{counts['implemented']} of {len(bases)} functions implemented, {counts['partial']} partly.",
             "", "| Function | Status | Symbols |", "|---|---|---|"]
-    return "\n".join(head + rows) + "\n"
+    tail = []
+    if only12:
+        _, rows12, counts12 = table(only12, hand)
+        tail = ["", "## CUDA 12 only", "",
+                "Symbols CUDA 12.9's `cuda_runtime_api.h` declares and CUDA 13's does not, exported so that",
+                "programs built with CUDA 12 load through the `libcudart.so.12` name (their",
+                "`cudaGetDeviceProperties_v2` fills CUDA 12's `cudaDeviceProp`).", "",
+                f"{counts12['implemented']} of {len(rows12)} implemented.", "",
+                "| Function | Status | Symbols |", "|---|---|---|"] + rows12
+    return "\n".join(head + rows + tail) + "\n"
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         fail(__doc__)
     cu13 = sys.argv[1]
     include = os.path.join(cu13, "include")
@@ -246,23 +268,30 @@ def main():
                     open(os.path.join(include, "cuda_runtime_api.h")).read()).group(1)
     ver = f"{int(ver) // 1000}.{int(ver) % 1000 // 10}"
     symbols = runtime_symbols(include)
+    only12 = {}
+    if len(sys.argv) == 3:
+        nv12 = sys.argv[2]
+        sym12 = runtime_symbols(os.path.join(nv12, "cuda_runtime", "include"),
+                                [os.path.join(nv12, "cuda_nvcc", "include")])
+        only12 = {k: v for k, v in sym12.items() if k not in symbols}
     rt = runtime_codes(include)
     strings = nvidia_strings(cu13, rt)
     write(os.path.join(SRC, "errors.rs"), gen_errors(ver, rt, strings, driver_codes(include)), rust=True)
     hand = scan_hand_written()
     for s in sorted(hand):
-        if s not in symbols and not s.startswith("__cuda"):
+        if s not in symbols and s not in only12 and not s.startswith("__cuda"):
             print(f"gen_runtime.py: note: {s} is not declared in cuda_runtime_api.h", file=sys.stderr)
     stubs = []
-    for s, ret in sorted(symbols.items()):
+    for s, ret in sorted({**symbols, **only12}.items()):
         if s in hand:
             continue
         if ret != "cudaError_t":
             fail(f"{s} returns `{ret}`, not cudaError_t: write it by hand")
         stubs.append(s)
     write(os.path.join(SRC, "stubs.rs"), gen_stubs(ver, stubs), rust=True)
-    write(os.path.join(ROOT, "docs", "runtime-api.md"), gen_docs(ver, symbols, hand))
-    print(f"gen_runtime.py: CUDA {ver}: {len(symbols)} symbols, {len(hand)} written by hand, "
+    write(os.path.join(ROOT, "docs", "runtime-api.md"), gen_docs(ver, symbols, hand, only12))
+    print(f"gen_runtime.py: CUDA {ver}: {len(symbols)} symbols (+{len(only12)} of CUDA 12), "
+          f"{len(hand)} written by hand, "
           f"{len(stubs)} stubs")
 
 

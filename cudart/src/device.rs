@@ -2,8 +2,8 @@
 //! `cudaDeviceProp` filled from the driver's attributes.
 
 use crate::errors::*;
-use crate::{cu, exports, Fail};
-use std::ffi::{c_char, c_int, c_uint};
+use crate::{cu, exports, Fail, RtResult};
+use std::ffi::{c_char, c_int, c_void};
 
 exports! { cudaGetDeviceCount => fn(count: *mut c_int) {
     let mut n = 0;
@@ -20,120 +20,249 @@ exports! { cudaDeviceGetAttribute => fn(value: *mut c_int, attr: c_int, dev: c_i
     cu!(cuDeviceGetAttribute(value, attr, dev))
 }}
 
-/// `struct cudaDeviceProp` of CUDA 13 (driver_types.h; 1008 bytes).
-#[repr(C)]
-pub struct DeviceProp {
-    pub name: [c_char; 256],
-    pub uuid: [u8; 16],
-    pub luid: [c_char; 8],
-    pub luid_device_node_mask: c_uint,
-    pub total_global_mem: usize,
-    pub shared_mem_per_block: usize,
-    pub regs_per_block: c_int,
-    pub warp_size: c_int,
-    pub mem_pitch: usize,
-    pub max_threads_per_block: c_int,
-    pub max_threads_dim: [c_int; 3],
-    pub max_grid_size: [c_int; 3],
-    pub total_const_mem: usize,
-    pub major: c_int,
-    pub minor: c_int,
-    pub texture_alignment: usize,
-    pub texture_pitch_alignment: usize,
-    pub multi_processor_count: c_int,
-    pub integrated: c_int,
-    pub can_map_host_memory: c_int,
-    pub max_texture_1d: c_int,
-    pub max_texture_1d_mipmap: c_int,
-    pub max_texture_2d: [c_int; 2],
-    pub max_texture_2d_mipmap: [c_int; 2],
-    pub max_texture_2d_linear: [c_int; 3],
-    pub max_texture_2d_gather: [c_int; 2],
-    pub max_texture_3d: [c_int; 3],
-    pub max_texture_3d_alt: [c_int; 3],
-    pub max_texture_cubemap: c_int,
-    pub max_texture_1d_layered: [c_int; 2],
-    pub max_texture_2d_layered: [c_int; 3],
-    pub max_texture_cubemap_layered: [c_int; 2],
-    pub max_surface_1d: c_int,
-    pub max_surface_2d: [c_int; 2],
-    pub max_surface_3d: [c_int; 3],
-    pub max_surface_1d_layered: [c_int; 2],
-    pub max_surface_2d_layered: [c_int; 3],
-    pub max_surface_cubemap: c_int,
-    pub max_surface_cubemap_layered: [c_int; 2],
-    pub surface_alignment: usize,
-    /// From `concurrentKernels` to `hostNumaMultinodeIpcSupported` (49 ints), in the order
-    /// of [`INT_FIELDS`] (the header's order); ints and unsigned ints alike.
-    pub ints_a: [c_int; 15],
-    pub shared_mem_per_multiprocessor: usize,
-    pub ints_b: [c_int; 10],
-    pub shared_mem_per_block_optin: usize,
-    pub ints_c: [c_int; 4],
-    pub reserved_shared_mem_per_block: usize,
-    pub ints_d: [c_int; 20],
-    pub reserved: [c_int; 56],
+/// One field of `struct cudaDeviceProp`, in header order, and where its value comes from.
+/// The layout follows from the list by C's rules (each field at its own alignment: 1 for
+/// bytes, 4 for ints, 8 for `size_t`; the struct padded to 8).
+#[derive(Clone, Copy)]
+enum F {
+    /// `char name[256]`.
+    Name,
+    /// `cudaUUID_t uuid` (16 bytes).
+    Uuid,
+    /// `char` bytes left zero (`luid`).
+    Bytes(usize),
+    /// An `int` (or `unsigned int`) from a `cudaDevAttr`; 0 is a field no attribute gives,
+    /// left zero.
+    Int(c_int),
+    /// `int name[N]` from N attributes.
+    Ints(&'static [c_int]),
+    /// A `size_t` from a `cudaDevAttr`.
+    Size(c_int),
+    /// `size_t totalGlobalMem`.
+    TotalMem,
+    /// `int reserved[N]`, zero.
+    Reserved(usize),
 }
 
-/// The `cudaDevAttr` value of each int field after `surfaceAlignment`, in header order, split
-/// where a `size_t` field interrupts them; 0 for a field no attribute gives (left 0).
-const INTS_A: [c_int; 15] = [
-    31,  // concurrentKernels
-    32,  // ECCEnabled
-    33,  // pciBusID
-    34,  // pciDeviceID
-    50,  // pciDomainID
-    35,  // tccDriver
-    40,  // asyncEngineCount
-    41,  // unifiedAddressing
-    37,  // memoryBusWidth
-    38,  // l2CacheSize
-    108, // persistingL2CacheMaxSize
-    39,  // maxThreadsPerMultiProcessor
-    78,  // streamPrioritiesSupported
-    79,  // globalL1CacheSupported
-    80,  // localL1CacheSupported
+use F::*;
+
+/// `struct cudaDeviceProp` of CUDA 13 (driver_types.h of 13.5: 1008 bytes), what
+/// `cudaGetDeviceProperties` fills.
+const PROP_13: &[F] = &[
+    Name,
+    Uuid,
+    Bytes(8),
+    Int(0),
+    TotalMem,
+    Size(8),          // sharedMemPerBlock
+    Int(12),          // regsPerBlock
+    Int(10),          // warpSize
+    Size(11),         // memPitch
+    Int(1),           // maxThreadsPerBlock
+    Ints(&[2, 3, 4]), // maxThreadsDim
+    Ints(&[5, 6, 7]), // maxGridSize
+    Size(9),          // totalConstMem
+    Int(75),
+    Int(76), // major, minor
+    Size(14),
+    Size(51), // textureAlignment, texturePitchAlignment
+    Int(16),  // multiProcessorCount
+    Int(18),
+    Int(19), // integrated, canMapHostMemory
+    Int(21),
+    Int(77), // maxTexture1D, maxTexture1DMipmap
+    Ints(&[22, 23]),
+    Ints(&[73, 74]),
+    Ints(&[70, 71, 72]),
+    Ints(&[45, 46]),
+    Ints(&[24, 25, 26]),
+    Ints(&[47, 48, 49]),
+    Int(52),
+    Ints(&[42, 43]),
+    Ints(&[27, 28, 29]),
+    Ints(&[53, 54]), // ... maxTextureCubemapLayered
+    Int(55),
+    Ints(&[56, 57]),
+    Ints(&[58, 59, 60]),
+    Ints(&[61, 62]),
+    Ints(&[63, 64, 65]),
+    Int(66),
+    Ints(&[67, 68]), // ... maxSurfaceCubemapLayered
+    Size(30),        // surfaceAlignment
+    Int(31),
+    Int(32),
+    Int(33),
+    Int(34),
+    Int(50),
+    Int(35),
+    Int(40),
+    Int(41), // ... unifiedAddressing
+    Int(37),
+    Int(38),
+    Int(108),
+    Int(39),
+    Int(78),
+    Int(79),
+    Int(80),  // ... localL1CacheSupported
+    Size(81), // sharedMemPerMultiprocessor
+    Int(82),
+    Int(83),
+    Int(84),
+    Int(85),
+    Int(86),
+    Int(88),
+    Int(89),
+    Int(90),
+    Int(91),
+    Int(95),
+    Size(97), // sharedMemPerBlockOptin
+    Int(100),
+    Int(101),
+    Int(106),
+    Int(109),
+    Size(111), // reservedSharedMemPerBlock
+    Int(99),
+    Int(112),
+    Int(113),
+    Int(114),
+    Int(115),
+    Int(116),
+    Int(117),
+    Int(118),
+    Int(119),
+    Int(121),
+    Int(125),
+    Int(120),
+    Int(0),
+    Int(130),
+    Int(131),
+    Int(133),
+    Int(134),
+    Int(139),
+    Int(140),
+    Int(143), // ... hostNumaMultinodeIpcSupported
+    Reserved(56),
 ];
-const INTS_B: [c_int; 10] = [
-    82, // regsPerMultiprocessor
-    83, // managedMemory
-    84, // isMultiGpuBoard
-    85, // multiGpuBoardGroupID
-    86, // hostNativeAtomicSupported
-    88, // pageableMemoryAccess
-    89, // concurrentManagedAccess
-    90, // computePreemptionSupported
-    91, // canUseHostPointerForRegisteredMem
-    95, // cooperativeLaunch
+
+/// `struct cudaDeviceProp` of CUDA 12 (driver_types.h of 12.9: 1032 bytes), what
+/// `cudaGetDeviceProperties_v2` fills for programs built with CUDA 12.
+const PROP_12: &[F] = &[
+    Name,
+    Uuid,
+    Bytes(8),
+    Int(0),
+    TotalMem,
+    Size(8),
+    Int(12),
+    Int(10),
+    Size(11),
+    Int(1),
+    Ints(&[2, 3, 4]),
+    Ints(&[5, 6, 7]),
+    Int(13), // clockRate
+    Size(9),
+    Int(75),
+    Int(76),
+    Size(14),
+    Size(51),
+    Int(15), // deviceOverlap
+    Int(16),
+    Int(17), // kernelExecTimeoutEnabled
+    Int(18),
+    Int(19),
+    Int(20), // computeMode
+    Int(21),
+    Int(77),
+    Int(69), // maxTexture1DLinear
+    Ints(&[22, 23]),
+    Ints(&[73, 74]),
+    Ints(&[70, 71, 72]),
+    Ints(&[45, 46]),
+    Ints(&[24, 25, 26]),
+    Ints(&[47, 48, 49]),
+    Int(52),
+    Ints(&[42, 43]),
+    Ints(&[27, 28, 29]),
+    Ints(&[53, 54]),
+    Int(55),
+    Ints(&[56, 57]),
+    Ints(&[58, 59, 60]),
+    Ints(&[61, 62]),
+    Ints(&[63, 64, 65]),
+    Int(66),
+    Ints(&[67, 68]),
+    Size(30),
+    Int(31),
+    Int(32),
+    Int(33),
+    Int(34),
+    Int(50),
+    Int(35),
+    Int(40),
+    Int(41),
+    Int(36), // memoryClockRate
+    Int(37),
+    Int(38),
+    Int(108),
+    Int(39),
+    Int(78),
+    Int(79),
+    Int(80),
+    Size(81),
+    Int(82),
+    Int(83),
+    Int(84),
+    Int(85),
+    Int(86),
+    Int(87), // singleToDoublePrecisionPerfRatio
+    Int(88),
+    Int(89),
+    Int(90),
+    Int(91),
+    Int(95),
+    Int(96), // cooperativeMultiDeviceLaunch
+    Size(97),
+    Int(100),
+    Int(101),
+    Int(106),
+    Int(109),
+    Size(111),
+    Int(99),
+    Int(112),
+    Int(113),
+    Int(114),
+    Int(115),
+    Int(116),
+    Int(117),
+    Int(118),
+    Int(119),
+    Int(121),
+    Int(125),
+    Int(120),
+    Int(0), // ... unifiedFunctionPointers
+    Reserved(63),
 ];
-const INTS_C: [c_int; 4] = [
-    100, // pageableMemoryAccessUsesHostPageTables
-    101, // directManagedMemAccessFromHost
-    106, // maxBlocksPerMultiProcessor
-    109, // accessPolicyMaxWindowSize
-];
-const INTS_D: [c_int; 20] = [
-    99,  // hostRegisterSupported
-    112, // sparseCudaArraySupported
-    113, // hostRegisterReadOnlySupported
-    114, // timelineSemaphoreInteropSupported
-    115, // memoryPoolsSupported
-    116, // gpuDirectRDMASupported
-    117, // gpuDirectRDMAFlushWritesOptions
-    118, // gpuDirectRDMAWritesOrdering
-    119, // memoryPoolSupportedHandleTypes
-    121, // deferredMappingCudaArraySupported
-    125, // ipcEventSupported
-    120, // clusterLaunch
-    0,   // unifiedFunctionPointers
-    130, // deviceNumaConfig
-    131, // deviceNumaId
-    133, // mpsEnabled
-    134, // hostNumaId
-    139, // gpuPciDeviceID
-    140, // gpuPciSubsystemID
-    143, // hostNumaMultinodeIpcSupported
-];
+
+/// The byte size of a layout, and each field's offset.
+fn layout(fields: &[F]) -> (usize, Vec<usize>) {
+    let mut at = 0usize;
+    let mut offsets = Vec::with_capacity(fields.len());
+    for f in fields {
+        let (align, size) = match f {
+            Name => (1, 256),
+            Uuid => (1, 16),
+            Bytes(n) => (1, *n),
+            Int(_) => (4, 4),
+            Ints(a) => (4, 4 * a.len()),
+            Size(_) | TotalMem => (8, 8),
+            Reserved(n) => (4, 4 * n),
+        };
+        at = at.next_multiple_of(align);
+        offsets.push(at);
+        at += size;
+    }
+    (at.next_multiple_of(8), offsets)
+}
 
 fn attr(a: c_int, dev: c_int) -> Result<c_int, Fail> {
     if a == 0 {
@@ -142,105 +271,85 @@ fn attr(a: c_int, dev: c_int) -> Result<c_int, Fail> {
     let mut v = 0;
     match cu!(cuDeviceGetAttribute(&mut v, a, dev)) {
         Ok(()) => Ok(v),
-        // An attribute the driver does not know (a newer one) reads as 0, not a failure.
+        // An attribute the driver does not know (a newer or retired one) reads as 0.
         Err(e) if e.code == cudaErrorInvalidValue => Ok(0),
         Err(e) => Err(e),
     }
 }
 
-fn fill<const N: usize>(ids: &[c_int; N], dev: c_int) -> Result<[c_int; N], Fail> {
-    let mut out = [0; N];
-    for (o, &a) in out.iter_mut().zip(ids) {
-        *o = attr(a, dev)?;
+/// Fills a `cudaDeviceProp` of layout `fields` for device `dev` at `prop` from the driver's
+/// name, UUID, memory size and attributes.
+///
+/// # Safety
+/// `prop` is null or points to the struct of that layout (the caller's promise).
+unsafe fn fill(prop: *mut u8, fields: &[F], dev: c_int) -> RtResult {
+    if prop.is_null() {
+        return Err(Fail::new(cudaErrorInvalidValue, "null cudaDeviceProp"));
     }
-    Ok(out)
+    let (size, offsets) = layout(fields);
+    let mut buf = vec![0u8; size];
+    for (f, &at) in fields.iter().zip(&offsets) {
+        let put_int =
+            |buf: &mut [u8], at: usize, v: c_int| buf[at..at + 4].copy_from_slice(&v.to_ne_bytes());
+        match *f {
+            Name => {
+                let mut name = [0 as c_char; 256];
+                cu!(cuDeviceGetName(name.as_mut_ptr(), 255, dev))?;
+                for (b, c) in buf[at..at + 256].iter_mut().zip(name) {
+                    *b = c as u8;
+                }
+            }
+            Uuid => {
+                let mut uuid = [0u8; 16];
+                cu!(cuDeviceGetUuid_v2(&mut uuid, dev))?;
+                buf[at..at + 16].copy_from_slice(&uuid);
+            }
+            Bytes(_) | Reserved(_) => {}
+            Int(a) => put_int(&mut buf, at, attr(a, dev)?),
+            Ints(list) => {
+                for (i, &a) in list.iter().enumerate() {
+                    put_int(&mut buf, at + 4 * i, attr(a, dev)?);
+                }
+            }
+            Size(a) => {
+                let v = attr(a, dev)? as usize;
+                buf[at..at + 8].copy_from_slice(&v.to_ne_bytes());
+            }
+            TotalMem => {
+                let mut total = 0usize;
+                cu!(cuDeviceTotalMem_v2(&mut total, dev))?;
+                buf[at..at + 8].copy_from_slice(&total.to_ne_bytes());
+            }
+        }
+    }
+    // SAFETY: `prop` holds a struct of this layout, `size` bytes.
+    unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), prop, size) };
+    Ok(())
 }
 
-/// The properties of device `dev`, from the driver's name, UUID, memory and attributes.
-pub fn properties(dev: c_int) -> Result<DeviceProp, Fail> {
-    let mut name = [0 as c_char; 256];
-    cu!(cuDeviceGetName(name.as_mut_ptr(), 256, dev))?;
-    let mut uuid = [0u8; 16];
-    cu!(cuDeviceGetUuid_v2(&mut uuid, dev))?;
-    let mut total = 0usize;
-    cu!(cuDeviceTotalMem_v2(&mut total, dev))?;
-    let a = |id| attr(id, dev);
-    let ints_d = fill(&INTS_D, dev)?;
-    let mut p = DeviceProp {
-        name,
-        uuid,
-        luid: [0; 8],
-        luid_device_node_mask: 0,
-        total_global_mem: total,
-        shared_mem_per_block: a(8)? as usize,
-        regs_per_block: a(12)?,
-        warp_size: a(10)?,
-        mem_pitch: a(11)? as usize,
-        max_threads_per_block: a(1)?,
-        max_threads_dim: [a(2)?, a(3)?, a(4)?],
-        max_grid_size: [a(5)?, a(6)?, a(7)?],
-        total_const_mem: a(9)? as usize,
-        major: a(75)?,
-        minor: a(76)?,
-        texture_alignment: a(14)? as usize,
-        texture_pitch_alignment: a(51)? as usize,
-        multi_processor_count: a(16)?,
-        integrated: a(18)?,
-        can_map_host_memory: a(19)?,
-        max_texture_1d: a(21)?,
-        max_texture_1d_mipmap: a(77)?,
-        max_texture_2d: [a(22)?, a(23)?],
-        max_texture_2d_mipmap: [a(73)?, a(74)?],
-        max_texture_2d_linear: [a(70)?, a(71)?, a(72)?],
-        max_texture_2d_gather: [a(45)?, a(46)?],
-        max_texture_3d: [a(24)?, a(25)?, a(26)?],
-        max_texture_3d_alt: [a(47)?, a(48)?, a(49)?],
-        max_texture_cubemap: a(52)?,
-        max_texture_1d_layered: [a(42)?, a(43)?],
-        max_texture_2d_layered: [a(27)?, a(28)?, a(29)?],
-        max_texture_cubemap_layered: [a(53)?, a(54)?],
-        max_surface_1d: a(55)?,
-        max_surface_2d: [a(56)?, a(57)?],
-        max_surface_3d: [a(58)?, a(59)?, a(60)?],
-        max_surface_1d_layered: [a(61)?, a(62)?],
-        max_surface_2d_layered: [a(63)?, a(64)?, a(65)?],
-        max_surface_cubemap: a(66)?,
-        max_surface_cubemap_layered: [a(67)?, a(68)?],
-        surface_alignment: a(30)? as usize,
-        ints_a: fill(&INTS_A, dev)?,
-        shared_mem_per_multiprocessor: a(81)? as usize,
-        ints_b: fill(&INTS_B, dev)?,
-        shared_mem_per_block_optin: a(97)? as usize,
-        ints_c: fill(&INTS_C, dev)?,
-        reserved_shared_mem_per_block: a(111)? as usize,
-        ints_d,
-        reserved: [0; 56],
-    };
-    p.name[255] = 0;
-    Ok(p)
-}
+exports! { cudaGetDeviceProperties => fn(prop: *mut c_void, dev: c_int) {
+    unsafe { fill(prop.cast(), PROP_13, dev) }
+}}
 
-exports! { cudaGetDeviceProperties => fn(prop: *mut DeviceProp, dev: c_int) {
-    let p = properties(dev)?;
-    unsafe { crate::out(prop, p) }
+exports! { cudaGetDeviceProperties_v2 => fn(prop: *mut c_void, dev: c_int) {
+    unsafe { fill(prop.cast(), PROP_12, dev) }
 }}
 
 #[cfg(test)]
 mod tests {
-    use super::DeviceProp;
-    use std::mem::{offset_of, size_of};
+    use super::*;
 
-    /// Sizes and offsets as a C compiler lays out `struct cudaDeviceProp` from CUDA 13.5's
-    /// driver_types.h (`sizeof`, `offsetof` printed by a C program including the header).
+    /// Sizes and offsets as a C compiler lays out `struct cudaDeviceProp` (a C program
+    /// printing `sizeof` and `offsetof` with each version's driver_types.h).
     #[test]
-    fn device_prop_layout_is_cuda_13s() {
-        assert_eq!(size_of::<DeviceProp>(), 1008);
-        assert_eq!(offset_of!(DeviceProp, total_global_mem), 288);
-        assert_eq!(offset_of!(DeviceProp, multi_processor_count), 384);
-        // l2CacheSize is ints_a[9].
-        assert_eq!(offset_of!(DeviceProp, ints_a) + 9 * 4, 596);
-        // hostNumaMultinodeIpcSupported is ints_d[19].
-        assert_eq!(offset_of!(DeviceProp, ints_d) + 19 * 4, 780);
-        assert_eq!(offset_of!(DeviceProp, reserved), 784);
+    fn layouts_are_nvidias() {
+        let (size, at) = layout(PROP_13);
+        assert_eq!(size, 1008);
+        assert_eq!(at[4], 288, "totalGlobalMem");
+        assert_eq!(at[17], 384, "multiProcessorCount");
+        assert_eq!(at[PROP_13.len() - 1], 784, "reserved");
+        let (size, at) = layout(PROP_12);
+        assert_eq!(size, 1032);
+        assert_eq!(at[PROP_12.len() - 1], 780, "reserved");
     }
 }

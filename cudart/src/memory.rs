@@ -294,11 +294,13 @@ pub struct MemLocation {
 }
 
 // Prefetching and advice move or place pages on a GPU; ptxjit's memory is the host's, so they
-// change nothing but are checked like any call (the context exists).
-exports! { cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz => fn(_p: *const c_void, _n: usize, _loc: MemLocation, _flags: c_uint, _stream: u64) {
+// change nothing but are checked like any call (the context exists). CUDA 12's plain names
+// took a device number where the location is (an ABI the unread arguments make harmless);
+// its `_v2` names are CUDA 13's plain ones.
+exports! { cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync_v2, cudaMemPrefetchAsync_v2_ptsz => fn(_p: *const c_void, _n: usize, _loc: MemLocation, _flags: c_uint, _stream: u64) {
     context()
 }}
 
-exports! { cudaMemAdvise => fn(_p: *const c_void, _n: usize, _advice: c_int, _loc: MemLocation) {
+exports! { cudaMemAdvise, cudaMemAdvise_v2 => fn(_p: *const c_void, _n: usize, _advice: c_int, _loc: MemLocation) {
     context()
 }}

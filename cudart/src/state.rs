@@ -240,3 +240,33 @@ pub const RUNTIME_VERSION: i32 = 13000;
 // the driver's cuProfilerStart/Stop do.
 exports! { cudaProfilerStart => fn() { Ok(()) }}
 exports! { cudaProfilerStop => fn() { Ok(()) }}
+
+// CUDA 12 programs (through the libcudart.so.12 name) may still call the cudaThread* names
+// CUDA 13 removed; each is its cudaDevice* successor.
+exports! { cudaThreadSynchronize => fn() {
+    context()?;
+    cu!(cuCtxSynchronize())
+}}
+
+exports! { cudaThreadExit => fn() {
+    crate::register::forget_modules();
+    cu!(cuDevicePrimaryCtxReset_v2(device()))
+}}
+
+exports! { cudaThreadSetLimit => fn(limit: u32, value: usize) {
+    context()?;
+    cu!(cuCtxSetLimit(limit, value))
+}}
+
+exports! { cudaThreadGetLimit => fn(value: *mut usize, limit: u32) {
+    context()?;
+    cu!(cuCtxGetLimit(value, limit))
+}}
+
+exports! { cudaThreadSetCacheConfig => fn(_config: u32) {
+    Ok(())
+}}
+
+exports! { cudaThreadGetCacheConfig => fn(config: *mut u32) {
+    unsafe { crate::out(config, 0) }
+}}

@@ -99,7 +99,7 @@ exports! { cudaEventSynchronize => fn(e: u64) {
     cu!(cuEventSynchronize(e))
 }}
 
-exports! { cudaEventElapsedTime => fn(ms: *mut c_float, start: u64, end: u64) {
+exports! { cudaEventElapsedTime, cudaEventElapsedTime_v2 => fn(ms: *mut c_float, start: u64, end: u64) {
     context()?;
     cu!(cuEventElapsedTime_v2(ms, start, end))
 }}

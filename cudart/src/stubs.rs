@@ -87,6 +87,7 @@ stubs! {
     cudaGetTextureObjectTextureDesc
     cudaGraphAddChildGraphNode
     cudaGraphAddDependencies
+    cudaGraphAddDependencies_v2
     cudaGraphAddEmptyNode
     cudaGraphAddEventRecordNode
     cudaGraphAddEventWaitNode
@@ -102,6 +103,7 @@ stubs! {
     cudaGraphAddMemcpyNodeToSymbol
     cudaGraphAddMemsetNode
     cudaGraphAddNode
+    cudaGraphAddNode_v2
     cudaGraphChildGraphNodeGetGraph
     cudaGraphClone
     cudaGraphConditionalHandleCreate
@@ -133,6 +135,7 @@ stubs! {
     cudaGraphExternalSemaphoresWaitNodeGetParams
     cudaGraphExternalSemaphoresWaitNodeSetParams
     cudaGraphGetEdges
+    cudaGraphGetEdges_v2
     cudaGraphGetId
     cudaGraphGetNodes
     cudaGraphGetRootNodes
@@ -157,7 +160,9 @@ stubs! {
     cudaGraphNodeFindInClone
     cudaGraphNodeGetContainingGraph
     cudaGraphNodeGetDependencies
+    cudaGraphNodeGetDependencies_v2
     cudaGraphNodeGetDependentNodes
+    cudaGraphNodeGetDependentNodes_v2
     cudaGraphNodeGetEnabled
     cudaGraphNodeGetLocalId
     cudaGraphNodeGetParams
@@ -167,6 +172,7 @@ stubs! {
     cudaGraphNodeSetParams
     cudaGraphReleaseUserObject
     cudaGraphRemoveDependencies
+    cudaGraphRemoveDependencies_v2
     cudaGraphRetainUserObject
     cudaGraphUpload
     cudaGraphUpload_ptsz
@@ -186,6 +192,7 @@ stubs! {
     cudaIpcOpenEventHandle
     cudaIpcOpenMemHandle
     cudaKernelSetAttributeForDevice
+    cudaLaunchCooperativeKernelMultiDevice
     cudaLaunchHostFunc_v2
     cudaLaunchHostFunc_v2_ptsz
     cudaLibraryEnumerateKernels
@@ -256,9 +263,13 @@ stubs! {
     cudaMipmappedArrayGetSparseProperties
     cudaOccupancyMaxActiveClusters
     cudaOccupancyMaxPotentialClusterSize
+    cudaSetDoubleForDevice
+    cudaSetDoubleForHost
     cudaSetValidDevices
     cudaSignalExternalSemaphoresAsync
     cudaSignalExternalSemaphoresAsync_ptsz
+    cudaSignalExternalSemaphoresAsync_v2
+    cudaSignalExternalSemaphoresAsync_v2_ptsz
     cudaStreamAttachMemAsync
     cudaStreamAttachMemAsync_ptsz
     cudaStreamBeginCaptureToGraph
@@ -271,6 +282,10 @@ stubs! {
     cudaStreamGetAttribute_ptsz
     cudaStreamGetCaptureInfo
     cudaStreamGetCaptureInfo_ptsz
+    cudaStreamGetCaptureInfo_v2
+    cudaStreamGetCaptureInfo_v2_ptsz
+    cudaStreamGetCaptureInfo_v3
+    cudaStreamGetCaptureInfo_v3_ptsz
     cudaStreamGetDevResource
     cudaStreamGetDevResource_ptsz
     cudaStreamGetDevice
@@ -281,10 +296,14 @@ stubs! {
     cudaStreamSetAttribute_ptsz
     cudaStreamUpdateCaptureDependencies
     cudaStreamUpdateCaptureDependencies_ptsz
+    cudaStreamUpdateCaptureDependencies_v2
+    cudaStreamUpdateCaptureDependencies_v2_ptsz
     cudaThreadExchangeStreamCaptureMode
     cudaUserObjectCreate
     cudaUserObjectRelease
     cudaUserObjectRetain
     cudaWaitExternalSemaphoresAsync
     cudaWaitExternalSemaphoresAsync_ptsz
+    cudaWaitExternalSemaphoresAsync_v2
+    cudaWaitExternalSemaphoresAsync_v2_ptsz
 }

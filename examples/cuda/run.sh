@@ -6,6 +6,9 @@
 # Usage: examples/cuda/run.sh [BUILD_DIR]      (default: target/cuda-examples)
 #   NVCC=/path/to/nvcc   nvcc 13 (default: the one in .venv-nvcc, made by
 #                        `python3 -m venv .venv-nvcc && .venv-nvcc/bin/pip install -r cudart/requirements.txt`)
+#   CUDA12=/path/to/site-packages/nvidia   also build examples/cuda/cuda12_host.cpp with g++
+#                        against CUDA 12's headers and libcudart.so.12 (pip nvidia-cuda-runtime-cu12
+#                        and nvidia-cuda-nvcc-cu12, whose crt/ headers it needs) and run it
 #   PTXJIT=/path/to/ptxjit   the ptxjit binary (default: target/release/ptxjit; its directory
 #                        holds libcuda.so.1 and libcudart.so.13, built by `cargo build --release`)
 set -u
@@ -60,6 +63,14 @@ build_all() {
   build rdc -rdc=true $PTX "$SRC/rdc/main.cu" "$SRC/rdc/helper.cu" || fails=$((fails + 1))
 }
 
+if [ -n "${CUDA12:-}" ]; then
+  mkdir -p "$BUILD/nvlib12"
+  ln -sf "$CUDA12/cuda_runtime/lib/libcudart.so.12" "$BUILD/nvlib12/libcudart.so"
+  g++ -O1 -I"$CUDA12/cuda_runtime/include" -I"$CUDA12/cuda_nvcc/include" -o "$BUILD/cuda12_host" \
+    "$SRC/cuda12_host.cpp" -L"$BUILD/nvlib12" -lcudart >"$BUILD/cuda12_host.build.log" 2>&1 \
+    || { echo "BUILD FAIL cuda12_host"; cat "$BUILD/cuda12_host.build.log"; fails=$((fails + 1)); }
+fi
+
 check() { # name, engine, runner...
   local name=$1 engine=$2; shift 2
   local out="$BUILD/$name.$engine"
@@ -82,7 +93,7 @@ check() { # name, engine, runner...
 }
 
 build_all
-for name in vector_add managed memory matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph fault thrust_sort sass_and_ptx sass_only rdc; do
+for name in vector_add managed memory matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph fault thrust_sort sass_and_ptx sass_only rdc cuda12_host; do
   [ -x "$BUILD/$name" ] || continue
   for engine in jit interp; do
     check "$name" "$engine" "$PTXJIT" exec --engine "$engine" --
