@@ -17,6 +17,17 @@
 //! - Functions that are not implemented exist (so programs load) and answer
 //!   `cudaErrorNotSupported` (`stubs.rs`, generated with `docs/runtime-api.md` by
 //!   `cudart/gen/gen_runtime.py`).
+//! - Errors are the runtime's: a driver `CUresult` becomes the `cudaError_t` of the generated
+//!   table ([`errors::FROM_DRIVER`], every code of `cuda.h` decided); the thread's last error
+//!   and sticky errors are in [`state`].
+//! - One library serves programs of CUDA 13 and 12 (`libcudart.so.13`, `libcudart.so.12`): the
+//!   symbol versions of both are defined (cudart/libcudart.map), and where the two ABIs differ
+//!   under one name the CUDA 12 function has its own symbol (`cudaGetDeviceProperties_v2`).
+//!
+//! # Environment
+//! Read by the driver library (`PTXJIT_ENGINE`, `PTXJIT_MEMCHECK`, `PTXJIT_TIMEOUT`,
+//! `PTXJIT_CC`), and `PTXJIT_TRACE=1`, which this library also follows: one line per runtime
+//! call, and per driver call it makes, with the result on stderr.
 
 #![allow(non_snake_case, non_upper_case_globals)]
 // Every exported function takes raw pointers from C and checks them as the runtime does (null

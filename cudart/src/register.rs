@@ -210,10 +210,16 @@ pub unsafe extern "C" fn __cudaInitModule(handle: *mut *mut c_void) -> c_char {
 /// the host pointers of its `__managed__` variables.
 fn module(index: usize) -> Result<u64, Fail> {
     crate::state::context()?;
-    let (wrapper, loaded, failed) = with(|r| {
-        let f = &r.fatbins[index];
-        (f.wrapper, f.module, f.failed)
-    });
+    let Some((wrapper, loaded, failed)) = with(|r| {
+        r.fatbins
+            .get(index)
+            .map(|f| (f.wrapper, f.module, f.failed))
+    }) else {
+        return Err(Fail::new(
+            cudaErrorInvalidResourceHandle,
+            format!("fatbin handle {index} was not registered"),
+        ));
+    };
     if let Some(m) = loaded {
         return Ok(m);
     }
