@@ -58,6 +58,8 @@ build_all() {
     build "$f" $PTX "$SRC/$f.cu" || fails=$((fails + 1))
   done
   build thrust_sort $PTX "$SRC/thrust_sort.cu" || fails=$((fails + 1))
+  # Also calls the driver API: linked with ptxjit's libcuda.so (pip's CUDA has no libcuda stub).
+  build mixed $PTX "$SRC/mixed.cu" -L"$(dirname "$PTXJIT")" -lcuda || fails=$((fails + 1))
   build sass_and_ptx -gencode arch=compute_80,code=[sm_80,compute_80] "$SRC/vector_add.cu" || fails=$((fails + 1))
   build sass_only -gencode arch=compute_80,code=sm_80 "$SRC/sass_only.cu" || fails=$((fails + 1))
   build rdc -rdc=true $PTX "$SRC/rdc/main.cu" "$SRC/rdc/helper.cu" || fails=$((fails + 1))
@@ -93,7 +95,7 @@ check() { # name, engine, runner...
 }
 
 build_all
-for name in vector_add managed memory matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph fault thrust_sort sass_and_ptx sass_only rdc cuda12_host; do
+for name in vector_add managed memory matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph fault thrust_sort mixed sass_and_ptx sass_only rdc cuda12_host; do
   [ -x "$BUILD/$name" ] || continue
   for engine in jit interp; do
     check "$name" "$engine" "$PTXJIT" exec --engine "$engine" --
