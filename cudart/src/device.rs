@@ -20,6 +20,28 @@ exports! { cudaDeviceGetAttribute => fn(value: *mut c_int, attr: c_int, dev: c_i
     cu!(cuDeviceGetAttribute(value, attr, dev))
 }}
 
+exports! { cudaDeviceGetPCIBusId => fn(id: *mut c_char, len: c_int, dev: c_int) {
+    cu!(cuDeviceGetPCIBusId(id, len, dev))
+}}
+
+exports! { cudaDeviceGetByPCIBusId => fn(dev: *mut c_int, id: *const c_char) {
+    cu!(cuDeviceGetByPCIBusId(dev, id))
+}}
+
+exports! { cudaDeviceCanAccessPeer => fn(can: *mut c_int, dev: c_int, peer: c_int) {
+    cu!(cuDeviceCanAccessPeer(can, dev, peer))
+}}
+
+// cudaChooseDevice: the one device matches any wish.
+exports! { cudaChooseDevice => fn(dev: *mut c_int, _prop: *const c_void) {
+    let mut n = 0;
+    cu!(cuDeviceGetCount(&mut n))?;
+    if n == 0 {
+        return Err(Fail::new(cudaErrorNoDevice, "no device"));
+    }
+    unsafe { crate::out(dev, 0) }
+}}
+
 /// One field of `struct cudaDeviceProp`, in header order, and where its value comes from.
 /// The layout follows from the list by C's rules (each field at its own alignment: 1 for
 /// bytes, 4 for ints, 8 for `size_t`; the struct padded to 8).

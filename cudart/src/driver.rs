@@ -46,6 +46,9 @@ driver_api! {
     cuDeviceGetName(*mut c_char, c_int, c_int);
     cuDeviceGetUuid_v2(*mut [u8; 16], c_int);
     cuDeviceTotalMem_v2(*mut usize, c_int);
+    cuDeviceGetPCIBusId(*mut c_char, c_int, c_int);
+    cuDeviceGetByPCIBusId(*mut c_int, *const c_char);
+    cuDeviceCanAccessPeer(*mut c_int, c_int, c_int);
     cuDeviceGetAttribute(*mut c_int, c_int, c_int);
     cuDevicePrimaryCtxRetain(*mut H, c_int);
     cuDevicePrimaryCtxReset_v2(c_int);
@@ -125,6 +128,9 @@ driver_api! {
     cuStreamBeginCapture_v2(H, c_int);
     cuStreamEndCapture(H, *mut H);
     cuStreamIsCapturing(H, *mut c_int);
+    cuStreamGetCaptureInfo_v3(H, *mut c_int, *mut u64, *mut H, *mut *const H, *mut *const c_void, *mut usize);
+    cuThreadExchangeStreamCaptureMode(*mut c_int);
+    cuStreamGetId(H, *mut u64);
     cuGraphInstantiateWithFlags(*mut H, H, u64);
     cuGraphLaunch(H, H);
     cuGraphDestroy(H);

@@ -119,6 +119,29 @@ exports! { cudaStreamIsCapturing, cudaStreamIsCapturing_ptsz => fn(s: u64, statu
     cu!(cuStreamIsCapturing(s, status))
 }}
 
+exports! { cudaStreamGetCaptureInfo, cudaStreamGetCaptureInfo_ptsz => fn(s: u64, status: *mut c_int, id: *mut u64, graph: *mut u64, deps: *mut *const u64, edges: *mut *const c_void, num_deps: *mut usize) {
+    context()?;
+    cu!(cuStreamGetCaptureInfo_v3(s, status, id, graph, deps, edges, num_deps))
+}}
+
+// cudaStreamCaptureMode and CUstreamCaptureMode share their values.
+exports! { cudaThreadExchangeStreamCaptureMode => fn(mode: *mut c_int) {
+    cu!(cuThreadExchangeStreamCaptureMode(mode))
+}}
+
+exports! { cudaStreamGetId, cudaStreamGetId_ptsz => fn(s: u64, id: *mut u64) {
+    context()?;
+    cu!(cuStreamGetId(s, id))
+}}
+
+exports! { cudaStreamGetDevice, cudaStreamGetDevice_ptsz => fn(s: u64, dev: *mut c_int) {
+    context()?;
+    // Checks the handle; the one device is the stream's device.
+    let mut flags = 0;
+    cu!(cuStreamGetFlags(s, &mut flags))?;
+    unsafe { crate::out(dev, crate::state::device()) }
+}}
+
 exports! { cudaGraphCreate => fn(graph: *mut u64, flags: c_uint) {
     context()?;
     cu!(cuGraphCreate(graph, flags))

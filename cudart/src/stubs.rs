@@ -36,18 +36,15 @@ stubs! {
     cudaArrayGetMemoryRequirements
     cudaArrayGetPlane
     cudaArrayGetSparseProperties
-    cudaChooseDevice
     cudaCtxResetPersistingL2Cache
     cudaDestroyExternalMemory
     cudaDestroyExternalSemaphore
     cudaDevResourceGenerateDesc
     cudaDevSmResourceSplit
     cudaDevSmResourceSplitByCount
-    cudaDeviceCanAccessPeer
     cudaDeviceDisablePeerAccess
     cudaDeviceEnablePeerAccess
     cudaDeviceFlushGPUDirectRDMAWrites
-    cudaDeviceGetByPCIBusId
     cudaDeviceGetDefaultMemPool
     cudaDeviceGetDevResource
     cudaDeviceGetExecutionCtx
@@ -57,7 +54,6 @@ stubs! {
     cudaDeviceGetNvSciSyncAttributes
     cudaDeviceGetP2PAtomicCapabilities
     cudaDeviceGetP2PAttribute
-    cudaDeviceGetPCIBusId
     cudaDeviceGetSharedMemConfig
     cudaDeviceGetTexture1DLinearMaxWidth
     cudaDeviceGraphMemTrim
@@ -280,25 +276,18 @@ stubs! {
     cudaStreamCopyAttributes_ptsz
     cudaStreamGetAttribute
     cudaStreamGetAttribute_ptsz
-    cudaStreamGetCaptureInfo
-    cudaStreamGetCaptureInfo_ptsz
     cudaStreamGetCaptureInfo_v2
     cudaStreamGetCaptureInfo_v2_ptsz
     cudaStreamGetCaptureInfo_v3
     cudaStreamGetCaptureInfo_v3_ptsz
     cudaStreamGetDevResource
     cudaStreamGetDevResource_ptsz
-    cudaStreamGetDevice
-    cudaStreamGetDevice_ptsz
-    cudaStreamGetId
-    cudaStreamGetId_ptsz
     cudaStreamSetAttribute
     cudaStreamSetAttribute_ptsz
     cudaStreamUpdateCaptureDependencies
     cudaStreamUpdateCaptureDependencies_ptsz
     cudaStreamUpdateCaptureDependencies_v2
     cudaStreamUpdateCaptureDependencies_v2_ptsz
-    cudaThreadExchangeStreamCaptureMode
     cudaUserObjectCreate
     cudaUserObjectRelease
     cudaUserObjectRetain

@@ -1,5 +1,5 @@
 // Pitched 2D and 3D memory, a 3D CUDA array, stream-ordered allocation, pointer attributes,
-// device properties and function attributes.
+// device properties and function attributes, the device's PCI id and a stream's device.
 #include "check.h"
 #include <cstring>
 
@@ -111,6 +111,14 @@ int main() {
   cudaFuncAttributes fa;
   CHECK(cudaFuncGetAttributes(&fa, add_one));
   EXPECT(fa.ptxVersion == 80 && fa.maxThreadsPerBlock > 0);
+  char bus[32];
+  CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, 0));
+  int by_bus = -1;
+  CHECK(cudaDeviceGetByPCIBusId(&by_bus, bus));
+  EXPECT(by_bus == 0);
+  int sdev = -1;
+  CHECK(cudaStreamGetDevice(s, &sdev));
+  EXPECT(sdev == 0);
   size_t free_b, total_b;
   CHECK(cudaMemGetInfo(&free_b, &total_b));
   EXPECT(free_b <= total_b && total_b == prop.totalGlobalMem);
