@@ -102,7 +102,8 @@ pub unsafe extern "C" fn cudaPeekAtLastError() -> cudaError_t {
 pub unsafe extern "C" fn cudaGetErrorName(code: cudaError_t) -> *const std::ffi::c_char {
     match crate::errors::code(code) {
         Some(e) => e.1.as_ptr(),
-        None => c"cudaErrorUnknown".as_ptr(),
+        // NVIDIA's answer for a code it does not know, for the name as for the string.
+        None => c"unrecognized error code".as_ptr(),
     }
 }
 
