@@ -72,6 +72,9 @@ exports! { cudaHostAlloc => fn(p: *mut *mut c_void, size: usize, flags: c_uint) 
 
 exports! { cudaFreeHost => fn(p: *mut c_void) {
     context()?;
+    if p.is_null() {
+        return Ok(());
+    }
     cu!(cuMemFreeHost(p))
 }}
 

@@ -190,12 +190,14 @@ exports! { cudaDeviceReset => fn() {
 }}
 
 exports! { cudaSetDeviceFlags => fn(flags: u32) {
-    cu!(cuDevicePrimaryCtxSetFlags_v2(device(), flags & !0x8))
+    // cudaDeviceSchedule*, cudaDeviceMapHost, cudaDeviceLmemResizeToMax are the CU_CTX_* flags.
+    cu!(cuDevicePrimaryCtxSetFlags_v2(device(), flags))
 }}
 
 exports! { cudaGetDeviceFlags => fn(flags: *mut u32) {
     let (mut f, mut active) = (0u32, 0);
     cu!(cuDevicePrimaryCtxGetState(device(), &mut f, &mut active))?;
+    // Host memory is always mapped (cudaDeviceMapHost) with unified addressing.
     unsafe { crate::out(flags, f | 0x8) }
 }}
 
