@@ -1,5 +1,6 @@
 // Pitched 2D and 3D memory, a 3D CUDA array, stream-ordered allocation, pointer attributes,
-// device properties and function attributes, the device's PCI id and a stream's device.
+// device properties and function attributes, the device's PCI id and a stream's device,
+// occupancy and dynamic shared memory above 48 KiB.
 #include "check.h"
 #include <cstring>
 
@@ -9,6 +10,14 @@ __global__ void fill2d(float* p, size_t pitch, int w, int h) {
 }
 
 __global__ void add_one(int* p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) p[i] += 1; }
+
+// Reverses n ints through dynamic shared memory (more than the default 48 KiB per block).
+__global__ void reverse_big(int* p, int n) {
+  extern __shared__ int buf[];
+  for (int i = threadIdx.x; i < n; i += blockDim.x) buf[i] = p[i];
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) p[i] = buf[n - 1 - i];
+}
 
 int main() {
   // Pitched 2D: a kernel fills rows, cudaMemcpy2D packs them on the host.
@@ -119,6 +128,19 @@ int main() {
   int sdev = -1;
   CHECK(cudaStreamGetDevice(s, &sdev));
   EXPECT(sdev == 0);
+  // The occupancy calculator of cuda_runtime.h (a template over the attribute and occupancy
+  // calls), and dynamic shared memory above 48 KiB after opting in.
+  int min_grid = 0, best_block = 0;
+  CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &best_block, add_one, 0, 0));
+  EXPECT(best_block > 0 && best_block <= 1024 && min_grid > 0);
+  const int big = 20000;  // 80000 bytes
+  CHECK(cudaFuncSetAttribute(reverse_big, cudaFuncAttributeMaxDynamicSharedMemorySize, big * (int)sizeof(int)));
+  int* r;
+  CHECK(cudaMallocManaged(&r, big * sizeof(int)));
+  for (int i = 0; i < big; i++) r[i] = i;
+  reverse_big<<<1, 256, big * sizeof(int)>>>(r, big);
+  CHECK(cudaDeviceSynchronize());
+  for (int i = 0; i < big; i++) EXPECT(r[i] == big - 1 - i);
   size_t free_b, total_b;
   CHECK(cudaMemGetInfo(&free_b, &total_b));
   EXPECT(free_b <= total_b && total_b == prop.totalGlobalMem);
