@@ -107,6 +107,19 @@ pub fn entry_quiet(name: &str, body: impl FnOnce() -> RtResult) -> cudaError_t {
     finish(name, catch_unwind(AssertUnwindSafe(body)))
 }
 
+/// Runs the body of an exported function that returns no `cudaError_t` (nvcc's registration
+/// entries, which return handles or nothing): a panic (a bug in ptxjit) is reported and
+/// `fallback` returned, never unwound into C.
+pub fn guard<T>(name: &str, fallback: T, body: impl FnOnce() -> T) -> T {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(v) => v,
+        Err(_) => {
+            eprintln!("ptxjit: internal error in {name} (a bug in ptxjit; please report it)");
+            fallback
+        }
+    }
+}
+
 fn finish(name: &str, result: std::thread::Result<RtResult>) -> cudaError_t {
     let (code, message) = match result {
         Ok(Ok(())) => (cudaSuccess, None),

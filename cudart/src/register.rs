@@ -64,18 +64,20 @@ unsafe fn fatbin_index(handle: *mut *mut c_void) -> Option<usize> {
 /// `__cudaRegisterFatBinary(void *fatCubin)`: records the fatbin wrapper; returns its handle.
 #[no_mangle]
 pub unsafe extern "C" fn __cudaRegisterFatBinary(fat_cubin: *mut c_void) -> *mut *mut c_void {
-    let index = with(|r| {
-        r.fatbins.push(Fatbin {
-            wrapper: fat_cubin as usize,
-            module: None,
-            failed: None,
+    crate::guard("__cudaRegisterFatBinary", std::ptr::null_mut(), || {
+        let index = with(|r| {
+            r.fatbins.push(Fatbin {
+                wrapper: fat_cubin as usize,
+                module: None,
+                failed: None,
+            });
+            r.fatbins.len() - 1
         });
-        r.fatbins.len() - 1
-    });
-    if crate::tracing() {
-        eprintln!("ptxjit: __cudaRegisterFatBinary({fat_cubin:?}) -> fatbin {index}");
-    }
-    Box::into_raw(Box::new(index)).cast()
+        if crate::tracing() {
+            eprintln!("ptxjit: __cudaRegisterFatBinary({fat_cubin:?}) -> fatbin {index}");
+        }
+        Box::into_raw(Box::new(index)).cast()
+    })
 }
 
 #[no_mangle]
@@ -109,25 +111,27 @@ pub unsafe extern "C" fn __cudaRegisterFunction(
     _gdim: *mut c_void,
     _wsize: *mut c_int,
 ) {
-    // SAFETY: nvcc passes its handle and a NUL-terminated name.
-    let (Some(fatbin), Some(name)) = (unsafe { fatbin_index(handle) }, unsafe {
-        name_of(device_name)
-    }) else {
-        return;
-    };
-    if crate::tracing() {
-        eprintln!("ptxjit: __cudaRegisterFunction({host_fun:?}, {name:?}) in fatbin {fatbin}");
-    }
-    with(|r| {
-        r.functions.insert(
-            host_fun as usize,
-            Entity {
-                fatbin,
-                name,
-                managed_slot: None,
-            },
-        )
-    });
+    crate::guard("__cudaRegisterFunction", (), || {
+        // SAFETY: nvcc passes its handle and a NUL-terminated name.
+        let (Some(fatbin), Some(name)) = (unsafe { fatbin_index(handle) }, unsafe {
+            name_of(device_name)
+        }) else {
+            return;
+        };
+        if crate::tracing() {
+            eprintln!("ptxjit: __cudaRegisterFunction({host_fun:?}, {name:?}) in fatbin {fatbin}");
+        }
+        with(|r| {
+            r.functions.insert(
+                host_fun as usize,
+                Entity {
+                    fatbin,
+                    name,
+                    managed_slot: None,
+                },
+            )
+        });
+    })
 }
 
 /// `__cudaRegisterVar(handle, hostVar, deviceAddress, deviceName, ext, size, constant,
@@ -144,22 +148,24 @@ pub unsafe extern "C" fn __cudaRegisterVar(
     _constant: c_int,
     _global: c_int,
 ) {
-    // SAFETY: as in __cudaRegisterFunction.
-    let (Some(fatbin), Some(name)) = (unsafe { fatbin_index(handle) }, unsafe {
-        name_of(device_name)
-    }) else {
-        return;
-    };
-    with(|r| {
-        r.vars.insert(
-            host_var as usize,
-            Entity {
-                fatbin,
-                name,
-                managed_slot: None,
-            },
-        )
-    });
+    crate::guard("__cudaRegisterVar", (), || {
+        // SAFETY: as in __cudaRegisterFunction.
+        let (Some(fatbin), Some(name)) = (unsafe { fatbin_index(handle) }, unsafe {
+            name_of(device_name)
+        }) else {
+            return;
+        };
+        with(|r| {
+            r.vars.insert(
+                host_var as usize,
+                Entity {
+                    fatbin,
+                    name,
+                    managed_slot: None,
+                },
+            )
+        });
+    })
 }
 
 /// `__cudaRegisterManagedVar(handle, hostVarPtrAddress, ...)`: a `__managed__` variable; the
@@ -176,22 +182,24 @@ pub unsafe extern "C" fn __cudaRegisterManagedVar(
     _constant: c_int,
     _global: c_int,
 ) {
-    // SAFETY: as in __cudaRegisterFunction.
-    let (Some(fatbin), Some(name)) = (unsafe { fatbin_index(handle) }, unsafe {
-        name_of(device_name)
-    }) else {
-        return;
-    };
-    with(|r| {
-        r.vars.insert(
-            host_var_ptr_address as usize,
-            Entity {
-                fatbin,
-                name,
-                managed_slot: Some(host_var_ptr_address as usize),
-            },
-        )
-    });
+    crate::guard("__cudaRegisterManagedVar", (), || {
+        // SAFETY: as in __cudaRegisterFunction.
+        let (Some(fatbin), Some(name)) = (unsafe { fatbin_index(handle) }, unsafe {
+            name_of(device_name)
+        }) else {
+            return;
+        };
+        with(|r| {
+            r.vars.insert(
+                host_var_ptr_address as usize,
+                Entity {
+                    fatbin,
+                    name,
+                    managed_slot: Some(host_var_ptr_address as usize),
+                },
+            )
+        });
+    })
 }
 
 /// `__cudaInitModule(handle)`: loads the fatbin now (host code reading a `__managed__`

@@ -124,19 +124,21 @@ pub unsafe extern "C" fn __cudaPushCallConfiguration(
     shared: usize,
     stream: u64,
 ) -> u32 {
-    let config = LaunchConfig {
-        grid,
-        block,
-        shared,
-        stream,
-    };
-    CONFIGS.with(|c| c.borrow_mut().push(config));
-    if crate::tracing() {
-        eprintln!(
-            "ptxjit: __cudaPushCallConfiguration({grid:?}, {block:?}, {shared}, {stream:#x})"
-        );
-    }
-    0
+    crate::guard("__cudaPushCallConfiguration", 0, || {
+        let config = LaunchConfig {
+            grid,
+            block,
+            shared,
+            stream,
+        };
+        CONFIGS.with(|c| c.borrow_mut().push(config));
+        if crate::tracing() {
+            eprintln!(
+                "ptxjit: __cudaPushCallConfiguration({grid:?}, {block:?}, {shared}, {stream:#x})"
+            );
+        }
+        0
+    })
 }
 
 exports! { __cudaPopCallConfiguration => fn(grid: *mut Dim3, block: *mut Dim3, shared: *mut usize, stream: *mut c_void) {
