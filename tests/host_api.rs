@@ -411,3 +411,40 @@ fn dynamic_shared_above_48k_needs_the_opt_in() {
         assert!(matches!(e, Error::LaunchConfig(_)), "{engine}: {e}");
     }
 }
+
+/// A cooperative launch through the builder: devrt_sync.ptx synchronises the grid twice
+/// (numba's cudaCGSynchronize); expected from the host formulas in its header. Without
+/// `.cooperative(true)` the grid workspace is null and the sync traps.
+#[test]
+fn cooperative_launch_synchronises_the_grid() {
+    let (grid, block) = (6u32, 64u32);
+    let n = (grid * block) as usize;
+    let b: Vec<u32> = (0..n).map(|i| 5 * ((i + 1) % n) as u32 + 1).collect();
+    let a: Vec<u32> = (0..n).map(|i| 2 * b[(i + 1) % n]).collect();
+    for engine in ENGINES {
+        let mut ctx = Context::new();
+        let m = load(&mut ctx, "kernels/grid_sync/devrt_sync.ptx", engine);
+        let k = m.kernel("devrt_sync").unwrap();
+        let mut da = DeviceBuffer::<u32>::zeroed(&ctx, n).unwrap();
+        let mut db = DeviceBuffer::<u32>::zeroed(&ctx, n).unwrap();
+        ctx.launch_builder(&k)
+            .grid(grid)
+            .block(block)
+            .cooperative(true)
+            .arg(&mut da)
+            .arg(&mut db)
+            .launch()
+            .unwrap();
+        assert_eq!(da.to_vec().unwrap(), a, "{engine:?}");
+        assert_eq!(db.to_vec().unwrap(), b, "{engine:?}");
+        let e = ctx
+            .launch_builder(&k)
+            .grid(grid)
+            .block(block)
+            .arg(&mut da)
+            .arg(&mut db)
+            .launch()
+            .unwrap_err();
+        assert!(matches!(e, Error::Fault(_)), "{engine:?}: {e}");
+    }
+}

@@ -191,6 +191,37 @@ def two_dimensional_grid():
     np.testing.assert_array_equal(out, a.T)
 
 
+@check
+def cooperative_grid_sync():
+    # cg.this_grid().sync() makes numba launch cooperatively (cuLaunchCooperativeKernel) and
+    # call cudaCGGetIntrinsicHandle / cudaCGSynchronize, which ptxjit supplies. Each round
+    # reads what other blocks wrote in the round before.
+    @cuda.jit
+    def rounds(a, b, n_rounds):
+        g = cuda.cg.this_grid()
+        i = cuda.grid(1)
+        n = a.size
+        for r in range(n_rounds):
+            g.sync()
+            if r % 2 == 0:
+                b[i] = a[(i + 1) % n] * 3 + a[(i + n - 1) % n] + r
+            else:
+                a[i] = b[(i + 1) % n] * 3 + b[(i + n - 1) % n] + r
+
+    blocks, threads, n_rounds = 6, 64, 5
+    a0 = np.arange(blocks * threads, dtype=np.int64) * 7 - 100
+    d_a, d_b = cuda.to_device(a0), cuda.to_device(np.zeros_like(a0))
+    rounds[blocks, threads](d_a, d_b, n_rounds)
+    a, b = a0.copy(), np.zeros_like(a0)
+    for r in range(n_rounds):
+        src, dst = (a, b) if r % 2 == 0 else (b, a)
+        dst[:] = np.roll(src, -1) * 3 + np.roll(src, 1) + r
+    np.testing.assert_array_equal(d_a.copy_to_host(), a)
+    np.testing.assert_array_equal(d_b.copy_to_host(), b)
+    # The largest cooperative grid numba computes for this kernel.
+    assert rounds.overloads[rounds.signatures[0]].max_cooperative_grid_blocks(threads) >= blocks
+
+
 def main():
     print("device:", getattr(cuda.get_current_device(), "name", "numba CUDA simulator"))
     return run_checks()

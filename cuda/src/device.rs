@@ -42,7 +42,7 @@ pub fn compute_capability() -> (i32, i32) {
 
 /// Multiprocessors: one per CPU core ptxjit runs CTAs on.
 pub fn sm_count() -> i32 {
-    std::thread::available_parallelism().map_or(1, |n| n.get() as i32)
+    ptxjit::host::occupancy::sm_count() as i32
 }
 
 /// Shared memory a block may use without opting in (bytes).
@@ -139,7 +139,7 @@ pub fn attribute(attr: i32) -> Option<i32> {
         90 => 0,               // COMPUTE_PREEMPTION_SUPPORTED
         91 => 0,               // CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
         92..=94 => 0,          // stream memory operations v1
-        95 => 0,               // COOPERATIVE_LAUNCH
+        95 => 1,               // COOPERATIVE_LAUNCH
         96 => 0,               // COOPERATIVE_MULTI_DEVICE_LAUNCH
         97 => optin,           // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
         98 => 0,               // CAN_FLUSH_REMOTE_WRITES

@@ -3,13 +3,16 @@
 //! A launch runs to completion before the call returns (every stream is always complete). A
 //! kernel fault prints ptxjit's located report on stderr and becomes the context's sticky
 //! error: `CUDA_ERROR_ILLEGAL_ADDRESS` (misaligned: `CUDA_ERROR_MISALIGNED_ADDRESS`), an
-//! `assert` `CUDA_ERROR_ASSERT`, a `trap` `CUDA_ERROR_LAUNCH_FAILED`.
+//! `assert` `CUDA_ERROR_ASSERT`, a `trap` `CUDA_ERROR_LAUNCH_FAILED`. A cooperative launch
+//! (`cuLaunchCooperativeKernel`, `cuLaunchKernelEx` with `CU_LAUNCH_ATTRIBUTE_COOPERATIVE`)
+//! may have at most max-active-blocks-per-SM × SM count CTAs
+//! (`CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE`); the host layer runs it with every CTA resident.
 
 use crate::errors::*;
 use crate::exports;
 use crate::state::{with_context, Driver};
 use crate::{out, DrvResult, Fail};
-use ptxjit::host::{Error, LaunchDims};
+use ptxjit::host::{occupancy, Cooperative, Error, LaunchDims};
 use std::ffi::{c_int, c_uint, c_void};
 
 /// `CU_LAUNCH_PARAM_*` keys of the `extra` array.
@@ -113,11 +116,25 @@ unsafe fn param_buffer(
     Ok(buf)
 }
 
-/// Launches `f`; a fault becomes the sticky error and its report goes to stderr.
-pub fn launch(d: &mut Driver, f: u64, dims: LaunchDims, stream: u64, params: Vec<u8>) -> DrvResult {
+/// Launches `f` (cooperatively when `cooperative`); a fault becomes the sticky error and its
+/// report goes to stderr.
+pub fn launch(
+    d: &mut Driver,
+    f: u64,
+    dims: LaunchDims,
+    stream: u64,
+    params: Vec<u8>,
+    cooperative: bool,
+) -> DrvResult {
     d.check_stream(stream)?;
     let kernel = d.function(f)?.kernel.clone();
-    let opts = d.config.launch_options();
+    let mut opts = d.config.launch_options();
+    if cooperative {
+        let (_, per_sm) = crate::device::shared_limits();
+        opts.cooperative = Some(Cooperative {
+            shared_per_sm: per_sm as u64,
+        });
+    }
     match d.host.launch_with_params(&kernel, dims, params, &opts) {
         Ok(_) => Ok(()),
         Err(e) => {
@@ -139,9 +156,28 @@ exports! { cuLaunchKernel, cuLaunchKernel_ptsz => fn(f: u64, gx: c_uint, gy: c_u
     with_context(|d| {
         let buf = unsafe { param_buffer(d, f, params, extra)? };
         let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
-        launch(d, f, dims, stream, buf)
+        launch(d, f, dims, stream, buf, false)
     })
 }}
+
+exports! { cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz => fn(f: u64, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: u64, params: *mut *mut c_void) {
+    with_context(|d| {
+        let buf = unsafe { param_buffer(d, f, params, std::ptr::null_mut())? };
+        let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
+        launch(d, f, dims, stream, buf, true)
+    })
+}}
+
+/// `CU_LAUNCH_ATTRIBUTE_COOPERATIVE`.
+const LAUNCH_ATTRIBUTE_COOPERATIVE: c_uint = 2;
+
+/// `CUlaunchAttribute`: the id, padding to 8 bytes, and a 64-byte value union.
+#[repr(C)]
+pub struct CUlaunchAttribute {
+    pub id: c_uint,
+    pub pad: [u8; 4],
+    pub value: [u64; 8],
+}
 
 /// `CUlaunchConfig`.
 #[repr(C)]
@@ -160,12 +196,24 @@ exports! { cuLaunchKernelEx, cuLaunchKernelEx_ptsz => fn(config: *const CUlaunch
     }
     // SAFETY: a CUlaunchConfig by the API's contract.
     let c = unsafe { &*config };
-    // Launch attributes (priority, access policy, cluster dimensions …) are scheduling hints
-    // for a GPU; none changes what a kernel computes here.
+    if c.num_attrs > 0 && c.attrs.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "launch attributes: null array"));
+    }
+    // Launch attributes other than cooperative (priority, access policy, cluster dimensions
+    // …) are scheduling hints for a GPU; none changes what a kernel computes here.
+    let mut cooperative = false;
+    for i in 0..c.num_attrs as usize {
+        // SAFETY: `num_attrs` attributes by the API's contract.
+        let a = unsafe { &*c.attrs.cast::<CUlaunchAttribute>().add(i) };
+        if a.id == LAUNCH_ATTRIBUTE_COOPERATIVE {
+            // The value's `int cooperative` member: its first 4 bytes.
+            cooperative = a.value[0] as u32 != 0;
+        }
+    }
     with_context(|d| {
         let buf = unsafe { param_buffer(d, f, params, extra)? };
         let dims = LaunchDims { grid: c.grid, block: c.block, shared_bytes: c.shared_mem_bytes };
-        launch(d, f, dims, c.stream, buf)
+        launch(d, f, dims, c.stream, buf, cooperative)
     })
 }}
 
@@ -178,18 +226,9 @@ fn blocks_per_sm(d: &Driver, f: u64, block: c_int, dyn_shared: usize) -> Result<
             "block size must be positive",
         ));
     }
-    let max_threads = k.max_threads.unwrap_or(1024).min(1024) as c_int;
-    if block > max_threads {
-        return Ok(0);
-    }
-    let warps = (block + 31) / 32;
-    let mut n = (2048 / 32 / warps).min(32);
-    let shared = k.static_shared_bytes as usize + dyn_shared;
     let (_, per_sm) = crate::device::shared_limits();
-    if let Some(fit) = (per_sm as usize).checked_div(shared) {
-        n = n.min(fit as c_int);
-    }
-    Ok(n)
+    let n = occupancy::max_active_ctas_per_sm(k, block as u32, dyn_shared as u64, per_sm as u64);
+    Ok(n as c_int)
 }
 
 exports! { cuOccupancyMaxActiveBlocksPerMultiprocessor => fn(n: *mut c_int, f: u64, block: c_int, dyn_shared: usize) {

@@ -138,6 +138,7 @@ pub fn host_fail(e: ptxjit::host::Error) -> Fail {
         E::Unsupported(_) => CUDA_ERROR_NOT_SUPPORTED,
         E::UnknownKernel { .. } | E::AmbiguousKernel { .. } => CUDA_ERROR_NOT_FOUND,
         E::Argument(_) | E::LaunchConfig(_) => CUDA_ERROR_INVALID_VALUE,
+        E::CooperativeTooLarge(_) => CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
         E::Memory(m) if m.starts_with("out of device memory") => CUDA_ERROR_OUT_OF_MEMORY,
         E::Memory(_) => CUDA_ERROR_INVALID_VALUE,
         E::Fault(r) => {

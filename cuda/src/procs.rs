@@ -659,6 +659,8 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuKernelGetName",
     "cuKernelSetAttribute",
     "cuKernelSetCacheConfig",
+    "cuLaunchCooperativeKernel",
+    "cuLaunchCooperativeKernel_ptsz",
     "cuLaunchHostFunc",
     "cuLaunchHostFunc_ptsz",
     "cuLaunchKernel",
@@ -1119,12 +1121,12 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuKernelSetAttribute" => crate::module::cuKernelSetAttribute as *mut c_void,
         "cuKernelSetCacheConfig" => crate::module::cuKernelSetCacheConfig as *mut c_void,
         "cuLaunch" => crate::stubs::cuLaunch as *mut c_void,
-        "cuLaunchCooperativeKernel" => crate::stubs::cuLaunchCooperativeKernel as *mut c_void,
+        "cuLaunchCooperativeKernel" => crate::launch::cuLaunchCooperativeKernel as *mut c_void,
         "cuLaunchCooperativeKernelMultiDevice" => {
             crate::stubs::cuLaunchCooperativeKernelMultiDevice as *mut c_void
         }
         "cuLaunchCooperativeKernel_ptsz" => {
-            crate::stubs::cuLaunchCooperativeKernel_ptsz as *mut c_void
+            crate::launch::cuLaunchCooperativeKernel_ptsz as *mut c_void
         }
         "cuLaunchGrid" => crate::stubs::cuLaunchGrid as *mut c_void,
         "cuLaunchGridAsync" => crate::stubs::cuLaunchGridAsync as *mut c_void,

@@ -111,6 +111,7 @@ impl ExecConfig {
         LaunchOptions {
             memcheck: self.memcheck,
             timeout: self.timeout,
+            cooperative: None,
         }
     }
 }

@@ -190,9 +190,7 @@ stubs! {
     cuIpcOpenMemHandle_v2
     cuKernelGetParamInfo
     cuLaunch
-    cuLaunchCooperativeKernel
     cuLaunchCooperativeKernelMultiDevice
-    cuLaunchCooperativeKernel_ptsz
     cuLaunchGrid
     cuLaunchGridAsync
     cuLibraryGetManaged

@@ -171,6 +171,8 @@ pub struct SessionLaunch {
     pub kernel: Kernel,
     pub dims: LaunchDims,
     pub args: Vec<KernelArg>,
+    /// A cooperative launch ([`LaunchOptions::cooperative`]).
+    pub cooperative: bool,
     /// How errors name the launch (`launch[2] (add_offsets)`); `None` outside a pipeline.
     pub at: Option<String>,
 }
@@ -334,6 +336,7 @@ impl Session {
                 kernel,
                 dims,
                 args,
+                cooperative: l.cooperative,
                 at,
             });
         }
@@ -363,6 +366,16 @@ impl Session {
         opts: &LaunchOptions,
     ) -> Result<LaunchReport, CaseError> {
         let l = &self.launches[i];
+        let coop;
+        let opts = if l.cooperative {
+            coop = LaunchOptions {
+                cooperative: Some(Default::default()),
+                ..opts.clone()
+            };
+            &coop
+        } else {
+            opts
+        };
         self.ctx
             .launch(&l.kernel, l.dims, &l.args, opts)
             .map_err(|e| in_launch(&l.at, e))
@@ -464,6 +477,7 @@ fn run_into(
     let launch_opts = LaunchOptions {
         memcheck: opts.memcheck || case.spec.expect_error.as_ref().is_some_and(|e| e.memcheck),
         timeout: opts.timeout,
+        cooperative: None,
     };
     // One run of the whole pipeline; `timed`: record its times.
     let mut pipeline = |session: &mut Session, timed: bool| -> Result<(), CaseError> {

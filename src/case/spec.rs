@@ -56,6 +56,9 @@ pub struct LaunchSpec {
     pub shared_bytes: u32,
     /// Kernel parameters in declaration order.
     pub args: Vec<Arg>,
+    /// Extension: a cooperative launch (`cudaLaunchCooperativeKernel`; every CTA resident
+    /// at once, grid-wide synchronisation allowed).
+    pub cooperative: bool,
 }
 
 impl LaunchSpec {
@@ -66,7 +69,14 @@ impl LaunchSpec {
 }
 
 /// The launch keys of the single-launch form, which `[[launch]]` replaces.
-const LAUNCH_KEYS: [&str; 5] = ["kernel", "grid", "block", "shared_bytes", "args"];
+const LAUNCH_KEYS: [&str; 6] = [
+    "kernel",
+    "grid",
+    "block",
+    "shared_bytes",
+    "args",
+    "cooperative",
+];
 
 /// A case file as written: either the single-launch form (top-level `kernel`, `grid`, `block`,
 /// `shared_bytes`, `args`) or `[[launch]]` tables, never both ([`CaseFile::into_spec`]).
@@ -91,6 +101,9 @@ pub struct CaseFile {
     /// Single-launch form: the kernel parameters (default none).
     #[serde(default)]
     pub args: Option<Vec<Arg>>,
+    /// Single-launch form: a cooperative launch (default false).
+    #[serde(default)]
+    pub cooperative: Option<bool>,
     /// Extension: several launches run in order (a pipeline).
     #[serde(default)]
     pub launch: Option<Vec<LaunchFile>>,
@@ -140,6 +153,9 @@ pub struct LaunchFile {
     /// The kernel parameters in declaration order.
     #[serde(default)]
     pub args: Vec<Arg>,
+    /// A cooperative launch (default false).
+    #[serde(default)]
+    pub cooperative: bool,
 }
 
 impl CaseFile {
@@ -151,6 +167,7 @@ impl CaseFile {
             self.block.is_some(),
             self.shared_bytes.is_some(),
             self.args.is_some(),
+            self.cooperative.is_some(),
         ];
         let given: Vec<&str> = LAUNCH_KEYS
             .iter()
@@ -183,6 +200,7 @@ impl CaseFile {
                         block: l.block,
                         shared_bytes: l.shared_bytes,
                         args: l.args,
+                        cooperative: l.cooperative,
                     });
                 }
                 (ptx, launches, true)
@@ -213,6 +231,7 @@ impl CaseFile {
                     block,
                     shared_bytes: self.shared_bytes.unwrap_or(0),
                     args: self.args.unwrap_or_default(),
+                    cooperative: self.cooperative.unwrap_or(false),
                 };
                 (ptx, vec![launch], false)
             }

@@ -279,6 +279,7 @@ fn pipeline_launches_parse_in_order() {
                     name: "x".into(),
                     offset: 0
                 }],
+                cooperative: false,
             },
             LaunchSpec {
                 ptx: "other.ptx".into(),
@@ -293,6 +294,7 @@ fn pipeline_launches_parse_in_order() {
                     },
                     Arg::Scalar(Scalar::U32(7))
                 ],
+                cooperative: false,
             },
         ]
     );
@@ -325,7 +327,7 @@ fn pipeline_errors_name_the_launch_and_the_keys() {
         .unwrap_err()
         .to_string();
     assert!(
-        e.starts_with("t.toml: a case has either top-level kernel/grid/block/shared_bytes/args or [[launch]] tables, not both")
+        e.starts_with("t.toml: a case has either top-level kernel/grid/block/shared_bytes/args/cooperative or [[launch]] tables, not both")
             && e.contains("has [[launch]] and kernel, block"),
         "{e}"
     );

@@ -47,6 +47,7 @@ pub fn build(a: &AdHoc) -> Result<Case, CaseError> {
         block,
         shared_bytes: a.shared_bytes,
         args,
+        cooperative: false,
     });
     spec.buffers = buffers;
     for s in a.expect {

@@ -139,6 +139,7 @@ pub fn run_engine(case: &LaunchCase, engine: Engine, timeout: Duration) -> Outco
         let opts = LaunchOptions {
             memcheck: false,
             timeout: Some(timeout),
+            cooperative: None,
         };
         ctx.launch(&kernel, dims, &args, &opts)
             .map_err(|e| (false, e))?;

@@ -255,6 +255,10 @@ pub enum Error {
     /// Launch configuration outside the device limits.
     #[error("{0}")]
     LaunchConfig(String),
+    /// A cooperative grid larger than the device holds at once (CUDA's
+    /// `CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE`); its kind is `launch_config`.
+    #[error("{0}")]
+    CooperativeTooLarge(String),
     /// Device memory API misuse (bad pointer, out of memory).
     #[error("{0}")]
     Memory(String),
@@ -288,7 +292,7 @@ impl Error {
             Error::Invalid(_) => "invalid",
             Error::UnknownKernel { .. } | Error::AmbiguousKernel { .. } => "unknown_kernel",
             Error::Argument(_) => "argument",
-            Error::LaunchConfig(_) => "launch_config",
+            Error::LaunchConfig(_) | Error::CooperativeTooLarge(_) => "launch_config",
             Error::Memory(_) => "memory",
             Error::Fault(_) => "fault",
             Error::Timeout(..) => "timeout",
@@ -389,7 +393,34 @@ pub struct LaunchOptions {
     pub memcheck: bool,
     /// Stop the launch with [`Error::Timeout`] after this long.
     pub timeout: Option<Duration>,
+    /// A cooperative launch (`cuLaunchCooperativeKernel`, `cudaLaunchCooperativeKernel`):
+    /// every CTA of the grid is resident at once, so CTAs may wait for each other
+    /// (`cooperative_groups::this_grid().sync()`, numba's `cg.this_grid().sync()`). The grid
+    /// gets a zeroed grid workspace in device memory whose address `%envreg1`/`%envreg2`
+    /// give (CUDA's cooperative groups ABI; null in other launches, where a grid sync traps).
+    /// The grid may have at most [`occupancy::max_cooperative_ctas`](super::occupancy) CTAs
+    /// (with this field's shared memory per SM), else [`Error::CooperativeTooLarge`].
+    pub cooperative: Option<Cooperative>,
 }
+
+/// The limits a cooperative launch is checked against ([`LaunchOptions::cooperative`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cooperative {
+    /// Shared memory per multiprocessor in bytes, for the residency limit.
+    pub shared_per_sm: u64,
+}
+
+impl Default for Cooperative {
+    fn default() -> Cooperative {
+        Cooperative {
+            shared_per_sm: super::occupancy::SHARED_BYTES_PER_SM,
+        }
+    }
+}
+
+/// Bytes of a cooperative launch's grid workspace: CUDA's `grid_workspace { unsigned int
+/// wsSize; unsigned int barrier; }` (cooperative_groups/details/driver_abi.h), padded.
+const GRID_WORKSPACE_BYTES: u64 = 16;
 
 /// What a successful launch reports.
 #[derive(Clone, Copy, Debug)]
@@ -1116,6 +1147,10 @@ impl Context {
                 .map_err(Error::Memory)?;
             self.heap = Some(crate::runtime::heap::DeviceHeap::new(p.0, bytes));
         }
+        let workspace = match opts.cooperative {
+            Some(c) => Some(grid_workspace(&mut arena.memory, k, dims, c)?),
+            None => None,
+        };
         let memory = &arena.memory;
         let start = Instant::now();
         let res = run_grid(
@@ -1136,8 +1171,13 @@ impl Context {
                     locs: &k.inst_locs,
                     ptx: &k.inst_ptx,
                 },
+                cooperative: workspace.map(|p| p.0),
             },
         );
+        if let Some(p) = workspace {
+            arena.memory.free(p).map_err(Error::Memory)?;
+        }
+        let memory = &arena.memory;
         match res {
             Ok(stats) => Ok(LaunchReport {
                 elapsed: start.elapsed(),
@@ -1160,6 +1200,39 @@ impl Context {
             )))),
         }
     }
+}
+
+/// Check a cooperative grid's size against the residency limit and allocate its zeroed grid
+/// workspace ([`LaunchOptions::cooperative`]).
+fn grid_workspace(
+    memory: &mut crate::runtime::memory::DeviceMemory,
+    k: &CompiledKernel,
+    dims: LaunchDims,
+    c: Cooperative,
+) -> Result<DevicePtr, Error> {
+    let [gx, gy, gz] = dims.grid;
+    let ctas = u64::from(gx) * u64::from(gy) * u64::from(gz);
+    let threads = dims.block[0] * dims.block[1] * dims.block[2];
+    let dynamic = u64::from(dims.shared_bytes);
+    let limit = super::occupancy::max_cooperative_ctas(k, threads, dynamic, c.shared_per_sm);
+    if ctas > limit {
+        return Err(Error::CooperativeTooLarge(format!(
+            "kernel '{}': a cooperative grid of {ctas} CTAs exceeds the {limit} the device \
+             holds at once ({} per multiprocessor with {threads} threads and {} bytes of \
+             shared memory each, × {} multiprocessors)",
+            k.name,
+            super::occupancy::max_active_ctas_per_sm(k, threads, dynamic, c.shared_per_sm),
+            k.static_shared_bytes + dynamic,
+            super::occupancy::sm_count()
+        )));
+    }
+    let p = memory
+        .alloc(GRID_WORKSPACE_BYTES, Some("cooperative grid workspace"))
+        .map_err(Error::Memory)?;
+    let mut init = [0u8; GRID_WORKSPACE_BYTES as usize];
+    init[..4].copy_from_slice(&(GRID_WORKSPACE_BYTES as u32).to_le_bytes());
+    memory.write(p, &init).map_err(Error::Memory)?;
+    Ok(p)
 }
 
 /// The report of a fault record, in kernel terms.

@@ -185,6 +185,14 @@ impl<'a> LaunchBuilder<'a> {
         self
     }
 
+    /// Launch cooperatively ([`LaunchOptions::cooperative`] with the default limits): every
+    /// CTA resident at once, so the kernel may synchronise the whole grid
+    /// (`cooperative_groups::this_grid().sync()`).
+    pub fn cooperative(mut self, on: bool) -> Self {
+        self.opts.cooperative = on.then(Default::default);
+        self
+    }
+
     /// The next argument: a scalar (`1024u32`, `2.0f32`), a buffer (`&x`, `&mut y`), a
     /// [`DevicePtr`] or a [`KernelArg`].
     pub fn arg<A: LaunchArg + 'a>(mut self, a: A) -> Self {

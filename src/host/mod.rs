@@ -20,13 +20,14 @@ pub mod fatbin;
 pub mod image;
 mod kernel_name;
 mod launch;
+pub mod occupancy;
 
 pub use crate::runtime::launch::LaunchDims;
 pub use crate::runtime::memory::DevicePtr;
 pub use crate::runtime::printf::PrintfSink;
 pub use buffer::{ArenaId, DeviceBuffer, MemoryView};
 pub use context::{
-    front_end, CompiledKernel, Context, Engine, Error, FaultReport, Kernel, KernelArg,
+    front_end, CompiledKernel, Context, Cooperative, Engine, Error, FaultReport, Kernel, KernelArg,
     LaunchOptions, LaunchReport, Module, SHARED_BYTES_PER_BLOCK, SHARED_BYTES_PER_BLOCK_OPTIN,
 };
 pub use launch::{Dim3, LaunchArg, LaunchBuilder};

@@ -743,6 +743,7 @@ fn trap_terminator_faults() {
             memcheck: false,
             timeout: None,
             sites: Default::default(),
+            cooperative: None,
         },
     );
     let Err(LaunchFailure::Fault(r, count)) = res else {

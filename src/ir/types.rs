@@ -293,8 +293,10 @@ pub enum SReg {
     GlobalTimerLo,
     /// `%globaltimer_hi`: the high 32 bits of [`SReg::GlobalTimer`] (PTX ISA §10.29).
     GlobalTimerHi,
-    /// `%envreg0`–`%envreg31` (PTX ISA §10.28): driver-defined, read-only; ptxjit's driver
-    /// defines none, so every one reads as 0.
+    /// `%envreg0`–`%envreg31` (PTX ISA §10.28): driver-defined, read-only. ptxjit defines
+    /// `%envreg1`/`%envreg2` as the high/low halves of a cooperative launch's grid workspace
+    /// address (where CUDA's cooperative groups look for it; 0 in other launches); every
+    /// other one reads as 0.
     EnvReg(u8),
     /// `%smid`: linear CTA index modulo `%nsmid` (ptxjit's stand-in for the SM).
     SmId,

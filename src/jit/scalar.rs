@@ -357,6 +357,10 @@ impl Gen<'_, '_> {
                     _ => self.b.ins().bnot(le),
                 }
             }
+            // The grid workspace address (`CtaEnv::grid_workspace`, a little-endian u64):
+            // %envreg1 its high half, %envreg2 its low half.
+            EnvReg(1) => ld(self, offset_of!(CtaEnv, grid_workspace) + 4),
+            EnvReg(2) => ld(self, offset_of!(CtaEnv, grid_workspace)),
             EnvReg(_) => self.b.ins().iconst(types::I32, 0),
             Clock | Clock64 | GlobalTimer | GlobalTimerLo | GlobalTimerHi | SmId | NSmId
             | GridId | DynamicSmemSize | TotalSmemSize => {

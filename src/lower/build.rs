@@ -410,6 +410,9 @@ impl Globals {
 /// The state while building one kernel.
 pub(crate) struct Builder<'a> {
     pub map: &'a SourceMap,
+    /// While inlining a function ptxjit supplies (`lower::devrt`), whose spans are not in
+    /// `map`: the call's location, which every instruction of the body takes.
+    pub loc_override: Option<SrcLoc>,
     /// `Globals::sync_required` of the module.
     pub sync_required: bool,
     pub vars: Vec<Type>,
@@ -458,6 +461,9 @@ pub(crate) struct Builder<'a> {
 
 impl<'a> Builder<'a> {
     pub fn loc(&self, span: Span) -> SrcLoc {
+        if let Some(l) = self.loc_override {
+            return l;
+        }
         let (line, col) = self.map.line_col(span.start);
         SrcLoc { line, col }
     }
@@ -625,6 +631,7 @@ pub(crate) fn build_kernel<'a>(
 ) -> Result<PreKernel, LowerError> {
     let mut b = Builder {
         map,
+        loc_override: None,
         sync_required: globals.sync_required,
         funcs,
         graph,

@@ -276,6 +276,10 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
     let saved_tables = std::mem::replace(&mut b.branch_tables, build::branch_tables(body));
     let saved_protos = std::mem::replace(&mut b.prototypes, build::prototypes(body));
     let saved_ret = b.ret_target.replace(after);
+    let saved_loc = b.loc_override;
+    if super::devrt::is_supplied(f) {
+        b.loc_override = Some(cx.loc);
+    }
     b.inline_stack.push(callee_name.name.clone());
     let entry = b.new_block();
     let cur = b.cur as usize;
@@ -287,6 +291,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
     b.scopes = saved_scopes;
     b.syms = saved_syms;
     b.ret_target = saved_ret;
+    b.loc_override = saved_loc;
     b.branch_tables = saved_tables;
     b.prototypes = saved_protos;
     b.inline_stack.pop();

@@ -14,6 +14,7 @@ mod build;
 mod call;
 mod collective;
 mod decode;
+mod devrt;
 mod recurse;
 mod reducible;
 mod ssa;
@@ -80,6 +81,14 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
                 && (f.body.is_some() || !funcs.contains_key(&f.name.name))
             {
                 funcs.insert(f.name.name.clone(), f);
+            }
+        }
+    }
+    // Device-runtime functions the module declares and does not define: ptxjit's own.
+    for (name, f) in funcs.iter_mut() {
+        if f.body.is_none() {
+            if let Some(d) = devrt::function(name) {
+                *f = d;
             }
         }
     }

@@ -67,6 +67,11 @@ pub struct CtaEnv {
     pub nsmid: u32,
     /// The launch's sequence number in this process (`%gridid`).
     pub gridid: u64,
+    /// Device address of a cooperative launch's grid workspace, which `%envreg1` (high 32
+    /// bits) and `%envreg2` (low 32 bits) read (CUDA's `load_env_reg64<1, 2>`, high register
+    /// first); 0 for other launches (see
+    /// [`super::launch::LaunchInput::cooperative`]).
+    pub grid_workspace: u64,
     /// When the launch began (`%clock64` counts nanoseconds from here).
     pub launch_start: std::time::Instant,
     /// Where an engine that counts them adds the thread-instructions it executed (the
@@ -315,6 +320,11 @@ impl AbortControl {
         }
     }
 
+    /// Whether some CTA has faulted.
+    pub fn faulted(&self) -> bool {
+        self.min_fault_cta.load(Ordering::SeqCst) != u64::MAX
+    }
+
     /// Whether everything was stopped.
     pub fn stopped_all(&self) -> bool {
         self.all.load(Ordering::SeqCst) != 0
@@ -500,6 +510,8 @@ impl CtaEnv {
             GlobalTimer => global_timer(),
             GlobalTimerLo => global_timer() & 0xffff_ffff,
             GlobalTimerHi => global_timer() >> 32,
+            EnvReg(1) => self.grid_workspace >> 32,
+            EnvReg(2) => self.grid_workspace & 0xffff_ffff,
             EnvReg(_) => 0,
             SmId => {
                 let [x, y, z] = self.ctaid;

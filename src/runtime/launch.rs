@@ -126,6 +126,13 @@ pub struct LaunchInput<'a> {
     pub timeout: Option<Duration>,
     /// PTX locations for time-limit and deadlock reports.
     pub sites: Sites<'a>,
+    /// A cooperative launch (`cuLaunchCooperativeKernel`): the device address of its grid
+    /// workspace (zeroed device memory, 16 bytes, which `%envreg1`/`%envreg2` read as CUDA's
+    /// cooperative groups expect). Every CTA of the grid is then resident at once: the
+    /// scheduler keeps all their states and rotates among them whenever a CTA's lanes spin
+    /// in a loop that waits on memory, so a grid-wide barrier completes however many host
+    /// threads there are. The caller bounds the grid (CUDA: max active blocks per SM × SMs).
+    pub cooperative: Option<u64>,
 }
 
 struct SendPtr(*mut u8);
@@ -214,6 +221,11 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let (tids, tid_stride) = super::env::tid_table(input.dims.block);
     let tid_ptr = SendConstPtr(tids.as_ptr());
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    let queue = std::sync::Mutex::new(
+        (0..if input.cooperative.is_some() { ctas } else { 0 })
+            .map(|c| (c, None::<CtaBuffers>))
+            .collect::<std::collections::VecDeque<_>>(),
+    );
     std::thread::scope(|scope| {
         // Watchdog: raise the abort flag when the time limit passes or on an interrupt
         // (engines check it at every block dispatch, so even an infinite loop stops).
@@ -251,6 +263,68 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         // ends promptly.
         let next = AtomicU64::new(0);
         let batch = (ctas / (u64::from(nsmid.max(1)) * 16)).clamp(1, 32);
+        let threads = (input.dims.block[0] * input.dims.block[1] * input.dims.block[2]) as usize;
+        // The environment of CTA `c` over its shared and local memory.
+        let make_env = |c: u64, shared: &mut Vec<u128>, local: &mut Vec<u128>, flag| CtaEnv {
+            global_base: mem.base(),
+            global_top: mem.top(),
+            shared_base: shared.as_mut_ptr() as *mut u8,
+            shared_size,
+            param_base: params.get(),
+            param_size,
+            local_base: local.as_mut_ptr() as *mut u8,
+            local_size: input.local_bytes,
+            symbols: input.symbols.as_ptr(),
+            nsymbols: input.symbols.len() as u64,
+            abort: flag,
+            control: &control,
+            sink: &sink,
+            memory: mem,
+            ctaid: [
+                (c % gx as u64) as u32,
+                ((c / gx as u64) % gy as u64) as u32,
+                (c / (gx as u64 * gy as u64)) as u32,
+            ],
+            nctaid: input.dims.grid,
+            ntid: input.dims.block,
+            warp: 0,
+            nwarps: 0,
+            memcheck: input.memcheck as u32,
+            dynamic_smem: input.dims.shared_bytes,
+            nsmid,
+            gridid,
+            grid_workspace: input.cooperative.unwrap_or(0),
+            launch_start,
+            thread_instructions: &thread_insts,
+            tid_table: tid_ptr.get(),
+            tid_stride,
+            textures: input.textures,
+            heap: input
+                .heap
+                .map_or(std::ptr::null(), |h| h as *const super::heap::DeviceHeap),
+            printf: input.printf,
+        };
+        let fresh = |shared: &mut Vec<u128>, local: &mut Vec<u128>| {
+            shared.clear();
+            shared.resize((shared_size as usize).div_ceil(16), 0);
+            local.clear();
+            local.resize((threads * input.local_bytes as usize).div_ceil(16), 0);
+        };
+        let past_deadline = || {
+            let late = deadline.is_some_and(|d| Instant::now() > d);
+            if late {
+                timed_out.store(1, Ordering::Relaxed);
+                control.stop_all();
+            }
+            late
+        };
+        let note_worker = |ran: bool, my_runs: u64| {
+            runs.fetch_add(my_runs, Ordering::Relaxed);
+            if ran {
+                let w = rayon::current_thread_index().map_or(63, |i| i.min(63));
+                worker_bits.fetch_or(1 << w, Ordering::Relaxed);
+            }
+        };
         let worker = || {
             let mut buf = CtaBuffers::default();
             // Counted here and added once at the end (no shared counter updates per CTA).
@@ -264,88 +338,104 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 }
                 let c = c_next;
                 c_next += 1;
-                if c >= ctas || control.stopped_all() {
+                if c >= ctas || control.stopped_all() || past_deadline() {
                     break;
-                }
-                if let Some(d) = deadline {
-                    if Instant::now() > d {
-                        timed_out.store(1, Ordering::Relaxed);
-                        control.stop_all();
-                        break;
-                    }
                 }
                 let slot = rayon::current_thread_index().unwrap_or(nsmid as usize);
                 let Some(flag) = control.begin(slot, c) else {
                     break;
                 };
-                let ctaid = [
-                    (c % gx as u64) as u32,
-                    ((c / gx as u64) % gy as u64) as u32,
-                    (c / (gx as u64 * gy as u64)) as u32,
-                ];
-                let threads =
-                    (input.dims.block[0] * input.dims.block[1] * input.dims.block[2]) as usize;
                 let CtaBuffers {
                     shared,
                     local,
                     states,
                 } = &mut buf;
-                shared.clear();
-                shared.resize((shared_size as usize).div_ceil(16), 0);
-                local.clear();
-                local.resize((threads * input.local_bytes as usize).div_ceil(16), 0);
-                let env = CtaEnv {
-                    global_base: mem.base(),
-                    global_top: mem.top(),
-                    shared_base: shared.as_mut_ptr() as *mut u8,
-                    shared_size,
-                    param_base: params.get(),
-                    param_size,
-                    local_base: local.as_mut_ptr() as *mut u8,
-                    local_size: input.local_bytes,
-                    symbols: input.symbols.as_ptr(),
-                    nsymbols: input.symbols.len() as u64,
-                    abort: flag,
-                    control: &control,
-                    sink: &sink,
-                    memory: mem,
-                    ctaid,
-                    nctaid: input.dims.grid,
-                    ntid: input.dims.block,
-                    warp: 0,
-                    nwarps: 0,
-                    memcheck: input.memcheck as u32,
-                    dynamic_smem: input.dims.shared_bytes,
-                    nsmid,
-                    gridid,
-                    launch_start,
-                    thread_instructions: &thread_insts,
-                    tid_table: tid_ptr.get(),
-                    tid_stride,
-                    textures: input.textures,
-                    heap: input
-                        .heap
-                        .map_or(std::ptr::null(), |h| h as *const super::heap::DeviceHeap),
-                    printf: input.printf,
-                };
-                let n = run_cta(engine, env, c, &grid, states);
+                fresh(shared, local);
+                let env = make_env(c, shared, local, flag);
+                start_cta(engine, &env, states);
+                let (n, _) = run_cta(engine, env, c, &grid, states, false);
                 control.end(slot);
                 my_runs += n;
                 ran = true;
             }
-            runs.fetch_add(my_runs, Ordering::Relaxed);
-            if ran {
-                let w = rayon::current_thread_index().map_or(63, |i| i.min(63));
-                worker_bits.fetch_or(1 << w, Ordering::Relaxed);
+            note_worker(ran, my_runs);
+        };
+        // A cooperative grid: every CTA keeps its state from start to end, and workers take
+        // turns at them from one queue. A worker runs a CTA until it ends or its lanes yield
+        // in a loop that waits on memory (`lower::yields`: a grid-wide barrier spins so),
+        // then puts it at the back of the queue and takes the next one, so a CTA waiting for
+        // the others lets them run even on one host thread.
+        let coop_worker = || {
+            let (mut my_runs, mut ran) = (0u64, false);
+            // (A function, so that the queue's lock is released before the CTA runs.)
+            let pop = || queue.lock().ok().and_then(|mut q| q.pop_front());
+            while let Some((c, held)) = pop() {
+                if control.stopped_all() || past_deadline() {
+                    break;
+                }
+                let slot = rayon::current_thread_index().unwrap_or(nsmid as usize);
+                let Some(flag) = control.begin(slot, c) else {
+                    // A fault stopped this CTA: nothing of it runs again.
+                    continue;
+                };
+                let started = held.is_some();
+                let mut buf = held.unwrap_or_default();
+                let CtaBuffers {
+                    shared,
+                    local,
+                    states,
+                } = &mut buf;
+                if !started {
+                    fresh(shared, local);
+                }
+                let env = make_env(c, shared, local, flag);
+                if !started {
+                    start_cta(engine, &env, states);
+                }
+                let (n, finished) = run_cta(engine, env, c, &grid, states, true);
+                control.end(slot);
+                my_runs += n;
+                ran = true;
+                if control.faulted() {
+                    // The other CTAs would wait for the stopped one at their next grid-wide
+                    // barrier forever.
+                    control.stop_all();
+                }
+                if !finished {
+                    if let Ok(mut q) = queue.lock() {
+                        q.push_back((c, Some(buf)));
+                    }
+                }
             }
+            note_worker(ran, my_runs);
         };
         rayon::scope(|s| {
             for _ in 0..nsmid.max(1) {
-                s.spawn(|_| worker());
+                if input.cooperative.is_some() {
+                    s.spawn(|_| coop_worker());
+                } else {
+                    s.spawn(|_| worker());
+                }
             }
         });
         let _ = done_tx.send(());
     });
+    // CTAs of a cooperative grid waiting in the queue when the launch stopped: where they were.
+    if timed_out.load(Ordering::Relaxed) != 0 {
+        for (c, held) in queue.into_inner().unwrap_or_default() {
+            if let (Some(mut buf), Ok(mut p)) = (held, grid.positions.lock()) {
+                let ctaid = [
+                    (c % gx as u64) as u32,
+                    ((c / gx as u64) % gy as u64) as u32,
+                    (c / (gx as u64 * gy as u64)) as u32,
+                ];
+                p.push((
+                    c,
+                    positions(engine.layout(), &mut buf.states, ctaid, grid.sites),
+                ));
+            }
+        }
+    }
     let stopped = timed_out.load(Ordering::Relaxed);
     if stopped != 0 {
         let mut pos = grid.positions.into_inner().unwrap_or_default();
@@ -430,27 +520,18 @@ pub fn fmt_lanes(m: u32) -> String {
     parts.join(",")
 }
 
-/// Run one CTA to completion; returns the number of warp runs. Barriers complete between
-/// rounds (every warp has stopped); a round that completes none while lanes wait is a
-/// deadlock, reported in `shared`, and stops the launch.
-fn run_cta(
-    engine: &dyn WarpEngine,
-    mut env: CtaEnv,
-    cta: u64,
-    shared: &GridShared,
-    buffers: &mut Vec<Vec<u128>>,
-) -> u64 {
+/// Set up the warp states of a CTA that starts: one per warp, reused from the worker's
+/// previous CTA where the engine allows it ([`WarpEngine::zeroed_ranges`]), every live lane
+/// pending at the entry block.
+fn start_cta(engine: &dyn WarpEngine, env: &CtaEnv, buffers: &mut Vec<Vec<u128>>) {
     let layout = engine.layout();
     let threads = env.ntid[0] * env.ntid[1] * env.ntid[2];
     let nwarps = threads.div_ceil(WARP_SIZE);
-    env.nwarps = nwarps;
     let words = (layout.size as usize).div_ceil(16);
-    // Warp states, reused from the worker's previous CTA and zeroed.
-    if buffers.len() < nwarps as usize {
+    if buffers.len() != nwarps as usize {
         buffers.resize_with(nwarps as usize, Vec::new);
     }
-    let states = &mut buffers[..nwarps as usize];
-    for st in states.iter_mut() {
+    for st in buffers.iter_mut() {
         match engine.zeroed_ranges() {
             Some(ranges) if st.len() == words => {
                 let s = bytes(st);
@@ -466,7 +547,7 @@ fn run_cta(
             }
         }
     }
-    for (w, st) in states.iter_mut().enumerate() {
+    for (w, st) in buffers.iter_mut().enumerate() {
         let s = bytes(st);
         let lanes = (threads - w as u32 * WARP_SIZE).min(WARP_SIZE);
         let live = if lanes == 32 {
@@ -478,8 +559,27 @@ fn run_cta(
         wr32(s, layout.pending(0), live);
         set_active(layout, s, 0);
     }
+}
+
+/// Run a CTA whose warp states `states` were set up by [`start_cta`]; returns the number of
+/// warp runs and whether the CTA is over (ended, stopped or deadlocked). Barriers complete
+/// between rounds (every warp has stopped); a round that completes none while lanes wait is
+/// a deadlock, reported in `shared`, and stops the launch. With `pause_at_yield` (a
+/// cooperative grid), a round in which lanes yielded (`lower::yields`) ends the call with the
+/// CTA not over, so that the caller can run other CTAs before resuming it.
+fn run_cta(
+    engine: &dyn WarpEngine,
+    mut env: CtaEnv,
+    cta: u64,
+    shared: &GridShared,
+    states: &mut [Vec<u128>],
+    pause_at_yield: bool,
+) -> (u64, bool) {
+    let layout = engine.layout();
+    env.nwarps = states.len() as u32;
     let mut runs = 0u64;
     loop {
+        let mut yielded = false;
         for (w, st) in states.iter_mut().enumerate() {
             env.warp = w as u32;
             runs += 1;
@@ -490,11 +590,15 @@ fn run_cta(
                         p.push((cta, text));
                     }
                 }
-                return runs;
+                return (runs, true);
+            }
+            if pause_at_yield {
+                yielded |= super::warp::yielded_lanes(bytes(st)).0 != 0;
             }
         }
         match complete_barriers(layout, states) {
-            Round::Done => return runs,
+            Round::Done => return (runs, true),
+            Round::Released if yielded => return (runs, false),
             Round::Released => {}
             Round::Stuck(why) => {
                 let text = deadlock_report(layout, states, env.ctaid, shared.sites, why);
@@ -506,7 +610,7 @@ fn run_cta(
                 // SAFETY: `control` points to the launch's stop flags, alive for the whole
                 // launch.
                 unsafe { (*env.control).stop_all() };
-                return runs;
+                return (runs, true);
             }
         }
     }

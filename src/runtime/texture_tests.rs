@@ -307,6 +307,7 @@ fn test_env(
         dynamic_smem: 0,
         nsmid: 1,
         gridid: 0,
+        grid_workspace: 0,
         launch_start: std::time::Instant::now(),
         thread_instructions: count,
         tid_table: std::ptr::null(),
