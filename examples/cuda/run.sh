@@ -41,7 +41,6 @@ PTX="-gencode arch=compute_80,code=compute_80"
 # Programs whose feature ptxjit lacks for now: name and reason. They run, and their failure
 # is reported as expected (a pass is reported too, so the list can shrink).
 declare -A XFAIL=(
-  [grid_sync]="cooperative launches (cuLaunchCooperativeKernel) and grid sync are not in libcuda yet"
   [graph]="stream capture and graphs (cuStreamBeginCapture, cuGraph*) are not in libcuda yet"
 )
 
