@@ -64,6 +64,14 @@ driver_api! {
     cuModuleUnload(H);
     cuModuleGetFunction(*mut H, H, *const c_char);
     cuModuleGetGlobal_v2(*mut H, *mut usize, H, *const c_char);
+    cuLibraryLoadData(*mut H, *const c_void, *mut c_uint, *mut *mut c_void, c_uint, *mut c_uint, *mut *mut c_void, c_uint);
+    cuLibraryLoadFromFile(*mut H, *const c_char, *mut c_uint, *mut *mut c_void, c_uint, *mut c_uint, *mut *mut c_void, c_uint);
+    cuLibraryUnload(H);
+    cuLibraryGetKernel(*mut H, H, *const c_char);
+    cuLibraryGetGlobal(*mut H, *mut usize, H, *const c_char);
+    cuLibraryGetKernelCount(*mut c_uint, H);
+    cuLibraryEnumerateKernels(*mut H, c_uint, H);
+    cuKernelSetAttribute(c_int, c_int, H, c_int);
     cuLinkCreate_v2(c_uint, *const c_uint, *mut *mut c_void, *mut H);
     cuLinkAddData_v2(H, c_uint, *mut c_void, usize, *const c_char, c_uint, *const c_uint, *mut *mut c_void);
     cuLinkComplete(H, *mut *mut c_void, *mut usize);

@@ -41,6 +41,7 @@ pub mod device;
 pub mod driver;
 pub mod errors;
 pub mod launch;
+pub mod library;
 pub mod memory;
 pub mod memory3d;
 pub mod register;

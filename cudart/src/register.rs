@@ -358,16 +358,30 @@ pub fn function(host_fun: *const c_void) -> Result<u64, Fail> {
         return Ok(h);
     }
     let Some(entity) = entity else {
-        return Err(Fail::new(
-            cudaErrorInvalidDeviceFunction,
-            format!("{host_fun:?} is not a registered kernel"),
-        ));
+        return driver_kernel(host_fun);
     };
     let m = module(entity.fatbin)?;
     let mut f = 0u64;
     cu!(cuModuleGetFunction(&mut f, m, entity.name.as_ptr()))?;
     with(|r| r.handles.insert(key, f));
     Ok(f)
+}
+
+/// A `cudaKernel_t` from `cudaLibraryGetKernel` or a `cudaFunction_t` (the driver's
+/// `CUkernel`/`CUfunction`, which the runtime's launch and attribute calls accept in place of
+/// a host stub): the driver checks the handle (a foreign value is an error, never
+/// dereferenced). Errors: `cudaErrorInvalidDeviceFunction` when it is no kernel either.
+fn driver_kernel(f: *const c_void) -> Result<u64, Fail> {
+    crate::state::context()?;
+    let mut v = 0;
+    // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK (0): any attribute read checks the handle.
+    match cu!(cuFuncGetAttribute(&mut v, 0, f as u64)) {
+        Ok(()) => Ok(f as u64),
+        Err(_) => Err(Fail::new(
+            cudaErrorInvalidDeviceFunction,
+            format!("{f:?} is neither a registered kernel nor a kernel handle"),
+        )),
+    }
 }
 
 /// The registered name of the kernel whose host stub is at `host_fun`.

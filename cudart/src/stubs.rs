@@ -187,19 +187,11 @@ stubs! {
     cudaIpcGetMemHandle
     cudaIpcOpenEventHandle
     cudaIpcOpenMemHandle
-    cudaKernelSetAttributeForDevice
     cudaLaunchCooperativeKernelMultiDevice
     cudaLaunchHostFunc_v2
     cudaLaunchHostFunc_v2_ptsz
-    cudaLibraryEnumerateKernels
-    cudaLibraryGetGlobal
-    cudaLibraryGetKernel
-    cudaLibraryGetKernelCount
     cudaLibraryGetManaged
     cudaLibraryGetUnifiedFunction
-    cudaLibraryLoadData
-    cudaLibraryLoadFromFile
-    cudaLibraryUnload
     cudaLogsCurrent
     cudaLogsDumpToFile
     cudaLogsDumpToMemory

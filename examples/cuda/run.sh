@@ -53,7 +53,7 @@ build() { # name, nvcc arguments...
 
 fails=0
 build_all() {
-  for f in vector_add managed memory matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph fault; do
+  for f in vector_add managed memory matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph fault library; do
     build "$f" $PTX "$SRC/$f.cu" || fails=$((fails + 1))
   done
   build thrust_sort $PTX "$SRC/thrust_sort.cu" || fails=$((fails + 1))
@@ -94,7 +94,7 @@ check() { # name, engine, runner...
 }
 
 build_all
-for name in vector_add managed memory matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph fault thrust_sort mixed sass_and_ptx sass_only rdc cuda12_host; do
+for name in vector_add managed memory matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph fault thrust_sort mixed library sass_and_ptx sass_only rdc cuda12_host; do
   [ -x "$BUILD/$name" ] || continue
   for engine in jit interp; do
     check "$name" "$engine" "$PTXJIT" exec --engine "$engine" --
