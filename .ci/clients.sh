@@ -36,3 +36,12 @@ for engine in jit interp; do
 done
 echo "--- numba-cuda's own test suite (CI subset; the whole suite: cuda/clients/numba_suite.sh --full)"
 cuda/clients/numba_suite.sh --python "$py"
+echo "--- CUDA C++ programs built by nvcc 13 (examples/cuda), on libcudart + libcuda"
+nvcc_venv=.ci/venv-nvcc
+if [ ! -x "$nvcc_venv/bin/python" ]; then
+    python3 -m venv "$nvcc_venv"
+fi
+"$nvcc_venv/bin/pip" install -q --disable-pip-version-check -r cudart/requirements.txt
+NVCC=$(ls "$nvcc_venv"/lib/python3*/site-packages/nvidia/cu13/bin/nvcc | head -1) \
+CUDA12=$("$py" -c 'import nvidia.cuda_runtime as m, os; print(os.path.dirname(list(m.__path__)[0]))') \
+    examples/cuda/run.sh target/cuda-examples

@@ -1,6 +1,7 @@
 //! `ptxjit exec`: run an unmodified CUDA program on ptxjit, as `compute-sanitizer ./app` runs
 //! one under a tool. The program's loader finds ptxjit's `libcuda.so.1` (the `cuda` crate of
-//! this workspace, built next to the `ptxjit` binary) through `LD_LIBRARY_PATH`; the options
+//! this workspace, built next to the `ptxjit` binary) and `libcudart.so.13`/`.12` (the
+//! `cudart` crate, for programs built by nvcc) through `LD_LIBRARY_PATH`; the options
 //! become the library's `PTXJIT_*` environment variables.
 
 use super::{fail, EngineArg};
@@ -29,7 +30,7 @@ pub struct ExecArgs {
     /// Compute capability the device reports (PTXJIT_CC), e.g. 9.0; default 8.0.
     #[arg(long, value_name = "MAJOR.MINOR")]
     pub cc: Option<String>,
-    /// Directory holding ptxjit's libcuda.so.1 (default: the ptxjit binary's directory).
+    /// Directory holding ptxjit's libcuda.so.1 and libcudart.so (default: the ptxjit binary's directory).
     #[arg(long, value_name = "DIR")]
     pub lib_dir: Option<PathBuf>,
     /// The program and its arguments.
@@ -41,7 +42,8 @@ pub struct ExecArgs {
     pub command: Vec<OsString>,
 }
 
-/// The directory to put first on the program's library path: one that holds `libcuda.so.1`.
+/// The directory to put first on the program's library path: one that holds `libcuda.so.1`
+/// and, when the runtime library was built beside it, `libcudart.so.13` and `libcudart.so.12`.
 fn library_dir(explicit: Option<&Path>) -> Result<PathBuf, String> {
     let dir = match explicit {
         Some(d) => d.to_path_buf(),
@@ -51,22 +53,43 @@ fn library_dir(explicit: Option<&Path>) -> Result<PathBuf, String> {
             .map(Path::to_path_buf)
             .ok_or("the ptxjit binary has no directory")?,
     };
-    if dir.join("libcuda.so.1").exists() {
+    let cudart = dir.join("libcudart.so");
+    let cudart_linked = !cudart.exists()
+        || ["libcudart.so.13", "libcudart.so.12"]
+            .iter()
+            .all(|n| dir.join(n).exists());
+    if dir.join("libcuda.so.1").exists() && cudart_linked {
         return Ok(dir);
     }
     let lib = dir.join("libcuda.so");
-    if !lib.exists() {
+    if !lib.exists() && !dir.join("libcuda.so.1").exists() {
         return Err(format!(
             "no libcuda.so.1 or libcuda.so in {} (build the drop-in library with `cargo build --release`, or pass --lib-dir)",
             dir.display()
         ));
     }
-    // Only libcuda.so: give the loader the name it asks for in a directory of our own.
+    // Libraries without the names the loader asks for: give it those names in a directory
+    // of our own.
     let own = std::env::temp_dir().join(format!("ptxjit-lib-{}", std::process::id()));
     std::fs::create_dir_all(&own).map_err(|e| format!("{}: {e}", own.display()))?;
-    let link = own.join("libcuda.so.1");
-    let _ = std::fs::remove_file(&link);
-    std::os::unix::fs::symlink(&lib, &link).map_err(|e| format!("{}: {e}", link.display()))?;
+    let mut links = vec![(
+        "libcuda.so.1",
+        if lib.exists() {
+            lib
+        } else {
+            dir.join("libcuda.so.1")
+        },
+    )];
+    if cudart.exists() {
+        links.push(("libcudart.so.13", cudart.clone()));
+        links.push(("libcudart.so.12", cudart));
+    }
+    for (name, target) in links {
+        let link = own.join(name);
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&target, &link)
+            .map_err(|e| format!("{}: {e}", link.display()))?;
+    }
     Ok(own)
 }
 

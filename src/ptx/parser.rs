@@ -626,7 +626,41 @@ impl<'a> Parser<'a> {
 
     // ---- declarations --------------------------------------------------------------------
 
-    /// `.space (.align N | .vN | .type)* declarator (, declarator)* ;` from the space token.
+    /// The list of `.attribute(...)` after its `.attribute` token (PTX ISA 5.4.8, "Variable
+    /// Attribute Directive"): `.managed` (CUDA's `__managed__`: memory the host reaches at
+    /// the same address) and `.unified(uuid1, uuid2)`. Both describe what every ptxjit
+    /// global already is (device memory is host memory at one address), so they are checked
+    /// and not kept.
+    fn variable_attributes(&mut self) -> Result<()> {
+        self.expect_punct(b'(', "after '.attribute'")?;
+        loop {
+            let t = self.bump();
+            match self.dot_name(&t) {
+                Some("managed") => {}
+                Some("unified") => {
+                    self.expect_punct(b'(', "after '.unified'")?;
+                    self.expect_uint::<u64>("the first UUID half of '.unified'")?;
+                    self.expect_punct(b',', "between the UUID halves of '.unified'")?;
+                    self.expect_uint::<u64>("the second UUID half of '.unified'")?;
+                    self.expect_punct(b')', "after the UUID of '.unified'")?;
+                }
+                _ => {
+                    return Err(ParseError::new(
+                        "expected '.managed' or '.unified(...)' in '.attribute(...)'",
+                        t.span,
+                    ))
+                }
+            }
+            if self.eat_punct(b',').is_none() {
+                break;
+            }
+        }
+        self.expect_punct(b')', "after the attributes of '.attribute'")?;
+        Ok(())
+    }
+
+    /// `.space (.align N | .vN | .type | .attribute(...))* declarator (, declarator)* ;`
+    /// from the space token.
     fn var_decls(&mut self, linkage: Linkage, start: Span) -> Result<Vec<VarDecl>> {
         let space_tok = self.bump();
         let space_name = self.dot_name(&space_tok).unwrap_or("");
@@ -637,6 +671,8 @@ impl<'a> Parser<'a> {
             let t = self.bump();
             if d == "align" {
                 align = Some(self.expect_uint("an alignment after '.align'")?);
+            } else if d == "attribute" && space == StateSpace::Global {
+                self.variable_attributes()?;
             } else if let Some(n) = vector_width(d) {
                 vector = Some(n);
             } else if let Some(st) = ScalarType::from_suffix(d) {

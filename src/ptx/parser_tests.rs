@@ -403,6 +403,26 @@ fn module_variables() {
     assert_eq!(m.items.len(), 9);
 }
 
+/// `.attribute(.managed)` (nvcc's `__managed__`) and `.attribute(.unified(a, b))`, PTX ISA
+/// 5.4.8; anything else in the list is an error.
+#[test]
+fn variable_attributes() {
+    let m = parse(
+        ".global .attribute(.managed) .align 4 .u32 counter;\n\
+         .global .attribute(.managed) .align 4 .b8 table[8] = {0, 0, 128, 63, 0, 0, 0, 64};\n\
+         .global .attribute(.unified(19, 84)) .f32 u;\n",
+    )
+    .unwrap();
+    assert_eq!(var(&m, 0).name.name, "counter");
+    assert_eq!(var(&m, 0).align, Some(4));
+    assert_eq!(var(&m, 1).array, vec![Some(8)]);
+    assert_eq!(var(&m, 2).ty, ScalarType::F32);
+    assert!(err(".global .attribute(.pinned) .u32 x;\n").contains("'.managed' or '.unified"));
+    assert!(
+        err(".shared .attribute(.managed) .u32 x;\n").contains("unknown attribute '.attribute'")
+    );
+}
+
 #[test]
 fn func_signatures_and_prototypes() {
     let m = parse(

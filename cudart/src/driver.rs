@@ -1,0 +1,267 @@
+//! The driver library this runtime translates onto: `libcuda.so.1`, loaded at first use as
+//! NVIDIA's runtime loads it — first by its soname (so `LD_LIBRARY_PATH` wins), then from the
+//! directory this library was loaded from (ptxjit builds both into one directory). Functions
+//! are resolved by their exported ABI names; one the driver lacks answers
+//! `cudaErrorNotSupported` when called. No driver gives `cudaErrorInsufficientDriver`.
+
+use crate::errors::*;
+use crate::Fail;
+use std::ffi::{c_char, c_float, c_int, c_uint, c_void};
+use std::sync::OnceLock;
+
+/// A device pointer, context, module, function, stream, event, array or graph handle: the
+/// driver's handles are pointers or 64-bit values, passed alike on x86-64 and AArch64.
+pub type H = u64;
+
+macro_rules! driver_api {
+    ($($name:ident($($arg:ty),* $(,)?);)*) => {
+        /// The driver functions this runtime calls, each `None` when the driver lacks it.
+        pub struct Api {
+            $(pub $name: Option<unsafe extern "C" fn($($arg),*) -> CUresult>,)*
+        }
+
+        impl Api {
+            /// # Safety
+            /// `lib` is a CUDA driver library: each symbol has the signature written here.
+            unsafe fn resolve(lib: &libloading::Library) -> Api {
+                Api {
+                    $($name: unsafe {
+                        lib.get::<unsafe extern "C" fn($($arg),*) -> CUresult>(
+                            concat!(stringify!($name), "\0").as_bytes(),
+                        )
+                    }
+                    .ok()
+                    .map(|f| *f),)*
+                }
+            }
+        }
+    };
+}
+
+driver_api! {
+    cuInit(c_uint);
+    cuDriverGetVersion(*mut c_int);
+    cuDeviceGetCount(*mut c_int);
+    cuDeviceGet(*mut c_int, c_int);
+    cuDeviceGetName(*mut c_char, c_int, c_int);
+    cuDeviceGetUuid_v2(*mut [u8; 16], c_int);
+    cuDeviceTotalMem_v2(*mut usize, c_int);
+    cuDeviceGetPCIBusId(*mut c_char, c_int, c_int);
+    cuDeviceGetByPCIBusId(*mut c_int, *const c_char);
+    cuDeviceCanAccessPeer(*mut c_int, c_int, c_int);
+    cuDeviceGetAttribute(*mut c_int, c_int, c_int);
+    cuDevicePrimaryCtxRetain(*mut H, c_int);
+    cuDevicePrimaryCtxReset_v2(c_int);
+    cuDevicePrimaryCtxSetFlags_v2(c_int, c_uint);
+    cuDevicePrimaryCtxGetState(c_int, *mut c_uint, *mut c_int);
+    cuCtxGetCurrent(*mut H);
+    cuCtxSetCurrent(H);
+    cuCtxSynchronize();
+    cuCtxGetLimit(*mut usize, c_uint);
+    cuCtxSetLimit(c_uint, usize);
+    cuCtxGetStreamPriorityRange(*mut c_int, *mut c_int);
+    cuModuleLoadData(*mut H, *const c_void);
+    cuModuleUnload(H);
+    cuModuleGetFunction(*mut H, H, *const c_char);
+    cuModuleGetGlobal_v2(*mut H, *mut usize, H, *const c_char);
+    cuLibraryLoadData(*mut H, *const c_void, *mut c_uint, *mut *mut c_void, c_uint, *mut c_uint, *mut *mut c_void, c_uint);
+    cuLibraryLoadFromFile(*mut H, *const c_char, *mut c_uint, *mut *mut c_void, c_uint, *mut c_uint, *mut *mut c_void, c_uint);
+    cuLibraryUnload(H);
+    cuLibraryGetKernel(*mut H, H, *const c_char);
+    cuLibraryGetGlobal(*mut H, *mut usize, H, *const c_char);
+    cuLibraryGetKernelCount(*mut c_uint, H);
+    cuLibraryEnumerateKernels(*mut H, c_uint, H);
+    cuKernelSetAttribute(c_int, c_int, H, c_int);
+    cuLinkCreate_v2(c_uint, *const c_uint, *mut *mut c_void, *mut H);
+    cuLinkAddData_v2(H, c_uint, *mut c_void, usize, *const c_char, c_uint, *const c_uint, *mut *mut c_void);
+    cuLinkComplete(H, *mut *mut c_void, *mut usize);
+    cuLinkDestroy(H);
+    cuFuncGetAttribute(*mut c_int, c_int, H);
+    cuFuncSetAttribute(H, c_int, c_int);
+    cuFuncSetCacheConfig(H, c_int);
+    cuLaunchKernel(H, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, H, *mut *mut c_void, *mut *mut c_void);
+    cuLaunchKernel_ptsz(H, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, H, *mut *mut c_void, *mut *mut c_void);
+    cuLaunchCooperativeKernel(H, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, H, *mut *mut c_void);
+    cuLaunchCooperativeKernel_ptsz(H, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, H, *mut *mut c_void);
+    cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(*mut c_int, H, c_int, usize, c_uint);
+    cuOccupancyAvailableDynamicSMemPerBlock(*mut usize, H, c_int, c_int);
+    cuMemAlloc_v2(*mut H, usize);
+    cuMemAllocPitch_v2(*mut H, *mut usize, usize, usize, c_uint);
+    cuMemFree_v2(H);
+    cuMemAllocAsync(*mut H, usize, H);
+    cuMemFreeAsync(H, H);
+    cuMemAllocManaged(*mut H, usize, c_uint);
+    cuMemHostAlloc(*mut *mut c_void, usize, c_uint);
+    cuMemFreeHost(*mut c_void);
+    cuMemHostRegister_v2(*mut c_void, usize, c_uint);
+    cuMemHostUnregister(*mut c_void);
+    cuMemHostGetDevicePointer_v2(*mut H, *mut c_void, c_uint);
+    cuMemHostGetFlags(*mut c_uint, *mut c_void);
+    cuMemGetInfo_v2(*mut usize, *mut usize);
+    cuMemcpy(H, H, usize);
+    cuMemcpyAsync(H, H, usize, H);
+    cuMemsetD8_v2(H, u8, usize);
+    cuMemsetD8Async(H, u8, usize, H);
+    cuMemsetD2D8_v2(H, usize, u8, usize, usize);
+    cuMemcpy2D_v2(*const c_void);
+    cuMemcpy3D_v2(*const c_void);
+    cuMemPrefetchAsync(H, usize, c_int, H);
+    cuPointerGetAttribute(*mut c_void, c_int, H);
+    cuStreamCreate(*mut H, c_uint);
+    cuStreamCreateWithPriority(*mut H, c_uint, c_int);
+    cuStreamDestroy_v2(H);
+    cuStreamSynchronize(H);
+    cuStreamQuery(H);
+    cuStreamWaitEvent(H, H, c_uint);
+    cuStreamGetFlags(H, *mut c_uint);
+    cuStreamGetPriority(H, *mut c_int);
+    cuStreamAddCallback(H, *mut c_void, *mut c_void, c_uint);
+    cuLaunchHostFunc(H, *mut c_void, *mut c_void);
+    cuEventCreate(*mut H, c_uint);
+    cuEventDestroy_v2(H);
+    cuEventRecord(H, H);
+    cuEventRecordWithFlags(H, H, c_uint);
+    cuEventQuery(H);
+    cuEventSynchronize(H);
+    cuEventElapsedTime_v2(*mut c_float, H, H);
+    cuArrayCreate_v2(*mut H, *const c_void);
+    cuArray3DCreate_v2(*mut H, *const c_void);
+    cuArrayDestroy(H);
+    cuArray3DGetDescriptor_v2(*mut c_void, H);
+    cuTexObjectCreate(*mut u64, *const c_void, *const c_void, *const c_void);
+    cuTexObjectDestroy(u64);
+    cuSurfObjectCreate(*mut u64, *const c_void);
+    cuSurfObjectDestroy(u64);
+    cuGetProcAddress_v2(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int);
+    cuStreamBeginCapture_v2(H, c_int);
+    cuStreamEndCapture(H, *mut H);
+    cuStreamIsCapturing(H, *mut c_int);
+    cuStreamGetCaptureInfo_v3(H, *mut c_int, *mut u64, *mut H, *mut *const H, *mut *const c_void, *mut usize);
+    cuThreadExchangeStreamCaptureMode(*mut c_int);
+    cuStreamGetId(H, *mut u64);
+    cuGraphInstantiateWithFlags(*mut H, H, u64);
+    cuGraphLaunch(H, H);
+    cuGraphDestroy(H);
+    cuGraphExecDestroy(H);
+    cuGraphCreate(*mut H, c_uint);
+}
+
+struct Loaded {
+    api: Api,
+    /// The library stays loaded for the life of the process.
+    _lib: libloading::Library,
+}
+
+static DRIVER: OnceLock<Result<Loaded, String>> = OnceLock::new();
+
+/// The directory holding this library (found with `dladdr` on one of its functions).
+fn own_dir() -> Option<std::path::PathBuf> {
+    let mut info = std::mem::MaybeUninit::<libc::Dl_info>::zeroed();
+    // SAFETY: dladdr fills `info` for an address inside a loaded object (ours).
+    let ok = unsafe { libc::dladdr(own_dir as *const c_void, info.as_mut_ptr()) };
+    if ok == 0 {
+        return None;
+    }
+    // SAFETY: dladdr succeeded, so dli_fname is set (possibly null).
+    let fname = unsafe { info.assume_init() }.dli_fname;
+    if fname.is_null() {
+        return None;
+    }
+    // SAFETY: a NUL-terminated path owned by the loader.
+    let path = unsafe { std::ffi::CStr::from_ptr(fname) };
+    let path = std::path::PathBuf::from(
+        <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(path.to_bytes()),
+    );
+    std::fs::canonicalize(path)
+        .ok()?
+        .parent()
+        .map(|p| p.to_path_buf())
+}
+
+fn load() -> Result<Loaded, String> {
+    // SAFETY: loading the CUDA driver runs its initialisers, which have no preconditions.
+    let lib = match unsafe { libloading::Library::new("libcuda.so.1") } {
+        Ok(lib) => lib,
+        Err(first) => {
+            let beside = own_dir().map(|d| d.join("libcuda.so.1"));
+            match beside {
+                // SAFETY: as above.
+                Some(p) if p.exists() => unsafe { libloading::Library::new(&p) }
+                    .map_err(|e| format!("cannot load {}: {e}", p.display()))?,
+                _ => return Err(format!("cannot load libcuda.so.1: {first}")),
+            }
+        }
+    };
+    // SAFETY: a CUDA driver library exports these functions with these signatures.
+    let api = unsafe { Api::resolve(&lib) };
+    let Some(init) = api.cuInit else {
+        return Err("libcuda.so.1 has no cuInit".into());
+    };
+    // SAFETY: cuInit takes flags (0).
+    let r = unsafe { init(0) };
+    if r != 0 {
+        return Err(format!("cuInit failed: {}", driver_name(r)));
+    }
+    Ok(Loaded { api, _lib: lib })
+}
+
+/// The driver's functions, loading and initialising it at first use. Errors:
+/// `cudaErrorInsufficientDriver` when no driver library loads or `cuInit` fails.
+pub fn api() -> Result<&'static Api, Fail> {
+    match DRIVER.get_or_init(load) {
+        Ok(l) => Ok(&l.api),
+        Err(m) => Err(Fail::new(cudaErrorInsufficientDriver, m.clone())),
+    }
+}
+
+/// The name of a driver code (`CUDA_ERROR_INVALID_VALUE`), or its number if unknown.
+pub fn driver_name(r: CUresult) -> String {
+    match FROM_DRIVER.binary_search_by_key(&r, |c| c.0) {
+        Ok(i) => FROM_DRIVER[i].1.to_string(),
+        Err(_) => format!("CUresult {r}"),
+    }
+}
+
+/// The runtime code for a driver code (the generated table; an unknown code, from a newer
+/// driver, is `cudaErrorUnknown`).
+pub fn runtime_code(r: CUresult) -> cudaError_t {
+    match FROM_DRIVER.binary_search_by_key(&r, |c| c.0) {
+        Ok(i) => FROM_DRIVER[i].2,
+        Err(_) => cudaErrorUnknown,
+    }
+}
+
+/// Turns a driver call's result into the runtime's.
+pub fn check(name: &str, r: CUresult) -> Result<(), Fail> {
+    if r == 0 {
+        return Ok(());
+    }
+    Err(Fail::new(
+        runtime_code(r),
+        format!("{name} -> {}", driver_name(r)),
+    ))
+}
+
+/// The error for a driver function the loaded driver lacks.
+pub fn missing(name: &str) -> Fail {
+    Fail::new(
+        cudaErrorNotSupported,
+        format!("the loaded libcuda.so.1 has no {name}"),
+    )
+}
+
+/// Calls a driver function by name: `cu!(cuMemAlloc_v2(&mut p, n))?`, a `Result<(), Fail>`.
+#[macro_export]
+macro_rules! cu {
+    ($name:ident($($arg:expr),* $(,)?)) => {{
+        match $crate::driver::api() {
+            Err(e) => Err(e),
+            Ok(api) => match api.$name {
+                // SAFETY: the arguments follow the driver function's C signature; pointers
+                // are the program's or point into live locals.
+                Some(f) => $crate::driver::check(stringify!($name), unsafe { f($($arg),*) }),
+                None => Err($crate::driver::missing(stringify!($name))),
+            },
+        }
+    }};
+}

@@ -1,0 +1,232 @@
+//! Kernel launches (CUDA Runtime API: Execution Control, Occupancy): by the kernel's host
+//! stub address (`cudaLaunchKernel`, what CUDA 12's `<<<...>>>` stubs call) or by the
+//! `cudaKernel_t` CUDA 13's stubs get from `__cudaGetKernel` (here: the host stub address
+//! itself, so both forms meet in one lookup). Parameters are passed as the driver takes
+//! them (`void **args`, sizes from the kernel's PTX).
+
+use crate::errors::*;
+use crate::{cu, exports, register, Dim3, Fail, RtResult};
+use std::ffi::{c_int, c_uint, c_void};
+
+fn launch(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: u64,
+    cooperative: bool,
+) -> RtResult {
+    let f = register::function(func)?;
+    let shared = c_uint::try_from(shared).map_err(|_| {
+        Fail::new(
+            cudaErrorInvalidValue,
+            format!("{shared} bytes of dynamic shared memory"),
+        )
+    })?;
+    if cooperative {
+        cu!(cuLaunchCooperativeKernel(
+            f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream, args
+        ))
+    } else {
+        cu!(cuLaunchKernel(
+            f,
+            grid.x,
+            grid.y,
+            grid.z,
+            block.x,
+            block.y,
+            block.z,
+            shared,
+            stream,
+            args,
+            std::ptr::null_mut()
+        ))
+    }
+}
+
+exports! { cudaLaunchKernel, cudaLaunchKernel_ptsz, __cudaLaunchKernel, __cudaLaunchKernel_ptsz => fn(func: *const c_void, grid: Dim3, block: Dim3, args: *mut *mut c_void, shared: usize, stream: u64) {
+    launch(func, grid, block, args, shared, stream, false)
+}}
+
+exports! { cudaLaunchCooperativeKernel, cudaLaunchCooperativeKernel_ptsz => fn(func: *const c_void, grid: Dim3, block: Dim3, args: *mut *mut c_void, shared: usize, stream: u64) {
+    launch(func, grid, block, args, shared, stream, true)
+}}
+
+/// `cudaLaunchConfig_t` (driver_types.h).
+#[repr(C)]
+pub struct LaunchConfig {
+    pub grid: Dim3,
+    pub block: Dim3,
+    pub dynamic_smem_bytes: usize,
+    pub stream: u64,
+    pub attrs: *const LaunchAttribute,
+    pub num_attrs: c_uint,
+}
+
+/// `cudaLaunchAttribute` (driver_types.h): an id, padding, and a 64-byte value union.
+#[repr(C)]
+pub struct LaunchAttribute {
+    pub id: c_uint,
+    pad: [u8; 4],
+    pub val: [u8; 64],
+}
+
+/// `cudaLaunchAttributeCooperative`.
+const ATTRIBUTE_COOPERATIVE: c_uint = 2;
+
+exports! { cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz => fn(config: *const LaunchConfig, func: *const c_void, args: *mut *mut c_void) {
+    if config.is_null() {
+        return Err(Fail::new(cudaErrorInvalidValue, "null launch configuration"));
+    }
+    // SAFETY: non-null, the program's configuration.
+    let c = unsafe { &*config };
+    let mut cooperative = false;
+    for i in 0..c.num_attrs as usize {
+        // SAFETY: attrs holds num_attrs entries.
+        let a = unsafe { &*c.attrs.add(i) };
+        if a.id == ATTRIBUTE_COOPERATIVE {
+            cooperative = i32::from_ne_bytes([a.val[0], a.val[1], a.val[2], a.val[3]]) != 0;
+        }
+        // Other attributes (clusters, priorities, access policies) tune a GPU's scheduling
+        // and do not change results on ptxjit.
+    }
+    launch(func, c.grid, c.block, args, c.dynamic_smem_bytes, c.stream, cooperative)
+}}
+
+exports! { __cudaGetKernel, cudaGetKernel => fn(kernel: *mut *const c_void, func: *const c_void) {
+    if register::function_name(func).is_none() {
+        return Err(Fail::new(cudaErrorInvalidDeviceFunction, format!("{func:?} is not a registered kernel")));
+    }
+    unsafe { crate::out(kernel, func) }
+}}
+
+exports! { cudaGetFuncBySymbol => fn(f: *mut u64, func: *const c_void) {
+    let h = register::function(func)?;
+    unsafe { crate::out(f, h) }
+}}
+
+exports! { cudaFuncGetName => fn(name: *mut *const std::ffi::c_char, func: *const c_void) {
+    // The name lives as long as the registration: for the life of the process.
+    let n = register::function_name(func)
+        .ok_or_else(|| Fail::new(cudaErrorInvalidDeviceFunction, format!("{func:?} is not a registered kernel")))?;
+    unsafe { crate::out(name, Box::leak(n.into_boxed_c_str()).as_ptr()) }
+}}
+
+/// `struct cudaFuncAttributes` (driver_types.h, CUDA 13: 144 bytes).
+#[repr(C)]
+pub struct FuncAttributes {
+    pub shared_size_bytes: usize,
+    pub const_size_bytes: usize,
+    pub local_size_bytes: usize,
+    pub max_threads_per_block: c_int,
+    pub num_regs: c_int,
+    pub ptx_version: c_int,
+    pub binary_version: c_int,
+    pub cache_mode_ca: c_int,
+    pub max_dynamic_shared_size_bytes: c_int,
+    pub preferred_shmem_carveout: c_int,
+    pub cluster_dim_must_be_set: c_int,
+    pub required_cluster: [c_int; 3],
+    pub cluster_scheduling_policy_preference: c_int,
+    pub non_portable_cluster_size_allowed: c_int,
+    pub device_node_update_status: c_int,
+    pub shared_memory_mode: c_int,
+    pub reserved: [c_int; 14],
+}
+
+fn func_attribute(f: u64, attrib: c_int) -> Result<c_int, Fail> {
+    let mut v = 0;
+    cu!(cuFuncGetAttribute(&mut v, attrib, f))?;
+    Ok(v)
+}
+
+exports! { cudaFuncGetAttributes => fn(attr: *mut FuncAttributes, func: *const c_void) {
+    let f = register::function(func)?;
+    // CUfunction_attribute: 0 max threads, 1 shared, 2 const, 3 local, 4 regs, 5 PTX version,
+    // 6 binary version, 7 cache mode CA, 8 max dynamic shared, 9 carveout.
+    let a = FuncAttributes {
+        max_threads_per_block: func_attribute(f, 0)?,
+        shared_size_bytes: func_attribute(f, 1)? as usize,
+        const_size_bytes: func_attribute(f, 2)? as usize,
+        local_size_bytes: func_attribute(f, 3)? as usize,
+        num_regs: func_attribute(f, 4)?,
+        ptx_version: func_attribute(f, 5)?,
+        binary_version: func_attribute(f, 6)?,
+        cache_mode_ca: func_attribute(f, 7)?,
+        max_dynamic_shared_size_bytes: func_attribute(f, 8)?,
+        preferred_shmem_carveout: func_attribute(f, 9)?,
+        cluster_dim_must_be_set: 0,
+        required_cluster: [0; 3],
+        cluster_scheduling_policy_preference: 0,
+        non_portable_cluster_size_allowed: 0,
+        device_node_update_status: 0,
+        shared_memory_mode: 0,
+        reserved: [0; 14],
+    };
+    unsafe { crate::out(attr, a) }
+}}
+
+exports! { cudaFuncSetAttribute => fn(func: *const c_void, attrib: c_int, value: c_int) {
+    // cudaFuncAttribute and CUfunction_attribute share these values (8, 9, ...).
+    let f = register::function(func)?;
+    cu!(cuFuncSetAttribute(f, attrib, value))
+}}
+
+exports! { cudaFuncSetCacheConfig => fn(func: *const c_void, config: c_int) {
+    let f = register::function(func)?;
+    cu!(cuFuncSetCacheConfig(f, config))
+}}
+
+exports! { cudaFuncSetSharedMemConfig => fn(func: *const c_void, _config: c_int) {
+    register::function(func).map(|_| ())
+}}
+
+exports! { cudaOccupancyMaxActiveBlocksPerMultiprocessor => fn(n: *mut c_int, func: *const c_void, block: c_int, dyn_shared: usize) {
+    let f = register::function(func)?;
+    cu!(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, f, block, dyn_shared, 0))
+}}
+
+exports! { cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags => fn(n: *mut c_int, func: *const c_void, block: c_int, dyn_shared: usize, flags: c_uint) {
+    let f = register::function(func)?;
+    cu!(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, f, block, dyn_shared, flags))
+}}
+
+exports! { cudaOccupancyAvailableDynamicSMemPerBlock => fn(size: *mut usize, func: *const c_void, blocks: c_int, block: c_int) {
+    let f = register::function(func)?;
+    cu!(cuOccupancyAvailableDynamicSMemPerBlock(size, f, blocks, block))
+}}
+
+/// `cudaEnableDefault` (0) / `cudaEnableLegacyStream` (1) / `cudaEnablePerThreadDefaultStream`
+/// (2) are the driver's `CU_GET_PROC_ADDRESS_*` flags; the query result
+/// (`cudaDriverEntryPointSuccess` 0, `SymbolNotFound` 1, `VersionNotSufficent` 2) is the
+/// driver's `CUdriverProcAddressQueryResult`.
+unsafe fn entry_point(
+    symbol: *const std::ffi::c_char,
+    f: *mut *mut c_void,
+    version: c_int,
+    flags: u64,
+    status: *mut c_int,
+) -> crate::RtResult {
+    if symbol.is_null() || f.is_null() {
+        return Err(Fail::new(
+            cudaErrorInvalidValue,
+            "null symbol or function pointer",
+        ));
+    }
+    let mut s = 0;
+    let r = cu!(cuGetProcAddress_v2(symbol, f, version, flags, &mut s));
+    if !status.is_null() {
+        // SAFETY: non-null, the program's output.
+        unsafe { *status = s };
+    }
+    r
+}
+
+exports! { cudaGetDriverEntryPoint, cudaGetDriverEntryPoint_ptsz => fn(symbol: *const std::ffi::c_char, f: *mut *mut c_void, flags: u64, status: *mut c_int) {
+    unsafe { entry_point(symbol, f, crate::state::RUNTIME_VERSION, flags, status) }
+}}
+
+exports! { cudaGetDriverEntryPointByVersion, cudaGetDriverEntryPointByVersion_ptsz => fn(symbol: *const std::ffi::c_char, f: *mut *mut c_void, version: c_uint, flags: u64, status: *mut c_int) {
+    unsafe { entry_point(symbol, f, version as c_int, flags, status) }
+}}

@@ -1,0 +1,309 @@
+//! Memory management (CUDA Runtime API: Memory Management, Stream Ordered Memory
+//! Allocator): allocations, copies and fills translated onto the driver. Device and host
+//! share one address space (unified addressing), so every copy is the driver's `cuMemcpy`
+//! family, which tells device memory from host memory by address; the `cudaMemcpyKind` a
+//! program passes is checked, not needed.
+
+use crate::errors::*;
+use crate::state::context;
+use crate::{cu, exports, register, Fail, RtResult};
+use std::ffi::{c_int, c_uint, c_void};
+
+/// `cudaMemcpyKind`: host-to-host 0 … device-to-device 3, default (inferred) 4.
+fn check_kind(kind: c_int) -> RtResult {
+    if !(0..=4).contains(&kind) {
+        return Err(Fail::new(
+            cudaErrorInvalidMemcpyDirection,
+            format!("cudaMemcpyKind {kind}"),
+        ));
+    }
+    Ok(())
+}
+
+exports! { cudaMalloc => fn(p: *mut *mut c_void, size: usize) {
+    context()?;
+    if size == 0 {
+        return unsafe { crate::out(p, std::ptr::null_mut()) };
+    }
+    let mut d = 0u64;
+    cu!(cuMemAlloc_v2(&mut d, size))?;
+    unsafe { crate::out(p, d as *mut c_void) }
+}}
+
+exports! { cudaFree => fn(p: *mut c_void) {
+    context()?;
+    if p.is_null() {
+        return Ok(());
+    }
+    cu!(cuMemFree_v2(p as u64))
+}}
+
+exports! { cudaMallocAsync, cudaMallocAsync_ptsz => fn(p: *mut *mut c_void, size: usize, stream: u64) {
+    context()?;
+    let mut d = 0u64;
+    cu!(cuMemAllocAsync(&mut d, size, stream))?;
+    unsafe { crate::out(p, d as *mut c_void) }
+}}
+
+exports! { cudaFreeAsync, cudaFreeAsync_ptsz => fn(p: *mut c_void, stream: u64) {
+    context()?;
+    cu!(cuMemFreeAsync(p as u64, stream))
+}}
+
+exports! { cudaMallocManaged => fn(p: *mut *mut c_void, size: usize, flags: c_uint) {
+    context()?;
+    let mut d = 0u64;
+    // cudaMemAttachGlobal (1) is the default.
+    let flags = if flags == 0 { 1 } else { flags };
+    cu!(cuMemAllocManaged(&mut d, size, flags))?;
+    unsafe { crate::out(p, d as *mut c_void) }
+}}
+
+exports! { cudaMallocHost => fn(p: *mut *mut c_void, size: usize) {
+    context()?;
+    cu!(cuMemHostAlloc(p, size, 0))
+}}
+
+exports! { cudaHostAlloc => fn(p: *mut *mut c_void, size: usize, flags: c_uint) {
+    context()?;
+    // cudaHostAllocPortable/Mapped/WriteCombined are CU_MEMHOSTALLOC_PORTABLE/DEVICEMAP/WRITECOMBINED.
+    cu!(cuMemHostAlloc(p, size, flags))
+}}
+
+exports! { cudaFreeHost => fn(p: *mut c_void) {
+    context()?;
+    if p.is_null() {
+        return Ok(());
+    }
+    cu!(cuMemFreeHost(p))
+}}
+
+exports! { cudaHostRegister => fn(p: *mut c_void, size: usize, flags: c_uint) {
+    context()?;
+    cu!(cuMemHostRegister_v2(p, size, flags))
+}}
+
+exports! { cudaHostUnregister => fn(p: *mut c_void) {
+    context()?;
+    cu!(cuMemHostUnregister(p))
+}}
+
+exports! { cudaHostGetDevicePointer => fn(pd: *mut *mut c_void, p: *mut c_void, flags: c_uint) {
+    context()?;
+    cu!(cuMemHostGetDevicePointer_v2(pd.cast(), p, flags))
+}}
+
+exports! { cudaHostGetFlags => fn(flags: *mut c_uint, p: *mut c_void) {
+    context()?;
+    cu!(cuMemHostGetFlags(flags, p))
+}}
+
+exports! { cudaMallocPitch => fn(p: *mut *mut c_void, pitch: *mut usize, width: usize, height: usize) {
+    context()?;
+    let mut d = 0u64;
+    cu!(cuMemAllocPitch_v2(&mut d, pitch, width, height, 16))?;
+    unsafe { crate::out(p, d as *mut c_void) }
+}}
+
+exports! { cudaMemGetInfo => fn(free: *mut usize, total: *mut usize) {
+    context()?;
+    cu!(cuMemGetInfo_v2(free, total))
+}}
+
+exports! { cudaMemcpy, cudaMemcpy_ptds => fn(dst: *mut c_void, src: *const c_void, n: usize, kind: c_int) {
+    check_kind(kind)?;
+    context()?;
+    cu!(cuMemcpy(dst as u64, src as u64, n))
+}}
+
+exports! { cudaMemcpyAsync, cudaMemcpyAsync_ptsz => fn(dst: *mut c_void, src: *const c_void, n: usize, kind: c_int, stream: u64) {
+    check_kind(kind)?;
+    context()?;
+    cu!(cuMemcpyAsync(dst as u64, src as u64, n, stream))
+}}
+
+exports! { cudaMemcpyPeer => fn(dst: *mut c_void, _dst_dev: c_int, src: *const c_void, _src_dev: c_int, n: usize) {
+    context()?;
+    cu!(cuMemcpy(dst as u64, src as u64, n))
+}}
+
+exports! { cudaMemcpyPeerAsync => fn(dst: *mut c_void, _dst_dev: c_int, src: *const c_void, _src_dev: c_int, n: usize, stream: u64) {
+    context()?;
+    cu!(cuMemcpyAsync(dst as u64, src as u64, n, stream))
+}}
+
+exports! { cudaMemset, cudaMemset_ptds => fn(p: *mut c_void, value: c_int, n: usize) {
+    context()?;
+    cu!(cuMemsetD8_v2(p as u64, value as u8, n))
+}}
+
+exports! { cudaMemsetAsync, cudaMemsetAsync_ptsz => fn(p: *mut c_void, value: c_int, n: usize, stream: u64) {
+    context()?;
+    cu!(cuMemsetD8Async(p as u64, value as u8, n, stream))
+}}
+
+exports! { cudaMemset2D, cudaMemset2D_ptds => fn(p: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize) {
+    context()?;
+    cu!(cuMemsetD2D8_v2(p as u64, pitch, value as u8, width, height))
+}}
+
+exports! { cudaMemset2DAsync, cudaMemset2DAsync_ptsz => fn(p: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize, _stream: u64) {
+    context()?;
+    cu!(cuMemsetD2D8_v2(p as u64, pitch, value as u8, width, height))
+}}
+
+/// The device range `[offset, offset + n)` of the variable at host shadow `symbol`.
+fn symbol_range(symbol: *const c_void, n: usize, offset: usize) -> Result<u64, Fail> {
+    context()?;
+    let (base, size) = register::symbol(symbol)?;
+    if offset.checked_add(n).is_none_or(|end| end > size) {
+        return Err(Fail::new(
+            cudaErrorInvalidValue,
+            format!("{n} bytes at offset {offset} of a {size}-byte symbol"),
+        ));
+    }
+    Ok(base + offset as u64)
+}
+
+exports! { cudaMemcpyToSymbol, cudaMemcpyToSymbol_ptds => fn(symbol: *const c_void, src: *const c_void, n: usize, offset: usize, kind: c_int) {
+    check_kind(kind)?;
+    let d = symbol_range(symbol, n, offset)?;
+    cu!(cuMemcpy(d, src as u64, n))
+}}
+
+exports! { cudaMemcpyFromSymbol, cudaMemcpyFromSymbol_ptds => fn(dst: *mut c_void, symbol: *const c_void, n: usize, offset: usize, kind: c_int) {
+    check_kind(kind)?;
+    let s = symbol_range(symbol, n, offset)?;
+    cu!(cuMemcpy(dst as u64, s, n))
+}}
+
+exports! { cudaMemcpyToSymbolAsync, cudaMemcpyToSymbolAsync_ptsz => fn(symbol: *const c_void, src: *const c_void, n: usize, offset: usize, kind: c_int, stream: u64) {
+    check_kind(kind)?;
+    let d = symbol_range(symbol, n, offset)?;
+    cu!(cuMemcpyAsync(d, src as u64, n, stream))
+}}
+
+exports! { cudaMemcpyFromSymbolAsync, cudaMemcpyFromSymbolAsync_ptsz => fn(dst: *mut c_void, symbol: *const c_void, n: usize, offset: usize, kind: c_int, stream: u64) {
+    check_kind(kind)?;
+    let s = symbol_range(symbol, n, offset)?;
+    cu!(cuMemcpyAsync(dst as u64, s, n, stream))
+}}
+
+/// `CUDA_MEMCPY2D` (cuda.h).
+#[repr(C)]
+#[derive(Default)]
+pub struct Memcpy2D {
+    pub src_x_in_bytes: usize,
+    pub src_y: usize,
+    pub src_memory_type: c_uint,
+    pub src_host: usize,
+    pub src_device: u64,
+    pub src_array: u64,
+    pub src_pitch: usize,
+    pub dst_x_in_bytes: usize,
+    pub dst_y: usize,
+    pub dst_memory_type: c_uint,
+    pub dst_host: usize,
+    pub dst_device: u64,
+    pub dst_array: u64,
+    pub dst_pitch: usize,
+    pub width_in_bytes: usize,
+    pub height: usize,
+}
+
+/// `CU_MEMORYTYPE_UNIFIED`: the driver tells host from device memory by address.
+pub const MEM_UNIFIED: c_uint = 4;
+/// `CU_MEMORYTYPE_ARRAY`.
+pub const MEM_ARRAY: c_uint = 3;
+
+/// A 2D copy between linear memories (any side host or device).
+pub fn copy_2d(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+) -> RtResult {
+    context()?;
+    let m = Memcpy2D {
+        src_memory_type: MEM_UNIFIED,
+        src_host: src as usize,
+        src_device: src as u64,
+        src_pitch: spitch,
+        dst_memory_type: MEM_UNIFIED,
+        dst_host: dst as usize,
+        dst_device: dst as u64,
+        dst_pitch: dpitch,
+        width_in_bytes: width,
+        height,
+        ..Default::default()
+    };
+    cu!(cuMemcpy2D_v2((&m as *const Memcpy2D).cast()))
+}
+
+exports! { cudaMemcpy2D, cudaMemcpy2D_ptds => fn(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int) {
+    check_kind(kind)?;
+    copy_2d(dst, dpitch, src, spitch, width, height)
+}}
+
+exports! { cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz => fn(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int, _stream: u64) {
+    check_kind(kind)?;
+    copy_2d(dst, dpitch, src, spitch, width, height)
+}}
+
+/// `struct cudaPointerAttributes` (driver_types.h).
+#[repr(C)]
+pub struct PointerAttributes {
+    pub memory_type: c_int,
+    pub device: c_int,
+    pub device_pointer: *mut c_void,
+    pub host_pointer: *mut c_void,
+    pub reserved: [i64; 8],
+}
+
+exports! { cudaPointerGetAttributes => fn(attr: *mut PointerAttributes, p: *const c_void) {
+    context()?;
+    // CU_POINTER_ATTRIBUTE_MEMORY_TYPE (2): CU_MEMORYTYPE_HOST 1 / DEVICE 2; IS_MANAGED (8).
+    let mut mem_type: c_uint = 0;
+    let known = cu!(cuPointerGetAttribute((&mut mem_type as *mut c_uint).cast(), 2, p as u64)).is_ok();
+    let mut managed: c_int = 0;
+    if known {
+        let _ = cu!(cuPointerGetAttribute((&mut managed as *mut c_int).cast(), 8, p as u64));
+    }
+    // cudaMemoryType: unregistered 0, host 1, device 2, managed 3.
+    let (t, dev, host) = match (known, mem_type, managed != 0) {
+        (false, _, _) => (0, -1, p as *mut c_void),
+        (true, _, true) => (3, 0, p as *mut c_void),
+        (true, 1, false) => (1, 0, p as *mut c_void),
+        (true, _, false) => (2, 0, std::ptr::null_mut()),
+    };
+    let a = PointerAttributes {
+        memory_type: t,
+        device: dev,
+        device_pointer: if t == 0 { std::ptr::null_mut() } else { p as *mut c_void },
+        host_pointer: host,
+        reserved: [0; 8],
+    };
+    unsafe { crate::out(attr, a) }
+}}
+
+/// `struct cudaMemLocation` (driver_types.h): a location type and an id, passed by value.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct MemLocation {
+    pub kind: c_int,
+    pub id: c_int,
+}
+
+// Prefetching and advice move or place pages on a GPU; ptxjit's memory is the host's, so they
+// change nothing but are checked like any call (the context exists). CUDA 12's plain names
+// took a device number where the location is (an ABI the unread arguments make harmless);
+// its `_v2` names are CUDA 13's plain ones.
+exports! { cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync_v2, cudaMemPrefetchAsync_v2_ptsz => fn(_p: *const c_void, _n: usize, _loc: MemLocation, _flags: c_uint, _stream: u64) {
+    context()
+}}
+
+exports! { cudaMemAdvise, cudaMemAdvise_v2 => fn(_p: *const c_void, _n: usize, _advice: c_int, _loc: MemLocation) {
+    context()
+}}

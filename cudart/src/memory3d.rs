@@ -1,0 +1,175 @@
+//! Pitched and 3D memory (CUDA Runtime API: Memory Management): `cudaMalloc3D`,
+//! `cudaMemset3D`, `cudaMemcpy3D` between linear memory and CUDA arrays, translated onto the
+//! driver's `cuMemAllocPitch`, `cuMemsetD2D8` and `CUDA_MEMCPY3D`. As the runtime defines
+//! them, positions and widths count bytes in linear memory and elements in arrays.
+
+use crate::errors::*;
+use crate::memory::{MEM_ARRAY, MEM_UNIFIED};
+use crate::state::context;
+use crate::texture::{array_descriptor, channel_desc, Extent};
+use crate::{cu, exports, Fail, RtResult};
+use std::ffi::{c_int, c_uint, c_void};
+
+/// `struct cudaPitchedPtr`: a pitched allocation (pitch and width in bytes, height in rows).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct PitchedPtr {
+    pub ptr: *mut c_void,
+    pub pitch: usize,
+    pub xsize: usize,
+    pub ysize: usize,
+}
+
+/// `struct cudaPos`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct Pos {
+    pub x: usize,
+    pub y: usize,
+    pub z: usize,
+}
+
+/// `struct cudaMemcpy3DParms` (driver_types.h; 160 bytes).
+#[repr(C)]
+pub struct Memcpy3DParms {
+    pub src_array: u64,
+    pub src_pos: Pos,
+    pub src_ptr: PitchedPtr,
+    pub dst_array: u64,
+    pub dst_pos: Pos,
+    pub dst_ptr: PitchedPtr,
+    pub extent: Extent,
+    pub kind: c_int,
+}
+
+/// `CUDA_MEMCPY3D` (cuda.h).
+#[repr(C)]
+#[derive(Default)]
+struct DrvMemcpy3D {
+    src_x_in_bytes: usize,
+    src_y: usize,
+    src_z: usize,
+    src_lod: usize,
+    src_memory_type: c_uint,
+    src_host: usize,
+    src_device: u64,
+    src_array: u64,
+    reserved0: usize,
+    src_pitch: usize,
+    src_height: usize,
+    dst_x_in_bytes: usize,
+    dst_y: usize,
+    dst_z: usize,
+    dst_lod: usize,
+    dst_memory_type: c_uint,
+    dst_host: usize,
+    dst_device: u64,
+    dst_array: u64,
+    reserved1: usize,
+    dst_pitch: usize,
+    dst_height: usize,
+    width_in_bytes: usize,
+    height: usize,
+    depth: usize,
+}
+
+exports! { cudaMalloc3D => fn(p: *mut PitchedPtr, e: Extent) {
+    context()?;
+    let rows = e.height.max(1) * e.depth.max(1);
+    let (mut d, mut pitch) = (0u64, 0usize);
+    cu!(cuMemAllocPitch_v2(&mut d, &mut pitch, e.width.max(1), rows, 16))?;
+    unsafe { crate::out(p, PitchedPtr { ptr: d as *mut c_void, pitch, xsize: e.width, ysize: e.height }) }
+}}
+
+fn memset_3d(p: PitchedPtr, value: c_int, e: Extent) -> RtResult {
+    context()?;
+    for z in 0..e.depth {
+        let slice = p.ptr as u64 + (z * p.pitch * p.ysize) as u64;
+        cu!(cuMemsetD2D8_v2(
+            slice,
+            p.pitch,
+            value as u8,
+            e.width,
+            e.height
+        ))?;
+    }
+    Ok(())
+}
+
+exports! { cudaMemset3D, cudaMemset3D_ptds => fn(p: PitchedPtr, value: c_int, e: Extent) {
+    memset_3d(p, value, e)
+}}
+
+exports! { cudaMemset3DAsync, cudaMemset3DAsync_ptsz => fn(p: PitchedPtr, value: c_int, e: Extent, _stream: u64) {
+    memset_3d(p, value, e)
+}}
+
+fn copy_3d(p: *const Memcpy3DParms) -> RtResult {
+    context()?;
+    if p.is_null() {
+        return Err(Fail::new(cudaErrorInvalidValue, "null cudaMemcpy3DParms"));
+    }
+    // SAFETY: non-null, the program's parameters.
+    let p = unsafe { &*p };
+    let mut m = DrvMemcpy3D::default();
+    // The element size that turns array positions and the extent's width into bytes.
+    let mut elem = None;
+    if p.src_array != 0 {
+        let (_, size) = channel_desc(&array_descriptor(p.src_array)?)?;
+        elem = Some(size);
+        m.src_memory_type = MEM_ARRAY;
+        m.src_array = p.src_array;
+        m.src_x_in_bytes = p.src_pos.x * size;
+    } else {
+        m.src_memory_type = MEM_UNIFIED;
+        m.src_host = p.src_ptr.ptr as usize;
+        m.src_device = p.src_ptr.ptr as u64;
+        m.src_pitch = p.src_ptr.pitch;
+        m.src_height = p.src_ptr.ysize;
+        m.src_x_in_bytes = p.src_pos.x;
+    }
+    m.src_y = p.src_pos.y;
+    m.src_z = p.src_pos.z;
+    if p.dst_array != 0 {
+        let (_, size) = channel_desc(&array_descriptor(p.dst_array)?)?;
+        elem = elem.or(Some(size));
+        m.dst_memory_type = MEM_ARRAY;
+        m.dst_array = p.dst_array;
+        m.dst_x_in_bytes = p.dst_pos.x * size;
+    } else {
+        m.dst_memory_type = MEM_UNIFIED;
+        m.dst_host = p.dst_ptr.ptr as usize;
+        m.dst_device = p.dst_ptr.ptr as u64;
+        m.dst_pitch = p.dst_ptr.pitch;
+        m.dst_height = p.dst_ptr.ysize;
+        m.dst_x_in_bytes = p.dst_pos.x;
+    }
+    m.dst_y = p.dst_pos.y;
+    m.dst_z = p.dst_pos.z;
+    m.width_in_bytes = p.extent.width * elem.unwrap_or(1);
+    m.height = p.extent.height;
+    m.depth = p.extent.depth;
+    cu!(cuMemcpy3D_v2((&m as *const DrvMemcpy3D).cast()))
+}
+
+exports! { cudaMemcpy3D, cudaMemcpy3D_ptds => fn(p: *const Memcpy3DParms) {
+    copy_3d(p)
+}}
+
+exports! { cudaMemcpy3DAsync, cudaMemcpy3DAsync_ptsz => fn(p: *const Memcpy3DParms, _stream: u64) {
+    copy_3d(p)
+}}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::size_of;
+
+    /// Sizes as a C compiler lays out CUDA 13.5's structs (driver_types.h, `sizeof`).
+    #[test]
+    fn layouts_are_cuda_13s() {
+        assert_eq!(size_of::<Memcpy3DParms>(), 160);
+        assert_eq!(size_of::<PitchedPtr>(), 32);
+        assert_eq!(size_of::<Extent>(), 24);
+    }
+}

@@ -1,0 +1,277 @@
+//! The runtime's per-thread state: the last error (`cudaGetLastError`), the current device,
+//! and the launch configurations `<<<...>>>` pushes; and the implicit primary context.
+//!
+//! Errors follow the runtime's rules: every failing call sets the calling thread's last
+//! error; `cudaGetLastError` returns and clears it, `cudaPeekAtLastError` only returns it.
+//! Sticky errors (a kernel fault, an assert, a launch failure: the context is unusable) are
+//! never cleared, and the driver answers them to every later call that needs the context.
+
+use crate::errors::*;
+use crate::{cu, exports, Dim3, Fail, RtResult};
+use std::cell::{Cell, RefCell};
+use std::ffi::c_void;
+
+thread_local! {
+    static LAST_ERROR: Cell<cudaError_t> = const { Cell::new(cudaSuccess) };
+    static DEVICE: Cell<i32> = const { Cell::new(0) };
+    static CONFIGS: RefCell<Vec<LaunchConfig>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Whether `code` leaves the context unusable (CUDA Runtime API, "Error Handling": the
+/// errors documented as leaving the process in an inconsistent state).
+pub fn sticky(code: cudaError_t) -> bool {
+    matches!(
+        code,
+        cudaErrorIllegalAddress
+            | cudaErrorLaunchFailure
+            | cudaErrorAssert
+            | cudaErrorHardwareStackError
+            | cudaErrorIllegalInstruction
+            | cudaErrorMisalignedAddress
+            | cudaErrorInvalidAddressSpace
+            | cudaErrorInvalidPc
+            | cudaErrorLaunchTimeout
+    )
+}
+
+/// Records a call's result as the thread's last error (a success leaves it as it was).
+pub fn record_error(code: cudaError_t) {
+    if code != cudaSuccess {
+        LAST_ERROR.with(|e| {
+            if !sticky(e.get()) {
+                e.set(code)
+            }
+        });
+    }
+}
+
+/// The launch configuration `<<<grid, block, shared, stream>>>` pushes for the host stub.
+#[derive(Clone, Copy, Debug)]
+pub struct LaunchConfig {
+    pub grid: Dim3,
+    pub block: Dim3,
+    pub shared: usize,
+    pub stream: u64,
+}
+
+/// The device of this host thread (`cudaSetDevice`).
+pub fn device() -> i32 {
+    DEVICE.with(|d| d.get())
+}
+
+/// Makes sure the thread has a current context: the one the program made current through the
+/// driver API, or else the primary context of the thread's device (the runtime's implicit
+/// initialisation).
+pub fn context() -> RtResult {
+    let mut ctx = 0u64;
+    cu!(cuCtxGetCurrent(&mut ctx))?;
+    if ctx == 0 {
+        cu!(cuDevicePrimaryCtxRetain(&mut ctx, device()))?;
+        cu!(cuCtxSetCurrent(ctx))?;
+    }
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetLastError() -> cudaError_t {
+    let mut code = cudaSuccess;
+    crate::entry_quiet("cudaGetLastError", || {
+        code = LAST_ERROR.with(|e| {
+            let c = e.get();
+            if !sticky(c) {
+                e.set(cudaSuccess);
+            }
+            c
+        });
+        Ok(())
+    });
+    code
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cudaPeekAtLastError() -> cudaError_t {
+    let mut code = cudaSuccess;
+    crate::entry_quiet("cudaPeekAtLastError", || {
+        code = LAST_ERROR.with(|e| e.get());
+        Ok(())
+    });
+    code
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetErrorName(code: cudaError_t) -> *const std::ffi::c_char {
+    match crate::errors::code(code) {
+        Some(e) => e.1.as_ptr(),
+        // NVIDIA's answer for a code it does not know, for the name as for the string.
+        None => c"unrecognized error code".as_ptr(),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetErrorString(code: cudaError_t) -> *const std::ffi::c_char {
+    match crate::errors::code(code) {
+        Some(e) => e.2.as_ptr(),
+        None => c"unrecognized error code".as_ptr(),
+    }
+}
+
+/// `__cudaPushCallConfiguration` (crt/device_functions.h): what `kernel<<<grid, block,
+/// shared, stream>>>(...)` calls before the kernel's host stub. Returns 0.
+#[no_mangle]
+pub unsafe extern "C" fn __cudaPushCallConfiguration(
+    grid: Dim3,
+    block: Dim3,
+    shared: usize,
+    stream: u64,
+) -> u32 {
+    crate::guard("__cudaPushCallConfiguration", 0, || {
+        let config = LaunchConfig {
+            grid,
+            block,
+            shared,
+            stream,
+        };
+        CONFIGS.with(|c| c.borrow_mut().push(config));
+        if crate::tracing() {
+            eprintln!(
+                "ptxjit: __cudaPushCallConfiguration({grid:?}, {block:?}, {shared}, {stream:#x})"
+            );
+        }
+        0
+    })
+}
+
+exports! { __cudaPopCallConfiguration => fn(grid: *mut Dim3, block: *mut Dim3, shared: *mut usize, stream: *mut c_void) {
+    let Some(c) = CONFIGS.with(|c| c.borrow_mut().pop()) else {
+        return Err(Fail::new(cudaErrorMissingConfiguration, "no <<<...>>> configuration was pushed"));
+    };
+    unsafe {
+        crate::out(grid, c.grid)?;
+        crate::out(block, c.block)?;
+        crate::out(shared, c.shared)?;
+        crate::out(stream.cast::<u64>(), c.stream)
+    }
+}}
+
+exports! { cudaGetDevice => fn(dev: *mut i32) {
+    unsafe { crate::out(dev, device()) }
+}}
+
+exports! { cudaSetDevice => fn(dev: i32) {
+    let mut n = 0;
+    cu!(cuDeviceGetCount(&mut n))?;
+    if dev < 0 || dev >= n {
+        return Err(Fail::new(cudaErrorInvalidDevice, format!("device {dev} of {n}")));
+    }
+    DEVICE.with(|d| d.set(dev));
+    let mut ctx = 0u64;
+    cu!(cuDevicePrimaryCtxRetain(&mut ctx, dev))?;
+    cu!(cuCtxSetCurrent(ctx))
+}}
+
+exports! { cudaInitDevice => fn(dev: i32, _device_flags: u32, _flags: u32) {
+    let mut n = 0;
+    cu!(cuDeviceGetCount(&mut n))?;
+    if dev < 0 || dev >= n {
+        return Err(Fail::new(cudaErrorInvalidDevice, format!("device {dev} of {n}")));
+    }
+    let mut ctx = 0u64;
+    cu!(cuDevicePrimaryCtxRetain(&mut ctx, dev))
+}}
+
+exports! { cudaDeviceSynchronize => fn() {
+    context()?;
+    cu!(cuCtxSynchronize())
+}}
+
+exports! { cudaDeviceReset => fn() {
+    crate::register::forget_modules();
+    cu!(cuDevicePrimaryCtxReset_v2(device()))?;
+    LAST_ERROR.with(|e| e.set(cudaSuccess));
+    Ok(())
+}}
+
+exports! { cudaSetDeviceFlags => fn(flags: u32) {
+    // cudaDeviceSchedule*, cudaDeviceMapHost, cudaDeviceLmemResizeToMax are the CU_CTX_* flags.
+    cu!(cuDevicePrimaryCtxSetFlags_v2(device(), flags))
+}}
+
+exports! { cudaGetDeviceFlags => fn(flags: *mut u32) {
+    let (mut f, mut active) = (0u32, 0);
+    cu!(cuDevicePrimaryCtxGetState(device(), &mut f, &mut active))?;
+    // Host memory is always mapped (cudaDeviceMapHost) with unified addressing.
+    unsafe { crate::out(flags, f | 0x8) }
+}}
+
+exports! { cudaDeviceSetLimit => fn(limit: u32, value: usize) {
+    context()?;
+    cu!(cuCtxSetLimit(limit, value))
+}}
+
+exports! { cudaDeviceGetLimit => fn(value: *mut usize, limit: u32) {
+    context()?;
+    cu!(cuCtxGetLimit(value, limit))
+}}
+
+exports! { cudaDeviceGetStreamPriorityRange => fn(least: *mut i32, greatest: *mut i32) {
+    context()?;
+    cu!(cuCtxGetStreamPriorityRange(least, greatest))
+}}
+
+exports! { cudaDeviceSetCacheConfig => fn(_config: u32) {
+    Ok(())
+}}
+
+exports! { cudaDeviceGetCacheConfig => fn(config: *mut u32) {
+    unsafe { crate::out(config, 0) }
+}}
+
+exports! { cudaRuntimeGetVersion => fn(v: *mut i32) {
+    unsafe { crate::out(v, RUNTIME_VERSION) }
+}}
+
+exports! { cudaDriverGetVersion => fn(v: *mut i32) {
+    match crate::driver::api() {
+        // No driver: the runtime answers 0 (CUDA Runtime API, cudaDriverGetVersion).
+        Err(_) => unsafe { crate::out(v, 0) },
+        Ok(_) => cu!(cuDriverGetVersion(v)),
+    }
+}}
+
+/// The CUDA version of the runtime API this library implements (`CUDART_VERSION`).
+pub const RUNTIME_VERSION: i32 = 13000;
+
+// cuda_profiler_api.h: no profiler collects anything here; starting and stopping succeed, as
+// the driver's cuProfilerStart/Stop do.
+exports! { cudaProfilerStart => fn() { Ok(()) }}
+exports! { cudaProfilerStop => fn() { Ok(()) }}
+
+// CUDA 12 programs (through the libcudart.so.12 name) may still call the cudaThread* names
+// CUDA 13 removed; each is its cudaDevice* successor.
+exports! { cudaThreadSynchronize => fn() {
+    context()?;
+    cu!(cuCtxSynchronize())
+}}
+
+exports! { cudaThreadExit => fn() {
+    crate::register::forget_modules();
+    cu!(cuDevicePrimaryCtxReset_v2(device()))
+}}
+
+exports! { cudaThreadSetLimit => fn(limit: u32, value: usize) {
+    context()?;
+    cu!(cuCtxSetLimit(limit, value))
+}}
+
+exports! { cudaThreadGetLimit => fn(value: *mut usize, limit: u32) {
+    context()?;
+    cu!(cuCtxGetLimit(value, limit))
+}}
+
+exports! { cudaThreadSetCacheConfig => fn(_config: u32) {
+    Ok(())
+}}
+
+exports! { cudaThreadGetCacheConfig => fn(config: *mut u32) {
+    unsafe { crate::out(config, 0) }
+}}

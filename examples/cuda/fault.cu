@@ -1,0 +1,17 @@
+// A kernel that writes far outside its allocation: the program gets cudaErrorIllegalAddress
+// (sticky: later calls get it too), and ptxjit prints where it happened on stderr.
+#include "check.h"
+
+__global__ void oops(int* p) { p[threadIdx.x + (1 << 28)] = 1; }
+
+int main() {
+  int* d;
+  CHECK(cudaMalloc(&d, 64 * sizeof(int)));
+  oops<<<1, 32>>>(d);
+  cudaError_t e = cudaDeviceSynchronize();
+  std::printf("kernel: %s\n", cudaGetErrorName(e));
+  EXPECT(e == cudaErrorIllegalAddress);
+  EXPECT(cudaMemset(d, 0, 4) == cudaErrorIllegalAddress);
+  std::printf("PASS\n");
+  return 0;
+}
