@@ -21,6 +21,7 @@ use super::launch::LaunchBuilder;
 use crate::ir::{self, ParamKind, SrcLoc};
 use crate::ptx::span::SourceMap;
 use crate::runtime::env::{FaultKind, FaultRecord};
+use crate::runtime::heap::HeapAccess;
 use crate::runtime::launch::{run_grid, LaunchDims, LaunchFailure, LaunchInput, Sites, WarpEngine};
 use crate::runtime::memory::{DeviceMemory, DevicePtr};
 use crate::runtime::printf::{PrintfOutput, PrintfSink};
@@ -65,6 +66,9 @@ pub struct FaultReport {
     pub ptx_file: String,
     /// Memcheck: nearest allocation label and the address's offset from its start.
     pub nearest: Option<(String, i64, u64)>,
+    /// Memcheck: the access (or device `free`) hit memory freed earlier and still in
+    /// quarantine ([`Context::set_memcheck`]): a use after free (or a double free).
+    pub freed: Option<Freed>,
     /// How many threads of the reported CTA faulted (each counted once, however many of its
     /// accesses faulted). A fault stops its CTA once the block it happened in has run for the
     /// warp's lanes, so these are the threads that faulted up to there; both engines count
@@ -100,11 +104,36 @@ impl std::fmt::Display for FaultReport {
                     }
                     _ => None,
                 };
-                let kind = match (self.kind, past_end) {
-                    (FaultKind::Unallocated, Some(text)) => text,
-                    (FaultKind::OutOfBounds, _) => "out of bounds".into(),
-                    (FaultKind::Misaligned, _) => "misaligned".into(),
-                    (FaultKind::Unallocated, None) => "out of bounds (no live allocation)".into(),
+                // An access wholly outside the nearest allocation (in a red zone, or between
+                // allocations) says on which side and how far.
+                let flat_space = matches!(self.space, ir::Space::Global | ir::Space::Generic);
+                let beside = match &self.nearest {
+                    Some((label, off, asize)) if *off >= *asize as i64 => Some(format!(
+                        "{} bytes after the end of '{label}'",
+                        *off - *asize as i64
+                    )),
+                    Some((label, off, _)) if *off < 0 => {
+                        Some(format!("{} bytes before the start of '{label}'", -*off))
+                    }
+                    _ => None,
+                };
+                let kind = match (self.kind, past_end, beside, &self.freed) {
+                    (FaultKind::OutOfBounds | FaultKind::Unallocated, _, _, Some(fr)) => format!(
+                        "use after free ({} bytes into '{}' ({} bytes), which was freed)",
+                        fr.offset, fr.label, fr.size
+                    ),
+                    (FaultKind::Unallocated, Some(text), _, None) => text,
+                    (FaultKind::Unallocated, None, Some(text), None) => {
+                        format!("out of bounds ({text})")
+                    }
+                    (FaultKind::OutOfBounds, _, Some(text), None) if flat_space => {
+                        format!("out of bounds ({text})")
+                    }
+                    (FaultKind::OutOfBounds, _, _, None) => "out of bounds".into(),
+                    (FaultKind::Misaligned, ..) => "misaligned".into(),
+                    (FaultKind::Unallocated, None, None, None) => {
+                        "out of bounds (no live allocation)".into()
+                    }
                     _ => "unsupported address window".into(),
                 };
                 // Addresses in the first page are almost always a null pointer plus an offset.
@@ -169,8 +198,14 @@ impl std::fmt::Display for FaultReport {
             FaultKind::Trap => ("trap".to_string(), false),
             FaultKind::BadFree => (
                 format!(
-                    "free of {:#x}, which is not a live device-heap block (never allocated, \
+                    "{}free of {:#x}, which is not a live device-heap block (never allocated, \
                      already freed, or inside a block)",
+                    // Memcheck's quarantine knows a block freed already.
+                    if self.freed.is_some() {
+                        "double free: "
+                    } else {
+                        ""
+                    },
                     self.addr
                 ),
                 false,
@@ -199,7 +234,7 @@ impl std::fmt::Display for FaultReport {
             self.instruction
         )?;
         if memory {
-            if let Some((label, off, size)) = &self.nearest {
+            if let (Some((label, off, size)), None) = (&self.nearest, &self.freed) {
                 write!(
                     f,
                     "; nearest allocation '{label}' ({size} bytes), offset {off}"
@@ -221,6 +256,17 @@ impl std::fmt::Display for FaultReport {
         }
         Ok(())
     }
+}
+
+/// A freed allocation or device-heap block that a memcheck report names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Freed {
+    /// The allocation's label, or `device malloc block at 0x…`.
+    pub label: String,
+    /// The address's offset from its start (bytes).
+    pub offset: u64,
+    /// Its size (bytes; 0 where unknown).
+    pub size: u64,
 }
 
 /// Every error of the host API. [`Error::kind`] gives the short name used by case files.
@@ -696,6 +742,8 @@ pub struct Context {
     heap: Option<crate::runtime::heap::DeviceHeap>,
     /// Its size when made (`None`: [`crate::runtime::heap::DEFAULT_HEAP_BYTES`]).
     heap_bytes: Option<u64>,
+    /// Memcheck's placement ([`Context::set_memcheck`]).
+    memcheck: bool,
 }
 
 /// Parse, lower and verify PTX text. `file` names it in messages.
@@ -1050,8 +1098,28 @@ impl Context {
     /// launch, so each starts as the first did.
     pub fn reset_heap(&mut self) {
         if let Some(h) = &mut self.heap {
-            *h = crate::runtime::heap::DeviceHeap::new(h.base(), h.size());
+            *h = if h.is_checked() {
+                crate::runtime::heap::DeviceHeap::new_checked(h.base(), h.size())
+            } else {
+                crate::runtime::heap::DeviceHeap::new(h.base(), h.size())
+            };
         }
+    }
+
+    /// Turn memcheck's placement on (or off) for allocations made from now on: red zones
+    /// around every device allocation and device-heap block, and a quarantine that keeps
+    /// freed ones poisoned, so that an access just past a buffer, a use after free and a
+    /// double free are found and named ([`DeviceMemory::set_checked`]). Launches check
+    /// accesses when their [`LaunchOptions::memcheck`] says so; turn this on before
+    /// allocating the buffers they use (a case runner, `PTXJIT_TOOL=memcheck` at `cuInit`).
+    pub fn set_memcheck(&mut self, on: bool) {
+        self.arena.write().memory.set_checked(on);
+        self.memcheck = on;
+    }
+
+    /// Whether memcheck's placement is on ([`Context::set_memcheck`]).
+    pub fn memcheck(&self) -> bool {
+        self.memcheck
     }
 
     /// Launch `kernel` (`cuLaunchKernel`) and wait for it.
@@ -1114,7 +1182,11 @@ impl Context {
                 .memory
                 .alloc(bytes, Some("device heap"))
                 .map_err(Error::Memory)?;
-            self.heap = Some(crate::runtime::heap::DeviceHeap::new(p.0, bytes));
+            self.heap = Some(if self.memcheck {
+                crate::runtime::heap::DeviceHeap::new_checked(p.0, bytes)
+            } else {
+                crate::runtime::heap::DeviceHeap::new(p.0, bytes)
+            });
         }
         let memory = &arena.memory;
         let start = Instant::now();
@@ -1128,7 +1200,8 @@ impl Context {
                 symbols: &kernel.symbols,
                 memory,
                 textures: &self.textures,
-                heap: self.heap.as_ref().filter(|_| k.uses_heap),
+                // With memcheck, accesses into the heap are checked against its blocks.
+                heap: self.heap.as_ref().filter(|_| k.uses_heap || opts.memcheck),
                 printf: &self.printf,
                 memcheck: opts.memcheck,
                 timeout: opts.timeout,
@@ -1156,7 +1229,12 @@ impl Context {
                 kernel.module_file, k.name
             ))),
             Err(LaunchFailure::Fault(r, count)) => Err(Error::Fault(Box::new(report(
-                memory, kernel, dims, r, count,
+                memory,
+                self.heap.as_ref(),
+                kernel,
+                dims,
+                r,
+                count,
             )))),
         }
     }
@@ -1165,6 +1243,7 @@ impl Context {
 /// The report of a fault record, in kernel terms.
 fn report(
     memory: &DeviceMemory,
+    heap: Option<&crate::runtime::heap::DeviceHeap>,
     kernel: &Kernel,
     dims: LaunchDims,
     r: FaultRecord,
@@ -1186,6 +1265,47 @@ fn report(
     } else {
         None
     };
+    let global = matches!(r.space, ir::Space::Global | ir::Space::Const);
+    // Memcheck: a freed allocation or heap block still in quarantine (a use after free), or
+    // the heap block a heap access missed; a free of a quarantined heap block (double free).
+    let heap_at = |a: u64| heap.filter(|h| h.is_checked() && h.contains(a));
+    let freed = match r.kind {
+        FaultKind::OutOfBounds | FaultKind::Unallocated if global => {
+            match heap_at(r.addr).map(|h| h.check(r.addr, u64::from(r.size))) {
+                Some(HeapAccess::Freed { block, size }) => Some(Freed {
+                    label: format!("device malloc block at {block:#x}"),
+                    offset: r.addr - block,
+                    size,
+                }),
+                Some(HeapAccess::Outside { .. }) | Some(HeapAccess::Live) | None => {
+                    memory.freed_at(r.addr).map(|(a, offset)| Freed {
+                        label: a.label.clone(),
+                        offset,
+                        size: a.size,
+                    })
+                }
+            }
+        }
+        FaultKind::BadFree => heap_at(r.addr)
+            .filter(|h| h.freed_block(r.addr))
+            .map(|_| Freed {
+                label: format!("device malloc block at {:#x}", r.addr),
+                offset: 0,
+                size: 0,
+            }),
+        _ => None,
+    };
+    // A heap access outside every live block names the block before it, not the heap.
+    let nearest = match heap_at(r.addr).map(|h| h.check(r.addr, u64::from(r.size))) {
+        Some(HeapAccess::Outside {
+            before: Some((block, size)),
+        }) if global && freed.is_none() => Some((
+            format!("device malloc block at {block:#x}"),
+            (r.addr - block) as i64,
+            size,
+        )),
+        _ => nearest,
+    };
     FaultReport {
         kernel: k.name.clone(),
         kind: r.kind,
@@ -1199,6 +1319,7 @@ fn report(
         instruction: k.inst_ptx.get(i).cloned().unwrap_or_default(),
         ptx_file: kernel.module_file.clone(),
         nearest,
+        freed,
         count,
         detail: r.detail,
         no_dynamic_shared,
