@@ -19,6 +19,7 @@
 use super::buffer::{self, MemoryView, SharedArena};
 use super::launch::LaunchBuilder;
 use crate::ir::{self, ParamKind, SrcLoc};
+use crate::ptx::lineinfo::{LineTable, SourceLoc};
 use crate::ptx::span::SourceMap;
 use crate::runtime::env::{FaultKind, FaultRecord};
 use crate::runtime::heap::HeapAccess;
@@ -62,6 +63,8 @@ pub struct FaultReport {
     pub tid: [u32; 3],
     /// PTX source location and instruction text.
     pub loc: SrcLoc,
+    /// The source location the instruction came from (the PTX's `.loc` line info), if any.
+    pub source: Option<SourceLoc>,
     pub instruction: String,
     pub ptx_file: String,
     /// Memcheck: nearest allocation label and the address's offset from its start.
@@ -218,9 +221,14 @@ impl std::fmt::Display for FaultReport {
                 false,
             ),
         };
+        // With line info, the source location follows the kernel's name.
+        let at = match &self.source {
+            Some(src) => format!(" at {src}"),
+            None => String::new(),
+        };
         write!(
             f,
-            "{}:{}:{}: fault in kernel '{}': {what} by CTA ({},{},{}) thread ({},{},{}) in '{}'",
+            "{}:{}:{}: fault in kernel '{}'{at}: {what} by CTA ({},{},{}) thread ({},{},{}) in '{}'",
             self.ptx_file,
             self.loc.line,
             self.loc.col,
@@ -470,6 +478,8 @@ pub struct CompiledKernel {
     pub inst_locs: Vec<SrcLoc>,
     /// PTX text of each IR instruction, then of each block's terminator.
     pub inst_ptx: Vec<String>,
+    /// Source location of each (from the PTX's `.loc` line info), indexed as `inst_locs`.
+    pub inst_sources: Vec<Option<SourceLoc>>,
     /// Whether the kernel calls `malloc`/`free` (a launch then needs the device heap).
     pub uses_heap: bool,
     /// What the first launch compiles: the engine, the verified IR and its warp layout (for
@@ -497,8 +507,19 @@ impl CompiledKernel {
         layout: crate::analysis::schedule::WarpLayout,
         engine: Engine,
         file: &str,
+        lines: &LineTable,
     ) -> CompiledKernel {
+        let inst_sources = if lines.is_empty() {
+            vec![]
+        } else {
+            k.inst_locs
+                .iter()
+                .chain(k.blocks.iter().map(|b| &b.term_loc))
+                .map(|l| lines.get(l.line).cloned())
+                .collect()
+        };
         CompiledKernel {
+            inst_sources,
             name: k.name.clone(),
             params: k.params.clone(),
             param_bytes: k.param_bytes,
@@ -751,6 +772,16 @@ pub fn front_end(
     ptx: &str,
     file: &str,
 ) -> Result<(ir::Module, Vec<ir::verify::VerifiedFunction>), Error> {
+    front_end_with_lines(ptx, file).map(|(m, v, _)| (m, v))
+}
+
+/// As [`front_end`], with the source location of each PTX line from the module's `.loc`
+/// line info.
+#[allow(clippy::type_complexity)]
+pub fn front_end_with_lines(
+    ptx: &str,
+    file: &str,
+) -> Result<(ir::Module, Vec<ir::verify::VerifiedFunction>, LineTable), Error> {
     let map = SourceMap::new(file, ptx);
     let ast = crate::ptx::parse(ptx).map_err(|e| Error::Parse(e.render(&map)))?;
     let mut m = crate::lower::lower_module(&ast, &map).map_err(|e| {
@@ -766,7 +797,8 @@ pub fn front_end(
         let v = ir::verify::verify(k).map_err(|e| Error::Internal(format!("{file}: {e}")))?;
         verified.push(v);
     }
-    Ok((m, verified))
+    let lines = LineTable::new(&ast, &map);
+    Ok((m, verified, lines))
 }
 
 impl Context {
@@ -793,7 +825,7 @@ impl Context {
     /// the first launch).
     pub fn load_module(&mut self, ptx: &str, file: &str, engine: Engine) -> Result<Module, Error> {
         let start = Instant::now();
-        let (m, kernels) = front_end(ptx, file)?;
+        let (m, kernels, lines) = front_end_with_lines(ptx, file)?;
         let mut symbols = vec![0u64; m.globals.len()];
         for (i, g) in m.globals.iter().enumerate() {
             // Const banks live in the global arena too (see runtime::env).
@@ -821,7 +853,7 @@ impl Context {
         // from the same text for the same engine, where still held, are shared.
         let fresh = scheduled
             .into_iter()
-            .map(|(k, layout)| Arc::new(CompiledKernel::new(k, layout, engine, file)))
+            .map(|(k, layout)| Arc::new(CompiledKernel::new(k, layout, engine, file, &lines)))
             .collect();
         let compiled = super::cache::kernels(ptx, engine, fresh);
         // Initialized `.samplerref` variables: create the sampler now. Initialized `.texref`
@@ -1208,6 +1240,7 @@ impl Context {
                 sites: Sites {
                     locs: &k.inst_locs,
                     ptx: &k.inst_ptx,
+                    sources: &k.inst_sources,
                 },
             },
         );
@@ -1316,6 +1349,7 @@ fn report(
         ctaid: r.ctaid,
         tid: r.tid,
         loc: k.inst_locs.get(i).copied().unwrap_or_default(),
+        source: k.inst_sources.get(i).cloned().flatten(),
         instruction: k.inst_ptx.get(i).cloned().unwrap_or_default(),
         ptx_file: kernel.module_file.clone(),
         nearest,
