@@ -126,7 +126,10 @@ pub fn launch(d: &mut Driver, f: u64, dims: LaunchDims, stream: u64, params: Vec
                 Error::Fault(_) | Error::Timeout(..) | Error::Deadlock(_) | Error::Interrupted(..)
             );
             let fail = crate::host_fail(e);
-            if sticky {
+            if sticky && d.config.tool.is_some() {
+                crate::sanitizer::report(&fail.message);
+                d.sticky = Some(fail.code);
+            } else if sticky {
                 eprintln!("ptxjit: {}", fail.message);
                 d.sticky = Some(fail.code);
             }

@@ -20,6 +20,7 @@ pub mod fatbin;
 pub mod image;
 mod kernel_name;
 mod launch;
+pub mod tool;
 
 pub use crate::runtime::launch::LaunchDims;
 pub use crate::runtime::memory::DevicePtr;
