@@ -202,9 +202,14 @@ impl Session {
     /// Load each PTX file for `engine`, allocate (label = buffer name) and fill every buffer,
     /// create the texture and surface objects (PNG sources get an allocation of their own,
     /// labelled `textures.NAME`), bind the texture references (in the case's own module), and
-    /// build every launch's arguments. `memcheck`: place everything with memcheck's red zones
-    /// and quarantine ([`Context::set_memcheck`]).
-    pub fn new(
+    /// build every launch's arguments.
+    pub fn new(case: &Case, prepared: &Prepared, engine: Engine) -> Result<Session, CaseError> {
+        Session::with_memcheck(case, prepared, engine, false)
+    }
+
+    /// As [`Session::new`]; `memcheck`: place everything with memcheck's red zones and
+    /// quarantine ([`Context::set_memcheck`]).
+    pub fn with_memcheck(
         case: &Case,
         prepared: &Prepared,
         engine: Engine,
@@ -464,7 +469,7 @@ fn run_into(
     r: &mut CaseResult,
 ) -> Result<(), CaseError> {
     let memcheck = opts.memcheck || case.spec.expect_error.as_ref().is_some_and(|e| e.memcheck);
-    let mut session = Session::new(case, prepared, engine, memcheck)?;
+    let mut session = Session::with_memcheck(case, prepared, engine, memcheck)?;
     if opts.printf_to_stderr {
         session.ctx.set_printf_sink(crate::host::PrintfSink::Stderr);
     }
