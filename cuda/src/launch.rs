@@ -125,9 +125,13 @@ pub fn launch(d: &mut Driver, f: u64, dims: LaunchDims, stream: u64, params: Vec
                 e,
                 Error::Fault(_) | Error::Timeout(..) | Error::Deadlock(_) | Error::Interrupted(..)
             );
+            let tool_text = match &e {
+                Error::Fault(r) => r.sanitizer_text(),
+                other => other.to_string(),
+            };
             let fail = crate::host_fail(e);
             if sticky && d.config.tool.is_some() {
-                crate::sanitizer::report(&fail.message);
+                crate::sanitizer::report(&tool_text);
                 d.sticky = Some(fail.code);
             } else if sticky {
                 eprintln!("ptxjit: {}", fail.message);

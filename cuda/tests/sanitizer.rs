@@ -76,7 +76,8 @@ fn memcheck_reports_and_exit_status() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     for want in [
         "========= ",
-        "fault in kernel 'store': out of bounds (0 bytes after the end of 'cuMemAlloc') store of 4 bytes",
+        "========= Invalid __global__ write of size 4 bytes\n=========     at kernel 'store'\n",
+        "=========     out of bounds (0 bytes after the end of 'cuMemAlloc') store of 4 bytes",
         "cuMemFree: free of ",
         ": double free: 'cuMemAlloc' (4096 bytes) was freed already",
         "invalid free: the pointer is 4 bytes inside 'cuMemAlloc' (1000 bytes), not its start",

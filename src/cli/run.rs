@@ -145,9 +145,18 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
         if let Some(t) = a.tool {
             // The tool's report takes the place of the error line.
             if let Some(e) = r.error.as_ref().filter(|_| errors > 0) {
+                let text = match e.runtime() {
+                    Some(crate::host::Error::Fault(f)) => f.sanitizer_text(),
+                    _ => e.to_string(),
+                };
+                // A pipeline's launch is named first.
+                let at = match e {
+                    CaseError::InLaunch { at, .. } => format!("in {at}\n"),
+                    _ => String::new(),
+                };
                 eprint!(
                     "{}",
-                    tool::report_lines(&format!("PTXJIT SANITIZER ({t})\n{e}"))
+                    tool::report_lines(&format!("PTXJIT SANITIZER ({t})\n{at}{text}"))
                 );
                 eprintln!("{}", tool::error_summary(errors));
                 return 2;

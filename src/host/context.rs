@@ -87,8 +87,10 @@ pub struct FaultReport {
     pub no_dynamic_shared: bool,
 }
 
-impl std::fmt::Display for FaultReport {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl FaultReport {
+    /// What happened, and whether it was a memory access (which the report follows with the
+    /// nearest allocation and the count).
+    fn what(&self) -> (String, bool) {
         let access = if self.write { "store" } else { "load" };
         // What happened; memory accesses also name the nearest allocation and the count.
         let (what, memory) = match self.kind {
@@ -221,6 +223,61 @@ impl std::fmt::Display for FaultReport {
                 false,
             ),
         };
+        (what, memory)
+    }
+
+    /// The report as a sanitizer tool gives it, one fact a line (compute-sanitizer's shape):
+    /// what, where (source line, PTX line and instruction), who, and the address's story.
+    pub fn sanitizer_text(&self) -> String {
+        let (what, memory) = self.what();
+        let mut out = if memory {
+            let space = match self.space {
+                ir::Space::Global => "__global__",
+                ir::Space::Shared => "__shared__",
+                ir::Space::Local => "__local__",
+                ir::Space::Const => "__constant__",
+                ir::Space::Param => "parameter",
+                ir::Space::Generic => "generic",
+            };
+            let head = match (self.kind, &self.freed) {
+                (FaultKind::Misaligned, _) => "Misaligned",
+                (_, Some(_)) => "Use after free:",
+                _ => "Invalid",
+            };
+            let rw = if self.write { "write" } else { "read" };
+            format!("{head} {space} {rw} of size {} bytes\n", self.size)
+        } else {
+            format!("{what}\n")
+        };
+        match &self.source {
+            Some(src) => out += &format!("    at kernel '{}' in {src}\n", self.kernel),
+            None => out += &format!("    at kernel '{}'\n", self.kernel),
+        }
+        out += &format!(
+            "    PTX {}:{}:{} '{}'\n",
+            self.ptx_file, self.loc.line, self.loc.col, self.instruction
+        );
+        let [tx, ty, tz] = self.tid;
+        let [bx, by, bz] = self.ctaid;
+        out += &format!("    by thread ({tx},{ty},{tz}) in block ({bx},{by},{bz})");
+        if self.count > 1 {
+            out += &format!(" and {} more threads of the block", self.count - 1);
+        }
+        out += "\n";
+        if memory {
+            out += &format!("    {what}");
+            if let (Some((label, off, size)), None) = (&self.nearest, &self.freed) {
+                out += &format!("; nearest allocation '{label}' ({size} bytes), offset {off}");
+            }
+            out += "\n";
+        }
+        out
+    }
+}
+
+impl std::fmt::Display for FaultReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (what, memory) = self.what();
         // With line info, the source location follows the kernel's name.
         let at = match &self.source {
             Some(src) => format!(" at {src}"),
