@@ -1,6 +1,9 @@
 //! Every case under `ptx-tests/` (except the `reference/` generator) as tests: one trial per
 //! case per engine (`interp::kernels/saxpy`, `jit::kernels/saxpy`) and one trial per case that
-//! runs both engines and compares them bit for bit (`check::kernels/saxpy`).
+//! runs both engines and compares them bit for bit (`check::kernels/saxpy`), and one trial
+//! per case that runs it on the JIT with memcheck on (`memcheck::kernels/saxpy`): a correct
+//! kernel must pass under memcheck too (no false positives from red zones, the quarantine or
+//! exact bounds), and a case that expects an error must still get it.
 //!
 //! A case with `[expect_error]` passes iff the run fails with that error kind and a message
 //! containing `contains`; any other case passes iff every `[expect.*]` holds. Expected values
@@ -38,6 +41,13 @@ fn main() {
         trials.push(Trial::test(
             format!("check::{}", trial_name(&root, path)),
             move || check_one(&p),
+        ));
+    }
+    for path in &cases {
+        let p = path.clone();
+        trials.push(Trial::test(
+            format!("memcheck::{}", trial_name(&root, path)),
+            move || memcheck_one(&p),
         ));
     }
     libtest_mimic::run(&args, trials).exit();
@@ -87,6 +97,16 @@ fn run_one(path: &Path, engine: Engine) -> Result<(), Failed> {
     let case = Case::load(path).map_err(|e| e.to_string())?;
     let r = run_case(&case, engine, &options());
     verdict(&case, &r).map_err(Failed::from)
+}
+
+fn memcheck_one(path: &Path) -> Result<(), Failed> {
+    let case = Case::load(path).map_err(|e| e.to_string())?;
+    let opts = RunOptions {
+        memcheck: true,
+        ..options()
+    };
+    let r = run_case(&case, Engine::Jit, &opts);
+    verdict(&case, &r).map_err(|e| Failed::from(format!("under memcheck: {e}")))
 }
 
 fn check_one(path: &Path) -> Result<(), Failed> {

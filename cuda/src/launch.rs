@@ -142,8 +142,15 @@ pub fn launch(
                 e,
                 Error::Fault(_) | Error::Timeout(..) | Error::Deadlock(_) | Error::Interrupted(..)
             );
+            let tool_text = match &e {
+                Error::Fault(r) => r.sanitizer_text(),
+                other => other.to_string(),
+            };
             let fail = crate::host_fail(e);
-            if sticky {
+            if sticky && d.config.tool.is_some() {
+                crate::sanitizer::report(&tool_text);
+                d.sticky = Some(fail.code);
+            } else if sticky {
                 eprintln!("ptxjit: {}", fail.message);
                 d.sticky = Some(fail.code);
             }

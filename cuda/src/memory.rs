@@ -86,13 +86,27 @@ fn free(d: &mut Driver, p: u64) -> DrvResult {
     if p == 0 {
         return Ok(());
     }
-    d.managed.remove(&p);
     if crate::pool::free_pooled(d, p)? {
+        d.managed.remove(&p);
         return Ok(());
     }
-    d.host
+    let r = d
+        .host
         .free(DevicePtr(p))
-        .map_err(|e| Fail::new(CUDA_ERROR_INVALID_VALUE, e.to_string()))
+        .map_err(|e| Fail::new(CUDA_ERROR_INVALID_VALUE, e.to_string()));
+    match &r {
+        Ok(()) => {
+            d.managed.remove(&p);
+        }
+        // Under a tool, a bad free is one of its errors (compute-sanitizer: "Program hit
+        // invalid device pointer on CUDA API call to cuMemFree").
+        Err(f) if d.config.tool.is_some() => crate::sanitizer::report(&format!(
+            "Program hit CUDA_ERROR_INVALID_VALUE on CUDA API call to cuMemFree: {}",
+            f.message
+        )),
+        Err(_) => {}
+    }
+    r
 }
 
 exports! { cuMemFree_v2 => fn(p: CUdeviceptr) {

@@ -76,6 +76,8 @@ pub struct LinkState {
 pub struct ExecConfig {
     pub engine: Engine,
     pub memcheck: bool,
+    /// `PTXJIT_TOOL` (memcheck: implies `memcheck`).
+    pub tool: Option<ptxjit::host::tool::Tool>,
     pub timeout: Option<Duration>,
 }
 
@@ -89,7 +91,9 @@ impl ExecConfig {
                 Engine::Jit
             }
         };
-        let memcheck = std::env::var("PTXJIT_MEMCHECK").is_ok_and(|v| !v.is_empty() && v != "0");
+        let tool = crate::sanitizer::tool_from_env();
+        let memcheck = std::env::var("PTXJIT_MEMCHECK").is_ok_and(|v| !v.is_empty() && v != "0")
+            || tool == Some(ptxjit::host::tool::Tool::Memcheck);
         let timeout = std::env::var("PTXJIT_TIMEOUT")
             .ok()
             .and_then(|v| match v.parse::<f64>() {
@@ -104,6 +108,7 @@ impl ExecConfig {
         ExecConfig {
             engine,
             memcheck,
+            tool,
             timeout,
         }
     }
@@ -196,10 +201,15 @@ pub fn init() -> DrvResult {
         INIT_PID.store(std::process::id(), Ordering::Release);
         let memory = ptxjit::runtime::memory::DeviceMemory::with_identity_mapping()
             .map_err(|e| Fail::new(CUDA_ERROR_NO_DEVICE, e))?;
-        let host = Context::with_memory(memory);
+        let mut host = Context::with_memory(memory);
+        let config = ExecConfig::from_env();
+        host.set_memcheck(config.memcheck);
+        if config.tool.is_some() {
+            crate::sanitizer::at_exit();
+        }
         *g = Some(Driver {
             host,
-            config: ExecConfig::from_env(),
+            config,
             sticky: None,
             next_serial: 1,
             contexts: HashMap::new(),
@@ -222,6 +232,30 @@ pub fn init() -> DrvResult {
         });
     }
     Ok(())
+}
+
+/// The program's live device allocations (address, bytes, the call that made it), for the
+/// exit-time leak check; empty when the driver is busy on another thread (or never started).
+pub fn live_user_allocations() -> Vec<(u64, u64, String)> {
+    let Ok(g) = DRIVER.try_lock() else {
+        return vec![];
+    };
+    let Some(d) = g.as_ref() else {
+        return vec![];
+    };
+    let m = d.host.memory();
+    let live = m
+        .allocations()
+        .filter(|a| crate::sanitizer::USER_ALLOCATIONS.contains(&a.label.as_str()))
+        .map(|a| {
+            (
+                ptxjit::runtime::memory::GLOBAL_BASE + a.offset,
+                a.size,
+                a.label.clone(),
+            )
+        })
+        .collect();
+    live
 }
 
 /// Runs `f` on the driver. Errors: `CUDA_ERROR_NOT_INITIALIZED` before `cuInit` and in a

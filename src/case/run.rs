@@ -206,8 +206,20 @@ impl Session {
     /// labelled `textures.NAME`), bind the texture references (in the case's own module), and
     /// build every launch's arguments.
     pub fn new(case: &Case, prepared: &Prepared, engine: Engine) -> Result<Session, CaseError> {
+        Session::with_memcheck(case, prepared, engine, false)
+    }
+
+    /// As [`Session::new`]; `memcheck`: place everything with memcheck's red zones and
+    /// quarantine ([`Context::set_memcheck`]).
+    pub fn with_memcheck(
+        case: &Case,
+        prepared: &Prepared,
+        engine: Engine,
+        memcheck: bool,
+    ) -> Result<Session, CaseError> {
         let s = &case.spec;
         let mut ctx = Context::new();
+        ctx.set_memcheck(memcheck);
         if let Some(bytes) = s.heap_bytes {
             ctx.set_heap_size(bytes)?;
         }
@@ -469,13 +481,14 @@ fn run_into(
     opts: &RunOptions,
     r: &mut CaseResult,
 ) -> Result<(), CaseError> {
-    let mut session = Session::new(case, prepared, engine)?;
+    let memcheck = opts.memcheck || case.spec.expect_error.as_ref().is_some_and(|e| e.memcheck);
+    let mut session = Session::with_memcheck(case, prepared, engine, memcheck)?;
     if opts.printf_to_stderr {
         session.ctx.set_printf_sink(crate::host::PrintfSink::Stderr);
     }
     r.compile_time = Some(session.compile_time);
     let launch_opts = LaunchOptions {
-        memcheck: opts.memcheck || case.spec.expect_error.as_ref().is_some_and(|e| e.memcheck),
+        memcheck,
         timeout: opts.timeout,
         cooperative: None,
     };

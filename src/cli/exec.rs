@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 /// `ptxjit exec`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Example:\n  ptxjit exec -- python3 my_numba_script.py\n  ptxjit exec --engine interp --memcheck -- ./app"
+    after_help = "Example:\n  ptxjit exec -- python3 my_numba_script.py\n  ptxjit exec --engine interp --memcheck -- ./app\n  ptxjit exec --tool memcheck -- ./app"
 )]
 pub struct ExecArgs {
     /// Engine that runs the program's kernels (PTXJIT_ENGINE).
@@ -21,6 +21,11 @@ pub struct ExecArgs {
     /// Check global accesses against exact allocation bounds (PTXJIT_MEMCHECK=1).
     #[arg(long)]
     pub memcheck: bool,
+    /// Run under a sanitizer tool (PTXJIT_TOOL): memcheck reports bad accesses, bad frees and
+    /// leaked device allocations as `=========` lines on stderr, ends with `========= ERROR
+    /// SUMMARY: N errors`, and makes the program exit with status 2 when N > 0.
+    #[arg(long, value_name = "TOOL", value_parser = crate::host::tool::Tool::parse)]
+    pub tool: Option<crate::host::tool::Tool>,
     /// Abort a launch that runs longer than this many seconds (PTXJIT_TIMEOUT).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
@@ -121,6 +126,9 @@ pub fn exec(a: &ExecArgs) -> u8 {
     );
     if a.memcheck {
         cmd.env("PTXJIT_MEMCHECK", "1");
+    }
+    if let Some(t) = a.tool {
+        cmd.env("PTXJIT_TOOL", t.name());
     }
     if let Some(t) = a.timeout {
         cmd.env("PTXJIT_TIMEOUT", t.to_string());

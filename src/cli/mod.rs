@@ -105,9 +105,16 @@ pub struct RunArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Check global accesses against exact allocation bounds (faults name the nearest buffer).
+    /// Check global accesses against exact allocation bounds (faults name the nearest buffer);
+    /// the same as --tool memcheck.
     #[arg(long)]
     pub memcheck: bool,
+    /// Run under a sanitizer tool: memcheck (out-of-bounds, misaligned, use after free,
+    /// double and invalid free, with red zones between buffers); racecheck, initcheck and
+    /// synccheck are not implemented yet. The report ends with `========= ERROR SUMMARY: N
+    /// errors`; the exit status is 2 when there are errors.
+    #[arg(long, value_name = "TOOL", value_parser = crate::host::tool::Tool::parse)]
+    pub tool: Option<crate::host::tool::Tool>,
     /// Abort a launch that runs longer than this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,

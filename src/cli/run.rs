@@ -4,6 +4,7 @@ use super::adhoc::{self, AdHoc};
 use super::output::{self, DumpReq, PngReq};
 use super::{fail, RunArgs};
 use crate::case::{run_case, Case, CaseError, CaseResult, RunOptions};
+use crate::host::tool::{self, Tool};
 
 /// What to write after the run, checked before it.
 struct Outputs {
@@ -53,7 +54,7 @@ pub fn run(a: &RunArgs) -> u8 {
         Err(e) => return report_early(a, &case.name, e),
     };
     let opts = RunOptions {
-        memcheck: a.memcheck,
+        memcheck: a.memcheck || a.tool == Some(Tool::Memcheck),
         repeat: a.repeat,
         timeout,
         // With --json, stdout is one JSON object: device printf output goes to stderr.
@@ -128,10 +129,40 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
         (None, true) => 0,
         (None, false) => 1,
     };
+    // Under a tool, a fault is the tool's error (one, with the count of threads in it).
+    let errors = u64::from(r.error.as_ref().is_some_and(|e| e.kind() == "fault"));
     if a.json {
-        println!("{}", output::json_report(r));
+        let mut j = output::json_report(r);
+        if let (Some(t), Some(obj)) = (a.tool, j.as_object_mut()) {
+            obj.insert(
+                "sanitizer".into(),
+                serde_json::json!({"tool": t.name(), "errors": errors}),
+            );
+        }
+        println!("{j}");
     } else {
         print!("{}", output::text_report(r, ""));
+        if let Some(t) = a.tool {
+            // The tool's report takes the place of the error line.
+            if let Some(e) = r.error.as_ref().filter(|_| errors > 0) {
+                let text = match e.runtime() {
+                    Some(crate::host::Error::Fault(f)) => f.sanitizer_text(),
+                    _ => e.to_string(),
+                };
+                // A pipeline's launch is named first.
+                let at = match e {
+                    CaseError::InLaunch { at, .. } => format!("in {at}\n"),
+                    _ => String::new(),
+                };
+                eprint!(
+                    "{}",
+                    tool::report_lines(&format!("PTXJIT SANITIZER ({t})\n{at}{text}"))
+                );
+                eprintln!("{}", tool::error_summary(errors));
+                return 2;
+            }
+            eprintln!("{}", tool::error_summary(errors));
+        }
         if let Some(e) = &r.error {
             // Arguments come from the case file's `args` (a launch's, in a pipeline) or the
             // `--arg` list: say which.

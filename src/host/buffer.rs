@@ -37,7 +37,9 @@ impl Arena {
                 p.0
             )));
         }
-        self.memory.free(p).map_err(Error::Memory)
+        self.memory
+            .free(p)
+            .map_err(|e| Error::Memory(format!("free of {:#x}: {e}", p.0)))
     }
 }
 

@@ -19,8 +19,10 @@
 use super::buffer::{self, MemoryView, SharedArena};
 use super::launch::LaunchBuilder;
 use crate::ir::{self, ParamKind, SrcLoc};
+use crate::ptx::lineinfo::{LineTable, SourceLoc};
 use crate::ptx::span::SourceMap;
 use crate::runtime::env::{FaultKind, FaultRecord};
+use crate::runtime::heap::HeapAccess;
 use crate::runtime::launch::{run_grid, LaunchDims, LaunchFailure, LaunchInput, Sites, WarpEngine};
 use crate::runtime::memory::{DeviceMemory, DevicePtr};
 use crate::runtime::printf::{PrintfOutput, PrintfSink};
@@ -61,10 +63,15 @@ pub struct FaultReport {
     pub tid: [u32; 3],
     /// PTX source location and instruction text.
     pub loc: SrcLoc,
+    /// The source location the instruction came from (the PTX's `.loc` line info), if any.
+    pub source: Option<SourceLoc>,
     pub instruction: String,
     pub ptx_file: String,
     /// Memcheck: nearest allocation label and the address's offset from its start.
     pub nearest: Option<(String, i64, u64)>,
+    /// Memcheck: the access (or device `free`) hit memory freed earlier and still in
+    /// quarantine ([`Context::set_memcheck`]): a use after free (or a double free).
+    pub freed: Option<Freed>,
     /// How many threads of the reported CTA faulted (each counted once, however many of its
     /// accesses faulted). A fault stops its CTA once the block it happened in has run for the
     /// warp's lanes, so these are the threads that faulted up to there; both engines count
@@ -80,8 +87,10 @@ pub struct FaultReport {
     pub no_dynamic_shared: bool,
 }
 
-impl std::fmt::Display for FaultReport {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl FaultReport {
+    /// What happened, and whether it was a memory access (which the report follows with the
+    /// nearest allocation and the count).
+    fn what(&self) -> (String, bool) {
         let access = if self.write { "store" } else { "load" };
         // What happened; memory accesses also name the nearest allocation and the count.
         let (what, memory) = match self.kind {
@@ -100,11 +109,36 @@ impl std::fmt::Display for FaultReport {
                     }
                     _ => None,
                 };
-                let kind = match (self.kind, past_end) {
-                    (FaultKind::Unallocated, Some(text)) => text,
-                    (FaultKind::OutOfBounds, _) => "out of bounds".into(),
-                    (FaultKind::Misaligned, _) => "misaligned".into(),
-                    (FaultKind::Unallocated, None) => "out of bounds (no live allocation)".into(),
+                // An access wholly outside the nearest allocation (in a red zone, or between
+                // allocations) says on which side and how far.
+                let flat_space = matches!(self.space, ir::Space::Global | ir::Space::Generic);
+                let beside = match &self.nearest {
+                    Some((label, off, asize)) if *off >= *asize as i64 => Some(format!(
+                        "{} bytes after the end of '{label}'",
+                        *off - *asize as i64
+                    )),
+                    Some((label, off, _)) if *off < 0 => {
+                        Some(format!("{} bytes before the start of '{label}'", -*off))
+                    }
+                    _ => None,
+                };
+                let kind = match (self.kind, past_end, beside, &self.freed) {
+                    (FaultKind::OutOfBounds | FaultKind::Unallocated, _, _, Some(fr)) => format!(
+                        "use after free ({} bytes into '{}' ({} bytes), which was freed)",
+                        fr.offset, fr.label, fr.size
+                    ),
+                    (FaultKind::Unallocated, Some(text), _, None) => text,
+                    (FaultKind::Unallocated, None, Some(text), None) => {
+                        format!("out of bounds ({text})")
+                    }
+                    (FaultKind::OutOfBounds, _, Some(text), None) if flat_space => {
+                        format!("out of bounds ({text})")
+                    }
+                    (FaultKind::OutOfBounds, _, _, None) => "out of bounds".into(),
+                    (FaultKind::Misaligned, ..) => "misaligned".into(),
+                    (FaultKind::Unallocated, None, None, None) => {
+                        "out of bounds (no live allocation)".into()
+                    }
                     _ => "unsupported address window".into(),
                 };
                 // Addresses in the first page are almost always a null pointer plus an offset.
@@ -177,8 +211,14 @@ impl std::fmt::Display for FaultReport {
             FaultKind::Trap => ("trap".to_string(), false),
             FaultKind::BadFree => (
                 format!(
-                    "free of {:#x}, which is not a live device-heap block (never allocated, \
+                    "{}free of {:#x}, which is not a live device-heap block (never allocated, \
                      already freed, or inside a block)",
+                    // Memcheck's quarantine knows a block freed already.
+                    if self.freed.is_some() {
+                        "double free: "
+                    } else {
+                        ""
+                    },
                     self.addr
                 ),
                 false,
@@ -191,9 +231,69 @@ impl std::fmt::Display for FaultReport {
                 false,
             ),
         };
+        (what, memory)
+    }
+
+    /// The report as a sanitizer tool gives it, one fact a line (compute-sanitizer's shape):
+    /// what, where (source line, PTX line and instruction), who, and the address's story.
+    pub fn sanitizer_text(&self) -> String {
+        let (what, memory) = self.what();
+        let mut out = if memory {
+            let space = match self.space {
+                ir::Space::Global => "__global__",
+                ir::Space::Shared => "__shared__",
+                ir::Space::Local => "__local__",
+                ir::Space::Const => "__constant__",
+                ir::Space::Param => "parameter",
+                ir::Space::Generic => "generic",
+            };
+            let head = match (self.kind, &self.freed) {
+                (FaultKind::Misaligned, _) => "Misaligned",
+                (_, Some(_)) => "Use after free:",
+                _ => "Invalid",
+            };
+            let rw = if self.write { "write" } else { "read" };
+            format!("{head} {space} {rw} of size {} bytes\n", self.size)
+        } else {
+            format!("{what}\n")
+        };
+        match &self.source {
+            Some(src) => out += &format!("    at kernel '{}' in {src}\n", self.kernel),
+            None => out += &format!("    at kernel '{}'\n", self.kernel),
+        }
+        out += &format!(
+            "    PTX {}:{}:{} '{}'\n",
+            self.ptx_file, self.loc.line, self.loc.col, self.instruction
+        );
+        let [tx, ty, tz] = self.tid;
+        let [bx, by, bz] = self.ctaid;
+        out += &format!("    by thread ({tx},{ty},{tz}) in block ({bx},{by},{bz})");
+        if self.count > 1 {
+            out += &format!(" and {} more threads of the block", self.count - 1);
+        }
+        out += "\n";
+        if memory {
+            out += &format!("    {what}");
+            if let (Some((label, off, size)), None) = (&self.nearest, &self.freed) {
+                out += &format!("; nearest allocation '{label}' ({size} bytes), offset {off}");
+            }
+            out += "\n";
+        }
+        out
+    }
+}
+
+impl std::fmt::Display for FaultReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (what, memory) = self.what();
+        // With line info, the source location follows the kernel's name.
+        let at = match &self.source {
+            Some(src) => format!(" at {src}"),
+            None => String::new(),
+        };
         write!(
             f,
-            "{}:{}:{}: fault in kernel '{}': {what} by CTA ({},{},{}) thread ({},{},{}) in '{}'",
+            "{}:{}:{}: fault in kernel '{}'{at}: {what} by CTA ({},{},{}) thread ({},{},{}) in '{}'",
             self.ptx_file,
             self.loc.line,
             self.loc.col,
@@ -207,7 +307,7 @@ impl std::fmt::Display for FaultReport {
             self.instruction
         )?;
         if memory {
-            if let Some((label, off, size)) = &self.nearest {
+            if let (Some((label, off, size)), None) = (&self.nearest, &self.freed) {
                 write!(
                     f,
                     "; nearest allocation '{label}' ({size} bytes), offset {off}"
@@ -229,6 +329,17 @@ impl std::fmt::Display for FaultReport {
         }
         Ok(())
     }
+}
+
+/// A freed allocation or device-heap block that a memcheck report names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Freed {
+    /// The allocation's label, or `device malloc block at 0x…`.
+    pub label: String,
+    /// The address's offset from its start (bytes).
+    pub offset: u64,
+    /// Its size (bytes; 0 where unknown).
+    pub size: u64,
 }
 
 /// Every error of the host API. [`Error::kind`] gives the short name used by case files.
@@ -463,6 +574,8 @@ pub struct CompiledKernel {
     pub inst_locs: Vec<SrcLoc>,
     /// PTX text of each IR instruction, then of each block's terminator.
     pub inst_ptx: Vec<String>,
+    /// Source location of each (from the PTX's `.loc` line info), indexed as `inst_locs`.
+    pub inst_sources: Vec<Option<SourceLoc>>,
     /// Whether the kernel calls `malloc`/`free` (a launch then needs the device heap).
     pub uses_heap: bool,
     /// What the first launch compiles: the engine, the verified IR and its warp layout (for
@@ -487,8 +600,19 @@ impl CompiledKernel {
         layout: crate::analysis::schedule::WarpLayout,
         engine: Engine,
         file: &str,
+        lines: &LineTable,
     ) -> CompiledKernel {
+        let inst_sources = if lines.is_empty() {
+            vec![]
+        } else {
+            k.inst_locs
+                .iter()
+                .chain(k.blocks.iter().map(|b| &b.term_loc))
+                .map(|l| lines.get(l.line).cloned())
+                .collect()
+        };
         CompiledKernel {
+            inst_sources,
             name: k.name.clone(),
             params: k.params.clone(),
             param_bytes: k.param_bytes,
@@ -734,6 +858,8 @@ pub struct Context {
     heap: Option<crate::runtime::heap::DeviceHeap>,
     /// Its size when made (`None`: [`crate::runtime::heap::DEFAULT_HEAP_BYTES`]).
     heap_bytes: Option<u64>,
+    /// Memcheck's placement ([`Context::set_memcheck`]).
+    memcheck: bool,
 }
 
 /// Parse, lower and verify PTX text. `file` names it in messages.
@@ -741,6 +867,16 @@ pub fn front_end(
     ptx: &str,
     file: &str,
 ) -> Result<(ir::Module, Vec<ir::verify::VerifiedFunction>), Error> {
+    front_end_with_lines(ptx, file).map(|(m, v, _)| (m, v))
+}
+
+/// As [`front_end`], with the source location of each PTX line from the module's `.loc`
+/// line info.
+#[allow(clippy::type_complexity)]
+pub fn front_end_with_lines(
+    ptx: &str,
+    file: &str,
+) -> Result<(ir::Module, Vec<ir::verify::VerifiedFunction>, LineTable), Error> {
     let map = SourceMap::new(file, ptx);
     let ast = crate::ptx::parse(ptx).map_err(|e| Error::Parse(e.render(&map)))?;
     let mut m = crate::lower::lower_module(&ast, &map).map_err(|e| {
@@ -756,7 +892,8 @@ pub fn front_end(
         let v = ir::verify::verify(k).map_err(|e| Error::Internal(format!("{file}: {e}")))?;
         verified.push(v);
     }
-    Ok((m, verified))
+    let lines = LineTable::new(&ast, &map);
+    Ok((m, verified, lines))
 }
 
 impl Context {
@@ -783,7 +920,7 @@ impl Context {
     /// the first launch).
     pub fn load_module(&mut self, ptx: &str, file: &str, engine: Engine) -> Result<Module, Error> {
         let start = Instant::now();
-        let (m, kernels) = front_end(ptx, file)?;
+        let (m, kernels, lines) = front_end_with_lines(ptx, file)?;
         let mut symbols = vec![0u64; m.globals.len()];
         for (i, g) in m.globals.iter().enumerate() {
             // Const banks live in the global arena too (see runtime::env).
@@ -811,7 +948,7 @@ impl Context {
         // from the same text for the same engine, where still held, are shared.
         let fresh = scheduled
             .into_iter()
-            .map(|(k, layout)| Arc::new(CompiledKernel::new(k, layout, engine, file)))
+            .map(|(k, layout)| Arc::new(CompiledKernel::new(k, layout, engine, file, &lines)))
             .collect();
         let compiled = super::cache::kernels(ptx, engine, fresh);
         // Initialized `.samplerref` variables: create the sampler now. Initialized `.texref`
@@ -1092,8 +1229,28 @@ impl Context {
     /// launch, so each starts as the first did.
     pub fn reset_heap(&mut self) {
         if let Some(h) = &mut self.heap {
-            *h = crate::runtime::heap::DeviceHeap::new(h.base(), h.size());
+            *h = if h.is_checked() {
+                crate::runtime::heap::DeviceHeap::new_checked(h.base(), h.size())
+            } else {
+                crate::runtime::heap::DeviceHeap::new(h.base(), h.size())
+            };
         }
+    }
+
+    /// Turn memcheck's placement on (or off) for allocations made from now on: red zones
+    /// around every device allocation and device-heap block, and a quarantine that keeps
+    /// freed ones poisoned, so that an access just past a buffer, a use after free and a
+    /// double free are found and named ([`DeviceMemory::set_checked`]). Launches check
+    /// accesses when their [`LaunchOptions::memcheck`] says so; turn this on before
+    /// allocating the buffers they use (a case runner, `PTXJIT_TOOL=memcheck` at `cuInit`).
+    pub fn set_memcheck(&mut self, on: bool) {
+        self.arena.write().memory.set_checked(on);
+        self.memcheck = on;
+    }
+
+    /// Whether memcheck's placement is on ([`Context::set_memcheck`]).
+    pub fn memcheck(&self) -> bool {
+        self.memcheck
     }
 
     /// Launch `kernel` (`cuLaunchKernel`) and wait for it.
@@ -1156,7 +1313,11 @@ impl Context {
                 .memory
                 .alloc(bytes, Some("device heap"))
                 .map_err(Error::Memory)?;
-            self.heap = Some(crate::runtime::heap::DeviceHeap::new(p.0, bytes));
+            self.heap = Some(if self.memcheck {
+                crate::runtime::heap::DeviceHeap::new_checked(p.0, bytes)
+            } else {
+                crate::runtime::heap::DeviceHeap::new(p.0, bytes)
+            });
         }
         let workspace = match opts.cooperative {
             Some(c) => Some(grid_workspace(&mut arena.memory, k, dims, c)?),
@@ -1174,13 +1335,15 @@ impl Context {
                 symbols: &kernel.symbols,
                 memory,
                 textures: &self.textures,
-                heap: self.heap.as_ref().filter(|_| k.uses_heap),
+                // With memcheck, accesses into the heap are checked against its blocks.
+                heap: self.heap.as_ref().filter(|_| k.uses_heap || opts.memcheck),
                 printf: &self.printf,
                 memcheck: opts.memcheck,
                 timeout: opts.timeout,
                 sites: Sites {
                     locs: &k.inst_locs,
                     ptx: &k.inst_ptx,
+                    sources: &k.inst_sources,
                 },
                 cooperative: workspace.map(|p| p.0),
             },
@@ -1207,7 +1370,12 @@ impl Context {
                 kernel.module_file, k.name
             ))),
             Err(LaunchFailure::Fault(r, count)) => Err(Error::Fault(Box::new(report(
-                memory, kernel, dims, r, count,
+                memory,
+                self.heap.as_ref(),
+                kernel,
+                dims,
+                r,
+                count,
             )))),
         }
     }
@@ -1249,6 +1417,7 @@ fn grid_workspace(
 /// The report of a fault record, in kernel terms.
 fn report(
     memory: &DeviceMemory,
+    heap: Option<&crate::runtime::heap::DeviceHeap>,
     kernel: &Kernel,
     dims: LaunchDims,
     r: FaultRecord,
@@ -1270,6 +1439,47 @@ fn report(
     } else {
         None
     };
+    let global = matches!(r.space, ir::Space::Global | ir::Space::Const);
+    // Memcheck: a freed allocation or heap block still in quarantine (a use after free), or
+    // the heap block a heap access missed; a free of a quarantined heap block (double free).
+    let heap_at = |a: u64| heap.filter(|h| h.is_checked() && h.contains(a));
+    let freed = match r.kind {
+        FaultKind::OutOfBounds | FaultKind::Unallocated if global => {
+            match heap_at(r.addr).map(|h| h.check(r.addr, u64::from(r.size))) {
+                Some(HeapAccess::Freed { block, size }) => Some(Freed {
+                    label: format!("device malloc block at {block:#x}"),
+                    offset: r.addr - block,
+                    size,
+                }),
+                Some(HeapAccess::Outside { .. }) | Some(HeapAccess::Live) | None => {
+                    memory.freed_at(r.addr).map(|(a, offset)| Freed {
+                        label: a.label.clone(),
+                        offset,
+                        size: a.size,
+                    })
+                }
+            }
+        }
+        FaultKind::BadFree => heap_at(r.addr)
+            .filter(|h| h.freed_block(r.addr))
+            .map(|_| Freed {
+                label: format!("device malloc block at {:#x}", r.addr),
+                offset: 0,
+                size: 0,
+            }),
+        _ => None,
+    };
+    // A heap access outside every live block names the block before it, not the heap.
+    let nearest = match heap_at(r.addr).map(|h| h.check(r.addr, u64::from(r.size))) {
+        Some(HeapAccess::Outside {
+            before: Some((block, size)),
+        }) if global && freed.is_none() => Some((
+            format!("device malloc block at {block:#x}"),
+            (r.addr - block) as i64,
+            size,
+        )),
+        _ => nearest,
+    };
     FaultReport {
         kernel: k.name.clone(),
         kind: r.kind,
@@ -1280,9 +1490,11 @@ fn report(
         ctaid: r.ctaid,
         tid: r.tid,
         loc: k.inst_locs.get(i).copied().unwrap_or_default(),
+        source: k.inst_sources.get(i).cloned().flatten(),
         instruction: k.inst_ptx.get(i).cloned().unwrap_or_default(),
         ptx_file: kernel.module_file.clone(),
         nearest,
+        freed,
         count,
         detail: r.detail,
         no_dynamic_shared,

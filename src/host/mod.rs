@@ -22,6 +22,7 @@ mod kernel_name;
 mod launch;
 pub mod occupancy;
 pub mod pool;
+pub mod tool;
 
 pub use crate::runtime::launch::LaunchDims;
 pub use crate::runtime::memory::DevicePtr;

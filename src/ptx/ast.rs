@@ -268,6 +268,9 @@ pub enum Statement {
         file: u32,
         line: u32,
         col: u32,
+        /// `, inlined_at FILE LINE COL`: where the function this code was inlined from was
+        /// called (one level; the call's own `.loc` carries the next).
+        inlined_at: Option<(u32, u32, u32)>,
         span: Span,
     },
     /// `.pragma "..."` and other directives inside a body that have no effect here.

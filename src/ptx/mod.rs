@@ -12,6 +12,7 @@
 pub mod ast;
 pub mod error;
 pub mod lexer;
+pub mod lineinfo;
 pub mod parser;
 pub mod print;
 pub mod span;

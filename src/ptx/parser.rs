@@ -988,8 +988,8 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// `.loc FILE LINE COL`, then any `, function_name ..., inlined_at ...` extras up to the
-    /// end of the line, which are ignored. `.loc` has no terminating `;`.
+    /// `.loc FILE LINE COL`, then any `, function_name ..., inlined_at F L C` extras up to the
+    /// end of the line, of which `inlined_at` is kept. `.loc` has no terminating `;`.
     fn loc(&mut self) -> Result<Statement> {
         let start = self.bump().span;
         let file = self.expect_uint("a file index after '.loc'")?;
@@ -1001,18 +1001,28 @@ impl<'a> Parser<'a> {
             .and_then(|s| s.find('\n'))
             .map_or(self.src.len(), |i| start.start as usize + i);
         let mut span = start.join(self.prev_span());
+        let mut inlined_at = None;
         if self.is_punct(b',') {
             while (self.peek().span.start as usize) < line_end && self.peek().tok != Tok::Eof {
                 if let Tok::Error(_) = self.peek().tok {
                     return Err(self.unexpected("'.loc' arguments"));
                 }
-                span = span.join(self.bump().span);
+                let t = self.bump();
+                span = span.join(t.span);
+                if t.tok == Tok::Ident && self.slice(t.span) == "inlined_at" {
+                    let f = self.expect_uint("a file index after 'inlined_at'")?;
+                    let l = self.expect_uint("a line number after 'inlined_at'")?;
+                    let c = self.expect_uint("a column number after 'inlined_at'")?;
+                    inlined_at = Some((f, l, c));
+                    span = span.join(self.prev_span());
+                }
             }
         }
         Ok(Statement::Loc {
             file,
             line,
             col,
+            inlined_at,
             span,
         })
     }

@@ -250,10 +250,18 @@ fn write_statements(w: &mut impl Write, body: &[Statement], depth: usize) -> fmt
                 writeln!(w, "}}")?;
             }
             Statement::Loc {
-                file, line, col, ..
+                file,
+                line,
+                col,
+                inlined_at,
+                ..
             } => {
                 indent(w, depth)?;
-                writeln!(w, ".loc {file} {line} {col}")?;
+                write!(w, ".loc {file} {line} {col}")?;
+                if let Some((f, l, c)) = inlined_at {
+                    write!(w, ", inlined_at {f} {l} {c}")?;
+                }
+                writeln!(w)?;
             }
             Statement::Directive(d) => {
                 indent(w, depth)?;

@@ -5,7 +5,8 @@
 //! pointer. Everything that reaches memory (interpreter, JIT helpers, and the inline checks the
 //! JIT emits, which must mirror this function exactly) goes through its rules:
 //! - global: `GLOBAL_BASE <= addr` and `addr - GLOBAL_BASE + size <= global_top` (and, with
-//!   memcheck, inside one live allocation);
+//!   memcheck, inside one live allocation, and inside one live block where the allocation
+//!   is a checked device heap);
 //! - shared: `offset + size <= shared_size`; param: `offset + size <= param_size`;
 //! - local: `offset + size <= local_size`, in the area of the accessing thread;
 //! - const: module constant banks live in the global arena, so const addresses follow the
@@ -598,6 +599,16 @@ pub fn translate(
                 let ok = unsafe { (*env.memory).in_allocation(addr, size) };
                 if !ok {
                     return Err((FaultKind::Unallocated, space));
+                }
+                // Inside the device heap, the access must also lie in one live block.
+                // SAFETY: `heap` is null or points to the context's heap, alive for the launch.
+                if let Some(h) = unsafe { env.heap.as_ref() } {
+                    if h.is_checked()
+                        && h.contains(addr)
+                        && h.check(addr, size) != super::heap::HeapAccess::Live
+                    {
+                        return Err((FaultKind::Unallocated, space));
+                    }
                 }
             }
             // SAFETY: off + size <= global_top <= arena capacity.

@@ -79,13 +79,18 @@ pub enum LaunchFailure {
 pub struct Sites<'a> {
     pub locs: &'a [SrcLoc],
     pub ptx: &'a [String],
+    /// The source location (`.loc` line info) of each, where the PTX has one (may be empty).
+    pub sources: &'a [Option<crate::ptx::lineinfo::SourceLoc>],
 }
 
 impl Sites<'_> {
     /// `'bar.sync' at line 12` for fault-record index `i`.
     fn describe(&self, i: u32) -> String {
         match (self.locs.get(i as usize), self.ptx.get(i as usize)) {
-            (Some(l), Some(t)) => format!("'{t}' at line {}", l.line),
+            (Some(l), Some(t)) => match self.sources.get(i as usize) {
+                Some(Some(src)) => format!("'{t}' at line {} ({src})", l.line),
+                _ => format!("'{t}' at line {}", l.line),
+            },
             (Some(l), None) => format!("line {}", l.line),
             _ => format!("IR instruction {i}"),
         }

@@ -45,6 +45,7 @@ fn timeout_positions_name_spinning_loops() {
     let sites = Sites {
         locs: &locs,
         ptx: &ptx,
+        sources: &[],
     };
     let yield_inst = k
         .insts

@@ -36,6 +36,17 @@ pub const WINDOW_SIZE: u64 = 0x1_0000_0000;
 /// Allocation granularity and alignment in bytes (as `cudaMalloc`'s 256-byte alignment).
 pub const ALLOC_ALIGN: u64 = 256;
 
+/// With memcheck's placement ([`DeviceMemory::set_checked`]): the unallocated bytes kept
+/// before every allocation and after its last byte (at least), so that an access just past
+/// the end or before the start of a buffer lands in no allocation and faults, even where
+/// another buffer follows.
+pub const RED_ZONE: u64 = 256;
+
+/// With memcheck's placement: freed allocations stay poisoned (never handed out again, and
+/// named in reports as freed) until more than this many bytes of later frees push them out,
+/// oldest first. Their pages go back to the host at the free all the same.
+pub const QUARANTINE_BYTES: u64 = 256 << 20;
+
 /// A device pointer: a global-space device address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DevicePtr(pub u64);
@@ -82,6 +93,49 @@ pub struct DeviceMemory {
     /// as zero without being backed by host memory.
     high_water: u64,
     next_label: u64,
+    /// Memcheck's placement: red zones around allocations and a quarantine of freed ones.
+    checked: bool,
+    /// Freed allocations still poisoned (checked placement only), by arena offset.
+    quarantine: BTreeMap<u64, Allocation>,
+    /// Offsets of the quarantined allocations in the order they were freed.
+    quarantine_order: std::collections::VecDeque<u64>,
+    /// Bytes in `quarantine`.
+    quarantine_bytes: u64,
+}
+
+/// Why a pointer given to [`DeviceMemory::free`] is not an allocation's start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadFree {
+    /// The allocation was freed already (it is still in the quarantine): its label and size.
+    Double { label: String, size: u64 },
+    /// The pointer is inside a live allocation, not at its start: label, size, offset.
+    Interior {
+        label: String,
+        size: u64,
+        offset: u64,
+    },
+    /// The pointer is in no allocation, live or recently freed.
+    Unknown,
+}
+
+impl std::fmt::Display for BadFree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadFree::Double { label, size } => {
+                write!(f, "double free: '{label}' ({size} bytes) was freed already")
+            }
+            BadFree::Interior {
+                label,
+                size,
+                offset,
+            } => write!(
+                f,
+                "invalid free: the pointer is {offset} bytes inside '{label}' ({size} bytes), \
+                 not its start"
+            ),
+            BadFree::Unknown => f.write_str("invalid free: not a live allocation"),
+        }
+    }
 }
 
 // SAFETY: the arena is plain bytes owned by this value; sharing it across threads is sound
@@ -172,7 +226,38 @@ impl DeviceMemory {
             top: 0,
             high_water: 0,
             next_label: 0,
+            checked: false,
+            quarantine: BTreeMap::new(),
+            quarantine_order: std::collections::VecDeque::new(),
+            quarantine_bytes: 0,
         }
+    }
+
+    /// Memcheck's placement from now on (`true`), or the plain one: allocations made while it
+    /// is on keep [`RED_ZONE`] bytes of unallocated space on each side, and allocations freed
+    /// while it is on stay in a quarantine ([`QUARANTINE_BYTES`]) where no allocation reuses
+    /// them and [`freed_at`](Self::freed_at) names them. Device addresses stay host
+    /// addresses in an identity-mapped arena: only where allocations are placed changes.
+    pub fn set_checked(&mut self, on: bool) {
+        self.checked = on;
+        if !on {
+            self.quarantine.clear();
+            self.quarantine_order.clear();
+            self.quarantine_bytes = 0;
+        }
+    }
+
+    /// Whether memcheck's placement is on ([`set_checked`](Self::set_checked)).
+    pub fn is_checked(&self) -> bool {
+        self.checked
+    }
+
+    /// The quarantined (freed, still poisoned) allocation that contains device address
+    /// `addr`, as (allocation, offset in it): a use after free.
+    pub fn freed_at(&self, addr: u64) -> Option<(&Allocation, u64)> {
+        let off = addr.checked_sub(GLOBAL_BASE)?;
+        let (_, a) = self.quarantine.range(..=off).next_back()?;
+        (off < a.offset + a.size.max(1)).then_some((a, off - a.offset))
     }
 
     /// An arena reserved now at host address [`GLOBAL_BASE`], so that every device address is
@@ -295,17 +380,25 @@ impl DeviceMemory {
             .ok_or("allocation size overflows")?
             / ALLOC_ALIGN
             * ALLOC_ALIGN;
-        // First fit between live allocations.
-        let mut cursor = 0u64;
-        for a in self.allocs.values() {
-            if a.offset >= cursor.saturating_add(rounded) {
+        // First fit between live (and quarantined) allocations; with memcheck's placement a
+        // red zone on each side (the gap after an allocation starts at its exact end).
+        let rz = if self.checked { RED_ZONE } else { 0 };
+        let need = rounded.saturating_add(rz);
+        let mut cursor = rz.div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
+        let mut taken: Vec<&Allocation> = self.allocs.values().collect();
+        if !self.quarantine.is_empty() {
+            taken.extend(self.quarantine.values());
+            taken.sort_by_key(|a| a.offset);
+        }
+        for a in taken {
+            if a.offset >= cursor.saturating_add(need) {
                 break;
             }
-            cursor = (a.offset + a.size).div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
+            cursor = cursor.max((a.offset + a.size + rz).div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN);
         }
         let limit = device_memory_limit();
         let end = cursor
-            .checked_add(rounded)
+            .checked_add(need)
             .filter(|&e| e <= limit)
             .ok_or_else(|| {
                 format!(
@@ -363,11 +456,26 @@ impl DeviceMemory {
     }
 
     /// Free an allocation made by [`alloc`](Self::alloc). Its whole pages go back to the
-    /// host. Errors: not the start of a live allocation.
-    pub fn free(&mut self, p: DevicePtr) -> Result<(), String> {
+    /// host; with memcheck's placement it stays in the quarantine
+    /// ([`set_checked`](Self::set_checked)). Errors: not the start of a live allocation
+    /// ([`BadFree`]: freed already — known while quarantined —, inside one, or unknown).
+    pub fn free(&mut self, p: DevicePtr) -> Result<(), BadFree> {
         let off = p.0.wrapping_sub(GLOBAL_BASE);
         let Some(a) = self.allocs.remove(&off) else {
-            return Err(format!("free of {:#x}: not a live allocation", p.0));
+            if let Some(q) = self.quarantine.get(&off) {
+                return Err(BadFree::Double {
+                    label: q.label.clone(),
+                    size: q.size,
+                });
+            }
+            return Err(match self.allocation_at(p.0) {
+                Some((a, offset)) => BadFree::Interior {
+                    label: a.label.clone(),
+                    size: a.size,
+                    offset,
+                },
+                None => BadFree::Unknown,
+            });
         };
         const PAGE: u64 = 4096;
         let first = a.offset.div_ceil(PAGE) * PAGE;
@@ -382,6 +490,19 @@ impl DeviceMemory {
                     libc::MADV_DONTNEED,
                 )
             };
+        }
+        if self.checked {
+            self.quarantine_bytes += a.size;
+            self.quarantine_order.push_back(a.offset);
+            self.quarantine.insert(a.offset, a);
+            while self.quarantine_bytes > QUARANTINE_BYTES {
+                let Some(old) = self.quarantine_order.pop_front() else {
+                    break;
+                };
+                if let Some(q) = self.quarantine.remove(&old) {
+                    self.quarantine_bytes -= q.size;
+                }
+            }
         }
         self.recompute_top();
         Ok(())
@@ -507,6 +628,64 @@ mod tests {
         let mut back = vec![1u8; 3 * 4096 + 5];
         m.read(b, &mut back).unwrap();
         assert!(back.iter().all(|&x| x == 0));
+    }
+
+    #[test]
+    fn checked_placement_keeps_red_zones_and_a_quarantine() {
+        let mut m = DeviceMemory::new();
+        m.set_checked(true);
+        let a = m.alloc(4096, Some("a")).unwrap();
+        let b = m.alloc(4096, Some("b")).unwrap();
+        // One element past the end of `a` and one before the start of `b` are in no buffer.
+        assert!(m.in_allocation(a.0 + 4092, 4));
+        assert!(!m.in_allocation(a.0 + 4096, 4), "past the end of a");
+        assert!(!m.in_allocation(b.0 - 4, 4), "before the start of b");
+        assert!(b.0 - (a.0 + 4096) >= RED_ZONE);
+        assert!(
+            a.0 - GLOBAL_BASE >= RED_ZONE,
+            "a red zone before the first buffer too"
+        );
+        let (near, off) = m.nearest(a.0 + 4096).unwrap();
+        assert_eq!((near.label.as_str(), off), ("a", 4096));
+        // Freed: poisoned, named, never reused while quarantined; a second free says so.
+        m.free(a).unwrap();
+        assert_eq!(
+            m.freed_at(a.0 + 8).map(|(x, o)| (x.label.as_str(), o)),
+            Some(("a", 8))
+        );
+        assert!(!m.in_allocation(a.0, 4));
+        let c = m.alloc(4096, Some("c")).unwrap();
+        assert_ne!(c, a, "a quarantined range is not handed out again");
+        assert_eq!(
+            m.free(a),
+            Err(BadFree::Double {
+                label: "a".into(),
+                size: 4096
+            })
+        );
+        assert_eq!(
+            m.free(b.offset(4)),
+            Err(BadFree::Interior {
+                label: "b".into(),
+                size: 4096,
+                offset: 4
+            })
+        );
+        assert_eq!(m.free(DevicePtr(1)), Err(BadFree::Unknown));
+    }
+
+    #[test]
+    fn plain_placement_packs_buffers() {
+        let mut m = DeviceMemory::new();
+        let a = m.alloc(4096, None).unwrap();
+        let b = m.alloc(4096, None).unwrap();
+        assert_eq!(b.0, a.0 + 4096, "no red zone without memcheck");
+        m.free(a).unwrap();
+        assert_eq!(
+            m.free(a),
+            Err(BadFree::Unknown),
+            "no quarantine without memcheck"
+        );
     }
 
     #[test]

@@ -1,0 +1,70 @@
+//! The sanitizer tool of a drop-in program (`PTXJIT_TOOL=memcheck`, which `ptxjit exec
+//! --tool memcheck` sets): memcheck's placement from `cuInit` on (red zones, quarantine), its
+//! reports on stderr in compute-sanitizer's shape (`=========` lines), and at process exit a
+//! leak check of the program's device allocations and the `ERROR SUMMARY` line. When errors
+//! were found the process exits with status 2 (after flushing the program's output), as
+//! compute-sanitizer's `--error-exitcode` does.
+
+use ptxjit::host::tool::{self, Tool};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Errors the tool has reported in this process.
+static ERRORS: AtomicU64 = AtomicU64::new(0);
+
+/// The labels of the program's own device allocations (what a leak check reports): module
+/// variables, the device heap and page-locked host memory are not the program's to free.
+pub const USER_ALLOCATIONS: [&str; 4] = [
+    "cuMemAlloc",
+    "cuMemAllocAsync",
+    "cuMemAllocPitch",
+    "cuMemAllocManaged",
+];
+
+/// `PTXJIT_TOOL`: the tool asked for, if any. An unknown or unimplemented tool is reported on
+/// stderr and ignored (the program runs without it).
+pub fn tool_from_env() -> Option<Tool> {
+    let v = std::env::var("PTXJIT_TOOL")
+        .ok()
+        .filter(|v| !v.is_empty())?;
+    match Tool::parse(&v) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            eprintln!("ptxjit: PTXJIT_TOOL={v}: {e}; running without a tool");
+            None
+        }
+    }
+}
+
+/// Report one error of the tool: `text` as `=========` lines.
+pub fn report(text: &str) {
+    ERRORS.fetch_add(1, Ordering::Relaxed);
+    eprint!("{}", tool::report_lines(text));
+}
+
+/// Register the exit-time leak check and summary (once, at `cuInit` with a tool on).
+pub fn at_exit() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: registers a plain `extern "C"` function with no arguments.
+        unsafe { libc::atexit(finish) };
+    });
+}
+
+/// At exit: report leaks, print the summary, exit with status 2 if there were errors.
+extern "C" fn finish() {
+    let leaks = crate::state::live_user_allocations();
+    for (addr, size, label) in &leaks {
+        report(&format!(
+            "Leaked {size} bytes at {addr:#x} (allocated with {label}, never freed)"
+        ));
+    }
+    let n = ERRORS.load(Ordering::Relaxed);
+    eprintln!("{}", tool::error_summary(n));
+    if n > 0 {
+        // SAFETY: flushes every C stdio stream, then ends the process (no unwinding).
+        unsafe {
+            libc::fflush(std::ptr::null_mut());
+            libc::_exit(2);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! `PTXJIT_TOOL=memcheck` as a program sees it: red zones between its allocations, bad frees
+//! and leaks reported as `=========` lines, the summary at exit and exit status 2. The tool's
+//! state is per process and its exit status ends the process, so the test runs the program
+//! part (`program`) in a child process of this test binary.
+
+use cuda::context::*;
+use cuda::device::*;
+use cuda::errors::*;
+use cuda::launch::*;
+use cuda::memory::*;
+
+use std::ffi::CString;
+use std::ptr::null_mut;
+
+mod common;
+use common::{arg, function};
+
+const STORE: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
+    .visible .entry store(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n\
+    ld.param.u64 %rd1, [p];\nst.global.u32 [%rd1], 7;\nret;\n}\n";
+
+/// The program: runs only in the child (`PTXJIT_TOOL` set).
+#[test]
+fn program() {
+    if std::env::var("PTXJIT_TOOL").is_err() {
+        return;
+    }
+    unsafe {
+        assert_eq!(cuInit(0), CUDA_SUCCESS);
+        let mut ctx = null_mut();
+        assert_eq!(cuDevicePrimaryCtxRetain(&mut ctx, 0), CUDA_SUCCESS);
+        assert_eq!(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+        let (mut a, mut b) = (0u64, 0u64);
+        assert_eq!(cuMemAlloc_v2(&mut a, 4096), CUDA_SUCCESS);
+        assert_eq!(cuMemAlloc_v2(&mut b, 1000), CUDA_SUCCESS);
+        assert!(b >= a + 4096 + 256, "a red zone between the allocations");
+        // One element past the end of `a`: a fault, although `b` follows.
+        let store = function(common::load(&CString::new(STORE).unwrap()), "store");
+        let past = a + 4096;
+        let mut params = [arg(&past)];
+        let r = cuLaunchKernel(
+            store,
+            1,
+            1,
+            1,
+            1,
+            1,
+            1,
+            0,
+            0,
+            params.as_mut_ptr(),
+            null_mut(),
+        );
+        assert_eq!(r, CUDA_ERROR_ILLEGAL_ADDRESS);
+        assert_eq!(cuDevicePrimaryCtxReset_v2(0), CUDA_SUCCESS);
+        assert_eq!(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+        assert_eq!(cuMemFree_v2(a), CUDA_SUCCESS);
+        assert_eq!(cuMemFree_v2(a), CUDA_ERROR_INVALID_VALUE, "double free");
+        assert_eq!(cuMemFree_v2(b + 4), CUDA_ERROR_INVALID_VALUE, "inside b");
+        // `b` leaks.
+    }
+}
+
+#[test]
+fn memcheck_reports_and_exit_status() {
+    if std::env::var("PTXJIT_TOOL").is_ok() {
+        return;
+    }
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new(exe)
+        .args(["--exact", "program", "--test-threads", "1", "--nocapture"])
+        .env("PTXJIT_TOOL", "memcheck")
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    for want in [
+        "========= ",
+        "========= Invalid __global__ write of size 4 bytes\n=========     at kernel 'store'\n",
+        "=========     out of bounds (0 bytes after the end of 'cuMemAlloc') store of 4 bytes",
+        "cuMemFree: free of ",
+        ": double free: 'cuMemAlloc' (4096 bytes) was freed already",
+        "invalid free: the pointer is 4 bytes inside 'cuMemAlloc' (1000 bytes), not its start",
+        "========= Leaked 1000 bytes at ",
+        "========= ERROR SUMMARY: 4 errors",
+    ] {
+        assert!(err.contains(want), "missing {want:?} in:\n{err}");
+    }
+    // The program's own checks passed before the exit-time report.
+    assert!(String::from_utf8_lossy(&out.stdout).contains("test program ... ok"));
+}
