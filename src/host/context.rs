@@ -1349,7 +1349,10 @@ impl Context {
             },
         );
         if let Some(p) = workspace {
-            arena.memory.free(p).map_err(Error::Memory)?;
+            arena
+                .memory
+                .free(p)
+                .map_err(|e| Error::Memory(e.to_string()))?;
         }
         let memory = &arena.memory;
         match res {
