@@ -601,8 +601,9 @@ pub(super) fn brx(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resul
     Ok(())
 }
 
-/// Lay out a function body's `.local` variables in the thread's local memory (adding them to
-/// `syms`); `.shared` variables inside a function are not supported (a load error).
+/// Lay out a function body's `.local` variables in the thread's local memory and name its
+/// `.shared` variables (laid out with the kernel's: `Builder::fn_shared`), adding both to
+/// `syms`.
 pub(super) fn function_locals(
     b: &mut Builder,
     body: &[ast::Statement],
@@ -625,14 +626,17 @@ pub(super) fn function_locals(
     }
     let mut shared: Vec<&ast::VarDecl> = vec![];
     build::collect_decls(body, StateSpace::Shared, &mut shared);
-    if let Some(d) = shared.first() {
-        return Err(LowerError::unsupported(
-            d.span,
-            format!(
-                "shared variable '{}' declared inside a function is not supported yet",
-                d.name.name
-            ),
-        ));
+    for d in shared {
+        let Some(&offset) = b.fn_shared.get(&d.span.start) else {
+            return Err(LowerError::new(
+                d.span,
+                format!(
+                    "internal error: shared variable '{}' of a function the kernel reaches was not laid out",
+                    d.name.name
+                ),
+            ));
+        };
+        syms.insert(d.name.name.clone(), Sym::Shared { offset });
     }
     Ok(())
 }

@@ -74,6 +74,41 @@ pub(crate) struct CallGraph {
     pub address_taken: HashSet<String>,
     /// The address of every defined function.
     pub addr: HashMap<String, u64>,
+    /// The functions each function may call: its direct callees, and every address-taken
+    /// function when it calls through a register.
+    pub callees: HashMap<String, Vec<String>>,
+}
+
+impl CallGraph {
+    /// The functions a kernel whose body is `body` may reach through calls, by name, sorted.
+    pub(crate) fn reachable(
+        &self,
+        body: &[ast::Statement],
+        funcs: &HashMap<String, &ast::Function>,
+    ) -> Vec<String> {
+        let mut taken = HashSet::new();
+        let mut scan = Scan {
+            funcs,
+            calls: HashSet::new(),
+            taken: &mut taken,
+            indirect: false,
+        };
+        scan.stmts(body);
+        let mut stack: Vec<String> = scan.calls.into_iter().collect();
+        if scan.indirect {
+            stack.extend(self.address_taken.iter().cloned());
+        }
+        let mut seen: HashSet<String> = HashSet::new();
+        while let Some(n) = stack.pop() {
+            if let Some(next) = self.callees.get(&n) {
+                stack.extend(next.iter().filter(|x| !seen.contains(*x)).cloned());
+            }
+            seen.insert(n);
+        }
+        let mut out: Vec<String> = seen.into_iter().collect();
+        out.sort();
+        out
+    }
 }
 
 /// Collect the call graph of module `m`; `funcs` are its device functions by name.
@@ -147,6 +182,11 @@ pub(crate) fn call_graph(m: &ast::Module, funcs: &HashMap<String, &ast::Function
         if recursive || g.address_taken.contains(name) {
             g.shared.insert(name.clone());
         }
+    }
+    let names: Vec<String> = funcs.keys().cloned().collect();
+    for name in names {
+        let next = succ(&name);
+        g.callees.insert(name, next);
     }
     g
 }
