@@ -145,6 +145,22 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
     {
         return heap_call(b, cx, guard, &callee_name.name, &args, &rets);
     }
+    // A call compiled against a declaration with results (numba declares a `void` C function
+    // as returning `.b64`) to a definition without any: as after nvlink, which does not
+    // compare signatures, the results are undefined: the call writes none of them.
+    let rets = if f.body.is_some()
+        && f.returns.is_empty()
+        && !rets.is_empty()
+        && args.len() == f.params.len()
+        && b.graph
+            .declared_results
+            .get(&callee_name.name)
+            .is_some_and(|counts| counts.contains(&rets.len()))
+    {
+        vec![]
+    } else {
+        rets
+    };
     let Some(body) = &f.body else {
         return Err(LowerError::new(
             callee_name.span,

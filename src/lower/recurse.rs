@@ -77,6 +77,8 @@ pub(crate) struct CallGraph {
     /// The functions each function may call: its direct callees, and every address-taken
     /// function when it calls through a register.
     pub callees: HashMap<String, Vec<String>>,
+    /// The result counts of the module's declarations (prototypes without a body) by name.
+    pub declared_results: HashMap<String, Vec<usize>>,
 }
 
 impl CallGraph {
@@ -123,6 +125,16 @@ pub(crate) fn call_graph(m: &ast::Module, funcs: &HashMap<String, &ast::Function
     // Direct edges, and whether a function calls through a register.
     let mut edges: HashMap<String, HashSet<String>> = HashMap::new();
     let mut indirect: HashSet<String> = HashSet::new();
+    for item in &m.items {
+        if let ast::Item::Function(f) = item {
+            if f.body.is_none() {
+                g.declared_results
+                    .entry(f.name.name.clone())
+                    .or_default()
+                    .push(f.returns.len());
+            }
+        }
+    }
     // Functions named in module-scope initializers (tables of function pointers).
     for item in &m.items {
         if let ast::Item::Var(d) = item {
