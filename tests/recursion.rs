@@ -1,10 +1,11 @@
 //! Recursive and indirect calls (`lower::recurse`) on both engines, from hand-written PTX:
 //! a recursive function with `.reg` formals whose loop holds the recursive call (each lane at
 //! its own depth), a guarded call, indirect calls through a `.calltargets` list and through a
-//! `.callprototype`, and the fault for a pointer that is no candidate. NVRTC-generated recursion, function-pointer
-//! tables and stack overflow are cases in `ptx-tests/kernels/recursion`. Expected values
-//! come from host code written here, never from an engine. (The PTX was checked with ptxas
-//! -arch=sm_80.)
+//! `.callprototype` (to functions with `.param` and with `.reg` formals), the fault for a
+//! pointer that is no candidate, and a call that has no candidate at all. NVRTC-generated
+//! recursion, function-pointer tables and stack overflow are cases in
+//! `ptx-tests/kernels/recursion`. Expected values come from host code written here, never
+//! from an engine. (The PTX was checked with ptxas -arch=sm_80.)
 
 use ptxjit::host::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
 
@@ -152,6 +153,96 @@ Fproto: .callprototype (.param .b32 _) _ (.param .b32 _);
     st.global.u32 [%rd3], %r3;
     ret;
 }
+.func (.reg .u32 %y) inc_r(.reg .u32 %x)
+{
+    add.u32 %y, %x, 1;
+    ret;
+}
+
+.func (.reg .u32 %y) negate_r(.reg .u32 %x)
+{
+    neg.s32 %y, %x;
+    ret;
+}
+
+.func (.reg .u32 %y) twice_r(.reg .u32 %x, .reg .u32 %q)
+{
+    shl.b32 %y, %x, 1;
+    mul.lo.u32 %y, %y, %q;
+    ret;
+}
+
+.func (.reg .u32 %y) thrice_q(.reg .u32 %x, .reg .u32 %q)
+{
+    mul.lo.u32 %y, %x, 3;
+    mul.lo.u32 %y, %y, %q;
+    ret;
+}
+
+.visible .entry reg_formals(.param .u64 out, .param .u32 bad)
+{
+    .reg .u32 %r<8>;
+    .reg .u64 %rd<8>;
+    .reg .pred %p<4>;
+Rtab: .calltargets inc_r, negate_r;
+Rproto: .callprototype (.reg .u32 _) _ (.reg .u32 _, .reg .u32 _);
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    rem.u32 %r2, %r1, 3;
+    mov.u64 %rd4, inc_r;
+    setp.eq.u32 %p1, %r2, 1;
+    mov.u64 %rd5, negate_r;
+    selp.b64 %rd4, %rd5, %rd4, %p1;
+    setp.eq.u32 %p2, %r2, 2;
+    @%p2 bra $TWICE;
+    call (%r3), %rd4, (%r1), Rtab;
+    bra.uni $DONE;
+$TWICE:
+    mov.u64 %rd6, twice_r;
+    and.b32 %r4, %r1, 1;
+    setp.eq.u32 %p3, %r4, 1;
+    mov.u64 %rd7, thrice_q;
+    selp.b64 %rd6, %rd7, %rd6, %p3;
+    setp.ne.u32 %p3, %r1, 5;
+    selp.u32 %r5, 1, 0, %p3;
+    call (%r3), %rd6, (%r1, %r5), Rproto;
+$DONE:
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r3;
+    ret;
+}
+
+.visible .entry no_candidate(.param .u64 out, .param .u32 bad)
+{
+    .reg .u32 %r<8>;
+    .reg .u64 %rd<8>;
+    .reg .pred %p<3>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    ld.param.u32 %r6, [bad];
+    mov.u64 %rd4, 0;
+    setp.eq.u32 %p1, %r1, %r6;
+    @%p1 mov.u64 %rd4, 4096;
+    add.u32 %r3, %r1, 5;
+    setp.eq.u64 %p2, %rd4, 0;
+    @%p2 bra $SKIP;
+    {
+    .param .b64 a0;
+    .param .b64 a1;
+    .param .b64 a2;
+    st.param.b64 [a0], %rd1;
+    st.param.b64 [a1], %rd1;
+    st.param.b64 [a2], 0;
+Fnone: .callprototype ()_ (.param .b64 _, .param .b64 _, .param .b64 _);
+    call %rd4, (a0, a1, a2), Fnone;
+    }
+$SKIP:
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r3;
+    ret;
+}
 "#;
 
 /// Run `kernel` with a zeroed u32 buffer of `n` words and then `extra` arguments, one CTA of
@@ -232,6 +323,39 @@ fn indirect_call_through_a_bad_pointer_faults() {
         let msg = e.to_string();
         assert_eq!(e.kind(), "fault", "{engine}: {msg}");
         for want in ["indirect call through", "thread (7,0,0)", "calls.ptx:95:"] {
+            assert!(msg.contains(want), "{engine}: want '{want}' in: {msg}");
+        }
+    }
+}
+
+/// Indirect calls to functions with `.reg` formals, through a `.calltargets` list (`inc_r`,
+/// `negate_r`) and through a `.callprototype` with two candidates (`twice_r`, `thrice_q`).
+#[test]
+fn indirect_calls_to_functions_with_reg_formals() {
+    let want: Vec<u32> = (0..64u32)
+        .map(|t| match t % 3 {
+            0 => t + 1,
+            1 => t.wrapping_neg(),
+            _ if t == 5 => 0,
+            _ if t % 2 == 1 => 3 * t,
+            _ => 2 * t,
+        })
+        .collect();
+    expect_both("reg_formals", &[KernelArg::U32(1000)], &want);
+}
+
+/// An indirect call whose prototype no address-taken function of the module has (numba's
+/// runtime calls a destructor pointer that is null unless the program set one): the module
+/// loads, threads that skip the call run, and a thread that makes it faults.
+#[test]
+fn indirect_call_without_candidates_loads_and_faults_when_made() {
+    let want: Vec<u32> = (0..64u32).map(|t| t + 5).collect();
+    expect_both("no_candidate", &[KernelArg::U32(1000)], &want);
+    for engine in [Engine::Interp, Engine::Jit] {
+        let e = run(engine, "no_candidate", 64, &[KernelArg::U32(9)]).expect_err("must fault");
+        let msg = e.to_string();
+        assert_eq!(e.kind(), "fault", "{engine}: {msg}");
+        for want in ["indirect call through 0x1000", "thread (9,0,0)"] {
             assert!(msg.contains(want), "{engine}: want '{want}' in: {msg}");
         }
     }

@@ -457,6 +457,10 @@ pub(crate) struct Builder<'a> {
     pub frame: Option<super::recurse::Frame>,
     /// Constants and checks to patch with the call stack's place in local memory.
     pub stack: super::recurse::StackPatches,
+    /// Shared-memory offsets of the `.shared` variables declared in the bodies of the
+    /// functions the kernel may call, by the declaration's span start. Such a variable is
+    /// allocated once per CTA, as a module-scope one, and named only inside its function.
+    pub fn_shared: HashMap<u32, u64>,
 }
 
 impl<'a> Builder<'a> {
@@ -638,6 +642,7 @@ pub(crate) fn build_kernel<'a>(
         region: None,
         frame: None,
         stack: Default::default(),
+        fn_shared: HashMap::new(),
         ret_target: None,
         inline_stack: vec![],
         branch_tables: branch_tables(body),
@@ -749,6 +754,37 @@ pub(crate) fn build_kernel<'a>(
             None => dynamic.push(d),
         }
     }
+    // `.shared` variables of the functions the kernel may call.
+    for name in graph.reachable(body, funcs) {
+        let Some(fbody) = funcs.get(&name).and_then(|g| g.body.as_ref()) else {
+            continue;
+        };
+        let mut decls: Vec<&ast::VarDecl> = vec![];
+        collect_decls(fbody, StateSpace::Shared, &mut decls);
+        for d in decls {
+            if d.init.is_some() {
+                return Err(LowerError::new(
+                    d.span,
+                    format!(
+                        "shared variable '{}' cannot have an initializer",
+                        d.name.name
+                    ),
+                ));
+            }
+            let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
+            let off = match elements(d) {
+                Some(n) => {
+                    shared_top = align_up(shared_top, align);
+                    let off = shared_top;
+                    shared_top = shared_top.saturating_add(n.saturating_mul(d.ty.size() as u64));
+                    off
+                }
+                // An unsized `.extern .shared` array: dynamic shared memory (placed below).
+                None => u64::MAX,
+            };
+            b.fn_shared.insert(d.span.start, off);
+        }
+    }
     if shared_top > 48 * 1024 {
         return Err(LowerError::new(
             f.name.span,
@@ -759,7 +795,13 @@ pub(crate) fn build_kernel<'a>(
         ));
     }
     let dyn_base = align_up(shared_top, 16);
-    let dynamic_shared = !dynamic.is_empty();
+    let mut dynamic_shared = !dynamic.is_empty();
+    for off in b.fn_shared.values_mut() {
+        if *off == u64::MAX {
+            *off = dyn_base;
+            dynamic_shared = true;
+        }
+    }
     for d in dynamic {
         b.syms
             .insert(d.name.name.clone(), Sym::Shared { offset: dyn_base });

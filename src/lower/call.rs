@@ -145,6 +145,22 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
     {
         return heap_call(b, cx, guard, &callee_name.name, &args, &rets);
     }
+    // A call compiled against a declaration with results (numba declares a `void` C function
+    // as returning `.b64`) to a definition without any: as after nvlink, which does not
+    // compare signatures, the results are undefined: the call writes none of them.
+    let rets = if f.body.is_some()
+        && f.returns.is_empty()
+        && !rets.is_empty()
+        && args.len() == f.params.len()
+        && b.graph
+            .declared_results
+            .get(&callee_name.name)
+            .is_some_and(|counts| counts.contains(&rets.len()))
+    {
+        vec![]
+    } else {
+        rets
+    };
     let Some(body) = &f.body else {
         return Err(LowerError::new(
             callee_name.span,
@@ -606,8 +622,9 @@ pub(super) fn brx(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resul
     Ok(())
 }
 
-/// Lay out a function body's `.local` variables in the thread's local memory (adding them to
-/// `syms`); `.shared` variables inside a function are not supported (a load error).
+/// Lay out a function body's `.local` variables in the thread's local memory and name its
+/// `.shared` variables (laid out with the kernel's: `Builder::fn_shared`), adding both to
+/// `syms`.
 pub(super) fn function_locals(
     b: &mut Builder,
     body: &[ast::Statement],
@@ -630,14 +647,17 @@ pub(super) fn function_locals(
     }
     let mut shared: Vec<&ast::VarDecl> = vec![];
     build::collect_decls(body, StateSpace::Shared, &mut shared);
-    if let Some(d) = shared.first() {
-        return Err(LowerError::unsupported(
-            d.span,
-            format!(
-                "shared variable '{}' declared inside a function is not supported yet",
-                d.name.name
-            ),
-        ));
+    for d in shared {
+        let Some(&offset) = b.fn_shared.get(&d.span.start) else {
+            return Err(LowerError::new(
+                d.span,
+                format!(
+                    "internal error: shared variable '{}' of a function the kernel reaches was not laid out",
+                    d.name.name
+                ),
+            ));
+        };
+        syms.insert(d.name.name.clone(), Sym::Shared { offset });
     }
     Ok(())
 }

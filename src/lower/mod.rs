@@ -18,6 +18,7 @@ mod devrt;
 mod recurse;
 mod reducible;
 mod ssa;
+mod weak;
 mod yields;
 
 use crate::ir;
@@ -60,18 +61,10 @@ impl LowerError {
 /// Lower every `.entry` of a parsed module. Module-scope `.global`/`.const` variables are laid
 /// out in `ir::Module::globals`.
 pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, LowerError> {
-    // A name may be defined (given a body) once: kernels and functions share one namespace.
-    let mut defined = std::collections::HashSet::new();
-    for item in &m.items {
-        if let ast::Item::Function(f) = item {
-            if f.body.is_some() && !defined.insert(f.name.name.as_str()) {
-                return Err(LowerError::new(
-                    f.name.span,
-                    format!("'{}' is defined twice in this module", f.name.name),
-                ));
-            }
-        }
-    }
+    // A name may be defined once (kernels, functions and variables share one namespace),
+    // except that a linker keeps one of several `.weak`/`.common` definitions.
+    let m = weak::resolve(m)?;
+    let m: &ast::Module = &m;
     // Device functions by name: a definition wins over a prototype.
     let mut funcs: std::collections::HashMap<String, &ast::Function> =
         std::collections::HashMap::new();

@@ -14,15 +14,19 @@
 //! - A call pushes a frame on the thread's stack (`sp`, a byte offset in local memory): the
 //!   caller's registers (all variables of the calling function's body, and its frame base `fb`,
 //!   when the caller is itself a shared function), the caller's `sp` and the return site's
-//!   state id, then the callee's frame: its `.param` formals (laid out by signature, so every
+//!   state id, then the callee's frame: its formals (laid out by signature, so every
 //!   function of a prototype agrees), `.local` variables and call parameters. Inside a shared
 //!   function a local symbol's address is `fb + offset`, so every activation has its own
 //!   locals and a pointer into a caller's frame stays valid. `ret` reads the return state from
 //!   the frame; the return site restores `sp`, copies the results out and reloads the caller's
-//!   registers.
+//!   registers. `.reg` formals travel through the frame as well (the callee loads its
+//!   parameters at entry and stores its results at `ret`), so that every candidate of an
+//!   indirect call finds its arguments in the same places.
 //! - An indirect call computes the target's entry state from the pointer value among the
 //!   `.calltargets` list, or, with a `.callprototype`, among every function whose address is
-//!   taken in the module with the same number of parameters and results. Function addresses
+//!   taken in the module with the same number of parameters and results. A call with no
+//!   candidate at all (numba's runtime calls a destructor pointer that no function of the
+//!   module matches) loads, and faults if it is reached. Function addresses
 //!   are [`FUNC_ADDR_BASE`]` + 16 · k`, outside every state space's window.
 //! - `CallCheck` (an IR warp op) guards each call: a pointer that is no candidate faults
 //!   ("indirect call through …"), and a frame that would end past the stack (`STACK_BYTES` per
@@ -70,6 +74,43 @@ pub(crate) struct CallGraph {
     pub address_taken: HashSet<String>,
     /// The address of every defined function.
     pub addr: HashMap<String, u64>,
+    /// The functions each function may call: its direct callees, and every address-taken
+    /// function when it calls through a register.
+    pub callees: HashMap<String, Vec<String>>,
+    /// The result counts of the module's declarations (prototypes without a body) by name.
+    pub declared_results: HashMap<String, Vec<usize>>,
+}
+
+impl CallGraph {
+    /// The functions a kernel whose body is `body` may reach through calls, by name, sorted.
+    pub(crate) fn reachable(
+        &self,
+        body: &[ast::Statement],
+        funcs: &HashMap<String, &ast::Function>,
+    ) -> Vec<String> {
+        let mut taken = HashSet::new();
+        let mut scan = Scan {
+            funcs,
+            calls: HashSet::new(),
+            taken: &mut taken,
+            indirect: false,
+        };
+        scan.stmts(body);
+        let mut stack: Vec<String> = scan.calls.into_iter().collect();
+        if scan.indirect {
+            stack.extend(self.address_taken.iter().cloned());
+        }
+        let mut seen: HashSet<String> = HashSet::new();
+        while let Some(n) = stack.pop() {
+            if let Some(next) = self.callees.get(&n) {
+                stack.extend(next.iter().filter(|x| !seen.contains(*x)).cloned());
+            }
+            seen.insert(n);
+        }
+        let mut out: Vec<String> = seen.into_iter().collect();
+        out.sort();
+        out
+    }
 }
 
 /// Collect the call graph of module `m`; `funcs` are its device functions by name.
@@ -84,6 +125,16 @@ pub(crate) fn call_graph(m: &ast::Module, funcs: &HashMap<String, &ast::Function
     // Direct edges, and whether a function calls through a register.
     let mut edges: HashMap<String, HashSet<String>> = HashMap::new();
     let mut indirect: HashSet<String> = HashSet::new();
+    for item in &m.items {
+        if let ast::Item::Function(f) = item {
+            if f.body.is_none() {
+                g.declared_results
+                    .entry(f.name.name.clone())
+                    .or_default()
+                    .push(f.returns.len());
+            }
+        }
+    }
     // Functions named in module-scope initializers (tables of function pointers).
     for item in &m.items {
         if let ast::Item::Var(d) = item {
@@ -143,6 +194,11 @@ pub(crate) fn call_graph(m: &ast::Module, funcs: &HashMap<String, &ast::Function
         if recursive || g.address_taken.contains(name) {
             g.shared.insert(name.clone());
         }
+    }
+    let names: Vec<String> = funcs.keys().cloned().collect();
+    for name in names {
+        let next = succ(&name);
+        g.callees.insert(name, next);
     }
     g
 }
@@ -238,12 +294,9 @@ pub(crate) struct FuncCopy {
     name: String,
     entry_state: u32,
     entry: PBlock,
-    /// The variables of `.reg` formals (parameters, then results); `None` for `.param` ones.
-    reg_params: Vec<Option<Var>>,
-    reg_rets: Vec<Option<Var>>,
-    /// Frame offsets of `.param` formals (parameters, then results).
-    param_offs: Vec<Option<u64>>,
-    ret_offs: Vec<Option<u64>>,
+    /// Frame offsets of the formals (parameters, then results; see [`layout`]).
+    param_offs: Vec<u64>,
+    ret_offs: Vec<u64>,
     /// Bytes of the frame (set once built).
     frame_bytes: u64,
     /// The variables an activation owns, saved around its calls (set once built).
@@ -321,21 +374,22 @@ fn align_up(x: u64, a: u64) -> u64 {
     x.div_ceil(a.max(1)) * a.max(1)
 }
 
-/// Frame offsets of a function's `.param` formals by signature: parameters then results.
-type Layout = (Vec<Option<u64>>, Vec<Option<u64>>, u64);
+/// Frame offsets of a function's formals by signature (parameters, then results), and the
+/// bytes they take. `.reg` formals have a slot too: the caller stores the argument there and
+/// the callee loads it at entry (a result: stored at `ret`, loaded at the return site), so
+/// every function of a prototype receives its arguments in the same place, whichever of them
+/// an indirect call reaches.
+type Layout = (Vec<u64>, Vec<u64>, u64);
 
 fn layout(f: &ast::Function) -> Layout {
     let mut top = 0u64;
-    let mut place = |ps: &[ast::Param]| -> Vec<Option<u64>> {
+    let mut place = |ps: &[ast::Param]| -> Vec<u64> {
         ps.iter()
             .map(|p| {
-                if p.space == StateSpace::Reg {
-                    return None;
-                }
                 let (size, align) = formal_size(p);
                 let off = align_up(top, align);
                 top = off + size.max(1);
-                Some(off)
+                off
             })
             .collect()
     };
@@ -365,7 +419,17 @@ fn add(b: &mut Builder, cx: &Cx, a: Var, k: u64) -> Var {
     b.emit1(Op::IAdd {}, vec![a, kv], Type::I64, cx.loc, &cx.ptx)
 }
 
+/// Load a `ty` from local address `addr`; a predicate is a byte (0 or 1) in memory.
 fn load(b: &mut Builder, cx: &Cx, addr: Var, ty: Type, align: u64) -> Var {
+    if ty == Type::Pred {
+        let x = load(b, cx, addr, Type::I8, align);
+        let zero = b.konst(cx, Type::I8, 0);
+        let cmp = Op::ICmp {
+            cc: ICmp::Ne,
+            sign: Sign::Unsigned,
+        };
+        return b.emit1(cmp, vec![x, zero], Type::Pred, cx.loc, &cx.ptx);
+    }
     let op = Op::Load {
         space: Space::Local,
         align: (ty.bytes() as u64).min(align.max(1)) as u8,
@@ -373,8 +437,15 @@ fn load(b: &mut Builder, cx: &Cx, addr: Var, ty: Type, align: u64) -> Var {
     b.emit1(op, vec![addr], ty, cx.loc, &cx.ptx)
 }
 
+/// Store `v` at local address `addr`; a predicate is a byte (0 or 1) in memory.
 fn store(b: &mut Builder, cx: &Cx, addr: Var, v: Var, align: u64) {
-    let ty = b.vars[v as usize];
+    let mut v = v;
+    let mut ty = b.vars[v as usize];
+    if ty == Type::Pred {
+        let (one, zero) = (b.konst(cx, Type::I8, 1), b.konst(cx, Type::I8, 0));
+        v = b.emit1(Op::Select {}, vec![one, zero, v], Type::I8, cx.loc, &cx.ptx);
+        ty = Type::I8;
+    }
     let op = Op::Store {
         space: Space::Local,
         align: (ty.bytes() as u64).min(align.max(1)) as u8,
@@ -520,21 +591,10 @@ fn add_func(b: &mut Builder, cx: &Cx, name: &str) -> Result<usize, LowerError> {
             "call to function '{name}', which is declared but not defined in this module"
         )));
     }
-    let mut reg_params = vec![];
-    for p in &f.params {
-        reg_params.push(if p.space == StateSpace::Reg {
-            Some(b.new_var(formal_ty(cx, p)?))
-        } else {
-            None
-        });
-    }
-    let mut reg_rets = vec![];
-    for p in &f.returns {
-        reg_rets.push(if p.space == StateSpace::Reg {
-            Some(b.new_var(formal_ty(cx, p)?))
-        } else {
-            None
-        });
+    for p in f.params.iter().chain(&f.returns) {
+        if p.space == StateSpace::Reg {
+            formal_ty(cx, p)?;
+        }
     }
     let (param_offs, ret_offs, _) = layout(f);
     let entry = b.new_block();
@@ -547,8 +607,6 @@ fn add_func(b: &mut Builder, cx: &Cx, name: &str) -> Result<usize, LowerError> {
         name: name.to_string(),
         entry_state,
         entry,
-        reg_params,
-        reg_rets,
         param_offs,
         ret_offs,
         frame_bytes: 0,
@@ -669,12 +727,14 @@ fn emit_call(
         (Callee::Indirect { .. }, None) => String::new(),
     };
     let sig = b.funcs.get(&sig_name).copied();
+    // No candidate (an indirect call whose prototype no address-taken function of the module
+    // has): nothing is passed, and `CallCheck` faults on the pointer if the call is reached.
     let (param_offs, ret_offs) = match idx.first() {
         Some(&k) => (
             region.funcs[k].param_offs.clone(),
             region.funcs[k].ret_offs.clone(),
         ),
-        None => (vec![None; args.len()], vec![None; rets.len()]),
+        None => (vec![], vec![]),
     };
     for &k in idx.iter().skip(1) {
         let f = &region.funcs[k];
@@ -697,30 +757,24 @@ fn emit_call(
             )));
         }
     }
-    let indirect = matches!(callee, Callee::Indirect { .. });
-    if indirect && (param_offs.iter().chain(&ret_offs).any(Option::is_none)) {
-        return Err(cx.unsupported("indirect call to a function with .reg parameters"));
-    }
     // Arguments, in the caller's scope.
     let mut srcs = vec![];
     for (k, actual) in args.iter().enumerate() {
-        let p = sig.and_then(|f| f.params.get(k));
-        let ty = match p {
-            Some(p) => formal_ty(cx, p)?,
-            None => Type::I64,
+        let (Some(p), Some(&off)) = (sig.and_then(|f| f.params.get(k)), param_offs.get(k)) else {
+            continue;
         };
-        let (size, align) = p.map(formal_size).unwrap_or((8, 8));
-        let src = match (
-            param_offs.get(k).copied().flatten(),
-            param_symbol(b, actual),
-        ) {
-            (Some(_), Some(off)) => {
-                let a = b.local_addr(cx, off, Type::I64)?;
+        let (size, align) = formal_size(p);
+        let src = match (p.space, param_symbol(b, actual)) {
+            (StateSpace::Reg, _) | (_, None) => {
+                let ty = formal_ty(cx, p)?;
+                ArgSrc::Value(b.src_rel(cx, actual, ty, Some(Sign::Unsigned))?)
+            }
+            (_, Some(from)) => {
+                let a = b.local_addr(cx, from, Type::I64)?;
                 ArgSrc::Bytes(a, size)
             }
-            _ => ArgSrc::Value(b.src_rel(cx, actual, ty, Some(Sign::Unsigned))?),
         };
-        srcs.push((src, align));
+        srcs.push((off, src, align));
     }
     if external {
         let (base, at) = patchable(b, cx, Type::I64);
@@ -813,10 +867,10 @@ fn emit_call(
     let rs = b.konst(cx, Type::I32, ret_state);
     let rs_at = add(b, cx, hdr, 8);
     store(b, cx, rs_at, rs, 4);
-    for (k, (src, align)) in srcs.into_iter().enumerate() {
-        match (param_offs.get(k).copied().flatten(), src) {
-            (Some(off), ArgSrc::Bytes(from, size)) => {
-                let dst = add(b, cx, new_fb, off);
+    for (off, src, align) in srcs {
+        let dst = add(b, cx, new_fb, off);
+        match src {
+            ArgSrc::Bytes(from, size) => {
                 for (o, ty) in chunks(size, align) {
                     let s = add(b, cx, from, o);
                     let v = load(b, cx, s, ty, align);
@@ -824,18 +878,7 @@ fn emit_call(
                     store(b, cx, d, v, align);
                 }
             }
-            (Some(off), ArgSrc::Value(v)) => {
-                let dst = add(b, cx, new_fb, off);
-                store(b, cx, dst, v, align);
-            }
-            (None, ArgSrc::Value(v)) => {
-                let Some(&f) = idx.first() else { continue };
-                let reg = b.region.as_ref().and_then(|r| r.funcs[f].reg_params[k]);
-                if let Some(reg) = reg {
-                    b.copy(reg, v, cx.loc, &cx.ptx);
-                }
-            }
-            (None, ArgSrc::Bytes(..)) => {}
+            ArgSrc::Value(v) => store(b, cx, dst, v, align),
         }
     }
     b.copy(sp, new_sp, cx.loc, &cx.ptx);
@@ -855,39 +898,24 @@ fn emit_call(
     }
     let mut outs = vec![];
     for (k, actual) in rets.iter().enumerate() {
-        let p = sig.and_then(|f| f.returns.get(k));
-        let ty = match p {
-            Some(p) => formal_ty(cx, p)?,
-            None => Type::I64,
+        let (Some(p), Some(&off)) = (sig.and_then(|f| f.returns.get(k)), ret_offs.get(k)) else {
+            continue;
         };
-        let (size, align) = p.map(formal_size).unwrap_or((8, 8));
-        match ret_offs.get(k).copied().flatten() {
-            Some(off) => {
-                let from = add(b, cx, fb, off);
-                match param_symbol(b, actual) {
-                    Some(slot) => {
-                        let mut parts = vec![];
-                        for (o, t) in chunks(size, align) {
-                            let a = add(b, cx, from, o);
-                            parts.push((o, load(b, cx, a, t, align)));
-                        }
-                        outs.push((actual.clone(), Out::Bytes(slot, parts, align)));
-                    }
-                    None => {
-                        let v = load(b, cx, from, ty, align);
-                        outs.push((actual.clone(), Out::Reg(v, ty)));
-                    }
-                }
+        let ty = formal_ty(cx, p)?;
+        let (size, align) = formal_size(p);
+        let from = add(b, cx, fb, off);
+        match (p.space, param_symbol(b, actual)) {
+            (StateSpace::Reg, _) | (_, None) => {
+                let v = load(b, cx, from, ty, align);
+                outs.push((actual.clone(), Out::Reg(v, ty)));
             }
-            None => {
-                let reg = idx
-                    .first()
-                    .and_then(|&f| b.region.as_ref().and_then(|r| r.funcs[f].reg_rets[k]));
-                if let Some(reg) = reg {
-                    let t = b.new_var(ty);
-                    b.copy(t, reg, cx.loc, &cx.ptx);
-                    outs.push((actual.clone(), Out::Reg(t, ty)));
+            (_, Some(slot)) => {
+                let mut parts = vec![];
+                for (o, t) in chunks(size, align) {
+                    let a = add(b, cx, from, o);
+                    parts.push((o, load(b, cx, a, t, align)));
                 }
+                outs.push((actual.clone(), Out::Bytes(slot, parts, align)));
             }
         }
     }
@@ -1143,7 +1171,6 @@ fn build_body(b: &mut Builder, k: usize) -> Result<(), LowerError> {
         region.dispatch,
         region.state,
     );
-    let (reg_params, reg_rets) = (fc.reg_params.clone(), fc.reg_rets.clone());
     let Some(f) = b.funcs.get(&name).copied() else {
         return Ok(());
     };
@@ -1157,28 +1184,49 @@ fn build_body(b: &mut Builder, k: usize) -> Result<(), LowerError> {
         .filter(|(_, s)| matches!(s, Sym::Global { .. } | Sym::Shared { .. }))
         .map(|(n, s)| (n.clone(), *s))
         .collect();
+    // `.param` formals are frame symbols; `.reg` formals are registers, loaded from their
+    // slots at entry (parameters) and stored to them at `ret` (results).
     let mut scope: HashMap<String, Var> = HashMap::new();
-    for (p, (off, reg)) in f.params.iter().zip(param_offs.iter().zip(&reg_params)) {
-        match (off, reg) {
-            (Some(off), _) => {
-                syms.insert(p.name.name.clone(), Sym::Local { offset: *off });
-            }
-            (None, Some(v)) => {
-                scope.insert(p.name.name.clone(), *v);
-            }
-            _ => {}
+    let entry_loc = b.loc(f.name.span);
+    // The formals' moves are attributed to the function's name.
+    let inst = ast::Instruction {
+        guard: None,
+        opcode: f.name.clone(),
+        modifiers: vec![],
+        operands: vec![],
+        span: f.name.span,
+    };
+    let cx = Cx {
+        inst: &inst,
+        loc: entry_loc,
+        ptx: f.name.name.clone(),
+        mods: vec![],
+        writes: vec![],
+    };
+    let mut reg_rets = vec![];
+    b.cur = entry;
+    for (k, (p, &off)) in f
+        .params
+        .iter()
+        .zip(&param_offs)
+        .chain(f.returns.iter().zip(&ret_offs))
+        .enumerate()
+    {
+        if p.space != StateSpace::Reg {
+            syms.insert(p.name.name.clone(), Sym::Local { offset: off });
+            continue;
         }
-    }
-    for (p, (off, reg)) in f.returns.iter().zip(ret_offs.iter().zip(&reg_rets)) {
-        match (off, reg) {
-            (Some(off), _) => {
-                syms.insert(p.name.name.clone(), Sym::Local { offset: *off });
-            }
-            (None, Some(v)) => {
-                scope.insert(p.name.name.clone(), *v);
-            }
-            _ => {}
+        let ty = formal_ty(&cx, p)?;
+        let (_, align) = formal_size(p);
+        let v = b.new_var(ty);
+        if k < f.params.len() {
+            let a = add(b, &cx, fb, off);
+            let x = load(b, &cx, a, ty, align);
+            b.copy(v, x, entry_loc, &cx.ptx);
+        } else {
+            reg_rets.push((v, off, align));
         }
+        scope.insert(p.name.name.clone(), v);
     }
     let saved_frame = b.frame.replace(Frame {
         fb,
@@ -1238,6 +1286,15 @@ fn build_body(b: &mut Builder, k: usize) -> Result<(), LowerError> {
         copy: false,
     });
     let a = b.emit1(Op::IAdd {}, vec![fb, m8], Type::I64, loc, "ret");
+    let ret_cx = Cx {
+        loc,
+        ptx: "ret".into(),
+        ..cx
+    };
+    for (v, off, align) in reg_rets {
+        let at = add(b, &ret_cx, fb, off);
+        store(b, &ret_cx, at, v, align);
+    }
     let rid = b.emit1(
         Op::Load {
             space: Space::Local,
@@ -1259,7 +1316,6 @@ fn build_body(b: &mut Builder, k: usize) -> Result<(), LowerError> {
     let local = block_local(&b.blocks, b_start, entry);
     let own: Vec<Var> = (v_start as u32..v_ret as u32)
         .filter(|v| !region.protocol.contains(v) && !local.contains(v))
-        .chain(reg_params.iter().chain(&reg_rets).flatten().copied())
         .collect();
     let fc = &mut region.funcs[k];
     fc.vars = own;

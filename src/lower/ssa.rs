@@ -62,6 +62,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
     }
     // Live-in sets by backward iteration to a fixpoint.
     let mut live_in: Vec<BitSet> = (0..nb).map(|_| BitSet::new(nv)).collect();
+    let mut out = BitSet::new(nv);
     let mut changed = true;
     while changed {
         changed = false;
@@ -69,19 +70,18 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
             if !reach[b] {
                 continue;
             }
-            let mut out = BitSet::new(nv);
+            out.0.iter_mut().for_each(|w| *w = 0);
             for s in succs(&k.blocks[b].term) {
                 for (w, x) in out.0.iter_mut().zip(&live_in[s as usize].0) {
                     *w |= x;
                 }
             }
-            let mut new = BitSet::new(nv);
-            for w in 0..new.0.len() {
-                new.0[w] = ue[b].0[w] | (out.0[w] & !defs[b].0[w]);
-            }
-            if new.0 != live_in[b].0 {
-                live_in[b] = new;
-                changed = true;
+            for w in 0..out.0.len() {
+                let new = ue[b].0[w] | (out.0[w] & !defs[b].0[w]);
+                if new != live_in[b].0[w] {
+                    live_in[b].0[w] = new;
+                    changed = true;
+                }
             }
         }
     }
@@ -216,39 +216,41 @@ fn remove_trivial_params(f: &mut ir::Function) {
         }
         v
     }
+    // The edges into each block: (predecessor, index of the edge among its targets).
+    let mut preds: Vec<Vec<(usize, usize)>> = vec![vec![]; f.blocks.len()];
+    for (pb, blk) in f.blocks.iter().enumerate() {
+        for (slot, c) in blk.term.targets().into_iter().enumerate() {
+            preds[c.block.index()].push((pb, slot));
+        }
+    }
     loop {
         let mut changed = false;
-        for b in 0..f.blocks.len() {
-            let bb = Block(b as u32);
+        for (b, into) in preds.iter().enumerate() {
             let mut k = 0;
             while k < f.blocks[b].params.len() {
                 let p = f.blocks[b].params[k];
                 let mut same: Option<Value> = None;
                 let mut trivial = true;
-                for pb in &f.blocks {
-                    for c in pb.term.targets() {
-                        if c.block != bb {
-                            continue;
-                        }
-                        let a = resolve(&alias, c.args[k]);
-                        if a == p || Some(a) == same {
-                            continue;
-                        }
-                        if same.is_some() {
-                            trivial = false;
-                        }
-                        same = Some(a);
+                for &(pb, slot) in into {
+                    let Some(c) = f.blocks[pb].term.targets().into_iter().nth(slot) else {
+                        continue;
+                    };
+                    let a = resolve(&alias, c.args[k]);
+                    if a == p || Some(a) == same {
+                        continue;
                     }
+                    if same.is_some() {
+                        trivial = false;
+                    }
+                    same = Some(a);
                 }
                 match (trivial, same) {
                     (true, Some(v)) => {
                         alias[p.index()] = v;
                         f.blocks[b].params.remove(k);
-                        for pb in &mut f.blocks {
-                            for c in pb.term.targets_mut() {
-                                if c.block == bb {
-                                    c.args.remove(k);
-                                }
+                        for &(pb, slot) in into {
+                            if let Some(c) = f.blocks[pb].term.targets_mut().into_iter().nth(slot) {
+                                c.args.remove(k);
                             }
                         }
                         changed = true;

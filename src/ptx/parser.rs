@@ -1090,6 +1090,20 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        // A single register in braces where a scalar `ld`/`st` takes a register (Triton writes
+        // `ld.global.b32 { %r1 }, [ %rd1 + 0 ];`; ptxas accepts it) is that register.
+        let vector = modifiers
+            .iter()
+            .any(|m| matches!(m.text.as_str(), "v2" | "v4" | "v8"));
+        if matches!(op.as_str(), "ld" | "ldu" | "st") && !vector {
+            for o in &mut operands {
+                if let Operand::Vector(items, _) = o {
+                    if let [one @ Operand::Reg { .. }] = items.as_slice() {
+                        *o = one.clone();
+                    }
+                }
+            }
+        }
         let end = self
             .expect_punct(b';', &format!("after instruction '{op}'"))
             .map_err(|e| match self.peek().tok {

@@ -1091,3 +1091,18 @@ $L__func_end0:
     );
     assert!(matches!(&cp.operands[1], Operand::Bracketed(v, _) if v.len() == 2));
 }
+
+#[test]
+fn a_single_register_in_braces_is_that_register_in_scalar_ld_st() {
+    let i = inst("ld.global.b32 { %r1 }, [ %rd1 + 0 ];");
+    assert!(
+        matches!(&i.operands[0], Operand::Reg { name, component: None } if name.name == "%r1"),
+        "{:?}",
+        i.operands[0]
+    );
+    let i = inst("st.global.b32 [%rd1], {%r2};");
+    assert!(matches!(&i.operands[1], Operand::Reg { name, .. } if name.name == "%r2"));
+    // A vector access keeps its vector operand.
+    let i = inst("ld.global.v2.b32 {%r1, %r2}, [%rd1];");
+    assert!(matches!(&i.operands[0], Operand::Vector(items, _) if items.len() == 2));
+}
