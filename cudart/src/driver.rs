@@ -91,6 +91,15 @@ driver_api! {
     cuMemAllocAsync(*mut H, usize, H);
     cuMemFreeAsync(H, H);
     cuMemAllocManaged(*mut H, usize, c_uint);
+    cuDeviceGetDefaultMemPool(*mut H, c_int);
+    cuDeviceGetMemPool(*mut H, c_int);
+    cuDeviceSetMemPool(c_int, H);
+    cuMemPoolCreate(*mut H, *const c_void);
+    cuMemPoolDestroy(H);
+    cuMemAllocFromPoolAsync(*mut H, usize, H, H);
+    cuMemPoolTrimTo(H, usize);
+    cuMemPoolSetAttribute(H, c_int, *mut c_void);
+    cuMemPoolGetAttribute(H, c_int, *mut c_void);
     cuMemHostAlloc(*mut *mut c_void, usize, c_uint);
     cuMemFreeHost(*mut c_void);
     cuMemHostRegister_v2(*mut c_void, usize, c_uint);

@@ -307,3 +307,54 @@ exports! { cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync
 exports! { cudaMemAdvise, cudaMemAdvise_v2 => fn(_p: *const c_void, _n: usize, _advice: c_int, _loc: MemLocation) {
     context()
 }}
+
+// Memory pools (CUDA Runtime API: Stream Ordered Memory Allocator). `cudaMemPoolProps`,
+// `cudaMemPoolAttr` and `cudaMemAccessDesc` share the driver's layouts and values
+// (`CUmemPoolProps`, `CUmemPool_attribute`, `CUmemAccessDesc`), so they pass through.
+
+exports! { cudaDeviceGetDefaultMemPool => fn(pool: *mut u64, device: c_int) {
+    context()?;
+    cu!(cuDeviceGetDefaultMemPool(pool, device))
+}}
+
+exports! { cudaDeviceGetMemPool => fn(pool: *mut u64, device: c_int) {
+    context()?;
+    cu!(cuDeviceGetMemPool(pool, device))
+}}
+
+exports! { cudaDeviceSetMemPool => fn(device: c_int, pool: u64) {
+    context()?;
+    cu!(cuDeviceSetMemPool(device, pool))
+}}
+
+exports! { cudaMemPoolCreate => fn(pool: *mut u64, props: *const c_void) {
+    context()?;
+    cu!(cuMemPoolCreate(pool, props))
+}}
+
+exports! { cudaMemPoolDestroy => fn(pool: u64) {
+    context()?;
+    cu!(cuMemPoolDestroy(pool))
+}}
+
+exports! { cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_ptsz => fn(p: *mut *mut c_void, size: usize, pool: u64, stream: u64) {
+    context()?;
+    let mut d = 0u64;
+    cu!(cuMemAllocFromPoolAsync(&mut d, size, pool, stream))?;
+    unsafe { crate::out(p, d as *mut c_void) }
+}}
+
+exports! { cudaMemPoolTrimTo => fn(pool: u64, keep: usize) {
+    context()?;
+    cu!(cuMemPoolTrimTo(pool, keep))
+}}
+
+exports! { cudaMemPoolSetAttribute => fn(pool: u64, attr: c_int, value: *mut c_void) {
+    context()?;
+    cu!(cuMemPoolSetAttribute(pool, attr, value))
+}}
+
+exports! { cudaMemPoolGetAttribute => fn(pool: u64, attr: c_int, value: *mut c_void) {
+    context()?;
+    cu!(cuMemPoolGetAttribute(pool, attr, value))
+}}

@@ -45,12 +45,10 @@ stubs! {
     cudaDeviceDisablePeerAccess
     cudaDeviceEnablePeerAccess
     cudaDeviceFlushGPUDirectRDMAWrites
-    cudaDeviceGetDefaultMemPool
     cudaDeviceGetDevResource
     cudaDeviceGetExecutionCtx
     cudaDeviceGetGraphMemAttribute
     cudaDeviceGetHostAtomicCapabilities
-    cudaDeviceGetMemPool
     cudaDeviceGetNvSciSyncAttributes
     cudaDeviceGetP2PAtomicCapabilities
     cudaDeviceGetP2PAttribute
@@ -59,7 +57,6 @@ stubs! {
     cudaDeviceGraphMemTrim
     cudaDeviceRegisterAsyncNotification
     cudaDeviceSetGraphMemAttribute
-    cudaDeviceSetMemPool
     cudaDeviceSetSharedMemConfig
     cudaDeviceUnregisterAsyncNotification
     cudaExecutionCtxDestroy
@@ -197,8 +194,6 @@ stubs! {
     cudaLogsDumpToMemory
     cudaLogsRegisterCallback
     cudaLogsUnregisterCallback
-    cudaMallocFromPoolAsync
-    cudaMallocFromPoolAsync_ptsz
     cudaMallocMipmappedArray
     cudaMemDiscardAndPrefetchBatchAsync
     cudaMemDiscardAndPrefetchBatchAsync_ptsz
@@ -207,17 +202,12 @@ stubs! {
     cudaMemGetDefaultMemPool
     cudaMemGetLocationInfo
     cudaMemGetMemPool
-    cudaMemPoolCreate
-    cudaMemPoolDestroy
     cudaMemPoolExportPointer
     cudaMemPoolExportToShareableHandle
     cudaMemPoolGetAccess
-    cudaMemPoolGetAttribute
     cudaMemPoolImportFromShareableHandle
     cudaMemPoolImportPointer
     cudaMemPoolSetAccess
-    cudaMemPoolSetAttribute
-    cudaMemPoolTrimTo
     cudaMemPrefetchBatchAsync
     cudaMemPrefetchBatchAsync_ptsz
     cudaMemRangeGetAttribute

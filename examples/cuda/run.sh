@@ -53,7 +53,7 @@ build() { # name, nvcc arguments...
 
 fails=0
 build_all() {
-  for f in vector_add managed memory matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph fault library; do
+  for f in vector_add managed memory pools matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph fault library; do
     build "$f" $PTX "$SRC/$f.cu" || fails=$((fails + 1))
   done
   build thrust_sort $PTX "$SRC/thrust_sort.cu" || fails=$((fails + 1))
