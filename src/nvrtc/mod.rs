@@ -10,6 +10,7 @@
 //! | `nvidia-cuda-nvrtc-cu12` | `libnvrtc.so.12` (and its builtin headers: `assert`, `cuda_fp16.h`'s types, `std::` type traits) | `nvidia/cuda_nvrtc/lib/` |
 //! | `nvidia-cuda-runtime-cu12` | the CUDA runtime headers: `cooperative_groups.h`, `cuda_fp16.h`, `cuda_bf16.h`, `cuda_pipeline.h`, `mma.h` … | `nvidia/cuda_runtime/include/` |
 //! | `nvidia-cuda-cccl-cu12` | CUB, Thrust, libcu++ (`cub/`, `thrust/`, `cuda/std/`, `nv/target`, which `cooperative_groups.h` needs too) | `nvidia/cuda_cccl/include/` |
+//! | `nvidia-cuda-nvcc-cu12` (optional) | the `crt/` headers that `mma.h` (WMMA) includes | `nvidia/cuda_nvcc/include/` |
 //!
 //! [`locate`] finds them: `PTXJIT_NVRTC=/path/to/libnvrtc.so.12` if set, otherwise the first
 //! site-packages directory holding `nvidia/cuda_nvrtc/lib/libnvrtc.so.12`, searched in the
@@ -64,15 +65,17 @@ pub struct Location {
     /// `libnvrtc.so.12`.
     pub library: PathBuf,
     /// The header directories of the CUDA wheels found, searched in this order after the
-    /// user's `-I` directories: `nvidia/cuda_cccl/include`, `nvidia/cuda_runtime/include`.
+    /// user's `-I` directories: `nvidia/cuda_cccl/include`, `nvidia/cuda_runtime/include`,
+    /// `nvidia/cuda_nvcc/include` (each where its wheel is installed).
     pub include_dirs: Vec<PathBuf>,
 }
 
 /// The wheels' header directories, in search order, relative to a site-packages directory,
 /// and the wheel that ships each.
-const HEADER_DIRS: [(&str, &str); 2] = [
+const HEADER_DIRS: [(&str, &str); 3] = [
     ("nvidia/cuda_cccl/include", "nvidia-cuda-cccl-cu12"),
     ("nvidia/cuda_runtime/include", "nvidia-cuda-runtime-cu12"),
+    ("nvidia/cuda_nvcc/include", "nvidia-cuda-nvcc-cu12"),
 ];
 
 const LIBRARY_DIR: &str = "nvidia/cuda_nvrtc/lib";
