@@ -30,6 +30,8 @@
 pub mod context;
 pub mod device;
 pub mod errors;
+pub mod graph;
+pub mod graph_nodes;
 pub mod launch;
 pub mod memory;
 pub mod module;

@@ -41,6 +41,12 @@ pub fn device_range(d: &Driver, p: u64, len: u64) -> Result<*mut u8, Fail> {
     }
 }
 
+/// Errors when a stream capture prohibits this thread's potentially unsafe call `what`
+/// ([`crate::graph::check_unsafe_call`]).
+pub(crate) fn sync_call(what: &str) -> DrvResult {
+    with_context(|d| crate::graph::check_unsafe_call(d, what))
+}
+
 fn alloc(d: &mut Driver, bytes: usize, label: &str) -> Result<u64, Fail> {
     if bytes == 0 {
         return Err(Fail::new(
@@ -55,6 +61,7 @@ fn alloc(d: &mut Driver, bytes: usize, label: &str) -> Result<u64, Fail> {
 }
 
 exports! { cuMemAlloc_v2 => fn(dptr: *mut CUdeviceptr, bytes: usize) {
+    sync_call("cuMemAlloc")?;
     let p = with_context(|d| alloc(d, bytes, "cuMemAlloc"))?;
     unsafe { out(dptr, p) }
 }}
@@ -278,7 +285,7 @@ fn host_ptr(p: u64, what: &str) -> Result<*mut u8, Fail> {
 }
 
 /// A copy whose device side must be device memory (`HtoD`, `DtoH`, `DtoD`).
-fn copy_checked(
+pub(crate) fn copy_checked(
     dst: u64,
     dst_dev: bool,
     src: u64,
@@ -303,48 +310,53 @@ fn copy_checked(
 }
 
 exports! { cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds => fn(dst: CUdeviceptr, src: *const c_void, n: usize) {
+    sync_call("cuMemcpyHtoD_v2")?;
     copy_checked(dst, true, src as u64, false, n, "cuMemcpyHtoD")
 }}
 
-exports! { cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz => fn(dst: CUdeviceptr, src: *const c_void, n: usize, _stream: u64) {
-    copy_checked(dst, true, src as u64, false, n, "cuMemcpyHtoDAsync")
+exports! { cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz => fn(dst: CUdeviceptr, src: *const c_void, n: usize, stream: u64) {
+    crate::graph::enqueue(stream, crate::graph::Op::Copy { dst, dst_dev: true, src: src as u64, src_dev: false, n, what: "cuMemcpyHtoDAsync" })
 }}
 
 exports! { cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds => fn(dst: *mut c_void, src: CUdeviceptr, n: usize) {
+    sync_call("cuMemcpyDtoH_v2")?;
     copy_checked(dst as u64, false, src, true, n, "cuMemcpyDtoH")
 }}
 
-exports! { cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz => fn(dst: *mut c_void, src: CUdeviceptr, n: usize, _stream: u64) {
-    copy_checked(dst as u64, false, src, true, n, "cuMemcpyDtoHAsync")
+exports! { cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz => fn(dst: *mut c_void, src: CUdeviceptr, n: usize, stream: u64) {
+    crate::graph::enqueue(stream, crate::graph::Op::Copy { dst: dst as u64, dst_dev: false, src, src_dev: true, n, what: "cuMemcpyDtoHAsync" })
 }}
 
 exports! { cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_ptds => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize) {
+    sync_call("cuMemcpyDtoD_v2")?;
     copy_checked(dst, true, src, true, n, "cuMemcpyDtoD")
 }}
 
-exports! { cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize, _stream: u64) {
-    copy_checked(dst, true, src, true, n, "cuMemcpyDtoDAsync")
+exports! { cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize, stream: u64) {
+    crate::graph::enqueue(stream, crate::graph::Op::Copy { dst, dst_dev: true, src, src_dev: true, n, what: "cuMemcpyDtoDAsync" })
 }}
 
 exports! { cuMemcpy, cuMemcpy_ptds => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize) {
+    sync_call("cuMemcpy")?;
     with_context(|d| copy(d, dst, src, n, "cuMemcpy"))
 }}
 
-exports! { cuMemcpyAsync, cuMemcpyAsync_ptsz => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize, _stream: u64) {
-    with_context(|d| copy(d, dst, src, n, "cuMemcpyAsync"))
+exports! { cuMemcpyAsync, cuMemcpyAsync_ptsz => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize, stream: u64) {
+    crate::graph::enqueue(stream, crate::graph::Op::Copy { dst, dst_dev: false, src, src_dev: false, n, what: "cuMemcpyAsync" })
 }}
 
 exports! { cuMemcpyPeer, cuMemcpyPeer_ptds => fn(dst: CUdeviceptr, _dc: u64, src: CUdeviceptr, _sc: u64, n: usize) {
+    sync_call("cuMemcpyPeer")?;
     copy_checked(dst, true, src, true, n, "cuMemcpyPeer")
 }}
 
-exports! { cuMemcpyPeerAsync, cuMemcpyPeerAsync_ptsz => fn(dst: CUdeviceptr, _dc: u64, src: CUdeviceptr, _sc: u64, n: usize, _stream: u64) {
-    copy_checked(dst, true, src, true, n, "cuMemcpyPeerAsync")
+exports! { cuMemcpyPeerAsync, cuMemcpyPeerAsync_ptsz => fn(dst: CUdeviceptr, _dc: u64, src: CUdeviceptr, _sc: u64, n: usize, stream: u64) {
+    crate::graph::enqueue(stream, crate::graph::Op::Copy { dst, dst_dev: true, src, src_dev: true, n, what: "cuMemcpyPeerAsync" })
 }}
 
 /// Fills `count` elements of `width` bytes with `value`'s low bytes, `rows` rows of
 /// `pitch` bytes apart (1 row for the linear forms).
-fn memset(
+pub(crate) fn memset(
     dst: u64,
     pitch: usize,
     value: u32,
@@ -375,15 +387,21 @@ fn memset(
     })
 }
 
-exports! { cuMemsetD8_v2, cuMemsetD8_v2_ptds => fn(dst: CUdeviceptr, v: u8, n: usize) { memset(dst, 0, v.into(), 1, n, 1) }}
-exports! { cuMemsetD16_v2, cuMemsetD16_v2_ptds => fn(dst: CUdeviceptr, v: u16, n: usize) { memset(dst, 0, v.into(), 2, n, 1) }}
-exports! { cuMemsetD32_v2, cuMemsetD32_v2_ptds => fn(dst: CUdeviceptr, v: u32, n: usize) { memset(dst, 0, v, 4, n, 1) }}
-exports! { cuMemsetD8Async, cuMemsetD8Async_ptsz => fn(dst: CUdeviceptr, v: u8, n: usize, _s: u64) { memset(dst, 0, v.into(), 1, n, 1) }}
-exports! { cuMemsetD16Async, cuMemsetD16Async_ptsz => fn(dst: CUdeviceptr, v: u16, n: usize, _s: u64) { memset(dst, 0, v.into(), 2, n, 1) }}
-exports! { cuMemsetD32Async, cuMemsetD32Async_ptsz => fn(dst: CUdeviceptr, v: u32, n: usize, _s: u64) { memset(dst, 0, v, 4, n, 1) }}
-exports! { cuMemsetD2D8_v2, cuMemsetD2D8_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u8, w: usize, h: usize) { memset(dst, pitch, v.into(), 1, w, h) }}
-exports! { cuMemsetD2D16_v2, cuMemsetD2D16_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u16, w: usize, h: usize) { memset(dst, pitch, v.into(), 2, w, h) }}
-exports! { cuMemsetD2D32_v2, cuMemsetD2D32_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u32, w: usize, h: usize) { memset(dst, pitch, v, 4, w, h) }}
+exports! { cuMemsetD8_v2, cuMemsetD8_v2_ptds => fn(dst: CUdeviceptr, v: u8, n: usize) { sync_call("cuMemsetD8_v2")?; memset(dst, 0, v.into(), 1, n, 1) }}
+exports! { cuMemsetD16_v2, cuMemsetD16_v2_ptds => fn(dst: CUdeviceptr, v: u16, n: usize) { sync_call("cuMemsetD16_v2")?; memset(dst, 0, v.into(), 2, n, 1) }}
+exports! { cuMemsetD32_v2, cuMemsetD32_v2_ptds => fn(dst: CUdeviceptr, v: u32, n: usize) { sync_call("cuMemsetD32_v2")?; memset(dst, 0, v, 4, n, 1) }}
+exports! { cuMemsetD8Async, cuMemsetD8Async_ptsz => fn(dst: CUdeviceptr, v: u8, n: usize, s: u64) {
+    crate::graph::enqueue(s, crate::graph::Op::Memset { dst, pitch: 0, value: v.into(), width: 1, count: n, rows: 1 })
+}}
+exports! { cuMemsetD16Async, cuMemsetD16Async_ptsz => fn(dst: CUdeviceptr, v: u16, n: usize, s: u64) {
+    crate::graph::enqueue(s, crate::graph::Op::Memset { dst, pitch: 0, value: v.into(), width: 2, count: n, rows: 1 })
+}}
+exports! { cuMemsetD32Async, cuMemsetD32Async_ptsz => fn(dst: CUdeviceptr, v: u32, n: usize, s: u64) {
+    crate::graph::enqueue(s, crate::graph::Op::Memset { dst, pitch: 0, value: v, width: 4, count: n, rows: 1 })
+}}
+exports! { cuMemsetD2D8_v2, cuMemsetD2D8_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u8, w: usize, h: usize) { sync_call("cuMemsetD2D8_v2")?; memset(dst, pitch, v.into(), 1, w, h) }}
+exports! { cuMemsetD2D16_v2, cuMemsetD2D16_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u16, w: usize, h: usize) { sync_call("cuMemsetD2D16_v2")?; memset(dst, pitch, v.into(), 2, w, h) }}
+exports! { cuMemsetD2D32_v2, cuMemsetD2D32_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u32, w: usize, h: usize) { sync_call("cuMemsetD2D32_v2")?; memset(dst, pitch, v, 4, w, h) }}
 
 /// `CUpointer_attribute` values this library answers.
 mod attr {

@@ -26,6 +26,9 @@ pub enum Kind {
     Link = 6,
     Array = 7,
     MemPool = 8,
+    Graph = 9,
+    GraphNode = 10,
+    GraphExec = 11,
 }
 
 /// A context (`CUcontext`). All contexts share the device's memory and modules' data, as
@@ -154,6 +157,8 @@ pub struct Driver {
     pub default_pool: u64,
     /// The device's current pool, which `cuMemAllocAsync` allocates from.
     pub current_pool: u64,
+    /// Graphs, instantiated graphs and stream captures.
+    pub graphs: crate::graph::Graphs,
 }
 
 static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
@@ -219,6 +224,7 @@ pub fn init() -> DrvResult {
             pools: HashMap::new(),
             default_pool: 0,
             current_pool: 0,
+            graphs: Default::default(),
         });
     }
     Ok(())

@@ -107,7 +107,9 @@ impl<N> Graph<N> {
     /// Removes node `n` and every edge to or from it.
     pub fn remove(&mut self, n: NodeId) -> Result<N, GraphError> {
         self.node(n)?;
-        let node = self.nodes[n.0 as usize].take().ok_or(GraphError::NoNode(n))?;
+        let node = self.nodes[n.0 as usize]
+            .take()
+            .ok_or(GraphError::NoNode(n))?;
         for other in self.nodes.iter_mut().flatten() {
             other.deps.remove(&n);
         }
@@ -167,7 +169,10 @@ impl<N> Graph<N> {
                 .iter()
                 .copied()
                 .filter(|n| !done.contains(n))
-                .find(|&n| self.node(n).is_ok_and(|x| x.deps.iter().all(|d| done.contains(d))));
+                .find(|&n| {
+                    self.node(n)
+                        .is_ok_and(|x| x.deps.iter().all(|d| done.contains(d)))
+                });
             match ready {
                 Some(n) => {
                     done.insert(n);
