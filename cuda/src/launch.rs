@@ -162,7 +162,11 @@ pub fn launch(
             shared_per_sm: per_sm as u64,
         });
     }
-    match d.host.launch_with_params(&kernel, dims, params, &opts) {
+    // Registered host ranges mapped for kernels: shadows in before, out after.
+    crate::registered::sync_in(d)?;
+    let result = d.host.launch_with_params(&kernel, dims, params, &opts);
+    crate::registered::sync_out(d)?;
+    match result {
         Ok(_) => Ok(()),
         Err(e) => {
             let sticky = matches!(

@@ -39,6 +39,7 @@ pub mod pool;
 pub mod proc_address;
 pub mod procs;
 pub mod profiler;
+pub mod registered;
 pub mod state;
 pub mod stream;
 mod stubs;

@@ -191,7 +191,8 @@ exports! { cuMemHostGetDevicePointer_v2 => fn(dptr: *mut CUdeviceptr, p: *mut c_
         // wherever inside the allocation the pointer is.
         match d.host_allocs.range(..=p).next_back() {
             Some((&start, &(size, _))) if p < start + size.max(1) => Ok(p),
-            _ => Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is not mapped page-locked host memory (ptxjit maps memory from cuMemHostAlloc; cuMemHostRegister'ed ranges are not reachable by kernels)"))),
+            // A range registered with CU_MEMHOSTREGISTER_DEVICEMAP: its shadow.
+            _ => crate::registered::device_of_host(d, p).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is not mapped host memory (from cuMemHostAlloc, or registered with CU_MEMHOSTREGISTER_DEVICEMAP)"))),
         }
     })?;
     unsafe { out(dptr, dp) }
@@ -206,31 +207,39 @@ exports! { cuMemHostGetFlags => fn(flags: *mut c_uint, p: *mut c_void) {
     unsafe { out(flags, f) }
 }}
 
-/// `CU_MEMHOSTREGISTER_DEVICEMAP`.
-const HOSTREGISTER_DEVICEMAP: u32 = 2;
-
 exports! { cuMemHostRegister_v2 => fn(p: *mut c_void, bytes: usize, flags: c_uint) {
     if p.is_null() || bytes == 0 {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null or empty range"));
     }
-    if flags & HOSTREGISTER_DEVICEMAP != 0 {
-        // Kernels reach only the device arena; an arbitrary host range cannot be mapped
-        // into it without moving the program's memory.
-        return Err(Fail::new(CUDA_ERROR_NOT_SUPPORTED, "cuMemHostRegister with CU_MEMHOSTREGISTER_DEVICEMAP: ptxjit cannot map an existing host range for kernels (use cuMemHostAlloc)"));
+    if flags & !0xf != 0 {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("unknown cuMemHostRegister flags {flags:#x}")));
     }
     with_context(|d| {
         let start = p as u64;
-        if d.registered.range(..start + bytes as u64).next_back().is_some_and(|(&s, &(n, _))| s + n > start) {
+        if d.registered.range(..start + bytes as u64).next_back().is_some_and(|(&s, r)| s + r.bytes > start) {
             return Err(Fail::new(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "the range overlaps a registered range"));
         }
-        d.registered.insert(start, (bytes as u64, flags));
+        // A mapped range gets its shadow in the arena (see `crate::registered`).
+        let shadow = if flags & crate::registered::DEVICEMAP != 0 {
+            let s = alloc(d, bytes, "cuMemHostRegister")?;
+            let to = device_range(d, s, bytes as u64)?;
+            // SAFETY: the shadow was just allocated; the host range is the program's promise.
+            unsafe { std::ptr::copy_nonoverlapping(p as *const u8, to, bytes) };
+            Some(s)
+        } else {
+            None
+        };
+        d.registered.insert(start, crate::registered::Registered { bytes: bytes as u64, flags, shadow });
         Ok(())
     })
 }}
 
 exports! { cuMemHostUnregister => fn(p: *mut c_void) {
     with_context(|d| match d.registered.remove(&(p as u64)) {
-        Some(_) => Ok(()),
+        Some(r) => match r.shadow {
+            Some(s) => free(d, s),
+            None => Ok(()),
+        },
         None => Err(Fail::new(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "not a registered range")),
     })
 }}
@@ -253,6 +262,9 @@ fn copy(d: &Driver, dst: u64, src: u64, n: usize, what: &str) -> DrvResult {
     if n == 0 {
         return Ok(());
     }
+    // A side in a registered range's shadow acts on the host range itself.
+    let dst = crate::registered::host_of_shadow(d, dst, n as u64).unwrap_or(dst);
+    let src = crate::registered::host_of_shadow(d, src, n as u64).unwrap_or(src);
     let to = if in_arena(d, dst) {
         device_range(d, dst, n as u64)?
     } else {
@@ -299,10 +311,10 @@ pub(crate) fn copy_checked(
         if n == 0 {
             return Ok(());
         }
-        if dst_dev {
+        if dst_dev && crate::registered::host_of_shadow(d, dst, n as u64).is_none() {
             device_range(d, dst, n as u64)?;
         }
-        if src_dev {
+        if src_dev && crate::registered::host_of_shadow(d, src, n as u64).is_none() {
             device_range(d, src, n as u64)?;
         }
         copy(d, dst, src, n, what)
@@ -376,7 +388,10 @@ pub(crate) fn memset(
             .ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, "size overflows"))?;
         for r in 0..rows {
             let row = dst + (r * pitch) as u64;
-            let p = device_range(d, row, bytes as u64)?;
+            let p = match crate::registered::host_of_shadow(d, row, bytes as u64) {
+                Some(host) => host as *mut u8,
+                None => device_range(d, row, bytes as u64)?,
+            };
             let pattern = &value.to_le_bytes()[..width];
             for i in 0..count {
                 // SAFETY: inside the checked device range.

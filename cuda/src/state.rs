@@ -147,8 +147,8 @@ pub struct Driver {
     pub host_allocs: BTreeMap<u64, (u64, u32)>,
     /// Managed allocations (`cuMemAllocManaged`): address → bytes.
     pub managed: BTreeMap<u64, u64>,
-    /// Host ranges registered with `cuMemHostRegister`: start → (bytes, flags).
-    pub registered: BTreeMap<u64, (u64, u32)>,
+    /// Host ranges registered with `cuMemHostRegister`, by start address.
+    pub registered: BTreeMap<u64, crate::registered::Registered>,
     /// Device limits set by `cuCtxSetLimit` (`CUlimit` → value).
     pub limits: HashMap<u32, u64>,
     /// Memory pools (`CUmemoryPool`), the default one among them once asked for.
