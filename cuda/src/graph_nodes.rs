@@ -263,11 +263,14 @@ exports! { cuGraphDestroyNode => fn(n: u64) {
 }}
 
 exports! { cuGraphDestroy => fn(g: u64) {
+    let mut pending = Vec::new();
     with_context(|d| {
         graph_ref(d, g)?;
         crate::graph::destroy_graph(d, g);
-        Ok(())
-    })
+        crate::user_object::release_all(d, g, &mut pending)
+    })?;
+    crate::user_object::run_pending(pending);
+    Ok(())
 }}
 
 exports! { cuGraphClone => fn(pg: *mut u64, g: u64) {
@@ -280,6 +283,7 @@ exports! { cuGraphClone => fn(pg: *mut u64, g: u64) {
             d.graphs.nodes.insert(handle, (h, id));
         }
         d.graphs.graphs.insert(h, copy);
+        crate::user_object::copy_refs(d, g, h);
         Ok(h)
     })?;
     unsafe { out(pg, h) }
@@ -296,6 +300,7 @@ fn instantiate(pe: *mut u64, g: u64) -> DrvResult {
         }
         let h = d.handle(Kind::GraphExec);
         d.graphs.execs.insert(h, ExecState { ops });
+        crate::user_object::copy_refs(d, g, h);
         Ok(h)
     })?;
     unsafe { out(pe, h) }
@@ -349,10 +354,13 @@ exports! { cuGraphUpload, cuGraphUpload_ptsz => fn(e: u64, s: u64) {
 }}
 
 exports! { cuGraphExecDestroy => fn(e: u64) {
+    let mut pending = Vec::new();
     with_context(|d| match d.graphs.execs.remove(&e) {
-        Some(_) => Ok(()),
+        Some(_) => crate::user_object::release_all(d, e, &mut pending),
         None => Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{e:#x} is not a live CUgraphExec"))),
-    })
+    })?;
+    crate::user_object::run_pending(pending);
+    Ok(())
 }}
 
 exports! { cuGraphExecKernelNodeSetParams_v2 => fn(e: u64, n: u64, p: *const KernelNodeParams) {

@@ -44,6 +44,7 @@ pub mod state;
 pub mod stream;
 mod stubs;
 pub mod texture;
+pub mod user_object;
 
 use errors::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};

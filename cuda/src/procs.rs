@@ -677,6 +677,8 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuGraphLaunch",
     "cuGraphLaunch_ptsz",
     "cuGraphNodeGetType",
+    "cuGraphReleaseUserObject",
+    "cuGraphRetainUserObject",
     "cuGraphUpload",
     "cuGraphUpload_ptsz",
     "cuInit",
@@ -841,6 +843,9 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuTexObjectCreate",
     "cuTexObjectDestroy",
     "cuThreadExchangeStreamCaptureMode",
+    "cuUserObjectCreate",
+    "cuUserObjectRelease",
+    "cuUserObjectRetain",
 ];
 
 /// The function this library exports as `symbol`; `None` for a symbol it does not export.
@@ -1123,10 +1128,10 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuGraphNodeGetType" => crate::graph_nodes::cuGraphNodeGetType as *mut c_void,
         "cuGraphNodeSetEnabled" => crate::stubs::cuGraphNodeSetEnabled as *mut c_void,
         "cuGraphNodeSetParams" => crate::stubs::cuGraphNodeSetParams as *mut c_void,
-        "cuGraphReleaseUserObject" => crate::stubs::cuGraphReleaseUserObject as *mut c_void,
+        "cuGraphReleaseUserObject" => crate::user_object::cuGraphReleaseUserObject as *mut c_void,
         "cuGraphRemoveDependencies" => crate::stubs::cuGraphRemoveDependencies as *mut c_void,
         "cuGraphRemoveDependencies_v2" => crate::stubs::cuGraphRemoveDependencies_v2 as *mut c_void,
-        "cuGraphRetainUserObject" => crate::stubs::cuGraphRetainUserObject as *mut c_void,
+        "cuGraphRetainUserObject" => crate::user_object::cuGraphRetainUserObject as *mut c_void,
         "cuGraphUpload" => crate::graph_nodes::cuGraphUpload as *mut c_void,
         "cuGraphUpload_ptsz" => crate::graph_nodes::cuGraphUpload_ptsz as *mut c_void,
         "cuGraphicsMapResources" => crate::stubs::cuGraphicsMapResources as *mut c_void,
@@ -1534,9 +1539,9 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuThreadExchangeStreamCaptureMode" => {
             crate::graph::cuThreadExchangeStreamCaptureMode as *mut c_void
         }
-        "cuUserObjectCreate" => crate::stubs::cuUserObjectCreate as *mut c_void,
-        "cuUserObjectRelease" => crate::stubs::cuUserObjectRelease as *mut c_void,
-        "cuUserObjectRetain" => crate::stubs::cuUserObjectRetain as *mut c_void,
+        "cuUserObjectCreate" => crate::user_object::cuUserObjectCreate as *mut c_void,
+        "cuUserObjectRelease" => crate::user_object::cuUserObjectRelease as *mut c_void,
+        "cuUserObjectRetain" => crate::user_object::cuUserObjectRetain as *mut c_void,
         "cuWaitExternalSemaphoresAsync" => {
             crate::stubs::cuWaitExternalSemaphoresAsync as *mut c_void
         }

@@ -29,6 +29,7 @@ pub enum Kind {
     Graph = 9,
     GraphNode = 10,
     GraphExec = 11,
+    UserObject = 12,
 }
 
 /// A context (`CUcontext`). All contexts share the device's memory and modules' data, as
@@ -159,6 +160,8 @@ pub struct Driver {
     pub current_pool: u64,
     /// Graphs, instantiated graphs and stream captures.
     pub graphs: crate::graph::Graphs,
+    /// User objects and the graphs' references to them.
+    pub user_objects: crate::user_object::UserObjects,
 }
 
 static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
@@ -225,6 +228,7 @@ pub fn init() -> DrvResult {
             default_pool: 0,
             current_pool: 0,
             graphs: Default::default(),
+            user_objects: Default::default(),
         });
     }
     Ok(())

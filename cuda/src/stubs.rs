@@ -135,10 +135,8 @@ stubs! {
     cuGraphNodeGetEnabled
     cuGraphNodeSetEnabled
     cuGraphNodeSetParams
-    cuGraphReleaseUserObject
     cuGraphRemoveDependencies
     cuGraphRemoveDependencies_v2
-    cuGraphRetainUserObject
     cuGraphicsMapResources
     cuGraphicsMapResources_ptsz
     cuGraphicsResourceGetMappedMipmappedArray
@@ -314,9 +312,6 @@ stubs! {
     cuTexRefSetMipmapLevelBias
     cuTexRefSetMipmapLevelClamp
     cuTexRefSetMipmappedArray
-    cuUserObjectCreate
-    cuUserObjectRelease
-    cuUserObjectRetain
     cuWaitExternalSemaphoresAsync
     cuWaitExternalSemaphoresAsync_ptsz
 }

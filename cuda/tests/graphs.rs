@@ -10,6 +10,7 @@ use cuda::graph_nodes::*;
 use cuda::launch::*;
 use cuda::memory::*;
 use cuda::stream::*;
+use cuda::user_object::*;
 use std::ffi::{c_uint, c_void, CString};
 use std::ptr::{null, null_mut};
 
@@ -392,6 +393,47 @@ fn capture_errors(f: u64, s: u64, x: u64) {
     }
 }
 
+static DESTROYED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+unsafe extern "C" fn destroy_note(data: *mut c_void) {
+    DESTROYED.fetch_add(data as usize, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// A user object lives while the graph or an instantiation of it holds a reference.
+fn user_objects() {
+    use std::sync::atomic::Ordering::SeqCst;
+    unsafe {
+        let mut o = 0u64;
+        assert_eq!(
+            cuUserObjectCreate(&mut o, 3 as *mut c_void, Some(destroy_note), 1, 1),
+            CUDA_SUCCESS
+        );
+        let mut g = 0u64;
+        assert_eq!(cuGraphCreate(&mut g, 0), CUDA_SUCCESS);
+        // CU_GRAPH_USER_OBJECT_MOVE: the graph takes over the caller's reference.
+        assert_eq!(cuGraphRetainUserObject(g, o, 1, 1), CUDA_SUCCESS);
+        let mut exec = 0u64;
+        assert_eq!(cuGraphInstantiateWithFlags(&mut exec, g, 0), CUDA_SUCCESS);
+        assert_eq!(cuGraphDestroy(g), CUDA_SUCCESS);
+        assert_eq!(
+            DESTROYED.load(SeqCst),
+            0,
+            "the instantiated graph still holds it"
+        );
+        assert_eq!(cuGraphExecDestroy(exec), CUDA_SUCCESS);
+        assert_eq!(
+            DESTROYED.load(SeqCst),
+            3,
+            "the destructor ran once with its pointer"
+        );
+        assert_eq!(
+            cuUserObjectRelease(o, 1),
+            CUDA_ERROR_INVALID_VALUE,
+            "already gone"
+        );
+    }
+}
+
 #[test]
 fn capture_and_graphs() {
     setup();
@@ -408,5 +450,6 @@ fn capture_and_graphs() {
         built_by_hand(f, s, x);
         fork_and_join(f, s, s2, x, y);
         capture_errors(f, s, x);
+        user_objects();
     }
 }

@@ -198,8 +198,9 @@ mod tests {
         let a = g.add("a", &[]).unwrap();
         let b = g.add("b", &[]).unwrap();
         let c = g.add("c", &[a]).unwrap();
-        // a must now wait for c's sibling b: b -> a.
+        // An edge added afterwards: a now waits for b.
         g.add_edge(b, a).unwrap();
+        assert_eq!(g.deps(c), Ok(vec![a]));
         let order: Vec<_> = g
             .topological_order()
             .unwrap()
