@@ -199,7 +199,9 @@ pub unsafe extern "C" fn cuCtxGetId(ctx: CUcontext, id: *mut u64) -> CUresult {
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxSynchronize() -> CUresult {
     // Work completes when it is enqueued; a sticky error is still reported.
-    entry("cuCtxSynchronize", || with_context(|_| Ok(())))
+    entry("cuCtxSynchronize", || {
+        with_context(|d| crate::graph::check_unsafe_call(d, "cuCtxSynchronize"))
+    })
 }
 
 #[no_mangle]

@@ -10,6 +10,7 @@
 
 use crate::errors::*;
 use crate::exports;
+use crate::graph::Op;
 use crate::state::{with_context, Driver};
 use crate::{out, DrvResult, Fail};
 use ptxjit::host::{occupancy, Cooperative, Error, LaunchDims};
@@ -26,7 +27,7 @@ const PARAM_BUFFER_SIZE: usize = 2;
 /// `params` is null or holds one pointer per kernel parameter, each to a value of that
 /// parameter's size; `extra` is null or a `CU_LAUNCH_PARAM_END`-terminated key/value array
 /// (the API's contract).
-unsafe fn param_buffer(
+pub(crate) unsafe fn param_buffer(
     d: &Driver,
     f: u64,
     params: *mut *mut c_void,
@@ -116,6 +117,32 @@ unsafe fn param_buffer(
     Ok(buf)
 }
 
+/// Launches `f` on `stream`, or records the launch (parameters copied) if the stream is
+/// capturing.
+fn launch_or_capture(
+    d: &mut Driver,
+    f: u64,
+    dims: LaunchDims,
+    stream: u64,
+    params: Vec<u8>,
+    cooperative: bool,
+) -> DrvResult {
+    let op = Op::Kernel {
+        f,
+        dims,
+        params,
+        cooperative,
+    };
+    match crate::graph::record_if_capturing(d, stream, op)? {
+        Some(Op::Kernel { params, .. }) => launch(d, f, dims, stream, params, cooperative),
+        Some(other) => Err(Fail::new(
+            CUDA_ERROR_UNKNOWN,
+            format!("a kernel launch came back as {other:?}"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Launches `f` (cooperatively when `cooperative`); a fault becomes the sticky error and its
 /// report goes to stderr.
 pub fn launch(
@@ -135,7 +162,11 @@ pub fn launch(
             shared_per_sm: per_sm as u64,
         });
     }
-    match d.host.launch_with_params(&kernel, dims, params, &opts) {
+    // Registered host ranges mapped for kernels: shadows in before, out after.
+    crate::registered::sync_in(d)?;
+    let result = d.host.launch_with_params(&kernel, dims, params, &opts);
+    crate::registered::sync_out(d)?;
+    match result {
         Ok(_) => Ok(()),
         Err(e) => {
             let sticky = matches!(
@@ -163,7 +194,7 @@ exports! { cuLaunchKernel, cuLaunchKernel_ptsz => fn(f: u64, gx: c_uint, gy: c_u
     with_context(|d| {
         let buf = unsafe { param_buffer(d, f, params, extra)? };
         let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
-        launch(d, f, dims, stream, buf, false)
+        launch_or_capture(d, f, dims, stream, buf, false)
     })
 }}
 
@@ -171,7 +202,7 @@ exports! { cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz => fn(f: u6
     with_context(|d| {
         let buf = unsafe { param_buffer(d, f, params, std::ptr::null_mut())? };
         let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
-        launch(d, f, dims, stream, buf, true)
+        launch_or_capture(d, f, dims, stream, buf, true)
     })
 }}
 
@@ -220,7 +251,7 @@ exports! { cuLaunchKernelEx, cuLaunchKernelEx_ptsz => fn(config: *const CUlaunch
     with_context(|d| {
         let buf = unsafe { param_buffer(d, f, params, extra)? };
         let dims = LaunchDims { grid: c.grid, block: c.block, shared_bytes: c.shared_mem_bytes };
-        launch(d, f, dims, c.stream, buf, cooperative)
+        launch_or_capture(d, f, dims, c.stream, buf, cooperative)
     })
 }}
 

@@ -31,6 +31,8 @@
 pub mod context;
 pub mod device;
 pub mod errors;
+pub mod graph;
+pub mod graph_nodes;
 pub mod launch;
 pub mod memory;
 pub mod module;
@@ -38,11 +40,13 @@ pub mod pool;
 pub mod proc_address;
 pub mod procs;
 pub mod profiler;
+pub mod registered;
 pub mod sanitizer;
 pub mod state;
 pub mod stream;
 mod stubs;
 pub mod texture;
+pub mod user_object;
 
 use errors::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -41,6 +41,12 @@ pub fn device_range(d: &Driver, p: u64, len: u64) -> Result<*mut u8, Fail> {
     }
 }
 
+/// Errors when a stream capture prohibits this thread's potentially unsafe call `what`
+/// ([`crate::graph::check_unsafe_call`]).
+pub(crate) fn sync_call(what: &str) -> DrvResult {
+    with_context(|d| crate::graph::check_unsafe_call(d, what))
+}
+
 fn alloc(d: &mut Driver, bytes: usize, label: &str) -> Result<u64, Fail> {
     if bytes == 0 {
         return Err(Fail::new(
@@ -55,6 +61,7 @@ fn alloc(d: &mut Driver, bytes: usize, label: &str) -> Result<u64, Fail> {
 }
 
 exports! { cuMemAlloc_v2 => fn(dptr: *mut CUdeviceptr, bytes: usize) {
+    sync_call("cuMemAlloc")?;
     let p = with_context(|d| alloc(d, bytes, "cuMemAlloc"))?;
     unsafe { out(dptr, p) }
 }}
@@ -198,7 +205,8 @@ exports! { cuMemHostGetDevicePointer_v2 => fn(dptr: *mut CUdeviceptr, p: *mut c_
         // wherever inside the allocation the pointer is.
         match d.host_allocs.range(..=p).next_back() {
             Some((&start, &(size, _))) if p < start + size.max(1) => Ok(p),
-            _ => Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is not mapped page-locked host memory (ptxjit maps memory from cuMemHostAlloc; cuMemHostRegister'ed ranges are not reachable by kernels)"))),
+            // A range registered with CU_MEMHOSTREGISTER_DEVICEMAP: its shadow.
+            _ => crate::registered::device_of_host(d, p).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is not mapped host memory (from cuMemHostAlloc, or registered with CU_MEMHOSTREGISTER_DEVICEMAP)"))),
         }
     })?;
     unsafe { out(dptr, dp) }
@@ -213,31 +221,39 @@ exports! { cuMemHostGetFlags => fn(flags: *mut c_uint, p: *mut c_void) {
     unsafe { out(flags, f) }
 }}
 
-/// `CU_MEMHOSTREGISTER_DEVICEMAP`.
-const HOSTREGISTER_DEVICEMAP: u32 = 2;
-
 exports! { cuMemHostRegister_v2 => fn(p: *mut c_void, bytes: usize, flags: c_uint) {
     if p.is_null() || bytes == 0 {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null or empty range"));
     }
-    if flags & HOSTREGISTER_DEVICEMAP != 0 {
-        // Kernels reach only the device arena; an arbitrary host range cannot be mapped
-        // into it without moving the program's memory.
-        return Err(Fail::new(CUDA_ERROR_NOT_SUPPORTED, "cuMemHostRegister with CU_MEMHOSTREGISTER_DEVICEMAP: ptxjit cannot map an existing host range for kernels (use cuMemHostAlloc)"));
+    if flags & !0xf != 0 {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("unknown cuMemHostRegister flags {flags:#x}")));
     }
     with_context(|d| {
         let start = p as u64;
-        if d.registered.range(..start + bytes as u64).next_back().is_some_and(|(&s, &(n, _))| s + n > start) {
+        if d.registered.range(..start + bytes as u64).next_back().is_some_and(|(&s, r)| s + r.bytes > start) {
             return Err(Fail::new(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "the range overlaps a registered range"));
         }
-        d.registered.insert(start, (bytes as u64, flags));
+        // A mapped range gets its shadow in the arena (see `crate::registered`).
+        let shadow = if flags & crate::registered::DEVICEMAP != 0 {
+            let s = alloc(d, bytes, "cuMemHostRegister")?;
+            let to = device_range(d, s, bytes as u64)?;
+            // SAFETY: the shadow was just allocated; the host range is the program's promise.
+            unsafe { std::ptr::copy_nonoverlapping(p as *const u8, to, bytes) };
+            Some(s)
+        } else {
+            None
+        };
+        d.registered.insert(start, crate::registered::Registered { bytes: bytes as u64, flags, shadow });
         Ok(())
     })
 }}
 
 exports! { cuMemHostUnregister => fn(p: *mut c_void) {
     with_context(|d| match d.registered.remove(&(p as u64)) {
-        Some(_) => Ok(()),
+        Some(r) => match r.shadow {
+            Some(s) => free(d, s),
+            None => Ok(()),
+        },
         None => Err(Fail::new(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "not a registered range")),
     })
 }}
@@ -260,6 +276,9 @@ fn copy(d: &Driver, dst: u64, src: u64, n: usize, what: &str) -> DrvResult {
     if n == 0 {
         return Ok(());
     }
+    // A side in a registered range's shadow acts on the host range itself.
+    let dst = crate::registered::host_of_shadow(d, dst, n as u64).unwrap_or(dst);
+    let src = crate::registered::host_of_shadow(d, src, n as u64).unwrap_or(src);
     let to = if in_arena(d, dst) {
         device_range(d, dst, n as u64)?
     } else {
@@ -292,7 +311,7 @@ fn host_ptr(p: u64, what: &str) -> Result<*mut u8, Fail> {
 }
 
 /// A copy whose device side must be device memory (`HtoD`, `DtoH`, `DtoD`).
-fn copy_checked(
+pub(crate) fn copy_checked(
     dst: u64,
     dst_dev: bool,
     src: u64,
@@ -306,10 +325,10 @@ fn copy_checked(
         if n == 0 {
             return Ok(());
         }
-        if dst_dev {
+        if dst_dev && crate::registered::host_of_shadow(d, dst, n as u64).is_none() {
             device_range(d, dst, n as u64)?;
         }
-        if src_dev {
+        if src_dev && crate::registered::host_of_shadow(d, src, n as u64).is_none() {
             device_range(d, src, n as u64)?;
         }
         copy(d, dst, src, n, what)
@@ -317,48 +336,53 @@ fn copy_checked(
 }
 
 exports! { cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds => fn(dst: CUdeviceptr, src: *const c_void, n: usize) {
+    sync_call("cuMemcpyHtoD_v2")?;
     copy_checked(dst, true, src as u64, false, n, "cuMemcpyHtoD")
 }}
 
-exports! { cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz => fn(dst: CUdeviceptr, src: *const c_void, n: usize, _stream: u64) {
-    copy_checked(dst, true, src as u64, false, n, "cuMemcpyHtoDAsync")
+exports! { cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz => fn(dst: CUdeviceptr, src: *const c_void, n: usize, stream: u64) {
+    crate::graph::enqueue(stream, crate::graph::Op::Copy { dst, dst_dev: true, src: src as u64, src_dev: false, n, what: "cuMemcpyHtoDAsync" })
 }}
 
 exports! { cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds => fn(dst: *mut c_void, src: CUdeviceptr, n: usize) {
+    sync_call("cuMemcpyDtoH_v2")?;
     copy_checked(dst as u64, false, src, true, n, "cuMemcpyDtoH")
 }}
 
-exports! { cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz => fn(dst: *mut c_void, src: CUdeviceptr, n: usize, _stream: u64) {
-    copy_checked(dst as u64, false, src, true, n, "cuMemcpyDtoHAsync")
+exports! { cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz => fn(dst: *mut c_void, src: CUdeviceptr, n: usize, stream: u64) {
+    crate::graph::enqueue(stream, crate::graph::Op::Copy { dst: dst as u64, dst_dev: false, src, src_dev: true, n, what: "cuMemcpyDtoHAsync" })
 }}
 
 exports! { cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_ptds => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize) {
+    sync_call("cuMemcpyDtoD_v2")?;
     copy_checked(dst, true, src, true, n, "cuMemcpyDtoD")
 }}
 
-exports! { cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize, _stream: u64) {
-    copy_checked(dst, true, src, true, n, "cuMemcpyDtoDAsync")
+exports! { cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize, stream: u64) {
+    crate::graph::enqueue(stream, crate::graph::Op::Copy { dst, dst_dev: true, src, src_dev: true, n, what: "cuMemcpyDtoDAsync" })
 }}
 
 exports! { cuMemcpy, cuMemcpy_ptds => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize) {
+    sync_call("cuMemcpy")?;
     with_context(|d| copy(d, dst, src, n, "cuMemcpy"))
 }}
 
-exports! { cuMemcpyAsync, cuMemcpyAsync_ptsz => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize, _stream: u64) {
-    with_context(|d| copy(d, dst, src, n, "cuMemcpyAsync"))
+exports! { cuMemcpyAsync, cuMemcpyAsync_ptsz => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize, stream: u64) {
+    crate::graph::enqueue(stream, crate::graph::Op::Copy { dst, dst_dev: false, src, src_dev: false, n, what: "cuMemcpyAsync" })
 }}
 
 exports! { cuMemcpyPeer, cuMemcpyPeer_ptds => fn(dst: CUdeviceptr, _dc: u64, src: CUdeviceptr, _sc: u64, n: usize) {
+    sync_call("cuMemcpyPeer")?;
     copy_checked(dst, true, src, true, n, "cuMemcpyPeer")
 }}
 
-exports! { cuMemcpyPeerAsync, cuMemcpyPeerAsync_ptsz => fn(dst: CUdeviceptr, _dc: u64, src: CUdeviceptr, _sc: u64, n: usize, _stream: u64) {
-    copy_checked(dst, true, src, true, n, "cuMemcpyPeerAsync")
+exports! { cuMemcpyPeerAsync, cuMemcpyPeerAsync_ptsz => fn(dst: CUdeviceptr, _dc: u64, src: CUdeviceptr, _sc: u64, n: usize, stream: u64) {
+    crate::graph::enqueue(stream, crate::graph::Op::Copy { dst, dst_dev: true, src, src_dev: true, n, what: "cuMemcpyPeerAsync" })
 }}
 
 /// Fills `count` elements of `width` bytes with `value`'s low bytes, `rows` rows of
 /// `pitch` bytes apart (1 row for the linear forms).
-fn memset(
+pub(crate) fn memset(
     dst: u64,
     pitch: usize,
     value: u32,
@@ -378,7 +402,10 @@ fn memset(
             .ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, "size overflows"))?;
         for r in 0..rows {
             let row = dst + (r * pitch) as u64;
-            let p = device_range(d, row, bytes as u64)?;
+            let p = match crate::registered::host_of_shadow(d, row, bytes as u64) {
+                Some(host) => host as *mut u8,
+                None => device_range(d, row, bytes as u64)?,
+            };
             let pattern = &value.to_le_bytes()[..width];
             for i in 0..count {
                 // SAFETY: inside the checked device range.
@@ -389,15 +416,21 @@ fn memset(
     })
 }
 
-exports! { cuMemsetD8_v2, cuMemsetD8_v2_ptds => fn(dst: CUdeviceptr, v: u8, n: usize) { memset(dst, 0, v.into(), 1, n, 1) }}
-exports! { cuMemsetD16_v2, cuMemsetD16_v2_ptds => fn(dst: CUdeviceptr, v: u16, n: usize) { memset(dst, 0, v.into(), 2, n, 1) }}
-exports! { cuMemsetD32_v2, cuMemsetD32_v2_ptds => fn(dst: CUdeviceptr, v: u32, n: usize) { memset(dst, 0, v, 4, n, 1) }}
-exports! { cuMemsetD8Async, cuMemsetD8Async_ptsz => fn(dst: CUdeviceptr, v: u8, n: usize, _s: u64) { memset(dst, 0, v.into(), 1, n, 1) }}
-exports! { cuMemsetD16Async, cuMemsetD16Async_ptsz => fn(dst: CUdeviceptr, v: u16, n: usize, _s: u64) { memset(dst, 0, v.into(), 2, n, 1) }}
-exports! { cuMemsetD32Async, cuMemsetD32Async_ptsz => fn(dst: CUdeviceptr, v: u32, n: usize, _s: u64) { memset(dst, 0, v, 4, n, 1) }}
-exports! { cuMemsetD2D8_v2, cuMemsetD2D8_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u8, w: usize, h: usize) { memset(dst, pitch, v.into(), 1, w, h) }}
-exports! { cuMemsetD2D16_v2, cuMemsetD2D16_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u16, w: usize, h: usize) { memset(dst, pitch, v.into(), 2, w, h) }}
-exports! { cuMemsetD2D32_v2, cuMemsetD2D32_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u32, w: usize, h: usize) { memset(dst, pitch, v, 4, w, h) }}
+exports! { cuMemsetD8_v2, cuMemsetD8_v2_ptds => fn(dst: CUdeviceptr, v: u8, n: usize) { sync_call("cuMemsetD8_v2")?; memset(dst, 0, v.into(), 1, n, 1) }}
+exports! { cuMemsetD16_v2, cuMemsetD16_v2_ptds => fn(dst: CUdeviceptr, v: u16, n: usize) { sync_call("cuMemsetD16_v2")?; memset(dst, 0, v.into(), 2, n, 1) }}
+exports! { cuMemsetD32_v2, cuMemsetD32_v2_ptds => fn(dst: CUdeviceptr, v: u32, n: usize) { sync_call("cuMemsetD32_v2")?; memset(dst, 0, v, 4, n, 1) }}
+exports! { cuMemsetD8Async, cuMemsetD8Async_ptsz => fn(dst: CUdeviceptr, v: u8, n: usize, s: u64) {
+    crate::graph::enqueue(s, crate::graph::Op::Memset { dst, pitch: 0, value: v.into(), width: 1, count: n, rows: 1 })
+}}
+exports! { cuMemsetD16Async, cuMemsetD16Async_ptsz => fn(dst: CUdeviceptr, v: u16, n: usize, s: u64) {
+    crate::graph::enqueue(s, crate::graph::Op::Memset { dst, pitch: 0, value: v.into(), width: 2, count: n, rows: 1 })
+}}
+exports! { cuMemsetD32Async, cuMemsetD32Async_ptsz => fn(dst: CUdeviceptr, v: u32, n: usize, s: u64) {
+    crate::graph::enqueue(s, crate::graph::Op::Memset { dst, pitch: 0, value: v, width: 4, count: n, rows: 1 })
+}}
+exports! { cuMemsetD2D8_v2, cuMemsetD2D8_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u8, w: usize, h: usize) { sync_call("cuMemsetD2D8_v2")?; memset(dst, pitch, v.into(), 1, w, h) }}
+exports! { cuMemsetD2D16_v2, cuMemsetD2D16_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u16, w: usize, h: usize) { sync_call("cuMemsetD2D16_v2")?; memset(dst, pitch, v.into(), 2, w, h) }}
+exports! { cuMemsetD2D32_v2, cuMemsetD2D32_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u32, w: usize, h: usize) { sync_call("cuMemsetD2D32_v2")?; memset(dst, pitch, v, 4, w, h) }}
 
 /// `CUpointer_attribute` values this library answers.
 mod attr {

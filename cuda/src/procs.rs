@@ -655,6 +655,32 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuGetExportTable",
     "cuGetProcAddress",
     "cuGetProcAddress_v2",
+    "cuGraphAddDependencies",
+    "cuGraphAddDependencies_v2",
+    "cuGraphAddEmptyNode",
+    "cuGraphAddHostNode",
+    "cuGraphAddKernelNode_v2",
+    "cuGraphAddMemcpyNode",
+    "cuGraphAddMemsetNode",
+    "cuGraphClone",
+    "cuGraphCreate",
+    "cuGraphDestroy",
+    "cuGraphDestroyNode",
+    "cuGraphExecDestroy",
+    "cuGraphExecKernelNodeSetParams_v2",
+    "cuGraphGetNodes",
+    "cuGraphInstantiateWithFlags",
+    "cuGraphInstantiateWithParams",
+    "cuGraphInstantiateWithParams_ptsz",
+    "cuGraphKernelNodeGetParams_v2",
+    "cuGraphKernelNodeSetParams_v2",
+    "cuGraphLaunch",
+    "cuGraphLaunch_ptsz",
+    "cuGraphNodeGetType",
+    "cuGraphReleaseUserObject",
+    "cuGraphRetainUserObject",
+    "cuGraphUpload",
+    "cuGraphUpload_ptsz",
     "cuInit",
     "cuKernelGetAttribute",
     "cuKernelGetFunction",
@@ -785,9 +811,13 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuProfilerStop",
     "cuStreamAddCallback",
     "cuStreamAddCallback_ptsz",
+    "cuStreamBeginCapture_v2",
+    "cuStreamBeginCapture_v2_ptsz",
     "cuStreamCreate",
     "cuStreamCreateWithPriority",
     "cuStreamDestroy_v2",
+    "cuStreamEndCapture",
+    "cuStreamEndCapture_ptsz",
     "cuStreamGetCaptureInfo_v2",
     "cuStreamGetCaptureInfo_v2_ptsz",
     "cuStreamGetCaptureInfo_v3",
@@ -812,6 +842,10 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuSurfObjectDestroy",
     "cuTexObjectCreate",
     "cuTexObjectDestroy",
+    "cuThreadExchangeStreamCaptureMode",
+    "cuUserObjectCreate",
+    "cuUserObjectRelease",
+    "cuUserObjectRetain",
 ];
 
 /// The function this library exports as `symbol`; `None` for a symbol it does not export.
@@ -955,9 +989,9 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuGetProcAddress_v2" => crate::proc_address::cuGetProcAddress_v2 as *mut c_void,
         "cuGraphAddBatchMemOpNode" => crate::stubs::cuGraphAddBatchMemOpNode as *mut c_void,
         "cuGraphAddChildGraphNode" => crate::stubs::cuGraphAddChildGraphNode as *mut c_void,
-        "cuGraphAddDependencies" => crate::stubs::cuGraphAddDependencies as *mut c_void,
-        "cuGraphAddDependencies_v2" => crate::stubs::cuGraphAddDependencies_v2 as *mut c_void,
-        "cuGraphAddEmptyNode" => crate::stubs::cuGraphAddEmptyNode as *mut c_void,
+        "cuGraphAddDependencies" => crate::graph_nodes::cuGraphAddDependencies as *mut c_void,
+        "cuGraphAddDependencies_v2" => crate::graph_nodes::cuGraphAddDependencies_v2 as *mut c_void,
+        "cuGraphAddEmptyNode" => crate::graph_nodes::cuGraphAddEmptyNode as *mut c_void,
         "cuGraphAddEventRecordNode" => crate::stubs::cuGraphAddEventRecordNode as *mut c_void,
         "cuGraphAddEventWaitNode" => crate::stubs::cuGraphAddEventWaitNode as *mut c_void,
         "cuGraphAddExternalSemaphoresSignalNode" => {
@@ -966,12 +1000,12 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuGraphAddExternalSemaphoresWaitNode" => {
             crate::stubs::cuGraphAddExternalSemaphoresWaitNode as *mut c_void
         }
-        "cuGraphAddHostNode" => crate::stubs::cuGraphAddHostNode as *mut c_void,
-        "cuGraphAddKernelNode_v2" => crate::stubs::cuGraphAddKernelNode_v2 as *mut c_void,
+        "cuGraphAddHostNode" => crate::graph_nodes::cuGraphAddHostNode as *mut c_void,
+        "cuGraphAddKernelNode_v2" => crate::graph_nodes::cuGraphAddKernelNode_v2 as *mut c_void,
         "cuGraphAddMemAllocNode" => crate::stubs::cuGraphAddMemAllocNode as *mut c_void,
         "cuGraphAddMemFreeNode" => crate::stubs::cuGraphAddMemFreeNode as *mut c_void,
-        "cuGraphAddMemcpyNode" => crate::stubs::cuGraphAddMemcpyNode as *mut c_void,
-        "cuGraphAddMemsetNode" => crate::stubs::cuGraphAddMemsetNode as *mut c_void,
+        "cuGraphAddMemcpyNode" => crate::graph_nodes::cuGraphAddMemcpyNode as *mut c_void,
+        "cuGraphAddMemsetNode" => crate::graph_nodes::cuGraphAddMemsetNode as *mut c_void,
         "cuGraphAddNode" => crate::stubs::cuGraphAddNode as *mut c_void,
         "cuGraphAddNode_v2" => crate::stubs::cuGraphAddNode_v2 as *mut c_void,
         "cuGraphBatchMemOpNodeGetParams" => {
@@ -983,14 +1017,14 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuGraphChildGraphNodeGetGraph" => {
             crate::stubs::cuGraphChildGraphNodeGetGraph as *mut c_void
         }
-        "cuGraphClone" => crate::stubs::cuGraphClone as *mut c_void,
+        "cuGraphClone" => crate::graph_nodes::cuGraphClone as *mut c_void,
         "cuGraphConditionalHandleCreate" => {
             crate::stubs::cuGraphConditionalHandleCreate as *mut c_void
         }
-        "cuGraphCreate" => crate::stubs::cuGraphCreate as *mut c_void,
+        "cuGraphCreate" => crate::graph_nodes::cuGraphCreate as *mut c_void,
         "cuGraphDebugDotPrint" => crate::stubs::cuGraphDebugDotPrint as *mut c_void,
-        "cuGraphDestroy" => crate::stubs::cuGraphDestroy as *mut c_void,
-        "cuGraphDestroyNode" => crate::stubs::cuGraphDestroyNode as *mut c_void,
+        "cuGraphDestroy" => crate::graph_nodes::cuGraphDestroy as *mut c_void,
+        "cuGraphDestroyNode" => crate::graph_nodes::cuGraphDestroyNode as *mut c_void,
         "cuGraphEventRecordNodeGetEvent" => {
             crate::stubs::cuGraphEventRecordNodeGetEvent as *mut c_void
         }
@@ -1005,7 +1039,7 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuGraphExecChildGraphNodeSetParams" => {
             crate::stubs::cuGraphExecChildGraphNodeSetParams as *mut c_void
         }
-        "cuGraphExecDestroy" => crate::stubs::cuGraphExecDestroy as *mut c_void,
+        "cuGraphExecDestroy" => crate::graph_nodes::cuGraphExecDestroy as *mut c_void,
         "cuGraphExecEventRecordNodeSetEvent" => {
             crate::stubs::cuGraphExecEventRecordNodeSetEvent as *mut c_void
         }
@@ -1021,7 +1055,7 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuGraphExecGetFlags" => crate::stubs::cuGraphExecGetFlags as *mut c_void,
         "cuGraphExecHostNodeSetParams" => crate::stubs::cuGraphExecHostNodeSetParams as *mut c_void,
         "cuGraphExecKernelNodeSetParams_v2" => {
-            crate::stubs::cuGraphExecKernelNodeSetParams_v2 as *mut c_void
+            crate::graph_nodes::cuGraphExecKernelNodeSetParams_v2 as *mut c_void
         }
         "cuGraphExecMemcpyNodeSetParams" => {
             crate::stubs::cuGraphExecMemcpyNodeSetParams as *mut c_void
@@ -1045,14 +1079,18 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         }
         "cuGraphGetEdges" => crate::stubs::cuGraphGetEdges as *mut c_void,
         "cuGraphGetEdges_v2" => crate::stubs::cuGraphGetEdges_v2 as *mut c_void,
-        "cuGraphGetNodes" => crate::stubs::cuGraphGetNodes as *mut c_void,
+        "cuGraphGetNodes" => crate::graph_nodes::cuGraphGetNodes as *mut c_void,
         "cuGraphGetRootNodes" => crate::stubs::cuGraphGetRootNodes as *mut c_void,
         "cuGraphHostNodeGetParams" => crate::stubs::cuGraphHostNodeGetParams as *mut c_void,
         "cuGraphHostNodeSetParams" => crate::stubs::cuGraphHostNodeSetParams as *mut c_void,
-        "cuGraphInstantiateWithFlags" => crate::stubs::cuGraphInstantiateWithFlags as *mut c_void,
-        "cuGraphInstantiateWithParams" => crate::stubs::cuGraphInstantiateWithParams as *mut c_void,
+        "cuGraphInstantiateWithFlags" => {
+            crate::graph_nodes::cuGraphInstantiateWithFlags as *mut c_void
+        }
+        "cuGraphInstantiateWithParams" => {
+            crate::graph_nodes::cuGraphInstantiateWithParams as *mut c_void
+        }
         "cuGraphInstantiateWithParams_ptsz" => {
-            crate::stubs::cuGraphInstantiateWithParams_ptsz as *mut c_void
+            crate::graph_nodes::cuGraphInstantiateWithParams_ptsz as *mut c_void
         }
         "cuGraphKernelNodeCopyAttributes" => {
             crate::stubs::cuGraphKernelNodeCopyAttributes as *mut c_void
@@ -1061,16 +1099,16 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
             crate::stubs::cuGraphKernelNodeGetAttribute as *mut c_void
         }
         "cuGraphKernelNodeGetParams_v2" => {
-            crate::stubs::cuGraphKernelNodeGetParams_v2 as *mut c_void
+            crate::graph_nodes::cuGraphKernelNodeGetParams_v2 as *mut c_void
         }
         "cuGraphKernelNodeSetAttribute" => {
             crate::stubs::cuGraphKernelNodeSetAttribute as *mut c_void
         }
         "cuGraphKernelNodeSetParams_v2" => {
-            crate::stubs::cuGraphKernelNodeSetParams_v2 as *mut c_void
+            crate::graph_nodes::cuGraphKernelNodeSetParams_v2 as *mut c_void
         }
-        "cuGraphLaunch" => crate::stubs::cuGraphLaunch as *mut c_void,
-        "cuGraphLaunch_ptsz" => crate::stubs::cuGraphLaunch_ptsz as *mut c_void,
+        "cuGraphLaunch" => crate::graph_nodes::cuGraphLaunch as *mut c_void,
+        "cuGraphLaunch_ptsz" => crate::graph_nodes::cuGraphLaunch_ptsz as *mut c_void,
         "cuGraphMemAllocNodeGetParams" => crate::stubs::cuGraphMemAllocNodeGetParams as *mut c_void,
         "cuGraphMemFreeNodeGetParams" => crate::stubs::cuGraphMemFreeNodeGetParams as *mut c_void,
         "cuGraphMemcpyNodeGetParams" => crate::stubs::cuGraphMemcpyNodeGetParams as *mut c_void,
@@ -1087,15 +1125,15 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
             crate::stubs::cuGraphNodeGetDependentNodes_v2 as *mut c_void
         }
         "cuGraphNodeGetEnabled" => crate::stubs::cuGraphNodeGetEnabled as *mut c_void,
-        "cuGraphNodeGetType" => crate::stubs::cuGraphNodeGetType as *mut c_void,
+        "cuGraphNodeGetType" => crate::graph_nodes::cuGraphNodeGetType as *mut c_void,
         "cuGraphNodeSetEnabled" => crate::stubs::cuGraphNodeSetEnabled as *mut c_void,
         "cuGraphNodeSetParams" => crate::stubs::cuGraphNodeSetParams as *mut c_void,
-        "cuGraphReleaseUserObject" => crate::stubs::cuGraphReleaseUserObject as *mut c_void,
+        "cuGraphReleaseUserObject" => crate::user_object::cuGraphReleaseUserObject as *mut c_void,
         "cuGraphRemoveDependencies" => crate::stubs::cuGraphRemoveDependencies as *mut c_void,
         "cuGraphRemoveDependencies_v2" => crate::stubs::cuGraphRemoveDependencies_v2 as *mut c_void,
-        "cuGraphRetainUserObject" => crate::stubs::cuGraphRetainUserObject as *mut c_void,
-        "cuGraphUpload" => crate::stubs::cuGraphUpload as *mut c_void,
-        "cuGraphUpload_ptsz" => crate::stubs::cuGraphUpload_ptsz as *mut c_void,
+        "cuGraphRetainUserObject" => crate::user_object::cuGraphRetainUserObject as *mut c_void,
+        "cuGraphUpload" => crate::graph_nodes::cuGraphUpload as *mut c_void,
+        "cuGraphUpload_ptsz" => crate::graph_nodes::cuGraphUpload_ptsz as *mut c_void,
         "cuGraphicsMapResources" => crate::stubs::cuGraphicsMapResources as *mut c_void,
         "cuGraphicsMapResources_ptsz" => crate::stubs::cuGraphicsMapResources_ptsz as *mut c_void,
         "cuGraphicsResourceGetMappedMipmappedArray" => {
@@ -1393,24 +1431,24 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuStreamBeginCaptureToGraph_ptsz" => {
             crate::stubs::cuStreamBeginCaptureToGraph_ptsz as *mut c_void
         }
-        "cuStreamBeginCapture_v2" => crate::stubs::cuStreamBeginCapture_v2 as *mut c_void,
-        "cuStreamBeginCapture_v2_ptsz" => crate::stubs::cuStreamBeginCapture_v2_ptsz as *mut c_void,
+        "cuStreamBeginCapture_v2" => crate::graph::cuStreamBeginCapture_v2 as *mut c_void,
+        "cuStreamBeginCapture_v2_ptsz" => crate::graph::cuStreamBeginCapture_v2_ptsz as *mut c_void,
         "cuStreamCopyAttributes" => crate::stubs::cuStreamCopyAttributes as *mut c_void,
         "cuStreamCopyAttributes_ptsz" => crate::stubs::cuStreamCopyAttributes_ptsz as *mut c_void,
         "cuStreamCreate" => crate::stream::cuStreamCreate as *mut c_void,
         "cuStreamCreateWithPriority" => crate::stream::cuStreamCreateWithPriority as *mut c_void,
         "cuStreamDestroy_v2" => crate::stream::cuStreamDestroy_v2 as *mut c_void,
-        "cuStreamEndCapture" => crate::stubs::cuStreamEndCapture as *mut c_void,
-        "cuStreamEndCapture_ptsz" => crate::stubs::cuStreamEndCapture_ptsz as *mut c_void,
+        "cuStreamEndCapture" => crate::graph::cuStreamEndCapture as *mut c_void,
+        "cuStreamEndCapture_ptsz" => crate::graph::cuStreamEndCapture_ptsz as *mut c_void,
         "cuStreamGetAttribute" => crate::stubs::cuStreamGetAttribute as *mut c_void,
         "cuStreamGetAttribute_ptsz" => crate::stubs::cuStreamGetAttribute_ptsz as *mut c_void,
-        "cuStreamGetCaptureInfo_v2" => crate::stream::cuStreamGetCaptureInfo_v2 as *mut c_void,
+        "cuStreamGetCaptureInfo_v2" => crate::graph::cuStreamGetCaptureInfo_v2 as *mut c_void,
         "cuStreamGetCaptureInfo_v2_ptsz" => {
-            crate::stream::cuStreamGetCaptureInfo_v2_ptsz as *mut c_void
+            crate::graph::cuStreamGetCaptureInfo_v2_ptsz as *mut c_void
         }
-        "cuStreamGetCaptureInfo_v3" => crate::stream::cuStreamGetCaptureInfo_v3 as *mut c_void,
+        "cuStreamGetCaptureInfo_v3" => crate::graph::cuStreamGetCaptureInfo_v3 as *mut c_void,
         "cuStreamGetCaptureInfo_v3_ptsz" => {
-            crate::stream::cuStreamGetCaptureInfo_v3_ptsz as *mut c_void
+            crate::graph::cuStreamGetCaptureInfo_v3_ptsz as *mut c_void
         }
         "cuStreamGetCtx" => crate::stream::cuStreamGetCtx as *mut c_void,
         "cuStreamGetCtx_ptsz" => crate::stream::cuStreamGetCtx_ptsz as *mut c_void,
@@ -1425,8 +1463,8 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuStreamGetId_ptsz" => crate::stream::cuStreamGetId_ptsz as *mut c_void,
         "cuStreamGetPriority" => crate::stream::cuStreamGetPriority as *mut c_void,
         "cuStreamGetPriority_ptsz" => crate::stream::cuStreamGetPriority_ptsz as *mut c_void,
-        "cuStreamIsCapturing" => crate::stream::cuStreamIsCapturing as *mut c_void,
-        "cuStreamIsCapturing_ptsz" => crate::stream::cuStreamIsCapturing_ptsz as *mut c_void,
+        "cuStreamIsCapturing" => crate::graph::cuStreamIsCapturing as *mut c_void,
+        "cuStreamIsCapturing_ptsz" => crate::graph::cuStreamIsCapturing_ptsz as *mut c_void,
         "cuStreamQuery" => crate::stream::cuStreamQuery as *mut c_void,
         "cuStreamQuery_ptsz" => crate::stream::cuStreamQuery_ptsz as *mut c_void,
         "cuStreamSetAttribute" => crate::stubs::cuStreamSetAttribute as *mut c_void,
@@ -1499,11 +1537,11 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuTexRefSetMipmapLevelClamp" => crate::stubs::cuTexRefSetMipmapLevelClamp as *mut c_void,
         "cuTexRefSetMipmappedArray" => crate::stubs::cuTexRefSetMipmappedArray as *mut c_void,
         "cuThreadExchangeStreamCaptureMode" => {
-            crate::stubs::cuThreadExchangeStreamCaptureMode as *mut c_void
+            crate::graph::cuThreadExchangeStreamCaptureMode as *mut c_void
         }
-        "cuUserObjectCreate" => crate::stubs::cuUserObjectCreate as *mut c_void,
-        "cuUserObjectRelease" => crate::stubs::cuUserObjectRelease as *mut c_void,
-        "cuUserObjectRetain" => crate::stubs::cuUserObjectRetain as *mut c_void,
+        "cuUserObjectCreate" => crate::user_object::cuUserObjectCreate as *mut c_void,
+        "cuUserObjectRelease" => crate::user_object::cuUserObjectRelease as *mut c_void,
+        "cuUserObjectRetain" => crate::user_object::cuUserObjectRetain as *mut c_void,
         "cuWaitExternalSemaphoresAsync" => {
             crate::stubs::cuWaitExternalSemaphoresAsync as *mut c_void
         }

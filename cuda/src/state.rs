@@ -26,6 +26,10 @@ pub enum Kind {
     Link = 6,
     Array = 7,
     MemPool = 8,
+    Graph = 9,
+    GraphNode = 10,
+    GraphExec = 11,
+    UserObject = 12,
 }
 
 /// A context (`CUcontext`). All contexts share the device's memory and modules' data, as
@@ -149,8 +153,8 @@ pub struct Driver {
     pub host_allocs: BTreeMap<u64, (u64, u32)>,
     /// Managed allocations (`cuMemAllocManaged`): address → bytes.
     pub managed: BTreeMap<u64, u64>,
-    /// Host ranges registered with `cuMemHostRegister`: start → (bytes, flags).
-    pub registered: BTreeMap<u64, (u64, u32)>,
+    /// Host ranges registered with `cuMemHostRegister`, by start address.
+    pub registered: BTreeMap<u64, crate::registered::Registered>,
     /// Device limits set by `cuCtxSetLimit` (`CUlimit` → value).
     pub limits: HashMap<u32, u64>,
     /// Memory pools (`CUmemoryPool`), the default one among them once asked for.
@@ -159,6 +163,10 @@ pub struct Driver {
     pub default_pool: u64,
     /// The device's current pool, which `cuMemAllocAsync` allocates from.
     pub current_pool: u64,
+    /// Graphs, instantiated graphs and stream captures.
+    pub graphs: crate::graph::Graphs,
+    /// User objects and the graphs' references to them.
+    pub user_objects: crate::user_object::UserObjects,
 }
 
 static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
@@ -229,6 +237,8 @@ pub fn init() -> DrvResult {
             pools: HashMap::new(),
             default_pool: 0,
             current_pool: 0,
+            graphs: Default::default(),
+            user_objects: Default::default(),
         });
     }
     Ok(())

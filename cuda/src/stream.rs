@@ -7,7 +7,7 @@
 use crate::errors::*;
 use crate::exports;
 use crate::state::{with_context, EventState, Kind, StreamState};
-use crate::{out, DrvResult, Fail};
+use crate::{out, Fail};
 use std::ffi::{c_float, c_int, c_uint, c_void};
 use std::time::Instant;
 
@@ -37,11 +37,17 @@ exports! { cuStreamDestroy_v2 => fn(s: u64) {
 }}
 
 exports! { cuStreamSynchronize, cuStreamSynchronize_ptsz => fn(s: u64) {
-    with_context(|d| d.check_stream(s))
+    with_context(|d| {
+        d.check_stream(s)?;
+        crate::graph::check_not_capturing(d, s, "cuStreamSynchronize")
+    })
 }}
 
 exports! { cuStreamQuery, cuStreamQuery_ptsz => fn(s: u64) {
-    with_context(|d| d.check_stream(s))
+    with_context(|d| {
+        d.check_stream(s)?;
+        crate::graph::check_not_capturing(d, s, "cuStreamQuery")
+    })
 }}
 
 exports! { cuStreamWaitEvent, cuStreamWaitEvent_ptsz => fn(s: u64, e: u64, _flags: c_uint) {
@@ -50,7 +56,7 @@ exports! { cuStreamWaitEvent, cuStreamWaitEvent_ptsz => fn(s: u64, e: u64, _flag
         if !d.events.contains_key(&e) {
             return Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{e:#x} is not a live CUevent")));
         }
-        Ok(())
+        crate::graph::wait_event(d, s, e)
     })
 }}
 
@@ -106,9 +112,7 @@ exports! { cuLaunchHostFunc, cuLaunchHostFunc_ptsz => fn(s: u64, f: HostFn, data
     let Some(f) = f else {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null host function"));
     };
-    with_context(|d| d.check_stream(s))?;
-    unsafe { f(data) };
-    Ok(())
+    crate::graph::enqueue(s, crate::graph::Op::Host { f, data: data as usize })
 }}
 
 exports! { cuEventCreate => fn(pe: *mut u64, flags: c_uint) {
@@ -137,6 +141,12 @@ fn record(e: u64, s: u64) -> crate::DrvResult {
             )
         })?;
         ev.recorded = Some(Instant::now());
+        // On a capturing stream the event marks the capture's progress instead.
+        if crate::graph::record_event(d, e, s)? {
+            if let Some(ev) = d.events.get_mut(&e) {
+                ev.recorded = None;
+            }
+        }
         Ok(())
     })
 }
@@ -194,57 +204,3 @@ fn elapsed(ms: *mut c_float, start: u64, end: u64) -> crate::DrvResult {
 exports! { cuEventElapsedTime => fn(ms: *mut c_float, start: u64, end: u64) { elapsed(ms, start, end) }}
 
 exports! { cuEventElapsedTime_v2 => fn(ms: *mut c_float, start: u64, end: u64) { elapsed(ms, start, end) }}
-
-/// `CU_STREAM_CAPTURE_STATUS_NONE`: ptxjit does not capture streams into graphs
-/// (`cuStreamBeginCapture` is not supported), so no stream is ever capturing; programs ask
-/// before stream-ordered allocation (cuda.core does).
-const CAPTURE_STATUS_NONE: c_uint = 0;
-
-exports! { cuStreamIsCapturing, cuStreamIsCapturing_ptsz => fn(s: u64, status: *mut c_uint) {
-    with_context(|d| d.check_stream(s))?;
-    unsafe { out(status, CAPTURE_STATUS_NONE) }
-}}
-
-/// The capture state of stream `s`: not capturing, so the id, graph and dependencies
-/// (optional outputs) are 0, null and none.
-///
-/// # Safety
-/// Each output is null or points to a value of its type (the API's contract).
-unsafe fn capture_info(
-    s: u64,
-    status: *mut c_uint,
-    id: *mut u64,
-    graph: *mut u64,
-    deps: *mut *const u64,
-    edge_data: *mut *const c_void,
-    ndeps: *mut usize,
-) -> DrvResult {
-    with_context(|d| d.check_stream(s))?;
-    unsafe {
-        out(status, CAPTURE_STATUS_NONE)?;
-        if !id.is_null() {
-            id.write_unaligned(0);
-        }
-        if !graph.is_null() {
-            graph.write_unaligned(0);
-        }
-        if !deps.is_null() {
-            deps.write_unaligned(std::ptr::null());
-        }
-        if !edge_data.is_null() {
-            edge_data.write_unaligned(std::ptr::null());
-        }
-        if !ndeps.is_null() {
-            ndeps.write_unaligned(0);
-        }
-    }
-    Ok(())
-}
-
-exports! { cuStreamGetCaptureInfo_v2, cuStreamGetCaptureInfo_v2_ptsz => fn(s: u64, status: *mut c_uint, id: *mut u64, graph: *mut u64, deps: *mut *const u64, ndeps: *mut usize) {
-    unsafe { capture_info(s, status, id, graph, deps, std::ptr::null_mut(), ndeps) }
-}}
-
-exports! { cuStreamGetCaptureInfo_v3, cuStreamGetCaptureInfo_v3_ptsz => fn(s: u64, status: *mut c_uint, id: *mut u64, graph: *mut u64, deps: *mut *const u64, edge_data: *mut *const c_void, ndeps: *mut usize) {
-    unsafe { capture_info(s, status, id, graph, deps, edge_data, ndeps) }
-}}

@@ -80,44 +80,31 @@ stubs! {
     cuFuncSetSharedSize
     cuGraphAddBatchMemOpNode
     cuGraphAddChildGraphNode
-    cuGraphAddDependencies
-    cuGraphAddDependencies_v2
-    cuGraphAddEmptyNode
     cuGraphAddEventRecordNode
     cuGraphAddEventWaitNode
     cuGraphAddExternalSemaphoresSignalNode
     cuGraphAddExternalSemaphoresWaitNode
-    cuGraphAddHostNode
-    cuGraphAddKernelNode_v2
     cuGraphAddMemAllocNode
     cuGraphAddMemFreeNode
-    cuGraphAddMemcpyNode
-    cuGraphAddMemsetNode
     cuGraphAddNode
     cuGraphAddNode_v2
     cuGraphBatchMemOpNodeGetParams
     cuGraphBatchMemOpNodeSetParams
     cuGraphChildGraphNodeGetGraph
-    cuGraphClone
     cuGraphConditionalHandleCreate
-    cuGraphCreate
     cuGraphDebugDotPrint
-    cuGraphDestroy
-    cuGraphDestroyNode
     cuGraphEventRecordNodeGetEvent
     cuGraphEventRecordNodeSetEvent
     cuGraphEventWaitNodeGetEvent
     cuGraphEventWaitNodeSetEvent
     cuGraphExecBatchMemOpNodeSetParams
     cuGraphExecChildGraphNodeSetParams
-    cuGraphExecDestroy
     cuGraphExecEventRecordNodeSetEvent
     cuGraphExecEventWaitNodeSetEvent
     cuGraphExecExternalSemaphoresSignalNodeSetParams
     cuGraphExecExternalSemaphoresWaitNodeSetParams
     cuGraphExecGetFlags
     cuGraphExecHostNodeSetParams
-    cuGraphExecKernelNodeSetParams_v2
     cuGraphExecMemcpyNodeSetParams
     cuGraphExecMemsetNodeSetParams
     cuGraphExecNodeSetParams
@@ -128,20 +115,12 @@ stubs! {
     cuGraphExternalSemaphoresWaitNodeSetParams
     cuGraphGetEdges
     cuGraphGetEdges_v2
-    cuGraphGetNodes
     cuGraphGetRootNodes
     cuGraphHostNodeGetParams
     cuGraphHostNodeSetParams
-    cuGraphInstantiateWithFlags
-    cuGraphInstantiateWithParams
-    cuGraphInstantiateWithParams_ptsz
     cuGraphKernelNodeCopyAttributes
     cuGraphKernelNodeGetAttribute
-    cuGraphKernelNodeGetParams_v2
     cuGraphKernelNodeSetAttribute
-    cuGraphKernelNodeSetParams_v2
-    cuGraphLaunch
-    cuGraphLaunch_ptsz
     cuGraphMemAllocNodeGetParams
     cuGraphMemFreeNodeGetParams
     cuGraphMemcpyNodeGetParams
@@ -154,15 +133,10 @@ stubs! {
     cuGraphNodeGetDependentNodes
     cuGraphNodeGetDependentNodes_v2
     cuGraphNodeGetEnabled
-    cuGraphNodeGetType
     cuGraphNodeSetEnabled
     cuGraphNodeSetParams
-    cuGraphReleaseUserObject
     cuGraphRemoveDependencies
     cuGraphRemoveDependencies_v2
-    cuGraphRetainUserObject
-    cuGraphUpload
-    cuGraphUpload_ptsz
     cuGraphicsMapResources
     cuGraphicsMapResources_ptsz
     cuGraphicsResourceGetMappedMipmappedArray
@@ -278,12 +252,8 @@ stubs! {
     cuStreamBatchMemOp_v2_ptsz
     cuStreamBeginCaptureToGraph
     cuStreamBeginCaptureToGraph_ptsz
-    cuStreamBeginCapture_v2
-    cuStreamBeginCapture_v2_ptsz
     cuStreamCopyAttributes
     cuStreamCopyAttributes_ptsz
-    cuStreamEndCapture
-    cuStreamEndCapture_ptsz
     cuStreamGetAttribute
     cuStreamGetAttribute_ptsz
     cuStreamGetCtx_v2
@@ -342,10 +312,6 @@ stubs! {
     cuTexRefSetMipmapLevelBias
     cuTexRefSetMipmapLevelClamp
     cuTexRefSetMipmappedArray
-    cuThreadExchangeStreamCaptureMode
-    cuUserObjectCreate
-    cuUserObjectRelease
-    cuUserObjectRetain
     cuWaitExternalSemaphoresAsync
     cuWaitExternalSemaphoresAsync_ptsz
 }

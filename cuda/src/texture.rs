@@ -340,7 +340,7 @@ pub struct Memcpy2d {
     pub height: usize,
 }
 
-fn memcpy2d(p: *const Memcpy2d) -> DrvResult {
+pub(crate) fn memcpy2d(p: *const Memcpy2d) -> DrvResult {
     if p.is_null() {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null copy descriptor"));
     }
@@ -375,9 +375,12 @@ fn memcpy2d(p: *const Memcpy2d) -> DrvResult {
     })
 }
 
-exports! { cuMemcpy2D_v2, cuMemcpy2D_v2_ptds, cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned_v2_ptds => fn(p: *const Memcpy2d) { memcpy2d(p) }}
+exports! { cuMemcpy2D_v2, cuMemcpy2D_v2_ptds, cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned_v2_ptds => fn(p: *const Memcpy2d) { crate::memory::sync_call("cuMemcpy2D")?; memcpy2d(p) }}
 
-exports! { cuMemcpy2DAsync_v2, cuMemcpy2DAsync_v2_ptsz => fn(p: *const Memcpy2d, _s: u64) { memcpy2d(p) }}
+exports! { cuMemcpy2DAsync_v2, cuMemcpy2DAsync_v2_ptsz => fn(p: *const Memcpy2d, s: u64) {
+    let words = unsafe { crate::graph::descriptor_words(p)? };
+    crate::graph::enqueue(s, crate::graph::Op::Copy2d(words))
+}}
 
 /// `CUDA_MEMCPY3D`.
 #[repr(C)]
@@ -409,7 +412,7 @@ pub struct Memcpy3d {
     pub depth: usize,
 }
 
-fn memcpy3d(p: *const Memcpy3d) -> DrvResult {
+pub(crate) fn memcpy3d(p: *const Memcpy3d) -> DrvResult {
     if p.is_null() {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null copy descriptor"));
     }
@@ -450,9 +453,12 @@ fn memcpy3d(p: *const Memcpy3d) -> DrvResult {
     })
 }
 
-exports! { cuMemcpy3D_v2, cuMemcpy3D_v2_ptds => fn(p: *const Memcpy3d) { memcpy3d(p) }}
+exports! { cuMemcpy3D_v2, cuMemcpy3D_v2_ptds => fn(p: *const Memcpy3d) { crate::memory::sync_call("cuMemcpy3D")?; memcpy3d(p) }}
 
-exports! { cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2_ptsz => fn(p: *const Memcpy3d, _s: u64) { memcpy3d(p) }}
+exports! { cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2_ptsz => fn(p: *const Memcpy3d, s: u64) {
+    let words = unsafe { crate::graph::descriptor_words(p)? };
+    crate::graph::enqueue(s, crate::graph::Op::Copy3d(words))
+}}
 
 /// A linear copy to or from an array at a byte offset of its dense layout.
 fn array_linear(a: u64, offset: usize, n: usize) -> Result<u64, Fail> {

@@ -17,6 +17,7 @@ mod buffer;
 mod cache;
 mod context;
 pub mod fatbin;
+pub mod graph;
 pub mod image;
 mod kernel_name;
 mod launch;

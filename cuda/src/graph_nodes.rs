@@ -1,0 +1,411 @@
+//! Graphs built node by node, instantiated and launched (CUDA driver API: Graph
+//! Management). The model is in [`crate::graph`].
+
+use crate::errors::*;
+use crate::graph::{descriptor_words, enqueue, ExecState, NodeData, Op};
+use crate::state::{with_context, Driver, Kind};
+use crate::{exports, out, DrvResult, Fail};
+use ptxjit::host::graph::{Graph, NodeId};
+use ptxjit::host::LaunchDims;
+use std::ffi::{c_uint, c_void};
+
+/// `CUDA_KERNEL_NODE_PARAMS_v2` (v1 is its prefix without `kern` and `ctx`).
+#[repr(C)]
+pub struct KernelNodeParams {
+    pub func: u64,
+    pub grid: [c_uint; 3],
+    pub block: [c_uint; 3],
+    pub shared_mem_bytes: c_uint,
+    pub kernel_params: *mut *mut c_void,
+    pub extra: *mut *mut c_void,
+    /// A `CUkernel`, used when `func` is null (kernels and functions share handles here).
+    pub kern: u64,
+    pub ctx: u64,
+}
+
+/// `CUDA_MEMSET_NODE_PARAMS`.
+#[repr(C)]
+pub struct MemsetNodeParams {
+    pub dst: u64,
+    pub pitch: usize,
+    pub value: c_uint,
+    pub element_size: c_uint,
+    pub width: usize,
+    pub height: usize,
+}
+
+/// `CUDA_HOST_NODE_PARAMS`.
+#[repr(C)]
+pub struct HostNodeParams {
+    pub f: Option<crate::graph::HostFnPtr>,
+    pub data: *mut c_void,
+}
+
+fn no_graph(g: u64) -> Fail {
+    Fail::new(
+        CUDA_ERROR_INVALID_VALUE,
+        format!("{g:#x} is not a live CUgraph"),
+    )
+}
+
+fn graph_ref(d: &Driver, g: u64) -> Result<&Graph<NodeData>, Fail> {
+    d.graphs.graphs.get(&g).ok_or_else(|| no_graph(g))
+}
+
+fn graph_mut(d: &mut Driver, g: u64) -> Result<&mut Graph<NodeData>, Fail> {
+    d.graphs.graphs.get_mut(&g).ok_or_else(|| no_graph(g))
+}
+
+fn node_of(d: &Driver, n: u64) -> Result<(u64, NodeId), Fail> {
+    d.graphs.nodes.get(&n).copied().ok_or_else(|| {
+        Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("{n:#x} is not a live CUgraphNode"),
+        )
+    })
+}
+
+fn gfail(e: ptxjit::host::graph::GraphError) -> Fail {
+    Fail::new(CUDA_ERROR_INVALID_VALUE, e.to_string())
+}
+
+/// The nodes of graph `g` named by the `n` handles at `deps`.
+///
+/// # Safety
+/// `deps` is null (then `n` must be 0) or holds `n` handles.
+unsafe fn dep_ids(d: &Driver, g: u64, deps: *const u64, n: usize) -> Result<Vec<NodeId>, Fail> {
+    if n > 0 && deps.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null dependency array"));
+    }
+    (0..n)
+        .map(|i| {
+            // SAFETY: `n` handles.
+            let h = unsafe { deps.add(i).read_unaligned() };
+            match node_of(d, h)? {
+                (owner, id) if owner == g => Ok(id),
+                _ => Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!("node {h:#x} is in another graph"),
+                )),
+            }
+        })
+        .collect()
+}
+
+/// Adds a node to graph `g` and writes its handle to `pn`.
+///
+/// # Safety
+/// As [`dep_ids`]; `pn` is null or writable.
+unsafe fn add(
+    pn: *mut u64,
+    g: u64,
+    deps: *const u64,
+    n: usize,
+    op: impl FnOnce(&Driver) -> Result<Op, Fail>,
+) -> DrvResult {
+    if pn.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null node output"));
+    }
+    let h = with_context(|d| {
+        graph_ref(d, g)?;
+        let ids = unsafe { dep_ids(d, g, deps, n)? };
+        let op = op(d)?;
+        let handle = d.handle(Kind::GraphNode);
+        let data = NodeData::new(handle, op);
+        let id = graph_mut(d, g)?.add(data, &ids).map_err(gfail)?;
+        d.graphs.nodes.insert(handle, (g, id));
+        Ok(handle)
+    })?;
+    unsafe { out(pn, h) }
+}
+
+/// The kernel launch a `CUDA_KERNEL_NODE_PARAMS` describes, parameters copied.
+///
+/// # Safety
+/// `p` is null or a descriptor whose arrays follow the launch API's contract; `v2` says
+/// whether it has the `kern` member.
+unsafe fn kernel_op(d: &Driver, p: *const KernelNodeParams, v2: bool) -> Result<Op, Fail> {
+    if p.is_null() {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            "null kernel node parameters",
+        ));
+    }
+    // SAFETY: a descriptor by the API's contract (v1 callers' is never read past `extra`).
+    let k = unsafe { &*p };
+    let f = if k.func == 0 && v2 { k.kern } else { k.func };
+    let params = unsafe { crate::launch::param_buffer(d, f, k.kernel_params, k.extra)? };
+    Ok(Op::Kernel {
+        f,
+        dims: LaunchDims {
+            grid: k.grid,
+            block: k.block,
+            shared_bytes: k.shared_mem_bytes,
+        },
+        params,
+        cooperative: false,
+    })
+}
+
+exports! { cuGraphCreate => fn(pg: *mut u64, flags: c_uint) {
+    if flags != 0 {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "flags must be 0"));
+    }
+    let g = with_context(|d| {
+        let g = d.handle(Kind::Graph);
+        d.graphs.graphs.insert(g, Graph::new());
+        Ok(g)
+    })?;
+    unsafe { out(pg, g) }
+}}
+
+exports! { cuGraphAddKernelNode_v2 => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, p: *const KernelNodeParams) {
+    unsafe { add(pn, g, deps, n, |d| kernel_op(d, p, true)) }
+}}
+
+exports! { cuGraphAddMemcpyNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, p: *const crate::texture::Memcpy3d, _ctx: u64) {
+    let words = unsafe { descriptor_words(p)? };
+    unsafe { add(pn, g, deps, n, |_| Ok(Op::Copy3d(words))) }
+}}
+
+exports! { cuGraphAddMemsetNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, p: *const MemsetNodeParams, _ctx: u64) {
+    if p.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null memset node parameters"));
+    }
+    // SAFETY: a descriptor by the API's contract.
+    let m = unsafe { &*p };
+    if !matches!(m.element_size, 1 | 2 | 4) {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("element size {} is not 1, 2 or 4", m.element_size)));
+    }
+    let op = Op::Memset { dst: m.dst, pitch: m.pitch, value: m.value, width: m.element_size as usize, count: m.width, rows: m.height.max(1) };
+    unsafe { add(pn, g, deps, n, |_| Ok(op)) }
+}}
+
+exports! { cuGraphAddHostNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, p: *const HostNodeParams) {
+    if p.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null host node parameters"));
+    }
+    // SAFETY: a descriptor by the API's contract.
+    let h = unsafe { &*p };
+    let Some(f) = h.f else {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null host function"));
+    };
+    let op = Op::Host { f, data: h.data as usize };
+    unsafe { add(pn, g, deps, n, |_| Ok(op)) }
+}}
+
+exports! { cuGraphAddEmptyNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize) {
+    unsafe { add(pn, g, deps, n, |_| Ok(Op::Empty)) }
+}}
+
+/// Adds `n` edges `from[i] -> to[i]` to graph `g`.
+///
+/// # Safety
+/// `from` and `to` hold `n` handles each.
+unsafe fn add_edges(g: u64, from: *const u64, to: *const u64, n: usize) -> DrvResult {
+    with_context(|d| {
+        let a = unsafe { dep_ids(d, g, from, n)? };
+        let b = unsafe { dep_ids(d, g, to, n)? };
+        let graph = graph_mut(d, g)?;
+        for (x, y) in a.into_iter().zip(b) {
+            graph.add_edge(x, y).map_err(gfail)?;
+        }
+        Ok(())
+    })
+}
+
+exports! { cuGraphAddDependencies => fn(g: u64, from: *const u64, to: *const u64, n: usize) {
+    unsafe { add_edges(g, from, to, n) }
+}}
+
+exports! { cuGraphAddDependencies_v2 => fn(g: u64, from: *const u64, to: *const u64, edge_data: *const c_void, n: usize) {
+    // Edge data (programmatic dependent launch ports) is only meaningful with its default
+    // value, all zeros, which a null array also means.
+    let _ = edge_data;
+    unsafe { add_edges(g, from, to, n) }
+}}
+
+exports! { cuGraphGetNodes => fn(g: u64, nodes: *mut u64, count: *mut usize) {
+    if count.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null count"));
+    }
+    let handles: Vec<u64> = with_context(|d| {
+        let graph = graph_ref(d, g)?;
+        Ok(graph.ids().into_iter().filter_map(|n| graph.get(n).ok().map(|x| x.handle)).collect())
+    })?;
+    // SAFETY: non-null, by the API's contract a size_t.
+    let room = unsafe { count.read_unaligned() };
+    if !nodes.is_null() {
+        for i in 0..room {
+            // SAFETY: `room` slots by the API's contract; the ones past the nodes get null.
+            unsafe { nodes.add(i).write_unaligned(handles.get(i).copied().unwrap_or(0)) };
+        }
+        return unsafe { out(count, handles.len().min(room)) };
+    }
+    unsafe { out(count, handles.len()) }
+}}
+
+exports! { cuGraphNodeGetType => fn(n: u64, ty: *mut c_uint) {
+    let t = with_context(|d| {
+        let (g, id) = node_of(d, n)?;
+        Ok(graph_ref(d, g)?.get(id).map_err(gfail)?.op.node_type())
+    })?;
+    unsafe { out(ty, t) }
+}}
+
+exports! { cuGraphDestroyNode => fn(n: u64) {
+    with_context(|d| {
+        let (g, id) = node_of(d, n)?;
+        graph_mut(d, g)?.remove(id).map_err(gfail)?;
+        d.graphs.nodes.remove(&n);
+        Ok(())
+    })
+}}
+
+exports! { cuGraphDestroy => fn(g: u64) {
+    let mut pending = Vec::new();
+    with_context(|d| {
+        graph_ref(d, g)?;
+        crate::graph::destroy_graph(d, g);
+        crate::user_object::release_all(d, g, &mut pending)
+    })?;
+    crate::user_object::run_pending(pending);
+    Ok(())
+}}
+
+exports! { cuGraphClone => fn(pg: *mut u64, g: u64) {
+    let h = with_context(|d| {
+        let mut copy = graph_ref(d, g)?.clone();
+        let h = d.handle(Kind::Graph);
+        for id in copy.ids() {
+            let handle = d.handle(Kind::GraphNode);
+            copy.get_mut(id).map_err(gfail)?.set_handle(handle);
+            d.graphs.nodes.insert(handle, (h, id));
+        }
+        d.graphs.graphs.insert(h, copy);
+        crate::user_object::copy_refs(d, g, h);
+        Ok(h)
+    })?;
+    unsafe { out(pg, h) }
+}}
+
+fn instantiate(pe: *mut u64, g: u64) -> DrvResult {
+    let h = with_context(|d| {
+        let graph = graph_ref(d, g)?;
+        let order = graph.topological_order().map_err(gfail)?;
+        let mut ops = Vec::with_capacity(order.len());
+        for id in order {
+            let n = graph.get(id).map_err(gfail)?;
+            ops.push((n.handle, n.op.clone()));
+        }
+        let h = d.handle(Kind::GraphExec);
+        d.graphs.execs.insert(h, ExecState { ops });
+        crate::user_object::copy_refs(d, g, h);
+        Ok(h)
+    })?;
+    unsafe { out(pe, h) }
+}
+
+exports! { cuGraphInstantiateWithFlags => fn(pe: *mut u64, g: u64, _flags: u64) {
+    // Flags (auto-free on launch, upload, device launch, priority) change nothing for a
+    // graph whose work runs when launched.
+    instantiate(pe, g)
+}}
+
+/// `CUDA_GRAPH_INSTANTIATE_PARAMS`.
+#[repr(C)]
+pub struct InstantiateParams {
+    pub flags: u64,
+    pub upload_stream: u64,
+    pub err_node_out: u64,
+    pub result_out: c_uint,
+}
+
+exports! { cuGraphInstantiateWithParams, cuGraphInstantiateWithParams_ptsz => fn(pe: *mut u64, g: u64, p: *mut InstantiateParams) {
+    if p.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null instantiate parameters"));
+    }
+    instantiate(pe, g)?;
+    // SAFETY: a descriptor by the API's contract. CUDA_GRAPH_INSTANTIATE_SUCCESS.
+    unsafe {
+        (*p).err_node_out = 0;
+        (*p).result_out = 0;
+    }
+    Ok(())
+}}
+
+exports! { cuGraphLaunch, cuGraphLaunch_ptsz => fn(e: u64, s: u64) {
+    let ops: Vec<Op> = with_context(|d| {
+        d.check_stream(s)?;
+        let x = d.graphs.execs.get(&e).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{e:#x} is not a live CUgraphExec")))?;
+        Ok(x.ops.iter().map(|(_, op)| op.clone()).collect())
+    })?;
+    for op in ops {
+        enqueue(s, op)?;
+    }
+    Ok(())
+}}
+
+exports! { cuGraphUpload, cuGraphUpload_ptsz => fn(e: u64, s: u64) {
+    with_context(|d| {
+        d.check_stream(s)?;
+        if d.graphs.execs.contains_key(&e) { Ok(()) } else { Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{e:#x} is not a live CUgraphExec"))) }
+    })
+}}
+
+exports! { cuGraphExecDestroy => fn(e: u64) {
+    let mut pending = Vec::new();
+    with_context(|d| match d.graphs.execs.remove(&e) {
+        Some(_) => crate::user_object::release_all(d, e, &mut pending),
+        None => Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{e:#x} is not a live CUgraphExec"))),
+    })?;
+    crate::user_object::run_pending(pending);
+    Ok(())
+}}
+
+exports! { cuGraphExecKernelNodeSetParams_v2 => fn(e: u64, n: u64, p: *const KernelNodeParams) {
+    with_context(|d| {
+        let op = unsafe { kernel_op(d, p, true)? };
+        let x = d.graphs.execs.get_mut(&e).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{e:#x} is not a live CUgraphExec")))?;
+        let slot = x.ops.iter_mut().find(|(h, _)| *h == n).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{n:#x} is not a node of the graph this CUgraphExec was instantiated from")))?;
+        if !matches!(slot.1, Op::Kernel { .. }) {
+            return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{n:#x} is not a kernel node")));
+        }
+        slot.1 = op;
+        Ok(())
+    })
+}}
+
+exports! { cuGraphKernelNodeSetParams_v2 => fn(n: u64, p: *const KernelNodeParams) {
+    with_context(|d| {
+        let op = unsafe { kernel_op(d, p, true)? };
+        let (g, id) = node_of(d, n)?;
+        let node = graph_mut(d, g)?.get_mut(id).map_err(gfail)?;
+        if !matches!(node.op, Op::Kernel { .. }) {
+            return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{n:#x} is not a kernel node")));
+        }
+        node.set_op(op);
+        Ok(())
+    })
+}}
+
+exports! { cuGraphKernelNodeGetParams_v2 => fn(n: u64, p: *mut KernelNodeParams) {
+    if p.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null kernel node parameters"));
+    }
+    let v = with_context(|d| {
+        let (g, id) = node_of(d, n)?;
+        let offsets: Vec<usize> = {
+            let node = graph_ref(d, g)?.get(id).map_err(gfail)?;
+            let Op::Kernel { f, .. } = &node.op else {
+                return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{n:#x} is not a kernel node")));
+            };
+            d.function(*f)?.kernel.compiled.params.iter().map(|p| p.offset as usize).collect()
+        };
+        let node = graph_mut(d, g)?.get_mut(id).map_err(gfail)?;
+        Ok(node.kernel_params(&offsets))
+    })?;
+    // SAFETY: a descriptor by the API's contract.
+    unsafe { p.write_unaligned(v) };
+    Ok(())
+}}

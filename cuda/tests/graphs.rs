@@ -1,0 +1,455 @@
+//! Stream capture and CUDA graphs through the driver API: captured work is recorded, not run,
+//! and replays on each launch; graphs built node by node run in dependency order; the calls
+//! CUDA forbids during capture fail as documented. Expected values come from host
+//! computations. One test: the driver's capture state is per process, and a global-mode
+//! capture forbids other threads' unsafe calls.
+
+use cuda::errors::*;
+use cuda::graph::*;
+use cuda::graph_nodes::*;
+use cuda::launch::*;
+use cuda::memory::*;
+use cuda::stream::*;
+use cuda::user_object::*;
+use std::ffi::{c_uint, c_void, CString};
+use std::ptr::{null, null_mut};
+
+mod common;
+use common::{arg, function, load, setup};
+
+/// `x[i] = x[i] * m + c` for `i < n` (u32, wrapping).
+const PTX: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry axpc(.param .u64 x, .param .u32 m, .param .u32 c, .param .u32 n)
+{
+    .reg .u32 %r<8>;
+    .reg .u64 %rd<4>;
+    .reg .pred %p;
+    mov.u32 %r1, %ctaid.x;
+    mov.u32 %r2, %ntid.x;
+    mov.u32 %r3, %tid.x;
+    mad.lo.u32 %r1, %r1, %r2, %r3;
+    ld.param.u32 %r4, [n];
+    setp.ge.u32 %p, %r1, %r4;
+    @%p ret;
+    ld.param.u64 %rd1, [x];
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd1, %rd1, %rd2;
+    ld.global.u32 %r5, [%rd1];
+    ld.param.u32 %r6, [m];
+    ld.param.u32 %r7, [c];
+    mad.lo.u32 %r5, %r5, %r6, %r7;
+    st.global.u32 [%rd1], %r5;
+    ret;
+}
+"#;
+
+const N: u32 = 300;
+
+fn launch_axpc(f: u64, s: u64, x: u64, m: u32, c: u32) -> CUresult {
+    let n = N;
+    let mut params = [arg(&x), arg(&m), arg(&c), arg(&n)];
+    unsafe {
+        cuLaunchKernel(
+            f,
+            N.div_ceil(128),
+            1,
+            1,
+            128,
+            1,
+            1,
+            0,
+            s,
+            params.as_mut_ptr(),
+            null_mut(),
+        )
+    }
+}
+
+fn read(x: u64) -> Vec<u32> {
+    let mut v = vec![0u32; N as usize];
+    let r = unsafe { cuMemcpyDtoH_v2(v.as_mut_ptr().cast(), x, N as usize * 4) };
+    assert_eq!(r, CUDA_SUCCESS);
+    v
+}
+
+fn write(x: u64, v: &[u32]) {
+    let r = unsafe { cuMemcpyHtoD_v2(x, v.as_ptr().cast(), v.len() * 4) };
+    assert_eq!(r, CUDA_SUCCESS);
+}
+
+fn status(s: u64) -> c_uint {
+    let mut st = 99;
+    assert_eq!(unsafe { cuStreamIsCapturing(s, &mut st) }, CUDA_SUCCESS);
+    st
+}
+
+/// Two kernels and a device-to-device copy captured on a stream, launched three times.
+fn capture_and_replay(f: u64, s: u64, x: u64, y: u64) {
+    let start: Vec<u32> = (0..N).map(|i| i * 7 + 1).collect();
+    write(x, &start);
+    write(y, &vec![0; N as usize]);
+    unsafe {
+        assert_eq!(status(s), 0);
+        assert_eq!(cuStreamBeginCapture_v2(s, MODE_GLOBAL), CUDA_SUCCESS);
+        assert_eq!(status(s), 1, "CU_STREAM_CAPTURE_STATUS_ACTIVE");
+        let mut m = 3u32;
+        assert_eq!(launch_axpc(f, s, x, m, 5), CUDA_SUCCESS);
+        // Parameters are copied at capture: changing `m` now changes nothing.
+        m = 1000;
+        let _ = m;
+        assert_eq!(launch_axpc(f, s, x, 2, 1), CUDA_SUCCESS);
+        assert_eq!(cuMemcpyDtoDAsync_v2(y, x, N as usize * 4, s), CUDA_SUCCESS);
+        let (mut st, mut id, mut g, mut deps, mut nd) = (0, 0u64, 0u64, null::<u64>(), 0usize);
+        assert_eq!(
+            cuStreamGetCaptureInfo_v2(s, &mut st, &mut id, &mut g, &mut deps, &mut nd),
+            CUDA_SUCCESS
+        );
+        assert_eq!(
+            (st, nd),
+            (1, 1),
+            "one node (the copy) ends the stream's work"
+        );
+        assert_ne!(id, 0);
+        let mut graph = 0u64;
+        assert_eq!(cuStreamEndCapture(s, &mut graph), CUDA_SUCCESS);
+        assert_eq!(status(s), 0);
+        assert_eq!(read(x), start, "captured work is not run");
+        let mut count = 0usize;
+        assert_eq!(cuGraphGetNodes(graph, null_mut(), &mut count), CUDA_SUCCESS);
+        assert_eq!(count, 3);
+        let mut nodes = [0u64; 3];
+        assert_eq!(
+            cuGraphGetNodes(graph, nodes.as_mut_ptr(), &mut count),
+            CUDA_SUCCESS
+        );
+        let types: Vec<c_uint> = nodes
+            .iter()
+            .map(|&n| {
+                let mut t = 99;
+                assert_eq!(cuGraphNodeGetType(n, &mut t), CUDA_SUCCESS);
+                t
+            })
+            .collect();
+        assert_eq!(types, [0, 0, 1], "kernel, kernel, memcpy");
+        let mut exec = 0u64;
+        assert_eq!(
+            cuGraphInstantiateWithFlags(&mut exec, graph, 0),
+            CUDA_SUCCESS
+        );
+        let mut want = start.clone();
+        for _ in 0..3 {
+            assert_eq!(cuGraphLaunch(exec, s), CUDA_SUCCESS);
+            for v in &mut want {
+                *v = (v.wrapping_mul(3).wrapping_add(5))
+                    .wrapping_mul(2)
+                    .wrapping_add(1);
+            }
+        }
+        assert_eq!(cuStreamSynchronize(s), CUDA_SUCCESS);
+        assert_eq!(read(x), want);
+        assert_eq!(read(y), want);
+
+        // A kernel node's parameters, read back and changed in the instantiated graph.
+        let mut kp: KernelNodeParams = std::mem::zeroed();
+        assert_eq!(
+            cuGraphKernelNodeGetParams_v2(nodes[0], &mut kp),
+            CUDA_SUCCESS
+        );
+        assert_eq!(
+            (kp.func, kp.grid, kp.block),
+            (f, [N.div_ceil(128), 1, 1], [128, 1, 1])
+        );
+        assert_eq!(
+            *(*kp.kernel_params.add(1)).cast::<u32>(),
+            3,
+            "m as captured"
+        );
+        let (m2, c2, n) = (1u32, 0u32, N);
+        let mut params = [arg(&x), arg(&m2), arg(&c2), arg(&n)];
+        kp.kernel_params = params.as_mut_ptr();
+        assert_eq!(
+            cuGraphExecKernelNodeSetParams_v2(exec, nodes[0], &kp),
+            CUDA_SUCCESS
+        );
+        assert_eq!(cuGraphLaunch(exec, s), CUDA_SUCCESS);
+        for v in &mut want {
+            *v = v.wrapping_mul(2).wrapping_add(1);
+        }
+        assert_eq!(read(x), want);
+        assert_eq!(cuGraphExecDestroy(exec), CUDA_SUCCESS);
+        assert_eq!(cuGraphDestroy(graph), CUDA_SUCCESS);
+        assert_eq!(
+            cuGraphNodeGetType(nodes[0], &mut 0),
+            CUDA_ERROR_INVALID_VALUE,
+            "nodes die with the graph"
+        );
+    }
+}
+
+static HOST_LOG: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+unsafe extern "C" fn host_note(data: *mut c_void) {
+    HOST_LOG
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(data as usize as u32);
+}
+
+/// A graph built node by node: a memset, then a kernel that depends on it, then a host node,
+/// with a dependency added afterwards; cloned, and the clone launched.
+fn built_by_hand(f: u64, s: u64, x: u64) {
+    unsafe {
+        let mut g = 0u64;
+        assert_eq!(cuGraphCreate(&mut g, 0), CUDA_SUCCESS);
+        // Added in reverse order of execution: the edges decide the order.
+        let hp = HostNodeParams {
+            f: Some(host_note),
+            data: 7 as *mut c_void,
+        };
+        let mut host = 0u64;
+        assert_eq!(
+            cuGraphAddHostNode(&mut host, g, null(), 0, &hp),
+            CUDA_SUCCESS
+        );
+        let (m, c, n) = (5u32, 2u32, N);
+        let mut params = [arg(&x), arg(&m), arg(&c), arg(&n)];
+        let kp = KernelNodeParams {
+            func: f,
+            grid: [N.div_ceil(64), 1, 1],
+            block: [64, 1, 1],
+            shared_mem_bytes: 0,
+            kernel_params: params.as_mut_ptr(),
+            extra: null_mut(),
+            kern: 0,
+            ctx: 0,
+        };
+        let mut kernel = 0u64;
+        assert_eq!(
+            cuGraphAddKernelNode_v2(&mut kernel, g, null(), 0, &kp),
+            CUDA_SUCCESS
+        );
+        let mp = MemsetNodeParams {
+            dst: x,
+            pitch: 0,
+            value: 9,
+            element_size: 4,
+            width: N as usize,
+            height: 1,
+        };
+        let mut memset = 0u64;
+        assert_eq!(
+            cuGraphAddMemsetNode(&mut memset, g, null(), 0, &mp, 0),
+            CUDA_SUCCESS
+        );
+        let from = [memset, kernel];
+        let to = [kernel, host];
+        assert_eq!(
+            cuGraphAddDependencies(g, from.as_ptr(), to.as_ptr(), 2),
+            CUDA_SUCCESS
+        );
+        assert_eq!(
+            cuGraphAddDependencies(g, &host, &memset, 1),
+            CUDA_ERROR_INVALID_VALUE,
+            "a cycle"
+        );
+        let mut empty = 0u64;
+        assert_eq!(cuGraphAddEmptyNode(&mut empty, g, &host, 1), CUDA_SUCCESS);
+        let mut t = 0;
+        assert_eq!(cuGraphNodeGetType(empty, &mut t), CUDA_SUCCESS);
+        assert_eq!(t, 5);
+        let mut clone = 0u64;
+        assert_eq!(cuGraphClone(&mut clone, g), CUDA_SUCCESS);
+        assert_eq!(cuGraphDestroy(g), CUDA_SUCCESS);
+        write(x, &vec![1; N as usize]);
+        HOST_LOG.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        let mut exec = 0u64;
+        assert_eq!(
+            cuGraphInstantiateWithFlags(&mut exec, clone, 0),
+            CUDA_SUCCESS
+        );
+        assert_eq!(cuGraphLaunch(exec, s), CUDA_SUCCESS);
+        assert_eq!(
+            read(x),
+            vec![9 * 5 + 2; N as usize],
+            "memset before the kernel"
+        );
+        assert_eq!(*HOST_LOG.lock().unwrap_or_else(|e| e.into_inner()), [7]);
+        assert_eq!(cuGraphExecDestroy(exec), CUDA_SUCCESS);
+        assert_eq!(cuGraphDestroy(clone), CUDA_SUCCESS);
+    }
+}
+
+/// Two streams joined through events into one capture; an unjoined fork fails.
+fn fork_and_join(f: u64, s: u64, s2: u64, x: u64, y: u64) {
+    unsafe {
+        let (mut e1, mut e2) = (0u64, 0u64);
+        assert_eq!(cuEventCreate(&mut e1, 0), CUDA_SUCCESS);
+        assert_eq!(cuEventCreate(&mut e2, 0), CUDA_SUCCESS);
+        write(x, &vec![1; N as usize]);
+        write(y, &vec![2; N as usize]);
+        assert_eq!(cuStreamBeginCapture_v2(s, MODE_GLOBAL), CUDA_SUCCESS);
+        assert_eq!(cuEventRecord(e1, s), CUDA_SUCCESS);
+        assert_eq!(cuStreamWaitEvent(s2, e1, 0), CUDA_SUCCESS);
+        assert_eq!(status(s2), 1, "the waiting stream joined the capture");
+        assert_eq!(launch_axpc(f, s, x, 10, 0), CUDA_SUCCESS);
+        assert_eq!(launch_axpc(f, s2, y, 10, 0), CUDA_SUCCESS);
+        assert_eq!(cuEventRecord(e2, s2), CUDA_SUCCESS);
+        assert_eq!(cuStreamWaitEvent(s, e2, 0), CUDA_SUCCESS);
+        assert_eq!(cuMemcpyDtoDAsync_v2(x, y, 8, s), CUDA_SUCCESS);
+        let mut g = 0u64;
+        assert_eq!(cuStreamEndCapture(s, &mut g), CUDA_SUCCESS);
+        assert_eq!(status(s2), 0);
+        assert_eq!(read(x), vec![1; N as usize], "nothing ran");
+        let mut exec = 0u64;
+        assert_eq!(cuGraphInstantiateWithFlags(&mut exec, g, 0), CUDA_SUCCESS);
+        assert_eq!(cuGraphLaunch(exec, s), CUDA_SUCCESS);
+        let mut want = vec![10; N as usize];
+        want[0] = 20;
+        want[1] = 20;
+        assert_eq!(read(x), want, "the copy ran after both kernels");
+        assert_eq!(cuGraphExecDestroy(exec), CUDA_SUCCESS);
+        assert_eq!(cuGraphDestroy(g), CUDA_SUCCESS);
+
+        // A fork never joined back.
+        assert_eq!(cuStreamBeginCapture_v2(s, MODE_GLOBAL), CUDA_SUCCESS);
+        assert_eq!(cuEventRecord(e1, s), CUDA_SUCCESS);
+        assert_eq!(cuStreamWaitEvent(s2, e1, 0), CUDA_SUCCESS);
+        assert_eq!(launch_axpc(f, s2, y, 10, 0), CUDA_SUCCESS);
+        assert_eq!(
+            cuStreamEndCapture(s, &mut g),
+            CUDA_ERROR_STREAM_CAPTURE_UNJOINED
+        );
+        assert_eq!(status(s2), 0);
+    }
+}
+
+/// Calls CUDA forbids during capture.
+fn capture_errors(f: u64, s: u64, x: u64) {
+    unsafe {
+        let mut g = 0u64;
+        assert_eq!(
+            cuStreamBeginCapture_v2(0, MODE_GLOBAL),
+            CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+            "legacy stream"
+        );
+        assert_eq!(
+            cuStreamEndCapture(s, &mut g),
+            CUDA_ERROR_ILLEGAL_STATE,
+            "not capturing"
+        );
+        assert_eq!(cuStreamBeginCapture_v2(s, 7), CUDA_ERROR_INVALID_VALUE);
+
+        // Synchronizing the capturing stream invalidates the capture.
+        assert_eq!(cuStreamBeginCapture_v2(s, MODE_GLOBAL), CUDA_SUCCESS);
+        assert_eq!(
+            cuStreamBeginCapture_v2(s, MODE_GLOBAL),
+            CUDA_ERROR_ILLEGAL_STATE
+        );
+        assert_eq!(launch_axpc(f, s, x, 2, 0), CUDA_SUCCESS);
+        assert_eq!(
+            cuStreamSynchronize(s),
+            CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+        );
+        assert_eq!(status(s), 2, "CU_STREAM_CAPTURE_STATUS_INVALIDATED");
+        assert_eq!(
+            launch_axpc(f, s, x, 2, 0),
+            CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
+        );
+        assert_eq!(
+            cuStreamEndCapture(s, &mut g),
+            CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
+        );
+        assert_eq!(status(s), 0);
+
+        // A synchronous copy during a global-mode capture is prohibited ...
+        let host = vec![0u32; N as usize];
+        assert_eq!(cuStreamBeginCapture_v2(s, MODE_GLOBAL), CUDA_SUCCESS);
+        assert_eq!(
+            cuMemcpyHtoD_v2(x, host.as_ptr().cast(), 4),
+            CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+        );
+        assert_eq!(
+            cuStreamEndCapture(s, &mut g),
+            CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
+        );
+
+        // ... but allowed in a relaxed thread, and in a relaxed capture.
+        assert_eq!(cuStreamBeginCapture_v2(s, MODE_GLOBAL), CUDA_SUCCESS);
+        let mut mode = MODE_RELAXED;
+        assert_eq!(cuThreadExchangeStreamCaptureMode(&mut mode), CUDA_SUCCESS);
+        assert_eq!(mode, MODE_GLOBAL, "the thread's previous mode");
+        assert_eq!(cuMemcpyHtoD_v2(x, host.as_ptr().cast(), 4), CUDA_SUCCESS);
+        assert_eq!(cuThreadExchangeStreamCaptureMode(&mut mode), CUDA_SUCCESS);
+        assert_eq!(mode, MODE_RELAXED);
+        assert_eq!(cuStreamEndCapture(s, &mut g), CUDA_SUCCESS);
+        assert_eq!(cuGraphDestroy(g), CUDA_SUCCESS);
+        assert_eq!(cuStreamBeginCapture_v2(s, MODE_RELAXED), CUDA_SUCCESS);
+        assert_eq!(cuMemcpyHtoD_v2(x, host.as_ptr().cast(), 4), CUDA_SUCCESS);
+        assert_eq!(cuStreamEndCapture(s, &mut g), CUDA_SUCCESS);
+        assert_eq!(cuGraphDestroy(g), CUDA_SUCCESS);
+    }
+}
+
+static DESTROYED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+unsafe extern "C" fn destroy_note(data: *mut c_void) {
+    DESTROYED.fetch_add(data as usize, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// A user object lives while the graph or an instantiation of it holds a reference.
+fn user_objects() {
+    use std::sync::atomic::Ordering::SeqCst;
+    unsafe {
+        let mut o = 0u64;
+        assert_eq!(
+            cuUserObjectCreate(&mut o, 3 as *mut c_void, Some(destroy_note), 1, 1),
+            CUDA_SUCCESS
+        );
+        let mut g = 0u64;
+        assert_eq!(cuGraphCreate(&mut g, 0), CUDA_SUCCESS);
+        // CU_GRAPH_USER_OBJECT_MOVE: the graph takes over the caller's reference.
+        assert_eq!(cuGraphRetainUserObject(g, o, 1, 1), CUDA_SUCCESS);
+        let mut exec = 0u64;
+        assert_eq!(cuGraphInstantiateWithFlags(&mut exec, g, 0), CUDA_SUCCESS);
+        assert_eq!(cuGraphDestroy(g), CUDA_SUCCESS);
+        assert_eq!(
+            DESTROYED.load(SeqCst),
+            0,
+            "the instantiated graph still holds it"
+        );
+        assert_eq!(cuGraphExecDestroy(exec), CUDA_SUCCESS);
+        assert_eq!(
+            DESTROYED.load(SeqCst),
+            3,
+            "the destructor ran once with its pointer"
+        );
+        assert_eq!(
+            cuUserObjectRelease(o, 1),
+            CUDA_ERROR_INVALID_VALUE,
+            "already gone"
+        );
+    }
+}
+
+#[test]
+fn capture_and_graphs() {
+    setup();
+    let m = load(&CString::new(PTX).unwrap());
+    let f = function(m, "axpc");
+    unsafe {
+        let (mut s, mut s2) = (0u64, 0u64);
+        assert_eq!(cuStreamCreate(&mut s, 1), CUDA_SUCCESS);
+        assert_eq!(cuStreamCreate(&mut s2, 1), CUDA_SUCCESS);
+        let (mut x, mut y) = (0u64, 0u64);
+        assert_eq!(cuMemAlloc_v2(&mut x, N as usize * 4), CUDA_SUCCESS);
+        assert_eq!(cuMemAlloc_v2(&mut y, N as usize * 4), CUDA_SUCCESS);
+        capture_and_replay(f, s, x, y);
+        built_by_hand(f, s, x);
+        fork_and_join(f, s, s2, x, y);
+        capture_errors(f, s, x);
+        user_objects();
+    }
+}
