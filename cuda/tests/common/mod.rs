@@ -48,3 +48,32 @@ pub fn function(m: u64, name: &str) -> u64 {
 pub fn arg<T>(v: &T) -> *mut c_void {
     v as *const T as *mut c_void
 }
+
+/// Kernel `axpc`: `x[i] = x[i] * m + c` for `i < n` (u32, wrapping).
+pub const AXPC_PTX: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry axpc(.param .u64 x, .param .u32 m, .param .u32 c, .param .u32 n)
+{
+    .reg .u32 %r<8>;
+    .reg .u64 %rd<4>;
+    .reg .pred %p;
+    mov.u32 %r1, %ctaid.x;
+    mov.u32 %r2, %ntid.x;
+    mov.u32 %r3, %tid.x;
+    mad.lo.u32 %r1, %r1, %r2, %r3;
+    ld.param.u32 %r4, [n];
+    setp.ge.u32 %p, %r1, %r4;
+    @%p ret;
+    ld.param.u64 %rd1, [x];
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd1, %rd1, %rd2;
+    ld.global.u32 %r5, [%rd1];
+    ld.param.u32 %r6, [m];
+    ld.param.u32 %r7, [c];
+    mad.lo.u32 %r5, %r5, %r6, %r7;
+    st.global.u32 [%rd1], %r5;
+    ret;
+}
+"#;
