@@ -97,6 +97,7 @@ pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult {
                 ));
             }
             d.contexts.remove(&c);
+            d.flush_printf();
             Ok(())
         })?;
         CTX_STACK.with(|s| s.borrow_mut().retain(|&x| x != c));
@@ -200,7 +201,11 @@ pub unsafe extern "C" fn cuCtxGetId(ctx: CUcontext, id: *mut u64) -> CUresult {
 pub unsafe extern "C" fn cuCtxSynchronize() -> CUresult {
     // Work completes when it is enqueued; a sticky error is still reported.
     entry("cuCtxSynchronize", || {
-        with_context(|d| crate::graph::check_unsafe_call(d, "cuCtxSynchronize"))
+        with_context(|d| {
+            crate::graph::check_unsafe_call(d, "cuCtxSynchronize")?;
+            d.flush_printf();
+            Ok(())
+        })
     })
 }
 
@@ -362,6 +367,7 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult {
         // Clears the sticky error; memory and modules stay (other contexts share them).
         with_driver(|d| {
             d.sticky = None;
+            d.flush_printf();
             Ok(())
         })
     })

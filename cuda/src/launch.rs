@@ -154,6 +154,7 @@ pub fn launch(
     cooperative: bool,
 ) -> DrvResult {
     d.check_stream(stream)?;
+    d.flush_printf();
     let kernel = d.function(f)?.kernel.clone();
     let mut opts = d.config.launch_options();
     if cooperative {

@@ -44,7 +44,11 @@ pub fn device_range(d: &Driver, p: u64, len: u64) -> Result<*mut u8, Fail> {
 /// Errors when a stream capture prohibits this thread's potentially unsafe call `what`
 /// ([`crate::graph::check_unsafe_call`]).
 pub(crate) fn sync_call(what: &str) -> DrvResult {
-    with_context(|d| crate::graph::check_unsafe_call(d, what))
+    with_context(|d| {
+        crate::graph::check_unsafe_call(d, what)?;
+        d.flush_printf();
+        Ok(())
+    })
 }
 
 fn alloc(d: &mut Driver, bytes: usize, label: &str) -> Result<u64, Fail> {

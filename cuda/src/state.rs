@@ -215,6 +215,10 @@ pub fn init() -> DrvResult {
         if config.tool.is_some() {
             crate::sanitizer::at_exit();
         }
+        // Device printf text waits for the driver's flush points, as on a GPU (registered
+        // after the tool's handler, so it runs before that one ends the process).
+        host.set_printf_sink(ptxjit::host::PrintfSink::Capture);
+        flush_printf_at_exit();
         *g = Some(Driver {
             host,
             config,
@@ -242,6 +246,41 @@ pub fn init() -> DrvResult {
         });
     }
     Ok(())
+}
+
+extern "C" {
+    /// C's standard output stream (glibc and musl name it so).
+    static mut stdout: *mut libc::FILE;
+}
+
+/// Writes `text` to the program's standard output through C's `stdout` stream and flushes it,
+/// so device printf text keeps its order with the program's own `printf` output.
+fn write_stdout(text: &str) {
+    // SAFETY: `stdout` is C's standard output stream, valid for the life of the process;
+    // `fwrite`/`fflush` lock it and read `text.len()` bytes of `text`.
+    unsafe {
+        let out = stdout;
+        libc::fwrite(text.as_ptr().cast(), 1, text.len(), out);
+        libc::fflush(out);
+    }
+}
+
+/// Registers [`flush_at_exit`] once.
+fn flush_printf_at_exit() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: registers a plain `extern "C"` function with no arguments.
+        unsafe { libc::atexit(flush_at_exit) };
+    });
+}
+
+/// At exit: the device printf text no flush point has written yet.
+extern "C" fn flush_at_exit() {
+    if let Ok(mut g) = DRIVER.try_lock() {
+        if let Some(d) = g.as_mut() {
+            d.flush_printf();
+        }
+    }
 }
 
 /// The program's live device allocations (address, bytes, the call that made it), for the
@@ -314,6 +353,19 @@ pub fn current_context() -> Option<u64> {
 }
 
 impl Driver {
+    /// Writes the device `printf` (and failed-`assert`) text of the launches since the last
+    /// flush to the program's standard output. CUDA flushes its printf buffer at the start of
+    /// a kernel launch, at synchronisation (`cuCtxSynchronize`, `cuStreamSynchronize`,
+    /// `cuEventSynchronize`), at blocking memory copies and memsets, at module load and
+    /// unload and at context destruction (CUDA C++ Programming Guide, "Formatted Output");
+    /// the driver calls this at each of them, and at process exit.
+    pub fn flush_printf(&mut self) {
+        let text = self.host.take_printf_output();
+        if !text.is_empty() {
+            write_stdout(&text);
+        }
+    }
+
     /// A new handle of `kind`.
     /// Make the device's default memory pool if there is none yet (it is also the current
     /// pool until `cuDeviceSetMemPool`).

@@ -39,7 +39,9 @@ exports! { cuStreamDestroy_v2 => fn(s: u64) {
 exports! { cuStreamSynchronize, cuStreamSynchronize_ptsz => fn(s: u64) {
     with_context(|d| {
         d.check_stream(s)?;
-        crate::graph::check_not_capturing(d, s, "cuStreamSynchronize")
+        crate::graph::check_not_capturing(d, s, "cuStreamSynchronize")?;
+        d.flush_printf();
+        Ok(())
     })
 }}
 
@@ -156,11 +158,23 @@ exports! { cuEventRecord, cuEventRecord_ptsz => fn(e: u64, s: u64) { record(e, s
 exports! { cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz => fn(e: u64, s: u64, _flags: c_uint) { record(e, s) }}
 
 exports! { cuEventQuery => fn(e: u64) {
-    with_context(|d| if d.events.contains_key(&e) { Ok(()) } else { Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{e:#x} is not a live CUevent"))) })
+    with_context(|d| {
+        if !d.events.contains_key(&e) {
+            return Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{e:#x} is not a live CUevent")));
+        }
+        d.flush_printf();
+        Ok(())
+    })
 }}
 
 exports! { cuEventSynchronize => fn(e: u64) {
-    with_context(|d| if d.events.contains_key(&e) { Ok(()) } else { Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{e:#x} is not a live CUevent"))) })
+    with_context(|d| {
+        if !d.events.contains_key(&e) {
+            return Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{e:#x} is not a live CUevent")));
+        }
+        d.flush_printf();
+        Ok(())
+    })
 }}
 
 /// `CU_EVENT_DISABLE_TIMING`.
