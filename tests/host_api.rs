@@ -454,3 +454,43 @@ fn cooperative_launch_synchronises_the_grid() {
         assert!(matches!(e, Error::Fault(_)), "{engine:?}: {e}");
     }
 }
+
+#[test]
+fn extern_variable_is_the_definition_of_another_input() {
+    // Two linked inputs: the first declares `g` `.extern` and takes its address and value,
+    // the second defines it (as `nvcc -rdc=true` translation units do).
+    let ptx = "\
+.version 8.0
+.target sm_80
+.address_size 64
+.extern .global .align 4 .u32 g;
+.visible .entry addr(.param .u64 o)
+{
+    .reg .u64 %rd<4>;
+    .reg .u32 %r<2>;
+    ld.param.u64 %rd1, [o];
+    cvta.to.global.u64 %rd1, %rd1;
+    mov.u64 %rd2, g;
+    ld.global.u32 %r1, [g];
+    cvt.u64.u32 %rd3, %r1;
+    st.global.u64 [%rd1], %rd2;
+    st.global.u64 [%rd1+8], %rd3;
+    ret;
+}
+.visible .global .align 4 .u32 g = 42;
+";
+    for engine in ENGINES {
+        let mut ctx = Context::new();
+        let module = ctx.load_module(ptx, "linked.ptx", engine).unwrap();
+        let (g, size) = module.global("g").expect("g is a module variable");
+        assert_eq!(size, 4);
+        let mut out = DeviceBuffer::<u64>::zeroed(&ctx, 2).unwrap();
+        ctx.launch_builder(&module.kernel("addr").unwrap())
+            .grid(1)
+            .block((1, 1, 1))
+            .arg(&mut out)
+            .launch()
+            .unwrap();
+        assert_eq!(out.to_vec().unwrap(), [g.0, 42], "{engine}");
+    }
+}

@@ -5,7 +5,8 @@
 //! every module that calls them — is defined several times there. As a linker does, one
 //! definition is kept: the one that is neither `.weak` nor `.common` if there is one,
 //! otherwise the first (for `.common` variables: the first of the largest size). Two
-//! definitions of which neither is `.weak`/`.common` are an error.
+//! definitions of which neither is `.weak`/`.common` are an error. An `.extern` variable
+//! declaration of a name the module defines is dropped: it names that definition.
 
 use super::LowerError;
 use crate::ptx::ast::{self, Item, Linkage};
@@ -25,6 +26,13 @@ pub(crate) fn resolve(m: &ast::Module) -> Result<Cow<'_, ast::Module>, LowerErro
         }
     }
     let mut drop = vec![false; m.items.len()];
+    // An `.extern` variable declaration names the definition another input gives: one
+    // variable, not two (PTX ISA §11.6.2 `.extern`). Without a definition it stays.
+    for (k, item) in m.items.iter().enumerate() {
+        if let Item::Var(d) = item {
+            drop[k] = d.linkage == Linkage::Extern && defs.contains_key(d.name.name.as_str());
+        }
+    }
     for ks in defs.values().filter(|ks| ks.len() > 1) {
         let strong: Vec<usize> = ks
             .iter()
@@ -184,6 +192,6 @@ mod tests {
                 Item::Function(_) => None,
             })
             .collect();
-        assert_eq!(sizes, ["c[Some(8)]", "d[]", "d[]"]);
+        assert_eq!(sizes, ["c[Some(8)]", "d[]"]);
     }
 }
