@@ -18,6 +18,7 @@ fn launch(
     cooperative: bool,
 ) -> RtResult {
     let f = register::function(func)?;
+    check_configuration(grid, block)?;
     let shared = c_uint::try_from(shared).map_err(|_| {
         Fail::new(
             cudaErrorInvalidValue,
@@ -43,6 +44,49 @@ fn launch(
             std::ptr::null_mut()
         ))
     }
+}
+
+/// The launch shape against the device's limits: a zero or too large grid or block
+/// dimension, or more threads per block than the device runs, is
+/// `cudaErrorInvalidConfiguration` (the runtime's code; the driver answers
+/// `CUDA_ERROR_INVALID_VALUE`).
+fn check_configuration(grid: Dim3, block: Dim3) -> RtResult {
+    let device = crate::state::device();
+    let attr = |a: c_int| -> Result<u64, Fail> {
+        let mut v = 0;
+        cu!(cuDeviceGetAttribute(&mut v, a, device))?;
+        Ok(v.max(0) as u64)
+    };
+    // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK (1), MAX_BLOCK_DIM_X..Z (2..4),
+    // MAX_GRID_DIM_X..Z (5..7).
+    let (bx, by, bz) = (block.x as u64, block.y as u64, block.z as u64);
+    let dims = [
+        ("gridDim.x", grid.x, attr(5)?),
+        ("gridDim.y", grid.y, attr(6)?),
+        ("gridDim.z", grid.z, attr(7)?),
+        ("blockDim.x", block.x, attr(2)?),
+        ("blockDim.y", block.y, attr(3)?),
+        ("blockDim.z", block.z, attr(4)?),
+    ];
+    for (what, v, max) in dims {
+        if v == 0 || v as u64 > max {
+            return Err(Fail::new(
+                cudaErrorInvalidConfiguration,
+                format!("{what} = {v} (1 to {max})"),
+            ));
+        }
+    }
+    let max_threads = attr(1)?;
+    if bx * by * bz > max_threads {
+        return Err(Fail::new(
+            cudaErrorInvalidConfiguration,
+            format!(
+                "block ({bx}, {by}, {bz}) has {} threads (at most {max_threads})",
+                bx * by * bz
+            ),
+        ));
+    }
+    Ok(())
 }
 
 exports! { cudaLaunchKernel, cudaLaunchKernel_ptsz, __cudaLaunchKernel, __cudaLaunchKernel_ptsz => fn(func: *const c_void, grid: Dim3, block: Dim3, args: *mut *mut c_void, shared: usize, stream: u64) {

@@ -110,15 +110,53 @@ exports! { cudaMemGetInfo => fn(free: *mut usize, total: *mut usize) {
     cu!(cuMemGetInfo_v2(free, total))
 }}
 
+/// The pointers a copy's `kind` says are device memory (`cudaMemcpyHostToDevice`: the
+/// destination; `DeviceToHost`: the source; `DeviceToDevice`: both) must be memory the driver
+/// knows (device, managed or page-locked host memory), or the copy is `cudaErrorInvalidValue`,
+/// as with NVIDIA's runtime, instead of a read or write at a wild host address.
+fn check_device_sides(dst: u64, src: u64, n: usize, kind: c_int) -> RtResult {
+    if n == 0 {
+        return Ok(());
+    }
+    let (dst_dev, src_dev) = match kind {
+        1 => (true, false),
+        2 => (false, true),
+        3 => (true, true),
+        _ => (false, false),
+    };
+    for (p, is_dev, side) in [(dst, dst_dev, "destination"), (src, src_dev, "source")] {
+        if !is_dev {
+            continue;
+        }
+        let mut memory_type = 0u32;
+        // CU_POINTER_ATTRIBUTE_MEMORY_TYPE (2): fails for an address no allocation holds.
+        if cu!(cuPointerGetAttribute(
+            (&mut memory_type as *mut u32).cast(),
+            2,
+            p
+        ))
+        .is_err()
+        {
+            return Err(Fail::new(
+                cudaErrorInvalidValue,
+                format!("the {side} {p:#x} is not device memory (cudaMemcpyKind {kind})"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 exports! { cudaMemcpy, cudaMemcpy_ptds => fn(dst: *mut c_void, src: *const c_void, n: usize, kind: c_int) {
     check_kind(kind)?;
     context()?;
+    check_device_sides(dst as u64, src as u64, n, kind)?;
     cu!(cuMemcpy(dst as u64, src as u64, n))
 }}
 
 exports! { cudaMemcpyAsync, cudaMemcpyAsync_ptsz => fn(dst: *mut c_void, src: *const c_void, n: usize, kind: c_int, stream: u64) {
     check_kind(kind)?;
     context()?;
+    check_device_sides(dst as u64, src as u64, n, kind)?;
     cu!(cuMemcpyAsync(dst as u64, src as u64, n, stream))
 }}
 

@@ -243,10 +243,12 @@ fn module(index: usize) -> Result<u64, Fail> {
     if let Err(e) = loaded {
         if e.code == cudaErrorNoKernelImageForDevice {
             eprintln!(
-                "ptxjit: the program's fatbin holds no PTX for this device, only SASS (GPU \
-                 machine code, which ptxjit cannot run); build it with PTX, e.g. nvcc \
+                "ptxjit: the program's fatbin holds no PTX this device can run: only SASS (GPU \
+                 machine code, which ptxjit cannot run) or PTX for a newer architecture than \
+                 the device's compute capability; build it with PTX, e.g. nvcc \
                  -gencode arch=compute_80,code=compute_80 (or add code=compute_XX next to \
-                 code=sm_XX)"
+                 code=sm_XX), or raise the device's capability (ptxjit exec --cc 9.0, \
+                 PTXJIT_CC=9.0) for newer PTX"
             );
         }
         with(|r| r.fatbins[index].failed = Some(e.code));

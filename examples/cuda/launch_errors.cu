@@ -1,0 +1,35 @@
+// Errors a program gets back instead of a crash: launch shapes the device cannot run
+// (cudaErrorInvalidConfiguration from cudaGetLastError, not sticky) and copies whose
+// cudaMemcpyKind names a pointer that is not device memory (cudaErrorInvalidValue).
+#include "check.h"
+
+__global__ void touch(int* p) { p[threadIdx.x] = 1; }
+
+int main() {
+  int* d;
+  CHECK(cudaMalloc(&d, 2048 * sizeof(int)));
+  touch<<<1, 2048>>>(d);  // more threads per block than the device runs
+  EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  touch<<<0, 32>>>(d);  // an empty grid
+  EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  touch<<<dim3(1, 70000), 32>>>(d);  // gridDim.y above 65535
+  EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  touch<<<1, dim3(1, 1, 65)>>>(d);  // blockDim.z above 64
+  EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
+
+  int h[8] = {};
+  void* bogus = (void*)0x10;
+  EXPECT(cudaMemcpy(h, bogus, sizeof h, cudaMemcpyDeviceToHost) == cudaErrorInvalidValue);
+  EXPECT(cudaMemcpy(d, bogus, sizeof h, cudaMemcpyDeviceToDevice) == cudaErrorInvalidValue);
+  EXPECT(cudaMemcpy(bogus, h, sizeof h, cudaMemcpyHostToDevice) == cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+
+  // None of these is sticky: the device still works.
+  touch<<<1, 32>>>(d);
+  CHECK(cudaGetLastError());
+  CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 8; i++) EXPECT(h[i] == 1);
+  CHECK(cudaFree(d));
+  std::printf("PASS\n");
+  return 0;
+}
