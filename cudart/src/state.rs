@@ -83,7 +83,7 @@ pub unsafe extern "C" fn cudaGetLastError() -> cudaError_t {
             }
             c
         });
-        Ok(())
+        last_error_result(code)
     });
     code
 }
@@ -93,9 +93,19 @@ pub unsafe extern "C" fn cudaPeekAtLastError() -> cudaError_t {
     let mut code = cudaSuccess;
     crate::entry_quiet("cudaPeekAtLastError", || {
         code = LAST_ERROR.with(|e| e.get());
-        Ok(())
+        last_error_result(code)
     });
     code
+}
+
+/// What `cudaGetLastError`/`cudaPeekAtLastError` trace: the code they return (they succeed
+/// either way; [`crate::entry_quiet`] records nothing).
+fn last_error_result(code: cudaError_t) -> RtResult {
+    if code == cudaSuccess {
+        Ok(())
+    } else {
+        Err(Fail::new(code, "the thread's last error"))
+    }
 }
 
 #[no_mangle]
