@@ -40,7 +40,7 @@ def out_of_bounds_store_is_illegal_address_with_a_report():
     last = [l for l in r.stdout.splitlines() if l.startswith(("ERROR", "NO ERROR"))]
     assert last, f"no result line; stdout: {r.stdout!r} stderr: {r.stderr[-2000:]!r}"
     assert "CUDA_ERROR_ILLEGAL_ADDRESS" in last[-1], last[-1]
-    assert "fault in kernel" in r.stderr and "out of bounds store" in r.stderr, r.stderr[-2000:]
+    assert "fault in kernel" in r.stderr and "out of bounds" in r.stderr and "store of 4 bytes" in r.stderr, r.stderr[-2000:]
     assert "CTA (0,0,0) thread (1,0,0)" in r.stderr, r.stderr[-2000:]
 
 
