@@ -32,8 +32,12 @@ if ! command -v g++ >/dev/null; then
   fi
 fi
 [ -x "$PTXJIT" ] || { echo "run.sh: no $PTXJIT (cargo build --release)" >&2; exit 2; }
-CU=$(dirname "$(dirname "$NVCC")")
+# Absolute paths: the library link below and the runs happen in other directories.
+NVCC=$(cd "$(dirname "$NVCC")" && pwd)/$(basename "$NVCC")
 mkdir -p "$BUILD/nvlib"
+BUILD=$(cd "$BUILD" && pwd)
+PTXJIT=$(cd "$(dirname "$PTXJIT")" && pwd)/$(basename "$PTXJIT")
+CU=$(dirname "$(dirname "$NVCC")")
 # nvcc links -lcudart: NVIDIA's library, as for any program (ptxjit's replaces it at run time).
 ln -sf "$CU/lib/libcudart.so.13" "$BUILD/nvlib/libcudart.so"
 PTX="-gencode arch=compute_80,code=compute_80"
