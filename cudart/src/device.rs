@@ -286,7 +286,9 @@ fn layout(fields: &[F]) -> (usize, Vec<usize>) {
     (at.next_multiple_of(8), offsets)
 }
 
-fn attr(a: c_int, dev: c_int) -> Result<c_int, Fail> {
+/// Device attribute `a` of device `dev` (`cuDeviceGetAttribute`); one the driver does not
+/// know reads as 0.
+pub(crate) fn attr(a: c_int, dev: c_int) -> Result<c_int, Fail> {
     if a == 0 {
         return Ok(0);
     }

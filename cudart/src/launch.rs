@@ -51,22 +51,27 @@ fn launch(
 /// `cudaErrorInvalidConfiguration` (the runtime's code; the driver answers
 /// `CUDA_ERROR_INVALID_VALUE`).
 fn check_configuration(grid: Dim3, block: Dim3) -> RtResult {
-    let device = crate::state::device();
-    let attr = |a: c_int| -> Result<u64, Fail> {
-        let mut v = 0;
-        cu!(cuDeviceGetAttribute(&mut v, a, device))?;
-        Ok(v.max(0) as u64)
+    // The device's limits, read once (they are fixed for the process): max threads per
+    // block, then CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X..Z (2..4) and MAX_GRID_DIM_X..Z (5..7).
+    static LIMITS: std::sync::OnceLock<[u64; 7]> = std::sync::OnceLock::new();
+    let limits = match LIMITS.get() {
+        Some(l) => *l,
+        None => {
+            let device = crate::state::device();
+            let mut l = [0u64; 7];
+            for (a, v) in l.iter_mut().enumerate() {
+                *v = crate::device::attr(a as c_int + 1, device)?.max(0) as u64;
+            }
+            *LIMITS.get_or_init(|| l)
+        }
     };
-    // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK (1), MAX_BLOCK_DIM_X..Z (2..4),
-    // MAX_GRID_DIM_X..Z (5..7).
-    let (bx, by, bz) = (block.x as u64, block.y as u64, block.z as u64);
     let dims = [
-        ("gridDim.x", grid.x, attr(5)?),
-        ("gridDim.y", grid.y, attr(6)?),
-        ("gridDim.z", grid.z, attr(7)?),
-        ("blockDim.x", block.x, attr(2)?),
-        ("blockDim.y", block.y, attr(3)?),
-        ("blockDim.z", block.z, attr(4)?),
+        ("blockDim.x", block.x, limits[1]),
+        ("blockDim.y", block.y, limits[2]),
+        ("blockDim.z", block.z, limits[3]),
+        ("gridDim.x", grid.x, limits[4]),
+        ("gridDim.y", grid.y, limits[5]),
+        ("gridDim.z", grid.z, limits[6]),
     ];
     for (what, v, max) in dims {
         if v == 0 || v as u64 > max {
@@ -76,13 +81,13 @@ fn check_configuration(grid: Dim3, block: Dim3) -> RtResult {
             ));
         }
     }
-    let max_threads = attr(1)?;
-    if bx * by * bz > max_threads {
+    let threads = block.x as u64 * block.y as u64 * block.z as u64;
+    if threads > limits[0] {
         return Err(Fail::new(
             cudaErrorInvalidConfiguration,
             format!(
-                "block ({bx}, {by}, {bz}) has {} threads (at most {max_threads})",
-                bx * by * bz
+                "block ({}, {}, {}) has {threads} threads (at most {})",
+                block.x, block.y, block.z, limits[0]
             ),
         ));
     }
