@@ -435,6 +435,15 @@ exports! { cuMemsetD32Async, cuMemsetD32Async_ptsz => fn(dst: CUdeviceptr, v: u3
 exports! { cuMemsetD2D8_v2, cuMemsetD2D8_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u8, w: usize, h: usize) { sync_call("cuMemsetD2D8_v2")?; memset(dst, pitch, v.into(), 1, w, h) }}
 exports! { cuMemsetD2D16_v2, cuMemsetD2D16_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u16, w: usize, h: usize) { sync_call("cuMemsetD2D16_v2")?; memset(dst, pitch, v.into(), 2, w, h) }}
 exports! { cuMemsetD2D32_v2, cuMemsetD2D32_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u32, w: usize, h: usize) { sync_call("cuMemsetD2D32_v2")?; memset(dst, pitch, v, 4, w, h) }}
+exports! { cuMemsetD2D8Async, cuMemsetD2D8Async_ptsz => fn(dst: CUdeviceptr, pitch: usize, v: u8, w: usize, h: usize, s: u64) {
+    crate::graph::enqueue(s, crate::graph::Op::Memset { dst, pitch, value: v.into(), width: 1, count: w, rows: h })
+}}
+exports! { cuMemsetD2D16Async, cuMemsetD2D16Async_ptsz => fn(dst: CUdeviceptr, pitch: usize, v: u16, w: usize, h: usize, s: u64) {
+    crate::graph::enqueue(s, crate::graph::Op::Memset { dst, pitch, value: v.into(), width: 2, count: w, rows: h })
+}}
+exports! { cuMemsetD2D32Async, cuMemsetD2D32Async_ptsz => fn(dst: CUdeviceptr, pitch: usize, v: u32, w: usize, h: usize, s: u64) {
+    crate::graph::enqueue(s, crate::graph::Op::Memset { dst, pitch, value: v, width: 4, count: w, rows: h })
+}}
 
 /// `CUpointer_attribute` values this library answers.
 mod attr {

@@ -214,12 +214,6 @@ stubs! {
     cuMemcpyBatchAsync_ptsz
     cuMemcpyHtoAAsync_v2
     cuMemcpyHtoAAsync_v2_ptsz
-    cuMemsetD2D16Async
-    cuMemsetD2D16Async_ptsz
-    cuMemsetD2D32Async
-    cuMemsetD2D32Async_ptsz
-    cuMemsetD2D8Async
-    cuMemsetD2D8Async_ptsz
     cuMipmappedArrayCreate
     cuMipmappedArrayDestroy
     cuMipmappedArrayGetLevel

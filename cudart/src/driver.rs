@@ -112,8 +112,11 @@ driver_api! {
     cuMemsetD8_v2(H, u8, usize);
     cuMemsetD8Async(H, u8, usize, H);
     cuMemsetD2D8_v2(H, usize, u8, usize, usize);
+    cuMemsetD2D8Async(H, usize, u8, usize, usize, H);
     cuMemcpy2D_v2(*const c_void);
+    cuMemcpy2DAsync_v2(*const c_void, H);
     cuMemcpy3D_v2(*const c_void);
+    cuMemcpy3DAsync_v2(*const c_void, H);
     cuMemPrefetchAsync(H, usize, c_int, H);
     cuPointerGetAttribute(*mut c_void, c_int, H);
     cuStreamCreate(*mut H, c_uint);

@@ -185,9 +185,9 @@ exports! { cudaMemset2D, cudaMemset2D_ptds => fn(p: *mut c_void, pitch: usize, v
     cu!(cuMemsetD2D8_v2(p as u64, pitch, value as u8, width, height))
 }}
 
-exports! { cudaMemset2DAsync, cudaMemset2DAsync_ptsz => fn(p: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize, _stream: u64) {
+exports! { cudaMemset2DAsync, cudaMemset2DAsync_ptsz => fn(p: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize, stream: u64) {
     context()?;
-    cu!(cuMemsetD2D8_v2(p as u64, pitch, value as u8, width, height))
+    cu!(cuMemsetD2D8Async(p as u64, pitch, value as u8, width, height, stream))
 }}
 
 /// The device range `[offset, offset + n)` of the variable at host shadow `symbol`.
@@ -254,7 +254,17 @@ pub const MEM_UNIFIED: c_uint = 4;
 /// `CU_MEMORYTYPE_ARRAY`.
 pub const MEM_ARRAY: c_uint = 3;
 
-/// A 2D copy between linear memories (any side host or device).
+/// Copies as `m` describes: now, or in `stream`'s order (`Some`: the `Async` forms, which a
+/// capturing stream records).
+pub fn memcpy_2d(m: &Memcpy2D, stream: Option<u64>) -> RtResult {
+    let m = (m as *const Memcpy2D).cast();
+    match stream {
+        Some(s) => cu!(cuMemcpy2DAsync_v2(m, s)),
+        None => cu!(cuMemcpy2D_v2(m)),
+    }
+}
+
+/// A 2D copy between linear memories (any side host or device), now or in `stream`'s order.
 pub fn copy_2d(
     dst: *mut c_void,
     dpitch: usize,
@@ -262,6 +272,7 @@ pub fn copy_2d(
     spitch: usize,
     width: usize,
     height: usize,
+    stream: Option<u64>,
 ) -> RtResult {
     context()?;
     let m = Memcpy2D {
@@ -277,17 +288,17 @@ pub fn copy_2d(
         height,
         ..Default::default()
     };
-    cu!(cuMemcpy2D_v2((&m as *const Memcpy2D).cast()))
+    memcpy_2d(&m, stream)
 }
 
 exports! { cudaMemcpy2D, cudaMemcpy2D_ptds => fn(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int) {
     check_kind(kind)?;
-    copy_2d(dst, dpitch, src, spitch, width, height)
+    copy_2d(dst, dpitch, src, spitch, width, height, None)
 }}
 
-exports! { cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz => fn(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int, _stream: u64) {
+exports! { cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz => fn(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int, stream: u64) {
     check_kind(kind)?;
-    copy_2d(dst, dpitch, src, spitch, width, height)
+    copy_2d(dst, dpitch, src, spitch, width, height, Some(stream))
 }}
 
 /// `struct cudaPointerAttributes` (driver_types.h).

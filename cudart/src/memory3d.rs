@@ -81,30 +81,42 @@ exports! { cudaMalloc3D => fn(p: *mut PitchedPtr, e: Extent) {
     unsafe { crate::out(p, PitchedPtr { ptr: d as *mut c_void, pitch, xsize: e.width, ysize: e.height }) }
 }}
 
-fn memset_3d(p: PitchedPtr, value: c_int, e: Extent) -> RtResult {
+/// Fills `e` of `p` slice by slice, now or in `stream`'s order.
+fn memset_3d(p: PitchedPtr, value: c_int, e: Extent, stream: Option<u64>) -> RtResult {
     context()?;
     for z in 0..e.depth {
         let slice = p.ptr as u64 + (z * p.pitch * p.ysize) as u64;
-        cu!(cuMemsetD2D8_v2(
-            slice,
-            p.pitch,
-            value as u8,
-            e.width,
-            e.height
-        ))?;
+        match stream {
+            Some(s) => cu!(cuMemsetD2D8Async(
+                slice,
+                p.pitch,
+                value as u8,
+                e.width,
+                e.height,
+                s
+            ))?,
+            None => cu!(cuMemsetD2D8_v2(
+                slice,
+                p.pitch,
+                value as u8,
+                e.width,
+                e.height
+            ))?,
+        }
     }
     Ok(())
 }
 
 exports! { cudaMemset3D, cudaMemset3D_ptds => fn(p: PitchedPtr, value: c_int, e: Extent) {
-    memset_3d(p, value, e)
+    memset_3d(p, value, e, None)
 }}
 
-exports! { cudaMemset3DAsync, cudaMemset3DAsync_ptsz => fn(p: PitchedPtr, value: c_int, e: Extent, _stream: u64) {
-    memset_3d(p, value, e)
+exports! { cudaMemset3DAsync, cudaMemset3DAsync_ptsz => fn(p: PitchedPtr, value: c_int, e: Extent, stream: u64) {
+    memset_3d(p, value, e, Some(stream))
 }}
 
-fn copy_3d(p: *const Memcpy3DParms) -> RtResult {
+/// The copy `p` describes, now or in `stream`'s order.
+fn copy_3d(p: *const Memcpy3DParms, stream: Option<u64>) -> RtResult {
     context()?;
     if p.is_null() {
         return Err(Fail::new(cudaErrorInvalidValue, "null cudaMemcpy3DParms"));
@@ -149,15 +161,19 @@ fn copy_3d(p: *const Memcpy3DParms) -> RtResult {
     m.width_in_bytes = p.extent.width * elem.unwrap_or(1);
     m.height = p.extent.height;
     m.depth = p.extent.depth;
-    cu!(cuMemcpy3D_v2((&m as *const DrvMemcpy3D).cast()))
+    let m = (&m as *const DrvMemcpy3D).cast();
+    match stream {
+        Some(s) => cu!(cuMemcpy3DAsync_v2(m, s)),
+        None => cu!(cuMemcpy3D_v2(m)),
+    }
 }
 
 exports! { cudaMemcpy3D, cudaMemcpy3D_ptds => fn(p: *const Memcpy3DParms) {
-    copy_3d(p)
+    copy_3d(p, None)
 }}
 
-exports! { cudaMemcpy3DAsync, cudaMemcpy3DAsync_ptsz => fn(p: *const Memcpy3DParms, _stream: u64) {
-    copy_3d(p)
+exports! { cudaMemcpy3DAsync, cudaMemcpy3DAsync_ptsz => fn(p: *const Memcpy3DParms, stream: u64) {
+    copy_3d(p, Some(stream))
 }}
 
 #[cfg(test)]

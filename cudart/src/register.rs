@@ -354,12 +354,14 @@ fn link_prelinked(fatbins: &[usize], m: &mut u64) -> crate::RtResult {
 /// The driver's function handle for the kernel whose host stub is at `host_fun`. Errors:
 /// `cudaErrorInvalidDeviceFunction` for an address no registration named.
 pub fn function(host_fun: *const c_void) -> Result<u64, Fail> {
+    // The calling thread needs a current context even when the handle is known already
+    // (another thread may have resolved it).
+    crate::state::context()?;
     let key = host_fun as usize;
-    let (entity, handle) = with(|r| (r.functions.get(&key).cloned(), r.handles.get(&key).copied()));
-    if let Some(h) = handle {
+    if let Some(h) = with(|r| r.handles.get(&key).copied()) {
         return Ok(h);
     }
-    let Some(entity) = entity else {
+    let Some(entity) = with(|r| r.functions.get(&key).cloned()) else {
         return driver_kernel(host_fun);
     };
     let m = module(entity.fatbin)?;

@@ -5,7 +5,7 @@
 use crate::errors::*;
 use crate::memory::{Memcpy2D, MEM_ARRAY, MEM_UNIFIED};
 use crate::state::context;
-use crate::{cu, exports, Fail};
+use crate::{cu, exports, Fail, RtResult};
 use std::ffi::{c_float, c_int, c_uint, c_void};
 
 /// `struct cudaChannelFormatDesc` (driver_types.h): bits per channel and the kind
@@ -187,7 +187,27 @@ exports! { cudaFreeArray => fn(a: u64) {
     cu!(cuArrayDestroy(a))
 }}
 
-exports! { cudaMemcpy2DToArray, cudaMemcpy2DToArray_ptds, cudaMemcpy2DToArrayAsync, cudaMemcpy2DToArrayAsync_ptsz => fn(dst: u64, w_off: usize, h_off: usize, src: *const c_void, spitch: usize, width: usize, height: usize, _kind: c_int) {
+exports! { cudaMemcpy2DToArray, cudaMemcpy2DToArray_ptds => fn(dst: u64, w_off: usize, h_off: usize, src: *const c_void, spitch: usize, width: usize, height: usize, _kind: c_int) {
+    to_array(dst, w_off, h_off, src, spitch, width, height, None)
+}}
+
+exports! { cudaMemcpy2DToArrayAsync, cudaMemcpy2DToArrayAsync_ptsz => fn(dst: u64, w_off: usize, h_off: usize, src: *const c_void, spitch: usize, width: usize, height: usize, _kind: c_int, stream: u64) {
+    to_array(dst, w_off, h_off, src, spitch, width, height, Some(stream))
+}}
+
+/// A 2D copy from linear memory into array `dst` at (`w_off` bytes, `h_off` rows), now or in
+/// `stream`'s order.
+#[allow(clippy::too_many_arguments)]
+fn to_array(
+    dst: u64,
+    w_off: usize,
+    h_off: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    stream: Option<u64>,
+) -> RtResult {
     context()?;
     let m = Memcpy2D {
         src_memory_type: MEM_UNIFIED,
@@ -202,10 +222,30 @@ exports! { cudaMemcpy2DToArray, cudaMemcpy2DToArray_ptds, cudaMemcpy2DToArrayAsy
         height,
         ..Default::default()
     };
-    cu!(cuMemcpy2D_v2((&m as *const Memcpy2D).cast()))
+    crate::memory::memcpy_2d(&m, stream)
+}
+
+exports! { cudaMemcpy2DFromArray, cudaMemcpy2DFromArray_ptds => fn(dst: *mut c_void, dpitch: usize, src: u64, w_off: usize, h_off: usize, width: usize, height: usize, _kind: c_int) {
+    from_array(dst, dpitch, src, w_off, h_off, width, height, None)
 }}
 
-exports! { cudaMemcpy2DFromArray, cudaMemcpy2DFromArray_ptds, cudaMemcpy2DFromArrayAsync, cudaMemcpy2DFromArrayAsync_ptsz => fn(dst: *mut c_void, dpitch: usize, src: u64, w_off: usize, h_off: usize, width: usize, height: usize, _kind: c_int) {
+exports! { cudaMemcpy2DFromArrayAsync, cudaMemcpy2DFromArrayAsync_ptsz => fn(dst: *mut c_void, dpitch: usize, src: u64, w_off: usize, h_off: usize, width: usize, height: usize, _kind: c_int, stream: u64) {
+    from_array(dst, dpitch, src, w_off, h_off, width, height, Some(stream))
+}}
+
+/// A 2D copy from array `src` at (`w_off` bytes, `h_off` rows) into linear memory, now or in
+/// `stream`'s order.
+#[allow(clippy::too_many_arguments)]
+fn from_array(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: u64,
+    w_off: usize,
+    h_off: usize,
+    width: usize,
+    height: usize,
+    stream: Option<u64>,
+) -> RtResult {
     context()?;
     let m = Memcpy2D {
         src_memory_type: MEM_ARRAY,
@@ -220,8 +260,8 @@ exports! { cudaMemcpy2DFromArray, cudaMemcpy2DFromArray_ptds, cudaMemcpy2DFromAr
         height,
         ..Default::default()
     };
-    cu!(cuMemcpy2D_v2((&m as *const Memcpy2D).cast()))
-}}
+    crate::memory::memcpy_2d(&m, stream)
+}
 
 /// `struct cudaResourceDesc` (driver_types.h): a type and a union, whose members the
 /// accessors below read (CUDA 13: 144 bytes, the union at offset 8).

@@ -1,4 +1,6 @@
-// A graph captured from a stream and replayed: each replay adds 1 to every element.
+// A graph captured from a stream and replayed: each replay adds 2 to every element, and
+// records a 2D memset and a 2D copy of the first rows into a second buffer (the async 2D forms
+// are captured, not run at capture time).
 #include "check.h"
 
 __global__ void inc(int* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] += 1; }
@@ -10,11 +12,21 @@ int main() {
   CHECK(cudaMemset(d, 0, n * sizeof(int)));
   cudaStream_t s;
   CHECK(cudaStreamCreate(&s));
+  const size_t row = 100 * sizeof(int);
+  int* t;
+  CHECK(cudaMalloc(&t, 4 * row));
+  CHECK(cudaMemset(t, 0, 4 * row));
   cudaGraph_t g;
   CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
   inc<<<(n + 127) / 128, 128, 0, s>>>(d, n);
   inc<<<(n + 127) / 128, 128, 0, s>>>(d, n);
+  // Rows of 100 ints (`t`, made before the capture): row 0 of `t` filled with bytes 0x01, then rows 1..3 copied from `d`.
+  CHECK(cudaMemset2DAsync(t, row, 1, row, 1, s));
+  CHECK(cudaMemcpy2DAsync(t + 100, row, d, row, row, 3, cudaMemcpyDeviceToDevice, s));
   CHECK(cudaStreamEndCapture(s, &g));
+  int before[400];
+  CHECK(cudaMemcpy(before, t, sizeof before, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 400; i++) EXPECT(before[i] == 0);
   cudaGraphExec_t exec;
   CHECK(cudaGraphInstantiate(&exec, g, 0));
   for (int r = 0; r < 3; r++) CHECK(cudaGraphLaunch(exec, s));
@@ -22,6 +34,11 @@ int main() {
   int h[n];
   CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
   for (int i = 0; i < n; i++) EXPECT(h[i] == 6);
+  int ht[400];
+  CHECK(cudaMemcpy(ht, t, sizeof ht, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 100; i++) EXPECT(ht[i] == 0x01010101);
+  for (int i = 100; i < 400; i++) EXPECT(ht[i] == 6);
+  CHECK(cudaFree(t));
   CHECK(cudaGraphExecDestroy(exec)); CHECK(cudaGraphDestroy(g));
   std::printf("PASS\n");
   return 0;
