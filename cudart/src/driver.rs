@@ -109,6 +109,12 @@ driver_api! {
     cuMemGetInfo_v2(*mut usize, *mut usize);
     cuMemcpy(H, H, usize);
     cuMemcpyAsync(H, H, usize, H);
+    cuMemcpyHtoD_v2(H, *const c_void, usize);
+    cuMemcpyDtoH_v2(*mut c_void, H, usize);
+    cuMemcpyDtoD_v2(H, H, usize);
+    cuMemcpyHtoDAsync_v2(H, *const c_void, usize, H);
+    cuMemcpyDtoHAsync_v2(*mut c_void, H, usize, H);
+    cuMemcpyDtoDAsync_v2(H, H, usize, H);
     cuMemsetD8_v2(H, u8, usize);
     cuMemsetD8Async(H, u8, usize, H);
     cuMemsetD2D8_v2(H, usize, u8, usize, usize);

@@ -110,54 +110,39 @@ exports! { cudaMemGetInfo => fn(free: *mut usize, total: *mut usize) {
     cu!(cuMemGetInfo_v2(free, total))
 }}
 
-/// The pointers a copy's `kind` says are device memory (`cudaMemcpyHostToDevice`: the
-/// destination; `DeviceToHost`: the source; `DeviceToDevice`: both) must be memory the driver
-/// knows (device, managed or page-locked host memory), or the copy is `cudaErrorInvalidValue`,
-/// as with NVIDIA's runtime, instead of a read or write at a wild host address.
-fn check_device_sides(dst: u64, src: u64, n: usize, kind: c_int) -> RtResult {
-    if n == 0 {
-        return Ok(());
+/// A copy as its `kind` names it: host-to-device, device-to-host and device-to-device go to
+/// the driver's functions of those kinds, which check that the sides named device memory are
+/// device allocations (`cudaErrorInvalidValue` otherwise, as with NVIDIA's runtime, instead of
+/// an access at a wild address); host-to-host and `cudaMemcpyDefault` let the driver tell the
+/// sides apart by address. Now, or in `stream`'s order.
+fn copy_by_kind(
+    dst: *mut c_void,
+    src: *const c_void,
+    n: usize,
+    kind: c_int,
+    stream: Option<u64>,
+) -> RtResult {
+    check_kind(kind)?;
+    context()?;
+    let (d, s) = (dst as u64, src as u64);
+    match (kind, stream) {
+        (1, None) => cu!(cuMemcpyHtoD_v2(d, src, n)),
+        (2, None) => cu!(cuMemcpyDtoH_v2(dst, s, n)),
+        (3, None) => cu!(cuMemcpyDtoD_v2(d, s, n)),
+        (_, None) => cu!(cuMemcpy(d, s, n)),
+        (1, Some(st)) => cu!(cuMemcpyHtoDAsync_v2(d, src, n, st)),
+        (2, Some(st)) => cu!(cuMemcpyDtoHAsync_v2(dst, s, n, st)),
+        (3, Some(st)) => cu!(cuMemcpyDtoDAsync_v2(d, s, n, st)),
+        (_, Some(st)) => cu!(cuMemcpyAsync(d, s, n, st)),
     }
-    let (dst_dev, src_dev) = match kind {
-        1 => (true, false),
-        2 => (false, true),
-        3 => (true, true),
-        _ => (false, false),
-    };
-    for (p, is_dev, side) in [(dst, dst_dev, "destination"), (src, src_dev, "source")] {
-        if !is_dev {
-            continue;
-        }
-        let mut memory_type = 0u32;
-        // CU_POINTER_ATTRIBUTE_MEMORY_TYPE (2): fails for an address no allocation holds.
-        if cu!(cuPointerGetAttribute(
-            (&mut memory_type as *mut u32).cast(),
-            2,
-            p
-        ))
-        .is_err()
-        {
-            return Err(Fail::new(
-                cudaErrorInvalidValue,
-                format!("the {side} {p:#x} is not device memory (cudaMemcpyKind {kind})"),
-            ));
-        }
-    }
-    Ok(())
 }
 
 exports! { cudaMemcpy, cudaMemcpy_ptds => fn(dst: *mut c_void, src: *const c_void, n: usize, kind: c_int) {
-    check_kind(kind)?;
-    context()?;
-    check_device_sides(dst as u64, src as u64, n, kind)?;
-    cu!(cuMemcpy(dst as u64, src as u64, n))
+    copy_by_kind(dst, src, n, kind, None)
 }}
 
 exports! { cudaMemcpyAsync, cudaMemcpyAsync_ptsz => fn(dst: *mut c_void, src: *const c_void, n: usize, kind: c_int, stream: u64) {
-    check_kind(kind)?;
-    context()?;
-    check_device_sides(dst as u64, src as u64, n, kind)?;
-    cu!(cuMemcpyAsync(dst as u64, src as u64, n, stream))
+    copy_by_kind(dst, src, n, kind, Some(stream))
 }}
 
 exports! { cudaMemcpyPeer => fn(dst: *mut c_void, _dst_dev: c_int, src: *const c_void, _src_dev: c_int, n: usize) {
