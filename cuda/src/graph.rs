@@ -303,13 +303,20 @@ fn check_valid(d: &Driver, stream: u64) -> DrvResult {
     }
 }
 
-/// Records `op` on `stream` if it is capturing (then `None`); otherwise hands it back to be
-/// run.
-pub fn record_if_capturing(d: &mut Driver, stream: u64, op: Op) -> Result<Option<Op>, Fail> {
+/// Whether `stream` (a live stream) is capturing; an invalidated capture is an error.
+pub fn capturing(d: &mut Driver, stream: u64) -> Result<bool, Fail> {
     d.check_stream(stream)?;
     check_valid(d, stream)?;
+    Ok(d.graphs.captures.contains_key(&stream))
+}
+
+/// Records `op` as the next node of `stream`'s capture, after the capture's frontier.
+pub fn record(d: &mut Driver, stream: u64, op: Op) -> DrvResult {
     let Some(c) = d.graphs.captures.get(&stream) else {
-        return Ok(Some(op));
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("stream {stream:#x} is not capturing"),
+        ));
     };
     let (g, deps) = (c.graph, c.frontier.clone());
     let h = add_node(d, g, op, &deps)?;
@@ -317,15 +324,19 @@ pub fn record_if_capturing(d: &mut Driver, stream: u64, op: Op) -> Result<Option
     if let Some(c) = d.graphs.captures.get_mut(&stream) {
         c.frontier = vec![id];
     }
-    Ok(None)
+    Ok(())
 }
 
 /// Enqueues `op` on `stream`: recorded if the stream captures, run now otherwise.
 pub fn enqueue(stream: u64, op: Op) -> DrvResult {
-    match with_context(|d| record_if_capturing(d, stream, op))? {
-        Some(op) => op.run(),
-        None => Ok(()),
-    }
+    let op = with_context(|d| {
+        if capturing(d, stream)? {
+            record(d, stream, op).map(|()| None)
+        } else {
+            Ok(Some(op))
+        }
+    })?;
+    op.map_or(Ok(()), |op| op.run())
 }
 
 /// Errors with `CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED` (and invalidates the capture) when

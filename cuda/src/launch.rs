@@ -127,20 +127,16 @@ fn launch_or_capture(
     params: Vec<u8>,
     cooperative: bool,
 ) -> DrvResult {
-    let op = Op::Kernel {
-        f,
-        dims,
-        params,
-        cooperative,
-    };
-    match crate::graph::record_if_capturing(d, stream, op)? {
-        Some(Op::Kernel { params, .. }) => launch(d, f, dims, stream, params, cooperative),
-        Some(other) => Err(Fail::new(
-            CUDA_ERROR_UNKNOWN,
-            format!("a kernel launch came back as {other:?}"),
-        )),
-        None => Ok(()),
+    if crate::graph::capturing(d, stream)? {
+        let op = Op::Kernel {
+            f,
+            dims,
+            params,
+            cooperative,
+        };
+        return crate::graph::record(d, stream, op);
     }
+    launch(d, f, dims, stream, params, cooperative)
 }
 
 /// Launches `f` (cooperatively when `cooperative`); a fault becomes the sticky error and its

@@ -13,9 +13,10 @@ static ERRORS: AtomicU64 = AtomicU64::new(0);
 
 /// The labels of the program's own device allocations (what a leak check reports): module
 /// variables, the device heap and page-locked host memory are not the program's to free.
-pub const USER_ALLOCATIONS: [&str; 4] = [
+pub const USER_ALLOCATIONS: [&str; 5] = [
     "cuMemAlloc",
     "cuMemAllocAsync",
+    "cuMemAllocFromPoolAsync",
     "cuMemAllocPitch",
     "cuMemAllocManaged",
 ];

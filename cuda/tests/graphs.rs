@@ -66,11 +66,27 @@ fn capture_and_replay(f: u64, s: u64, x: u64, y: u64) {
         assert_eq!(status(s), 0);
         assert_eq!(cuStreamBeginCapture_v2(s, MODE_GLOBAL), CUDA_SUCCESS);
         assert_eq!(status(s), 1, "CU_STREAM_CAPTURE_STATUS_ACTIVE");
-        let mut m = 3u32;
-        assert_eq!(launch_axpc(f, s, x, m, 5), CUDA_SUCCESS);
-        // Parameters are copied at capture: changing `m` now changes nothing.
-        m = 1000;
-        let _ = m;
+        // Parameters are copied at capture: the values the parameter pointers point to are
+        // overwritten once the launch is recorded, and the replays still use m = 3, c = 5.
+        let (mut m, mut c, n) = (3u32, 5u32, N);
+        let (pm, pc) = (&raw mut m, &raw mut c);
+        let mut params = [arg(&x), pm.cast(), pc.cast(), arg(&n)];
+        let r = cuLaunchKernel(
+            f,
+            N.div_ceil(128),
+            1,
+            1,
+            128,
+            1,
+            1,
+            0,
+            s,
+            params.as_mut_ptr(),
+            null_mut(),
+        );
+        assert_eq!(r, CUDA_SUCCESS);
+        pm.write(1000);
+        pc.write(1000);
         assert_eq!(launch_axpc(f, s, x, 2, 1), CUDA_SUCCESS);
         assert_eq!(cuMemcpyDtoDAsync_v2(y, x, N as usize * 4, s), CUDA_SUCCESS);
         let (mut st, mut id, mut g, mut deps, mut nd) = (0, 0u64, 0u64, null::<u64>(), 0usize);

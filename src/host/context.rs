@@ -1299,11 +1299,12 @@ impl Context {
                 )));
             }
         }
+        // The first launch compiles the kernel (outside the launch's time, and before the
+        // arena is locked: compiling does not touch it).
+        let engine = k.engine()?;
         // Held for the whole launch: kernel code on the worker threads reads and writes the
         // arena, and no host copy, allocation or buffer drop may run meanwhile.
         let mut arena = self.arena.write();
-        // The first launch compiles the kernel (outside the launch's time).
-        let engine = k.engine()?;
         if k.uses_heap && self.heap.is_none() {
             let bytes = self
                 .heap_bytes
