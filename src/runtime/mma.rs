@@ -170,13 +170,25 @@ fn scatter(spec: &MmaSpec, d: &[Vec<u64>], lane: u32) -> Vec<u64> {
     regs
 }
 
-/// An input element as an exact `f32` (`.f16`, `.bf16`, `.tf32`, `.f32`).
-fn to_f32(e: MmaElem, x: u64) -> f32 {
+/// The floating-point format of a float element type (`.tf32`: an `.f32` pattern whose low 13
+/// mantissa bits are cleared first, [`float_bits`]).
+fn float_fmt(e: MmaElem) -> Option<Fmt> {
     match e {
-        MmaElem::F16 => half::f16::from_bits(x as u16).to_f32(),
-        MmaElem::Bf16 => half::bf16::from_bits(x as u16).to_f32(),
-        MmaElem::Tf32 => f32::from_bits(x as u32 & 0xffff_e000),
-        _ => f32::from_bits(x as u32),
+        MmaElem::F16 => Some(Fmt::F16),
+        MmaElem::Bf16 => Some(Fmt::Bf16),
+        MmaElem::Tf32 | MmaElem::F32 => Some(Fmt::F32),
+        MmaElem::F64 => Some(Fmt::F64),
+        MmaElem::S8 | MmaElem::U8 | MmaElem::S4 | MmaElem::U4 | MmaElem::B1 | MmaElem::S32 => None,
+    }
+}
+
+/// A float element's bits as the matrix unit reads them: `.tf32` keeps the sign, the
+/// exponent and the upper 10 mantissa bits.
+fn float_bits(e: MmaElem, x: u64) -> u64 {
+    if e == MmaElem::Tf32 {
+        x & 0xffff_e000
+    } else {
+        x
     }
 }
 
@@ -200,30 +212,20 @@ pub fn multiply(spec: &MmaSpec, a: &[u64], b: &[u64], c: &[u64]) -> Vec<u64> {
     for i in 0..m {
         for j in 0..n {
             let c0 = c.get(i * n + j).copied().unwrap_or(0);
-            d[i * n + j] = match (spec.a, spec.d) {
-                (MmaElem::F64, _) => {
-                    let mut acc = f64::from_bits(c0);
-                    for kk in 0..k {
-                        acc = f64::from_bits(at(i, kk)).mul_add(f64::from_bits(bt(kk, j)), acc);
-                    }
-                    if acc.is_nan() {
-                        Fmt::F64.canonical_nan()
-                    } else {
-                        acc.to_bits()
-                    }
-                }
-                (_, MmaElem::F16) => {
-                    // f16 inputs, f16 accumulator: each step is fma.rn.f16.
-                    let mut acc = if spec.c == MmaElem::F32 {
-                        fp::convert(Fmt::F32, Fmt::F16, c0, Round::Nearest)
-                    } else {
-                        c0
+            d[i * n + j] = match float_fmt(spec.d) {
+                // Floats: inputs widened exactly to the accumulator's format, then one
+                // fma.rn per step in that format (fp::arith: the engines' own fma).
+                Some(df) => {
+                    let widen = |e: MmaElem, x: u64| match float_fmt(e) {
+                        Some(f) => fp::convert(f, df, float_bits(e, x), Round::Nearest),
+                        None => x,
                     };
+                    let mut acc = widen(spec.c, c0);
                     for kk in 0..k {
                         acc = fp::arith(
-                            Fmt::F16,
+                            df,
                             Arith::Fma,
-                            [at(i, kk), bt(kk, j), acc],
+                            [widen(spec.a, at(i, kk)), widen(spec.b, bt(kk, j)), acc],
                             Round::Nearest,
                             false,
                             false,
@@ -231,22 +233,7 @@ pub fn multiply(spec: &MmaSpec, a: &[u64], b: &[u64], c: &[u64]) -> Vec<u64> {
                     }
                     acc
                 }
-                (_, MmaElem::F32) => {
-                    let mut acc = if spec.c == MmaElem::F16 {
-                        half::f16::from_bits(c0 as u16).to_f32()
-                    } else {
-                        f32::from_bits(c0 as u32)
-                    };
-                    for kk in 0..k {
-                        acc = to_f32(spec.a, at(i, kk)).mul_add(to_f32(spec.b, bt(kk, j)), acc);
-                    }
-                    if acc.is_nan() {
-                        0x7fff_ffff
-                    } else {
-                        acc.to_bits() as u64
-                    }
-                }
-                _ => {
+                None => {
                     let mut acc = to_int(MmaElem::S32, c0);
                     for kk in 0..k {
                         let (x, y) = (at(i, kk), bt(kk, j));
