@@ -300,7 +300,9 @@ pub unsafe extern "C" fn bar_uniform_helper(
 }
 
 /// Special registers the JIT reads through [`sreg_helper`] (the others are inline), by code.
-pub const HELPER_SREGS: [SReg; 10] = [
+pub const HELPER_SREGS: [SReg; 12] = [
+    SReg::EnvReg(1),
+    SReg::EnvReg(2),
     SReg::Clock,
     SReg::Clock64,
     SReg::GlobalTimer,

@@ -357,13 +357,12 @@ impl Gen<'_, '_> {
                     _ => self.b.ins().bnot(le),
                 }
             }
-            // The grid workspace address (`CtaEnv::grid_workspace`, a little-endian u64):
-            // %envreg1 its high half, %envreg2 its low half.
-            EnvReg(1) => ld(self, offset_of!(CtaEnv, grid_workspace) + 4),
-            EnvReg(2) => ld(self, offset_of!(CtaEnv, grid_workspace)),
-            EnvReg(_) => self.b.ins().iconst(types::I32, 0),
-            Clock | Clock64 | GlobalTimer | GlobalTimerLo | GlobalTimerHi | SmId | NSmId
-            | GridId | DynamicSmemSize | TotalSmemSize => {
+            // The other %envreg registers read 0 (`CtaEnv::sreg`).
+            EnvReg(0 | 3..) => self.b.ins().iconst(types::I32, 0),
+            // %envreg1/2 (the grid workspace's halves) are read once per grid sync: through
+            // `CtaEnv::sreg`, their one definition.
+            EnvReg(1 | 2) | Clock | Clock64 | GlobalTimer | GlobalTimerLo | GlobalTimerHi
+            | SmId | NSmId | GridId | DynamicSmemSize | TotalSmemSize => {
                 let code = helpers::HELPER_SREGS
                     .iter()
                     .position(|&x| x == r)
