@@ -42,7 +42,6 @@ driver_api! {
     cuInit(c_uint);
     cuDriverGetVersion(*mut c_int);
     cuDeviceGetCount(*mut c_int);
-    cuDeviceGet(*mut c_int, c_int);
     cuDeviceGetName(*mut c_char, c_int, c_int);
     cuDeviceGetUuid_v2(*mut [u8; 16], c_int);
     cuDeviceTotalMem_v2(*mut usize, c_int);
@@ -61,7 +60,6 @@ driver_api! {
     cuCtxSetLimit(c_uint, usize);
     cuCtxGetStreamPriorityRange(*mut c_int, *mut c_int);
     cuModuleLoadData(*mut H, *const c_void);
-    cuModuleUnload(H);
     cuModuleGetFunction(*mut H, H, *const c_char);
     cuModuleGetGlobal_v2(*mut H, *mut usize, H, *const c_char);
     cuLibraryLoadData(*mut H, *const c_void, *mut c_uint, *mut *mut c_void, c_uint, *mut c_uint, *mut *mut c_void, c_uint);
@@ -80,9 +78,7 @@ driver_api! {
     cuFuncSetAttribute(H, c_int, c_int);
     cuFuncSetCacheConfig(H, c_int);
     cuLaunchKernel(H, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, H, *mut *mut c_void, *mut *mut c_void);
-    cuLaunchKernel_ptsz(H, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, H, *mut *mut c_void, *mut *mut c_void);
     cuLaunchCooperativeKernel(H, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, H, *mut *mut c_void);
-    cuLaunchCooperativeKernel_ptsz(H, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, H, *mut *mut c_void);
     cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(*mut c_int, H, c_int, usize, c_uint);
     cuOccupancyAvailableDynamicSMemPerBlock(*mut usize, H, c_int, c_int);
     cuMemAlloc_v2(*mut H, usize);
@@ -123,7 +119,6 @@ driver_api! {
     cuMemcpy2DAsync_v2(*const c_void, H);
     cuMemcpy3D_v2(*const c_void);
     cuMemcpy3DAsync_v2(*const c_void, H);
-    cuMemPrefetchAsync(H, usize, c_int, H);
     cuPointerGetAttribute(*mut c_void, c_int, H);
     cuStreamCreate(*mut H, c_uint);
     cuStreamCreateWithPriority(*mut H, c_uint, c_int);
@@ -142,7 +137,6 @@ driver_api! {
     cuEventQuery(H);
     cuEventSynchronize(H);
     cuEventElapsedTime_v2(*mut c_float, H, H);
-    cuArrayCreate_v2(*mut H, *const c_void);
     cuArray3DCreate_v2(*mut H, *const c_void);
     cuArrayDestroy(H);
     cuArray3DGetDescriptor_v2(*mut c_void, H);

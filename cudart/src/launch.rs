@@ -156,10 +156,9 @@ exports! { cudaGetFuncBySymbol => fn(f: *mut u64, func: *const c_void) {
 }}
 
 exports! { cudaFuncGetName => fn(name: *mut *const std::ffi::c_char, func: *const c_void) {
-    // The name lives as long as the registration: for the life of the process.
     let n = register::function_name(func)
         .ok_or_else(|| Fail::new(cudaErrorInvalidDeviceFunction, format!("{func:?} is not a registered kernel")))?;
-    unsafe { crate::out(name, Box::leak(n.into_boxed_c_str()).as_ptr()) }
+    unsafe { crate::out(name, n) }
 }}
 
 /// `struct cudaFuncAttributes` (driver_types.h, CUDA 13: 144 bytes).

@@ -388,12 +388,13 @@ fn driver_kernel(f: *const c_void) -> Result<u64, Fail> {
     }
 }
 
-/// The registered name of the kernel whose host stub is at `host_fun`.
-pub fn function_name(host_fun: *const c_void) -> Option<CString> {
+/// The registered name of the kernel whose host stub is at `host_fun`: a C string that lives
+/// as long as the registration (entries are never removed: for the life of the process).
+pub fn function_name(host_fun: *const c_void) -> Option<*const c_char> {
     with(|r| {
         r.functions
             .get(&(host_fun as usize))
-            .map(|e| e.name.clone())
+            .map(|e| e.name.as_ptr())
     })
 }
 

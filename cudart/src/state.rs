@@ -189,12 +189,14 @@ exports! { cudaInitDevice => fn(dev: i32, _device_flags: u32, _flags: u32) {
     cu!(cuDevicePrimaryCtxRetain(&mut ctx, dev))
 }}
 
-exports! { cudaDeviceSynchronize => fn() {
+// CUDA 12 programs (through the libcudart.so.12 name) may still call the cudaThread* names
+// CUDA 13 removed; each is another name of its cudaDevice* successor.
+exports! { cudaDeviceSynchronize, cudaThreadSynchronize => fn() {
     context()?;
     cu!(cuCtxSynchronize())
 }}
 
-exports! { cudaDeviceReset => fn() {
+exports! { cudaDeviceReset, cudaThreadExit => fn() {
     crate::register::forget_modules();
     cu!(cuDevicePrimaryCtxReset_v2(device()))?;
     LAST_ERROR.with(|e| e.set(cudaSuccess));
@@ -213,12 +215,12 @@ exports! { cudaGetDeviceFlags => fn(flags: *mut u32) {
     unsafe { crate::out(flags, f | 0x8) }
 }}
 
-exports! { cudaDeviceSetLimit => fn(limit: u32, value: usize) {
+exports! { cudaDeviceSetLimit, cudaThreadSetLimit => fn(limit: u32, value: usize) {
     context()?;
     cu!(cuCtxSetLimit(limit, value))
 }}
 
-exports! { cudaDeviceGetLimit => fn(value: *mut usize, limit: u32) {
+exports! { cudaDeviceGetLimit, cudaThreadGetLimit => fn(value: *mut usize, limit: u32) {
     context()?;
     cu!(cuCtxGetLimit(value, limit))
 }}
@@ -228,11 +230,11 @@ exports! { cudaDeviceGetStreamPriorityRange => fn(least: *mut i32, greatest: *mu
     cu!(cuCtxGetStreamPriorityRange(least, greatest))
 }}
 
-exports! { cudaDeviceSetCacheConfig => fn(_config: u32) {
+exports! { cudaDeviceSetCacheConfig, cudaThreadSetCacheConfig => fn(_config: u32) {
     Ok(())
 }}
 
-exports! { cudaDeviceGetCacheConfig => fn(config: *mut u32) {
+exports! { cudaDeviceGetCacheConfig, cudaThreadGetCacheConfig => fn(config: *mut u32) {
     unsafe { crate::out(config, 0) }
 }}
 
@@ -255,33 +257,3 @@ pub const RUNTIME_VERSION: i32 = 13000;
 // the driver's cuProfilerStart/Stop do.
 exports! { cudaProfilerStart => fn() { Ok(()) }}
 exports! { cudaProfilerStop => fn() { Ok(()) }}
-
-// CUDA 12 programs (through the libcudart.so.12 name) may still call the cudaThread* names
-// CUDA 13 removed; each is its cudaDevice* successor.
-exports! { cudaThreadSynchronize => fn() {
-    context()?;
-    cu!(cuCtxSynchronize())
-}}
-
-exports! { cudaThreadExit => fn() {
-    crate::register::forget_modules();
-    cu!(cuDevicePrimaryCtxReset_v2(device()))
-}}
-
-exports! { cudaThreadSetLimit => fn(limit: u32, value: usize) {
-    context()?;
-    cu!(cuCtxSetLimit(limit, value))
-}}
-
-exports! { cudaThreadGetLimit => fn(value: *mut usize, limit: u32) {
-    context()?;
-    cu!(cuCtxGetLimit(value, limit))
-}}
-
-exports! { cudaThreadSetCacheConfig => fn(_config: u32) {
-    Ok(())
-}}
-
-exports! { cudaThreadGetCacheConfig => fn(config: *mut u32) {
-    unsafe { crate::out(config, 0) }
-}}
