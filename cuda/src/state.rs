@@ -10,7 +10,7 @@ use crate::{DrvResult, Fail};
 use ptxjit::host::{Context, Engine, Kernel, LaunchOptions, Module};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -173,14 +173,21 @@ static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
 
 /// The process that initialized the driver (0 before `cuInit`).
 static INIT_PID: AtomicU32 = AtomicU32::new(0);
+/// Set in a child process forked after `cuInit` (`pthread_atfork`).
+static FORKED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn mark_forked() {
+    FORKED.store(true, Ordering::Release);
+}
 
 /// Errors: `CUDA_ERROR_NOT_INITIALIZED` in a child forked after `cuInit`: as with NVIDIA's
 /// driver, a forked child cannot use the parent's driver state (numba reports "CUDA
 /// initialized before forking"). Checked before the lock, which another thread of the
 /// parent may have held at the fork.
 fn check_fork() -> DrvResult {
-    let pid = INIT_PID.load(Ordering::Acquire);
-    if pid != 0 && pid != std::process::id() {
+    // A flag the child's fork handler sets, not a getpid per call.
+    if FORKED.load(Ordering::Acquire) {
+        let pid = INIT_PID.load(Ordering::Acquire);
         return Err(Fail::new(
             CUDA_ERROR_NOT_INITIALIZED,
             format!(
@@ -207,6 +214,9 @@ pub fn init() -> DrvResult {
     let mut g = lock();
     if g.is_none() {
         INIT_PID.store(std::process::id(), Ordering::Release);
+        // SAFETY: registers a plain `extern "C"` function (it only stores a flag) to run in
+        // the child after a fork.
+        unsafe { libc::pthread_atfork(None, None, Some(mark_forked)) };
         let memory = ptxjit::runtime::memory::DeviceMemory::with_identity_mapping()
             .map_err(|e| Fail::new(CUDA_ERROR_NO_DEVICE, e))?;
         let mut host = Context::with_memory(memory);
