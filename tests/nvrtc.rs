@@ -58,9 +58,18 @@ fn expect_code(o: &Output, code: i32) {
 /// (past the test harness's capture), or under CI fail.
 fn nvrtc_ready(test: &str) -> bool {
     let why = match ptxjit::nvrtc::Nvrtc::load() {
-        Ok(n) if n.location.include_dirs.len() == 2 => return true,
+        Ok(n)
+            if ["cuda_cccl", "cuda_runtime", "cuda_nvcc"].iter().all(|wheel| {
+                n.location
+                    .include_dirs
+                    .iter()
+                    .any(|d| d.ends_with(Path::new("nvidia").join(wheel).join("include")))
+            }) =>
+        {
+            return true;
+        }
         Ok(n) => format!(
-            "NVRTC found at {} but not the CUDA headers (found only: {:?})",
+            "NVRTC found at {} but not all the CUDA headers of .ci/requirements-nvrtc.txt (found only: {:?})",
             n.location.library.display(),
             n.location.include_dirs
         ),
