@@ -239,6 +239,7 @@ fn measure(b: &Bench, o: &Opts, pocl: Option<&Pocl>) -> Result<Option<Row>, Stri
 
     let (mut interp, mut interp_scaled) = (None, false);
     if o.pocl_jit {
+        // No interpreter column.
     } else if o.quick {
         let (small, fraction) = b.load_shrunk()?;
         eprintln!(
