@@ -4,8 +4,10 @@
 //! Each [`Bench`] is a real kernel of `ptx-tests/kernels` (same CUDA source, same NVRTC PTX)
 //! launched at a realistic size by a case file in `benches/cases/` (generated inputs, no data
 //! files), plus an idiomatic native Rust version of the same computation (rayon over all cores,
-//! release build, the default target CPU) whose result is checked against the JIT's, so the
-//! comparison is between programs that compute the same thing.
+//! release build, for the default target CPU and for this machine's vector extensions:
+//! [`machine_isa`]) and, where `benches/opencl/NAME.cl` exists, the kernel in OpenCL C for
+//! POCL ([`pocl`]); their results are checked against the JIT's, so the comparison is between
+//! programs that compute the same thing.
 //!
 //! Timing: an engine's time is [`ptxjit::host::LaunchReport::elapsed`] (the whole launch:
 //! argument packing, CTA scheduling over the worker threads, every warp), with every buffer
@@ -165,9 +167,6 @@ pub trait Native {
     /// `Ok` says how close they are; `Err` what differs beyond the tolerance.
     fn check(&self, jit: &[HostBuffer]) -> Result<String, String>;
 }
-
-/// Kernels that wait for a runtime feature: (name, what it needs, POCL ms).
-pub const PENDING: &[(&str, &str, f64)] = &[];
 
 /// The suite, in table order.
 pub fn benches() -> Vec<Bench> {
