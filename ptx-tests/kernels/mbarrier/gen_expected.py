@@ -111,3 +111,40 @@ len = {256 * ctas}
 [expect.out]
 values = {ints(out)}
 """)
+
+# mbarrier_forms.ptx, step by step (the ISA's rules; the counts are in the PTX's comments).
+forms = [
+    3,  # pending_count of the first noComplete token: 3 pending before it
+    0,  # test_wait on the phase-0 token before phase 0 completes
+    1,  # ... after
+    1,  # test_wait.parity 0 in phase 1: phase 0 is complete
+    0,  # test_wait.parity 1 in phase 1: not complete
+    0,  # try_wait.parity 1 with pending 0 but tx 96
+    0,  # test_wait (phase-1 token) with tx 6 left
+    1,  # try_wait (phase-1 token) after the last complete_tx
+    2,  # pending_count of the arrive_drop.noComplete token
+    1,  # test_wait on the phase-3 token in phase 4
+    0,  # test_wait.parity 0 in phase 4 (current phase, not complete)
+    3,  # bar2: pending_count after cp.async.mbarrier.arrive and .noinc
+    1,  # bar2 re-initialized with 1: phase 0 complete after one arrival
+    0,  # elect.sync leader lane
+    1,  # elect.sync: this lane leads
+]
+write("mbarrier_forms.toml", """
+# Hand-written mbarrier forms on one thread (mbarrier_forms.ptx): generic and shared
+# addresses, tokens, pending_count, expect_tx / complete_tx, arrive.expect_tx, arrival counts,
+# arrive_drop, try_wait with a suspend-time hint, cp.async.mbarrier.arrive{.noinc}, inval and
+# init again, proxy fences, elect.sync; expected from the ISA's rules (gen_expected.py).
+ptx = "mbarrier_forms.ptx"
+kernel = "mbarrier_forms"
+grid = [1]
+block = [1]
+args = [{ buffer = "out" }]
+""", f"""
+[buffers.out]
+type = "u32"
+len = {len(forms)}
+
+[expect.out]
+values = {ints(forms)}
+""")
