@@ -92,7 +92,7 @@ for c in range(ctas):
     out += [2 * 0 + 1] * 128
 write("raw_mbarrier.toml", """
 # Raw mbarrier PTX: cp.async completing on the barrier (cp.async.mbarrier.arrive.noinc),
-# try_wait.parity for phase 0, an arrive token and test_wait for phase 1, then the parity
+# test_wait.parity for phase 0, an arrive token and test_wait for phase 1, then the parity
 # tests (gen_expected.py).
 ptx = "mbarrier.ptx"
 kernel = "raw_mbarrier"

@@ -1,7 +1,7 @@
 // Asynchronous barriers as CUDA code writes them (sm_80): cuda::barrier (mbarrier.init,
 // arrive, test_wait in a spin loop), cuda::pipeline with cuda::memcpy_async double buffering
 // (cp.async, cp.async.mbarrier.arrive, test_wait.parity), and raw mbarrier PTX in inline asm
-// (cp.async.mbarrier.arrive.noinc, try_wait.parity, arrive tokens). Expected values:
+// (cp.async.mbarrier.arrive.noinc, test_wait.parity, arrive tokens). Expected values:
 // gen_expected.py.
 #include <cuda/barrier>
 #include <cuda/pipeline>
@@ -59,8 +59,8 @@ extern "C" __global__ void pipeline_sum(const int* in, int* out, int ntiles)
 }
 
 // Raw mbarrier: each thread's cp.async completes on the barrier (cp.async.mbarrier.arrive.noinc,
-// counted by init), phase 0 is awaited by parity (try_wait.parity), then every thread arrives
-// again and waits for phase 1 with its token (test_wait). out[t] = tile[(t + 7) mod 128] + t;
+// counted by init), phase 0 is awaited by parity (test_wait.parity: try_wait needs sm_90),
+// then every thread arrives again and waits for phase 1 with its token (test_wait). out[t] = tile[(t + 7) mod 128] + t;
 // out[128 + t] = 2 * p0 + p1, the parity tests once phase 1 is complete: the barrier is in
 // phase 2, so parity 0 names phase 2 (current, not complete: p0 = 0) and parity 1 names
 // phase 1 (the preceding one, complete: p1 = 1).
@@ -80,7 +80,7 @@ extern "C" __global__ void raw_mbarrier(const int* in, int* out)
     asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(b) : "memory");
     unsigned done = 0;
     while (!done) {
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared.b64 p, [%1], %2; "
+        asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared.b64 p, [%1], %2; "
                      "selp.u32 %0, 1, 0, p; }"
                      : "=r"(done)
                      : "r"(b), "r"(0u)
