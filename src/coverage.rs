@@ -455,6 +455,36 @@ mod tests {
             ),
             ("cp.async.ca.global.global [%rd2], [%rd1], 4", ".shared"),
             ("cp.async.wait_group %r1", "integer constant"),
+            (
+                "mbarrier.arrive.acquire.shared.b64 %rd1, [sm]",
+                "illegal modifier '.acquire'",
+            ),
+            (
+                "mbarrier.init.shared.b32 [sm], %r1",
+                "illegal modifier '.b32'",
+            ),
+            (
+                "mbarrier.test_wait.shared::cluster.b64 %p1, [sm], %rd1",
+                "illegal modifier '.shared::cluster'",
+            ),
+            (
+                "mbarrier.arrive.noComplete.shared.b64 %rd1, [sm]",
+                "and a count",
+            ),
+            (
+                "mbarrier.test_wait.b64 %p1, [%rd2], %rd1, 100",
+                "state or parity",
+            ),
+            (
+                "mbarrier.pending_count.shared.b64 %r1, %rd1",
+                "no state space",
+            ),
+            ("mbarrier.wait.b64 %p1, [%rd2], %rd1", "needs one of"),
+            (
+                "cp.async.mbarrier.arrive.noinc.b64 [sm], %r1",
+                "expects 1 operands",
+            ),
+            ("fence.proxy.tensormap::generic.release.gpu", "unsupported"),
             ("mul.u32 %r1, %r2, %r3", ".lo, .hi or .wide"),
             ("shfl.down.b32 %r1, %r2, 1, 31", "shfl without .sync"),
             ("vote.any.pred %p1, %p2", "vote without .sync"),
