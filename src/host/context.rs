@@ -223,6 +223,13 @@ impl FaultReport {
                 ),
                 false,
             ),
+            FaultKind::MBarrier => (
+                format!(
+                    "invalid mbarrier operation: {} (undefined in PTX)",
+                    self.detail.as_deref().unwrap_or("(no detail)")
+                ),
+                false,
+            ),
             FaultKind::Assert => (
                 format!(
                     "assertion failed: {}",

@@ -151,6 +151,11 @@ pub enum FaultKind {
     /// part of a warp only (undefined in PTX ISA §9.7.14: every thread of the warp must
     /// execute the same instruction); the record's address holds the executing lanes' mask.
     PartialWarp,
+    /// An `mbarrier` operation the PTX ISA leaves undefined (§9.7.13.15): on an object that
+    /// is not initialized (or was invalidated), not in shared memory, with a count out of
+    /// range, with more arrivals than pending, a `.noComplete` arrival that completes the
+    /// phase, or a state token that is none; the record's detail says which, and where.
+    MBarrier,
 }
 
 impl FaultKind {
@@ -170,6 +175,7 @@ impl FaultKind {
             FaultKind::Assert => 13,
             FaultKind::BadFree => 14,
             FaultKind::PartialWarp => 15,
+            FaultKind::MBarrier => 16,
         }
     }
 
@@ -188,6 +194,7 @@ impl FaultKind {
             13 => FaultKind::Assert,
             14 => FaultKind::BadFree,
             15 => FaultKind::PartialWarp,
+            16 => FaultKind::MBarrier,
             _ => FaultKind::OutOfBounds,
         }
     }

@@ -8,6 +8,7 @@ pub mod env;
 pub mod fp;
 pub mod heap;
 pub mod launch;
+pub mod mbarrier;
 pub mod memory;
 pub mod minifloat;
 pub mod mma;
