@@ -741,6 +741,7 @@ fn trap_terminator_faults() {
             heap: None,
             printf: &Default::default(),
             memcheck: false,
+            synccheck: None,
             timeout: None,
             sites: Default::default(),
             cooperative: None,
