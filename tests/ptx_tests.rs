@@ -119,6 +119,7 @@ fn options() -> RunOptions {
     RunOptions {
         memcheck: false,
         synccheck: false,
+        schedule: Default::default(),
         repeat: 0,
         timeout: Some(TIMEOUT),
         printf_to_stderr: false,

@@ -27,6 +27,8 @@ pub struct RunOptions {
     /// Run under synccheck ([`LaunchOptions::synccheck`]). Also on when the case's
     /// `[expect_error]` says `tool = "synccheck"`.
     pub synccheck: bool,
+    /// The order of CTAs and warps ([`LaunchOptions::schedule`]).
+    pub schedule: crate::host::Schedule,
     /// Send device `printf` output to stderr instead of stdout (`run --json`).
     pub printf_to_stderr: bool,
 }
@@ -496,6 +498,7 @@ fn run_into(
     let launch_opts = LaunchOptions {
         memcheck,
         synccheck,
+        schedule: opts.schedule,
         timeout: opts.timeout,
         cooperative: None,
     };

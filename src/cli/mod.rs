@@ -120,6 +120,12 @@ pub struct RunArgs {
     /// Abort a launch that runs longer than this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// The order of CTAs and warps: fixed (default), or shuffle[:SEED] to run the CTAs one
+    /// at a time and the CTAs and warps in an order drawn from SEED (a seed from the clock
+    /// when none is given; it is printed on stderr), so that results that depend on the
+    /// order show up; the same seed repeats the run.
+    #[arg(long, value_name = "fixed|shuffle[:SEED]", default_value = "fixed", value_parser = crate::host::Schedule::parse)]
+    pub schedule: crate::host::Schedule,
     /// Write a buffer after the launch: NAME=PATH.npy or NAME=PATH.bin (repeatable).
     #[arg(long, value_name = "NAME=PATH")]
     pub dump: Vec<String>,
@@ -181,6 +187,13 @@ pub struct RunArgs {
     pub expect: Vec<String>,
 }
 
+/// Say which seed a shuffled schedule drew (on stderr), so that the run can be repeated.
+fn print_schedule(s: crate::host::Schedule) {
+    if s != crate::host::Schedule::Fixed {
+        eprintln!("schedule: {s} (--schedule {s} repeats this order)");
+    }
+}
+
 /// `ptxjit check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -193,6 +206,9 @@ pub struct CheckArgs {
     /// Abort a launch that runs longer than this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// The order of CTAs and warps on both engines: fixed, or shuffle[:SEED] (as for run).
+    #[arg(long, value_name = "fixed|shuffle[:SEED]", default_value = "fixed", value_parser = crate::host::Schedule::parse)]
+    pub schedule: crate::host::Schedule,
 }
 
 /// `ptxjit dump`.

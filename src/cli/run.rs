@@ -56,11 +56,13 @@ pub fn run(a: &RunArgs) -> u8 {
     let opts = RunOptions {
         memcheck: a.memcheck || a.tool == Some(Tool::Memcheck),
         synccheck: a.tool == Some(Tool::Synccheck),
+        schedule: a.schedule,
         repeat: a.repeat,
         timeout,
         // With --json, stdout is one JSON object: device printf output goes to stderr.
         printf_to_stderr: a.json,
     };
+    super::print_schedule(a.schedule);
     let mut r = run_case(&case, a.engine.into(), &opts);
     // Outputs are written whenever the buffers could be read back (also after a mismatch or a fault).
     if !r.buffers.is_empty() {

@@ -516,6 +516,13 @@ pub struct LaunchOptions {
     /// Findings end the launch with [`Error::Sanitizer`] once it has run (a fault or a
     /// deadlock still stops it first; a deadlock then comes last in the report).
     pub synccheck: bool,
+    /// The order of CTAs and warps: [`Schedule::Shuffle`] runs the CTAs one at a time and
+    /// the CTAs and the warps of each round in an order drawn from the seed
+    /// (`runtime::shuffle` documents it exactly), so that order-dependent results show as
+    /// different answers for different seeds, and a seed repeats its answer.
+    ///
+    /// [`Schedule::Shuffle`]: crate::runtime::shuffle::Schedule::Shuffle
+    pub schedule: crate::runtime::shuffle::Schedule,
     /// Stop the launch with [`Error::Timeout`] after this long.
     pub timeout: Option<Duration>,
     /// A cooperative launch (`cuLaunchCooperativeKernel`, `cudaLaunchCooperativeKernel`):
@@ -1350,6 +1357,7 @@ impl Context {
                 printf: &self.printf,
                 memcheck: opts.memcheck,
                 synccheck: sync_sink.as_ref(),
+                schedule: opts.schedule,
                 timeout: opts.timeout,
                 sites: Sites {
                     locs: &k.inst_locs,

@@ -742,6 +742,7 @@ fn trap_terminator_faults() {
             printf: &Default::default(),
             memcheck: false,
             synccheck: None,
+            schedule: Default::default(),
             timeout: None,
             sites: Default::default(),
             cooperative: None,

@@ -131,6 +131,9 @@ pub struct LaunchInput<'a> {
     pub memcheck: bool,
     /// Where synccheck's findings go (`runtime::synccheck`); `None`: the tool is off.
     pub synccheck: Option<&'a super::synccheck::SyncSink>,
+    /// The order of CTAs and warps (`runtime::shuffle`): with a shuffled schedule the CTAs
+    /// run one at a time in the seeded order.
+    pub schedule: super::shuffle::Schedule,
     pub timeout: Option<Duration>,
     /// PTX locations for time-limit and deadlock reports.
     pub sites: Sites<'a>,
@@ -220,7 +223,12 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let nsmid = rayon::current_num_threads() as u32;
     // One stop-flag slot per pool worker, and one for a caller outside the pool.
     let control = AbortControl::new(nsmid as usize + 1);
+    let shuffle = match input.schedule {
+        super::shuffle::Schedule::Fixed => None,
+        super::shuffle::Schedule::Shuffle(seed) => Some(seed),
+    };
     let grid = GridShared {
+        shuffle,
         timed_out: &timed_out,
         sites: input.sites,
         deadlock: Mutex::new(None),
@@ -229,8 +237,18 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let (tids, tid_stride) = super::env::tid_table(input.dims.block);
     let tid_ptr = SendConstPtr(tids.as_ptr());
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    let coop_ctas = if input.cooperative.is_some() { ctas } else { 0 };
+    // A shuffled cooperative grid starts its CTAs in the seeded order (such a grid is small:
+    // every CTA is resident at once).
+    let coop_order: Vec<u64> = match shuffle {
+        Some(seed) if coop_ctas <= super::shuffle::MAX_SHUFFLED_CTAS => {
+            super::shuffle::cta_block_order(seed, 0, coop_ctas as usize)
+        }
+        _ => (0..coop_ctas).collect(),
+    };
     let queue = std::sync::Mutex::new(
-        (0..if input.cooperative.is_some() { ctas } else { 0 })
+        coop_order
+            .into_iter()
             .map(|c| (c, None::<CtaBuffers>))
             .collect::<std::collections::VecDeque<_>>(),
     );
@@ -347,15 +365,29 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             let mut my_runs = 0u64;
             let mut ran = false;
             let (mut c_next, mut c_end) = (0u64, 0u64);
+            // A shuffled grid: the seeded order of the current block of CTAs (one worker).
+            let mut shuffled: (u64, Vec<u64>) = (u64::MAX, vec![]);
             loop {
                 if c_next >= c_end {
                     c_next = next.fetch_add(batch, Ordering::Relaxed);
                     c_end = c_next.saturating_add(batch).min(ctas);
                 }
-                let c = c_next;
+                let mut c = c_next;
                 c_next += 1;
                 if c >= ctas || control.stopped_all() || past_deadline() {
                     break;
+                }
+                if let Some(seed) = shuffle {
+                    let block = c / super::shuffle::MAX_SHUFFLED_CTAS;
+                    if shuffled.0 != block {
+                        let start = block * super::shuffle::MAX_SHUFFLED_CTAS;
+                        let n = (ctas - start).min(super::shuffle::MAX_SHUFFLED_CTAS);
+                        shuffled = (
+                            block,
+                            super::shuffle::cta_block_order(seed, start, n as usize),
+                        );
+                    }
+                    c = shuffled.1[(c % super::shuffle::MAX_SHUFFLED_CTAS) as usize];
                 }
                 let slot = rayon::current_thread_index().unwrap_or(nsmid as usize);
                 let Some(flag) = control.begin(slot, c) else {
@@ -425,8 +457,15 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             }
             note_worker(ran, my_runs);
         };
+        // A shuffled grid runs its CTAs one at a time, so that the seed fixes the order of
+        // their memory accesses too (a cooperative one needs every worker).
+        let workers = if shuffle.is_some() && input.cooperative.is_none() {
+            1
+        } else {
+            nsmid.max(1)
+        };
         rayon::scope(|s| {
-            for _ in 0..nsmid.max(1) {
+            for _ in 0..workers {
                 if input.cooperative.is_some() {
                     s.spawn(|_| coop_worker());
                 } else {
@@ -498,6 +537,8 @@ pub fn set_active(layout: &WarpLayout, s: &mut [u8], p: u32) {
 
 /// What the CTAs of a launch share besides the engine.
 struct GridShared<'a> {
+    /// The seed of a shuffled schedule (`runtime::shuffle`): warps run in its order.
+    shuffle: Option<u64>,
     timed_out: &'a AtomicU32,
     sites: Sites<'a>,
     /// The first deadlock (by linear CTA index) and its report.
@@ -594,9 +635,18 @@ fn run_cta(
     let layout = engine.layout();
     env.nwarps = states.len() as u32;
     let mut runs = 0u64;
+    // A shuffled schedule: this round's order of the warps (`runtime::shuffle`).
+    let mut order: Vec<u32> = vec![];
+    let mut round = 0u64;
     loop {
         let mut yielded = false;
-        for (w, st) in states.iter_mut().enumerate() {
+        if let Some(seed) = shared.shuffle {
+            order = super::shuffle::warp_order(seed, cta, round, states.len());
+            round += 1;
+        }
+        for k in 0..states.len() {
+            let w = order.get(k).map_or(k, |&w| w as usize);
+            let st = &mut states[w];
             env.warp = w as u32;
             runs += 1;
             if engine.run_warp(bytes(st), &env) == WarpStatus::Aborted {
