@@ -104,3 +104,34 @@ fn the_seed_decides_the_last_writer_on_both_engines() {
         }
     }
 }
+
+#[test]
+fn the_cli_prints_the_seed_so_a_run_repeats() {
+    let run = |schedule: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ptxjit"))
+            .args([
+                "run",
+                "--schedule",
+                schedule,
+                "ptx-tests/kernels/saxpy/saxpy.toml",
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("run ptxjit")
+    };
+    let o = run("shuffle:5");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("schedule: shuffle:5 (--schedule shuffle:5 repeats this order)"),
+        "{err}"
+    );
+    let o = run("shuffle");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("schedule: shuffle:"), "{err}");
+    let o = run("random");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(err.contains("bad schedule 'random'"), "{err}");
+}
