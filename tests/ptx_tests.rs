@@ -3,7 +3,9 @@
 //! runs both engines and compares them bit for bit (`check::kernels/saxpy`), and one trial
 //! per case that runs it on the JIT with memcheck on (`memcheck::kernels/saxpy`): a correct
 //! kernel must pass under memcheck too (no false positives from red zones, the quarantine or
-//! exact bounds), and a case that expects an error must still get it.
+//! exact bounds), and a case that expects an error must still get it. Every case under
+//! `kernels/` also runs on the JIT under synccheck (`synccheck::kernels/saxpy`): a correct
+//! kernel has no barrier or membermask findings ([`SYNCCHECK_SKIP`] lists the exceptions).
 //!
 //! A case with `[expect_error]` passes iff the run fails with that error kind and a message
 //! containing `contains`; any other case passes iff every `[expect.*]` holds. Expected values
@@ -50,7 +52,36 @@ fn main() {
             move || memcheck_one(&p),
         ));
     }
+    for path in cases.iter().filter(|p| p.starts_with(root.join("kernels"))) {
+        let p = path.clone();
+        let name = trial_name(&root, path);
+        let skip = SYNCCHECK_SKIP
+            .iter()
+            .any(|(k, _)| name == format!("kernels/{k}"));
+        trials.push(
+            Trial::test(format!("synccheck::{name}"), move || synccheck_one(&p))
+                .with_ignored_flag(skip),
+        );
+    }
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// Kernels of `ptx-tests/kernels` that synccheck cannot check, with the reason.
+const SYNCCHECK_SKIP: &[(&str, &str)] = &[(
+    "simt/sync_red",
+    "a third of the threads exit before __syncthreads_count/and/or on purpose (it tests that \
+     exited threads do not hold a barrier up): synccheck rightly reports divergent warps",
+)];
+
+/// A kernel case under synccheck: it must pass as without the tool (no findings).
+fn synccheck_one(path: &Path) -> Result<(), Failed> {
+    let case = Case::load(path).map_err(|e| e.to_string())?;
+    let opts = RunOptions {
+        synccheck: true,
+        ..options()
+    };
+    let r = run_case(&case, Engine::Jit, &opts);
+    verdict(&case, &r).map_err(|e| Failed::from(format!("under synccheck: {e}")))
 }
 
 /// Every `*.toml` below `dir`, skipping the reference generator's own package.
@@ -87,6 +118,8 @@ fn trial_name(root: &Path, path: &Path) -> String {
 fn options() -> RunOptions {
     RunOptions {
         memcheck: false,
+        synccheck: false,
+        schedule: Default::default(),
         repeat: 0,
         timeout: Some(TIMEOUT),
         printf_to_stderr: false,

@@ -169,6 +169,8 @@ pub fn host_fail(e: ptxjit::host::Error) -> Fail {
         E::Timeout(..) => CUDA_ERROR_LAUNCH_TIMEOUT,
         E::Interrupted(..) | E::Deadlock(_) => CUDA_ERROR_LAUNCH_FAILED,
         E::Internal(_) => CUDA_ERROR_UNKNOWN,
+        // Only a report that a stopped launch ends with reaches here.
+        E::Sanitizer(_) => CUDA_ERROR_LAUNCH_FAILED,
     };
     Fail::new(code, e.to_string())
 }

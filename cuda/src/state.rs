@@ -83,6 +83,9 @@ pub struct ExecConfig {
     /// `PTXJIT_TOOL` (memcheck: implies `memcheck`).
     pub tool: Option<ptxjit::host::tool::Tool>,
     pub timeout: Option<Duration>,
+    /// `PTXJIT_SCHEDULE=shuffle[:SEED]`: the seeded order of CTAs and warps (the seed is
+    /// printed on stderr so that a run can be repeated).
+    pub schedule: ptxjit::host::Schedule,
 }
 
 impl ExecConfig {
@@ -109,17 +112,35 @@ impl ExecConfig {
                     None
                 }
             });
+        let schedule = match std::env::var("PTXJIT_SCHEDULE") {
+            Ok(v) if !v.is_empty() => match ptxjit::host::Schedule::parse(&v) {
+                Ok(s) => {
+                    if s != ptxjit::host::Schedule::Fixed {
+                        eprintln!("ptxjit: schedule {s} (PTXJIT_SCHEDULE={s} repeats this order)");
+                    }
+                    s
+                }
+                Err(e) => {
+                    eprintln!("ptxjit: PTXJIT_SCHEDULE={v}: {e}; using the fixed order");
+                    ptxjit::host::Schedule::Fixed
+                }
+            },
+            _ => ptxjit::host::Schedule::Fixed,
+        };
         ExecConfig {
             engine,
             memcheck,
             tool,
             timeout,
+            schedule,
         }
     }
 
     pub fn launch_options(&self) -> LaunchOptions {
         LaunchOptions {
             memcheck: self.memcheck,
+            synccheck: self.tool == Some(ptxjit::host::tool::Tool::Synccheck),
+            schedule: self.schedule,
             timeout: self.timeout,
             cooperative: None,
         }

@@ -24,6 +24,11 @@ pub struct RunOptions {
     pub repeat: u32,
     /// Abort a launch that runs longer than this.
     pub timeout: Option<Duration>,
+    /// Run under synccheck ([`LaunchOptions::synccheck`]). Also on when the case's
+    /// `[expect_error]` says `tool = "synccheck"`.
+    pub synccheck: bool,
+    /// The order of CTAs and warps ([`LaunchOptions::schedule`]).
+    pub schedule: crate::host::Schedule,
     /// Send device `printf` output to stderr instead of stdout (`run --json`).
     pub printf_to_stderr: bool,
 }
@@ -481,7 +486,10 @@ fn run_into(
     opts: &RunOptions,
     r: &mut CaseResult,
 ) -> Result<(), CaseError> {
-    let memcheck = opts.memcheck || case.spec.expect_error.as_ref().is_some_and(|e| e.memcheck);
+    use crate::host::tool::Tool;
+    let wants = |t: Tool| case.spec.expect_error.as_ref().is_some_and(|e| e.wants(t));
+    let memcheck = opts.memcheck || wants(Tool::Memcheck);
+    let synccheck = opts.synccheck || wants(Tool::Synccheck);
     let mut session = Session::with_memcheck(case, prepared, engine, memcheck)?;
     if opts.printf_to_stderr {
         session.ctx.set_printf_sink(crate::host::PrintfSink::Stderr);
@@ -489,6 +497,8 @@ fn run_into(
     r.compile_time = Some(session.compile_time);
     let launch_opts = LaunchOptions {
         memcheck,
+        synccheck,
+        schedule: opts.schedule,
         timeout: opts.timeout,
         cooperative: None,
     };
@@ -531,7 +541,7 @@ fn run_into(
         Ok(()) => true,
         Err(e) => matches!(
             e.runtime(),
-            Some(E::Fault(_) | E::Timeout(..) | E::Deadlock(_))
+            Some(E::Fault(_) | E::Timeout(..) | E::Deadlock(_) | E::Sanitizer(_))
         ),
     };
     r.buffers = session.read_back()?;

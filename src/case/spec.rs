@@ -718,11 +718,23 @@ pub struct ExpectError {
     /// Run with memcheck (exact allocation bounds), as `--memcheck` does.
     #[serde(default)]
     pub memcheck: bool,
+    /// Run under this sanitizer tool (a [`crate::host::tool::Tool`] name), as `--tool` does;
+    /// `tool = "memcheck"` is `memcheck = true`.
+    #[serde(default)]
+    pub tool: Option<String>,
+}
+
+impl ExpectError {
+    /// Whether the case asks for `tool` (checked by `Case::validate`: the name is a tool's).
+    pub fn wants(&self, tool: crate::host::tool::Tool) -> bool {
+        self.tool.as_deref() == Some(tool.name())
+            || (tool == crate::host::tool::Tool::Memcheck && self.memcheck)
+    }
 }
 
 /// Every error kind a run can report (`--json` `error.kind`). `case`, `io` come from the
 /// case layer; the rest from the runtime's `Error::kind`.
-pub const ERROR_KINDS: [&str; 13] = [
+pub const ERROR_KINDS: [&str; 14] = [
     "case",
     "io",
     "parse",
@@ -736,6 +748,7 @@ pub const ERROR_KINDS: [&str; 13] = [
     "timeout",
     "deadlock",
     "internal",
+    "sanitizer",
 ];
 
 /// `[textures.NAME]`, `[surfaces.NAME]`, `[texrefs.NAME]` (see `case::texture`). `source` and

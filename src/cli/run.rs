@@ -55,11 +55,14 @@ pub fn run(a: &RunArgs) -> u8 {
     };
     let opts = RunOptions {
         memcheck: a.memcheck || a.tool == Some(Tool::Memcheck),
+        synccheck: a.tool == Some(Tool::Synccheck),
+        schedule: a.schedule,
         repeat: a.repeat,
         timeout,
         // With --json, stdout is one JSON object: device printf output goes to stderr.
         printf_to_stderr: a.json,
     };
+    super::print_schedule(a.schedule);
     let mut r = run_case(&case, a.engine.into(), &opts);
     // Outputs are written whenever the buffers could be read back (also after a mismatch or a fault).
     if !r.buffers.is_empty() {
@@ -129,8 +132,13 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
         (None, true) => 0,
         (None, false) => 1,
     };
-    // Under a tool, a fault is the tool's error (one, with the count of threads in it).
-    let errors = u64::from(r.error.as_ref().is_some_and(|e| e.kind() == "fault"));
+    // Under a tool, a fault is the tool's error (one, with the count of threads in it); a
+    // tool's report of findings that did not stop the kernel counts each.
+    let errors = match r.error.as_ref().and_then(|e| e.runtime()) {
+        Some(crate::host::Error::Fault(_)) => 1,
+        Some(crate::host::Error::Sanitizer(rep)) => rep.errors(),
+        _ => 0,
+    };
     if a.json {
         let mut j = output::json_report(r);
         if let (Some(t), Some(obj)) = (a.tool, j.as_object_mut()) {
@@ -147,6 +155,7 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
             if let Some(e) = r.error.as_ref().filter(|_| errors > 0) {
                 let text = match e.runtime() {
                     Some(crate::host::Error::Fault(f)) => f.sanitizer_text(),
+                    Some(crate::host::Error::Sanitizer(rep)) => rep.text(),
                     _ => e.to_string(),
                 };
                 // A pipeline's launch is named first.

@@ -138,6 +138,8 @@ pub fn run_engine(case: &LaunchCase, engine: Engine, timeout: Duration) -> Outco
         };
         let opts = LaunchOptions {
             memcheck: false,
+            synccheck: false,
+            schedule: Default::default(),
             timeout: Some(timeout),
             cooperative: None,
         };

@@ -264,21 +264,16 @@ impl FaultReport {
         } else {
             format!("{what}\n")
         };
-        match &self.source {
-            Some(src) => out += &format!("    at kernel '{}' in {src}\n", self.kernel),
-            None => out += &format!("    at kernel '{}'\n", self.kernel),
-        }
-        out += &format!(
-            "    PTX {}:{}:{} '{}'\n",
-            self.ptx_file, self.loc.line, self.loc.col, self.instruction
-        );
-        let [tx, ty, tz] = self.tid;
-        let [bx, by, bz] = self.ctaid;
-        out += &format!("    by thread ({tx},{ty},{tz}) in block ({bx},{by},{bz})");
-        if self.count > 1 {
-            out += &format!(" and {} more threads of the block", self.count - 1);
-        }
-        out += "\n";
+        out += &super::tool::site_lines(&super::tool::Site {
+            kernel: &self.kernel,
+            source: self.source.as_ref(),
+            ptx_file: &self.ptx_file,
+            loc: self.loc,
+            instruction: &self.instruction,
+            ctaid: self.ctaid,
+            tid: self.tid,
+            count: self.count,
+        });
         if memory {
             out += &format!("    {what}");
             if let (Some((label, off, size)), None) = (&self.nearest, &self.freed) {
@@ -406,11 +401,16 @@ pub enum Error {
     /// An internal compiler error (JIT); a bug in ptxjit.
     #[error("internal error: {0}")]
     Internal(String),
+    /// A sanitizer tool found errors that did not stop the kernel (synccheck's divergent
+    /// barriers, for one; [`LaunchOptions::synccheck`]): the launch ran to its end (or to
+    /// the deadlock the report names last), and its buffers hold what it wrote.
+    #[error("{0}")]
+    Sanitizer(Box<super::tool::SanitizerReport>),
 }
 
 impl Error {
     /// `parse`, `unsupported`, `invalid`, `unknown_kernel`, `argument`, `launch_config`,
-    /// `memory`, `fault`, `timeout`, `interrupted`, `deadlock`, `internal`.
+    /// `memory`, `fault`, `timeout`, `interrupted`, `deadlock`, `internal`, `sanitizer`.
     pub fn kind(&self) -> &'static str {
         match self {
             Error::Parse(_) => "parse",
@@ -425,6 +425,7 @@ impl Error {
             Error::Interrupted(..) => "interrupted",
             Error::Deadlock(_) => "deadlock",
             Error::Internal(_) => "internal",
+            Error::Sanitizer(_) => "sanitizer",
         }
     }
 }
@@ -517,6 +518,18 @@ impl KernelArg {
 pub struct LaunchOptions {
     /// Check global accesses against live allocations (compute-sanitizer memcheck style).
     pub memcheck: bool,
+    /// synccheck (`runtime::synccheck`): barriers reached by part of a warp or block,
+    /// mismatched barrier thread counts, membermasks that do not match the lanes that arrive.
+    /// Findings end the launch with [`Error::Sanitizer`] once it has run (a fault or a
+    /// deadlock still stops it first; a deadlock then comes last in the report).
+    pub synccheck: bool,
+    /// The order of CTAs and warps: [`Schedule::Shuffle`] runs the CTAs one at a time and
+    /// the CTAs and the warps of each round in an order drawn from the seed
+    /// (`runtime::shuffle` documents it exactly), so that order-dependent results show as
+    /// different answers for different seeds, and a seed repeats its answer.
+    ///
+    /// [`Schedule::Shuffle`]: crate::runtime::shuffle::Schedule::Shuffle
+    pub schedule: crate::runtime::shuffle::Schedule,
     /// Stop the launch with [`Error::Timeout`] after this long.
     pub timeout: Option<Duration>,
     /// A cooperative launch (`cuLaunchCooperativeKernel`, `cudaLaunchCooperativeKernel`):
@@ -1332,6 +1345,9 @@ impl Context {
             None => None,
         };
         let memory = &arena.memory;
+        let sync_sink = opts
+            .synccheck
+            .then(crate::runtime::synccheck::SyncSink::default);
         let start = Instant::now();
         let res = run_grid(
             engine,
@@ -1347,6 +1363,8 @@ impl Context {
                 heap: self.heap.as_ref().filter(|_| k.uses_heap || opts.memcheck),
                 printf: &self.printf,
                 memcheck: opts.memcheck,
+                synccheck: sync_sink.as_ref(),
+                schedule: opts.schedule,
                 timeout: opts.timeout,
                 sites: Sites {
                     locs: &k.inst_locs,
@@ -1363,6 +1381,35 @@ impl Context {
                 .map_err(|e| Error::Memory(e.to_string()))?;
         }
         let memory = &arena.memory;
+        let findings: Vec<_> = sync_sink
+            .map(|s| s.take())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|f| sync_finding(kernel, f))
+            .collect();
+        if !findings.is_empty() {
+            let stopped = match res {
+                Ok(_) => None,
+                Err(LaunchFailure::Deadlock(report)) => Some(format!(
+                    "{}: kernel '{}': {report}",
+                    kernel.module_file, k.name
+                )),
+                Err(LaunchFailure::Fault(r, count)) => {
+                    Some(report(memory, self.heap.as_ref(), kernel, dims, r, count).to_string())
+                }
+                Err(LaunchFailure::Timeout(at)) => Some(
+                    Error::Timeout(k.name.clone(), opts.timeout.unwrap_or_default(), at)
+                        .to_string(),
+                ),
+                Err(LaunchFailure::Interrupted(at)) => {
+                    Some(Error::Interrupted(k.name.clone(), at).to_string())
+                }
+            };
+            return Err(Error::Sanitizer(Box::new(super::tool::SanitizerReport {
+                findings,
+                stopped,
+            })));
+        }
         match res {
             Ok(stats) => Ok(LaunchReport {
                 elapsed: start.elapsed(),
@@ -1509,6 +1556,28 @@ fn report(
         count,
         detail: r.detail,
         no_dynamic_shared,
+    }
+}
+
+/// A synccheck finding in kernel terms.
+fn sync_finding(
+    kernel: &Kernel,
+    f: crate::runtime::synccheck::SyncFinding,
+) -> super::tool::Finding {
+    let k = &kernel.compiled;
+    let i = f.inst as usize;
+    super::tool::Finding {
+        tool: super::tool::Tool::Synccheck,
+        what: f.kind.headline().to_string(),
+        detail: f.detail,
+        kernel: k.name.clone(),
+        ptx_file: kernel.module_file.clone(),
+        loc: k.inst_locs.get(i).copied().unwrap_or_default(),
+        instruction: k.inst_ptx.get(i).cloned().unwrap_or_default(),
+        source: k.inst_sources.get(i).cloned().flatten(),
+        ctaid: f.ctaid,
+        tid: f.tid,
+        threads: f.threads,
     }
 }
 

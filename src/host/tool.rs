@@ -5,8 +5,14 @@
 //! memcheck is implemented: exact bounds of every global access, red zones between
 //! allocations and after device-heap blocks, a quarantine of freed memory (use after free,
 //! double free), invalid frees, misaligned accesses, and leaks at the exit of a drop-in
-//! program ([`crate::host::Context::set_memcheck`]). racecheck, initcheck and synccheck are
-//! accepted names that say they are not implemented yet.
+//! program ([`crate::host::Context::set_memcheck`]). synccheck is implemented: barriers
+//! reached by part of a warp or block, mismatched barrier thread counts, and warp-level
+//! synchronizations whose membermasks do not match the lanes that arrive
+//! (`runtime::synccheck`, [`crate::host::LaunchOptions::synccheck`]). racecheck and
+//! initcheck are accepted names that say they are not implemented yet.
+//!
+//! A finding that stops the kernel is a fault ([`crate::host::Error::Fault`]); findings that
+//! do not are [`Finding`]s, which a launch returns as [`crate::host::Error::Sanitizer`].
 
 /// A sanitizer tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17,7 +23,7 @@ pub enum Tool {
     Racecheck,
     /// Reads of never-written device memory (not implemented yet).
     Initcheck,
-    /// Barrier and warp-mask misuse (not implemented yet).
+    /// Barrier and warp-mask misuse.
     Synccheck,
 }
 
@@ -43,8 +49,8 @@ impl Tool {
     /// Whether ptxjit implements the tool.
     pub fn is_implemented(self) -> bool {
         match self {
-            Tool::Memcheck => true,
-            Tool::Racecheck | Tool::Initcheck | Tool::Synccheck => false,
+            Tool::Memcheck | Tool::Synccheck => true,
+            Tool::Racecheck | Tool::Initcheck => false,
         }
     }
 
@@ -74,6 +80,114 @@ impl std::fmt::Display for Tool {
     }
 }
 
+/// One error a tool found that did not stop the kernel, in kernel terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub tool: Tool,
+    /// compute-sanitizer's headline (`Barrier error detected. Divergent thread(s) in warp`).
+    pub what: String,
+    /// What happened at the first occurrence, in words (lanes, warps, PTX lines).
+    pub detail: String,
+    pub kernel: String,
+    pub ptx_file: String,
+    /// PTX location and instruction text.
+    pub loc: crate::ir::SrcLoc,
+    pub instruction: String,
+    /// The source location (`.loc` line info), if the PTX has one.
+    pub source: Option<crate::ptx::lineinfo::SourceLoc>,
+    /// The first CTA and thread it was seen in (lowest CTA, then thread).
+    pub ctaid: [u32; 3],
+    pub tid: [u32; 3],
+    /// Threads involved over the launch.
+    pub threads: u64,
+}
+
+impl Finding {
+    /// The report as the tool gives it, one fact a line (as
+    /// [`crate::host::FaultReport::sanitizer_text`]).
+    pub fn sanitizer_text(&self) -> String {
+        let mut out = format!("{}\n", self.what);
+        out += &site_lines(&Site {
+            kernel: &self.kernel,
+            source: self.source.as_ref(),
+            ptx_file: &self.ptx_file,
+            loc: self.loc,
+            instruction: &self.instruction,
+            ctaid: self.ctaid,
+            tid: self.tid,
+            count: self.threads,
+        });
+        out += &format!("    {}\n", self.detail);
+        out
+    }
+}
+
+/// The errors a tool found in one launch that did not stop it ([`Finding`]s, each distinct
+/// error once), and the error that stopped the launch after them, if one did (a deadlock).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SanitizerReport {
+    pub findings: Vec<Finding>,
+    /// The launch's own error (its message), when it did not complete.
+    pub stopped: Option<String>,
+}
+
+impl SanitizerReport {
+    /// Distinct errors: the findings, and the error that stopped the launch.
+    pub fn errors(&self) -> u64 {
+        self.findings.len() as u64 + u64::from(self.stopped.is_some())
+    }
+
+    /// The report's text: each finding ([`Finding::sanitizer_text`]), then the error that
+    /// stopped the launch.
+    pub fn text(&self) -> String {
+        let mut out: String = self.findings.iter().map(Finding::sanitizer_text).collect();
+        if let Some(e) = &self.stopped {
+            out += &format!("then the launch stopped: {e}\n");
+        }
+        out
+    }
+}
+
+impl std::fmt::Display for SanitizerReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.text().trim_end())
+    }
+}
+
+/// Where and who, for [`site_lines`].
+pub(crate) struct Site<'a> {
+    pub kernel: &'a str,
+    pub source: Option<&'a crate::ptx::lineinfo::SourceLoc>,
+    pub ptx_file: &'a str,
+    pub loc: crate::ir::SrcLoc,
+    pub instruction: &'a str,
+    pub ctaid: [u32; 3],
+    pub tid: [u32; 3],
+    /// Threads involved (the first one is named, the others counted).
+    pub count: u64,
+}
+
+/// The where and who lines of a tool's report: the kernel and source line, the PTX line and
+/// instruction, the first thread and block and how many more threads.
+pub(crate) fn site_lines(s: &Site) -> String {
+    let mut out = match s.source {
+        Some(src) => format!("    at kernel '{}' in {src}\n", s.kernel),
+        None => format!("    at kernel '{}'\n", s.kernel),
+    };
+    out += &format!(
+        "    PTX {}:{}:{} '{}'\n",
+        s.ptx_file, s.loc.line, s.loc.col, s.instruction
+    );
+    let [tx, ty, tz] = s.tid;
+    let [bx, by, bz] = s.ctaid;
+    out += &format!("    by thread ({tx},{ty},{tz}) in block ({bx},{by},{bz})");
+    if s.count > 1 {
+        out += &format!(" and {} more threads of the block", s.count - 1);
+    }
+    out += "\n";
+    out
+}
+
 /// compute-sanitizer's prefix of every report line.
 pub const REPORT_PREFIX: &str = "=========";
 
@@ -97,6 +211,7 @@ mod tests {
     #[test]
     fn names_parse_and_unimplemented_tools_say_so() {
         assert_eq!(Tool::parse("memcheck"), Ok(Tool::Memcheck));
+        assert_eq!(Tool::parse("synccheck"), Ok(Tool::Synccheck));
         let e = Tool::parse("racecheck").unwrap_err();
         assert!(e.contains("racecheck tool is not implemented yet"), "{e}");
         let e = Tool::parse("memchek").unwrap_err();

@@ -741,6 +741,8 @@ fn trap_terminator_faults() {
             heap: None,
             printf: &Default::default(),
             memcheck: false,
+            synccheck: None,
+            schedule: Default::default(),
             timeout: None,
             sites: Default::default(),
             cooperative: None,

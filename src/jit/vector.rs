@@ -1481,7 +1481,7 @@ impl Gen<'_, '_> {
 
     /// A warp op; `warpsync` with a uniform membermask first checks inline whether any lane
     /// must wait or fault (`runtime::warp`'s rules: a lane outside the membermask, a
-    /// non-exited lane of it not executing, for `bar.warp.sync` an exited lane of it). When
+    /// non-exited lane of it not executing; with synccheck, a lane of it that exited). When
     /// none does — converged code — every lane's result is false without a helper call;
     /// otherwise the helper decides, as for any other warp op.
     fn gen_warp_op_fast(
@@ -1516,6 +1516,17 @@ impl Gen<'_, '_> {
         let bad = self.b.ins().band_not(mask, x);
         let members = self.b.ins().band(x, alive);
         let need = self.b.ins().band_not(members, mask);
+        // synccheck (`CtaEnv::synccheck_lanes` all ones): members that exited are the
+        // runtime's to report.
+        let check = self.b.ins().load(
+            types::I32,
+            TRUSTED(),
+            self.e.env,
+            std::mem::offset_of!(CtaEnv, synccheck_lanes) as i32,
+        );
+        let gone = self.b.ins().band(x, exited);
+        let gone = self.b.ins().band(gone, check);
+        let need = self.b.ins().bor(need, gone);
         let any = self.b.ins().bor(bad, need);
         let fast = self.b.create_block();
         let slow = self.b.create_block();

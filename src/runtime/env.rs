@@ -90,6 +90,11 @@ pub struct CtaEnv {
     pub heap: *const super::heap::DeviceHeap,
     /// Where `printf` and failed-`assert` text goes (the context's sink); null: stdout.
     pub printf: *const super::printf::PrintfOutput,
+    /// synccheck's findings (`runtime::synccheck`); null when the tool is off.
+    pub synccheck: *const super::synccheck::SyncSink,
+    /// `u32::MAX` when synccheck is on, else 0: the JIT's inline warp-sync check takes the
+    /// runtime's path when a membermask names lanes that are not alive and this is set.
+    pub synccheck_lanes: u32,
 }
 
 /// The `%tid` table of a CTA of `ntid` threads (see [`CtaEnv::tid_table`]): the same value as
@@ -537,6 +542,35 @@ impl CtaEnv {
             GridId => self.gridid,
             DynamicSmemSize => self.dynamic_smem as u64,
             TotalSmemSize => self.shared_size,
+        }
+    }
+
+    /// synccheck's sink, when the tool is on.
+    pub fn synccheck(&self) -> Option<&super::synccheck::SyncSink> {
+        // SAFETY: null, or the launch's sink, alive for the whole launch.
+        unsafe { self.synccheck.as_ref() }
+    }
+
+    /// Who synccheck findings of this CTA name.
+    pub fn sync_who(&self) -> super::synccheck::CtaWho {
+        super::synccheck::CtaWho {
+            ctaid: self.ctaid,
+            nctaid: self.nctaid,
+            ntid: self.ntid,
+        }
+    }
+
+    /// Record a synccheck finding of `kind` at instruction `inst` for the lanes `lanes` of
+    /// the current warp (nothing when the tool is off).
+    pub fn sync_finding(
+        &self,
+        kind: super::synccheck::SyncKind,
+        inst: u32,
+        lanes: u32,
+        detail: impl FnOnce() -> String,
+    ) {
+        if let Some(s) = self.synccheck() {
+            s.record(&self.sync_who(), kind, inst, self.warp, lanes, detail);
         }
     }
 

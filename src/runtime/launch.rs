@@ -8,6 +8,7 @@
 
 use super::env::{AbortControl, CtaEnv, FaultRecord, FaultSink};
 use super::memory::DeviceMemory;
+use super::synccheck::{check_barrier, stuck_findings, SyncCheck, SyncKind};
 use super::warp::{rd32, wr32};
 use crate::analysis::schedule::{
     bar_field, WarpLayout, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_INST2,
@@ -104,7 +105,7 @@ impl Sites<'_> {
     }
 
     /// `line 12` for fault-record index `i`.
-    fn line(&self, i: u32) -> String {
+    pub(super) fn line(&self, i: u32) -> String {
         match self.locs.get(i as usize) {
             Some(l) => format!("line {}", l.line),
             None => format!("IR instruction {i}"),
@@ -128,6 +129,11 @@ pub struct LaunchInput<'a> {
     /// Where device `printf` and failed-`assert` text goes.
     pub printf: &'a super::printf::PrintfOutput,
     pub memcheck: bool,
+    /// Where synccheck's findings go (`runtime::synccheck`); `None`: the tool is off.
+    pub synccheck: Option<&'a super::synccheck::SyncSink>,
+    /// The order of CTAs and warps (`runtime::shuffle`): with a shuffled schedule the CTAs
+    /// run one at a time in the seeded order.
+    pub schedule: super::shuffle::Schedule,
     pub timeout: Option<Duration>,
     /// PTX locations for time-limit and deadlock reports.
     pub sites: Sites<'a>,
@@ -217,7 +223,12 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let nsmid = rayon::current_num_threads() as u32;
     // One stop-flag slot per pool worker, and one for a caller outside the pool.
     let control = AbortControl::new(nsmid as usize + 1);
+    let shuffle = match input.schedule {
+        super::shuffle::Schedule::Fixed => None,
+        super::shuffle::Schedule::Shuffle(seed) => Some(seed),
+    };
     let grid = GridShared {
+        shuffle,
         timed_out: &timed_out,
         sites: input.sites,
         deadlock: Mutex::new(None),
@@ -226,8 +237,18 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let (tids, tid_stride) = super::env::tid_table(input.dims.block);
     let tid_ptr = SendConstPtr(tids.as_ptr());
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    let coop_ctas = if input.cooperative.is_some() { ctas } else { 0 };
+    // A shuffled cooperative grid starts its CTAs in the seeded order (such a grid is small:
+    // every CTA is resident at once).
+    let coop_order: Vec<u64> = match shuffle {
+        Some(seed) if coop_ctas <= super::shuffle::MAX_SHUFFLED_CTAS => {
+            super::shuffle::cta_block_order(seed, 0, coop_ctas as usize)
+        }
+        _ => (0..coop_ctas).collect(),
+    };
     let queue = std::sync::Mutex::new(
-        (0..if input.cooperative.is_some() { ctas } else { 0 })
+        coop_order
+            .into_iter()
             .map(|c| (c, None::<CtaBuffers>))
             .collect::<std::collections::VecDeque<_>>(),
     );
@@ -308,6 +329,14 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 .heap
                 .map_or(std::ptr::null(), |h| h as *const super::heap::DeviceHeap),
             printf: input.printf,
+            synccheck: input
+                .synccheck
+                .map_or(std::ptr::null(), |s| s as *const super::synccheck::SyncSink),
+            synccheck_lanes: if input.synccheck.is_some() {
+                u32::MAX
+            } else {
+                0
+            },
         };
         let fresh = |shared: &mut Vec<u128>, local: &mut Vec<u128>| {
             shared.clear();
@@ -336,15 +365,29 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             let mut my_runs = 0u64;
             let mut ran = false;
             let (mut c_next, mut c_end) = (0u64, 0u64);
+            // A shuffled grid: the seeded order of the current block of CTAs (one worker).
+            let mut shuffled: (u64, Vec<u64>) = (u64::MAX, vec![]);
             loop {
                 if c_next >= c_end {
                     c_next = next.fetch_add(batch, Ordering::Relaxed);
                     c_end = c_next.saturating_add(batch).min(ctas);
                 }
-                let c = c_next;
+                let mut c = c_next;
                 c_next += 1;
                 if c >= ctas || control.stopped_all() || past_deadline() {
                     break;
+                }
+                if let Some(seed) = shuffle {
+                    let block = c / super::shuffle::MAX_SHUFFLED_CTAS;
+                    if shuffled.0 != block {
+                        let start = block * super::shuffle::MAX_SHUFFLED_CTAS;
+                        let n = (ctas - start).min(super::shuffle::MAX_SHUFFLED_CTAS);
+                        shuffled = (
+                            block,
+                            super::shuffle::cta_block_order(seed, start, n as usize),
+                        );
+                    }
+                    c = shuffled.1[(c % super::shuffle::MAX_SHUFFLED_CTAS) as usize];
                 }
                 let slot = rayon::current_thread_index().unwrap_or(nsmid as usize);
                 let Some(flag) = control.begin(slot, c) else {
@@ -414,8 +457,15 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             }
             note_worker(ran, my_runs);
         };
+        // A shuffled grid runs its CTAs one at a time, so that the seed fixes the order of
+        // their memory accesses too (a cooperative one needs every worker).
+        let workers = if shuffle.is_some() && input.cooperative.is_none() {
+            1
+        } else {
+            nsmid.max(1)
+        };
         rayon::scope(|s| {
-            for _ in 0..nsmid.max(1) {
+            for _ in 0..workers {
                 if input.cooperative.is_some() {
                     s.spawn(|_| coop_worker());
                 } else {
@@ -487,6 +537,8 @@ pub fn set_active(layout: &WarpLayout, s: &mut [u8], p: u32) {
 
 /// What the CTAs of a launch share besides the engine.
 struct GridShared<'a> {
+    /// The seed of a shuffled schedule (`runtime::shuffle`): warps run in its order.
+    shuffle: Option<u64>,
     timed_out: &'a AtomicU32,
     sites: Sites<'a>,
     /// The first deadlock (by linear CTA index) and its report.
@@ -496,7 +548,7 @@ struct GridShared<'a> {
 }
 
 /// View a warp state (`Vec<u128>`) as bytes.
-fn bytes(v: &mut [u128]) -> &mut [u8] {
+pub(super) fn bytes(v: &mut [u128]) -> &mut [u8] {
     let len = std::mem::size_of_val(v);
     // SAFETY: a slice of n u128 is 16n initialized bytes; u8 has no alignment or validity
     // requirements, and the borrow is carried over.
@@ -583,9 +635,18 @@ fn run_cta(
     let layout = engine.layout();
     env.nwarps = states.len() as u32;
     let mut runs = 0u64;
+    // A shuffled schedule: this round's order of the warps (`runtime::shuffle`).
+    let mut order: Vec<u32> = vec![];
+    let mut round = 0u64;
     loop {
         let mut yielded = false;
-        for (w, st) in states.iter_mut().enumerate() {
+        if let Some(seed) = shared.shuffle {
+            order = super::shuffle::warp_order(seed, cta, round, states.len());
+            round += 1;
+        }
+        for k in 0..states.len() {
+            let w = order.get(k).map_or(k, |&w| w as usize);
+            let st = &mut states[w];
             env.warp = w as u32;
             runs += 1;
             if engine.run_warp(bytes(st), &env) == WarpStatus::Aborted {
@@ -601,11 +662,19 @@ fn run_cta(
                 yielded |= super::warp::yielded_lanes(bytes(st)).0 != 0;
             }
         }
-        match complete_barriers(layout, states) {
+        let check = env.synccheck().map(|sink| SyncCheck {
+            sink,
+            who: env.sync_who(),
+            sites: shared.sites,
+        });
+        match complete_barriers(layout, states, check.as_ref()) {
             Round::Done => return (runs, true),
             Round::Released if yielded => return (runs, false),
             Round::Released => {}
             Round::Stuck(why) => {
+                if let Some(c) = &check {
+                    stuck_findings(layout, states, c);
+                }
                 let text = deadlock_report(layout, states, env.ctaid, shared.sites, why);
                 if let Ok(mut d) = shared.deadlock.lock() {
                     if d.as_ref().is_none_or(|(c, _)| cta < *c) {
@@ -650,12 +719,12 @@ fn ids(m: u32) -> impl Iterator<Item = u32> {
     })
 }
 
-fn rec(s: &[u8], id: u32, field: u32) -> u32 {
+pub(super) fn rec(s: &[u8], id: u32, field: u32) -> u32 {
     rd32(s, bar_field(id, field))
 }
 
 /// Lanes of a warp parked at any block.
-fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
+pub(super) fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
     layout
         .barrier_targets
         .iter()
@@ -668,7 +737,11 @@ fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
 /// `n / 32` warps have all their non-exited threads arrived (a warp counts whole, in warp
 /// order). Waiting lanes of the completing warps go from parked to pending, with their
 /// `bar.red` results.
-fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
+fn complete_barriers(
+    layout: &WarpLayout,
+    states: &mut [Vec<u128>],
+    check: Option<&SyncCheck>,
+) -> Round {
     // No lane parked anywhere (every kernel without barriers): the CTA has finished.
     if states
         .iter_mut()
@@ -679,8 +752,8 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
     let nw = states.len();
     // Warp-level synchronizations first: they need no other warp.
     let mut released = false;
-    for st in states.iter_mut() {
-        released |= release_warp_syncs(layout, bytes(st));
+    for (w, st) in states.iter_mut().enumerate() {
+        released |= release_warp_syncs(layout, bytes(st), check.map(|c| (c, w as u32)));
     }
     if released {
         return Round::Released;
@@ -791,6 +864,9 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
                 continue;
             }
         }
+        if let Some(c) = check {
+            check_barrier(states, id, &parts[..np], c);
+        }
         // Reductions over the arrived threads of the completing warps.
         let mut popc = 0u32;
         let mut all = true;
@@ -843,7 +919,10 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
 /// Release the lanes of a warp waiting at warp-level synchronizations (`runtime::warp`,
 /// `Op::WarpSync`) whose membermask's non-exited lanes all wait too: they go from parked to
 /// pending (lanes that exited count as arrived). Returns whether any were released.
-fn release_warp_syncs(layout: &WarpLayout, s: &mut [u8]) -> bool {
+///
+/// With synccheck (`check`: the CTA's and this warp's index), a released lane whose
+/// membermask names lanes that have exited is a finding (lanes that do not exist are not).
+fn release_warp_syncs(layout: &WarpLayout, s: &mut [u8], check: Option<(&SyncCheck, u32)>) -> bool {
     let waiting = rd32(s, WSYNC_WAIT_OFF);
     if waiting == 0 {
         return false;
@@ -863,6 +942,33 @@ fn release_warp_syncs(layout: &WarpLayout, s: &mut [u8]) -> bool {
     }
     if free == 0 {
         return false;
+    }
+    if let Some((c, w)) = check {
+        // Grouped by instruction: one finding per synchronization.
+        let mut m = free;
+        while m != 0 {
+            let l = m.trailing_zeros();
+            let inst = rd32(s, WSYNC_INST_OFF + 4 * l);
+            let group = super::warp::lanes(m)
+                .filter(|&k| rd32(s, WSYNC_INST_OFF + 4 * k) == inst)
+                .fold(0u32, |g, k| g | 1 << k);
+            m &= !group;
+            let gone_lanes = super::warp::lanes(group)
+                .filter(|&k| rd32(s, WSYNC_MASK_OFF + 4 * k) & exited != 0)
+                .fold(0u32, |g, k| g | 1 << k);
+            if gone_lanes != 0 {
+                let first = gone_lanes.trailing_zeros();
+                let mm = rd32(s, WSYNC_MASK_OFF + 4 * first);
+                c.sink.record(
+                    &c.who,
+                    SyncKind::MaskExited,
+                    inst.saturating_sub(1),
+                    w,
+                    gone_lanes,
+                    || super::warp::mask_exited_detail(w, gone_lanes, mm, mm & exited),
+                );
+            }
+        }
     }
     for p in 0..layout.order.len() as u32 {
         let parked = rd32(s, layout.parked(p));

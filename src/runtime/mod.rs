@@ -14,6 +14,8 @@ pub mod minifloat;
 pub mod mma;
 pub mod printf;
 pub mod semantics;
+pub mod shuffle;
+pub mod synccheck;
 pub mod texture;
 pub mod texwarp;
 pub mod video;

@@ -315,6 +315,8 @@ fn test_env(
         textures: table,
         heap: std::ptr::null(),
         printf: std::ptr::null(),
+        synccheck: std::ptr::null(),
+        synccheck_lanes: 0,
     }
 }
 
