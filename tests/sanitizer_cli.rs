@@ -79,7 +79,7 @@ fn json_counts_the_error() {
 
 #[test]
 fn unimplemented_tools_say_so() {
-    for t in ["racecheck", "initcheck", "synccheck"] {
+    for t in ["racecheck", "synccheck"] {
         let o = ptxjit(&["run", "--tool", t, "ptx-tests/kernels/saxpy/saxpy.toml"]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{err}");

@@ -120,6 +120,7 @@ impl ExecConfig {
     pub fn launch_options(&self) -> LaunchOptions {
         LaunchOptions {
             memcheck: self.memcheck,
+            initcheck: self.tool == Some(ptxjit::host::tool::Tool::Initcheck),
             timeout: self.timeout,
             cooperative: None,
         }
@@ -222,6 +223,10 @@ pub fn init() -> DrvResult {
         let mut host = Context::with_memory(memory);
         let config = ExecConfig::from_env();
         host.set_memcheck(config.memcheck);
+        if config.tool == Some(ptxjit::host::tool::Tool::Initcheck) {
+            host.set_initcheck(true)
+                .map_err(|e| Fail::new(CUDA_ERROR_NO_DEVICE, e.to_string()))?;
+        }
         if config.tool.is_some() {
             crate::sanitizer::at_exit();
         }

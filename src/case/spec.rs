@@ -718,11 +718,23 @@ pub struct ExpectError {
     /// Run with memcheck (exact allocation bounds), as `--memcheck` does.
     #[serde(default)]
     pub memcheck: bool,
+    /// Run under this sanitizer tool (`"initcheck"`), as `--tool` does; `memcheck = true` is
+    /// the older spelling of `tool = "memcheck"`.
+    #[serde(default)]
+    pub tool: Option<String>,
+}
+
+impl ExpectError {
+    /// Whether the case runs under `tool` (`memcheck = true` counts as memcheck).
+    pub fn uses_tool(&self, tool: crate::host::tool::Tool) -> bool {
+        self.tool.as_deref() == Some(tool.name())
+            || (tool == crate::host::tool::Tool::Memcheck && self.memcheck)
+    }
 }
 
 /// Every error kind a run can report (`--json` `error.kind`). `case`, `io` come from the
 /// case layer; the rest from the runtime's `Error::kind`.
-pub const ERROR_KINDS: [&str; 13] = [
+pub const ERROR_KINDS: [&str; 14] = [
     "case",
     "io",
     "parse",
@@ -736,6 +748,7 @@ pub const ERROR_KINDS: [&str; 13] = [
     "timeout",
     "deadlock",
     "internal",
+    "sanitizer",
 ];
 
 /// `[textures.NAME]`, `[surfaces.NAME]`, `[texrefs.NAME]` (see `case::texture`). `source` and

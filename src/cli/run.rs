@@ -55,6 +55,7 @@ pub fn run(a: &RunArgs) -> u8 {
     };
     let opts = RunOptions {
         memcheck: a.memcheck || a.tool == Some(Tool::Memcheck),
+        initcheck: a.tool == Some(Tool::Initcheck),
         repeat: a.repeat,
         timeout,
         // With --json, stdout is one JSON object: device printf output goes to stderr.
@@ -129,8 +130,10 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
         (None, true) => 0,
         (None, false) => 1,
     };
-    // Under a tool, a fault is the tool's error (one, with the count of threads in it).
-    let errors = u64::from(r.error.as_ref().is_some_and(|e| e.kind() == "fault"));
+    // Under a tool, a fault is the tool's error (one, with the count of threads in it), and
+    // so is each distinct finding that did not stop the kernel (initcheck's).
+    let errors = u64::from(r.error.as_ref().is_some_and(|e| e.kind() == "fault"))
+        + r.init_reports.len() as u64;
     if a.json {
         let mut j = output::json_report(r);
         if let (Some(t), Some(obj)) = (a.tool, j.as_object_mut()) {
@@ -143,8 +146,15 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
     } else {
         print!("{}", output::text_report(r, ""));
         if let Some(t) = a.tool {
+            // Findings that did not stop the kernel, then a fault that did.
+            for f in &r.init_reports {
+                eprint!(
+                    "{}",
+                    tool::report_lines(&format!("PTXJIT SANITIZER ({t})\n{}", f.sanitizer_text()))
+                );
+            }
             // The tool's report takes the place of the error line.
-            if let Some(e) = r.error.as_ref().filter(|_| errors > 0) {
+            if let Some(e) = r.error.as_ref().filter(|e| e.kind() == "fault") {
                 let text = match e.runtime() {
                     Some(crate::host::Error::Fault(f)) => f.sanitizer_text(),
                     _ => e.to_string(),
@@ -162,6 +172,9 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
                 return 2;
             }
             eprintln!("{}", tool::error_summary(errors));
+            if r.error.as_ref().is_some_and(|e| e.kind() == "sanitizer") {
+                return 2;
+            }
         }
         if let Some(e) = &r.error {
             // Arguments come from the case file's `args` (a launch's, in a pipeline) or the

@@ -510,6 +510,10 @@ impl KernelArg {
 pub struct LaunchOptions {
     /// Check global accesses against live allocations (compute-sanitizer memcheck style).
     pub memcheck: bool,
+    /// initcheck: record loads of global and shared memory nobody has written
+    /// ([`Context::take_init_reports`]); turns the context's tracking on
+    /// ([`Context::set_initcheck`]) if it is not.
+    pub initcheck: bool,
     /// Stop the launch with [`Error::Timeout`] after this long.
     pub timeout: Option<Duration>,
     /// A cooperative launch (`cuLaunchCooperativeKernel`, `cudaLaunchCooperativeKernel`):
@@ -860,6 +864,9 @@ pub struct Context {
     heap_bytes: Option<u64>,
     /// Memcheck's placement ([`Context::set_memcheck`]).
     memcheck: bool,
+    /// initcheck's findings of the launches since the last
+    /// [`take_init_reports`](Context::take_init_reports).
+    init_reports: Vec<super::initcheck::InitReport>,
 }
 
 /// Parse, lower and verify PTX text. `file` names it in messages.
@@ -1253,6 +1260,26 @@ impl Context {
         self.memcheck
     }
 
+    /// Track which bytes of device memory have been written (initcheck), from now on (or
+    /// stop). Bytes of allocations live now count as written; later allocations start
+    /// unwritten, and host copies, memsets and kernel stores write them. Turn it on before
+    /// allocating (a case runner, `PTXJIT_TOOL=initcheck` at `cuInit`); launches check loads
+    /// when their [`LaunchOptions::initcheck`] says so. Errors ([`Error::Memory`]): the
+    /// shadow's address range cannot be reserved.
+    pub fn set_initcheck(&mut self, on: bool) -> Result<(), Error> {
+        self.arena
+            .write()
+            .memory
+            .set_initcheck(on)
+            .map_err(Error::Memory)
+    }
+
+    /// initcheck's findings of the launches since the last call, in launch order, each
+    /// launch's by instruction (each distinct uninitialised read once, with its count).
+    pub fn take_init_reports(&mut self) -> Vec<super::initcheck::InitReport> {
+        std::mem::take(&mut self.init_reports)
+    }
+
     /// Launch `kernel` (`cuLaunchKernel`) and wait for it.
     ///
     /// Checks: grid dimensions ≥ 1 (x < 2³¹, y and z ≤ 65535), block dimensions ≥ 1 with
@@ -1324,6 +1351,10 @@ impl Context {
             Some(c) => Some(grid_workspace(&mut arena.memory, k, dims, c)?),
             None => None,
         };
+        if opts.initcheck && arena.memory.init_shadow().is_none() {
+            arena.memory.set_initcheck(true).map_err(Error::Memory)?;
+        }
+        let findings = crate::runtime::initcheck::InitFindings::default();
         let memory = &arena.memory;
         let start = Instant::now();
         let res = run_grid(
@@ -1340,6 +1371,7 @@ impl Context {
                 heap: self.heap.as_ref().filter(|_| k.uses_heap || opts.memcheck),
                 printf: &self.printf,
                 memcheck: opts.memcheck,
+                initcheck: opts.initcheck.then_some(&findings),
                 timeout: opts.timeout,
                 sites: Sites {
                     locs: &k.inst_locs,
@@ -1356,6 +1388,10 @@ impl Context {
                 .map_err(|e| Error::Memory(e.to_string()))?;
         }
         let memory = &arena.memory;
+        for (r, count) in findings.take() {
+            self.init_reports
+                .push(super::initcheck::InitReport::new(memory, kernel, r, count));
+        }
         match res {
             Ok(stats) => Ok(LaunchReport {
                 elapsed: start.elapsed(),

@@ -5,8 +5,19 @@
 //! memcheck is implemented: exact bounds of every global access, red zones between
 //! allocations and after device-heap blocks, a quarantine of freed memory (use after free,
 //! double free), invalid frees, misaligned accesses, and leaks at the exit of a drop-in
-//! program ([`crate::host::Context::set_memcheck`]). racecheck, initcheck and synccheck are
-//! accepted names that say they are not implemented yet.
+//! program ([`crate::host::Context::set_memcheck`]).
+//!
+//! initcheck is implemented: loads of global memory (byte by byte) that neither the host nor a
+//! kernel has written since the allocation, and loads of shared memory the CTA has not
+//! written, each distinct one reported once with its count ([`crate::host::initcheck`]).
+//! Tracked writes: host copies, memsets and the host API's buffer writes (a case file's
+//! `init`), module variables' initial values, kernel stores, `atom.exch`, surface stores.
+//! Other atomics read (an atomic on never-written memory is a finding, and leaves the memory
+//! unwritten). Managed, page-locked and registered host memory count as written (the program
+//! writes it without API calls). Device-heap (`malloc`) blocks start unwritten, like any
+//! allocation. Not tracked: local memory, parameters, texture and surface reads.
+//!
+//! racecheck and synccheck are accepted names that say they are not implemented yet.
 
 /// A sanitizer tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -15,7 +26,7 @@ pub enum Tool {
     Memcheck,
     /// Shared-memory data races between threads of a CTA (not implemented yet).
     Racecheck,
-    /// Reads of never-written device memory (not implemented yet).
+    /// Loads of global and shared memory nobody has written (see `runtime::initcheck`).
     Initcheck,
     /// Barrier and warp-mask misuse (not implemented yet).
     Synccheck,
@@ -44,7 +55,8 @@ impl Tool {
     pub fn is_implemented(self) -> bool {
         match self {
             Tool::Memcheck => true,
-            Tool::Racecheck | Tool::Initcheck | Tool::Synccheck => false,
+            Tool::Initcheck => true,
+            Tool::Racecheck | Tool::Synccheck => false,
         }
     }
 

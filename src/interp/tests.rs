@@ -741,6 +741,7 @@ fn trap_terminator_faults() {
             heap: None,
             printf: &Default::default(),
             memcheck: false,
+            initcheck: None,
             timeout: None,
             sites: Default::default(),
             cooperative: None,
