@@ -68,7 +68,11 @@ fn main() {
 
 /// Cases under `kernels/` that read memory nobody wrote on purpose, with the reason; their
 /// initcheck trial expects the finding instead of a clean run.
-const INITCHECK_EXEMPT: &[(&str, &str)] = &[];
+const INITCHECK_EXEMPT: &[(&str, &str)] = &[(
+    "kernels/fn_scope_vars/fn_shared",
+    "bump(x, 0) loads the function's shared counter before it stores it (the value it returns \
+     is unused): a real read of unwritten shared memory, kept as the hand-written test it is",
+)];
 
 fn initcheck_one(path: &Path) -> Result<(), Failed> {
     let case = Case::load(path).map_err(|e| e.to_string())?;

@@ -936,6 +936,9 @@ impl Context {
                 if !g.init.is_empty() {
                     self.copy_htod(p, &g.init)?;
                 }
+                // initcheck: a module variable has static storage: its initializer, and
+                // zeros past it or without one (PTX ISA §5.4.4), are written at load.
+                self.arena.read().memory.mark_written(p, g.size.max(1));
                 symbols[i] = p.0;
             }
         }
