@@ -194,8 +194,15 @@ pub struct InitRecord {
 /// accesses read unwritten bytes there.
 #[derive(Debug, Default)]
 pub struct InitFindings {
-    by_site: Mutex<BTreeMap<(u32, u32), (u64, InitRecord, u64)>>,
+    by_site: Mutex<BTreeMap<SiteKey, SiteFinding>>,
 }
+
+/// An instruction and the space its access resolved to (its code).
+type SiteKey = (u32, u32);
+
+/// The order of the lowest thread seen (CTA linear index << 32 | thread linear index), its
+/// record, and the count of thread accesses.
+type SiteFinding = (u64, InitRecord, u64);
 
 impl InitFindings {
     /// Record an uninitialised read by thread `thread` (linear in its CTA) of CTA `cta`
