@@ -6,6 +6,9 @@
 //! exact bounds), and a case that expects an error must still get it. Every case under
 //! `kernels/` also runs on the JIT under synccheck (`synccheck::kernels/saxpy`): a correct
 //! kernel has no barrier or membermask findings ([`SYNCCHECK_SKIP`] lists the exceptions).
+//! `kernels/` also runs on the JIT under initcheck (`initcheck::kernels/saxpy`): a correct
+//! kernel reads nothing it has not written or been given (its buffers without `init` start
+//! unwritten, as a `cudaMalloc` does), except those [`INITCHECK_EXEMPT`] lists.
 //!
 //! A case with `[expect_error]` passes iff the run fails with that error kind and a message
 //! containing `contains`; any other case passes iff every `[expect.*]` holds. Expected values
@@ -63,6 +66,16 @@ fn main() {
                 .with_ignored_flag(skip),
         );
     }
+    for path in &cases {
+        let name = trial_name(&root, path);
+        if !name.starts_with("kernels/") {
+            continue;
+        }
+        let p = path.clone();
+        trials.push(Trial::test(format!("initcheck::{name}"), move || {
+            initcheck_one(&p)
+        }));
+    }
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -82,6 +95,36 @@ fn synccheck_one(path: &Path) -> Result<(), Failed> {
     };
     let r = run_case(&case, Engine::Jit, &opts);
     verdict(&case, &r).map_err(|e| Failed::from(format!("under synccheck: {e}")))
+}
+
+/// Cases under `kernels/` that read memory nobody wrote on purpose, with the reason; their
+/// initcheck trial expects the finding instead of a clean run.
+const INITCHECK_EXEMPT: &[(&str, &str)] = &[(
+    "kernels/fn_scope_vars/fn_shared",
+    "bump(x, 0) loads the function's shared counter before it stores it (the value it returns \
+     is unused): a real read of unwritten shared memory, kept as the hand-written test it is",
+)];
+
+fn initcheck_one(path: &Path) -> Result<(), Failed> {
+    let case = Case::load(path).map_err(|e| e.to_string())?;
+    let opts = RunOptions {
+        initcheck: true,
+        ..options()
+    };
+    let r = run_case(&case, Engine::Jit, &opts);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("ptx-tests");
+    let name = trial_name(&root, path);
+    if INITCHECK_EXEMPT.iter().any(|(n, _)| *n == name) {
+        return match r.init_reports.is_empty() {
+            true => Err("listed in INITCHECK_EXEMPT, but runs clean: remove it".into()),
+            false => Ok(()),
+        };
+    }
+    if !r.init_reports.is_empty() {
+        let text: Vec<String> = r.init_reports.iter().map(|x| x.to_string()).collect();
+        return Err(format!("under initcheck:\n{}", text.join("\n")).into());
+    }
+    verdict(&case, &r).map_err(|e| Failed::from(format!("under initcheck: {e}")))
 }
 
 /// Every `*.toml` below `dir`, skipping the reference generator's own package.
@@ -120,6 +163,7 @@ fn options() -> RunOptions {
         memcheck: false,
         synccheck: false,
         schedule: Default::default(),
+        initcheck: false,
         repeat: 0,
         timeout: Some(TIMEOUT),
         printf_to_stderr: false,

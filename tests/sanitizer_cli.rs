@@ -134,7 +134,7 @@ fn synccheck_counts_each_distinct_error_in_json() {
 
 #[test]
 fn unimplemented_tools_say_so() {
-    for t in ["racecheck", "initcheck"] {
+    for t in ["racecheck"] {
         let o = ptxjit(&["run", "--tool", t, "ptx-tests/kernels/saxpy/saxpy.toml"]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{err}");
@@ -143,4 +143,87 @@ fn unimplemented_tools_say_so() {
             "{err}"
         );
     }
+}
+
+#[test]
+fn initcheck_reports_the_unzeroed_histogram_bins_with_its_cuda_line_and_exits_2() {
+    for engine in ["jit", "interp"] {
+        let o = ptxjit(&[
+            "run",
+            "--engine",
+            engine,
+            "--tool",
+            "initcheck",
+            "ptx-tests/sanitizer/histogram.toml",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        for want in [
+            "========= PTXJIT SANITIZER (initcheck)\n",
+            "========= Uninitialized __global__ memory read of size 4 bytes (by an atomic)\n",
+            "=========     at kernel 'histogram' in histogram.cu:17:5\n",
+            "histogram.ptx:90:2 'atom.global.add.u32'\n",
+            "=========     by thread (0,0,0) in block (0,0,0) and 63 more accesses\n",
+            "reads never-written 'bins' (64 bytes) at offset 0\n",
+            "========= ERROR SUMMARY: 1 error\n",
+        ] {
+            assert!(err.contains(want), "{engine}: missing {want:?} in:\n{err}");
+        }
+    }
+}
+
+#[test]
+fn initcheck_reports_shared_memory_read_before_written() {
+    for engine in ["jit", "interp"] {
+        let o = ptxjit(&[
+            "run",
+            "--engine",
+            engine,
+            "--tool",
+            "initcheck",
+            "ptx-tests/sanitizer/shared_tail.toml",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        for want in [
+            "========= Uninitialized __shared__ memory read of size 4 bytes\n",
+            "=========     at kernel 'block_sum' in shared_tail.cu:13:9\n",
+            "=========     by thread (104,0,0) in block (3,0,0) and 23 more accesses\n",
+            "reads never-written shared memory at offset 928\n",
+            "========= ERROR SUMMARY: 1 error\n",
+        ] {
+            assert!(err.contains(want), "{engine}: missing {want:?} in:\n{err}");
+        }
+    }
+}
+
+#[test]
+fn initcheck_is_clean_once_the_bins_are_zeroed_and_counts_in_json() {
+    for engine in ["jit", "interp"] {
+        let o = ptxjit(&[
+            "run",
+            "--engine",
+            engine,
+            "--tool",
+            "initcheck",
+            "ptx-tests/sanitizer/histogram_zeroed.toml",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert!(err.contains("========= ERROR SUMMARY: 0 errors"), "{err}");
+    }
+    let o = ptxjit(&[
+        "run",
+        "--json",
+        "--tool",
+        "initcheck",
+        "ptx-tests/sanitizer/histogram.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert_eq!(
+        v["sanitizer"],
+        serde_json::json!({"tool": "initcheck", "errors": 1})
+    );
+    assert_eq!(v["error"]["kind"], "sanitizer");
 }

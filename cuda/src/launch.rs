@@ -162,6 +162,10 @@ pub fn launch(
     // Registered host ranges mapped for kernels: shadows in before, out after.
     crate::registered::sync_in(d)?;
     let result = d.host.launch_with_params(&kernel, dims, params, &opts);
+    // initcheck's findings do not stop the kernel: reported, the program goes on.
+    for r in d.host.take_init_reports() {
+        crate::sanitizer::report(&r.sanitizer_text());
+    }
     crate::registered::sync_out(d)?;
     // A tool's findings that did not stop the kernel are reported, and the launch succeeded.
     let result = match result {

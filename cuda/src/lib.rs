@@ -18,7 +18,7 @@
 //!   at which they are recorded.
 //!
 //! # Environment
-//! `PTXJIT_ENGINE=jit|interp`, `PTXJIT_TOOL=memcheck` (see [`sanitizer`]), `PTXJIT_MEMCHECK=1`
+//! `PTXJIT_ENGINE=jit|interp`, `PTXJIT_TOOL=memcheck|initcheck` (see [`sanitizer`]), `PTXJIT_MEMCHECK=1`
 //! (memcheck's checks without the exit-time report), `PTXJIT_TIMEOUT=SECONDS`,
 //! `PTXJIT_TRACE=1` (one line per driver call with its result on stderr), `PTXJIT_CC=8.0`
 //! (the compute capability reported), `PTXJIT_DRIVER_VERSION=12090` (the version reported).

@@ -41,6 +41,13 @@ pub fn device_range(d: &Driver, p: u64, len: u64) -> Result<*mut u8, Fail> {
     }
 }
 
+/// initcheck: the host wrote `[p, p + len)` through a host pointer (a copy, a memset, the
+/// program itself in page-locked or managed memory). Nothing outside the arena, or without
+/// initcheck.
+pub(crate) fn written(d: &Driver, p: *const u8, len: u64) {
+    d.host.memory().mark_written(DevicePtr(p as u64), len);
+}
+
 /// Errors when a stream capture prohibits this thread's potentially unsafe call `what`
 /// ([`crate::graph::check_unsafe_call`]).
 pub(crate) fn sync_call(what: &str) -> DrvResult {
@@ -172,6 +179,8 @@ const HOSTALLOC_DEVICEMAP: u32 = 2;
 fn host_alloc(pp: *mut *mut c_void, bytes: usize, flags: u32, label: &str) -> DrvResult {
     let p = with_context(|d| {
         let p = alloc(d, bytes, label)?;
+        // The program writes page-locked memory directly: initcheck cannot see it.
+        written(d, p as *const u8, bytes as u64);
         d.host_allocs.insert(p, (bytes as u64, flags));
         Ok(p)
     })?;
@@ -243,6 +252,7 @@ exports! { cuMemHostRegister_v2 => fn(p: *mut c_void, bytes: usize, flags: c_uin
             let to = device_range(d, s, bytes as u64)?;
             // SAFETY: the shadow was just allocated; the host range is the program's promise.
             unsafe { std::ptr::copy_nonoverlapping(p as *const u8, to, bytes) };
+            written(d, to, bytes as u64);
             Some(s)
         } else {
             None
@@ -268,6 +278,8 @@ exports! { cuMemAllocManaged => fn(dptr: *mut CUdeviceptr, bytes: usize, flags: 
     }
     let p = with_context(|d| {
         let p = alloc(d, bytes, "cuMemAllocManaged")?;
+        // The program writes managed memory directly: initcheck cannot see it.
+        written(d, p as *const u8, bytes as u64);
         d.managed.insert(p, bytes as u64);
         Ok(p)
     })?;
@@ -295,6 +307,7 @@ fn copy(d: &Driver, dst: u64, src: u64, n: usize, what: &str) -> DrvResult {
     };
     // SAFETY: device ranges were checked; host ranges are valid by the program's promise.
     unsafe { std::ptr::copy(from, to, n) };
+    written(d, to, n as u64);
     Ok(())
 }
 
@@ -415,6 +428,7 @@ pub(crate) fn memset(
                 // SAFETY: inside the checked device range.
                 unsafe { std::ptr::copy_nonoverlapping(pattern.as_ptr(), p.add(i * width), width) };
             }
+            written(d, p, bytes as u64);
         }
         Ok(())
     })

@@ -141,6 +141,7 @@ impl ExecConfig {
             memcheck: self.memcheck,
             synccheck: self.tool == Some(ptxjit::host::tool::Tool::Synccheck),
             schedule: self.schedule,
+            initcheck: self.tool == Some(ptxjit::host::tool::Tool::Initcheck),
             timeout: self.timeout,
             cooperative: None,
         }
@@ -243,6 +244,10 @@ pub fn init() -> DrvResult {
         let mut host = Context::with_memory(memory);
         let config = ExecConfig::from_env();
         host.set_memcheck(config.memcheck);
+        if config.tool == Some(ptxjit::host::tool::Tool::Initcheck) {
+            host.set_initcheck(true)
+                .map_err(|e| Fail::new(CUDA_ERROR_NO_DEVICE, e.to_string()))?;
+        }
         if config.tool.is_some() {
             crate::sanitizer::at_exit();
         }

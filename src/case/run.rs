@@ -19,6 +19,9 @@ pub struct RunOptions {
     /// Check global accesses against exact allocation bounds. Also on when the case's
     /// `[expect_error]` says `memcheck = true`.
     pub memcheck: bool,
+    /// Report loads of never-written global and shared memory (initcheck) as a `sanitizer`
+    /// error. Also on when the case's `[expect_error]` says `tool = "initcheck"`.
+    pub initcheck: bool,
     /// 0: one run of the pipeline (every launch once). N > 0: one warm-up run, then N timed
     /// runs; buffers are re-initialised before each run.
     pub repeat: u32,
@@ -111,6 +114,8 @@ pub struct CaseResult {
     pub expectations: Vec<ExpectResult>,
     /// Every buffer's contents after the (last) launch, if they could be read back.
     pub buffers: Vec<HostBuffer>,
+    /// initcheck's findings (of the first run of the pipeline), each distinct read once.
+    pub init_reports: Vec<crate::host::initcheck::InitReport>,
     pub error: Option<CaseError>,
 }
 
@@ -138,6 +143,7 @@ impl CaseResult {
             threads: case.threads(),
             expectations: vec![],
             buffers: vec![],
+            init_reports: vec![],
             error: None,
         }
     }
@@ -156,6 +162,7 @@ impl CaseResult {
             threads: 0,
             expectations: vec![],
             buffers: vec![],
+            init_reports: vec![],
             error: Some(e),
         }
     }
@@ -214,6 +221,19 @@ impl Session {
         Session::with_memcheck(case, prepared, engine, false)
     }
 
+    /// As [`Session::with_memcheck`]; `initcheck`: track written bytes from before the
+    /// first allocation ([`Context::set_initcheck`]), so that a buffer without `init` starts
+    /// unwritten, as a `cudaMalloc`'d one does.
+    pub fn with_tools(
+        case: &Case,
+        prepared: &Prepared,
+        engine: Engine,
+        memcheck: bool,
+        initcheck: bool,
+    ) -> Result<Session, CaseError> {
+        Session::build(case, prepared, engine, memcheck, initcheck)
+    }
+
     /// As [`Session::new`]; `memcheck`: place everything with memcheck's red zones and
     /// quarantine ([`Context::set_memcheck`]).
     pub fn with_memcheck(
@@ -222,9 +242,20 @@ impl Session {
         engine: Engine,
         memcheck: bool,
     ) -> Result<Session, CaseError> {
+        Session::build(case, prepared, engine, memcheck, false)
+    }
+
+    fn build(
+        case: &Case,
+        prepared: &Prepared,
+        engine: Engine,
+        memcheck: bool,
+        initcheck: bool,
+    ) -> Result<Session, CaseError> {
         let s = &case.spec;
         let mut ctx = Context::new();
         ctx.set_memcheck(memcheck);
+        ctx.set_initcheck(initcheck)?;
         if let Some(bytes) = s.heap_bytes {
             ctx.set_heap_size(bytes)?;
         }
@@ -264,7 +295,15 @@ impl Session {
                     p
                 }
             };
-            ctx.copy_htod(p, &b.bytes)?;
+            // Under initcheck a buffer without `init` is what a `cudaMalloc` without a copy or
+            // memset is: allocated, never written (its bytes are zeros all the same).
+            let no_init = s
+                .buffers
+                .get(&b.name)
+                .is_some_and(|spec| spec.init.is_none());
+            if !(initcheck && no_init && symbol.is_none()) {
+                ctx.copy_htod(p, &b.bytes)?;
+            }
             buffers.push((b.clone(), p));
         }
         let mut images = vec![];
@@ -490,7 +529,8 @@ fn run_into(
     let wants = |t: Tool| case.spec.expect_error.as_ref().is_some_and(|e| e.wants(t));
     let memcheck = opts.memcheck || wants(Tool::Memcheck);
     let synccheck = opts.synccheck || wants(Tool::Synccheck);
-    let mut session = Session::with_memcheck(case, prepared, engine, memcheck)?;
+    let initcheck = opts.initcheck || wants(Tool::Initcheck);
+    let mut session = Session::with_tools(case, prepared, engine, memcheck, initcheck)?;
     if opts.printf_to_stderr {
         session.ctx.set_printf_sink(crate::host::PrintfSink::Stderr);
     }
@@ -499,6 +539,7 @@ fn run_into(
         memcheck,
         synccheck,
         schedule: opts.schedule,
+        initcheck,
         timeout: opts.timeout,
         cooperative: None,
     };
@@ -521,11 +562,14 @@ fn run_into(
         }
         Ok(())
     };
+    let mut init_reports = vec![];
     let launched = (|| -> Result<(), CaseError> {
         if opts.repeat == 0 {
             pipeline(&mut session, true)?;
         } else {
             pipeline(&mut session, false)?; // warm-up
+                                            // initcheck's findings are those of the first run (later runs repeat them).
+            init_reports = session.ctx.take_init_reports();
             for _ in 0..opts.repeat {
                 session.reset()?;
                 pipeline(&mut session, true)?;
@@ -544,6 +588,10 @@ fn run_into(
             Some(E::Fault(_) | E::Timeout(..) | E::Deadlock(_) | E::Sanitizer(_))
         ),
     };
+    if init_reports.is_empty() {
+        init_reports = session.ctx.take_init_reports();
+    }
+    r.init_reports = init_reports;
     r.buffers = session.read_back()?;
     for e in prepared.expects.iter().filter(|_| ran) {
         let Some(want) = &e.bytes else { continue };
@@ -567,6 +615,10 @@ fn run_into(
         });
     }
     launched?;
+    if !r.init_reports.is_empty() {
+        let text: Vec<String> = r.init_reports.iter().map(|x| x.to_string()).collect();
+        return Err(CaseError::Sanitizer(text.join("\n")));
+    }
     Ok(())
 }
 

@@ -21,6 +21,7 @@ pub fn check(a: &CheckArgs) -> u8 {
         memcheck: a.memcheck,
         synccheck: false,
         schedule: a.schedule,
+        initcheck: false,
         repeat: 0,
         timeout,
         printf_to_stderr: false,

@@ -112,7 +112,8 @@ pub struct RunArgs {
     /// Run under a sanitizer tool: memcheck (out-of-bounds, misaligned, use after free,
     /// double and invalid free, with red zones between buffers); synccheck (`__syncthreads`
     /// reached by part of a warp or block, mismatched barrier thread counts, `__syncwarp` and
-    /// `*_sync` membermasks that name exited lanes or disagree); racecheck and initcheck are
+    /// `*_sync` membermasks that name exited lanes or disagree); initcheck (loads of global
+    /// and shared memory nobody wrote; a buffer without `init` starts unwritten); racecheck is
     /// not implemented yet. The report ends with `========= ERROR SUMMARY: N
     /// errors`; the exit status is 2 when there are errors.
     #[arg(long, value_name = "TOOL", value_parser = crate::host::tool::Tool::parse)]

@@ -140,6 +140,7 @@ pub fn run_engine(case: &LaunchCase, engine: Engine, timeout: Duration) -> Outco
             memcheck: false,
             synccheck: false,
             schedule: Default::default(),
+            initcheck: false,
             timeout: Some(timeout),
             cooperative: None,
         };

@@ -530,6 +530,10 @@ pub struct LaunchOptions {
     ///
     /// [`Schedule::Shuffle`]: crate::runtime::shuffle::Schedule::Shuffle
     pub schedule: crate::runtime::shuffle::Schedule,
+    /// initcheck: record loads of global and shared memory nobody has written
+    /// ([`Context::take_init_reports`]); turns the context's tracking on
+    /// ([`Context::set_initcheck`]) if it is not.
+    pub initcheck: bool,
     /// Stop the launch with [`Error::Timeout`] after this long.
     pub timeout: Option<Duration>,
     /// A cooperative launch (`cuLaunchCooperativeKernel`, `cudaLaunchCooperativeKernel`):
@@ -880,6 +884,9 @@ pub struct Context {
     heap_bytes: Option<u64>,
     /// Memcheck's placement ([`Context::set_memcheck`]).
     memcheck: bool,
+    /// initcheck's findings of the launches since the last
+    /// [`take_init_reports`](Context::take_init_reports).
+    init_reports: Vec<super::initcheck::InitReport>,
 }
 
 /// Parse, lower and verify PTX text. `file` names it in messages.
@@ -949,6 +956,9 @@ impl Context {
                 if !g.init.is_empty() {
                     self.copy_htod(p, &g.init)?;
                 }
+                // initcheck: a module variable has static storage: its initializer, and
+                // zeros past it or without one (PTX ISA §5.4.4), are written at load.
+                self.arena.read().memory.mark_written(p, g.size.max(1));
                 symbols[i] = p.0;
             }
         }
@@ -1273,6 +1283,26 @@ impl Context {
         self.memcheck
     }
 
+    /// Track which bytes of device memory have been written (initcheck), from now on (or
+    /// stop). Bytes of allocations live now count as written; later allocations start
+    /// unwritten, and host copies, memsets and kernel stores write them. Turn it on before
+    /// allocating (a case runner, `PTXJIT_TOOL=initcheck` at `cuInit`); launches check loads
+    /// when their [`LaunchOptions::initcheck`] says so. Errors ([`Error::Memory`]): the
+    /// shadow's address range cannot be reserved.
+    pub fn set_initcheck(&mut self, on: bool) -> Result<(), Error> {
+        self.arena
+            .write()
+            .memory
+            .set_initcheck(on)
+            .map_err(Error::Memory)
+    }
+
+    /// initcheck's findings of the launches since the last call, in launch order, each
+    /// launch's by instruction (each distinct uninitialised read once, with its count).
+    pub fn take_init_reports(&mut self) -> Vec<super::initcheck::InitReport> {
+        std::mem::take(&mut self.init_reports)
+    }
+
     /// Launch `kernel` (`cuLaunchKernel`) and wait for it.
     ///
     /// Checks: grid dimensions ≥ 1 (x < 2³¹, y and z ≤ 65535), block dimensions ≥ 1 with
@@ -1344,6 +1374,10 @@ impl Context {
             Some(c) => Some(grid_workspace(&mut arena.memory, k, dims, c)?),
             None => None,
         };
+        if opts.initcheck && arena.memory.init_shadow().is_none() {
+            arena.memory.set_initcheck(true).map_err(Error::Memory)?;
+        }
+        let init_findings = crate::runtime::initcheck::InitFindings::default();
         let memory = &arena.memory;
         let sync_sink = opts
             .synccheck
@@ -1365,6 +1399,7 @@ impl Context {
                 memcheck: opts.memcheck,
                 synccheck: sync_sink.as_ref(),
                 schedule: opts.schedule,
+                initcheck: opts.initcheck.then_some(&init_findings),
                 timeout: opts.timeout,
                 sites: Sites {
                     locs: &k.inst_locs,
@@ -1381,6 +1416,10 @@ impl Context {
                 .map_err(|e| Error::Memory(e.to_string()))?;
         }
         let memory = &arena.memory;
+        for (r, count) in init_findings.take() {
+            self.init_reports
+                .push(super::initcheck::InitReport::new(memory, kernel, r, count));
+        }
         let findings: Vec<_> = sync_sink
             .map(|s| s.take())
             .unwrap_or_default()

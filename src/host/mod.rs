@@ -19,6 +19,7 @@ mod context;
 pub mod fatbin;
 pub mod graph;
 pub mod image;
+pub mod initcheck;
 mod kernel_name;
 mod launch;
 pub mod occupancy;

@@ -8,11 +8,23 @@
 //! program ([`crate::host::Context::set_memcheck`]). synccheck is implemented: barriers
 //! reached by part of a warp or block, mismatched barrier thread counts, and warp-level
 //! synchronizations whose membermasks do not match the lanes that arrive
-//! (`runtime::synccheck`, [`crate::host::LaunchOptions::synccheck`]). racecheck and
-//! initcheck are accepted names that say they are not implemented yet.
+//! (`runtime::synccheck`, [`crate::host::LaunchOptions::synccheck`]).
 //!
-//! A finding that stops the kernel is a fault ([`crate::host::Error::Fault`]); findings that
-//! do not are [`Finding`]s, which a launch returns as [`crate::host::Error::Sanitizer`].
+//! A finding that stops the kernel is a fault ([`crate::host::Error::Fault`]); synccheck's
+//! findings that do not are [`Finding`]s, which a launch returns as
+//! [`crate::host::Error::Sanitizer`].
+//!
+//! initcheck is implemented: loads of global memory (byte by byte) that neither the host nor a
+//! kernel has written since the allocation, and loads of shared memory the CTA has not
+//! written, each distinct one reported once with its count ([`crate::host::initcheck`]).
+//! Tracked writes: host copies, memsets and the host API's buffer writes (a case file's
+//! `init`), module variables' initial values, kernel stores, `atom.exch`, surface stores.
+//! Other atomics read (an atomic on never-written memory is a finding, and leaves the memory
+//! unwritten). Managed, page-locked and registered host memory count as written (the program
+//! writes it without API calls). Device-heap (`malloc`) blocks start unwritten, like any
+//! allocation. Not tracked: local memory, parameters, texture and surface reads.
+//!
+//! racecheck is an accepted name that says it is not implemented yet.
 
 /// A sanitizer tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,7 +33,7 @@ pub enum Tool {
     Memcheck,
     /// Shared-memory data races between threads of a CTA (not implemented yet).
     Racecheck,
-    /// Reads of never-written device memory (not implemented yet).
+    /// Loads of global and shared memory nobody has written (see `runtime::initcheck`).
     Initcheck,
     /// Barrier and warp-mask misuse.
     Synccheck,
@@ -49,8 +61,8 @@ impl Tool {
     /// Whether ptxjit implements the tool.
     pub fn is_implemented(self) -> bool {
         match self {
-            Tool::Memcheck | Tool::Synccheck => true,
-            Tool::Racecheck | Tool::Initcheck => false,
+            Tool::Memcheck | Tool::Synccheck | Tool::Initcheck => true,
+            Tool::Racecheck => false,
         }
     }
 
@@ -66,7 +78,7 @@ impl Tool {
             })?;
         if !t.is_implemented() {
             return Err(format!(
-                "the {} tool is not implemented yet (memcheck is)",
+                "the {} tool is not implemented yet (memcheck, initcheck and synccheck are)",
                 t.name()
             ));
         }

@@ -27,7 +27,8 @@ mod tests;
 use crate::analysis::schedule::{WarpLayout, EXITED_OFF, WARP_SIZE};
 use crate::ir::verify::VerifiedFunction;
 use crate::ir::{Space, Type};
-use crate::runtime::env::{translate, CtaEnv, FaultKind};
+use crate::runtime::env::{init_access, translate, CtaEnv, FaultKind};
+use crate::runtime::initcheck::InitAccess;
 use crate::runtime::launch::{WarpEngine, WarpStatus};
 use crate::runtime::semantics;
 use decode::{DCall, DInst, DTerm, Exec, Move, Program};
@@ -368,8 +369,11 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
             for l in Lanes(mask) {
                 let addr = arg(s, di, 0, l);
                 let v = match translate(env, space, addr, size, align, l) {
-                    // SAFETY: `translate` checked `size` bytes at `p`.
-                    Ok(p) => unsafe { host_load(p, size) },
+                    Ok(p) => {
+                        init_access(env, space, addr, size, l, di.inst, InitAccess::Read);
+                        // SAFETY: `translate` checked `size` bytes at `p`.
+                        unsafe { host_load(p, size) }
+                    }
                     Err(e) => {
                         env.access_fault(l, di.inst, e, addr, size, align, false);
                         0
@@ -384,18 +388,26 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let addr = arg(s, di, 0, l);
                 let v = arg(s, di, 1, l);
                 match translate(env, space, addr, size, align, l) {
-                    // SAFETY: `translate` checked `size` bytes at `p`.
-                    Ok(p) => unsafe { host_store(p, size, v) },
+                    Ok(p) => {
+                        init_access(env, space, addr, size, l, di.inst, InitAccess::Write);
+                        // SAFETY: `translate` checked `size` bytes at `p`.
+                        unsafe { host_store(p, size, v) }
+                    }
                     Err(e) => env.access_fault(l, di.inst, e, addr, size, align, true),
                 }
             }
         }
         Exec::Atom { op, space } => {
             let ty = di.res_ty;
+            let access = if matches!(op, crate::ir::AtomOp::Exch) {
+                InitAccess::Exchange
+            } else {
+                InitAccess::Atomic
+            };
             for l in Lanes(mask) {
                 let addr = arg(s, di, 0, l);
                 let b = arg(s, di, 1, l);
-                let old = match atomic_ptr(env, space, addr, ty, l) {
+                let old = match atomic_ptr(env, space, addr, ty, l, di.inst, access) {
                     // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
                     Ok(p) => unsafe {
                         let global = crate::runtime::env::resolves_to_global(space, addr);
@@ -415,7 +427,7 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let addr = arg(s, di, 0, l);
                 let cmp = arg(s, di, 1, l);
                 let new = arg(s, di, 2, l);
-                let old = match atomic_ptr(env, space, addr, ty, l) {
+                let old = match atomic_ptr(env, space, addr, ty, l, di.inst, InitAccess::Atomic) {
                     // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
                     Ok(p) => unsafe { semantics::atomic_cas(p, ty, cmp, new) },
                     Err((kind, sp)) => {
@@ -456,18 +468,22 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
 
 /// The host pointer for an atomic of type `ty` at `addr`: aligned to its size, as the host
 /// atomics need (a misaligned device address faults in `translate`; a host pointer is then
-/// aligned because the arena and shared memory bases are).
+/// aligned because the arena and shared memory bases are). With initcheck, the atomic reads
+/// and writes its bytes (IR instruction `inst`).
 fn atomic_ptr(
     env: &CtaEnv,
     space: Space,
     addr: u64,
     ty: Type,
     lane: u32,
+    inst: u32,
+    access: InitAccess,
 ) -> Result<*mut u8, (FaultKind, Space)> {
     let size = ty.bytes();
     let p = translate(env, space, addr, size, size, lane)?;
     if !(p as usize).is_multiple_of(size as usize) {
         return Err((FaultKind::Misaligned, space));
     }
+    init_access(env, space, addr, size, lane, inst, access);
     Ok(p)
 }

@@ -743,6 +743,7 @@ fn trap_terminator_faults() {
             memcheck: false,
             synccheck: None,
             schedule: Default::default(),
+            initcheck: None,
             timeout: None,
             sites: Default::default(),
             cooperative: None,

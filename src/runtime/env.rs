@@ -60,8 +60,17 @@ pub struct CtaEnv {
     /// Index of the warp being run within its CTA (set before each call).
     pub warp: u32,
     pub nwarps: u32,
-    /// 1 when memcheck is on.
+    /// The checks that send accesses to the runtime instead of the JIT's inline fast paths
+    /// (0: none, the plain path): [`CHECK_BOUNDS`] (memcheck: global accesses must fall
+    /// inside a live allocation) and [`CHECK_INIT`] (initcheck: global and shared accesses
+    /// test and set the written-bytes shadows). The JIT's global fast paths run only when
+    /// this is 0, its shared ones only without [`CHECK_INIT`].
     pub memcheck: u32,
+    /// initcheck's findings for the launch (null when initcheck is off).
+    pub init: *const super::initcheck::InitFindings,
+    /// initcheck: the CTA's shared-memory shadow, one bit per byte of `shared_size`, clear at
+    /// CTA start (null when initcheck is off).
+    pub shared_init: *const std::sync::atomic::AtomicU8,
     /// Dynamic shared memory bytes of the launch (`%dynamic_smem_size`).
     pub dynamic_smem: u32,
     /// Host worker threads (`%nsmid`).
@@ -96,6 +105,11 @@ pub struct CtaEnv {
     /// runtime's path when a membermask names lanes that are not alive and this is set.
     pub synccheck_lanes: u32,
 }
+
+/// [`CtaEnv::memcheck`]: memcheck's exact allocation bounds.
+pub const CHECK_BOUNDS: u32 = 1;
+/// [`CtaEnv::memcheck`]: initcheck's shadows of written bytes.
+pub const CHECK_INIT: u32 = 2;
 
 /// The `%tid` table of a CTA of `ntid` threads (see [`CtaEnv::tid_table`]): the same value as
 /// [`CtaEnv::tid`] for every thread, once per launch instead of divisions per lane.
@@ -486,6 +500,14 @@ impl CtaEnv {
         self.fault(lane, inst, kind, space, addr, size, write);
     }
 
+    /// The linear index of this CTA in the grid and of `lane`'s thread in the CTA.
+    pub fn linear_ids(&self, lane: u32) -> (u64, u32) {
+        let [x, y, z] = self.ctaid;
+        let [gx, gy, _] = self.nctaid;
+        let linear = (z as u64 * gy as u64 + y as u64) * gx as u64 + x as u64;
+        (linear, self.warp * 32 + lane)
+    }
+
     fn record(&self, r: FaultRecord) {
         let [x, y, z] = self.ctaid;
         let [gx, gy, _] = self.nctaid;
@@ -635,7 +657,7 @@ pub fn translate(
             if addr < GLOBAL_BASE || off >= env.global_top || env.global_top - off < size {
                 return Err((FaultKind::OutOfBounds, space));
             }
-            if env.memcheck != 0 {
+            if env.memcheck & CHECK_BOUNDS != 0 {
                 // SAFETY: `memory` outlives the launch and is not mutated during it.
                 let ok = unsafe { (*env.memory).in_allocation(addr, size) };
                 if !ok {
@@ -682,6 +704,106 @@ pub fn translate(
             })
         }
         Space::Generic => Err((FaultKind::Unsupported, space)),
+    }
+}
+
+/// initcheck, for an access that [`translate`] accepted (a no-op unless [`CHECK_INIT`] is
+/// on): a read of bytes nobody has written is recorded as a finding of `lane` at IR
+/// instruction `inst`; a write marks its bytes written. Global (and const) addresses use the
+/// arena's shadow, shared ones the CTA's; local and param accesses are not tracked.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn init_access(
+    env: &CtaEnv,
+    space: Space,
+    addr: u64,
+    size: u32,
+    lane: u32,
+    inst: u32,
+    access: super::initcheck::InitAccess,
+) {
+    if env.memcheck & CHECK_INIT == 0 {
+        return;
+    }
+    init_access_slow(env, space, addr, size, lane, inst, access);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn init_access_slow(
+    env: &CtaEnv,
+    space: Space,
+    addr: u64,
+    size: u32,
+    lane: u32,
+    inst: u32,
+    access: super::initcheck::InitAccess,
+) {
+    use super::initcheck::{first_unset, set_range, InitAccess, InitRecord};
+    let (space, off) = match space {
+        Space::Generic if addr.wrapping_sub(SHARED_WINDOW) < WINDOW_SIZE => {
+            (Space::Shared, addr - SHARED_WINDOW)
+        }
+        Space::Generic if addr.wrapping_sub(LOCAL_WINDOW) < WINDOW_SIZE => return,
+        Space::Generic | Space::Global => (Space::Global, addr.wrapping_sub(GLOBAL_BASE)),
+        Space::Const => (Space::Const, addr.wrapping_sub(GLOBAL_BASE)),
+        Space::Shared => (Space::Shared, addr),
+        Space::Local | Space::Param => return,
+    };
+    let len = u64::from(size);
+    let unwritten = |off: u64| -> Option<u64> {
+        if space == Space::Shared {
+            if env.shared_init.is_null() {
+                return None;
+            }
+            // SAFETY: translate checked off + len <= shared_size, and the shadow has a bit
+            // for each of the CTA's shared bytes.
+            unsafe { first_unset(env.shared_init, off, len) }
+        } else {
+            // SAFETY: `memory` outlives the launch; the shadow is only read and set
+            // atomically during it.
+            let shadow = unsafe { (*env.memory).init_shadow() };
+            shadow.and_then(|s| s.first_unwritten(off, len))
+        }
+    };
+    if access != InitAccess::Write {
+        if let Some(first) = unwritten(off) {
+            // SAFETY: `init` is null or the launch's findings, alive for the launch.
+            if let Some(f) = unsafe { env.init.as_ref() } {
+                let base = if space == Space::Shared {
+                    0
+                } else {
+                    GLOBAL_BASE
+                };
+                let (cta, thread) = env.linear_ids(lane);
+                f.record(
+                    InitRecord {
+                        space,
+                        addr: off.wrapping_add(base),
+                        first_unwritten: first.wrapping_add(base),
+                        size,
+                        ctaid: env.ctaid,
+                        tid: env.tid(lane),
+                        inst,
+                        atomic: access != InitAccess::Read,
+                    },
+                    cta,
+                    thread,
+                );
+            }
+        }
+    }
+    if matches!(access, InitAccess::Write | InitAccess::Exchange) {
+        if space == Space::Shared {
+            if !env.shared_init.is_null() {
+                // SAFETY: as above.
+                unsafe { set_range(env.shared_init, off, len, true) };
+            }
+        } else {
+            // SAFETY: as above.
+            if let Some(s) = unsafe { (*env.memory).init_shadow() } {
+                s.set(off, len, true);
+            }
+        }
     }
 }
 

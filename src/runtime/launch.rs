@@ -134,6 +134,9 @@ pub struct LaunchInput<'a> {
     /// The order of CTAs and warps (`runtime::shuffle`): with a shuffled schedule the CTAs
     /// run one at a time in the seeded order.
     pub schedule: super::shuffle::Schedule,
+    /// initcheck: where the launch's uninitialised reads go (global accesses use the arena's
+    /// shadow, which must be on: `DeviceMemory::set_initcheck`).
+    pub initcheck: Option<&'a super::initcheck::InitFindings>,
     pub timeout: Option<Duration>,
     /// PTX locations for time-limit and deadlock reports.
     pub sites: Sites<'a>,
@@ -187,6 +190,8 @@ pub struct LaunchStats {
 #[derive(Default)]
 struct CtaBuffers {
     shared: Vec<u128>,
+    /// initcheck: the shadow of `shared`, a bit per byte (empty when initcheck is off).
+    shared_init: Vec<std::sync::atomic::AtomicU8>,
     local: Vec<u128>,
     states: Vec<Vec<u128>>,
 }
@@ -291,7 +296,20 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         let batch = (ctas / (u64::from(nsmid.max(1)) * 16)).clamp(1, 32);
         let threads = (input.dims.block[0] * input.dims.block[1] * input.dims.block[2]) as usize;
         // The environment of CTA `c` over its shared and local memory.
-        let make_env = |c: u64, shared: &mut Vec<u128>, local: &mut Vec<u128>, flag| CtaEnv {
+        let checks = if input.memcheck {
+            super::env::CHECK_BOUNDS
+        } else {
+            0
+        } | if input.initcheck.is_some() {
+            super::env::CHECK_INIT
+        } else {
+            0
+        };
+        let make_env = |c: u64,
+                        shared: &mut Vec<u128>,
+                        shared_init: &[std::sync::atomic::AtomicU8],
+                        local: &mut Vec<u128>,
+                        flag| CtaEnv {
             global_base: mem.base(),
             global_top: mem.top(),
             shared_base: shared.as_mut_ptr() as *mut u8,
@@ -315,7 +333,15 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             ntid: input.dims.block,
             warp: 0,
             nwarps: 0,
-            memcheck: input.memcheck as u32,
+            memcheck: checks,
+            init: input.initcheck.map_or(std::ptr::null(), |f| {
+                f as *const super::initcheck::InitFindings
+            }),
+            shared_init: if input.initcheck.is_some() {
+                shared_init.as_ptr()
+            } else {
+                std::ptr::null()
+            },
             dynamic_smem: input.dims.shared_bytes,
             nsmid,
             gridid,
@@ -338,9 +364,16 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 0
             },
         };
-        let fresh = |shared: &mut Vec<u128>, local: &mut Vec<u128>| {
+        let fresh = |shared: &mut Vec<u128>,
+                     shared_init: &mut Vec<std::sync::atomic::AtomicU8>,
+                     local: &mut Vec<u128>| {
             shared.clear();
             shared.resize((shared_size as usize).div_ceil(16), 0);
+            if input.initcheck.is_some() {
+                // Nothing of the CTA's shared memory is written when it starts.
+                shared_init.clear();
+                shared_init.resize_with((shared_size as usize).div_ceil(8), Default::default);
+            }
             local.clear();
             local.resize((threads * input.local_bytes as usize).div_ceil(16), 0);
         };
@@ -395,11 +428,12 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 };
                 let CtaBuffers {
                     shared,
+                    shared_init,
                     local,
                     states,
                 } = &mut buf;
-                fresh(shared, local);
-                let env = make_env(c, shared, local, flag);
+                fresh(shared, shared_init, local);
+                let env = make_env(c, shared, shared_init, local, flag);
                 start_cta(engine, &env, states);
                 let (n, _) = run_cta(engine, env, c, &grid, states, false);
                 control.end(slot);
@@ -430,13 +464,14 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 let mut buf = held.unwrap_or_default();
                 let CtaBuffers {
                     shared,
+                    shared_init,
                     local,
                     states,
                 } = &mut buf;
                 if !started {
-                    fresh(shared, local);
+                    fresh(shared, shared_init, local);
                 }
-                let env = make_env(c, shared, local, flag);
+                let env = make_env(c, shared, shared_init, local, flag);
                 if !started {
                     start_cta(engine, &env, states);
                 }

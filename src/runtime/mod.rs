@@ -7,6 +7,7 @@ pub mod bits;
 pub mod env;
 pub mod fp;
 pub mod heap;
+pub mod initcheck;
 pub mod launch;
 pub mod mbarrier;
 pub mod memory;
