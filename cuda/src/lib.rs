@@ -21,7 +21,7 @@
 //! `PTXJIT_ENGINE=jit|interp`, `PTXJIT_TOOL=memcheck|initcheck` (see [`sanitizer`]), `PTXJIT_MEMCHECK=1`
 //! (memcheck's checks without the exit-time report), `PTXJIT_TIMEOUT=SECONDS`,
 //! `PTXJIT_TRACE=1` (one line per driver call with its result on stderr), `PTXJIT_CC=8.0`
-//! (the compute capability reported), `PTXJIT_DRIVER_VERSION=12090` (the version reported).
+//! (the compute capability reported), `PTXJIT_DRIVER_VERSION=13000` (the version reported; 13000 by default).
 
 #![allow(non_snake_case)]
 // Every exported function takes raw pointers from C and checks them as the driver does (null

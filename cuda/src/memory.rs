@@ -80,6 +80,15 @@ exports! { cuMemAlloc_v2 => fn(dptr: *mut CUdeviceptr, bytes: usize) {
 exports! { cuMemAllocAsync, cuMemAllocAsync_ptsz => fn(dptr: *mut CUdeviceptr, bytes: usize, stream: u64) {
     let p = with_context(|d| {
         d.check_stream(stream)?;
+        if crate::graph::capturing(d, stream)? {
+            // A memory-allocation node; the address is the graph's from now on.
+            let op = crate::graph::alloc_graph_mem(d, bytes, "cuMemAllocAsync")?;
+            let crate::graph::Op::MemAlloc { ptr, .. } = op else {
+                return Err(Fail::new(CUDA_ERROR_UNKNOWN, "a graph allocation that is not a memory-allocation node"));
+            };
+            crate::graph::record(d, stream, op)?;
+            return Ok(ptr);
+        }
         d.ensure_default_pool();
         let pool = d.current_pool;
         crate::pool::alloc_from(d, pool, bytes, "cuMemAllocAsync")
@@ -102,6 +111,11 @@ exports! { cuMemAllocPitch_v2 => fn(dptr: *mut CUdeviceptr, pitch: *mut usize, w
 
 fn free(d: &mut Driver, p: u64) -> DrvResult {
     if p == 0 {
+        return Ok(());
+    }
+    if d.graphs.mem.holds(p) {
+        // Graph memory freed outside the graph: it stays reserved for the graph's next
+        // launch, at the same address ([`crate::graph::GraphMem`]).
         return Ok(());
     }
     if crate::pool::free_pooled(d, p)? {
@@ -139,6 +153,13 @@ exports! { cuMemFree_v2 => fn(p: CUdeviceptr) {
 exports! { cuMemFreeAsync, cuMemFreeAsync_ptsz => fn(p: CUdeviceptr, stream: u64) {
     with_context(|d| {
         d.check_stream(stream)?;
+        if crate::graph::capturing(d, stream)? {
+            if !d.graphs.mem.holds(p) {
+                // CUDA's rule: a captured free must free memory a graph allocated.
+                return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} was not allocated by a graph; only graph memory can be freed during capture")));
+            }
+            return crate::graph::record(d, stream, crate::graph::Op::MemFree { ptr: p });
+        }
         free(d, p)
     })
 }}

@@ -16,7 +16,7 @@ use crate::analysis::schedule::{
     LIVE_OFF, WARP_SIZE, WSYNC_INST_OFF, WSYNC_MASK_OFF, WSYNC_WAIT_OFF,
 };
 use crate::ir::{BarKind, SrcLoc};
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -251,6 +251,50 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         }
         _ => (0..coop_ctas).collect(),
     };
+    // A cooperative grid: the CTAs that ended (for the report), how many, and whether the
+    // CTAs left are deadlocked.
+    let coop_ended = Mutex::new(Vec::<u64>::new());
+    let coop_n_ended = AtomicU64::new(0);
+    let coop_deadlock = AtomicBool::new(false);
+    // Per CTA: (CTAs ended when it last yielded, yields in a row since that count changed);
+    // `u64::MAX` once the CTA has ended.
+    let coop_turns = Mutex::new(vec![
+        (0u64, 0u64);
+        if input.cooperative.is_some() {
+            ctas as usize
+        } else {
+            0
+        }
+    ]);
+    // CTA `c` yielded with `n_ended` CTAs ended: whether every CTA not ended has now
+    // yielded `COOP_SPIN_ROUNDS` times in a row since the last CTA ended (a CTA that is
+    // computing has not, so it is never passed over).
+    let coop_yielded = |c: u64, n_ended: u64| {
+        let Ok(mut turns) = coop_turns.lock() else {
+            return false;
+        };
+        let Some(t) = turns.get_mut(c as usize) else {
+            return false;
+        };
+        *t = if t.0 == n_ended {
+            (n_ended, t.1 + 1)
+        } else {
+            (n_ended, 1)
+        };
+        if t.1 < COOP_SPIN_ROUNDS {
+            return false;
+        }
+        turns
+            .iter()
+            .all(|&(e, n)| e == u64::MAX || (e == n_ended && n >= COOP_SPIN_ROUNDS))
+    };
+    let ctaid_of = |c: u64| {
+        [
+            (c % gx as u64) as u32,
+            ((c / gx as u64) % gy as u64) as u32,
+            (c / (gx as u64 * gy as u64)) as u32,
+        ]
+    };
     let queue = std::sync::Mutex::new(
         coop_order
             .into_iter()
@@ -447,11 +491,23 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         // in a loop that waits on memory (`lower::yields`: a grid-wide barrier spins so),
         // then puts it at the back of the queue and takes the next one, so a CTA waiting for
         // the others lets them run even on one host thread.
+        //
+        // A grid-wide barrier waits for every CTA of the grid, so one that a CTA exited
+        // before (or a spin loop waiting for such a CTA) can never complete: once some CTA
+        // has ended and every CTA still live has yielded `COOP_SPIN_ROUNDS` times in a row
+        // since a CTA last ended (`coop_yielded`), the launch stops with a deadlock report
+        // naming the CTAs that ended and where the others spin, instead of spinning until
+        // the time limit.
+        // (Spinning CTAs that wait for each other with no CTA ended, and spin loops that
+        // the host or a timer would end, are not judged.)
         let coop_worker = || {
             let (mut my_runs, mut ran) = (0u64, false);
             // (A function, so that the queue's lock is released before the CTA runs.)
             let pop = || queue.lock().ok().and_then(|mut q| q.pop_front());
-            while let Some((c, held)) = pop() {
+            // (The deadlock flag is checked before taking a CTA, so that every waiting CTA
+            // is back in the queue for the report.)
+            while let Some((c, held)) = (!coop_deadlock.load(Ordering::Relaxed)).then(pop).flatten()
+            {
                 if control.stopped_all() || past_deadline() {
                     break;
                 }
@@ -484,10 +540,29 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     // barrier forever.
                     control.stop_all();
                 }
-                if !finished {
-                    if let Ok(mut q) = queue.lock() {
-                        q.push_back((c, Some(buf)));
+                if finished {
+                    if !control.faulted() {
+                        if let Ok(mut e) = coop_ended.lock() {
+                            e.push(c);
+                        }
+                        if let Some(t) = coop_turns
+                            .lock()
+                            .ok()
+                            .as_mut()
+                            .and_then(|t| t.get_mut(c as usize))
+                        {
+                            *t = (u64::MAX, 0);
+                        }
+                        coop_n_ended.fetch_add(1, Ordering::Relaxed);
                     }
+                    continue;
+                }
+                let n_ended = coop_n_ended.load(Ordering::Relaxed);
+                if n_ended > 0 && coop_yielded(c, n_ended) {
+                    coop_deadlock.store(true, Ordering::Relaxed);
+                }
+                if let Ok(mut q) = queue.lock() {
+                    q.push_back((c, Some(buf)));
                 }
             }
             note_worker(ran, my_runs);
@@ -510,6 +585,24 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         });
         let _ = done_tx.send(());
     });
+    if coop_deadlock.load(Ordering::Relaxed) && timed_out.load(Ordering::Relaxed) == 0 {
+        let ended: Vec<[u32; 3]> = coop_ended
+            .into_inner()
+            .unwrap_or_default()
+            .into_iter()
+            .map(ctaid_of)
+            .collect();
+        let waiting: Vec<(u64, CtaBuffers)> = queue
+            .lock()
+            .map(|mut q| q.drain(..).filter_map(|(c, b)| Some((c, b?))).collect())
+            .unwrap_or_default();
+        let text = grid_barrier_report(&ended, waiting, |c, states| {
+            positions(engine.layout(), states, ctaid_of(c), grid.sites)
+        });
+        if let Ok(mut d) = grid.deadlock.lock() {
+            d.get_or_insert((0, text));
+        }
+    }
     // CTAs of a cooperative grid waiting in the queue when the launch stopped: where they were.
     if timed_out.load(Ordering::Relaxed) != 0 {
         for (c, held) in queue.into_inner().unwrap_or_default() {
@@ -568,6 +661,51 @@ pub fn set_active(layout: &WarpLayout, s: &mut [u8], p: u32) {
     let mut w = u64::from_le_bytes(s[o..o + 8].try_into().unwrap_or([0; 8]));
     w |= 1 << (p % 64);
     s[o..o + 8].copy_from_slice(&w.to_le_bytes());
+}
+
+/// Rounds over the live CTAs of a cooperative grid, each CTA only yielding again, after which
+/// a grid with an ended CTA is deadlocked (see `coop_worker` in [`run_grid`]).
+const COOP_SPIN_ROUNDS: u64 = 1000;
+
+/// CTAs of a deadlock report listed by position, at most.
+const DEADLOCK_REPORT_CTAS: usize = 8;
+
+/// The report of a cooperative grid whose CTAs spin for CTAs that ended: `ended` (their
+/// ids), and where the `waiting` ones (linear index, buffers) spin, each rendered by `at`.
+fn grid_barrier_report(
+    ended: &[[u32; 3]],
+    mut waiting: Vec<(u64, CtaBuffers)>,
+    mut at: impl FnMut(u64, &mut [Vec<u128>]) -> String,
+) -> String {
+    waiting.sort_by_key(|(c, _)| *c);
+    let mut ended_text: Vec<String> = ended
+        .iter()
+        .take(DEADLOCK_REPORT_CTAS)
+        .map(|[x, y, z]| format!("({x},{y},{z})"))
+        .collect();
+    if ended.len() > DEADLOCK_REPORT_CTAS {
+        ended_text.push(format!("… {} in all", ended.len()));
+    }
+    let n = waiting.len();
+    let mut text = format!(
+        "grid-wide deadlock in a cooperative launch: CTA{} {} ended while {n} other CTA{} \
+         wait{} in a loop on memory (each {COOP_SPIN_ROUNDS} turns in a row since a CTA last \
+         ended); a grid-wide \
+         barrier (cooperative_groups' grid.sync(), numba's this_grid().sync()) needs every \
+         CTA of the grid, so it can never complete. Waiting:",
+        if ended.len() == 1 { "" } else { "s" },
+        ended_text.join(", "),
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "s" } else { "" },
+    );
+    for (c, buf) in waiting.iter_mut().take(DEADLOCK_REPORT_CTAS) {
+        text.push('\n');
+        text.push_str(&at(*c, &mut buf.states));
+    }
+    if n > DEADLOCK_REPORT_CTAS {
+        text.push_str(&format!("\n… and {} more CTAs", n - DEADLOCK_REPORT_CTAS));
+    }
+    text
 }
 
 /// What the CTAs of a launch share besides the engine.
