@@ -94,7 +94,7 @@ impl Gen<'_, '_> {
         self.vconst_bytes(types::I32X4, bytes)
     }
 
-    fn vbitcast(&mut self, x: Value, to: CType) -> Value {
+    pub(super) fn vbitcast(&mut self, x: Value, to: CType) -> Value {
         if self.b.func.dfg.value_type(x) == to {
             x
         } else {
@@ -540,7 +540,7 @@ impl Gen<'_, '_> {
     }
 
     /// The value of the group's first active lane (the group runs only with some lane active).
-    fn first_active(&mut self, grp: &Grp, x: GVal) -> Value {
+    pub(super) fn first_active(&mut self, grp: &Grp, x: GVal) -> Value {
         let l = match x {
             GVal::V1(v) => [0u8, 1, 2, 3].map(|j| self.b.ins().extractlane(v, j)),
             GVal::V2(a, b) => {
@@ -965,7 +965,7 @@ impl Gen<'_, '_> {
                 }
             }
             Op::Load { space, align } => return self.vec_load(grp, i, space, align, args, rt),
-            _ => return Ok(None),
+            _ => return self.vec_bits(grp, i, args),
         };
         Ok(Some(r))
     }
@@ -1014,7 +1014,7 @@ impl Gen<'_, '_> {
     }
 
     /// The IR block holding instruction `i`.
-    fn block_of(&self, i: ir::Inst) -> ir::Block {
+    pub(super) fn block_of(&self, i: ir::Inst) -> ir::Block {
         ir::Block(self.inst_block[i.index()])
     }
 
