@@ -270,6 +270,25 @@ pub fn benches() -> Vec<Bench> {
             },
             native: Bilinear::boxed,
         },
+        Bench {
+            name: "copy_float4",
+            bound: Bound::Memory,
+            pocl_ms: None,
+            work: 1 << 24,
+            unit: "floats",
+            shrink: |s| shrink_grid(s, 0, 16),
+            native: Copy::boxed,
+        },
+        Bench {
+            name: "copy_float3",
+            bound: Bound::Memory,
+            pocl_ms: None,
+            work: (1 << 24) - 1,
+            unit: "floats",
+            // 1365 of 21846 blocks: 1/16 of the elements to within 0.02%.
+            shrink: |s| shrink_grid(s, 0, 16),
+            native: Copy::boxed,
+        },
     ]
 }
 
@@ -627,6 +646,51 @@ impl Native for Bilinear {
             Ok(format!("out: max difference {worst}/255"))
         } else {
             Err(format!("out: max difference {worst}/255, tolerance 1"))
+        }
+    }
+}
+
+/// y = x (copy_float4.cu, copy_float3.cu: the same bytes as float4 or float3 elements),
+/// `par_chunks_mut` over y.
+struct Copy {
+    x: Vec<f32>,
+    y0: Vec<f32>,
+    y: Vec<f32>,
+}
+
+impl Copy {
+    fn boxed(l: &Loaded) -> Box<dyn Native> {
+        let p = &l.prepared;
+        let y0 = f32s(buffer(p, "y"));
+        Box::new(Copy {
+            x: f32s(buffer(p, "x")),
+            y: y0.clone(),
+            y0,
+        })
+    }
+}
+
+impl Native for Copy {
+    fn reset(&mut self) {
+        self.y.copy_from_slice(&self.y0);
+    }
+    fn run(&mut self) {
+        self.y
+            .par_chunks_mut(1 << 16)
+            .zip(self.x.par_chunks(1 << 16))
+            .for_each(|(y, x)| y.copy_from_slice(x));
+    }
+    fn check(&self, jit: &[HostBuffer]) -> Result<String, String> {
+        let got = f32s(found(jit, "y")?);
+        let same = got.len() == self.y.len()
+            && got
+                .iter()
+                .zip(&self.y)
+                .all(|(a, b)| a.to_bits() == b.to_bits());
+        if same {
+            Ok("y: identical bit for bit".into())
+        } else {
+            Err("y: differs from the copy".into())
         }
     }
 }

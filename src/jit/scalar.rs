@@ -733,6 +733,19 @@ impl Gen<'_, '_> {
                 self.b.ins().fence();
                 return Ok(None);
             }
+            Op::Lop3 { .. }
+            | Op::Brev {}
+            | Op::Bfind { .. }
+            | Op::Bfe { .. }
+            | Op::Bfi {}
+            | Op::Shf { .. }
+            | Op::Prmt { .. }
+            | Op::Bmsk { .. }
+            | Op::Szext { .. }
+                if self.bits_inline(i) =>
+            {
+                self.gen_bits(i, argv)?
+            }
             // Everything else: the shared semantics function.
             Op::FAdd { .. }
             | Op::FSub { .. }
