@@ -273,7 +273,7 @@ pub fn benches() -> Vec<Bench> {
         Bench {
             name: "copy_float4",
             bound: Bound::Memory,
-            pocl_ms: None,
+            pocl_agree: Agree::Exact,
             work: 1 << 24,
             unit: "floats",
             shrink: |s| shrink_grid(s, 0, 16),
@@ -282,7 +282,7 @@ pub fn benches() -> Vec<Bench> {
         Bench {
             name: "copy_float3",
             bound: Bound::Memory,
-            pocl_ms: None,
+            pocl_agree: Agree::Exact,
             work: (1 << 24) - 1,
             unit: "floats",
             // 1365 of 21846 blocks: 1/16 of the elements to within 0.02%.
@@ -674,12 +674,12 @@ impl Native for Copy {
     fn reset(&mut self) {
         self.y.copy_from_slice(&self.y0);
     }
-    fn run(&mut self) {
-        self.y
+    native_run!(Copy, |this| {
+        this.y
             .par_chunks_mut(1 << 16)
-            .zip(self.x.par_chunks(1 << 16))
+            .zip(this.x.par_chunks(1 << 16))
             .for_each(|(y, x)| y.copy_from_slice(x));
-    }
+    });
     fn check(&self, jit: &[HostBuffer]) -> Result<String, String> {
         let got = f32s(found(jit, "y")?);
         let same = got.len() == self.y.len()
