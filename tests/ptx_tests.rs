@@ -3,7 +3,10 @@
 //! runs both engines and compares them bit for bit (`check::kernels/saxpy`), and one trial
 //! per case that runs it on the JIT with memcheck on (`memcheck::kernels/saxpy`): a correct
 //! kernel must pass under memcheck too (no false positives from red zones, the quarantine or
-//! exact bounds), and a case that expects an error must still get it.
+//! exact bounds), and a case that expects an error must still get it; and one trial per case
+//! that runs it on the JIT under racecheck (`racecheck::kernels/saxpy`), the same way: every
+//! correct kernel runs clean (no false races from barriers, warp-level synchronizations or
+//! atomics), and a case that expects a race reports it on the instrumented JIT code.
 //!
 //! A case with `[expect_error]` passes iff the run fails with that error kind and a message
 //! containing `contains`; any other case passes iff every `[expect.*]` holds. Expected values
@@ -50,6 +53,13 @@ fn main() {
             move || memcheck_one(&p),
         ));
     }
+    for path in &cases {
+        let p = path.clone();
+        let name = trial_name(&root, path);
+        trials.push(Trial::test(format!("racecheck::{name}"), move || {
+            racecheck_one(&p, &name)
+        }));
+    }
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -87,6 +97,7 @@ fn trial_name(root: &Path, path: &Path) -> String {
 fn options() -> RunOptions {
     RunOptions {
         memcheck: false,
+        racecheck: false,
         repeat: 0,
         timeout: Some(TIMEOUT),
         printf_to_stderr: false,
@@ -107,6 +118,53 @@ fn memcheck_one(path: &Path) -> Result<(), Failed> {
     };
     let r = run_case(&case, Engine::Jit, &opts);
     verdict(&case, &r).map_err(|e| Failed::from(format!("under memcheck: {e}")))
+}
+
+/// Cases whose kernels race on shared memory on purpose or by a harmless latent bug, which
+/// racecheck must report (instead of running clean), with the access it names and why.
+const EXPECTED_RACES: [(&str, &str, &str); 5] = [
+    (
+        "kernels/lockstep",
+        "Write access and Read access to __shared__ '_ZZ11warp_reduceE1s'",
+        "legacy warp-synchronous reduction (volatile, no __syncwarp): tests lockstep execution",
+    ),
+    (
+        "kernels/lockstep/rotate",
+        "Write access and Read access to __shared__ 's'",
+        "lanes read a neighbour's store with no __syncwarp: tests lockstep execution",
+    ),
+    (
+        "kernels/group_stride/xspace",
+        "Write access and Read access to __shared__ 'xspace_sm'",
+        "lanes read a neighbour's store with no __syncwarp: tests the JIT's lockstep order",
+    ),
+    (
+        "kernels/spin_wait",
+        "Write access and Read access to __shared__ '_ZZ7handoffE4data'",
+        "hands data over through a volatile flag and fences, which racecheck does not model",
+    ),
+    (
+        "kernels/isspace",
+        "Write access and Write access to __shared__ '_ZZ7isspaceE1s'",
+        "latent bug: s[t % 8] = t is written by several threads (only s's addresses are used)",
+    ),
+];
+
+fn racecheck_one(path: &Path, name: &str) -> Result<(), Failed> {
+    let case = Case::load(path).map_err(|e| e.to_string())?;
+    let opts = RunOptions {
+        racecheck: true,
+        ..options()
+    };
+    let r = run_case(&case, Engine::Jit, &opts);
+    if let Some((_, want, why)) = EXPECTED_RACES.iter().find(|(n, ..)| *n == name) {
+        let msg = r.error.as_ref().map(|e| e.to_string()).unwrap_or_default();
+        return match &r.error {
+            Some(e) if e.kind() == "sanitizer" && msg.contains(want) => Ok(()),
+            _ => Err(format!("racecheck must report {want:?} ({why}), got: {msg:?}").into()),
+        };
+    }
+    verdict(&case, &r).map_err(|e| Failed::from(format!("under racecheck: {e}")))
 }
 
 fn check_one(path: &Path) -> Result<(), Failed> {

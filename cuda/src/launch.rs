@@ -162,6 +162,10 @@ pub fn launch(
     // Registered host ranges mapped for kernels: shadows in before, out after.
     crate::registered::sync_in(d)?;
     let result = d.host.launch_with_params(&kernel, dims, params, &opts);
+    // racecheck's races do not fail the launch: each is one error of the tool.
+    for r in d.host.take_race_reports() {
+        crate::sanitizer::report(&r.sanitizer_text());
+    }
     crate::registered::sync_out(d)?;
     match result {
         Ok(_) => Ok(()),

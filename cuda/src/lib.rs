@@ -168,6 +168,8 @@ pub fn host_fail(e: ptxjit::host::Error) -> Fail {
         }
         E::Timeout(..) => CUDA_ERROR_LAUNCH_TIMEOUT,
         E::Interrupted(..) | E::Deadlock(_) => CUDA_ERROR_LAUNCH_FAILED,
+        // Not returned by launches (the drop-in reports a tool's races on stderr).
+        E::Sanitizer { .. } => CUDA_ERROR_UNKNOWN,
         E::Internal(_) => CUDA_ERROR_UNKNOWN,
     };
     Fail::new(code, e.to_string())

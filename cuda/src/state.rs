@@ -120,6 +120,7 @@ impl ExecConfig {
     pub fn launch_options(&self) -> LaunchOptions {
         LaunchOptions {
             memcheck: self.memcheck,
+            racecheck: self.tool == Some(ptxjit::host::tool::Tool::Racecheck),
             timeout: self.timeout,
             cooperative: None,
         }

@@ -294,6 +294,9 @@ impl Case {
                     ),
                 ));
             }
+            if let Some(t) = &ee.tool {
+                crate::host::tool::Tool::parse(t).map_err(|m| self.err("expect_error.tool", m))?;
+            }
         }
         Ok(())
     }

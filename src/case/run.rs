@@ -19,6 +19,10 @@ pub struct RunOptions {
     /// Check global accesses against exact allocation bounds. Also on when the case's
     /// `[expect_error]` says `memcheck = true`.
     pub memcheck: bool,
+    /// Run under racecheck (shared-memory races, `runtime::race`); races make the run's
+    /// error a `sanitizer` one. Also on when the case's `[expect_error]` says
+    /// `tool = "racecheck"`.
+    pub racecheck: bool,
     /// 0: one run of the pipeline (every launch once). N > 0: one warm-up run, then N timed
     /// runs; buffers are re-initialised before each run.
     pub repeat: u32,
@@ -487,11 +491,20 @@ fn run_into(
         session.ctx.set_printf_sink(crate::host::PrintfSink::Stderr);
     }
     r.compile_time = Some(session.compile_time);
+    let racecheck = opts.racecheck
+        || case
+            .spec
+            .expect_error
+            .as_ref()
+            .is_some_and(|e| e.wants_tool(crate::host::tool::Tool::Racecheck));
     let launch_opts = LaunchOptions {
         memcheck,
+        racecheck,
         timeout: opts.timeout,
         cooperative: None,
     };
+    // racecheck's reports of the first run of the pipeline (the others repeat it).
+    let mut races: Option<Vec<crate::host::race::RaceReport>> = None;
     // One run of the whole pipeline; `timed`: record its times.
     let mut pipeline = |session: &mut Session, timed: bool| -> Result<(), CaseError> {
         let mut total = Duration::ZERO;
@@ -509,6 +522,8 @@ fn run_into(
             r.thread_instructions = instructions;
             r.kernel_times.push(total);
         }
+        let found = session.ctx.take_race_reports();
+        races.get_or_insert(found);
         Ok(())
     };
     let launched = (|| -> Result<(), CaseError> {
@@ -557,6 +572,16 @@ fn run_into(
         });
     }
     launched?;
+    // Races do not stop the launches: the run ends, then they are its error.
+    let races = races.unwrap_or_default();
+    if !races.is_empty() {
+        let report: String = races.iter().map(|r| r.sanitizer_text()).collect();
+        return Err(CaseError::Runtime(crate::host::Error::Sanitizer {
+            tool: crate::host::tool::Tool::Racecheck,
+            errors: races.len() as u64,
+            report,
+        }));
+    }
     Ok(())
 }
 

@@ -718,11 +718,23 @@ pub struct ExpectError {
     /// Run with memcheck (exact allocation bounds), as `--memcheck` does.
     #[serde(default)]
     pub memcheck: bool,
+    /// Run under this sanitizer tool (`host::tool::Tool`'s names), as `--tool` does;
+    /// `tool = "memcheck"` is `memcheck = true`.
+    #[serde(default)]
+    pub tool: Option<String>,
+}
+
+impl ExpectError {
+    /// Whether the case runs under `tool` (its `tool` key, or `memcheck = true`).
+    pub fn wants_tool(&self, tool: crate::host::tool::Tool) -> bool {
+        self.tool.as_deref() == Some(tool.name())
+            || self.memcheck && tool == crate::host::tool::Tool::Memcheck
+    }
 }
 
 /// Every error kind a run can report (`--json` `error.kind`). `case`, `io` come from the
 /// case layer; the rest from the runtime's `Error::kind`.
-pub const ERROR_KINDS: [&str; 13] = [
+pub const ERROR_KINDS: [&str; 14] = [
     "case",
     "io",
     "parse",
@@ -735,6 +747,7 @@ pub const ERROR_KINDS: [&str; 13] = [
     "fault",
     "timeout",
     "deadlock",
+    "sanitizer",
     "internal",
 ];
 

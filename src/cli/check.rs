@@ -19,6 +19,7 @@ pub fn check(a: &CheckArgs) -> u8 {
     };
     let opts = RunOptions {
         memcheck: a.memcheck,
+        racecheck: false,
         repeat: 0,
         timeout,
         printf_to_stderr: false,

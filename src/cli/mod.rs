@@ -110,8 +110,9 @@ pub struct RunArgs {
     #[arg(long)]
     pub memcheck: bool,
     /// Run under a sanitizer tool: memcheck (out-of-bounds, misaligned, use after free,
-    /// double and invalid free, with red zones between buffers); racecheck, initcheck and
-    /// synccheck are not implemented yet. The report ends with `========= ERROR SUMMARY: N
+    /// double and invalid free, with red zones between buffers); racecheck (data races on
+    /// shared memory between threads of a block); initcheck and synccheck are not
+    /// implemented yet. The report ends with `========= ERROR SUMMARY: N
     /// errors`; the exit status is 2 when there are errors.
     #[arg(long, value_name = "TOOL", value_parser = crate::host::tool::Tool::parse)]
     pub tool: Option<crate::host::tool::Tool>,

@@ -55,6 +55,7 @@ pub fn run(a: &RunArgs) -> u8 {
     };
     let opts = RunOptions {
         memcheck: a.memcheck || a.tool == Some(Tool::Memcheck),
+        racecheck: a.tool == Some(Tool::Racecheck),
         repeat: a.repeat,
         timeout,
         // With --json, stdout is one JSON object: device printf output goes to stderr.
@@ -129,8 +130,13 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
         (None, true) => 0,
         (None, false) => 1,
     };
-    // Under a tool, a fault is the tool's error (one, with the count of threads in it).
-    let errors = u64::from(r.error.as_ref().is_some_and(|e| e.kind() == "fault"));
+    // Under a tool, a fault is the tool's error (one, with the count of threads in it); a
+    // sanitizer error (races) carries its count.
+    let errors = match r.error.as_ref().and_then(|e| e.runtime()) {
+        Some(crate::host::Error::Sanitizer { errors, .. }) => *errors,
+        Some(crate::host::Error::Fault(_)) => 1,
+        _ => 0,
+    };
     if a.json {
         let mut j = output::json_report(r);
         if let (Some(t), Some(obj)) = (a.tool, j.as_object_mut()) {
@@ -147,6 +153,7 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
             if let Some(e) = r.error.as_ref().filter(|_| errors > 0) {
                 let text = match e.runtime() {
                     Some(crate::host::Error::Fault(f)) => f.sanitizer_text(),
+                    Some(crate::host::Error::Sanitizer { report, .. }) => report.clone(),
                     _ => e.to_string(),
                 };
                 // A pipeline's launch is named first.

@@ -138,6 +138,7 @@ pub fn run_engine(case: &LaunchCase, engine: Engine, timeout: Duration) -> Outco
         };
         let opts = LaunchOptions {
             memcheck: false,
+            racecheck: false,
             timeout: Some(timeout),
             cooperative: None,
         };

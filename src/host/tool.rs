@@ -5,15 +5,28 @@
 //! memcheck is implemented: exact bounds of every global access, red zones between
 //! allocations and after device-heap blocks, a quarantine of freed memory (use after free,
 //! double free), invalid frees, misaligned accesses, and leaks at the exit of a drop-in
-//! program ([`crate::host::Context::set_memcheck`]). racecheck, initcheck and synccheck are
-//! accepted names that say they are not implemented yet.
+//! program ([`crate::host::Context::set_memcheck`]).
+//!
+//! racecheck is implemented (`runtime::race` has the model): data races on shared memory
+//! (static and dynamic, also through generic addresses) between threads of one CTA —
+//! write–write, read–write and atomic–write pairs with no barrier or warp-level
+//! synchronization between them. Lanes of the same warp count as different threads
+//! (independent thread scheduling: legacy warp-synchronous code without `__syncwarp` is
+//! reported, as compute-sanitizer reports it); barriers order the accesses of the warps that
+//! wait at them, `bar.warp.sync` and the `.sync` collectives those of the lanes taking part,
+//! and atomics race with neither atomics nor plain reads (`atomicCAS` loops). Not checked:
+//! global memory, races between CTAs, synchronization through memory (a `volatile` flag with
+//! fences is reported as a race), and accesses made by `cp.async`, the matrix instructions
+//! and texture/surface units. A race does not stop the kernel.
+//!
+//! initcheck and synccheck are accepted names that say they are not implemented yet.
 
 /// A sanitizer tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tool {
     /// Out-of-bounds and misaligned accesses, use after free, bad frees, leaks.
     Memcheck,
-    /// Shared-memory data races between threads of a CTA (not implemented yet).
+    /// Shared-memory data races between threads of a CTA (`runtime::race`).
     Racecheck,
     /// Reads of never-written device memory (not implemented yet).
     Initcheck,
@@ -43,8 +56,8 @@ impl Tool {
     /// Whether ptxjit implements the tool.
     pub fn is_implemented(self) -> bool {
         match self {
-            Tool::Memcheck => true,
-            Tool::Racecheck | Tool::Initcheck | Tool::Synccheck => false,
+            Tool::Memcheck | Tool::Racecheck => true,
+            Tool::Initcheck | Tool::Synccheck => false,
         }
     }
 
@@ -59,9 +72,15 @@ impl Tool {
                 format!("unknown tool '{s}' (tools: {})", names.join(", "))
             })?;
         if !t.is_implemented() {
+            let done: Vec<&str> = Tool::ALL
+                .iter()
+                .filter(|t| t.is_implemented())
+                .map(|t| t.name())
+                .collect();
             return Err(format!(
-                "the {} tool is not implemented yet (memcheck is)",
-                t.name()
+                "the {} tool is not implemented yet (implemented: {})",
+                t.name(),
+                done.join(", ")
             ));
         }
         Ok(t)
@@ -97,8 +116,11 @@ mod tests {
     #[test]
     fn names_parse_and_unimplemented_tools_say_so() {
         assert_eq!(Tool::parse("memcheck"), Ok(Tool::Memcheck));
-        let e = Tool::parse("racecheck").unwrap_err();
-        assert!(e.contains("racecheck tool is not implemented yet"), "{e}");
+        assert_eq!(Tool::parse("racecheck"), Ok(Tool::Racecheck));
+        for t in Tool::ALL.into_iter().filter(|t| !t.is_implemented()) {
+            let e = Tool::parse(t.name()).unwrap_err();
+            assert!(e.contains("tool is not implemented yet"), "{e}");
+        }
         let e = Tool::parse("memchek").unwrap_err();
         assert!(
             e.contains("unknown tool 'memchek'") && e.contains("synccheck"),

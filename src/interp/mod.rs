@@ -29,6 +29,7 @@ use crate::ir::verify::VerifiedFunction;
 use crate::ir::{Space, Type};
 use crate::runtime::env::{translate, CtaEnv, FaultKind};
 use crate::runtime::launch::{WarpEngine, WarpStatus};
+use crate::runtime::race::AccessKind;
 use crate::runtime::semantics;
 use decode::{DCall, DInst, DTerm, Exec, Move, Program};
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -368,8 +369,11 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
             for l in Lanes(mask) {
                 let addr = arg(s, di, 0, l);
                 let v = match translate(env, space, addr, size, align, l) {
-                    // SAFETY: `translate` checked `size` bytes at `p`.
-                    Ok(p) => unsafe { host_load(p, size) },
+                    Ok(p) => {
+                        env.race_access(l, di.inst, p, size, AccessKind::Read);
+                        // SAFETY: `translate` checked `size` bytes at `p`.
+                        unsafe { host_load(p, size) }
+                    }
                     Err(e) => {
                         env.access_fault(l, di.inst, e, addr, size, align, false);
                         0
@@ -384,8 +388,11 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let addr = arg(s, di, 0, l);
                 let v = arg(s, di, 1, l);
                 match translate(env, space, addr, size, align, l) {
-                    // SAFETY: `translate` checked `size` bytes at `p`.
-                    Ok(p) => unsafe { host_store(p, size, v) },
+                    Ok(p) => {
+                        env.race_access(l, di.inst, p, size, AccessKind::Write);
+                        // SAFETY: `translate` checked `size` bytes at `p`.
+                        unsafe { host_store(p, size, v) }
+                    }
                     Err(e) => env.access_fault(l, di.inst, e, addr, size, align, true),
                 }
             }
@@ -398,6 +405,7 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let old = match atomic_ptr(env, space, addr, ty, l) {
                     // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
                     Ok(p) => unsafe {
+                        env.race_access(l, di.inst, p, ty.bytes(), AccessKind::Atomic);
                         let global = crate::runtime::env::resolves_to_global(space, addr);
                         semantics::atomic_rmw(p, op, ty, b, global)
                     },
@@ -416,8 +424,11 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let cmp = arg(s, di, 1, l);
                 let new = arg(s, di, 2, l);
                 let old = match atomic_ptr(env, space, addr, ty, l) {
-                    // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
-                    Ok(p) => unsafe { semantics::atomic_cas(p, ty, cmp, new) },
+                    Ok(p) => {
+                        env.race_access(l, di.inst, p, ty.bytes(), AccessKind::Atomic);
+                        // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
+                        unsafe { semantics::atomic_cas(p, ty, cmp, new) }
+                    }
                     Err((kind, sp)) => {
                         env.fault(l, di.inst, kind, sp, addr, ty.bytes(), true);
                         0

@@ -10,6 +10,7 @@
 use crate::analysis::schedule::WarpLayout;
 use crate::ir::{Op, SReg, ShflMode, Space, Type};
 use crate::runtime::env::{self, space_from_code, CtaEnv};
+use crate::runtime::race::AccessKind;
 use crate::runtime::semantics;
 
 /// Offset of an 8-byte scratch area in the warp state header that faulting accesses are
@@ -62,7 +63,19 @@ pub unsafe extern "C" fn access_helper(
     let align = (info >> 16) & 0xff;
     let write = (info >> 24) & 1 != 0;
     match env::translate(env, space, addr, size, align, lanes.trailing_zeros() & 31) {
-        Ok(p) => p,
+        Ok(p) => {
+            if !env.race.is_null() {
+                let kind = if write {
+                    AccessKind::Write
+                } else {
+                    AccessKind::Read
+                };
+                for lane in crate::runtime::warp::lanes(lanes) {
+                    env.race_access(lane, inst, p, size, kind);
+                }
+            }
+            p
+        }
         Err(e) => {
             for lane in crate::runtime::warp::lanes(lanes) {
                 env.access_fault(lane, inst, e, addr, size, align, write);
@@ -112,6 +125,12 @@ pub unsafe extern "C" fn group_access_helper(
         let val = 32 + n * j;
         match env::translate(env, space, addr, size, align, lane) {
             Ok(p) => {
+                let kind = if write {
+                    AccessKind::Write
+                } else {
+                    AccessKind::Read
+                };
+                env.race_access(lane, inst, p, size, kind);
                 // SAFETY: translate checked that [p, p+size) is inside the space; the value
                 // area of lane j is `n` bytes inside the 64-byte buffer.
                 unsafe {
@@ -156,6 +175,7 @@ pub unsafe extern "C" fn atom_helper(
     let size = d.res_ty.bytes();
     match env::translate(env, space, addr, size, size, lane) {
         Ok(p) => {
+            env.race_access(lane, inst, p, size, AccessKind::Atomic);
             // SAFETY: translate returned a pointer valid for `size` bytes, aligned to `size`.
             unsafe {
                 match op {

@@ -138,6 +138,9 @@ pub struct LaunchInput<'a> {
     /// in a loop that waits on memory, so a grid-wide barrier completes however many host
     /// threads there are. The caller bounds the grid (CUDA: max active blocks per SM × SMs).
     pub cooperative: Option<u64>,
+    /// racecheck: where the launch's shared-memory races go (`runtime::race`); `None`: the
+    /// tool is off and nothing is tracked.
+    pub race: Option<&'a super::race::RaceSink>,
 }
 
 struct SendPtr(*mut u8);
@@ -183,6 +186,8 @@ struct CtaBuffers {
     shared: Vec<u128>,
     local: Vec<u128>,
     states: Vec<Vec<u128>>,
+    /// racecheck's shadow of the shared memory (used only with the tool on).
+    race: super::race::RaceCta,
 }
 
 /// Set (by a front end's Ctrl-C handler) to stop the launches in progress: each ends with
@@ -270,7 +275,19 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         let batch = (ctas / (u64::from(nsmid.max(1)) * 16)).clamp(1, 32);
         let threads = (input.dims.block[0] * input.dims.block[1] * input.dims.block[2]) as usize;
         // The environment of CTA `c` over its shared and local memory.
-        let make_env = |c: u64, shared: &mut Vec<u128>, local: &mut Vec<u128>, flag| CtaEnv {
+        let race_sink = input.race;
+        let cta_index = |c: u64| {
+            [
+                (c % gx as u64) as u32,
+                ((c / gx as u64) % gy as u64) as u32,
+                (c / (gx as u64 * gy as u64)) as u32,
+            ]
+        };
+        let make_env = |c: u64,
+                        shared: &mut Vec<u128>,
+                        local: &mut Vec<u128>,
+                        race: &super::race::RaceCta,
+                        flag| CtaEnv {
             global_base: mem.base(),
             global_top: mem.top(),
             shared_base: shared.as_mut_ptr() as *mut u8,
@@ -308,6 +325,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 .heap
                 .map_or(std::ptr::null(), |h| h as *const super::heap::DeviceHeap),
             printf: input.printf,
+            race: race_sink.map_or(std::ptr::null(), |_| race as *const super::race::RaceCta),
+            race_sink: race_sink.map_or(std::ptr::null(), |s| s as *const super::race::RaceSink),
         };
         let fresh = |shared: &mut Vec<u128>, local: &mut Vec<u128>| {
             shared.clear();
@@ -354,9 +373,13 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     shared,
                     local,
                     states,
+                    race,
                 } = &mut buf;
                 fresh(shared, local);
-                let env = make_env(c, shared, local, flag);
+                if race_sink.is_some() {
+                    race.start(c, cta_index(c), threads as u32, shared_size);
+                }
+                let env = make_env(c, shared, local, race, flag);
                 start_cta(engine, &env, states);
                 let (n, _) = run_cta(engine, env, c, &grid, states, false);
                 control.end(slot);
@@ -389,11 +412,15 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     shared,
                     local,
                     states,
+                    race,
                 } = &mut buf;
                 if !started {
                     fresh(shared, local);
+                    if race_sink.is_some() {
+                        race.start(c, cta_index(c), threads as u32, shared_size);
+                    }
                 }
-                let env = make_env(c, shared, local, flag);
+                let env = make_env(c, shared, local, race, flag);
                 if !started {
                     start_cta(engine, &env, states);
                 }
@@ -601,7 +628,9 @@ fn run_cta(
                 yielded |= super::warp::yielded_lanes(bytes(st)).0 != 0;
             }
         }
-        match complete_barriers(layout, states) {
+        // SAFETY: null or this CTA's racecheck state, alive for the launch (see CtaEnv).
+        let race = unsafe { env.race.as_ref() };
+        match complete_barriers(layout, states, race) {
             Round::Done => return (runs, true),
             Round::Released if yielded => return (runs, false),
             Round::Released => {}
@@ -668,7 +697,15 @@ fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
 /// `n / 32` warps have all their non-exited threads arrived (a warp counts whole, in warp
 /// order). Waiting lanes of the completing warps go from parked to pending, with their
 /// `bar.red` results.
-fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
+///
+/// racecheck (`race`): each completing barrier orders the accesses of its warps
+/// (`race::RaceCta::barrier`), and each released warp-level synchronization those of its
+/// lanes.
+fn complete_barriers(
+    layout: &WarpLayout,
+    states: &mut [Vec<u128>],
+    race: Option<&super::race::RaceCta>,
+) -> Round {
     // No lane parked anywhere (every kernel without barriers): the CTA has finished.
     if states
         .iter_mut()
@@ -679,8 +716,8 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
     let nw = states.len();
     // Warp-level synchronizations first: they need no other warp.
     let mut released = false;
-    for st in states.iter_mut() {
-        released |= release_warp_syncs(layout, bytes(st));
+    for (w, st) in states.iter_mut().enumerate() {
+        released |= release_warp_syncs(layout, bytes(st), race.map(|r| (r, w as u32)));
     }
     if released {
         return Round::Released;
@@ -791,6 +828,18 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
                 continue;
             }
         }
+        if let Some(r) = race {
+            // Warps that only arrived (`bar.arrive`) give their accesses, learn nothing.
+            let waited: Vec<(usize, bool)> = parts[..np]
+                .iter()
+                .map(|&w| {
+                    let s = bytes(&mut states[w]);
+                    let kind = BarKind::from_code(rec(s, id, BAR_FLAGS) & 0xff);
+                    (w, kind != BarKind::Arrive)
+                })
+                .collect();
+            r.barrier(waited.into_iter());
+        }
         // Reductions over the arrived threads of the completing warps.
         let mut popc = 0u32;
         let mut all = true;
@@ -843,7 +892,14 @@ fn complete_barriers(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Round {
 /// Release the lanes of a warp waiting at warp-level synchronizations (`runtime::warp`,
 /// `Op::WarpSync`) whose membermask's non-exited lanes all wait too: they go from parked to
 /// pending (lanes that exited count as arrived). Returns whether any were released.
-fn release_warp_syncs(layout: &WarpLayout, s: &mut [u8]) -> bool {
+///
+/// racecheck (`race`: the CTA's state and this warp's index): each released lane
+/// synchronizes with the non-exited lanes of its membermask.
+fn release_warp_syncs(
+    layout: &WarpLayout,
+    s: &mut [u8],
+    race: Option<(&super::race::RaceCta, u32)>,
+) -> bool {
     let waiting = rd32(s, WSYNC_WAIT_OFF);
     if waiting == 0 {
         return false;
@@ -863,6 +919,14 @@ fn release_warp_syncs(layout: &WarpLayout, s: &mut [u8]) -> bool {
     }
     if free == 0 {
         return false;
+    }
+    if let Some((r, w)) = race {
+        let mut m = free;
+        while m != 0 {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            r.warp_sync(w, rd32(s, WSYNC_MASK_OFF + 4 * l) & alive);
+        }
     }
     for p in 0..layout.order.len() as u32 {
         let parked = rd32(s, layout.parked(p));

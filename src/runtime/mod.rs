@@ -12,6 +12,7 @@ pub mod memory;
 pub mod minifloat;
 pub mod mma;
 pub mod printf;
+pub mod race;
 pub mod semantics;
 pub mod texture;
 pub mod texwarp;

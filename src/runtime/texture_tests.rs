@@ -315,6 +315,8 @@ fn test_env(
         textures: table,
         heap: std::ptr::null(),
         printf: std::ptr::null(),
+        race: std::ptr::null(),
+        race_sink: std::ptr::null(),
     }
 }
 
