@@ -20,7 +20,7 @@ for engine in jit interp; do
     "${exec_[@]}" --engine "$engine" -- "$py" cuda/clients/numba_kernels.py
     echo "--- cuda-python ($engine)"
     "${exec_[@]}" --engine "$engine" -- "$py" cuda/clients/cuda_python.py
-    echo "--- a faulting numba kernel ($engine)"
+    echo "--- numba kernels that fault, assert and trap ($engine)"
     "${exec_[@]}" --engine "$engine" -- "$py" cuda/clients/numba_faults.py
 done
 echo "--- cuda-python, per-thread default stream"

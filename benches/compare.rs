@@ -1,8 +1,14 @@
-//! The kernels of issue 8 at realistic sizes (`benches/suite/mod.rs`, cases in
-//! `benches/cases/`): per kernel, the JIT, the interpreter and an idiomatic native Rust version,
-//! and the JIT's load + compile time.
+//! The benchmark kernels at realistic sizes (`benches/suite/mod.rs`, cases in
+//! `benches/cases/`): per kernel, the JIT, the interpreter, an idiomatic native Rust version
+//! (for the default target and for this machine), the OpenCL C version through POCL, and the
+//! JIT's load + compile time.
 //!
 //! - `<kernel>/jit`, `<kernel>/native`: the full-size launch (buffers reset outside the timing).
+//! - `<kernel>/native_machine`: the native version built for this machine's vector extensions
+//!   (`suite::machine_isa`); absent below x86-64-v3.
+//! - `<kernel>/pocl`: `benches/opencl/<kernel>.cl` through POCL (`suite/pocl.rs`: program
+//!   built outside the timing, buffers re-written outside it); absent without POCL (one message
+//!   names the package) or without a `.cl` file.
 //! - `<kernel>/interp`: the interpreter on a shrunk case (1/16 of the work, see
 //!   `Bench::shrink`) so the bench stays within minutes; the throughput (work units per
 //!   second: elements, FMAs, bytes, pixels) is comparable with the full-size rows. For the
@@ -19,9 +25,12 @@ mod suite;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ptxjit::host::Engine;
 use std::time::Duration;
-use suite::{timed_launch, timed_load, timed_native};
+use suite::{timed_launch, timed_load, timed_native, timed_native_machine};
 
 fn kernels(c: &mut Criterion) {
+    let pocl = suite::pocl::Pocl::open()
+        .map_err(|e| eprintln!("skipping the POCL benches: {e}"))
+        .ok();
     for b in suite::benches() {
         let full = match b.load() {
             Ok(l) => l,
@@ -54,6 +63,33 @@ fn kernels(c: &mut Criterion) {
             bench.iter_custom(|iters| (0..iters).map(|_| timed_native(native.as_mut())).sum())
         });
         drop(native);
+
+        if suite::machine_isa().is_some() {
+            let mut native = (b.native)(&full);
+            g.bench_function("native_machine", |bench| {
+                bench.iter_custom(|iters| {
+                    (0..iters)
+                        .map(|_| timed_native_machine(native.as_mut()))
+                        .sum()
+                })
+            });
+        }
+
+        if let Some(p) = &pocl {
+            match p.prepare(b.name, &full) {
+                Ok(Some(mut k)) => {
+                    g.bench_function("pocl", |bench| {
+                        bench.iter_custom(|iters| {
+                            (0..iters)
+                                .map(|_| p.timed_launch(&mut k).expect("the POCL kernel launches"))
+                                .sum()
+                        })
+                    });
+                }
+                Ok(None) => eprintln!("skipping {}/pocl: no benches/opencl/{}.cl", b.name, b.name),
+                Err(e) => eprintln!("skipping {}/pocl: {e}", b.name),
+            }
+        }
         drop(full);
 
         match b.load_shrunk() {

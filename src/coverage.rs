@@ -207,7 +207,9 @@ pub const ISA: &[Instr] = isa! {
     "exit" "9.7.12.6" "" ["exit"]
     "bar / barrier" "9.7.13.1" "bar.sync 0 / barrier.sync" ["bar.sync 0", "barrier.sync 0"]
     "bar.warp.sync" "9.7.13.3" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
-    "membar / fence" "9.7.13.4" "membar, fence (not proxy fences)" ["membar.gl", "fence.acq_rel.gpu"]
+    "membar / fence" "9.7.13.4" "membar, fence; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster (one proxy: plain fences); not .proxy.tensormap::generic" [
+        "membar.gl", "fence.acq_rel.gpu", "fence.proxy.async", "fence.proxy.async.shared::cta",
+        "membar.proxy.alias", "fence.mbarrier_init.release.cluster"]
     "atom" "9.7.13.5" "add/and/or/xor/exch/min/max/inc/dec/cas on b32/b64, cas.b16, add.f32/f64, add.noftz on f16/bf16/f16x2/bf16x2, vector add (.v2/.v4 f32) and add/min/max (.v2-.v8 f16/bf16, .v2/.v4 f16x2/bf16x2), .L2::cache_hint; not b128" [
         "atom.global.add.u32 %r1, [%rd1], %r2", "atom.shared.cas.b32 %r1, [sm], %r2, %r3",
         "atom.global.cas.b16 %h1, [%rd1], %h2, %h3", "atom.add.noftz.f16 %h1, [%rd1], %h2",
@@ -222,7 +224,21 @@ pub const ISA: &[Instr] = isa! {
     "redux.sync" "9.7.13.11" "add/min/max .u32/.s32, and/or/xor .b32, min/max{.abs}{.NaN}.f32" [
         "redux.sync.add.s32 %r1, %r2, -1", "redux.sync.max.abs.NaN.f32 %f1, %f2, -1"]
     "elect.sync" "9.7.13.13" "" ["elect.sync %r1|%p1, -1"]
-    "mbarrier" "9.7.13.15" "" ["mbarrier.init.shared.b64 [sm], %r1"]
+    "mbarrier" "9.7.13.15" "init, inval, arrive (count, .expect_tx, .noComplete, sink), arrive_drop, expect_tx, complete_tx, test_wait/try_wait (token or .parity, suspend-time hint), pending_count; .release/.acquire/.relaxed, .cta/.cluster; .shared{::cta}, .shared::cluster (a CTA is a cluster of one) or generic addresses; layout in runtime::mbarrier" [
+        "mbarrier.init.shared.b64 [sm], %r1", "mbarrier.inval.shared::cta.b64 [sm]",
+        "mbarrier.arrive.shared.b64 %rd1, [sm]", "mbarrier.arrive.release.cta.b64 %rd1, [%rd2], %r1",
+        "mbarrier.arrive.noComplete.shared.b64 %rd1, [sm], 2",
+        "mbarrier.arrive.expect_tx.relaxed.cluster.shared::cluster.b64 _, [%r1], 64",
+        "mbarrier.arrive_drop.shared.b64 %rd1, [sm]", "mbarrier.arrive_drop.noComplete.b64 %rd1, [%rd2], %r1",
+        "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [sm], %r1",
+        "mbarrier.complete_tx.shared::cluster.b64 [%r1], 16",
+        "mbarrier.test_wait.shared.b64 %p1, [sm], %rd1",
+        "mbarrier.test_wait.parity.acquire.cta.shared.b64 %p1, [sm], %r1",
+        "mbarrier.try_wait.b64 %p1, [%rd2], %rd1, 1000",
+        "mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 %p1, [sm], 1",
+        "mbarrier.pending_count.b64 %r1, %rd1"]
+    "cp.async.mbarrier.arrive" "9.7.13.15.15" ".noinc, .shared{::cta} or generic (the copies are complete: an arrive-on at once, none without .noinc)" [
+        "cp.async.mbarrier.arrive.shared.b64 [sm]", "cp.async.mbarrier.arrive.noinc.b64 [%rd1]"]
     "wmma.load" "9.7.14.4.2" ".a/.b/.c, .row/.col, optional stride, global/shared/generic: .m16n16k16/.m32n8k16/.m8n32k16 .f16/.bf16/.s8/.u8 (C: .f16/.f32/.s32), .m16n16k8 .tf32, .m8n8k4 .f64; ptxjit's own fragment layout (isa-notes)" [
         "wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, [%rd1]",
         "wmma.load.b.sync.aligned.col.m16n16k16.global.s8 {%r1, %r2}, [%rd1], %r3",
@@ -439,6 +455,36 @@ mod tests {
             ),
             ("cp.async.ca.global.global [%rd2], [%rd1], 4", ".shared"),
             ("cp.async.wait_group %r1", "integer constant"),
+            (
+                "mbarrier.arrive.acquire.shared.b64 %rd1, [sm]",
+                "illegal modifier '.acquire'",
+            ),
+            (
+                "mbarrier.init.shared.b32 [sm], %r1",
+                "illegal modifier '.b32'",
+            ),
+            (
+                "mbarrier.test_wait.shared::cluster.b64 %p1, [sm], %rd1",
+                "illegal modifier '.shared::cluster'",
+            ),
+            (
+                "mbarrier.arrive.noComplete.shared.b64 %rd1, [sm]",
+                "and a count",
+            ),
+            (
+                "mbarrier.test_wait.b64 %p1, [%rd2], %rd1, 100",
+                "state or parity",
+            ),
+            (
+                "mbarrier.pending_count.shared.b64 %r1, %rd1",
+                "no state space",
+            ),
+            ("mbarrier.wait.b64 %p1, [%rd2], %rd1", "needs one of"),
+            (
+                "cp.async.mbarrier.arrive.noinc.b64 [sm], %r1",
+                "expects 1 operands",
+            ),
+            ("fence.proxy.tensormap::generic.release.gpu", "unsupported"),
             ("mul.u32 %r1, %r2, %r3", ".lo, .hi or .wide"),
             ("shfl.down.b32 %r1, %r2, 1, 31", "shfl without .sync"),
             ("vote.any.pred %p1, %p2", "vote without .sync"),

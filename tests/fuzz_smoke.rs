@@ -125,6 +125,9 @@ fn emitted_case_is_a_valid_case_file() {
             c,
             &RunOptions {
                 memcheck: false,
+                synccheck: false,
+                schedule: Default::default(),
+                initcheck: false,
                 racecheck: false,
                 repeat: 0,
                 timeout: Some(Duration::from_secs(60)),

@@ -78,16 +78,74 @@ fn json_counts_the_error() {
 }
 
 #[test]
-fn unimplemented_tools_say_so() {
-    for t in ["initcheck", "synccheck"] {
-        let o = ptxjit(&["run", "--tool", t, "ptx-tests/kernels/saxpy/saxpy.toml"]);
+fn synccheck_reports_the_divergent_barrier_with_its_cuda_line_and_exits_2() {
+    for engine in ["jit", "interp"] {
+        let o = ptxjit(&[
+            "run",
+            "--engine",
+            engine,
+            "--tool",
+            "synccheck",
+            "ptx-tests/sanitizer/sync_in_if.toml",
+        ]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{err}");
-        assert!(
-            err.contains(&format!("the {t} tool is not implemented yet")),
-            "{err}"
-        );
+        for want in [
+            "========= PTXJIT SANITIZER (synccheck)\n",
+            "========= Barrier error detected. Divergent thread(s) in warp\n",
+            "=========     at kernel 'neighbour_sum' in sync_in_if.cu:9:9\n",
+            "sync_in_if.ptx:49:2 'bar.sync'\n",
+            "=========     by thread (32,0,0) in block (0,0,0) and 7 more threads of the block\n",
+            "lanes 0-7 of warp 1 reached barrier 0 (line 49) while lanes 8-31 of the warp had exited",
+            "========= ERROR SUMMARY: 1 error\n",
+        ] {
+            assert!(err.contains(want), "{engine}: missing {want:?} in:\n{err}");
+        }
+        // Without the tool the kernel runs as before: no error.
+        let o = ptxjit(&[
+            "run",
+            "--engine",
+            engine,
+            "ptx-tests/sanitizer/sync_in_if.toml",
+        ]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(!out.contains("Divergent"), "{out}");
     }
+}
+
+#[test]
+fn synccheck_counts_each_distinct_error_in_json() {
+    let o = ptxjit(&[
+        "run",
+        "--json",
+        "--tool",
+        "synccheck",
+        "ptx-tests/sanitizer/shfl_exited.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    // One error per shuffle of the unrolled reduction (five instructions).
+    assert_eq!(
+        v["sanitizer"],
+        serde_json::json!({"tool": "synccheck", "errors": 5})
+    );
+    assert_eq!(v["error"]["kind"], "sanitizer");
+}
+
+#[test]
+fn an_unknown_tool_is_refused_with_the_list_of_tools() {
+    let o = ptxjit(&[
+        "run",
+        "--tool",
+        "racechek",
+        "ptx-tests/kernels/saxpy/saxpy.toml",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("unknown tool 'racechek' (tools: memcheck, racecheck, initcheck, synccheck)"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -146,4 +204,87 @@ fn racecheck_runs_correct_kernels_clean() {
         assert_eq!(o.status.code(), Some(0), "{case}: {err}");
         assert!(err.contains("========= ERROR SUMMARY: 0 errors"), "{err}");
     }
+}
+
+#[test]
+fn initcheck_reports_the_unzeroed_histogram_bins_with_its_cuda_line_and_exits_2() {
+    for engine in ["jit", "interp"] {
+        let o = ptxjit(&[
+            "run",
+            "--engine",
+            engine,
+            "--tool",
+            "initcheck",
+            "ptx-tests/sanitizer/histogram.toml",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        for want in [
+            "========= PTXJIT SANITIZER (initcheck)\n",
+            "========= Uninitialized __global__ memory read of size 4 bytes (by an atomic)\n",
+            "=========     at kernel 'histogram' in histogram.cu:17:5\n",
+            "histogram.ptx:90:2 'atom.global.add.u32'\n",
+            "=========     by thread (0,0,0) in block (0,0,0) and 63 more accesses\n",
+            "reads never-written 'bins' (64 bytes) at offset 0\n",
+            "========= ERROR SUMMARY: 1 error\n",
+        ] {
+            assert!(err.contains(want), "{engine}: missing {want:?} in:\n{err}");
+        }
+    }
+}
+
+#[test]
+fn initcheck_reports_shared_memory_read_before_written() {
+    for engine in ["jit", "interp"] {
+        let o = ptxjit(&[
+            "run",
+            "--engine",
+            engine,
+            "--tool",
+            "initcheck",
+            "ptx-tests/sanitizer/shared_tail.toml",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        for want in [
+            "========= Uninitialized __shared__ memory read of size 4 bytes\n",
+            "=========     at kernel 'block_sum' in shared_tail.cu:13:9\n",
+            "=========     by thread (104,0,0) in block (3,0,0) and 23 more accesses\n",
+            "reads never-written shared memory at offset 928\n",
+            "========= ERROR SUMMARY: 1 error\n",
+        ] {
+            assert!(err.contains(want), "{engine}: missing {want:?} in:\n{err}");
+        }
+    }
+}
+
+#[test]
+fn initcheck_is_clean_once_the_bins_are_zeroed_and_counts_in_json() {
+    for engine in ["jit", "interp"] {
+        let o = ptxjit(&[
+            "run",
+            "--engine",
+            engine,
+            "--tool",
+            "initcheck",
+            "ptx-tests/sanitizer/histogram_zeroed.toml",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert!(err.contains("========= ERROR SUMMARY: 0 errors"), "{err}");
+    }
+    let o = ptxjit(&[
+        "run",
+        "--json",
+        "--tool",
+        "initcheck",
+        "ptx-tests/sanitizer/histogram.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert_eq!(
+        v["sanitizer"],
+        serde_json::json!({"tool": "initcheck", "errors": 1})
+    );
+    assert_eq!(v["error"]["kind"], "sanitizer");
 }

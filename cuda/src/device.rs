@@ -13,14 +13,19 @@ use std::ffi::{c_char, c_int, c_uint};
 /// `CUdevice`: an ordinal.
 pub type CUdevice = c_int;
 
-/// The CUDA version this library implements, as `cuDriverGetVersion` reports it (12.9; a
-/// CUDA 12.9 driver serves programs built for any CUDA 12), or `PTXJIT_DRIVER_VERSION`.
+/// The driver version `cuDriverGetVersion` reports: 13000 (CUDA 13.0), or
+/// `PTXJIT_DRIVER_VERSION`. A driver serves programs built for its own and every older CUDA,
+/// and a CUDA 13 runtime (ptxjit's libcudart.so.13 reports 13000; NVIDIA's refuses an older
+/// driver with `cudaErrorInsufficientDriver`) needs a 13.0 driver, so 13.0 it is; CUDA 12
+/// clients (numba-cuda with cuda-bindings 12.9, cudarc) ask `cuGetProcAddress` for their own
+/// version and get the CUDA 12 ABIs, whose table comes from CUDA 12.9's headers (functions new
+/// in CUDA 13 are not in it and answer `CUDA_ERROR_NOT_FOUND`).
 pub fn driver_version() -> i32 {
     std::env::var("PTXJIT_DRIVER_VERSION")
         .ok()
         .and_then(|v| v.parse().ok())
         .filter(|v| (2000..100_000).contains(v))
-        .unwrap_or(12090)
+        .unwrap_or(13000)
 }
 
 /// The compute capability reported: `PTXJIT_CC=major.minor`, default 8.0.

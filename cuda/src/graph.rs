@@ -11,6 +11,11 @@
 //!   nodes to its frontier). `cuStreamEndCapture` on the stream that began the capture ends
 //!   it for every joined stream; a joined stream whose last work does not lead into the origin
 //!   stream's frontier is `CUDA_ERROR_STREAM_CAPTURE_UNJOINED`.
+//! - Everything else a program enqueues becomes a node too: `cuMemAllocAsync`/`cuMemFreeAsync`
+//!   memory-allocation and memory-free nodes (the memory is reserved when captured, at the
+//!   address the program gets, and kept while a graph holds the node: [`GraphMem`]), host
+//!   functions, and event record/wait nodes for `CU_EVENT_RECORD_EXTERNAL` /
+//!   `CU_EVENT_WAIT_EXTERNAL`. `cuStreamAddCallback` is refused during capture, as CUDA does.
 //! - Calls CUDA forbids during capture: beginning a capture on the legacy default stream,
 //!   synchronizing or querying a capturing stream (`CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`,
 //!   and the capture is invalidated: `cuStreamEndCapture` then answers
@@ -71,6 +76,24 @@ pub enum Op {
     Host { f: HostFnPtr, data: usize },
     /// Nothing (a node that only orders others).
     Empty,
+    /// A graph embedded as one node (`cuGraphAddChildGraphNode`): a copy of its work, in a
+    /// topological order of its nodes.
+    Child(Vec<Op>),
+    /// Records event `e` (an event-record node: `cuGraphAddEventRecordNode`, or
+    /// `cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL)` during capture).
+    EventRecord { e: u64 },
+    /// Waits for event `e` (an event-wait node). Work completes when enqueued, so the
+    /// event's work is already done: nothing to wait for.
+    EventWait { e: u64 },
+    /// A graph's allocation of `bytes` at `ptr` (a memory-allocation node: `cuMemAllocAsync`
+    /// during capture, `cuGraphAddMemAllocNode`). The memory is reserved when the node is
+    /// made and kept while a graph or instantiated graph holds the node ([`GraphMem`]), so
+    /// its address is fixed for the graph's life as CUDA promises; running it does nothing.
+    MemAlloc { ptr: u64, bytes: usize },
+    /// A graph's free of `ptr` (a memory-free node: `cuMemFreeAsync` during capture,
+    /// `cuGraphAddMemFreeNode`): the memory stays reserved for the graph's next launch, so
+    /// running it does nothing.
+    MemFree { ptr: u64 },
 }
 
 /// `CUgraphNodeType` values.
@@ -78,7 +101,12 @@ const NODE_KERNEL: c_uint = 0;
 const NODE_MEMCPY: c_uint = 1;
 const NODE_MEMSET: c_uint = 2;
 const NODE_HOST: c_uint = 3;
+const NODE_GRAPH: c_uint = 4;
 const NODE_EMPTY: c_uint = 5;
+const NODE_WAIT_EVENT: c_uint = 6;
+const NODE_EVENT_RECORD: c_uint = 7;
+const NODE_MEM_ALLOC: c_uint = 10;
+const NODE_MEM_FREE: c_uint = 11;
 
 impl Op {
     /// The node's `CUgraphNodeType`.
@@ -89,6 +117,11 @@ impl Op {
             Op::Memset { .. } => NODE_MEMSET,
             Op::Host { .. } => NODE_HOST,
             Op::Empty => NODE_EMPTY,
+            Op::Child(_) => NODE_GRAPH,
+            Op::EventRecord { .. } => NODE_EVENT_RECORD,
+            Op::EventWait { .. } => NODE_WAIT_EVENT,
+            Op::MemAlloc { .. } => NODE_MEM_ALLOC,
+            Op::MemFree { .. } => NODE_MEM_FREE,
         }
     }
 
@@ -127,9 +160,93 @@ impl Op {
                 unsafe { f(*data as *mut c_void) };
                 Ok(())
             }
-            Op::Empty => Ok(()),
+            Op::Empty | Op::EventWait { .. } | Op::MemAlloc { .. } | Op::MemFree { .. } => Ok(()),
+            Op::Child(ops) => ops.iter().try_for_each(Op::run),
+            Op::EventRecord { e } => with_context(|d| crate::stream::mark_recorded(d, *e)),
         }
     }
+
+    /// The graph allocations this work holds (its memory-allocation nodes, child graphs
+    /// included).
+    fn allocations(&self, into: &mut Vec<u64>) {
+        match self {
+            Op::MemAlloc { ptr, .. } => into.push(*ptr),
+            Op::Child(ops) => ops.iter().for_each(|op| op.allocations(into)),
+            Op::Kernel { .. }
+            | Op::Copy { .. }
+            | Op::Copy2d(_)
+            | Op::Copy3d(_)
+            | Op::Memset { .. }
+            | Op::Host { .. }
+            | Op::Empty
+            | Op::EventRecord { .. }
+            | Op::EventWait { .. }
+            | Op::MemFree { .. } => {}
+        }
+    }
+}
+
+/// The memory of graphs' memory-allocation nodes: allocation → how many graphs and
+/// instantiated graphs hold a node that allocates it. The memory goes back to the device when
+/// the last holder is destroyed; until then `cuMemFree`/`cuMemFreeAsync` of it outside a
+/// graph are accepted and do nothing (the next launch of the graph allocates it again, at the
+/// same address, as CUDA's graph memory does).
+#[derive(Default)]
+pub struct GraphMem {
+    refs: HashMap<u64, usize>,
+}
+
+impl GraphMem {
+    /// Whether `p` is the start of a graph allocation.
+    pub fn holds(&self, p: u64) -> bool {
+        self.refs.contains_key(&p)
+    }
+
+    /// One more holder of each allocation of `ops`.
+    pub fn retain<'a>(&mut self, ops: impl IntoIterator<Item = &'a Op>) {
+        let mut ptrs = Vec::new();
+        ops.into_iter().for_each(|op| op.allocations(&mut ptrs));
+        for p in ptrs {
+            *self.refs.entry(p).or_insert(0) += 1;
+        }
+    }
+}
+
+/// One holder fewer of each allocation of `ops`; frees those no one holds any more.
+pub fn release_graph_mem(d: &mut Driver, ops: &[&Op]) {
+    let mut ptrs = Vec::new();
+    ops.iter().for_each(|op| op.allocations(&mut ptrs));
+    for p in ptrs {
+        let last = match d.graphs.mem.refs.get_mut(&p) {
+            Some(n) if *n > 1 => {
+                *n -= 1;
+                false
+            }
+            Some(_) => true,
+            None => false,
+        };
+        if last {
+            d.graphs.mem.refs.remove(&p);
+            // The allocation was the graph's alone: a failure here is a driver bug, and
+            // there is no caller to report it to.
+            let _ = d.host.free(ptxjit::host::DevicePtr(p));
+        }
+    }
+}
+
+/// Reserves `bytes` of device memory for a graph's memory-allocation node.
+pub fn alloc_graph_mem(d: &mut Driver, bytes: usize, label: &str) -> Result<Op, Fail> {
+    if bytes == 0 {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            "cannot allocate 0 bytes",
+        ));
+    }
+    let p = d
+        .host
+        .alloc(bytes as u64, Some(label))
+        .map_err(crate::host_fail)?;
+    Ok(Op::MemAlloc { ptr: p.0, bytes })
 }
 
 /// The bytes of a C descriptor `T`, kept in 8-byte words.
@@ -248,6 +365,8 @@ pub struct Graphs {
     pub invalidated: std::collections::HashSet<u64>,
     /// Events recorded on a capturing stream: event → (capture id, the stream's frontier).
     pub event_marks: HashMap<u64, (u64, Vec<NodeId>)>,
+    /// The memory of memory-allocation nodes.
+    pub mem: GraphMem,
     next_capture_id: u64,
 }
 
@@ -281,6 +400,7 @@ fn node_of(d: &Driver, n: u64) -> Result<(u64, NodeId), Fail> {
 /// Adds `op` to graph `g` after `deps` (node ids); returns its handle.
 fn add_node(d: &mut Driver, g: u64, op: Op, deps: &[NodeId]) -> Result<u64, Fail> {
     let handle = d.handle(Kind::GraphNode);
+    d.graphs.mem.retain([&op]);
     let data = NodeData {
         handle,
         op,
@@ -478,11 +598,14 @@ exports! { cuStreamBeginCapture_v2, cuStreamBeginCapture_v2_ptsz => fn(s: u64, m
 /// Removes graph `g` and its node handles.
 pub fn destroy_graph(d: &mut Driver, g: u64) {
     if let Some(graph) = d.graphs.graphs.remove(&g) {
+        let mut ops = Vec::new();
         for n in graph.ids() {
             if let Ok(data) = graph.get(n) {
                 d.graphs.nodes.remove(&data.handle);
+                ops.push(&data.op);
             }
         }
+        release_graph_mem(d, &ops);
     }
 }
 

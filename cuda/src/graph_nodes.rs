@@ -101,7 +101,7 @@ unsafe fn add(
     g: u64,
     deps: *const u64,
     n: usize,
-    op: impl FnOnce(&Driver) -> Result<Op, Fail>,
+    op: impl FnOnce(&mut Driver) -> Result<Op, Fail>,
 ) -> DrvResult {
     if pn.is_null() {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null node output"));
@@ -111,6 +111,7 @@ unsafe fn add(
         let ids = unsafe { dep_ids(d, g, deps, n)? };
         let op = op(d)?;
         let handle = d.handle(Kind::GraphNode);
+        d.graphs.mem.retain([&op]);
         let data = NodeData::new(handle, op);
         let id = graph_mut(d, g)?.add(data, &ids).map_err(gfail)?;
         d.graphs.nodes.insert(handle, (g, id));
@@ -256,8 +257,9 @@ exports! { cuGraphNodeGetType => fn(n: u64, ty: *mut c_uint) {
 exports! { cuGraphDestroyNode => fn(n: u64) {
     with_context(|d| {
         let (g, id) = node_of(d, n)?;
-        graph_mut(d, g)?.remove(id).map_err(gfail)?;
+        let data = graph_mut(d, g)?.remove(id).map_err(gfail)?;
         d.graphs.nodes.remove(&n);
+        crate::graph::release_graph_mem(d, &[&data.op]);
         Ok(())
     })
 }}
@@ -279,7 +281,9 @@ exports! { cuGraphClone => fn(pg: *mut u64, g: u64) {
         let h = d.handle(Kind::Graph);
         for id in copy.ids() {
             let handle = d.handle(Kind::GraphNode);
-            copy.get_mut(id).map_err(gfail)?.set_handle(handle);
+            let node = copy.get_mut(id).map_err(gfail)?;
+            node.set_handle(handle);
+            d.graphs.mem.retain([&node.op]);
             d.graphs.nodes.insert(handle, (h, id));
         }
         d.graphs.graphs.insert(h, copy);
@@ -299,6 +303,7 @@ fn instantiate(pe: *mut u64, g: u64) -> DrvResult {
             ops.push((n.handle, n.op.clone()));
         }
         let h = d.handle(Kind::GraphExec);
+        d.graphs.mem.retain(ops.iter().map(|(_, op)| op));
         d.graphs.execs.insert(h, ExecState { ops });
         crate::user_object::copy_refs(d, g, h);
         Ok(h)
@@ -356,7 +361,10 @@ exports! { cuGraphUpload, cuGraphUpload_ptsz => fn(e: u64, s: u64) {
 exports! { cuGraphExecDestroy => fn(e: u64) {
     let mut pending = Vec::new();
     with_context(|d| match d.graphs.execs.remove(&e) {
-        Some(_) => crate::user_object::release_all(d, e, &mut pending),
+        Some(x) => {
+            crate::graph::release_graph_mem(d, &x.ops.iter().map(|(_, op)| op).collect::<Vec<_>>());
+            crate::user_object::release_all(d, e, &mut pending)
+        }
         None => Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{e:#x} is not a live CUgraphExec"))),
     })?;
     crate::user_object::run_pending(pending);
@@ -408,4 +416,146 @@ exports! { cuGraphKernelNodeGetParams_v2 => fn(n: u64, p: *mut KernelNodeParams)
     // SAFETY: a descriptor by the API's contract.
     unsafe { p.write_unaligned(v) };
     Ok(())
+}}
+
+/// `CUDA_MEM_ALLOC_NODE_PARAMS` (v1).
+#[repr(C)]
+pub struct MemAllocNodeParams {
+    pub pool_props: crate::pool::CUmemPoolProps,
+    pub access_descs: *const c_void,
+    pub access_desc_count: usize,
+    pub bytesize: usize,
+    /// Out: the allocation's address.
+    pub dptr: u64,
+}
+
+exports! { cuGraphAddMemAllocNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, p: *mut MemAllocNodeParams) {
+    if p.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null memory allocation node parameters"));
+    }
+    // SAFETY: a descriptor by the API's contract.
+    let (bytes, props) = unsafe { ((*p).bytesize, &(*p).pool_props) };
+    // CU_MEM_ALLOCATION_TYPE_PINNED on CU_MEM_LOCATION_TYPE_DEVICE 0: the one memory there is.
+    if props.alloc_type != 1 || props.location != [1, 0] {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!(
+            "allocation type {} at location ({}, {}): only pinned device memory of device 0 can be allocated",
+            props.alloc_type, props.location[0], props.location[1])));
+    }
+    let mut ptr = 0;
+    unsafe {
+        add(pn, g, deps, n, |d| {
+            let op = crate::graph::alloc_graph_mem(d, bytes, "cuGraphAddMemAllocNode")?;
+            if let Op::MemAlloc { ptr: q, .. } = op {
+                ptr = q;
+            }
+            Ok(op)
+        })?;
+        (*p).dptr = ptr;
+    }
+    Ok(())
+}}
+
+exports! { cuGraphAddMemFreeNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, ptr: u64) {
+    unsafe {
+        add(pn, g, deps, n, |d| {
+            if d.graphs.mem.holds(ptr) {
+                Ok(Op::MemFree { ptr })
+            } else {
+                Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{ptr:#x} is not memory a graph allocated")))
+            }
+        })
+    }
+}}
+
+exports! { cuGraphMemAllocNodeGetParams => fn(node: u64, p: *mut MemAllocNodeParams) {
+    if p.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null memory allocation node parameters"));
+    }
+    let (ptr, bytes) = with_context(|d| {
+        let (g, id) = node_of(d, node)?;
+        match graph_ref(d, g)?.get(id).map_err(gfail)?.op {
+            Op::MemAlloc { ptr, bytes } => Ok((ptr, bytes)),
+            _ => Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{node:#x} is not a memory allocation node"))),
+        }
+    })?;
+    // SAFETY: a descriptor by the API's contract.
+    unsafe {
+        std::ptr::write_bytes(p, 0, 1);
+        (*p).pool_props.alloc_type = 1;
+        (*p).pool_props.location = [1, 0];
+        (*p).bytesize = bytes;
+        (*p).dptr = ptr;
+    }
+    Ok(())
+}}
+
+exports! { cuGraphMemFreeNodeGetParams => fn(node: u64, p: *mut u64) {
+    let ptr = with_context(|d| {
+        let (g, id) = node_of(d, node)?;
+        match graph_ref(d, g)?.get(id).map_err(gfail)?.op {
+            Op::MemFree { ptr } => Ok(ptr),
+            _ => Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{node:#x} is not a memory free node"))),
+        }
+    })?;
+    unsafe { out(p, ptr) }
+}}
+
+/// The event a node of `node` records or waits for (`record` says which kind).
+fn node_event(node: u64, record: bool) -> Result<u64, Fail> {
+    with_context(|d| {
+        let (g, id) = node_of(d, node)?;
+        match (graph_ref(d, g)?.get(id).map_err(gfail)?.op.clone(), record) {
+            (Op::EventRecord { e }, true) | (Op::EventWait { e }, false) => Ok(e),
+            _ => Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!(
+                    "{node:#x} is not an event {} node",
+                    if record { "record" } else { "wait" }
+                ),
+            )),
+        }
+    })
+}
+
+exports! { cuGraphAddEventRecordNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, e: u64) {
+    unsafe { add(pn, g, deps, n, |d| { crate::stream::check_event(d, e)?; Ok(Op::EventRecord { e }) }) }
+}}
+
+exports! { cuGraphAddEventWaitNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, e: u64) {
+    unsafe { add(pn, g, deps, n, |d| { crate::stream::check_event(d, e)?; Ok(Op::EventWait { e }) }) }
+}}
+
+exports! { cuGraphEventRecordNodeGetEvent => fn(node: u64, pe: *mut u64) {
+    let e = node_event(node, true)?;
+    unsafe { out(pe, e) }
+}}
+
+exports! { cuGraphEventWaitNodeGetEvent => fn(node: u64, pe: *mut u64) {
+    let e = node_event(node, false)?;
+    unsafe { out(pe, e) }
+}}
+
+/// The work of graph `child` in a topological order, for a child-graph node. CUDA forbids
+/// memory nodes in a child graph.
+pub fn child_ops(d: &Driver, child: u64) -> Result<Vec<Op>, Fail> {
+    let graph = graph_ref(d, child)?;
+    let mut ops = Vec::new();
+    for id in graph.topological_order().map_err(gfail)? {
+        let op = graph.get(id).map_err(gfail)?.op.clone();
+        if matches!(op, Op::MemAlloc { .. } | Op::MemFree { .. }) {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                "a child graph may not hold memory allocation or free nodes",
+            ));
+        }
+        ops.push(op);
+    }
+    Ok(ops)
+}
+
+exports! { cuGraphAddChildGraphNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, child: u64) {
+    if child == g {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "a graph cannot be its own child"));
+    }
+    unsafe { add(pn, g, deps, n, |d| Ok(Op::Child(child_ops(d, child)?))) }
 }}

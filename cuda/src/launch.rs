@@ -162,20 +162,43 @@ pub fn launch(
     // Registered host ranges mapped for kernels: shadows in before, out after.
     crate::registered::sync_in(d)?;
     let result = d.host.launch_with_params(&kernel, dims, params, &opts);
-    // racecheck's races do not fail the launch: each is one error of the tool.
+    // initcheck's and racecheck's findings do not stop the kernel: reported, the program
+    // goes on (each is one error of the tool).
+    for r in d.host.take_init_reports() {
+        crate::sanitizer::report(&r.sanitizer_text());
+    }
     for r in d.host.take_race_reports() {
         crate::sanitizer::report(&r.sanitizer_text());
     }
     crate::registered::sync_out(d)?;
+    // A tool's findings that did not stop the kernel are reported, and the launch succeeded.
+    let result = match result {
+        Err(Error::Sanitizer(rep)) => {
+            for f in &rep.findings {
+                crate::sanitizer::report(&f.sanitizer_text());
+            }
+            match &rep.stopped {
+                None => return Ok(()),
+                Some(_) => Err(Error::Sanitizer(rep)),
+            }
+        }
+        other => other,
+    };
     match result {
         Ok(_) => Ok(()),
         Err(e) => {
             let sticky = matches!(
                 e,
-                Error::Fault(_) | Error::Timeout(..) | Error::Deadlock(_) | Error::Interrupted(..)
+                Error::Fault(_)
+                    | Error::Timeout(..)
+                    | Error::Deadlock(_)
+                    | Error::Interrupted(..)
+                    | Error::Sanitizer(_)
             );
             let tool_text = match &e {
                 Error::Fault(r) => r.sanitizer_text(),
+                // The findings were reported above: what stopped the launch.
+                Error::Sanitizer(rep) => rep.stopped.clone().unwrap_or_default(),
                 other => other.to_string(),
             };
             let fail = crate::host_fail(e);

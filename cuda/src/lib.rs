@@ -18,10 +18,10 @@
 //!   at which they are recorded.
 //!
 //! # Environment
-//! `PTXJIT_ENGINE=jit|interp`, `PTXJIT_TOOL=memcheck` (see [`sanitizer`]), `PTXJIT_MEMCHECK=1`
+//! `PTXJIT_ENGINE=jit|interp`, `PTXJIT_TOOL=memcheck|initcheck` (see [`sanitizer`]), `PTXJIT_MEMCHECK=1`
 //! (memcheck's checks without the exit-time report), `PTXJIT_TIMEOUT=SECONDS`,
 //! `PTXJIT_TRACE=1` (one line per driver call with its result on stderr), `PTXJIT_CC=8.0`
-//! (the compute capability reported), `PTXJIT_DRIVER_VERSION=12090` (the version reported).
+//! (the compute capability reported), `PTXJIT_DRIVER_VERSION=13000` (the version reported; 13000 by default).
 
 #![allow(non_snake_case)]
 // Every exported function takes raw pointers from C and checks them as the driver does (null
@@ -161,16 +161,16 @@ pub fn host_fail(e: ptxjit::host::Error) -> Fail {
                 K::Misaligned => CUDA_ERROR_MISALIGNED_ADDRESS,
                 K::Trap => CUDA_ERROR_LAUNCH_FAILED,
                 K::Assert => CUDA_ERROR_ASSERT,
-                K::Barrier | K::MemberMask | K::BadCallTarget | K::PartialWarp => {
+                K::Barrier | K::MemberMask | K::BadCallTarget | K::PartialWarp | K::MBarrier => {
                     CUDA_ERROR_ILLEGAL_INSTRUCTION
                 }
             }
         }
         E::Timeout(..) => CUDA_ERROR_LAUNCH_TIMEOUT,
         E::Interrupted(..) | E::Deadlock(_) => CUDA_ERROR_LAUNCH_FAILED,
-        // Not returned by launches (the drop-in reports a tool's races on stderr).
-        E::Sanitizer { .. } => CUDA_ERROR_UNKNOWN,
         E::Internal(_) => CUDA_ERROR_UNKNOWN,
+        // Only a report that a stopped launch ends with reaches here.
+        E::Sanitizer(_) => CUDA_ERROR_LAUNCH_FAILED,
     };
     Fail::new(code, e.to_string())
 }

@@ -41,6 +41,13 @@ pub fn device_range(d: &Driver, p: u64, len: u64) -> Result<*mut u8, Fail> {
     }
 }
 
+/// initcheck: the host wrote `[p, p + len)` through a host pointer (a copy, a memset, the
+/// program itself in page-locked or managed memory). Nothing outside the arena, or without
+/// initcheck.
+pub(crate) fn written(d: &Driver, p: *const u8, len: u64) {
+    d.host.memory().mark_written(DevicePtr(p as u64), len);
+}
+
 /// Errors when a stream capture prohibits this thread's potentially unsafe call `what`
 /// ([`crate::graph::check_unsafe_call`]).
 pub(crate) fn sync_call(what: &str) -> DrvResult {
@@ -73,6 +80,15 @@ exports! { cuMemAlloc_v2 => fn(dptr: *mut CUdeviceptr, bytes: usize) {
 exports! { cuMemAllocAsync, cuMemAllocAsync_ptsz => fn(dptr: *mut CUdeviceptr, bytes: usize, stream: u64) {
     let p = with_context(|d| {
         d.check_stream(stream)?;
+        if crate::graph::capturing(d, stream)? {
+            // A memory-allocation node; the address is the graph's from now on.
+            let op = crate::graph::alloc_graph_mem(d, bytes, "cuMemAllocAsync")?;
+            let crate::graph::Op::MemAlloc { ptr, .. } = op else {
+                return Err(Fail::new(CUDA_ERROR_UNKNOWN, "a graph allocation that is not a memory-allocation node"));
+            };
+            crate::graph::record(d, stream, op)?;
+            return Ok(ptr);
+        }
         d.ensure_default_pool();
         let pool = d.current_pool;
         crate::pool::alloc_from(d, pool, bytes, "cuMemAllocAsync")
@@ -95,6 +111,11 @@ exports! { cuMemAllocPitch_v2 => fn(dptr: *mut CUdeviceptr, pitch: *mut usize, w
 
 fn free(d: &mut Driver, p: u64) -> DrvResult {
     if p == 0 {
+        return Ok(());
+    }
+    if d.graphs.mem.holds(p) {
+        // Graph memory freed outside the graph: it stays reserved for the graph's next
+        // launch, at the same address ([`crate::graph::GraphMem`]).
         return Ok(());
     }
     if crate::pool::free_pooled(d, p)? {
@@ -132,6 +153,13 @@ exports! { cuMemFree_v2 => fn(p: CUdeviceptr) {
 exports! { cuMemFreeAsync, cuMemFreeAsync_ptsz => fn(p: CUdeviceptr, stream: u64) {
     with_context(|d| {
         d.check_stream(stream)?;
+        if crate::graph::capturing(d, stream)? {
+            if !d.graphs.mem.holds(p) {
+                // CUDA's rule: a captured free must free memory a graph allocated.
+                return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} was not allocated by a graph; only graph memory can be freed during capture")));
+            }
+            return crate::graph::record(d, stream, crate::graph::Op::MemFree { ptr: p });
+        }
         free(d, p)
     })
 }}
@@ -172,6 +200,8 @@ const HOSTALLOC_DEVICEMAP: u32 = 2;
 fn host_alloc(pp: *mut *mut c_void, bytes: usize, flags: u32, label: &str) -> DrvResult {
     let p = with_context(|d| {
         let p = alloc(d, bytes, label)?;
+        // The program writes page-locked memory directly: initcheck cannot see it.
+        written(d, p as *const u8, bytes as u64);
         d.host_allocs.insert(p, (bytes as u64, flags));
         Ok(p)
     })?;
@@ -243,6 +273,7 @@ exports! { cuMemHostRegister_v2 => fn(p: *mut c_void, bytes: usize, flags: c_uin
             let to = device_range(d, s, bytes as u64)?;
             // SAFETY: the shadow was just allocated; the host range is the program's promise.
             unsafe { std::ptr::copy_nonoverlapping(p as *const u8, to, bytes) };
+            written(d, to, bytes as u64);
             Some(s)
         } else {
             None
@@ -268,6 +299,8 @@ exports! { cuMemAllocManaged => fn(dptr: *mut CUdeviceptr, bytes: usize, flags: 
     }
     let p = with_context(|d| {
         let p = alloc(d, bytes, "cuMemAllocManaged")?;
+        // The program writes managed memory directly: initcheck cannot see it.
+        written(d, p as *const u8, bytes as u64);
         d.managed.insert(p, bytes as u64);
         Ok(p)
     })?;
@@ -295,6 +328,7 @@ fn copy(d: &Driver, dst: u64, src: u64, n: usize, what: &str) -> DrvResult {
     };
     // SAFETY: device ranges were checked; host ranges are valid by the program's promise.
     unsafe { std::ptr::copy(from, to, n) };
+    written(d, to, n as u64);
     Ok(())
 }
 
@@ -415,6 +449,7 @@ pub(crate) fn memset(
                 // SAFETY: inside the checked device range.
                 unsafe { std::ptr::copy_nonoverlapping(pattern.as_ptr(), p.add(i * width), width) };
             }
+            written(d, p, bytes as u64);
         }
         Ok(())
     })

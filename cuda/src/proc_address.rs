@@ -221,7 +221,7 @@ pub unsafe extern "C" fn cuGetExportTable(
             .collect();
         Err(Fail::new(
             CUDA_ERROR_INVALID_VALUE,
-            format!("no export table {hex} (ptxjit provides none)"),
+            format!("no export table {hex}: ptxjit provides none of the driver's private tables (NVIDIA's own libcudart, shared or linked in by nvcc's default --cudart static, needs them: build with `nvcc --cudart shared` and run on ptxjit's libcudart)"),
         ))
     })
 }

@@ -655,17 +655,24 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuGetExportTable",
     "cuGetProcAddress",
     "cuGetProcAddress_v2",
+    "cuGraphAddChildGraphNode",
     "cuGraphAddDependencies",
     "cuGraphAddDependencies_v2",
     "cuGraphAddEmptyNode",
+    "cuGraphAddEventRecordNode",
+    "cuGraphAddEventWaitNode",
     "cuGraphAddHostNode",
     "cuGraphAddKernelNode_v2",
+    "cuGraphAddMemAllocNode",
+    "cuGraphAddMemFreeNode",
     "cuGraphAddMemcpyNode",
     "cuGraphAddMemsetNode",
     "cuGraphClone",
     "cuGraphCreate",
     "cuGraphDestroy",
     "cuGraphDestroyNode",
+    "cuGraphEventRecordNodeGetEvent",
+    "cuGraphEventWaitNodeGetEvent",
     "cuGraphExecDestroy",
     "cuGraphExecKernelNodeSetParams_v2",
     "cuGraphGetNodes",
@@ -676,6 +683,8 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuGraphKernelNodeSetParams_v2",
     "cuGraphLaunch",
     "cuGraphLaunch_ptsz",
+    "cuGraphMemAllocNodeGetParams",
+    "cuGraphMemFreeNodeGetParams",
     "cuGraphNodeGetType",
     "cuGraphReleaseUserObject",
     "cuGraphRetainUserObject",
@@ -994,12 +1003,12 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuGetProcAddress" => crate::proc_address::cuGetProcAddress as *mut c_void,
         "cuGetProcAddress_v2" => crate::proc_address::cuGetProcAddress_v2 as *mut c_void,
         "cuGraphAddBatchMemOpNode" => crate::stubs::cuGraphAddBatchMemOpNode as *mut c_void,
-        "cuGraphAddChildGraphNode" => crate::stubs::cuGraphAddChildGraphNode as *mut c_void,
+        "cuGraphAddChildGraphNode" => crate::graph_nodes::cuGraphAddChildGraphNode as *mut c_void,
         "cuGraphAddDependencies" => crate::graph_nodes::cuGraphAddDependencies as *mut c_void,
         "cuGraphAddDependencies_v2" => crate::graph_nodes::cuGraphAddDependencies_v2 as *mut c_void,
         "cuGraphAddEmptyNode" => crate::graph_nodes::cuGraphAddEmptyNode as *mut c_void,
-        "cuGraphAddEventRecordNode" => crate::stubs::cuGraphAddEventRecordNode as *mut c_void,
-        "cuGraphAddEventWaitNode" => crate::stubs::cuGraphAddEventWaitNode as *mut c_void,
+        "cuGraphAddEventRecordNode" => crate::graph_nodes::cuGraphAddEventRecordNode as *mut c_void,
+        "cuGraphAddEventWaitNode" => crate::graph_nodes::cuGraphAddEventWaitNode as *mut c_void,
         "cuGraphAddExternalSemaphoresSignalNode" => {
             crate::stubs::cuGraphAddExternalSemaphoresSignalNode as *mut c_void
         }
@@ -1008,8 +1017,8 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         }
         "cuGraphAddHostNode" => crate::graph_nodes::cuGraphAddHostNode as *mut c_void,
         "cuGraphAddKernelNode_v2" => crate::graph_nodes::cuGraphAddKernelNode_v2 as *mut c_void,
-        "cuGraphAddMemAllocNode" => crate::stubs::cuGraphAddMemAllocNode as *mut c_void,
-        "cuGraphAddMemFreeNode" => crate::stubs::cuGraphAddMemFreeNode as *mut c_void,
+        "cuGraphAddMemAllocNode" => crate::graph_nodes::cuGraphAddMemAllocNode as *mut c_void,
+        "cuGraphAddMemFreeNode" => crate::graph_nodes::cuGraphAddMemFreeNode as *mut c_void,
         "cuGraphAddMemcpyNode" => crate::graph_nodes::cuGraphAddMemcpyNode as *mut c_void,
         "cuGraphAddMemsetNode" => crate::graph_nodes::cuGraphAddMemsetNode as *mut c_void,
         "cuGraphAddNode" => crate::stubs::cuGraphAddNode as *mut c_void,
@@ -1032,12 +1041,14 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuGraphDestroy" => crate::graph_nodes::cuGraphDestroy as *mut c_void,
         "cuGraphDestroyNode" => crate::graph_nodes::cuGraphDestroyNode as *mut c_void,
         "cuGraphEventRecordNodeGetEvent" => {
-            crate::stubs::cuGraphEventRecordNodeGetEvent as *mut c_void
+            crate::graph_nodes::cuGraphEventRecordNodeGetEvent as *mut c_void
         }
         "cuGraphEventRecordNodeSetEvent" => {
             crate::stubs::cuGraphEventRecordNodeSetEvent as *mut c_void
         }
-        "cuGraphEventWaitNodeGetEvent" => crate::stubs::cuGraphEventWaitNodeGetEvent as *mut c_void,
+        "cuGraphEventWaitNodeGetEvent" => {
+            crate::graph_nodes::cuGraphEventWaitNodeGetEvent as *mut c_void
+        }
         "cuGraphEventWaitNodeSetEvent" => crate::stubs::cuGraphEventWaitNodeSetEvent as *mut c_void,
         "cuGraphExecBatchMemOpNodeSetParams" => {
             crate::stubs::cuGraphExecBatchMemOpNodeSetParams as *mut c_void
@@ -1115,8 +1126,12 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         }
         "cuGraphLaunch" => crate::graph_nodes::cuGraphLaunch as *mut c_void,
         "cuGraphLaunch_ptsz" => crate::graph_nodes::cuGraphLaunch_ptsz as *mut c_void,
-        "cuGraphMemAllocNodeGetParams" => crate::stubs::cuGraphMemAllocNodeGetParams as *mut c_void,
-        "cuGraphMemFreeNodeGetParams" => crate::stubs::cuGraphMemFreeNodeGetParams as *mut c_void,
+        "cuGraphMemAllocNodeGetParams" => {
+            crate::graph_nodes::cuGraphMemAllocNodeGetParams as *mut c_void
+        }
+        "cuGraphMemFreeNodeGetParams" => {
+            crate::graph_nodes::cuGraphMemFreeNodeGetParams as *mut c_void
+        }
         "cuGraphMemcpyNodeGetParams" => crate::stubs::cuGraphMemcpyNodeGetParams as *mut c_void,
         "cuGraphMemcpyNodeSetParams" => crate::stubs::cuGraphMemcpyNodeSetParams as *mut c_void,
         "cuGraphMemsetNodeGetParams" => crate::stubs::cuGraphMemsetNodeGetParams as *mut c_void,

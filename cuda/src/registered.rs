@@ -41,6 +41,7 @@ pub fn sync_in(d: &Driver) -> Result<(), Fail> {
             // SAFETY: the shadow was checked; the host range is the program's promise
             // (registered and not yet unregistered).
             unsafe { std::ptr::copy_nonoverlapping(host as *const u8, to, r.bytes as usize) };
+            crate::memory::written(d, to, r.bytes);
         }
     }
     Ok(())

@@ -1,10 +1,15 @@
 //! The sanitizer tool of a drop-in program (`PTXJIT_TOOL=memcheck`, which `ptxjit exec
 //! --tool memcheck` sets): memcheck's placement from `cuInit` on (red zones, quarantine), its
 //! reports on stderr (racecheck, `PTXJIT_TOOL=racecheck`: each launch's shared-memory races,
-//! the launch itself succeeding) in compute-sanitizer's shape (`=========` lines), and at process exit a
-//! leak check of the program's device allocations and the `ERROR SUMMARY` line. When errors
-//! were found the process exits with status 2 (after flushing the program's output), as
-//! compute-sanitizer's `--error-exitcode` does.
+//! the launch itself succeeding) in compute-sanitizer's shape (`=========` lines), and at
+//! process exit a leak check of the program's device allocations and the `ERROR SUMMARY` line.
+//! When errors were found the process exits with status 2 (after flushing the program's
+//! output), as compute-sanitizer's `--error-exitcode` does.
+//!
+//! `PTXJIT_TOOL=initcheck` tracks written bytes from `cuInit` on: each launch's loads of
+//! never-written device or shared memory are reported after it (the kernel runs on), the
+//! copies and memsets of this library mark what they write, and page-locked, managed and
+//! registered host memory count as written (the program writes them directly).
 
 use ptxjit::host::tool::{self, Tool};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -83,6 +83,9 @@ pub struct ExecConfig {
     /// `PTXJIT_TOOL` (memcheck: implies `memcheck`).
     pub tool: Option<ptxjit::host::tool::Tool>,
     pub timeout: Option<Duration>,
+    /// `PTXJIT_SCHEDULE=shuffle[:SEED]`: the seeded order of CTAs and warps (the seed is
+    /// printed on stderr so that a run can be repeated).
+    pub schedule: ptxjit::host::Schedule,
 }
 
 impl ExecConfig {
@@ -109,17 +112,36 @@ impl ExecConfig {
                     None
                 }
             });
+        let schedule = match std::env::var("PTXJIT_SCHEDULE") {
+            Ok(v) if !v.is_empty() => match ptxjit::host::Schedule::parse(&v) {
+                Ok(s) => {
+                    if s != ptxjit::host::Schedule::Fixed {
+                        eprintln!("ptxjit: schedule {s} (PTXJIT_SCHEDULE={s} repeats this order)");
+                    }
+                    s
+                }
+                Err(e) => {
+                    eprintln!("ptxjit: PTXJIT_SCHEDULE={v}: {e}; using the fixed order");
+                    ptxjit::host::Schedule::Fixed
+                }
+            },
+            _ => ptxjit::host::Schedule::Fixed,
+        };
         ExecConfig {
             engine,
             memcheck,
             tool,
             timeout,
+            schedule,
         }
     }
 
     pub fn launch_options(&self) -> LaunchOptions {
         LaunchOptions {
             memcheck: self.memcheck,
+            synccheck: self.tool == Some(ptxjit::host::tool::Tool::Synccheck),
+            schedule: self.schedule,
+            initcheck: self.tool == Some(ptxjit::host::tool::Tool::Initcheck),
             racecheck: self.tool == Some(ptxjit::host::tool::Tool::Racecheck),
             timeout: self.timeout,
             cooperative: None,
@@ -223,6 +245,10 @@ pub fn init() -> DrvResult {
         let mut host = Context::with_memory(memory);
         let config = ExecConfig::from_env();
         host.set_memcheck(config.memcheck);
+        if config.tool == Some(ptxjit::host::tool::Tool::Initcheck) {
+            host.set_initcheck(true)
+                .map_err(|e| Fail::new(CUDA_ERROR_NO_DEVICE, e.to_string()))?;
+        }
         if config.tool.is_some() {
             crate::sanitizer::at_exit();
         }

@@ -6,7 +6,7 @@
 
 use crate::errors::*;
 use crate::exports;
-use crate::state::{with_context, EventState, Kind, StreamState};
+use crate::state::{with_context, Driver, EventState, Kind, StreamState};
 use crate::{out, Fail};
 use std::ffi::{c_float, c_int, c_uint, c_void};
 use std::time::Instant;
@@ -52,11 +52,44 @@ exports! { cuStreamQuery, cuStreamQuery_ptsz => fn(s: u64) {
     })
 }}
 
-exports! { cuStreamWaitEvent, cuStreamWaitEvent_ptsz => fn(s: u64, e: u64, _flags: c_uint) {
+/// `CU_EVENT_RECORD_EXTERNAL` and `CU_EVENT_WAIT_EXTERNAL`: during capture, an event
+/// record or wait node instead of a dependency inside the graph.
+const EVENT_EXTERNAL: c_uint = 1;
+
+/// Errors unless `e` is a live event.
+pub fn check_event(d: &Driver, e: u64) -> crate::DrvResult {
+    if d.events.contains_key(&e) {
+        Ok(())
+    } else {
+        Err(Fail::new(
+            CUDA_ERROR_INVALID_HANDLE,
+            format!("{e:#x} is not a live CUevent"),
+        ))
+    }
+}
+
+/// Event `e` completes now (an event-record node runs).
+pub fn mark_recorded(d: &mut Driver, e: u64) -> crate::DrvResult {
+    check_event(d, e)?;
+    if let Some(ev) = d.events.get_mut(&e) {
+        ev.recorded = Some(Instant::now());
+    }
+    d.graphs.event_marks.remove(&e);
+    Ok(())
+}
+
+exports! { cuStreamWaitEvent, cuStreamWaitEvent_ptsz => fn(s: u64, e: u64, flags: c_uint) {
+    if flags & !EVENT_EXTERNAL != 0 {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("unknown event wait flags {flags:#x}")));
+    }
     with_context(|d| {
         d.check_stream(s)?;
-        if !d.events.contains_key(&e) {
-            return Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{e:#x} is not a live CUevent")));
+        check_event(d, e)?;
+        if flags & EVENT_EXTERNAL != 0 {
+            if !crate::graph::capturing(d, s)? {
+                return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "CU_EVENT_WAIT_EXTERNAL is only valid on a capturing stream"));
+            }
+            return crate::graph::record(d, s, crate::graph::Op::EventWait { e });
         }
         crate::graph::wait_event(d, s, e)
     })
@@ -101,6 +134,8 @@ exports! { cuStreamAddCallback, cuStreamAddCallback_ptsz => fn(s: u64, cb: Strea
     if flags != 0 {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "flags must be 0"));
     }
+    // Not allowed during capture (CUDA: use cuLaunchHostFunc, which becomes a host node).
+    with_context(|d| { d.check_stream(s)?; crate::graph::check_not_capturing(d, s, "cuStreamAddCallback") })?;
     // The status the callback sees: the sticky error, if any.
     let status = with_context(|d| { d.check_stream(s)?; Ok(d.sticky.unwrap_or(CUDA_SUCCESS)) })
         .or_else(|f| if f.code == CUDA_ERROR_INVALID_HANDLE || f.code == CUDA_ERROR_INVALID_CONTEXT { Err(f) } else { Ok(f.code) })?;
@@ -133,9 +168,25 @@ exports! { cuEventDestroy_v2 => fn(e: u64) {
     })
 }}
 
-fn record(e: u64, s: u64) -> crate::DrvResult {
+fn record(e: u64, s: u64, flags: c_uint) -> crate::DrvResult {
+    if flags & !EVENT_EXTERNAL != 0 {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("unknown event record flags {flags:#x}"),
+        ));
+    }
     with_context(|d| {
         d.check_stream(s)?;
+        if flags & EVENT_EXTERNAL != 0 {
+            check_event(d, e)?;
+            if !crate::graph::capturing(d, s)? {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    "CU_EVENT_RECORD_EXTERNAL is only valid on a capturing stream",
+                ));
+            }
+            return crate::graph::record(d, s, crate::graph::Op::EventRecord { e });
+        }
         let ev = d.events.get_mut(&e).ok_or_else(|| {
             Fail::new(
                 CUDA_ERROR_INVALID_HANDLE,
@@ -153,9 +204,9 @@ fn record(e: u64, s: u64) -> crate::DrvResult {
     })
 }
 
-exports! { cuEventRecord, cuEventRecord_ptsz => fn(e: u64, s: u64) { record(e, s) }}
+exports! { cuEventRecord, cuEventRecord_ptsz => fn(e: u64, s: u64) { record(e, s, 0) }}
 
-exports! { cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz => fn(e: u64, s: u64, _flags: c_uint) { record(e, s) }}
+exports! { cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz => fn(e: u64, s: u64, flags: c_uint) { record(e, s, flags) }}
 
 exports! { cuEventQuery => fn(e: u64) {
     with_context(|d| {

@@ -79,13 +79,8 @@ stubs! {
     cuFuncSetBlockShape
     cuFuncSetSharedSize
     cuGraphAddBatchMemOpNode
-    cuGraphAddChildGraphNode
-    cuGraphAddEventRecordNode
-    cuGraphAddEventWaitNode
     cuGraphAddExternalSemaphoresSignalNode
     cuGraphAddExternalSemaphoresWaitNode
-    cuGraphAddMemAllocNode
-    cuGraphAddMemFreeNode
     cuGraphAddNode
     cuGraphAddNode_v2
     cuGraphBatchMemOpNodeGetParams
@@ -93,9 +88,7 @@ stubs! {
     cuGraphChildGraphNodeGetGraph
     cuGraphConditionalHandleCreate
     cuGraphDebugDotPrint
-    cuGraphEventRecordNodeGetEvent
     cuGraphEventRecordNodeSetEvent
-    cuGraphEventWaitNodeGetEvent
     cuGraphEventWaitNodeSetEvent
     cuGraphExecBatchMemOpNodeSetParams
     cuGraphExecChildGraphNodeSetParams
@@ -121,8 +114,6 @@ stubs! {
     cuGraphKernelNodeCopyAttributes
     cuGraphKernelNodeGetAttribute
     cuGraphKernelNodeSetAttribute
-    cuGraphMemAllocNodeGetParams
-    cuGraphMemFreeNodeGetParams
     cuGraphMemcpyNodeGetParams
     cuGraphMemcpyNodeSetParams
     cuGraphMemsetNodeGetParams

@@ -314,6 +314,7 @@ fn copy_box(
             let (s, t) = (at(src, y, z)?, at(dst, y, z)?);
             // SAFETY: device rows were checked; host rows are the program's promise.
             unsafe { std::ptr::copy(s, t, width) };
+            crate::memory::written(d, t, width as u64);
         }
     }
     Ok(())

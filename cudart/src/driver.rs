@@ -156,6 +156,15 @@ driver_api! {
     cuGraphDestroy(H);
     cuGraphExecDestroy(H);
     cuGraphCreate(*mut H, c_uint);
+    cuGraphAddEmptyNode(*mut H, H, *const H, usize);
+    cuGraphAddHostNode(*mut H, H, *const H, usize, *const c_void);
+    cuGraphAddChildGraphNode(*mut H, H, *const H, usize, H);
+    cuGraphAddEventRecordNode(*mut H, H, *const H, usize, H);
+    cuGraphAddEventWaitNode(*mut H, H, *const H, usize, H);
+    cuGraphAddMemAllocNode(*mut H, H, *const H, usize, *mut c_void);
+    cuGraphAddMemFreeNode(*mut H, H, *const H, usize, u64);
+    cuGraphGetNodes(H, *mut H, *mut usize);
+    cuGraphNodeGetType(H, *mut c_uint);
 }
 
 struct Loaded {

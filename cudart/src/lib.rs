@@ -40,6 +40,7 @@
 pub mod device;
 pub mod driver;
 pub mod errors;
+pub mod graph;
 pub mod launch;
 pub mod library;
 pub mod memory;

@@ -78,18 +78,11 @@ stubs! {
     cudaGetTextureObjectResourceDesc
     cudaGetTextureObjectResourceViewDesc
     cudaGetTextureObjectTextureDesc
-    cudaGraphAddChildGraphNode
     cudaGraphAddDependencies
     cudaGraphAddDependencies_v2
-    cudaGraphAddEmptyNode
-    cudaGraphAddEventRecordNode
-    cudaGraphAddEventWaitNode
     cudaGraphAddExternalSemaphoresSignalNode
     cudaGraphAddExternalSemaphoresWaitNode
-    cudaGraphAddHostNode
     cudaGraphAddKernelNode
-    cudaGraphAddMemAllocNode
-    cudaGraphAddMemFreeNode
     cudaGraphAddMemcpyNode
     cudaGraphAddMemcpyNode1D
     cudaGraphAddMemcpyNodeFromSymbol
@@ -130,7 +123,6 @@ stubs! {
     cudaGraphGetEdges
     cudaGraphGetEdges_v2
     cudaGraphGetId
-    cudaGraphGetNodes
     cudaGraphGetRootNodes
     cudaGraphHostNodeGetParams
     cudaGraphHostNodeSetParams
@@ -160,7 +152,6 @@ stubs! {
     cudaGraphNodeGetLocalId
     cudaGraphNodeGetParams
     cudaGraphNodeGetToolsId
-    cudaGraphNodeGetType
     cudaGraphNodeSetEnabled
     cudaGraphNodeSetParams
     cudaGraphReleaseUserObject

@@ -2,10 +2,10 @@
 //! (which checks its own result against a host computation and prints PASS), built with PTX
 //! only and run with ptxjit's libcudart.so.13 and libcuda.so.1 on the library path.
 //!
-//! Needs nvcc (NVCC, or the one in .venv-nvcc: `pip install -r cudart/requirements.txt`) and
-//! the drop-in libraries built (`cargo build --release`). Skipped with a message when either
-//! is missing, except under CI=true, where that is a failure. The whole set of examples runs
-//! in examples/cuda/run.sh.
+//! Needs nvcc (NVCC, or the one in .venv-nvcc or .ci/venv-nvcc: `pip install -r
+//! cudart/requirements.txt`) and the drop-in libraries built (`cargo build --release`).
+//! Skipped with a message when either is missing, except under CI=true, where that is a
+//! failure. The whole set of examples runs in examples/cuda/run.sh.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -25,11 +25,17 @@ fn nvcc() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("NVCC") {
         return Some(PathBuf::from(p));
     }
-    let lib = root().join(".venv-nvcc/lib");
-    std::fs::read_dir(lib).ok()?.flatten().find_map(|e| {
-        let p = e.path().join("site-packages/nvidia/cu13/bin/nvcc");
-        p.exists().then_some(p)
-    })
+    [".venv-nvcc/lib", ".ci/venv-nvcc/lib"]
+        .iter()
+        .find_map(|lib| {
+            std::fs::read_dir(root().join(lib))
+                .ok()?
+                .flatten()
+                .find_map(|e| {
+                    let p = e.path().join("site-packages/nvidia/cu13/bin/nvcc");
+                    p.exists().then_some(p)
+                })
+        })
 }
 
 /// The directory holding this build's libcudart.so.13 (the test binary is in <profile>/deps).

@@ -101,7 +101,8 @@ fn launch_of(e: &CaseError) -> Option<&str> {
         CaseError::Case(_)
         | CaseError::Unsupported(_)
         | CaseError::Io(_)
-        | CaseError::Runtime(_) => None,
+        | CaseError::Runtime(_)
+        | CaseError::Sanitizer(_) => None,
     }
 }
 

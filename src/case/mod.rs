@@ -57,6 +57,10 @@ pub enum CaseError {
         at: String,
         error: crate::host::Error,
     },
+    /// A sanitizer tool found errors that did not stop the kernel (initcheck's
+    /// uninitialised reads): the tool's report, one error after another.
+    #[error("{0}")]
+    Sanitizer(String),
 }
 
 impl CaseError {
@@ -67,6 +71,7 @@ impl CaseError {
             CaseError::Case(_) => "case",
             CaseError::Unsupported(_) => "unsupported",
             CaseError::Io(_) => "io",
+            CaseError::Sanitizer(_) => "sanitizer",
             CaseError::Runtime(e) | CaseError::InLaunch { error: e, .. } => e.kind(),
         }
     }
@@ -75,7 +80,10 @@ impl CaseError {
     pub fn runtime(&self) -> Option<&crate::host::Error> {
         match self {
             CaseError::Runtime(e) | CaseError::InLaunch { error: e, .. } => Some(e),
-            CaseError::Case(_) | CaseError::Unsupported(_) | CaseError::Io(_) => None,
+            CaseError::Case(_)
+            | CaseError::Unsupported(_)
+            | CaseError::Io(_)
+            | CaseError::Sanitizer(_) => None,
         }
     }
 }

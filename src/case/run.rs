@@ -19,6 +19,9 @@ pub struct RunOptions {
     /// Check global accesses against exact allocation bounds. Also on when the case's
     /// `[expect_error]` says `memcheck = true`.
     pub memcheck: bool,
+    /// Report loads of never-written global and shared memory (initcheck) as a `sanitizer`
+    /// error. Also on when the case's `[expect_error]` says `tool = "initcheck"`.
+    pub initcheck: bool,
     /// Run under racecheck (shared-memory races, `runtime::race`); races make the run's
     /// error a `sanitizer` one. Also on when the case's `[expect_error]` says
     /// `tool = "racecheck"`.
@@ -28,6 +31,11 @@ pub struct RunOptions {
     pub repeat: u32,
     /// Abort a launch that runs longer than this.
     pub timeout: Option<Duration>,
+    /// Run under synccheck ([`LaunchOptions::synccheck`]). Also on when the case's
+    /// `[expect_error]` says `tool = "synccheck"`.
+    pub synccheck: bool,
+    /// The order of CTAs and warps ([`LaunchOptions::schedule`]).
+    pub schedule: crate::host::Schedule,
     /// Send device `printf` output to stderr instead of stdout (`run --json`).
     pub printf_to_stderr: bool,
 }
@@ -110,6 +118,10 @@ pub struct CaseResult {
     pub expectations: Vec<ExpectResult>,
     /// Every buffer's contents after the (last) launch, if they could be read back.
     pub buffers: Vec<HostBuffer>,
+    /// initcheck's findings (of the first run of the pipeline), each distinct read once.
+    pub init_reports: Vec<crate::host::initcheck::InitReport>,
+    /// racecheck's races (of the first run of the pipeline), each pair of instructions once.
+    pub race_reports: Vec<crate::host::race::RaceReport>,
     pub error: Option<CaseError>,
 }
 
@@ -137,6 +149,8 @@ impl CaseResult {
             threads: case.threads(),
             expectations: vec![],
             buffers: vec![],
+            init_reports: vec![],
+            race_reports: vec![],
             error: None,
         }
     }
@@ -155,6 +169,8 @@ impl CaseResult {
             threads: 0,
             expectations: vec![],
             buffers: vec![],
+            init_reports: vec![],
+            race_reports: vec![],
             error: Some(e),
         }
     }
@@ -213,6 +229,19 @@ impl Session {
         Session::with_memcheck(case, prepared, engine, false)
     }
 
+    /// As [`Session::with_memcheck`]; `initcheck`: track written bytes from before the
+    /// first allocation ([`Context::set_initcheck`]), so that a buffer without `init` starts
+    /// unwritten, as a `cudaMalloc`'d one does.
+    pub fn with_tools(
+        case: &Case,
+        prepared: &Prepared,
+        engine: Engine,
+        memcheck: bool,
+        initcheck: bool,
+    ) -> Result<Session, CaseError> {
+        Session::build(case, prepared, engine, memcheck, initcheck)
+    }
+
     /// As [`Session::new`]; `memcheck`: place everything with memcheck's red zones and
     /// quarantine ([`Context::set_memcheck`]).
     pub fn with_memcheck(
@@ -221,9 +250,20 @@ impl Session {
         engine: Engine,
         memcheck: bool,
     ) -> Result<Session, CaseError> {
+        Session::build(case, prepared, engine, memcheck, false)
+    }
+
+    fn build(
+        case: &Case,
+        prepared: &Prepared,
+        engine: Engine,
+        memcheck: bool,
+        initcheck: bool,
+    ) -> Result<Session, CaseError> {
         let s = &case.spec;
         let mut ctx = Context::new();
         ctx.set_memcheck(memcheck);
+        ctx.set_initcheck(initcheck)?;
         if let Some(bytes) = s.heap_bytes {
             ctx.set_heap_size(bytes)?;
         }
@@ -263,7 +303,15 @@ impl Session {
                     p
                 }
             };
-            ctx.copy_htod(p, &b.bytes)?;
+            // Under initcheck a buffer without `init` is what a `cudaMalloc` without a copy or
+            // memset is: allocated, never written (its bytes are zeros all the same).
+            let no_init = s
+                .buffers
+                .get(&b.name)
+                .is_some_and(|spec| spec.init.is_none());
+            if !(initcheck && no_init && symbol.is_none()) {
+                ctx.copy_htod(p, &b.bytes)?;
+            }
             buffers.push((b.clone(), p));
         }
         let mut images = vec![];
@@ -485,20 +533,22 @@ fn run_into(
     opts: &RunOptions,
     r: &mut CaseResult,
 ) -> Result<(), CaseError> {
-    let memcheck = opts.memcheck || case.spec.expect_error.as_ref().is_some_and(|e| e.memcheck);
-    let mut session = Session::with_memcheck(case, prepared, engine, memcheck)?;
+    use crate::host::tool::Tool;
+    let wants = |t: Tool| case.spec.expect_error.as_ref().is_some_and(|e| e.wants(t));
+    let memcheck = opts.memcheck || wants(Tool::Memcheck);
+    let synccheck = opts.synccheck || wants(Tool::Synccheck);
+    let initcheck = opts.initcheck || wants(Tool::Initcheck);
+    let racecheck = opts.racecheck || wants(Tool::Racecheck);
+    let mut session = Session::with_tools(case, prepared, engine, memcheck, initcheck)?;
     if opts.printf_to_stderr {
         session.ctx.set_printf_sink(crate::host::PrintfSink::Stderr);
     }
     r.compile_time = Some(session.compile_time);
-    let racecheck = opts.racecheck
-        || case
-            .spec
-            .expect_error
-            .as_ref()
-            .is_some_and(|e| e.wants_tool(crate::host::tool::Tool::Racecheck));
     let launch_opts = LaunchOptions {
         memcheck,
+        synccheck,
+        schedule: opts.schedule,
+        initcheck,
         racecheck,
         timeout: opts.timeout,
         cooperative: None,
@@ -526,11 +576,14 @@ fn run_into(
         races.get_or_insert(found);
         Ok(())
     };
+    let mut init_reports = vec![];
     let launched = (|| -> Result<(), CaseError> {
         if opts.repeat == 0 {
             pipeline(&mut session, true)?;
         } else {
             pipeline(&mut session, false)?; // warm-up
+                                            // initcheck's findings are those of the first run (later runs repeat them).
+            init_reports = session.ctx.take_init_reports();
             for _ in 0..opts.repeat {
                 session.reset()?;
                 pipeline(&mut session, true)?;
@@ -546,9 +599,15 @@ fn run_into(
         Ok(()) => true,
         Err(e) => matches!(
             e.runtime(),
-            Some(E::Fault(_) | E::Timeout(..) | E::Deadlock(_))
+            Some(E::Fault(_) | E::Timeout(..) | E::Deadlock(_) | E::Sanitizer(_))
         ),
     };
+    if init_reports.is_empty() {
+        init_reports = session.ctx.take_init_reports();
+    }
+    r.init_reports = init_reports;
+    // (A launch that stopped the first run early left its races in the context.)
+    r.race_reports = races.unwrap_or_else(|| session.ctx.take_race_reports());
     r.buffers = session.read_back()?;
     for e in prepared.expects.iter().filter(|_| ran) {
         let Some(want) = &e.bytes else { continue };
@@ -572,15 +631,12 @@ fn run_into(
         });
     }
     launched?;
-    // Races do not stop the launches: the run ends, then they are its error.
-    let races = races.unwrap_or_default();
-    if !races.is_empty() {
-        let report: String = races.iter().map(|r| r.sanitizer_text()).collect();
-        return Err(CaseError::Runtime(crate::host::Error::Sanitizer {
-            tool: crate::host::tool::Tool::Racecheck,
-            errors: races.len() as u64,
-            report,
-        }));
+    // initcheck's and racecheck's findings do not stop the launches: the run ends, then they
+    // are its error.
+    if !r.init_reports.is_empty() || !r.race_reports.is_empty() {
+        let mut text: Vec<String> = r.init_reports.iter().map(|x| x.to_string()).collect();
+        text.extend(r.race_reports.iter().map(|x| x.sanitizer_text()));
+        return Err(CaseError::Sanitizer(text.join("\n")));
     }
     Ok(())
 }

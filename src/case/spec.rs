@@ -718,17 +718,17 @@ pub struct ExpectError {
     /// Run with memcheck (exact allocation bounds), as `--memcheck` does.
     #[serde(default)]
     pub memcheck: bool,
-    /// Run under this sanitizer tool (`host::tool::Tool`'s names), as `--tool` does;
+    /// Run under this sanitizer tool (a [`crate::host::tool::Tool`] name), as `--tool` does;
     /// `tool = "memcheck"` is `memcheck = true`.
     #[serde(default)]
     pub tool: Option<String>,
 }
 
 impl ExpectError {
-    /// Whether the case runs under `tool` (its `tool` key, or `memcheck = true`).
-    pub fn wants_tool(&self, tool: crate::host::tool::Tool) -> bool {
+    /// Whether the case asks for `tool` (checked by `Case::validate`: the name is a tool's).
+    pub fn wants(&self, tool: crate::host::tool::Tool) -> bool {
         self.tool.as_deref() == Some(tool.name())
-            || self.memcheck && tool == crate::host::tool::Tool::Memcheck
+            || (tool == crate::host::tool::Tool::Memcheck && self.memcheck)
     }
 }
 
@@ -747,8 +747,8 @@ pub const ERROR_KINDS: [&str; 14] = [
     "fault",
     "timeout",
     "deadlock",
-    "sanitizer",
     "internal",
+    "sanitizer",
 ];
 
 /// `[textures.NAME]`, `[surfaces.NAME]`, `[texrefs.NAME]` (see `case::texture`). `source` and

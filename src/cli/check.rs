@@ -19,11 +19,15 @@ pub fn check(a: &CheckArgs) -> u8 {
     };
     let opts = RunOptions {
         memcheck: a.memcheck,
+        synccheck: false,
+        schedule: a.schedule,
+        initcheck: false,
         racecheck: false,
         repeat: 0,
         timeout,
         printf_to_stderr: false,
     };
+    super::print_schedule(a.schedule);
     let c = match check_case(&case, &opts) {
         Ok(c) => c,
         Err(e) => return fail(e),

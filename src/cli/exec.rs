@@ -22,8 +22,11 @@ pub struct ExecArgs {
     #[arg(long)]
     pub memcheck: bool,
     /// Run under a sanitizer tool (PTXJIT_TOOL): memcheck reports bad accesses, bad frees and
-    /// leaked device allocations as `=========` lines on stderr, ends with `========= ERROR
-    /// SUMMARY: N errors`, and makes the program exit with status 2 when N > 0.
+    /// leaked device allocations, synccheck barrier and membermask misuse, initcheck loads of
+    /// never-written device and shared memory, racecheck shared-memory data races between
+    /// threads of a block, as `=========` lines on stderr, ends with
+    /// `========= ERROR SUMMARY: N errors`, and makes the program exit with status 2 when
+    /// N > 0.
     #[arg(long, value_name = "TOOL", value_parser = crate::host::tool::Tool::parse)]
     pub tool: Option<crate::host::tool::Tool>,
     /// Abort a launch that runs longer than this many seconds (PTXJIT_TIMEOUT).

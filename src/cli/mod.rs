@@ -111,14 +111,23 @@ pub struct RunArgs {
     pub memcheck: bool,
     /// Run under a sanitizer tool: memcheck (out-of-bounds, misaligned, use after free,
     /// double and invalid free, with red zones between buffers); racecheck (data races on
-    /// shared memory between threads of a block); initcheck and synccheck are not
-    /// implemented yet. The report ends with `========= ERROR SUMMARY: N
+    /// shared memory between threads of a block); synccheck (`__syncthreads` reached by part
+    /// of a warp or block, mismatched barrier thread counts, `__syncwarp` and `*_sync`
+    /// membermasks that name exited lanes or disagree); initcheck (loads of global and shared
+    /// memory nobody wrote; a buffer without `init` starts unwritten). The report ends with
+    /// `========= ERROR SUMMARY: N
     /// errors`; the exit status is 2 when there are errors.
     #[arg(long, value_name = "TOOL", value_parser = crate::host::tool::Tool::parse)]
     pub tool: Option<crate::host::tool::Tool>,
     /// Abort a launch that runs longer than this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// The order of CTAs and warps: fixed (default), or shuffle[:SEED] to run the CTAs one
+    /// at a time and the CTAs and warps in an order drawn from SEED (a seed from the clock
+    /// when none is given; it is printed on stderr), so that results that depend on the
+    /// order show up; the same seed repeats the run.
+    #[arg(long, value_name = "fixed|shuffle[:SEED]", default_value = "fixed", value_parser = crate::host::Schedule::parse)]
+    pub schedule: crate::host::Schedule,
     /// Write a buffer after the launch: NAME=PATH.npy or NAME=PATH.bin (repeatable).
     #[arg(long, value_name = "NAME=PATH")]
     pub dump: Vec<String>,
@@ -180,6 +189,13 @@ pub struct RunArgs {
     pub expect: Vec<String>,
 }
 
+/// Say which seed a shuffled schedule drew (on stderr), so that the run can be repeated.
+fn print_schedule(s: crate::host::Schedule) {
+    if s != crate::host::Schedule::Fixed {
+        eprintln!("schedule: {s} (--schedule {s} repeats this order)");
+    }
+}
+
 /// `ptxjit check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -192,6 +208,9 @@ pub struct CheckArgs {
     /// Abort a launch that runs longer than this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// The order of CTAs and warps on both engines: fixed, or shuffle[:SEED] (as for run).
+    #[arg(long, value_name = "fixed|shuffle[:SEED]", default_value = "fixed", value_parser = crate::host::Schedule::parse)]
+    pub schedule: crate::host::Schedule,
 }
 
 /// `ptxjit dump`.

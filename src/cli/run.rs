@@ -55,12 +55,16 @@ pub fn run(a: &RunArgs) -> u8 {
     };
     let opts = RunOptions {
         memcheck: a.memcheck || a.tool == Some(Tool::Memcheck),
+        synccheck: a.tool == Some(Tool::Synccheck),
+        schedule: a.schedule,
+        initcheck: a.tool == Some(Tool::Initcheck),
         racecheck: a.tool == Some(Tool::Racecheck),
         repeat: a.repeat,
         timeout,
         // With --json, stdout is one JSON object: device printf output goes to stderr.
         printf_to_stderr: a.json,
     };
+    super::print_schedule(a.schedule);
     let mut r = run_case(&case, a.engine.into(), &opts);
     // Outputs are written whenever the buffers could be read back (also after a mismatch or a fault).
     if !r.buffers.is_empty() {
@@ -131,12 +135,14 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
         (None, false) => 1,
     };
     // Under a tool, a fault is the tool's error (one, with the count of threads in it); a
-    // sanitizer error (races) carries its count.
-    let errors = match r.error.as_ref().and_then(|e| e.runtime()) {
-        Some(crate::host::Error::Sanitizer { errors, .. }) => *errors,
+    // tool's report of findings that did not stop the kernel counts each (synccheck's in the
+    // error, initcheck's and racecheck's beside it).
+    let in_error = match r.error.as_ref().and_then(|e| e.runtime()) {
         Some(crate::host::Error::Fault(_)) => 1,
+        Some(crate::host::Error::Sanitizer(rep)) => rep.errors(),
         _ => 0,
     };
+    let errors = in_error + r.init_reports.len() as u64 + r.race_reports.len() as u64;
     if a.json {
         let mut j = output::json_report(r);
         if let (Some(t), Some(obj)) = (a.tool, j.as_object_mut()) {
@@ -149,11 +155,24 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
     } else {
         print!("{}", output::text_report(r, ""));
         if let Some(t) = a.tool {
+            // Findings that did not stop the kernel, then a fault that did.
+            for f in &r.init_reports {
+                eprint!(
+                    "{}",
+                    tool::report_lines(&format!("PTXJIT SANITIZER ({t})\n{}", f.sanitizer_text()))
+                );
+            }
+            for f in &r.race_reports {
+                eprint!(
+                    "{}",
+                    tool::report_lines(&format!("PTXJIT SANITIZER ({t})\n{}", f.sanitizer_text()))
+                );
+            }
             // The tool's report takes the place of the error line.
-            if let Some(e) = r.error.as_ref().filter(|_| errors > 0) {
+            if let Some(e) = r.error.as_ref().filter(|_| in_error > 0) {
                 let text = match e.runtime() {
                     Some(crate::host::Error::Fault(f)) => f.sanitizer_text(),
-                    Some(crate::host::Error::Sanitizer { report, .. }) => report.clone(),
+                    Some(crate::host::Error::Sanitizer(rep)) => rep.text(),
                     _ => e.to_string(),
                 };
                 // A pipeline's launch is named first.
@@ -169,6 +188,9 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
                 return 2;
             }
             eprintln!("{}", tool::error_summary(errors));
+            if r.error.as_ref().is_some_and(|e| e.kind() == "sanitizer") {
+                return 2;
+            }
         }
         if let Some(e) = &r.error {
             // Arguments come from the case file's `args` (a launch's, in a pipeline) or the

@@ -138,6 +138,9 @@ pub fn run_engine(case: &LaunchCase, engine: Engine, timeout: Duration) -> Outco
         };
         let opts = LaunchOptions {
             memcheck: false,
+            synccheck: false,
+            schedule: Default::default(),
+            initcheck: false,
             racecheck: false,
             timeout: Some(timeout),
             cooperative: None,

@@ -223,6 +223,13 @@ impl FaultReport {
                 ),
                 false,
             ),
+            FaultKind::MBarrier => (
+                format!(
+                    "invalid mbarrier operation: {} (undefined in PTX)",
+                    self.detail.as_deref().unwrap_or("(no detail)")
+                ),
+                false,
+            ),
             FaultKind::Assert => (
                 format!(
                     "assertion failed: {}",
@@ -257,21 +264,16 @@ impl FaultReport {
         } else {
             format!("{what}\n")
         };
-        match &self.source {
-            Some(src) => out += &format!("    at kernel '{}' in {src}\n", self.kernel),
-            None => out += &format!("    at kernel '{}'\n", self.kernel),
-        }
-        out += &format!(
-            "    PTX {}:{}:{} '{}'\n",
-            self.ptx_file, self.loc.line, self.loc.col, self.instruction
-        );
-        let [tx, ty, tz] = self.tid;
-        let [bx, by, bz] = self.ctaid;
-        out += &format!("    by thread ({tx},{ty},{tz}) in block ({bx},{by},{bz})");
-        if self.count > 1 {
-            out += &format!(" and {} more threads of the block", self.count - 1);
-        }
-        out += "\n";
+        out += &super::tool::site_lines(&super::tool::Site {
+            kernel: &self.kernel,
+            source: self.source.as_ref(),
+            ptx_file: &self.ptx_file,
+            loc: self.loc,
+            instruction: &self.instruction,
+            ctaid: self.ctaid,
+            tid: self.tid,
+            count: self.count,
+        });
         if memory {
             out += &format!("    {what}");
             if let (Some((label, off, size)), None) = (&self.nearest, &self.freed) {
@@ -396,23 +398,19 @@ pub enum Error {
     /// `bar.sync`): `file: kernel 'k': report` naming the barriers' PTX lines and the warps.
     #[error("{0}")]
     Deadlock(String),
-    /// A sanitizer tool found errors in launches that ran to the end (racecheck's races):
-    /// the tool, how many distinct errors, and the report (compute-sanitizer's lines, without
-    /// their `=========` prefix).
-    #[error("{report}")]
-    Sanitizer {
-        tool: super::tool::Tool,
-        errors: u64,
-        report: String,
-    },
     /// An internal compiler error (JIT); a bug in ptxjit.
     #[error("internal error: {0}")]
     Internal(String),
+    /// A sanitizer tool found errors that did not stop the kernel (synccheck's divergent
+    /// barriers, for one; [`LaunchOptions::synccheck`]): the launch ran to its end (or to
+    /// the deadlock the report names last), and its buffers hold what it wrote.
+    #[error("{0}")]
+    Sanitizer(Box<super::tool::SanitizerReport>),
 }
 
 impl Error {
     /// `parse`, `unsupported`, `invalid`, `unknown_kernel`, `argument`, `launch_config`,
-    /// `memory`, `fault`, `timeout`, `interrupted`, `deadlock`, `sanitizer`, `internal`.
+    /// `memory`, `fault`, `timeout`, `interrupted`, `deadlock`, `internal`, `sanitizer`.
     pub fn kind(&self) -> &'static str {
         match self {
             Error::Parse(_) => "parse",
@@ -426,8 +424,8 @@ impl Error {
             Error::Timeout(..) => "timeout",
             Error::Interrupted(..) => "interrupted",
             Error::Deadlock(_) => "deadlock",
-            Error::Sanitizer { .. } => "sanitizer",
             Error::Internal(_) => "internal",
+            Error::Sanitizer(_) => "sanitizer",
         }
     }
 }
@@ -520,6 +518,22 @@ impl KernelArg {
 pub struct LaunchOptions {
     /// Check global accesses against live allocations (compute-sanitizer memcheck style).
     pub memcheck: bool,
+    /// synccheck (`runtime::synccheck`): barriers reached by part of a warp or block,
+    /// mismatched barrier thread counts, membermasks that do not match the lanes that arrive.
+    /// Findings end the launch with [`Error::Sanitizer`] once it has run (a fault or a
+    /// deadlock still stops it first; a deadlock then comes last in the report).
+    pub synccheck: bool,
+    /// The order of CTAs and warps: [`Schedule::Shuffle`] runs the CTAs one at a time and
+    /// the CTAs and the warps of each round in an order drawn from the seed
+    /// (`runtime::shuffle` documents it exactly), so that order-dependent results show as
+    /// different answers for different seeds, and a seed repeats its answer.
+    ///
+    /// [`Schedule::Shuffle`]: crate::runtime::shuffle::Schedule::Shuffle
+    pub schedule: crate::runtime::shuffle::Schedule,
+    /// initcheck: record loads of global and shared memory nobody has written
+    /// ([`Context::take_init_reports`]); turns the context's tracking on
+    /// ([`Context::set_initcheck`]) if it is not.
+    pub initcheck: bool,
     /// racecheck: track the launch's shared-memory accesses and synchronizations and report
     /// data races between threads of a CTA (`runtime::race`). The launch runs to the end;
     /// its races are left in the context ([`Context::take_race_reports`]).
@@ -898,6 +912,9 @@ pub struct Context {
     heap_bytes: Option<u64>,
     /// Memcheck's placement ([`Context::set_memcheck`]).
     memcheck: bool,
+    /// initcheck's findings of the launches since the last
+    /// [`take_init_reports`](Context::take_init_reports).
+    init_reports: Vec<super::initcheck::InitReport>,
     /// The races of launches under racecheck not yet taken ([`Context::take_race_reports`]).
     race_reports: Vec<super::race::RaceReport>,
 }
@@ -969,6 +986,9 @@ impl Context {
                 if !g.init.is_empty() {
                     self.copy_htod(p, &g.init)?;
                 }
+                // initcheck: a module variable has static storage: its initializer, and
+                // zeros past it or without one (PTX ISA §5.4.4), are written at load.
+                self.arena.read().memory.mark_written(p, g.size.max(1));
                 symbols[i] = p.0;
             }
         }
@@ -1299,6 +1319,26 @@ impl Context {
         self.memcheck
     }
 
+    /// Track which bytes of device memory have been written (initcheck), from now on (or
+    /// stop). Bytes of allocations live now count as written; later allocations start
+    /// unwritten, and host copies, memsets and kernel stores write them. Turn it on before
+    /// allocating (a case runner, `PTXJIT_TOOL=initcheck` at `cuInit`); launches check loads
+    /// when their [`LaunchOptions::initcheck`] says so. Errors ([`Error::Memory`]): the
+    /// shadow's address range cannot be reserved.
+    pub fn set_initcheck(&mut self, on: bool) -> Result<(), Error> {
+        self.arena
+            .write()
+            .memory
+            .set_initcheck(on)
+            .map_err(Error::Memory)
+    }
+
+    /// initcheck's findings of the launches since the last call, in launch order, each
+    /// launch's by instruction (each distinct uninitialised read once, with its count).
+    pub fn take_init_reports(&mut self) -> Vec<super::initcheck::InitReport> {
+        std::mem::take(&mut self.init_reports)
+    }
+
     /// Launch `kernel` (`cuLaunchKernel`) and wait for it.
     ///
     /// Checks: grid dimensions ≥ 1 (x < 2³¹, y and z ≤ 65535), block dimensions ≥ 1 with
@@ -1371,7 +1411,14 @@ impl Context {
             Some(c) => Some(grid_workspace(&mut arena.memory, k, dims, c)?),
             None => None,
         };
+        if opts.initcheck && arena.memory.init_shadow().is_none() {
+            arena.memory.set_initcheck(true).map_err(Error::Memory)?;
+        }
+        let init_findings = crate::runtime::initcheck::InitFindings::default();
         let memory = &arena.memory;
+        let sync_sink = opts
+            .synccheck
+            .then(crate::runtime::synccheck::SyncSink::default);
         let start = Instant::now();
         let res = run_grid(
             engine,
@@ -1387,6 +1434,9 @@ impl Context {
                 heap: self.heap.as_ref().filter(|_| k.uses_heap || opts.memcheck),
                 printf: &self.printf,
                 memcheck: opts.memcheck,
+                synccheck: sync_sink.as_ref(),
+                schedule: opts.schedule,
+                initcheck: opts.initcheck.then_some(&init_findings),
                 timeout: opts.timeout,
                 sites: Sites {
                     locs: &k.inst_locs,
@@ -1411,6 +1461,39 @@ impl Context {
                 .map_err(|e| Error::Memory(e.to_string()))?;
         }
         let memory = &arena.memory;
+        for (r, count) in init_findings.take() {
+            self.init_reports
+                .push(super::initcheck::InitReport::new(memory, kernel, r, count));
+        }
+        let findings: Vec<_> = sync_sink
+            .map(|s| s.take())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|f| sync_finding(kernel, f))
+            .collect();
+        if !findings.is_empty() {
+            let stopped = match res {
+                Ok(_) => None,
+                Err(LaunchFailure::Deadlock(report)) => Some(format!(
+                    "{}: kernel '{}': {report}",
+                    kernel.module_file, k.name
+                )),
+                Err(LaunchFailure::Fault(r, count)) => {
+                    Some(report(memory, self.heap.as_ref(), kernel, dims, r, count).to_string())
+                }
+                Err(LaunchFailure::Timeout(at)) => Some(
+                    Error::Timeout(k.name.clone(), opts.timeout.unwrap_or_default(), at)
+                        .to_string(),
+                ),
+                Err(LaunchFailure::Interrupted(at)) => {
+                    Some(Error::Interrupted(k.name.clone(), at).to_string())
+                }
+            };
+            return Err(Error::Sanitizer(Box::new(super::tool::SanitizerReport {
+                findings,
+                stopped,
+            })));
+        }
         match res {
             Ok(stats) => Ok(LaunchReport {
                 elapsed: start.elapsed(),
@@ -1557,6 +1640,28 @@ fn report(
         count,
         detail: r.detail,
         no_dynamic_shared,
+    }
+}
+
+/// A synccheck finding in kernel terms.
+fn sync_finding(
+    kernel: &Kernel,
+    f: crate::runtime::synccheck::SyncFinding,
+) -> super::tool::Finding {
+    let k = &kernel.compiled;
+    let i = f.inst as usize;
+    super::tool::Finding {
+        tool: super::tool::Tool::Synccheck,
+        what: f.kind.headline().to_string(),
+        detail: f.detail,
+        kernel: k.name.clone(),
+        ptx_file: kernel.module_file.clone(),
+        loc: k.inst_locs.get(i).copied().unwrap_or_default(),
+        instruction: k.inst_ptx.get(i).cloned().unwrap_or_default(),
+        source: k.inst_sources.get(i).cloned().flatten(),
+        ctaid: f.ctaid,
+        tid: f.tid,
+        threads: f.threads,
     }
 }
 

@@ -19,6 +19,7 @@ mod context;
 pub mod fatbin;
 pub mod graph;
 pub mod image;
+pub mod initcheck;
 mod kernel_name;
 mod launch;
 pub mod occupancy;
@@ -29,6 +30,7 @@ pub mod tool;
 pub use crate::runtime::launch::LaunchDims;
 pub use crate::runtime::memory::DevicePtr;
 pub use crate::runtime::printf::PrintfSink;
+pub use crate::runtime::shuffle::Schedule;
 pub use buffer::{ArenaId, DeviceBuffer, MemoryView};
 pub use context::{
     front_end, CompiledKernel, Context, Cooperative, Engine, Error, FaultReport, Kernel, KernelArg,

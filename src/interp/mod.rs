@@ -27,7 +27,8 @@ mod tests;
 use crate::analysis::schedule::{WarpLayout, EXITED_OFF, WARP_SIZE};
 use crate::ir::verify::VerifiedFunction;
 use crate::ir::{Space, Type};
-use crate::runtime::env::{translate, CtaEnv, FaultKind};
+use crate::runtime::env::{init_access, translate, CtaEnv, FaultKind};
+use crate::runtime::initcheck::InitAccess;
 use crate::runtime::launch::{WarpEngine, WarpStatus};
 use crate::runtime::race::AccessKind;
 use crate::runtime::semantics;
@@ -370,6 +371,7 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let addr = arg(s, di, 0, l);
                 let v = match translate(env, space, addr, size, align, l) {
                     Ok(p) => {
+                        init_access(env, space, addr, size, l, di.inst, InitAccess::Read);
                         env.race_access(l, di.inst, p, size, AccessKind::Read);
                         // SAFETY: `translate` checked `size` bytes at `p`.
                         unsafe { host_load(p, size) }
@@ -389,6 +391,7 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let v = arg(s, di, 1, l);
                 match translate(env, space, addr, size, align, l) {
                     Ok(p) => {
+                        init_access(env, space, addr, size, l, di.inst, InitAccess::Write);
                         env.race_access(l, di.inst, p, size, AccessKind::Write);
                         // SAFETY: `translate` checked `size` bytes at `p`.
                         unsafe { host_store(p, size, v) }
@@ -399,16 +402,21 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
         }
         Exec::Atom { op, space } => {
             let ty = di.res_ty;
+            let access = if matches!(op, crate::ir::AtomOp::Exch) {
+                InitAccess::Exchange
+            } else {
+                InitAccess::Atomic
+            };
             for l in Lanes(mask) {
                 let addr = arg(s, di, 0, l);
                 let b = arg(s, di, 1, l);
-                let old = match atomic_ptr(env, space, addr, ty, l) {
-                    // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
-                    Ok(p) => unsafe {
+                let old = match atomic_ptr(env, space, addr, ty, l, di.inst, access) {
+                    Ok(p) => {
                         env.race_access(l, di.inst, p, ty.bytes(), AccessKind::Atomic);
                         let global = crate::runtime::env::resolves_to_global(space, addr);
-                        semantics::atomic_rmw(p, op, ty, b, global)
-                    },
+                        // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
+                        unsafe { semantics::atomic_rmw(p, op, ty, b, global) }
+                    }
                     Err((kind, sp)) => {
                         env.fault(l, di.inst, kind, sp, addr, ty.bytes(), true);
                         0
@@ -423,7 +431,7 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let addr = arg(s, di, 0, l);
                 let cmp = arg(s, di, 1, l);
                 let new = arg(s, di, 2, l);
-                let old = match atomic_ptr(env, space, addr, ty, l) {
+                let old = match atomic_ptr(env, space, addr, ty, l, di.inst, InitAccess::Atomic) {
                     Ok(p) => {
                         env.race_access(l, di.inst, p, ty.bytes(), AccessKind::Atomic);
                         // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
@@ -467,18 +475,22 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
 
 /// The host pointer for an atomic of type `ty` at `addr`: aligned to its size, as the host
 /// atomics need (a misaligned device address faults in `translate`; a host pointer is then
-/// aligned because the arena and shared memory bases are).
+/// aligned because the arena and shared memory bases are). With initcheck, the atomic reads
+/// and writes its bytes (IR instruction `inst`).
 fn atomic_ptr(
     env: &CtaEnv,
     space: Space,
     addr: u64,
     ty: Type,
     lane: u32,
+    inst: u32,
+    access: InitAccess,
 ) -> Result<*mut u8, (FaultKind, Space)> {
     let size = ty.bytes();
     let p = translate(env, space, addr, size, size, lane)?;
     if !(p as usize).is_multiple_of(size as usize) {
         return Err((FaultKind::Misaligned, space));
     }
+    init_access(env, space, addr, size, lane, inst, access);
     Ok(p)
 }

@@ -14,12 +14,14 @@
 //! Stage order is a type: engines take a [`verify::VerifiedFunction`], which only
 //! [`verify::verify`] can make.
 
+pub mod mbarrier;
 pub mod mma;
 pub mod ops;
 pub mod print;
 pub mod types;
 pub mod verify;
 
+pub use mbarrier::MbarOp;
 pub use mma::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec};
 pub use ops::{Effect, Op, OP_TABLE};
 pub use types::*;

@@ -9,6 +9,7 @@
 //! - memory operations take an address value (`i64`, or `i32` for the 32-bit shared/param/const
 //!   forms) first.
 
+use super::mbarrier::MbarOp;
 use super::mma::MmaSpec;
 use super::types::*;
 
@@ -299,6 +300,13 @@ op_table! {
     /// faults. Products are exact and the sum runs over k in ascending order, rounded in the
     /// accumulator type at each step (`runtime::mma`).
     ["9.7.14.5.14"] Mma { spec: MmaSpec } => "mma";
+    /// An `mbarrier` operation (or `cp.async.mbarrier.arrive`) on the 64-bit object at args[0]
+    /// in `space` (`Shared`, or `Generic` resolving to shared memory); operands per
+    /// [`MbarOp`]. The active lanes act one after another in lane order, each as a whole
+    /// (`runtime::mbarrier`, which defines the object's layout and the tokens). An address
+    /// outside shared memory, misaligned (8 bytes), or not holding a valid object, and a count
+    /// out of the ISA's range, fault.
+    ["9.7.13.15"] MBarrier { op: MbarOp, space: Space } => "mbarrier";
     // ---- Texture and surface units (issue 7; semantics in `runtime::texture`). ----
     /// Texture fetch (`tex`): args (texture i64, [sampler i64 when `sampler`: independent
     /// mode], [array index i32 when the geometry is arrayed], `geom.dims()` coordinates (i32
@@ -390,6 +398,7 @@ macro_rules! warp_ops {
     () => {
         $crate::ir::Op::Vote { .. }
             | $crate::ir::Op::Mma { .. }
+            | $crate::ir::Op::MBarrier { .. }
             | $crate::ir::Op::Activemask {}
             | $crate::ir::Op::Match { .. }
             | $crate::ir::Op::Redux { .. }

@@ -369,6 +369,41 @@ impl Op {
                 }
                 Ok(())
             }
+            Op::MBarrier { op, space } => {
+                use crate::ir::MbarOp;
+                if !matches!(space, Space::Shared | Space::Generic) {
+                    return Err(format!(
+                        "mbarrier: the object is in shared memory, not {space}"
+                    ));
+                }
+                let addr = args.first().is_some_and(|t| *t == I32 || *t == I64);
+                let ok = match op {
+                    MbarOp::Init | MbarOp::ExpectTx | MbarOp::CompleteTx => {
+                        n(2, 0)?;
+                        addr && args[1] == I32
+                    }
+                    MbarOp::Inval | MbarOp::CpAsyncArrive { .. } => {
+                        n(1, 0)?;
+                        addr
+                    }
+                    MbarOp::Arrive { .. } => {
+                        n(3, 1)?;
+                        addr && args[1] == I32 && args[2] == I32 && res[0] == I64
+                    }
+                    MbarOp::Wait { parity, .. } => {
+                        n(2, 1)?;
+                        let tok = if *parity { I32 } else { I64 };
+                        addr && args[1] == tok && res[0] == Pred
+                    }
+                    MbarOp::PendingCount => {
+                        n(1, 1)?;
+                        args[0] == I64 && res[0] == I32
+                    }
+                };
+                ok.then_some(()).ok_or(format!(
+                    "mbarrier.{op}: bad operand types {args:?} → {res:?}"
+                ))
+            }
             Op::Activemask {} => {
                 n(0, 1)?;
                 (res[0] == I32)

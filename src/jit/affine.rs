@@ -36,9 +36,12 @@
 //!   stay on one side of its wrap-around point between lanes 0 and 31 (an arithmetic
 //!   progression of 32 terms spans less than 2^31 with the stride bound below, so checking
 //!   the last term suffices);
-//! - the whole range `[a0, a0 + 32 · stride)` (all 32 lanes, active or not) must pass the
-//!   space's bounds check and alignment, and checked-memory mode must be off; otherwise the
-//!   general path runs, so faults are reported exactly as before (lowest faulting lane);
+//! - the whole range `[a0, a0 + 31 · stride + size)` (all 32 lanes, active or not) must pass
+//!   the space's bounds check and alignment, and checked-memory mode must be off; otherwise
+//!   the general path runs, so faults are reported exactly as before (lowest faulting lane);
+//! - a stride larger than the element (32-bit members of `float3`/`float4`-like structs) is a
+//!   multiple of the element size and of the access's alignment, so lane 0's address being
+//!   aligned (checked) makes every lane's aligned;
 //! - stores take the fast path only when all 32 lanes are active (inactive lanes must not
 //!   write); loads may read inactive lanes' in-bounds elements and discard them.
 
@@ -55,6 +58,10 @@ use std::mem::offset_of;
 /// Largest stride magnitude tracked: 31 · 2^24 < 2^31, so a widened operand's 32 lanes can
 /// cross its wrap-around point at most once (the check of lane 31 then covers all).
 const MAX_STRIDE: i64 = 1 << 24;
+
+/// Largest lane stride of 32-bit accesses that are not consecutive (members of small structs
+/// and vectors, each lane's element loaded or stored on its own).
+const MAX_STRUCT: i64 = 32;
 
 /// Largest constant offset folded into a shared bounds check.
 const MAX_MERGE: i64 = 1 << 20;
@@ -75,7 +82,8 @@ pub(super) struct FastAccess {
     pub(super) ok: Value,
     /// Host address of lane 0's element.
     pub(super) p: Value,
-    /// Bytes between lanes: the element size (consecutive), or 0 (one address for all).
+    /// Bytes between lanes: the element size (consecutive), 0 (one address for all), or
+    /// (32-bit elements only) a larger multiple of the element size up to `MAX_STRUCT`.
     pub(super) stride: u32,
     /// The address the bounds check covers (`root + off` for the access): accesses with the
     /// same root have pointers `off` apart.
@@ -561,9 +569,9 @@ impl Gen<'_, '_> {
     ) -> Result<FastMem, String> {
         let mut out = FastMem::default();
         // Candidate accesses by (root, space, offset mod size, size, stride): members
-        // (instruction, constant offset, store).
+        // (instruction, constant offset, store, alignment).
         type Key = (ir::Value, ir::Space, i64, i64, i64);
-        type Members = Vec<(ir::Inst, i64, bool)>;
+        type Members = Vec<(ir::Inst, i64, bool, i64)>;
         let mut groups: Vec<(Key, Members)> = vec![];
         for &i in insts {
             if self.scalar[i.index()] {
@@ -600,8 +608,18 @@ impl Gen<'_, '_> {
                 continue;
             };
             // Consecutive elements, or (loads) one element for all lanes; `align` beyond
-            // the element size would fault in some lane.
-            if !(stride == elem || stride == 0 && !store) || i64::from(align) > elem {
+            // the element size would fault in some lane. Or 32-bit elements of small structs
+            // or vectors (`float3`, `float4`): a stride that is a multiple of the element
+            // size (so each lane's element is aligned when lane 0's is) up to MAX_STRUCT, with
+            // an alignment the stride keeps (checked for lane 0 below).
+            let align = i64::from(align);
+            let strided = matches!(et, ir::Type::I32 | ir::Type::F32)
+                && stride > elem
+                && stride <= MAX_STRUCT
+                && stride % elem == 0
+                && stride % align.max(1) == 0;
+            let plain = align <= elem && (stride == elem || stride == 0 && !store);
+            if !(plain || strided) {
                 continue;
             }
             // Accesses at constant offsets from one root share its replay and one bounds
@@ -614,8 +632,8 @@ impl Gen<'_, '_> {
             };
             let key = (root, space, off.rem_euclid(elem), elem, stride);
             match groups.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, v)) => v.push((i, off, store)),
-                None => groups.push((key, vec![(i, off, store)])),
+                Some((_, v)) => v.push((i, off, store, align)),
+                None => groups.push((key, vec![(i, off, store, align)])),
             }
         }
         if groups.is_empty() {
@@ -642,7 +660,8 @@ impl Gen<'_, '_> {
                 ir::Space::Shared => (self.e.shared_base, self.e.shared_size, 0),
                 _ => (self.e.global_base, self.e.global_top, GLOBAL_BASE as i64),
             };
-            let span = (hi - lo) + if *stride == 0 { *elem } else { 32 * elem };
+            // Lane 31's element of the last member ends the range.
+            let span = (hi - lo) + 31 * stride + elem;
             let a_lo = self.b.ins().iadd_imm_s(r0, lo);
             let off = self.b.ins().iadd_imm_s(a_lo, -bias);
             let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
@@ -657,6 +676,16 @@ impl Gen<'_, '_> {
                 let low = self.b.ins().band_imm_s(a_lo, elem - 1);
                 let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
                 ok = self.b.ins().band(ok, z);
+            }
+            // A member aligned beyond its element (the first element of a `.v4` access):
+            // lane 0's address; the stride, a multiple of the alignment, keeps it.
+            for &(_, off, _, align) in members {
+                if align > *elem {
+                    let a = self.b.ins().iadd_imm_s(a_lo, off - lo);
+                    let low = self.b.ins().band_imm_s(a, align - 1);
+                    let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+                    ok = self.b.ins().band(ok, z);
+                }
             }
             if *space != ir::Space::Shared {
                 let nm = self.b.ins().icmp_imm_s(IntCC::Equal, self.e.memcheck, 0);
@@ -681,7 +710,7 @@ impl Gen<'_, '_> {
                 None => ok,
             };
             let mut ok_store = None;
-            for &(i, off, store) in members {
+            for &(i, off, store, _) in members {
                 let ok = if store {
                     match ok_store {
                         Some(o) => o,

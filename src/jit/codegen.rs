@@ -35,7 +35,7 @@ use super::helpers::{self, PureDesc};
 use crate::analysis::schedule::WarpLayout;
 use crate::analysis::uniform::{self, Uniformity};
 use crate::ir::{self, Effect, Op, Terminator};
-use crate::runtime::env::CtaEnv;
+use crate::runtime::env::{CtaEnv, CHECK_INIT};
 use crate::runtime::warp::{WarpDesc, WarpSlot};
 use cranelift_codegen::ir::{
     types, AbiParam, BlockArg, InstBuilder, JumpTableData, MemFlagsData, Signature, Value,
@@ -499,7 +499,15 @@ pub fn generate(
         global_base: ld(&mut b, ptr, offset_of!(CtaEnv, global_base)),
         global_top: ld(&mut b, types::I64, offset_of!(CtaEnv, global_top)),
         shared_base: ld(&mut b, ptr, offset_of!(CtaEnv, shared_base)),
-        shared_size: ld(&mut b, types::I64, offset_of!(CtaEnv, shared_size)),
+        // initcheck: the inline shared window is empty, so every shared access takes the
+        // runtime's path (which tests and sets the CTA's shadow).
+        shared_size: {
+            let size = ld(&mut b, types::I64, offset_of!(CtaEnv, shared_size));
+            let checks = ld(&mut b, types::I32, offset_of!(CtaEnv, memcheck));
+            let init = b.ins().band_imm_s(checks, CHECK_INIT as i64);
+            let zero = b.ins().iconst(types::I64, 0);
+            b.ins().select(init, zero, size)
+        },
         param_base: ld(&mut b, ptr, offset_of!(CtaEnv, param_base)),
         param_size: ld(&mut b, types::I64, offset_of!(CtaEnv, param_size)),
         memcheck: ld(&mut b, types::I32, offset_of!(CtaEnv, memcheck)),

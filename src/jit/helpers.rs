@@ -10,6 +10,7 @@
 use crate::analysis::schedule::WarpLayout;
 use crate::ir::{Op, SReg, ShflMode, Space, Type};
 use crate::runtime::env::{self, space_from_code, CtaEnv};
+use crate::runtime::initcheck::InitAccess;
 use crate::runtime::race::AccessKind;
 use crate::runtime::semantics;
 
@@ -44,7 +45,8 @@ pub unsafe extern "C" fn pure_helper(desc: *const PureDesc, a: u64, b: u64, c: u
 /// or — after recording the fault for every lane of `lanes`, as the interpreter does lane by
 /// lane — a pointer to the zeroed scratch area in the warp state.
 ///
-/// `info` packs `space_code | size << 8 | align << 16 | write << 24`.
+/// `info` packs `space_code | size << 8 | align << 16 | write << 24` (and [`ACCESS_ATOMIC`]
+/// for an atomic's address). With initcheck, each lane's access is checked or marked.
 ///
 /// # Safety
 /// `env` is the running warp's CTA environment and `state` its warp state.
@@ -64,12 +66,14 @@ pub unsafe extern "C" fn access_helper(
     let write = (info >> 24) & 1 != 0;
     match env::translate(env, space, addr, size, align, lanes.trailing_zeros() & 31) {
         Ok(p) => {
+            if env.memcheck & env::CHECK_INIT != 0 {
+                let access = init_kind(info);
+                for lane in crate::runtime::warp::lanes(lanes) {
+                    env::init_access(env, space, addr, size, lane, inst, access);
+                }
+            }
             if !env.race.is_null() {
-                let kind = if write {
-                    AccessKind::Write
-                } else {
-                    AccessKind::Read
-                };
+                let kind = race_kind(info);
                 for lane in crate::runtime::warp::lanes(lanes) {
                     env.race_access(lane, inst, p, size, kind);
                 }
@@ -125,12 +129,8 @@ pub unsafe extern "C" fn group_access_helper(
         let val = 32 + n * j;
         match env::translate(env, space, addr, size, align, lane) {
             Ok(p) => {
-                let kind = if write {
-                    AccessKind::Write
-                } else {
-                    AccessKind::Read
-                };
-                env.race_access(lane, inst, p, size, kind);
+                env::init_access(env, space, addr, size, lane, inst, init_kind(info));
+                env.race_access(lane, inst, p, size, race_kind(info));
                 // SAFETY: translate checked that [p, p+size) is inside the space; the value
                 // area of lane j is `n` bytes inside the 64-byte buffer.
                 unsafe {
@@ -175,6 +175,12 @@ pub unsafe extern "C" fn atom_helper(
     let size = d.res_ty.bytes();
     match env::translate(env, space, addr, size, size, lane) {
         Ok(p) => {
+            let access = if matches!(op, Some(crate::ir::AtomOp::Exch)) && !cas {
+                InitAccess::Exchange
+            } else {
+                InitAccess::Atomic
+            };
+            env::init_access(env, space, addr, size, lane, inst, access);
             env.race_access(lane, inst, p, size, AccessKind::Atomic);
             // SAFETY: translate returned a pointer valid for `size` bytes, aligned to `size`.
             unsafe {
@@ -361,6 +367,37 @@ pub fn shfl_mode_code(m: ShflMode) -> u32 {
 /// Pack access info for [`access_helper`].
 pub fn access_info(space: Space, size: u32, align: u32, write: bool) -> u32 {
     env::space_code(space) | size << 8 | align.min(255) << 16 | (write as u32) << 24
+}
+
+/// [`access_info`]'s bit for an atomic's address (initcheck: a read, see
+/// [`InitAccess::Atomic`]).
+pub const ACCESS_ATOMIC: u32 = 1 << 25;
+/// [`access_info`]'s bit, with [`ACCESS_ATOMIC`], for `atom.exch` (initcheck: a read, then a
+/// write).
+pub const ACCESS_EXCH: u32 = 1 << 26;
+
+/// How an access of `info` ([`access_info`], [`ACCESS_ATOMIC`]) uses its bytes.
+fn init_kind(info: u32) -> InitAccess {
+    if info & ACCESS_EXCH != 0 {
+        InitAccess::Exchange
+    } else if info & ACCESS_ATOMIC != 0 {
+        InitAccess::Atomic
+    } else if (info >> 24) & 1 != 0 {
+        InitAccess::Write
+    } else {
+        InitAccess::Read
+    }
+}
+
+/// How an access of `info` ([`access_info`], [`ACCESS_ATOMIC`]) counts for racecheck.
+fn race_kind(info: u32) -> AccessKind {
+    if info & ACCESS_ATOMIC != 0 {
+        AccessKind::Atomic
+    } else if (info >> 24) & 1 != 0 {
+        AccessKind::Write
+    } else {
+        AccessKind::Read
+    }
 }
 
 /// Layout facts the code generator needs beyond [`WarpLayout`].

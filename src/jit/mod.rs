@@ -4,6 +4,7 @@
 //! the shape of the code and `analysis::schedule` for the execution model it follows.
 
 mod affine;
+mod bitops;
 mod codegen;
 mod group;
 pub mod helpers;

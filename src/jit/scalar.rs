@@ -102,7 +102,8 @@ impl Gen<'_, '_> {
     /// A host pointer for one lane's access (or, in the scalar section, the warp's: see
     /// [`Gen::uniform_mask`](super::codegen::Gen)): inline bounds check for
     /// global/shared/param, `access_helper` otherwise (which records faults and returns the
-    /// scratch area).
+    /// scratch area). `atomic`: 0, or `helpers::ACCESS_ATOMIC` (and `ACCESS_EXCH`) for an
+    /// atomic's address, which initcheck treats as a read (`runtime::initcheck`).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn access_ptr(
         &mut self,
@@ -113,6 +114,7 @@ impl Gen<'_, '_> {
         size: u32,
         align: u32,
         write: bool,
+        atomic: u32,
     ) -> Value {
         let merge = self.b.create_block();
         self.b.append_block_param(merge, self.ptr);
@@ -155,7 +157,7 @@ impl Gen<'_, '_> {
             self.b.ins().jump(slow, &[]);
         }
         self.b.switch_to_block(slow);
-        let info = helpers::access_info(space, size, align, write);
+        let info = helpers::access_info(space, size, align, write) | atomic;
         let callee = self.fn_ptr(helpers::access_helper as *const () as usize);
         let info_v = self.iconst(types::I32, info as i64);
         let inst_v = self.iconst(types::I32, inst.0 as i64);
@@ -253,7 +255,13 @@ impl Gen<'_, '_> {
         let a = self.addr64(a0, d.args[0]);
         let bv = arg(1)?;
         let size = t.bytes();
-        let p = self.access_ptr(lane, i, space, a, size, size, true);
+        // initcheck: an atomic reads; an exchange also writes (`runtime::initcheck`).
+        let atomic = if rmw == Some(R::Xchg) {
+            helpers::ACCESS_ATOMIC | helpers::ACCESS_EXCH
+        } else {
+            helpers::ACCESS_ATOMIC
+        };
+        let p = self.access_ptr(lane, i, space, a, size, size, true, atomic);
         let fl = MemFlagsData::new().with_notrap();
         if space == ir::Space::Global {
             let r = match rmw {
@@ -671,7 +679,7 @@ impl Gen<'_, '_> {
                 let t = rt.unwrap_or(ir::Type::I32);
                 let a0 = arg(self, l, 0)?;
                 let a = self.addr64(a0, d.args[0]);
-                let p = self.access_ptr(lane, i, space, a, t.bytes(), align as u32, false);
+                let p = self.access_ptr(lane, i, space, a, t.bytes(), align as u32, false, 0);
                 self.b
                     .ins()
                     .load(ctype(t), MemFlagsData::new().with_notrap(), p, 0)
@@ -681,7 +689,7 @@ impl Gen<'_, '_> {
                 let a = self.addr64(a0, d.args[0]);
                 let v = arg(self, l, 1)?;
                 let t = self.ty(d.args[1]);
-                let p = self.access_ptr(lane, i, space, a, t.bytes(), align as u32, true);
+                let p = self.access_ptr(lane, i, space, a, t.bytes(), align as u32, true, 0);
                 self.b
                     .ins()
                     .store(MemFlagsData::new().with_notrap(), v, p, 0);
@@ -726,6 +734,19 @@ impl Gen<'_, '_> {
             Op::Fence {} => {
                 self.b.ins().fence();
                 return Ok(None);
+            }
+            Op::Lop3 { .. }
+            | Op::Brev {}
+            | Op::Bfind { .. }
+            | Op::Bfe { .. }
+            | Op::Bfi {}
+            | Op::Shf { .. }
+            | Op::Prmt { .. }
+            | Op::Bmsk { .. }
+            | Op::Szext { .. }
+                if self.bits_inline(i) =>
+            {
+                self.gen_bits(i, argv)?
             }
             // Everything else: the shared semantics function.
             Op::FAdd { .. }

@@ -94,7 +94,7 @@ impl Gen<'_, '_> {
         self.vconst_bytes(types::I32X4, bytes)
     }
 
-    fn vbitcast(&mut self, x: Value, to: CType) -> Value {
+    pub(super) fn vbitcast(&mut self, x: Value, to: CType) -> Value {
         if self.b.func.dfg.value_type(x) == to {
             x
         } else {
@@ -540,7 +540,7 @@ impl Gen<'_, '_> {
     }
 
     /// The value of the group's first active lane (the group runs only with some lane active).
-    fn first_active(&mut self, grp: &Grp, x: GVal) -> Value {
+    pub(super) fn first_active(&mut self, grp: &Grp, x: GVal) -> Value {
         let l = match x {
             GVal::V1(v) => [0u8, 1, 2, 3].map(|j| self.b.ins().extractlane(v, j)),
             GVal::V2(a, b) => {
@@ -965,7 +965,7 @@ impl Gen<'_, '_> {
                 }
             }
             Op::Load { space, align } => return self.vec_load(grp, i, space, align, args, rt),
-            _ => return Ok(None),
+            _ => return self.vec_bits(grp, i, args),
         };
         Ok(Some(r))
     }
@@ -1014,7 +1014,7 @@ impl Gen<'_, '_> {
     }
 
     /// The IR block holding instruction `i`.
-    fn block_of(&self, i: ir::Inst) -> ir::Block {
+    pub(super) fn block_of(&self, i: ir::Inst) -> ir::Block {
         ir::Block(self.inst_block[i.index()])
     }
 
@@ -1259,6 +1259,18 @@ impl Gen<'_, '_> {
                 } else {
                     GVal::V1(v)
                 }
+            } else if fa.stride != size {
+                // A member of lane-strided structs (32-bit): the four lanes' elements, one
+                // load each.
+                let p = self.group_elem(grp, fa.p, fa.stride);
+                let x = self.b.ins().load(ct, fl, p, 0);
+                let mut v = self.b.ins().splat(vt, x);
+                for j in 1..4u8 {
+                    let off = (u32::from(j) * fa.stride) as i32;
+                    let x = self.b.ins().load(ct, fl, p, off);
+                    v = self.b.ins().insertlane(v, x, j);
+                }
+                GVal::V1(v)
             } else {
                 let p = self.group_elem(grp, fa.p, fa.stride);
                 if is_v2(rt) {
@@ -1415,7 +1427,17 @@ impl Gen<'_, '_> {
             self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
             self.b.switch_to_block(fast);
             let p = self.group_elem(grp, fa.p, fa.stride);
-            self.store_vector(fl, &args[1], p);
+            match args[1] {
+                // A member of lane-strided structs (32-bit): one store per lane.
+                GVal::V1(x) if fa.stride != size => {
+                    for j in 0..4u8 {
+                        let e = self.b.ins().extractlane(x, j);
+                        let off = (u32::from(j) * fa.stride) as i32;
+                        self.b.ins().store(fl, e, p, off);
+                    }
+                }
+                _ => self.store_vector(fl, &args[1], p),
+            }
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(slow);
         }
@@ -1481,7 +1503,7 @@ impl Gen<'_, '_> {
 
     /// A warp op; `warpsync` with a uniform membermask first checks inline whether any lane
     /// must wait or fault (`runtime::warp`'s rules: a lane outside the membermask, a
-    /// non-exited lane of it not executing, for `bar.warp.sync` an exited lane of it). When
+    /// non-exited lane of it not executing; with synccheck, a lane of it that exited). When
     /// none does — converged code — every lane's result is false without a helper call;
     /// otherwise the helper decides, as for any other warp op.
     fn gen_warp_op_fast(
@@ -1520,6 +1542,17 @@ impl Gen<'_, '_> {
         let bad = self.b.ins().band_not(mask, x);
         let members = self.b.ins().band(x, alive);
         let need = self.b.ins().band_not(members, mask);
+        // synccheck (`CtaEnv::synccheck_lanes` all ones): members that exited are the
+        // runtime's to report.
+        let check = self.b.ins().load(
+            types::I32,
+            TRUSTED(),
+            self.e.env,
+            std::mem::offset_of!(CtaEnv, synccheck_lanes) as i32,
+        );
+        let gone = self.b.ins().band(x, exited);
+        let gone = self.b.ins().band(gone, check);
+        let need = self.b.ins().bor(need, gone);
         let any = self.b.ins().bor(bad, need);
         let fast = self.b.create_block();
         let slow = self.b.create_block();

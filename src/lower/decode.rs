@@ -15,6 +15,8 @@ use crate::ptx::span::Span;
 mod copy_async;
 #[path = "decode_isa.rs"]
 mod isa;
+#[path = "decode_mbarrier.rs"]
+mod mbar;
 #[path = "decode_mma.rs"]
 mod mma;
 #[path = "decode_names.rs"]
@@ -1027,6 +1029,9 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
     if let Some(r) = mma::decode(b, cx, op) {
         return r;
     }
+    if let Some(r) = mbar::decode(b, cx, op) {
+        return r;
+    }
     match op {
         "mov" if cx.ty().ok() == Some(ast::ScalarType::B128) => wide(b, cx, op),
         "mov" => mov(b, cx),
@@ -1331,12 +1336,19 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
         }
         // PTX ISA §9.7.13.4: membar/fence order memory accesses; with relaxed scopes.
         "membar" | "fence" => {
+            // `fence.mbarrier_init.release.cluster` (PTX ISA §9.7.13.4) orders prior
+            // `mbarrier.init`s: a release fence.
+            let mbarrier_init = cx.mods == ["mbarrier_init", "release", "cluster"];
+            if cx.mods.first() == Some(&"proxy") {
+                return mbar::proxy_fence(b, cx);
+            }
             if cx
                 .mods
                 .iter()
                 .any(|m| m.starts_with("proxy") || m.contains("mbarrier"))
+                && !mbarrier_init
             {
-                return Err(cx.unsupported("proxy fences are not supported yet"));
+                return Err(cx.unsupported("this proxy fence is not supported yet"));
             }
             b.emit(Op::Fence {}, vec![], vec![], cx.loc, &cx.ptx);
             Ok(())

@@ -29,14 +29,12 @@ fn cp(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.mods.first() != Some(&"async") {
         return Err(cx.unsupported("only cp.async is supported"));
     }
-    if cx
-        .mods
-        .iter()
-        .any(|m| m.starts_with("bulk") || *m == "mbarrier")
-    {
+    if cx.mods.get(1) == Some(&"mbarrier") {
+        return super::mbar::cp_async_arrive(b, cx);
+    }
+    if cx.mods.iter().any(|m| m.starts_with("bulk")) {
         return Err(cx.unsupported(
-            "bulk copies (cp.async.bulk, the tensor memory accelerator) and \
-             cp.async.mbarrier.arrive are not supported yet",
+            "bulk copies (cp.async.bulk, the tensor memory accelerator) are not supported yet",
         ));
     }
     match cx.mods.get(1).copied() {

@@ -6,7 +6,8 @@
 //! later) would therefore never let that warp run. So every loop that may be waiting on
 //! memory — a loop whose exit depends on a value read from global, shared or generic memory
 //! (or an atomic's result) inside it, and that has no barrier, which already lets other warps
-//! run — counts its iterations, and every [`YIELD_EVERY`]th time round its lanes *yield*: a `yield` op parks them at the loop header
+//! run — counts its iterations, and every [`YIELD_EVERY`]th time round (every time round a
+//! loop around an mbarrier wait) its lanes *yield*: a `yield` op parks them at the loop header
 //! the way a warp-level synchronization parks lanes (`runtime::warp`), and the scheduler
 //! releases them at its next round, after the CTA's other warps have run. What each thread
 //! computes is unchanged; only when warps take turns moves, the same way in both engines.
@@ -29,8 +30,20 @@ fn reads_shared_memory(op: &Op) -> bool {
     let visible = |s: &Space| matches!(s, Space::Global | Space::Shared | Space::Generic);
     match op {
         Op::Load { space, .. } | Op::Atom { space, .. } | Op::AtomCas { space } => visible(space),
+        Op::MBarrier { op, .. } => op.waits(),
         _ => false,
     }
+}
+
+/// Whether the loop `members` waits on an mbarrier (`mbarrier.test_wait`/`try_wait`): such a
+/// loop waits for other warps by design, so its lanes yield every time round.
+fn waits_on_mbarrier(k: &PreKernel, members: &[PBlock]) -> bool {
+    members.iter().any(|&b| {
+        k.blocks[b as usize]
+            .insts
+            .iter()
+            .any(|i| matches!(i.op, Op::MBarrier { op, .. } if op.waits()))
+    })
 }
 
 /// Whether the loop `members` (membership `scc`) may wait on memory: no barrier in it, and an
@@ -71,10 +84,11 @@ fn waits_on_memory(k: &PreKernel, scc: &[bool], members: &[PBlock]) -> bool {
 }
 
 /// Add a yield point on the back edges of every loop (with a single header) that may wait
-/// on memory ([`waits_on_memory`]).
+/// on memory ([`waits_on_memory`]): every [`YIELD_EVERY`]th time round, or every time for a
+/// loop around an mbarrier wait ([`waits_on_mbarrier`]).
 pub(crate) fn add_yields(k: &mut PreKernel) {
     // Outermost loops first (`reducible::loop_regions`); each loop gets its own counter.
-    let mut loops: Vec<(PBlock, Vec<PBlock>)> = vec![];
+    let mut loops: Vec<(PBlock, Vec<PBlock>, u64)> = vec![];
     for r in loop_regions(k) {
         let [h] = r.entries[..] else { continue };
         if h == 0 {
@@ -90,10 +104,15 @@ pub(crate) fn add_yields(k: &mut PreKernel) {
                 .copied()
                 .filter(|&u| succs(&k.blocks[u as usize].term).contains(&h))
                 .collect();
-            loops.push((h, back));
+            let every = if waits_on_mbarrier(k, &members) {
+                1
+            } else {
+                YIELD_EVERY
+            };
+            loops.push((h, back, every));
         }
     }
-    for (h, back) in loops {
+    for (h, back, every) in loops {
         let loc = k.blocks[h as usize].term_loc;
         // The counter starts at 0 in the kernel's entry block.
         let cnt = new_var(k, Type::I32);
@@ -126,9 +145,7 @@ pub(crate) fn add_yields(k: &mut PreKernel) {
                 inst(Op::IAdd {}, vec![cnt, one], vec![sum], loc, false),
                 inst(Op::Bitcast {}, vec![sum], vec![cnt], loc, true),
                 inst(
-                    Op::Const {
-                        bits: YIELD_EVERY - 1,
-                    },
+                    Op::Const { bits: every - 1 },
                     vec![],
                     vec![mask],
                     loc,

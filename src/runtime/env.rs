@@ -60,8 +60,17 @@ pub struct CtaEnv {
     /// Index of the warp being run within its CTA (set before each call).
     pub warp: u32,
     pub nwarps: u32,
-    /// 1 when memcheck is on.
+    /// The checks that send accesses to the runtime instead of the JIT's inline fast paths
+    /// (0: none, the plain path): [`CHECK_BOUNDS`] (memcheck: global accesses must fall
+    /// inside a live allocation) and [`CHECK_INIT`] (initcheck: global and shared accesses
+    /// test and set the written-bytes shadows). The JIT's global fast paths run only when
+    /// this is 0, its shared ones only without [`CHECK_INIT`].
     pub memcheck: u32,
+    /// initcheck's findings for the launch (null when initcheck is off).
+    pub init: *const super::initcheck::InitFindings,
+    /// initcheck: the CTA's shared-memory shadow, one bit per byte of `shared_size`, clear at
+    /// CTA start (null when initcheck is off).
+    pub shared_init: *const std::sync::atomic::AtomicU8,
     /// Dynamic shared memory bytes of the launch (`%dynamic_smem_size`).
     pub dynamic_smem: u32,
     /// Host worker threads (`%nsmid`).
@@ -95,7 +104,17 @@ pub struct CtaEnv {
     pub race: *const super::race::RaceCta,
     /// racecheck: where the launch's races are recorded; null when the tool is off.
     pub race_sink: *const super::race::RaceSink,
+    /// synccheck's findings (`runtime::synccheck`); null when the tool is off.
+    pub synccheck: *const super::synccheck::SyncSink,
+    /// `u32::MAX` when synccheck is on, else 0: the JIT's inline warp-sync check takes the
+    /// runtime's path when a membermask names lanes that are not alive and this is set.
+    pub synccheck_lanes: u32,
 }
+
+/// [`CtaEnv::memcheck`]: memcheck's exact allocation bounds.
+pub const CHECK_BOUNDS: u32 = 1;
+/// [`CtaEnv::memcheck`]: initcheck's shadows of written bytes.
+pub const CHECK_INIT: u32 = 2;
 
 /// The `%tid` table of a CTA of `ntid` threads (see [`CtaEnv::tid_table`]): the same value as
 /// [`CtaEnv::tid`] for every thread, once per launch instead of divisions per lane.
@@ -156,6 +175,11 @@ pub enum FaultKind {
     /// part of a warp only (undefined in PTX ISA §9.7.14: every thread of the warp must
     /// execute the same instruction); the record's address holds the executing lanes' mask.
     PartialWarp,
+    /// An `mbarrier` operation the PTX ISA leaves undefined (§9.7.13.15): on an object that
+    /// is not initialized (or was invalidated), not in shared memory, with a count out of
+    /// range, with more arrivals than pending, a `.noComplete` arrival that completes the
+    /// phase, or a state token that is none; the record's detail says which, and where.
+    MBarrier,
 }
 
 impl FaultKind {
@@ -175,6 +199,7 @@ impl FaultKind {
             FaultKind::Assert => 13,
             FaultKind::BadFree => 14,
             FaultKind::PartialWarp => 15,
+            FaultKind::MBarrier => 16,
         }
     }
 
@@ -193,6 +218,7 @@ impl FaultKind {
             13 => FaultKind::Assert,
             14 => FaultKind::BadFree,
             15 => FaultKind::PartialWarp,
+            16 => FaultKind::MBarrier,
             _ => FaultKind::OutOfBounds,
         }
     }
@@ -479,6 +505,14 @@ impl CtaEnv {
         self.fault(lane, inst, kind, space, addr, size, write);
     }
 
+    /// The linear index of this CTA in the grid and of `lane`'s thread in the CTA.
+    pub fn linear_ids(&self, lane: u32) -> (u64, u32) {
+        let [x, y, z] = self.ctaid;
+        let [gx, gy, _] = self.nctaid;
+        let linear = (z as u64 * gy as u64 + y as u64) * gx as u64 + x as u64;
+        (linear, self.warp * 32 + lane)
+    }
+
     fn record(&self, r: FaultRecord) {
         let [x, y, z] = self.ctaid;
         let [gx, gy, _] = self.nctaid;
@@ -582,6 +616,35 @@ impl CtaEnv {
         }
     }
 
+    /// synccheck's sink, when the tool is on.
+    pub fn synccheck(&self) -> Option<&super::synccheck::SyncSink> {
+        // SAFETY: null, or the launch's sink, alive for the whole launch.
+        unsafe { self.synccheck.as_ref() }
+    }
+
+    /// Who synccheck findings of this CTA name.
+    pub fn sync_who(&self) -> super::synccheck::CtaWho {
+        super::synccheck::CtaWho {
+            ctaid: self.ctaid,
+            nctaid: self.nctaid,
+            ntid: self.ntid,
+        }
+    }
+
+    /// Record a synccheck finding of `kind` at instruction `inst` for the lanes `lanes` of
+    /// the current warp (nothing when the tool is off).
+    pub fn sync_finding(
+        &self,
+        kind: super::synccheck::SyncKind,
+        inst: u32,
+        lanes: u32,
+        detail: impl FnOnce() -> String,
+    ) {
+        if let Some(s) = self.synccheck() {
+            s.record(&self.sync_who(), kind, inst, self.warp, lanes, detail);
+        }
+    }
+
     /// Add `n` executed thread-instructions to the launch's count.
     pub fn count_thread_instructions(&self, n: u64) {
         // SAFETY: points to the launch's counter, alive for the whole launch.
@@ -643,7 +706,7 @@ pub fn translate(
             if addr < GLOBAL_BASE || off >= env.global_top || env.global_top - off < size {
                 return Err((FaultKind::OutOfBounds, space));
             }
-            if env.memcheck != 0 {
+            if env.memcheck & CHECK_BOUNDS != 0 {
                 // SAFETY: `memory` outlives the launch and is not mutated during it.
                 let ok = unsafe { (*env.memory).in_allocation(addr, size) };
                 if !ok {
@@ -690,6 +753,106 @@ pub fn translate(
             })
         }
         Space::Generic => Err((FaultKind::Unsupported, space)),
+    }
+}
+
+/// initcheck, for an access that [`translate`] accepted (a no-op unless [`CHECK_INIT`] is
+/// on): a read of bytes nobody has written is recorded as a finding of `lane` at IR
+/// instruction `inst`; a write marks its bytes written. Global (and const) addresses use the
+/// arena's shadow, shared ones the CTA's; local and param accesses are not tracked.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn init_access(
+    env: &CtaEnv,
+    space: Space,
+    addr: u64,
+    size: u32,
+    lane: u32,
+    inst: u32,
+    access: super::initcheck::InitAccess,
+) {
+    if env.memcheck & CHECK_INIT == 0 {
+        return;
+    }
+    init_access_slow(env, space, addr, size, lane, inst, access);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn init_access_slow(
+    env: &CtaEnv,
+    space: Space,
+    addr: u64,
+    size: u32,
+    lane: u32,
+    inst: u32,
+    access: super::initcheck::InitAccess,
+) {
+    use super::initcheck::{first_unset, set_range, InitAccess, InitRecord};
+    let (space, off) = match space {
+        Space::Generic if addr.wrapping_sub(SHARED_WINDOW) < WINDOW_SIZE => {
+            (Space::Shared, addr - SHARED_WINDOW)
+        }
+        Space::Generic if addr.wrapping_sub(LOCAL_WINDOW) < WINDOW_SIZE => return,
+        Space::Generic | Space::Global => (Space::Global, addr.wrapping_sub(GLOBAL_BASE)),
+        Space::Const => (Space::Const, addr.wrapping_sub(GLOBAL_BASE)),
+        Space::Shared => (Space::Shared, addr),
+        Space::Local | Space::Param => return,
+    };
+    let len = u64::from(size);
+    let unwritten = |off: u64| -> Option<u64> {
+        if space == Space::Shared {
+            if env.shared_init.is_null() {
+                return None;
+            }
+            // SAFETY: translate checked off + len <= shared_size, and the shadow has a bit
+            // for each of the CTA's shared bytes.
+            unsafe { first_unset(env.shared_init, off, len) }
+        } else {
+            // SAFETY: `memory` outlives the launch; the shadow is only read and set
+            // atomically during it.
+            let shadow = unsafe { (*env.memory).init_shadow() };
+            shadow.and_then(|s| s.first_unwritten(off, len))
+        }
+    };
+    if access != InitAccess::Write {
+        if let Some(first) = unwritten(off) {
+            // SAFETY: `init` is null or the launch's findings, alive for the launch.
+            if let Some(f) = unsafe { env.init.as_ref() } {
+                let base = if space == Space::Shared {
+                    0
+                } else {
+                    GLOBAL_BASE
+                };
+                let (cta, thread) = env.linear_ids(lane);
+                f.record(
+                    InitRecord {
+                        space,
+                        addr: off.wrapping_add(base),
+                        first_unwritten: first.wrapping_add(base),
+                        size,
+                        ctaid: env.ctaid,
+                        tid: env.tid(lane),
+                        inst,
+                        atomic: access != InitAccess::Read,
+                    },
+                    cta,
+                    thread,
+                );
+            }
+        }
+    }
+    if matches!(access, InitAccess::Write | InitAccess::Exchange) {
+        if space == Space::Shared {
+            if !env.shared_init.is_null() {
+                // SAFETY: as above.
+                unsafe { set_range(env.shared_init, off, len, true) };
+            }
+        } else {
+            // SAFETY: as above.
+            if let Some(s) = unsafe { (*env.memory).init_shadow() } {
+                s.set(off, len, true);
+            }
+        }
     }
 }
 

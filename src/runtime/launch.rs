@@ -8,6 +8,7 @@
 
 use super::env::{AbortControl, CtaEnv, FaultRecord, FaultSink};
 use super::memory::DeviceMemory;
+use super::synccheck::{check_barrier, stuck_findings, SyncCheck, SyncKind};
 use super::warp::{rd32, wr32};
 use crate::analysis::schedule::{
     bar_field, WarpLayout, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_INST2,
@@ -15,7 +16,7 @@ use crate::analysis::schedule::{
     LIVE_OFF, WARP_SIZE, WSYNC_INST_OFF, WSYNC_MASK_OFF, WSYNC_WAIT_OFF,
 };
 use crate::ir::{BarKind, SrcLoc};
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -104,7 +105,7 @@ impl Sites<'_> {
     }
 
     /// `line 12` for fault-record index `i`.
-    fn line(&self, i: u32) -> String {
+    pub(super) fn line(&self, i: u32) -> String {
         match self.locs.get(i as usize) {
             Some(l) => format!("line {}", l.line),
             None => format!("IR instruction {i}"),
@@ -128,6 +129,14 @@ pub struct LaunchInput<'a> {
     /// Where device `printf` and failed-`assert` text goes.
     pub printf: &'a super::printf::PrintfOutput,
     pub memcheck: bool,
+    /// Where synccheck's findings go (`runtime::synccheck`); `None`: the tool is off.
+    pub synccheck: Option<&'a super::synccheck::SyncSink>,
+    /// The order of CTAs and warps (`runtime::shuffle`): with a shuffled schedule the CTAs
+    /// run one at a time in the seeded order.
+    pub schedule: super::shuffle::Schedule,
+    /// initcheck: where the launch's uninitialised reads go (global accesses use the arena's
+    /// shadow, which must be on: `DeviceMemory::set_initcheck`).
+    pub initcheck: Option<&'a super::initcheck::InitFindings>,
     pub timeout: Option<Duration>,
     /// PTX locations for time-limit and deadlock reports.
     pub sites: Sites<'a>,
@@ -184,6 +193,8 @@ pub struct LaunchStats {
 #[derive(Default)]
 struct CtaBuffers {
     shared: Vec<u128>,
+    /// initcheck: the shadow of `shared`, a bit per byte (empty when initcheck is off).
+    shared_init: Vec<std::sync::atomic::AtomicU8>,
     local: Vec<u128>,
     states: Vec<Vec<u128>>,
     /// racecheck's shadow of the shared memory (used only with the tool on).
@@ -222,7 +233,12 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let nsmid = rayon::current_num_threads() as u32;
     // One stop-flag slot per pool worker, and one for a caller outside the pool.
     let control = AbortControl::new(nsmid as usize + 1);
+    let shuffle = match input.schedule {
+        super::shuffle::Schedule::Fixed => None,
+        super::shuffle::Schedule::Shuffle(seed) => Some(seed),
+    };
     let grid = GridShared {
+        shuffle,
         timed_out: &timed_out,
         sites: input.sites,
         deadlock: Mutex::new(None),
@@ -231,8 +247,62 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let (tids, tid_stride) = super::env::tid_table(input.dims.block);
     let tid_ptr = SendConstPtr(tids.as_ptr());
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    let coop_ctas = if input.cooperative.is_some() { ctas } else { 0 };
+    // A shuffled cooperative grid starts its CTAs in the seeded order (such a grid is small:
+    // every CTA is resident at once).
+    let coop_order: Vec<u64> = match shuffle {
+        Some(seed) if coop_ctas <= super::shuffle::MAX_SHUFFLED_CTAS => {
+            super::shuffle::cta_block_order(seed, 0, coop_ctas as usize)
+        }
+        _ => (0..coop_ctas).collect(),
+    };
+    // A cooperative grid: the CTAs that ended (for the report), how many, and whether the
+    // CTAs left are deadlocked.
+    let coop_ended = Mutex::new(Vec::<u64>::new());
+    let coop_n_ended = AtomicU64::new(0);
+    let coop_deadlock = AtomicBool::new(false);
+    // Per CTA: (CTAs ended when it last yielded, yields in a row since that count changed);
+    // `u64::MAX` once the CTA has ended.
+    let coop_turns = Mutex::new(vec![
+        (0u64, 0u64);
+        if input.cooperative.is_some() {
+            ctas as usize
+        } else {
+            0
+        }
+    ]);
+    // CTA `c` yielded with `n_ended` CTAs ended: whether every CTA not ended has now
+    // yielded `COOP_SPIN_ROUNDS` times in a row since the last CTA ended (a CTA that is
+    // computing has not, so it is never passed over).
+    let coop_yielded = |c: u64, n_ended: u64| {
+        let Ok(mut turns) = coop_turns.lock() else {
+            return false;
+        };
+        let Some(t) = turns.get_mut(c as usize) else {
+            return false;
+        };
+        *t = if t.0 == n_ended {
+            (n_ended, t.1 + 1)
+        } else {
+            (n_ended, 1)
+        };
+        if t.1 < COOP_SPIN_ROUNDS {
+            return false;
+        }
+        turns
+            .iter()
+            .all(|&(e, n)| e == u64::MAX || (e == n_ended && n >= COOP_SPIN_ROUNDS))
+    };
+    let ctaid_of = |c: u64| {
+        [
+            (c % gx as u64) as u32,
+            ((c / gx as u64) % gy as u64) as u32,
+            (c / (gx as u64 * gy as u64)) as u32,
+        ]
+    };
     let queue = std::sync::Mutex::new(
-        (0..if input.cooperative.is_some() { ctas } else { 0 })
+        coop_order
+            .into_iter()
             .map(|c| (c, None::<CtaBuffers>))
             .collect::<std::collections::VecDeque<_>>(),
     );
@@ -283,8 +353,18 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 (c / (gx as u64 * gy as u64)) as u32,
             ]
         };
+        let checks = if input.memcheck {
+            super::env::CHECK_BOUNDS
+        } else {
+            0
+        } | if input.initcheck.is_some() {
+            super::env::CHECK_INIT
+        } else {
+            0
+        };
         let make_env = |c: u64,
                         shared: &mut Vec<u128>,
+                        shared_init: &[std::sync::atomic::AtomicU8],
                         local: &mut Vec<u128>,
                         race: &super::race::RaceCta,
                         flag| CtaEnv {
@@ -311,7 +391,15 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             ntid: input.dims.block,
             warp: 0,
             nwarps: 0,
-            memcheck: input.memcheck as u32,
+            memcheck: checks,
+            init: input.initcheck.map_or(std::ptr::null(), |f| {
+                f as *const super::initcheck::InitFindings
+            }),
+            shared_init: if input.initcheck.is_some() {
+                shared_init.as_ptr()
+            } else {
+                std::ptr::null()
+            },
             dynamic_smem: input.dims.shared_bytes,
             nsmid,
             gridid,
@@ -327,10 +415,25 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             printf: input.printf,
             race: race_sink.map_or(std::ptr::null(), |_| race as *const super::race::RaceCta),
             race_sink: race_sink.map_or(std::ptr::null(), |s| s as *const super::race::RaceSink),
+            synccheck: input
+                .synccheck
+                .map_or(std::ptr::null(), |s| s as *const super::synccheck::SyncSink),
+            synccheck_lanes: if input.synccheck.is_some() {
+                u32::MAX
+            } else {
+                0
+            },
         };
-        let fresh = |shared: &mut Vec<u128>, local: &mut Vec<u128>| {
+        let fresh = |shared: &mut Vec<u128>,
+                     shared_init: &mut Vec<std::sync::atomic::AtomicU8>,
+                     local: &mut Vec<u128>| {
             shared.clear();
             shared.resize((shared_size as usize).div_ceil(16), 0);
+            if input.initcheck.is_some() {
+                // Nothing of the CTA's shared memory is written when it starts.
+                shared_init.clear();
+                shared_init.resize_with((shared_size as usize).div_ceil(8), Default::default);
+            }
             local.clear();
             local.resize((threads * input.local_bytes as usize).div_ceil(16), 0);
         };
@@ -355,15 +458,29 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             let mut my_runs = 0u64;
             let mut ran = false;
             let (mut c_next, mut c_end) = (0u64, 0u64);
+            // A shuffled grid: the seeded order of the current block of CTAs (one worker).
+            let mut shuffled: (u64, Vec<u64>) = (u64::MAX, vec![]);
             loop {
                 if c_next >= c_end {
                     c_next = next.fetch_add(batch, Ordering::Relaxed);
                     c_end = c_next.saturating_add(batch).min(ctas);
                 }
-                let c = c_next;
+                let mut c = c_next;
                 c_next += 1;
                 if c >= ctas || control.stopped_all() || past_deadline() {
                     break;
+                }
+                if let Some(seed) = shuffle {
+                    let block = c / super::shuffle::MAX_SHUFFLED_CTAS;
+                    if shuffled.0 != block {
+                        let start = block * super::shuffle::MAX_SHUFFLED_CTAS;
+                        let n = (ctas - start).min(super::shuffle::MAX_SHUFFLED_CTAS);
+                        shuffled = (
+                            block,
+                            super::shuffle::cta_block_order(seed, start, n as usize),
+                        );
+                    }
+                    c = shuffled.1[(c % super::shuffle::MAX_SHUFFLED_CTAS) as usize];
                 }
                 let slot = rayon::current_thread_index().unwrap_or(nsmid as usize);
                 let Some(flag) = control.begin(slot, c) else {
@@ -371,15 +488,16 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 };
                 let CtaBuffers {
                     shared,
+                    shared_init,
                     local,
                     states,
                     race,
                 } = &mut buf;
-                fresh(shared, local);
+                fresh(shared, shared_init, local);
                 if race_sink.is_some() {
                     race.start(c, cta_index(c), threads as u32, shared_size);
                 }
-                let env = make_env(c, shared, local, race, flag);
+                let env = make_env(c, shared, shared_init, local, race, flag);
                 start_cta(engine, &env, states);
                 let (n, _) = run_cta(engine, env, c, &grid, states, false);
                 control.end(slot);
@@ -393,11 +511,23 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         // in a loop that waits on memory (`lower::yields`: a grid-wide barrier spins so),
         // then puts it at the back of the queue and takes the next one, so a CTA waiting for
         // the others lets them run even on one host thread.
+        //
+        // A grid-wide barrier waits for every CTA of the grid, so one that a CTA exited
+        // before (or a spin loop waiting for such a CTA) can never complete: once some CTA
+        // has ended and every CTA still live has yielded `COOP_SPIN_ROUNDS` times in a row
+        // since a CTA last ended (`coop_yielded`), the launch stops with a deadlock report
+        // naming the CTAs that ended and where the others spin, instead of spinning until
+        // the time limit.
+        // (Spinning CTAs that wait for each other with no CTA ended, and spin loops that
+        // the host or a timer would end, are not judged.)
         let coop_worker = || {
             let (mut my_runs, mut ran) = (0u64, false);
             // (A function, so that the queue's lock is released before the CTA runs.)
             let pop = || queue.lock().ok().and_then(|mut q| q.pop_front());
-            while let Some((c, held)) = pop() {
+            // (The deadlock flag is checked before taking a CTA, so that every waiting CTA
+            // is back in the queue for the report.)
+            while let Some((c, held)) = (!coop_deadlock.load(Ordering::Relaxed)).then(pop).flatten()
+            {
                 if control.stopped_all() || past_deadline() {
                     break;
                 }
@@ -410,17 +540,18 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 let mut buf = held.unwrap_or_default();
                 let CtaBuffers {
                     shared,
+                    shared_init,
                     local,
                     states,
                     race,
                 } = &mut buf;
                 if !started {
-                    fresh(shared, local);
+                    fresh(shared, shared_init, local);
                     if race_sink.is_some() {
                         race.start(c, cta_index(c), threads as u32, shared_size);
                     }
                 }
-                let env = make_env(c, shared, local, race, flag);
+                let env = make_env(c, shared, shared_init, local, race, flag);
                 if !started {
                     start_cta(engine, &env, states);
                 }
@@ -433,16 +564,42 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     // barrier forever.
                     control.stop_all();
                 }
-                if !finished {
-                    if let Ok(mut q) = queue.lock() {
-                        q.push_back((c, Some(buf)));
+                if finished {
+                    if !control.faulted() {
+                        if let Ok(mut e) = coop_ended.lock() {
+                            e.push(c);
+                        }
+                        if let Some(t) = coop_turns
+                            .lock()
+                            .ok()
+                            .as_mut()
+                            .and_then(|t| t.get_mut(c as usize))
+                        {
+                            *t = (u64::MAX, 0);
+                        }
+                        coop_n_ended.fetch_add(1, Ordering::Relaxed);
                     }
+                    continue;
+                }
+                let n_ended = coop_n_ended.load(Ordering::Relaxed);
+                if n_ended > 0 && coop_yielded(c, n_ended) {
+                    coop_deadlock.store(true, Ordering::Relaxed);
+                }
+                if let Ok(mut q) = queue.lock() {
+                    q.push_back((c, Some(buf)));
                 }
             }
             note_worker(ran, my_runs);
         };
+        // A shuffled grid runs its CTAs one at a time, so that the seed fixes the order of
+        // their memory accesses too (a cooperative one needs every worker).
+        let workers = if shuffle.is_some() && input.cooperative.is_none() {
+            1
+        } else {
+            nsmid.max(1)
+        };
         rayon::scope(|s| {
-            for _ in 0..nsmid.max(1) {
+            for _ in 0..workers {
                 if input.cooperative.is_some() {
                     s.spawn(|_| coop_worker());
                 } else {
@@ -452,6 +609,24 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         });
         let _ = done_tx.send(());
     });
+    if coop_deadlock.load(Ordering::Relaxed) && timed_out.load(Ordering::Relaxed) == 0 {
+        let ended: Vec<[u32; 3]> = coop_ended
+            .into_inner()
+            .unwrap_or_default()
+            .into_iter()
+            .map(ctaid_of)
+            .collect();
+        let waiting: Vec<(u64, CtaBuffers)> = queue
+            .lock()
+            .map(|mut q| q.drain(..).filter_map(|(c, b)| Some((c, b?))).collect())
+            .unwrap_or_default();
+        let text = grid_barrier_report(&ended, waiting, |c, states| {
+            positions(engine.layout(), states, ctaid_of(c), grid.sites)
+        });
+        if let Ok(mut d) = grid.deadlock.lock() {
+            d.get_or_insert((0, text));
+        }
+    }
     // CTAs of a cooperative grid waiting in the queue when the launch stopped: where they were.
     if timed_out.load(Ordering::Relaxed) != 0 {
         for (c, held) in queue.into_inner().unwrap_or_default() {
@@ -512,8 +687,55 @@ pub fn set_active(layout: &WarpLayout, s: &mut [u8], p: u32) {
     s[o..o + 8].copy_from_slice(&w.to_le_bytes());
 }
 
+/// Rounds over the live CTAs of a cooperative grid, each CTA only yielding again, after which
+/// a grid with an ended CTA is deadlocked (see `coop_worker` in [`run_grid`]).
+const COOP_SPIN_ROUNDS: u64 = 1000;
+
+/// CTAs of a deadlock report listed by position, at most.
+const DEADLOCK_REPORT_CTAS: usize = 8;
+
+/// The report of a cooperative grid whose CTAs spin for CTAs that ended: `ended` (their
+/// ids), and where the `waiting` ones (linear index, buffers) spin, each rendered by `at`.
+fn grid_barrier_report(
+    ended: &[[u32; 3]],
+    mut waiting: Vec<(u64, CtaBuffers)>,
+    mut at: impl FnMut(u64, &mut [Vec<u128>]) -> String,
+) -> String {
+    waiting.sort_by_key(|(c, _)| *c);
+    let mut ended_text: Vec<String> = ended
+        .iter()
+        .take(DEADLOCK_REPORT_CTAS)
+        .map(|[x, y, z]| format!("({x},{y},{z})"))
+        .collect();
+    if ended.len() > DEADLOCK_REPORT_CTAS {
+        ended_text.push(format!("… {} in all", ended.len()));
+    }
+    let n = waiting.len();
+    let mut text = format!(
+        "grid-wide deadlock in a cooperative launch: CTA{} {} ended while {n} other CTA{} \
+         wait{} in a loop on memory (each {COOP_SPIN_ROUNDS} turns in a row since a CTA last \
+         ended); a grid-wide \
+         barrier (cooperative_groups' grid.sync(), numba's this_grid().sync()) needs every \
+         CTA of the grid, so it can never complete. Waiting:",
+        if ended.len() == 1 { "" } else { "s" },
+        ended_text.join(", "),
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "s" } else { "" },
+    );
+    for (c, buf) in waiting.iter_mut().take(DEADLOCK_REPORT_CTAS) {
+        text.push('\n');
+        text.push_str(&at(*c, &mut buf.states));
+    }
+    if n > DEADLOCK_REPORT_CTAS {
+        text.push_str(&format!("\n… and {} more CTAs", n - DEADLOCK_REPORT_CTAS));
+    }
+    text
+}
+
 /// What the CTAs of a launch share besides the engine.
 struct GridShared<'a> {
+    /// The seed of a shuffled schedule (`runtime::shuffle`): warps run in its order.
+    shuffle: Option<u64>,
     timed_out: &'a AtomicU32,
     sites: Sites<'a>,
     /// The first deadlock (by linear CTA index) and its report.
@@ -523,7 +745,7 @@ struct GridShared<'a> {
 }
 
 /// View a warp state (`Vec<u128>`) as bytes.
-fn bytes(v: &mut [u128]) -> &mut [u8] {
+pub(super) fn bytes(v: &mut [u128]) -> &mut [u8] {
     let len = std::mem::size_of_val(v);
     // SAFETY: a slice of n u128 is 16n initialized bytes; u8 has no alignment or validity
     // requirements, and the borrow is carried over.
@@ -610,9 +832,18 @@ fn run_cta(
     let layout = engine.layout();
     env.nwarps = states.len() as u32;
     let mut runs = 0u64;
+    // A shuffled schedule: this round's order of the warps (`runtime::shuffle`).
+    let mut order: Vec<u32> = vec![];
+    let mut round = 0u64;
     loop {
         let mut yielded = false;
-        for (w, st) in states.iter_mut().enumerate() {
+        if let Some(seed) = shared.shuffle {
+            order = super::shuffle::warp_order(seed, cta, round, states.len());
+            round += 1;
+        }
+        for k in 0..states.len() {
+            let w = order.get(k).map_or(k, |&w| w as usize);
+            let st = &mut states[w];
             env.warp = w as u32;
             runs += 1;
             if engine.run_warp(bytes(st), &env) == WarpStatus::Aborted {
@@ -628,13 +859,21 @@ fn run_cta(
                 yielded |= super::warp::yielded_lanes(bytes(st)).0 != 0;
             }
         }
+        let check = env.synccheck().map(|sink| SyncCheck {
+            sink,
+            who: env.sync_who(),
+            sites: shared.sites,
+        });
         // SAFETY: null or this CTA's racecheck state, alive for the launch (see CtaEnv).
         let race = unsafe { env.race.as_ref() };
-        match complete_barriers(layout, states, race) {
+        match complete_barriers(layout, states, check.as_ref(), race) {
             Round::Done => return (runs, true),
             Round::Released if yielded => return (runs, false),
             Round::Released => {}
             Round::Stuck(why) => {
+                if let Some(c) = &check {
+                    stuck_findings(layout, states, c);
+                }
                 let text = deadlock_report(layout, states, env.ctaid, shared.sites, why);
                 if let Ok(mut d) = shared.deadlock.lock() {
                     if d.as_ref().is_none_or(|(c, _)| cta < *c) {
@@ -679,12 +918,12 @@ fn ids(m: u32) -> impl Iterator<Item = u32> {
     })
 }
 
-fn rec(s: &[u8], id: u32, field: u32) -> u32 {
+pub(super) fn rec(s: &[u8], id: u32, field: u32) -> u32 {
     rd32(s, bar_field(id, field))
 }
 
 /// Lanes of a warp parked at any block.
-fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
+pub(super) fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
     layout
         .barrier_targets
         .iter()
@@ -704,6 +943,7 @@ fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
 fn complete_barriers(
     layout: &WarpLayout,
     states: &mut [Vec<u128>],
+    check: Option<&SyncCheck>,
     race: Option<&super::race::RaceCta>,
 ) -> Round {
     // No lane parked anywhere (every kernel without barriers): the CTA has finished.
@@ -717,7 +957,12 @@ fn complete_barriers(
     // Warp-level synchronizations first: they need no other warp.
     let mut released = false;
     for (w, st) in states.iter_mut().enumerate() {
-        released |= release_warp_syncs(layout, bytes(st), race.map(|r| (r, w as u32)));
+        released |= release_warp_syncs(
+            layout,
+            bytes(st),
+            check.map(|c| (c, w as u32)),
+            race.map(|r| (r, w as u32)),
+        );
     }
     if released {
         return Round::Released;
@@ -828,6 +1073,9 @@ fn complete_barriers(
                 continue;
             }
         }
+        if let Some(c) = check {
+            check_barrier(states, id, &parts[..np], c);
+        }
         if let Some(r) = race {
             // Warps that only arrived (`bar.arrive`) give their accesses, learn nothing.
             let waited: Vec<(usize, bool)> = parts[..np]
@@ -893,11 +1141,15 @@ fn complete_barriers(
 /// `Op::WarpSync`) whose membermask's non-exited lanes all wait too: they go from parked to
 /// pending (lanes that exited count as arrived). Returns whether any were released.
 ///
+/// With synccheck (`check`: the CTA's and this warp's index), a released lane whose
+/// membermask names lanes that have exited is a finding (lanes that do not exist are not).
+///
 /// racecheck (`race`: the CTA's state and this warp's index): each released lane
 /// synchronizes with the non-exited lanes of its membermask.
 fn release_warp_syncs(
     layout: &WarpLayout,
     s: &mut [u8],
+    check: Option<(&SyncCheck, u32)>,
     race: Option<(&super::race::RaceCta, u32)>,
 ) -> bool {
     let waiting = rd32(s, WSYNC_WAIT_OFF);
@@ -919,6 +1171,33 @@ fn release_warp_syncs(
     }
     if free == 0 {
         return false;
+    }
+    if let Some((c, w)) = check {
+        // Grouped by instruction: one finding per synchronization.
+        let mut m = free;
+        while m != 0 {
+            let l = m.trailing_zeros();
+            let inst = rd32(s, WSYNC_INST_OFF + 4 * l);
+            let group = super::warp::lanes(m)
+                .filter(|&k| rd32(s, WSYNC_INST_OFF + 4 * k) == inst)
+                .fold(0u32, |g, k| g | 1 << k);
+            m &= !group;
+            let gone_lanes = super::warp::lanes(group)
+                .filter(|&k| rd32(s, WSYNC_MASK_OFF + 4 * k) & exited != 0)
+                .fold(0u32, |g, k| g | 1 << k);
+            if gone_lanes != 0 {
+                let first = gone_lanes.trailing_zeros();
+                let mm = rd32(s, WSYNC_MASK_OFF + 4 * first);
+                c.sink.record(
+                    &c.who,
+                    SyncKind::MaskExited,
+                    inst.saturating_sub(1),
+                    w,
+                    gone_lanes,
+                    || super::warp::mask_exited_detail(w, gone_lanes, mm, mm & exited),
+                );
+            }
+        }
     }
     if let Some((r, w)) = race {
         let mut m = free;

@@ -101,6 +101,8 @@ pub struct DeviceMemory {
     quarantine_order: std::collections::VecDeque<u64>,
     /// Bytes in `quarantine`.
     quarantine_bytes: u64,
+    /// initcheck's shadow: which bytes have been written ([`set_initcheck`](Self::set_initcheck)).
+    init_shadow: Option<super::initcheck::ArenaShadow>,
 }
 
 /// Why a pointer given to [`DeviceMemory::free`] is not an allocation's start.
@@ -230,6 +232,41 @@ impl DeviceMemory {
             quarantine: BTreeMap::new(),
             quarantine_order: std::collections::VecDeque::new(),
             quarantine_bytes: 0,
+            init_shadow: None,
+        }
+    }
+
+    /// Track which bytes have been written, for initcheck (`true`; an error when the shadow's
+    /// address range cannot be reserved), or stop tracking. The bytes of allocations live when
+    /// tracking starts count as written (what happened to them before is unknown); from then
+    /// on an allocation's bytes start unwritten, and [`write`](Self::write),
+    /// [`mark_written`](Self::mark_written) and kernel stores write them.
+    pub fn set_initcheck(&mut self, on: bool) -> Result<(), String> {
+        if !on {
+            self.init_shadow = None;
+            return Ok(());
+        }
+        if self.init_shadow.is_none() {
+            let s = super::initcheck::ArenaShadow::new(device_memory_limit())?;
+            for a in self.allocs.values() {
+                s.set(a.offset, a.size, true);
+            }
+            self.init_shadow = Some(s);
+        }
+        Ok(())
+    }
+
+    /// initcheck's shadow, when tracking is on ([`set_initcheck`](Self::set_initcheck)).
+    pub fn init_shadow(&self) -> Option<&super::initcheck::ArenaShadow> {
+        self.init_shadow.as_ref()
+    }
+
+    /// Count `[p, p + len)` as written (initcheck): the host wrote it without going through
+    /// [`write`](Self::write) (the drop-in library's copies and memsets through host
+    /// pointers, memory the program writes directly). Nothing when tracking is off.
+    pub fn mark_written(&self, p: DevicePtr, len: u64) {
+        if let Some(s) = &self.init_shadow {
+            s.set(p.0.wrapping_sub(GLOBAL_BASE), len, true);
         }
     }
 
@@ -439,6 +476,10 @@ impl DeviceMemory {
             };
         }
         self.high_water = self.high_water.max(end);
+        if let Some(s) = &self.init_shadow {
+            // A new allocation holds nothing written yet (cudaMalloc's memory is undefined).
+            s.set(cursor, rounded, false);
+        }
         self.next_label += 1;
         let label = label
             .map(str::to_string)
@@ -541,6 +582,9 @@ impl DeviceMemory {
                 src.len(),
             )
         };
+        if let Some(s) = &self.init_shadow {
+            s.set(off, src.len() as u64, true);
+        }
         Ok(())
     }
 

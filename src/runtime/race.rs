@@ -27,8 +27,10 @@
 //!
 //! What is not checked: global, local and const memory (only shared memory, also through
 //! generic addresses); races between CTAs (they share no shared memory); accesses made by
-//! `cp.async`, `ldmatrix`/`mma`-family and texture/surface units (they do not go through the
-//! checked access path). A `bar.arrive` orders the arriving warp's earlier accesses only once
+//! `ldmatrix`/`mma`-family and texture/surface units (they do not go through the checked
+//! access path; a `cp.async` copy is a write of its thread when it executes); synchronization
+//! through `mbarrier` objects (arrive/wait orders nothing here yet, so kernels that rely on it
+//! are reported). A `bar.arrive` orders the arriving warp's earlier accesses only once
 //! the barrier completes, so accesses it makes between its arrival and the completion count
 //! as before the barrier (a missed race, never a false one).
 //!

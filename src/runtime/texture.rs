@@ -61,6 +61,7 @@
 //! nearest in-range element, `.zero` loads 0 and drops stores.
 
 use super::env::{self, CtaEnv, FaultKind};
+use super::initcheck::InitAccess;
 use super::memory::{DeviceMemory, DevicePtr};
 use crate::ir::{Space, TexAttr};
 
@@ -700,6 +701,7 @@ fn write_mem(env: &CtaEnv, addr: u64, bytes: &[u8]) -> Result<(), TexFault> {
         })?;
     // SAFETY: translate checked [p, p+n) inside the arena.
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, bytes.len()) };
+    env::init_access(env, Space::Global, addr, n, 0, 0, InitAccess::Write);
     Ok(())
 }
 
@@ -1731,6 +1733,8 @@ pub fn surf_reduce(
     // SAFETY: translate checked [p, p+size) inside the arena and aligned to size (the arena
     // base is page-aligned). Surfaces live in global memory (`global = true`).
     unsafe { super::semantics::atomic_rmw(p, op, ty, v, true) };
+    // initcheck: a reduction writes its texel (its read of the old value is not checked).
+    env::init_access(env, Space::Global, addr, size, 0, 0, InitAccess::Write);
     Ok(())
 }
 

@@ -204,6 +204,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
             }
         }
         Op::Mma { spec } => super::mma::exec(d, &spec, mask, s, env),
+        Op::MBarrier { op, space } => super::mbarrier::exec(d, op, space, mask, s, env),
         Op::Activemask {} => {
             for l in lanes(mask) {
                 d.set(s, 0, l, mask as u64);
@@ -458,6 +459,63 @@ fn warp_sync(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
         }
         d.set(s, 0, l, wait as u64);
     }
+    if env.synccheck().is_some() {
+        check_warp_sync(d, mask, s, env, alive, exited);
+    }
+}
+
+/// synccheck at a warp-level synchronization executed by the lanes of `mask` (`alive`: the
+/// warp's non-exited lanes, `exited`: those that exited): membermasks that name lanes that
+/// have exited (checked here for the lanes that go on; for those that wait, when they are
+/// released: `launch::release_warp_syncs`), and lanes executing together that name each
+/// other with different membermasks (CUDA: "all non-exited threads named in mask must
+/// execute the same intrinsic with the same mask"). Lanes that do not exist (a partial last
+/// warp) are not findings: `__syncwarp()` in a block of 80 threads is fine.
+fn check_warp_sync(d: &WarpDesc, mask: u32, s: &[u8], env: &CtaEnv, alive: u32, exited: u32) {
+    use super::synccheck::SyncKind;
+    let mm: [u32; WARP_SIZE as usize] = std::array::from_fn(|l| d.arg(s, 0, l as u32) as u32);
+    let (mut gone, mut mismatch) = (0u32, 0u32);
+    let (mut gone_first, mut mismatch_first) = (None, None);
+    for l in lanes(mask) {
+        let m = mm[l as usize];
+        if m & (1 << l) == 0 {
+            continue; // a fault already (`FaultKind::MemberMask`)
+        }
+        let goes_on = m & alive & !mask == 0;
+        if goes_on && m & exited != 0 {
+            gone |= 1 << l;
+            gone_first.get_or_insert((m, m & exited));
+        }
+        if let Some(k) = lanes(m & mask).find(|&k| mm[k as usize] != m) {
+            mismatch |= 1 << l;
+            mismatch_first.get_or_insert((l, m, k, mm[k as usize]));
+        }
+    }
+    if let Some((m, g)) = gone_first {
+        env.sync_finding(SyncKind::MaskExited, d.inst, gone, || {
+            mask_exited_detail(env.warp, gone, m, g)
+        });
+    }
+    if let Some((l, m, k, mk)) = mismatch_first {
+        env.sync_finding(SyncKind::MaskMismatch, d.inst, mismatch, || {
+            format!(
+                "lane {l} of warp {} names lane {k} in membermask {m:#010x}, but lane {k} \
+                 executes it with membermask {mk:#010x}",
+                env.warp
+            )
+        });
+    }
+}
+
+/// The words of a [`super::synccheck::SyncKind::MaskExited`] finding: lanes `lanes` of warp
+/// `warp` went on with membermask `m`, whose lanes `gone` have exited.
+pub(crate) fn mask_exited_detail(warp: u32, lanes: u32, m: u32, gone: u32) -> String {
+    format!(
+        "lanes {} of warp {warp} synchronize on membermask {m:#010x}, which names lanes {} \
+         that have exited",
+        super::launch::fmt_lanes(lanes),
+        super::launch::fmt_lanes(gone)
+    )
 }
 
 /// The offending value of a barrier's operands, if any (PTX ISA §9.7.13.1: ids 0..15; a

@@ -1,5 +1,6 @@
 //! The instruction-table runner: a group of rows (inputs → expected outputs) for one PTX
-//! snippet becomes one tiny kernel, one thread per row, run on every engine.
+//! snippet becomes one tiny kernel, run on every engine twice: one thread per row, and one
+//! single-thread CTA per row (every operand warp-uniform; [`Spread`]).
 //!
 //! Table file format (`ptx-tests/isa/*.isa`):
 //! ```text
@@ -372,14 +373,32 @@ fn registers(stmt: &str, names: &[&str]) -> String {
     out
 }
 
+/// How a group's rows map onto threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spread {
+    /// One thread per row: operands differ between the lanes of a warp (the SIMD code).
+    PerThread,
+    /// One single-thread CTA per row, the row indexed by `%ctaid.x`: every operand is
+    /// warp-uniform, loaded from global memory.
+    Uniform,
+    /// As `Uniform`, the operands loaded from a `.const` variable: a uniform value read from
+    /// read-only memory, which an engine may compute once per warp.
+    UniformConst,
+}
+
+/// Every spread a table runs under.
+pub const SPREADS: &[Spread] = &[Spread::PerThread, Spread::Uniform, Spread::UniformConst];
+
 /// The kernel for a group.
-pub fn kernel_ptx(g: &Group) -> String {
-    let mut s = String::from(
-        ".version 8.5\n.target sm_90\n.address_size 64\n\
-         .visible .entry isa_case(.param .u64 pin, .param .u64 pout, .param .u32 pn)\n{\n\
+pub fn kernel_ptx(g: &Group, spread: Spread) -> String {
+    let mut s = String::from(".version 8.5\n.target sm_90\n.address_size 64\n");
+    if spread == Spread::UniformConst {
+        let bytes = g.rows.len().max(1) * 8 * g.ins.len().max(1);
+        s += &format!(".const .align 8 .b8 isa_rows[{bytes}];\n");
+    }
+    s += ".visible .entry isa_case(.param .u64 pin, .param .u64 pout, .param .u32 pn)\n{\n\
          .reg .pred %isa_p;\n.reg .u16 %isa_h;\n.reg .u32 %isa_tid, %isa_n, %isa_t;\n\
-         .reg .u64 %isa_in, %isa_out, %isa_off, %isa_a;\n",
-    );
+         .reg .u64 %isa_in, %isa_out, %isa_off, %isa_a;\n";
     let mut declared = std::collections::HashSet::new();
     for (n, t) in g.outs.iter().chain(&g.ins) {
         if declared.insert(n.clone()) {
@@ -387,8 +406,17 @@ pub fn kernel_ptx(g: &Group) -> String {
         }
     }
     s += "ld.param.u64 %isa_in, [pin];\nld.param.u64 %isa_out, [pout];\nld.param.u32 %isa_n, [pn];\n";
-    s += "mov.u32 %isa_tid, %ctaid.x;\nmov.u32 %isa_t, %ntid.x;\nmul.lo.u32 %isa_tid, %isa_tid, %isa_t;\n";
-    s += "mov.u32 %isa_t, %tid.x;\nadd.u32 %isa_tid, %isa_tid, %isa_t;\n";
+    let space = if spread == Spread::UniformConst {
+        s += "mov.u64 %isa_in, isa_rows;\n";
+        "const"
+    } else {
+        "global"
+    };
+    s += "mov.u32 %isa_tid, %ctaid.x;\n";
+    if spread == Spread::PerThread {
+        s += "mov.u32 %isa_t, %ntid.x;\nmul.lo.u32 %isa_tid, %isa_tid, %isa_t;\n";
+        s += "mov.u32 %isa_t, %tid.x;\nadd.u32 %isa_tid, %isa_tid, %isa_t;\n";
+    }
     s += "setp.ge.u32 %isa_p, %isa_tid, %isa_n;\n@%isa_p bra ISA_DONE;\n";
     s += &format!(
         "mul.wide.u32 %isa_off, %isa_tid, {};\nadd.u64 %isa_a, %isa_in, %isa_off;\n",
@@ -397,11 +425,11 @@ pub fn kernel_ptx(g: &Group) -> String {
     for (k, (n, t)) in g.ins.iter().enumerate() {
         if *t == Ty::Pred {
             s += &format!(
-                "ld.global.u8 %isa_h, [%isa_a+{}];\nsetp.ne.u16 %{n}, %isa_h, 0;\n",
+                "ld.{space}.u8 %isa_h, [%isa_a+{}];\nsetp.ne.u16 %{n}, %isa_h, 0;\n",
                 8 * k
             );
         } else {
-            s += &format!("ld.global.{} %{n}, [%isa_a+{}];\n", t.reg().1, 8 * k);
+            s += &format!("ld.{space}.{} %{n}, [%isa_a+{}];\n", t.reg().1, 8 * k);
         }
     }
     let names: Vec<&str> = g
@@ -484,12 +512,13 @@ fn show(ty: Ty, bits: u64) -> String {
     }
 }
 
-/// Run one group on one engine; returns failure descriptions (at most `limit`).
-pub fn run_group(g: &Group, engine: Engine, limit: usize) -> Result<(), String> {
+/// Run one group on one engine under one spread; returns failure descriptions (at most
+/// `limit`).
+pub fn run_group(g: &Group, engine: Engine, spread: Spread, limit: usize) -> Result<(), String> {
     if g.rows.is_empty() {
         return Ok(());
     }
-    let ptx = kernel_ptx(g);
+    let ptx = kernel_ptx(g, spread);
     let mut ctx = Context::new();
     let m = ctx
         .load_module(&ptx, "isa_case.ptx", engine)
@@ -511,7 +540,14 @@ pub fn run_group(g: &Group, engine: Engine, limit: usize) -> Result<(), String> 
         .alloc((n * no * 8) as u64, Some("out"))
         .map_err(|e| e.to_string())?;
     ctx.copy_htod(din, &inb).map_err(|e| e.to_string())?;
-    let block = 128u32;
+    if spread == Spread::UniformConst {
+        let (rows, _) = m.global("isa_rows").ok_or("no isa_rows variable")?;
+        ctx.copy_htod(rows, &inb).map_err(|e| e.to_string())?;
+    }
+    let block = match spread {
+        Spread::PerThread => 128u32,
+        Spread::Uniform | Spread::UniformConst => 1,
+    };
     let dims = LaunchDims {
         grid: [(n as u32).div_ceil(block), 1, 1],
         block: [block, 1, 1],
@@ -527,7 +563,7 @@ pub fn run_group(g: &Group, engine: Engine, limit: usize) -> Result<(), String> 
         ],
         &Default::default(),
     )
-    .map_err(|e| format!("`{}` on {engine}: {e}", g.ptx))?;
+    .map_err(|e| format!("`{}` on {engine} ({spread:?}): {e}", g.ptx))?;
     let mut outb = vec![0u8; n * no * 8];
     ctx.copy_dtoh(&mut outb, dout).map_err(|e| e.to_string())?;
     let mut fails = vec![];
@@ -565,7 +601,7 @@ pub fn run_group(g: &Group, engine: Engine, limit: usize) -> Result<(), String> 
         Ok(())
     } else {
         Err(format!(
-            "`{}` on {engine} (table line {}): {count} wrong results\n{}",
+            "`{}` on {engine} ({spread:?}, table line {}): {count} wrong results\n{}",
             g.ptx,
             g.line,
             fails.join("\n")
@@ -578,8 +614,10 @@ pub fn run_groups(groups: &[Group]) -> Result<(), String> {
     let mut errs = vec![];
     for g in groups {
         for &e in ENGINES {
-            if let Err(m) = run_group(g, e, 12) {
-                errs.push(m);
+            for &spread in SPREADS {
+                if let Err(m) = run_group(g, e, spread, 12) {
+                    errs.push(m);
+                }
             }
         }
     }

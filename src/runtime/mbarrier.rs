@@ -1,0 +1,353 @@
+//! `mbarrier` objects (PTX ISA §9.7.13.15, "Parallel Synchronization and Communication
+//! Instructions: mbarrier") and `cp.async.mbarrier.arrive` (§9.7.13.15.15): one implementation
+//! that both engines reach through the warp-operation path (`runtime::warp`).
+//!
+//! # The object
+//! An mbarrier object is 64 bits in shared memory, 8-byte aligned (§9.7.13.15.3). The ISA
+//! names its contents (§9.7.13.15.4) and leaves their encoding to the implementation; ptxjit's:
+//!
+//! | bits  | field | range |
+//! |-------|-------|-------|
+//! | 0–19  | pending arrival count | 0 ..= 2^20 − 1 |
+//! | 20–39 | expected arrival count | 0 ..= 2^20 − 1 (`init` sets 1 ..= 2^20 − 1; `arrive_drop` may lower it to 0) |
+//! | 40–60 | tx-count, 21-bit two's complement | −(2^20 − 1) ..= 2^20 − 1 |
+//! | 61    | 0 | |
+//! | 62    | phase parity (current phase mod 2) | |
+//! | 63    | valid: set by `init`, cleared by `inval` | |
+//!
+//! A word without the valid bit (shared memory is not zeroed by anything else, and `inval`
+//! clears it) is no object: operations other than `init` and `inval` on it fault
+//! ([`FaultKind::MBarrier`]), as do the other cases the ISA leaves undefined (below).
+//!
+//! # Operations
+//! - *arrive-on* with count n (§9.7.13.15.5): pending −= n; when pending and tx-count are
+//!   both 0 the current phase completes: the parity flips and pending = expected.
+//! - *expect-tx* with n (§9.7.13.15.6): tx-count += n. *complete-tx* with n: tx-count −= n,
+//!   then the phase completes if pending and tx-count are both 0.
+//! - `arrive_drop`: expected −= n first, then the arrive-on.
+//! - The state token of an arrive is the object's word before the arrive-on (its phase
+//!   parity, and the pending count `pending_count` reads: "the pending count of the mbarrier
+//!   object prior to the arrive-on operation", §9.7.13.15.17). `test_wait`/`try_wait` with a
+//!   token: the token's phase is complete when the object's parity differs from the token's.
+//!   With `.parity`: the phase of that parity is complete when the object's parity differs
+//!   (§9.7.13.15.16: the operand names the current or the immediately preceding phase).
+//!
+//! The ISA leaves undefined, and ptxjit faults on: a count outside 1 ..= 2^20 − 1, a tx count
+//! above 2^20 − 1 or a tx-count leaving its range, more arrivals than pending (or a drop below
+//! 0 expected), a `.noComplete` arrival that completes the phase, a token without the valid
+//! bit, and an object address outside shared memory. The active lanes act one after another
+//! in lane order; each lane's operation is whole before the next lane's.
+
+use super::env::{CtaEnv, FaultKind};
+use super::warp::{lanes, WarpDesc};
+use crate::ir::{MbarOp, Space};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The largest arrival count and tx count (PTX ISA §9.7.13.15.4: 2^20 − 1).
+pub const MAX_COUNT: u32 = (1 << 20) - 1;
+
+const PENDING_SHIFT: u32 = 0;
+const EXPECTED_SHIFT: u32 = 20;
+const TX_SHIFT: u32 = 40;
+const FIELD_MASK: u64 = (1 << 20) - 1;
+const TX_MASK: u64 = (1 << 21) - 1;
+const PHASE_BIT: u64 = 1 << 62;
+const VALID_BIT: u64 = 1 << 63;
+
+/// The fields of an mbarrier object (or of a state token).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MbarState {
+    pub pending: u32,
+    pub expected: u32,
+    /// tx-count, −(2^20 − 1) ..= 2^20 − 1.
+    pub tx: i32,
+    /// Current phase parity (0 or 1).
+    pub phase: u32,
+    pub valid: bool,
+}
+
+impl MbarState {
+    /// Decode a 64-bit object word or token.
+    pub fn decode(w: u64) -> MbarState {
+        let tx_raw = (w >> TX_SHIFT) & TX_MASK;
+        // Sign-extend the 21-bit field.
+        let tx = ((tx_raw << 43) as i64 >> 43) as i32;
+        MbarState {
+            pending: ((w >> PENDING_SHIFT) & FIELD_MASK) as u32,
+            expected: ((w >> EXPECTED_SHIFT) & FIELD_MASK) as u32,
+            tx,
+            phase: (w & PHASE_BIT != 0) as u32,
+            valid: w & VALID_BIT != 0,
+        }
+    }
+
+    /// Encode to the 64-bit word (fields must be in range).
+    pub fn encode(self) -> u64 {
+        (self.pending as u64 & FIELD_MASK) << PENDING_SHIFT
+            | (self.expected as u64 & FIELD_MASK) << EXPECTED_SHIFT
+            | (self.tx as i64 as u64 & TX_MASK) << TX_SHIFT
+            | if self.phase & 1 != 0 { PHASE_BIT } else { 0 }
+            | if self.valid { VALID_BIT } else { 0 }
+    }
+
+    /// A fresh object (`mbarrier.init`, §9.7.13.15.9): phase 0, pending = expected = count.
+    pub fn init(count: u32) -> MbarState {
+        MbarState {
+            pending: count,
+            expected: count,
+            tx: 0,
+            phase: 0,
+            valid: true,
+        }
+    }
+
+    /// Complete the current phase when pending and tx-count are both 0; whether it did.
+    fn maybe_complete(&mut self) -> bool {
+        if self.pending == 0 && self.tx == 0 {
+            self.phase ^= 1;
+            self.pending = self.expected;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// tx-count += `delta`, within its range.
+    fn add_tx(&mut self, delta: i64) -> Result<(), String> {
+        let t = self.tx as i64 + delta;
+        if t.unsigned_abs() > MAX_COUNT as u64 {
+            return Err(format!(
+                "tx-count {} + {delta} leaves the range -{MAX_COUNT}..={MAX_COUNT}",
+                self.tx
+            ));
+        }
+        self.tx = t as i32;
+        Ok(())
+    }
+
+    /// The arrive-on operation with `count` (§9.7.13.15.5), after `drop` (`arrive_drop`) and
+    /// an expect-tx of `tx`. Returns whether the phase completed.
+    pub fn arrive(&mut self, count: u32, drop: bool, tx: u32) -> Result<bool, String> {
+        check_count(count)?;
+        if tx > MAX_COUNT {
+            return Err(format!("tx count {tx} is above {MAX_COUNT}"));
+        }
+        if drop {
+            if count > self.expected {
+                return Err(format!(
+                    "arrive_drop of {count} with an expected arrival count of {}",
+                    self.expected
+                ));
+            }
+            self.expected -= count;
+        }
+        self.add_tx(tx as i64)?;
+        if count > self.pending {
+            return Err(format!(
+                "an arrival of {count} with {} arrivals pending",
+                self.pending
+            ));
+        }
+        self.pending -= count;
+        Ok(self.maybe_complete())
+    }
+
+    /// Whether the phase that token `tok` (or, with `parity`, the phase of parity `tok & 1`)
+    /// belongs to is complete (§9.7.13.15.16).
+    pub fn wait(&self, tok: u64, parity: bool) -> bool {
+        let p = if parity {
+            (tok & 1) as u32
+        } else {
+            MbarState::decode(tok).phase
+        };
+        self.phase != p
+    }
+}
+
+fn check_count(count: u32) -> Result<(), String> {
+    if count == 0 || count > MAX_COUNT {
+        return Err(format!("count {count} is outside 1..={MAX_COUNT}"));
+    }
+    Ok(())
+}
+
+/// Execute `mbarrier` operation `op` (object address in `space`) for the lanes of `mask`.
+pub(crate) fn exec(d: &WarpDesc, op: MbarOp, space: Space, mask: u32, s: &mut [u8], env: &CtaEnv) {
+    for l in lanes(mask) {
+        if let Err(what) = lane(d, op, space, l, s, env) {
+            env.fault_detail(l, d.inst, FaultKind::MBarrier, what);
+        }
+    }
+}
+
+/// One lane's operation; an error is the fault's detail (an access fault is recorded here and
+/// returns `Ok`).
+fn lane(
+    d: &WarpDesc,
+    op: MbarOp,
+    space: Space,
+    l: u32,
+    s: &mut [u8],
+    env: &CtaEnv,
+) -> Result<(), String> {
+    if op == MbarOp::PendingCount {
+        let tok = d.arg(s, 0, l);
+        let st = MbarState::decode(tok);
+        if !st.valid {
+            return Err(format!(
+                "pending_count of {tok:#x}, which is no mbarrier state"
+            ));
+        }
+        d.set(s, 0, l, st.pending as u64);
+        return Ok(());
+    }
+    let addr = d.arg(s, 0, l);
+    if space == Space::Generic && !super::env::is_space(Space::Shared, addr) {
+        return Err(format!(
+            "the object's generic address {addr:#x} is not in shared memory"
+        ));
+    }
+    let modifies = !matches!(op, MbarOp::Wait { .. });
+    let p = match super::env::translate(env, space, addr, 8, 8, l) {
+        Ok(p) => p,
+        Err(e) => {
+            env.access_fault(l, d.inst, e, addr, 8, 8, modifies);
+            // A faulting operation yields 0 (no token, not complete).
+            d.set(s, 0, l, 0);
+            return Ok(());
+        }
+    };
+    let off = super::env::cvta(Space::Shared, false, addr);
+    let at = |what: String| {
+        let shared = if space == Space::Generic { off } else { addr };
+        format!("{what} (mbarrier.{op} on the object at shared address {shared:#x})")
+    };
+    // SAFETY: `translate` checked 8 bytes at `p`, 8-byte aligned, inside the CTA's shared
+    // memory; other warps of the CTA run on this host thread, so the word is read and written
+    // atomically only for soundness.
+    let cell = unsafe { AtomicU64::from_ptr(p as *mut u64) };
+    let word = cell.load(Ordering::Acquire);
+    let mut st = MbarState::decode(word);
+    match op {
+        MbarOp::Init => {
+            let count = d.arg(s, 1, l) as u32;
+            check_count(count).map_err(at)?;
+            cell.store(MbarState::init(count).encode(), Ordering::Release);
+            return Ok(());
+        }
+        MbarOp::Inval => {
+            cell.store(0, Ordering::Release);
+            return Ok(());
+        }
+        MbarOp::PendingCount => return Ok(()),
+        MbarOp::Arrive { .. }
+        | MbarOp::ExpectTx
+        | MbarOp::CompleteTx
+        | MbarOp::Wait { .. }
+        | MbarOp::CpAsyncArrive { .. } => {}
+    }
+    if !st.valid {
+        return Err(at(format!(
+            "the word {word:#x} is not an initialized mbarrier object"
+        )));
+    }
+    match op {
+        MbarOp::Arrive { drop, no_complete } => {
+            let (count, tx) = (d.arg(s, 1, l) as u32, d.arg(s, 2, l) as u32);
+            let done = st.arrive(count, drop, tx).map_err(at)?;
+            if done && no_complete {
+                return Err(at("a .noComplete arrival completed the phase".into()));
+            }
+            cell.store(st.encode(), Ordering::Release);
+            d.set(s, 0, l, word);
+        }
+        MbarOp::ExpectTx | MbarOp::CompleteTx => {
+            let n = d.arg(s, 1, l) as u32;
+            if n > MAX_COUNT {
+                return Err(at(format!("tx count {n} is above {MAX_COUNT}")));
+            }
+            if op == MbarOp::ExpectTx {
+                st.add_tx(n as i64).map_err(at)?;
+            } else {
+                st.add_tx(-(n as i64)).map_err(at)?;
+                st.maybe_complete();
+            }
+            cell.store(st.encode(), Ordering::Release);
+        }
+        MbarOp::Wait { parity, .. } => {
+            let tok = d.arg(s, 1, l);
+            if !parity && !MbarState::decode(tok).valid {
+                return Err(at(format!("the state {tok:#x} is no mbarrier state")));
+            }
+            d.set(s, 0, l, st.wait(tok, parity) as u64);
+        }
+        MbarOp::CpAsyncArrive { noinc } => {
+            // The copies are complete: the asynchronous arrive-on happens now. Without
+            // `.noinc` the pending count was raised by one first: no net change.
+            if noinc {
+                st.arrive(1, false, 0).map_err(at)?;
+                cell.store(st.encode(), Ordering::Release);
+            }
+        }
+        MbarOp::Init | MbarOp::Inval | MbarOp::PendingCount => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_round_trips() {
+        for st in [
+            MbarState::init(1),
+            MbarState::init(MAX_COUNT),
+            MbarState {
+                pending: 3,
+                expected: 7,
+                tx: -(MAX_COUNT as i32),
+                phase: 1,
+                valid: true,
+            },
+            MbarState {
+                pending: 0,
+                expected: 0,
+                tx: MAX_COUNT as i32,
+                phase: 0,
+                valid: true,
+            },
+        ] {
+            assert_eq!(MbarState::decode(st.encode()), st);
+        }
+        assert_eq!(MbarState::init(5).encode(), VALID_BIT | 5 << 20 | 5);
+    }
+
+    /// The ISA's phase rules, worked by hand: 2 expected arrivals, tx bytes outstanding.
+    #[test]
+    fn phases_tokens_and_tx() {
+        let mut b = MbarState::init(2);
+        let tok0 = b.encode();
+        assert!(!b.wait(tok0, false) && !b.wait(0, true));
+        assert_eq!(b.arrive(1, false, 0), Ok(false));
+        assert_eq!(b.pending, 1);
+        // The last arrival with 16 bytes expected: pending 0, tx 16, not complete.
+        assert_eq!(b.arrive(1, false, 16), Ok(false));
+        assert_eq!((b.pending, b.tx), (0, 16));
+        assert!(!b.wait(tok0, false));
+        // complete-tx of the 16 bytes completes phase 0.
+        b.add_tx(-16).unwrap();
+        assert!(b.maybe_complete());
+        assert_eq!((b.phase, b.pending, b.tx), (1, 2, 0));
+        assert!(b.wait(tok0, false) && b.wait(0, true) && !b.wait(1, true));
+        // arrive_drop: phase 1 completes with one arrival short, phase 2 needs one.
+        assert_eq!(b.arrive(1, true, 0), Ok(false));
+        assert_eq!((b.expected, b.pending), (1, 1));
+        assert_eq!(b.arrive(1, false, 0), Ok(true));
+        assert_eq!((b.phase, b.pending, b.expected), (0, 1, 1));
+        // Too many arrivals, counts out of range.
+        assert!(b.arrive(2, false, 0).is_err());
+        assert!(b.arrive(0, false, 0).is_err());
+        assert!(b.arrive(1, false, MAX_COUNT + 1).is_err());
+    }
+}

@@ -1,0 +1,142 @@
+//! synccheck through the host API on hand-written PTX, on both engines: a divergent
+//! `bar.sync` that deadlocks (the findings come before the deadlock), mismatched barrier
+//! thread counts, and membermasks that disagree. Expected findings follow from the PTX ISA
+//! rules the kernels break (§9.7.13.1 `bar`, §9.7.13.2 `bar.warp.sync`).
+
+use ptxjit::host::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
+
+const PTX: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry split(.param .u64 out)
+{
+    .reg .b32 %r<3>;
+    .reg .pred %p<2>;
+    mov.u32 %r1, %tid.x;
+    setp.lt.u32 %p1, %r1, 16;
+    @%p1 bra LOW;
+    bar.sync 0;
+    bra DONE;
+LOW:
+    bar.sync 0;
+DONE:
+    ret;
+}
+.visible .entry counts(.param .u64 out)
+{
+    .reg .b32 %r<3>;
+    .reg .pred %p<2>;
+    mov.u32 %r1, %tid.x;
+    setp.lt.u32 %p1, %r1, 32;
+    selp.u32 %r2, 64, 32, %p1;
+    bar.sync 1, %r2;
+    ret;
+}
+.visible .entry masks(.param .u64 out)
+{
+    .reg .b32 %r<3>;
+    .reg .pred %p<2>;
+    mov.u32 %r1, %tid.x;
+    setp.lt.u32 %p1, %r1, 16;
+    selp.b32 %r2, 65535, 0xffffffff, %p1;
+    bar.warp.sync %r2;
+    ret;
+}
+"#;
+
+/// Launch `kernel` with one CTA of `threads`, under synccheck or not.
+fn launch(engine: Engine, kernel: &str, threads: u32, synccheck: bool) -> Result<(), Error> {
+    let mut ctx = Context::new();
+    let m = ctx.load_module(PTX, "sync.ptx", engine).expect("loads");
+    let k = m.kernel(kernel).expect("kernel");
+    let out = ctx.alloc(4, Some("out")).expect("alloc");
+    let dims = LaunchDims {
+        grid: [1, 1, 1],
+        block: [threads, 1, 1],
+        shared_bytes: 0,
+    };
+    let opts = LaunchOptions {
+        synccheck,
+        ..Default::default()
+    };
+    ctx.launch(&k, dims, &[KernelArg::Ptr(out)], &opts)
+        .map(|_| ())
+}
+
+fn report(r: Result<(), Error>) -> ptxjit::host::tool::SanitizerReport {
+    match r {
+        Err(Error::Sanitizer(rep)) => *rep,
+        other => panic!("expected synccheck's report, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_divergent_bar_sync_is_reported_before_its_deadlock() {
+    for engine in [Engine::Jit, Engine::Interp] {
+        // Without the tool: the deadlock, as before.
+        let e = launch(engine, "split", 32, false).unwrap_err();
+        assert_eq!(e.kind(), "deadlock", "{engine}: {e}");
+        let rep = report(launch(engine, "split", 32, true));
+        assert_eq!(rep.findings.len(), 1, "{engine}: {rep}");
+        let f = &rep.findings[0];
+        assert_eq!(
+            f.what,
+            "Barrier error detected. Divergent thread(s) in warp"
+        );
+        assert!(
+            f.detail.contains("wait at barrier 0 (line")
+                && f.detail.contains("lanes 0-15")
+                && f.detail.contains("lanes 16-31"),
+            "{engine}: {}",
+            f.detail
+        );
+        let stopped = rep.stopped.as_deref().unwrap_or_default();
+        assert!(stopped.contains("divergent barrier"), "{engine}: {stopped}");
+        assert_eq!(rep.errors(), 2);
+    }
+}
+
+#[test]
+fn mismatched_thread_counts_are_reported_and_the_kernel_completes() {
+    for engine in [Engine::Jit, Engine::Interp] {
+        assert!(launch(engine, "counts", 64, false).is_ok());
+        let rep = report(launch(engine, "counts", 64, true));
+        assert_eq!(rep.stopped, None);
+        assert_eq!(rep.findings.len(), 1, "{engine}: {rep}");
+        let f = &rep.findings[0];
+        assert_eq!(
+            f.what,
+            "Barrier error detected. Mismatched barrier thread counts"
+        );
+        assert_eq!((f.tid, f.threads), ([32, 0, 0], 32));
+        assert!(
+            f.detail.contains("warp 1 waits at barrier 1")
+                && f.detail.contains("for 32 threads")
+                && f.detail.contains("for 64 threads"),
+            "{engine}: {}",
+            f.detail
+        );
+    }
+}
+
+#[test]
+fn lanes_that_name_each_other_with_different_membermasks_are_reported() {
+    for engine in [Engine::Jit, Engine::Interp] {
+        assert!(launch(engine, "masks", 32, false).is_ok());
+        let rep = report(launch(engine, "masks", 32, true));
+        assert_eq!(rep.findings.len(), 1, "{engine}: {rep}");
+        let f = &rep.findings[0];
+        assert_eq!(f.what, "Barrier error detected. Invalid arguments");
+        // Lanes 16-31 name lanes 0-15, which give 0x0000ffff.
+        assert_eq!((f.tid, f.threads), ([16, 0, 0], 16));
+        assert!(
+            f.detail.contains(
+                "lane 16 of warp 0 names lane 0 in membermask 0xffffffff, but lane 0 executes \
+                 it with membermask 0x0000ffff"
+            ),
+            "{engine}: {}",
+            f.detail
+        );
+    }
+}
