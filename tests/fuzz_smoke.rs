@@ -128,6 +128,7 @@ fn emitted_case_is_a_valid_case_file() {
                 synccheck: false,
                 schedule: Default::default(),
                 initcheck: false,
+                racecheck: false,
                 repeat: 0,
                 timeout: Some(Duration::from_secs(60)),
                 printf_to_stderr: false,

@@ -8,7 +8,11 @@
 //! kernel has no barrier or membermask findings ([`SYNCCHECK_SKIP`] lists the exceptions).
 //! `kernels/` also runs on the JIT under initcheck (`initcheck::kernels/saxpy`): a correct
 //! kernel reads nothing it has not written or been given (its buffers without `init` start
-//! unwritten, as a `cudaMalloc` does), except those [`INITCHECK_EXEMPT`] lists.
+//! unwritten, as a `cudaMalloc` does), except those [`INITCHECK_EXEMPT`] lists. Every case
+//! also runs on the JIT under racecheck (`racecheck::kernels/saxpy`), the same way as under
+//! memcheck: every correct kernel runs clean (no false races from barriers, warp-level
+//! synchronizations or atomics), and a case that expects a race reports it on the
+//! instrumented JIT code.
 //!
 //! A case with `[expect_error]` passes iff the run fails with that error kind and a message
 //! containing `contains`; any other case passes iff every `[expect.*]` holds. Expected values
@@ -74,6 +78,13 @@ fn main() {
         let p = path.clone();
         trials.push(Trial::test(format!("initcheck::{name}"), move || {
             initcheck_one(&p)
+        }));
+    }
+    for path in &cases {
+        let p = path.clone();
+        let name = trial_name(&root, path);
+        trials.push(Trial::test(format!("racecheck::{name}"), move || {
+            racecheck_one(&p, &name)
         }));
     }
     libtest_mimic::run(&args, trials).exit();
@@ -164,6 +175,7 @@ fn options() -> RunOptions {
         synccheck: false,
         schedule: Default::default(),
         initcheck: false,
+        racecheck: false,
         repeat: 0,
         timeout: Some(TIMEOUT),
         printf_to_stderr: false,
@@ -184,6 +196,71 @@ fn memcheck_one(path: &Path) -> Result<(), Failed> {
     };
     let r = run_case(&case, Engine::Jit, &opts);
     verdict(&case, &r).map_err(|e| Failed::from(format!("under memcheck: {e}")))
+}
+
+/// Cases whose kernels race on shared memory on purpose or by a harmless latent bug, or that
+/// synchronize in a way racecheck does not model (a known limitation: a false report), which
+/// racecheck must report (instead of running clean), with the access it names and why.
+const EXPECTED_RACES: [(&str, &str, &str); 8] = [
+    (
+        "kernels/lockstep",
+        "Write access and Read access to __shared__ '_ZZ11warp_reduceE1s'",
+        "legacy warp-synchronous reduction (volatile, no __syncwarp): tests lockstep execution",
+    ),
+    (
+        "kernels/lockstep/rotate",
+        "Write access and Read access to __shared__ 's'",
+        "lanes read a neighbour's store with no __syncwarp: tests lockstep execution",
+    ),
+    (
+        "kernels/group_stride/xspace",
+        "Write access and Read access to __shared__ 'xspace_sm'",
+        "lanes read a neighbour's store with no __syncwarp: tests the JIT's lockstep order",
+    ),
+    (
+        "kernels/spin_wait",
+        "Write access and Read access to __shared__ '_ZZ7handoffE4data'",
+        "hands data over through a volatile flag and fences, which racecheck does not model",
+    ),
+    (
+        "kernels/isspace",
+        "Write access and Write access to __shared__ '_ZZ7isspaceE1s'",
+        "latent bug: s[t % 8] = t is written by several threads (only s's addresses are used)",
+    ),
+    (
+        "kernels/mbarrier/barrier_phases",
+        "to __shared__ '_ZZ14barrier_phasesE1s'",
+        "orders its phases with mbarrier arrive/wait, which racecheck does not model yet",
+    ),
+    (
+        "kernels/mbarrier/pipeline_sum",
+        "to __shared__ '_ZZ12pipeline_sumE3buf'",
+        "waits for its cp.async copies with mbarrier arrive/wait, which racecheck does not \
+         model yet",
+    ),
+    (
+        "kernels/mbarrier/raw_mbarrier",
+        "to __shared__ '_ZZ12raw_mbarrierE4tile'",
+        "waits for its cp.async copies with mbarrier arrive/wait, which racecheck does not \
+         model yet",
+    ),
+];
+
+fn racecheck_one(path: &Path, name: &str) -> Result<(), Failed> {
+    let case = Case::load(path).map_err(|e| e.to_string())?;
+    let opts = RunOptions {
+        racecheck: true,
+        ..options()
+    };
+    let r = run_case(&case, Engine::Jit, &opts);
+    if let Some((_, want, why)) = EXPECTED_RACES.iter().find(|(n, ..)| *n == name) {
+        let msg = r.error.as_ref().map(|e| e.to_string()).unwrap_or_default();
+        return match &r.error {
+            Some(e) if e.kind() == "sanitizer" && msg.contains(want) => Ok(()),
+            _ => Err(format!("racecheck must report {want:?} ({why}), got: {msg:?}").into()),
+        };
+    }
+    verdict(&case, &r).map_err(|e| Failed::from(format!("under racecheck: {e}")))
 }
 
 fn check_one(path: &Path) -> Result<(), Failed> {

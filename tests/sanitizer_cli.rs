@@ -133,19 +133,77 @@ fn synccheck_counts_each_distinct_error_in_json() {
 }
 
 #[test]
-fn unimplemented_tools_say_so() {
+fn an_unknown_tool_is_refused_with_the_list_of_tools() {
     let o = ptxjit(&[
         "run",
         "--tool",
-        "racecheck",
+        "racechek",
         "ptx-tests/kernels/saxpy/saxpy.toml",
     ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("the racecheck tool is not implemented yet"),
+        err.contains("unknown tool 'racechek' (tools: memcheck, racecheck, initcheck, synccheck)"),
         "{err}"
     );
+}
+
+#[test]
+fn racecheck_reports_the_missing_barrier_with_both_cuda_lines_and_exits_2() {
+    for engine in ["jit", "interp"] {
+        let o = ptxjit(&[
+            "run",
+            "--engine",
+            engine,
+            "--tool",
+            "racecheck",
+            "ptx-tests/sanitizer/race_reduce.toml",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        for want in [
+            "========= PTXJIT SANITIZER (racecheck)\n",
+            "========= Error: Race reported between Read access and Write access to __shared__ \
+             '_ZZ9block_sumE5sdata' + 512 (4 bytes at shared address 0x200) [512 hazards]\n",
+            "=========     Read at kernel 'block_sum' in race_reduce.cu:13:13\n",
+            "race_reduce.ptx:72:2 'ld.shared.f32'\n=========         by thread (0,0,0) in block \
+             (0,0,0)\n",
+            "=========     Write at kernel 'block_sum' in race_reduce.cu:10:5\n",
+            "race_reduce.ptx:56:2 'st.shared.f32'\n=========         by thread (128,0,0) in \
+             block (0,0,0)\n",
+            "========= ERROR SUMMARY: 1 error\n",
+        ] {
+            assert!(err.contains(want), "{engine}: missing {want:?} in:\n{err}");
+        }
+    }
+    let o = ptxjit(&[
+        "run",
+        "--json",
+        "--tool",
+        "racecheck",
+        "ptx-tests/sanitizer/race_reduce.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert_eq!(
+        v["sanitizer"],
+        serde_json::json!({"tool": "racecheck", "errors": 1})
+    );
+    assert_eq!(v["error"]["kind"], "sanitizer");
+}
+
+#[test]
+fn racecheck_runs_correct_kernels_clean() {
+    for case in [
+        "ptx-tests/sanitizer/race_reduce_ok.toml",
+        "ptx-tests/sanitizer/race_warp_ok.toml",
+        "ptx-tests/sanitizer/race_sgemm_ok.toml",
+    ] {
+        let o = ptxjit(&["run", "--tool", "racecheck", case]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{case}: {err}");
+        assert!(err.contains("========= ERROR SUMMARY: 0 errors"), "{err}");
+    }
 }
 
 #[test]

@@ -162,8 +162,12 @@ pub fn launch(
     // Registered host ranges mapped for kernels: shadows in before, out after.
     crate::registered::sync_in(d)?;
     let result = d.host.launch_with_params(&kernel, dims, params, &opts);
-    // initcheck's findings do not stop the kernel: reported, the program goes on.
+    // initcheck's and racecheck's findings do not stop the kernel: reported, the program
+    // goes on (each is one error of the tool).
     for r in d.host.take_init_reports() {
+        crate::sanitizer::report(&r.sanitizer_text());
+    }
+    for r in d.host.take_race_reports() {
         crate::sanitizer::report(&r.sanitizer_text());
     }
     crate::registered::sync_out(d)?;

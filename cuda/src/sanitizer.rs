@@ -1,9 +1,10 @@
 //! The sanitizer tool of a drop-in program (`PTXJIT_TOOL=memcheck`, which `ptxjit exec
 //! --tool memcheck` sets): memcheck's placement from `cuInit` on (red zones, quarantine), its
-//! reports on stderr in compute-sanitizer's shape (`=========` lines), and at process exit a
-//! leak check of the program's device allocations and the `ERROR SUMMARY` line. When errors
-//! were found the process exits with status 2 (after flushing the program's output), as
-//! compute-sanitizer's `--error-exitcode` does.
+//! reports on stderr (racecheck, `PTXJIT_TOOL=racecheck`: each launch's shared-memory races,
+//! the launch itself succeeding) in compute-sanitizer's shape (`=========` lines), and at
+//! process exit a leak check of the program's device allocations and the `ERROR SUMMARY` line.
+//! When errors were found the process exits with status 2 (after flushing the program's
+//! output), as compute-sanitizer's `--error-exitcode` does.
 //!
 //! `PTXJIT_TOOL=initcheck` tracks written bytes from `cuInit` on: each launch's loads of
 //! never-written device or shared memory are reported after it (the kernel runs on), the

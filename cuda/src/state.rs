@@ -142,6 +142,7 @@ impl ExecConfig {
             synccheck: self.tool == Some(ptxjit::host::tool::Tool::Synccheck),
             schedule: self.schedule,
             initcheck: self.tool == Some(ptxjit::host::tool::Tool::Initcheck),
+            racecheck: self.tool == Some(ptxjit::host::tool::Tool::Racecheck),
             timeout: self.timeout,
             cooperative: None,
         }

@@ -22,6 +22,10 @@ pub struct RunOptions {
     /// Report loads of never-written global and shared memory (initcheck) as a `sanitizer`
     /// error. Also on when the case's `[expect_error]` says `tool = "initcheck"`.
     pub initcheck: bool,
+    /// Run under racecheck (shared-memory races, `runtime::race`); races make the run's
+    /// error a `sanitizer` one. Also on when the case's `[expect_error]` says
+    /// `tool = "racecheck"`.
+    pub racecheck: bool,
     /// 0: one run of the pipeline (every launch once). N > 0: one warm-up run, then N timed
     /// runs; buffers are re-initialised before each run.
     pub repeat: u32,
@@ -116,6 +120,8 @@ pub struct CaseResult {
     pub buffers: Vec<HostBuffer>,
     /// initcheck's findings (of the first run of the pipeline), each distinct read once.
     pub init_reports: Vec<crate::host::initcheck::InitReport>,
+    /// racecheck's races (of the first run of the pipeline), each pair of instructions once.
+    pub race_reports: Vec<crate::host::race::RaceReport>,
     pub error: Option<CaseError>,
 }
 
@@ -144,6 +150,7 @@ impl CaseResult {
             expectations: vec![],
             buffers: vec![],
             init_reports: vec![],
+            race_reports: vec![],
             error: None,
         }
     }
@@ -163,6 +170,7 @@ impl CaseResult {
             expectations: vec![],
             buffers: vec![],
             init_reports: vec![],
+            race_reports: vec![],
             error: Some(e),
         }
     }
@@ -530,6 +538,7 @@ fn run_into(
     let memcheck = opts.memcheck || wants(Tool::Memcheck);
     let synccheck = opts.synccheck || wants(Tool::Synccheck);
     let initcheck = opts.initcheck || wants(Tool::Initcheck);
+    let racecheck = opts.racecheck || wants(Tool::Racecheck);
     let mut session = Session::with_tools(case, prepared, engine, memcheck, initcheck)?;
     if opts.printf_to_stderr {
         session.ctx.set_printf_sink(crate::host::PrintfSink::Stderr);
@@ -540,9 +549,12 @@ fn run_into(
         synccheck,
         schedule: opts.schedule,
         initcheck,
+        racecheck,
         timeout: opts.timeout,
         cooperative: None,
     };
+    // racecheck's reports of the first run of the pipeline (the others repeat it).
+    let mut races: Option<Vec<crate::host::race::RaceReport>> = None;
     // One run of the whole pipeline; `timed`: record its times.
     let mut pipeline = |session: &mut Session, timed: bool| -> Result<(), CaseError> {
         let mut total = Duration::ZERO;
@@ -560,6 +572,8 @@ fn run_into(
             r.thread_instructions = instructions;
             r.kernel_times.push(total);
         }
+        let found = session.ctx.take_race_reports();
+        races.get_or_insert(found);
         Ok(())
     };
     let mut init_reports = vec![];
@@ -592,6 +606,8 @@ fn run_into(
         init_reports = session.ctx.take_init_reports();
     }
     r.init_reports = init_reports;
+    // (A launch that stopped the first run early left its races in the context.)
+    r.race_reports = races.unwrap_or_else(|| session.ctx.take_race_reports());
     r.buffers = session.read_back()?;
     for e in prepared.expects.iter().filter(|_| ran) {
         let Some(want) = &e.bytes else { continue };
@@ -615,8 +631,11 @@ fn run_into(
         });
     }
     launched?;
-    if !r.init_reports.is_empty() {
-        let text: Vec<String> = r.init_reports.iter().map(|x| x.to_string()).collect();
+    // initcheck's and racecheck's findings do not stop the launches: the run ends, then they
+    // are its error.
+    if !r.init_reports.is_empty() || !r.race_reports.is_empty() {
+        let mut text: Vec<String> = r.init_reports.iter().map(|x| x.to_string()).collect();
+        text.extend(r.race_reports.iter().map(|x| x.sanitizer_text()));
         return Err(CaseError::Sanitizer(text.join("\n")));
     }
     Ok(())

@@ -22,6 +22,7 @@ pub fn check(a: &CheckArgs) -> u8 {
         synccheck: false,
         schedule: a.schedule,
         initcheck: false,
+        racecheck: false,
         repeat: 0,
         timeout,
         printf_to_stderr: false,

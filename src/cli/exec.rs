@@ -23,7 +23,8 @@ pub struct ExecArgs {
     pub memcheck: bool,
     /// Run under a sanitizer tool (PTXJIT_TOOL): memcheck reports bad accesses, bad frees and
     /// leaked device allocations, synccheck barrier and membermask misuse, initcheck loads of
-    /// never-written device and shared memory, as `=========` lines on stderr, ends with
+    /// never-written device and shared memory, racecheck shared-memory data races between
+    /// threads of a block, as `=========` lines on stderr, ends with
     /// `========= ERROR SUMMARY: N errors`, and makes the program exit with status 2 when
     /// N > 0.
     #[arg(long, value_name = "TOOL", value_parser = crate::host::tool::Tool::parse)]

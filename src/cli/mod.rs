@@ -110,11 +110,12 @@ pub struct RunArgs {
     #[arg(long)]
     pub memcheck: bool,
     /// Run under a sanitizer tool: memcheck (out-of-bounds, misaligned, use after free,
-    /// double and invalid free, with red zones between buffers); synccheck (`__syncthreads`
-    /// reached by part of a warp or block, mismatched barrier thread counts, `__syncwarp` and
-    /// `*_sync` membermasks that name exited lanes or disagree); initcheck (loads of global
-    /// and shared memory nobody wrote; a buffer without `init` starts unwritten); racecheck is
-    /// not implemented yet. The report ends with `========= ERROR SUMMARY: N
+    /// double and invalid free, with red zones between buffers); racecheck (data races on
+    /// shared memory between threads of a block); synccheck (`__syncthreads` reached by part
+    /// of a warp or block, mismatched barrier thread counts, `__syncwarp` and `*_sync`
+    /// membermasks that name exited lanes or disagree); initcheck (loads of global and shared
+    /// memory nobody wrote; a buffer without `init` starts unwritten). The report ends with
+    /// `========= ERROR SUMMARY: N
     /// errors`; the exit status is 2 when there are errors.
     #[arg(long, value_name = "TOOL", value_parser = crate::host::tool::Tool::parse)]
     pub tool: Option<crate::host::tool::Tool>,

@@ -58,6 +58,7 @@ pub fn run(a: &RunArgs) -> u8 {
         synccheck: a.tool == Some(Tool::Synccheck),
         schedule: a.schedule,
         initcheck: a.tool == Some(Tool::Initcheck),
+        racecheck: a.tool == Some(Tool::Racecheck),
         repeat: a.repeat,
         timeout,
         // With --json, stdout is one JSON object: device printf output goes to stderr.
@@ -135,13 +136,13 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
     };
     // Under a tool, a fault is the tool's error (one, with the count of threads in it); a
     // tool's report of findings that did not stop the kernel counts each (synccheck's in the
-    // error, initcheck's beside it).
+    // error, initcheck's and racecheck's beside it).
     let in_error = match r.error.as_ref().and_then(|e| e.runtime()) {
         Some(crate::host::Error::Fault(_)) => 1,
         Some(crate::host::Error::Sanitizer(rep)) => rep.errors(),
         _ => 0,
     };
-    let errors = in_error + r.init_reports.len() as u64;
+    let errors = in_error + r.init_reports.len() as u64 + r.race_reports.len() as u64;
     if a.json {
         let mut j = output::json_report(r);
         if let (Some(t), Some(obj)) = (a.tool, j.as_object_mut()) {
@@ -156,6 +157,12 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
         if let Some(t) = a.tool {
             // Findings that did not stop the kernel, then a fault that did.
             for f in &r.init_reports {
+                eprint!(
+                    "{}",
+                    tool::report_lines(&format!("PTXJIT SANITIZER ({t})\n{}", f.sanitizer_text()))
+                );
+            }
+            for f in &r.race_reports {
                 eprint!(
                     "{}",
                     tool::report_lines(&format!("PTXJIT SANITIZER ({t})\n{}", f.sanitizer_text()))

@@ -141,6 +141,7 @@ pub fn run_engine(case: &LaunchCase, engine: Engine, timeout: Duration) -> Outco
             synccheck: false,
             schedule: Default::default(),
             initcheck: false,
+            racecheck: false,
             timeout: Some(timeout),
             cooperative: None,
         };

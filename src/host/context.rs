@@ -534,6 +534,10 @@ pub struct LaunchOptions {
     /// ([`Context::take_init_reports`]); turns the context's tracking on
     /// ([`Context::set_initcheck`]) if it is not.
     pub initcheck: bool,
+    /// racecheck: track the launch's shared-memory accesses and synchronizations and report
+    /// data races between threads of a CTA (`runtime::race`). The launch runs to the end;
+    /// its races are left in the context ([`Context::take_race_reports`]).
+    pub racecheck: bool,
     /// Stop the launch with [`Error::Timeout`] after this long.
     pub timeout: Option<Duration>,
     /// A cooperative launch (`cuLaunchCooperativeKernel`, `cudaLaunchCooperativeKernel`):
@@ -602,11 +606,17 @@ pub struct CompiledKernel {
     pub inst_sources: Vec<Option<SourceLoc>>,
     /// Whether the kernel calls `malloc`/`free` (a launch then needs the device heap).
     pub uses_heap: bool,
+    /// The kernel's `.shared` variables, which racecheck's reports name.
+    pub shared_vars: Vec<ir::SharedVar>,
     /// What the first launch compiles: the engine, the verified IR and its warp layout (for
-    /// the interpreter), and the module file for messages. Taken by the compilation.
+    /// the interpreter), and the module file for messages. Kept after the first compilation:
+    /// a launch under racecheck compiles the JIT's instrumented code from it as well.
     pending: std::sync::Mutex<Option<PendingCompile>>,
     /// The engine once compiled, or the compiler's error (an [`Error::Internal`] message).
     engine: std::sync::OnceLock<Result<Box<dyn WarpEngine>, String>>,
+    /// The JIT's code instrumented for racecheck (`jit::compile_with`), compiled at the first
+    /// launch under the tool; the interpreter needs none (it checks at run time).
+    racecheck_engine: std::sync::OnceLock<Result<Box<dyn WarpEngine>, String>>,
 }
 
 struct PendingCompile {
@@ -660,6 +670,7 @@ impl CompiledKernel {
                 .insts
                 .iter()
                 .any(|i| matches!(i.op, ir::Op::Malloc {} | ir::Op::Free {})),
+            shared_vars: k.shared_vars.clone(),
             pending: std::sync::Mutex::new(Some(PendingCompile {
                 engine,
                 ir: k,
@@ -667,6 +678,7 @@ impl CompiledKernel {
                 file: file.to_string(),
             })),
             engine: std::sync::OnceLock::new(),
+            racecheck_engine: std::sync::OnceLock::new(),
         }
     }
 
@@ -674,20 +686,31 @@ impl CompiledKernel {
     /// Cranelift code, or the interpreter's decoded program); calls from several threads at
     /// once compile once. Errors: [`Error::Internal`] (a compiler bug), on every call.
     pub fn engine(&self) -> Result<&dyn WarpEngine, Error> {
-        let compiled = self.engine.get_or_init(|| {
-            let pending = match self.pending.lock() {
-                Ok(mut g) => g.take(),
-                Err(_) => None,
+        self.engine_for(false)
+    }
+
+    /// As [`engine`](Self::engine); `racecheck`: the engine for a launch under racecheck (the
+    /// JIT's instrumented code, compiled at its first use; the interpreter's own engine).
+    pub fn engine_for(&self, racecheck: bool) -> Result<&dyn WarpEngine, Error> {
+        let instrumented = racecheck && self.engine_kind() == Some(Engine::Jit);
+        let cell = if instrumented {
+            &self.racecheck_engine
+        } else {
+            &self.engine
+        };
+        let compiled = cell.get_or_init(|| {
+            let Ok(pending) = self.pending.lock() else {
+                return Err(format!("kernel '{}': nothing to compile", self.name));
             };
-            let Some(p) = pending else {
+            let Some(p) = pending.as_ref() else {
                 return Err(format!("kernel '{}': nothing to compile", self.name));
             };
             let fail = |e: String| format!("{}: kernel '{}': {e}", p.file, self.name);
             match p.engine {
-                Engine::Jit => crate::jit::compile(&p.ir)
+                Engine::Jit => crate::jit::compile_with(&p.ir, instrumented)
                     .map(|j| Box::new(j) as Box<dyn WarpEngine>)
                     .map_err(fail),
-                Engine::Interp => crate::interp::Interpreter::new(&p.ir, p.layout)
+                Engine::Interp => crate::interp::Interpreter::new(&p.ir, p.layout.clone())
                     .map(|i| Box::new(i) as Box<dyn WarpEngine>)
                     .map_err(fail),
             }
@@ -696,6 +719,11 @@ impl CompiledKernel {
             Ok(e) => Ok(e.as_ref()),
             Err(m) => Err(Error::Internal(m.clone())),
         }
+    }
+
+    /// The engine the kernel was loaded for.
+    fn engine_kind(&self) -> Option<Engine> {
+        self.pending.lock().ok()?.as_ref().map(|p| p.engine)
     }
 
     /// Whether the engine has been compiled (or its compilation has failed): by a launch or
@@ -887,6 +915,8 @@ pub struct Context {
     /// initcheck's findings of the launches since the last
     /// [`take_init_reports`](Context::take_init_reports).
     init_reports: Vec<super::initcheck::InitReport>,
+    /// The races of launches under racecheck not yet taken ([`Context::take_race_reports`]).
+    race_reports: Vec<super::race::RaceReport>,
 }
 
 /// Parse, lower and verify PTX text. `file` names it in messages.
@@ -1278,6 +1308,12 @@ impl Context {
         self.memcheck = on;
     }
 
+    /// The races found by launches under racecheck ([`LaunchOptions::racecheck`]) since the
+    /// last call, in launch order; each launch's in a fixed order.
+    pub fn take_race_reports(&mut self) -> Vec<super::race::RaceReport> {
+        std::mem::take(&mut self.race_reports)
+    }
+
     /// Whether memcheck's placement is on ([`Context::set_memcheck`]).
     pub fn memcheck(&self) -> bool {
         self.memcheck
@@ -1351,7 +1387,8 @@ impl Context {
         }
         // The first launch compiles the kernel (outside the launch's time, and before the
         // arena is locked: compiling does not touch it).
-        let engine = k.engine()?;
+        let engine = k.engine_for(opts.racecheck)?;
+        let race_sink = opts.racecheck.then(crate::runtime::race::RaceSink::default);
         // Held for the whole launch: kernel code on the worker threads reads and writes the
         // arena, and no host copy, allocation or buffer drop may run meanwhile.
         let mut arena = self.arena.write();
@@ -1407,8 +1444,16 @@ impl Context {
                     sources: &k.inst_sources,
                 },
                 cooperative: workspace.map(|p| p.0),
+                race: race_sink.as_ref(),
             },
         );
+        if let Some(sink) = &race_sink {
+            self.race_reports.extend(
+                sink.take()
+                    .into_iter()
+                    .map(|f| super::race::report(kernel, dims, f)),
+            );
+        }
         if let Some(p) = workspace {
             arena
                 .memory

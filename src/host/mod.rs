@@ -24,6 +24,7 @@ mod kernel_name;
 mod launch;
 pub mod occupancy;
 pub mod pool;
+pub mod race;
 pub mod tool;
 
 pub use crate::runtime::launch::LaunchDims;

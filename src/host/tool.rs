@@ -5,10 +5,11 @@
 //! memcheck is implemented: exact bounds of every global access, red zones between
 //! allocations and after device-heap blocks, a quarantine of freed memory (use after free,
 //! double free), invalid frees, misaligned accesses, and leaks at the exit of a drop-in
-//! program ([`crate::host::Context::set_memcheck`]). synccheck is implemented: barriers
-//! reached by part of a warp or block, mismatched barrier thread counts, and warp-level
-//! synchronizations whose membermasks do not match the lanes that arrive
-//! (`runtime::synccheck`, [`crate::host::LaunchOptions::synccheck`]).
+//! program ([`crate::host::Context::set_memcheck`]).
+//!
+//! synccheck is implemented: barriers reached by part of a warp or block, mismatched barrier
+//! thread counts, and warp-level synchronizations whose membermasks do not match the lanes
+//! that arrive (`runtime::synccheck`, [`crate::host::LaunchOptions::synccheck`]).
 //!
 //! A finding that stops the kernel is a fault ([`crate::host::Error::Fault`]); synccheck's
 //! findings that do not are [`Finding`]s, which a launch returns as
@@ -24,14 +25,28 @@
 //! writes it without API calls). Device-heap (`malloc`) blocks start unwritten, like any
 //! allocation. Not tracked: local memory, parameters, texture and surface reads.
 //!
-//! racecheck is an accepted name that says it is not implemented yet.
+//! racecheck is implemented (`runtime::race` has the model): data races on shared memory
+//! (static and dynamic, also through generic addresses) between threads of one CTA —
+//! write–write, read–write and atomic–write pairs with no barrier or warp-level
+//! synchronization between them. Lanes of the same warp count as different threads
+//! (independent thread scheduling: legacy warp-synchronous code without `__syncwarp` is
+//! reported, as compute-sanitizer reports it); barriers order the accesses of the warps that
+//! wait at them, `bar.warp.sync` and the `.sync` collectives those of the lanes taking part,
+//! and atomics race with neither atomics nor plain reads (`atomicCAS` loops). Not checked:
+//! global memory, races between CTAs, synchronization through memory (a `volatile` flag with
+//! fences, or `mbarrier` arrive/wait, is reported as a race), and accesses made by the matrix
+//! instructions and texture/surface units (a `cp.async` copy counts as a write of its thread
+//! when it executes). A race does not stop the kernel: a launch
+//! leaves its races in the context ([`crate::host::Context::take_race_reports`]).
+//!
+//! Every tool compute-sanitizer has is implemented.
 
 /// A sanitizer tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tool {
     /// Out-of-bounds and misaligned accesses, use after free, bad frees, leaks.
     Memcheck,
-    /// Shared-memory data races between threads of a CTA (not implemented yet).
+    /// Shared-memory data races between threads of a CTA (`runtime::race`).
     Racecheck,
     /// Loads of global and shared memory nobody has written (see `runtime::initcheck`).
     Initcheck,
@@ -58,16 +73,16 @@ impl Tool {
         }
     }
 
-    /// Whether ptxjit implements the tool.
+    /// Whether ptxjit implements the tool (all four are implemented).
     pub fn is_implemented(self) -> bool {
         match self {
-            Tool::Memcheck | Tool::Synccheck | Tool::Initcheck => true,
-            Tool::Racecheck => false,
+            Tool::Memcheck | Tool::Racecheck | Tool::Initcheck | Tool::Synccheck => true,
         }
     }
 
     /// The tool named `s`. Errors: an unknown name (the message lists the tools), or a tool
-    /// that is not implemented yet (the message says so and names the one that is).
+    /// that is not implemented (none is now; the message would say so and name those that
+    /// are).
     pub fn parse(s: &str) -> Result<Tool, String> {
         let t = Tool::ALL
             .into_iter()
@@ -77,9 +92,15 @@ impl Tool {
                 format!("unknown tool '{s}' (tools: {})", names.join(", "))
             })?;
         if !t.is_implemented() {
+            let done: Vec<&str> = Tool::ALL
+                .iter()
+                .filter(|t| t.is_implemented())
+                .map(|t| t.name())
+                .collect();
             return Err(format!(
-                "the {} tool is not implemented yet (memcheck, initcheck and synccheck are)",
-                t.name()
+                "the {} tool is not implemented yet (implemented: {})",
+                t.name(),
+                done.join(", ")
             ));
         }
         Ok(t)
@@ -221,11 +242,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_parse_and_unimplemented_tools_say_so() {
+    fn every_tool_parses_and_unknown_names_list_the_tools() {
         assert_eq!(Tool::parse("memcheck"), Ok(Tool::Memcheck));
-        assert_eq!(Tool::parse("synccheck"), Ok(Tool::Synccheck));
-        let e = Tool::parse("racecheck").unwrap_err();
-        assert!(e.contains("racecheck tool is not implemented yet"), "{e}");
+        for t in Tool::ALL {
+            assert_eq!(Tool::parse(t.name()), Ok(t));
+        }
         let e = Tool::parse("memchek").unwrap_err();
         assert!(
             e.contains("unknown tool 'memchek'") && e.contains("synccheck"),

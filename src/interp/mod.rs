@@ -30,6 +30,7 @@ use crate::ir::{Space, Type};
 use crate::runtime::env::{init_access, translate, CtaEnv, FaultKind};
 use crate::runtime::initcheck::InitAccess;
 use crate::runtime::launch::{WarpEngine, WarpStatus};
+use crate::runtime::race::AccessKind;
 use crate::runtime::semantics;
 use decode::{DCall, DInst, DTerm, Exec, Move, Program};
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -371,6 +372,7 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let v = match translate(env, space, addr, size, align, l) {
                     Ok(p) => {
                         init_access(env, space, addr, size, l, di.inst, InitAccess::Read);
+                        env.race_access(l, di.inst, p, size, AccessKind::Read);
                         // SAFETY: `translate` checked `size` bytes at `p`.
                         unsafe { host_load(p, size) }
                     }
@@ -390,6 +392,7 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 match translate(env, space, addr, size, align, l) {
                     Ok(p) => {
                         init_access(env, space, addr, size, l, di.inst, InitAccess::Write);
+                        env.race_access(l, di.inst, p, size, AccessKind::Write);
                         // SAFETY: `translate` checked `size` bytes at `p`.
                         unsafe { host_store(p, size, v) }
                     }
@@ -408,11 +411,12 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let addr = arg(s, di, 0, l);
                 let b = arg(s, di, 1, l);
                 let old = match atomic_ptr(env, space, addr, ty, l, di.inst, access) {
-                    // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
-                    Ok(p) => unsafe {
+                    Ok(p) => {
+                        env.race_access(l, di.inst, p, ty.bytes(), AccessKind::Atomic);
                         let global = crate::runtime::env::resolves_to_global(space, addr);
-                        semantics::atomic_rmw(p, op, ty, b, global)
-                    },
+                        // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
+                        unsafe { semantics::atomic_rmw(p, op, ty, b, global) }
+                    }
                     Err((kind, sp)) => {
                         env.fault(l, di.inst, kind, sp, addr, ty.bytes(), true);
                         0
@@ -428,8 +432,11 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let cmp = arg(s, di, 1, l);
                 let new = arg(s, di, 2, l);
                 let old = match atomic_ptr(env, space, addr, ty, l, di.inst, InitAccess::Atomic) {
-                    // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
-                    Ok(p) => unsafe { semantics::atomic_cas(p, ty, cmp, new) },
+                    Ok(p) => {
+                        env.race_access(l, di.inst, p, ty.bytes(), AccessKind::Atomic);
+                        // SAFETY: valid and aligned for `ty.bytes()` bytes (atomic_ptr).
+                        unsafe { semantics::atomic_cas(p, ty, cmp, new) }
+                    }
                     Err((kind, sp)) => {
                         env.fault(l, di.inst, kind, sp, addr, ty.bytes(), true);
                         0

@@ -691,6 +691,7 @@ fn trap_terminator_faults() {
         dynamic_shared: false,
         local_bytes: 0,
         max_threads: None,
+        shared_vars: vec![],
     };
     let (b0, b1, b2) = (f.new_block(), f.new_block(), f.new_block());
     let loc = SrcLoc { line: 1, col: 1 };
@@ -747,6 +748,7 @@ fn trap_terminator_faults() {
             timeout: None,
             sites: Default::default(),
             cooperative: None,
+            race: None,
         },
     );
     let Err(LaunchFailure::Fault(r, count)) = res else {

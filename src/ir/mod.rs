@@ -249,6 +249,20 @@ pub struct Function {
     pub local_bytes: u64,
     /// `.reqntid`/`.maxntid` limits, if declared.
     pub max_threads: Option<u32>,
+    /// The kernel's `.shared` variables (those of the functions it may call included), for
+    /// reports that name the variable at a shared address: name, offset and size in bytes
+    /// (an `extern .shared` array: offset of dynamic shared memory, size 0 for "to the end").
+    pub shared_vars: Vec<SharedVar>,
+}
+
+/// A `.shared` variable of a kernel ([`Function::shared_vars`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedVar {
+    pub name: String,
+    /// Byte offset in the CTA's shared memory.
+    pub offset: u64,
+    /// Bytes; 0 for an `extern .shared` array (it runs to the end of shared memory).
+    pub size: u64,
 }
 
 impl Function {

@@ -172,6 +172,10 @@ pub(super) struct Gen<'a, 'b> {
     /// NaN results stay as the hardware makes them; the last operation of the chain makes
     /// its result canonical.
     pub(super) nan_blind: Vec<bool>,
+    /// racecheck: every shared-memory access and atomic goes through the runtime helpers
+    /// (which record it, `runtime::race`), and warp-level synchronizations always call theirs;
+    /// off, the code is the plain JIT's.
+    pub(super) racecheck: bool,
     /// Entry block of each block priority (filled by the dispatcher).
     enter: Vec<CBlock>,
     /// The current block's memory accesses with a hoisted bounds check (`affine.rs`).
@@ -207,6 +211,8 @@ pub struct Plan {
     pub scalar_slot: Vec<bool>,
     inst_block: Vec<u32>,
     nan_blind: Vec<bool>,
+    /// Instrument for racecheck ([`Gen::racecheck`]); set with [`Plan::with_racecheck`].
+    racecheck: bool,
 }
 
 /// Float operations whose SIMD form yields a NaN exactly when an operand is a NaN or the
@@ -230,6 +236,16 @@ pub(super) fn nan_blind(op: &Op) -> bool {
 }
 
 /// Analyze a kernel for code generation.
+impl Plan {
+    /// The same plan, with racecheck's instrumentation on or off ([`Gen::racecheck`]).
+    pub fn with_racecheck(self, on: bool) -> Plan {
+        Plan {
+            racecheck: on,
+            ..self
+        }
+    }
+}
+
 pub fn plan(f: &ir::Function) -> Plan {
     let uni = uniform::analyze(f);
     let affine = uniform::analyze_affine(f, &uni);
@@ -394,6 +410,7 @@ pub fn plan(f: &ir::Function) -> Plan {
         scalar_slot,
         inst_block,
         nan_blind,
+        racecheck: false,
     }
 }
 
@@ -509,6 +526,7 @@ pub fn generate(
         scalar_slot,
         inst_block,
         nan_blind,
+        racecheck,
     } = plan;
     let mut g = Gen {
         f,
@@ -527,6 +545,7 @@ pub fn generate(
         scalar_slot,
         inst_block,
         nan_blind,
+        racecheck,
         sig_pure,
         sig_access,
         sig_atom,

@@ -284,7 +284,8 @@ impl Gen<'_, '_> {
             ) || !matches!(
                 space,
                 ir::Space::Global | ir::Space::Const | ir::Space::Shared
-            ) {
+            ) || self.racecheck && space == ir::Space::Shared
+            {
                 continue;
             }
             let elem = et.bytes() as i64;

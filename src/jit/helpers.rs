@@ -11,6 +11,7 @@ use crate::analysis::schedule::WarpLayout;
 use crate::ir::{Op, SReg, ShflMode, Space, Type};
 use crate::runtime::env::{self, space_from_code, CtaEnv};
 use crate::runtime::initcheck::InitAccess;
+use crate::runtime::race::AccessKind;
 use crate::runtime::semantics;
 
 /// Offset of an 8-byte scratch area in the warp state header that faulting accesses are
@@ -71,6 +72,12 @@ pub unsafe extern "C" fn access_helper(
                     env::init_access(env, space, addr, size, lane, inst, access);
                 }
             }
+            if !env.race.is_null() {
+                let kind = race_kind(info);
+                for lane in crate::runtime::warp::lanes(lanes) {
+                    env.race_access(lane, inst, p, size, kind);
+                }
+            }
             p
         }
         Err(e) => {
@@ -123,6 +130,7 @@ pub unsafe extern "C" fn group_access_helper(
         match env::translate(env, space, addr, size, align, lane) {
             Ok(p) => {
                 env::init_access(env, space, addr, size, lane, inst, init_kind(info));
+                env.race_access(lane, inst, p, size, race_kind(info));
                 // SAFETY: translate checked that [p, p+size) is inside the space; the value
                 // area of lane j is `n` bytes inside the 64-byte buffer.
                 unsafe {
@@ -173,6 +181,7 @@ pub unsafe extern "C" fn atom_helper(
                 InitAccess::Atomic
             };
             env::init_access(env, space, addr, size, lane, inst, access);
+            env.race_access(lane, inst, p, size, AccessKind::Atomic);
             // SAFETY: translate returned a pointer valid for `size` bytes, aligned to `size`.
             unsafe {
                 match op {
@@ -377,6 +386,17 @@ fn init_kind(info: u32) -> InitAccess {
         InitAccess::Write
     } else {
         InitAccess::Read
+    }
+}
+
+/// How an access of `info` ([`access_info`], [`ACCESS_ATOMIC`]) counts for racecheck.
+fn race_kind(info: u32) -> AccessKind {
+    if info & ACCESS_ATOMIC != 0 {
+        AccessKind::Atomic
+    } else if (info >> 24) & 1 != 0 {
+        AccessKind::Write
+    } else {
+        AccessKind::Read
     }
 }
 

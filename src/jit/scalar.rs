@@ -124,7 +124,9 @@ impl Gen<'_, '_> {
                 let off = self.b.ins().iadd_imm_s(addr, -(GLOBAL_BASE as i64));
                 (Some(self.e.global_base), Some(self.e.global_top), off)
             }
-            ir::Space::Shared => (Some(self.e.shared_base), Some(self.e.shared_size), addr),
+            ir::Space::Shared if !self.racecheck => {
+                (Some(self.e.shared_base), Some(self.e.shared_size), addr)
+            }
             ir::Space::Param => (Some(self.e.param_base), Some(self.e.param_size), addr),
             _ => (None, None, addr),
         };
@@ -233,7 +235,7 @@ impl Gen<'_, '_> {
         };
         let ok = match space {
             ir::Space::Global => rmw.is_some() || op.is_none(),
-            ir::Space::Shared => match op {
+            ir::Space::Shared if !self.racecheck => match op {
                 Some(AtomOp::FAdd | AtomOp::HAdd { .. } | AtomOp::HMinMax { .. }) => false,
                 Some(AtomOp::Inc | AtomOp::Dec) => t == ir::Type::I32,
                 _ => true,

@@ -1046,7 +1046,7 @@ impl Gen<'_, '_> {
             ir::Space::Global | ir::Space::Const => {
                 (self.e.global_base, self.e.global_top, GLOBAL_BASE as i64)
             }
-            ir::Space::Shared => (self.e.shared_base, self.e.shared_size, 0),
+            ir::Space::Shared if !self.racecheck => (self.e.shared_base, self.e.shared_size, 0),
             ir::Space::Param => (self.e.param_base, self.e.param_size, 0),
             _ => return None,
         };
@@ -1518,6 +1518,10 @@ impl Gen<'_, '_> {
         let Op::WarpSync { fence } = d.op else {
             return self.gen_warp_op(i, mask, sc);
         };
+        if self.racecheck {
+            // The helper tells racecheck which lanes synchronized.
+            return self.gen_warp_op(i, mask, sc);
+        }
         let (Some(&m), Some(&res)) = (d.args.first(), d.results.first()) else {
             return self.gen_warp_op(i, mask, sc);
         };

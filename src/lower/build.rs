@@ -56,6 +56,8 @@ pub(crate) struct PreKernel {
     /// Bytes of local memory per thread (`.local` variables).
     pub local_bytes: u64,
     pub max_threads: Option<u32>,
+    /// The `.shared` variables, for reports (`ir::Function::shared_vars`).
+    pub shared_vars: Vec<ir::SharedVar>,
     /// Span of the kernel name, for errors about the kernel as a whole.
     pub span: Span,
 }
@@ -732,6 +734,7 @@ pub(crate) fn build_kernel<'a>(
     collect_decls(body, StateSpace::Shared, &mut shared_decls);
     let mut shared_top: u64 = 0;
     let mut dynamic: Vec<&ast::VarDecl> = vec![];
+    let mut shared_vars: Vec<ir::SharedVar> = vec![];
     for d in &shared_decls {
         if d.init.is_some() {
             return Err(LowerError::new(
@@ -749,6 +752,11 @@ pub(crate) fn build_kernel<'a>(
                 shared_top = align_up(shared_top, align);
                 b.syms
                     .insert(d.name.name.clone(), Sym::Shared { offset: shared_top });
+                shared_vars.push(ir::SharedVar {
+                    name: d.name.name.clone(),
+                    offset: shared_top,
+                    size,
+                });
                 shared_top = shared_top.saturating_add(size);
             }
             None => dynamic.push(d),
@@ -776,7 +784,13 @@ pub(crate) fn build_kernel<'a>(
                 Some(n) => {
                     shared_top = align_up(shared_top, align);
                     let off = shared_top;
-                    shared_top = shared_top.saturating_add(n.saturating_mul(d.ty.size() as u64));
+                    let size = n.saturating_mul(d.ty.size() as u64);
+                    shared_vars.push(ir::SharedVar {
+                        name: d.name.name.clone(),
+                        offset: off,
+                        size,
+                    });
+                    shared_top = shared_top.saturating_add(size);
                     off
                 }
                 // An unsized `.extern .shared` array: dynamic shared memory (placed below).
@@ -805,6 +819,11 @@ pub(crate) fn build_kernel<'a>(
     for d in dynamic {
         b.syms
             .insert(d.name.name.clone(), Sym::Shared { offset: dyn_base });
+        shared_vars.push(ir::SharedVar {
+            name: d.name.name.clone(),
+            offset: dyn_base,
+            size: 0,
+        });
     }
     // Local memory layout (PTX ISA §5.1.5): per-thread `.local` variables, e.g. NVRTC's
     // `__local_depot0` stack frame.
@@ -911,6 +930,7 @@ pub(crate) fn build_kernel<'a>(
         dynamic_shared,
         local_bytes: local_top,
         max_threads,
+        shared_vars,
         span: f.name.span,
     })
 }

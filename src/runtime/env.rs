@@ -99,6 +99,11 @@ pub struct CtaEnv {
     pub heap: *const super::heap::DeviceHeap,
     /// Where `printf` and failed-`assert` text goes (the context's sink); null: stdout.
     pub printf: *const super::printf::PrintfOutput,
+    /// racecheck: this CTA's shadow of shared memory (`runtime::race`); null when the tool
+    /// is off.
+    pub race: *const super::race::RaceCta,
+    /// racecheck: where the launch's races are recorded; null when the tool is off.
+    pub race_sink: *const super::race::RaceSink,
     /// synccheck's findings (`runtime::synccheck`); null when the tool is off.
     pub synccheck: *const super::synccheck::SyncSink,
     /// `u32::MAX` when synccheck is on, else 0: the JIT's inline warp-sync check takes the
@@ -564,6 +569,50 @@ impl CtaEnv {
             GridId => self.gridid,
             DynamicSmemSize => self.dynamic_smem as u64,
             TotalSmemSize => self.shared_size,
+        }
+    }
+
+    /// racecheck: an access of `size` bytes at host pointer `p` (what [`translate`] returned)
+    /// by `lane` at IR instruction `inst`. Only shared memory is checked; nothing happens
+    /// when the tool is off (a null [`CtaEnv::race`]) or `p` is not in this CTA's shared
+    /// memory.
+    #[inline]
+    pub fn race_access(
+        &self,
+        lane: u32,
+        inst: u32,
+        p: *const u8,
+        size: u32,
+        kind: super::race::AccessKind,
+    ) {
+        if self.race.is_null() {
+            return;
+        }
+        let off = (p as usize).wrapping_sub(self.shared_base as usize) as u64;
+        if off >= self.shared_size {
+            return;
+        }
+        // SAFETY: `race` and `race_sink` are non-null together (the scheduler sets both),
+        // point to this CTA's state and the launch's sink, alive for the launch, and the CTA
+        // runs on this host thread only.
+        unsafe {
+            (*self.race).access(
+                &*self.race_sink,
+                self.warp * 32 + lane,
+                inst,
+                off,
+                size,
+                kind,
+            )
+        }
+    }
+
+    /// racecheck: the lanes of `lanes` of the current warp synchronized with each other.
+    #[inline]
+    pub fn race_warp_sync(&self, lanes: u32) {
+        // SAFETY: as in `race_access`.
+        if let Some(r) = unsafe { self.race.as_ref() } {
+            r.warp_sync(self.warp, lanes);
         }
     }
 

@@ -147,6 +147,9 @@ pub struct LaunchInput<'a> {
     /// in a loop that waits on memory, so a grid-wide barrier completes however many host
     /// threads there are. The caller bounds the grid (CUDA: max active blocks per SM × SMs).
     pub cooperative: Option<u64>,
+    /// racecheck: where the launch's shared-memory races go (`runtime::race`); `None`: the
+    /// tool is off and nothing is tracked.
+    pub race: Option<&'a super::race::RaceSink>,
 }
 
 struct SendPtr(*mut u8);
@@ -194,6 +197,8 @@ struct CtaBuffers {
     shared_init: Vec<std::sync::atomic::AtomicU8>,
     local: Vec<u128>,
     states: Vec<Vec<u128>>,
+    /// racecheck's shadow of the shared memory (used only with the tool on).
+    race: super::race::RaceCta,
 }
 
 /// Set (by a front end's Ctrl-C handler) to stop the launches in progress: each ends with
@@ -340,6 +345,14 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         let batch = (ctas / (u64::from(nsmid.max(1)) * 16)).clamp(1, 32);
         let threads = (input.dims.block[0] * input.dims.block[1] * input.dims.block[2]) as usize;
         // The environment of CTA `c` over its shared and local memory.
+        let race_sink = input.race;
+        let cta_index = |c: u64| {
+            [
+                (c % gx as u64) as u32,
+                ((c / gx as u64) % gy as u64) as u32,
+                (c / (gx as u64 * gy as u64)) as u32,
+            ]
+        };
         let checks = if input.memcheck {
             super::env::CHECK_BOUNDS
         } else {
@@ -353,6 +366,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                         shared: &mut Vec<u128>,
                         shared_init: &[std::sync::atomic::AtomicU8],
                         local: &mut Vec<u128>,
+                        race: &super::race::RaceCta,
                         flag| CtaEnv {
             global_base: mem.base(),
             global_top: mem.top(),
@@ -399,6 +413,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 .heap
                 .map_or(std::ptr::null(), |h| h as *const super::heap::DeviceHeap),
             printf: input.printf,
+            race: race_sink.map_or(std::ptr::null(), |_| race as *const super::race::RaceCta),
+            race_sink: race_sink.map_or(std::ptr::null(), |s| s as *const super::race::RaceSink),
             synccheck: input
                 .synccheck
                 .map_or(std::ptr::null(), |s| s as *const super::synccheck::SyncSink),
@@ -475,9 +491,13 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     shared_init,
                     local,
                     states,
+                    race,
                 } = &mut buf;
                 fresh(shared, shared_init, local);
-                let env = make_env(c, shared, shared_init, local, flag);
+                if race_sink.is_some() {
+                    race.start(c, cta_index(c), threads as u32, shared_size);
+                }
+                let env = make_env(c, shared, shared_init, local, race, flag);
                 start_cta(engine, &env, states);
                 let (n, _) = run_cta(engine, env, c, &grid, states, false);
                 control.end(slot);
@@ -523,11 +543,15 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     shared_init,
                     local,
                     states,
+                    race,
                 } = &mut buf;
                 if !started {
                     fresh(shared, shared_init, local);
+                    if race_sink.is_some() {
+                        race.start(c, cta_index(c), threads as u32, shared_size);
+                    }
                 }
-                let env = make_env(c, shared, shared_init, local, flag);
+                let env = make_env(c, shared, shared_init, local, race, flag);
                 if !started {
                     start_cta(engine, &env, states);
                 }
@@ -840,7 +864,9 @@ fn run_cta(
             who: env.sync_who(),
             sites: shared.sites,
         });
-        match complete_barriers(layout, states, check.as_ref()) {
+        // SAFETY: null or this CTA's racecheck state, alive for the launch (see CtaEnv).
+        let race = unsafe { env.race.as_ref() };
+        match complete_barriers(layout, states, check.as_ref(), race) {
             Round::Done => return (runs, true),
             Round::Released if yielded => return (runs, false),
             Round::Released => {}
@@ -910,10 +936,15 @@ pub(super) fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
 /// `n / 32` warps have all their non-exited threads arrived (a warp counts whole, in warp
 /// order). Waiting lanes of the completing warps go from parked to pending, with their
 /// `bar.red` results.
+///
+/// racecheck (`race`): each completing barrier orders the accesses of its warps
+/// (`race::RaceCta::barrier`), and each released warp-level synchronization those of its
+/// lanes.
 fn complete_barriers(
     layout: &WarpLayout,
     states: &mut [Vec<u128>],
     check: Option<&SyncCheck>,
+    race: Option<&super::race::RaceCta>,
 ) -> Round {
     // No lane parked anywhere (every kernel without barriers): the CTA has finished.
     if states
@@ -926,7 +957,12 @@ fn complete_barriers(
     // Warp-level synchronizations first: they need no other warp.
     let mut released = false;
     for (w, st) in states.iter_mut().enumerate() {
-        released |= release_warp_syncs(layout, bytes(st), check.map(|c| (c, w as u32)));
+        released |= release_warp_syncs(
+            layout,
+            bytes(st),
+            check.map(|c| (c, w as u32)),
+            race.map(|r| (r, w as u32)),
+        );
     }
     if released {
         return Round::Released;
@@ -1040,6 +1076,18 @@ fn complete_barriers(
         if let Some(c) = check {
             check_barrier(states, id, &parts[..np], c);
         }
+        if let Some(r) = race {
+            // Warps that only arrived (`bar.arrive`) give their accesses, learn nothing.
+            let waited: Vec<(usize, bool)> = parts[..np]
+                .iter()
+                .map(|&w| {
+                    let s = bytes(&mut states[w]);
+                    let kind = BarKind::from_code(rec(s, id, BAR_FLAGS) & 0xff);
+                    (w, kind != BarKind::Arrive)
+                })
+                .collect();
+            r.barrier(waited.into_iter());
+        }
         // Reductions over the arrived threads of the completing warps.
         let mut popc = 0u32;
         let mut all = true;
@@ -1095,7 +1143,15 @@ fn complete_barriers(
 ///
 /// With synccheck (`check`: the CTA's and this warp's index), a released lane whose
 /// membermask names lanes that have exited is a finding (lanes that do not exist are not).
-fn release_warp_syncs(layout: &WarpLayout, s: &mut [u8], check: Option<(&SyncCheck, u32)>) -> bool {
+///
+/// racecheck (`race`: the CTA's state and this warp's index): each released lane
+/// synchronizes with the non-exited lanes of its membermask.
+fn release_warp_syncs(
+    layout: &WarpLayout,
+    s: &mut [u8],
+    check: Option<(&SyncCheck, u32)>,
+    race: Option<(&super::race::RaceCta, u32)>,
+) -> bool {
     let waiting = rd32(s, WSYNC_WAIT_OFF);
     if waiting == 0 {
         return false;
@@ -1141,6 +1197,14 @@ fn release_warp_syncs(layout: &WarpLayout, s: &mut [u8], check: Option<(&SyncChe
                     || super::warp::mask_exited_detail(w, gone_lanes, mm, mm & exited),
                 );
             }
+        }
+    }
+    if let Some((r, w)) = race {
+        let mut m = free;
+        while m != 0 {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            r.warp_sync(w, rd32(s, WSYNC_MASK_OFF + 4 * l) & alive);
         }
     }
     for p in 0..layout.order.len() as u32 {

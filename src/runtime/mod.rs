@@ -14,6 +14,7 @@ pub mod memory;
 pub mod minifloat;
 pub mod mma;
 pub mod printf;
+pub mod race;
 pub mod semantics;
 pub mod shuffle;
 pub mod synccheck;

@@ -319,6 +319,8 @@ fn test_env(
         printf: std::ptr::null(),
         synccheck: std::ptr::null(),
         synccheck_lanes: 0,
+        race: std::ptr::null(),
+        race_sink: std::ptr::null(),
     }
 }
 

@@ -429,6 +429,7 @@ fn warp_sync(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
     let live = rd32(s, LIVE_OFF);
     let exited = rd32(s, EXITED_OFF) & live;
     let alive = live & !exited;
+    let mut synced = None;
     for l in lanes(mask) {
         let mm = d.arg(s, 0, l) as u32;
         let bit = 1u32 << l;
@@ -450,6 +451,11 @@ fn warp_sync(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
             wr32(s, WSYNC_WAIT_OFF, rd32(s, WSYNC_WAIT_OFF) | bit);
             wr32(s, WSYNC_MASK_OFF + 4 * l, mm);
             wr32(s, WSYNC_INST_OFF + 4 * l, d.inst + 1);
+        } else if !env.race.is_null() && synced != Some(mm) {
+            // racecheck: the lane synchronizes with its membermask's lanes, all here (once
+            // per run of lanes with the same membermask).
+            env.race_warp_sync(mm & alive);
+            synced = Some(mm);
         }
         d.set(s, 0, l, wait as u64);
     }

@@ -1,0 +1,511 @@
+//! racecheck: data races on shared memory between the threads of a CTA.
+//!
+//! ⚠ Model banner. Two accesses to the same shared byte race when they come from different
+//! threads of one CTA, at least one is a plain write (an atomic races with a plain write, not
+//! with another atomic nor with a plain read: reading a value other threads update atomically
+//! is how CUDA's `atomicCAS` loops start, and how counters are polled), and neither is
+//! ordered before the other by a synchronization between them. What orders accesses here:
+//! - a CTA barrier (`bar.sync`/`barrier.sync`, named barriers with a thread count, `bar.red`)
+//!   that completes: the accesses of every warp taking part before it are ordered before the
+//!   accesses of every warp that *waited* at it after it (a warp that only `bar.arrive`d gives
+//!   its earlier accesses to the waiters but learns nothing). Barriers complete per whole warp
+//!   (`launch::complete_barriers`), so the clocks are per warp: `bar_epoch[w]` counts the
+//!   barriers warp `w` took part in, and `bvc[w][v]` is the epoch of warp `v` that warp `w`
+//!   has synchronized with (a vector clock per warp). An access of warp `v` at epoch `e` is
+//!   ordered before the current access of warp `w` iff `e < bvc[w][v]`;
+//! - a warp-level synchronization (`bar.warp.sync`, and the `.sync` collectives `shfl`,
+//!   `vote`, `match`, `redux`, which wait on their membermask: `Op::WarpSync`), among the
+//!   lanes of the warp that take part (the non-exited lanes of the membermask): a vector
+//!   clock per lane over the lanes of its warp (`lane_epoch`, `lvc`), the same rule;
+//! - program order within one thread.
+//!
+//! **Lanes of the same warp** are checked like any two threads: ptxjit keeps a warp's memory
+//! accesses in lockstep order (`jit::codegen::SegmentSplit`), but on sm_70 and later (independent
+//! thread scheduling) lanes of a warp are not ordered between warp-synchronous points, so
+//! legacy warp-synchronous code (a `volatile` shared array read by its neighbour lane without
+//! `__syncwarp`) is a real bug, and compute-sanitizer reports it as a hazard too.
+//!
+//! What is not checked: global, local and const memory (only shared memory, also through
+//! generic addresses); races between CTAs (they share no shared memory); accesses made by
+//! `ldmatrix`/`mma`-family and texture/surface units (they do not go through the checked
+//! access path; a `cp.async` copy is a write of its thread when it executes); synchronization
+//! through `mbarrier` objects (arrive/wait orders nothing here yet, so kernels that rely on it
+//! are reported). A `bar.arrive` orders the arriving warp's earlier accesses only once
+//! the barrier completes, so accesses it makes between its arrival and the completion count
+//! as before the barrier (a missed race, never a false one).
+//!
+//! Shadow state: one [`Cell`] per shared byte: the last write (thread, instruction, both
+//! epochs, whether atomic) and up to two reads since it. A read replaces a read of the same
+//! thread or one ordered before it (a later write that is ordered after the new read is
+//! ordered after the old one too); two concurrent reads are both kept, and a third replaces
+//! the second (a missed race, never a false one). A write checks the last write and the reads,
+//! then clears the reads. Every cell carries the CTA generation it was written in, so a new
+//! CTA starts with an empty shadow without clearing it.
+//!
+//! Concurrency: a CTA runs on one host thread at a time (its warps one after the other), so
+//! its [`RaceCta`] is used by one thread at a time; the launch's [`RaceSink`] is shared.
+
+use std::cell::UnsafeCell;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// How an access touches memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AccessKind {
+    Read,
+    Write,
+    /// An atomic read-modify-write (`atom`, `red`): races with plain writes only.
+    Atomic,
+}
+
+impl AccessKind {
+    /// `Read`, `Write`, `Atomic` (compute-sanitizer's words).
+    pub fn name(self) -> &'static str {
+        match self {
+            AccessKind::Read => "Read",
+            AccessKind::Write => "Write",
+            AccessKind::Atomic => "Atomic",
+        }
+    }
+}
+
+/// One side of a race: who accessed, where in the kernel, how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RaceAccess {
+    /// Linear thread index in the CTA.
+    pub thread: u32,
+    /// IR instruction index (mapped to PTX line and text by the host).
+    pub inst: u32,
+    pub kind: AccessKind,
+}
+
+/// A race found in a launch: the earlier and the later access of the first pair found (lowest
+/// CTA, then first in that CTA's execution), and how many hazards of the same pair of
+/// instructions and kinds the launch had (one per racing access and earlier access, each byte
+/// range counted once).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RaceFinding {
+    pub first: RaceAccess,
+    pub second: RaceAccess,
+    /// Shared-memory byte offset of the first racing byte.
+    pub offset: u64,
+    /// Bytes of the later access.
+    pub size: u32,
+    pub ctaid: [u32; 3],
+    pub count: u64,
+}
+
+/// The races of a launch, one entry per pair of instructions and access kinds.
+#[derive(Debug, Default)]
+pub struct RaceSink {
+    found: Mutex<HashMap<(RaceAccessKey, RaceAccessKey), (u64, RaceFinding)>>,
+}
+
+/// The instruction and kind of an access (what makes two hazards the same error).
+type RaceAccessKey = (u32, AccessKind);
+
+impl RaceSink {
+    fn record(&self, cta: u64, f: RaceFinding) {
+        let Ok(mut m) = self.found.lock() else {
+            return;
+        };
+        let key = ((f.first.inst, f.first.kind), (f.second.inst, f.second.kind));
+        match m.get_mut(&key) {
+            Some((c, old)) => {
+                old.count += 1;
+                // The report shows the lowest CTA's first hazard, whichever worker ran first.
+                if cta < *c {
+                    let count = old.count;
+                    *old = RaceFinding { count, ..f };
+                    *c = cta;
+                }
+            }
+            None => {
+                m.insert(key, (cta, RaceFinding { count: 1, ..f }));
+            }
+        }
+    }
+
+    /// The races found, in a fixed order (by the later access's instruction, then the
+    /// earlier's).
+    pub fn take(&self) -> Vec<RaceFinding> {
+        let Ok(mut m) = self.found.lock() else {
+            return vec![];
+        };
+        let mut v: Vec<RaceFinding> = m.drain().map(|(_, (_, f))| f).collect();
+        v.sort_by_key(|f| {
+            (
+                f.second.inst,
+                f.first.inst,
+                f.second.kind.name(),
+                f.first.kind.name(),
+            )
+        });
+        v
+    }
+}
+
+/// An access in the shadow: generation (0: none), thread, instruction, barrier and lane epochs.
+#[derive(Clone, Copy, Debug, Default)]
+struct Acc {
+    gen: u32,
+    thread: u32,
+    inst: u32,
+    be: u32,
+    le: u32,
+}
+
+/// The shadow of one shared byte.
+#[derive(Clone, Copy, Debug, Default)]
+struct Cell {
+    w: Acc,
+    w_atomic: bool,
+    r: [Acc; 2],
+}
+
+/// The race-detection state of one CTA (reused for the CTAs a worker runs).
+#[derive(Debug, Default)]
+pub struct RaceCta {
+    s: UnsafeCell<RaceState>,
+}
+
+#[derive(Debug, Default)]
+struct RaceState {
+    /// This CTA's generation (cells of others are empty).
+    gen: u32,
+    cells: Vec<Cell>,
+    nwarps: usize,
+    /// Per warp: barriers taken part in.
+    bar_epoch: Vec<u32>,
+    /// `nwarps × nwarps`: `bvc[w * nwarps + v]`, the epoch of warp `v` warp `w` has seen.
+    bvc: Vec<u32>,
+    /// Per thread: warp-level synchronizations taken part in.
+    lane_epoch: Vec<u32>,
+    /// `threads × 32`: `lvc[t * 32 + l]`, the lane epoch of lane `l` of `t`'s warp `t` has seen.
+    lvc: Vec<u32>,
+    /// Linear index of the CTA in the grid, and its `%ctaid`.
+    cta: u64,
+    ctaid: [u32; 3],
+}
+
+impl RaceState {
+    /// Whether `a` is ordered before the current point of thread `t`.
+    fn ordered(&self, a: &Acc, t: u32) -> bool {
+        if a.thread == t {
+            return true;
+        }
+        let (w, v) = ((t / 32) as usize, (a.thread / 32) as usize);
+        if w != v {
+            return a.be < self.bvc[w * self.nwarps + v];
+        }
+        a.be < self.bar_epoch[w] || a.le < self.lvc[t as usize * 32 + (a.thread % 32) as usize]
+    }
+
+    fn now(&self, t: u32, inst: u32) -> Acc {
+        Acc {
+            gen: self.gen,
+            thread: t,
+            inst,
+            be: self.bar_epoch[(t / 32) as usize],
+            le: self.lane_epoch[t as usize],
+        }
+    }
+}
+
+impl RaceCta {
+    /// Start CTA `cta` (linear index, `%ctaid` `ctaid`) of `threads` threads over
+    /// `shared_size` bytes of shared memory.
+    pub fn start(&mut self, cta: u64, ctaid: [u32; 3], threads: u32, shared_size: u64) {
+        let s = self.s.get_mut();
+        let nwarps = threads.div_ceil(32) as usize;
+        s.gen = s.gen.wrapping_add(1);
+        if s.gen == 0 {
+            // Wrapped: old cells could look current.
+            s.cells.iter_mut().for_each(|c| *c = Cell::default());
+            s.gen = 1;
+        }
+        if s.cells.len() != shared_size as usize {
+            s.cells.clear();
+            s.cells.resize(shared_size as usize, Cell::default());
+        }
+        s.nwarps = nwarps;
+        s.bar_epoch.clear();
+        s.bar_epoch.resize(nwarps, 0);
+        s.bvc.clear();
+        s.bvc.resize(nwarps * nwarps, 0);
+        s.lane_epoch.clear();
+        s.lane_epoch.resize(nwarps * 32, 0);
+        s.lvc.clear();
+        s.lvc.resize(nwarps * 32 * 32, 0);
+        s.cta = cta;
+        s.ctaid = ctaid;
+    }
+
+    #[allow(clippy::mut_from_ref)]
+    fn state(&self) -> &mut RaceState {
+        // SAFETY: a CTA runs on one host thread at a time and no caller keeps the reference
+        // across calls (see the module banner); every method below takes it once.
+        unsafe { &mut *self.s.get() }
+    }
+
+    /// An access of `size` bytes at shared offset `off` by thread `t` (linear in the CTA) at
+    /// IR instruction `inst`; races are recorded in `sink`.
+    pub fn access(
+        &self,
+        sink: &RaceSink,
+        t: u32,
+        inst: u32,
+        off: u64,
+        size: u32,
+        kind: AccessKind,
+    ) {
+        let s = self.state();
+        if (t / 32) as usize >= s.nwarps {
+            return;
+        }
+        let now = s.now(t, inst);
+        // One finding per earlier access instruction (and kind) for this access.
+        let mut seen: [(u32, u32, AccessKind); 4] = [(u32::MAX, 0, AccessKind::Read); 4];
+        let mut nseen = 0;
+        let mut report = |s: &RaceState, prev: &Acc, pk: AccessKind, byte: u64| {
+            if seen[..nseen]
+                .iter()
+                .any(|&(i, _, k)| i == prev.inst && k == pk)
+            {
+                return;
+            }
+            if nseen < seen.len() {
+                seen[nseen] = (prev.inst, prev.thread, pk);
+                nseen += 1;
+            }
+            sink.record(
+                s.cta,
+                RaceFinding {
+                    first: RaceAccess {
+                        thread: prev.thread,
+                        inst: prev.inst,
+                        kind: pk,
+                    },
+                    second: RaceAccess {
+                        thread: t,
+                        inst,
+                        kind,
+                    },
+                    offset: byte,
+                    size,
+                    ctaid: s.ctaid,
+                    count: 1,
+                },
+            );
+        };
+        let end = (off + size as u64).min(s.cells.len() as u64);
+        for byte in off..end {
+            let c = s.cells[byte as usize];
+            let w_live = c.w.gen == s.gen;
+            let w_kind = if c.w_atomic {
+                AccessKind::Atomic
+            } else {
+                AccessKind::Write
+            };
+            match kind {
+                AccessKind::Read => {
+                    if w_live && !c.w_atomic && !s.ordered(&c.w, t) {
+                        report(s, &c.w, w_kind, byte);
+                    }
+                    // Keep the read: replace an empty slot, one of this thread or one ordered
+                    // before this read; else the second slot.
+                    let slot = (0..2)
+                        .find(|&k| {
+                            let r = &c.r[k];
+                            r.gen != s.gen || r.thread == t || s.ordered(r, t)
+                        })
+                        .unwrap_or(1);
+                    s.cells[byte as usize].r[slot] = now;
+                }
+                AccessKind::Write => {
+                    if w_live && !s.ordered(&c.w, t) {
+                        report(s, &c.w, w_kind, byte);
+                    }
+                    for r in &c.r {
+                        if r.gen == s.gen && !s.ordered(r, t) {
+                            report(s, r, AccessKind::Read, byte);
+                        }
+                    }
+                    s.cells[byte as usize] = Cell {
+                        w: now,
+                        w_atomic: false,
+                        r: [Acc::default(); 2],
+                    };
+                }
+                AccessKind::Atomic => {
+                    // Only a plain write races with an atomic; the reads stay for the next
+                    // plain write.
+                    if w_live && !c.w_atomic && !s.ordered(&c.w, t) {
+                        report(s, &c.w, w_kind, byte);
+                    }
+                    let cell = &mut s.cells[byte as usize];
+                    cell.w = now;
+                    cell.w_atomic = true;
+                }
+            }
+        }
+    }
+
+    /// A CTA barrier completed: the warps `(w, waited)` of `parts` took part (`waited`: the
+    /// warp waited at it, rather than only arriving).
+    pub fn barrier(&self, parts: impl Iterator<Item = (usize, bool)> + Clone) {
+        let s = self.state();
+        let nw = s.nwarps;
+        for (w, _) in parts.clone() {
+            if w < nw {
+                s.bar_epoch[w] += 1;
+            }
+        }
+        let mut join = vec![0u32; nw];
+        for (w, _) in parts.clone() {
+            if w >= nw {
+                continue;
+            }
+            for (v, j) in join.iter_mut().enumerate() {
+                *j = (*j).max(s.bvc[w * nw + v]);
+            }
+            join[w] = join[w].max(s.bar_epoch[w]);
+        }
+        for (w, waited) in parts {
+            if w >= nw || !waited {
+                continue;
+            }
+            for (v, &j) in join.iter().enumerate() {
+                let c = &mut s.bvc[w * nw + v];
+                *c = (*c).max(j);
+            }
+        }
+    }
+
+    /// The lanes of `lanes` of warp `warp` synchronized with each other (a warp-level
+    /// synchronization they all took part in).
+    pub fn warp_sync(&self, warp: u32, lanes: u32) {
+        let s = self.state();
+        if warp as usize >= s.nwarps || lanes.count_ones() < 2 {
+            return;
+        }
+        let base = warp as usize * 32;
+        let mut join = [0u32; 32];
+        for l in super::warp::lanes(lanes) {
+            let t = base + l as usize;
+            s.lane_epoch[t] += 1;
+            for (k, j) in join.iter_mut().enumerate() {
+                *j = (*j).max(s.lvc[t * 32 + k]);
+            }
+        }
+        for l in super::warp::lanes(lanes) {
+            join[l as usize] = join[l as usize].max(s.lane_epoch[base + l as usize]);
+        }
+        for l in super::warp::lanes(lanes) {
+            let t = base + l as usize;
+            for (k, &j) in join.iter().enumerate() {
+                let c = &mut s.lvc[t * 32 + k];
+                *c = (*c).max(j);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cta(threads: u32) -> RaceCta {
+        let mut c = RaceCta::default();
+        c.start(0, [0; 3], threads, 256);
+        c
+    }
+
+    /// Write by thread 0, read by thread 33 (another warp): a race until a barrier both
+    /// waited at; after it, none.
+    #[test]
+    fn barrier_orders_warps() {
+        let sink = RaceSink::default();
+        let c = cta(64);
+        c.access(&sink, 0, 1, 0, 4, AccessKind::Write);
+        c.access(&sink, 33, 2, 0, 4, AccessKind::Read);
+        let f = sink.take();
+        assert_eq!(f.len(), 1);
+        assert_eq!((f[0].first.inst, f[0].second.inst), (1, 2));
+        assert_eq!(
+            (f[0].first.kind, f[0].second.kind),
+            (AccessKind::Write, AccessKind::Read)
+        );
+        c.barrier([(0, true), (1, true)].into_iter());
+        c.access(&sink, 0, 3, 0, 4, AccessKind::Write);
+        assert!(
+            sink.take().is_empty(),
+            "the barrier orders the read before the write"
+        );
+        c.barrier([(0, true), (1, true)].into_iter());
+        c.access(&sink, 33, 4, 0, 4, AccessKind::Read);
+        assert!(sink.take().is_empty());
+    }
+
+    /// A warp that only arrives gives its earlier accesses to the waiters, not the reverse.
+    #[test]
+    fn arrive_orders_one_way() {
+        let sink = RaceSink::default();
+        let c = cta(64);
+        c.access(&sink, 0, 1, 0, 4, AccessKind::Write); // producer, warp 0
+        c.access(&sink, 40, 2, 8, 4, AccessKind::Read); // consumer, warp 1
+        c.barrier([(0, false), (1, true)].into_iter());
+        c.access(&sink, 40, 3, 0, 4, AccessKind::Read);
+        assert!(sink.take().is_empty());
+        c.access(&sink, 0, 4, 8, 4, AccessKind::Write);
+        assert_eq!(
+            sink.take().len(),
+            1,
+            "the producer learned nothing from arriving"
+        );
+    }
+
+    /// Lanes of one warp: racy until a warp-level synchronization of both; atomics do not
+    /// race with atomics but do with plain accesses.
+    #[test]
+    fn lanes_and_atomics() {
+        let sink = RaceSink::default();
+        let c = cta(32);
+        c.access(&sink, 1, 1, 0, 4, AccessKind::Write);
+        c.access(&sink, 0, 2, 0, 4, AccessKind::Read);
+        assert_eq!(sink.take().len(), 1);
+        c.warp_sync(0, 0b11);
+        c.access(&sink, 1, 3, 0, 4, AccessKind::Write);
+        assert!(sink.take().is_empty());
+        c.warp_sync(0, 0b1);
+        c.access(&sink, 2, 4, 16, 4, AccessKind::Atomic);
+        c.access(&sink, 3, 4, 16, 4, AccessKind::Atomic);
+        assert!(sink.take().is_empty(), "atomics do not race with atomics");
+        c.access(&sink, 5, 5, 16, 4, AccessKind::Read);
+        assert!(
+            sink.take().is_empty(),
+            "a read of an atomic's value is no race"
+        );
+        c.access(&sink, 6, 6, 16, 4, AccessKind::Write);
+        let f = sink.take();
+        assert_eq!(f.len(), 2, "{f:?}");
+        assert_eq!(f[0].first.kind, AccessKind::Atomic);
+        assert_eq!(f[1].first.kind, AccessKind::Read);
+    }
+
+    /// Each hazard is counted; the report keeps one per pair of instructions.
+    #[test]
+    fn counts_hazards_per_instruction_pair() {
+        let sink = RaceSink::default();
+        let c = cta(64);
+        for t in 0..32 {
+            c.access(&sink, t, 1, 4 * t as u64, 4, AccessKind::Write);
+        }
+        for t in 32..64 {
+            c.access(&sink, t, 2, 4 * (t - 32) as u64, 4, AccessKind::Read);
+        }
+        let f = sink.take();
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].count, 32);
+    }
+}
