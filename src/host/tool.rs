@@ -73,37 +73,15 @@ impl Tool {
         }
     }
 
-    /// Whether ptxjit implements the tool (all four are implemented).
-    pub fn is_implemented(self) -> bool {
-        match self {
-            Tool::Memcheck | Tool::Racecheck | Tool::Initcheck | Tool::Synccheck => true,
-        }
-    }
-
-    /// The tool named `s`. Errors: an unknown name (the message lists the tools), or a tool
-    /// that is not implemented (none is now; the message would say so and name those that
-    /// are).
+    /// The tool named `s`. Errors: an unknown name (the message lists the tools).
     pub fn parse(s: &str) -> Result<Tool, String> {
-        let t = Tool::ALL
+        Tool::ALL
             .into_iter()
             .find(|t| t.name() == s)
             .ok_or_else(|| {
                 let names: Vec<&str> = Tool::ALL.iter().map(|t| t.name()).collect();
                 format!("unknown tool '{s}' (tools: {})", names.join(", "))
-            })?;
-        if !t.is_implemented() {
-            let done: Vec<&str> = Tool::ALL
-                .iter()
-                .filter(|t| t.is_implemented())
-                .map(|t| t.name())
-                .collect();
-            return Err(format!(
-                "the {} tool is not implemented yet (implemented: {})",
-                t.name(),
-                done.join(", ")
-            ));
-        }
-        Ok(t)
+            })
     }
 }
 
