@@ -293,6 +293,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             .iter()
             .all(|&(e, n)| e == u64::MAX || (e == n_ended && n >= COOP_SPIN_ROUNDS))
     };
+    // The CTA id of linear CTA index `c` (x fastest).
     let ctaid_of = |c: u64| {
         [
             (c % gx as u64) as u32,
@@ -346,13 +347,6 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         let threads = (input.dims.block[0] * input.dims.block[1] * input.dims.block[2]) as usize;
         // The environment of CTA `c` over its shared and local memory.
         let race_sink = input.race;
-        let cta_index = |c: u64| {
-            [
-                (c % gx as u64) as u32,
-                ((c / gx as u64) % gy as u64) as u32,
-                (c / (gx as u64 * gy as u64)) as u32,
-            ]
-        };
         let checks = if input.memcheck {
             super::env::CHECK_BOUNDS
         } else {
@@ -382,11 +376,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             control: &control,
             sink: &sink,
             memory: mem,
-            ctaid: [
-                (c % gx as u64) as u32,
-                ((c / gx as u64) % gy as u64) as u32,
-                (c / (gx as u64 * gy as u64)) as u32,
-            ],
+            ctaid: ctaid_of(c),
             nctaid: input.dims.grid,
             ntid: input.dims.block,
             warp: 0,
@@ -495,7 +485,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 } = &mut buf;
                 fresh(shared, shared_init, local);
                 if race_sink.is_some() {
-                    race.start(c, cta_index(c), threads as u32, shared_size);
+                    race.start(c, ctaid_of(c), threads as u32, shared_size);
                 }
                 let env = make_env(c, shared, shared_init, local, race, flag);
                 start_cta(engine, &env, states);
@@ -548,7 +538,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 if !started {
                     fresh(shared, shared_init, local);
                     if race_sink.is_some() {
-                        race.start(c, cta_index(c), threads as u32, shared_size);
+                        race.start(c, ctaid_of(c), threads as u32, shared_size);
                     }
                 }
                 let env = make_env(c, shared, shared_init, local, race, flag);
@@ -631,11 +621,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     if timed_out.load(Ordering::Relaxed) != 0 {
         for (c, held) in queue.into_inner().unwrap_or_default() {
             if let (Some(mut buf), Ok(mut p)) = (held, grid.positions.lock()) {
-                let ctaid = [
-                    (c % gx as u64) as u32,
-                    ((c / gx as u64) % gy as u64) as u32,
-                    (c / (gx as u64 * gy as u64)) as u32,
-                ];
+                let ctaid = ctaid_of(c);
                 p.push((
                     c,
                     positions(engine.layout(), &mut buf.states, ctaid, grid.sites),
