@@ -90,8 +90,14 @@ fn smoke_differential() {
         let case = LaunchCase::of_kernel(&kernel);
         let v = compare(&case);
         if !v.is_agree() {
-            let f =
-                ptxjit::fuzz::shrink_and_write(&kernel, seed, &v, &dir, Duration::from_secs(20));
+            let f = ptxjit::fuzz::shrink_and_write(
+                &kernel,
+                seed,
+                &v,
+                &dir,
+                Duration::from_secs(20),
+                false,
+            );
             failures.push(format!(
                 "case seed {seed:#x}: {}\n{}\n  shrunk case: {:?}",
                 ptxjit::fuzz::headline(&f.verdict),
@@ -127,6 +133,7 @@ fn emitted_case_is_a_valid_case_file() {
                 memcheck: false,
                 synccheck: false,
                 schedule: Default::default(),
+                lockstep: false,
                 initcheck: false,
                 racecheck: false,
                 repeat: 0,

@@ -174,6 +174,7 @@ fn options() -> RunOptions {
         memcheck: false,
         synccheck: false,
         schedule: Default::default(),
+        lockstep: false,
         initcheck: false,
         racecheck: false,
         repeat: 0,
@@ -201,7 +202,7 @@ fn memcheck_one(path: &Path) -> Result<(), Failed> {
 /// Cases whose kernels race on shared memory on purpose or by a harmless latent bug, or that
 /// synchronize in a way racecheck does not model (a known limitation: a false report), which
 /// racecheck must report (instead of running clean), with the access it names and why.
-const EXPECTED_RACES: [(&str, &str, &str); 8] = [
+const EXPECTED_RACES: [(&str, &str, &str); 9] = [
     (
         "kernels/lockstep",
         "Write access and Read access to __shared__ '_ZZ11warp_reduceE1s'",
@@ -211,6 +212,11 @@ const EXPECTED_RACES: [(&str, &str, &str); 8] = [
         "kernels/lockstep/rotate",
         "Write access and Read access to __shared__ 's'",
         "lanes read a neighbour's store with no __syncwarp: tests lockstep execution",
+    ),
+    (
+        "kernels/lockstep/rotate_sm60",
+        "Write access and Read access to __shared__ 's'",
+        "rotate.ptx for sm_60: tests that an older target runs in lockstep by default",
     ),
     (
         "kernels/group_stride/xspace",

@@ -86,6 +86,9 @@ pub struct ExecConfig {
     /// `PTXJIT_SCHEDULE=shuffle[:SEED]`: the seeded order of CTAs and warps (the seed is
     /// printed on stderr so that a run can be repeated).
     pub schedule: ptxjit::host::Schedule,
+    /// `PTXJIT_LOCKSTEP=1`: every warp in lockstep order (`LaunchOptions::lockstep`), for
+    /// warp-synchronous code without `__syncwarp` built for sm_70 or later.
+    pub lockstep: bool,
 }
 
 impl ExecConfig {
@@ -127,12 +130,14 @@ impl ExecConfig {
             },
             _ => ptxjit::host::Schedule::Fixed,
         };
+        let lockstep = std::env::var("PTXJIT_LOCKSTEP").is_ok_and(|v| !v.is_empty() && v != "0");
         ExecConfig {
             engine,
             memcheck,
             tool,
             timeout,
             schedule,
+            lockstep,
         }
     }
 
@@ -143,6 +148,7 @@ impl ExecConfig {
             schedule: self.schedule,
             initcheck: self.tool == Some(ptxjit::host::tool::Tool::Initcheck),
             racecheck: self.tool == Some(ptxjit::host::tool::Tool::Racecheck),
+            lockstep: self.lockstep,
             timeout: self.timeout,
             cooperative: None,
         }

@@ -3,4 +3,5 @@
 
 pub mod cfg;
 pub mod schedule;
+pub mod segment;
 pub mod uniform;

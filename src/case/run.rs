@@ -36,6 +36,9 @@ pub struct RunOptions {
     pub synccheck: bool,
     /// The order of CTAs and warps ([`LaunchOptions::schedule`]).
     pub schedule: crate::host::Schedule,
+    /// Lockstep order in every warp ([`LaunchOptions::lockstep`]). Also on when the case
+    /// says `lockstep = true`.
+    pub lockstep: bool,
     /// Send device `printf` output to stderr instead of stdout (`run --json`).
     pub printf_to_stderr: bool,
 }
@@ -550,6 +553,7 @@ fn run_into(
         schedule: opts.schedule,
         initcheck,
         racecheck,
+        lockstep: opts.lockstep || case.spec.lockstep,
         timeout: opts.timeout,
         cooperative: None,
     };

@@ -27,6 +27,11 @@ pub struct CaseSpec {
     /// Extension: `cudaFuncAttributeMaxDynamicSharedMemorySize` of every launched kernel, in
     /// bytes (needed for more than 48 KiB of shared memory).
     pub max_dynamic_shared_bytes: Option<u32>,
+    /// Extension: run every launch in lockstep order ([`LaunchOptions::lockstep`]), for
+    /// warp-synchronous code without `__syncwarp` in a module that targets `sm_70` or later.
+    ///
+    /// [`LaunchOptions::lockstep`]: crate::host::LaunchOptions::lockstep
+    pub lockstep: bool,
     /// Device buffers, in declaration order (the order they are allocated in).
     pub buffers: IndexMap<String, BufferSpec>,
     /// Expected buffer contents after the last launch, and how `ptxjit check` compares them.
@@ -114,6 +119,9 @@ pub struct CaseFile {
     /// the case launches; needed for more than 48 KiB of shared memory.
     #[serde(default)]
     pub max_dynamic_shared_bytes: Option<u32>,
+    /// As [`CaseSpec::lockstep`] (default false).
+    #[serde(default)]
+    pub lockstep: Option<bool>,
     /// As [`CaseSpec::buffers`].
     #[serde(default)]
     pub buffers: IndexMap<String, BufferSpec>,
@@ -242,6 +250,7 @@ impl CaseFile {
             pipeline,
             heap_bytes: self.heap_bytes,
             max_dynamic_shared_bytes: self.max_dynamic_shared_bytes,
+            lockstep: self.lockstep.unwrap_or(false),
             buffers: self.buffers,
             expect: self.expect,
             expect_error: self.expect_error,
@@ -261,6 +270,7 @@ impl CaseSpec {
             pipeline: false,
             heap_bytes: None,
             max_dynamic_shared_bytes: None,
+            lockstep: false,
             buffers: IndexMap::new(),
             expect: IndexMap::new(),
             expect_error: None,

@@ -21,6 +21,7 @@ pub fn check(a: &CheckArgs) -> u8 {
         memcheck: a.memcheck,
         synccheck: false,
         schedule: a.schedule,
+        lockstep: a.lockstep,
         initcheck: false,
         racecheck: false,
         repeat: 0,

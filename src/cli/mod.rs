@@ -128,6 +128,11 @@ pub struct RunArgs {
     /// order show up; the same seed repeats the run.
     #[arg(long, value_name = "fixed|shuffle[:SEED]", default_value = "fixed", value_parser = crate::host::Schedule::parse)]
     pub schedule: crate::host::Schedule,
+    /// Run every warp in lockstep order (each instruction for the whole warp before the
+    /// next), for warp-synchronous code without `__syncwarp` in a module that targets sm_70 or
+    /// later; modules for older targets always run so. Slower: see README's "Warp order".
+    #[arg(long)]
+    pub lockstep: bool,
     /// Write a buffer after the launch: NAME=PATH.npy or NAME=PATH.bin (repeatable).
     #[arg(long, value_name = "NAME=PATH")]
     pub dump: Vec<String>,
@@ -211,6 +216,9 @@ pub struct CheckArgs {
     /// The order of CTAs and warps on both engines: fixed, or shuffle[:SEED] (as for run).
     #[arg(long, value_name = "fixed|shuffle[:SEED]", default_value = "fixed", value_parser = crate::host::Schedule::parse)]
     pub schedule: crate::host::Schedule,
+    /// Lockstep order in every warp on both engines (as for run).
+    #[arg(long)]
+    pub lockstep: bool,
 }
 
 /// `ptxjit dump`.

@@ -57,6 +57,7 @@ pub fn run(a: &RunArgs) -> u8 {
         memcheck: a.memcheck || a.tool == Some(Tool::Memcheck),
         synccheck: a.tool == Some(Tool::Synccheck),
         schedule: a.schedule,
+        lockstep: a.lockstep,
         initcheck: a.tool == Some(Tool::Initcheck),
         racecheck: a.tool == Some(Tool::Racecheck),
         repeat: a.repeat,

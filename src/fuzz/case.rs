@@ -39,6 +39,9 @@ pub struct LaunchCase {
     pub shared_bytes: u32,
     pub args: Vec<CaseArg>,
     pub buffers: Vec<CaseBuffer>,
+    /// Run both engines in lockstep order (`lockstep = true` in the case file;
+    /// `LaunchOptions::lockstep`); generated kernels target `sm_80`, so otherwise group-major.
+    pub lockstep: bool,
 }
 
 impl LaunchCase {
@@ -75,6 +78,15 @@ impl LaunchCase {
                     init: None,
                 },
             ],
+            lockstep: false,
+        }
+    }
+
+    /// As [`of_kernel`](Self::of_kernel), in lockstep order or not.
+    pub fn of_kernel_in(k: &Kernel, lockstep: bool) -> LaunchCase {
+        LaunchCase {
+            lockstep,
+            ..LaunchCase::of_kernel(k)
         }
     }
 
@@ -91,6 +103,9 @@ impl LaunchCase {
         let _ = writeln!(s, "grid = {}", dims(self.grid));
         let _ = writeln!(s, "block = {}", dims(self.block));
         let _ = writeln!(s, "shared_bytes = {}", self.shared_bytes);
+        if self.lockstep {
+            let _ = writeln!(s, "lockstep = true");
+        }
         let args: Vec<String> = self
             .args
             .iter()

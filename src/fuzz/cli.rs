@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! ptxjit fuzz [--seed S] [--cases N | --seconds T] [--size K] [--emit DIR [--emit-only]]
-//!             [--out DIR] [--keep-going] [--shrink-seconds T]
+//!             [--out DIR] [--keep-going] [--shrink-seconds T] [--lockstep]
 //! ```
 //! Exit code 0: every case agreed; 1: a failure was found (shrunk and written under `--out`,
 //! default `ptx-tests/fuzz-regressions/`); 2: an error (a case file could not be written).
@@ -45,6 +45,10 @@ pub struct FuzzArgs {
     /// Time limit for shrinking one failure, in seconds.
     #[arg(long, default_value_t = 120)]
     pub shrink_seconds: u64,
+    /// Run both engines in lockstep order (as `ptxjit run --lockstep`) instead of the
+    /// group-major order of the generated kernels' sm_80 target.
+    #[arg(long)]
+    pub lockstep: bool,
 }
 
 /// Runs `ptxjit fuzz`; prints a summary on stdout and each failure on stderr. Returns the exit
@@ -69,10 +73,12 @@ pub fn run(args: &FuzzArgs) -> u8 {
         out: args.out.clone(),
         shrink_time: Duration::from_secs(args.shrink_seconds),
         keep_going: args.keep_going,
+        lockstep: args.lockstep,
     };
     eprintln!(
-        "ptxjit fuzz --seed {seed} --size {}{}",
+        "ptxjit fuzz --seed {seed} --size {}{}{}",
         opts.size,
+        if opts.lockstep { " --lockstep" } else { "" },
         match (cases, args.seconds) {
             (Some(n), _) => format!(" --cases {n}"),
             (None, Some(t)) => format!(" --seconds {t}"),

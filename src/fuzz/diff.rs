@@ -142,6 +142,7 @@ pub fn run_engine(case: &LaunchCase, engine: Engine, timeout: Duration) -> Outco
             schedule: Default::default(),
             initcheck: false,
             racecheck: false,
+            lockstep: case.lockstep,
             timeout: Some(timeout),
             cooperative: None,
         };

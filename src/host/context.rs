@@ -538,6 +538,13 @@ pub struct LaunchOptions {
     /// data races between threads of a CTA (`runtime::race`). The launch runs to the end;
     /// its races are left in the context ([`Context::take_race_reports`]).
     pub racecheck: bool,
+    /// Run every warp in lockstep order: each instruction's result as if it ran for the whole
+    /// warp before the next (`analysis::segment::WarpOrder::Lockstep`), which warp-synchronous
+    /// code without `__syncwarp` (pre-Volta style) relies on. Kernels whose module targets a
+    /// GPU older than `sm_70` always run so; for `sm_70` and later (independent thread
+    /// scheduling) a warp's lanes otherwise run in groups of four between warp-synchronous
+    /// points, which is faster. The kernel compiles once more for the first such launch.
+    pub lockstep: bool,
     /// Stop the launch with [`Error::Timeout`] after this long.
     pub timeout: Option<Duration>,
     /// A cooperative launch (`cuLaunchCooperativeKernel`, `cudaLaunchCooperativeKernel`):
@@ -614,9 +621,12 @@ pub struct CompiledKernel {
     pending: std::sync::Mutex<Option<PendingCompile>>,
     /// The engine once compiled, or the compiler's error (an [`Error::Internal`] message).
     engine: std::sync::OnceLock<Result<Box<dyn WarpEngine>, String>>,
-    /// The JIT's code instrumented for racecheck (`jit::compile_with`), compiled at the first
-    /// launch under the tool; the interpreter needs none (it checks at run time).
-    racecheck_engine: std::sync::OnceLock<Result<Box<dyn WarpEngine>, String>>,
+    /// The engines for other launch options, each compiled at its first use
+    /// ([`engine_for`](Self::engine_for)): lockstep order on request; the JIT's code
+    /// instrumented for racecheck; both.
+    variants: [std::sync::OnceLock<Result<Box<dyn WarpEngine>, String>>; 3],
+    /// Whether the module's target asks for lockstep order anyway (`ir::Function::lockstep`).
+    lockstep_target: bool,
 }
 
 struct PendingCompile {
@@ -671,6 +681,7 @@ impl CompiledKernel {
                 .iter()
                 .any(|i| matches!(i.op, ir::Op::Malloc {} | ir::Op::Free {})),
             shared_vars: k.shared_vars.clone(),
+            lockstep_target: k.lockstep,
             pending: std::sync::Mutex::new(Some(PendingCompile {
                 engine,
                 ir: k,
@@ -678,7 +689,7 @@ impl CompiledKernel {
                 file: file.to_string(),
             })),
             engine: std::sync::OnceLock::new(),
-            racecheck_engine: std::sync::OnceLock::new(),
+            variants: Default::default(),
         }
     }
 
@@ -686,17 +697,21 @@ impl CompiledKernel {
     /// Cranelift code, or the interpreter's decoded program); calls from several threads at
     /// once compile once. Errors: [`Error::Internal`] (a compiler bug), on every call.
     pub fn engine(&self) -> Result<&dyn WarpEngine, Error> {
-        self.engine_for(false)
+        self.engine_for(false, false)
     }
 
-    /// As [`engine`](Self::engine); `racecheck`: the engine for a launch under racecheck (the
-    /// JIT's instrumented code, compiled at its first use; the interpreter's own engine).
-    pub fn engine_for(&self, racecheck: bool) -> Result<&dyn WarpEngine, Error> {
+    /// As [`engine`](Self::engine), for a launch's options, each compiled at its first use:
+    /// `racecheck`: the engine for a launch under racecheck (the JIT's instrumented code; the
+    /// interpreter's own engine); `lockstep`: lockstep order ([`LaunchOptions::lockstep`];
+    /// the same engine where the module's target asks for lockstep order anyway).
+    pub fn engine_for(&self, racecheck: bool, lockstep: bool) -> Result<&dyn WarpEngine, Error> {
         let instrumented = racecheck && self.engine_kind() == Some(Engine::Jit);
-        let cell = if instrumented {
-            &self.racecheck_engine
-        } else {
-            &self.engine
+        let lockstep = lockstep && !self.lockstep_target;
+        let cell = match (instrumented, lockstep) {
+            (false, false) => &self.engine,
+            (false, true) => &self.variants[0],
+            (true, false) => &self.variants[1],
+            (true, true) => &self.variants[2],
         };
         let compiled = cell.get_or_init(|| {
             let Ok(pending) = self.pending.lock() else {
@@ -707,12 +722,14 @@ impl CompiledKernel {
             };
             let fail = |e: String| format!("{}: kernel '{}': {e}", p.file, self.name);
             match p.engine {
-                Engine::Jit => crate::jit::compile_with(&p.ir, instrumented)
+                Engine::Jit => crate::jit::compile_with(&p.ir, instrumented, lockstep)
                     .map(|j| Box::new(j) as Box<dyn WarpEngine>)
                     .map_err(fail),
-                Engine::Interp => crate::interp::Interpreter::new(&p.ir, p.layout.clone())
-                    .map(|i| Box::new(i) as Box<dyn WarpEngine>)
-                    .map_err(fail),
+                Engine::Interp => {
+                    crate::interp::Interpreter::new(&p.ir, p.layout.clone(), lockstep)
+                        .map(|i| Box::new(i) as Box<dyn WarpEngine>)
+                        .map_err(fail)
+                }
             }
         });
         match compiled {
@@ -1387,7 +1404,7 @@ impl Context {
         }
         // The first launch compiles the kernel (outside the launch's time, and before the
         // arena is locked: compiling does not touch it).
-        let engine = k.engine_for(opts.racecheck)?;
+        let engine = k.engine_for(opts.racecheck, opts.lockstep)?;
         let race_sink = opts.racecheck.then(crate::runtime::race::RaceSink::default);
         // Held for the whole launch: kernel code on the worker threads reads and writes the
         // arena, and no host copy, allocation or buffer drop may run meanwhile.

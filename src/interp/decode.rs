@@ -8,6 +8,7 @@
 //! allocation.
 
 use crate::analysis::schedule::{WarpLayout, WARP_SIZE};
+use crate::analysis::segment::{self, Segment, WarpOrder};
 use crate::ir::{
     AtomOp, Block, BlockCall, Function, Op, SReg, ShflMode, Space, Terminator, Type, Value,
 };
@@ -20,16 +21,21 @@ pub(super) struct Program {
     /// Indexed by block priority (the index into the pending/parked arrays).
     pub blocks: Vec<DBlock>,
     pub insts: Vec<DInst>,
+    /// The blocks' segments (`analysis::segment`), as ranges of `insts`.
+    pub segs: Vec<Segment>,
     pub moves: Vec<Move>,
     /// Descriptors of the warp collectives and barrier ops (`Exec::Warp`).
     pub warp: Vec<WarpDesc>,
 }
 
-/// A block: its instructions `insts[start..end]` and terminator.
+/// A block: its instructions `insts[start..end]`, their segments `segs[seg_start..seg_end]`
+/// and its terminator.
 #[derive(Debug)]
 pub(super) struct DBlock {
     pub start: u32,
     pub end: u32,
+    pub seg_start: u32,
+    pub seg_end: u32,
     pub term: DTerm,
 }
 
@@ -130,13 +136,18 @@ pub(super) enum DTerm {
 /// Errors when the layout lacks a slot for a value a reachable block uses, has a slot that
 /// does not fit the warp state, or a branch targets an unscheduled block: scheduler
 /// invariants, not properties of the input (a bug in ptxjit).
-pub(super) fn decode(f: &Function, layout: &WarpLayout) -> Result<Program, String> {
+pub(super) fn decode(
+    f: &Function,
+    layout: &WarpLayout,
+    order: WarpOrder,
+) -> Result<Program, String> {
     let mut d = Decoder {
         f,
         layout,
         prog: Program {
             blocks: Vec::with_capacity(layout.order.len()),
             insts: vec![],
+            segs: vec![],
             moves: vec![],
             warp: vec![],
         },
@@ -148,8 +159,23 @@ pub(super) fn decode(f: &Function, layout: &WarpLayout) -> Result<Program, Strin
             d.prog.insts.push(inst);
         }
         let end = d.prog.insts.len() as u32;
+        let seg_start = d.prog.segs.len() as u32;
+        for sg in segment::segments(f, &f.block(b).insts, order) {
+            d.prog.segs.push(Segment {
+                start: start + sg.start,
+                end: start + sg.end,
+                warp: sg.warp,
+            });
+        }
+        let seg_end = d.prog.segs.len() as u32;
         let term = d.term(b)?;
-        d.prog.blocks.push(DBlock { start, end, term });
+        d.prog.blocks.push(DBlock {
+            start,
+            end,
+            seg_start,
+            seg_end,
+            term,
+        });
     }
     Ok(d.prog)
 }

@@ -6,10 +6,12 @@
 //! pending and parked masks by block priority, the active bitset, and one 32-lane slot per
 //! value) is the same byte buffer, so both engines agree on divergence, reconvergence and
 //! barriers by construction. A step picks the pending block of lowest priority, takes its
-//! pending lanes as the execution mask, and runs the block **instruction-major**: each
-//! instruction for every active lane before the next, which is what warp operations (`shfl`)
-//! need. Then each lane's terminator moves it on (pending at the target, parked at a barrier's
-//! continuation, exited, or trapped).
+//! pending lanes as the execution mask, and runs the block's segments in the order
+//! [`crate::analysis::segment`] defines for the kernel's [`WarpOrder`], as the JIT's group
+//! loops do: a warp operation (`shfl`, `vote` …) for all active lanes at once; any other
+//! segment group by group (lanes 0-3, then 4-7 …), each instruction for the group's active
+//! lanes before the next. Then each lane's terminator moves it on (pending at the target,
+//! parked at a barrier's continuation, exited, or trapped).
 //!
 //! Parity rules (the JIT follows the same): results are computed and written only for active
 //! lanes; inactive lanes' slots are never written. Every operation's semantics come from
@@ -25,6 +27,7 @@ mod decode;
 mod tests;
 
 use crate::analysis::schedule::{WarpLayout, EXITED_OFF, WARP_SIZE};
+use crate::analysis::segment::{WarpOrder, GROUPS, GROUP_LANES};
 use crate::ir::verify::VerifiedFunction;
 use crate::ir::{Space, Type};
 use crate::runtime::env::{init_access, translate, CtaEnv, FaultKind};
@@ -42,10 +45,16 @@ pub struct Interpreter {
 }
 
 impl Interpreter {
-    /// Decode `f` for the warp-state layout `layout` (made by `analysis::schedule` for `f`).
-    /// Errors: a layout that breaks the scheduler's invariants (a bug in ptxjit).
-    pub fn new(f: &VerifiedFunction, layout: WarpLayout) -> Result<Interpreter, String> {
-        let prog = decode::decode(f, &layout)?;
+    /// Decode `f` for the warp-state layout `layout` (made by `analysis::schedule` for `f`);
+    /// `lockstep`: keep lockstep order even where the module's target does not ask for it
+    /// ([`WarpOrder::of`]). Errors: a layout that breaks the scheduler's invariants (a bug in
+    /// ptxjit).
+    pub fn new(
+        f: &VerifiedFunction,
+        layout: WarpLayout,
+        lockstep: bool,
+    ) -> Result<Interpreter, String> {
+        let prog = decode::decode(f, &layout, WarpOrder::of(f, lockstep))?;
         Ok(Interpreter { layout, prog })
     }
 }
@@ -232,11 +241,26 @@ impl Interpreter {
     /// Run block `p` for the lanes of `mask`, then its terminator.
     fn run_block(&self, p: u32, mask: u32, s: &mut [u8], env: &CtaEnv) {
         let b = &self.prog.blocks[p as usize];
-        for di in &self.prog.insts[b.start as usize..b.end as usize] {
-            if let Exec::Warp(k) = di.exec {
-                crate::runtime::warp::exec(&self.prog.warp[k as usize], mask, s, env);
-            } else {
-                exec_inst(di, mask, s, env);
+        for sg in &self.prog.segs[b.seg_start as usize..b.seg_end as usize] {
+            let insts = &self.prog.insts[sg.start as usize..sg.end as usize];
+            if sg.warp {
+                for di in insts {
+                    if let Exec::Warp(k) = di.exec {
+                        crate::runtime::warp::exec(&self.prog.warp[k as usize], mask, s, env);
+                    } else {
+                        exec_inst(di, mask, s, env);
+                    }
+                }
+                continue;
+            }
+            for g in 0..GROUPS {
+                let gmask = mask & (((1u32 << GROUP_LANES) - 1) << (g * GROUP_LANES));
+                if gmask == 0 {
+                    continue;
+                }
+                for di in insts {
+                    exec_inst(di, gmask, s, env);
+                }
             }
         }
         match b.term {
@@ -468,7 +492,7 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 set_res(s, di, 1, l, pred as u64);
             }
         }
-        // Run by `run_block` through `runtime::warp::exec`.
+        // Run by `run_block` through `runtime::warp::exec` (a segment of its own).
         Exec::Warp(_) => {}
     }
 }

@@ -692,6 +692,7 @@ fn trap_terminator_faults() {
         local_bytes: 0,
         max_threads: None,
         shared_vars: vec![],
+        lockstep: false,
     };
     let (b0, b1, b2) = (f.new_block(), f.new_block(), f.new_block());
     let loc = SrcLoc { line: 1, col: 1 };
@@ -726,7 +727,7 @@ fn trap_terminator_faults() {
     let n_insts = f.insts.len() as u32;
     let f = crate::ir::verify::verify(f).expect("verifies");
     let layout = schedule(&f).expect("schedules");
-    let interp = super::Interpreter::new(&f, layout).expect("decodes");
+    let interp = super::Interpreter::new(&f, layout, false).expect("decodes");
     let memory = DeviceMemory::new();
     let mut params = vec![0u8; 1];
     let res = run_grid(

@@ -253,6 +253,11 @@ pub struct Function {
     /// reports that name the variable at a shared address: name, offset and size in bytes
     /// (an `extern .shared` array: offset of dynamic shared memory, size 0 for "to the end").
     pub shared_vars: Vec<SharedVar>,
+    /// Whether the module's `.target` is older than `sm_70` (or names none), where a warp
+    /// runs in lockstep: no independent thread scheduling (PTX ISA §9.7.13, "Parallel
+    /// Synchronization and Communication Instructions"). Both engines then keep lockstep
+    /// order (`analysis::segment::WarpOrder`); otherwise a launch asks for it.
+    pub lockstep: bool,
 }
 
 /// A `.shared` variable of a kernel ([`Function::shared_vars`]).

@@ -26,13 +26,16 @@
 //! tests of the four addresses (consecutive, or one for all) per group and access; the
 //! runtime helper, lane by lane (gathers, faults, checked memory).
 //!
-//! Warp operations (shuffles) split a block into segments, one group loop each. Values used
+//! A block's segments (`analysis::segment`: warp operations, and under lockstep order
+//! memory accesses whose order across lanes matters) are one group loop each; warp
+//! operations are helper calls for the warp between them. Values used
 //! outside their segment live in warp-state slots (`slot + lane * size`, structure of arrays);
 //! values read by other blocks are stored with the lane mask blended in, so inactive lanes'
 //! values survive.
 
 use super::helpers::{self, PureDesc};
 use crate::analysis::schedule::WarpLayout;
+use crate::analysis::segment::{SegmentSplit, WarpOrder};
 use crate::analysis::uniform::{self, Uniformity};
 use crate::ir::{self, Effect, Op, Terminator};
 use crate::runtime::env::{CtaEnv, CHECK_INIT};
@@ -65,60 +68,6 @@ pub(super) fn ctype(t: ir::Type) -> CType {
         ir::Type::I64 => types::I64,
         ir::Type::F32 => types::F32,
         ir::Type::F64 => types::F64,
-    }
-}
-
-/// Where a block's group loops must break so that memory effects keep the warp's
-/// instruction order.
-///
-/// A group loop runs its instructions for lanes 0-3, then 4-7, and so on. Between two
-/// accesses that other lanes can see (global, shared or generic memory), that order differs
-/// from executing each instruction for the whole warp, which is what the interpreter does and
-/// what warp-synchronous code (a `volatile` shared array without `__syncwarp`) relies on,
-/// whenever one of them writes. So such an access starts a new segment when the segment
-/// already holds one and either of them writes (stores, atomics and fences count as writes).
-/// Loads alone, and thread-private local memory, never split. Accesses of different spaces
-/// split too although global and shared memory are disjoint: letting a global load and a
-/// shared atomic share a loop measured slower (histogram_shared 40 → 50 ms of CPU per
-/// launch) and gained nothing elsewhere (sgemm_tiled, reduce_shared).
-#[derive(Default)]
-pub(super) struct SegmentSplit {
-    visible: bool,
-    writes: bool,
-}
-
-impl SegmentSplit {
-    /// Whether a new segment must start before `op`; records `op` in the segment it joins.
-    pub(super) fn before(&mut self, op: &Op) -> bool {
-        let visible = |s: &ir::Space| {
-            matches!(
-                s,
-                ir::Space::Global | ir::Space::Shared | ir::Space::Generic
-            )
-        };
-        let (touches, writes) = match op {
-            Op::Load { space, .. } => (visible(space), false),
-            Op::Store { space, .. } | Op::Atom { space, .. } | Op::AtomCas { space } => {
-                (visible(space), true)
-            }
-            Op::Fence {} => (true, true),
-            _ => (false, false),
-        };
-        if !touches {
-            return false;
-        }
-        let split = self.visible && (writes || self.writes);
-        if split {
-            *self = SegmentSplit::default();
-        }
-        self.visible = true;
-        self.writes |= writes;
-        split
-    }
-
-    /// A warp operation or the start of a block ends the segment.
-    pub(super) fn reset(&mut self) {
-        *self = SegmentSplit::default();
     }
 }
 
@@ -176,6 +125,8 @@ pub(super) struct Gen<'a, 'b> {
     /// (which record it, `runtime::race`), and warp-level synchronizations always call theirs;
     /// off, the code is the plain JIT's.
     pub(super) racecheck: bool,
+    /// The warp's lane order: where a block's group loops split (`analysis::segment`).
+    pub(super) order: WarpOrder,
     /// Entry block of each block priority (filled by the dispatcher).
     enter: Vec<CBlock>,
     /// The current block's memory accesses with a hoisted bounds check (`affine.rs`).
@@ -213,6 +164,8 @@ pub struct Plan {
     nan_blind: Vec<bool>,
     /// Instrument for racecheck ([`Gen::racecheck`]); set with [`Plan::with_racecheck`].
     racecheck: bool,
+    /// Where the group loops split (`analysis::segment`).
+    pub(super) order: WarpOrder,
 }
 
 /// Float operations whose SIMD form yields a NaN exactly when an operand is a NaN or the
@@ -246,7 +199,8 @@ impl Plan {
     }
 }
 
-pub fn plan(f: &ir::Function) -> Plan {
+/// `order`: the warp's lane order (`analysis::segment`), which decides where segments end.
+pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
     let uni = uniform::analyze(f);
     let affine = uniform::analyze_affine(f, &uni);
     let strides = super::affine::static_strides(f, &uni);
@@ -307,7 +261,7 @@ pub fn plan(f: &ir::Function) -> Plan {
     let mut seg_of_inst = vec![0usize; f.insts.len()];
     let mut term_seg = vec![0usize; f.blocks.len()];
     let mut seg = 0usize;
-    let mut split = SegmentSplit::default();
+    let mut split = SegmentSplit::new(order);
     for (bi, blk) in f.blocks.iter().enumerate() {
         seg += 1;
         split.reset();
@@ -411,6 +365,7 @@ pub fn plan(f: &ir::Function) -> Plan {
         inst_block,
         nan_blind,
         racecheck: false,
+        order,
     }
 }
 
@@ -527,6 +482,7 @@ pub fn generate(
         inst_block,
         nan_blind,
         racecheck,
+        order,
     } = plan;
     let mut g = Gen {
         f,
@@ -546,6 +502,7 @@ pub fn generate(
         inst_block,
         nan_blind,
         racecheck,
+        order,
         sig_pure,
         sig_access,
         sig_atom,

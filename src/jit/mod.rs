@@ -80,15 +80,24 @@ impl WarpEngine for JitKernel {
 /// Compile a verified kernel. The JIT lays out its own warp state (predicates as 32-bit lanes).
 /// Errors are internal compiler errors, or an unsupported control-flow shape.
 pub fn compile(f: &VerifiedFunction) -> Result<JitKernel, String> {
-    compile_with(f, false)
+    compile_with(f, false, false)
 }
 
 /// As [`compile`]; `racecheck`: instrument the code for racecheck (`runtime::race`): every
 /// shared-memory access and atomic, and every warp-level synchronization, goes through the
 /// runtime helpers, which record them when the launch has the tool on. Off, the code is the
-/// same as [`compile`]'s.
-pub fn compile_with(f: &VerifiedFunction, racecheck: bool) -> Result<JitKernel, String> {
-    let plan = codegen::plan(f).with_racecheck(racecheck);
+/// same as [`compile`]'s. `lockstep`: keep lockstep order even where the module's target does
+/// not ask for it (`analysis::segment::WarpOrder::of`): group loops then also split between
+/// memory accesses whose order across lanes matters.
+pub fn compile_with(
+    f: &VerifiedFunction,
+    racecheck: bool,
+    lockstep: bool,
+) -> Result<JitKernel, String> {
+    // The group loops' SIMD code is written for groups of four 32-bit lanes.
+    const _: () = assert!(crate::analysis::segment::GROUP_LANES == 4);
+    let order = crate::analysis::segment::WarpOrder::of(f, lockstep);
+    let plan = codegen::plan(f, order).with_racecheck(racecheck);
     let layout =
         crate::analysis::schedule::schedule_with(f, 4, &plan.scalar_slot).map_err(|e| e.message)?;
     if !helpers::header_ok(&layout) {

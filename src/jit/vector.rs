@@ -137,7 +137,10 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(head);
         let g = self.b.block_params(head)[0];
         let acc = self.b.block_params(head)[1];
-        let done = self.b.ins().icmp_imm_s(IntCC::Equal, g, 8);
+        let done =
+            self.b
+                .ins()
+                .icmp_imm_s(IntCC::Equal, g, crate::analysis::segment::GROUPS as i64);
         self.b
             .ins()
             .brif(done, exit, &[BlockArg::Value(acc)], check, &[]);
@@ -1628,10 +1631,11 @@ impl Gen<'_, '_> {
         self.uniform_mask = None;
         self.fast = self.plan_fast_mem(blk, &bd.insts, &sc, first, mask)?;
         self.gfast = self.plan_group_mem(blk, &bd.insts, &sc, first)?;
-        // Segments between warp operations, and between memory accesses whose order across
-        // lanes matters (`SegmentSplit`; the escape analysis splits the same way).
+        // Segments between warp operations and, in lockstep order, between memory accesses
+        // whose order across lanes matters (`analysis::segment`; the escape analysis in
+        // `codegen::plan` splits the same way).
         let mut runs: Vec<(Vec<ir::Inst>, Option<ir::Inst>)> = vec![(vec![], None)];
-        let mut split = super::codegen::SegmentSplit::default();
+        let mut split = crate::analysis::segment::SegmentSplit::new(self.order);
         for &i in &bd.insts {
             if self.scalar[i.index()] {
                 continue;

@@ -93,17 +93,24 @@ pub(crate) struct Globals {
 /// Whether a module's header removes `shfl`/`vote` without `.sync` (PTX ISA §9.7.9.6,
 /// §9.7.13.8: not supported on `sm_70`+ from PTX ISA 6.4).
 fn sync_required(m: &ast::Module) -> bool {
-    let sm70 = m.target.iter().any(|t| {
-        let digits: String = t
-            .strip_prefix("sm_")
-            .or_else(|| t.strip_prefix("compute_"))
-            .unwrap_or("")
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        digits.parse::<u32>().is_ok_and(|n| n >= 70)
-    });
-    sm70 && m.version.is_some_and(|v| v >= (6, 4))
+    target_sm(m).is_some_and(|n| n >= 70) && m.version.is_some_and(|v| v >= (6, 4))
+}
+
+/// The highest `sm_NN`/`compute_NN` architecture number of the module's `.target` list
+/// (`sm_90a` → 90); `None` when it names none.
+pub(crate) fn target_sm(m: &ast::Module) -> Option<u32> {
+    m.target
+        .iter()
+        .filter_map(|t| {
+            let digits: String = t
+                .strip_prefix("sm_")
+                .or_else(|| t.strip_prefix("compute_"))?
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse::<u32>().ok()
+        })
+        .max()
 }
 
 fn align_up(x: u64, a: u64) -> u64 {

@@ -97,7 +97,8 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
                 let mut pre = build::build_kernel(f, body, &mut globals, map, &funcs, &graph)?;
                 reducible::make_reducible(&mut pre);
                 yields::add_yields(&mut pre);
-                let func = ssa::construct(pre)?;
+                let mut func = ssa::construct(pre)?;
+                func.lockstep = build::target_sm(m).is_none_or(|sm| sm < 70);
                 kernels.push(func);
             }
         }

@@ -101,6 +101,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
         local_bytes: k.local_bytes,
         max_threads: k.max_threads,
         shared_vars: k.shared_vars.clone(),
+        lockstep: false,
     };
     let entry = f.new_block();
     let mut map = vec![Block(u32::MAX); nb];

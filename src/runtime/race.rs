@@ -19,11 +19,13 @@
 //!   clock per lane over the lanes of its warp (`lane_epoch`, `lvc`), the same rule;
 //! - program order within one thread.
 //!
-//! **Lanes of the same warp** are checked like any two threads: ptxjit keeps a warp's memory
-//! accesses in lockstep order (`jit::codegen::SegmentSplit`), but on sm_70 and later (independent
-//! thread scheduling) lanes of a warp are not ordered between warp-synchronous points, so
-//! legacy warp-synchronous code (a `volatile` shared array read by its neighbour lane without
-//! `__syncwarp`) is a real bug, and compute-sanitizer reports it as a hazard too.
+//! **Lanes of the same warp** are checked like any two threads: on sm_70 and later
+//! (independent thread scheduling) lanes of a warp are not ordered between warp-synchronous
+//! points (ptxjit runs them group by group there, `analysis::segment`), so legacy
+//! warp-synchronous code (a `volatile` shared array read by its neighbour lane without
+//! `__syncwarp`) is a real bug, and compute-sanitizer reports it as a hazard too. The same
+//! holds under lockstep order (older targets, `--lockstep`), where ptxjit's answer is the
+//! lockstep one: the race is still reported, as the code is not portable.
 //!
 //! What is not checked: global, local and const memory (only shared memory, also through
 //! generic addresses); races between CTAs (they share no shared memory); accesses made by

@@ -179,11 +179,14 @@ xout = [xin[t ^ 4] + xin[t ^ 8] for t in range(64)]
 write("xspace", f"""# Warp-synchronous exchange through shared memory between global accesses (1D block of
 # 64): out[t] = in[t ^ 4] + in[t ^ 8] (group_stride.ptx, `xspace`). in[k] = (53 k + 7) mod
 # 1013. Expected values by gen.py.
+# group_stride.ptx targets sm_80: `lockstep = true` keeps the lockstep order the exchange
+# relies on.
 ptx = "group_stride.ptx"
 kernel = "xspace"
 grid = [1, 1, 1]
 block = [64, 1, 1]
 args = [{{ buffer = "in" }}, {{ buffer = "out" }}]
+lockstep = true
 
 [buffers.in]
 type = "u32"
