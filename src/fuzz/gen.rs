@@ -23,7 +23,13 @@
 //!   `inc`, `dec`, float `add`) target thread-private cells only.
 //! - Shared memory: each thread owns 32 bytes; reading another thread's bytes happens only in
 //!   an *exchange* (`st` own; `bar.sync 0`; `ld` any; `bar.sync 0`) in CTA-uniform control flow.
-//!   The regions are zeroed (and a barrier passed) before the body.
+//!   The regions are zeroed (and a barrier passed) before the body. One exception, on purpose:
+//!   a *warp exchange* (any control flow, divergent loops included) stores to the own slot
+//!   and, before its `bar.warp.sync` on the `activemask` lanes, may read a neighbour lane's
+//!   slot: that value depends on the order of the warp's lanes, which ptxjit defines
+//!   (`analysis::segment`: group-major for `sm_80`, lockstep under `--lockstep`) and both
+//!   engines must follow alike; after the synchronization it reads the lowest or highest
+//!   active lane's slot, which the ISA orders.
 //! - `bar.sync`, exchanges and `shfl.sync` with the full mask appear only in CTA-uniform control
 //!   flow (top level, uniform `if`s on `%ctaid`/parameter/uniform counters, fixed-trip loops),
 //!   before any early exit in program order; `shfl.sync` only when every warp is full (block
@@ -42,7 +48,7 @@
 //! `add.cc`/`addc`/`sub.cc`/`subc`/`mad.cc`, integer `.sat`, `testp`, `copysign`, directed
 //! rounding (`.rz/.rm/.rp`) on `add`/`sub`/`mul`/`fma`/`div`/`sqrt`/`rcp`, `min`/`max`
 //! `.NaN`/`.xorsign`/`.relu`, all `f16`/`bf16`/`f16x2` forms, `ex2`/`lg2`/`sin`/`cos`/`tanh`,
-//! `vote`, `activemask`, `match`, `redux`, `bar` with a thread count, `bar.arrive`/`bar.red`,
+//! `vote`, `activemask` (except in warp exchanges), `match`, `redux`, `bar` with a thread count, `bar.arrive`/`bar.red`,
 //! `call` and `.func`, `trap`, `brx.idx`, textures and surfaces, `st.param`, vector
 //! components (`%r.x`).
 //! Supported but not generated: `red`/`atom` on `f32` across threads (order-dependent rounding;
@@ -354,6 +360,7 @@ enum What {
     SharedAtomic,
     Shfl,
     Exchange,
+    WarpExchange,
     Barrier,
     Misc,
     If,
@@ -374,6 +381,7 @@ const WHATS: &[(What, u32)] = &[
     (What::SharedAtomic, 3),
     (What::Shfl, 5),
     (What::Exchange, 4),
+    (What::WarpExchange, 4),
     (What::Barrier, 2),
     (What::Misc, 2),
     (What::If, 7),
@@ -392,6 +400,8 @@ impl Gen<'_> {
                     What::SharedOwn | What::SharedAtomic => self.shared,
                     What::Shfl => collective_ok && self.full_warps,
                     What::Exchange => collective_ok && self.shared,
+                    // Anywhere, divergent loops included: its membermask is the lanes here.
+                    What::WarpExchange => self.shared,
                     What::Barrier => collective_ok,
                     What::If => ctx.depth < MAX_DEPTH && self.budget > 0,
                     What::Loop => {
@@ -422,6 +432,7 @@ impl Gen<'_> {
             What::SharedAtomic => self.shared_atomic(),
             What::Shfl => self.shfl(),
             What::Exchange => self.exchange(),
+            What::WarpExchange => self.warp_exchange(),
             What::Barrier => Stmt::Barrier(
                 self.rng
                     .pick(&["bar.sync 0;", "barrier.sync 0;", "barrier.sync.aligned 0;"])
@@ -995,6 +1006,59 @@ impl Gen<'_> {
             load.push(format!("ld.shared.{ty} {dst}, [%td0];"));
         }
         Stmt::Exchange { store, load }
+    }
+
+    /// A shared-memory exchange inside the warp, between the lanes that run it (any control
+    /// flow, divergent loops included): `activemask`; store to the own slot; (full warps, at
+    /// times) a load of another lane's slot *before* the warp synchronizes, whose value
+    /// depends on the order of the warp's lanes (`analysis::segment`: group-major for the
+    /// generated `sm_80` kernels, lockstep with `--lockstep`), which both engines must
+    /// follow alike; `bar.warp.sync` on the active lanes; a load of the lowest or highest
+    /// active lane's slot (ordered after its store by the warp synchronization);
+    /// `bar.warp.sync` again, so later stores do not race with the load.
+    fn warp_exchange(&mut self) -> Stmt {
+        let (ty, size, class) = *self.rng.pick(&[
+            ("u32", 4u32, Class::B32),
+            ("f32", 4, Class::F32),
+            ("u64", 8, Class::B64),
+        ]);
+        let off = self.rng.below((SHARED_SLOT / size) as u64) as u32 * size;
+        let src = self.src_reg(class);
+        let mut lines = vec![
+            "activemask.b32 %t2;".to_string(),
+            format!("st.shared.{ty} [%so+{off}], {src};"),
+        ];
+        // `%td0` = `%so` + 32 · (lane `%t0` − own lane): lane `%t0`'s slot.
+        let slot_of_t0 = |lines: &mut Vec<String>| {
+            lines.push("sub.s32 %t0, %t0, %ln;".to_string());
+            lines.push(format!("mul.wide.s32 %td0, %t0, {SHARED_SLOT};"));
+            lines.push("add.s64 %td0, %so, %td0;".to_string());
+        };
+        if self.full_warps && self.rng.chance(50) {
+            // Racy on purpose: the neighbour may not have stored yet.
+            let d = self.rng.range(1, 31);
+            lines.push(format!("add.u32 %t0, %ln, {d};"));
+            lines.push("and.b32 %t0, %t0, 31;".to_string());
+            slot_of_t0(&mut lines);
+            let dst = self.data_reg(class);
+            lines.push(format!("ld.volatile.shared.{ty} {dst}, [%td0+{off}];"));
+        }
+        lines.push("bar.warp.sync %t2;".to_string());
+        if self.rng.chance(50) {
+            // The lowest active lane: 31 − clz(m & −m).
+            lines.push("neg.s32 %t0, %t2;".to_string());
+            lines.push("and.b32 %t0, %t0, %t2;".to_string());
+            lines.push("clz.b32 %t0, %t0;".to_string());
+        } else {
+            lines.push("clz.b32 %t0, %t2;".to_string());
+        }
+        lines.push("sub.u32 %t0, %t0, 31;".to_string());
+        lines.push("neg.s32 %t0, %t0;".to_string());
+        slot_of_t0(&mut lines);
+        let dst = self.data_reg(class);
+        lines.push(format!("ld.shared.{ty} {dst}, [%td0+{off}];"));
+        lines.push("bar.warp.sync %t2;".to_string());
+        Stmt::Code(lines)
     }
 
     /// Fences, prefetches and `isspacep`.
