@@ -268,6 +268,16 @@ pub const ISA: &[Instr] = isa! {
         "stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r1], {%r2, %r3, %r4, %r5}",
         "stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r1], {%r2}"]
     "movmatrix" "9.7.14.5.17" ".m8n8.trans.b16" ["movmatrix.sync.aligned.m8n8.trans.b16 %r1, %r2"]
+    "wgmma.mma_async" "9.7.15.5.2" ".m64nNk16 (N = 8..256 by 8) .f16 (.f16/.f32 accumulators) and .bf16, .m64nNk8 .tf32, .m64nNk32 .s8/.u8 {.satfinite}; A from a shared-memory descriptor (K- or M-major) or registers, B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; imm-scale-a/b ±1, scale-d (not yet: .sp, 8-bit floats, .b1, descriptor base offsets)" [
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 1",
+        "wgmma.mma_async.sync.aligned.m64n8k16.f16.f16.f16 {%r1, %r2}, %rd1, %rd2, %p1, -1, 1, 1, 0",
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, %rd2, %p1, 1, -1, 1",
+        "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1",
+        "wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.u8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1",
+        "wgmma.mma_async.sync.aligned.m64n8k32.satfinite.s32.u8.u8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, 0"]
+    "wgmma.fence" "9.7.15.7.1" ".sync.aligned (the multiply runs synchronously: a warp-wide wait)" ["wgmma.fence.sync.aligned"]
+    "wgmma.commit_group" "9.7.15.7.2" ".sync.aligned (a warp-wide wait)" ["wgmma.commit_group.sync.aligned"]
+    "wgmma.wait_group" "9.7.15.7.3" ".sync.aligned N (nothing is pending: a warp-wide wait)" ["wgmma.wait_group.sync.aligned 0"]
     "stacksave" "9.7.17.1" "" ["stacksave.u64 %rd1"]
     "vadd / vsub / vabsdiff / vmin / vmax" "9.7.18.1.1" "u32/s32 each operand; .b0-.b3/.h0/.h1 selectors; .sat; .add/.min/.max or .dsel merge" [
         "vadd.s32.u32.s32.sat %r1, %r2.b0, %r3.h0", "vabsdiff.s32.s32.s32.sat %r1.h0, %r2.b0, %r3.b2, %r4",

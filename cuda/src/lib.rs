@@ -161,9 +161,12 @@ pub fn host_fail(e: ptxjit::host::Error) -> Fail {
                 K::Misaligned => CUDA_ERROR_MISALIGNED_ADDRESS,
                 K::Trap => CUDA_ERROR_LAUNCH_FAILED,
                 K::Assert => CUDA_ERROR_ASSERT,
-                K::Barrier | K::MemberMask | K::BadCallTarget | K::PartialWarp | K::MBarrier => {
-                    CUDA_ERROR_ILLEGAL_INSTRUCTION
-                }
+                K::Barrier
+                | K::MemberMask
+                | K::BadCallTarget
+                | K::PartialWarp
+                | K::MBarrier
+                | K::Wgmma => CUDA_ERROR_ILLEGAL_INSTRUCTION,
             }
         }
         E::Timeout(..) => CUDA_ERROR_LAUNCH_TIMEOUT,

@@ -230,6 +230,13 @@ impl FaultReport {
                 ),
                 false,
             ),
+            FaultKind::Wgmma => (
+                format!(
+                    "wgmma.mma_async: {}",
+                    self.detail.as_deref().unwrap_or("(no detail)")
+                ),
+                false,
+            ),
             FaultKind::Assert => (
                 format!(
                     "assertion failed: {}",

@@ -20,11 +20,13 @@ pub mod ops;
 pub mod print;
 pub mod types;
 pub mod verify;
+pub mod wgmma;
 
 pub use mbarrier::MbarOp;
 pub use mma::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec};
 pub use ops::{Effect, Op, OP_TABLE};
 pub use types::*;
+pub use wgmma::{WgmmaA, WgmmaSpec};
 
 /// The PTX text of the instructions `lower::yields` adds for a yield point (no PTX
 /// instruction of their own): reports say "spinning in a loop" where they see it.

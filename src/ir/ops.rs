@@ -12,6 +12,7 @@
 use super::mbarrier::MbarOp;
 use super::mma::MmaSpec;
 use super::types::*;
+use super::wgmma::WgmmaSpec;
 
 macro_rules! op_table {
     ($(
@@ -300,6 +301,14 @@ op_table! {
     /// faults. Products are exact and the sum runs over k in ascending order, rounded in the
     /// accumulator type at each step (`runtime::mma`).
     ["9.7.14.5.14"] Mma { spec: MmaSpec } => "mma";
+    /// Warpgroup matrix multiply-accumulate (`wgmma.mma_async.sync.aligned`): args (D registers
+    /// as the accumulator input, A's descriptor i64 or A registers, B's descriptor i64,
+    /// `scale-d` pred; [`WgmmaSpec::operand_types`]) → D registers. Run by each warp of the
+    /// warpgroup for its own 16 rows of D, reading A and B from shared memory as the
+    /// descriptors say, synchronously (so `wgmma.fence`/`commit_group`/`wait_group` only wait
+    /// for the warp). A partial warp, differing descriptors across lanes, a descriptor with
+    /// a base offset, or shared memory out of range fault (`runtime::wgmma`).
+    ["9.7.15.5.2"] Wgmma { spec: WgmmaSpec } => "wgmma";
     /// An `mbarrier` operation (or `cp.async.mbarrier.arrive`) on the 64-bit object at args[0]
     /// in `space` (`Shared`, or `Generic` resolving to shared memory); operands per
     /// [`MbarOp`]. The active lanes act one after another in lane order, each as a whole
@@ -398,6 +407,7 @@ macro_rules! warp_ops {
     () => {
         $crate::ir::Op::Vote { .. }
             | $crate::ir::Op::Mma { .. }
+            | $crate::ir::Op::Wgmma { .. }
             | $crate::ir::Op::MBarrier { .. }
             | $crate::ir::Op::Activemask {}
             | $crate::ir::Op::Match { .. }
@@ -456,7 +466,7 @@ impl Op {
     /// arrays hold (four arguments, two results): the texture and matrix operations, whose
     /// warp-level routines read their operands from the value slots directly.
     pub fn many_operands(&self) -> bool {
-        self.is_texture() || matches!(self, Op::Mma { .. })
+        self.is_texture() || matches!(self, Op::Mma { .. } | Op::Wgmma { .. })
     }
 
     /// The effect class of the operation.

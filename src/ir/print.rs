@@ -166,6 +166,7 @@ pub fn print_modifiers(op: &Op) -> String {
         }
         Op::Redux { op } => format!(".{op}"),
         Op::Mma { spec } => format!("{spec}"),
+        Op::Wgmma { spec } => format!("{spec}"),
         Op::MBarrier { op, space } => format!(".{op}.{space}"),
         Op::BarArrive { kind, aligned } => {
             format!(".{kind}{}", if *aligned { ".aligned" } else { "" })

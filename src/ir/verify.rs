@@ -369,6 +369,17 @@ impl Op {
                 }
                 Ok(())
             }
+            Op::Wgmma { spec } => {
+                let want = spec.operand_types();
+                let (nd, td) = spec.d_regs();
+                let want_res = vec![td; nd as usize];
+                if args != want.as_slice() || res != want_res.as_slice() {
+                    return Err(format!(
+                        "wgmma{spec}: operands {args:?} → {res:?}, expected {want:?} → {want_res:?}"
+                    ));
+                }
+                Ok(())
+            }
             Op::MBarrier { op, space } => {
                 use crate::ir::MbarOp;
                 if !matches!(space, Space::Shared | Space::Generic) {

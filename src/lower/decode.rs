@@ -25,6 +25,8 @@ mod names;
 mod tex;
 #[path = "decode_video.rs"]
 mod video;
+#[path = "decode_wgmma.rs"]
+mod wgmma;
 
 /// Per-instruction decoding context: destinations are written through temporaries and committed
 /// at the end, so sources read before destinations change and guards apply uniformly.
@@ -1027,6 +1029,9 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
         return r;
     }
     if let Some(r) = mma::decode(b, cx, op) {
+        return r;
+    }
+    if let Some(r) = wgmma::decode(b, cx, op) {
         return r;
     }
     if let Some(r) = mbar::decode(b, cx, op) {

@@ -93,7 +93,7 @@ fn sync_aligned(cx: &Cx) -> R {
 
 /// The registers of a vector operand (`{%r1, %r2}`; a lone register for a one-register
 /// fragment), `n` of them.
-fn regs(cx: &Cx, k: usize, n: u32) -> Result<Vec<Operand>, LowerError> {
+pub(super) fn regs(cx: &Cx, k: usize, n: u32) -> Result<Vec<Operand>, LowerError> {
     let o = cx.opnd(k)?;
     let items = match o {
         Operand::Vector(e, _) => e.clone(),
@@ -275,7 +275,7 @@ fn emit_mma(b: &mut Builder, cx: &mut Cx, spec: MmaSpec) -> R {
 }
 
 /// The wait of a `.sync` collective over the whole warp.
-fn full_warp_wait(b: &mut Builder, cx: &Cx) {
+pub(super) fn full_warp_wait(b: &mut Builder, cx: &Cx) {
     let m = b.konst(cx, Type::I32, 0xffff_ffff);
     super::super::collective::warp_wait(b, cx, m, false);
 }

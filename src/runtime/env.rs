@@ -180,6 +180,10 @@ pub enum FaultKind {
     /// range, with more arrivals than pending, a `.noComplete` arrival that completes the
     /// phase, or a state token that is none; the record's detail says which, and where.
     MBarrier,
+    /// A `wgmma.mma_async` whose operands ptxjit cannot use (PTX ISA §9.7.15): descriptors or
+    /// `scale-d` that differ across the lanes of a warp (the ISA has one per warpgroup), or a
+    /// matrix descriptor with a base offset (not implemented); the record's detail says which.
+    Wgmma,
 }
 
 impl FaultKind {
@@ -200,6 +204,7 @@ impl FaultKind {
             FaultKind::BadFree => 14,
             FaultKind::PartialWarp => 15,
             FaultKind::MBarrier => 16,
+            FaultKind::Wgmma => 17,
         }
     }
 
@@ -219,6 +224,7 @@ impl FaultKind {
             14 => FaultKind::BadFree,
             15 => FaultKind::PartialWarp,
             16 => FaultKind::MBarrier,
+            17 => FaultKind::Wgmma,
             _ => FaultKind::OutOfBounds,
         }
     }

@@ -22,6 +22,7 @@ pub mod texture;
 pub mod texwarp;
 pub mod video;
 pub mod warp;
+pub mod wgmma;
 
 pub use launch::LaunchDims;
 pub use memory::DevicePtr;

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Writes the Triton matmul cases: triton_matmul.ptx (fp16) and triton_matmul_tf32.ptx (f32
 inputs, tf32 tensor cores), Triton's own PTX for an NVIDIA sm_80 target compiled without a
-GPU, the inputs and the expected output.
+GPU, the same two for sm_90a (triton_matmul_sm90.ptx, triton_matmul_tf32_sm90.ptx: Hopper's
+wgmma.mma_async with shared-memory matrix descriptors), the inputs and the expected output.
 
 C = A·B with A (M×K) and B (K×N) in fp16 (or f32), C in f32, by a Triton kernel using tl.dot
-(which Triton lowers to ldmatrix and mma.sync, with cp.async pipelining). The values are
+(which Triton lowers to ldmatrix and mma.sync, with cp.async pipelining, for sm_80, and to
+wgmma.mma_async reading swizzled shared memory through matrix descriptors for sm_90a). The values are
 multiples of 1/4 in [-2, 2], exact in fp16 and tf32, so every product and partial sum is
 exact in f32 and the expected C (numpy) does not depend on the order of the sum.
 
 Run (needs `pip install triton numpy`, no GPU): python3 gen.py
 """
 import os
+os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # Triton 3.9's default, said aloud
 import numpy as np
 import triton
 import triton.language as tl
@@ -42,7 +45,7 @@ def matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
     tl.store(c_ptrs, acc)
 
 
-def compile_to(name, elem):
+def compile_to(name, elem, arch=80):
     """Compile for sm_80 as a launch would specialize it: pointers and the integer arguments
     (all multiples of 16 here) marked divisible by 16."""
     sig = {"a_ptr": f"*{elem}", "b_ptr": f"*{elem}", "c_ptr": "*fp32", "M": "i32", "N": "i32",
@@ -53,7 +56,7 @@ def compile_to(name, elem):
         constexprs={"BLOCK_M": BM, "BLOCK_N": BN, "BLOCK_K": BK},
         attrs={(i,): [["tt.divisibility", 16]] for i in range(9)},
     )
-    k = triton.compile(src, target=GPUTarget("cuda", 80, 32),
+    k = triton.compile(src, target=GPUTarget("cuda", arch, 32),
                        options={"num_warps": 4, "num_stages": 3})
     with open(os.path.join(HERE, f"{name}.ptx"), "w") as f:
         f.write(k.asm["ptx"])
@@ -63,6 +66,9 @@ def compile_to(name, elem):
 def main():
     compile_to("triton_matmul", "fp16")
     compile_to("triton_matmul_tf32", "fp32")  # tl.dot on fp32: tf32 mma (the default precision)
+    # GPUTarget("cuda", 90, 32) is sm_90a for Triton (.target sm_90a: wgmma needs it).
+    compile_to("triton_matmul_sm90", "fp16", 90)
+    compile_to("triton_matmul_tf32_sm90", "fp32", 90)
     rng = np.random.default_rng(3)
     a = rng.integers(-8, 9, (M, K)) / 4
     b = rng.integers(-8, 9, (K, N)) / 4

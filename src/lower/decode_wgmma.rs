@@ -1,0 +1,203 @@
+//! Warpgroup matrix instructions (PTX ISA §9.7.15): `wgmma.mma_async`, `wgmma.fence`,
+//! `wgmma.commit_group` and `wgmma.wait_group`.
+//!
+//! - `wgmma.mma_async` becomes one `wgmma` op, a warp collective over the D registers (and A's
+//!   when A comes from registers) that each warp of the warpgroup runs for its own 16 rows of
+//!   D (`runtime::wgmma` holds the descriptors, the layouts and the arithmetic).
+//! - ptxjit runs the multiply synchronously, so `wgmma.fence` (order register and shared
+//!   memory accesses before the multiply), `wgmma.commit_group` and `wgmma.wait_group N` (wait
+//!   until at most N groups are pending) have nothing left to order or wait for: each is the
+//!   wait of a `.sync.aligned` warp instruction (the whole warp) and nothing else.
+//!
+//! Every form needs `.sync.aligned`; a form the ISA has and ptxjit does not (sparse `.sp`,
+//! 8-bit float or `.b1` inputs) is an "unsupported" error naming it.
+
+use super::super::build::{Builder, Var};
+use super::super::LowerError;
+use super::mma::{full_warp_wait, regs};
+use super::Cx;
+use crate::ir::{MmaElem, Op, Type, WgmmaA, WgmmaSpec};
+use crate::ptx::ast::{Literal, Operand};
+
+type R = Result<(), LowerError>;
+
+/// Decode `op` if it is `wgmma`.
+pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
+    if op != "wgmma" {
+        return None;
+    }
+    Some(wgmma(b, cx))
+}
+
+fn wgmma(b: &mut Builder, cx: &mut Cx) -> R {
+    if !cx.has("sync") || !cx.has("aligned") {
+        return Err(cx.bad("needs .sync.aligned"));
+    }
+    match cx.mods.first().copied() {
+        Some("fence") | Some("commit_group") => {
+            if cx.mods.len() != 3 {
+                return Err(cx.bad("takes only .sync.aligned"));
+            }
+            cx.expect_operands(0)?;
+            full_warp_wait(b, cx);
+            Ok(())
+        }
+        Some("wait_group") => {
+            if cx.mods.len() != 3 {
+                return Err(cx.bad("takes only .sync.aligned"));
+            }
+            cx.expect_operands(1)?;
+            match cx.opnd(0)? {
+                Operand::Imm(Literal::Int { .. }, _) => {}
+                o => return Err(LowerError::new(
+                    o.span(),
+                    "wgmma.wait_group takes an integer constant (the groups that may stay pending)",
+                )),
+            }
+            full_warp_wait(b, cx);
+            Ok(())
+        }
+        Some("mma_async") => mma_async(b, cx),
+        _ => Err(cx.bad("needs one of .mma_async, .fence, .commit_group, .wait_group")),
+    }
+}
+
+/// The `.m64nNkK` shape modifier: (N, K).
+fn shape(cx: &Cx) -> Result<(u16, u16), LowerError> {
+    let found = cx.mods.iter().find_map(|m| {
+        let rest = m.strip_prefix("m64n")?;
+        let (n, k) = rest.split_once('k')?;
+        Some((n.parse().ok()?, k.parse().ok()?))
+    });
+    found.ok_or_else(|| cx.bad("missing shape .m64nNkK"))
+}
+
+/// Whether `n` is an N of the ISA's shapes for input type `a` (§9.7.15.5.2: multiples of 8 up
+/// to 256; for 8-bit integers 8, 16, 24 and then multiples of 16).
+fn n_ok(n: u16, a: MmaElem) -> bool {
+    let step = n.is_multiple_of(8) && (8..=256).contains(&n);
+    match a {
+        MmaElem::S8 | MmaElem::U8 => step && (n <= 24 || n.is_multiple_of(16)),
+        _ => step,
+    }
+}
+
+/// An immediate operand that must be one of `allowed`.
+fn imm(cx: &Cx, k: usize, what: &str, allowed: &[i64]) -> Result<i64, LowerError> {
+    let o = cx.opnd(k)?;
+    match o {
+        Operand::Imm(Literal::Int { value, .. }, _) if allowed.contains(value) => Ok(*value),
+        _ => Err(LowerError::new(
+            o.span(),
+            format!(
+                "'{}': {what} must be an integer constant in {allowed:?}",
+                cx.ptx
+            ),
+        )),
+    }
+}
+
+/// PTX ISA §9.7.15.5.2: `wgmma.mma_async.sync.aligned.shape.dtype.atype.btype d, a-desc|a,
+/// b-desc, scale-d {, imm-scale-a, imm-scale-b {, imm-trans-a}, imm-trans-b}` (integer:
+/// `…{.satfinite}.s32.atype.btype d, a-desc|a, b-desc, scale-d`).
+fn mma_async(b: &mut Builder, cx: &mut Cx) -> R {
+    for m in &cx.mods[1..] {
+        let ok = matches!(*m, "sync" | "aligned" | "satfinite")
+            || m.starts_with("m64n")
+            || MmaElem::from_modifier(m).is_some();
+        if *m == "sp" {
+            return Err(cx.unsupported("sparse wgmma (.sp) is not supported yet"));
+        }
+        if matches!(*m, "e4m3" | "e5m2") {
+            return Err(cx.unsupported("wgmma with 8-bit float inputs is not supported yet"));
+        }
+        if *m == "b1" {
+            return Err(cx.unsupported("wgmma with .b1 inputs is not supported yet"));
+        }
+        if !ok {
+            return Err(cx.bad(&format!("modifier '.{m}' is not allowed here")));
+        }
+    }
+    let (n, k) = shape(cx)?;
+    let types: Vec<MmaElem> = cx
+        .mods
+        .iter()
+        .filter_map(|m| MmaElem::from_modifier(m))
+        .collect();
+    let [d, a, bt] = types[..] else {
+        return Err(cx.bad("needs three types: .dtype.atype.btype"));
+    };
+    use MmaElem::*;
+    let (form_ok, want_k, nscale, ntrans) = match a {
+        F16 => (bt == F16 && matches!(d, F16 | F32), 16, 2, 2),
+        Bf16 => (bt == Bf16 && d == F32, 16, 2, 2),
+        Tf32 => (bt == Tf32 && d == F32, 8, 2, 0),
+        S8 | U8 => (matches!(bt, S8 | U8) && d == S32, 32, 0, 0),
+        F32 | F64 | S4 | U4 | B1 | S32 => (false, 0, 0, 0),
+    };
+    if !form_ok || k != want_k || !n_ok(n, a) {
+        return Err(cx.bad(&format!("no wgmma form .m64n{n}k{k}.{d}.{a}.{bt}")));
+    }
+    let satfinite = cx.has("satfinite");
+    if satfinite && !a.is_int() {
+        return Err(cx.bad(".satfinite applies to integer wgmma only"));
+    }
+    let a_regs = matches!(cx.opnd(1)?, Operand::Vector(..));
+    // A from registers takes no imm-trans-a.
+    let ntrans = if a_regs && ntrans == 2 { 1 } else { ntrans };
+    cx.expect_operands(4 + nscale + ntrans)?;
+    let mut spec = WgmmaSpec {
+        n,
+        k,
+        a,
+        b: bt,
+        d,
+        a_src: WgmmaA::Regs,
+        trans_b: false,
+        neg_a: false,
+        neg_b: false,
+        satfinite,
+    };
+    if nscale == 2 {
+        spec.neg_a = imm(cx, 4, "imm-scale-a", &[1, -1])? == -1;
+        spec.neg_b = imm(cx, 5, "imm-scale-b", &[1, -1])? == -1;
+    }
+    let trans_a = match ntrans {
+        2 => {
+            spec.trans_b = imm(cx, 7, "imm-trans-b", &[0, 1])? == 1;
+            imm(cx, 6, "imm-trans-a", &[0, 1])? == 1
+        }
+        1 => {
+            spec.trans_b = imm(cx, 6, "imm-trans-b", &[0, 1])? == 1;
+            false
+        }
+        _ => false,
+    };
+    if !a_regs {
+        spec.a_src = WgmmaA::Desc { trans: trans_a };
+    }
+    let (nd, td) = spec.d_regs();
+    let mut args = vec![];
+    let d_ops = regs(cx, 0, nd)?;
+    for o in &d_ops {
+        args.push(b.src_rel(cx, o, td, None)?);
+    }
+    if a_regs {
+        for o in regs(cx, 1, spec.a_regs())? {
+            args.push(b.src_rel(cx, &o, Type::I32, None)?);
+        }
+    } else {
+        args.push(b.src(cx, 1, Type::I64)?);
+    }
+    args.push(b.src(cx, 2, Type::I64)?);
+    args.push(b.src(cx, 3, Type::Pred)?);
+    full_warp_wait(b, cx);
+    let outs: Vec<Var> = (0..nd).map(|_| b.new_var(td)).collect();
+    b.emit(Op::Wgmma { spec }, args, outs.clone(), cx.loc, &cx.ptx);
+    for (o, v) in d_ops.iter().zip(outs) {
+        if let Some(t) = b.dst_rel(cx, o, td, None)? {
+            b.copy(t, v, cx.loc, &cx.ptx);
+        }
+    }
+    Ok(())
+}
