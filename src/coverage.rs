@@ -509,6 +509,32 @@ mod tests {
                 "tex.cube.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r3, %r4}]",
                 ".f32 coordinates",
             ),
+            (
+                "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0",
+                "expects 8 operands",
+            ),
+            (
+                "wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 0",
+                "no wgmma form .m64n12k16",
+            ),
+            (
+                "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 0",
+                "no wgmma form",
+            ),
+            (
+                "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 2, 1, 0, 0",
+                "imm-scale-a must be",
+            ),
+            (
+                "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3}, %rd1, %rd2, %p1, 1, 1, 0, 0",
+                "needs 4 registers",
+            ),
+            (
+                "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %rd3, %r1, %r2, %p1, 1, 1, 0, 0",
+                "sparse wgmma",
+            ),
+            ("wgmma.fence.aligned", "needs .sync.aligned"),
+            ("wgmma.wait_group.sync.aligned %r1", "integer constant"),
         ] {
             let err = crate::host::front_end(&super::example_kernel(inst), "bad.ptx")
                 .err()

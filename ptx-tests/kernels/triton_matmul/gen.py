@@ -45,7 +45,7 @@ def matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
     tl.store(c_ptrs, acc)
 
 
-def compile_to(name, elem, arch=80):
+def compile_to(name, elem, arch=80, blocks=(BM, BN, BK), num_warps=4):
     """Compile for sm_80 as a launch would specialize it: pointers and the integer arguments
     (all multiples of 16 here) marked divisible by 16."""
     sig = {"a_ptr": f"*{elem}", "b_ptr": f"*{elem}", "c_ptr": "*fp32", "M": "i32", "N": "i32",
@@ -53,11 +53,11 @@ def compile_to(name, elem, arch=80):
            "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr"}
     src = triton.compiler.ASTSource(
         fn=matmul, signature=sig,
-        constexprs={"BLOCK_M": BM, "BLOCK_N": BN, "BLOCK_K": BK},
+        constexprs={"BLOCK_M": blocks[0], "BLOCK_N": blocks[1], "BLOCK_K": blocks[2]},
         attrs={(i,): [["tt.divisibility", 16]] for i in range(9)},
     )
     k = triton.compile(src, target=GPUTarget("cuda", arch, 32),
-                       options={"num_warps": 4, "num_stages": 3})
+                       options={"num_warps": num_warps, "num_stages": 3})
     with open(os.path.join(HERE, f"{name}.ptx"), "w") as f:
         f.write(k.asm["ptx"])
     print(name, "kernel", k.metadata.name, "shared", k.metadata.shared)
@@ -69,6 +69,8 @@ def main():
     # GPUTarget("cuda", 90, 32) is sm_90a for Triton (.target sm_90a: wgmma needs it).
     compile_to("triton_matmul_sm90", "fp16", 90)
     compile_to("triton_matmul_tf32_sm90", "fp32", 90)
+    # One 128×128 tile by two warpgroups (8 warps): wgmma.m64n128k16, rows 64-127 by warps 4-7.
+    compile_to("triton_matmul_sm90_w8", "fp16", 90, (128, 128, 64), 8)
     rng = np.random.default_rng(3)
     a = rng.integers(-8, 9, (M, K)) / 4
     b = rng.integers(-8, 9, (K, N)) / 4
