@@ -67,6 +67,10 @@ fn racecheck_reports_and_exit_status() {
     let out = std::process::Command::new(exe)
         .args(["--exact", "program", "--test-threads", "1", "--nocapture"])
         .env("PTXJIT_TOOL", "racecheck")
+        // Lockstep order (every store of a warp before its loads), so the first race found
+        // is the one across warps below; in group-major order (the default for sm_80) lane
+        // 3 reads s[4] before lane 4 stores it, a race of the same instruction pair.
+        .env("PTXJIT_LOCKSTEP", "1")
         .output()
         .expect("runs");
     let err = String::from_utf8_lossy(&out.stderr);
