@@ -235,14 +235,17 @@ impl Session {
     /// As [`Session::with_memcheck`]; `initcheck`: track written bytes from before the
     /// first allocation ([`Context::set_initcheck`]), so that a buffer without `init` starts
     /// unwritten, as a `cudaMalloc`'d one does.
+    /// `lockstep`: compile the kernels for launches in lockstep order
+    /// ([`LaunchOptions::lockstep`]; also when the case says `lockstep = true`).
     pub fn with_tools(
         case: &Case,
         prepared: &Prepared,
         engine: Engine,
         memcheck: bool,
         initcheck: bool,
+        lockstep: bool,
     ) -> Result<Session, CaseError> {
-        Session::build(case, prepared, engine, memcheck, initcheck)
+        Session::build(case, prepared, engine, memcheck, initcheck, lockstep)
     }
 
     /// As [`Session::new`]; `memcheck`: place everything with memcheck's red zones and
@@ -253,7 +256,7 @@ impl Session {
         engine: Engine,
         memcheck: bool,
     ) -> Result<Session, CaseError> {
-        Session::build(case, prepared, engine, memcheck, false)
+        Session::build(case, prepared, engine, memcheck, false, false)
     }
 
     fn build(
@@ -262,8 +265,10 @@ impl Session {
         engine: Engine,
         memcheck: bool,
         initcheck: bool,
+        lockstep: bool,
     ) -> Result<Session, CaseError> {
         let s = &case.spec;
+        let lockstep = lockstep || s.lockstep;
         let mut ctx = Context::new();
         ctx.set_memcheck(memcheck);
         ctx.set_initcheck(initcheck)?;
@@ -379,7 +384,9 @@ impl Session {
             // Compile the kernel now (its first launch would), so the reported compile time
             // covers it and the kernel time does not.
             let compiling = std::time::Instant::now();
-            kernel.compile().map_err(|e| in_launch(&at, e))?;
+            kernel
+                .compile_for(lockstep)
+                .map_err(|e| in_launch(&at, e))?;
             compile_time += compiling.elapsed();
             if let Some(bytes) = s.max_dynamic_shared_bytes {
                 kernel.set_max_dynamic_shared_bytes(bytes).map_err(|e| {
@@ -542,7 +549,8 @@ fn run_into(
     let synccheck = opts.synccheck || wants(Tool::Synccheck);
     let initcheck = opts.initcheck || wants(Tool::Initcheck);
     let racecheck = opts.racecheck || wants(Tool::Racecheck);
-    let mut session = Session::with_tools(case, prepared, engine, memcheck, initcheck)?;
+    let lockstep = opts.lockstep || case.spec.lockstep;
+    let mut session = Session::with_tools(case, prepared, engine, memcheck, initcheck, lockstep)?;
     if opts.printf_to_stderr {
         session.ctx.set_printf_sink(crate::host::PrintfSink::Stderr);
     }
@@ -553,7 +561,7 @@ fn run_into(
         schedule: opts.schedule,
         initcheck,
         racecheck,
-        lockstep: opts.lockstep || case.spec.lockstep,
+        lockstep,
         timeout: opts.timeout,
         cooperative: None,
     };

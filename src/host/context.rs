@@ -764,6 +764,12 @@ impl Kernel {
     pub fn compile(&self) -> Result<(), Error> {
         self.compiled.engine().map(|_| ())
     }
+
+    /// As [`compile`](Self::compile), the engine for launches in lockstep order or not
+    /// ([`LaunchOptions::lockstep`]): each order is compiled at its first use.
+    pub fn compile_for(&self, lockstep: bool) -> Result<(), Error> {
+        self.compiled.engine_for(false, lockstep).map(|_| ())
+    }
 }
 
 impl Module {
