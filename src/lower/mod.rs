@@ -15,6 +15,8 @@ mod call;
 mod collective;
 mod decode;
 mod devrt;
+#[cfg(test)]
+mod init_tests;
 mod recurse;
 mod reducible;
 mod ssa;
