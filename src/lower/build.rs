@@ -597,6 +597,9 @@ pub(crate) struct Builder<'a> {
     /// and the high half under `NAME#hi`; this holds the low halves, which only `ld`, `st` and
     /// `mov.b128` may use (`lower::decode::wide`).
     pub wide: std::collections::HashSet<Var>,
+    /// Whether the kernel declares a vector register (`lower::vregs`), whose operands each
+    /// instruction then has rewritten.
+    pub has_vector_regs: bool,
     /// Element size in bytes of each variable name the kernel (or a function it calls) can
     /// see, for `a[i]` operands (PTX ISA §6.4.2); `None` when declarations of that name differ.
     pub elem_size: HashMap<String, Option<u64>>,
@@ -808,6 +811,7 @@ pub(crate) fn build_kernel<'a>(
         ext_sign: HashMap::new(),
         const_vars: vec![],
         wide: Default::default(),
+        has_vector_regs: false,
         elem_size: elem_sizes(globals, f, body, funcs),
     };
     for (i, v) in globals.vars.iter().enumerate() {
@@ -1152,7 +1156,10 @@ pub(crate) fn walk(b: &mut Builder, stmts: &[ast::Statement]) -> Result<(), Lowe
                 b.blocks[cur].term_loc = loc;
                 b.cur = target;
             }
-            ast::Statement::Instruction(i) => super::decode::instruction(b, i)?,
+            ast::Statement::Instruction(i) => {
+                let i = super::vregs::expand(b, i)?;
+                super::decode::instruction(b, &i)?
+            }
             ast::Statement::Block(inner, _) => {
                 b.scopes.push(HashMap::new());
                 let r = walk(b, inner);
@@ -1168,14 +1175,32 @@ pub(crate) fn walk(b: &mut Builder, stmts: &[ast::Statement]) -> Result<(), Lowe
 fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
     match d.space {
         StateSpace::Reg => {
-            if d.vector.is_some() || !d.array.is_empty() {
-                return Err(LowerError::unsupported(
+            if !d.array.is_empty() {
+                return Err(LowerError::new(
                     d.span,
                     format!(
-                        "vector or array register '{}' is not supported yet",
+                        "register '{}' is declared as an array: registers are scalars or \
+                         vectors (.v2, .v4)",
                         d.name.name
                     ),
                 ));
+            }
+            let lanes = d.vector.unwrap_or(1) as usize;
+            if d.vector.is_some() {
+                // PTX ISA §5.4.2: .v2/.v4 of a non-predicate type, at most 128 bits.
+                let bits = lanes * d.ty.size() as usize * 8;
+                if d.ty == ast::ScalarType::Pred || bits > 128 || ![2, 4].contains(&lanes) {
+                    return Err(LowerError::new(
+                        d.span,
+                        format!(
+                            "vector register '{}' of .v{lanes} .{}: a vector has 2 or 4 \
+                             elements of a non-predicate type, 128 bits at most",
+                            d.name.name,
+                            ptx_type_name(d.ty)
+                        ),
+                    ));
+                }
+                b.has_vector_regs = true;
             }
             if d.ty == ast::ScalarType::B128 {
                 let names: Vec<String> = match d.count {
@@ -1207,8 +1232,22 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
                 None => vec![d.name.name.clone()],
             };
             for n in names {
+                if d.vector.is_some() {
+                    // One variable per component (`lower::vregs`).
+                    for k in 0..lanes {
+                        let v = b.new_var(ty);
+                        if let Some(scope) = b.scopes.last_mut() {
+                            scope.remove(&n);
+                            scope.insert(super::vregs::component_name(&n, k), v);
+                        }
+                    }
+                    continue;
+                }
                 let v = b.new_var(ty);
                 if let Some(scope) = b.scopes.last_mut() {
+                    for k in 0..4 {
+                        scope.remove(&super::vregs::component_name(&n, k));
+                    }
                     scope.insert(n, v);
                 }
             }

@@ -20,6 +20,7 @@ mod init_tests;
 mod recurse;
 mod reducible;
 mod ssa;
+mod vregs;
 mod weak;
 mod yields;
 
