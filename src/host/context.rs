@@ -1022,6 +1022,14 @@ impl Context {
                 symbols[i] = p.0;
             }
         }
+        // Initializers that hold variables' addresses (PTX ISA §5.4.4), now that every
+        // variable has one.
+        for (g, &a) in m.globals.iter().zip(&symbols) {
+            for r in &g.relocs {
+                let base = symbols.get(r.target as usize).copied().unwrap_or(0);
+                self.copy_htod(DevicePtr(a + r.at), &r.bytes(base))?;
+            }
+        }
         let mut ir_text = vec![];
         let mut scheduled = vec![];
         for k in kernels {

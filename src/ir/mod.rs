@@ -204,6 +204,43 @@ pub struct Variable {
     /// creates a `.samplerref`'s sampler and stores its handle in the variable; a `.texref`'s
     /// state is where a binding starts (`Module::texref_sampler`).
     pub sampler_init: Option<SamplerInit>,
+    /// Elements of `init` that hold another module variable's address, written when the
+    /// module loads and every variable has its device address (PTX ISA §5.4.4).
+    pub relocs: Vec<Reloc>,
+}
+
+/// An element of a module variable's initial value that holds the address of a `.global` or
+/// `.const` variable (PTX ISA §5.4.4 "Initializers": `.global .u64 p = generic(x)+8;`,
+/// `.global .u8 b[8] = {0xFF(x), 0xFF00(x), ...};`). Its value is the target's device
+/// address plus `addend` (a `.const` variable's address in its state space is its device
+/// address too, so `x` and `generic(x)` give the same value); with `byte = Some(k)` (the
+/// `mask()` operator `0xFF << 8k`) only byte `k` of that, moved to bit 0. The value is stored
+/// little-endian in `size` bytes at byte `at` of the variable, truncated to them (a `.u32`
+/// element holds the low 32 bits of a 64-bit address).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reloc {
+    /// Byte offset of the element in the variable.
+    pub at: u64,
+    /// Element size in bytes: 1, 4 or 8.
+    pub size: u8,
+    /// Index of the target variable in [`Module::globals`].
+    pub target: u32,
+    /// Bytes added to the target's address (`x+8`).
+    pub addend: i64,
+    /// `mask()`: which byte of the address the element holds.
+    pub byte: Option<u8>,
+}
+
+impl Reloc {
+    /// The element's bytes (`size` of them, little-endian) when the target lives at device
+    /// address `base`.
+    pub fn bytes(&self, base: u64) -> Vec<u8> {
+        let mut v = base.wrapping_add(self.addend as u64);
+        if let Some(k) = self.byte {
+            v = (v >> (8 * u32::from(k))) & 0xff;
+        }
+        v.to_le_bytes()[..usize::from(self.size).min(8)].to_vec()
+    }
 }
 
 /// Address mode of a `.samplerref` initializer (PTX ISA §5.3.2; `clamp_ogl` and

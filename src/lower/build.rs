@@ -128,21 +128,97 @@ pub(crate) fn elements(d: &ast::VarDecl) -> Option<u64> {
     Some(n)
 }
 
-/// Flatten an initializer into literals; a function's name stands for its address
-/// (`fn_addr`, see `lower::recurse`), as in a table of function pointers.
+/// One element of a flattened initializer.
+enum InitElem {
+    Lit(ast::Literal),
+    /// The address of a module variable plus `offset` (`x`, `generic(x)+8`), optionally one
+    /// byte of it (`mask()`), resolved once every variable is laid out.
+    Addr {
+        name: ast::Ident,
+        offset: i64,
+        byte: Option<u8>,
+    },
+}
+
+/// The byte a `mask()` operator selects: the ISA allows `0xFF << 8k` for k in 0..8 (PTX ISA
+/// §5.4.4).
+fn mask_byte(mask: u64, span: Span) -> Result<u8, LowerError> {
+    (0..8u8)
+        .find(|k| mask == 0xff << (8 * u32::from(*k)))
+        .ok_or_else(|| {
+            LowerError::new(
+                span,
+                format!(
+                    "invalid mask {mask:#x} in an initializer: a mask selects one byte \
+                     (0xFF, 0xFF00, ... 0xFF00000000000000)"
+                ),
+            )
+        })
+}
+
+/// Flatten the initializer of a variable of element type `ty` into elements (PTX ISA §5.4.4).
+/// A function's name stands for its address (`fn_addr`, see `lower::recurse`), as in a table
+/// of function pointers; a variable's name for its address. An address needs a `.u32` or
+/// `.u64` element, or `.u8` under `mask()`, as ptxas requires; a function's address takes no
+/// offset and no `generic()`. `byte` is the enclosing `mask()`'s byte.
 fn flatten_init(
     init: &ast::Initializer,
+    ty: ast::ScalarType,
     fn_addr: &HashMap<String, u64>,
-    out: &mut Vec<ast::Literal>,
+    byte: Option<u8>,
+    out: &mut Vec<InitElem>,
 ) -> Result<(), LowerError> {
+    let addr_ok = |name: &ast::Ident| {
+        let ok = matches!(ty, ast::ScalarType::U32 | ast::ScalarType::U64)
+            || (ty == ast::ScalarType::U8 && byte.is_some());
+        if ok {
+            Ok(())
+        } else {
+            Err(LowerError::new(
+                name.span,
+                format!(
+                    "the address of '{}' initializes a .u32 or .u64 element (.u8 under a \
+                     mask such as 0xFF(...)), not .{}",
+                    name.name,
+                    format!("{ty:?}").to_lowercase()
+                ),
+            ))
+        }
+    };
     match init {
         ast::Initializer::Literal(l) => {
-            out.push(*l);
+            let l = match (byte, *l) {
+                (None, l) => l,
+                (Some(k), ast::Literal::Int { value, .. }) => ast::Literal::Int {
+                    value: ((value as u64 >> (8 * u32::from(k))) & 0xff) as i64,
+                    unsigned: true,
+                },
+                // `flatten_init` of a mask() passes only integers and symbols.
+                (Some(_), l) => l,
+            };
+            out.push(InitElem::Lit(l));
             Ok(())
+        }
+        ast::Initializer::Mask { mask, inner, span } => {
+            if byte.is_some() {
+                return Err(LowerError::new(
+                    *span,
+                    "a mask() inside a mask() is not valid",
+                ));
+            }
+            let k = mask_byte(*mask, *span)?;
+            match **inner {
+                ast::Initializer::Literal(ast::Literal::Int { .. })
+                | ast::Initializer::Symbol { .. } => flatten_init(inner, ty, fn_addr, Some(k), out),
+                _ => Err(LowerError::new(
+                    *span,
+                    "a mask() in an initializer applies to an integer or an address",
+                )),
+            }
         }
         ast::Initializer::List(items, _) => {
             for i in items {
-                flatten_init(i, fn_addr, out)?;
+                flatten_init(i, ty, fn_addr, byte, out)?;
             }
             Ok(())
         }
@@ -152,23 +228,37 @@ fn flatten_init(
         )),
         ast::Initializer::Symbol {
             name,
-            generic: _,
+            generic,
             offset,
-        } if fn_addr.contains_key(&name.name) => {
-            let a = fn_addr.get(&name.name).copied().unwrap_or(0);
-            out.push(ast::Literal::Int {
-                value: a.wrapping_add(*offset as u64) as i64,
-                unsigned: true,
+        } => {
+            addr_ok(name)?;
+            if let Some(&a) = fn_addr.get(&name.name) {
+                if *generic || *offset != 0 {
+                    return Err(LowerError::new(
+                        name.span,
+                        format!(
+                            "the address of function '{}' takes no offset and no generic()",
+                            name.name
+                        ),
+                    ));
+                }
+                let v = match byte {
+                    Some(k) => (a >> (8 * u32::from(k))) & 0xff,
+                    None => a,
+                };
+                out.push(InitElem::Lit(ast::Literal::Int {
+                    value: v as i64,
+                    unsigned: true,
+                }));
+                return Ok(());
+            }
+            out.push(InitElem::Addr {
+                name: name.clone(),
+                offset: *offset,
+                byte,
             });
             Ok(())
         }
-        ast::Initializer::Symbol { name, .. } => Err(LowerError::unsupported(
-            name.span,
-            format!(
-                "initializer with the address of '{}' is not supported yet",
-                name.name
-            ),
-        )),
     }
 }
 
@@ -321,6 +411,16 @@ impl Globals {
             elem: HashMap::new(),
             sync_required: sync_required(m),
         };
+        // Each address element, resolved below.
+        struct Pending {
+            var: usize,
+            at: u64,
+            size: u8,
+            name: ast::Ident,
+            addend: i64,
+            byte: Option<u8>,
+        }
+        let mut pending: Vec<Pending> = vec![];
         for item in &m.items {
             let ast::Item::Var(d) = item else { continue };
             note_elem(&mut g.elem, d);
@@ -372,7 +472,7 @@ impl Globals {
             let elem = d.ty.size() as u64;
             let mut lits = vec![];
             if let (Some(init), None) = (&d.init, &sampler_init) {
-                flatten_init(init, fn_addr, &mut lits)?;
+                flatten_init(init, d.ty, fn_addr, None, &mut lits)?;
             }
             let n = match elements(d) {
                 Some(n) => n,
@@ -397,7 +497,20 @@ impl Globals {
             *total = offset + size;
             let mut init = vec![];
             for l in &lits {
-                init.extend(literal_bytes(l, d.ty));
+                match l {
+                    InitElem::Lit(l) => init.extend(literal_bytes(l, d.ty)),
+                    InitElem::Addr { name, offset, byte } => {
+                        pending.push(Pending {
+                            var: g.vars.len(),
+                            at: init.len() as u64,
+                            size: elem as u8,
+                            name: name.clone(),
+                            addend: *offset,
+                            byte: *byte,
+                        });
+                        init.extend(std::iter::repeat_n(0, elem as usize));
+                    }
+                }
             }
             init.truncate(size as usize);
             g.by_name.insert(d.name.name.clone(), g.vars.len() as u32);
@@ -410,7 +523,43 @@ impl Globals {
                 init,
                 handle,
                 sampler_init,
+                relocs: vec![],
             });
+        }
+        // Addresses in initializers, now that every variable is known (a table may name a
+        // variable declared after it).
+        for p in pending {
+            let target = match g.by_name.get(&p.name.name) {
+                Some(&t) if g.vars[t as usize].handle.is_none() => t,
+                _ => {
+                    let what = if g.shared.iter().any(|d| d.name.name == p.name.name) {
+                        "is a .shared variable"
+                    } else if g.by_name.contains_key(&p.name.name) {
+                        "is a texture, sampler or surface reference"
+                    } else {
+                        "is not a variable or function of this module"
+                    };
+                    return Err(LowerError::new(
+                        p.name.span,
+                        format!(
+                            "'{}' {what}: an initializer may hold the address of a .global or \
+                             .const variable or of a function",
+                            p.name.name
+                        ),
+                    ));
+                }
+            };
+            let v = &mut g.vars[p.var];
+            // Elements past the declared size were dropped with the initializer's tail.
+            if p.at + u64::from(p.size) <= v.init.len() as u64 {
+                v.relocs.push(ir::Reloc {
+                    at: p.at,
+                    size: p.size,
+                    target,
+                    addend: p.addend,
+                    byte: p.byte,
+                });
+            }
         }
         Ok(g)
     }
@@ -455,6 +604,9 @@ pub(crate) struct Builder<'a> {
     /// and the high half under `NAME#hi`; this holds the low halves, which only `ld`, `st` and
     /// `mov.b128` may use (`lower::decode::wide`).
     pub wide: std::collections::HashSet<Var>,
+    /// Whether the kernel declares a vector register (`lower::vregs`), whose operands each
+    /// instruction then has rewritten.
+    pub has_vector_regs: bool,
     /// Element size in bytes of each variable name the kernel (or a function it calls) can
     /// see, for `a[i]` operands (PTX ISA §6.4.2); `None` when declarations of that name differ.
     pub elem_size: HashMap<String, Option<u64>>,
@@ -666,6 +818,7 @@ pub(crate) fn build_kernel<'a>(
         ext_sign: HashMap::new(),
         const_vars: vec![],
         wide: Default::default(),
+        has_vector_regs: false,
         elem_size: elem_sizes(globals, f, body, funcs),
     };
     for (i, v) in globals.vars.iter().enumerate() {
@@ -1010,7 +1163,10 @@ pub(crate) fn walk(b: &mut Builder, stmts: &[ast::Statement]) -> Result<(), Lowe
                 b.blocks[cur].term_loc = loc;
                 b.cur = target;
             }
-            ast::Statement::Instruction(i) => super::decode::instruction(b, i)?,
+            ast::Statement::Instruction(i) => {
+                let i = super::vregs::expand(b, i)?;
+                super::decode::instruction(b, &i)?
+            }
             ast::Statement::Block(inner, _) => {
                 b.scopes.push(HashMap::new());
                 let r = walk(b, inner);
@@ -1026,14 +1182,32 @@ pub(crate) fn walk(b: &mut Builder, stmts: &[ast::Statement]) -> Result<(), Lowe
 fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
     match d.space {
         StateSpace::Reg => {
-            if d.vector.is_some() || !d.array.is_empty() {
-                return Err(LowerError::unsupported(
+            if !d.array.is_empty() {
+                return Err(LowerError::new(
                     d.span,
                     format!(
-                        "vector or array register '{}' is not supported yet",
+                        "register '{}' is declared as an array: registers are scalars or \
+                         vectors (.v2, .v4)",
                         d.name.name
                     ),
                 ));
+            }
+            let lanes = d.vector.unwrap_or(1) as usize;
+            if d.vector.is_some() {
+                // PTX ISA §5.4.2: .v2/.v4 of a non-predicate type, at most 128 bits.
+                let bits = lanes * d.ty.size() as usize * 8;
+                if d.ty == ast::ScalarType::Pred || bits > 128 || ![2, 4].contains(&lanes) {
+                    return Err(LowerError::new(
+                        d.span,
+                        format!(
+                            "vector register '{}' of .v{lanes} .{}: a vector has 2 or 4 \
+                             elements of a non-predicate type, 128 bits at most",
+                            d.name.name,
+                            ptx_type_name(d.ty)
+                        ),
+                    ));
+                }
+                b.has_vector_regs = true;
             }
             if d.ty == ast::ScalarType::B128 {
                 let names: Vec<String> = match d.count {
@@ -1065,8 +1239,22 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
                 None => vec![d.name.name.clone()],
             };
             for n in names {
+                if d.vector.is_some() {
+                    // One variable per component (`lower::vregs`).
+                    for k in 0..lanes {
+                        let v = b.new_var(ty);
+                        if let Some(scope) = b.scopes.last_mut() {
+                            scope.remove(&n);
+                            scope.insert(super::vregs::component_name(&n, k), v);
+                        }
+                    }
+                    continue;
+                }
                 let v = b.new_var(ty);
                 if let Some(scope) = b.scopes.last_mut() {
+                    for k in 0..4 {
+                        scope.remove(&super::vregs::component_name(&n, k));
+                    }
                     scope.insert(n, v);
                 }
             }

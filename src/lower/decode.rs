@@ -307,10 +307,15 @@ impl Builder<'_> {
     /// A register by name, or an error.
     pub(super) fn reg_var(&self, cx: &Cx, name: &ast::Ident) -> Result<Var, LowerError> {
         let v = self.reg(&name.name).ok_or_else(|| {
-            LowerError::new(
-                name.span,
-                format!("undeclared register '{}' in '{}'", name.name, cx.ptx),
-            )
+            let msg = if super::vregs::is_vector(self, &name.name) {
+                format!(
+                    "'{}' is a vector register: name a component (.x) in '{}'",
+                    name.name, cx.ptx
+                )
+            } else {
+                format!("undeclared register '{}' in '{}'", name.name, cx.ptx)
+            };
+            LowerError::new(name.span, msg)
         })?;
         self.not_wide(cx, name, v)
     }
@@ -441,6 +446,14 @@ impl Builder<'_> {
                 let v = self.src_rel(cx, inner, Type::Pred, None)?;
                 Ok(self.emit1(Op::Not {}, vec![v], Type::Pred, cx.loc, &cx.ptx))
             }
+            Operand::Vector(_, span) => Err(LowerError::new(
+                *span,
+                format!(
+                    "a vector operand is not allowed here in '{}' (a vector register needs a \
+                     component such as .x)",
+                    cx.ptx
+                ),
+            )),
             other => Err(LowerError::new(
                 other.span(),
                 format!("this operand form is not allowed here in '{}'", cx.ptx),
@@ -476,6 +489,15 @@ impl Builder<'_> {
             if name.name == "WARP_SZ" && ty.is_int() {
                 let v = (crate::analysis::schedule::WARP_SIZE as u64).wrapping_add(offset as u64);
                 return Ok(self.konst(cx, ty, v));
+            }
+            if super::vregs::is_vector(self, &name.name) {
+                return Err(LowerError::new(
+                    name.span,
+                    format!(
+                        "'{}' is a vector register: name a component (.x) in '{}'",
+                        name.name, cx.ptx
+                    ),
+                ));
             }
             return Err(LowerError::new(
                 name.span,
@@ -1419,6 +1441,34 @@ fn mov(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     let (ty, _, _) = ir_ty(t).ok_or_else(|| cx.unsupported("type not supported yet"))?;
     let d = cx.opnd(0)?.clone();
     let s = cx.opnd(1)?.clone();
+    // mov.v2/.v4: element-wise copy of vector operands (brace lists or vector registers).
+    if let Some(n) = [("v2", 2), ("v4", 4)]
+        .iter()
+        .find(|(m, _)| cx.has(m))
+        .map(|&(_, n)| n)
+    {
+        let (Operand::Vector(ds, _), Operand::Vector(ss, _)) = (&d, &s) else {
+            return Err(cx.bad(&format!(
+                "mov.v{n} needs two vector operands of {n} elements"
+            )));
+        };
+        if ds.len() != n || ss.len() != n {
+            return Err(cx.bad(&format!(
+                "mov.v{n} needs two vector operands of {n} elements"
+            )));
+        }
+        // Read every source before writing: `mov.v2.u32 {%a, %b}, {%b, %a}` swaps.
+        let vals = ss
+            .iter()
+            .map(|e| b.src_rel(cx, e, ty, None))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (e, v) in ds.iter().zip(vals) {
+            if let Some(dv) = b.dst_rel(cx, e, ty, None)? {
+                b.copy(dv, v, cx.loc, &cx.ptx);
+            }
+        }
+        return Ok(());
+    }
     match (&d, &s) {
         // Pack: mov.b64 %rd, {%r1, %r2} (element 0 in the low bits).
         (_, Operand::Vector(elems, _)) => {

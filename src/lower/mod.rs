@@ -15,9 +15,12 @@ mod call;
 mod collective;
 mod decode;
 mod devrt;
+#[cfg(test)]
+mod init_tests;
 mod recurse;
 mod reducible;
 mod ssa;
+mod vregs;
 mod weak;
 mod yields;
 

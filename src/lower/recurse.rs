@@ -145,6 +145,7 @@ pub(crate) fn call_graph(m: &ast::Module, funcs: &HashMap<String, &ast::Function
                         g.address_taken.insert(name.name.clone());
                     }
                     ast::Initializer::List(items, _) => stack.extend(items),
+                    ast::Initializer::Mask { inner, .. } => stack.push(inner),
                     _ => {}
                 }
             }

@@ -232,6 +232,15 @@ pub enum Initializer {
         generic: bool,
         offset: i64,
     },
+    /// `0xFF00(sym+4)`: the `mask()` operator (PTX ISA §5.4.4, PTX ISA 7.1+): the bits of
+    /// the inner value that `mask` selects, moved down to bit 0. `mask` is one byte at a byte
+    /// boundary (`0xFF`, `0xFF00`, … `0xFF00000000000000`); the lowering checks it. The inner
+    /// value is a literal or a symbol's address.
+    Mask {
+        mask: u64,
+        inner: Box<Initializer>,
+        span: Span,
+    },
     /// `{ a, b, c }`, possibly nested for multi-dimensional arrays.
     List(Vec<Initializer>, Span),
     /// `{ name = value, ... }`: the fields of a `.samplerref`/`.texref` initializer (PTX ISA

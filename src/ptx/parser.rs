@@ -18,6 +18,7 @@
 //! var-decl  := .space (.align N | .vN | .type)* declarator (, declarator)* ;
 //! declarator:= name [<N>] ([N] | [])* [= init]
 //! init      := literal | -literal | sym [±N] | generic(sym [±N]) [±N] | { init (, init)* }
+//!            | N ( init )                                          (mask(), PTX ISA §5.4.4)
 //! stmt      := var-decl | name : | { stmt* } | .loc F L C [, extras to end of line]
 //!            | .pragma "s" ; | .branchtargets l(,l)* ; | .calltargets f(,f)* ;
 //!            | .callprototype ... ; | [@[!]pred] opcode(.mod)* [operand (, operand)*] ;
@@ -776,7 +777,24 @@ impl<'a> Parser<'a> {
             let close = self.expect_punct(b'}', &format!("or ',' {what}"))?;
             return Ok(Initializer::List(items, open.join(close)));
         }
-        if let Some((lit, _)) = self.literal(&what)? {
+        if let Some((lit, lit_span)) = self.literal(&what)? {
+            // `0xFF00(generic(x)+4)`: the mask() operator.
+            if self.is_punct(b'(') {
+                let Literal::Int { value, .. } = lit else {
+                    return Err(ParseError::new(
+                        format!("a mask before '(' must be an integer {what}"),
+                        lit_span,
+                    ));
+                };
+                self.bump();
+                let inner = self.initializer(depth + 1, var)?;
+                let close = self.expect_punct(b')', &format!("after the masked value {what}"))?;
+                return Ok(Initializer::Mask {
+                    mask: value as u64,
+                    inner: Box::new(inner),
+                    span: lit_span.join(close),
+                });
+            }
             return Ok(Initializer::Literal(lit));
         }
         if self.peek().tok == Tok::Ident

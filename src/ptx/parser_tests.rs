@@ -1106,3 +1106,36 @@ fn a_single_register_in_braces_is_that_register_in_scalar_ld_st() {
     let i = inst("ld.global.v2.b32 {%r1, %r2}, [%rd1];");
     assert!(matches!(&i.operands[0], Operand::Vector(items, _) if items.len() == 2));
 }
+
+/// The mask() operator of initializers (PTX ISA §5.4.4): `MASK(init)`, as NVVM writes a
+/// pointer member of a packed struct byte by byte.
+#[test]
+fn mask_initializers() {
+    let m = parse(".global .u8 b[3] = {5, 0XFF00(generic(g)+20), 0xFF(7)};").unwrap();
+    let Some(Initializer::List(items, _)) = &var(&m, 0).init else {
+        panic!("{:?}", var(&m, 0).init)
+    };
+    assert_eq!(items[0], Initializer::Literal(int(5)));
+    match &items[1] {
+        Initializer::Mask { mask, inner, .. } => {
+            assert_eq!(*mask, 0xFF00);
+            assert!(matches!(
+                &**inner,
+                Initializer::Symbol { name, generic: true, offset: 20 } if name.name == "g"
+            ));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        &items[2],
+        Initializer::Mask { mask: 0xFF, inner, .. } if **inner == Initializer::Literal(int(7))
+    ));
+    assert_eq!(
+        err(".global .u8 b = 1.5(g);"),
+        "t.ptx:1:17: a mask before '(' must be an integer in the initializer of 'b'"
+    );
+    assert_eq!(
+        err(".global .u8 b = 0xFF(g;"),
+        "t.ptx:1:23: expected ')' after the masked value in the initializer of 'b', found ';'"
+    );
+}

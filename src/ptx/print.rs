@@ -172,6 +172,11 @@ fn write_init(w: &mut impl Write, i: &Initializer) -> fmt::Result {
             w.write_str(&name.name)?;
             write_offset(w, *offset)
         }
+        Initializer::Mask { mask, inner, .. } => {
+            write!(w, "{mask:#X}(")?;
+            write_init(w, inner)?;
+            w.write_char(')')
+        }
         Initializer::List(items, _) => {
             w.write_char('{')?;
             for (k, item) in items.iter().enumerate() {
@@ -495,6 +500,10 @@ fn clear_init(i: &mut Initializer) {
     match i {
         Initializer::Literal(_) => {}
         Initializer::Symbol { name, .. } => name.span = Span::default(),
+        Initializer::Mask { inner, span, .. } => {
+            *span = Span::default();
+            clear_init(inner);
+        }
         Initializer::List(items, span) => {
             *span = Span::default();
             items.iter_mut().for_each(clear_init);
@@ -633,6 +642,7 @@ mod tests {
              .global .align 8 .u64 g[2] = {0xFFFFFFFFFFFFFFFF, -9223372036854775808};\n\
              .const .f64 c[3] = {1.5, -0.0, 1e300};\n\
              .global .u64 p = generic(g+8);\n\
+             .global .u8 b[3] = {0xFF00(generic(g)+8), 0XFF(g), 0xFF(3)};\n\
              .global .samplerref smp = {addr_mode_0 = clamp_to_border, filter_mode = linear, force_unnormalized_coords = 1};\n\
              .visible .entry k(.param .align 8 .u64 .ptr.global.align 16 a, .param .b8 s[16][])\n\
              .maxntid 256, 1, 1\n.pragma \"nounroll\";\n{\n\
