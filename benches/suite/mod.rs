@@ -1,4 +1,4 @@
-//! The benchmark suite of issue 8 ("SIMD warps: make the JIT fast"), shared by the criterion
+//! The benchmark suite (the kernels, their native Rust and OpenCL versions), shared by the criterion
 //! bench `benches/compare.rs` and the table command `examples/bench_table.rs`.
 //!
 //! Each [`Bench`] is a real kernel of `ptx-tests/kernels` (same CUDA source, same NVRTC PTX)

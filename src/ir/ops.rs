@@ -143,7 +143,7 @@ op_table! {
     ["9.7.9.20"] IsSpace { space: Space } => "isspacep";
     /// Memory fence (`membar`, `fence`): orders this thread's memory accesses.
     ["9.7.13.4"] Fence {} => "fence";
-    // ---- The scalar ISA beyond the basics (issue 4). ----
+    // ---- The scalar ISA beyond the basics. ----
     /// Saturating signed add (`add.sat.s32`): clamps to [MIN, MAX] of the type.
     ["9.7.1.1"] IAddSat {} => "iadd.sat";
     /// Saturating signed subtract (`sub.sat.s32`).
@@ -316,7 +316,7 @@ op_table! {
     /// outside shared memory, misaligned (8 bytes), or not holding a valid object, and a count
     /// out of the ISA's range, fault.
     ["9.7.13.15"] MBarrier { op: MbarOp, space: Space } => "mbarrier";
-    // ---- Texture and surface units (issue 7; semantics in `runtime::texture`). ----
+    // ---- Texture and surface units (semantics in `runtime::texture`). ----
     /// Texture fetch (`tex`): args (texture i64, [sampler i64 when `sampler`: independent
     /// mode], [array index i32 when the geometry is arrayed], `geom.dims()` coordinates (i32
     /// when `int_coords`, else f32), [lod f32 for `Level` | dPdx then dPdy, `geom.dims()` f32

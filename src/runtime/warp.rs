@@ -395,7 +395,13 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
             }
         }
-        _ => {}
+        // Both engines build a `WarpDesc` only for `warp_ops!()` (texture ops returned above),
+        // so any other op here is a bug of ptxjit: report it as a fault, never skip it.
+        op => {
+            let lane = mask.trailing_zeros();
+            let detail = format!("internal error: {op:?} reached the warp-operation routine");
+            env.fault_detail(lane, d.inst, FaultKind::Unsupported, detail);
+        }
     }
 }
 
