@@ -146,7 +146,7 @@ impl RaceSink {
 }
 
 /// An access in the shadow: generation (0: none), thread, instruction, barrier and lane epochs.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Acc {
     gen: u32,
     thread: u32,
@@ -156,7 +156,7 @@ struct Acc {
 }
 
 /// The shadow of one shared byte.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Cell {
     w: Acc,
     w_atomic: bool,
@@ -298,9 +298,21 @@ impl RaceCta {
                 },
             );
         };
-        let end = (off + size as u64).min(s.cells.len() as u64);
-        for byte in off..end {
-            let c = s.cells[byte as usize];
+        let end = (off + size as u64).min(s.cells.len() as u64) as usize;
+        let mut byte = off as usize;
+        while byte < end {
+            // The bytes from here on whose shadow is the same (the usual case: the earlier
+            // accesses covered the whole range) get the same verdict and the same new shadow,
+            // so they are decided once (a race is reported at the first byte, as a byte-by-byte
+            // walk would report it).
+            let c = s.cells[byte];
+            let run = byte
+                + 1
+                + s.cells[byte + 1..end]
+                    .iter()
+                    .take_while(|&&d| d == c)
+                    .count();
+            let byte_off = byte as u64;
             let w_live = c.w.gen == s.gen;
             let w_kind = if c.w_atomic {
                 AccessKind::Atomic
@@ -310,7 +322,7 @@ impl RaceCta {
             match kind {
                 AccessKind::Read => {
                     if w_live && !c.w_atomic && !s.ordered(&c.w, t) {
-                        report(s, &c.w, w_kind, byte);
+                        report(s, &c.w, w_kind, byte_off);
                     }
                     // Keep the read: replace an empty slot, one of this thread or one ordered
                     // before this read; else the second slot.
@@ -320,34 +332,38 @@ impl RaceCta {
                             r.gen != s.gen || r.thread == t || s.ordered(r, t)
                         })
                         .unwrap_or(1);
-                    s.cells[byte as usize].r[slot] = now;
+                    let mut n = c;
+                    n.r[slot] = now;
+                    s.cells[byte..run].fill(n);
                 }
                 AccessKind::Write => {
                     if w_live && !s.ordered(&c.w, t) {
-                        report(s, &c.w, w_kind, byte);
+                        report(s, &c.w, w_kind, byte_off);
                     }
                     for r in &c.r {
                         if r.gen == s.gen && !s.ordered(r, t) {
-                            report(s, r, AccessKind::Read, byte);
+                            report(s, r, AccessKind::Read, byte_off);
                         }
                     }
-                    s.cells[byte as usize] = Cell {
+                    s.cells[byte..run].fill(Cell {
                         w: now,
                         w_atomic: false,
                         r: [Acc::default(); 2],
-                    };
+                    });
                 }
                 AccessKind::Atomic => {
                     // Only a plain write races with an atomic; the reads stay for the next
                     // plain write.
                     if w_live && !c.w_atomic && !s.ordered(&c.w, t) {
-                        report(s, &c.w, w_kind, byte);
+                        report(s, &c.w, w_kind, byte_off);
                     }
-                    let cell = &mut s.cells[byte as usize];
-                    cell.w = now;
-                    cell.w_atomic = true;
+                    let mut n = c;
+                    n.w = now;
+                    n.w_atomic = true;
+                    s.cells[byte..run].fill(n);
                 }
             }
+            byte = run;
         }
     }
 
