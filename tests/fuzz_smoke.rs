@@ -129,6 +129,7 @@ fn emitted_case_is_a_valid_case_file() {
                 schedule: Default::default(),
                 initcheck: false,
                 racecheck: false,
+                racecheck_global: false,
                 repeat: 0,
                 timeout: Some(Duration::from_secs(60)),
                 printf_to_stderr: false,

@@ -9,10 +9,11 @@
 //! `kernels/` also runs on the JIT under initcheck (`initcheck::kernels/saxpy`): a correct
 //! kernel reads nothing it has not written or been given (its buffers without `init` start
 //! unwritten, as a `cudaMalloc` does), except those [`INITCHECK_EXEMPT`] lists. Every case
-//! also runs on the JIT under racecheck (`racecheck::kernels/saxpy`), the same way as under
-//! memcheck: every correct kernel runs clean (no false races from barriers, warp-level
-//! synchronizations or atomics), and a case that expects a race reports it on the
-//! instrumented JIT code.
+//! also runs on the JIT under racecheck with global memory checked too
+//! (`racecheck::kernels/saxpy`, as `--tool racecheck --racecheck-global`), the same way as
+//! under memcheck: every correct kernel runs clean (no false races from barriers, warp-level
+//! synchronizations or atomics, on shared or global memory), and a case that expects a race
+//! reports it on the instrumented JIT code.
 //!
 //! A case with `[expect_error]` passes iff the run fails with that error kind and a message
 //! containing `contains`; any other case passes iff every `[expect.*]` holds. Expected values
@@ -176,6 +177,7 @@ fn options() -> RunOptions {
         schedule: Default::default(),
         initcheck: false,
         racecheck: false,
+        racecheck_global: false,
         repeat: 0,
         timeout: Some(TIMEOUT),
         printf_to_stderr: false,
@@ -250,6 +252,7 @@ fn racecheck_one(path: &Path, name: &str) -> Result<(), Failed> {
     let case = Case::load(path).map_err(|e| e.to_string())?;
     let opts = RunOptions {
         racecheck: true,
+        racecheck_global: true,
         ..options()
     };
     let r = run_case(&case, Engine::Jit, &opts);

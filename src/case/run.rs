@@ -26,6 +26,10 @@ pub struct RunOptions {
     /// error a `sanitizer` one. Also on when the case's `[expect_error]` says
     /// `tool = "racecheck"`.
     pub racecheck: bool,
+    /// With `racecheck`: also races on global memory between threads of one CTA
+    /// ([`LaunchOptions::racecheck_global`]). Also on when the case's `[expect_error]` says
+    /// `racecheck_global = true`.
+    pub racecheck_global: bool,
     /// 0: one run of the pipeline (every launch once). N > 0: one warm-up run, then N timed
     /// runs; buffers are re-initialised before each run.
     pub repeat: u32,
@@ -539,6 +543,13 @@ fn run_into(
     let synccheck = opts.synccheck || wants(Tool::Synccheck);
     let initcheck = opts.initcheck || wants(Tool::Initcheck);
     let racecheck = opts.racecheck || wants(Tool::Racecheck);
+    let racecheck_global = racecheck
+        && (opts.racecheck_global
+            || case
+                .spec
+                .expect_error
+                .as_ref()
+                .is_some_and(|e| e.racecheck_global));
     let mut session = Session::with_tools(case, prepared, engine, memcheck, initcheck)?;
     if opts.printf_to_stderr {
         session.ctx.set_printf_sink(crate::host::PrintfSink::Stderr);
@@ -550,6 +561,7 @@ fn run_into(
         schedule: opts.schedule,
         initcheck,
         racecheck,
+        racecheck_global,
         timeout: opts.timeout,
         cooperative: None,
     };

@@ -23,6 +23,7 @@ pub fn check(a: &CheckArgs) -> u8 {
         schedule: a.schedule,
         initcheck: false,
         racecheck: false,
+        racecheck_global: false,
         repeat: 0,
         timeout,
         printf_to_stderr: false,

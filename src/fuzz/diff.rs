@@ -142,6 +142,7 @@ pub fn run_engine(case: &LaunchCase, engine: Engine, timeout: Duration) -> Outco
             schedule: Default::default(),
             initcheck: false,
             racecheck: false,
+            racecheck_global: false,
             timeout: Some(timeout),
             cooperative: None,
         };
