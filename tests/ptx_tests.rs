@@ -203,7 +203,7 @@ fn memcheck_one(path: &Path) -> Result<(), Failed> {
 /// Cases whose kernels race on shared memory on purpose or by a harmless latent bug, or that
 /// synchronize in a way racecheck does not model (a known limitation: a false report), which
 /// racecheck must report (instead of running clean), with the access it names and why.
-const EXPECTED_RACES: [(&str, &str, &str); 8] = [
+const EXPECTED_RACES: [(&str, &str, &str); 5] = [
     (
         "kernels/lockstep",
         "Write access and Read access to __shared__ '_ZZ11warp_reduceE1s'",
@@ -228,23 +228,6 @@ const EXPECTED_RACES: [(&str, &str, &str); 8] = [
         "kernels/isspace",
         "Write access and Write access to __shared__ '_ZZ7isspaceE1s'",
         "latent bug: s[t % 8] = t is written by several threads (only s's addresses are used)",
-    ),
-    (
-        "kernels/mbarrier/barrier_phases",
-        "to __shared__ '_ZZ14barrier_phasesE1s'",
-        "orders its phases with mbarrier arrive/wait, which racecheck does not model yet",
-    ),
-    (
-        "kernels/mbarrier/pipeline_sum",
-        "to __shared__ '_ZZ12pipeline_sumE3buf'",
-        "waits for its cp.async copies with mbarrier arrive/wait, which racecheck does not \
-         model yet",
-    ),
-    (
-        "kernels/mbarrier/raw_mbarrier",
-        "to __shared__ '_ZZ12raw_mbarrierE4tile'",
-        "waits for its cp.async copies with mbarrier arrive/wait, which racecheck does not \
-         model yet",
     ),
 ];
 

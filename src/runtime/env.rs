@@ -617,6 +617,24 @@ impl CtaEnv {
         }
     }
 
+    /// racecheck: `lane` arrived on the mbarrier object at shared offset `obj`, completing
+    /// the phase of parity `completed` if it did ([`super::race::RaceCta::mbar_arrive`]).
+    pub fn race_mbar_arrive(&self, lane: u32, obj: u64, completed: Option<u32>) {
+        // SAFETY: as in `race_access`.
+        if let Some(r) = unsafe { self.race.as_ref() } {
+            r.mbar_arrive(obj, self.warp * 32 + lane, completed);
+        }
+    }
+
+    /// racecheck: `lane` waited successfully for the phase of parity `parity` of the mbarrier
+    /// object at shared offset `obj` ([`super::race::RaceCta::mbar_waited`]).
+    pub fn race_mbar_waited(&self, lane: u32, obj: u64, parity: u32) {
+        // SAFETY: as in `race_access`.
+        if let Some(r) = unsafe { self.race.as_ref() } {
+            r.mbar_waited(obj, self.warp * 32 + lane, parity);
+        }
+    }
+
     /// racecheck: the lanes of `lanes` of the current warp synchronized with each other.
     #[inline]
     pub fn race_warp_sync(&self, lanes: u32) {

@@ -18,6 +18,15 @@
 //!   `vote`, `match`, `redux`, which wait on their membermask: `Op::WarpSync`), among the
 //!   lanes of the warp that take part (the non-exited lanes of the membermask): a vector
 //!   clock per lane over the lanes of its warp (`lane_epoch`, `lvc`), the same rule;
+//! - an `mbarrier` phase (`cuda::barrier`, `cuda::pipeline`): the accesses of every warp that
+//!   arrived on the object (`arrive`, `arrive_drop`, `complete_tx`,
+//!   `cp.async.mbarrier.arrive`) before the phase completed are ordered before the accesses
+//!   of a warp after its successful `test_wait`/`try_wait` on that phase
+//!   ([`RaceCta::mbar_arrive`], [`RaceCta::mbar_waited`]): an arrival ticks the warp's
+//!   barrier epoch and joins its clock into the object's phase, a completion keeps that join
+//!   per phase parity, a successful wait joins it into the waiting warp's clock. Per warp,
+//!   like barriers: an arrival orders the earlier accesses of all lanes of its warp, a wait
+//!   teaches all of them (missed races among those lanes, never false ones);
 //! - program order within one thread.
 //!
 //! **Lanes of the same warp** are checked like any two threads: ptxjit keeps a warp's memory
@@ -36,9 +45,7 @@
 //!
 //! What is not checked: local and const memory; races between CTAs; accesses made by
 //! `ldmatrix`/`mma`-family and texture/surface units (they do not go through the checked
-//! access path; a `cp.async` copy is a write of its thread when it executes); synchronization
-//! through `mbarrier` objects (arrive/wait orders nothing here yet, so kernels that rely on it
-//! are reported). A `bar.arrive` orders the arriving warp's earlier accesses only once
+//! access path; a `cp.async` copy is a write of its thread when it executes). A `bar.arrive` orders the arriving warp's earlier accesses only once
 //! the barrier completes, so accesses it makes between its arrival and the completion count
 //! as before the barrier (a missed race, never a false one).
 //!
@@ -193,6 +200,15 @@ struct Cell {
     r: [Acc; 2],
 }
 
+/// What the arrivals on one mbarrier object released, as barrier vector clocks over the
+/// warps (the join of the arriving warps' clocks, `bvc`'s shape): of the current phase so far,
+/// and of the last completed phase of each parity.
+#[derive(Debug, Default)]
+struct MbarClocks {
+    current: Vec<u32>,
+    done: [Vec<u32>; 2],
+}
+
 /// The race-detection state of one CTA (reused for the CTAs a worker runs).
 #[derive(Debug, Default)]
 pub struct RaceCta {
@@ -207,6 +223,9 @@ struct RaceState {
     /// The global bytes this CTA touched since its last barrier that every warp waited at
     /// (before it, everything is ordered before everything after), by page of [`PAGE`].
     global: HashMap<u64, Box<[Cell; PAGE]>>,
+    /// mbarrier objects by shared offset: what their arrivals released (see
+    /// [`RaceCta::mbar_arrive`]).
+    mbar: HashMap<u64, MbarClocks>,
     nwarps: usize,
     /// Per warp: barriers taken part in.
     bar_epoch: Vec<u32>,
@@ -396,6 +415,7 @@ impl RaceCta {
             s.cells.resize(shared_size as usize, Cell::default());
         }
         s.global.clear();
+        s.mbar.clear();
         s.nwarps = nwarps;
         s.bar_epoch.clear();
         s.bar_epoch.resize(nwarps, 0);
@@ -513,6 +533,49 @@ impl RaceCta {
                 let (a, b) = (addr.max(lo), end.min(lo + PAGE as u64));
                 cells[(a - lo) as usize..(b - lo) as usize].fill(Cell::default());
             }
+        }
+    }
+
+    /// Thread `t` arrived on the mbarrier object at shared offset `obj` (`mbarrier.arrive`,
+    /// `arrive_drop`, `complete_tx`, `cp.async.mbarrier.arrive`); `completed`: the parity of
+    /// the phase the arrival completed, if it did. Its warp's accesses so far are released to
+    /// the threads that wait for the phase ([`RaceCta::mbar_waited`]): the warp's barrier
+    /// epoch ticks, so they are ordered before whatever learns the new epoch, and the
+    /// object's current phase joins what the warp knows.
+    pub fn mbar_arrive(&self, obj: u64, t: u32, completed: Option<u32>) {
+        let s = self.state();
+        let (w, nw) = ((t / 32) as usize, s.nwarps);
+        if w >= nw {
+            return;
+        }
+        s.bar_epoch[w] += 1;
+        let m = s.mbar.entry(obj).or_default();
+        m.current.resize(nw, 0);
+        for (v, c) in m.current.iter_mut().enumerate() {
+            *c = (*c).max(s.bvc[w * nw + v]);
+        }
+        m.current[w] = m.current[w].max(s.bar_epoch[w]);
+        if let Some(p) = completed {
+            m.done[(p & 1) as usize] = std::mem::take(&mut m.current);
+        }
+    }
+
+    /// Thread `t` waited successfully for the completed phase of parity `parity` of the
+    /// mbarrier object at shared offset `obj` (`test_wait`/`try_wait` returned true): every
+    /// access released by that phase's arrivals is ordered before its warp's accesses from
+    /// now on (the whole warp learns it: a missed race between its lanes, never a false one).
+    pub fn mbar_waited(&self, obj: u64, t: u32, parity: u32) {
+        let s = self.state();
+        let (w, nw) = ((t / 32) as usize, s.nwarps);
+        let Some(m) = s.mbar.get(&obj) else {
+            return;
+        };
+        if w >= nw {
+            return;
+        }
+        for (v, &c) in m.done[(parity & 1) as usize].iter().enumerate().take(nw) {
+            let b = &mut s.bvc[w * nw + v];
+            *b = (*b).max(c);
         }
     }
 
@@ -697,6 +760,34 @@ mod tests {
         );
         c.access_global(&sink, 34, 6, a, 4, AccessKind::Read);
         assert_eq!(sink.take().len(), 1);
+    }
+
+    /// mbarrier: the accesses of the threads that arrived before a phase completed are
+    /// ordered before the accesses after a successful wait on it; nothing else is.
+    #[test]
+    fn mbarrier_phase_orders_arrivals_before_waits() {
+        let sink = RaceSink::default();
+        let c = cta(96);
+        let obj = 200;
+        c.access(&sink, 0, 1, 0, 4, AccessKind::Write); // producer, warp 0
+        c.access(&sink, 40, 2, 8, 4, AccessKind::Write); // producer, warp 1
+        c.mbar_arrive(obj, 0, None);
+        c.mbar_arrive(obj, 40, Some(0)); // completes phase 0
+        c.access(&sink, 70, 3, 16, 4, AccessKind::Write); // after the completion, warp 2
+        c.mbar_waited(obj, 64, 0); // warp 2 waited for phase 0
+        c.access(&sink, 65, 4, 0, 4, AccessKind::Read);
+        c.access(&sink, 66, 5, 8, 4, AccessKind::Read);
+        assert!(sink.take().is_empty(), "both arrivals precede the wait");
+        c.access(&sink, 1, 6, 16, 4, AccessKind::Read);
+        assert_eq!(
+            sink.take().len(),
+            1,
+            "warp 0 never waited for warp 2's write"
+        );
+        c.mbar_waited(obj, 33, 1); // phase 1 has not completed: nothing learned
+        c.access(&sink, 34, 7, 16, 4, AccessKind::Write);
+        let f = sink.take();
+        assert_eq!(f.len(), 2, "{f:?}");
     }
 
     /// Each hazard is counted; the report keeps one per pair of instructions.
