@@ -136,6 +136,7 @@ fn emitted_case_is_a_valid_case_file() {
                 lockstep: false,
                 initcheck: false,
                 racecheck: false,
+                racecheck_global: false,
                 repeat: 0,
                 timeout: Some(Duration::from_secs(60)),
                 printf_to_stderr: false,

@@ -9,10 +9,11 @@
 //! `kernels/` also runs on the JIT under initcheck (`initcheck::kernels/saxpy`): a correct
 //! kernel reads nothing it has not written or been given (its buffers without `init` start
 //! unwritten, as a `cudaMalloc` does), except those [`INITCHECK_EXEMPT`] lists. Every case
-//! also runs on the JIT under racecheck (`racecheck::kernels/saxpy`), the same way as under
-//! memcheck: every correct kernel runs clean (no false races from barriers, warp-level
-//! synchronizations or atomics), and a case that expects a race reports it on the
-//! instrumented JIT code.
+//! also runs on the JIT under racecheck with global memory checked too
+//! (`racecheck::kernels/saxpy`, as `--tool racecheck --racecheck-global`), the same way as
+//! under memcheck: every correct kernel runs clean (no false races from barriers, warp-level
+//! synchronizations or atomics, on shared or global memory), and a case that expects a race
+//! reports it on the instrumented JIT code.
 //!
 //! A case with `[expect_error]` passes iff the run fails with that error kind and a message
 //! containing `contains`; any other case passes iff every `[expect.*]` holds. Expected values
@@ -177,6 +178,7 @@ fn options() -> RunOptions {
         lockstep: false,
         initcheck: false,
         racecheck: false,
+        racecheck_global: false,
         repeat: 0,
         timeout: Some(TIMEOUT),
         printf_to_stderr: false,
@@ -202,7 +204,7 @@ fn memcheck_one(path: &Path) -> Result<(), Failed> {
 /// Cases whose kernels race on shared memory on purpose or by a harmless latent bug, or that
 /// synchronize in a way racecheck does not model (a known limitation: a false report), which
 /// racecheck must report (instead of running clean), with the access it names and why.
-const EXPECTED_RACES: [(&str, &str, &str); 12] = [
+const EXPECTED_RACES: [(&str, &str, &str); 9] = [
     (
         "kernels/lockstep",
         "Write access and Read access to __shared__ '_ZZ11warp_reduceE1s'",
@@ -234,23 +236,6 @@ const EXPECTED_RACES: [(&str, &str, &str); 12] = [
         "latent bug: s[t % 8] = t is written by several threads (only s's addresses are used)",
     ),
     (
-        "kernels/mbarrier/barrier_phases",
-        "to __shared__ '_ZZ14barrier_phasesE1s'",
-        "orders its phases with mbarrier arrive/wait, which racecheck does not model yet",
-    ),
-    (
-        "kernels/mbarrier/pipeline_sum",
-        "to __shared__ '_ZZ12pipeline_sumE3buf'",
-        "waits for its cp.async copies with mbarrier arrive/wait, which racecheck does not \
-         model yet",
-    ),
-    (
-        "kernels/mbarrier/raw_mbarrier",
-        "to __shared__ '_ZZ12raw_mbarrierE4tile'",
-        "waits for its cp.async copies with mbarrier arrive/wait, which racecheck does not \
-         model yet",
-    ),
-    (
         "kernels/triton_ops/layer_norm",
         "Write access and Write access to __shared__ 'global_smem'",
         TRITON_WARP_STORE,
@@ -279,6 +264,7 @@ fn racecheck_one(path: &Path, name: &str) -> Result<(), Failed> {
     let case = Case::load(path).map_err(|e| e.to_string())?;
     let opts = RunOptions {
         racecheck: true,
+        racecheck_global: true,
         ..options()
     };
     let r = run_case(&case, Engine::Jit, &opts);

@@ -82,6 +82,9 @@ pub struct ExecConfig {
     pub memcheck: bool,
     /// `PTXJIT_TOOL` (memcheck: implies `memcheck`).
     pub tool: Option<ptxjit::host::tool::Tool>,
+    /// `PTXJIT_RACECHECK_GLOBAL=1`: racecheck also checks global memory (between threads of
+    /// one block).
+    pub racecheck_global: bool,
     pub timeout: Option<Duration>,
     /// `PTXJIT_SCHEDULE=shuffle[:SEED]`: the seeded order of CTAs and warps (the seed is
     /// printed on stderr so that a run can be repeated).
@@ -104,6 +107,8 @@ impl ExecConfig {
         let tool = crate::sanitizer::tool_from_env();
         let memcheck = std::env::var("PTXJIT_MEMCHECK").is_ok_and(|v| !v.is_empty() && v != "0")
             || tool == Some(ptxjit::host::tool::Tool::Memcheck);
+        let racecheck_global =
+            std::env::var("PTXJIT_RACECHECK_GLOBAL").is_ok_and(|v| !v.is_empty() && v != "0");
         let timeout = std::env::var("PTXJIT_TIMEOUT")
             .ok()
             .and_then(|v| match v.parse::<f64>() {
@@ -135,6 +140,7 @@ impl ExecConfig {
             engine,
             memcheck,
             tool,
+            racecheck_global,
             timeout,
             schedule,
             lockstep,
@@ -149,6 +155,7 @@ impl ExecConfig {
             initcheck: self.tool == Some(ptxjit::host::tool::Tool::Initcheck),
             racecheck: self.tool == Some(ptxjit::host::tool::Tool::Racecheck),
             lockstep: self.lockstep,
+            racecheck_global: self.racecheck_global,
             timeout: self.timeout,
             cooperative: None,
         }

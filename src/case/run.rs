@@ -26,6 +26,10 @@ pub struct RunOptions {
     /// error a `sanitizer` one. Also on when the case's `[expect_error]` says
     /// `tool = "racecheck"`.
     pub racecheck: bool,
+    /// With `racecheck`: also races on global memory between threads of one CTA
+    /// ([`LaunchOptions::racecheck_global`]). Also on when the case's `[expect_error]` says
+    /// `racecheck_global = true`.
+    pub racecheck_global: bool,
     /// 0: one run of the pipeline (every launch once). N > 0: one warm-up run, then N timed
     /// runs; buffers are re-initialised before each run.
     pub repeat: u32,
@@ -549,6 +553,13 @@ fn run_into(
     let synccheck = opts.synccheck || wants(Tool::Synccheck);
     let initcheck = opts.initcheck || wants(Tool::Initcheck);
     let racecheck = opts.racecheck || wants(Tool::Racecheck);
+    let racecheck_global = racecheck
+        && (opts.racecheck_global
+            || case
+                .spec
+                .expect_error
+                .as_ref()
+                .is_some_and(|e| e.racecheck_global));
     let lockstep = opts.lockstep || case.spec.lockstep;
     let mut session = Session::with_tools(case, prepared, engine, memcheck, initcheck, lockstep)?;
     if opts.printf_to_stderr {
@@ -562,6 +573,7 @@ fn run_into(
         initcheck,
         racecheck,
         lockstep,
+        racecheck_global,
         timeout: opts.timeout,
         cooperative: None,
     };

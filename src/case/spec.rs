@@ -732,6 +732,10 @@ pub struct ExpectError {
     /// `tool = "memcheck"` is `memcheck = true`.
     #[serde(default)]
     pub tool: Option<String>,
+    /// With `tool = "racecheck"`: also races on global memory between threads of one CTA,
+    /// as `--racecheck-global` does.
+    #[serde(default)]
+    pub racecheck_global: bool,
 }
 
 impl ExpectError {

@@ -24,6 +24,7 @@ pub fn check(a: &CheckArgs) -> u8 {
         lockstep: a.lockstep,
         initcheck: false,
         racecheck: false,
+        racecheck_global: false,
         repeat: 0,
         timeout,
         printf_to_stderr: false,

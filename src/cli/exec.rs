@@ -29,6 +29,10 @@ pub struct ExecArgs {
     /// N > 0.
     #[arg(long, value_name = "TOOL", value_parser = crate::host::tool::Tool::parse)]
     pub tool: Option<crate::host::tool::Tool>,
+    /// With --tool racecheck: also races on global memory between threads of one block
+    /// (PTXJIT_RACECHECK_GLOBAL=1).
+    #[arg(long)]
+    pub racecheck_global: bool,
     /// Abort a launch that runs longer than this many seconds (PTXJIT_TIMEOUT).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
@@ -111,6 +115,9 @@ pub fn exec(a: &ExecArgs) -> u8 {
     if let Err(e) = super::timeout(a.timeout) {
         return fail(e);
     }
+    if a.racecheck_global && a.tool != Some(crate::host::tool::Tool::Racecheck) {
+        return fail(super::RACECHECK_GLOBAL_ALONE);
+    }
     let Some((program, args)) = a.command.split_first() else {
         return fail("no program to run");
     };
@@ -132,6 +139,9 @@ pub fn exec(a: &ExecArgs) -> u8 {
     }
     if let Some(t) = a.tool {
         cmd.env("PTXJIT_TOOL", t.name());
+    }
+    if a.racecheck_global {
+        cmd.env("PTXJIT_RACECHECK_GLOBAL", "1");
     }
     if let Some(t) = a.timeout {
         cmd.env("PTXJIT_TIMEOUT", t.to_string());

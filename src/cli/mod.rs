@@ -119,6 +119,10 @@ pub struct RunArgs {
     /// errors`; the exit status is 2 when there are errors.
     #[arg(long, value_name = "TOOL", value_parser = crate::host::tool::Tool::parse)]
     pub tool: Option<crate::host::tool::Tool>,
+    /// With --tool racecheck: also report races on global memory between threads of one
+    /// block (every global access is then checked, which costs more).
+    #[arg(long)]
+    pub racecheck_global: bool,
     /// Abort a launch that runs longer than this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
@@ -200,6 +204,10 @@ fn print_schedule(s: crate::host::Schedule) {
         eprintln!("schedule: {s} (--schedule {s} repeats this order)");
     }
 }
+
+/// The error of `--racecheck-global` without `--tool racecheck`.
+const RACECHECK_GLOBAL_ALONE: &str =
+    "--racecheck-global needs --tool racecheck (it adds global memory to racecheck's checks)";
 
 /// `ptxjit check`.
 #[derive(Args, Debug)]

@@ -47,6 +47,10 @@ pub fn run(a: &RunArgs) -> u8 {
         Ok(c) => c,
         Err(e) => return report_early(a, &name, e),
     };
+    if a.racecheck_global && a.tool != Some(Tool::Racecheck) {
+        let e = CaseError::Case(super::RACECHECK_GLOBAL_ALONE.into());
+        return report_early(a, &case.name, e);
+    }
     let (outputs, timeout) = match parse_outputs(a, &case)
         .and_then(|o| Ok((o, super::timeout(a.timeout).map_err(CaseError::Case)?)))
     {
@@ -60,6 +64,7 @@ pub fn run(a: &RunArgs) -> u8 {
         lockstep: a.lockstep,
         initcheck: a.tool == Some(Tool::Initcheck),
         racecheck: a.tool == Some(Tool::Racecheck),
+        racecheck_global: a.racecheck_global,
         repeat: a.repeat,
         timeout,
         // With --json, stdout is one JSON object: device printf output goes to stderr.

@@ -143,6 +143,7 @@ pub fn run_engine(case: &LaunchCase, engine: Engine, timeout: Duration) -> Outco
             initcheck: false,
             racecheck: false,
             lockstep: case.lockstep,
+            racecheck_global: false,
             timeout: Some(timeout),
             cooperative: None,
         };

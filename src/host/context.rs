@@ -552,6 +552,10 @@ pub struct LaunchOptions {
     /// scheduling) a warp's lanes otherwise run in groups of four between warp-synchronous
     /// points, which is faster. The kernel compiles once more for the first such launch.
     pub lockstep: bool,
+    /// With [`racecheck`](Self::racecheck): also races on global memory between threads of
+    /// one CTA (not between CTAs), by the same rules as on shared memory. Every global
+    /// access then goes through the runtime.
+    pub racecheck_global: bool,
     /// Stop the launch with [`Error::Timeout`] after this long.
     pub timeout: Option<Duration>,
     /// A cooperative launch (`cuLaunchCooperativeKernel`, `cudaLaunchCooperativeKernel`):
@@ -1426,7 +1430,9 @@ impl Context {
         // The first launch compiles the kernel (outside the launch's time, and before the
         // arena is locked: compiling does not touch it).
         let engine = k.engine_for(opts.racecheck, opts.lockstep)?;
-        let race_sink = opts.racecheck.then(crate::runtime::race::RaceSink::default);
+        let race_sink = opts
+            .racecheck
+            .then(|| crate::runtime::race::RaceSink::with_global(opts.racecheck_global));
         // Held for the whole launch: kernel code on the worker threads reads and writes the
         // arena, and no host copy, allocation or buffer drop may run meanwhile.
         let mut arena = self.arena.write();
@@ -1489,7 +1495,7 @@ impl Context {
             self.race_reports.extend(
                 sink.take()
                     .into_iter()
-                    .map(|f| super::race::report(kernel, dims, f)),
+                    .map(|f| super::race::report(&arena.memory, kernel, dims, f)),
             );
         }
         if let Some(p) = workspace {

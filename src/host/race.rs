@@ -1,15 +1,16 @@
 //! racecheck's reports in kernel terms: a [`RaceFinding`] of the runtime (`runtime::race`)
 //! with its instructions mapped to PTX lines, CUDA source lines (`.loc`), thread indices and
-//! the shared variable it hit. A launch under racecheck ([`LaunchOptions::racecheck`]) runs to
+//! the shared variable or global allocation it hit. A launch under racecheck ([`LaunchOptions::racecheck`]) runs to
 //! the end and leaves its reports in the context ([`Context::take_race_reports`]).
 //!
 //! [`LaunchOptions::racecheck`]: super::LaunchOptions::racecheck
 //! [`Context::take_race_reports`]: super::Context::take_race_reports
 
 use super::context::Kernel;
-use crate::ir::SrcLoc;
+use crate::ir::{Space, SrcLoc};
 use crate::ptx::lineinfo::SourceLoc;
 use crate::runtime::launch::LaunchDims;
+use crate::runtime::memory::DeviceMemory;
 use crate::runtime::race::{AccessKind, RaceFinding};
 
 /// One side of a race.
@@ -25,8 +26,9 @@ pub struct RaceSide {
     pub source: Option<SourceLoc>,
 }
 
-/// A shared-memory race found by racecheck: the earlier and the later access, where, and how
-/// many hazards of that pair of instructions the launch had.
+/// A race found by racecheck (on shared memory, or on global memory between threads of one
+/// CTA): the earlier and the later access, where, and how many hazards of that pair of
+/// instructions the launch had.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RaceReport {
     pub kernel: String,
@@ -35,12 +37,14 @@ pub struct RaceReport {
     pub first: RaceSide,
     /// The later access, which found the race.
     pub second: RaceSide,
-    /// Shared-memory byte offset of the first racing byte.
+    /// [`Space::Shared`] or [`Space::Global`].
+    pub space: Space,
+    /// The first racing byte: its shared-memory offset, or its global address.
     pub offset: u64,
     /// Bytes of the later access.
     pub size: u32,
-    /// The `.shared` variable at `offset` and the offset into it, when the kernel declares one
-    /// there.
+    /// What holds the byte and the offset into it: the `.shared` variable at `offset` when
+    /// the kernel declares one there, or the global allocation (its label).
     pub variable: Option<(String, u64)>,
     pub ctaid: [u32; 3],
     /// Hazards of this pair of instructions in the launch (all CTAs).
@@ -48,12 +52,23 @@ pub struct RaceReport {
 }
 
 impl RaceReport {
-    /// `'sdata' + 128` or `offset 128`.
+    /// `__shared__ 'sdata' + 128`, `__shared__ offset 128`, `__global__ 'out' + 8`.
     fn place(&self) -> String {
+        let space = self.space_name();
         match &self.variable {
-            Some((name, 0)) => format!("'{name}'"),
-            Some((name, off)) => format!("'{name}' + {off}"),
-            None => format!("offset {}", self.offset),
+            Some((name, 0)) => format!("{space} '{name}'"),
+            Some((name, off)) => format!("{space} '{name}' + {off}"),
+            None if self.space == Space::Shared => format!("{space} offset {}", self.offset),
+            None => format!("{space} address {:#x}", self.offset),
+        }
+    }
+
+    /// `__shared__` or `__global__`.
+    fn space_name(&self) -> &'static str {
+        if self.space == Space::Shared {
+            "__shared__"
+        } else {
+            "__global__"
         }
     }
 
@@ -62,12 +77,17 @@ impl RaceReport {
     pub fn sanitizer_text(&self) -> String {
         let hazards = if self.count == 1 { "hazard" } else { "hazards" };
         let mut out = format!(
-            "Error: Race reported between {} access and {} access to __shared__ {} ({} bytes \
-             at shared address {:#x}) [{} {hazards}]\n",
+            "Error: Race reported between {} access and {} access to {} ({} bytes at {} \
+             address {:#x}) [{} {hazards}]\n",
             self.first.kind.name(),
             self.second.kind.name(),
             self.place(),
             self.size,
+            if self.space == Space::Shared {
+                "shared"
+            } else {
+                "global"
+            },
             self.offset,
             self.count
         );
@@ -113,7 +133,7 @@ impl std::fmt::Display for RaceReport {
         };
         write!(
             f,
-            "{}: race in kernel '{}' on __shared__ {} in block ({},{},{}): {} and {} ({} hazards)",
+            "{}: race in kernel '{}' on {} in block ({},{},{}): {} and {} ({} hazards)",
             self.ptx_file,
             self.kernel,
             self.place(),
@@ -127,8 +147,14 @@ impl std::fmt::Display for RaceReport {
     }
 }
 
-/// The report of finding `f` of a launch of `kernel` with `dims`.
-pub(super) fn report(kernel: &Kernel, dims: LaunchDims, f: RaceFinding) -> RaceReport {
+/// The report of finding `f` of a launch of `kernel` with `dims` (`memory`: the arena the
+/// launch ran on, which names global allocations).
+pub(super) fn report(
+    memory: &DeviceMemory,
+    kernel: &Kernel,
+    dims: LaunchDims,
+    f: RaceFinding,
+) -> RaceReport {
     let k = &kernel.compiled;
     let [nx, ny, _] = dims.block;
     let (nx, ny) = (nx.max(1), ny.max(1));
@@ -145,12 +171,17 @@ pub(super) fn report(kernel: &Kernel, dims: LaunchDims, f: RaceFinding) -> RaceR
     };
     // The variable holding the byte: the last one starting at or before it that reaches it
     // (an extern array, size 0, reaches the end).
-    let variable = k
-        .shared_vars
-        .iter()
-        .filter(|v| v.offset <= f.offset && (v.size == 0 || f.offset - v.offset < v.size))
-        .max_by_key(|v| v.offset)
-        .map(|v| (v.name.clone(), f.offset - v.offset));
+    let variable = match f.space {
+        Space::Shared => k
+            .shared_vars
+            .iter()
+            .filter(|v| v.offset <= f.offset && (v.size == 0 || f.offset - v.offset < v.size))
+            .max_by_key(|v| v.offset)
+            .map(|v| (v.name.clone(), f.offset - v.offset)),
+        _ => memory
+            .allocation_at(f.offset)
+            .map(|(a, off)| (a.label.clone(), off)),
+    };
     RaceReport {
         kernel: k.name.clone(),
         ptx_file: kernel.module_file.clone(),
@@ -158,6 +189,7 @@ pub(super) fn report(kernel: &Kernel, dims: LaunchDims, f: RaceFinding) -> RaceR
         second: side(f.second),
         offset: f.offset,
         size: f.size,
+        space: f.space,
         variable,
         ctaid: f.ctaid,
         count: f.count,

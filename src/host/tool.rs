@@ -32,12 +32,15 @@
 //! (independent thread scheduling: legacy warp-synchronous code without `__syncwarp` is
 //! reported, as compute-sanitizer reports it); barriers order the accesses of the warps that
 //! wait at them, `bar.warp.sync` and the `.sync` collectives those of the lanes taking part,
-//! and atomics race with neither atomics nor plain reads (`atomicCAS` loops). Not checked:
-//! global memory, races between CTAs, synchronization through memory (a `volatile` flag with
-//! fences, or `mbarrier` arrive/wait, is reported as a race), and accesses made by the matrix
-//! instructions and texture/surface units (a `cp.async` copy counts as a write of its thread
-//! when it executes). A race does not stop the kernel: a launch
-//! leaves its races in the context ([`crate::host::Context::take_race_reports`]).
+//! and atomics race with neither atomics nor plain reads (`atomicCAS` loops). As an option
+//! ([`crate::host::LaunchOptions::racecheck_global`], `--racecheck-global`), the same on
+//! global memory between threads of one CTA. `mbarrier` phases order the accesses of the
+//! warps that arrived before the accesses after a successful wait. Not checked: races between
+//! CTAs, synchronization through memory (a `volatile` flag with fences is reported as a
+//! race), and accesses made by the matrix instructions and texture/surface units (a
+//! `cp.async` copy counts as a write of its thread when it executes). A race does not stop
+//! the kernel: a launch leaves its races in the context
+//! ([`crate::host::Context::take_race_reports`]).
 //!
 //! Every tool compute-sanitizer has is implemented.
 

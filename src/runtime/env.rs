@@ -63,8 +63,9 @@ pub struct CtaEnv {
     /// The checks that send accesses to the runtime instead of the JIT's inline fast paths
     /// (0: none, the plain path): [`CHECK_BOUNDS`] (memcheck: global accesses must fall
     /// inside a live allocation) and [`CHECK_INIT`] (initcheck: global and shared accesses
-    /// test and set the written-bytes shadows). The JIT's global fast paths run only when
-    /// this is 0, its shared ones only without [`CHECK_INIT`].
+    /// test and set the written-bytes shadows), [`CHECK_RACE_GLOBAL`] (racecheck on global
+    /// memory). The JIT's global fast paths run only when this is 0, its shared ones only
+    /// without [`CHECK_INIT`] (and racecheck's code has none).
     pub memcheck: u32,
     /// initcheck's findings for the launch (null when initcheck is off).
     pub init: *const super::initcheck::InitFindings,
@@ -115,6 +116,9 @@ pub struct CtaEnv {
 pub const CHECK_BOUNDS: u32 = 1;
 /// [`CtaEnv::memcheck`]: initcheck's shadows of written bytes.
 pub const CHECK_INIT: u32 = 2;
+/// [`CtaEnv::memcheck`]: racecheck on global memory (every global access through the runtime,
+/// [`CtaEnv::race_access`]).
+pub const CHECK_RACE_GLOBAL: u32 = 4;
 
 /// The `%tid` table of a CTA of `ntid` threads (see [`CtaEnv::tid_table`]): the same value as
 /// [`CtaEnv::tid`] for every thread, once per launch instead of divisions per lane.
@@ -579,9 +583,9 @@ impl CtaEnv {
     }
 
     /// racecheck: an access of `size` bytes at host pointer `p` (what [`translate`] returned)
-    /// by `lane` at IR instruction `inst`. Only shared memory is checked; nothing happens
-    /// when the tool is off (a null [`CtaEnv::race`]) or `p` is not in this CTA's shared
-    /// memory.
+    /// by `lane` at IR instruction `inst`. Shared memory is checked, and global memory when
+    /// the launch asks for it ([`super::race::RaceSink::global`]); nothing happens when the
+    /// tool is off (a null [`CtaEnv::race`]) or `p` is in neither.
     #[inline]
     pub fn race_access(
         &self,
@@ -594,22 +598,46 @@ impl CtaEnv {
         if self.race.is_null() {
             return;
         }
-        let off = (p as usize).wrapping_sub(self.shared_base as usize) as u64;
-        if off >= self.shared_size {
-            return;
-        }
         // SAFETY: `race` and `race_sink` are non-null together (the scheduler sets both),
         // point to this CTA's state and the launch's sink, alive for the launch, and the CTA
         // runs on this host thread only.
-        unsafe {
-            (*self.race).access(
-                &*self.race_sink,
-                self.warp * 32 + lane,
-                inst,
-                off,
-                size,
-                kind,
-            )
+        let (race, sink) = unsafe { (&*self.race, &*self.race_sink) };
+        let t = self.warp * 32 + lane;
+        let off = (p as usize).wrapping_sub(self.shared_base as usize) as u64;
+        if off < self.shared_size {
+            race.access(sink, t, inst, off, size, kind);
+            return;
+        }
+        let off = (p as usize).wrapping_sub(self.global_base as usize) as u64;
+        if sink.global() && off < self.global_top {
+            race.access_global(sink, t, inst, GLOBAL_BASE + off, size, kind);
+        }
+    }
+
+    /// racecheck: global bytes `[addr, addr + size)` are a new allocation (device `malloc`):
+    /// nothing done to them before races with what is done after.
+    pub fn race_fresh(&self, addr: u64, size: u64) {
+        // SAFETY: as in `race_access`.
+        if let Some(r) = unsafe { self.race.as_ref() } {
+            r.forget_global(addr, size);
+        }
+    }
+
+    /// racecheck: `lane` arrived on the mbarrier object at shared offset `obj`, completing
+    /// the phase of parity `completed` if it did ([`super::race::RaceCta::mbar_arrive`]).
+    pub fn race_mbar_arrive(&self, lane: u32, obj: u64, completed: Option<u32>) {
+        // SAFETY: as in `race_access`.
+        if let Some(r) = unsafe { self.race.as_ref() } {
+            r.mbar_arrive(obj, self.warp * 32 + lane, completed);
+        }
+    }
+
+    /// racecheck: `lane` waited successfully for the phase of parity `parity` of the mbarrier
+    /// object at shared offset `obj` ([`super::race::RaceCta::mbar_waited`]).
+    pub fn race_mbar_waited(&self, lane: u32, obj: u64, parity: u32) {
+        // SAFETY: as in `race_access`.
+        if let Some(r) = unsafe { self.race.as_ref() } {
+            r.mbar_waited(obj, self.warp * 32 + lane, parity);
         }
     }
 

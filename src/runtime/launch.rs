@@ -355,6 +355,10 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             super::env::CHECK_INIT
         } else {
             0
+        } | if race_sink.is_some_and(|s| s.global()) {
+            super::env::CHECK_RACE_GLOBAL
+        } else {
+            0
         };
         let make_env = |c: u64,
                         shared: &mut Vec<u128>,

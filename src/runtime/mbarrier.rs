@@ -218,8 +218,9 @@ fn lane(
         }
     };
     let off = super::env::cvta(Space::Shared, false, addr);
+    // The object's shared offset (what racecheck keys it by).
+    let shared = if space == Space::Generic { off } else { addr };
     let at = |what: String| {
-        let shared = if space == Space::Generic { off } else { addr };
         format!("{what} (mbarrier.{op} on the object at shared address {shared:#x})")
     };
     // SAFETY: `translate` checked 8 bytes at `p`, 8-byte aligned, inside the CTA's shared
@@ -254,11 +255,13 @@ fn lane(
     match op {
         MbarOp::Arrive { drop, no_complete } => {
             let (count, tx) = (d.arg(s, 1, l) as u32, d.arg(s, 2, l) as u32);
+            let phase = st.phase;
             let done = st.arrive(count, drop, tx).map_err(at)?;
             if done && no_complete {
                 return Err(at("a .noComplete arrival completed the phase".into()));
             }
             cell.store(st.encode(), Ordering::Release);
+            env.race_mbar_arrive(l, shared, done.then_some(phase));
             d.set(s, 0, l, word);
         }
         MbarOp::ExpectTx | MbarOp::CompleteTx => {
@@ -268,26 +271,41 @@ fn lane(
             }
             if op == MbarOp::ExpectTx {
                 st.add_tx(n as i64).map_err(at)?;
+                cell.store(st.encode(), Ordering::Release);
             } else {
+                let phase = st.phase;
                 st.add_tx(-(n as i64)).map_err(at)?;
-                st.maybe_complete();
+                let done = st.maybe_complete();
+                cell.store(st.encode(), Ordering::Release);
+                env.race_mbar_arrive(l, shared, done.then_some(phase));
             }
-            cell.store(st.encode(), Ordering::Release);
         }
         MbarOp::Wait { parity, .. } => {
             let tok = d.arg(s, 1, l);
             if !parity && !MbarState::decode(tok).valid {
                 return Err(at(format!("the state {tok:#x} is no mbarrier state")));
             }
-            d.set(s, 0, l, st.wait(tok, parity) as u64);
+            let done = st.wait(tok, parity);
+            if done {
+                // The phase waited for has the parity the object no longer has.
+                env.race_mbar_waited(l, shared, st.phase ^ 1);
+            }
+            d.set(s, 0, l, done as u64);
         }
         MbarOp::CpAsyncArrive { noinc } => {
             // The copies are complete: the asynchronous arrive-on happens now. Without
             // `.noinc` the pending count was raised by one first: no net change.
-            if noinc {
-                st.arrive(1, false, 0).map_err(at)?;
+            // The thread's copies so far (writes of the thread when they executed) are
+            // released with the arrival.
+            let phase = st.phase;
+            let done = if noinc {
+                let done = st.arrive(1, false, 0).map_err(at)?;
                 cell.store(st.encode(), Ordering::Release);
-            }
+                done
+            } else {
+                false
+            };
+            env.race_mbar_arrive(l, shared, done.then_some(phase));
         }
         MbarOp::Init | MbarOp::Inval | MbarOp::PendingCount => {}
     }

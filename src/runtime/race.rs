@@ -1,4 +1,5 @@
-//! racecheck: data races on shared memory between the threads of a CTA.
+//! racecheck: data races on shared memory (and, as an option, global memory) between the
+//! threads of a CTA.
 //!
 //! ⚠ Model banner. Two accesses to the same shared byte race when they come from different
 //! threads of one CTA, at least one is a plain write (an atomic races with a plain write, not
@@ -17,6 +18,15 @@
 //!   `vote`, `match`, `redux`, which wait on their membermask: `Op::WarpSync`), among the
 //!   lanes of the warp that take part (the non-exited lanes of the membermask): a vector
 //!   clock per lane over the lanes of its warp (`lane_epoch`, `lvc`), the same rule;
+//! - an `mbarrier` phase (`cuda::barrier`, `cuda::pipeline`): the accesses of every warp that
+//!   arrived on the object (`arrive`, `arrive_drop`, `complete_tx`,
+//!   `cp.async.mbarrier.arrive`) before the phase completed are ordered before the accesses
+//!   of a warp after its successful `test_wait`/`try_wait` on that phase
+//!   ([`RaceCta::mbar_arrive`], [`RaceCta::mbar_waited`]): an arrival ticks the warp's
+//!   barrier epoch and joins its clock into the object's phase, a completion keeps that join
+//!   per phase parity, a successful wait joins it into the waiting warp's clock. Per warp,
+//!   like barriers: an arrival orders the earlier accesses of all lanes of its warp, a wait
+//!   teaches all of them (missed races among those lanes, never false ones);
 //! - program order within one thread.
 //!
 //! **Lanes of the same warp** are checked like any two threads: on sm_70 and later
@@ -27,12 +37,17 @@
 //! holds under lockstep order (older targets, `--lockstep`), where ptxjit's answer is the
 //! lockstep one: the race is still reported, as the code is not portable.
 //!
-//! What is not checked: global, local and const memory (only shared memory, also through
-//! generic addresses); races between CTAs (they share no shared memory); accesses made by
+//! **Global memory** (an option, [`RaceSink::with_global`]): the same rules between threads of
+//! one CTA, over a shadow of the global bytes the CTA touched ([`RaceCta::access_global`], by
+//! page of [`PAGE`] bytes). A barrier that every warp of the CTA waited at orders everything
+//! before it before everything after, so the shadow is emptied there (which bounds it to one
+//! barrier interval), and bytes a device `malloc` returns start afresh (the heap orders their
+//! earlier life before the new one). Races between CTAs are not checked (each CTA has its
+//! own shadow; CTAs may run at once on several host threads).
+//!
+//! What is not checked: local and const memory; races between CTAs; accesses made by
 //! `ldmatrix`/`mma`-family and texture/surface units (they do not go through the checked
-//! access path; a `cp.async` copy is a write of its thread when it executes); synchronization
-//! through `mbarrier` objects (arrive/wait orders nothing here yet, so kernels that rely on it
-//! are reported). A `bar.arrive` orders the arriving warp's earlier accesses only once
+//! access path; a `cp.async` copy is a write of its thread when it executes). A `bar.arrive` orders the arriving warp's earlier accesses only once
 //! the barrier completes, so accesses it makes between its arrival and the completion count
 //! as before the barrier (a missed race, never a false one).
 //!
@@ -47,9 +62,13 @@
 //! Concurrency: a CTA runs on one host thread at a time (its warps one after the other), so
 //! its [`RaceCta`] is used by one thread at a time; the launch's [`RaceSink`] is shared.
 
+use crate::ir::Space;
 use std::cell::UnsafeCell;
 use std::collections::HashMap;
 use std::sync::Mutex;
+
+/// Bytes of global memory per page of the global shadow.
+const PAGE: usize = 64;
 
 /// How an access touches memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -89,7 +108,9 @@ pub struct RaceAccess {
 pub struct RaceFinding {
     pub first: RaceAccess,
     pub second: RaceAccess,
-    /// Shared-memory byte offset of the first racing byte.
+    /// Shared or global memory.
+    pub space: Space,
+    /// The first racing byte: its shared-memory offset, or its global address.
     pub offset: u64,
     /// Bytes of the later access.
     pub size: u32,
@@ -101,12 +122,28 @@ pub struct RaceFinding {
 #[derive(Debug, Default)]
 pub struct RaceSink {
     found: Mutex<HashMap<(RaceAccessKey, RaceAccessKey), (u64, RaceFinding)>>,
+    /// Check global memory too ([`RaceSink::with_global`]).
+    global: bool,
 }
 
 /// The instruction and kind of an access (what makes two hazards the same error).
 type RaceAccessKey = (u32, AccessKind);
 
 impl RaceSink {
+    /// A sink for a launch that checks global memory as well as shared memory (races between
+    /// threads of one CTA, as on shared memory; [`RaceCta::access_global`]) when `global`.
+    pub fn with_global(global: bool) -> RaceSink {
+        RaceSink {
+            global,
+            ..RaceSink::default()
+        }
+    }
+
+    /// Whether the launch checks global memory too.
+    pub fn global(&self) -> bool {
+        self.global
+    }
+
     fn record(&self, cta: u64, f: RaceFinding) {
         let Ok(mut m) = self.found.lock() else {
             return;
@@ -148,7 +185,7 @@ impl RaceSink {
 }
 
 /// An access in the shadow: generation (0: none), thread, instruction, barrier and lane epochs.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Acc {
     gen: u32,
     thread: u32,
@@ -158,11 +195,20 @@ struct Acc {
 }
 
 /// The shadow of one shared byte.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Cell {
     w: Acc,
     w_atomic: bool,
     r: [Acc; 2],
+}
+
+/// What the arrivals on one mbarrier object released, as barrier vector clocks over the
+/// warps (the join of the arriving warps' clocks, `bvc`'s shape): of the current phase so far,
+/// and of the last completed phase of each parity.
+#[derive(Debug, Default)]
+struct MbarClocks {
+    current: Vec<u32>,
+    done: [Vec<u32>; 2],
 }
 
 /// The race-detection state of one CTA (reused for the CTAs a worker runs).
@@ -176,6 +222,12 @@ struct RaceState {
     /// This CTA's generation (cells of others are empty).
     gen: u32,
     cells: Vec<Cell>,
+    /// The global bytes this CTA touched since its last barrier that every warp waited at
+    /// (before it, everything is ordered before everything after), by page of [`PAGE`].
+    global: HashMap<u64, Box<[Cell; PAGE]>>,
+    /// mbarrier objects by shared offset: what their arrivals released (see
+    /// [`RaceCta::mbar_arrive`]).
+    mbar: HashMap<u64, MbarClocks>,
     nwarps: usize,
     /// Per warp: barriers taken part in.
     bar_epoch: Vec<u32>,
@@ -212,6 +264,140 @@ impl RaceState {
             le: self.lane_epoch[t as usize],
         }
     }
+
+    /// Decide access `a` against the shadows `cells` of consecutive bytes from address (or
+    /// shared offset) `first`: report its races into `sink` (one per earlier instruction and
+    /// kind, `seen`), and record it in the shadows.
+    fn check(&self, sink: &RaceSink, seen: &mut Seen, a: &Access, cells: &mut [Cell], first: u64) {
+        let (t, kind) = (a.t, a.kind);
+        let now = self.now(t, a.inst);
+        let mut report = |prev: &Acc, pk: AccessKind, byte: u64| {
+            if !seen.first_time(prev.inst, pk) {
+                return;
+            }
+            sink.record(
+                self.cta,
+                RaceFinding {
+                    first: RaceAccess {
+                        thread: prev.thread,
+                        inst: prev.inst,
+                        kind: pk,
+                    },
+                    second: RaceAccess {
+                        thread: t,
+                        inst: a.inst,
+                        kind,
+                    },
+                    space: a.space,
+                    offset: byte,
+                    size: a.size,
+                    ctaid: self.ctaid,
+                    count: 1,
+                },
+            );
+        };
+        let end = cells.len();
+        let mut byte = 0;
+        while byte < end {
+            // The bytes from here on whose shadow is the same (the usual case: the earlier
+            // accesses covered the whole range) get the same verdict and the same new shadow,
+            // so they are decided once (a race is reported at the first byte, as a byte-by-byte
+            // walk would report it).
+            let c = cells[byte];
+            let run = byte + 1 + cells[byte + 1..].iter().take_while(|&&d| d == c).count();
+            let at = first + byte as u64;
+            let w_live = c.w.gen == self.gen;
+            let w_kind = if c.w_atomic {
+                AccessKind::Atomic
+            } else {
+                AccessKind::Write
+            };
+            let new = match kind {
+                AccessKind::Read => {
+                    if w_live && !c.w_atomic && !self.ordered(&c.w, t) {
+                        report(&c.w, w_kind, at);
+                    }
+                    // Keep the read: replace an empty slot, one of this thread or one ordered
+                    // before this read; else the second slot.
+                    let slot = (0..2)
+                        .find(|&k| {
+                            let r = &c.r[k];
+                            r.gen != self.gen || r.thread == t || self.ordered(r, t)
+                        })
+                        .unwrap_or(1);
+                    let mut n = c;
+                    n.r[slot] = now;
+                    n
+                }
+                AccessKind::Write => {
+                    if w_live && !self.ordered(&c.w, t) {
+                        report(&c.w, w_kind, at);
+                    }
+                    for r in &c.r {
+                        if r.gen == self.gen && !self.ordered(r, t) {
+                            report(r, AccessKind::Read, at);
+                        }
+                    }
+                    Cell {
+                        w: now,
+                        w_atomic: false,
+                        r: [Acc::default(); 2],
+                    }
+                }
+                AccessKind::Atomic => {
+                    // Only a plain write races with an atomic; the reads stay for the next
+                    // plain write.
+                    if w_live && !c.w_atomic && !self.ordered(&c.w, t) {
+                        report(&c.w, w_kind, at);
+                    }
+                    let mut n = c;
+                    n.w = now;
+                    n.w_atomic = true;
+                    n
+                }
+            };
+            cells[byte..run].fill(new);
+            byte = run;
+        }
+    }
+}
+
+/// The earlier instructions (and kinds) one access has reported a race with (each once).
+struct Seen {
+    v: [(u32, AccessKind); 4],
+    n: usize,
+}
+
+impl Default for Seen {
+    fn default() -> Seen {
+        Seen {
+            v: [(u32::MAX, AccessKind::Read); 4],
+            n: 0,
+        }
+    }
+}
+
+impl Seen {
+    /// Whether `(inst, kind)` is new to this access (then remembered, up to four).
+    fn first_time(&mut self, inst: u32, kind: AccessKind) -> bool {
+        if self.v[..self.n].contains(&(inst, kind)) {
+            return false;
+        }
+        if self.n < self.v.len() {
+            self.v[self.n] = (inst, kind);
+            self.n += 1;
+        }
+        true
+    }
+}
+
+/// The access being checked.
+struct Access {
+    space: Space,
+    t: u32,
+    inst: u32,
+    size: u32,
+    kind: AccessKind,
 }
 
 impl RaceCta {
@@ -230,6 +416,8 @@ impl RaceCta {
             s.cells.clear();
             s.cells.resize(shared_size as usize, Cell::default());
         }
+        s.global.clear();
+        s.mbar.clear();
         s.nwarps = nwarps;
         s.bar_epoch.clear();
         s.bar_epoch.resize(nwarps, 0);
@@ -265,91 +453,131 @@ impl RaceCta {
         if (t / 32) as usize >= s.nwarps {
             return;
         }
-        let now = s.now(t, inst);
-        // One finding per earlier access instruction (and kind) for this access.
-        let mut seen: [(u32, u32, AccessKind); 4] = [(u32::MAX, 0, AccessKind::Read); 4];
-        let mut nseen = 0;
-        let mut report = |s: &RaceState, prev: &Acc, pk: AccessKind, byte: u64| {
-            if seen[..nseen]
-                .iter()
-                .any(|&(i, _, k)| i == prev.inst && k == pk)
-            {
-                return;
-            }
-            if nseen < seen.len() {
-                seen[nseen] = (prev.inst, prev.thread, pk);
-                nseen += 1;
-            }
-            sink.record(
-                s.cta,
-                RaceFinding {
-                    first: RaceAccess {
-                        thread: prev.thread,
-                        inst: prev.inst,
-                        kind: pk,
-                    },
-                    second: RaceAccess {
-                        thread: t,
-                        inst,
-                        kind,
-                    },
-                    offset: byte,
-                    size,
-                    ctaid: s.ctaid,
-                    count: 1,
-                },
-            );
+        let mut cells = std::mem::take(&mut s.cells);
+        let end = (off + size as u64).min(cells.len() as u64) as usize;
+        let start = (off as usize).min(end);
+        let mut seen = Seen::default();
+        let a = Access {
+            space: Space::Shared,
+            t,
+            inst,
+            size,
+            kind,
         };
-        let end = (off + size as u64).min(s.cells.len() as u64);
-        for byte in off..end {
-            let c = s.cells[byte as usize];
-            let w_live = c.w.gen == s.gen;
-            let w_kind = if c.w_atomic {
-                AccessKind::Atomic
-            } else {
-                AccessKind::Write
-            };
-            match kind {
-                AccessKind::Read => {
-                    if w_live && !c.w_atomic && !s.ordered(&c.w, t) {
-                        report(s, &c.w, w_kind, byte);
-                    }
-                    // Keep the read: replace an empty slot, one of this thread or one ordered
-                    // before this read; else the second slot.
-                    let slot = (0..2)
-                        .find(|&k| {
-                            let r = &c.r[k];
-                            r.gen != s.gen || r.thread == t || s.ordered(r, t)
-                        })
-                        .unwrap_or(1);
-                    s.cells[byte as usize].r[slot] = now;
+        s.check(sink, &mut seen, &a, &mut cells[start..end], off);
+        s.cells = cells;
+    }
+
+    /// An access of `size` bytes at global address `addr` by thread `t` at IR instruction
+    /// `inst` (`--racecheck-global`: races on global memory between threads of this CTA);
+    /// races are recorded in `sink`.
+    pub fn access_global(
+        &self,
+        sink: &RaceSink,
+        t: u32,
+        inst: u32,
+        addr: u64,
+        size: u32,
+        kind: AccessKind,
+    ) {
+        let s = self.state();
+        if (t / 32) as usize >= s.nwarps {
+            return;
+        }
+        let mut global = std::mem::take(&mut s.global);
+        let mut seen = Seen::default();
+        let a = Access {
+            space: Space::Global,
+            t,
+            inst,
+            size,
+            kind,
+        };
+        let end = addr.saturating_add(size as u64);
+        let mut at = addr;
+        while at < end {
+            let page = at / PAGE as u64;
+            let lo = (at % PAGE as u64) as usize;
+            let hi = ((end - page * PAGE as u64).min(PAGE as u64)) as usize;
+            let cells = global
+                .entry(page)
+                .or_insert_with(|| Box::new([Cell::default(); PAGE]));
+            s.check(sink, &mut seen, &a, &mut cells[lo..hi], at);
+            at = page * PAGE as u64 + hi as u64;
+        }
+        s.global = global;
+    }
+
+    /// Global bytes `[addr, addr + size)` start a new life (a device `malloc` returned them):
+    /// forget what was done to them.
+    pub fn forget_global(&self, addr: u64, size: u64) {
+        let s = self.state();
+        if s.global.is_empty() {
+            return;
+        }
+        let end = addr.saturating_add(size);
+        let (first, last) = (addr / PAGE as u64, end.div_ceil(PAGE as u64));
+        if last - first > s.global.len() as u64 {
+            // A large block: walk the pages the CTA touched instead.
+            s.global.retain(|&p, cells| {
+                let (lo, hi) = (p * PAGE as u64, (p + 1) * PAGE as u64);
+                let (a, b) = (addr.max(lo), end.min(hi));
+                if a < b {
+                    cells[(a - lo) as usize..(b - lo) as usize].fill(Cell::default());
                 }
-                AccessKind::Write => {
-                    if w_live && !s.ordered(&c.w, t) {
-                        report(s, &c.w, w_kind, byte);
-                    }
-                    for r in &c.r {
-                        if r.gen == s.gen && !s.ordered(r, t) {
-                            report(s, r, AccessKind::Read, byte);
-                        }
-                    }
-                    s.cells[byte as usize] = Cell {
-                        w: now,
-                        w_atomic: false,
-                        r: [Acc::default(); 2],
-                    };
-                }
-                AccessKind::Atomic => {
-                    // Only a plain write races with an atomic; the reads stay for the next
-                    // plain write.
-                    if w_live && !c.w_atomic && !s.ordered(&c.w, t) {
-                        report(s, &c.w, w_kind, byte);
-                    }
-                    let cell = &mut s.cells[byte as usize];
-                    cell.w = now;
-                    cell.w_atomic = true;
-                }
+                true
+            });
+            return;
+        }
+        for p in first..last {
+            if let Some(cells) = s.global.get_mut(&p) {
+                let lo = p * PAGE as u64;
+                let (a, b) = (addr.max(lo), end.min(lo + PAGE as u64));
+                cells[(a - lo) as usize..(b - lo) as usize].fill(Cell::default());
             }
+        }
+    }
+
+    /// Thread `t` arrived on the mbarrier object at shared offset `obj` (`mbarrier.arrive`,
+    /// `arrive_drop`, `complete_tx`, `cp.async.mbarrier.arrive`); `completed`: the parity of
+    /// the phase the arrival completed, if it did. Its warp's accesses so far are released to
+    /// the threads that wait for the phase ([`RaceCta::mbar_waited`]): the warp's barrier
+    /// epoch ticks, so they are ordered before whatever learns the new epoch, and the
+    /// object's current phase joins what the warp knows.
+    pub fn mbar_arrive(&self, obj: u64, t: u32, completed: Option<u32>) {
+        let s = self.state();
+        let (w, nw) = ((t / 32) as usize, s.nwarps);
+        if w >= nw {
+            return;
+        }
+        s.bar_epoch[w] += 1;
+        let m = s.mbar.entry(obj).or_default();
+        m.current.resize(nw, 0);
+        for (v, c) in m.current.iter_mut().enumerate() {
+            *c = (*c).max(s.bvc[w * nw + v]);
+        }
+        m.current[w] = m.current[w].max(s.bar_epoch[w]);
+        if let Some(p) = completed {
+            m.done[(p & 1) as usize] = std::mem::take(&mut m.current);
+        }
+    }
+
+    /// Thread `t` waited successfully for the completed phase of parity `parity` of the
+    /// mbarrier object at shared offset `obj` (`test_wait`/`try_wait` returned true): every
+    /// access released by that phase's arrivals is ordered before its warp's accesses from
+    /// now on (the whole warp learns it: a missed race between its lanes, never a false one).
+    pub fn mbar_waited(&self, obj: u64, t: u32, parity: u32) {
+        let s = self.state();
+        let (w, nw) = ((t / 32) as usize, s.nwarps);
+        let Some(m) = s.mbar.get(&obj) else {
+            return;
+        };
+        if w >= nw {
+            return;
+        }
+        for (v, &c) in m.done[(parity & 1) as usize].iter().enumerate().take(nw) {
+            let b = &mut s.bvc[w * nw + v];
+            *b = (*b).max(c);
         }
     }
 
@@ -372,6 +600,18 @@ impl RaceCta {
                 *j = (*j).max(s.bvc[w * nw + v]);
             }
             join[w] = join[w].max(s.bar_epoch[w]);
+        }
+        // A barrier every warp waited at orders every access before it before every access
+        // after it: the global shadow can start afresh (it holds nothing a later access
+        // could race with), which bounds it to one barrier interval.
+        let mut all = vec![false; nw];
+        for (w, waited) in parts.clone() {
+            if w < nw && waited {
+                all[w] = true;
+            }
+        }
+        if all.iter().all(|&b| b) {
+            s.global.clear();
         }
         for (w, waited) in parts {
             if w >= nw || !waited {
@@ -493,6 +733,63 @@ mod tests {
         assert_eq!(f.len(), 2, "{f:?}");
         assert_eq!(f[0].first.kind, AccessKind::Atomic);
         assert_eq!(f[1].first.kind, AccessKind::Read);
+    }
+
+    /// Global memory: the same rules between threads of the CTA, across shadow pages; a
+    /// barrier every warp waited at empties the shadow, and a new allocation forgets its bytes.
+    #[test]
+    fn global_races_barriers_and_fresh_blocks() {
+        let sink = RaceSink::with_global(true);
+        let c = cta(64);
+        let a = 0x1000_0000_0000 + PAGE as u64 - 2; // straddles two shadow pages
+        c.access_global(&sink, 0, 1, a, 4, AccessKind::Write);
+        c.access_global(&sink, 40, 2, a + 2, 4, AccessKind::Read);
+        let f = sink.take();
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!((f[0].space, f[0].offset), (Space::Global, a + 2));
+        c.access(&sink, 40, 3, a % 256, 4, AccessKind::Read);
+        assert!(sink.take().is_empty(), "shared offsets are another memory");
+        c.barrier([(0, false), (1, true)].into_iter());
+        assert!(!c.state().global.is_empty(), "warp 0 only arrived");
+        c.barrier([(0, true), (1, true)].into_iter());
+        assert!(c.state().global.is_empty(), "every warp waited");
+        c.access_global(&sink, 0, 4, a, 4, AccessKind::Write);
+        c.forget_global(a, 4);
+        c.access_global(&sink, 33, 5, a, 4, AccessKind::Write);
+        assert!(
+            sink.take().is_empty(),
+            "malloc'd afresh: no race with its past"
+        );
+        c.access_global(&sink, 34, 6, a, 4, AccessKind::Read);
+        assert_eq!(sink.take().len(), 1);
+    }
+
+    /// mbarrier: the accesses of the threads that arrived before a phase completed are
+    /// ordered before the accesses after a successful wait on it; nothing else is.
+    #[test]
+    fn mbarrier_phase_orders_arrivals_before_waits() {
+        let sink = RaceSink::default();
+        let c = cta(96);
+        let obj = 200;
+        c.access(&sink, 0, 1, 0, 4, AccessKind::Write); // producer, warp 0
+        c.access(&sink, 40, 2, 8, 4, AccessKind::Write); // producer, warp 1
+        c.mbar_arrive(obj, 0, None);
+        c.mbar_arrive(obj, 40, Some(0)); // completes phase 0
+        c.access(&sink, 70, 3, 16, 4, AccessKind::Write); // after the completion, warp 2
+        c.mbar_waited(obj, 64, 0); // warp 2 waited for phase 0
+        c.access(&sink, 65, 4, 0, 4, AccessKind::Read);
+        c.access(&sink, 66, 5, 8, 4, AccessKind::Read);
+        assert!(sink.take().is_empty(), "both arrivals precede the wait");
+        c.access(&sink, 1, 6, 16, 4, AccessKind::Read);
+        assert_eq!(
+            sink.take().len(),
+            1,
+            "warp 0 never waited for warp 2's write"
+        );
+        c.mbar_waited(obj, 33, 1); // phase 1 has not completed: nothing learned
+        c.access(&sink, 34, 7, 16, 4, AccessKind::Write);
+        let f = sink.take();
+        assert_eq!(f.len(), 2, "{f:?}");
     }
 
     /// Each hazard is counted; the report keeps one per pair of instructions.

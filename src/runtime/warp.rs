@@ -336,6 +336,11 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
             for l in lanes(mask) {
                 let (size, align) = (d.arg(s, 0, l), d.arg(s, 1, l));
                 let p = heap.map_or(0, |h| h.malloc(size, align));
+                if p != 0 {
+                    // racecheck: the block is new memory to the CTA (the heap orders its
+                    // earlier life, under another owner, before this one).
+                    env.race_fresh(p, size);
+                }
                 d.set(s, 0, l, p);
             }
         }
