@@ -204,7 +204,7 @@ fn memcheck_one(path: &Path) -> Result<(), Failed> {
 /// Cases whose kernels race on shared memory on purpose or by a harmless latent bug, or that
 /// synchronize in a way racecheck does not model (a known limitation: a false report), which
 /// racecheck must report (instead of running clean), with the access it names and why.
-const EXPECTED_RACES: [(&str, &str, &str); 9] = [
+const EXPECTED_RACES: [(&str, &str, &str); 6] = [
     (
         "kernels/lockstep",
         "Write access and Read access to __shared__ '_ZZ11warp_reduceE1s'",
@@ -235,30 +235,7 @@ const EXPECTED_RACES: [(&str, &str, &str); 9] = [
         "Write access and Write access to __shared__ '_ZZ7isspaceE1s'",
         "latent bug: s[t % 8] = t is written by several threads (only s's addresses are used)",
     ),
-    (
-        "kernels/triton_ops/layer_norm",
-        "Write access and Write access to __shared__ 'global_smem'",
-        TRITON_WARP_STORE,
-    ),
-    (
-        "kernels/triton_ops/softmax",
-        "Write access and Write access to __shared__ 'global_smem'",
-        TRITON_WARP_STORE,
-    ),
-    (
-        "kernels/triton_ops/sum_rows",
-        "Write access and Write access to __shared__ 'global_smem'",
-        TRITON_WARP_STORE,
-    ),
 ];
-
-/// Why Triton's row reductions are reported: each warp stores its partial result from every
-/// lane to one shared word (a single `st.shared` by the whole warp); compute-sanitizer reports
-/// these as WAW hazards too when the lanes' values differ (triton-lang/triton#7264), and
-/// ptxjit's racecheck does not compare the values written.
-const TRITON_WARP_STORE: &str = "every lane of a warp stores the warp's partial to the same \
-    shared word (Triton's reductions; a WAW hazard for compute-sanitizer too when the values \
-    differ, triton-lang/triton#7264)";
 
 fn racecheck_one(path: &Path, name: &str) -> Result<(), Failed> {
     let case = Case::load(path).map_err(|e| e.to_string())?;

@@ -130,7 +130,12 @@ pub unsafe extern "C" fn group_access_helper(
         match env::translate(env, space, addr, size, align, lane) {
             Ok(p) => {
                 env::init_access(env, space, addr, size, lane, inst, init_kind(info));
-                env.race_access(lane, inst, p, size, race_kind(info));
+                match race_kind(info) {
+                    AccessKind::Write => env.race_store(lane, inst, p, size, &io[val..val + n]),
+                    kind @ (AccessKind::Read | AccessKind::Atomic) => {
+                        env.race_access(lane, inst, p, size, kind)
+                    }
+                }
                 // SAFETY: translate checked that [p, p+size) is inside the space; the value
                 // area of lane j is `n` bytes inside the 64-byte buffer.
                 unsafe {

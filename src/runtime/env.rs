@@ -595,6 +595,35 @@ impl CtaEnv {
         size: u32,
         kind: super::race::AccessKind,
     ) {
+        self.race_access_with(lane, inst, p, size, kind, false);
+    }
+
+    /// racecheck: a plain store of the bytes `new` (`size` bytes) at host pointer `p`, before
+    /// it is made; a store of the bytes memory holds already does not race with an earlier
+    /// plain write ([`super::race::RaceCta::access_with`]). Stores wider than `new` count as
+    /// changing memory.
+    #[inline]
+    pub fn race_store(&self, lane: u32, inst: u32, p: *const u8, size: u32, new: &[u8]) {
+        if self.race.is_null() {
+            return;
+        }
+        let same = size as usize <= new.len() && {
+            // SAFETY: `p` is what `translate` returned for this `size`-byte access: readable.
+            let old = unsafe { std::slice::from_raw_parts(p, size as usize) };
+            old == &new[..size as usize]
+        };
+        self.race_access_with(lane, inst, p, size, super::race::AccessKind::Write, same);
+    }
+
+    fn race_access_with(
+        &self,
+        lane: u32,
+        inst: u32,
+        p: *const u8,
+        size: u32,
+        kind: super::race::AccessKind,
+        same: bool,
+    ) {
         if self.race.is_null() {
             return;
         }
@@ -605,12 +634,12 @@ impl CtaEnv {
         let t = self.warp * 32 + lane;
         let off = (p as usize).wrapping_sub(self.shared_base as usize) as u64;
         if off < self.shared_size {
-            race.access(sink, t, inst, off, size, kind);
+            race.access_with(sink, t, inst, off, size, kind, same);
             return;
         }
         let off = (p as usize).wrapping_sub(self.global_base as usize) as u64;
         if sink.global() && off < self.global_top {
-            race.access_global(sink, t, inst, GLOBAL_BASE + off, size, kind);
+            race.access_global_with(sink, t, inst, GLOBAL_BASE + off, size, kind, same);
         }
     }
 

@@ -330,7 +330,11 @@ impl RaceState {
                     n
                 }
                 AccessKind::Write => {
-                    if w_live && !self.ordered(&c.w, t) {
+                    // Two plain writes of the same value (every lane of a warp storing the
+                    // warp's reduced value to one word) leave memory the same in either
+                    // order: not a hazard, as for compute-sanitizer.
+                    let same = a.same_value && !c.w_atomic;
+                    if w_live && !same && !self.ordered(&c.w, t) {
                         report(&c.w, w_kind, at);
                     }
                     for r in &c.r {
@@ -398,6 +402,8 @@ struct Access {
     inst: u32,
     size: u32,
     kind: AccessKind,
+    /// A write of the bytes memory already holds ([`RaceCta::access_with`]).
+    same_value: bool,
 }
 
 impl RaceCta {
@@ -449,6 +455,23 @@ impl RaceCta {
         size: u32,
         kind: AccessKind,
     ) {
+        self.access_with(sink, t, inst, off, size, kind, false);
+    }
+
+    /// [`access`](Self::access), where `same_value` says that a write stores the bytes
+    /// memory already holds there: it does not race with an earlier plain write (whose value
+    /// memory holds), only with reads.
+    #[allow(clippy::too_many_arguments)]
+    pub fn access_with(
+        &self,
+        sink: &RaceSink,
+        t: u32,
+        inst: u32,
+        off: u64,
+        size: u32,
+        kind: AccessKind,
+        same_value: bool,
+    ) {
         let s = self.state();
         if (t / 32) as usize >= s.nwarps {
             return;
@@ -463,6 +486,7 @@ impl RaceCta {
             inst,
             size,
             kind,
+            same_value,
         };
         s.check(sink, &mut seen, &a, &mut cells[start..end], off);
         s.cells = cells;
@@ -480,6 +504,22 @@ impl RaceCta {
         size: u32,
         kind: AccessKind,
     ) {
+        self.access_global_with(sink, t, inst, addr, size, kind, false);
+    }
+
+    /// [`access_global`](Self::access_global) with `same_value` as in
+    /// [`access_with`](Self::access_with).
+    #[allow(clippy::too_many_arguments)]
+    pub fn access_global_with(
+        &self,
+        sink: &RaceSink,
+        t: u32,
+        inst: u32,
+        addr: u64,
+        size: u32,
+        kind: AccessKind,
+        same_value: bool,
+    ) {
         let s = self.state();
         if (t / 32) as usize >= s.nwarps {
             return;
@@ -492,6 +532,7 @@ impl RaceCta {
             inst,
             size,
             kind,
+            same_value,
         };
         let end = addr.saturating_add(size as u64);
         let mut at = addr;
@@ -790,6 +831,25 @@ mod tests {
         c.access(&sink, 34, 7, 16, 4, AccessKind::Write);
         let f = sink.take();
         assert_eq!(f.len(), 2, "{f:?}");
+    }
+
+    /// Plain writes of the bytes memory holds already race with reads, not with writes.
+    #[test]
+    fn writes_of_the_value_memory_holds_do_not_race_with_writes() {
+        let sink = RaceSink::default();
+        let c = cta(64);
+        // Lanes 0 and 1 store the same value to one word (the second store finds it there).
+        c.access_with(&sink, 0, 1, 0, 4, AccessKind::Write, false);
+        c.access_with(&sink, 1, 1, 0, 4, AccessKind::Write, true);
+        assert!(sink.take().is_empty());
+        // A different value races; and a same-value write still races with a read.
+        c.access_with(&sink, 2, 1, 0, 4, AccessKind::Write, false);
+        assert_eq!(sink.take().len(), 1);
+        c.access(&sink, 3, 2, 0, 4, AccessKind::Read); // races with thread 2's write
+        c.access_with(&sink, 4, 3, 0, 4, AccessKind::Write, true);
+        let by4: Vec<_> = sink.take().into_iter().filter(|f| f.second.thread == 4).collect();
+        assert_eq!(by4.len(), 1);
+        assert_eq!((by4[0].first.kind, by4[0].first.thread), (AccessKind::Read, 3));
     }
 
     /// Each hazard is counted; the report keeps one per pair of instructions.
