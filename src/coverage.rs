@@ -332,9 +332,9 @@ pub const ISA: &[Instr] = isa! {
     "tcgen05.mma.ws" "9.7.16.10.9.3" "" ["tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1"]
     "tcgen05.commit" "9.7.16.11.1" "" ["tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]"]
     "tcgen05.fence" "9.7.16.6.4" "" ["tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync"]
-    "stacksave" "9.7.17.1" "" ["stacksave.u64 %rd1"]
-    "stackrestore" "9.7.17.2" "" ["stackrestore.u64 %rd1"]
-    "alloca" "9.7.17.3" "" ["alloca.u64 %rd1, %rd2", "alloca.u64 %rd1, %rd2, 16"]
+    "stacksave" "9.7.17.1" ".u32/.u64: a per-thread stack of 1024 bytes of local memory (lower::decode_stack)" ["stacksave.u64 %rd1"]
+    "stackrestore" "9.7.17.2" ".u32/.u64; outside the stack traps" ["stackrestore.u64 %rd1"]
+    "alloca" "9.7.17.3" ".u32/.u64, alignment a power of two up to 16 (default 8); beyond the stack traps" ["alloca.u64 %rd1, %rd2", "alloca.u64 %rd1, %rd2, 16"]
     "vadd / vsub / vabsdiff / vmin / vmax" "9.7.18.1.1" "u32/s32 each operand; .b0-.b3/.h0/.h1 selectors; .sat; .add/.min/.max or .dsel merge" [
         "vadd.s32.u32.s32.sat %r1, %r2.b0, %r3.h0", "vabsdiff.s32.s32.s32.sat %r1.h0, %r2.b0, %r3.b2, %r4",
         "vmin.s32.s32.s32.sat.add %r1, %r2, %r3, %r4", "vsub.u32.u32.u32 %r1, %r2, %r3", "vmax.s32.s32.s32.max %r1, %r2, %r3, %r4"]
@@ -585,6 +585,9 @@ mod tests {
             ("setmaxnreg.inc.sync.aligned.u32 20", "multiple of 8"),
             ("setmaxnreg.sync.aligned.u32 32", "needs .inc or .dec"),
             ("griddepcontrol.wait %r1", "expects 0 operands"),
+            ("alloca.u64 %rd1, %rd2, 32", "power of two up to 16"),
+            ("alloca.u64 %rd1, %rd2, 12", "power of two up to 16"),
+            ("stacksave.b64 %rd1", ".u32 or .u64"),
             ("shfl.down.b32 %r1, %r2, 1, 31", "shfl without .sync"),
             ("vote.any.pred %p1, %p2", "vote without .sync"),
             (

@@ -23,6 +23,8 @@ mod mbar;
 mod mma;
 #[path = "decode_names.rs"]
 mod names;
+#[path = "decode_stack.rs"]
+mod stack;
 #[path = "decode_tex.rs"]
 mod tex;
 #[path = "decode_video.rs"]
@@ -1017,6 +1019,9 @@ fn float_flags(cx: &Cx, default_rn: bool) -> Result<(Round, bool, bool), LowerEr
 
 fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
     if let Some(r) = bulk::decode(b, cx, op) {
+        return r;
+    }
+    if let Some(r) = stack::decode(b, cx, op) {
         return r;
     }
     if let Some(r) = isa::decode(b, cx, op) {
