@@ -147,19 +147,50 @@ pub const ISA: &[Instr] = isa! {
         "ld.global.u32 %r1, [%rd1]", "ld.shared.v2.f32 {%f1, %f2}, [sm]", "ld.param.u64 %rd2, [cov_p]",
         "ld.global.v4.b64 {%rd2, %rd3, %rd4, %rd5}, [%rd1]",
         "ld.global.L2::cache_hint.v2.b32 {%r1, %r2}, [%rd1], %rd2"]
+    "ld.global.nc" "9.7.9" "" ["ld.global.nc.f32 %f1, [%rd1]", "ld.global.nc.v2.u32 {%r1, %r2}, [%rd1]"]
     "ldu" "9.7.9.9" "global" ["ldu.global.f32 %f1, [%rd1]"]
     "st" "9.7.9.10" "global/shared/local/generic, every type incl. .b128, v2/v4 (v8 of 32-bit, v4 of 64-bit), .L2::cache_hint" [
         "st.global.u32 [%rd1], %r1", "st.shared.v2.b32 [sm+8], {%r1, %r2}",
         "st.global.L2::cache_hint.u32 [%rd1], %r1, %rd2"]
-    "st.async" "9.7.9.11" "" ["st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]"]
+    "st.async" "9.7.9.11" "{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2, .v4}, b32/b64/u32/s32/u64/s64/f32/f64: a store to this CTA's shared memory (a cluster of one), then complete-tx of its bytes" [
+        "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]",
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v2.f64 [%r1], {%fd1, %fd2}, [%r3]",
+        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%r1], {%r2, %r3, %r4, %r5}, [%r3]"]
+    "st.bulk" "9.7.9.13" "" ["st.bulk.weak.shared::cta [%r1], %rd1, 0"]
+    "multimem.ld_reduce / multimem.st / multimem.red" "9.7.9.14" "" [
+        "multimem.ld_reduce.relaxed.gpu.global.add.u32 %r1, [%rd1]",
+        "multimem.st.relaxed.gpu.global.f32 [%rd1], %f1", "multimem.red.relaxed.gpu.global.add.u32 [%rd1], %r1"]
     "prefetch" "9.7.9.15" "accepted (no effect)" ["prefetch.global.L1 [%rd1]"]
+    "applypriority" "9.7.9.16" "" ["applypriority.global.L2::evict_normal [%rd1], 128"]
+    "discard" "9.7.9.17" "" ["discard.global.L2 [%rd1], 128"]
+    "mapa" "9.7.9" "" ["mapa.shared::cluster.u32 %r1, %r2, %r3", "mapa.u64 %rd2, %rd1, 0"]
+    "getctarank" "9.7.9" "" ["getctarank.shared::cluster.u32 %r1, %r2", "getctarank.u64 %r1, %rd1"]
     "cp.async" "9.7.9.25" ".ca/.cg .shared{::cta}.global, cp-size 4/8/16, src-size (constant or register) and ignore-src zero fill; the copy is done when the instruction executes" [
         "cp.async.ca.shared.global [sm], [%rd1], 4", "cp.async.cg.shared.global [sm], [%rd1], 16, %r1",
         "cp.async.ca.shared.global [sm], [%rd1], 8, %p1"]
     "cp.async.commit_group" "9.7.9.25" "no effect (copies are complete)" ["cp.async.commit_group"]
     "cp.async.wait_group" "9.7.9.25" "no effect (copies are complete)" ["cp.async.wait_group 1"]
     "cp.async.wait_all" "9.7.9.25" "no effect (copies are complete)" ["cp.async.wait_all"]
-    "cp.async.bulk" "9.7.9.25" "" ["cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 64, [%r2]"]
+    "cp.async.bulk" "9.7.9.25.4.1" ".shared::{cta,cluster}.global and .shared::cluster.shared::cta with .mbarrier::complete_tx::bytes (.multicast::cluster: bit 0 of ctaMask, a cluster of one), .global.shared::cta with .bulk_group; the copy is done when the instruction executes, then complete-tx of its bytes; misaligned addresses or sizes trap" [
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 64, [%r2]",
+        "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [sm], [%rd1], %r1, [%r2]",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 32, [%r2], %h1",
+        "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [sm], 16, [%r2]",
+        "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%rd1], [%r1], %r2, %rd2"]
+    "cp.reduce.async.bulk" "9.7.9.25.4.2" "into .global (.bulk_group): .add u32/s32/u64/f32/f64 and .noftz f16/bf16, .min/.max u32/s32/u64/s64, .inc/.dec u32, .and/.or/.xor b32/b64; into .shared::cluster (.mbarrier::complete_tx::bytes): .add u32/s32/u64, .min/.max u32/s32, .inc/.dec u32, .and/.or/.xor b32 (element-wise atomics); not .min/.max on f16/bf16" [
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r1], 64",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 [%rd1], [%r1], %r2",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [%rd1], [%r1], 32",
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32 [%r1], [sm], 16, [%r2]"]
+    "cp.async.bulk.prefetch" "9.7.9.25.4.3" "accepted (no effect)" ["cp.async.bulk.prefetch.L2.global [%rd1], 64"]
+    "cp.async.bulk.tensor" "9.7.9.25.5.1" "" [
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]"]
+    "cp.reduce.async.bulk.tensor" "9.7.9.25.5.2" "" [
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd1, {%r2, %r3}], [%r1]"]
+    "cp.async.bulk.prefetch.tensor" "9.7.9.25.5.3" "" ["cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r2, %r3}]"]
+    "cp.async.bulk.commit_group" "9.7.9.25.6.1" "no effect (copies are complete)" ["cp.async.bulk.commit_group"]
+    "cp.async.bulk.wait_group" "9.7.9.25.6.2" "{.read}: no effect (copies are complete)" ["cp.async.bulk.wait_group 0", "cp.async.bulk.wait_group.read 1"]
+    "tensormap.replace" "9.7.9.26" "" ["tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2"]
     "createpolicy" "9.7.9" "range, fractional, cvt: an opaque policy (0; a hint only)" [
         "createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0",
         "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 %rd2, [%rd1], 1024, 4096"]
@@ -206,6 +237,7 @@ pub const ISA: &[Instr] = isa! {
     "ret" "9.7.12.5" "" ["ret"]
     "exit" "9.7.12.6" "" ["exit"]
     "bar / barrier" "9.7.13.1" "bar.sync 0 / barrier.sync" ["bar.sync 0", "barrier.sync 0"]
+    "barrier.cluster" "9.7.13.2" "" ["barrier.cluster.arrive", "barrier.cluster.wait", "barrier.cluster.arrive.relaxed.aligned"]
     "bar.warp.sync" "9.7.13.3" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
     "membar / fence" "9.7.13.4" "membar, fence; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster (one proxy: plain fences); not .proxy.tensormap::generic" [
         "membar.gl", "fence.acq_rel.gpu", "fence.proxy.async", "fence.proxy.async.shared::cta",
@@ -218,11 +250,14 @@ pub const ISA: &[Instr] = isa! {
         "atom.global.v2.f16x2.min.noftz {%r1, %r2}, [%rd1], {%r3, %r4}",
         "atom.global.L2::cache_hint.add.u32 %r1, [%rd1], %r2, %rd2"]
     "red" "9.7.13.6" "as atom" ["red.global.add.u32 [%rd1], %r2", "red.shared.add.noftz.f16x2 [sm], %r1"]
+    "red.async" "9.7.13.7" ".relaxed.cluster{.shared::cluster}.mbarrier::complete_tx::bytes: .add u32/s32/u64, .min/.max u32/s32, .inc/.dec u32, .and/.or/.xor b32 (an atomic on this CTA's shared memory, then complete-tx of its bytes)" [
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3]"]
     "vote" "9.7.13.8" "" ["vote.sync.ballot.b32 %r1, %p1, -1"]
     "match.sync" "9.7.13.9" "" ["match.any.sync.b32 %r1, %r2, -1"]
     "activemask" "9.7.13.10" "" ["activemask.b32 %r1"]
     "redux.sync" "9.7.13.11" "add/min/max .u32/.s32, and/or/xor .b32, min/max{.abs}{.NaN}.f32" [
         "redux.sync.add.s32 %r1, %r2, -1", "redux.sync.max.abs.NaN.f32 %f1, %f2, -1"]
+    "griddepcontrol" "9.7.13.12" "no effect (launches run one after another)" ["griddepcontrol.launch_dependents", "griddepcontrol.wait"]
     "elect.sync" "9.7.13.13" "" ["elect.sync %r1|%p1, -1"]
     "mbarrier" "9.7.13.15" "init, inval, arrive (count, .expect_tx, .noComplete, sink), arrive_drop, expect_tx, complete_tx, test_wait/try_wait (token or .parity, suspend-time hint), pending_count; .release/.acquire/.relaxed, .cta/.cluster; .shared{::cta}, .shared::cluster (a CTA is a cluster of one) or generic addresses; layout in runtime::mbarrier" [
         "mbarrier.init.shared.b64 [sm], %r1", "mbarrier.inval.shared::cta.b64 [sm]",
@@ -239,6 +274,12 @@ pub const ISA: &[Instr] = isa! {
         "mbarrier.pending_count.b64 %r1, %rd1"]
     "cp.async.mbarrier.arrive" "9.7.13.15.15" ".noinc, .shared{::cta} or generic (the copies are complete: an arrive-on at once, none without .noinc)" [
         "cp.async.mbarrier.arrive.shared.b64 [sm]", "cp.async.mbarrier.arrive.noinc.b64 [%rd1]"]
+    "tensormap.cp_fenceproxy" "9.7.13.16" "" [
+        "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 128"]
+    "clusterlaunchcontrol.try_cancel" "9.7.13.17.1" "" [
+        "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%r1], [%r2]"]
+    "clusterlaunchcontrol.query_cancel" "9.7.13.17.2" "" [
+        ".reg .b128 %q<2>;\nclusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p1, %q1"]
     "wmma.load" "9.7.14.4.2" ".a/.b/.c, .row/.col, optional stride, global/shared/generic: .m16n16k16/.m32n8k16/.m8n32k16 .f16/.bf16/.s8/.u8 (C: .f16/.f32/.s32), .m16n16k8 .tf32, .m8n8k4 .f64; ptxjit's own fragment layout (isa-notes)" [
         "wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, [%rd1]",
         "wmma.load.b.sync.aligned.col.m16n16k16.global.s8 {%r1, %r2}, [%rd1], %r3",
@@ -260,6 +301,8 @@ pub const ISA: &[Instr] = isa! {
         "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%r1, %r2, %r3, %r4}",
         "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32 {%r1, %r2}, {%r3}, {%r4}, {%r5, %r1}",
         "mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {%r1, %r2}, {%r3}, {%r4}, {%r5, %r1}"]
+    "mma.sp" "9.7.14.6" "" [
+        "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3, %r4}, {%f1, %f2, %f3, %f4}, %r5, 0x0"]
     "ldmatrix" "9.7.14.5.15" ".m8n8 .x1/.x2/.x4 {.trans} .b16, .shared{::cta} or generic" [
         "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r2]",
         "ldmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 {%r1, %r2, %r3, %r4}, [%r5]",
@@ -278,7 +321,25 @@ pub const ISA: &[Instr] = isa! {
     "wgmma.fence" "9.7.15.7.1" ".sync.aligned (the multiply runs synchronously: a warp-wide wait)" ["wgmma.fence.sync.aligned"]
     "wgmma.commit_group" "9.7.15.7.2" ".sync.aligned (a warp-wide wait)" ["wgmma.commit_group.sync.aligned"]
     "wgmma.wait_group" "9.7.15.7.3" ".sync.aligned N (nothing is pending: a warp-wide wait)" ["wgmma.wait_group.sync.aligned 0"]
-    "stacksave" "9.7.17.1" "" ["stacksave.u64 %rd1"]
+    "wgmma.mma_async.sp" "9.7.15.6.2" "" [
+        "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0"]
+    "tcgen05.alloc / dealloc / relinquish_alloc_permit" "9.7.16.7.1" "" [
+        "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 32",
+        "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32",
+        "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned"]
+    "tcgen05.cp" "9.7.16.8.1" "" ["tcgen05.cp.cta_group::1.128x256b [%r1], %rd1"]
+    "tcgen05.shift" "9.7.16.8.2" "" ["tcgen05.shift.cta_group::1.down [%r1]"]
+    "tcgen05.ld" "9.7.16.8.3" "" ["tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r1}, [%r2]"]
+    "tcgen05.st" "9.7.16.8.4" "" ["tcgen05.st.sync.aligned.32x32b.x1.b32 [%r2], {%r1}"]
+    "tcgen05.wait" "9.7.16.8.5" "" ["tcgen05.wait::ld.sync.aligned", "tcgen05.wait::st.sync.aligned"]
+    "tcgen05.mma" "9.7.16.10.9.1" "" ["tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1"]
+    "tcgen05.mma.sp" "9.7.16.10.9.2" "" ["tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1"]
+    "tcgen05.mma.ws" "9.7.16.10.9.3" "" ["tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1"]
+    "tcgen05.commit" "9.7.16.11.1" "" ["tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]"]
+    "tcgen05.fence" "9.7.16.6.4" "" ["tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync"]
+    "stacksave" "9.7.17.1" ".u32/.u64: a per-thread stack of 1024 bytes of local memory (lower::decode_stack)" ["stacksave.u64 %rd1"]
+    "stackrestore" "9.7.17.2" ".u32/.u64; outside the stack traps" ["stackrestore.u64 %rd1"]
+    "alloca" "9.7.17.3" ".u32/.u64, alignment a power of two up to 16 (default 8); beyond the stack traps" ["alloca.u64 %rd1, %rd2", "alloca.u64 %rd1, %rd2, 16"]
     "vadd / vsub / vabsdiff / vmin / vmax" "9.7.18.1.1" "u32/s32 each operand; .b0-.b3/.h0/.h1 selectors; .sat; .add/.min/.max or .dsel merge" [
         "vadd.s32.u32.s32.sat %r1, %r2.b0, %r3.h0", "vabsdiff.s32.s32.s32.sat %r1.h0, %r2.b0, %r3.b2, %r4",
         "vmin.s32.s32.s32.sat.add %r1, %r2, %r3, %r4", "vsub.u32.u32.u32 %r1, %r2, %r3", "vmax.s32.s32.s32.max %r1, %r2, %r3, %r4"]
@@ -300,7 +361,9 @@ pub const ISA: &[Instr] = isa! {
     "vset4" "9.7.18.3.2" "every integer compare, merge or .add" ["vset4.s32.s32.lt %r1, %r2, %r3, %r4", "vset4.u32.u32.gt.add %r1, %r2, %r3, %r4"]
     "trap" "9.7.19.1" "" ["trap"]
     "brkpt" "9.7.19.2" "" ["brkpt"]
+    "pmevent" "9.7.19.3" "accepted (no effect)" ["pmevent 1", "pmevent.mask 0x1"]
     "nanosleep" "9.7.19.4" "" ["nanosleep.u32 %r1"]
+    "setmaxnreg" "9.7.19.5" "no effect; the count is checked (a multiple of 8 in 24..=256)" ["setmaxnreg.inc.sync.aligned.u32 240", "setmaxnreg.dec.sync.aligned.u32 40"]
 };
 
 /// A small kernel around one example instruction.
@@ -322,7 +385,7 @@ pub fn check(i: &Instr) -> Result<(), String> {
         if let Err(e) = crate::host::front_end(&ptx, "coverage.ptx") {
             let msg = e.to_string();
             let line = msg.lines().next().unwrap_or("").to_string();
-            return Err(format!("`{ex}`: {line}"));
+            return Err(format!("`{}`: {line}", ex.replace('\n', " ")));
         }
     }
     Ok(())
@@ -497,6 +560,40 @@ mod tests {
             ),
             ("fence.proxy.tensormap::generic.release.gpu", "unsupported"),
             ("mul.u32 %r1, %r2, %r3", ".lo, .hi or .wide"),
+            (
+                "cp.async.bulk.shared::cluster.global.bulk_group [%r1], [%rd1], 64",
+                "copies .shared",
+            ),
+            (
+                "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 24, [%r2]",
+                "multiple of 16",
+            ),
+            (
+                "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], 32, [%r2]",
+                "expects 3 operands",
+            ),
+            (
+                "cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.u64 [%rd1], [%r1], 64",
+                "has no .inc.u64",
+            ),
+            (
+                "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f16 [%rd1], [%r1], 64",
+                ".noftz",
+            ),
+            (
+                "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.s64 [%r1], %rd2, [%r3]",
+                "illegal modifier '.s64'",
+            ),
+            (
+                "st.async.shared::cluster.u32 [%r1], %r2, [%r3]",
+                "needs .mbarrier::complete_tx::bytes",
+            ),
+            ("setmaxnreg.inc.sync.aligned.u32 20", "multiple of 8"),
+            ("setmaxnreg.sync.aligned.u32 32", "needs .inc or .dec"),
+            ("griddepcontrol.wait %r1", "expects 0 operands"),
+            ("alloca.u64 %rd1, %rd2, 32", "power of two up to 16"),
+            ("alloca.u64 %rd1, %rd2, 12", "power of two up to 16"),
+            ("stacksave.b64 %rd1", ".u32 or .u64"),
             ("shfl.down.b32 %r1, %r2, 1, 31", "shfl without .sync"),
             ("vote.any.pred %p1, %p2", "vote without .sync"),
             (

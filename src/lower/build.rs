@@ -622,6 +622,9 @@ pub(crate) struct Builder<'a> {
     /// functions the kernel may call, by the declaration's span start. Such a variable is
     /// allocated once per CTA, as a module-scope one, and named only inside its function.
     pub fn_shared: HashMap<u32, u64>,
+    /// The per-thread stack of `alloca`/`stacksave`/`stackrestore` once one is used: its
+    /// local-memory offset and the variable holding the bytes in use (`lower::decode_stack`).
+    pub alloca: Option<(u64, Var)>,
 }
 
 impl<'a> Builder<'a> {
@@ -804,6 +807,7 @@ pub(crate) fn build_kernel<'a>(
         frame: None,
         stack: Default::default(),
         fn_shared: HashMap::new(),
+        alloca: None,
         ret_target: None,
         inline_stack: vec![],
         branch_tables: branch_tables(body),

@@ -11,6 +11,8 @@ use crate::ir::{
 use crate::ptx::ast::{self, Literal, Operand};
 use crate::ptx::span::Span;
 
+#[path = "decode_bulk.rs"]
+mod bulk;
 #[path = "decode_async.rs"]
 mod copy_async;
 #[path = "decode_isa.rs"]
@@ -21,6 +23,8 @@ mod mbar;
 mod mma;
 #[path = "decode_names.rs"]
 mod names;
+#[path = "decode_stack.rs"]
+mod stack;
 #[path = "decode_tex.rs"]
 mod tex;
 #[path = "decode_video.rs"]
@@ -1038,6 +1042,12 @@ fn float_flags(cx: &Cx, default_rn: bool) -> Result<(Round, bool, bool), LowerEr
 }
 
 fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
+    if let Some(r) = bulk::decode(b, cx, op) {
+        return r;
+    }
+    if let Some(r) = stack::decode(b, cx, op) {
+        return r;
+    }
     if let Some(r) = isa::decode(b, cx, op) {
         return r;
     }

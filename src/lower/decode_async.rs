@@ -20,7 +20,7 @@ use crate::ptx::ast::{Literal, Operand};
 
 type R = Result<(), LowerError>;
 
-/// Decode `op` if it is `cp` (only the `cp.async` family is supported).
+/// Decode `op` if it is `cp` (the bulk forms are decoded first, by `decode_bulk.rs`).
 pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
     (op == "cp").then(|| cp(b, cx))
 }
@@ -31,11 +31,6 @@ fn cp(b: &mut Builder, cx: &mut Cx) -> R {
     }
     if cx.mods.get(1) == Some(&"mbarrier") {
         return super::mbar::cp_async_arrive(b, cx);
-    }
-    if cx.mods.iter().any(|m| m.starts_with("bulk")) {
-        return Err(cx.unsupported(
-            "bulk copies (cp.async.bulk, the tensor memory accelerator) are not supported yet",
-        ));
     }
     match cx.mods.get(1).copied() {
         Some("commit_group") | Some("wait_all") => {

@@ -491,6 +491,7 @@ const MODIFIERS: &[&[&str]] = &[
         "ld",
         "st",
         "shift",
+        "cp",
         "commit",
         "fence::before_thread_sync",
         "fence::after_thread_sync",

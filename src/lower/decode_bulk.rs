@@ -1,0 +1,657 @@
+//! Bulk asynchronous copies and the Hopper "async" stores (PTX ISA §9.7.9.25.4,
+//! "Data Movement and Conversion Instructions: cp.async.bulk, cp.reduce.async.bulk,
+//! cp.async.bulk.prefetch", §9.7.9.25.6 the bulk async-groups, §9.7.9.12 `st.async`,
+//! §9.7.13.7 `red.async`), and the no-effect instructions `setmaxnreg` (§9.7.19.5) and
+//! `griddepcontrol` (§9.7.13.12).
+//!
+//! As for `cp.async` (`decode_async.rs`), each copy is done when the instruction executes:
+//! an asynchronous copy that completes at once is one legal schedule. Its completion is then
+//! signalled as the ISA says: `.mbarrier::complete_tx::bytes` performs a complete-tx of the
+//! copied byte count on the mbarrier object (`runtime::mbarrier`; a complete-tx before the
+//! matching expect-tx leaves the tx-count negative until the expect-tx, which the object
+//! allows), and `.bulk_group` copies are complete when `cp.async.bulk.commit_group` and
+//! `cp.async.bulk.wait_group{.read}` run, which therefore have nothing to wait for.
+//!
+//! A CTA is a cluster of one in ptxjit, so a `.shared::cluster` address is an address in this
+//! CTA's shared memory, and `.multicast::cluster` copies to this CTA when bit 0 of ctaMask is
+//! set (and nowhere otherwise).
+//!
+//! Forms (`.L2::cache_hint` and its cache-policy operand are dropped before decoding):
+//! ```text
+//! cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar];
+//! cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes{.multicast::cluster}
+//!                                                [dst], [src], size, [mbar]{, ctaMask};
+//! cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [dst], [src], size, [mbar];
+//! cp.async.bulk.global.shared::cta.bulk_group    [dst], [src], size;
+//! cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.op.type
+//!                                                [dst], [src], size, [mbar];
+//! cp.reduce.async.bulk.global.shared::cta.bulk_group.op{.noftz}.type [dst], [src], size;
+//! cp.async.bulk.prefetch.L2.global               [src], size;
+//! cp.async.bulk.commit_group;   cp.async.bulk.wait_group{.read} N;
+//! st.async{.weak}{.shared::cluster}{.mbarrier::complete_tx::bytes}{.v2,.v4}.type [a], b, [mbar];
+//! red.async.relaxed.cluster{.shared::cluster}{.mbarrier::complete_tx::bytes}.op.type [a], b, [mbar];
+//! setmaxnreg.{inc,dec}.sync.aligned.u32 N;       griddepcontrol.{launch_dependents,wait};
+//! ```
+//! Bulk copies need 16-byte aligned addresses and a size that is a multiple of 16 (§9.7.9.25.4.1):
+//! a constant size that is not is a load error; at run time a violation traps (a fault naming
+//! the instruction) rather than copying a wrong byte range.
+
+use super::super::build::{Builder, PTerm, Var};
+use super::super::LowerError;
+use super::Cx;
+use crate::ir::{AtomOp, HalfFmt, ICmp, MbarOp, Op, Sign, Space, Type};
+use crate::ptx::ast::{Literal, Operand};
+
+type R = Result<(), LowerError>;
+
+/// Decode `op` if it is one of this file's instructions.
+pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
+    let first = cx.mods.first().copied();
+    match op {
+        "cp" if first == Some("reduce") => Some(reduce(b, cx)),
+        "cp" if first == Some("async") && cx.mods.get(1) == Some(&"bulk") => Some(bulk(b, cx)),
+        "st" if cx.has("async") => Some(st_async(b, cx)),
+        "red" if cx.has("async") => Some(red_async(b, cx)),
+        "setmaxnreg" => Some(setmaxnreg(cx)),
+        "griddepcontrol" => Some(griddepcontrol(cx)),
+        _ => None,
+    }
+}
+
+/// The state spaces among the modifiers, in order (the destination's first).
+fn spaces<'a>(cx: &Cx<'a>) -> Vec<&'a str> {
+    cx.mods
+        .iter()
+        .copied()
+        .filter(|m| matches!(*m, "global" | "shared" | "shared::cta" | "shared::cluster"))
+        .collect()
+}
+
+fn ir_space(s: &str) -> Space {
+    if s == "global" {
+        Space::Global
+    } else {
+        Space::Shared
+    }
+}
+
+/// Every modifier of `cx` from index `from` is in `allowed`, none twice.
+fn only(cx: &Cx, from: usize, allowed: &[&str], name: &str) -> R {
+    let rest = &cx.mods[from.min(cx.mods.len())..];
+    for (k, m) in rest.iter().enumerate() {
+        if !allowed.contains(m) {
+            return Err(cx.bad(&format!("illegal modifier '.{m}' for '{name}'")));
+        }
+        if rest[..k].contains(m) {
+            return Err(cx.bad(&format!("modifier '.{m}' given twice")));
+        }
+    }
+    Ok(())
+}
+
+/// An integer constant operand.
+fn imm(cx: &Cx, k: usize) -> Result<Option<i64>, LowerError> {
+    Ok(match cx.opnd(k)? {
+        Operand::Imm(Literal::Int { value, .. }, _) => Some(*value),
+        _ => None,
+    })
+}
+
+fn bulk(b: &mut Builder, cx: &mut Cx) -> R {
+    match cx.mods.get(2).copied() {
+        Some("commit_group") => {
+            only(cx, 3, &[], "cp.async.bulk.commit_group")?;
+            cx.expect_operands(0)
+        }
+        Some("wait_group") => {
+            only(cx, 3, &["read"], "cp.async.bulk.wait_group")?;
+            cx.expect_operands(1)?;
+            match imm(cx, 0)? {
+                Some(n) if n >= 0 => Ok(()),
+                _ => Err(cx.bad(
+                    "takes a non-negative integer constant (the bulk async-groups that may stay pending)",
+                )),
+            }
+        }
+        Some("prefetch") if cx.has("tensor") => Err(cx.unsupported(
+            "tensor copies (cp.async.bulk.prefetch.tensor, tensor maps) are not supported yet",
+        )),
+        Some("prefetch") => {
+            only(cx, 3, &["L2", "global"], "cp.async.bulk.prefetch")?;
+            if !(cx.has("L2") && cx.has("global")) {
+                return Err(cx.bad("needs .L2.global"));
+            }
+            cx.expect_operands(2)?;
+            // A hint: the operands are read for their checks only.
+            b.address(cx, 0, Space::Global)?;
+            b.src(cx, 1, Type::I32)?;
+            Ok(())
+        }
+        Some("tensor") => Err(cx.unsupported(
+            "tensor copies (cp.async.bulk.tensor, tensor maps) are not supported yet",
+        )),
+        _ => copy(b, cx),
+    }
+}
+
+/// How a bulk copy or reduction signals completion, from its spaces and modifiers.
+struct Form {
+    dst: Space,
+    src: Space,
+    /// `.mbarrier::complete_tx::bytes` (else `.bulk_group`).
+    mbar: bool,
+    multicast: bool,
+}
+
+/// The direction and completion mechanism of `cp{.reduce}.async.bulk` (the modifiers after
+/// `words`, the operation's own words; `extra` the other modifiers the form allows).
+fn form(cx: &Cx, words: usize, extra: &[&str], name: &str) -> Result<Form, LowerError> {
+    let sp = spaces(cx);
+    let (dst, src) = match sp.as_slice() {
+        [d, s] => (*d, *s),
+        _ => return Err(cx.bad("needs a destination and a source state space")),
+    };
+    let mbar = cx.has("mbarrier::complete_tx::bytes");
+    let group = cx.has("bulk_group");
+    let multicast = cx.has("multicast::cluster");
+    let ok = match (dst, src) {
+        ("shared::cta" | "shared::cluster", "global") => mbar && !group,
+        ("shared::cluster", "shared::cta") => mbar && !group && !multicast,
+        ("global", "shared::cta") => group && !mbar && !multicast,
+        _ => false,
+    };
+    if !ok || (multicast && dst != "shared::cluster") {
+        return Err(cx.bad(
+            "copies .shared::{cta,cluster}.global or .shared::cluster.shared::cta with \
+             .mbarrier::complete_tx::bytes, or .global.shared::cta with .bulk_group",
+        ));
+    }
+    let mut allowed = vec![
+        dst,
+        src,
+        "mbarrier::complete_tx::bytes",
+        "bulk_group",
+        "multicast::cluster",
+    ];
+    allowed.extend_from_slice(extra);
+    only(cx, words, &allowed, name)?;
+    Ok(Form {
+        dst: ir_space(dst),
+        src: ir_space(src),
+        mbar,
+        multicast,
+    })
+}
+
+fn copy(b: &mut Builder, cx: &mut Cx) -> R {
+    let f = form(cx, 2, &[], "cp.async.bulk")?;
+    let n = cx.inst.operands.len();
+    let want = match (f.mbar, f.multicast) {
+        (true, true) => 5,
+        (true, false) => 4,
+        (false, _) => 3,
+    };
+    if n != want {
+        return Err(cx.bad(&format!(
+            "expects {want} operands ([dst], [src], size{}), found {n}",
+            match want {
+                5 => ", [mbar], ctaMask",
+                4 => ", [mbar]",
+                _ => "",
+            }
+        )));
+    }
+    let (dst, src, size) = operands(b, cx, &f)?;
+    let mask = if f.multicast {
+        let m = b.src(cx, 4, Type::I16)?;
+        let one = b.konst(cx, Type::I16, 1);
+        let bit = b.emit1(Op::And {}, vec![m, one], Type::I16, cx.loc, &cx.ptx);
+        let zero = b.konst(cx, Type::I16, 0);
+        Some(cmp(b, cx, ICmp::Ne, bit, zero))
+    } else {
+        None
+    };
+    let body = |b: &mut Builder| -> R {
+        check_bulk(b, cx, &[dst, src], size)?;
+        for_each(b, cx, size, 16, |b, off| {
+            for half in [0u64, 8] {
+                let s = offset(b, cx, src, off, half);
+                let v = b.emit1(
+                    Op::Load {
+                        space: f.src,
+                        align: 8,
+                    },
+                    vec![s],
+                    Type::I64,
+                    cx.loc,
+                    &cx.ptx,
+                );
+                let d = offset(b, cx, dst, off, half);
+                let st = Op::Store {
+                    space: f.dst,
+                    align: 8,
+                };
+                b.emit(st, vec![d, v], vec![], cx.loc, &cx.ptx);
+            }
+            Ok(())
+        })?;
+        if f.mbar {
+            complete_tx(b, cx, 3, size)?;
+        }
+        Ok(())
+    };
+    match mask {
+        Some(m) => if_then(b, cx, m, body),
+        None => body(b),
+    }
+}
+
+/// `[dst], [src], size` as 64-bit addresses and a 64-bit byte count.
+fn operands(b: &mut Builder, cx: &mut Cx, f: &Form) -> Result<(Var, Var, Var), LowerError> {
+    let d = b.address(cx, 0, f.dst)?;
+    let s = b.address(cx, 1, f.src)?;
+    if let Some(v) = imm(cx, 2)? {
+        if v <= 0 || v % 16 != 0 {
+            return Err(LowerError::new(
+                cx.opnd(2)?.span(),
+                format!("size {v} is not a positive multiple of 16 bytes"),
+            ));
+        }
+    }
+    let n = b.src(cx, 2, Type::I32)?;
+    let span = cx.inst.span;
+    let d = b.coerce(cx, d, Type::I64, Some(Sign::Unsigned), span)?;
+    let s = b.coerce(cx, s, Type::I64, Some(Sign::Unsigned), span)?;
+    let n = b.coerce(cx, n, Type::I64, Some(Sign::Unsigned), span)?;
+    Ok((d, s, n))
+}
+
+/// Trap unless every address and the size are multiples of 16 (PTX ISA §9.7.9.25.4.1).
+fn check_bulk(b: &mut Builder, cx: &Cx, addrs: &[Var], size: Var) -> R {
+    let mut acc = size;
+    for &a in addrs {
+        acc = b.emit1(Op::Or {}, vec![acc, a], Type::I64, cx.loc, &cx.ptx);
+    }
+    let m = b.konst(cx, Type::I64, 15);
+    let low = b.emit1(Op::And {}, vec![acc, m], Type::I64, cx.loc, &cx.ptx);
+    let zero = b.konst(cx, Type::I64, 0);
+    let bad = cmp(b, cx, ICmp::Ne, low, zero);
+    let trap = b.new_block();
+    let after = b.new_block();
+    let cur = b.cur as usize;
+    b.blocks[cur].term = PTerm::Branch(bad, trap, after);
+    b.blocks[cur].term_loc = cx.loc;
+    b.blocks[trap as usize].term = PTerm::Trap;
+    b.blocks[trap as usize].term_loc = cx.loc;
+    b.cur = after;
+    Ok(())
+}
+
+/// complete-tx of `bytes` (an i64 or i32 value) on the mbarrier at operand `k`.
+fn complete_tx(b: &mut Builder, cx: &Cx, k: usize, bytes: Var) -> R {
+    let mb = b.address(cx, k, Space::Shared)?;
+    let n = b.coerce(cx, bytes, Type::I32, Some(Sign::Unsigned), cx.inst.span)?;
+    b.emit(
+        Op::MBarrier {
+            op: MbarOp::CompleteTx,
+            space: Space::Shared,
+        },
+        vec![mb, n],
+        vec![],
+        cx.loc,
+        &cx.ptx,
+    );
+    Ok(())
+}
+
+fn cmp(b: &mut Builder, cx: &Cx, cc: ICmp, x: Var, y: Var) -> Var {
+    let op = Op::ICmp {
+        cc,
+        sign: Sign::Unsigned,
+    };
+    b.emit1(op, vec![x, y], Type::Pred, cx.loc, &cx.ptx)
+}
+
+/// `base + off + k` (64-bit).
+fn offset(b: &mut Builder, cx: &Cx, base: Var, off: Var, k: u64) -> Var {
+    let a = b.emit1(Op::IAdd {}, vec![base, off], Type::I64, cx.loc, &cx.ptx);
+    if k == 0 {
+        return a;
+    }
+    let kv = b.konst(cx, Type::I64, k);
+    b.emit1(Op::IAdd {}, vec![a, kv], Type::I64, cx.loc, &cx.ptx)
+}
+
+/// `for (off = 0; off < n; off += step) body(off)` (n, off: i64).
+fn for_each(
+    b: &mut Builder,
+    cx: &Cx,
+    n: Var,
+    step: u64,
+    body: impl FnOnce(&mut Builder, Var) -> R,
+) -> R {
+    let off = b.new_var(Type::I64);
+    let zero = b.konst(cx, Type::I64, 0);
+    b.copy(off, zero, cx.loc, &cx.ptx);
+    let head = b.new_block();
+    let inner = b.new_block();
+    let after = b.new_block();
+    let cur = b.cur as usize;
+    b.blocks[cur].term = PTerm::Jump(head);
+    b.blocks[cur].term_loc = cx.loc;
+    b.cur = head;
+    let go = cmp(b, cx, ICmp::Lt, off, n);
+    let h = b.cur as usize;
+    b.blocks[h].term = PTerm::Branch(go, inner, after);
+    b.blocks[h].term_loc = cx.loc;
+    b.cur = inner;
+    body(b, off)?;
+    let st = b.konst(cx, Type::I64, step);
+    let next = b.emit1(Op::IAdd {}, vec![off, st], Type::I64, cx.loc, &cx.ptx);
+    b.copy(off, next, cx.loc, &cx.ptx);
+    let cur = b.cur as usize;
+    b.blocks[cur].term = PTerm::Jump(head);
+    b.blocks[cur].term_loc = cx.loc;
+    b.cur = after;
+    Ok(())
+}
+
+/// Run `body` only where `p` holds.
+fn if_then(b: &mut Builder, cx: &Cx, p: Var, body: impl FnOnce(&mut Builder) -> R) -> R {
+    let then_b = b.new_block();
+    let after = b.new_block();
+    let cur = b.cur as usize;
+    b.blocks[cur].term = PTerm::Branch(p, then_b, after);
+    b.blocks[cur].term_loc = cx.loc;
+    b.cur = then_b;
+    body(b)?;
+    let cur = b.cur as usize;
+    b.blocks[cur].term = PTerm::Jump(after);
+    b.blocks[cur].term_loc = cx.loc;
+    b.cur = after;
+    Ok(())
+}
+
+/// The reduction of `cp.reduce.async.bulk` / `red.async`: the atomic operation and the IR
+/// type of one element, checked against the ISA's table for the form (`global`: the
+/// `.global.shared::cta` bulk reduction; else a `.shared::cluster` destination).
+fn red_op(cx: &Cx, global: bool, name: &str) -> Result<(AtomOp, Type), LowerError> {
+    let ops = ["add", "min", "max", "inc", "dec", "and", "or", "xor"];
+    let found: Vec<&str> = cx
+        .mods
+        .iter()
+        .copied()
+        .filter(|m| ops.contains(m))
+        .collect();
+    let [op] = found.as_slice() else {
+        return Err(
+            cx.bad("needs one reduction operation (.add .min .max .inc .dec .and .or .xor)")
+        );
+    };
+    let tys = [
+        "b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64", "f16", "bf16",
+    ];
+    let found: Vec<&str> = cx
+        .mods
+        .iter()
+        .copied()
+        .filter(|m| tys.contains(m))
+        .collect();
+    let [ty] = found.as_slice() else {
+        return Err(cx.bad("needs one element type"));
+    };
+    let noftz = cx.has("noftz");
+    // PTX ISA §9.7.9.25.4.2 (cp.reduce.async.bulk) and §9.7.13.7 (red.async): the types of
+    // each operation; the .global destination of the bulk reduction allows more.
+    let allowed: &[&str] = match (*op, global) {
+        ("add", true) => &["u32", "s32", "u64", "f32", "f64", "f16", "bf16"],
+        ("add", false) => &["u32", "s32", "u64"],
+        ("min" | "max", true) => &["u32", "s32", "u64", "s64", "f16", "bf16"],
+        ("min" | "max", false) => &["u32", "s32"],
+        ("inc" | "dec", _) => &["u32"],
+        ("and" | "or" | "xor", true) => &["b32", "b64"],
+        ("and" | "or" | "xor", false) => &["b32"],
+        _ => &[],
+    };
+    if !allowed.contains(ty) {
+        return Err(cx.bad(&format!("'{name}' has no .{op}.{ty}")));
+    }
+    let half = match *ty {
+        "f16" => Some(HalfFmt::F16),
+        "bf16" => Some(HalfFmt::Bf16),
+        _ => None,
+    };
+    if noftz != (half.is_some() && *op == "add") {
+        return Err(cx.bad(".noftz goes with .add on .f16/.bf16, and only there"));
+    }
+    let sign = if ty.starts_with('s') {
+        Sign::Signed
+    } else {
+        Sign::Unsigned
+    };
+    let ir_ty = match *ty {
+        "b32" | "u32" | "s32" => Type::I32,
+        "b64" | "u64" | "s64" => Type::I64,
+        "f32" => Type::F32,
+        "f64" => Type::F64,
+        _ => Type::I16,
+    };
+    let aop = match (*op, half) {
+        ("add", Some(fmt)) => AtomOp::HAdd { fmt, pair: false },
+        ("min" | "max", Some(_)) => {
+            return Err(cx.unsupported(".min/.max on .f16/.bf16 elements are not supported yet"))
+        }
+        ("add", None) if matches!(*ty, "f32" | "f64") => AtomOp::FAdd,
+        ("add", None) => AtomOp::Add,
+        ("min", None) => AtomOp::Min(sign),
+        ("max", None) => AtomOp::Max(sign),
+        ("inc", None) => AtomOp::Inc,
+        ("dec", None) => AtomOp::Dec,
+        ("and", None) => AtomOp::And,
+        ("or", None) => AtomOp::Or,
+        ("xor", None) => AtomOp::Xor,
+        _ => return Err(cx.bad("needs one reduction operation")),
+    };
+    Ok((aop, ir_ty))
+}
+
+fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
+    if cx.mods.get(1) != Some(&"async") || cx.mods.get(2) != Some(&"bulk") {
+        return Err(cx.bad("expects cp.reduce.async.bulk"));
+    }
+    if cx.has("tensor") {
+        return Err(cx.unsupported(
+            "tensor reductions (cp.reduce.async.bulk.tensor, tensor maps) are not supported yet",
+        ));
+    }
+    let extra = [
+        "add", "min", "max", "inc", "dec", "and", "or", "xor", "noftz", "b32", "b64", "u32", "s32",
+        "u64", "s64", "f32", "f64", "f16", "bf16",
+    ];
+    let f = form(cx, 3, &extra, "cp.reduce.async.bulk")?;
+    if f.multicast || f.src != Space::Shared || (f.dst == Space::Shared) != f.mbar {
+        return Err(cx.bad(
+            "reduces .shared::cta into .shared::cluster (.mbarrier::complete_tx::bytes) or \
+             into .global (.bulk_group)",
+        ));
+    }
+    let (aop, ty) = red_op(cx, f.dst == Space::Global, "cp.reduce.async.bulk")?;
+    cx.expect_operands(if f.mbar { 4 } else { 3 })?;
+    let (dst, src, size) = operands(b, cx, &f)?;
+    check_bulk(b, cx, &[dst, src], size)?;
+    let w = ty.bytes() as u64;
+    for_each(b, cx, size, w, |b, off| {
+        let s = offset(b, cx, src, off, 0);
+        let v = b.emit1(
+            Op::Load {
+                space: Space::Shared,
+                align: w as u8,
+            },
+            vec![s],
+            ty,
+            cx.loc,
+            &cx.ptx,
+        );
+        let d = offset(b, cx, dst, off, 0);
+        let space = f.dst;
+        b.emit1(Op::Atom { op: aop, space }, vec![d, v], ty, cx.loc, &cx.ptx);
+        Ok(())
+    })?;
+    if f.mbar {
+        complete_tx(b, cx, 3, size)?;
+    }
+    Ok(())
+}
+
+/// The address operand of `st.async`/`red.async` in `.shared::cluster` (its only space; a
+/// missing qualifier means the same, PTX ISA §9.7.9.12).
+fn cluster_form(cx: &Cx, name: &str) -> R {
+    let sp = spaces(cx);
+    if sp.iter().any(|s| *s != "shared::cluster") || sp.len() > 1 {
+        return Err(cx.bad(&format!("'{name}' writes .shared::cluster memory")));
+    }
+    if !cx.has("mbarrier::complete_tx::bytes") {
+        return Err(cx.bad("needs .mbarrier::complete_tx::bytes"));
+    }
+    Ok(())
+}
+
+fn st_async(b: &mut Builder, cx: &mut Cx) -> R {
+    cluster_form(cx, "st.async")?;
+    let tys = ["b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64"];
+    let mut allowed = vec![
+        "async",
+        "weak",
+        "shared::cluster",
+        "mbarrier::complete_tx::bytes",
+        "v2",
+        "v4",
+    ];
+    allowed.extend_from_slice(&tys);
+    only(cx, 0, &allowed, "st.async")?;
+    let found: Vec<&str> = cx
+        .mods
+        .iter()
+        .copied()
+        .filter(|m| tys.contains(m))
+        .collect();
+    let [t] = found.as_slice() else {
+        return Err(cx.bad("needs one type (.b32 .b64 .u32 .s32 .u64 .s64 .f32 .f64)"));
+    };
+    let ty = match *t {
+        "f32" => Type::F32,
+        "f64" => Type::F64,
+        t if t.ends_with("64") => Type::I64,
+        _ => Type::I32,
+    };
+    let n = if cx.has("v4") {
+        4
+    } else if cx.has("v2") {
+        2
+    } else {
+        1
+    };
+    if n == 4 && ty.bits() == 64 {
+        return Err(cx.bad(".v4 takes 32-bit elements"));
+    }
+    cx.expect_operands(3)?;
+    let a = b.address(cx, 0, Space::Shared)?;
+    let elems = match (cx.opnd(1)?.clone(), n) {
+        (Operand::Vector(e, _), n) if e.len() == n && n > 1 => e,
+        (o, 1) => vec![o],
+        _ => return Err(cx.bad("vector width and operand list disagree")),
+    };
+    let at = b.vars[a as usize];
+    let w = ty.bytes() as u64;
+    for (k, e) in elems.iter().enumerate() {
+        let v = b.src_rel(cx, e, ty, None)?;
+        let addr = if k == 0 {
+            a
+        } else {
+            let o = b.konst(cx, at, k as u64 * w);
+            b.emit1(Op::IAdd {}, vec![a, o], at, cx.loc, &cx.ptx)
+        };
+        let st = Op::Store {
+            space: Space::Shared,
+            align: (w * n as u64) as u8,
+        };
+        b.emit(st, vec![addr, v], vec![], cx.loc, &cx.ptx);
+    }
+    let bytes = b.konst(cx, Type::I32, w * n as u64);
+    complete_tx(b, cx, 2, bytes)
+}
+
+fn red_async(b: &mut Builder, cx: &mut Cx) -> R {
+    cluster_form(cx, "red.async")?;
+    let extra = [
+        "async",
+        "relaxed",
+        "cluster",
+        "shared::cluster",
+        "mbarrier::complete_tx::bytes",
+        "add",
+        "min",
+        "max",
+        "inc",
+        "dec",
+        "and",
+        "or",
+        "xor",
+        "b32",
+        "u32",
+        "s32",
+        "u64",
+    ];
+    only(cx, 0, &extra, "red.async")?;
+    if !(cx.has("relaxed") && cx.has("cluster")) {
+        return Err(cx.bad("needs .relaxed.cluster"));
+    }
+    let (aop, ty) = red_op(cx, false, "red.async")?;
+    cx.expect_operands(3)?;
+    let a = b.address(cx, 0, Space::Shared)?;
+    let v = b.src(cx, 1, ty)?;
+    b.emit1(
+        Op::Atom {
+            op: aop,
+            space: Space::Shared,
+        },
+        vec![a, v],
+        ty,
+        cx.loc,
+        &cx.ptx,
+    );
+    let bytes = b.konst(cx, Type::I32, ty.bytes() as u64);
+    complete_tx(b, cx, 2, bytes)
+}
+
+/// `setmaxnreg.{inc,dec}.sync.aligned.u32 imm` (PTX ISA §9.7.19.5): a register-allocation
+/// hint for the warpgroup; registers are not a limited resource on the CPU, so it has no
+/// effect. The count must be a constant multiple of 8 in 24 ..= 256.
+fn setmaxnreg(cx: &Cx) -> R {
+    let dir = cx.mods.first().copied();
+    if !matches!(dir, Some("inc" | "dec")) {
+        return Err(cx.bad("needs .inc or .dec"));
+    }
+    only(cx, 1, &["sync", "aligned", "u32"], "setmaxnreg")?;
+    if !(cx.has("sync") && cx.has("aligned") && cx.has("u32")) {
+        return Err(cx.bad("needs .sync.aligned.u32"));
+    }
+    cx.expect_operands(1)?;
+    match imm(cx, 0)? {
+        Some(n) if (24..=256).contains(&n) && n % 8 == 0 => Ok(()),
+        _ => Err(LowerError::new(
+            cx.opnd(0)?.span(),
+            "setmaxnreg's register count must be a constant multiple of 8 in 24..=256",
+        )),
+    }
+}
+
+/// `griddepcontrol.launch_dependents` / `griddepcontrol.wait` (PTX ISA §9.7.13.12): ptxjit
+/// runs launches one after another, so a dependent grid never starts early and its
+/// prerequisite grids are complete when it starts: neither has anything to do.
+fn griddepcontrol(cx: &Cx) -> R {
+    match cx.mods.as_slice() {
+        ["launch_dependents"] | ["wait"] => cx.expect_operands(0),
+        _ => Err(cx.bad("needs exactly one of .launch_dependents and .wait")),
+    }
+}
