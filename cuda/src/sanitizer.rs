@@ -2,7 +2,8 @@
 //! --tool memcheck` sets): memcheck's placement from `cuInit` on (red zones, quarantine), its
 //! reports on stderr (racecheck, `PTXJIT_TOOL=racecheck`: each launch's shared-memory races,
 //! the launch itself succeeding) in compute-sanitizer's shape (`=========` lines), and at
-//! process exit a leak check of the program's device allocations and the `ERROR SUMMARY` line.
+//! process exit (memcheck) a leak check of the program's device allocations and, for every
+//! tool, the `ERROR SUMMARY` line.
 //! When errors were found the process exits with status 2 (after flushing the program's
 //! output), as compute-sanitizer's `--error-exitcode` does.
 //!
@@ -48,18 +49,29 @@ pub fn report(text: &str) {
     eprint!("{}", tool::report_lines(text));
 }
 
-/// Register the exit-time leak check and summary (once, at `cuInit` with a tool on).
-pub fn at_exit() {
+/// Whether the exit-time handler checks for leaks: memcheck's job only, as compute-sanitizer
+/// checks leaks under memcheck and not under the other tools.
+static LEAK_CHECK: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Register the exit-time summary (once, at `cuInit` with `tool` on), with a leak check of
+/// the program's device allocations under memcheck.
+pub fn at_exit(tool: Tool) {
     static ONCE: std::sync::Once = std::sync::Once::new();
+    LEAK_CHECK.store(tool == Tool::Memcheck, Ordering::Relaxed);
     ONCE.call_once(|| {
         // SAFETY: registers a plain `extern "C"` function with no arguments.
         unsafe { libc::atexit(finish) };
     });
 }
 
-/// At exit: report leaks, print the summary, exit with status 2 if there were errors.
+/// At exit: report leaks (memcheck), print the summary, exit with status 2 if there were
+/// errors.
 extern "C" fn finish() {
-    let leaks = crate::state::live_user_allocations();
+    let leaks = if LEAK_CHECK.load(Ordering::Relaxed) {
+        crate::state::live_user_allocations()
+    } else {
+        vec![]
+    };
     for (addr, size, label) in &leaks {
         report(&format!(
             "Leaked {size} bytes at {addr:#x} (allocated with {label}, never freed)"

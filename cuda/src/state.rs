@@ -262,8 +262,8 @@ pub fn init() -> DrvResult {
             host.set_initcheck(true)
                 .map_err(|e| Fail::new(CUDA_ERROR_NO_DEVICE, e.to_string()))?;
         }
-        if config.tool.is_some() {
-            crate::sanitizer::at_exit();
+        if let Some(tool) = config.tool {
+            crate::sanitizer::at_exit(tool);
         }
         // Device printf text waits for the driver's flush points, as on a GPU (registered
         // after the tool's handler, so it runs before that one ends the process).

@@ -36,6 +36,15 @@ pub struct ExecArgs {
     /// Abort a launch that runs longer than this many seconds (PTXJIT_TIMEOUT).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// The order of CTAs and warps (PTXJIT_SCHEDULE): fixed (default), or shuffle[:SEED] to run
+    /// the CTAs one at a time and the CTAs and warps in an order drawn from SEED (a seed from
+    /// the clock when none is given; it is printed on stderr), as for `ptxjit run`.
+    #[arg(long, value_name = "fixed|shuffle[:SEED]", value_parser = crate::host::Schedule::parse)]
+    pub schedule: Option<crate::host::Schedule>,
+    /// Run every warp in lockstep order (PTXJIT_LOCKSTEP=1), for warp-synchronous code without
+    /// `__syncwarp` in modules that target sm_70 or later, as for `ptxjit run`.
+    #[arg(long)]
+    pub lockstep: bool,
     /// Print one line per driver API call with its result on stderr (PTXJIT_TRACE=1).
     #[arg(long)]
     pub trace: bool,
@@ -139,6 +148,13 @@ pub fn exec(a: &ExecArgs) -> u8 {
     }
     if let Some(t) = a.tool {
         cmd.env("PTXJIT_TOOL", t.name());
+    }
+    if let Some(s) = a.schedule {
+        // A seed drawn here is passed on, so the library repeats it (and prints it).
+        cmd.env("PTXJIT_SCHEDULE", s.to_string());
+    }
+    if a.lockstep {
+        cmd.env("PTXJIT_LOCKSTEP", "1");
     }
     if a.racecheck_global {
         cmd.env("PTXJIT_RACECHECK_GLOBAL", "1");

@@ -847,9 +847,16 @@ mod tests {
         assert_eq!(sink.take().len(), 1);
         c.access(&sink, 3, 2, 0, 4, AccessKind::Read); // races with thread 2's write
         c.access_with(&sink, 4, 3, 0, 4, AccessKind::Write, true);
-        let by4: Vec<_> = sink.take().into_iter().filter(|f| f.second.thread == 4).collect();
+        let by4: Vec<_> = sink
+            .take()
+            .into_iter()
+            .filter(|f| f.second.thread == 4)
+            .collect();
         assert_eq!(by4.len(), 1);
-        assert_eq!((by4[0].first.kind, by4[0].first.thread), (AccessKind::Read, 3));
+        assert_eq!(
+            (by4[0].first.kind, by4[0].first.thread),
+            (AccessKind::Read, 3)
+        );
     }
 
     /// Each hazard is counted; the report keeps one per pair of instructions.
