@@ -90,6 +90,7 @@ fn time_under(
         Engine::Jit,
         on(Tool::Memcheck),
         on(Tool::Initcheck),
+        loaded.case.spec.lockstep,
     )
     .map_err(|e| e.to_string())?;
     let opts = LaunchOptions {
@@ -97,6 +98,7 @@ fn time_under(
         synccheck: on(Tool::Synccheck),
         initcheck: on(Tool::Initcheck),
         racecheck: on(Tool::Racecheck),
+        lockstep: loaded.case.spec.lockstep,
         ..LaunchOptions::default()
     };
     let what = tool.map_or("plain JIT".to_string(), |t| t.name().to_string());

@@ -416,7 +416,8 @@ fn exec_inst(di: &DInst, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 match translate(env, space, addr, size, align, l) {
                     Ok(p) => {
                         init_access(env, space, addr, size, l, di.inst, InitAccess::Write);
-                        env.race_store(l, di.inst, p, size, &v.to_le_bytes());
+                        // SAFETY: `translate` checked `size` bytes at `p`.
+                        unsafe { env.race_store(l, di.inst, p, size, &v.to_le_bytes()) };
                         // SAFETY: `translate` checked `size` bytes at `p`.
                         unsafe { host_store(p, size, v) }
                     }

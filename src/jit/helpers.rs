@@ -131,7 +131,10 @@ pub unsafe extern "C" fn group_access_helper(
             Ok(p) => {
                 env::init_access(env, space, addr, size, lane, inst, init_kind(info));
                 match race_kind(info) {
-                    AccessKind::Write => env.race_store(lane, inst, p, size, &io[val..val + n]),
+                    // SAFETY: translate checked that [p, p+size) is inside the space.
+                    AccessKind::Write => unsafe {
+                        env.race_store(lane, inst, p, size, &io[val..val + n])
+                    },
                     kind @ (AccessKind::Read | AccessKind::Atomic) => {
                         env.race_access(lane, inst, p, size, kind)
                     }

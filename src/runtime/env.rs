@@ -602,13 +602,16 @@ impl CtaEnv {
     /// it is made; a store of the bytes memory holds already does not race with an earlier
     /// plain write ([`super::race::RaceCta::access_with`]). Stores wider than `new` count as
     /// changing memory.
+    ///
+    /// # Safety
+    /// `p` is what [`translate`] returned for this `size`-byte access: `size` readable bytes.
     #[inline]
-    pub fn race_store(&self, lane: u32, inst: u32, p: *const u8, size: u32, new: &[u8]) {
+    pub unsafe fn race_store(&self, lane: u32, inst: u32, p: *const u8, size: u32, new: &[u8]) {
         if self.race.is_null() {
             return;
         }
         let same = size as usize <= new.len() && {
-            // SAFETY: `p` is what `translate` returned for this `size`-byte access: readable.
+            // SAFETY: the caller's promise.
             let old = unsafe { std::slice::from_raw_parts(p, size as usize) };
             old == &new[..size as usize]
         };
