@@ -659,6 +659,28 @@ impl Builder<'_> {
         Ok(Some(t))
     }
 
+    /// Checks register operand `o` of an instruction of type `inst` against the general rule
+    /// (`opsize::general_ok`: same size, agreeing kinds); other operands pass.
+    pub(super) fn check_general(
+        &self,
+        cx: &Cx,
+        o: &Operand,
+        inst: ast::ScalarType,
+    ) -> Result<(), LowerError> {
+        match self.sized_reg(o, inst) {
+            Some((name, _, rt, it, r)) if !opsize::general_ok(it, r) => Err(LowerError::new(
+                name.span,
+                format!(
+                    "operand '{}' of '{}': {}",
+                    name.name,
+                    cx.ptx,
+                    opsize::general_mismatch(inst, rt)
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// `v` as IR type `to` by rule `fit` (`lower::opsize`): the same bits, the low bits, or
     /// the bits zero- or sign-extended; float values are taken as their bit patterns.
     pub(super) fn fit(
@@ -1580,6 +1602,9 @@ fn mov(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
                 "mov.v{n} needs two vector operands of {n} elements"
             )));
         }
+        for e in ds.iter().chain(ss) {
+            b.check_general(cx, e, t)?;
+        }
         // Read every source before writing: `mov.v2.u32 {%a, %b}, {%b, %a}` swaps.
         let vals = ss
             .iter()
@@ -1643,6 +1668,8 @@ fn mov(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
             Ok(())
         }
         _ => {
+            b.check_general(cx, &s, t)?;
+            b.check_general(cx, &d, t)?;
             let v = b.src_rel(cx, &s, ty, None)?;
             if let Some(dv) = b.dst_rel(cx, &d, ty, None)? {
                 b.copy(dv, v, cx.loc, &cx.ptx);

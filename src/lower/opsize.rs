@@ -87,17 +87,27 @@ pub(crate) enum Fit {
 /// Whether instruction type `inst` of `ld`/`st`/`cvt` accepts a register of type `reg`
 /// (the table in the module doc).
 fn relaxed_ok(inst: PtxTy, reg: PtxTy) -> bool {
-    if reg.bits < inst.bits {
-        return false;
+    let float_size = inst.kind != Kind::F || reg.kind != Kind::F || reg.bits == inst.bits;
+    reg.bits >= inst.bits && kinds_agree(inst.kind, reg.kind) && float_size
+}
+
+/// Whether a register of kind `reg` may be an operand of an instruction of kind `inst`: a
+/// bit-size type agrees with every kind, signed and unsigned integers with each other, and
+/// a float type with floats (PTX ISA §9.4).
+fn kinds_agree(inst: Kind, reg: Kind) -> bool {
+    match (inst, reg) {
+        (Kind::B, _) | (_, Kind::B) => true,
+        (Kind::U | Kind::S, Kind::U | Kind::S) => true,
+        (Kind::F, Kind::F) => true,
+        (Kind::U | Kind::S, Kind::F) | (Kind::F, Kind::U | Kind::S) => false,
     }
-    match (inst.kind, reg.kind) {
-        (Kind::B, _) => true,
-        (Kind::U | Kind::S, Kind::B | Kind::U | Kind::S) => true,
-        (Kind::U | Kind::S, Kind::F) => false,
-        (Kind::F, Kind::B) => true,
-        (Kind::F, Kind::F) => reg.bits == inst.bits,
-        (Kind::F, Kind::U | Kind::S) => false,
-    }
+}
+
+/// The general rule for a register operand of type `reg` of an instruction of type `inst`
+/// (PTX ISA §9.4 "Type Information for Instructions and Operands"; applied to `mov`): the
+/// same size, and kinds that agree. Checked against ptxas 12.9 for every pair.
+pub(crate) fn general_ok(inst: PtxTy, reg: PtxTy) -> bool {
+    reg.bits == inst.bits && kinds_agree(inst.kind, reg.kind)
 }
 
 /// A source register of type `reg` for an `ld`/`st`/`cvt` of type `inst`: how its value is
@@ -142,4 +152,16 @@ pub(crate) fn mismatch(inst: ScalarType, reg: ScalarType) -> String {
         _ => format!("a {i} instruction type takes integer or .b registers, not {r}"),
     };
     format!("{why} (PTX ISA §9.4.1)")
+}
+
+/// Why instruction type `inst` of an instruction other than `ld`/`st`/`cvt` rejects a
+/// register declared `reg` (for an error message).
+pub(crate) fn general_mismatch(inst: ScalarType, reg: ScalarType) -> String {
+    let name = |t: ScalarType| format!(".{}", format!("{t:?}").to_lowercase());
+    format!(
+        "a {} register does not agree with the instruction type {}: operands have the \
+         instruction type's size, and only .b types mix with other kinds (PTX ISA §9.4)",
+        name(reg),
+        name(inst)
+    )
 }

@@ -2,7 +2,7 @@
 //! ptxas 12.9 (`ptxas -arch=sm_80`): the whole table ptxas gives, and forms lowered end to
 //! end, accepted or rejected as ptxas does.
 
-use super::opsize::{ptx_ty, relaxed_dst, relaxed_src, Fit};
+use super::opsize::{general_ok, ptx_ty, relaxed_dst, relaxed_src, Fit};
 use crate::host::{front_end, Error};
 use crate::ptx::ast::ScalarType;
 
@@ -128,6 +128,66 @@ fn forms_load_or_fail_as_with_ptxas() {
         match load(inst) {
             Err(Error::Invalid(m)) => assert!(
                 m.contains(reg) && m.contains("§9.4.1") && m.contains("k.ptx:"),
+                "{inst}: {m}"
+            ),
+            other => panic!("{inst}: {other:?}"),
+        }
+    }
+}
+
+/// ptxas 12.9's verdict for `mov.T %reg, %src` and `mov.T %dst, %reg` (the same for both)
+/// for every instruction type (rows) and register type (`COLUMNS`).
+const PTXAS_MOV: [&str; 11] = [
+    "b16     -    ok     -     -     -    ok     -     -     -    ok     -     -    ok     -     -     -",
+    "b32     -     -    ok     -     -     -    ok     -     -     -    ok     -     -    ok     -    ok",
+    "b64     -     -     -    ok     -     -     -    ok     -     -     -    ok     -     -    ok     -",
+    "u16     -    ok     -     -     -    ok     -     -     -    ok     -     -     -     -     -     -",
+    "u32     -     -    ok     -     -     -    ok     -     -     -    ok     -     -     -     -    ok",
+    "u64     -     -     -    ok     -     -     -    ok     -     -     -    ok     -     -     -     -",
+    "s16     -    ok     -     -     -    ok     -     -     -    ok     -     -     -     -     -     -",
+    "s32     -     -    ok     -     -     -    ok     -     -     -    ok     -     -     -     -    ok",
+    "s64     -     -     -    ok     -     -     -    ok     -     -     -    ok     -     -     -     -",
+    "f32     -     -    ok     -     -     -     -     -     -     -     -     -     -    ok     -     -",
+    "f64     -     -     -    ok     -     -     -     -     -     -     -     -     -     -    ok     -",
+];
+
+#[test]
+fn the_general_rule_matches_ptxas_mov_for_every_pair() {
+    let cols: Vec<ScalarType> = COLUMNS.split_whitespace().map(ty).collect();
+    for row in PTXAS_MOV {
+        let mut words = row.split_whitespace();
+        let inst = ty(words.next().expect("a row name"));
+        for (&reg, v) in cols.iter().zip(words) {
+            let (i, r) = (ptx_ty(inst).expect("sized"), ptx_ty(reg).expect("sized"));
+            assert_eq!(general_ok(i, r), v == "ok", "mov {inst:?} {reg:?}");
+        }
+    }
+}
+
+/// `mov` forms lowered end to end, with ptxas 12.9's verdict in the comment.
+#[test]
+fn mov_forms_load_or_fail_as_with_ptxas() {
+    for inst in [
+        "mov.b32 %f32, %u32",                    // ptxas: accepted
+        "mov.u32 %s32, %b32",                    // ptxas: accepted
+        "mov.f32 %b32, %f32",                    // ptxas: accepted
+        "mov.b16 %f16, %s16",                    // ptxas: accepted
+        "mov.s32 %f16x2, %u32",                  // ptxas: accepted
+        "mov.v2.u32 {%u32, %s32}, {%b32, %b32}", // ptxas: accepted
+        "mov.u32 %u32, 7",                       // ptxas: accepted
+    ] {
+        load(inst).unwrap_or_else(|e| panic!("{inst}: {e}"));
+    }
+    for (inst, reg) in [
+        ("mov.u32 %u32, %f32", "%f32"), // ptxas: Arguments mismatch for instruction 'mov'
+        ("mov.f32 %s32, %f32", "%s32"), // ptxas: Arguments mismatch for instruction 'mov'
+        ("mov.f32 %f32, %f16x2", "%f16x2"), // ptxas: Arguments mismatch for instruction 'mov'
+        ("mov.s16 %s16, %f16", "%f16"), // ptxas: Arguments mismatch for instruction 'mov'
+        ("mov.v2.f32 {%f32, %u32}, {%f32, %f32}", "%u32"), // ptxas: Vector with elements of different types are not allowed
+    ] {
+        match load(inst) {
+            Err(Error::Invalid(m)) => assert!(
+                m.contains(&format!("'{reg}'")) && m.contains("§9.4") && m.contains("k.ptx:"),
                 "{inst}: {m}"
             ),
             other => panic!("{inst}: {other:?}"),
