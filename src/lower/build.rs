@@ -597,6 +597,12 @@ pub(crate) struct Builder<'a> {
     /// Destination temporaries that extend or truncate into a register of another width, with
     /// the extension's signedness (`ld.u8` into a `.b32` register, `cvt.s8` into `.b16`).
     pub ext_sign: HashMap<Var, crate::ir::Sign>,
+    /// Destination temporaries of `ld`/`cvt` written into a register wider than the
+    /// instruction type, with the extension that applies (`lower::opsize`).
+    pub ext_fit: HashMap<Var, super::opsize::Fit>,
+    /// The declared PTX type of each register variable (`.u32` and `.b32` are both i32 in the
+    /// IR; the operand-size rules of `lower::opsize` tell them apart).
+    pub decl: HashMap<Var, ast::ScalarType>,
     /// The module's `.const` variables: (index into `Globals::vars`, size in bytes), for
     /// `isspacep.const`.
     pub const_vars: Vec<(u32, u64)>,
@@ -820,6 +826,8 @@ pub(crate) fn build_kernel<'a>(
         cur: 0,
         labels: HashMap::new(),
         ext_sign: HashMap::new(),
+        ext_fit: HashMap::new(),
+        decl: HashMap::new(),
         const_vars: vec![],
         wide: Default::default(),
         has_vector_regs: false,
@@ -1247,6 +1255,7 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
                     // One variable per component (`lower::vregs`).
                     for k in 0..lanes {
                         let v = b.new_var(ty);
+                        b.decl.insert(v, d.ty);
                         if let Some(scope) = b.scopes.last_mut() {
                             scope.remove(&n);
                             scope.insert(super::vregs::component_name(&n, k), v);
@@ -1255,6 +1264,7 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
                     continue;
                 }
                 let v = b.new_var(ty);
+                b.decl.insert(v, d.ty);
                 if let Some(scope) = b.scopes.last_mut() {
                     for k in 0..4 {
                         scope.remove(&super::vregs::component_name(&n, k));

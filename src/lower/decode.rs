@@ -3,6 +3,7 @@
 //! an "unsupported instruction" error naming the instruction and its location.
 
 use super::build::{Builder, PInst, PTerm, Sym, Var};
+use super::opsize::{self, Fit, PtxTy};
 use super::LowerError;
 use crate::ir::{
     AtomOp, CvtRound, CvtType, FCmp, HalfFmt, ICmp, Op, Round, SReg, ShflMode, Sign, Space, SrcLoc,
@@ -580,6 +581,148 @@ impl Builder<'_> {
         }
     }
 
+    /// The declared type of register operand `o` and the instruction type `inst` as the
+    /// operand-size rules see them, when both are covered by them (`lower::opsize`).
+    fn sized_reg<'o>(
+        &self,
+        o: &'o Operand,
+        inst: ast::ScalarType,
+    ) -> Option<(&'o ast::Ident, Var, ast::ScalarType, PtxTy, PtxTy)> {
+        let Operand::Reg {
+            name,
+            component: None,
+        } = o
+        else {
+            return None;
+        };
+        let v = self.reg(&name.name)?;
+        let rt = self.decl.get(&v).copied()?;
+        Some((name, v, rt, opsize::ptx_ty(inst)?, opsize::ptx_ty(rt)?))
+    }
+
+    /// A data source of `st` or `cvt` with instruction type `inst` (IR type `ty`): a register
+    /// may be wider than `inst` and is then chopped to its low bits, under the rules of
+    /// `lower::opsize`; other operands as [`Self::src_rel`] with `sign`.
+    pub(super) fn src_sized(
+        &mut self,
+        cx: &Cx,
+        o: &Operand,
+        ty: Type,
+        inst: ast::ScalarType,
+        sign: Sign,
+    ) -> Result<Var, LowerError> {
+        let Some((name, v, rt, it, r)) = self.sized_reg(o, inst) else {
+            return self.src_rel(cx, o, ty, Some(sign));
+        };
+        let v = self.not_wide(cx, name, v)?;
+        let fit = opsize::relaxed_src(it, r).ok_or_else(|| {
+            LowerError::new(
+                name.span,
+                format!(
+                    "source '{}' of '{}': {}",
+                    name.name,
+                    cx.ptx,
+                    opsize::mismatch(inst, rt)
+                ),
+            )
+        })?;
+        self.fit(cx, v, ty, fit, name.span)
+    }
+
+    /// A data destination of `ld` or `cvt` with instruction type `inst` (IR type `ty`): a
+    /// register may be wider than `inst` and is then zero- or sign-extended, under the rules
+    /// of `lower::opsize`; other operands as [`Self::dst_rel`] with `sign`.
+    pub(super) fn dst_sized(
+        &mut self,
+        cx: &mut Cx,
+        o: &Operand,
+        ty: Type,
+        inst: ast::ScalarType,
+        sign: Sign,
+    ) -> Result<Option<Var>, LowerError> {
+        let Some((name, r, rt, it, rp)) = self.sized_reg(o, inst) else {
+            return self.dst_rel(cx, o, ty, Some(sign));
+        };
+        let r = self.not_wide(cx, name, r)?;
+        let fit = opsize::relaxed_dst(it, rp).ok_or_else(|| {
+            LowerError::new(
+                name.span,
+                format!(
+                    "destination '{}' of '{}': {}",
+                    name.name,
+                    cx.ptx,
+                    opsize::mismatch(inst, rt)
+                ),
+            )
+        })?;
+        let t = self.new_var(ty);
+        cx.writes.push((r, t));
+        if fit != Fit::Exact {
+            self.ext_fit.insert(t, fit);
+        }
+        Ok(Some(t))
+    }
+
+    /// Checks register operand `o` of an instruction of type `inst` against the general rule
+    /// (`opsize::general_ok`: same size, agreeing kinds); other operands pass.
+    pub(super) fn check_general(
+        &self,
+        cx: &Cx,
+        o: &Operand,
+        inst: ast::ScalarType,
+    ) -> Result<(), LowerError> {
+        match self.sized_reg(o, inst) {
+            Some((name, _, rt, it, r)) if !opsize::general_ok(it, r) => Err(LowerError::new(
+                name.span,
+                format!(
+                    "operand '{}' of '{}': {}",
+                    name.name,
+                    cx.ptx,
+                    opsize::general_mismatch(inst, rt)
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// `v` as IR type `to` by rule `fit` (`lower::opsize`): the same bits, the low bits, or
+    /// the bits zero- or sign-extended; float values are taken as their bit patterns.
+    pub(super) fn fit(
+        &mut self,
+        cx: &Cx,
+        v: Var,
+        to: Type,
+        fit: Fit,
+        span: Span,
+    ) -> Result<Var, LowerError> {
+        let from = self.vars[v as usize];
+        if from == to {
+            return Ok(v);
+        }
+        let as_int = |t: Type| {
+            if t.is_float() {
+                Type::int_of_bytes(t.bytes()).unwrap_or(t)
+            } else {
+                t
+            }
+        };
+        let w = if from.is_float() {
+            self.emit1(Op::Bitcast {}, vec![v], as_int(from), cx.loc, &cx.ptx)
+        } else {
+            v
+        };
+        let sign = if fit == Fit::Sext {
+            Sign::Signed
+        } else {
+            Sign::Unsigned
+        };
+        let w = self.coerce(cx, w, as_int(to), Some(sign), span)?;
+        if to.is_float() {
+            return Ok(self.emit1(Op::Bitcast {}, vec![w], to, cx.loc, &cx.ptx));
+        }
+        Ok(w)
+    }
+
     pub(super) fn dst(
         &mut self,
         cx: &mut Cx,
@@ -914,6 +1057,8 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
         let tt = b.vars[tmp as usize];
         let val = if rt == tt {
             tmp
+        } else if let Some(fit) = b.ext_fit.get(&tmp).copied() {
+            b.fit(&cx, tmp, rt, fit, i.span)?
         } else if let Some(sign) = b.ext_sign.get(&tmp).copied() {
             b.coerce(&cx, tmp, rt, Some(sign), i.span)?
         } else {
@@ -1467,6 +1612,9 @@ fn mov(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
                 "mov.v{n} needs two vector operands of {n} elements"
             )));
         }
+        for e in ds.iter().chain(ss) {
+            b.check_general(cx, e, t)?;
+        }
         // Read every source before writing: `mov.v2.u32 {%a, %b}, {%b, %a}` swaps.
         let vals = ss
             .iter()
@@ -1530,6 +1678,8 @@ fn mov(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
             Ok(())
         }
         _ => {
+            b.check_general(cx, &s, t)?;
+            b.check_general(cx, &d, t)?;
             let v = b.src_rel(cx, &s, ty, None)?;
             if let Some(dv) = b.dst_rel(cx, &d, ty, None)? {
                 b.copy(dv, v, cx.loc, &cx.ptx);
@@ -1698,7 +1848,7 @@ fn cvt(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     };
     let x = {
         let o = cx.opnd(1)?.clone();
-        b.src_rel(cx, &o, src.ir(), Some(sign))?
+        b.src_sized(cx, &o, src.ir(), st, sign)?
     };
     let op = Op::Cvt {
         dst,
@@ -1713,7 +1863,7 @@ fn cvt(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
         Sign::Unsigned
     };
     let d = cx.opnd(0)?.clone();
-    if let Some(t) = b.dst_rel(cx, &d, dst.ir(), Some(dsign))? {
+    if let Some(t) = b.dst_sized(cx, &d, dst.ir(), dt, dsign)? {
         b.emit(op, vec![x], vec![t], cx.loc, &cx.ptx);
     }
     Ok(())
@@ -1908,7 +2058,7 @@ fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     check_space_mods(cx)?;
     cx.expect_operands(2)?;
     let space = super::call::param_space(b, cx, 1, space_of(cx));
-    let (ty, sign, _) = mem_ty(cx)?;
+    let (ty, sign, pt) = mem_ty(cx)?;
     let n = mem_vec_len(cx, ty)?;
     let addr = b.address(cx, 1, space)?;
     let d = cx.opnd(0)?.clone();
@@ -1943,7 +2093,7 @@ fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
             };
             // Truncate, then reinterpret as a float element.
             let v = b.coerce(cx, part, ty, Some(Sign::Unsigned), cx.inst.span)?;
-            if let Some(t) = b.dst_rel(cx, dop, ty, Some(sign))? {
+            if let Some(t) = b.dst_sized(cx, dop, ty, pt, sign)? {
                 b.copy(t, v, cx.loc, &cx.ptx);
             }
         }
@@ -1958,7 +2108,7 @@ fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
         };
         let align = if k == 0 { ty.bytes() * n } else { ty.bytes() } as u8;
         let v = b.emit1(Op::Load { space, align }, vec![a], ty, cx.loc, &cx.ptx);
-        if let Some(t) = b.dst_rel(cx, dop, ty, Some(sign))? {
+        if let Some(t) = b.dst_sized(cx, dop, ty, pt, sign)? {
             b.copy(t, v, cx.loc, &cx.ptx);
         }
     }
@@ -1989,7 +2139,7 @@ fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     if space == Space::Const || space == Space::Param {
         return Err(cx.bad(&format!("st to the read-only {space} state space")));
     }
-    let (ty, _sign, _) = mem_ty(cx)?;
+    let (ty, _sign, pt) = mem_ty(cx)?;
     let n = mem_vec_len(cx, ty)?;
     let addr = b.address(cx, 0, space)?;
     let s = cx.opnd(1)?.clone();
@@ -2003,7 +2153,7 @@ fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
         // The elements packed into one integer (element k in bits k·w..(k+1)·w), one store.
         let mut acc = None;
         for (k, sop) in srcs.iter().enumerate() {
-            let v = b.src_rel(cx, sop, ty, Some(Sign::Unsigned))?;
+            let v = b.src_sized(cx, sop, ty, pt, Sign::Unsigned)?;
             // A float element's bits, zero-extended.
             let v = b.coerce(cx, v, wt, Some(Sign::Unsigned), cx.inst.span)?;
             let v = if k == 0 {
@@ -2027,7 +2177,7 @@ fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
         return Ok(());
     }
     for (k, sop) in srcs.iter().enumerate() {
-        let v = b.src_rel(cx, sop, ty, Some(Sign::Unsigned))?;
+        let v = b.src_sized(cx, sop, ty, pt, Sign::Unsigned)?;
         let a = if k == 0 {
             addr
         } else {

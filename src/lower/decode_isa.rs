@@ -1489,7 +1489,7 @@ fn cvt(b: &mut Builder, cx: &mut Cx) -> R {
     };
     let x = {
         let o = cx.opnd(1)?.clone();
-        b.src_rel(cx, &o, src.ir(), Some(sign))?
+        b.src_sized(cx, &o, src.ir(), st, sign)?
     };
     let o = Op::Cvt {
         dst,
@@ -1522,7 +1522,7 @@ fn cvt(b: &mut Builder, cx: &mut Cx) -> R {
         Sign::Unsigned
     };
     let d = cx.opnd(0)?.clone();
-    if let Some(t) = b.dst_rel(cx, &d, dst.ir(), Some(dsign))? {
+    if let Some(t) = b.dst_sized(cx, &d, dst.ir(), dt, dsign)? {
         b.copy(t, r, cx.loc, &cx.ptx);
     }
     Ok(())

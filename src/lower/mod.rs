@@ -17,6 +17,9 @@ mod decode;
 mod devrt;
 #[cfg(test)]
 mod init_tests;
+mod opsize;
+#[cfg(test)]
+mod opsize_tests;
 mod recurse;
 mod reducible;
 mod ssa;

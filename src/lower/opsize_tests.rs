@@ -1,0 +1,196 @@
+//! The operand-size rules of `ld`, `st` and `cvt` (`lower::opsize`, PTX ISA §9.4.1) against
+//! ptxas 12.9 (`ptxas -arch=sm_80`): the whole table ptxas gives, and forms lowered end to
+//! end, accepted or rejected as ptxas does.
+
+use super::opsize::{general_ok, ptx_ty, relaxed_dst, relaxed_src, Fit};
+use crate::host::{front_end, Error};
+use crate::ptx::ast::ScalarType;
+
+/// ptxas 12.9's verdict for every instruction type (rows) and register type (columns):
+/// `ld.global.T %reg, [a]` for the rows b8…f64 (`st.global.T [a], %reg`, `cvt` sources and
+/// `cvt` destinations give the same verdict for every row they share), and a `cvt` with an
+/// `.f16` source for the last row. Produced by assembling one instruction per cell.
+const PTXAS: [&str; 15] = [
+    "b8     ok    ok    ok    ok    ok    ok    ok    ok    ok    ok    ok    ok    ok    ok    ok    ok",
+    "b16     -    ok    ok    ok     -    ok    ok    ok     -    ok    ok    ok    ok    ok    ok    ok",
+    "b32     -     -    ok    ok     -     -    ok    ok     -     -    ok    ok     -    ok    ok    ok",
+    "b64     -     -     -    ok     -     -     -    ok     -     -     -    ok     -     -    ok     -",
+    "u8     ok    ok    ok    ok    ok    ok    ok    ok    ok    ok    ok    ok     -     -     -    ok",
+    "u16     -    ok    ok    ok     -    ok    ok    ok     -    ok    ok    ok     -     -     -    ok",
+    "u32     -     -    ok    ok     -     -    ok    ok     -     -    ok    ok     -     -     -    ok",
+    "u64     -     -     -    ok     -     -     -    ok     -     -     -    ok     -     -     -     -",
+    "s8     ok    ok    ok    ok    ok    ok    ok    ok    ok    ok    ok    ok     -     -     -    ok",
+    "s16     -    ok    ok    ok     -    ok    ok    ok     -    ok    ok    ok     -     -     -    ok",
+    "s32     -     -    ok    ok     -     -    ok    ok     -     -    ok    ok     -     -     -    ok",
+    "s64     -     -     -    ok     -     -     -    ok     -     -     -    ok     -     -     -     -",
+    "f32     -     -    ok    ok     -     -     -     -     -     -     -     -     -    ok     -     -",
+    "f64     -     -     -    ok     -     -     -     -     -     -     -     -     -     -    ok     -",
+    "f16     -    ok    ok    ok     -     -     -     -     -     -     -     -    ok     -     -     -",
+];
+
+/// The register types of `PTXAS`'s columns.
+const COLUMNS: &str = "b8 b16 b32 b64 u8 u16 u32 u64 s8 s16 s32 s64 f16 f32 f64 f16x2";
+
+fn ty(name: &str) -> ScalarType {
+    ScalarType::from_suffix(name).unwrap_or_else(|| panic!("type .{name}"))
+}
+
+#[test]
+fn rules_match_ptxas_for_every_pair() {
+    let cols: Vec<ScalarType> = COLUMNS.split_whitespace().map(ty).collect();
+    for row in PTXAS {
+        let mut words = row.split_whitespace();
+        let inst = ty(words.next().expect("a row name"));
+        let verdicts: Vec<&str> = words.collect();
+        assert_eq!(verdicts.len(), cols.len(), "{row}");
+        for (&reg, v) in cols.iter().zip(verdicts) {
+            let (i, r) = (ptx_ty(inst).expect("sized"), ptx_ty(reg).expect("sized"));
+            let want = v == "ok";
+            assert_eq!(relaxed_src(i, r).is_some(), want, "source {inst:?} {reg:?}");
+            assert_eq!(
+                relaxed_dst(i, r).is_some(),
+                want,
+                "destination {inst:?} {reg:?}"
+            );
+        }
+    }
+}
+
+/// The ISA's extension rule: wider destinations are sign-extended for `.sX` types and
+/// zero-extended otherwise; wider sources are chopped.
+#[test]
+fn wider_registers_extend_or_chop_as_the_isa_says() {
+    let t = |s| ptx_ty(ty(s)).expect("sized");
+    assert_eq!(relaxed_dst(t("s8"), t("b32")), Some(Fit::Sext));
+    assert_eq!(relaxed_dst(t("s16"), t("u64")), Some(Fit::Sext));
+    assert_eq!(relaxed_dst(t("u8"), t("s32")), Some(Fit::Zext));
+    assert_eq!(relaxed_dst(t("b16"), t("f32")), Some(Fit::Zext));
+    assert_eq!(relaxed_dst(t("f32"), t("b64")), Some(Fit::Zext));
+    assert_eq!(relaxed_dst(t("u32"), t("s32")), Some(Fit::Exact));
+    assert_eq!(relaxed_src(t("b8"), t("f32")), Some(Fit::Chop));
+    assert_eq!(relaxed_src(t("s8"), t("s64")), Some(Fit::Chop));
+    assert_eq!(relaxed_src(t("f32"), t("b32")), Some(Fit::Exact));
+}
+
+/// Lowers `inst` in a kernel with one register of each type (`%b8` … `%f64`, `%h` .f16,
+/// `%x` .f16x2) and `%rd` holding an address.
+fn load(inst: &str) -> Result<(), Error> {
+    let regs: String = COLUMNS
+        .split_whitespace()
+        .map(|t| format!(".reg .{t} %{t};\n"))
+        .collect();
+    let ptx = format!(
+        ".version 8.0\n.target sm_80\n.address_size 64\n\
+         .entry k(.param .u64 p)\n{{\n.reg .b64 %rd;\n{regs}\
+         ld.param.u64 %rd, [p];\n{inst};\nret;\n}}\n"
+    );
+    front_end(&ptx, "k.ptx").map(|_| ())
+}
+
+/// Forms lowered end to end, with ptxas 12.9's verdict in the comment.
+#[test]
+fn forms_load_or_fail_as_with_ptxas() {
+    for inst in [
+        "ld.global.f32 %b64, [%rd]",           // ptxas: accepted
+        "ld.global.b16 %f32, [%rd]",           // ptxas: accepted
+        "st.global.b8 [%rd], %f32",            // ptxas: accepted
+        "ld.global.s8 %u64, [%rd]",            // ptxas: accepted
+        "ld.global.u8 %s32, [%rd]",            // ptxas: accepted
+        "ld.global.b8 %f16, [%rd]",            // ptxas: accepted
+        "ld.global.u32 %f16x2, [%rd]",         // ptxas: accepted
+        "st.global.u16 [%rd], %b64",           // ptxas: accepted
+        "st.global.f64 [%rd], %b64",           // ptxas: accepted
+        "ld.global.v2.u8 {%b32, %u32}, [%rd]", // ptxas: accepted
+        "st.global.v2.b8 [%rd], {%f32, %f32}", // ptxas: accepted
+        "cvt.s64.s8 %s64, %b32",               // ptxas: accepted
+        "cvt.u16.u8 %u64, %u32",               // ptxas: accepted
+        "cvt.f32.f16 %f32, %b32",              // ptxas: accepted
+        "cvt.rn.f16.f32 %b64, %f32",           // ptxas: accepted
+        "cvt.rzi.s16.f32 %s32, %f32",          // ptxas: accepted
+    ] {
+        load(inst).unwrap_or_else(|e| panic!("{inst}: {e}"));
+    }
+    for (inst, reg) in [
+        ("st.global.f32 [%rd], %u64", "%u64"), // ptxas: Arguments mismatch for instruction 'st'
+        ("ld.global.u32 %b16, [%rd]", "%b16"), // ptxas: Arguments mismatch for instruction 'ld'
+        ("ld.global.f32 %u32, [%rd]", "%u32"), // ptxas: Arguments mismatch for instruction 'ld'
+        ("ld.global.f32 %f64, [%rd]", "%f64"), // ptxas: Arguments mismatch for instruction 'ld'
+        ("ld.global.u8 %f32, [%rd]", "%f32"),  // ptxas: Arguments mismatch for instruction 'ld'
+        ("st.global.s16 [%rd], %f32", "%f32"), // ptxas: Arguments mismatch for instruction 'st'
+        ("st.global.b64 [%rd], %b32", "%b32"), // ptxas: Arguments mismatch for instruction 'st'
+        ("ld.global.f32 %f16x2, [%rd]", "%f16x2"), // ptxas: Arguments mismatch for instruction 'ld'
+        ("ld.global.v2.u16 {%b8, %b8}, [%rd]", "%b8"), // ptxas: Arguments mismatch for instruction 'ld'
+        ("st.global.v2.s8 [%rd], {%f32, %f32}", "%f32"), // ptxas: Arguments mismatch for instruction 'st'
+        ("cvt.u32.u16 %u16, %u16", "%u16"), // ptxas: Arguments mismatch for instruction 'cvt'
+        ("cvt.f32.f16 %f32, %u16", "%u16"), // ptxas: Arguments mismatch for instruction 'cvt'
+        ("cvt.rn.f32.s32 %b64, %f32", "%f32"), // ptxas: Arguments mismatch for instruction 'cvt'
+    ] {
+        match load(inst) {
+            Err(Error::Invalid(m)) => assert!(
+                m.contains(reg) && m.contains("§9.4.1") && m.contains("k.ptx:"),
+                "{inst}: {m}"
+            ),
+            other => panic!("{inst}: {other:?}"),
+        }
+    }
+}
+
+/// ptxas 12.9's verdict for `mov.T %reg, %src` and `mov.T %dst, %reg` (the same for both)
+/// for every instruction type (rows) and register type (`COLUMNS`).
+const PTXAS_MOV: [&str; 11] = [
+    "b16     -    ok     -     -     -    ok     -     -     -    ok     -     -    ok     -     -     -",
+    "b32     -     -    ok     -     -     -    ok     -     -     -    ok     -     -    ok     -    ok",
+    "b64     -     -     -    ok     -     -     -    ok     -     -     -    ok     -     -    ok     -",
+    "u16     -    ok     -     -     -    ok     -     -     -    ok     -     -     -     -     -     -",
+    "u32     -     -    ok     -     -     -    ok     -     -     -    ok     -     -     -     -    ok",
+    "u64     -     -     -    ok     -     -     -    ok     -     -     -    ok     -     -     -     -",
+    "s16     -    ok     -     -     -    ok     -     -     -    ok     -     -     -     -     -     -",
+    "s32     -     -    ok     -     -     -    ok     -     -     -    ok     -     -     -     -    ok",
+    "s64     -     -     -    ok     -     -     -    ok     -     -     -    ok     -     -     -     -",
+    "f32     -     -    ok     -     -     -     -     -     -     -     -     -     -    ok     -     -",
+    "f64     -     -     -    ok     -     -     -     -     -     -     -     -     -     -    ok     -",
+];
+
+#[test]
+fn the_general_rule_matches_ptxas_mov_for_every_pair() {
+    let cols: Vec<ScalarType> = COLUMNS.split_whitespace().map(ty).collect();
+    for row in PTXAS_MOV {
+        let mut words = row.split_whitespace();
+        let inst = ty(words.next().expect("a row name"));
+        for (&reg, v) in cols.iter().zip(words) {
+            let (i, r) = (ptx_ty(inst).expect("sized"), ptx_ty(reg).expect("sized"));
+            assert_eq!(general_ok(i, r), v == "ok", "mov {inst:?} {reg:?}");
+        }
+    }
+}
+
+/// `mov` forms lowered end to end, with ptxas 12.9's verdict in the comment.
+#[test]
+fn mov_forms_load_or_fail_as_with_ptxas() {
+    for inst in [
+        "mov.b32 %f32, %u32",                    // ptxas: accepted
+        "mov.u32 %s32, %b32",                    // ptxas: accepted
+        "mov.f32 %b32, %f32",                    // ptxas: accepted
+        "mov.b16 %f16, %s16",                    // ptxas: accepted
+        "mov.s32 %f16x2, %u32",                  // ptxas: accepted
+        "mov.v2.u32 {%u32, %s32}, {%b32, %b32}", // ptxas: accepted
+        "mov.u32 %u32, 7",                       // ptxas: accepted
+    ] {
+        load(inst).unwrap_or_else(|e| panic!("{inst}: {e}"));
+    }
+    for (inst, reg) in [
+        ("mov.u32 %u32, %f32", "%f32"), // ptxas: Arguments mismatch for instruction 'mov'
+        ("mov.f32 %s32, %f32", "%s32"), // ptxas: Arguments mismatch for instruction 'mov'
+        ("mov.f32 %f32, %f16x2", "%f16x2"), // ptxas: Arguments mismatch for instruction 'mov'
+        ("mov.s16 %s16, %f16", "%f16"), // ptxas: Arguments mismatch for instruction 'mov'
+        ("mov.v2.f32 {%f32, %u32}, {%f32, %f32}", "%u32"), // ptxas: Vector with elements of different types are not allowed
+    ] {
+        match load(inst) {
+            Err(Error::Invalid(m)) => assert!(
+                m.contains(&format!("'{reg}'")) && m.contains("§9.4") && m.contains("k.ptx:"),
+                "{inst}: {m}"
+            ),
+            other => panic!("{inst}: {other:?}"),
+        }
+    }
+}
