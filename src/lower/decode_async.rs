@@ -235,7 +235,7 @@ fn zero_fill(b: &mut Builder, cx: &Cx, dst: Var, from: u32, to: u32) {
 }
 
 /// Run `body` only where `p` holds (a branch around it).
-fn if_then(b: &mut Builder, cx: &Cx, p: Var, body: impl FnOnce(&mut Builder) -> R) -> R {
+pub(super) fn if_then(b: &mut Builder, cx: &Cx, p: Var, body: impl FnOnce(&mut Builder) -> R) -> R {
     let then_b = b.new_block();
     let after = b.new_block();
     let cur = b.cur as usize;

@@ -38,6 +38,7 @@
 
 use super::super::build::{Builder, PTerm, Var};
 use super::super::LowerError;
+use super::copy_async::if_then;
 use super::Cx;
 use crate::ir::{AtomOp, HalfFmt, ICmp, MbarOp, Op, Sign, Space, Type};
 use crate::ptx::ast::{Literal, Operand};
@@ -351,22 +352,6 @@ fn for_each(
     b.copy(off, next, cx.loc, &cx.ptx);
     let cur = b.cur as usize;
     b.blocks[cur].term = PTerm::Jump(head);
-    b.blocks[cur].term_loc = cx.loc;
-    b.cur = after;
-    Ok(())
-}
-
-/// Run `body` only where `p` holds.
-fn if_then(b: &mut Builder, cx: &Cx, p: Var, body: impl FnOnce(&mut Builder) -> R) -> R {
-    let then_b = b.new_block();
-    let after = b.new_block();
-    let cur = b.cur as usize;
-    b.blocks[cur].term = PTerm::Branch(p, then_b, after);
-    b.blocks[cur].term_loc = cx.loc;
-    b.cur = then_b;
-    body(b)?;
-    let cur = b.cur as usize;
-    b.blocks[cur].term = PTerm::Jump(after);
     b.blocks[cur].term_loc = cx.loc;
     b.cur = after;
     Ok(())

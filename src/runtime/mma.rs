@@ -257,21 +257,30 @@ pub fn multiply(spec: &MmaSpec, a: &[u64], b: &[u64], c: &[u64]) -> Vec<u64> {
     d
 }
 
+/// Whether the whole warp takes part in the `.aligned` matrix instruction `d`; if not, each
+/// lane of `mask` faults with [`FaultKind::PartialWarp`] (the fault's address is the mask).
+pub(super) fn whole_warp(d: &WarpDesc, mask: u32, env: &CtaEnv) -> bool {
+    if mask == u32::MAX {
+        return true;
+    }
+    for l in lanes(mask) {
+        env.fault(
+            l,
+            d.inst,
+            FaultKind::PartialWarp,
+            Space::Generic,
+            mask as u64,
+            0,
+            false,
+        );
+    }
+    false
+}
+
 /// Execute `Op::Mma { spec }` (described by `d`) for the lanes of `mask`: the whole warp must
 /// take part (`.aligned`); otherwise each lane faults and no result is written.
 pub fn exec(d: &WarpDesc, spec: &MmaSpec, mask: u32, s: &mut [u8], env: &CtaEnv) {
-    if mask != u32::MAX {
-        for l in lanes(mask) {
-            env.fault(
-                l,
-                d.inst,
-                FaultKind::PartialWarp,
-                Space::Generic,
-                mask as u64,
-                0,
-                false,
-            );
-        }
+    if !whole_warp(d, mask, env) {
         return;
     }
     let (na, _) = spec.regs(MmaFrag::A, false);

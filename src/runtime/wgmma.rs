@@ -200,18 +200,7 @@ fn load(
 /// Execute `Op::Wgmma { spec }` (described by `d`) for the lanes of `mask`: the whole warp
 /// must take part (`.aligned`); otherwise each lane faults and no result is written.
 pub fn exec(d: &WarpDesc, spec: &WgmmaSpec, mask: u32, s: &mut [u8], env: &CtaEnv) {
-    if mask != u32::MAX {
-        for l in lanes(mask) {
-            env.fault(
-                l,
-                d.inst,
-                FaultKind::PartialWarp,
-                Space::Generic,
-                mask as u64,
-                0,
-                false,
-            );
-        }
+    if !mma::whole_warp(d, mask, env) {
         return;
     }
     let (nd, _) = spec.d_regs();
