@@ -40,7 +40,15 @@ pub fn compute_capability() -> (i32, i32) {
             Some((major, minor)) if (5..=12).contains(&major) && (0..=9).contains(&minor) => {
                 (major, minor)
             }
-            Some(_) | None => (8, 0),
+            Some(_) | None => {
+                if let Some(v) = std::env::var("PTXJIT_CC").ok().filter(|v| !v.is_empty()) {
+                    eprintln!(
+                        "ptxjit: PTXJIT_CC={v} is not a compute capability MAJOR.MINOR from 5.0 \
+                         to 12.9; reporting 8.0"
+                    );
+                }
+                (8, 0)
+            }
         }
     })
 }

@@ -90,7 +90,7 @@ pub type DrvResult = Result<(), Fail>;
 /// Whether `PTXJIT_TRACE` asks for a line per call.
 pub fn tracing() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("PTXJIT_TRACE").is_ok_and(|v| !v.is_empty() && v != "0"))
+    *ON.get_or_init(|| ptxjit::host::env_flag("PTXJIT_TRACE"))
 }
 
 /// Runs the body of exported function `name`: catches a panic (a bug in ptxjit) so it never

@@ -105,10 +105,15 @@ impl ExecConfig {
             }
         };
         let tool = crate::sanitizer::tool_from_env();
-        let memcheck = std::env::var("PTXJIT_MEMCHECK").is_ok_and(|v| !v.is_empty() && v != "0")
+        let memcheck = ptxjit::host::env_flag("PTXJIT_MEMCHECK")
             || tool == Some(ptxjit::host::tool::Tool::Memcheck);
-        let racecheck_global =
-            std::env::var("PTXJIT_RACECHECK_GLOBAL").is_ok_and(|v| !v.is_empty() && v != "0");
+        let racecheck_global = ptxjit::host::env_flag("PTXJIT_RACECHECK_GLOBAL");
+        if racecheck_global && tool != Some(ptxjit::host::tool::Tool::Racecheck) {
+            eprintln!(
+                "ptxjit: PTXJIT_RACECHECK_GLOBAL needs PTXJIT_TOOL=racecheck (it adds global \
+                 memory to racecheck's checks); ignored"
+            );
+        }
         let timeout = std::env::var("PTXJIT_TIMEOUT")
             .ok()
             .and_then(|v| match v.parse::<f64>() {
@@ -135,7 +140,7 @@ impl ExecConfig {
             },
             _ => ptxjit::host::Schedule::Fixed,
         };
-        let lockstep = std::env::var("PTXJIT_LOCKSTEP").is_ok_and(|v| !v.is_empty() && v != "0");
+        let lockstep = ptxjit::host::env_flag("PTXJIT_LOCKSTEP");
         ExecConfig {
             engine,
             memcheck,

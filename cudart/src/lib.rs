@@ -92,7 +92,16 @@ pub type RtResult = Result<(), Fail>;
 /// Whether `PTXJIT_TRACE` asks for a line per call.
 pub fn tracing() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("PTXJIT_TRACE").is_ok_and(|v| !v.is_empty() && v != "0"))
+    // The spellings of ptxjit's `env_flag` (libcuda.so.1, which reads the variable too,
+    // reports a value that is none of them).
+    *ON.get_or_init(|| {
+        std::env::var("PTXJIT_TRACE").is_ok_and(|v| {
+            matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "1" | "true" | "yes" | "on"
+            )
+        })
+    })
 }
 
 /// Runs the body of exported function `name`: catches a panic (a bug in ptxjit) so it never

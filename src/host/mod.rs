@@ -16,6 +16,7 @@
 mod buffer;
 mod cache;
 mod context;
+mod env_flag;
 pub mod fatbin;
 pub mod graph;
 pub mod image;
@@ -36,4 +37,5 @@ pub use context::{
     front_end, CompiledKernel, Context, Cooperative, Engine, Error, FaultReport, Kernel, KernelArg,
     LaunchOptions, LaunchReport, Module, SHARED_BYTES_PER_BLOCK, SHARED_BYTES_PER_BLOCK_OPTIN,
 };
+pub use env_flag::env_flag;
 pub use launch::{Dim3, LaunchArg, LaunchBuilder};

@@ -478,6 +478,17 @@ impl Globals {
                 Some(n) => n,
                 None => (lits.len() as u64).max(1),
             };
+            if lits.len() as u64 > n {
+                // ptxas: "Greater number of elements in array initializer".
+                return Err(LowerError::new(
+                    d.span,
+                    format!(
+                        "the initializer of '{}' has {} elements; the variable holds {n}",
+                        d.name.name,
+                        lits.len()
+                    ),
+                ));
+            }
             let size = n.checked_mul(elem).ok_or_else(|| {
                 LowerError::new(d.span, format!("variable '{}' is too large", d.name.name))
             })?;

@@ -116,4 +116,13 @@ fn initializers_ptxas_rejects_are_errors() {
     );
     // "Invalid mask value '0xffff' used in initializer"
     invalid(".global .u64 p = 0xFFFF(g);", "invalid mask 0xffff");
+    // "Greater number of elements in array initializer"
+    invalid(
+        ".global .u32 t[2] = {1, 2, 3};",
+        "has 3 elements; the variable holds 2",
+    );
+    invalid(
+        ".global .u64 t[1] = {g, g};",
+        "has 2 elements; the variable holds 1",
+    );
 }
