@@ -797,3 +797,41 @@ fn a_buffer_larger_than_the_machine_can_back_is_a_clear_error() {
         "{err}"
     );
 }
+
+#[test]
+fn expect_error_cases_print_their_verdict() {
+    // The run fails as the case expects: the error, then PASS; the exit status stays 2.
+    let o = ptxjit(&["run", "ptx-tests/errors/assert.toml"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("PASS [expect_error]: the run failed as the case expects"),
+        "{}",
+        text(&o.stdout)
+    );
+    let o = ptxjit(&["run", "--json", "ptx-tests/errors/assert.toml"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert_eq!(v["expect_error"]["pass"], serde_json::json!(true), "{v}");
+    // A case that expects an error from a kernel that runs clean: FAIL, exit 1.
+    let d = scratch("expect-error");
+    let case = d.join("clean.toml");
+    std::fs::write(
+        &case,
+        format!(
+            "ptx = \"{}\"\nkernel = \"vector_add\"\ngrid = [1]\nblock = [4]\n\
+             args = [{{ buffer = \"a\" }}, {{ buffer = \"b\" }}, {{ buffer = \"c\" }}, {{ u32 = 4 }}]\n\
+             [buffers.a]\ntype = \"f32\"\ninit = {{ values = [1, 2, 3, 4] }}\n\
+             [buffers.b]\ntype = \"f32\"\ninit = {{ values = [1, 2, 3, 4] }}\n\
+             [buffers.c]\ntype = \"f32\"\nlen = 4\n\
+             [expect_error]\nkind = \"fault\"\ncontains = \"out of bounds\"\n",
+            vector_add_ptx()
+        ),
+    )
+    .expect("write case");
+    let o = ptxjit(&["run", case.to_str().expect("utf-8 path")]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", text(&o.stderr));
+    assert!(
+        out.contains("FAIL [expect_error]: expected a 'fault' error containing 'out of bounds', but the run succeeded"),
+        "{out}"
+    );
+}

@@ -88,7 +88,31 @@ pub fn run(a: &RunArgs) -> u8 {
             r.error = Some(e);
         }
     }
-    report(a, &r)
+    // A case with `[expect_error]` passes when the run fails that way. The exit status stays
+    // the run's (2 after an error, as the case format documents); a run that succeeded where
+    // an error was expected is a mismatch (1).
+    let expected = case
+        .spec
+        .expect_error
+        .as_ref()
+        .map(|_| crate::case::verdict(&case, &r));
+    let code = report(a, &r, expected.as_ref());
+    match expected {
+        None => code,
+        Some(v) => {
+            if !a.json {
+                match &v {
+                    Ok(()) => println!("PASS [expect_error]: the run failed as the case expects"),
+                    Err(why) => println!("FAIL [expect_error]: {why}"),
+                }
+            }
+            if code == 0 && v.is_err() {
+                1
+            } else {
+                code
+            }
+        }
+    }
 }
 
 /// `PTX` or `CUDA C++`, for a kernel file given where a case file goes.
@@ -134,7 +158,9 @@ fn parse_outputs(a: &RunArgs, case: &Case) -> Result<Outputs, CaseError> {
 }
 
 /// Print a result; the exit code.
-fn report(a: &RunArgs, r: &CaseResult) -> u8 {
+/// Print the result; `expected` is the `[expect_error]` verdict of a case that has one (in
+/// `--json` it is the object's `expect_error`: `{"pass": bool, "detail": why}`).
+fn report(a: &RunArgs, r: &CaseResult, expected: Option<&Result<(), String>>) -> u8 {
     let code = match (&r.error, r.passed()) {
         (Some(_), _) => 2,
         (None, true) => 0,
@@ -155,6 +181,12 @@ fn report(a: &RunArgs, r: &CaseResult) -> u8 {
             obj.insert(
                 "sanitizer".into(),
                 serde_json::json!({"tool": t.name(), "errors": errors}),
+            );
+        }
+        if let (Some(v), Some(obj)) = (expected, j.as_object_mut()) {
+            obj.insert(
+                "expect_error".into(),
+                serde_json::json!({"pass": v.is_ok(), "detail": v.as_ref().err()}),
             );
         }
         println!("{j}");
