@@ -15,9 +15,10 @@ use std::path::{Path, PathBuf};
     after_help = "Example:\n  ptxjit exec -- python3 my_numba_script.py\n  ptxjit exec --engine interp --memcheck -- ./app\n  ptxjit exec --tool memcheck -- ./app"
 )]
 pub struct ExecArgs {
-    /// Engine that runs the program's kernels (PTXJIT_ENGINE).
-    #[arg(long, value_enum, default_value = "jit")]
-    pub engine: EngineArg,
+    /// Engine that runs the program's kernels (sets PTXJIT_ENGINE; without it, PTXJIT_ENGINE
+    /// as already set, else the JIT).
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineArg>,
     /// Check global accesses against exact allocation bounds (PTXJIT_MEMCHECK=1).
     #[arg(long)]
     pub memcheck: bool,
@@ -136,13 +137,14 @@ pub fn exec(a: &ExecArgs) -> u8 {
         path.push(old);
     }
     let mut cmd = std::process::Command::new(program);
-    cmd.args(args).env("LD_LIBRARY_PATH", path).env(
-        "PTXJIT_ENGINE",
-        match a.engine {
+    cmd.args(args).env("LD_LIBRARY_PATH", path);
+    if let Some(e) = a.engine {
+        let name = match e {
             EngineArg::Jit => "jit",
             EngineArg::Interp => "interp",
-        },
-    );
+        };
+        cmd.env("PTXJIT_ENGINE", name);
+    }
     if a.memcheck {
         cmd.env("PTXJIT_MEMCHECK", "1");
     }
