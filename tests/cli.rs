@@ -835,3 +835,25 @@ fn expect_error_cases_print_their_verdict() {
         "{out}"
     );
 }
+
+#[test]
+fn exec_keeps_the_users_engine_unless_told() {
+    // `exec` only checks that the library directory holds libcuda.so.1; `env` shows what the
+    // program is given.
+    let d = scratch("exec-engine");
+    std::fs::write(d.join("libcuda.so.1"), b"").expect("write stand-in");
+    let lib = d.to_str().expect("utf-8 path");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["exec", "--lib-dir", lib];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--", "env"]);
+        let o = Command::new(env!("CARGO_BIN_EXE_ptxjit"))
+            .args(&args)
+            .env("PTXJIT_ENGINE", "interp")
+            .output()
+            .expect("run ptxjit exec");
+        text(&o.stdout)
+    };
+    assert!(run(&[]).contains("PTXJIT_ENGINE=interp\n"));
+    assert!(run(&["--engine", "jit"]).contains("PTXJIT_ENGINE=jit\n"));
+}
