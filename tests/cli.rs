@@ -857,3 +857,34 @@ fn exec_keeps_the_users_engine_unless_told() {
     assert!(run(&[]).contains("PTXJIT_ENGINE=interp\n"));
     assert!(run(&["--engine", "jit"]).contains("PTXJIT_ENGINE=jit\n"));
 }
+
+#[test]
+fn a_timeout_under_the_shuffled_schedule_says_why() {
+    let args = |extra: &[&'static str]| {
+        let mut a = vec![
+            "run",
+            "--ptx",
+            "ptx-tests/errors/cta_pair_wait.ptx",
+            "--kernel",
+            "pair",
+            "--grid",
+            "2",
+            "--block",
+            "1",
+            "--arg",
+            "buf:f:u32:2",
+            "--timeout",
+            "1",
+        ];
+        a.extend_from_slice(extra);
+        a
+    };
+    let o = ptxjit(&args(&["--schedule", "shuffle:1"]));
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("exceeded the time limit")
+            && err.contains("the shuffled schedule runs one CTA at a time"),
+        "{err}"
+    );
+}

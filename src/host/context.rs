@@ -1545,11 +1545,25 @@ impl Context {
                 workers: stats.workers,
                 thread_instructions: stats.thread_instructions,
             }),
-            Err(LaunchFailure::Timeout(at)) => Err(Error::Timeout(
-                k.name.clone(),
-                opts.timeout.unwrap_or_default(),
-                at,
-            )),
+            Err(LaunchFailure::Timeout(mut at)) => {
+                // A CTA waiting for another CTA (a flag in global memory) never sees it under
+                // the shuffled schedule, which runs the CTAs of a non-cooperative grid one
+                // at a time: say so, as the likely reason.
+                let one_at_a_time =
+                    matches!(opts.schedule, crate::runtime::shuffle::Schedule::Shuffle(_))
+                        && opts.cooperative.is_none();
+                if one_at_a_time {
+                    at.push_str(
+                        "\n(the shuffled schedule runs one CTA at a time: a CTA that waits for \
+                         another CTA's write never sees it unless the launch is cooperative)",
+                    );
+                }
+                Err(Error::Timeout(
+                    k.name.clone(),
+                    opts.timeout.unwrap_or_default(),
+                    at,
+                ))
+            }
             Err(LaunchFailure::Interrupted(at)) => Err(Error::Interrupted(k.name.clone(), at)),
             Err(LaunchFailure::Deadlock(report)) => Err(Error::Deadlock(format!(
                 "{}: kernel '{}': {report}",
