@@ -888,3 +888,23 @@ fn a_timeout_under_the_shuffled_schedule_says_why() {
         "{err}"
     );
 }
+
+#[test]
+fn json_names_the_schedule_and_lockstep_when_not_the_default() {
+    let json = |extra: &[&str]| {
+        let mut a = vec!["run", "--json"];
+        a.extend_from_slice(extra);
+        a.push("ptx-tests/kernels/vector_add/vector_add.toml");
+        let o = ptxjit(&a);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+        v
+    };
+    let v = json(&[]);
+    assert!(
+        v.get("schedule").is_none() && v.get("lockstep").is_none(),
+        "{v}"
+    );
+    let v = json(&["--schedule", "shuffle:7", "--lockstep"]);
+    assert_eq!(v["schedule"], serde_json::json!("shuffle:7"), "{v}");
+    assert_eq!(v["lockstep"], serde_json::json!(true), "{v}");
+}

@@ -96,7 +96,7 @@ pub fn run(a: &RunArgs) -> u8 {
         .expect_error
         .as_ref()
         .map(|_| crate::case::verdict(&case, &r));
-    let code = report(a, &r, expected.as_ref());
+    let code = report(a, &r, expected.as_ref(), a.lockstep || case.spec.lockstep);
     match expected {
         None => code,
         Some(v) => {
@@ -159,8 +159,14 @@ fn parse_outputs(a: &RunArgs, case: &Case) -> Result<Outputs, CaseError> {
 
 /// Print a result; the exit code.
 /// Print the result; `expected` is the `[expect_error]` verdict of a case that has one (in
-/// `--json` it is the object's `expect_error`: `{"pass": bool, "detail": why}`).
-fn report(a: &RunArgs, r: &CaseResult, expected: Option<&Result<(), String>>) -> u8 {
+/// `--json` it is the object's `expect_error`: `{"pass": bool, "detail": why}`); `lockstep`
+/// whether lockstep order was asked for (`--json`'s `lockstep`).
+fn report(
+    a: &RunArgs,
+    r: &CaseResult,
+    expected: Option<&Result<(), String>>,
+    lockstep: bool,
+) -> u8 {
     let code = match (&r.error, r.passed()) {
         (Some(_), _) => 2,
         (None, true) => 0,
@@ -182,6 +188,16 @@ fn report(a: &RunArgs, r: &CaseResult, expected: Option<&Result<(), String>>) ->
                 "sanitizer".into(),
                 serde_json::json!({"tool": t.name(), "errors": errors}),
             );
+        }
+        if let Some(obj) = j.as_object_mut() {
+            // What repeats the run, where it is not the default: the shuffled schedule with
+            // its seed, and lockstep order when asked for (by --lockstep or the case).
+            if a.schedule != crate::host::Schedule::Fixed {
+                obj.insert("schedule".into(), a.schedule.to_string().into());
+            }
+            if lockstep {
+                obj.insert("lockstep".into(), true.into());
+            }
         }
         if let (Some(v), Some(obj)) = (expected, j.as_object_mut()) {
             obj.insert(
