@@ -305,6 +305,12 @@ impl Case {
             if let Some(t) = &ee.tool {
                 crate::host::tool::Tool::parse(t).map_err(|m| self.err("expect_error.tool", m))?;
             }
+            if ee.racecheck_global && !ee.wants(crate::host::tool::Tool::Racecheck) {
+                return Err(self.err(
+                    "expect_error.racecheck_global",
+                    "racecheck_global needs tool = \"racecheck\" (it widens racecheck to global memory)",
+                ));
+            }
         }
         Ok(())
     }

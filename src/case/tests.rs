@@ -83,6 +83,15 @@ fn errors_name_file_line_and_key() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("unknown error kind 'oops'"), "{e}");
+    let e = parse(&format!(
+        "{HEAD}[expect_error]\nkind = \"sanitizer\"\ncontains = \"x\"\nracecheck_global = true\n"
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("racecheck_global needs tool = \"racecheck\""),
+        "{e}"
+    );
     let e = parse("ptx = \"k.ptx\"\nkernel = \n")
         .unwrap_err()
         .to_string();
