@@ -908,3 +908,15 @@ fn json_names_the_schedule_and_lockstep_when_not_the_default() {
     assert_eq!(v["schedule"], serde_json::json!("shuffle:7"), "{v}");
     assert_eq!(v["lockstep"], serde_json::json!(true), "{v}");
 }
+
+#[test]
+fn compile_refuses_ptx_with_what_to_do() {
+    // Before NVRTC is looked for: the same answer with or without it.
+    let o = ptxjit(&["compile", "ptx-tests/kernels/saxpy/saxpy.ptx"]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("saxpy.ptx is PTX already") && err.contains("ptxjit run --ptx"),
+        "{err}"
+    );
+}

@@ -4,6 +4,16 @@ use super::{fail, CompileArgs};
 use crate::nvrtc::{self, CompileOptions, Nvrtc};
 
 pub fn compile(a: &CompileArgs) -> u8 {
+    // PTX is what this command makes, not what it takes: say what to do with it instead of
+    // handing it to NVRTC as C++ (whose first error would be `.version`).
+    if a.source.extension().is_some_and(|e| e == "ptx") {
+        return fail(format!(
+            "{} is PTX already (`compile` turns CUDA C++ into PTX): run it with \
+             ptxjit run --ptx {} --kernel NAME ..., or load it through the host API",
+            a.source.display(),
+            a.source.display()
+        ));
+    }
     let nvrtc = match Nvrtc::load() {
         Ok(n) => n,
         Err(e) => return fail(e),
