@@ -323,20 +323,30 @@ pub const ISA: &[Instr] = isa! {
     "wgmma.wait_group" "9.7.15.7.3" ".sync.aligned N (nothing is pending: a warp-wide wait)" ["wgmma.wait_group.sync.aligned 0"]
     "wgmma.mma_async.sp" "9.7.15.6.2" "" [
         "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0"]
-    "tcgen05.alloc / dealloc / relinquish_alloc_permit" "9.7.16.7.1" "" [
+    "tcgen05.alloc / dealloc / relinquish_alloc_permit" "9.7.16.7.1" ".cta_group::1 .sync.aligned, .shared::cta or generic destination; 32..512 columns, powers of two (a full tensor memory faults: no waiting; not yet: .cta_group::2)" [
         "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 32",
+        "tcgen05.alloc.cta_group::1.sync.aligned.b32 [%rd1], %r2",
         "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32",
         "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned"]
     "tcgen05.cp" "9.7.16.8.1" "" ["tcgen05.cp.cta_group::1.128x256b [%r1], %rd1"]
     "tcgen05.shift" "9.7.16.8.2" "" ["tcgen05.shift.cta_group::1.down [%r1]"]
-    "tcgen05.ld" "9.7.16.8.3" "" ["tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r1}, [%r2]"]
-    "tcgen05.st" "9.7.16.8.4" "" ["tcgen05.st.sync.aligned.32x32b.x1.b32 [%r2], {%r1}"]
-    "tcgen05.wait" "9.7.16.8.5" "" ["tcgen05.wait::ld.sync.aligned", "tcgen05.wait::st.sync.aligned"]
-    "tcgen05.mma" "9.7.16.10.9.1" "" ["tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1"]
+    "tcgen05.ld" "9.7.16.8.3" ".32x32b .x1-.x128 {.pack::16b} .b32 (not yet: .16x64b, .16x128b, .16x256b, .16x32bx2, .red)" [
+        "tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r1}, [%r2]",
+        "tcgen05.ld.sync.aligned.32x32b.x2.pack::16b.b32 {%r1, %r3}, [%r2+8]"]
+    "tcgen05.st" "9.7.16.8.4" ".32x32b .x1-.x128 {.unpack::16b} .b32 (not yet: the .16x… shapes)" [
+        "tcgen05.st.sync.aligned.32x32b.x1.b32 [%r2], {%r1}",
+        "tcgen05.st.sync.aligned.32x32b.x2.unpack::16b.b32 [%r2], {%r1, %r3}"]
+    "tcgen05.wait" "9.7.16.8.5" "::ld, ::st .sync.aligned (ld/st complete when they execute: a warp-wide wait)" ["tcgen05.wait::ld.sync.aligned", "tcgen05.wait::st.sync.aligned"]
+    "tcgen05.mma" "9.7.16.10.9.1" ".cta_group::1 .kind::f16 (f16/bf16, f32 accumulator), .kind::tf32, .kind::i8 (s32, saturate); M = 128, N = 16..256 by 16; A from a shared-memory descriptor (K- or M-major) or tensor memory, B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; negate A/B; enable-input-d (not yet: M = 64, f16 accumulator, .kind::f8f6f4 and block scaling, disable-output-lane, scale-input-d, .cta_group::2)" [
+        "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
+        "tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1",
+        "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, 1"]
     "tcgen05.mma.sp" "9.7.16.10.9.2" "" ["tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1"]
     "tcgen05.mma.ws" "9.7.16.10.9.3" "" ["tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1"]
-    "tcgen05.commit" "9.7.16.11.1" "" ["tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]"]
-    "tcgen05.fence" "9.7.16.6.4" "" ["tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync"]
+    "tcgen05.commit" "9.7.16.11.1" ".cta_group::1 .mbarrier::arrive::one {.shared::cluster} .b64 (the mma is done: arrives at once; not yet: .multicast::cluster)" [
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]",
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [%rd1]"]
+    "tcgen05.fence" "9.7.16.6.4" "::before_thread_sync, ::after_thread_sync (nothing to order beyond program order)" ["tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync"]
     "stacksave" "9.7.17.1" ".u32/.u64: a per-thread stack of 1024 bytes of local memory (lower::decode_stack)" ["stacksave.u64 %rd1"]
     "stackrestore" "9.7.17.2" ".u32/.u64; outside the stack traps" ["stackrestore.u64 %rd1"]
     "alloca" "9.7.17.3" ".u32/.u64, alignment a power of two up to 16 (default 8); beyond the stack traps" ["alloca.u64 %rd1, %rd2", "alloca.u64 %rd1, %rd2, 16"]

@@ -237,6 +237,13 @@ impl FaultReport {
                 ),
                 false,
             ),
+            FaultKind::TensorMemory => (
+                format!(
+                    "tcgen05: {}",
+                    self.detail.as_deref().unwrap_or("(no detail)")
+                ),
+                false,
+            ),
             FaultKind::Assert => (
                 format!(
                     "assertion failed: {}",

@@ -11,6 +11,7 @@
 
 use super::mbarrier::MbarOp;
 use super::mma::MmaSpec;
+use super::tcgen05::Tc05Op;
 use super::types::*;
 use super::wgmma::WgmmaSpec;
 
@@ -316,6 +317,13 @@ op_table! {
     /// outside shared memory, misaligned (8 bytes), or not holding a valid object, and a count
     /// out of the ISA's range, fault.
     ["9.7.13.15"] MBarrier { op: MbarOp, space: Space } => "mbarrier";
+    /// A `tcgen05` operation on the CTA's tensor memory (`alloc`, `dealloc`,
+    /// `relinquish_alloc_permit`, `ld`, `st`, `mma`); operands per [`Tc05Op`]. The
+    /// `.sync.aligned` forms need the whole warp (a partial warp faults) and lanes that agree
+    /// on their operands; `mma` is issued by each active lane in lane order and completes at
+    /// once (`runtime::tcgen05`). An address outside an allocation, or a lane outside the
+    /// warp's quarter of the tensor memory, faults.
+    ["9.7.16"] Tcgen05 { op: Tc05Op } => "tcgen05";
     // ---- Texture and surface units (semantics in `runtime::texture`). ----
     /// Texture fetch (`tex`): args (texture i64, [sampler i64 when `sampler`: independent
     /// mode], [array index i32 when the geometry is arrayed], `geom.dims()` coordinates (i32
@@ -409,6 +417,7 @@ macro_rules! warp_ops {
             | $crate::ir::Op::Mma { .. }
             | $crate::ir::Op::Wgmma { .. }
             | $crate::ir::Op::MBarrier { .. }
+            | $crate::ir::Op::Tcgen05 { .. }
             | $crate::ir::Op::Activemask {}
             | $crate::ir::Op::Match { .. }
             | $crate::ir::Op::Redux { .. }
@@ -466,7 +475,7 @@ impl Op {
     /// arrays hold (four arguments, two results): the texture and matrix operations, whose
     /// warp-level routines read their operands from the value slots directly.
     pub fn many_operands(&self) -> bool {
-        self.is_texture() || matches!(self, Op::Mma { .. } | Op::Wgmma { .. })
+        self.is_texture() || matches!(self, Op::Mma { .. } | Op::Wgmma { .. } | Op::Tcgen05 { .. })
     }
 
     /// The effect class of the operation.

@@ -415,6 +415,34 @@ impl Op {
                     "mbarrier.{op}: bad operand types {args:?} → {res:?}"
                 ))
             }
+            Op::Tcgen05 { op } => {
+                use crate::ir::Tc05Op;
+                let r = op.regs() as usize;
+                let (want, want_res): (Vec<Type>, Vec<Type>) = match op {
+                    Tc05Op::Alloc { .. } => {
+                        let addr = if args.first() == Some(&I64) { I64 } else { I32 };
+                        (vec![addr, I32], vec![])
+                    }
+                    Tc05Op::Dealloc => (vec![I32, I32], vec![]),
+                    Tc05Op::Relinquish => (vec![], vec![]),
+                    Tc05Op::Ld { .. } => (vec![I32], vec![I32; r]),
+                    Tc05Op::St { .. } => {
+                        let mut v = vec![I32];
+                        v.extend(std::iter::repeat_n(I32, r));
+                        (v, vec![])
+                    }
+                    Tc05Op::Mma { a_tmem, .. } => (
+                        vec![I32, if *a_tmem { I32 } else { I64 }, I64, I32, Pred],
+                        vec![],
+                    ),
+                };
+                if args != want.as_slice() || res != want_res.as_slice() {
+                    return Err(format!(
+                        "tcgen05.{op}: operands {args:?} → {res:?}, expected {want:?} → {want_res:?}"
+                    ));
+                }
+                Ok(())
+            }
             Op::Activemask {} => {
                 n(0, 1)?;
                 (res[0] == I32)

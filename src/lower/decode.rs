@@ -26,6 +26,8 @@ mod mma;
 mod names;
 #[path = "decode_stack.rs"]
 mod stack;
+#[path = "decode_tcgen05.rs"]
+mod tcgen05;
 #[path = "decode_tex.rs"]
 mod tex;
 #[path = "decode_video.rs"]
@@ -1212,6 +1214,9 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
         return r;
     }
     if let Some(r) = mbar::decode(b, cx, op) {
+        return r;
+    }
+    if let Some(r) = tcgen05::decode(b, cx, op) {
         return r;
     }
     match op {

@@ -110,6 +110,8 @@ pub struct CtaEnv {
     /// `u32::MAX` when synccheck is on, else 0: the JIT's inline warp-sync check takes the
     /// runtime's path when a membermask names lanes that are not alive and this is set.
     pub synccheck_lanes: u32,
+    /// The CTA's tensor memory (`runtime::tcgen05`); null where the launch has none.
+    pub tmem: *const super::tcgen05::TensorMemory,
 }
 
 /// [`CtaEnv::memcheck`]: memcheck's exact allocation bounds.
@@ -188,6 +190,12 @@ pub enum FaultKind {
     /// `scale-d` that differ across the lanes of a warp (the ISA has one per warpgroup), or a
     /// matrix descriptor with a base offset (not implemented); the record's detail says which.
     Wgmma,
+    /// A `tcgen05` operation on tensor memory the PTX ISA leaves undefined or ptxjit does not
+    /// implement (§9.7.16): an access outside the allocations or the warp's lanes, a bad
+    /// column count or `dealloc`, an `alloc` with no room or after the permit was given up,
+    /// an instruction or shared-memory descriptor of a form not supported; the record's
+    /// detail says which.
+    TensorMemory,
 }
 
 impl FaultKind {
@@ -209,6 +217,7 @@ impl FaultKind {
             FaultKind::PartialWarp => 15,
             FaultKind::MBarrier => 16,
             FaultKind::Wgmma => 17,
+            FaultKind::TensorMemory => 30,
         }
     }
 
@@ -229,6 +238,7 @@ impl FaultKind {
             15 => FaultKind::PartialWarp,
             16 => FaultKind::MBarrier,
             17 => FaultKind::Wgmma,
+            30 => FaultKind::TensorMemory,
             _ => FaultKind::OutOfBounds,
         }
     }

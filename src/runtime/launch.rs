@@ -199,6 +199,8 @@ struct CtaBuffers {
     states: Vec<Vec<u128>>,
     /// racecheck's shadow of the shared memory (used only with the tool on).
     race: super::race::RaceCta,
+    /// The CTA's tensor memory (`tcgen05`; its cells exist once a kernel allocates).
+    tmem: super::tcgen05::TensorMemory,
 }
 
 /// Set (by a front end's Ctrl-C handler) to stop the launches in progress: each ends with
@@ -417,6 +419,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             } else {
                 0
             },
+            tmem: std::ptr::null(),
         };
         let fresh = |shared: &mut Vec<u128>,
                      shared_init: &mut Vec<std::sync::atomic::AtomicU8>,
@@ -486,12 +489,15 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     local,
                     states,
                     race,
+                    tmem,
                 } = &mut buf;
                 fresh(shared, shared_init, local);
+                tmem.reset();
                 if race_sink.is_some() {
                     race.start(c, ctaid_of(c), threads as u32, shared_size);
                 }
-                let env = make_env(c, shared, shared_init, local, race, flag);
+                let mut env = make_env(c, shared, shared_init, local, race, flag);
+                env.tmem = tmem;
                 start_cta(engine, &env, states);
                 let (n, _) = run_cta(engine, env, c, &grid, states, false);
                 control.end(slot);
@@ -538,14 +544,17 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     local,
                     states,
                     race,
+                    tmem,
                 } = &mut buf;
                 if !started {
                     fresh(shared, shared_init, local);
+                    tmem.reset();
                     if race_sink.is_some() {
                         race.start(c, ctaid_of(c), threads as u32, shared_size);
                     }
                 }
-                let env = make_env(c, shared, shared_init, local, race, flag);
+                let mut env = make_env(c, shared, shared_init, local, race, flag);
+                env.tmem = tmem;
                 if !started {
                     start_cta(engine, &env, states);
                 }

@@ -18,6 +18,7 @@ pub mod race;
 pub mod semantics;
 pub mod shuffle;
 pub mod synccheck;
+pub mod tcgen05;
 pub mod texture;
 pub mod texwarp;
 pub mod video;

@@ -319,6 +319,7 @@ fn test_env(
         printf: std::ptr::null(),
         synccheck: std::ptr::null(),
         synccheck_lanes: 0,
+        tmem: std::ptr::null(),
         race: std::ptr::null(),
         race_sink: std::ptr::null(),
     }

@@ -1,0 +1,157 @@
+//! The fixed modifiers of Blackwell's fifth-generation tensor-core instructions (PTX ISA
+//! §9.7.16, "TensorCore 5th Generation Family Instructions": `tcgen05.*`) and the operands of
+//! their IR op, [`crate::ir::Op::Tcgen05`].
+//!
+//! # Tensor memory (§9.7.16.1)
+//! Each CTA has 128 lanes × 512 columns of 32-bit cells. A tensor-memory address is 32 bits:
+//! the lane in bits 31-16, the column in bits 15-0. Columns are allocated (`tcgen05.alloc`)
+//! in powers of two from 32 to 512, for all 128 lanes at once; warp `w` of a CTA reaches only
+//! lanes `32·(w % 4)..+32` with `tcgen05.ld`/`tcgen05.st`. The memory, its allocator and the
+//! arithmetic are in `runtime::tcgen05`.
+//!
+//! `.sync.aligned` forms (alloc, dealloc, relinquish, ld, st) are warp collectives; `mma`,
+//! `cp` and `shift` are issued by single threads: every active lane that executes one issues
+//! its own (CUDA code elects one lane first).
+
+use std::fmt;
+
+/// The data-movement shape of `tcgen05.ld` / `tcgen05.st` (§9.7.16.2.3). Only `.32x32b` is
+/// implemented: thread `t` of the warp reaches lane `base + t`, register `i` column
+/// `base + i`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tc05Shape {
+    /// `.32x32b`: 32 lanes, 32 bits per lane and repetition.
+    S32x32b,
+}
+
+/// The kind of a `tcgen05.mma` (§9.7.16.10.9.1, `.kind::…`): which input types the
+/// instruction descriptor may name, and K (the reduction depth of one instruction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tc05Kind {
+    /// `.kind::f16`: f16 or bf16 inputs, f16 or f32 accumulator, K = 16.
+    F16,
+    /// `.kind::tf32`: tf32 inputs, f32 accumulator, K = 8.
+    Tf32,
+    /// `.kind::i8`: s8/u8 inputs, s32 accumulator, K = 32.
+    I8,
+}
+
+impl Tc05Kind {
+    /// K of one instruction (32 bytes of the input type).
+    pub fn k(self) -> u32 {
+        match self {
+            Tc05Kind::F16 => 16,
+            Tc05Kind::Tf32 => 8,
+            Tc05Kind::I8 => 32,
+        }
+    }
+}
+
+/// Which `tcgen05` operation. Operands of [`crate::ir::Op::Tcgen05`], in order; tensor-memory
+/// addresses (`taddr`) are `i32`, shared-memory descriptors `i64`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tc05Op {
+    /// `tcgen05.alloc.cta_group::1.sync.aligned{.shared::cta}.b32 [dst], nCols`: args (dst: a
+    /// shared (`shared`) or generic address, i32 or i64; nCols i32). Allocates nCols columns
+    /// (a power of two, 32..=512) and writes the address of column 0, lane 0 of the
+    /// allocation to `dst` (4 bytes).
+    Alloc { shared: bool },
+    /// `tcgen05.dealloc.cta_group::1.sync.aligned.b32 taddr, nCols`: args (taddr i32, nCols
+    /// i32); the allocation must be exactly the one `alloc` returned.
+    Dealloc,
+    /// `tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned`: no args; a later `alloc`
+    /// by the CTA faults.
+    Relinquish,
+    /// `tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32 r, [taddr]`: args (taddr i32) →
+    /// [`Tc05Op::regs`] i32 registers, from [`Tc05Op::columns`] columns.
+    Ld {
+        shape: Tc05Shape,
+        num: u8,
+        pack: bool,
+    },
+    /// `tcgen05.st.sync.aligned.shape.num{.unpack::16b}.b32 [taddr], r`: args (taddr i32,
+    /// [`Tc05Op::regs`] i32 registers).
+    St {
+        shape: Tc05Shape,
+        num: u8,
+        unpack: bool,
+    },
+    /// `tcgen05.mma.cta_group::1.kind [d-tmem], a-desc|[a-tmem], b-desc, idesc,
+    /// enable-input-d`: args (d taddr i32, A: descriptor i64 or (`a_tmem`) taddr i32, B
+    /// descriptor i64, idesc i32, enable-input-d pred). Single-thread: each active lane
+    /// issues one.
+    Mma { kind: Tc05Kind, a_tmem: bool },
+}
+
+impl Tc05Op {
+    /// The 32-bit registers of an `ld`/`st` (0 for the others): `.num`, one per repetition
+    /// (with `.pack::16b`/`.unpack::16b` each holds two 16-bit cells of adjacent columns).
+    pub fn regs(&self) -> u32 {
+        match *self {
+            Tc05Op::Ld { num, .. } | Tc05Op::St { num, .. } => num as u32,
+            Tc05Op::Alloc { .. } | Tc05Op::Dealloc | Tc05Op::Relinquish | Tc05Op::Mma { .. } => 0,
+        }
+    }
+
+    /// The columns of each lane an `ld`/`st` reaches (0 for the others): `.num`, twice that
+    /// with `.pack::16b`/`.unpack::16b`.
+    pub fn columns(&self) -> u32 {
+        match *self {
+            Tc05Op::Ld { num, pack: p, .. } | Tc05Op::St { num, unpack: p, .. } => {
+                num as u32 * if p { 2 } else { 1 }
+            }
+            Tc05Op::Alloc { .. } | Tc05Op::Dealloc | Tc05Op::Relinquish | Tc05Op::Mma { .. } => 0,
+        }
+    }
+
+    /// Whether the operation is a `.sync.aligned` warp collective (the whole warp executes
+    /// it together) rather than a single-thread issue.
+    pub fn aligned(&self) -> bool {
+        !matches!(self, Tc05Op::Mma { .. })
+    }
+}
+
+impl fmt::Display for Tc05Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tc05Shape::S32x32b => f.write_str("32x32b"),
+        }
+    }
+}
+
+impl fmt::Display for Tc05Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Tc05Kind::F16 => "f16",
+            Tc05Kind::Tf32 => "tf32",
+            Tc05Kind::I8 => "i8",
+        })
+    }
+}
+
+impl fmt::Display for Tc05Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tc05Op::Alloc { shared } => {
+                write!(f, "alloc{}", if *shared { ".shared::cta" } else { "" })
+            }
+            Tc05Op::Dealloc => f.write_str("dealloc"),
+            Tc05Op::Relinquish => f.write_str("relinquish_alloc_permit"),
+            Tc05Op::Ld { shape, num, pack } => write!(
+                f,
+                "ld.{shape}.x{num}{}",
+                if *pack { ".pack::16b" } else { "" }
+            ),
+            Tc05Op::St { shape, num, unpack } => write!(
+                f,
+                "st.{shape}.x{num}{}",
+                if *unpack { ".unpack::16b" } else { "" }
+            ),
+            Tc05Op::Mma { kind, a_tmem } => write!(
+                f,
+                "mma.kind::{kind}{}",
+                if *a_tmem { " a=tmem" } else { " a=desc" }
+            ),
+        }
+    }
+}

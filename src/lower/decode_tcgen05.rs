@@ -1,0 +1,334 @@
+//! Blackwell's fifth-generation tensor-core instructions (PTX ISA §9.7.16, `tcgen05.*`),
+//! decoded to [`Op::Tcgen05`] (tensor memory, its allocator and the multiply:
+//! `runtime::tcgen05`), to `mbarrier` arrivals (`commit`) and to warp waits.
+//!
+//! Forms implemented (`.cta_group::1` only: `::2` pairs two CTAs of a cluster):
+//! ```text
+//! tcgen05.alloc.cta_group::1.sync.aligned{.shared::cta}.b32   [dst], nCols;
+//! tcgen05.dealloc.cta_group::1.sync.aligned.b32               taddr, nCols;
+//! tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+//! tcgen05.ld.sync.aligned.32x32b.num{.pack::16b}.b32          r, [taddr];
+//! tcgen05.st.sync.aligned.32x32b.num{.unpack::16b}.b32        [taddr], r;
+//! tcgen05.wait::ld.sync.aligned;  tcgen05.wait::st.sync.aligned;
+//! tcgen05.fence::before_thread_sync;  tcgen05.fence::after_thread_sync;
+//! tcgen05.mma.cta_group::1.kind   [d-tmem], a-desc|[a-tmem], b-desc, idesc, enable-input-d;
+//!     .kind = .kind::f16, .kind::tf32, .kind::i8
+//! tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}.b64 [mbar];
+//! ```
+//! `.num` is `.x1` … `.x128`: that many registers (with `.pack::16b`/`.unpack::16b` each holds
+//! the 16-bit halves of two adjacent columns). ptxjit runs `ld`,
+//! `st` and `mma` when they execute, so `wait::ld`/`wait::st` only wait for the warp, the
+//! fences order nothing more than program order already does, and `commit` arrives on its
+//! mbarrier at once (an arrive-on of count 1). Forms the ISA has and ptxjit does not (`.ws`,
+//! `.sp`, block scaling, `.kind::f8f6f4`, `disable-output-lane`/`scale-input-d`, the
+//! `.16x…` shapes, `cp`, `shift`, `.multicast::cluster`) are "unsupported" errors naming them.
+
+use super::super::build::Builder;
+use super::super::LowerError;
+use super::mma::{full_warp_wait, regs};
+use super::Cx;
+use crate::ir::{MbarOp, Op, Space, Tc05Kind, Tc05Op, Tc05Shape, Type};
+use crate::ptx::ast::Operand;
+
+type R = Result<(), LowerError>;
+
+/// Decode `op` if it is `tcgen05`.
+pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
+    (op == "tcgen05").then(|| tcgen05(b, cx))
+}
+
+/// Check that the modifiers after the first are exactly `want` in order, with `.cta_group::1`
+/// where `want` has `cta_group` (`::2` is unsupported).
+fn exact(cx: &Cx, want: &[&str]) -> R {
+    let got = &cx.mods[1..];
+    for (i, w) in want.iter().enumerate() {
+        let g = got.get(i).copied();
+        if *w == "cta_group" {
+            match g {
+                Some("cta_group::1") => continue,
+                Some("cta_group::2") => {
+                    return Err(cx.unsupported(
+                        ".cta_group::2 pairs two CTAs of a cluster; ptxjit runs .cta_group::1",
+                    ))
+                }
+                _ => return Err(cx.bad("needs .cta_group::1 or .cta_group::2")),
+            }
+        }
+        if g != Some(*w) {
+            return Err(cx.bad(&format!(
+                "expects .{} here{}",
+                w,
+                g.map_or(String::new(), |g| format!(", found .{g}"))
+            )));
+        }
+    }
+    if let Some(extra) = got.get(want.len()) {
+        return Err(cx.bad(&format!("modifier '.{extra}' is not allowed here")));
+    }
+    Ok(())
+}
+
+/// A tensor-memory address operand `[taddr]` (a 32-bit register, with an optional offset,
+/// or a constant).
+fn taddr(b: &mut Builder, cx: &Cx, k: usize) -> Result<super::super::build::Var, LowerError> {
+    if let Operand::Address {
+        base: None, offset, ..
+    } = cx.opnd(k)?
+    {
+        return Ok(b.konst(cx, Type::I32, *offset as u32 as u64));
+    }
+    let v = b.address(cx, k, Space::Shared)?;
+    if b.vars[v as usize] != Type::I32 {
+        return Err(LowerError::new(
+            cx.opnd(k)?.span(),
+            format!("'{}': a tensor-memory address is a 32-bit register", cx.ptx),
+        ));
+    }
+    Ok(v)
+}
+
+fn tcgen05(b: &mut Builder, cx: &mut Cx) -> R {
+    let first = cx.mods.first().copied().unwrap_or("");
+    match first {
+        "alloc" => {
+            let shared = cx.mods.get(4) == Some(&"shared::cta");
+            if shared {
+                exact(cx, &["cta_group", "sync", "aligned", "shared::cta", "b32"])?;
+            } else {
+                exact(cx, &["cta_group", "sync", "aligned", "b32"])?;
+            }
+            cx.expect_operands(2)?;
+            let sp = if shared {
+                Space::Shared
+            } else {
+                Space::Generic
+            };
+            let dst = b.address(cx, 0, sp)?;
+            let n = b.src(cx, 1, Type::I32)?;
+            full_warp_wait(b, cx);
+            b.emit(
+                Op::Tcgen05 {
+                    op: Tc05Op::Alloc { shared },
+                },
+                vec![dst, n],
+                vec![],
+                cx.loc,
+                &cx.ptx,
+            );
+            Ok(())
+        }
+        "dealloc" => {
+            exact(cx, &["cta_group", "sync", "aligned", "b32"])?;
+            cx.expect_operands(2)?;
+            let t = b.src(cx, 0, Type::I32)?;
+            let n = b.src(cx, 1, Type::I32)?;
+            full_warp_wait(b, cx);
+            let op = Tc05Op::Dealloc;
+            b.emit(Op::Tcgen05 { op }, vec![t, n], vec![], cx.loc, &cx.ptx);
+            Ok(())
+        }
+        "relinquish_alloc_permit" => {
+            exact(cx, &["cta_group", "sync", "aligned"])?;
+            cx.expect_operands(0)?;
+            full_warp_wait(b, cx);
+            let op = Tc05Op::Relinquish;
+            b.emit(Op::Tcgen05 { op }, vec![], vec![], cx.loc, &cx.ptx);
+            Ok(())
+        }
+        "ld" | "st" => ld_st(b, cx, first == "ld"),
+        "wait::ld" | "wait::st" => {
+            exact(cx, &["sync", "aligned"])?;
+            cx.expect_operands(0)?;
+            full_warp_wait(b, cx);
+            Ok(())
+        }
+        "fence::before_thread_sync" | "fence::after_thread_sync" => {
+            exact(cx, &[])?;
+            cx.expect_operands(0)?;
+            Ok(())
+        }
+        "mma" => mma(b, cx),
+        "commit" => commit(b, cx),
+        "cp" => Err(cx.unsupported("tcgen05.cp is not supported yet")),
+        "shift" => Err(cx.unsupported("tcgen05.shift is not supported yet")),
+        _ => Err(cx.bad(
+            "needs one of .alloc .dealloc .relinquish_alloc_permit .ld .st .wait::ld \
+             .wait::st .fence::before_thread_sync .fence::after_thread_sync .mma .commit .cp \
+             .shift",
+        )),
+    }
+}
+
+/// `tcgen05.ld` / `tcgen05.st` (PTX ISA §9.7.16.8.3-4).
+fn ld_st(b: &mut Builder, cx: &mut Cx, load: bool) -> R {
+    let shape = match cx.mods.get(3).copied() {
+        Some("32x32b") => Tc05Shape::S32x32b,
+        Some(s @ ("16x64b" | "16x128b" | "16x256b" | "16x32bx2")) => {
+            return Err(cx.unsupported(&format!(
+                "tcgen05.ld/st shape .{s} is not supported yet (.32x32b is)"
+            )))
+        }
+        _ => return Err(cx.bad("needs a shape: .32x32b .16x64b .16x128b .16x256b .16x32bx2")),
+    };
+    if cx.mods.get(1..3) != Some(&["sync", "aligned"][..]) {
+        return Err(cx.bad("needs .sync.aligned"));
+    }
+    let num = match cx.mods.get(4).and_then(|m| m.strip_prefix('x')) {
+        Some(n @ ("1" | "2" | "4" | "8" | "16" | "32" | "64" | "128")) => {
+            n.parse::<u8>().unwrap_or(1)
+        }
+        _ => return Err(cx.bad("needs a repetition count .x1 .x2 .x4 … .x128")),
+    };
+    let pk = if load { "pack::16b" } else { "unpack::16b" };
+    let pack = cx.mods.get(5) == Some(&pk);
+    let mut want = vec!["sync", "aligned", "32x32b", cx.mods[4]];
+    if pack {
+        want.push(pk);
+    }
+    want.push("b32");
+    exact(cx, &want)?;
+    let op = if load {
+        Tc05Op::Ld { shape, num, pack }
+    } else {
+        Tc05Op::St {
+            shape,
+            num,
+            unpack: pack,
+        }
+    };
+    cx.expect_operands(2)?;
+    let n = op.regs();
+    let (rk, ak) = if load { (0, 1) } else { (1, 0) };
+    let t = taddr(b, cx, ak)?;
+    let r_ops = regs(cx, rk, n)?;
+    full_warp_wait(b, cx);
+    if load {
+        let outs: Vec<_> = (0..n).map(|_| b.new_var(Type::I32)).collect();
+        b.emit(Op::Tcgen05 { op }, vec![t], outs.clone(), cx.loc, &cx.ptx);
+        for (o, v) in r_ops.iter().zip(outs) {
+            if let Some(d) = b.dst_rel(cx, o, Type::I32, None)? {
+                b.copy(d, v, cx.loc, &cx.ptx);
+            }
+        }
+    } else {
+        let mut args = vec![t];
+        for o in &r_ops {
+            args.push(b.src_rel(cx, o, Type::I32, None)?);
+        }
+        b.emit(Op::Tcgen05 { op }, args, vec![], cx.loc, &cx.ptx);
+    }
+    Ok(())
+}
+
+/// `tcgen05.mma` (PTX ISA §9.7.16.10.9.1), dense, without block scaling.
+fn mma(b: &mut Builder, cx: &mut Cx) -> R {
+    match cx.mods.get(1).copied() {
+        Some("ws") => return Err(cx.unsupported("tcgen05.mma.ws is not supported yet")),
+        Some("sp") => return Err(cx.unsupported("tcgen05.mma.sp is not supported yet")),
+        _ => {}
+    }
+    let kind = match cx.mods.get(2).copied() {
+        Some("kind::f16") => Tc05Kind::F16,
+        Some("kind::tf32") => Tc05Kind::Tf32,
+        Some("kind::i8") => Tc05Kind::I8,
+        Some(k @ ("kind::f8f6f4" | "kind::mxf8f6f4" | "kind::mxf4" | "kind::mxf4nvf4")) => {
+            return Err(cx.unsupported(&format!(".{k} is not supported yet")))
+        }
+        _ => {
+            return Err(
+                cx.bad("needs .cta_group::1 or ::2 then .kind::f16, ::tf32, ::i8, ::f8f6f4 …")
+            )
+        }
+    };
+    if cx.mods.len() > 3 {
+        return Err(cx.unsupported(&format!(
+            "tcgen05.mma with .{} is not supported yet",
+            cx.mods[3]
+        )));
+    }
+    let k = cx.mods[2];
+    exact(cx, &["cta_group", k])?;
+    match cx.inst.operands.len() {
+        5 => {}
+        6 | 7 => {
+            return Err(cx.unsupported(
+                "tcgen05.mma with disable-output-lane or scale-input-d is not supported yet",
+            ))
+        }
+        n => {
+            return Err(cx.bad(&format!(
+                "expects [d-tmem], a-desc or [a-tmem], b-desc, idesc, enable-input-d; found \
+                 {n} operands"
+            )))
+        }
+    }
+    let d = taddr(b, cx, 0)?;
+    let a_tmem = matches!(cx.opnd(1)?, Operand::Address { .. });
+    let a = if a_tmem {
+        taddr(b, cx, 1)?
+    } else {
+        b.src(cx, 1, Type::I64)?
+    };
+    let bd = b.src(cx, 2, Type::I64)?;
+    let id = b.src(cx, 3, Type::I32)?;
+    let en = b.src(cx, 4, Type::Pred)?;
+    b.emit(
+        Op::Tcgen05 {
+            op: Tc05Op::Mma { kind, a_tmem },
+        },
+        vec![d, a, bd, id, en],
+        vec![],
+        cx.loc,
+        &cx.ptx,
+    );
+    Ok(())
+}
+
+/// `tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}.b64 [mbar]` (PTX ISA
+/// §9.7.16.11.1): the tracked operations are done, so the arrive-on (count 1) happens now.
+fn commit(b: &mut Builder, cx: &mut Cx) -> R {
+    if cx.has("multicast::cluster") {
+        return Err(cx.unsupported(
+            "tcgen05.commit.multicast::cluster is not supported yet (clusters of one CTA)",
+        ));
+    }
+    let shared = cx.mods.get(3) == Some(&"shared::cluster");
+    if shared {
+        exact(
+            cx,
+            &[
+                "cta_group",
+                "mbarrier::arrive::one",
+                "shared::cluster",
+                "b64",
+            ],
+        )?;
+    } else {
+        exact(cx, &["cta_group", "mbarrier::arrive::one", "b64"])?;
+    }
+    cx.expect_operands(1)?;
+    // A CTA is a cluster of one: its `.shared::cluster` addresses are its shared addresses.
+    let sp = if shared {
+        Space::Shared
+    } else {
+        Space::Generic
+    };
+    let a = b.address(cx, 0, sp)?;
+    let one = b.konst(cx, Type::I32, 1);
+    let zero = b.konst(cx, Type::I32, 0);
+    let tok = b.new_var(Type::I64);
+    b.emit(
+        Op::MBarrier {
+            op: MbarOp::Arrive {
+                drop: false,
+                no_complete: false,
+            },
+            space: sp,
+        },
+        vec![a, one, zero],
+        vec![tok],
+        cx.loc,
+        &cx.ptx,
+    );
+    Ok(())
+}

@@ -1,0 +1,683 @@
+//! Blackwell's tensor memory and the `tcgen05` instructions that use it (PTX ISA §9.7.16): one
+//! routine that both engines call through `runtime::warp::exec`, so they agree by
+//! construction.
+//!
+//! # Tensor memory (§9.7.16.1)
+//! Each CTA has its own [`TensorMemory`]: 128 lanes × 512 columns of 32-bit cells, addressed by
+//! a 32-bit value with the lane in bits 31-16 and the column in bits 15-0. Its contents at CTA
+//! start are zero (the ISA leaves them undefined; ptxjit picks a fixed value so runs repeat).
+//!
+//! # Allocation (§9.7.16.7.1)
+//! `tcgen05.alloc` takes a power of two of columns from 32 to 512 for all lanes and writes the
+//! allocation's address (lane 0, its first column) to shared memory. ptxjit places it at the
+//! lowest free column that is a multiple of its size. Where no such room is left the ISA's
+//! `alloc` blocks until another warp deallocates; ptxjit faults instead (a warp does not wait
+//! for another warp's `dealloc`). After `tcgen05.relinquish_alloc_permit` an `alloc` by the CTA
+//! faults. `dealloc` must name exactly an allocation `alloc` returned. Only `.cta_group::1`
+//! is implemented (`::2` needs a pair of CTAs in a cluster; the front end rejects it).
+//!
+//! # Access (§9.7.16.2.3, §9.7.16.8.3-4)
+//! Warp `w` of the CTA reaches lanes `32·(w % 4)..+32` only. `.32x32b`: thread `t` reaches lane
+//! `base + t` (so `base` is the warp's first lane), register `i` column `base + i`;
+//! `.pack::16b` puts the low 16 bits of columns `2i` and `2i + 1` into the low and high halves
+//! of register `i` (`.unpack::16b` stores them back, upper 16 bits zero). Every cell reached
+//! must be in an allocation, else the warp faults and nothing moves. ptxjit runs `ld`/`st`
+//! synchronously, so `tcgen05.wait::ld`/`wait::st` only wait for the warp.
+//!
+//! # Matrix multiply (§9.7.16.10)
+//! `tcgen05.mma.cta_group::1` computes `D = A·B (+ D when enable-input-d)` with D (M×N) in
+//! tensor memory, A (M×K) from shared memory through a matrix descriptor or from tensor
+//! memory, and B (K×N) from shared memory, as the 32-bit instruction descriptor says (Table 42:
+//! bits 4-5 D type, 7-9 A type, 10-12 B type, 13/14 negate A/B, 15/16 transpose A/B (MN-major),
+//! 17-22 N >> 3, 24-28 M >> 4, bit 2 sparsity, bit 3 saturate). ptxjit implements M = 128
+//! with an f32 or s32 accumulator: row `i` of D is lane `i` of the address's lanes, column `j`
+//! its column `base + j`. A from tensor memory uses the same layout with K elements packed
+//! into 32-bit columns (lane `i`, column `base + k·bits/32`). The multiply is done when the
+//! instruction executes (like `wgmma` here): `tcgen05.commit` arrives on its mbarrier at
+//! once. Arithmetic as `mma` (`runtime::mma::multiply`): exact products, the sum over k
+//! ascending from D, rounded in the accumulator type at each step.
+//!
+//! # Shared-memory descriptors (§9.7.16.4.1)
+//! As `wgmma`'s (`runtime::wgmma::Desc`, the same canonical layouts) with the fields moved:
+//! start address bits 0-13, LBO 16-29, SBO 32-45 (each >> 4), bits 46-48 the fixed value
+//! 0b001, base offset 49-51, LBO mode bit 52, swizzle 61-63 (0 none, 2 128-byte, 4 64-byte,
+//! 6 32-byte; 1, 128-byte with 32-byte atoms, is not implemented). A base offset, the
+//! absolute LBO mode and an invalid swizzle fault.
+
+use super::env::{translate, CtaEnv, FaultKind};
+use super::initcheck::InitAccess;
+use super::mma;
+use super::warp::{lanes, WarpDesc};
+use super::wgmma::Desc;
+use crate::ir::{MmaBitOp, MmaElem, MmaFamily, MmaSpec, Space, Tc05Kind, Tc05Op};
+use std::cell::RefCell;
+
+/// Lanes of the tensor memory.
+pub const LANES: u32 = 128;
+/// 32-bit columns of the tensor memory.
+pub const COLS: u32 = 512;
+
+/// One CTA's tensor memory and its allocator (see the module documentation). The cells are
+/// created at the first `alloc`; a CTA that never allocates costs nothing.
+#[derive(Debug, Default)]
+pub struct TensorMemory {
+    st: RefCell<TmemState>,
+}
+
+#[derive(Debug, Default)]
+struct TmemState {
+    /// `LANES × COLS` cells, lane-major; empty until the first allocation.
+    cells: Vec<u32>,
+    /// Live allocations: (first column, columns).
+    allocs: Vec<(u32, u32)>,
+    /// `relinquish_alloc_permit` was executed.
+    relinquished: bool,
+}
+
+impl TensorMemory {
+    /// Ready for a new CTA: nothing allocated, every cell zero.
+    pub fn reset(&self) {
+        let mut s = self.st.borrow_mut();
+        s.allocs.clear();
+        s.relinquished = false;
+        s.cells.fill(0);
+    }
+
+    /// Allocate `ncols` columns: the first column, or why not.
+    pub fn alloc(&self, ncols: u32) -> Result<u32, String> {
+        if !(32..=COLS).contains(&ncols) || !ncols.is_power_of_two() {
+            return Err(format!(
+                "tcgen05.alloc of {ncols} columns (a power of two from 32 to 512)"
+            ));
+        }
+        let mut s = self.st.borrow_mut();
+        if s.relinquished {
+            return Err(
+                "tcgen05.alloc after tcgen05.relinquish_alloc_permit (undefined in PTX)".into(),
+            );
+        }
+        let free = |c: u32| s.allocs.iter().all(|&(a, n)| c + ncols <= a || a + n <= c);
+        let Some(col) = (0..COLS / ncols).map(|i| i * ncols).find(|&c| free(c)) else {
+            return Err(format!(
+                "tcgen05.alloc of {ncols} columns: no room left ({} of 512 allocated); the GPU \
+                 would wait for a dealloc, ptxjit does not",
+                s.allocs.iter().map(|a| a.1).sum::<u32>()
+            ));
+        };
+        if s.cells.is_empty() {
+            s.cells = vec![0; (LANES * COLS) as usize];
+        }
+        s.allocs.push((col, ncols));
+        Ok(col)
+    }
+
+    /// Free the allocation at `taddr` of `ncols` columns.
+    pub fn dealloc(&self, taddr: u32, ncols: u32) -> Result<(), String> {
+        let mut s = self.st.borrow_mut();
+        let col = taddr & 0xffff;
+        match s.allocs.iter().position(|&a| a == (col, ncols)) {
+            Some(i) if taddr >> 16 == 0 => {
+                s.allocs.swap_remove(i);
+                Ok(())
+            }
+            _ => Err(format!(
+                "tcgen05.dealloc of address {taddr:#x}, {ncols} columns: not an allocation \
+                 of this CTA"
+            )),
+        }
+    }
+
+    /// Mark the CTA's allocation permit given up.
+    pub fn relinquish(&self) {
+        self.st.borrow_mut().relinquished = true;
+    }
+
+    /// Check that lanes `lane..lane + nlanes` and columns `col..col + ncols` are inside the
+    /// memory and inside one allocation.
+    pub fn check(&self, lane: u32, nlanes: u32, col: u32, ncols: u32) -> Result<(), String> {
+        let s = self.st.borrow();
+        let lanes_ok = lane + nlanes <= LANES;
+        let in_alloc = s
+            .allocs
+            .iter()
+            .any(|&(a, n)| a <= col && col + ncols <= a + n);
+        if lanes_ok && in_alloc {
+            Ok(())
+        } else {
+            Err(format!(
+                "tensor memory lanes {lane}..{} columns {col}..{} are not inside one \
+                 allocation (live: {:?})",
+                lane + nlanes,
+                col + ncols,
+                s.allocs
+            ))
+        }
+    }
+
+    /// The cell at (`lane`, `col`) (checked by [`TensorMemory::check`] first; 0 outside).
+    pub fn get(&self, lane: u32, col: u32) -> u32 {
+        let s = self.st.borrow();
+        s.cells
+            .get((lane * COLS + col) as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Set the cell at (`lane`, `col`) (checked first; nothing happens outside).
+    pub fn set(&self, lane: u32, col: u32, v: u32) {
+        let mut s = self.st.borrow_mut();
+        if let Some(c) = s.cells.get_mut((lane * COLS + col) as usize) {
+            *c = v;
+        }
+    }
+}
+
+/// A fault of every lane of `mask` with `detail`.
+fn fault_all(env: &CtaEnv, d: &WarpDesc, mask: u32, detail: &str) {
+    for l in lanes(mask) {
+        env.fault_detail(l, d.inst, FaultKind::TensorMemory, detail.to_string());
+    }
+}
+
+/// Argument `k`, the same in every lane of `mask`.
+fn uniform(d: &WarpDesc, s: &[u8], k: usize, mask: u32) -> Option<u64> {
+    let first = mask.trailing_zeros();
+    let v = d.arg(s, k, first);
+    lanes(mask).all(|l| d.arg(s, k, l) == v).then_some(v)
+}
+
+/// Execute `Op::Tcgen05 { op }` (described by `d`) for the lanes of `mask`.
+pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
+    // SAFETY: `env.tmem` is null or points to the CTA's tensor memory, which outlives the
+    // CTA's run (`runtime::launch` owns it with the CTA's other buffers).
+    let Some(tm) = (unsafe { env.tmem.as_ref() }) else {
+        fault_all(env, d, mask, "no tensor memory in this launch");
+        return;
+    };
+    if op.aligned() && !mma::whole_warp(d, mask, env) {
+        return;
+    }
+    let all_args = d.args.len();
+    if op.aligned() && !(0..all_args).all(|k| uniform(d, s, k, mask).is_some()) {
+        // `ld`/`st` registers differ by lane; only the address must agree.
+        let addr_only = matches!(op, Tc05Op::St { .. });
+        if !(addr_only && uniform(d, s, 0, mask).is_some()) {
+            fault_all(
+                env,
+                d,
+                mask,
+                &format!("tcgen05.{op}: the lanes of the warp give different operands"),
+            );
+            return;
+        }
+    }
+    match op {
+        Tc05Op::Alloc { shared } => {
+            let addr = d.arg(s, 0, 0);
+            let ncols = d.arg(s, 1, 0) as u32;
+            let space = if shared {
+                Space::Shared
+            } else {
+                Space::Generic
+            };
+            let p = match translate(env, space, addr, 4, 4, 0) {
+                Ok(p) => p,
+                Err(err) => {
+                    env.access_fault(0, d.inst, err, addr, 4, 4, true);
+                    return;
+                }
+            };
+            match tm.alloc(ncols) {
+                Ok(col) => {
+                    super::env::init_access(env, space, addr, 4, 0, d.inst, InitAccess::Write);
+                    // SAFETY: `translate` checked 4 bytes at `p`, aligned to 4, inside the
+                    // CTA's shared memory (or the arena); the CTA's warps run on this host
+                    // thread.
+                    unsafe { (p as *mut u32).write(col) };
+                }
+                Err(e) => fault_all(env, d, mask, &e),
+            }
+        }
+        Tc05Op::Dealloc => {
+            let (taddr, ncols) = (d.arg(s, 0, 0) as u32, d.arg(s, 1, 0) as u32);
+            if let Err(e) = tm.dealloc(taddr, ncols) {
+                fault_all(env, d, mask, &e);
+            }
+        }
+        Tc05Op::Relinquish => tm.relinquish(),
+        Tc05Op::Ld { pack, .. } | Tc05Op::St { unpack: pack, .. } => {
+            let taddr = d.arg(s, 0, 0) as u32;
+            let (lane0, col0) = (taddr >> 16, taddr & 0xffff);
+            let quarter = 32 * (env.warp % 4);
+            let ncols = op.columns();
+            if lane0 != quarter {
+                fault_all(
+                    env,
+                    d,
+                    mask,
+                    &format!(
+                        "tcgen05.{op} at lane {lane0}: warp {} reaches lanes {quarter}..{} \
+                         (.32x32b starts at the first)",
+                        env.warp,
+                        quarter + 32
+                    ),
+                );
+                return;
+            }
+            if let Err(e) = tm.check(lane0, 32, col0, ncols) {
+                fault_all(env, d, mask, &format!("tcgen05.{op}: {e}"));
+                return;
+            }
+            let nregs = op.regs() as usize;
+            let load = matches!(op, Tc05Op::Ld { .. });
+            for t in 0..32u32 {
+                for i in 0..nregs as u32 {
+                    let lane = lane0 + t;
+                    if load {
+                        let v = if pack {
+                            let lo = tm.get(lane, col0 + 2 * i) & 0xffff;
+                            let hi = tm.get(lane, col0 + 2 * i + 1) & 0xffff;
+                            lo | hi << 16
+                        } else {
+                            tm.get(lane, col0 + i)
+                        };
+                        d.set(s, i as usize, t, v as u64);
+                    } else {
+                        let v = d.arg(s, 1 + i as usize, t) as u32;
+                        if pack {
+                            tm.set(lane, col0 + 2 * i, v & 0xffff);
+                            tm.set(lane, col0 + 2 * i + 1, v >> 16);
+                        } else {
+                            tm.set(lane, col0 + i, v);
+                        }
+                    }
+                }
+            }
+        }
+        Tc05Op::Mma { kind, a_tmem } => {
+            for l in lanes(mask) {
+                if let Err(e) = mma_lane(d, s, env, tm, l, kind, a_tmem) {
+                    env.fault_detail(l, d.inst, FaultKind::TensorMemory, e);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A decoded instruction descriptor (§9.7.16.4.2, Table 42) of a dense `tcgen05.mma`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InstrDesc {
+    pub d: MmaElem,
+    pub a: MmaElem,
+    pub b: MmaElem,
+    pub neg_a: bool,
+    pub neg_b: bool,
+    /// A is M-major (transposed), else K-major.
+    pub trans_a: bool,
+    /// B is N-major (transposed), else K-major.
+    pub trans_b: bool,
+    pub m: u32,
+    pub n: u32,
+    /// Saturate (`.kind::i8`).
+    pub satfinite: bool,
+}
+
+impl InstrDesc {
+    /// Decode `v` for `kind`, or say why it is not a form ptxjit runs.
+    pub fn decode(v: u32, kind: Tc05Kind) -> Result<InstrDesc, String> {
+        let bit = |k: u32| (v >> k) & 1 == 1;
+        let field = |lo: u32, n: u32| (v >> lo) & ((1 << n) - 1);
+        if bit(2) {
+            return Err(
+                "the instruction descriptor asks for sparsity (bit 2) in a dense \
+                        tcgen05.mma"
+                    .into(),
+            );
+        }
+        let (dt, at, bt) = (field(4, 2), field(7, 3), field(10, 3));
+        use MmaElem::*;
+        let elem = |t: u32| -> Option<MmaElem> {
+            match (kind, t) {
+                (Tc05Kind::F16, 0) => Some(F16),
+                (Tc05Kind::F16, 1) => Some(Bf16),
+                (Tc05Kind::Tf32, 2) => Some(Tf32),
+                (Tc05Kind::I8, 0) => Some(U8),
+                (Tc05Kind::I8, 1) => Some(S8),
+                _ => None,
+            }
+        };
+        let (Some(a), Some(b)) = (elem(at), elem(bt)) else {
+            return Err(format!(
+                "instruction descriptor A type {at} / B type {bt} is not a .kind::{kind} type"
+            ));
+        };
+        let d = match (kind, dt) {
+            (Tc05Kind::F16 | Tc05Kind::Tf32, 1) => F32,
+            (Tc05Kind::I8, 2) => S32,
+            (Tc05Kind::F16, 0) => {
+                return Err("an f16 accumulator (D type 0) is not supported yet".into())
+            }
+            _ => {
+                return Err(format!(
+                    "instruction descriptor D type {dt} is not a .kind::{kind} accumulator"
+                ))
+            }
+        };
+        if kind == Tc05Kind::F16 && a != b {
+            return Err(format!(
+                "instruction descriptor: A is .{a} and B .{b} (.kind::f16 takes one type)"
+            ));
+        }
+        let (m, n) = (field(24, 5) << 4, field(17, 6) << 3);
+        if m != 128 {
+            return Err(format!(
+                "instruction descriptor M = {m}: only M = 128 is supported (cta_group::1 \
+                 also has M = 64, not supported yet)"
+            ));
+        }
+        if !(16..=256).contains(&n) || n % 16 != 0 {
+            return Err(format!(
+                "instruction descriptor N = {n}: M = 128 takes N from 16 to 256 in steps of 16"
+            ));
+        }
+        let satfinite = bit(3);
+        if satfinite && kind != Tc05Kind::I8 {
+            return Err("instruction descriptor: saturate (bit 3) is for .kind::i8 only".into());
+        }
+        if kind == Tc05Kind::I8 && (bit(13) || bit(14)) {
+            return Err("instruction descriptor: .kind::i8 has no negation (bits 13-14)".into());
+        }
+        if field(30, 2) != 0 {
+            return Err(
+                "instruction descriptor: the B-reuse shift (bits 30-31) is for .ws only".into(),
+            );
+        }
+        Ok(InstrDesc {
+            d,
+            a,
+            b,
+            neg_a: bit(13),
+            neg_b: bit(14),
+            trans_a: bit(15),
+            trans_b: bit(16),
+            m,
+            n,
+            satfinite,
+        })
+    }
+}
+
+/// Decode a tcgen05 shared-memory descriptor (see the module documentation).
+pub fn smem_desc(v: u64) -> Result<Desc, String> {
+    if (v >> 46) & 7 != 1 {
+        return Err(format!(
+            "shared-memory descriptor {v:#x}: bits 46-48 must hold 0b001"
+        ));
+    }
+    let x = match v >> 61 {
+        0 => 1,
+        2 => 8,
+        4 => 4,
+        6 => 2,
+        1 => {
+            return Err(format!(
+                "shared-memory descriptor {v:#x}: 128-byte swizzling with 32-byte atoms is not \
+                 supported yet"
+            ))
+        }
+        m => {
+            return Err(format!(
+                "shared-memory descriptor {v:#x}: swizzle mode {m} is invalid"
+            ))
+        }
+    };
+    if (v >> 49) & 7 != 0 {
+        return Err(format!(
+            "shared-memory descriptor {v:#x}: a non-zero base offset is not supported"
+        ));
+    }
+    if (v >> 52) & 1 != 0 {
+        return Err(format!(
+            "shared-memory descriptor {v:#x}: the absolute leading-dimension mode (bit 52) \
+             is not supported"
+        ));
+    }
+    Ok(Desc {
+        start: (v & 0x3fff) << 4,
+        lbo: ((v >> 16) & 0x3fff) << 4,
+        sbo: ((v >> 32) & 0x3fff) << 4,
+        base: 0,
+        x,
+    })
+}
+
+/// Read element (`mn`, `kk`) of a matrix in shared memory through `desc`.
+fn smem_elem(
+    env: &CtaEnv,
+    inst: u32,
+    lane: u32,
+    desc: &Desc,
+    (mn, kk): (u64, u64),
+    e: MmaElem,
+    mn_major: bool,
+) -> Result<u64, String> {
+    let eb = (e.bits() / 8) as u64;
+    let addr = desc.addr(mn, kk, eb, mn_major);
+    let p = translate(env, Space::Shared, addr, eb as u32, eb as u32, lane).map_err(|_| {
+        format!("tcgen05.mma reads shared address {addr:#x} ({eb} bytes), outside shared memory")
+    })?;
+    super::env::init_access(
+        env,
+        Space::Shared,
+        addr,
+        eb as u32,
+        lane,
+        inst,
+        InitAccess::Read,
+    );
+    // SAFETY: `translate` checked `eb` bytes at `p` inside the CTA's shared memory, aligned to
+    // `eb`; the CTA's warps run on this host thread.
+    Ok(unsafe {
+        match eb {
+            1 => *p as u64,
+            2 => (p as *const u16).read() as u64,
+            _ => (p as *const u32).read() as u64,
+        }
+    })
+}
+
+/// The element's bits with its sign flipped (a float input negated).
+fn negate(e: MmaElem, x: u64) -> u64 {
+    match e.bits() {
+        16 => x ^ 0x8000,
+        32 => x ^ 0x8000_0000,
+        _ => x,
+    }
+}
+
+/// One `tcgen05.mma` issued by `lane`.
+fn mma_lane(
+    d: &WarpDesc,
+    s: &[u8],
+    env: &CtaEnv,
+    tm: &TensorMemory,
+    lane: u32,
+    kind: Tc05Kind,
+    a_tmem: bool,
+) -> Result<(), String> {
+    let dt = d.arg(s, 0, lane) as u32;
+    let a_op = d.arg(s, 1, lane);
+    let bdesc = smem_desc(d.arg(s, 2, lane))?;
+    let id = InstrDesc::decode(d.arg(s, 3, lane) as u32, kind)?;
+    let enable_d = d.arg(s, 4, lane) != 0;
+    let (m, n, k) = (id.m as u64, id.n as u64, kind.k() as u64);
+    let (dl, dc) = (dt >> 16, dt & 0xffff);
+    if dl != 0 {
+        return Err(format!(
+            "tcgen05.mma: D at lane {dl}; with M = 128, D starts at lane 0"
+        ));
+    }
+    tm.check(0, m as u32, dc, n as u32)
+        .map_err(|e| format!("tcgen05.mma D: {e}"))?;
+    let mut a = vec![0u64; (m * k) as usize];
+    if a_tmem {
+        let at = a_op as u32;
+        let (al, ac) = (at >> 16, at & 0xffff);
+        let bits = id.a.bits() as u64;
+        let per = 32 / bits;
+        let cols = k.div_ceil(per) as u32;
+        if al != 0 {
+            return Err(format!(
+                "tcgen05.mma A at lane {al}; with M = 128, A starts at lane 0"
+            ));
+        }
+        tm.check(0, m as u32, ac, cols)
+            .map_err(|e| format!("tcgen05.mma A: {e}"))?;
+        for r in 0..m {
+            for kk in 0..k {
+                let cell = tm.get(r as u32, ac + (kk / per) as u32) as u64;
+                let v = (cell >> ((kk % per) * bits)) & ((1u64 << bits) - 1);
+                a[(r * k + kk) as usize] = v;
+            }
+        }
+    } else {
+        let adesc = smem_desc(a_op)?;
+        for r in 0..m {
+            for kk in 0..k {
+                a[(r * k + kk) as usize] =
+                    smem_elem(env, d.inst, lane, &adesc, (r, kk), id.a, id.trans_a)?;
+            }
+        }
+    }
+    let mut b = vec![0u64; (k * n) as usize];
+    for kk in 0..k {
+        for col in 0..n {
+            b[(kk * n + col) as usize] =
+                smem_elem(env, d.inst, lane, &bdesc, (col, kk), id.b, id.trans_b)?;
+        }
+    }
+    if id.neg_a {
+        a.iter_mut().for_each(|v| *v = negate(id.a, *v));
+    }
+    if id.neg_b {
+        b.iter_mut().for_each(|v| *v = negate(id.b, *v));
+    }
+    let mut c = vec![0u64; (m * n) as usize];
+    if enable_d {
+        for r in 0..m {
+            for col in 0..n {
+                c[(r * n + col) as usize] = tm.get(r as u32, dc + col as u32) as u64;
+            }
+        }
+    }
+    // One 128×8 block of columns at a time (an `MmaSpec`'s N is at most 255).
+    let spec = MmaSpec {
+        family: MmaFamily::Mma,
+        m: m as u8,
+        n: 8,
+        k: k as u16,
+        a: id.a,
+        b: id.b,
+        c: id.d,
+        d: id.d,
+        a_col: false,
+        b_row: false,
+        satfinite: id.satfinite,
+        bop: MmaBitOp::None,
+    };
+    let (mu, nu, ku) = (m as usize, n as usize, k as usize);
+    for j in 0..nu / 8 {
+        let bj: Vec<u64> = (0..ku)
+            .flat_map(|kk| b[kk * nu + 8 * j..kk * nu + 8 * j + 8].to_vec())
+            .collect();
+        let cj: Vec<u64> = (0..mu)
+            .flat_map(|r| c[r * nu + 8 * j..r * nu + 8 * j + 8].to_vec())
+            .collect();
+        let dj = mma::multiply(&spec, &a, &bj, &cj);
+        for r in 0..mu {
+            for col in 0..8 {
+                tm.set(r as u32, dc + (8 * j + col) as u32, dj[r * 8 + col] as u32);
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Allocation: powers of two from 32 to 512, aligned first fit, exact dealloc, the
+    /// permit.
+    #[test]
+    fn allocator() {
+        let t = TensorMemory::default();
+        assert!(t.alloc(16).is_err());
+        assert!(t.alloc(48).is_err());
+        assert!(t.alloc(1024).is_err());
+        assert_eq!(t.alloc(32), Ok(0));
+        assert_eq!(t.alloc(64), Ok(64));
+        assert_eq!(t.alloc(32), Ok(32));
+        assert_eq!(t.alloc(256), Ok(256));
+        assert!(t.alloc(256).is_err());
+        assert!(t.check(0, 128, 64, 64).is_ok());
+        assert!(t.check(0, 128, 60, 8).is_err(), "spans two allocations");
+        assert!(t.check(0, 129, 0, 1).is_err());
+        assert!(t.dealloc(64, 32).is_err(), "not the allocation's size");
+        assert!(t.dealloc(1 << 16 | 64, 64).is_err(), "lane field set");
+        assert_eq!(t.dealloc(64, 64), Ok(()));
+        assert_eq!(t.alloc(64), Ok(64));
+        t.relinquish();
+        assert!(t.alloc(32).is_err());
+        t.reset();
+        assert_eq!(t.alloc(512), Ok(0));
+    }
+
+    /// Table 42's fields: f16 inputs, f32 D, M = 128, N = 64, transposed B, negated A.
+    #[test]
+    fn instruction_descriptor() {
+        let v = 1 << 4 | 1 << 13 | 1 << 16 | (64 >> 3) << 17 | (128 >> 4) << 24;
+        let id = InstrDesc::decode(v, Tc05Kind::F16).expect("valid");
+        assert_eq!(
+            (id.d, id.a, id.b),
+            (MmaElem::F32, MmaElem::F16, MmaElem::F16)
+        );
+        assert_eq!((id.m, id.n), (128, 64));
+        assert!(id.neg_a && !id.neg_b && !id.trans_a && id.trans_b);
+        let bf = 1 << 4 | 1 << 7 | 1 << 10 | 2 << 17 | 8 << 24;
+        assert_eq!(
+            InstrDesc::decode(bf, Tc05Kind::F16).map(|i| i.a),
+            Ok(MmaElem::Bf16)
+        );
+        // tf32: types 2; i8: D type 2, signed A, unsigned B.
+        let tf = 1 << 4 | 2 << 7 | 2 << 10 | 2 << 17 | 8 << 24;
+        assert_eq!(
+            InstrDesc::decode(tf, Tc05Kind::Tf32).map(|i| i.a),
+            Ok(MmaElem::Tf32)
+        );
+        let i8 = 2 << 4 | 1 << 7 | 2 << 17 | 8 << 24;
+        let id = InstrDesc::decode(i8, Tc05Kind::I8).expect("valid");
+        assert_eq!((id.d, id.a, id.b), (MmaElem::S32, MmaElem::S8, MmaElem::U8));
+        assert!(InstrDesc::decode(tf, Tc05Kind::F16).is_err());
+        assert!(
+            InstrDesc::decode(v | 1 << 2, Tc05Kind::F16).is_err(),
+            "sparse"
+        );
+        let m64 = 1 << 4 | 2 << 17 | 4 << 24;
+        assert!(InstrDesc::decode(m64, Tc05Kind::F16).is_err());
+    }
+
+    /// Table 40's fields.
+    #[test]
+    fn shared_memory_descriptor() {
+        let v = 1u64 << 46 | 2 << 61 | 0x40 | 2 << 16 | 64 << 32;
+        let d = smem_desc(v).expect("valid");
+        assert_eq!((d.start, d.lbo, d.sbo, d.x), (0x400, 32, 1024, 8));
+        assert_eq!(smem_desc(1 << 46 | 6 << 61).map(|d| d.x), Ok(2));
+        assert_eq!(smem_desc(1 << 46 | 4 << 61).map(|d| d.x), Ok(4));
+        assert!(smem_desc(0).is_err(), "version bits");
+        assert!(smem_desc(1 << 46 | 3 << 61).is_err());
+        assert!(smem_desc(1 << 46 | 1 << 49).is_err());
+    }
+}
