@@ -45,6 +45,7 @@ pub mod sanitizer;
 pub mod state;
 pub mod stream;
 mod stubs;
+pub mod tensormap;
 pub mod texture;
 pub mod user_object;
 
@@ -166,7 +167,8 @@ pub fn host_fail(e: ptxjit::host::Error) -> Fail {
                 | K::BadCallTarget
                 | K::PartialWarp
                 | K::MBarrier
-                | K::Wgmma => CUDA_ERROR_ILLEGAL_INSTRUCTION,
+                | K::Wgmma
+                | K::TensorMap => CUDA_ERROR_ILLEGAL_INSTRUCTION,
             }
         }
         E::Timeout(..) => CUDA_ERROR_LAUNCH_TIMEOUT,

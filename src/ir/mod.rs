@@ -18,6 +18,7 @@ pub mod mbarrier;
 pub mod mma;
 pub mod ops;
 pub mod print;
+pub mod tma;
 pub mod types;
 pub mod verify;
 pub mod wgmma;
@@ -25,6 +26,7 @@ pub mod wgmma;
 pub use mbarrier::MbarOp;
 pub use mma::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec};
 pub use ops::{Effect, Op, OP_TABLE};
+pub use tma::{TensorOp, TmapField};
 pub use types::*;
 pub use wgmma::{WgmmaA, WgmmaSpec};
 

@@ -11,6 +11,7 @@
 
 use super::mbarrier::MbarOp;
 use super::mma::MmaSpec;
+use super::tma::TensorOp;
 use super::types::*;
 use super::wgmma::WgmmaSpec;
 
@@ -316,6 +317,11 @@ op_table! {
     /// outside shared memory, misaligned (8 bytes), or not holding a valid object, and a count
     /// out of the ISA's range, fault.
     ["9.7.13.15"] MBarrier { op: MbarOp, space: Space } => "mbarrier";
+    /// A tensor-memory-accelerator operation (`cp.async.bulk.tensor` and relatives,
+    /// `tensormap.replace`): operands per [`TensorOp`]. The active lanes act one after another
+    /// in lane order, each copy whole when the instruction executes (`runtime::tma`). A tensor
+    /// map that is none, shared memory out of range, or an unsupported layout fault.
+    ["9.7.9.25.5"] Tensor { op: TensorOp } => "tensor";
     // ---- Texture and surface units (semantics in `runtime::texture`). ----
     /// Texture fetch (`tex`): args (texture i64, [sampler i64 when `sampler`: independent
     /// mode], [array index i32 when the geometry is arrayed], `geom.dims()` coordinates (i32
@@ -409,6 +415,7 @@ macro_rules! warp_ops {
             | $crate::ir::Op::Mma { .. }
             | $crate::ir::Op::Wgmma { .. }
             | $crate::ir::Op::MBarrier { .. }
+            | $crate::ir::Op::Tensor { .. }
             | $crate::ir::Op::Activemask {}
             | $crate::ir::Op::Match { .. }
             | $crate::ir::Op::Redux { .. }
@@ -466,7 +473,7 @@ impl Op {
     /// arrays hold (four arguments, two results): the texture and matrix operations, whose
     /// warp-level routines read their operands from the value slots directly.
     pub fn many_operands(&self) -> bool {
-        self.is_texture() || matches!(self, Op::Mma { .. } | Op::Wgmma { .. })
+        self.is_texture() || matches!(self, Op::Mma { .. } | Op::Wgmma { .. } | Op::Tensor { .. })
     }
 
     /// The effect class of the operation.

@@ -168,6 +168,7 @@ pub fn print_modifiers(op: &Op) -> String {
         Op::Mma { spec } => format!("{spec}"),
         Op::Wgmma { spec } => format!("{spec}"),
         Op::MBarrier { op, space } => format!(".{op}.{space}"),
+        Op::Tensor { op } => format!(".{op}"),
         Op::BarArrive { kind, aligned } => {
             format!(".{kind}{}", if *aligned { ".aligned" } else { "" })
         }
