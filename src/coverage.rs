@@ -183,14 +183,22 @@ pub const ISA: &[Instr] = isa! {
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [%rd1], [%r1], 32",
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32 [%r1], [sm], 16, [%r2]"]
     "cp.async.bulk.prefetch" "9.7.9.25.4.3" "accepted (no effect)" ["cp.async.bulk.prefetch.L2.global [%rd1], 64"]
-    "cp.async.bulk.tensor" "9.7.9.25.5.1" "" [
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]"]
-    "cp.reduce.async.bulk.tensor" "9.7.9.25.5.2" "" [
-        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd1, {%r2, %r3}], [%r1]"]
-    "cp.async.bulk.prefetch.tensor" "9.7.9.25.5.3" "" ["cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r2, %r3}]"]
+    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B, element strides, OOB fill zero/NaN; the copy is done when the instruction executes (not yet: .im2col and the other load modes, .multicast::cluster, .cta_group, interleaved maps)" [
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]",
+        "cp.async.bulk.tensor.1d.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2}], [%r4]",
+        "cp.async.bulk.tensor.5d.global.shared::cta.tile.bulk_group [%rd1, {%r1, %r2, %r3, %r4, %r5}], [sm]",
+        "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2, %r3, %r4}], [%r5], %rd2"]
+    "cp.reduce.async.bulk.tensor" "9.7.9.25.5.2" ".1d-.5d .tile .global.shared::cta .bulk_group: .add u32/s32/u64/f32/f16/bf16, .min/.max u32/s32/u64/s64/f16/bf16, .inc/.dec u32, .and/.or/.xor 32/64-bit integers (the type is the tensor map's, checked when it runs); element-wise atomics" [
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd1, {%r2, %r3}], [%r1]",
+        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.max.tile.bulk_group [%rd1, {%r2}], [sm]"]
+    "cp.async.bulk.prefetch.tensor" "9.7.9.25.5.3" ".1d-.5d .L2.global .tile: checks the tensor map (no other effect)" [
+        "cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r2, %r3}]"]
     "cp.async.bulk.commit_group" "9.7.9.25.6.1" "no effect (copies are complete)" ["cp.async.bulk.commit_group"]
     "cp.async.bulk.wait_group" "9.7.9.25.6.2" "{.read}: no effect (copies are complete)" ["cp.async.bulk.wait_group 0", "cp.async.bulk.wait_group.read 1"]
-    "tensormap.replace" "9.7.9.26" "" ["tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2"]
+    "tensormap.replace" "9.7.9.26" ".tile, every field (global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout, swizzle_mode, fill_mode) in .global, .shared::cta or generic memory, in ptxjit's tensor-map layout (docs/tensor-maps.md); not .swizzle_atomicity" [
+        "tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2",
+        "tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r1], 1, %r2",
+        "tensormap.replace.tile.swizzle_mode.b1024.b32 [%rd1], 3"]
     "createpolicy" "9.7.9" "range, fractional, cvt: an opaque policy (0; a hint only)" [
         "createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0",
         "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 %rd2, [%rd1], 1024, 4096"]
@@ -239,9 +247,11 @@ pub const ISA: &[Instr] = isa! {
     "bar / barrier" "9.7.13.1" "bar.sync 0 / barrier.sync" ["bar.sync 0", "barrier.sync 0"]
     "barrier.cluster" "9.7.13.2" "" ["barrier.cluster.arrive", "barrier.cluster.wait", "barrier.cluster.arrive.relaxed.aligned"]
     "bar.warp.sync" "9.7.13.3" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
-    "membar / fence" "9.7.13.4" "membar, fence; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster (one proxy: plain fences); not .proxy.tensormap::generic" [
+    "membar / fence" "9.7.13.4" "membar, fence; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster, .proxy.tensormap::generic.{release,acquire} (one proxy: plain fences)" [
         "membar.gl", "fence.acq_rel.gpu", "fence.proxy.async", "fence.proxy.async.shared::cta",
-        "membar.proxy.alias", "fence.mbarrier_init.release.cluster"]
+        "membar.proxy.alias", "fence.mbarrier_init.release.cluster",
+        "fence.proxy.tensormap::generic.release.gpu",
+        "fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128"]
     "atom" "9.7.13.5" "add/and/or/xor/exch/min/max/inc/dec/cas on b32/b64, cas.b16, add.f32/f64, add.noftz on f16/bf16/f16x2/bf16x2, vector add (.v2/.v4 f32) and add/min/max (.v2-.v8 f16/bf16, .v2/.v4 f16x2/bf16x2), .L2::cache_hint; not b128" [
         "atom.global.add.u32 %r1, [%rd1], %r2", "atom.shared.cas.b32 %r1, [sm], %r2, %r3",
         "atom.global.cas.b16 %h1, [%rd1], %h2, %h3", "atom.add.noftz.f16 %h1, [%rd1], %h2",
@@ -274,7 +284,7 @@ pub const ISA: &[Instr] = isa! {
         "mbarrier.pending_count.b64 %r1, %rd1"]
     "cp.async.mbarrier.arrive" "9.7.13.15.15" ".noinc, .shared{::cta} or generic (the copies are complete: an arrive-on at once, none without .noinc)" [
         "cp.async.mbarrier.arrive.shared.b64 [sm]", "cp.async.mbarrier.arrive.noinc.b64 [%rd1]"]
-    "tensormap.cp_fenceproxy" "9.7.13.16" "" [
+    "tensormap.cp_fenceproxy" "9.7.13.16" ".global.shared::cta.tensormap::generic.release.{cta,cluster,gpu,sys}.sync.aligned, 128 bytes (a copy; one proxy, so the fence orders nothing more)" [
         "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 128"]
     "clusterlaunchcontrol.try_cancel" "9.7.13.17.1" "" [
         "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%r1], [%r2]"]
@@ -568,7 +578,22 @@ mod tests {
                 "cp.async.mbarrier.arrive.noinc.b64 [sm], %r1",
                 "expects 1 operands",
             ),
-            ("fence.proxy.tensormap::generic.release.gpu", "unsupported"),
+            (
+                "fence.proxy.tensormap::generic.acquire.gpu [%rd1], 64",
+                "size of 128",
+            ),
+            (
+                "cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4], {%h1}",
+                "not supported yet",
+            ),
+            (
+                "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]",
+                "takes 3 coordinates",
+            ),
+            (
+                "cp.async.bulk.tensor.2d.global.shared::cta.tile.mbarrier::complete_tx::bytes [%rd1, {%r2, %r3}], [%r4]",
+                "illegal modifier",
+            ),
             ("mul.u32 %r1, %r2, %r3", ".lo, .hi or .wide"),
             (
                 "cp.async.bulk.shared::cluster.global.bulk_group [%r1], [%rd1], 64",

@@ -195,7 +195,7 @@ impl Pocl {
                     unsafe { k.kernel.set_arg(index, &mem) }.map_err(what)?;
                     k.images.push(image);
                 }
-                Arg::Surface(_) | Arg::Struct(_) => {
+                Arg::Surface(_) | Arg::Struct(_) | Arg::TensorMap(_) => {
                     return Err(format!(
                         "argument {i} ({arg:?}): the OpenCL runner passes buffers, scalars \
                          and 2D textures only"

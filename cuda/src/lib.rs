@@ -45,6 +45,7 @@ pub mod sanitizer;
 pub mod state;
 pub mod stream;
 mod stubs;
+pub mod tensormap;
 pub mod texture;
 pub mod user_object;
 
@@ -167,7 +168,8 @@ pub fn host_fail(e: ptxjit::host::Error) -> Fail {
                 | K::PartialWarp
                 | K::MBarrier
                 | K::Wgmma
-                | K::TensorMemory => CUDA_ERROR_ILLEGAL_INSTRUCTION,
+                | K::TensorMemory
+                | K::TensorMap => CUDA_ERROR_ILLEGAL_INSTRUCTION,
             }
         }
         E::Timeout(..) => CUDA_ERROR_LAUNCH_TIMEOUT,

@@ -265,8 +265,6 @@ stubs! {
     cuSurfRefSetArray
     cuTensorMapEncodeIm2col
     cuTensorMapEncodeIm2colWide
-    cuTensorMapEncodeTiled
-    cuTensorMapReplaceAddress
     cuTexObjectGetResourceDesc
     cuTexObjectGetResourceViewDesc
     cuTexObjectGetTextureDesc

@@ -241,6 +241,18 @@ impl Case {
                     }
                     Arg::Texture(n) => (&s.textures, "texture", n),
                     Arg::Surface(n) => (&s.surfaces, "surface", n),
+                    Arg::TensorMap(n) => {
+                        if !s.tensor_maps.contains_key(n) {
+                            return Err(self.err(
+                                &format!("{lk}{at}"),
+                                format!(
+                                    "no tensor map named '{n}' (tensor_maps: {})",
+                                    s.tensor_maps.keys().cloned().collect::<Vec<_>>().join(", ")
+                                ),
+                            ));
+                        }
+                        continue;
+                    }
                     Arg::Scalar(_) | Arg::Struct(_) => continue,
                 };
                 if !table.contains_key(name) {
@@ -264,6 +276,16 @@ impl Case {
                     "a buffer needs at least one element",
                 ));
             }
+        }
+        for (name, t) in &s.tensor_maps {
+            if !s.buffers.contains_key(&t.buffer) {
+                return Err(self.err(
+                    &format!("tensor_maps.{name}.buffer"),
+                    format!("no buffer named '{}' (buffers: {})", t.buffer, names()),
+                ));
+            }
+            t.encode_args()
+                .map_err(|e| self.err(&format!("tensor_maps.{name}"), e))?;
         }
         for (group, table) in [
             ("textures", &s.textures),

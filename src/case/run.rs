@@ -341,7 +341,38 @@ impl Session {
                 CaseError::Case(m) => CaseError::Case(format!("{}: {m}", case.name)),
                 other => other,
             })?;
+        let mut tmaps = vec![];
+        for (name, t) in &s.tensor_maps {
+            let (_, p) = buffers
+                .iter()
+                .find(|(b, _)| b.name == t.buffer)
+                .expect("validated: the buffer exists");
+            let (dt, rank, dims, strides, bx, es, m) = t
+                .encode_args()
+                .map_err(|e| CaseError::Case(format!("{}: tensor_maps.{name}: {e}", case.name)))?;
+            let map = crate::runtime::tensormap::TensorMap::encode_tiled(
+                dt,
+                rank,
+                p.offset(t.offset).0,
+                &dims,
+                &strides,
+                &bx,
+                &es,
+                m[0],
+                m[1],
+                m[2],
+                m[3],
+            )
+            .map_err(|e| CaseError::Case(format!("{}: tensor_maps.{name}: {e}", case.name)))?;
+            tmaps.push((name.clone(), map));
+        }
         let handle = |what: &str, n: &str| {
+            if what == "tensor_map" {
+                return tmaps
+                    .iter()
+                    .find(|(k, _)| k == n)
+                    .map(|(_, m)| KernelArg::TensorMap(*m));
+            }
             handles
                 .iter()
                 .find(|(k, _)| *k == format!("{what}:{n}"))
@@ -370,6 +401,8 @@ impl Session {
                     };
                     handle(what, n).ok_or_else(|| format!("{at}: no {what} named '{n}'"))?
                 }
+                Arg::TensorMap(n) => handle("tensor_map", n)
+                    .ok_or_else(|| format!("{at}: no tensor map named '{n}'"))?,
                 Arg::Struct(fields) => KernelArg::Struct(
                     fields
                         .iter()

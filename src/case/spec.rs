@@ -44,6 +44,8 @@ pub struct CaseSpec {
     pub surfaces: IndexMap<String, TextureSpec>,
     /// Module `.texref`/`.samplerref`/`.surfref` variables bound by name.
     pub texrefs: IndexMap<String, TextureSpec>,
+    /// Extension: tensor maps over buffers (`{ tensor_map = "NAME" }` arguments).
+    pub tensor_maps: IndexMap<String, TensorMapSpec>,
 }
 
 /// One kernel launch of a case.
@@ -140,6 +142,116 @@ pub struct CaseFile {
     /// As [`CaseSpec::texrefs`].
     #[serde(default)]
     pub texrefs: IndexMap<String, TextureSpec>,
+    /// As [`CaseSpec::tensor_maps`].
+    #[serde(default)]
+    pub tensor_maps: IndexMap<String, TensorMapSpec>,
+}
+
+/// `[tensor_maps.NAME]`: a tile-mode tensor map over a buffer, as `cuTensorMapEncodeTiled`
+/// builds it (`runtime::tensormap`; the same checks apply, the message names the key).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TensorMapSpec {
+    /// The buffer whose device address (plus `offset`) is the tensor's global address.
+    pub buffer: String,
+    /// Bytes from the buffer's start (default 0).
+    #[serde(default)]
+    pub offset: u64,
+    /// Element type: `u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32_ftz tf32 tf32_ftz`.
+    #[serde(rename = "type")]
+    pub dtype: String,
+    /// Elements per dimension, innermost first (1 to 5 numbers: the rank).
+    pub dims: Vec<u64>,
+    /// Byte strides of dimensions 1.. (rank − 1 numbers); default: dense.
+    #[serde(default)]
+    pub strides: Option<Vec<u64>>,
+    /// Box size per dimension.
+    #[serde(rename = "box")]
+    pub box_dims: Vec<u32>,
+    /// Traversal strides per dimension (default all 1).
+    #[serde(default)]
+    pub element_strides: Option<Vec<u32>>,
+    /// `none` (default), `16B`, `32B`.
+    #[serde(default)]
+    pub interleave: Option<String>,
+    /// `none` (default), `32B`, `64B`, `128B`.
+    #[serde(default)]
+    pub swizzle: Option<String>,
+    /// `none` (default), `64B`, `128B`, `256B`.
+    #[serde(default)]
+    pub l2_promotion: Option<String>,
+    /// `zero` (default) or `nan`.
+    #[serde(default)]
+    pub oob_fill: Option<String>,
+}
+
+impl TensorMapSpec {
+    /// The `cuTensorMapEncodeTiled` arguments but the address: (data type, rank, dims,
+    /// strides, box, element strides, interleave, swizzle, L2 promotion, OOB fill).
+    #[allow(clippy::type_complexity)]
+    pub fn encode_args(
+        &self,
+    ) -> Result<(u32, u32, Vec<u64>, Vec<u64>, Vec<u32>, Vec<u32>, [u32; 4]), String> {
+        let pick = |key: &str, v: &Option<String>, names: &[&str]| -> Result<u32, String> {
+            match v {
+                None => Ok(0),
+                Some(s) => names
+                    .iter()
+                    .position(|n| n == s)
+                    .map(|p| p as u32)
+                    .ok_or_else(|| {
+                        format!("{key} = \"{s}\": expected one of {}", names.join(", "))
+                    }),
+            }
+        };
+        let types = [
+            "u8", "u16", "u32", "s32", "u64", "s64", "f16", "f32", "f64", "bf16", "f32_ftz",
+            "tf32", "tf32_ftz",
+        ];
+        let dtype = pick("type", &Some(self.dtype.clone()), &types)?;
+        let rank = self.dims.len() as u32;
+        let esize: u64 = match dtype {
+            0 => 1,
+            1 | 6 | 9 => 2,
+            4 | 5 | 8 => 8,
+            _ => 4,
+        };
+        let strides = match &self.strides {
+            Some(s) => s.clone(),
+            None => {
+                let mut s = vec![];
+                let mut acc = esize;
+                for d in self.dims.iter().take(self.dims.len().saturating_sub(1)) {
+                    acc = acc.saturating_mul(*d);
+                    s.push(acc);
+                }
+                s
+            }
+        };
+        let es = self
+            .element_strides
+            .clone()
+            .unwrap_or_else(|| vec![1; self.dims.len()]);
+        let modes = [
+            pick("interleave", &self.interleave, &["none", "16B", "32B"])?,
+            pick("swizzle", &self.swizzle, &["none", "32B", "64B", "128B"])?,
+            pick(
+                "l2_promotion",
+                &self.l2_promotion,
+                &["none", "64B", "128B", "256B"],
+            )?,
+            pick("oob_fill", &self.oob_fill, &["zero", "nan"])?,
+        ];
+        Ok((
+            dtype,
+            rank,
+            self.dims.clone(),
+            strides,
+            self.box_dims.clone(),
+            es,
+            modes,
+        ))
+    }
 }
 
 /// `[[launch]]`: one launch of a pipeline.
@@ -257,6 +369,7 @@ impl CaseFile {
             textures: self.textures,
             surfaces: self.surfaces,
             texrefs: self.texrefs,
+            tensor_maps: self.tensor_maps,
         })
     }
 }
@@ -277,6 +390,7 @@ impl CaseSpec {
             textures: IndexMap::new(),
             surfaces: IndexMap::new(),
             texrefs: IndexMap::new(),
+            tensor_maps: IndexMap::new(),
         }
     }
 
@@ -338,6 +452,10 @@ pub enum Arg {
     Texture(String),
     /// `{ surface = "out" }`: a surface object handle.
     Surface(String),
+    /// `{ tensor_map = "a" }`: the 128-byte tensor map `[tensor_maps.a]` by value (a
+    /// `.param .align 64 .b8 name[128]` parameter, CUDA's `const __grid_constant__
+    /// CUtensorMap`).
+    TensorMap(String),
     /// `{ struct = [ARG, ...] }`: a struct passed by value (a `.b8 name[N]` parameter), its
     /// fields in declaration order, laid out as a C compiler does (`runtime::KernelArg::Struct`).
     Struct(Vec<Arg>),
@@ -493,6 +611,7 @@ fn arg_from_entries(e: Vec<(String, toml::Value)>) -> Result<Arg, String> {
         }
         "texture" => Ok(Arg::Texture(name_of("texture", &v)?)),
         "surface" => Ok(Arg::Surface(name_of("surface", &v)?)),
+        "tensor_map" => Ok(Arg::TensorMap(name_of("tensor_map", &v)?)),
         "offset" => Err("offset is only allowed next to buffer = \"NAME\"".into()),
         _ => {
             let num = match &v {

@@ -244,6 +244,13 @@ impl FaultReport {
                 ),
                 false,
             ),
+            FaultKind::TensorMap => (
+                format!(
+                    "tensor copy: {}",
+                    self.detail.as_deref().unwrap_or("(no detail)")
+                ),
+                false,
+            ),
             FaultKind::Assert => (
                 format!(
                     "assertion failed: {}",
@@ -464,6 +471,9 @@ pub enum KernelArg {
     /// multiple of its alignment (a scalar's or pointer's size; a nested struct's largest
     /// field alignment), the size rounded up to the struct's alignment. Its size must be `N`.
     Struct(Vec<KernelArg>),
+    /// A tensor map by value (a `.param .align 64 .b8 name[128]` parameter: CUDA's
+    /// `const __grid_constant__ CUtensorMap`), as `runtime::tensormap` lays it out.
+    TensorMap(crate::runtime::tensormap::TensorMap),
 }
 
 impl KernelArg {
@@ -481,6 +491,7 @@ impl KernelArg {
             KernelArg::F64(_) => "an f64".into(),
             KernelArg::Ptr(_) => "a device pointer".into(),
             KernelArg::Struct(_) => format!("a struct of {} bytes", self.bytes().0.len()),
+            KernelArg::TensorMap(_) => "a tensor map (128 bytes)".into(),
         }
     }
 
@@ -494,6 +505,7 @@ impl KernelArg {
     fn align(&self) -> usize {
         match self {
             KernelArg::Struct(fields) => fields.iter().map(KernelArg::align).max().unwrap_or(1),
+            KernelArg::TensorMap(_) => 64,
             other => other.bytes().0.len(),
         }
     }
@@ -523,6 +535,7 @@ impl KernelArg {
             KernelArg::F32(v) => (v.to_le_bytes().to_vec(), true, false),
             KernelArg::F64(v) => (v.to_le_bytes().to_vec(), true, false),
             KernelArg::Ptr(p) => (p.0.to_le_bytes().to_vec(), false, true),
+            KernelArg::TensorMap(ref m) => (m.to_bytes().to_vec(), false, false),
         }
     }
 }
@@ -1802,7 +1815,7 @@ fn pack_args(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, Error> {
     let mut buf = vec![0u8; k.param_bytes.max(1) as usize];
     for (n, (p, a)) in k.params.iter().zip(args).enumerate() {
         let (bytes, is_float, is_ptr) = a.bytes();
-        let is_struct = matches!(a, KernelArg::Struct(_));
+        let is_struct = matches!(a, KernelArg::Struct(_) | KernelArg::TensorMap(_));
         let ok = match p.kind {
             _ if is_struct => p.kind == ParamKind::Bytes && bytes.len() as u32 == p.size,
             ParamKind::Float => is_float && bytes.len() as u32 == p.size,

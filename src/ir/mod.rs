@@ -19,6 +19,7 @@ pub mod mma;
 pub mod ops;
 pub mod print;
 pub mod tcgen05;
+pub mod tma;
 pub mod types;
 pub mod verify;
 pub mod wgmma;
@@ -27,6 +28,7 @@ pub use mbarrier::MbarOp;
 pub use mma::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec};
 pub use ops::{Effect, Op, OP_TABLE};
 pub use tcgen05::{Tc05Kind, Tc05Op, Tc05Shape};
+pub use tma::{TensorOp, TmapField};
 pub use types::*;
 pub use wgmma::{WgmmaA, WgmmaSpec};
 

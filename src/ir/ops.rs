@@ -12,6 +12,7 @@
 use super::mbarrier::MbarOp;
 use super::mma::MmaSpec;
 use super::tcgen05::Tc05Op;
+use super::tma::TensorOp;
 use super::types::*;
 use super::wgmma::WgmmaSpec;
 
@@ -324,6 +325,11 @@ op_table! {
     /// once (`runtime::tcgen05`). An address outside an allocation, or a lane outside the
     /// warp's quarter of the tensor memory, faults.
     ["9.7.16"] Tcgen05 { op: Tc05Op } => "tcgen05";
+    /// A tensor-memory-accelerator operation (`cp.async.bulk.tensor` and relatives,
+    /// `tensormap.replace`): operands per [`TensorOp`]. The active lanes act one after another
+    /// in lane order, each copy whole when the instruction executes (`runtime::tma`). A tensor
+    /// map that is none, shared memory out of range, or an unsupported layout fault.
+    ["9.7.9.25.5"] Tensor { op: TensorOp } => "tensor";
     // ---- Texture and surface units (semantics in `runtime::texture`). ----
     /// Texture fetch (`tex`): args (texture i64, [sampler i64 when `sampler`: independent
     /// mode], [array index i32 when the geometry is arrayed], `geom.dims()` coordinates (i32
@@ -418,6 +424,7 @@ macro_rules! warp_ops {
             | $crate::ir::Op::Wgmma { .. }
             | $crate::ir::Op::MBarrier { .. }
             | $crate::ir::Op::Tcgen05 { .. }
+            | $crate::ir::Op::Tensor { .. }
             | $crate::ir::Op::Activemask {}
             | $crate::ir::Op::Match { .. }
             | $crate::ir::Op::Redux { .. }
@@ -475,7 +482,11 @@ impl Op {
     /// arrays hold (four arguments, two results): the texture and matrix operations, whose
     /// warp-level routines read their operands from the value slots directly.
     pub fn many_operands(&self) -> bool {
-        self.is_texture() || matches!(self, Op::Mma { .. } | Op::Wgmma { .. } | Op::Tcgen05 { .. })
+        self.is_texture()
+            || matches!(
+                self,
+                Op::Mma { .. } | Op::Wgmma { .. } | Op::Tcgen05 { .. } | Op::Tensor { .. }
+            )
     }
 
     /// The effect class of the operation.

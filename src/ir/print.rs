@@ -169,6 +169,7 @@ pub fn print_modifiers(op: &Op) -> String {
         Op::Wgmma { spec } => format!("{spec}"),
         Op::MBarrier { op, space } => format!(".{op}.{space}"),
         Op::Tcgen05 { op } => format!(".{op}"),
+        Op::Tensor { op } => format!(".{op}"),
         Op::BarArrive { kind, aligned } => {
             format!(".{kind}{}", if *aligned { ".aligned" } else { "" })
         }

@@ -380,6 +380,34 @@ impl Op {
                 }
                 Ok(())
             }
+            Op::Tensor { op } => {
+                use crate::ir::TensorOp;
+                let d = op.dims();
+                let coords = |from: usize| args[from..from + d].iter().all(|t| *t == I32);
+                let ok = match op {
+                    TensorOp::Load { .. } => {
+                        n(d + 3, 0)?;
+                        args[0] == I64 && args[1] == I64 && coords(2) && args[d + 2] == I64
+                    }
+                    TensorOp::Store { .. } | TensorOp::Reduce { .. } => {
+                        n(d + 2, 0)?;
+                        args[0] == I64 && coords(1) && args[d + 1] == I64
+                    }
+                    TensorOp::Prefetch { .. } => {
+                        n(d + 1, 0)?;
+                        args[0] == I64 && coords(1)
+                    }
+                    TensorOp::Replace { space, .. } => {
+                        n(3, 0)?;
+                        matches!(space, Space::Global | Space::Shared | Space::Generic)
+                            && args == [I64, I32, I64]
+                    }
+                };
+                let dims_ok = matches!(op, TensorOp::Replace { .. }) || (1..=5).contains(&d);
+                (ok && dims_ok)
+                    .then_some(())
+                    .ok_or(format!("tensor.{op}: bad operand types {args:?} → {res:?}"))
+            }
             Op::MBarrier { op, space } => {
                 use crate::ir::MbarOp;
                 if !matches!(space, Space::Shared | Space::Generic) {

@@ -30,6 +30,8 @@ mod stack;
 mod tcgen05;
 #[path = "decode_tex.rs"]
 mod tex;
+#[path = "decode_tma.rs"]
+mod tma;
 #[path = "decode_video.rs"]
 mod video;
 #[path = "decode_wgmma.rs"]
@@ -1189,6 +1191,9 @@ fn float_flags(cx: &Cx, default_rn: bool) -> Result<(Round, bool, bool), LowerEr
 }
 
 fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
+    if let Some(r) = tma::decode(b, cx, op) {
+        return r;
+    }
     if let Some(r) = bulk::decode(b, cx, op) {
         return r;
     }
@@ -1461,7 +1466,7 @@ fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
             let space = space_of(cx);
             if !matches!(
                 space,
-                Space::Global | Space::Shared | Space::Local | Space::Const
+                Space::Global | Space::Shared | Space::Local | Space::Const | Space::Param
             ) {
                 return Err(cx.bad("cvta needs a state space"));
             }

@@ -114,9 +114,6 @@ fn bulk(b: &mut Builder, cx: &mut Cx) -> R {
                 )),
             }
         }
-        Some("prefetch") if cx.has("tensor") => Err(cx.unsupported(
-            "tensor copies (cp.async.bulk.prefetch.tensor, tensor maps) are not supported yet",
-        )),
         Some("prefetch") => {
             only(cx, 3, &["L2", "global"], "cp.async.bulk.prefetch")?;
             if !(cx.has("L2") && cx.has("global")) {
@@ -128,9 +125,6 @@ fn bulk(b: &mut Builder, cx: &mut Cx) -> R {
             b.src(cx, 1, Type::I32)?;
             Ok(())
         }
-        Some("tensor") => Err(cx.unsupported(
-            "tensor copies (cp.async.bulk.tensor, tensor maps) are not supported yet",
-        )),
         _ => copy(b, cx),
     }
 }
@@ -443,11 +437,6 @@ fn red_op(cx: &Cx, global: bool, name: &str) -> Result<(AtomOp, Type), LowerErro
 fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.mods.get(1) != Some(&"async") || cx.mods.get(2) != Some(&"bulk") {
         return Err(cx.bad("expects cp.reduce.async.bulk"));
-    }
-    if cx.has("tensor") {
-        return Err(cx.unsupported(
-            "tensor reductions (cp.reduce.async.bulk.tensor, tensor maps) are not supported yet",
-        ));
     }
     let extra = [
         "add", "min", "max", "inc", "dec", "and", "or", "xor", "noftz", "b32", "b64", "u32", "s32",

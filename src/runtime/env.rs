@@ -11,12 +11,14 @@
 //! - local: `offset + size <= local_size`, in the area of the accessing thread;
 //! - const: module constant banks live in the global arena, so const addresses follow the
 //!   global rules;
-//! - generic: the shared and local windows map to those spaces, everything else is global;
+//! - generic: the shared, local and param windows map to those spaces, everything else is global;
 //! - every access: `addr % align == 0`.
 //!
 //! A failing check never forms a pointer.
 
-use super::memory::{DeviceMemory, GLOBAL_BASE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use super::memory::{
+    DeviceMemory, GLOBAL_BASE, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE,
+};
 use crate::ir::Space;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
@@ -196,6 +198,11 @@ pub enum FaultKind {
     /// an instruction or shared-memory descriptor of a form not supported; the record's
     /// detail says which.
     TensorMemory,
+    /// A tensor-memory-accelerator operation ptxjit cannot perform where the PTX ISA leaves
+    /// the result undefined (§9.7.9.25.5, §9.7.9.26): bytes that are no tensor map, a rank
+    /// that differs from the instruction's, a misaligned shared address, a reduction the
+    /// ISA's table lacks, or a layout not supported yet; the record's detail says which.
+    TensorMap,
 }
 
 impl FaultKind {
@@ -218,6 +225,7 @@ impl FaultKind {
             FaultKind::MBarrier => 16,
             FaultKind::Wgmma => 17,
             FaultKind::TensorMemory => 30,
+            FaultKind::TensorMap => 18,
         }
     }
 
@@ -239,6 +247,7 @@ impl FaultKind {
             16 => FaultKind::MBarrier,
             17 => FaultKind::Wgmma,
             30 => FaultKind::TensorMemory,
+            18 => FaultKind::TensorMap,
             _ => FaultKind::OutOfBounds,
         }
     }
@@ -768,6 +777,9 @@ pub fn translate(
         if addr.wrapping_sub(LOCAL_WINDOW) < WINDOW_SIZE {
             return translate(env, Space::Local, addr - LOCAL_WINDOW, size, align, lane);
         }
+        if let Some(off) = param_offset(addr) {
+            return translate(env, Space::Param, off, size, align, lane);
+        }
         Space::Global
     } else {
         space
@@ -869,6 +881,7 @@ fn init_access_slow(
             (Space::Shared, addr - SHARED_WINDOW)
         }
         Space::Generic if addr.wrapping_sub(LOCAL_WINDOW) < WINDOW_SIZE => return,
+        Space::Generic if param_offset(addr).is_some() => return,
         Space::Generic | Space::Global => (Space::Global, addr.wrapping_sub(GLOBAL_BASE)),
         Space::Const => (Space::Const, addr.wrapping_sub(GLOBAL_BASE)),
         Space::Shared => (Space::Shared, addr),
@@ -941,9 +954,16 @@ pub fn resolves_to_global(space: Space, addr: u64) -> bool {
         Space::Generic => {
             addr.wrapping_sub(SHARED_WINDOW) >= WINDOW_SIZE
                 && addr.wrapping_sub(LOCAL_WINDOW) >= WINDOW_SIZE
+                && param_offset(addr).is_none()
         }
         _ => false,
     }
+}
+
+/// The kernel-parameter offset of a generic address in the parameter window (`cvta.param`).
+#[inline]
+pub fn param_offset(addr: u64) -> Option<u64> {
+    (addr.wrapping_sub(PARAM_WINDOW) < WINDOW_SIZE).then(|| addr - PARAM_WINDOW)
 }
 
 /// `cvta` (PTX ISA §9.7.9.22): shared/local offsets to generic addresses and back; global
@@ -952,6 +972,7 @@ pub fn cvta(space: Space, to_generic: bool, addr: u64) -> u64 {
     let window = match space {
         Space::Shared => SHARED_WINDOW,
         Space::Local => LOCAL_WINDOW,
+        Space::Param => PARAM_WINDOW,
         _ => 0,
     };
     if to_generic {
@@ -968,11 +989,13 @@ pub fn cvta(space: Space, to_generic: bool, addr: u64) -> u64 {
 pub fn is_space(space: Space, addr: u64) -> bool {
     let shared = addr.wrapping_sub(SHARED_WINDOW) < WINDOW_SIZE;
     let local = addr.wrapping_sub(LOCAL_WINDOW) < WINDOW_SIZE;
+    let param = param_offset(addr).is_some();
     match space {
         Space::Shared => shared,
         Space::Local => local,
-        Space::Global | Space::Const => !shared && !local,
-        Space::Param | Space::Generic => false,
+        Space::Param => param,
+        Space::Global | Space::Const => !shared && !local && !param,
+        Space::Generic => false,
     }
 }
 

@@ -152,6 +152,13 @@ impl MbarState {
         Ok(self.maybe_complete())
     }
 
+    /// complete-tx of `n` bytes (§9.7.13.15.6): tx-count −= n, then the phase completes if
+    /// pending and tx-count are both 0. Returns whether it did.
+    pub fn complete_tx(&mut self, n: u32) -> Result<bool, String> {
+        self.add_tx(-(n as i64))?;
+        Ok(self.maybe_complete())
+    }
+
     /// Whether the phase that token `tok` (or, with `parity`, the phase of parity `tok & 1`)
     /// belongs to is complete (§9.7.13.15.16).
     pub fn wait(&self, tok: u64, parity: bool) -> bool {

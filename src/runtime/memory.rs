@@ -6,6 +6,7 @@
 //! 0x0000_0000_0000_0000 ..            invalid (null and low addresses always fault)
 //! SHARED_WINDOW .. + 4 GiB            generic window onto the CTA's shared memory
 //! LOCAL_WINDOW  .. + 4 GiB            generic window onto the thread's local memory
+//! PARAM_WINDOW  .. + 4 GiB            generic window onto the kernel's parameters (`cvta.param`)
 //! GLOBAL_BASE   .. + arena capacity   global memory: device address = GLOBAL_BASE + arena offset
 //! ```
 //! A device pointer handed to the host API is a global address. `cvta.shared` adds
@@ -28,6 +29,8 @@ use std::ptr::NonNull;
 pub const SHARED_WINDOW: u64 = 0x0000_0001_0000_0000;
 /// Generic address of local offset 0.
 pub const LOCAL_WINDOW: u64 = 0x0000_0002_0000_0000;
+/// Generic address of kernel-parameter offset 0 (`cvta.param`, PTX ISA §9.7.9.21).
+pub const PARAM_WINDOW: u64 = 0x0000_0003_0000_0000;
 /// Device address of arena offset 0.
 pub const GLOBAL_BASE: u64 = 0x0000_0010_0000_0000;
 /// Size of each of the shared and local windows.

@@ -207,6 +207,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
         Op::Wgmma { spec } => super::wgmma::exec(d, &spec, mask, s, env),
         Op::MBarrier { op, space } => super::mbarrier::exec(d, op, space, mask, s, env),
         Op::Tcgen05 { op } => super::tcgen05::exec(d, op, mask, s, env),
+        Op::Tensor { op } => super::tma::exec(d, op, mask, s, env),
         Op::Activemask {} => {
             for l in lanes(mask) {
                 d.set(s, 0, l, mask as u64);

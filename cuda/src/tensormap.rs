@@ -1,0 +1,85 @@
+//! Tensor map objects (CUDA driver API, "Tensor Map Object Management"): `cuTensorMapEncodeTiled`
+//! and `cuTensorMapReplaceAddress` over [`ptxjit::runtime::tensormap::TensorMap`], whose 128
+//! bytes (ptxjit's layout of the opaque `CUtensorMap`) the program then passes to a kernel as a
+//! `const __grid_constant__ CUtensorMap` parameter or copies to device memory. The im2col forms
+//! are not supported (stubs answer `CUDA_ERROR_NOT_SUPPORTED`).
+
+use crate::errors::*;
+use crate::exports;
+use crate::Fail;
+use ptxjit::runtime::tensormap::{TensorMap, TENSOR_MAP_BYTES};
+use std::ffi::{c_uint, c_void};
+
+fn invalid(m: impl Into<String>) -> Fail {
+    Fail::new(CUDA_ERROR_INVALID_VALUE, m)
+}
+
+/// The 128 bytes at `p` (`CUtensorMap *`), checked for null and 64-byte alignment.
+fn map_at<'a>(p: *mut u8) -> Result<&'a mut [u8; TENSOR_MAP_BYTES], Fail> {
+    if p.is_null() {
+        return Err(invalid("tensorMap is NULL"));
+    }
+    if !(p as usize).is_multiple_of(64) {
+        return Err(invalid(format!(
+            "tensorMap {p:p} is not aligned to 64 bytes"
+        )));
+    }
+    // SAFETY: a non-null, aligned `CUtensorMap *` from the program, 128 bytes it owns.
+    Ok(unsafe { &mut *(p as *mut [u8; TENSOR_MAP_BYTES]) })
+}
+
+/// `n` elements at `p`, or an error naming `what` when `p` is null.
+fn array<'a, T>(p: *const T, n: usize, what: &str) -> Result<&'a [T], Fail> {
+    if n == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(invalid(format!("{what} is NULL")));
+    }
+    // SAFETY: the program passes an array of `n` elements (cuTensorMapEncodeTiled's contract:
+    // tensorRank entries, tensorRank - 1 for globalStrides).
+    Ok(unsafe { std::slice::from_raw_parts(p, n) })
+}
+
+exports! { cuTensorMapEncodeTiled => fn(tensor_map: *mut u8, dtype: c_uint, rank: u32, global_address: *mut c_void, global_dim: *const u64, global_strides: *const u64, box_dim: *const u32, element_strides: *const u32, interleave: c_uint, swizzle: c_uint, l2_promotion: c_uint, oob_fill: c_uint) {
+    let out = map_at(tensor_map)?;
+    if !(1..=5).contains(&rank) {
+        return Err(invalid(format!("tensorRank {rank} is outside 1..=5")));
+    }
+    let r = rank as usize;
+    let dims = array(global_dim, r, "globalDim")?;
+    let strides = array(global_strides, r - 1, "globalStrides")?;
+    let boxes = array(box_dim, r, "boxDim")?;
+    let es = array(element_strides, r, "elementStrides")?;
+    let m = TensorMap::encode_tiled(
+        dtype,
+        rank,
+        global_address as u64,
+        dims,
+        strides,
+        boxes,
+        es,
+        interleave,
+        swizzle,
+        l2_promotion,
+        oob_fill,
+    )
+    .map_err(|e| invalid(e.0))?;
+    *out = m.to_bytes();
+    Ok(())
+}}
+
+exports! { cuTensorMapReplaceAddress => fn(tensor_map: *mut u8, global_address: *mut c_void) {
+    let b = map_at(tensor_map)?;
+    let mut m = TensorMap::from_bytes(b).map_err(invalid)?;
+    let a = global_address as u64;
+    let align = if m.interleave == 2 { 32 } else { 16 };
+    if !a.is_multiple_of(align) {
+        return Err(invalid(format!(
+            "globalAddress {a:#x} is not {align}-byte aligned"
+        )));
+    }
+    m.global_address = a;
+    *b = m.to_bytes();
+    Ok(())
+}}

@@ -1,0 +1,96 @@
+//! Tensor maps through the driver API: `cuTensorMapEncodeTiled` with the argument checks its
+//! documentation lists (each a `CUDA_ERROR_INVALID_VALUE`), and `cuTensorMapReplaceAddress`.
+
+use cuda::errors::*;
+use cuda::tensormap::*;
+use ptxjit::runtime::tensormap::TensorMap;
+use std::ffi::c_void;
+
+#[repr(C, align(64))]
+struct CuTensorMap([u8; 128]);
+
+#[test]
+fn encode_tiled_and_replace_address() {
+    let mut m = CuTensorMap([0; 128]);
+    let dims = [100u64, 60];
+    let strides = [448u64];
+    let boxes = [32u32, 8];
+    let es = [1u32, 1];
+    let addr = 0x10_0000_0100usize as *mut c_void;
+    let enc = |m: &mut CuTensorMap, dtype: u32, strides: &[u64], boxes: &[u32], swizzle: u32| unsafe {
+        cuTensorMapEncodeTiled(
+            m.0.as_mut_ptr(),
+            dtype,
+            2,
+            addr,
+            dims.as_ptr(),
+            strides.as_ptr(),
+            boxes.as_ptr(),
+            es.as_ptr(),
+            0,
+            swizzle,
+            0,
+            0,
+        )
+    };
+    assert_eq!(enc(&mut m, 7, &strides, &boxes, 3), CUDA_SUCCESS);
+    let t = TensorMap::from_bytes(&m.0).expect("a tensor map");
+    assert_eq!(
+        (t.global_address, t.dims[0], t.dims[1], t.strides[0]),
+        (0x10_0000_0100, 100, 60, 448)
+    );
+    assert_eq!((t.box_dims[0], t.box_dims[1], t.swizzle), (32, 8, 3));
+    // The documented checks: a stride not a multiple of 16, a box over 256, an inner box
+    // wider than the 32B swizzle, an unknown data type.
+    assert_eq!(enc(&mut m, 7, &[440], &boxes, 0), CUDA_ERROR_INVALID_VALUE);
+    assert_eq!(
+        enc(&mut m, 7, &strides, &[32, 257], 0),
+        CUDA_ERROR_INVALID_VALUE
+    );
+    assert_eq!(
+        enc(&mut m, 7, &strides, &boxes, 1),
+        CUDA_ERROR_INVALID_VALUE
+    );
+    assert_eq!(
+        enc(&mut m, 16, &strides, &boxes, 0),
+        CUDA_ERROR_INVALID_VALUE
+    );
+    // A misaligned object.
+    let mut big = CuTensorMap([0; 128]);
+    let r = unsafe {
+        cuTensorMapEncodeTiled(
+            big.0.as_mut_ptr().add(16),
+            7,
+            1,
+            addr,
+            dims.as_ptr(),
+            strides.as_ptr(),
+            boxes.as_ptr(),
+            es.as_ptr(),
+            0,
+            0,
+            0,
+            0,
+        )
+    };
+    assert_eq!(r, CUDA_ERROR_INVALID_VALUE);
+    // cuTensorMapReplaceAddress: 16-byte aligned addresses only.
+    let m2 = 0x10_0000_0200usize as *mut c_void;
+    assert_eq!(
+        unsafe { cuTensorMapReplaceAddress(m.0.as_mut_ptr(), m2) },
+        CUDA_SUCCESS
+    );
+    assert_eq!(
+        TensorMap::from_bytes(&m.0).expect("valid").global_address,
+        0x10_0000_0200
+    );
+    let odd = 0x10_0000_0208usize as *mut c_void;
+    assert_eq!(
+        unsafe { cuTensorMapReplaceAddress(m.0.as_mut_ptr(), odd) },
+        CUDA_ERROR_INVALID_VALUE
+    );
+    assert_eq!(
+        unsafe { cuTensorMapReplaceAddress(big.0.as_mut_ptr(), m2) },
+        CUDA_ERROR_INVALID_VALUE
+    );
+}

@@ -1,0 +1,446 @@
+//! The tensor memory accelerator (PTX ISA §9.7.9.25.5 "Tensor copy instructions":
+//! `cp.async.bulk.tensor`, `cp.reduce.async.bulk.tensor`, `cp.async.bulk.prefetch.tensor`;
+//! §9.7.9.26 `tensormap.replace`; §9.7.13.16 `tensormap.cp_fenceproxy`; §9.7.13.4
+//! `fence.proxy.tensormap::generic`). The copies become one [`Op::Tensor`] each, run by
+//! `runtime::tma` when they execute (as `cp.async.bulk` copies are: see `decode_bulk.rs`);
+//! the tensor map is `runtime::tensormap`'s.
+//!
+//! Forms (`.L2::cache_hint` and its operand are dropped before decoding):
+//! ```text
+//! cp.async.bulk.tensor.Nd.{shared::cluster,shared::cta}.global{.tile}.mbarrier::complete_tx::bytes
+//!                                   [dst], [tensorMap, {c0, ..}], [mbar];
+//! cp.async.bulk.tensor.Nd.global.shared::cta{.tile}.bulk_group [tensorMap, {c0, ..}], [src];
+//! cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op{.tile}.bulk_group [tensorMap, {..}], [src];
+//! cp.async.bulk.prefetch.tensor.Nd.L2.global{.tile} [tensorMap, {c0, ..}];
+//! tensormap.replace.tile.field{.global,.shared::cta}.b1024.{b32,b64} [addr], {ord,} new_val;
+//! tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.{cta,cluster,gpu,sys}
+//!                                   .sync.aligned [dst], [src], 128;
+//! fence.proxy.tensormap::generic.{release,acquire}.{cta,cluster,gpu,sys} {[addr], 128};
+//! ```
+//! N is 1..5 (`.1d`..`.5d`), coordinates are signed 32-bit. Not supported yet (an error that
+//! says so): `.im2col` and the other non-tile load modes, `.multicast::cluster` (clusters are
+//! ptxjit's clusters of one here), `.cta_group`.
+//!
+//! The tensor map's proxy fences have nothing to order: ptxjit has one proxy, and a
+//! `tensormap.replace` or copy is visible to the next instruction.
+
+use super::super::build::Builder;
+use super::super::LowerError;
+use super::Cx;
+use crate::ir::{AtomOp, Op, Sign, Space, TensorOp, TmapField, Type};
+use crate::ptx::ast::{Literal, Operand};
+
+type R = Result<(), LowerError>;
+
+/// Decode `op` if it is one of this file's instructions.
+pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
+    let m = |k: usize| cx.mods.get(k).copied();
+    match op {
+        "cp" if m(0) == Some("async") && m(1) == Some("bulk") && m(2) == Some("tensor") => {
+            Some(copy(b, cx))
+        }
+        "cp" if m(0) == Some("async")
+            && m(1) == Some("bulk")
+            && m(2) == Some("prefetch")
+            && m(3) == Some("tensor") =>
+        {
+            Some(prefetch(b, cx))
+        }
+        "cp" if m(0) == Some("reduce") && m(3) == Some("tensor") => Some(reduce(b, cx)),
+        "tensormap" if m(0) == Some("replace") => Some(replace(b, cx)),
+        "tensormap" if m(0) == Some("cp_fenceproxy") => Some(cp_fenceproxy(b, cx)),
+        "fence" if cx.has("proxy") && cx.has("tensormap::generic") => Some(fence(b, cx)),
+        _ => None,
+    }
+}
+
+/// The `.Nd` modifier's N.
+fn dims(cx: &Cx) -> Result<u8, LowerError> {
+    let found: Vec<u8> = cx
+        .mods
+        .iter()
+        .filter_map(|m| match *m {
+            "1d" => Some(1),
+            "2d" => Some(2),
+            "3d" => Some(3),
+            "4d" => Some(4),
+            "5d" => Some(5),
+            _ => None,
+        })
+        .collect();
+    match found.as_slice() {
+        [n] => Ok(*n),
+        _ => Err(cx.bad("needs one dimension modifier (.1d .2d .3d .4d .5d)")),
+    }
+}
+
+/// Every modifier from index `from` is in `allowed`, none twice; the load modes other than
+/// `.tile` and the cluster forms are reported as not supported yet.
+fn only(cx: &Cx, from: usize, allowed: &[&str]) -> R {
+    let rest = &cx.mods[from.min(cx.mods.len())..];
+    for (k, m) in rest.iter().enumerate() {
+        if m.starts_with("im2col") || m.starts_with("tile::") {
+            return Err(cx.unsupported(&format!(
+                "the .{m} load mode is not supported yet (only .tile)"
+            )));
+        }
+        if *m == "multicast::cluster" || m.starts_with("cta_group") {
+            return Err(cx.unsupported(&format!(
+                ".{m} is not supported yet (tensor copies into this CTA only)"
+            )));
+        }
+        if !allowed.contains(m) {
+            return Err(cx.bad(&format!("illegal modifier '.{m}'")));
+        }
+        if rest[..k].contains(m) {
+            return Err(cx.bad(&format!("modifier '.{m}' given twice")));
+        }
+    }
+    Ok(())
+}
+
+const NDIMS: [&str; 5] = ["1d", "2d", "3d", "4d", "5d"];
+
+/// The `[tensorMap, {c0, ..}]` operand at `k`: the map's address (i64) and `n` coordinates.
+fn tensor_operand(b: &mut Builder, cx: &mut Cx, k: usize, n: u8) -> Result<Vec<u32>, LowerError> {
+    let o = cx.opnd(k)?.clone();
+    let Operand::Bracketed(items, span) = &o else {
+        return Err(LowerError::new(
+            o.span(),
+            format!("'{}' needs a [tensorMap, {{coordinates}}] operand", cx.ptx),
+        ));
+    };
+    let coords = match items.as_slice() {
+        [_, Operand::Vector(c, _)] => c.clone(),
+        [_, c @ Operand::Reg { .. }] | [_, c @ Operand::Imm(..)] => vec![c.clone()],
+        _ => {
+            return Err(LowerError::new(
+                *span,
+                format!("'{}' needs [tensorMap, {{coordinates}}]", cx.ptx),
+            ))
+        }
+    };
+    if coords.len() != n as usize {
+        return Err(LowerError::new(
+            *span,
+            format!("'{}' takes {n} coordinates, found {}", cx.ptx, coords.len()),
+        ));
+    }
+    let map = b.src_rel(cx, &items[0], Type::I64, Some(Sign::Unsigned))?;
+    let mut out = vec![map];
+    for c in &coords {
+        out.push(b.src_rel(cx, c, Type::I32, Some(Sign::Signed))?);
+    }
+    Ok(out)
+}
+
+/// A shared-memory address operand as an i64 shared-space offset.
+fn shared(b: &mut Builder, cx: &Cx, k: usize) -> Result<u32, LowerError> {
+    let a = b.address(cx, k, Space::Shared)?;
+    b.coerce(cx, a, Type::I64, Some(Sign::Unsigned), cx.inst.span)
+}
+
+fn emit(b: &mut Builder, cx: &Cx, op: TensorOp, args: Vec<u32>) {
+    b.emit(Op::Tensor { op }, args, vec![], cx.loc, &cx.ptx);
+}
+
+fn copy(b: &mut Builder, cx: &mut Cx) -> R {
+    let n = dims(cx)?;
+    let to_shared = cx.has("global") && (cx.has("shared::cluster") || cx.has("shared::cta"));
+    let first = cx
+        .mods
+        .iter()
+        .position(|m| matches!(*m, "global" | "shared::cluster" | "shared::cta"));
+    let ok_order = match (first.map(|i| cx.mods[i]), to_shared) {
+        (Some("global"), _) => false,
+        (Some(_), true) => true,
+        _ => false,
+    };
+    if ok_order {
+        only(
+            cx,
+            3,
+            &[
+                NDIMS[n as usize - 1],
+                "shared::cluster",
+                "shared::cta",
+                "global",
+                "tile",
+                "mbarrier::complete_tx::bytes",
+            ],
+        )?;
+        if !cx.has("mbarrier::complete_tx::bytes") {
+            return Err(cx.bad("a copy into shared memory needs .mbarrier::complete_tx::bytes"));
+        }
+        cx.expect_operands(3)?;
+        let dst = shared(b, cx, 0)?;
+        let t = tensor_operand(b, cx, 1, n)?;
+        let mbar = shared(b, cx, 2)?;
+        let mut args = vec![dst];
+        args.extend(t);
+        args.push(mbar);
+        emit(b, cx, TensorOp::Load { dims: n }, args);
+        return Ok(());
+    }
+    if !(cx.has("global") && cx.has("shared::cta")) {
+        return Err(cx.bad(
+            "copies .shared::cluster/.shared::cta.global (.mbarrier::complete_tx::bytes) or \
+             .global.shared::cta (.bulk_group)",
+        ));
+    }
+    only(
+        cx,
+        3,
+        &[
+            NDIMS[n as usize - 1],
+            "global",
+            "shared::cta",
+            "tile",
+            "bulk_group",
+        ],
+    )?;
+    if !cx.has("bulk_group") {
+        return Err(cx.bad("a copy into global memory needs .bulk_group"));
+    }
+    store_like(b, cx, n, TensorOp::Store { dims: n })
+}
+
+/// `[tensorMap, coords], [src]` → Store/Reduce.
+fn store_like(b: &mut Builder, cx: &mut Cx, n: u8, op: TensorOp) -> R {
+    cx.expect_operands(2)?;
+    let mut args = tensor_operand(b, cx, 0, n)?;
+    args.push(shared(b, cx, 1)?);
+    emit(b, cx, op, args);
+    Ok(())
+}
+
+fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
+    if cx.mods.get(1) != Some(&"async") || cx.mods.get(2) != Some(&"bulk") {
+        return Err(cx.bad("expects cp.reduce.async.bulk.tensor"));
+    }
+    let n = dims(cx)?;
+    let ops = ["add", "min", "max", "inc", "dec", "and", "or", "xor"];
+    let found: Vec<&str> = cx
+        .mods
+        .iter()
+        .copied()
+        .filter(|m| ops.contains(m))
+        .collect();
+    let [op] = found.as_slice() else {
+        return Err(
+            cx.bad("needs one reduction operation (.add .min .max .inc .dec .and .or .xor)")
+        );
+    };
+    let mut allowed = vec![
+        NDIMS[n as usize - 1],
+        "global",
+        "shared::cta",
+        "tile",
+        "bulk_group",
+    ];
+    allowed.extend_from_slice(&ops);
+    only(cx, 4, &allowed)?;
+    if !(cx.has("global") && cx.has("shared::cta") && cx.has("bulk_group")) {
+        return Err(cx.bad("reduces .shared::cta into .global with .bulk_group"));
+    }
+    // The element type is the tensor map's: `runtime::tma` picks the signedness and format
+    // and checks the ISA's table of types per operation.
+    let aop = match *op {
+        "add" => AtomOp::Add,
+        "min" => AtomOp::Min(Sign::Unsigned),
+        "max" => AtomOp::Max(Sign::Unsigned),
+        "inc" => AtomOp::Inc,
+        "dec" => AtomOp::Dec,
+        "and" => AtomOp::And,
+        "or" => AtomOp::Or,
+        _ => AtomOp::Xor,
+    };
+    store_like(b, cx, n, TensorOp::Reduce { dims: n, op: aop })
+}
+
+fn prefetch(b: &mut Builder, cx: &mut Cx) -> R {
+    let n = dims(cx)?;
+    only(cx, 4, &[NDIMS[n as usize - 1], "L2", "global", "tile"])?;
+    if !(cx.has("L2") && cx.has("global")) {
+        return Err(cx.bad("needs .L2.global"));
+    }
+    cx.expect_operands(1)?;
+    let args = tensor_operand(b, cx, 0, n)?;
+    emit(b, cx, TensorOp::Prefetch { dims: n }, args);
+    Ok(())
+}
+
+fn replace(b: &mut Builder, cx: &mut Cx) -> R {
+    let found: Vec<TmapField> = TmapField::ALL
+        .into_iter()
+        .filter(|f| cx.has(f.name()))
+        .collect();
+    let [field] = found.as_slice() else {
+        return Err(cx.bad(
+            "needs one field (.global_address .rank .box_dim .global_dim .global_stride \
+             .element_stride .elemtype .interleave_layout .swizzle_mode .fill_mode)",
+        ));
+    };
+    let field = *field;
+    let ty = if field.is_64() { "b64" } else { "b32" };
+    only(
+        cx,
+        1,
+        &["tile", field.name(), "global", "shared::cta", "b1024", ty],
+    )?;
+    if !(cx.has("tile") && cx.has("b1024") && cx.has(ty)) {
+        return Err(cx.bad(&format!("needs .tile, .b1024 and .{ty}")));
+    }
+    let space = if cx.has("shared::cta") {
+        Space::Shared
+    } else if cx.has("global") {
+        Space::Global
+    } else {
+        Space::Generic
+    };
+    cx.expect_operands(if field.has_ord() { 3 } else { 2 })?;
+    let a = b.address(cx, 0, space)?;
+    let a = b.coerce(cx, a, Type::I64, Some(Sign::Unsigned), cx.inst.span)?;
+    let ord = if field.has_ord() {
+        match cx.opnd(1)? {
+            Operand::Imm(Literal::Int { value, .. }, _) if (0..=4).contains(value) => {}
+            Operand::Imm(_, sp) => {
+                return Err(LowerError::new(
+                    *sp,
+                    "the ordinal must be 0..=4".to_string(),
+                ))
+            }
+            _ => {}
+        }
+        b.src(cx, 1, Type::I32)?
+    } else {
+        b.konst(cx, Type::I32, 0)
+    };
+    let v = b.src(
+        cx,
+        if field.has_ord() { 2 } else { 1 },
+        if field.is_64() { Type::I64 } else { Type::I32 },
+    )?;
+    let v = b.coerce(cx, v, Type::I64, Some(Sign::Unsigned), cx.inst.span)?;
+    emit(b, cx, TensorOp::Replace { field, space }, vec![a, ord, v]);
+    Ok(())
+}
+
+/// `tensormap.cp_fenceproxy`: copy the 128-byte tensor map from shared to global memory
+/// (then a proxy fence, which has nothing to order): 16 eight-byte loads and stores.
+fn cp_fenceproxy(b: &mut Builder, cx: &mut Cx) -> R {
+    only(
+        cx,
+        1,
+        &[
+            "global",
+            "shared::cta",
+            "tensormap::generic",
+            "release",
+            "cta",
+            "cluster",
+            "gpu",
+            "sys",
+            "sync",
+            "aligned",
+        ],
+    )?;
+    let scopes = ["cta", "cluster", "gpu", "sys"]
+        .iter()
+        .filter(|s| cx.has(s))
+        .count();
+    if !(cx.has("global")
+        && cx.has("shared::cta")
+        && cx.has("tensormap::generic")
+        && cx.has("release")
+        && cx.has("sync")
+        && cx.has("aligned"))
+        || scopes != 1
+    {
+        return Err(
+            cx.bad("needs .global.shared::cta.tensormap::generic.release.SCOPE.sync.aligned")
+        );
+    }
+    cx.expect_operands(3)?;
+    match cx.opnd(2)? {
+        Operand::Imm(Literal::Int { value: 128, .. }, _) => {}
+        o => {
+            return Err(LowerError::new(
+                o.span(),
+                "tensormap.cp_fenceproxy copies 128 bytes (the size must be 128)".to_string(),
+            ))
+        }
+    }
+    let dst = b.address(cx, 0, Space::Global)?;
+    let dst = b.coerce(cx, dst, Type::I64, Some(Sign::Unsigned), cx.inst.span)?;
+    let src = shared(b, cx, 1)?;
+    for k in 0..16u64 {
+        let at = |b: &mut Builder, base: u32| {
+            let o = b.konst(cx, Type::I64, 8 * k);
+            b.emit1(Op::IAdd {}, vec![base, o], Type::I64, cx.loc, &cx.ptx)
+        };
+        let s = at(b, src);
+        let v = b.emit1(
+            Op::Load {
+                space: Space::Shared,
+                align: 8,
+            },
+            vec![s],
+            Type::I64,
+            cx.loc,
+            &cx.ptx,
+        );
+        let d = at(b, dst);
+        b.emit(
+            Op::Store {
+                space: Space::Global,
+                align: 8,
+            },
+            vec![d, v],
+            vec![],
+            cx.loc,
+            &cx.ptx,
+        );
+    }
+    Ok(())
+}
+
+/// `fence.proxy.tensormap::generic.{release,acquire}.scope {[addr], 128}`: ptxjit has one
+/// proxy, so the fence orders nothing beyond program order; the acquire form's operands are
+/// checked.
+fn fence(b: &mut Builder, cx: &mut Cx) -> R {
+    only(
+        cx,
+        0,
+        &[
+            "proxy",
+            "tensormap::generic",
+            "release",
+            "acquire",
+            "cta",
+            "cluster",
+            "gpu",
+            "sys",
+        ],
+    )?;
+    let sems = ["release", "acquire"].iter().filter(|s| cx.has(s)).count();
+    let scopes = ["cta", "cluster", "gpu", "sys"]
+        .iter()
+        .filter(|s| cx.has(s))
+        .count();
+    if sems != 1 || scopes != 1 {
+        return Err(cx.bad("needs .release or .acquire and one scope (.cta .cluster .gpu .sys)"));
+    }
+    if cx.has("release") {
+        return cx.expect_operands(0);
+    }
+    cx.expect_operands(2)?;
+    b.address(cx, 0, Space::Generic)?;
+    match cx.opnd(1)? {
+        Operand::Imm(Literal::Int { value: 128, .. }, _) => Ok(()),
+        o => Err(LowerError::new(
+            o.span(),
+            "fence.proxy.tensormap::generic.acquire takes a size of 128".to_string(),
+        )),
+    }
+}

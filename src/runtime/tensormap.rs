@@ -1,0 +1,638 @@
+//! Tensor maps: the 128-byte descriptors of the tensor memory accelerator (TMA), which
+//! `cp.async.bulk.tensor`, `cp.reduce.async.bulk.tensor` and `cp.async.bulk.prefetch.tensor`
+//! (PTX ISA §9.7.9.25.5) take and `tensormap.replace` (§9.7.9.26) edits. The host builds one
+//! as CUDA's `cuTensorMapEncodeTiled` does ([`TensorMap::encode_tiled`]), with the same
+//! argument checks.
+//!
+//! # The object
+//! CUDA calls a tensor map opaque (`CUtensorMap`: 16 × u64, 64-byte aligned). ptxjit's layout,
+//! all fields little-endian (docs/tensor-maps.md gives the same table):
+//!
+//! | bytes   | field |
+//! |---------|-------|
+//! | 0–7     | global address (16-byte aligned) |
+//! | 8–11    | magic `0x504d_5424` ("$TMP"): the bytes are a tensor map |
+//! | 12      | rank, 1 ..= 5 |
+//! | 13      | element type: `CUtensorMapDataType` (0 u8 … 12 tf32.ftz) |
+//! | 14      | interleave: 0 none, 1 16B, 2 32B |
+//! | 15      | swizzle: 0 none, 1 32B, 2 64B, 3 128B |
+//! | 16      | L2 promotion: 0 none, 1 64B, 2 128B, 3 256B (a hint) |
+//! | 17      | OOB fill: 0 zeros, 1 NaN (`NAN_REQUEST_ZERO_FMA`) |
+//! | 18–23   | 0 |
+//! | 24–43   | global dims − 1, u32 × 5 (dim 0 innermost) |
+//! | 44–47   | 0 |
+//! | 48–79   | global strides in bytes of dims 1..=4, u64 × 4 |
+//! | 80–89   | box dims − 1, u16 × 5 |
+//! | 90–94   | element strides − 1, u8 × 5 |
+//! | 95–127  | 0 |
+//!
+//! Dims beyond the rank hold dim 1, box 1, stride 1 (their fields 0).
+
+use crate::ir::TmapField;
+
+/// Size of a tensor map in bytes (`CU_TENSOR_MAP_NUM_QWORDS` × 8).
+pub const TENSOR_MAP_BYTES: usize = 128;
+/// The magic word at bytes 8..12.
+pub const MAGIC: u32 = 0x504d_5424;
+
+/// Element types of a tensor map (`CUtensorMapDataType`; the same numbers are the
+/// `.elemtype` values of `tensormap.replace`, PTX ISA §9.7.9.26).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TmapType {
+    U8,
+    U16,
+    U32,
+    S32,
+    U64,
+    S64,
+    F16,
+    F32,
+    F64,
+    Bf16,
+    F32Ftz,
+    Tf32,
+    Tf32Ftz,
+}
+
+impl TmapType {
+    /// From its `CUtensorMapDataType` number; the packed sub-byte types (13–15) are `None`.
+    pub fn from_code(c: u32) -> Option<TmapType> {
+        use TmapType::*;
+        Some(match c {
+            0 => U8,
+            1 => U16,
+            2 => U32,
+            3 => S32,
+            4 => U64,
+            5 => S64,
+            6 => F16,
+            7 => F32,
+            8 => F64,
+            9 => Bf16,
+            10 => F32Ftz,
+            11 => Tf32,
+            12 => Tf32Ftz,
+            _ => return None,
+        })
+    }
+
+    /// Its `CUtensorMapDataType` number.
+    pub fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// Bytes of one element.
+    pub fn bytes(self) -> u64 {
+        use TmapType::*;
+        match self {
+            U8 => 1,
+            U16 | F16 | Bf16 => 2,
+            U32 | S32 | F32 | F32Ftz | Tf32 | Tf32Ftz => 4,
+            U64 | S64 | F64 => 8,
+        }
+    }
+
+    /// Whether the elements are floating point (a NaN OOB fill is allowed).
+    pub fn is_float(self) -> bool {
+        use TmapType::*;
+        match self {
+            F16 | F32 | F64 | Bf16 | F32Ftz | Tf32 | Tf32Ftz => true,
+            U8 | U16 | U32 | S32 | U64 | S64 => false,
+        }
+    }
+
+    /// The bits out-of-bound elements read as with a NaN fill: ptxjit's choice of NaN (CUDA
+    /// names "a special NaN constant" without its bits): the canonical quiet NaN with all
+    /// payload bits set (`0x7fff` for 16-bit, `0x7fffffff`, `0x7fff_ffff_ffff_ffff`).
+    pub fn nan_bits(self) -> u64 {
+        match self.bytes() {
+            2 => 0x7fff,
+            4 => 0x7fff_ffff,
+            _ => 0x7fff_ffff_ffff_ffff,
+        }
+    }
+}
+
+/// A decoded tensor map (tile mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TensorMap {
+    pub global_address: u64,
+    pub rank: u32,
+    pub dtype: TmapType,
+    /// 0 none, 1 16B, 2 32B (`CUtensorMapInterleave`).
+    pub interleave: u8,
+    /// 0 none, 1 32B, 2 64B, 3 128B (`CUtensorMapSwizzle`).
+    pub swizzle: u8,
+    /// 0 none .. 3 256B (`CUtensorMapL2promotion`).
+    pub l2_promotion: u8,
+    /// Out-of-bound float elements read as NaN (else zero).
+    pub nan_fill: bool,
+    /// Elements per dimension (dim 0 innermost), 1 ..= 2^32; 1 beyond the rank.
+    pub dims: [u64; 5],
+    /// Byte strides of dims 1..=4 (dim 0's stride is the element size).
+    pub strides: [u64; 4],
+    /// Box size per dimension, 1 ..= 256.
+    pub box_dims: [u32; 5],
+    /// Traversal strides per dimension, 1 ..= 8.
+    pub element_strides: [u32; 5],
+}
+
+/// An argument `cuTensorMapEncodeTiled` rejects: the message names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodeError(pub String);
+
+impl std::fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// The swizzle span in bytes of a swizzle mode (0 for none).
+pub fn swizzle_bytes(swizzle: u8) -> u64 {
+    match swizzle {
+        1 => 32,
+        2 => 64,
+        3 => 128,
+        _ => 0,
+    }
+}
+
+/// The shared-memory byte address of byte address `addr` of a box written densely, under
+/// swizzle mode `swizzle` (CUDA C++ Programming Guide, "Tensor Memory Access: swizzle"): the
+/// 16-byte chunk index within each 128-byte row (address bits 4..) is XORed with the row
+/// index within the pattern's repeat of 256, 512 or 1024 bytes (address bits 7..): 1, 2 or
+/// 3 bits for 32B, 64B and 128B.
+pub fn swizzle(swizzle: u8, addr: u64) -> u64 {
+    let bits = match swizzle {
+        1 => 1,
+        2 => 2,
+        3 => 3,
+        _ => return addr,
+    };
+    let mask = (1u64 << bits) - 1;
+    addr ^ (((addr >> 7) & mask) << 4)
+}
+
+fn err(s: String) -> Result<(), EncodeError> {
+    Err(EncodeError(s))
+}
+
+impl TensorMap {
+    /// Build a tile-mode tensor map as `cuTensorMapEncodeTiled` does (CUDA Driver API,
+    /// "Tensor Map Object Management"), with its argument checks: `dtype` a
+    /// `CUtensorMapDataType` (the packed 4- and 6-bit types are not supported), `rank` 1 ..= 5
+    /// (≥ 3 when interleaved), `global_address` 16-byte aligned (32 with a 32B interleave),
+    /// `dims[..rank]` in 1 ..= 2^32, `strides[..rank-1]` multiples of 16 (32 with a 32B
+    /// interleave) below 2^40, `box_dims[..rank]` in 1 ..= 256 with `box_dims[0]` × element
+    /// size a multiple of 16 bytes when not interleaved and at most the swizzle span when
+    /// swizzled, `element_strides[..rank]` in 1 ..= 8, `interleave` 0 ..= 2 (32B needs the 32B
+    /// swizzle), `swizzle` 0 ..= 3 (the 128B-atom modes are not supported), `l2_promotion`
+    /// 0 ..= 3, `oob_fill` 0 ..= 1 (1 only for float types). An error names the argument.
+    #[allow(clippy::too_many_arguments)]
+    pub fn encode_tiled(
+        dtype: u32,
+        rank: u32,
+        global_address: u64,
+        dims: &[u64],
+        strides: &[u64],
+        box_dims: &[u32],
+        element_strides: &[u32],
+        interleave: u32,
+        swizzle: u32,
+        l2_promotion: u32,
+        oob_fill: u32,
+    ) -> Result<TensorMap, EncodeError> {
+        let Some(ty) = TmapType::from_code(dtype) else {
+            return Err(EncodeError(format!(
+                "tensorDataType {dtype} is not a supported CUtensorMapDataType (0..=12; the packed 16U4/16U6 types are not supported)"
+            )));
+        };
+        if !(1..=5).contains(&rank) {
+            err(format!("tensorRank {rank} is outside 1..=5"))?;
+        }
+        let r = rank as usize;
+        if interleave > 2 {
+            err(format!(
+                "interleave {interleave} is not a CUtensorMapInterleave (0..=2)"
+            ))?;
+        }
+        if interleave != 0 && rank < 3 {
+            err(format!(
+                "tensorRank {rank}: an interleaved layout needs a rank of at least 3"
+            ))?;
+        }
+        if swizzle > 3 {
+            err(format!(
+                "swizzle {swizzle} is not supported (CU_TENSOR_MAP_SWIZZLE_NONE/32B/64B/128B: 0..=3)"
+            ))?;
+        }
+        if interleave == 2 && swizzle != 1 {
+            err(
+                "swizzle must be CU_TENSOR_MAP_SWIZZLE_32B with CU_TENSOR_MAP_INTERLEAVE_32B"
+                    .into(),
+            )?;
+        }
+        if l2_promotion > 3 {
+            err(format!(
+                "l2Promotion {l2_promotion} is not a CUtensorMapL2promotion (0..=3)"
+            ))?;
+        }
+        if oob_fill > 1 {
+            err(format!(
+                "oobFill {oob_fill} is not a CUtensorMapFloatOOBfill (0..=1)"
+            ))?;
+        }
+        if oob_fill == 1 && !ty.is_float() {
+            err("oobFill CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA needs a floating-point tensorDataType".into())?;
+        }
+        let align = if interleave == 2 { 32 } else { 16 };
+        if !global_address.is_multiple_of(align) {
+            err(format!(
+                "globalAddress {global_address:#x} is not {align}-byte aligned"
+            ))?;
+        }
+        if dims.len() < r || box_dims.len() < r || element_strides.len() < r {
+            err(format!(
+                "globalDim, boxDim and elementStrides need tensorRank ({rank}) entries"
+            ))?;
+        }
+        if strides.len() < r - 1 {
+            err(format!(
+                "globalStrides needs tensorRank - 1 ({}) entries",
+                r - 1
+            ))?;
+        }
+        let mut m = TensorMap {
+            global_address,
+            rank,
+            dtype: ty,
+            interleave: interleave as u8,
+            swizzle: swizzle as u8,
+            l2_promotion: l2_promotion as u8,
+            nan_fill: oob_fill == 1,
+            dims: [1; 5],
+            strides: [0; 4],
+            box_dims: [1; 5],
+            element_strides: [1; 5],
+        };
+        for i in 0..r {
+            let d = dims[i];
+            if d == 0 || d > 1 << 32 {
+                err(format!("globalDim[{i}] = {d} is outside 1..=2^32"))?;
+            }
+            m.dims[i] = d;
+            let b = box_dims[i];
+            if b == 0 || b > 256 {
+                err(format!("boxDim[{i}] = {b} is outside 1..=256"))?;
+            }
+            m.box_dims[i] = b;
+            let e = element_strides[i];
+            if e == 0 || e > 8 {
+                err(format!("elementStrides[{i}] = {e} is outside 1..=8"))?;
+            }
+            m.element_strides[i] = e;
+        }
+        let smult = if interleave == 2 { 32 } else { 16 };
+        for (i, &s) in strides.iter().enumerate().take(r - 1) {
+            if !s.is_multiple_of(smult) || s >= 1 << 40 {
+                err(format!(
+                    "globalStrides[{i}] = {s} is not a multiple of {smult} below 2^40"
+                ))?;
+            }
+            m.strides[i] = s;
+        }
+        for i in r - 1..4 {
+            // Dimensions beyond the rank: one element; the stride of the last real one.
+            m.strides[i] = m.strides.get(i.wrapping_sub(1)).copied().unwrap_or(0);
+        }
+        let inner = m.box_dims[0] as u64 * ty.bytes();
+        if interleave == 0 && !inner.is_multiple_of(16) {
+            err(format!(
+                "boxDim[0] = {} × {} bytes is not a multiple of 16 bytes",
+                m.box_dims[0],
+                ty.bytes()
+            ))?;
+        }
+        let span = swizzle_bytes(m.swizzle);
+        if interleave == 0 && span != 0 && inner > span {
+            err(format!(
+                "boxDim[0] = {} × {} bytes = {inner} bytes is more than the swizzle's {span} bytes",
+                m.box_dims[0],
+                ty.bytes()
+            ))?;
+        }
+        Ok(m)
+    }
+
+    /// The 128 bytes of the object (the layout in the module docs).
+    pub fn to_bytes(&self) -> [u8; TENSOR_MAP_BYTES] {
+        let mut b = [0u8; TENSOR_MAP_BYTES];
+        b[0..8].copy_from_slice(&self.global_address.to_le_bytes());
+        b[8..12].copy_from_slice(&MAGIC.to_le_bytes());
+        b[12] = self.rank as u8;
+        b[13] = self.dtype.code() as u8;
+        b[14] = self.interleave;
+        b[15] = self.swizzle;
+        b[16] = self.l2_promotion;
+        b[17] = self.nan_fill as u8;
+        for i in 0..5 {
+            let o = 24 + 4 * i;
+            b[o..o + 4].copy_from_slice(&((self.dims[i] - 1) as u32).to_le_bytes());
+            let o = 80 + 2 * i;
+            b[o..o + 2].copy_from_slice(&((self.box_dims[i] - 1) as u16).to_le_bytes());
+            b[90 + i] = (self.element_strides[i] - 1) as u8;
+        }
+        for i in 0..4 {
+            let o = 48 + 8 * i;
+            b[o..o + 8].copy_from_slice(&self.strides[i].to_le_bytes());
+        }
+        b
+    }
+
+    /// Decode 128 bytes; an error says why they are no valid tensor map.
+    pub fn from_bytes(b: &[u8; TENSOR_MAP_BYTES]) -> Result<TensorMap, String> {
+        let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+        let u64_at = |o: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[o..o + 8]);
+            u64::from_le_bytes(w)
+        };
+        if u32_at(8) != MAGIC {
+            return Err("the 128 bytes are not a tensor map (made by cuTensorMapEncodeTiled or a case's tensor_maps)".into());
+        }
+        let dtype = TmapType::from_code(b[13] as u32)
+            .ok_or_else(|| format!("element type {} is not supported", b[13]))?;
+        let rank = b[12] as u32;
+        if !(1..=5).contains(&rank) {
+            return Err(format!("rank {rank} is outside 1..=5"));
+        }
+        if b[15] > 3 || b[14] > 2 || b[17] > 1 {
+            return Err(format!(
+                "swizzle {}, interleave {} or fill mode {} out of range",
+                b[15], b[14], b[17]
+            ));
+        }
+        let mut m = TensorMap {
+            global_address: u64_at(0),
+            rank,
+            dtype,
+            interleave: b[14],
+            swizzle: b[15],
+            l2_promotion: b[16] & 3,
+            nan_fill: b[17] == 1,
+            dims: [1; 5],
+            strides: [0; 4],
+            box_dims: [1; 5],
+            element_strides: [1; 5],
+        };
+        for i in 0..5 {
+            m.dims[i] = u32_at(24 + 4 * i) as u64 + 1;
+            m.box_dims[i] = u16::from_le_bytes([b[80 + 2 * i], b[81 + 2 * i]]) as u32 + 1;
+            m.element_strides[i] = b[90 + i] as u32 + 1;
+            if m.box_dims[i] > 256 || m.element_strides[i] > 8 {
+                return Err(format!(
+                    "box dim {} or element stride {} of dim {i} out of range",
+                    m.box_dims[i], m.element_strides[i]
+                ));
+            }
+        }
+        for i in 0..4 {
+            m.strides[i] = u64_at(48 + 8 * i);
+        }
+        Ok(m)
+    }
+
+    /// Elements the box holds along dimension `d`: ceil(box / element stride); dimension 0's
+    /// element stride is ignored when the layout is not interleaved (`cuTensorMapEncodeTiled`).
+    pub fn box_elems(&self, d: usize) -> u64 {
+        let e = if d == 0 && self.interleave == 0 {
+            1
+        } else {
+            self.element_strides[d]
+        };
+        (self.box_dims[d] as u64).div_ceil(e as u64)
+    }
+
+    /// The traversal step along dimension `d` (see [`box_elems`](Self::box_elems)).
+    pub fn step(&self, d: usize) -> i64 {
+        if d == 0 && self.interleave == 0 {
+            1
+        } else {
+            self.element_strides[d] as i64
+        }
+    }
+
+    /// Bytes of the box in shared memory (the complete-tx count of a load).
+    pub fn box_bytes(&self) -> u64 {
+        (0..self.rank as usize)
+            .map(|d| self.box_elems(d))
+            .product::<u64>()
+            * self.dtype.bytes()
+    }
+}
+
+/// Write `value` into field `field` (dimension `ord`) of the tensor map bytes `b`, as
+/// `tensormap.replace` does (PTX ISA §9.7.9.26): `rank` takes the rank minus one (the ISA's
+/// encoding), the dimension fields the size itself, `global_stride` ordinal `ord` the byte
+/// stride of dimension `ord + 1`, the enumerated fields their `CUtensorMap*` numbers. The
+/// object must already be a tensor map (the magic word); a value out of range is an error.
+pub fn replace_field(
+    b: &mut [u8; TENSOR_MAP_BYTES],
+    field: TmapField,
+    ord: u32,
+    value: u64,
+) -> Result<(), String> {
+    if u32::from_le_bytes([b[8], b[9], b[10], b[11]]) != MAGIC {
+        return Err("tensormap.replace on 128 bytes that are not a tensor map".into());
+    }
+    let range = |lo: u64, hi: u64| -> Result<u64, String> {
+        if (lo..=hi).contains(&value) {
+            Ok(value)
+        } else {
+            Err(format!(
+                "tensormap.replace.{}: value {value} is outside {lo}..={hi}",
+                field.name()
+            ))
+        }
+    };
+    let ord_max = match field {
+        TmapField::GlobalStride => 3,
+        _ => 4,
+    };
+    if field.has_ord() && ord > ord_max {
+        return Err(format!(
+            "tensormap.replace.{}: ordinal {ord} is outside 0..={ord_max}",
+            field.name()
+        ));
+    }
+    let o = ord as usize;
+    match field {
+        TmapField::GlobalAddress => {
+            if !value.is_multiple_of(16) {
+                return Err(format!(
+                    "tensormap.replace.global_address: {value:#x} is not 16-byte aligned"
+                ));
+            }
+            b[0..8].copy_from_slice(&value.to_le_bytes());
+        }
+        TmapField::Rank => b[12] = range(0, 4)? as u8 + 1,
+        TmapField::BoxDim => {
+            let v = range(1, 256)?;
+            b[80 + 2 * o..82 + 2 * o].copy_from_slice(&((v - 1) as u16).to_le_bytes());
+        }
+        TmapField::GlobalDim => {
+            let v = range(1, 1 << 32)?;
+            b[24 + 4 * o..28 + 4 * o].copy_from_slice(&((v - 1) as u32).to_le_bytes());
+        }
+        TmapField::GlobalStride => {
+            let v = range(0, (1 << 40) - 1)?;
+            if !v.is_multiple_of(16) {
+                return Err(format!(
+                    "tensormap.replace.global_stride: {v} is not a multiple of 16"
+                ));
+            }
+            b[48 + 8 * o..56 + 8 * o].copy_from_slice(&v.to_le_bytes());
+        }
+        TmapField::ElementStride => b[90 + o] = range(1, 8)? as u8 - 1,
+        TmapField::ElemType => b[13] = range(0, 12)? as u8,
+        TmapField::InterleaveLayout => b[14] = range(0, 2)? as u8,
+        TmapField::SwizzleMode => b[15] = range(0, 3)? as u8,
+        TmapField::FillMode => b[17] = range(0, 1)? as u8,
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map_2d() -> TensorMap {
+        // A 100 × 60 f32 matrix, rows padded to 112 floats (448 bytes), 32 × 8 boxes.
+        TensorMap::encode_tiled(
+            7,
+            2,
+            0x10_0000_0100,
+            &[100, 60],
+            &[448],
+            &[32, 8],
+            &[1, 1],
+            0,
+            0,
+            0,
+            0,
+        )
+        .expect("valid")
+    }
+
+    #[test]
+    fn encode_round_trips_and_box_sizes() {
+        let m = map_2d();
+        assert_eq!(TensorMap::from_bytes(&m.to_bytes()), Ok(m));
+        assert_eq!(m.box_bytes(), 32 * 8 * 4);
+        // Element strides: ceil(box / stride) elements (dim 0's is ignored, not interleaved).
+        let m = TensorMap::encode_tiled(
+            1,
+            3,
+            0x1000,
+            &[64, 9, 9],
+            &[128, 1152],
+            &[16, 5, 4],
+            &[3, 2, 4],
+            0,
+            0,
+            0,
+            0,
+        )
+        .expect("valid");
+        assert_eq!((m.box_elems(0), m.box_elems(1), m.box_elems(2)), (16, 3, 1));
+        assert_eq!(m.box_bytes(), 16 * 3 * 2);
+    }
+
+    /// Each check of `cuTensorMapEncodeTiled`'s documentation, with the argument named.
+    #[test]
+    fn encode_checks_name_the_argument() {
+        let e = |r: Result<TensorMap, EncodeError>| r.expect_err("rejected").0;
+        let t = |dtype,
+                 rank,
+                 addr,
+                 dims: &[u64],
+                 strides: &[u64],
+                 bx: &[u32],
+                 es: &[u32],
+                 il,
+                 sw,
+                 oob| {
+            e(TensorMap::encode_tiled(
+                dtype, rank, addr, dims, strides, bx, es, il, sw, 0, oob,
+            ))
+        };
+        assert!(t(13, 1, 0, &[16], &[], &[16], &[1], 0, 0, 0).contains("tensorDataType"));
+        assert!(t(7, 6, 0, &[16; 6], &[16; 5], &[4; 6], &[1; 6], 0, 0, 0).contains("tensorRank"));
+        assert!(t(7, 2, 0, &[16, 4], &[64], &[4, 4], &[1, 1], 1, 0, 0).contains("tensorRank"));
+        assert!(t(7, 1, 8, &[16], &[], &[4], &[1], 0, 0, 0).contains("globalAddress"));
+        assert!(t(7, 1, 0, &[0], &[], &[4], &[1], 0, 0, 0).contains("globalDim[0]"));
+        assert!(t(7, 1, 0, &[(1 << 32) + 1], &[], &[4], &[1], 0, 0, 0).contains("globalDim[0]"));
+        assert!(t(7, 2, 0, &[16, 4], &[72], &[4, 4], &[1, 1], 0, 0, 0).contains("globalStrides[0]"));
+        assert!(t(7, 2, 0, &[16, 4], &[1 << 40], &[4, 4], &[1, 1], 0, 0, 0)
+            .contains("globalStrides[0]"));
+        assert!(t(7, 2, 0, &[16, 4], &[64], &[4, 257], &[1, 1], 0, 0, 0).contains("boxDim[1]"));
+        assert!(t(7, 1, 0, &[16], &[], &[3], &[1], 0, 0, 0).contains("boxDim[0]"));
+        assert!(t(7, 1, 0, &[64], &[], &[16], &[1], 0, 1, 0).contains("swizzle"));
+        assert!(
+            t(7, 2, 0, &[16, 4], &[64], &[4, 4], &[1, 9], 0, 0, 0).contains("elementStrides[1]")
+        );
+        assert!(t(7, 1, 0, &[16], &[], &[4], &[1], 0, 7, 0).contains("swizzle"));
+        assert!(t(
+            7,
+            3,
+            0,
+            &[16, 4, 4],
+            &[64, 256],
+            &[4, 4, 4],
+            &[1; 3],
+            2,
+            0,
+            0
+        )
+        .contains("swizzle"));
+        assert!(t(3, 1, 0, &[16], &[], &[4], &[1], 0, 0, 1).contains("oobFill"));
+        assert!(t(7, 1, 0, &[16], &[], &[4], &[1], 0, 0, 2).contains("oobFill"));
+    }
+
+    /// The CUDA guide's swizzle tables: with 128B, 16-byte chunk c of 128-byte row r lands in
+    /// chunk c ^ (r % 8); 64B: c ^ ((r / 1) % 4) on chunk bits 4..5 only; 32B: bit 4 ^ bit 7.
+    #[test]
+    fn swizzle_patterns() {
+        for row in 0..16u64 {
+            for chunk in 0..8u64 {
+                let a = row * 128 + chunk * 16 + 4;
+                assert_eq!(swizzle(3, a), row * 128 + (chunk ^ (row % 8)) * 16 + 4);
+                assert_eq!(swizzle(2, a), row * 128 + (chunk ^ (row % 4)) * 16 + 4);
+                assert_eq!(swizzle(1, a), row * 128 + (chunk ^ (row % 2)) * 16 + 4);
+                assert_eq!(swizzle(0, a), a);
+            }
+        }
+    }
+
+    #[test]
+    fn replace_fields() {
+        let mut b = map_2d().to_bytes();
+        replace_field(&mut b, TmapField::GlobalAddress, 0, 0x10_0000_0200).expect("ok");
+        replace_field(&mut b, TmapField::BoxDim, 1, 4).expect("ok");
+        replace_field(&mut b, TmapField::GlobalDim, 0, 50).expect("ok");
+        replace_field(&mut b, TmapField::GlobalStride, 0, 224).expect("ok");
+        replace_field(&mut b, TmapField::SwizzleMode, 0, 3).expect("ok");
+        replace_field(&mut b, TmapField::Rank, 0, 2).expect("ok");
+        let m = TensorMap::from_bytes(&b).expect("valid");
+        assert_eq!(m.global_address, 0x10_0000_0200);
+        assert_eq!(
+            (m.box_dims[1], m.dims[0], m.strides[0], m.swizzle, m.rank),
+            (4, 50, 224, 3, 3)
+        );
+        assert!(replace_field(&mut b, TmapField::BoxDim, 0, 0).is_err());
+        assert!(replace_field(&mut b, TmapField::GlobalStride, 4, 16).is_err());
+        assert!(replace_field(&mut [0u8; 128], TmapField::Rank, 0, 1).is_err());
+    }
+}

@@ -1,0 +1,308 @@
+//! The tensor memory accelerator's copies (PTX ISA §9.7.9.25.5 `cp.async.bulk.tensor`,
+//! `cp.reduce.async.bulk.tensor`, `cp.async.bulk.prefetch.tensor`) and `tensormap.replace`
+//! (§9.7.9.26): one implementation both engines reach through the warp-operation path
+//! (`runtime::warp`). Tensor maps are `runtime::tensormap`'s.
+//!
+//! # Semantics (tile mode)
+//! A copy moves one *box*: for box indices `i` (dimension 0 innermost, `box_elems(d)` per
+//! dimension), the tensor element at coordinates `c[d] + i[d] × step[d]`, where `c` are the
+//! instruction's signed coordinates and `step` the map's element strides (dimension 0's is 1
+//! unless interleaved). An element is *in bounds* when `0 <= coord < dims[d]` in every
+//! dimension; its global address is `global_address + coord[0] × elem + Σ coord[d] ×
+//! strides[d-1]`. In shared memory the box is dense, element `i` at byte `linear(i) × elem`
+//! from the operand's address, which the map's swizzle then permutes
+//! ([`super::tensormap::swizzle`] on the whole shared address).
+//! - load: each element of the box is written; out-of-bound ones read as the fill (zero, or
+//!   NaN for float maps that ask for it); then complete-tx of the box's bytes on the
+//!   mbarrier (the ISA counts the whole box, out-of-bound elements included).
+//! - store: in-bound elements are written; out-of-bound ones are not.
+//! - reduce: in-bound elements are combined atomically with the operation (element type
+//!   from the map; the ISA's table of types per operation is checked at run time).
+//! - prefetch: the map is checked; nothing else.
+//!
+//! Like `cp.async.bulk`, a copy is whole when the instruction executes (one legal schedule
+//! of an asynchronous copy). The active lanes act one after another in lane order.
+//!
+//! # Where the tensor map may be
+//! The operand is a generic address of a kernel parameter (`cvta.param`, or the parameter's
+//! address from `mov`, which is a param-space offset below the shared window), of `.const`
+//! or of `.global` memory, 64-byte aligned. ptxjit faults, where the ISA leaves the result
+//! undefined, on: bytes that are not a tensor map, an interleaved layout (not supported yet),
+//! a shared address not 128-byte aligned or out of range, and a reduction its table lacks.
+
+use super::env::{self, CtaEnv, FaultKind};
+use super::initcheck::InitAccess;
+use super::memory::SHARED_WINDOW;
+use super::tensormap::{self, replace_field, TensorMap, TmapType, TENSOR_MAP_BYTES};
+use super::warp::{lanes, WarpDesc};
+use crate::ir::{AtomOp, HalfFmt, Sign, Space, TensorOp, Type};
+
+/// Execute tensor operation `op` for the lanes of `mask`.
+pub(crate) fn exec(d: &WarpDesc, op: TensorOp, mask: u32, s: &mut [u8], env: &CtaEnv) {
+    for l in lanes(mask) {
+        if let Err(what) = lane(d, op, l, s, env) {
+            env.fault_detail(l, d.inst, FaultKind::TensorMap, format!("{op}: {what}"));
+        }
+    }
+}
+
+/// The space and offset of a tensor map's generic address (see the module docs).
+fn map_space(env: &CtaEnv, addr: u64) -> (Space, u64) {
+    if addr < SHARED_WINDOW && addr < env.param_size {
+        return (Space::Param, addr);
+    }
+    if let Some(off) = env::param_offset(addr) {
+        return (Space::Param, off);
+    }
+    (Space::Generic, addr)
+}
+
+/// Read the 128 bytes at `addr` in `space`; an access fault is recorded and gives `None`.
+fn read_map(
+    d: &WarpDesc,
+    env: &CtaEnv,
+    l: u32,
+    space: Space,
+    addr: u64,
+) -> Option<[u8; TENSOR_MAP_BYTES]> {
+    match env::translate(env, space, addr, TENSOR_MAP_BYTES as u32, 64, l) {
+        Ok(p) => {
+            let mut b = [0u8; TENSOR_MAP_BYTES];
+            // SAFETY: `translate` checked 128 bytes at `p` inside the space.
+            unsafe { std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), TENSOR_MAP_BYTES) };
+            Some(b)
+        }
+        Err(e) => {
+            env.access_fault(l, d.inst, e, addr, TENSOR_MAP_BYTES as u32, 64, false);
+            None
+        }
+    }
+}
+
+/// One lane's operation; an error is the fault's detail (access faults are recorded here and
+/// end the lane's operation with `Ok`).
+fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Result<(), String> {
+    if let TensorOp::Replace { field, space } = op {
+        let addr = d.arg(s, 0, l);
+        let ord = d.arg(s, 1, l) as u32;
+        let value = d.arg(s, 2, l);
+        let Some(mut b) = read_map(d, env, l, space, addr) else {
+            return Ok(());
+        };
+        replace_field(&mut b, field, ord, value)?;
+        match env::translate(env, space, addr, TENSOR_MAP_BYTES as u32, 64, l) {
+            // SAFETY: as in read_map.
+            Ok(p) => unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), p, TENSOR_MAP_BYTES) },
+            Err(e) => env.access_fault(l, d.inst, e, addr, TENSOR_MAP_BYTES as u32, 64, true),
+        }
+        return Ok(());
+    }
+    let dims = op.dims();
+    let map_arg = usize::from(matches!(op, TensorOp::Load { .. }));
+    let (space, addr) = map_space(env, d.arg(s, map_arg, l));
+    let Some(b) = read_map(d, env, l, space, addr) else {
+        return Ok(());
+    };
+    let m = TensorMap::from_bytes(&b)?;
+    if m.rank as usize != dims {
+        return Err(format!(
+            "a {dims}d instruction on a tensor map of rank {}",
+            m.rank
+        ));
+    }
+    if m.interleave != 0 {
+        return Err("interleaved tensor maps are not supported yet".into());
+    }
+    let mut c = [0i64; 5];
+    for (k, ck) in c.iter_mut().enumerate().take(dims) {
+        *ck = d.arg(s, map_arg + 1 + k, l) as u32 as i32 as i64;
+    }
+    let smem_arg = match op {
+        TensorOp::Load { .. } => 0,
+        _ => map_arg + 1 + dims,
+    };
+    let red = match op {
+        TensorOp::Prefetch { .. } => return Ok(()),
+        TensorOp::Reduce { op: r, .. } => Some(reduction(r, m.dtype)?),
+        TensorOp::Load { .. } | TensorOp::Store { .. } => None,
+        TensorOp::Replace { .. } => return Ok(()),
+    };
+    let smem = d.arg(s, smem_arg, l);
+    if !smem.is_multiple_of(128) {
+        return Err(format!(
+            "the shared-memory address {smem:#x} is not 128-byte aligned"
+        ));
+    }
+    let load = matches!(op, TensorOp::Load { .. });
+    let esize = m.dtype.bytes();
+    let fill = if m.nan_fill { m.dtype.nan_bits() } else { 0 };
+    let n: [u64; 5] = std::array::from_fn(|k| m.box_elems(k));
+    let total: u64 = n.iter().product();
+    for lin in 0..total {
+        let mut rest = lin;
+        let mut inb = true;
+        let mut goff: i128 = 0;
+        for k in 0..5 {
+            let i = rest % n[k];
+            rest /= n[k];
+            let coord = c[k] + i as i64 * m.step(k);
+            if coord < 0 || coord as u64 >= m.dims[k] {
+                inb = false;
+            }
+            let stride = if k == 0 { esize } else { m.strides[k - 1] };
+            goff += coord as i128 * stride as i128;
+        }
+        let saddr = tensormap::swizzle(m.swizzle, smem + lin * esize);
+        let gaddr = (m.global_address as i128 + goff) as u64;
+        let sp = match env::translate(env, Space::Shared, saddr, esize as u32, esize as u32, l) {
+            Ok(p) => p,
+            Err(e) => {
+                env.access_fault(l, d.inst, e, saddr, esize as u32, esize as u32, load);
+                return Ok(());
+            }
+        };
+        if !inb && !load {
+            continue;
+        }
+        let gp = if inb {
+            match env::translate(env, Space::Global, gaddr, esize as u32, esize as u32, l) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    env.access_fault(l, d.inst, e, gaddr, esize as u32, esize as u32, !load);
+                    return Ok(());
+                }
+            }
+        } else {
+            None
+        };
+        let n = esize as usize;
+        match (load, gp, red) {
+            (true, Some(g), _) => {
+                // SAFETY: both pointers were checked for `n` bytes by `translate`.
+                unsafe { std::ptr::copy_nonoverlapping(g, sp, n) };
+                env::init_access(
+                    env,
+                    Space::Shared,
+                    saddr,
+                    n as u32,
+                    l,
+                    d.inst,
+                    InitAccess::Write,
+                );
+            }
+            (true, None, _) => {
+                let bytes = fill.to_le_bytes();
+                // SAFETY: as above.
+                unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), sp, n) };
+                env::init_access(
+                    env,
+                    Space::Shared,
+                    saddr,
+                    n as u32,
+                    l,
+                    d.inst,
+                    InitAccess::Write,
+                );
+            }
+            (false, Some(g), None) => {
+                // SAFETY: as above.
+                unsafe { std::ptr::copy_nonoverlapping(sp, g, n) };
+                env::init_access(
+                    env,
+                    Space::Global,
+                    gaddr,
+                    n as u32,
+                    l,
+                    d.inst,
+                    InitAccess::Write,
+                );
+            }
+            (false, Some(g), Some((aop, ty))) => {
+                let mut v = [0u8; 8];
+                // SAFETY: as above.
+                unsafe { std::ptr::copy_nonoverlapping(sp, v.as_mut_ptr(), n) };
+                // SAFETY: `g` is valid for `n` bytes aligned to `n` (translate's checks).
+                unsafe { super::semantics::atomic_rmw(g, aop, ty, u64::from_le_bytes(v), true) };
+            }
+            (false, None, _) => {}
+        }
+    }
+    if load {
+        let mbar = d.arg(s, 2 + dims, l);
+        complete_tx(d, env, l, mbar, m.box_bytes())?;
+    }
+    Ok(())
+}
+
+/// complete-tx of `bytes` on the mbarrier object at shared address `mbar`.
+fn complete_tx(d: &WarpDesc, env: &CtaEnv, l: u32, mbar: u64, bytes: u64) -> Result<(), String> {
+    use super::mbarrier::{MbarState, MAX_COUNT};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    if bytes > MAX_COUNT as u64 {
+        return Err(format!(
+            "a box of {bytes} bytes is above the tx-count limit"
+        ));
+    }
+    let p = match env::translate(env, Space::Shared, mbar, 8, 8, l) {
+        Ok(p) => p,
+        Err(e) => {
+            env.access_fault(l, d.inst, e, mbar, 8, 8, true);
+            return Ok(());
+        }
+    };
+    // SAFETY: `translate` checked 8 bytes at `p`, 8-byte aligned, in the CTA's shared memory.
+    let cell = unsafe { AtomicU64::from_ptr(p as *mut u64) };
+    let word = cell.load(Ordering::Acquire);
+    let mut st = MbarState::decode(word);
+    if !st.valid {
+        return Err(format!(
+            "the word {word:#x} at shared address {mbar:#x} is not an initialized mbarrier object"
+        ));
+    }
+    let phase = st.phase;
+    let done = st.complete_tx(bytes as u32)?;
+    cell.store(st.encode(), Ordering::Release);
+    env.race_mbar_arrive(l, mbar, done.then_some(phase));
+    Ok(())
+}
+
+/// The atomic operation and IR type of a tensor reduction of `op` on `ty` elements, per the
+/// ISA's table (§9.7.9.25.5.2): `.add` u32 s32 u64 f32 f16 bf16; `.min`/`.max` u32 s32 u64
+/// s64 f16 bf16; `.inc`/`.dec` u32; `.and`/`.or`/`.xor` 32- and 64-bit integers. `op` comes
+/// from the lowering with an unsigned sign for `.min`/`.max` (the map's type decides).
+fn reduction(op: AtomOp, ty: TmapType) -> Result<(AtomOp, Type), String> {
+    use TmapType::*;
+    let half = match ty {
+        F16 => Some(HalfFmt::F16),
+        Bf16 => Some(HalfFmt::Bf16),
+        _ => None,
+    };
+    let int = |t: TmapType| matches!(t, U32 | S32 | U64 | S64);
+    let ir = |t: TmapType| match t.bytes() {
+        2 => Type::I16,
+        4 => Type::I32,
+        _ => Type::I64,
+    };
+    let sign = if matches!(ty, S32 | S64) {
+        Sign::Signed
+    } else {
+        Sign::Unsigned
+    };
+    let r = match (op, ty) {
+        (AtomOp::Add, U32 | S32 | U64) => Some(AtomOp::Add),
+        (AtomOp::Add, F32) => Some(AtomOp::FAdd),
+        (AtomOp::Add, F16 | Bf16) => half.map(|fmt| AtomOp::HAdd { fmt, pair: false }),
+        (AtomOp::Min(_), t) if int(t) => Some(AtomOp::Min(sign)),
+        (AtomOp::Max(_), t) if int(t) => Some(AtomOp::Max(sign)),
+        (AtomOp::Min(_) | AtomOp::Max(_), F16 | Bf16) => half.map(|fmt| AtomOp::HMinMax {
+            fmt,
+            pair: false,
+            max: matches!(op, AtomOp::Max(_)),
+        }),
+        (AtomOp::Inc | AtomOp::Dec, U32) => Some(op),
+        (AtomOp::And | AtomOp::Or | AtomOp::Xor, t) if int(t) => Some(op),
+        _ => None,
+    };
+    let r = r.ok_or_else(|| format!("no such reduction on a tensor map of {ty:?} elements"))?;
+    Ok((r, ir(ty)))
+}
