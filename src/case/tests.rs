@@ -280,6 +280,7 @@ fn pipeline_launches_parse_in_order() {
                     offset: 0
                 }],
                 cooperative: false,
+                cluster: None,
             },
             LaunchSpec {
                 ptx: "other.ptx".into(),
@@ -295,6 +296,7 @@ fn pipeline_launches_parse_in_order() {
                     Arg::Scalar(Scalar::U32(7))
                 ],
                 cooperative: false,
+                cluster: None,
             },
         ]
     );

@@ -9,6 +9,7 @@
 //! - memory operations take an address value (`i64`, or `i32` for the 32-bit shared/param/const
 //!   forms) first.
 
+use super::cluster::ClusterBarOp;
 use super::mbarrier::MbarOp;
 use super::mma::MmaSpec;
 use super::types::*;
@@ -316,6 +317,20 @@ op_table! {
     /// outside shared memory, misaligned (8 bytes), or not holding a valid object, and a count
     /// out of the ISA's range, fault.
     ["9.7.13.15"] MBarrier { op: MbarOp, space: Space } => "mbarrier";
+    /// A step of `barrier.cluster` (operands per [`ClusterBarOp`]): a split barrier across
+    /// all non-exited threads of all CTAs of the cluster (`runtime::cluster`). A lane that
+    /// arrives twice in one phase, or waits without having arrived, faults.
+    ["9.7.13.2"] ClusterBarrier { op: ClusterBarOp } => "barrier.cluster";
+    /// `mapa`: args (address, rank i32) → address of the result type (`i32` or `i64`, as
+    /// the source): the address in CTA `rank` of the cluster that corresponds to the shared
+    /// address (`generic`: generic address) in the source. `runtime::cluster` defines the
+    /// `.shared::cluster` encoding; a rank outside the cluster, or a source that is not a
+    /// shared address of a CTA of the cluster, faults.
+    ["9.7.9.23"] Mapa { generic: bool } => "mapa";
+    /// `getctarank`: args (address) → i32, the rank in the cluster of the CTA whose shared
+    /// memory holds the shared (`generic`: generic) address. A source that is not a shared
+    /// address of a CTA of the cluster faults.
+    ["9.7.9.24"] GetCtaRank { generic: bool } => "getctarank";
     // ---- Texture and surface units (semantics in `runtime::texture`). ----
     /// Texture fetch (`tex`): args (texture i64, [sampler i64 when `sampler`: independent
     /// mode], [array index i32 when the geometry is arrayed], `geom.dims()` coordinates (i32
@@ -409,6 +424,9 @@ macro_rules! warp_ops {
             | $crate::ir::Op::Mma { .. }
             | $crate::ir::Op::Wgmma { .. }
             | $crate::ir::Op::MBarrier { .. }
+            | $crate::ir::Op::ClusterBarrier { .. }
+            | $crate::ir::Op::Mapa { .. }
+            | $crate::ir::Op::GetCtaRank { .. }
             | $crate::ir::Op::Activemask {}
             | $crate::ir::Op::Match { .. }
             | $crate::ir::Op::Redux { .. }

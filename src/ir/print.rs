@@ -168,6 +168,14 @@ pub fn print_modifiers(op: &Op) -> String {
         Op::Mma { spec } => format!("{spec}"),
         Op::Wgmma { spec } => format!("{spec}"),
         Op::MBarrier { op, space } => format!(".{op}.{space}"),
+        Op::ClusterBarrier { op } => format!(".{op}"),
+        Op::Mapa { generic } | Op::GetCtaRank { generic } => {
+            if *generic {
+                String::new()
+            } else {
+                ".shared::cluster".into()
+            }
+        }
         Op::BarArrive { kind, aligned } => {
             format!(".{kind}{}", if *aligned { ".aligned" } else { "" })
         }

@@ -319,6 +319,9 @@ fn test_env(
         printf: std::ptr::null(),
         synccheck: std::ptr::null(),
         synccheck_lanes: 0,
+        cluster_dims: [1, 1, 1],
+        cluster_explicit: 0,
+        cluster: std::ptr::null(),
         race: std::ptr::null(),
         race_sink: std::ptr::null(),
     }

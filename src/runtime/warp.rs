@@ -206,6 +206,9 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
         Op::Mma { spec } => super::mma::exec(d, &spec, mask, s, env),
         Op::Wgmma { spec } => super::wgmma::exec(d, &spec, mask, s, env),
         Op::MBarrier { op, space } => super::mbarrier::exec(d, op, space, mask, s, env),
+        Op::ClusterBarrier { op } => super::cluster::exec_barrier(d, op, mask, s, env),
+        Op::Mapa { generic } => super::cluster::exec_map(d, true, generic, mask, s, env),
+        Op::GetCtaRank { generic } => super::cluster::exec_map(d, false, generic, mask, s, env),
         Op::Activemask {} => {
             for l in lanes(mask) {
                 d.set(s, 0, l, mask as u64);
