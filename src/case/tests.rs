@@ -329,7 +329,7 @@ fn pipeline_errors_name_the_launch_and_the_keys() {
         .unwrap_err()
         .to_string();
     assert!(
-        e.starts_with("t.toml: a case has either top-level kernel/grid/block/shared_bytes/args/cooperative or [[launch]] tables, not both")
+        e.starts_with("t.toml: a case has either top-level kernel/grid/block/shared_bytes/args/cooperative/cluster or [[launch]] tables, not both")
             && e.contains("has [[launch]] and kernel, block"),
         "{e}"
     );
