@@ -152,7 +152,7 @@ pub const ISA: &[Instr] = isa! {
     "st" "9.7.9.10" "global/shared/local/generic, every type incl. .b128, v2/v4 (v8 of 32-bit, v4 of 64-bit), .L2::cache_hint" [
         "st.global.u32 [%rd1], %r1", "st.shared.v2.b32 [sm+8], {%r1, %r2}",
         "st.global.L2::cache_hint.u32 [%rd1], %r1, %rd2"]
-    "st.async" "9.7.9.11" "{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2, .v4}, b32/b64/u32/s32/u64/s64/f32/f64: a store to this CTA's shared memory (a cluster of one), then complete-tx of its bytes" [
+    "st.async" "9.7.9.11" "{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2, .v4}, b32/b64/u32/s32/u64/s64/f32/f64: a store to shared memory of a CTA of the cluster, then complete-tx of its bytes" [
         "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]",
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v2.f64 [%r1], {%fd1, %fd2}, [%r3]",
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%r1], {%r2, %r3, %r4, %r5}, [%r3]"]
@@ -163,15 +163,19 @@ pub const ISA: &[Instr] = isa! {
     "prefetch" "9.7.9.15" "accepted (no effect)" ["prefetch.global.L1 [%rd1]"]
     "applypriority" "9.7.9.16" "" ["applypriority.global.L2::evict_normal [%rd1], 128"]
     "discard" "9.7.9.17" "" ["discard.global.L2 [%rd1], 128"]
-    "mapa" "9.7.9" "" ["mapa.shared::cluster.u32 %r1, %r2, %r3", "mapa.u64 %rd2, %rd1, 0"]
-    "getctarank" "9.7.9" "" ["getctarank.shared::cluster.u32 %r1, %r2", "getctarank.u64 %r1, %rd1"]
+    "mapa" "9.7.9.23" ".shared::cluster and generic, u32/u64: the address in CTA b of the cluster (encoding in runtime::cluster); a bad rank or address faults" [
+        "mapa.shared::cluster.u32 %r1, %r2, %r3", "mapa.shared::cluster.u64 %rd1, %rd2, %r3",
+        "mapa.u64 %rd2, %rd1, 0", "mapa.shared::cluster.u32 %r1, sm, 1"]
+    "getctarank" "9.7.9.24" ".shared::cluster and generic, u32/u64 source" [
+        "getctarank.shared::cluster.u32 %r1, %r2", "getctarank.u64 %r1, %rd1",
+        "getctarank.shared::cluster.u64 %r1, %rd1"]
     "cp.async" "9.7.9.25" ".ca/.cg .shared{::cta}.global, cp-size 4/8/16, src-size (constant or register) and ignore-src zero fill; the copy is done when the instruction executes" [
         "cp.async.ca.shared.global [sm], [%rd1], 4", "cp.async.cg.shared.global [sm], [%rd1], 16, %r1",
         "cp.async.ca.shared.global [sm], [%rd1], 8, %p1"]
     "cp.async.commit_group" "9.7.9.25" "no effect (copies are complete)" ["cp.async.commit_group"]
     "cp.async.wait_group" "9.7.9.25" "no effect (copies are complete)" ["cp.async.wait_group 1"]
     "cp.async.wait_all" "9.7.9.25" "no effect (copies are complete)" ["cp.async.wait_all"]
-    "cp.async.bulk" "9.7.9.25.4.1" ".shared::{cta,cluster}.global and .shared::cluster.shared::cta with .mbarrier::complete_tx::bytes (.multicast::cluster: bit 0 of ctaMask, a cluster of one), .global.shared::cta with .bulk_group; the copy is done when the instruction executes, then complete-tx of its bytes; misaligned addresses or sizes trap" [
+    "cp.async.bulk" "9.7.9.25.4.1" ".shared::{cta,cluster}.global and .shared::cluster.shared::cta with .mbarrier::complete_tx::bytes (.multicast::cluster: every CTA of the cluster named in ctaMask), .global.shared::cta with .bulk_group; the copy is done when the instruction executes, then complete-tx of its bytes; misaligned addresses or sizes trap" [
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 64, [%r2]",
         "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [sm], [%rd1], %r1, [%r2]",
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 32, [%r2], %h1",
@@ -245,7 +249,9 @@ pub const ISA: &[Instr] = isa! {
     "ret" "9.7.12.5" "" ["ret"]
     "exit" "9.7.12.6" "" ["exit"]
     "bar / barrier" "9.7.13.1" "bar.sync 0 / barrier.sync" ["bar.sync 0", "barrier.sync 0"]
-    "barrier.cluster" "9.7.13.2" "" ["barrier.cluster.arrive", "barrier.cluster.wait", "barrier.cluster.arrive.relaxed.aligned"]
+    "barrier.cluster" "9.7.13.2" "arrive{.release, .relaxed}{.aligned}, wait{.acquire}{.aligned}: all non-exited threads of the cluster's CTAs (co-resident); a deadlock is reported" [
+        "barrier.cluster.arrive", "barrier.cluster.wait", "barrier.cluster.arrive.relaxed.aligned",
+        "barrier.cluster.arrive.release", "barrier.cluster.wait.acquire.aligned"]
     "bar.warp.sync" "9.7.13.3" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
     "membar / fence" "9.7.13.4" "membar, fence; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster, .proxy.tensormap::generic.{release,acquire} (one proxy: plain fences)" [
         "membar.gl", "fence.acq_rel.gpu", "fence.proxy.async", "fence.proxy.async.shared::cta",
@@ -260,7 +266,7 @@ pub const ISA: &[Instr] = isa! {
         "atom.global.v2.f16x2.min.noftz {%r1, %r2}, [%rd1], {%r3, %r4}",
         "atom.global.L2::cache_hint.add.u32 %r1, [%rd1], %r2, %rd2"]
     "red" "9.7.13.6" "as atom" ["red.global.add.u32 [%rd1], %r2", "red.shared.add.noftz.f16x2 [sm], %r1"]
-    "red.async" "9.7.13.7" ".relaxed.cluster{.shared::cluster}.mbarrier::complete_tx::bytes: .add u32/s32/u64, .min/.max u32/s32, .inc/.dec u32, .and/.or/.xor b32 (an atomic on this CTA's shared memory, then complete-tx of its bytes)" [
+    "red.async" "9.7.13.7" ".relaxed.cluster{.shared::cluster}.mbarrier::complete_tx::bytes: .add u32/s32/u64, .min/.max u32/s32, .inc/.dec u32, .and/.or/.xor b32 (an atomic on shared memory of a CTA of the cluster, then complete-tx of its bytes)" [
         "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3]"]
     "vote" "9.7.13.8" "" ["vote.sync.ballot.b32 %r1, %p1, -1"]
     "match.sync" "9.7.13.9" "" ["match.any.sync.b32 %r1, %r2, -1"]
@@ -269,7 +275,7 @@ pub const ISA: &[Instr] = isa! {
         "redux.sync.add.s32 %r1, %r2, -1", "redux.sync.max.abs.NaN.f32 %f1, %f2, -1"]
     "griddepcontrol" "9.7.13.12" "no effect (launches run one after another)" ["griddepcontrol.launch_dependents", "griddepcontrol.wait"]
     "elect.sync" "9.7.13.13" "" ["elect.sync %r1|%p1, -1"]
-    "mbarrier" "9.7.13.15" "init, inval, arrive (count, .expect_tx, .noComplete, sink), arrive_drop, expect_tx, complete_tx, test_wait/try_wait (token or .parity, suspend-time hint), pending_count; .release/.acquire/.relaxed, .cta/.cluster; .shared{::cta}, .shared::cluster (a CTA is a cluster of one) or generic addresses; layout in runtime::mbarrier" [
+    "mbarrier" "9.7.13.15" "init, inval, arrive (count, .expect_tx, .noComplete, sink), arrive_drop, expect_tx, complete_tx, test_wait/try_wait (token or .parity, suspend-time hint), pending_count; .release/.acquire/.relaxed, .cta/.cluster; .shared{::cta}, .shared::cluster (any CTA of the cluster) or generic addresses; layout in runtime::mbarrier" [
         "mbarrier.init.shared.b64 [sm], %r1", "mbarrier.inval.shared::cta.b64 [sm]",
         "mbarrier.arrive.shared.b64 %rd1, [sm]", "mbarrier.arrive.release.cta.b64 %rd1, [%rd2], %r1",
         "mbarrier.arrive.noComplete.shared.b64 %rd1, [sm], 2",

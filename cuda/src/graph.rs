@@ -48,6 +48,8 @@ pub enum Op {
         dims: LaunchDims,
         params: Vec<u8>,
         cooperative: bool,
+        /// The cluster shape (`CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`), if given.
+        cluster: Option<[u32; 3]>,
     },
     /// A linear copy of `n` bytes; a side flagged `_dev` must be device memory, the other
     /// may be either.
@@ -134,8 +136,9 @@ impl Op {
                 dims,
                 params,
                 cooperative,
+                cluster,
             } => with_context(|d| {
-                crate::launch::launch(d, *f, *dims, 0, params.clone(), *cooperative)
+                crate::launch::launch(d, *f, *dims, 0, params.clone(), *cooperative, *cluster)
             }),
             Op::Copy {
                 dst,

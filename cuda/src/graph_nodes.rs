@@ -145,6 +145,7 @@ unsafe fn kernel_op(d: &Driver, p: *const KernelNodeParams, v2: bool) -> Result<
         },
         params,
         cooperative: false,
+        cluster: None,
     })
 }
 

@@ -126,6 +126,7 @@ fn launch_or_capture(
     stream: u64,
     params: Vec<u8>,
     cooperative: bool,
+    cluster: Option<[u32; 3]>,
 ) -> DrvResult {
     if crate::graph::capturing(d, stream)? {
         let op = Op::Kernel {
@@ -133,10 +134,11 @@ fn launch_or_capture(
             dims,
             params,
             cooperative,
+            cluster,
         };
         return crate::graph::record(d, stream, op);
     }
-    launch(d, f, dims, stream, params, cooperative)
+    launch(d, f, dims, stream, params, cooperative, cluster)
 }
 
 /// Launches `f` (cooperatively when `cooperative`); a fault becomes the sticky error and its
@@ -148,11 +150,13 @@ pub fn launch(
     stream: u64,
     params: Vec<u8>,
     cooperative: bool,
+    cluster: Option<[u32; 3]>,
 ) -> DrvResult {
     d.check_stream(stream)?;
     d.flush_printf();
     let kernel = d.function(f)?.kernel.clone();
     let mut opts = d.config.launch_options();
+    opts.cluster = cluster;
     if cooperative {
         let (_, per_sm) = crate::device::shared_limits();
         opts.cooperative = Some(Cooperative {
@@ -218,7 +222,7 @@ exports! { cuLaunchKernel, cuLaunchKernel_ptsz => fn(f: u64, gx: c_uint, gy: c_u
     with_context(|d| {
         let buf = unsafe { param_buffer(d, f, params, extra)? };
         let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
-        launch_or_capture(d, f, dims, stream, buf, false)
+        launch_or_capture(d, f, dims, stream, buf, false, None)
     })
 }}
 
@@ -226,12 +230,14 @@ exports! { cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz => fn(f: u6
     with_context(|d| {
         let buf = unsafe { param_buffer(d, f, params, std::ptr::null_mut())? };
         let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
-        launch_or_capture(d, f, dims, stream, buf, true)
+        launch_or_capture(d, f, dims, stream, buf, true, None)
     })
 }}
 
 /// `CU_LAUNCH_ATTRIBUTE_COOPERATIVE`.
 const LAUNCH_ATTRIBUTE_COOPERATIVE: c_uint = 2;
+/// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION` (value: `struct { unsigned x, y, z; }`).
+const LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: c_uint = 4;
 
 /// `CUlaunchAttribute`: the id, padding to 8 bytes, and a 64-byte value union.
 #[repr(C)]
@@ -261,9 +267,11 @@ exports! { cuLaunchKernelEx, cuLaunchKernelEx_ptsz => fn(config: *const CUlaunch
     if c.num_attrs > 0 && c.attrs.is_null() {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "launch attributes: null array"));
     }
-    // Launch attributes other than cooperative (priority, access policy, cluster dimensions
-    // …) are scheduling hints for a GPU; none changes what a kernel computes here.
+    // Launch attributes other than cooperative and the cluster shape (priority, access
+    // policy, cluster scheduling policy …) are scheduling hints for a GPU; none changes what
+    // a kernel computes here.
     let mut cooperative = false;
+    let mut cluster = None;
     for i in 0..c.num_attrs as usize {
         // SAFETY: `num_attrs` attributes by the API's contract.
         let a = unsafe { &*c.attrs.cast::<CUlaunchAttribute>().add(i) };
@@ -271,11 +279,15 @@ exports! { cuLaunchKernelEx, cuLaunchKernelEx_ptsz => fn(config: *const CUlaunch
             // The value's `int cooperative` member: its first 4 bytes.
             cooperative = a.value[0] as u32 != 0;
         }
+        if a.id == LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION {
+            // The value's `clusterDim { unsigned x, y, z; }`: three 4-byte members.
+            cluster = Some([a.value[0] as u32, (a.value[0] >> 32) as u32, a.value[1] as u32]);
+        }
     }
     with_context(|d| {
         let buf = unsafe { param_buffer(d, f, params, extra)? };
         let dims = LaunchDims { grid: c.grid, block: c.block, shared_bytes: c.shared_mem_bytes };
-        launch_or_capture(d, f, dims, c.stream, buf, cooperative)
+        launch_or_capture(d, f, dims, c.stream, buf, cooperative, cluster)
     })
 }}
 

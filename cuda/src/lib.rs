@@ -169,7 +169,8 @@ pub fn host_fail(e: ptxjit::host::Error) -> Fail {
                 | K::MBarrier
                 | K::Wgmma
                 | K::TensorMemory
-                | K::TensorMap => CUDA_ERROR_ILLEGAL_INSTRUCTION,
+                | K::TensorMap
+                | K::Cluster => CUDA_ERROR_ILLEGAL_INSTRUCTION,
             }
         }
         E::Timeout(..) => CUDA_ERROR_LAUNCH_TIMEOUT,

@@ -163,6 +163,8 @@ impl ExecConfig {
             racecheck_global: self.racecheck_global,
             timeout: self.timeout,
             cooperative: None,
+            cluster: None,
+            cluster_non_portable: false,
         }
     }
 }

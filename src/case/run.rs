@@ -200,6 +200,8 @@ pub struct SessionLaunch {
     pub args: Vec<KernelArg>,
     /// A cooperative launch ([`LaunchOptions::cooperative`]).
     pub cooperative: bool,
+    /// The cluster shape ([`LaunchOptions::cluster`]).
+    pub cluster: Option<[u32; 3]>,
     /// How errors name the launch (`launch[2] (add_offsets)`); `None` outside a pipeline.
     pub at: Option<String>,
 }
@@ -448,6 +450,7 @@ impl Session {
                 dims,
                 args,
                 cooperative: l.cooperative,
+                cluster: l.cluster.map(|d| d.0),
                 at,
             });
         }
@@ -478,9 +481,10 @@ impl Session {
     ) -> Result<LaunchReport, CaseError> {
         let l = &self.launches[i];
         let coop;
-        let opts = if l.cooperative {
+        let opts = if l.cooperative || l.cluster.is_some() {
             coop = LaunchOptions {
-                cooperative: Some(Default::default()),
+                cooperative: l.cooperative.then(Default::default).or(opts.cooperative),
+                cluster: l.cluster.or(opts.cluster),
                 ..opts.clone()
             };
             &coop
@@ -609,6 +613,8 @@ fn run_into(
         racecheck_global,
         timeout: opts.timeout,
         cooperative: None,
+        cluster: None,
+        cluster_non_portable: false,
     };
     // racecheck's reports of the first run of the pipeline (the others repeat it).
     let mut races: Option<Vec<crate::host::race::RaceReport>> = None;

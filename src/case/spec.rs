@@ -66,6 +66,10 @@ pub struct LaunchSpec {
     /// Extension: a cooperative launch (`cudaLaunchCooperativeKernel`; every CTA resident
     /// at once, grid-wide synchronisation allowed).
     pub cooperative: bool,
+    /// Extension: the thread block cluster shape in CTAs (1 to 3 numbers, missing ones 1;
+    /// `cuLaunchKernelEx`'s cluster dimension attribute); `None`: the kernel's
+    /// `.reqnctapercluster`, else clusters of one CTA.
+    pub cluster: Option<Dims>,
 }
 
 impl LaunchSpec {
@@ -76,13 +80,14 @@ impl LaunchSpec {
 }
 
 /// The launch keys of the single-launch form, which `[[launch]]` replaces.
-const LAUNCH_KEYS: [&str; 6] = [
+const LAUNCH_KEYS: [&str; 7] = [
     "kernel",
     "grid",
     "block",
     "shared_bytes",
     "args",
     "cooperative",
+    "cluster",
 ];
 
 /// A case file as written: either the single-launch form (top-level `kernel`, `grid`, `block`,
@@ -111,6 +116,9 @@ pub struct CaseFile {
     /// Single-launch form: a cooperative launch (default false).
     #[serde(default)]
     pub cooperative: Option<bool>,
+    /// Single-launch form: the cluster shape (see [`LaunchSpec::cluster`]).
+    #[serde(default)]
+    pub cluster: Option<Dims>,
     /// Extension: several launches run in order (a pipeline).
     #[serde(default)]
     pub launch: Option<Vec<LaunchFile>>,
@@ -276,6 +284,9 @@ pub struct LaunchFile {
     /// A cooperative launch (default false).
     #[serde(default)]
     pub cooperative: bool,
+    /// The cluster shape (see [`LaunchSpec::cluster`]).
+    #[serde(default)]
+    pub cluster: Option<Dims>,
 }
 
 impl CaseFile {
@@ -288,6 +299,7 @@ impl CaseFile {
             self.shared_bytes.is_some(),
             self.args.is_some(),
             self.cooperative.is_some(),
+            self.cluster.is_some(),
         ];
         let given: Vec<&str> = LAUNCH_KEYS
             .iter()
@@ -321,6 +333,7 @@ impl CaseFile {
                         shared_bytes: l.shared_bytes,
                         args: l.args,
                         cooperative: l.cooperative,
+                        cluster: l.cluster,
                     });
                 }
                 (ptx, launches, true)
@@ -352,6 +365,7 @@ impl CaseFile {
                     shared_bytes: self.shared_bytes.unwrap_or(0),
                     args: self.args.unwrap_or_default(),
                     cooperative: self.cooperative.unwrap_or(false),
+                    cluster: self.cluster,
                 };
                 (ptx, vec![launch], false)
             }

@@ -289,6 +289,7 @@ fn pipeline_launches_parse_in_order() {
                     offset: 0
                 }],
                 cooperative: false,
+                cluster: None,
             },
             LaunchSpec {
                 ptx: "other.ptx".into(),
@@ -304,6 +305,7 @@ fn pipeline_launches_parse_in_order() {
                     Arg::Scalar(Scalar::U32(7))
                 ],
                 cooperative: false,
+                cluster: None,
             },
         ]
     );
@@ -336,7 +338,7 @@ fn pipeline_errors_name_the_launch_and_the_keys() {
         .unwrap_err()
         .to_string();
     assert!(
-        e.starts_with("t.toml: a case has either top-level kernel/grid/block/shared_bytes/args/cooperative or [[launch]] tables, not both")
+        e.starts_with("t.toml: a case has either top-level kernel/grid/block/shared_bytes/args/cooperative/cluster or [[launch]] tables, not both")
             && e.contains("has [[launch]] and kernel, block"),
         "{e}"
     );

@@ -48,6 +48,7 @@ pub fn build(a: &AdHoc) -> Result<Case, CaseError> {
         shared_bytes: a.shared_bytes,
         args,
         cooperative: false,
+        cluster: None,
     });
     spec.buffers = buffers;
     for s in a.expect {

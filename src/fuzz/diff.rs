@@ -146,6 +146,8 @@ pub fn run_engine(case: &LaunchCase, engine: Engine, timeout: Duration) -> Outco
             racecheck_global: false,
             timeout: Some(timeout),
             cooperative: None,
+            cluster: None,
+            cluster_non_portable: false,
         };
         ctx.launch(&kernel, dims, &args, &opts)
             .map_err(|e| (false, e))?;

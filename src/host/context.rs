@@ -230,6 +230,13 @@ impl FaultReport {
                 ),
                 false,
             ),
+            FaultKind::Cluster => (
+                format!(
+                    "invalid cluster operation: {} (undefined in PTX)",
+                    self.detail.as_deref().unwrap_or("(no detail)")
+                ),
+                false,
+            ),
             FaultKind::Wgmma => (
                 format!(
                     "wgmma.mma_async: {}",
@@ -586,6 +593,18 @@ pub struct LaunchOptions {
     /// The grid may have at most [`occupancy::max_cooperative_ctas`](super::occupancy) CTAs
     /// (with this field's shared memory per SM), else [`Error::CooperativeTooLarge`].
     pub cooperative: Option<Cooperative>,
+    /// The thread block cluster shape in CTAs (`cuLaunchKernelEx` with
+    /// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`, case key `cluster`); `None`: the kernel's
+    /// `.reqnctapercluster`, else clusters of one CTA. Each dimension must divide the grid's,
+    /// and a cluster may have at most 8 CTAs (16 with
+    /// [`cluster_non_portable`](Self::cluster_non_portable)) and at most the kernel's
+    /// `.maxclusterrank`; a kernel with `.explicitcluster` needs a shape. The CTAs of a
+    /// cluster run co-resident and share their shared memory (`runtime::cluster`). Not with
+    /// [`cooperative`](Self::cooperative). Errors: [`Error::LaunchConfig`].
+    pub cluster: Option<[u32; 3]>,
+    /// Allow clusters of up to 16 CTAs (CUDA's
+    /// `cudaFuncAttributeNonPortableClusterSizeAllowed`).
+    pub cluster_non_portable: bool,
 }
 
 /// The limits a cooperative launch is checked against ([`LaunchOptions::cooperative`]).
@@ -635,6 +654,9 @@ pub struct CompiledKernel {
     pub dynamic_shared: bool,
     pub local_bytes: u64,
     pub max_threads: Option<u32>,
+    /// The kernel's cluster directives (`.reqnctapercluster`, `.explicitcluster`,
+    /// `.maxclusterrank`, PTX ISA §11.5).
+    pub cluster: ir::ClusterDirectives,
     /// PTX location of each IR instruction, then of each block's terminator (fault records
     /// index terminators as `env::terminator_fault_index`).
     pub inst_locs: Vec<SrcLoc>,
@@ -695,6 +717,7 @@ impl CompiledKernel {
             dynamic_shared: k.dynamic_shared,
             local_bytes: k.local_bytes,
             max_threads: k.max_threads,
+            cluster: k.cluster,
             inst_locs: k
                 .inst_locs
                 .iter()
@@ -1434,6 +1457,7 @@ impl Context {
     ) -> Result<LaunchReport, Error> {
         let k = &kernel.compiled;
         check_dims(kernel, dims)?;
+        let cluster = cluster_shape(kernel, dims, opts)?;
         let want = k.param_bytes.max(1) as usize;
         if params.len() < want {
             if params.len() as u32 == k.param_bytes {
@@ -1509,6 +1533,7 @@ impl Context {
                 },
                 cooperative: workspace.map(|p| p.0),
                 race: race_sink.as_ref(),
+                cluster,
             },
         );
         if let Some(sink) = &race_sink {
@@ -1751,6 +1776,82 @@ fn terminator_ptx(t: &ir::Terminator) -> &'static str {
         ir::Terminator::Barrier { .. } => "barrier wait",
         ir::Terminator::Trap => "trap",
     }
+}
+
+/// The cluster shape of a launch ([`LaunchOptions::cluster`], CUDA C++ Programming Guide
+/// "Thread Block Clusters"; PTX ISA §11.5 for the kernel's directives).
+fn cluster_shape(
+    kernel: &Kernel,
+    d: LaunchDims,
+    opts: &LaunchOptions,
+) -> Result<crate::runtime::cluster::ClusterShape, Error> {
+    use crate::runtime::cluster::{ClusterShape, MAX_CLUSTER_CTAS, PORTABLE_CLUSTER_CTAS};
+    let k = &kernel.compiled;
+    let bad = |m: String| Err(Error::LaunchConfig(format!("kernel '{}': {m}", k.name)));
+    let req = k.cluster.reqnctapercluster;
+    let dims = match (opts.cluster, req) {
+        (Some(c), Some(r)) if c != r => {
+            return bad(format!(
+                "the launch's cluster shape {c:?} differs from the kernel's \
+                 .reqnctapercluster {r:?}"
+            ))
+        }
+        (Some(c), _) => c,
+        (None, Some(r)) => r,
+        (None, None) if k.cluster.explicit => {
+            return bad(
+                "the kernel declares .explicitcluster and needs a cluster shape at launch \
+                 (CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, case key cluster)"
+                    .into(),
+            )
+        }
+        (None, None) => return Ok(ClusterShape::default()),
+    };
+    if dims.contains(&0) {
+        return bad(format!(
+            "invalid cluster shape {dims:?}: each dimension must be at least 1"
+        ));
+    }
+    if (0..3).any(|i| !d.grid[i].is_multiple_of(dims[i])) {
+        return bad(format!(
+            "the grid {:?} is not a whole number of clusters of {dims:?} \
+             (each grid dimension must be a multiple of the cluster's)",
+            d.grid
+        ));
+    }
+    let n = dims.iter().map(|&x| u64::from(x)).product::<u64>();
+    let limit = if opts.cluster_non_portable {
+        MAX_CLUSTER_CTAS
+    } else {
+        PORTABLE_CLUSTER_CTAS
+    };
+    if n > u64::from(limit) {
+        let more = if opts.cluster_non_portable {
+            String::new()
+        } else {
+            format!(" (up to {MAX_CLUSTER_CTAS} with the non-portable cluster size allowed)")
+        };
+        return bad(format!(
+            "a cluster of {dims:?} has {n} CTAs; the limit is {limit}{more}"
+        ));
+    }
+    if let Some(m) = k.cluster.max_rank {
+        if n > u64::from(m) {
+            return bad(format!(
+                "a cluster of {dims:?} has {n} CTAs; the kernel's .maxclusterrank is {m}"
+            ));
+        }
+    }
+    if n > 1 && opts.cooperative.is_some() {
+        return Err(Error::Unsupported(format!(
+            "kernel '{}': a cooperative launch with clusters of more than one CTA",
+            k.name
+        )));
+    }
+    Ok(ClusterShape {
+        dims,
+        explicit: true,
+    })
 }
 
 fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), Error> {

@@ -691,6 +691,7 @@ fn trap_terminator_faults() {
         dynamic_shared: false,
         local_bytes: 0,
         max_threads: None,
+        cluster: Default::default(),
         shared_vars: vec![],
         lockstep: false,
     };
@@ -750,6 +751,7 @@ fn trap_terminator_faults() {
             sites: Default::default(),
             cooperative: None,
             race: None,
+            cluster: Default::default(),
         },
     );
     let Err(LaunchFailure::Fault(r, count)) = res else {

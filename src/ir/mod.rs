@@ -14,6 +14,7 @@
 //! Stage order is a type: engines take a [`verify::VerifiedFunction`], which only
 //! [`verify::verify`] can make.
 
+pub mod cluster;
 pub mod mbarrier;
 pub mod mma;
 pub mod ops;
@@ -24,6 +25,7 @@ pub mod types;
 pub mod verify;
 pub mod wgmma;
 
+pub use cluster::{ClusterBarOp, ClusterDirectives};
 pub use mbarrier::MbarOp;
 pub use mma::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec};
 pub use ops::{Effect, Op, OP_TABLE};
@@ -292,6 +294,8 @@ pub struct Function {
     pub local_bytes: u64,
     /// `.reqntid`/`.maxntid` limits, if declared.
     pub max_threads: Option<u32>,
+    /// `.reqnctapercluster`, `.explicitcluster`, `.maxclusterrank`.
+    pub cluster: ClusterDirectives,
     /// The kernel's `.shared` variables (those of the functions it may call included), for
     /// reports that name the variable at a shared address: name, offset and size in bytes
     /// (an `extern .shared` array: offset of dynamic shared memory, size 0 for "to the end").

@@ -9,6 +9,7 @@
 //! - memory operations take an address value (`i64`, or `i32` for the 32-bit shared/param/const
 //!   forms) first.
 
+use super::cluster::ClusterBarOp;
 use super::mbarrier::MbarOp;
 use super::mma::MmaSpec;
 use super::tcgen05::Tc05Op;
@@ -330,6 +331,20 @@ op_table! {
     /// in lane order, each copy whole when the instruction executes (`runtime::tma`). A tensor
     /// map that is none, shared memory out of range, or an unsupported layout fault.
     ["9.7.9.25.5"] Tensor { op: TensorOp } => "tensor";
+    /// A step of `barrier.cluster` (operands per [`ClusterBarOp`]): a split barrier across
+    /// all non-exited threads of all CTAs of the cluster (`runtime::cluster`). A lane that
+    /// arrives twice in one phase, or waits without having arrived, faults.
+    ["9.7.13.2"] ClusterBarrier { op: ClusterBarOp } => "barrier.cluster";
+    /// `mapa`: args (address, rank i32) → address of the result type (`i32` or `i64`, as
+    /// the source): the address in CTA `rank` of the cluster that corresponds to the shared
+    /// address (`generic`: generic address) in the source. `runtime::cluster` defines the
+    /// `.shared::cluster` encoding; a rank outside the cluster, or a source that is not a
+    /// shared address of a CTA of the cluster, faults.
+    ["9.7.9.23"] Mapa { generic: bool } => "mapa";
+    /// `getctarank`: args (address) → i32, the rank in the cluster of the CTA whose shared
+    /// memory holds the shared (`generic`: generic) address. A source that is not a shared
+    /// address of a CTA of the cluster faults.
+    ["9.7.9.24"] GetCtaRank { generic: bool } => "getctarank";
     // ---- Texture and surface units (semantics in `runtime::texture`). ----
     /// Texture fetch (`tex`): args (texture i64, [sampler i64 when `sampler`: independent
     /// mode], [array index i32 when the geometry is arrayed], `geom.dims()` coordinates (i32
@@ -425,6 +440,9 @@ macro_rules! warp_ops {
             | $crate::ir::Op::MBarrier { .. }
             | $crate::ir::Op::Tcgen05 { .. }
             | $crate::ir::Op::Tensor { .. }
+            | $crate::ir::Op::ClusterBarrier { .. }
+            | $crate::ir::Op::Mapa { .. }
+            | $crate::ir::Op::GetCtaRank { .. }
             | $crate::ir::Op::Activemask {}
             | $crate::ir::Op::Match { .. }
             | $crate::ir::Op::Redux { .. }

@@ -170,6 +170,14 @@ pub fn print_modifiers(op: &Op) -> String {
         Op::MBarrier { op, space } => format!(".{op}.{space}"),
         Op::Tcgen05 { op } => format!(".{op}"),
         Op::Tensor { op } => format!(".{op}"),
+        Op::ClusterBarrier { op } => format!(".{op}"),
+        Op::Mapa { generic } | Op::GetCtaRank { generic } => {
+            if *generic {
+                String::new()
+            } else {
+                ".shared::cluster".into()
+            }
+        }
         Op::BarArrive { kind, aligned } => {
             format!(".{kind}{}", if *aligned { ".aligned" } else { "" })
         }

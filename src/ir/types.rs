@@ -308,6 +308,29 @@ pub enum SReg {
     DynamicSmemSize,
     /// `%total_smem_size`: static (rounded up to 16) plus dynamic shared memory bytes.
     TotalSmemSize,
+    /// `%clusterid.{x,y,z}` (PTX ISA §10.13): the cluster's position in the grid of clusters.
+    ClusterIdX,
+    ClusterIdY,
+    ClusterIdZ,
+    /// `%nclusterid.{x,y,z}` (§10.14): the grid's shape in clusters.
+    NClusterIdX,
+    NClusterIdY,
+    NClusterIdZ,
+    /// `%cluster_ctaid.{x,y,z}` (§10.15): the CTA's position in its cluster.
+    ClusterCtaidX,
+    ClusterCtaidY,
+    ClusterCtaidZ,
+    /// `%cluster_nctaid.{x,y,z}` (§10.16): the cluster's shape in CTAs.
+    ClusterNctaidX,
+    ClusterNctaidY,
+    ClusterNctaidZ,
+    /// `%cluster_ctarank` (§10.17): the CTA's rank in its cluster, x fastest.
+    ClusterCtaRank,
+    /// `%cluster_nctarank` (§10.18): CTAs per cluster.
+    ClusterNctaRank,
+    /// `%is_explicit_cluster` (§10.19, a predicate; read as 0/1 and compared by the front
+    /// end): whether the launch (or the kernel's `.reqnctapercluster`) gave a cluster shape.
+    IsExplicitCluster,
 }
 
 /// The names of `%envreg0`–`%envreg31`.
@@ -390,6 +413,21 @@ impl SReg {
             SReg::GridId => "%gridid",
             SReg::DynamicSmemSize => "%dynamic_smem_size",
             SReg::TotalSmemSize => "%total_smem_size",
+            SReg::ClusterIdX => "%clusterid.x",
+            SReg::ClusterIdY => "%clusterid.y",
+            SReg::ClusterIdZ => "%clusterid.z",
+            SReg::NClusterIdX => "%nclusterid.x",
+            SReg::NClusterIdY => "%nclusterid.y",
+            SReg::NClusterIdZ => "%nclusterid.z",
+            SReg::ClusterCtaidX => "%cluster_ctaid.x",
+            SReg::ClusterCtaidY => "%cluster_ctaid.y",
+            SReg::ClusterCtaidZ => "%cluster_ctaid.z",
+            SReg::ClusterNctaidX => "%cluster_nctaid.x",
+            SReg::ClusterNctaidY => "%cluster_nctaid.y",
+            SReg::ClusterNctaidZ => "%cluster_nctaid.z",
+            SReg::ClusterCtaRank => "%cluster_ctarank",
+            SReg::ClusterNctaRank => "%cluster_nctarank",
+            SReg::IsExplicitCluster => "%is_explicit_cluster",
         }
     }
 

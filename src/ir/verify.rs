@@ -471,6 +471,29 @@ impl Op {
                 }
                 Ok(())
             }
+            Op::ClusterBarrier { op } => match op {
+                crate::ir::ClusterBarOp::Arrive => n(0, 0),
+                crate::ir::ClusterBarOp::Wait => {
+                    n(0, 1)?;
+                    (res[0] == Pred)
+                        .then_some(())
+                        .ok_or("barrier.cluster.wait → pred".into())
+                }
+            },
+            Op::Mapa { .. } => {
+                n(2, 1)?;
+                addr(args[0])?;
+                (args[1] == I32 && res[0] == args[0])
+                    .then_some(())
+                    .ok_or("mapa: (address, i32 rank) → address of the same type".into())
+            }
+            Op::GetCtaRank { .. } => {
+                n(1, 1)?;
+                addr(args[0])?;
+                (res[0] == I32)
+                    .then_some(())
+                    .ok_or("getctarank: (address) → i32".into())
+            }
             Op::Activemask {} => {
                 n(0, 1)?;
                 (res[0] == I32)

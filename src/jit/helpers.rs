@@ -334,7 +334,7 @@ pub unsafe extern "C" fn bar_uniform_helper(
 }
 
 /// Special registers the JIT reads through [`sreg_helper`] (the others are inline), by code.
-pub const HELPER_SREGS: [SReg; 12] = [
+pub const HELPER_SREGS: [SReg; 27] = [
     SReg::EnvReg(1),
     SReg::EnvReg(2),
     SReg::Clock,
@@ -347,6 +347,21 @@ pub const HELPER_SREGS: [SReg; 12] = [
     SReg::GridId,
     SReg::DynamicSmemSize,
     SReg::TotalSmemSize,
+    SReg::ClusterIdX,
+    SReg::ClusterIdY,
+    SReg::ClusterIdZ,
+    SReg::NClusterIdX,
+    SReg::NClusterIdY,
+    SReg::NClusterIdZ,
+    SReg::ClusterCtaidX,
+    SReg::ClusterCtaidY,
+    SReg::ClusterCtaidZ,
+    SReg::ClusterNctaidX,
+    SReg::ClusterNctaidY,
+    SReg::ClusterNctaidZ,
+    SReg::ClusterCtaRank,
+    SReg::ClusterNctaRank,
+    SReg::IsExplicitCluster,
 ];
 
 /// Read special register `HELPER_SREGS[code]` for `lane` (`CtaEnv::sreg`).

@@ -372,7 +372,10 @@ impl Gen<'_, '_> {
             // %envreg1/2 (the grid workspace's halves) are read once per grid sync: through
             // `CtaEnv::sreg`, their one definition.
             EnvReg(1 | 2) | Clock | Clock64 | GlobalTimer | GlobalTimerLo | GlobalTimerHi
-            | SmId | NSmId | GridId | DynamicSmemSize | TotalSmemSize => {
+            | SmId | NSmId | GridId | DynamicSmemSize | TotalSmemSize | ClusterIdX | ClusterIdY
+            | ClusterIdZ | NClusterIdX | NClusterIdY | NClusterIdZ | ClusterCtaidX
+            | ClusterCtaidY | ClusterCtaidZ | ClusterNctaidX | ClusterNctaidY | ClusterNctaidZ
+            | ClusterCtaRank | ClusterNctaRank | IsExplicitCluster => {
                 let code = helpers::HELPER_SREGS
                     .iter()
                     .position(|&x| x == r)

@@ -56,6 +56,8 @@ pub(crate) struct PreKernel {
     /// Bytes of local memory per thread (`.local` variables).
     pub local_bytes: u64,
     pub max_threads: Option<u32>,
+    /// `.reqnctapercluster`, `.explicitcluster`, `.maxclusterrank`.
+    pub cluster: ir::ClusterDirectives,
     /// The `.shared` variables, for reports (`ir::Function::shared_vars`).
     pub shared_vars: Vec<ir::SharedVar>,
     /// Span of the kernel name, for errors about the kernel as a whole.
@@ -1051,6 +1053,7 @@ pub(crate) fn build_kernel<'a>(
             max_threads = Some(t.min(u32::MAX as u64) as u32);
         }
     }
+    let cluster = cluster_directives(f)?;
 
     b.local_top = local_top;
     b.cur = b.new_block();
@@ -1113,6 +1116,7 @@ pub(crate) fn build_kernel<'a>(
         dynamic_shared,
         local_bytes: local_top,
         max_threads,
+        cluster,
         shared_vars,
         span: f.name.span,
     })
@@ -1305,4 +1309,46 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
             ),
         )),
     }
+}
+
+/// A kernel's cluster directives (PTX ISA §11.5): `.reqnctapercluster` with one to three
+/// dimensions, each at least 1 (missing ones 1), `.explicitcluster`, `.maxclusterrank n`
+/// with n ≥ 1.
+fn cluster_directives(f: &ast::Function) -> Result<ir::ClusterDirectives, LowerError> {
+    let mut c = ir::ClusterDirectives::default();
+    for d in &f.directives {
+        let bad = |what: &str| {
+            LowerError::new(
+                f.name.span,
+                format!("kernel '{}': .{} {what}", f.name.name, d.name),
+            )
+        };
+        match d.name.as_str() {
+            "reqnctapercluster" => {
+                if d.args.is_empty() || d.args.len() > 3 {
+                    return Err(bad("takes one to three dimensions"));
+                }
+                let mut dims = [1u32; 3];
+                for (k, &a) in d.args.iter().enumerate() {
+                    dims[k] = u32::try_from(a)
+                        .ok()
+                        .filter(|&x| x >= 1)
+                        .ok_or_else(|| bad("needs dimensions of at least 1"))?;
+                }
+                c.reqnctapercluster = Some(dims);
+            }
+            "explicitcluster" => c.explicit = true,
+            "maxclusterrank" => {
+                let n = d
+                    .args
+                    .first()
+                    .and_then(|&a| u32::try_from(a).ok())
+                    .filter(|&x| x >= 1 && d.args.len() == 1)
+                    .ok_or_else(|| bad("takes one count of at least 1"))?;
+                c.max_rank = Some(n);
+            }
+            _ => {}
+        }
+    }
+    Ok(c)
 }

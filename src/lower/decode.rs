@@ -14,6 +14,8 @@ use crate::ptx::span::Span;
 
 #[path = "decode_bulk.rs"]
 mod bulk;
+#[path = "decode_cluster.rs"]
+mod cluster;
 #[path = "decode_async.rs"]
 mod copy_async;
 #[path = "decode_isa.rs"]
@@ -208,6 +210,21 @@ fn sreg(name: &str, comp: Option<char>) -> Option<SReg> {
         ("%gridid", None) => SReg::GridId,
         ("%dynamic_smem_size", None) => SReg::DynamicSmemSize,
         ("%total_smem_size", None) => SReg::TotalSmemSize,
+        ("%clusterid", Some('x')) => SReg::ClusterIdX,
+        ("%clusterid", Some('y')) => SReg::ClusterIdY,
+        ("%clusterid", Some('z')) => SReg::ClusterIdZ,
+        ("%nclusterid", Some('x')) => SReg::NClusterIdX,
+        ("%nclusterid", Some('y')) => SReg::NClusterIdY,
+        ("%nclusterid", Some('z')) => SReg::NClusterIdZ,
+        ("%cluster_ctaid", Some('x')) => SReg::ClusterCtaidX,
+        ("%cluster_ctaid", Some('y')) => SReg::ClusterCtaidY,
+        ("%cluster_ctaid", Some('z')) => SReg::ClusterCtaidZ,
+        ("%cluster_nctaid", Some('x')) => SReg::ClusterNctaidX,
+        ("%cluster_nctaid", Some('y')) => SReg::ClusterNctaidY,
+        ("%cluster_nctaid", Some('z')) => SReg::ClusterNctaidZ,
+        ("%cluster_ctarank", None) => SReg::ClusterCtaRank,
+        ("%cluster_nctarank", None) => SReg::ClusterNctaRank,
+        ("%is_explicit_cluster", None) => SReg::IsExplicitCluster,
         (n, None) => SReg::EnvReg(envreg(n)?),
         _ => return None,
     })
@@ -387,11 +404,37 @@ impl Builder<'_> {
                 }
                 if let Some(r) = sreg(&name.name, *component) {
                     let v = self.emit1(Op::SReg { reg: r }, vec![], r.ty(), cx.loc, &cx.ptx);
+                    if r == SReg::IsExplicitCluster {
+                        // A `.pred` special register: read as 0/1, then made a predicate.
+                        let zero = self.konst(cx, Type::I32, 0);
+                        let p = self.emit1(
+                            Op::ICmp {
+                                cc: ICmp::Ne,
+                                sign: Sign::Unsigned,
+                            },
+                            vec![v, zero],
+                            Type::Pred,
+                            cx.loc,
+                            &cx.ptx,
+                        );
+                        return self.coerce(cx, p, ty, None, name.span);
+                    }
                     return self.coerce(cx, v, ty, Some(Sign::Unsigned), name.span);
                 }
                 // Vector special registers (PTX ISA §10.1-10.4, `.sreg .v4 .u32`): the fourth
                 // element is unused and reads 0; a scalar read needs a component.
-                if ["%tid", "%ntid", "%ctaid", "%nctaid"].contains(&name.name.as_str()) {
+                if [
+                    "%tid",
+                    "%ntid",
+                    "%ctaid",
+                    "%nctaid",
+                    "%clusterid",
+                    "%nclusterid",
+                    "%cluster_ctaid",
+                    "%cluster_nctaid",
+                ]
+                .contains(&name.name.as_str())
+                {
                     if *component == Some('w') {
                         let z = self.konst(cx, Type::I32, 0);
                         return self.coerce(cx, z, ty, Some(Sign::Unsigned), name.span);
@@ -854,7 +897,9 @@ fn space_of(cx: &Cx) -> Space {
     for m in &cx.mods {
         match *m {
             "global" => return Space::Global,
-            "shared" | "shared::cta" => return Space::Shared,
+            // A `.shared::cluster` address may name another CTA's shared memory
+            // (`runtime::cluster`); both are shared-space addresses.
+            "shared" | "shared::cta" | "shared::cluster" => return Space::Shared,
             "local" => return Space::Local,
             "const" => return Space::Const,
             "param" | "param::entry" => return Space::Param,
@@ -1003,6 +1048,7 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
         "bra" | "ret" | "exit" | "trap" => {
             return control(b, &cx, guard);
         }
+        "barrier" if cx.mods.first() == Some(&"cluster") => {}
         "bar" | "barrier" => return super::collective::barrier(b, &cx, guard),
         "call" => return super::call::call(b, &cx, guard),
         "brx" => return super::call::brx(b, &cx, guard),
@@ -1192,6 +1238,9 @@ fn float_flags(cx: &Cx, default_rn: bool) -> Result<(Round, bool, bool), LowerEr
 
 fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
     if let Some(r) = tma::decode(b, cx, op) {
+        return r;
+    }
+    if let Some(r) = cluster::decode(b, cx, op) {
         return r;
     }
     if let Some(r) = bulk::decode(b, cx, op) {
@@ -1890,6 +1939,8 @@ fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
             "global"
                 | "shared"
                 | "shared::cta"
+                | "shared::cluster"
+                | "cluster"
                 | "local"
                 | "const"
                 | "param"
@@ -1931,8 +1982,6 @@ fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
         let unimplemented = matches!(
             *m,
             "mmio"
-                | "cluster"
-                | "shared::cluster"
                 | "param::func"
                 | "L2::evict_unchanged"
                 // `st.async`, `st.bulk` (PTX ISA §9.7.9.11, §9.7.9.12).

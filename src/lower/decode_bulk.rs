@@ -12,9 +12,11 @@
 //! allows), and `.bulk_group` copies are complete when `cp.async.bulk.commit_group` and
 //! `cp.async.bulk.wait_group{.read}` run, which therefore have nothing to wait for.
 //!
-//! A CTA is a cluster of one in ptxjit, so a `.shared::cluster` address is an address in this
-//! CTA's shared memory, and `.multicast::cluster` copies to this CTA when bit 0 of ctaMask is
-//! set (and nowhere otherwise).
+//! A `.shared::cluster` address may name another CTA's shared memory (`runtime::cluster`
+//! defines the encoding), and `.multicast::cluster` copies to the same offset in the shared
+//! memory of each CTA whose rank's bit is set in ctaMask, completing tx bytes on the mbarrier
+//! at the same offset in each of them (`mapa` of both addresses per rank; a rank outside the
+//! cluster are ignored).
 //!
 //! Forms (`.L2::cache_hint` and its cache-policy operand are dropped before decoding):
 //! ```text
@@ -197,48 +199,70 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
         )));
     }
     let (dst, src, size) = operands(b, cx, &f)?;
-    let mask = if f.multicast {
+    if f.multicast {
+        // One copy per CTA rank whose bit is set in ctaMask (16 bits: a cluster's most CTAs).
         let m = b.src(cx, 4, Type::I16)?;
-        let one = b.konst(cx, Type::I16, 1);
-        let bit = b.emit1(Op::And {}, vec![m, one], Type::I16, cx.loc, &cx.ptx);
-        let zero = b.konst(cx, Type::I16, 0);
-        Some(cmp(b, cx, ICmp::Ne, bit, zero))
-    } else {
-        None
-    };
-    let body = |b: &mut Builder| -> R {
-        check_bulk(b, cx, &[dst, src], size)?;
-        for_each(b, cx, size, 16, |b, off| {
-            for half in [0u64, 8] {
-                let s = offset(b, cx, src, off, half);
-                let v = b.emit1(
-                    Op::Load {
-                        space: f.src,
-                        align: 8,
-                    },
-                    vec![s],
-                    Type::I64,
-                    cx.loc,
-                    &cx.ptx,
-                );
-                let d = offset(b, cx, dst, off, half);
-                let st = Op::Store {
-                    space: f.dst,
+        let mb = b.address(cx, 3, Space::Shared)?;
+        let span = cx.inst.span;
+        let mb = b.coerce(cx, mb, Type::I64, Some(Sign::Unsigned), span)?;
+        let sreg = Op::SReg {
+            reg: crate::ir::SReg::ClusterNctaRank,
+        };
+        let n = b.emit1(sreg, vec![], Type::I32, cx.loc, &cx.ptx);
+        let m = b.coerce(cx, m, Type::I32, Some(Sign::Unsigned), span)?;
+        for rank in 0..16u64 {
+            // (Bits of ranks outside the cluster name no CTA: no copy.)
+            let k = b.konst(cx, Type::I32, 1 << rank);
+            let bit = b.emit1(Op::And {}, vec![m, k], Type::I32, cx.loc, &cx.ptx);
+            let zero = b.konst(cx, Type::I32, 0);
+            let set = cmp(b, cx, ICmp::Ne, bit, zero);
+            let r = b.konst(cx, Type::I32, rank);
+            let inside = cmp(b, cx, ICmp::Lt, r, n);
+            let on = b.emit1(Op::And {}, vec![set, inside], Type::Pred, cx.loc, &cx.ptx);
+            if_then(b, cx, on, |b| {
+                let r = b.konst(cx, Type::I32, rank);
+                let map = Op::Mapa { generic: false };
+                let d = b.emit1(map, vec![dst, r], Type::I64, cx.loc, &cx.ptx);
+                let mbr = b.emit1(map, vec![mb, r], Type::I64, cx.loc, &cx.ptx);
+                copy_body(b, cx, &f, d, src, size)?;
+                complete_tx_at(b, cx, mbr, size)
+            })?;
+        }
+        return Ok(());
+    }
+    copy_body(b, cx, &f, dst, src, size)?;
+    if f.mbar {
+        complete_tx(b, cx, 3, size)?;
+    }
+    Ok(())
+}
+
+/// The 16-byte pieces of a bulk copy of `size` bytes from `src` to `dst`, after the
+/// alignment check.
+fn copy_body(b: &mut Builder, cx: &Cx, f: &Form, dst: Var, src: Var, size: Var) -> R {
+    check_bulk(b, cx, &[dst, src], size)?;
+    for_each(b, cx, size, 16, |b, off| {
+        for half in [0u64, 8] {
+            let s = offset(b, cx, src, off, half);
+            let v = b.emit1(
+                Op::Load {
+                    space: f.src,
                     align: 8,
-                };
-                b.emit(st, vec![d, v], vec![], cx.loc, &cx.ptx);
-            }
-            Ok(())
-        })?;
-        if f.mbar {
-            complete_tx(b, cx, 3, size)?;
+                },
+                vec![s],
+                Type::I64,
+                cx.loc,
+                &cx.ptx,
+            );
+            let d = offset(b, cx, dst, off, half);
+            let st = Op::Store {
+                space: f.dst,
+                align: 8,
+            };
+            b.emit(st, vec![d, v], vec![], cx.loc, &cx.ptx);
         }
         Ok(())
-    };
-    match mask {
-        Some(m) => if_then(b, cx, m, body),
-        None => body(b),
-    }
+    })
 }
 
 /// `[dst], [src], size` as 64-bit addresses and a 64-bit byte count.
@@ -285,6 +309,11 @@ fn check_bulk(b: &mut Builder, cx: &Cx, addrs: &[Var], size: Var) -> R {
 /// complete-tx of `bytes` (an i64 or i32 value) on the mbarrier at operand `k`.
 fn complete_tx(b: &mut Builder, cx: &Cx, k: usize, bytes: Var) -> R {
     let mb = b.address(cx, k, Space::Shared)?;
+    complete_tx_at(b, cx, mb, bytes)
+}
+
+/// complete-tx of `bytes` (an i64 or i32 value) on the mbarrier at shared address `mb`.
+fn complete_tx_at(b: &mut Builder, cx: &Cx, mb: Var, bytes: Var) -> R {
     let n = b.coerce(cx, bytes, Type::I32, Some(Sign::Unsigned), cx.inst.span)?;
     b.emit(
         Op::MBarrier {

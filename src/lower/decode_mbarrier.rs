@@ -21,8 +21,8 @@
 //! cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr];
 //! fence.proxy.{alias, async, async.global, async.shared::{cta,cluster}};  membar.proxy.…
 //! ```
-//! `.space` is `.shared{::cta}` or `.shared::cluster`. A CTA is a cluster of one in ptxjit, so
-//! a `.shared::cluster` address is this CTA's shared address. `try_wait`'s suspend-time hint
+//! `.space` is `.shared{::cta}` or `.shared::cluster`; a `.shared::cluster` address may name
+//! an object in another CTA of the cluster (`runtime::cluster`). `try_wait`'s suspend-time hint
 //! is read and dropped (a loop around the wait yields to the other warps each time round,
 //! `lower::yields`). Every thread runs its copies and memory accesses in one (the generic)
 //! proxy, so the proxy fences order what `fence` orders.

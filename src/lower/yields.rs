@@ -31,6 +31,7 @@ fn reads_shared_memory(op: &Op) -> bool {
     match op {
         Op::Load { space, .. } | Op::Atom { space, .. } | Op::AtomCas { space } => visible(space),
         Op::MBarrier { op, .. } => op.waits(),
+        Op::ClusterBarrier { op } => op.waits(),
         _ => false,
     }
 }
@@ -39,10 +40,11 @@ fn reads_shared_memory(op: &Op) -> bool {
 /// loop waits for other warps by design, so its lanes yield every time round.
 fn waits_on_mbarrier(k: &PreKernel, members: &[PBlock]) -> bool {
     members.iter().any(|&b| {
-        k.blocks[b as usize]
-            .insts
-            .iter()
-            .any(|i| matches!(i.op, Op::MBarrier { op, .. } if op.waits()))
+        k.blocks[b as usize].insts.iter().any(|i| match i.op {
+            Op::MBarrier { op, .. } => op.waits(),
+            Op::ClusterBarrier { op } => op.waits(),
+            _ => false,
+        })
     })
 }
 

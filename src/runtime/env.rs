@@ -114,6 +114,13 @@ pub struct CtaEnv {
     pub synccheck_lanes: u32,
     /// The CTA's tensor memory (`runtime::tcgen05`); null where the launch has none.
     pub tmem: *const super::tcgen05::TensorMemory,
+    /// CTAs per cluster along x, y, z (`[1, 1, 1]` in a launch without clusters).
+    pub cluster_dims: [u32; 3],
+    /// 1 when the launch gave a cluster shape (`%is_explicit_cluster`), else 0.
+    pub cluster_explicit: u32,
+    /// The state of this CTA's cluster (`runtime::cluster`): the barrier and every CTA's
+    /// shared memory; null before the scheduler sets it.
+    pub cluster: *const super::cluster::ClusterState,
 }
 
 /// [`CtaEnv::memcheck`]: memcheck's exact allocation bounds.
@@ -203,6 +210,11 @@ pub enum FaultKind {
     /// that differs from the instruction's, a misaligned shared address, a reduction the
     /// ISA's table lacks, or a layout not supported yet; the record's detail says which.
     TensorMap,
+    /// A cluster operation the PTX ISA leaves undefined (`barrier.cluster` §9.7.13.2, `mapa`
+    /// §9.7.9.23, `getctarank` §9.7.9.24, `.shared::cluster` accesses): an arrive twice in
+    /// one phase, a wait without an arrive, a rank outside the cluster, or an address in no
+    /// CTA's shared memory window; the record's detail says which.
+    Cluster,
 }
 
 impl FaultKind {
@@ -226,6 +238,7 @@ impl FaultKind {
             FaultKind::Wgmma => 17,
             FaultKind::TensorMemory => 30,
             FaultKind::TensorMap => 18,
+            FaultKind::Cluster => 19,
         }
     }
 
@@ -248,6 +261,7 @@ impl FaultKind {
             17 => FaultKind::Wgmma,
             30 => FaultKind::TensorMemory,
             18 => FaultKind::TensorMap,
+            19 => FaultKind::Cluster,
             _ => FaultKind::OutOfBounds,
         }
     }
@@ -557,6 +571,25 @@ impl CtaEnv {
         }
     }
 
+    /// The state of this CTA's cluster, if the scheduler gave one.
+    pub fn cluster_state(&self) -> Option<&super::cluster::ClusterState> {
+        // SAFETY: null, or the cluster's state, which the worker running this CTA keeps
+        // alive while the CTA runs.
+        unsafe { self.cluster.as_ref() }
+    }
+
+    /// This CTA's position in its cluster (`%cluster_ctaid`).
+    pub fn cluster_ctaid(&self) -> [u32; 3] {
+        std::array::from_fn(|k| self.ctaid[k] % self.cluster_dims[k].max(1))
+    }
+
+    /// This CTA's rank in its cluster (`%cluster_ctarank`, x fastest).
+    pub fn cluster_rank(&self) -> u32 {
+        let [x, y, z] = self.cluster_ctaid();
+        let [dx, dy, _] = self.cluster_dims;
+        x + dx * (y + dy * z)
+    }
+
     /// The value of special register `reg` for `lane` of the current warp (PTX ISA §10),
     /// zero-extended. Both engines read the clocks through this (once per warp instruction).
     pub fn sreg(&self, reg: crate::ir::SReg, lane: u32) -> u64 {
@@ -598,6 +631,21 @@ impl CtaEnv {
             GridId => self.gridid,
             DynamicSmemSize => self.dynamic_smem as u64,
             TotalSmemSize => self.shared_size,
+            ClusterIdX => (self.ctaid[0] / self.cluster_dims[0].max(1)) as u64,
+            ClusterIdY => (self.ctaid[1] / self.cluster_dims[1].max(1)) as u64,
+            ClusterIdZ => (self.ctaid[2] / self.cluster_dims[2].max(1)) as u64,
+            NClusterIdX => (self.nctaid[0] / self.cluster_dims[0].max(1)) as u64,
+            NClusterIdY => (self.nctaid[1] / self.cluster_dims[1].max(1)) as u64,
+            NClusterIdZ => (self.nctaid[2] / self.cluster_dims[2].max(1)) as u64,
+            ClusterCtaidX => self.cluster_ctaid()[0] as u64,
+            ClusterCtaidY => self.cluster_ctaid()[1] as u64,
+            ClusterCtaidZ => self.cluster_ctaid()[2] as u64,
+            ClusterNctaidX => self.cluster_dims[0] as u64,
+            ClusterNctaidY => self.cluster_dims[1] as u64,
+            ClusterNctaidZ => self.cluster_dims[2] as u64,
+            ClusterCtaRank => self.cluster_rank() as u64,
+            ClusterNctaRank => self.cluster_dims.iter().product::<u32>() as u64,
+            IsExplicitCluster => self.cluster_explicit as u64,
         }
     }
 
@@ -816,7 +864,9 @@ pub fn translate(
         }
         Space::Shared => {
             if addr >= env.shared_size || env.shared_size - addr < size {
-                return Err((FaultKind::OutOfBounds, space));
+                // Another CTA's shared memory, through a `.shared::cluster` address.
+                return super::cluster::translate(env, addr, size)
+                    .ok_or((FaultKind::OutOfBounds, space));
             }
             // SAFETY: addr + size <= shared_size.
             Ok(unsafe { env.shared_base.add(addr as usize) })
@@ -887,15 +937,24 @@ fn init_access_slow(
         Space::Shared => (Space::Shared, addr),
         Space::Local | Space::Param => return,
     };
+    // A `.shared::cluster` address: the shadow of the CTA it names.
+    let (shadow, off) = if space == Space::Shared && off >= env.shared_size {
+        match super::cluster::init_shadow(env, off) {
+            Some(x) => x,
+            None => return,
+        }
+    } else {
+        (env.shared_init, off)
+    };
     let len = u64::from(size);
     let unwritten = |off: u64| -> Option<u64> {
         if space == Space::Shared {
-            if env.shared_init.is_null() {
+            if shadow.is_null() {
                 return None;
             }
             // SAFETY: translate checked off + len <= shared_size, and the shadow has a bit
-            // for each of the CTA's shared bytes.
-            unsafe { first_unset(env.shared_init, off, len) }
+            // for each of the (target) CTA's shared bytes.
+            unsafe { first_unset(shadow, off, len) }
         } else {
             // SAFETY: `memory` outlives the launch; the shadow is only read and set
             // atomically during it.
@@ -932,9 +991,9 @@ fn init_access_slow(
     }
     if matches!(access, InitAccess::Write | InitAccess::Exchange) {
         if space == Space::Shared {
-            if !env.shared_init.is_null() {
+            if !shadow.is_null() {
                 // SAFETY: as above.
-                unsafe { set_range(env.shared_init, off, len, true) };
+                unsafe { set_range(shadow, off, len, true) };
             }
         } else {
             // SAFETY: as above.

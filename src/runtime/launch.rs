@@ -150,6 +150,9 @@ pub struct LaunchInput<'a> {
     /// racecheck: where the launch's shared-memory races go (`runtime::race`); `None`: the
     /// tool is off and nothing is tracked.
     pub race: Option<&'a super::race::RaceSink>,
+    /// The launch's cluster shape (`runtime::cluster`): the CTAs of a cluster of more than
+    /// one run co-resident on one worker, taking turns. Not with `cooperative`.
+    pub cluster: super::cluster::ClusterShape,
 }
 
 struct SendPtr(*mut u8);
@@ -201,6 +204,8 @@ struct CtaBuffers {
     race: super::race::RaceCta,
     /// The CTA's tensor memory (`tcgen05`; its cells exist once a kernel allocates).
     tmem: super::tcgen05::TensorMemory,
+    /// The state of the CTA's cluster when it is a cluster of one.
+    cluster: super::cluster::ClusterState,
 }
 
 /// Set (by a front end's Ctrl-C handler) to stop the launches in progress: each ends with
@@ -349,6 +354,24 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         let threads = (input.dims.block[0] * input.dims.block[1] * input.dims.block[2]) as usize;
         // The environment of CTA `c` over its shared and local memory.
         let race_sink = input.race;
+        // initcheck's shadow of a CTA's shared memory as the cluster state keeps it (null:
+        // the tool is off).
+        let initcheck_on = input.initcheck.is_some();
+        let init_of = |s: &[std::sync::atomic::AtomicU8]| -> *const std::sync::atomic::AtomicU8 {
+            if initcheck_on {
+                s.as_ptr()
+            } else {
+                std::ptr::null()
+            }
+        };
+        // racecheck's state of a CTA as the cluster state keeps it (null: the tool is off).
+        let race_of = |r: &super::race::RaceCta| -> *const super::race::RaceCta {
+            if race_sink.is_some() {
+                r
+            } else {
+                std::ptr::null()
+            }
+        };
         let checks = if input.memcheck {
             super::env::CHECK_BOUNDS
         } else {
@@ -367,7 +390,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                         shared_init: &[std::sync::atomic::AtomicU8],
                         local: &mut Vec<u128>,
                         race: &super::race::RaceCta,
-                        flag| CtaEnv {
+                        flag,
+                        cluster: &super::cluster::ClusterState| CtaEnv {
             global_base: mem.base(),
             global_top: mem.top(),
             shared_base: shared.as_mut_ptr() as *mut u8,
@@ -420,6 +444,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 0
             },
             tmem: std::ptr::null(),
+            cluster_dims: input.cluster.dims,
+            cluster_explicit: u32::from(input.cluster.explicit),
+            cluster,
         };
         let fresh = |shared: &mut Vec<u128>,
                      shared_init: &mut Vec<std::sync::atomic::AtomicU8>,
@@ -490,13 +517,20 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     states,
                     race,
                     tmem,
+                    cluster,
                 } = &mut buf;
                 fresh(shared, shared_init, local);
                 tmem.reset();
                 if race_sink.is_some() {
                     race.start(c, ctaid_of(c), threads as u32, shared_size);
                 }
-                let mut env = make_env(c, shared, shared_init, local, race, flag);
+                cluster.reset(
+                    vec![shared.as_mut_ptr() as *mut u8],
+                    vec![race_of(race)],
+                    vec![init_of(shared_init)],
+                    threads as u32,
+                );
+                let mut env = make_env(c, shared, shared_init, local, race, flag, cluster);
                 env.tmem = tmem;
                 start_cta(engine, &env, states);
                 let (n, _) = run_cta(engine, env, c, &grid, states, false);
@@ -545,6 +579,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     states,
                     race,
                     tmem,
+                    cluster,
                 } = &mut buf;
                 if !started {
                     fresh(shared, shared_init, local);
@@ -552,8 +587,14 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     if race_sink.is_some() {
                         race.start(c, ctaid_of(c), threads as u32, shared_size);
                     }
+                    cluster.reset(
+                        vec![shared.as_mut_ptr() as *mut u8],
+                        vec![race_of(race)],
+                        vec![init_of(shared_init)],
+                        threads as u32,
+                    );
                 }
-                let mut env = make_env(c, shared, shared_init, local, race, flag);
+                let mut env = make_env(c, shared, shared_init, local, race, flag, cluster);
                 env.tmem = tmem;
                 if !started {
                     start_cta(engine, &env, states);
@@ -594,6 +635,100 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             }
             note_worker(ran, my_runs);
         };
+        // A grid of clusters of more than one CTA (`runtime::cluster`): each worker takes
+        // whole clusters from one counter, holds the states of all CTAs of its cluster and
+        // takes turns at them, each turn running a CTA until it ends or its lanes yield in a
+        // loop that waits (`barrier.cluster.wait` is one), so the CTAs of a cluster are
+        // co-resident and one host thread runs them all.
+        let csize = u64::from(input.cluster.size());
+        let [dx, dy, dz] = input.cluster.dims.map(|d| d.max(1));
+        let (ngx, ngy) = (gx / dx, gy / dy);
+        let clusters = ctas / csize.max(1);
+        let next_cluster = AtomicU64::new(0);
+        // The linear CTA index of rank `r` of cluster `k`.
+        let cta_of = |k: u64, r: u64| {
+            let (kx, ky, kz) = (
+                k % u64::from(ngx),
+                (k / u64::from(ngx)) % u64::from(ngy),
+                k / (u64::from(ngx) * u64::from(ngy)),
+            );
+            let (rx, ry, rz) = (
+                r % u64::from(dx),
+                (r / u64::from(dx)) % u64::from(dy),
+                r / (u64::from(dx) * u64::from(dy)),
+            );
+            let (x, y, z) = (
+                kx * u64::from(dx) + rx,
+                ky * u64::from(dy) + ry,
+                kz * u64::from(dz) + rz,
+            );
+            (z * u64::from(gy) + y) * u64::from(gx) + x
+        };
+        let cluster_worker = || {
+            let (mut my_runs, mut ran) = (0u64, false);
+            let mut bufs: Vec<CtaBuffers> = vec![];
+            let mut state = super::cluster::ClusterState::default();
+            loop {
+                let k = next_cluster.fetch_add(1, Ordering::Relaxed);
+                if k >= clusters || control.stopped_all() || past_deadline() {
+                    break;
+                }
+                let slot = rayon::current_thread_index().unwrap_or(nsmid as usize);
+                bufs.resize_with(csize as usize, Default::default);
+                let mut ptrs = Vec::with_capacity(bufs.len());
+                let mut races = Vec::with_capacity(bufs.len());
+                let mut inits = Vec::with_capacity(bufs.len());
+                for (r, b) in bufs.iter_mut().enumerate() {
+                    let c = cta_of(k, r as u64);
+                    fresh(&mut b.shared, &mut b.shared_init, &mut b.local);
+                    if race_sink.is_some() {
+                        b.race.start(c, ctaid_of(c), threads as u32, shared_size);
+                    }
+                    ptrs.push(b.shared.as_mut_ptr() as *mut u8);
+                    races.push(race_of(&b.race));
+                    inits.push(init_of(&b.shared_init));
+                }
+                state.reset(ptrs, races, inits, threads as u32);
+                let mut started = vec![false; bufs.len()];
+                let mut finished = vec![false; bufs.len()];
+                while !finished.iter().all(|&f| f) && !control.stopped_all() && !past_deadline() {
+                    for (r, b) in bufs.iter_mut().enumerate() {
+                        if finished[r] {
+                            continue;
+                        }
+                        let c = cta_of(k, r as u64);
+                        let Some(flag) = control.begin(slot, c) else {
+                            finished[r] = true;
+                            continue;
+                        };
+                        let CtaBuffers {
+                            shared,
+                            shared_init,
+                            local,
+                            states,
+                            race,
+                            tmem,
+                            cluster: _,
+                        } = b;
+                        if !started[r] {
+                            tmem.reset();
+                        }
+                        let mut env = make_env(c, shared, shared_init, local, race, flag, &state);
+                        env.tmem = tmem;
+                        if !started[r] {
+                            start_cta(engine, &env, states);
+                            started[r] = true;
+                        }
+                        let (n, done) = run_cta(engine, env, c, &grid, states, true);
+                        control.end(slot);
+                        my_runs += n;
+                        ran = true;
+                        finished[r] = done;
+                    }
+                }
+            }
+            note_worker(ran, my_runs);
+        };
         // A shuffled grid runs its CTAs one at a time, so that the seed fixes the order of
         // their memory accesses too (a cooperative one needs every worker).
         let workers = if shuffle.is_some() && input.cooperative.is_none() {
@@ -605,6 +740,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             for _ in 0..workers {
                 if input.cooperative.is_some() {
                     s.spawn(|_| coop_worker());
+                } else if csize > 1 {
+                    s.spawn(|_| cluster_worker());
                 } else {
                     s.spawn(|_| worker());
                 }
@@ -743,6 +880,14 @@ struct GridShared<'a> {
     positions: Mutex<Vec<(u64, String)>>,
 }
 
+/// View a warp state (`Vec<u128>`) as bytes, read-only.
+pub(super) fn bytes_ref(v: &[u128]) -> &[u8] {
+    let len = std::mem::size_of_val(v);
+    // SAFETY: a slice of n u128 is 16n initialized bytes; u8 has no alignment or validity
+    // requirements, and the borrow is carried over.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, len) }
+}
+
 /// View a warp state (`Vec<u128>`) as bytes.
 pub(super) fn bytes(v: &mut [u128]) -> &mut [u8] {
     let len = std::mem::size_of_val(v);
@@ -865,7 +1010,30 @@ fn run_cta(
         });
         // SAFETY: null or this CTA's racecheck state, alive for the launch (see CtaEnv).
         let race = unsafe { env.race.as_ref() };
-        match complete_barriers(layout, states, check.as_ref(), race) {
+        let round = complete_barriers(layout, states, check.as_ref(), race);
+        if let Some(c) = env.cluster_state().filter(|c| c.used()) {
+            if c.note_turn(env.cluster_rank(), layout, states) {
+                let text = format!(
+                    "deadlock at the cluster barrier: threads of the cluster of CTA ({}, {}, {}) \
+                     wait at barrier.cluster.wait, and every other thread of the cluster has \
+                     exited or waits at a barrier that needs them; this CTA's warps:\n{}",
+                    env.ctaid[0],
+                    env.ctaid[1],
+                    env.ctaid[2],
+                    positions(layout, states, env.ctaid, shared.sites)
+                );
+                if let Ok(mut d) = shared.deadlock.lock() {
+                    if d.as_ref().is_none_or(|(c, _)| cta < *c) {
+                        *d = Some((cta, text));
+                    }
+                }
+                // SAFETY: `control` points to the launch's stop flags, alive for the whole
+                // launch.
+                unsafe { (*env.control).stop_all() };
+                return (runs, true);
+            }
+        }
+        match round {
             Round::Done => return (runs, true),
             Round::Released if yielded => return (runs, false),
             Round::Released => {}

@@ -603,6 +603,15 @@ impl RaceCta {
         }
     }
 
+    /// The phase of parity `parity` of the synchronization object `obj` completed without an
+    /// arrival of this CTA completing it (the cluster barrier, which another CTA's arrival
+    /// or exits complete): what its arrivals released becomes what the phase's waiters learn.
+    pub fn mbar_complete(&self, obj: u64, parity: u32) {
+        let s = self.state();
+        let m = s.mbar.entry(obj).or_default();
+        m.done[(parity & 1) as usize] = std::mem::take(&mut m.current);
+    }
+
     /// Thread `t` waited successfully for the completed phase of parity `parity` of the
     /// mbarrier object at shared offset `obj` (`test_wait`/`try_wait` returned true): every
     /// access released by that phase's arrivals is ordered before its warp's accesses from

@@ -320,6 +320,9 @@ fn test_env(
         synccheck: std::ptr::null(),
         synccheck_lanes: 0,
         tmem: std::ptr::null(),
+        cluster_dims: [1, 1, 1],
+        cluster_explicit: 0,
+        cluster: std::ptr::null(),
         race: std::ptr::null(),
         race_sink: std::ptr::null(),
     }

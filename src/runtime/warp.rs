@@ -208,6 +208,9 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
         Op::MBarrier { op, space } => super::mbarrier::exec(d, op, space, mask, s, env),
         Op::Tcgen05 { op } => super::tcgen05::exec(d, op, mask, s, env),
         Op::Tensor { op } => super::tma::exec(d, op, mask, s, env),
+        Op::ClusterBarrier { op } => super::cluster::exec_barrier(d, op, mask, s, env),
+        Op::Mapa { generic } => super::cluster::exec_map(d, true, generic, mask, s, env),
+        Op::GetCtaRank { generic } => super::cluster::exec_map(d, false, generic, mask, s, env),
         Op::Activemask {} => {
             for l in lanes(mask) {
                 d.set(s, 0, l, mask as u64);
