@@ -166,7 +166,8 @@ pub fn host_fail(e: ptxjit::host::Error) -> Fail {
                 | K::BadCallTarget
                 | K::PartialWarp
                 | K::MBarrier
-                | K::Wgmma => CUDA_ERROR_ILLEGAL_INSTRUCTION,
+                | K::Wgmma
+                | K::SparseMetadata => CUDA_ERROR_ILLEGAL_INSTRUCTION,
             }
         }
         E::Timeout(..) => CUDA_ERROR_LAUNCH_TIMEOUT,

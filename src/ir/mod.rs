@@ -23,7 +23,7 @@ pub mod verify;
 pub mod wgmma;
 
 pub use mbarrier::MbarOp;
-pub use mma::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec};
+pub use mma::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSparse, MmaSpec};
 pub use ops::{Effect, Op, OP_TABLE};
 pub use types::*;
 pub use wgmma::{WgmmaA, WgmmaSpec};

@@ -188,6 +188,10 @@ pub enum FaultKind {
     /// `scale-d` that differ across the lanes of a warp (the ISA has one per warpgroup), or a
     /// matrix descriptor with a base offset (not implemented); the record's detail says which.
     Wgmma,
+    /// An `mma.sp` whose sparsity metadata the PTX ISA leaves undefined (§9.7.14.6.1: a chunk
+    /// whose two indices are equal, or not increasing with `::ordered_metadata`; a `.tf32`
+    /// field other than `0b0100`/`0b1110`); the record's detail names the field and the lane.
+    SparseMetadata,
 }
 
 impl FaultKind {
@@ -209,6 +213,7 @@ impl FaultKind {
             FaultKind::PartialWarp => 15,
             FaultKind::MBarrier => 16,
             FaultKind::Wgmma => 17,
+            FaultKind::SparseMetadata => 18,
         }
     }
 
@@ -229,6 +234,7 @@ impl FaultKind {
             15 => FaultKind::PartialWarp,
             16 => FaultKind::MBarrier,
             17 => FaultKind::Wgmma,
+            18 => FaultKind::SparseMetadata,
             _ => FaultKind::OutOfBounds,
         }
     }
