@@ -1021,8 +1021,20 @@ mod tests {
                 "needs .sync.aligned",
             ),
             (
-                format!("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3, %r4}}, {f4}, %r5, 0x0"),
-                "sparse mma",
+                format!("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {f4}, {{%r1, %r2, %r3, %r4}}, {{%r3, %r4, %r1, %r2}}, {f4}, %r5, 2"),
+                "the sparsity selector must be an integer constant in [0, 1]",
+            ),
+            (
+                format!("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3, %r4}}, {f4}, %r5, %r6"),
+                "the sparsity selector must be an integer constant",
+            ),
+            (
+                format!("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f16 {f4}, {{%r1, %r2}}, {{%r3, %r4}}, {{%r1, %r2}}, %r5, 0"),
+                "no mma.sp form",
+            ),
+            (
+                format!("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3, %r4}}, {f4}"),
+                "expects 6 operands",
             ),
             (
                 "ldmatrix.sync.aligned.m8n8.shared.b16 {%r1}, [%r2]".into(),
