@@ -170,7 +170,8 @@ pub fn host_fail(e: ptxjit::host::Error) -> Fail {
                 | K::Wgmma
                 | K::TensorMemory
                 | K::TensorMap
-                | K::Cluster => CUDA_ERROR_ILLEGAL_INSTRUCTION,
+                | K::Cluster
+                | K::SparseMetadata => CUDA_ERROR_ILLEGAL_INSTRUCTION,
             }
         }
         E::Timeout(..) => CUDA_ERROR_LAUNCH_TIMEOUT,

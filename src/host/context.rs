@@ -258,6 +258,13 @@ impl FaultReport {
                 ),
                 false,
             ),
+            FaultKind::SparseMetadata => (
+                format!(
+                    "mma.sp: {} (undefined in PTX)",
+                    self.detail.as_deref().unwrap_or("(no detail)")
+                ),
+                false,
+            ),
             FaultKind::Assert => (
                 format!(
                     "assertion failed: {}",

@@ -28,6 +28,10 @@ pub enum MmaElem {
     /// Single bits (`.b1`), combined with [`MmaBitOp`].
     B1,
     S32,
+    /// `.e4m3`: 8-bit float, 4 exponent bits (PTX ISA §5.2.5; `runtime::minifloat`).
+    E4m3,
+    /// `.e5m2`: 8-bit float, 5 exponent bits.
+    E5m2,
 }
 
 impl MmaElem {
@@ -45,6 +49,8 @@ impl MmaElem {
             "u4" => MmaElem::U4,
             "b1" => MmaElem::B1,
             "s32" => MmaElem::S32,
+            "e4m3" => MmaElem::E4m3,
+            "e5m2" => MmaElem::E5m2,
             _ => return None,
         })
     }
@@ -54,7 +60,7 @@ impl MmaElem {
         match self {
             MmaElem::B1 => 1,
             MmaElem::S4 | MmaElem::U4 => 4,
-            MmaElem::S8 | MmaElem::U8 => 8,
+            MmaElem::S8 | MmaElem::U8 | MmaElem::E4m3 | MmaElem::E5m2 => 8,
             MmaElem::F16 | MmaElem::Bf16 => 16,
             MmaElem::Tf32 | MmaElem::F32 | MmaElem::S32 => 32,
             MmaElem::F64 => 64,
@@ -91,7 +97,9 @@ impl MmaElem {
             | MmaElem::S4
             | MmaElem::U4
             | MmaElem::B1
-            | MmaElem::S32 => Type::I32,
+            | MmaElem::S32
+            | MmaElem::E4m3
+            | MmaElem::E5m2 => Type::I32,
         }
     }
 }
@@ -110,6 +118,8 @@ impl fmt::Display for MmaElem {
             MmaElem::U4 => "u4",
             MmaElem::B1 => "b1",
             MmaElem::S32 => "s32",
+            MmaElem::E4m3 => "e4m3",
+            MmaElem::E5m2 => "e5m2",
         })
     }
 }
@@ -163,6 +173,24 @@ pub struct MmaSpec {
     /// `.satfinite` on an integer result: clamp to the s32 range instead of wrapping.
     pub satfinite: bool,
     pub bop: MmaBitOp,
+    /// `mma.sp` / `mma.sp::ordered_metadata` (PTX ISA §9.7.14.6): A is structured sparse and
+    /// its fragment holds only the non-zero half of each row ([`MmaSparse`]); `None` for a
+    /// dense multiply.
+    pub sparse: Option<MmaSparse>,
+}
+
+/// The sparsity of a sparse `mma.sp` (PTX ISA §9.7.14.6.1 "Sparse matrix storage"): in each
+/// chunk of [`MmaSparse::chunk`] consecutive elements of a row of A, half are zero (2:4 for
+/// 16-bit, 8-bit and `.e4m3`/`.e5m2` inputs, 1:2 for `.tf32`, 4:8 in pairs for 4-bit inputs);
+/// the A fragment holds the non-zero half (the layout of a dense A of K/2 columns) and a
+/// metadata register (an extra `.b32` operand after C) gives their places.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MmaSparse {
+    /// The sparsity selector: which thread (or pair) of each group of four consecutive lanes
+    /// supplies the metadata (0..4 / [`MmaSpec::meta_threads`]).
+    pub selector: u8,
+    /// `::ordered_metadata`: the two indices of each chunk must be in increasing order.
+    pub ordered: bool,
 }
 
 impl MmaSpec {
@@ -172,6 +200,35 @@ impl MmaSpec {
         self.family == MmaFamily::Mma
             && (self.m, self.n, self.k) == (8, 8, 4)
             && self.a == MmaElem::F16
+    }
+
+    /// Elements per sparsity chunk of A's rows (4 for 2:4, 2 for `.tf32`'s 1:2, 8 for the
+    /// 4-bit types' 4:8 in pairs). Each chunk has a 4-bit field of metadata.
+    pub fn chunk(&self) -> u32 {
+        match self.a.bits() {
+            32 => 2,
+            4 => 8,
+            _ => 4,
+        }
+    }
+
+    /// For `mma.sp`: the lanes of each group of four that hold metadata (1, 2 or 4): each
+    /// lane's 32-bit register holds 8 four-bit chunk fields, and a group covers two rows of A.
+    pub fn meta_threads(&self) -> u32 {
+        (2 * self.k as u32 / self.chunk() * 4) / 32
+    }
+
+    /// The spec whose A fragment layout a sparse A fragment follows: the dense one with K/2
+    /// columns (the stored, non-zero half; PTX ISA §9.7.14.6.2). `self` when dense.
+    pub fn stored(&self) -> MmaSpec {
+        match self.sparse {
+            Some(_) => MmaSpec {
+                k: self.k / 2,
+                sparse: None,
+                ..*self
+            },
+            None => *self,
+        }
     }
 
     /// Rows and columns of a matrix.
@@ -200,6 +257,9 @@ impl MmaSpec {
         if self.quad_pairs() {
             return if f == MmaFrag::C { 8 } else { 4 };
         }
+        if f == MmaFrag::A && self.sparse.is_some() {
+            return self.stored().elems(f);
+        }
         let (r, c) = self.dims(f);
         let share = r * c / 32;
         match (self.family, f, self.elem(f)) {
@@ -222,7 +282,12 @@ impl fmt::Display for MmaSpec {
             MmaFamily::Mma => "mma",
             MmaFamily::Wmma => "wmma",
         };
-        write!(f, ".{fam}.m{}n{}k{}", self.m, self.n, self.k)?;
+        write!(f, ".{fam}")?;
+        if let Some(sp) = self.sparse {
+            let o = if sp.ordered { "::ordered_metadata" } else { "" };
+            write!(f, ".sp{o}.selector{}", sp.selector)?;
+        }
+        write!(f, ".m{}n{}k{}", self.m, self.n, self.k)?;
         if self.quad_pairs() {
             let l = |col: bool| if col { "col" } else { "row" };
             write!(f, ".{}.{}", l(self.a_col), l(!self.b_row))?;

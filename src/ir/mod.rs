@@ -27,7 +27,7 @@ pub mod wgmma;
 
 pub use cluster::{ClusterBarOp, ClusterDirectives};
 pub use mbarrier::MbarOp;
-pub use mma::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec};
+pub use mma::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSparse, MmaSpec};
 pub use ops::{Effect, Op, OP_TABLE};
 pub use tcgen05::{Tc05Kind, Tc05Op, Tc05Shape};
 pub use tma::{TensorOp, TmapField};

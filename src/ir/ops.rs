@@ -300,8 +300,9 @@ op_table! {
     ["CUDA C++ Programming Guide, Dynamic Global Memory Allocation"] Free {} => "free";
     /// Warp-wide matrix multiply-accumulate `D = A·B + C` (`mma.sync.aligned`, `wmma.mma.sync`):
     /// args (A registers, B registers, C registers: counts and types from
-    /// [`MmaSpec::regs`]) → D registers. Every lane of the warp takes part; a partial warp
-    /// faults. Products are exact and the sum runs over k in ascending order, rounded in the
+    /// [`MmaSpec::regs`]; for `mma.sp`, then the sparsity metadata i32) → D registers. Every
+    /// lane of the warp takes part; a partial warp faults, and so does sparsity metadata the
+    /// ISA leaves undefined. Products are exact and the sum runs over k in ascending order, rounded in the
     /// accumulator type at each step (`runtime::mma`).
     ["9.7.14.5.14"] Mma { spec: MmaSpec } => "mma";
     /// Warpgroup matrix multiply-accumulate (`wgmma.mma_async.sync.aligned`): args (D registers

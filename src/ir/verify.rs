@@ -361,6 +361,9 @@ impl Op {
                 let mut want = vec![ta; na as usize];
                 want.extend(std::iter::repeat_n(tb, nb as usize));
                 want.extend(std::iter::repeat_n(tc, nc as usize));
+                if spec.sparse.is_some() {
+                    want.push(Type::I32);
+                }
                 let want_res = vec![td; nd as usize];
                 if args != want.as_slice() || res != want_res.as_slice() {
                     return Err(format!(

@@ -1,7 +1,7 @@
 //! Warp-level matrix instructions (PTX ISA §9.7.14): `mma.sync.aligned`, `wmma.load`,
 //! `wmma.store`, `wmma.mma`, and the matrix moves `ldmatrix`, `stmatrix` and `movmatrix`.
 //!
-//! - `mma` and `wmma.mma` become one `mma` op, a warp collective over the fragment registers
+//! - `mma`, `mma.sp` and `wmma.mma` become one `mma` op, a warp collective over the fragment registers
 //!   of all 32 lanes (`runtime::mma` holds the layouts and the arithmetic).
 //! - `wmma.load`/`wmma.store` become per-lane loads and stores of the elements the lane's
 //!   fragment holds, at the places ptxjit's WMMA layout gives (`runtime::mma` module
@@ -20,7 +20,9 @@
 use super::super::build::{Builder, Var};
 use super::super::LowerError;
 use super::{space_of, Cx};
-use crate::ir::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec, Op, SReg, ShflMode, Sign, Type};
+use crate::ir::{
+    MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSparse, MmaSpec, Op, SReg, ShflMode, Sign, Type,
+};
 use crate::ptx::ast::Operand;
 
 type R = Result<(), LowerError>;
@@ -159,6 +161,12 @@ fn mma_form(spec: &MmaSpec) -> Result<(), String> {
                 && spec.bop != MmaBitOp::None
                 && matches!(shape, (8, 8, 128) | (16, 8, 128) | (16, 8, 256))
         }
+        E4m3 | E5m2 => {
+            matches!(b, E4m3 | E5m2)
+                && matches!(c, F16 | F32)
+                && c == d
+                && matches!(shape, (16, 8, 16) | (16, 8, 32))
+        }
         F32 | S32 => false,
     };
     if !ok {
@@ -191,19 +199,17 @@ fn bit_op(cx: &Cx) -> Result<MmaBitOp, LowerError> {
 }
 
 /// PTX ISA §9.7.14.5.14: `mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype
-/// d, a, b, c` (`.b1`: `….s32.b1.b1.s32.{xor,and}.popc`).
+/// d, a, b, c` (`.b1`: `….s32.b1.b1.s32.{xor,and}.popc`), and §9.7.14.6.3:
+/// `mma.sp{::ordered_metadata}.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype
+/// d, a, b, c, e, f` (e the metadata register, f the sparsity selector, an immediate).
 fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
-    if cx.has("sp") || cx.mods.iter().any(|m| m.starts_with("sp::")) {
-        return Err(cx.unsupported("sparse mma (.sp) is not supported yet"));
-    }
-    if cx
-        .mods
-        .iter()
-        .any(|m| m.starts_with("e4m3") || m.starts_with("e5m2"))
-    {
-        return Err(cx.unsupported("mma with 8-bit float inputs is not supported yet"));
-    }
+    let sparse = match (cx.has("sp"), cx.has("sp::ordered_metadata")) {
+        (false, false) => None,
+        (true, false) => Some(false),
+        (false, true) => Some(true),
+        (true, true) => return Err(cx.bad("both .sp and .sp::ordered_metadata")),
+    };
     let (m, n, k) = shape(cx)?;
     let types = elem_types(cx);
     let [d, a, bt, c] = types[..] else {
@@ -220,6 +226,8 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
             "xor",
             "and",
             "popc",
+            "sp",
+            "sp::ordered_metadata",
         ],
         true,
         true,
@@ -237,6 +245,7 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         b_row: false,
         satfinite: cx.has("satfinite"),
         bop: bit_op(cx)?,
+        sparse: None,
     };
     match layouts(cx)[..] {
         // The quad-pair form takes either layout for A and for B.
@@ -247,20 +256,87 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         ["row", "col"] => {}
         _ => return Err(cx.bad("this mma shape needs .row.col (A row-major, B column-major)")),
     }
-    mma_form(&spec).map_err(|e| cx.bad(&e))?;
+    if let Some(ordered) = sparse {
+        sparse_form(&spec).map_err(|e| cx.bad(&e))?;
+        cx.expect_operands(6)?;
+        let max = 4
+            / (MmaSpec {
+                sparse: Some(MmaSparse {
+                    selector: 0,
+                    ordered,
+                }),
+                ..spec
+            })
+            .meta_threads();
+        let allowed: Vec<i64> = (0..max as i64).collect();
+        let selector = super::wgmma::imm(cx, 5, "the sparsity selector", &allowed)? as u8;
+        spec.sparse = Some(MmaSparse { selector, ordered });
+    } else {
+        mma_form(&spec).map_err(|e| cx.bad(&e))?;
+    }
     emit_mma(b, cx, spec)
 }
 
-/// Read the A, B and C fragments of operands 1-3, wait for the warp, emit the `mma` op and
-/// write D (operand 0).
+/// Whether `spec` is an `mma.sp` form of the PTX ISA (§9.7.14.6.3 "Syntax": A sparse, of
+/// twice the dense K for the same fragment size); `Err` names what is wrong.
+fn sparse_form(spec: &MmaSpec) -> Result<(), String> {
+    use MmaElem::*;
+    let shape = (spec.m, spec.n, spec.k);
+    let (a, b, c, d) = (spec.a, spec.b, spec.c, spec.d);
+    let ok = spec.bop == MmaBitOp::None
+        && match a {
+            // ptxas takes no mixed .f16/.f32 accumulators here.
+            F16 => {
+                b == F16
+                    && matches!(c, F16 | F32)
+                    && c == d
+                    && matches!(shape, (16, 8, 16) | (16, 8, 32))
+            }
+            Bf16 => b == Bf16 && c == F32 && d == F32 && matches!(shape, (16, 8, 16) | (16, 8, 32)),
+            Tf32 => b == Tf32 && c == F32 && d == F32 && matches!(shape, (16, 8, 8) | (16, 8, 16)),
+            S8 | U8 => {
+                matches!(b, S8 | U8)
+                    && c == S32
+                    && d == S32
+                    && matches!(shape, (16, 8, 32) | (16, 8, 64))
+            }
+            S4 | U4 => {
+                matches!(b, S4 | U4)
+                    && c == S32
+                    && d == S32
+                    && matches!(shape, (16, 8, 64) | (16, 8, 128))
+            }
+            E4m3 | E5m2 => {
+                matches!(b, E4m3 | E5m2) && matches!(c, F16 | F32) && c == d && shape == (16, 8, 64)
+            }
+            F64 | B1 | F32 | S32 => false,
+        };
+    if !ok {
+        return Err(format!(
+            "no mma.sp form .m{}n{}k{} with types .{d}.{a}.{b}.{c}",
+            spec.m, spec.n, spec.k
+        ));
+    }
+    if spec.satfinite && !a.is_int() {
+        return Err(".satfinite applies to integer mma.sp only".into());
+    }
+    Ok(())
+}
+
+/// Read the A, B and C fragments of operands 1-3 (and for `mma.sp` the metadata, operand
+/// 4), wait for the warp, emit the `mma` op and write D (operand 0).
 fn emit_mma(b: &mut Builder, cx: &mut Cx, spec: MmaSpec) -> R {
-    cx.expect_operands(4)?;
+    cx.expect_operands(if spec.sparse.is_some() { 6 } else { 4 })?;
     let mut args = vec![];
     for (k, f) in [(1, MmaFrag::A), (2, MmaFrag::B), (3, MmaFrag::C)] {
         let (count, ty) = spec.regs(f, false);
         for o in regs(cx, k, count)? {
             args.push(b.src_rel(cx, &o, ty, None)?);
         }
+    }
+    if spec.sparse.is_some() {
+        let e = cx.opnd(4)?.clone();
+        args.push(b.src_rel(cx, &e, Type::I32, None)?);
     }
     full_warp_wait(b, cx);
     let (nd, td) = spec.regs(MmaFrag::C, true);
@@ -579,7 +655,7 @@ fn wmma_shape_ok(m: u8, n: u8, k: u16, a: MmaElem) -> bool {
         F16 | Bf16 | S8 | U8 => matches!((m, n, k), (16, 16, 16) | (32, 8, 16) | (8, 32, 16)),
         Tf32 => (m, n, k) == (16, 16, 8),
         F64 => (m, n, k) == (8, 8, 4),
-        S4 | U4 | B1 | F32 | S32 => false,
+        S4 | U4 | B1 | F32 | S32 | E4m3 | E5m2 => false,
     }
 }
 
@@ -615,6 +691,7 @@ fn wmma_spec(cx: &Cx, which: MmaFrag, ty: MmaElem) -> Result<MmaSpec, LowerError
         b_row: false,
         satfinite: false,
         bop: MmaBitOp::None,
+        sparse: None,
     })
 }
 
@@ -622,7 +699,7 @@ fn wmma_spec(cx: &Cx, which: MmaFrag, ty: MmaElem) -> Result<MmaSpec, LowerError
 fn mem_type(e: MmaElem) -> Type {
     match e {
         MmaElem::F16 | MmaElem::Bf16 => Type::I16,
-        MmaElem::S8 | MmaElem::U8 => Type::I8,
+        MmaElem::S8 | MmaElem::U8 | MmaElem::E4m3 | MmaElem::E5m2 => Type::I8,
         MmaElem::F64 => Type::F64,
         MmaElem::Tf32 | MmaElem::F32 | MmaElem::S32 => Type::I32,
         MmaElem::S4 | MmaElem::U4 | MmaElem::B1 => Type::I32,
@@ -875,7 +952,7 @@ fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
         Bf16 | Tf32 => bt == a && c == F32 && d == F32,
         F64 => bt == F64 && c == F64 && d == F64,
         S8 | U8 => bt == a && c == S32 && d == S32,
-        S4 | U4 | B1 | F32 | S32 => false,
+        S4 | U4 | B1 | F32 | S32 | E4m3 | E5m2 => false,
     };
     if !types_ok {
         return Err(cx.bad(&format!("no wmma.mma with types .{d}.{a}.{bt}.{c}")));
@@ -897,6 +974,7 @@ fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
         b_row: false,
         satfinite: satfinite && a.is_int(),
         bop: MmaBitOp::None,
+        sparse: None,
     };
     if satfinite && a == F16 {
         return Err(
@@ -943,8 +1021,20 @@ mod tests {
                 "needs .sync.aligned",
             ),
             (
-                format!("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3, %r4}}, {f4}, %r5, 0x0"),
-                "sparse mma",
+                format!("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {f4}, {{%r1, %r2, %r3, %r4}}, {{%r3, %r4, %r1, %r2}}, {f4}, %r5, 2"),
+                "the sparsity selector must be an integer constant in [0, 1]",
+            ),
+            (
+                format!("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3, %r4}}, {f4}, %r5, %r6"),
+                "the sparsity selector must be an integer constant",
+            ),
+            (
+                format!("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f16 {f4}, {{%r1, %r2}}, {{%r3, %r4}}, {{%r1, %r2}}, %r5, 0"),
+                "no mma.sp form",
+            ),
+            (
+                format!("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3, %r4}}, {f4}"),
+                "expects 6 operands",
             ),
             (
                 "ldmatrix.sync.aligned.m8n8.shared.b16 {%r1}, [%r2]".into(),

@@ -10,7 +10,8 @@
 //!   wait of a `.sync.aligned` warp instruction (the whole warp) and nothing else.
 //!
 //! Every form needs `.sync.aligned`; a form the ISA has and ptxjit does not (sparse `.sp`,
-//! 8-bit float or `.b1` inputs) is an "unsupported" error naming it.
+//! `.b1` inputs) is an "unsupported" error naming it. `.e4m3`/`.e5m2` inputs (K = 32, two
+//! imm-scale operands, no transpose) follow the 8-bit layouts.
 
 use super::super::build::{Builder, Var};
 use super::super::LowerError;
@@ -83,7 +84,7 @@ fn n_ok(n: u16, a: MmaElem) -> bool {
 }
 
 /// An immediate operand that must be one of `allowed`.
-fn imm(cx: &Cx, k: usize, what: &str, allowed: &[i64]) -> Result<i64, LowerError> {
+pub(super) fn imm(cx: &Cx, k: usize, what: &str, allowed: &[i64]) -> Result<i64, LowerError> {
     let o = cx.opnd(k)?;
     match o {
         Operand::Imm(Literal::Int { value, .. }, _) if allowed.contains(value) => Ok(*value),
@@ -108,9 +109,6 @@ fn mma_async(b: &mut Builder, cx: &mut Cx) -> R {
         if *m == "sp" {
             return Err(cx.unsupported("sparse wgmma (.sp) is not supported yet"));
         }
-        if matches!(*m, "e4m3" | "e5m2") {
-            return Err(cx.unsupported("wgmma with 8-bit float inputs is not supported yet"));
-        }
         if *m == "b1" {
             return Err(cx.unsupported("wgmma with .b1 inputs is not supported yet"));
         }
@@ -133,6 +131,12 @@ fn mma_async(b: &mut Builder, cx: &mut Cx) -> R {
         Bf16 => (bt == Bf16 && d == F32, 16, 2, 2),
         Tf32 => (bt == Tf32 && d == F32, 8, 2, 0),
         S8 | U8 => (matches!(bt, S8 | U8) && d == S32, 32, 0, 0),
+        E4m3 | E5m2 => (
+            matches!(bt, E4m3 | E5m2) && matches!(d, F16 | F32),
+            32,
+            2,
+            0,
+        ),
         F32 | F64 | S4 | U4 | B1 | S32 => (false, 0, 0, 0),
     };
     if !form_ok || k != want_k || !n_ok(n, a) {

@@ -215,6 +215,10 @@ pub enum FaultKind {
     /// one phase, a wait without an arrive, a rank outside the cluster, or an address in no
     /// CTA's shared memory window; the record's detail says which.
     Cluster,
+    /// An `mma.sp` whose sparsity metadata the PTX ISA leaves undefined (§9.7.14.6.1: a chunk
+    /// whose two indices are equal, or not increasing with `::ordered_metadata`; a `.tf32`
+    /// field other than `0b0100`/`0b1110`); the record's detail names the field and the lane.
+    SparseMetadata,
 }
 
 impl FaultKind {
@@ -239,6 +243,7 @@ impl FaultKind {
             FaultKind::TensorMemory => 30,
             FaultKind::TensorMap => 18,
             FaultKind::Cluster => 19,
+            FaultKind::SparseMetadata => 20,
         }
     }
 
@@ -262,6 +267,7 @@ impl FaultKind {
             30 => FaultKind::TensorMemory,
             18 => FaultKind::TensorMap,
             19 => FaultKind::Cluster,
+            20 => FaultKind::SparseMetadata,
             _ => FaultKind::OutOfBounds,
         }
     }

@@ -22,6 +22,25 @@
 //! (For example, `.m16n8k16` `.f16` A: `a0,a1` at row g, columns 2t, 2t+1; `a2,a3` at row g+8;
 //! `a4..a7` the same 8 columns further right — the ISA's table for that shape.)
 //!
+//! # Sparse A (`mma.sp`, §9.7.14.6)
+//! A's fragment holds the stored half of A, an m×(k/2) matrix laid out as the dense A of that
+//! shape above (the ISA's sparse A tables say the same: for `.m16n8k16` `.f16`, lane t of a
+//! group holds the non-zero pair of chunk t of rows g and g+8). Each chunk of `w` columns of a
+//! row (`w` = 4 for 16-bit, 8-bit and `.e4m3`/`.e5m2` inputs, 2 for `.tf32`, 8 for 4-bit
+//! inputs; [`MmaSpec::chunk`]) has `w/2` stored elements and a 4-bit metadata field with two
+//! 2-bit indices, the first in the low bits: 2:4 puts the two stored elements at columns `i0`
+//! and `i1` of the chunk; `.tf32`'s 1:2 names 16-bit halves, so `0b0100` puts the element at
+//! column 0 and `0b1110` at column 1; the 4-bit types' 4:8 in pairs puts the stored pairs at
+//! pairs `i0` and `i1` (columns `2i0, 2i0+1` and `2i1, 2i1+1`). The rest of the row is zero.
+//!
+//! Each group of four lanes (`g = %laneid >> 2`) supplies the fields of rows g and g+8 from
+//! [`MmaSpec::meta_threads`] `T` of its lanes, `4g + T·selector + j` for j < T: lane j's register holds
+//! chunks `4j..4j+3` of row g in bits 0-15 (chunk `4j + c` in bits `4c..4c+3`) and the same
+//! chunks of row g+8 in bits 16-31. The other lanes' metadata is not read. A field the ISA
+//! leaves undefined (two equal indices; with `::ordered_metadata`, indices not increasing;
+//! for `.tf32`, a field other than `0b0100` and `0b1110`) faults
+//! ([`FaultKind::SparseMetadata`]) and the instruction writes nothing.
+//!
 //! `wmma` fragments are ptxjit's choice, as the ISA leaves them to the implementation: lane `l`
 //! holds elements `e = 0..E` of the matrix in row-major order at linear index
 //! `(l·E + e) mod (rows·cols)`, E being the fragment's element count ([`MmaSpec::elems`]);
@@ -41,12 +60,18 @@
 
 use super::env::{CtaEnv, FaultKind};
 use super::fp::{self, Arith, Fmt};
+use super::minifloat;
 use super::warp::{lanes, WarpDesc};
-use crate::ir::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec, Round, Space};
+use crate::ir::{MiniFmt, MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec, Round, Space};
 
 /// The (row, column) of element `i` (low to high across the fragment's registers) of fragment
 /// `f` held by `lane`. See the module documentation for the maps.
+///
+/// For a sparse A (`mma.sp`) the coordinates are in the stored m×(k/2) matrix.
 pub fn coord(spec: &MmaSpec, f: MmaFrag, lane: u32, i: u32) -> (u32, u32) {
+    if f == MmaFrag::A && spec.sparse.is_some() {
+        return coord(&spec.stored(), f, lane, i);
+    }
     match spec.family {
         MmaFamily::Wmma => {
             let (rows, cols) = spec.dims(f);
@@ -127,7 +152,13 @@ fn batch(spec: &MmaSpec, lane: u32) -> usize {
 
 /// The matrices of fragment `f` (row-major element bits, one per product) from every lane's
 /// registers `regs[lane]`; an element held by several lanes comes from the lowest.
+/// A sparse A (`mma.sp`) comes out as its stored m×(k/2) matrix.
 fn gather(spec: &MmaSpec, f: MmaFrag, regs: &[Vec<u64>]) -> Vec<Vec<u64>> {
+    let spec = &if f == MmaFrag::A {
+        spec.stored()
+    } else {
+        *spec
+    };
     let (rows, cols) = spec.dims(f);
     let size = (rows * cols) as usize;
     let mut m = vec![vec![0u64; size]; batches(spec) as usize];
@@ -178,8 +209,30 @@ fn float_fmt(e: MmaElem) -> Option<Fmt> {
         MmaElem::Bf16 => Some(Fmt::Bf16),
         MmaElem::Tf32 | MmaElem::F32 => Some(Fmt::F32),
         MmaElem::F64 => Some(Fmt::F64),
-        MmaElem::S8 | MmaElem::U8 | MmaElem::S4 | MmaElem::U4 | MmaElem::B1 | MmaElem::S32 => None,
+        MmaElem::S8
+        | MmaElem::U8
+        | MmaElem::S4
+        | MmaElem::U4
+        | MmaElem::B1
+        | MmaElem::S32
+        | MmaElem::E4m3
+        | MmaElem::E5m2 => None,
     }
+}
+
+/// A float input element widened exactly to the accumulator format `to` (`.f16` or wider:
+/// every `.e4m3`/`.e5m2` value is an `.f16`, and every `.f16`/`.bf16`/`.tf32` an `.f32`).
+fn widen(e: MmaElem, x: u64, to: Fmt) -> u64 {
+    let mini = match e {
+        MmaElem::E4m3 => MiniFmt::E4M3,
+        MmaElem::E5m2 => MiniFmt::E5M2,
+        _ => match float_fmt(e) {
+            Some(f) => return fp::convert(f, to, float_bits(e, x), Round::Nearest),
+            None => return x,
+        },
+    };
+    let h = minifloat::mini_to_f16(mini, x as u8, false) as u64;
+    fp::convert(Fmt::F16, to, h, Round::Nearest)
 }
 
 /// A float element's bits as the matrix unit reads them: `.tf32` keeps the sign, the
@@ -216,10 +269,7 @@ pub fn multiply(spec: &MmaSpec, a: &[u64], b: &[u64], c: &[u64]) -> Vec<u64> {
                 // Floats: inputs widened exactly to the accumulator's format, then one
                 // fma.rn per step in that format (fp::arith: the engines' own fma).
                 Some(df) => {
-                    let widen = |e: MmaElem, x: u64| match float_fmt(e) {
-                        Some(f) => fp::convert(f, df, float_bits(e, x), Round::Nearest),
-                        None => x,
-                    };
+                    let widen = |e: MmaElem, x: u64| widen(e, x, df);
                     let mut acc = widen(spec.c, c0);
                     for kk in 0..k {
                         acc = fp::arith(
@@ -257,6 +307,65 @@ pub fn multiply(spec: &MmaSpec, a: &[u64], b: &[u64], c: &[u64]) -> Vec<u64> {
     d
 }
 
+/// The m×k A of a sparse `mma.sp` from its stored m×(k/2) half and every lane's metadata
+/// register `meta[lane]` (module documentation). `Err((lane, message))` for a metadata field
+/// the ISA leaves undefined.
+pub fn expand(spec: &MmaSpec, stored: &[u64], meta: &[u64]) -> Result<Vec<u64>, (u32, String)> {
+    let Some(sp) = spec.sparse else {
+        return Ok(stored.to_vec());
+    };
+    let (m, k) = (spec.m as u32, spec.k as u32);
+    let (w, threads) = (spec.chunk(), spec.meta_threads());
+    let mut a = vec![0u64; (m * k) as usize];
+    for row in 0..m {
+        for chunk in 0..k / w {
+            let lane = 4 * (row % 8) + threads * sp.selector as u32 + chunk / 4;
+            let shift = 4 * (chunk % 4) + 16 * (row / 8);
+            let field = (meta.get(lane as usize).copied().unwrap_or(0) >> shift) & 0xf;
+            let (i0, i1) = ((field & 3) as u32, (field >> 2) as u32);
+            let bad = |what: &str| {
+                Err((
+                    lane,
+                    format!(
+                        "sparsity metadata {field:#06b} for row {row}, columns {}..{} of A {what} \
+                         (bits {}..{} of lane {lane}'s metadata)",
+                        chunk * w,
+                        chunk * w + w - 1,
+                        shift + 3,
+                        shift
+                    ),
+                ))
+            };
+            // (stored element offset within the chunk, column within the chunk) pairs.
+            let places: Vec<(u32, u32)> = if w == 2 {
+                match field {
+                    0b0100 => vec![(0, 0)],
+                    0b1110 => vec![(0, 1)],
+                    _ => return bad("is not 0b0100 or 0b1110 (.tf32 takes only these)"),
+                }
+            } else {
+                if i0 == i1 {
+                    return bad("names one place twice");
+                }
+                if sp.ordered && i0 > i1 {
+                    return bad("is not in increasing order (::ordered_metadata)");
+                }
+                if w == 8 {
+                    vec![(0, 2 * i0), (1, 2 * i0 + 1), (2, 2 * i1), (3, 2 * i1 + 1)]
+                } else {
+                    vec![(0, i0), (1, i1)]
+                }
+            };
+            for (e, col) in places {
+                let src = row * (k / 2) + chunk * (w / 2) + e;
+                let v = stored.get(src as usize).copied().unwrap_or(0);
+                a[(row * k + chunk * w + col) as usize] = v;
+            }
+        }
+    }
+    Ok(a)
+}
+
 /// Whether the whole warp takes part in the `.aligned` matrix instruction `d`; if not, each
 /// lane of `mask` faults with [`FaultKind::PartialWarp`] (the fault's address is the mask).
 pub(super) fn whole_warp(d: &WarpDesc, mask: u32, env: &CtaEnv) -> bool {
@@ -292,7 +401,19 @@ pub fn exec(d: &WarpDesc, spec: &MmaSpec, mask: u32, s: &mut [u8], env: &CtaEnv)
             .map(|l| (from..from + count).map(|k| d.arg(s, k, l)).collect())
             .collect()
     };
-    let a = gather(spec, MmaFrag::A, &regs(0, na));
+    let mut a = gather(spec, MmaFrag::A, &regs(0, na));
+    if spec.sparse.is_some() {
+        let meta: Vec<u64> = (0..32u32).map(|l| d.arg(s, na + nb + nc, l)).collect();
+        for m in a.iter_mut() {
+            match expand(spec, m, &meta) {
+                Ok(full) => *m = full,
+                Err((lane, msg)) => {
+                    env.fault_detail(lane, d.inst, FaultKind::SparseMetadata, msg);
+                    return;
+                }
+            }
+        }
+    }
     let b = gather(spec, MmaFrag::B, &regs(na, nb));
     let c = gather(spec, MmaFrag::C, &regs(na + nb, nc));
     let out: Vec<Vec<u64>> = (0..a.len())
@@ -323,6 +444,7 @@ mod tests {
             b_row: false,
             satfinite: false,
             bop: MmaBitOp::None,
+            sparse: None,
         }
     }
 

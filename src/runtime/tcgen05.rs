@@ -585,6 +585,7 @@ fn mma_lane(
         b_row: false,
         satfinite: id.satfinite,
         bop: MmaBitOp::None,
+        sparse: None,
     };
     let (mu, nu, ku) = (m as usize, n as usize, k as usize);
     for j in 0..nu / 8 {

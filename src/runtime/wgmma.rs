@@ -128,6 +128,7 @@ fn block_spec(spec: &WgmmaSpec) -> MmaSpec {
         b_row: false,
         satfinite: spec.satfinite,
         bop: MmaBitOp::None,
+        sparse: None,
     }
 }
 
@@ -140,6 +141,7 @@ pub fn d_coord(lane: u32, i: u32) -> (u32, u32) {
 /// The element's bits with its sign flipped (a float input scaled by -1).
 fn negate(e: MmaElem, x: u64) -> u64 {
     match e.bits() {
+        8 if matches!(e, MmaElem::E4m3 | MmaElem::E5m2) => x ^ 0x80,
         16 => x ^ 0x8000,
         32 => x ^ 0x8000_0000,
         _ => x,

@@ -83,8 +83,27 @@ def d_coord(t, i):
     return 16 * w + g + 8 * ((i >> 1) & 1), 8 * (i >> 2) + 2 * q + (i & 1)
 
 
+def fp8_bits(x, ebits, bias, mbits):
+    """The encodings of values exact in an 8-bit float (PTX ISA §5.2.5: sign, ebits exponent
+    bits with bias, mbits mantissa bits; subnormals at exponent field 0)."""
+    table = {}
+    for code in range(128):
+        e, m = code >> mbits, code & ((1 << mbits) - 1)
+        v = m * 2.0 ** (1 - bias - mbits) if e == 0 else ((1 << mbits) + m) * 2.0 ** (e - bias - mbits)
+        table.setdefault(v, code)
+    out = np.zeros(x.shape, dtype=np.int64)
+    for idx, v in np.ndenumerate(x):
+        out[idx] = table[abs(float(v))] | (0x80 if v < 0 else 0)
+    return out
+
+
 def bits(x, dtype):
-    """Raw bits of values as the element type (f16, bf16, tf32 = f32, s8, u8) in int64."""
+    """Raw bits of values as the element type (f16, bf16, tf32 = f32, s8, u8, e4m3, e5m2) in
+    int64."""
+    if dtype == "e4m3":
+        return fp8_bits(x, 4, 7, 3)
+    if dtype == "e5m2":
+        return fp8_bits(x, 5, 15, 2)
     if dtype == "f16":
         return x.astype(np.float16).view(np.uint16).astype(np.int64)
     if dtype == "bf16":
@@ -127,6 +146,7 @@ CASES = [
     ("rega_bf16", "wg_rega", 64, 16, "bf16", "f32", "regs", (False, 4, 16, 512), 1, 1, 0),
     ("f16acc", "wg_f16acc", 32, 16, "f16", "f16", (False, 1, 128, 256), (True, 4, 0, 512), 1, 0, 1),
     ("s8u8", "wg_s8", 32, 32, "s8", "s32", (False, 2, 16, 256), (False, 2, 16, 256), 1, 0, 0),
+    ("e4m3e5m2", "wg_fp8", 32, 32, "e4m3", "f32", (False, 2, 16, 256), (False, 2, 16, 256), 1, 0, 1),
 ]
 
 ENTRIES = {
@@ -136,6 +156,7 @@ ENTRIES = {
     "wg_rega": (".f32", 32, "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 D, {%a0, %a1, %a2, %a3}, %rd6, %p2, -1, 1, 0;"),
     "wg_f16acc": (".b32", 8, "wgmma.mma_async.sync.aligned.m64n32k16.f16.f16.f16 D, %rd5, %rd6, %p2, 1, -1, 0, 1;"),
     "wg_s8": (".b32", 16, "wgmma.mma_async.sync.aligned.m64n32k32.s32.s8.u8 D, %rd5, %rd6, %p2;"),
+    "wg_fp8": (".f32", 16, "wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e5m2 D, %rd5, %rd6, %p2, 1, -1;"),
 }
 
 
@@ -192,7 +213,7 @@ def main():
             a = rng.integers(-hi, hi + 1, (64, k)) / 4
             b = rng.integers(-hi, hi + 1, (k, n)) / 4
             c = rng.integers(-16, 17, (64, n)) / 4
-        eb = {"f16": 2, "bf16": 2, "tf32": 4, "s8": 1}[ty]
+        eb = {"f16": 2, "bf16": 2, "tf32": 4, "s8": 1, "e4m3": 1}[ty]
         image = np.zeros(IMAGE, dtype=np.uint8)
         USED.clear()
         areg = np.zeros((128, 4), dtype=np.uint32)
@@ -206,7 +227,8 @@ def main():
         else:
             adesc = place(image, bits(a, ty), A_BASE, *alay, eb)
         # B is K×N; its descriptor layout indexes (n, k).
-        bdesc = place(image, bits(b, "u8" if ty == "s8" else ty).T, B_BASE, *blay, eb)
+        bty = {"s8": "u8", "e4m3": "e5m2"}.get(ty, ty)
+        bdesc = place(image, bits(b, bty).T, B_BASE, *blay, eb)
         d = (-a if neg_a else a) @ (-b if neg_b else b) + (c if scale_d else 0)
         np.save(os.path.join(HERE, f"{name}_img.npy"), image.view(np.uint32))
         np.save(os.path.join(HERE, f"{name}_cin.npy"), regs_of(c, n, dty).reshape(-1))
