@@ -6,6 +6,7 @@
 mod affine;
 mod bitops;
 mod codegen;
+mod fullwarp;
 mod group;
 pub mod helpers;
 mod scalar;
