@@ -42,10 +42,10 @@ type CBlock = cranelift_codegen::ir::Block;
 
 impl Gen<'_, '_> {
     /// The group loop of a segment (`insts`, in block `blk` entered with `mask`): one general
-    /// loop, preceded by a full-warp version (see the module docs) where the segment has
-    /// accesses with a hoisted plan and no group-level ones, or belongs to the entry chain ([`Self::entry_chain`], which
-    /// whole warps enter).
-    /// Returns the loop's accumulator (`group_loop`).
+    /// loop, preceded by a full-warp version (see the module docs) where the segment has no
+    /// group-level accesses and either has accesses with a hoisted plan or belongs to the
+    /// entry chain ([`Self::entry_chain`], which whole warps enter). Returns the loop's
+    /// accumulator (`group_loop`).
     pub(super) fn full_warp_versions(
         &mut self,
         blk: ir::Block,
@@ -65,7 +65,7 @@ impl Gen<'_, '_> {
         // A segment with group-level accesses (`group.rs`, 2D blocks) already has a
         // straight-line version of its body; a third copy would cost compile time for little
         // (measured: sgemm_tiled, 36% more code and the same instruction count).
-        if oks.is_empty() && !entry || self.group_planned(insts).is_some() {
+        if (oks.is_empty() && !entry) || self.group_planned(insts).is_some() {
             return self.group_loop(mask, false, body);
         }
         let idle = self.b.ins().bnot(mask);
