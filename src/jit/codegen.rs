@@ -136,6 +136,11 @@ pub(super) struct Gen<'a, 'b> {
     /// Emitting the version of a group body in which every group-level access's condition
     /// holds (`vector.rs`, `group_versions`).
     pub(super) group_fast_body: bool,
+    /// Emitting the version of a segment's group loop for a full warp in which every
+    /// hoisted bounds check of `fast` holds (`fullwarp.rs`).
+    pub(super) warp_fast_body: bool,
+    /// The blocks of the entry chain (`fullwarp.rs`, `Gen::entry_chain`).
+    pub(super) entry_chain: Vec<ir::Block>,
     /// Group operations of the current block kept in place (`vector.rs`, `pin`).
     pub(super) pinned: std::collections::HashSet<ir::Inst>,
     /// The stack slot pinned values are written to (made on first use).
@@ -516,6 +521,8 @@ pub fn generate(
         fast: Default::default(),
         gfast: Default::default(),
         group_fast_body: false,
+        warp_fast_body: false,
+        entry_chain: Gen::entry_chain(f),
         pinned: Default::default(),
         pin_slot: None,
         uniform_mask: None,

@@ -6,6 +6,7 @@
 mod affine;
 mod bitops;
 mod codegen;
+mod fullwarp;
 mod group;
 pub mod helpers;
 mod scalar;
@@ -190,9 +191,34 @@ pub fn compile_with(
 /// Every other slot is written by a lane before that lane reads it (SSA: a definition
 /// dominates its uses), and what inactive lanes hold is never observed, so a state reused
 /// from a previous CTA need not be cleared there.
+///
+/// The header's barrier and warp-synchronization records (`BAR_OFF..HEADER_END`) are
+/// written only by warp operations' helpers and by the CTA scheduler for lanes parked at a
+/// barrier or a warp-level synchronization (`runtime::launch`, `runtime::warp`). A kernel
+/// with neither warp operations nor barrier terminators never writes them, so they keep the
+/// zeros its states were made with (states are reused only by CTAs of the same launch),
+/// and only the masks around them are cleared.
 fn zeroed_ranges(f: &VerifiedFunction, layout: &WarpLayout) -> Vec<(u32, u32)> {
+    use crate::analysis::schedule::{BAR_OFF, HEADER_END};
     let header = (layout.active_off + 8 * layout.active_words).div_ceil(16) * 16;
-    let mut out = vec![(0, header.min(layout.size))];
+    let syncs = f
+        .insts
+        .iter()
+        .any(|d| d.op.effect() == crate::ir::Effect::Warp)
+        || f.blocks
+            .iter()
+            .any(|b| matches!(b.term, crate::ir::Terminator::Barrier { .. }));
+    let mut out = if syncs || header < HEADER_END {
+        vec![(0, header.min(layout.size))]
+    } else {
+        vec![
+            (0, BAR_OFF.min(layout.size)),
+            (
+                HEADER_END,
+                (header - HEADER_END).min(layout.size.saturating_sub(HEADER_END)),
+            ),
+        ]
+    };
     for i in 0..f.insts.len() {
         let d = f.inst(crate::ir::Inst(i as u32));
         if d.op.effect() != crate::ir::Effect::Warp {

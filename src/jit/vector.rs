@@ -41,6 +41,9 @@ pub(super) struct Grp {
     vals: HashMap<ir::Value, GVal>,
     /// Group-affine addresses replayed for this group (`group.rs`).
     pub(super) gcache: super::group::GroupCache,
+    /// All four lanes are active (a loop of `group_loop` over a full warp): stores to slots
+    /// need no blend.
+    full: bool,
 }
 
 /// How a lane of a value is stored: bytes per lane in its slot.
@@ -115,10 +118,12 @@ impl Gen<'_, '_> {
 
     /// Open a loop over the groups of `mask` that have an active lane. The closure emits the
     /// body for one group and returns the new accumulator (`i32`, starting at 0). Returns the
-    /// final accumulator.
+    /// final accumulator. `full`: the caller has tested that `mask` has all 32 lanes, so every
+    /// group runs with all four lanes active (constant lane masks, no test per group).
     pub(super) fn group_loop(
         &mut self,
         mask: Value,
+        full: bool,
         mut body: impl FnMut(&mut Self, &mut Grp, Value) -> Result<Value, String>,
     ) -> Result<Value, String> {
         let head = self.b.create_block();
@@ -145,25 +150,44 @@ impl Gen<'_, '_> {
             .ins()
             .brif(done, exit, &[BlockArg::Value(acc)], check, &[]);
         self.b.switch_to_block(check);
-        let sh = self.b.ins().ishl_imm_s(g, 2);
-        let shifted = self.b.ins().ushr(mask, sh);
-        let bits = self.b.ins().band_imm_s(shifted, 0xf);
-        self.b
-            .ins()
-            .brif(bits, run, &[], next, &[BlockArg::Value(acc)]);
+        let bits = if full {
+            self.b.ins().jump(run, &[]);
+            None
+        } else {
+            let sh = self.b.ins().ishl_imm_s(g, 2);
+            let shifted = self.b.ins().ushr(mask, sh);
+            let bits = self.b.ins().band_imm_s(shifted, 0xf);
+            self.b
+                .ins()
+                .brif(bits, run, &[], next, &[BlockArg::Value(acc)]);
+            Some(bits)
+        };
         self.b.switch_to_block(run);
+        let bits = match bits {
+            Some(b) => b,
+            None => self.b.ins().iconst(types::I32, 0xf),
+        };
         let g64 = self.b.ins().uextend(self.ptr, g);
         let mut base = [self.e.state; 4];
         for (k, slot) in base.iter_mut().enumerate() {
             let off = self.b.ins().ishl_imm_s(g64, 2 + k as i64);
             *slot = self.b.ins().iadd(self.e.state, off);
         }
-        let sb = self.b.ins().splat(types::I32X4, bits);
-        let sel = self.vconst_i32([1, 2, 4, 8]);
-        let anded = self.b.ins().band(sb, sel);
-        let zv = self.vconst_i32([0; 4]);
-        let m32 = self.b.ins().icmp(IntCC::NotEqual, anded, zv);
-        let m64 = [self.b.ins().swiden_low(m32), self.b.ins().swiden_high(m32)];
+        let (m32, m64) = if full {
+            let m32 = self.vconst_i32([-1; 4]);
+            let m64 = self.vconst_bytes(types::I64X2, vec![0xff; 16]);
+            (m32, [m64, m64])
+        } else {
+            let sb = self.b.ins().splat(types::I32X4, bits);
+            let sel = self.vconst_i32([1, 2, 4, 8]);
+            let anded = self.b.ins().band(sb, sel);
+            let zv = self.vconst_i32([0; 4]);
+            let m32 = self.b.ins().icmp(IntCC::NotEqual, anded, zv);
+            (
+                m32,
+                [self.b.ins().swiden_low(m32), self.b.ins().swiden_high(m32)],
+            )
+        };
         let mut grp = Grp {
             g,
             bits,
@@ -172,6 +196,7 @@ impl Gen<'_, '_> {
             base,
             vals: HashMap::new(),
             gcache: Default::default(),
+            full,
         };
         let acc2 = body(self, &mut grp, acc)?;
         self.b.ins().jump(next, &[BlockArg::Value(acc2)]);
@@ -340,6 +365,7 @@ impl Gen<'_, '_> {
 
     /// Store a group value to the slot of `v`; with `blend`, only active lanes change.
     fn gstore(&mut self, grp: &Grp, v: ir::Value, x: GVal, blend: bool) -> Result<(), String> {
+        let blend = blend && !grp.full;
         let t = self.ty(v);
         let slot = self.layout.slot[v.index()];
         if slot == u32::MAX {
@@ -476,7 +502,7 @@ impl Gen<'_, '_> {
         if let Some(r) = self.vec_op(grp, i, &args, &arg_tys)? {
             if let Some(&res) = d.results.first() {
                 self.gdef(grp, res, r)?;
-                if self.group_fast_body && self.pinned.contains(&i) {
+                if (self.group_fast_body || self.warp_fast_body) && self.pinned.contains(&i) {
                     let r = grp.vals.get(&res).copied().unwrap_or(r);
                     self.pin(r);
                 }
@@ -1252,7 +1278,7 @@ impl Gen<'_, '_> {
         if let (Some(fa), Some(vt)) = (warp, vector) {
             let fast = self.b.create_block();
             let slow = self.b.create_block();
-            self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
+            self.branch_ok(fa.ok, fast, slow);
             self.b.switch_to_block(fast);
             let g = if fa.stride == 0 {
                 let x = self.b.ins().load(ct, fl, fa.p, 0);
@@ -1290,7 +1316,7 @@ impl Gen<'_, '_> {
         } else if let (Some(fa), true) = (warp, narrow) {
             let fast = self.b.create_block();
             let slow = self.b.create_block();
-            self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
+            self.branch_ok(fa.ok, fast, slow);
             self.b.switch_to_block(fast);
             let l = if fa.stride == 0 {
                 [self.b.ins().load(ct, fl, fa.p, 0); 4]
@@ -1427,7 +1453,7 @@ impl Gen<'_, '_> {
         if let (Some(fa), true) = (warp, vector) {
             let fast = self.b.create_block();
             let slow = self.b.create_block();
-            self.b.ins().brif(fa.ok, fast, &[], slow, &[]);
+            self.branch_ok(fa.ok, fast, slow);
             self.b.switch_to_block(fast);
             let p = self.group_elem(grp, fa.p, fa.stride);
             match args[1] {
@@ -1703,9 +1729,10 @@ impl Gen<'_, '_> {
             if !insts.is_empty() || with_term {
                 let term = bd.term.clone();
                 let term = with_term.then_some((&term, ucond));
-                let acc = self.group_loop(mask, |g, grp, acc| {
+                let mut body = |g: &mut Self, grp: &mut Grp, acc| {
                     g.group_versions(grp, &sc, &insts, term, acc)
-                })?;
+                };
+                let acc = self.full_warp_versions(blk, mask, &insts, &mut body)?;
                 if with_term {
                     cbits = Some(acc);
                 }
@@ -1881,8 +1908,9 @@ impl Gen<'_, '_> {
             .map(|&a| self.gget(grp, sc, a))
             .collect::<Result<Vec<_>, _>>()?;
         let params = self.f.block(call.block).params.clone();
-        let saved = (grp.m32, grp.m64, grp.bits);
+        let saved = (grp.m32, grp.m64, grp.bits, grp.full);
         if let Some((c, negate)) = cond {
+            grp.full = false;
             let m = if negate {
                 self.b.ins().band_not(grp.m32, c)
             } else {
@@ -1901,7 +1929,7 @@ impl Gen<'_, '_> {
             };
             self.gstore(grp, p, x, true)?;
         }
-        (grp.m32, grp.m64, grp.bits) = saved;
+        (grp.m32, grp.m64, grp.bits, grp.full) = saved;
         Ok(())
     }
 }

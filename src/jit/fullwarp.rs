@@ -1,0 +1,124 @@
+//! Full-warp versions of a segment's group loop.
+//!
+//! A segment's group loop is general: each group tests whether it has an active lane, blends
+//! the values it stores for other blocks with its lane mask, and each memory access with a
+//! hoisted bounds check (`affine.rs`) tests that check and keeps its fallback tiers (run-time
+//! shape tests, the runtime helper) next to the fast access. Where the block runs for all 32
+//! lanes and every hoisted check of the segment holds — the common case of straight-line
+//! kernels such as `saxpy` or a copy — all of that is known once, before the loop. The
+//! segment then gets a second loop:
+//!
+//! ```text
+//! if mask == all lanes && ok(access 1) && ok(access 2) && … {
+//!     for g in 0..8 { body(g) }      // constant lane masks, no blend, fast accesses only
+//! } else {
+//!     for g in 0..8 { if group g has an active lane { body(g) } }   // as before
+//! }
+//! ```
+//!
+//! # ⚠ Soundness
+//! The full-warp loop runs the same instructions for the same lanes in the same order as the
+//! general loop would under the same conditions; only tests whose outcome is known are left
+//! out:
+//! - `mask` has all 32 bits, so every group has all four lanes active: the general loop's
+//!   per-group test is true, its lane masks are all-ones, and a blend with them keeps the new
+//!   value in every lane;
+//! - every access of the segment with a hoisted plan has its condition `ok` true (their
+//!   conjunction is tested; stores' conditions include "all 32 lanes active"), so the
+//!   general code would branch to the fast access each time; its fallback code is
+//!   unreachable here and left out (`Gen::branch_ok`).
+//!
+//! Accesses without a hoisted plan, and every other instruction, are emitted exactly as in
+//! the general loop. The warp order (`analysis::segment`) is unchanged, so the interpreter,
+//! which follows the same rule, needs nothing new.
+
+use super::codegen::Gen;
+use super::vector::Grp;
+use crate::ir;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
+
+type CBlock = cranelift_codegen::ir::Block;
+
+impl Gen<'_, '_> {
+    /// The group loop of a segment (`insts`, in block `blk` entered with `mask`): one general
+    /// loop, preceded by a full-warp version (see the module docs) where the segment has no
+    /// group-level accesses and either has accesses with a hoisted plan or belongs to the
+    /// entry chain ([`Self::entry_chain`], which whole warps enter). Returns the loop's
+    /// accumulator (`group_loop`).
+    pub(super) fn full_warp_versions(
+        &mut self,
+        blk: ir::Block,
+        mask: Value,
+        insts: &[ir::Inst],
+        body: &mut impl FnMut(&mut Self, &mut Grp, Value) -> Result<Value, String>,
+    ) -> Result<Value, String> {
+        let mut oks: Vec<Value> = vec![];
+        for i in insts {
+            if let Some(fa) = self.fast.access.get(i) {
+                if !oks.contains(&fa.ok) {
+                    oks.push(fa.ok);
+                }
+            }
+        }
+        let entry = self.entry_chain.contains(&blk);
+        // A segment with group-level accesses (`group.rs`, 2D blocks) already has a
+        // straight-line version of its body; a third copy would cost compile time for little
+        // (measured: sgemm_tiled, 36% more code and the same instruction count).
+        if (oks.is_empty() && !entry) || self.group_planned(insts).is_some() {
+            return self.group_loop(mask, false, body);
+        }
+        let idle = self.b.ins().bnot(mask);
+        let mut cond = self.b.ins().icmp_imm_s(IntCC::Equal, idle, 0);
+        for ok in oks {
+            cond = self.b.ins().band(cond, ok);
+        }
+        let fast = self.b.create_block();
+        let general = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.append_block_param(join, types::I32);
+        self.b.ins().brif(cond, fast, &[], general, &[]);
+        self.b.switch_to_block(fast);
+        self.warp_fast_body = true;
+        let acc = self.group_loop(mask, true, &mut *body);
+        self.warp_fast_body = false;
+        self.b.ins().jump(join, &[BlockArg::Value(acc?)]);
+        self.b.switch_to_block(general);
+        let acc = self.group_loop(mask, false, body)?;
+        self.b.ins().jump(join, &[BlockArg::Value(acc)]);
+        self.b.switch_to_block(join);
+        Ok(self.b.block_params(join)[0])
+    }
+
+    /// The blocks every lane of the warp runs once, at the start: the entry block and the
+    /// blocks it leads to by unconditional jumps, each the only way in to the next.
+    pub(super) fn entry_chain(f: &ir::Function) -> Vec<ir::Block> {
+        let mut preds = vec![0u32; f.blocks.len()];
+        for b in &f.blocks {
+            for c in b.term.targets() {
+                preds[c.block.index()] += 1;
+            }
+        }
+        let mut out = vec![f.entry];
+        let mut b = f.entry;
+        while let ir::Terminator::Jump(c) = &f.block(b).term {
+            if preds[c.block.index()] != 1 || out.contains(&c.block) {
+                break;
+            }
+            b = c.block;
+            out.push(b);
+        }
+        out
+    }
+
+    /// Branch on a hoisted access's condition `ok` (`affine.rs`) to its fast access or to
+    /// its fallback: in the full-warp version, where every such condition is known to hold,
+    /// straight to the fast access (the fallback stays unreachable and is removed).
+    pub(super) fn branch_ok(&mut self, ok: Value, fast: CBlock, slow: CBlock) {
+        if self.warp_fast_body {
+            self.b.ins().jump(fast, &[]);
+        } else {
+            self.b.ins().brif(ok, fast, &[], slow, &[]);
+        }
+    }
+}
