@@ -113,7 +113,7 @@ pub const ISA: &[Instr] = isa! {
     "max (half)" "9.7.4.8" "as min" ["max.ftz.f16x2 %r1, %r2, %r3", "max.bf16 %h1, %h2, %h3"]
     "tanh (half)" "9.7.4.9" ".approx f16, f16x2, bf16, bf16x2" ["tanh.approx.f16 %h1, %h2", "tanh.approx.bf16x2 %r1, %r2"]
     "ex2 (half)" "9.7.4.10" ".approx f16, f16x2; .approx.ftz bf16, bf16x2" ["ex2.approx.f16x2 %r1, %r2", "ex2.approx.ftz.bf16 %h1, %h2"]
-    "add/sub/fma (mixed precision)" "9.7.5" "{.rnd}{.sat}.f32.f16/.bf16" [
+    "add/sub/fma (mixed precision)" "9.7.5.1" "{.rnd}{.sat}.f32.f16/.bf16" [
         "add.f32.f16 %f1, %h1, %f2", "sub.rz.sat.f32.bf16 %f1, %h1, %f2", "fma.rn.f32.f16 %f1, %h1, %h2, %f2"]
     "set" "9.7.6.1" "every compare, .and/.or/.xor with {!}c, .ftz; u32/s32/f32 destinations from b/u/s16-64, f32, f64" [
         "set.lt.u32.s32 %r1, %r2, %r3", "set.gtu.ftz.f32.f32 %f1, %f2, %f3", "set.eq.and.s32.f64 %r1, %fd1, %fd2, !%p1"]
@@ -137,7 +137,7 @@ pub const ISA: &[Instr] = isa! {
     "shf" "9.7.8.7" ".l/.r .clamp/.wrap .b32" ["shf.l.wrap.b32 %r1, %r2, %r3, %r4", "shf.r.clamp.b32 %r1, %r2, %r3, %r4"]
     "shl" "9.7.8.8" "b16-64 (counts ≥ width give 0)" ["shl.b32 %r1, %r2, %r3", "shl.b64 %rd1, %rd2, %r3"]
     "shr" "9.7.8.9" "b/u/s16-64 (counts ≥ width clamp)" ["shr.s32 %r1, %r2, %r3", "shr.u64 %rd1, %rd2, %r3"]
-    "mov" "9.7.9.1" "pred, b16-64, u, s, f32, f64; vector pack/unpack; symbol addresses" [
+    "mov" "9.7.9.3" "pred, b16-64, u, s, f32, f64; vector pack/unpack; symbol addresses" [
         "mov.pred %p1, %p2", "mov.f32 %f1, %f2", "mov.b64 %rd1, {%r1, %r2}", "mov.b64 {%r1, %r2}, %rd1",
         "mov.u64 %rd1, sm"]
     "shfl.sync" "9.7.9.6" ".up .down .bfly .idx .b32, with p; waits for its membermask" ["shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, -1"]
@@ -146,13 +146,14 @@ pub const ISA: &[Instr] = isa! {
     "ld" "9.7.9.8" "global/shared/local/const/param/generic, every type incl. .b128 (into .b128 registers), v2/v4 (v8 of 32-bit, v4 of 64-bit), cache hints and .L2::cache_hint policies" [
         "ld.global.u32 %r1, [%rd1]", "ld.shared.v2.f32 {%f1, %f2}, [sm]", "ld.param.u64 %rd2, [cov_p]",
         "ld.global.v4.b64 {%rd2, %rd3, %rd4, %rd5}, [%rd1]",
-        "ld.global.L2::cache_hint.v2.b32 {%r1, %r2}, [%rd1], %rd2"]
-    "ld.global.nc" "9.7.9" "" ["ld.global.nc.f32 %f1, [%rd1]", "ld.global.nc.v2.u32 {%r1, %r2}, [%rd1]"]
-    "ldu" "9.7.9.9" "global" ["ldu.global.f32 %f1, [%rd1]"]
-    "st" "9.7.9.10" "global/shared/local/generic, every type incl. .b128, v2/v4 (v8 of 32-bit, v4 of 64-bit), .L2::cache_hint" [
+        "ld.global.L2::cache_hint.v2.b32 {%r1, %r2}, [%rd1], %rd2",
+        "ld.acquire.cluster.global.u32 %r1, [%rd1]", "ld.relaxed.gpu.shared.u32 %r1, [sm]"]
+    "ld.global.nc" "9.7.9.9" "" ["ld.global.nc.f32 %f1, [%rd1]", "ld.global.nc.v2.u32 {%r1, %r2}, [%rd1]"]
+    "ldu" "9.7.9.10" "global" ["ldu.global.f32 %f1, [%rd1]"]
+    "st" "9.7.9.11" "global/shared/local/generic, every type incl. .b128, v2/v4 (v8 of 32-bit, v4 of 64-bit), .L2::cache_hint" [
         "st.global.u32 [%rd1], %r1", "st.shared.v2.b32 [sm+8], {%r1, %r2}",
         "st.global.L2::cache_hint.u32 [%rd1], %r1, %rd2"]
-    "st.async" "9.7.9.11" "{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2, .v4}, b32/b64/u32/s32/u64/s64/f32/f64: a store to shared memory of a CTA of the cluster, then complete-tx of its bytes" [
+    "st.async" "9.7.9.12" "{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2, .v4}, b32/b64/u32/s32/u64/s64/f32/f64: a store to shared memory of a CTA of the cluster, then complete-tx of its bytes" [
         "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]",
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v2.f64 [%r1], {%fd1, %fd2}, [%r3]",
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%r1], {%r2, %r3, %r4, %r5}, [%r3]"]
@@ -203,12 +204,12 @@ pub const ISA: &[Instr] = isa! {
         "tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2",
         "tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r1], 1, %r2",
         "tensormap.replace.tile.swizzle_mode.b1024.b32 [%rd1], 3"]
-    "createpolicy" "9.7.9" "range, fractional, cvt: an opaque policy (0; a hint only)" [
+    "createpolicy" "9.7.9.18" "range, fractional, cvt: an opaque policy (0; a hint only)" [
         "createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0",
         "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 %rd2, [%rd1], 1024, 4096"]
-    "isspacep" "9.7.9.20" "global/shared/local; const: inside one of the module's .const variables" ["isspacep.global %p1, %rd1", "isspacep.const %p1, %rd1"]
-    "cvta" "9.7.9.21" "to and from generic, u32/u64" ["cvta.shared.u64 %rd1, %rd2", "cvta.to.global.u64 %rd1, %rd2"]
-    "cvt" "9.7.9.22" "every pair of u8-64, s8-64, f16, bf16, f32, f64; .rn .rz .rm .rp, .rni .rzi .rmi .rpi, .sat, .ftz, .relu; .f16x2/.bf16x2 from two f32; .satfinite on f16/bf16; .e4m3x2/.e5m2x2 (from two f32 or f16x2), .e2m3x2/.e3m2x2/.e2m1x2 (from two f32) and back to f16x2; .ue8m0x2 (.rz/.rp from two f32 or bf16x2, back to bf16x2); .tf32 (.rna/.rn/.rz, .satfinite, .relu); stochastic rounding .rs to .f16x2/.bf16x2 (with rbits) and the x4 forms .e4m3x4/.e5m2x4/.e2m3x4/.e3m2x4/.e2m1x4" [
+    "isspacep" "9.7.9.19" "global/shared/local; const: inside one of the module's .const variables" ["isspacep.global %p1, %rd1", "isspacep.const %p1, %rd1"]
+    "cvta" "9.7.9.20" "to and from generic, u32/u64" ["cvta.shared.u64 %rd1, %rd2", "cvta.to.global.u64 %rd1, %rd2"]
+    "cvt" "9.7.9.21" "every pair of u8-64, s8-64, f16, bf16, f32, f64; .rn .rz .rm .rp, .rni .rzi .rmi .rpi, .sat, .ftz, .relu; .f16x2/.bf16x2 from two f32; .satfinite on f16/bf16; .e4m3x2/.e5m2x2 (from two f32 or f16x2), .e2m3x2/.e3m2x2/.e2m1x2 (from two f32) and back to f16x2; .ue8m0x2 (.rz/.rp from two f32 or bf16x2, back to bf16x2); .tf32 (.rna/.rn/.rz, .satfinite, .relu); stochastic rounding .rs to .f16x2/.bf16x2 (with rbits) and the x4 forms .e4m3x4/.e5m2x4/.e2m3x4/.e3m2x4/.e2m1x4" [
         "cvt.rzi.s32.f32 %r1, %f1", "cvt.rp.f32.f64 %f1, %fd1", "cvt.rn.f16.f32 %h1, %f1",
         "cvt.f32.bf16 %f1, %h1", "cvt.rz.bf16.u64 %h1, %rd1", "cvt.rni.f16.f16 %h1, %h2",
         "cvt.sat.u8.s32 %h1, %r1", "cvt.rn.relu.f16x2.f32 %r1, %f1, %f2",
@@ -218,7 +219,7 @@ pub const ISA: &[Instr] = isa! {
         "cvt.rp.satfinite.ue8m0x2.bf16x2 %h1, %r1", "cvt.rn.bf16x2.ue8m0x2 %r1, %h1",
         "cvt.rs.relu.satfinite.f16x2.f32 %r1, %f1, %f2, %r2",
         "cvt.rs.satfinite.e4m3x4.f32 %r1, {%f1, %f2, %f1, %f2}, %r2"]
-    "cvt.pack" "9.7.9.23" ".sat u16, s16 from s32; u8, s8, u4, s4, u2, s2 with .b32 c" [
+    "cvt.pack" "9.7.9.22" ".sat u16, s16 from s32; u8, s8, u4, s4, u2, s2 with .b32 c" [
         "cvt.pack.sat.s16.s32 %r1, %r2, %r3", "cvt.pack.sat.u8.s32.b32 %r1, %r2, %r3, %r4",
         "cvt.pack.sat.s4.s32.b32 %r1, %r2, %r3, %r4"]
     "tex" "9.7.10.3" "1d/2d/3d/a1d/a2d/cube/acube/2dms/a2dms, .level, .grad, f32/s32 coordinates, f32/s32/u32, .v4.f16 and .v2.f16x2 results, texel offsets, depth compare, the residency predicate, texture objects and .texref" [
@@ -242,17 +243,17 @@ pub const ISA: &[Instr] = isa! {
     "sust" "9.7.11.2" ".b and .p, 1d/2d/3d/a1d/a2d, .trap/.clamp/.zero" ["sust.b.3d.v2.b32.clamp [%rd1, {%r1, %r2, %r3, %r4}], {%r5, %r1}"]
     "sured" "9.7.11.3" ".add/.min/.max/.and/.or on 32- and 64-bit integers" ["sured.b.add.2d.u32.trap [%rd1, {%r1, %r2}], %r3"]
     "suq" "9.7.11.4" "every attribute" ["suq.width.b32 %r1, [%rd1]"]
-    "bra" "9.7.12.2" "uniform and divergent" ["bra $L", "@%p1 bra $L"]
-    "brx.idx" "9.7.12.3" "with a .branchtargets list" ["brx.idx %r1, $T"]
-    "call" "9.7.12.4" "direct (inlined), recursive and through a register (.calltargets, .callprototype)" [
+    "bra" "9.7.12.3" "uniform and divergent" ["bra $L", "@%p1 bra $L"]
+    "brx.idx" "9.7.12.4" "with a .branchtargets list" ["brx.idx %r1, $T"]
+    "call" "9.7.12.5" "direct (inlined), recursive and through a register (.calltargets, .callprototype)" [
         "call.uni cov_f, (%r1)", "call cov_f, (%r2)"]
-    "ret" "9.7.12.5" "" ["ret"]
-    "exit" "9.7.12.6" "" ["exit"]
+    "ret" "9.7.12.6" "" ["ret"]
+    "exit" "9.7.12.7" "" ["exit"]
     "bar / barrier" "9.7.13.1" "bar.sync 0 / barrier.sync" ["bar.sync 0", "barrier.sync 0"]
-    "barrier.cluster" "9.7.13.2" "arrive{.release, .relaxed}{.aligned}, wait{.acquire}{.aligned}: all non-exited threads of the cluster's CTAs (co-resident); a deadlock is reported" [
+    "barrier.cluster" "9.7.13.3" "arrive{.release, .relaxed}{.aligned}, wait{.acquire}{.aligned}: all non-exited threads of the cluster's CTAs (co-resident); a deadlock is reported" [
         "barrier.cluster.arrive", "barrier.cluster.wait", "barrier.cluster.arrive.relaxed.aligned",
         "barrier.cluster.arrive.release", "barrier.cluster.wait.acquire.aligned"]
-    "bar.warp.sync" "9.7.13.3" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
+    "bar.warp.sync" "9.7.13.2" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
     "membar / fence" "9.7.13.4" "membar, fence; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster, .proxy.tensormap::generic.{release,acquire} (one proxy: plain fences)" [
         "membar.gl", "fence.acq_rel.gpu", "fence.proxy.async", "fence.proxy.async.shared::cta",
         "membar.proxy.alias", "fence.mbarrier_init.release.cluster",
@@ -268,13 +269,13 @@ pub const ISA: &[Instr] = isa! {
     "red" "9.7.13.6" "as atom" ["red.global.add.u32 [%rd1], %r2", "red.shared.add.noftz.f16x2 [sm], %r1"]
     "red.async" "9.7.13.7" ".relaxed.cluster{.shared::cluster}.mbarrier::complete_tx::bytes: .add u32/s32/u64, .min/.max u32/s32, .inc/.dec u32, .and/.or/.xor b32 (an atomic on shared memory of a CTA of the cluster, then complete-tx of its bytes)" [
         "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3]"]
-    "vote" "9.7.13.8" "" ["vote.sync.ballot.b32 %r1, %p1, -1"]
-    "match.sync" "9.7.13.9" "" ["match.any.sync.b32 %r1, %r2, -1"]
-    "activemask" "9.7.13.10" "" ["activemask.b32 %r1"]
-    "redux.sync" "9.7.13.11" "add/min/max .u32/.s32, and/or/xor .b32, min/max{.abs}{.NaN}.f32" [
+    "vote" "9.7.13.9" "" ["vote.sync.ballot.b32 %r1, %p1, -1"]
+    "match.sync" "9.7.13.10" "" ["match.any.sync.b32 %r1, %r2, -1"]
+    "activemask" "9.7.13.11" "" ["activemask.b32 %r1"]
+    "redux.sync" "9.7.13.12" "add/min/max .u32/.s32, and/or/xor .b32, min/max{.abs}{.NaN}.f32" [
         "redux.sync.add.s32 %r1, %r2, -1", "redux.sync.max.abs.NaN.f32 %f1, %f2, -1"]
-    "griddepcontrol" "9.7.13.12" "no effect (launches run one after another)" ["griddepcontrol.launch_dependents", "griddepcontrol.wait"]
-    "elect.sync" "9.7.13.13" "" ["elect.sync %r1|%p1, -1"]
+    "griddepcontrol" "9.7.13.13" "no effect (launches run one after another)" ["griddepcontrol.launch_dependents", "griddepcontrol.wait"]
+    "elect.sync" "9.7.13.14" "" ["elect.sync %r1|%p1, -1"]
     "mbarrier" "9.7.13.15" "init, inval, arrive (count, .expect_tx, .noComplete, sink), arrive_drop, expect_tx, complete_tx, test_wait/try_wait (token or .parity, suspend-time hint), pending_count; .release/.acquire/.relaxed, .cta/.cluster; .shared{::cta}, .shared::cluster (any CTA of the cluster) or generic addresses; layout in runtime::mbarrier" [
         "mbarrier.init.shared.b64 [sm], %r1", "mbarrier.inval.shared::cta.b64 [sm]",
         "mbarrier.arrive.shared.b64 %rd1, [sm]", "mbarrier.arrive.release.cta.b64 %rd1, [%rd2], %r1",
@@ -391,10 +392,10 @@ pub const ISA: &[Instr] = isa! {
         "vadd4.s32.s32.s32 %r1, %r2, %r3, %r4", "vabsdiff4.u32.u32.u32.add %r1, %r2, %r3, %r4",
         "vmax4.u32.u32.u32 %r1.b20, %r2.b0000, %r3.b4444, %r4"]
     "vset4" "9.7.18.3.2" "every integer compare, merge or .add" ["vset4.s32.s32.lt %r1, %r2, %r3, %r4", "vset4.u32.u32.gt.add %r1, %r2, %r3, %r4"]
-    "trap" "9.7.19.1" "" ["trap"]
-    "brkpt" "9.7.19.2" "" ["brkpt"]
+    "trap" "9.7.19.4" "" ["trap"]
+    "brkpt" "9.7.19.1" "" ["brkpt"]
     "pmevent" "9.7.19.3" "accepted (no effect)" ["pmevent 1", "pmevent.mask 0x1"]
-    "nanosleep" "9.7.19.4" "" ["nanosleep.u32 %r1"]
+    "nanosleep" "9.7.19.2" "" ["nanosleep.u32 %r1"]
     "setmaxnreg" "9.7.19.5" "no effect; the count is checked (a multiple of 8 in 24..=256)" ["setmaxnreg.inc.sync.aligned.u32 240", "setmaxnreg.dec.sync.aligned.u32 40"]
 };
 
@@ -454,6 +455,14 @@ pub fn report() -> String {
         );
     }
     s += &format!("\n{yes} of {total} instruction entries supported.\n");
+    s += "\n## Decoder table\n\nEach PTX opcode's decoding has one home: a row of the \
+          decoder's table (`src/lower/decode_table.rs`) per ISA section defining it, chosen by \
+          the instruction's type modifiers; forms the ISA describes in sections of their own \
+          follow.\n\n| Instruction | Forms | PTX ISA § |\n|---|---|---|\n";
+    for (op, forms, sec) in crate::lower::decoder_table() {
+        let forms = if forms.is_empty() { "(form)" } else { forms };
+        s += &format!("| `{op}` | {forms} | {sec} |\n");
+    }
     s += "\n## IR operations\n\nFrom the op table (`src/ir/ops.rs`).\n\n| Op | PTX ISA § | Semantics |\n|---|---|---|\n";
     for (mn, sec, doc) in OP_TABLE {
         s += &format!("| `{mn}` | {sec} | {} |\n", doc.trim().replace('|', "\\|"));
@@ -479,6 +488,112 @@ mod tests {
         );
     }
 
+    /// The decoder table's (opcode or form, section) pairs.
+    fn table() -> Vec<(&'static str, &'static str)> {
+        crate::lower::instruction_sections().collect()
+    }
+
+    /// Whether `sec` is `of` or one of its sub-sections.
+    fn within(sec: &str, of: &str) -> bool {
+        sec == of || sec.strip_prefix(of).is_some_and(|r| r.starts_with('.'))
+    }
+
+    /// Each coverage entry's section is the one the decoder's table gives its instruction (the
+    /// table row of the longest opcode or form its name starts with), or a sub-section of it.
+    #[test]
+    fn coverage_sections_agree_with_the_decoder_table() {
+        let table = table();
+        let mut bad = vec![];
+        for i in super::ISA {
+            let name = i.name.split([' ', '/']).next().unwrap_or(i.name);
+            let starts = |n: &str| name == n || name.starts_with(&format!("{n}."));
+            let Some(len) = table
+                .iter()
+                .filter(|(n, _)| starts(n))
+                .map(|(n, _)| n.len())
+                .max()
+            else {
+                bad.push(format!("{}: not in the decoder's table", i.name));
+                continue;
+            };
+            let ok = table
+                .iter()
+                .filter(|(n, _)| n.len() == len && starts(n))
+                .any(|(_, s)| within(i.section, s));
+            if !ok {
+                bad.push(format!("{} {}", i.name, i.section));
+            }
+        }
+        assert!(bad.is_empty(), "sections disagree:\n{}", bad.join("\n"));
+    }
+
+    /// Every section of the IR op table (`src/ir/ops.rs`) and every `§9.7...` written in
+    /// `src/` names a section of the decoder's table, a chapter holding one, a sub-section of
+    /// one, or one of the ISA's sections that describe no instruction of their own (below).
+    #[test]
+    fn section_numbers_in_the_sources_agree_with_the_decoder_table() {
+        // Sections without an instruction of their own: fragment layouts and the like.
+        const OTHER: &[&str] = &[
+            "9.7.9.1",  // Cache operators
+            "9.7.9.2",  // Cache eviction priority hints
+            "9.7.13.8", // vote (deprecated: without .sync)
+            "9.7.14.1", // Matrix shape
+            "9.7.14.2", // Matrix data types
+            "9.7.14.5.1",
+            "9.7.14.5.8", // mma: fragments, m16n8k16 and the like
+            "9.7.15.5.1.1",
+            "9.7.15.5.1.2",
+            "9.7.15.5.1.2.1.3", // wgmma: register fragments
+            "9.7.13.15.3",
+            "9.7.13.15.4",
+            "9.7.13.15.5",
+            "9.7.13.15.6",
+            "9.7.13.15.9",
+            "9.7.13.15.16",
+            "9.7.13.15.17", // mbarrier operations
+        ];
+        let table = table();
+        let known = |s: &str| {
+            OTHER.contains(&s)
+                || table.iter().any(|(_, t)| {
+                    within(s, t) || within(t, s) || OTHER.iter().any(|o| within(s, o))
+                })
+        };
+        let mut bad = vec![];
+        for (mn, sec, _) in crate::ir::OP_TABLE {
+            if sec.starts_with("9.7") && !known(sec) {
+                bad.push(format!("op {mn}: {sec}"));
+            }
+        }
+        let mut files = vec![std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src"
+        ))];
+        while let Some(p) = files.pop() {
+            if p.is_dir() {
+                for e in std::fs::read_dir(&p).expect("read src/").flatten() {
+                    files.push(e.path());
+                }
+                continue;
+            }
+            if p.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap_or_default();
+            for (k, _) in text.match_indices("§9.7") {
+                let num: String = text[k + "§".len()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || *c == '.')
+                    .collect();
+                let num = num.trim_end_matches('.');
+                if !known(num) {
+                    bad.push(format!("{}: §{num}", p.display()));
+                }
+            }
+        }
+        assert!(bad.is_empty(), "unknown sections:\n{}", bad.join("\n"));
+    }
+
     /// The scalar ISA (integer, float, comparison, logic, data movement) is complete: none of
     /// its instructions is reported missing.
     #[test]
@@ -492,7 +607,7 @@ mod tests {
                 || s.starts_with("9.7.7.")
                 || s.starts_with("9.7.8.")
                 || s.starts_with("9.7.18.")
-                || matches!(s, "9.7.9.1" | "9.7.9.7" | "9.7.9.22" | "9.7.9.23")
+                || matches!(s, "9.7.9.3" | "9.7.9.7" | "9.7.9.21" | "9.7.9.22")
         };
         let missing: Vec<String> = super::ISA
             .iter()
@@ -510,6 +625,13 @@ mod tests {
             ("vmad.s32.s32.s32 %r1, -%r2, %r3, -%r4", "not both"),
             ("vadd.s32.s32.s32 %r1, -%r2, %r3", "negation"),
             ("add.s32 %r1, -%r2, %r3", "not allowed"),
+            ("add.relaxed.s32 %r1, %r2, %r3", "illegal modifier '.relaxed'"),
+            ("atom.sc.global.add.u32 %r1, [%rd1], %r2", "illegal modifier '.sc'"),
+            ("red.acquire.gpu.global.add.u32 [%rd1], %r2", "illegal modifier '.acquire'"),
+            ("fence.relaxed.gpu", "illegal modifier '.relaxed'"),
+            ("neg.ftz.s32 %r1, %r2", ".ftz"),
+            ("rem.f32 %f1, %f2, %f3", "no floating-point"),
+            ("mov.u64 %rd1, %tid.x", "has 32 bits"),
             ("lop3.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p2", ".and or .or"),
             ("lop3.or.b32 %r1, %r2, %r3, %r4, 0x80", "expects d|p"),
             ("ld.global.L2::cache_hint.u32 %r1, [%rd1]", "cache-policy"),
@@ -648,8 +770,8 @@ mod tests {
                 ".v3 is not a PTX vector width",
             ),
             ("mov.u32 %r1, %nctaid", "'%nctaid' needs a component"),
-            ("add.rn.u32 %r1, %r2, %r3", "no rounding modifier"),
-            ("mad.rz.lo.s32 %r1, %r2, %r3, %r4", "no rounding modifier"),
+            ("add.rn.u32 %r1, %r2, %r3", "illegal modifier '.rn'"),
+            ("mad.rz.lo.s32 %r1, %r2, %r3, %r4", "illegal modifier '.rz'"),
             (
                 "tex.cube.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r3, %r4}]",
                 ".f32 coordinates",

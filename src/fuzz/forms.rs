@@ -1,6 +1,6 @@
 //! The generator's instruction table: every register-to-register PTX instruction form the
-//! generated kernels use, described once. Grow it with the ISA ptxjit supports
-//! (`src/lower/decode.rs`); memory, atomic, warp and control-flow instructions are constructs of
+//! generated kernels use, described once. Grow it with the ISA ptxjit supports (the decoder's
+//! table, `src/lower/decode_table.rs`, whose sections a test checks these against); memory, atomic, warp and control-flow instructions are constructs of
 //! the generator ([`super::gen`]) because they need address masking or uniform control flow.
 //!
 //! A [`Form`] is an opcode, groups of modifiers (one choice from each group is appended in
@@ -70,6 +70,8 @@ pub enum Opnd {
     NP,
     /// A vector `{a, b}` / `{a, b, c, d}` of distinct registers (`mov` pack).
     Vec(K, u8),
+    /// An 8-bit immediate (`lop3`'s truth table).
+    Imm8,
 }
 
 /// A destination operand slot.
@@ -170,12 +172,29 @@ pub const FORMS: &[Form] = &[
     Form { op: "div", mods: NONE, tys: INTS, dst: Dst::R(T), srcs: R_RI, weight: 3, section: "9.7.1.8" },
     Form { op: "rem", mods: NONE, tys: INTS, dst: Dst::R(T), srcs: R_RI, weight: 3, section: "9.7.1.9" },
     Form { op: "min", mods: NONE, tys: INTS, dst: Dst::R(T), srcs: R_RI, weight: 2, section: "9.7.1.12" },
-    Form { op: "max", mods: NONE, tys: INTS, dst: Dst::R(T), srcs: R_RI, weight: 2, section: "9.7.1.12" },
+    Form { op: "max", mods: NONE, tys: INTS, dst: Dst::R(T), srcs: R_RI, weight: 2, section: "9.7.1.13" },
     Form { op: "neg", mods: NONE, tys: SIGNED, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.1.11" },
     Form { op: "abs", mods: NONE, tys: SIGNED, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.1.10" },
-    Form { op: "popc", mods: NONE, tys: &["b32", "b64"], dst: Dst::R(C(Class::B32)), srcs: R1, weight: 1, section: "9.7.1.15" },
-    Form { op: "clz", mods: NONE, tys: &["b32", "b64"], dst: Dst::R(C(Class::B32)), srcs: R1, weight: 1, section: "9.7.1.16" },
+    Form { op: "popc", mods: NONE, tys: &["b32", "b64"], dst: Dst::R(C(Class::B32)), srcs: R1, weight: 1, section: "9.7.1.14" },
+    Form { op: "clz", mods: NONE, tys: &["b32", "b64"], dst: Dst::R(C(Class::B32)), srcs: R1, weight: 1, section: "9.7.1.15" },
+    Form { op: "add", mods: &[&[".sat"]], tys: &["s32"], dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.1.1" },
+    Form { op: "sub", mods: &[&[".sat"]], tys: &["s32"], dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.1.2" },
+    Form { op: "mul24", mods: &[&[".lo", ".hi"]], tys: &["u32", "s32"], dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.1.5" },
+    Form { op: "mad24", mods: &[&[".lo", ".hi"]], tys: &["u32", "s32"], dst: Dst::R(T), srcs: R_R_RI, weight: 1, section: "9.7.1.6" },
+    Form { op: "sad", mods: NONE, tys: INTS, dst: Dst::R(T), srcs: R_R_RI, weight: 1, section: "9.7.1.7" },
+    Form { op: "bfind", mods: &[&["", ".shiftamt"]], tys: &["u32", "s32", "u64", "s64"], dst: Dst::R(C(Class::B32)), srcs: R1, weight: 1, section: "9.7.1.16" },
+    Form { op: "brev", mods: NONE, tys: &["b32", "b64"], dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.1.18" },
+    Form { op: "bfe", mods: NONE, tys: &["u32", "s32", "u64", "s64"], dst: Dst::R(T), srcs: &[Opnd::R(T), RI(C(Class::B32)), RI(C(Class::B32))], weight: 2, section: "9.7.1.19" },
+    Form { op: "bfi", mods: NONE, tys: &["b32", "b64"], dst: Dst::R(T), srcs: &[Opnd::R(T), Opnd::R(T), RI(C(Class::B32)), RI(C(Class::B32))], weight: 2, section: "9.7.1.20" },
+    Form { op: "szext", mods: &[&[".clamp", ".wrap"]], tys: &["u32", "s32"], dst: Dst::R(T), srcs: &[Opnd::R(T), RI(C(Class::B32))], weight: 1, section: "9.7.1.21" },
+    Form { op: "bmsk", mods: &[&[".clamp", ".wrap"]], tys: &["b32"], dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.1.22" },
+    Form { op: "dp4a", mods: NONE, tys: &["u32.u32", "s32.s32", "s32.u32", "u32.s32"], dst: Dst::R(C(Class::B32)), srcs: &[Opnd::R(C(Class::B32)), RI(C(Class::B32)), RI(C(Class::B32))], weight: 1, section: "9.7.1.23" },
+    Form { op: "dp2a", mods: &[&[".lo", ".hi"]], tys: &["u32.u32", "s32.s32", "s32.u32", "u32.s32"], dst: Dst::R(C(Class::B32)), srcs: &[Opnd::R(C(Class::B32)), RI(C(Class::B32)), RI(C(Class::B32))], weight: 1, section: "9.7.1.24" },
     // ---- logic and shift (§9.7.8) ----
+    Form { op: "cnot", mods: NONE, tys: BITS, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.8.5" },
+    Form { op: "lop3", mods: NONE, tys: &["b32"], dst: Dst::R(T), srcs: &[Opnd::R(T), RI(T), RI(T), Opnd::Imm8], weight: 2, section: "9.7.8.6" },
+    Form { op: "shf", mods: &[&[".l", ".r"], &[".clamp", ".wrap"]], tys: &["b32"], dst: Dst::R(T), srcs: &[Opnd::R(T), Opnd::R(T), Sh], weight: 2, section: "9.7.8.7" },
+    Form { op: "prmt", mods: &[&["", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"]], tys: &["b32"], dst: Dst::R(T), srcs: &[Opnd::R(T), RI(T), RI(T)], weight: 2, section: "9.7.9.7" },
     Form { op: "and", mods: NONE, tys: BITS, dst: Dst::R(T), srcs: R_RI, weight: 3, section: "9.7.8.1" },
     Form { op: "or", mods: NONE, tys: BITS, dst: Dst::R(T), srcs: R_RI, weight: 3, section: "9.7.8.2" },
     Form { op: "xor", mods: NONE, tys: BITS, dst: Dst::R(T), srcs: R_RI, weight: 3, section: "9.7.8.3" },
@@ -186,35 +205,35 @@ pub const FORMS: &[Form] = &[
     Form { op: "not", mods: NONE, tys: &["pred"], dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.8.4" },
     Form { op: "shl", mods: NONE, tys: BITS, dst: Dst::R(T), srcs: &[Opnd::R(T), Sh], weight: 3, section: "9.7.8.8" },
     Form { op: "shr", mods: NONE, tys: SHR, dst: Dst::R(T), srcs: &[Opnd::R(T), Sh], weight: 3, section: "9.7.8.9" },
-    // ---- moves (§9.7.9.1) ----
-    Form { op: "mov", mods: NONE, tys: &["b16", "u32", "s32", "b64", "f32", "f64"], dst: Dst::R(T), srcs: &[RI(T)], weight: 2, section: "9.7.9.1" },
-    Form { op: "mov", mods: NONE, tys: &["pred"], dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.9.1" },
-    Form { op: "mov", mods: NONE, tys: &["b32"], dst: Dst::R(C(Class::B32)), srcs: &[Opnd::R(C(Class::F32))], weight: 2, section: "9.7.9.1" },
-    Form { op: "mov", mods: NONE, tys: &["b32"], dst: Dst::R(C(Class::F32)), srcs: &[Opnd::R(C(Class::B32))], weight: 2, section: "9.7.9.1" },
-    Form { op: "mov", mods: NONE, tys: &["b64"], dst: Dst::R(C(Class::B64)), srcs: &[Opnd::R(C(Class::F64))], weight: 1, section: "9.7.9.1" },
-    Form { op: "mov", mods: NONE, tys: &["b64"], dst: Dst::R(C(Class::F64)), srcs: &[Opnd::R(C(Class::B64))], weight: 1, section: "9.7.9.1" },
-    Form { op: "mov", mods: NONE, tys: &["b64"], dst: Dst::R(T), srcs: &[Opnd::Vec(C(Class::B32), 2)], weight: 1, section: "9.7.9.1" },
-    Form { op: "mov", mods: NONE, tys: &["b64"], dst: Dst::Vec(C(Class::B32), 2), srcs: R1, weight: 1, section: "9.7.9.1" },
-    Form { op: "mov", mods: NONE, tys: &["b32"], dst: Dst::R(T), srcs: &[Opnd::Vec(C(Class::B16), 2)], weight: 1, section: "9.7.9.1" },
-    Form { op: "mov", mods: NONE, tys: &["b32"], dst: Dst::Vec(C(Class::B16), 2), srcs: R1, weight: 1, section: "9.7.9.1" },
-    Form { op: "mov", mods: NONE, tys: &["b64"], dst: Dst::R(T), srcs: &[Opnd::Vec(C(Class::B16), 4)], weight: 1, section: "9.7.9.1" },
-    Form { op: "mov", mods: NONE, tys: &["b64"], dst: Dst::Vec(C(Class::B16), 4), srcs: R1, weight: 1, section: "9.7.9.1" },
+    // ---- moves (§9.7.9.3) ----
+    Form { op: "mov", mods: NONE, tys: &["b16", "u32", "s32", "b64", "f32", "f64"], dst: Dst::R(T), srcs: &[RI(T)], weight: 2, section: "9.7.9.3" },
+    Form { op: "mov", mods: NONE, tys: &["pred"], dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.9.3" },
+    Form { op: "mov", mods: NONE, tys: &["b32"], dst: Dst::R(C(Class::B32)), srcs: &[Opnd::R(C(Class::F32))], weight: 2, section: "9.7.9.3" },
+    Form { op: "mov", mods: NONE, tys: &["b32"], dst: Dst::R(C(Class::F32)), srcs: &[Opnd::R(C(Class::B32))], weight: 2, section: "9.7.9.3" },
+    Form { op: "mov", mods: NONE, tys: &["b64"], dst: Dst::R(C(Class::B64)), srcs: &[Opnd::R(C(Class::F64))], weight: 1, section: "9.7.9.3" },
+    Form { op: "mov", mods: NONE, tys: &["b64"], dst: Dst::R(C(Class::F64)), srcs: &[Opnd::R(C(Class::B64))], weight: 1, section: "9.7.9.3" },
+    Form { op: "mov", mods: NONE, tys: &["b64"], dst: Dst::R(T), srcs: &[Opnd::Vec(C(Class::B32), 2)], weight: 1, section: "9.7.9.3" },
+    Form { op: "mov", mods: NONE, tys: &["b64"], dst: Dst::Vec(C(Class::B32), 2), srcs: R1, weight: 1, section: "9.7.9.3" },
+    Form { op: "mov", mods: NONE, tys: &["b32"], dst: Dst::R(T), srcs: &[Opnd::Vec(C(Class::B16), 2)], weight: 1, section: "9.7.9.3" },
+    Form { op: "mov", mods: NONE, tys: &["b32"], dst: Dst::Vec(C(Class::B16), 2), srcs: R1, weight: 1, section: "9.7.9.3" },
+    Form { op: "mov", mods: NONE, tys: &["b64"], dst: Dst::R(T), srcs: &[Opnd::Vec(C(Class::B16), 4)], weight: 1, section: "9.7.9.3" },
+    Form { op: "mov", mods: NONE, tys: &["b64"], dst: Dst::Vec(C(Class::B16), 4), srcs: R1, weight: 1, section: "9.7.9.3" },
     // ---- comparison and selection (§9.7.6) ----
-    Form { op: "setp", mods: &[CMP_S], tys: SIGNED, dst: Dst::PredPair, srcs: R_RI, weight: 2, section: "9.7.6.1" },
-    Form { op: "setp", mods: &[CMP_U], tys: &["u16", "u32", "u64"], dst: Dst::PredPair, srcs: R_RI, weight: 2, section: "9.7.6.1" },
-    Form { op: "setp", mods: &[CMP_B], tys: BITS, dst: Dst::PredPair, srcs: R_RI, weight: 1, section: "9.7.6.1" },
-    Form { op: "setp", mods: &[CMP_S, BOOL], tys: &["s32", "s64"], dst: Dst::PredPair, srcs: &[Opnd::R(T), RI(T), NP], weight: 1, section: "9.7.6.1" },
-    Form { op: "setp", mods: &[CMP_U, BOOL], tys: &["u32"], dst: Dst::PredPair, srcs: &[Opnd::R(T), RI(T), NP], weight: 1, section: "9.7.6.1" },
-    Form { op: "setp", mods: &[CMP_F, OPT_FTZ], tys: F32, dst: Dst::PredPair, srcs: R_RI, weight: 2, section: "9.7.6.1" },
-    Form { op: "setp", mods: &[CMP_F, BOOL, OPT_FTZ], tys: F32, dst: Dst::PredPair, srcs: &[Opnd::R(T), RI(T), NP], weight: 1, section: "9.7.6.1" },
-    Form { op: "setp", mods: &[CMP_F], tys: F64, dst: Dst::PredPair, srcs: R_RI, weight: 1, section: "9.7.6.1" },
+    Form { op: "setp", mods: &[CMP_S], tys: SIGNED, dst: Dst::PredPair, srcs: R_RI, weight: 2, section: "9.7.6.2" },
+    Form { op: "setp", mods: &[CMP_U], tys: &["u16", "u32", "u64"], dst: Dst::PredPair, srcs: R_RI, weight: 2, section: "9.7.6.2" },
+    Form { op: "setp", mods: &[CMP_B], tys: BITS, dst: Dst::PredPair, srcs: R_RI, weight: 1, section: "9.7.6.2" },
+    Form { op: "setp", mods: &[CMP_S, BOOL], tys: &["s32", "s64"], dst: Dst::PredPair, srcs: &[Opnd::R(T), RI(T), NP], weight: 1, section: "9.7.6.2" },
+    Form { op: "setp", mods: &[CMP_U, BOOL], tys: &["u32"], dst: Dst::PredPair, srcs: &[Opnd::R(T), RI(T), NP], weight: 1, section: "9.7.6.2" },
+    Form { op: "setp", mods: &[CMP_F, OPT_FTZ], tys: F32, dst: Dst::PredPair, srcs: R_RI, weight: 2, section: "9.7.6.2" },
+    Form { op: "setp", mods: &[CMP_F, BOOL, OPT_FTZ], tys: F32, dst: Dst::PredPair, srcs: &[Opnd::R(T), RI(T), NP], weight: 1, section: "9.7.6.2" },
+    Form { op: "setp", mods: &[CMP_F], tys: F64, dst: Dst::PredPair, srcs: R_RI, weight: 1, section: "9.7.6.2" },
     Form { op: "selp", mods: NONE, tys: &["b16", "b32", "u64", "f32", "f64"], dst: Dst::R(T), srcs: &[Opnd::R(T), RI(T), Opnd::R(C(Class::Pred))], weight: 2, section: "9.7.6.3" },
     // ---- floating point (§9.7.3) ----
-    Form { op: "add", mods: &[OPT_RN, OPT_FTZ, OPT_SAT], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 3, section: "9.7.3.1" },
-    Form { op: "sub", mods: &[OPT_RN, OPT_FTZ, OPT_SAT], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 2, section: "9.7.3.2" },
-    Form { op: "mul", mods: &[OPT_RN, OPT_FTZ, OPT_SAT], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 3, section: "9.7.3.3" },
-    Form { op: "fma", mods: &[RN, OPT_FTZ, OPT_SAT], tys: F32, dst: Dst::R(T), srcs: R_R_RI, weight: 3, section: "9.7.3.4" },
-    Form { op: "mad", mods: &[RN, OPT_FTZ, OPT_SAT], tys: F32, dst: Dst::R(T), srcs: R_R_RI, weight: 1, section: "9.7.3.5" },
+    Form { op: "add", mods: &[OPT_RN, OPT_FTZ, OPT_SAT], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 3, section: "9.7.3.3" },
+    Form { op: "sub", mods: &[OPT_RN, OPT_FTZ, OPT_SAT], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 2, section: "9.7.3.4" },
+    Form { op: "mul", mods: &[OPT_RN, OPT_FTZ, OPT_SAT], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 3, section: "9.7.3.5" },
+    Form { op: "fma", mods: &[RN, OPT_FTZ, OPT_SAT], tys: F32, dst: Dst::R(T), srcs: R_R_RI, weight: 3, section: "9.7.3.6" },
+    Form { op: "mad", mods: &[RN, OPT_FTZ, OPT_SAT], tys: F32, dst: Dst::R(T), srcs: R_R_RI, weight: 1, section: "9.7.3.7" },
     Form { op: "div", mods: &[&[".rn", ".approx", ".full"], OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 2, section: "9.7.3.8" },
     Form { op: "min", mods: &[OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.3.11" },
     Form { op: "max", mods: &[OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.3.12" },
@@ -222,10 +241,18 @@ pub const FORMS: &[Form] = &[
     Form { op: "abs", mods: &[OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.9" },
     Form { op: "sqrt", mods: &[&[".rn", ".approx"], OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.15" },
     Form { op: "rcp", mods: &[&[".rn", ".approx"], OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.13" },
-    Form { op: "add", mods: &[OPT_RN], tys: F64, dst: Dst::R(T), srcs: R_RI, weight: 2, section: "9.7.3.1" },
-    Form { op: "sub", mods: &[OPT_RN], tys: F64, dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.3.2" },
-    Form { op: "mul", mods: &[OPT_RN], tys: F64, dst: Dst::R(T), srcs: R_RI, weight: 2, section: "9.7.3.3" },
-    Form { op: "fma", mods: &[RN], tys: F64, dst: Dst::R(T), srcs: R_R_RI, weight: 2, section: "9.7.3.4" },
+    Form { op: "testp", mods: &[&[".finite", ".infinite", ".number", ".notanumber", ".normal", ".subnormal"]], tys: &["f32", "f64"], dst: Dst::R(C(Class::Pred)), srcs: R1, weight: 1, section: "9.7.3.1" },
+    Form { op: "copysign", mods: NONE, tys: &["f32", "f64"], dst: Dst::R(T), srcs: &[Opnd::R(T), Opnd::R(T)], weight: 1, section: "9.7.3.2" },
+    Form { op: "rsqrt", mods: &[&[".approx"], OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.16" },
+    Form { op: "ex2", mods: &[&[".approx"], OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.21" },
+    Form { op: "lg2", mods: &[&[".approx"], OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.20" },
+    Form { op: "sin", mods: &[&[".approx"], OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.18" },
+    Form { op: "cos", mods: &[&[".approx"], OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.19" },
+    Form { op: "tanh", mods: &[&[".approx"]], tys: F32, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.22" },
+    Form { op: "add", mods: &[OPT_RN], tys: F64, dst: Dst::R(T), srcs: R_RI, weight: 2, section: "9.7.3.3" },
+    Form { op: "sub", mods: &[OPT_RN], tys: F64, dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.3.4" },
+    Form { op: "mul", mods: &[OPT_RN], tys: F64, dst: Dst::R(T), srcs: R_RI, weight: 2, section: "9.7.3.5" },
+    Form { op: "fma", mods: &[RN], tys: F64, dst: Dst::R(T), srcs: R_R_RI, weight: 2, section: "9.7.3.6" },
     Form { op: "div", mods: &[RN], tys: F64, dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.3.8" },
     Form { op: "min", mods: NONE, tys: F64, dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.3.11" },
     Form { op: "max", mods: NONE, tys: F64, dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.3.12" },
@@ -267,6 +294,16 @@ mod tests {
             for g in f.mods {
                 assert!(!g.is_empty(), "{}: empty modifier group", f.op);
             }
+            let sections: Vec<&str> = crate::lower::instruction_sections()
+                .filter(|(op, _)| *op == f.op)
+                .map(|(_, s)| s)
+                .collect();
+            assert!(
+                sections.contains(&f.section),
+                "{}: section {} is not the decoder table's ({sections:?})",
+                f.op,
+                f.section
+            );
             for ty in f.tys {
                 for part in ty.split('.') {
                     assert!(

@@ -643,6 +643,7 @@ impl Gen<'_> {
                     let regs: Vec<String> = (0..n).map(|_| self.src_reg(c)).collect();
                     format!("{{{}}}", regs.join(", "))
                 }
+                Opnd::Imm8 => format!("0x{:02x}", self.rng.range(0, 255)),
             };
             text.push_str(&o);
         }

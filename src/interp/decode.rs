@@ -304,8 +304,6 @@ impl Decoder<'_> {
             | Op::FMul { .. }
             | Op::FFma { .. }
             | Op::FDiv { .. }
-            | Op::FMin { .. }
-            | Op::FMax { .. }
             | Op::FNeg { .. }
             | Op::FAbs { .. }
             | Op::FSqrt { .. }

@@ -59,7 +59,7 @@ op_table! {
     /// address; shared/const/local: the offset in that space).
     ["6.4.1"] SymAddr { sym: u32, space: Space } => "symaddr";
     /// Reinterpret the bits of a value as another type of the same width (`mov.b32 %f, %r`).
-    ["9.7.9.1"] Bitcast {} => "bitcast";
+    ["9.7.9.3"] Bitcast {} => "bitcast";
     /// Integer add, wrapping.
     ["9.7.1.1"] IAdd {} => "iadd";
     /// Integer subtract, wrapping.
@@ -78,7 +78,7 @@ op_table! {
     /// Integer minimum.
     ["9.7.1.12"] IMin { sign: Sign } => "imin";
     /// Integer maximum.
-    ["9.7.1.12"] IMax { sign: Sign } => "imax";
+    ["9.7.1.13"] IMax { sign: Sign } => "imax";
     /// Integer negate, wrapping.
     ["9.7.1.11"] INeg {} => "ineg";
     /// Integer absolute value, wrapping (abs(MIN) = MIN).
@@ -96,24 +96,20 @@ op_table! {
     /// Shift right; counts >= width give 0 (unsigned) or the sign fill (signed).
     ["9.7.8.9"] Shr { sign: Sign } => "shr";
     /// Population count (result i32).
-    ["9.7.1.15"] Popc {} => "popc";
+    ["9.7.1.14"] Popc {} => "popc";
     /// Count leading zeros (result i32).
-    ["9.7.1.16"] Clz {} => "clz";
+    ["9.7.1.15"] Clz {} => "clz";
     /// Float add with rounding mode, flush-to-zero and saturation.
-    ["9.7.3.1"] FAdd { rnd: Round, ftz: bool, sat: bool } => "fadd";
+    ["9.7.3.3"] FAdd { rnd: Round, ftz: bool, sat: bool } => "fadd";
     /// Float subtract.
-    ["9.7.3.2"] FSub { rnd: Round, ftz: bool, sat: bool } => "fsub";
+    ["9.7.3.4"] FSub { rnd: Round, ftz: bool, sat: bool } => "fsub";
     /// Float multiply (never contracted with a following add).
-    ["9.7.3.3"] FMul { rnd: Round, ftz: bool, sat: bool } => "fmul";
+    ["9.7.3.5"] FMul { rnd: Round, ftz: bool, sat: bool } => "fmul";
     /// Fused multiply-add, one rounding (`fma`, `mad.rn`): a*b+c.
-    ["9.7.3.4"] FFma { rnd: Round, ftz: bool, sat: bool } => "ffma";
+    ["9.7.3.6"] FFma { rnd: Round, ftz: bool, sat: bool } => "ffma";
     /// Float divide: IEEE with a rounding mode (`div.rn`), or `.approx`/`.full` when
     /// `approx` is set (computed as IEEE division here, within the ISA's stated bound).
     ["9.7.3.8"] FDiv { rnd: Round, approx: bool, ftz: bool } => "fdiv";
-    /// Float minimum; NaN inputs: the other input (both NaN: canonical NaN); -0 < +0.
-    ["9.7.3.11"] FMin { ftz: bool } => "fmin";
-    /// Float maximum; NaN inputs: the other input (both NaN: canonical NaN); +0 > -0.
-    ["9.7.3.12"] FMax { ftz: bool } => "fmax";
     /// Float negate (sign flip, NaN included).
     ["9.7.3.10"] FNeg { ftz: bool } => "fneg";
     /// Float absolute value (sign clear).
@@ -123,27 +119,27 @@ op_table! {
     /// Reciprocal 1/x: IEEE with rounding, or `.approx` (computed exactly rounded here).
     ["9.7.3.13"] FRcp { rnd: Round, approx: bool, ftz: bool } => "frcp";
     /// Integer compare → predicate.
-    ["9.7.6.1"] ICmp { cc: ICmp, sign: Sign } => "icmp";
+    ["9.7.6.2"] ICmp { cc: ICmp, sign: Sign } => "icmp";
     /// Float compare → predicate (unordered forms true on NaN).
-    ["9.7.6.1"] FCmp { cc: FCmp, ftz: bool } => "fcmp";
+    ["9.7.6.2"] FCmp { cc: FCmp, ftz: bool } => "fcmp";
     /// `selp`: args (a, b, p) → p ? a : b.
     ["9.7.6.3"] Select {} => "select";
     /// Conversion between integer and float types with rounding, saturation and ftz.
     ["9.7.9.21"] Cvt { dst: CvtType, src: CvtType, rnd: CvtRound, sat: bool, ftz: bool } => "cvt";
     /// Convert a state-space address to a generic address (`to_generic`) or back (`cvta.to`).
-    ["9.7.9.22"] Cvta { space: Space, to_generic: bool } => "cvta";
+    ["9.7.9.20"] Cvta { space: Space, to_generic: bool } => "cvta";
     /// Load a value of the result type from `[addr]` in a state space; faults if out of
     /// bounds or misaligned to `align` bytes.
     ["9.7.9.8"] Load { space: Space, align: u8 } => "ld";
     /// Store args (addr, value) in a state space; faults if out of bounds or misaligned.
-    ["9.7.9.10"] Store { space: Space, align: u8 } => "st";
+    ["9.7.9.11"] Store { space: Space, align: u8 } => "st";
     /// Atomic read-modify-write args (addr, b) → old value.
     ["9.7.13.5"] Atom { op: AtomOp, space: Space } => "atom";
     /// Atomic compare-and-swap args (addr, cmp, new) → old value.
     ["9.7.13.5"] AtomCas { space: Space } => "atom.cas";
     /// `isspacep.space`: whether a generic address falls in the state space's window (global:
     /// outside the shared and local windows). Result pred.
-    ["9.7.9.20"] IsSpace { space: Space } => "isspacep";
+    ["9.7.9.19"] IsSpace { space: Space } => "isspacep";
     /// Memory fence (`membar`, `fence`): orders this thread's memory accesses.
     ["9.7.13.4"] Fence {} => "fence";
     // ---- The scalar ISA beyond the basics. ----
@@ -237,7 +233,7 @@ op_table! {
     ["9.7.18.1.3"] VMad { ty: VideoTypes, sat: bool, asel: u8, bsel: u8, po: bool, shr: u8, neg_ab: bool, neg_c: bool } => "vmad";
     /// Warp shuffle: args (value, b, c, membermask) → (value, pred): lane j reads the value of
     /// the lane chosen by mode, b (lane or delta) and c (clamp and segment mask).
-    ["9.7.8.6"] Shfl { mode: ShflMode } => "shfl";
+    ["9.7.9.6"] Shfl { mode: ShflMode } => "shfl";
     /// Warp vote (`vote.sync.mode`, legacy `vote.mode`): args (pred, membermask) → pred
     /// (`all`/`any`/`uni`) or i32 (`ballot`), over the active lanes of the lane's membermask.
     ["9.7.13.9"] Vote { mode: VoteMode } => "vote";
@@ -250,7 +246,7 @@ op_table! {
     ["9.7.13.12"] Redux { op: ReduxOp } => "redux";
     /// `elect.sync`: args (membermask) → (i32 lane of the leader, pred: this lane leads); the
     /// leader is the lowest participating lane.
-    ["9.7.13.13"] Elect {} => "elect";
+    ["9.7.13.14"] Elect {} => "elect";
     /// Arrival at a CTA barrier: args (barrier id i32, thread count i32 (0: all threads of the
     /// CTA), pred (the `bar.red` operand)). Recorded in the warp state's barrier records; a
     /// waiting kind is followed by a `Barrier` terminator, whose lanes the CTA scheduler
@@ -281,7 +277,7 @@ op_table! {
     /// function the call may reach; fault address: the pointer); else a stack top above `limit`
     /// (a per-thread local-memory offset) faults with "call stack overflow" (fault address: the
     /// depth; size: `size`, the stack's bytes).
-    ["9.7.12.4"] CallCheck { limit: u32, size: u32 } => "callcheck";
+    ["9.7.12.5"] CallCheck { limit: u32, size: u32 } => "callcheck";
     /// CUDA's `vprintf`: args (format string, argument buffer), both generic addresses → i32
     /// characters written (-1 when the format cannot be read). The active lanes print in lane
     /// order, one warp's output at a time (`runtime::printf`).
@@ -335,7 +331,7 @@ op_table! {
     /// A step of `barrier.cluster` (operands per [`ClusterBarOp`]): a split barrier across
     /// all non-exited threads of all CTAs of the cluster (`runtime::cluster`). A lane that
     /// arrives twice in one phase, or waits without having arrived, faults.
-    ["9.7.13.2"] ClusterBarrier { op: ClusterBarOp } => "barrier.cluster";
+    ["9.7.13.3"] ClusterBarrier { op: ClusterBarOp } => "barrier.cluster";
     /// `mapa`: args (address, rank i32) → address of the result type (`i32` or `i64`, as
     /// the source): the address in CTA `rank` of the cluster that corresponds to the shared
     /// address (`generic`: generic address) in the source. `runtime::cluster` defines the
@@ -539,8 +535,6 @@ impl Op {
             | Op::FMul { .. }
             | Op::FFma { .. }
             | Op::FDiv { .. }
-            | Op::FMin { .. }
-            | Op::FMax { .. }
             | Op::FNeg { .. }
             | Op::FAbs { .. }
             | Op::FSqrt { .. }

@@ -114,7 +114,7 @@ pub fn print_modifiers(op: &Op) -> String {
             };
             format!("{r}{}", if *ftz { ".ftz" } else { "" })
         }
-        Op::FMin { ftz } | Op::FMax { ftz } | Op::FNeg { ftz } | Op::FAbs { ftz } => {
+        Op::FNeg { ftz } | Op::FAbs { ftz } => {
             if *ftz {
                 ".ftz".into()
             } else {

@@ -125,10 +125,6 @@ impl Op {
                 n(2, 1)?;
                 same(&|t| t.is_float())
             }
-            Op::FMin { .. } | Op::FMax { .. } => {
-                n(2, 1)?;
-                same(&|t| t.is_float())
-            }
             Op::FFma { .. } => {
                 n(3, 1)?;
                 same(&|t| t.is_float())

@@ -761,8 +761,6 @@ impl Gen<'_, '_> {
             | Op::FRcp { .. }
             | Op::FNeg { .. }
             | Op::FAbs { .. }
-            | Op::FMin { .. }
-            | Op::FMax { .. }
             | Op::FCmp { .. }
             | Op::IsSpace { .. }
             | Op::Cvt { .. }

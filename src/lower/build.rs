@@ -1220,6 +1220,24 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
                 ));
             }
             let lanes = d.vector.unwrap_or(1) as usize;
+            // PTX ISA §5.4: a name is declared once in a scope (ptxas: "Duplicate definition
+            // of variable '%r1'"); an inner `{ }` scope may declare it again.
+            let declared: Vec<String> = match d.count {
+                Some(n) => (0..n).map(|i| format!("{}{i}", d.name.name)).collect(),
+                None => vec![d.name.name.clone()],
+            };
+            if let Some(scope) = b.scopes.last() {
+                let taken = |n: &String| {
+                    scope.contains_key(n)
+                        || (0..4).any(|k| scope.contains_key(&super::vregs::component_name(n, k)))
+                };
+                if let Some(n) = declared.iter().find(|n| taken(n)) {
+                    return Err(LowerError::new(
+                        d.name.span,
+                        format!("register '{n}' is declared twice in this scope"),
+                    ));
+                }
+            }
             if d.vector.is_some() {
                 // PTX ISA §5.4.2: .v2/.v4 of a non-predicate type, at most 128 bits.
                 let bits = lanes * d.ty.size() as usize * 8;

@@ -1,4 +1,4 @@
-//! `call` (PTX ISA §9.7.12.2) to device functions (`.func`, §11.3.2), by inlining: each call
+//! `call` (PTX ISA §9.7.12.5) to device functions (`.func`, §11.3.2), by inlining: each call
 //! site gets its own copy of the callee's blocks, decoded in a fresh register scope with fresh
 //! labels, its `.local` frame laid out anew, and `ret` continuing after the call.
 //!

@@ -174,7 +174,7 @@ pub(super) fn collective(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), L
             let m = membermask(b, cx, Some(2))?;
             b.unary_to_dst(cx, Op::Redux { op: rop }, vec![a, m], Type::I32)
         }
-        // PTX ISA §9.7.13.13: elect.sync d|p, membermask.
+        // PTX ISA §9.7.13.14: elect.sync d|p, membermask.
         "elect" => {
             cx.expect_operands(2)?;
             if !cx.has("sync") {

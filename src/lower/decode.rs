@@ -1,13 +1,21 @@
 //! Instruction decoding: one PTX instruction (opcode, modifiers, operands) → IR operations over
-//! variables. Every supported form is listed here with its PTX ISA section; anything else is
-//! an "unsupported instruction" error naming the instruction and its location.
+//! variables. This module holds what every decoder shares (the per-instruction context, operand
+//! reading and writing, guards, the commit of destinations); the decoder's table
+//! (`decode_table.rs`) sends each opcode to its one decoder, in the file of its PTX ISA chapter
+//! (`decode_int.rs` §9.7.1-2, `decode_float.rs` §9.7.3 and §9.7.5, `decode_half.rs` §9.7.4 and
+//! §9.7.7, `decode_cmp.rs` §9.7.6, `decode_logic.rs` §9.7.8, `decode_data.rs` and
+//! `decode_cvt.rs` §9.7.9, `decode_tex.rs` §9.7.10-11, `call.rs` and `control` here §9.7.12,
+//! `decode_sync.rs`, `collective.rs` and `decode_mbarrier.rs` §9.7.13, `decode_mma.rs` §9.7.14,
+//! `decode_wgmma.rs` §9.7.15, `decode_stack.rs` §9.7.17, `decode_video.rs` §9.7.18). Valid PTX
+//! ptxjit does not decode is an "unsupported instruction" error naming the instruction and its
+//! location; anything else that is not PTX is "invalid", as ptxas reports it.
 
 use super::build::{Builder, PInst, PTerm, Sym, Var};
 use super::opsize::{self, Fit, PtxTy};
 use super::LowerError;
 use crate::ir::{
-    AtomOp, CvtRound, CvtType, FCmp, HalfFmt, ICmp, Op, Round, SReg, ShflMode, Sign, Space, SrcLoc,
-    Type,
+    ApproxFn, AtomOp, CvtRound, CvtType, FCmp, HalfFmt, ICmp, MiniFmt, NarrowCvt, Op, PrmtMode,
+    Round, SReg, ShflMode, Sign, Space, SrcLoc, TestProp, TfRound, Type,
 };
 use crate::ptx::ast::{self, Literal, Operand};
 use crate::ptx::span::Span;
@@ -16,10 +24,22 @@ use crate::ptx::span::Span;
 mod bulk;
 #[path = "decode_cluster.rs"]
 mod cluster;
+#[path = "decode_cmp.rs"]
+mod cmp;
 #[path = "decode_async.rs"]
 mod copy_async;
-#[path = "decode_isa.rs"]
-mod isa;
+#[path = "decode_cvt.rs"]
+mod cvt;
+#[path = "decode_data.rs"]
+mod data;
+#[path = "decode_float.rs"]
+mod float;
+#[path = "decode_half.rs"]
+mod half;
+#[path = "decode_int.rs"]
+mod int;
+#[path = "decode_logic.rs"]
+mod logic;
 #[path = "decode_mbarrier.rs"]
 mod mbar;
 #[path = "decode_mma.rs"]
@@ -28,6 +48,10 @@ mod mma;
 mod names;
 #[path = "decode_stack.rs"]
 mod stack;
+#[path = "decode_sync.rs"]
+mod sync;
+#[path = "decode_table.rs"]
+mod table;
 #[path = "decode_tcgen05.rs"]
 mod tcgen05;
 #[path = "decode_tex.rs"]
@@ -38,6 +62,25 @@ mod tma;
 mod video;
 #[path = "decode_wgmma.rs"]
 mod wgmma;
+
+type R = Result<(), LowerError>;
+
+/// (opcode or form, the forms a row takes, PTX ISA section) of every row of the decoder's
+/// table (`decode_table.rs`) and of the forms the ISA describes apart (with an empty second
+/// element): the sections the instructions are defined in.
+pub(crate) fn decoder_table() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    let forms = table::FORM_SECTIONS.iter().map(|&(f, s)| (f, "", s));
+    table::ROWS
+        .iter()
+        .map(|r| (r.op, r.family.label(), r.section))
+        .chain(forms)
+}
+
+/// (opcode or form, PTX ISA section) pairs of [`decoder_table`].
+#[cfg(test)]
+pub(crate) fn instruction_sections() -> impl Iterator<Item = (&'static str, &'static str)> {
+    decoder_table().map(|(op, _, s)| (op, s))
+}
 
 /// Per-instruction decoding context: destinations are written through temporaries and committed
 /// at the end, so sources read before destinations change and guards apply uniformly.
@@ -403,6 +446,21 @@ impl Builder<'_> {
                     return self.coerce(cx, v, ty, relaxed, name.span);
                 }
                 if let Some(r) = sreg(&name.name, *component) {
+                    // A special register may be read narrower than it is, never wider
+                    // (ptxas: "Arguments mismatch" for `mov.u64 %rd, %tid.x`).
+                    if ty.bits() > r.ty().bits() {
+                        return Err(LowerError::new(
+                            name.span,
+                            format!(
+                                "special register '{}{}' has {} bits, '{}' reads {}",
+                                name.name,
+                                component.map(|c| format!(".{c}")).unwrap_or_default(),
+                                r.ty().bits(),
+                                cx.ptx,
+                                ty.bits()
+                            ),
+                        ));
+                    }
                     let v = self.emit1(Op::SReg { reg: r }, vec![], r.ty(), cx.loc, &cx.ptx);
                     if r == SReg::IsExplicitCluster {
                         // A `.pred` special register: read as 0/1, then made a predicate.
@@ -931,6 +989,159 @@ fn vec_len(cx: &Cx) -> u32 {
     1
 }
 
+/// A 16-bit float type: (format, packed x2).
+fn half_ty(t: ast::ScalarType) -> Option<(HalfFmt, bool)> {
+    use ast::ScalarType::*;
+    Some(match t {
+        F16 => (HalfFmt::F16, false),
+        F16x2 => (HalfFmt::F16, true),
+        Bf16 => (HalfFmt::Bf16, false),
+        Bf16x2 => (HalfFmt::Bf16, true),
+        _ => return None,
+    })
+}
+
+/// Whether the instruction's type modifier is a 16-bit float type.
+fn half_of(cx: &Cx) -> Option<(HalfFmt, bool)> {
+    cx.mods
+        .iter()
+        .rev()
+        .find_map(|m| ast::ScalarType::from_suffix(m).and_then(half_ty))
+}
+
+/// `.u16x2` / `.s16x2` packed integer types.
+fn int_x2(cx: &Cx) -> Option<Sign> {
+    if cx.has("u16x2") {
+        Some(Sign::Unsigned)
+    } else if cx.has("s16x2") {
+        Some(Sign::Signed)
+    } else {
+        None
+    }
+}
+
+fn round_or(cx: &Cx, default: Round) -> Round {
+    cx.round().unwrap_or(default)
+}
+
+const CC_NAME: &str = "CC.CF";
+
+impl Builder<'_> {
+    /// The hidden carry-flag variable (created on first use).
+    fn cc_flag(&mut self) -> Var {
+        if let Some(v) = self.reg(CC_NAME) {
+            return v;
+        }
+        let v = self.new_var(Type::Pred);
+        if self.scopes.is_empty() {
+            self.scopes.push(Default::default());
+        }
+        self.scopes[0].insert(CC_NAME.to_string(), v);
+        v
+    }
+
+    fn op1(&mut self, cx: &Cx, op: Op, args: Vec<Var>, ty: Type) -> Var {
+        self.emit1(op, args, ty, cx.loc, &cx.ptx)
+    }
+
+    /// Halves of an i32: (bits 15..0, bits 31..16).
+    fn split2(&mut self, cx: &Cx, v: Var) -> (Var, Var) {
+        let lo = self.op1(cx, trunc16(), vec![v], Type::I16);
+        let sh = self.konst(cx, Type::I32, 16);
+        let h = self.op1(
+            cx,
+            Op::Shr {
+                sign: Sign::Unsigned,
+            },
+            vec![v, sh],
+            Type::I32,
+        );
+        let hi = self.op1(cx, trunc16(), vec![h], Type::I16);
+        (lo, hi)
+    }
+
+    /// Pack two halves into an i32 (lo in bits 15..0).
+    fn pack2(&mut self, cx: &Cx, lo: Var, hi: Var) -> Var {
+        let l = self.op1(cx, zext16(), vec![lo], Type::I32);
+        let h = self.op1(cx, zext16(), vec![hi], Type::I32);
+        let sh = self.konst(cx, Type::I32, 16);
+        let h = self.op1(cx, Op::Shl {}, vec![h, sh], Type::I32);
+        self.op1(cx, Op::Or {}, vec![l, h], Type::I32)
+    }
+
+    /// Apply `f` to one half (scalar) or to both halves of packed operands, writing operand 0.
+    fn per_half(
+        &mut self,
+        cx: &mut Cx,
+        x2: bool,
+        nargs: usize,
+        f: &dyn Fn(&mut Builder, &Cx, &[Var]) -> Var,
+    ) -> R {
+        cx.expect_operands(nargs + 1)?;
+        if !x2 {
+            let mut args = vec![];
+            for k in 1..=nargs {
+                args.push(self.src(cx, k, Type::I16)?);
+            }
+            let r = f(self, cx, &args);
+            return self.write(cx, 0, r, Type::I16);
+        }
+        let mut los = vec![];
+        let mut his = vec![];
+        for k in 1..=nargs {
+            let v = self.src(cx, k, Type::I32)?;
+            let (l, h) = self.split2(cx, v);
+            los.push(l);
+            his.push(h);
+        }
+        let rl = f(self, cx, &los);
+        let rh = f(self, cx, &his);
+        let r = self.pack2(cx, rl, rh);
+        self.write(cx, 0, r, Type::I32)
+    }
+
+    /// Copy `v` (type `ty`) to destination operand `k`.
+    fn write(&mut self, cx: &mut Cx, k: usize, v: Var, ty: Type) -> R {
+        if let Some(d) = self.dst(cx, k, ty)? {
+            self.copy(d, v, cx.loc, &cx.ptx);
+        }
+        Ok(())
+    }
+}
+
+fn trunc16() -> Op {
+    Op::Cvt {
+        dst: CvtType::U16,
+        src: CvtType::U32,
+        rnd: CvtRound::None,
+        sat: false,
+        ftz: false,
+    }
+}
+
+fn zext16() -> Op {
+    Op::Cvt {
+        dst: CvtType::U32,
+        src: CvtType::U16,
+        rnd: CvtRound::None,
+        sat: false,
+        ftz: false,
+    }
+}
+
+fn sign_of(t: ast::ScalarType) -> Sign {
+    use ast::ScalarType::*;
+    if matches!(t, S8 | S16 | S32 | S64) {
+        Sign::Signed
+    } else {
+        Sign::Unsigned
+    }
+}
+
+fn is_float(cx: &Cx) -> bool {
+    matches!(cx.ty(), Ok(ast::ScalarType::F32 | ast::ScalarType::F64))
+}
+
 /// Decode one instruction into the builder's current block.
 /// Registers named without `%` (`.reg .b32 r;`, `.func (.reg .u32 r) f`) parse as symbols:
 /// rewrite every such operand (also inside lists and vectors) into a register operand when a
@@ -1029,6 +1240,16 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
     if let Some(m) = cx.mods.iter().find(|m| !names::is_modifier(m)) {
         return Err(cx.unknown_modifier(m));
     }
+    // A memory-order qualifier where the ISA has none (ptxas: "Illegal modifier '.relaxed'
+    // for instruction 'add'").
+    let op = i.opcode.name.as_str();
+    if let Some(m) = cx
+        .mods
+        .iter()
+        .find(|m| table::ORDER_WORDS.contains(m) && !table::order_ok(op, m))
+    {
+        return Err(cx.bad(&format!("illegal modifier '.{m}' for instruction '{op}'")));
+    }
     let guard = match &i.guard {
         None => None,
         Some(g) => {
@@ -1042,51 +1263,19 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
             Some((p, g.negated))
         }
     };
-    let op = i.opcode.name.as_str();
-    // Control flow.
-    match op {
-        "bra" | "ret" | "exit" | "trap" => {
-            return control(b, &cx, guard);
+    let row = table::lookup(&cx)?;
+    table::check_modifiers(&cx, row)?;
+    let (decode, pure) = match row.decode {
+        table::Decoder::Guarded(f) => return f(b, &cx, guard),
+        table::Decoder::Unsupported => {
+            return Err(LowerError::unsupported(
+                cx.inst.span,
+                format!("unsupported instruction '{}'", cx.ptx),
+            ))
         }
-        "barrier" if cx.mods.first() == Some(&"cluster") => {}
-        "bar" | "barrier" => return super::collective::barrier(b, &cx, guard),
-        "call" => return super::call::call(b, &cx, guard),
-        "brx" => return super::call::brx(b, &cx, guard),
-        // Debugging and performance-monitor hints, and sleeps: accepted, no effect on the
-        // CPU (PTX ISA §9.7.19: brkpt, nanosleep, pmevent).
-        "brkpt" | "nanosleep" | "pmevent" => return Ok(()),
-        _ => {}
-    }
-    let pure = matches!(
-        op,
-        "mov"
-            | "add"
-            | "sub"
-            | "mul"
-            | "mad"
-            | "fma"
-            | "div"
-            | "rem"
-            | "min"
-            | "max"
-            | "neg"
-            | "abs"
-            | "and"
-            | "or"
-            | "xor"
-            | "not"
-            | "shl"
-            | "shr"
-            | "setp"
-            | "selp"
-            | "cvt"
-            | "cvta"
-            | "popc"
-            | "clz"
-            | "sqrt"
-            | "rcp"
-    ) || isa::INSTRUCTIONS.contains(&op)
-        || video::INSTRUCTIONS.contains(&op);
+        table::Decoder::Pure(f) => (f, true),
+        table::Decoder::Effect(f) => (f, false),
+    };
     // A guarded operation with effects runs in its own block, branched around.
     let mut cont = None;
     if let (Some((p, neg)), false) = (guard, pure) {
@@ -1099,7 +1288,7 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
         b.cur = body;
         cont = Some(after);
     }
-    decode(b, &mut cx, op)?;
+    decode(b, &mut cx)?;
     // Commit destinations.
     let writes = std::mem::take(&mut cx.writes);
     for (reg, tmp) in writes {
@@ -1222,1230 +1411,4 @@ fn int_or_float(cx: &Cx) -> Result<(Type, Sign, bool), LowerError> {
     let t = cx.ty()?;
     ir_ty(t)
         .ok_or_else(|| cx.unsupported(&format!("type .{t:?} is not supported yet").to_lowercase()))
-}
-
-fn float_flags(cx: &Cx, default_rn: bool) -> Result<(Round, bool, bool), LowerError> {
-    let rnd = match cx.round() {
-        Some(r) => r,
-        None if default_rn => Round::Nearest,
-        None => Round::Nearest,
-    };
-    if rnd != Round::Nearest {
-        return Err(cx.unsupported(&format!("rounding modifier .{rnd} is not supported yet")));
-    }
-    Ok((rnd, cx.has("ftz"), cx.has("sat")))
-}
-
-fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
-    if let Some(r) = tma::decode(b, cx, op) {
-        return r;
-    }
-    if let Some(r) = cluster::decode(b, cx, op) {
-        return r;
-    }
-    if let Some(r) = bulk::decode(b, cx, op) {
-        return r;
-    }
-    if let Some(r) = stack::decode(b, cx, op) {
-        return r;
-    }
-    if let Some(r) = isa::decode(b, cx, op) {
-        return r;
-    }
-    if let Some(r) = video::decode(b, cx, op) {
-        return r;
-    }
-    if let Some(r) = tex::decode(b, cx, op) {
-        return r;
-    }
-    if let Some(r) = copy_async::decode(b, cx, op) {
-        return r;
-    }
-    if let Some(r) = mma::decode(b, cx, op) {
-        return r;
-    }
-    if let Some(r) = wgmma::decode(b, cx, op) {
-        return r;
-    }
-    if let Some(r) = mbar::decode(b, cx, op) {
-        return r;
-    }
-    if let Some(r) = tcgen05::decode(b, cx, op) {
-        return r;
-    }
-    match op {
-        "mov" if cx.ty().ok() == Some(ast::ScalarType::B128) => wide(b, cx, op),
-        "mov" => mov(b, cx),
-        "add" | "sub" => {
-            cx.expect_operands(3)?;
-            let (ty, _sign, float) = int_or_float(cx)?;
-            let x = b.src(cx, 1, ty)?;
-            let y = b.src(cx, 2, ty)?;
-            let o = if float {
-                let (rnd, ftz, sat) = float_flags(cx, true)?;
-                if op == "add" {
-                    Op::FAdd { rnd, ftz, sat }
-                } else {
-                    Op::FSub { rnd, ftz, sat }
-                }
-            } else {
-                if cx.has("sat") || cx.has("cc") {
-                    return Err(cx.unsupported(".sat/.cc integer forms are not supported yet"));
-                }
-                if cx.round().is_some() {
-                    return Err(cx.bad("integer add/sub takes no rounding modifier"));
-                }
-                if op == "add" {
-                    Op::IAdd {}
-                } else {
-                    Op::ISub {}
-                }
-            };
-            b.unary_to_dst(cx, o, vec![x, y], ty)
-        }
-        "mul" | "mad" => {
-            let n = if op == "mul" { 3 } else { 4 };
-            cx.expect_operands(n)?;
-            let (ty, sign, float) = int_or_float(cx)?;
-            if float {
-                let (rnd, ftz, sat) = float_flags(cx, true)?;
-                let x = b.src(cx, 1, ty)?;
-                let y = b.src(cx, 2, ty)?;
-                if op == "mul" {
-                    return b.unary_to_dst(cx, Op::FMul { rnd, ftz, sat }, vec![x, y], ty);
-                }
-                let z = b.src(cx, 3, ty)?;
-                return b.unary_to_dst(cx, Op::FFma { rnd, ftz, sat }, vec![x, y, z], ty);
-            }
-            if cx.has("sat") || cx.has("cc") {
-                return Err(cx.unsupported(".sat/.cc integer forms are not supported yet"));
-            }
-            // PTX ISA §9.7.1.3-4: the integer forms name the half of the product they keep.
-            if !(cx.has("lo") || cx.has("hi") || cx.has("wide")) {
-                return Err(cx.bad("integer mul/mad needs .lo, .hi or .wide"));
-            }
-            if cx.round().is_some() {
-                return Err(cx.bad("integer mul/mad takes no rounding modifier"));
-            }
-            let x = b.src(cx, 1, ty)?;
-            let y = b.src(cx, 2, ty)?;
-            let (prod, pty) = if cx.has("wide") {
-                let wt = match ty {
-                    Type::I16 => Type::I32,
-                    Type::I32 => Type::I64,
-                    _ => return Err(cx.bad(".wide needs a 16- or 32-bit type")),
-                };
-                (
-                    b.emit1(Op::IMulWide { sign }, vec![x, y], wt, cx.loc, &cx.ptx),
-                    wt,
-                )
-            } else if cx.has("hi") {
-                (
-                    b.emit1(Op::IMulHi { sign }, vec![x, y], ty, cx.loc, &cx.ptx),
-                    ty,
-                )
-            } else {
-                (b.emit1(Op::IMul {}, vec![x, y], ty, cx.loc, &cx.ptx), ty)
-            };
-            if op == "mul" {
-                let d = b.dst(cx, 0, pty)?;
-                if let Some(d) = d {
-                    b.copy(d, prod, cx.loc, &cx.ptx);
-                }
-                return Ok(());
-            }
-            let z = b.src(cx, 3, pty)?;
-            b.unary_to_dst(cx, Op::IAdd {}, vec![prod, z], pty)
-        }
-        "fma" => {
-            cx.expect_operands(4)?;
-            let (ty, _, float) = int_or_float(cx)?;
-            if !float {
-                return Err(cx.bad("fma needs a float type"));
-            }
-            if cx.round().is_none() {
-                return Err(cx.bad("fma needs a rounding modifier"));
-            }
-            let (rnd, ftz, sat) = float_flags(cx, true)?;
-            let x = b.src(cx, 1, ty)?;
-            let y = b.src(cx, 2, ty)?;
-            let z = b.src(cx, 3, ty)?;
-            b.unary_to_dst(cx, Op::FFma { rnd, ftz, sat }, vec![x, y, z], ty)
-        }
-        "div" | "rem" | "min" | "max" => {
-            cx.expect_operands(3)?;
-            let (ty, sign, float) = int_or_float(cx)?;
-            let x = b.src(cx, 1, ty)?;
-            let y = b.src(cx, 2, ty)?;
-            let o = match (op, float) {
-                ("div", false) => Op::IDiv { sign },
-                ("rem", false) => Op::IRem { sign },
-                ("min", false) => Op::IMin { sign },
-                ("max", false) => Op::IMax { sign },
-                ("div", true) => {
-                    let approx = cx.has("approx") || cx.has("full");
-                    let rnd = if approx {
-                        Round::Nearest
-                    } else {
-                        let r = cx.round().ok_or_else(|| {
-                            cx.bad("div.f needs .rn/.rz/.rm/.rp, .approx or .full")
-                        })?;
-                        if r != Round::Nearest {
-                            return Err(cx.unsupported(&format!(
-                                "rounding modifier .{r} is not supported yet"
-                            )));
-                        }
-                        r
-                    };
-                    Op::FDiv {
-                        rnd,
-                        approx,
-                        ftz: cx.has("ftz"),
-                    }
-                }
-                ("min", true) => Op::FMin { ftz: cx.has("ftz") },
-                ("max", true) => Op::FMax { ftz: cx.has("ftz") },
-                _ => return Err(cx.bad("rem needs an integer type")),
-            };
-            if cx.has("NaN") || cx.has("relu") || cx.has("xorsign") {
-                return Err(cx.unsupported("min/max .NaN/.relu/.xorsign are not supported yet"));
-            }
-            b.unary_to_dst(cx, o, vec![x, y], ty)
-        }
-        "neg" | "abs" => {
-            cx.expect_operands(2)?;
-            let (ty, _, float) = int_or_float(cx)?;
-            let x = b.src(cx, 1, ty)?;
-            let ftz = cx.has("ftz");
-            let o = match (op, float) {
-                ("neg", false) => Op::INeg {},
-                ("abs", false) => Op::IAbs {},
-                ("neg", true) => Op::FNeg { ftz },
-                _ => Op::FAbs { ftz },
-            };
-            b.unary_to_dst(cx, o, vec![x], ty)
-        }
-        "sqrt" | "rcp" => {
-            cx.expect_operands(2)?;
-            let (ty, _, float) = int_or_float(cx)?;
-            if !float {
-                return Err(cx.bad("needs a float type"));
-            }
-            let approx = cx.has("approx");
-            let rnd = match cx.round() {
-                Some(Round::Nearest) => Round::Nearest,
-                Some(r) => {
-                    return Err(
-                        cx.unsupported(&format!("rounding modifier .{r} is not supported yet"))
-                    )
-                }
-                None if approx => Round::Nearest,
-                None => return Err(cx.bad("needs .approx or a rounding modifier")),
-            };
-            let x = b.src(cx, 1, ty)?;
-            let ftz = cx.has("ftz");
-            let o = if op == "sqrt" {
-                Op::FSqrt { rnd, approx, ftz }
-            } else {
-                Op::FRcp { rnd, approx, ftz }
-            };
-            b.unary_to_dst(cx, o, vec![x], ty)
-        }
-        "and" | "or" | "xor" | "not" => {
-            let (ty, _, float) = int_or_float(cx)?;
-            if float {
-                return Err(cx.bad("bitwise operations need .b/.pred types"));
-            }
-            if op == "not" {
-                cx.expect_operands(2)?;
-                let x = b.src(cx, 1, ty)?;
-                return b.unary_to_dst(cx, Op::Not {}, vec![x], ty);
-            }
-            cx.expect_operands(3)?;
-            let x = b.src(cx, 1, ty)?;
-            let y = b.src(cx, 2, ty)?;
-            let o = match op {
-                "and" => Op::And {},
-                "or" => Op::Or {},
-                _ => Op::Xor {},
-            };
-            b.unary_to_dst(cx, o, vec![x, y], ty)
-        }
-        "shl" | "shr" => {
-            cx.expect_operands(3)?;
-            let (ty, sign, float) = int_or_float(cx)?;
-            if float || ty == Type::Pred {
-                return Err(cx.bad("shifts need an integer type"));
-            }
-            let x = b.src(cx, 1, ty)?;
-            let y = b.src(cx, 2, Type::I32)?;
-            let o = if op == "shl" {
-                Op::Shl {}
-            } else {
-                Op::Shr { sign }
-            };
-            b.unary_to_dst(cx, o, vec![x, y], ty)
-        }
-        "popc" | "clz" => {
-            cx.expect_operands(2)?;
-            let (ty, _, float) = int_or_float(cx)?;
-            if float || ty == Type::Pred || ty.bits() < 32 {
-                return Err(cx.bad("needs .b32 or .b64"));
-            }
-            let x = b.src(cx, 1, ty)?;
-            let o = if op == "popc" {
-                Op::Popc {}
-            } else {
-                Op::Clz {}
-            };
-            b.unary_to_dst(cx, o, vec![x], Type::I32)
-        }
-        "setp" => setp(b, cx),
-        "selp" => {
-            cx.expect_operands(4)?;
-            let (ty, _, _) = int_or_float(cx)?;
-            let x = b.src(cx, 1, ty)?;
-            let y = b.src(cx, 2, ty)?;
-            let p = b.src(cx, 3, Type::Pred)?;
-            b.unary_to_dst(cx, Op::Select {}, vec![x, y, p], ty)
-        }
-        "cvt" => cvt(b, cx),
-        "cvta" => {
-            cx.expect_operands(2)?;
-            let space = space_of(cx);
-            if !matches!(
-                space,
-                Space::Global | Space::Shared | Space::Local | Space::Const | Space::Param
-            ) {
-                return Err(cx.bad("cvta needs a state space"));
-            }
-            let ty = if cx.has("u32") { Type::I32 } else { Type::I64 };
-            let x = b.src(cx, 1, ty)?;
-            let to_generic = !cx.has("to");
-            b.unary_to_dst(cx, Op::Cvta { space, to_generic }, vec![x], ty)
-        }
-        "ld" | "ldu" | "st" if cx.ty().ok() == Some(ast::ScalarType::B128) => wide(b, cx, op),
-        "ld" | "ldu" => load(b, cx),
-        "st" => store(b, cx),
-        "atom" | "red" => atom(b, cx, op == "red"),
-        "shfl" => shfl(b, cx),
-        "vote" | "activemask" | "match" | "redux" | "elect" => {
-            super::collective::collective(b, cx, op)
-        }
-        "isspacep" => {
-            cx.expect_operands(2)?;
-            let space = space_of(cx);
-            if space == Space::Generic || space == Space::Param {
-                return Err(cx.bad("isspacep needs .global, .shared, .local or .const"));
-            }
-            let a = b.src(cx, 1, Type::I64)?;
-            if space != Space::Const {
-                return b.unary_to_dst(cx, Op::IsSpace { space }, vec![a], Type::Pred);
-            }
-            // Const banks live in the global arena: a generic address is in the const space
-            // when it falls inside one of the module's `.const` variables.
-            let mut acc = b.konst(cx, Type::Pred, 0);
-            for (index, size) in b.const_vars.clone() {
-                let base = b.emit1(
-                    Op::SymAddr {
-                        sym: index,
-                        space: Space::Const,
-                    },
-                    vec![],
-                    Type::I64,
-                    cx.loc,
-                    &cx.ptx,
-                );
-                let off = b.emit1(Op::ISub {}, vec![a, base], Type::I64, cx.loc, &cx.ptx);
-                let n = b.konst(cx, Type::I64, size);
-                let inside = b.emit1(
-                    Op::ICmp {
-                        cc: ICmp::Lt,
-                        sign: Sign::Unsigned,
-                    },
-                    vec![off, n],
-                    Type::Pred,
-                    cx.loc,
-                    &cx.ptx,
-                );
-                acc = b.emit1(Op::Or {}, vec![acc, inside], Type::Pred, cx.loc, &cx.ptx);
-            }
-            if let Some(d) = b.dst(cx, 0, Type::Pred)? {
-                b.copy(d, acc, cx.loc, &cx.ptx);
-            }
-            Ok(())
-        }
-        // PTX ISA §9.7.13.4: membar/fence order memory accesses; with relaxed scopes.
-        "membar" | "fence" => {
-            // `fence.mbarrier_init.release.cluster` (PTX ISA §9.7.13.4) orders prior
-            // `mbarrier.init`s: a release fence.
-            let mbarrier_init = cx.mods == ["mbarrier_init", "release", "cluster"];
-            if cx.mods.first() == Some(&"proxy") {
-                return mbar::proxy_fence(b, cx);
-            }
-            if cx
-                .mods
-                .iter()
-                .any(|m| m.starts_with("proxy") || m.contains("mbarrier"))
-                && !mbarrier_init
-            {
-                return Err(cx.unsupported("this proxy fence is not supported yet"));
-            }
-            b.emit(Op::Fence {}, vec![], vec![], cx.loc, &cx.ptx);
-            Ok(())
-        }
-        // `createpolicy` (PTX ISA §9.7.9, "createpolicy"): the cache eviction policy is an opaque 64-bit
-        // value used only as a hint; ptxjit's policies are all 0 (see docs/isa-notes.md).
-        // Source operands are still checked.
-        "createpolicy" => {
-            let n = cx.inst.operands.len();
-            if !(2..=4).contains(&n) || !cx.has("b64") {
-                return Err(cx.bad("expects createpolicy.*.b64 policy, ... (2 to 4 operands)"));
-            }
-            for k in 1..n {
-                match cx.opnd(k)?.clone() {
-                    Operand::Address { .. } => {
-                        b.address(cx, k, Space::Global)?;
-                    }
-                    Operand::Imm(..) => {}
-                    Operand::Reg {
-                        name,
-                        component: None,
-                    } => {
-                        b.reg_var(cx, &name)?;
-                    }
-                    o => {
-                        return Err(LowerError::new(
-                            o.span(),
-                            format!("this operand form is not allowed here in '{}'", cx.ptx),
-                        ))
-                    }
-                }
-            }
-            let z = b.konst(cx, Type::I64, 0);
-            if let Some(d) = b.dst(cx, 0, Type::I64)? {
-                b.copy(d, z, cx.loc, &cx.ptx);
-            }
-            Ok(())
-        }
-        // Cache hints have no effect on the CPU (PTX ISA §9.7.9.15); the address operand is
-        // still checked for form.
-        "prefetch" | "prefetchu" => {
-            cx.expect_operands(1)?;
-            match cx.opnd(0)? {
-                Operand::Address { .. } => Ok(()),
-                _ => Err(cx.bad("needs an address operand")),
-            }
-        }
-        // ptxas: "Not a name of any known instruction: 'foo'".
-        _ if !names::is_instruction(op) => Err(LowerError::new(
-            cx.inst.span,
-            format!("invalid '{}': '{op}' is not a PTX instruction", cx.ptx),
-        )),
-        _ => Err(LowerError::unsupported(
-            cx.inst.span,
-            format!("unsupported instruction '{}'", cx.ptx),
-        )),
-    }
-}
-
-fn mov(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
-    cx.expect_operands(2)?;
-    let t = cx.ty()?;
-    let (ty, _, _) = ir_ty(t).ok_or_else(|| cx.unsupported("type not supported yet"))?;
-    let d = cx.opnd(0)?.clone();
-    let s = cx.opnd(1)?.clone();
-    // mov.v2/.v4: element-wise copy of vector operands (brace lists or vector registers).
-    if let Some(n) = [("v2", 2), ("v4", 4)]
-        .iter()
-        .find(|(m, _)| cx.has(m))
-        .map(|&(_, n)| n)
-    {
-        let (Operand::Vector(ds, _), Operand::Vector(ss, _)) = (&d, &s) else {
-            return Err(cx.bad(&format!(
-                "mov.v{n} needs two vector operands of {n} elements"
-            )));
-        };
-        if ds.len() != n || ss.len() != n {
-            return Err(cx.bad(&format!(
-                "mov.v{n} needs two vector operands of {n} elements"
-            )));
-        }
-        for e in ds.iter().chain(ss) {
-            b.check_general(cx, e, t)?;
-        }
-        // Read every source before writing: `mov.v2.u32 {%a, %b}, {%b, %a}` swaps.
-        let vals = ss
-            .iter()
-            .map(|e| b.src_rel(cx, e, ty, None))
-            .collect::<Result<Vec<_>, _>>()?;
-        for (e, v) in ds.iter().zip(vals) {
-            if let Some(dv) = b.dst_rel(cx, e, ty, None)? {
-                b.copy(dv, v, cx.loc, &cx.ptx);
-            }
-        }
-        return Ok(());
-    }
-    match (&d, &s) {
-        // Pack: mov.b64 %rd, {%r1, %r2} (element 0 in the low bits).
-        (_, Operand::Vector(elems, _)) => {
-            let n = elems.len() as u32;
-            if n == 0 || ty.bits() % n != 0 || !ty.is_int() {
-                return Err(cx.bad("vector pack needs .b16/.b32/.b64 and 2 or 4 elements"));
-            }
-            let et =
-                Type::int_of_bytes(ty.bytes() / n).ok_or_else(|| cx.bad("bad element size"))?;
-            let mut acc = b.konst(cx, ty, 0);
-            for (k, e) in elems.iter().enumerate() {
-                let v = b.src_rel(cx, e, et, None)?;
-                let w = b.coerce(cx, v, ty, Some(Sign::Unsigned), e.span())?;
-                let sh = b.konst(cx, Type::I32, (k as u64) * et.bits() as u64);
-                let w = b.emit1(Op::Shl {}, vec![w, sh], ty, cx.loc, &cx.ptx);
-                acc = b.emit1(Op::Or {}, vec![acc, w], ty, cx.loc, &cx.ptx);
-            }
-            let dst = b.dst_rel(cx, &d, ty, None)?;
-            if let Some(dv) = dst {
-                b.copy(dv, acc, cx.loc, &cx.ptx);
-            }
-            Ok(())
-        }
-        // Unpack: mov.b64 {%r1, %r2}, %rd.
-        (Operand::Vector(elems, _), _) => {
-            let n = elems.len() as u32;
-            if n == 0 || ty.bits() % n != 0 || !ty.is_int() {
-                return Err(cx.bad("vector unpack needs .b16/.b32/.b64 and 2 or 4 elements"));
-            }
-            let et =
-                Type::int_of_bytes(ty.bytes() / n).ok_or_else(|| cx.bad("bad element size"))?;
-            let v = b.src_rel(cx, &s, ty, None)?;
-            for (k, e) in elems.iter().enumerate() {
-                let sh = b.konst(cx, Type::I32, (k as u64) * et.bits() as u64);
-                let w = b.emit1(
-                    Op::Shr {
-                        sign: Sign::Unsigned,
-                    },
-                    vec![v, sh],
-                    ty,
-                    cx.loc,
-                    &cx.ptx,
-                );
-                let part = b.coerce(cx, w, et, Some(Sign::Unsigned), e.span())?;
-                if let Some(dv) = b.dst_rel(cx, e, et, None)? {
-                    b.copy(dv, part, cx.loc, &cx.ptx);
-                }
-            }
-            Ok(())
-        }
-        _ => {
-            b.check_general(cx, &s, t)?;
-            b.check_general(cx, &d, t)?;
-            let v = b.src_rel(cx, &s, ty, None)?;
-            if let Some(dv) = b.dst_rel(cx, &d, ty, None)? {
-                b.copy(dv, v, cx.loc, &cx.ptx);
-            }
-            Ok(())
-        }
-    }
-}
-
-/// A float comparison by its PTX name (PTX ISA §9.7.6.1: `eq` … `geu`, `num`, `nan`).
-pub(super) fn fcmp_name(cmp: &str) -> Option<FCmp> {
-    Some(match cmp {
-        "eq" => FCmp::Eq,
-        "ne" => FCmp::Ne,
-        "lt" => FCmp::Lt,
-        "le" => FCmp::Le,
-        "gt" => FCmp::Gt,
-        "ge" => FCmp::Ge,
-        "equ" => FCmp::Equ,
-        "neu" => FCmp::Neu,
-        "ltu" => FCmp::Ltu,
-        "leu" => FCmp::Leu,
-        "gtu" => FCmp::Gtu,
-        "geu" => FCmp::Geu,
-        "num" => FCmp::Num,
-        "nan" => FCmp::Nan,
-        _ => return None,
-    })
-}
-
-/// The rounding modifier of a `cvt` (PTX ISA §9.7.9.21): `.rn .rz .rm .rp` round the value,
-/// `.rni .rzi .rmi .rpi` round to an integer; `None` without one.
-pub(super) fn cvt_round_of(cx: &Cx) -> Option<CvtRound> {
-    cx.mods.iter().find_map(|m| match *m {
-        "rn" => Some(CvtRound::Float(Round::Nearest)),
-        "rz" => Some(CvtRound::Float(Round::Zero)),
-        "rm" => Some(CvtRound::Float(Round::Down)),
-        "rp" => Some(CvtRound::Float(Round::Up)),
-        "rni" => Some(CvtRound::Int(Round::Nearest)),
-        "rzi" => Some(CvtRound::Int(Round::Zero)),
-        "rmi" => Some(CvtRound::Int(Round::Down)),
-        "rpi" => Some(CvtRound::Int(Round::Up)),
-        _ => None,
-    })
-}
-
-fn setp(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
-    let (ty, sign, float) = int_or_float(cx)?;
-    let n = cx.inst.operands.len();
-    if n != 3 && n != 4 {
-        return Err(cx.bad("expects 3 or 4 operands"));
-    }
-    let cmp = cx
-        .mods
-        .first()
-        .copied()
-        .ok_or_else(|| cx.bad("missing comparison"))?;
-    let x = b.src(cx, 1, ty)?;
-    let y = b.src(cx, 2, ty)?;
-    let op = if float {
-        let cc =
-            fcmp_name(cmp).ok_or_else(|| cx.bad(&format!("unknown float comparison '{cmp}'")))?;
-        Op::FCmp {
-            cc,
-            ftz: cx.has("ftz"),
-        }
-    } else {
-        let (cc, sign) = match cmp {
-            "eq" => (ICmp::Eq, sign),
-            "ne" => (ICmp::Ne, sign),
-            "lt" => (ICmp::Lt, sign),
-            "le" => (ICmp::Le, sign),
-            "gt" => (ICmp::Gt, sign),
-            "ge" => (ICmp::Ge, sign),
-            "lo" => (ICmp::Lt, Sign::Unsigned),
-            "ls" => (ICmp::Le, Sign::Unsigned),
-            "hi" => (ICmp::Gt, Sign::Unsigned),
-            "hs" => (ICmp::Ge, Sign::Unsigned),
-            _ => return Err(cx.bad(&format!("unknown integer comparison '{cmp}'"))),
-        };
-        Op::ICmp { cc, sign }
-    };
-    let t = b.emit1(op, vec![x, y], Type::Pred, cx.loc, &cx.ptx);
-    let bool_op = cx.mods.iter().find_map(|m| match *m {
-        "and" => Some(Op::And {}),
-        "or" => Some(Op::Or {}),
-        "xor" => Some(Op::Xor {}),
-        _ => None,
-    });
-    let c = if n == 4 {
-        if bool_op.is_none() {
-            return Err(cx.bad("a fourth operand needs .and/.or/.xor"));
-        }
-        Some(b.src(cx, 3, Type::Pred)?)
-    } else {
-        None
-    };
-    let combine = |b: &mut Builder, cx: &Cx, v: Var| -> Var {
-        match (bool_op, c) {
-            (Some(o), Some(c)) => b.emit1(o, vec![v, c], Type::Pred, cx.loc, &cx.ptx),
-            _ => v,
-        }
-    };
-    let d = cx.opnd(0)?.clone();
-    let (p, q) = match &d {
-        Operand::PredPair(p, q) => (
-            Operand::Reg {
-                name: p.clone(),
-                component: None,
-            },
-            Some(Operand::Reg {
-                name: q.clone(),
-                component: None,
-            }),
-        ),
-        other => (other.clone(), None),
-    };
-    let pv = combine(b, cx, t);
-    if let Some(dv) = b.dst_rel(cx, &p, Type::Pred, None)? {
-        b.copy(dv, pv, cx.loc, &cx.ptx);
-    }
-    if let Some(q) = q {
-        let nt = b.emit1(Op::Not {}, vec![t], Type::Pred, cx.loc, &cx.ptx);
-        let qv = combine(b, cx, nt);
-        if let Some(dv) = b.dst_rel(cx, &q, Type::Pred, None)? {
-            b.copy(dv, qv, cx.loc, &cx.ptx);
-        }
-    }
-    Ok(())
-}
-
-fn cvt(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
-    cx.expect_operands(2)?;
-    let tys = cx.types();
-    if tys.len() != 2 {
-        return Err(cx.bad("cvt needs a destination and a source type"));
-    }
-    let (dt, st) = (tys[0], tys[1]);
-    let (Some(dst), Some(src)) = (cvt_ty(dt), cvt_ty(st)) else {
-        return Err(cx.unsupported(&format!(
-            "conversion .{}.{} is not supported yet",
-            format!("{dt:?}").to_lowercase(),
-            format!("{st:?}").to_lowercase()
-        )));
-    };
-    let rnd = cvt_round_of(cx).unwrap_or(CvtRound::None);
-    // PTX ISA §9.7.9.21: float→int needs an integer rounding; int→float and f64→f32 need a
-    // float rounding; other conversions take none (or an integer rounding for float→float
-    // round-to-integral).
-    let needs = match (src.is_float(), dst.is_float()) {
-        (true, false) => matches!(rnd, CvtRound::Int(_)),
-        (false, true) => matches!(rnd, CvtRound::Float(_)),
-        (true, true) if src == CvtType::F64 && dst == CvtType::F32 => {
-            matches!(rnd, CvtRound::Float(_))
-        }
-        (true, true) => !matches!(rnd, CvtRound::Float(_)) || src != dst,
-        (false, false) => rnd == CvtRound::None,
-    };
-    if !needs {
-        return Err(cx.bad("rounding modifier missing or not allowed for these types"));
-    }
-    let sign = if src.is_signed() {
-        Sign::Signed
-    } else {
-        Sign::Unsigned
-    };
-    let x = {
-        let o = cx.opnd(1)?.clone();
-        b.src_sized(cx, &o, src.ir(), st, sign)?
-    };
-    let op = Op::Cvt {
-        dst,
-        src,
-        rnd,
-        sat: cx.has("sat"),
-        ftz: cx.has("ftz"),
-    };
-    let dsign = if dst.is_signed() {
-        Sign::Signed
-    } else {
-        Sign::Unsigned
-    };
-    let d = cx.opnd(0)?.clone();
-    if let Some(t) = b.dst_sized(cx, &d, dst.ir(), dt, dsign)? {
-        b.emit(op, vec![x], vec![t], cx.loc, &cx.ptx);
-    }
-    Ok(())
-}
-
-/// The modifiers of ld, ldu and st (PTX ISA §9.7.9.8 to §9.7.9.10): those ptxjit decodes
-/// pass; those of the grammar it does not implement are "unsupported"; any other PTX modifier
-/// is illegal here (ptxas: "Illegal modifier '.rn' for instruction 'ld'"). (A word that is no
-/// PTX modifier at all was rejected before decoding.)
-fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
-    for m in &cx.mods {
-        let decoded = matches!(
-            *m,
-            "global"
-                | "shared"
-                | "shared::cta"
-                | "shared::cluster"
-                | "cluster"
-                | "local"
-                | "const"
-                | "param"
-                | "param::entry"
-                | "v2"
-                | "v4"
-                | "v8"
-                | "nc"
-                | "ca"
-                | "cg"
-                | "cs"
-                | "lu"
-                | "cv"
-                | "wb"
-                | "wt"
-                | "volatile"
-                | "relaxed"
-                | "acquire"
-                | "release"
-                | "weak"
-                | "cta"
-                | "gpu"
-                | "sys"
-                | "L2::64B"
-                | "L2::128B"
-                | "L2::256B"
-                | "L1::evict_normal"
-                | "L1::evict_unchanged"
-                | "L1::evict_first"
-                | "L1::evict_last"
-                | "L1::no_allocate"
-                | "L2::evict_first"
-                | "L2::evict_last"
-                | "L2::evict_normal"
-        ) || ast::ScalarType::from_suffix(m).is_some();
-        if decoded {
-            continue;
-        }
-        let unimplemented = matches!(
-            *m,
-            "mmio"
-                | "param::func"
-                | "L2::evict_unchanged"
-                // `st.async`, `st.bulk` (PTX ISA §9.7.9.11, §9.7.9.12).
-                | "async"
-                | "bulk"
-        );
-        if unimplemented {
-            return Err(cx.unsupported(&format!("modifier .{m} is not supported yet")));
-        }
-        return Err(cx.bad(&format!(
-            "illegal modifier '.{m}' for '{}'",
-            cx.inst.opcode.name
-        )));
-    }
-    Ok(())
-}
-
-fn mem_ty(cx: &Cx) -> Result<(Type, Sign, ast::ScalarType), LowerError> {
-    let t = cx.ty()?;
-    if t == ast::ScalarType::Pred {
-        return Err(cx.bad("memory operations cannot use .pred"));
-    }
-    let (ty, sign, _) = ir_ty(t).ok_or_else(|| {
-        cx.unsupported(&format!(
-            "type .{} is not supported yet",
-            format!("{t:?}").to_lowercase()
-        ))
-    })?;
-    Ok((ty, sign, t))
-}
-
-/// `ld.b128`, `st.b128` and `mov.b128` (PTX ISA §5.2.1, 128-bit data): a `.b128` register is
-/// two i64 halves, accessed as two 8-byte accesses with the 16-byte alignment checked on the
-/// first; `mov.b128` packs or unpacks `{lo, hi}` pairs of 64-bit registers.
-fn wide(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
-    cx.expect_operands(2)?;
-    if vec_len(cx) != 1 {
-        return Err(cx.bad(".b128 has no vector forms"));
-    }
-    let (d, s) = (cx.opnd(0)?.clone(), cx.opnd(1)?.clone());
-    match op {
-        "ld" | "ldu" => {
-            check_space_mods(cx)?;
-            let space = super::call::param_space(b, cx, 1, space_of(cx));
-            let (lo, hi) = b.wide_reg(cx, &d)?;
-            let addr = b.address(cx, 1, space)?;
-            let at = b.vars[addr as usize];
-            let eight = b.konst(cx, at, 8);
-            let a8 = b.emit1(Op::IAdd {}, vec![addr, eight], at, cx.loc, &cx.ptx);
-            let l = b.emit1(
-                Op::Load { space, align: 16 },
-                vec![addr],
-                Type::I64,
-                cx.loc,
-                &cx.ptx,
-            );
-            let h = b.emit1(
-                Op::Load { space, align: 8 },
-                vec![a8],
-                Type::I64,
-                cx.loc,
-                &cx.ptx,
-            );
-            for (r, v) in [(lo, l), (hi, h)] {
-                let t = b.new_var(Type::I64);
-                cx.writes.push((r, t));
-                b.copy(t, v, cx.loc, &cx.ptx);
-            }
-            Ok(())
-        }
-        "st" => {
-            check_space_mods(cx)?;
-            let space = super::call::param_space(b, cx, 0, space_of(cx));
-            if space == Space::Const || space == Space::Param {
-                return Err(cx.bad(&format!("st to the read-only {space} state space")));
-            }
-            let (lo, hi) = b.wide_reg(cx, &s)?;
-            let addr = b.address(cx, 0, space)?;
-            let at = b.vars[addr as usize];
-            let eight = b.konst(cx, at, 8);
-            let a8 = b.emit1(Op::IAdd {}, vec![addr, eight], at, cx.loc, &cx.ptx);
-            b.emit(
-                Op::Store { space, align: 16 },
-                vec![addr, lo],
-                vec![],
-                cx.loc,
-                &cx.ptx,
-            );
-            b.emit(
-                Op::Store { space, align: 8 },
-                vec![a8, hi],
-                vec![],
-                cx.loc,
-                &cx.ptx,
-            );
-            Ok(())
-        }
-        _ => {
-            // mov.b128 d, {lo, hi} | mov.b128 {lo, hi}, s | mov.b128 d, s
-            let halves = |b: &mut Builder, cx: &Cx, o: &Operand| match o {
-                Operand::Vector(e, _) if e.len() == 2 => Ok(Err((e[0].clone(), e[1].clone()))),
-                _ => b.wide_reg(cx, o).map(Ok),
-            };
-            let src = match halves(b, cx, &s)? {
-                Ok(pair) => pair,
-                Err((l, h)) => (
-                    b.src_rel(cx, &l, Type::I64, None)?,
-                    b.src_rel(cx, &h, Type::I64, None)?,
-                ),
-            };
-            match halves(b, cx, &d)? {
-                Ok((lo, hi)) => {
-                    for (r, v) in [(lo, src.0), (hi, src.1)] {
-                        let t = b.new_var(Type::I64);
-                        cx.writes.push((r, t));
-                        b.copy(t, v, cx.loc, &cx.ptx);
-                    }
-                }
-                Err((l, h)) => {
-                    for (o, v) in [(l, src.0), (h, src.1)] {
-                        if let Some(t) = b.dst_rel(cx, &o, Type::I64, None)? {
-                            b.copy(t, v, cx.loc, &cx.ptx);
-                        }
-                    }
-                }
-            }
-            Ok(())
-        }
-    }
-}
-
-fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
-    check_space_mods(cx)?;
-    cx.expect_operands(2)?;
-    let space = super::call::param_space(b, cx, 1, space_of(cx));
-    let (ty, sign, pt) = mem_ty(cx)?;
-    let n = mem_vec_len(cx, ty)?;
-    let addr = b.address(cx, 1, space)?;
-    let d = cx.opnd(0)?.clone();
-    let dests: Vec<Operand> = match (&d, n) {
-        (Operand::Vector(e, _), n) if e.len() as u32 == n && n > 1 => e.clone(),
-        (_, 1) => vec![d.clone()],
-        _ => return Err(cx.bad("vector width and destination list disagree")),
-    };
-    let at = b.vars[addr as usize];
-    if let Some(wt) = packed_vector(space, ty, n) {
-        // One access of the whole vector, split into its elements (element k in bits
-        // k·w..(k+1)·w: little-endian memory).
-        let whole = b.emit1(
-            Op::Load {
-                space,
-                align: wt.bytes() as u8,
-            },
-            vec![addr],
-            wt,
-            cx.loc,
-            &cx.ptx,
-        );
-        for (k, dop) in dests.iter().enumerate() {
-            let part = if k == 0 {
-                whole
-            } else {
-                let c = b.konst(cx, Type::I32, k as u64 * ty.bits() as u64);
-                let op = Op::Shr {
-                    sign: Sign::Unsigned,
-                };
-                b.emit1(op, vec![whole, c], wt, cx.loc, &cx.ptx)
-            };
-            // Truncate, then reinterpret as a float element.
-            let v = b.coerce(cx, part, ty, Some(Sign::Unsigned), cx.inst.span)?;
-            if let Some(t) = b.dst_sized(cx, dop, ty, pt, sign)? {
-                b.copy(t, v, cx.loc, &cx.ptx);
-            }
-        }
-        return Ok(());
-    }
-    for (k, dop) in dests.iter().enumerate() {
-        let a = if k == 0 {
-            addr
-        } else {
-            let o = b.konst(cx, at, (k as u64) * ty.bytes() as u64);
-            b.emit1(Op::IAdd {}, vec![addr, o], at, cx.loc, &cx.ptx)
-        };
-        let align = if k == 0 { ty.bytes() * n } else { ty.bytes() } as u8;
-        let v = b.emit1(Op::Load { space, align }, vec![a], ty, cx.loc, &cx.ptx);
-        if let Some(t) = b.dst_sized(cx, dop, ty, pt, sign)? {
-            b.copy(t, v, cx.loc, &cx.ptx);
-        }
-    }
-    Ok(())
-}
-
-/// The integer type of a whole `ld`/`st` vector accessed at once: vectors of at most 8
-/// bytes (`.v2/.v4` of 8- and 16-bit elements, `.v2` of 32-bit ones) in memory that threads
-/// address directly (global, shared, local, generic). A vector access is one access of its
-/// whole size, aligned to it (PTX ISA §6.4.2, §9.7.9.8): so it faults as a whole, and the
-/// engines see one lane-consecutive access instead of strided element accesses.
-fn packed_vector(space: Space, ty: Type, n: u32) -> Option<Type> {
-    let direct = matches!(
-        space,
-        Space::Global | Space::Shared | Space::Local | Space::Generic
-    );
-    let total = ty.bytes() * n;
-    if !direct || n < 2 || total > 8 || !matches!(ty.bits(), 8 | 16 | 32) {
-        return None;
-    }
-    Type::int_of_bytes(total)
-}
-
-fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
-    check_space_mods(cx)?;
-    cx.expect_operands(2)?;
-    let space = super::call::param_space(b, cx, 0, space_of(cx));
-    if space == Space::Const || space == Space::Param {
-        return Err(cx.bad(&format!("st to the read-only {space} state space")));
-    }
-    let (ty, _sign, pt) = mem_ty(cx)?;
-    let n = mem_vec_len(cx, ty)?;
-    let addr = b.address(cx, 0, space)?;
-    let s = cx.opnd(1)?.clone();
-    let srcs: Vec<Operand> = match (&s, n) {
-        (Operand::Vector(e, _), n) if e.len() as u32 == n && n > 1 => e.clone(),
-        (_, 1) => vec![s.clone()],
-        _ => return Err(cx.bad("vector width and source list disagree")),
-    };
-    let at = b.vars[addr as usize];
-    if let Some(wt) = packed_vector(space, ty, n) {
-        // The elements packed into one integer (element k in bits k·w..(k+1)·w), one store.
-        let mut acc = None;
-        for (k, sop) in srcs.iter().enumerate() {
-            let v = b.src_sized(cx, sop, ty, pt, Sign::Unsigned)?;
-            // A float element's bits, zero-extended.
-            let v = b.coerce(cx, v, wt, Some(Sign::Unsigned), cx.inst.span)?;
-            let v = if k == 0 {
-                v
-            } else {
-                let c = b.konst(cx, Type::I32, k as u64 * ty.bits() as u64);
-                b.emit1(Op::Shl {}, vec![v, c], wt, cx.loc, &cx.ptx)
-            };
-            acc = Some(match acc {
-                None => v,
-                Some(a) => b.emit1(Op::Or {}, vec![a, v], wt, cx.loc, &cx.ptx),
-            });
-        }
-        if let Some(v) = acc {
-            let op = Op::Store {
-                space,
-                align: wt.bytes() as u8,
-            };
-            b.emit(op, vec![addr, v], vec![], cx.loc, &cx.ptx);
-        }
-        return Ok(());
-    }
-    for (k, sop) in srcs.iter().enumerate() {
-        let v = b.src_sized(cx, sop, ty, pt, Sign::Unsigned)?;
-        let a = if k == 0 {
-            addr
-        } else {
-            let o = b.konst(cx, at, (k as u64) * ty.bytes() as u64);
-            b.emit1(Op::IAdd {}, vec![addr, o], at, cx.loc, &cx.ptx)
-        };
-        let align = if k == 0 { ty.bytes() * n } else { ty.bytes() } as u8;
-        b.emit(
-            Op::Store { space, align },
-            vec![a, v],
-            vec![],
-            cx.loc,
-            &cx.ptx,
-        );
-    }
-    Ok(())
-}
-
-/// `atom` and `red` (PTX ISA §9.7.13.5, §9.7.13.6): scalar forms on b16 (`cas`), b32/b64
-/// integers, f32/f64 (`add`) and f16/bf16/f16x2/bf16x2 (`add.noftz`); vector forms (`.v2/.v4`
-/// `.f32` `add`, `.v2/.v4/.v8` halves and `.v2/.v4` packed halves `add.noftz`), which are one
-/// atomic operation per element.
-fn atom(b: &mut Builder, cx: &mut Cx, red: bool) -> Result<(), LowerError> {
-    let space = space_of(cx);
-    if !matches!(space, Space::Global | Space::Shared | Space::Generic) {
-        return Err(cx.bad("atom needs .global, .shared or generic addressing"));
-    }
-    let st = cx.ty()?;
-    let half = match st {
-        ast::ScalarType::F16 => Some((HalfFmt::F16, false)),
-        ast::ScalarType::Bf16 => Some((HalfFmt::Bf16, false)),
-        ast::ScalarType::F16x2 => Some((HalfFmt::F16, true)),
-        ast::ScalarType::Bf16x2 => Some((HalfFmt::Bf16, true)),
-        _ => None,
-    };
-    let (ty, sign, float) = match half {
-        Some((_, pair)) => (
-            if pair { Type::I32 } else { Type::I16 },
-            Sign::Unsigned,
-            true,
-        ),
-        None => int_or_float(cx)?,
-    };
-    let opname = cx
-        .mods
-        .iter()
-        .copied()
-        .find(|m| {
-            matches!(
-                *m,
-                "add" | "and" | "or" | "xor" | "exch" | "cas" | "min" | "max" | "inc" | "dec"
-            )
-        })
-        .ok_or_else(|| cx.bad("missing atomic operation"))?;
-    let k0 = if red { 0 } else { 1 };
-    let n = vec_len(cx);
-    if opname == "cas" {
-        if red {
-            return Err(cx.bad("red has no .cas"));
-        }
-        cx.expect_operands(4)?;
-        if float || n > 1 || ty.bits() < 16 {
-            return Err(cx.bad("atom.cas needs .b16, .b32 or .b64"));
-        }
-        let addr = b.address(cx, k0, space)?;
-        let c = b.src(cx, 2, ty)?;
-        let nv = b.src(cx, 3, ty)?;
-        return b.unary_to_dst(cx, Op::AtomCas { space }, vec![addr, c, nv], ty);
-    }
-    cx.expect_operands(if red { 2 } else { 3 })?;
-    let aop = match (opname, half, float) {
-        ("add" | "min" | "max", Some((fmt, pair)), _) => {
-            if !cx.has("noftz") {
-                return Err(cx.bad(&format!("{opname} on f16/bf16 types needs .noftz")));
-            }
-            match opname {
-                "add" => AtomOp::HAdd { fmt, pair },
-                _ if vec_len(cx) > 1 => AtomOp::HMinMax {
-                    fmt,
-                    pair,
-                    max: opname == "max",
-                },
-                _ => return Err(cx.bad("min/max on halves exist only in the vector forms")),
-            }
-        }
-        (_, Some(_), _) => {
-            return Err(cx.unsupported(&format!(
-                "atom.{opname} on a half type (only add, and min/max in vector forms)"
-            )))
-        }
-        ("add", None, false) => AtomOp::Add,
-        ("add", None, true) => AtomOp::FAdd,
-        ("and", None, false) => AtomOp::And,
-        ("or", None, false) => AtomOp::Or,
-        ("xor", None, false) => AtomOp::Xor,
-        ("exch", None, false) => AtomOp::Exch,
-        ("min", None, false) => AtomOp::Min(sign),
-        ("max", None, false) => AtomOp::Max(sign),
-        ("inc", None, false) => AtomOp::Inc,
-        ("dec", None, false) => AtomOp::Dec,
-        _ => return Err(cx.unsupported(&format!("atom.{opname} on a float type"))),
-    };
-    if ty == Type::Pred || (half.is_none() && ty.bits() < 32) {
-        return Err(cx.unsupported("atomics on types narrower than 32 bits"));
-    }
-    if n > 1 {
-        let ok = space != Space::Shared
-            && match half {
-                Some((_, false)) => true,
-                Some((_, true)) => n <= 4,
-                None => ty == Type::F32 && n <= 4,
-            };
-        if !ok {
-            return Err(cx.bad(
-                "vector atomics are .v2/.v4 .f32 add, .v2/.v4/.v8 .f16/.bf16 or .v2/.v4 \
-                 .f16x2/.bf16x2, on global or generic addresses",
-            ));
-        }
-    }
-    let addr = b.address(cx, k0, space)?;
-    let elems = |cx: &Cx, k: usize| -> Result<Vec<Operand>, LowerError> {
-        let o = cx.opnd(k)?.clone();
-        match (&o, n) {
-            (Operand::Vector(e, _), n) if e.len() as u32 == n && n > 1 => Ok(e.clone()),
-            (_, 1) => Ok(vec![o]),
-            _ => Err(cx.bad("vector width and operand list disagree")),
-        }
-    };
-    let bs = elems(cx, k0 + 1)?;
-    let ds = if red { vec![] } else { elems(cx, 0)? };
-    let at = b.vars[addr as usize];
-    for (k, bop) in bs.iter().enumerate() {
-        let v = b.src_rel(cx, bop, ty, None)?;
-        let a = if k == 0 {
-            addr
-        } else {
-            let o = b.konst(cx, at, (k as u64) * ty.bytes() as u64);
-            b.emit1(Op::IAdd {}, vec![addr, o], at, cx.loc, &cx.ptx)
-        };
-        let old = b.emit1(Op::Atom { op: aop, space }, vec![a, v], ty, cx.loc, &cx.ptx);
-        if let Some(dop) = ds.get(k) {
-            if let Some(t) = b.dst_rel(cx, dop, ty, None)? {
-                b.copy(t, old, cx.loc, &cx.ptx);
-            }
-        }
-    }
-    Ok(())
-}
-
-fn shfl(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
-    let mode = cx
-        .mods
-        .iter()
-        .find_map(|m| match *m {
-            "up" => Some(ShflMode::Up),
-            "down" => Some(ShflMode::Down),
-            "bfly" => Some(ShflMode::Bfly),
-            "idx" => Some(ShflMode::Idx),
-            _ => None,
-        })
-        .ok_or_else(|| cx.bad("missing shuffle mode"))?;
-    let sync = cx.has("sync");
-    if !sync && b.sync_required {
-        return Err(cx.bad(
-            "shfl without .sync is not supported on .target sm_70 and higher from PTX ISA 6.4 \
-             (shfl.sync takes a membermask)",
-        ));
-    }
-    cx.expect_operands(if sync { 5 } else { 4 })?;
-    let v = b.src(cx, 1, Type::I32)?;
-    let lane = b.src(cx, 2, Type::I32)?;
-    let c = b.src(cx, 3, Type::I32)?;
-    let mask = if sync {
-        let m = b.src(cx, 4, Type::I32)?;
-        super::collective::warp_wait(b, cx, m, false);
-        m
-    } else {
-        b.konst(cx, Type::I32, 0xffff_ffff)
-    };
-    let d = cx.opnd(0)?.clone();
-    let (dv, dp) = match &d {
-        Operand::PredPair(p, q) => (
-            Operand::Reg {
-                name: p.clone(),
-                component: None,
-            },
-            Some(Operand::Reg {
-                name: q.clone(),
-                component: None,
-            }),
-        ),
-        other => (other.clone(), None),
-    };
-    let r = b.new_var(Type::I32);
-    let p = b.new_var(Type::Pred);
-    b.emit(
-        Op::Shfl { mode },
-        vec![v, lane, c, mask],
-        vec![r, p],
-        cx.loc,
-        &cx.ptx,
-    );
-    if let Some(t) = b.dst_rel(cx, &dv, Type::I32, None)? {
-        b.copy(t, r, cx.loc, &cx.ptx);
-    }
-    if let Some(q) = dp {
-        if let Some(t) = b.dst_rel(cx, &q, Type::Pred, None)? {
-            b.copy(t, p, cx.loc, &cx.ptx);
-        }
-    }
-    Ok(())
 }

@@ -20,12 +20,7 @@ use crate::ptx::ast::{Literal, Operand};
 
 type R = Result<(), LowerError>;
 
-/// Decode `op` if it is `cp` (the bulk forms are decoded first, by `decode_bulk.rs`).
-pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
-    (op == "cp").then(|| cp(b, cx))
-}
-
-fn cp(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn cp(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.mods.first() != Some(&"async") {
         return Err(cx.unsupported("only cp.async is supported"));
     }

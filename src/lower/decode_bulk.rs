@@ -47,20 +47,6 @@ use crate::ptx::ast::{Literal, Operand};
 
 type R = Result<(), LowerError>;
 
-/// Decode `op` if it is one of this file's instructions.
-pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
-    let first = cx.mods.first().copied();
-    match op {
-        "cp" if first == Some("reduce") => Some(reduce(b, cx)),
-        "cp" if first == Some("async") && cx.mods.get(1) == Some(&"bulk") => Some(bulk(b, cx)),
-        "st" if cx.has("async") => Some(st_async(b, cx)),
-        "red" if cx.has("async") => Some(red_async(b, cx)),
-        "setmaxnreg" => Some(setmaxnreg(cx)),
-        "griddepcontrol" => Some(griddepcontrol(cx)),
-        _ => None,
-    }
-}
-
 /// The state spaces among the modifiers, in order (the destination's first).
 fn spaces<'a>(cx: &Cx<'a>) -> Vec<&'a str> {
     cx.mods
@@ -100,7 +86,7 @@ fn imm(cx: &Cx, k: usize) -> Result<Option<i64>, LowerError> {
     })
 }
 
-fn bulk(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn bulk(b: &mut Builder, cx: &mut Cx) -> R {
     match cx.mods.get(2).copied() {
         Some("commit_group") => {
             only(cx, 3, &[], "cp.async.bulk.commit_group")?;
@@ -463,7 +449,7 @@ fn red_op(cx: &Cx, global: bool, name: &str) -> Result<(AtomOp, Type), LowerErro
     Ok((aop, ir_ty))
 }
 
-fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.mods.get(1) != Some(&"async") || cx.mods.get(2) != Some(&"bulk") {
         return Err(cx.bad("expects cp.reduce.async.bulk"));
     }
@@ -519,7 +505,7 @@ fn cluster_form(cx: &Cx, name: &str) -> R {
     Ok(())
 }
 
-fn st_async(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn st_async(b: &mut Builder, cx: &mut Cx) -> R {
     cluster_form(cx, "st.async")?;
     let tys = ["b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64"];
     let mut allowed = vec![
@@ -584,7 +570,7 @@ fn st_async(b: &mut Builder, cx: &mut Cx) -> R {
     complete_tx(b, cx, 2, bytes)
 }
 
-fn red_async(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn red_async(b: &mut Builder, cx: &mut Cx) -> R {
     cluster_form(cx, "red.async")?;
     let extra = [
         "async",
@@ -630,7 +616,7 @@ fn red_async(b: &mut Builder, cx: &mut Cx) -> R {
 /// `setmaxnreg.{inc,dec}.sync.aligned.u32 imm` (PTX ISA §9.7.19.5): a register-allocation
 /// hint for the warpgroup; registers are not a limited resource on the CPU, so it has no
 /// effect. The count must be a constant multiple of 8 in 24 ..= 256.
-fn setmaxnreg(cx: &Cx) -> R {
+pub(super) fn setmaxnreg(cx: &Cx) -> R {
     let dir = cx.mods.first().copied();
     if !matches!(dir, Some("inc" | "dec")) {
         return Err(cx.bad("needs .inc or .dec"));
@@ -652,7 +638,7 @@ fn setmaxnreg(cx: &Cx) -> R {
 /// `griddepcontrol.launch_dependents` / `griddepcontrol.wait` (PTX ISA §9.7.13.12): ptxjit
 /// runs launches one after another, so a dependent grid never starts early and its
 /// prerequisite grids are complete when it starts: neither has anything to do.
-fn griddepcontrol(cx: &Cx) -> R {
+pub(super) fn griddepcontrol(cx: &Cx) -> R {
     match cx.mods.as_slice() {
         ["launch_dependents"] | ["wait"] => cx.expect_operands(0),
         _ => Err(cx.bad("needs exactly one of .launch_dependents and .wait")),

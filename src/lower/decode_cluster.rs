@@ -22,22 +22,14 @@ use crate::ir::{ClusterBarOp, Op, Type};
 type R = Result<(), LowerError>;
 
 /// Decode `op` if it is `barrier.cluster`, `mapa` or `getctarank`.
-pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
-    match op {
-        "barrier" if cx.mods.first() == Some(&"cluster") => Some(barrier(b, cx)),
-        "mapa" => Some(map(b, cx, true)),
-        "getctarank" => Some(map(b, cx, false)),
-        _ => None,
-    }
-}
-
 fn set_term(b: &mut Builder, t: PTerm, cx: &Cx) {
     let cur = b.cur as usize;
     b.blocks[cur].term = t;
     b.blocks[cur].term_loc = cx.loc;
 }
 
-fn barrier(b: &mut Builder, cx: &mut Cx) -> R {
+/// `barrier.cluster.arrive` / `.wait` (PTX ISA §9.7.13.3).
+pub(super) fn barrier(b: &mut Builder, cx: &Cx) -> R {
     cx.expect_operands(0)?;
     let step = cx.mods.get(1).copied().unwrap_or("");
     let (op, sems): (ClusterBarOp, &[&str]) = match step {
@@ -82,7 +74,8 @@ fn barrier(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 /// `mapa` (`is_mapa`) or `getctarank`.
-fn map(b: &mut Builder, cx: &mut Cx, is_mapa: bool) -> R {
+/// `mapa` (§9.7.9.23) when `is_mapa`, else `getctarank` (§9.7.9.24).
+pub(super) fn map(b: &mut Builder, cx: &mut Cx, is_mapa: bool) -> R {
     let (mut space, mut ty) = (false, None);
     for m in &cx.mods {
         let dup = match *m {

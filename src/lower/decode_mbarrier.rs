@@ -34,11 +34,6 @@ use crate::ir::{MbarOp, Op, Space, Type};
 
 type R = Result<(), LowerError>;
 
-/// Decode `op` if it is `mbarrier`.
-pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
-    (op == "mbarrier").then(|| mbarrier(b, cx))
-}
-
 /// The state space of the object: `.shared{::cta}` and `.shared::cluster` (when `cluster_ok`)
 /// address shared memory, no qualifier a generic address.
 fn space(cx: &Cx, cluster_ok: bool) -> Result<Space, LowerError> {
@@ -82,7 +77,7 @@ fn check_mods(cx: &Cx, words: usize, sems: &[&str], scopes: &[&str], cluster: bo
     Ok(())
 }
 
-fn mbarrier(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn mbarrier(b: &mut Builder, cx: &mut Cx) -> R {
     let n = cx.inst.operands.len();
     let first = cx.mods.first().copied().unwrap_or("");
     match first {

@@ -27,18 +27,6 @@ use crate::ptx::ast::Operand;
 
 type R = Result<(), LowerError>;
 
-/// Decode `op` if it is one of the matrix instructions.
-pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
-    Some(match op {
-        "mma" => mma(b, cx),
-        "wmma" => wmma(b, cx),
-        "ldmatrix" => ldmatrix(b, cx),
-        "stmatrix" => stmatrix(b, cx),
-        "movmatrix" => movmatrix(b, cx),
-        _ => return None,
-    })
-}
-
 /// The shape `(m, n, k)` a modifier `mMnNkK` names.
 fn parse_shape(m: &str) -> Option<(u8, u8, u16)> {
     let (ms, rest) = m.strip_prefix('m')?.split_once('n')?;
@@ -202,7 +190,7 @@ fn bit_op(cx: &Cx) -> Result<MmaBitOp, LowerError> {
 /// d, a, b, c` (`.b1`: `….s32.b1.b1.s32.{xor,and}.popc`), and §9.7.14.6.3:
 /// `mma.sp{::ordered_metadata}.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype
 /// d, a, b, c, e, f` (e the metadata register, f the sparsity selector, an immediate).
-fn mma(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
     let sparse = match (cx.has("sp"), cx.has("sp::ordered_metadata")) {
         (false, false) => None,
@@ -482,7 +470,7 @@ const MOVE_MODS: &[&str] = &[
 ];
 
 /// PTX ISA §9.7.14.5.15: `ldmatrix.sync.aligned.m8n8.num{.trans}{.shared{::cta}}.b16 d, [a]`.
-fn ldmatrix(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn ldmatrix(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
     m8n8_b16(cx)?;
     only(cx, MOVE_MODS, false, false)?;
@@ -540,7 +528,7 @@ fn ldmatrix(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 /// PTX ISA §9.7.14.5.16: `stmatrix.sync.aligned.m8n8.num{.trans}{.shared{::cta}}.b16 [a], r`.
-fn stmatrix(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn stmatrix(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
     m8n8_b16(cx)?;
     only(cx, MOVE_MODS, false, false)?;
@@ -597,7 +585,7 @@ fn stmatrix(b: &mut Builder, cx: &mut Cx) -> R {
 
 /// PTX ISA §9.7.14.5.17: `movmatrix.sync.aligned.m8n8.trans.b16 d, a`: the transpose of the
 /// 8×8 matrix the warp holds in `a` (element (i, j) in lane 4i + j/2, half j % 2).
-fn movmatrix(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn movmatrix(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
     m8n8_b16(cx)?;
     only(
@@ -763,7 +751,7 @@ fn wmma_stride(
     Ok(b.konst(cx, Type::I32, ld as u64))
 }
 
-fn wmma(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn wmma(b: &mut Builder, cx: &mut Cx) -> R {
     match cx.mods.first().copied() {
         Some("load") => wmma_load(b, cx),
         Some("store") => wmma_store(b, cx),

@@ -1,7 +1,7 @@
-//! The words of PTX: every instruction name and every modifier the PTX ISA (9.x) defines, so
-//! that the decoder tells a construct ptxjit does not implement yet ("unsupported", valid PTX)
-//! from one that is not PTX at all ("invalid", as ptxas reports it: `Unknown modifier '.f33'`,
-//! `Not a name of any known instruction: 'foo'`).
+//! The words of PTX: every modifier the PTX ISA (9.x) defines (the instruction names are the
+//! opcodes of the decoder's table, `decode_table.rs`), so that the decoder tells a construct
+//! ptxjit does not implement yet ("unsupported", valid PTX) from one that is not PTX at all
+//! ("invalid", as ptxas reports it: `Unknown modifier '.f33'`).
 //!
 //! A modifier in none of the lists is rejected before its instruction is decoded ("unknown
 //! modifier"), so the lists must hold every modifier of every instruction ptxjit decodes (the
@@ -11,145 +11,6 @@
 //! knows exactly those below (PTX ISA §5.2.1, §5.2.5). Every other entry is a word ptxas accepts
 //! in some instruction; a word of an instruction ptxjit does not decode that is missing here
 //! only makes its error "invalid" instead of "unsupported".
-
-/// Instruction names (the opcode before the first `.`), sorted (PTX ISA §9.7).
-const INSTRUCTIONS: &[&str] = &[
-    "abs",
-    "activemask",
-    "add",
-    "addc",
-    "alloca",
-    "and",
-    "applypriority",
-    "atom",
-    "bar",
-    "barrier",
-    "bfe",
-    "bfi",
-    "bfind",
-    "bmsk",
-    "bra",
-    "brev",
-    "brkpt",
-    "brx",
-    "call",
-    "clusterlaunchcontrol",
-    "clz",
-    "cnot",
-    "copysign",
-    "cos",
-    "cp",
-    "createpolicy",
-    "cvt",
-    "cvta",
-    "discard",
-    "div",
-    "dp2a",
-    "dp4a",
-    "elect",
-    "ex2",
-    "exit",
-    "fence",
-    "fma",
-    "fns",
-    "getctarank",
-    "griddepcontrol",
-    "isspacep",
-    "istypep",
-    "ld",
-    "ldmatrix",
-    "ldu",
-    "lg2",
-    "lop3",
-    "mad",
-    "mad24",
-    "madc",
-    "mapa",
-    "match",
-    "max",
-    "mbarrier",
-    "membar",
-    "min",
-    "mma",
-    "mov",
-    "movmatrix",
-    "mul",
-    "mul24",
-    "multimem",
-    "nanosleep",
-    "neg",
-    "not",
-    "or",
-    "pmevent",
-    "popc",
-    "prefetch",
-    "prefetchu",
-    "prmt",
-    "rcp",
-    "red",
-    "redux",
-    "rem",
-    "ret",
-    "rsqrt",
-    "sad",
-    "selp",
-    "set",
-    "setmaxnreg",
-    "setp",
-    "shf",
-    "shfl",
-    "shl",
-    "shr",
-    "sin",
-    "slct",
-    "sqrt",
-    "st",
-    "stackrestore",
-    "stacksave",
-    "stmatrix",
-    "sub",
-    "subc",
-    "suld",
-    "suq",
-    "sured",
-    "sust",
-    "szext",
-    "tanh",
-    "tcgen05",
-    "tensormap",
-    "testp",
-    "tex",
-    "tld4",
-    "trap",
-    "txq",
-    "vabsdiff",
-    "vabsdiff2",
-    "vabsdiff4",
-    "vadd",
-    "vadd2",
-    "vadd4",
-    "vavrg2",
-    "vavrg4",
-    "vmad",
-    "vmax",
-    "vmax2",
-    "vmax4",
-    "vmin",
-    "vmin2",
-    "vmin4",
-    "vote",
-    "vset",
-    "vset2",
-    "vset4",
-    "vshl",
-    "vshr",
-    "vsub",
-    "vsub2",
-    "vsub4",
-    "wgmma",
-    "wmma",
-    "xor",
-];
 
 /// Instruction types (PTX ISA §5.2.1 fundamental types, §5.2.5 alternate floating-point
 /// formats, packed and sub-byte forms of mma/ldmatrix/tensormap, and the opaque types).
@@ -512,11 +373,6 @@ const MODIFIERS: &[&[&str]] = &[
     &["po", "shr7", "shr15"],
 ];
 
-/// Whether `name` is a PTX instruction name.
-pub(super) fn is_instruction(name: &str) -> bool {
-    INSTRUCTIONS.binary_search(&name).is_ok()
-}
-
 /// Whether `m` (without its dot) is a PTX type.
 fn is_type(m: &str) -> bool {
     TYPES.contains(&m)
@@ -570,11 +426,6 @@ pub(super) fn bad_type(m: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn instruction_names_are_sorted_for_the_binary_search() {
-        assert!(INSTRUCTIONS.windows(2).all(|w| w[0] < w[1]));
-    }
 
     /// The type-shaped words ptxas 12.9 rejects with "Unknown modifier" (`.u31`, `.f33`, ...)
     /// and some it knows (PTX ISA §5.2.1, §5.2.5).
@@ -658,10 +509,8 @@ mod tests {
             "illegal modifier '.e4m3' for 'ld'",
         );
         invalid("frob.b32 %f1, %f1", "'frob' is not a PTX instruction");
-        match load("ld.mmio.relaxed.sys.global.f32 %f1, [%rd1]") {
-            Err(Error::Unsupported(m)) => assert!(m.contains(".mmio"), "{m}"),
-            other => panic!("ld.mmio: {other:?}"),
-        }
+        load("ld.mmio.relaxed.sys.global.f32 %f1, [%rd1]").expect("ld.mmio: a plain load");
+        load("ld.acquire.cluster.global.f32 %f1, [%rd1]").expect("ld.acquire.cluster");
         load("ld.global.nc.L1::no_allocate.f32 %f1, [%rd1]").expect("a valid load");
     }
 }

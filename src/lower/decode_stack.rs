@@ -29,12 +29,7 @@ type R = Result<(), LowerError>;
 /// Bytes of local memory per thread reserved for the stack.
 pub const STACK_BYTES: u64 = 1024;
 
-/// Decode `op` if it is `stacksave`, `stackrestore` or `alloca`.
-pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
-    matches!(op, "stacksave" | "stackrestore" | "alloca").then(|| stack(b, cx, op))
-}
-
-fn stack(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
+pub(super) fn stack(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
     let ty = match cx.mods.as_slice() {
         ["u32"] => Type::I32,
         ["u64"] => Type::I64,

@@ -33,10 +33,6 @@ use crate::ptx::ast::Operand;
 type R = Result<(), LowerError>;
 
 /// Decode `op` if it is `tcgen05`.
-pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
-    (op == "tcgen05").then(|| tcgen05(b, cx))
-}
-
 /// Check that the modifiers after the first are exactly `want` in order, with `.cta_group::1`
 /// where `want` has `cta_group` (`::2` is unsupported).
 fn exact(cx: &Cx, want: &[&str]) -> R {
@@ -87,7 +83,7 @@ fn taddr(b: &mut Builder, cx: &Cx, k: usize) -> Result<super::super::build::Var,
     Ok(v)
 }
 
-fn tcgen05(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn tcgen05(b: &mut Builder, cx: &mut Cx) -> R {
     let first = cx.mods.first().copied().unwrap_or("");
     match first {
         "alloc" => {

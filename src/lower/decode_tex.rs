@@ -21,21 +21,6 @@ use crate::ptx::ast::{self, Operand};
 
 type R = Result<(), LowerError>;
 
-/// Decode `op` if it is a texture or surface instruction.
-pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
-    Some(match op {
-        "tex" => tex(b, cx),
-        "tld4" => tld4(b, cx),
-        "txq" => txq(b, cx),
-        "istypep" => istypep(b, cx),
-        "suld" => suld(b, cx),
-        "sust" => sust(b, cx),
-        "sured" => sured(b, cx),
-        "suq" => suq(b, cx),
-        _ => return None,
-    })
-}
-
 /// The handle in operand `o`: a register (`.b64`), or a `.texref`/`.samplerref`/`.surfref`
 /// variable, whose handle is loaded from the variable.
 fn handle(b: &mut Builder, cx: &Cx, o: &Operand) -> Result<Var, LowerError> {
@@ -303,7 +288,7 @@ fn offsets(b: &mut Builder, cx: &Cx, items: &[Operand], n: usize) -> Result<Vec<
 
 /// `tex{.level,.grad}.geom.v4.dtype.ctype d{|p}, [a, {b,} c] {, lod | , dPdx, dPdy} {, e}
 /// {, f}` and `tex….geom.v2.f16x2.ctype` (PTX ISA §9.7.10.3).
-fn tex(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn tex(b: &mut Builder, cx: &mut Cx) -> R {
     let g = geom(cx)?;
     let f16x2 = cx.has("f16x2");
     if f16x2 != cx.has("v2") {
@@ -411,7 +396,7 @@ fn tex(b: &mut Builder, cx: &mut Cx) -> R {
 /// `tld4.comp.geom.v4.dtype.f32 d{|p}, [a, {b,} c] {, e} {, f}` (PTX ISA §9.7.10.4):
 /// `.geom = { .2d, .a2d, .cube, .acube }`, `.dtype = { .u32, .s32, .f32 }`. Cube maps take
 /// `{x, y, z, _}`, cube arrays `{index, x, y, z}`, and no offset vector.
-fn tld4(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn tld4(b: &mut Builder, cx: &mut Cx) -> R {
     let g = geom(cx)?;
     if !matches!(
         g,
@@ -487,7 +472,7 @@ fn attr(cx: &Cx) -> Result<TexAttr, LowerError> {
 }
 
 /// `txq.attr.b32 d, [a]`, `txq.level.attr.b32 d, [a], lod` (PTX ISA §9.7.10.5).
-fn txq(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn txq(b: &mut Builder, cx: &mut Cx) -> R {
     let level = cx.has("level");
     cx.expect_operands(if level { 3 } else { 2 })?;
     let a = attr(cx)?;
@@ -504,7 +489,7 @@ fn txq(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 /// `suq.attr.b32 d, [a]` (PTX ISA §9.7.11.4).
-fn suq(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn suq(b: &mut Builder, cx: &mut Cx) -> R {
     cx.expect_operands(2)?;
     let a = attr(cx)?;
     let br = cx.opnd(1)?.clone();
@@ -517,7 +502,7 @@ fn suq(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 /// `istypep.type p, a` (PTX ISA §9.7.10.6).
-fn istypep(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn istypep(b: &mut Builder, cx: &mut Cx) -> R {
     cx.expect_operands(2)?;
     let kind = if cx.has("texref") {
         HandleKind::Texture
@@ -586,7 +571,7 @@ fn surf_coords(
 }
 
 /// `suld.b.geom{.v2,.v4}.dtype.clamp d, [a, b]` (PTX ISA §9.7.11.1).
-fn suld(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn suld(b: &mut Builder, cx: &mut Cx) -> R {
     cx.expect_operands(2)?;
     let (formatted, g, vec, ty, sign) = surf_shape(cx)?;
     let clamp = clamp_mode(cx);
@@ -621,7 +606,7 @@ fn suld(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 /// `sust.b.geom{.v2,.v4}.ctype.clamp [a, b], c` (PTX ISA §9.7.11.2).
-fn sust(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn sust(b: &mut Builder, cx: &mut Cx) -> R {
     cx.expect_operands(2)?;
     let (formatted, g, vec, ty, _) = surf_shape(cx)?;
     let clamp = clamp_mode(cx);
@@ -659,7 +644,7 @@ fn sust(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 /// `sured.b.op.geom.ctype.clamp [a, b], c` (PTX ISA §9.7.11.3).
-fn sured(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn sured(b: &mut Builder, cx: &mut Cx) -> R {
     cx.expect_operands(2)?;
     let formatted = cx.has("p");
     let g = geom(cx)?;

@@ -33,25 +33,37 @@ use crate::ptx::ast::{Literal, Operand};
 type R = Result<(), LowerError>;
 
 /// Decode `op` if it is one of this file's instructions.
-pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
+/// `cp.async.bulk.tensor`, `cp.async.bulk.prefetch.tensor` and `cp.reduce.async.bulk.tensor`
+/// (PTX ISA §9.7.9.25.5), if `cx` is one of them (`data::cp` asks first).
+pub(super) fn tensor_copy(b: &mut Builder, cx: &mut Cx) -> Option<R> {
     let m = |k: usize| cx.mods.get(k).copied();
-    match op {
-        "cp" if m(0) == Some("async") && m(1) == Some("bulk") && m(2) == Some("tensor") => {
-            Some(copy(b, cx))
-        }
-        "cp" if m(0) == Some("async")
-            && m(1) == Some("bulk")
-            && m(2) == Some("prefetch")
-            && m(3) == Some("tensor") =>
-        {
-            Some(prefetch(b, cx))
-        }
-        "cp" if m(0) == Some("reduce") && m(3) == Some("tensor") => Some(reduce(b, cx)),
-        "tensormap" if m(0) == Some("replace") => Some(replace(b, cx)),
-        "tensormap" if m(0) == Some("cp_fenceproxy") => Some(cp_fenceproxy(b, cx)),
-        "fence" if cx.has("proxy") && cx.has("tensormap::generic") => Some(fence(b, cx)),
-        _ => None,
+    if m(0) == Some("async") && m(1) == Some("bulk") && m(2) == Some("tensor") {
+        Some(copy(b, cx))
+    } else if m(0) == Some("async")
+        && m(1) == Some("bulk")
+        && m(2) == Some("prefetch")
+        && m(3) == Some("tensor")
+    {
+        Some(prefetch(b, cx))
+    } else if m(0) == Some("reduce") && m(3) == Some("tensor") {
+        Some(reduce(b, cx))
+    } else {
+        None
     }
+}
+
+/// `tensormap.replace` (§9.7.9.26) and `tensormap.cp_fenceproxy` (§9.7.13.16).
+pub(super) fn tensormap(b: &mut Builder, cx: &mut Cx) -> R {
+    match cx.mods.first().copied() {
+        Some("replace") => replace(b, cx),
+        Some("cp_fenceproxy") => cp_fenceproxy(b, cx),
+        _ => Err(cx.bad("expects .replace or .cp_fenceproxy")),
+    }
+}
+
+/// `fence.proxy.tensormap::generic` (§9.7.13.4), if `cx` is that fence (`sync::fence` asks).
+pub(super) fn tensormap_fence(b: &mut Builder, cx: &mut Cx) -> Option<R> {
+    (cx.has("proxy") && cx.has("tensormap::generic")).then(|| fence(b, cx))
 }
 
 /// The `.Nd` modifier's N.

@@ -11,33 +11,6 @@ use crate::ptx::ast::{self, Operand};
 
 type R = Result<(), LowerError>;
 
-/// The PTX instructions decoded here.
-pub(crate) const INSTRUCTIONS: &[&str] = &[
-    "vadd",
-    "vsub",
-    "vabsdiff",
-    "vmin",
-    "vmax",
-    "vshl",
-    "vshr",
-    "vset",
-    "vmad",
-    "vadd2",
-    "vsub2",
-    "vavrg2",
-    "vabsdiff2",
-    "vmin2",
-    "vmax2",
-    "vset2",
-    "vadd4",
-    "vsub4",
-    "vavrg4",
-    "vabsdiff4",
-    "vmin4",
-    "vmax4",
-    "vset4",
-];
-
 fn sign_of(t: ast::ScalarType) -> Result<Sign, ()> {
     match t {
         ast::ScalarType::U32 => Ok(Sign::Unsigned),
@@ -119,14 +92,7 @@ fn lane_mask(cx: &Cx, s: &str, lanes: u8) -> Result<u8, LowerError> {
     Ok(m)
 }
 
-pub(super) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
-    if !INSTRUCTIONS.contains(&op) {
-        return None;
-    }
-    Some(video(b, cx, op))
-}
-
-fn video(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
+pub(super) fn video(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
     let (base, lanes) = match op.strip_suffix('2') {
         Some(s) => (s, 2u8),
         None => match op.strip_suffix('4') {

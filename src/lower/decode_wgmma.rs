@@ -22,15 +22,7 @@ use crate::ptx::ast::{Literal, Operand};
 
 type R = Result<(), LowerError>;
 
-/// Decode `op` if it is `wgmma`.
-pub(crate) fn decode(b: &mut Builder, cx: &mut Cx, op: &str) -> Option<R> {
-    if op != "wgmma" {
-        return None;
-    }
-    Some(wgmma(b, cx))
-}
-
-fn wgmma(b: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn wgmma(b: &mut Builder, cx: &mut Cx) -> R {
     if !cx.has("sync") || !cx.has("aligned") {
         return Err(cx.bad("needs .sync.aligned"));
     }

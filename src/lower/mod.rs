@@ -27,6 +27,10 @@ mod vregs;
 mod weak;
 mod yields;
 
+pub(crate) use decode::decoder_table;
+#[cfg(test)]
+pub(crate) use decode::instruction_sections;
+
 use crate::ir;
 use crate::ptx::ast;
 use crate::ptx::span::{SourceMap, Span};

@@ -262,8 +262,9 @@ impl<'a> Parser<'a> {
                         if !known_target(&id.name) {
                             return Err(ParseError::new(
                                 format!(
-                                    "unknown target '{}' (sm_NN or compute_NN with an optional \
-                                     a/f suffix, texmode_unified, texmode_independent, debug, \
+                                    "unknown target '{}' (sm_NN or compute_NN of an NVIDIA \
+                                     architecture with an optional a/f suffix, \
+                                     texmode_unified, texmode_independent, debug, \
                                      map_f64_to_f32)",
                                     id.name
                                 ),
@@ -1357,8 +1358,16 @@ fn clip(s: &str) -> String {
     out
 }
 
-/// A `.target` entry ptxjit accepts (PTX ISA §11.2): `sm_NN`/`compute_NN` (two or three
-/// digits, optional `a`/`f` suffix), the texturing modes, `debug` and `map_f64_to_f32`.
+/// The architectures of `.target sm_NN` / `compute_NN` (PTX ISA §11.2, "Target ISA Notes").
+const ARCHS: &[u32] = &[
+    10, 11, 12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89,
+    90, 100, 101, 103, 110, 120, 121,
+];
+
+/// A `.target` entry ptxjit accepts (PTX ISA §11.2): `sm_NN`/`compute_NN` of a real
+/// architecture, with the `a` suffix (sm_90 and later) or the `f` suffix (sm_100 and later),
+/// the texturing modes, `debug` and `map_f64_to_f32`. ptxas rejects other names
+/// ("Unsupported .target 'sm_999'").
 fn known_target(t: &str) -> bool {
     if matches!(
         t,
@@ -1369,10 +1378,19 @@ fn known_target(t: &str) -> bool {
     let Some(rest) = t.strip_prefix("sm_").or_else(|| t.strip_prefix("compute_")) else {
         return false;
     };
-    let digits = rest.trim_end_matches(['a', 'f']);
-    rest.len() - digits.len() <= 1
-        && (2..=3).contains(&digits.len())
-        && digits.bytes().all(|c| c.is_ascii_digit())
+    let (digits, min) = match rest.strip_suffix('a') {
+        Some(d) => (d, 90),
+        None => match rest.strip_suffix('f') {
+            Some(d) => (d, 100),
+            None => (rest, 0),
+        },
+    };
+    let sm = if digits.bytes().all(|c| c.is_ascii_digit()) && !digits.starts_with('0') {
+        digits.parse::<u32>().ok()
+    } else {
+        None
+    };
+    sm.is_some_and(|n| n >= min && ARCHS.contains(&n))
 }
 
 #[cfg(test)]

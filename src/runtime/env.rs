@@ -178,7 +178,7 @@ pub enum FaultKind {
     /// record's address holds the call depth, its size the stack size in bytes.
     StackOverflow,
     /// An indirect `call` through a value that is the address of no function the call may
-    /// reach (PTX ISA §9.7.12.2: undefined); the record's address holds the value.
+    /// reach (PTX ISA §9.7.12.5: undefined); the record's address holds the value.
     BadCallTarget,
     /// A failed device-side `assert` (CUDA's `__assertfail`, which traps the kernel); the
     /// record's detail holds the assertion, file, line and function.

@@ -27,74 +27,12 @@ fn f32of(v: u64) -> f32 {
     f32::from_bits(v as u32)
 }
 
-fn f64of(v: u64) -> f64 {
-    f64::from_bits(v)
-}
-
 /// Flush an f32 subnormal to a zero of the same sign (`.ftz`).
 pub fn ftz32(x: f32) -> f32 {
     if x.is_subnormal() {
         f32::from_bits(x.to_bits() & 0x8000_0000)
     } else {
         x
-    }
-}
-
-/// `min`/`max` on floats (PTX ISA §9.7.3.11-12): if one input is NaN the result is the other;
-/// both NaN gives the canonical NaN; -0.0 is less than +0.0.
-pub fn fminmax(ty: Type, a: u64, b: u64, ftz: bool, max: bool) -> u64 {
-    match ty {
-        Type::F32 => {
-            let (x, y) = if ftz {
-                (ftz32(f32of(a)), ftz32(f32of(b)))
-            } else {
-                (f32of(a), f32of(b))
-            };
-            let r = match (x.is_nan(), y.is_nan()) {
-                (true, true) => return F32_CANONICAL_NAN as u64,
-                (true, false) => y,
-                (false, true) => x,
-                _ => {
-                    if x == y {
-                        // Signed zeros: min prefers -0, max prefers +0.
-                        let xs = x.is_sign_negative();
-                        if max == xs {
-                            y
-                        } else {
-                            x
-                        }
-                    } else if (x < y) != max {
-                        x
-                    } else {
-                        y
-                    }
-                }
-            };
-            r.to_bits() as u64
-        }
-        _ => {
-            let (x, y) = (f64of(a), f64of(b));
-            let r = match (x.is_nan(), y.is_nan()) {
-                (true, true) => return F64_CANONICAL_NAN,
-                (true, false) => y,
-                (false, true) => x,
-                _ => {
-                    if x == y {
-                        let xs = x.is_sign_negative();
-                        if max == xs {
-                            y
-                        } else {
-                            x
-                        }
-                    } else if (x < y) != max {
-                        x
-                    } else {
-                        y
-                    }
-                }
-            };
-            r.to_bits()
-        }
     }
 }
 
@@ -369,8 +307,6 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
         Op::FFma { rnd, ftz, sat } => {
             fp::arith(fmt_of(res_ty), Arith::Fma, [a, b, c], rnd, ftz, sat)
         }
-        Op::FMin { ftz } => fminmax(res_ty, a, b, ftz, false),
-        Op::FMax { ftz } => fminmax(res_ty, a, b, ftz, true),
         // neg/abs only touch the sign bit (NaN payloads preserved), after ftz.
         Op::FNeg { ftz } => match res_ty {
             Type::F32 => {
@@ -745,7 +681,7 @@ pub unsafe fn atomic_cas(p: *mut u8, ty: Type, cmp: u64, new: u64) -> u64 {
     }
 }
 
-/// `shfl.sync` source-lane selection (PTX ISA §9.7.8.6, the pseudo-code of the "Semantics"
+/// `shfl.sync` source-lane selection (PTX ISA §9.7.9.6, the pseudo-code of the "Semantics"
 /// section, literally): for `lane` with operands `b` and `c`, returns the lane `j` whose value
 /// it receives and the predicate `p`. When `p` is false, `j` is the lane itself.
 ///
@@ -920,7 +856,7 @@ fn redux_f32(max: bool, abs: bool, nan: bool, vals: &[u32; 32], group: u32) -> u
     }
 }
 
-/// `elect.sync` (PTX ISA §9.7.13.13) for lane `lane`: the leader (the lowest lane of `group`)
+/// `elect.sync` (PTX ISA §9.7.13.14) for lane `lane`: the leader (the lowest lane of `group`)
 /// and whether `lane` is it.
 pub fn elect(group: u32, lane: u32) -> (u32, bool) {
     let leader = group.trailing_zeros() & 31;

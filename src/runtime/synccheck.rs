@@ -6,7 +6,7 @@
 //! launch has a [`SyncSink`] (`LaunchInput::synccheck`); without one nothing here is called.
 //!
 //! What is checked (PTX ISA §9.7.13.1 `bar`/`barrier`, §9.7.13.2 `bar.warp.sync`, the `.sync`
-//! collectives §9.7.8.6 and §9.7.13.8–13; CUDA C++ Programming Guide, "Synchronization
+//! collectives §9.7.9.6 and §9.7.13.9–14; CUDA C++ Programming Guide, "Synchronization
 //! Functions" and "Warp Shuffle Functions"):
 //! - [`SyncKind::DivergentWarp`]: a CTA barrier completes while lanes of a warp that took
 //!   part had exited instead of arriving (`__syncthreads()` inside `if (tid < n)`), or — when

@@ -434,7 +434,7 @@ pub(crate) fn yielded_lanes(s: &[u8]) -> (u32, [u32; WARP_SIZE as usize]) {
 /// The arrival of the lanes of `mask` at a warp-level synchronization (`Op::WarpSync`): each
 /// lane's result says whether it must wait, i.e. whether some non-exited lane of its
 /// membermask is not executing with it (PTX ISA §9.7.13.2 `bar.warp.sync`; the `.sync`
-/// collectives §9.7.8.6, §9.7.13.8–13: "wait until all non-exited threads in membermask have
+/// collectives §9.7.9.6, §9.7.13.9–14: "wait until all non-exited threads in membermask have
 /// executed" them). Lanes that do not exist (a partial last warp) count as exited. A waiting
 /// lane's membermask and instruction are recorded (`WSYNC_*` in the warp state); the CTA
 /// scheduler releases it once every non-exited lane of its membermask waits as well

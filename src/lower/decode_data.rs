@@ -1,0 +1,672 @@
+//! Data movement instructions (PTX ISA §9.7.9, conversions apart: `decode_cvt.rs`): `mov`,
+//! `shfl.sync`, `prmt`, `ld`, `ldu`, `st`, `prefetch`, `createpolicy`, `isspacep`, `cvta`, and
+//! the routing of `cp` to its forms (`cp.async`: `decode_async.rs`; the bulk copies and
+//! `st.async`: `decode_bulk.rs`).
+
+use super::*;
+
+/// `mov` (§9.7.9.3): `.b128` moves (pack/unpack of two `.b64` halves) or every other form.
+pub(super) fn mov_any(b: &mut Builder, cx: &mut Cx) -> R {
+    if cx.ty().ok() == Some(ast::ScalarType::B128) {
+        return wide(b, cx, "mov");
+    }
+    mov(b, cx)
+}
+
+/// `ld`, `ldu` (§9.7.9.8-10): `.b128` loads into `.b128` registers, or every other form.
+pub(super) fn ld(b: &mut Builder, cx: &mut Cx) -> R {
+    if cx.ty().ok() == Some(ast::ScalarType::B128) {
+        let op = cx.inst.opcode.name.as_str();
+        return wide(b, cx, op);
+    }
+    load(b, cx)
+}
+
+/// `st` (§9.7.9.11), and `st.async` (§9.7.9.12, `decode_bulk.rs`).
+// Merge point: `st.bulk` (§9.7.9.13) is routed here.
+pub(super) fn st(b: &mut Builder, cx: &mut Cx) -> R {
+    if cx.has("async") {
+        return bulk::st_async(b, cx);
+    }
+    if cx.ty().ok() == Some(ast::ScalarType::B128) {
+        return wide(b, cx, "st");
+    }
+    store(b, cx)
+}
+
+/// `cp` (§9.7.9.25): `cp.reduce.async.bulk` and `cp.async.bulk` (`decode_bulk.rs`), the
+/// other `cp.async` forms (`decode_async.rs`).
+// Merge point: `cp.async.bulk.tensor`, `cp.reduce.async.bulk.tensor` and
+// `cp.async.bulk.prefetch.tensor` (§9.7.9.25.5) are routed here.
+pub(super) fn cp(b: &mut Builder, cx: &mut Cx) -> R {
+    if let Some(r) = tma::tensor_copy(b, cx) {
+        return r;
+    }
+    match (cx.mods.first().copied(), cx.mods.get(1).copied()) {
+        (Some("reduce"), _) => bulk::reduce(b, cx),
+        (Some("async"), Some("bulk")) => bulk::bulk(b, cx),
+        _ => copy_async::cp(b, cx),
+    }
+}
+
+/// `cvta` (§9.7.9.20): to and from generic addresses of `.global`, `.shared`, `.local`,
+/// `.const`.
+pub(super) fn cvta(b: &mut Builder, cx: &mut Cx) -> R {
+    cx.expect_operands(2)?;
+    let space = space_of(cx);
+    if !matches!(
+        space,
+        Space::Global | Space::Shared | Space::Local | Space::Const | Space::Param
+    ) {
+        return Err(cx.bad("cvta needs a state space"));
+    }
+    let ty = if cx.has("u32") { Type::I32 } else { Type::I64 };
+    let x = b.src(cx, 1, ty)?;
+    let to_generic = !cx.has("to");
+    b.unary_to_dst(cx, Op::Cvta { space, to_generic }, vec![x], ty)
+}
+
+/// `isspacep` (§9.7.9.19): whether a generic address is in a state space.
+pub(super) fn isspacep(b: &mut Builder, cx: &mut Cx) -> R {
+    cx.expect_operands(2)?;
+    let space = space_of(cx);
+    if space == Space::Generic || space == Space::Param {
+        return Err(cx.bad("isspacep needs .global, .shared, .local or .const"));
+    }
+    let a = b.src(cx, 1, Type::I64)?;
+    if space != Space::Const {
+        return b.unary_to_dst(cx, Op::IsSpace { space }, vec![a], Type::Pred);
+    }
+    // Const banks live in the global arena: a generic address is in the const space
+    // when it falls inside one of the module's `.const` variables.
+    let mut acc = b.konst(cx, Type::Pred, 0);
+    for (index, size) in b.const_vars.clone() {
+        let base = b.emit1(
+            Op::SymAddr {
+                sym: index,
+                space: Space::Const,
+            },
+            vec![],
+            Type::I64,
+            cx.loc,
+            &cx.ptx,
+        );
+        let off = b.emit1(Op::ISub {}, vec![a, base], Type::I64, cx.loc, &cx.ptx);
+        let n = b.konst(cx, Type::I64, size);
+        let inside = b.emit1(
+            Op::ICmp {
+                cc: ICmp::Lt,
+                sign: Sign::Unsigned,
+            },
+            vec![off, n],
+            Type::Pred,
+            cx.loc,
+            &cx.ptx,
+        );
+        acc = b.emit1(Op::Or {}, vec![acc, inside], Type::Pred, cx.loc, &cx.ptx);
+    }
+    if let Some(d) = b.dst(cx, 0, Type::Pred)? {
+        b.copy(d, acc, cx.loc, &cx.ptx);
+    }
+    Ok(())
+}
+
+/// `createpolicy` (§9.7.9.18): the cache eviction policy is an opaque 64-bit value used only
+/// as a hint; ptxjit's policies are all 0 (see docs/isa-notes.md). Source operands are still
+/// checked.
+pub(super) fn createpolicy(b: &mut Builder, cx: &mut Cx) -> R {
+    let n = cx.inst.operands.len();
+    if !(2..=4).contains(&n) || !cx.has("b64") {
+        return Err(cx.bad("expects createpolicy.*.b64 policy, ... (2 to 4 operands)"));
+    }
+    for k in 1..n {
+        match cx.opnd(k)?.clone() {
+            Operand::Address { .. } => {
+                b.address(cx, k, Space::Global)?;
+            }
+            Operand::Imm(..) => {}
+            Operand::Reg {
+                name,
+                component: None,
+            } => {
+                b.reg_var(cx, &name)?;
+            }
+            o => {
+                return Err(LowerError::new(
+                    o.span(),
+                    format!("this operand form is not allowed here in '{}'", cx.ptx),
+                ))
+            }
+        }
+    }
+    let z = b.konst(cx, Type::I64, 0);
+    if let Some(d) = b.dst(cx, 0, Type::I64)? {
+        b.copy(d, z, cx.loc, &cx.ptx);
+    }
+    Ok(())
+}
+
+/// `prefetch`, `prefetchu` (§9.7.9.15): cache hints have no effect on the CPU; the address
+/// operand is still checked for form.
+pub(super) fn prefetch(_: &mut Builder, cx: &mut Cx) -> R {
+    cx.expect_operands(1)?;
+    match cx.opnd(0)? {
+        Operand::Address { .. } => Ok(()),
+        _ => Err(cx.bad("needs an address operand")),
+    }
+}
+
+pub(super) fn mov(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
+    cx.expect_operands(2)?;
+    let t = cx.ty()?;
+    let (ty, _, _) = ir_ty(t).ok_or_else(|| cx.unsupported("type not supported yet"))?;
+    let d = cx.opnd(0)?.clone();
+    let s = cx.opnd(1)?.clone();
+    // mov.v2/.v4: element-wise copy of vector operands (brace lists or vector registers).
+    if let Some(n) = [("v2", 2), ("v4", 4)]
+        .iter()
+        .find(|(m, _)| cx.has(m))
+        .map(|&(_, n)| n)
+    {
+        let (Operand::Vector(ds, _), Operand::Vector(ss, _)) = (&d, &s) else {
+            return Err(cx.bad(&format!(
+                "mov.v{n} needs two vector operands of {n} elements"
+            )));
+        };
+        if ds.len() != n || ss.len() != n {
+            return Err(cx.bad(&format!(
+                "mov.v{n} needs two vector operands of {n} elements"
+            )));
+        }
+        for e in ds.iter().chain(ss) {
+            b.check_general(cx, e, t)?;
+        }
+        // Read every source before writing: `mov.v2.u32 {%a, %b}, {%b, %a}` swaps.
+        let vals = ss
+            .iter()
+            .map(|e| b.src_rel(cx, e, ty, None))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (e, v) in ds.iter().zip(vals) {
+            if let Some(dv) = b.dst_rel(cx, e, ty, None)? {
+                b.copy(dv, v, cx.loc, &cx.ptx);
+            }
+        }
+        return Ok(());
+    }
+    match (&d, &s) {
+        // Pack: mov.b64 %rd, {%r1, %r2} (element 0 in the low bits).
+        (_, Operand::Vector(elems, _)) => {
+            let n = elems.len() as u32;
+            if n == 0 || ty.bits() % n != 0 || !ty.is_int() {
+                return Err(cx.bad("vector pack needs .b16/.b32/.b64 and 2 or 4 elements"));
+            }
+            let et =
+                Type::int_of_bytes(ty.bytes() / n).ok_or_else(|| cx.bad("bad element size"))?;
+            let mut acc = b.konst(cx, ty, 0);
+            for (k, e) in elems.iter().enumerate() {
+                let v = b.src_rel(cx, e, et, None)?;
+                let w = b.coerce(cx, v, ty, Some(Sign::Unsigned), e.span())?;
+                let sh = b.konst(cx, Type::I32, (k as u64) * et.bits() as u64);
+                let w = b.emit1(Op::Shl {}, vec![w, sh], ty, cx.loc, &cx.ptx);
+                acc = b.emit1(Op::Or {}, vec![acc, w], ty, cx.loc, &cx.ptx);
+            }
+            let dst = b.dst_rel(cx, &d, ty, None)?;
+            if let Some(dv) = dst {
+                b.copy(dv, acc, cx.loc, &cx.ptx);
+            }
+            Ok(())
+        }
+        // Unpack: mov.b64 {%r1, %r2}, %rd.
+        (Operand::Vector(elems, _), _) => {
+            let n = elems.len() as u32;
+            if n == 0 || ty.bits() % n != 0 || !ty.is_int() {
+                return Err(cx.bad("vector unpack needs .b16/.b32/.b64 and 2 or 4 elements"));
+            }
+            let et =
+                Type::int_of_bytes(ty.bytes() / n).ok_or_else(|| cx.bad("bad element size"))?;
+            let v = b.src_rel(cx, &s, ty, None)?;
+            for (k, e) in elems.iter().enumerate() {
+                let sh = b.konst(cx, Type::I32, (k as u64) * et.bits() as u64);
+                let w = b.emit1(
+                    Op::Shr {
+                        sign: Sign::Unsigned,
+                    },
+                    vec![v, sh],
+                    ty,
+                    cx.loc,
+                    &cx.ptx,
+                );
+                let part = b.coerce(cx, w, et, Some(Sign::Unsigned), e.span())?;
+                if let Some(dv) = b.dst_rel(cx, e, et, None)? {
+                    b.copy(dv, part, cx.loc, &cx.ptx);
+                }
+            }
+            Ok(())
+        }
+        _ => {
+            b.check_general(cx, &s, t)?;
+            b.check_general(cx, &d, t)?;
+            let v = b.src_rel(cx, &s, ty, None)?;
+            if let Some(dv) = b.dst_rel(cx, &d, ty, None)? {
+                b.copy(dv, v, cx.loc, &cx.ptx);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `ld.b128`, `st.b128` and `mov.b128` (PTX ISA §5.2.1, 128-bit data): a `.b128` register is
+/// two i64 halves, accessed as two 8-byte accesses with the 16-byte alignment checked on the
+/// first; `mov.b128` packs or unpacks `{lo, hi}` pairs of 64-bit registers.
+pub(super) fn wide(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerError> {
+    cx.expect_operands(2)?;
+    if vec_len(cx) != 1 {
+        return Err(cx.bad(".b128 has no vector forms"));
+    }
+    let (d, s) = (cx.opnd(0)?.clone(), cx.opnd(1)?.clone());
+    match op {
+        "ld" | "ldu" => {
+            check_space_mods(cx)?;
+            let space = super::super::call::param_space(b, cx, 1, space_of(cx));
+            let (lo, hi) = b.wide_reg(cx, &d)?;
+            let addr = b.address(cx, 1, space)?;
+            let at = b.vars[addr as usize];
+            let eight = b.konst(cx, at, 8);
+            let a8 = b.emit1(Op::IAdd {}, vec![addr, eight], at, cx.loc, &cx.ptx);
+            let l = b.emit1(
+                Op::Load { space, align: 16 },
+                vec![addr],
+                Type::I64,
+                cx.loc,
+                &cx.ptx,
+            );
+            let h = b.emit1(
+                Op::Load { space, align: 8 },
+                vec![a8],
+                Type::I64,
+                cx.loc,
+                &cx.ptx,
+            );
+            for (r, v) in [(lo, l), (hi, h)] {
+                let t = b.new_var(Type::I64);
+                cx.writes.push((r, t));
+                b.copy(t, v, cx.loc, &cx.ptx);
+            }
+            Ok(())
+        }
+        "st" => {
+            check_space_mods(cx)?;
+            let space = super::super::call::param_space(b, cx, 0, space_of(cx));
+            if space == Space::Const || space == Space::Param {
+                return Err(cx.bad(&format!("st to the read-only {space} state space")));
+            }
+            let (lo, hi) = b.wide_reg(cx, &s)?;
+            let addr = b.address(cx, 0, space)?;
+            let at = b.vars[addr as usize];
+            let eight = b.konst(cx, at, 8);
+            let a8 = b.emit1(Op::IAdd {}, vec![addr, eight], at, cx.loc, &cx.ptx);
+            b.emit(
+                Op::Store { space, align: 16 },
+                vec![addr, lo],
+                vec![],
+                cx.loc,
+                &cx.ptx,
+            );
+            b.emit(
+                Op::Store { space, align: 8 },
+                vec![a8, hi],
+                vec![],
+                cx.loc,
+                &cx.ptx,
+            );
+            Ok(())
+        }
+        _ => {
+            // mov.b128 d, {lo, hi} | mov.b128 {lo, hi}, s | mov.b128 d, s
+            let halves = |b: &mut Builder, cx: &Cx, o: &Operand| match o {
+                Operand::Vector(e, _) if e.len() == 2 => Ok(Err((e[0].clone(), e[1].clone()))),
+                _ => b.wide_reg(cx, o).map(Ok),
+            };
+            let src = match halves(b, cx, &s)? {
+                Ok(pair) => pair,
+                Err((l, h)) => (
+                    b.src_rel(cx, &l, Type::I64, None)?,
+                    b.src_rel(cx, &h, Type::I64, None)?,
+                ),
+            };
+            match halves(b, cx, &d)? {
+                Ok((lo, hi)) => {
+                    for (r, v) in [(lo, src.0), (hi, src.1)] {
+                        let t = b.new_var(Type::I64);
+                        cx.writes.push((r, t));
+                        b.copy(t, v, cx.loc, &cx.ptx);
+                    }
+                }
+                Err((l, h)) => {
+                    for (o, v) in [(l, src.0), (h, src.1)] {
+                        if let Some(t) = b.dst_rel(cx, &o, Type::I64, None)? {
+                            b.copy(t, v, cx.loc, &cx.ptx);
+                        }
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The modifiers of ld, ldu and st (PTX ISA §9.7.9.8 to §9.7.9.10): those ptxjit decodes
+/// pass; those of the grammar it does not implement are "unsupported"; any other PTX modifier
+/// is illegal here (ptxas: "Illegal modifier '.rn' for instruction 'ld'"). (A word that is no
+/// PTX modifier at all was rejected before decoding.)
+pub(super) fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
+    for m in &cx.mods {
+        let decoded = matches!(
+            *m,
+            "global"
+                | "shared"
+                | "shared::cta"
+                | "local"
+                | "const"
+                | "param"
+                | "param::entry"
+                | "v2"
+                | "v4"
+                | "v8"
+                | "nc"
+                | "ca"
+                | "cg"
+                | "cs"
+                | "lu"
+                | "cv"
+                | "wb"
+                | "wt"
+                | "volatile"
+                | "relaxed"
+                | "acquire"
+                | "release"
+                | "weak"
+                | "cta"
+                | "gpu"
+                | "sys"
+                // A scope narrower than .gpu is implied by it: all of ptxjit's memory is
+                // coherent, and ordering at .gpu scope orders for every smaller scope.
+                | "cluster"
+                // `.mmio.relaxed.sys` (PTX ISA §9.7.9.8, §9.7.9.11): an access ptxjit performs
+                // exactly once, as every access.
+                | "mmio"
+                | "L2::64B"
+                | "L2::128B"
+                | "L2::256B"
+                | "L1::evict_normal"
+                | "L1::evict_unchanged"
+                | "L1::evict_first"
+                | "L1::evict_last"
+                | "L1::no_allocate"
+                | "L2::evict_first"
+                | "L2::evict_last"
+                | "L2::evict_normal"
+        ) || ast::ScalarType::from_suffix(m).is_some();
+        if decoded {
+            continue;
+        }
+        let unimplemented = matches!(
+            *m,
+            "shared::cluster"
+                | "param::func"
+                | "L2::evict_unchanged"
+                // `st.async`, `st.bulk` (PTX ISA §9.7.9.11, §9.7.9.12).
+                | "async"
+                | "bulk"
+        );
+        if unimplemented {
+            return Err(cx.unsupported(&format!("modifier .{m} is not supported yet")));
+        }
+        return Err(cx.bad(&format!(
+            "illegal modifier '.{m}' for '{}'",
+            cx.inst.opcode.name
+        )));
+    }
+    Ok(())
+}
+
+pub(super) fn mem_ty(cx: &Cx) -> Result<(Type, Sign, ast::ScalarType), LowerError> {
+    let t = cx.ty()?;
+    if t == ast::ScalarType::Pred {
+        return Err(cx.bad("memory operations cannot use .pred"));
+    }
+    let (ty, sign, _) = ir_ty(t).ok_or_else(|| {
+        cx.unsupported(&format!(
+            "type .{} is not supported yet",
+            format!("{t:?}").to_lowercase()
+        ))
+    })?;
+    Ok((ty, sign, t))
+}
+
+pub(super) fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
+    check_space_mods(cx)?;
+    cx.expect_operands(2)?;
+    let space = super::super::call::param_space(b, cx, 1, space_of(cx));
+    let (ty, sign, pt) = mem_ty(cx)?;
+    let n = mem_vec_len(cx, ty)?;
+    let addr = b.address(cx, 1, space)?;
+    let d = cx.opnd(0)?.clone();
+    let dests: Vec<Operand> = match (&d, n) {
+        (Operand::Vector(e, _), n) if e.len() as u32 == n && n > 1 => e.clone(),
+        (_, 1) => vec![d.clone()],
+        _ => return Err(cx.bad("vector width and destination list disagree")),
+    };
+    let at = b.vars[addr as usize];
+    if let Some(wt) = packed_vector(space, ty, n) {
+        // One access of the whole vector, split into its elements (element k in bits
+        // k·w..(k+1)·w: little-endian memory).
+        let whole = b.emit1(
+            Op::Load {
+                space,
+                align: wt.bytes() as u8,
+            },
+            vec![addr],
+            wt,
+            cx.loc,
+            &cx.ptx,
+        );
+        for (k, dop) in dests.iter().enumerate() {
+            let part = if k == 0 {
+                whole
+            } else {
+                let c = b.konst(cx, Type::I32, k as u64 * ty.bits() as u64);
+                let op = Op::Shr {
+                    sign: Sign::Unsigned,
+                };
+                b.emit1(op, vec![whole, c], wt, cx.loc, &cx.ptx)
+            };
+            // Truncate, then reinterpret as a float element.
+            let v = b.coerce(cx, part, ty, Some(Sign::Unsigned), cx.inst.span)?;
+            if let Some(t) = b.dst_sized(cx, dop, ty, pt, sign)? {
+                b.copy(t, v, cx.loc, &cx.ptx);
+            }
+        }
+        return Ok(());
+    }
+    for (k, dop) in dests.iter().enumerate() {
+        let a = if k == 0 {
+            addr
+        } else {
+            let o = b.konst(cx, at, (k as u64) * ty.bytes() as u64);
+            b.emit1(Op::IAdd {}, vec![addr, o], at, cx.loc, &cx.ptx)
+        };
+        let align = if k == 0 { ty.bytes() * n } else { ty.bytes() } as u8;
+        let v = b.emit1(Op::Load { space, align }, vec![a], ty, cx.loc, &cx.ptx);
+        if let Some(t) = b.dst_sized(cx, dop, ty, pt, sign)? {
+            b.copy(t, v, cx.loc, &cx.ptx);
+        }
+    }
+    Ok(())
+}
+
+/// The integer type of a whole `ld`/`st` vector accessed at once: vectors of at most 8
+/// bytes (`.v2/.v4` of 8- and 16-bit elements, `.v2` of 32-bit ones) in memory that threads
+/// address directly (global, shared, local, generic). A vector access is one access of its
+/// whole size, aligned to it (PTX ISA §6.4.2, §9.7.9.8): so it faults as a whole, and the
+/// engines see one lane-consecutive access instead of strided element accesses.
+pub(super) fn packed_vector(space: Space, ty: Type, n: u32) -> Option<Type> {
+    let direct = matches!(
+        space,
+        Space::Global | Space::Shared | Space::Local | Space::Generic
+    );
+    let total = ty.bytes() * n;
+    if !direct || n < 2 || total > 8 || !matches!(ty.bits(), 8 | 16 | 32) {
+        return None;
+    }
+    Type::int_of_bytes(total)
+}
+
+pub(super) fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
+    check_space_mods(cx)?;
+    cx.expect_operands(2)?;
+    let space = super::super::call::param_space(b, cx, 0, space_of(cx));
+    if space == Space::Const || space == Space::Param {
+        return Err(cx.bad(&format!("st to the read-only {space} state space")));
+    }
+    let (ty, _sign, pt) = mem_ty(cx)?;
+    let n = mem_vec_len(cx, ty)?;
+    let addr = b.address(cx, 0, space)?;
+    let s = cx.opnd(1)?.clone();
+    let srcs: Vec<Operand> = match (&s, n) {
+        (Operand::Vector(e, _), n) if e.len() as u32 == n && n > 1 => e.clone(),
+        (_, 1) => vec![s.clone()],
+        _ => return Err(cx.bad("vector width and source list disagree")),
+    };
+    let at = b.vars[addr as usize];
+    if let Some(wt) = packed_vector(space, ty, n) {
+        // The elements packed into one integer (element k in bits k·w..(k+1)·w), one store.
+        let mut acc = None;
+        for (k, sop) in srcs.iter().enumerate() {
+            let v = b.src_sized(cx, sop, ty, pt, Sign::Unsigned)?;
+            // A float element's bits, zero-extended.
+            let v = b.coerce(cx, v, wt, Some(Sign::Unsigned), cx.inst.span)?;
+            let v = if k == 0 {
+                v
+            } else {
+                let c = b.konst(cx, Type::I32, k as u64 * ty.bits() as u64);
+                b.emit1(Op::Shl {}, vec![v, c], wt, cx.loc, &cx.ptx)
+            };
+            acc = Some(match acc {
+                None => v,
+                Some(a) => b.emit1(Op::Or {}, vec![a, v], wt, cx.loc, &cx.ptx),
+            });
+        }
+        if let Some(v) = acc {
+            let op = Op::Store {
+                space,
+                align: wt.bytes() as u8,
+            };
+            b.emit(op, vec![addr, v], vec![], cx.loc, &cx.ptx);
+        }
+        return Ok(());
+    }
+    for (k, sop) in srcs.iter().enumerate() {
+        let v = b.src_sized(cx, sop, ty, pt, Sign::Unsigned)?;
+        let a = if k == 0 {
+            addr
+        } else {
+            let o = b.konst(cx, at, (k as u64) * ty.bytes() as u64);
+            b.emit1(Op::IAdd {}, vec![addr, o], at, cx.loc, &cx.ptx)
+        };
+        let align = if k == 0 { ty.bytes() * n } else { ty.bytes() } as u8;
+        b.emit(
+            Op::Store { space, align },
+            vec![a, v],
+            vec![],
+            cx.loc,
+            &cx.ptx,
+        );
+    }
+    Ok(())
+}
+
+pub(super) fn shfl(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
+    let mode = cx
+        .mods
+        .iter()
+        .find_map(|m| match *m {
+            "up" => Some(ShflMode::Up),
+            "down" => Some(ShflMode::Down),
+            "bfly" => Some(ShflMode::Bfly),
+            "idx" => Some(ShflMode::Idx),
+            _ => None,
+        })
+        .ok_or_else(|| cx.bad("missing shuffle mode"))?;
+    let sync = cx.has("sync");
+    if !sync && b.sync_required {
+        return Err(cx.bad(
+            "shfl without .sync is not supported on .target sm_70 and higher from PTX ISA 6.4 \
+             (shfl.sync takes a membermask)",
+        ));
+    }
+    cx.expect_operands(if sync { 5 } else { 4 })?;
+    let v = b.src(cx, 1, Type::I32)?;
+    let lane = b.src(cx, 2, Type::I32)?;
+    let c = b.src(cx, 3, Type::I32)?;
+    let mask = if sync {
+        let m = b.src(cx, 4, Type::I32)?;
+        super::super::collective::warp_wait(b, cx, m, false);
+        m
+    } else {
+        b.konst(cx, Type::I32, 0xffff_ffff)
+    };
+    let d = cx.opnd(0)?.clone();
+    let (dv, dp) = match &d {
+        Operand::PredPair(p, q) => (
+            Operand::Reg {
+                name: p.clone(),
+                component: None,
+            },
+            Some(Operand::Reg {
+                name: q.clone(),
+                component: None,
+            }),
+        ),
+        other => (other.clone(), None),
+    };
+    let r = b.new_var(Type::I32);
+    let p = b.new_var(Type::Pred);
+    b.emit(
+        Op::Shfl { mode },
+        vec![v, lane, c, mask],
+        vec![r, p],
+        cx.loc,
+        &cx.ptx,
+    );
+    if let Some(t) = b.dst_rel(cx, &dv, Type::I32, None)? {
+        b.copy(t, r, cx.loc, &cx.ptx);
+    }
+    if let Some(q) = dp {
+        if let Some(t) = b.dst_rel(cx, &q, Type::Pred, None)? {
+            b.copy(t, p, cx.loc, &cx.ptx);
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn prmt(b: &mut Builder, cx: &mut Cx) -> R {
+    cx.expect_operands(4)?;
+    let mode = cx
+        .mods
+        .iter()
+        .find_map(|m| match *m {
+            "f4e" => Some(PrmtMode::F4e),
+            "b4e" => Some(PrmtMode::B4e),
+            "rc8" => Some(PrmtMode::Rc8),
+            "ecl" => Some(PrmtMode::Ecl),
+            "ecr" => Some(PrmtMode::Ecr),
+            "rc16" => Some(PrmtMode::Rc16),
+            _ => None,
+        })
+        .unwrap_or(PrmtMode::Generic);
+    let x = b.src(cx, 1, Type::I32)?;
+    let y = b.src(cx, 2, Type::I32)?;
+    let z = b.src(cx, 3, Type::I32)?;
+    b.unary_to_dst(cx, Op::Prmt { mode }, vec![x, y, z], Type::I32)
+}

@@ -1,0 +1,384 @@
+//! Integer arithmetic (PTX ISA §9.7.1) and extended-precision arithmetic (§9.7.2): the
+//! integer forms of `add`, `sub`, `mul`, `mad`, `div`, `rem`, `min`, `max`, `abs`, `neg`, and
+//! `mul24`, `mad24`, `sad`, `popc`, `clz`, the bit-field instructions, `dp4a`/`dp2a`, and the
+//! carry forms (`.cc`, `addc`, `subc`, `madc`).
+//!
+//! PTX's condition code (CC.CF, §9.7.2) is a hidden predicate variable of the kernel, named
+//! `CC.CF` (not a legal PTX identifier): `.cc` forms write it, `addc`/`subc`/`madc` read it.
+//! Read before any write, it is 0.
+
+use super::*;
+
+/// `add`/`sub` on integer types (§9.7.1.1-2): wrapping, or saturating with `.sat.s32`.
+/// Rounding and the other float modifiers are rejected before (`table::check_modifiers`).
+pub(super) fn add_sub(b: &mut Builder, cx: &mut Cx) -> R {
+    let op = cx.inst.opcode.name.as_str();
+    if cx.has("sat") {
+        return int_addsub(b, cx, op);
+    }
+    cx.expect_operands(3)?;
+    let (ty, _, _) = int_or_float(cx)?;
+    let x = b.src(cx, 1, ty)?;
+    let y = b.src(cx, 2, ty)?;
+    let o = if op == "add" {
+        Op::IAdd {}
+    } else {
+        Op::ISub {}
+    };
+    b.unary_to_dst(cx, o, vec![x, y], ty)
+}
+
+/// `mul`/`mad` on integer types (§9.7.1.3-4): `.lo`, `.hi`, `.wide`; `mad.hi.sat.s32`.
+pub(super) fn mul_mad(b: &mut Builder, cx: &mut Cx) -> R {
+    let op = cx.inst.opcode.name.as_str();
+    if op == "mad" && cx.has("sat") {
+        return int_mad_cc(b, cx, op);
+    }
+    let n = if op == "mul" { 3 } else { 4 };
+    cx.expect_operands(n)?;
+    let (ty, sign, _) = int_or_float(cx)?;
+    if cx.has("sat") {
+        return Err(cx.bad("integer mul takes no .sat"));
+    }
+    // The integer forms name the half of the product they keep.
+    if !(cx.has("lo") || cx.has("hi") || cx.has("wide")) {
+        return Err(cx.bad("integer mul/mad needs .lo, .hi or .wide"));
+    }
+    let x = b.src(cx, 1, ty)?;
+    let y = b.src(cx, 2, ty)?;
+    let (prod, pty) = if cx.has("wide") {
+        let wt = match ty {
+            Type::I16 => Type::I32,
+            Type::I32 => Type::I64,
+            _ => return Err(cx.bad(".wide needs a 16- or 32-bit type")),
+        };
+        (
+            b.emit1(Op::IMulWide { sign }, vec![x, y], wt, cx.loc, &cx.ptx),
+            wt,
+        )
+    } else if cx.has("hi") {
+        (
+            b.emit1(Op::IMulHi { sign }, vec![x, y], ty, cx.loc, &cx.ptx),
+            ty,
+        )
+    } else {
+        (b.emit1(Op::IMul {}, vec![x, y], ty, cx.loc, &cx.ptx), ty)
+    };
+    if op == "mul" {
+        let d = b.dst(cx, 0, pty)?;
+        if let Some(d) = d {
+            b.copy(d, prod, cx.loc, &cx.ptx);
+        }
+        return Ok(());
+    }
+    let z = b.src(cx, 3, pty)?;
+    b.unary_to_dst(cx, Op::IAdd {}, vec![prod, z], pty)
+}
+
+/// `div`, `rem`, `min`, `max` on integer types (§9.7.1.8-9, §9.7.1.12-13); `min`/`max` also
+/// `.relu.s32` and the packed `.u16x2`/`.s16x2` forms.
+pub(super) fn div_rem_min_max(b: &mut Builder, cx: &mut Cx) -> R {
+    let op = cx.inst.opcode.name.as_str();
+    let minmax = matches!(op, "min" | "max");
+    if minmax && int_x2(cx).is_some() {
+        return int_minmax_x2(b, cx, op == "max");
+    }
+    if minmax && cx.has("relu") {
+        return int_minmax_relu(b, cx, op == "max");
+    }
+    cx.expect_operands(3)?;
+    let (ty, sign, _) = int_or_float(cx)?;
+    let x = b.src(cx, 1, ty)?;
+    let y = b.src(cx, 2, ty)?;
+    let o = match op {
+        "div" => Op::IDiv { sign },
+        "rem" => Op::IRem { sign },
+        "min" => Op::IMin { sign },
+        _ => Op::IMax { sign },
+    };
+    b.unary_to_dst(cx, o, vec![x, y], ty)
+}
+
+/// `neg`, `abs` on signed integers (§9.7.1.10-11), wrapping.
+pub(super) fn neg_abs(b: &mut Builder, cx: &mut Cx) -> R {
+    cx.expect_operands(2)?;
+    let (ty, _, _) = int_or_float(cx)?;
+    let x = b.src(cx, 1, ty)?;
+    let o = if cx.inst.opcode.name == "neg" {
+        Op::INeg {}
+    } else {
+        Op::IAbs {}
+    };
+    b.unary_to_dst(cx, o, vec![x], ty)
+}
+
+/// `popc`, `clz` (§9.7.1.14-15): `.b32`, `.b64`; the result is 32 bits.
+pub(super) fn popc_clz(b: &mut Builder, cx: &mut Cx) -> R {
+    cx.expect_operands(2)?;
+    let (ty, _, float) = int_or_float(cx)?;
+    if float || ty == Type::Pred || ty.bits() < 32 {
+        return Err(cx.bad("needs .b32 or .b64"));
+    }
+    let x = b.src(cx, 1, ty)?;
+    let o = if cx.inst.opcode.name == "popc" {
+        Op::Popc {}
+    } else {
+        Op::Clz {}
+    };
+    b.unary_to_dst(cx, o, vec![x], Type::I32)
+}
+
+pub(super) fn int_addsub(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
+    cx.expect_operands(3)?;
+    let (ty, sign, float) = int_or_float(cx)?;
+    if float || ty == Type::Pred {
+        return Err(cx.bad("needs an integer type"));
+    }
+    let x = b.src(cx, 1, ty)?;
+    let y = b.src(cx, 2, ty)?;
+    let sub = op.starts_with("sub");
+    if cx.has("sat") {
+        // PTX ISA §9.7.1.1: .sat applies to .s32 only.
+        if ty != Type::I32 || sign != Sign::Signed || cx.has("cc") {
+            return Err(cx.bad(".sat needs .s32"));
+        }
+        let o = if sub { Op::ISubSat {} } else { Op::IAddSat {} };
+        return b.unary_to_dst(cx, o, vec![x, y], ty);
+    }
+    if ty.bits() < 32 {
+        return Err(cx.bad("extended-precision arithmetic needs a 32- or 64-bit type"));
+    }
+    let carry_in = op == "addc" || op == "subc";
+    let cf = b.cc_flag();
+    // `sub.cc` is `subc` with the carry set (a + !b + 1): see `runtime::bits::add_carry`.
+    let cin = if carry_in {
+        cf
+    } else {
+        b.konst(cx, Type::Pred, sub as u64)
+    };
+    let r = b.op1(cx, Op::AddCarry { sub }, vec![x, y, cin], ty);
+    if cx.has("cc") {
+        let c = b.op1(cx, Op::CarryOut { sub }, vec![x, y, cin], Type::Pred);
+        cx.writes.push((cf, c));
+    }
+    b.write(cx, 0, r, ty)
+}
+
+/// `mad.cc`, `madc`, `mad.hi.sat.s32` (PTX ISA §9.7.1.4, §9.7.2.5-6).
+pub(super) fn int_mad_cc(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
+    cx.expect_operands(4)?;
+    let (ty, sign, float) = int_or_float(cx)?;
+    if float || ty == Type::Pred {
+        return Err(cx.bad("needs an integer type"));
+    }
+    let x = b.src(cx, 1, ty)?;
+    let y = b.src(cx, 2, ty)?;
+    let z = b.src(cx, 3, ty)?;
+    let hi = cx.has("hi");
+    let prod = if hi {
+        b.op1(cx, Op::IMulHi { sign }, vec![x, y], ty)
+    } else {
+        b.op1(cx, Op::IMul {}, vec![x, y], ty)
+    };
+    if cx.has("sat") {
+        if !(hi && ty == Type::I32 && sign == Sign::Signed) || op == "madc" || cx.has("cc") {
+            return Err(cx.bad(".sat needs mad.hi.sat.s32"));
+        }
+        return b.unary_to_dst(cx, Op::IAddSat {}, vec![prod, z], ty);
+    }
+    if ty.bits() < 32 {
+        return Err(cx.bad("extended-precision arithmetic needs a 32- or 64-bit type"));
+    }
+    let cf = b.cc_flag();
+    let cin = if op == "madc" {
+        cf
+    } else {
+        b.konst(cx, Type::Pred, 0)
+    };
+    let r = b.op1(cx, Op::AddCarry { sub: false }, vec![prod, z, cin], ty);
+    if cx.has("cc") {
+        let c = b.op1(
+            cx,
+            Op::CarryOut { sub: false },
+            vec![prod, z, cin],
+            Type::Pred,
+        );
+        cx.writes.push((cf, c));
+    }
+    b.write(cx, 0, r, ty)
+}
+
+pub(super) fn mul24(b: &mut Builder, cx: &mut Cx, mad: bool) -> R {
+    cx.expect_operands(if mad { 4 } else { 3 })?;
+    let t = cx.ty()?;
+    let sign = match t {
+        ast::ScalarType::U32 => Sign::Unsigned,
+        ast::ScalarType::S32 => Sign::Signed,
+        _ => return Err(cx.bad("mul24/mad24 need .u32 or .s32")),
+    };
+    let hi = cx.has("hi");
+    if !hi && !cx.has("lo") {
+        return Err(cx.bad("mul24/mad24 need .hi or .lo"));
+    }
+    let x = b.src(cx, 1, Type::I32)?;
+    let y = b.src(cx, 2, Type::I32)?;
+    let p = b.op1(cx, Op::IMul24 { hi, sign }, vec![x, y], Type::I32);
+    if !mad {
+        return b.write(cx, 0, p, Type::I32);
+    }
+    let z = b.src(cx, 3, Type::I32)?;
+    let o = if cx.has("sat") {
+        if !(hi && sign == Sign::Signed) {
+            return Err(cx.bad(".sat needs mad24.hi.sat.s32"));
+        }
+        Op::IAddSat {}
+    } else {
+        Op::IAdd {}
+    };
+    b.unary_to_dst(cx, o, vec![p, z], Type::I32)
+}
+
+pub(super) fn sad(b: &mut Builder, cx: &mut Cx) -> R {
+    cx.expect_operands(4)?;
+    let (ty, sign, float) = int_or_float(cx)?;
+    if float || ty == Type::Pred {
+        return Err(cx.bad("sad needs an integer type"));
+    }
+    let x = b.src(cx, 1, ty)?;
+    let y = b.src(cx, 2, ty)?;
+    let z = b.src(cx, 3, ty)?;
+    b.unary_to_dst(cx, Op::Sad { sign }, vec![x, y, z], ty)
+}
+
+pub(super) fn int_minmax_relu(b: &mut Builder, cx: &mut Cx, max: bool) -> R {
+    cx.expect_operands(3)?;
+    if cx.ty()? != ast::ScalarType::S32 {
+        return Err(cx.bad(".relu needs .s32 or .s16x2"));
+    }
+    let x = b.src(cx, 1, Type::I32)?;
+    let y = b.src(cx, 2, Type::I32)?;
+    let sign = Sign::Signed;
+    let m = if max {
+        b.op1(cx, Op::IMax { sign }, vec![x, y], Type::I32)
+    } else {
+        b.op1(cx, Op::IMin { sign }, vec![x, y], Type::I32)
+    };
+    let z = b.konst(cx, Type::I32, 0);
+    b.unary_to_dst(cx, Op::IMax { sign }, vec![m, z], Type::I32)
+}
+
+pub(super) fn int_minmax_x2(b: &mut Builder, cx: &mut Cx, max: bool) -> R {
+    let sign = int_x2(cx).unwrap_or(Sign::Unsigned);
+    let relu = cx.has("relu");
+    if relu && sign != Sign::Signed {
+        return Err(cx.bad(".relu needs .s16x2"));
+    }
+    b.per_half(cx, true, 2, &|b, cx, a| {
+        let m = if max {
+            b.op1(cx, Op::IMax { sign }, vec![a[0], a[1]], Type::I16)
+        } else {
+            b.op1(cx, Op::IMin { sign }, vec![a[0], a[1]], Type::I16)
+        };
+        if relu {
+            let z = b.konst(cx, Type::I16, 0);
+            b.op1(cx, Op::IMax { sign }, vec![m, z], Type::I16)
+        } else {
+            m
+        }
+    })
+}
+
+pub(super) fn bitfield(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
+    let t = cx.ty()?;
+    let (ty, _, float) = int_or_float(cx)?;
+    if float || ty == Type::Pred || ty.bits() < 32 {
+        return Err(cx.bad("needs a 32- or 64-bit integer type"));
+    }
+    let sign = sign_of(t);
+    match op {
+        "bfind" => {
+            cx.expect_operands(2)?;
+            let x = b.src(cx, 1, ty)?;
+            let shiftamt = cx.has("shiftamt");
+            b.unary_to_dst(cx, Op::Bfind { sign, shiftamt }, vec![x], Type::I32)
+        }
+        "brev" => {
+            cx.expect_operands(2)?;
+            let x = b.src(cx, 1, ty)?;
+            b.unary_to_dst(cx, Op::Brev {}, vec![x], ty)
+        }
+        "bfe" => {
+            cx.expect_operands(4)?;
+            let x = b.src(cx, 1, ty)?;
+            let p = b.src(cx, 2, Type::I32)?;
+            let l = b.src(cx, 3, Type::I32)?;
+            b.unary_to_dst(cx, Op::Bfe { sign }, vec![x, p, l], ty)
+        }
+        "bfi" => {
+            cx.expect_operands(5)?;
+            let x = b.src(cx, 1, ty)?;
+            let y = b.src(cx, 2, ty)?;
+            let p = b.src(cx, 3, Type::I32)?;
+            let l = b.src(cx, 4, Type::I32)?;
+            // poslen = (pos & 0xff) | (len & 0xff) << 8.
+            let ff = b.konst(cx, Type::I32, 0xff);
+            let p = b.op1(cx, Op::And {}, vec![p, ff], Type::I32);
+            let l = b.op1(cx, Op::And {}, vec![l, ff], Type::I32);
+            let eight = b.konst(cx, Type::I32, 8);
+            let l = b.op1(cx, Op::Shl {}, vec![l, eight], Type::I32);
+            let pl = b.op1(cx, Op::Or {}, vec![p, l], Type::I32);
+            b.unary_to_dst(cx, Op::Bfi {}, vec![x, y, pl], ty)
+        }
+        "bmsk" | "szext" => {
+            cx.expect_operands(3)?;
+            if ty != Type::I32 {
+                return Err(cx.bad("needs a 32-bit type"));
+            }
+            let clamp = cx.has("clamp");
+            if !clamp && !cx.has("wrap") {
+                return Err(cx.bad("needs .clamp or .wrap"));
+            }
+            let x = b.src(cx, 1, ty)?;
+            let y = b.src(cx, 2, ty)?;
+            let o = if op == "bmsk" {
+                Op::Bmsk { clamp }
+            } else {
+                Op::Szext { clamp, sign }
+            };
+            b.unary_to_dst(cx, o, vec![x, y], ty)
+        }
+        _ => {
+            // fns.b32 d, mask, base, offset
+            cx.expect_operands(4)?;
+            if ty != Type::I32 {
+                return Err(cx.bad("fns needs .b32"));
+            }
+            let x = b.src(cx, 1, ty)?;
+            let y = b.src(cx, 2, ty)?;
+            let z = b.src(cx, 3, ty)?;
+            b.unary_to_dst(cx, Op::Fns {}, vec![x, y, z], ty)
+        }
+    }
+}
+
+pub(super) fn dot(b: &mut Builder, cx: &mut Cx, two: bool) -> R {
+    cx.expect_operands(4)?;
+    let tys = cx.types();
+    if tys.len() != 2 {
+        return Err(cx.bad("needs .atype.btype"));
+    }
+    let (sa, sb) = (sign_of(tys[0]), sign_of(tys[1]));
+    let x = b.src(cx, 1, Type::I32)?;
+    let y = b.src(cx, 2, Type::I32)?;
+    let z = b.src(cx, 3, Type::I32)?;
+    let o = if two {
+        let hi = cx.has("hi");
+        if !hi && !cx.has("lo") {
+            return Err(cx.bad("dp2a needs .lo or .hi"));
+        }
+        Op::Dp2a { sa, sb, hi }
+    } else {
+        Op::Dp4a { sa, sb }
+    };
+    b.unary_to_dst(cx, o, vec![x, y, z], Type::I32)
+}

@@ -1,0 +1,638 @@
+//! The decoder's table: every PTX instruction (opcode) and, for an opcode the ISA defines in
+//! several chapters (`add` is in integer, floating-point, half-precision and mixed-precision
+//! arithmetic), one row per chapter, with its PTX ISA section and the one function that
+//! decodes it. A reviewer finds any instruction's decoding from its row; the coverage report,
+//! the section numbers written in the sources and the list of instruction names are checked
+//! against (or derived from) it.
+//!
+//! Section numbers follow the PTX ISA 9.1 document.
+//!
+//! A row is chosen by opcode and by the [`Family`] of the instruction's type modifiers; the
+//! row of family [`Family::Any`] takes the forms no row of a specific family takes. An opcode
+//! with no row for an instruction's family is invalid ("`rem.f32`: rem has no floating-point
+//! form").
+
+use super::*;
+use super::{
+    bulk, cluster, cmp, cvt, data, float, half, int, logic, mbar, mma, stack, sync, tcgen05, tex,
+    tma, video, wgmma,
+};
+
+/// The class of an instruction's type modifiers that selects among an opcode's rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Family {
+    /// Every form no row of a specific family takes.
+    Any,
+    /// Integer, bit and predicate types, or none.
+    Int,
+    /// `.f32`, `.f64`.
+    Float,
+    /// `.f16`, `.bf16`, `.f16x2`, `.bf16x2`.
+    Half,
+    /// Two type modifiers (mixed precision, PTX ISA §9.7.5: `add.f32.f16`).
+    Mixed,
+    /// The carry forms: `.cc`, and `addc`, `subc`, `madc` (§9.7.2).
+    Carry,
+}
+
+impl Family {
+    /// The forms a row of this family takes, for the coverage report.
+    pub(super) fn label(self) -> &'static str {
+        match self {
+            Family::Any => "all",
+            Family::Int => "integer",
+            Family::Float => ".f32, .f64",
+            Family::Half => ".f16, .bf16 (x2)",
+            Family::Mixed => "mixed precision",
+            Family::Carry => ".cc, carry in",
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Family::Any => "such",
+            Family::Int => "integer",
+            Family::Float => "floating-point (.f32/.f64)",
+            Family::Half => "half-precision (.f16/.bf16)",
+            Family::Mixed => "mixed-precision",
+            Family::Carry => "carry (.cc)",
+        }
+    }
+}
+
+/// The family of `cx`'s instruction: carry first, then two types, a 16-bit float type, a
+/// 32/64-bit float type, else integer.
+pub(super) fn family(cx: &Cx) -> Family {
+    let op = cx.inst.opcode.name.as_str();
+    if cx.has("cc") || matches!(op, "addc" | "subc" | "madc") {
+        Family::Carry
+    } else if cx.types().len() >= 2 {
+        Family::Mixed
+    } else if half_of(cx).is_some() {
+        Family::Half
+    } else if is_float(cx) {
+        Family::Float
+    } else {
+        Family::Int
+    }
+}
+
+/// A decoder that writes its instruction into the current block; the caller applies the
+/// guard around it (a select for pure rows, a branch around for the others).
+pub(super) type Plain = fn(&mut Builder, &mut Cx) -> R;
+/// A decoder that applies the guard itself (branches, calls, barriers).
+pub(super) type Guarded = fn(&mut Builder, &Cx, Option<(Var, bool)>) -> R;
+
+/// How a row decodes.
+#[derive(Clone, Copy)]
+pub(super) enum Decoder {
+    /// A pure computation: a guard selects between the result and the old value.
+    Pure(Plain),
+    /// An operation with effects: a guard branches around it.
+    Effect(Plain),
+    /// Control flow and barriers: the decoder takes the guard.
+    Guarded(Guarded),
+    /// A valid PTX instruction ptxjit does not decode.
+    Unsupported,
+}
+
+/// One row: an opcode, the family of forms it takes, the PTX ISA section defining them, and
+/// the decoder.
+pub(super) struct Row {
+    pub(super) op: &'static str,
+    pub(super) family: Family,
+    pub(super) section: &'static str,
+    pub(super) decode: Decoder,
+}
+
+const fn row(op: &'static str, family: Family, section: &'static str, decode: Decoder) -> Row {
+    Row {
+        op,
+        family,
+        section,
+        decode,
+    }
+}
+
+use Decoder::{Effect, Guarded as G, Pure, Unsupported};
+use Family::{Any, Carry, Float, Half, Int, Mixed};
+
+/// Every PTX instruction, grouped by the PTX ISA chapter (§9.7.x) that defines it.
+pub(super) static ROWS: &[Row] = &[
+    // §9.7.1 Integer arithmetic (and the integer forms of shared opcodes).
+    row("add", Int, "9.7.1.1", Pure(int::add_sub)),
+    row("sub", Int, "9.7.1.2", Pure(int::add_sub)),
+    row("mul", Int, "9.7.1.3", Pure(int::mul_mad)),
+    row("mad", Int, "9.7.1.4", Pure(int::mul_mad)),
+    row(
+        "mul24",
+        Any,
+        "9.7.1.5",
+        Pure(|b, cx| int::mul24(b, cx, false)),
+    ),
+    row(
+        "mad24",
+        Any,
+        "9.7.1.6",
+        Pure(|b, cx| int::mul24(b, cx, true)),
+    ),
+    row("sad", Any, "9.7.1.7", Pure(int::sad)),
+    row("div", Int, "9.7.1.8", Pure(int::div_rem_min_max)),
+    row("rem", Int, "9.7.1.9", Pure(int::div_rem_min_max)),
+    row("abs", Int, "9.7.1.10", Pure(int::neg_abs)),
+    row("neg", Int, "9.7.1.11", Pure(int::neg_abs)),
+    row("min", Int, "9.7.1.12", Pure(int::div_rem_min_max)),
+    row("max", Int, "9.7.1.13", Pure(int::div_rem_min_max)),
+    row("popc", Any, "9.7.1.14", Pure(int::popc_clz)),
+    row("clz", Any, "9.7.1.15", Pure(int::popc_clz)),
+    row("bfind", Any, "9.7.1.16", Pure(bitfield)),
+    row("fns", Any, "9.7.1.17", Pure(bitfield)),
+    row("brev", Any, "9.7.1.18", Pure(bitfield)),
+    row("bfe", Any, "9.7.1.19", Pure(bitfield)),
+    row("bfi", Any, "9.7.1.20", Pure(bitfield)),
+    row("szext", Any, "9.7.1.21", Pure(bitfield)),
+    row("bmsk", Any, "9.7.1.22", Pure(bitfield)),
+    row(
+        "dp4a",
+        Any,
+        "9.7.1.23",
+        Pure(|b, cx| int::dot(b, cx, false)),
+    ),
+    row("dp2a", Any, "9.7.1.24", Pure(|b, cx| int::dot(b, cx, true))),
+    // §9.7.2 Extended-precision integer arithmetic.
+    row("add", Carry, "9.7.2.1", Pure(carry_add_sub)),
+    row("addc", Any, "9.7.2.2", Pure(carry_add_sub)),
+    row("sub", Carry, "9.7.2.3", Pure(carry_add_sub)),
+    row("subc", Any, "9.7.2.4", Pure(carry_add_sub)),
+    row("mad", Carry, "9.7.2.5", Pure(carry_mad)),
+    row("madc", Any, "9.7.2.6", Pure(carry_mad)),
+    // §9.7.3 Floating point.
+    row("testp", Any, "9.7.3.1", Pure(float::testp)),
+    row("copysign", Any, "9.7.3.2", Pure(float::copysign)),
+    row("add", Float, "9.7.3.3", Pure(float_arith)),
+    row("sub", Float, "9.7.3.4", Pure(float_arith)),
+    row("mul", Float, "9.7.3.5", Pure(float_arith)),
+    row("fma", Float, "9.7.3.6", Pure(float_arith)),
+    row("mad", Float, "9.7.3.7", Pure(float_arith)),
+    row("div", Float, "9.7.3.8", Pure(float_arith)),
+    row("abs", Float, "9.7.3.9", Pure(float::neg_abs)),
+    row("neg", Float, "9.7.3.10", Pure(float::neg_abs)),
+    row(
+        "min",
+        Float,
+        "9.7.3.11",
+        Pure(|b, cx| float::float_minmax(b, cx, false)),
+    ),
+    row(
+        "max",
+        Float,
+        "9.7.3.12",
+        Pure(|b, cx| float::float_minmax(b, cx, true)),
+    ),
+    // rcp.approx.ftz.f64 (§9.7.3.14) and rsqrt.approx.ftz.f64 (§9.7.3.17) are forms of these.
+    row("rcp", Any, "9.7.3.13", Pure(float_unary)),
+    row("sqrt", Any, "9.7.3.15", Pure(float_unary)),
+    row("rsqrt", Any, "9.7.3.16", Pure(float_unary)),
+    row("sin", Any, "9.7.3.18", Pure(float_unary)),
+    row("cos", Any, "9.7.3.19", Pure(float_unary)),
+    row("lg2", Any, "9.7.3.20", Pure(float_unary)),
+    row("ex2", Any, "9.7.3.21", Pure(float_unary)),
+    row("tanh", Any, "9.7.3.22", Pure(float_unary)),
+    // §9.7.4 Half precision.
+    row("add", Half, "9.7.4.1", Pure(half_arith)),
+    row("sub", Half, "9.7.4.2", Pure(half_arith)),
+    row("mul", Half, "9.7.4.3", Pure(half_arith)),
+    row("fma", Half, "9.7.4.4", Pure(half_fma)),
+    // `mad` on f16 is not in the ISA; ptxjit decodes it as the fused `fma`.
+    row("mad", Half, "9.7.4.4", Pure(half_fma)),
+    row("neg", Half, "9.7.4.5", Pure(half_sign)),
+    row("abs", Half, "9.7.4.6", Pure(half_sign)),
+    row("min", Half, "9.7.4.7", Pure(half_minmax)),
+    row("max", Half, "9.7.4.8", Pure(half_minmax)),
+    row("tanh", Half, "9.7.4.9", Pure(half_approx)),
+    row("ex2", Half, "9.7.4.10", Pure(half_approx)),
+    // §9.7.5 Mixed precision.
+    row("add", Mixed, "9.7.5.1", Pure(mixed)),
+    row("sub", Mixed, "9.7.5.2", Pure(mixed)),
+    row("fma", Mixed, "9.7.5.3", Pure(mixed)),
+    // §9.7.6 Comparison and selection.
+    row("set", Any, "9.7.6.1", Pure(cmp::set)),
+    row("setp", Any, "9.7.6.2", Pure(cmp::setp)),
+    row("selp", Any, "9.7.6.3", Pure(cmp::selp)),
+    row("slct", Any, "9.7.6.4", Pure(cmp::slct)),
+    // §9.7.7 Half-precision comparison.
+    row("set", Half, "9.7.7.1", Pure(cmp::set)),
+    row("setp", Half, "9.7.7.2", Pure(half_setp)),
+    // §9.7.8 Logic and shift.
+    row("and", Any, "9.7.8.1", Pure(logic::bitwise)),
+    row("or", Any, "9.7.8.2", Pure(logic::bitwise)),
+    row("xor", Any, "9.7.8.3", Pure(logic::bitwise)),
+    row("not", Any, "9.7.8.4", Pure(logic::bitwise)),
+    row("cnot", Any, "9.7.8.5", Pure(logic::cnot)),
+    row("lop3", Any, "9.7.8.6", Pure(logic::lop3)),
+    row("shf", Any, "9.7.8.7", Pure(logic::shf)),
+    row("shl", Any, "9.7.8.8", Pure(logic::shift)),
+    row("shr", Any, "9.7.8.9", Pure(logic::shift)),
+    // §9.7.9 Data movement and conversion.
+    row("mov", Any, "9.7.9.3", Pure(data::mov_any)),
+    row("shfl", Any, "9.7.9.6", Effect(data::shfl)),
+    row("prmt", Any, "9.7.9.7", Pure(data::prmt)),
+    row("ld", Any, "9.7.9.8", Effect(data::ld)),
+    row("ldu", Any, "9.7.9.10", Effect(data::ld)),
+    row("st", Any, "9.7.9.11", Effect(data::st)),
+    row("prefetch", Any, "9.7.9.15", Effect(data::prefetch)),
+    row("prefetchu", Any, "9.7.9.15", Effect(data::prefetch)),
+    row("createpolicy", Any, "9.7.9.18", Effect(data::createpolicy)),
+    row("isspacep", Any, "9.7.9.19", Effect(data::isspacep)),
+    row("cvta", Any, "9.7.9.20", Pure(data::cvta)),
+    row("cvt", Any, "9.7.9.21", Pure(cvt::cvt)),
+    row("cp", Any, "9.7.9.25", Effect(data::cp)),
+    // §9.7.10 Texture and §9.7.11 surface instructions.
+    row("tex", Any, "9.7.10.3", Effect(tex::tex)),
+    row("tld4", Any, "9.7.10.4", Effect(tex::tld4)),
+    row("txq", Any, "9.7.10.5", Effect(tex::txq)),
+    row("istypep", Any, "9.7.10.6", Effect(tex::istypep)),
+    row("suld", Any, "9.7.11.1", Effect(tex::suld)),
+    row("sust", Any, "9.7.11.2", Effect(tex::sust)),
+    row("sured", Any, "9.7.11.3", Effect(tex::sured)),
+    row("suq", Any, "9.7.11.4", Effect(tex::suq)),
+    // §9.7.12 Control flow.
+    row("bra", Any, "9.7.12.3", G(control)),
+    row("brx", Any, "9.7.12.4", G(super::super::call::brx)),
+    row("call", Any, "9.7.12.5", G(super::super::call::call)),
+    row("ret", Any, "9.7.12.6", G(control)),
+    row("exit", Any, "9.7.12.7", G(control)),
+    // §9.7.13 Parallel synchronization and communication.
+    row("bar", Any, "9.7.13.1", G(super::super::collective::barrier)),
+    row("barrier", Any, "9.7.13.1", G(barrier_any)),
+    row("membar", Any, "9.7.13.4", Effect(sync::fence)),
+    row("fence", Any, "9.7.13.4", Effect(sync::fence)),
+    row("atom", Any, "9.7.13.5", Effect(sync::atom_any)),
+    row("red", Any, "9.7.13.6", Effect(sync::red)),
+    row("vote", Any, "9.7.13.9", Effect(collective_ops)),
+    row("match", Any, "9.7.13.10", Effect(collective_ops)),
+    row("activemask", Any, "9.7.13.11", Effect(collective_ops)),
+    row("redux", Any, "9.7.13.12", Effect(collective_ops)),
+    row(
+        "griddepcontrol",
+        Any,
+        "9.7.13.13",
+        Effect(|_, cx| bulk::griddepcontrol(cx)),
+    ),
+    row("elect", Any, "9.7.13.14", Effect(collective_ops)),
+    row("mbarrier", Any, "9.7.13.15", Effect(mbar::mbarrier)),
+    // §9.7.14 Warp-level matrix multiply-accumulate.
+    row("wmma", Any, "9.7.14.4", Effect(mma::wmma)),
+    row("mma", Any, "9.7.14.5.14", Effect(mma::mma)),
+    row("ldmatrix", Any, "9.7.14.5.15", Effect(mma::ldmatrix)),
+    row("stmatrix", Any, "9.7.14.5.16", Effect(mma::stmatrix)),
+    row("movmatrix", Any, "9.7.14.5.17", Effect(mma::movmatrix)),
+    // §9.7.15 Asynchronous warpgroup-level matrix multiply-accumulate.
+    row("wgmma", Any, "9.7.15", Effect(wgmma::wgmma)),
+    // §9.7.17 Stack manipulation.
+    row("stacksave", Any, "9.7.17.1", Effect(stack_op)),
+    row("stackrestore", Any, "9.7.17.2", Effect(stack_op)),
+    row("alloca", Any, "9.7.17.3", Effect(stack_op)),
+    // §9.7.18 Video: scalar (§9.7.18.1), two-way and four-way SIMD (§9.7.18.2-3).
+    row("vadd", Any, "9.7.18.1.1", Pure(video_op)),
+    row("vsub", Any, "9.7.18.1.1", Pure(video_op)),
+    row("vabsdiff", Any, "9.7.18.1.1", Pure(video_op)),
+    row("vmin", Any, "9.7.18.1.1", Pure(video_op)),
+    row("vmax", Any, "9.7.18.1.1", Pure(video_op)),
+    row("vshl", Any, "9.7.18.1.2", Pure(video_op)),
+    row("vshr", Any, "9.7.18.1.2", Pure(video_op)),
+    row("vmad", Any, "9.7.18.1.3", Pure(video_op)),
+    row("vset", Any, "9.7.18.1.4", Pure(video_op)),
+    row("vadd2", Any, "9.7.18.2.1", Pure(video_op)),
+    row("vsub2", Any, "9.7.18.2.1", Pure(video_op)),
+    row("vavrg2", Any, "9.7.18.2.1", Pure(video_op)),
+    row("vabsdiff2", Any, "9.7.18.2.1", Pure(video_op)),
+    row("vmin2", Any, "9.7.18.2.1", Pure(video_op)),
+    row("vmax2", Any, "9.7.18.2.1", Pure(video_op)),
+    row("vset2", Any, "9.7.18.2.2", Pure(video_op)),
+    row("vadd4", Any, "9.7.18.3.1", Pure(video_op)),
+    row("vsub4", Any, "9.7.18.3.1", Pure(video_op)),
+    row("vavrg4", Any, "9.7.18.3.1", Pure(video_op)),
+    row("vabsdiff4", Any, "9.7.18.3.1", Pure(video_op)),
+    row("vmin4", Any, "9.7.18.3.1", Pure(video_op)),
+    row("vmax4", Any, "9.7.18.3.1", Pure(video_op)),
+    row("vset4", Any, "9.7.18.3.2", Pure(video_op)),
+    // §9.7.19 Miscellaneous: debugging and performance-monitor hints and sleeps have no
+    // effect on the CPU.
+    row("brkpt", Any, "9.7.19.1", G(no_effect)),
+    row("nanosleep", Any, "9.7.19.2", G(no_effect)),
+    row("pmevent", Any, "9.7.19.3", G(no_effect)),
+    row("trap", Any, "9.7.19.4", G(control)),
+    row(
+        "setmaxnreg",
+        Any,
+        "9.7.19.5",
+        Effect(|_, cx| bulk::setmaxnreg(cx)),
+    ),
+    // ---- Merge point: opcodes decoded on other branches are routed here. ----
+    // `mapa` (§9.7.9.23), `getctarank` (§9.7.9.24), `multimem.*` (§9.7.9.14), `applypriority`
+    // (§9.7.9.16), `discard` (§9.7.9.17), `tensormap.replace` (§9.7.9.26) and
+    // `tensormap.cp_fenceproxy` (§9.7.13.16), `clusterlaunchcontrol.*` (§9.7.13.17),
+    // `tcgen05.*` (§9.7.16). Forms of opcodes above: `barrier.cluster` (§9.7.13.3) in
+    // `collective::barrier`, `st.bulk` (§9.7.9.13) in `data::st`, `cp.async.bulk.tensor`
+    // (§9.7.9.25.5) in `data::cp`, `mma.sp` (§9.7.14.6) in `mma::mma`.
+    row(
+        "mapa",
+        Any,
+        "9.7.9.23",
+        Effect(|b, cx| cluster::map(b, cx, true)),
+    ),
+    row(
+        "getctarank",
+        Any,
+        "9.7.9.24",
+        Effect(|b, cx| cluster::map(b, cx, false)),
+    ),
+    row("multimem", Any, "9.7.9.14", Unsupported),
+    row("applypriority", Any, "9.7.9.16", Unsupported),
+    row("discard", Any, "9.7.9.17", Unsupported),
+    row("tensormap", Any, "9.7.9.26", Effect(tma::tensormap)),
+    row("clusterlaunchcontrol", Any, "9.7.13.17", Unsupported),
+    row("tcgen05", Any, "9.7.16", Effect(tcgen05::tcgen05)),
+];
+
+/// Forms of an opcode that the ISA describes in a section of their own, apart from the
+/// section of the opcode's row: (form, section).
+pub(super) static FORM_SECTIONS: &[(&str, &str)] = &[
+    ("rcp.approx.ftz.f64", "9.7.3.14"),
+    ("rsqrt.approx.ftz.f64", "9.7.3.17"),
+    ("ld.global.nc", "9.7.9.9"),
+    ("st.async", "9.7.9.12"),
+    ("st.bulk", "9.7.9.13"),
+    ("cvt.pack", "9.7.9.22"),
+    ("bar.warp.sync", "9.7.13.2"),
+    ("barrier.cluster", "9.7.13.3"),
+    ("red.async", "9.7.13.7"),
+    ("cp.async.mbarrier.arrive", "9.7.13.15.15"),
+    ("tensormap.cp_fenceproxy", "9.7.13.16"),
+    ("mma.sp", "9.7.14.6"),
+];
+
+/// The memory-order qualifiers (PTX ISA §8.4 semantics `.weak`, `.volatile`, `.relaxed`,
+/// `.acquire`, `.release`, `.acq_rel`, `.sc`, `.mmio`; §8.5 scopes `.cta`, `.cluster`, `.gpu`,
+/// `.sys`).
+pub(super) const ORDER_WORDS: &[&str] = &[
+    "weak", "volatile", "relaxed", "acquire", "release", "acq_rel", "sc", "mmio", "cta", "cluster",
+    "gpu", "sys",
+];
+
+/// The memory-order qualifiers each opcode accepts (as its ISA section's syntax lists them);
+/// an opcode not listed accepts none, and one of them on it is an error naming it, as ptxas
+/// reports it ("Illegal modifier '.relaxed' for instruction 'add'").
+pub(super) static ORDER: &[(&str, &[&str])] = &[
+    // §9.7.9.8-9 `ld{.weak|.volatile|.relaxed.scope|.acquire.scope|.mmio.relaxed.sys}`.
+    (
+        "ld",
+        &[
+            "weak", "volatile", "relaxed", "acquire", "mmio", "cta", "cluster", "gpu", "sys",
+        ],
+    ),
+    // §9.7.9.11-13 `st{.weak|.volatile|.relaxed.scope|.release.scope|.mmio.relaxed.sys}`,
+    // `st.async{.weak}`, `st.bulk.weak`.
+    (
+        "st",
+        &[
+            "weak", "volatile", "relaxed", "release", "mmio", "cta", "cluster", "gpu", "sys",
+        ],
+    ),
+    // §9.7.9.14 `multimem.ld_reduce/st/red{.sem}{.scope}`.
+    (
+        "multimem",
+        &[
+            "weak", "relaxed", "acquire", "release", "acq_rel", "cta", "cluster", "gpu", "sys",
+        ],
+    ),
+    // §9.7.9.26, §9.7.13.16 `tensormap.cp_fenceproxy...release.scope`.
+    (
+        "tensormap",
+        &["release", "acquire", "cta", "cluster", "gpu", "sys"],
+    ),
+    // §9.7.13.1, §9.7.13.3 `barrier{.cta}`, `barrier.cluster.arrive{.release|.relaxed}`,
+    // `barrier.cluster.wait{.acquire}`.
+    ("bar", &["cta"]),
+    (
+        "barrier",
+        &["cta", "cluster", "relaxed", "release", "acquire"],
+    ),
+    // §9.7.13.4 `fence{.sem}.scope` (.sc, .acq_rel; .acquire/.release with .sync_restrict and
+    // mbarrier_init), `membar.{cta,gl,sys}`.
+    (
+        "fence",
+        &[
+            "sc", "acq_rel", "acquire", "release", "cta", "cluster", "gpu", "sys",
+        ],
+    ),
+    ("membar", &["cta", "sys"]),
+    // §9.7.13.5-7 `atom{.sem}{.scope}` (.relaxed, .acquire, .release, .acq_rel),
+    // `red{.sem}{.scope}` (.relaxed, .release), `red.async.relaxed.cluster`.
+    (
+        "atom",
+        &[
+            "relaxed", "acquire", "release", "acq_rel", "cta", "cluster", "gpu", "sys",
+        ],
+    ),
+    (
+        "red",
+        &["relaxed", "release", "cta", "cluster", "gpu", "sys"],
+    ),
+    // §9.7.13.15 `mbarrier.arrive{.sem}{.scope}` (.release, .relaxed; .cta, .cluster),
+    // `mbarrier.test_wait/try_wait{.sem}{.scope}` (.acquire, .relaxed).
+    (
+        "mbarrier",
+        &["release", "acquire", "relaxed", "cta", "cluster"],
+    ),
+];
+
+/// Whether opcode `op` accepts the memory-order qualifier `m` (one of [`ORDER_WORDS`]).
+pub(super) fn order_ok(op: &str, m: &str) -> bool {
+    ORDER
+        .iter()
+        .any(|(o, words)| *o == op && words.contains(&m))
+}
+
+fn carry_add_sub(b: &mut Builder, cx: &mut Cx) -> R {
+    let op = cx.inst.opcode.name.as_str();
+    int::int_addsub(b, cx, op)
+}
+
+fn carry_mad(b: &mut Builder, cx: &mut Cx) -> R {
+    let op = cx.inst.opcode.name.as_str();
+    int::int_mad_cc(b, cx, op)
+}
+
+fn bitfield(b: &mut Builder, cx: &mut Cx) -> R {
+    let op = cx.inst.opcode.name.as_str();
+    int::bitfield(b, cx, op)
+}
+
+fn float_arith(b: &mut Builder, cx: &mut Cx) -> R {
+    let op = cx.inst.opcode.name.as_str();
+    float::float_arith(b, cx, op)
+}
+
+fn float_unary(b: &mut Builder, cx: &mut Cx) -> R {
+    let op = cx.inst.opcode.name.as_str();
+    float::float_unary(b, cx, op)
+}
+
+fn mixed(b: &mut Builder, cx: &mut Cx) -> R {
+    let op = cx.inst.opcode.name.as_str();
+    float::mixed(b, cx, op)
+}
+
+/// The 16-bit float type of a [`Family::Half`] instruction.
+fn half_type(cx: &Cx) -> Result<(HalfFmt, bool), LowerError> {
+    half_of(cx).ok_or_else(|| cx.bad("needs .f16, .bf16, .f16x2 or .bf16x2"))
+}
+
+fn half_arith(b: &mut Builder, cx: &mut Cx) -> R {
+    let op = cx.inst.opcode.name.as_str();
+    let h = half_type(cx)?;
+    half::half_arith(b, cx, op, h)
+}
+
+fn half_fma(b: &mut Builder, cx: &mut Cx) -> R {
+    let h = half_type(cx)?;
+    half::half_fma(b, cx, h)
+}
+
+fn half_minmax(b: &mut Builder, cx: &mut Cx) -> R {
+    let max = cx.inst.opcode.name == "max";
+    let h = half_type(cx)?;
+    half::half_minmax(b, cx, max, h)
+}
+
+fn half_setp(b: &mut Builder, cx: &mut Cx) -> R {
+    let h = half_type(cx)?;
+    half::half_setp(b, cx, h)
+}
+
+fn half_sign(b: &mut Builder, cx: &mut Cx) -> R {
+    let neg = cx.inst.opcode.name == "neg";
+    let h = half_type(cx)?;
+    half::half_sign(b, cx, neg, h)
+}
+
+fn half_approx(b: &mut Builder, cx: &mut Cx) -> R {
+    let op = cx.inst.opcode.name.as_str();
+    let h = half_type(cx)?;
+    half::half_approx(b, cx, op, h)
+}
+
+fn collective_ops(b: &mut Builder, cx: &mut Cx) -> R {
+    let op = cx.inst.opcode.name.as_str();
+    super::super::collective::collective(b, cx, op)
+}
+
+fn stack_op(b: &mut Builder, cx: &mut Cx) -> R {
+    let op = cx.inst.opcode.name.as_str();
+    stack::stack(b, cx, op)
+}
+
+fn video_op(b: &mut Builder, cx: &mut Cx) -> R {
+    let op = cx.inst.opcode.name.as_str();
+    video::video(b, cx, op)
+}
+
+/// `barrier` (§9.7.13.1) and its `.cluster` form (§9.7.13.3, `decode_cluster.rs`).
+fn barrier_any(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> R {
+    if cx.mods.first() != Some(&"cluster") {
+        return super::super::collective::barrier(b, cx, guard);
+    }
+    if guard.is_some() {
+        return Err(cx.unsupported("a guarded barrier.cluster is not supported yet"));
+    }
+    cluster::barrier(b, cx)
+}
+
+fn no_effect(_: &mut Builder, _: &Cx, _: Option<(Var, bool)>) -> R {
+    Ok(())
+}
+
+/// The row that decodes `cx`'s instruction, or the error: not a PTX instruction, or an opcode
+/// without a form of the instruction's family.
+pub(super) fn lookup(cx: &Cx) -> Result<&'static Row, LowerError> {
+    let op = cx.inst.opcode.name.as_str();
+    let fam = family(cx);
+    let mut rows = ROWS.iter().filter(|r| r.op == op).peekable();
+    if rows.peek().is_none() {
+        // ptxas: "Not a name of any known instruction: 'foo'".
+        return Err(LowerError::new(
+            cx.inst.span,
+            format!("invalid '{}': '{op}' is not a PTX instruction", cx.ptx),
+        ));
+    }
+    let mut any = None;
+    for r in rows {
+        if r.family == fam {
+            return Ok(r);
+        }
+        if r.family == Family::Any {
+            any = Some(r);
+        }
+    }
+    any.ok_or_else(|| cx.bad(&format!("'{op}' has no {} form", fam.what())))
+}
+
+/// Modifiers of the floating-point forms, which the integer rows (§9.7.1) do not take: an
+/// integer `neg.ftz.s32` is invalid (ptxas: "Illegal modifier '.ftz' for instruction 'neg'").
+const FLOAT_ONLY: &[&str] = &[
+    "ftz", "rn", "rz", "rm", "rp", "approx", "full", "NaN", "xorsign",
+];
+
+/// Checks the modifiers `row` cannot take.
+pub(super) fn check_modifiers(cx: &Cx, row: &Row) -> R {
+    if row.family == Family::Int {
+        if let Some(m) = cx.mods.iter().find(|m| FLOAT_ONLY.contains(m)) {
+            let op = cx.inst.opcode.name.as_str();
+            return Err(cx.bad(&format!("illegal modifier '.{m}' for instruction '{op}'")));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_row_per_opcode_and_family() {
+        for (i, r) in ROWS.iter().enumerate() {
+            for s in &ROWS[..i] {
+                assert!(
+                    !(s.op == r.op && s.family == r.family),
+                    "two rows for {} {:?}",
+                    r.op,
+                    r.family
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn order_qualifiers_name_opcodes_of_the_table() {
+        for (op, words) in ORDER {
+            assert!(ROWS.iter().any(|r| r.op == *op), "{op}");
+            assert!(words.iter().all(|w| ORDER_WORDS.contains(w)), "{op}");
+        }
+    }
+
+    #[test]
+    fn every_section_is_in_chapter_9_7() {
+        let forms = FORM_SECTIONS.iter().copied();
+        for (op, section) in ROWS.iter().map(|r| (r.op, r.section)).chain(forms) {
+            let parts: Vec<&str> = section.split('.').collect();
+            assert!(
+                section.starts_with("9.7.")
+                    && parts.len() >= 3
+                    && parts.iter().all(|p| p.parse::<u32>().is_ok()),
+                "{op}: {section}"
+            );
+        }
+    }
+}
