@@ -64,7 +64,8 @@ pub enum Opnd {
     R(K),
     /// A register or an immediate of the class.
     RI(K),
-    /// A shift count: a `.b32` register or an immediate in 0..=70 (counts ≥ width included).
+    /// A shift count or bit position/length (`bfe`, `bfi`): a `.b32` register or an immediate
+    /// in 0..=70 (values ≥ width included; ptxas takes immediates in 0..=255).
     Sh,
     /// A predicate register, possibly negated (`!%p`): `setp`'s combining operand.
     NP,
@@ -184,8 +185,8 @@ pub const FORMS: &[Form] = &[
     Form { op: "sad", mods: NONE, tys: INTS, dst: Dst::R(T), srcs: R_R_RI, weight: 1, section: "9.7.1.7" },
     Form { op: "bfind", mods: &[&["", ".shiftamt"]], tys: &["u32", "s32", "u64", "s64"], dst: Dst::R(C(Class::B32)), srcs: R1, weight: 1, section: "9.7.1.16" },
     Form { op: "brev", mods: NONE, tys: &["b32", "b64"], dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.1.18" },
-    Form { op: "bfe", mods: NONE, tys: &["u32", "s32", "u64", "s64"], dst: Dst::R(T), srcs: &[Opnd::R(T), RI(C(Class::B32)), RI(C(Class::B32))], weight: 2, section: "9.7.1.19" },
-    Form { op: "bfi", mods: NONE, tys: &["b32", "b64"], dst: Dst::R(T), srcs: &[Opnd::R(T), Opnd::R(T), RI(C(Class::B32)), RI(C(Class::B32))], weight: 2, section: "9.7.1.20" },
+    Form { op: "bfe", mods: NONE, tys: &["u32", "s32", "u64", "s64"], dst: Dst::R(T), srcs: &[Opnd::R(T), Opnd::Sh, Opnd::Sh], weight: 2, section: "9.7.1.19" },
+    Form { op: "bfi", mods: NONE, tys: &["b32", "b64"], dst: Dst::R(T), srcs: &[Opnd::R(T), Opnd::R(T), Opnd::Sh, Opnd::Sh], weight: 2, section: "9.7.1.20" },
     Form { op: "szext", mods: &[&[".clamp", ".wrap"]], tys: &["u32", "s32"], dst: Dst::R(T), srcs: &[Opnd::R(T), RI(C(Class::B32))], weight: 1, section: "9.7.1.21" },
     Form { op: "bmsk", mods: &[&[".clamp", ".wrap"]], tys: &["b32"], dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.1.22" },
     Form { op: "dp4a", mods: NONE, tys: &["u32.u32", "s32.s32", "s32.u32", "u32.s32"], dst: Dst::R(C(Class::B32)), srcs: &[Opnd::R(C(Class::B32)), RI(C(Class::B32)), RI(C(Class::B32))], weight: 1, section: "9.7.1.23" },

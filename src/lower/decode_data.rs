@@ -392,6 +392,8 @@ pub(super) fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
                 // A scope narrower than .gpu is implied by it: all of ptxjit's memory is
                 // coherent, and ordering at .gpu scope orders for every smaller scope.
                 | "cluster"
+                // Another CTA's shared memory in the cluster, or this CTA's (`runtime::cluster`).
+                | "shared::cluster"
                 // `.mmio.relaxed.sys` (PTX ISA §9.7.9.8, §9.7.9.11): an access ptxjit performs
                 // exactly once, as every access.
                 | "mmio"
@@ -412,8 +414,7 @@ pub(super) fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
         }
         let unimplemented = matches!(
             *m,
-            "shared::cluster"
-                | "param::func"
+            "param::func"
                 | "L2::evict_unchanged"
                 // `st.async`, `st.bulk` (PTX ISA §9.7.9.11, §9.7.9.12).
                 | "async"
