@@ -366,22 +366,29 @@ fn for_each(
     Ok(())
 }
 
-/// The reduction of `cp.reduce.async.bulk` / `red.async`: the atomic operation and the IR
-/// type of one element, checked against the ISA's table for the form (`global`: the
-/// `.global.shared::cta` bulk reduction; else a `.shared::cluster` destination).
-fn red_op(cx: &Cx, global: bool, name: &str) -> Result<(AtomOp, Type), LowerError> {
-    let ops = ["add", "min", "max", "inc", "dec", "and", "or", "xor"];
+/// The reduction operations of the bulk and tensor reductions (PTX ISA §9.7.9.25.4.2,
+/// §9.7.9.25.5.2, §9.7.13.7).
+pub(super) const REDUCTIONS: [&str; 8] = ["add", "min", "max", "inc", "dec", "and", "or", "xor"];
+
+/// The one reduction operation among `cx`'s modifiers ([`REDUCTIONS`]).
+pub(super) fn reduction<'a>(cx: &Cx<'a>) -> Result<&'a str, LowerError> {
     let found: Vec<&str> = cx
         .mods
         .iter()
         .copied()
-        .filter(|m| ops.contains(m))
+        .filter(|m| REDUCTIONS.contains(m))
         .collect();
-    let [op] = found.as_slice() else {
-        return Err(
-            cx.bad("needs one reduction operation (.add .min .max .inc .dec .and .or .xor)")
-        );
-    };
+    match found.as_slice() {
+        [op] => Ok(op),
+        _ => Err(cx.bad("needs one reduction operation (.add .min .max .inc .dec .and .or .xor)")),
+    }
+}
+
+/// The reduction of `cp.reduce.async.bulk` / `red.async`: the atomic operation and the IR
+/// type of one element, checked against the ISA's table for the form (`global`: the
+/// `.global.shared::cta` bulk reduction; else a `.shared::cluster` destination).
+fn red_op(cx: &Cx, global: bool, name: &str) -> Result<(AtomOp, Type), LowerError> {
+    let op = &reduction(cx)?;
     let tys = [
         "b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64", "f16", "bf16",
     ];

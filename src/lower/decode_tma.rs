@@ -231,18 +231,7 @@ fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
         return Err(cx.bad("expects cp.reduce.async.bulk.tensor"));
     }
     let n = dims(cx)?;
-    let ops = ["add", "min", "max", "inc", "dec", "and", "or", "xor"];
-    let found: Vec<&str> = cx
-        .mods
-        .iter()
-        .copied()
-        .filter(|m| ops.contains(m))
-        .collect();
-    let [op] = found.as_slice() else {
-        return Err(
-            cx.bad("needs one reduction operation (.add .min .max .inc .dec .and .or .xor)")
-        );
-    };
+    let op = &super::bulk::reduction(cx)?;
     let mut allowed = vec![
         NDIMS[n as usize - 1],
         "global",
@@ -250,7 +239,7 @@ fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
         "tile",
         "bulk_group",
     ];
-    allowed.extend_from_slice(&ops);
+    allowed.extend_from_slice(&super::bulk::REDUCTIONS);
     only(cx, 4, &allowed)?;
     if !(cx.has("global") && cx.has("shared::cta") && cx.has("bulk_group")) {
         return Err(cx.bad("reduces .shared::cta into .global with .bulk_group"));

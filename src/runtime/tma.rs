@@ -177,23 +177,13 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
         };
         let n = esize as usize;
         match (load, gp, red) {
-            (true, Some(g), _) => {
-                // SAFETY: both pointers were checked for `n` bytes by `translate`.
-                unsafe { std::ptr::copy_nonoverlapping(g, sp, n) };
-                env::init_access(
-                    env,
-                    Space::Shared,
-                    saddr,
-                    n as u32,
-                    l,
-                    d.inst,
-                    InitAccess::Write,
-                );
-            }
-            (true, None, _) => {
+            (true, _, _) => {
+                // An element outside the tensor reads as the fill value.
                 let bytes = fill.to_le_bytes();
-                // SAFETY: as above.
-                unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), sp, n) };
+                let src = gp.map_or(bytes.as_ptr(), |g| g as *const u8);
+                // SAFETY: both pointers were checked for `n` bytes by `translate` (`bytes`
+                // holds 8).
+                unsafe { std::ptr::copy_nonoverlapping(src, sp, n) };
                 env::init_access(
                     env,
                     Space::Shared,
