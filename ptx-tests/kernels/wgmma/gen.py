@@ -188,12 +188,12 @@ def entry(name, dty, nregs, inst):
 
 
 def write_ptx():
-    head = ["// Written by gen.py: one wgmma.mma_async per entry (PTX ISA §9.7.15). Each CTA of",
+    head = ["// Written by gen.py: one wgmma.mma_async per entry (PTX ISA section 9.7.15). Each CTA of",
             "// 128 threads (one warpgroup) copies the byte image `img` into shared memory, adds",
             "// the image's shared address to the descriptors it is given, loads D from `cin`",
             "// (thread t's registers at cin[t * NREGS ..]), runs the multiply (scale-d from",
             "// `scale_d`; A from `areg` in wg_rega) and stores D the same way at `out`.",
-            ".version 8.0", ".target sm_90a", ".address_size 64", "",
+            ".version 8.4", ".target sm_90a", ".address_size 64", "",
             ".extern .shared .align 1024 .b8 smem[];", ""]
     body = [entry(n, *e) for n, e in ENTRIES.items()]
     with open(os.path.join(HERE, "wgmma.ptx"), "w") as f:
