@@ -1250,6 +1250,19 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
     {
         return Err(cx.bad(&format!("illegal modifier '.{m}' for instruction '{op}'")));
     }
+    // A `.volatile` access has no scope (PTX ISA §9.7.9.8, §9.7.9.11: `.volatile` stands
+    // alone; ptxas: "Modifier '.volatile' cannot be combined with modifier '.gpu'").
+    if cx.has("volatile") {
+        if let Some(s) = cx
+            .mods
+            .iter()
+            .find(|m| matches!(**m, "cta" | "cluster" | "gpu" | "sys"))
+        {
+            return Err(cx.bad(&format!(
+                "modifier '.volatile' cannot be combined with modifier '.{s}'"
+            )));
+        }
+    }
     let guard = match &i.guard {
         None => None,
         Some(g) => {
