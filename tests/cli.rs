@@ -242,6 +242,17 @@ fn bad_case_files_exit_2_without_panicking() {
     assert!(text(&o.stderr).contains("--block: 'x' is not a dimension"));
     let o = ptxjit(&["run"]);
     assert_eq!(o.status.code(), Some(2), "usage error");
+    // A kernel source where a case file belongs: advice, not a TOML parse error.
+    for sub in ["run", "check"] {
+        let o = ptxjit(&[sub, "ptx-tests/kernels/saxpy/saxpy.ptx"]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{sub}: {err}");
+        assert!(
+            err.contains("saxpy.ptx is a PTX file, not a case file")
+                && err.contains("--ptx ptx-tests/kernels/saxpy/saxpy.ptx --kernel NAME"),
+            "{sub}: {err}"
+        );
+    }
     std::fs::remove_dir_all(&d).ok();
 }
 

@@ -13,6 +13,16 @@ pub fn check(a: &CheckArgs) -> u8 {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
+    if super::run::is_kernel_file(&a.case) {
+        return fail(format!(
+            "{} is a {} file, not a case file: ptxjit check compares the engines on a case \
+             (write one: docs/case-format.md); `ptxjit run --ptx {} --kernel NAME ..` runs the \
+             kernel once",
+            a.case.display(),
+            super::run::kernel_file_kind(&a.case),
+            a.case.display()
+        ));
+    }
     let case = match Case::load(&a.case) {
         Ok(c) => c,
         Err(e) => return fail(e),

@@ -14,15 +14,13 @@ struct Outputs {
 
 pub fn run(a: &RunArgs) -> u8 {
     let case = match &a.case {
-        Some(path) if path.extension().is_some_and(|e| e == "ptx" || e == "cu") => {
-            Err(CaseError::Case(format!(
-                "{} is a {} file, not a case file: run it with --ptx {} --kernel NAME --grid .. \
+        Some(path) if is_kernel_file(path) => Err(CaseError::Case(format!(
+            "{} is a {} file, not a case file: run it with --ptx {} --kernel NAME --grid .. \
              --block .. --arg .. (see ptxjit run --help), or write a case file",
-                path.display(),
-                kernel_file_kind(path),
-                path.display()
-            )))
-        }
+            path.display(),
+            kernel_file_kind(path),
+            path.display()
+        ))),
         Some(path) => Case::load(path),
         None => adhoc::build(&AdHoc {
             ptx: a
@@ -116,7 +114,13 @@ pub fn run(a: &RunArgs) -> u8 {
 }
 
 /// `PTX` or `CUDA C++`, for a kernel file given where a case file goes.
-fn kernel_file_kind(path: &std::path::Path) -> &'static str {
+/// Whether `path` names a kernel source (`.ptx`, `.cu`) rather than a case file.
+pub(super) fn is_kernel_file(path: &std::path::Path) -> bool {
+    path.extension().is_some_and(|e| e == "ptx" || e == "cu")
+}
+
+/// "PTX" or "CUDA C++", for messages about a kernel source given where a case file belongs.
+pub(super) fn kernel_file_kind(path: &std::path::Path) -> &'static str {
     if crate::nvrtc::is_cuda_source(path) {
         "CUDA C++"
     } else {

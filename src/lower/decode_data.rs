@@ -70,8 +70,8 @@ pub(super) fn cvta(b: &mut Builder, cx: &mut Cx) -> R {
 pub(super) fn isspacep(b: &mut Builder, cx: &mut Cx) -> R {
     cx.expect_operands(2)?;
     let space = space_of(cx);
-    if space == Space::Generic || space == Space::Param {
-        return Err(cx.bad("isspacep needs .global, .shared, .local or .const"));
+    if space == Space::Generic {
+        return Err(cx.bad("isspacep needs .global, .shared, .local, .const or .param"));
     }
     let a = b.src(cx, 1, Type::I64)?;
     if space != Space::Const {

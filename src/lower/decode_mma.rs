@@ -116,10 +116,13 @@ fn mma_form(spec: &MmaSpec) -> Result<(), String> {
     let shape = (spec.m, spec.n, spec.k);
     let (a, b, c, d) = (spec.a, spec.b, spec.c, spec.d);
     let ok = match a {
+        // ptxas: "the .dtype must be .f32 when the .ctype is .f32"; the m16n8 shapes take
+        // no .f32 result of an .f16 accumulator either (only .m8n8k4 mixes them that way).
         F16 => {
             b == F16
                 && matches!(c, F16 | F32)
                 && matches!(d, F16 | F32)
+                && (c == d || (c == F16 && shape == (8, 8, 4)))
                 && matches!(shape, (8, 8, 4) | (16, 8, 8) | (16, 8, 16))
         }
         Bf16 => b == Bf16 && c == F32 && d == F32 && matches!(shape, (16, 8, 8) | (16, 8, 16)),
@@ -994,6 +997,20 @@ mod tests {
             ),
             (
                 format!("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f16 {f4}, {{%r1, %r2}}, {{%r3}}, {{%r1, %r2}}"),
+                "no mma form",
+            ),
+            // ptxas: ".dtype must be '.f32' when .ctype is '.f32'"; on the m16n8 shapes an
+            // .f16 accumulator gives no .f32 result either.
+            (
+                format!("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f32 {{%r1, %r2}}, {{%r1, %r2, %r3, %r4}}, {{%r1, %r2}}, {f4}"),
+                "no mma form",
+            ),
+            (
+                format!("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f16 {f4}, {{%r1, %r2}}, {{%r3}}, {{%r1, %r2}}"),
+                "no mma form",
+            ),
+            (
+                "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32 {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r3, %r4}, {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}".into(),
                 "no mma form",
             ),
             (
