@@ -79,6 +79,7 @@ driver_api! {
     cuFuncSetCacheConfig(H, c_int);
     cuLaunchKernel(H, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, H, *mut *mut c_void, *mut *mut c_void);
     cuLaunchCooperativeKernel(H, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, H, *mut *mut c_void);
+    cuLaunchKernelEx(*const c_void, H, *mut *mut c_void, *mut *mut c_void);
     cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(*mut c_int, H, c_int, usize, c_uint);
     cuOccupancyAvailableDynamicSMemPerBlock(*mut usize, H, c_int, c_int);
     cuMemAlloc_v2(*mut H, usize);

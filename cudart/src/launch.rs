@@ -121,8 +121,18 @@ pub struct LaunchAttribute {
     pub val: [u8; 64],
 }
 
-/// `cudaLaunchAttributeCooperative`.
-const ATTRIBUTE_COOPERATIVE: c_uint = 2;
+/// `CUlaunchConfig` (cuda.h): what `cudaLaunchConfig_t` becomes for the driver. Its
+/// attributes are passed through as they are: `cudaLaunchAttribute` and `CUlaunchAttribute`
+/// have one layout and one numbering (cooperative 2, cluster dimension 4, …).
+#[repr(C)]
+struct DriverLaunchConfig {
+    grid: [c_uint; 3],
+    block: [c_uint; 3],
+    shared_mem_bytes: c_uint,
+    stream: u64,
+    attrs: *const LaunchAttribute,
+    num_attrs: c_uint,
+}
 
 exports! { cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz => fn(config: *const LaunchConfig, func: *const c_void, args: *mut *mut c_void) {
     if config.is_null() {
@@ -130,17 +140,34 @@ exports! { cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz => fn(config: *const La
     }
     // SAFETY: non-null, the program's configuration.
     let c = unsafe { &*config };
-    let mut cooperative = false;
-    for i in 0..c.num_attrs as usize {
-        // SAFETY: attrs holds num_attrs entries.
-        let a = unsafe { &*c.attrs.add(i) };
-        if a.id == ATTRIBUTE_COOPERATIVE {
-            cooperative = i32::from_ne_bytes([a.val[0], a.val[1], a.val[2], a.val[3]]) != 0;
-        }
-        // Other attributes (clusters, priorities, access policies) tune a GPU's scheduling
-        // and do not change results on ptxjit.
+    if c.num_attrs > 0 && c.attrs.is_null() {
+        return Err(Fail::new(cudaErrorInvalidValue, "launch attributes: null array"));
     }
-    launch(func, c.grid, c.block, args, c.dynamic_smem_bytes, c.stream, cooperative)
+    let f = register::function(func)?;
+    check_configuration(c.grid, c.block)?;
+    let shared = c_uint::try_from(c.dynamic_smem_bytes).map_err(|_| {
+        Fail::new(
+            cudaErrorInvalidValue,
+            format!("{} bytes of dynamic shared memory", c.dynamic_smem_bytes),
+        )
+    })?;
+    // The driver decides the attributes: the cluster shape (checked against the grid and
+    // the kernel's own `__cluster_dims__`), cooperative launches; the rest are scheduling
+    // hints for a GPU.
+    let dc = DriverLaunchConfig {
+        grid: [c.grid.x, c.grid.y, c.grid.z],
+        block: [c.block.x, c.block.y, c.block.z],
+        shared_mem_bytes: shared,
+        stream: c.stream,
+        attrs: c.attrs,
+        num_attrs: c.num_attrs,
+    };
+    cu!(cuLaunchKernelEx(
+        (&dc as *const DriverLaunchConfig).cast(),
+        f,
+        args,
+        std::ptr::null_mut()
+    ))
 }}
 
 exports! { __cudaGetKernel, cudaGetKernel => fn(kernel: *mut *const c_void, func: *const c_void) {

@@ -67,6 +67,8 @@ build_all() {
   build sass_and_ptx -gencode arch=compute_80,code=[sm_80,compute_80] "$SRC/vector_add.cu" || fails=$((fails + 1))
   build sass_only -gencode arch=compute_80,code=sm_80 "$SRC/sass_only.cu" || fails=$((fails + 1))
   build rdc -rdc=true $PTX "$SRC/rdc/main.cu" "$SRC/rdc/helper.cu" || fails=$((fails + 1))
+  # Thread block clusters need compute capability 9.0: PTX for compute_90, run with --cc 9.0.
+  build cluster -gencode arch=compute_90,code=compute_90 "$SRC/cluster.cu" || fails=$((fails + 1))
 }
 
 if [ -n "${CUDA12:-}" ]; then
@@ -105,6 +107,11 @@ for name in "${PLAIN[@]}" thrust_sort mixed sass_and_ptx sass_only rdc cuda12_ho
     check "$name" "$engine" "$PTXJIT" exec --engine "$engine" --
   done
 done
+if [ -x "$BUILD/cluster" ]; then
+  for engine in jit interp; do
+    check cluster "$engine" "$PTXJIT" exec --cc 9.0 --engine "$engine" --
+  done
+fi
 # The plain way, without ptxjit exec: the loader finds ptxjit's libraries on the path.
 check vector_add ld_library_path env LD_LIBRARY_PATH="$(dirname "$PTXJIT")"
 if [ $fails != 0 ]; then echo "run.sh: $fails failed"; exit 1; fi

@@ -178,6 +178,13 @@ impl ClusterState {
         for e in &self.exited_unarrived {
             e.store(0, Ordering::Relaxed);
         }
+        // The threads that waited for this phase run again: no CTA counts as stalled until
+        // its next turn says so (a CTA whose last turn ended with all its threads waiting
+        // here would otherwise look stalled, and the cluster deadlocked, when another CTA
+        // waits at the next phase before that CTA's next turn).
+        for r in &self.running {
+            r.store(self.threads.max(1), Ordering::Relaxed);
+        }
         for r in &self.races {
             // SAFETY: null or a CTA's racecheck state, alive while the cluster runs.
             if let Some(r) = unsafe { r.as_ref() } {
