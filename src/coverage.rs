@@ -250,8 +250,8 @@ pub const ISA: &[Instr] = isa! {
     "ret" "9.7.12.6" "" ["ret"]
     "exit" "9.7.12.7" "" ["exit"]
     "bar / barrier" "9.7.13.1" "bar.sync 0 / barrier.sync" ["bar.sync 0", "barrier.sync 0"]
-    "barrier.cluster" "9.7.13.3" "arrive{.release, .relaxed}{.aligned}, wait{.acquire}{.aligned}: all non-exited threads of the cluster's CTAs (co-resident); a deadlock is reported" [
-        "barrier.cluster.arrive", "barrier.cluster.wait", "barrier.cluster.arrive.relaxed.aligned",
+    "barrier.cluster" "9.7.13.3" "arrive{.release, .relaxed}{.aligned}, wait{.acquire}{.aligned}: all non-exited threads of the cluster's CTAs (co-resident); guarded forms; a deadlock is reported" [
+        "barrier.cluster.arrive", "barrier.cluster.wait", "barrier.cluster.arrive.relaxed.aligned", "@%p1 barrier.cluster.arrive",
         "barrier.cluster.arrive.release", "barrier.cluster.wait.acquire.aligned"]
     "bar.warp.sync" "9.7.13.2" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
     "membar / fence" "9.7.13.4" "membar, fence; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster, .proxy.tensormap::generic.{release,acquire} (one proxy: plain fences)" [

@@ -669,6 +669,27 @@ impl<'a> Builder<'a> {
         self.blocks.len() as u32 - 1
     }
 
+    /// Branch from the current block into a new one that runs only where guard `p` holds
+    /// (fails, when `neg`); returns the block after it, to close with [`Builder::join`].
+    pub fn begin_guarded(&mut self, p: Var, neg: bool, loc: SrcLoc) -> PBlock {
+        let body = self.new_block();
+        let after = self.new_block();
+        let (t, e) = if neg { (after, body) } else { (body, after) };
+        let cur = self.cur as usize;
+        self.blocks[cur].term = PTerm::Branch(p, t, e);
+        self.blocks[cur].term_loc = loc;
+        self.cur = body;
+        after
+    }
+
+    /// End the current block with a jump to `after` and continue there.
+    pub fn join(&mut self, after: PBlock, loc: SrcLoc) {
+        let cur = self.cur as usize;
+        self.blocks[cur].term = PTerm::Jump(after);
+        self.blocks[cur].term_loc = loc;
+        self.cur = after;
+    }
+
     /// Reserve `size` bytes of per-thread local memory aligned to `align`; returns the offset.
     /// Inside a shared function's body the offset is in its frame (`lower::recurse`).
     pub fn alloc_local(&mut self, size: u64, align: u64) -> u64 {

@@ -202,19 +202,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
         )));
     }
     // The guard branches around the whole call.
-    let fall = match guard {
-        None => None,
-        Some((p, neg)) => {
-            let body_b = b.new_block();
-            let fall = b.new_block();
-            let (t, e) = if neg { (fall, body_b) } else { (body_b, fall) };
-            let cur = b.cur as usize;
-            b.blocks[cur].term = PTerm::Branch(p, t, e);
-            b.blocks[cur].term_loc = cx.loc;
-            b.cur = body_b;
-            Some(fall)
-        }
-    };
+    let fall = guard.map(|(p, neg)| b.begin_guarded(p, neg, cx.loc));
 
     // Arguments, evaluated in the caller's scope.
     let mut binds: Vec<(String, Bind)> = vec![];
@@ -345,10 +333,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
         write_reg(b, cx, &actual, v, ty)?;
     }
     if let Some(fall) = fall {
-        let cur = b.cur as usize;
-        b.blocks[cur].term = PTerm::Jump(fall);
-        b.blocks[cur].term_loc = cx.loc;
-        b.cur = fall;
+        b.join(fall, cx.loc);
     }
     Ok(())
 }
@@ -360,25 +345,10 @@ fn guarded(
     guard: Option<(Var, bool)>,
     body: impl FnOnce(&mut Builder) -> Result<(), LowerError>,
 ) -> Result<(), LowerError> {
-    let fall = match guard {
-        None => None,
-        Some((p, neg)) => {
-            let body_b = b.new_block();
-            let fall = b.new_block();
-            let (t, e) = if neg { (fall, body_b) } else { (body_b, fall) };
-            let cur = b.cur as usize;
-            b.blocks[cur].term = PTerm::Branch(p, t, e);
-            b.blocks[cur].term_loc = cx.loc;
-            b.cur = body_b;
-            Some(fall)
-        }
-    };
+    let fall = guard.map(|(p, neg)| b.begin_guarded(p, neg, cx.loc));
     body(b)?;
     if let Some(fall) = fall {
-        let cur = b.cur as usize;
-        b.blocks[cur].term = PTerm::Jump(fall);
-        b.blocks[cur].term_loc = cx.loc;
-        b.cur = fall;
+        b.join(fall, cx.loc);
     }
     Ok(())
 }

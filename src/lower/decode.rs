@@ -1292,14 +1292,7 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
     // A guarded operation with effects runs in its own block, branched around.
     let mut cont = None;
     if let (Some((p, neg)), false) = (guard, pure) {
-        let body = b.new_block();
-        let after = b.new_block();
-        let (t, e) = if neg { (after, body) } else { (body, after) };
-        let cur = b.cur as usize;
-        b.blocks[cur].term = PTerm::Branch(p, t, e);
-        b.blocks[cur].term_loc = cx.loc;
-        b.cur = body;
-        cont = Some(after);
+        cont = Some(b.begin_guarded(p, neg, cx.loc));
     }
     decode(b, &mut cx)?;
     // Commit destinations.
@@ -1326,10 +1319,7 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
         }
     }
     if let Some(after) = cont {
-        let cur = b.cur as usize;
-        b.blocks[cur].term = PTerm::Jump(after);
-        b.blocks[cur].term_loc = cx.loc;
-        b.cur = after;
+        b.join(after, cx.loc);
     }
     Ok(())
 }

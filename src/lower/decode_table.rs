@@ -544,10 +544,15 @@ fn barrier_any(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> R {
     if cx.mods.first() != Some(&"cluster") {
         return super::super::collective::barrier(b, cx, guard);
     }
-    if guard.is_some() {
-        return Err(cx.unsupported("a guarded barrier.cluster is not supported yet"));
-    }
-    cluster::barrier(b, cx)
+    let Some((p, neg)) = guard else {
+        return cluster::barrier(b, cx);
+    };
+    // `@p barrier.cluster.*`: the threads whose guard is false neither arrive nor wait (the
+    // non-`.aligned` forms allow a divergent warp); branched around, as other effects are.
+    let after = b.begin_guarded(p, neg, cx.loc);
+    cluster::barrier(b, cx)?;
+    b.join(after, cx.loc);
+    Ok(())
 }
 
 fn no_effect(_: &mut Builder, _: &Cx, _: Option<(Var, bool)>) -> R {
