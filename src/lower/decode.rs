@@ -22,6 +22,8 @@ use crate::ptx::span::Span;
 
 #[path = "decode_bulk.rs"]
 mod bulk;
+#[path = "decode_clc.rs"]
+mod clc;
 #[path = "decode_cluster.rs"]
 mod cluster;
 #[path = "decode_cmp.rs"]
