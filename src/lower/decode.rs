@@ -391,14 +391,15 @@ impl Builder<'_> {
         self.not_wide(cx, name, v)
     }
 
-    /// `v` (register `name`) unless it is a `.b128` register, which only ld, st and mov.b128
-    /// may use.
+    /// `v` (register `name`) unless it is a `.b128` register, which only ld, st, mov.b128 and
+    /// `clusterlaunchcontrol.query_cancel` may use.
     fn not_wide(&self, cx: &Cx, name: &ast::Ident, v: Var) -> Result<Var, LowerError> {
         if self.wide.contains(&v) {
             return Err(LowerError::unsupported(
                 name.span,
                 format!(
-                    "the .b128 register '{}' can only be used by ld, st and mov.b128, not by \
+                    "the .b128 register '{}' can only be used by ld, st, mov.b128 and \
+                     clusterlaunchcontrol.query_cancel, not by \
                      '{}'",
                     name.name, cx.ptx
                 ),
