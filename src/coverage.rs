@@ -293,10 +293,15 @@ pub const ISA: &[Instr] = isa! {
         "cp.async.mbarrier.arrive.shared.b64 [sm]", "cp.async.mbarrier.arrive.noinc.b64 [%rd1]"]
     "tensormap.cp_fenceproxy" "9.7.13.16" ".global.shared::cta.tensormap::generic.release.{cta,cluster,gpu,sys}.sync.aligned, 128 bytes (a copy; one proxy, so the fence orders nothing more)" [
         "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 128"]
-    "clusterlaunchcontrol.try_cancel" "9.7.13.17.1" "" [
-        "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%r1], [%r2]"]
-    "clusterlaunchcontrol.query_cancel" "9.7.13.17.2" "" [
-        ".reg .b128 %q<2>;\nclusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p1, %q1"]
+    "clusterlaunchcontrol.try_cancel" "9.7.13.17.1" ".async{.shared::cta}.mbarrier::complete_tx::bytes{.multicast::cluster::all}.b128, shared or generic addresses: cancels a cluster (a CTA without clusters) no worker has taken, answered at once; the 16-byte response then complete-tx of 16 bytes (multicast: in every CTA of the cluster); ptxjit's response encoding in runtime::clc" [
+        "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%r1], [%r2]",
+        "clusterlaunchcontrol.try_cancel.async.mbarrier::complete_tx::bytes.b128 [%rd1], [%rd2]",
+        "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [sm], [%r2]"]
+    "clusterlaunchcontrol.query_cancel" "9.7.13.17.2" ".is_canceled.pred, .get_first_ctaid::{x,y,z}.b32, .get_first_ctaid.v4.b32, of a .b128 response" [
+        ".reg .b128 %q<2>;\nclusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p1, %q1",
+        ".reg .b128 %q<2>;\nclusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 %r1, %q1",
+        ".reg .b128 %q<2>;\nclusterlaunchcontrol.query_cancel.get_first_ctaid::z.b32.b128 %r1, %q1",
+        ".reg .b128 %q<2>;\nclusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {%r1, %r2, %r3, _}, %q1"]
     "wmma.load" "9.7.14.4.2" ".a/.b/.c, .row/.col, optional stride, global/shared/generic: .m16n16k16/.m32n8k16/.m8n32k16 .f16/.bf16/.s8/.u8 (C: .f16/.f32/.s32), .m16n16k8 .tf32, .m8n8k4 .f64; ptxjit's own fragment layout (isa-notes)" [
         "wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, [%rd1]",
         "wmma.load.b.sync.aligned.col.m16n16k16.global.s8 {%r1, %r2}, [%rd1], %r3",

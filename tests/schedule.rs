@@ -135,3 +135,118 @@ fn the_cli_prints_the_seed_so_a_run_repeats() {
     assert_ne!(o.status.code(), Some(0));
     assert!(err.contains("bad schedule 'random'"), "{err}");
 }
+
+/// Work stealing with `clusterlaunchcontrol` (ptx-tests/kernels/clc_steal): whatever the
+/// schedule and engine, every CTA's work item is processed exactly once, and a CTA started
+/// by the scheduler is never also canceled (launched + canceled CTAs = the grid).
+mod clc_steal {
+    use super::*;
+    use ptxjit::host::Cooperative;
+
+    const PTX: &str = include_str!("../ptx-tests/kernels/clc_steal/clc_steal.ptx");
+
+    /// (launched, canceled requests) of one launch of `kernel` on `ctas` CTAs of 32 threads,
+    /// after checking `out` and `count` against the kernel's definition of a work item.
+    fn run(engine: Engine, kernel: &str, ctas: u32, opts: &LaunchOptions) -> (u32, u32) {
+        let mut ctx = Context::new();
+        let m = ctx
+            .load_module(PTX, "clc_steal.ptx", engine)
+            .expect("loads");
+        let k = m.kernel(kernel).expect("kernel");
+        let n = ctas as usize * 32;
+        let out = ctx.alloc(4 * n as u64, Some("out")).expect("alloc");
+        let count = ctx
+            .alloc(4 * u64::from(ctas), Some("count"))
+            .expect("alloc");
+        let launched = ctx.alloc(4, Some("launched")).expect("alloc");
+        let stolen = ctx.alloc(4, Some("stolen")).expect("alloc");
+        for p in [out, count, launched, stolen] {
+            let len = if p == out {
+                4 * n
+            } else if p == count {
+                4 * ctas as usize
+            } else {
+                4
+            };
+            ctx.copy_htod(p, &vec![0u8; len]).expect("zeroes");
+        }
+        let dims = LaunchDims {
+            grid: [ctas, 1, 1],
+            block: [32, 1, 1],
+            shared_bytes: 0,
+        };
+        let args = [
+            KernelArg::Ptr(out),
+            KernelArg::Ptr(count),
+            KernelArg::Ptr(launched),
+            KernelArg::Ptr(stolen),
+        ];
+        ctx.launch(&k, dims, &args, opts).expect("runs");
+        let words = |p, len: usize| {
+            let mut b = vec![0u8; 4 * len];
+            ctx.copy_dtoh(&mut b, p).expect("reads");
+            b.chunks(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect::<Vec<u32>>()
+        };
+        let want: Vec<u32> = (0..n as u32)
+            .map(|i| i.wrapping_mul(i).wrapping_add(7))
+            .collect();
+        assert_eq!(words(out, n), want, "{engine} {kernel} out");
+        assert_eq!(
+            words(count, ctas as usize),
+            vec![1; ctas as usize],
+            "{engine} {kernel}: every CTA's item once"
+        );
+        (words(launched, 1)[0], words(stolen, 1)[0])
+    }
+
+    #[test]
+    fn every_cta_once_under_every_schedule() {
+        for engine in [Engine::Jit, Engine::Interp] {
+            for schedule in [Schedule::Fixed, Schedule::Shuffle(1), Schedule::Shuffle(9)] {
+                let opts = LaunchOptions {
+                    schedule,
+                    ..Default::default()
+                };
+                let (l, s) = run(engine, "steal_x", 40, &opts);
+                assert_eq!(
+                    l + s,
+                    40,
+                    "{engine} {schedule:?}: launched {l}, canceled {s}"
+                );
+                // One CTA at a time (the shuffled schedule): the first CTA cancels every CTA
+                // past the first batch (at most 32 CTAs).
+                if schedule != Schedule::Fixed {
+                    assert!(s >= 8, "{engine} {schedule:?}: canceled {s}");
+                }
+                // Clusters of two: a request cancels a whole cluster.
+                let opts = LaunchOptions {
+                    cluster: Some([2, 1, 1]),
+                    ..opts
+                };
+                let (l, s) = run(engine, "steal_cluster", 16, &opts);
+                assert_eq!(
+                    l + 2 * s,
+                    16,
+                    "{engine} {schedule:?}: launched {l}, canceled {s}"
+                );
+                if schedule != Schedule::Fixed {
+                    assert_eq!((l, s), (2, 7), "{engine} {schedule:?}: one worker");
+                }
+            }
+        }
+    }
+
+    /// A cooperative launch has every CTA resident: nothing is left to cancel.
+    #[test]
+    fn a_cooperative_launch_cancels_nothing() {
+        for engine in [Engine::Jit, Engine::Interp] {
+            let opts = LaunchOptions {
+                cooperative: Some(Cooperative::default()),
+                ..Default::default()
+            };
+            assert_eq!(run(engine, "steal_x", 8, &opts), (8, 0), "{engine}");
+        }
+    }
+}

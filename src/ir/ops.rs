@@ -342,6 +342,13 @@ op_table! {
     /// memory holds the shared (`generic`: generic) address. A source that is not a shared
     /// address of a CTA of the cluster faults.
     ["9.7.9.24"] GetCtaRank { generic: bool } => "getctarank";
+    /// `clusterlaunchcontrol.try_cancel`'s request: no operands → (i64 low half, i64 high
+    /// half) of the 16-byte response. Each active lane, in lane order, asks the CTA scheduler
+    /// to cancel the launch of one cluster (one CTA in a launch without clusters) that no
+    /// worker has taken yet; the response says whether it did and names the first CTA of the
+    /// canceled cluster (`runtime::clc` defines the encoding). The front end stores the
+    /// response and performs the complete-tx.
+    ["9.7.13.17.1"] ClcTryCancel {} => "clc.try_cancel";
     // ---- Texture and surface units (semantics in `runtime::texture`). ----
     /// Texture fetch (`tex`): args (texture i64, [sampler i64 when `sampler`: independent
     /// mode], [array index i32 when the geometry is arrayed], `geom.dims()` coordinates (i32
@@ -440,6 +447,7 @@ macro_rules! warp_ops {
             | $crate::ir::Op::ClusterBarrier { .. }
             | $crate::ir::Op::Mapa { .. }
             | $crate::ir::Op::GetCtaRank { .. }
+            | $crate::ir::Op::ClcTryCancel {}
             | $crate::ir::Op::Activemask {}
             | $crate::ir::Op::Match { .. }
             | $crate::ir::Op::Redux { .. }

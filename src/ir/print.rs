@@ -188,7 +188,8 @@ pub fn print_modifiers(op: &Op) -> String {
         | Op::AssertFail {}
         | Op::Yield {}
         | Op::Malloc {}
-        | Op::Free {} => String::new(),
+        | Op::Free {}
+        | Op::ClcTryCancel {} => String::new(),
         Op::CallCheck { limit, size } => format!(" limit={limit} size={size}"),
         Op::WarpSync { fence } => {
             if *fence {

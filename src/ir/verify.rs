@@ -493,6 +493,12 @@ impl Op {
                     .then_some(())
                     .ok_or("getctarank: (address) → i32".into())
             }
+            Op::ClcTryCancel {} => {
+                n(0, 2)?;
+                (res == [I64, I64])
+                    .then_some(())
+                    .ok_or("clc.try_cancel → (i64, i64)".into())
+            }
             Op::Activemask {} => {
                 n(0, 1)?;
                 (res[0] == I32)

@@ -22,6 +22,8 @@ use crate::ptx::span::Span;
 
 #[path = "decode_bulk.rs"]
 mod bulk;
+#[path = "decode_clc.rs"]
+mod clc;
 #[path = "decode_cluster.rs"]
 mod cluster;
 #[path = "decode_cmp.rs"]
@@ -389,14 +391,15 @@ impl Builder<'_> {
         self.not_wide(cx, name, v)
     }
 
-    /// `v` (register `name`) unless it is a `.b128` register, which only ld, st and mov.b128
-    /// may use.
+    /// `v` (register `name`) unless it is a `.b128` register, which only ld, st, mov.b128 and
+    /// `clusterlaunchcontrol.query_cancel` may use.
     fn not_wide(&self, cx: &Cx, name: &ast::Ident, v: Var) -> Result<Var, LowerError> {
         if self.wide.contains(&v) {
             return Err(LowerError::unsupported(
                 name.span,
                 format!(
-                    "the .b128 register '{}' can only be used by ld, st and mov.b128, not by \
+                    "the .b128 register '{}' can only be used by ld, st, mov.b128 and \
+                     clusterlaunchcontrol.query_cancel, not by \
                      '{}'",
                     name.name, cx.ptx
                 ),

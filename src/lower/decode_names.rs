@@ -362,6 +362,7 @@ const MODIFIERS: &[&[&str]] = &[
     // Cluster launch control (§9.7.13.17).
     &[
         "try_cancel",
+        "multicast::cluster::all",
         "query_cancel",
         "is_canceled",
         "get_first_ctaid",

@@ -14,8 +14,8 @@
 
 use super::*;
 use super::{
-    bulk, cluster, cmp, cvt, data, float, half, int, logic, mbar, mma, stack, sync, tcgen05, tex,
-    tma, video, wgmma,
+    bulk, clc, cluster, cmp, cvt, data, float, half, int, logic, mbar, mma, stack, sync, tcgen05,
+    tex, tma, video, wgmma,
 };
 
 /// The class of an instruction's type modifiers that selects among an opcode's rows.
@@ -352,7 +352,12 @@ pub(super) static ROWS: &[Row] = &[
     row("applypriority", Any, "9.7.9.16", Unsupported),
     row("discard", Any, "9.7.9.17", Unsupported),
     row("tensormap", Any, "9.7.9.26", Effect(tma::tensormap)),
-    row("clusterlaunchcontrol", Any, "9.7.13.17", Unsupported),
+    row(
+        "clusterlaunchcontrol",
+        Any,
+        "9.7.13.17",
+        Effect(clc::clusterlaunchcontrol),
+    ),
     row("tcgen05", Any, "9.7.16", Effect(tcgen05::tcgen05)),
 ];
 

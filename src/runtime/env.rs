@@ -121,6 +121,9 @@ pub struct CtaEnv {
     /// The state of this CTA's cluster (`runtime::cluster`): the barrier and every CTA's
     /// shared memory; null before the scheduler sets it.
     pub cluster: *const super::cluster::ClusterState,
+    /// The launch's work counter, which `clusterlaunchcontrol.try_cancel` claims from
+    /// (`runtime::clc`); null: every request fails.
+    pub launch_control: *const super::clc::LaunchControl,
 }
 
 /// [`CtaEnv::memcheck`]: memcheck's exact allocation bounds.
@@ -582,6 +585,13 @@ impl CtaEnv {
         // SAFETY: null, or the cluster's state, which the worker running this CTA keeps
         // alive while the CTA runs.
         unsafe { self.cluster.as_ref() }
+    }
+
+    /// The launch's work counter for `clusterlaunchcontrol.try_cancel`, if it has one.
+    pub fn launch_control(&self) -> Option<&super::clc::LaunchControl> {
+        // SAFETY: null, or the launch's control, which `launch::run_grid` keeps alive until
+        // every CTA has ended.
+        unsafe { self.launch_control.as_ref() }
     }
 
     /// This CTA's position in its cluster (`%cluster_ctaid`).

@@ -349,7 +349,14 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         // worker stops once everything stopped or a lower CTA faulted (every lower CTA is
         // then in some worker's batch or done, and still runs), so even a grid of 2^63 CTAs
         // ends promptly.
-        let next = AtomicU64::new(0);
+        // (The counter is the launch control's: `clusterlaunchcontrol.try_cancel` claims
+        // single slots from it, never one of a batch already taken; `runtime::clc`.)
+        let launch_control = super::clc::LaunchControl::new(
+            input.dims.grid,
+            input.cluster.dims,
+            shuffle,
+            input.cooperative.is_none(),
+        );
         let batch = (ctas / (u64::from(nsmid.max(1)) * 16)).clamp(1, 32);
         let threads = (input.dims.block[0] * input.dims.block[1] * input.dims.block[2]) as usize;
         // The environment of CTA `c` over its shared and local memory.
@@ -447,6 +454,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             cluster_dims: input.cluster.dims,
             cluster_explicit: u32::from(input.cluster.explicit),
             cluster,
+            launch_control: &launch_control,
         };
         let fresh = |shared: &mut Vec<u128>,
                      shared_init: &mut Vec<std::sync::atomic::AtomicU8>,
@@ -486,7 +494,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             let mut shuffled: (u64, Vec<u64>) = (u64::MAX, vec![]);
             loop {
                 if c_next >= c_end {
-                    c_next = next.fetch_add(batch, Ordering::Relaxed);
+                    c_next = launch_control.take(batch);
                     c_end = c_next.saturating_add(batch).min(ctas);
                 }
                 let mut c = c_next;
@@ -644,7 +652,6 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         let [dx, dy, dz] = input.cluster.dims.map(|d| d.max(1));
         let (ngx, ngy) = (gx / dx, gy / dy);
         let clusters = ctas / csize.max(1);
-        let next_cluster = AtomicU64::new(0);
         // The linear CTA index of rank `r` of cluster `k`.
         let cta_of = |k: u64, r: u64| {
             let (kx, ky, kz) = (
@@ -669,7 +676,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             let mut bufs: Vec<CtaBuffers> = vec![];
             let mut state = super::cluster::ClusterState::default();
             loop {
-                let k = next_cluster.fetch_add(1, Ordering::Relaxed);
+                let k = launch_control.take(1);
                 if k >= clusters || control.stopped_all() || past_deadline() {
                     break;
                 }

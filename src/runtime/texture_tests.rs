@@ -323,6 +323,7 @@ fn test_env(
         cluster_dims: [1, 1, 1],
         cluster_explicit: 0,
         cluster: std::ptr::null(),
+        launch_control: std::ptr::null(),
         race: std::ptr::null(),
         race_sink: std::ptr::null(),
     }
