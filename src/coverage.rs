@@ -368,7 +368,9 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1",
         "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, 1"]
-    "tcgen05.mma.sp" "9.7.16.10.9.2" "" ["tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1"]
+    "tcgen05.mma.sp" "9.7.16.10.9.2" ".cta_group::1 .kind::f16 (K = 32) and .kind::i8 (K = 64), M = 128: the dense forms with a 2:4 sparse A, its stored half from a descriptor or tensor memory, metadata in tensor memory at [sp-meta] as public sm_100 code lays it out (isa-notes), sparsity selector in the instruction descriptor; fields outside the ISA's meaningful list fault (not yet: .kind::tf32, disable-output-lane, scale-input-d)" [
+        "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
+        "tcgen05.mma.sp.cta_group::1.kind::i8 [%r1], [%r4], %rd2, [%r3], %r2, 1"]
     "tcgen05.mma.ws" "9.7.16.10.9.3" "" ["tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1"]
     "tcgen05.commit" "9.7.16.11.1" ".cta_group::1 .mbarrier::arrive::one {.shared::cluster} .b64 (the mma is done: arrives at once; not yet: .multicast::cluster)" [
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]",
@@ -815,6 +817,14 @@ mod tests {
             (
                 "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, 0, %p1, 1, 1, 0, 0",
                 "expects 10 operands",
+            ),
+            (
+                "tcgen05.mma.sp.cta_group::1.kind::tf32 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
+                "tcgen05.mma.sp.kind::tf32 is not supported yet",
+            ),
+            (
+                "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
+                "[sp-meta], idesc, enable-input-d; found 5 operands",
             ),
             ("wgmma.fence.aligned", "needs .sync.aligned"),
             ("wgmma.wait_group.sync.aligned %r1", "integer constant"),
