@@ -53,7 +53,8 @@
 //! `4g + T·sp-sel + j` (T = 2 for 16-bit and `.tf32` inputs, 4 for 8-bit ones). The metadata
 //! operand is the instruction's `sp-meta` register of each lane of the warp. A field the ISA
 //! calls invalid (`0b0000`, `0b0101`, `0b1010`, `0b1111`, and for `.tf32` anything but `0b0100`
-//! and `0b1110`) faults ([`FaultKind::SparseMetadata`]) and nothing is written.
+//! and `0b1110`) faults ([`FaultKind::SparseMetadata`], naming the warp, its rows and the
+//! field's row among them) and nothing is written.
 //!
 //! # Arithmetic
 //! As `mma` (`runtime::mma::multiply`, on each 16×8 block of the warp's rows): exact products,
@@ -311,6 +312,8 @@ pub fn exec(d: &WarpDesc, spec: &WgmmaSpec, mask: u32, s: &mut [u8], env: &CtaEn
         match mma::expand(&sp, &a, &meta) {
             Ok(full) => a = full,
             Err((lane, msg)) => {
+                let rows = format!("rows {row0}..{} of A", row0 + 15);
+                let msg = format!("wgmma.mma_async.sp, warp {} ({rows}): {msg}", env.warp);
                 env.fault_detail(lane, d.inst, FaultKind::SparseMetadata, msg);
                 return;
             }
