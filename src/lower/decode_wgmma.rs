@@ -53,7 +53,6 @@ pub(super) fn wgmma(b: &mut Builder, cx: &mut Cx) -> R {
             full_warp_wait(b, cx);
             Ok(())
         }
-        Some("mma_async") if cx.mods.get(1) == Some(&"sp") => mma_async_sp(b, cx),
         Some("mma_async") => mma_async(b, cx),
         _ => Err(cx.bad("needs one of .mma_async, .fence, .commit_group, .wait_group")),
     }
@@ -99,7 +98,8 @@ pub(super) fn imm(cx: &Cx, k: usize, what: &str, allowed: &[i64]) -> Result<i64,
 /// `…{.satfinite}.s32.atype.btype d, a-desc|a, b-desc, scale-d`), and §9.7.15.6.2's sparse
 /// `wgmma.mma_async.sp…` with `sp-meta, sp-sel` after `b-desc` and K doubled.
 fn mma_async(b: &mut Builder, cx: &mut Cx) -> R {
-    for m in &cx.mods[1..] {
+    let sparse = cx.mods.get(1) == Some(&"sp");
+    for m in &cx.mods[if sparse { 2 } else { 1 }..] {
         let ok = matches!(*m, "sync" | "aligned" | "satfinite")
             || m.starts_with("m64n")
             || MmaElem::from_modifier(m).is_some();
@@ -110,20 +110,7 @@ fn mma_async(b: &mut Builder, cx: &mut Cx) -> R {
             return Err(cx.bad(&format!("modifier '.{m}' is not allowed here")));
         }
     }
-    mma_async_form(b, cx, false)
-}
-
-/// `wgmma.mma_async.sp` (PTX ISA §9.7.15.6.2): the modifiers of the dense form after `.sp`.
-fn mma_async_sp(b: &mut Builder, cx: &mut Cx) -> R {
-    for m in &cx.mods[2..] {
-        let ok = matches!(*m, "sync" | "aligned" | "satfinite")
-            || m.starts_with("m64n")
-            || MmaElem::from_modifier(m).is_some();
-        if !ok {
-            return Err(cx.bad(&format!("modifier '.{m}' is not allowed here")));
-        }
-    }
-    mma_async_form(b, cx, true)
+    mma_async_form(b, cx, sparse)
 }
 
 /// The operands and spec of a dense or (`sparse`) sparse `wgmma.mma_async`.
