@@ -338,7 +338,7 @@ pub const ISA: &[Instr] = isa! {
         "stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r1], {%r2, %r3, %r4, %r5}",
         "stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r1], {%r2}"]
     "movmatrix" "9.7.14.5.17" ".m8n8.trans.b16" ["movmatrix.sync.aligned.m8n8.trans.b16 %r1, %r2"]
-    "wgmma.mma_async" "9.7.15.5.2" ".m64nNk16 (N = 8..256 by 8) .f16 (.f16/.f32 accumulators) and .bf16, .m64nNk8 .tf32, .m64nNk32 .s8/.u8 {.satfinite} and .e4m3/.e5m2 (.f16/.f32 accumulators); A from a shared-memory descriptor (K- or M-major) or registers, B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; imm-scale-a/b ±1, scale-d (not yet: .sp, .b1, descriptor base offsets)" [
+    "wgmma.mma_async" "9.7.15.5.2" ".m64nNk16 (N = 8..256 by 8) .f16 (.f16/.f32 accumulators) and .bf16, .m64nNk8 .tf32, .m64nNk32 .s8/.u8 {.satfinite} and .e4m3/.e5m2 (.f16/.f32 accumulators); A from a shared-memory descriptor (K- or M-major) or registers, B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; imm-scale-a/b ±1, scale-d (not yet: .b1, descriptor base offsets)" [
         "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 1",
         "wgmma.mma_async.sync.aligned.m64n8k16.f16.f16.f16 {%r1, %r2}, %rd1, %rd2, %p1, -1, 1, 1, 0",
         "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, %rd2, %p1, 1, -1, 1",
@@ -349,8 +349,12 @@ pub const ISA: &[Instr] = isa! {
     "wgmma.fence" "9.7.15.7.1" ".sync.aligned (the multiply runs synchronously: a warp-wide wait)" ["wgmma.fence.sync.aligned"]
     "wgmma.commit_group" "9.7.15.7.2" ".sync.aligned (a warp-wide wait)" ["wgmma.commit_group.sync.aligned"]
     "wgmma.wait_group" "9.7.15.7.3" ".sync.aligned N (nothing is pending: a warp-wide wait)" ["wgmma.wait_group.sync.aligned 0"]
-    "wgmma.mma_async.sp" "9.7.15.6.2" "" [
-        "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0"]
+    "wgmma.mma_async.sp" "9.7.15.6.2" "the dense forms with a 2:4 sparse A (1:2 for .tf32) and K doubled: .m64nNk32 .f16/.bf16, .m64nNk16 .tf32, .m64nNk64 .s8/.u8 {.satfinite} and .e4m3/.e5m2; A's stored half from a descriptor or registers; sp-meta per lane and sp-sel (0-1, 0 for 8-bit inputs) as mma.sp's per warp; undefined metadata faults" [
+        "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0",
+        "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, %rd2, %r5, 1, %p1, 1, -1, 1",
+        "wgmma.mma_async.sp.sync.aligned.m64n8k16.f32.tf32.tf32 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 1, %p1, 1, 1",
+        "wgmma.mma_async.sp.sync.aligned.m64n8k64.satfinite.s32.s8.u8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %r5, 0, %p1",
+        "wgmma.mma_async.sp.sync.aligned.m64n16k64.f16.e4m3.e5m2 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %r5, 0, 1, -1, 1"]
     "tcgen05.alloc / dealloc / relinquish_alloc_permit" "9.7.16.7.1" ".cta_group::1 .sync.aligned, .shared::cta or generic destination; 32..512 columns, powers of two (a full tensor memory faults: no waiting; not yet: .cta_group::2)" [
         "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 32",
         "tcgen05.alloc.cta_group::1.sync.aligned.b32 [%rd1], %r2",
@@ -369,7 +373,9 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1",
         "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, 1"]
-    "tcgen05.mma.sp" "9.7.16.10.9.2" "" ["tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1"]
+    "tcgen05.mma.sp" "9.7.16.10.9.2" ".cta_group::1 .kind::f16 (K = 32) and .kind::i8 (K = 64), M = 128: the dense forms with a 2:4 sparse A, its stored half from a descriptor or tensor memory, metadata in tensor memory at [sp-meta] as public sm_100 code lays it out (isa-notes), sparsity selector in the instruction descriptor; fields outside the ISA's meaningful list fault (not yet: .kind::tf32, disable-output-lane, scale-input-d)" [
+        "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
+        "tcgen05.mma.sp.cta_group::1.kind::i8 [%r1], [%r4], %rd2, [%r3], %r2, 1"]
     "tcgen05.mma.ws" "9.7.16.10.9.3" "" ["tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1"]
     "tcgen05.commit" "9.7.16.11.1" ".cta_group::1 .mbarrier::arrive::one {.shared::cluster} .b64 (the mma is done: arrives at once; not yet: .multicast::cluster)" [
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]",
@@ -802,8 +808,28 @@ mod tests {
                 "needs 4 registers",
             ),
             (
-                "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %rd3, %r1, %r2, %p1, 1, 1, 0, 0",
-                "sparse wgmma",
+                "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 2, %p1, 1, 1, 0, 0",
+                "sp-sel (the sparsity selector) must be an integer constant in [0, 1]",
+            ),
+            (
+                "wgmma.mma_async.sp.sync.aligned.m64n8k64.s32.s8.s8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %r5, 1, %p1",
+                "must be an integer constant in [0]",
+            ),
+            (
+                "wgmma.mma_async.sp.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0",
+                "no wgmma.sp form .m64n8k16",
+            ),
+            (
+                "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, 0, %p1, 1, 1, 0, 0",
+                "expects 10 operands",
+            ),
+            (
+                "tcgen05.mma.sp.cta_group::1.kind::tf32 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
+                "tcgen05.mma.sp.kind::tf32 is not supported yet",
+            ),
+            (
+                "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
+                "[sp-meta], idesc, enable-input-d; found 5 operands",
             ),
             ("wgmma.fence.aligned", "needs .sync.aligned"),
             ("wgmma.wait_group.sync.aligned %r1", "integer constant"),

@@ -303,11 +303,13 @@ op_table! {
     ["9.7.14.5.14"] Mma { spec: MmaSpec } => "mma";
     /// Warpgroup matrix multiply-accumulate (`wgmma.mma_async.sync.aligned`): args (D registers
     /// as the accumulator input, A's descriptor i64 or A registers, B's descriptor i64,
-    /// `scale-d` pred; [`WgmmaSpec::operand_types`]) → D registers. Run by each warp of the
+    /// `scale-d` pred, `sp-meta` i32 for `.sp`; [`WgmmaSpec::operand_types`]) → D
+    /// registers. Run by each warp of the
     /// warpgroup for its own 16 rows of D, reading A and B from shared memory as the
     /// descriptors say, synchronously (so `wgmma.fence`/`commit_group`/`wait_group` only wait
     /// for the warp). A partial warp, differing descriptors across lanes, a descriptor with
-    /// a base offset, or shared memory out of range fault (`runtime::wgmma`).
+    /// a base offset, shared memory out of range, or sparsity metadata the ISA leaves
+    /// undefined fault (`runtime::wgmma`).
     ["9.7.15.5.2"] Wgmma { spec: WgmmaSpec } => "wgmma";
     /// An `mbarrier` operation (or `cp.async.mbarrier.arrive`) on the 64-bit object at args[0]
     /// in `space` (`Shared`, or `Generic` resolving to shared memory); operands per

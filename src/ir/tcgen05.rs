@@ -76,11 +76,16 @@ pub enum Tc05Op {
         num: u8,
         unpack: bool,
     },
-    /// `tcgen05.mma.cta_group::1.kind [d-tmem], a-desc|[a-tmem], b-desc, idesc,
-    /// enable-input-d`: args (d taddr i32, A: descriptor i64 or (`a_tmem`) taddr i32, B
-    /// descriptor i64, idesc i32, enable-input-d pred). Single-thread: each active lane
-    /// issues one.
-    Mma { kind: Tc05Kind, a_tmem: bool },
+    /// `tcgen05.mma{.sp}.cta_group::1.kind [d-tmem], a-desc|[a-tmem], b-desc, {[sp-meta],}
+    /// idesc, enable-input-d`: args (d taddr i32, A: descriptor i64 or (`a_tmem`) taddr i32,
+    /// B descriptor i64, idesc i32, enable-input-d pred, and for `.sp` (`sparse`: A holds
+    /// the stored half of a structured-sparse matrix, PTX ISA §9.7.16.10.8) the metadata's
+    /// taddr i32). Single-thread: each active lane issues one.
+    Mma {
+        kind: Tc05Kind,
+        a_tmem: bool,
+        sparse: bool,
+    },
 }
 
 impl Tc05Op {
@@ -147,9 +152,14 @@ impl fmt::Display for Tc05Op {
                 "st.{shape}.x{num}{}",
                 if *unpack { ".unpack::16b" } else { "" }
             ),
-            Tc05Op::Mma { kind, a_tmem } => write!(
+            Tc05Op::Mma {
+                kind,
+                a_tmem,
+                sparse,
+            } => write!(
                 f,
-                "mma.kind::{kind}{}",
+                "mma{}.kind::{kind}{}",
+                if *sparse { ".sp" } else { "" },
                 if *a_tmem { " a=tmem" } else { " a=desc" }
             ),
         }

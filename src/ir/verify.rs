@@ -458,10 +458,13 @@ impl Op {
                         v.extend(std::iter::repeat_n(I32, r));
                         (v, vec![])
                     }
-                    Tc05Op::Mma { a_tmem, .. } => (
-                        vec![I32, if *a_tmem { I32 } else { I64 }, I64, I32, Pred],
-                        vec![],
-                    ),
+                    Tc05Op::Mma { a_tmem, sparse, .. } => {
+                        let mut v = vec![I32, if *a_tmem { I32 } else { I64 }, I64, I32, Pred];
+                        if *sparse {
+                            v.push(I32);
+                        }
+                        (v, vec![])
+                    }
                 };
                 if args != want.as_slice() || res != want_res.as_slice() {
                     return Err(format!(

@@ -29,7 +29,8 @@ pub enum WgmmaA {
 pub struct WgmmaSpec {
     /// N: 8 to 256 in steps of 8 (16-bit and tf32 inputs), or the ISA's list for 8-bit inputs.
     pub n: u16,
-    /// K: 32 bytes of the input type (16 for `.f16`/`.bf16`, 8 for `.tf32`, 32 for 8-bit).
+    /// K: 32 bytes of the input type (16 for `.f16`/`.bf16`, 8 for `.tf32`, 32 for 8-bit),
+    /// twice that for a sparse A (whose operand then holds K/2 columns).
     pub k: u16,
     pub a: MmaElem,
     pub b: MmaElem,
@@ -43,6 +44,11 @@ pub struct WgmmaSpec {
     pub neg_b: bool,
     /// `.satfinite` (integer inputs): clamp the s32 result instead of wrapping.
     pub satfinite: bool,
+    /// `wgmma.mma_async.sp` (PTX ISA §9.7.15.6): A is structured sparse (2:4, or 1:2 for
+    /// `.tf32`) and its operand holds only the stored 64×K/2 half; the value is the sparsity
+    /// selector `sp-sel` (which lanes of each group of four give the metadata). `None` for a
+    /// dense multiply.
+    pub sparse: Option<u8>,
 }
 
 impl WgmmaSpec {
@@ -53,15 +59,23 @@ impl WgmmaSpec {
         (elems.div_ceil(self.d.per_reg()), self.d.reg_type())
     }
 
+    /// The columns of A's operand: K, or K/2 for a sparse A (the stored half of each row).
+    pub fn a_cols(&self) -> u16 {
+        match self.sparse {
+            Some(_) => self.k / 2,
+            None => self.k,
+        }
+    }
+
     /// The registers of each lane's A fragment when A comes from registers: 16×K / 32
-    /// elements packed into `.b32` registers (always four).
+    /// elements (16×K/2 for a sparse A) packed into `.b32` registers (always four).
     pub fn a_regs(&self) -> u32 {
-        (16 * self.k as u32 / 32).div_ceil(self.a.per_reg())
+        (16 * self.a_cols() as u32 / 32).div_ceil(self.a.per_reg())
     }
 
     /// The IR operands of the op, in order: D's registers (the accumulator input), A (a
-    /// descriptor i64, or [`WgmmaSpec::a_regs`] i32 registers), B's descriptor (i64), and
-    /// `scale-d` (pred).
+    /// descriptor i64, or [`WgmmaSpec::a_regs`] i32 registers), B's descriptor (i64),
+    /// `scale-d` (pred), and for a sparse A the metadata `sp-meta` (i32).
     pub fn operand_types(&self) -> Vec<Type> {
         let (nd, td) = self.d_regs();
         let mut v = vec![td; nd as usize];
@@ -71,12 +85,18 @@ impl WgmmaSpec {
         }
         v.push(Type::I64);
         v.push(Type::Pred);
+        if self.sparse.is_some() {
+            v.push(Type::I32);
+        }
         v
     }
 }
 
 impl fmt::Display for WgmmaSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(sel) = self.sparse {
+            write!(f, ".sp.selector{sel}")?;
+        }
         write!(f, ".m64n{}k{}", self.n, self.k)?;
         if self.satfinite {
             f.write_str(".satfinite")?;

@@ -216,15 +216,22 @@ fn ld_st(b: &mut Builder, cx: &mut Cx, load: bool) -> R {
     Ok(())
 }
 
-/// `tcgen05.mma` (PTX ISA §9.7.16.10.9.1), dense, without block scaling.
+/// `tcgen05.mma` (PTX ISA §9.7.16.10.9.1), dense, and `tcgen05.mma.sp` (§9.7.16.10.9.2) with
+/// the metadata's tensor-memory address after `b-desc`; without block scaling.
 fn mma(b: &mut Builder, cx: &mut Cx) -> R {
-    match cx.mods.get(1).copied() {
-        Some("ws") => return Err(cx.unsupported("tcgen05.mma.ws is not supported yet")),
-        Some("sp") => return Err(cx.unsupported("tcgen05.mma.sp is not supported yet")),
-        _ => {}
+    let sparse = cx.mods.get(1) == Some(&"sp");
+    let at = if sparse { 1 } else { 0 };
+    if cx.mods.get(1) == Some(&"ws") {
+        return Err(cx.unsupported("tcgen05.mma.ws is not supported yet"));
     }
-    let kind = match cx.mods.get(2).copied() {
+    let kind = match cx.mods.get(2 + at).copied() {
         Some("kind::f16") => Tc05Kind::F16,
+        Some("kind::tf32") if sparse => {
+            return Err(cx.unsupported(
+                "tcgen05.mma.sp.kind::tf32 is not supported yet (its metadata layout in \
+                 tensor memory; .kind::f16 and .kind::i8 are)",
+            ))
+        }
         Some("kind::tf32") => Tc05Kind::Tf32,
         Some("kind::i8") => Tc05Kind::I8,
         Some(k @ ("kind::f8f6f4" | "kind::mxf8f6f4" | "kind::mxf4" | "kind::mxf4nvf4")) => {
@@ -236,26 +243,32 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
             )
         }
     };
-    if cx.mods.len() > 3 {
+    if cx.mods.len() > 3 + at {
         return Err(cx.unsupported(&format!(
             "tcgen05.mma with .{} is not supported yet",
-            cx.mods[3]
+            cx.mods[3 + at]
         )));
     }
-    let k = cx.mods[2];
-    exact(cx, &["cta_group", k])?;
-    match cx.inst.operands.len() {
+    let k = cx.mods[2 + at];
+    if sparse {
+        exact(cx, &["sp", "cta_group", k])?;
+    } else {
+        exact(cx, &["cta_group", k])?;
+    }
+    match cx.inst.operands.len().saturating_sub(at) {
         5 => {}
         6 | 7 => {
             return Err(cx.unsupported(
                 "tcgen05.mma with disable-output-lane or scale-input-d is not supported yet",
             ))
         }
-        n => {
+        _ => {
+            let meta = if sparse { " [sp-meta]," } else { "" };
             return Err(cx.bad(&format!(
-                "expects [d-tmem], a-desc or [a-tmem], b-desc, idesc, enable-input-d; found \
-                 {n} operands"
-            )))
+                "expects [d-tmem], a-desc or [a-tmem], b-desc,{meta} idesc, enable-input-d; \
+                 found {} operands",
+                cx.inst.operands.len()
+            )));
         }
     }
     let d = taddr(b, cx, 0)?;
@@ -266,13 +279,21 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         b.src(cx, 1, Type::I64)?
     };
     let bd = b.src(cx, 2, Type::I64)?;
-    let id = b.src(cx, 3, Type::I32)?;
-    let en = b.src(cx, 4, Type::Pred)?;
+    let id = b.src(cx, 3 + at, Type::I32)?;
+    let en = b.src(cx, 4 + at, Type::Pred)?;
+    let mut args = vec![d, a, bd, id, en];
+    if sparse {
+        args.push(taddr(b, cx, 3)?);
+    }
     b.emit(
         Op::Tcgen05 {
-            op: Tc05Op::Mma { kind, a_tmem },
+            op: Tc05Op::Mma {
+                kind,
+                a_tmem,
+                sparse,
+            },
         },
-        vec![d, a, bd, id, en],
+        args,
         vec![],
         cx.loc,
         &cx.ptx,

@@ -9,8 +9,11 @@
 //!   until at most N groups are pending) have nothing left to order or wait for: each is the
 //!   wait of a `.sync.aligned` warp instruction (the whole warp) and nothing else.
 //!
-//! Every form needs `.sync.aligned`; a form the ISA has and ptxjit does not (sparse `.sp`,
-//! `.b1` inputs) is an "unsupported" error naming it. `.e4m3`/`.e5m2` inputs (K = 32, two
+//! - `wgmma.mma_async.sp` (§9.7.15.6) is the same op with a sparse A (`WgmmaSpec::sparse`,
+//!   the selector) and the metadata register as its last operand.
+//!
+//! Every form needs `.sync.aligned`; a form the ISA has and ptxjit does not (`.b1` inputs)
+//! is an "unsupported" error naming it. `.e4m3`/`.e5m2` inputs (K = 32, two
 //! imm-scale operands, no transpose) follow the 8-bit layouts.
 
 use super::super::build::{Builder, Var};
@@ -92,15 +95,14 @@ pub(super) fn imm(cx: &Cx, k: usize, what: &str, allowed: &[i64]) -> Result<i64,
 
 /// PTX ISA §9.7.15.5.2: `wgmma.mma_async.sync.aligned.shape.dtype.atype.btype d, a-desc|a,
 /// b-desc, scale-d {, imm-scale-a, imm-scale-b {, imm-trans-a}, imm-trans-b}` (integer:
-/// `…{.satfinite}.s32.atype.btype d, a-desc|a, b-desc, scale-d`).
+/// `…{.satfinite}.s32.atype.btype d, a-desc|a, b-desc, scale-d`), and §9.7.15.6.2's sparse
+/// `wgmma.mma_async.sp…` with `sp-meta, sp-sel` after `b-desc` and K doubled.
 fn mma_async(b: &mut Builder, cx: &mut Cx) -> R {
-    for m in &cx.mods[1..] {
+    let sparse = cx.mods.get(1) == Some(&"sp");
+    for m in &cx.mods[if sparse { 2 } else { 1 }..] {
         let ok = matches!(*m, "sync" | "aligned" | "satfinite")
             || m.starts_with("m64n")
             || MmaElem::from_modifier(m).is_some();
-        if *m == "sp" {
-            return Err(cx.unsupported("sparse wgmma (.sp) is not supported yet"));
-        }
         if *m == "b1" {
             return Err(cx.unsupported("wgmma with .b1 inputs is not supported yet"));
         }
@@ -108,6 +110,11 @@ fn mma_async(b: &mut Builder, cx: &mut Cx) -> R {
             return Err(cx.bad(&format!("modifier '.{m}' is not allowed here")));
         }
     }
+    mma_async_form(b, cx, sparse)
+}
+
+/// The operands and spec of a dense or (`sparse`) sparse `wgmma.mma_async`.
+fn mma_async_form(b: &mut Builder, cx: &mut Cx, sparse: bool) -> R {
     let (n, k) = shape(cx)?;
     let types: Vec<MmaElem> = cx
         .mods
@@ -131,8 +138,12 @@ fn mma_async(b: &mut Builder, cx: &mut Cx) -> R {
         ),
         F32 | F64 | S4 | U4 | B1 | S32 => (false, 0, 0, 0),
     };
+    // A sparse A's K is twice the dense one's (§9.7.15.6.2: m64nNk32 for `.f16`/`.bf16`,
+    // k16 for `.tf32`, k64 for 8-bit inputs).
+    let want_k = if sparse { 2 * want_k } else { want_k };
     if !form_ok || k != want_k || !n_ok(n, a) {
-        return Err(cx.bad(&format!("no wgmma form .m64n{n}k{k}.{d}.{a}.{bt}")));
+        let sp = if sparse { ".sp" } else { "" };
+        return Err(cx.bad(&format!("no wgmma{sp} form .m64n{n}k{k}.{d}.{a}.{bt}")));
     }
     let satfinite = cx.has("satfinite");
     if satfinite && !a.is_int() {
@@ -141,7 +152,17 @@ fn mma_async(b: &mut Builder, cx: &mut Cx) -> R {
     let a_regs = matches!(cx.opnd(1)?, Operand::Vector(..));
     // A from registers takes no imm-trans-a.
     let ntrans = if a_regs && ntrans == 2 { 1 } else { ntrans };
-    cx.expect_operands(4 + nscale + ntrans)?;
+    // `sp-meta, sp-sel` follow b-desc in a sparse form.
+    let sp = if sparse { 2 } else { 0 };
+    cx.expect_operands(4 + sp + nscale + ntrans)?;
+    let selector = if sparse {
+        // §9.7.15.6.1: a thread pair (selector 0 or 1) of each group of four gives the
+        // metadata of 16-bit and `.tf32` inputs; all four threads (selector 0) for 8-bit ones.
+        let allowed: &[i64] = if a.bits() == 8 { &[0] } else { &[0, 1] };
+        Some(imm(cx, 4, "sp-sel (the sparsity selector)", allowed)? as u8)
+    } else {
+        None
+    };
     let mut spec = WgmmaSpec {
         n,
         k,
@@ -153,18 +174,19 @@ fn mma_async(b: &mut Builder, cx: &mut Cx) -> R {
         neg_a: false,
         neg_b: false,
         satfinite,
+        sparse: selector,
     };
     if nscale == 2 {
-        spec.neg_a = imm(cx, 4, "imm-scale-a", &[1, -1])? == -1;
-        spec.neg_b = imm(cx, 5, "imm-scale-b", &[1, -1])? == -1;
+        spec.neg_a = imm(cx, 4 + sp, "imm-scale-a", &[1, -1])? == -1;
+        spec.neg_b = imm(cx, 5 + sp, "imm-scale-b", &[1, -1])? == -1;
     }
     let trans_a = match ntrans {
         2 => {
-            spec.trans_b = imm(cx, 7, "imm-trans-b", &[0, 1])? == 1;
-            imm(cx, 6, "imm-trans-a", &[0, 1])? == 1
+            spec.trans_b = imm(cx, 7 + sp, "imm-trans-b", &[0, 1])? == 1;
+            imm(cx, 6 + sp, "imm-trans-a", &[0, 1])? == 1
         }
         1 => {
-            spec.trans_b = imm(cx, 6, "imm-trans-b", &[0, 1])? == 1;
+            spec.trans_b = imm(cx, 6 + sp, "imm-trans-b", &[0, 1])? == 1;
             false
         }
         _ => false,
@@ -186,7 +208,10 @@ fn mma_async(b: &mut Builder, cx: &mut Cx) -> R {
         args.push(b.src(cx, 1, Type::I64)?);
     }
     args.push(b.src(cx, 2, Type::I64)?);
-    args.push(b.src(cx, 3, Type::Pred)?);
+    args.push(b.src(cx, 3 + sp, Type::Pred)?);
+    if sparse {
+        args.push(b.src(cx, 3, Type::I32)?);
+    }
     full_warp_wait(b, cx);
     let outs: Vec<Var> = (0..nd).map(|_| b.new_var(td)).collect();
     b.emit(Op::Wgmma { spec }, args, outs.clone(), cx.loc, &cx.ptx);

@@ -37,6 +37,11 @@
 //! once. Arithmetic as `mma` (`runtime::mma::multiply`): exact products, the sum over k
 //! ascending from D, rounded in the accumulator type at each step.
 //!
+//! `tcgen05.mma.sp` (§9.7.16.10.9.2; `.kind::f16` and `.kind::i8`) doubles K: A's operand
+//! (descriptor or tensor memory) holds the stored M×K/2 half, laid out as a dense A of K/2
+//! columns, and the metadata at the `[sp-meta]` address places it (`sparse`); the
+//! instruction descriptor's bit 2 must be set, and bits 0-1 are the sparsity selector.
+//!
 //! # Shared-memory descriptors (§9.7.16.4.1)
 //! As `wgmma`'s (`runtime::wgmma::Desc`, the same canonical layouts) with the fields moved:
 //! start address bits 0-13, LBO 16-29, SBO 32-45 (each >> 4), bits 46-48 the fixed value
@@ -51,6 +56,8 @@ use super::warp::{lanes, WarpDesc};
 use super::wgmma::Desc;
 use crate::ir::{MmaBitOp, MmaElem, MmaFamily, MmaSpec, Space, Tc05Kind, Tc05Op};
 use std::cell::RefCell;
+
+mod sparse;
 
 /// Lanes of the tensor memory.
 pub const LANES: u32 = 128;
@@ -294,10 +301,14 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 }
             }
         }
-        Tc05Op::Mma { kind, a_tmem } => {
+        Tc05Op::Mma {
+            kind,
+            a_tmem,
+            sparse,
+        } => {
             for l in lanes(mask) {
-                if let Err(e) = mma_lane(d, s, env, tm, l, kind, a_tmem) {
-                    env.fault_detail(l, d.inst, FaultKind::TensorMemory, e);
+                if let Err((fk, e)) = mma_lane(d, s, env, tm, l, kind, a_tmem, sparse) {
+                    env.fault_detail(l, d.inst, fk, e);
                     return;
                 }
             }
@@ -305,7 +316,7 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
     }
 }
 
-/// A decoded instruction descriptor (§9.7.16.4.2, Table 42) of a dense `tcgen05.mma`.
+/// A decoded instruction descriptor (§9.7.16.4.2, Table 42) of a `tcgen05.mma`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InstrDesc {
     pub d: MmaElem,
@@ -321,6 +332,10 @@ pub struct InstrDesc {
     pub n: u32,
     /// Saturate (`.kind::i8`).
     pub satfinite: bool,
+    /// Bit 2: A is structured sparse (`tcgen05.mma.sp` only).
+    pub sparse: bool,
+    /// Bits 0-1: the sparsity selector (when `sparse`).
+    pub selector: u32,
 }
 
 impl InstrDesc {
@@ -328,13 +343,6 @@ impl InstrDesc {
     pub fn decode(v: u32, kind: Tc05Kind) -> Result<InstrDesc, String> {
         let bit = |k: u32| (v >> k) & 1 == 1;
         let field = |lo: u32, n: u32| (v >> lo) & ((1 << n) - 1);
-        if bit(2) {
-            return Err(
-                "the instruction descriptor asks for sparsity (bit 2) in a dense \
-                        tcgen05.mma"
-                    .into(),
-            );
-        }
         let (dt, at, bt) = (field(4, 2), field(7, 3), field(10, 3));
         use MmaElem::*;
         let elem = |t: u32| -> Option<MmaElem> {
@@ -404,6 +412,8 @@ impl InstrDesc {
             m,
             n,
             satfinite,
+            sparse: bit(2),
+            selector: field(0, 2),
         })
     }
 }
@@ -496,7 +506,15 @@ fn negate(e: MmaElem, x: u64) -> u64 {
     }
 }
 
-/// One `tcgen05.mma` issued by `lane`.
+/// A fault of `tcgen05.mma`: its kind and detail.
+type MmaFault = (FaultKind, String);
+
+fn tmem_fault(e: String) -> MmaFault {
+    (FaultKind::TensorMemory, e)
+}
+
+/// One `tcgen05.mma` (`sparse`: `tcgen05.mma.sp`) issued by `lane`.
+#[allow(clippy::too_many_arguments)]
 fn mma_lane(
     d: &WarpDesc,
     s: &[u8],
@@ -505,56 +523,72 @@ fn mma_lane(
     lane: u32,
     kind: Tc05Kind,
     a_tmem: bool,
-) -> Result<(), String> {
+    sparse: bool,
+) -> Result<(), MmaFault> {
     let dt = d.arg(s, 0, lane) as u32;
     let a_op = d.arg(s, 1, lane);
-    let bdesc = smem_desc(d.arg(s, 2, lane))?;
-    let id = InstrDesc::decode(d.arg(s, 3, lane) as u32, kind)?;
+    let bdesc = smem_desc(d.arg(s, 2, lane)).map_err(tmem_fault)?;
+    let id = InstrDesc::decode(d.arg(s, 3, lane) as u32, kind).map_err(tmem_fault)?;
     let enable_d = d.arg(s, 4, lane) != 0;
-    let (m, n, k) = (id.m as u64, id.n as u64, kind.k() as u64);
+    if id.sparse != sparse {
+        return Err(tmem_fault(if sparse {
+            "tcgen05.mma.sp: the instruction descriptor's sparsity bit (2) is clear".into()
+        } else {
+            "the instruction descriptor asks for sparsity (bit 2) in a dense tcgen05.mma".into()
+        }));
+    }
+    // A sparse A's K is twice the dense one; its operand holds the stored K/2 columns.
+    let k = kind.k() as u64 * if sparse { 2 } else { 1 };
+    let ka = if sparse { k / 2 } else { k };
+    let (m, n) = (id.m as u64, id.n as u64);
     let (dl, dc) = (dt >> 16, dt & 0xffff);
     if dl != 0 {
-        return Err(format!(
+        return Err(tmem_fault(format!(
             "tcgen05.mma: D at lane {dl}; with M = 128, D starts at lane 0"
-        ));
+        )));
     }
     tm.check(0, m as u32, dc, n as u32)
-        .map_err(|e| format!("tcgen05.mma D: {e}"))?;
-    let mut a = vec![0u64; (m * k) as usize];
+        .map_err(|e| tmem_fault(format!("tcgen05.mma D: {e}")))?;
+    let mut a = vec![0u64; (m * ka) as usize];
     if a_tmem {
         let at = a_op as u32;
         let (al, ac) = (at >> 16, at & 0xffff);
         let bits = id.a.bits() as u64;
         let per = 32 / bits;
-        let cols = k.div_ceil(per) as u32;
+        let cols = ka.div_ceil(per) as u32;
         if al != 0 {
-            return Err(format!(
+            return Err(tmem_fault(format!(
                 "tcgen05.mma A at lane {al}; with M = 128, A starts at lane 0"
-            ));
+            )));
         }
         tm.check(0, m as u32, ac, cols)
-            .map_err(|e| format!("tcgen05.mma A: {e}"))?;
+            .map_err(|e| tmem_fault(format!("tcgen05.mma A: {e}")))?;
         for r in 0..m {
-            for kk in 0..k {
+            for kk in 0..ka {
                 let cell = tm.get(r as u32, ac + (kk / per) as u32) as u64;
                 let v = (cell >> ((kk % per) * bits)) & ((1u64 << bits) - 1);
-                a[(r * k + kk) as usize] = v;
+                a[(r * ka + kk) as usize] = v;
             }
         }
     } else {
-        let adesc = smem_desc(a_op)?;
+        let adesc = smem_desc(a_op).map_err(tmem_fault)?;
         for r in 0..m {
-            for kk in 0..k {
-                a[(r * k + kk) as usize] =
-                    smem_elem(env, d.inst, lane, &adesc, (r, kk), id.a, id.trans_a)?;
+            for kk in 0..ka {
+                a[(r * ka + kk) as usize] =
+                    smem_elem(env, d.inst, lane, &adesc, (r, kk), id.a, id.trans_a)
+                        .map_err(tmem_fault)?;
             }
         }
+    }
+    if sparse {
+        a = sparse::expand(tm, d.arg(s, 5, lane) as u32, kind, id.selector, &a, m, k)?;
     }
     let mut b = vec![0u64; (k * n) as usize];
     for kk in 0..k {
         for col in 0..n {
             b[(kk * n + col) as usize] =
-                smem_elem(env, d.inst, lane, &bdesc, (col, kk), id.b, id.trans_b)?;
+                smem_elem(env, d.inst, lane, &bdesc, (col, kk), id.b, id.trans_b)
+                    .map_err(tmem_fault)?;
         }
     }
     if id.neg_a {
@@ -662,7 +696,8 @@ mod tests {
         assert_eq!((id.d, id.a, id.b), (MmaElem::S32, MmaElem::S8, MmaElem::U8));
         assert!(InstrDesc::decode(tf, Tc05Kind::F16).is_err());
         assert!(
-            InstrDesc::decode(v | 1 << 2, Tc05Kind::F16).is_err(),
+            InstrDesc::decode(v | 1 << 2 | 1, Tc05Kind::F16)
+                .is_ok_and(|i| i.sparse && i.selector == 1),
             "sparse"
         );
         let m64 = 1 << 4 | 2 << 17 | 4 << 24;

@@ -44,6 +44,18 @@
 //! registers: `mma`'s m16 A fragment of K = 16 (`.f16`/`.bf16`), 8 (`.tf32`) or 32 (8-bit),
 //! moved down by the warp's 16 rows.
 //!
+//! # Sparse A (`wgmma.mma_async.sp`, §9.7.15.6)
+//! A's operand (descriptor or registers) is the stored 64×K/2 half of A, in the layouts above
+//! for a matrix of K/2 columns (the ISA: "similar to" `mma.sp`'s Figure 111 "with an
+//! appropriate matrix size"). Each warp expands its 16 rows with `mma.sp`'s rule for an
+//! m16 A of K columns (`runtime::mma`, "Sparse A"): 2:4 chunks (1:2 for `.tf32`), a 4-bit
+//! field per chunk, the group of four lanes `g` giving rows g and g+8 from lanes
+//! `4g + T·sp-sel + j` (T = 2 for 16-bit and `.tf32` inputs, 4 for 8-bit ones). The metadata
+//! operand is the instruction's `sp-meta` register of each lane of the warp. A field the ISA
+//! calls invalid (`0b0000`, `0b0101`, `0b1010`, `0b1111`, and for `.tf32` anything but `0b0100`
+//! and `0b1110`) faults ([`FaultKind::SparseMetadata`], naming the warp, its rows and the
+//! field's row among them) and nothing is written.
+//!
 //! # Arithmetic
 //! As `mma` (`runtime::mma::multiply`, on each 16×8 block of the warp's rows): exact products,
 //! the sum over k ascending from D, rounded in the accumulator type at each step.
@@ -53,7 +65,9 @@ use super::env::{translate, CtaEnv, FaultKind};
 use super::initcheck::InitAccess;
 use super::mma;
 use super::warp::{lanes, WarpDesc};
-use crate::ir::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec, Space, WgmmaA, WgmmaSpec};
+use crate::ir::{
+    MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSparse, MmaSpec, Space, WgmmaA, WgmmaSpec,
+};
 
 /// A decoded 64-bit shared-memory matrix descriptor (PTX ISA §9.7.15.5.1.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,13 +127,14 @@ impl Desc {
     }
 }
 
-/// The `mma` shape whose m16n8 fragments wgmma's use per 8 columns (see the module docs).
-fn block_spec(spec: &WgmmaSpec) -> MmaSpec {
+/// The `mma` shape whose m16n8 fragments wgmma's use per 8 columns (see the module docs), with
+/// K = `k` (the full K for the multiply; a sparse A's fragment follows the one of K/2).
+fn block_spec(spec: &WgmmaSpec, k: u16) -> MmaSpec {
     MmaSpec {
         family: MmaFamily::Mma,
         m: 16,
         n: 8,
-        k: spec.k,
+        k,
         a: spec.a,
         b: spec.b,
         c: spec.d,
@@ -250,15 +265,17 @@ pub fn exec(d: &WarpDesc, spec: &WgmmaSpec, mask: u32, s: &mut [u8], env: &CtaEn
     }
     let (k, n) = (spec.k as u64, spec.n as u64);
     let row0 = 16 * (env.warp % 4) as u64;
-    let blk = block_spec(spec);
-    // A: the warp's 16 rows, row-major 16×K.
-    let mut a = vec![0u64; 16 * k as usize];
+    let blk = block_spec(spec, spec.k);
+    // A's operand: the warp's 16 rows, row-major 16×`ka` (K, or the stored K/2 when sparse).
+    let ka = spec.a_cols() as u64;
+    let a_blk = block_spec(spec, spec.a_cols());
+    let mut a = vec![0u64; 16 * ka as usize];
     match (spec.a_src, adesc) {
         (WgmmaA::Desc { trans }, Some(desc)) => {
             for r in 0..16u64 {
-                for kk in 0..k {
+                for kk in 0..ka {
                     match load(env, d, &desc, (row0 + r, kk), spec.a, trans) {
-                        Ok(v) => a[(r * k + kk) as usize] = v,
+                        Ok(v) => a[(r * ka + kk) as usize] = v,
                         Err(()) => return,
                     }
                 }
@@ -268,16 +285,37 @@ pub fn exec(d: &WarpDesc, spec: &WgmmaSpec, mask: u32, s: &mut [u8], env: &CtaEn
             let p = spec.a.per_reg();
             let bits = spec.a.bits();
             for l in 0..32u32 {
-                for i in 0..blk.elems(MmaFrag::A) {
+                for i in 0..a_blk.elems(MmaFrag::A) {
                     let reg = d.arg(s, nd + (i / p) as usize, l);
                     let v = if p == 1 {
                         reg
                     } else {
                         (reg >> ((i % p) * bits)) & ((1u64 << bits) - 1)
                     };
-                    let (r, c) = mma::coord(&blk, MmaFrag::A, l, i);
-                    a[(r as u64 * k + c as u64) as usize] = v;
+                    let (r, c) = mma::coord(&a_blk, MmaFrag::A, l, i);
+                    a[(r as u64 * ka + c as u64) as usize] = v;
                 }
+            }
+        }
+    }
+    if let Some(selector) = spec.sparse {
+        // The 16×K A from its stored half and the warp's metadata registers, as `mma.sp`'s
+        // m16nNkK (module documentation).
+        let sp = MmaSpec {
+            sparse: Some(MmaSparse {
+                selector,
+                ordered: false,
+            }),
+            ..blk
+        };
+        let meta: Vec<u64> = (0..32u32).map(|l| d.arg(s, nd + na + 2, l)).collect();
+        match mma::expand(&sp, &a, &meta) {
+            Ok(full) => a = full,
+            Err((lane, msg)) => {
+                let rows = format!("rows {row0}..{} of A", row0 + 15);
+                let msg = format!("wgmma.mma_async.sp, warp {} ({rows}): {msg}", env.warp);
+                env.fault_detail(lane, d.inst, FaultKind::SparseMetadata, msg);
+                return;
             }
         }
     }
