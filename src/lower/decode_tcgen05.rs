@@ -13,15 +13,22 @@
 //! tcgen05.fence::before_thread_sync;  tcgen05.fence::after_thread_sync;
 //! tcgen05.mma.cta_group::1.kind   [d-tmem], a-desc|[a-tmem], b-desc, idesc, enable-input-d;
 //!     .kind = .kind::f16, .kind::tf32, .kind::i8
+//! tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem], b-desc,
+//!     idesc, enable-input-d;           N = 0..3, use = fill, use, lastuse, discard
+//! tcgen05.cp.cta_group::1.shape [taddr], s-desc;
+//!     .shape = .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13,
+//!              .64x128b.warpx2::01_23, .32x128b.warpx4
+//! tcgen05.shift.cta_group::1.down [taddr];     (also written .down.cta_group::1)
 //! tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}.b64 [mbar];
 //! ```
 //! `.num` is `.x1` … `.x128`: that many registers (with `.pack::16b`/`.unpack::16b` each holds
 //! the 16-bit halves of two adjacent columns). ptxjit runs `ld`,
-//! `st` and `mma` when they execute, so `wait::ld`/`wait::st` only wait for the warp, the
-//! fences order nothing more than program order already does, and `commit` arrives on its
-//! mbarrier at once (an arrive-on of count 1). Forms the ISA has and ptxjit does not (`.ws`,
-//! `.sp`, block scaling, `.kind::f8f6f4`, `disable-output-lane`/`scale-input-d`, the
-//! `.16x…` shapes, `cp`, `shift`, `.multicast::cluster`) are "unsupported" errors naming them.
+//! `st`, `mma`, `cp` and `shift` when they execute, so `wait::ld`/`wait::st` only wait for
+//! the warp, the fences order nothing more than program order already does, and `commit`
+//! arrives on its mbarrier at once (an arrive-on of count 1). Forms the ISA has and ptxjit
+//! does not (`.sp`, block scaling, `.kind::f8f6f4`, `disable-output-lane`/`scale-input-d`,
+//! `mma.ws`'s zero-column-mask-desc, `cp`'s decompression, the `.16x…` shapes,
+//! `.multicast::cluster`) are "unsupported" errors naming them.
 
 use super::super::build::Builder;
 use super::super::LowerError;

@@ -37,6 +37,25 @@
 //! once. Arithmetic as `mma` (`runtime::mma::multiply`): exact products, the sum over k
 //! ascending from D, rounded in the accumulator type at each step.
 //!
+//! # Weight-stationary multiply (§9.7.16.10.9.3)
+//! `tcgen05.mma.ws` is the dense multiply with M = 128 (tensor-memory layout D: the same rows
+//! and columns as above; M = 32 and 64, layouts G and E, fault as not supported yet) and N =
+//! 64 or 128. Its `.collector::bN::…` qualifier names one of four per-CTA collector buffers
+//! for B: `fill` reads B through `b-desc` and keeps it, `use` multiplies by the kept B (not
+//! reading `b-desc`) and keeps it, `lastuse` does so and empties the buffer, `discard` (the
+//! default, as `b0`) reads B and empties the buffer. Using an empty buffer, or one whose B
+//! has another type or shape than the instruction descriptor says, faults.
+//!
+//! # Copies and shifts (§9.7.16.8.1-2)
+//! `tcgen05.cp` copies a matrix of the shape's rows (128, 4, 64 or 32) of 32 or 16 bytes from
+//! shared memory, read through its descriptor in the K-major canonical layout (row `r` is the
+//! M/N index, its bytes K), into tensor memory: 32-bit word `w` of row `r` to column
+//! `col + w` of each lane the shape sends the row to ([`crate::ir::Tc05CpShape::lanes`]).
+//! `tcgen05.shift.down` moves the 8 columns (256 bits) of lanes `l..l + 31` one lane down
+//! (`l`, a multiple of 32, keeps its value). Both are done when they execute; every lane and
+//! column they touch must be in one allocation, else the issuing thread faults and nothing
+//! moves.
+//!
 //! # Shared-memory descriptors (§9.7.16.4.1)
 //! As `wgmma`'s (`runtime::wgmma::Desc`, the same canonical layouts) with the fields moved:
 //! start address bits 0-13, LBO 16-29, SBO 32-45 (each >> 4), bits 46-48 the fixed value
@@ -854,6 +873,70 @@ mod tests {
         );
         let m64 = 1 << 4 | 2 << 17 | 4 << 24;
         assert!(InstrDesc::decode(m64, Tc05Kind::F16, false).is_err());
+    }
+
+    /// `.ws` shapes: M = 128 with N = 64 or 128; M = 64 not supported yet; bits 30-31 allowed.
+    #[test]
+    fn ws_instruction_descriptor() {
+        let v = |m: u32, n: u32| 1 << 4 | (n >> 3) << 17 | (m >> 4) << 24;
+        assert!(InstrDesc::decode(v(128, 64), Tc05Kind::F16, true).is_ok());
+        assert!(InstrDesc::decode(v(128, 128) | 3 << 30, Tc05Kind::F16, true).is_ok());
+        assert!(InstrDesc::decode(v(128, 128) | 3 << 30, Tc05Kind::F16, false).is_err());
+        assert!(InstrDesc::decode(v(128, 32), Tc05Kind::F16, true).is_err());
+        let m64 = InstrDesc::decode(v(64, 64), Tc05Kind::F16, true);
+        assert!(m64.is_err_and(|e| e.contains("not supported yet")));
+        assert!(InstrDesc::decode(v(256, 64), Tc05Kind::F16, true).is_err());
+    }
+
+    /// `shift.down`: lanes 32..63, columns 4..11 move one lane down; lane 32 keeps its
+    /// value; neighbours are untouched; an unaligned lane or a range past the allocation
+    /// faults.
+    #[test]
+    fn shift_down() {
+        let t = TensorMemory::default();
+        assert_eq!(t.alloc(32), Ok(0));
+        for l in 0..LANES {
+            for c in 0..32 {
+                t.set(l, c, l << 8 | c);
+            }
+        }
+        assert_eq!(shift(&t, 32 << 16 | 4), Ok(()));
+        for l in 0..LANES {
+            for c in 0..32 {
+                let moved = (33..64).contains(&l) && (4..12).contains(&c);
+                let want = if moved { (l - 1) << 8 | c } else { l << 8 | c };
+                assert_eq!(t.get(l, c), want, "lane {l} column {c}");
+            }
+        }
+        assert!(shift(&t, 16 << 16).is_err());
+        assert!(
+            shift(&t, 28).is_err(),
+            "columns 28..36 leave the allocation"
+        );
+    }
+
+    /// The lanes each `cp` shape sends row r to (§9.7.16.2.3): every lane of the footprint
+    /// once per copy of the data.
+    #[test]
+    fn cp_lanes() {
+        use Tc05CpShape::*;
+        for (shape, copies) in [
+            (S128x256b, 1),
+            (S128x128b, 1),
+            (S4x256b, 1),
+            (S64x128bW0213, 2),
+            (S64x128bW0123, 2),
+            (S32x128bW4, 4),
+        ] {
+            let mut hit: Vec<u32> = (0..shape.rows()).flat_map(|r| shape.lanes(r)).collect();
+            hit.sort();
+            hit.dedup();
+            assert_eq!(hit.len() as u32, shape.rows() * copies, "{shape}");
+            assert!(hit.iter().all(|&l| l < LANES), "{shape}");
+        }
+        assert_eq!(S64x128bW0123.lanes(33), vec![65, 97]);
+        assert_eq!(S64x128bW0213.lanes(33), vec![33, 97]);
+        assert_eq!(S4x256b.lanes(3), vec![96]);
     }
 
     /// Table 40's fields.
