@@ -330,7 +330,18 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
         }
         Tc05Op::Mma { kind, a_tmem } => {
             for l in lanes(mask) {
-                if let Err(e) = mma_lane(d, s, env, tm, l, kind, a_tmem, None) {
+                if let Err(e) = mma_lane(
+                    d,
+                    s,
+                    env,
+                    tm,
+                    l,
+                    MmaForm {
+                        kind,
+                        a_tmem,
+                        ws: None,
+                    },
+                ) {
                     env.fault_detail(l, d.inst, FaultKind::TensorMemory, e);
                     return;
                 }
@@ -344,7 +355,8 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
         } => {
             for l in lanes(mask) {
                 let ws = Some((buffer, collector));
-                if let Err(e) = mma_lane(d, s, env, tm, l, kind, a_tmem, ws) {
+                let form = MmaForm { kind, a_tmem, ws };
+                if let Err(e) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, FaultKind::TensorMemory, e);
                     return;
                 }
@@ -666,6 +678,15 @@ fn negate(e: MmaElem, x: u64) -> u64 {
     }
 }
 
+/// Which multiply: its kind, whether A is in tensor memory, and for `.ws` the collector
+/// buffer and its use.
+#[derive(Clone, Copy)]
+struct MmaForm {
+    kind: Tc05Kind,
+    a_tmem: bool,
+    ws: Option<(u8, Tc05Collector)>,
+}
+
 /// One `tcgen05.mma` issued by `lane`.
 fn mma_lane(
     d: &WarpDesc,
@@ -673,10 +694,9 @@ fn mma_lane(
     env: &CtaEnv,
     tm: &TensorMemory,
     lane: u32,
-    kind: Tc05Kind,
-    a_tmem: bool,
-    ws: Option<(u8, Tc05Collector)>,
+    form: MmaForm,
 ) -> Result<(), String> {
+    let MmaForm { kind, a_tmem, ws } = form;
     let dt = d.arg(s, 0, lane) as u32;
     let a_op = d.arg(s, 1, lane);
     let id = InstrDesc::decode(d.arg(s, 3, lane) as u32, kind, ws.is_some())?;
