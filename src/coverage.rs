@@ -360,8 +360,15 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.alloc.cta_group::1.sync.aligned.b32 [%rd1], %r2",
         "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32",
         "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned"]
-    "tcgen05.cp" "9.7.16.8.1" "" ["tcgen05.cp.cta_group::1.128x256b [%r1], %rd1"]
-    "tcgen05.shift" "9.7.16.8.2" "" ["tcgen05.shift.cta_group::1.down [%r1]"]
+    "tcgen05.cp" "9.7.16.8.1" ".cta_group::1 .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13, .64x128b.warpx2::01_23, .32x128b.warpx4; source in the descriptor's K-major canonical layout, any swizzle (done when it executes; not yet: decompression .b8x16.b6x16_p32/.b4x16_p64, .cta_group::2)" [
+        "tcgen05.cp.cta_group::1.128x256b [%r1], %rd1",
+        "tcgen05.cp.cta_group::1.4x256b [%r1+8], %rd1",
+        "tcgen05.cp.cta_group::1.128x128b [%r1], %rd2",
+        "tcgen05.cp.cta_group::1.64x128b.warpx2::02_13 [%r1], %rd1",
+        "tcgen05.cp.cta_group::1.64x128b.warpx2::01_23 [%r1], %rd1",
+        "tcgen05.cp.cta_group::1.32x128b.warpx4 [%r1], %rd1"]
+    "tcgen05.shift" "9.7.16.8.2" ".cta_group::1 .down (either order): 32 lanes from a multiple of 32, 8 columns (not yet: .cta_group::2)" [
+        "tcgen05.shift.cta_group::1.down [%r1]", "tcgen05.shift.down.cta_group::1 [%r1+16]"]
     "tcgen05.ld" "9.7.16.8.3" ".32x32b .x1-.x128 {.pack::16b} .b32 (not yet: .16x64b, .16x128b, .16x256b, .16x32bx2, .red)" [
         "tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r1}, [%r2]",
         "tcgen05.ld.sync.aligned.32x32b.x2.pack::16b.b32 {%r1, %r3}, [%r2+8]"]
@@ -376,7 +383,12 @@ pub const ISA: &[Instr] = isa! {
     "tcgen05.mma.sp" "9.7.16.10.9.2" ".cta_group::1 .kind::f16 (K = 32) and .kind::i8 (K = 64), M = 128: the dense forms with a 2:4 sparse A, its stored half from a descriptor or tensor memory, metadata in tensor memory at [sp-meta] as public sm_100 code lays it out (isa-notes), sparsity selector in the instruction descriptor; fields outside the ISA's meaningful list fault (not yet: .kind::tf32, disable-output-lane, scale-input-d)" [
         "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
         "tcgen05.mma.sp.cta_group::1.kind::i8 [%r1], [%r4], %rd2, [%r3], %r2, 1"]
-    "tcgen05.mma.ws" "9.7.16.10.9.3" "" ["tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1"]
+    "tcgen05.mma.ws" "9.7.16.10.9.3" ".cta_group::1 .kind::f16, .kind::tf32, .kind::i8 as tcgen05.mma; M = 128 with N = 64 or 128; A from a descriptor or tensor memory; .collector::b0-b3::fill/use/lastuse/discard keep B between instructions (not yet: M = 32 and 64, zero-column-mask-desc, .kind::f8f6f4, .sp)" [
+        "tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
+        "tcgen05.mma.ws.cta_group::1.kind::tf32.collector::b1::fill [%r1], [%r3], %rd2, %r2, %p1",
+        "tcgen05.mma.ws.cta_group::1.kind::i8.collector::b3::use [%r1], %rd1, %rd2, %r2, 1",
+        "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b0::lastuse [%r1], %rd1, %rd2, %r2, %p1",
+        "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b2::discard [%r1], %rd1, %rd2, %r2, %p1"]
     "tcgen05.commit" "9.7.16.11.1" ".cta_group::1 .mbarrier::arrive::one {.shared::cluster} .b64 (the mma is done: arrives at once; not yet: .multicast::cluster)" [
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]",
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [%rd1]"]

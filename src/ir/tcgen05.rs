@@ -47,6 +47,77 @@ impl Tc05Kind {
     }
 }
 
+/// The shape and multicast of a `tcgen05.cp` (§9.7.16.8.1, §9.7.16.2.3): rows of the source
+/// matrix × bits per row, and where row `r` lands relative to the address's lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tc05CpShape {
+    /// `.128x256b`: 128 rows of 32 bytes; row `r` to lane `r`.
+    S128x256b,
+    /// `.4x256b`: 4 rows of 32 bytes; row `r` to lane `32·r`.
+    S4x256b,
+    /// `.128x128b`: 128 rows of 16 bytes; row `r` to lane `r`.
+    S128x128b,
+    /// `.64x128b.warpx2::02_13`: 64 rows of 16 bytes; row `r` to lanes `r` and `64 + r`.
+    S64x128bW0213,
+    /// `.64x128b.warpx2::01_23`: 64 rows of 16 bytes; row `r` to lanes
+    /// `64·(r / 32) + r % 32` and 32 lanes further.
+    S64x128bW0123,
+    /// `.32x128b.warpx4`: 32 rows of 16 bytes; row `r` to lanes `r`, `32 + r`, `64 + r`,
+    /// `96 + r`.
+    S32x128bW4,
+}
+
+impl Tc05CpShape {
+    /// Rows of the source matrix.
+    pub fn rows(self) -> u32 {
+        match self {
+            Tc05CpShape::S128x256b | Tc05CpShape::S128x128b => 128,
+            Tc05CpShape::S4x256b => 4,
+            Tc05CpShape::S64x128bW0213 | Tc05CpShape::S64x128bW0123 => 64,
+            Tc05CpShape::S32x128bW4 => 32,
+        }
+    }
+
+    /// 32-bit columns of each row (256 bits: 8, 128 bits: 4).
+    pub fn columns(self) -> u32 {
+        match self {
+            Tc05CpShape::S128x256b | Tc05CpShape::S4x256b => 8,
+            Tc05CpShape::S128x128b
+            | Tc05CpShape::S64x128bW0213
+            | Tc05CpShape::S64x128bW0123
+            | Tc05CpShape::S32x128bW4 => 4,
+        }
+    }
+
+    /// The lanes (relative to the address's lane) that row `r` is written to.
+    pub fn lanes(self, r: u32) -> Vec<u32> {
+        match self {
+            Tc05CpShape::S128x256b | Tc05CpShape::S128x128b => vec![r],
+            Tc05CpShape::S4x256b => vec![32 * r],
+            Tc05CpShape::S64x128bW0213 => vec![r, 64 + r],
+            Tc05CpShape::S64x128bW0123 => {
+                let l = 64 * (r / 32) + r % 32;
+                vec![l, l + 32]
+            }
+            Tc05CpShape::S32x128bW4 => vec![r, 32 + r, 64 + r, 96 + r],
+        }
+    }
+}
+
+/// How a `tcgen05.mma.ws` uses collector buffer `bN` for B (§9.7.16.10.9.3,
+/// `.collector::bN::…`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tc05Collector {
+    /// `::fill`: read B from shared memory and keep it in the buffer.
+    Fill,
+    /// `::use`: take B from the buffer (kept).
+    Use,
+    /// `::lastuse`: take B from the buffer, which is then empty.
+    LastUse,
+    /// `::discard` (also the default): read B from shared memory, keep nothing.
+    Discard,
+}
+
 /// Which `tcgen05` operation. Operands of [`crate::ir::Op::Tcgen05`], in order; tensor-memory
 /// addresses (`taddr`) are `i32`, shared-memory descriptors `i64`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,6 +157,21 @@ pub enum Tc05Op {
         a_tmem: bool,
         sparse: bool,
     },
+    /// `tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem],
+    /// b-desc, idesc, enable-input-d`: operands as [`Tc05Op::Mma`]; `buffer` is the collector
+    /// buffer `N` (0..=3, 0 when none is named) and `collector` its use. Single-thread.
+    MmaWs {
+        kind: Tc05Kind,
+        a_tmem: bool,
+        buffer: u8,
+        collector: Tc05Collector,
+    },
+    /// `tcgen05.cp.cta_group::1.shape{.multicast} [taddr], s-desc`: args (taddr i32, s-desc
+    /// i64). Copies the shape's matrix from shared memory into tensor memory. Single-thread.
+    Cp { shape: Tc05CpShape },
+    /// `tcgen05.shift.cta_group::1.down [taddr]`: args (taddr i32). Moves rows `0..31` of the
+    /// 32 lanes at `taddr` (8 columns) one lane down. Single-thread.
+    Shift,
 }
 
 impl Tc05Op {
@@ -94,7 +180,13 @@ impl Tc05Op {
     pub fn regs(&self) -> u32 {
         match *self {
             Tc05Op::Ld { num, .. } | Tc05Op::St { num, .. } => num as u32,
-            Tc05Op::Alloc { .. } | Tc05Op::Dealloc | Tc05Op::Relinquish | Tc05Op::Mma { .. } => 0,
+            Tc05Op::Alloc { .. }
+            | Tc05Op::Dealloc
+            | Tc05Op::Relinquish
+            | Tc05Op::Mma { .. }
+            | Tc05Op::MmaWs { .. }
+            | Tc05Op::Cp { .. }
+            | Tc05Op::Shift => 0,
         }
     }
 
@@ -105,14 +197,27 @@ impl Tc05Op {
             Tc05Op::Ld { num, pack: p, .. } | Tc05Op::St { num, unpack: p, .. } => {
                 num as u32 * if p { 2 } else { 1 }
             }
-            Tc05Op::Alloc { .. } | Tc05Op::Dealloc | Tc05Op::Relinquish | Tc05Op::Mma { .. } => 0,
+            Tc05Op::Alloc { .. }
+            | Tc05Op::Dealloc
+            | Tc05Op::Relinquish
+            | Tc05Op::Mma { .. }
+            | Tc05Op::MmaWs { .. }
+            | Tc05Op::Cp { .. }
+            | Tc05Op::Shift => 0,
         }
     }
 
     /// Whether the operation is a `.sync.aligned` warp collective (the whole warp executes
     /// it together) rather than a single-thread issue.
     pub fn aligned(&self) -> bool {
-        !matches!(self, Tc05Op::Mma { .. })
+        match self {
+            Tc05Op::Alloc { .. }
+            | Tc05Op::Dealloc
+            | Tc05Op::Relinquish
+            | Tc05Op::Ld { .. }
+            | Tc05Op::St { .. } => true,
+            Tc05Op::Mma { .. } | Tc05Op::MmaWs { .. } | Tc05Op::Cp { .. } | Tc05Op::Shift => false,
+        }
     }
 }
 
@@ -130,6 +235,30 @@ impl fmt::Display for Tc05Kind {
             Tc05Kind::F16 => "f16",
             Tc05Kind::Tf32 => "tf32",
             Tc05Kind::I8 => "i8",
+        })
+    }
+}
+
+impl fmt::Display for Tc05CpShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Tc05CpShape::S128x256b => "128x256b",
+            Tc05CpShape::S4x256b => "4x256b",
+            Tc05CpShape::S128x128b => "128x128b",
+            Tc05CpShape::S64x128bW0213 => "64x128b.warpx2::02_13",
+            Tc05CpShape::S64x128bW0123 => "64x128b.warpx2::01_23",
+            Tc05CpShape::S32x128bW4 => "32x128b.warpx4",
+        })
+    }
+}
+
+impl fmt::Display for Tc05Collector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Tc05Collector::Fill => "fill",
+            Tc05Collector::Use => "use",
+            Tc05Collector::LastUse => "lastuse",
+            Tc05Collector::Discard => "discard",
         })
     }
 }
@@ -162,6 +291,18 @@ impl fmt::Display for Tc05Op {
                 if *sparse { ".sp" } else { "" },
                 if *a_tmem { " a=tmem" } else { " a=desc" }
             ),
+            Tc05Op::MmaWs {
+                kind,
+                a_tmem,
+                buffer,
+                collector,
+            } => write!(
+                f,
+                "mma.ws.kind::{kind}.collector::b{buffer}::{collector}{}",
+                if *a_tmem { " a=tmem" } else { " a=desc" }
+            ),
+            Tc05Op::Cp { shape } => write!(f, "cp.{shape}"),
+            Tc05Op::Shift => f.write_str("shift.down"),
         }
     }
 }

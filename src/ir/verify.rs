@@ -465,6 +465,12 @@ impl Op {
                         }
                         (v, vec![])
                     }
+                    Tc05Op::MmaWs { a_tmem, .. } => (
+                        vec![I32, if *a_tmem { I32 } else { I64 }, I64, I32, Pred],
+                        vec![],
+                    ),
+                    Tc05Op::Cp { .. } => (vec![I32, I64], vec![]),
+                    Tc05Op::Shift => (vec![I32], vec![]),
                 };
                 if args != want.as_slice() || res != want_res.as_slice() {
                     return Err(format!(

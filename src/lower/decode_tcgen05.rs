@@ -13,21 +13,28 @@
 //! tcgen05.fence::before_thread_sync;  tcgen05.fence::after_thread_sync;
 //! tcgen05.mma.cta_group::1.kind   [d-tmem], a-desc|[a-tmem], b-desc, idesc, enable-input-d;
 //!     .kind = .kind::f16, .kind::tf32, .kind::i8
+//! tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem], b-desc,
+//!     idesc, enable-input-d;           N = 0..3, use = fill, use, lastuse, discard
+//! tcgen05.cp.cta_group::1.shape [taddr], s-desc;
+//!     .shape = .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13,
+//!              .64x128b.warpx2::01_23, .32x128b.warpx4
+//! tcgen05.shift.cta_group::1.down [taddr];     (also written .down.cta_group::1)
 //! tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}.b64 [mbar];
 //! ```
 //! `.num` is `.x1` … `.x128`: that many registers (with `.pack::16b`/`.unpack::16b` each holds
 //! the 16-bit halves of two adjacent columns). ptxjit runs `ld`,
-//! `st` and `mma` when they execute, so `wait::ld`/`wait::st` only wait for the warp, the
-//! fences order nothing more than program order already does, and `commit` arrives on its
-//! mbarrier at once (an arrive-on of count 1). Forms the ISA has and ptxjit does not (`.ws`,
-//! `.sp`, block scaling, `.kind::f8f6f4`, `disable-output-lane`/`scale-input-d`, the
-//! `.16x…` shapes, `cp`, `shift`, `.multicast::cluster`) are "unsupported" errors naming them.
+//! `st`, `mma`, `cp` and `shift` when they execute, so `wait::ld`/`wait::st` only wait for
+//! the warp, the fences order nothing more than program order already does, and `commit`
+//! arrives on its mbarrier at once (an arrive-on of count 1). Forms the ISA has and ptxjit
+//! does not (`.sp`, block scaling, `.kind::f8f6f4`, `disable-output-lane`/`scale-input-d`,
+//! `mma.ws`'s zero-column-mask-desc, `cp`'s decompression, the `.16x…` shapes,
+//! `.multicast::cluster`) are "unsupported" errors naming them.
 
 use super::super::build::Builder;
 use super::super::LowerError;
 use super::mma::{full_warp_wait, regs};
 use super::Cx;
-use crate::ir::{MbarOp, Op, Space, Tc05Kind, Tc05Op, Tc05Shape, Type};
+use crate::ir::{MbarOp, Op, Space, Tc05Collector, Tc05CpShape, Tc05Kind, Tc05Op, Tc05Shape, Type};
 use crate::ptx::ast::Operand;
 
 type R = Result<(), LowerError>;
@@ -145,8 +152,8 @@ pub(super) fn tcgen05(b: &mut Builder, cx: &mut Cx) -> R {
         }
         "mma" => mma(b, cx),
         "commit" => commit(b, cx),
-        "cp" => Err(cx.unsupported("tcgen05.cp is not supported yet")),
-        "shift" => Err(cx.unsupported("tcgen05.shift is not supported yet")),
+        "cp" => cp(b, cx),
+        "shift" => shift(b, cx),
         _ => Err(cx.bad(
             "needs one of .alloc .dealloc .relinquish_alloc_permit .ld .st .wait::ld \
              .wait::st .fence::before_thread_sync .fence::after_thread_sync .mma .commit .cp \
@@ -216,13 +223,188 @@ fn ld_st(b: &mut Builder, cx: &mut Cx, load: bool) -> R {
     Ok(())
 }
 
+/// `tcgen05.shift.cta_group::1.down [taddr]` (PTX ISA §9.7.16.8.2; the ISA's examples also
+/// write `.down.cta_group::1`).
+fn shift(b: &mut Builder, cx: &mut Cx) -> R {
+    if cx.mods.get(1) == Some(&"down") {
+        exact(cx, &["down", "cta_group"])?;
+    } else {
+        exact(cx, &["cta_group", "down"])?;
+    }
+    cx.expect_operands(1)?;
+    if !matches!(cx.opnd(0)?, Operand::Address { .. }) {
+        return Err(cx.bad("expects a tensor-memory address [taddr]"));
+    }
+    let t = taddr(b, cx, 0)?;
+    let op = Tc05Op::Shift;
+    b.emit(Op::Tcgen05 { op }, vec![t], vec![], cx.loc, &cx.ptx);
+    Ok(())
+}
+
+/// `tcgen05.cp.cta_group::1.shape{.multicast} [taddr], s-desc` (PTX ISA §9.7.16.8.1).
+/// The decompressing forms (`.b8x16.b6x16_p32`, `.b8x16.b4x16_p64`) are not supported yet.
+fn cp(b: &mut Builder, cx: &mut Cx) -> R {
+    let m = |i: usize| cx.mods.get(i).copied();
+    let (shape, n) = match (m(2), m(3)) {
+        (Some("128x256b"), _) => (Tc05CpShape::S128x256b, 3),
+        (Some("4x256b"), _) => (Tc05CpShape::S4x256b, 3),
+        (Some("128x128b"), _) => (Tc05CpShape::S128x128b, 3),
+        (Some("64x128b"), Some("warpx2::02_13")) => (Tc05CpShape::S64x128bW0213, 4),
+        (Some("64x128b"), Some("warpx2::01_23")) => (Tc05CpShape::S64x128bW0123, 4),
+        (Some("64x128b"), _) => {
+            return Err(cx.bad(".64x128b needs .warpx2::02_13 or .warpx2::01_23"))
+        }
+        (Some("32x128b"), Some("warpx4")) => (Tc05CpShape::S32x128bW4, 4),
+        (Some("32x128b"), _) => return Err(cx.bad(".32x128b needs .warpx4")),
+        _ => {
+            return Err(cx.bad(
+                "needs .cta_group::1 then a shape: .128x256b .4x256b .128x128b \
+                 .64x128b.warpx2::02_13 .64x128b.warpx2::01_23 .32x128b.warpx4",
+            ))
+        }
+    };
+    if let Some(f @ "b8x16") = m(n) {
+        let src = m(n + 1).unwrap_or("");
+        return Err(cx.unsupported(&format!(
+            "tcgen05.cp with decompression (.{f}.{src}) is not supported yet"
+        )));
+    }
+    let want: Vec<&str> = ["cta_group"]
+        .into_iter()
+        .chain(cx.mods[2..n.min(cx.mods.len())].iter().copied())
+        .collect();
+    exact(cx, &want)?;
+    cx.expect_operands(2)?;
+    if !matches!(cx.opnd(0)?, Operand::Address { .. }) {
+        return Err(cx.bad("expects a tensor-memory address [taddr] first"));
+    }
+    let t = taddr(b, cx, 0)?;
+    let d = b.src(cx, 1, Type::I64)?;
+    let op = Tc05Op::Cp { shape };
+    b.emit(Op::Tcgen05 { op }, vec![t, d], vec![], cx.loc, &cx.ptx);
+    Ok(())
+}
+
+/// `tcgen05.mma.ws.cta_group::1.kind{.collector::bN::{fill,use,lastuse,discard}} [d-tmem],
+/// a-desc|[a-tmem], b-desc, idesc, enable-input-d` (PTX ISA §9.7.16.10.9.3). The
+/// zero-column-mask-desc operand is not supported yet.
+fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
+    if cx.mods.get(2) == Some(&"sp") {
+        return Err(cx.unsupported("tcgen05.mma.ws.sp is not supported yet"));
+    }
+    let kind = match cx.mods.get(3).copied() {
+        Some("kind::f16") => Tc05Kind::F16,
+        Some("kind::tf32") => Tc05Kind::Tf32,
+        Some("kind::i8") => Tc05Kind::I8,
+        Some("kind::f8f6f4") => {
+            return Err(cx.unsupported("tcgen05.mma.ws .kind::f8f6f4 is not supported yet"))
+        }
+        _ => {
+            return Err(cx.bad(
+                "needs .cta_group::1 then .kind::f16, .kind::tf32, .kind::f8f6f4 or .kind::i8",
+            ))
+        }
+    };
+    let (buffer, collector) = match cx.mods.get(4) {
+        None => (0, Tc05Collector::Discard),
+        Some(c) => {
+            let parsed = c.strip_prefix("collector::b").and_then(|r| {
+                let (n, u) = r.split_once("::")?;
+                let n = match n {
+                    "0" => 0,
+                    "1" => 1,
+                    "2" => 2,
+                    "3" => 3,
+                    _ => return None,
+                };
+                let u = match u {
+                    "fill" => Tc05Collector::Fill,
+                    "use" => Tc05Collector::Use,
+                    "lastuse" => Tc05Collector::LastUse,
+                    "discard" => Tc05Collector::Discard,
+                    _ => return None,
+                };
+                Some((n, u))
+            });
+            parsed.ok_or_else(|| {
+                cx.bad(&format!(
+                    "'.{c}': expects .collector::b0 … ::b3 with ::fill, ::use, ::lastuse or \
+                     ::discard"
+                ))
+            })?
+        }
+    };
+    if cx.mods.get(2) == Some(&"cta_group::2") {
+        return Err(cx.bad("tcgen05.mma.ws has .cta_group::1 only"));
+    }
+    let mut want = vec!["ws", "cta_group", cx.mods[3]];
+    if let Some(c) = cx.mods.get(4) {
+        want.push(c);
+    }
+    exact(cx, &want)?;
+    match cx.inst.operands.len() {
+        5 => {}
+        6 => {
+            return Err(
+                cx.unsupported("tcgen05.mma.ws with zero-column-mask-desc is not supported yet")
+            )
+        }
+        n => {
+            return Err(cx.bad(&format!(
+                "expects [d-tmem], a-desc or [a-tmem], b-desc, idesc, enable-input-d; found \
+                 {n} operands"
+            )))
+        }
+    }
+    let (d, a, a_tmem, bd, id, en) = mma_operands(b, cx, 0)?;
+    b.emit(
+        Op::Tcgen05 {
+            op: Tc05Op::MmaWs {
+                kind,
+                a_tmem,
+                buffer,
+                collector,
+            },
+        },
+        vec![d, a, bd, id, en],
+        vec![],
+        cx.loc,
+        &cx.ptx,
+    );
+    Ok(())
+}
+
+type Var = super::super::build::Var;
+
+/// The operands `[d-tmem], a-desc|[a-tmem], b-desc, idesc, enable-input-d` of a
+/// `tcgen05.mma`, with `at` more operands (`.sp`'s `[sp-meta]`) before idesc: (d, a, whether A
+/// is in tensor memory, b, idesc, enable).
+fn mma_operands(
+    b: &mut Builder,
+    cx: &mut Cx,
+    at: usize,
+) -> Result<(Var, Var, bool, Var, Var, Var), LowerError> {
+    let d = taddr(b, cx, 0)?;
+    let a_tmem = matches!(cx.opnd(1)?, Operand::Address { .. });
+    let a = if a_tmem {
+        taddr(b, cx, 1)?
+    } else {
+        b.src(cx, 1, Type::I64)?
+    };
+    let bd = b.src(cx, 2, Type::I64)?;
+    let id = b.src(cx, 3 + at, Type::I32)?;
+    let en = b.src(cx, 4 + at, Type::Pred)?;
+    Ok((d, a, a_tmem, bd, id, en))
+}
+
 /// `tcgen05.mma` (PTX ISA §9.7.16.10.9.1), dense, and `tcgen05.mma.sp` (§9.7.16.10.9.2) with
-/// the metadata's tensor-memory address after `b-desc`; without block scaling.
+/// the metadata's tensor-memory address after `b-desc` (the `.ws` forms: [`mma_ws`]); without
+/// block scaling.
 fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     let sparse = cx.mods.get(1) == Some(&"sp");
     let at = if sparse { 1 } else { 0 };
     if cx.mods.get(1) == Some(&"ws") {
-        return Err(cx.unsupported("tcgen05.mma.ws is not supported yet"));
+        return mma_ws(b, cx);
     }
     let kind = match cx.mods.get(2 + at).copied() {
         Some("kind::f16") => Tc05Kind::F16,
@@ -271,16 +453,7 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
             )));
         }
     }
-    let d = taddr(b, cx, 0)?;
-    let a_tmem = matches!(cx.opnd(1)?, Operand::Address { .. });
-    let a = if a_tmem {
-        taddr(b, cx, 1)?
-    } else {
-        b.src(cx, 1, Type::I64)?
-    };
-    let bd = b.src(cx, 2, Type::I64)?;
-    let id = b.src(cx, 3 + at, Type::I32)?;
-    let en = b.src(cx, 4 + at, Type::Pred)?;
+    let (d, a, a_tmem, bd, id, en) = mma_operands(b, cx, at)?;
     let mut args = vec![d, a, bd, id, en];
     if sparse {
         args.push(taddr(b, cx, 3)?);

@@ -42,6 +42,25 @@
 //! columns, and the metadata at the `[sp-meta]` address places it (`sparse`); the
 //! instruction descriptor's bit 2 must be set, and bits 0-1 are the sparsity selector.
 //!
+//! # Weight-stationary multiply (§9.7.16.10.9.3)
+//! `tcgen05.mma.ws` is the dense multiply with M = 128 (tensor-memory layout D: the same rows
+//! and columns as above; M = 32 and 64, layouts G and E, fault as not supported yet) and N =
+//! 64 or 128. Its `.collector::bN::…` qualifier names one of four per-CTA collector buffers
+//! for B: `fill` reads B through `b-desc` and keeps it, `use` multiplies by the kept B (not
+//! reading `b-desc`) and keeps it, `lastuse` does so and empties the buffer, `discard` (the
+//! default, as `b0`) reads B and empties the buffer. Using an empty buffer, or one whose B
+//! has another type or shape than the instruction descriptor says, faults.
+//!
+//! # Copies and shifts (§9.7.16.8.1-2)
+//! `tcgen05.cp` copies a matrix of the shape's rows (128, 4, 64 or 32) of 32 or 16 bytes from
+//! shared memory, read through its descriptor in the K-major canonical layout (row `r` is the
+//! M/N index, its bytes K), into tensor memory: 32-bit word `w` of row `r` to column
+//! `col + w` of each lane the shape sends the row to ([`crate::ir::Tc05CpShape::lanes`]).
+//! `tcgen05.shift.down` moves the 8 columns (256 bits) of lanes `l..l + 31` one lane down
+//! (`l`, a multiple of 32, keeps its value). Both are done when they execute; every lane and
+//! column they touch must be in one allocation, else the issuing thread faults and nothing
+//! moves.
+//!
 //! # Shared-memory descriptors (§9.7.16.4.1)
 //! As `wgmma`'s (`runtime::wgmma::Desc`, the same canonical layouts) with the fields moved:
 //! start address bits 0-13, LBO 16-29, SBO 32-45 (each >> 4), bits 46-48 the fixed value
@@ -54,7 +73,9 @@ use super::initcheck::InitAccess;
 use super::mma;
 use super::warp::{lanes, WarpDesc};
 use super::wgmma::Desc;
-use crate::ir::{MmaBitOp, MmaElem, MmaFamily, MmaSpec, Space, Tc05Kind, Tc05Op};
+use crate::ir::{
+    MmaBitOp, MmaElem, MmaFamily, MmaSpec, Space, Tc05Collector, Tc05CpShape, Tc05Kind, Tc05Op,
+};
 use std::cell::RefCell;
 
 mod sparse;
@@ -79,6 +100,18 @@ struct TmemState {
     allocs: Vec<(u32, u32)>,
     /// `relinquish_alloc_permit` was executed.
     relinquished: bool,
+    /// The collector buffers `b0`..`b3` of `tcgen05.mma.ws` (B, kept by `::fill`).
+    collectors: [Option<Collected>; 4],
+}
+
+/// A B matrix kept in a collector buffer: its element type, K, N and the K×N elements' bits
+/// (row-major, before any negation).
+#[derive(Debug, Clone)]
+struct Collected {
+    elem: MmaElem,
+    k: u64,
+    n: u64,
+    b: Vec<u64>,
 }
 
 impl TensorMemory {
@@ -88,6 +121,7 @@ impl TensorMemory {
         s.allocs.clear();
         s.relinquished = false;
         s.cells.fill(0);
+        s.collectors = Default::default();
     }
 
     /// Allocate `ncols` columns: the first column, or why not.
@@ -307,13 +341,137 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
             sparse,
         } => {
             for l in lanes(mask) {
-                if let Err((fk, e)) = mma_lane(d, s, env, tm, l, kind, a_tmem, sparse) {
+                let form = MmaForm {
+                    kind,
+                    a_tmem,
+                    sparse,
+                    ws: None,
+                };
+                if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, fk, e);
                     return;
                 }
             }
         }
+        Tc05Op::MmaWs {
+            kind,
+            a_tmem,
+            buffer,
+            collector,
+        } => {
+            for l in lanes(mask) {
+                let ws = Some((buffer, collector));
+                let form = MmaForm {
+                    kind,
+                    a_tmem,
+                    sparse: false,
+                    ws,
+                };
+                if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
+                    env.fault_detail(l, d.inst, fk, e);
+                    return;
+                }
+            }
+        }
+        Tc05Op::Cp { shape } => {
+            for l in lanes(mask) {
+                let (t, desc) = (d.arg(s, 0, l) as u32, d.arg(s, 1, l));
+                if let Err(e) = cp_lane(env, d.inst, tm, l, shape, t, desc) {
+                    env.fault_detail(l, d.inst, FaultKind::TensorMemory, e);
+                    return;
+                }
+            }
+        }
+        Tc05Op::Shift => {
+            for l in lanes(mask) {
+                if let Err(e) = shift(tm, d.arg(s, 0, l) as u32) {
+                    env.fault_detail(l, d.inst, FaultKind::TensorMemory, e);
+                    return;
+                }
+            }
+        }
     }
+}
+
+/// `tcgen05.shift.cta_group::1.down [taddr]` (§9.7.16.8.2, shape `.31x256b`): the lane of
+/// `taddr` is a multiple of 32; for the 8 columns (256 bits) from its column, lane
+/// `lane0 + i + 1` takes the value lane `lane0 + i` held, for `i` in `0..31`. The first lane
+/// keeps its value (the ISA does not say what it holds; ptxjit leaves it).
+fn shift(tm: &TensorMemory, taddr: u32) -> Result<(), String> {
+    let (lane0, col0) = (taddr >> 16, taddr & 0xffff);
+    if lane0 % 32 != 0 {
+        return Err(format!(
+            "tcgen05.shift at lane {lane0}: the lane must be a multiple of 32"
+        ));
+    }
+    tm.check(lane0, 32, col0, 8)
+        .map_err(|e| format!("tcgen05.shift: {e}"))?;
+    for i in (0..31).rev() {
+        for c in 0..8 {
+            tm.set(lane0 + i + 1, col0 + c, tm.get(lane0 + i, col0 + c));
+        }
+    }
+    Ok(())
+}
+
+/// Read the 32-bit word at shared address `addr` for `what`.
+fn smem_u32(env: &CtaEnv, inst: u32, lane: u32, addr: u64, what: &str) -> Result<u32, String> {
+    let p = translate(env, Space::Shared, addr, 4, 4, lane).map_err(|_| {
+        format!(
+            "{what} reads shared address {addr:#x} (4 bytes), outside shared memory or misaligned"
+        )
+    })?;
+    super::env::init_access(env, Space::Shared, addr, 4, lane, inst, InitAccess::Read);
+    // SAFETY: `translate` checked 4 bytes at `p` inside the CTA's shared memory, aligned to 4;
+    // the CTA's warps run on this host thread.
+    Ok(unsafe { (p as *const u32).read() })
+}
+
+/// `tcgen05.cp.cta_group::1.shape [taddr], s-desc` (§9.7.16.8.1) issued by `lane`. The source
+/// matrix has the shape's rows, each of 16 or 32 bytes, in the K-major canonical layout of
+/// the descriptor (row `r` as the M/N index, its bytes as K: `wgmma::Desc::addr` with 1-byte
+/// elements); 32-bit word `w` of row `r` goes to column `col0 + w` of each lane the shape
+/// sends row `r` to ([`Tc05CpShape::lanes`], relative to the lane of `taddr`). Everything is
+/// read and checked before anything is written.
+fn cp_lane(
+    env: &CtaEnv,
+    inst: u32,
+    tm: &TensorMemory,
+    lane: u32,
+    shape: Tc05CpShape,
+    taddr: u32,
+    desc: u64,
+) -> Result<(), String> {
+    let (lane0, col0) = (taddr >> 16, taddr & 0xffff);
+    let desc = smem_desc(desc)?;
+    let (rows, cols) = (shape.rows(), shape.columns());
+    let span = (0..rows)
+        .flat_map(|r| shape.lanes(r))
+        .max()
+        .map_or(0, |l| l + 1);
+    tm.check(lane0, span, col0, cols)
+        .map_err(|e| format!("tcgen05.cp.{shape}: {e}"))?;
+    let mut vals = Vec::with_capacity((rows * cols) as usize);
+    for r in 0..rows {
+        for w in 0..cols {
+            let addr = desc.addr(r as u64, 4 * w as u64, 1, false);
+            vals.push(smem_u32(
+                env,
+                inst,
+                lane,
+                addr,
+                &format!("tcgen05.cp.{shape}"),
+            )?);
+        }
+    }
+    for r in 0..rows {
+        for l in shape.lanes(r) {
+            for w in 0..cols {
+                tm.set(lane0 + l, col0 + w, vals[(r * cols + w) as usize]);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A decoded instruction descriptor (§9.7.16.4.2, Table 42) of a `tcgen05.mma`.
@@ -340,7 +498,10 @@ pub struct InstrDesc {
 
 impl InstrDesc {
     /// Decode `v` for `kind`, or say why it is not a form ptxjit runs.
-    pub fn decode(v: u32, kind: Tc05Kind) -> Result<InstrDesc, String> {
+    ///
+    /// `ws`: the descriptor of a `tcgen05.mma.ws` (its own shapes; bits 30-31, the maximum
+    /// B-reuse shift, are a hint ptxjit ignores).
+    pub fn decode(v: u32, kind: Tc05Kind, ws: bool) -> Result<InstrDesc, String> {
         let bit = |k: u32| (v >> k) & 1 == 1;
         let field = |lo: u32, n: u32| (v >> lo) & ((1 << n) - 1);
         let (dt, at, bt) = (field(4, 2), field(7, 3), field(10, 3));
@@ -378,7 +539,28 @@ impl InstrDesc {
             ));
         }
         let (m, n) = (field(24, 5) << 4, field(17, 6) << 3);
-        if m != 128 {
+        if ws {
+            match m {
+                128 if n == 64 || n == 128 => {}
+                128 => {
+                    return Err(format!(
+                        "instruction descriptor N = {n}: tcgen05.mma.ws with M = 128 takes N = \
+                         64 or 128"
+                    ))
+                }
+                32 | 64 => {
+                    return Err(format!(
+                        "instruction descriptor M = {m}: tcgen05.mma.ws with M = 32 or 64 \
+                         (tensor-memory layouts G and E) is not supported yet (M = 128 is)"
+                    ))
+                }
+                _ => {
+                    return Err(format!(
+                        "instruction descriptor M = {m}: tcgen05.mma.ws takes M = 32, 64 or 128"
+                    ))
+                }
+            }
+        } else if m != 128 {
             return Err(format!(
                 "instruction descriptor M = {m}: only M = 128 is supported (cta_group::1 \
                  also has M = 64, not supported yet)"
@@ -396,7 +578,7 @@ impl InstrDesc {
         if kind == Tc05Kind::I8 && (bit(13) || bit(14)) {
             return Err("instruction descriptor: .kind::i8 has no negation (bits 13-14)".into());
         }
-        if field(30, 2) != 0 {
+        if !ws && field(30, 2) != 0 {
             return Err(
                 "instruction descriptor: the B-reuse shift (bits 30-31) is for .ws only".into(),
             );
@@ -513,22 +695,34 @@ fn tmem_fault(e: String) -> MmaFault {
     (FaultKind::TensorMemory, e)
 }
 
-/// One `tcgen05.mma` (`sparse`: `tcgen05.mma.sp`) issued by `lane`.
-#[allow(clippy::too_many_arguments)]
+/// Which multiply: its kind, whether A is in tensor memory, whether A is structured sparse
+/// (`tcgen05.mma.sp`), and for `.ws` the collector buffer and its use.
+#[derive(Clone, Copy)]
+struct MmaForm {
+    kind: Tc05Kind,
+    a_tmem: bool,
+    sparse: bool,
+    ws: Option<(u8, Tc05Collector)>,
+}
+
+/// One `tcgen05.mma` (`.sp`, `.ws`) issued by `lane`.
 fn mma_lane(
     d: &WarpDesc,
     s: &[u8],
     env: &CtaEnv,
     tm: &TensorMemory,
     lane: u32,
-    kind: Tc05Kind,
-    a_tmem: bool,
-    sparse: bool,
+    form: MmaForm,
 ) -> Result<(), MmaFault> {
+    let MmaForm {
+        kind,
+        a_tmem,
+        sparse,
+        ws,
+    } = form;
     let dt = d.arg(s, 0, lane) as u32;
     let a_op = d.arg(s, 1, lane);
-    let bdesc = smem_desc(d.arg(s, 2, lane)).map_err(tmem_fault)?;
-    let id = InstrDesc::decode(d.arg(s, 3, lane) as u32, kind).map_err(tmem_fault)?;
+    let id = InstrDesc::decode(d.arg(s, 3, lane) as u32, kind, ws.is_some()).map_err(tmem_fault)?;
     let enable_d = d.arg(s, 4, lane) != 0;
     if id.sparse != sparse {
         return Err(tmem_fault(if sparse {
@@ -583,13 +777,49 @@ fn mma_lane(
     if sparse {
         a = sparse::expand(tm, d.arg(s, 5, lane) as u32, kind, id.selector, &a, m, k)?;
     }
-    let mut b = vec![0u64; (k * n) as usize];
-    for kk in 0..k {
-        for col in 0..n {
-            b[(kk * n + col) as usize] =
-                smem_elem(env, d.inst, lane, &bdesc, (col, kk), id.b, id.trans_b)
-                    .map_err(tmem_fault)?;
+    let mut b = match ws {
+        Some((buf, Tc05Collector::Use | Tc05Collector::LastUse)) => {
+            let st = tm.st.borrow();
+            let Some(c) = &st.collectors[buf as usize] else {
+                return Err(tmem_fault(format!(
+                    "tcgen05.mma.ws uses collector buffer b{buf}, which holds no B (no \
+                     .collector::b{buf}::fill since it was last used up)"
+                )));
+            };
+            if (c.elem, c.k, c.n) != (id.b, k, n) {
+                return Err(tmem_fault(format!(
+                    "tcgen05.mma.ws: collector buffer b{buf} holds a {}×{} .{} B, the \
+                     instruction descriptor asks for {k}×{n} .{}",
+                    c.k, c.n, c.elem, id.b
+                )));
+            }
+            c.b.clone()
         }
+        Some((_, Tc05Collector::Fill | Tc05Collector::Discard)) | None => {
+            let bdesc = smem_desc(d.arg(s, 2, lane)).map_err(tmem_fault)?;
+            let mut b = vec![0u64; (k * n) as usize];
+            for kk in 0..k {
+                for col in 0..n {
+                    b[(kk * n + col) as usize] =
+                        smem_elem(env, d.inst, lane, &bdesc, (col, kk), id.b, id.trans_b)
+                            .map_err(tmem_fault)?;
+                }
+            }
+            b
+        }
+    };
+    if let Some((buf, use_)) = ws {
+        let kept = match use_ {
+            Tc05Collector::Fill => Some(Collected {
+                elem: id.b,
+                k,
+                n,
+                b: b.clone(),
+            }),
+            Tc05Collector::Use => tm.st.borrow().collectors[buf as usize].clone(),
+            Tc05Collector::LastUse | Tc05Collector::Discard => None,
+        };
+        tm.st.borrow_mut().collectors[buf as usize] = kept;
     }
     if id.neg_a {
         a.iter_mut().for_each(|v| *v = negate(id.a, *v));
@@ -673,7 +903,7 @@ mod tests {
     #[test]
     fn instruction_descriptor() {
         let v = 1 << 4 | 1 << 13 | 1 << 16 | (64 >> 3) << 17 | (128 >> 4) << 24;
-        let id = InstrDesc::decode(v, Tc05Kind::F16).expect("valid");
+        let id = InstrDesc::decode(v, Tc05Kind::F16, false).expect("valid");
         assert_eq!(
             (id.d, id.a, id.b),
             (MmaElem::F32, MmaElem::F16, MmaElem::F16)
@@ -682,26 +912,90 @@ mod tests {
         assert!(id.neg_a && !id.neg_b && !id.trans_a && id.trans_b);
         let bf = 1 << 4 | 1 << 7 | 1 << 10 | 2 << 17 | 8 << 24;
         assert_eq!(
-            InstrDesc::decode(bf, Tc05Kind::F16).map(|i| i.a),
+            InstrDesc::decode(bf, Tc05Kind::F16, false).map(|i| i.a),
             Ok(MmaElem::Bf16)
         );
         // tf32: types 2; i8: D type 2, signed A, unsigned B.
         let tf = 1 << 4 | 2 << 7 | 2 << 10 | 2 << 17 | 8 << 24;
         assert_eq!(
-            InstrDesc::decode(tf, Tc05Kind::Tf32).map(|i| i.a),
+            InstrDesc::decode(tf, Tc05Kind::Tf32, false).map(|i| i.a),
             Ok(MmaElem::Tf32)
         );
         let i8 = 2 << 4 | 1 << 7 | 2 << 17 | 8 << 24;
-        let id = InstrDesc::decode(i8, Tc05Kind::I8).expect("valid");
+        let id = InstrDesc::decode(i8, Tc05Kind::I8, false).expect("valid");
         assert_eq!((id.d, id.a, id.b), (MmaElem::S32, MmaElem::S8, MmaElem::U8));
-        assert!(InstrDesc::decode(tf, Tc05Kind::F16).is_err());
+        assert!(InstrDesc::decode(tf, Tc05Kind::F16, false).is_err());
         assert!(
-            InstrDesc::decode(v | 1 << 2 | 1, Tc05Kind::F16)
+            InstrDesc::decode(v | 1 << 2 | 1, Tc05Kind::F16, false)
                 .is_ok_and(|i| i.sparse && i.selector == 1),
             "sparse"
         );
         let m64 = 1 << 4 | 2 << 17 | 4 << 24;
-        assert!(InstrDesc::decode(m64, Tc05Kind::F16).is_err());
+        assert!(InstrDesc::decode(m64, Tc05Kind::F16, false).is_err());
+    }
+
+    /// `.ws` shapes: M = 128 with N = 64 or 128; M = 64 not supported yet; bits 30-31 allowed.
+    #[test]
+    fn ws_instruction_descriptor() {
+        let v = |m: u32, n: u32| 1 << 4 | (n >> 3) << 17 | (m >> 4) << 24;
+        assert!(InstrDesc::decode(v(128, 64), Tc05Kind::F16, true).is_ok());
+        assert!(InstrDesc::decode(v(128, 128) | 3 << 30, Tc05Kind::F16, true).is_ok());
+        assert!(InstrDesc::decode(v(128, 128) | 3 << 30, Tc05Kind::F16, false).is_err());
+        assert!(InstrDesc::decode(v(128, 32), Tc05Kind::F16, true).is_err());
+        let m64 = InstrDesc::decode(v(64, 64), Tc05Kind::F16, true);
+        assert!(m64.is_err_and(|e| e.contains("not supported yet")));
+        assert!(InstrDesc::decode(v(256, 64), Tc05Kind::F16, true).is_err());
+    }
+
+    /// `shift.down`: lanes 32..63, columns 4..11 move one lane down; lane 32 keeps its
+    /// value; neighbours are untouched; an unaligned lane or a range past the allocation
+    /// faults.
+    #[test]
+    fn shift_down() {
+        let t = TensorMemory::default();
+        assert_eq!(t.alloc(32), Ok(0));
+        for l in 0..LANES {
+            for c in 0..32 {
+                t.set(l, c, l << 8 | c);
+            }
+        }
+        assert_eq!(shift(&t, 32 << 16 | 4), Ok(()));
+        for l in 0..LANES {
+            for c in 0..32 {
+                let moved = (33..64).contains(&l) && (4..12).contains(&c);
+                let want = if moved { (l - 1) << 8 | c } else { l << 8 | c };
+                assert_eq!(t.get(l, c), want, "lane {l} column {c}");
+            }
+        }
+        assert!(shift(&t, 16 << 16).is_err());
+        assert!(
+            shift(&t, 28).is_err(),
+            "columns 28..36 leave the allocation"
+        );
+    }
+
+    /// The lanes each `cp` shape sends row r to (§9.7.16.2.3): every lane of the footprint
+    /// once per copy of the data.
+    #[test]
+    fn cp_lanes() {
+        use Tc05CpShape::*;
+        for (shape, copies) in [
+            (S128x256b, 1),
+            (S128x128b, 1),
+            (S4x256b, 1),
+            (S64x128bW0213, 2),
+            (S64x128bW0123, 2),
+            (S32x128bW4, 4),
+        ] {
+            let mut hit: Vec<u32> = (0..shape.rows()).flat_map(|r| shape.lanes(r)).collect();
+            hit.sort();
+            hit.dedup();
+            assert_eq!(hit.len() as u32, shape.rows() * copies, "{shape}");
+            assert!(hit.iter().all(|&l| l < LANES), "{shape}");
+        }
+        assert_eq!(S64x128bW0123.lanes(33), vec![65, 97]);
+        assert_eq!(S64x128bW0213.lanes(33), vec![33, 97]);
+        assert_eq!(S4x256b.lanes(3), vec![96]);
     }
 
     /// Table 40's fields.
