@@ -14,8 +14,8 @@
 
 use super::*;
 use super::{
-    bulk, cluster, cmp, cvt, data, float, half, int, logic, mbar, mma, stack, sync, tcgen05, tex,
-    tma, video, wgmma,
+    bulk, cluster, cmp, cvt, data, float, half, int, logic, mbar, memops, mma, stack, sync,
+    tcgen05, tex, tma, video, wgmma,
 };
 
 /// The class of an instruction's type modifiers that selects among an opcode's rows.
@@ -331,10 +331,10 @@ pub(super) static ROWS: &[Row] = &[
     ),
     // ---- Merge point: opcodes decoded on other branches are routed here. ----
     // `mapa` (§9.7.9.23), `getctarank` (§9.7.9.24), `multimem.*` (§9.7.9.14), `applypriority`
-    // (§9.7.9.16), `discard` (§9.7.9.17), `tensormap.replace` (§9.7.9.26) and
+    // (§9.7.9.16), `discard` (§9.7.9.17) in `decode_memops.rs`, `tensormap.replace` (§9.7.9.26) and
     // `tensormap.cp_fenceproxy` (§9.7.13.16), `clusterlaunchcontrol.*` (§9.7.13.17),
     // `tcgen05.*` (§9.7.16). Forms of opcodes above: `barrier.cluster` (§9.7.13.3) in
-    // `collective::barrier`, `st.bulk` (§9.7.9.13) in `data::st`, `cp.async.bulk.tensor`
+    // `collective::barrier`, `st.bulk` (§9.7.9.13) in `data::st` (to `memops::st_bulk`), `cp.async.bulk.tensor`
     // (§9.7.9.25.5) in `data::cp`, `mma.sp` (§9.7.14.6) in `mma::mma`.
     row(
         "mapa",
@@ -348,9 +348,9 @@ pub(super) static ROWS: &[Row] = &[
         "9.7.9.24",
         Effect(|b, cx| cluster::map(b, cx, false)),
     ),
-    row("multimem", Any, "9.7.9.14", Unsupported),
-    row("applypriority", Any, "9.7.9.16", Unsupported),
-    row("discard", Any, "9.7.9.17", Unsupported),
+    row("multimem", Any, "9.7.9.14", Effect(memops::multimem)),
+    row("applypriority", Any, "9.7.9.16", Effect(memops::cache_hint)),
+    row("discard", Any, "9.7.9.17", Effect(memops::cache_hint)),
     row("tensormap", Any, "9.7.9.26", Effect(tma::tensormap)),
     row("clusterlaunchcontrol", Any, "9.7.13.17", Unsupported),
     row("tcgen05", Any, "9.7.16", Effect(tcgen05::tcgen05)),
