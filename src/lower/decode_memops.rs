@@ -147,7 +147,10 @@ pub(super) fn st_bulk(b: &mut Builder, cx: &mut Cx) -> R {
         if v < 0 || v % 8 != 0 || v as u64 > BULK_MAX {
             return Err(LowerError::new(
                 cx.opnd(1)?.span(),
-                format!("size {v} is not a multiple of 8 bytes in 0..={BULK_MAX}"),
+                format!(
+                    "invalid '{}': size {v} is not a multiple of 8 bytes in 0..={BULK_MAX}",
+                    cx.ptx
+                ),
             ));
         }
     }
@@ -427,14 +430,17 @@ pub(super) fn multimem(b: &mut Builder, cx: &mut Cx) -> R {
         (o @ Operand::Vector(..), _) => {
             return Err(LowerError::new(
                 o.span(),
-                format!("vector width and operand list disagree in '{}'", cx.ptx),
+                format!(
+                    "invalid '{}': vector width and operand list disagree",
+                    cx.ptx
+                ),
             ))
         }
         (o, 1) => vec![o],
         (o, _) => {
             return Err(LowerError::new(
                 o.span(),
-                format!("'{}' needs a vector of {n} registers", cx.ptx),
+                format!("invalid '{}': needs a vector of {n} registers", cx.ptx),
             ))
         }
     };
