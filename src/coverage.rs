@@ -157,13 +157,27 @@ pub const ISA: &[Instr] = isa! {
         "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]",
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v2.f64 [%r1], {%fd1, %fd2}, [%r3]",
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%r1], {%r2, %r3, %r4, %r5}, [%r3]"]
-    "st.bulk" "9.7.9.13" "" ["st.bulk.weak.shared::cta [%r1], %rd1, 0"]
-    "multimem.ld_reduce / multimem.st / multimem.red" "9.7.9.14" "" [
+    "st.bulk" "9.7.9.13" "{.weak}{.shared::cta} or generic, size u32/u64 (constant: a multiple of 8 up to 16777216), initval 0: 8-byte zero stores; a bad run-time size or a generic address outside shared memory traps" [
+        "st.bulk.weak.shared::cta [%r1], %rd1, 0", "st.bulk [%rd1], 4096, 0",
+        "st.bulk.shared::cta [%r1], %r2, 0"]
+    "multimem.ld_reduce / multimem.st / multimem.red" "9.7.9.14" "one device (isa-notes): ld_reduce = a load of the one copy (any .op; .add with .acc::f32/.acc::f16), st = a store, red = an atomic reduction; .weak or .relaxed/.acquire/.release with a scope; .global or generic (outside global traps); b32/b64/u32/u64/s32/s64 and f16/bf16 (x2), f32, f64, e5m2/e4m3 (x2, x4) with .v2/.v4/.v8 of 32, 64 or 128 bits; the ISA's .op/type table" [
         "multimem.ld_reduce.relaxed.gpu.global.add.u32 %r1, [%rd1]",
-        "multimem.st.relaxed.gpu.global.f32 [%rd1], %f1", "multimem.red.relaxed.gpu.global.add.u32 [%rd1], %r1"]
+        "multimem.ld_reduce.weak.min.s64 %rd2, [%rd1]",
+        "multimem.ld_reduce.acquire.sys.global.add.acc::f32.v2.f16x2 {%r1, %r2}, [%rd1]",
+        "multimem.ld_reduce.add.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1]",
+        "multimem.ld_reduce.add.acc::f16.v4.e5m2x2 {%h1, %h2, %h3, %h4}, [%rd1]",
+        "multimem.ld_reduce.relaxed.cluster.max.e4m3x4 %r1, [%rd1]",
+        "multimem.st.relaxed.gpu.global.f32 [%rd1], %f1", "multimem.st.weak.b64 [%rd1], %rd2",
+        "multimem.st.release.cta.v8.bf16 [%rd1], {%h1, %h2, %h3, %h4, %h1, %h2, %h3, %h4}",
+        "multimem.red.relaxed.gpu.global.add.u32 [%rd1], %r1",
+        "multimem.red.release.sys.global.xor.b64 [%rd1], %rd2",
+        "multimem.red.add.f64 [%rd1], %fd1",
+        "multimem.red.relaxed.cta.add.v2.bf16x2 [%rd1], {%r1, %r2}"]
     "prefetch" "9.7.9.15" "accepted (no effect)" ["prefetch.global.L1 [%rd1]"]
-    "applypriority" "9.7.9.16" "" ["applypriority.global.L2::evict_normal [%rd1], 128"]
-    "discard" "9.7.9.17" "" ["discard.global.L2 [%rd1], 128"]
+    "applypriority" "9.7.9.16" "{.global}.L2::evict_normal, size 128: a hint with no effect; an address not 128-byte aligned or (generic) outside global memory traps" [
+        "applypriority.global.L2::evict_normal [%rd1], 128", "applypriority.L2::evict_normal [%rd1+128], 128"]
+    "discard" "9.7.9.17" "{.global}.L2, size 128: the indeterminate value is the bytes already there (isa-notes); an address not 128-byte aligned or (generic) outside global memory traps" [
+        "discard.global.L2 [%rd1], 128", "discard.L2 [%rd1], 128"]
     "mapa" "9.7.9.23" ".shared::cluster and generic, u32/u64: the address in CTA b of the cluster (encoding in runtime::cluster); a bad rank or address faults" [
         "mapa.shared::cluster.u32 %r1, %r2, %r3", "mapa.shared::cluster.u64 %rd1, %rd2, %r3",
         "mapa.u64 %rd2, %rd1, 0", "mapa.shared::cluster.u32 %r1, sm, 1"]

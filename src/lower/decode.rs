@@ -4,7 +4,7 @@
 //! (`decode_table.rs`) sends each opcode to its one decoder, in the file of its PTX ISA chapter
 //! (`decode_int.rs` §9.7.1-2, `decode_float.rs` §9.7.3 and §9.7.5, `decode_half.rs` §9.7.4 and
 //! §9.7.7, `decode_cmp.rs` §9.7.6, `decode_logic.rs` §9.7.8, `decode_data.rs` and
-//! `decode_cvt.rs` §9.7.9, `decode_tex.rs` §9.7.10-11, `call.rs` and `control` here §9.7.12,
+//! `decode_cvt.rs` §9.7.9, `decode_memops.rs` §9.7.9.13-17, `decode_tex.rs` §9.7.10-11, `call.rs` and `control` here §9.7.12,
 //! `decode_sync.rs`, `collective.rs` and `decode_mbarrier.rs` §9.7.13, `decode_mma.rs` §9.7.14,
 //! `decode_wgmma.rs` §9.7.15, `decode_stack.rs` §9.7.17, `decode_video.rs` §9.7.18). Valid PTX
 //! ptxjit does not decode is an "unsupported instruction" error naming the instruction and its
@@ -44,6 +44,8 @@ mod int;
 mod logic;
 #[path = "decode_mbarrier.rs"]
 mod mbar;
+#[path = "decode_memops.rs"]
+mod memops;
 #[path = "decode_mma.rs"]
 mod mma;
 #[path = "decode_names.rs"]
@@ -1283,12 +1285,6 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
     table::check_modifiers(&cx, row)?;
     let (decode, pure) = match row.decode {
         table::Decoder::Guarded(f) => return f(b, &cx, guard),
-        table::Decoder::Unsupported => {
-            return Err(LowerError::unsupported(
-                cx.inst.span,
-                format!("unsupported instruction '{}'", cx.ptx),
-            ))
-        }
         table::Decoder::Pure(f) => (f, true),
         table::Decoder::Effect(f) => (f, false),
     };

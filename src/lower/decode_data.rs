@@ -22,9 +22,12 @@ pub(super) fn ld(b: &mut Builder, cx: &mut Cx) -> R {
     load(b, cx)
 }
 
-/// `st` (§9.7.9.11), and `st.async` (§9.7.9.12, `decode_bulk.rs`).
-// Merge point: `st.bulk` (§9.7.9.13) is routed here.
+/// `st` (§9.7.9.11), `st.async` (§9.7.9.12, `decode_bulk.rs`) and `st.bulk` (§9.7.9.13,
+/// `decode_memops.rs`).
 pub(super) fn st(b: &mut Builder, cx: &mut Cx) -> R {
+    if cx.has("bulk") {
+        return memops::st_bulk(b, cx);
+    }
     if cx.has("async") {
         return bulk::st_async(b, cx);
     }
@@ -416,9 +419,8 @@ pub(super) fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
             *m,
             "param::func"
                 | "L2::evict_unchanged"
-                // `st.async`, `st.bulk` (PTX ISA §9.7.9.11, §9.7.9.12).
+                // `st.async` (PTX ISA §9.7.9.12), decoded apart.
                 | "async"
-                | "bulk"
         );
         if unimplemented {
             return Err(cx.unsupported(&format!("modifier .{m} is not supported yet")));

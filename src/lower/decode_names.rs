@@ -375,6 +375,9 @@ const MODIFIERS: &[&[&str]] = &[
         "fence::after_thread_sync",
         "ld_reduce",
         "multimem",
+        // `multimem.ld_reduce` accumulation precision (§9.7.9.14).
+        "acc::f32",
+        "acc::f16",
     ],
     // Cluster launch control (§9.7.13.17).
     &[

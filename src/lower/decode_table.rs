@@ -14,8 +14,8 @@
 
 use super::*;
 use super::{
-    bulk, clc, cluster, cmp, cvt, data, float, half, int, logic, mbar, mma, stack, sync, tcgen05,
-    tex, tma, video, wgmma,
+    bulk, clc, cluster, cmp, cvt, data, float, half, int, logic, mbar, memops, mma, stack, sync,
+    tcgen05, tex, tma, video, wgmma,
 };
 
 /// The class of an instruction's type modifiers that selects among an opcode's rows.
@@ -92,8 +92,6 @@ pub(super) enum Decoder {
     Effect(Plain),
     /// Control flow and barriers: the decoder takes the guard.
     Guarded(Guarded),
-    /// A valid PTX instruction ptxjit does not decode.
-    Unsupported,
 }
 
 /// One row: an opcode, the family of forms it takes, the PTX ISA section defining them, and
@@ -114,7 +112,7 @@ const fn row(op: &'static str, family: Family, section: &'static str, decode: De
     }
 }
 
-use Decoder::{Effect, Guarded as G, Pure, Unsupported};
+use Decoder::{Effect, Guarded as G, Pure};
 use Family::{Any, Carry, Float, Half, Int, Mixed};
 
 /// Every PTX instruction, grouped by the PTX ISA chapter (§9.7.x) that defines it.
@@ -329,13 +327,14 @@ pub(super) static ROWS: &[Row] = &[
         "9.7.19.5",
         Effect(|_, cx| bulk::setmaxnreg(cx)),
     ),
-    // ---- Merge point: opcodes decoded on other branches are routed here. ----
-    // `mapa` (§9.7.9.23), `getctarank` (§9.7.9.24), `multimem.*` (§9.7.9.14), `applypriority`
-    // (§9.7.9.16), `discard` (§9.7.9.17), `tensormap.replace` (§9.7.9.26) and
-    // `tensormap.cp_fenceproxy` (§9.7.13.16), `clusterlaunchcontrol.*` (§9.7.13.17),
-    // `tcgen05.*` (§9.7.16). Forms of opcodes above: `barrier.cluster` (§9.7.13.3) in
-    // `collective::barrier`, `st.bulk` (§9.7.9.13) in `data::st`, `cp.async.bulk.tensor`
-    // (§9.7.9.25.5) in `data::cp`, `mma.sp` (§9.7.14.6) in `mma::mma`.
+    // ---- Opcodes of several chapters decoded in files of their own. ----
+    // `mapa` (§9.7.9.23), `getctarank` (§9.7.9.24) in `decode_cluster.rs`; `multimem.*`
+    // (§9.7.9.14), `applypriority` (§9.7.9.16), `discard` (§9.7.9.17) in `decode_memops.rs`;
+    // `tensormap.replace` (§9.7.9.26) and `tensormap.cp_fenceproxy` (§9.7.13.16) in
+    // `decode_tma.rs`; `clusterlaunchcontrol.*` (§9.7.13.17) in `decode_clc.rs`; `tcgen05.*`
+    // (§9.7.16) in `decode_tcgen05.rs`. Forms of opcodes above: `barrier.cluster` (§9.7.13.3)
+    // in `decode_cluster.rs`, `st.bulk` (§9.7.9.13) in `data::st` (to `memops::st_bulk`),
+    // `cp.async.bulk.tensor` (§9.7.9.25.5) in `data::cp`, `mma.sp` (§9.7.14.6) in `mma::mma`.
     row(
         "mapa",
         Any,
@@ -348,9 +347,9 @@ pub(super) static ROWS: &[Row] = &[
         "9.7.9.24",
         Effect(|b, cx| cluster::map(b, cx, false)),
     ),
-    row("multimem", Any, "9.7.9.14", Unsupported),
-    row("applypriority", Any, "9.7.9.16", Unsupported),
-    row("discard", Any, "9.7.9.17", Unsupported),
+    row("multimem", Any, "9.7.9.14", Effect(memops::multimem)),
+    row("applypriority", Any, "9.7.9.16", Effect(memops::cache_hint)),
+    row("discard", Any, "9.7.9.17", Effect(memops::cache_hint)),
     row("tensormap", Any, "9.7.9.26", Effect(tma::tensormap)),
     row(
         "clusterlaunchcontrol",

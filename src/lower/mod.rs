@@ -17,6 +17,8 @@ mod decode;
 mod devrt;
 #[cfg(test)]
 mod init_tests;
+#[cfg(test)]
+mod memops_tests;
 mod opsize;
 #[cfg(test)]
 mod opsize_tests;
