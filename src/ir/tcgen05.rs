@@ -193,18 +193,11 @@ impl Tc05Op {
     /// The columns of each lane an `ld`/`st` reaches (0 for the others): `.num`, twice that
     /// with `.pack::16b`/`.unpack::16b`.
     pub fn columns(&self) -> u32 {
-        match *self {
-            Tc05Op::Ld { num, pack: p, .. } | Tc05Op::St { num, unpack: p, .. } => {
-                num as u32 * if p { 2 } else { 1 }
-            }
-            Tc05Op::Alloc { .. }
-            | Tc05Op::Dealloc
-            | Tc05Op::Relinquish
-            | Tc05Op::Mma { .. }
-            | Tc05Op::MmaWs { .. }
-            | Tc05Op::Cp { .. }
-            | Tc05Op::Shift => 0,
-        }
+        let packed = matches!(
+            *self,
+            Tc05Op::Ld { pack: true, .. } | Tc05Op::St { unpack: true, .. }
+        );
+        self.regs() * if packed { 2 } else { 1 }
     }
 
     /// Whether the operation is a `.sync.aligned` warp collective (the whole warp executes

@@ -306,6 +306,18 @@ fn literal_bits(l: Literal, ty: Type) -> u64 {
 }
 
 impl Builder<'_> {
+    /// Store a 128-bit value as its halves `lo` (at `addr`, 16-byte aligned) and `hi` (at
+    /// `addr + 8`) in `space`.
+    pub(super) fn store_b128(&mut self, cx: &Cx, space: Space, addr: Var, lo: Var, hi: Var) {
+        let at = self.vars[addr as usize];
+        let eight = self.konst(cx, at, 8);
+        let a8 = self.emit1(Op::IAdd {}, vec![addr, eight], at, cx.loc, &cx.ptx);
+        let st16 = Op::Store { space, align: 16 };
+        self.emit(st16, vec![addr, lo], vec![], cx.loc, &cx.ptx);
+        let st8 = Op::Store { space, align: 8 };
+        self.emit(st8, vec![a8, hi], vec![], cx.loc, &cx.ptx);
+    }
+
     pub(super) fn konst(&mut self, cx: &Cx, ty: Type, bits: u64) -> Var {
         self.emit1(
             Op::Const {

@@ -65,7 +65,7 @@ fn ir_space(s: &str) -> Space {
 }
 
 /// Every modifier of `cx` from index `from` is in `allowed`, none twice.
-fn only(cx: &Cx, from: usize, allowed: &[&str], name: &str) -> R {
+pub(super) fn only(cx: &Cx, from: usize, allowed: &[&str], name: &str) -> R {
     let rest = &cx.mods[from.min(cx.mods.len())..];
     for (k, m) in rest.iter().enumerate() {
         if !allowed.contains(m) {
@@ -79,7 +79,7 @@ fn only(cx: &Cx, from: usize, allowed: &[&str], name: &str) -> R {
 }
 
 /// An integer constant operand.
-fn imm(cx: &Cx, k: usize) -> Result<Option<i64>, LowerError> {
+pub(super) fn imm(cx: &Cx, k: usize) -> Result<Option<i64>, LowerError> {
     Ok(match cx.opnd(k)? {
         Operand::Imm(Literal::Int { value, .. }, _) => Some(*value),
         _ => None,

@@ -142,22 +142,7 @@ fn try_cancel(b: &mut Builder, cx: &mut Cx) -> R {
 
 /// Store the response (`lo`, `hi`) at `addr` and complete its 16 bytes of tx on `mbar`.
 fn deliver(b: &mut Builder, cx: &Cx, space: Space, addr: Var, mbar: Var, lo: Var, hi: Var) -> R {
-    let eight = b.konst(cx, Type::I64, 8);
-    let a8 = b.emit1(Op::IAdd {}, vec![addr, eight], Type::I64, cx.loc, &cx.ptx);
-    b.emit(
-        Op::Store { space, align: 16 },
-        vec![addr, lo],
-        vec![],
-        cx.loc,
-        &cx.ptx,
-    );
-    b.emit(
-        Op::Store { space, align: 8 },
-        vec![a8, hi],
-        vec![],
-        cx.loc,
-        &cx.ptx,
-    );
+    b.store_b128(cx, space, addr, lo, hi);
     let bytes = b.konst(
         cx,
         Type::I32,

@@ -305,23 +305,7 @@ pub(super) fn wide(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerEr
             }
             let (lo, hi) = b.wide_reg(cx, &s)?;
             let addr = b.address(cx, 0, space)?;
-            let at = b.vars[addr as usize];
-            let eight = b.konst(cx, at, 8);
-            let a8 = b.emit1(Op::IAdd {}, vec![addr, eight], at, cx.loc, &cx.ptx);
-            b.emit(
-                Op::Store { space, align: 16 },
-                vec![addr, lo],
-                vec![],
-                cx.loc,
-                &cx.ptx,
-            );
-            b.emit(
-                Op::Store { space, align: 8 },
-                vec![a8, hi],
-                vec![],
-                cx.loc,
-                &cx.ptx,
-            );
+            b.store_b128(cx, space, addr, lo, hi);
             Ok(())
         }
         _ => {

@@ -33,7 +33,7 @@ use super::super::build::{Builder, PTerm, Var};
 use super::super::LowerError;
 use super::Cx;
 use crate::ir::{AtomOp, HalfFmt, ICmp, Op, Sign, Space, Type};
-use crate::ptx::ast::{Literal, Operand};
+use crate::ptx::ast::Operand;
 
 type R = Result<(), LowerError>;
 
@@ -42,23 +42,7 @@ const BULK_MAX: u64 = 16_777_216;
 
 /// Every modifier of `cx` is in `allowed` and none is given twice.
 fn only(cx: &Cx, allowed: &[&str], name: &str) -> R {
-    for (k, m) in cx.mods.iter().enumerate() {
-        if !allowed.contains(m) {
-            return Err(cx.bad(&format!("illegal modifier '.{m}' for '{name}'")));
-        }
-        if cx.mods[..k].contains(m) {
-            return Err(cx.bad(&format!("modifier '.{m}' given twice")));
-        }
-    }
-    Ok(())
-}
-
-/// An integer constant operand.
-fn imm(cx: &Cx, k: usize) -> Result<Option<i64>, LowerError> {
-    Ok(match cx.opnd(k)? {
-        Operand::Imm(Literal::Int { value, .. }, _) => Some(*value),
-        _ => None,
-    })
+    super::bulk::only(cx, 0, allowed, name)
 }
 
 /// End the current block with a trap when `bad` holds.
@@ -134,7 +118,7 @@ pub(super) fn st_bulk(b: &mut Builder, cx: &mut Cx) -> R {
         return Err(cx.bad("expects st.bulk{.weak}{.shared::cta}"));
     }
     cx.expect_operands(3)?;
-    if imm(cx, 2)? != Some(0) {
+    if super::bulk::imm(cx, 2)? != Some(0) {
         return Err(LowerError::new(
             cx.opnd(2)?.span(),
             format!(
@@ -143,7 +127,7 @@ pub(super) fn st_bulk(b: &mut Builder, cx: &mut Cx) -> R {
             ),
         ));
     }
-    if let Some(v) = imm(cx, 1)? {
+    if let Some(v) = super::bulk::imm(cx, 1)? {
         if v < 0 || v % 8 != 0 || v as u64 > BULK_MAX {
             return Err(LowerError::new(
                 cx.opnd(1)?.span(),
@@ -227,7 +211,7 @@ pub(super) fn cache_hint(b: &mut Builder, cx: &mut Cx) -> R {
     ) {
         return Err(cx.bad("needs an address operand [a]"));
     }
-    if imm(cx, 1)? != Some(128) {
+    if super::bulk::imm(cx, 1)? != Some(128) {
         return Err(LowerError::new(
             cx.opnd(1)?.span(),
             format!(
