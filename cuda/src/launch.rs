@@ -169,11 +169,16 @@ fn launch_cluster(
     if !crate::device::cluster_launch() {
         let (major, minor) = crate::device::compute_capability();
         let given = shape.or(kernel.compiled.cluster.reqnctapercluster);
-        if given.is_some_and(|s| s != [1, 1, 1]) || kernel.compiled.cluster.explicit {
+        let what = match given {
+            Some(s) if s != [1, 1, 1] => Some(format!("clusters of {s:?} CTAs")),
+            _ if kernel.compiled.cluster.explicit => Some("clusters (.explicitcluster)".into()),
+            _ => None,
+        };
+        if let Some(what) = what {
             return Err(Fail::new(
                 CUDA_ERROR_NOT_SUPPORTED,
                 format!(
-                    "kernel '{name}': a launch in thread block clusters ({given:?}) needs \
+                    "kernel '{name}': a launch in thread block {what} needs \
                      compute capability 9.0 or higher; the device reports {major}.{minor} \
                      (ptxjit exec --cc 9.0, PTXJIT_CC=9.0)"
                 ),
