@@ -870,6 +870,26 @@ fn exec_keeps_the_users_engine_unless_told() {
 }
 
 #[test]
+fn exec_rejects_a_compute_capability_that_is_not_major_minor() {
+    let d = scratch("exec-cc");
+    std::fs::write(d.join("libcuda.so.1"), b"").expect("write stand-in");
+    let lib = d.to_str().expect("utf-8 path");
+    let run = |cc: &str| ptxjit(&["exec", "--lib-dir", lib, "--cc", cc, "--", "env"]);
+    for bad in ["abc", "9", "99.9", "", "4.0", "13.0", "9.10"] {
+        let o = run(bad);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "--cc {bad:?}: {err}");
+        assert!(
+            err.contains("is not a compute capability MAJOR.MINOR from 5.0 to 12.9"),
+            "--cc {bad:?}: {err}"
+        );
+    }
+    let o = run("9.0");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("PTXJIT_CC=9.0\n"));
+}
+
+#[test]
 fn a_timeout_under_the_shuffled_schedule_says_why() {
     let args = |extra: &[&'static str]| {
         let mut a = vec![

@@ -32,25 +32,23 @@ pub fn driver_version() -> i32 {
 pub fn compute_capability() -> (i32, i32) {
     static CC: std::sync::OnceLock<(i32, i32)> = std::sync::OnceLock::new();
     *CC.get_or_init(|| {
-        let parsed = std::env::var("PTXJIT_CC").ok().and_then(|v| {
-            let (a, b) = v.split_once('.')?;
-            Some((a.parse().ok()?, b.parse().ok()?))
-        });
-        match parsed {
-            Some((major, minor)) if (5..=12).contains(&major) && (0..=9).contains(&minor) => {
-                (major, minor)
-            }
-            Some(_) | None => {
-                if let Some(v) = std::env::var("PTXJIT_CC").ok().filter(|v| !v.is_empty()) {
-                    eprintln!(
-                        "ptxjit: PTXJIT_CC={v} is not a compute capability MAJOR.MINOR from 5.0 \
-                         to 12.9; reporting 8.0"
-                    );
+        let v = std::env::var("PTXJIT_CC").unwrap_or_default();
+        match ptxjit::host::parse_compute_capability(&v) {
+            Ok((major, minor)) => (major as i32, minor as i32),
+            Err(e) => {
+                if !v.is_empty() {
+                    eprintln!("ptxjit: PTXJIT_CC: {e}; reporting 8.0");
                 }
                 (8, 0)
             }
         }
     })
+}
+
+/// Whether the device reports thread block cluster launches
+/// (`CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH`): clusters need compute capability 9.0 or higher.
+pub fn cluster_launch() -> bool {
+    compute_capability().0 >= 9
 }
 
 /// Multiprocessors: one per CPU core ptxjit runs CTAs on.
@@ -79,102 +77,102 @@ pub fn attribute(attr: i32) -> Option<i32> {
     let (major, minor) = compute_capability();
     let (optin, per_sm) = shared_limits();
     let v = match attr {
-        1 => 1024,             // MAX_THREADS_PER_BLOCK
-        2 | 3 => 1024,         // MAX_BLOCK_DIM_X, _Y
-        4 => 64,               // MAX_BLOCK_DIM_Z
-        5 => i32::MAX,         // MAX_GRID_DIM_X
-        6 | 7 => 65535,        // MAX_GRID_DIM_Y, _Z
-        8 => SHARED_PER_BLOCK, // MAX_SHARED_MEMORY_PER_BLOCK
-        9 => 64 * 1024,        // TOTAL_CONSTANT_MEMORY
-        10 => 32,              // WARP_SIZE
-        11 => i32::MAX,        // MAX_PITCH
-        12 => 65536,           // MAX_REGISTERS_PER_BLOCK
-        13 => 1_000_000,       // CLOCK_RATE (kHz)
-        14 => 512,             // TEXTURE_ALIGNMENT
-        15 => 1,               // GPU_OVERLAP
-        16 => sm_count(),      // MULTIPROCESSOR_COUNT
-        17 => 0,               // KERNEL_EXEC_TIMEOUT
-        18 => 0,               // INTEGRATED: report a discrete device
-        19 => 1,               // CAN_MAP_HOST_MEMORY
-        20 => 0,               // COMPUTE_MODE: default
-        21 => 131072,          // MAXIMUM_TEXTURE1D_WIDTH
-        22 => 131072,          // MAXIMUM_TEXTURE2D_WIDTH
-        23 => 65536,           // MAXIMUM_TEXTURE2D_HEIGHT
-        24..=26 => 16384,      // MAXIMUM_TEXTURE3D_*
-        27 | 28 => 32768,      // MAXIMUM_TEXTURE2D_LAYERED_WIDTH/HEIGHT
-        29 => 2048,            // MAXIMUM_TEXTURE2D_LAYERED_LAYERS
-        30 => 512,             // SURFACE_ALIGNMENT
-        31 => 1,               // CONCURRENT_KERNELS
-        32 => 0,               // ECC_ENABLED
-        33..=34 => 0,          // PCI_BUS_ID, PCI_DEVICE_ID
-        35 => 0,               // TCC_DRIVER
-        36 => 1_000_000,       // MEMORY_CLOCK_RATE (kHz)
-        37 => 64,              // GLOBAL_MEMORY_BUS_WIDTH
-        38 => 4 << 20,         // L2_CACHE_SIZE
-        39 => 2048,            // MAX_THREADS_PER_MULTIPROCESSOR
-        40 => 1,               // ASYNC_ENGINE_COUNT
-        41 => 1,               // UNIFIED_ADDRESSING
-        42 => 32768,           // MAXIMUM_TEXTURE1D_LAYERED_WIDTH
-        43 => 2048,            // MAXIMUM_TEXTURE1D_LAYERED_LAYERS
-        44 => 1,               // CAN_TEX2D_GATHER
-        45 | 46 => 32768,      // MAXIMUM_TEXTURE2D_GATHER_*
-        47 | 48 => 8192,       // MAXIMUM_TEXTURE3D_*_ALTERNATE
-        49 => 32768,           // MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE
-        50 => 0,               // PCI_DOMAIN_ID
-        51 => 32,              // TEXTURE_PITCH_ALIGNMENT
-        52 | 53 => 32768,      // MAXIMUM_TEXTURECUBEMAP_*WIDTH
-        54 => 2046,            // MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS
-        55 | 56 => 32768,      // MAXIMUM_SURFACE1D/2D_WIDTH
-        57 => 65536,           // MAXIMUM_SURFACE2D_HEIGHT
-        58..=60 => 16384,      // MAXIMUM_SURFACE3D_*
-        61 | 63 | 64 => 32768, // MAXIMUM_SURFACE1D/2D_LAYERED_*
-        62 | 65 => 2048,       // MAXIMUM_SURFACE*_LAYERED_LAYERS
-        66 | 67 => 32768,      // MAXIMUM_SURFACECUBEMAP_*WIDTH
-        68 => 2046,            // MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS
-        69 => 1 << 27,         // MAXIMUM_TEXTURE1D_LINEAR_WIDTH
-        70 | 71 => 131072,     // MAXIMUM_TEXTURE2D_LINEAR_WIDTH/HEIGHT
-        72 => 2 << 20,         // MAXIMUM_TEXTURE2D_LINEAR_PITCH
-        73 | 74 => 32768,      // MAXIMUM_TEXTURE2D_MIPMAPPED_*
-        75 => major,           // COMPUTE_CAPABILITY_MAJOR
-        76 => minor,           // COMPUTE_CAPABILITY_MINOR
-        77 => 32768,           // MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH
-        78 => 1,               // STREAM_PRIORITIES_SUPPORTED
-        79 | 80 => 1,          // GLOBAL/LOCAL_L1_CACHE_SUPPORTED
-        81 => per_sm,          // MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
-        82 => 65536,           // MAX_REGISTERS_PER_MULTIPROCESSOR
-        83 => 1,               // MANAGED_MEMORY
-        84 => 0,               // MULTI_GPU_BOARD
-        85 => 0,               // MULTI_GPU_BOARD_GROUP_ID
-        86 => 1,               // HOST_NATIVE_ATOMIC_SUPPORTED
-        87 => 2,               // SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO
-        88 => 0,               // PAGEABLE_MEMORY_ACCESS (kernels see only device memory)
-        89 => 1,               // CONCURRENT_MANAGED_ACCESS (work completes when enqueued)
-        90 => 0,               // COMPUTE_PREEMPTION_SUPPORTED
-        91 => 0,               // CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
-        92..=94 => 0,          // stream memory operations v1
-        95 => 1,               // COOPERATIVE_LAUNCH
-        96 => 0,               // COOPERATIVE_MULTI_DEVICE_LAUNCH
-        97 => optin,           // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
-        98 => 0,               // CAN_FLUSH_REMOTE_WRITES
-        99 => 0,               // HOST_REGISTER_SUPPORTED
-        100 => 0,              // PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES
-        101 => 1,              // DIRECT_MANAGED_MEM_ACCESS_FROM_HOST
-        102..=105 => 0,        // virtual memory management, IPC handle types
-        106 => 32,             // MAX_BLOCKS_PER_MULTIPROCESSOR
-        107..=110 => 0,        // compression, persisting L2, access policy, RDMA
-        111 => 0,              // RESERVED_SHARED_MEMORY_PER_BLOCK
-        112..=114 => 0,        // sparse arrays, read-only host registration, timeline semaphores
-        115 => 1,              // MEMORY_POOLS_SUPPORTED
-        116..=118 => 0,        // RDMA
-        119 => 0,              // MEMPOOL_SUPPORTED_HANDLE_TYPES
-        120 => 0,              // CLUSTER_LAUNCH
-        121..=128 => 0,        // deferred mapping … fabric handles
-        129 => 0,              // UNIFIED_FUNCTION_POINTERS
-        130 => 0,              // NUMA_CONFIG: none
-        131 => -1,             // NUMA_ID
-        132 | 133 => 0,        // MULTICAST_SUPPORTED, MPS_ENABLED
-        134 => -1,             // HOST_NUMA_ID
-        135..=143 => 0,        // interop, decompression, PCI ids, host NUMA
+        1 => 1024,                          // MAX_THREADS_PER_BLOCK
+        2 | 3 => 1024,                      // MAX_BLOCK_DIM_X, _Y
+        4 => 64,                            // MAX_BLOCK_DIM_Z
+        5 => i32::MAX,                      // MAX_GRID_DIM_X
+        6 | 7 => 65535,                     // MAX_GRID_DIM_Y, _Z
+        8 => SHARED_PER_BLOCK,              // MAX_SHARED_MEMORY_PER_BLOCK
+        9 => 64 * 1024,                     // TOTAL_CONSTANT_MEMORY
+        10 => 32,                           // WARP_SIZE
+        11 => i32::MAX,                     // MAX_PITCH
+        12 => 65536,                        // MAX_REGISTERS_PER_BLOCK
+        13 => 1_000_000,                    // CLOCK_RATE (kHz)
+        14 => 512,                          // TEXTURE_ALIGNMENT
+        15 => 1,                            // GPU_OVERLAP
+        16 => sm_count(),                   // MULTIPROCESSOR_COUNT
+        17 => 0,                            // KERNEL_EXEC_TIMEOUT
+        18 => 0,                            // INTEGRATED: report a discrete device
+        19 => 1,                            // CAN_MAP_HOST_MEMORY
+        20 => 0,                            // COMPUTE_MODE: default
+        21 => 131072,                       // MAXIMUM_TEXTURE1D_WIDTH
+        22 => 131072,                       // MAXIMUM_TEXTURE2D_WIDTH
+        23 => 65536,                        // MAXIMUM_TEXTURE2D_HEIGHT
+        24..=26 => 16384,                   // MAXIMUM_TEXTURE3D_*
+        27 | 28 => 32768,                   // MAXIMUM_TEXTURE2D_LAYERED_WIDTH/HEIGHT
+        29 => 2048,                         // MAXIMUM_TEXTURE2D_LAYERED_LAYERS
+        30 => 512,                          // SURFACE_ALIGNMENT
+        31 => 1,                            // CONCURRENT_KERNELS
+        32 => 0,                            // ECC_ENABLED
+        33..=34 => 0,                       // PCI_BUS_ID, PCI_DEVICE_ID
+        35 => 0,                            // TCC_DRIVER
+        36 => 1_000_000,                    // MEMORY_CLOCK_RATE (kHz)
+        37 => 64,                           // GLOBAL_MEMORY_BUS_WIDTH
+        38 => 4 << 20,                      // L2_CACHE_SIZE
+        39 => 2048,                         // MAX_THREADS_PER_MULTIPROCESSOR
+        40 => 1,                            // ASYNC_ENGINE_COUNT
+        41 => 1,                            // UNIFIED_ADDRESSING
+        42 => 32768,                        // MAXIMUM_TEXTURE1D_LAYERED_WIDTH
+        43 => 2048,                         // MAXIMUM_TEXTURE1D_LAYERED_LAYERS
+        44 => 1,                            // CAN_TEX2D_GATHER
+        45 | 46 => 32768,                   // MAXIMUM_TEXTURE2D_GATHER_*
+        47 | 48 => 8192,                    // MAXIMUM_TEXTURE3D_*_ALTERNATE
+        49 => 32768,                        // MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE
+        50 => 0,                            // PCI_DOMAIN_ID
+        51 => 32,                           // TEXTURE_PITCH_ALIGNMENT
+        52 | 53 => 32768,                   // MAXIMUM_TEXTURECUBEMAP_*WIDTH
+        54 => 2046,                         // MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS
+        55 | 56 => 32768,                   // MAXIMUM_SURFACE1D/2D_WIDTH
+        57 => 65536,                        // MAXIMUM_SURFACE2D_HEIGHT
+        58..=60 => 16384,                   // MAXIMUM_SURFACE3D_*
+        61 | 63 | 64 => 32768,              // MAXIMUM_SURFACE1D/2D_LAYERED_*
+        62 | 65 => 2048,                    // MAXIMUM_SURFACE*_LAYERED_LAYERS
+        66 | 67 => 32768,                   // MAXIMUM_SURFACECUBEMAP_*WIDTH
+        68 => 2046,                         // MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS
+        69 => 1 << 27,                      // MAXIMUM_TEXTURE1D_LINEAR_WIDTH
+        70 | 71 => 131072,                  // MAXIMUM_TEXTURE2D_LINEAR_WIDTH/HEIGHT
+        72 => 2 << 20,                      // MAXIMUM_TEXTURE2D_LINEAR_PITCH
+        73 | 74 => 32768,                   // MAXIMUM_TEXTURE2D_MIPMAPPED_*
+        75 => major,                        // COMPUTE_CAPABILITY_MAJOR
+        76 => minor,                        // COMPUTE_CAPABILITY_MINOR
+        77 => 32768,                        // MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH
+        78 => 1,                            // STREAM_PRIORITIES_SUPPORTED
+        79 | 80 => 1,                       // GLOBAL/LOCAL_L1_CACHE_SUPPORTED
+        81 => per_sm,                       // MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
+        82 => 65536,                        // MAX_REGISTERS_PER_MULTIPROCESSOR
+        83 => 1,                            // MANAGED_MEMORY
+        84 => 0,                            // MULTI_GPU_BOARD
+        85 => 0,                            // MULTI_GPU_BOARD_GROUP_ID
+        86 => 1,                            // HOST_NATIVE_ATOMIC_SUPPORTED
+        87 => 2,                            // SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO
+        88 => 0,        // PAGEABLE_MEMORY_ACCESS (kernels see only device memory)
+        89 => 1,        // CONCURRENT_MANAGED_ACCESS (work completes when enqueued)
+        90 => 0,        // COMPUTE_PREEMPTION_SUPPORTED
+        91 => 0,        // CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
+        92..=94 => 0,   // stream memory operations v1
+        95 => 1,        // COOPERATIVE_LAUNCH
+        96 => 0,        // COOPERATIVE_MULTI_DEVICE_LAUNCH
+        97 => optin,    // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+        98 => 0,        // CAN_FLUSH_REMOTE_WRITES
+        99 => 0,        // HOST_REGISTER_SUPPORTED
+        100 => 0,       // PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES
+        101 => 1,       // DIRECT_MANAGED_MEM_ACCESS_FROM_HOST
+        102..=105 => 0, // virtual memory management, IPC handle types
+        106 => 32,      // MAX_BLOCKS_PER_MULTIPROCESSOR
+        107..=110 => 0, // compression, persisting L2, access policy, RDMA
+        111 => 0,       // RESERVED_SHARED_MEMORY_PER_BLOCK
+        112..=114 => 0, // sparse arrays, read-only host registration, timeline semaphores
+        115 => 1,       // MEMORY_POOLS_SUPPORTED
+        116..=118 => 0, // RDMA
+        119 => 0,       // MEMPOOL_SUPPORTED_HANDLE_TYPES
+        120 => i32::from(cluster_launch()), // CLUSTER_LAUNCH: compute capability 9.0 up
+        121..=128 => 0, // deferred mapping … fabric handles
+        129 => 0,       // UNIFIED_FUNCTION_POINTERS
+        130 => 0,       // NUMA_CONFIG: none
+        131 => -1,      // NUMA_ID
+        132 | 133 => 0, // MULTICAST_SUPPORTED, MPS_ENABLED
+        134 => -1,      // HOST_NUMA_ID
+        135..=143 => 0, // interop, decompression, PCI ids, host NUMA
         _ => return None,
     };
     Some(v)

@@ -141,6 +141,53 @@ fn launch_or_capture(
     launch(d, f, dims, stream, params, cooperative, cluster)
 }
 
+/// The cluster shape of a launch: the launch attribute's, else the function's required
+/// cluster attributes (`cuFuncSetAttribute`), else none (the runtime then uses the kernel's
+/// `.reqnctapercluster`). The two, where both are given, must agree. Below compute capability
+/// 9.0 (`CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH` 0) a shape of more than one CTA, from either or
+/// from the kernel's `.reqnctapercluster`, is `CUDA_ERROR_NOT_SUPPORTED`: the device has no
+/// clusters (a shape of 1x1x1 is the launch without clusters and runs).
+fn launch_cluster(
+    kernel: &ptxjit::host::Kernel,
+    launch: Option<[u32; 3]>,
+    required: Option<[u32; 3]>,
+) -> Result<Option<[u32; 3]>, Fail> {
+    let name = &kernel.compiled.name;
+    let shape = match (launch, required) {
+        (Some(l), Some(r)) if l != r => {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_CLUSTER_SIZE,
+                format!(
+                    "kernel '{name}': the launch's cluster shape {l:?} differs from the \
+                     required cluster shape {r:?} set with cuFuncSetAttribute"
+                ),
+            ))
+        }
+        (Some(l), _) => Some(l),
+        (None, r) => r,
+    };
+    if !crate::device::cluster_launch() {
+        let (major, minor) = crate::device::compute_capability();
+        let given = shape.or(kernel.compiled.cluster.reqnctapercluster);
+        let what = match given {
+            Some(s) if s != [1, 1, 1] => Some(format!("clusters of {s:?} CTAs")),
+            _ if kernel.compiled.cluster.explicit => Some("clusters (.explicitcluster)".into()),
+            _ => None,
+        };
+        if let Some(what) = what {
+            return Err(Fail::new(
+                CUDA_ERROR_NOT_SUPPORTED,
+                format!(
+                    "kernel '{name}': a launch in thread block {what} needs \
+                     compute capability 9.0 or higher; the device reports {major}.{minor} \
+                     (ptxjit exec --cc 9.0, PTXJIT_CC=9.0)"
+                ),
+            ));
+        }
+    }
+    Ok(shape)
+}
+
 /// Launches `f` (cooperatively when `cooperative`); a fault becomes the sticky error and its
 /// report goes to stderr.
 pub fn launch(
@@ -154,9 +201,12 @@ pub fn launch(
 ) -> DrvResult {
     d.check_stream(stream)?;
     d.flush_printf();
-    let kernel = d.function(f)?.kernel.clone();
+    let fs = d.function(f)?;
+    let kernel = fs.kernel.clone();
+    let attrs = fs.attrs;
     let mut opts = d.config.launch_options();
-    opts.cluster = cluster;
+    opts.cluster = launch_cluster(&kernel, cluster, attrs.required_cluster())?;
+    opts.cluster_non_portable = attrs.non_portable_cluster;
     if cooperative {
         let (_, per_sm) = crate::device::shared_limits();
         opts.cooperative = Some(Cooperative {

@@ -263,6 +263,7 @@ fn function(d: &mut Driver, m: u64, name: &str) -> Result<u64, Fail> {
             kernel,
             module: m,
             c_name,
+            attrs: Default::default(),
         },
     );
     module(d, m)?.functions.insert(name.to_string(), h);
@@ -371,9 +372,17 @@ fn function_attribute(d: &Driver, f: &FuncState, attrib: c_int) -> Result<c_int,
         5 | 6 => major * 10 + minor,
         7 => 0,
         8 => f.kernel.max_dynamic_shared_bytes() as c_int,
-        9 => -1,
-        10..=14 => 0,
-        15 => 0,
+        9 => f.attrs.carveout,
+        10 => c_int::from(k.cluster.explicit),
+        11..=13 => {
+            let i = (attrib - 11) as usize;
+            match k.cluster.reqnctapercluster {
+                Some(r) => r[i] as c_int,
+                None => f.attrs.required_cluster[i] as c_int,
+            }
+        }
+        14 => c_int::from(f.attrs.non_portable_cluster),
+        15 => f.attrs.cluster_scheduling_policy,
         _ => {
             return Err(Fail::new(
                 CUDA_ERROR_INVALID_VALUE,
@@ -410,7 +419,55 @@ fn set_attribute(d: &mut Driver, f: u64, attrib: c_int, value: c_int) -> DrvResu
                 .set_max_dynamic_shared_bytes(value as u32)
                 .map_err(crate::host_fail)
         }
-        9..=15 => Ok(()),
+        9 => {
+            // CU_SHAREDMEM_CARVEOUT_DEFAULT (-1) or a percentage of the shared memory.
+            if !(-1..=100).contains(&value) {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!(
+                        "shared memory carveout {value}: not -1 (default) or a percentage 0..=100"
+                    ),
+                ));
+            }
+            fs.attrs.carveout = value;
+            Ok(())
+        }
+        11..=13 => {
+            let what = ["width", "height", "depth"][(attrib - 11) as usize];
+            if let Some(r) = fs.kernel.compiled.cluster.reqnctapercluster {
+                // The driver API: a cluster shape set at compile time cannot be set at run
+                // time (CUDA_ERROR_NOT_PERMITTED).
+                return Err(Fail::new(CUDA_ERROR_NOT_PERMITTED, format!("kernel '{}' declares .reqnctapercluster {r:?}; its required cluster {what} cannot be set at run time", fs.kernel.compiled.name)));
+            }
+            if value < 0 {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!("required cluster {what} {value}: not 0 (unset) or a number of CTAs"),
+                ));
+            }
+            fs.attrs.required_cluster[(attrib - 11) as usize] = value as u32;
+            Ok(())
+        }
+        14 => {
+            if !(0..=1).contains(&value) {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!("non-portable cluster size allowed {value}: not 0 or 1"),
+                ));
+            }
+            fs.attrs.non_portable_cluster = value == 1;
+            Ok(())
+        }
+        15 => {
+            // CUclusterSchedulingPolicy: default, spread, load balancing.
+            if !(0..=2).contains(&value) {
+                return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("cluster scheduling policy {value}: not 0 (default), 1 (spread) or 2 (load balancing)")));
+            }
+            fs.attrs.cluster_scheduling_policy = value;
+            Ok(())
+        }
+        // 0-7: properties of the compiled kernel; 10: CLUSTER_SIZE_MUST_BE_SET comes from
+        // the kernel's .explicitcluster; 16 and up are not settable either.
         _ => Err(Fail::new(
             CUDA_ERROR_INVALID_VALUE,
             format!("function attribute {attrib} cannot be set"),

@@ -53,6 +53,51 @@ pub struct FuncState {
     pub module: u64,
     /// The kernel's name as a C string (`cuFuncGetName`).
     pub c_name: std::ffi::CString,
+    /// What `cuFuncSetAttribute` set (besides the dynamic shared memory limit, which the
+    /// kernel holds).
+    pub attrs: FuncAttrs,
+}
+
+/// The settable `CUfunction_attribute`s a function keeps (CUDA Driver API, Execution
+/// Control, `cuFuncSetAttribute`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FuncAttrs {
+    /// `CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT` (9): -1 (the default) or a
+    /// percentage 0..=100. A hint only: shared memory here is not carved out of an L1.
+    pub carveout: i32,
+    /// `CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH/HEIGHT/DEPTH` (11-13) in CTAs; 0: not set.
+    /// Used as the cluster shape of launches that give none
+    /// ([`required_cluster`](Self::required_cluster)).
+    pub required_cluster: [u32; 3],
+    /// `CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED` (14): clusters of up to 16 CTAs
+    /// instead of 8.
+    pub non_portable_cluster: bool,
+    /// `CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE` (15): 0 default, 1 spread,
+    /// 2 load balancing. A hint only: it changes no result.
+    pub cluster_scheduling_policy: i32,
+}
+
+impl Default for FuncAttrs {
+    fn default() -> FuncAttrs {
+        FuncAttrs {
+            carveout: -1,
+            required_cluster: [0; 3],
+            non_portable_cluster: false,
+            cluster_scheduling_policy: 0,
+        }
+    }
+}
+
+impl FuncAttrs {
+    /// The cluster shape the required cluster attributes give: `None` while all three are 0,
+    /// else the shape with a dimension left at 0 counted as 1 (a program that sets only the
+    /// width gets clusters along x).
+    pub fn required_cluster(&self) -> Option<[u32; 3]> {
+        if self.required_cluster == [0; 3] {
+            return None;
+        }
+        Some(self.required_cluster.map(|x| x.max(1)))
+    }
 }
 
 /// A stream (`CUstream`). Work runs when enqueued, so a stream is always idle.

@@ -119,3 +119,54 @@ fn a_child_forked_after_init_cannot_use_the_driver() {
         assert_eq!(cuMemFree_v2(p), CUDA_SUCCESS);
     }
 }
+
+/// At the default compute capability 8.0 the device has no thread block clusters:
+/// `CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH` is 0 and a launch given a cluster shape (here the
+/// required cluster width) is `CUDA_ERROR_NOT_SUPPORTED`, while the same kernel launched
+/// without one runs.
+#[test]
+fn clusters_need_compute_capability_9_0() {
+    if std::env::var_os("PTXJIT_CC").is_some() {
+        eprintln!("PTXJIT_CC is set; this test checks the default 8.0");
+        return;
+    }
+    setup();
+    let text = CString::new(common::AXPC_PTX).unwrap();
+    let f = common::function(common::load(&text), "axpc");
+    unsafe {
+        let mut v = -1;
+        assert_eq!(cuDeviceGetAttribute(&mut v, 120, 0), CUDA_SUCCESS);
+        assert_eq!(v, 0);
+        let mut x = 0u64;
+        assert_eq!(cuMemAlloc_v2(&mut x, 4 * 64), CUDA_SUCCESS);
+        let (m, c, n) = (1u32, 0u32, 0u32);
+        let mut params = [
+            common::arg(&x),
+            common::arg(&m),
+            common::arg(&c),
+            common::arg(&n),
+        ];
+        let launch = |params: &mut [*mut std::ffi::c_void; 4]| {
+            cuda::launch::cuLaunchKernel(
+                f,
+                2,
+                1,
+                1,
+                32,
+                1,
+                1,
+                0,
+                0,
+                params.as_mut_ptr(),
+                null_mut(),
+            )
+        };
+        assert_eq!(launch(&mut params), CUDA_SUCCESS);
+        // Setting the attribute succeeds (the driver checks the shape at launch) ...
+        assert_eq!(cuFuncSetAttribute(f, 11, 2), CUDA_SUCCESS);
+        // ... and the launch in clusters fails; the context stays usable.
+        assert_eq!(launch(&mut params), CUDA_ERROR_NOT_SUPPORTED);
+        assert_eq!(cuFuncSetAttribute(f, 11, 0), CUDA_SUCCESS);
+        assert_eq!(launch(&mut params), CUDA_SUCCESS);
+    }
+}

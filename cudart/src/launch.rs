@@ -219,7 +219,9 @@ fn func_attribute(f: u64, attrib: c_int) -> Result<c_int, Fail> {
 exports! { cudaFuncGetAttributes => fn(attr: *mut FuncAttributes, func: *const c_void) {
     let f = register::function(func)?;
     // CUfunction_attribute: 0 max threads, 1 shared, 2 const, 3 local, 4 regs, 5 PTX version,
-    // 6 binary version, 7 cache mode CA, 8 max dynamic shared, 9 carveout.
+    // 6 binary version, 7 cache mode CA, 8 max dynamic shared, 9 carveout, 10 cluster size
+    // must be set, 11-13 required cluster width/height/depth, 14 non-portable cluster size
+    // allowed, 15 cluster scheduling policy.
     let a = FuncAttributes {
         max_threads_per_block: func_attribute(f, 0)?,
         shared_size_bytes: func_attribute(f, 1)? as usize,
@@ -231,10 +233,10 @@ exports! { cudaFuncGetAttributes => fn(attr: *mut FuncAttributes, func: *const c
         cache_mode_ca: func_attribute(f, 7)?,
         max_dynamic_shared_size_bytes: func_attribute(f, 8)?,
         preferred_shmem_carveout: func_attribute(f, 9)?,
-        cluster_dim_must_be_set: 0,
-        required_cluster: [0; 3],
-        cluster_scheduling_policy_preference: 0,
-        non_portable_cluster_size_allowed: 0,
+        cluster_dim_must_be_set: func_attribute(f, 10)?,
+        required_cluster: [func_attribute(f, 11)?, func_attribute(f, 12)?, func_attribute(f, 13)?],
+        cluster_scheduling_policy_preference: func_attribute(f, 15)?,
+        non_portable_cluster_size_allowed: func_attribute(f, 14)?,
         device_node_update_status: 0,
         shared_memory_mode: 0,
         reserved: [0; 14],

@@ -1,7 +1,10 @@
 // Thread block clusters (compute capability 9.0): distributed shared memory through
 // cooperative_groups, in a launch whose cluster shape comes from cudaLaunchKernelEx's
 // cudaLaunchAttributeClusterDimension, and in one whose shape the kernel fixes with
-// __cluster_dims__. Also: a cluster shape that does not divide the grid is refused.
+// __cluster_dims__, and in a plain <<<>>> launch of a kernel without __cluster_dims__ whose
+// shape comes from cudaFuncSetAttribute(cudaFuncAttributeRequiredClusterWidth). Also: the
+// device reports cudaDevAttrClusterLaunch, and a cluster shape that does not divide the grid
+// is refused.
 #include "check.h"
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
@@ -32,8 +35,21 @@ __global__ void __cluster_dims__(2, 1, 1) pairs(int* out) {
   cluster.sync();
 }
 
+// Each block records its rank in its cluster and the cluster's size.
+__global__ void shape(int* out) {
+  cg::cluster_group cluster = cg::this_cluster();
+  if (threadIdx.x == 0) {
+    out[2 * blockIdx.x] = cluster.block_rank();
+    out[2 * blockIdx.x + 1] = cluster.num_blocks();
+  }
+}
+
 int main() {
   const int blocks = 8, threads = 64, cluster = 4;
+  int dev = 0, launchable = 0;
+  CHECK(cudaGetDevice(&dev));
+  CHECK(cudaDeviceGetAttribute(&launchable, cudaDevAttrClusterLaunch, dev));
+  EXPECT(launchable == 1);
   int *out, *ranks;
   CHECK(cudaMalloc(&out, blocks * threads * sizeof(int)));
   CHECK(cudaMalloc(&ranks, blocks * sizeof(int)));
@@ -61,6 +77,24 @@ int main() {
   CHECK(cudaGetLastError());
   CHECK(cudaMemcpy(h, out, 6 * sizeof(int), cudaMemcpyDeviceToHost));
   for (int b = 0; b < 6; b++) EXPECT(h[b] == (b ^ 1));
+
+  // A kernel without __cluster_dims__ launched in clusters of 2 along x by its required
+  // cluster width, set at run time; the attribute reads back.
+  CHECK(cudaFuncSetAttribute(shape, cudaFuncAttributeRequiredClusterWidth, 2));
+  cudaFuncAttributes fa;
+  CHECK(cudaFuncGetAttributes(&fa, shape));
+  EXPECT(fa.requiredClusterWidth == 2);
+  shape<<<blocks, 32>>>(out);
+  CHECK(cudaGetLastError());
+  CHECK(cudaMemcpy(h, out, 2 * blocks * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int b = 0; b < blocks; b++) {
+    EXPECT(h[2 * b] == b % 2);
+    EXPECT(h[2 * b + 1] == 2);
+  }
+  // A read-only attribute cannot be set.
+  EXPECT(cudaFuncSetAttribute(shape, cudaFuncAttributeClusterDimMustBeSet, 1) ==
+         cudaErrorInvalidValue);
+  cudaGetLastError();
 
   // A grid of 8 blocks in clusters of 3: the launch fails, and nothing runs.
   attr[0].val.clusterDim.x = 3;

@@ -49,8 +49,9 @@ pub struct ExecArgs {
     /// Print one line per driver API call with its result on stderr (PTXJIT_TRACE=1).
     #[arg(long)]
     pub trace: bool,
-    /// Compute capability the device reports (PTXJIT_CC), e.g. 9.0; default 8.0.
-    #[arg(long, value_name = "MAJOR.MINOR")]
+    /// Compute capability the device reports (PTXJIT_CC), e.g. 9.0; default 8.0. From 5.0 to
+    /// 12.9; another value is rejected here (exit 2).
+    #[arg(long, value_name = "MAJOR.MINOR", value_parser = cc_arg)]
     pub cc: Option<String>,
     /// Directory holding ptxjit's libcuda.so.1 and libcudart.so (default: the ptxjit binary's directory).
     #[arg(long, value_name = "DIR")]
@@ -175,4 +176,9 @@ pub fn exec(a: &ExecArgs) -> u8 {
         "cannot run {}: {err}",
         Path::new(program).display()
     ))
+}
+
+/// Checks `--cc` (the form the drop-in driver accepts in `PTXJIT_CC`) and keeps its text.
+fn cc_arg(s: &str) -> Result<String, String> {
+    crate::host::parse_compute_capability(s).map(|_| s.to_string())
 }

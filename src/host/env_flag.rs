@@ -47,3 +47,39 @@ mod tests {
         }
     }
 }
+
+/// Parses a compute capability `MAJOR.MINOR` as the drop-in driver reports it (`ptxjit exec
+/// --cc`, `PTXJIT_CC`): a major version from 5 to 12 and a one-digit minor version, so 5.0 to
+/// 12.9. Errors: a message naming the value and the accepted form.
+pub fn parse_compute_capability(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{s}' is not a compute capability MAJOR.MINOR from 5.0 to 12.9");
+    let (a, b) = s.split_once('.').ok_or_else(bad)?;
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit());
+    if !digits(a) || !digits(b) || b.len() != 1 {
+        return Err(bad());
+    }
+    let major: u32 = a.parse().map_err(|_| bad())?;
+    let minor: u32 = b.parse().map_err(|_| bad())?;
+    if !(5..=12).contains(&major) {
+        return Err(bad());
+    }
+    Ok((major, minor))
+}
+
+#[cfg(test)]
+mod cc_tests {
+    use super::parse_compute_capability as p;
+
+    #[test]
+    fn compute_capability_forms() {
+        assert_eq!(p("9.0"), Ok((9, 0)));
+        assert_eq!(p("8.6"), Ok((8, 6)));
+        assert_eq!(p("12.9"), Ok((12, 9)));
+        assert_eq!(p("5.0"), Ok((5, 0)));
+        for bad in [
+            "", "abc", "9", "99.9", "4.0", "13.0", "9.", ".0", "9.10", "+9.0", "9.0.0",
+        ] {
+            assert!(p(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+}

@@ -37,5 +37,5 @@ pub use context::{
     front_end, CompiledKernel, Context, Cooperative, Engine, Error, FaultReport, Kernel, KernelArg,
     LaunchOptions, LaunchReport, Module, SHARED_BYTES_PER_BLOCK, SHARED_BYTES_PER_BLOCK_OPTIN,
 };
-pub use env_flag::env_flag;
+pub use env_flag::{env_flag, parse_compute_capability};
 pub use launch::{Dim3, LaunchArg, LaunchBuilder};
