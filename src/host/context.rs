@@ -661,6 +661,8 @@ pub struct CompiledKernel {
     pub dynamic_shared: bool,
     pub local_bytes: u64,
     pub max_threads: Option<u32>,
+    /// The exact block shape the kernel's `.reqntid` requires (PTX ISA §11.4.3).
+    pub req_ntid: Option<[u32; 3]>,
     /// The kernel's cluster directives (`.reqnctapercluster`, `.explicitcluster`,
     /// `.maxclusterrank`, PTX ISA §11.5).
     pub cluster: ir::ClusterDirectives,
@@ -724,6 +726,7 @@ impl CompiledKernel {
             dynamic_shared: k.dynamic_shared,
             local_bytes: k.local_bytes,
             max_threads: k.max_threads,
+            req_ntid: k.req_ntid,
             cluster: k.cluster,
             inst_locs: k
                 .inst_locs
@@ -1434,7 +1437,8 @@ impl Context {
     /// Launch `kernel` (`cuLaunchKernel`) and wait for it.
     ///
     /// Checks: grid dimensions ≥ 1 (x < 2³¹, y and z ≤ 65535), block dimensions ≥ 1 with
-    /// x, y ≤ 1024, z ≤ 64 and at most 1024 threads (or the kernel's `.maxntid`), dynamic
+    /// x, y ≤ 1024, z ≤ 64 and at most 1024 threads (or the kernel's `.maxntid`), exactly
+    /// the kernel's `.reqntid` shape if it declares one, dynamic
     /// shared memory ≤ [`Kernel::max_dynamic_shared_bytes`] (48 KiB less the static shared
     /// memory unless the kernel opted in to more), and `args` against the kernel's parameters
     /// (count, then
@@ -1875,6 +1879,14 @@ fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), Error> {
         return bad(format!(
             "invalid block [{bx}, {by}, {bz}]: each dimension must be at least 1, x and y at most 1024, z at most 64"
         ));
+    }
+    if let Some(req @ [rx, ry, rz]) = k.req_ntid {
+        if req != d.block {
+            return bad(format!(
+                "block [{bx}, {by}, {bz}] differs from the kernel's .reqntid {rx}, {ry}, {rz} \
+                 (the exact block shape it must be launched with)"
+            ));
+        }
     }
     let threads = bx as u64 * by as u64 * bz as u64;
     let limit = k.max_threads.unwrap_or(1024).min(1024) as u64;

@@ -691,6 +691,7 @@ fn trap_terminator_faults() {
         dynamic_shared: false,
         local_bytes: 0,
         max_threads: None,
+        req_ntid: None,
         cluster: Default::default(),
         shared_vars: vec![],
         lockstep: false,

@@ -294,6 +294,9 @@ pub struct Function {
     pub local_bytes: u64,
     /// `.reqntid`/`.maxntid` limits, if declared.
     pub max_threads: Option<u32>,
+    /// The exact CTA shape `[x, y, z]` a `.reqntid` directive requires (missing dimensions
+    /// are 1; PTX ISA §11.4.3); a launch with another block shape is an error.
+    pub req_ntid: Option<[u32; 3]>,
     /// `.reqnctapercluster`, `.explicitcluster`, `.maxclusterrank`.
     pub cluster: ClusterDirectives,
     /// The kernel's `.shared` variables (those of the functions it may call included), for

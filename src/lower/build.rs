@@ -56,6 +56,8 @@ pub(crate) struct PreKernel {
     /// Bytes of local memory per thread (`.local` variables).
     pub local_bytes: u64,
     pub max_threads: Option<u32>,
+    /// The CTA shape `.reqntid` requires ([`ir::Function::req_ntid`]).
+    pub req_ntid: Option<[u32; 3]>,
     /// `.reqnctapercluster`, `.explicitcluster`, `.maxclusterrank`.
     pub cluster: ir::ClusterDirectives,
     /// The `.shared` variables, for reports (`ir::Function::shared_vars`).
@@ -90,6 +92,21 @@ pub(crate) struct Globals {
     /// `shfl`/`vote` need `.sync`: PTX ISA 6.4 or later for `.target sm_70` or higher, where
     /// the forms without it are removed (ptxas rejects them).
     pub sync_required: bool,
+    /// Bytes of kernel parameters a kernel of this module may take in total
+    /// ([`param_limit`]).
+    pub param_limit: u64,
+}
+
+/// The total size of a kernel's parameters the module's header allows (PTX ISA §5.1.6.1,
+/// "Kernel Function Parameters"): 32764 bytes from PTX ISA 8.1 for `.target sm_70` or
+/// higher, 4352 bytes otherwise (ptxas: "Feature 'Kernel parameter size larger than 4352
+/// bytes' requires PTX ISA .version 8.1 or later" / "requires .target sm_70 or higher").
+pub(crate) fn param_limit(m: &ast::Module) -> u64 {
+    if target_sm(m).is_some_and(|n| n >= 70) && m.version.is_some_and(|v| v >= (8, 1)) {
+        32764
+    } else {
+        4352
+    }
 }
 
 /// Whether a module's header removes `shfl`/`vote` without `.sync` (PTX ISA §9.7.9.6,
@@ -412,6 +429,7 @@ impl Globals {
             shared: vec![],
             elem: HashMap::new(),
             sync_required: sync_required(m),
+            param_limit: param_limit(m),
         };
         // Each address element, resolved below.
         struct Pending {
@@ -829,6 +847,15 @@ fn elem_sizes(
 }
 
 /// Build the pre-SSA form of one kernel.
+/// What raises a kernel parameter limit of 4352 bytes ([`param_limit`]), for its error.
+fn limit_note(limit: u64) -> &'static str {
+    if limit < 32764 {
+        " (32764 needs PTX ISA .version 8.1 or later and .target sm_70 or higher)"
+    } else {
+        ""
+    }
+}
+
 pub(crate) fn build_kernel<'a>(
     f: &ast::Function,
     body: &[ast::Statement],
@@ -895,12 +922,21 @@ pub(crate) fn build_kernel<'a>(
             n = n.saturating_mul(d.unwrap_or(0));
         }
         let size = elem.saturating_mul(n);
-        if size == 0 || size > 4096 {
+        if size == 0 {
+            return Err(LowerError::new(
+                p.span,
+                format!("kernel parameter '{}' has size 0", p.name.name),
+            ));
+        }
+        let limit = globals.param_limit;
+        if size > limit {
             return Err(LowerError::new(
                 p.span,
                 format!(
-                    "kernel parameter '{}' has unsupported size {size}",
-                    p.name.name
+                    "kernel parameter '{}' takes {size} bytes; kernel parameters may take at most \
+                     {limit} bytes in total{}",
+                    p.name.name,
+                    limit_note(limit)
                 ),
             ));
         }
@@ -928,10 +964,14 @@ pub(crate) fn build_kernel<'a>(
         });
         off += size;
     }
-    if off > 32764 {
+    if off > globals.param_limit {
+        let limit = globals.param_limit;
         return Err(LowerError::new(
             f.name.span,
-            format!("kernel parameters take {off} bytes; the limit is 32764"),
+            format!(
+                "kernel parameters take {off} bytes; the limit is {limit}{}",
+                limit_note(limit)
+            ),
         ));
     }
     // Shared memory layout: module-scope then body declarations; extern (unsized) arrays start
@@ -1068,10 +1108,27 @@ pub(crate) fn build_kernel<'a>(
         ));
     }
     let mut max_threads = None;
+    let mut req_ntid = None;
     for d in &f.directives {
         if (d.name == "maxntid" || d.name == "reqntid") && !d.args.is_empty() {
+            if d.args.len() > 3 {
+                return Err(LowerError::new(
+                    d.span,
+                    format!(".{} takes at most 3 dimensions", d.name),
+                ));
+            }
             let t: u64 = d.args.iter().product();
-            max_threads = Some(t.min(u32::MAX as u64) as u32);
+            let t = t.min(u32::MAX as u64) as u32;
+            // With both directives, the tighter limit holds.
+            max_threads = Some(max_threads.map_or(t, |m: u32| m.min(t)));
+            if d.name == "reqntid" {
+                // PTX ISA §11.4.3: `.reqntid nx{, ny{, nz}}`, the exact CTA shape.
+                let mut shape = [1u32; 3];
+                for (s, &a) in shape.iter_mut().zip(&d.args) {
+                    *s = a.min(u32::MAX as u64) as u32;
+                }
+                req_ntid = Some(shape);
+            }
         }
     }
     let cluster = cluster_directives(f)?;
@@ -1137,6 +1194,7 @@ pub(crate) fn build_kernel<'a>(
         dynamic_shared,
         local_bytes: local_top,
         max_threads,
+        req_ntid,
         cluster,
         shared_vars,
         span: f.name.span,

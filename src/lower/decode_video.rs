@@ -57,39 +57,61 @@ fn scalar_sel(cx: &Cx, s: &str) -> Result<u8, LowerError> {
     })
 }
 
-/// A SIMD lane selector (`.h10`, `.b3210`): the digits as nibbles, lane 0 last.
+/// A SIMD lane selector (`.h10`, `.b3210`; PTX ISA §9.7.18.2, §9.7.18.3): one digit per lane, lane 0
+/// last, each naming a half (`.h`: 0-3) or byte (`.b`: 0-7) of the pair `{b, a}`; the digits
+/// as nibbles. As ptxas: another kind or count of digits, or a digit out of range, is an
+/// error.
 fn lane_sel(cx: &Cx, s: &str, lanes: u8, default: u16) -> Result<u16, LowerError> {
     if s.is_empty() {
         return Ok(default);
     }
-    let kind = if lanes == 2 { 'h' } else { 'b' };
+    let (kind, top) = if lanes == 2 { ('h', 3) } else { ('b', 7) };
     let digits = s.strip_prefix(kind).unwrap_or("");
-    if digits.len() != lanes as usize {
-        return Err(cx.bad(&format!("selector .{s} needs {lanes} lanes")));
+    let ok = digits.len() == lanes as usize
+        && digits
+            .chars()
+            .all(|c| c.to_digit(10).is_some_and(|d| d <= top));
+    if !ok {
+        return Err(cx.bad(&format!(
+            "selector .{s} is not a lane selector here: .{kind} and {lanes} digits 0-{top}"
+        )));
     }
-    Ok(digits
-        .chars()
-        .fold(0u16, |acc, c| acc << 4 | c.to_digit(8).unwrap_or(0) as u16))
+    Ok(digits.chars().fold(0u16, |acc, c| {
+        acc << 4 | c.to_digit(10).map_or(0, |d| d as u16)
+    }))
 }
 
-/// A SIMD destination mask (`.h10`, `.b20`): the lanes listed; none → all.
+/// A SIMD destination mask (`.h10`, `.b20`; PTX ISA §9.7.18.2, §9.7.18.3): the lanes written, listed
+/// from the highest down (as ptxas requires), `.h` lanes 0-1 or `.b` lanes 0-3; none → all.
 fn lane_mask(cx: &Cx, s: &str, lanes: u8) -> Result<u8, LowerError> {
     if s.is_empty() {
         return Ok((1u8 << lanes) - 1);
     }
     let kind = if lanes == 2 { 'h' } else { 'b' };
+    let bad = || {
+        cx.bad(&format!(
+            "mask .{s} is not a destination mask here: .{kind} and distinct lanes 0-{} \
+             from the highest down",
+            lanes - 1
+        ))
+    };
     let digits = s
         .strip_prefix(kind)
-        .ok_or_else(|| cx.bad(&format!("mask .{s} does not fit this instruction")))?;
+        .filter(|d| !d.is_empty())
+        .ok_or_else(bad)?;
     let mut m = 0u8;
+    let mut prev = lanes as u32;
     for c in digits.chars() {
-        let k = c.to_digit(10).unwrap_or(9);
-        if k >= lanes as u32 {
-            return Err(cx.bad(&format!("mask .{s} names a lane past {}", lanes - 1)));
-        }
+        let k = c.to_digit(10).filter(|&k| k < prev).ok_or_else(bad)?;
         m |= 1 << k;
+        prev = k;
     }
     Ok(m)
+}
+
+/// An error at operand `o` of `cx`'s instruction.
+fn bad_at(cx: &Cx, o: &Operand, what: &str) -> LowerError {
+    LowerError::new(o.span(), format!("invalid '{}': {what}", cx.ptx))
 }
 
 pub(super) fn video(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
@@ -185,6 +207,23 @@ pub(super) fn video(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
     if opnds.len() < 2 {
         return Err(cx.bad("expects d, a, b"));
     }
+    // Operand forms as ptxas checks them: the SIMD forms take registers only for a, b and c
+    // (PTX ISA §9.7.18.2, §9.7.18.3: a, b and c are registers; ptxas: "Incorrect video selector"); no
+    // form takes a selector on c.
+    for (k, o) in opnds.iter().enumerate() {
+        let name = ["a", "b", "c"][k];
+        let reg = matches!(o, Operand::Reg { .. });
+        if k == 2 && matches!(o, Operand::Select { .. }) {
+            return Err(bad_at(cx, o, "operand c takes no selector"));
+        }
+        if lanes > 1 && !reg && !matches!(o, Operand::Select { .. }) {
+            return Err(bad_at(
+                cx,
+                o,
+                &format!("operand {name} of the SIMD video instruction {op} must be a register"),
+            ));
+        }
+    }
     let (a, asel_s) = reg_sel(b, cx, &opnds[0])?;
     let (bv, bsel_s) = reg_sel(b, cx, &opnds[1])?;
     let c = if n >= 4 {
@@ -195,6 +234,9 @@ pub(super) fn video(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
     let o = if base == "vmad" {
         if n != 4 {
             return Err(cx.bad("vmad expects d, a, b, c"));
+        }
+        if !dsel_s.is_empty() {
+            return Err(bad_at(cx, &d_op, "vmad takes no destination selector"));
         }
         let shr = if cx.has("shr7") {
             7

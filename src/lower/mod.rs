@@ -25,6 +25,8 @@ mod opsize_tests;
 mod recurse;
 mod reducible;
 mod ssa;
+#[cfg(test)]
+mod video_tests;
 mod vregs;
 mod weak;
 mod yields;

@@ -100,6 +100,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
         dynamic_shared: k.dynamic_shared,
         local_bytes: k.local_bytes,
         max_threads: k.max_threads,
+        req_ntid: k.req_ntid,
         cluster: k.cluster,
         shared_vars: k.shared_vars.clone(),
         lockstep: false,
