@@ -242,6 +242,16 @@ fn bad_case_files_exit_2_without_panicking() {
     assert!(text(&o.stderr).contains("--block: 'x' is not a dimension"));
     let o = ptxjit(&["run"]);
     assert_eq!(o.status.code(), Some(2), "usage error");
+    // A directory where the PTX file belongs: named, not an empty path.
+    let o = ptxjit(&[
+        "run", "--ptx", ".", "--kernel", "k", "--grid", "1", "--block", "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains(". is a directory, not a PTX or CUDA C++ file"),
+        "{}",
+        text(&o.stderr)
+    );
     // A kernel source where a case file belongs: advice, not a TOML parse error.
     for sub in ["run", "check"] {
         let o = ptxjit(&[sub, "ptx-tests/kernels/saxpy/saxpy.ptx"]);

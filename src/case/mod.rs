@@ -534,6 +534,10 @@ fn normalize(p: &Path) -> PathBuf {
             _ => out.push(c),
         }
     }
+    if out.is_empty() {
+        // `.` or `a/..`: the directory itself, named so in messages (not as an empty path).
+        return PathBuf::from(".");
+    }
     out.iter().collect()
 }
 

@@ -202,6 +202,7 @@ fn normalize_paths() {
         Path::new("a/kernels/v.ptx")
     );
     assert_eq!(normalize(Path::new("../x.ptx")), Path::new("../x.ptx"));
+    assert_eq!(normalize(Path::new("./a/..")), Path::new("."));
 }
 
 #[test]

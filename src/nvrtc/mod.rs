@@ -645,6 +645,9 @@ pub fn is_cuda_source(path: &Path) -> bool {
 pub fn read_ptx(path: &Path) -> Result<(String, String), String> {
     if !is_cuda_source(path) {
         let name = path.display().to_string();
+        if path.is_dir() {
+            return Err(format!("{name} is a directory, not a PTX or CUDA C++ file"));
+        }
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
         return Ok((name, text));
     }
