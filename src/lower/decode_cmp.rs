@@ -34,19 +34,8 @@ pub(super) fn setp(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
             ftz: cx.has("ftz"),
         }
     } else {
-        let (cc, sign) = match cmp {
-            "eq" => (ICmp::Eq, sign),
-            "ne" => (ICmp::Ne, sign),
-            "lt" => (ICmp::Lt, sign),
-            "le" => (ICmp::Le, sign),
-            "gt" => (ICmp::Gt, sign),
-            "ge" => (ICmp::Ge, sign),
-            "lo" => (ICmp::Lt, Sign::Unsigned),
-            "ls" => (ICmp::Le, Sign::Unsigned),
-            "hi" => (ICmp::Gt, Sign::Unsigned),
-            "hs" => (ICmp::Ge, Sign::Unsigned),
-            _ => return Err(cx.bad(&format!("unknown integer comparison '{cmp}'"))),
-        };
+        let (cc, sign) = icmp_name(cmp, sign)
+            .ok_or_else(|| cx.bad(&format!("unknown integer comparison '{cmp}'")))?;
         Op::ICmp { cc, sign }
     };
     let t = b.emit1(op, vec![x, y], Type::Pred, cx.loc, &cx.ptx);
@@ -158,19 +147,8 @@ pub(super) fn compare(
             ftz,
         }
     } else {
-        let (cc, sign) = match cmp {
-            "eq" => (ICmp::Eq, sign),
-            "ne" => (ICmp::Ne, sign),
-            "lt" => (ICmp::Lt, sign),
-            "le" => (ICmp::Le, sign),
-            "gt" => (ICmp::Gt, sign),
-            "ge" => (ICmp::Ge, sign),
-            "lo" => (ICmp::Lt, Sign::Unsigned),
-            "ls" => (ICmp::Le, Sign::Unsigned),
-            "hi" => (ICmp::Gt, Sign::Unsigned),
-            "hs" => (ICmp::Ge, Sign::Unsigned),
-            _ => return Err(cx.bad(&format!("unknown integer comparison '{cmp}'"))),
-        };
+        let (cc, sign) = icmp_name(cmp, sign)
+            .ok_or_else(|| cx.bad(&format!("unknown integer comparison '{cmp}'")))?;
         Op::ICmp { cc, sign }
     };
     Ok(b.op1(cx, op, vec![x, y], Type::Pred))
@@ -293,4 +271,22 @@ pub(super) fn slct(b: &mut Builder, cx: &mut Cx) -> R {
     };
     let p = b.op1(cx, o, vec![z, zero], Type::Pred);
     b.unary_to_dst(cx, Op::Select {}, vec![x, y, p], dty)
+}
+
+/// The integer comparison `cmp` (PTX ISA §9.7.6.2 `setp`'s `.CmpOp`) on operands of
+/// signedness `sign`: `.lo/.ls/.hi/.hs` compare unsigned whatever the type.
+fn icmp_name(cmp: &str, sign: Sign) -> Option<(ICmp, Sign)> {
+    Some(match cmp {
+        "eq" => (ICmp::Eq, sign),
+        "ne" => (ICmp::Ne, sign),
+        "lt" => (ICmp::Lt, sign),
+        "le" => (ICmp::Le, sign),
+        "gt" => (ICmp::Gt, sign),
+        "ge" => (ICmp::Ge, sign),
+        "lo" => (ICmp::Lt, Sign::Unsigned),
+        "ls" => (ICmp::Le, Sign::Unsigned),
+        "hi" => (ICmp::Gt, Sign::Unsigned),
+        "hs" => (ICmp::Ge, Sign::Unsigned),
+        _ => return None,
+    })
 }
