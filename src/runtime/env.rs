@@ -910,6 +910,38 @@ pub fn translate(
     }
 }
 
+/// Read an aligned 1-, 2- or 4-byte shared-memory value at `addr` for `lane` (a tensor-core
+/// operand through a matrix descriptor, a word of a source matrix): [`translate`] checks it,
+/// initcheck records the read at IR instruction `inst`, and the bytes are returned
+/// zero-extended. Errors are [`translate`]'s.
+pub fn read_shared(
+    env: &CtaEnv,
+    addr: u64,
+    bytes: u32,
+    lane: u32,
+    inst: u32,
+) -> Result<u64, (FaultKind, Space)> {
+    let p = translate(env, Space::Shared, addr, bytes, bytes, lane)?;
+    init_access(
+        env,
+        Space::Shared,
+        addr,
+        bytes,
+        lane,
+        inst,
+        super::initcheck::InitAccess::Read,
+    );
+    // SAFETY: `translate` checked `bytes` bytes at `p` inside the CTA's shared memory, aligned
+    // to `bytes`; the CTA's warps run on this host thread.
+    Ok(unsafe {
+        match bytes {
+            1 => *p as u64,
+            2 => (p as *const u16).read() as u64,
+            _ => (p as *const u32).read() as u64,
+        }
+    })
+}
+
 /// initcheck, for an access that [`translate`] accepted (a no-op unless [`CHECK_INIT`] is
 /// on): a read of bytes nobody has written is recorded as a finding of `lane` at IR
 /// instruction `inst`; a write marks its bytes written. Global (and const) addresses use the

@@ -68,7 +68,7 @@
 //! 6 32-byte; 1, 128-byte with 32-byte atoms, is not implemented). A base offset, the
 //! absolute LBO mode and an invalid swizzle fault.
 
-use super::env::{translate, CtaEnv, FaultKind};
+use super::env::{read_shared, translate, CtaEnv, FaultKind};
 use super::initcheck::InitAccess;
 use super::mma;
 use super::warp::{lanes, WarpDesc};
@@ -416,15 +416,13 @@ fn shift(tm: &TensorMemory, taddr: u32) -> Result<(), String> {
 
 /// Read the 32-bit word at shared address `addr` for `what`.
 fn smem_u32(env: &CtaEnv, inst: u32, lane: u32, addr: u64, what: &str) -> Result<u32, String> {
-    let p = translate(env, Space::Shared, addr, 4, 4, lane).map_err(|_| {
-        format!(
-            "{what} reads shared address {addr:#x} (4 bytes), outside shared memory or misaligned"
-        )
-    })?;
-    super::env::init_access(env, Space::Shared, addr, 4, lane, inst, InitAccess::Read);
-    // SAFETY: `translate` checked 4 bytes at `p` inside the CTA's shared memory, aligned to 4;
-    // the CTA's warps run on this host thread.
-    Ok(unsafe { (p as *const u32).read() })
+    read_shared(env, addr, 4, lane, inst)
+        .map(|v| v as u32)
+        .map_err(|_| {
+            format!(
+                "{what} reads shared address {addr:#x} (4 bytes), outside shared memory or misaligned"
+            )
+        })
 }
 
 /// `tcgen05.cp.cta_group::1.shape [taddr], s-desc` (§9.7.16.8.1) issued by `lane`. The source
@@ -656,26 +654,8 @@ fn smem_elem(
 ) -> Result<u64, String> {
     let eb = (e.bits() / 8) as u64;
     let addr = desc.addr(mn, kk, eb, mn_major);
-    let p = translate(env, Space::Shared, addr, eb as u32, eb as u32, lane).map_err(|_| {
+    read_shared(env, addr, eb as u32, lane, inst).map_err(|_| {
         format!("tcgen05.mma reads shared address {addr:#x} ({eb} bytes), outside shared memory")
-    })?;
-    super::env::init_access(
-        env,
-        Space::Shared,
-        addr,
-        eb as u32,
-        lane,
-        inst,
-        InitAccess::Read,
-    );
-    // SAFETY: `translate` checked `eb` bytes at `p` inside the CTA's shared memory, aligned to
-    // `eb`; the CTA's warps run on this host thread.
-    Ok(unsafe {
-        match eb {
-            1 => *p as u64,
-            2 => (p as *const u16).read() as u64,
-            _ => (p as *const u32).read() as u64,
-        }
     })
 }
 

@@ -61,13 +61,10 @@
 //! the sum over k ascending from D, rounded in the accumulator type at each step.
 //! `imm-scale-a/b = -1` negate A's/B's elements; `scale-d` false starts from 0 instead of D.
 
-use super::env::{translate, CtaEnv, FaultKind};
-use super::initcheck::InitAccess;
+use super::env::{read_shared, CtaEnv, FaultKind};
 use super::mma;
 use super::warp::{lanes, WarpDesc};
-use crate::ir::{
-    MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSparse, MmaSpec, Space, WgmmaA, WgmmaSpec,
-};
+use crate::ir::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSparse, MmaSpec, WgmmaA, WgmmaSpec};
 
 /// A decoded 64-bit shared-memory matrix descriptor (PTX ISA §9.7.15.5.1.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,31 +184,8 @@ fn load(
 ) -> Result<u64, ()> {
     let eb = (e.bits() / 8) as u64;
     let addr = desc.addr(mn, kk, eb, mn_major);
-    let p = match translate(env, Space::Shared, addr, eb as u32, eb as u32, 0) {
-        Ok(p) => p,
-        Err(err) => {
-            env.access_fault(0, d.inst, err, addr, eb as u32, eb as u32, false);
-            return Err(());
-        }
-    };
-    super::env::init_access(
-        env,
-        Space::Shared,
-        addr,
-        eb as u32,
-        0,
-        d.inst,
-        InitAccess::Read,
-    );
-    // SAFETY: `translate` checked `eb` bytes at `p` inside the CTA's shared memory, aligned to
-    // `eb`; the CTA's warps run on this host thread.
-    Ok(unsafe {
-        match eb {
-            1 => *p as u64,
-            2 => (p as *const u16).read() as u64,
-            _ => (p as *const u32).read() as u64,
-        }
-    })
+    read_shared(env, addr, eb as u32, 0, d.inst)
+        .map_err(|err| env.access_fault(0, d.inst, err, addr, eb as u32, eb as u32, false))
 }
 
 /// Execute `Op::Wgmma { spec }` (described by `d`) for the lanes of `mask`: the whole warp
