@@ -333,7 +333,7 @@ fn offset(b: &mut Builder, cx: &Cx, base: Var, off: Var, k: u64) -> Var {
 }
 
 /// `for (off = 0; off < n; off += step) body(off)` (n, off: i64).
-fn for_each(
+pub(super) fn for_each(
     b: &mut Builder,
     cx: &Cx,
     n: Var,

@@ -31,6 +31,7 @@
 
 use super::super::build::{Builder, PTerm, Var};
 use super::super::LowerError;
+use super::bulk::for_each;
 use super::Cx;
 use crate::ir::{AtomOp, HalfFmt, ICmp, Op, Sign, Space, Type};
 use crate::ptx::ast::Operand;
@@ -156,37 +157,18 @@ pub(super) fn st_bulk(b: &mut Builder, cx: &mut Cx) -> R {
     let over = cmp(b, cx, ICmp::Gt, size, max);
     trap_if(b, cx, over);
     // for (off = 0; off < size; off += 8) st.u64 [a + off], 0
-    let off = b.new_var(Type::I64);
-    let zero = b.konst(cx, Type::I64, 0);
-    b.copy(off, zero, cx.loc, &cx.ptx);
-    let head = b.new_block();
-    let body = b.new_block();
-    let after = b.new_block();
-    let cur = b.cur as usize;
-    b.blocks[cur].term = PTerm::Jump(head);
-    b.blocks[cur].term_loc = cx.loc;
-    b.cur = head;
-    let go = cmp(b, cx, ICmp::Lt, off, size);
-    b.blocks[head as usize].term = PTerm::Branch(go, body, after);
-    b.blocks[head as usize].term_loc = cx.loc;
-    b.cur = body;
-    let at = b.emit1(Op::IAdd {}, vec![a, off], Type::I64, cx.loc, &cx.ptx);
-    let z = b.konst(cx, Type::I64, 0);
-    b.emit(
-        Op::Store { space, align: 8 },
-        vec![at, z],
-        vec![],
-        cx.loc,
-        &cx.ptx,
-    );
-    let eight = b.konst(cx, Type::I64, 8);
-    let next = b.emit1(Op::IAdd {}, vec![off, eight], Type::I64, cx.loc, &cx.ptx);
-    b.copy(off, next, cx.loc, &cx.ptx);
-    let cur = b.cur as usize;
-    b.blocks[cur].term = PTerm::Jump(head);
-    b.blocks[cur].term_loc = cx.loc;
-    b.cur = after;
-    Ok(())
+    for_each(b, cx, size, 8, |b, off| {
+        let at = b.emit1(Op::IAdd {}, vec![a, off], Type::I64, cx.loc, &cx.ptx);
+        let z = b.konst(cx, Type::I64, 0);
+        b.emit(
+            Op::Store { space, align: 8 },
+            vec![at, z],
+            vec![],
+            cx.loc,
+            &cx.ptx,
+        );
+        Ok(())
+    })
 }
 
 /// `applypriority{.global}.L2::evict_normal [a], 128` (PTX ISA §9.7.9.16) and
