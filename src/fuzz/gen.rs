@@ -42,15 +42,17 @@
 //! - Integer division by zero and `MIN / -1` are not guarded: ptxjit defines them (see the op
 //!   table), and ptxas accepts them.
 //!
-//! # Not generated yet (TODO, as ptxjit grows)
-//! Not supported by ptxjit's lowering today (`src/lower/decode.rs`): `prmt`, `bfe`, `bfi`,
-//! `brev`, `bfind`, `fns`, `lop3`, `shf`, `dp4a`/`dp2a`, `mul24`/`mad24`, `sad`,
-//! `add.cc`/`addc`/`sub.cc`/`subc`/`mad.cc`, integer `.sat`, `testp`, `copysign`, directed
-//! rounding (`.rz/.rm/.rp`) on `add`/`sub`/`mul`/`fma`/`div`/`sqrt`/`rcp`, `min`/`max`
-//! `.NaN`/`.xorsign`/`.relu`, all `f16`/`bf16`/`f16x2` forms, `ex2`/`lg2`/`sin`/`cos`/`tanh`,
-//! `vote`, `activemask` (except in warp exchanges), `match`, `redux`, `bar` with a thread count, `bar.arrive`/`bar.red`,
-//! `call` and `.func`, `trap`, `brx.idx`, textures and surfaces, `st.param`, vector
-//! components (`%r.x`).
+//! - Matrix instructions (`mma.sync` of the `sm_80` shapes and types, `movmatrix`, and
+//!   `ldmatrix` of rows in the warp's own shared slots after a `bar.warp.sync`) appear where
+//!   `shfl.sync` may: CTA-uniform control flow, full warps.
+//!
+//! # Not generated yet (TODO)
+//! Supported by ptxjit but not generated: `fns`, `add.cc`/`addc`/`sub.cc`/`subc`/`mad.cc`
+//! carry chains, `f16`/`bf16`/`f16x2` arithmetic, `min`/`max` `.NaN`/`.xorsign`/`.relu`,
+//! `vote`, `match`, `redux`, `activemask` (except in warp exchanges), `bar` with a thread
+//! count, `bar.arrive`/`bar.red`, `call` and `.func`, `trap`, `brx.idx`, textures and
+//! surfaces, `st.param`, vector components (`%r.x`), and the `sm_90`/`sm_100` forms
+//! (`wgmma`, `tcgen05`, TMA, clusters, `mbarrier`, `cp.async.bulk`: the kernels target `sm_80`).
 //! Supported but not generated: `red`/`atom` on `f32` across threads (order-dependent rounding;
 //! could use small integers in f32), `%nwarpid`, `.v4` of 64-bit types, 3D grids.
 
@@ -325,6 +327,116 @@ fn input_word(rng: &mut Rng) -> u32 {
     }
 }
 
+/// An `mma.sync` form the generator emits: its shape and types, and the register class and
+/// count of D, A, B and C (PTX ISA §9.7.14.5.14, the fragment tables of each shape).
+#[derive(Clone, Copy)]
+struct MmaForm {
+    name: &'static str,
+    d: (Class, usize),
+    a: (Class, usize),
+    b: (Class, usize),
+    c: (Class, usize),
+}
+
+const fn mma(
+    name: &'static str,
+    d: (Class, usize),
+    a: (Class, usize),
+    b: (Class, usize),
+    c: (Class, usize),
+) -> MmaForm {
+    MmaForm { name, d, a, b, c }
+}
+
+/// The `mma.sync` forms of `sm_80` the generator draws from (floating-point inputs are raw
+/// register bits: NaNs, infinities and subnormals included).
+const MMA_FORMS: &[MmaForm] = &[
+    mma(
+        "m16n8k16.row.col.f32.f16.f16.f32",
+        (Class::F32, 4),
+        (Class::B32, 4),
+        (Class::B32, 2),
+        (Class::F32, 4),
+    ),
+    mma(
+        "m16n8k16.row.col.f32.bf16.bf16.f32",
+        (Class::F32, 4),
+        (Class::B32, 4),
+        (Class::B32, 2),
+        (Class::F32, 4),
+    ),
+    mma(
+        "m16n8k8.row.col.f16.f16.f16.f16",
+        (Class::B32, 2),
+        (Class::B32, 2),
+        (Class::B32, 1),
+        (Class::B32, 2),
+    ),
+    mma(
+        "m16n8k8.row.col.f32.tf32.tf32.f32",
+        (Class::F32, 4),
+        (Class::B32, 4),
+        (Class::B32, 2),
+        (Class::F32, 4),
+    ),
+    mma(
+        "m16n8k4.row.col.f32.tf32.tf32.f32",
+        (Class::F32, 4),
+        (Class::B32, 2),
+        (Class::B32, 1),
+        (Class::F32, 4),
+    ),
+    mma(
+        "m8n8k4.row.col.f64.f64.f64.f64",
+        (Class::F64, 2),
+        (Class::F64, 1),
+        (Class::F64, 1),
+        (Class::F64, 2),
+    ),
+    mma(
+        "m16n8k32.row.col.s32.s8.s8.s32",
+        (Class::B32, 4),
+        (Class::B32, 4),
+        (Class::B32, 2),
+        (Class::B32, 4),
+    ),
+    mma(
+        "m16n8k32.row.col.satfinite.s32.u8.s8.s32",
+        (Class::B32, 4),
+        (Class::B32, 4),
+        (Class::B32, 2),
+        (Class::B32, 4),
+    ),
+    mma(
+        "m16n8k16.row.col.s32.s8.u8.s32",
+        (Class::B32, 4),
+        (Class::B32, 2),
+        (Class::B32, 1),
+        (Class::B32, 4),
+    ),
+    mma(
+        "m16n8k64.row.col.satfinite.s32.s4.u4.s32",
+        (Class::B32, 4),
+        (Class::B32, 4),
+        (Class::B32, 2),
+        (Class::B32, 4),
+    ),
+    mma(
+        "m16n8k256.row.col.s32.b1.b1.s32.and.popc",
+        (Class::B32, 4),
+        (Class::B32, 4),
+        (Class::B32, 2),
+        (Class::B32, 4),
+    ),
+    mma(
+        "m16n8k256.row.col.s32.b1.b1.s32.xor.popc",
+        (Class::B32, 4),
+        (Class::B32, 4),
+        (Class::B32, 2),
+        (Class::B32, 4),
+    ),
+];
+
 #[derive(Clone, Copy)]
 struct Ctx {
     /// Control flow here is the same for every thread of the CTA.
@@ -361,6 +473,7 @@ enum What {
     Shfl,
     Exchange,
     WarpExchange,
+    Matrix,
     Barrier,
     Misc,
     If,
@@ -382,6 +495,7 @@ const WHATS: &[(What, u32)] = &[
     (What::Shfl, 5),
     (What::Exchange, 4),
     (What::WarpExchange, 4),
+    (What::Matrix, 3),
     (What::Barrier, 2),
     (What::Misc, 2),
     (What::If, 7),
@@ -398,7 +512,7 @@ impl Gen<'_> {
             .map(|&(w, weight)| {
                 let ok = match w {
                     What::SharedOwn | What::SharedAtomic => self.shared,
-                    What::Shfl => collective_ok && self.full_warps,
+                    What::Shfl | What::Matrix => collective_ok && self.full_warps,
                     What::Exchange => collective_ok && self.shared,
                     // Anywhere, divergent loops included: its membermask is the lanes here.
                     What::WarpExchange => self.shared,
@@ -433,6 +547,7 @@ impl Gen<'_> {
             What::Shfl => self.shfl(),
             What::Exchange => self.exchange(),
             What::WarpExchange => self.warp_exchange(),
+            What::Matrix => self.matrix(),
             What::Barrier => Stmt::Barrier(
                 self.rng
                     .pick(&["bar.sync 0;", "barrier.sync 0;", "barrier.sync.aligned 0;"])
@@ -1063,6 +1178,53 @@ impl Gen<'_> {
     }
 
     /// Fences, prefetches and `isspacep`.
+    /// A warp-wide matrix instruction (convergent code, full warps only): `mma.sync` of one
+    /// of [`MMA_FORMS`] on the data registers, `movmatrix`, or (with shared memory)
+    /// `ldmatrix` of rows in the warp's own shared slots after a `bar.warp.sync`, each lane
+    /// giving the row of another lane of its warp (`%ln ^ x`, either half of its slot).
+    fn matrix(&mut self) -> Stmt {
+        let pick = self.rng.below(if self.shared { 6 } else { 5 });
+        if pick == 4 {
+            let d = self.data_reg(Class::B32);
+            let a = self.src_reg(Class::B32);
+            return Stmt::Code(vec![format!(
+                "movmatrix.sync.aligned.m8n8.trans.b16 {d}, {a};"
+            )]);
+        }
+        if pick == 5 {
+            let n = *self.rng.pick(&[1usize, 2, 4]);
+            let trans = if self.rng.chance(50) { ".trans" } else { "" };
+            let x = self.rng.below(32);
+            let half = if self.rng.chance(50) { 16 } else { 0 };
+            let dst = self.distinct_regs(Class::B32, n);
+            return Stmt::Code(vec![
+                "bar.warp.sync -1;".to_string(),
+                format!("xor.b32 %t0, %ln, {x};"),
+                "sub.s32 %t0, %t0, %ln;".to_string(),
+                format!("mul.wide.s32 %td0, %t0, {SHARED_SLOT};"),
+                "add.s64 %td0, %so, %td0;".to_string(),
+                format!(
+                    "ldmatrix.sync.aligned.m8n8.x{n}{trans}.shared.b16 {{{}}}, [%td0+{half}];",
+                    dst.join(", ")
+                ),
+            ]);
+        }
+        let f = *self.rng.pick(MMA_FORMS);
+        let (dc, dn) = f.d;
+        let d = self.distinct_regs(dc, dn);
+        let mut srcs = Vec::new();
+        for (c, n) in [f.a, f.b, f.c] {
+            let regs: Vec<String> = (0..n).map(|_| self.src_reg(c)).collect();
+            srcs.push(format!("{{{}}}", regs.join(", ")));
+        }
+        Stmt::Code(vec![format!(
+            "mma.sync.aligned.{} {{{}}}, {};",
+            f.name,
+            d.join(", "),
+            srcs.join(", ")
+        )])
+    }
+
     fn misc(&mut self) -> Stmt {
         match self.rng.below(3) {
             0 => Stmt::Code(vec![self
