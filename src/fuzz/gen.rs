@@ -41,7 +41,6 @@
 //!   on a per-lane or uniform condition.
 //! - Integer division by zero and `MIN / -1` are not guarded: ptxjit defines them (see the op
 //!   table), and ptxas accepts them.
-//!
 //! - Matrix instructions (`mma.sync` of the `sm_80` shapes and types, `movmatrix`, and
 //!   `ldmatrix` of rows in the warp's own shared slots after a `bar.warp.sync`) appear where
 //!   `shfl.sync` may: CTA-uniform control flow, full warps.
@@ -52,9 +51,9 @@
 //! `vote`, `match`, `redux`, `activemask` (except in warp exchanges), `bar` with a thread
 //! count, `bar.arrive`/`bar.red`, `call` and `.func`, `trap`, `brx.idx`, textures and
 //! surfaces, `st.param`, vector components (`%r.x`), and the `sm_90`/`sm_100` forms
-//! (`wgmma`, `tcgen05`, TMA, clusters, `mbarrier`, `cp.async.bulk`: the kernels target `sm_80`).
-//! Supported but not generated: `red`/`atom` on `f32` across threads (order-dependent rounding;
-//! could use small integers in f32), `%nwarpid`, `.v4` of 64-bit types, 3D grids.
+//! (`wgmma`, `tcgen05`, TMA, clusters, `mbarrier`, `cp.async.bulk`: the kernels target `sm_80`);
+//! also `red`/`atom` on `f32` across threads (order-dependent rounding; could use small
+//! integers in f32), `%nwarpid`, `.v4` of 64-bit types, 3D grids.
 
 use std::fmt::Write as _;
 
