@@ -43,7 +43,8 @@
 //!   table), and ptxas accepts them.
 //! - Matrix instructions (`mma.sync` of the `sm_80` shapes and types, `movmatrix`, and
 //!   `ldmatrix` of rows in the warp's own shared slots after a `bar.warp.sync`) appear where
-//!   `shfl.sync` may: CTA-uniform control flow, full warps.
+//!   `shfl.sync` may: CTA-uniform control flow, full warps. `cp.async` copies into the
+//!   thread's own shared slot and is waited for at once.
 //!
 //! # Not generated yet (TODO)
 //! Supported by ptxjit but not generated: `fns`, `add.cc`/`addc`/`sub.cc`/`subc`/`mad.cc`
@@ -1011,6 +1012,9 @@ impl Gen<'_> {
         if self.rng.chance(25) {
             return self.private_atomic_on("%so", SHARED_SLOT, ".shared");
         }
+        if self.rng.chance(20) {
+            return self.async_copy();
+        }
         let (ty, size, class, n) = self.mem_type(true);
         let total = size * n;
         let mut lines = Vec::new();
@@ -1035,6 +1039,35 @@ impl Gen<'_> {
         } else {
             let dst = self.vec_dst(class, n);
             lines.push(format!("{g}ld{space}{v}.{ty} {dst}, [{addr}];"));
+        }
+        Stmt::Code(lines)
+    }
+
+    /// `cp.async` (PTX ISA §9.7.9.25.3) of 4, 8 or 16 bytes of the input buffer into the
+    /// thread's own shared slot, sometimes with a smaller source size (the rest zero-filled),
+    /// waited for at once (`cp.async.wait_all`, or `commit_group` + `wait_group 0`): the
+    /// slot is written before any later access of the thread reads it.
+    fn async_copy(&mut self) -> Stmt {
+        let (cache, size) = *self
+            .rng
+            .pick(&[(".ca", 4u32), (".ca", 8), (".ca", 16), (".cg", 16)]);
+        let mut lines = Vec::new();
+        self.masked("%gin", IN_BYTES - size, &mut lines);
+        let off = self.rng.below((SHARED_SLOT / size) as u64) as u32 * size;
+        let src_size = if self.rng.chance(30) {
+            format!(", {}", self.rng.below(size as u64 + 1))
+        } else {
+            String::new()
+        };
+        let g = self.guard();
+        lines.push(format!(
+            "{g}cp.async{cache}.shared.global [%so+{off}], [%td0], {size}{src_size};"
+        ));
+        if self.rng.chance(50) {
+            lines.push("cp.async.wait_all;".to_string());
+        } else {
+            lines.push("cp.async.commit_group;".to_string());
+            lines.push("cp.async.wait_group 0;".to_string());
         }
         Stmt::Code(lines)
     }
