@@ -533,9 +533,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     race.start(c, ctaid_of(c), threads as u32, shared_size);
                 }
                 cluster.reset(
-                    vec![shared.as_mut_ptr() as *mut u8],
-                    vec![race_of(race)],
-                    vec![init_of(shared_init)],
+                    &[shared.as_mut_ptr() as *mut u8],
+                    &[race_of(race)],
+                    &[init_of(shared_init)],
                     threads as u32,
                 );
                 let mut env = make_env(c, shared, shared_init, local, race, flag, cluster);
@@ -596,9 +596,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                         race.start(c, ctaid_of(c), threads as u32, shared_size);
                     }
                     cluster.reset(
-                        vec![shared.as_mut_ptr() as *mut u8],
-                        vec![race_of(race)],
-                        vec![init_of(shared_init)],
+                        &[shared.as_mut_ptr() as *mut u8],
+                        &[race_of(race)],
+                        &[init_of(shared_init)],
                         threads as u32,
                     );
                 }
@@ -695,7 +695,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     races.push(race_of(&b.race));
                     inits.push(init_of(&b.shared_init));
                 }
-                state.reset(ptrs, races, inits, threads as u32);
+                state.reset(&ptrs, &races, &inits, threads as u32);
                 let mut started = vec![false; bufs.len()];
                 let mut finished = vec![false; bufs.len()];
                 while !finished.iter().all(|&f| f) && !control.stopped_all() && !past_deadline() {
@@ -936,8 +936,9 @@ fn start_cta(engine: &dyn WarpEngine, env: &CtaEnv, buffers: &mut Vec<Vec<u128>>
     if buffers.len() != nwarps as usize {
         buffers.resize_with(nwarps as usize, Vec::new);
     }
-    for st in buffers.iter_mut() {
-        match engine.zeroed_ranges() {
+    let ranges = engine.zeroed_ranges();
+    for (w, st) in buffers.iter_mut().enumerate() {
+        match ranges {
             Some(ranges) if st.len() == words => {
                 let s = bytes(st);
                 for &(off, len) in ranges {
@@ -951,8 +952,6 @@ fn start_cta(engine: &dyn WarpEngine, env: &CtaEnv, buffers: &mut Vec<Vec<u128>>
                 st.resize(words, 0);
             }
         }
-    }
-    for (w, st) in buffers.iter_mut().enumerate() {
         let s = bytes(st);
         let lanes = (threads - w as u32 * WARP_SIZE).min(WARP_SIZE);
         let live = if lanes == 32 {
@@ -1120,6 +1119,11 @@ fn complete_barriers(
     check: Option<&SyncCheck>,
     race: Option<&super::race::RaceCta>,
 ) -> Round {
+    if check.is_none() && race.is_none() {
+        if let Some(round) = complete_uniform(layout, states) {
+            return round;
+        }
+    }
     // No lane parked anywhere (every kernel without barriers): the CTA has finished.
     if states
         .iter_mut()
@@ -1309,6 +1313,102 @@ fn complete_barriers(
     } else {
         Round::Stuck(Stuck::Incomplete)
     }
+}
+
+/// The common case of [`complete_barriers`], in two passes over the warps: every non-exited
+/// lane of the CTA is parked and waits (`bar.sync`, `bar.red`) at the same barrier, with a
+/// record and without a second instruction (`BAR_SPLIT`); the barrier is for all threads or
+/// for exactly the threads of the warps with non-exited lanes; no lane waits at a
+/// warp-level synchronization; and no warp has a record of another barrier, nor exited
+/// after arriving. Then that barrier completes for every warp with non-exited lanes, which
+/// is what the general path decides in that state, with the same `bar.red` results,
+/// released lanes and cleared records. `None` where a condition fails: the general path
+/// decides. Not used with synccheck or racecheck, whose hooks only the general path calls.
+fn complete_uniform(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Option<Round> {
+    // (id, thread count) of the barrier, taken from the first warp with non-exited lanes.
+    let mut bar: Option<(u32, u32)> = None;
+    let (mut warps, mut popc, mut all, mut exited) = (0u32, 0u32, true, false);
+    for st in states.iter_mut() {
+        let s = bytes_ref(st);
+        if rd32(s, WSYNC_WAIT_OFF) != 0 {
+            return None;
+        }
+        let alive = rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF);
+        if alive == 0 {
+            exited = true;
+            continue;
+        }
+        let (id, threads) = match bar {
+            Some(b) => b,
+            None => {
+                let id = ids(layout.bar_ids).find(|&id| rec(s, id, BAR_ARRIVED) != 0)?;
+                *bar.insert((id, rec(s, id, BAR_THREADS)))
+            }
+        };
+        let arrived = rec(s, id, BAR_ARRIVED);
+        if arrived != alive
+            || rec(s, id, BAR_WAITING) != alive
+            || parked_lanes(layout, s) != alive
+            || rec(s, id, BAR_THREADS) != threads
+            || rec(s, id, BAR_FLAGS) & BAR_SPLIT != 0
+            || ids(layout.bar_ids & !(1 << id))
+                .any(|o| rec(s, o, BAR_ARRIVED) | rec(s, o, BAR_WAITING) != 0)
+        {
+            return None;
+        }
+        let pred = rec(s, id, BAR_PRED);
+        popc += (arrived & pred).count_ones();
+        all &= arrived & pred == arrived;
+        warps += 1;
+    }
+    // No non-exited lane in the CTA, so none parked: it has finished.
+    let Some((id, threads)) = bar else {
+        return Some(Round::Done);
+    };
+    if threads != 0 && threads / WARP_SIZE != warps {
+        return None;
+    }
+    // (A warp that arrived and then exited takes part in the completion: general path.)
+    if exited
+        && states.iter().any(|st| {
+            let s = bytes_ref(st);
+            rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF) == 0
+                && ids(layout.bar_ids).any(|id| rec(s, id, BAR_ARRIVED) != 0)
+        })
+    {
+        return None;
+    }
+    for st in states.iter_mut() {
+        let s = bytes(st);
+        let waiting = rec(s, id, BAR_WAITING);
+        if waiting == 0 {
+            continue;
+        }
+        let result = match BarKind::from_code(rec(s, id, BAR_FLAGS) & 0xff) {
+            BarKind::RedPopc => Some(popc),
+            BarKind::RedAnd => Some(all as u32),
+            BarKind::RedOr => Some((popc != 0) as u32),
+            BarKind::Sync | BarKind::Arrive => None,
+        };
+        if let Some(result) = result {
+            for l in ids(waiting) {
+                wr32(s, BAR_RESULT_OFF + 4 * l, result);
+            }
+        }
+        for &p in &layout.barrier_targets {
+            let parked = rd32(s, layout.parked(p));
+            if parked != 0 {
+                let pend = rd32(s, layout.pending(p));
+                wr32(s, layout.pending(p), pend | parked);
+                wr32(s, layout.parked(p), 0);
+                set_active(layout, s, p);
+            }
+        }
+        for f in (0..BAR_REC).step_by(4) {
+            wr32(s, bar_field(id, f), 0);
+        }
+    }
+    Some(Round::Released)
 }
 
 /// Release the lanes of a warp waiting at warp-level synchronizations (`runtime::warp`,
