@@ -82,6 +82,8 @@ pub struct Sites<'a> {
     pub ptx: &'a [String],
     /// The source location (`.loc` line info) of each, where the PTX has one (may be empty).
     pub sources: &'a [Option<crate::ptx::lineinfo::SourceLoc>],
+    /// The kernel's `.shared` variables, which mbarrier deadlock reports name (may be empty).
+    pub shared_vars: &'a [crate::ir::SharedVar],
 }
 
 impl Sites<'_> {
@@ -102,6 +104,23 @@ impl Sites<'_> {
         self.ptx
             .get(i as usize)
             .is_some_and(|t| t == crate::ir::YIELD_POINT_PTX)
+    }
+
+    /// `` (variable 'bar')``, or `` (variable 'buf' + 8)``, for shared offset `off`; empty
+    /// where no variable holds it.
+    fn shared_var(&self, off: u64) -> String {
+        // The last variable starting at or before it that reaches it (an extern array,
+        // size 0, reaches the end).
+        match self
+            .shared_vars
+            .iter()
+            .filter(|v| v.offset <= off && (v.size == 0 || off - v.offset < v.size))
+            .max_by_key(|v| v.offset)
+        {
+            Some(v) if v.offset == off => format!(" (variable '{}')", v.name),
+            Some(v) => format!(" (variable '{}' + {})", v.name, off - v.offset),
+            None => String::new(),
+        }
     }
 
     /// `line 12` for fault-record index `i`.
@@ -206,6 +225,8 @@ struct CtaBuffers {
     tmem: super::tcgen05::TensorMemory,
     /// The state of the CTA's cluster when it is a cluster of one.
     cluster: super::cluster::ClusterState,
+    /// The CTA's failing mbarrier waits (`runtime::mbarrier::MbarWaits`).
+    mbar: super::mbarrier::MbarWaits,
 }
 
 /// Set (by a front end's Ctrl-C handler) to stop the launches in progress: each ends with
@@ -398,7 +419,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                         local: &mut Vec<u128>,
                         race: &super::race::RaceCta,
                         flag,
-                        cluster: &super::cluster::ClusterState| CtaEnv {
+                        cluster: &super::cluster::ClusterState,
+                        mbar: *const super::mbarrier::MbarWaits| CtaEnv {
             global_base: mem.base(),
             global_top: mem.top(),
             shared_base: shared.as_mut_ptr() as *mut u8,
@@ -455,6 +477,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             cluster_explicit: u32::from(input.cluster.explicit),
             cluster,
             launch_control: &launch_control,
+            mbar_waits: mbar,
         };
         let fresh = |shared: &mut Vec<u128>,
                      shared_init: &mut Vec<std::sync::atomic::AtomicU8>,
@@ -526,9 +549,11 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     race,
                     tmem,
                     cluster,
+                    mbar,
                 } = &mut buf;
                 fresh(shared, shared_init, local);
                 tmem.reset();
+                mbar.reset(threads as u32);
                 if race_sink.is_some() {
                     race.start(c, ctaid_of(c), threads as u32, shared_size);
                 }
@@ -538,7 +563,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     &[init_of(shared_init)],
                     threads as u32,
                 );
-                let mut env = make_env(c, shared, shared_init, local, race, flag, cluster);
+                let mut env = make_env(c, shared, shared_init, local, race, flag, cluster, mbar);
                 env.tmem = tmem;
                 start_cta(engine, &env, states);
                 let (n, _) = run_cta(engine, env, c, &grid, states, false);
@@ -588,10 +613,12 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     race,
                     tmem,
                     cluster,
+                    mbar,
                 } = &mut buf;
                 if !started {
                     fresh(shared, shared_init, local);
                     tmem.reset();
+                    mbar.reset(threads as u32);
                     if race_sink.is_some() {
                         race.start(c, ctaid_of(c), threads as u32, shared_size);
                     }
@@ -602,7 +629,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                         threads as u32,
                     );
                 }
-                let mut env = make_env(c, shared, shared_init, local, race, flag, cluster);
+                let mut env = make_env(c, shared, shared_init, local, race, flag, cluster, mbar);
                 env.tmem = tmem;
                 if !started {
                     start_cta(engine, &env, states);
@@ -716,11 +743,22 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                             race,
                             tmem,
                             cluster: _,
+                            mbar: _,
                         } = b;
                         if !started[r] {
                             tmem.reset();
                         }
-                        let mut env = make_env(c, shared, shared_init, local, race, flag, &state);
+                        // (Not judged: other CTAs of the cluster can arrive on its mbarriers.)
+                        let mut env = make_env(
+                            c,
+                            shared,
+                            shared_init,
+                            local,
+                            race,
+                            flag,
+                            &state,
+                            std::ptr::null(),
+                        );
                         env.tmem = tmem;
                         if !started[r] {
                             start_cta(engine, &env, states);
@@ -991,6 +1029,9 @@ fn run_cta(
             order = super::shuffle::warp_order(seed, cta, round, states.len());
             round += 1;
         }
+        if let Some(m) = env.mbar_waits() {
+            m.next_round();
+        }
         for k in 0..states.len() {
             let w = order.get(k).map_or(k, |&w| w as usize);
             let st = &mut states[w];
@@ -1008,6 +1049,32 @@ fn run_cta(
             if pause_at_yield {
                 yielded |= super::warp::yielded_lanes(bytes(st)).0 != 0;
             }
+        }
+        if let Some(dl) = env.mbar_waits().and_then(|m| {
+            let warps = states.iter().map(|st| {
+                let s = bytes_ref(st);
+                let alive = rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF);
+                (alive, super::warp::yielded_lanes(s).0)
+            });
+            m.judge(warps, |off| {
+                if off % 8 != 0 || u64::from(off) + 8 > env.shared_size {
+                    return None;
+                }
+                // SAFETY: 8 bytes at an 8-byte aligned offset inside the CTA's shared
+                // memory, which only this host thread accesses while the CTA runs.
+                Some(unsafe { (env.shared_base.add(off as usize) as *const u64).read() })
+            })
+        }) {
+            let text = mbar_deadlock_report(env.ctaid, &dl, shared.sites);
+            if let Ok(mut d) = shared.deadlock.lock() {
+                if d.as_ref().is_none_or(|(c, _)| cta < *c) {
+                    *d = Some((cta, text));
+                }
+            }
+            // SAFETY: `control` points to the launch's stop flags, alive for the whole
+            // launch.
+            unsafe { (*env.control).stop_all() };
+            return (runs, true);
         }
         let check = env.synccheck().map(|sink| SyncCheck {
             sink,
@@ -1593,6 +1660,44 @@ fn deadlock_report(
             waits.push(format!("lanes {} not at a barrier", fmt_lanes(other)));
         }
         out.push_str(&format!("\n  warp {w}: {}", waits.join("; ")));
+    }
+    out
+}
+
+/// The report of a CTA whose threads all spin on mbarrier waits that cannot complete
+/// (`runtime::mbarrier::MbarWaits::judge`): each object waited on, with its expected and
+/// arrived counts, and where each warp's lanes wait on it.
+fn mbar_deadlock_report(
+    ctaid: [u32; 3],
+    dl: &super::mbarrier::MbarDeadlock,
+    sites: Sites,
+) -> String {
+    use super::mbarrier::{MbarState, MBAR_SPIN_ROUNDS};
+    let [x, y, z] = ctaid;
+    let mut out = format!(
+        "mbarrier deadlock in CTA ({x},{y},{z}): every non-exited thread spins on an mbarrier \
+         wait whose phase can never complete (no thread is left to arrive on the object; \
+         {MBAR_SPIN_ROUNDS} scheduler rounds in a row without a change to it)"
+    );
+    for &(off, word) in &dl.objects {
+        let st = MbarState::decode(word);
+        out.push_str(&format!(
+            "\n  mbarrier at shared address {off:#x}{}: expected arrival count {}, arrived {}, \
+             pending {}, tx-count {}, phase {}",
+            sites.shared_var(u64::from(off)),
+            st.expected,
+            st.expected.saturating_sub(st.pending),
+            st.pending,
+            st.tx,
+            st.phase,
+        ));
+    }
+    for &(w, lanes, off, inst) in &dl.waits {
+        out.push_str(&format!(
+            "\n  warp {w}: lanes {} wait on the mbarrier at {off:#x} ({})",
+            fmt_lanes(lanes),
+            sites.describe(inst)
+        ));
     }
     out
 }

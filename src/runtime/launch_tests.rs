@@ -46,6 +46,7 @@ fn timeout_positions_name_spinning_loops() {
         locs: &locs,
         ptx: &ptx,
         sources: &[],
+        shared_vars: &[],
     };
     let yield_inst = k
         .insts
