@@ -1130,6 +1130,7 @@ fn run_cta(
 }
 
 /// The outcome of a round of the CTA scheduler.
+#[derive(Debug)]
 enum Round {
     /// No lane waits: the CTA has finished.
     Done,
@@ -1139,6 +1140,7 @@ enum Round {
     Stuck(Stuck),
 }
 
+#[derive(Debug)]
 enum Stuck {
     /// Barriers wait for arrivals that cannot come.
     Incomplete,
@@ -1191,6 +1193,16 @@ fn complete_barriers(
             return round;
         }
     }
+    complete_general(layout, states, check, race)
+}
+
+/// [`complete_barriers`] without its fast path ([`complete_uniform`]).
+fn complete_general(
+    layout: &WarpLayout,
+    states: &mut [Vec<u128>],
+    check: Option<&SyncCheck>,
+    race: Option<&super::race::RaceCta>,
+) -> Round {
     // No lane parked anywhere (every kernel without barriers): the CTA has finished.
     if states
         .iter_mut()
