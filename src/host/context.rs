@@ -1541,6 +1541,7 @@ impl Context {
                     locs: &k.inst_locs,
                     ptx: &k.inst_ptx,
                     sources: &k.inst_sources,
+                    shared_vars: &k.shared_vars,
                 },
                 cooperative: workspace.map(|p| p.0),
                 race: race_sink.as_ref(),

@@ -125,27 +125,35 @@ unsafe impl Sync for ClusterState {}
 
 impl ClusterState {
     /// Start a cluster whose CTAs (by rank) have their shared memory at `shared` and their
-    /// racecheck states at `races` (null: off), `threads` threads each.
+    /// racecheck states at `races` (null: off), `threads` threads each. The state's buffers
+    /// are reused (no allocation once a worker has run a cluster of this shape), and the
+    /// per-thread barrier records are cleared only when the previous cluster used the barrier
+    /// (only `barrier.cluster.arrive` and the waits after it write them).
     pub fn reset(
         &mut self,
-        shared: Vec<*mut u8>,
-        races: Vec<*const super::race::RaceCta>,
-        inits: Vec<*const AtomicU8>,
+        shared: &[*mut u8],
+        races: &[*const super::race::RaceCta],
+        inits: &[*const AtomicU8],
         threads: u32,
     ) {
         let n = shared.len();
         let total = n * threads as usize;
-        self.shared = shared;
-        self.races = races;
-        self.inits = inits;
+        self.shared.clear();
+        self.shared.extend_from_slice(shared);
+        self.races.clear();
+        self.races.extend_from_slice(races);
+        self.inits.clear();
+        self.inits.extend_from_slice(inits);
         self.threads = threads;
         self.phase = AtomicU32::new(0);
-        self.used = Default::default();
+        let used = std::mem::take(self.used.get_mut());
         self.arrived = AtomicU32::new(0);
-        self.token.clear();
-        self.token.resize_with(total, Default::default);
-        self.waiting.clear();
-        self.waiting.resize_with(total, Default::default);
+        if used || self.token.len() != total || self.waiting.len() != total {
+            self.token.clear();
+            self.token.resize_with(total, Default::default);
+            self.waiting.clear();
+            self.waiting.resize_with(total, Default::default);
+        }
         self.exited_unarrived.clear();
         self.exited_unarrived.resize_with(n, Default::default);
         self.running.clear();
@@ -153,7 +161,7 @@ impl ClusterState {
             .resize_with(n, || AtomicU32::new(threads.max(1)));
     }
 
-    /// Whether any thread has arrived on the barrier yet.
+    /// Whether a thread has arrived on the cluster barrier since the last [`Self::reset`].
     pub fn used(&self) -> bool {
         self.used.load(Ordering::Relaxed)
     }

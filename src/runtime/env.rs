@@ -124,6 +124,9 @@ pub struct CtaEnv {
     /// The launch's work counter, which `clusterlaunchcontrol.try_cancel` claims from
     /// (`runtime::clc`); null: every request fails.
     pub launch_control: *const super::clc::LaunchControl,
+    /// The CTA's failing mbarrier waits, for the scheduler's deadlock judgement
+    /// (`runtime::mbarrier::MbarWaits`); null: not judged (a cluster of more than one CTA).
+    pub mbar_waits: *const super::mbarrier::MbarWaits,
 }
 
 /// [`CtaEnv::memcheck`]: memcheck's exact allocation bounds.
@@ -585,6 +588,13 @@ impl CtaEnv {
         // SAFETY: null, or the cluster's state, which the worker running this CTA keeps
         // alive while the CTA runs.
         unsafe { self.cluster.as_ref() }
+    }
+
+    /// The CTA's record of failing mbarrier waits, if its deadlocks are judged.
+    pub fn mbar_waits(&self) -> Option<&super::mbarrier::MbarWaits> {
+        // SAFETY: null, or the state the worker running this CTA keeps with its buffers,
+        // alive while the CTA runs.
+        unsafe { self.mbar_waits.as_ref() }
     }
 
     /// The launch's work counter for `clusterlaunchcontrol.try_cancel`, if it has one.

@@ -82,6 +82,8 @@ pub struct Sites<'a> {
     pub ptx: &'a [String],
     /// The source location (`.loc` line info) of each, where the PTX has one (may be empty).
     pub sources: &'a [Option<crate::ptx::lineinfo::SourceLoc>],
+    /// The kernel's `.shared` variables, which mbarrier deadlock reports name (may be empty).
+    pub shared_vars: &'a [crate::ir::SharedVar],
 }
 
 impl Sites<'_> {
@@ -102,6 +104,23 @@ impl Sites<'_> {
         self.ptx
             .get(i as usize)
             .is_some_and(|t| t == crate::ir::YIELD_POINT_PTX)
+    }
+
+    /// `` (variable 'bar')``, or `` (variable 'buf' + 8)``, for shared offset `off`; empty
+    /// where no variable holds it.
+    fn shared_var(&self, off: u64) -> String {
+        // The last variable starting at or before it that reaches it (an extern array,
+        // size 0, reaches the end).
+        match self
+            .shared_vars
+            .iter()
+            .filter(|v| v.offset <= off && (v.size == 0 || off - v.offset < v.size))
+            .max_by_key(|v| v.offset)
+        {
+            Some(v) if v.offset == off => format!(" (variable '{}')", v.name),
+            Some(v) => format!(" (variable '{}' + {})", v.name, off - v.offset),
+            None => String::new(),
+        }
     }
 
     /// `line 12` for fault-record index `i`.
@@ -206,6 +225,8 @@ struct CtaBuffers {
     tmem: super::tcgen05::TensorMemory,
     /// The state of the CTA's cluster when it is a cluster of one.
     cluster: super::cluster::ClusterState,
+    /// The CTA's failing mbarrier waits (`runtime::mbarrier::MbarWaits`).
+    mbar: super::mbarrier::MbarWaits,
 }
 
 /// Set (by a front end's Ctrl-C handler) to stop the launches in progress: each ends with
@@ -398,7 +419,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                         local: &mut Vec<u128>,
                         race: &super::race::RaceCta,
                         flag,
-                        cluster: &super::cluster::ClusterState| CtaEnv {
+                        cluster: &super::cluster::ClusterState,
+                        mbar: *const super::mbarrier::MbarWaits| CtaEnv {
             global_base: mem.base(),
             global_top: mem.top(),
             shared_base: shared.as_mut_ptr() as *mut u8,
@@ -455,6 +477,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             cluster_explicit: u32::from(input.cluster.explicit),
             cluster,
             launch_control: &launch_control,
+            mbar_waits: mbar,
         };
         let fresh = |shared: &mut Vec<u128>,
                      shared_init: &mut Vec<std::sync::atomic::AtomicU8>,
@@ -526,19 +549,21 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     race,
                     tmem,
                     cluster,
+                    mbar,
                 } = &mut buf;
                 fresh(shared, shared_init, local);
                 tmem.reset();
+                mbar.reset(threads as u32);
                 if race_sink.is_some() {
                     race.start(c, ctaid_of(c), threads as u32, shared_size);
                 }
                 cluster.reset(
-                    vec![shared.as_mut_ptr() as *mut u8],
-                    vec![race_of(race)],
-                    vec![init_of(shared_init)],
+                    &[shared.as_mut_ptr() as *mut u8],
+                    &[race_of(race)],
+                    &[init_of(shared_init)],
                     threads as u32,
                 );
-                let mut env = make_env(c, shared, shared_init, local, race, flag, cluster);
+                let mut env = make_env(c, shared, shared_init, local, race, flag, cluster, mbar);
                 env.tmem = tmem;
                 start_cta(engine, &env, states);
                 let (n, _) = run_cta(engine, env, c, &grid, states, false);
@@ -588,21 +613,23 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     race,
                     tmem,
                     cluster,
+                    mbar,
                 } = &mut buf;
                 if !started {
                     fresh(shared, shared_init, local);
                     tmem.reset();
+                    mbar.reset(threads as u32);
                     if race_sink.is_some() {
                         race.start(c, ctaid_of(c), threads as u32, shared_size);
                     }
                     cluster.reset(
-                        vec![shared.as_mut_ptr() as *mut u8],
-                        vec![race_of(race)],
-                        vec![init_of(shared_init)],
+                        &[shared.as_mut_ptr() as *mut u8],
+                        &[race_of(race)],
+                        &[init_of(shared_init)],
                         threads as u32,
                     );
                 }
-                let mut env = make_env(c, shared, shared_init, local, race, flag, cluster);
+                let mut env = make_env(c, shared, shared_init, local, race, flag, cluster, mbar);
                 env.tmem = tmem;
                 if !started {
                     start_cta(engine, &env, states);
@@ -695,7 +722,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     races.push(race_of(&b.race));
                     inits.push(init_of(&b.shared_init));
                 }
-                state.reset(ptrs, races, inits, threads as u32);
+                state.reset(&ptrs, &races, &inits, threads as u32);
                 let mut started = vec![false; bufs.len()];
                 let mut finished = vec![false; bufs.len()];
                 while !finished.iter().all(|&f| f) && !control.stopped_all() && !past_deadline() {
@@ -716,11 +743,22 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                             race,
                             tmem,
                             cluster: _,
+                            mbar: _,
                         } = b;
                         if !started[r] {
                             tmem.reset();
                         }
-                        let mut env = make_env(c, shared, shared_init, local, race, flag, &state);
+                        // (Not judged: other CTAs of the cluster can arrive on its mbarriers.)
+                        let mut env = make_env(
+                            c,
+                            shared,
+                            shared_init,
+                            local,
+                            race,
+                            flag,
+                            &state,
+                            std::ptr::null(),
+                        );
                         env.tmem = tmem;
                         if !started[r] {
                             start_cta(engine, &env, states);
@@ -936,8 +974,9 @@ fn start_cta(engine: &dyn WarpEngine, env: &CtaEnv, buffers: &mut Vec<Vec<u128>>
     if buffers.len() != nwarps as usize {
         buffers.resize_with(nwarps as usize, Vec::new);
     }
-    for st in buffers.iter_mut() {
-        match engine.zeroed_ranges() {
+    let ranges = engine.zeroed_ranges();
+    for (w, st) in buffers.iter_mut().enumerate() {
+        match ranges {
             Some(ranges) if st.len() == words => {
                 let s = bytes(st);
                 for &(off, len) in ranges {
@@ -951,8 +990,6 @@ fn start_cta(engine: &dyn WarpEngine, env: &CtaEnv, buffers: &mut Vec<Vec<u128>>
                 st.resize(words, 0);
             }
         }
-    }
-    for (w, st) in buffers.iter_mut().enumerate() {
         let s = bytes(st);
         let lanes = (threads - w as u32 * WARP_SIZE).min(WARP_SIZE);
         let live = if lanes == 32 {
@@ -992,6 +1029,9 @@ fn run_cta(
             order = super::shuffle::warp_order(seed, cta, round, states.len());
             round += 1;
         }
+        if let Some(m) = env.mbar_waits() {
+            m.next_round();
+        }
         for k in 0..states.len() {
             let w = order.get(k).map_or(k, |&w| w as usize);
             let st = &mut states[w];
@@ -1009,6 +1049,32 @@ fn run_cta(
             if pause_at_yield {
                 yielded |= super::warp::yielded_lanes(bytes(st)).0 != 0;
             }
+        }
+        if let Some(dl) = env.mbar_waits().and_then(|m| {
+            let warps = states.iter().map(|st| {
+                let s = bytes_ref(st);
+                let alive = rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF);
+                (alive, super::warp::yielded_lanes(s).0)
+            });
+            m.judge(warps, |off| {
+                if off % 8 != 0 || u64::from(off) + 8 > env.shared_size {
+                    return None;
+                }
+                // SAFETY: 8 bytes at an 8-byte aligned offset inside the CTA's shared
+                // memory, which only this host thread accesses while the CTA runs.
+                Some(unsafe { (env.shared_base.add(off as usize) as *const u64).read() })
+            })
+        }) {
+            let text = mbar_deadlock_report(env.ctaid, &dl, shared.sites);
+            if let Ok(mut d) = shared.deadlock.lock() {
+                if d.as_ref().is_none_or(|(c, _)| cta < *c) {
+                    *d = Some((cta, text));
+                }
+            }
+            // SAFETY: `control` points to the launch's stop flags, alive for the whole
+            // launch.
+            unsafe { (*env.control).stop_all() };
+            return (runs, true);
         }
         let check = env.synccheck().map(|sink| SyncCheck {
             sink,
@@ -1064,6 +1130,7 @@ fn run_cta(
 }
 
 /// The outcome of a round of the CTA scheduler.
+#[derive(Debug)]
 enum Round {
     /// No lane waits: the CTA has finished.
     Done,
@@ -1073,6 +1140,7 @@ enum Round {
     Stuck(Stuck),
 }
 
+#[derive(Debug)]
 enum Stuck {
     /// Barriers wait for arrivals that cannot come.
     Incomplete,
@@ -1115,6 +1183,21 @@ pub(super) fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
 /// (`race::RaceCta::barrier`), and each released warp-level synchronization those of its
 /// lanes.
 fn complete_barriers(
+    layout: &WarpLayout,
+    states: &mut [Vec<u128>],
+    check: Option<&SyncCheck>,
+    race: Option<&super::race::RaceCta>,
+) -> Round {
+    if check.is_none() && race.is_none() {
+        if let Some(round) = complete_uniform(layout, states) {
+            return round;
+        }
+    }
+    complete_general(layout, states, check, race)
+}
+
+/// [`complete_barriers`] without its fast path ([`complete_uniform`]).
+fn complete_general(
     layout: &WarpLayout,
     states: &mut [Vec<u128>],
     check: Option<&SyncCheck>,
@@ -1311,6 +1394,102 @@ fn complete_barriers(
     }
 }
 
+/// The common case of [`complete_barriers`], in two passes over the warps: every non-exited
+/// lane of the CTA is parked and waits (`bar.sync`, `bar.red`) at the same barrier, with a
+/// record and without a second instruction (`BAR_SPLIT`); the barrier is for all threads or
+/// for exactly the threads of the warps with non-exited lanes; no lane waits at a
+/// warp-level synchronization; and no warp has a record of another barrier, nor exited
+/// after arriving. Then that barrier completes for every warp with non-exited lanes, which
+/// is what the general path decides in that state, with the same `bar.red` results,
+/// released lanes and cleared records. `None` where a condition fails: the general path
+/// decides. Not used with synccheck or racecheck, whose hooks only the general path calls.
+fn complete_uniform(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Option<Round> {
+    // (id, thread count) of the barrier, taken from the first warp with non-exited lanes.
+    let mut bar: Option<(u32, u32)> = None;
+    let (mut warps, mut popc, mut all, mut exited) = (0u32, 0u32, true, false);
+    for st in states.iter_mut() {
+        let s = bytes_ref(st);
+        if rd32(s, WSYNC_WAIT_OFF) != 0 {
+            return None;
+        }
+        let alive = rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF);
+        if alive == 0 {
+            exited = true;
+            continue;
+        }
+        let (id, threads) = match bar {
+            Some(b) => b,
+            None => {
+                let id = ids(layout.bar_ids).find(|&id| rec(s, id, BAR_ARRIVED) != 0)?;
+                *bar.insert((id, rec(s, id, BAR_THREADS)))
+            }
+        };
+        let arrived = rec(s, id, BAR_ARRIVED);
+        if arrived != alive
+            || rec(s, id, BAR_WAITING) != alive
+            || parked_lanes(layout, s) != alive
+            || rec(s, id, BAR_THREADS) != threads
+            || rec(s, id, BAR_FLAGS) & BAR_SPLIT != 0
+            || ids(layout.bar_ids & !(1 << id))
+                .any(|o| rec(s, o, BAR_ARRIVED) | rec(s, o, BAR_WAITING) != 0)
+        {
+            return None;
+        }
+        let pred = rec(s, id, BAR_PRED);
+        popc += (arrived & pred).count_ones();
+        all &= arrived & pred == arrived;
+        warps += 1;
+    }
+    // No non-exited lane in the CTA, so none parked: it has finished.
+    let Some((id, threads)) = bar else {
+        return Some(Round::Done);
+    };
+    if threads != 0 && threads / WARP_SIZE != warps {
+        return None;
+    }
+    // (A warp that arrived and then exited takes part in the completion: general path.)
+    if exited
+        && states.iter().any(|st| {
+            let s = bytes_ref(st);
+            rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF) == 0
+                && ids(layout.bar_ids).any(|id| rec(s, id, BAR_ARRIVED) != 0)
+        })
+    {
+        return None;
+    }
+    for st in states.iter_mut() {
+        let s = bytes(st);
+        let waiting = rec(s, id, BAR_WAITING);
+        if waiting == 0 {
+            continue;
+        }
+        let result = match BarKind::from_code(rec(s, id, BAR_FLAGS) & 0xff) {
+            BarKind::RedPopc => Some(popc),
+            BarKind::RedAnd => Some(all as u32),
+            BarKind::RedOr => Some((popc != 0) as u32),
+            BarKind::Sync | BarKind::Arrive => None,
+        };
+        if let Some(result) = result {
+            for l in ids(waiting) {
+                wr32(s, BAR_RESULT_OFF + 4 * l, result);
+            }
+        }
+        for &p in &layout.barrier_targets {
+            let parked = rd32(s, layout.parked(p));
+            if parked != 0 {
+                let pend = rd32(s, layout.pending(p));
+                wr32(s, layout.pending(p), pend | parked);
+                wr32(s, layout.parked(p), 0);
+                set_active(layout, s, p);
+            }
+        }
+        for f in (0..BAR_REC).step_by(4) {
+            wr32(s, bar_field(id, f), 0);
+        }
+    }
+    Some(Round::Released)
+}
+
 /// Release the lanes of a warp waiting at warp-level synchronizations (`runtime::warp`,
 /// `Op::WarpSync`) whose membermask's non-exited lanes all wait too: they go from parked to
 /// pending (lanes that exited count as arrived). Returns whether any were released.
@@ -1493,6 +1672,44 @@ fn deadlock_report(
             waits.push(format!("lanes {} not at a barrier", fmt_lanes(other)));
         }
         out.push_str(&format!("\n  warp {w}: {}", waits.join("; ")));
+    }
+    out
+}
+
+/// The report of a CTA whose threads all spin on mbarrier waits that cannot complete
+/// (`runtime::mbarrier::MbarWaits::judge`): each object waited on, with its expected and
+/// arrived counts, and where each warp's lanes wait on it.
+fn mbar_deadlock_report(
+    ctaid: [u32; 3],
+    dl: &super::mbarrier::MbarDeadlock,
+    sites: Sites,
+) -> String {
+    use super::mbarrier::{MbarState, MBAR_SPIN_ROUNDS};
+    let [x, y, z] = ctaid;
+    let mut out = format!(
+        "mbarrier deadlock in CTA ({x},{y},{z}): every non-exited thread spins on an mbarrier \
+         wait whose phase can never complete (no thread is left to arrive on the object; \
+         {MBAR_SPIN_ROUNDS} scheduler rounds in a row without a change to it)"
+    );
+    for &(off, word) in &dl.objects {
+        let st = MbarState::decode(word);
+        out.push_str(&format!(
+            "\n  mbarrier at shared address {off:#x}{}: expected arrival count {}, arrived {}, \
+             pending {}, tx-count {}, phase {}",
+            sites.shared_var(u64::from(off)),
+            st.expected,
+            st.expected.saturating_sub(st.pending),
+            st.pending,
+            st.tx,
+            st.phase,
+        ));
+    }
+    for &(w, lanes, off, inst) in &dl.waits {
+        out.push_str(&format!(
+            "\n  warp {w}: lanes {} wait on the mbarrier at {off:#x} ({})",
+            fmt_lanes(lanes),
+            sites.describe(inst)
+        ));
     }
     out
 }

@@ -41,7 +41,7 @@
 use super::env::{CtaEnv, FaultKind};
 use super::warp::{lanes, WarpDesc};
 use crate::ir::{MbarOp, Space};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The largest arrival count and tx count (PTX ISA §9.7.13.15.4: 2^20 − 1).
 pub const MAX_COUNT: u32 = (1 << 20) - 1;
@@ -296,6 +296,12 @@ fn lane(
             if done {
                 // The phase waited for has the parity the object no longer has.
                 env.race_mbar_waited(l, shared, st.phase ^ 1);
+            } else if let Some(waits) = env.mbar_waits() {
+                // (An object of another CTA of the cluster is not this CTA's to judge.)
+                let host = (p as usize).wrapping_sub(env.shared_base as usize) as u64;
+                if host < env.shared_size {
+                    waits.failed(env.warp * 32 + l, host as u32, d.inst);
+                }
             }
             d.set(s, 0, l, done as u64);
         }
@@ -317,6 +323,153 @@ fn lane(
         MbarOp::Init | MbarOp::Inval | MbarOp::PendingCount => {}
     }
     Ok(())
+}
+
+/// Scheduler rounds in a row after which a CTA whose non-exited threads all spin on failing
+/// mbarrier waits, with none of the objects they wait on changing, is deadlocked
+/// ([`MbarWaits::judge`]).
+pub const MBAR_SPIN_ROUNDS: u64 = 1000;
+
+/// The failing mbarrier waits of a CTA's threads, for the CTA scheduler's deadlock judgement
+/// (`runtime::launch`). A wait loop (`mbarrier.try_wait` or `test_wait` until it returns
+/// true) yields once per iteration (`lower::yields`), so each of the scheduler's rounds runs
+/// every spinning thread's wait at least once. The objects live in the CTA's shared memory
+/// (the others fault), and every arrival, expect-tx and complete-tx (`cp.async.bulk` and
+/// TMA copies complete when they execute) comes from a thread of the CTA (of the cluster:
+/// the judgement is not made for clusters of more than one CTA). So when, round after
+/// round, every non-exited thread spins on a failing wait and no object waited on changes,
+/// no thread is left to complete those phases. "Round after round" is
+/// [`MBAR_SPIN_ROUNDS`] rounds, so that a loop that gives up after a bounded number of tries
+/// is not judged a deadlock unless it tries more often than that.
+#[derive(Default)]
+pub struct MbarWaits {
+    /// The scheduler round in progress (from 1; the scheduler's thread only writes it).
+    round: AtomicU64,
+    /// Per thread (`warp * 32 + lane`): the round of its last failing wait (0: none).
+    stamp: Vec<AtomicU64>,
+    /// Per thread: the object's offset in the CTA's shared memory (low 32 bits) and the
+    /// wait's instruction (fault-record index, high 32 bits) of that wait.
+    at: Vec<AtomicU64>,
+    /// Whether a wait failed since the last [`Self::reset`].
+    used: AtomicBool,
+    /// Rounds in a row that ended with every non-exited thread spinning, and the words of
+    /// the objects waited on (shared offset, word) when that began.
+    spin: std::sync::Mutex<(u64, Vec<(u32, u64)>)>,
+}
+
+/// The state of a CTA judged deadlocked on mbarrier waits ([`MbarWaits::judge`]).
+pub struct MbarDeadlock {
+    /// The objects waited on: shared offset and the object's word.
+    pub objects: Vec<(u32, u64)>,
+    /// The spinning threads: (warp, lanes, object offset, instruction), by warp, then
+    /// object and instruction.
+    pub waits: Vec<(u32, u32, u32, u32)>,
+}
+
+impl MbarWaits {
+    /// Start a CTA of `threads` threads (the per-thread records are cleared only when the
+    /// previous CTA had a failing wait).
+    pub fn reset(&mut self, threads: u32) {
+        let n = threads as usize;
+        *self.round.get_mut() = 0;
+        if std::mem::take(self.used.get_mut()) || self.stamp.len() != n {
+            self.stamp.clear();
+            self.stamp.resize_with(n, Default::default);
+            self.at.clear();
+            self.at.resize_with(n, Default::default);
+        }
+        if let Ok(spin) = self.spin.get_mut() {
+            spin.0 = 0;
+            spin.1.clear();
+        }
+    }
+
+    /// A scheduler round begins.
+    pub fn next_round(&self) {
+        let r = self.round.load(Ordering::Relaxed);
+        self.round.store(r + 1, Ordering::Relaxed);
+    }
+
+    /// Thread `thread`'s wait at instruction `inst` on the object at shared offset `off`
+    /// found its phase incomplete.
+    fn failed(&self, thread: u32, off: u32, inst: u32) {
+        let (Some(stamp), Some(at)) = (
+            self.stamp.get(thread as usize),
+            self.at.get(thread as usize),
+        ) else {
+            return;
+        };
+        stamp.store(self.round.load(Ordering::Relaxed), Ordering::Relaxed);
+        at.store(u64::from(inst) << 32 | u64::from(off), Ordering::Relaxed);
+        self.used.store(true, Ordering::Relaxed);
+    }
+
+    /// After the warps of a round have run, before their yielded lanes are released:
+    /// `alive_yielded` gives per warp its non-exited lanes and those parked at a yield
+    /// point; `word` reads the object at a shared offset. Returns the deadlock once every
+    /// non-exited thread has spun on a failing wait [`MBAR_SPIN_ROUNDS`] rounds in a row
+    /// with the objects waited on unchanged.
+    pub fn judge(
+        &self,
+        alive_yielded: impl Iterator<Item = (u32, u32)>,
+        word: impl Fn(u32) -> Option<u64>,
+    ) -> Option<MbarDeadlock> {
+        if !self.used.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut spin = self.spin.lock().ok()?;
+        let round = self.round.load(Ordering::Relaxed);
+        let mut waits: Vec<(u32, u32, u32, u32)> = vec![];
+        let mut any = false;
+        for (w, (alive, yielded)) in alive_yielded.enumerate() {
+            if alive & !yielded != 0 {
+                spin.0 = 0;
+                return None;
+            }
+            for l in lanes(alive) {
+                let t = w * 32 + l as usize;
+                let (Some(stamp), Some(at)) = (self.stamp.get(t), self.at.get(t)) else {
+                    spin.0 = 0;
+                    return None;
+                };
+                if stamp.load(Ordering::Relaxed) != round {
+                    spin.0 = 0;
+                    return None;
+                }
+                let at = at.load(Ordering::Relaxed);
+                let (off, inst) = (at as u32, (at >> 32) as u32);
+                any = true;
+                match waits
+                    .iter_mut()
+                    .find(|x| x.0 == w as u32 && x.2 == off && x.3 == inst)
+                {
+                    Some(x) => x.1 |= 1 << l,
+                    None => waits.push((w as u32, 1 << l, off, inst)),
+                }
+            }
+        }
+        if !any {
+            spin.0 = 0;
+            return None;
+        }
+        let mut objects: Vec<(u32, u64)> = vec![];
+        for &(_, _, off, _) in &waits {
+            if !objects.iter().any(|o| o.0 == off) {
+                objects.push((off, word(off)?));
+            }
+        }
+        objects.sort_unstable();
+        if spin.0 == 0 || spin.1 != objects {
+            *spin = (1, objects);
+            return None;
+        }
+        spin.0 += 1;
+        if spin.0 < MBAR_SPIN_ROUNDS {
+            return None;
+        }
+        waits.sort_unstable();
+        Some(MbarDeadlock { objects, waits })
+    }
 }
 
 #[cfg(test)]

@@ -324,6 +324,7 @@ fn test_env(
         cluster_explicit: 0,
         cluster: std::ptr::null(),
         launch_control: std::ptr::null(),
+        mbar_waits: std::ptr::null(),
         race: std::ptr::null(),
         race_sink: std::ptr::null(),
     }
