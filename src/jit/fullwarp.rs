@@ -80,7 +80,9 @@ impl Gen<'_, '_> {
         self.b.ins().brif(cond, fast, &[], general, &[]);
         self.b.switch_to_block(fast);
         self.warp_fast_body = true;
+        self.fast.wide = self.plan_wide(insts);
         let acc = self.group_loop(mask, true, &mut *body);
+        self.fast.wide = Default::default();
         self.warp_fast_body = false;
         self.b.ins().jump(join, &[BlockArg::Value(acc?)]);
         self.b.switch_to_block(general);
