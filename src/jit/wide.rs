@@ -170,11 +170,7 @@ impl Gen<'_, '_> {
 
     /// A load that is a member of a struct run (`plan_wide`): its group value, loading the
     /// whole run at its first member. `None` when `i` is in no run.
-    pub(super) fn wide_load(
-        &mut self,
-        grp: &mut Grp,
-        i: ir::Inst,
-    ) -> Result<Option<GVal>, String> {
+    pub(super) fn wide_load(&mut self, grp: &mut Grp, i: ir::Inst) -> Result<Option<GVal>, String> {
         let Some(&r) = self.fast.wide.member.get(&i) else {
             return Ok(None);
         };
@@ -186,7 +182,9 @@ impl Gen<'_, '_> {
             (run.p, run.n, run.lead, run.members.clone())
         };
         if lead != i {
-            return Err(format!("internal: struct member {i} before its run's first"));
+            return Err(format!(
+                "internal: struct member {i} before its run's first"
+            ));
         }
         let fl = MemFlagsData::new().with_notrap();
         let base = self.group_elem(grp, p, 4 * n as u32);
