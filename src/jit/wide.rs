@@ -75,7 +75,8 @@ impl Gen<'_, '_> {
     pub(super) fn plan_wide(&self, insts: &[ir::Inst]) -> WidePlan {
         // Candidates by (plan condition, root, stride, store): (position, inst, offset).
         type Key = (Value, ir::Value, u32, bool);
-        let mut cands: Vec<(Key, Vec<(usize, ir::Inst, i64)>)> = vec![];
+        type Members = Vec<(usize, ir::Inst, i64)>;
+        let mut cands: Vec<(Key, Members)> = vec![];
         for (pos, &i) in insts.iter().enumerate() {
             let Some(fa) = self.fast.access.get(&i).copied() else {
                 continue;
