@@ -271,6 +271,15 @@ pub fn benches() -> Vec<Bench> {
             native: Bilinear::boxed,
         },
         Bench {
+            name: "copy_float",
+            bound: Bound::Memory,
+            pocl_agree: Agree::Exact,
+            work: 1 << 24,
+            unit: "floats",
+            shrink: |s| shrink_grid(s, 0, 16),
+            native: Copy::boxed,
+        },
+        Bench {
             name: "copy_float4",
             bound: Bound::Memory,
             pocl_agree: Agree::Exact,
@@ -650,7 +659,8 @@ impl Native for Bilinear {
     }
 }
 
-/// y = x (copy_float4.cu, copy_float3.cu: the same bytes as float4 or float3 elements),
+/// y = x (copy_float.cu, copy_float4.cu, copy_float3.cu: the same bytes as float, float4 or
+/// float3 elements),
 /// `par_chunks_mut` over y.
 struct Copy {
     x: Vec<f32>,

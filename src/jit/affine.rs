@@ -74,6 +74,9 @@ const MAX_DEPTH: u32 = 12;
 #[derive(Default)]
 pub(super) struct FastMem {
     pub(super) access: HashMap<ir::Inst, FastAccess>,
+    /// Within the full-warp version of a segment's group loop: the members of lane-strided
+    /// structs accessed whole (`wide.rs`).
+    pub(super) wide: super::wide::WidePlan,
 }
 
 #[derive(Clone, Copy)]
@@ -88,6 +91,8 @@ pub(super) struct FastAccess {
     /// The address the bounds check covers (`root + off` for the access): accesses with the
     /// same root have pointers `off` apart.
     pub(super) root: ir::Value,
+    /// The access's constant byte offset from `root`.
+    pub(super) off: i64,
 }
 
 /// The stride of `t`-typed value bits `s`, wrapped to the type's width (signed).
@@ -744,6 +749,7 @@ impl Gen<'_, '_> {
                         p,
                         stride: *stride as u32,
                         root: *root,
+                        off,
                     },
                 );
             }

@@ -1,7 +1,8 @@
 //! Bit-manipulation operations as inline CLIF: `lop3`, `prmt` (every mode), `bfe`, `bfi`,
 //! `shf`, `brev`, `bfind`, `bmsk`, `szext` for one lane (the scalar section and the lanes the
 //! SIMD code runs one by one), and SIMD forms of `lop3`, `popc`, `prmt` with a constant
-//! selector, and `shf`/`bfe` with warp-uniform counts.
+//! selector, `shf`/`bfe` with warp-uniform counts and `bfi` with a warp-uniform position and
+//! length.
 //!
 //! ⚠ Each form must equal its definition in `runtime::bits` bit for bit (the interpreter
 //! calls those; `ptx-tests/isa/{bitfield,logic}.isa` and `ptxjit check` compare the engines).
@@ -472,7 +473,7 @@ impl Gen<'_, '_> {
 
     /// The SIMD form of a bit operation for a group, where it has one: `lop3` (32/64-bit),
     /// `popc` (32-bit), `prmt` with a constant selector, `shf` and `bfe` (32-bit) with counts
-    /// uniform in the block. `None`: the caller runs the lanes one by one (inline still).
+    /// uniform in the block, `bfi` (32/64-bit) with a position and length uniform there. `None`: the caller runs the lanes one by one (inline still).
     pub(super) fn vec_bits(
         &mut self,
         grp: &mut Grp,
@@ -552,6 +553,44 @@ impl Gen<'_, '_> {
                 let f = self.b.ins().icmp_imm_s(IntCC::Equal, n, 32);
                 let r = self.b.ins().select(z, hi, mid);
                 Ok(Some(GVal::V1(self.b.ins().select(f, lo, r))))
+            }
+            Op::Bfi {} if self.bits_inline(i) && uniform(self, 2) => {
+                // The scalar form's field mask and position, once; then per vector
+                // (b & !m) | (a << p & m), or b where the field is empty.
+                let bits = rt.bits();
+                let ct = ctype(rt);
+                let pl = self.first_active(grp, args[2]);
+                let pos = self.b.ins().band_imm_s(pl, 0xff);
+                let len = self.b.ins().ushr_imm_s(pl, 8);
+                let len = self.b.ins().band_imm_s(len, 0xff);
+                let msb = self.kconst(types::I32, bits as u64 - 1);
+                let p = self.b.ins().umin(pos, msb);
+                let bw = self.kconst(types::I32, bits as u64);
+                let room = self.b.ins().isub(bw, p);
+                let w = self.b.ins().umin(len, room);
+                let sh = self.b.ins().isub(bw, w);
+                let ones = self.kconst(ct, u64::MAX);
+                let m = self.b.ins().ushr(ones, sh);
+                let m = self.b.ins().ishl(m, p);
+                let past = self.b.ins().icmp(IntCC::UnsignedGreaterThan, pos, msb);
+                let none = self.b.ins().icmp_imm_s(IntCC::Equal, len, 0);
+                let same = self.b.ins().bor(past, none);
+                let one = |g: &mut Self, a: Value, b: Value| -> Value {
+                    let vt = g.b.func.dfg.value_type(a);
+                    let mv = g.b.ins().splat(vt, m);
+                    let ap = g.b.ins().ishl(a, p);
+                    let ins = g.b.ins().band(ap, mv);
+                    let keep = g.b.ins().band_not(b, mv);
+                    let f = g.b.ins().bor(keep, ins);
+                    g.b.ins().select(same, b, f)
+                };
+                Ok(Some(match (args[0], args[1]) {
+                    (GVal::V1(a), GVal::V1(b)) if rt == ir::Type::I32 => GVal::V1(one(self, a, b)),
+                    (GVal::V2(a0, a1), GVal::V2(b0, b1)) if rt == ir::Type::I64 => {
+                        GVal::V2(one(self, a0, b0), one(self, a1, b1))
+                    }
+                    _ => return Ok(None),
+                }))
             }
             Op::Bfe { sign } if rt == ir::Type::I32 && self.bits_inline(i) => {
                 if !uniform(self, 1) || !uniform(self, 2) {

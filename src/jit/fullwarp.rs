@@ -29,7 +29,9 @@
 //!   unreachable here and left out (`Gen::branch_ok`).
 //!
 //! Accesses without a hoisted plan, and every other instruction, are emitted exactly as in
-//! the general loop. The warp order (`analysis::segment`) is unchanged, so the interpreter,
+//! the general loop, except the members of lane-strided structs read or written whole
+//! (`wide.rs`, planned per segment for this version only: its soundness rests on the two
+//! facts above). The warp order (`analysis::segment`) is unchanged, so the interpreter,
 //! which follows the same rule, needs nothing new.
 
 use super::codegen::Gen;
@@ -80,7 +82,9 @@ impl Gen<'_, '_> {
         self.b.ins().brif(cond, fast, &[], general, &[]);
         self.b.switch_to_block(fast);
         self.warp_fast_body = true;
+        self.fast.wide = self.plan_wide(insts);
         let acc = self.group_loop(mask, true, &mut *body);
+        self.fast.wide = Default::default();
         self.warp_fast_body = false;
         self.b.ins().jump(join, &[BlockArg::Value(acc?)]);
         self.b.switch_to_block(general);

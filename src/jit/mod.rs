@@ -11,6 +11,7 @@ mod group;
 pub mod helpers;
 mod scalar;
 mod vector;
+mod wide;
 
 use crate::analysis::schedule::WarpLayout;
 use crate::ir::verify::VerifiedFunction;

@@ -44,6 +44,8 @@ pub(super) struct Grp {
     /// All four lanes are active (a loop of `group_loop` over a full warp): stores to slots
     /// need no blend.
     full: bool,
+    /// Struct members loaded ahead by their run, and stores kept for their run (`wide.rs`).
+    pub(super) wide: HashMap<ir::Inst, GVal>,
 }
 
 /// How a lane of a value is stored: bytes per lane in its slot.
@@ -197,6 +199,7 @@ impl Gen<'_, '_> {
             vals: HashMap::new(),
             gcache: Default::default(),
             full,
+            wide: HashMap::new(),
         };
         let acc2 = body(self, &mut grp, acc)?;
         self.b.ins().jump(next, &[BlockArg::Value(acc2)]);
@@ -256,7 +259,7 @@ impl Gen<'_, '_> {
     }
 
     /// Pack four scalars into the group representation of `t`.
-    fn pack_lanes(&mut self, s: [Value; 4], t: ir::Type) -> GVal {
+    pub(super) fn pack_lanes(&mut self, s: [Value; 4], t: ir::Type) -> GVal {
         match t {
             ir::Type::Pred => {
                 let mut lanes = s;
@@ -1271,6 +1274,12 @@ impl Gen<'_, '_> {
                 }));
             }
         }
+        // In the full-warp version, a member of a struct read whole (`wide.rs`).
+        if self.warp_fast_body {
+            if let Some(g) = self.wide_load(grp, i)? {
+                return Ok(Some(g));
+            }
+        }
         // 0. An address with a compile-time lane stride whose whole warp range passed the
         //    bounds check at the top of the block (`affine.rs`): no per-group tests.
         let narrow = matches!(rt, ir::Type::I8 | ir::Type::I16);
@@ -1447,6 +1456,10 @@ impl Gen<'_, '_> {
                 self.store_vector(fl, &args[1], p);
                 return Ok(Some(GVal::S4([addr.0; 4])));
             }
+        }
+        // In the full-warp version, a member of a struct written whole (`wide.rs`).
+        if self.warp_fast_body && self.wide_store(grp, i, args[1], vt_t)? {
+            return Ok(Some(GVal::S4([addr.0; 4])));
         }
         // A hoisted check (`affine.rs`; all 32 lanes active): store without per-group tests.
         let warp = self.fast.access.get(&i).copied();
