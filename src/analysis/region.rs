@@ -193,3 +193,65 @@ impl Regions {
             .filter(|&h| h != u32::MAX)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::schedule::priorities;
+
+    /// The regions of `kernel` in ptx-tests/kernels/regions/regions.ptx: (head priority,
+    /// blocks, lead) for each region.
+    fn regions_of(kernel: &str, order: WarpOrder) -> Vec<(u32, u32, u32)> {
+        let ptx = include_str!("../../ptx-tests/kernels/regions/regions.ptx");
+        let (_, fs) = crate::host::front_end(ptx, "regions.ptx").expect("front end");
+        let f = fs.iter().find(|f| f.name == kernel).expect("kernel");
+        let (blocks, prio) = priorities(f).expect("schedules");
+        let r = Regions::new(f, &blocks, &prio, order);
+        (0..blocks.len() as u32)
+            .filter(|&p| r.len[p as usize] >= 2)
+            .map(|p| (p, r.len[p as usize], r.lead[p as usize]))
+            .collect()
+    }
+
+    #[test]
+    fn guard_body_and_join_form_one_region() {
+        // ifelse: no loop, no warp operation: every reachable block is in the region at
+        // priority 0; the lead is the entry's jump into the guard's block.
+        let got = regions_of("ifelse", WarpOrder::GroupMajor);
+        assert_eq!(got.len(), 1, "{got:?}");
+        let (head, len, lead) = got[0];
+        assert_eq!(head, 0);
+        assert!(
+            len >= 6,
+            "guard, two ifs, their joins and the exit: {got:?}"
+        );
+        assert_eq!(lead, 2, "the entry block and the guard's block: {got:?}");
+    }
+
+    #[test]
+    fn a_loop_ends_a_region() {
+        // into_loop: the guard's region stops at the loop header (it has a back edge); the
+        // loop's own blocks lie in another loop nest than what follows the loop.
+        let got = regions_of("into_loop", WarpOrder::GroupMajor);
+        let (head, len, _) = *got.first().expect("the guard's region");
+        assert_eq!(head, 0);
+        let ptx = include_str!("../../ptx-tests/kernels/regions/regions.ptx");
+        let (_, fs) = crate::host::front_end(ptx, "regions.ptx").expect("front end");
+        let f = fs.iter().find(|f| f.name == "into_loop").expect("kernel");
+        let (blocks, _) = priorities(f).expect("schedules");
+        let cfg = Cfg::new(f);
+        let back = cfg.back_edges().expect("reducible");
+        for &b in &blocks[..len as usize] {
+            assert!(
+                back.iter().all(|&(_, h)| h != b),
+                "a loop header in the region: {got:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn lockstep_has_no_regions() {
+        assert!(regions_of("ifelse", WarpOrder::Lockstep).is_empty());
+        assert!(regions_of("racy_order", WarpOrder::Lockstep).is_empty());
+    }
+}

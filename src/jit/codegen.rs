@@ -236,10 +236,8 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
     };
     // Regions (`analysis::region`): the head priority of each block's region, by block
     // index (`u32::MAX`: none). A CFG the schedule rejects has none; the schedule reports it.
-    let regions = match crate::analysis::schedule::priorities(f) {
-        Ok((blocks, prio)) => Regions::new(f, &blocks, &prio, order),
-        Err(_) => Regions::default(),
-    };
+    let (blocks, prio) = crate::analysis::schedule::priorities(f).unwrap_or_default();
+    let regions = Regions::new(f, &blocks, &prio, order);
     let mut region_of = vec![u32::MAX; f.blocks.len()];
     // Blocks after the lead of their region (`Regions::lead`), blocks in a lead (the head
     // included), and blocks other than a head.
@@ -248,15 +246,13 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
     let mut region_nonhead = vec![false; f.blocks.len()];
     // The head block of each block's region, by block index.
     let mut region_head: Vec<Option<ir::Block>> = vec![None; f.blocks.len()];
-    if let Ok((blocks, _)) = crate::analysis::schedule::priorities(f) {
-        for (p, &b) in blocks.iter().enumerate() {
-            if let Some(h) = regions.head_of(p as u32) {
-                region_of[b.index()] = h;
-                region_inside[b.index()] = !regions.in_lead(p as u32);
-                region_lead[b.index()] = regions.in_lead(p as u32);
-                region_nonhead[b.index()] = h != p as u32;
-                region_head[b.index()] = blocks.get(h as usize).copied();
-            }
+    for (p, &b) in blocks.iter().enumerate() {
+        if let Some(h) = regions.head_of(p as u32) {
+            region_of[b.index()] = h;
+            region_inside[b.index()] = !regions.in_lead(p as u32);
+            region_lead[b.index()] = regions.in_lead(p as u32);
+            region_nonhead[b.index()] = h != p as u32;
+            region_head[b.index()] = blocks.get(h as usize).copied();
         }
     }
     let same_region = |a: usize, b: usize| region_of[a] != u32::MAX && region_of[a] == region_of[b];
