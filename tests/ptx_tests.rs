@@ -204,7 +204,7 @@ fn memcheck_one(path: &Path) -> Result<(), Failed> {
 /// Cases whose kernels race on shared memory on purpose or by a harmless latent bug, or that
 /// synchronize in a way racecheck does not model (a known limitation: a false report), which
 /// racecheck must report (instead of running clean), with the access it names and why.
-const EXPECTED_RACES: [(&str, &str, &str); 6] = [
+const EXPECTED_RACES: [(&str, &str, &str); 7] = [
     (
         "kernels/lockstep",
         "Write access and Read access to __shared__ '_ZZ11warp_reduceE1s'",
@@ -224,6 +224,11 @@ const EXPECTED_RACES: [(&str, &str, &str); 6] = [
         "kernels/group_stride/xspace",
         "Write access and Read access to __shared__ 'xspace_sm'",
         "lanes read a neighbour's store with no __syncwarp: tests the JIT's lockstep order",
+    ),
+    (
+        "kernels/regions/racy_order",
+        "Write access and Read access to __global__ 'buf'",
+        "lanes read a neighbour's store with no __syncwarp: tests the order across a region",
     ),
     (
         "kernels/spin_wait",

@@ -2,6 +2,7 @@
 //! the IR itself).
 
 pub mod cfg;
+pub mod region;
 pub mod schedule;
 pub mod segment;
 pub mod uniform;

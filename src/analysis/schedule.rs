@@ -170,25 +170,7 @@ pub fn schedule_with(
     pred_bytes: u32,
     dedicated: &[bool],
 ) -> Result<WarpLayout, ScheduleError> {
-    let cfg = Cfg::new(f);
-    let back = cfg.back_edges().map_err(|(b, h)| ScheduleError {
-        message: format!(
-            "irreducible control flow: a branch at the end of the block near line {} enters a loop \
-             at line {} other than through its header",
-            f.block(b).term_loc.line,
-            first_line(f, h)
-        ),
-        loc: f.block(b).term_loc,
-    })?;
-    let loops = cfg.loops(&back);
-    let n = f.blocks.len();
-    let all: Vec<bool> = (0..n).map(|b| cfg.reachable(Block(b as u32))).collect();
-    let mut order = Vec::with_capacity(n);
-    order_region(&cfg, &loops, &all, f.entry, None, &mut order);
-    let mut prio = vec![u32::MAX; n];
-    for (i, b) in order.iter().enumerate() {
-        prio[b.index()] = i as u32;
-    }
+    let (order, prio) = priorities(f)?;
     let nb = order.len() as u32;
 
     // Header, pending, parked, active words.
@@ -347,6 +329,31 @@ pub fn schedule_with(
         size,
         pred_bytes,
     })
+}
+
+/// The reachable blocks in priority order, and the priority of each block (`u32::MAX` when
+/// unreachable), indexed by [`Block`] (see the module docs). Errors: irreducible control flow.
+pub fn priorities(f: &Function) -> Result<(Vec<Block>, Vec<u32>), ScheduleError> {
+    let cfg = Cfg::new(f);
+    let back = cfg.back_edges().map_err(|(b, h)| ScheduleError {
+        message: format!(
+            "irreducible control flow: a branch at the end of the block near line {} enters a loop \
+             at line {} other than through its header",
+            f.block(b).term_loc.line,
+            first_line(f, h)
+        ),
+        loc: f.block(b).term_loc,
+    })?;
+    let loops = cfg.loops(&back);
+    let n = f.blocks.len();
+    let all: Vec<bool> = (0..n).map(|b| cfg.reachable(Block(b as u32))).collect();
+    let mut order = Vec::with_capacity(n);
+    order_region(&cfg, &loops, &all, f.entry, None, &mut order);
+    let mut prio = vec![u32::MAX; n];
+    for (i, b) in order.iter().enumerate() {
+        prio[b.index()] = i as u32;
+    }
+    Ok((order, prio))
 }
 
 /// The report site of block `b`: its first instruction, else its terminator when that has a

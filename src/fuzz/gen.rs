@@ -29,7 +29,9 @@
 //!   slot: that value depends on the order of the warp's lanes, which ptxjit defines
 //!   (`analysis::segment`: group-major for `sm_80`, lockstep under `--lockstep`) and both
 //!   engines must follow alike; after the synchronization it reads the lowest or highest
-//!   active lane's slot, which the ISA orders.
+//!   active lane's slot, which the ISA orders. A *region race* does the same with the store
+//!   inside a divergent `if` and the neighbour's load after its join, so the value read
+//!   depends on the order across blocks (`analysis::region`).
 //! - `bar.sync`, exchanges and `shfl.sync` with the full mask appear only in CTA-uniform control
 //!   flow (top level, uniform `if`s on `%ctaid`/parameter/uniform counters, fixed-trip loops),
 //!   before any early exit in program order; `shfl.sync` only when every warp is full (block
@@ -474,6 +476,7 @@ enum What {
     Exchange,
     WarpExchange,
     Matrix,
+    RegionRace,
     Barrier,
     Misc,
     If,
@@ -496,6 +499,7 @@ const WHATS: &[(What, u32)] = &[
     (What::Exchange, 4),
     (What::WarpExchange, 4),
     (What::Matrix, 3),
+    (What::RegionRace, 3),
     (What::Barrier, 2),
     (What::Misc, 2),
     (What::If, 7),
@@ -516,6 +520,7 @@ impl Gen<'_> {
                     What::Exchange => collective_ok && self.shared,
                     // Anywhere, divergent loops included: its membermask is the lanes here.
                     What::WarpExchange => self.shared,
+                    What::RegionRace => self.shared && self.full_warps,
                     What::Barrier => collective_ok,
                     What::If => ctx.depth < MAX_DEPTH && self.budget > 0,
                     What::Loop => {
@@ -548,6 +553,7 @@ impl Gen<'_> {
             What::Exchange => self.exchange(),
             What::WarpExchange => self.warp_exchange(),
             What::Matrix => self.matrix(),
+            What::RegionRace => self.region_race(),
             What::Barrier => Stmt::Barrier(
                 self.rng
                     .pick(&["bar.sync 0;", "barrier.sync 0;", "barrier.sync.aligned 0;"])
@@ -1207,6 +1213,53 @@ impl Gen<'_> {
         lines.push(format!("ld.shared.{ty} {dst}, [%td0+{off}];"));
         lines.push("bar.warp.sync %t2;".to_string());
         Stmt::Code(lines)
+    }
+
+    /// A race across the blocks of a region (`analysis::region`): a store to the own shared
+    /// slot inside a divergent `if`, then, after the join and before `bar.warp.sync` on the
+    /// lanes active before the `if`, a `volatile` load of a neighbour lane's slot. Whether the
+    /// neighbour has stored yet depends on the order of the warp's lanes across blocks
+    /// (group by group through a region for the generated `sm_80` kernels, block by block
+    /// with `--lockstep`), which both engines must follow alike.
+    fn region_race(&mut self) -> Stmt {
+        let (ty, size, class) = *self.rng.pick(&[
+            ("u32", 4u32, Class::B32),
+            ("f32", 4, Class::F32),
+            ("u64", 8, Class::B64),
+        ]);
+        let off = self.rng.below((SHARED_SLOT / size) as u64) as u32 * size;
+        let src = self.src_reg(class);
+        let store = Stmt::Code(vec![format!("st.shared.{ty} [%so+{off}], {src};")]);
+        let cond = self.divergent_cond();
+        let d = self.rng.range(1, 31);
+        let dst = self.data_reg(class);
+        let post = vec![
+            format!("add.u32 %t0, %ln, {d};"),
+            "and.b32 %t0, %t0, 31;".to_string(),
+            "sub.s32 %t0, %t0, %ln;".to_string(),
+            format!("mul.wide.s32 %td0, %t0, {SHARED_SLOT};"),
+            "add.s64 %td0, %so, %td0;".to_string(),
+            format!("ld.volatile.shared.{ty} {dst}, [%td0+{off}];"),
+            "bar.warp.sync %t2;".to_string(),
+        ];
+        // An `if` every lane takes holds the sequence together (the shrinker edits trees).
+        Stmt::If {
+            cond: Cond {
+                setup: vec!["setp.eq.u32 %pu, %ln, %ln;".to_string()],
+                pred: "%pu".to_string(),
+                negated: false,
+            },
+            then: vec![
+                Stmt::Code(vec!["activemask.b32 %t2;".to_string()]),
+                Stmt::If {
+                    cond,
+                    then: vec![store],
+                    els: vec![],
+                },
+                Stmt::Code(post),
+            ],
+            els: vec![],
+        }
     }
 
     /// Fences, prefetches and `isspacep`.

@@ -7,6 +7,7 @@
 //! itself with permuted parameters). The interpreter then runs without strings, hashing or
 //! allocation.
 
+use crate::analysis::region::Regions;
 use crate::analysis::schedule::{WarpLayout, WARP_SIZE};
 use crate::analysis::segment::{self, Segment, WarpOrder};
 use crate::ir::{
@@ -26,6 +27,8 @@ pub(super) struct Program {
     pub moves: Vec<Move>,
     /// Descriptors of the warp collectives and barrier ops (`Exec::Warp`).
     pub warp: Vec<WarpDesc>,
+    /// The blocks each group runs through before the next group (`analysis::region`).
+    pub regions: Regions,
 }
 
 /// A block: its instructions `insts[start..end]`, their segments `segs[seg_start..seg_end]`
@@ -150,6 +153,7 @@ pub(super) fn decode(
             segs: vec![],
             moves: vec![],
             warp: vec![],
+            regions: Regions::new(f, &layout.order, &layout.prio, order),
         },
     };
     for &b in &layout.order {

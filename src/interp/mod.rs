@@ -26,6 +26,7 @@ mod decode;
 #[cfg(test)]
 mod tests;
 
+use crate::analysis::region::MAX_BLOCKS;
 use crate::analysis::schedule::{WarpLayout, EXITED_OFF, WARP_SIZE};
 use crate::analysis::segment::{WarpOrder, GROUPS, GROUP_LANES};
 use crate::ir::verify::VerifiedFunction;
@@ -78,9 +79,14 @@ impl WarpEngine for Interpreter {
             let mask = rd32(state, pend);
             wr32(state, pend, 0);
             self.set_active(state, p, false);
-            let b = &self.prog.blocks[p as usize];
-            executed += mask.count_ones() as u64 * (b.end - b.start + 1) as u64;
-            self.run_block(p, mask, state, env);
+            let region = self.prog.regions.blocks_of(p);
+            if region.len() >= 2 {
+                executed += self.run_region(region, mask, state, env);
+            } else {
+                let b = &self.prog.blocks[p as usize];
+                executed += mask.count_ones() as u64 * (b.end - b.start + 1) as u64;
+                self.run_block(p, mask, state, env);
+            }
         };
         env.count_thread_instructions(executed);
         status
@@ -263,8 +269,65 @@ impl Interpreter {
                 }
             }
         }
-        match b.term {
-            DTerm::Jump(c) => self.enter(c, mask, s, false),
+        self.terminate(b.term, mask, s, env, None);
+    }
+
+    /// Run the region of blocks `region` (priorities; `analysis::region`) for the lanes of
+    /// `mask`, entered at its head: group by group, each group through all of the region's
+    /// blocks in priority order before the next group. Returns the thread-instructions
+    /// executed.
+    fn run_region(
+        &self,
+        region: std::ops::Range<u32>,
+        mask: u32,
+        s: &mut [u8],
+        env: &CtaEnv,
+    ) -> u64 {
+        let mut executed = 0u64;
+        for g in 0..GROUPS {
+            let gmask = mask & (((1u32 << GROUP_LANES) - 1) << (g * GROUP_LANES));
+            if gmask == 0 {
+                continue;
+            }
+            let mut local = [0u32; MAX_BLOCKS];
+            local[0] = gmask;
+            for (k, p) in region.clone().enumerate() {
+                let m = local[k];
+                if m == 0 {
+                    continue;
+                }
+                let b = &self.prog.blocks[p as usize];
+                executed += m.count_ones() as u64 * (b.end - b.start + 1) as u64;
+                // A region block is one segment: it has no warp operation.
+                for di in &self.prog.insts[b.start as usize..b.end as usize] {
+                    exec_inst(di, m, s, env);
+                }
+                self.terminate(b.term, m, s, env, Some((region.clone(), &mut local)));
+            }
+        }
+        executed
+    }
+
+    /// Run terminator `term` for the lanes of `mask`. In a region (`local`: its priorities
+    /// and the group's lane mask per block), lanes going to one of its blocks other than the
+    /// head join that block's mask instead of becoming pending.
+    fn terminate(
+        &self,
+        term: DTerm,
+        mask: u32,
+        s: &mut [u8],
+        env: &CtaEnv,
+        mut local: Option<(std::ops::Range<u32>, &mut [u32; MAX_BLOCKS])>,
+    ) {
+        let mut go = |c: DCall, m: u32, s: &mut [u8]| match local.as_mut() {
+            Some((r, masks)) if c.prio > r.start && c.prio < r.end => {
+                self.moves(c, m, s);
+                masks[(c.prio - r.start) as usize] |= m;
+            }
+            _ => self.enter(c, m, s, false),
+        };
+        match term {
+            DTerm::Jump(c) => go(c, mask, s),
             DTerm::Branch { cond, then_, else_ } => {
                 let mut taken = 0u32;
                 for l in Lanes(mask) {
@@ -273,10 +336,10 @@ impl Interpreter {
                     }
                 }
                 if taken != 0 {
-                    self.enter(then_, taken, s, false);
+                    go(then_, taken, s);
                 }
                 if mask & !taken != 0 {
-                    self.enter(else_, mask & !taken, s, false);
+                    go(else_, mask & !taken, s);
                 }
             }
             DTerm::Exit => {
@@ -297,6 +360,22 @@ impl Interpreter {
     /// Pass the lanes of `mask` to a block call: copy the arguments into the target's
     /// parameter slots, then make the lanes pending there (or parked, at a barrier).
     fn enter(&self, c: DCall, mask: u32, s: &mut [u8], park: bool) {
+        self.moves(c, mask, s);
+        if park {
+            let off = self.layout.parked(c.prio);
+            let m = rd32(s, off);
+            wr32(s, off, m | mask);
+        } else {
+            let off = self.layout.pending(c.prio);
+            let m = rd32(s, off);
+            wr32(s, off, m | mask);
+            self.set_active(s, c.prio, true);
+        }
+    }
+
+    /// Copy a block call's arguments into the target's parameter slots for the lanes of
+    /// `mask`.
+    fn moves(&self, c: DCall, mask: u32, s: &mut [u8]) {
         let mut temp = [0u64; WARP_SIZE as usize];
         for m in &self.prog.moves[c.start as usize..c.end as usize] {
             match *m {
@@ -317,16 +396,6 @@ impl Interpreter {
                     }
                 }
             }
-        }
-        if park {
-            let off = self.layout.parked(c.prio);
-            let m = rd32(s, off);
-            wr32(s, off, m | mask);
-        } else {
-            let off = self.layout.pending(c.prio);
-            let m = rd32(s, off);
-            wr32(s, off, m | mask);
-            self.set_active(s, c.prio, true);
         }
     }
 }

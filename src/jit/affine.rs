@@ -299,6 +299,12 @@ impl Gen<'_, '_> {
         if !self.affine.uniform_at(v, blk) || self.layout.slot[v.index()] == u32::MAX {
             return None;
         }
+        // In a region, the plans are made at its top: only slots written before it count.
+        if let Some(r) = &self.region {
+            if r.hides(self, v) || !self.affine.uniform_at(v, r.head) {
+                return None;
+            }
+        }
         let in_slot = match self.f.values[v.index()].def {
             ir::ValueDef::Param(_, _) => true,
             ir::ValueDef::Result(i, _) => {
@@ -320,9 +326,21 @@ impl Gen<'_, '_> {
         let this_scalar = match self.f.values[v.index()].def {
             ir::ValueDef::Param(_, _) => false,
             ir::ValueDef::Result(i, _) => {
-                self.scalar[i.index()] && self.inst_block[i.index()] == blk.0
+                let b = self.inst_block[i.index()];
+                // A region's scalar sections all run at its top (`region.rs`).
+                let here = b == blk.0
+                    || self
+                        .region
+                        .as_ref()
+                        .is_some_and(|r| r.blocks.contains(&ir::Block(b)));
+                self.scalar[i.index()] && here
             }
         };
+        if let Some(r) = &self.region {
+            if !this_scalar && (r.hides(self, v) || !self.uni.uniform_at(v, r.head)) {
+                return false;
+            }
+        }
         // In a slot of its own that holds every lane's latest value: block parameters, and
         // values some other block reads (stored by their block; other values may live in
         // shared scratch slots).
@@ -570,7 +588,7 @@ impl Gen<'_, '_> {
         insts: &[ir::Inst],
         sc: &HashMap<ir::Value, Value>,
         first: Value,
-        mask: Value,
+        mask: Option<Value>,
     ) -> Result<FastMem, String> {
         let mut out = FastMem::default();
         // Candidate accesses by (root, space, offset mod size, size, stride): members
@@ -720,16 +738,22 @@ impl Gen<'_, '_> {
                     match ok_store {
                         Some(o) => o,
                         None => {
-                            let f = match full {
-                                Some(f) => f,
-                                None => {
+                            // Without a mask (a region's block after its head), the store
+                            // tests its group's lanes itself (`region.rs`).
+                            let f = match (full, mask) {
+                                (Some(f), _) => Some(f),
+                                (None, Some(mask)) => {
                                     let idle = self.b.ins().bnot(mask);
                                     let f = self.b.ins().icmp_imm_s(IntCC::Equal, idle, 0);
                                     full = Some(f);
-                                    f
+                                    Some(f)
                                 }
+                                (None, None) => None,
                             };
-                            let o = self.b.ins().band(ok, f);
+                            let o = match f {
+                                Some(f) => self.b.ins().band(ok, f),
+                                None => ok,
+                            };
                             ok_store = Some(o);
                             o
                         }

@@ -34,6 +34,7 @@
 //! values survive.
 
 use super::helpers::{self, PureDesc};
+use crate::analysis::region::Regions;
 use crate::analysis::schedule::WarpLayout;
 use crate::analysis::segment::{SegmentSplit, WarpOrder};
 use crate::analysis::uniform::{self, Uniformity};
@@ -127,8 +128,15 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) racecheck: bool,
     /// The warp's lane order: where a block's group loops split (`analysis::segment`).
     pub(super) order: WarpOrder,
+    /// The blocks run group by group across blocks (`analysis::region`).
+    pub(super) regions: Regions,
+    /// While a region is emitted: its blocks (`region.rs`).
+    pub(super) region: Option<super::region::RegionCtx>,
+    /// While a block of a region other than its head is emitted: stores with a hoisted
+    /// bounds check also test that the group's four lanes are active (`region.rs`).
+    pub(super) region_store_check: bool,
     /// Entry block of each block priority (filled by the dispatcher).
-    enter: Vec<CBlock>,
+    pub(super) enter: Vec<CBlock>,
     /// The current block's memory accesses with a hoisted bounds check (`affine.rs`).
     pub(super) fast: super::affine::FastMem,
     /// The current block's group-level fast accesses (`group.rs`).
@@ -171,6 +179,8 @@ pub struct Plan {
     racecheck: bool,
     /// Where the group loops split (`analysis::segment`).
     pub(super) order: WarpOrder,
+    /// The blocks run group by group across blocks (`analysis::region`).
+    regions: Regions,
 }
 
 /// Float operations whose SIMD form yields a NaN exactly when an operand is a NaN or the
@@ -224,6 +234,28 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
     let def_block_of = |_f: &ir::Function, v: ir::Value| -> Option<usize> {
         Some(def_blocks[v.index()]).filter(|&b| b != usize::MAX)
     };
+    // Regions (`analysis::region`): the head priority of each block's region, by block
+    // index (`u32::MAX`: none). A CFG the schedule rejects has none; the schedule reports it.
+    let (blocks, prio) = crate::analysis::schedule::priorities(f).unwrap_or_default();
+    let regions = Regions::new(f, &blocks, &prio, order);
+    let mut region_of = vec![u32::MAX; f.blocks.len()];
+    // Blocks after the lead of their region (`Regions::lead`), blocks in a lead (the head
+    // included), and blocks other than a head.
+    let mut region_inside = vec![false; f.blocks.len()];
+    let mut region_lead = vec![false; f.blocks.len()];
+    let mut region_nonhead = vec![false; f.blocks.len()];
+    // The head block of each block's region, by block index.
+    let mut region_head: Vec<Option<ir::Block>> = vec![None; f.blocks.len()];
+    for (p, &b) in blocks.iter().enumerate() {
+        if let Some(h) = regions.head_of(p as u32) {
+            region_of[b.index()] = h;
+            region_inside[b.index()] = !regions.in_lead(p as u32);
+            region_lead[b.index()] = regions.in_lead(p as u32);
+            region_nonhead[b.index()] = h != p as u32;
+            region_head[b.index()] = blocks.get(h as usize).copied();
+        }
+    }
+    let same_region = |a: usize, b: usize| region_of[a] != u32::MAX && region_of[a] == region_of[b];
     // Scalar instructions: uniform, pure (or reading read-only parameter/constant memory),
     // with operands that are scalar here or uniform values from elsewhere.
     let mut scalar = vec![false; f.insts.len()];
@@ -239,13 +271,30 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
                     ..
                 }
             );
-            let kind_ok = d.op.effect() == Effect::Pure || readonly_load;
+            // In a region, the scalar sections of all its blocks run at the top of the region,
+            // before any group has entered them (`region.rs`): the blocks after its lead keep
+            // only pure operations, and every block after the head only operations on values
+            // computed in those sections or before the region.
+            let inside = region_inside[bi];
+            let nonhead = region_nonhead[bi];
+            let kind_ok = d.op.effect() == Effect::Pure || readonly_load && !inside;
             let uniform_results = d
                 .results
                 .iter()
                 .all(|&r| !uni.divergent[r.index()] && !uni.temporal[r.index()]);
             let args_ok = d.args.iter().all(|&a| {
-                scalar_val[a.index()] || (uni.uniform_at(a, here) && def_block_of(f, a) != Some(bi))
+                let db = def_block_of(f, a);
+                if nonhead {
+                    let head = region_head[bi].unwrap_or(here);
+                    let in_region = db.is_some_and(|x| same_region(x, bi));
+                    let head_param = matches!(f.values[a.index()].def,
+                        ir::ValueDef::Param(b, _) if b == head);
+                    if in_region && !head_param {
+                        return scalar_val[a.index()];
+                    }
+                    return uni.uniform_at(a, here) && uni.uniform_at(a, head);
+                }
+                scalar_val[a.index()] || (uni.uniform_at(a, here) && db != Some(bi))
             });
             if kind_ok && uniform_results && args_ok && !d.results.is_empty() {
                 scalar[i.index()] = true;
@@ -308,7 +357,15 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
             }
         }
         for (a, s, warp) in uses {
-            let other_block = def_block_of(f, a) != Some(bi);
+            let db = def_block_of(f, a);
+            // Inside a region, the group values of its lead stay in registers for the region's
+            // other blocks, and every scalar-section value is at hand (`region.rs`).
+            let in_region = db.is_some_and(|x| x != bi && same_region(x, bi));
+            let from_head = db.is_some_and(|x| in_region && region_lead[x]);
+            if scalar_val[a.index()] && in_region || from_head && !warp {
+                continue;
+            }
+            let other_block = db != Some(bi);
             if other_block {
                 cross_block[a.index()] = true;
             }
@@ -371,6 +428,7 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
         nan_blind,
         racecheck: false,
         order,
+        regions,
     }
 }
 
@@ -488,6 +546,7 @@ pub fn generate(
         nan_blind,
         racecheck,
         order,
+        regions,
     } = plan;
     let mut g = Gen {
         f,
@@ -508,6 +567,9 @@ pub fn generate(
         nan_blind,
         racecheck,
         order,
+        regions,
+        region: None,
+        region_store_check: false,
         sig_pure,
         sig_access,
         sig_atom,
@@ -528,8 +590,19 @@ pub fn generate(
         uniform_mask: None,
     };
     g.gen_dispatch()?;
-    for &blk in &layout.order {
-        g.gen_block(blk)?;
+    for (p, &blk) in layout.order.iter().enumerate() {
+        let r = g.regions.blocks_of(p as u32);
+        if r.len() >= 2 {
+            g.gen_region(r)?;
+        } else if r.is_empty() {
+            // Never entered through the dispatcher: no lane is pending at a region's
+            // blocks other than its head.
+            let enter = g.enter[p];
+            g.b.switch_to_block(enter);
+            g.b.ins().jump(g.dispatch, &[]);
+        } else {
+            g.gen_block(blk)?;
+        }
     }
     g.b.seal_all_blocks();
     g.b.finalize(frontend);
@@ -541,12 +614,12 @@ impl Gen<'_, '_> {
         self.b.ins().iconst(t, v)
     }
 
-    fn state_load(&mut self, t: CType, off: u32) -> Value {
+    pub(super) fn state_load(&mut self, t: CType, off: u32) -> Value {
         let s = self.e.state;
         self.b.ins().load(t, TRUSTED(), s, off as i32)
     }
 
-    fn state_store(&mut self, v: Value, off: u32) {
+    pub(super) fn state_store(&mut self, v: Value, off: u32) {
         let s = self.e.state;
         self.b.ins().store(TRUSTED(), v, s, off as i32);
     }

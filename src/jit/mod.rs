@@ -9,6 +9,7 @@ mod codegen;
 mod fullwarp;
 mod group;
 pub mod helpers;
+mod region;
 mod scalar;
 mod vector;
 mod wide;

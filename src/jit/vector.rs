@@ -34,16 +34,16 @@ pub(super) struct Grp {
     /// The group's four lane-mask bits (`i32`, bit j = lane 4g+j active).
     pub(super) bits: Value,
     /// Active-lane masks: `i32x4`, and the two `i64x2` halves.
-    m32: Value,
-    m64: [Value; 2],
+    pub(super) m32: Value,
+    pub(super) m64: [Value; 2],
     /// `state + g * 4 * size` for lane sizes 1, 2, 4, 8.
     base: [Value; 4],
-    vals: HashMap<ir::Value, GVal>,
+    pub(super) vals: HashMap<ir::Value, GVal>,
     /// Group-affine addresses replayed for this group (`group.rs`).
     pub(super) gcache: super::group::GroupCache,
     /// All four lanes are active (a loop of `group_loop` over a full warp): stores to slots
     /// need no blend.
-    full: bool,
+    pub(super) full: bool,
     /// Struct members loaded ahead by their run, and stores kept for their run (`wide.rs`).
     pub(super) wide: HashMap<ir::Inst, GVal>,
 }
@@ -94,7 +94,7 @@ impl Gen<'_, '_> {
         self.b.ins().vconst(t, c)
     }
 
-    fn vconst_i32(&mut self, v: [i32; 4]) -> Value {
+    pub(super) fn vconst_i32(&mut self, v: [i32; 4]) -> Value {
         let bytes = v.iter().flat_map(|x| x.to_le_bytes()).collect();
         self.vconst_bytes(types::I32X4, bytes)
     }
@@ -214,7 +214,7 @@ impl Gen<'_, '_> {
     }
 
     /// Broadcast a scalar (predicates as `i8` 0/1) to a group value.
-    fn splat_val(&mut self, x: Value, t: ir::Type) -> GVal {
+    pub(super) fn splat_val(&mut self, x: Value, t: ir::Type) -> GVal {
         match t {
             ir::Type::Pred => {
                 let w = self.b.ins().uextend(types::I32, x);
@@ -367,7 +367,13 @@ impl Gen<'_, '_> {
     }
 
     /// Store a group value to the slot of `v`; with `blend`, only active lanes change.
-    fn gstore(&mut self, grp: &Grp, v: ir::Value, x: GVal, blend: bool) -> Result<(), String> {
+    pub(super) fn gstore(
+        &mut self,
+        grp: &Grp,
+        v: ir::Value,
+        x: GVal,
+        blend: bool,
+    ) -> Result<(), String> {
         let blend = blend && !grp.full;
         let t = self.ty(v);
         let slot = self.layout.slot[v.index()];
@@ -488,7 +494,7 @@ impl Gen<'_, '_> {
     }
 
     /// Emit instruction `i` for the group.
-    fn ginst(
+    pub(super) fn ginst(
         &mut self,
         grp: &mut Grp,
         sc: &HashMap<ir::Value, Value>,
@@ -1466,7 +1472,37 @@ impl Gen<'_, '_> {
         if let (Some(fa), true) = (warp, vector) {
             let fast = self.b.create_block();
             let slow = self.b.create_block();
-            self.branch_ok(fa.ok, fast, slow);
+            // In a region's block after its lead, the plan does not know the block's lanes:
+            // all four of the group's must be active (`region.rs`). In the full-warp loop,
+            // where every hoisted check holds, a partial group stores lane by lane.
+            if self.region_store_check && self.warp_fast_body {
+                let full = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
+                let partial = self.b.create_block();
+                self.b.ins().brif(full, fast, &[], partial, &[]);
+                self.b.switch_to_block(partial);
+                let p = self.group_elem(grp, fa.p, fa.stride);
+                let lanes = self.lanes_of(args[1], vt_t);
+                for (j, &x) in lanes.iter().enumerate() {
+                    let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
+                    let st = self.b.create_block();
+                    let next = self.b.create_block();
+                    self.b.ins().brif(bit, st, &[], next, &[]);
+                    self.b.switch_to_block(st);
+                    let off = (j as u32 * fa.stride) as i32;
+                    self.b.ins().store(fl, x, p, off);
+                    self.b.ins().jump(next, &[]);
+                    self.b.switch_to_block(next);
+                }
+                self.b.ins().jump(join, &[]);
+            } else {
+                let ok = if self.region_store_check {
+                    let full = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
+                    self.b.ins().band(fa.ok, full)
+                } else {
+                    fa.ok
+                };
+                self.branch_ok(ok, fast, slow);
+            }
             self.b.switch_to_block(fast);
             let p = self.group_elem(grp, fa.p, fa.stride);
             match args[1] {
@@ -1639,14 +1675,18 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
-    /// Emit the code of block `blk` (entered with its pending mask).
-    pub(super) fn gen_block_body(&mut self, blk: ir::Block, mask: Value) -> Result<(), String> {
-        let bd = self.f.block(blk).clone();
-        let first = self.b.ins().ctz(mask);
-        // Scalar section.
-        let mut sc: HashMap<ir::Value, Value> = HashMap::new();
-        self.uniform_mask = Some(mask);
-        for &i in &bd.insts {
+    /// The scalar section of block `blk` (`codegen::plan`): its scalar instructions, with
+    /// results added to `sc`. Results other blocks read go to their slots: all 32 lanes at
+    /// once, or with `defer`, appended there for the caller to store later.
+    pub(super) fn scalar_section(
+        &mut self,
+        blk: ir::Block,
+        first: Value,
+        sc: &mut HashMap<ir::Value, Value>,
+        mut defer: Option<&mut Vec<(ir::Value, Value)>>,
+    ) -> Result<(), String> {
+        let insts = self.f.block(blk).insts.clone();
+        for i in insts {
             if !self.scalar[i.index()] {
                 continue;
             }
@@ -1663,12 +1703,25 @@ impl Gen<'_, '_> {
             if let (Some(r), Some(&res)) = (r, d.results.first()) {
                 sc.insert(res, r);
                 if self.scalar_slot[res.index()] {
-                    self.splat_store(res, r)?;
+                    match defer.as_deref_mut() {
+                        Some(list) => list.push((res, r)),
+                        None => self.splat_store(res, r)?,
+                    }
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Emit the code of block `blk` (entered with its pending mask).
+    pub(super) fn gen_block_body(&mut self, blk: ir::Block, mask: Value) -> Result<(), String> {
+        let bd = self.f.block(blk).clone();
+        let first = self.b.ins().ctz(mask);
+        let mut sc: HashMap<ir::Value, Value> = HashMap::new();
+        self.uniform_mask = Some(mask);
+        self.scalar_section(blk, first, &mut sc, None)?;
         self.uniform_mask = None;
-        self.fast = self.plan_fast_mem(blk, &bd.insts, &sc, first, mask)?;
+        self.fast = self.plan_fast_mem(blk, &bd.insts, &sc, first, Some(mask))?;
         self.gfast = self.plan_group_mem(blk, &bd.insts, &sc, first)?;
         // Segments between warp operations and, in lockstep order, between memory accesses
         // whose order across lanes matters (`analysis::segment`; the escape analysis in
@@ -1908,7 +1961,7 @@ impl Gen<'_, '_> {
     /// Copy a block call's arguments to the target's parameter slots for the group's active
     /// lanes (restricted to lanes where `cond` is true, or false with `negate`). All arguments
     /// are read before any parameter is written.
-    fn write_args(
+    pub(super) fn write_args(
         &mut self,
         grp: &mut Grp,
         sc: &HashMap<ir::Value, Value>,

@@ -1,0 +1,257 @@
+//! Regions: runs of blocks that each group of lanes runs through entirely before the next
+//! group, under group-major order. Both engines follow this rule, so they agree bit for bit
+//! even on code whose result depends on the interleaving of lanes across blocks.
+//!
+//! # Model
+//! Without regions a warp runs block by block (`analysis::schedule`): the pending block of
+//! lowest priority runs for all its lanes, group by group (`analysis::segment`), and only
+//! then does any lane move on to the next block. Under [`WarpOrder::GroupMajor`]
+//! (independent thread scheduling, `.target sm_70` and later) lanes need not wait for each
+//! other between warp-synchronous points, so a **region** — a run of blocks consecutive in
+//! priority order — is run **group by group across its blocks**:
+//!
+//! ```text
+//! mask = pending[head]; pending[head] = 0
+//! for g in 0..8 (groups with a lane in mask, lanes 4g..4g+3):
+//!     m[head] = the group's lanes of mask; m[b] = 0 for the other blocks of the region
+//!     for b in the region's blocks, in priority order, with m[b] != 0:
+//!         run b's instructions for the lanes of m[b] (each instruction for the group's
+//!         lanes, lowest first, before the next — as a segment);
+//!         each lane's terminator: into a block of the region (never the head) → m[target],
+//!         out of the region (or back to the head) → pending[target] (block parameters
+//!         written as at any terminator), `exit` → exited
+//! ```
+//!
+//! Each lane still runs its own instructions in program order, and lanes of a group run
+//! each instruction together, so this is one of the interleavings independent thread
+//! scheduling allows. What other lanes can observe changes only across groups: lanes 0-3
+//! may run the guarded body and the join of an `if` before lanes 4-7 evaluate its condition.
+//!
+//! # Which blocks form a region
+//! Regions are made greedily along the priority order. Block `b` (priority `p`) can be in a
+//! region at all when it has no warp operation (`Effect::Warp`: collectives, barriers,
+//! `bar.warp.sync`, textures …) and its terminator is a jump, a branch or `exit` (no
+//! barrier, which parks lanes, and no `trap`). A region starts at such a block (its
+//! **head**) and takes in the block of the next priority while that block can be in a
+//! region, lies in the same loops as the head (regions are acyclic and never span a loop
+//! exit or entry), and has all its predecessors in the region already (one entry: lanes
+//! reach the region's other blocks only through the head, in the same pass), up to
+//! [`MAX_BLOCKS`] blocks. A region of one
+//! block is no region: the block runs as before. Under [`WarpOrder::Lockstep`] there are no
+//! regions, nor when the environment sets `PTXJIT_NO_REGIONS=1` (for measurements and
+//! diagnosis: both engines then run block by block, as before regions).
+//!
+//! Since all predecessors of a non-head block precede it in the region, the region's edges
+//! go forward in priority order, the per-group pass needs no iteration, and a non-head block
+//! never has pending lanes between passes (nothing outside the region leads to it; barrier
+//! continuations are never non-head blocks, as their predecessor ends in a barrier).
+
+use super::cfg::Cfg;
+use super::segment::WarpOrder;
+use crate::ir::{Block, Effect, Function, Terminator};
+
+/// Whether `PTXJIT_NO_REGIONS` turns regions off (set and not empty, `0`, `false`, `no` or
+/// `off`); read once per process.
+fn disabled() -> bool {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OFF.get_or_init(|| {
+        std::env::var("PTXJIT_NO_REGIONS").is_ok_and(|v| {
+            !matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "" | "0" | "false" | "no" | "off"
+            )
+        })
+    })
+}
+
+/// Most blocks in one region (the engines keep a lane mask per block of a region: the
+/// interpreter in a fixed array, the JIT in registers).
+pub const MAX_BLOCKS: usize = 32;
+
+/// The regions of a kernel, by block priority (`analysis::schedule`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Regions {
+    /// For each priority: the number of blocks of the region it heads (priorities
+    /// `p..p + len[p]`), at least 2; 0 for blocks that head no region (inside one, or on
+    /// their own).
+    pub len: Vec<u32>,
+    /// For each priority: the priority of the head of the region holding it (`u32::MAX`:
+    /// none).
+    pub head: Vec<u32>,
+    /// For each head priority: how many blocks at the start of its region every lane that
+    /// enters it runs — the head and the blocks it jumps to unconditionally, each the only
+    /// way into the next (0 for blocks that head no region). Their lane masks are the
+    /// head's.
+    pub lead: Vec<u32>,
+}
+
+impl Regions {
+    /// The regions of `f` under `order`; `blocks` are the reachable blocks in priority order
+    /// and `prio` each block's priority (`schedule::priorities`).
+    pub fn new(f: &Function, blocks: &[Block], prio: &[u32], order: WarpOrder) -> Regions {
+        let nb = blocks.len();
+        let mut len = vec![0u32; nb];
+        let mut lead = vec![0u32; nb];
+        if order == WarpOrder::Lockstep || disabled() {
+            return Regions::from_len(len, lead);
+        }
+        let cfg = Cfg::new(f);
+        // The loops each block lies in (natural loops of the back edges; the schedule has
+        // already rejected irreducible control flow, so none is missed).
+        let loops = match cfg.back_edges() {
+            Ok(back) => cfg.loops(&back),
+            Err(_) => return Regions::from_len(len, lead),
+        };
+        let loops_of =
+            |b: Block| -> Vec<bool> { loops.iter().map(|(_, body)| body[b.index()]).collect() };
+        let eligible = |b: Block| -> bool {
+            let bd = f.block(b);
+            let plain_term = match bd.term {
+                Terminator::Jump(_) | Terminator::Branch { .. } | Terminator::Exit => true,
+                Terminator::Barrier { .. } | Terminator::Trap => false,
+            };
+            plain_term
+                && bd
+                    .insts
+                    .iter()
+                    .all(|&i| f.inst(i).op.effect() != Effect::Warp)
+        };
+        let mut p = 0usize;
+        while p < nb {
+            let head = blocks[p];
+            if !eligible(head) {
+                p += 1;
+                continue;
+            }
+            let head_loops = loops_of(head);
+            let mut end = p + 1;
+            while end < nb && end - p < MAX_BLOCKS {
+                let b = blocks[end];
+                let preds_in = cfg.preds[b.index()].iter().all(|&q| {
+                    let qp = prio[q.index()];
+                    qp != u32::MAX && (p as u32..end as u32).contains(&qp)
+                });
+                if !(preds_in && eligible(b) && loops_of(b) == head_loops) {
+                    break;
+                }
+                end += 1;
+            }
+            if end - p >= 2 {
+                len[p] = (end - p) as u32;
+                let mut k = p + 1;
+                while k < end {
+                    let (prev, b) = (blocks[k - 1], blocks[k]);
+                    let jumps = matches!(&f.block(prev).term, Terminator::Jump(c) if c.block == b);
+                    if !(jumps && cfg.preds[b.index()] == [prev]) {
+                        break;
+                    }
+                    k += 1;
+                }
+                lead[p] = (k - p) as u32;
+            }
+            p = end;
+        }
+        Regions::from_len(len, lead)
+    }
+
+    fn from_len(len: Vec<u32>, lead: Vec<u32>) -> Regions {
+        let mut head = vec![u32::MAX; len.len()];
+        for (h, &n) in len.iter().enumerate() {
+            for x in &mut head[h..h + n as usize] {
+                *x = h as u32;
+            }
+        }
+        Regions { len, head, lead }
+    }
+
+    /// The priorities of the region headed by `p` (`p..p + 1` for a block on its own; empty
+    /// for a block inside another block's region).
+    pub fn blocks_of(&self, p: u32) -> std::ops::Range<u32> {
+        match self.len.get(p as usize) {
+            Some(&n) if n >= 2 => p..p + n,
+            _ if self.inside(p) => p..p,
+            _ => p..p + 1,
+        }
+    }
+
+    /// Whether `p` is in the lead of its region (see [`Regions::lead`]; the head included).
+    pub fn in_lead(&self, p: u32) -> bool {
+        self.head_of(p)
+            .is_some_and(|h| p < h + self.lead[h as usize])
+    }
+
+    /// Whether `p` is a non-head block of some region.
+    pub fn inside(&self, p: u32) -> bool {
+        self.head_of(p).is_some_and(|h| h != p)
+    }
+
+    /// The head of the region holding priority `p`, if any.
+    pub fn head_of(&self, p: u32) -> Option<u32> {
+        self.head
+            .get(p as usize)
+            .copied()
+            .filter(|&h| h != u32::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::schedule::priorities;
+
+    /// The regions of `kernel` in ptx-tests/kernels/regions/regions.ptx: (head priority,
+    /// blocks, lead) for each region.
+    fn regions_of(kernel: &str, order: WarpOrder) -> Vec<(u32, u32, u32)> {
+        let ptx = include_str!("../../ptx-tests/kernels/regions/regions.ptx");
+        let (_, fs) = crate::host::front_end(ptx, "regions.ptx").expect("front end");
+        let f = fs.iter().find(|f| f.name == kernel).expect("kernel");
+        let (blocks, prio) = priorities(f).expect("schedules");
+        let r = Regions::new(f, &blocks, &prio, order);
+        (0..blocks.len() as u32)
+            .filter(|&p| r.len[p as usize] >= 2)
+            .map(|p| (p, r.len[p as usize], r.lead[p as usize]))
+            .collect()
+    }
+
+    #[test]
+    fn guard_body_and_join_form_one_region() {
+        // ifelse: no loop, no warp operation: every reachable block is in the region at
+        // priority 0; the lead is the entry's jump into the guard's block.
+        let got = regions_of("ifelse", WarpOrder::GroupMajor);
+        assert_eq!(got.len(), 1, "{got:?}");
+        let (head, len, lead) = got[0];
+        assert_eq!(head, 0);
+        assert!(
+            len >= 6,
+            "guard, two ifs, their joins and the exit: {got:?}"
+        );
+        assert_eq!(lead, 2, "the entry block and the guard's block: {got:?}");
+    }
+
+    #[test]
+    fn a_loop_ends_a_region() {
+        // into_loop: the guard's region stops at the loop header (it has a back edge); the
+        // loop's own blocks lie in another loop nest than what follows the loop.
+        let got = regions_of("into_loop", WarpOrder::GroupMajor);
+        let (head, len, _) = *got.first().expect("the guard's region");
+        assert_eq!(head, 0);
+        let ptx = include_str!("../../ptx-tests/kernels/regions/regions.ptx");
+        let (_, fs) = crate::host::front_end(ptx, "regions.ptx").expect("front end");
+        let f = fs.iter().find(|f| f.name == "into_loop").expect("kernel");
+        let (blocks, _) = priorities(f).expect("schedules");
+        let cfg = Cfg::new(f);
+        let back = cfg.back_edges().expect("reducible");
+        for &b in &blocks[..len as usize] {
+            assert!(
+                back.iter().all(|&(_, h)| h != b),
+                "a loop header in the region: {got:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn lockstep_has_no_regions() {
+        assert!(regions_of("ifelse", WarpOrder::Lockstep).is_empty());
+        assert!(regions_of("racy_order", WarpOrder::Lockstep).is_empty());
+    }
+}

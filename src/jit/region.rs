@@ -1,0 +1,415 @@
+//! The code of a region (`analysis::region`): one group loop that takes each group of four
+//! lanes through all of the region's blocks before the next group.
+//!
+//! ```text
+//! enter_head: mask = pending[head]; pending[head] = 0; mask == 0 → dispatch
+//!             scalar sections of every block of the region; hoisted bounds checks
+//!             out[t] = 0 for each target t outside the region; out[exit] = 0
+//!             for g in groups of mask:
+//!                 m[b] = the group's lanes for the blocks of the lead (`Regions::lead`: the
+//!                 head and the blocks it jumps to, each the only way into the next);
+//!                 m[b] = 0 for the other blocks
+//!                 for b in the region, in priority order:
+//!                     if m[b] != 0 { b's instructions for the lanes m[b];
+//!                                    terminator: block arguments to parameter slots,
+//!                                    lanes to m[target] (in the region) or out[target] }
+//!             pending[t] |= out[t] (and the active bit); exited |= out[exit]
+//!             → dispatch
+//! ```
+//! The lane masks `m` and `out` are Cranelift variables (registers), not warp state.
+//!
+//! # ⚠ Soundness
+//! The code runs the same instructions for the same lanes in the order of
+//! `analysis::region`, which the interpreter follows too. What differs from a block's code
+//! (`vector.rs`, `gen_block_body`) is where facts are computed:
+//! - **Scalar sections** of all the region's blocks run at its top, before any group entered
+//!   them. `codegen::plan` keeps in the sections of the blocks after the head only pure
+//!   operations (no load, no fault) on values of earlier sections or from before the region
+//!   (uniform at the head too), so computing them for a block no lane enters has no effect;
+//!   the blocks of the lead may also load parameters, as every lane runs them.
+//!   Their results that other blocks read go to their slots per group, blended with the
+//!   block's lanes, when the group runs the block (never for lanes that do not).
+//! - **Values** of the lead stay in registers for the region's other blocks (every lane of
+//!   a later block ran the lead in the same pass); values of other blocks go through their
+//!   slots, blended, as across blocks (`codegen::plan` marks which). The lead's scalar
+//!   sections are the head's: they run for the region's lanes (`uniform_mask`), with
+//!   parameter loads.
+//! - **Hoisted bounds checks** (`affine.rs`) are planned at the top for every block: their
+//!   leaves are values of the scalar sections, slots written before the region (uniform at
+//!   the head), `%tid.x`/`%laneid`, or chains of definitions replayed from those; a value a
+//!   region block computes is never read from its slot there. The checks cover all 32
+//!   lanes, so they hold for any block's lanes; a store after the head also tests that its
+//!   group's four lanes are active (`Gen::region_store_check`), as the head's stores test
+//!   the whole warp.
+//! - A full warp whose hoisted checks all hold runs a second version of the loop
+//!   (`Gen::region_loops`), as `fullwarp.rs` makes for blocks: the lead's lane masks are
+//!   constant, accesses skip their tests and fallbacks, and a store after the lead is one
+//!   vector store when its group's four lanes are active, else one store per active lane.
+//! - The group tier of `group.rs` is not used in regions.
+
+use super::codegen::Gen;
+use super::vector::{GVal, Grp};
+use crate::analysis::schedule::EXITED_OFF;
+use crate::ir::{self, Terminator};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_frontend::Variable;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// The region being emitted.
+pub(super) struct RegionCtx {
+    /// Its head block.
+    pub(super) head: ir::Block,
+    /// Its blocks, in priority order (the head first).
+    pub(super) blocks: Vec<ir::Block>,
+}
+
+impl RegionCtx {
+    /// Whether `v` is computed inside the region (a result of one of its blocks, or a
+    /// parameter of a block after the head): its slot is not written yet at the region's top.
+    pub(super) fn hides(&self, g: &Gen<'_, '_>, v: ir::Value) -> bool {
+        match g.f.values[v.index()].def {
+            ir::ValueDef::Param(b, _) => b != self.head && self.blocks.contains(&b),
+            ir::ValueDef::Result(i, _) => self.blocks.contains(&ir::Block(g.inst_block[i.index()])),
+        }
+    }
+}
+
+/// Where the lanes leaving the region go: a block outside it (or its head), or `exit`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Out {
+    Pending(u32),
+    Exited,
+}
+
+/// Per-group state of the region pass.
+struct Pass {
+    /// Lane masks of the region's blocks (`i32`, the group's 4 bits), by position; the
+    /// head's is the group's own.
+    masks: Vec<Variable>,
+    /// Lanes leaving the region (`i32`, warp bits), by destination.
+    outs: Vec<(Out, Variable)>,
+    /// Priorities of the region.
+    prios: Range<u32>,
+    /// Blocks at its start that run for all of the group's lanes (`Regions::lead`).
+    lead: usize,
+}
+
+impl Gen<'_, '_> {
+    /// Emit the region of priorities `r` (at least two blocks), entered through its head.
+    pub(super) fn gen_region(&mut self, r: Range<u32>) -> Result<(), String> {
+        let blocks: Vec<ir::Block> = r.clone().map(|p| self.layout.order[p as usize]).collect();
+        let head = blocks[0];
+        let lead = (self.regions.lead[r.start as usize] as usize).clamp(1, blocks.len());
+        let enter = self.enter[r.start as usize];
+        self.b.switch_to_block(enter);
+        let pend = self.layout.pending(r.start);
+        let mask = self.state_load(types::I32, pend);
+        let zero = self.iconst(types::I32, 0);
+        self.state_store(zero, pend);
+        let body = self.b.create_block();
+        self.b.ins().brif(mask, body, &[], self.dispatch, &[]);
+        self.b.switch_to_block(body);
+        let first = self.b.ins().ctz(mask);
+
+        // Scalar sections; the slot stores of the blocks after the head wait for their lanes.
+        let mut sc: HashMap<ir::Value, Value> = HashMap::new();
+        let mut deferred: Vec<Vec<(ir::Value, Value)>> = vec![vec![]; blocks.len()];
+        for (k, &blk) in blocks.iter().enumerate() {
+            if k < lead {
+                self.uniform_mask = Some(mask);
+                self.scalar_section(blk, first, &mut sc, None)?;
+                self.uniform_mask = None;
+            } else {
+                self.scalar_section(blk, first, &mut sc, Some(&mut deferred[k]))?;
+            }
+        }
+        // Hoisted bounds checks, planned at the top for every block.
+        self.region = Some(RegionCtx {
+            head,
+            blocks: blocks.clone(),
+        });
+        let mut fast = super::affine::FastMem::default();
+        for (k, &blk) in blocks.iter().enumerate() {
+            let insts = self.f.block(blk).insts.clone();
+            let m = (k < lead).then_some(mask);
+            let plan = self.plan_fast_mem(blk, &insts, &sc, first, m)?;
+            fast.access.extend(plan.access);
+        }
+        self.fast = fast;
+        self.gfast = Default::default();
+        self.pinned.clear();
+        // Uniform branch conditions, decided once: from the scalar sections, or from slots
+        // written before the region.
+        let mut uconds: Vec<Option<Value>> = vec![None; blocks.len()];
+        for (k, &blk) in blocks.iter().enumerate() {
+            let Terminator::Branch { cond, .. } = self.f.block(blk).term else {
+                continue;
+            };
+            uconds[k] = match sc.get(&cond) {
+                Some(&c) => Some(c),
+                None => {
+                    let ready = self.region.as_ref().is_some_and(|r| !r.hides(self, cond));
+                    if ready && self.uni.uniform_at(cond, blk) && self.uni.uniform_at(cond, head) {
+                        Some(self.uniform_get(cond, first)?)
+                    } else {
+                        None
+                    }
+                }
+            };
+        }
+        // Destinations outside the region.
+        let mut outs: Vec<(Out, Variable)> = vec![];
+        for &blk in &blocks {
+            let term = self.f.block(blk).term.clone();
+            let dests: Vec<Out> = match &term {
+                Terminator::Exit => vec![Out::Exited],
+                t => t
+                    .targets()
+                    .iter()
+                    .map(|c| self.layout.prio[c.block.index()])
+                    .filter(|&p| !(p > r.start && p < r.end))
+                    .map(Out::Pending)
+                    .collect(),
+            };
+            for d in dests {
+                if !outs.iter().any(|(o, _)| *o == d) {
+                    let v = self.b.declare_var(types::I32);
+                    let z = self.iconst(types::I32, 0);
+                    self.b.def_var(v, z);
+                    outs.push((d, v));
+                }
+            }
+        }
+        let masks: Vec<Variable> = blocks
+            .iter()
+            .map(|_| self.b.declare_var(types::I32))
+            .collect();
+        let pass = Pass {
+            masks,
+            outs,
+            prios: r.clone(),
+            lead,
+        };
+        let res = self.region_loops(mask, &blocks, &sc, &uconds, &deferred, &pass);
+        self.region = None;
+        self.region_store_check = false;
+        res?;
+        // Mask-level work, once for the warp.
+        for &(o, v) in &pass.outs {
+            let m = self.b.use_var(v);
+            match o {
+                Out::Pending(p) => {
+                    self.state_or32(self.layout.pending(p), m);
+                    self.set_active(p);
+                }
+                Out::Exited => self.state_or32(EXITED_OFF, m),
+            }
+        }
+        self.b.ins().jump(self.dispatch, &[]);
+        Ok(())
+    }
+
+    /// The region's group loop; where the region has hoisted bounds checks, preceded by a
+    /// version for a full warp in which all of them hold (as `fullwarp.rs` does for a
+    /// block): no per-access test or fallback, and a store after the lead either all four
+    /// lanes at once or, for a partial group, lane by lane.
+    fn region_loops(
+        &mut self,
+        mask: Value,
+        blocks: &[ir::Block],
+        sc: &HashMap<ir::Value, Value>,
+        uconds: &[Option<Value>],
+        deferred: &[Vec<(ir::Value, Value)>],
+        pass: &Pass,
+    ) -> Result<(), String> {
+        let mut oks: Vec<Value> = vec![];
+        for blk in blocks {
+            for i in &self.f.block(*blk).insts {
+                if let Some(fa) = self.fast.access.get(i) {
+                    if !oks.contains(&fa.ok) {
+                        oks.push(fa.ok);
+                    }
+                }
+            }
+        }
+        let mut body = |g: &mut Self, grp: &mut Grp, acc: Value| {
+            g.region_group(grp, blocks, sc, uconds, deferred, pass)?;
+            Ok(acc)
+        };
+        if oks.is_empty() {
+            self.group_loop(mask, false, body)?;
+            return Ok(());
+        }
+        let idle = self.b.ins().bnot(mask);
+        let mut cond = self.b.ins().icmp_imm_s(IntCC::Equal, idle, 0);
+        for ok in oks {
+            cond = self.b.ins().band(cond, ok);
+        }
+        let fast = self.b.create_block();
+        let general = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.ins().brif(cond, fast, &[], general, &[]);
+        self.b.switch_to_block(fast);
+        self.warp_fast_body = true;
+        let r = self.group_loop(mask, true, &mut body);
+        self.warp_fast_body = false;
+        r?;
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(general);
+        self.group_loop(mask, false, body)?;
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        Ok(())
+    }
+
+    /// One group's pass through the region's blocks.
+    fn region_group(
+        &mut self,
+        grp: &mut Grp,
+        blocks: &[ir::Block],
+        sc: &HashMap<ir::Value, Value>,
+        uconds: &[Option<Value>],
+        deferred: &[Vec<(ir::Value, Value)>],
+        pass: &Pass,
+    ) -> Result<(), String> {
+        let z = self.iconst(types::I32, 0);
+        for &m in &pass.masks[pass.lead..] {
+            self.b.def_var(m, z);
+        }
+        let saved = (grp.m32, grp.m64, grp.bits, grp.full);
+        for (k, &blk) in blocks.iter().enumerate() {
+            let bd = self.f.block(blk).clone();
+            let join = if k < pass.lead {
+                None
+            } else {
+                let bits = self.b.use_var(pass.masks[k]);
+                let run = self.b.create_block();
+                let join = self.b.create_block();
+                self.b.ins().brif(bits, run, &[], join, &[]);
+                self.b.switch_to_block(run);
+                self.set_group_bits(grp, bits);
+                self.region_store_check = true;
+                Some((join, grp.vals.clone()))
+            };
+            for &i in &bd.insts {
+                if !self.scalar[i.index()] {
+                    self.ginst(grp, sc, i)?;
+                }
+            }
+            for &(v, x) in &deferred[k] {
+                let gv = self.splat_val(x, self.ty(v));
+                self.gstore(grp, v, gv, true)?;
+            }
+            self.region_terminator(grp, sc, &bd.term, uconds[k], pass)?;
+            if let Some((join, vals)) = join {
+                // The values of a block after the head do not reach the others in registers.
+                grp.vals = vals;
+                (grp.m32, grp.m64, grp.bits, grp.full) = saved;
+                self.region_store_check = false;
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(join);
+            }
+        }
+        Ok(())
+    }
+
+    /// Make `bits` (`i32`, the group's 4 lane bits) the group's active lanes.
+    fn set_group_bits(&mut self, grp: &mut Grp, bits: Value) {
+        let sb = self.b.ins().splat(types::I32X4, bits);
+        let sel = self.vconst_i32([1, 2, 4, 8]);
+        let anded = self.b.ins().band(sb, sel);
+        let zv = self.vconst_i32([0; 4]);
+        let m32 = self.b.ins().icmp(IntCC::NotEqual, anded, zv);
+        grp.m32 = m32;
+        grp.m64 = [self.b.ins().swiden_low(m32), self.b.ins().swiden_high(m32)];
+        grp.bits = bits;
+        grp.full = false;
+    }
+
+    /// A region block's terminator for the group's lanes: block arguments to the targets'
+    /// parameter slots, and the lanes to the targets' masks.
+    fn region_terminator(
+        &mut self,
+        grp: &mut Grp,
+        sc: &HashMap<ir::Value, Value>,
+        term: &Terminator,
+        ucond: Option<Value>,
+        pass: &Pass,
+    ) -> Result<(), String> {
+        let bits = grp.bits;
+        match term {
+            Terminator::Jump(c) => {
+                if !c.args.is_empty() {
+                    self.write_args(grp, sc, c, None)?;
+                }
+                let p = self.layout.prio[c.block.index()];
+                self.region_route(grp, pass, Out::Pending(p), bits)?;
+            }
+            Terminator::Branch { cond, then_, else_ } => {
+                let (tm, tbits) = match ucond {
+                    Some(u) => {
+                        let w = self.b.ins().uextend(types::I32, u);
+                        let m = self.b.ins().ineg(w);
+                        let z = self.iconst(types::I32, 0);
+                        (
+                            self.b.ins().splat(types::I32X4, m),
+                            self.b.ins().select(u, bits, z),
+                        )
+                    }
+                    None => {
+                        let GVal::V1(m) = self.gget(grp, sc, *cond)? else {
+                            return Err("branch condition representation".into());
+                        };
+                        let hb = self.b.ins().vhigh_bits(types::I32, m);
+                        (m, self.b.ins().band(hb, bits))
+                    }
+                };
+                let ebits = self.b.ins().band_not(bits, tbits);
+                if !then_.args.is_empty() {
+                    self.write_args(grp, sc, then_, Some((tm, false)))?;
+                }
+                if !else_.args.is_empty() {
+                    self.write_args(grp, sc, else_, Some((tm, true)))?;
+                }
+                let tp = self.layout.prio[then_.block.index()];
+                let ep = self.layout.prio[else_.block.index()];
+                self.region_route(grp, pass, Out::Pending(tp), tbits)?;
+                self.region_route(grp, pass, Out::Pending(ep), ebits)?;
+            }
+            Terminator::Exit => self.region_route(grp, pass, Out::Exited, bits)?,
+            Terminator::Barrier { .. } | Terminator::Trap => {
+                return Err("internal: a barrier or trap in a region".into())
+            }
+        }
+        Ok(())
+    }
+
+    /// Add the group's lanes `bits` to destination `d`: a block of the region after the
+    /// head (its mask), or a destination outside (shifted to the group's warp bits).
+    fn region_route(&mut self, grp: &Grp, pass: &Pass, d: Out, bits: Value) -> Result<(), String> {
+        if let Out::Pending(p) = d {
+            // The lead's blocks run for the group's lanes anyway: a jump along it is no route.
+            if p > pass.prios.start && p < pass.prios.start + pass.lead as u32 {
+                return Ok(());
+            }
+            if p > pass.prios.start && p < pass.prios.end {
+                let v = pass.masks[(p - pass.prios.start) as usize];
+                let old = self.b.use_var(v);
+                let new = self.b.ins().bor(old, bits);
+                self.b.def_var(v, new);
+                return Ok(());
+            }
+        }
+        let Some(&(_, v)) = pass.outs.iter().find(|(o, _)| *o == d) else {
+            return Err("internal: a region's destination without a mask".into());
+        };
+        let sh = self.b.ins().ishl_imm_s(grp.g, 2);
+        let placed = self.b.ins().ishl(bits, sh);
+        let old = self.b.use_var(v);
+        let new = self.b.ins().bor(old, placed);
+        self.b.def_var(v, new);
+        Ok(())
+    }
+}
