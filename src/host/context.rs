@@ -814,7 +814,52 @@ impl CompiledKernel {
     }
 }
 
+/// The part of a launch's configuration a [`Kernel::check_launch`] error is about (the case
+/// key that sets it: `grid`, `block`, `shared_bytes`, `cluster`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaunchPart {
+    Grid,
+    Block,
+    SharedBytes,
+    Cluster,
+}
+
+impl LaunchPart {
+    /// The case-file key that sets this part.
+    pub fn key(self) -> &'static str {
+        match self {
+            LaunchPart::Grid => "grid",
+            LaunchPart::Block => "block",
+            LaunchPart::SharedBytes => "shared_bytes",
+            LaunchPart::Cluster => "cluster",
+        }
+    }
+}
+
 impl Kernel {
+    /// Check `args` against the kernel's parameters (their count, then each one's kind and
+    /// size) as [`Context::launch`] does, with the same errors ([`Error::Argument`]), from
+    /// the parsed signature alone: the kernel need not be compiled.
+    pub fn check_args(&self, args: &[KernelArg]) -> Result<(), Error> {
+        pack_args(&self.compiled, args).map(|_| ())
+    }
+
+    /// Check a launch's shape as [`Context::launch`] does, from the kernel's directives alone
+    /// (no compile): grid, block (and `.reqntid`/`.maxntid`), dynamic shared memory, and the
+    /// cluster shape of `opts` (CUDA C++ Programming Guide, "Thread Block Clusters"). Errors:
+    /// the part of the launch at fault with the launch's error ([`Error::LaunchConfig`],
+    /// [`Error::Unsupported`] for a cooperative launch of multi-CTA clusters).
+    pub fn check_launch(
+        &self,
+        dims: LaunchDims,
+        opts: &LaunchOptions,
+    ) -> Result<(), (LaunchPart, Error)> {
+        check_dims(self, dims)?;
+        cluster_shape(self, dims, opts)
+            .map(|_| ())
+            .map_err(|e| (LaunchPart::Cluster, e))
+    }
+
     /// Compile the kernel's engine now, if no launch has yet (the first launch does it
     /// otherwise): to keep compilation out of a timed launch, or to meet a compiler error
     /// before launching. Errors: [`Error::Internal`] (a compiler bug).
@@ -1467,7 +1512,7 @@ impl Context {
         opts: &LaunchOptions,
     ) -> Result<LaunchReport, Error> {
         let k = &kernel.compiled;
-        check_dims(kernel, dims)?;
+        check_dims(kernel, dims).map_err(|(_, e)| e)?;
         let cluster = cluster_shape(kernel, dims, opts)?;
         let want = k.param_bytes.max(1) as usize;
         if params.len() < want {
@@ -1865,13 +1910,21 @@ fn cluster_shape(
     })
 }
 
-fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), Error> {
+/// The grid, block and dynamic shared memory checks of [`Context::launch`]; errors are
+/// [`Error::LaunchConfig`] with the part of the launch they are about.
+fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), (LaunchPart, Error)> {
     let k = &kernel.compiled;
     let [gx, gy, gz] = d.grid;
     let [bx, by, bz] = d.block;
-    let bad = |m: String| Err(Error::LaunchConfig(format!("kernel '{}': {m}", k.name)));
+    let err = |part: LaunchPart, m: String| {
+        Err((
+            part,
+            Error::LaunchConfig(format!("kernel '{}': {m}", k.name)),
+        ))
+    };
+    let bad = |m: String| err(LaunchPart::Block, m);
     if gx == 0 || gy == 0 || gz == 0 || gx > i32::MAX as u32 || gy > 65535 || gz > 65535 {
-        return bad(format!(
+        return err(LaunchPart::Grid, format!(
             "invalid grid [{gx}, {gy}, {gz}]: each dimension must be at least 1, x at most 2147483647, y and z at most 65535"
         ));
     }
@@ -1909,10 +1962,13 @@ fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), Error> {
         } else {
             "the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute".to_string()
         };
-        return bad(format!(
-            "{} bytes of dynamic shared memory exceed the {max_dynamic} bytes of {how}",
-            d.shared_bytes
-        ));
+        return err(
+            LaunchPart::SharedBytes,
+            format!(
+                "{} bytes of dynamic shared memory exceed the {max_dynamic} bytes of {how}",
+                d.shared_bytes
+            ),
+        );
     }
     Ok(())
 }
