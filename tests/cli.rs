@@ -961,3 +961,108 @@ fn compile_refuses_ptx_with_what_to_do() {
         "{err}"
     );
 }
+
+/// An ad-hoc launch's errors name the option the user wrote (`--arg N (TEXT)`, `--expect
+/// (TEXT)`, `--ptx`, `--grid`), never the case-file keys it became (`buffers.x`, `args[1]`).
+#[test]
+fn ad_hoc_errors_name_the_options() {
+    let ptx = vector_add_ptx();
+    let run = |grid: &str, args: &[&str], expect: &[&str]| {
+        let mut v = vec![
+            "run",
+            "--ptx",
+            &ptx,
+            "--kernel",
+            "vector_add",
+            "--grid",
+            grid,
+            "--block",
+            "32",
+        ];
+        for a in args {
+            v.extend(["--arg", a]);
+        }
+        for e in expect {
+            v.extend(["--expect", e]);
+        }
+        let o = ptxjit(&v);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
+        text(&o.stderr)
+    };
+    let good = [
+        "buf:a:f32:32=iota",
+        "buf:b:f32:32",
+        "buf:c:f32:32",
+        "u32=32",
+    ];
+    let e = run(
+        "1",
+        &[
+            "buf:a:f32:99999999999=iota",
+            "buf:b:f32:1",
+            "buf:c:f32:1",
+            "u32=1",
+        ],
+        &[],
+    );
+    assert!(
+        e.starts_with("error: --arg 1 (buf:a:f32:99999999999=iota): len 99999999999 is too large"),
+        "{e}"
+    );
+    let e = run(
+        "1",
+        &["buf:a:f32:4", "buf:b:f32:4", "ptr:a+64", "u32=4"],
+        &[],
+    );
+    assert!(
+        e.starts_with(
+            "error: --arg 3 (ptr:a+64): offset 64 is past the end of buffer 'a' (16 bytes)"
+        ),
+        "{e}"
+    );
+    let e = run(
+        "1",
+        &[
+            "buf:a:f32:32=file:missing.npy",
+            "buf:b:f32:32",
+            "buf:c:f32:32",
+            "u32=32",
+        ],
+        &[],
+    );
+    assert!(
+        e.starts_with("error: --arg 1 (buf:a:f32:32=file:missing.npy): cannot read missing.npy"),
+        "{e}"
+    );
+    let e = run("1", &good, &["c=missing.npy"]);
+    assert!(
+        e.starts_with("error: --expect (c=missing.npy): cannot read missing.npy"),
+        "{e}"
+    );
+    let e = run("1", &["buf:a:f32:32", "f32", "buf:c:f32:32", "u32=32"], &[]);
+    assert!(
+        e.starts_with("error: --arg 2 (f32): expected TYPE=VALUE"),
+        "{e}"
+    );
+    let e = run("0", &good, &[]);
+    assert!(
+        e.starts_with("error: --grid: kernel 'vector_add': invalid grid [0, 1, 1]"),
+        "{e}"
+    );
+    let o = ptxjit(&[
+        "run",
+        "--ptx",
+        "missing.ptx",
+        "--kernel",
+        "k",
+        "--grid",
+        "1",
+        "--block",
+        "1",
+    ]);
+    let e = text(&o.stderr);
+    assert!(
+        e.starts_with("error: --ptx: cannot read missing.ptx"),
+        "{e}"
+    );
+}

@@ -337,7 +337,8 @@ impl Bench {
         let full = Case::load(&case_path(self.name)).map_err(|e| e.to_string())?;
         let mut spec = full.spec.clone();
         let fraction = (self.shrink)(&mut spec.launches[0]);
-        let case = Case::from_spec(spec, &full.name, &full.dir).map_err(|e| e.to_string())?;
+        let case = Case::from_spec(spec, &full.name, &full.dir, ptxjit::case::Origin::File)
+            .map_err(|e| e.to_string())?;
         let prepared = case.prepare().map_err(|e| e.to_string())?;
         Ok((Loaded { case, prepared }, fraction))
     }

@@ -13,7 +13,7 @@ use crate::exports;
 use crate::graph::Op;
 use crate::state::{with_context, Driver};
 use crate::{out, DrvResult, Fail};
-use ptxjit::host::{occupancy, Cooperative, Error, LaunchDims};
+use ptxjit::host::{occupancy, Cooperative, Error, LaunchDims, LaunchPart};
 use std::ffi::{c_int, c_uint, c_void};
 
 /// `CU_LAUNCH_PARAM_*` keys of the `extra` array.
@@ -212,6 +212,19 @@ pub fn launch(
         opts.cooperative = Some(Cooperative {
             shared_per_sm: per_sm as u64,
         });
+    }
+    // A cluster shape the launch cannot use (the grid not a whole number of clusters, more
+    // CTAs than the limit, a zero dimension, one that differs from the kernel's
+    // .reqnctapercluster) is CUDA_ERROR_INVALID_CLUSTER_SIZE, "a kernel launch error due to
+    // cluster misconfiguration", as NVIDIA's driver answers. A launch with no shape at all
+    // (an .explicitcluster kernel launched without one) and the other launch-shape errors
+    // keep the launch's codes.
+    let has_shape = opts.cluster.is_some() || kernel.compiled.cluster.reqnctapercluster.is_some();
+    if let Err((LaunchPart::Cluster, e @ Error::LaunchConfig(_))) = kernel.check_launch(dims, &opts)
+    {
+        if has_shape {
+            return Err(Fail::new(CUDA_ERROR_INVALID_CLUSTER_SIZE, e.to_string()));
+        }
     }
     // Registered host ranges mapped for kernels: shadows in before, out after.
     crate::registered::sync_in(d)?;

@@ -134,8 +134,9 @@ fn required_cluster_width_set_at_run_time_shapes_plain_launches() {
     assert_eq!(run_ranks(f, 8).unwrap(), expected(8, 2));
     assert_eq!(set(f, 11, 4), CUDA_SUCCESS);
     assert_eq!(run_ranks(f, 8).unwrap(), expected(8, 4));
-    // A grid that is not a whole number of clusters is refused.
-    assert_eq!(run_ranks(f, 6), Err(CUDA_ERROR_INVALID_VALUE));
+    // A grid that is not a whole number of clusters is refused, as NVIDIA's driver refuses
+    // it: CUDA_ERROR_INVALID_CLUSTER_SIZE.
+    assert_eq!(run_ranks(f, 6), Err(CUDA_ERROR_INVALID_CLUSTER_SIZE));
     // All three 0 again: no required shape.
     assert_eq!(set(f, 11, 0), CUDA_SUCCESS);
     assert_eq!(run_ranks(f, 6).unwrap(), expected(6, 1));
@@ -148,14 +149,14 @@ fn non_portable_cluster_size_allows_sixteen() {
     assert_eq!(get(f, 14), 0);
     assert_eq!(set(f, 11, 16), CUDA_SUCCESS);
     // 16 CTAs exceed the portable limit of 8.
-    assert_eq!(run_ranks(f, 16), Err(CUDA_ERROR_INVALID_VALUE));
+    assert_eq!(run_ranks(f, 16), Err(CUDA_ERROR_INVALID_CLUSTER_SIZE));
     // CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14.
     assert_eq!(set(f, 14, 1), CUDA_SUCCESS);
     assert_eq!(get(f, 14), 1);
     assert_eq!(run_ranks(f, 32).unwrap(), expected(32, 16));
     // 32 is over the non-portable limit too.
     assert_eq!(set(f, 11, 32), CUDA_SUCCESS);
-    assert_eq!(run_ranks(f, 32), Err(CUDA_ERROR_INVALID_VALUE));
+    assert_eq!(run_ranks(f, 32), Err(CUDA_ERROR_INVALID_CLUSTER_SIZE));
 }
 
 #[test]

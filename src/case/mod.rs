@@ -96,6 +96,69 @@ pub struct Case {
     /// Relative `ptx` / `file` paths are resolved against this directory.
     pub dir: PathBuf,
     pub spec: CaseSpec,
+    /// How errors name the places of the case: case-file keys, or the ad-hoc options.
+    pub origin: Origin,
+}
+
+/// Where a case came from, which decides how its errors name a place in it: a case file's
+/// errors name the file and the key (`saxpy.toml: buffers.x: …`); an ad-hoc launch's name the
+/// command-line option the user wrote (`--arg 3 (buf:x:f32:8=iota): …`), since its user never
+/// wrote those keys.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Origin {
+    /// A case file, or a spec built in code that stands for one.
+    #[default]
+    File,
+    /// `ptxjit run --ptx .. --arg ..`: the options each key stands for.
+    AdHoc(AdHocNames),
+}
+
+/// The command-line options of an ad-hoc launch, by the case keys they became.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AdHocNames {
+    /// Each `--arg` as written, in order (`args[i]` is the `i`-th, named `--arg i+1`).
+    pub args: Vec<String>,
+    /// Each `--expect` as written, by buffer name (`expect.NAME`).
+    pub expects: Vec<(String, String)>,
+}
+
+impl AdHocNames {
+    /// The option a case key stands for (`args[2]` → `--arg 3 (ptr:x+16)`, `buffers.x.len`
+    /// → the `--arg buf:x:..` that declared `x`, `expect.y` → `--expect (y=y.npy)`, `grid` →
+    /// `--grid`); `None` for a key no option makes.
+    pub fn option_for(&self, key: &str) -> Option<String> {
+        let arg = |i: usize| {
+            self.args
+                .get(i)
+                .map(|text| format!("--arg {} ({text})", i + 1))
+        };
+        let head = key.split('.').next().unwrap_or(key);
+        if let Some(i) = head.strip_prefix("args[").and_then(|r| r.strip_suffix(']')) {
+            return arg(i.parse().ok()?);
+        }
+        if let Some(rest) = key.strip_prefix("buffers.") {
+            let name = rest.split('.').next().unwrap_or(rest);
+            let decl = format!("buf:{name}:");
+            let i = self.args.iter().position(|a| a.starts_with(&decl))?;
+            return arg(i);
+        }
+        if let Some(name) = key.strip_prefix("expect.") {
+            let (_, text) = self.expects.iter().find(|(n, _)| n == name)?;
+            return Some(format!("--expect ({text})"));
+        }
+        Some(
+            match key {
+                "ptx" => "--ptx",
+                "kernel" => "--kernel",
+                "grid" => "--grid",
+                "block" => "--block",
+                "shared_bytes" => "--shared-bytes",
+                "buffers" | "args" => "--arg",
+                _ => return None,
+            }
+            .to_string(),
+        )
+    }
 }
 
 /// Host-side contents of one buffer.
@@ -192,22 +255,41 @@ impl Case {
         let spec = file
             .into_spec()
             .map_err(|m| CaseError::Case(format!("{name}: {m}")))?;
-        Case::from_spec(spec, name, dir)
+        Case::from_spec(spec, name, dir, Origin::File)
     }
 
-    /// A case from a spec built in code (the ad-hoc CLI form), checked like a file.
-    pub fn from_spec(spec: CaseSpec, name: &str, dir: &Path) -> Result<Case, CaseError> {
+    /// A case from a spec built in code (the ad-hoc CLI form, with `origin` naming its
+    /// options), checked like a file.
+    pub fn from_spec(
+        spec: CaseSpec,
+        name: &str,
+        dir: &Path,
+        origin: Origin,
+    ) -> Result<Case, CaseError> {
         let case = Case {
             name: name.to_string(),
             dir: dir.to_path_buf(),
             spec,
+            origin,
         };
         case.validate()?;
         Ok(case)
     }
 
-    fn err(&self, key: &str, msg: impl std::fmt::Display) -> CaseError {
-        CaseError::Case(format!("{}: {key}: {msg}", self.name))
+    /// Where `key` is, as the user wrote it: `case.toml: buffers.x` for a case file, the
+    /// option (`--arg 2 (buf:x:f32:8)`) for an ad-hoc launch.
+    pub fn place(&self, key: &str) -> String {
+        match &self.origin {
+            Origin::AdHoc(names) => names
+                .option_for(key)
+                .unwrap_or_else(|| format!("{}: {key}", self.name)),
+            Origin::File => format!("{}: {key}", self.name),
+        }
+    }
+
+    /// A [`CaseError::Case`] at `key` ([`Case::place`]).
+    pub(crate) fn err(&self, key: &str, msg: impl std::fmt::Display) -> CaseError {
+        CaseError::Case(format!("{}: {msg}", self.place(key)))
     }
 
     /// Cross-references the types cannot express.

@@ -298,7 +298,7 @@ impl Session {
             let p = match symbol {
                 None => ctx.alloc(b.bytes.len() as u64, Some(&b.name))?,
                 Some(sym) => {
-                    let at = format!("{}: buffers.{}.symbol", case.name, b.name);
+                    let at = case.place(&format!("buffers.{}.symbol", b.name));
                     let Some((p, size)) = module.global(sym) else {
                         let names: Vec<&str> =
                             module.globals.iter().map(|(n, _, _)| n.as_str()).collect();
@@ -417,9 +417,40 @@ impl Session {
         let mut launches = Vec::with_capacity(s.launches.len());
         for (li, (l, &mi)) in s.launches.iter().zip(&prepared.launch_modules).enumerate() {
             let at = s.pipeline.then(|| format!("launch[{li}] ({})", l.kernel));
+            let lk = s.launch_key(li);
             let kernel = modules[mi]
                 .kernel(&l.kernel)
                 .map_err(|e| in_launch(&at, e))?;
+            let mut args = Vec::with_capacity(l.args.len());
+            for (i, a) in l.args.iter().enumerate() {
+                let key = format!("{lk}args[{i}]");
+                args.push(
+                    kernel_arg(a, &key, &buffers, &handle)
+                        .map_err(|m| CaseError::Case(format!("{}: {m}", case.name)))?,
+                );
+            }
+            if let Some(bytes) = s.max_dynamic_shared_bytes {
+                kernel
+                    .set_max_dynamic_shared_bytes(bytes)
+                    .map_err(|e| case.err("max_dynamic_shared_bytes", e))?;
+            }
+            let dims = LaunchDims {
+                grid: l.grid.0,
+                block: l.block.0,
+                shared_bytes: l.shared_bytes,
+            };
+            // The arguments and the launch's shape are checked against the kernel's
+            // signature and directives before it is compiled (as the launch would check
+            // them): a mismatch is reported at once, even for a kernel that would not compile.
+            kernel.check_args(&args).map_err(|e| in_launch(&at, e))?;
+            let shape = LaunchOptions {
+                cooperative: l.cooperative.then(Default::default),
+                cluster: l.cluster.map(|d| d.0),
+                ..LaunchOptions::default()
+            };
+            kernel
+                .check_launch(dims, &shape)
+                .map_err(|(part, e)| launch_shape_error(case, &format!("{lk}{}", part.key()), e))?;
             // Compile the kernel now (its first launch would), so the reported compile time
             // covers it and the kernel time does not.
             let compiling = std::time::Instant::now();
@@ -427,24 +458,6 @@ impl Session {
                 .compile_for(lockstep)
                 .map_err(|e| in_launch(&at, e))?;
             compile_time += compiling.elapsed();
-            if let Some(bytes) = s.max_dynamic_shared_bytes {
-                kernel.set_max_dynamic_shared_bytes(bytes).map_err(|e| {
-                    CaseError::Case(format!("{}: max_dynamic_shared_bytes: {e}", case.name))
-                })?;
-            }
-            let mut args = Vec::with_capacity(l.args.len());
-            for (i, a) in l.args.iter().enumerate() {
-                let key = format!("{}args[{i}]", s.launch_key(li));
-                args.push(
-                    kernel_arg(a, &key, &buffers, &handle)
-                        .map_err(|m| CaseError::Case(format!("{}: {m}", case.name)))?,
-                );
-            }
-            let dims = LaunchDims {
-                grid: l.grid.0,
-                block: l.block.0,
-                shared_bytes: l.shared_bytes,
-            };
             launches.push(SessionLaunch {
                 kernel,
                 dims,
@@ -526,6 +539,19 @@ impl Session {
 }
 
 /// A runtime error of one launch, naming the launch in a pipeline (`at`).
+/// A launch-shape error of the runtime, with the case's place of that part of the launch
+/// (`case.toml: launch[1].block: kernel 'k': invalid block …`, `--block: …` for an ad-hoc
+/// launch); its kind stays the runtime's (`launch_config`).
+fn launch_shape_error(case: &Case, key: &str, e: crate::host::Error) -> CaseError {
+    use crate::host::Error;
+    let place = case.place(key);
+    CaseError::Runtime(match e {
+        Error::LaunchConfig(m) => Error::LaunchConfig(format!("{place}: {m}")),
+        Error::Unsupported(m) => Error::Unsupported(format!("{place}: {m}")),
+        other => other,
+    })
+}
+
 fn in_launch(at: &Option<String>, error: crate::host::Error) -> CaseError {
     match at {
         Some(at) => CaseError::InLaunch {

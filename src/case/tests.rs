@@ -516,3 +516,127 @@ fn engines_compare_as_expect_tables_say() {
     let (d, _) = compare_engines(&interp, &other, &rules);
     assert_eq!(names(&d), ["out", "sum"]);
 }
+
+/// A kernel `k(.param .u64 out)` writing 1 to `out[tid]`, tagged so that no other test's
+/// module shares its compiled kernel (the cache is keyed by the text).
+fn one_param_kernel(tag: &str) -> String {
+    format!(
+        "// {tag}\n.version 8.0\n.target sm_80\n.address_size 64\n\
+         .visible .entry k(.param .u64 out)\n{{\n.reg .b32 %r<3>;\n.reg .b64 %rd<4>;\n\
+         ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\n\
+         add.s64 %rd3, %rd1, %rd2;\nmov.u32 %r2, 1;\nst.global.u32 [%rd3], %r2;\nret;\n}}\n"
+    )
+}
+
+/// Arguments that do not match the kernel's parameters, and a launch shape outside the
+/// limits, are errors before the kernel is compiled: a module of the same text held
+/// elsewhere (which shares the compiled kernel) sees it still uncompiled. Shape errors name
+/// the case file and the key, and keep the runtime's kind.
+#[test]
+fn mismatches_are_found_before_compiling_and_shapes_name_their_key() {
+    use crate::host::{Context, Engine};
+    let dir = std::env::temp_dir().join(format!("ptxjit-early-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = one_param_kernel("checked before compiling");
+    std::fs::write(dir.join("k.ptx"), &text).unwrap();
+    let mut held = Context::new();
+    let m = held.load_module(&text, "held.ptx", Engine::Jit).unwrap();
+    let run = |body: &str| {
+        let case = Case::parse(
+            &format!(
+                "ptx = \"k.ptx\"\nkernel = \"k\"\n{body}[buffers.out]\ntype = \"u32\"\nlen = 64\n"
+            ),
+            "c.toml",
+            &dir,
+        )
+        .unwrap();
+        run_case(&case, Engine::Jit, &RunOptions::default())
+            .error
+            .expect("an error")
+    };
+    let e = run("grid = [1]\nblock = [32]\nargs = [{ buffer = \"out\" }, { u32 = 3 }]\n");
+    assert_eq!(e.kind(), "argument");
+    assert!(
+        e.to_string()
+            .contains("kernel 'k' expects 1 arguments (out: .u64), got 2"),
+        "{e}"
+    );
+    let e = run("grid = [1]\nblock = [32]\nargs = [{ f64 = 1.0 }]\n");
+    assert!(
+        e.to_string().contains(
+            "kernel 'k' argument 1 ('out') is a .u64 parameter of 8 bytes, but the value given is"
+        ),
+        "{e}"
+    );
+    let e = run("grid = [0]\nblock = [32]\nargs = [{ buffer = \"out\" }]\n");
+    assert_eq!(e.kind(), "launch_config");
+    assert!(
+        e.to_string()
+            .starts_with("c.toml: grid: kernel 'k': invalid grid [0, 1, 1]"),
+        "{e}"
+    );
+    let e = run("grid = [1]\nblock = [2048]\nargs = [{ buffer = \"out\" }]\n");
+    assert!(
+        e.to_string()
+            .starts_with("c.toml: block: kernel 'k': invalid block [2048, 1, 1]"),
+        "{e}"
+    );
+    let e = run("grid = [1]\nblock = [32]\nshared_bytes = 49153\nargs = [{ buffer = \"out\" }]\n");
+    assert!(
+        e.to_string().starts_with(
+            "c.toml: shared_bytes: kernel 'k': 49153 bytes of dynamic shared memory exceed the 49152 bytes"
+        ),
+        "{e}"
+    );
+    let e = run("grid = [3]\nblock = [32]\ncluster = [2]\nargs = [{ buffer = \"out\" }]\n");
+    assert!(
+        e.to_string()
+            .starts_with("c.toml: cluster: kernel 'k': the grid [3, 1, 1] is not a whole number"),
+        "{e}"
+    );
+    assert!(!m.kernels[0].is_compiled(), "the kernel was compiled");
+    // A pipeline names the launch in the key.
+    let case = Case::parse(
+        "ptx = \"k.ptx\"\n[[launch]]\nkernel = \"k\"\ngrid = [1]\nblock = [32]\n\
+         args = [{ buffer = \"out\" }]\n[[launch]]\nkernel = \"k\"\ngrid = [1]\nblock = [0]\n\
+         args = [{ buffer = \"out\" }]\n[buffers.out]\ntype = \"u32\"\nlen = 64\n",
+        "p.toml",
+        &dir,
+    )
+    .unwrap();
+    let e = run_case(&case, Engine::Interp, &RunOptions::default())
+        .error
+        .expect("an error");
+    assert!(
+        e.to_string()
+            .starts_with("p.toml: launch[1].block: kernel 'k': invalid block [0, 1, 1]"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// An ad-hoc launch's errors name the options, not case keys.
+#[test]
+fn ad_hoc_places_name_the_options() {
+    let names = AdHocNames {
+        args: vec!["u32=4".into(), "buf:x:f32:8=iota".into(), "ptr:x+4".into()],
+        expects: vec![("x".into(), "x=x.npy:exact".into())],
+    };
+    let at = |k: &str| names.option_for(k);
+    assert_eq!(at("args[0]").as_deref(), Some("--arg 1 (u32=4)"));
+    assert_eq!(at("args[2]").as_deref(), Some("--arg 3 (ptr:x+4)"));
+    assert_eq!(at("args[3]"), None);
+    assert_eq!(
+        at("buffers.x").as_deref(),
+        Some("--arg 2 (buf:x:f32:8=iota)")
+    );
+    assert_eq!(
+        at("buffers.x.len").as_deref(),
+        Some("--arg 2 (buf:x:f32:8=iota)")
+    );
+    assert_eq!(at("expect.x").as_deref(), Some("--expect (x=x.npy:exact)"));
+    assert_eq!(at("ptx").as_deref(), Some("--ptx"));
+    assert_eq!(at("grid").as_deref(), Some("--grid"));
+    assert_eq!(at("shared_bytes").as_deref(), Some("--shared-bytes"));
+    assert_eq!(at("texrefs.t"), None);
+}

@@ -3,8 +3,8 @@
 
 use crate::case::spec::{Iota, Random};
 use crate::case::{
-    Arg, BufferSpec, Case, CaseError, CaseSpec, CheckMode, DType, Dims, ExpectSpec, Init,
-    LaunchSpec, Num, Order, Scalar, Tolerance,
+    AdHocNames, Arg, BufferSpec, Case, CaseError, CaseSpec, CheckMode, DType, Dims, ExpectSpec,
+    Init, LaunchSpec, Num, Order, Origin, Scalar, Tolerance,
 };
 use indexmap::IndexMap;
 use std::path::Path;
@@ -22,7 +22,8 @@ pub struct AdHoc<'a> {
 }
 
 /// Build the case (named after the PTX file; paths relative to the current directory).
-/// Errors are [`CaseError::Case`] naming the option.
+/// Errors are [`CaseError::Case`] naming the option as written (`--arg 3 (buf:x:f32:8=iota): …`,
+/// `--expect (y=y.npy): …`), and so are the case's later errors ([`crate::case::Origin::AdHoc`]).
 pub fn build(a: &AdHoc) -> Result<Case, CaseError> {
     let need = |v: Option<&str>, flag: &str| {
         v.map(str::to_string)
@@ -35,9 +36,10 @@ pub fn build(a: &AdHoc) -> Result<Case, CaseError> {
         .map_err(|e| CaseError::Case(format!("--block: {e}")))?;
     let mut buffers = IndexMap::new();
     let mut args = vec![];
-    for s in a.args {
+    for (i, s) in a.args.iter().enumerate() {
         args.push(
-            parse_arg(s, &mut buffers).map_err(|e| CaseError::Case(format!("--arg '{s}': {e}")))?,
+            parse_arg(s, &mut buffers)
+                .map_err(|e| CaseError::Case(format!("--arg {} ({s}): {e}", i + 1)))?,
         );
     }
     let mut spec = CaseSpec::single(LaunchSpec {
@@ -51,23 +53,29 @@ pub fn build(a: &AdHoc) -> Result<Case, CaseError> {
         cluster: None,
     });
     spec.buffers = buffers;
+    let mut expects = Vec::with_capacity(a.expect.len());
     for s in a.expect {
         let (name, e) =
-            parse_expect(s).map_err(|e| CaseError::Case(format!("--expect '{s}': {e}")))?;
+            parse_expect(s).map_err(|e| CaseError::Case(format!("--expect ({s}): {e}")))?;
         if !spec.buffers.contains_key(&name) {
             let names: Vec<&str> = spec.buffers.keys().map(String::as_str).collect();
             return Err(CaseError::Case(format!(
-                "--expect '{s}': no buffer named '{name}' (buffers declared with --arg buf:..: {})",
+                "--expect ({s}): no buffer named '{name}' (buffers declared with --arg buf:..: {})",
                 names.join(", ")
             )));
         }
         if spec.expect.insert(name.clone(), e).is_some() {
             return Err(CaseError::Case(format!(
-                "--expect '{s}': buffer '{name}' has two --expect"
+                "--expect ({s}): buffer '{name}' has two --expect"
             )));
         }
+        expects.push((name, s.clone()));
     }
-    Case::from_spec(spec, &a.ptx.display().to_string(), Path::new(""))
+    let origin = Origin::AdHoc(AdHocNames {
+        args: a.args.to_vec(),
+        expects,
+    });
+    Case::from_spec(spec, &a.ptx.display().to_string(), Path::new(""), origin)
 }
 
 /// One `--expect NAME=FILE[:TOLERANCE]`: FILE is `.npy` or `.bin` (relative to the current

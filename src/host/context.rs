@@ -50,6 +50,32 @@ impl std::fmt::Display for Engine {
     }
 }
 
+/// The allocations on either side of a faulting global address that is in no allocation
+/// and near none ([`FaultReport::neighbours`]): each one's label, size (bytes) and distance
+/// (bytes from the end of `below` to the address; from the address to the start of `above`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultNeighbours {
+    pub below: Option<(String, u64, u64)>,
+    pub above: Option<(String, u64, u64)>,
+}
+
+impl std::fmt::Display for FaultNeighbours {
+    /// `3145727 bytes after the end of 'g' (1 bytes), 1048576 bytes before the start of 'x'
+    /// (4096 bytes)`, either side left out where there is no allocation.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let below = self
+            .below
+            .as_ref()
+            .map(|(l, size, d)| format!("{d} bytes after the end of '{l}' ({size} bytes)"));
+        let above = self
+            .above
+            .as_ref()
+            .map(|(l, size, d)| format!("{d} bytes before the start of '{l}' ({size} bytes)"));
+        let sides: Vec<String> = below.into_iter().chain(above).collect();
+        f.write_str(&sides.join(", "))
+    }
+}
+
 /// A fault, reported in kernel terms.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FaultReport {
@@ -67,8 +93,11 @@ pub struct FaultReport {
     pub source: Option<SourceLoc>,
     pub instruction: String,
     pub ptx_file: String,
-    /// Memcheck: nearest allocation label and the address's offset from its start.
+    /// The allocation a global address is in or near ([`crate::runtime::memory::is_near`]):
+    /// its label, the address's offset from its start (negative: before it) and its size.
     pub nearest: Option<(String, i64, u64)>,
+    /// A global address in no allocation and near none: the allocations on either side.
+    pub neighbours: Option<FaultNeighbours>,
     /// Memcheck: the access (or device `free`) hit memory freed earlier and still in
     /// quarantine ([`Context::set_memcheck`]): a use after free (or a double free).
     pub freed: Option<Freed>,
@@ -134,8 +163,16 @@ impl FaultReport {
                     (FaultKind::OutOfBounds, _, Some(text), None) if flat_space => {
                         format!("out of bounds ({text})")
                     }
+                    (FaultKind::OutOfBounds, _, None, None)
+                        if flat_space && self.neighbours.is_some() =>
+                    {
+                        "out of bounds (in no allocation)".into()
+                    }
                     (FaultKind::OutOfBounds, _, _, None) => "out of bounds".into(),
                     (FaultKind::Misaligned, ..) => "misaligned".into(),
+                    (FaultKind::Unallocated, None, None, None) if self.neighbours.is_some() => {
+                        "out of bounds (in no allocation)".into()
+                    }
                     (FaultKind::Unallocated, None, None, None) => {
                         "out of bounds (no live allocation)".into()
                     }
@@ -276,6 +313,23 @@ impl FaultReport {
         (what, memory)
     }
 
+    /// What a memory fault's report says of the allocations around the address: `; nearest
+    /// allocation 'x' (4096 bytes), offset 4100` for an address in or near one, `; neighbours:
+    /// …` ([`FaultNeighbours`]) for one in no allocation and near none; nothing after a use
+    /// after free (which names the freed allocation) or where no allocation is known.
+    fn allocation_note(&self) -> String {
+        if self.freed.is_some() {
+            return String::new();
+        }
+        match (&self.nearest, &self.neighbours) {
+            (Some((label, off, size)), _) => {
+                format!("; nearest allocation '{label}' ({size} bytes), offset {off}")
+            }
+            (None, Some(n)) => format!("; neighbours: {n}"),
+            (None, None) => String::new(),
+        }
+    }
+
     /// The report as a sanitizer tool gives it, one fact a line (compute-sanitizer's shape):
     /// what, where (source line, PTX line and instruction), who, and the address's story.
     pub fn sanitizer_text(&self) -> String {
@@ -310,11 +364,7 @@ impl FaultReport {
             count: self.count,
         });
         if memory {
-            out += &format!("    {what}");
-            if let (Some((label, off, size)), None) = (&self.nearest, &self.freed) {
-                out += &format!("; nearest allocation '{label}' ({size} bytes), offset {off}");
-            }
-            out += "\n";
+            out += &format!("    {what}{}\n", self.allocation_note());
         }
         out
     }
@@ -344,12 +394,7 @@ impl std::fmt::Display for FaultReport {
             self.instruction
         )?;
         if memory {
-            if let (Some((label, off, size)), None) = (&self.nearest, &self.freed) {
-                write!(
-                    f,
-                    "; nearest allocation '{label}' ({size} bytes), offset {off}"
-                )?;
-            }
+            f.write_str(&self.allocation_note())?;
             if self.count > 1 {
                 write!(f, " ({} threads of this CTA faulted)", self.count)?;
             }
@@ -814,7 +859,52 @@ impl CompiledKernel {
     }
 }
 
+/// The part of a launch's configuration a [`Kernel::check_launch`] error is about (the case
+/// key that sets it: `grid`, `block`, `shared_bytes`, `cluster`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaunchPart {
+    Grid,
+    Block,
+    SharedBytes,
+    Cluster,
+}
+
+impl LaunchPart {
+    /// The case-file key that sets this part.
+    pub fn key(self) -> &'static str {
+        match self {
+            LaunchPart::Grid => "grid",
+            LaunchPart::Block => "block",
+            LaunchPart::SharedBytes => "shared_bytes",
+            LaunchPart::Cluster => "cluster",
+        }
+    }
+}
+
 impl Kernel {
+    /// Check `args` against the kernel's parameters (their count, then each one's kind and
+    /// size) as [`Context::launch`] does, with the same errors ([`Error::Argument`]), from
+    /// the parsed signature alone: the kernel need not be compiled.
+    pub fn check_args(&self, args: &[KernelArg]) -> Result<(), Error> {
+        pack_args(&self.compiled, args).map(|_| ())
+    }
+
+    /// Check a launch's shape as [`Context::launch`] does, from the kernel's directives alone
+    /// (no compile): grid, block (and `.reqntid`/`.maxntid`), dynamic shared memory, and the
+    /// cluster shape of `opts` (CUDA C++ Programming Guide, "Thread Block Clusters"). Errors:
+    /// the part of the launch at fault with the launch's error ([`Error::LaunchConfig`],
+    /// [`Error::Unsupported`] for a cooperative launch of multi-CTA clusters).
+    pub fn check_launch(
+        &self,
+        dims: LaunchDims,
+        opts: &LaunchOptions,
+    ) -> Result<(), (LaunchPart, Error)> {
+        check_dims(self, dims)?;
+        cluster_shape(self, dims, opts)
+            .map(|_| ())
+            .map_err(|e| (LaunchPart::Cluster, e))
+    }
+
     /// Compile the kernel's engine now, if no launch has yet (the first launch does it
     /// otherwise): to keep compilation out of a timed launch, or to meet a compiler error
     /// before launching. Errors: [`Error::Internal`] (a compiler bug).
@@ -1467,7 +1557,7 @@ impl Context {
         opts: &LaunchOptions,
     ) -> Result<LaunchReport, Error> {
         let k = &kernel.compiled;
-        check_dims(kernel, dims)?;
+        check_dims(kernel, dims).map_err(|(_, e)| e)?;
         let cluster = cluster_shape(kernel, dims, opts)?;
         let want = k.param_bytes.max(1) as usize;
         if params.len() < want {
@@ -1687,16 +1777,29 @@ fn report(
         && dims.shared_bytes == 0
         && r.addr >= k.static_shared_bytes;
     let i = r.inst as usize;
-    // The nearest allocation is worth naming only for addresses near one (within 64 MiB).
-    let nearest = if matches!(r.space, ir::Space::Global | ir::Space::Const) {
-        memory
-            .nearest(r.addr)
-            .filter(|(a, off)| *off > -(64 << 20) && *off < a.size as i64 + (64 << 20))
-            .map(|(a, off)| (a.label.clone(), off, a.size))
+    let global = matches!(r.space, ir::Space::Global | ir::Space::Const);
+    // The nearest allocation is named only for an address in or near it (the rule of
+    // `memory::is_near`); an address near no allocation gets the allocations on either side
+    // instead, except in the first page (a null pointer plus an offset, which the report
+    // calls so).
+    let near = memory
+        .nearest(r.addr)
+        .filter(|(a, off)| global && crate::runtime::memory::is_near(a, *off))
+        .map(|(a, off)| (a.label.clone(), off, a.size));
+    let neighbours = if global && near.is_none() && r.addr >= 4096 {
+        let n = memory.neighbours(r.addr);
+        let side = |x: Option<(&crate::runtime::memory::Allocation, u64)>| {
+            x.map(|(a, d)| (a.label.clone(), a.size, d))
+        };
+        Some(FaultNeighbours {
+            below: side(n.below),
+            above: side(n.above),
+        })
+        .filter(|n| n.below.is_some() || n.above.is_some())
     } else {
         None
     };
-    let global = matches!(r.space, ir::Space::Global | ir::Space::Const);
+    let nearest = near;
     // Memcheck: a freed allocation or heap block still in quarantine (a use after free), or
     // the heap block a heap access missed; a free of a quarantined heap block (double free).
     let heap_at = |a: u64| heap.filter(|h| h.is_checked() && h.contains(a));
@@ -1737,6 +1840,7 @@ fn report(
         )),
         _ => nearest,
     };
+    let neighbours = neighbours.filter(|_| nearest.is_none());
     FaultReport {
         kernel: k.name.clone(),
         kind: r.kind,
@@ -1751,6 +1855,7 @@ fn report(
         instruction: k.inst_ptx.get(i).cloned().unwrap_or_default(),
         ptx_file: kernel.module_file.clone(),
         nearest,
+        neighbours,
         freed,
         count,
         detail: r.detail,
@@ -1866,13 +1971,21 @@ fn cluster_shape(
     })
 }
 
-fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), Error> {
+/// The grid, block and dynamic shared memory checks of [`Context::launch`]; errors are
+/// [`Error::LaunchConfig`] with the part of the launch they are about.
+fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), (LaunchPart, Error)> {
     let k = &kernel.compiled;
     let [gx, gy, gz] = d.grid;
     let [bx, by, bz] = d.block;
-    let bad = |m: String| Err(Error::LaunchConfig(format!("kernel '{}': {m}", k.name)));
+    let err = |part: LaunchPart, m: String| {
+        Err((
+            part,
+            Error::LaunchConfig(format!("kernel '{}': {m}", k.name)),
+        ))
+    };
+    let bad = |m: String| err(LaunchPart::Block, m);
     if gx == 0 || gy == 0 || gz == 0 || gx > i32::MAX as u32 || gy > 65535 || gz > 65535 {
-        return bad(format!(
+        return err(LaunchPart::Grid, format!(
             "invalid grid [{gx}, {gy}, {gz}]: each dimension must be at least 1, x at most 2147483647, y and z at most 65535"
         ));
     }
@@ -1910,10 +2023,13 @@ fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), Error> {
         } else {
             "the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute".to_string()
         };
-        return bad(format!(
-            "{} bytes of dynamic shared memory exceed the {max_dynamic} bytes of {how}",
-            d.shared_bytes
-        ));
+        return err(
+            LaunchPart::SharedBytes,
+            format!(
+                "{} bytes of dynamic shared memory exceed the {max_dynamic} bytes of {how}",
+                d.shared_bytes
+            ),
+        );
     }
     Ok(())
 }

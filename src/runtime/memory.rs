@@ -72,6 +72,34 @@ pub struct Allocation {
     pub label: String,
 }
 
+/// How far outside an allocation (bytes) a faulting address may be for a report to name it
+/// as "N bytes after the end of" / "before the start of" that allocation: the allocation's
+/// own size or this, whichever is larger ([`is_near`]). Farther, the address belongs to no
+/// allocation in any useful sense (a wild pointer, an index of another buffer's scale), and
+/// the report says so and gives the allocations on either side ([`DeviceMemory::neighbours`]).
+pub const NEAR_BYTES: u64 = 4096;
+
+/// Whether an address `off` bytes from the start of allocation `a` (negative: before it) is
+/// close enough to `a` to be reported relative to it: inside it, or less than `max(a.size,
+/// NEAR_BYTES)` bytes after its end (`off - size`, 0 for the first byte past it) or before
+/// its start (`-off`).
+pub fn is_near(a: &Allocation, off: i64) -> bool {
+    let size = i128::from(a.size);
+    let off = i128::from(off);
+    let outside = if off < 0 { -off } else { (off - size).max(0) };
+    outside < i128::from(a.size.max(NEAR_BYTES))
+}
+
+/// The allocations on either side of an address ([`DeviceMemory::neighbours`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Neighbours<'a> {
+    /// The closest allocation at or below the address, and the bytes from its end to the
+    /// address (0: the first byte past its end, or inside it).
+    pub below: Option<(&'a Allocation, u64)>,
+    /// The closest allocation above the address, and the bytes from the address to its start.
+    pub above: Option<(&'a Allocation, u64)>,
+}
+
 /// The global-memory arena with a first-fit allocator.
 ///
 /// The arena's address range is reserved once, on the first allocation, as one anonymous
@@ -626,6 +654,32 @@ impl DeviceMemory {
             .map(|a| (a, off - a.offset as i64))
     }
 
+    /// The live allocations on either side of a global address: the closest one that ends at
+    /// or below it, with how many bytes past its end the address is, and the closest one
+    /// that starts above it, with how many bytes before its start the address is. An address
+    /// inside an allocation has that one as `below` at a distance of 0 past its start (use
+    /// [`nearest`](Self::nearest) for it); an address below the arena has no `below`.
+    pub fn neighbours(&self, addr: u64) -> Neighbours<'_> {
+        let Some(off) = addr.checked_sub(GLOBAL_BASE) else {
+            let above = self
+                .allocs
+                .values()
+                .next()
+                .map(|a| (a, GLOBAL_BASE - addr + a.offset));
+            return Neighbours { below: None, above };
+        };
+        let below = self
+            .allocs
+            .range(..=off)
+            .next_back()
+            .map(|(_, a)| (a, off.saturating_sub(a.offset + a.size)));
+        let above = off
+            .checked_add(1)
+            .and_then(|o| self.allocs.range(o..).next())
+            .map(|(_, a)| (a, a.offset - off));
+        Neighbours { below, above }
+    }
+
     /// Whether `[addr, addr+len)` lies inside one live allocation (memcheck's test).
     pub fn in_allocation(&self, addr: u64, len: u64) -> bool {
         let off = addr.wrapping_sub(GLOBAL_BASE);
@@ -675,6 +729,45 @@ mod tests {
         let mut back = vec![1u8; 3 * 4096 + 5];
         m.read(b, &mut back).unwrap();
         assert!(back.iter().all(|&x| x == 0));
+    }
+
+    /// The rule of [`is_near`], and the allocations either side of an address in none.
+    #[test]
+    fn near_rule_and_neighbours() {
+        let at = |offset, size| Allocation {
+            offset,
+            size,
+            label: String::new(),
+        };
+        // A 1-byte allocation: 4 KiB either side.
+        assert!(is_near(&at(0, 1), 1 + 4095));
+        assert!(!is_near(&at(0, 1), 1 + 4096));
+        assert!(is_near(&at(0, 1), -4095));
+        assert!(!is_near(&at(0, 1), -4096));
+        // A 1 MiB allocation: its own size either side.
+        assert!(is_near(&at(0, 1 << 20), (2 << 20) - 1));
+        assert!(!is_near(&at(0, 1 << 20), 2 << 20));
+        assert!(!is_near(&at(0, 1 << 20), -(1 << 20)));
+        assert!(is_near(&at(0, 1 << 20), 5));
+
+        let mut m = DeviceMemory::new();
+        let a = m.alloc(16, Some("a")).unwrap();
+        let gap = m.alloc(1 << 20, None).unwrap();
+        let b = m.alloc(64, Some("b")).unwrap();
+        m.free(gap).unwrap();
+        let lbl = |x: Option<(&Allocation, u64)>| x.map(|(a, d)| (a.label.clone(), d));
+        // 100 bytes past the end of `a`.
+        let n = m.neighbours(a.0 + 116);
+        assert_eq!(lbl(n.below), Some(("a".into(), 100)));
+        assert_eq!(lbl(n.above), Some(("b".into(), b.0 - (a.0 + 116))));
+        // Past the last allocation: nothing above.
+        let n = m.neighbours(b.0 + 64 + 8);
+        assert_eq!(lbl(n.below), Some(("b".into(), 8)));
+        assert!(n.above.is_none());
+        // Below the arena: nothing below; the first allocation is above.
+        let n = m.neighbours(GLOBAL_BASE - 10);
+        assert!(n.below.is_none());
+        assert_eq!(lbl(n.above), Some(("a".into(), a.0 - GLOBAL_BASE + 10)));
     }
 
     #[test]
