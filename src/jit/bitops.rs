@@ -49,6 +49,30 @@ fn prmt_table(c: u64, mode: PrmtMode) -> [(u8, bool); 4] {
 }
 
 impl Gen<'_, '_> {
+    /// `bfi`'s field (PTX ISA §9.7.1.20) from the `i32` `pl` holding the position in bits
+    /// 0-7 and the length in bits 8-15, for a `bits`-wide operand of CLIF type `ct`: the
+    /// shift `p` (the position clamped to the msb), the field mask `m` (the low
+    /// min(len, bits - p) bits, shifted to `p`), and the flag `same` (position past the msb or
+    /// length 0: the result is `b` unchanged).
+    fn bfi_field(&mut self, pl: Value, bits: u64, ct: CType) -> (Value, Value, Value) {
+        let pos = self.b.ins().band_imm_s(pl, 0xff);
+        let len = self.b.ins().ushr_imm_s(pl, 8);
+        let len = self.b.ins().band_imm_s(len, 0xff);
+        let msb = self.kconst(types::I32, bits - 1);
+        let p = self.b.ins().umin(pos, msb);
+        let bw = self.kconst(types::I32, bits);
+        let room = self.b.ins().isub(bw, p);
+        let w = self.b.ins().umin(len, room);
+        let sh = self.b.ins().isub(bw, w);
+        let ones = self.kconst(ct, u64::MAX);
+        let m = self.b.ins().ushr(ones, sh);
+        let m = self.b.ins().ishl(m, p);
+        let past = self.b.ins().icmp(IntCC::UnsignedGreaterThan, pos, msb);
+        let none = self.b.ins().icmp_imm_s(IntCC::Equal, len, 0);
+        let same = self.b.ins().bor(past, none);
+        (p, m, same)
+    }
+
     /// `v` of type `t` masked to the type's width (Cranelift's `iconst` wants the bits of the
     /// type only).
     fn kconst(&mut self, t: CType, v: u64) -> Value {
@@ -263,25 +287,11 @@ impl Gen<'_, '_> {
                 // pos > msb or len = 0: b; else the low w = min(len, bits - pos) bits of a
                 // replace bits pos..pos+w-1 of b.
                 let (a, b, pl) = (arg(0)?, arg(1)?, arg(2)?);
-                let pos = self.b.ins().band_imm_s(pl, 0xff);
-                let len = self.b.ins().ushr_imm_s(pl, 8);
-                let len = self.b.ins().band_imm_s(len, 0xff);
-                let msb = self.kconst(types::I32, bits as u64 - 1);
-                let p = self.b.ins().umin(pos, msb);
-                let bw = self.kconst(types::I32, bits as u64);
-                let room = self.b.ins().isub(bw, p);
-                let w = self.b.ins().umin(len, room);
-                let sh = self.b.ins().isub(bw, w);
-                let ones = self.kconst(ct, u64::MAX);
-                let m = self.b.ins().ushr(ones, sh);
-                let m = self.b.ins().ishl(m, p);
+                let (p, m, same) = self.bfi_field(pl, bits as u64, ct);
                 let ap = self.b.ins().ishl(a, p);
                 let ins = self.b.ins().band(ap, m);
                 let keep = self.b.ins().band_not(b, m);
                 let f = self.b.ins().bor(keep, ins);
-                let past = self.b.ins().icmp(IntCC::UnsignedGreaterThan, pos, msb);
-                let none = self.b.ins().icmp_imm_s(IntCC::Equal, len, 0);
-                let same = self.b.ins().bor(past, none);
                 self.b.ins().select(same, b, f)
             }
             Op::Shf { left, clamp } => {
@@ -560,21 +570,7 @@ impl Gen<'_, '_> {
                 let bits = rt.bits();
                 let ct = ctype(rt);
                 let pl = self.first_active(grp, args[2]);
-                let pos = self.b.ins().band_imm_s(pl, 0xff);
-                let len = self.b.ins().ushr_imm_s(pl, 8);
-                let len = self.b.ins().band_imm_s(len, 0xff);
-                let msb = self.kconst(types::I32, bits as u64 - 1);
-                let p = self.b.ins().umin(pos, msb);
-                let bw = self.kconst(types::I32, bits as u64);
-                let room = self.b.ins().isub(bw, p);
-                let w = self.b.ins().umin(len, room);
-                let sh = self.b.ins().isub(bw, w);
-                let ones = self.kconst(ct, u64::MAX);
-                let m = self.b.ins().ushr(ones, sh);
-                let m = self.b.ins().ishl(m, p);
-                let past = self.b.ins().icmp(IntCC::UnsignedGreaterThan, pos, msb);
-                let none = self.b.ins().icmp_imm_s(IntCC::Equal, len, 0);
-                let same = self.b.ins().bor(past, none);
+                let (p, m, same) = self.bfi_field(pl, bits as u64, ct);
                 let one = |g: &mut Self, a: Value, b: Value| -> Value {
                     let vt = g.b.func.dfg.value_type(a);
                     let mv = g.b.ins().splat(vt, m);
