@@ -1171,13 +1171,7 @@ impl Gen<'_> {
     /// active lane's slot (ordered after its store by the warp synchronization);
     /// `bar.warp.sync` again, so later stores do not race with the load.
     fn warp_exchange(&mut self) -> Stmt {
-        let (ty, size, class) = *self.rng.pick(&[
-            ("u32", 4u32, Class::B32),
-            ("f32", 4, Class::F32),
-            ("u64", 8, Class::B64),
-        ]);
-        let off = self.rng.below((SHARED_SLOT / size) as u64) as u32 * size;
-        let src = self.src_reg(class);
+        let (ty, class, off, src) = self.slot_word();
         let mut lines = vec![
             "activemask.b32 %t2;".to_string(),
             format!("st.shared.{ty} [%so+{off}], {src};"),
@@ -1215,13 +1209,9 @@ impl Gen<'_> {
         Stmt::Code(lines)
     }
 
-    /// A race across the blocks of a region (`analysis::region`): a store to the own shared
-    /// slot inside a divergent `if`, then, after the join and before `bar.warp.sync` on the
-    /// lanes active before the `if`, a `volatile` load of a neighbour lane's slot. Whether the
-    /// neighbour has stored yet depends on the order of the warp's lanes across blocks
-    /// (group by group through a region for the generated `sm_80` kernels, block by block
-    /// with `--lockstep`), which both engines must follow alike.
-    fn region_race(&mut self) -> Stmt {
+    /// A word for a warp exchange through the own shared slot: its type, register class,
+    /// offset in the slot (aligned) and a source register.
+    fn slot_word(&mut self) -> (&'static str, Class, u32, String) {
         let (ty, size, class) = *self.rng.pick(&[
             ("u32", 4u32, Class::B32),
             ("f32", 4, Class::F32),
@@ -1229,6 +1219,17 @@ impl Gen<'_> {
         ]);
         let off = self.rng.below((SHARED_SLOT / size) as u64) as u32 * size;
         let src = self.src_reg(class);
+        (ty, class, off, src)
+    }
+
+    /// A race across the blocks of a region (`analysis::region`): a store to the own shared
+    /// slot inside a divergent `if`, then, after the join and before `bar.warp.sync` on the
+    /// lanes active before the `if`, a `volatile` load of a neighbour lane's slot. Whether the
+    /// neighbour has stored yet depends on the order of the warp's lanes across blocks
+    /// (group by group through a region for the generated `sm_80` kernels, block by block
+    /// with `--lockstep`), which both engines must follow alike.
+    fn region_race(&mut self) -> Stmt {
+        let (ty, class, off, src) = self.slot_word();
         let store = Stmt::Code(vec![format!("st.shared.{ty} [%so+{off}], {src};")]);
         let cond = self.divergent_cond();
         let d = self.rng.range(1, 31);
