@@ -195,8 +195,64 @@ pub struct CUuuid {
     pub bytes: [c_char; 16],
 }
 
+/// The id of ptxjit's own export table ([`PtxjitExports`]): the 16 ASCII bytes
+/// `ptxjit-exports-1`. NVIDIA's driver answers it with an error, so a runtime that asks for it
+/// works on both drivers.
+pub const PTXJIT_EXPORT_TABLE_ID: [u8; 16] = *b"ptxjit-exports-1";
+
+/// ptxjit's export table, what [`cuGetExportTable`] gives for [`PTXJIT_EXPORT_TABLE_ID`]:
+/// calls between ptxjit's drop-in runtime (`libcudart`) and this library that the driver API
+/// has no function for. The layout is an ABI: fields are only ever appended, and `size` says
+/// how many a caller may read. docs/driver-api.md describes it.
+#[repr(C)]
+pub struct PtxjitExports {
+    /// The size of this struct in bytes.
+    pub size: usize,
+    /// `(dptr, label)`: name the live allocation that starts at `dptr` `label` (a
+    /// NUL-terminated UTF-8 string of at most [`MAX_LABEL`] bytes) in fault, memcheck and
+    /// leak reports: the runtime API call that made it (`cudaMalloc`) instead of the driver
+    /// call that the runtime made (`cuMemAlloc`). Errors: `CUDA_ERROR_INVALID_VALUE` for a
+    /// null or over-long or non-UTF-8 label or an address where no allocation starts.
+    pub set_allocation_label: unsafe extern "C" fn(u64, *const c_char) -> CUresult,
+}
+
+/// The longest label [`PtxjitExports::set_allocation_label`] takes, in bytes.
+pub const MAX_LABEL: usize = 64;
+
+unsafe extern "C" fn set_allocation_label(dptr: u64, label: *const c_char) -> CUresult {
+    entry("ptxjit set_allocation_label", || {
+        if label.is_null() {
+            return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null label"));
+        }
+        // SAFETY: non-null and NUL-terminated by the caller's promise; read up to the NUL.
+        let text = unsafe { CStr::from_ptr(label) };
+        let text = text
+            .to_str()
+            .ok()
+            .filter(|t| !t.is_empty() && t.len() <= MAX_LABEL)
+            .ok_or_else(|| {
+                Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!("an allocation label is 1 to {MAX_LABEL} bytes of UTF-8"),
+                )
+            })?;
+        crate::state::with_context(|d| {
+            d.host
+                .set_label(ptxjit::host::DevicePtr(dptr), text)
+                .map_err(|e| Fail::new(CUDA_ERROR_INVALID_VALUE, e.to_string()))
+        })
+    })
+}
+
+/// The one [`PtxjitExports`] table.
+static PTXJIT_EXPORTS: PtxjitExports = PtxjitExports {
+    size: std::mem::size_of::<PtxjitExports>(),
+    set_allocation_label,
+};
+
 /// `cuGetExportTable` (undocumented: the CUDA runtime and NVIDIA's libraries fetch private
-/// function tables by UUID). This library has none: every id answers
+/// function tables by UUID). This library has one, its own ([`PTXJIT_EXPORT_TABLE_ID`], for
+/// ptxjit's runtime), and none of NVIDIA's: every other id answers
 /// `CUDA_ERROR_INVALID_VALUE` with `*ppExportTable = NULL`, so a caller that probes falls back
 /// and one that needs a table fails cleanly.
 #[no_mangle]
@@ -214,6 +270,14 @@ pub unsafe extern "C" fn cuGetExportTable(
         }
         // SAFETY: non-null, points to a CUuuid by the caller's promise.
         let id = unsafe { pExportTableId.read_unaligned() };
+        if id.bytes.map(|b| b as u8) == PTXJIT_EXPORT_TABLE_ID {
+            if ppExportTable.is_null() {
+                return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null ppExportTable"));
+            }
+            let table: *const PtxjitExports = &PTXJIT_EXPORTS;
+            // SAFETY: non-null, valid for a write by the caller's promise.
+            return unsafe { out(ppExportTable, table.cast()) };
+        }
         let hex: String = id
             .bytes
             .iter()

@@ -20,12 +20,20 @@ static ERRORS: AtomicU64 = AtomicU64::new(0);
 
 /// The labels of the program's own device allocations (what a leak check reports): module
 /// variables, the device heap and page-locked host memory are not the program's to free.
-pub const USER_ALLOCATIONS: [&str; 5] = [
+/// The driver's names, and the runtime's that ptxjit's libcudart gives its allocations
+/// (`PtxjitExports::set_allocation_label`).
+pub const USER_ALLOCATIONS: [&str; 11] = [
     "cuMemAlloc",
     "cuMemAllocAsync",
     "cuMemAllocFromPoolAsync",
     "cuMemAllocPitch",
     "cuMemAllocManaged",
+    "cudaMalloc",
+    "cudaMallocAsync",
+    "cudaMallocFromPoolAsync",
+    "cudaMallocPitch",
+    "cudaMalloc3D",
+    "cudaMallocManaged",
 ];
 
 /// `PTXJIT_TOOL`: the tool asked for, if any. An unknown or unimplemented tool is reported on

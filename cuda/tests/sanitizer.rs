@@ -8,6 +8,7 @@ use cuda::device::*;
 use cuda::errors::*;
 use cuda::launch::*;
 use cuda::memory::*;
+use cuda::proc_address::CUuuid;
 
 use std::ffi::CString;
 use std::ptr::null_mut;
@@ -57,7 +58,29 @@ fn program() {
         assert_eq!(cuMemFree_v2(a), CUDA_SUCCESS);
         assert_eq!(cuMemFree_v2(a), CUDA_ERROR_INVALID_VALUE, "double free");
         assert_eq!(cuMemFree_v2(b + 4), CUDA_ERROR_INVALID_VALUE, "inside b");
-        // `b` leaks.
+        // `b` leaks, and so does `c`, which ptxjit's libcudart would name after its runtime
+        // call through ptxjit's export table.
+        let mut c = 0u64;
+        assert_eq!(cuMemAlloc_v2(&mut c, 512), CUDA_SUCCESS);
+        use cuda::proc_address::{cuGetExportTable, PtxjitExports, PTXJIT_EXPORT_TABLE_ID};
+        let mut table = std::ptr::null();
+        let id = CUuuid {
+            bytes: PTXJIT_EXPORT_TABLE_ID.map(|b| b as std::ffi::c_char),
+        };
+        assert_eq!(cuGetExportTable(&mut table, &id), CUDA_SUCCESS);
+        let t = &*(table as *const PtxjitExports);
+        assert_eq!(t.size, std::mem::size_of::<PtxjitExports>());
+        let label = (t.set_allocation_label)(c, c"cudaMalloc".as_ptr());
+        assert_eq!(label, CUDA_SUCCESS);
+        // Only where an allocation starts, with a sensible label.
+        let inside = (t.set_allocation_label)(c + 4, c"cudaMalloc".as_ptr());
+        assert_eq!(inside, CUDA_ERROR_INVALID_VALUE);
+        let empty = (t.set_allocation_label)(c, c"".as_ptr());
+        assert_eq!(empty, CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(
+            (t.set_allocation_label)(c, std::ptr::null()),
+            CUDA_ERROR_INVALID_VALUE
+        );
     }
 }
 
@@ -82,7 +105,10 @@ fn memcheck_reports_and_exit_status() {
         ": double free: 'cuMemAlloc' (4096 bytes) was freed already",
         "invalid free: the pointer is 4 bytes inside 'cuMemAlloc' (1000 bytes), not its start",
         "========= Leaked 1000 bytes at ",
-        "========= ERROR SUMMARY: 4 errors",
+        "(allocated with cuMemAlloc, never freed)",
+        "========= Leaked 512 bytes at ",
+        "(allocated with cudaMalloc, never freed)",
+        "========= ERROR SUMMARY: 5 errors",
     ] {
         assert!(err.contains(want), "missing {want:?} in:\n{err}");
     }

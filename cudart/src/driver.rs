@@ -6,7 +6,7 @@
 
 use crate::errors::*;
 use crate::Fail;
-use std::ffi::{c_char, c_float, c_int, c_uint, c_void};
+use std::ffi::{c_char, c_float, c_int, c_uint, c_void, CStr};
 use std::sync::OnceLock;
 
 /// A device pointer, context, module, function, stream, event, array or graph handle: the
@@ -40,6 +40,7 @@ macro_rules! driver_api {
 
 driver_api! {
     cuInit(c_uint);
+    cuGetExportTable(*mut *const c_void, *const [u8; 16]);
     cuDriverGetVersion(*mut c_int);
     cuDeviceGetCount(*mut c_int);
     cuDeviceGetName(*mut c_char, c_int, c_int);
@@ -233,6 +234,52 @@ pub fn api() -> Result<&'static Api, Fail> {
     match DRIVER.get_or_init(load) {
         Ok(l) => Ok(&l.api),
         Err(m) => Err(Fail::new(cudaErrorInsufficientDriver, m.clone())),
+    }
+}
+
+/// ptxjit's export table id: libcuda's `PTXJIT_EXPORT_TABLE_ID` (cuda/src/proc_address.rs;
+/// docs/driver-api.md).
+const PTXJIT_EXPORT_TABLE_ID: [u8; 16] = *b"ptxjit-exports-1";
+
+/// ptxjit's export table as libcuda lays it out (`PtxjitExports` there; fields are only
+/// appended, `size` says how many there are).
+#[repr(C)]
+struct PtxjitExports {
+    size: usize,
+    set_allocation_label: unsafe extern "C" fn(u64, *const c_char) -> CUresult,
+}
+
+/// ptxjit's export table, when the loaded driver is ptxjit's (NVIDIA's has none).
+fn ptxjit_exports() -> Option<&'static PtxjitExports> {
+    static TABLE: OnceLock<usize> = OnceLock::new();
+    let addr = *TABLE.get_or_init(|| {
+        let Some(get) = api().ok().and_then(|a| a.cuGetExportTable) else {
+            return 0;
+        };
+        let mut table: *const c_void = std::ptr::null();
+        // SAFETY: cuGetExportTable writes a pointer to `table` and reads the 16-byte id.
+        let r = unsafe { get(&mut table, &PTXJIT_EXPORT_TABLE_ID) };
+        if r != 0 || table.is_null() {
+            return 0;
+        }
+        // SAFETY: a table for this id starts with its size in bytes.
+        let size = unsafe { (table as *const usize).read() };
+        if size < std::mem::size_of::<PtxjitExports>() {
+            return 0;
+        }
+        table as usize
+    });
+    // SAFETY: a non-zero address is ptxjit's static table, at least as large as this struct.
+    (addr != 0).then(|| unsafe { &*(addr as *const PtxjitExports) })
+}
+
+/// Names the allocation that starts at `dptr` after the runtime call that made it
+/// (`cudaMalloc`) in ptxjit's fault, memcheck and leak reports, when the driver is ptxjit's;
+/// nothing with another driver. Best effort: a failure changes only a report's wording.
+pub fn label_allocation(dptr: u64, label: &'static CStr) {
+    if let Some(t) = ptxjit_exports() {
+        // SAFETY: the table's function takes an address and a NUL-terminated string.
+        let _ = unsafe { (t.set_allocation_label)(dptr, label.as_ptr()) };
     }
 }
 

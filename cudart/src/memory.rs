@@ -27,6 +27,7 @@ exports! { cudaMalloc => fn(p: *mut *mut c_void, size: usize) {
     }
     let mut d = 0u64;
     cu!(cuMemAlloc_v2(&mut d, size))?;
+    crate::driver::label_allocation(d, c"cudaMalloc");
     unsafe { crate::out(p, d as *mut c_void) }
 }}
 
@@ -42,6 +43,7 @@ exports! { cudaMallocAsync, cudaMallocAsync_ptsz => fn(p: *mut *mut c_void, size
     context()?;
     let mut d = 0u64;
     cu!(cuMemAllocAsync(&mut d, size, stream))?;
+    crate::driver::label_allocation(d, c"cudaMallocAsync");
     unsafe { crate::out(p, d as *mut c_void) }
 }}
 
@@ -56,18 +58,25 @@ exports! { cudaMallocManaged => fn(p: *mut *mut c_void, size: usize, flags: c_ui
     // cudaMemAttachGlobal (1) is the default.
     let flags = if flags == 0 { 1 } else { flags };
     cu!(cuMemAllocManaged(&mut d, size, flags))?;
+    crate::driver::label_allocation(d, c"cudaMallocManaged");
     unsafe { crate::out(p, d as *mut c_void) }
 }}
 
 exports! { cudaMallocHost => fn(p: *mut *mut c_void, size: usize) {
     context()?;
-    cu!(cuMemHostAlloc(p, size, 0))
+    cu!(cuMemHostAlloc(p, size, 0))?;
+    // SAFETY: the driver wrote the host pointer to `p` (checked non-null by the call).
+    crate::driver::label_allocation(unsafe { *p } as u64, c"cudaMallocHost");
+    Ok(())
 }}
 
 exports! { cudaHostAlloc => fn(p: *mut *mut c_void, size: usize, flags: c_uint) {
     context()?;
     // cudaHostAllocPortable/Mapped/WriteCombined are CU_MEMHOSTALLOC_PORTABLE/DEVICEMAP/WRITECOMBINED.
-    cu!(cuMemHostAlloc(p, size, flags))
+    cu!(cuMemHostAlloc(p, size, flags))?;
+    // SAFETY: the driver wrote the host pointer to `p` (checked non-null by the call).
+    crate::driver::label_allocation(unsafe { *p } as u64, c"cudaHostAlloc");
+    Ok(())
 }}
 
 exports! { cudaFreeHost => fn(p: *mut c_void) {
@@ -102,6 +111,7 @@ exports! { cudaMallocPitch => fn(p: *mut *mut c_void, pitch: *mut usize, width: 
     context()?;
     let mut d = 0u64;
     cu!(cuMemAllocPitch_v2(&mut d, pitch, width, height, 16))?;
+    crate::driver::label_allocation(d, c"cudaMallocPitch");
     unsafe { crate::out(p, d as *mut c_void) }
 }}
 
@@ -375,6 +385,7 @@ exports! { cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_ptsz => fn(p: *mut *
     context()?;
     let mut d = 0u64;
     cu!(cuMemAllocFromPoolAsync(&mut d, size, pool, stream))?;
+    crate::driver::label_allocation(d, c"cudaMallocFromPoolAsync");
     unsafe { crate::out(p, d as *mut c_void) }
 }}
 

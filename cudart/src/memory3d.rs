@@ -78,6 +78,7 @@ exports! { cudaMalloc3D => fn(p: *mut PitchedPtr, e: Extent) {
     let rows = e.height.max(1) * e.depth.max(1);
     let (mut d, mut pitch) = (0u64, 0usize);
     cu!(cuMemAllocPitch_v2(&mut d, &mut pitch, e.width.max(1), rows, 16))?;
+    crate::driver::label_allocation(d, c"cudaMalloc3D");
     unsafe { crate::out(p, PitchedPtr { ptr: d as *mut c_void, pitch, xsize: e.width, ysize: e.height }) }
 }}
 

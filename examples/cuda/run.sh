@@ -86,8 +86,9 @@ check() { # name, engine, runner...
   local rc=$?
   local ok=0
   if [ $rc = 0 ] && grep -q '^PASS$' "$out.stdout"; then ok=1; fi
-  # The fault must come with ptxjit's located report; the SASS-only binary with advice.
-  if [ "$name" = fault ] && ! grep -q 'ptxjit' "$out.stderr"; then ok=0; fi
+  # The fault must come with ptxjit's located report, naming the buffer by the runtime call
+  # that made it (cudaMalloc); the SASS-only binary with advice.
+  if [ "$name" = fault ] && ! grep -q "ptxjit.*'cudaMalloc'" "$out.stderr"; then ok=0; fi
   if [ "$name" = sass_only ] && ! grep -q 'compute_' "$out.stderr"; then ok=0; fi
   if [ -n "${XFAIL[$name]:-}" ]; then
     if [ $ok = 1 ]; then echo "XPASS $name ($engine): passes now; remove it from XFAIL"

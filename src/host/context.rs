@@ -1265,6 +1265,17 @@ impl Context {
             .map_err(Error::Memory)
     }
 
+    /// Rename the allocation that starts at `p` to `label` in memcheck, fault and leak
+    /// reports (the drop-in runtime names its `cudaMalloc` buffers so). Errors
+    /// ([`Error::Memory`]): no live allocation starts at `p`.
+    pub fn set_label(&mut self, p: DevicePtr, label: &str) -> Result<(), Error> {
+        self.arena
+            .write()
+            .memory
+            .set_label(p, label)
+            .map_err(Error::Memory)
+    }
+
     /// Free device memory (`cuMemFree`). Errors ([`Error::Memory`]): `p` is not the start of
     /// a live allocation, or belongs to a [`DeviceBuffer`](super::DeviceBuffer) (freed when
     /// the buffer is dropped).

@@ -376,6 +376,26 @@ impl DeviceMemory {
         (off < a.offset + a.size.max(1)).then_some((a, off - a.offset))
     }
 
+    /// Rename the live allocation that starts at `p` to `label` (for reports). Errors: no
+    /// live allocation starts at `p` (the message says what is there instead).
+    pub fn set_label(&mut self, p: DevicePtr, label: &str) -> Result<(), String> {
+        let off = p.0.wrapping_sub(GLOBAL_BASE);
+        if let Some(a) = self.allocs.get_mut(&off) {
+            a.label = label.to_string();
+            return Ok(());
+        }
+        Err(match self.allocation_at(p.0) {
+            Some((a, within)) => format!(
+                "{:#x} is {within} bytes into '{}' ({} bytes), not the start of an allocation",
+                p.0, a.label, a.size
+            ),
+            None => format!(
+                "{:#x} is not device memory (no live allocation holds it)",
+                p.0
+            ),
+        })
+    }
+
     /// Reserve the address range (once).
     fn reserve(&mut self) -> Result<(), String> {
         if self.capacity > 0 {
