@@ -68,17 +68,25 @@ pub fn materialize(
     };
     let mut out = Vec::new();
     match init {
-        None => out = vec![0; n(need_len("no init (zero-filled)")?)? * dtype.size()],
+        None => {
+            let bytes = n(need_len("no init (zero-filled)")?)? * dtype.size();
+            out = host_vec(bytes)?;
+            out.resize(bytes, 0);
+        }
         Some(Init::Fill(v)) => {
             let count = n(need_len("fill")?)?;
+            let mut one = Vec::new();
             dtype
-                .encode(*v, &mut out)
+                .encode(*v, &mut one)
                 .map_err(|e| format!("fill: {e}"))?;
-            out = out.repeat(count);
+            out = host_vec(count * one.len())?;
+            for _ in 0..count {
+                out.extend_from_slice(&one);
+            }
         }
         Some(Init::Iota(Iota { start, step })) => {
             let count = n(need_len("iota")?)?;
-            out.reserve(count * dtype.size());
+            out = host_vec(count * dtype.size())?;
             if dtype.is_float() {
                 let (s, d) = (start.as_f64(), step.as_f64());
                 for i in 0..count {
@@ -117,6 +125,21 @@ pub fn materialize(
     Ok(out)
 }
 
+/// An empty vector with room for `bytes` bytes of a buffer's host copy. Errors, instead of
+/// the process aborting, when the host cannot give them (a process memory limit such as
+/// `ulimit -v`, which [`available_memory`](crate::runtime::memory::available_memory) does not
+/// see, or the machine).
+pub fn host_vec(bytes: usize) -> Result<Vec<u8>, String> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(bytes).map_err(|_| {
+        format!(
+            "cannot allocate {bytes} bytes of host memory for the buffer's contents (the \
+             process's memory limit, e.g. `ulimit -v`, or the machine's memory is too small)"
+        )
+    })?;
+    Ok(v)
+}
+
 fn check_len(len: Option<u64>, got: u64, what: &str) -> Result<(), String> {
     match len {
         Some(l) if l != got => Err(format!("len is {l} but {what} holds {got} elements")),
@@ -127,7 +150,7 @@ fn check_len(len: Option<u64>, got: u64, what: &str) -> Result<(), String> {
 /// `count` elements from the documented SplitMix64 recipe (module docs).
 pub fn random(dtype: DType, count: usize, r: &Random) -> Result<Vec<u8>, String> {
     let mut g = SplitMix64(r.seed);
-    let mut out = Vec::with_capacity(count * dtype.size());
+    let mut out = host_vec(count * dtype.size())?;
     if dtype.is_float() {
         let lo = r.min.map_or(0.0, Num::as_f64);
         let hi = r.max.map_or(1.0, Num::as_f64);
@@ -217,7 +240,7 @@ fn read_npy(bytes: &[u8], dtype: DType) -> Result<Vec<u8>, String> {
             npy.shape()
         ));
     }
-    let mut out = Vec::with_capacity(npy.len() as usize * dtype.size());
+    let mut out = host_vec(npy.len() as usize * dtype.size())?;
     macro_rules! rd {
         ($t:ty) => {
             for v in npy.into_vec::<$t>().map_err(|e| e.to_string())? {

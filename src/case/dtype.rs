@@ -162,7 +162,16 @@ impl DType {
             Num::Float(f) => f,
             Num::Bits { .. } => unreachable!("handled above"),
         };
+        let at = out.len();
         self.encode_f64(f, out);
+        if f.is_finite() && matches!(self.decode(&out[at..]), Elem::Float(g, _) if g.is_infinite())
+        {
+            out.truncate(at);
+            return Err(format!(
+                "{f} is too large for {} (it would be an infinity; write inf for one)",
+                self.name()
+            ));
+        }
         Ok(())
     }
 
@@ -407,6 +416,24 @@ mod tests {
         assert!(Num::parse("abc").is_err());
         assert!(Num::parse("1.2.3").is_err());
         assert!(Num::parse("").is_err());
+    }
+
+    #[test]
+    fn finite_floats_too_large_for_the_type_are_errors() {
+        let mut b = vec![];
+        // f32's largest finite value is 3.4028235e38; f16's 65504; bf16's about 3.39e38.
+        let e = DType::F32.encode(Num::Float(1e40), &mut b).unwrap_err();
+        assert!(e.contains("too large for f32"), "{e}");
+        assert!(DType::F16.encode(Num::Float(1e6), &mut b).is_err());
+        assert!(DType::F16.encode(Num::Int(70000), &mut b).is_err());
+        assert!(DType::BF16.encode(Num::Float(3.5e38), &mut b).is_err());
+        assert!(b.is_empty(), "nothing appended on error");
+        DType::F32.encode(Num::Float(3.4e38), &mut b).unwrap();
+        DType::F16.encode(Num::Float(65504.0), &mut b).unwrap();
+        DType::F32
+            .encode(Num::Float(f64::INFINITY), &mut b)
+            .unwrap();
+        assert_eq!(b.len(), 4 + 2 + 4);
     }
 
     #[test]

@@ -526,7 +526,9 @@ impl Session {
     pub fn read_back(&self) -> Result<Vec<HostBuffer>, CaseError> {
         let mut out = Vec::with_capacity(self.buffers.len());
         for (b, p) in &self.buffers {
-            let mut bytes = vec![0u8; b.bytes.len()];
+            let mut bytes = super::data::host_vec(b.bytes.len())
+                .map_err(|e| CaseError::Case(format!("reading back buffer '{}': {e}", b.name)))?;
+            bytes.resize(b.bytes.len(), 0);
             self.ctx.copy_dtoh(&mut bytes, *p)?;
             out.push(HostBuffer {
                 name: b.name.clone(),

@@ -38,7 +38,8 @@ pub enum Tok {
     F64Bits(u64),
     /// A string literal, escapes resolved.
     Str(String),
-    /// One punctuation byte: one of `,;:{}[]()<>+-!@|=`.
+    /// One punctuation byte: one of `,;:{}[]()<>+-!@|=*/~&^?`, or `%` before a space or `(`
+    /// (the operators of constant expressions are among them).
     Punct(u8),
     /// `_` on its own: the sink operand.
     Underscore,
@@ -63,7 +64,7 @@ fn is_ident_continue(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
 }
 
-const PUNCT: &[u8] = b",;:{}[]()<>+-!@|=";
+const PUNCT: &[u8] = b",;:{}[]()<>+-!@|=*/~&^?";
 
 /// Splits `text` into tokens. Never fails: unreadable input becomes [`Tok::Error`] tokens.
 /// The result always ends with [`Tok::Eof`].
@@ -115,6 +116,11 @@ impl Lexer<'_> {
                 b'_' if !is_ident_continue(self.at(start + 1)) => {
                     self.pos += 1;
                     self.push(Tok::Underscore, start);
+                }
+                // `%` before a space or `(`: the remainder operator of a constant expression.
+                b'%' if matches!(self.at(start + 1), b' ' | b'\t' | b'(') => {
+                    self.pos += 1;
+                    self.push(Tok::Punct(b), start);
                 }
                 b'%' | b'$' if !is_ident_continue(self.at(start + 1)) => {
                     self.pos += 1;

@@ -97,6 +97,9 @@ const PERF_DIRECTIVES: &[&str] = &[
     "blocksareclusters",
 ];
 
+#[path = "constexpr.rs"]
+mod constexpr;
+
 struct Parser<'a> {
     src: &'a str,
     toks: Vec<Token>,
@@ -778,9 +781,10 @@ impl<'a> Parser<'a> {
             let close = self.expect_punct(b'}', &format!("or ',' {what}"))?;
             return Ok(Initializer::List(items, open.join(close)));
         }
-        if let Some((lit, lit_span)) = self.literal(&what)? {
+        if self.starts_constant() {
+            let (lit, lit_span, single) = self.const_expr(&what)?;
             // `0xFF00(generic(x)+4)`: the mask() operator.
-            if self.is_punct(b'(') {
+            if single && self.is_punct(b'(') {
                 let Literal::Int { value, .. } = lit else {
                     return Err(ParseError::new(
                         format!("a mask before '(' must be an integer {what}"),
@@ -861,24 +865,26 @@ impl<'a> Parser<'a> {
         Ok(Some((negated, minus.join(t.span))))
     }
 
-    /// `(+N | -N | +-N)*`, summed (wrapping).
+    /// `(+T | -T)*`, summed (wrapping), each term `T` an integer constant expression of
+    /// multiplicative level (`+4*2`, `+(1<<3)`, `+~0`; PTX ISA 4.6).
     fn offset_terms(&mut self, what: &str) -> Result<i64> {
         let mut total = 0i64;
         loop {
-            let negative = if self.is_punct(b'+') {
-                self.bump();
-                self.eat_punct(b'-').is_some()
-            } else if self.is_punct(b'-') && matches!(self.peek_at(1).tok, Tok::Int { .. }) {
+            let term_start =
+                |t: &Tok| matches!(t, Tok::Int { .. } | Tok::Punct(b'(' | b'~' | b'!'));
+            let negative = if self.eat_punct(b'+').is_some() {
+                // `+-4`: the term's own unary minus.
+                false
+            } else if self.is_punct(b'-') && term_start(&self.peek_at(1).tok) {
                 self.bump();
                 true
             } else {
                 return Ok(total);
             };
-            let v = match self.peek().tok {
-                Tok::Int { value, .. } => value as i64,
-                _ => return Err(self.unexpected(&format!("an integer offset {what}"))),
-            };
-            self.bump();
+            if !(term_start(&self.peek().tok) || self.is_punct(b'-')) {
+                return Err(self.unexpected(&format!("an integer offset {what}")));
+            }
+            let v = self.offset_term(what)?;
             total = if negative {
                 total.wrapping_sub(v)
             } else {
@@ -1151,6 +1157,11 @@ impl<'a> Parser<'a> {
                 format!("operands of instruction '{op}' nested deeper than {MAX_DEPTH} levels"),
                 self.peek().span,
             ));
+        }
+        // A constant expression (PTX ISA 4.6); `call`'s parenthesized lists are argument lists.
+        if !op.starts_with("call") && self.starts_constant() {
+            let (lit, span, _) = self.const_expr(&what)?;
+            return Ok(Operand::Imm(lit, span));
         }
         let t = self.peek().clone();
         match t.tok {

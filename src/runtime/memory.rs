@@ -132,6 +132,10 @@ pub struct DeviceMemory {
     quarantine_order: std::collections::VecDeque<u64>,
     /// Bytes in `quarantine`.
     quarantine_bytes: u64,
+    /// The last reading of [`available_memory`] and the high-water mark then: allocations
+    /// that together touch less than [`AVAILABLE_SLACK`] new bytes since are checked against
+    /// it without reading the system's files again ([`DeviceMemory::host_can_back`]).
+    avail_seen: Option<(u64, u64)>,
     /// initcheck's shadow: which bytes have been written ([`set_initcheck`](Self::set_initcheck)).
     init_shadow: Option<super::initcheck::ArenaShadow>,
 }
@@ -228,6 +232,10 @@ pub fn device_memory_limit() -> u64 {
     })
 }
 
+/// How many bytes the arena may grow by on one reading of [`available_memory`] before it
+/// reads again (also at most a quarter of what that reading said was available).
+pub const AVAILABLE_SLACK: u64 = 64 << 20;
+
 /// Bytes of memory the host can give right now (`MemAvailable`, or what the cgroup's limit
 /// leaves when lower), less a reserve the process keeps for itself; `None` when unknown.
 pub fn available_memory() -> Option<u64> {
@@ -264,7 +272,31 @@ impl DeviceMemory {
             quarantine_order: std::collections::VecDeque::new(),
             quarantine_bytes: 0,
             init_shadow: None,
+            avail_seen: None,
         }
+    }
+
+    /// Whether the host can back `fresh` more bytes above the high-water mark, as
+    /// [`available_memory`] says (`Err`: what it can back; `Ok` when unknown). The reading is
+    /// reused until the arena has grown by [`AVAILABLE_SLACK`] bytes, or a quarter of what was
+    /// available, since it was taken: a module's many small globals cost one reading, not one
+    /// each.
+    fn host_can_back(&mut self, fresh: u64) -> Result<(), u64> {
+        if let Some((avail, at)) = self.avail_seen {
+            let grown = self.high_water.saturating_sub(at).saturating_add(fresh);
+            if grown < AVAILABLE_SLACK.min(avail / 4) {
+                return Ok(());
+            }
+        }
+        let Some(avail) = available_memory() else {
+            self.avail_seen = None;
+            return Ok(());
+        };
+        self.avail_seen = Some((avail, self.high_water));
+        if fresh > avail {
+            return Err(avail);
+        }
+        Ok(())
     }
 
     /// Track which bytes have been written, for initcheck (`true`; an error when the shadow's
@@ -496,8 +528,8 @@ impl DeviceMemory {
                 )
             })?;
         let fresh = end.saturating_sub(self.high_water);
-        if let Some(avail) = available_memory() {
-            if fresh > avail {
+        if fresh > 0 {
+            if let Err(avail) = self.host_can_back(fresh) {
                 return Err(format!(
                     "out of device memory: {size} bytes requested, but the host can back only \
                      {avail} more bytes now (its available memory, less {HOST_RESERVE} bytes \
@@ -861,6 +893,26 @@ mod tests {
         // The arena still works afterwards.
         let p = m.alloc(4096, None).unwrap();
         m.write(p, &[1; 4096]).unwrap();
+    }
+
+    #[test]
+    fn small_allocations_share_one_reading_of_the_hosts_memory() {
+        if available_memory().is_none() {
+            eprintln!("skipped: the host's available memory is unknown");
+            return;
+        }
+        let mut m = DeviceMemory::new();
+        m.alloc(4096, None).unwrap();
+        let first = m.avail_seen.expect("read at the first allocation");
+        assert_eq!(first.1, 0, "read before the arena grew");
+        for _ in 0..1000 {
+            m.alloc(64, None).unwrap();
+        }
+        assert_eq!(m.avail_seen, Some(first), "1000 globals, one reading");
+        // Growing by more than the slack reads again.
+        m.alloc(AVAILABLE_SLACK, None).unwrap();
+        let again = m.avail_seen.expect("read again");
+        assert!(again.1 > first.1, "{again:?} after {first:?}");
     }
 
     #[test]
