@@ -273,8 +273,11 @@ pub const ISA: &[Instr] = isa! {
         "membar.proxy.alias", "fence.mbarrier_init.release.cluster",
         "fence.proxy.tensormap::generic.release.gpu",
         "fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128"]
-    "atom" "9.7.13.5" "add/and/or/xor/exch/min/max/inc/dec/cas on b32/b64, cas.b16, add.f32/f64, add.noftz on f16/bf16/f16x2/bf16x2, vector add (.v2/.v4 f32) and add/min/max (.v2-.v8 f16/bf16, .v2/.v4 f16x2/bf16x2), .L2::cache_hint; not b128" [
+    "atom" "9.7.13.5" "add/and/or/xor/exch/min/max/inc/dec/cas on b32/b64, cas.b16, add.f32/f64, add.noftz on f16/bf16/f16x2/bf16x2, vector add (.v2/.v4 f32) and add/min/max (.v2-.v8 f16/bf16, .v2/.v4 f16x2/bf16x2), .L2::cache_hint; cas.b128 and exch.b128 on .b128 registers (the host's 16-byte compare-and-swap; PTX ISA 8.3, .sys from 8.4)" [
         "atom.global.add.u32 %r1, [%rd1], %r2", "atom.shared.cas.b32 %r1, [sm], %r2, %r3",
+        ".reg .b128 %q<4>;\natom.global.cas.b128 %q1, [%rd1], %q2, %q3",
+        ".reg .b128 %q<4>;\natom.acq_rel.sys.shared.exch.b128 %q1, [sm], %q2",
+        ".reg .b128 %q<4>;\natom.cas.b128 %q1, [%rd1], %q2, %q3",
         "atom.global.cas.b16 %h1, [%rd1], %h2, %h3", "atom.add.noftz.f16 %h1, [%rd1], %h2",
         "atom.global.add.noftz.bf16x2 %r1, [%rd1], %r2",
         "atom.global.v2.f32.add {%f1, %f2}, [%rd1], {%f3, %f4}",
@@ -888,13 +891,20 @@ mod tests {
         }
     }
 
-    /// A `.b128` register is only for ld/st/mov.b128: any other use is a load error naming it.
+    /// A `.b128` register is only for ld/st/mov.b128 and atom.cas/exch.b128 (and
+    /// `clusterlaunchcontrol.query_cancel`): any other use is a load error naming it, as are
+    /// the atomics ptxas rejects on .b128 (other operations, `red`, 64-bit operands).
     #[test]
     fn b128_registers_outside_ld_st_mov_are_rejected() {
         for inst in [
             "add.s64 %rd2, %q1, 1",
             "mov.b64 %rd2, %q1",
             "ld.global.b128 %rd2, [%rd1]",
+            "atom.global.add.b128 %q1, [%rd1], %q0",
+            "red.global.exch.b128 [%rd1], %q0",
+            "atom.global.cas.b128 %q1, [%rd1], %rd2, %rd3",
+            "atom.global.exch.b128 %rd2, [%rd1], %q0",
+            "atom.global.cas.b64 %rd2, [%rd1], %q0, %rd3",
         ] {
             let ptx = super::example_kernel(&format!(".reg .b128 %q<2>;\n{inst}"));
             let err = crate::host::front_end(&ptx, "b128.ptx")
@@ -908,5 +918,43 @@ mod tests {
              mov.b128 %q0, {%rd3, %rd2};\nst.global.b128 [%rd1], %q0",
         );
         crate::host::front_end(&ok, "b128.ptx").expect("ld/st/mov.b128 load");
+    }
+
+    /// `atom .b128` needs PTX ISA 8.3, and 8.4 with `.sys` (ptxas 12.9: "Feature '.b128 with
+    /// .sys' requires PTX ISA .version 8.4 or later").
+    #[test]
+    fn b128_atomics_need_ptx_isa_8_3_and_8_4_with_sys() {
+        let cases = [
+            (
+                "8.2",
+                "atom.global.cas.b128 %q1, [%rd1], %q0, %q1",
+                Some("8.3"),
+            ),
+            ("8.3", "atom.global.cas.b128 %q1, [%rd1], %q0, %q1", None),
+            (
+                "8.3",
+                "atom.relaxed.sys.global.exch.b128 %q1, [%rd1], %q0",
+                Some("8.4"),
+            ),
+            (
+                "8.4",
+                "atom.relaxed.sys.global.exch.b128 %q1, [%rd1], %q0",
+                None,
+            ),
+        ];
+        for (version, inst, needs) in cases {
+            let ptx = super::example_kernel(&format!(".reg .b128 %q<2>;\n{inst}"))
+                .replace(".version 8.5", &format!(".version {version}"));
+            let r = crate::host::front_end(&ptx, "b128.ptx");
+            match (needs, r) {
+                (None, Ok(_)) => {}
+                (Some(v), Err(e)) => {
+                    let e = e.to_string();
+                    assert!(e.contains(&format!(".version {v} or later")), "{inst}: {e}");
+                }
+                (None, Err(e)) => panic!("{version} `{inst}`: {e}"),
+                (Some(_), Ok(_)) => panic!("{version} `{inst}` was accepted"),
+            }
+        }
     }
 }

@@ -1066,3 +1066,87 @@ fn ad_hoc_errors_name_the_options() {
         "{e}"
     );
 }
+
+/// An ad-hoc launch's argument list that does not fit the kernel names the `--arg` at fault
+/// (its position and text), and too much dynamic shared memory names `--shared-bytes` and the
+/// option that raises the limit, never a case-file key.
+#[test]
+fn ad_hoc_argument_and_shared_memory_errors_name_the_options() {
+    let ptx = vector_add_ptx();
+    let run = |extra: &[&str], args: &[&str]| {
+        let mut v = vec![
+            "run",
+            "--ptx",
+            &ptx,
+            "--kernel",
+            "vector_add",
+            "--grid",
+            "1",
+            "--block",
+            "32",
+        ];
+        v.extend(extra);
+        for a in args {
+            v.extend(["--arg", a]);
+        }
+        let o = ptxjit(&v);
+        (o.status.code(), text(&o.stderr))
+    };
+    let bufs = ["buf:a:f32:32", "buf:b:f32:32", "buf:c:f32:32"];
+    // The fourth parameter is .u32: a u64 value is the wrong size.
+    let (code, e) = run(&[], &[bufs[0], bufs[1], bufs[2], "u64=32"]);
+    assert_eq!(code, Some(2), "{e}");
+    assert!(
+        e.starts_with(
+            "error: --arg 4 (u64=32): kernel 'vector_add' argument 4 ('vector_add_param_3') is \
+             a .u32 parameter of 4 bytes"
+        ),
+        "{e}"
+    );
+    // A 32-bit value where a pointer goes.
+    let (_, e) = run(&[], &[bufs[0], "u32=7", bufs[2], "u32=32"]);
+    assert!(
+        e.starts_with("error: --arg 2 (u32=7): kernel 'vector_add' argument 2"),
+        "{e}"
+    );
+    // One too many: the first extra one is at fault.
+    let (_, e) = run(&[], &[bufs[0], bufs[1], bufs[2], "u32=32", "u32=1"]);
+    assert!(
+        e.starts_with("error: --arg 5 (u32=1): kernel 'vector_add' expects 4 arguments"),
+        "{e}"
+    );
+    // Too few: the list as a whole.
+    let (_, e) = run(&[], &bufs);
+    assert!(
+        e.starts_with("error: --arg: kernel 'vector_add' expects 4 arguments")
+            && e.contains("got 3"),
+        "{e}"
+    );
+    assert!(!e.contains("args["), "{e}");
+    // 64 KiB of dynamic shared memory needs the opt-in attribute.
+    let good = [bufs[0], bufs[1], bufs[2], "u32=32"];
+    let (code, e) = run(&["--shared-bytes", "65536"], &good);
+    assert_eq!(code, Some(2), "{e}");
+    assert!(
+        e.starts_with("error: --shared-bytes: kernel 'vector_add': 65536 bytes of dynamic shared memory exceed")
+            && e.contains("(set it with --max-dynamic-shared-bytes N)")
+            && !e.contains("case key"),
+        "{e}"
+    );
+    let (code, e) = run(
+        &[
+            "--shared-bytes",
+            "65536",
+            "--max-dynamic-shared-bytes",
+            "65536",
+        ],
+        &good,
+    );
+    assert_eq!(code, Some(0), "{e}");
+    let (code, e) = run(&["--max-dynamic-shared-bytes", "999999"], &good);
+    assert_eq!(code, Some(2), "{e}");
+    assert!(
+        e.starts_with("error: --max-dynamic-shared-bytes: kernel 'vector_add': cudaFuncAttributeMaxDynamicSharedMemorySize of 999999 bytes exceeds"),
+        "{e}"
+    );
+}

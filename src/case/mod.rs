@@ -153,6 +153,7 @@ impl AdHocNames {
                 "grid" => "--grid",
                 "block" => "--block",
                 "shared_bytes" => "--shared-bytes",
+                "max_dynamic_shared_bytes" => "--max-dynamic-shared-bytes",
                 "buffers" | "args" => "--arg",
                 _ => return None,
             }

@@ -111,7 +111,7 @@ fn kernel_notes(f: &Function) -> Vec<String> {
         // are a bug of the kernel, not an order the hardware may choose).
         let (op, returns) = match inst.op {
             Op::Atom { op, .. } => (Some(op), true),
-            Op::AtomCas { .. } => (None, true),
+            Op::AtomCas { .. } | Op::Atom128 { .. } => (None, true),
             Op::Sured { op, .. } => (Some(op), false),
             _ => continue,
         };

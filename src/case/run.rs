@@ -4,7 +4,7 @@
 
 use super::compare::{compare_ordered, Comparison};
 use super::spec::{Arg, Scalar, Tolerance};
-use super::{Case, CaseError, DType, HostBuffer, Prepared};
+use super::{Case, CaseError, DType, HostBuffer, Origin, Prepared};
 use crate::host::{
     Context, DevicePtr, Engine, Kernel, KernelArg, LaunchDims, LaunchOptions, LaunchReport,
 };
@@ -442,7 +442,9 @@ impl Session {
             // The arguments and the launch's shape are checked against the kernel's
             // signature and directives before it is compiled (as the launch would check
             // them): a mismatch is reported at once, even for a kernel that would not compile.
-            kernel.check_args(&args).map_err(|e| in_launch(&at, e))?;
+            kernel
+                .check_args_at(&args)
+                .map_err(|(i, e)| args_error(case, &lk, i, &at, e))?;
             let shape = LaunchOptions {
                 cooperative: l.cooperative.then(Default::default),
                 cluster: l.cluster.map(|d| d.0),
@@ -544,10 +546,43 @@ impl Session {
 /// A launch-shape error of the runtime, with the case's place of that part of the launch
 /// (`case.toml: launch[1].block: kernel 'k': invalid block …`, `--block: …` for an ad-hoc
 /// launch); its kind stays the runtime's (`launch_config`).
+/// An argument list that does not fit the kernel ([`crate::host::Kernel::check_args_at`]; `i`:
+/// the argument at fault, `None` when some are missing). An ad-hoc launch's error names the
+/// `--arg` (`--arg 4 (u64=32): kernel ... argument 4 ...`); a case file's names the launch
+/// as before, and the command line points at the case's `args`.
+fn args_error(
+    case: &Case,
+    lk: &str,
+    i: Option<usize>,
+    at: &Option<String>,
+    e: crate::host::Error,
+) -> CaseError {
+    use crate::host::Error;
+    match (&case.origin, e) {
+        (Origin::AdHoc(_), Error::Argument(m)) => {
+            let key = match i {
+                Some(i) => format!("{lk}args[{i}]"),
+                None => format!("{lk}args"),
+            };
+            CaseError::Runtime(Error::Argument(format!("{}: {m}", case.place(&key))))
+        }
+        (_, e) => in_launch(at, e),
+    }
+}
+
 fn launch_shape_error(case: &Case, key: &str, e: crate::host::Error) -> CaseError {
     use crate::host::Error;
     let place = case.place(key);
+    // The attribute that raises the dynamic shared memory limit, in the case's own terms.
+    let how = match (&case.origin, key.ends_with("shared_bytes")) {
+        (_, false) => "",
+        (Origin::AdHoc(_), true) => " (set it with --max-dynamic-shared-bytes N)",
+        (Origin::File, true) => " (set it with the case key max_dynamic_shared_bytes)",
+    };
     CaseError::Runtime(match e {
+        Error::LaunchConfig(m) if m.contains("cudaFuncAttributeMaxDynamicSharedMemorySize") => {
+            Error::LaunchConfig(format!("{place}: {m}{how}"))
+        }
         Error::LaunchConfig(m) => Error::LaunchConfig(format!("{place}: {m}")),
         Error::Unsupported(m) => Error::Unsupported(format!("{place}: {m}")),
         other => other,

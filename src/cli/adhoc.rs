@@ -16,6 +16,8 @@ pub struct AdHoc<'a> {
     pub grid: Option<&'a str>,
     pub block: Option<&'a str>,
     pub shared_bytes: u32,
+    /// `--max-dynamic-shared-bytes`: the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize.
+    pub max_dynamic_shared_bytes: Option<u32>,
     pub args: &'a [String],
     /// `NAME=FILE[:TOLERANCE]` expectations.
     pub expect: &'a [String],
@@ -53,6 +55,7 @@ pub fn build(a: &AdHoc) -> Result<Case, CaseError> {
         cluster: None,
     });
     spec.buffers = buffers;
+    spec.max_dynamic_shared_bytes = a.max_dynamic_shared_bytes;
     let mut expects = Vec::with_capacity(a.expect.len());
     for s in a.expect {
         let (name, e) =

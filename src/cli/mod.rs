@@ -71,7 +71,7 @@ impl From<EngineArg> for Engine {
 const ADHOC_HELP: &str = "\
 Ad-hoc launch (instead of CASE.toml):
   ptxjit run --ptx FILE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared-bytes N]
-             --arg SPEC ... [--dump NAME=PATH]
+             [--max-dynamic-shared-bytes N] --arg SPEC ... [--dump NAME=PATH]
   --arg SPEC, one per kernel parameter, in declaration order:
     TYPE=VALUE                     a scalar; TYPE: u8 u16 u32 u64 s8 s16 s32 s64 f32 f64
                                    (VALUE: 42, -1, 0x2A, 2.5, 1e-3, nan, inf, 0f3F800000)
@@ -178,6 +178,15 @@ pub struct RunArgs {
         help_heading = "Ad-hoc launch"
     )]
     pub shared_bytes: Option<u32>,
+    /// Ad-hoc launch: the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize in bytes,
+    /// needed for --shared-bytes above 48 KiB.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "ptx",
+        help_heading = "Ad-hoc launch"
+    )]
+    pub max_dynamic_shared_bytes: Option<u32>,
     /// Ad-hoc launch: one kernel argument (see below; repeat in parameter order).
     #[arg(
         long = "arg",

@@ -31,6 +31,7 @@ pub fn run(a: &RunArgs) -> u8 {
             grid: a.grid.as_deref(),
             block: a.block.as_deref(),
             shared_bytes: a.shared_bytes.unwrap_or(0),
+            max_dynamic_shared_bytes: a.max_dynamic_shared_bytes,
             args: &a.args,
             expect: &a.expect,
         }),
@@ -261,7 +262,8 @@ fn report(
                     _ if r.case.ends_with(".toml") => {
                         fail(format!("{}: {e} (see the case's `args`)", r.case))
                     }
-                    _ => fail(format!("{e} (see the --arg list)")),
+                    // An ad-hoc launch's argument errors name the `--arg` at fault.
+                    _ => fail(e),
                 };
             }
             return fail(e);

@@ -889,6 +889,13 @@ impl Kernel {
         pack_args(&self.compiled, args).map(|_| ())
     }
 
+    /// As [`Kernel::check_args`], with the index in `args` of the argument at fault: the
+    /// first whose kind or size differs from its parameter's, or the first one too many;
+    /// `None` when arguments are missing.
+    pub fn check_args_at(&self, args: &[KernelArg]) -> Result<(), (Option<usize>, Error)> {
+        pack_args_at(&self.compiled, args).map(|_| ())
+    }
+
     /// Check a launch's shape as [`Context::launch`] does, from the kernel's directives alone
     /// (no compile): grid, block (and `.reqntid`/`.maxntid`), dynamic shared memory, and the
     /// cluster shape of `opts` (CUDA C++ Programming Guide, "Thread Block Clusters"). Errors:
@@ -2026,8 +2033,7 @@ fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), (LaunchPart, Error)>
             format!(
                 "the default maximum ({SHARED_BYTES_PER_BLOCK} bytes per block less {} static); \
                  more needs the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute \
-                 (Kernel::set_max_dynamic_shared_bytes, case key max_dynamic_shared_bytes), \
-                 up to {} bytes",
+                 (Kernel::set_max_dynamic_shared_bytes), up to {} bytes",
                 k.static_shared_bytes,
                 SHARED_BYTES_PER_BLOCK_OPTIN.saturating_sub(k.static_shared_bytes)
             )
@@ -2047,18 +2053,28 @@ fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), (LaunchPart, Error)>
 
 /// Check arguments against the parameter list and lay them out in a parameter buffer.
 fn pack_args(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, Error> {
+    pack_args_at(k, args).map_err(|(_, e)| e)
+}
+
+/// As [`pack_args`]; an error comes with the index of the argument at fault
+/// ([`Kernel::check_args_at`]).
+fn pack_args_at(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, (Option<usize>, Error)> {
     if args.len() != k.params.len() {
-        return Err(Error::Argument(format!(
-            "kernel '{}' expects {} arguments ({}), got {}",
-            k.name,
-            k.params.len(),
-            k.params
-                .iter()
-                .map(|p| format!("{}: .{}", p.name, p.ptx_type))
-                .collect::<Vec<_>>()
-                .join(", "),
-            args.len()
-        )));
+        let at = (args.len() > k.params.len()).then_some(k.params.len());
+        return Err((
+            at,
+            Error::Argument(format!(
+                "kernel '{}' expects {} arguments ({}), got {}",
+                k.name,
+                k.params.len(),
+                k.params
+                    .iter()
+                    .map(|p| format!("{}: .{}", p.name, p.ptx_type))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                args.len()
+            )),
+        ));
     }
     let mut buf = vec![0u8; k.param_bytes.max(1) as usize];
     for (n, (p, a)) in k.params.iter().zip(args).enumerate() {
@@ -2073,15 +2089,19 @@ fn pack_args(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, Error> {
             ParamKind::Bytes => false,
         };
         if !ok {
-            return Err(Error::Argument(format!(
-                "kernel '{}' argument {} ('{}') is a .{} parameter of {} bytes, but the value given is {}",
-                k.name,
-                n + 1,
-                p.name,
-                p.ptx_type,
-                p.size,
-                a.describe()
-            )));
+            return Err((
+                Some(n),
+                Error::Argument(format!(
+                    "kernel '{}' argument {} ('{}') is a .{} parameter of {} bytes, but the value \
+                     given is {}",
+                    k.name,
+                    n + 1,
+                    p.name,
+                    p.ptx_type,
+                    p.size,
+                    a.describe()
+                )),
+            ));
         }
         let o = p.offset as usize;
         buf[o..o + bytes.len()].copy_from_slice(&bytes);

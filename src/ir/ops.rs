@@ -137,6 +137,12 @@ op_table! {
     ["9.7.13.5"] Atom { op: AtomOp, space: Space } => "atom";
     /// Atomic compare-and-swap args (addr, cmp, new) → old value.
     ["9.7.13.5"] AtomCas { space: Space } => "atom.cas";
+    /// 128-bit atomic exchange (`atom.exch.b128`) or compare-and-swap (`cas`, `atom.cas.b128`):
+    /// args (addr, b low i64, b high i64[, c low i64, c high i64]) → (old low i64, old high
+    /// i64); for `cas`, b is the compared value and c the new one. A warp operation run by
+    /// `runtime::atom128` (the host's 16-byte compare-and-swap) for the active lanes in lane
+    /// order; the address must be 16-byte aligned.
+    ["9.7.13.5"] Atom128 { cas: bool, space: Space } => "atom.b128";
     /// `isspacep.space`: whether a generic address falls in the state space's window (global:
     /// outside the shared and local windows). Result pred.
     ["9.7.9.19"] IsSpace { space: Space } => "isspacep";
@@ -450,6 +456,7 @@ macro_rules! warp_ops {
             | $crate::ir::Op::Mapa { .. }
             | $crate::ir::Op::GetCtaRank { .. }
             | $crate::ir::Op::ClcTryCancel {}
+            | $crate::ir::Op::Atom128 { .. }
             | $crate::ir::Op::Activemask {}
             | $crate::ir::Op::Match { .. }
             | $crate::ir::Op::Redux { .. }
@@ -504,13 +511,18 @@ impl Op {
     }
 
     /// Whether the operation has more operands than the engines' fixed per-instruction
-    /// arrays hold (four arguments, two results): the texture and matrix operations, whose
-    /// warp-level routines read their operands from the value slots directly.
+    /// arrays hold (four arguments, two results): the texture and matrix operations and
+    /// `atom.cas.b128`, whose warp-level routines read their operands from the value slots
+    /// directly.
     pub fn many_operands(&self) -> bool {
         self.is_texture()
             || matches!(
                 self,
-                Op::Mma { .. } | Op::Wgmma { .. } | Op::Tcgen05 { .. } | Op::Tensor { .. }
+                Op::Mma { .. }
+                    | Op::Wgmma { .. }
+                    | Op::Tcgen05 { .. }
+                    | Op::Tensor { .. }
+                    | Op::Atom128 { .. }
             )
     }
 

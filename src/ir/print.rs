@@ -155,6 +155,7 @@ pub fn print_modifiers(op: &Op) -> String {
         Op::Load { space, align } | Op::Store { space, align } => format!(".{space}.align{align}"),
         Op::Atom { op, space } => format!(".{space}.{}", format!("{op:?}").to_lowercase()),
         Op::AtomCas { space } => format!(".{space}"),
+        Op::Atom128 { cas, space } => format!(".{space}.{}", if *cas { "cas" } else { "exch" }),
         Op::Shfl { mode } => format!(".{mode}"),
         Op::Vote { mode } => format!(".{mode}"),
         Op::Match { all } => {

@@ -227,6 +227,14 @@ impl Op {
                     .then_some(())
                     .ok_or("atom.cas: (addr, cmp, new) of b16/b32/b64".into())
             }
+            Op::Atom128 { cas, .. } => {
+                let halves = if *cas { 4 } else { 2 };
+                n(1 + halves, 2)?;
+                addr(args[0])?;
+                (args[1..].iter().all(|&t| t == I64) && res == [I64, I64])
+                    .then_some(())
+                    .ok_or("atom.b128: (addr, i64 halves of b[, c]) → (i64, i64)".into())
+            }
             Op::IAddSat {} | Op::ISubSat {} => {
                 n(2, 1)?;
                 same(&|t| t == I32)

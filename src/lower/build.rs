@@ -92,6 +92,8 @@ pub(crate) struct Globals {
     /// `shfl`/`vote` need `.sync`: PTX ISA 6.4 or later for `.target sm_70` or higher, where
     /// the forms without it are removed (ptxas rejects them).
     pub sync_required: bool,
+    /// The module's `.version` (major, minor), when it has one.
+    pub version: Option<(u32, u32)>,
     /// Bytes of kernel parameters a kernel of this module may take in total
     /// ([`param_limit`]).
     pub param_limit: u64,
@@ -429,6 +431,7 @@ impl Globals {
             shared: vec![],
             elem: HashMap::new(),
             sync_required: sync_required(m),
+            version: m.version,
             param_limit: param_limit(m),
         };
         // Each address element, resolved below.
@@ -604,6 +607,8 @@ pub(crate) struct Builder<'a> {
     pub loc_override: Option<SrcLoc>,
     /// `Globals::sync_required` of the module.
     pub sync_required: bool,
+    /// `Globals::version` of the module.
+    pub version: Option<(u32, u32)>,
     pub vars: Vec<Type>,
     /// Scopes of register names → variable.
     pub scopes: Vec<HashMap<String, Var>>,
@@ -868,6 +873,7 @@ pub(crate) fn build_kernel<'a>(
         map,
         loc_override: None,
         sync_required: globals.sync_required,
+        version: globals.version,
         funcs,
         graph,
         region: None,

@@ -405,16 +405,16 @@ impl Builder<'_> {
         self.not_wide(cx, name, v)
     }
 
-    /// `v` (register `name`) unless it is a `.b128` register, which only ld, st, mov.b128 and
-    /// `clusterlaunchcontrol.query_cancel` may use.
+    /// `v` (register `name`) unless it is a `.b128` register, which only ld, st, mov.b128,
+    /// atom.cas/exch.b128 and `clusterlaunchcontrol.query_cancel` may use.
     fn not_wide(&self, cx: &Cx, name: &ast::Ident, v: Var) -> Result<Var, LowerError> {
         if self.wide.contains(&v) {
             return Err(LowerError::unsupported(
                 name.span,
                 format!(
-                    "the .b128 register '{}' can only be used by ld, st, mov.b128 and \
-                     clusterlaunchcontrol.query_cancel, not by \
-                     '{}'",
+                    "the .b128 register '{}' can only be used by ld, st, mov.b128, \
+                     atom.cas.b128, atom.exch.b128 and clusterlaunchcontrol.query_cancel, not \
+                     by '{}'",
                     name.name, cx.ptx
                 ),
             ));

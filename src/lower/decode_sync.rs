@@ -51,6 +51,9 @@ pub(super) fn atom(b: &mut Builder, cx: &mut Cx, red: bool) -> Result<(), LowerE
         return Err(cx.bad("atom needs .global, .shared or generic addressing"));
     }
     let st = cx.ty()?;
+    if st == ast::ScalarType::B128 {
+        return atom_b128(b, cx, red, space);
+    }
     let half = match st {
         ast::ScalarType::F16 => Some((HalfFmt::F16, false)),
         ast::ScalarType::Bf16 => Some((HalfFmt::Bf16, false)),
@@ -168,6 +171,55 @@ pub(super) fn atom(b: &mut Builder, cx: &mut Cx, red: bool) -> Result<(), LowerE
                 b.copy(t, old, cx.loc, &cx.ptx);
             }
         }
+    }
+    Ok(())
+}
+
+/// `atom{.sem}{.scope}{.space}.cas.b128 d, [a], b, c` and `atom….exch.b128 d, [a], b` (PTX ISA
+/// §9.7.13.5; PTX ISA 8.3, `.sys` scope from 8.4, as ptxas requires): `.b128` register
+/// operands, one [`Op::Atom128`] whose (low, high) result halves become `d`.
+fn atom_b128(b: &mut Builder, cx: &mut Cx, red: bool, space: Space) -> R {
+    let cas = cx.has("cas");
+    if red || !(cas || cx.has("exch")) {
+        return Err(cx.bad(".b128 atomics are atom.cas.b128 and atom.exch.b128 only"));
+    }
+    if vec_len(cx) != 1 {
+        return Err(cx.bad(".b128 atomics have no vector forms"));
+    }
+    let needed = if cx.has("sys") { (8, 4) } else { (8, 3) };
+    if b.version.is_some_and(|v| v < needed) {
+        let what = if cx.has("sys") {
+            "atom .b128 with .sys"
+        } else {
+            "atom .b128"
+        };
+        return Err(cx.bad(&format!(
+            "{what} requires PTX ISA .version {}.{} or later",
+            needed.0, needed.1
+        )));
+    }
+    cx.expect_operands(if cas { 4 } else { 3 })?;
+    let d = cx.opnd(0)?.clone();
+    let (dlo, dhi) = b.wide_reg(cx, &d)?;
+    let addr = b.address(cx, 1, space)?;
+    let mut args = vec![addr];
+    for k in 2..cx.inst.operands.len() {
+        let o = cx.opnd(k)?.clone();
+        let (lo, hi) = b.wide_reg(cx, &o)?;
+        args.extend([lo, hi]);
+    }
+    let (lo, hi) = (b.new_var(Type::I64), b.new_var(Type::I64));
+    b.emit(
+        Op::Atom128 { cas, space },
+        args,
+        vec![lo, hi],
+        cx.loc,
+        &cx.ptx,
+    );
+    for (r, v) in [(dlo, lo), (dhi, hi)] {
+        let t = b.new_var(Type::I64);
+        cx.writes.push((r, t));
+        b.copy(t, v, cx.loc, &cx.ptx);
     }
     Ok(())
 }

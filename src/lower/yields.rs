@@ -29,7 +29,10 @@ fn inst(op: Op, args: Vec<Var>, results: Vec<Var>, loc: SrcLoc, copy: bool) -> P
 fn reads_shared_memory(op: &Op) -> bool {
     let visible = |s: &Space| matches!(s, Space::Global | Space::Shared | Space::Generic);
     match op {
-        Op::Load { space, .. } | Op::Atom { space, .. } | Op::AtomCas { space } => visible(space),
+        Op::Load { space, .. }
+        | Op::Atom { space, .. }
+        | Op::AtomCas { space }
+        | Op::Atom128 { space, .. } => visible(space),
         Op::MBarrier { op, .. } => op.waits(),
         Op::ClusterBarrier { op } => op.waits(),
         _ => false,

@@ -284,12 +284,18 @@ impl<'a> Parser<'a> {
                     self.bump();
                     let at = self.peek().span;
                     let a = self.expect_uint("'.address_size' (32 or 64)")?;
-                    // PTX ISA §11.3: 32 or 64; ptxjit's memory model is 64-bit.
+                    // PTX ISA §11.3: 32 or 64. ptxjit's memory model is 64-bit, and NVIDIA's
+                    // own assembler (ptxas, CUDA 12) rejects 32-bit modules for every target
+                    // it builds for: "32-Bit compilation is no longer supported" (sm_50 to
+                    // sm_89), "32-Bit ABI (--machine 32 or 32-Bit addressing) is not
+                    // supported on sm_90 or higher architectures".
                     if a != 64 {
                         return Err(ParseError::new(
                             if a == 32 {
                                 "'.address_size 32' (32-bit addressing) is not supported: \
-                                 ptxjit runs 64-bit PTX"
+                                 ptxjit runs 64-bit PTX, and NVIDIA's ptxas (CUDA 12) rejects \
+                                 32-bit modules for every target (\"32-Bit compilation is no \
+                                 longer supported\")"
                                     .to_string()
                             } else {
                                 format!("'.address_size {a}': the address size is 32 or 64")

@@ -347,7 +347,7 @@ fn version_target_address_size() {
         ),
         (
             ".version 8.0\n.target sm_80\n.address_size 32",
-            "32-bit addressing",
+            "32-bit addressing) is not supported: ptxjit runs 64-bit PTX, and NVIDIA's ptxas",
         ),
         (".version 8.0\n.target sm_80\n.address_size 48", "32 or 64"),
     ] {

@@ -3,6 +3,7 @@
 //! grid/CTA/warp scheduler ([`launch`]). Both engines run on it and differ only in how they
 //! execute a warp; the host API above them is [`crate::host`].
 
+pub mod atom128;
 pub mod bits;
 pub mod clc;
 pub mod cluster;

@@ -212,6 +212,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
         Op::Mapa { generic } => super::cluster::exec_map(d, true, generic, mask, s, env),
         Op::GetCtaRank { generic } => super::cluster::exec_map(d, false, generic, mask, s, env),
         Op::ClcTryCancel {} => super::clc::exec(d, mask, s, env),
+        Op::Atom128 { cas, space } => super::atom128::exec(d, cas, space, mask, s, env),
         Op::Activemask {} => {
             for l in lanes(mask) {
                 d.set(s, 0, l, mask as u64);
