@@ -168,7 +168,7 @@ impl DType {
         {
             out.truncate(at);
             return Err(format!(
-                "{f} is too large for {} (it would be an infinity; write inf for one)",
+                "{f:?} is too large for {} (it would be an infinity; write inf for one)",
                 self.name()
             ));
         }
