@@ -48,6 +48,21 @@ pub trait WarpEngine: Sync + Send {
     fn zeroed_ranges(&self) -> Option<&[(u32, u32)]> {
         None
     }
+    /// One round of a CTA's warps: run warp 0, 1, … of `states` (each `layout().size` bytes,
+    /// 16-byte aligned) in that order, each as [`run_warp`](Self::run_warp) runs it, with
+    /// `env.warp` set to the running warp's index. Returns how the round ended and how many
+    /// warps ran: all of them when it ended `Stopped`; up to and including the warp that
+    /// saw the abort flag when `Aborted` (the warps after it did not run). The default
+    /// calls `run_warp` for each warp; an engine may run the whole round in one call.
+    fn run_round(&self, states: &mut [Vec<u128>], env: &mut CtaEnv) -> (WarpStatus, u32) {
+        for (w, st) in states.iter_mut().enumerate() {
+            env.warp = w as u32;
+            if self.run_warp(bytes(st), env) == WarpStatus::Aborted {
+                return (WarpStatus::Aborted, w as u32 + 1);
+            }
+        }
+        (WarpStatus::Stopped, states.len() as u32)
+    }
 }
 
 /// Launch geometry.
@@ -1032,23 +1047,37 @@ fn run_cta(
         if let Some(m) = env.mbar_waits() {
             m.next_round();
         }
-        for k in 0..states.len() {
-            let w = order.get(k).map_or(k, |&w| w as usize);
-            let st = &mut states[w];
-            env.warp = w as u32;
-            runs += 1;
-            if engine.run_warp(bytes(st), &env) == WarpStatus::Aborted {
-                if shared.timed_out.load(Ordering::Relaxed) != 0 {
-                    let text = positions(layout, states, env.ctaid, shared.sites);
-                    if let Ok(mut p) = shared.positions.lock() {
-                        p.push((cta, text));
-                    }
+        // Warps in index order (every schedule but a shuffled one) run as one round
+        // (`WarpEngine::run_round`: one call for the CTA's warps where the engine has it).
+        let status = if order.is_empty() {
+            let (status, ran) = engine.run_round(states, &mut env);
+            runs += u64::from(ran);
+            status
+        } else {
+            let mut status = WarpStatus::Stopped;
+            for &w in &order {
+                env.warp = w;
+                runs += 1;
+                status = engine.run_warp(bytes(&mut states[w as usize]), &env);
+                if status == WarpStatus::Aborted {
+                    break;
                 }
-                return (runs, true);
             }
-            if pause_at_yield {
-                yielded |= super::warp::yielded_lanes(bytes(st)).0 != 0;
+            status
+        };
+        if status == WarpStatus::Aborted {
+            if shared.timed_out.load(Ordering::Relaxed) != 0 {
+                let text = positions(layout, states, env.ctaid, shared.sites);
+                if let Ok(mut p) = shared.positions.lock() {
+                    p.push((cta, text));
+                }
             }
+            return (runs, true);
+        }
+        if pause_at_yield {
+            yielded = states
+                .iter()
+                .any(|st| super::warp::yielded_lanes(bytes_ref(st)).0 != 0);
         }
         if let Some(dl) = env.mbar_waits().and_then(|m| {
             let warps = states.iter().map(|st| {
