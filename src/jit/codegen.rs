@@ -727,7 +727,9 @@ impl Gen<'_, '_> {
         }
         // No lane of this warp is pending: the next warp.
         let next = self.b.ins().iadd_imm_s(self.e.warp_index, 1);
-        self.b.ins().jump(self.e.warp_loop, &[BlockArg::Value(next)]);
+        self.b
+            .ins()
+            .jump(self.e.warp_loop, &[BlockArg::Value(next)]);
 
         self.b.switch_to_block(found);
         let word = self.b.block_params(found)[0];

@@ -581,7 +581,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 let mut env = make_env(c, shared, shared_init, local, race, flag, cluster, mbar);
                 env.tmem = tmem;
                 start_cta(engine, &env, states);
-                let (n, _) = run_cta(engine, env, c, &grid, states, false);
+                let (n, _) = run_cta(engine, &mut env, c, &grid, states, false);
                 control.end(slot);
                 my_runs += n;
                 ran = true;
@@ -649,7 +649,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 if !started {
                     start_cta(engine, &env, states);
                 }
-                let (n, finished) = run_cta(engine, env, c, &grid, states, true);
+                let (n, finished) = run_cta(engine, &mut env, c, &grid, states, true);
                 control.end(slot);
                 my_runs += n;
                 ran = true;
@@ -779,7 +779,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                             start_cta(engine, &env, states);
                             started[r] = true;
                         }
-                        let (n, done) = run_cta(engine, env, c, &grid, states, true);
+                        let (n, done) = run_cta(engine, &mut env, c, &grid, states, true);
                         control.end(slot);
                         my_runs += n;
                         ran = true;
@@ -1026,7 +1026,7 @@ fn start_cta(engine: &dyn WarpEngine, env: &CtaEnv, buffers: &mut Vec<Vec<u128>>
 /// CTA not over, so that the caller can run other CTAs before resuming it.
 fn run_cta(
     engine: &dyn WarpEngine,
-    mut env: CtaEnv,
+    env: &mut CtaEnv,
     cta: u64,
     shared: &GridShared,
     states: &mut [Vec<u128>],
@@ -1050,7 +1050,7 @@ fn run_cta(
         // Warps in index order (every schedule but a shuffled one) run as one round
         // (`WarpEngine::run_round`: one call for the CTA's warps where the engine has it).
         let status = if order.is_empty() {
-            let (status, ran) = engine.run_round(states, &mut env);
+            let (status, ran) = engine.run_round(states, env);
             runs += u64::from(ran);
             status
         } else {
@@ -1058,7 +1058,7 @@ fn run_cta(
             for &w in &order {
                 env.warp = w;
                 runs += 1;
-                status = engine.run_warp(bytes(&mut states[w as usize]), &env);
+                status = engine.run_warp(bytes(&mut states[w as usize]), env);
                 if status == WarpStatus::Aborted {
                     break;
                 }
