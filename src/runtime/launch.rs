@@ -2,9 +2,10 @@
 //!
 //! A launch runs its CTAs in parallel on a thread pool (rayon: one worker per core). Each worker
 //! runs whole CTAs: it allocates the CTA's shared memory and one warp state per warp
-//! ([`WarpLayout`]), then calls the engine's [`WarpEngine::run_warp`] for each warp until the warp
-//! has no pending lanes. When every warp has stopped, lanes parked at barriers are released if
-//! every non-exited thread of the CTA is parked; the CTA ends when all threads have exited.
+//! ([`WarpLayout`]), then runs rounds of its warps ([`WarpEngine::run_round`]: each warp in
+//! turn, until it has no pending lanes). When every warp has stopped, lanes parked at
+//! barriers are released if every non-exited thread of the CTA is parked; the CTA ends when
+//! all threads have exited.
 
 use super::env::{AbortControl, CtaEnv, FaultRecord, FaultSink};
 use super::memory::DeviceMemory;
@@ -1039,7 +1040,6 @@ fn run_cta(
     let mut order: Vec<u32> = vec![];
     let mut round = 0u64;
     loop {
-        let mut yielded = false;
         if let Some(seed) = shared.shuffle {
             order = super::shuffle::warp_order(seed, cta, round, states.len());
             round += 1;
@@ -1074,11 +1074,10 @@ fn run_cta(
             }
             return (runs, true);
         }
-        if pause_at_yield {
-            yielded = states
+        let yielded = pause_at_yield
+            && states
                 .iter()
                 .any(|st| super::warp::yielded_lanes(bytes_ref(st)).0 != 0);
-        }
         if let Some(dl) = env.mbar_waits().and_then(|m| {
             let warps = states.iter().map(|st| {
                 let s = bytes_ref(st);
