@@ -1,11 +1,14 @@
-//! IR → CLIF for one kernel: a native function `fn(state, env) -> status` that runs one warp.
+//! IR → CLIF for one kernel: a native function `fn(states, env, first, count) -> status` that
+//! runs `count` warps of a CTA one after the other (warp `first + i` on the warp state
+//! `states[i]`), each until no lane of it is pending.
 //!
 //! Shape of the generated function (see `analysis::schedule` for the model):
 //! ```text
-//! entry:    load env fields used everywhere (bases, sizes, warp index …)
-//! dispatch: if *env.abort != 0 → return 1
+//! entry:    load env fields used everywhere (bases, sizes …), once per call
+//! warp i:   i == count → return 0; state = states[i]; env.warp = first + i (if not already)
+//! dispatch: if *env.abort != 0 → return i + 1
 //!           find the lowest set bit of the active bitset → block priority p, clear it,
-//!           br_table p → enter_p            (none set → return 0)
+//!           br_table p → enter_p            (none set → warp i + 1)
 //! enter_p:  mask = pending[p]; pending[p] = 0; mask == 0 → dispatch
 //!           segments: a loop over the lanes of `mask` per run of per-lane operations,
 //!           a helper call per warp operation (shfl); the terminator updates
@@ -41,6 +44,7 @@ use crate::analysis::uniform::{self, Uniformity};
 use crate::ir::{self, Effect, Op, Terminator};
 use crate::runtime::env::{CtaEnv, CHECK_INIT};
 use crate::runtime::warp::{WarpDesc, WarpSlot};
+use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     types, AbiParam, BlockArg, InstBuilder, JumpTableData, MemFlagsData, Signature, Value,
 };
@@ -72,7 +76,7 @@ pub(super) fn ctype(t: ir::Type) -> CType {
     }
 }
 
-/// Env fields loaded once per call.
+/// Env fields loaded once per call, and the running warp's state and index.
 pub(super) struct EnvVals {
     pub(super) env: Value,
     pub(super) state: Value,
@@ -83,7 +87,12 @@ pub(super) struct EnvVals {
     pub(super) param_base: Value,
     pub(super) param_size: Value,
     pub(super) memcheck: Value,
+    /// The running warp's index in its CTA (`%warpid`).
     pub(super) warp: Value,
+    /// The running warp's turn in the call's warp loop (0 for its first warp).
+    pub(super) warp_index: Value,
+    /// The warp loop's head (parameter: the turn of the warp to run next).
+    pub(super) warp_loop: CBlock,
 }
 
 pub(super) struct Gen<'a, 'b> {
@@ -504,35 +513,73 @@ pub fn generate(
         &[],
     ));
 
+    // Entry: the env fields every warp uses, loaded once per call.
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
-    let state = b.block_params(entry)[0];
-    let env = b.block_params(entry)[1];
+    let [table, env, first, count] = [0, 1, 2, 3].map(|k| b.block_params(entry)[k]);
     let ld =
         |b: &mut FunctionBuilder, t: CType, off: usize| b.ins().load(t, TRUSTED(), env, off as i32);
+    let global_base = ld(&mut b, ptr, offset_of!(CtaEnv, global_base));
+    let global_top = ld(&mut b, types::I64, offset_of!(CtaEnv, global_top));
+    let shared_base = ld(&mut b, ptr, offset_of!(CtaEnv, shared_base));
+    // initcheck: the inline shared window is empty, so every shared access takes the
+    // runtime's path (which tests and sets the CTA's shadow).
+    let shared_size = {
+        let size = ld(&mut b, types::I64, offset_of!(CtaEnv, shared_size));
+        let checks = ld(&mut b, types::I32, offset_of!(CtaEnv, memcheck));
+        let init = b.ins().band_imm_s(checks, CHECK_INIT as i64);
+        let zero = b.ins().iconst(types::I64, 0);
+        b.ins().select(init, zero, size)
+    };
+    let param_base = ld(&mut b, ptr, offset_of!(CtaEnv, param_base));
+    let param_size = ld(&mut b, types::I64, offset_of!(CtaEnv, param_size));
+    let memcheck = ld(&mut b, types::I32, offset_of!(CtaEnv, memcheck));
+    // The warp loop: its `i`-th turn runs warp `first + i` on the state `table[i]` until
+    // no lane of it is pending (the dispatcher's exit), then takes the next warp.
+    let warp_loop = b.create_block();
+    let i = b.append_block_param(warp_loop, types::I32);
+    let zero = b.ins().iconst(types::I32, 0);
+    b.ins().jump(warp_loop, &[BlockArg::Value(zero)]);
+    b.switch_to_block(warp_loop);
+    let more = b.ins().icmp(IntCC::UnsignedLessThan, i, count);
+    let run = b.create_block();
+    let done = b.create_block();
+    b.ins().brif(more, run, &[], done, &[]);
+    b.switch_to_block(done);
+    let zero = b.ins().iconst(types::I32, 0);
+    b.ins().return_(&[zero]);
+    b.switch_to_block(run);
+    let i_ptr = b.ins().uextend(ptr, i);
+    let i_off = b.ins().imul_imm_s(i_ptr, i64::from(ptr.bytes()));
+    let slot = b.ins().iadd(table, i_off);
+    let state = b.ins().load(ptr, TRUSTED(), slot, 0);
+    let warp = b.ins().iadd(first, i);
+    // `env.warp` names the running warp to the helpers. A call for one warp
+    // (`WarpEngine::run_warp`) finds it set already and never writes the environment.
+    let cur = ld(&mut b, types::I32, offset_of!(CtaEnv, warp));
+    let differs = b.ins().icmp(IntCC::NotEqual, cur, warp);
+    let set = b.create_block();
+    let dispatch = b.create_block();
+    b.ins().brif(differs, set, &[], dispatch, &[]);
+    b.switch_to_block(set);
+    b.ins()
+        .store(TRUSTED(), warp, env, offset_of!(CtaEnv, warp) as i32);
+    b.ins().jump(dispatch, &[]);
     let e = EnvVals {
         env,
         state,
-        global_base: ld(&mut b, ptr, offset_of!(CtaEnv, global_base)),
-        global_top: ld(&mut b, types::I64, offset_of!(CtaEnv, global_top)),
-        shared_base: ld(&mut b, ptr, offset_of!(CtaEnv, shared_base)),
-        // initcheck: the inline shared window is empty, so every shared access takes the
-        // runtime's path (which tests and sets the CTA's shadow).
-        shared_size: {
-            let size = ld(&mut b, types::I64, offset_of!(CtaEnv, shared_size));
-            let checks = ld(&mut b, types::I32, offset_of!(CtaEnv, memcheck));
-            let init = b.ins().band_imm_s(checks, CHECK_INIT as i64);
-            let zero = b.ins().iconst(types::I64, 0);
-            b.ins().select(init, zero, size)
-        },
-        param_base: ld(&mut b, ptr, offset_of!(CtaEnv, param_base)),
-        param_size: ld(&mut b, types::I64, offset_of!(CtaEnv, param_size)),
-        memcheck: ld(&mut b, types::I32, offset_of!(CtaEnv, memcheck)),
-        warp: ld(&mut b, types::I32, offset_of!(CtaEnv, warp)),
+        global_base,
+        global_top,
+        shared_base,
+        shared_size,
+        param_base,
+        param_size,
+        memcheck,
+        warp,
+        warp_index: i,
+        warp_loop,
     };
-    let dispatch = b.create_block();
-    b.ins().jump(dispatch, &[]);
 
     let Plan {
         uni,
@@ -655,9 +702,10 @@ impl Gen<'_, '_> {
         let ret_abort = self.b.create_block();
         let scan = self.b.create_block();
         self.b.ins().brif(abort, ret_abort, &[], scan, &[]);
+        // Aborted: the number of warps that ran, this one included.
         self.b.switch_to_block(ret_abort);
-        let one = self.iconst(types::I32, 1);
-        self.b.ins().return_(&[one]);
+        let ran = self.b.ins().iadd_imm_s(self.e.warp_index, 1);
+        self.b.ins().return_(&[ran]);
 
         // Scan the active words.
         self.b.switch_to_block(scan);
@@ -677,8 +725,11 @@ impl Gen<'_, '_> {
             );
             self.b.switch_to_block(next);
         }
-        let zero = self.iconst(types::I32, 0);
-        self.b.ins().return_(&[zero]);
+        // No lane of this warp is pending: the next warp.
+        let next = self.b.ins().iadd_imm_s(self.e.warp_index, 1);
+        self.b
+            .ins()
+            .jump(self.e.warp_loop, &[BlockArg::Value(next)]);
 
         self.b.switch_to_block(found);
         let word = self.b.block_params(found)[0];

@@ -1,7 +1,12 @@
 //! The Cranelift JIT backend: each kernel becomes one native function
-//! `extern "C" fn(state: *mut u8, env: *const CtaEnv) -> u32` that runs one warp of 32 lanes
-//! until no lane is pending (returns 0) or the launch aborts (returns 1). See [`codegen`] for
-//! the shape of the code and `analysis::schedule` for the execution model it follows.
+//! `extern "C" fn(states: *const *mut u8, env: *mut CtaEnv, first: u32, count: u32) -> u32`
+//! that runs `count` warps of 32 lanes of a CTA in turn (warp `first + i` on the state
+//! `states[i]`), each until no lane of it is pending; it returns 0 when all of them have run,
+//! or, when it sees the launch's abort flag, how many warps ran (the one that saw it
+//! included). One call runs a scheduler round of a whole CTA ([`WarpEngine::run_round`]):
+//! what is the same for every warp (the environment's fields) is loaded once per call. See
+//! [`codegen`] for the shape of the code and `analysis::schedule` for the execution model
+//! it follows.
 
 mod affine;
 mod bitops;
@@ -24,7 +29,12 @@ use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module};
 
-type WarpFn = unsafe extern "C" fn(*mut u8, *const CtaEnv) -> u32;
+/// The compiled kernel: `(states, env, first, count) -> status` (see the module docs).
+type WarpFn = unsafe extern "C" fn(*const *mut u8, *mut CtaEnv, u32, u32) -> u32;
+
+/// The warps of a round that get a pointer table on the stack (a CTA of 1024 threads);
+/// larger rounds put it on the heap.
+const ROUND_TABLE: usize = 32;
 
 /// A kernel compiled to native code, with the data its code points into.
 pub struct JitKernel {
@@ -68,14 +78,54 @@ impl WarpEngine for JitKernel {
         if state.len() < self.layout.size as usize {
             return WarpStatus::Aborted;
         }
+        let table = [state.as_mut_ptr()];
         // SAFETY: `state` is a warp state of this kernel's layout (checked size) and `env` a
         // valid CTA environment for the running launch; the code only touches memory through
-        // them and through bounds-checked translations.
-        let r = unsafe { (self.func)(state.as_mut_ptr(), env) };
+        // them and through bounds-checked translations. With `first == env.warp` the code
+        // never writes `env` (it writes `env.warp` only where it differs from the warp it
+        // runs), so the shared reference is only read.
+        let r = unsafe {
+            (self.func)(
+                table.as_ptr(),
+                env as *const CtaEnv as *mut CtaEnv,
+                env.warp,
+                1,
+            )
+        };
         if r == 0 {
             WarpStatus::Stopped
         } else {
             WarpStatus::Aborted
+        }
+    }
+
+    fn run_round(&self, states: &mut [Vec<u128>], env: &mut CtaEnv) -> (WarpStatus, u32) {
+        let size = self.layout.size as usize;
+        let n = states.len();
+        let mut inline = [std::ptr::null_mut::<u8>(); ROUND_TABLE];
+        let mut heap = vec![];
+        let table: &mut [*mut u8] = if n <= ROUND_TABLE {
+            &mut inline[..n]
+        } else {
+            heap.resize(n, std::ptr::null_mut());
+            &mut heap
+        };
+        for (t, st) in table.iter_mut().zip(states.iter_mut()) {
+            if st.len() * 16 < size {
+                return (WarpStatus::Aborted, 0);
+            }
+            *t = st.as_mut_ptr() as *mut u8;
+        }
+        // SAFETY: each pointer of `table` is a distinct warp state of this kernel's layout
+        // (checked sizes; `Vec<u128>` is 16-byte aligned), borrowed mutably for the call, and
+        // `env` a valid CTA environment for the running launch, borrowed mutably (the code
+        // writes its `warp` field); the code only touches memory through them and through
+        // bounds-checked translations.
+        let r = unsafe { (self.func)(table.as_ptr(), env, 0, n as u32) };
+        if r == 0 {
+            (WarpStatus::Stopped, n as u32)
+        } else {
+            (WarpStatus::Aborted, r)
         }
     }
 }
@@ -133,6 +183,8 @@ pub fn compile_with(
     let mut ctx = module.make_context();
     ctx.func.signature.params.push(AbiParam::new(ptr));
     ctx.func.signature.params.push(AbiParam::new(ptr));
+    ctx.func.signature.params.push(AbiParam::new(types::I32));
+    ctx.func.signature.params.push(AbiParam::new(types::I32));
     ctx.func.signature.returns.push(AbiParam::new(types::I32));
     ctx.func.name = UserFuncName::user(0, 0);
     let mut data = codegen::KernelData::default();
@@ -173,8 +225,9 @@ pub fn compile_with(
     module.clear_context(&mut ctx);
     module.finalize_definitions().map_err(|e| e.to_string())?;
     let code = module.get_finalized_function(id);
-    // SAFETY: the function was declared with exactly this signature (two pointers → i32) and
-    // the SystemV/host default calling convention of the ISA, matching `extern "C"`.
+    // SAFETY: the function was declared with exactly this signature (two pointers and two
+    // i32 → i32) and the SystemV/host default calling convention of the ISA, matching
+    // `extern "C"`.
     let func: WarpFn = unsafe { std::mem::transmute::<*const u8, WarpFn>(code) };
     let zeroed = zeroed_ranges(f, &layout);
     Ok(JitKernel {

@@ -2,9 +2,10 @@
 //!
 //! A launch runs its CTAs in parallel on a thread pool (rayon: one worker per core). Each worker
 //! runs whole CTAs: it allocates the CTA's shared memory and one warp state per warp
-//! ([`WarpLayout`]), then calls the engine's [`WarpEngine::run_warp`] for each warp until the warp
-//! has no pending lanes. When every warp has stopped, lanes parked at barriers are released if
-//! every non-exited thread of the CTA is parked; the CTA ends when all threads have exited.
+//! ([`WarpLayout`]), then runs rounds of its warps ([`WarpEngine::run_round`]: each warp in
+//! turn, until it has no pending lanes). When every warp has stopped, lanes parked at
+//! barriers are released if every non-exited thread of the CTA is parked; the CTA ends when
+//! all threads have exited.
 
 use super::env::{AbortControl, CtaEnv, FaultRecord, FaultSink};
 use super::memory::DeviceMemory;
@@ -47,6 +48,21 @@ pub trait WarpEngine: Sync + Send {
     /// `None`: all of it. A state reused from a previous CTA keeps its other bytes.
     fn zeroed_ranges(&self) -> Option<&[(u32, u32)]> {
         None
+    }
+    /// One round of a CTA's warps: run warp 0, 1, … of `states` (each `layout().size` bytes,
+    /// 16-byte aligned) in that order, each as [`run_warp`](Self::run_warp) runs it, with
+    /// `env.warp` set to the running warp's index. Returns how the round ended and how many
+    /// warps ran: all of them when it ended `Stopped`; up to and including the warp that
+    /// saw the abort flag when `Aborted` (the warps after it did not run). The default
+    /// calls `run_warp` for each warp; an engine may run the whole round in one call.
+    fn run_round(&self, states: &mut [Vec<u128>], env: &mut CtaEnv) -> (WarpStatus, u32) {
+        for (w, st) in states.iter_mut().enumerate() {
+            env.warp = w as u32;
+            if self.run_warp(bytes(st), env) == WarpStatus::Aborted {
+                return (WarpStatus::Aborted, w as u32 + 1);
+            }
+        }
+        (WarpStatus::Stopped, states.len() as u32)
     }
 }
 
@@ -566,7 +582,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 let mut env = make_env(c, shared, shared_init, local, race, flag, cluster, mbar);
                 env.tmem = tmem;
                 start_cta(engine, &env, states);
-                let (n, _) = run_cta(engine, env, c, &grid, states, false);
+                let (n, _) = run_cta(engine, &mut env, c, &grid, states, false);
                 control.end(slot);
                 my_runs += n;
                 ran = true;
@@ -634,7 +650,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 if !started {
                     start_cta(engine, &env, states);
                 }
-                let (n, finished) = run_cta(engine, env, c, &grid, states, true);
+                let (n, finished) = run_cta(engine, &mut env, c, &grid, states, true);
                 control.end(slot);
                 my_runs += n;
                 ran = true;
@@ -764,7 +780,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                             start_cta(engine, &env, states);
                             started[r] = true;
                         }
-                        let (n, done) = run_cta(engine, env, c, &grid, states, true);
+                        let (n, done) = run_cta(engine, &mut env, c, &grid, states, true);
                         control.end(slot);
                         my_runs += n;
                         ran = true;
@@ -1011,7 +1027,7 @@ fn start_cta(engine: &dyn WarpEngine, env: &CtaEnv, buffers: &mut Vec<Vec<u128>>
 /// CTA not over, so that the caller can run other CTAs before resuming it.
 fn run_cta(
     engine: &dyn WarpEngine,
-    mut env: CtaEnv,
+    env: &mut CtaEnv,
     cta: u64,
     shared: &GridShared,
     states: &mut [Vec<u128>],
@@ -1024,7 +1040,6 @@ fn run_cta(
     let mut order: Vec<u32> = vec![];
     let mut round = 0u64;
     loop {
-        let mut yielded = false;
         if let Some(seed) = shared.shuffle {
             order = super::shuffle::warp_order(seed, cta, round, states.len());
             round += 1;
@@ -1032,24 +1047,37 @@ fn run_cta(
         if let Some(m) = env.mbar_waits() {
             m.next_round();
         }
-        for k in 0..states.len() {
-            let w = order.get(k).map_or(k, |&w| w as usize);
-            let st = &mut states[w];
-            env.warp = w as u32;
-            runs += 1;
-            if engine.run_warp(bytes(st), &env) == WarpStatus::Aborted {
-                if shared.timed_out.load(Ordering::Relaxed) != 0 {
-                    let text = positions(layout, states, env.ctaid, shared.sites);
-                    if let Ok(mut p) = shared.positions.lock() {
-                        p.push((cta, text));
-                    }
+        // Warps in index order (every schedule but a shuffled one) run as one round
+        // (`WarpEngine::run_round`: one call for the CTA's warps where the engine has it).
+        let status = if order.is_empty() {
+            let (status, ran) = engine.run_round(states, env);
+            runs += u64::from(ran);
+            status
+        } else {
+            let mut status = WarpStatus::Stopped;
+            for &w in &order {
+                env.warp = w;
+                runs += 1;
+                status = engine.run_warp(bytes(&mut states[w as usize]), env);
+                if status == WarpStatus::Aborted {
+                    break;
                 }
-                return (runs, true);
             }
-            if pause_at_yield {
-                yielded |= super::warp::yielded_lanes(bytes(st)).0 != 0;
+            status
+        };
+        if status == WarpStatus::Aborted {
+            if shared.timed_out.load(Ordering::Relaxed) != 0 {
+                let text = positions(layout, states, env.ctaid, shared.sites);
+                if let Ok(mut p) = shared.positions.lock() {
+                    p.push((cta, text));
+                }
             }
+            return (runs, true);
         }
+        let yielded = pause_at_yield
+            && states
+                .iter()
+                .any(|st| super::warp::yielded_lanes(bytes_ref(st)).0 != 0);
         if let Some(dl) = env.mbar_waits().and_then(|m| {
             let warps = states.iter().map(|st| {
                 let s = bytes_ref(st);
