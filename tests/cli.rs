@@ -1150,3 +1150,38 @@ fn ad_hoc_argument_and_shared_memory_errors_name_the_options() {
         "{e}"
     );
 }
+
+/// An argument-count error lists a struct-by-value parameter with its size, alignment and
+/// what it is, not as a bare `.b8`.
+#[test]
+fn argument_count_errors_describe_struct_parameters() {
+    let dir = scratch("struct-param");
+    let ptx = dir.join("k.ptx");
+    std::fs::write(
+        &ptx,
+        ".version 7.0\n.target sm_80\n.address_size 64\n\
+         .visible .entry k(.param .align 8 .b8 s[16], .param .u64 p)\n{\nret;\n}\n",
+    )
+    .unwrap();
+    let o = ptxjit(&[
+        "run",
+        "--ptx",
+        &ptx.display().to_string(),
+        "--kernel",
+        "k",
+        "--grid",
+        "1",
+        "--block",
+        "1",
+        "--arg",
+        "u32=1",
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "expects 2 arguments (s: 16 bytes by value (.align 8 .b8 array: a struct), p: .u64), got 1"
+        ),
+        "{err}"
+    );
+}

@@ -2069,7 +2069,15 @@ fn pack_args_at(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, (Opti
                 k.params.len(),
                 k.params
                     .iter()
-                    .map(|p| format!("{}: .{}", p.name, p.ptx_type))
+                    .map(|p| match p.kind {
+                        ParamKind::Bytes => format!(
+                            "{}: {} bytes by value (.align {} .{} array: a struct)",
+                            p.name, p.size, p.align, p.ptx_type
+                        ),
+                        ParamKind::Int { .. } | ParamKind::Float => {
+                            format!("{}: .{}", p.name, p.ptx_type)
+                        }
+                    })
                     .collect::<Vec<_>>()
                     .join(", "),
                 args.len()
