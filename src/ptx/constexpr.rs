@@ -324,6 +324,14 @@ pub(super) fn conditional(c: CVal, a: CVal, b: CVal) -> std::result::Result<CVal
     })
 }
 
+/// Whether `t` is a numeric literal token.
+fn is_literal(t: &Tok) -> bool {
+    matches!(
+        t,
+        Tok::Int { .. } | Tok::Float(_) | Tok::F32Bits(_) | Tok::F64Bits(_)
+    )
+}
+
 impl Parser<'_> {
     /// Whether the tokens from the current one (a `(`) to its matching `)` can only be a
     /// constant expression: literals, operators, parentheses and casts, no name and no `,`.
@@ -340,7 +348,7 @@ impl Parser<'_> {
                     }
                 }
                 Tok::Punct(c) if b"+-*/%<>=!~&|^?:".contains(c) => {}
-                Tok::Int { .. } | Tok::Float(_) | Tok::F32Bits(_) | Tok::F64Bits(_) => {}
+                t if is_literal(t) => {}
                 Tok::Dot if matches!(self.dot_name(t), Some("s64" | "u64")) => {}
                 _ => return false,
             }
@@ -352,17 +360,11 @@ impl Parser<'_> {
     /// (a literal, a sign or `~` before anything but a name, `!` before a literal or `(`, or
     /// a `(` that [`parenthesized_constant`](Self::parenthesized_constant) accepts).
     pub(super) fn starts_constant(&self) -> bool {
-        let literal = |t: &Tok| {
-            matches!(
-                t,
-                Tok::Int { .. } | Tok::Float(_) | Tok::F32Bits(_) | Tok::F64Bits(_)
-            )
-        };
         match &self.peek().tok {
-            t if literal(t) => true,
+            t if is_literal(t) => true,
             Tok::Punct(b'-' | b'+' | b'~') => self.peek_at(1).tok != Tok::Ident,
             Tok::Punct(b'!') => {
-                literal(&self.peek_at(1).tok) || self.peek_at(1).tok == Tok::Punct(b'(')
+                is_literal(&self.peek_at(1).tok) || self.peek_at(1).tok == Tok::Punct(b'(')
             }
             Tok::Punct(b'(') => self.parenthesized_constant(),
             _ => false,
@@ -382,26 +384,15 @@ impl Parser<'_> {
 
     /// A literal with an optional sign that is not followed by an operator: kept as written.
     fn plain_literal(&mut self) -> Result<Option<(Literal, Span)>> {
-        let save = self.pos;
-        let signed = self.is_punct(b'-');
-        let n = usize::from(signed);
-        let lit_next = matches!(
-            self.peek_at(n).tok,
-            Tok::Int { .. } | Tok::Float(_) | Tok::F32Bits(_) | Tok::F64Bits(_)
-        );
-        if !lit_next
+        let n = usize::from(self.is_punct(b'-'));
+        if !is_literal(&self.peek_at(n).tok)
             || self.binary_at(n + 1).is_some()
             || self.peek_at(n + 1).tok == Tok::Punct(b'?')
         {
             return Ok(None);
         }
-        match self.literal("in a constant expression")? {
-            Some(l) => Ok(Some(l)),
-            None => {
-                self.pos = save;
-                Ok(None)
-            }
-        }
+        // A sign and a literal, or a literal: `literal` takes exactly these.
+        self.literal("in a constant expression")
     }
 
     /// The binary operator whose first token is `n` tokens ahead, and how many tokens it

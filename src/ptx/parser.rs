@@ -1251,10 +1251,8 @@ impl<'a> Parser<'a> {
                 }
                 Ok(Operand::Sink(t.span))
             }
-            _ => match self.literal(&what)? {
-                Some((lit, span)) => Ok(Operand::Imm(lit, span)),
-                None => Err(self.unexpected(&format!("an operand of instruction '{op}'"))),
-            },
+            // Literals and signs before them start constant expressions (above).
+            _ => Err(self.unexpected(&format!("an operand of instruction '{op}'"))),
         }
     }
 
