@@ -279,8 +279,12 @@ fn run_compiles_a_cu_file_once_and_then_uses_the_cache() {
     assert_eq!(entries.len(), 1, "{entries:?}");
     let cached = std::fs::read_to_string(&entries[0]).unwrap();
     assert!(cached.contains(".entry tile_sums("), "{cached}");
-    // `ptxjit compile` with default options gives the same PTX.
-    let o = ptxjit_in(&dir, &["compile", "tile_sums.cu", "-o", "-"], &[]);
+    // `ptxjit compile` with `-lineinfo` (what `run` adds) gives the same PTX.
+    let o = ptxjit_in(
+        &dir,
+        &["compile", "tile_sums.cu", "-lineinfo", "-o", "-"],
+        &[],
+    );
     expect_code(&o, 0);
     assert_eq!(text(&o.stdout), cached);
     // The second run finds its entry: still one, unchanged.
@@ -593,6 +597,73 @@ fn compile_options_reach_nvrtc() {
     // Without the macro the source does not compile.
     let o = ptxjit_in(&dir, &["compile", "k.cu", "-I", "inc"], &[]);
     expect_code(&o, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn run_and_check_take_include_dirs_and_macros_and_faults_name_the_cuda_line() {
+    if !nvrtc_ready("run_and_check_take_include_dirs_and_macros_and_faults_name_the_cuda_line") {
+        return;
+    }
+    let dir = scratch("run-options");
+    std::fs::create_dir_all(dir.join("inc")).unwrap();
+    std::fs::write(dir.join("inc/value.h"), "#define FROM_HEADER 40\n").unwrap();
+    // Line 5 stores through x[i * STRIDE].
+    std::fs::write(
+        dir.join("k.cu"),
+        "#include <value.h>\nextern \"C\" __global__ void k(int* x)\n{\n    int i = threadIdx.x;\n    x[i * STRIDE] = FROM_HEADER + i;\n}\n",
+    )
+    .unwrap();
+    let launch = |stride: &str| {
+        ptxjit_in(
+            &dir,
+            &[
+                "run",
+                "--ptx",
+                "k.cu",
+                "--kernel",
+                "k",
+                "--grid",
+                "1",
+                "--block",
+                "4",
+                "--arg",
+                "buf:x:s32:4",
+                "--dump",
+                "x=x.bin",
+                "-I",
+                "inc",
+                "-D",
+                stride,
+            ],
+            &[],
+        )
+    };
+    expect_code(&launch("STRIDE=1"), 0);
+    assert_eq!(read_i32(&dir.join("x.bin")), vec![40, 41, 42, 43]);
+    // Thread 1 stores 1000 ints past x: the fault names k.cu's line 5.
+    let o = launch("STRIDE=1000");
+    expect_code(&o, 2);
+    let err = text(&o.stderr);
+    assert!(err.contains("k.cu:5:"), "{err}");
+    assert!(err.contains("out of bounds"), "{err}");
+    // `check` compiles a case's .cu module with the same options.
+    std::fs::write(
+        dir.join("k.toml"),
+        "ptx = \"k.cu\"\nkernel = \"k\"\ngrid = [1, 1, 1]\nblock = [4, 1, 1]\n\
+         args = [{ buffer = \"x\" }]\n[buffers.x]\ntype = \"s32\"\nlen = 4\n\
+         [expect.x]\nvalues = [40, 41, 42, 43]\n",
+    )
+    .unwrap();
+    let o = ptxjit_in(&dir, &["check", "k.toml", "-I", "inc", "-DSTRIDE=1"], &[]);
+    expect_code(&o, 0);
+    let o = ptxjit_in(&dir, &["run", "k.toml", "-I", "inc", "-DSTRIDE=1"], &[]);
+    expect_code(&o, 0);
+    assert!(text(&o.stdout).contains("PASS x"), "{}", text(&o.stdout));
+    // Without -I the header is not found: NVRTC's log says so.
+    let o = ptxjit_in(&dir, &["run", "k.toml", "-DSTRIDE=1"], &[]);
+    expect_code(&o, 2);
+    assert!(text(&o.stderr).contains("value.h"), "{}", text(&o.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

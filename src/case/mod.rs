@@ -98,6 +98,9 @@ pub struct Case {
     pub spec: CaseSpec,
     /// How errors name the places of the case: case-file keys, or the ad-hoc options.
     pub origin: Origin,
+    /// How a `.cu` module of the case is compiled (NVRTC): by default with `-lineinfo`, so
+    /// that faults name the CUDA source line ([`crate::nvrtc::run_options`]).
+    pub nvrtc: crate::nvrtc::CompileOptions,
 }
 
 /// Where a case came from, which decides how its errors name a place in it: a case file's
@@ -272,9 +275,17 @@ impl Case {
             dir: dir.to_path_buf(),
             spec,
             origin,
+            nvrtc: crate::nvrtc::run_options(),
         };
         case.validate()?;
         Ok(case)
+    }
+
+    /// The case with its `.cu` modules compiled with the NVRTC options `o` instead of
+    /// [`crate::nvrtc::run_options`] (`ptxjit run -I DIR -D NAME`).
+    pub fn with_nvrtc(mut self, o: crate::nvrtc::CompileOptions) -> Case {
+        self.nvrtc = o;
+        self
     }
 
     /// Where `key` is, as the user wrote it: `case.toml: buffers.x` for a case file, the
@@ -443,8 +454,8 @@ impl Case {
                 Some(at) => at,
                 None => {
                     // PTX as it is, or a `.cu` file compiled by NVRTC (cached).
-                    let (name, text) =
-                        crate::nvrtc::read_ptx(&path).map_err(|e| self.err(&key, e))?;
+                    let (name, text) = crate::nvrtc::read_ptx(&path, &self.nvrtc)
+                        .map_err(|e| self.err(&key, e))?;
                     modules.push((path, PtxSource { name, text }));
                     modules.len() - 1
                 }

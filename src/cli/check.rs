@@ -24,7 +24,7 @@ pub fn check(a: &CheckArgs) -> u8 {
         ));
     }
     let case = match Case::load(&a.case) {
-        Ok(c) => c,
+        Ok(c) => c.with_nvrtc(a.cuda.options()),
         Err(e) => return fail(e),
     };
     let opts = RunOptions {

@@ -205,6 +205,31 @@ pub struct RunArgs {
         help_heading = "Ad-hoc launch"
     )]
     pub expect: Vec<String>,
+    #[command(flatten)]
+    pub cuda: CudaSourceArgs,
+}
+
+/// How `run` and `check` compile a `.cu` module (a case's `ptx`, or `--ptx FILE.cu`).
+#[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "CUDA C++ modules (.cu)")]
+pub struct CudaSourceArgs {
+    /// Add a directory to NVRTC's include path for .cu modules (repeatable; searched first).
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a macro for .cu modules (repeatable).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+}
+
+impl CudaSourceArgs {
+    /// The NVRTC options: [`crate::nvrtc::run_options`] (with `-lineinfo`) plus these.
+    pub fn options(&self) -> crate::nvrtc::CompileOptions {
+        crate::nvrtc::CompileOptions {
+            include_dirs: self.include.clone(),
+            defines: self.define.clone(),
+            ..crate::nvrtc::run_options()
+        }
+    }
 }
 
 /// Say which seed a shuffled schedule drew (on stderr), so that the run can be repeated.
@@ -236,6 +261,8 @@ pub struct CheckArgs {
     /// Lockstep order in every warp on both engines (as for run).
     #[arg(long)]
     pub lockstep: bool,
+    #[command(flatten)]
+    pub cuda: CudaSourceArgs,
 }
 
 /// `ptxjit dump`.
@@ -288,8 +315,9 @@ Options given to NVRTC: --gpu-architecture=ARCH -default-device --std=c++17, the
 options, then -I for the source's directory, CCCL's headers (CUB, Thrust, libcu++) and the CUDA
 runtime's (cooperative_groups.h, cuda_fp16.h, ...); <assert.h> and <cassert> are provided.
 Errors print NVRTC's log (file:line: error: ...) and exit with code 2.
-`ptxjit run` compiles a .cu file given as the case's ptx or as --ptx the same way (default
-options), caching the PTX in $PTXJIT_CACHE_DIR, $XDG_CACHE_HOME/ptxjit or ~/.cache/ptxjit.";
+`ptxjit run` and `ptxjit check` compile a .cu file given as the case's ptx or as --ptx the
+same way (with -lineinfo, so that faults name the CUDA line, and their own -I/-D), caching
+the PTX in $PTXJIT_CACHE_DIR, $XDG_CACHE_HOME/ptxjit or ~/.cache/ptxjit.";
 
 /// NVRTC spells some options with one dash (`-lineinfo`); clap takes `--lineinfo`. Rewrite
 /// those before the first `--` (after it, options go to NVRTC as they are).

@@ -43,7 +43,7 @@ pub fn run(a: &RunArgs) -> u8 {
         .map(|p| p.display().to_string())
         .unwrap_or_default();
     let case = match case {
-        Ok(c) => c,
+        Ok(c) => c.with_nvrtc(a.cuda.options()),
         Err(e) => return report_early(a, &name, e),
     };
     if a.racecheck_global && a.tool != Some(Tool::Racecheck) {

@@ -637,12 +637,22 @@ pub fn is_cuda_source(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "cu")
 }
 
+/// The options `ptxjit run` and `ptxjit check` compile a `.cu` module with when they are given
+/// none: [`CompileOptions::default`] with `-lineinfo`, so that a fault names the CUDA source
+/// line (line information changes no generated code).
+pub fn run_options() -> CompileOptions {
+    CompileOptions {
+        lineinfo: true,
+        ..CompileOptions::default()
+    }
+}
+
 /// The text of a kernel module file, as `(name for messages, PTX text)`: a PTX file is read as
-/// it is; a `.cu` file is compiled by NVRTC with the default [`CompileOptions`], through the
-/// cache ([`compile_cached`]), and named by its cache file (where the PTX's line numbers
-/// point). NVRTC's warnings go to stderr. Errors: a message (cannot read, NVRTC missing with
-/// the pip command, the compilation log).
-pub fn read_ptx(path: &Path) -> Result<(String, String), String> {
+/// it is; a `.cu` file is compiled by NVRTC with the options `o` (for a run: [`run_options`]
+/// and the user's `-I`/`-D`), through the cache ([`compile_cached`]), and named by its cache
+/// file (where the PTX's line numbers point). NVRTC's warnings go to stderr. Errors: a message
+/// (cannot read, NVRTC missing with the pip command, the compilation log).
+pub fn read_ptx(path: &Path, o: &CompileOptions) -> Result<(String, String), String> {
     if !is_cuda_source(path) {
         let name = path.display().to_string();
         if path.is_dir() {
@@ -651,7 +661,7 @@ pub fn read_ptx(path: &Path) -> Result<(String, String), String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
         return Ok((name, text));
     }
-    let c = compile_cached(path, &CompileOptions::default()).map_err(|e| e.to_string())?;
+    let c = compile_cached(path, o).map_err(|e| e.to_string())?;
     if !c.log.trim().is_empty() {
         eprint!("{}", c.log);
     }
