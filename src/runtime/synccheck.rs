@@ -12,7 +12,9 @@
 //!   part had exited instead of arriving (`__syncthreads()` inside `if (tid < n)`), or — when
 //!   the CTA is stuck — while they are elsewhere;
 //! - [`SyncKind::DivergentBlock`]: warps meet at different instructions of one barrier id,
-//!   or wait at different barriers and never meet;
+//!   or wait at different barriers and never meet, or a barrier for all threads completes
+//!   because the warps that did not reach it exited (`__syncthreads()` inside
+//!   `if (threadIdx.x < 32)`);
 //! - [`SyncKind::ThreadCount`]: warps give one barrier different thread counts;
 //! - [`SyncKind::MaskExited`]: a warp-level synchronization's membermask names lanes that
 //!   have exited (lanes that do not exist, in a partial last warp, are no finding);
@@ -251,6 +253,49 @@ pub(super) fn check_barrier(states: &mut [Vec<u128>], id: u32, parts: &[usize], 
                     )
                 });
         }
+    }
+    // A barrier for all threads completes only when every other warp has exited: those warps
+    // exited instead of arriving (`if (threadIdx.x < 32) __syncthreads();` in a block of 64).
+    // PTX releases the barrier then (§9.7.13.1, `exit`), but CUDA requires every thread of
+    // the block to reach a `__syncthreads()`.
+    if threads0 == 0 {
+        let at = inst0.saturating_sub(1);
+        let exited: Vec<usize> = (0..states.len())
+            .filter(|w| !parts.contains(w) && rd32(bytes(&mut states[*w]), LIVE_OFF) != 0)
+            .collect();
+        if let Some(&first) = exited.first() {
+            // Named by the first thread of the first warp that exited.
+            let lanes = rd32(bytes(&mut states[first]), LIVE_OFF);
+            c.sink.record(
+                &c.who,
+                SyncKind::DivergentBlock,
+                at,
+                first as u32,
+                lanes,
+                || {
+                    format!(
+                        "warp{} {} of the block exited instead of reaching barrier {id} ({}), \
+                         which warp {w0} reached: every thread of a block must reach it",
+                        if exited.len() > 1 { "s" } else { "" },
+                        fmt_warps(&exited),
+                        c.sites.line(at),
+                    )
+                },
+            );
+        }
+    }
+}
+
+/// Warp indices as `1`, `1, 3` or `1-7`.
+fn fmt_warps(w: &[usize]) -> String {
+    match w {
+        [a] => a.to_string(),
+        [a, .., b] if b - a + 1 == w.len() => format!("{a}-{b}"),
+        _ => w
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
     }
 }
 
