@@ -199,7 +199,7 @@ pub fn compile_with(
     let clif_blocks = ctx.func.dfg.num_blocks();
     if times {
         // Start Cranelift's pass timings afresh (they accumulate per thread).
-        drop(cranelift_codegen::timing::take_current());
+        let _ = cranelift_codegen::timing::take_current();
     }
     let id = module
         .declare_function(
