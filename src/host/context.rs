@@ -948,8 +948,6 @@ pub struct Module {
     /// Time spent in the front end (parsing, lowering, verifying, scheduling every kernel);
     /// each kernel's engine compiles at its first launch ([`Kernel::compile`]).
     pub compile_time: Duration,
-    /// The verified IR of each kernel (for `dump --ir`).
-    pub ir_text: Vec<String>,
     /// Module-scope `.texref`/`.samplerref`/`.surfref` variables: name, kind and the device
     /// address of the 8 bytes that hold the bound handle.
     pub handle_vars: Vec<(String, ir::HandleKind, u64)>,
@@ -1184,10 +1182,8 @@ impl Context {
                 self.copy_htod(DevicePtr(a + r.at), &r.bytes(base))?;
             }
         }
-        let mut ir_text = vec![];
         let mut scheduled = vec![];
         for k in kernels {
-            ir_text.push(ir::print::print_function(&k));
             let layout = crate::analysis::schedule::schedule(&k).map_err(|e| {
                 Error::Unsupported(format!(
                     "{file}:{}:{}: {}",
@@ -1245,7 +1241,6 @@ impl Context {
             const_bytes: m.const_bytes,
             symbols: Arc::new(symbols),
             compile_time: start.elapsed(),
-            ir_text,
             handle_vars,
             texref_samplers,
         })

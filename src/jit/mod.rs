@@ -24,10 +24,14 @@ use crate::ir::verify::VerifiedFunction;
 use crate::runtime::env::CtaEnv;
 use crate::runtime::launch::{WarpEngine, WarpStatus};
 use cranelift_codegen::ir::{types, AbiParam, UserFuncName};
+use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module};
+use std::cell::Cell;
+use std::sync::OnceLock;
 
 /// The compiled kernel: `(states, env, first, count) -> status` (see the module docs).
 type WarpFn = unsafe extern "C" fn(*const *mut u8, *mut CtaEnv, u32, u32) -> u32;
@@ -149,6 +153,8 @@ pub fn compile_with(
 ) -> Result<JitKernel, String> {
     // The group loops' SIMD code is written for groups of four 32-bit lanes.
     const _: () = assert!(crate::analysis::segment::GROUP_LANES == 4);
+    let times = std::env::var_os("PTXJIT_COMPILE_TIMES").is_some();
+    let t0 = std::time::Instant::now();
     let order = crate::analysis::segment::WarpOrder::of(f, lockstep);
     let plan = codegen::plan(f, order).with_racecheck(racecheck);
     let layout =
@@ -156,31 +162,21 @@ pub fn compile_with(
     if !helpers::header_ok(&layout) {
         return Err("warp-state header too small".into());
     }
-    let mut flags = settings::builder();
-    flags.set("opt_level", "speed").map_err(|e| e.to_string())?;
-    flags
-        .set("use_colocated_libcalls", "false")
-        .map_err(|e| e.to_string())?;
-    flags.set("is_pic", "false").map_err(|e| e.to_string())?;
-    // Cranelift's own IR verifier: on in debug builds and tests, off in release (compile time).
-    let verify = if cfg!(debug_assertions) {
-        "true"
-    } else {
-        "false"
-    };
-    flags
-        .set("enable_verifier", verify)
-        .map_err(|e| e.to_string())?;
-    let isa_builder =
-        cranelift_native::builder().map_err(|e| format!("host not supported: {e}"))?;
-    let isa = isa_builder
-        .finish(settings::Flags::new(flags))
-        .map_err(|e| e.to_string())?;
+    let isa = host_isa()?;
     let ptr = isa.pointer_type();
     let frontend = isa.frontend_config();
     let builder = JITBuilder::with_isa(isa, default_libcall_names());
     let mut module = JITModule::new(builder);
-    let mut ctx = module.make_context();
+    let Scratch { mut ctx, mut fctx } = SCRATCH.with(Cell::take).map_or_else(
+        || Scratch {
+            ctx: Context::new(),
+            fctx: FunctionBuilderContext::new(),
+        },
+        |b| *b,
+    );
+    // Whatever an earlier compilation that failed left in it (the builder context is only
+    // kept after a successful one, which leaves it empty).
+    module.clear_context(&mut ctx);
     ctx.func.signature.params.push(AbiParam::new(ptr));
     ctx.func.signature.params.push(AbiParam::new(ptr));
     ctx.func.signature.params.push(AbiParam::new(types::I32));
@@ -188,7 +184,6 @@ pub fn compile_with(
     ctx.func.signature.returns.push(AbiParam::new(types::I32));
     ctx.func.name = UserFuncName::user(0, 0);
     let mut data = codegen::KernelData::default();
-    let mut fctx = FunctionBuilderContext::new();
     codegen::generate(
         f,
         &layout,
@@ -199,6 +194,13 @@ pub fn compile_with(
         ptr,
         frontend,
     )?;
+    let t1 = std::time::Instant::now();
+    let clif_insts = ctx.func.dfg.num_insts();
+    let clif_blocks = ctx.func.dfg.num_blocks();
+    if times {
+        // Start Cranelift's pass timings afresh (they accumulate per thread).
+        let _ = cranelift_codegen::timing::take_current();
+    }
     let id = module
         .declare_function(
             &format!("ptx_{}", f.name),
@@ -222,9 +224,26 @@ pub fn compile_with(
             );
         }
     }
+    let code_bytes = ctx.compiled_code().map_or(0, |c| c.code_info().total_size);
+    let t2 = std::time::Instant::now();
     module.clear_context(&mut ctx);
+    SCRATCH.with(|s| s.set(Some(Box::new(Scratch { ctx, fctx }))));
     module.finalize_definitions().map_err(|e| e.to_string())?;
     let code = module.get_finalized_function(id);
+    if times {
+        let t3 = std::time::Instant::now();
+        let ms = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64() * 1e3;
+        eprintln!(
+            "ptx_{}: plan + schedule + CLIF {:.3} ms ({clif_insts} CLIF instructions, \
+             {clif_blocks} blocks), Cranelift {:.3} ms ({code_bytes} bytes of code), \
+             finalize {:.3} ms\n{}",
+            f.name,
+            ms(t0, t1),
+            ms(t1, t2),
+            ms(t2, t3),
+            cranelift_codegen::timing::take_current()
+        );
+    }
     // SAFETY: the function was declared with exactly this signature (two pointers and two
     // i32 → i32) and the SystemV/host default calling convention of the ISA, matching
     // `extern "C"`.
@@ -237,6 +256,51 @@ pub fn compile_with(
         module: Some(module),
         _data: data,
     })
+}
+
+/// The host's Cranelift target: the host's CPU features (detected once per process) and
+/// these flags. Errors: the host is not a Cranelift target, or a flag is rejected.
+fn host_isa() -> Result<OwnedTargetIsa, String> {
+    static ISA: OnceLock<Result<OwnedTargetIsa, String>> = OnceLock::new();
+    ISA.get_or_init(|| {
+        let mut flags = settings::builder();
+        let mut set = |k: &str, v: &str| flags.set(k, v).map_err(|e| format!("{k}: {e}"));
+        // The register allocator stays the backtracking one: the single-pass allocator
+        // compiles in about half the time but its code runs up to twice as long
+        // (docs/performance.md, "Load + compile time").
+        set("opt_level", "speed")?;
+        set("use_colocated_libcalls", "false")?;
+        set("is_pic", "false")?;
+        // Cranelift's own IR verifier: on in debug builds and tests, off in release (compile
+        // time).
+        set(
+            "enable_verifier",
+            if cfg!(debug_assertions) {
+                "true"
+            } else {
+                "false"
+            },
+        )?;
+        let isa_builder =
+            cranelift_native::builder().map_err(|e| format!("host not supported: {e}"))?;
+        isa_builder
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| e.to_string())
+    })
+    .clone()
+}
+
+/// Cranelift's per-function scratch: the `Context` (with the buffers of lowering and of the
+/// register allocator) and the `FunctionBuilderContext`.
+struct Scratch {
+    ctx: Context,
+    fctx: FunctionBuilderContext,
+}
+
+thread_local! {
+    /// The scratch of this thread's last successful compilation, so that the next one reuses
+    /// its allocations.
+    static SCRATCH: Cell<Option<Box<Scratch>>> = const { Cell::new(None) };
 }
 
 /// The parts of a warp state the compiled code may read before writing (in the lanes that
