@@ -26,12 +26,12 @@
 //! ```
 //! `.num` is `.x1` … `.x128`: that many repetitions of the shape, at most 128 registers (with
 //! `.pack::16b`/`.unpack::16b` each holds the 16-bit halves of two adjacent columns). ptxjit
-//! runs `ld`, `st`, `mma`, `cp` and `shift` when they execute, so `wait::ld`/`wait::st` only wait for
-//! the warp, the fences order nothing more than program order already does, and `commit`
-//! arrives on its mbarrier at once (an arrive-on of count 1). Forms the ISA has and ptxjit
-//! does not (`.sp`, block scaling, `.kind::f8f6f4`, `disable-output-lane`/`scale-input-d`,
-//! `mma.ws`'s zero-column-mask-desc, `cp`'s decompression,
-//! `.multicast::cluster`) are "unsupported" errors naming them.
+//! runs `ld`, `st`, `mma`, `cp` and `shift` when they execute, so `wait::ld`/`wait::st` only
+//! wait for the warp, the fences order nothing more than program order already does, and
+//! `commit` arrives on its mbarrier at once (an arrive-on of count 1). Forms the ISA has and
+//! ptxjit does not (`.sp.kind::tf32`, block scaling, `.kind::f8f6f4`,
+//! `disable-output-lane`/`scale-input-d`, `mma.ws`'s zero-column-mask-desc, `cp`'s
+//! decompression, `.multicast::cluster`) are "unsupported" errors naming them.
 
 use super::super::build::Builder;
 use super::super::LowerError;
