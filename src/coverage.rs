@@ -386,12 +386,22 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.cp.cta_group::1.32x128b.warpx4 [%r1], %rd1"]
     "tcgen05.shift" "9.7.16.8.2" ".cta_group::1 .down (either order): 32 lanes from a multiple of 32, 8 columns (not yet: .cta_group::2)" [
         "tcgen05.shift.cta_group::1.down [%r1]", "tcgen05.shift.down.cta_group::1 [%r1+16]"]
-    "tcgen05.ld" "9.7.16.8.3" ".32x32b .x1-.x128 {.pack::16b} .b32 (not yet: .16x64b, .16x128b, .16x256b, .16x32bx2, .red)" [
+    "tcgen05.ld" "9.7.16.8.3" ".32x32b, .16x64b, .16x128b, .16x256b and .16x32bx2 (immHalfSplitoff) with their .num (at most 128 registers) {.pack::16b} .b32, thread/register layouts per the ISA's figures; .red .32x32b/.16x32bx2 .x2 and up, .min/.max .f32 {.abs} {.NaN}, .u32, .s32 with its redval (a 16-lane access must fit the warp's 32 lanes)" [
         "tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r1}, [%r2]",
-        "tcgen05.ld.sync.aligned.32x32b.x2.pack::16b.b32 {%r1, %r3}, [%r2+8]"]
-    "tcgen05.st" "9.7.16.8.4" ".32x32b .x1-.x128 {.unpack::16b} .b32 (not yet: the .16x… shapes)" [
+        "tcgen05.ld.sync.aligned.32x32b.x2.pack::16b.b32 {%r1, %r3}, [%r2+8]",
+        "tcgen05.ld.sync.aligned.16x64b.x2.b32 {%r1, %r3}, [%r2]",
+        "tcgen05.ld.sync.aligned.16x128b.x1.pack::16b.b32 {%r1, %r3}, [%r2]",
+        "tcgen05.ld.sync.aligned.16x256b.x1.b32 {%r1, %r3, %r4, %r5}, [%r2]",
+        "tcgen05.ld.sync.aligned.16x32bx2.x1.b32 {%r1}, [%r2], 16",
+        "tcgen05.ld.red.sync.aligned.32x32b.x2.min.abs.NaN.f32 {%r1, %r3}, %r4, [%r2]",
+        "tcgen05.ld.red.sync.aligned.16x32bx2.x2.u32.max {%r1, %r3}, %r4, [%r2], 8"]
+    "tcgen05.st" "9.7.16.8.4" ".32x32b, .16x64b, .16x128b, .16x256b and .16x32bx2 (immHalfSplitoff) with their .num (at most 128 registers) {.unpack::16b} .b32, layouts as tcgen05.ld" [
         "tcgen05.st.sync.aligned.32x32b.x1.b32 [%r2], {%r1}",
-        "tcgen05.st.sync.aligned.32x32b.x2.unpack::16b.b32 [%r2], {%r1, %r3}"]
+        "tcgen05.st.sync.aligned.32x32b.x2.unpack::16b.b32 [%r2], {%r1, %r3}",
+        "tcgen05.st.sync.aligned.16x64b.x1.b32 [%r2], {%r1}",
+        "tcgen05.st.sync.aligned.16x128b.x1.unpack::16b.b32 [%r2], {%r1, %r3}",
+        "tcgen05.st.sync.aligned.16x256b.x1.b32 [%r2], {%r1, %r3, %r4, %r5}",
+        "tcgen05.st.sync.aligned.16x32bx2.x2.b32 [%r2], 16, {%r1, %r3}"]
     "tcgen05.wait" "9.7.16.8.5" "::ld, ::st .sync.aligned (ld/st complete when they execute: a warp-wide wait)" ["tcgen05.wait::ld.sync.aligned", "tcgen05.wait::st.sync.aligned"]
     "tcgen05.mma" "9.7.16.10.9.1" ".cta_group::1 .kind::f16 (f16/bf16, f32 accumulator), .kind::tf32, .kind::i8 (s32, saturate); M = 128, N = 16..256 by 16; A from a shared-memory descriptor (K- or M-major) or tensor memory, B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; negate A/B; enable-input-d (not yet: M = 64, f16 accumulator, .kind::f8f6f4 and block scaling, disable-output-lane, scale-input-d, .cta_group::2)" [
         "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",

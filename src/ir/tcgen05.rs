@@ -15,13 +15,103 @@
 
 use std::fmt;
 
-/// The data-movement shape of `tcgen05.ld` / `tcgen05.st` (§9.7.16.2.3). Only `.32x32b` is
-/// implemented: thread `t` of the warp reaches lane `base + t`, register `i` column
-/// `base + i`.
+/// The data-movement shape of `tcgen05.ld` / `tcgen05.st` (§9.7.16.2.3, "Matrix fragments for
+/// tcgen05.ld/st"): which lane and 32-bit column thread `t`'s register `i` reaches
+/// ([`Tc05Shape::cell`]), relative to the address (for `.16x32bx2`, to the address of its
+/// half). A `.num` of `.xN` repeats the shape N times along the columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tc05Shape {
-    /// `.32x32b`: 32 lanes, 32 bits per lane and repetition.
+    /// `.32x32b`: 32 lanes, 32 bits per lane and repetition: thread `t`, register `i` → lane
+    /// `t`, column `i`.
     S32x32b,
+    /// `.16x64b`: 16 lanes × 64 bits: thread `t`, register `i` → lane `t / 4 + 8·(t % 2)`,
+    /// column `(t / 2) % 2 + 2i`.
+    S16x64b,
+    /// `.16x128b`: 16 lanes × 128 bits, 2 registers per repetition: thread `t`, register `i`
+    /// → lane `t / 4 + 8·(i % 2)`, column `t % 4 + 4·(i / 2)`.
+    S16x128b,
+    /// `.16x256b`: 16 lanes × 256 bits, 4 registers per repetition: thread `t`, register `i`
+    /// → lane `t / 4 + 8·((i / 2) % 2)`, column `2·(t % 4) + i % 2 + 8·(i / 4)`.
+    S16x256b,
+    /// `.16x32bx2`: two `.16x32b` accesses, the second at `taddr + immHalfSplitoff`: thread
+    /// `t`, register `i` → lane `t % 16`, column `i` of the first access (`t < 16`) or the
+    /// second.
+    S16x32bx2,
+}
+
+impl Tc05Shape {
+    /// Registers per repetition (Table 49: `.x1`'s count).
+    pub fn regs_per_num(self) -> u32 {
+        match self {
+            Tc05Shape::S32x32b | Tc05Shape::S16x64b | Tc05Shape::S16x32bx2 => 1,
+            Tc05Shape::S16x128b => 2,
+            Tc05Shape::S16x256b => 4,
+        }
+    }
+
+    /// The largest `.num` (Table 49: at most 128 registers).
+    pub fn max_num(self) -> u32 {
+        128 / self.regs_per_num()
+    }
+
+    /// Lanes one access reaches: 32 for `.32x32b`, 16 for the others.
+    pub fn lanes(self) -> u32 {
+        match self {
+            Tc05Shape::S32x32b => 32,
+            Tc05Shape::S16x64b
+            | Tc05Shape::S16x128b
+            | Tc05Shape::S16x256b
+            | Tc05Shape::S16x32bx2 => 16,
+        }
+    }
+
+    /// 32-bit columns per lane that one access with `num` repetitions reaches (before
+    /// `.pack::16b` doubles them).
+    pub fn columns(self, num: u32) -> u32 {
+        num * match self {
+            Tc05Shape::S32x32b | Tc05Shape::S16x32bx2 => 1,
+            Tc05Shape::S16x64b => 2,
+            Tc05Shape::S16x128b => 4,
+            Tc05Shape::S16x256b => 8,
+        }
+    }
+
+    /// Where thread `t` (0..32) finds register `i`: (lane, 32-bit column, whether it is the
+    /// second access of `.16x32bx2`), relative to the access's address.
+    pub fn cell(self, t: u32, i: u32) -> (u32, u32, bool) {
+        match self {
+            Tc05Shape::S32x32b => (t, i, false),
+            Tc05Shape::S16x64b => (t / 4 + 8 * (t % 2), (t / 2) % 2 + 2 * i, false),
+            Tc05Shape::S16x128b => (t / 4 + 8 * (i % 2), t % 4 + 4 * (i / 2), false),
+            Tc05Shape::S16x256b => (
+                t / 4 + 8 * ((i / 2) % 2),
+                2 * (t % 4) + i % 2 + 8 * (i / 4),
+                false,
+            ),
+            Tc05Shape::S16x32bx2 => (t % 16, i, t >= 16),
+        }
+    }
+}
+
+/// The reduction of `tcgen05.ld.red` (§9.7.16.8.3): `.min`/`.max` over the loaded registers of
+/// each thread, as `.f32` (with `.abs` and `.NaN`), `.u32` or `.s32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tc05Red {
+    /// `.max` (else `.min`).
+    pub max: bool,
+    /// The element type.
+    pub ty: Tc05RedType,
+}
+
+/// The element type of a `tcgen05.ld.red`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tc05RedType {
+    /// `.f32`: `abs` compares magnitudes (`.abs`), `nan` makes a NaN win (`.NaN`).
+    F32 { abs: bool, nan: bool },
+    /// `.u32`.
+    U32,
+    /// `.s32`.
+    S32,
 }
 
 /// The kind of a `tcgen05.mma` (§9.7.16.10.9.1, `.kind::…`): which input types the
@@ -133,19 +223,25 @@ pub enum Tc05Op {
     /// `tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned`: no args; a later `alloc`
     /// by the CTA faults.
     Relinquish,
-    /// `tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32 r, [taddr]`: args (taddr i32) →
-    /// [`Tc05Op::regs`] i32 registers, from [`Tc05Op::columns`] columns.
+    /// `tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32 r, [taddr]{, immHalfSplitoff}` and
+    /// `tcgen05.ld.red.sync.aligned.shape.num.redOp….type r, redval, [taddr]{, …}`: args
+    /// (taddr i32) → [`Tc05Op::regs`] i32 registers, then (`red`) the i32 `redval`. `split`
+    /// is `.16x32bx2`'s immHalfSplitoff (0 for the other shapes), added to taddr for the
+    /// second access.
     Ld {
         shape: Tc05Shape,
         num: u8,
         pack: bool,
+        split: u32,
+        red: Option<Tc05Red>,
     },
-    /// `tcgen05.st.sync.aligned.shape.num{.unpack::16b}.b32 [taddr], r`: args (taddr i32,
-    /// [`Tc05Op::regs`] i32 registers).
+    /// `tcgen05.st.sync.aligned.shape.num{.unpack::16b}.b32 [taddr]{, immHalfSplitoff}, r`:
+    /// args (taddr i32, [`Tc05Op::regs`] i32 registers); `split` as for [`Tc05Op::Ld`].
     St {
         shape: Tc05Shape,
         num: u8,
         unpack: bool,
+        split: u32,
     },
     /// `tcgen05.mma{.sp}.cta_group::1.kind [d-tmem], a-desc|[a-tmem], b-desc, {[sp-meta],}
     /// idesc, enable-input-d`: args (d taddr i32, A: descriptor i64 or (`a_tmem`) taddr i32,
@@ -175,11 +271,14 @@ pub enum Tc05Op {
 }
 
 impl Tc05Op {
-    /// The 32-bit registers of an `ld`/`st` (0 for the others): `.num`, one per repetition
-    /// (with `.pack::16b`/`.unpack::16b` each holds two 16-bit cells of adjacent columns).
+    /// The 32-bit data registers of an `ld`/`st` (0 for the others): `.num` times the
+    /// shape's registers per repetition (Table 49; with `.pack::16b`/`.unpack::16b` each holds
+    /// two 16-bit cells of adjacent columns). `ld.red`'s `redval` is not counted.
     pub fn regs(&self) -> u32 {
         match *self {
-            Tc05Op::Ld { num, .. } | Tc05Op::St { num, .. } => num as u32,
+            Tc05Op::Ld { shape, num, .. } | Tc05Op::St { shape, num, .. } => {
+                num as u32 * shape.regs_per_num()
+            }
             Tc05Op::Alloc { .. }
             | Tc05Op::Dealloc
             | Tc05Op::Relinquish
@@ -190,14 +289,30 @@ impl Tc05Op {
         }
     }
 
-    /// The columns of each lane an `ld`/`st` reaches (0 for the others): `.num`, twice that
-    /// with `.pack::16b`/`.unpack::16b`.
+    /// The 32-bit columns of each lane one access of an `ld`/`st` reaches (0 for the
+    /// others): [`Tc05Shape::columns`], twice that with `.pack::16b`/`.unpack::16b`.
     pub fn columns(&self) -> u32 {
-        let packed = matches!(
-            *self,
-            Tc05Op::Ld { pack: true, .. } | Tc05Op::St { unpack: true, .. }
-        );
-        self.regs() * if packed { 2 } else { 1 }
+        match *self {
+            Tc05Op::Ld {
+                shape,
+                num,
+                pack: packed,
+                ..
+            }
+            | Tc05Op::St {
+                shape,
+                num,
+                unpack: packed,
+                ..
+            } => shape.columns(num as u32) * if packed { 2 } else { 1 },
+            Tc05Op::Alloc { .. }
+            | Tc05Op::Dealloc
+            | Tc05Op::Relinquish
+            | Tc05Op::Mma { .. }
+            | Tc05Op::MmaWs { .. }
+            | Tc05Op::Cp { .. }
+            | Tc05Op::Shift => 0,
+        }
     }
 
     /// Whether the operation is a `.sync.aligned` warp collective (the whole warp executes
@@ -216,9 +331,13 @@ impl Tc05Op {
 
 impl fmt::Display for Tc05Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Tc05Shape::S32x32b => f.write_str("32x32b"),
-        }
+        f.write_str(match self {
+            Tc05Shape::S32x32b => "32x32b",
+            Tc05Shape::S16x64b => "16x64b",
+            Tc05Shape::S16x128b => "16x128b",
+            Tc05Shape::S16x256b => "16x256b",
+            Tc05Shape::S16x32bx2 => "16x32bx2",
+        })
     }
 }
 
@@ -264,16 +383,51 @@ impl fmt::Display for Tc05Op {
             }
             Tc05Op::Dealloc => f.write_str("dealloc"),
             Tc05Op::Relinquish => f.write_str("relinquish_alloc_permit"),
-            Tc05Op::Ld { shape, num, pack } => write!(
-                f,
-                "ld.{shape}.x{num}{}",
-                if *pack { ".pack::16b" } else { "" }
-            ),
-            Tc05Op::St { shape, num, unpack } => write!(
-                f,
-                "st.{shape}.x{num}{}",
-                if *unpack { ".unpack::16b" } else { "" }
-            ),
+            Tc05Op::Ld {
+                shape,
+                num,
+                pack,
+                split,
+                red,
+            } => {
+                f.write_str(if red.is_some() { "ld.red" } else { "ld" })?;
+                write!(f, ".{shape}.x{num}")?;
+                if *pack {
+                    f.write_str(".pack::16b")?;
+                }
+                if let Some(r) = red {
+                    f.write_str(if r.max { ".max" } else { ".min" })?;
+                    f.write_str(match r.ty {
+                        Tc05RedType::F32 { abs, nan } => match (abs, nan) {
+                            (false, false) => ".f32",
+                            (true, false) => ".abs.f32",
+                            (false, true) => ".NaN.f32",
+                            (true, true) => ".abs.NaN.f32",
+                        },
+                        Tc05RedType::U32 => ".u32",
+                        Tc05RedType::S32 => ".s32",
+                    })?;
+                }
+                if *shape == Tc05Shape::S16x32bx2 {
+                    write!(f, " split={split}")?;
+                }
+                Ok(())
+            }
+            Tc05Op::St {
+                shape,
+                num,
+                unpack,
+                split,
+            } => {
+                write!(f, "st.{shape}.x{num}")?;
+                if *unpack {
+                    f.write_str(".unpack::16b")?;
+                }
+                if *shape == Tc05Shape::S16x32bx2 {
+                    write!(f, " split={split}")?;
+                }
+                Ok(())
+            }
             Tc05Op::Mma {
                 kind,
                 a_tmem,

@@ -460,7 +460,9 @@ impl Op {
                     }
                     Tc05Op::Dealloc => (vec![I32, I32], vec![]),
                     Tc05Op::Relinquish => (vec![], vec![]),
-                    Tc05Op::Ld { .. } => (vec![I32], vec![I32; r]),
+                    Tc05Op::Ld { red, .. } => {
+                        (vec![I32], vec![I32; r + usize::from(red.is_some())])
+                    }
                     Tc05Op::St { .. } => {
                         let mut v = vec![I32];
                         v.extend(std::iter::repeat_n(I32, r));

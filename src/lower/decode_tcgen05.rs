@@ -7,8 +7,11 @@
 //! tcgen05.alloc.cta_group::1.sync.aligned{.shared::cta}.b32   [dst], nCols;
 //! tcgen05.dealloc.cta_group::1.sync.aligned.b32               taddr, nCols;
 //! tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
-//! tcgen05.ld.sync.aligned.32x32b.num{.pack::16b}.b32          r, [taddr];
-//! tcgen05.st.sync.aligned.32x32b.num{.unpack::16b}.b32        [taddr], r;
+//! tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32            r, [taddr]{, immHalfSplitoff};
+//! tcgen05.ld.red.sync.aligned.shape.num.redOp{.abs}{.NaN}.f32  r, redval, [taddr]{, imm…};
+//! tcgen05.ld.red.sync.aligned.shape.num.redOp.{u32,s32}        r, redval, [taddr]{, imm…};
+//! tcgen05.st.sync.aligned.shape.num{.unpack::16b}.b32          [taddr]{, immHalfSplitoff}, r;
+//!     .shape = .32x32b, .16x64b, .16x128b, .16x256b, .16x32bx2 (.red: .32x32b, .16x32bx2)
 //! tcgen05.wait::ld.sync.aligned;  tcgen05.wait::st.sync.aligned;
 //! tcgen05.fence::before_thread_sync;  tcgen05.fence::after_thread_sync;
 //! tcgen05.mma.cta_group::1.kind   [d-tmem], a-desc|[a-tmem], b-desc, idesc, enable-input-d;
@@ -21,20 +24,23 @@
 //! tcgen05.shift.cta_group::1.down [taddr];     (also written .down.cta_group::1)
 //! tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}.b64 [mbar];
 //! ```
-//! `.num` is `.x1` … `.x128`: that many registers (with `.pack::16b`/`.unpack::16b` each holds
-//! the 16-bit halves of two adjacent columns). ptxjit runs `ld`,
-//! `st`, `mma`, `cp` and `shift` when they execute, so `wait::ld`/`wait::st` only wait for
-//! the warp, the fences order nothing more than program order already does, and `commit`
-//! arrives on its mbarrier at once (an arrive-on of count 1). Forms the ISA has and ptxjit
-//! does not (`.sp`, block scaling, `.kind::f8f6f4`, `disable-output-lane`/`scale-input-d`,
-//! `mma.ws`'s zero-column-mask-desc, `cp`'s decompression, the `.16x…` shapes,
-//! `.multicast::cluster`) are "unsupported" errors naming them.
+//! `.num` is `.x1` … `.x128`: that many repetitions of the shape, at most 128 registers (with
+//! `.pack::16b`/`.unpack::16b` each holds the 16-bit halves of two adjacent columns). ptxjit
+//! runs `ld`, `st`, `mma`, `cp` and `shift` when they execute, so `wait::ld`/`wait::st` only
+//! wait for the warp, the fences order nothing more than program order already does, and
+//! `commit` arrives on its mbarrier at once (an arrive-on of count 1). Forms the ISA has and
+//! ptxjit does not (`.sp.kind::tf32`, block scaling, `.kind::f8f6f4`,
+//! `disable-output-lane`/`scale-input-d`, `mma.ws`'s zero-column-mask-desc, `cp`'s
+//! decompression, `.multicast::cluster`) are "unsupported" errors naming them.
 
 use super::super::build::Builder;
 use super::super::LowerError;
 use super::mma::{full_warp_wait, regs};
 use super::Cx;
-use crate::ir::{MbarOp, Op, Space, Tc05Collector, Tc05CpShape, Tc05Kind, Tc05Op, Tc05Shape, Type};
+use crate::ir::{
+    MbarOp, Op, Space, Tc05Collector, Tc05CpShape, Tc05Kind, Tc05Op, Tc05Red, Tc05RedType,
+    Tc05Shape, Type,
+};
 use crate::ptx::ast::Operand;
 
 type R = Result<(), LowerError>;
@@ -162,53 +168,135 @@ pub(super) fn tcgen05(b: &mut Builder, cx: &mut Cx) -> R {
     }
 }
 
-/// `tcgen05.ld` / `tcgen05.st` (PTX ISA §9.7.16.8.3-4).
+/// `tcgen05.ld` / `tcgen05.st` (PTX ISA §9.7.16.8.3-4), with `tcgen05.ld.red`:
+/// ```text
+/// tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32            r, [taddr]{, immHalfSplitoff};
+/// tcgen05.ld.red.sync.aligned.shape.num.redOp{.abs}{.NaN}.f32  r, redval, [taddr]{, imm…};
+/// tcgen05.ld.red.sync.aligned.shape.num.redOp.type             r, redval, [taddr]{, imm…};
+/// tcgen05.st.sync.aligned.shape.num{.unpack::16b}.b32          [taddr]{, immHalfSplitoff}, r;
+/// ```
+/// `.shape` is `.32x32b`, `.16x64b`, `.16x128b`, `.16x256b` or `.16x32bx2` (which alone takes
+/// the immHalfSplitoff immediate); `.num` is `.x1` … `.x128` with at most 128 registers
+/// (Table 49). `.red` takes `.32x32b` or `.16x32bx2`, `.num` at least `.x2`, `.min`/`.max` and
+/// `.f32` (`.abs`, `.NaN`), `.u32` or `.s32`, in any order after `.num` (the ISA's grammar puts
+/// the operation first, its example the type).
 fn ld_st(b: &mut Builder, cx: &mut Cx, load: bool) -> R {
-    let shape = match cx.mods.get(3).copied() {
-        Some("32x32b") => Tc05Shape::S32x32b,
-        Some(s @ ("16x64b" | "16x128b" | "16x256b" | "16x32bx2")) => {
-            return Err(cx.unsupported(&format!(
-                "tcgen05.ld/st shape .{s} is not supported yet (.32x32b is)"
-            )))
-        }
-        _ => return Err(cx.bad("needs a shape: .32x32b .16x64b .16x128b .16x256b .16x32bx2")),
-    };
-    if cx.mods.get(1..3) != Some(&["sync", "aligned"][..]) {
+    let red_form = load && cx.mods.get(1) == Some(&"red");
+    let at = usize::from(red_form);
+    if cx.mods.get(1 + at..3 + at) != Some(&["sync", "aligned"][..]) {
         return Err(cx.bad("needs .sync.aligned"));
     }
-    let num = match cx.mods.get(4).and_then(|m| m.strip_prefix('x')) {
+    let shape = match cx.mods.get(3 + at).copied() {
+        Some("32x32b") => Tc05Shape::S32x32b,
+        Some("16x64b") => Tc05Shape::S16x64b,
+        Some("16x128b") => Tc05Shape::S16x128b,
+        Some("16x256b") => Tc05Shape::S16x256b,
+        Some("16x32bx2") => Tc05Shape::S16x32bx2,
+        _ => return Err(cx.bad("needs a shape: .32x32b .16x64b .16x128b .16x256b .16x32bx2")),
+    };
+    let num_mod = cx.mods.get(4 + at).copied().unwrap_or("");
+    let num = match num_mod.strip_prefix('x') {
         Some(n @ ("1" | "2" | "4" | "8" | "16" | "32" | "64" | "128")) => {
             n.parse::<u8>().unwrap_or(1)
         }
         _ => return Err(cx.bad("needs a repetition count .x1 .x2 .x4 … .x128")),
     };
-    let pk = if load { "pack::16b" } else { "unpack::16b" };
-    let pack = cx.mods.get(5) == Some(&pk);
-    let mut want = vec!["sync", "aligned", "32x32b", cx.mods[4]];
-    if pack {
-        want.push(pk);
+    if u32::from(num) > shape.max_num() {
+        return Err(cx.bad(&format!(
+            ".{shape} takes .x1 to .x{} ({} registers per repetition, at most 128)",
+            shape.max_num(),
+            shape.regs_per_num()
+        )));
     }
-    want.push("b32");
-    exact(cx, &want)?;
+    let mut pack = false;
+    let mut red = None;
+    if red_form {
+        if !matches!(shape, Tc05Shape::S32x32b | Tc05Shape::S16x32bx2) {
+            return Err(cx.bad("tcgen05.ld.red takes .32x32b or .16x32bx2"));
+        }
+        if num < 2 {
+            return Err(cx.bad("tcgen05.ld.red needs .num of at least .x2"));
+        }
+        red = Some(red_mods(cx, &cx.mods[5 + at..])?);
+    } else {
+        let pk = if load { "pack::16b" } else { "unpack::16b" };
+        pack = cx.mods.get(5) == Some(&pk);
+        let mut want = vec!["sync", "aligned", cx.mods[3], num_mod];
+        if pack {
+            want.push(pk);
+        }
+        want.push("b32");
+        exact(cx, &want)?;
+    }
+    let split_form = shape == Tc05Shape::S16x32bx2;
+    // Operands: ld r, {redval,} [taddr]{, imm}; st [taddr]{, imm}, r.
+    let extra = usize::from(split_form) + usize::from(red.is_some());
+    cx.expect_operands(2 + extra)?;
+    let (rk, ak, ik) = if load {
+        (0, 1 + at, 2 + at)
+    } else {
+        (1 + usize::from(split_form), 0, 1)
+    };
+    if !matches!(cx.opnd(ak)?, Operand::Address { .. }) {
+        return Err(cx.bad(&format!(
+            "expects the tensor-memory address [taddr] as operand {}",
+            ak + 1
+        )));
+    }
+    let split = if split_form {
+        match super::bulk::imm(cx, ik)? {
+            Some(v) if (0..=i64::from(u32::MAX)).contains(&v) => v as u32,
+            _ => {
+                return Err(LowerError::new(
+                    cx.opnd(ik)?.span(),
+                    format!(
+                        "'{}': .16x32bx2 needs immHalfSplitoff, a 32-bit immediate added to \
+                         taddr for the second access",
+                        cx.ptx
+                    ),
+                ))
+            }
+        }
+    } else {
+        0
+    };
     let op = if load {
-        Tc05Op::Ld { shape, num, pack }
+        Tc05Op::Ld {
+            shape,
+            num,
+            pack,
+            split,
+            red,
+        }
     } else {
         Tc05Op::St {
             shape,
             num,
             unpack: pack,
+            split,
         }
     };
-    cx.expect_operands(2)?;
     let n = op.regs();
-    let (rk, ak) = if load { (0, 1) } else { (1, 0) };
     let t = taddr(b, cx, ak)?;
     let r_ops = regs(cx, rk, n)?;
     full_warp_wait(b, cx);
     if load {
-        let outs: Vec<_> = (0..n).map(|_| b.new_var(Type::I32)).collect();
+        let total = n + u32::from(red.is_some());
+        let outs: Vec<_> = (0..total).map(|_| b.new_var(Type::I32)).collect();
         b.emit(Op::Tcgen05 { op }, vec![t], outs.clone(), cx.loc, &cx.ptx);
-        for (o, v) in r_ops.iter().zip(outs) {
+        let mut dsts = r_ops;
+        if red.is_some() {
+            match cx.opnd(1)? {
+                o @ Operand::Reg { .. } => dsts.push(o.clone()),
+                o => {
+                    return Err(LowerError::new(
+                        o.span(),
+                        format!("'{}': redval is a 32-bit register", cx.ptx),
+                    ))
+                }
+            }
+        }
+        for (o, v) in dsts.iter().zip(outs) {
             if let Some(d) = b.dst_rel(cx, o, Type::I32, None)? {
                 b.copy(d, v, cx.loc, &cx.ptx);
             }
@@ -221,6 +309,44 @@ fn ld_st(b: &mut Builder, cx: &mut Cx, load: bool) -> R {
         b.emit(Op::Tcgen05 { op }, args, vec![], cx.loc, &cx.ptx);
     }
     Ok(())
+}
+
+/// The modifiers of `tcgen05.ld.red` after `.num`: `.min` or `.max`, and `.f32` (with
+/// optional `.abs`, `.NaN`), `.u32` or `.s32`, each once, in any order.
+fn red_mods(cx: &Cx, mods: &[&str]) -> Result<Tc05Red, LowerError> {
+    let (mut op, mut ty, mut abs, mut nan) = (None, None, false, false);
+    for &m in mods {
+        let dup = match m {
+            "min" | "max" => op.replace(m == "max").is_some(),
+            "f32" | "u32" | "s32" => ty.replace(m).is_some(),
+            "abs" => std::mem::replace(&mut abs, true),
+            "NaN" => std::mem::replace(&mut nan, true),
+            _ => {
+                return Err(cx.bad(&format!(
+                    "modifier '.{m}' is not allowed in tcgen05.ld.red (.min .max .abs .NaN \
+                     .f32 .u32 .s32)"
+                )))
+            }
+        };
+        if dup {
+            return Err(cx.bad(&format!("tcgen05.ld.red: a second .{m}-kind modifier")));
+        }
+    }
+    let Some(max) = op else {
+        return Err(cx.bad("tcgen05.ld.red needs .min or .max"));
+    };
+    let ty = match ty {
+        Some("f32") => Tc05RedType::F32 { abs, nan },
+        Some(t) if abs || nan => {
+            return Err(cx.bad(&format!(
+                "tcgen05.ld.red: .abs and .NaN are for .f32, not .{t}"
+            )))
+        }
+        Some("u32") => Tc05RedType::U32,
+        Some(_) => Tc05RedType::S32,
+        None => return Err(cx.bad("tcgen05.ld.red needs a type: .f32 .u32 .s32")),
+    };
+    Ok(Tc05Red { max, ty })
 }
 
 /// `tcgen05.shift.cta_group::1.down [taddr]` (PTX ISA §9.7.16.8.2; the ISA's examples also

@@ -17,12 +17,18 @@
 //! is implemented (`::2` needs a pair of CTAs in a cluster; the front end rejects it).
 //!
 //! # Access (§9.7.16.2.3, §9.7.16.8.3-4)
-//! Warp `w` of the CTA reaches lanes `32·(w % 4)..+32` only. `.32x32b`: thread `t` reaches lane
-//! `base + t` (so `base` is the warp's first lane), register `i` column `base + i`;
-//! `.pack::16b` puts the low 16 bits of columns `2i` and `2i + 1` into the low and high halves
-//! of register `i` (`.unpack::16b` stores them back, upper 16 bits zero). Every cell reached
-//! must be in an allocation, else the warp faults and nothing moves. ptxjit runs `ld`/`st`
-//! synchronously, so `tcgen05.wait::ld`/`wait::st` only wait for the warp.
+//! Warp `w` of the CTA reaches lanes `32·(w % 4)..+32` only. `.32x32b` starts at the warp's
+//! first lane; the 16-lane shapes (`.16x64b`, `.16x128b`, `.16x256b`, each access of
+//! `.16x32bx2`) anywhere their 16 lanes stay inside the warp's 32. Which lane and column
+//! thread `t`'s register `i` reaches is [`crate::ir::Tc05Shape::cell`] (the ISA's fragment
+//! figures); `.16x32bx2`'s threads 16..31 use its second access at `taddr +
+//! immHalfSplitoff`. `.pack::16b` puts the low 16 bits of the register's two adjacent
+//! columns into its low and high halves (`.unpack::16b` stores them back, upper 16 bits
+//! zero). Every cell reached must be in an allocation, else the warp faults and nothing
+//! moves. `tcgen05.ld.red` also writes each thread's `.min`/`.max` over its loaded registers
+//! (f32 as `min`/`max.f32`, with `.abs` on magnitudes and `.NaN`; u32; s32) to `redval`.
+//! ptxjit runs `ld`/`st` synchronously, so `tcgen05.wait::ld`/`wait::st` only wait for the
+//! warp.
 //!
 //! # Matrix multiply (§9.7.16.10)
 //! `tcgen05.mma.cta_group::1` computes `D = A·B (+ D when enable-input-d)` with D (M×N) in
@@ -69,12 +75,14 @@
 //! absolute LBO mode and an invalid swizzle fault.
 
 use super::env::{read_shared, translate, CtaEnv, FaultKind};
+use super::fp::{self, Fmt};
 use super::initcheck::InitAccess;
 use super::mma;
 use super::warp::{lanes, WarpDesc};
 use super::wgmma::Desc;
 use crate::ir::{
     MmaBitOp, MmaElem, MmaFamily, MmaSpec, Space, Tc05Collector, Tc05CpShape, Tc05Kind, Tc05Op,
+    Tc05Red, Tc05RedType, Tc05Shape,
 };
 use std::cell::RefCell;
 
@@ -286,50 +294,46 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
             }
         }
         Tc05Op::Relinquish => tm.relinquish(),
-        Tc05Op::Ld { pack, .. } | Tc05Op::St { unpack: pack, .. } => {
-            let taddr = d.arg(s, 0, 0) as u32;
-            let (lane0, col0) = (taddr >> 16, taddr & 0xffff);
-            let quarter = 32 * (env.warp % 4);
-            let ncols = op.columns();
-            if lane0 != quarter {
-                fault_all(
-                    env,
-                    d,
-                    mask,
-                    &format!(
-                        "tcgen05.{op} at lane {lane0}: warp {} reaches lanes {quarter}..{} \
-                         (.32x32b starts at the first)",
-                        env.warp,
-                        quarter + 32
-                    ),
-                );
-                return;
-            }
-            if let Err(e) = tm.check(lane0, 32, col0, ncols) {
-                fault_all(env, d, mask, &format!("tcgen05.{op}: {e}"));
-                return;
-            }
-            let nregs = op.regs() as usize;
-            let load = matches!(op, Tc05Op::Ld { .. });
+        Tc05Op::Ld { .. } | Tc05Op::St { .. } => {
+            let cells = match ld_st_cells(tm, env.warp, op, d.arg(s, 0, 0) as u32) {
+                Ok(c) => c,
+                Err(e) => {
+                    fault_all(env, d, mask, &format!("tcgen05.{op}: {e}"));
+                    return;
+                }
+            };
+            let n = op.regs() as usize;
+            let packed = matches!(
+                op,
+                Tc05Op::Ld { pack: true, .. } | Tc05Op::St { unpack: true, .. }
+            );
             for t in 0..32u32 {
-                for i in 0..nregs as u32 {
-                    let lane = lane0 + t;
-                    if load {
-                        let v = if pack {
-                            let lo = tm.get(lane, col0 + 2 * i) & 0xffff;
-                            let hi = tm.get(lane, col0 + 2 * i + 1) & 0xffff;
-                            lo | hi << 16
+                let row = &cells[t as usize * n..(t as usize + 1) * n];
+                if let Tc05Op::Ld { red, .. } = op {
+                    let vals: Vec<u32> = row
+                        .iter()
+                        .map(|&(lane, col)| {
+                            if packed {
+                                tm.get(lane, col) & 0xffff | (tm.get(lane, col + 1) & 0xffff) << 16
+                            } else {
+                                tm.get(lane, col)
+                            }
+                        })
+                        .collect();
+                    for (i, v) in vals.iter().enumerate() {
+                        d.set(s, i, t, u64::from(*v));
+                    }
+                    if let Some(r) = red {
+                        d.set(s, n, t, u64::from(reduce(r, &vals)));
+                    }
+                } else {
+                    for (i, &(lane, col)) in row.iter().enumerate() {
+                        let v = d.arg(s, 1 + i, t) as u32;
+                        if packed {
+                            tm.set(lane, col, v & 0xffff);
+                            tm.set(lane, col + 1, v >> 16);
                         } else {
-                            tm.get(lane, col0 + i)
-                        };
-                        d.set(s, i as usize, t, v as u64);
-                    } else {
-                        let v = d.arg(s, 1 + i as usize, t) as u32;
-                        if pack {
-                            tm.set(lane, col0 + 2 * i, v & 0xffff);
-                            tm.set(lane, col0 + 2 * i + 1, v >> 16);
-                        } else {
-                            tm.set(lane, col0 + i, v);
+                            tm.set(lane, col, v);
                         }
                     }
                 }
@@ -390,6 +394,99 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 }
             }
         }
+    }
+}
+
+/// The cells a `tcgen05.ld`/`st` (`op`) at `taddr` by warp `warp` reaches: (lane, column) of
+/// thread `t`'s register `i` at index `t·regs + i` (with `.pack::16b`/`.unpack::16b`, the first
+/// of its two columns). Each access (two for `.16x32bx2`, the second at `taddr +
+/// immHalfSplitoff`) must lie in the warp's 32 lanes (`32·(warp % 4)`; `.32x32b` starts at
+/// the first, a 16-lane shape anywhere its 16 lanes fit) and inside one allocation.
+fn ld_st_cells(
+    tm: &TensorMemory,
+    warp: u32,
+    op: Tc05Op,
+    taddr: u32,
+) -> Result<Vec<(u32, u32)>, String> {
+    let (shape, split, packed) = match op {
+        Tc05Op::Ld {
+            shape, split, pack, ..
+        } => (shape, split, pack),
+        Tc05Op::St {
+            shape,
+            split,
+            unpack,
+            ..
+        } => (shape, split, unpack),
+        Tc05Op::Alloc { .. }
+        | Tc05Op::Dealloc
+        | Tc05Op::Relinquish
+        | Tc05Op::Mma { .. }
+        | Tc05Op::MmaWs { .. }
+        | Tc05Op::Cp { .. }
+        | Tc05Op::Shift => return Err("not a tcgen05.ld/st".into()),
+    };
+    let quarter = 32 * (warp % 4);
+    let nlanes = shape.lanes();
+    let bases = if shape == Tc05Shape::S16x32bx2 {
+        vec![taddr, taddr.wrapping_add(split)]
+    } else {
+        vec![taddr]
+    };
+    for &base in &bases {
+        let (lane0, col0) = (base >> 16, base & 0xffff);
+        let fits = if nlanes == 32 {
+            lane0 == quarter
+        } else {
+            (quarter..=quarter + 32 - nlanes).contains(&lane0)
+        };
+        if !fits {
+            return Err(format!(
+                "an access at lane {lane0}: warp {warp} reaches lanes {quarter}..{} (.{shape} \
+                 takes {nlanes} lanes{})",
+                quarter + 32,
+                if nlanes == 32 {
+                    " from the first"
+                } else {
+                    " inside them"
+                }
+            ));
+        }
+        tm.check(lane0, nlanes, col0, op.columns())?;
+    }
+    let n = op.regs();
+    let step = if packed { 2 } else { 1 };
+    let mut cells = Vec::with_capacity(32 * n as usize);
+    for t in 0..32 {
+        for i in 0..n {
+            let (l, c, second) = shape.cell(t, i);
+            let base = bases[usize::from(second) % bases.len()];
+            cells.push(((base >> 16) + l, (base & 0xffff) + step * c));
+        }
+    }
+    Ok(cells)
+}
+
+/// `tcgen05.ld.red`'s reduction of one thread's loaded registers (§9.7.16.8.3): `.min` or
+/// `.max` over them, as f32 (`.abs` compares magnitudes; NaN as `min`/`max.f32`: a NaN loses
+/// to a number, with `.NaN` it wins and the result is the canonical NaN; -0 < +0), u32 or s32.
+fn reduce(r: Tc05Red, vals: &[u32]) -> u32 {
+    let mut it = vals.iter().copied();
+    let first = it.next().unwrap_or(0);
+    match r.ty {
+        Tc05RedType::F32 { abs, nan } => {
+            let m = |x: u32| if abs { x & 0x7fff_ffff } else { x };
+            let mut acc = u64::from(m(first));
+            for v in it {
+                acc = fp::minmax(Fmt::F32, acc, u64::from(m(v)), r.max, false, nan, false);
+            }
+            acc as u32
+        }
+        Tc05RedType::U32 => it.fold(first, |a, v| if r.max { a.max(v) } else { a.min(v) }),
+        Tc05RedType::S32 => it.fold(first, |a, v| {
+            let (a, v) = (a as i32, v as i32);
+            (if r.max { a.max(v) } else { a.min(v) }) as u32
+        }),
     }
 }
 
@@ -925,6 +1022,75 @@ mod tests {
         let m64 = InstrDesc::decode(v(64, 64), Tc05Kind::F16, true);
         assert!(m64.is_err_and(|e| e.contains("not supported yet")));
         assert!(InstrDesc::decode(v(256, 64), Tc05Kind::F16, true).is_err());
+    }
+
+    /// Each `ld`/`st` shape's threads and registers reach every cell of its footprint (lanes ×
+    /// columns per repetition, Table 49) exactly once, and `.16x64b` puts thread 1 on lane 8
+    /// and thread 2 on column 1 (§9.7.16.2.3's figure).
+    #[test]
+    fn ld_st_shapes_cover_their_footprint() {
+        use crate::ir::Tc05Shape::*;
+        for shape in [S32x32b, S16x64b, S16x128b, S16x256b, S16x32bx2] {
+            for num in [1u32, 2, 4] {
+                let n = num * shape.regs_per_num();
+                let mut hit = std::collections::HashSet::new();
+                for t in 0..32 {
+                    for i in 0..n {
+                        let (l, c, second) = shape.cell(t, i);
+                        assert!(
+                            l < shape.lanes() && c < shape.columns(num),
+                            "{shape} {t} {i}"
+                        );
+                        assert!(hit.insert((l, c, second)), "{shape}: cell reached twice");
+                    }
+                }
+                let accesses = if shape == S16x32bx2 { 2 } else { 1 };
+                assert_eq!(
+                    hit.len() as u32,
+                    shape.lanes() * shape.columns(num) * accesses
+                );
+            }
+        }
+        assert_eq!(S16x64b.cell(1, 0), (8, 0, false));
+        assert_eq!(S16x64b.cell(2, 0), (0, 1, false));
+        assert_eq!(S16x256b.cell(5, 7), (9, 11, false));
+        assert_eq!(S16x32bx2.cell(17, 3), (1, 3, true));
+    }
+
+    /// `ld.red` (§9.7.16.8.3) as `min`/`max.f32` (§9.7.3.11-12): a NaN loses to a number
+    /// unless `.NaN`; -0 < +0; `.abs` compares magnitudes; s32 and u32 compare as integers.
+    #[test]
+    fn ld_red_reduction() {
+        use crate::ir::{Tc05Red, Tc05RedType};
+        let f = |x: f32| x.to_bits();
+        let red = |max, abs, nan| Tc05Red {
+            max,
+            ty: Tc05RedType::F32 { abs, nan },
+        };
+        let v = [f(1.5), f(-2.0), 0x7fc0_0000, f(0.25)];
+        assert_eq!(reduce(red(false, false, false), &v), f(-2.0));
+        assert_eq!(reduce(red(true, false, false), &v), f(1.5));
+        assert_eq!(reduce(red(false, false, true), &v), 0x7fff_ffff);
+        assert_eq!(reduce(red(true, true, false), &v), f(2.0));
+        assert_eq!(reduce(red(false, true, false), &v), f(0.25));
+        let zeros = [f(0.0), f(-0.0)];
+        assert_eq!(reduce(red(false, false, false), &zeros), f(-0.0));
+        assert_eq!(reduce(red(true, false, false), &zeros), f(0.0));
+        let nans = [0x7fc0_0001, 0xffc0_0000];
+        assert_eq!(reduce(red(true, false, false), &nans), 0x7fff_ffff);
+        let ints = [5u32, 0xffff_fff0, 7];
+        let s = |max| Tc05Red {
+            max,
+            ty: Tc05RedType::S32,
+        };
+        let u = |max| Tc05Red {
+            max,
+            ty: Tc05RedType::U32,
+        };
+        assert_eq!(reduce(s(false), &ints), 0xffff_fff0);
+        assert_eq!(reduce(s(true), &ints), 7);
+        assert_eq!(reduce(u(true), &ints), 0xffff_fff0);
+        assert_eq!(reduce(u(false), &ints), 5);
     }
 
     /// `shift.down`: lanes 32..63, columns 4..11 move one lane down; lane 32 keeps its
