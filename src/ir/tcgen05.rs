@@ -118,7 +118,8 @@ pub enum Tc05RedType {
 /// instruction descriptor may name, and K (the reduction depth of one instruction).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tc05Kind {
-    /// `.kind::f16`: f16 or bf16 inputs, f16 or f32 accumulator, K = 16.
+    /// `.kind::f16`: f16 or bf16 inputs, K = 16; an f32 accumulator (the ISA's f16 accumulator
+    /// faults as not supported yet).
     F16,
     /// `.kind::tf32`: tf32 inputs, f32 accumulator, K = 8.
     Tf32,

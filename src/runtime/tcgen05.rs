@@ -517,7 +517,8 @@ fn smem_u32(env: &CtaEnv, inst: u32, lane: u32, addr: u64, what: &str) -> Result
         .map(|v| v as u32)
         .map_err(|_| {
             format!(
-                "{what} reads shared address {addr:#x} (4 bytes), outside shared memory or misaligned"
+                "{what} reads shared address {addr:#x} (4 bytes), outside shared memory or \
+                 misaligned"
             )
         })
 }
