@@ -24,7 +24,7 @@
 //! its lanes at once.
 
 use super::cfg::Cfg;
-use crate::ir::{Block, Function, Op, Space, Terminator, Value};
+use crate::ir::{Block, Function, Op, SReg, Space, Terminator, Value};
 
 /// The result: per value and per block (its branch).
 #[derive(Debug, Clone)]
@@ -356,5 +356,212 @@ fn analyze_impl(f: &Function, shadow: Option<&Uniformity>) -> Uniformity {
         temporal,
         def_block,
         div_exit_loops: div_exit_loops.into_iter().cloned().collect(),
+    }
+}
+
+/// Whether special register `r` reads the same in every thread of a CTA for the whole
+/// launch of that CTA (PTX ISA §10: `%ntid`, `%ctaid`, `%nctaid`, `%nwarpid` and the
+/// `%envreg`s the runtime reads as 0). Registers read through the runtime helper (timers,
+/// SM and cluster registers, `%envreg1/2`) count as not CTA-uniform here: the code that
+/// computes values once per CTA ([`cta_uniform_entry`]) only takes registers it reads
+/// from the CTA's environment.
+pub fn cta_uniform_sreg(r: SReg) -> bool {
+    match r {
+        SReg::NtidX
+        | SReg::NtidY
+        | SReg::NtidZ
+        | SReg::CtaidX
+        | SReg::CtaidY
+        | SReg::CtaidZ
+        | SReg::NctaidX
+        | SReg::NctaidY
+        | SReg::NctaidZ
+        | SReg::NWarpId
+        | SReg::EnvReg(0 | 3..) => true,
+        SReg::TidX
+        | SReg::TidY
+        | SReg::TidZ
+        | SReg::LaneId
+        | SReg::WarpId
+        | SReg::LanemaskEq
+        | SReg::LanemaskLe
+        | SReg::LanemaskLt
+        | SReg::LanemaskGe
+        | SReg::LanemaskGt
+        | SReg::Clock
+        | SReg::Clock64
+        | SReg::GlobalTimer
+        | SReg::GlobalTimerLo
+        | SReg::GlobalTimerHi
+        | SReg::EnvReg(1 | 2)
+        | SReg::SmId
+        | SReg::NSmId
+        | SReg::GridId
+        | SReg::DynamicSmemSize
+        | SReg::TotalSmemSize
+        | SReg::ClusterIdX
+        | SReg::ClusterIdY
+        | SReg::ClusterIdZ
+        | SReg::NClusterIdX
+        | SReg::NClusterIdY
+        | SReg::NClusterIdZ
+        | SReg::ClusterCtaidX
+        | SReg::ClusterCtaidY
+        | SReg::ClusterCtaidZ
+        | SReg::ClusterNctaidX
+        | SReg::ClusterNctaidY
+        | SReg::ClusterNctaidZ
+        | SReg::ClusterCtaRank
+        | SReg::ClusterNctaRank
+        | SReg::IsExplicitCluster => false,
+    }
+}
+
+/// The instructions of the kernel's first block whose results are **CTA-uniform**: the same
+/// for every thread of a CTA, whichever warp computes them. These are CTA-uniform special
+/// registers ([`cta_uniform_sreg`]), pure operations on CTA-uniform operands and
+/// `ld.param` from a CTA-uniform address (parameter memory is read-only for the kernel, so
+/// the load reads the same bytes in every warp; PTX ISA §5.1.6). `%tid`/`%warpid`-derived
+/// values are warp-uniform at most and never CTA-uniform.
+///
+/// The first block is the first one with instructions on the path from the entry block
+/// through unconditional jumps, each block the only way in to the next and without
+/// parameters: every thread runs it exactly once, at its start. A kernel whose entry block is
+/// the target of a branch gets none. Returns that block and the instructions; instructions
+/// with more or less than one result are left out, and so are all `ld.param` of a kernel
+/// with a store or atomic to parameter or generic memory (a generic address can point into
+/// the parameter window, and one warp's store would then change what a later warp's load
+/// reads). The list is in program order, each instruction after the ones defining its
+/// operands.
+pub fn cta_uniform_entry(f: &Function) -> Option<(Block, Vec<crate::ir::Inst>)> {
+    let mut preds = vec![0u32; f.blocks.len()];
+    for b in &f.blocks {
+        for c in b.term.targets() {
+            preds[c.block.index()] += 1;
+        }
+    }
+    if preds.get(f.entry.index()).copied() != Some(0) {
+        return None;
+    }
+    let mut blk = f.entry;
+    let mut seen = vec![false; f.blocks.len()];
+    while f.block(blk).insts.is_empty() {
+        seen[blk.index()] = true;
+        let Terminator::Jump(c) = &f.block(blk).term else {
+            return None;
+        };
+        if preds[c.block.index()] != 1 || seen[c.block.index()] || !c.args.is_empty() {
+            return None;
+        }
+        blk = c.block;
+    }
+    let bd = f.block(blk);
+    if !bd.params.is_empty() {
+        return None;
+    }
+    let param_written = f.blocks.iter().flat_map(|b| &b.insts).any(|&i| {
+        let space = match f.inst(i).op {
+            Op::Store { space, .. }
+            | Op::Atom { space, .. }
+            | Op::AtomCas { space }
+            | Op::Atom128 { space, .. } => space,
+            _ => return false,
+        };
+        matches!(space, Space::Param | Space::Generic)
+    });
+    let mut cta = vec![false; f.values.len()];
+    let mut out = vec![];
+    for &i in &bd.insts {
+        let d = f.inst(i);
+        let [r] = d.results[..] else {
+            continue;
+        };
+        let kind = match d.op {
+            Op::SReg { reg } => cta_uniform_sreg(reg),
+            Op::Load {
+                space: Space::Param,
+                ..
+            } => !param_written,
+            _ => d.op.effect() == crate::ir::Effect::Pure,
+        };
+        if kind && d.args.iter().all(|a| cta[a.index()]) {
+            cta[r.index()] = true;
+            out.push(i);
+        }
+    }
+    Some((blk, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mnemonics (IR op names) `cta_uniform_entry` picks in `kernel` of `ptx`.
+    fn picked(ptx: &str) -> Option<Vec<String>> {
+        let (_, fs) = crate::host::front_end(ptx, "t.ptx").expect("front end");
+        let f = &fs[0];
+        cta_uniform_entry(f).map(|(_, v)| {
+            v.iter()
+                .filter(|&&i| !matches!(f.inst(i).op, Op::Const { .. }))
+                .map(|&i| match f.inst(i).op {
+                    Op::SReg { reg } => format!("{reg:?}"),
+                    op => op.mnemonic().to_string(),
+                })
+                .collect()
+        })
+    }
+
+    const HEAD: &str = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+    #[test]
+    fn parameters_and_cta_registers_but_not_tid() {
+        // y[i] = a with i = ctaid.x * ntid.x + tid.x: the two parameter loads, %ctaid.x,
+        // %ntid.x and their product are the same in every thread of a CTA; %tid.x and the
+        // sum with it are not.
+        let ptx = format!(
+            "{HEAD}.visible .entry k(.param .u64 y, .param .u32 a)\n{{\n\
+             .reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n\
+             ld.param.u64 %rd1, [y];\nld.param.u32 %r1, [a];\n\
+             mov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\nmov.u32 %r4, %tid.x;\n\
+             mul.lo.s32 %r5, %r2, %r3;\nadd.s32 %r6, %r5, %r4;\n\
+             mul.wide.s32 %rd2, %r6, 4;\nadd.s64 %rd3, %rd1, %rd2;\n\
+             st.global.u32 [%rd3], %r1;\nret;\n}}\n"
+        );
+        let got = picked(&ptx).expect("a first block");
+        assert_eq!(
+            got.iter().filter(|m| m.starts_with("ld")).count(),
+            2,
+            "{got:?}"
+        );
+        assert!(got.contains(&"CtaidX".to_string()), "{got:?}");
+        assert!(got.contains(&"NtidX".to_string()), "{got:?}");
+        assert!(!got.contains(&"TidX".to_string()), "{got:?}");
+        // ld, ld, ctaid, ntid, mul: nothing that depends on %tid.x.
+        assert_eq!(got.len(), 5, "{got:?}");
+    }
+
+    #[test]
+    fn no_parameter_load_with_a_generic_store() {
+        // A generic store may write into the parameter window: no ld.param is taken.
+        let ptx = format!(
+            "{HEAD}.visible .entry k(.param .u64 y)\n{{\n\
+             .reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n\
+             ld.param.u64 %rd1, [y];\nmov.u32 %r1, %ctaid.x;\n\
+             st.u32 [%rd1], %r1;\nret;\n}}\n"
+        );
+        let got = picked(&ptx).expect("a first block");
+        assert_eq!(got, vec!["CtaidX".to_string()]);
+    }
+
+    #[test]
+    fn none_when_the_first_block_is_a_loop_header() {
+        // The first instruction is a branch target: threads can run it more than once.
+        let ptx = format!(
+            "{HEAD}.visible .entry k(.param .u32 n)\n{{\n\
+             .reg .b32 %r<3>;\n.reg .pred %p;\n\
+             $L: ld.param.u32 %r1, [n];\nadd.s32 %r2, %r1, 1;\n\
+             setp.lt.u32 %p, %r2, %r1;\n@%p bra $L;\nret;\n}}\n"
+        );
+        assert_eq!(picked(&ptx), None);
     }
 }

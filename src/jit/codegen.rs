@@ -4,7 +4,9 @@
 //!
 //! Shape of the generated function (see `analysis::schedule` for the model):
 //! ```text
-//! entry:    load env fields used everywhere (bases, sizes …), once per call
+//! entry:    load env fields used everywhere (bases, sizes …), once per call; compute the
+//!           first block's CTA-uniform values (parameters, `%ctaid`/`%ntid`-derived) once
+//!           per call (`preloop.rs`)
 //! warp i:   i == count → return 0; state = states[i]; env.warp = first + i (if not already)
 //! dispatch: if *env.abort != 0 → return i + 1
 //!           find the lowest set bit of the active bitset → block priority p, clear it,
@@ -166,6 +168,8 @@ pub(super) struct Gen<'a, 'b> {
     /// made once for the warp, and a fault is recorded for each of these lanes, as the
     /// interpreter records it lane by lane (`FaultReport::count` counts faulting threads).
     pub(super) uniform_mask: Option<Value>,
+    /// The first block's CTA-uniform values computed before the warp loop (`preloop.rs`).
+    pub(super) hoist: super::preloop::Hoist,
 }
 
 pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
@@ -190,6 +194,8 @@ pub struct Plan {
     pub(super) order: WarpOrder,
     /// The blocks run group by group across blocks (`analysis::region`).
     regions: Regions,
+    /// CTA-uniform instructions of the first block computed once per call (`preloop.rs`).
+    hoist: super::preloop::Hoist,
 }
 
 /// Float operations whose SIMD form yields a NaN exactly when an operand is a NaN or the
@@ -425,6 +431,7 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
         .map(|v| nan_only[v] && nan_used[v] && !escapes[v])
         .collect();
 
+    let hoist = super::preloop::Hoist::plan(f, &scalar);
     Plan {
         uni,
         affine,
@@ -438,6 +445,7 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
         racecheck: false,
         order,
         regions,
+        hoist,
     }
 }
 
@@ -453,6 +461,7 @@ pub fn generate(
     ptr: CType,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
 ) -> Result<(), String> {
+    let mut plan = plan;
     let mut b = FunctionBuilder::new(func, fctx);
     let sig = |params: &[CType], rets: &[CType]| {
         let mut s = Signature::new(CallConv::SystemV);
@@ -539,6 +548,18 @@ pub fn generate(
     // no lane of it is pending (the dispatcher's exit), then takes the next warp.
     let warp_loop = b.create_block();
     let i = b.append_block_param(warp_loop, types::I32);
+    // With CTA-uniform values to compute once per call: entry → `pre` (emitted last,
+    // `Gen::gen_preloop`) → `join`, whose parameters carry them into the warp loop.
+    let preloop = if plan.hoist.is_empty() {
+        None
+    } else {
+        let pre = b.create_block();
+        let join = b.create_block();
+        plan.hoist.add_params(&mut b, f, join);
+        b.ins().jump(pre, &[]);
+        b.switch_to_block(join);
+        Some((pre, join))
+    };
     let zero = b.ins().iconst(types::I32, 0);
     b.ins().jump(warp_loop, &[BlockArg::Value(zero)]);
     b.switch_to_block(warp_loop);
@@ -594,6 +615,7 @@ pub fn generate(
         racecheck,
         order,
         regions,
+        hoist,
     } = plan;
     let mut g = Gen {
         f,
@@ -635,7 +657,11 @@ pub fn generate(
         pinned: Default::default(),
         pin_slot: None,
         uniform_mask: None,
+        hoist,
     };
+    if let Some((pre, join)) = preloop {
+        g.gen_preloop(pre, join, table, count)?;
+    }
     g.gen_dispatch()?;
     for (p, &blk) in layout.order.iter().enumerate() {
         let r = g.regions.blocks_of(p as u32);

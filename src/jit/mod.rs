@@ -14,6 +14,7 @@ mod codegen;
 mod fullwarp;
 mod group;
 pub mod helpers;
+mod preloop;
 mod region;
 mod scalar;
 mod vector;

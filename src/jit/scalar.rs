@@ -18,7 +18,7 @@ impl Gen<'_, '_> {
     }
 
     /// An address operand as `i64` (32-bit addresses are zero-extended).
-    fn addr64(&mut self, x: Value, v: ir::Value) -> Value {
+    pub(super) fn addr64(&mut self, x: Value, v: ir::Value) -> Value {
         if self.ty(v) == ir::Type::I32 {
             self.b.ins().uextend(types::I64, x)
         } else {

@@ -1651,7 +1651,7 @@ impl Gen<'_, '_> {
     }
 
     /// Store a scalar to all 32 lanes of `v`'s slot.
-    fn splat_store(&mut self, v: ir::Value, x: Value) -> Result<(), String> {
+    pub(super) fn splat_store(&mut self, v: ir::Value, x: Value) -> Result<(), String> {
         let t = self.ty(v);
         let slot = self.layout.slot[v.index()];
         if slot == u32::MAX {
@@ -1685,9 +1685,13 @@ impl Gen<'_, '_> {
         sc: &mut HashMap<ir::Value, Value>,
         mut defer: Option<&mut Vec<(ir::Value, Value)>>,
     ) -> Result<(), String> {
+        // The first block's CTA-uniform values, computed before the warp loop (`preloop.rs`).
+        if blk == self.hoist.block && !self.hoist.is_empty() {
+            self.hoisted_section(first, sc, defer.as_deref_mut())?;
+        }
         let insts = self.f.block(blk).insts.clone();
         for i in insts {
-            if !self.scalar[i.index()] {
+            if !self.scalar[i.index()] || self.hoist.contains(i) {
                 continue;
             }
             let d = self.f.inst(i).clone();

@@ -1,0 +1,375 @@
+//! CTA-uniform values once per call, before the warp loop.
+//!
+//! The instructions of the kernel's first block (the first one with instructions that
+//! every thread runs once, at its start) whose results are the same in every thread of the
+//! CTA (`analysis::uniform::cta_uniform_entry`: `%ntid`/`%ctaid`/`%nctaid`-derived values,
+//! `ld.param` from a CTA-uniform address, pure operations on them) would otherwise be
+//! computed again by every warp's scalar section of that block. They are computed once in the call's
+//! prologue instead, and reach the warp loop as SSA values (parameters of the block before
+//! the loop, which dominates the loop's body):
+//!
+//! ```text
+//! entry:  env fields
+//! pre:    count == 0 or no lane of table[0] pending at the entry block → join(0, zeros)
+//!         the hoisted instructions; each ld.param tests its bounds inline, and a failing
+//!         test → join(0, zeros) (nothing is reported here)
+//!         → join(1, values)
+//! join:   → warp loop
+//! …
+//! first block's scalar section (each warp):
+//!         ok → the values from join; otherwise the instructions as before (`slow`), with
+//!         their checks and fault reports for this warp's lanes
+//! ```
+//!
+//! A check that fails before the loop therefore leaves every warp on the path it took
+//! without the prologue: the fault names the same warp, lanes and instruction. Calls that run
+//! no warp's entry block (the rounds after a barrier) skip the computation. Constants are
+//! not carried (each use makes its own), nor are values that only other hoisted
+//! instructions use.
+
+use super::codegen::{ctype, Gen};
+use crate::analysis::uniform;
+use crate::ir::{self, Effect, Op, Terminator};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, BlockArg, InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::FunctionBuilder;
+use std::collections::HashMap;
+
+type CBlock = cranelift_codegen::ir::Block;
+
+/// What is computed before the warp loop, and the values that carry it into the loop.
+pub(super) struct Hoist {
+    /// The block the instructions are in (`uniform::cta_uniform_entry`).
+    pub(super) block: ir::Block,
+    /// The hoisted instructions in program order (constants excluded).
+    insts: Vec<ir::Inst>,
+    /// Indexed by instruction: hoisted.
+    hoisted: Vec<bool>,
+    /// Results read by instructions or terminators that are not hoisted: carried into the
+    /// loop, in this order.
+    out: Vec<ir::Value>,
+    /// The join block's flag (`i8`, 1: every value was computed) and values (one per `out`).
+    ok: Option<Value>,
+    vals: Vec<Value>,
+}
+
+impl Default for Hoist {
+    fn default() -> Hoist {
+        Hoist {
+            block: ir::Block(0),
+            insts: vec![],
+            hoisted: vec![],
+            out: vec![],
+            ok: None,
+            vals: vec![],
+        }
+    }
+}
+
+impl Hoist {
+    /// Decide what to hoist: the CTA-uniform instructions of the first block that its scalar
+    /// section computes (`scalar`, by instruction), taken in program order while their
+    /// operands are hoisted too. A load is taken only while no other scalar-section
+    /// instruction that can fault comes before it, so the in-loop path reports faults in
+    /// program order as without the prologue.
+    pub(super) fn plan(f: &ir::Function, scalar: &[bool]) -> Hoist {
+        let Some((block, cand)) = uniform::cta_uniform_entry(f) else {
+            return Hoist::default();
+        };
+        let cand: Vec<ir::Inst> = cand
+            .into_iter()
+            .filter(|i| scalar.get(i.index()).copied().unwrap_or(false))
+            .collect();
+        if cand.is_empty() {
+            return Hoist::default();
+        }
+        let mut is_cand = vec![false; f.insts.len()];
+        for i in &cand {
+            is_cand[i.index()] = true;
+        }
+        let mut avail = vec![false; f.values.len()];
+        let mut hoisted = vec![false; f.insts.len()];
+        let mut insts = vec![];
+        let mut fault_before = false;
+        for &i in &f.block(block).insts {
+            let d = f.inst(i);
+            let load = matches!(d.op, Op::Load { .. });
+            if is_cand[i.index()]
+                && d.args.iter().all(|a| avail[a.index()])
+                && !(load && fault_before)
+            {
+                for &r in &d.results {
+                    avail[r.index()] = true;
+                }
+                if !matches!(d.op, Op::Const { .. }) {
+                    hoisted[i.index()] = true;
+                    insts.push(i);
+                }
+            } else if scalar[i.index()] && d.op.effect() != Effect::Pure {
+                fault_before = true;
+            }
+        }
+        // Values read outside the hoisted instructions.
+        let mut used = vec![false; f.values.len()];
+        for blk in &f.blocks {
+            for &i in &blk.insts {
+                if !hoisted[i.index()] {
+                    for &a in &f.inst(i).args {
+                        used[a.index()] = true;
+                    }
+                }
+            }
+            if let Terminator::Branch { cond, .. } = &blk.term {
+                used[cond.index()] = true;
+            }
+            for c in blk.term.targets() {
+                for &a in &c.args {
+                    used[a.index()] = true;
+                }
+            }
+        }
+        let out: Vec<ir::Value> = insts
+            .iter()
+            .flat_map(|&i| f.inst(i).results.iter().copied())
+            .filter(|r| used[r.index()])
+            .collect();
+        if out.is_empty() {
+            return Hoist::default();
+        }
+        Hoist {
+            block,
+            insts,
+            hoisted,
+            out,
+            ok: None,
+            vals: vec![],
+        }
+    }
+
+    /// Nothing to compute before the loop.
+    pub(super) fn is_empty(&self) -> bool {
+        self.out.is_empty()
+    }
+
+    /// Whether instruction `i` is computed before the loop (and skipped by the first
+    /// block's scalar section, which takes its value from there).
+    pub(super) fn contains(&self, i: ir::Inst) -> bool {
+        self.hoisted.get(i.index()).copied().unwrap_or(false)
+    }
+
+    /// Give `join` its parameters: the flag, then one per carried value.
+    pub(super) fn add_params(&mut self, b: &mut FunctionBuilder, f: &ir::Function, join: CBlock) {
+        self.ok = Some(b.append_block_param(join, types::I8));
+        self.vals = self
+            .out
+            .iter()
+            .map(|&v| b.append_block_param(join, ctype(f.value_type(v))))
+            .collect();
+    }
+}
+
+impl Gen<'_, '_> {
+    /// An operand of a hoisted instruction: computed before (`local`), or a constant, made
+    /// here.
+    fn hoist_arg(
+        &mut self,
+        v: ir::Value,
+        local: &HashMap<ir::Value, Value>,
+        lane: Value,
+    ) -> Result<Value, String> {
+        if let Some(&x) = local.get(&v) {
+            return Ok(x);
+        }
+        match self.f.values[v.index()].def {
+            ir::ValueDef::Result(i, 0) if matches!(self.f.inst(i).op, Op::Const { .. }) => self
+                .scalar_op(i, &[], lane)?
+                .ok_or_else(|| format!("internal: constant {v} without a value")),
+            ir::ValueDef::Result(..) | ir::ValueDef::Param(..) => Err(format!(
+                "internal: operand {v} of a hoisted instruction is not hoisted"
+            )),
+        }
+    }
+
+    /// Fill `pre` (see the module comment): compute the hoisted instructions once and jump
+    /// to `join` with the flag and the carried values. `table` and `count` are the call's
+    /// warp-state table and warp count.
+    pub(super) fn gen_preloop(
+        &mut self,
+        pre: CBlock,
+        join: CBlock,
+        table: Value,
+        count: Value,
+    ) -> Result<(), String> {
+        self.b.switch_to_block(pre);
+        let fail = self.b.create_block();
+        let check = self.b.create_block();
+        let compute = self.b.create_block();
+        self.b.ins().brif(count, check, &[], fail, &[]);
+        // Only a call whose first warp has lanes pending at the entry block runs it (the
+        // first round of a CTA, where every warp starts there).
+        self.b.switch_to_block(check);
+        let state0 = self
+            .b
+            .ins()
+            .load(self.ptr, super::codegen::TRUSTED(), table, 0);
+        let prio = self.layout.prio[self.f.entry.index()];
+        let pend = self.b.ins().load(
+            types::I32,
+            super::codegen::TRUSTED(),
+            state0,
+            self.layout.pending(prio) as i32,
+        );
+        self.b.ins().brif(pend, compute, &[], fail, &[]);
+
+        self.b.switch_to_block(compute);
+        let lane = self.b.ins().iconst(types::I32, 0);
+        let mut local: HashMap<ir::Value, Value> = HashMap::new();
+        for i in self.hoist.insts.clone() {
+            let d = self.f.inst(i).clone();
+            let mut argv = Vec::with_capacity(d.args.len());
+            for &a in &d.args {
+                argv.push(self.hoist_arg(a, &local, lane)?);
+            }
+            let r = match d.op {
+                // `access_ptr`'s inline test for parameter memory; a failing one leaves the
+                // access to each warp's own path.
+                Op::Load {
+                    space: ir::Space::Param,
+                    align,
+                } => {
+                    let t = self.ty(d.results[0]);
+                    let a0 = *argv.first().ok_or("ld.param without an address")?;
+                    let a = self.addr64(a0, d.args[0]);
+                    let limit = self.e.param_size;
+                    let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, a, limit);
+                    let room = self.b.ins().isub(limit, a);
+                    let fits = self.b.ins().icmp_imm_s(
+                        IntCC::UnsignedGreaterThanOrEqual,
+                        room,
+                        i64::from(t.bytes()),
+                    );
+                    let mut ok = self.b.ins().band(lt, fits);
+                    if align > 1 {
+                        let low = self.b.ins().band_imm_s(a, i64::from(align) - 1);
+                        let al = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+                        ok = self.b.ins().band(ok, al);
+                    }
+                    let next = self.b.create_block();
+                    self.b.ins().brif(ok, next, &[], fail, &[]);
+                    self.b.switch_to_block(next);
+                    let p = self.b.ins().iadd(self.e.param_base, a);
+                    self.b
+                        .ins()
+                        .load(ctype(t), MemFlagsData::new().with_notrap(), p, 0)
+                }
+                _ => self
+                    .scalar_op(i, &argv, lane)?
+                    .ok_or_else(|| format!("internal: hoisted {i} without a result"))?,
+            };
+            let res = *d
+                .results
+                .first()
+                .ok_or("hoisted instruction without a result")?;
+            local.insert(res, r);
+        }
+        let one = self.b.ins().iconst(types::I8, 1);
+        let mut args = vec![BlockArg::Value(one)];
+        for v in self.hoist.out.clone() {
+            let x = *local
+                .get(&v)
+                .ok_or_else(|| format!("internal: hoisted {v} not computed"))?;
+            args.push(BlockArg::Value(x));
+        }
+        self.b.ins().jump(join, &args);
+
+        self.b.switch_to_block(fail);
+        let zero = self.b.ins().iconst(types::I8, 0);
+        let mut args = vec![BlockArg::Value(zero)];
+        for v in self.hoist.out.clone() {
+            let x = match ctype(self.f.value_type(v)) {
+                types::F32 => self.b.ins().f32const(0.0),
+                types::F64 => self.b.ins().f64const(0.0),
+                t => self.b.ins().iconst(t, 0),
+            };
+            args.push(BlockArg::Value(x));
+        }
+        self.b.ins().jump(join, &args);
+        Ok(())
+    }
+
+    /// The hoisted part of the first block's scalar section: the values from before the loop
+    /// when they were all computed there, else the instructions for this warp as without
+    /// the prologue (`first`: the first active lane; the caller has set `uniform_mask`).
+    /// Results go to `sc`, and those other blocks read to their slots (or to `defer`, as
+    /// `scalar_section` does).
+    pub(super) fn hoisted_section(
+        &mut self,
+        first: Value,
+        sc: &mut HashMap<ir::Value, Value>,
+        mut defer: Option<&mut Vec<(ir::Value, Value)>>,
+    ) -> Result<(), String> {
+        let ok = self
+            .hoist
+            .ok
+            .ok_or("internal: hoisted values without a prologue")?;
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let merge = self.b.create_block();
+        let out = self.hoist.out.clone();
+        let params: Vec<Value> = out
+            .iter()
+            .map(|&v| {
+                let t = ctype(self.f.value_type(v));
+                self.b.append_block_param(merge, t)
+            })
+            .collect();
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+
+        self.b.switch_to_block(slow);
+        let mut local: HashMap<ir::Value, Value> = HashMap::new();
+        for i in self.hoist.insts.clone() {
+            let d = self.f.inst(i).clone();
+            let mut argv = Vec::with_capacity(d.args.len());
+            for &a in &d.args {
+                argv.push(self.hoist_arg(a, &local, first)?);
+            }
+            let r = self
+                .scalar_op(i, &argv, first)?
+                .ok_or_else(|| format!("internal: hoisted {i} without a result"))?;
+            let res = *d
+                .results
+                .first()
+                .ok_or("hoisted instruction without a result")?;
+            local.insert(res, r);
+        }
+        let mut args = Vec::with_capacity(out.len());
+        for v in &out {
+            let x = *local
+                .get(v)
+                .ok_or_else(|| format!("internal: hoisted {v} not computed"))?;
+            args.push(BlockArg::Value(x));
+        }
+        self.b.ins().jump(merge, &args);
+
+        self.b.switch_to_block(fast);
+        let vals: Vec<BlockArg> = self
+            .hoist
+            .vals
+            .iter()
+            .map(|&x| BlockArg::Value(x))
+            .collect();
+        self.b.ins().jump(merge, &vals);
+
+        self.b.switch_to_block(merge);
+        for (v, x) in out.into_iter().zip(params) {
+            sc.insert(v, x);
+            if self.scalar_slot[v.index()] {
+                match defer.as_deref_mut() {
+                    Some(list) => list.push((v, x)),
+                    None => self.splat_store(v, x)?,
+                }
+            }
+        }
+        Ok(())
+    }
+}
