@@ -439,10 +439,19 @@ pub const ISA: &[Instr] = isa! {
     "setmaxnreg" "9.7.19.5" "no effect; the count is checked (a multiple of 8 in 24..=256)" ["setmaxnreg.inc.sync.aligned.u32 240", "setmaxnreg.dec.sync.aligned.u32 40"]
 };
 
-/// A small kernel around one example instruction.
+/// A small kernel around one example instruction (`.version 8.5`, `.target sm_90`).
 pub fn example_kernel(inst: &str) -> String {
+    example_kernel_for(inst, "8.5", "sm_90")
+}
+
+/// The headers [`check`] tries, in order: an example compiles if it does under one of them
+/// (wgmma needs sm_90a, tcgen05 the sm_100 family's `a` targets).
+const HEADERS: &[(&str, &str)] = &[("8.5", "sm_90"), ("9.5", "sm_90a"), ("9.5", "sm_100a")];
+
+/// [`example_kernel`] with the given `.version` and `.target`.
+pub fn example_kernel_for(inst: &str, version: &str, target: &str) -> String {
     format!(
-        ".version 8.5\n.target sm_90\n.address_size 64\n\
+        ".version {version}\n.target {target}\n.address_size 64\n\
          .func cov_f(.param .b32 cov_x)\n{{\nret;\n}}\n\
          .visible .entry cov(.param .u64 cov_p)\n{{\n\
          .reg .pred %p<4>;\n.reg .b16 %h<5>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<6>;\n\
@@ -454,9 +463,20 @@ pub fn example_kernel(inst: &str) -> String {
 /// Whether every example of `i` compiles; otherwise the first error (one line).
 pub fn check(i: &Instr) -> Result<(), String> {
     for ex in i.examples {
-        let ptx = example_kernel(ex);
-        if let Err(e) = crate::host::front_end(&ptx, "coverage.ptx") {
-            let msg = e.to_string();
+        let mut first = None;
+        for (version, target) in HEADERS {
+            let ptx = example_kernel_for(ex, version, target);
+            match crate::host::front_end(&ptx, "coverage.ptx") {
+                Ok(_) => {
+                    first = None;
+                    break;
+                }
+                Err(e) => {
+                    first.get_or_insert(e.to_string());
+                }
+            }
+        }
+        if let Some(msg) = first {
             let line = msg.lines().next().unwrap_or("").to_string();
             return Err(format!("`{}`: {line}", ex.replace('\n', " ")));
         }
@@ -498,10 +518,22 @@ pub fn report() -> String {
     s += "\n## Decoder table\n\nEach PTX opcode's decoding has one home: a row of the \
           decoder's table (`src/lower/decode_table.rs`) per ISA section defining it, chosen by \
           the instruction's type modifiers; forms the ISA describes in sections of their own \
-          follow.\n\n| Instruction | Forms | PTX ISA § |\n|---|---|---|\n";
-    for (op, forms, sec) in crate::lower::decoder_table() {
+          follow. The last column is what the row needs of the module's `.version` and \
+          `.target` (its section's PTX ISA and Target ISA notes, checked when an instruction \
+          is decoded), then the forms that need more.\n\n\
+          | Instruction | Forms | PTX ISA § | Needs (PTX ISA version, target) |\n\
+          |---|---|---|---|\n";
+    for (op, forms, sec, needs) in crate::lower::decoder_table() {
         let forms = if forms.is_empty() { "(form)" } else { forms };
-        s += &format!("| `{op}` | {forms} | {sec} |\n");
+        let needs = if needs.is_empty() {
+            "(as its opcode)".to_string()
+        } else {
+            needs
+        };
+        s += &format!(
+            "| `{op}` | {forms} | {sec} | {} |\n",
+            needs.replace('|', "\\|")
+        );
     }
     s += "\n## IR operations\n\nFrom the op table (`src/ir/ops.rs`).\n\n| Op | PTX ISA § | Semantics |\n|---|---|---|\n";
     for (mn, sec, doc) in OP_TABLE {
@@ -863,11 +895,21 @@ mod tests {
             ("wgmma.fence.aligned", "needs .sync.aligned"),
             ("wgmma.wait_group.sync.aligned %r1", "integer constant"),
         ] {
-            let err = crate::host::front_end(&super::example_kernel(inst), "bad.ptx")
-                .err()
-                .unwrap_or_else(|| panic!("`{inst}` was accepted"))
-                .to_string();
-            assert!(err.contains(want), "`{inst}`: {err}");
+            // Rejected under every header the report tries; the reason is the decoder's under
+            // a header that meets the instruction's requirements.
+            let errs: Vec<String> = super::HEADERS
+                .iter()
+                .map(|(v, t)| {
+                    crate::host::front_end(&super::example_kernel_for(inst, v, t), "bad.ptx")
+                        .err()
+                        .unwrap_or_else(|| panic!("`{inst}` was accepted under {v} {t}"))
+                        .to_string()
+                })
+                .collect();
+            let err = errs
+                .iter()
+                .find(|e| e.contains(want))
+                .unwrap_or_else(|| panic!("`{inst}`: {errs:?}"));
             assert!(
                 err.contains("bad.ptx:18:"),
                 "`{inst}`: no location in {err}"
@@ -921,7 +963,7 @@ mod tests {
     }
 
     /// `atom .b128` needs PTX ISA 8.3, and 8.4 with `.sys` (ptxas 12.9: "Feature '.b128 with
-    /// .sys' requires PTX ISA .version 8.4 or later").
+    /// .sys' requires PTX ISA .version 8.4 or later"): forms of the decoder table's `atom` row.
     #[test]
     fn b128_atomics_need_ptx_isa_8_3_and_8_4_with_sys() {
         let cases = [
@@ -950,7 +992,10 @@ mod tests {
                 (None, Ok(_)) => {}
                 (Some(v), Err(e)) => {
                     let e = e.to_string();
-                    assert!(e.contains(&format!(".version {v} or later")), "{inst}: {e}");
+                    assert!(
+                        e.contains(&format!("requires PTX ISA {v} (.version {version} here)")),
+                        "{inst}: {e}"
+                    );
                 }
                 (None, Err(e)) => panic!("{version} `{inst}`: {e}"),
                 (Some(_), Ok(_)) => panic!("{version} `{inst}` was accepted"),
