@@ -4,6 +4,7 @@ use super::LowerError;
 use crate::ir::{self, Op, SrcLoc, Type};
 use crate::ptx::ast::{self, StateSpace};
 use crate::ptx::span::{SourceMap, Span};
+use crate::ptx::target::{Header, Version};
 use std::collections::HashMap;
 
 /// A variable: a PTX register or a lowering temporary. Index into `PreKernel::vars`.
@@ -92,8 +93,9 @@ pub(crate) struct Globals {
     /// `shfl`/`vote` need `.sync`: PTX ISA 6.4 or later for `.target sm_70` or higher, where
     /// the forms without it are removed (ptxas rejects them).
     pub sync_required: bool,
-    /// The module's `.version` (major, minor), when it has one.
-    pub version: Option<(u32, u32)>,
+    /// The module's `.version` and `.target` architecture, which instructions are checked
+    /// against (`decode_table::REQUIRES`).
+    pub header: Header,
     /// Bytes of kernel parameters a kernel of this module may take in total
     /// ([`param_limit`]).
     pub param_limit: u64,
@@ -104,7 +106,7 @@ pub(crate) struct Globals {
 /// higher, 4352 bytes otherwise (ptxas: "Feature 'Kernel parameter size larger than 4352
 /// bytes' requires PTX ISA .version 8.1 or later" / "requires .target sm_70 or higher").
 pub(crate) fn param_limit(m: &ast::Module) -> u64 {
-    if target_sm(m).is_some_and(|n| n >= 70) && m.version.is_some_and(|v| v >= (8, 1)) {
+    if target_sm(m).is_some_and(|n| n >= 70) && m.version >= Version(8, 1) {
         32764
     } else {
         4352
@@ -114,7 +116,7 @@ pub(crate) fn param_limit(m: &ast::Module) -> u64 {
 /// Whether a module's header removes `shfl`/`vote` without `.sync` (PTX ISA §9.7.9.6,
 /// §9.7.13.8: not supported on `sm_70`+ from PTX ISA 6.4).
 fn sync_required(m: &ast::Module) -> bool {
-    target_sm(m).is_some_and(|n| n >= 70) && m.version.is_some_and(|v| v >= (6, 4))
+    target_sm(m).is_some_and(|n| n >= 70) && m.version >= Version(6, 4)
 }
 
 /// The highest `sm_NN`/`compute_NN` architecture number of the module's `.target` list
@@ -431,7 +433,7 @@ impl Globals {
             shared: vec![],
             elem: HashMap::new(),
             sync_required: sync_required(m),
-            version: m.version,
+            header: Header::of(m),
             param_limit: param_limit(m),
         };
         // Each address element, resolved below.
@@ -607,8 +609,8 @@ pub(crate) struct Builder<'a> {
     pub loc_override: Option<SrcLoc>,
     /// `Globals::sync_required` of the module.
     pub sync_required: bool,
-    /// `Globals::version` of the module.
-    pub version: Option<(u32, u32)>,
+    /// `Globals::header` of the module.
+    pub header: Header,
     pub vars: Vec<Type>,
     /// Scopes of register names → variable.
     pub scopes: Vec<HashMap<String, Var>>,
@@ -873,7 +875,7 @@ pub(crate) fn build_kernel<'a>(
         map,
         loc_override: None,
         sync_required: globals.sync_required,
-        version: globals.version,
+        header: globals.header,
         funcs,
         graph,
         region: None,

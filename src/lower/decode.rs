@@ -72,18 +72,21 @@ type R = Result<(), LowerError>;
 /// (opcode or form, the forms a row takes, PTX ISA section) of every row of the decoder's
 /// table (`decode_table.rs`) and of the forms the ISA describes apart (with an empty second
 /// element): the sections the instructions are defined in.
-pub(crate) fn decoder_table() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
-    let forms = table::FORM_SECTIONS.iter().map(|&(f, s)| (f, "", s));
+pub(crate) fn decoder_table(
+) -> impl Iterator<Item = (&'static str, &'static str, &'static str, String)> {
+    let forms = table::FORM_SECTIONS
+        .iter()
+        .map(|&(f, s)| (f, "", s, String::new()));
     table::ROWS
         .iter()
-        .map(|r| (r.op, r.family.label(), r.section))
+        .map(|r| (r.op, r.family.label(), r.section, r.needs_text()))
         .chain(forms)
 }
 
 /// (opcode or form, PTX ISA section) pairs of [`decoder_table`].
 #[cfg(test)]
 pub(crate) fn instruction_sections() -> impl Iterator<Item = (&'static str, &'static str)> {
-    decoder_table().map(|(op, _, s)| (op, s))
+    decoder_table().map(|(op, _, s, _)| (op, s))
 }
 
 /// Per-instruction decoding context: destinations are written through temporaries and committed
@@ -1295,6 +1298,7 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
     };
     let row = table::lookup(&cx)?;
     table::check_modifiers(&cx, row)?;
+    table::check_header(&cx, row, b.header)?;
     let (decode, pure) = match row.decode {
         table::Decoder::Guarded(f) => return f(b, &cx, guard),
         table::Decoder::Pure(f) => (f, true),

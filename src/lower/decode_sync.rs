@@ -176,7 +176,7 @@ pub(super) fn atom(b: &mut Builder, cx: &mut Cx, red: bool) -> Result<(), LowerE
 }
 
 /// `atom{.sem}{.scope}{.space}.cas.b128 d, [a], b, c` and `atom….exch.b128 d, [a], b` (PTX ISA
-/// §9.7.13.5; PTX ISA 8.3, `.sys` scope from 8.4, as ptxas requires): `.b128` register
+/// §9.7.13.5; PTX ISA 8.3, `.sys` scope from 8.4: the `atom` row's forms): `.b128` register
 /// operands, one [`Op::Atom128`] whose (low, high) result halves become `d`.
 fn atom_b128(b: &mut Builder, cx: &mut Cx, red: bool, space: Space) -> R {
     let cas = cx.has("cas");
@@ -185,18 +185,6 @@ fn atom_b128(b: &mut Builder, cx: &mut Cx, red: bool, space: Space) -> R {
     }
     if vec_len(cx) != 1 {
         return Err(cx.bad(".b128 atomics have no vector forms"));
-    }
-    let needed = if cx.has("sys") { (8, 4) } else { (8, 3) };
-    if b.version.is_some_and(|v| v < needed) {
-        let what = if cx.has("sys") {
-            "atom .b128 with .sys"
-        } else {
-            "atom .b128"
-        };
-        return Err(cx.bad(&format!(
-            "{what} requires PTX ISA .version {}.{} or later",
-            needed.0, needed.1
-        )));
     }
     cx.expect_operands(if cas { 4 } else { 3 })?;
     let d = cx.opnd(0)?.clone();

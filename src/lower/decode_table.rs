@@ -17,6 +17,8 @@ use super::{
     bulk, clc, cluster, cmp, cvt, data, float, half, int, logic, mbar, memops, mma, stack, sync,
     tcgen05, tex, tma, video, wgmma,
 };
+use crate::ptx::target::{Arch, Header, Suffix, Version};
+use std::fmt;
 
 /// The class of an instruction's type modifiers that selects among an opcode's rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,13 +96,16 @@ pub(super) enum Decoder {
     Guarded(Guarded),
 }
 
-/// One row: an opcode, the family of forms it takes, the PTX ISA section defining them, and
-/// the decoder.
+/// One row: an opcode, the family of forms it takes, the PTX ISA section defining them, the
+/// decoder, and what the module's header must give it ([`Needs`], with the forms that need
+/// more).
 pub(super) struct Row {
     pub(super) op: &'static str,
     pub(super) family: Family,
     pub(super) section: &'static str,
     pub(super) decode: Decoder,
+    pub(super) needs: Needs,
+    pub(super) forms: &'static [Form],
 }
 
 const fn row(op: &'static str, family: Family, section: &'static str, decode: Decoder) -> Row {
@@ -109,8 +114,138 @@ const fn row(op: &'static str, family: Family, section: &'static str, decode: De
         family,
         section,
         decode,
+        needs: Needs::ANY,
+        forms: &[],
     }
 }
+
+impl Row {
+    /// The row's instructions need PTX ISA `since` and a target of `min` (its section's "PTX
+    /// ISA Notes" and "Target ISA Notes").
+    const fn since(mut self, since: (u32, u32), min: Min) -> Row {
+        self.needs = Needs {
+            since: Version(since.0, since.1),
+            min,
+        };
+        self
+    }
+
+    /// Forms of the row that need more than the row (added in later PTX ISA versions or for
+    /// later targets).
+    const fn forms(mut self, forms: &'static [Form]) -> Row {
+        self.forms = forms;
+        self
+    }
+}
+
+/// The targets an instruction runs on (the "Target ISA Notes" of its PTX ISA section).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Min {
+    /// Every target.
+    Any,
+    /// `sm_NN` or higher, with or without a suffix.
+    Sm(u32),
+    /// Only these architecture-specific targets (`sm_90a`); a family target `sm_NNf` listed
+    /// here also admits `sm_NNa`, which has every feature of its family.
+    Specific(&'static [Arch]),
+}
+
+/// What an instruction or form needs of the module's header: the PTX ISA version that
+/// introduced it and the targets it runs on.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Needs {
+    pub(super) since: Version,
+    pub(super) min: Min,
+}
+
+impl Needs {
+    /// No requirement beyond a module header: PTX ISA 1.0, every target.
+    const ANY: Needs = Needs {
+        since: Version(1, 0),
+        min: Min::Any,
+    };
+}
+
+/// When a [`Form`] applies to an instruction.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum When {
+    /// Each group has one of its modifiers on the instruction (`&[&["bf16", "bf16x2"]]`).
+    Mods(&'static [&'static [&'static str]]),
+    /// The instruction has at least this many operands (three-input `min`).
+    Operands(usize),
+}
+
+/// A form of a row's opcode that needs more of the header than the row: `what` names it in
+/// errors and in the coverage report.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Form {
+    pub(super) what: &'static str,
+    pub(super) when: When,
+    pub(super) needs: Needs,
+}
+
+const fn form(what: &'static str, when: When, since: (u32, u32), min: Min) -> Form {
+    Form {
+        what,
+        when,
+        needs: Needs {
+            since: Version(since.0, since.1),
+            min,
+        },
+    }
+}
+
+const fn a(sm: u32) -> Arch {
+    Arch {
+        sm,
+        suffix: Suffix::A,
+    }
+}
+
+const fn f(sm: u32) -> Arch {
+    Arch {
+        sm,
+        suffix: Suffix::F,
+    }
+}
+
+/// `sm_90a` only (wgmma: ptxas 12.9 "Instruction 'wgmma.fence' not supported on .target
+/// 'sm_100a'").
+const SM90A: Min = Min::Specific(&[a(90)]);
+/// The sm_100 family's architecture-specific targets (tcgen05, `redux.f32`; PTX ISA §9.7.16
+/// Target ISA Notes: sm_100a, sm_101a (sm_110a from PTX ISA 9.0), sm_103a, and the family
+/// targets sm_100f, sm_101f/sm_110f, sm_103f from PTX ISA 8.8).
+const SM100A: Min = Min::Specific(&[
+    a(100),
+    a(101),
+    a(103),
+    a(110),
+    f(100),
+    f(101),
+    f(103),
+    f(110),
+]);
+/// `setmaxnreg` (§9.7.19.5): sm_90a, and the sm_100 and sm_120 architecture-specific targets.
+const SETMAXNREG: Min = Min::Specific(&[
+    a(90),
+    a(100),
+    a(101),
+    a(103),
+    a(110),
+    a(120),
+    a(121),
+    f(100),
+    f(101),
+    f(103),
+    f(110),
+    f(120),
+    f(121),
+]);
+
+use Min::{Any as AnyTarget, Sm};
+use When::{Mods, Operands};
+
+const BF16: &[&str] = &["bf16", "bf16x2"];
 
 use Decoder::{Effect, Guarded as G, Pure};
 use Family::{Any, Carry, Float, Half, Int, Mixed};
@@ -139,8 +274,18 @@ pub(super) static ROWS: &[Row] = &[
     row("rem", Int, "9.7.1.9", Pure(int::div_rem_min_max)),
     row("abs", Int, "9.7.1.10", Pure(int::neg_abs)),
     row("neg", Int, "9.7.1.11", Pure(int::neg_abs)),
-    row("min", Int, "9.7.1.12", Pure(int::div_rem_min_max)),
-    row("max", Int, "9.7.1.13", Pure(int::div_rem_min_max)),
+    row("min", Int, "9.7.1.12", Pure(int::div_rem_min_max)).forms(&[form(
+        "min.{u16x2,s16x2}",
+        Mods(&[&["u16x2", "s16x2"]]),
+        (8, 0),
+        Sm(90),
+    )]),
+    row("max", Int, "9.7.1.13", Pure(int::div_rem_min_max)).forms(&[form(
+        "max.{u16x2,s16x2}",
+        Mods(&[&["u16x2", "s16x2"]]),
+        (8, 0),
+        Sm(90),
+    )]),
     row("popc", Any, "9.7.1.14", Pure(int::popc_clz)),
     row("clz", Any, "9.7.1.15", Pure(int::popc_clz)),
     row("bfind", Any, "9.7.1.16", Pure(bitfield)),
@@ -148,15 +293,16 @@ pub(super) static ROWS: &[Row] = &[
     row("brev", Any, "9.7.1.18", Pure(bitfield)),
     row("bfe", Any, "9.7.1.19", Pure(bitfield)),
     row("bfi", Any, "9.7.1.20", Pure(bitfield)),
-    row("szext", Any, "9.7.1.21", Pure(bitfield)),
-    row("bmsk", Any, "9.7.1.22", Pure(bitfield)),
+    row("szext", Any, "9.7.1.21", Pure(bitfield)).since((7, 6), Sm(70)),
+    row("bmsk", Any, "9.7.1.22", Pure(bitfield)).since((7, 6), Sm(70)),
     row(
         "dp4a",
         Any,
         "9.7.1.23",
         Pure(|b, cx| int::dot(b, cx, false)),
-    ),
-    row("dp2a", Any, "9.7.1.24", Pure(|b, cx| int::dot(b, cx, true))),
+    )
+    .since((5, 0), Sm(61)),
+    row("dp2a", Any, "9.7.1.24", Pure(|b, cx| int::dot(b, cx, true))).since((5, 0), Sm(61)),
     // §9.7.2 Extended-precision integer arithmetic.
     row("add", Carry, "9.7.2.1", Pure(carry_add_sub)),
     row("addc", Any, "9.7.2.2", Pure(carry_add_sub)),
@@ -180,13 +326,33 @@ pub(super) static ROWS: &[Row] = &[
         Float,
         "9.7.3.11",
         Pure(|b, cx| float::float_minmax(b, cx, false)),
-    ),
+    )
+    .forms(&[
+        form(".NaN", Mods(&[&["NaN"]]), (7, 0), Sm(80)),
+        form(".xorsign.abs", Mods(&[&["xorsign"]]), (7, 2), Sm(86)),
+        form(
+            "min.f32 with 3 input operands",
+            Operands(4),
+            (8, 8),
+            Sm(100),
+        ),
+    ]),
     row(
         "max",
         Float,
         "9.7.3.12",
         Pure(|b, cx| float::float_minmax(b, cx, true)),
-    ),
+    )
+    .forms(&[
+        form(".NaN", Mods(&[&["NaN"]]), (7, 0), Sm(80)),
+        form(".xorsign.abs", Mods(&[&["xorsign"]]), (7, 2), Sm(86)),
+        form(
+            "max.f32 with 3 input operands",
+            Operands(4),
+            (8, 8),
+            Sm(100),
+        ),
+    ]),
     // rcp.approx.ftz.f64 (§9.7.3.14) and rsqrt.approx.ftz.f64 (§9.7.3.17) are forms of these.
     row("rcp", Any, "9.7.3.13", Pure(float_unary)),
     row("sqrt", Any, "9.7.3.15", Pure(float_unary)),
@@ -195,24 +361,43 @@ pub(super) static ROWS: &[Row] = &[
     row("cos", Any, "9.7.3.19", Pure(float_unary)),
     row("lg2", Any, "9.7.3.20", Pure(float_unary)),
     row("ex2", Any, "9.7.3.21", Pure(float_unary)),
-    row("tanh", Any, "9.7.3.22", Pure(float_unary)),
+    row("tanh", Any, "9.7.3.22", Pure(float_unary)).since((7, 0), Sm(75)),
     // §9.7.4 Half precision.
-    row("add", Half, "9.7.4.1", Pure(half_arith)),
-    row("sub", Half, "9.7.4.2", Pure(half_arith)),
-    row("mul", Half, "9.7.4.3", Pure(half_arith)),
-    row("fma", Half, "9.7.4.4", Pure(half_fma)),
+    row("add", Half, "9.7.4.1", Pure(half_arith))
+        .since((4, 2), Sm(53))
+        .forms(&[form("add.bf16", Mods(&[BF16]), (7, 8), Sm(90))]),
+    row("sub", Half, "9.7.4.2", Pure(half_arith))
+        .since((4, 2), Sm(53))
+        .forms(&[form("sub.bf16", Mods(&[BF16]), (7, 8), Sm(90))]),
+    row("mul", Half, "9.7.4.3", Pure(half_arith))
+        .since((4, 2), Sm(53))
+        .forms(&[form("mul.bf16", Mods(&[BF16]), (7, 8), Sm(90))]),
+    row("fma", Half, "9.7.4.4", Pure(half_fma))
+        .since((4, 2), Sm(53))
+        .forms(&[
+            form(".bf16", Mods(&[BF16]), (7, 0), Sm(80)),
+            form(".relu", Mods(&[&["relu"]]), (7, 0), Sm(80)),
+        ]),
     // `mad` on f16 is not in the ISA; ptxjit decodes it as the fused `fma`.
     row("mad", Half, "9.7.4.4", Pure(half_fma)),
-    row("neg", Half, "9.7.4.5", Pure(half_sign)),
-    row("abs", Half, "9.7.4.6", Pure(half_sign)),
-    row("min", Half, "9.7.4.7", Pure(half_minmax)),
-    row("max", Half, "9.7.4.8", Pure(half_minmax)),
-    row("tanh", Half, "9.7.4.9", Pure(half_approx)),
-    row("ex2", Half, "9.7.4.10", Pure(half_approx)),
+    row("neg", Half, "9.7.4.5", Pure(half_sign))
+        .since((6, 0), Sm(53))
+        .forms(&[form(".bf16", Mods(&[BF16]), (7, 0), Sm(80))]),
+    row("abs", Half, "9.7.4.6", Pure(half_sign))
+        .since((6, 5), Sm(53))
+        .forms(&[form(".bf16", Mods(&[BF16]), (7, 0), Sm(80))]),
+    row("min", Half, "9.7.4.7", Pure(half_minmax)).since((7, 0), Sm(80)),
+    row("max", Half, "9.7.4.8", Pure(half_minmax)).since((7, 0), Sm(80)),
+    row("tanh", Half, "9.7.4.9", Pure(half_approx))
+        .since((7, 0), Sm(75))
+        .forms(&[form("tanh.bf16", Mods(&[BF16]), (7, 8), Sm(90))]),
+    row("ex2", Half, "9.7.4.10", Pure(half_approx))
+        .since((7, 0), Sm(75))
+        .forms(&[form("ex2.bf16", Mods(&[BF16]), (7, 8), Sm(90))]),
     // §9.7.5 Mixed precision.
-    row("add", Mixed, "9.7.5.1", Pure(mixed)),
-    row("sub", Mixed, "9.7.5.2", Pure(mixed)),
-    row("fma", Mixed, "9.7.5.3", Pure(mixed)),
+    row("add", Mixed, "9.7.5.1", Pure(mixed)).since((8, 6), Sm(100)),
+    row("sub", Mixed, "9.7.5.2", Pure(mixed)).since((8, 6), Sm(100)),
+    row("fma", Mixed, "9.7.5.3", Pure(mixed)).since((8, 6), Sm(100)),
     // §9.7.6 Comparison and selection.
     row("set", Any, "9.7.6.1", Pure(cmp::set)),
     row("setp", Any, "9.7.6.2", Pure(cmp::setp)),
@@ -233,18 +418,48 @@ pub(super) static ROWS: &[Row] = &[
     row("shr", Any, "9.7.8.9", Pure(logic::shift)),
     // §9.7.9 Data movement and conversion.
     row("mov", Any, "9.7.9.3", Pure(data::mov_any)),
-    row("shfl", Any, "9.7.9.6", Effect(data::shfl)),
+    row("shfl", Any, "9.7.9.6", Effect(data::shfl)).forms(&[form(
+        "shfl.sync",
+        Mods(&[&["sync"]]),
+        (6, 0),
+        AnyTarget,
+    )]),
     row("prmt", Any, "9.7.9.7", Pure(data::prmt)),
-    row("ld", Any, "9.7.9.8", Effect(data::ld)),
+    row("ld", Any, "9.7.9.8", Effect(data::ld)).forms(&[
+        form("Type .b128", Mods(&[&["b128"]]), (8, 3), Sm(70)),
+        form(
+            ".relaxed/.acquire",
+            Mods(&[&["relaxed", "acquire"]]),
+            (6, 0),
+            Sm(70),
+        ),
+    ]),
     row("ldu", Any, "9.7.9.10", Effect(data::ld)),
-    row("st", Any, "9.7.9.11", Effect(data::st)),
-    row("prefetch", Any, "9.7.9.15", Effect(data::prefetch)),
+    row("st", Any, "9.7.9.11", Effect(data::st)).forms(&[
+        form("Type .b128", Mods(&[&["b128"]]), (8, 3), Sm(70)),
+        form(
+            ".relaxed/.release",
+            Mods(&[&["relaxed", "release"]]),
+            (6, 0),
+            Sm(70),
+        ),
+        form("st.async", Mods(&[&["async"]]), (8, 1), Sm(90)),
+        form("st.bulk", Mods(&[&["bulk"]]), (8, 6), Sm(100)),
+    ]),
+    row("prefetch", Any, "9.7.9.15", Effect(data::prefetch)).forms(&[form(
+        "prefetch.tensormap",
+        Mods(&[&["tensormap"]]),
+        (8, 0),
+        Sm(90),
+    )]),
     row("prefetchu", Any, "9.7.9.15", Effect(data::prefetch)),
-    row("createpolicy", Any, "9.7.9.18", Effect(data::createpolicy)),
+    row("createpolicy", Any, "9.7.9.18", Effect(data::createpolicy)).since((7, 4), Sm(80)),
     row("isspacep", Any, "9.7.9.19", Effect(data::isspacep)),
     row("cvta", Any, "9.7.9.20", Pure(data::cvta)),
     row("cvt", Any, "9.7.9.21", Pure(cvt::cvt)),
-    row("cp", Any, "9.7.9.25", Effect(data::cp)),
+    row("cp", Any, "9.7.9.25", Effect(data::cp))
+        .since((7, 0), Sm(80))
+        .forms(&[form("cp.async.bulk", Mods(&[&["bulk"]]), (8, 0), Sm(90))]),
     // §9.7.10 Texture and §9.7.11 surface instructions.
     row("tex", Any, "9.7.10.3", Effect(tex::tex)),
     row("tld4", Any, "9.7.10.4", Effect(tex::tld4)),
@@ -261,36 +476,107 @@ pub(super) static ROWS: &[Row] = &[
     row("ret", Any, "9.7.12.6", G(control)),
     row("exit", Any, "9.7.12.7", G(control)),
     // §9.7.13 Parallel synchronization and communication.
-    row("bar", Any, "9.7.13.1", G(super::super::collective::barrier)),
-    row("barrier", Any, "9.7.13.1", G(barrier_any)),
+    row("bar", Any, "9.7.13.1", G(super::super::collective::barrier)).forms(&[form(
+        "bar.warp.sync",
+        Mods(&[&["warp"]]),
+        (6, 0),
+        AnyTarget,
+    )]),
+    row("barrier", Any, "9.7.13.1", G(barrier_any))
+        .since((6, 0), AnyTarget)
+        .forms(&[form(
+            "barrier.cluster",
+            Mods(&[&["cluster"]]),
+            (7, 8),
+            Sm(90),
+        )]),
     row("membar", Any, "9.7.13.4", Effect(sync::fence)),
-    row("fence", Any, "9.7.13.4", Effect(sync::fence)),
-    row("atom", Any, "9.7.13.5", Effect(sync::atom_any)),
-    row("red", Any, "9.7.13.6", Effect(sync::red)),
-    row("vote", Any, "9.7.13.9", Effect(collective_ops)),
-    row("match", Any, "9.7.13.10", Effect(collective_ops)),
-    row("activemask", Any, "9.7.13.11", Effect(collective_ops)),
-    row("redux", Any, "9.7.13.12", Effect(collective_ops)),
+    row("fence", Any, "9.7.13.4", Effect(sync::fence))
+        .since((6, 0), Sm(70))
+        .forms(&[
+            form("fence.proxy.alias", Mods(&[&["alias"]]), (7, 5), Sm(70)),
+            form("fence.proxy.async", Mods(&[&["async"]]), (8, 0), Sm(90)),
+            form(
+                "fence.proxy.tensormap",
+                Mods(&[&["tensormap::generic"]]),
+                (8, 3),
+                Sm(90),
+            ),
+        ]),
+    row("atom", Any, "9.7.13.5", Effect(sync::atom_any)).forms(&[
+        form(
+            ".relaxed/.acquire/.release/.acq_rel",
+            Mods(&[&["relaxed", "acquire", "release", "acq_rel"]]),
+            (6, 0),
+            Sm(70),
+        ),
+        form("atom .b128", Mods(&[&["b128"]]), (8, 3), Sm(90)),
+        form(
+            ".b128 with .sys",
+            Mods(&[&["b128"], &["sys"]]),
+            (8, 4),
+            Sm(90),
+        ),
+    ]),
+    row("red", Any, "9.7.13.6", Effect(sync::red)).forms(&[
+        form(
+            ".relaxed/.release",
+            Mods(&[&["relaxed", "release"]]),
+            (6, 0),
+            Sm(70),
+        ),
+        form("red.async", Mods(&[&["async"]]), (8, 1), Sm(90)),
+    ]),
+    row("vote", Any, "9.7.13.9", Effect(collective_ops)).forms(&[form(
+        "vote.sync",
+        Mods(&[&["sync"]]),
+        (6, 0),
+        AnyTarget,
+    )]),
+    row("match", Any, "9.7.13.10", Effect(collective_ops)).since((6, 0), Sm(70)),
+    row("activemask", Any, "9.7.13.11", Effect(collective_ops)).since((6, 2), Sm(30)),
+    row("redux", Any, "9.7.13.12", Effect(collective_ops))
+        .since((7, 0), Sm(80))
+        .forms(&[form("redux.f32", Mods(&[&["f32"]]), (8, 6), SM100A)]),
     row(
         "griddepcontrol",
         Any,
         "9.7.13.13",
         Effect(|_, cx| bulk::griddepcontrol(cx)),
-    ),
-    row("elect", Any, "9.7.13.14", Effect(collective_ops)),
-    row("mbarrier", Any, "9.7.13.15", Effect(mbar::mbarrier)),
+    )
+    .since((7, 8), Sm(90)),
+    row("elect", Any, "9.7.13.14", Effect(collective_ops)).since((8, 0), Sm(90)),
+    row("mbarrier", Any, "9.7.13.15", Effect(mbar::mbarrier))
+        .since((7, 0), Sm(80))
+        .forms(&[
+            form("mbarrier.try_wait", Mods(&[&["try_wait"]]), (7, 8), Sm(90)),
+            form(
+                "mbarrier.expect_tx",
+                Mods(&[&["expect_tx"]]),
+                (8, 0),
+                Sm(90),
+            ),
+            form(
+                ".cluster scope",
+                Mods(&[&["cluster", "shared::cluster"]]),
+                (8, 0),
+                Sm(90),
+            ),
+        ]),
     // §9.7.14 Warp-level matrix multiply-accumulate.
-    row("wmma", Any, "9.7.14.4", Effect(mma::wmma)),
-    row("mma", Any, "9.7.14.5.14", Effect(mma::mma)),
-    row("ldmatrix", Any, "9.7.14.5.15", Effect(mma::ldmatrix)),
-    row("stmatrix", Any, "9.7.14.5.16", Effect(mma::stmatrix)),
-    row("movmatrix", Any, "9.7.14.5.17", Effect(mma::movmatrix)),
+    row("wmma", Any, "9.7.14.4", Effect(mma::wmma)).since((6, 0), Sm(70)),
+    row("mma", Any, "9.7.14.5.14", Effect(mma::mma))
+        .since((6, 4), Sm(70))
+        .forms(&[form(".m16n8k16", Mods(&[&["m16n8k16"]]), (7, 0), Sm(80))]),
+    row("ldmatrix", Any, "9.7.14.5.15", Effect(mma::ldmatrix)).since((6, 5), Sm(75)),
+    row("stmatrix", Any, "9.7.14.5.16", Effect(mma::stmatrix)).since((7, 8), Sm(90)),
+    row("movmatrix", Any, "9.7.14.5.17", Effect(mma::movmatrix)).since((7, 8), Sm(75)),
     // §9.7.15 Asynchronous warpgroup-level matrix multiply-accumulate.
-    row("wgmma", Any, "9.7.15", Effect(wgmma::wgmma)),
+    row("wgmma", Any, "9.7.15", Effect(wgmma::wgmma)).since((8, 0), SM90A),
     // §9.7.17 Stack manipulation.
-    row("stacksave", Any, "9.7.17.1", Effect(stack_op)),
-    row("stackrestore", Any, "9.7.17.2", Effect(stack_op)),
-    row("alloca", Any, "9.7.17.3", Effect(stack_op)),
+    row("stacksave", Any, "9.7.17.1", Effect(stack_op)).since((7, 3), Sm(52)),
+    row("stackrestore", Any, "9.7.17.2", Effect(stack_op)).since((7, 3), Sm(52)),
+    row("alloca", Any, "9.7.17.3", Effect(stack_op)).since((7, 3), Sm(52)),
     // §9.7.18 Video: scalar (§9.7.18.1), two-way and four-way SIMD (§9.7.18.2-3).
     row("vadd", Any, "9.7.18.1.1", Pure(video_op)),
     row("vsub", Any, "9.7.18.1.1", Pure(video_op)),
@@ -318,7 +604,7 @@ pub(super) static ROWS: &[Row] = &[
     // §9.7.19 Miscellaneous: debugging and performance-monitor hints and sleeps have no
     // effect on the CPU.
     row("brkpt", Any, "9.7.19.1", G(no_effect)),
-    row("nanosleep", Any, "9.7.19.2", G(no_effect)),
+    row("nanosleep", Any, "9.7.19.2", G(no_effect)).since((6, 3), Sm(70)),
     row("pmevent", Any, "9.7.19.3", G(no_effect)),
     row("trap", Any, "9.7.19.4", G(control)),
     row(
@@ -326,7 +612,8 @@ pub(super) static ROWS: &[Row] = &[
         Any,
         "9.7.19.5",
         Effect(|_, cx| bulk::setmaxnreg(cx)),
-    ),
+    )
+    .since((8, 0), SETMAXNREG),
     // ---- Opcodes of several chapters decoded in files of their own. ----
     // `mapa` (§9.7.9.23), `getctarank` (§9.7.9.24) in `decode_cluster.rs`; `multimem.*`
     // (§9.7.9.14), `applypriority` (§9.7.9.16), `discard` (§9.7.9.17) in `decode_memops.rs`;
@@ -340,24 +627,34 @@ pub(super) static ROWS: &[Row] = &[
         Any,
         "9.7.9.23",
         Effect(|b, cx| cluster::map(b, cx, true)),
-    ),
+    )
+    .since((7, 8), Sm(90)),
     row(
         "getctarank",
         Any,
         "9.7.9.24",
         Effect(|b, cx| cluster::map(b, cx, false)),
-    ),
-    row("multimem", Any, "9.7.9.14", Effect(memops::multimem)),
-    row("applypriority", Any, "9.7.9.16", Effect(memops::cache_hint)),
-    row("discard", Any, "9.7.9.17", Effect(memops::cache_hint)),
-    row("tensormap", Any, "9.7.9.26", Effect(tma::tensormap)),
+    )
+    .since((7, 8), Sm(90)),
+    row("multimem", Any, "9.7.9.14", Effect(memops::multimem)).since((8, 1), Sm(90)),
+    row("applypriority", Any, "9.7.9.16", Effect(memops::cache_hint)).since((7, 4), Sm(80)),
+    row("discard", Any, "9.7.9.17", Effect(memops::cache_hint)).since((7, 4), Sm(80)),
+    row("tensormap", Any, "9.7.9.26", Effect(tma::tensormap))
+        .since((8, 3), Sm(90))
+        .forms(&[form(
+            "tensormap.replace",
+            Mods(&[&["replace"]]),
+            (8, 3),
+            SM90A,
+        )]),
     row(
         "clusterlaunchcontrol",
         Any,
         "9.7.13.17",
         Effect(clc::clusterlaunchcontrol),
-    ),
-    row("tcgen05", Any, "9.7.16", Effect(tcgen05::tcgen05)),
+    )
+    .since((8, 6), Sm(100)),
+    row("tcgen05", Any, "9.7.16", Effect(tcgen05::tcgen05)).since((8, 6), SM100A),
 ];
 
 /// Forms of an opcode that the ISA describes in a section of their own, apart from the
@@ -586,6 +883,114 @@ pub(super) fn lookup(cx: &Cx) -> Result<&'static Row, LowerError> {
         }
     }
     any.ok_or_else(|| cx.bad(&format!("'{op}' has no {} form", fam.what())))
+}
+
+impl Min {
+    /// Whether a module whose `.target` names `arch` (or no architecture) meets it.
+    fn admits(self, arch: Option<Arch>) -> bool {
+        match (self, arch) {
+            (Min::Any, _) => true,
+            (_, None) => false,
+            (Min::Sm(n), Some(t)) => t.sm >= n,
+            (Min::Specific(list), Some(t)) => list.iter().any(|l| {
+                *l == t || (l.suffix == Suffix::F && t.suffix == Suffix::A && l.sm == t.sm)
+            }),
+        }
+    }
+}
+
+impl fmt::Display for Min {
+    /// As ptxas words it: "sm_90 or higher", "sm_90a", "sm_100a, sm_101a or ...".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Min::Any => f.write_str("any target"),
+            Min::Sm(n) => write!(f, "sm_{n} or higher"),
+            Min::Specific(list) => {
+                for (i, t) in list.iter().enumerate() {
+                    let sep = match i {
+                        0 => "",
+                        _ if i + 1 == list.len() => " or ",
+                        _ => ", ",
+                    };
+                    write!(f, "{sep}{t}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl When {
+    fn applies(self, cx: &Cx) -> bool {
+        match self {
+            When::Mods(groups) => groups.iter().all(|g| g.iter().any(|m| cx.mods.contains(m))),
+            When::Operands(n) => cx.inst.operands.len() >= n,
+        }
+    }
+}
+
+impl fmt::Display for Needs {
+    /// "PTX ISA 8.0, sm_90 or higher"; "—" for no requirement.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.since == Version(1, 0), self.min) {
+            (true, Min::Any) => f.write_str("—"),
+            (false, Min::Any) => write!(f, "PTX ISA {}", self.since),
+            (true, min) => write!(f, "{min}"),
+            (false, min) => write!(f, "PTX ISA {}, {min}", self.since),
+        }
+    }
+}
+
+impl Row {
+    /// The row's requirements and its forms', for the coverage report.
+    pub(super) fn needs_text(&self) -> String {
+        let mut s = self.needs.to_string();
+        for form in self.forms {
+            s += &format!("; {}: {}", form.what, form.needs);
+        }
+        s
+    }
+}
+
+/// Checks `cx`'s instruction against the module's header: the row's [`Needs`] and those of
+/// each of its [`Form`]s the instruction has. The error names the instruction (or form), the
+/// requirement and what the header gives, as ptxas reports it ("Feature 'cp.async.bulk'
+/// requires PTX ISA .version 8.0 or later", "Instruction 'wgmma.fence' not supported on
+/// .target 'sm_90'").
+pub(super) fn check_header(cx: &Cx, row: &Row, header: Header) -> R {
+    let forms = row.forms.iter().filter(|f| f.when.applies(cx));
+    for (what, needs) in
+        std::iter::once((cx.ptx.as_str(), row.needs)).chain(forms.map(|f| (f.what, f.needs)))
+    {
+        let here = if what == cx.ptx {
+            String::new()
+        } else {
+            format!(" ('{}')", cx.ptx)
+        };
+        if header.version < needs.since {
+            return Err(LowerError::new(
+                cx.inst.span,
+                format!(
+                    "{what}{here} requires PTX ISA {} (.version {} here)",
+                    needs.since, header.version
+                ),
+            ));
+        }
+        if !needs.min.admits(header.arch) {
+            let target = match header.arch {
+                Some(t) => t.to_string(),
+                None => "no sm_NN".to_string(),
+            };
+            return Err(LowerError::new(
+                cx.inst.span,
+                format!(
+                    "{what}{here} requires .target {} (.target {target} here)",
+                    needs.min
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Modifiers of the floating-point forms, which the integer rows (§9.7.1) do not take: an

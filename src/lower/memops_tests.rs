@@ -2,10 +2,11 @@
 //! the front end accepts and rejects: each verdict is ptxas 12.9's (`-arch=sm_100a`, with
 //! `.b8` registers for the one-byte types), except where a comment says otherwise.
 
-use crate::coverage::example_kernel;
+use crate::coverage::example_kernel_for;
 
 fn compiles(inst: &str) -> Result<(), String> {
-    let ptx = example_kernel(inst).replace(".reg .pred", ".reg .b8 %c<9>;\n.reg .pred");
+    let ptx = example_kernel_for(inst, "8.8", "sm_100a")
+        .replace(".reg .pred", ".reg .b8 %c<9>;\n.reg .pred");
     crate::host::front_end(&ptx, "t.ptx")
         .map(|_| ())
         .map_err(|e| e.to_string())

@@ -20,9 +20,10 @@ pub struct Ident {
 /// A whole PTX module (one `.ptx` file).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Module {
-    /// `.version MAJOR.MINOR`.
-    pub version: Option<(u32, u32)>,
-    /// `.target` list, e.g. `["sm_80"]` or `["sm_52", "texmode_independent"]`.
+    /// `.version MAJOR.MINOR`, the module's first directive (PTX ISA §11.1.2).
+    pub version: super::target::Version,
+    /// `.target` list, e.g. `["sm_80"]` or `["sm_52", "texmode_independent"]`; never empty
+    /// (PTX ISA §11.1.3: it follows `.version`).
     pub target: Vec<String>,
     /// `.address_size 32|64`; PTX's default is 32 when absent, compilers always emit 64.
     pub address_size: Option<u32>,

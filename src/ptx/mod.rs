@@ -16,6 +16,7 @@ pub mod lineinfo;
 pub mod parser;
 pub mod print;
 pub mod span;
+pub mod target;
 
 pub use error::ParseError;
 
@@ -28,10 +29,11 @@ pub use error::ParseError;
 ///
 /// ```
 /// let m = ptxjit::ptx::parse(".version 8.0\n.target sm_80\n.address_size 64\n").unwrap();
-/// assert_eq!(m.version, Some((8, 0)));
-/// let e = ptxjit::ptx::parse(".version 8.0\n.entry k() { ret }").unwrap_err();
-/// let map = ptxjit::ptx::span::SourceMap::new("k.ptx", ".version 8.0\n.entry k() { ret }");
-/// assert_eq!(e.render(&map), "k.ptx:2:18: expected ';' or an operand after instruction 'ret', found '}'");
+/// assert_eq!(m.version, ptxjit::ptx::target::Version(8, 0));
+/// let text = ".version 8.0\n.target sm_80\n.entry k() { ret }";
+/// let e = ptxjit::ptx::parse(text).unwrap_err();
+/// let map = ptxjit::ptx::span::SourceMap::new("k.ptx", text);
+/// assert_eq!(e.render(&map), "k.ptx:3:18: expected ';' or an operand after instruction 'ret', found '}'");
 /// ```
 pub fn parse(text: &str) -> Result<ast::Module, ParseError> {
     parser::parse_module(text)

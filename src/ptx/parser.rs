@@ -7,7 +7,7 @@
 //!
 //! Grammar accepted, in the manual's notation (`[]` optional, `*` repetition):
 //! ```text
-//! module    := ( .version N.M | .target name(, name)* | .address_size N
+//! module    := .version N.M .target name(, name)* ( .address_size N
 //!              | .file N "path" (, N)* | .section .name ... { skipped }
 //!              | .pragma "s"(, "s")* ; | item )*
 //! item      := [linkage] (function | var-decl)       linkage := .visible|.extern|.weak|.common
@@ -37,6 +37,7 @@ use super::ast::*;
 use super::error::ParseError;
 use super::lexer::{tokenize, Tok, Token};
 use super::span::Span;
+use super::target::{self, Version};
 
 /// The largest `<N>` of a parameterized register declaration (`.reg .b32 %r<N>;`).
 const MAX_REG_COUNT: u32 = 1 << 20;
@@ -225,9 +226,10 @@ impl<'a> Parser<'a> {
     // ---- module level --------------------------------------------------------------------
 
     fn module(&mut self) -> Result<Module> {
+        let (version, target) = self.header()?;
         let mut m = Module {
-            version: None,
-            target: Vec::new(),
+            version,
+            target,
             address_size: None,
             files: Vec::new(),
             items: Vec::new(),
@@ -242,43 +244,16 @@ impl<'a> Parser<'a> {
                     .unexpected("a directive, function or variable declaration at module scope"));
             };
             match name {
-                "version" => {
-                    self.bump();
-                    let at = self.peek().span;
-                    let v = self.version()?;
-                    // PTX ISA §11.1: ptxjit implements PTX ISA 9.x and earlier.
-                    if v.0 > 9 || v.0 == 0 {
-                        return Err(ParseError::new(
-                            format!(
-                                "PTX ISA version {}.{} is not one ptxjit knows (1.0 to 9.x)",
-                                v.0, v.1
-                            ),
-                            at,
-                        ));
-                    }
-                    m.version = Some(v);
-                }
-                "target" => {
-                    self.bump();
-                    loop {
-                        let id = self.expect_ident("a target name in '.target'")?;
-                        if !known_target(&id.name) {
-                            return Err(ParseError::new(
-                                format!(
-                                    "unknown target '{}' (sm_NN or compute_NN of an NVIDIA \
-                                     architecture with an optional a/f suffix, \
-                                     texmode_unified, texmode_independent, debug, \
-                                     map_f64_to_f32)",
-                                    id.name
-                                ),
-                                id.span,
-                            ));
-                        }
-                        m.target.push(id.name);
-                        if self.eat_punct(b',').is_none() {
-                            break;
-                        }
-                    }
+                // PTX ISA §11.1.2: "no other .version directive is allowed anywhere else
+                // within the module" (ptxas: a syntax error); likewise one `.target`.
+                "version" | "target" => {
+                    return Err(ParseError::new(
+                        format!(
+                            "a second '.{name}' directive: a module has one, at its start \
+                             (PTX ISA §11.1.2)"
+                        ),
+                        t.span,
+                    ))
                 }
                 "address_size" => {
                     self.bump();
@@ -325,13 +300,84 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn version(&mut self) -> Result<(u32, u32)> {
+    /// The module's header (PTX ISA §11.1.2): `.version` first, then `.target`, as ptxas
+    /// requires ("Missing .version directive at start of file"); the version must be a
+    /// released one ptxjit knows (at most [`target::NEWEST`]) and at least the one that
+    /// introduced each architecture `.target` names.
+    fn header(&mut self) -> Result<(Version, Vec<String>)> {
+        let t = self.peek().clone();
+        if self.dot_name(&t) != Some("version") {
+            return Err(ParseError::new(
+                "missing '.version' directive at the start of the module (PTX ISA §11.1.2: \
+                 every module begins with '.version' and '.target')",
+                t.span,
+            ));
+        }
+        self.bump();
+        let at = self.peek().span;
+        let v = self.version()?;
+        if !target::is_released(v) {
+            // ptxas: "Unsupported .version 9.9; current version is '8.8'".
+            return Err(ParseError::new(
+                format!(
+                    "unsupported .version {v}: not a PTX ISA version ptxjit knows (the newest \
+                     is {})",
+                    target::NEWEST
+                ),
+                at,
+            ));
+        }
+        let t = self.peek().clone();
+        if self.dot_name(&t) != Some("target") {
+            // ptxas: "Missing .target directive at start of file".
+            return Err(ParseError::new(
+                "missing '.target' directive after '.version' (PTX ISA §11.1.3)",
+                t.span,
+            ));
+        }
+        self.bump();
+        let mut names = Vec::new();
+        loop {
+            let id = self.expect_ident("a target name in '.target'")?;
+            if !target::MODIFIERS.contains(&id.name.as_str()) {
+                let Some(since) = target::parse_arch(&id.name).and_then(target::arch_since) else {
+                    return Err(ParseError::new(
+                        format!(
+                            "unknown target '{}' (sm_NN or compute_NN of an NVIDIA \
+                             architecture with an optional a/f suffix, texmode_unified, \
+                             texmode_independent, debug, map_f64_to_f32)",
+                            id.name
+                        ),
+                        id.span,
+                    ));
+                };
+                if v < since {
+                    // ptxas: "PTX .version 7.0 does not support .target sm_90".
+                    return Err(ParseError::new(
+                        format!(
+                            "PTX .version {v} does not support .target {} (it needs PTX ISA \
+                             {since})",
+                            id.name
+                        ),
+                        id.span,
+                    ));
+                }
+            }
+            names.push(id.name);
+            if self.eat_punct(b',').is_none() {
+                break;
+            }
+        }
+        Ok((v, names))
+    }
+
+    fn version(&mut self) -> Result<Version> {
         let t = self.peek().clone();
         let text = self.slice(t.span);
         let parsed = match t.tok {
             Tok::Float(_) => text
                 .split_once('.')
-                .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?))),
+                .and_then(|(a, b)| Some(Version(a.parse().ok()?, b.parse().ok()?))),
             _ => None,
         };
         match parsed {
@@ -1371,41 +1417,6 @@ fn clip(s: &str) -> String {
         out.push_str("...");
     }
     out
-}
-
-/// The architectures of `.target sm_NN` / `compute_NN` (PTX ISA §11.2, "Target ISA Notes").
-const ARCHS: &[u32] = &[
-    10, 11, 12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89,
-    90, 100, 101, 103, 110, 120, 121,
-];
-
-/// A `.target` entry ptxjit accepts (PTX ISA §11.2): `sm_NN`/`compute_NN` of a real
-/// architecture, with the `a` suffix (sm_90 and later) or the `f` suffix (sm_100 and later),
-/// the texturing modes, `debug` and `map_f64_to_f32`. ptxas rejects other names
-/// ("Unsupported .target 'sm_999'").
-fn known_target(t: &str) -> bool {
-    if matches!(
-        t,
-        "texmode_unified" | "texmode_independent" | "debug" | "map_f64_to_f32"
-    ) {
-        return true;
-    }
-    let Some(rest) = t.strip_prefix("sm_").or_else(|| t.strip_prefix("compute_")) else {
-        return false;
-    };
-    let (digits, min) = match rest.strip_suffix('a') {
-        Some(d) => (d, 90),
-        None => match rest.strip_suffix('f') {
-            Some(d) => (d, 100),
-            None => (rest, 0),
-        },
-    };
-    let sm = if digits.bytes().all(|c| c.is_ascii_digit()) && !digits.starts_with('0') {
-        digits.parse::<u32>().ok()
-    } else {
-        None
-    };
-    sm.is_some_and(|n| n >= min && ARCHS.contains(&n))
 }
 
 #[cfg(test)]

@@ -1,8 +1,24 @@
 //! Parser unit tests: each construct, literal forms, error locations, and no-panic robustness.
 
 use crate::ptx::ast::*;
-use crate::ptx::parse;
-use crate::ptx::span::SourceMap;
+use crate::ptx::span::{SourceMap, Span};
+use crate::ptx::target::Version;
+use crate::ptx::ParseError;
+
+/// The module header the snippets below leave out (every module opens with one).
+const HEADER: &str = ".version 8.0 .target sm_80 ";
+
+/// Parses `text`, prefixed with [`HEADER`] unless it has a `.version`; an error's span
+/// is given back relative to `text`.
+fn parse(text: &str) -> Result<Module, ParseError> {
+    if text.contains(".version") {
+        return crate::ptx::parse(text);
+    }
+    crate::ptx::parse(&format!("{HEADER}{text}")).map_err(|e| {
+        let back = |x: u32| (x as usize).saturating_sub(HEADER.len());
+        ParseError::new(e.message, Span::new(back(e.span.start), back(e.span.end)))
+    })
+}
 
 /// A kernel in the shape NVRTC emits (debug info, printf call, shared memory, shuffles).
 const NVRTC_KERNEL: &str = r#"//
@@ -201,7 +217,7 @@ fn int(value: i64) -> Literal {
 fn nvrtc_kernel_parses() {
     let m = parse(NVRTC_KERNEL)
         .unwrap_or_else(|e| panic!("{}", e.render(&SourceMap::new("nvrtc.ptx", NVRTC_KERNEL))));
-    assert_eq!(m.version, Some((8, 8)));
+    assert_eq!(m.version, Version(8, 8));
     assert_eq!(m.target, vec!["sm_80"]);
     assert_eq!(m.address_size, Some(64));
     assert_eq!(
@@ -332,14 +348,14 @@ fn nvrtc_kernel_parses() {
 
 #[test]
 fn version_target_address_size() {
-    let m = parse(".version 7.10\n.target sm_52, texmode_independent, debug\n.address_size 64")
-        .unwrap();
-    assert_eq!(m.version, Some((7, 10)));
+    let m =
+        parse(".version 7.8\n.target sm_52, texmode_independent, debug\n.address_size 64").unwrap();
+    assert_eq!(m.version, Version(7, 8));
     assert_eq!(m.target, vec!["sm_52", "texmode_independent", "debug"]);
     assert_eq!(m.address_size, Some(64));
     assert!(m.items.is_empty());
     for (text, want) in [
-        (".version 10.0", "PTX ISA version 10.0"),
+        (".version 10.0", "unsupported .version 10.0"),
         (".version 8.0\n.target sm_1000", "unknown target 'sm_1000'"),
         (
             ".version 8.0\n.target sm_80, tex_unified",
@@ -749,7 +765,7 @@ fn literal_forms() {
 
 #[test]
 fn spans_cover_constructs() {
-    let src = ".entry k()\n{\n\tadd.s32 %r1, %r2, 4;\n}\n";
+    let src = ".version 8.0\n.target sm_80\n.entry k()\n{\n\tadd.s32 %r1, %r2, 4;\n}\n";
     let m = parse(src).unwrap();
     let Statement::Instruction(i) = &body(&m, 0)[0] else {
         panic!()
@@ -759,7 +775,7 @@ fn spans_cover_constructs() {
     assert_eq!(s(i.opcode.span), "add");
     assert_eq!(s(i.modifiers[0].span), ".s32");
     assert_eq!(s(i.operands[2].span()), "4");
-    assert_eq!(s(func(&m, 0).span), &src[..src.len() - 1]);
+    assert_eq!(s(func(&m, 0).span), &src[27..src.len() - 1]);
 }
 
 // ---- errors -------------------------------------------------------------------------------
@@ -790,8 +806,8 @@ fn missing_semicolon_names_instruction() {
 #[test]
 fn error_messages_and_locations() {
     assert_eq!(
-        err(".version 8.0\n.targte sm_80"),
-        "t.ptx:2:1: unknown module-scope directive '.targte'"
+        err(".version 8.0\n.target sm_80\n.targte sm_80"),
+        "t.ptx:3:1: unknown module-scope directive '.targte'"
     );
     assert_eq!(
         err(".entry k(\n  .param .u64 a\n  .param .u64 b)\n{ ret; }"),
@@ -1138,4 +1154,55 @@ fn mask_initializers() {
         err(".global .u8 b = 0xFF(g;"),
         "t.ptx:1:23: expected ')' after the masked value in the initializer of 'b', found ';'"
     );
+}
+
+/// The module header as ptxas 12.9 checks it (PTX ISA §11.1.2-3): `.version` first, a
+/// released version, `.target` next, an architecture the version knows, one of each.
+#[test]
+fn module_header_is_checked_as_ptxas_checks_it() {
+    let e = |text: &str| match crate::ptx::parse(text) {
+        Ok(_) => panic!("accepted: {text}"),
+        Err(e) => e.render(&SourceMap::new("h.ptx", text)),
+    };
+    // ptxas: "line 2; fatal : Missing .version directive at start of file".
+    assert!(e("// c\n.target sm_90\n.version 8.0\n")
+        .starts_with("h.ptx:2:1: missing '.version' directive at the start of the module"));
+    assert!(e(".entry k() { ret; }").starts_with("h.ptx:1:1: missing '.version'"));
+    assert!(e("").starts_with("h.ptx:1:1: missing '.version'"));
+    // ptxas: "Unsupported .version 9.9; current version is '8.8'" (ptxjit's newest is 9.5).
+    for v in ["9.6", "9.9", "10.0", "7.9", "0.9"] {
+        let msg = e(&format!(".version {v}\n.target sm_90\n"));
+        assert!(
+            msg.starts_with(&format!("h.ptx:1:10: unsupported .version {v}")),
+            "{msg}"
+        );
+        assert!(msg.contains("newest is 9.5"), "{msg}");
+    }
+    // ptxas: "Missing .target directive at start of file".
+    assert!(e(".version 8.0\n.address_size 64\n")
+        .starts_with("h.ptx:2:1: missing '.target' directive after '.version'"));
+    // ptxas: "PTX .version 7.0 does not support .target sm_90".
+    assert_eq!(
+        e(".version 7.0\n.target sm_90\n"),
+        "h.ptx:2:9: PTX .version 7.0 does not support .target sm_90 (it needs PTX ISA 7.8)"
+    );
+    assert!(e(".version 8.5\n.target sm_100a\n").contains("needs PTX ISA 8.6"));
+    assert!(e(".version 8.7\n.target sm_100f\n").contains("needs PTX ISA 8.8"));
+    // ptxas: "Parsing error near '.version 8.0': syntax error" for a second `.version`.
+    assert!(
+        e(".version 8.0\n.target sm_90\n.address_size 64\n.version 8.0\n")
+            .starts_with("h.ptx:4:1: a second '.version' directive")
+    );
+    assert!(e(".version 8.0\n.target sm_90\n.target sm_80\n")
+        .starts_with("h.ptx:3:1: a second '.target' directive"));
+    for ok in [
+        ".version 9.5\n.target sm_90\n",
+        ".version 7.8\n.target sm_90\n",
+        ".version 8.0\n.target sm_90a, texmode_independent, debug\n",
+        ".version 8.8\n.target sm_100f\n",
+        ".version 1.4\n.target sm_10\n",
+        "// generated\n\n.version 08.0 .target compute_80\n",
+    ] {
+        crate::ptx::parse(ok).unwrap_or_else(|e| panic!("{ok}: {e}"));
+    }
 }

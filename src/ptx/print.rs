@@ -25,12 +25,8 @@ pub fn print_module(m: &Module) -> String {
 
 /// Writes the PTX text of `m` to `w` (see [`print_module`]).
 pub fn write_module(w: &mut impl Write, m: &Module) -> fmt::Result {
-    if let Some((major, minor)) = m.version {
-        writeln!(w, ".version {major}.{minor}")?;
-    }
-    if !m.target.is_empty() {
-        writeln!(w, ".target {}", m.target.join(", "))?;
-    }
+    writeln!(w, ".version {}", m.version)?;
+    writeln!(w, ".target {}", m.target.join(", "))?;
     if let Some(a) = m.address_size {
         writeln!(w, ".address_size {a}")?;
     }
@@ -667,10 +663,10 @@ mod tests {
 
     #[test]
     fn negative_zero_differs() {
-        let a = parse(".global .f64 x = 0.0;").unwrap();
-        let b = parse(".global .f64 x = -0.0;").unwrap();
+        let a = parse(".version 8.0\n.target sm_80\n.global .f64 x = 0.0;").unwrap();
+        let b = parse(".version 8.0\n.target sm_80\n.global .f64 x = -0.0;").unwrap();
         assert!(!same_modulo_spans(&a, &b));
-        let c = parse("  .global  .f64 x =\n 0.0 ;").unwrap();
+        let c = parse(".version 8.0 .target sm_80  .global  .f64 x =\n 0.0 ;").unwrap();
         assert!(same_modulo_spans(&a, &c));
     }
 

@@ -391,7 +391,8 @@ pub const SPREADS: &[Spread] = &[Spread::PerThread, Spread::Uniform, Spread::Uni
 
 /// The kernel for a group.
 pub fn kernel_ptx(g: &Group, spread: Spread) -> String {
-    let mut s = String::from(".version 8.5\n.target sm_90\n.address_size 64\n");
+    // sm_100 and PTX ISA 8.8: the mixed-precision forms (`add.f32.f16`, §9.7.5) need them.
+    let mut s = String::from(".version 8.8\n.target sm_100\n.address_size 64\n");
     if spread == Spread::UniformConst {
         let bytes = g.rows.len().max(1) * 8 * g.ins.len().max(1);
         s += &format!(".const .align 8 .b8 isa_rows[{bytes}];\n");

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Generates the `needs_*` error cases: one instruction per module whose `.version` or
+`.target` is below what the instruction needs (its PTX ISA section's "PTX ISA Notes" and
+"Target ISA Notes"; ptxjit's decoder table, src/lower/decode_table.rs). Each module is run
+through ptxas 12.9 when it is at hand: the module must be rejected, and the same instruction
+under the good header accepted; ptxas's message is kept in the case's comment.
+
+    python3 ptx-tests/errors/gen_requirements.py [path/to/ptxas]
+"""
+import os, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PTXAS = sys.argv[1] if len(sys.argv) > 1 else \
+    "/work/venv-cuda/lib/python3.11/site-packages/nvidia/cuda_nvcc/bin/ptxas"
+
+# name | instruction | good (version, target) | low version | low target | the requirement
+# our error names for the low version / the low target
+CASES = [
+    ("wgmma", "wgmma.fence.sync.aligned", ("8.0", "sm_90a"), "7.8", "sm_90", "8.0", "sm_90a"),
+    ("mbarrier_init", "mbarrier.init.shared.b64 [sm], 1", ("7.0", "sm_80"), "6.5", "sm_75", "7.0", "sm_80 or higher"),
+    ("mbarrier_try_wait", "mbarrier.try_wait.shared.b64 %p1, [sm], %rd1", ("7.8", "sm_90"), "7.7", "sm_80", "7.8", "sm_90 or higher"),
+    ("cp_async_bulk", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sm], [%rd1], 16, [sm+512]", ("8.0", "sm_90"), "7.8", "sm_80", "8.0", "sm_90 or higher"),
+    ("cp_async", "cp.async.ca.shared.global [sm], [%rd1], 4", ("7.0", "sm_80"), "6.5", "sm_75", "7.0", "sm_80 or higher"),
+    ("tcgen05_alloc", "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [sm], 32", ("8.6", "sm_100a"), "8.5", "sm_90a", "8.6", "sm_100a, sm_101a"),
+    ("ld_b128", "ld.global.b128 %q1, [%rd1]", ("8.3", "sm_90"), "8.2", "sm_60", "8.3", "sm_70 or higher"),
+    ("st_b128", "st.global.b128 [%rd1], %q1", ("8.3", "sm_90"), "8.2", "sm_60", "8.3", "sm_70 or higher"),
+    ("atom_b128_sys", "atom.relaxed.sys.global.exch.b128 %q1, [%rd1], %q1", ("8.4", "sm_90"), "8.3", "sm_80", "8.4", "sm_90 or higher"),
+    ("redux", "redux.sync.add.u32 %r1, %r2, 0xffffffff", ("7.0", "sm_80"), "6.5", "sm_75", "7.0", "sm_80 or higher"),
+    ("redux_f32", "redux.sync.min.f32 %f1, %f2, 0xffffffff", ("8.6", "sm_100a"), "8.5", "sm_90", "8.6", "sm_100a, sm_101a"),
+    ("elect", "elect.sync %r1|%p1, 0xffffffff", ("8.0", "sm_90"), "7.8", "sm_80", "8.0", "sm_90 or higher"),
+    ("ldmatrix", "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [sm]", ("6.5", "sm_75"), "6.4", "sm_70", "6.5", "sm_75 or higher"),
+    ("stmatrix", "stmatrix.sync.aligned.m8n8.x1.shared.b16 [sm], {%r1}", ("7.8", "sm_90"), "7.7", "sm_80", "7.8", "sm_90 or higher"),
+    ("movmatrix", "movmatrix.sync.aligned.m8n8.trans.b16 %r1, %r2", ("7.8", "sm_75"), "7.7", "sm_70", "7.8", "sm_75 or higher"),
+    ("griddepcontrol", "griddepcontrol.wait", ("7.8", "sm_90"), "7.7", "sm_80", "7.8", "sm_90 or higher"),
+    ("setmaxnreg", "setmaxnreg.inc.sync.aligned.u32 64", ("8.0", "sm_90a"), "7.8", "sm_90", "8.0", "sm_90a, sm_100a"),
+    ("multimem", "multimem.ld_reduce.relaxed.sys.global.add.u32 %r1, [%rd1]", ("8.1", "sm_90"), "8.0", "sm_80", "8.1", "sm_90 or higher"),
+    ("mapa", "mapa.u64 %rd1, %rd2, 0", ("7.8", "sm_90"), "7.7", "sm_80", "7.8", "sm_90 or higher"),
+    ("szext", "szext.wrap.u32 %r1, %r2, %r3", ("7.6", "sm_70"), "7.5", "sm_60", "7.6", "sm_70 or higher"),
+    ("add_bf16", "add.bf16 %h1, %h2, %h3", ("7.8", "sm_90"), "7.7", "sm_80", "7.8", "sm_90 or higher"),
+    ("tensormap_replace", "tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2", ("8.3", "sm_90a"), "8.2", "sm_90", "8.3", "sm_90a"),
+    ("fence_proxy_async", "fence.proxy.async", ("8.0", "sm_90"), "7.8", "sm_80", "8.0", "sm_90 or higher"),
+]
+
+# Cases whose requirement is a form's of the decoder table row (named so in the error, with the
+# instruction after it): case -> (form failing the low version, form failing the low target);
+# None where the row itself fails.
+FORMS = {
+    "mbarrier_try_wait": ("mbarrier.try_wait", "mbarrier.try_wait"),
+    "cp_async_bulk": ("cp.async.bulk", "cp.async.bulk"),
+    "ld_b128": ("Type .b128", "Type .b128"),
+    "st_b128": ("Type .b128", "Type .b128"),
+    "atom_b128_sys": (".b128 with .sys", "atom .b128"),
+    "redux_f32": ("redux.f32", "redux.f32"),
+    "add_bf16": ("add.bf16", "add.bf16"),
+    "tensormap_replace": (None, "tensormap.replace"),
+    "fence_proxy_async": ("fence.proxy.async", "fence.proxy.async"),
+}
+
+# The newest target each low version supports, for a version below the good target's.
+TARGET_SINCE = {"sm_60": (5, 0), "sm_70": (6, 0), "sm_75": (6, 3), "sm_80": (7, 0), "sm_90": (7, 8),
+                "sm_90a": (8, 0), "sm_100a": (8, 6)}
+INST_LINE = 17
+
+
+def module(comment, version, target, inst):
+    q = ".reg .b128 %q<3>;" if "%q" in inst else "// (no .b128 registers)"
+    return (f"// {comment[0]}\n// {comment[1]}\n// {comment[2]}\n.version {version}\n.target {target}\n"
+            ".address_size 64\n\n.visible .entry k(.param .u64 k_p)\n{\n"
+            ".reg .pred %p<4>;\n.reg .b16 %h<5>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<9>;\n.reg .f32 %f<9>;\n"
+            f"{q}\n.shared .align 16 .b8 sm[1024];\n{inst};\nret;\n}}\n")
+
+
+def ptxas(text, target):
+    if not os.path.exists(PTXAS):
+        return None
+    path = "/tmp/gen_requirements.ptx"
+    open(path, "w").write(text)
+    r = subprocess.run([PTXAS, f"-arch={target.replace('compute_', 'sm_')}", path, "-o", "/dev/null"],
+                       capture_output=True, text=True)
+    out = (r.stdout + r.stderr).strip().splitlines()
+    return "accepted" if r.returncode == 0 else out[0].split("; ", 1)[-1].strip()
+
+
+def write(name, what, version, target, inst, contains):
+    good = ptxas(module(("", "", ""), *CASE_GOOD, inst), CASE_GOOD[1])
+    bad_text = module(("", "", ""), version, target, inst)
+    said = ptxas(bad_text, target)
+    if good is not None:
+        assert good == "accepted", (name, good)
+        assert said != "accepted", (name, "ptxas accepts the low header")
+    note = f'ptxas 12.9: "{said}"' if said else "ptxas not run"
+    comment = (f"Invalid PTX: {what} (line {INST_LINE}).", note[:200], "Generated by gen_requirements.py.")
+    open(os.path.join(HERE, f"{name}.ptx"), "w").write(module(comment, version, target, inst))
+    open(os.path.join(HERE, f"{name}.toml"), "w").write(
+        f"# Invalid PTX: {what}; {note[:150]}\n# Generated by gen_requirements.py.\n"
+        f'ptx = "{name}.ptx"\nkernel = "k"\ngrid = [1, 1, 1]\nblock = [1, 1, 1]\n'
+        'args = [{ buffer = "x" }]\n\n[buffers.x]\ntype = "u32"\nlen = 2\n\n'
+        f'[expect_error]\nkind = "invalid"\ncontains = "{name}.ptx:{INST_LINE}:1: {contains}"\n')
+
+
+for (name, inst, good, low_v, low_t, since, min_text) in CASES:
+    CASE_GOOD = good
+    gv = tuple(int(x) for x in low_v.split("."))
+    target = good[1]
+    if TARGET_SINCE[target] > gv:
+        target = max((t for t, v in TARGET_SINCE.items() if v <= gv and not t.endswith("a")),
+                     key=lambda t: TARGET_SINCE[t])
+    op = inst.split()[0]
+    fv, ft = FORMS.get(name, (None, None))
+    what = lambda form: op if form in (None, op) else f"{form} ('{op}')"
+    write(f"needs_{name}_version", f"`{op}` under .version {low_v}", low_v, target, inst,
+          f"{what(fv)} requires PTX ISA {since} (.version {low_v} here)")
+    write(f"needs_{name}_target", f"`{op}` under .target {low_t}", good[0], low_t, inst,
+          f"{what(ft)} requires .target {min_text}")
+print(f"{2 * len(CASES)} cases")
