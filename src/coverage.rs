@@ -455,8 +455,13 @@ pub fn example_kernel(inst: &str) -> String {
 }
 
 /// The headers [`check`] tries, in order: an example compiles if it does under one of them
-/// (wgmma needs sm_90a, tcgen05 the sm_100 family's `a` targets).
-const HEADERS: &[(&str, &str)] = &[("8.5", "sm_90"), ("9.5", "sm_90a"), ("9.5", "sm_100a")];
+/// (wgmma needs sm_90a, tcgen05 the sm_100 family's `a` targets, `tcgen05.ld.red` sm_103a).
+const HEADERS: &[(&str, &str)] = &[
+    ("8.5", "sm_90"),
+    ("9.5", "sm_90a"),
+    ("9.5", "sm_100a"),
+    ("9.5", "sm_103a"),
+];
 
 /// [`example_kernel`] with the given `.version` and `.target`.
 pub fn example_kernel_for(inst: &str, version: &str, target: &str) -> String {

@@ -39,6 +39,7 @@ CASES = [
     ("add_bf16", "add.bf16 %h1, %h2, %h3", ("7.8", "sm_90"), "7.7", "sm_80", "7.8", "sm_90 or higher"),
     ("tensormap_replace", "tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2", ("8.3", "sm_90a"), "8.2", "sm_90", "8.3", "sm_90a"),
     ("fence_proxy_async", "fence.proxy.async", ("8.0", "sm_90"), "7.8", "sm_80", "8.0", "sm_90 or higher"),
+    ("tcgen05_ld_red", "tcgen05.ld.red.sync.aligned.32x32b.x2.min.f32 {%f1, %f2}, %f3, [%r1]", ("8.8", "sm_103a"), "8.7", "sm_100a", "8.8", "sm_101a, sm_103a"),
 ]
 
 # Cases whose requirement is a form's of the decoder table row (named so in the error, with the
@@ -54,7 +55,12 @@ FORMS = {
     "add_bf16": ("add.bf16", "add.bf16"),
     "tensormap_replace": (None, "tensormap.replace"),
     "fence_proxy_async": ("fence.proxy.async", "fence.proxy.async"),
+    "tcgen05_ld_red": ("tcgen05.ld.red", "tcgen05.ld.red"),
 }
+
+# The target of a case's low-version module where the fallback below would pick one the
+# instruction itself does not run on (tcgen05.ld.red: sm_101a is in PTX ISA 8.6 and 8.7).
+LOW_VERSION_TARGET = {"tcgen05_ld_red": "sm_101a"}
 
 # The newest target each low version supports, for a version below the good target's.
 TARGET_SINCE = {"sm_60": (5, 0), "sm_70": (6, 0), "sm_75": (6, 3), "sm_80": (7, 0), "sm_90": (7, 8),
@@ -102,7 +108,9 @@ for (name, inst, good, low_v, low_t, since, min_text) in CASES:
     CASE_GOOD = good
     gv = tuple(int(x) for x in low_v.split("."))
     target = good[1]
-    if TARGET_SINCE[target] > gv:
+    if name in LOW_VERSION_TARGET:
+        target = LOW_VERSION_TARGET[name]
+    elif TARGET_SINCE[target] > gv:
         target = max((t for t, v in TARGET_SINCE.items() if v <= gv and not t.endswith("a")),
                      key=lambda t: TARGET_SINCE[t])
     op = inst.split()[0]

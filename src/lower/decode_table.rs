@@ -225,6 +225,10 @@ const SM100A: Min = Min::Specific(&[
     f(103),
     f(110),
 ]);
+/// `tcgen05.ld.red` (§9.7.16.8.3): sm_101a and sm_103a and their families, not sm_100a
+/// (ptxas 12.9: "Instruction 'tcgen05.ld.red' not supported on .target 'sm_100a'"; sm_110a
+/// is sm_101a renamed from PTX ISA 9.0).
+const LD_RED: Min = Min::Specific(&[a(101), a(103), a(110), f(101), f(103), f(110)]);
 /// `setmaxnreg` (§9.7.19.5): sm_90a, and the sm_100 and sm_120 architecture-specific targets.
 const SETMAXNREG: Min = Min::Specific(&[
     a(90),
@@ -654,7 +658,14 @@ pub(super) static ROWS: &[Row] = &[
         Effect(clc::clusterlaunchcontrol),
     )
     .since((8, 6), Sm(100)),
-    row("tcgen05", Any, "9.7.16", Effect(tcgen05::tcgen05)).since((8, 6), SM100A),
+    row("tcgen05", Any, "9.7.16", Effect(tcgen05::tcgen05))
+        .since((8, 6), SM100A)
+        .forms(&[form(
+            "tcgen05.ld.red",
+            Mods(&[&["ld"], &["red"]]),
+            (8, 8),
+            LD_RED,
+        )]),
 ];
 
 /// Forms of an opcode that the ISA describes in a section of their own, apart from the
