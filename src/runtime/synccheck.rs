@@ -260,11 +260,13 @@ pub(super) fn check_barrier(states: &mut [Vec<u128>], id: u32, parts: &[usize], 
     // the block to reach a `__syncthreads()`.
     if threads0 == 0 {
         let at = inst0.saturating_sub(1);
-        let exited: Vec<usize> = (0..states.len())
+        // A CTA has at most 32 warps (1024 threads): the exited ones as a mask.
+        let exited = (0..states.len().min(32))
             .filter(|w| !parts.contains(w) && rd32(bytes(&mut states[*w]), LIVE_OFF) != 0)
-            .collect();
-        if let Some(&first) = exited.first() {
+            .fold(0u32, |m, w| m | 1 << w);
+        if exited != 0 {
             // Named by the first thread of the first warp that exited.
+            let first = exited.trailing_zeros() as usize;
             let lanes = rd32(bytes(&mut states[first]), LIVE_OFF);
             c.sink.record(
                 &c.who,
@@ -276,26 +278,13 @@ pub(super) fn check_barrier(states: &mut [Vec<u128>], id: u32, parts: &[usize], 
                     format!(
                         "warp{} {} of the block exited instead of reaching barrier {id} ({}), \
                          which warp {w0} reached: every thread of a block must reach it",
-                        if exited.len() > 1 { "s" } else { "" },
-                        fmt_warps(&exited),
+                        if exited.count_ones() > 1 { "s" } else { "" },
+                        fmt_lanes(exited),
                         c.sites.line(at),
                     )
                 },
             );
         }
-    }
-}
-
-/// Warp indices as `1`, `1, 3` or `1-7`.
-fn fmt_warps(w: &[usize]) -> String {
-    match w {
-        [a] => a.to_string(),
-        [a, .., b] if b - a + 1 == w.len() => format!("{a}-{b}"),
-        _ => w
-            .iter()
-            .map(|x| x.to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
     }
 }
 
