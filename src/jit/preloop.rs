@@ -30,7 +30,6 @@
 use super::codegen::{ctype, Gen};
 use crate::analysis::uniform;
 use crate::ir::{self, Effect, Op, Terminator};
-use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, BlockArg, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::FunctionBuilder;
 use std::collections::HashMap;
@@ -240,20 +239,7 @@ impl Gen<'_, '_> {
                     let t = self.ty(d.results[0]);
                     let a0 = *argv.first().ok_or("ld.param without an address")?;
                     let a = self.addr64(a0, d.args[0]);
-                    let limit = self.e.param_size;
-                    let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, a, limit);
-                    let room = self.b.ins().isub(limit, a);
-                    let fits = self.b.ins().icmp_imm_s(
-                        IntCC::UnsignedGreaterThanOrEqual,
-                        room,
-                        i64::from(t.bytes()),
-                    );
-                    let mut ok = self.b.ins().band(lt, fits);
-                    if align > 1 {
-                        let low = self.b.ins().band_imm_s(a, i64::from(align) - 1);
-                        let al = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
-                        ok = self.b.ins().band(ok, al);
-                    }
+                    let ok = self.in_window(a, self.e.param_size, a, t.bytes(), u32::from(align));
                     let next = self.b.create_block();
                     self.b.ins().brif(ok, next, &[], fail, &[]);
                     self.b.switch_to_block(next);

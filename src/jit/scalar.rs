@@ -99,6 +99,32 @@ impl Gen<'_, '_> {
         Ok(self.of_bits(r, res_ty))
     }
 
+    /// Whether `size` bytes at offset `off` lie inside a window of `limit` bytes and `addr`
+    /// is a multiple of `align` (an `i8` condition): the inline test of [`Gen::access_ptr`]
+    /// and of the parameter loads computed before the warp loop (`preloop.rs`).
+    pub(super) fn in_window(
+        &mut self,
+        off: Value,
+        limit: Value,
+        addr: Value,
+        size: u32,
+        align: u32,
+    ) -> Value {
+        let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
+        let room = self.b.ins().isub(limit, off);
+        let fits =
+            self.b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, i64::from(size));
+        let mut ok = self.b.ins().band(lt, fits);
+        if align > 1 {
+            let low = self.b.ins().band_imm_s(addr, i64::from(align) - 1);
+            let al = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+            ok = self.b.ins().band(ok, al);
+        }
+        ok
+    }
+
     /// A host pointer for one lane's access (or, in the scalar section, the warp's: see
     /// [`Gen::uniform_mask`](super::codegen::Gen)): inline bounds check for
     /// global/shared/param, `access_helper` otherwise (which records faults and returns the
@@ -131,19 +157,8 @@ impl Gen<'_, '_> {
             _ => (None, None, addr),
         };
         if let (Some(base), Some(limit)) = (base, limit) {
-            // ok = off < limit && limit - off >= size && aligned [&& !memcheck for global]
-            let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
-            let room = self.b.ins().isub(limit, off);
-            let fits =
-                self.b
-                    .ins()
-                    .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, size as i64);
-            let mut ok = self.b.ins().band(lt, fits);
-            if align > 1 {
-                let low = self.b.ins().band_imm_s(addr, align as i64 - 1);
-                let al = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
-                ok = self.b.ins().band(ok, al);
-            }
+            // ok = in bounds and aligned [&& !memcheck for global]
+            let mut ok = self.in_window(off, limit, addr, size, align);
             if matches!(space, ir::Space::Global | ir::Space::Const) {
                 let nm = self.b.ins().icmp_imm_s(IntCC::Equal, self.e.memcheck, 0);
                 ok = self.b.ins().band(ok, nm);
