@@ -608,7 +608,9 @@ pub(super) static ROWS: &[Row] = &[
     // §9.7.19 Miscellaneous: debugging and performance-monitor hints and sleeps have no
     // effect on the CPU.
     row("brkpt", Any, "9.7.19.1", G(no_effect)),
-    row("nanosleep", Any, "9.7.19.2", G(no_effect)).since((6, 3), Sm(70)),
+    // The ISA's PTX ISA Notes say 6.3; ptxas 12.9 accepts `nanosleep` under `.version 6.2`
+    // (and rejects it under 6.1), and a module NVIDIA's assembler takes must load.
+    row("nanosleep", Any, "9.7.19.2", G(no_effect)).since((6, 2), Sm(70)),
     row("pmevent", Any, "9.7.19.3", G(no_effect)),
     row("trap", Any, "9.7.19.4", G(control)),
     row(

@@ -59,6 +59,7 @@ pub fn parse_module(text: &str) -> Result<Module> {
             tok: Tok::Eof,
             span: Span::new(end, end),
         },
+        version: target::NEWEST,
     };
     p.module()
 }
@@ -106,6 +107,9 @@ struct Parser<'a> {
     toks: Vec<Token>,
     pos: usize,
     eof: Token,
+    /// The module's `.version`, once the header is parsed (types and forms that need a
+    /// later version are checked against it).
+    version: Version,
 }
 
 impl<'a> Parser<'a> {
@@ -316,6 +320,7 @@ impl<'a> Parser<'a> {
         self.bump();
         let at = self.peek().span;
         let v = self.version()?;
+        self.version = v;
         if !target::is_released(v) {
             // ptxas: "Unsupported .version 9.9; current version is '8.8'".
             return Err(ParseError::new(
@@ -630,7 +635,7 @@ impl<'a> Parser<'a> {
                     if let Some(n) = vector_width(d) {
                         vector = Some(n);
                     } else if let Some(st) = ScalarType::from_suffix(d) {
-                        ty = Some(st);
+                        ty = Some(self.declared_type(st, t.span)?);
                     } else {
                         return Err(ParseError::new(
                             format!("unknown attribute '.{d}' in a parameter of the {what}"),
@@ -718,6 +723,23 @@ impl<'a> Parser<'a> {
 
     /// `.space (.align N | .vN | .type | .attribute(...))* declarator (, declarator)* ;`
     /// from the space token.
+    /// The type of a declaration (variable or parameter) checked against the module's
+    /// `.version`: `.b128` needs PTX ISA 8.3 (PTX ISA §5.2.2; ptxas: "Feature 'Type .b128'
+    /// requires PTX ISA .version 8.3 or later").
+    fn declared_type(&self, st: ScalarType, at: Span) -> Result<ScalarType> {
+        const B128_SINCE: Version = Version(8, 3);
+        if st == ScalarType::B128 && self.version < B128_SINCE {
+            return Err(ParseError::new(
+                format!(
+                    "type .b128 requires PTX ISA {B128_SINCE} (.version {} here)",
+                    self.version
+                ),
+                at,
+            ));
+        }
+        Ok(st)
+    }
+
     fn var_decls(&mut self, linkage: Linkage, start: Span) -> Result<Vec<VarDecl>> {
         let space_tok = self.bump();
         let space_name = self.dot_name(&space_tok).unwrap_or("");
@@ -733,7 +755,7 @@ impl<'a> Parser<'a> {
             } else if let Some(n) = vector_width(d) {
                 vector = Some(n);
             } else if let Some(st) = ScalarType::from_suffix(d) {
-                ty = Some(st);
+                ty = Some(self.declared_type(st, t.span)?);
             } else {
                 return Err(ParseError::new(
                     format!("unknown attribute '.{d}' in {what}"),
