@@ -118,13 +118,16 @@ pub enum Tc05RedType {
 /// instruction descriptor may name, and K (the reduction depth of one instruction).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tc05Kind {
-    /// `.kind::f16`: f16 or bf16 inputs, K = 16; an f32 accumulator (the ISA's f16 accumulator
-    /// faults as not supported yet).
+    /// `.kind::f16`: f16 or bf16 inputs, K = 16; an f32 accumulator, or an f16 one with f16
+    /// inputs.
     F16,
     /// `.kind::tf32`: tf32 inputs, f32 accumulator, K = 8.
     Tf32,
     /// `.kind::i8`: s8/u8 inputs, s32 accumulator, K = 32.
     I8,
+    /// `.kind::f8f6f4`: e4m3, e5m2, e2m3, e3m2 or e2m1 inputs (A and B each its own, named by
+    /// the instruction descriptor), f32 or f16 accumulator, K = 32.
+    F8f6f4,
 }
 
 impl Tc05Kind {
@@ -133,7 +136,7 @@ impl Tc05Kind {
         match self {
             Tc05Kind::F16 => 16,
             Tc05Kind::Tf32 => 8,
-            Tc05Kind::I8 => 32,
+            Tc05Kind::I8 | Tc05Kind::F8f6f4 => 32,
         }
     }
 }
@@ -348,6 +351,7 @@ impl fmt::Display for Tc05Kind {
             Tc05Kind::F16 => "f16",
             Tc05Kind::Tf32 => "tf32",
             Tc05Kind::I8 => "i8",
+            Tc05Kind::F8f6f4 => "f8f6f4",
         })
     }
 }

@@ -15,7 +15,7 @@
 //! tcgen05.wait::ld.sync.aligned;  tcgen05.wait::st.sync.aligned;
 //! tcgen05.fence::before_thread_sync;  tcgen05.fence::after_thread_sync;
 //! tcgen05.mma.cta_group::1.kind   [d-tmem], a-desc|[a-tmem], b-desc, idesc, enable-input-d;
-//!     .kind = .kind::f16, .kind::tf32, .kind::i8
+//!     .kind = .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8
 //! tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem], b-desc,
 //!     idesc, enable-input-d;           N = 0..3, use = fill, use, lastuse, discard
 //! tcgen05.cp.cta_group::1.shape [taddr], s-desc;
@@ -29,7 +29,7 @@
 //! runs `ld`, `st`, `mma`, `cp` and `shift` when they execute, so `wait::ld`/`wait::st` only
 //! wait for the warp, the fences order nothing more than program order already does, and
 //! `commit` arrives on its mbarrier at once (an arrive-on of count 1). Forms the ISA has and
-//! ptxjit does not (`.sp.kind::tf32`, block scaling, `.kind::f8f6f4`,
+//! ptxjit does not (`.sp.kind::tf32`, `.sp.kind::f8f6f4`, `.ws.kind::f8f6f4`, block scaling,
 //! `disable-output-lane`/`scale-input-d`, `mma.ws`'s zero-column-mask-desc, `cp`'s
 //! decompression, `.multicast::cluster`) are "unsupported" errors naming them.
 
@@ -542,8 +542,12 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         }
         Some("kind::tf32") => Tc05Kind::Tf32,
         Some("kind::i8") => Tc05Kind::I8,
-        Some(k @ ("kind::f8f6f4" | "kind::mxf8f6f4" | "kind::mxf4" | "kind::mxf4nvf4")) => {
-            return Err(cx.unsupported(&format!(".{k} is not supported yet")))
+        Some("kind::f8f6f4") if sparse => {
+            return Err(cx.unsupported("tcgen05.mma.sp.kind::f8f6f4 is not supported yet"))
+        }
+        Some("kind::f8f6f4") => Tc05Kind::F8f6f4,
+        Some(k @ ("kind::mxf8f6f4" | "kind::mxf4" | "kind::mxf4nvf4")) => {
+            return Err(cx.unsupported(&format!(".{k} (block scaling) is not supported yet")))
         }
         _ => {
             return Err(
