@@ -248,14 +248,19 @@ pub enum Tc05Op {
         split: u32,
     },
     /// `tcgen05.mma{.sp}.cta_group::1.kind [d-tmem], a-desc|[a-tmem], b-desc, {[sp-meta],}
-    /// idesc, enable-input-d`: args (d taddr i32, A: descriptor i64 or (`a_tmem`) taddr i32,
-    /// B descriptor i64, idesc i32, enable-input-d pred, and for `.sp` (`sparse`: A holds
-    /// the stored half of a structured-sparse matrix, PTX ISA §9.7.16.10.8) the metadata's
-    /// taddr i32). Single-thread: each active lane issues one.
+    /// idesc, {disable-output-lane,} enable-input-d{, scale-input-d}`: args (d taddr i32, A:
+    /// descriptor i64 or (`a_tmem`) taddr i32, B descriptor i64, idesc i32, enable-input-d
+    /// pred, for `.sp` (`sparse`: A holds the stored half of a structured-sparse matrix, PTX
+    /// ISA §9.7.16.10.8) the metadata's taddr i32, then with `mask` the four i32 words of
+    /// disable-output-lane: bit `l % 32` of word `l / 32` set keeps tensor-memory lane `l` of
+    /// D unchanged). `scale_d` is the scale-input-d immediate (0..=15, 0 when absent): the
+    /// input D is multiplied by 2^-scale_d. Single-thread: each active lane issues one.
     Mma {
         kind: Tc05Kind,
         a_tmem: bool,
         sparse: bool,
+        mask: bool,
+        scale_d: u8,
     },
     /// `tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem],
     /// b-desc, idesc, enable-input-d`: operands as [`Tc05Op::Mma`]; `buffer` is the collector
@@ -437,12 +442,23 @@ impl fmt::Display for Tc05Op {
                 kind,
                 a_tmem,
                 sparse,
-            } => write!(
-                f,
-                "mma{}.kind::{kind}{}",
-                if *sparse { ".sp" } else { "" },
-                if *a_tmem { " a=tmem" } else { " a=desc" }
-            ),
+                mask,
+                scale_d,
+            } => {
+                write!(
+                    f,
+                    "mma{}.kind::{kind}{}",
+                    if *sparse { ".sp" } else { "" },
+                    if *a_tmem { " a=tmem" } else { " a=desc" }
+                )?;
+                if *mask {
+                    f.write_str(" disable-output-lane")?;
+                }
+                if *scale_d != 0 {
+                    write!(f, " scale-input-d={scale_d}")?;
+                }
+                Ok(())
+            }
             Tc05Op::MmaWs {
                 kind,
                 a_tmem,

@@ -87,14 +87,14 @@
 //! absolute LBO mode and an invalid swizzle fault.
 
 use super::env::{read_shared, translate, CtaEnv, FaultKind};
-use super::fp::{self, Fmt};
+use super::fp::{self, Arith, Fmt};
 use super::initcheck::InitAccess;
 use super::mma;
 use super::warp::{lanes, WarpDesc};
 use super::wgmma::Desc;
 use crate::ir::{
-    MmaBitOp, MmaElem, MmaFamily, MmaSpec, Space, Tc05Collector, Tc05CpShape, Tc05Kind, Tc05Op,
-    Tc05Red, Tc05RedType, Tc05Shape,
+    MmaBitOp, MmaElem, MmaFamily, MmaSpec, Round, Space, Tc05Collector, Tc05CpShape, Tc05Kind,
+    Tc05Op, Tc05Red, Tc05RedType, Tc05Shape,
 };
 use std::cell::RefCell;
 
@@ -355,6 +355,8 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
             kind,
             a_tmem,
             sparse,
+            mask: lane_mask,
+            scale_d,
         } => {
             for l in lanes(mask) {
                 let form = MmaForm {
@@ -362,6 +364,8 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     a_tmem,
                     sparse,
                     ws: None,
+                    lane_mask,
+                    scale_d,
                 };
                 if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, fk, e);
@@ -382,6 +386,8 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     a_tmem,
                     sparse: false,
                     ws,
+                    lane_mask: false,
+                    scale_d: 0,
                 };
                 if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, fk, e);
@@ -834,13 +840,16 @@ fn tmem_fault(e: String) -> MmaFault {
 }
 
 /// Which multiply: its kind, whether A is in tensor memory, whether A is structured sparse
-/// (`tcgen05.mma.sp`), and for `.ws` the collector buffer and its use.
+/// (`tcgen05.mma.sp`), for `.ws` the collector buffer and its use, whether a
+/// disable-output-lane mask follows the other operands, and the scale-input-d exponent.
 #[derive(Clone, Copy)]
 struct MmaForm {
     kind: Tc05Kind,
     a_tmem: bool,
     sparse: bool,
     ws: Option<(u8, Tc05Collector)>,
+    lane_mask: bool,
+    scale_d: u8,
 }
 
 /// One `tcgen05.mma` (`.sp`, `.ws`) issued by `lane`.
@@ -857,6 +866,8 @@ fn mma_lane(
         a_tmem,
         sparse,
         ws,
+        lane_mask,
+        scale_d,
     } = form;
     let dt = d.arg(s, 0, lane) as u32;
     let a_op = d.arg(s, 1, lane);
@@ -986,6 +997,31 @@ fn mma_lane(
             }
         }
     }
+    if enable_d && scale_d != 0 {
+        // D · 2^-scale-input-d, rounded in the accumulator's format (exact unless it
+        // underflows).
+        let fmt = if id.d == MmaElem::F16 {
+            Fmt::F16
+        } else {
+            Fmt::F32
+        };
+        let f = fp::convert(
+            Fmt::F64,
+            fmt,
+            (-f64::from(scale_d)).exp2().to_bits(),
+            Round::Nearest,
+        );
+        for v in c.iter_mut() {
+            *v = fp::arith(fmt, Arith::Mul, [*v, f, 0], Round::Nearest, false, false);
+        }
+    }
+    // disable-output-lane: bit `l % 32` of word `l / 32` keeps lane `l` (row `l`) of D.
+    let kept = |r: u64| -> bool {
+        lane_mask && {
+            let k = 5 + usize::from(sparse) + (r / 32) as usize;
+            (d.arg(s, k, lane) >> (r % 32)) & 1 == 1
+        }
+    };
     // One 128×8 block of columns at a time (an `MmaSpec`'s N is at most 255).
     let spec = MmaSpec {
         family: MmaFamily::Mma,
@@ -1011,7 +1047,7 @@ fn mma_lane(
             .flat_map(|r| c[r * nu + 8 * j..r * nu + 8 * j + 8].to_vec())
             .collect();
         let dj = mma::multiply(&spec, &a, &bj, &cj);
-        for r in 0..mu {
+        for r in (0..mu).filter(|&r| !kept(r as u64)) {
             for col in 0..8 {
                 tm.set(r as u32, dc + (8 * j + col) as u32, dj[r * 8 + col] as u32);
             }

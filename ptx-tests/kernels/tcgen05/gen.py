@@ -91,9 +91,18 @@ CASES_NARROW = [
     ("e2m1_e3m2", "tc_f8f6f4", "e2m1", "e3m2", "f32", (False, 2, 16, 256), (False, 1, 128, 256), 1, 0, 1),
     ("e2m3_e4m3_f16", "tc_f8f6f4", "e2m3", "e4m3", "f16", (False, 2, 16, 256), (False, 8, 16, 1024), 1, 0, 0),
     ("e3m2_e2m1_f16", "tc_f8f6f4", "e3m2", "e2m1", "f16", (False, 4, 16, 512), (False, 8, 16, 1024), 0, 1, 1),
+    ("f16_mask_scale", "tc_f16_mask", "f16", "f16", "f32", (False, 1, 128, 256), (False, 2, 16, 256), 1, 0, 0),
+    ("tf32_scale", "tc_tf32_scale", "tf32", "tf32", "f32", (False, 2, 16, 256), (False, 4, 16, 512), 1, 1, 0),
 ]
 
-KINDS = {"tc_f16": "f16", "tc_tf32": "tf32", "tc_i8": "i8", "tc_atmem": "f16", "tc_f8f6f4": "f8f6f4"}
+KINDS = {"tc_f16": "f16", "tc_tf32": "tf32", "tc_i8": "i8", "tc_atmem": "f16", "tc_f8f6f4": "f8f6f4",
+         "tc_f16_mask": "f16", "tc_tf32_scale": "tf32"}
+# Entries whose mma has more operands (§9.7.16.10.9.1): a disable-output-lane vector (four words
+# read from the `areg` buffer) and the scale-input-d immediate.
+TAIL = {"tc_f16_mask": (True, 3), "tc_tf32_scale": (False, 15)}
+# The disable-output-lane words of the cases that have them: bit l % 32 of word l / 32 set keeps
+# tensor-memory lane l (row l of D) as it was.
+MASK_OF = {"f16_mask_scale": [0x0000_8001, 0xffff_ffff, 0, 0xf0f0_0f0f]}
 
 
 def mini_codes(x, dtype):
@@ -148,6 +157,8 @@ def mma_entry(name):
     kind = KINDS[name]
     a_tmem = name == "tc_atmem"
     a_op = "[%r21]" if a_tmem else "%rd5"
+    masked, scale = TAIL.get(name, (False, 0))
+    tail = (", {%m0, %m1, %m2, %m3}" if masked else "") + ", %p4" + (f", {scale}" if scale else "")
     L = [f".visible .entry {name}(.param .u64 img, .param .u64 out, .param .u64 cin,",
          "    .param .u64 adesc, .param .u64 bdesc, .param .u32 idesc, .param .u32 enable,",
          "    .param .u64 areg)", "{", "    .reg .b32 %r<32>;", "    .reg .b64 %rd<24>;",
@@ -170,6 +181,9 @@ def mma_entry(name):
          "    ld.param.u64 %rd7, [cin];", "    mul.wide.u32 %rd8, %r1, 256;", "    add.u64 %rd9, %rd7, %rd8;"]
     L += [f"    ld.global.b32 %c{i}, [%rd9+{4 * i}];" for i in range(64)]
     L += [f"    tcgen05.st.sync.aligned.32x32b.x64.b32 [%r14], {regs('%c', 64)};"]
+    if masked:
+        L += ["    .reg .b32 %m<4>;", "    ld.param.u64 %rd15, [areg];"]
+        L += [f"    ld.global.b32 %m{i}, [%rd15+{4 * i}];" for i in range(4)]
     if a_tmem:
         L += ["    ld.param.u64 %rd10, [areg];", "    mul.wide.u32 %rd11, %r1, 32;",
               "    add.u64 %rd12, %rd10, %rd11;"]
@@ -182,7 +196,7 @@ def mma_entry(name):
           "    add.u64 %rd5, %rd5, %rd4;", "    ld.param.u64 %rd6, [bdesc];", "    add.u64 %rd6, %rd6, %rd4;",
           "    ld.param.u32 %r15, [idesc];", "    ld.param.u32 %r16, [enable];", "    setp.ne.u32 %p4, %r16, 0;",
           "    add.u32 %r21, %r20, 64;", "    @%p3 bra $issued;",
-          f"    tcgen05.mma.cta_group::1.kind::{kind} [%r20], {a_op}, %rd6, %r15, %p4;",
+          f"    tcgen05.mma.cta_group::1.kind::{kind} [%r20], {a_op}, %rd6, %r15{tail};",
           "    tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r11];",
           "$issued:", "$wait:", "    mbarrier.try_wait.parity.shared::cta.b64 %p5, [%r11], 0;",
           "    @!%p5 bra $wait;", "    tcgen05.fence::after_thread_sync;",
@@ -280,7 +294,14 @@ def write_case(rng, case, narrow):
     # B is K×N; its descriptor layout indexes (n, k).
     bdesc = tc_desc(wg.place(image, element_bytes(rng, b.T, bt), B_BASE, *blay, eb), blay[1])
     idv = idesc(at, bt, dt, neg_a, neg_b, trans_a, int(blay[0]))
-    d = (-a if neg_a else a) @ (-b if neg_b else b) + (c if enable else 0)
+    scale = TAIL.get(ent, (False, 0))[1]
+    # D = A·B + D·2^-scale-input-d; the scaled C stays a multiple of 2^-7, exact.
+    d = (-a if neg_a else a) @ (-b if neg_b else b) + (c * 2.0 ** -scale if enable else 0)
+    mask = MASK_OF.get(name)
+    if mask is not None:
+        for r in range(M):
+            if (mask[r // 32] >> (r % 32)) & 1:
+                d[r] = c[r]
     if dt == "f16":
         # Every product is a multiple of 1/16 and the magnitudes sum to at most 2^11 / 16, so
         # every partial sum, in any order, is exact in f16.
@@ -292,10 +313,12 @@ def write_case(rng, case, narrow):
     np.save(os.path.join(HERE, f"{name}_cin.npy"), cin.reshape(-1))
     np.save(os.path.join(HERE, f"{name}_expected.npy"), exp.reshape(-1))
     extra = ""
-    if alay == "tmem":
+    if mask is not None:
+        areg = np.array(mask, dtype=np.uint32)
+    if alay == "tmem" or mask is not None:
         np.save(os.path.join(HERE, f"{name}_areg.npy"), areg.reshape(-1))
         extra = '\n[buffers.areg]\ntype = "u32"\ninit = { file = "%s_areg.npy" }\n' % name
-    areg_arg = '{ buffer = "areg" }' if alay == "tmem" else "{ u64 = 0 }"
+    areg_arg = '{ buffer = "areg" }' if extra else "{ u64 = 0 }"
 
     def describe(lay):
         if lay == "tmem":
@@ -303,8 +326,13 @@ def write_case(rng, case, narrow):
         mn_major, x, lbo, sbo = lay
         sw = "no swizzle" if x == 1 else f"{16 * x}-byte swizzle"
         return f"{'MN' if mn_major else 'K'}-major, {sw}, LBO {lbo}, SBO {sbo}"
+    more = ""
+    if scale:
+        more += f"\n# scale-input-d {scale}: D = A·B + D·2^-{scale}."
+    if mask is not None:
+        more += f"\n# disable-output-lane {{{', '.join(hex(w) for w in mask)}}}: those lanes keep C."
     toml = f"""# tcgen05.mma.cta_group::1.kind::{KINDS[ent]}: M {M}, N {N}, K {k}, .{dt} += .{at} x .{bt}
-# A: {describe(alay)}; B: {describe(blay)}; enable-input-d {enable}, negate A {neg_a}, negate B {neg_b}.
+# A: {describe(alay)}; B: {describe(blay)}; enable-input-d {enable}, negate A {neg_a}, negate B {neg_b}.{more}
 # Written by gen.py (do not edit: change gen.py and run it); expected: numpy's A·B + C, exact.
 ptx = "tcgen05.ptx"
 kernel = "{ent}"
