@@ -55,6 +55,11 @@
 //! once. Arithmetic as `mma` (`runtime::mma::multiply`): exact products, the sum over k
 //! ascending from D, rounded in the accumulator type at each step.
 //!
+//! `scale-input-d` (an immediate 0..15, `.kind::f16` and `.kind::tf32`) multiplies the input
+//! D by 2^-s first, rounded to nearest in the accumulator format (exact unless it
+//! underflows); `disable-output-lane` (four 32-bit words, lane `l` at bit `l % 32` of word
+//! `l / 32`) keeps the lanes whose bit is set as they were.
+//!
 //! `tcgen05.mma.sp` (§9.7.16.10.9.2; `.kind::f16` and `.kind::i8`) doubles K: A's operand
 //! (descriptor or tensor memory) holds the stored M×K/2 half, laid out as a dense A of K/2
 //! columns, and the metadata at the `[sp-meta]` address places it (`sparse`); the
