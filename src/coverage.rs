@@ -403,11 +403,14 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.st.sync.aligned.16x256b.x1.b32 [%r2], {%r1, %r3, %r4, %r5}",
         "tcgen05.st.sync.aligned.16x32bx2.x2.b32 [%r2], 16, {%r1, %r3}"]
     "tcgen05.wait" "9.7.16.8.5" "::ld, ::st .sync.aligned (ld/st complete when they execute: a warp-wide wait)" ["tcgen05.wait::ld.sync.aligned", "tcgen05.wait::st.sync.aligned"]
-    "tcgen05.mma" "9.7.16.10.9.1" ".cta_group::1 .kind::f16 (f16/bf16, f32 accumulator), .kind::tf32, .kind::i8 (s32, saturate); M = 128, N = 16..256 by 16; A from a shared-memory descriptor (K- or M-major) or tensor memory, B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; negate A/B; enable-input-d (not yet: M = 64, f16 accumulator, .kind::f8f6f4 and block scaling, disable-output-lane, scale-input-d, .cta_group::2)" [
+    "tcgen05.mma" "9.7.16.10.9.1" ".cta_group::1 .kind::f16 (f16/bf16 with an f32 accumulator, f16 with an f16 one), .kind::tf32, .kind::f8f6f4 (A and B each e4m3, e5m2, e2m3, e3m2 or e2m1 as the instruction descriptor says, f32 or f16 accumulator; 4- and 6-bit elements packed 16 to a 16-byte group in shared memory, K-major), .kind::i8 (s32, saturate); M = 128, N = 16..256 by 16; A from a shared-memory descriptor (K- or M-major) or tensor memory (not 4- or 6-bit A), B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; negate A/B; enable-input-d; disable-output-lane (4 words: set bits keep their lanes of D); scale-input-d 0..15 for .kind::f16/.kind::tf32 (D = A·B + D·2^-s) (not yet: M = 64, block scaling, .cta_group::2)" [
         "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
+        "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, {%r3, %r4, %r5, %r6}, %p1, 3",
+        "tcgen05.mma.cta_group::1.kind::tf32 [%r1], %rd1, %rd2, %r2, %p1, 15",
+        "tcgen05.mma.cta_group::1.kind::f8f6f4 [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1",
         "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, 1"]
-    "tcgen05.mma.sp" "9.7.16.10.9.2" ".cta_group::1 .kind::f16 (K = 32) and .kind::i8 (K = 64), M = 128: the dense forms with a 2:4 sparse A, its stored half from a descriptor or tensor memory, metadata in tensor memory at [sp-meta] as public sm_100 code lays it out (isa-notes), sparsity selector in the instruction descriptor; fields outside the ISA's meaningful list fault (not yet: .kind::tf32, disable-output-lane, scale-input-d)" [
+    "tcgen05.mma.sp" "9.7.16.10.9.2" ".cta_group::1 .kind::f16 (K = 32) and .kind::i8 (K = 64), M = 128: the dense forms with a 2:4 sparse A, its stored half from a descriptor or tensor memory, metadata in tensor memory at [sp-meta] as public sm_100 code lays it out (isa-notes), sparsity selector in the instruction descriptor; fields outside the ISA's meaningful list fault; disable-output-lane and scale-input-d as tcgen05.mma (not yet: .kind::tf32, .kind::f8f6f4)" [
         "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
         "tcgen05.mma.sp.cta_group::1.kind::i8 [%r1], [%r4], %rd2, [%r3], %r2, 1"]
     "tcgen05.mma.ws" "9.7.16.10.9.3" ".cta_group::1 .kind::f16, .kind::tf32, .kind::i8 as tcgen05.mma; M = 128 with N = 64 or 128; A from a descriptor or tensor memory; .collector::b0-b3::fill/use/lastuse/discard keep B between instructions (not yet: M = 32 and 64, zero-column-mask-desc, .kind::f8f6f4, .sp)" [
@@ -905,7 +908,20 @@ mod tests {
             ),
             (
                 "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
-                "[sp-meta], idesc, enable-input-d; found 5 operands",
+                "[sp-meta], idesc, {disable-output-lane}, enable-input-d{, scale-input-d}; found 5 \
+                 operands",
+            ),
+            (
+                "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, %p1, 2",
+                "scale-input-d is for .kind::f16 and .kind::tf32 only",
+            ),
+            (
+                "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1, 16",
+                "scale-input-d must be an integer constant",
+            ),
+            (
+                "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, {%r3, %r4}, %p1",
+                "needs 4 registers",
             ),
             ("wgmma.fence.aligned", "needs .sync.aligned"),
             ("wgmma.wait_group.sync.aligned %r1", "integer constant"),

@@ -32,6 +32,14 @@ pub enum MmaElem {
     E4m3,
     /// `.e5m2`: 8-bit float, 5 exponent bits.
     E5m2,
+    /// `.e2m3`: 6-bit float, 2 exponent bits, 3 mantissa bits (PTX ISA §5.2.5; only in
+    /// `tcgen05.mma.kind::f8f6f4`, where shared memory holds it in a 16-element group padded to
+    /// 16 bytes: `runtime::tcgen05`).
+    E2m3,
+    /// `.e3m2`: 6-bit float, 3 exponent bits, 2 mantissa bits (as [`MmaElem::E2m3`]).
+    E3m2,
+    /// `.e2m1`: 4-bit float, 2 exponent bits, 1 mantissa bit (as [`MmaElem::E2m3`]).
+    E2m1,
 }
 
 impl MmaElem {
@@ -59,7 +67,8 @@ impl MmaElem {
     pub fn bits(self) -> u32 {
         match self {
             MmaElem::B1 => 1,
-            MmaElem::S4 | MmaElem::U4 => 4,
+            MmaElem::S4 | MmaElem::U4 | MmaElem::E2m1 => 4,
+            MmaElem::E2m3 | MmaElem::E3m2 => 6,
             MmaElem::S8 | MmaElem::U8 | MmaElem::E4m3 | MmaElem::E5m2 => 8,
             MmaElem::F16 | MmaElem::Bf16 => 16,
             MmaElem::Tf32 | MmaElem::F32 | MmaElem::S32 => 32,
@@ -99,7 +108,10 @@ impl MmaElem {
             | MmaElem::B1
             | MmaElem::S32
             | MmaElem::E4m3
-            | MmaElem::E5m2 => Type::I32,
+            | MmaElem::E5m2
+            | MmaElem::E2m3
+            | MmaElem::E3m2
+            | MmaElem::E2m1 => Type::I32,
         }
     }
 }
@@ -120,6 +132,9 @@ impl fmt::Display for MmaElem {
             MmaElem::S32 => "s32",
             MmaElem::E4m3 => "e4m3",
             MmaElem::E5m2 => "e5m2",
+            MmaElem::E2m3 => "e2m3",
+            MmaElem::E3m2 => "e3m2",
+            MmaElem::E2m1 => "e2m1",
         })
     }
 }

@@ -118,13 +118,16 @@ pub enum Tc05RedType {
 /// instruction descriptor may name, and K (the reduction depth of one instruction).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tc05Kind {
-    /// `.kind::f16`: f16 or bf16 inputs, K = 16; an f32 accumulator (the ISA's f16 accumulator
-    /// faults as not supported yet).
+    /// `.kind::f16`: f16 or bf16 inputs, K = 16; an f32 accumulator, or an f16 one with f16
+    /// inputs.
     F16,
     /// `.kind::tf32`: tf32 inputs, f32 accumulator, K = 8.
     Tf32,
     /// `.kind::i8`: s8/u8 inputs, s32 accumulator, K = 32.
     I8,
+    /// `.kind::f8f6f4`: e4m3, e5m2, e2m3, e3m2 or e2m1 inputs (A and B each its own, named by
+    /// the instruction descriptor), f32 or f16 accumulator, K = 32.
+    F8f6f4,
 }
 
 impl Tc05Kind {
@@ -133,7 +136,7 @@ impl Tc05Kind {
         match self {
             Tc05Kind::F16 => 16,
             Tc05Kind::Tf32 => 8,
-            Tc05Kind::I8 => 32,
+            Tc05Kind::I8 | Tc05Kind::F8f6f4 => 32,
         }
     }
 }
@@ -245,14 +248,19 @@ pub enum Tc05Op {
         split: u32,
     },
     /// `tcgen05.mma{.sp}.cta_group::1.kind [d-tmem], a-desc|[a-tmem], b-desc, {[sp-meta],}
-    /// idesc, enable-input-d`: args (d taddr i32, A: descriptor i64 or (`a_tmem`) taddr i32,
-    /// B descriptor i64, idesc i32, enable-input-d pred, and for `.sp` (`sparse`: A holds
-    /// the stored half of a structured-sparse matrix, PTX ISA §9.7.16.10.8) the metadata's
-    /// taddr i32). Single-thread: each active lane issues one.
+    /// idesc, {disable-output-lane,} enable-input-d{, scale-input-d}`: args (d taddr i32, A:
+    /// descriptor i64 or (`a_tmem`) taddr i32, B descriptor i64, idesc i32, enable-input-d
+    /// pred, for `.sp` (`sparse`: A holds the stored half of a structured-sparse matrix, PTX
+    /// ISA §9.7.16.10.8) the metadata's taddr i32, then with `mask` the four i32 words of
+    /// disable-output-lane: bit `l % 32` of word `l / 32` set keeps tensor-memory lane `l` of
+    /// D unchanged). `scale_d` is the scale-input-d immediate (0..=15, 0 when absent): the
+    /// input D is multiplied by 2^-scale_d. Single-thread: each active lane issues one.
     Mma {
         kind: Tc05Kind,
         a_tmem: bool,
         sparse: bool,
+        mask: bool,
+        scale_d: u8,
     },
     /// `tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem],
     /// b-desc, idesc, enable-input-d`: operands as [`Tc05Op::Mma`]; `buffer` is the collector
@@ -348,6 +356,7 @@ impl fmt::Display for Tc05Kind {
             Tc05Kind::F16 => "f16",
             Tc05Kind::Tf32 => "tf32",
             Tc05Kind::I8 => "i8",
+            Tc05Kind::F8f6f4 => "f8f6f4",
         })
     }
 }
@@ -433,12 +442,23 @@ impl fmt::Display for Tc05Op {
                 kind,
                 a_tmem,
                 sparse,
-            } => write!(
-                f,
-                "mma{}.kind::{kind}{}",
-                if *sparse { ".sp" } else { "" },
-                if *a_tmem { " a=tmem" } else { " a=desc" }
-            ),
+                mask,
+                scale_d,
+            } => {
+                write!(
+                    f,
+                    "mma{}.kind::{kind}{}",
+                    if *sparse { ".sp" } else { "" },
+                    if *a_tmem { " a=tmem" } else { " a=desc" }
+                )?;
+                if *mask {
+                    f.write_str(" disable-output-lane")?;
+                }
+                if *scale_d != 0 {
+                    write!(f, " scale-input-d={scale_d}")?;
+                }
+                Ok(())
+            }
             Tc05Op::MmaWs {
                 kind,
                 a_tmem,

@@ -468,10 +468,18 @@ impl Op {
                         v.extend(std::iter::repeat_n(I32, r));
                         (v, vec![])
                     }
-                    Tc05Op::Mma { a_tmem, sparse, .. } => {
+                    Tc05Op::Mma {
+                        a_tmem,
+                        sparse,
+                        mask,
+                        ..
+                    } => {
                         let mut v = vec![I32, if *a_tmem { I32 } else { I64 }, I64, I32, Pred];
                         if *sparse {
                             v.push(I32);
+                        }
+                        if *mask {
+                            v.extend([I32; 4]);
                         }
                         (v, vec![])
                     }

@@ -158,7 +158,7 @@ fn mma_form(spec: &MmaSpec) -> Result<(), String> {
                 && c == d
                 && matches!(shape, (16, 8, 16) | (16, 8, 32))
         }
-        F32 | S32 => false,
+        F32 | S32 | E2m3 | E3m2 | E2m1 => false,
     };
     if !ok {
         return Err(format!(
@@ -300,7 +300,7 @@ fn sparse_form(spec: &MmaSpec) -> Result<(), String> {
             E4m3 | E5m2 => {
                 matches!(b, E4m3 | E5m2) && matches!(c, F16 | F32) && c == d && shape == (16, 8, 64)
             }
-            F64 | B1 | F32 | S32 => false,
+            F64 | B1 | F32 | S32 | E2m3 | E3m2 | E2m1 => false,
         };
     if !ok {
         return Err(format!(
@@ -646,7 +646,7 @@ fn wmma_shape_ok(m: u8, n: u8, k: u16, a: MmaElem) -> bool {
         F16 | Bf16 | S8 | U8 => matches!((m, n, k), (16, 16, 16) | (32, 8, 16) | (8, 32, 16)),
         Tf32 => (m, n, k) == (16, 16, 8),
         F64 => (m, n, k) == (8, 8, 4),
-        S4 | U4 | B1 | F32 | S32 | E4m3 | E5m2 => false,
+        S4 | U4 | B1 | F32 | S32 | E4m3 | E5m2 | E2m3 | E3m2 | E2m1 => false,
     }
 }
 
@@ -693,7 +693,9 @@ fn mem_type(e: MmaElem) -> Type {
         MmaElem::S8 | MmaElem::U8 | MmaElem::E4m3 | MmaElem::E5m2 => Type::I8,
         MmaElem::F64 => Type::F64,
         MmaElem::Tf32 | MmaElem::F32 | MmaElem::S32 => Type::I32,
-        MmaElem::S4 | MmaElem::U4 | MmaElem::B1 => Type::I32,
+        MmaElem::S4 | MmaElem::U4 | MmaElem::B1 | MmaElem::E2m3 | MmaElem::E3m2 | MmaElem::E2m1 => {
+            Type::I32
+        }
     }
 }
 
@@ -943,7 +945,7 @@ fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
         Bf16 | Tf32 => bt == a && c == F32 && d == F32,
         F64 => bt == F64 && c == F64 && d == F64,
         S8 | U8 => bt == a && c == S32 && d == S32,
-        S4 | U4 | B1 | F32 | S32 | E4m3 | E5m2 => false,
+        S4 | U4 | B1 | F32 | S32 | E4m3 | E5m2 | E2m3 | E3m2 | E2m1 => false,
     };
     if !types_ok {
         return Err(cx.bad(&format!("no wmma.mma with types .{d}.{a}.{bt}.{c}")));

@@ -14,8 +14,10 @@
 //!     .shape = .32x32b, .16x64b, .16x128b, .16x256b, .16x32bx2 (.red: .32x32b, .16x32bx2)
 //! tcgen05.wait::ld.sync.aligned;  tcgen05.wait::st.sync.aligned;
 //! tcgen05.fence::before_thread_sync;  tcgen05.fence::after_thread_sync;
-//! tcgen05.mma.cta_group::1.kind   [d-tmem], a-desc|[a-tmem], b-desc, idesc, enable-input-d;
-//!     .kind = .kind::f16, .kind::tf32, .kind::i8
+//! tcgen05.mma{.sp}.cta_group::1.kind [d-tmem], a-desc|[a-tmem], b-desc, {[sp-meta],} idesc,
+//!     {disable-output-lane,} enable-input-d{, scale-input-d};
+//!     .kind = .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 (.sp: .kind::f16, .kind::i8;
+//!     scale-input-d 0..15: .kind::f16, .kind::tf32)
 //! tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem], b-desc,
 //!     idesc, enable-input-d;           N = 0..3, use = fill, use, lastuse, discard
 //! tcgen05.cp.cta_group::1.shape [taddr], s-desc;
@@ -29,8 +31,8 @@
 //! runs `ld`, `st`, `mma`, `cp` and `shift` when they execute, so `wait::ld`/`wait::st` only
 //! wait for the warp, the fences order nothing more than program order already does, and
 //! `commit` arrives on its mbarrier at once (an arrive-on of count 1). Forms the ISA has and
-//! ptxjit does not (`.sp.kind::tf32`, block scaling, `.kind::f8f6f4`,
-//! `disable-output-lane`/`scale-input-d`, `mma.ws`'s zero-column-mask-desc, `cp`'s
+//! ptxjit does not (`.sp.kind::tf32`, `.sp.kind::f8f6f4`, `.ws.kind::f8f6f4`, block scaling,
+//! `mma.ws`'s zero-column-mask-desc, `cp`'s
 //! decompression, `.multicast::cluster`) are "unsupported" errors naming them.
 
 use super::super::build::Builder;
@@ -482,7 +484,7 @@ fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
             )))
         }
     }
-    let (d, a, a_tmem, bd, id, en) = mma_operands(b, cx, 0)?;
+    let (d, a, a_tmem, bd, id, en) = mma_operands(b, cx, 0, 0)?;
     b.emit(
         Op::Tcgen05 {
             op: Tc05Op::MmaWs {
@@ -503,12 +505,14 @@ fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
 type Var = super::super::build::Var;
 
 /// The operands `[d-tmem], a-desc|[a-tmem], b-desc, idesc, enable-input-d` of a
-/// `tcgen05.mma`, with `at` more operands (`.sp`'s `[sp-meta]`) before idesc: (d, a, whether A
-/// is in tensor memory, b, idesc, enable).
+/// `tcgen05.mma`, with `at` more operands (`.sp`'s `[sp-meta]`) before idesc and `en` more
+/// (disable-output-lane) before enable-input-d: (d, a, whether A is in tensor memory, b,
+/// idesc, enable).
 fn mma_operands(
     b: &mut Builder,
     cx: &mut Cx,
     at: usize,
+    en: usize,
 ) -> Result<(Var, Var, bool, Var, Var, Var), LowerError> {
     let d = taddr(b, cx, 0)?;
     let a_tmem = matches!(cx.opnd(1)?, Operand::Address { .. });
@@ -519,7 +523,7 @@ fn mma_operands(
     };
     let bd = b.src(cx, 2, Type::I64)?;
     let id = b.src(cx, 3 + at, Type::I32)?;
-    let en = b.src(cx, 4 + at, Type::Pred)?;
+    let en = b.src(cx, 4 + at + en, Type::Pred)?;
     Ok((d, a, a_tmem, bd, id, en))
 }
 
@@ -542,8 +546,12 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         }
         Some("kind::tf32") => Tc05Kind::Tf32,
         Some("kind::i8") => Tc05Kind::I8,
-        Some(k @ ("kind::f8f6f4" | "kind::mxf8f6f4" | "kind::mxf4" | "kind::mxf4nvf4")) => {
-            return Err(cx.unsupported(&format!(".{k} is not supported yet")))
+        Some("kind::f8f6f4") if sparse => {
+            return Err(cx.unsupported("tcgen05.mma.sp.kind::f8f6f4 is not supported yet"))
+        }
+        Some("kind::f8f6f4") => Tc05Kind::F8f6f4,
+        Some(k @ ("kind::mxf8f6f4" | "kind::mxf4" | "kind::mxf4nvf4")) => {
+            return Err(cx.unsupported(&format!(".{k} (block scaling) is not supported yet")))
         }
         _ => {
             return Err(
@@ -563,26 +571,37 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     } else {
         exact(cx, &["cta_group", k])?;
     }
-    match cx.inst.operands.len().saturating_sub(at) {
-        5 => {}
-        6 | 7 => {
-            return Err(cx.unsupported(
-                "tcgen05.mma with disable-output-lane or scale-input-d is not supported yet",
-            ))
+    // After idesc: {disable-output-lane (a vector of 4),} enable-input-d{, scale-input-d}.
+    let mask = matches!(cx.inst.operands.get(4 + at), Some(Operand::Vector(..)));
+    let en_at = 4 + at + usize::from(mask);
+    let scale_d = match cx.inst.operands.len() {
+        n if n == en_at + 1 => 0,
+        n if n == en_at + 2 => {
+            if !matches!(kind, Tc05Kind::F16 | Tc05Kind::Tf32) {
+                return Err(cx.bad(&format!(
+                    "scale-input-d is for .kind::f16 and .kind::tf32 only, not .kind::{kind}"
+                )));
+            }
+            let range: Vec<i64> = (0..16).collect();
+            super::wgmma::imm(cx, en_at + 1, "scale-input-d", &range)? as u8
         }
-        _ => {
+        n => {
             let meta = if sparse { " [sp-meta]," } else { "" };
             return Err(cx.bad(&format!(
-                "expects [d-tmem], a-desc or [a-tmem], b-desc,{meta} idesc, enable-input-d; \
-                 found {} operands",
-                cx.inst.operands.len()
+                "expects [d-tmem], a-desc or [a-tmem], b-desc,{meta} idesc, \
+                 {{disable-output-lane}}, enable-input-d{{, scale-input-d}}; found {n} operands"
             )));
         }
-    }
-    let (d, a, a_tmem, bd, id, en) = mma_operands(b, cx, at)?;
+    };
+    let (d, a, a_tmem, bd, id, en) = mma_operands(b, cx, at, usize::from(mask))?;
     let mut args = vec![d, a, bd, id, en];
     if sparse {
         args.push(taddr(b, cx, 3)?);
+    }
+    if mask {
+        for o in &regs(cx, 4 + at, 4)? {
+            args.push(b.src_rel(cx, o, Type::I32, None)?);
+        }
     }
     b.emit(
         Op::Tcgen05 {
@@ -590,6 +609,8 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
                 kind,
                 a_tmem,
                 sparse,
+                mask,
+                scale_d,
             },
         },
         args,

@@ -136,7 +136,7 @@ fn mma_async_form(b: &mut Builder, cx: &mut Cx, sparse: bool) -> R {
             2,
             0,
         ),
-        F32 | F64 | S4 | U4 | B1 | S32 => (false, 0, 0, 0),
+        F32 | F64 | S4 | U4 | B1 | S32 | E2m3 | E3m2 | E2m1 => (false, 0, 0, 0),
     };
     // A sparse A's K is twice the dense one's (§9.7.15.6.2: m64nNk32 for `.f16`/`.bf16`,
     // k16 for `.tf32`, k64 for 8-bit inputs).

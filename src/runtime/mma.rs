@@ -216,16 +216,23 @@ fn float_fmt(e: MmaElem) -> Option<Fmt> {
         | MmaElem::B1
         | MmaElem::S32
         | MmaElem::E4m3
-        | MmaElem::E5m2 => None,
+        | MmaElem::E5m2
+        | MmaElem::E2m3
+        | MmaElem::E3m2
+        | MmaElem::E2m1 => None,
     }
 }
 
 /// A float input element widened exactly to the accumulator format `to` (`.f16` or wider:
-/// every `.e4m3`/`.e5m2` value is an `.f16`, and every `.f16`/`.bf16`/`.tf32` an `.f32`).
+/// every `.e4m3`/`.e5m2`/`.e2m3`/`.e3m2`/`.e2m1` value is an `.f16`, and every
+/// `.f16`/`.bf16`/`.tf32` an `.f32`).
 fn widen(e: MmaElem, x: u64, to: Fmt) -> u64 {
     let mini = match e {
         MmaElem::E4m3 => MiniFmt::E4M3,
         MmaElem::E5m2 => MiniFmt::E5M2,
+        MmaElem::E2m3 => MiniFmt::E2M3,
+        MmaElem::E3m2 => MiniFmt::E3M2,
+        MmaElem::E2m1 => MiniFmt::E2M1,
         _ => match float_fmt(e) {
             Some(f) => return fp::convert(f, to, float_bits(e, x), Round::Nearest),
             None => return x,

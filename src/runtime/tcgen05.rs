@@ -36,12 +36,29 @@
 //! memory, and B (K×N) from shared memory, as the 32-bit instruction descriptor says (Table 42:
 //! bits 4-5 D type, 7-9 A type, 10-12 B type, 13/14 negate A/B, 15/16 transpose A/B (MN-major),
 //! 17-22 N >> 3, 24-28 M >> 4, bit 2 sparsity, bit 3 saturate). ptxjit implements M = 128
-//! with an f32 or s32 accumulator: row `i` of D is lane `i` of the address's lanes, column `j`
-//! its column `base + j`. A from tensor memory uses the same layout with K elements packed
-//! into 32-bit columns (lane `i`, column `base + k·bits/32`). The multiply is done when the
+//! with an f32, f16 or s32 accumulator: row `i` of D is lane `i` of the address's lanes, column
+//! `j` its column `base + j`; an f16 element is the low 16 bits of its cell (§9.7.16.10.4.1;
+//! ptxjit writes the upper 16 bits as zero and ignores them when it reads D). An f16 D takes
+//! f16 inputs of `.kind::f16` (Table 39) or any `.kind::f8f6f4` inputs. A from tensor memory
+//! uses the same layout with K elements packed into 32-bit columns (lane `i`, column
+//! `base + k·bits/32`); a 4- or 6-bit A there faults as not supported yet (the ISA shows its
+//! 8-bit containers only in figures).
+//!
+//! `.kind::f8f6f4` (K = 32) takes A and B types from the instruction descriptor: E4M3 0, E5M2
+//! 1, E2M3 3, E3M2 4, E2M1 5 (Table 42), each its own. In shared memory 8-bit elements are
+//! laid out as `.kind::i8`'s; 4- and 6-bit ones occupy the same places, 16 of them packed into
+//! the first 8 or 12 bytes of each 16-byte group of K, the rest padding (§9.7.16.10.4.4, the
+//! format `cp.async.bulk.tensor`'s `.b4x16_p64`/`.b6x16_p32` write, §5.5.1.1.1), and must be
+//! K-major (Table 52: a transposed 4- or 6-bit matrix faults). The values widen exactly to
+//! the accumulator format (every one is an f16). The multiply is done when the
 //! instruction executes (like `wgmma` here): `tcgen05.commit` arrives on its mbarrier at
 //! once. Arithmetic as `mma` (`runtime::mma::multiply`): exact products, the sum over k
 //! ascending from D, rounded in the accumulator type at each step.
+//!
+//! `scale-input-d` (an immediate 0..15, `.kind::f16` and `.kind::tf32`) multiplies the input
+//! D by 2^-s first, rounded to nearest in the accumulator format (exact unless it
+//! underflows); `disable-output-lane` (four 32-bit words, lane `l` at bit `l % 32` of word
+//! `l / 32`) keeps the lanes whose bit is set as they were.
 //!
 //! `tcgen05.mma.sp` (§9.7.16.10.9.2; `.kind::f16` and `.kind::i8`) doubles K: A's operand
 //! (descriptor or tensor memory) holds the stored M×K/2 half, laid out as a dense A of K/2
@@ -75,14 +92,14 @@
 //! absolute LBO mode and an invalid swizzle fault.
 
 use super::env::{read_shared, translate, CtaEnv, FaultKind};
-use super::fp::{self, Fmt};
+use super::fp::{self, Arith, Fmt};
 use super::initcheck::InitAccess;
 use super::mma;
 use super::warp::{lanes, WarpDesc};
 use super::wgmma::Desc;
 use crate::ir::{
-    MmaBitOp, MmaElem, MmaFamily, MmaSpec, Space, Tc05Collector, Tc05CpShape, Tc05Kind, Tc05Op,
-    Tc05Red, Tc05RedType, Tc05Shape,
+    MmaBitOp, MmaElem, MmaFamily, MmaSpec, Round, Space, Tc05Collector, Tc05CpShape, Tc05Kind,
+    Tc05Op, Tc05Red, Tc05RedType, Tc05Shape,
 };
 use std::cell::RefCell;
 
@@ -343,6 +360,8 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
             kind,
             a_tmem,
             sparse,
+            mask: lane_mask,
+            scale_d,
         } => {
             for l in lanes(mask) {
                 let form = MmaForm {
@@ -350,6 +369,8 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     a_tmem,
                     sparse,
                     ws: None,
+                    lane_mask,
+                    scale_d,
                 };
                 if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, fk, e);
@@ -370,6 +391,8 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     a_tmem,
                     sparse: false,
                     ws,
+                    lane_mask: false,
+                    scale_d: 0,
                 };
                 if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, fk, e);
@@ -609,6 +632,11 @@ impl InstrDesc {
                 (Tc05Kind::Tf32, 2) => Some(Tf32),
                 (Tc05Kind::I8, 0) => Some(U8),
                 (Tc05Kind::I8, 1) => Some(S8),
+                (Tc05Kind::F8f6f4, 0) => Some(E4m3),
+                (Tc05Kind::F8f6f4, 1) => Some(E5m2),
+                (Tc05Kind::F8f6f4, 3) => Some(E2m3),
+                (Tc05Kind::F8f6f4, 4) => Some(E3m2),
+                (Tc05Kind::F8f6f4, 5) => Some(E2m1),
                 _ => None,
             }
         };
@@ -618,11 +646,16 @@ impl InstrDesc {
             ));
         };
         let d = match (kind, dt) {
-            (Tc05Kind::F16 | Tc05Kind::Tf32, 1) => F32,
+            (Tc05Kind::F16 | Tc05Kind::Tf32 | Tc05Kind::F8f6f4, 1) => F32,
             (Tc05Kind::I8, 2) => S32,
+            (Tc05Kind::F16, 0) if a == F16 => F16,
             (Tc05Kind::F16, 0) => {
-                return Err("an f16 accumulator (D type 0) is not supported yet".into())
+                return Err(format!(
+                    "instruction descriptor: an f16 accumulator (D type 0) takes f16 inputs, \
+                     not .{a} (Table 39)"
+                ))
             }
+            (Tc05Kind::F8f6f4, 0) => F16,
             _ => {
                 return Err(format!(
                     "instruction descriptor D type {dt} is not a .kind::{kind} accumulator"
@@ -665,6 +698,14 @@ impl InstrDesc {
         if !(16..=256).contains(&n) || n % 16 != 0 {
             return Err(format!(
                 "instruction descriptor N = {n}: M = 128 takes N from 16 to 256 in steps of 16"
+            ));
+        }
+        let sub_byte = |e: MmaElem| e.bits() < 8;
+        if (bit(15) && sub_byte(a)) || (bit(16) && sub_byte(b)) {
+            return Err(format!(
+                "instruction descriptor: a transposed (MN-major) .{} matrix; 4- and 6-bit types \
+                 are K-major only (Table 52)",
+                if bit(15) && sub_byte(a) { a } else { b }
             ));
         }
         let satfinite = bit(3);
@@ -741,6 +782,13 @@ pub fn smem_desc(v: u64) -> Result<Desc, String> {
 }
 
 /// Read element (`mn`, `kk`) of a matrix in shared memory through `desc`.
+///
+/// 4- and 6-bit elements (`.kind::f8f6f4`, K-major only) sit in the descriptor's layout as
+/// 8-bit elements would, 16 to a 16-byte group, but packed: the 16 elements of K from a
+/// multiple of 16 fill the group's first 8 (4-bit) or 12 (6-bit) bytes, element `j` at bits
+/// `w·j..w·j + w` of them (little-endian), and the rest of the group is padding (PTX ISA
+/// §9.7.16.10.4.4, and §5.5.1.1.1's `.b4x16_p64`/`.b6x16_p32`, the tensor-copy types that
+/// write this format).
 fn smem_elem(
     env: &CtaEnv,
     inst: u32,
@@ -750,19 +798,42 @@ fn smem_elem(
     e: MmaElem,
     mn_major: bool,
 ) -> Result<u64, String> {
-    let eb = (e.bits() / 8) as u64;
-    let addr = desc.addr(mn, kk, eb, mn_major);
-    read_shared(env, addr, eb as u32, lane, inst).map_err(|_| {
-        format!("tcgen05.mma reads shared address {addr:#x} ({eb} bytes), outside shared memory")
-    })
+    let read = |addr: u64, n: u32| {
+        read_shared(env, addr, n, lane, inst).map_err(|_| {
+            format!("tcgen05.mma reads shared address {addr:#x} ({n} bytes), outside shared memory")
+        })
+    };
+    let w = e.bits() as u64;
+    if w >= 8 {
+        let eb = w / 8;
+        return read(desc.addr(mn, kk, eb, mn_major), eb as u32);
+    }
+    // A packed element: the byte holding its first bit and, for a 6-bit one that crosses a
+    // byte boundary, the next byte of the group.
+    let (group, bit) = (kk & !15, (kk % 16) * w);
+    let mut v = read(desc.addr(mn, group + bit / 8, 1, false), 1)?;
+    if bit % 8 + w > 8 {
+        v |= read(desc.addr(mn, group + bit / 8 + 1, 1, false), 1)? << 8;
+    }
+    Ok((v >> (bit % 8)) & ((1 << w) - 1))
 }
 
-/// The element's bits with its sign flipped (a float input negated).
+/// The element's bits with its sign flipped (a float input negated; the instruction
+/// descriptor of `.kind::i8` has no negation).
 fn negate(e: MmaElem, x: u64) -> u64 {
-    match e.bits() {
-        16 => x ^ 0x8000,
-        32 => x ^ 0x8000_0000,
-        _ => x,
+    match e {
+        MmaElem::F16 | MmaElem::Bf16 => x ^ 0x8000,
+        MmaElem::Tf32 | MmaElem::F32 => x ^ 0x8000_0000,
+        MmaElem::E4m3 | MmaElem::E5m2 => x ^ 0x80,
+        MmaElem::E2m3 | MmaElem::E3m2 => x ^ 0x20,
+        MmaElem::E2m1 => x ^ 0x8,
+        MmaElem::F64
+        | MmaElem::S8
+        | MmaElem::U8
+        | MmaElem::S4
+        | MmaElem::U4
+        | MmaElem::B1
+        | MmaElem::S32 => x,
     }
 }
 
@@ -774,13 +845,16 @@ fn tmem_fault(e: String) -> MmaFault {
 }
 
 /// Which multiply: its kind, whether A is in tensor memory, whether A is structured sparse
-/// (`tcgen05.mma.sp`), and for `.ws` the collector buffer and its use.
+/// (`tcgen05.mma.sp`), for `.ws` the collector buffer and its use, whether a
+/// disable-output-lane mask follows the other operands, and the scale-input-d exponent.
 #[derive(Clone, Copy)]
 struct MmaForm {
     kind: Tc05Kind,
     a_tmem: bool,
     sparse: bool,
     ws: Option<(u8, Tc05Collector)>,
+    lane_mask: bool,
+    scale_d: u8,
 }
 
 /// One `tcgen05.mma` (`.sp`, `.ws`) issued by `lane`.
@@ -797,6 +871,8 @@ fn mma_lane(
         a_tmem,
         sparse,
         ws,
+        lane_mask,
+        scale_d,
     } = form;
     let dt = d.arg(s, 0, lane) as u32;
     let a_op = d.arg(s, 1, lane);
@@ -826,6 +902,13 @@ fn mma_lane(
         let at = a_op as u32;
         let (al, ac) = (at >> 16, at & 0xffff);
         let bits = id.a.bits() as u64;
+        if bits < 8 {
+            return Err(tmem_fault(format!(
+                "tcgen05.mma: a .{} A in tensor memory is not supported yet (the ISA shows its \
+                 8-bit containers only in figures)",
+                id.a
+            )));
+        }
         let per = 32 / bits;
         let cols = ka.div_ceil(per) as u32;
         if al != 0 {
@@ -909,10 +992,41 @@ fn mma_lane(
     if enable_d {
         for r in 0..m {
             for col in 0..n {
-                c[(r * n + col) as usize] = tm.get(r as u32, dc + col as u32) as u64;
+                // A 16-bit D is in the low half of its 32-bit cell (§9.7.16.10.4.1).
+                let cell = tm.get(r as u32, dc + col as u32) as u64;
+                c[(r * n + col) as usize] = if id.d == MmaElem::F16 {
+                    cell & 0xffff
+                } else {
+                    cell
+                };
             }
         }
     }
+    if enable_d && scale_d != 0 {
+        // D · 2^-scale-input-d, rounded in the accumulator's format (exact unless it
+        // underflows).
+        let fmt = if id.d == MmaElem::F16 {
+            Fmt::F16
+        } else {
+            Fmt::F32
+        };
+        let f = fp::convert(
+            Fmt::F64,
+            fmt,
+            (-f64::from(scale_d)).exp2().to_bits(),
+            Round::Nearest,
+        );
+        for v in c.iter_mut() {
+            *v = fp::arith(fmt, Arith::Mul, [*v, f, 0], Round::Nearest, false, false);
+        }
+    }
+    // disable-output-lane: bit `l % 32` of word `l / 32` keeps lane `l` (row `l`) of D.
+    let kept = |r: u64| -> bool {
+        lane_mask && {
+            let k = 5 + usize::from(sparse) + (r / 32) as usize;
+            (d.arg(s, k, lane) >> (r % 32)) & 1 == 1
+        }
+    };
     // One 128×8 block of columns at a time (an `MmaSpec`'s N is at most 255).
     let spec = MmaSpec {
         family: MmaFamily::Mma,
@@ -938,7 +1052,7 @@ fn mma_lane(
             .flat_map(|r| c[r * nu + 8 * j..r * nu + 8 * j + 8].to_vec())
             .collect();
         let dj = mma::multiply(&spec, &a, &bj, &cj);
-        for r in 0..mu {
+        for r in (0..mu).filter(|&r| !kept(r as u64)) {
             for col in 0..8 {
                 tm.set(r as u32, dc + (8 * j + col) as u32, dj[r * 8 + col] as u32);
             }
@@ -1010,6 +1124,47 @@ mod tests {
         );
         let m64 = 1 << 4 | 2 << 17 | 4 << 24;
         assert!(InstrDesc::decode(m64, Tc05Kind::F16, false).is_err());
+    }
+
+    /// Table 42's `.kind::f8f6f4` type codes (E4M3 0, E5M2 1, E2M3 3, E3M2 4, E2M1 5; 2, 6 and
+    /// 7 name nothing), its f16 and f32 accumulators; `.kind::f16`'s f16 accumulator with f16
+    /// inputs only (Table 39); no transposed 4- or 6-bit matrix (Table 52).
+    #[test]
+    fn f8f6f4_and_f16_accumulator_descriptors() {
+        let v = |d: u32, a: u32, b: u32| d << 4 | a << 7 | b << 10 | 8 << 17 | 8 << 24;
+        let kind = Tc05Kind::F8f6f4;
+        let id = InstrDesc::decode(v(1, 0, 1), kind, false).expect("valid");
+        assert_eq!(
+            (id.d, id.a, id.b),
+            (MmaElem::F32, MmaElem::E4m3, MmaElem::E5m2)
+        );
+        let id = InstrDesc::decode(v(0, 3, 4), kind, false).expect("valid");
+        assert_eq!(
+            (id.d, id.a, id.b),
+            (MmaElem::F16, MmaElem::E2m3, MmaElem::E3m2)
+        );
+        let id = InstrDesc::decode(v(1, 5, 5), kind, false).expect("valid");
+        assert_eq!((id.a, id.b), (MmaElem::E2m1, MmaElem::E2m1));
+        for bad in [2, 6, 7] {
+            assert!(
+                InstrDesc::decode(v(1, bad, 0), kind, false).is_err(),
+                "A type {bad}"
+            );
+            assert!(
+                InstrDesc::decode(v(1, 0, bad), kind, false).is_err(),
+                "B type {bad}"
+            );
+        }
+        assert!(InstrDesc::decode(v(2, 0, 0), kind, false).is_err(), "s32 D");
+        assert!(InstrDesc::decode(v(1, 5, 0) | 1 << 15, kind, false).is_err());
+        assert!(InstrDesc::decode(v(1, 0, 4) | 1 << 16, kind, false).is_err());
+        assert!(InstrDesc::decode(v(1, 0, 1) | 3 << 15, kind, false).is_ok());
+        let f16 = InstrDesc::decode(v(0, 0, 0), Tc05Kind::F16, false).expect("valid");
+        assert_eq!(f16.d, MmaElem::F16);
+        assert!(
+            InstrDesc::decode(v(0, 1, 1), Tc05Kind::F16, false).is_err(),
+            "bf16, f16 D"
+        );
     }
 
     /// `.ws` shapes: M = 128 with N = 64 or 128; M = 64 not supported yet; bits 30-31 allowed.

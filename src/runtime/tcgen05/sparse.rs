@@ -61,10 +61,10 @@ pub(super) fn expand(
                 ),
             ))
         }
-        Tc05Kind::Tf32 => {
-            return Err(tmem(
-                "tcgen05.mma.sp.kind::tf32 is not supported yet".to_string(),
-            ))
+        Tc05Kind::Tf32 | Tc05Kind::F8f6f4 => {
+            return Err(tmem(format!(
+                "tcgen05.mma.sp.kind::{kind} is not supported yet"
+            )))
         }
     };
     tm.check(0, m as u32, first, ncols)
@@ -74,7 +74,7 @@ pub(super) fn expand(
         for c in 0..chunks {
             let (lane, column, shift) = match kind {
                 Tc05Kind::I8 => (r, first as u64 + c / 8, 4 * (c % 8)),
-                Tc05Kind::F16 | Tc05Kind::Tf32 => (
+                Tc05Kind::F16 | Tc05Kind::Tf32 | Tc05Kind::F8f6f4 => (
                     16 * (r / 16) + r % 8 + 8 * (c / 4),
                     first as u64,
                     4 * (4 * ((r % 16) / 8) + c % 4),
