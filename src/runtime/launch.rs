@@ -1173,8 +1173,9 @@ fn start_cta(engine: &dyn WarpEngine, init: &StateInit, buffers: &mut Vec<Vec<u1
     for (w, st) in buffers.iter_mut().enumerate() {
         let lanes = (threads - w as u32 * WARP_SIZE).min(WARP_SIZE);
         if let (Some(write), true) = (&init.words_to_write, lanes == 32 && st.len() == words) {
+            let s = st.as_mut_slice();
             for &(i, v) in write {
-                if let Some(x) = st.get_mut(i) {
+                if let Some(x) = s.get_mut(i) {
                     *x = v;
                 }
             }
