@@ -720,6 +720,8 @@ pub struct CompiledKernel {
     pub inst_sources: Vec<Option<SourceLoc>>,
     /// Whether the kernel calls `malloc`/`free` (a launch then needs the device heap).
     pub uses_heap: bool,
+    /// The per-CTA state (tensor memory, mbarrier waits) the kernel can touch.
+    pub cta_state: crate::runtime::launch::CtaStateUse,
     /// The kernel's `.shared` variables, which racecheck's reports name.
     pub shared_vars: Vec<ir::SharedVar>,
     /// What the first launch compiles: the engine, the verified IR and its warp layout (for
@@ -789,6 +791,7 @@ impl CompiledKernel {
                 .insts
                 .iter()
                 .any(|i| matches!(i.op, ir::Op::Malloc {} | ir::Op::Free {})),
+            cta_state: crate::runtime::launch::CtaStateUse::of(&k),
             shared_vars: k.shared_vars.clone(),
             lockstep_target: k.lockstep,
             pending: std::sync::Mutex::new(Some(PendingCompile {
@@ -1649,6 +1652,7 @@ impl Context {
                 cooperative: workspace.map(|p| p.0),
                 race: race_sink.as_ref(),
                 cluster,
+                uses: k.cta_state,
             },
         );
         if let Some(sink) = &race_sink {

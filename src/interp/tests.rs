@@ -753,6 +753,7 @@ fn trap_terminator_faults() {
             cooperative: None,
             race: None,
             cluster: Default::default(),
+            uses: crate::runtime::launch::CtaStateUse::ALL,
         },
     );
     let Err(LaunchFailure::Fault(r, count)) = res else {

@@ -137,6 +137,17 @@ impl ClusterState {
         threads: u32,
     ) {
         let n = shared.len();
+        // A cluster whose threads never arrived on the barrier changed nothing since the
+        // last reset (only `barrier.cluster.arrive` sets `used`, and every other write
+        // follows an arrival): a next cluster of the same CTAs' buffers needs no reset.
+        if !*self.used.get_mut()
+            && self.threads == threads
+            && self.shared == shared
+            && self.races == races
+            && self.inits == inits
+        {
+            return;
+        }
         let total = n * threads as usize;
         self.shared.clear();
         self.shared.extend_from_slice(shared);

@@ -188,6 +188,43 @@ pub struct LaunchInput<'a> {
     /// The launch's cluster shape (`runtime::cluster`): the CTAs of a cluster of more than
     /// one run co-resident on one worker, taking turns. Not with `cooperative`.
     pub cluster: super::cluster::ClusterShape,
+    /// Which per-CTA state the kernel can touch ([`CtaStateUse::of`] its IR): what it
+    /// cannot is neither reset when a CTA starts nor judged after a round.
+    pub uses: CtaStateUse,
+}
+
+/// The per-CTA state a kernel can touch beyond its shared memory and warp states, decided
+/// once per kernel from its IR (device functions are inlined there, so every operation a
+/// thread can execute is in it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CtaStateUse {
+    /// Tensor memory (`tcgen05`, PTX ISA §9.7.16): a kernel without `tcgen05` operations
+    /// gets no tensor memory (`CtaEnv::tmem` null), and none is reset per CTA.
+    pub tensor_memory: bool,
+    /// mbarrier waits (`mbarrier.test_wait`/`try_wait`, PTX ISA §9.7.13.15): a kernel
+    /// without `mbarrier` operations has no failing waits to record
+    /// (`runtime::mbarrier::MbarWaits`; `CtaEnv::mbar_waits` null), so its rounds are not
+    /// judged for mbarrier deadlocks.
+    pub mbarrier: bool,
+}
+
+impl CtaStateUse {
+    /// Every kind of state: what a launch whose kernel was not looked at must assume.
+    pub const ALL: CtaStateUse = CtaStateUse {
+        tensor_memory: true,
+        mbarrier: true,
+    };
+
+    /// What kernel `f` can touch: tensor memory is read and written only by the `tcgen05`
+    /// routine (`runtime::tcgen05::exec`, the one reader of `CtaEnv::tmem`), and failing
+    /// waits are recorded only by the `mbarrier` routine (`runtime::mbarrier`).
+    pub fn of(f: &crate::ir::Function) -> CtaStateUse {
+        use crate::ir::Op;
+        CtaStateUse {
+            tensor_memory: f.insts.iter().any(|d| matches!(d.op, Op::Tcgen05 { .. })),
+            mbarrier: f.insts.iter().any(|d| matches!(d.op, Op::MBarrier { .. })),
+        }
+    }
 }
 
 struct SendPtr(*mut u8);
@@ -396,6 +433,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         );
         let batch = (ctas / (u64::from(nsmid.max(1)) * 16)).clamp(1, 32);
         let threads = (input.dims.block[0] * input.dims.block[1] * input.dims.block[2]) as usize;
+        let state_init = StateInit::new(engine, threads as u32);
         // The environment of CTA `c` over its shared and local memory.
         let race_sink = input.race;
         // initcheck's shadow of a CTA's shared memory as the cluster state keeps it (null:
@@ -434,7 +472,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                         shared_init: &[std::sync::atomic::AtomicU8],
                         local: &mut Vec<u128>,
                         race: &super::race::RaceCta,
-                        flag,
+                        flag: *const AtomicU32,
                         cluster: &super::cluster::ClusterState,
                         mbar: *const super::mbarrier::MbarWaits| CtaEnv {
             global_base: mem.base(),
@@ -523,6 +561,32 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 worker_bits.fetch_or(1 << w, Ordering::Relaxed);
             }
         };
+        let uses = input.uses;
+        // A CTA's tensor memory and mbarrier-wait record, where its kernel has them.
+        let tmem_of = |t: &super::tcgen05::TensorMemory| -> *const super::tcgen05::TensorMemory {
+            if uses.tensor_memory {
+                t
+            } else {
+                std::ptr::null()
+            }
+        };
+        let mbar_of = |m: &super::mbarrier::MbarWaits| -> *const super::mbarrier::MbarWaits {
+            if uses.mbarrier {
+                m
+            } else {
+                std::ptr::null()
+            }
+        };
+        // The per-CTA resets of a CTA's tensor memory and mbarrier-wait record, where its
+        // kernel has them.
+        let reset_uses = |t: &super::tcgen05::TensorMemory, m: &mut super::mbarrier::MbarWaits| {
+            if uses.tensor_memory {
+                t.reset();
+            }
+            if uses.mbarrier {
+                m.reset(threads as u32);
+            }
+        };
         let worker = || {
             let mut buf = CtaBuffers::default();
             // Counted here and added once at the end (no shared counter updates per CTA).
@@ -531,6 +595,33 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             let (mut c_next, mut c_end) = (0u64, 0u64);
             // A shuffled grid: the seeded order of the current block of CTAs (one worker).
             let mut shuffled: (u64, Vec<u64>) = (u64::MAX, vec![]);
+            // The environment, built once per worker (the buffers it points into stay in
+            // `buf`); each CTA sets its own fields (`ctaid`, the abort flag, where `fresh`
+            // left its shared and local memory) before it starts.
+            let mut env = {
+                let CtaBuffers {
+                    shared,
+                    shared_init,
+                    local,
+                    race,
+                    tmem,
+                    cluster,
+                    mbar,
+                    ..
+                } = &mut buf;
+                let mut env = make_env(
+                    0,
+                    shared,
+                    shared_init,
+                    local,
+                    race,
+                    std::ptr::null(),
+                    cluster,
+                    mbar_of(mbar),
+                );
+                env.tmem = tmem_of(tmem);
+                env
+            };
             loop {
                 if c_next >= c_end {
                     c_next = launch_control.take(batch);
@@ -568,8 +659,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     mbar,
                 } = &mut buf;
                 fresh(shared, shared_init, local);
-                tmem.reset();
-                mbar.reset(threads as u32);
+                reset_uses(tmem, mbar);
                 if race_sink.is_some() {
                     race.start(c, ctaid_of(c), threads as u32, shared_size);
                 }
@@ -579,9 +669,15 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     &[init_of(shared_init)],
                     threads as u32,
                 );
-                let mut env = make_env(c, shared, shared_init, local, race, flag, cluster, mbar);
-                env.tmem = tmem;
-                start_cta(engine, &env, states);
+                env.shared_base = shared.as_mut_ptr() as *mut u8;
+                env.local_base = local.as_mut_ptr() as *mut u8;
+                if initcheck_on {
+                    env.shared_init = shared_init.as_ptr();
+                }
+                env.ctaid = ctaid_of(c);
+                env.abort = flag;
+                env.warp = 0;
+                start_cta(engine, &state_init, states);
                 let (n, _) = run_cta(engine, &mut env, c, &grid, states, false);
                 control.end(slot);
                 my_runs += n;
@@ -633,8 +729,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 } = &mut buf;
                 if !started {
                     fresh(shared, shared_init, local);
-                    tmem.reset();
-                    mbar.reset(threads as u32);
+                    reset_uses(tmem, mbar);
                     if race_sink.is_some() {
                         race.start(c, ctaid_of(c), threads as u32, shared_size);
                     }
@@ -645,10 +740,19 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                         threads as u32,
                     );
                 }
-                let mut env = make_env(c, shared, shared_init, local, race, flag, cluster, mbar);
-                env.tmem = tmem;
+                let mut env = make_env(
+                    c,
+                    shared,
+                    shared_init,
+                    local,
+                    race,
+                    flag,
+                    cluster,
+                    mbar_of(mbar),
+                );
+                env.tmem = tmem_of(tmem);
                 if !started {
-                    start_cta(engine, &env, states);
+                    start_cta(engine, &state_init, states);
                 }
                 let (n, finished) = run_cta(engine, &mut env, c, &grid, states, true);
                 control.end(slot);
@@ -761,7 +865,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                             cluster: _,
                             mbar: _,
                         } = b;
-                        if !started[r] {
+                        if !started[r] && uses.tensor_memory {
                             tmem.reset();
                         }
                         // (Not judged: other CTAs of the cluster can arrive on its mbarriers.)
@@ -775,9 +879,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                             &state,
                             std::ptr::null(),
                         );
-                        env.tmem = tmem;
+                        env.tmem = tmem_of(tmem);
                         if !started[r] {
-                            start_cta(engine, &env, states);
+                            start_cta(engine, &state_init, states);
                             started[r] = true;
                         }
                         let (n, done) = run_cta(engine, &mut env, c, &grid, states, true);
@@ -979,19 +1083,104 @@ pub fn fmt_lanes(m: u32) -> String {
     parts.join(",")
 }
 
+/// How the warp states of a CTA that starts are set up ([`start_cta`]), worked out once per
+/// launch from the engine's layout and [`WarpEngine::zeroed_ranges`].
+struct StateInit {
+    /// Warps per CTA.
+    nwarps: usize,
+    /// Threads per CTA.
+    threads: u32,
+    /// `u128` words per warp state.
+    words: usize,
+    /// For a full warp whose state is reused from the previous CTA, when the ranges to zero
+    /// are whole words and few: every word to write, with its value (zeros, but for the
+    /// words of the live mask, the entry block's pending mask and the active bitset's
+    /// first word). Written word by word, it sets the state as zeroing the ranges and
+    /// then writing those fields would.
+    words_to_write: Option<Vec<(usize, u128)>>,
+}
+
+/// The most words [`StateInit::words_to_write`] holds; past it, ranges are zeroed by `fill`.
+const MAX_WORDS_TO_WRITE: usize = 32;
+
+impl StateInit {
+    fn new(engine: &dyn WarpEngine, threads: u32) -> StateInit {
+        let layout = engine.layout();
+        let words = (layout.size as usize).div_ceil(16);
+        StateInit {
+            nwarps: threads.div_ceil(WARP_SIZE) as usize,
+            threads,
+            words,
+            words_to_write: engine
+                .zeroed_ranges()
+                .and_then(|ranges| Self::full_warp_words(layout, ranges, words)),
+        }
+    }
+
+    /// The words a full warp's reused state gets ([`StateInit::words_to_write`]), or `None`
+    /// where a range is not whole words, the fields set at start lie outside the ranges
+    /// (their words keep other bytes), or there are too many words.
+    fn full_warp_words(
+        layout: &WarpLayout,
+        ranges: &[(u32, u32)],
+        words: usize,
+    ) -> Option<Vec<(usize, u128)>> {
+        let mut covered = vec![false; words];
+        for &(off, len) in ranges {
+            let (off, len) = (off as usize, len as usize);
+            // (A range past the state's end is not cleared, as in `start_cta`'s other path.)
+            if off + len > 16 * words {
+                continue;
+            }
+            if off % 16 != 0 || len % 16 != 0 {
+                return None;
+            }
+            covered[off / 16..(off + len) / 16].fill(true);
+        }
+        let active = layout.active_off as usize;
+        let fields = [LIVE_OFF as usize, layout.pending(0) as usize, active];
+        if fields
+            .iter()
+            .any(|&f| f + 8 > 16 * words || !covered[f / 16])
+        {
+            return None;
+        }
+        let mut image = vec![0u128; words];
+        let s = bytes(&mut image);
+        wr32(s, LIVE_OFF, u32::MAX);
+        wr32(s, layout.pending(0), u32::MAX);
+        set_active(layout, s, 0);
+        let out: Vec<(usize, u128)> = covered
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c)
+            .map(|(i, _)| (i, image[i]))
+            .collect();
+        (out.len() <= MAX_WORDS_TO_WRITE).then_some(out)
+    }
+}
+
 /// Set up the warp states of a CTA that starts: one per warp, reused from the worker's
 /// previous CTA where the engine allows it ([`WarpEngine::zeroed_ranges`]), every live lane
 /// pending at the entry block.
-fn start_cta(engine: &dyn WarpEngine, env: &CtaEnv, buffers: &mut Vec<Vec<u128>>) {
+fn start_cta(engine: &dyn WarpEngine, init: &StateInit, buffers: &mut Vec<Vec<u128>>) {
     let layout = engine.layout();
-    let threads = env.ntid[0] * env.ntid[1] * env.ntid[2];
-    let nwarps = threads.div_ceil(WARP_SIZE);
-    let words = (layout.size as usize).div_ceil(16);
-    if buffers.len() != nwarps as usize {
-        buffers.resize_with(nwarps as usize, Vec::new);
+    let (threads, words) = (init.threads, init.words);
+    if buffers.len() != init.nwarps {
+        buffers.resize_with(init.nwarps, Vec::new);
     }
     let ranges = engine.zeroed_ranges();
     for (w, st) in buffers.iter_mut().enumerate() {
+        let lanes = (threads - w as u32 * WARP_SIZE).min(WARP_SIZE);
+        if let (Some(write), true) = (&init.words_to_write, lanes == 32 && st.len() == words) {
+            let s = st.as_mut_slice();
+            for &(i, v) in write {
+                if let Some(x) = s.get_mut(i) {
+                    *x = v;
+                }
+            }
+            continue;
+        }
         match ranges {
             Some(ranges) if st.len() == words => {
                 let s = bytes(st);
@@ -1007,7 +1196,6 @@ fn start_cta(engine: &dyn WarpEngine, env: &CtaEnv, buffers: &mut Vec<Vec<u128>>
             }
         }
         let s = bytes(st);
-        let lanes = (threads - w as u32 * WARP_SIZE).min(WARP_SIZE);
         let live = if lanes == 32 {
             u32::MAX
         } else {

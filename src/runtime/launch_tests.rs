@@ -222,3 +222,75 @@ fn uniform_completion_matches_general_path() {
         "{decided} decided, {released} released"
     );
 }
+
+/// A kernel without warp operations or barriers: the JIT zeroes only parts of the header of
+/// a reused warp state.
+const STREAM: &str = ".version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u32 n)
+{
+  .reg .pred %p1;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [a];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, %tid.x;
+  setp.ge.u32 %p1, %r2, %r1;
+  @%p1 bra $DONE;
+  mul.wide.u32 %rd2, %r2, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+$DONE:
+  ret;
+}
+";
+
+/// `start_cta`'s word template for full warps whose state is reused sets every state as
+/// the general path does (zero each of the engine's ranges, then write the live mask, the
+/// entry block's pending mask and its active bit), over states full of other bytes; the
+/// partial warp takes the general path.
+#[test]
+fn state_template_matches_zeroed_ranges() {
+    let (_, kernels) = crate::host::front_end(STREAM, "stream.ptx").expect("loads");
+    let jit = crate::jit::compile(&kernels[0]).expect("compiles");
+    let engine: &dyn WarpEngine = &jit;
+    let threads = 80;
+    let init = StateInit::new(engine, threads);
+    assert!(
+        init.words_to_write.is_some(),
+        "the kernel's zeroed ranges are whole words"
+    );
+    let ranges = engine.zeroed_ranges().expect("the JIT reuses states");
+    let layout = engine.layout();
+    let mut states: Vec<Vec<u128>> = vec![];
+    start_cta(engine, &init, &mut states);
+    for (w, st) in states.iter_mut().enumerate() {
+        for (i, x) in st.iter_mut().enumerate() {
+            *x = u128::from_le_bytes([(0x5a ^ w ^ i) as u8; 16]);
+        }
+    }
+    let mut expected = states.clone();
+    for (w, st) in expected.iter_mut().enumerate() {
+        let s = bytes(st);
+        for &(off, len) in ranges {
+            if let Some(r) = s.get_mut(off as usize..(off + len) as usize) {
+                r.fill(0);
+            }
+        }
+        let lanes = (threads - 32 * w as u32).min(32);
+        let live = if lanes == 32 {
+            u32::MAX
+        } else {
+            (1 << lanes) - 1
+        };
+        wr32(s, LIVE_OFF, live);
+        wr32(s, layout.pending(0), live);
+        set_active(layout, s, 0);
+    }
+    start_cta(engine, &init, &mut states);
+    assert_eq!(states.len(), 3);
+    for (w, (got, want)) in states.iter().zip(&expected).enumerate() {
+        assert!(got == want, "warp {w}'s state differs");
+    }
+}
