@@ -11,6 +11,7 @@
 mod affine;
 mod bitops;
 mod codegen;
+mod ctabar;
 mod fullwarp;
 mod group;
 pub mod helpers;
@@ -126,11 +127,14 @@ impl WarpEngine for JitKernel {
         // `env` a valid CTA environment for the running launch, borrowed mutably (the code
         // writes its `warp` field); the code only touches memory through them and through
         // bounds-checked translations.
+        env.rounds_in_call = 0;
         let r = unsafe { (self.func)(table.as_ptr(), env, 0, n as u32) };
+        // Rounds after barriers the call completed itself (`ctabar.rs`) ran every warp.
+        let earlier = env.rounds_in_call.saturating_mul(n as u32);
         if r == 0 {
-            (WarpStatus::Stopped, n as u32)
+            (WarpStatus::Stopped, earlier.saturating_add(n as u32))
         } else {
-            (WarpStatus::Aborted, r)
+            (WarpStatus::Aborted, earlier.saturating_add(r))
         }
     }
 }
