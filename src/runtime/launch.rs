@@ -1051,7 +1051,8 @@ fn run_cta(
     // mbarrier or cluster-barrier operations, whose rounds this loop judges, are excluded by
     // the engine (`jit::ctabar`).
     env.complete_in_call = u32::from(
-        shared.shuffle.is_none()
+        !layout.barrier_targets.is_empty()
+            && shared.shuffle.is_none()
             && !pause_at_yield
             && env.synccheck().is_none()
             && env.race.is_null(),
