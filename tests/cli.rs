@@ -1200,8 +1200,21 @@ fn a_loop_across_barriers_stops_at_the_time_limit() {
     let ptx = ptx.display().to_string();
     for engine in ["jit", "interp"] {
         let o = ptxjit(&[
-            "run", "--ptx", &ptx, "--kernel", "k", "--grid", "2", "--block", "128", "--arg",
-            "buf:a:u32:1", "--engine", engine, "--timeout", "1",
+            "run",
+            "--ptx",
+            &ptx,
+            "--kernel",
+            "k",
+            "--grid",
+            "2",
+            "--block",
+            "128",
+            "--arg",
+            "buf:a:u32:1",
+            "--engine",
+            engine,
+            "--timeout",
+            "1",
         ]);
         let err = text(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{engine}: {err}");
