@@ -1185,3 +1185,42 @@ fn argument_count_errors_describe_struct_parameters() {
         "{err}"
     );
 }
+
+/// A kernel that loops forever across `bar.sync` (a uniform barrier, which the JIT completes
+/// inside its call for the whole CTA and then runs the next round without returning to the
+/// scheduler) still stops at `--timeout`, and the report names where the warps were.
+#[test]
+fn a_loop_across_barriers_stops_at_the_time_limit() {
+    let d = scratch("bar_forever");
+    let ptx = d.join("bar_forever.ptx");
+    let src = ".version 8.5\n.target sm_80\n.address_size 64\n\
+                .visible .entry k(.param .u64 a)\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, 0;\n\
+                $L:\nadd.u32 %r1, %r1, 1;\nbar.sync 0;\nbra $L;\n}\n";
+    std::fs::write(&ptx, src).expect("write");
+    let ptx = ptx.display().to_string();
+    for engine in ["jit", "interp"] {
+        let o = ptxjit(&[
+            "run",
+            "--ptx",
+            &ptx,
+            "--kernel",
+            "k",
+            "--grid",
+            "2",
+            "--block",
+            "128",
+            "--arg",
+            "buf:a:u32:1",
+            "--engine",
+            engine,
+            "--timeout",
+            "1",
+        ]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{engine}: {err}");
+        assert!(
+            err.contains("time limit") && err.contains("line "),
+            "{engine}: {err}"
+        );
+    }
+}

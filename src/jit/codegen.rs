@@ -170,6 +170,9 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) uniform_mask: Option<Value>,
     /// The first block's CTA-uniform values computed before the warp loop (`preloop.rs`).
     pub(super) hoist: super::preloop::Hoist,
+    /// The per-pass count of full `bar.sync` arrivals, where the kernel completes uniform
+    /// barriers inside the call (`ctabar.rs`).
+    pub(super) bar_slot: Option<cranelift_codegen::ir::StackSlot>,
 }
 
 pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
@@ -544,6 +547,9 @@ pub fn generate(
     let param_base = ld(&mut b, ptr, offset_of!(CtaEnv, param_base));
     let param_size = ld(&mut b, types::I64, offset_of!(CtaEnv, param_size));
     let memcheck = ld(&mut b, types::I32, offset_of!(CtaEnv, memcheck));
+    // Uniform barriers completed inside the call (`ctabar.rs`): the pass's arrival count.
+    let bar_slot = super::ctabar::in_call_completion(f, plan.racecheck)
+        .then(|| super::ctabar::new_slot(&mut b, ptr));
     // The warp loop: its `i`-th turn runs warp `first + i` on the state `table[i]` until
     // no lane of it is pending (the dispatcher's exit), then takes the next warp.
     let warp_loop = b.create_block();
@@ -567,9 +573,6 @@ pub fn generate(
     let run = b.create_block();
     let done = b.create_block();
     b.ins().brif(more, run, &[], done, &[]);
-    b.switch_to_block(done);
-    let zero = b.ins().iconst(types::I32, 0);
-    b.ins().return_(&[zero]);
     b.switch_to_block(run);
     let i_ptr = b.ins().uextend(ptr, i);
     let i_off = b.ins().imul_imm_s(i_ptr, i64::from(ptr.bytes()));
@@ -658,7 +661,9 @@ pub fn generate(
         pin_slot: None,
         uniform_mask: None,
         hoist,
+        bar_slot,
     };
+    g.gen_round_end(done, table, count);
     if let Some((pre, join)) = preloop {
         g.gen_preloop(pre, join, table, count)?;
     }
@@ -871,14 +876,18 @@ impl Gen<'_, '_> {
                     _ => None,
                 };
                 if let Some(u) = uniform.filter(|u| u.len() == 3) {
-                    let pred = self.b.ins().uextend(types::I32, u[2]);
-                    let callee = self.fn_ptr(helpers::bar_uniform_helper as *const () as usize);
-                    let dv = self.fn_ptr(dp);
-                    self.b.ins().call_indirect(
-                        self.sig_bar,
-                        callee,
-                        &[self.e.env, self.e.state, mask, u[0], u[1], pred, dv],
-                    );
+                    let (id, threads, pred) = (u[0], u[1], u[2]);
+                    let mut call = move |g: &mut Self| {
+                        let pred = g.b.ins().uextend(types::I32, pred);
+                        let callee = g.fn_ptr(helpers::bar_uniform_helper as *const () as usize);
+                        let dv = g.fn_ptr(dp);
+                        let args = [g.e.env, g.e.state, mask, id, threads, pred, dv];
+                        g.b.ins().call_indirect(g.sig_bar, callee, &args);
+                    };
+                    // A whole warp's arrival inline where it can be (`ctabar.rs`).
+                    if !self.gen_bar_full(i, mask, &u, &mut call) {
+                        call(self);
+                    }
                     return Ok(());
                 }
                 let callee = self.fn_ptr(helpers::warp_helper as *const () as usize);

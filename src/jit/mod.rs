@@ -11,6 +11,7 @@
 mod affine;
 mod bitops;
 mod codegen;
+mod ctabar;
 mod fullwarp;
 mod group;
 pub mod helpers;
@@ -121,16 +122,26 @@ impl WarpEngine for JitKernel {
             }
             *t = st.as_mut_ptr() as *mut u8;
         }
+        // Rounds after barriers the call completes itself (`ctabar.rs`) run every warp.
+        let barriers = env.complete_in_call != 0;
+        if barriers {
+            env.rounds_in_call = 0;
+        }
         // SAFETY: each pointer of `table` is a distinct warp state of this kernel's layout
         // (checked sizes; `Vec<u128>` is 16-byte aligned), borrowed mutably for the call, and
         // `env` a valid CTA environment for the running launch, borrowed mutably (the code
-        // writes its `warp` field); the code only touches memory through them and through
-        // bounds-checked translations.
+        // writes its `warp` and `rounds_in_call` fields); the code only touches memory through
+        // them and through bounds-checked translations.
         let r = unsafe { (self.func)(table.as_ptr(), env, 0, n as u32) };
-        if r == 0 {
-            (WarpStatus::Stopped, n as u32)
+        let earlier = if barriers {
+            env.rounds_in_call.saturating_mul(n as u32)
         } else {
-            (WarpStatus::Aborted, r)
+            0
+        };
+        if r == 0 {
+            (WarpStatus::Stopped, earlier.saturating_add(n as u32))
+        } else {
+            (WarpStatus::Aborted, earlier.saturating_add(r))
         }
     }
 }

@@ -127,6 +127,14 @@ pub struct CtaEnv {
     /// The CTA's failing mbarrier waits, for the scheduler's deadlock judgement
     /// (`runtime::mbarrier::MbarWaits`); null: not judged (a cluster of more than one CTA).
     pub mbar_waits: *const super::mbarrier::MbarWaits,
+    /// 1 when the call that runs the CTA's warps may complete a uniform `bar.sync` itself
+    /// and run the next round without returning (`jit::ctabar`); 0: every barrier completes
+    /// in the CTA scheduler. Set by the scheduler for a call that covers the whole CTA in
+    /// warp order, without synccheck, racecheck or a cooperative (pausing) schedule.
+    pub complete_in_call: u32,
+    /// Barriers the last such call completed itself (each one a scheduler round of every
+    /// warp), written by the generated code; the scheduler counts their warp runs.
+    pub rounds_in_call: u32,
 }
 
 /// [`CtaEnv::memcheck`]: memcheck's exact allocation bounds.

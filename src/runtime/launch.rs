@@ -55,6 +55,9 @@ pub trait WarpEngine: Sync + Send {
     /// warps ran: all of them when it ended `Stopped`; up to and including the warp that
     /// saw the abort flag when `Aborted` (the warps after it did not run). The default
     /// calls `run_warp` for each warp; an engine may run the whole round in one call.
+    /// Where `env.complete_in_call` is set, an engine may also complete a uniform barrier
+    /// itself, as `complete_barriers` would, and run the next round in the same call; the
+    /// count then includes the warps of those rounds.
     fn run_round(&self, states: &mut [Vec<u128>], env: &mut CtaEnv) -> (WarpStatus, u32) {
         for (w, st) in states.iter_mut().enumerate() {
             env.warp = w as u32;
@@ -532,6 +535,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             cluster,
             launch_control: &launch_control,
             mbar_waits: mbar,
+            complete_in_call: 0,
+            rounds_in_call: 0,
         };
         let fresh = |shared: &mut Vec<u128>,
                      shared_init: &mut Vec<std::sync::atomic::AtomicU8>,
@@ -1227,6 +1232,19 @@ fn run_cta(
     // A shuffled schedule: this round's order of the warps (`runtime::shuffle`).
     let mut order: Vec<u32> = vec![];
     let mut round = 0u64;
+    // The engine may complete a uniform `bar.sync` inside its call for the whole CTA
+    // (`WarpEngine::run_round`) where no per-round work of this loop can be needed: warps in
+    // index order, no synccheck or racecheck hooks (only the general completion calls
+    // them), and no pausing at yields (a cooperative or cluster schedule). Kernels with
+    // mbarrier or cluster-barrier operations, whose rounds this loop judges, are excluded by
+    // the engine (`jit::ctabar`).
+    env.complete_in_call = u32::from(
+        !layout.barrier_targets.is_empty()
+            && shared.shuffle.is_none()
+            && !pause_at_yield
+            && env.synccheck().is_none()
+            && env.race.is_null(),
+    );
     loop {
         if let Some(seed) = shared.shuffle {
             order = super::shuffle::warp_order(seed, cta, round, states.len());

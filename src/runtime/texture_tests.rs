@@ -325,6 +325,8 @@ fn test_env(
         cluster: std::ptr::null(),
         launch_control: std::ptr::null(),
         mbar_waits: std::ptr::null(),
+        complete_in_call: 0,
+        rounds_in_call: 0,
         race: std::ptr::null(),
         race_sink: std::ptr::null(),
     }

@@ -1,0 +1,324 @@
+//! Uniform `bar.sync` completed inside the generated call: the arrival of a whole warp as a
+//! few inline stores, and at the end of the warp loop an inline completion test and release,
+//! after which the call runs the next round (the warp loop from turn 0) instead of returning
+//! to the CTA scheduler (`runtime::launch::run_cta`).
+//!
+//! # Soundness
+//! The CTA scheduler's one-pass completion (`launch::complete_uniform`) completes a barrier
+//! when, with every warp stopped: no lane waits at a warp-level synchronization
+//! (`WSYNC_WAIT_OFF`); every warp with non-exited lanes has exactly those lanes arrived,
+//! waiting and parked at one barrier id with one thread count, with no `BAR_SPLIT` and no
+//! other barrier record in use; the count is 0 or 32 × the number of such warps; and no
+//! exited warp holds a record. It then, per warp, moves every barrier target's parked lanes
+//! to pending (setting the target's active bit), writes `bar.red` results and clears the
+//! barrier's record. This file establishes those conditions by construction, for one case:
+//!
+//! - **Full arrival** (`Gen::gen_bar_full`): a `bar.sync` (kind `Sync`) whose id is a
+//!   constant, whose thread count and predicate are scalars, which is the last instruction of
+//!   its block (the `Barrier` terminator follows and parks the block's lanes), reached by
+//!   every non-exited lane of the warp at once (`mask == LIVE & !EXITED`), with the record
+//!   of that id empty (`ARRIVED == WAITING == 0`), no other record of `bar_ids` in use and
+//!   no lane at a warp-level synchronization, and a valid count (a multiple of 32). Its
+//!   effect is that of `runtime::warp::bar_arrive_mask` in that state (the helper's fields,
+//!   stored inline). Every other arrival calls the helper as before and is not counted.
+//!   After a full arrival the warp's lanes are all parked at the barrier's target (parked
+//!   lanes were none: they exist and are not in the mask), so no lane of it is pending and
+//!   it runs no further in this pass of the warp loop: it satisfies the per-warp conditions
+//!   above, and nothing else writes its state before the pass ends.
+//! - **Count**: each full arrival adds one to a per-pass count in a stack slot, with the key
+//!   `threads | id` (a count is a multiple of 32, an id below 16, so the key names both);
+//!   an arrival with another key than the pass's first poisons the count (`POISON`). A warp
+//!   makes at most one full arrival per pass, so a count equal to the number of warps means
+//!   every warp arrived fully at one barrier: no warp is exited (a warp with no non-exited
+//!   lane cannot arrive), and all the conditions hold.
+//! - **Completion** (`Gen::gen_round_end`, at the end of each pass): when the scheduler
+//!   allows it (`CtaEnv::complete_in_call`: the call covers the whole CTA in warp order, no
+//!   synccheck, racecheck or pausing schedule), the count equals the number of warps and the
+//!   thread count is 0 or 32 × that number, every warp gets `complete_uniform`'s release
+//!   (there are no `bar.red` results: kind `Sync`), the count is reset and the warp loop
+//!   starts again; otherwise the call returns and the scheduler decides as before (a warp
+//!   that exited, a named barrier for fewer warps, divergent arrivals, deadlocks).
+//!
+//! What the scheduler does per round besides completing barriers is not needed then: the
+//! shuffled order and the per-warp calls are excluded by the flag; the mbarrier deadlock
+//! judgement and the cluster barrier's turn only act for kernels with mbarrier or
+//! cluster-barrier operations, which get none of this code ([`in_call_completion`]); the
+//! yield pause is excluded by the flag; the abort flag (faults, `--timeout`) is still read
+//! by the dispatcher before every block, so a kernel that loops across barriers forever
+//! stops as before, with its warps' states as consistent as at any dispatch.
+
+use super::codegen::{Gen, TRUSTED};
+use crate::analysis::schedule::{
+    bar_field, BAR_ARRIVED, BAR_FLAGS, BAR_INST, BAR_OFF, BAR_PRED, BAR_REC, BAR_THREADS,
+    BAR_WAITING, EXITED_OFF, LIVE_OFF, WARP_SIZE, WSYNC_WAIT_OFF,
+};
+use crate::ir::{self, BarKind, Op, Terminator};
+use crate::runtime::env::CtaEnv;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    types, BlockArg, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value,
+};
+use cranelift_frontend::FunctionBuilder;
+use std::mem::offset_of;
+
+/// A count that can never equal a number of warps: arrivals at different barriers in one
+/// pass.
+const POISON: i64 = 1 << 30;
+/// Offset of the pass's full-arrival count in the stack slot.
+const COUNT: i32 = 0;
+/// Offset of the pass's barrier key (`threads | id`) in the stack slot.
+const KEY: i32 = 4;
+/// At most this many barrier ids in use (`WarpLayout::bar_ids`) for the inline arrival: the
+/// others' records are tested one by one.
+const MAX_IDS: u32 = 4;
+
+/// Whether the kernel gets the in-call completion: it has barrier terminators, and no
+/// mbarrier or cluster-barrier operation (whose per-round judgement and turns the CTA
+/// scheduler makes), and is not built for racecheck.
+pub(super) fn in_call_completion(f: &ir::Function, racecheck: bool) -> bool {
+    let barriers = f
+        .blocks
+        .iter()
+        .any(|b| matches!(b.term, Terminator::Barrier { .. }));
+    let excluded = f
+        .insts
+        .iter()
+        .any(|d| matches!(d.op, Op::MBarrier { .. } | Op::ClusterBarrier { .. }));
+    barriers && !excluded && !racecheck
+}
+
+/// The constant a value is defined by, if any.
+fn const_of(f: &ir::Function, v: ir::Value) -> Option<u64> {
+    match f.values[v.index()].def {
+        ir::ValueDef::Result(c, _) => match f.inst(c).op {
+            Op::Const { bits } => Some(bits),
+            _ => None,
+        },
+        ir::ValueDef::Param(..) => None,
+    }
+}
+
+/// The stack slot of the per-pass count and key, for a kernel with [`in_call_completion`],
+/// zeroed in the function's entry block (the current block of `b`).
+pub(super) fn new_slot(b: &mut FunctionBuilder, ptr: cranelift_codegen::ir::Type) -> StackSlot {
+    let ss = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
+    let zero = b.ins().iconst(types::I64, 0);
+    b.ins().stack_store(ptr, zero, ss, 0);
+    ss
+}
+
+impl Gen<'_, '_> {
+    /// A `bar.sync` arrival with scalar operands `u` (id, thread count, predicate): the
+    /// inline full arrival where it applies (see the module comment), else `slow`, the
+    /// helper call. Returns `false` (emitting nothing) when the instruction is not of that
+    /// shape, so the caller emits the helper call alone.
+    pub(super) fn gen_bar_full(
+        &mut self,
+        i: ir::Inst,
+        mask: Value,
+        u: &[Value],
+        slow: &mut dyn FnMut(&mut Self),
+    ) -> bool {
+        let d = self.f.inst(i);
+        let Op::BarArrive { kind, aligned } = d.op else {
+            return false;
+        };
+        let blk = ir::Block(self.inst_block[i.index()]);
+        let bd = self.f.block(blk);
+        let last = bd.insts.last() == Some(&i);
+        let parks = matches!(bd.term, Terminator::Barrier { .. });
+        let id = d.args.first().and_then(|&a| const_of(self.f, a));
+        let pred = d.args.get(2).and_then(|&a| const_of(self.f, a));
+        let ids = self.layout.bar_ids;
+        let Some(id) = id.filter(|&id| id < 16 && ids >> id & 1 != 0) else {
+            return false;
+        };
+        let id = id as u32;
+        if kind != BarKind::Sync || !last || !parks || u.len() != 3 || ids.count_ones() > MAX_IDS {
+            return false;
+        }
+        let [threads, pred_v] = [u[1], u[2]];
+        let s = self.e.state;
+        let ld = |g: &mut Self, off: u32| g.b.ins().load(types::I32, TRUSTED(), s, off as i32);
+        let live = ld(self, LIVE_OFF);
+        let exited = ld(self, EXITED_OFF);
+        let alive = self.b.ins().band_not(live, exited);
+        let partial = self.b.ins().bxor(mask, alive);
+        let mut busy = self.b.ins().band_imm_s(threads, i64::from(WARP_SIZE - 1));
+        busy = self.b.ins().bor(busy, partial);
+        let mut offs = vec![
+            bar_field(id, BAR_ARRIVED),
+            bar_field(id, BAR_WAITING),
+            WSYNC_WAIT_OFF,
+        ];
+        for o in (0..16).filter(|&o| o != id && ids >> o & 1 != 0) {
+            offs.push(bar_field(o, BAR_ARRIVED));
+            offs.push(bar_field(o, BAR_WAITING));
+        }
+        for off in offs {
+            let v = ld(self, off);
+            busy = self.b.ins().bor(busy, v);
+        }
+        let fast = self.b.create_block();
+        let slow_b = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.ins().brif(busy, slow_b, &[], fast, &[]);
+
+        // `runtime::warp::arrive` for a first arrival: fields, arrived and waiting lanes
+        // (both were 0), predicate lanes.
+        self.b.switch_to_block(fast);
+        let st = |g: &mut Self, v: Value, off: u32| {
+            g.b.ins().store(TRUSTED(), v, s, off as i32);
+        };
+        st(self, threads, bar_field(id, BAR_THREADS));
+        let inst = self.b.ins().iconst(types::I32, i64::from(i.0) + 1);
+        st(self, inst, bar_field(id, BAR_INST));
+        let flags = kind.code()
+            | if aligned {
+                crate::analysis::schedule::BAR_ALIGNED
+            } else {
+                0
+            };
+        let flags = self.b.ins().iconst(types::I32, i64::from(flags));
+        st(self, flags, bar_field(id, BAR_FLAGS));
+        st(self, mask, bar_field(id, BAR_ARRIVED));
+        st(self, mask, bar_field(id, BAR_WAITING));
+        if pred != Some(0) {
+            let bits = if pred.is_some() {
+                mask
+            } else {
+                let zero = self.b.ins().iconst(types::I32, 0);
+                self.b.ins().select(pred_v, mask, zero)
+            };
+            let old = ld(self, bar_field(id, BAR_PRED));
+            let new = self.b.ins().bor(old, bits);
+            st(self, new, bar_field(id, BAR_PRED));
+        }
+        if let Some(ss) = self.bar_slot {
+            let count = self.b.ins().stack_load(self.ptr, types::I32, ss, COUNT);
+            let key = self.b.ins().stack_load(self.ptr, types::I32, ss, KEY);
+            let new_key = self.b.ins().bor_imm_s(threads, i64::from(id));
+            let first = self.b.ins().icmp_imm_s(IntCC::Equal, count, 0);
+            let same = self.b.ins().icmp(IntCC::Equal, key, new_key);
+            let ok = self.b.ins().bor(first, same);
+            let next = self.b.ins().iadd_imm_s(count, 1);
+            let poison = self.b.ins().iconst(types::I32, POISON);
+            let count = self.b.ins().select(ok, next, poison);
+            self.b.ins().stack_store(self.ptr, count, ss, COUNT);
+            self.b.ins().stack_store(self.ptr, new_key, ss, KEY);
+        }
+        self.b.ins().jump(join, &[]);
+
+        self.b.switch_to_block(slow_b);
+        slow(self);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        true
+    }
+
+    /// The end of a pass of the warp loop (block `done`, every warp has run): complete the
+    /// pass's barrier and start the next pass where the module comment's conditions hold,
+    /// else return 0 (every warp stopped) to the CTA scheduler. `table` and `count` are the
+    /// function's warp-state table and warp count.
+    pub(super) fn gen_round_end(
+        &mut self,
+        done: cranelift_codegen::ir::Block,
+        table: Value,
+        count: Value,
+    ) {
+        self.b.switch_to_block(done);
+        let ret = self.b.create_block();
+        let Some(ss) = self.bar_slot else {
+            self.b.ins().jump(ret, &[]);
+            self.gen_return_zero(ret);
+            return;
+        };
+        let env = self.e.env;
+        let allowed = self.b.ins().load(
+            types::I32,
+            TRUSTED(),
+            env,
+            offset_of!(CtaEnv, complete_in_call) as i32,
+        );
+        let n = self.b.ins().stack_load(self.ptr, types::I32, ss, COUNT);
+        let key = self.b.ins().stack_load(self.ptr, types::I32, ss, KEY);
+        let all = self.b.ins().icmp(IntCC::Equal, n, count);
+        let threads = self.b.ins().band_imm_s(key, !0xf);
+        let every = self.b.ins().icmp_imm_s(IntCC::Equal, threads, 0);
+        let cta = self.b.ins().imul_imm_s(count, i64::from(WARP_SIZE));
+        let exact = self.b.ins().icmp(IntCC::Equal, threads, cta);
+        let thr_ok = self.b.ins().bor(every, exact);
+        let ok = self.b.ins().band(all, thr_ok);
+        let ok = self.b.ins().uextend(types::I32, ok);
+        let go = self.b.ins().band(ok, allowed);
+        let release = self.b.create_block();
+        self.b.ins().brif(go, release, &[], ret, &[]);
+
+        // `complete_uniform`'s release, warp by warp.
+        self.b.switch_to_block(release);
+        let id = self.b.ins().band_imm_s(key, 0xf);
+        let id = self.b.ins().uextend(self.ptr, id);
+        let rec_off = self.b.ins().imul_imm_s(id, i64::from(BAR_REC));
+        let zero32 = self.b.ins().iconst(types::I32, 0);
+        let head = self.b.create_block();
+        let j = self.b.append_block_param(head, types::I32);
+        self.b.ins().jump(head, &[BlockArg::Value(zero32)]);
+        self.b.switch_to_block(head);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, j, count);
+        let body = self.b.create_block();
+        let after = self.b.create_block();
+        self.b.ins().brif(more, body, &[], after, &[]);
+
+        self.b.switch_to_block(body);
+        let jp = self.b.ins().uextend(self.ptr, j);
+        let joff = self.b.ins().imul_imm_s(jp, i64::from(self.ptr.bytes()));
+        let slot = self.b.ins().iadd(table, joff);
+        let s = self.b.ins().load(self.ptr, TRUSTED(), slot, 0);
+        let zero = self.b.ins().iconst(types::I32, 0);
+        let targets = self.layout.barrier_targets.clone();
+        for p in targets {
+            let (po, qo) = (self.layout.parked(p) as i32, self.layout.pending(p) as i32);
+            let parked = self.b.ins().load(types::I32, TRUSTED(), s, po);
+            let pend = self.b.ins().load(types::I32, TRUSTED(), s, qo);
+            let pend = self.b.ins().bor(pend, parked);
+            self.b.ins().store(TRUSTED(), pend, s, qo);
+            self.b.ins().store(TRUSTED(), zero, s, po);
+            let ao = (self.layout.active_off + 8 * (p / 64)) as i32;
+            let word = self.b.ins().load(types::I64, TRUSTED(), s, ao);
+            let nz = self.b.ins().icmp_imm_s(IntCC::NotEqual, parked, 0);
+            let bit = self.b.ins().uextend(types::I64, nz);
+            let bit = self.b.ins().ishl_imm_s(bit, i64::from(p % 64));
+            let word = self.b.ins().bor(word, bit);
+            self.b.ins().store(TRUSTED(), word, s, ao);
+        }
+        let rec = self.b.ins().iadd(s, rec_off);
+        let zero64 = self.b.ins().iconst(types::I64, 0);
+        for k in (0..BAR_REC).step_by(8) {
+            self.b
+                .ins()
+                .store(TRUSTED(), zero64, rec, (BAR_OFF + k) as i32);
+        }
+        let next = self.b.ins().iadd_imm_s(j, 1);
+        self.b.ins().jump(head, &[BlockArg::Value(next)]);
+
+        // The next round: count it for the scheduler's statistics, reset the pass's count.
+        self.b.switch_to_block(after);
+        let off = offset_of!(CtaEnv, rounds_in_call) as i32;
+        let r = self.b.ins().load(types::I32, TRUSTED(), env, off);
+        let r = self.b.ins().iadd_imm_s(r, 1);
+        self.b.ins().store(TRUSTED(), r, env, off);
+        let zero64 = self.b.ins().iconst(types::I64, 0);
+        self.b.ins().stack_store(self.ptr, zero64, ss, 0);
+        let zero32 = self.b.ins().iconst(types::I32, 0);
+        let warp_loop = self.e.warp_loop;
+        self.b.ins().jump(warp_loop, &[BlockArg::Value(zero32)]);
+        self.gen_return_zero(ret);
+    }
+
+    /// `ret`: return 0 (every warp stopped).
+    fn gen_return_zero(&mut self, ret: cranelift_codegen::ir::Block) {
+        self.b.switch_to_block(ret);
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().return_(&[zero]);
+    }
+}
