@@ -47,6 +47,7 @@ use crate::analysis::uniform::{self, Uniformity};
 use crate::ir::{self, Effect, Op, Terminator};
 use crate::runtime::env::{CtaEnv, CHECK_INIT};
 use crate::runtime::warp::{WarpDesc, WarpSlot};
+use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     types, AbiParam, BlockArg, InstBuilder, JumpTableData, MemFlagsData, Signature, StackSlot,
@@ -145,6 +146,11 @@ pub(super) struct Gen<'a, 'b> {
     /// The last load of each [`EnvField`] and the Cranelift block it was emitted in: a use
     /// later in the same block takes it again (by `EnvField as usize`).
     pub(super) env_cache: [Option<(CBlock, Value)>; ENV_FIELDS],
+    /// While a group loop's body is emitted (`vector.rs`, `group_loop`): the jump that ends
+    /// its preheader, before which [`Gen::env_val`] loads the per-call values the loop uses
+    /// (`env_loop_cache`, by `EnvField as usize`), once per loop.
+    pub(super) env_loop: Option<cranelift_codegen::ir::Inst>,
+    pub(super) env_loop_cache: [Option<Value>; ENV_FIELDS],
     pub(super) ptr: CType,
     pub(super) data: &'a mut KernelData,
     pub(super) dispatch: CBlock,
@@ -216,6 +222,35 @@ pub(super) struct Gen<'a, 'b> {
 }
 
 pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
+
+/// Emit the load of `field` at `pos` (see [`Gen::env_val`]); `env`, `ptr` and `frame` are
+/// [`EnvVals::env`], the pointer type and [`EnvVals::frame`].
+fn env_emit(
+    field: EnvField,
+    env: Value,
+    ptr: CType,
+    frame: StackSlot,
+    mut pos: FuncCursor,
+) -> Value {
+    let mut ld = |t: CType, off: usize| pos.ins().load(t, TRUSTED(), env, off as i32);
+    match field {
+        EnvField::GlobalBase => ld(ptr, offset_of!(CtaEnv, global_base)),
+        EnvField::GlobalTop => ld(types::I64, offset_of!(CtaEnv, global_top)),
+        EnvField::SharedBase => ld(ptr, offset_of!(CtaEnv, shared_base)),
+        EnvField::SharedSize => {
+            let size = ld(types::I64, offset_of!(CtaEnv, shared_size));
+            let checks = ld(types::I32, offset_of!(CtaEnv, memcheck));
+            let init = pos.ins().band_imm_s(checks, CHECK_INIT as i64);
+            let zero = pos.ins().iconst(types::I64, 0);
+            pos.ins().select(init, zero, size)
+        }
+        EnvField::ParamBase => ld(ptr, offset_of!(CtaEnv, param_base)),
+        EnvField::ParamSize => ld(types::I64, offset_of!(CtaEnv, param_size)),
+        EnvField::Memcheck => ld(types::I32, offset_of!(CtaEnv, memcheck)),
+        EnvField::Warp => ld(types::I32, offset_of!(CtaEnv, warp)),
+        EnvField::State => pos.ins().stack_load(ptr, ptr, frame, FRAME_STATE),
+    }
+}
 
 /// What the code generator decides before laying out the warp state: uniformity, which
 /// instructions run in the scalar section, and which values need slots.
@@ -659,6 +694,8 @@ pub fn generate(
         b,
         e,
         env_cache: [None; ENV_FIELDS],
+        env_loop: None,
+        env_loop_cache: [None; ENV_FIELDS],
         ptr,
         data,
         dispatch,
@@ -724,38 +761,40 @@ impl Gen<'_, '_> {
         self.b.ins().iconst(t, v)
     }
 
-    /// A per-call value ([`EnvField`]), loaded once per Cranelift block: the first use in a
-    /// block loads it, later uses in the same block take that load.
+    /// A per-call value ([`EnvField`]). Inside a group loop ([`Gen::env_loop`]) it is loaded
+    /// once, in the loop's preheader, for the whole loop; elsewhere once per Cranelift block:
+    /// the first use in a block loads it, later uses in the same block take that load.
     pub(super) fn env_val(&mut self, field: EnvField) -> Value {
-        let cur = self.b.current_block();
-        if let (Some(cur), Some((blk, v))) = (cur, self.env_cache[field as usize]) {
+        if let Some(at) = self.env_loop {
+            if let Some(v) = self.env_loop_cache[field as usize] {
+                return v;
+            }
+            let (env, ptr, frame) = (self.e.env, self.ptr, self.e.frame);
+            let pos = FuncCursor::new(self.b.func).at_inst(at);
+            let v = env_emit(field, env, ptr, frame, pos);
+            self.env_loop_cache[field as usize] = Some(v);
+            return v;
+        }
+        let Some(cur) = self.b.current_block() else {
+            // Not reached: code is always emitted into a block. Loaded as in one.
+            let blk = self.b.create_block();
+            self.b.switch_to_block(blk);
+            return self.env_val(field);
+        };
+        if let Some((blk, v)) = self.env_cache[field as usize] {
             if blk == cur {
                 return v;
             }
         }
-        let env = self.e.env;
-        let ld = |g: &mut Self, t: CType, off: usize| g.b.ins().load(t, TRUSTED(), env, off as i32);
-        let ptr = self.ptr;
-        let v = match field {
-            EnvField::GlobalBase => ld(self, ptr, offset_of!(CtaEnv, global_base)),
-            EnvField::GlobalTop => ld(self, types::I64, offset_of!(CtaEnv, global_top)),
-            EnvField::SharedBase => ld(self, ptr, offset_of!(CtaEnv, shared_base)),
-            EnvField::SharedSize => {
-                let size = ld(self, types::I64, offset_of!(CtaEnv, shared_size));
-                let checks = self.env_val(EnvField::Memcheck);
-                let init = self.b.ins().band_imm_s(checks, CHECK_INIT as i64);
-                let zero = self.b.ins().iconst(types::I64, 0);
-                self.b.ins().select(init, zero, size)
-            }
-            EnvField::ParamBase => ld(self, ptr, offset_of!(CtaEnv, param_base)),
-            EnvField::ParamSize => ld(self, types::I64, offset_of!(CtaEnv, param_size)),
-            EnvField::Memcheck => ld(self, types::I32, offset_of!(CtaEnv, memcheck)),
-            EnvField::Warp => ld(self, types::I32, offset_of!(CtaEnv, warp)),
-            EnvField::State => self.b.ins().stack_load(ptr, ptr, self.e.frame, FRAME_STATE),
-        };
-        if let Some(cur) = cur {
-            self.env_cache[field as usize] = Some((cur, v));
-        }
+        let (env, ptr, frame) = (self.e.env, self.ptr, self.e.frame);
+        let v = env_emit(
+            field,
+            env,
+            ptr,
+            frame,
+            FuncCursor::new(self.b.func).at_bottom(cur),
+        );
+        self.env_cache[field as usize] = Some((cur, v));
         v
     }
 

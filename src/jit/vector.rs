@@ -138,9 +138,15 @@ impl Gen<'_, '_> {
         let exit = self.b.create_block();
         self.b.append_block_param(exit, types::I32);
         let zero = self.b.ins().iconst(types::I32, 0);
-        self.b
+        let enter = self
+            .b
             .ins()
             .jump(head, &[BlockArg::Value(zero), BlockArg::Value(zero)]);
+        // The per-call values the loop uses are loaded before `enter`, once per loop.
+        let outer = (
+            self.env_loop.replace(enter),
+            std::mem::replace(&mut self.env_loop_cache, Default::default()),
+        );
         self.b.switch_to_block(head);
         let g = self.b.block_params(head)[0];
         let acc = self.b.block_params(head)[1];
@@ -210,6 +216,7 @@ impl Gen<'_, '_> {
         self.b
             .ins()
             .jump(head, &[BlockArg::Value(g1), BlockArg::Value(acc3)]);
+        (self.env_loop, self.env_loop_cache) = outer;
         self.b.switch_to_block(exit);
         Ok(self.b.block_params(exit)[0])
     }
