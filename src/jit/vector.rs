@@ -145,7 +145,7 @@ impl Gen<'_, '_> {
         // The per-call values the loop uses are loaded before `enter`, once per loop.
         let outer = (
             self.env_loop.replace(enter),
-            std::mem::replace(&mut self.env_loop_cache, Default::default()),
+            std::mem::take(&mut self.env_loop_cache),
         );
         self.b.switch_to_block(head);
         let g = self.b.block_params(head)[0];
