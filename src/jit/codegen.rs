@@ -7,7 +7,7 @@
 //! entry:    table, count, first → the warp loop's stack frame (`EnvVals::frame`); compute
 //!           the first block's CTA-uniform values (parameters, `%ctaid`/`%ntid`-derived) once
 //!           per call (`preloop.rs`)
-//! warp i:   i == count → return 0; state = states[i] (to the frame); env.warp = first + i
+//! warp i:   i == count → return 0; state = states[i]; env.warp = first + i
 //!           (if not already)
 //! dispatch: if *env.abort != 0 → return i + 1
 //!           find the lowest set bit of the active bitset → block priority p, clear it,
@@ -81,11 +81,11 @@ pub(super) fn ctype(t: ir::Type) -> CType {
     }
 }
 
-/// The call's values that live across the warp loop. Only `env` is an SSA value there; the
-/// environment's fields are loaded from `env` near their uses ([`Gen::env_val`]) and the warp
-/// loop's own values (state table, warp count, turn, running warp's state) sit in the stack
-/// slot `frame` ([`FRAME_TABLE`] …), so that the register allocator has no value to split and
-/// spill around every helper call and loop of the function.
+/// The call's values that live across the warp loop. Only `env` is an SSA value there (and
+/// `state` across a warp's run); the environment's fields are loaded from `env` near their
+/// uses ([`Gen::env_val`]) and the warp loop's own values (state table, warp count, turn) sit
+/// in the stack slot `frame` ([`FRAME_TABLE`] …), so that the register allocator has fewer
+/// values to split and spill around every helper call and loop of the function.
 pub(super) struct EnvVals {
     pub(super) env: Value,
     /// `env.param_base` and `env.param_size`, loaded in the entry block for the code before
@@ -94,23 +94,25 @@ pub(super) struct EnvVals {
     pub(super) param_size: Value,
     /// The warp loop's head (reads the turn from `frame`).
     pub(super) warp_loop: CBlock,
-    /// The warp loop's values ([`FRAME_TABLE`], [`FRAME_STATE`], [`FRAME_COUNT`],
-    /// [`FRAME_FIRST`], [`FRAME_TURN`]).
+    /// The warp loop's values ([`FRAME_TABLE`], [`FRAME_COUNT`], [`FRAME_FIRST`],
+    /// [`FRAME_TURN`]).
     pub(super) frame: StackSlot,
+    /// The running warp's state (pointer): the one value besides `env` that lives across the
+    /// warp's whole run (its blocks read and write it everywhere; reloading it near each use
+    /// made launches with many dispatcher rounds longer).
+    pub(super) state: Value,
 }
 
-/// Byte offsets in [`EnvVals::frame`]: the call's warp-state table (pointer), the running
-/// warp's state (pointer), the call's warp count (`u32`), its first warp (`u32`) and the
-/// running warp's turn in the warp loop (`u32`, 0 for its first warp).
+/// Byte offsets in [`EnvVals::frame`]: the call's warp-state table (pointer), the call's warp
+/// count (`u32`), its first warp (`u32`) and the running warp's turn in the warp loop (`u32`,
+/// 0 for its first warp).
 const FRAME_TABLE: i32 = 0;
-const FRAME_STATE: i32 = 8;
-const FRAME_COUNT: i32 = 16;
-const FRAME_FIRST: i32 = 20;
-const FRAME_TURN: i32 = 24;
-const FRAME_BYTES: u32 = 32;
+const FRAME_COUNT: i32 = 8;
+const FRAME_FIRST: i32 = 12;
+const FRAME_TURN: i32 = 16;
+const FRAME_BYTES: u32 = 24;
 
-/// A per-call value loaded near its uses ([`Gen::env_val`]): a `CtaEnv` field, or the
-/// running warp's state from the warp loop's frame.
+/// A per-call value loaded near its uses ([`Gen::env_val`]): a `CtaEnv` field.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum EnvField {
     /// `env.global_base`: host address of global address `GLOBAL_BASE` (pointer).
@@ -131,12 +133,10 @@ pub(super) enum EnvField {
     Memcheck,
     /// `env.warp`: the running warp's index in its CTA (`%warpid`, `i32`).
     Warp,
-    /// The running warp's state (pointer, from the warp loop's frame).
-    State,
 }
 
 /// Number of [`EnvField`] variants (the size of [`Gen::env_cache`]).
-const ENV_FIELDS: usize = 9;
+const ENV_FIELDS: usize = 8;
 
 pub(super) struct Gen<'a, 'b> {
     pub(super) f: &'a ir::Function,
@@ -223,15 +223,9 @@ pub(super) struct Gen<'a, 'b> {
 
 pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
 
-/// Emit the load of `field` at `pos` (see [`Gen::env_val`]); `env`, `ptr` and `frame` are
-/// [`EnvVals::env`], the pointer type and [`EnvVals::frame`].
-fn env_emit(
-    field: EnvField,
-    env: Value,
-    ptr: CType,
-    frame: StackSlot,
-    mut pos: FuncCursor,
-) -> Value {
+/// Emit the load of `field` at `pos` (see [`Gen::env_val`]); `env` and `ptr` are
+/// [`EnvVals::env`] and the pointer type.
+fn env_emit(field: EnvField, env: Value, ptr: CType, mut pos: FuncCursor) -> Value {
     let mut ld = |t: CType, off: usize| pos.ins().load(t, TRUSTED(), env, off as i32);
     match field {
         EnvField::GlobalBase => ld(ptr, offset_of!(CtaEnv, global_base)),
@@ -248,7 +242,6 @@ fn env_emit(
         EnvField::ParamSize => ld(types::I64, offset_of!(CtaEnv, param_size)),
         EnvField::Memcheck => ld(types::I32, offset_of!(CtaEnv, memcheck)),
         EnvField::Warp => ld(types::I32, offset_of!(CtaEnv, warp)),
-        EnvField::State => pos.ins().stack_load(ptr, ptr, frame, FRAME_STATE),
     }
 }
 
@@ -651,7 +644,6 @@ pub fn generate(
     let states = b.ins().stack_load(ptr, ptr, frame, FRAME_TABLE);
     let slot = b.ins().iadd(states, i_off);
     let state = b.ins().load(ptr, TRUSTED(), slot, 0);
-    b.ins().stack_store(ptr, state, frame, FRAME_STATE);
     let first_warp = b.ins().stack_load(ptr, types::I32, frame, FRAME_FIRST);
     let warp = b.ins().iadd(first_warp, i);
     // `env.warp` names the running warp to the helpers. A call for one warp
@@ -671,6 +663,7 @@ pub fn generate(
         param_size,
         warp_loop,
         frame,
+        state,
     };
 
     let Plan {
@@ -769,9 +762,9 @@ impl Gen<'_, '_> {
             if let Some(v) = self.env_loop_cache[field as usize] {
                 return v;
             }
-            let (env, ptr, frame) = (self.e.env, self.ptr, self.e.frame);
+            let (env, ptr) = (self.e.env, self.ptr);
             let pos = FuncCursor::new(self.b.func).at_inst(at);
-            let v = env_emit(field, env, ptr, frame, pos);
+            let v = env_emit(field, env, ptr, pos);
             self.env_loop_cache[field as usize] = Some(v);
             return v;
         }
@@ -786,21 +779,15 @@ impl Gen<'_, '_> {
                 return v;
             }
         }
-        let (env, ptr, frame) = (self.e.env, self.ptr, self.e.frame);
-        let v = env_emit(
-            field,
-            env,
-            ptr,
-            frame,
-            FuncCursor::new(self.b.func).at_bottom(cur),
-        );
+        let (env, ptr) = (self.e.env, self.ptr);
+        let v = env_emit(field, env, ptr, FuncCursor::new(self.b.func).at_bottom(cur));
         self.env_cache[field as usize] = Some((cur, v));
         v
     }
 
-    /// The running warp's state pointer ([`EnvField::State`]).
+    /// The running warp's state pointer ([`EnvVals::state`]).
     pub(super) fn state(&mut self) -> Value {
-        self.env_val(EnvField::State)
+        self.e.state
     }
 
     pub(super) fn state_load(&mut self, t: CType, off: u32) -> Value {
