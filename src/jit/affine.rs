@@ -45,7 +45,7 @@
 //! - stores take the fast path only when all 32 lanes are active (inactive lanes must not
 //!   write); loads may read inactive lanes' in-bounds elements and discard them.
 
-use super::codegen::{Gen, TRUSTED};
+use super::codegen::{EnvField, Gen, TRUSTED};
 use crate::analysis::uniform::Uniformity;
 use crate::ir::{self, Op};
 use crate::runtime::env::CtaEnv;
@@ -573,7 +573,8 @@ impl Gen<'_, '_> {
             env,
             offset_of!(CtaEnv, tid_table) as i32,
         );
-        let w = self.b.ins().uextend(self.ptr, self.e.warp);
+        let warp = self.env_val(EnvField::Warp);
+        let w = self.b.ins().uextend(self.ptr, warp);
         let off = self.b.ins().ishl_imm_s(w, 7); // 32 lanes · 4 bytes
         let p = self.b.ins().iadd(tbl, off);
         let t = self.b.ins().load(types::I32, TRUSTED(), p, 0);
@@ -680,8 +681,16 @@ impl Gen<'_, '_> {
             let lo = members.iter().map(|m| m.1).min().unwrap_or(0);
             let hi = members.iter().map(|m| m.1).max().unwrap_or(0);
             let (base, limit, bias) = match space {
-                ir::Space::Shared => (self.e.shared_base, self.e.shared_size, 0),
-                _ => (self.e.global_base, self.e.global_top, GLOBAL_BASE as i64),
+                ir::Space::Shared => (
+                    self.env_val(EnvField::SharedBase),
+                    self.env_val(EnvField::SharedSize),
+                    0,
+                ),
+                _ => (
+                    self.env_val(EnvField::GlobalBase),
+                    self.env_val(EnvField::GlobalTop),
+                    GLOBAL_BASE as i64,
+                ),
             };
             // Lane 31's element of the last member ends the range.
             let span = (hi - lo) + 31 * stride + elem;
@@ -711,7 +720,8 @@ impl Gen<'_, '_> {
                 }
             }
             if *space != ir::Space::Shared {
-                let nm = self.b.ins().icmp_imm_s(IntCC::Equal, self.e.memcheck, 0);
+                let checks = self.env_val(EnvField::Memcheck);
+                let nm = self.b.ins().icmp_imm_s(IntCC::Equal, checks, 0);
                 ok = self.b.ins().band(ok, nm);
             }
             let p = self.b.ins().iadd(base, off);

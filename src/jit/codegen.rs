@@ -4,10 +4,11 @@
 //!
 //! Shape of the generated function (see `analysis::schedule` for the model):
 //! ```text
-//! entry:    load env fields used everywhere (bases, sizes …), once per call; compute the
-//!           first block's CTA-uniform values (parameters, `%ctaid`/`%ntid`-derived) once
+//! entry:    table, count, first → the warp loop's stack frame (`EnvVals::frame`); compute
+//!           the first block's CTA-uniform values (parameters, `%ctaid`/`%ntid`-derived) once
 //!           per call (`preloop.rs`)
-//! warp i:   i == count → return 0; state = states[i]; env.warp = first + i (if not already)
+//! warp i:   i == count → return 0; state = states[i]; env.warp = first + i
+//!           (if not already)
 //! dispatch: if *env.abort != 0 → return i + 1
 //!           find the lowest set bit of the active bitset → block priority p, clear it,
 //!           br_table p → enter_p            (none set → warp i + 1)
@@ -46,9 +47,11 @@ use crate::analysis::uniform::{self, Uniformity};
 use crate::ir::{self, Effect, Op, Terminator};
 use crate::runtime::env::{CtaEnv, CHECK_INIT};
 use crate::runtime::warp::{WarpDesc, WarpSlot};
+use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    types, AbiParam, BlockArg, InstBuilder, JumpTableData, MemFlagsData, Signature, Value,
+    types, AbiParam, BlockArg, InstBuilder, JumpTableData, MemFlagsData, Signature, StackSlot,
+    StackSlotData, StackSlotKind, Value,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -78,30 +81,76 @@ pub(super) fn ctype(t: ir::Type) -> CType {
     }
 }
 
-/// Env fields loaded once per call, and the running warp's state and index.
+/// The call's values that live across the warp loop. Only `env` is an SSA value there (and
+/// `state` across a warp's run); the environment's fields are loaded from `env` near their
+/// uses ([`Gen::env_val`]) and the warp loop's own values (state table, warp count, turn) sit
+/// in the stack slot `frame` ([`FRAME_TABLE`] …), so that the register allocator has fewer
+/// values to split and spill around every helper call and loop of the function.
 pub(super) struct EnvVals {
     pub(super) env: Value,
-    pub(super) state: Value,
-    pub(super) global_base: Value,
-    pub(super) global_top: Value,
-    pub(super) shared_base: Value,
-    pub(super) shared_size: Value,
+    /// `env.param_base` and `env.param_size`, loaded in the entry block for the code before
+    /// the warp loop (`preloop.rs`).
     pub(super) param_base: Value,
     pub(super) param_size: Value,
-    pub(super) memcheck: Value,
-    /// The running warp's index in its CTA (`%warpid`).
-    pub(super) warp: Value,
-    /// The running warp's turn in the call's warp loop (0 for its first warp).
-    pub(super) warp_index: Value,
-    /// The warp loop's head (parameter: the turn of the warp to run next).
+    /// The warp loop's head (reads the turn from `frame`).
     pub(super) warp_loop: CBlock,
+    /// The warp loop's values ([`FRAME_TABLE`], [`FRAME_COUNT`], [`FRAME_FIRST`],
+    /// [`FRAME_TURN`]).
+    pub(super) frame: StackSlot,
+    /// The running warp's state (pointer): the one value besides `env` that lives across the
+    /// warp's whole run (its blocks read and write it everywhere; reloading it near each use
+    /// made launches with many dispatcher rounds longer).
+    pub(super) state: Value,
 }
+
+/// Byte offsets in [`EnvVals::frame`]: the call's warp-state table (pointer), the call's warp
+/// count (`u32`), its first warp (`u32`) and the running warp's turn in the warp loop (`u32`,
+/// 0 for its first warp).
+pub(super) const FRAME_TABLE: i32 = 0;
+pub(super) const FRAME_COUNT: i32 = 8;
+pub(super) const FRAME_FIRST: i32 = 12;
+pub(super) const FRAME_TURN: i32 = 16;
+const FRAME_BYTES: u32 = 24;
+
+/// A per-call value loaded near its uses ([`Gen::env_val`]): a `CtaEnv` field.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum EnvField {
+    /// `env.global_base`: host address of global address `GLOBAL_BASE` (pointer).
+    GlobalBase,
+    /// `env.global_top`: bytes of the inline global window (`i64`).
+    GlobalTop,
+    /// `env.shared_base`: host address of the CTA's shared memory (pointer).
+    SharedBase,
+    /// Bytes of the inline shared window (`i64`): `env.shared_size`, or 0 under initcheck,
+    /// where every shared access takes the runtime's path (which tests and sets the CTA's
+    /// shadow).
+    SharedSize,
+    /// `env.param_base`: host address of the kernel parameters (pointer).
+    ParamBase,
+    /// `env.param_size`: bytes of the kernel parameters (`i64`).
+    ParamSize,
+    /// `env.memcheck`: the checks on (`i32` bit set, 0: none).
+    Memcheck,
+    /// `env.warp`: the running warp's index in its CTA (`%warpid`, `i32`).
+    Warp,
+}
+
+/// Number of [`EnvField`] variants (the size of [`Gen::env_cache`]).
+const ENV_FIELDS: usize = 8;
 
 pub(super) struct Gen<'a, 'b> {
     pub(super) f: &'a ir::Function,
     pub(super) layout: &'a WarpLayout,
     pub(super) b: FunctionBuilder<'b>,
     pub(super) e: EnvVals,
+    /// The last load of each [`EnvField`] and the Cranelift block it was emitted in: a use
+    /// later in the same block takes it again (by `EnvField as usize`).
+    pub(super) env_cache: [Option<(CBlock, Value)>; ENV_FIELDS],
+    /// While a group loop's body is emitted (`vector.rs`, `group_loop`): the jump that ends
+    /// its preheader, before which [`Gen::env_val`] loads the per-call values the loop uses
+    /// (`env_loop_cache`, by `EnvField as usize`), once per loop.
+    pub(super) env_loop: Option<cranelift_codegen::ir::Inst>,
+    pub(super) env_loop_cache: [Option<Value>; ENV_FIELDS],
     pub(super) ptr: CType,
     pub(super) data: &'a mut KernelData,
     pub(super) dispatch: CBlock,
@@ -176,6 +225,28 @@ pub(super) struct Gen<'a, 'b> {
 }
 
 pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
+
+/// Emit the load of `field` at `pos` (see [`Gen::env_val`]); `env` and `ptr` are
+/// [`EnvVals::env`] and the pointer type.
+fn env_emit(field: EnvField, env: Value, ptr: CType, mut pos: FuncCursor) -> Value {
+    let mut ld = |t: CType, off: usize| pos.ins().load(t, TRUSTED(), env, off as i32);
+    match field {
+        EnvField::GlobalBase => ld(ptr, offset_of!(CtaEnv, global_base)),
+        EnvField::GlobalTop => ld(types::I64, offset_of!(CtaEnv, global_top)),
+        EnvField::SharedBase => ld(ptr, offset_of!(CtaEnv, shared_base)),
+        EnvField::SharedSize => {
+            let size = ld(types::I64, offset_of!(CtaEnv, shared_size));
+            let checks = ld(types::I32, offset_of!(CtaEnv, memcheck));
+            let init = pos.ins().band_imm_s(checks, CHECK_INIT as i64);
+            let zero = pos.ins().iconst(types::I64, 0);
+            pos.ins().select(init, zero, size)
+        }
+        EnvField::ParamBase => ld(ptr, offset_of!(CtaEnv, param_base)),
+        EnvField::ParamSize => ld(types::I64, offset_of!(CtaEnv, param_size)),
+        EnvField::Memcheck => ld(types::I32, offset_of!(CtaEnv, memcheck)),
+        EnvField::Warp => ld(types::I32, offset_of!(CtaEnv, warp)),
+    }
+}
 
 /// What the code generator decides before laying out the warp state: uniformity, which
 /// instructions run in the scalar section, and which values need slots.
@@ -525,35 +596,31 @@ pub fn generate(
         &[],
     ));
 
-    // Entry: the env fields every warp uses, loaded once per call.
+    // Entry: the warp loop's values to its frame; the parameter window for `pre`.
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
     let [table, env, first, count] = [0, 1, 2, 3].map(|k| b.block_params(entry)[k]);
     let ld =
         |b: &mut FunctionBuilder, t: CType, off: usize| b.ins().load(t, TRUSTED(), env, off as i32);
-    let global_base = ld(&mut b, ptr, offset_of!(CtaEnv, global_base));
-    let global_top = ld(&mut b, types::I64, offset_of!(CtaEnv, global_top));
-    let shared_base = ld(&mut b, ptr, offset_of!(CtaEnv, shared_base));
-    // initcheck: the inline shared window is empty, so every shared access takes the
-    // runtime's path (which tests and sets the CTA's shadow).
-    let shared_size = {
-        let size = ld(&mut b, types::I64, offset_of!(CtaEnv, shared_size));
-        let checks = ld(&mut b, types::I32, offset_of!(CtaEnv, memcheck));
-        let init = b.ins().band_imm_s(checks, CHECK_INIT as i64);
-        let zero = b.ins().iconst(types::I64, 0);
-        b.ins().select(init, zero, size)
-    };
+    let frame = b.create_sized_stack_slot(StackSlotData::new(
+        StackSlotKind::ExplicitSlot,
+        FRAME_BYTES,
+        3,
+    ));
+    b.ins().stack_store(ptr, table, frame, FRAME_TABLE);
+    b.ins().stack_store(ptr, count, frame, FRAME_COUNT);
+    b.ins().stack_store(ptr, first, frame, FRAME_FIRST);
+    let zero = b.ins().iconst(types::I32, 0);
+    b.ins().stack_store(ptr, zero, frame, FRAME_TURN);
     let param_base = ld(&mut b, ptr, offset_of!(CtaEnv, param_base));
     let param_size = ld(&mut b, types::I64, offset_of!(CtaEnv, param_size));
-    let memcheck = ld(&mut b, types::I32, offset_of!(CtaEnv, memcheck));
     // Uniform barriers completed inside the call (`ctabar.rs`): the pass's arrival count.
     let bar_slot = super::ctabar::in_call_completion(f, plan.racecheck)
         .then(|| super::ctabar::new_slot(&mut b, ptr));
     // The warp loop: its `i`-th turn runs warp `first + i` on the state `table[i]` until
     // no lane of it is pending (the dispatcher's exit), then takes the next warp.
     let warp_loop = b.create_block();
-    let i = b.append_block_param(warp_loop, types::I32);
     // With CTA-uniform values to compute once per call: entry → `pre` (emitted last,
     // `Gen::gen_preloop`) → `join`, whose parameters carry them into the warp loop.
     let preloop = if plan.hoist.is_empty() {
@@ -566,19 +633,22 @@ pub fn generate(
         b.switch_to_block(join);
         Some((pre, join))
     };
-    let zero = b.ins().iconst(types::I32, 0);
-    b.ins().jump(warp_loop, &[BlockArg::Value(zero)]);
+    b.ins().jump(warp_loop, &[]);
     b.switch_to_block(warp_loop);
-    let more = b.ins().icmp(IntCC::UnsignedLessThan, i, count);
+    let i = b.ins().stack_load(ptr, types::I32, frame, FRAME_TURN);
+    let n = b.ins().stack_load(ptr, types::I32, frame, FRAME_COUNT);
+    let more = b.ins().icmp(IntCC::UnsignedLessThan, i, n);
     let run = b.create_block();
     let done = b.create_block();
     b.ins().brif(more, run, &[], done, &[]);
     b.switch_to_block(run);
     let i_ptr = b.ins().uextend(ptr, i);
     let i_off = b.ins().imul_imm_s(i_ptr, i64::from(ptr.bytes()));
-    let slot = b.ins().iadd(table, i_off);
+    let states = b.ins().stack_load(ptr, ptr, frame, FRAME_TABLE);
+    let slot = b.ins().iadd(states, i_off);
     let state = b.ins().load(ptr, TRUSTED(), slot, 0);
-    let warp = b.ins().iadd(first, i);
+    let first_warp = b.ins().stack_load(ptr, types::I32, frame, FRAME_FIRST);
+    let warp = b.ins().iadd(first_warp, i);
     // `env.warp` names the running warp to the helpers. A call for one warp
     // (`WarpEngine::run_warp`) finds it set already and never writes the environment.
     let cur = ld(&mut b, types::I32, offset_of!(CtaEnv, warp));
@@ -592,17 +662,11 @@ pub fn generate(
     b.ins().jump(dispatch, &[]);
     let e = EnvVals {
         env,
-        state,
-        global_base,
-        global_top,
-        shared_base,
-        shared_size,
         param_base,
         param_size,
-        memcheck,
-        warp,
-        warp_index: i,
         warp_loop,
+        frame,
+        state,
     };
 
     let Plan {
@@ -625,6 +689,9 @@ pub fn generate(
         layout,
         b,
         e,
+        env_cache: [None; ENV_FIELDS],
+        env_loop: None,
+        env_loop_cache: [None; ENV_FIELDS],
         ptr,
         data,
         dispatch,
@@ -663,7 +730,7 @@ pub fn generate(
         hoist,
         bar_slot,
     };
-    g.gen_round_end(done, table, count);
+    g.gen_round_end(done);
     if let Some((pre, join)) = preloop {
         g.gen_preloop(pre, join, table, count)?;
     }
@@ -692,13 +759,49 @@ impl Gen<'_, '_> {
         self.b.ins().iconst(t, v)
     }
 
+    /// A per-call value ([`EnvField`]). Inside a group loop ([`Gen::env_loop`]) it is loaded
+    /// once, in the loop's preheader, for the whole loop; elsewhere once per Cranelift block:
+    /// the first use in a block loads it, later uses in the same block take that load.
+    pub(super) fn env_val(&mut self, field: EnvField) -> Value {
+        if let Some(at) = self.env_loop {
+            if let Some(v) = self.env_loop_cache[field as usize] {
+                return v;
+            }
+            let (env, ptr) = (self.e.env, self.ptr);
+            let pos = FuncCursor::new(self.b.func).at_inst(at);
+            let v = env_emit(field, env, ptr, pos);
+            self.env_loop_cache[field as usize] = Some(v);
+            return v;
+        }
+        let Some(cur) = self.b.current_block() else {
+            // Not reached: code is always emitted into a block. Loaded as in one.
+            let blk = self.b.create_block();
+            self.b.switch_to_block(blk);
+            return self.env_val(field);
+        };
+        if let Some((blk, v)) = self.env_cache[field as usize] {
+            if blk == cur {
+                return v;
+            }
+        }
+        let (env, ptr) = (self.e.env, self.ptr);
+        let v = env_emit(field, env, ptr, FuncCursor::new(self.b.func).at_bottom(cur));
+        self.env_cache[field as usize] = Some((cur, v));
+        v
+    }
+
+    /// The running warp's state pointer ([`EnvVals::state`]).
+    pub(super) fn state(&mut self) -> Value {
+        self.e.state
+    }
+
     pub(super) fn state_load(&mut self, t: CType, off: u32) -> Value {
-        let s = self.e.state;
+        let s = self.state();
         self.b.ins().load(t, TRUSTED(), s, off as i32)
     }
 
     pub(super) fn state_store(&mut self, v: Value, off: u32) {
-        let s = self.e.state;
+        let s = self.state();
         self.b.ins().store(TRUSTED(), v, s, off as i32);
     }
 
@@ -735,7 +838,11 @@ impl Gen<'_, '_> {
         self.b.ins().brif(abort, ret_abort, &[], scan, &[]);
         // Aborted: the number of warps that ran, this one included.
         self.b.switch_to_block(ret_abort);
-        let ran = self.b.ins().iadd_imm_s(self.e.warp_index, 1);
+        let turn = self
+            .b
+            .ins()
+            .stack_load(self.ptr, types::I32, self.e.frame, FRAME_TURN);
+        let ran = self.b.ins().iadd_imm_s(turn, 1);
         self.b.ins().return_(&[ran]);
 
         // Scan the active words.
@@ -757,10 +864,15 @@ impl Gen<'_, '_> {
             self.b.switch_to_block(next);
         }
         // No lane of this warp is pending: the next warp.
-        let next = self.b.ins().iadd_imm_s(self.e.warp_index, 1);
+        let turn = self
+            .b
+            .ins()
+            .stack_load(self.ptr, types::I32, self.e.frame, FRAME_TURN);
+        let next = self.b.ins().iadd_imm_s(turn, 1);
         self.b
             .ins()
-            .jump(self.e.warp_loop, &[BlockArg::Value(next)]);
+            .stack_store(self.ptr, next, self.e.frame, FRAME_TURN);
+        self.b.ins().jump(self.e.warp_loop, &[]);
 
         self.b.switch_to_block(found);
         let word = self.b.block_params(found)[0];
@@ -773,7 +885,8 @@ impl Gen<'_, '_> {
         let cleared = self.b.ins().band_not(word, m);
         let wi64 = self.b.ins().uextend(types::I64, wi);
         let woff = self.b.ins().imul_imm_s(wi64, 8);
-        let waddr = self.b.ins().iadd(self.e.state, woff);
+        let s = self.state();
+        let waddr = self.b.ins().iadd(s, woff);
         self.b
             .ins()
             .store(TRUSTED(), cleared, waddr, self.layout.active_off as i32);
@@ -837,11 +950,10 @@ impl Gen<'_, '_> {
                 let callee = self.fn_ptr(helpers::shfl_helper as *const () as usize);
                 let modev = self.iconst(types::I32, helpers::shfl_mode_code(mode) as i64);
                 let spv = self.fn_ptr(sp);
-                self.b.ins().call_indirect(
-                    self.sig_shfl,
-                    callee,
-                    &[self.e.state, mask, modev, spv],
-                );
+                let s = self.state();
+                self.b
+                    .ins()
+                    .call_indirect(self.sig_shfl, callee, &[s, mask, modev, spv]);
                 Ok(())
             }
             crate::warp_ops!() => {
@@ -881,7 +993,8 @@ impl Gen<'_, '_> {
                         let pred = g.b.ins().uextend(types::I32, pred);
                         let callee = g.fn_ptr(helpers::bar_uniform_helper as *const () as usize);
                         let dv = g.fn_ptr(dp);
-                        let args = [g.e.env, g.e.state, mask, id, threads, pred, dv];
+                        let st = g.state();
+                        let args = [g.e.env, st, mask, id, threads, pred, dv];
                         g.b.ins().call_indirect(g.sig_bar, callee, &args);
                     };
                     // A whole warp's arrival inline where it can be (`ctabar.rs`).
@@ -892,11 +1005,10 @@ impl Gen<'_, '_> {
                 }
                 let callee = self.fn_ptr(helpers::warp_helper as *const () as usize);
                 let dv = self.fn_ptr(dp);
-                self.b.ins().call_indirect(
-                    self.sig_warp,
-                    callee,
-                    &[self.e.env, self.e.state, mask, dv],
-                );
+                let s = self.state();
+                self.b
+                    .ins()
+                    .call_indirect(self.sig_warp, callee, &[self.e.env, s, mask, dv]);
                 Ok(())
             }
             _ => Err(format!("internal: {} is not a warp op", d.op.mnemonic())),

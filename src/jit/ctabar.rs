@@ -47,7 +47,7 @@
 //! by the dispatcher before every block, so a kernel that loops across barriers forever
 //! stops as before, with its warps' states as consistent as at any dispatch.
 
-use super::codegen::{Gen, TRUSTED};
+use super::codegen::{Gen, FRAME_COUNT, FRAME_TABLE, FRAME_TURN, TRUSTED};
 use crate::analysis::schedule::{
     bar_field, BAR_ARRIVED, BAR_FLAGS, BAR_INST, BAR_OFF, BAR_PRED, BAR_REC, BAR_THREADS,
     BAR_WAITING, EXITED_OFF, LIVE_OFF, WARP_SIZE, WSYNC_WAIT_OFF,
@@ -218,14 +218,9 @@ impl Gen<'_, '_> {
 
     /// The end of a pass of the warp loop (block `done`, every warp has run): complete the
     /// pass's barrier and start the next pass where the module comment's conditions hold,
-    /// else return 0 (every warp stopped) to the CTA scheduler. `table` and `count` are the
-    /// function's warp-state table and warp count.
-    pub(super) fn gen_round_end(
-        &mut self,
-        done: cranelift_codegen::ir::Block,
-        table: Value,
-        count: Value,
-    ) {
+    /// else return 0 (every warp stopped) to the CTA scheduler. The warp-state table and
+    /// warp count come from the call's frame (`codegen::FRAME_*`).
+    pub(super) fn gen_round_end(&mut self, done: cranelift_codegen::ir::Block) {
         self.b.switch_to_block(done);
         let ret = self.b.create_block();
         let Some(ss) = self.bar_slot else {
@@ -234,6 +229,9 @@ impl Gen<'_, '_> {
             return;
         };
         let env = self.e.env;
+        let frame = self.e.frame;
+        let count = self.b.ins().stack_load(self.ptr, types::I32, frame, FRAME_COUNT);
+        let table = self.b.ins().stack_load(self.ptr, self.ptr, frame, FRAME_TABLE);
         let allowed = self.b.ins().load(
             types::I32,
             TRUSTED(),
@@ -310,8 +308,9 @@ impl Gen<'_, '_> {
         let zero64 = self.b.ins().iconst(types::I64, 0);
         self.b.ins().stack_store(self.ptr, zero64, ss, 0);
         let zero32 = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().stack_store(self.ptr, zero32, frame, FRAME_TURN);
         let warp_loop = self.e.warp_loop;
-        self.b.ins().jump(warp_loop, &[BlockArg::Value(zero32)]);
+        self.b.ins().jump(warp_loop, &[]);
         self.gen_return_zero(ret);
     }
 

@@ -69,7 +69,7 @@
 //!   run only where all its conditions were tested. Values made in one version are never used
 //!   in the other or after the merge (the group's caches are restored).
 
-use super::codegen::{Gen, TRUSTED};
+use super::codegen::{EnvField, Gen, TRUSTED};
 use super::vector::Grp;
 use crate::ir::{self, Effect, Op};
 use crate::runtime::env::CtaEnv;
@@ -355,7 +355,8 @@ impl Gen<'_, '_> {
         let nx = self.b.ins().load(types::I32, TRUSTED(), env, nt);
         let low = self.b.ins().band_imm_s(nx, 3);
         let fact = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
-        let nm = self.b.ins().icmp_imm_s(IntCC::Equal, self.e.memcheck, 0);
+        let checks = self.env_val(EnvField::Memcheck);
+        let nm = self.b.ins().icmp_imm_s(IntCC::Equal, checks, 0);
         let fact_g = self.b.ins().band(fact, nm);
         out.fact = Some((fact, fact_g));
         let tbl = self.b.ins().load(
@@ -364,7 +365,8 @@ impl Gen<'_, '_> {
             env,
             offset_of!(CtaEnv, tid_table) as i32,
         );
-        let w = self.b.ins().uextend(self.ptr, self.e.warp);
+        let warp = self.env_val(EnvField::Warp);
+        let w = self.b.ins().uextend(self.ptr, warp);
         let woff = self.b.ins().ishl_imm_s(w, 7); // 32 lanes · 4 bytes
         let tb = self.b.ins().iadd(tbl, woff);
         let ts = self.b.ins().load(
@@ -675,8 +677,16 @@ impl Gen<'_, '_> {
             r0
         };
         let (base, limit, bias) = match space {
-            ir::Space::Shared => (self.e.shared_base, self.e.shared_size, 0),
-            _ => (self.e.global_base, self.e.global_top, GLOBAL_BASE as i64),
+            ir::Space::Shared => (
+                self.env_val(EnvField::SharedBase),
+                self.env_val(EnvField::SharedSize),
+                0,
+            ),
+            _ => (
+                self.env_val(EnvField::GlobalBase),
+                self.env_val(EnvField::GlobalTop),
+                GLOBAL_BASE as i64,
+            ),
         };
         let span = (hi - lo) + if stride == 0 { elem } else { 4 * elem };
         let a_lo = self.b.ins().iadd_imm_s(r0, lo);

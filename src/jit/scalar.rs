@@ -3,7 +3,7 @@
 //! bounds checks, special registers and conversions. The SIMD code of `vector.rs` uses it for
 //! the lanes of operations it does not vectorize.
 
-use super::codegen::{ctype, Gen, TRUSTED};
+use super::codegen::{ctype, EnvField, Gen, TRUSTED};
 use super::helpers::{self, PureDesc};
 use crate::ir::{self, Op};
 use crate::runtime::env::CtaEnv;
@@ -148,19 +148,30 @@ impl Gen<'_, '_> {
         let (base, limit, off) = match space {
             ir::Space::Global | ir::Space::Const => {
                 let off = self.b.ins().iadd_imm_s(addr, -(GLOBAL_BASE as i64));
-                (Some(self.e.global_base), Some(self.e.global_top), off)
+                (
+                    Some(self.env_val(EnvField::GlobalBase)),
+                    Some(self.env_val(EnvField::GlobalTop)),
+                    off,
+                )
             }
-            ir::Space::Shared if !self.racecheck => {
-                (Some(self.e.shared_base), Some(self.e.shared_size), addr)
-            }
-            ir::Space::Param => (Some(self.e.param_base), Some(self.e.param_size), addr),
+            ir::Space::Shared if !self.racecheck => (
+                Some(self.env_val(EnvField::SharedBase)),
+                Some(self.env_val(EnvField::SharedSize)),
+                addr,
+            ),
+            ir::Space::Param => (
+                Some(self.env_val(EnvField::ParamBase)),
+                Some(self.env_val(EnvField::ParamSize)),
+                addr,
+            ),
             _ => (None, None, addr),
         };
         if let (Some(base), Some(limit)) = (base, limit) {
             // ok = in bounds and aligned [&& !memcheck for global]
             let mut ok = self.in_window(off, limit, addr, size, align);
             if matches!(space, ir::Space::Global | ir::Space::Const) {
-                let nm = self.b.ins().icmp_imm_s(IntCC::Equal, self.e.memcheck, 0);
+                let checks = self.env_val(EnvField::Memcheck);
+                let nm = self.b.ins().icmp_imm_s(IntCC::Equal, checks, 0);
                 ok = self.b.ins().band(ok, nm);
             }
             let fast = self.b.create_block();
@@ -184,10 +195,11 @@ impl Gen<'_, '_> {
                 self.b.ins().ishl(one, lane)
             }
         };
+        let state = self.state();
         let call = self.b.ins().call_indirect(
             self.sig_access,
             callee,
-            &[self.e.env, self.e.state, addr, info_v, lanes, inst_v],
+            &[self.e.env, state, addr, info_v, lanes, inst_v],
         );
         let p = self.b.inst_results(call)[0];
         self.b.ins().jump(merge, &[BlockArg::Value(p)]);
@@ -339,7 +351,8 @@ impl Gen<'_, '_> {
         let nctaid = offset_of!(CtaEnv, nctaid);
         match r {
             TidX | TidY | TidZ => {
-                let w32 = self.b.ins().imul_imm_s(self.e.warp, 32);
+                let warp = self.env_val(EnvField::Warp);
+                let w32 = self.b.ins().imul_imm_s(warp, 32);
                 let linear = self.b.ins().iadd(w32, lane);
                 let nx = ld(self, ntid);
                 match r {
@@ -366,7 +379,7 @@ impl Gen<'_, '_> {
             NctaidY => ld(self, nctaid + 4),
             NctaidZ => ld(self, nctaid + 8),
             LaneId => lane,
-            WarpId => self.e.warp,
+            WarpId => self.env_val(EnvField::Warp),
             NWarpId => ld(self, offset_of!(CtaEnv, nwarps)),
             LanemaskEq | LanemaskLe | LanemaskLt | LanemaskGe | LanemaskGt => {
                 // semantics::lanemask: eq = 1 << lane, lt = eq - 1.

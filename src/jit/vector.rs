@@ -5,7 +5,7 @@
 //! and predicates as `i32x4` masks of all-ones/zero), two vectors of two 64-bit lanes (`i64`,
 //! `f64`), or four scalars (`i8`, `i16`, and anything built lane by lane).
 
-use super::codegen::{ctype, Gen, TRUSTED};
+use super::codegen::{ctype, EnvField, Gen, TRUSTED};
 use crate::analysis::schedule::{EXITED_OFF, LIVE_OFF};
 use crate::ir::{self, Effect, Op, Terminator};
 use crate::runtime::env::CtaEnv;
@@ -138,9 +138,15 @@ impl Gen<'_, '_> {
         let exit = self.b.create_block();
         self.b.append_block_param(exit, types::I32);
         let zero = self.b.ins().iconst(types::I32, 0);
-        self.b
+        let enter = self
+            .b
             .ins()
             .jump(head, &[BlockArg::Value(zero), BlockArg::Value(zero)]);
+        // The per-call values the loop uses are loaded before `enter`, once per loop.
+        let outer = (
+            self.env_loop.replace(enter),
+            std::mem::take(&mut self.env_loop_cache),
+        );
         self.b.switch_to_block(head);
         let g = self.b.block_params(head)[0];
         let acc = self.b.block_params(head)[1];
@@ -170,10 +176,11 @@ impl Gen<'_, '_> {
             None => self.b.ins().iconst(types::I32, 0xf),
         };
         let g64 = self.b.ins().uextend(self.ptr, g);
-        let mut base = [self.e.state; 4];
+        let state = self.state();
+        let mut base = [state; 4];
         for (k, slot) in base.iter_mut().enumerate() {
             let off = self.b.ins().ishl_imm_s(g64, 2 + k as i64);
-            *slot = self.b.ins().iadd(self.e.state, off);
+            *slot = self.b.ins().iadd(state, off);
         }
         let (m32, m64) = if full {
             let m32 = self.vconst_i32([-1; 4]);
@@ -209,6 +216,7 @@ impl Gen<'_, '_> {
         self.b
             .ins()
             .jump(head, &[BlockArg::Value(g1), BlockArg::Value(acc3)]);
+        (self.env_loop, self.env_loop_cache) = outer;
         self.b.switch_to_block(exit);
         Ok(self.b.block_params(exit)[0])
     }
@@ -649,7 +657,8 @@ impl Gen<'_, '_> {
                     env,
                     offset_of!(CtaEnv, tid_table) as i32,
                 );
-                let w32 = self.b.ins().ishl_imm_s(self.e.warp, 5);
+                let warp = self.env_val(EnvField::Warp);
+                let w32 = self.b.ins().ishl_imm_s(warp, 5);
                 let g4 = self.b.ins().ishl_imm_s(grp.g, 2);
                 let mut idx = self.b.ins().iadd(w32, g4);
                 let k = match r {
@@ -919,6 +928,9 @@ impl Gen<'_, '_> {
                 let below = self.b.ins().fcmp(FloatCC::LessThan, a, zero);
                 let nan = self.b.ins().fcmp(FloatCC::Unordered, a, a);
                 let to_zero = self.b.ins().bor(below, nan);
+                // `bitselect` takes its mask in the operands' type (Cranelift's verifier).
+                let above = self.vbitcast(above, types::F32X4);
+                let to_zero = self.vbitcast(to_zero, types::F32X4);
                 let r = self.b.ins().bitselect(above, one, a);
                 GVal::V1(self.b.ins().bitselect(to_zero, zero, r))
             }
@@ -1081,11 +1093,21 @@ impl Gen<'_, '_> {
         align: u32,
     ) -> Option<(Value, Value, Value)> {
         let (base, limit, bias) = match space {
-            ir::Space::Global | ir::Space::Const => {
-                (self.e.global_base, self.e.global_top, GLOBAL_BASE as i64)
-            }
-            ir::Space::Shared if !self.racecheck => (self.e.shared_base, self.e.shared_size, 0),
-            ir::Space::Param => (self.e.param_base, self.e.param_size, 0),
+            ir::Space::Global | ir::Space::Const => (
+                self.env_val(EnvField::GlobalBase),
+                self.env_val(EnvField::GlobalTop),
+                GLOBAL_BASE as i64,
+            ),
+            ir::Space::Shared if !self.racecheck => (
+                self.env_val(EnvField::SharedBase),
+                self.env_val(EnvField::SharedSize),
+                0,
+            ),
+            ir::Space::Param => (
+                self.env_val(EnvField::ParamBase),
+                self.env_val(EnvField::ParamSize),
+                0,
+            ),
             _ => return None,
         };
         let a0 = self.b.ins().extractlane(addr.0, 0);
@@ -1129,7 +1151,8 @@ impl Gen<'_, '_> {
             ok = self.b.ins().band(ok, z);
         }
         if matches!(space, ir::Space::Global | ir::Space::Const) {
-            let nm = self.b.ins().icmp_imm_s(IntCC::Equal, self.e.memcheck, 0);
+            let checks = self.env_val(EnvField::Memcheck);
+            let nm = self.b.ins().icmp_imm_s(IntCC::Equal, checks, 0);
             ok = self.b.ins().band(ok, nm);
         }
         let c = self.b.ins().band(consecutive, fits4);
@@ -1189,10 +1212,11 @@ impl Gen<'_, '_> {
         let lane0 = self.b.ins().ishl_imm_s(grp.g, 2);
         let instv = self.b.ins().iconst(types::I32, i.0 as i64);
         let callee = self.fn_ptr(super::helpers::group_access_helper as *const () as usize);
+        let state = self.state();
         self.b.ins().call_indirect(
             self.sig_group,
             callee,
-            &[self.e.env, self.e.state, io, grp.bits, infov, lane0, instv],
+            &[self.e.env, state, io, grp.bits, infov, lane0, instv],
         );
         if vals.is_some() {
             return GVal::S4([infov; 4]);
@@ -1567,7 +1591,8 @@ impl Gen<'_, '_> {
         let lb = lane_bytes(t);
         let f64v = self.b.ins().uextend(self.ptr, first);
         let off = self.b.ins().imul_imm_s(f64v, lb as i64);
-        let addr = self.b.ins().iadd(self.e.state, off);
+        let state = self.state();
+        let addr = self.b.ins().iadd(state, off);
         let x = self
             .b
             .ins()
@@ -1610,7 +1635,7 @@ impl Gen<'_, '_> {
             Some(&x) => x,
             None => self.uniform_get(m, first)?,
         };
-        let s = self.e.state;
+        let s = self.state();
         let live = self.b.ins().load(types::I32, TRUSTED(), s, LIVE_OFF as i32);
         let exited = self
             .b
@@ -1665,11 +1690,10 @@ impl Gen<'_, '_> {
         };
         let s = self.b.ins().splat(vt, x);
         let total = 32 * lane_bytes(t);
+        let state = self.state();
         let mut o = 0;
         while o < total {
-            self.b
-                .ins()
-                .store(TRUSTED(), s, self.e.state, (slot + o) as i32);
+            self.b.ins().store(TRUSTED(), s, state, (slot + o) as i32);
             o += 16;
         }
         Ok(())
