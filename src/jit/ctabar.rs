@@ -230,8 +230,14 @@ impl Gen<'_, '_> {
         };
         let env = self.e.env;
         let frame = self.e.frame;
-        let count = self.b.ins().stack_load(self.ptr, types::I32, frame, FRAME_COUNT);
-        let table = self.b.ins().stack_load(self.ptr, self.ptr, frame, FRAME_TABLE);
+        let count = self
+            .b
+            .ins()
+            .stack_load(self.ptr, types::I32, frame, FRAME_COUNT);
+        let table = self
+            .b
+            .ins()
+            .stack_load(self.ptr, self.ptr, frame, FRAME_TABLE);
         let allowed = self.b.ins().load(
             types::I32,
             TRUSTED(),
@@ -308,7 +314,9 @@ impl Gen<'_, '_> {
         let zero64 = self.b.ins().iconst(types::I64, 0);
         self.b.ins().stack_store(self.ptr, zero64, ss, 0);
         let zero32 = self.b.ins().iconst(types::I32, 0);
-        self.b.ins().stack_store(self.ptr, zero32, frame, FRAME_TURN);
+        self.b
+            .ins()
+            .stack_store(self.ptr, zero32, frame, FRAME_TURN);
         let warp_loop = self.e.warp_loop;
         self.b.ins().jump(warp_loop, &[]);
         self.gen_return_zero(ret);
