@@ -402,6 +402,53 @@ fn surfref_init_error(init: &ast::Initializer, var: &str, decl: Span) -> LowerEr
     )
 }
 
+/// Whether literal `l` may initialize a variable of type `ty`, as ptxas decides it (PTX ISA
+/// §5.4.4; ptxas 12.9: "Initial value type mismatch", "No initial value is allowed for .f16
+/// type"): integer types take integer literals, `.f32`/`.f64` floating-point ones, `.bN`
+/// either; `.f16`/`.bf16` variables and their pairs take none.
+fn initial_value_fits(
+    l: &ast::Literal,
+    ty: ast::ScalarType,
+    var: &str,
+    span: Span,
+) -> Result<(), LowerError> {
+    use ast::ScalarType as T;
+    let int = matches!(l, ast::Literal::Int { .. });
+    let ok = match ty {
+        T::U8 | T::U16 | T::U32 | T::U64 | T::S8 | T::S16 | T::S32 | T::S64 => int,
+        T::F32 | T::F64 => !int,
+        T::B8 | T::B16 | T::B32 | T::B64 | T::B128 => true,
+        T::F16 | T::F16x2 | T::Bf16 | T::Bf16x2 => {
+            return Err(LowerError::new(
+                span,
+                format!(
+                    "variable '{var}' of .{}: no initial value is allowed for a half-precision \
+                     type (ptxas: \"No initial value is allowed for .f16 type\"); declare it \
+                     .b16/.b32 and initialize the bits",
+                    ptx_type_name(ty)
+                ),
+            ));
+        }
+        T::Pred | T::TexRef | T::SamplerRef | T::SurfRef => true,
+    };
+    if ok {
+        return Ok(());
+    }
+    let (lit, kind) = if int {
+        ("an integer", "a floating-point")
+    } else {
+        ("a floating-point", "an integer")
+    };
+    Err(LowerError::new(
+        span,
+        format!(
+            "variable '{var}' of .{}: {lit} initial value for {kind} type (ptxas: \
+             \"Initial value type mismatch\")",
+            ptx_type_name(ty)
+        ),
+    ))
+}
+
 /// The little-endian bytes of a literal stored as `ty`.
 fn literal_bytes(l: &ast::Literal, ty: ast::ScalarType) -> Vec<u8> {
     let size = ty.size() as usize;
@@ -409,7 +456,11 @@ fn literal_bytes(l: &ast::Literal, ty: ast::ScalarType) -> Vec<u8> {
         (ast::Literal::Int { value, .. }, ast::ScalarType::F32) => (value as f32).to_bits() as u64,
         (ast::Literal::Int { value, .. }, ast::ScalarType::F64) => (value as f64).to_bits(),
         (ast::Literal::Int { value, .. }, _) => value as u64,
-        (ast::Literal::Float(x), ast::ScalarType::F32) => (x as f32).to_bits() as u64,
+        // ptxas stores a decimal literal in a `.b32` variable as its f32 bits (checked in the
+        // `.nv.global.init` section of a ptxas 12.9 cubin: `.b32 g = 1.5` is 0x3fc00000).
+        (ast::Literal::Float(x), ast::ScalarType::F32 | ast::ScalarType::B32) => {
+            (x as f32).to_bits() as u64
+        }
         (ast::Literal::Float(x), _) => x.to_bits(),
         (ast::Literal::F32Bits(b), ast::ScalarType::F64) => (f32::from_bits(b) as f64).to_bits(),
         (ast::Literal::F32Bits(b), _) => b as u64,
@@ -534,7 +585,10 @@ impl Globals {
             let mut init = vec![];
             for l in &lits {
                 match l {
-                    InitElem::Lit(l) => init.extend(literal_bytes(l, d.ty)),
+                    InitElem::Lit(l) => {
+                        initial_value_fits(l, d.ty, &d.name.name, d.span)?;
+                        init.extend(literal_bytes(l, d.ty))
+                    }
                     InitElem::Addr { name, offset, byte } => {
                         pending.push(Pending {
                             var: g.vars.len(),

@@ -292,6 +292,42 @@ fn envreg(name: &str) -> Option<u8> {
 
 /// Bits of a literal as a value of IR type `ty` (PTX ISA §4.5: integer literals are
 /// truncated to the operand width; float literals converted to the operand's float type).
+/// Whether literal `l` may stand for an operand of IR type `ty` in `cx`'s instruction, as
+/// ptxas decides it (PTX ISA §4.5.1, §5.2.2; ptxas 12.9: "Arguments mismatch for
+/// instruction"): an integer operand takes integer literals, and a floating-point literal
+/// only where the instruction's type is the bit-size type of the literal's size (`.b32`
+/// with `0fXXXXXXXX`; `.b64` with `0dXXXXXXXXXXXXXXXX` or a decimal literal, which is double
+/// precision); a floating-point operand takes floating-point literals, and an integer one
+/// only in an instruction with a `.bN` type (`mov.b32 %f1, 1`).
+fn literal_fits(cx: &Cx, l: &Literal, ty: Type) -> Result<(), LowerError> {
+    let has_b = |n: &str| cx.has(n);
+    let any_b = ["b8", "b16", "b32", "b64", "b128"].iter().any(|n| has_b(n));
+    let ok = match (l, ty) {
+        (Literal::Int { .. }, Type::F32 | Type::F64) => any_b,
+        (Literal::Int { .. }, _) => true,
+        (Literal::F32Bits(_), Type::F32 | Type::F64) => true,
+        (Literal::Float(_) | Literal::F64Bits(_), Type::F32 | Type::F64) => true,
+        (Literal::F32Bits(_), Type::I32) => has_b("b32"),
+        (Literal::Float(_) | Literal::F64Bits(_), Type::I64) => has_b("b64"),
+        (Literal::F32Bits(_) | Literal::Float(_) | Literal::F64Bits(_), _) => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    let (lit, want) = match (l, ty) {
+        (Literal::Int { .. }, _) => ("an integer literal", "a floating-point operand"),
+        (_, _) => ("a floating-point literal", "an integer operand"),
+    };
+    Err(LowerError::new(
+        cx.inst.span,
+        format!(
+            "{lit} for {want} of '{}' (ptxas: \"Arguments mismatch\"; a floating-point \
+             literal fits only a float type or the .bN type of its size)",
+            cx.ptx
+        ),
+    ))
+}
+
 fn literal_bits(l: Literal, ty: Type) -> u64 {
     let bits = match (l, ty) {
         (Literal::Int { value, .. }, Type::F32) => (value as f32).to_bits() as u64,
@@ -566,6 +602,7 @@ impl Builder<'_> {
                     };
                     return Ok(self.konst(cx, Type::Pred, bits));
                 }
+                literal_fits(cx, l, ty)?;
                 Ok(self.konst(cx, ty, literal_bits(*l, ty)))
             }
             Operand::Symbol { name, offset } => self.symbol_addr(cx, name, *offset, ty),
