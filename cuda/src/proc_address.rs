@@ -283,10 +283,14 @@ pub unsafe extern "C" fn cuGetExportTable(
             .iter()
             .map(|b| format!("{:02x}", *b as u8))
             .collect();
-        Err(Fail::new(
-            CUDA_ERROR_INVALID_VALUE,
-            format!("no export table {hex}: ptxjit provides none of the driver's private tables (NVIDIA's own libcudart, shared or linked in by nvcc's default --cudart static, needs them: build with `nvcc --cudart shared` and run on ptxjit's libcudart)"),
-        ))
+        let message = format!("no export table {hex}: ptxjit provides none of the driver's private tables (NVIDIA's own libcudart, shared or linked in by nvcc's default --cudart static, needs them: build with `nvcc --cudart shared` and run on ptxjit's libcudart)");
+        // NVIDIA's runtime fails every later call with cudaErrorInvalidValue and says
+        // nothing, so the reason is printed once per process even without PTXJIT_TRACE.
+        static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            eprintln!("ptxjit: cuGetExportTable: {message}");
+        }
+        Err(Fail::new(CUDA_ERROR_INVALID_VALUE, message))
     })
 }
 
