@@ -842,6 +842,12 @@ impl<'de> Deserialize<'de> for Tolerance {
                             "tolerance {k} must be a number >= 0"
                         )));
                     }
+                    if v.is_some_and(f64::is_infinite) {
+                        return Err(de::Error::custom(format!(
+                            "tolerance {k} = inf accepts every value, so the check could never \
+                             fail: give a finite bound"
+                        )));
+                    }
                 }
                 Ok(tol)
             }

@@ -77,6 +77,13 @@ fn errors_name_file_line_and_key() {
         e.contains("expect.x.tolerance") && e.contains("unknown tolerance 'close'"),
         "{e}"
     );
+    let e = parse(&format!("{HEAD}[buffers.x]\ntype = \"f32\"\nlen = 2\n[expect.x]\nvalues = [1, 2]\ntolerance = {{ abs = inf }}\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("expect.x.tolerance") && e.contains("abs = inf accepts every value"),
+        "{e}"
+    );
     let e = parse(&format!(
         "{HEAD}[expect_error]\nkind = \"oops\"\ncontains = \"x\"\n"
     ))

@@ -49,7 +49,6 @@ use super::codegen::{EnvField, Gen, TRUSTED};
 use crate::analysis::uniform::Uniformity;
 use crate::ir::{self, Op};
 use crate::runtime::env::CtaEnv;
-use crate::runtime::memory::GLOBAL_BASE;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use std::collections::HashMap;
@@ -680,18 +679,7 @@ impl Gen<'_, '_> {
             };
             let lo = members.iter().map(|m| m.1).min().unwrap_or(0);
             let hi = members.iter().map(|m| m.1).max().unwrap_or(0);
-            let (base, limit, bias) = match space {
-                ir::Space::Shared => (
-                    self.env_val(EnvField::SharedBase),
-                    self.env_val(EnvField::SharedSize),
-                    0,
-                ),
-                _ => (
-                    self.env_val(EnvField::GlobalBase),
-                    self.env_val(EnvField::GlobalTop),
-                    GLOBAL_BASE as i64,
-                ),
-            };
+            let (base, limit, bias) = self.strided_window(*space);
             // Lane 31's element of the last member ends the range.
             let span = (hi - lo) + 31 * stride + elem;
             let a_lo = self.b.ins().iadd_imm_s(r0, lo);

@@ -73,7 +73,6 @@ use super::codegen::{EnvField, Gen, TRUSTED};
 use super::vector::Grp;
 use crate::ir::{self, Effect, Op};
 use crate::runtime::env::CtaEnv;
-use crate::runtime::memory::GLOBAL_BASE;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
 use std::collections::HashMap;
@@ -676,18 +675,7 @@ impl Gen<'_, '_> {
         } else {
             r0
         };
-        let (base, limit, bias) = match space {
-            ir::Space::Shared => (
-                self.env_val(EnvField::SharedBase),
-                self.env_val(EnvField::SharedSize),
-                0,
-            ),
-            _ => (
-                self.env_val(EnvField::GlobalBase),
-                self.env_val(EnvField::GlobalTop),
-                GLOBAL_BASE as i64,
-            ),
-        };
+        let (base, limit, bias) = self.strided_window(space);
         let span = (hi - lo) + if stride == 0 { elem } else { 4 * elem };
         let a_lo = self.b.ins().iadd_imm_s(r0, lo);
         let off = self.b.ins().iadd_imm_s(a_lo, -bias);

@@ -99,6 +99,24 @@ impl Gen<'_, '_> {
         Ok(self.of_bits(r, res_ty))
     }
 
+    /// The inline window of a lane-strided access to `space`: (host base, window size in
+    /// bytes, the device address the window starts at): the CTA's shared memory from 0, or
+    /// global memory from `GLOBAL_BASE`. Used by the affine and group accesses' range tests.
+    pub(super) fn strided_window(&mut self, space: ir::Space) -> (Value, Value, i64) {
+        match space {
+            ir::Space::Shared => (
+                self.env_val(EnvField::SharedBase),
+                self.env_val(EnvField::SharedSize),
+                0,
+            ),
+            _ => (
+                self.env_val(EnvField::GlobalBase),
+                self.env_val(EnvField::GlobalTop),
+                GLOBAL_BASE as i64,
+            ),
+        }
+    }
+
     /// Whether `size` bytes at offset `off` lie inside a window of `limit` bytes and `addr`
     /// is a multiple of `align` (an `i8` condition): the inline test of [`Gen::access_ptr`]
     /// and of the parameter loads computed before the warp loop (`preloop.rs`).
