@@ -486,13 +486,19 @@ impl Driver {
         h
     }
 
-    /// The sticky error, if a kernel faulted.
-    pub fn check_sticky(&self) -> DrvResult {
+    /// The sticky error, if a kernel faulted. The call that reports it first writes the
+    /// device `printf` text still held (the faulting kernel's included), as CUDA's flush at
+    /// the synchronisation that returns the error does, so that text comes before what the
+    /// program prints after it.
+    pub fn check_sticky(&mut self) -> DrvResult {
         match self.sticky {
-            Some(code) => Err(Fail::new(
-                code,
-                "an earlier kernel fault ended the context (the error is sticky, as on a GPU)",
-            )),
+            Some(code) => {
+                self.flush_printf();
+                Err(Fail::new(
+                    code,
+                    "an earlier kernel fault ended the context (the error is sticky, as on a GPU)",
+                ))
+            }
             None => Ok(()),
         }
     }

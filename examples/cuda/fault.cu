@@ -1,8 +1,13 @@
 // A kernel that writes far outside its allocation: the program gets cudaErrorIllegalAddress
-// (sticky: later calls get it too), and ptxjit prints where it happened on stderr.
+// (sticky: later calls get it too), and ptxjit prints where it happened on stderr. What the
+// kernel printed before the fault is written by the synchronisation that reports it, before
+// anything the host prints afterwards.
 #include "check.h"
 
-__global__ void oops(int* p) { p[threadIdx.x + (1 << 28)] = 1; }
+__global__ void oops(int* p) {
+  if (threadIdx.x == 0) printf("device: before the store\n");
+  p[threadIdx.x + (1 << 28)] = 1;
+}
 
 int main() {
   int* d;

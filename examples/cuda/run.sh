@@ -89,6 +89,8 @@ check() { # name, engine, runner...
   # The fault must come with ptxjit's located report, naming the buffer by the runtime call
   # that made it (cudaMalloc); the SASS-only binary with advice.
   if [ "$name" = fault ] && ! grep -q "ptxjit.*'cudaMalloc'" "$out.stderr"; then ok=0; fi
+  # ... and the kernel's printf text before the host's next line.
+  if [ "$name" = fault ] && [ "$(grep -m1 -e '^device: before' -e '^kernel:' "$out.stdout")" != "device: before the store" ]; then ok=0; fi
   if [ "$name" = sass_only ] && ! grep -q 'compute_' "$out.stderr"; then ok=0; fi
   if [ -n "${XFAIL[$name]:-}" ]; then
     if [ $ok = 1 ]; then echo "XPASS $name ($engine): passes now; remove it from XFAIL"
