@@ -600,6 +600,57 @@ fn compile_options_reach_nvrtc() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `<cstdio>`, `<cstdint>`, `<cmath>`, `<cfloat>`, … (and the `.h` forms) compile under NVRTC
+/// through ptxjit's in-memory headers, with the values the C standard and IEEE 754 give.
+#[test]
+fn standard_headers_compile_and_give_their_values() {
+    if !nvrtc_ready("standard_headers_compile_and_give_their_values") {
+        return;
+    }
+    let dir = scratch("std_headers");
+    let arg = |s: &str| s.to_string();
+    let mut args: Vec<String> = ["run", "--ptx", &source("std_headers.cu"), "--kernel", "k"]
+        .map(arg)
+        .to_vec();
+    for a in [
+        "--grid",
+        "1",
+        "--block",
+        "4",
+        "--arg",
+        "buf:o:f32:4",
+        "--arg",
+        "buf:u:u32:4",
+        "--arg",
+        "buf:d:f64:4",
+        "--dump",
+        "o=o.bin",
+        "--dump",
+        "u=u.bin",
+        "--dump",
+        "d=d.bin",
+    ] {
+        args.push(arg(a));
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = ptxjit_in(&dir, &args, &[("PTXJIT_CACHE_DIR", dir.to_str().unwrap())]);
+    expect_code(&o, 0);
+    assert!(
+        text(&o.stdout).contains("max 2147483647"),
+        "{}",
+        text(&o.stdout)
+    );
+    let want_o: Vec<f32> = (0..4).map(|i| (i as f32).sqrt() + 1.0).collect();
+    assert_eq!(read_f32(&dir.join("o.bin")), want_o);
+    // (UINT64_MAX >> 40) + (INT32_MIN == INT_MIN) + abs(-3)
+    let want_u = ((u64::MAX >> 40) + 1 + 3) as i32;
+    assert_eq!(read_i32(&dir.join("u.bin")), vec![want_u; 4]);
+    // DBL_EPSILON + 0 + isinf(HUGE_VAL) + floor(2.5) + (INFINITY > FLT_MAX)
+    let want_d = f64::EPSILON + 1.0 + 2.0 + 1.0;
+    assert_eq!(read_f64(&dir.join("d.bin")), vec![want_d; 4]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn run_and_check_take_include_dirs_and_macros_and_faults_name_the_cuda_line() {
     if !nvrtc_ready("run_and_check_take_include_dirs_and_macros_and_faults_name_the_cuda_line") {

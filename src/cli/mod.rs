@@ -313,7 +313,9 @@ environment ($VIRTUAL_ENV, then python3's sys.path), where these install it and 
   python3 -m pip install nvidia-cuda-nvrtc-cu12 nvidia-cuda-runtime-cu12 nvidia-cuda-cccl-cu12
 Options given to NVRTC: --gpu-architecture=ARCH -default-device --std=c++17, the -D and -I
 options, then -I for the source's directory, CCCL's headers (CUB, Thrust, libcu++) and the CUDA
-runtime's (cooperative_groups.h, cuda_fp16.h, ...); <assert.h> and <cassert> are provided.
+runtime's (cooperative_groups.h, cuda_fp16.h, ...); the C standard headers device code uses
+(<assert.h>, <stdio.h>, <stdint.h>, <stddef.h>, <limits.h>, <float.h>, <math.h>, <stdlib.h>
+and their <c...> forms) are provided.
 Errors print NVRTC's log (file:line: error: ...) and exit with code 2.
 `ptxjit run` and `ptxjit check` compile a .cu file given as the case's ptx or as --ptx the
 same way (with -lineinfo, so that faults name the CUDA line, and their own -I/-D), caching

@@ -2,10 +2,11 @@
 //!
 //! An entry is `DIR/KEY.ptx` (and `DIR/KEY.log` when NVRTC had warnings, shown again on a
 //! hit). KEY is the SHA-256 of: NVRTC's version, the program name, the full NVRTC option list
-//! (which holds the architecture, the macros and every include directory), the source, and the
-//! path and contents of every header the source includes from its own directory or a `-I`
-//! directory, transitively (found by reading its `#include` lines; headers of the CUDA wheels
-//! are not hashed: their directories are in the options, and a wheel's files change only with
+//! (which holds the architecture, the macros and every include directory), the source, the
+//! standard headers ptxjit gives NVRTC in memory, and the path and contents of every header
+//! the source includes from its own directory or a `-I` directory, transitively (found by
+//! reading its `#include` lines; headers of the CUDA wheels are not hashed: their directories
+//! are in the options, and a wheel's files change only with
 //! its version). Any change to these compiles anew; nothing is ever invalidated by time.
 //!
 //! DIR is `$PTXJIT_CACHE_DIR`, else `$XDG_CACHE_HOME/ptxjit`, else `~/.cache/ptxjit`. An entry
@@ -144,6 +145,10 @@ fn cache_key(
         field(o.as_bytes());
     }
     field(source.as_bytes());
+    for (n, text) in super::headers::MEMORY_HEADERS {
+        field(n.as_bytes());
+        field(text.as_bytes());
+    }
     for (p, text) in local_headers(path, source, include_dirs) {
         field(p.display().to_string().as_bytes());
         field(&text);

@@ -24,6 +24,7 @@
 //! locations.
 
 pub mod cache;
+mod headers;
 
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::path::{Path, PathBuf};
@@ -227,23 +228,6 @@ pub struct Nvrtc {
     pub version: (i32, i32),
 }
 
-/// Headers ptxjit gives every compilation in memory, for the C headers the toolkit has and
-/// NVRTC lacks: `<assert.h>` and `<cassert>` define `assert` as NVRTC's builtin does (a failed
-/// assert calls `__assertfail`, which traps; `NDEBUG` turns it off), so CUDA code that includes
-/// them compiles as under nvcc.
-const MEMORY_HEADERS: [(&str, &str); 2] = [("assert.h", ASSERT_H), ("cassert", ASSERT_H)];
-
-const ASSERT_H: &str = "\
-// <assert.h> as ptxjit gives it to NVRTC: the assert of NVRTC's builtin header.
-#undef assert
-#ifdef NDEBUG
-#define assert(e) (static_cast<void>(0))
-#else
-#define assert(e) ((e) ? static_cast<void>(0) \\
-    : __assertfail(#e, __FILE__, __LINE__, __PRETTY_FUNCTION__, sizeof(char)))
-#endif
-";
-
 /// A successful compilation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Compiled {
@@ -389,7 +373,7 @@ impl Nvrtc {
             .map(|o| CString::new(o.as_str()).map_err(|_| nul(&format!("option '{o}'"))))
             .collect::<Result<Vec<_>, _>>()?;
         let opt_ptrs: Vec<*const c_char> = c_opts.iter().map(|c| c.as_ptr()).collect();
-        let headers: Vec<(CString, CString)> = MEMORY_HEADERS
+        let headers: Vec<(CString, CString)> = headers::MEMORY_HEADERS
             .iter()
             .map(|(n, t)| {
                 (
