@@ -614,7 +614,8 @@ fn pipeline_errors_name_the_launch() {
     assert_eq!(v["error"]["kind"], "unknown_kernel", "{v}");
     let msg = v["error"]["message"].as_str().unwrap();
     assert!(
-        msg.starts_with("launch[2] (add_offset): no kernel named 'add_offset'"),
+        msg.contains("kernel.toml: launch[2].kernel: no kernel named 'add_offset' in ")
+            && msg.contains("uniform_add.ptx (kernels: add_offsets)"),
         "{msg}"
     );
     // Both forms at once.

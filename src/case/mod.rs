@@ -307,13 +307,7 @@ impl Case {
     /// Cross-references the types cannot express.
     fn validate(&self) -> Result<(), CaseError> {
         let s = &self.spec;
-        let names = || {
-            s.buffers
-                .keys()
-                .map(String::as_str)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let names = || defined("buffers", s.buffers.keys());
         if s.launches.is_empty() {
             return Err(self.err("launch", "needs at least one launch"));
         }
@@ -328,7 +322,10 @@ impl Case {
                         if !s.buffers.contains_key(name) {
                             return Err(self.err(
                                 &format!("{lk}{at}"),
-                                format!("no buffer named '{name}' (buffers: {})", names()),
+                                format!(
+                                    "no buffer named '{name}' ({})",
+                                    defined("buffers", s.buffers.keys())
+                                ),
                             ));
                         }
                         continue;
@@ -340,8 +337,8 @@ impl Case {
                             return Err(self.err(
                                 &format!("{lk}{at}"),
                                 format!(
-                                    "no tensor map named '{n}' (tensor_maps: {})",
-                                    s.tensor_maps.keys().cloned().collect::<Vec<_>>().join(", ")
+                                    "no tensor map named '{n}' ({})",
+                                    defined("tensor_maps", s.tensor_maps.keys())
                                 ),
                             ));
                         }
@@ -353,8 +350,8 @@ impl Case {
                     return Err(self.err(
                         &format!("{lk}{at}"),
                         format!(
-                            "no {what} named '{name}' ({what}s: {})",
-                            table.keys().cloned().collect::<Vec<_>>().join(", ")
+                            "no {what} named '{name}' ({})",
+                            defined(&format!("{what}s"), table.keys())
                         ),
                     ));
                 }
@@ -375,7 +372,7 @@ impl Case {
             if !s.buffers.contains_key(&t.buffer) {
                 return Err(self.err(
                     &format!("tensor_maps.{name}.buffer"),
-                    format!("no buffer named '{}' (buffers: {})", t.buffer, names()),
+                    format!("no buffer named '{}' ({})", t.buffer, names()),
                 ));
             }
             t.encode_args()
@@ -391,7 +388,7 @@ impl Case {
                     if !s.buffers.contains_key(b) {
                         return Err(self.err(
                             &format!("{group}.{name}.source"),
-                            format!("no buffer named '{b}' (buffers: {})", names()),
+                            format!("no buffer named '{b}' ({})", names()),
                         ));
                     }
                 }
@@ -400,10 +397,7 @@ impl Case {
         for (name, e) in &s.expect {
             let key = format!("expect.{name}");
             if !s.buffers.contains_key(name) {
-                return Err(self.err(
-                    &key,
-                    format!("no buffer named '{name}' (buffers: {})", names()),
-                ));
+                return Err(self.err(&key, format!("no buffer named '{name}' ({})", names())));
             }
             validate_expect(e).map_err(|m| self.err(&key, m))?;
         }
@@ -419,7 +413,17 @@ impl Case {
                 ));
             }
             if let Some(t) = &ee.tool {
-                crate::host::tool::Tool::parse(t).map_err(|m| self.err("expect_error.tool", m))?;
+                let tool = crate::host::tool::Tool::parse(t)
+                    .map_err(|m| self.err("expect_error.tool", m))?;
+                if ee.memcheck && tool != crate::host::tool::Tool::Memcheck {
+                    return Err(self.err(
+                        "expect_error.memcheck",
+                        format!(
+                            "memcheck = true is tool = \"memcheck\"; it cannot be combined with \
+                             tool = \"{t}\" (one tool per run)"
+                        ),
+                    ));
+                }
             }
             if ee.racecheck_global && !ee.wants(crate::host::tool::Tool::Racecheck) {
                 return Err(self.err(
@@ -581,6 +585,16 @@ impl Case {
 }
 
 /// The rules of one `[expect.NAME]` table that its types cannot express.
+/// `"SECTION: a, b"`, or that the case has no `[SECTION.NAME]` tables.
+fn defined<'a>(section: &str, names: impl Iterator<Item = &'a String>) -> String {
+    let names: Vec<&str> = names.map(String::as_str).collect();
+    if names.is_empty() {
+        format!("the case has no [{section}.NAME] tables")
+    } else {
+        format!("{section}: {}", names.join(", "))
+    }
+}
+
 fn validate_expect(e: &ExpectSpec) -> Result<(), String> {
     if e.file.is_some() && e.values.is_some() {
         return Err("give one of file = \"NAME.npy\" or values = [..], not both".into());

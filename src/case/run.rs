@@ -418,9 +418,15 @@ impl Session {
         for (li, (l, &mi)) in s.launches.iter().zip(&prepared.launch_modules).enumerate() {
             let at = s.pipeline.then(|| format!("launch[{li}] ({})", l.kernel));
             let lk = s.launch_key(li);
-            let kernel = modules[mi]
-                .kernel(&l.kernel)
-                .map_err(|e| in_launch(&at, e))?;
+            let kernel = modules[mi].kernel(&l.kernel).map_err(|e| match e {
+                // Named at the case's key (`case.toml: kernel`, `--kernel`), as other errors.
+                e @ (crate::host::Error::UnknownKernel { .. }
+                | crate::host::Error::AmbiguousKernel { .. }) => CaseError::InLaunch {
+                    at: case.place(&format!("{lk}kernel")),
+                    error: e,
+                },
+                e => in_launch(&at, e),
+            })?;
             let mut args = Vec::with_capacity(l.args.len());
             for (i, a) in l.args.iter().enumerate() {
                 let key = format!("{lk}args[{i}]");

@@ -659,9 +659,8 @@ pub struct BufferSpec {
     pub symbol: Option<String>,
 }
 
-/// How a buffer is filled before the launch.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(rename_all = "lowercase", deny_unknown_fields)]
+/// How a buffer is filled before the launch: a table with exactly one key.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Init {
     /// Every element = V.
     Fill(Num),
@@ -673,6 +672,62 @@ pub enum Init {
     Values(Vec<Num>),
     /// `.npy` (dtype must match) or `.bin` (raw little-endian), relative to the case file.
     File(String),
+}
+
+/// The keys of an `init` table.
+const INIT_KEYS: &str = "fill, iota, random, values or file";
+
+impl<'de> Deserialize<'de> for Init {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = toml::Value::deserialize(d)?;
+        init_from_value(v).map_err(de::Error::custom)
+    }
+}
+
+/// An `init` value from its TOML form; errors say what an `init` is.
+fn init_from_value(v: toml::Value) -> Result<Init, String> {
+    let t = match v {
+        toml::Value::Table(t) => t,
+        toml::Value::String(s)
+            if ["fill", "iota", "random", "values", "file"].contains(&s.as_str()) =>
+        {
+            let example = match s.as_str() {
+                "fill" => "{ fill = 0 }",
+                "values" => "{ values = [1, 2, 3] }",
+                "file" => "{ file = \"x.npy\" }",
+                _ => "{ iota = {} }",
+            };
+            return Err(format!(
+                "init is a table with one key ({INIT_KEYS}); write init = {example}, not \"{s}\""
+            ));
+        }
+        other => {
+            return Err(format!(
+            "init is a table with one key ({INIT_KEYS}), e.g. init = {{ fill = 0 }}; got {other}"
+        ))
+        }
+    };
+    let entries: Vec<(String, toml::Value)> = t.into_iter().collect();
+    let [(k, v)] = <[_; 1]>::try_from(entries).map_err(|e: Vec<_>| {
+        let keys = e
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!(
+            "init is a table with exactly one key ({INIT_KEYS}); got {} ({keys})",
+            e.len()
+        )
+    })?;
+    let inner = |e: toml::de::Error| format!("init.{k}: {}", e.message());
+    match k.as_str() {
+        "fill" => Ok(Init::Fill(v.try_into().map_err(inner)?)),
+        "iota" => Ok(Init::Iota(v.try_into().map_err(inner)?)),
+        "random" => Ok(Init::Random(v.try_into().map_err(inner)?)),
+        "values" => Ok(Init::Values(v.try_into().map_err(inner)?)),
+        "file" => Ok(Init::File(v.try_into().map_err(inner)?)),
+        other => Err(format!("unknown init '{other}' (one of {INIT_KEYS})")),
+    }
 }
 
 /// `{ iota = { start = 0, step = 1 } }` (both optional).

@@ -103,6 +103,58 @@ fn errors_name_file_line_and_key() {
         .unwrap_err()
         .to_string();
     assert!(e.starts_with("t.toml:2:"), "{e}");
+    // memcheck = true is tool = "memcheck": another tool with it is a contradiction.
+    let e = parse(&format!(
+        "{HEAD}[expect_error]\nkind = \"sanitizer\"\ncontains = \"x\"\nmemcheck = true\ntool = \"racecheck\"\n"
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("expect_error.memcheck") && e.contains("tool = \"racecheck\""),
+        "{e}"
+    );
+    parse(&format!(
+        "{HEAD}[expect_error]\nkind = \"fault\"\ncontains = \"x\"\nmemcheck = true\ntool = \"memcheck\"\n"
+    ))
+    .unwrap();
+    // `init` is a table with one key; the case format's own words, not serde's.
+    let init = |v: &str| {
+        parse(&format!(
+            "{HEAD}[buffers.x]\ntype = \"f32\"\nlen = 2\ninit = {v}\n"
+        ))
+        .map_err(|e| e.to_string())
+    };
+    let e = init("\"iota\"").unwrap_err();
+    assert!(
+        e.contains("buffers.x.init") && e.contains("write init = { iota = {} }"),
+        "{e}"
+    );
+    let e = init("{ fill = 2.0, values = [1.0] }").unwrap_err();
+    assert!(
+        e.contains("exactly one key") && e.contains("got 2 (fill, values)"),
+        "{e}"
+    );
+    let e = init("{ bogus = 1 }").unwrap_err();
+    assert!(e.contains("unknown init 'bogus'"), "{e}");
+    let e = init("{ fill = [1] }").unwrap_err();
+    assert!(e.contains("init.fill:"), "{e}");
+    let e = init("3").unwrap_err();
+    assert!(e.contains("got 3"), "{e}");
+    assert_eq!(
+        init("{ iota = { step = 2 } }").unwrap().spec.buffers["x"].init,
+        Some(Init::Iota(spec::Iota {
+            start: dtype::Num::Int(0),
+            step: dtype::Num::Int(2)
+        }))
+    );
+    // A name looked up in a section the case does not have says so.
+    let e = parse(&format!("{HEAD}args = [{{ texture = \"t\" }}]\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("no texture named 't' (the case has no [textures.NAME] tables)"),
+        "{e}"
+    );
 }
 
 #[test]
