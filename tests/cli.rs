@@ -925,7 +925,7 @@ fn a_timeout_under_the_shuffled_schedule_says_why() {
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("exceeded the time limit")
+        err.contains("ptx-tests/errors/cta_pair_wait.ptx: kernel 'pair' exceeded the time limit")
             && err.contains("the shuffled schedule runs one CTA at a time"),
         "{err}"
     );

@@ -147,7 +147,7 @@ fn device_to_device_copies() {
     let before = b.to_vec().unwrap();
     let e = ctx.copy_dtod(pb, pa.offset(200), 100).unwrap_err();
     assert!(
-        matches!(&e, Error::Memory(m) if m.contains("runs past the end")),
+        matches!(&e, Error::Memory(m) if m.contains("run past the end")),
         "{e}"
     );
     assert_eq!(b.to_vec().unwrap(), before);

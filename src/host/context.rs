@@ -406,8 +406,13 @@ impl std::fmt::Display for FaultReport {
                      shared_bytes = N in the case file)"
                 )?;
             }
-        } else if self.kind == FaultKind::Trap && self.count > 1 {
-            write!(f, " ({} threads of this CTA trapped)", self.count)?;
+        } else if self.kind == FaultKind::Trap {
+            if self.count > 1 {
+                write!(f, " ({} threads of this CTA trapped)", self.count)?;
+            }
+            if let Some(d) = &self.detail {
+                write!(f, "; {d}")?;
+            }
         }
         Ok(())
     }
@@ -466,14 +471,14 @@ pub enum Error {
     /// A kernel thread faulted.
     #[error("{0}")]
     Fault(Box<FaultReport>),
-    /// The launch ran past its time limit: kernel, limit, and where the warps were (PTX
-    /// lines, one CTA per paragraph).
-    #[error("kernel '{0}' exceeded the time limit of {1:?}; the warps were at:\n{2}")]
-    Timeout(String, Duration, String),
+    /// The launch ran past its time limit: kernel, limit, where the warps were (PTX lines,
+    /// one CTA per paragraph), and the PTX file (the module's name).
+    #[error("{3}: kernel '{0}' exceeded the time limit of {1:?}; the warps were at:\n{2}")]
+    Timeout(String, Duration, String, String),
     /// The launch was interrupted (`runtime::launch::INTERRUPT`, Ctrl-C in the CLI): kernel,
-    /// and where the warps were.
-    #[error("kernel '{0}' interrupted; the warps were at:\n{1}")]
-    Interrupted(String, String),
+    /// where the warps were, and the PTX file.
+    #[error("{2}: kernel '{0}' interrupted; the warps were at:\n{1}")]
+    Interrupted(String, String, String),
     /// A CTA could make no progress (a barrier that can never complete, a divergent
     /// `bar.sync`): `file: kernel 'k': report` naming the barriers' PTX lines and the warps.
     #[error("{0}")]
@@ -722,6 +727,9 @@ pub struct CompiledKernel {
     pub uses_heap: bool,
     /// The per-CTA state (tensor memory, mbarrier waits) the kernel can touch.
     pub cta_state: crate::runtime::launch::CtaStateUse,
+    /// Whether the kernel reads `%envreg1`/`%envreg2`, the grid workspace address of a
+    /// cooperative launch (`cooperative_groups::this_grid()`; 0 in other launches).
+    pub reads_grid_workspace: bool,
     /// The kernel's `.shared` variables, which racecheck's reports name.
     pub shared_vars: Vec<ir::SharedVar>,
     /// What the first launch compiles: the engine, the verified IR and its warp layout (for
@@ -792,6 +800,14 @@ impl CompiledKernel {
                 .iter()
                 .any(|i| matches!(i.op, ir::Op::Malloc {} | ir::Op::Free {})),
             cta_state: crate::runtime::launch::CtaStateUse::of(&k),
+            reads_grid_workspace: k.insts.iter().any(|i| {
+                matches!(
+                    i.op,
+                    ir::Op::SReg {
+                        reg: ir::SReg::EnvReg(1 | 2)
+                    }
+                )
+            }),
             shared_vars: k.shared_vars.clone(),
             lockstep_target: k.lockstep,
             pending: std::sync::Mutex::new(Some(PendingCompile {
@@ -1612,6 +1628,7 @@ impl Context {
                 crate::runtime::heap::DeviceHeap::new(p.0, bytes)
             });
         }
+        let cooperative = opts.cooperative.is_some();
         let workspace = match opts.cooperative {
             Some(c) => Some(grid_workspace(&mut arena.memory, k, dims, c)?),
             None => None,
@@ -1686,16 +1703,30 @@ impl Context {
                     "{}: kernel '{}': {report}",
                     kernel.module_file, k.name
                 )),
-                Err(LaunchFailure::Fault(r, count)) => {
-                    Some(report(memory, self.heap.as_ref(), kernel, dims, r, count).to_string())
-                }
-                Err(LaunchFailure::Timeout(at)) => Some(
-                    Error::Timeout(k.name.clone(), opts.timeout.unwrap_or_default(), at)
-                        .to_string(),
+                Err(LaunchFailure::Fault(r, count)) => Some(
+                    report(
+                        memory,
+                        self.heap.as_ref(),
+                        kernel,
+                        dims,
+                        cooperative,
+                        r,
+                        count,
+                    )
+                    .to_string(),
                 ),
-                Err(LaunchFailure::Interrupted(at)) => {
-                    Some(Error::Interrupted(k.name.clone(), at).to_string())
-                }
+                Err(LaunchFailure::Timeout(at)) => Some(
+                    Error::Timeout(
+                        k.name.clone(),
+                        opts.timeout.unwrap_or_default(),
+                        at,
+                        kernel.module_file.clone(),
+                    )
+                    .to_string(),
+                ),
+                Err(LaunchFailure::Interrupted(at)) => Some(
+                    Error::Interrupted(k.name.clone(), at, kernel.module_file.clone()).to_string(),
+                ),
             };
             return Err(Error::Sanitizer(Box::new(super::tool::SanitizerReport {
                 findings,
@@ -1726,9 +1757,14 @@ impl Context {
                     k.name.clone(),
                     opts.timeout.unwrap_or_default(),
                     at,
+                    kernel.module_file.clone(),
                 ))
             }
-            Err(LaunchFailure::Interrupted(at)) => Err(Error::Interrupted(k.name.clone(), at)),
+            Err(LaunchFailure::Interrupted(at)) => Err(Error::Interrupted(
+                k.name.clone(),
+                at,
+                kernel.module_file.clone(),
+            )),
             Err(LaunchFailure::Deadlock(report)) => Err(Error::Deadlock(format!(
                 "{}: kernel '{}': {report}",
                 kernel.module_file, k.name
@@ -1738,6 +1774,7 @@ impl Context {
                 self.heap.as_ref(),
                 kernel,
                 dims,
+                cooperative,
                 r,
                 count,
             )))),
@@ -1784,10 +1821,22 @@ fn report(
     heap: Option<&crate::runtime::heap::DeviceHeap>,
     kernel: &Kernel,
     dims: LaunchDims,
+    cooperative: bool,
     r: FaultRecord,
     count: u64,
 ) -> FaultReport {
     let k = &kernel.compiled;
+    // A grid sync in a launch without a grid workspace: cooperative groups trap there.
+    let detail = match r.detail {
+        None if r.kind == FaultKind::Trap && k.reads_grid_workspace && !cooperative => Some(
+            "the kernel reads the grid workspace (%envreg1/%envreg2) that \
+             cooperative_groups::this_grid() needs, and this launch is not cooperative: a grid \
+             sync traps outside a cooperative launch, as on a GPU (launch with \
+             cudaLaunchCooperativeKernel, or cooperative = true in a case file)"
+                .to_string(),
+        ),
+        d => d,
+    };
     let no_dynamic_shared = r.space == ir::Space::Shared
         && r.kind == FaultKind::OutOfBounds
         && k.dynamic_shared
@@ -1875,7 +1924,7 @@ fn report(
         neighbours,
         freed,
         count,
-        detail: r.detail,
+        detail,
         no_dynamic_shared,
     }
 }

@@ -645,7 +645,7 @@ impl DeviceMemory {
         let within = off - a.offset;
         if within.checked_add(len).is_none_or(|e| e > a.size) {
             return Err(format!(
-                "copy of {len} bytes at {:#x} runs past the end of '{}' ({} bytes)",
+                "{len} bytes at {:#x} run past the end of '{}' ({} bytes)",
                 p.0, a.label, a.size
             ));
         }
