@@ -433,6 +433,11 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
         let mut uses: Vec<(ir::Value, usize, bool)> = vec![];
         for &i in &blk.insts {
             let warp = f.inst(i).op.effect() == Effect::Warp;
+            if warp && scalar_barrier(f, i, bi, &scalar_val, &def_blocks) {
+                // Its operands are read from the block's scalar section, never from their
+                // slots (`Gen::gen_warp_op`).
+                continue;
+            }
             for &a in &f.inst(i).args {
                 uses.push((a, seg_of_inst[i.index()], warp));
             }
@@ -521,6 +526,25 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
         regions,
         hoist,
     }
+}
+
+/// Whether warp operation `i` of block `bi` is a barrier arrival whose three operands (id,
+/// thread count, predicate) are all scalar-section values of that block: `Gen::gen_warp_op`
+/// then passes them as scalars (the inline arrival of `ctabar.rs` or
+/// `helpers::bar_uniform_helper`), and no helper reads their slots.
+fn scalar_barrier(
+    f: &ir::Function,
+    i: ir::Inst,
+    bi: usize,
+    scalar_val: &[bool],
+    def_blocks: &[usize],
+) -> bool {
+    let d = f.inst(i);
+    matches!(d.op, Op::BarArrive { .. })
+        && d.args.len() == 3
+        && d.args
+            .iter()
+            .all(|&a| scalar_val[a.index()] && def_blocks[a.index()] == bi)
 }
 
 /// Generate the CLIF function body into `func`.
