@@ -843,6 +843,26 @@ impl Gen<'_, '_> {
         self.state_store(n, off);
     }
 
+    /// Set the active bit of each priority of `targets` whose lane mask (`u32`) is not
+    /// empty, one read-modify-write per active word: a branch whose lanes all go one way
+    /// leaves the other target inactive, so the dispatcher does not enter it for nothing.
+    pub(super) fn set_active_when(&mut self, targets: &[(u32, Value)]) {
+        let mut words: Vec<u32> = targets.iter().map(|&(p, _)| p / 64).collect();
+        words.sort_unstable();
+        words.dedup();
+        for w in words {
+            let off = self.layout.active_off + 8 * w;
+            let mut word = self.state_load(types::I64, off);
+            for &(p, m) in targets.iter().filter(|&&(p, _)| p / 64 == w) {
+                let nz = self.b.ins().icmp_imm_s(IntCC::NotEqual, m, 0);
+                let bit = self.b.ins().uextend(types::I64, nz);
+                let bit = self.b.ins().ishl_imm_s(bit, i64::from(p % 64));
+                word = self.b.ins().bor(word, bit);
+            }
+            self.state_store(word, off);
+        }
+    }
+
     fn gen_dispatch(&mut self) -> Result<(), String> {
         let dispatch = self.dispatch;
         self.b.switch_to_block(dispatch);

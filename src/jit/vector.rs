@@ -1947,8 +1947,7 @@ impl Gen<'_, '_> {
                 }
                 self.state_or32(self.layout.pending(tp), tmask);
                 self.state_or32(self.layout.pending(ep), emask);
-                self.set_active(tp);
-                self.set_active(ep);
+                self.set_active_when(&[(tp, tmask), (ep, emask)]);
             }
             Terminator::Barrier { next } => {
                 if mask_args {
