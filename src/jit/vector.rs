@@ -1947,7 +1947,15 @@ impl Gen<'_, '_> {
                 }
                 self.state_or32(self.layout.pending(tp), tmask);
                 self.state_or32(self.layout.pending(ep), emask);
-                self.set_active_when(&[(tp, tmask), (ep, emask)]);
+                // A loop's back edge keeps both bits: its exit is entered once, when the
+                // loop is done, so testing the masks on every iteration would cost more.
+                let cur = self.layout.prio[blk.index()];
+                if ucond.is_some() || tp > cur && ep > cur {
+                    self.set_active_when(&[(tp, tmask), (ep, emask)]);
+                } else {
+                    self.set_active(tp);
+                    self.set_active(ep);
+                }
             }
             Terminator::Barrier { next } => {
                 if mask_args {
