@@ -433,6 +433,11 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
         let mut uses: Vec<(ir::Value, usize, bool)> = vec![];
         for &i in &blk.insts {
             let warp = f.inst(i).op.effect() == Effect::Warp;
+            if warp && scalar_barrier(f, i, bi, &scalar_val, &def_blocks) {
+                // Its operands are read from the block's scalar section, never from their
+                // slots (`Gen::gen_warp_op`).
+                continue;
+            }
             for &a in &f.inst(i).args {
                 uses.push((a, seg_of_inst[i.index()], warp));
             }
@@ -521,6 +526,25 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
         regions,
         hoist,
     }
+}
+
+/// Whether warp operation `i` of block `bi` is a barrier arrival whose three operands (id,
+/// thread count, predicate) are all scalar-section values of that block: `Gen::gen_warp_op`
+/// then passes them as scalars (the inline arrival of `ctabar.rs` or
+/// `helpers::bar_uniform_helper`), and no helper reads their slots.
+fn scalar_barrier(
+    f: &ir::Function,
+    i: ir::Inst,
+    bi: usize,
+    scalar_val: &[bool],
+    def_blocks: &[usize],
+) -> bool {
+    let d = f.inst(i);
+    matches!(d.op, Op::BarArrive { .. })
+        && d.args.len() == 3
+        && d.args
+            .iter()
+            .all(|&a| scalar_val[a.index()] && def_blocks[a.index()] == bi)
 }
 
 /// Generate the CLIF function body into `func`.
@@ -817,6 +841,26 @@ impl Gen<'_, '_> {
         let old = self.state_load(types::I64, off);
         let n = self.b.ins().bor_imm_s(old, 1i64 << (prio % 64));
         self.state_store(n, off);
+    }
+
+    /// Set the active bit of each priority of `targets` whose lane mask (`u32`) is not
+    /// empty, one read-modify-write per active word: a branch whose lanes all go one way
+    /// leaves the other target inactive, so the dispatcher does not enter it for nothing.
+    pub(super) fn set_active_when(&mut self, targets: &[(u32, Value)]) {
+        let mut words: Vec<u32> = targets.iter().map(|&(p, _)| p / 64).collect();
+        words.sort_unstable();
+        words.dedup();
+        for w in words {
+            let off = self.layout.active_off + 8 * w;
+            let mut word = self.state_load(types::I64, off);
+            for &(p, m) in targets.iter().filter(|&&(p, _)| p / 64 == w) {
+                let nz = self.b.ins().icmp_imm_s(IntCC::NotEqual, m, 0);
+                let bit = self.b.ins().uextend(types::I64, nz);
+                let bit = self.b.ins().ishl_imm_s(bit, i64::from(p % 64));
+                word = self.b.ins().bor(word, bit);
+            }
+            self.state_store(word, off);
+        }
     }
 
     fn gen_dispatch(&mut self) -> Result<(), String> {

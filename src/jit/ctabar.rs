@@ -280,6 +280,8 @@ impl Gen<'_, '_> {
         let s = self.b.ins().load(self.ptr, TRUSTED(), slot, 0);
         let zero = self.b.ins().iconst(types::I32, 0);
         let targets = self.layout.barrier_targets.clone();
+        // Each target's active bit, gathered per active word: one write per word.
+        let mut words: Vec<(u32, Value)> = vec![];
         for p in targets {
             let (po, qo) = (self.layout.parked(p) as i32, self.layout.pending(p) as i32);
             let parked = self.b.ins().load(types::I32, TRUSTED(), s, po);
@@ -287,12 +289,18 @@ impl Gen<'_, '_> {
             let pend = self.b.ins().bor(pend, parked);
             self.b.ins().store(TRUSTED(), pend, s, qo);
             self.b.ins().store(TRUSTED(), zero, s, po);
-            let ao = (self.layout.active_off + 8 * (p / 64)) as i32;
-            let word = self.b.ins().load(types::I64, TRUSTED(), s, ao);
             let nz = self.b.ins().icmp_imm_s(IntCC::NotEqual, parked, 0);
             let bit = self.b.ins().uextend(types::I64, nz);
             let bit = self.b.ins().ishl_imm_s(bit, i64::from(p % 64));
-            let word = self.b.ins().bor(word, bit);
+            match words.iter_mut().find(|(w, _)| *w == p / 64) {
+                Some((_, bits)) => *bits = self.b.ins().bor(*bits, bit),
+                None => words.push((p / 64, bit)),
+            }
+        }
+        for (w, bits) in words {
+            let ao = (self.layout.active_off + 8 * w) as i32;
+            let word = self.b.ins().load(types::I64, TRUSTED(), s, ao);
+            let word = self.b.ins().bor(word, bits);
             self.b.ins().store(TRUSTED(), word, s, ao);
         }
         let rec = self.b.ins().iadd(s, rec_off);

@@ -1699,6 +1699,80 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
+    /// Write a block call's arguments, all scalar-section values (`sc`), to the target's
+    /// parameter slots for the lanes `lanes` (a `u32` lane mask), as the per-group
+    /// `write_args` would for those lanes. When `lanes` holds every lane that is live and
+    /// not exited, all 32 lanes of each slot are written (`splat_store`): the others never
+    /// run again, so nothing reads their slots; otherwise lane by lane, since a lane parked
+    /// or pending elsewhere may hold its own argument in the slot already.
+    fn scalar_args_store(
+        &mut self,
+        call: &ir::BlockCall,
+        lanes: Value,
+        sc: &HashMap<ir::Value, Value>,
+    ) -> Result<(), String> {
+        if call.args.is_empty() {
+            return Ok(());
+        }
+        let params = self.f.block(call.block).params.clone();
+        let mut vals = Vec::with_capacity(call.args.len());
+        for (&a, &p) in call.args.iter().zip(&params) {
+            let x = *sc
+                .get(&a)
+                .ok_or_else(|| format!("internal: block argument {a} is not a scalar"))?;
+            let slot = self.layout.slot[p.index()];
+            if slot == u32::MAX {
+                return Err(format!("value {p} has no slot"));
+            }
+            vals.push((p, x, slot));
+        }
+        let s = self.state();
+        let live = self.b.ins().load(types::I32, TRUSTED(), s, LIVE_OFF as i32);
+        let exited = self
+            .b
+            .ins()
+            .load(types::I32, TRUSTED(), s, EXITED_OFF as i32);
+        let alive = self.b.ins().band_not(live, exited);
+        let rest = self.b.ins().band_not(alive, lanes);
+        let all = self.b.create_block();
+        let head = self.b.create_block();
+        let body = self.b.create_block();
+        let join = self.b.create_block();
+        let m = self.b.append_block_param(head, types::I32);
+        self.b
+            .ins()
+            .brif(rest, head, &[BlockArg::Value(lanes)], all, &[]);
+
+        self.b.switch_to_block(all);
+        for &(p, x, _) in &vals {
+            self.splat_store(p, x)?;
+        }
+        self.b.ins().jump(join, &[]);
+
+        // Lane by lane: the lowest lane of `m`, then the rest.
+        self.b.switch_to_block(head);
+        self.b.ins().brif(m, body, &[], join, &[]);
+        self.b.switch_to_block(body);
+        let lane = self.b.ins().ctz(m);
+        let lane = self.b.ins().uextend(self.ptr, lane);
+        for &(p, x, slot) in &vals {
+            let t = self.ty(p);
+            let off = self.b.ins().imul_imm_s(lane, i64::from(lane_bytes(t)));
+            let addr = self.b.ins().iadd(s, off);
+            let x = if t == ir::Type::Pred {
+                self.b.ins().uextend(types::I32, x)
+            } else {
+                x
+            };
+            self.b.ins().store(TRUSTED(), x, addr, slot as i32);
+        }
+        let less = self.b.ins().iadd_imm_s(m, -1);
+        let next = self.b.ins().band(m, less);
+        self.b.ins().jump(head, &[BlockArg::Value(next)]);
+        self.b.switch_to_block(join);
+        Ok(())
+    }
+
     /// The scalar section of block `blk` (`codegen::plan`): its scalar instructions, with
     /// results added to `sc`. Results other blocks read go to their slots: all 32 lanes at
     /// once, or with `defer`, appended there for the caller to store later.
@@ -1806,8 +1880,18 @@ impl Gen<'_, '_> {
             _ => false,
         };
         let term_args = bd.term.targets().iter().any(|c| !c.args.is_empty());
-        let term_in_loop =
-            term_args || matches!(bd.term, Terminator::Branch { .. }) && !uniform_branch;
+        // Arguments that are all scalar-section values, on an edge every lane of the mask
+        // takes together (a jump, a barrier, a uniform branch), are written once for those
+        // lanes (`Gen::scalar_args_store`) instead of per group.
+        let mask_args = term_args
+            && (uniform_branch || !matches!(bd.term, Terminator::Branch { .. }))
+            && bd
+                .term
+                .targets()
+                .iter()
+                .all(|c| c.args.iter().all(|a| sc.contains_key(a)));
+        let term_in_loop = term_args && !mask_args
+            || matches!(bd.term, Terminator::Branch { .. }) && !uniform_branch;
         // Uniform branch: decide once.
         let ucond = match (&bd.term, uniform_branch) {
             (Terminator::Branch { cond, .. }, true) => Some(match sc.get(cond) {
@@ -1838,6 +1922,9 @@ impl Gen<'_, '_> {
         // Mask-level work.
         match &bd.term {
             Terminator::Jump(c) => {
+                if mask_args {
+                    self.scalar_args_store(c, mask, &sc)?;
+                }
                 let p = self.layout.prio[c.block.index()];
                 self.state_or32(self.layout.pending(p), mask);
                 self.set_active(p);
@@ -1854,12 +1941,26 @@ impl Gen<'_, '_> {
                     (None, None) => return Err("branch condition not evaluated".into()),
                 };
                 let emask = self.b.ins().band_not(mask, tmask);
+                if mask_args {
+                    self.scalar_args_store(then_, tmask, &sc)?;
+                    self.scalar_args_store(else_, emask, &sc)?;
+                }
                 self.state_or32(self.layout.pending(tp), tmask);
                 self.state_or32(self.layout.pending(ep), emask);
-                self.set_active(tp);
-                self.set_active(ep);
+                // A loop's back edge keeps both bits: its exit is entered once, when the
+                // loop is done, so testing the masks on every iteration would cost more.
+                let cur = self.layout.prio[blk.index()];
+                if ucond.is_some() || tp > cur && ep > cur {
+                    self.set_active_when(&[(tp, tmask), (ep, emask)]);
+                } else {
+                    self.set_active(tp);
+                    self.set_active(ep);
+                }
             }
             Terminator::Barrier { next } => {
+                if mask_args {
+                    self.scalar_args_store(next, mask, &sc)?;
+                }
                 let p = self.layout.prio[next.block.index()];
                 self.state_or32(self.layout.parked(p), mask);
             }
