@@ -11,6 +11,8 @@
 //!                                   [dst], [tensorMap, {c0, ..}], [mbar];
 //! cp.async.bulk.tensor.Nd.{shared::cluster,shared::cta}.global.im2col.mbarrier::complete_tx::bytes
 //!                                   [dst], [tensorMap, {c0, ..}], [mbar], {o0, ..};
+//! cp.async.bulk.tensor.Nd.shared::cluster.global{.tile,.im2col}.mbarrier::complete_tx::bytes
+//!     .multicast::cluster           [dst], [tensorMap, {c0, ..}], [mbar]{, {o0, ..}}, ctaMask;
 //! cp.async.bulk.tensor.Nd.global.shared::cta{.tile}.bulk_group [tensorMap, {c0, ..}], [src];
 //! cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op{.tile}.bulk_group [tensorMap, {..}], [src];
 //! cp.async.bulk.prefetch.tensor.Nd.L2.global{.tile} [tensorMap, {c0, ..}];
@@ -23,7 +25,9 @@
 //! N is 1..5 (`.1d`..`.5d`; 3..5 with `.im2col`), coordinates are signed 32-bit, the im2col
 //! offsets N − 2 16-bit values (PTX ISA §5.5.4). Not supported yet (an error that says so):
 //! the load modes `.im2col_no_offs` (stores), `.im2col::w`, `.im2col::w::128`,
-//! `.tile::gather4`, `.tile::scatter4`, `.multicast::cluster`, `.cta_group`.
+//! `.tile::gather4`, `.tile::scatter4`, `.cta_group`. `.multicast::cluster` is one copy per
+//! CTA of the cluster named in ctaMask, to the `mapa` of the destination and the mbarrier
+//! (as `cp.async.bulk`'s, `decode_bulk.rs`).
 //!
 //! The tensor map's proxy fences have nothing to order: ptxjit has one proxy, and a
 //! `tensormap.replace` or copy is visible to the next instruction.
@@ -31,7 +35,7 @@
 use super::super::build::Builder;
 use super::super::LowerError;
 use super::Cx;
-use crate::ir::{AtomOp, Op, Sign, Space, TensorOp, TmapField, Type};
+use crate::ir::{AtomOp, ICmp, Op, Sign, Space, TensorOp, TmapField, Type};
 use crate::ptx::ast::{Literal, Operand};
 
 type R = Result<(), LowerError>;
@@ -100,7 +104,7 @@ fn only(cx: &Cx, from: usize, allowed: &[&str]) -> R {
                 "the .{m} load mode is not supported yet (.tile, and .im2col for loads and prefetches)"
             )));
         }
-        if *m == "multicast::cluster" || m.starts_with("cta_group") {
+        if (*m == "multicast::cluster" && !allowed.contains(m)) || m.starts_with("cta_group") {
             return Err(cx.unsupported(&format!(
                 ".{m} is not supported yet (tensor copies into this CTA only)"
             )));
@@ -202,6 +206,14 @@ fn shared(b: &mut Builder, cx: &Cx, k: usize) -> Result<u32, LowerError> {
     b.coerce(cx, a, Type::I64, Some(Sign::Unsigned), cx.inst.span)
 }
 
+fn icmp(b: &mut Builder, cx: &Cx, cc: ICmp, x: u32, y: u32) -> u32 {
+    let op = Op::ICmp {
+        cc,
+        sign: Sign::Unsigned,
+    };
+    b.emit1(op, vec![x, y], Type::Pred, cx.loc, &cx.ptx)
+}
+
 fn emit(b: &mut Builder, cx: &Cx, op: TensorOp, args: Vec<u32>) {
     b.emit(Op::Tensor { op }, args, vec![], cx.loc, &cx.ptx);
 }
@@ -230,23 +242,70 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
                 "tile",
                 "im2col",
                 "mbarrier::complete_tx::bytes",
+                "multicast::cluster",
             ],
         )?;
         if !cx.has("mbarrier::complete_tx::bytes") {
             return Err(cx.bad("a copy into shared memory needs .mbarrier::complete_tx::bytes"));
         }
+        let multicast = cx.has("multicast::cluster");
+        if multicast && !cx.has("shared::cluster") {
+            return Err(cx.bad(".multicast::cluster copies into .shared::cluster"));
+        }
         let im2col = im2col_mode(cx, n)?;
-        cx.expect_operands(3 + usize::from(im2col))?;
+        let k_mask = 3 + usize::from(im2col);
+        cx.expect_operands(k_mask + usize::from(multicast))?;
         let dst = shared(b, cx, 0)?;
         let t = tensor_operand(b, cx, 1, n)?;
         let mbar = shared(b, cx, 2)?;
-        let mut args = vec![dst];
-        args.extend(t);
-        args.push(mbar);
-        if im2col {
-            args.extend(im2col_offsets(b, cx, 3, n)?);
+        let offs = if im2col {
+            im2col_offsets(b, cx, 3, n)?
+        } else {
+            vec![]
+        };
+        let op = TensorOp::Load { dims: n, im2col };
+        let args = |dst: u32, mbar: u32| {
+            let mut a = vec![dst];
+            a.extend(t.iter().copied());
+            a.push(mbar);
+            a.extend(offs.iter().copied());
+            a
+        };
+        if !multicast {
+            emit(b, cx, op, args(dst, mbar));
+            return Ok(());
         }
-        emit(b, cx, TensorOp::Load { dims: n, im2col }, args);
+        // `.multicast::cluster`: the same copy into the same offsets of the shared memory of
+        // each CTA whose rank's bit is set in ctaMask (16 bits), complete-tx on the mbarrier
+        // at the same offset in each; bits of ranks outside the cluster name no CTA.
+        let m = b.src(cx, k_mask, Type::I16)?;
+        let m = b.coerce(cx, m, Type::I32, Some(Sign::Unsigned), cx.inst.span)?;
+        let nrank = b.emit1(
+            Op::SReg {
+                reg: crate::ir::SReg::ClusterNctaRank,
+            },
+            vec![],
+            Type::I32,
+            cx.loc,
+            &cx.ptx,
+        );
+        for rank in 0..16u64 {
+            let bit = b.konst(cx, Type::I32, 1 << rank);
+            let bit = b.emit1(Op::And {}, vec![m, bit], Type::I32, cx.loc, &cx.ptx);
+            let zero = b.konst(cx, Type::I32, 0);
+            let set = icmp(b, cx, ICmp::Ne, bit, zero);
+            let r = b.konst(cx, Type::I32, rank);
+            let inside = icmp(b, cx, ICmp::Lt, r, nrank);
+            let on = b.emit1(Op::And {}, vec![set, inside], Type::Pred, cx.loc, &cx.ptx);
+            super::copy_async::if_then(b, cx, on, |b| {
+                let r = b.konst(cx, Type::I32, rank);
+                let map = Op::Mapa { generic: false };
+                let d = b.emit1(map, vec![dst, r], Type::I64, cx.loc, &cx.ptx);
+                let mb = b.emit1(map, vec![mbar, r], Type::I64, cx.loc, &cx.ptx);
+                emit(b, cx, op, args(d, mb));
+                Ok(())
+            })?;
+        }
         return Ok(());
     }
     if !(cx.has("global") && cx.has("shared::cta")) {
