@@ -360,14 +360,15 @@ pub const ISA: &[Instr] = isa! {
         "stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r1], {%r2, %r3, %r4, %r5}",
         "stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r1], {%r2}"]
     "movmatrix" "9.7.14.5.17" ".m8n8.trans.b16" ["movmatrix.sync.aligned.m8n8.trans.b16 %r1, %r2"]
-    "wgmma.mma_async" "9.7.15.5.2" ".m64nNk16 (N = 8..256 by 8) .f16 (.f16/.f32 accumulators) and .bf16, .m64nNk8 .tf32, .m64nNk32 .s8/.u8 {.satfinite} and .e4m3/.e5m2 (.f16/.f32 accumulators); A from a shared-memory descriptor (K- or M-major) or registers, B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; imm-scale-a/b ±1, scale-d (not yet: .b1, descriptor base offsets)" [
+    "wgmma.mma_async" "9.7.15.5.2" ".m64nNk16 (N = 8..256 by 8) .f16 (.f16/.f32 accumulators) and .bf16, .m64nNk8 .tf32, .m64nNk32 .s8/.u8 {.satfinite} and .e4m3/.e5m2 (.f16/.f32 accumulators); A from a shared-memory descriptor (K- or M-major) or registers, B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; imm-scale-a/b ±1, scale-d; .m64nNk256.s32.b1.b1.and.popc (N as for 8-bit integers; bits 8 to a byte, little-endian, in the 8-bit layouts). A nonzero descriptor base offset faults: the ISA says how to compute the field for a pattern-misaligned start address but not how other values change the addressing, and ptxjit swizzles on the whole shared address" [
         "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 1",
         "wgmma.mma_async.sync.aligned.m64n8k16.f16.f16.f16 {%r1, %r2}, %rd1, %rd2, %p1, -1, 1, 1, 0",
         "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, %rd2, %p1, 1, -1, 1",
         "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1",
         "wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.u8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1",
         "wgmma.mma_async.sync.aligned.m64n8k32.satfinite.s32.u8.u8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, 0",
-        "wgmma.mma_async.sync.aligned.m64n8k32.f16.e4m3.e5m2 {%r1, %r2}, %rd1, %rd2, %p1, 1, -1"]
+        "wgmma.mma_async.sync.aligned.m64n8k32.f16.e4m3.e5m2 {%r1, %r2}, %rd1, %rd2, %p1, 1, -1",
+        "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1"]
     "wgmma.fence" "9.7.15.7.1" ".sync.aligned (the multiply runs synchronously: a warp-wide wait)" ["wgmma.fence.sync.aligned"]
     "wgmma.commit_group" "9.7.15.7.2" ".sync.aligned (a warp-wide wait)" ["wgmma.commit_group.sync.aligned"]
     "wgmma.wait_group" "9.7.15.7.3" ".sync.aligned N (nothing is pending: a warp-wide wait)" ["wgmma.wait_group.sync.aligned 0"]
@@ -830,6 +831,14 @@ mod tests {
             (
                 "cp.async.bulk.tensor.2d.global.shared::cta.tile.mbarrier::complete_tx::bytes [%rd1, {%r2, %r3}], [%r4]",
                 "illegal modifier",
+            ),
+            (
+                "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1",
+                "take .and.popc",
+            ),
+            (
+                "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.xor.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1",
+                "not allowed here",
             ),
             ("mul.u32 %r1, %r2, %r3", ".lo, .hi or .wide"),
             (
