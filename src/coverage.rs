@@ -202,16 +202,21 @@ pub const ISA: &[Instr] = isa! {
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [%rd1], [%r1], 32",
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32 [%r1], [sm], 16, [%r2]"]
     "cp.async.bulk.prefetch" "9.7.9.25.4.3" "accepted (no effect)" ["cp.async.bulk.prefetch.L2.global [%rd1], 64"]
-    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B, element strides, OOB fill zero/NaN; the copy is done when the instruction executes (not yet: .im2col and the other load modes, .multicast::cluster, .cta_group, interleaved maps)" [
+    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B, element strides, OOB fill zero/NaN; the copy is done when the instruction executes (not yet: .im2col_no_offs stores, .im2col::w, .im2col::w::128, .tile::gather4, .tile::scatter4, .cta_group, interleaved maps); .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]",
         "cp.async.bulk.tensor.1d.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2}], [%r4]",
         "cp.async.bulk.tensor.5d.global.shared::cta.tile.bulk_group [%rd1, {%r1, %r2, %r3, %r4, %r5}], [sm]",
-        "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2, %r3, %r4}], [%r5], %rd2"]
+        "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2, %r3, %r4}], [%r5], %rd2",
+        "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}",
+        "cp.async.bulk.tensor.3d.shared::cta.global.im2col.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2, %r3, %r4}], [%r5], {%h1}, %rd2",
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3}], [%r4], %h1",
+        "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}, %h3"]
     "cp.reduce.async.bulk.tensor" "9.7.9.25.5.2" ".1d-.5d .tile .global.shared::cta .bulk_group: .add u32/s32/u64/f32/f16/bf16, .min/.max u32/s32/u64/s64/f16/bf16, .inc/.dec u32, .and/.or/.xor 32/64-bit integers (the type is the tensor map's, checked when it runs); element-wise atomics" [
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd1, {%r2, %r3}], [%r1]",
         "cp.reduce.async.bulk.tensor.1d.global.shared::cta.max.tile.bulk_group [%rd1, {%r2}], [sm]"]
-    "cp.async.bulk.prefetch.tensor" "9.7.9.25.5.3" ".1d-.5d .L2.global .tile: checks the tensor map (no other effect)" [
-        "cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r2, %r3}]"]
+    "cp.async.bulk.prefetch.tensor" "9.7.9.25.5.3" ".1d-.5d .L2.global .tile, .3d-.5d .im2col with its offsets: checks the tensor map (no other effect)" [
+        "cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r2, %r3}]",
+        "cp.async.bulk.prefetch.tensor.5d.L2.global.im2col [%rd1, {%r1, %r2, %r3, %r4, %r5}], {%h1, %h2, %h3}"]
     "cp.async.bulk.commit_group" "9.7.9.25.6.1" "no effect (copies are complete)" ["cp.async.bulk.commit_group"]
     "cp.async.bulk.wait_group" "9.7.9.25.6.2" "{.read}: no effect (copies are complete)" ["cp.async.bulk.wait_group 0", "cp.async.bulk.wait_group.read 1"]
     "tensormap.replace" "9.7.9.26" ".tile, every field (global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout, swizzle_mode, fill_mode) in .global, .shared::cta or generic memory, in ptxjit's tensor-map layout (docs/tensor-maps.md); not .swizzle_atomicity" [
@@ -355,14 +360,15 @@ pub const ISA: &[Instr] = isa! {
         "stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r1], {%r2, %r3, %r4, %r5}",
         "stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r1], {%r2}"]
     "movmatrix" "9.7.14.5.17" ".m8n8.trans.b16" ["movmatrix.sync.aligned.m8n8.trans.b16 %r1, %r2"]
-    "wgmma.mma_async" "9.7.15.5.2" ".m64nNk16 (N = 8..256 by 8) .f16 (.f16/.f32 accumulators) and .bf16, .m64nNk8 .tf32, .m64nNk32 .s8/.u8 {.satfinite} and .e4m3/.e5m2 (.f16/.f32 accumulators); A from a shared-memory descriptor (K- or M-major) or registers, B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; imm-scale-a/b ±1, scale-d (not yet: .b1, descriptor base offsets)" [
+    "wgmma.mma_async" "9.7.15.5.2" ".m64nNk16 (N = 8..256 by 8) .f16 (.f16/.f32 accumulators) and .bf16, .m64nNk8 .tf32, .m64nNk32 .s8/.u8 {.satfinite} and .e4m3/.e5m2 (.f16/.f32 accumulators); A from a shared-memory descriptor (K- or M-major) or registers, B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; imm-scale-a/b ±1, scale-d; .m64nNk256.s32.b1.b1.and.popc (N as for 8-bit integers; bits 8 to a byte, little-endian, in the 8-bit layouts). A nonzero descriptor base offset faults: the ISA says how to compute the field for a pattern-misaligned start address but not how other values change the addressing, and ptxjit swizzles on the whole shared address" [
         "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 1",
         "wgmma.mma_async.sync.aligned.m64n8k16.f16.f16.f16 {%r1, %r2}, %rd1, %rd2, %p1, -1, 1, 1, 0",
         "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, %rd2, %p1, 1, -1, 1",
         "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1",
         "wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.u8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1",
         "wgmma.mma_async.sync.aligned.m64n8k32.satfinite.s32.u8.u8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, 0",
-        "wgmma.mma_async.sync.aligned.m64n8k32.f16.e4m3.e5m2 {%r1, %r2}, %rd1, %rd2, %p1, 1, -1"]
+        "wgmma.mma_async.sync.aligned.m64n8k32.f16.e4m3.e5m2 {%r1, %r2}, %rd1, %rd2, %p1, 1, -1",
+        "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1"]
     "wgmma.fence" "9.7.15.7.1" ".sync.aligned (the multiply runs synchronously: a warp-wide wait)" ["wgmma.fence.sync.aligned"]
     "wgmma.commit_group" "9.7.15.7.2" ".sync.aligned (a warp-wide wait)" ["wgmma.commit_group.sync.aligned"]
     "wgmma.wait_group" "9.7.15.7.3" ".sync.aligned N (nothing is pending: a warp-wide wait)" ["wgmma.wait_group.sync.aligned 0"]
@@ -818,6 +824,14 @@ mod tests {
             ),
             (
                 "cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4], {%h1}",
+                "needs a .3d, .4d or .5d tensor",
+            ),
+            (
+                "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1}",
+                "takes 2 im2col offsets",
+            ),
+            (
+                "cp.async.bulk.tensor.4d.shared::cluster.global.im2col::w.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}",
                 "not supported yet",
             ),
             (
@@ -827,6 +841,14 @@ mod tests {
             (
                 "cp.async.bulk.tensor.2d.global.shared::cta.tile.mbarrier::complete_tx::bytes [%rd1, {%r2, %r3}], [%r4]",
                 "illegal modifier",
+            ),
+            (
+                "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1",
+                "take .and.popc",
+            ),
+            (
+                "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.xor.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1",
+                "not allowed here",
             ),
             ("mul.u32 %r1, %r2, %r3", ".lo, .hi or .wide"),
             (

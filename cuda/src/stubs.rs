@@ -263,7 +263,6 @@ stubs! {
     cuSurfObjectGetResourceDesc
     cuSurfRefGetArray
     cuSurfRefSetArray
-    cuTensorMapEncodeIm2col
     cuTensorMapEncodeIm2colWide
     cuTexObjectGetResourceDesc
     cuTexObjectGetResourceViewDesc

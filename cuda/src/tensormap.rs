@@ -1,14 +1,15 @@
-//! Tensor map objects (CUDA driver API, "Tensor Map Object Management"): `cuTensorMapEncodeTiled`
-//! and `cuTensorMapReplaceAddress` over [`ptxjit::runtime::tensormap::TensorMap`], whose 128
-//! bytes (ptxjit's layout of the opaque `CUtensorMap`) the program then passes to a kernel as a
-//! `const __grid_constant__ CUtensorMap` parameter or copies to device memory. The im2col forms
-//! are not supported (stubs answer `CUDA_ERROR_NOT_SUPPORTED`).
+//! Tensor map objects (CUDA driver API, "Tensor Map Object Management"): `cuTensorMapEncodeTiled`,
+//! `cuTensorMapEncodeIm2col` and `cuTensorMapReplaceAddress` over
+//! [`ptxjit::runtime::tensormap::TensorMap`], whose 128 bytes (ptxjit's layout of the opaque
+//! `CUtensorMap`) the program then passes to a kernel as a `const __grid_constant__ CUtensorMap`
+//! parameter or copies to device memory. `cuTensorMapEncodeIm2colWide` (the `.im2col::w` modes
+//! of sm_100) is not supported (its stub answers `CUDA_ERROR_NOT_SUPPORTED`).
 
 use crate::errors::*;
 use crate::exports;
 use crate::Fail;
 use ptxjit::runtime::tensormap::{TensorMap, TENSOR_MAP_BYTES};
-use std::ffi::{c_uint, c_void};
+use std::ffi::{c_int, c_uint, c_void};
 
 fn invalid(m: impl Into<String>) -> Fail {
     Fail::new(CUDA_ERROR_INVALID_VALUE, m)
@@ -58,6 +59,38 @@ exports! { cuTensorMapEncodeTiled => fn(tensor_map: *mut u8, dtype: c_uint, rank
         dims,
         strides,
         boxes,
+        es,
+        interleave,
+        swizzle,
+        l2_promotion,
+        oob_fill,
+    )
+    .map_err(|e| invalid(e.0))?;
+    *out = m.to_bytes();
+    Ok(())
+}}
+
+exports! { cuTensorMapEncodeIm2col => fn(tensor_map: *mut u8, dtype: c_uint, rank: u32, global_address: *mut c_void, global_dim: *const u64, global_strides: *const u64, pixel_box_lower_corner: *const c_int, pixel_box_upper_corner: *const c_int, channels_per_pixel: u32, pixels_per_column: u32, element_strides: *const u32, interleave: c_uint, swizzle: c_uint, l2_promotion: c_uint, oob_fill: c_uint) {
+    let out = map_at(tensor_map)?;
+    if !(3..=5).contains(&rank) {
+        return Err(invalid(format!("tensorRank {rank} is outside 3..=5 (im2col)")));
+    }
+    let r = rank as usize;
+    let dims = array(global_dim, r, "globalDim")?;
+    let strides = array(global_strides, r - 1, "globalStrides")?;
+    let lower = array(pixel_box_lower_corner, r - 2, "pixelBoxLowerCorner")?;
+    let upper = array(pixel_box_upper_corner, r - 2, "pixelBoxUpperCorner")?;
+    let es = array(element_strides, r, "elementStrides")?;
+    let m = TensorMap::encode_im2col(
+        dtype,
+        rank,
+        global_address as u64,
+        dims,
+        strides,
+        lower,
+        upper,
+        channels_per_pixel,
+        pixels_per_column,
         es,
         interleave,
         swizzle,

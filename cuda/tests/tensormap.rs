@@ -94,3 +94,87 @@ fn encode_tiled_and_replace_address() {
         CUDA_ERROR_INVALID_VALUE
     );
 }
+
+/// `cuTensorMapEncodeIm2col`: an N H W C map with its corners, channels and pixels, and the
+/// documented checks (rank 3..=5, corner ranges by rank, channelsPerPixel <= 256,
+/// pixelsPerColumn <= 1024), each a `CUDA_ERROR_INVALID_VALUE`.
+#[test]
+fn encode_im2col() {
+    let mut m = CuTensorMap([0; 128]);
+    let dims = [16u64, 9, 6, 2];
+    let strides = [64u64, 576, 3456];
+    let es = [1u32, 2, 1, 1];
+    let addr = 0x10_0000_0100usize as *mut c_void;
+    let enc = |m: &mut CuTensorMap, rank: u32, lower: &[i32], upper: &[i32], ch: u32, px: u32| unsafe {
+        cuTensorMapEncodeIm2col(
+            m.0.as_mut_ptr(),
+            7,
+            rank,
+            addr,
+            dims.as_ptr(),
+            strides.as_ptr(),
+            lower.as_ptr(),
+            upper.as_ptr(),
+            ch,
+            px,
+            es.as_ptr(),
+            0,
+            0,
+            0,
+            0,
+        )
+    };
+    assert_eq!(enc(&mut m, 4, &[-1, -2], &[-1, 0], 8, 100), CUDA_SUCCESS);
+    let t = TensorMap::from_bytes(&m.0).expect("a tensor map");
+    let ic = t.im2col.expect("an im2col map");
+    assert_eq!(
+        (
+            ic.lower[..2].to_vec(),
+            ic.upper[..2].to_vec(),
+            ic.channels,
+            ic.pixels
+        ),
+        (vec![-1, -2], vec![-1, 0], 8, 100)
+    );
+    assert_eq!(
+        (t.dims[1], t.element_strides[1], t.box_bytes()),
+        (9, 2, 8 * 100 * 4)
+    );
+    assert_eq!(enc(&mut m, 2, &[0], &[0], 8, 100), CUDA_ERROR_INVALID_VALUE);
+    assert_eq!(
+        enc(&mut m, 4, &[-129, 0], &[0, 0], 8, 100),
+        CUDA_ERROR_INVALID_VALUE
+    );
+    assert_eq!(
+        enc(&mut m, 4, &[0, 0], &[0, 128], 8, 100),
+        CUDA_ERROR_INVALID_VALUE
+    );
+    assert_eq!(
+        enc(&mut m, 4, &[0, 0], &[0, 0], 257, 100),
+        CUDA_ERROR_INVALID_VALUE
+    );
+    assert_eq!(
+        enc(&mut m, 4, &[0, 0], &[0, 0], 8, 1025),
+        CUDA_ERROR_INVALID_VALUE
+    );
+    let null = unsafe {
+        cuTensorMapEncodeIm2col(
+            m.0.as_mut_ptr(),
+            7,
+            4,
+            addr,
+            dims.as_ptr(),
+            strides.as_ptr(),
+            std::ptr::null(),
+            [0, 0].as_ptr(),
+            8,
+            100,
+            es.as_ptr(),
+            0,
+            0,
+            0,
+            0,
+        )
+    };
+    assert_eq!(null, CUDA_ERROR_INVALID_VALUE);
+}

@@ -352,19 +352,29 @@ impl Session {
             let (dt, rank, dims, strides, bx, es, m) = t
                 .encode_args()
                 .map_err(|e| CaseError::Case(format!("{}: tensor_maps.{name}: {e}", case.name)))?;
-            let map = crate::runtime::tensormap::TensorMap::encode_tiled(
-                dt,
-                rank,
-                p.offset(t.offset).0,
-                &dims,
-                &strides,
-                &bx,
-                &es,
-                m[0],
-                m[1],
-                m[2],
-                m[3],
-            )
+            use crate::runtime::tensormap::TensorMap;
+            let addr = p.offset(t.offset).0;
+            let map = match &t.im2col {
+                None => TensorMap::encode_tiled(
+                    dt, rank, addr, &dims, &strides, &bx, &es, m[0], m[1], m[2], m[3],
+                ),
+                Some(ic) => TensorMap::encode_im2col(
+                    dt,
+                    rank,
+                    addr,
+                    &dims,
+                    &strides,
+                    &ic.lower,
+                    &ic.upper,
+                    ic.channels,
+                    ic.pixels,
+                    &es,
+                    m[0],
+                    m[1],
+                    m[2],
+                    m[3],
+                ),
+            }
             .map_err(|e| CaseError::Case(format!("{}: tensor_maps.{name}: {e}", case.name)))?;
             tmaps.push((name.clone(), map));
         }

@@ -155,8 +155,9 @@ pub struct CaseFile {
     pub tensor_maps: IndexMap<String, TensorMapSpec>,
 }
 
-/// `[tensor_maps.NAME]`: a tile-mode tensor map over a buffer, as `cuTensorMapEncodeTiled`
-/// builds it (`runtime::tensormap`; the same checks apply, the message names the key).
+/// `[tensor_maps.NAME]`: a tensor map over a buffer, as `cuTensorMapEncodeTiled` builds it, or
+/// `cuTensorMapEncodeIm2col` with an `im2col` table (`runtime::tensormap`; the same checks
+/// apply, the message names the key).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TensorMapSpec {
@@ -173,9 +174,12 @@ pub struct TensorMapSpec {
     /// Byte strides of dimensions 1.. (rank − 1 numbers); default: dense.
     #[serde(default)]
     pub strides: Option<Vec<u64>>,
-    /// Box size per dimension.
-    #[serde(rename = "box")]
+    /// Box size per dimension (tile mode; an im2col map has none).
+    #[serde(rename = "box", default)]
     pub box_dims: Vec<u32>,
+    /// `{ lower = [..], upper = [..], channels = C, pixels = P }`: an im2col-mode map.
+    #[serde(default)]
+    pub im2col: Option<Im2colSpec>,
     /// Traversal strides per dimension (default all 1).
     #[serde(default)]
     pub element_strides: Option<Vec<u32>>,
@@ -191,6 +195,20 @@ pub struct TensorMapSpec {
     /// `zero` (default) or `nan`.
     #[serde(default)]
     pub oob_fill: Option<String>,
+}
+
+/// The im2col fields of `[tensor_maps.NAME]` (`cuTensorMapEncodeIm2col`'s arguments).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Im2colSpec {
+    /// pixelBoxLowerCorner: rank − 2 numbers, W first.
+    pub lower: Vec<i32>,
+    /// pixelBoxUpperCorner: rank − 2 numbers, W first.
+    pub upper: Vec<i32>,
+    /// channelsPerPixel.
+    pub channels: u32,
+    /// pixelsPerColumn.
+    pub pixels: u32,
 }
 
 impl TensorMapSpec {

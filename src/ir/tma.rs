@@ -75,18 +75,21 @@ impl TmapField {
 /// object), shared-memory addresses `i64` shared-space offsets:
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TensorOp {
-    /// Global → shared (`.tile.mbarrier::complete_tx::bytes`): args (dst, tensor map,
-    /// coordinates, mbarrier). The box lands densely at dst (swizzled as the map says),
-    /// out-of-bound elements read as the map's fill, then complete-tx of the box's bytes.
-    Load { dims: u8 },
+    /// Global → shared (`.mbarrier::complete_tx::bytes`): args (dst, tensor map,
+    /// coordinates, mbarrier, then with `.im2col` the `dims − 2` im2col offsets as `i32`
+    /// zero-extended from their 16 bits). The box (tile mode) or the pixels × channels
+    /// (im2col mode, §5.5.4) land densely at dst (swizzled as the map says), out-of-bound
+    /// elements read as the map's fill, then complete-tx of their bytes.
+    Load { dims: u8, im2col: bool },
     /// Shared → global (`.tile.bulk_group`): args (tensor map, coordinates, src);
     /// out-of-bound elements are not written.
     Store { dims: u8 },
     /// `cp.reduce.async.bulk.tensor` (`.tile.bulk_group`): args as `Store`; each in-bound
     /// element is combined atomically with `op` (element type from the map).
     Reduce { dims: u8, op: AtomOp },
-    /// `cp.async.bulk.prefetch.tensor`: args (tensor map, coordinates); checks the map only.
-    Prefetch { dims: u8 },
+    /// `cp.async.bulk.prefetch.tensor`: args (tensor map, coordinates, then with `.im2col`
+    /// the `dims − 2` im2col offsets as for `Load`); checks the map only.
+    Prefetch { dims: u8, im2col: bool },
     /// `tensormap.replace`: args (address i64 in `space`: `Global`, `Shared` or `Generic`,
     /// ord i32, value i64).
     Replace { field: TmapField, space: Space },
@@ -96,11 +99,25 @@ impl TensorOp {
     /// Coordinates taken (0 for `Replace`).
     pub fn dims(self) -> usize {
         match self {
-            TensorOp::Load { dims }
+            TensorOp::Load { dims, .. }
             | TensorOp::Store { dims }
             | TensorOp::Reduce { dims, .. }
-            | TensorOp::Prefetch { dims } => dims as usize,
+            | TensorOp::Prefetch { dims, .. } => dims as usize,
             TensorOp::Replace { .. } => 0,
+        }
+    }
+
+    /// im2col offsets taken: `dims − 2` for the `.im2col` load mode, else 0.
+    pub fn offsets(self) -> usize {
+        match self {
+            TensorOp::Load { dims, im2col: true } | TensorOp::Prefetch { dims, im2col: true } => {
+                (dims as usize).saturating_sub(2)
+            }
+            TensorOp::Load { im2col: false, .. }
+            | TensorOp::Prefetch { im2col: false, .. }
+            | TensorOp::Store { .. }
+            | TensorOp::Reduce { .. }
+            | TensorOp::Replace { .. } => 0,
         }
     }
 }
@@ -108,10 +125,18 @@ impl TensorOp {
 impl fmt::Display for TensorOp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TensorOp::Load { dims } => write!(f, "load.{dims}d"),
+            TensorOp::Load { dims, im2col } => {
+                write!(f, "load.{dims}d{}", if *im2col { ".im2col" } else { "" })
+            }
             TensorOp::Store { dims } => write!(f, "store.{dims}d"),
             TensorOp::Reduce { dims, op } => write!(f, "reduce.{dims}d.{op:?}"),
-            TensorOp::Prefetch { dims } => write!(f, "prefetch.{dims}d"),
+            TensorOp::Prefetch { dims, im2col } => {
+                write!(
+                    f,
+                    "prefetch.{dims}d{}",
+                    if *im2col { ".im2col" } else { "" }
+                )
+            }
             TensorOp::Replace { field, space } => write!(f, "replace.{}.{space}", field.name()),
         }
     }

@@ -390,19 +390,29 @@ impl Op {
             Op::Tensor { op } => {
                 use crate::ir::TensorOp;
                 let d = op.dims();
+                let k = op.offsets();
                 let coords = |from: usize| args[from..from + d].iter().all(|t| *t == I32);
+                let offs = |from: usize| args[from..from + k].iter().all(|t| *t == I32);
                 let ok = match op {
-                    TensorOp::Load { .. } => {
-                        n(d + 3, 0)?;
-                        args[0] == I64 && args[1] == I64 && coords(2) && args[d + 2] == I64
+                    TensorOp::Load { im2col, .. } => {
+                        n(d + 3 + k, 0)?;
+                        args[0] == I64
+                            && args[1] == I64
+                            && coords(2)
+                            && args[d + 2] == I64
+                            && offs(d + 3)
+                            && (!im2col || (3..=5).contains(&d))
                     }
                     TensorOp::Store { .. } | TensorOp::Reduce { .. } => {
                         n(d + 2, 0)?;
                         args[0] == I64 && coords(1) && args[d + 1] == I64
                     }
-                    TensorOp::Prefetch { .. } => {
-                        n(d + 1, 0)?;
-                        args[0] == I64 && coords(1)
+                    TensorOp::Prefetch { im2col, .. } => {
+                        n(d + 1 + k, 0)?;
+                        args[0] == I64
+                            && coords(1)
+                            && offs(d + 1)
+                            && (!im2col || (3..=5).contains(&d))
                     }
                     TensorOp::Replace { space, .. } => {
                         n(3, 0)?;

@@ -9,17 +9,25 @@
 //! ```text
 //! cp.async.bulk.tensor.Nd.{shared::cluster,shared::cta}.global{.tile}.mbarrier::complete_tx::bytes
 //!                                   [dst], [tensorMap, {c0, ..}], [mbar];
+//! cp.async.bulk.tensor.Nd.{shared::cluster,shared::cta}.global.im2col.mbarrier::complete_tx::bytes
+//!                                   [dst], [tensorMap, {c0, ..}], [mbar], {o0, ..};
+//! cp.async.bulk.tensor.Nd.shared::cluster.global{.tile,.im2col}.mbarrier::complete_tx::bytes
+//!     .multicast::cluster           [dst], [tensorMap, {c0, ..}], [mbar]{, {o0, ..}}, ctaMask;
 //! cp.async.bulk.tensor.Nd.global.shared::cta{.tile}.bulk_group [tensorMap, {c0, ..}], [src];
 //! cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op{.tile}.bulk_group [tensorMap, {..}], [src];
 //! cp.async.bulk.prefetch.tensor.Nd.L2.global{.tile} [tensorMap, {c0, ..}];
+//! cp.async.bulk.prefetch.tensor.Nd.L2.global.im2col [tensorMap, {c0, ..}], {o0, ..};
 //! tensormap.replace.tile.field{.global,.shared::cta}.b1024.{b32,b64} [addr], {ord,} new_val;
 //! tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.{cta,cluster,gpu,sys}
 //!                                   .sync.aligned [dst], [src], 128;
 //! fence.proxy.tensormap::generic.{release,acquire}.{cta,cluster,gpu,sys} {[addr], 128};
 //! ```
-//! N is 1..5 (`.1d`..`.5d`), coordinates are signed 32-bit. Not supported yet (an error that
-//! says so): `.im2col` and the other non-tile load modes, `.multicast::cluster` (clusters are
-//! ptxjit's clusters of one here), `.cta_group`.
+//! N is 1..5 (`.1d`..`.5d`; 3..5 with `.im2col`), coordinates are signed 32-bit, the im2col
+//! offsets N − 2 16-bit values (PTX ISA §5.5.4). Not supported yet (an error that says so):
+//! the load modes `.im2col_no_offs` (stores), `.im2col::w`, `.im2col::w::128`,
+//! `.tile::gather4`, `.tile::scatter4`, `.cta_group`. `.multicast::cluster` is one copy per
+//! CTA of the cluster named in ctaMask, to the `mapa` of the destination and the mbarrier
+//! (as `cp.async.bulk`'s, `decode_bulk.rs`).
 //!
 //! The tensor map's proxy fences have nothing to order: ptxjit has one proxy, and a
 //! `tensormap.replace` or copy is visible to the next instruction.
@@ -27,7 +35,7 @@
 use super::super::build::Builder;
 use super::super::LowerError;
 use super::Cx;
-use crate::ir::{AtomOp, Op, Sign, Space, TensorOp, TmapField, Type};
+use crate::ir::{AtomOp, ICmp, Op, Sign, Space, TensorOp, TmapField, Type};
 use crate::ptx::ast::{Literal, Operand};
 
 type R = Result<(), LowerError>;
@@ -87,16 +95,16 @@ fn dims(cx: &Cx) -> Result<u8, LowerError> {
 }
 
 /// Every modifier from index `from` is in `allowed`, none twice; the load modes other than
-/// `.tile` and the cluster forms are reported as not supported yet.
+/// those in `allowed` and the cluster forms are reported as not supported yet.
 fn only(cx: &Cx, from: usize, allowed: &[&str]) -> R {
     let rest = &cx.mods[from.min(cx.mods.len())..];
     for (k, m) in rest.iter().enumerate() {
-        if m.starts_with("im2col") || m.starts_with("tile::") {
+        if (m.starts_with("im2col") || m.starts_with("tile::")) && !allowed.contains(m) {
             return Err(cx.unsupported(&format!(
-                "the .{m} load mode is not supported yet (only .tile)"
+                "the .{m} load mode is not supported yet (.tile, and .im2col for loads and prefetches)"
             )));
         }
-        if *m == "multicast::cluster" || m.starts_with("cta_group") {
+        if (*m == "multicast::cluster" && !allowed.contains(m)) || m.starts_with("cta_group") {
             return Err(cx.unsupported(&format!(
                 ".{m} is not supported yet (tensor copies into this CTA only)"
             )));
@@ -146,10 +154,64 @@ fn tensor_operand(b: &mut Builder, cx: &mut Cx, k: usize, n: u8) -> Result<Vec<u
     Ok(out)
 }
 
+/// The `{o0, ..}` im2col offsets operand at `k` of an `n`-d instruction: `n − 2` 16-bit
+/// values, zero-extended to i32.
+fn im2col_offsets(b: &mut Builder, cx: &mut Cx, k: usize, n: u8) -> Result<Vec<u32>, LowerError> {
+    let o = cx.opnd(k)?.clone();
+    let items = match &o {
+        Operand::Vector(v, _) => v.clone(),
+        Operand::Reg { .. } | Operand::Imm(..) => vec![o.clone()],
+        _ => {
+            return Err(LowerError::new(
+                o.span(),
+                format!("'{}' needs the im2col offsets {{o0, ..}}", cx.ptx),
+            ))
+        }
+    };
+    let want = n as usize - 2;
+    if items.len() != want {
+        return Err(LowerError::new(
+            o.span(),
+            format!(
+                "'{}' takes {want} im2col offsets (a {n}d tensor), found {}",
+                cx.ptx,
+                items.len()
+            ),
+        ));
+    }
+    let mut out = vec![];
+    for it in &items {
+        let v = b.src_rel(cx, it, Type::I16, Some(Sign::Unsigned))?;
+        out.push(b.coerce(cx, v, Type::I32, Some(Sign::Unsigned), it.span())?);
+    }
+    Ok(out)
+}
+
+/// Whether the copy has the `.im2col` load mode (`.tile` or none: tile mode); `.im2col`
+/// needs a 3d to 5d tensor.
+fn im2col_mode(cx: &Cx, n: u8) -> Result<bool, LowerError> {
+    let on = cx.has("im2col");
+    if on && !(3..=5).contains(&n) {
+        return Err(cx.bad("the .im2col load mode needs a .3d, .4d or .5d tensor"));
+    }
+    if on && cx.has("tile") {
+        return Err(cx.bad("takes one load mode (.tile or .im2col)"));
+    }
+    Ok(on)
+}
+
 /// A shared-memory address operand as an i64 shared-space offset.
 fn shared(b: &mut Builder, cx: &Cx, k: usize) -> Result<u32, LowerError> {
     let a = b.address(cx, k, Space::Shared)?;
     b.coerce(cx, a, Type::I64, Some(Sign::Unsigned), cx.inst.span)
+}
+
+fn icmp(b: &mut Builder, cx: &Cx, cc: ICmp, x: u32, y: u32) -> u32 {
+    let op = Op::ICmp {
+        cc,
+        sign: Sign::Unsigned,
+    };
+    b.emit1(op, vec![x, y], Type::Pred, cx.loc, &cx.ptx)
 }
 
 fn emit(b: &mut Builder, cx: &Cx, op: TensorOp, args: Vec<u32>) {
@@ -178,20 +240,72 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
                 "shared::cta",
                 "global",
                 "tile",
+                "im2col",
                 "mbarrier::complete_tx::bytes",
+                "multicast::cluster",
             ],
         )?;
         if !cx.has("mbarrier::complete_tx::bytes") {
             return Err(cx.bad("a copy into shared memory needs .mbarrier::complete_tx::bytes"));
         }
-        cx.expect_operands(3)?;
+        let multicast = cx.has("multicast::cluster");
+        if multicast && !cx.has("shared::cluster") {
+            return Err(cx.bad(".multicast::cluster copies into .shared::cluster"));
+        }
+        let im2col = im2col_mode(cx, n)?;
+        let k_mask = 3 + usize::from(im2col);
+        cx.expect_operands(k_mask + usize::from(multicast))?;
         let dst = shared(b, cx, 0)?;
         let t = tensor_operand(b, cx, 1, n)?;
         let mbar = shared(b, cx, 2)?;
-        let mut args = vec![dst];
-        args.extend(t);
-        args.push(mbar);
-        emit(b, cx, TensorOp::Load { dims: n }, args);
+        let offs = if im2col {
+            im2col_offsets(b, cx, 3, n)?
+        } else {
+            vec![]
+        };
+        let op = TensorOp::Load { dims: n, im2col };
+        let args = |dst: u32, mbar: u32| {
+            let mut a = vec![dst];
+            a.extend(t.iter().copied());
+            a.push(mbar);
+            a.extend(offs.iter().copied());
+            a
+        };
+        if !multicast {
+            emit(b, cx, op, args(dst, mbar));
+            return Ok(());
+        }
+        // `.multicast::cluster`: the same copy into the same offsets of the shared memory of
+        // each CTA whose rank's bit is set in ctaMask (16 bits), complete-tx on the mbarrier
+        // at the same offset in each; bits of ranks outside the cluster name no CTA.
+        let m = b.src(cx, k_mask, Type::I16)?;
+        let m = b.coerce(cx, m, Type::I32, Some(Sign::Unsigned), cx.inst.span)?;
+        let nrank = b.emit1(
+            Op::SReg {
+                reg: crate::ir::SReg::ClusterNctaRank,
+            },
+            vec![],
+            Type::I32,
+            cx.loc,
+            &cx.ptx,
+        );
+        for rank in 0..16u64 {
+            let bit = b.konst(cx, Type::I32, 1 << rank);
+            let bit = b.emit1(Op::And {}, vec![m, bit], Type::I32, cx.loc, &cx.ptx);
+            let zero = b.konst(cx, Type::I32, 0);
+            let set = icmp(b, cx, ICmp::Ne, bit, zero);
+            let r = b.konst(cx, Type::I32, rank);
+            let inside = icmp(b, cx, ICmp::Lt, r, nrank);
+            let on = b.emit1(Op::And {}, vec![set, inside], Type::Pred, cx.loc, &cx.ptx);
+            super::copy_async::if_then(b, cx, on, |b| {
+                let r = b.konst(cx, Type::I32, rank);
+                let map = Op::Mapa { generic: false };
+                let d = b.emit1(map, vec![dst, r], Type::I64, cx.loc, &cx.ptx);
+                let mb = b.emit1(map, vec![mbar, r], Type::I64, cx.loc, &cx.ptx);
+                emit(b, cx, op, args(d, mb));
+                Ok(())
+            })?;
+        }
         return Ok(());
     }
     if !(cx.has("global") && cx.has("shared::cta")) {
@@ -261,13 +375,21 @@ fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
 
 fn prefetch(b: &mut Builder, cx: &mut Cx) -> R {
     let n = dims(cx)?;
-    only(cx, 4, &[NDIMS[n as usize - 1], "L2", "global", "tile"])?;
+    only(
+        cx,
+        4,
+        &[NDIMS[n as usize - 1], "L2", "global", "tile", "im2col"],
+    )?;
     if !(cx.has("L2") && cx.has("global")) {
         return Err(cx.bad("needs .L2.global"));
     }
-    cx.expect_operands(1)?;
-    let args = tensor_operand(b, cx, 0, n)?;
-    emit(b, cx, TensorOp::Prefetch { dims: n }, args);
+    let im2col = im2col_mode(cx, n)?;
+    cx.expect_operands(1 + usize::from(im2col))?;
+    let mut args = tensor_operand(b, cx, 0, n)?;
+    if im2col {
+        args.extend(im2col_offsets(b, cx, 1, n)?);
+    }
+    emit(b, cx, TensorOp::Prefetch { dims: n, im2col }, args);
     Ok(())
 }
 

@@ -12,9 +12,9 @@
 //! - `wgmma.mma_async.sp` (§9.7.15.6) is the same op with a sparse A (`WgmmaSpec::sparse`,
 //!   the selector) and the metadata register as its last operand.
 //!
-//! Every form needs `.sync.aligned`; a form the ISA has and ptxjit does not (`.b1` inputs)
-//! is an "unsupported" error naming it. `.e4m3`/`.e5m2` inputs (K = 32, two
-//! imm-scale operands, no transpose) follow the 8-bit layouts.
+//! Every form needs `.sync.aligned`. `.e4m3`/`.e5m2` inputs (K = 32, two imm-scale operands,
+//! no transpose) follow the 8-bit layouts; `.b1` inputs (`.m64nNk256.s32.b1.b1.and.popc`, no
+//! scale or transpose operands) the 8-bit layouts of their bytes, 8 elements to a byte.
 
 use super::super::build::{Builder, Var};
 use super::super::LowerError;
@@ -73,7 +73,7 @@ fn shape(cx: &Cx) -> Result<(u16, u16), LowerError> {
 fn n_ok(n: u16, a: MmaElem) -> bool {
     let step = n.is_multiple_of(8) && (8..=256).contains(&n);
     match a {
-        MmaElem::S8 | MmaElem::U8 => step && (n <= 24 || n.is_multiple_of(16)),
+        MmaElem::S8 | MmaElem::U8 | MmaElem::B1 => step && (n <= 24 || n.is_multiple_of(16)),
         _ => step,
     }
 }
@@ -100,12 +100,9 @@ pub(super) fn imm(cx: &Cx, k: usize, what: &str, allowed: &[i64]) -> Result<i64,
 fn mma_async(b: &mut Builder, cx: &mut Cx) -> R {
     let sparse = cx.mods.get(1) == Some(&"sp");
     for m in &cx.mods[if sparse { 2 } else { 1 }..] {
-        let ok = matches!(*m, "sync" | "aligned" | "satfinite")
+        let ok = matches!(*m, "sync" | "aligned" | "satfinite" | "and" | "popc")
             || m.starts_with("m64n")
             || MmaElem::from_modifier(m).is_some();
-        if *m == "b1" {
-            return Err(cx.unsupported("wgmma with .b1 inputs is not supported yet"));
-        }
         if !ok {
             return Err(cx.bad(&format!("modifier '.{m}' is not allowed here")));
         }
@@ -136,8 +133,14 @@ fn mma_async_form(b: &mut Builder, cx: &mut Cx, sparse: bool) -> R {
             2,
             0,
         ),
-        F32 | F64 | S4 | U4 | B1 | S32 | E2m3 | E3m2 | E2m1 => (false, 0, 0, 0),
+        // `.s32.b1.b1.and.popc` (the only bit operation wgmma has).
+        B1 => (bt == B1 && d == S32 && !sparse, 256, 0, 0),
+        F32 | F64 | S4 | U4 | S32 | E2m3 | E3m2 | E2m1 => (false, 0, 0, 0),
     };
+    let bitop = cx.has("and") || cx.has("popc");
+    if (a == B1) != (cx.has("and") && cx.has("popc")) || (a != B1 && bitop) {
+        return Err(cx.bad(".b1 inputs take .and.popc (and only they do)"));
+    }
     // A sparse A's K is twice the dense one's (§9.7.15.6.2: m64nNk32 for `.f16`/`.bf16`,
     // k16 for `.tf32`, k64 for 8-bit inputs).
     let want_k = if sparse { 2 * want_k } else { want_k };
@@ -146,8 +149,8 @@ fn mma_async_form(b: &mut Builder, cx: &mut Cx, sparse: bool) -> R {
         return Err(cx.bad(&format!("no wgmma{sp} form .m64n{n}k{k}.{d}.{a}.{bt}")));
     }
     let satfinite = cx.has("satfinite");
-    if satfinite && !a.is_int() {
-        return Err(cx.bad(".satfinite applies to integer wgmma only"));
+    if satfinite && (!a.is_int() || a == B1) {
+        return Err(cx.bad(".satfinite applies to 8-bit integer wgmma only"));
     }
     let a_regs = matches!(cx.opnd(1)?, Operand::Vector(..));
     // A from registers takes no imm-trans-a.

@@ -1,8 +1,8 @@
 //! Tensor maps: the 128-byte descriptors of the tensor memory accelerator (TMA), which
 //! `cp.async.bulk.tensor`, `cp.reduce.async.bulk.tensor` and `cp.async.bulk.prefetch.tensor`
 //! (PTX ISA §9.7.9.25.5) take and `tensormap.replace` (§9.7.9.26) edits. The host builds one
-//! as CUDA's `cuTensorMapEncodeTiled` does ([`TensorMap::encode_tiled`]), with the same
-//! argument checks.
+//! as CUDA's `cuTensorMapEncodeTiled` ([`TensorMap::encode_tiled`]) or
+//! `cuTensorMapEncodeIm2col` ([`TensorMap::encode_im2col`]) does, with the same argument checks.
 //!
 //! # The object
 //! CUDA calls a tensor map opaque (`CUtensorMap`: 16 × u64, 64-byte aligned). ptxjit's layout,
@@ -18,15 +18,22 @@
 //! | 15      | swizzle: 0 none, 1 32B, 2 64B, 3 128B |
 //! | 16      | L2 promotion: 0 none, 1 64B, 2 128B, 3 256B (a hint) |
 //! | 17      | OOB fill: 0 zeros, 1 NaN (`NAN_REQUEST_ZERO_FMA`) |
-//! | 18–23   | 0 |
+//! | 18      | mode: 0 tiled, 1 im2col |
+//! | 19–23   | 0 |
 //! | 24–43   | global dims − 1, u32 × 5 (dim 0 innermost) |
 //! | 44–47   | 0 |
 //! | 48–79   | global strides in bytes of dims 1..=4, u64 × 4 |
 //! | 80–89   | box dims − 1, u16 × 5 |
 //! | 90–94   | element strides − 1, u8 × 5 |
-//! | 95–127  | 0 |
+//! | 95      | 0 |
+//! | 96–101  | im2col: pixel box lower corner, i16 × 3 (W, H, D: dims 1 ..= rank − 2) |
+//! | 102–107 | im2col: pixel box upper corner, i16 × 3 |
+//! | 108–109 | im2col: channels per pixel − 1, u16 |
+//! | 110–111 | im2col: pixels per column − 1, u16 |
+//! | 112–127 | 0 |
 //!
-//! Dims beyond the rank hold dim 1, box 1, stride 1 (their fields 0).
+//! Dims beyond the rank hold dim 1, box 1, stride 1 (their fields 0); an im2col map's box
+//! fields are 0 (box 1) and its corners beyond rank − 2 are 0.
 
 use crate::ir::TmapField;
 
@@ -113,7 +120,42 @@ impl TmapType {
     }
 }
 
-/// A decoded tensor map (tile mode).
+/// The im2col-mode fields of a tensor map (PTX ISA §5.5.4 "im2col mode";
+/// `cuTensorMapEncodeIm2col`). Spatial dimension `k` (0 = W, 1 = H, 2 = D) is tensor
+/// dimension `k + 1`; only the first `rank − 2` are meaningful.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Im2col {
+    /// Bounding-box lower corner: the smallest filter-base coordinate, as an offset from 0.
+    pub lower: [i32; 3],
+    /// Bounding-box upper corner: the largest filter-base coordinate, as an offset from the
+    /// dimension's last element (`dims[k + 1] − 1 + upper[k]`).
+    pub upper: [i32; 3],
+    /// Elements accessed along C (dimension 0) per pixel, 1 ..= 256.
+    pub channels: u32,
+    /// Pixels accessed in the N·D·H·W space, 1 ..= 1024.
+    pub pixels: u32,
+}
+
+impl Im2col {
+    /// The inclusive filter-base range `[lo, hi]` of spatial dimension `k` of a tensor whose
+    /// tensor dimension `k + 1` holds `dim` elements.
+    pub fn range(&self, k: usize, dim: u64) -> (i64, i64) {
+        (self.lower[k] as i64, dim as i64 - 1 + self.upper[k] as i64)
+    }
+}
+
+/// The limit of a pixel-box corner for a tensor of `rank` (3 ..= 5): 16-bit corners for 3D,
+/// 8-bit for 4D, 5-bit for 5D (`cuTensorMapEncodeIm2col`; PTX ISA §5.5.4.1), as
+/// (lowest, highest).
+pub fn corner_limits(rank: u32) -> (i32, i32) {
+    match rank {
+        3 => (-32768, 32767),
+        4 => (-128, 127),
+        _ => (-16, 15),
+    }
+}
+
+/// A decoded tensor map (tile or im2col mode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TensorMap {
     pub global_address: u64,
@@ -135,6 +177,8 @@ pub struct TensorMap {
     pub box_dims: [u32; 5],
     /// Traversal strides per dimension, 1 ..= 8.
     pub element_strides: [u32; 5],
+    /// The im2col-mode fields (`None`: tile mode).
+    pub im2col: Option<Im2col>,
 }
 
 /// An argument `cuTensorMapEncodeTiled` rejects: the message names it.
@@ -276,6 +320,7 @@ impl TensorMap {
             strides: [0; 4],
             box_dims: [1; 5],
             element_strides: [1; 5],
+            im2col: None,
         };
         for i in 0..r {
             let d = dims[i];
@@ -326,6 +371,111 @@ impl TensorMap {
         Ok(m)
     }
 
+    /// Build an im2col-mode tensor map as `cuTensorMapEncodeIm2col` does (CUDA Driver API,
+    /// "Tensor Map Object Management"; PTX ISA §5.5.4): the arguments and checks of
+    /// [`encode_tiled`](Self::encode_tiled) but the box, `rank` 3 ..= 5, `lower` and `upper`
+    /// the pixel-box corners of the `rank − 2` spatial dimensions (W, H, D: tensor dimensions
+    /// 1 ..) each in `corner_limits(rank)`, with a bounding box of at least one position
+    /// (`lower[k] <= dims[k + 1] − 1 + upper[k]`), `channels` (channelsPerPixel) 1 ..= 256 and
+    /// at most the swizzle span in bytes when swizzled, `pixels` (pixelsPerColumn)
+    /// 1 ..= 1024. ptxjit also needs channels × element size to be a multiple of 16 bytes
+    /// (the shared-memory row of a pixel; other sizes are not supported). An error names the
+    /// argument.
+    #[allow(clippy::too_many_arguments)]
+    pub fn encode_im2col(
+        dtype: u32,
+        rank: u32,
+        global_address: u64,
+        dims: &[u64],
+        strides: &[u64],
+        lower: &[i32],
+        upper: &[i32],
+        channels: u32,
+        pixels: u32,
+        element_strides: &[u32],
+        interleave: u32,
+        swizzle: u32,
+        l2_promotion: u32,
+        oob_fill: u32,
+    ) -> Result<TensorMap, EncodeError> {
+        if !(3..=5).contains(&rank) {
+            err(format!("tensorRank {rank} is outside 3..=5 (im2col)"))?;
+        }
+        let s = rank as usize - 2;
+        if lower.len() < s || upper.len() < s || dims.len() < rank as usize {
+            err(format!(
+                "pixelBoxLowerCorner and pixelBoxUpperCorner need tensorRank - 2 ({s}) entries, globalDim tensorRank"
+            ))?;
+        }
+        let (lo, hi) = corner_limits(rank);
+        for k in 0..s {
+            for (name, v) in [
+                ("pixelBoxLowerCorner", lower[k]),
+                ("pixelBoxUpperCorner", upper[k]),
+            ] {
+                if !(lo..=hi).contains(&v) {
+                    err(format!(
+                        "{name}[{k}] = {v} is outside {lo}..={hi} (tensorRank {rank})"
+                    ))?;
+                }
+            }
+            if lower[k] as i64 > dims[k + 1] as i64 - 1 + upper[k] as i64 {
+                err(format!(
+                    "pixelBoxLowerCorner[{k}] = {} and pixelBoxUpperCorner[{k}] = {} leave an empty bounding box (globalDim[{}] = {})",
+                    lower[k],
+                    upper[k],
+                    k + 1,
+                    dims[k + 1]
+                ))?;
+            }
+        }
+        if !(1..=256).contains(&channels) {
+            err(format!("channelsPerPixel {channels} is outside 1..=256"))?;
+        }
+        if !(1..=1024).contains(&pixels) {
+            err(format!("pixelsPerColumn {pixels} is outside 1..=1024"))?;
+        }
+        let esize = TmapType::from_code(dtype).map_or(1, |t| t.bytes());
+        let inner = channels as u64 * esize;
+        let span = swizzle_bytes(swizzle.min(3) as u8);
+        if interleave == 0 && span != 0 && inner > span {
+            err(format!(
+                "channelsPerPixel {channels} × {esize} bytes = {inner} bytes is more than the swizzle's {span} bytes"
+            ))?;
+        }
+        if interleave == 0 && !inner.is_multiple_of(16) {
+            err(format!(
+                "channelsPerPixel {channels} × {esize} bytes is not a multiple of 16 bytes (not supported by ptxjit)"
+            ))?;
+        }
+        let mut box_dims = [1u32; 5];
+        box_dims[0] = channels;
+        let mut m = TensorMap::encode_tiled(
+            dtype,
+            rank,
+            global_address,
+            dims,
+            strides,
+            &box_dims[..rank as usize],
+            element_strides,
+            interleave,
+            swizzle,
+            l2_promotion,
+            oob_fill,
+        )?;
+        m.box_dims = [1; 5];
+        let mut ic = Im2col {
+            lower: [0; 3],
+            upper: [0; 3],
+            channels,
+            pixels,
+        };
+        ic.lower[..s].copy_from_slice(&lower[..s]);
+        ic.upper[..s].copy_from_slice(&upper[..s]);
+        m.im2col = Some(ic);
+        Ok(m)
+    }
+
     /// The 128 bytes of the object (the layout in the module docs).
     pub fn to_bytes(&self) -> [u8; TENSOR_MAP_BYTES] {
         let mut b = [0u8; TENSOR_MAP_BYTES];
@@ -337,6 +487,15 @@ impl TensorMap {
         b[15] = self.swizzle;
         b[16] = self.l2_promotion;
         b[17] = self.nan_fill as u8;
+        if let Some(ic) = &self.im2col {
+            b[18] = 1;
+            for k in 0..3 {
+                b[96 + 2 * k..98 + 2 * k].copy_from_slice(&(ic.lower[k] as i16).to_le_bytes());
+                b[102 + 2 * k..104 + 2 * k].copy_from_slice(&(ic.upper[k] as i16).to_le_bytes());
+            }
+            b[108..110].copy_from_slice(&((ic.channels - 1) as u16).to_le_bytes());
+            b[110..112].copy_from_slice(&((ic.pixels - 1) as u16).to_le_bytes());
+        }
         for i in 0..5 {
             let o = 24 + 4 * i;
             b[o..o + 4].copy_from_slice(&((self.dims[i] - 1) as u32).to_le_bytes());
@@ -368,10 +527,10 @@ impl TensorMap {
         if !(1..=5).contains(&rank) {
             return Err(format!("rank {rank} is outside 1..=5"));
         }
-        if b[15] > 3 || b[14] > 2 || b[17] > 1 {
+        if b[15] > 3 || b[14] > 2 || b[17] > 1 || b[18] > 1 {
             return Err(format!(
-                "swizzle {}, interleave {} or fill mode {} out of range",
-                b[15], b[14], b[17]
+                "swizzle {}, interleave {}, fill mode {} or mode {} out of range",
+                b[15], b[14], b[17], b[18]
             ));
         }
         let mut m = TensorMap {
@@ -386,6 +545,7 @@ impl TensorMap {
             strides: [0; 4],
             box_dims: [1; 5],
             element_strides: [1; 5],
+            im2col: None,
         };
         for i in 0..5 {
             m.dims[i] = u32_at(24 + 4 * i) as u64 + 1;
@@ -400,6 +560,23 @@ impl TensorMap {
         }
         for i in 0..4 {
             m.strides[i] = u64_at(48 + 8 * i);
+        }
+        if b[18] == 1 {
+            let i16_at = |o: usize| i16::from_le_bytes([b[o], b[o + 1]]) as i32;
+            let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]) as u32;
+            let ic = Im2col {
+                lower: std::array::from_fn(|k| i16_at(96 + 2 * k)),
+                upper: std::array::from_fn(|k| i16_at(102 + 2 * k)),
+                channels: u16_at(108) + 1,
+                pixels: u16_at(110) + 1,
+            };
+            if !(3..=5).contains(&rank) || ic.channels > 256 || ic.pixels > 1024 {
+                return Err(format!(
+                    "an im2col map of rank {rank} with {} channels per pixel and {} pixels per column is out of range",
+                    ic.channels, ic.pixels
+                ));
+            }
+            m.im2col = Some(ic);
         }
         Ok(m)
     }
@@ -424,8 +601,12 @@ impl TensorMap {
         }
     }
 
-    /// Bytes of the box in shared memory (the complete-tx count of a load).
+    /// Bytes of the box in shared memory (the complete-tx count of a load): in im2col mode,
+    /// pixels per column × channels per pixel elements.
     pub fn box_bytes(&self) -> u64 {
+        if let Some(ic) = &self.im2col {
+            return ic.pixels as u64 * ic.channels as u64 * self.dtype.bytes();
+        }
         (0..self.rank as usize)
             .map(|d| self.box_elems(d))
             .product::<u64>()
@@ -599,6 +780,59 @@ mod tests {
         .contains("swizzle"));
         assert!(t(3, 1, 0, &[16], &[], &[4], &[1], 0, 0, 1).contains("oobFill"));
         assert!(t(7, 1, 0, &[16], &[], &[4], &[1], 0, 0, 2).contains("oobFill"));
+    }
+
+    /// Each check of `cuTensorMapEncodeIm2col`'s documentation (corner ranges by rank, a
+    /// non-empty bounding box, channelsPerPixel, pixelsPerColumn, the swizzle span), the
+    /// round trip of the im2col fields, and the complete-tx count.
+    #[test]
+    fn encode_im2col_checks_and_round_trips() {
+        // An N H W C f16 tensor 2 x 6 x 9 x 16, rows dense.
+        let enc = |rank: u32, lower: &[i32], upper: &[i32], ch: u32, px: u32, sw: u32| {
+            let dims = [16u64, 9, 6, 2, 2];
+            let strides = [32u64, 288, 1728, 3456];
+            TensorMap::encode_im2col(
+                6,
+                rank,
+                0x1000,
+                &dims[..rank as usize],
+                &strides[..rank as usize - 1],
+                lower,
+                upper,
+                ch,
+                px,
+                &[1; 5][..rank as usize],
+                0,
+                sw,
+                0,
+                0,
+            )
+        };
+        let m = enc(4, &[-1, -1], &[-1, -1], 16, 64, 0).expect("valid");
+        assert_eq!(TensorMap::from_bytes(&m.to_bytes()), Ok(m));
+        let ic = m.im2col.expect("im2col");
+        assert_eq!(
+            (ic.lower, ic.upper, ic.channels, ic.pixels),
+            ([-1, -1, 0], [-1, -1, 0], 16, 64)
+        );
+        assert_eq!(ic.range(0, 9), (-1, 7));
+        assert_eq!(m.box_bytes(), 64 * 16 * 2);
+        let e = |r: Result<TensorMap, EncodeError>| r.expect_err("rejected").0;
+        assert!(e(enc(2, &[], &[], 16, 8, 0)).contains("tensorRank"));
+        assert!(e(enc(4, &[-129, 0], &[0, 0], 16, 8, 0)).contains("pixelBoxLowerCorner[0]"));
+        assert!(e(enc(4, &[0, 0], &[0, 128], 16, 8, 0)).contains("pixelBoxUpperCorner[1]"));
+        assert!(enc(3, &[-32768], &[32767], 16, 8, 0).is_ok());
+        assert!(e(enc(5, &[0, 0, -17], &[0, 0, 0], 16, 8, 0)).contains("pixelBoxLowerCorner[2]"));
+        assert!(e(enc(5, &[0, 0, 0], &[0, 16, 0], 16, 8, 0)).contains("pixelBoxUpperCorner[1]"));
+        // W has 9 elements: lower 5 and upper -4 leave [5, 4], an empty box.
+        assert!(e(enc(4, &[5, 0], &[-4, 0], 16, 8, 0)).contains("empty bounding box"));
+        assert!(e(enc(4, &[0, 0], &[0, 0], 0, 8, 0)).contains("channelsPerPixel"));
+        assert!(e(enc(4, &[0, 0], &[0, 0], 257, 8, 0)).contains("channelsPerPixel"));
+        assert!(e(enc(4, &[0, 0], &[0, 0], 16, 1025, 0)).contains("pixelsPerColumn"));
+        assert!(enc(4, &[0, 0], &[0, 0], 16, 1024, 0).is_ok());
+        // 16 f16 channels are 32 bytes: more than the 32B swizzle's span is rejected.
+        assert!(enc(4, &[0, 0], &[0, 0], 16, 8, 1).is_ok());
+        assert!(e(enc(4, &[0, 0], &[0, 0], 32, 8, 1)).contains("swizzle"));
     }
 
     /// The CUDA guide's swizzle tables: with 128B, 16-byte chunk c of 128-byte row r lands in

@@ -20,6 +20,15 @@
 //!   from the map; the ISA's table of types per operation is checked at run time).
 //! - prefetch: the map is checked; nothing else.
 //!
+//! # Semantics (im2col mode, §5.5.4; loads and prefetches only)
+//! The map is `cuTensorMapEncodeIm2col`'s: a 3d–5d tensor N·(D)·(H)·W·C. The copy moves
+//! pixels per column × channels per pixel elements: pixel `p`'s channels `c[0] ..` land densely
+//! at `p × channels`; the pixels' filter bases walk the bounding box from the instruction's
+//! spatial coordinates (W fastest, by the traversal strides, wrapping to the lower corner, then
+//! N), and the im2col offsets are added to each ([`im2col_pixels`]); out-of-bound elements read
+//! as the fill; complete-tx of all the bytes. A filter base outside the box, an offset beyond
+//! its width, or a mode that does not match the map's faults.
+//!
 //! Like `cp.async.bulk`, a copy is whole when the instruction executes (one legal schedule
 //! of an asynchronous copy). The active lanes act one after another in lane order.
 //!
@@ -113,10 +122,33 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
     if m.interleave != 0 {
         return Err("interleaved tensor maps are not supported yet".into());
     }
+    let im2col_op = matches!(
+        op,
+        TensorOp::Load { im2col: true, .. } | TensorOp::Prefetch { im2col: true, .. }
+    );
+    match (im2col_op, m.im2col.is_some()) {
+        (true, false) => return Err("an .im2col copy with a tile-mode tensor map".into()),
+        (false, true) => {
+            return Err("a .tile copy with an im2col tensor map (cuTensorMapEncodeIm2col)".into())
+        }
+        (true, true) | (false, false) => {}
+    }
     let mut c = [0i64; 5];
     for (k, ck) in c.iter_mut().enumerate().take(dims) {
         *ck = d.arg(s, map_arg + 1 + k, l) as u32 as i32 as i64;
     }
+    // The im2col offsets follow the mbarrier (a load) or the coordinates (a prefetch).
+    let off_arg = match op {
+        TensorOp::Load { .. } => dims + 3,
+        _ => dims + 1,
+    };
+    let offs: [i64; 3] = std::array::from_fn(|k| {
+        if k < op.offsets() {
+            d.arg(s, off_arg + k, l) as u16 as i64
+        } else {
+            0
+        }
+    });
     let smem_arg = match op {
         TensorOp::Load { .. } => 0,
         _ => map_arg + 1 + dims,
@@ -137,15 +169,34 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
     let esize = m.dtype.bytes();
     let fill = if m.nan_fill { m.dtype.nan_bits() } else { 0 };
     let n: [u64; 5] = std::array::from_fn(|k| m.box_elems(k));
-    let total: u64 = n.iter().product();
+    // im2col mode: the pixels' tensor coordinates (dimension 0 is the channel start).
+    let pix = match &m.im2col {
+        Some(ic) => Some((ic.channels as u64, im2col_pixels(&m, ic, &c, &offs)?)),
+        None => None,
+    };
+    let total: u64 = match &pix {
+        Some((ch, p)) => ch * p.len() as u64,
+        None => n.iter().product(),
+    };
     for lin in 0..total {
-        let mut rest = lin;
+        let coords: [i64; 5] = match &pix {
+            Some((ch, p)) => {
+                let mut e = p[(lin / ch) as usize];
+                e[0] += (lin % ch) as i64;
+                e
+            }
+            None => {
+                let mut rest = lin;
+                std::array::from_fn(|k| {
+                    let i = rest % n[k];
+                    rest /= n[k];
+                    c[k] + i as i64 * m.step(k)
+                })
+            }
+        };
         let mut inb = true;
         let mut goff: i128 = 0;
-        for k in 0..5 {
-            let i = rest % n[k];
-            rest /= n[k];
-            let coord = c[k] + i as i64 * m.step(k);
+        for (k, &coord) in coords.iter().enumerate() {
             if coord < 0 || coord as u64 >= m.dims[k] {
                 inb = false;
             }
@@ -222,6 +273,74 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
         complete_tx(d, env, l, mbar, m.box_bytes())?;
     }
     Ok(())
+}
+
+/// The tensor coordinates of the pixels an im2col load reads (PTX ISA §5.5.4 "im2col mode"),
+/// channel coordinate `c[0]` for each: the filter base starts at the instruction's spatial
+/// coordinates (W, H, D: dimensions 1 ..= rank − 2), which must lie in the bounding box, and
+/// N at `c[rank − 1]`; each next pixel advances W by its traversal stride (the map's element
+/// stride), past the box's upper corner W returns to the lower corner and H advances, and so
+/// on through D, then N advances by one. A pixel's elements are at its filter base plus the
+/// im2col offsets; those outside the tensor read as the fill.
+fn im2col_pixels(
+    m: &TensorMap,
+    ic: &tensormap::Im2col,
+    c: &[i64; 5],
+    offs: &[i64; 3],
+) -> Result<Vec<[i64; 5]>, String> {
+    let rank = m.rank as usize;
+    let sp = rank - 2;
+    let max_off = (corner_span(m.rank)) - 1;
+    for k in 0..sp {
+        let (lo, hi) = ic.range(k, m.dims[k + 1]);
+        if c[k + 1] < lo || c[k + 1] > hi {
+            return Err(format!(
+                "spatial coordinate {} of dimension {} is outside the bounding box [{lo}, {hi}]",
+                c[k + 1],
+                k + 1
+            ));
+        }
+        if offs[k] > max_off {
+            return Err(format!(
+                "im2col offset {} is outside 0..={max_off} (a {rank}d tensor)",
+                offs[k]
+            ));
+        }
+    }
+    let mut p = *c;
+    let mut out = Vec::with_capacity(ic.pixels as usize);
+    for _ in 0..ic.pixels {
+        let mut e = p;
+        for k in 0..sp {
+            e[k + 1] += offs[k];
+        }
+        out.push(e);
+        let mut k = 0;
+        loop {
+            if k == sp {
+                p[rank - 1] += 1;
+                break;
+            }
+            let (lo, hi) = ic.range(k, m.dims[k + 1]);
+            p[k + 1] += m.element_strides[k + 1] as i64;
+            if p[k + 1] <= hi {
+                break;
+            }
+            p[k + 1] = lo;
+            k += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// The number of values an im2col offset can take for a tensor of `rank`: 2^16 (3D), 2^8
+/// (4D), 2^5 (5D) (PTX ISA §5.5.4.1).
+fn corner_span(rank: u32) -> i64 {
+    match rank {
+        3 => 1 << 16,
+        4 => 1 << 8,
+        _ => 1 << 5,
+    }
 }
 
 /// complete-tx of `bytes` on the mbarrier object at shared address `mbar`.

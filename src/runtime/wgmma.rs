@@ -139,7 +139,11 @@ fn block_spec(spec: &WgmmaSpec, k: u16) -> MmaSpec {
         a_col: false,
         b_row: false,
         satfinite: spec.satfinite,
-        bop: MmaBitOp::None,
+        bop: if spec.a == MmaElem::B1 {
+            MmaBitOp::And
+        } else {
+            MmaBitOp::None
+        },
         sparse: None,
     }
 }
@@ -182,6 +186,14 @@ fn load(
     e: MmaElem,
     mn_major: bool,
 ) -> Result<u64, ()> {
+    if e.bits() == 1 {
+        // Single bits: the byte layout of a matrix of K / 8 bytes, element kk at bit kk % 8
+        // of byte kk / 8 (little-endian bit order, as a `.b32` register holds 32 of them).
+        let addr = desc.addr(mn, kk / 8, 1, mn_major);
+        let byte = read_shared(env, addr, 1, 0, d.inst)
+            .map_err(|err| env.access_fault(0, d.inst, err, addr, 1, 1, false))?;
+        return Ok((byte >> (kk % 8)) & 1);
+    }
     let eb = (e.bits() / 8) as u64;
     let addr = desc.addr(mn, kk, eb, mn_major);
     read_shared(env, addr, eb as u32, 0, d.inst)

@@ -147,6 +147,7 @@ CASES = [
     ("f16acc", "wg_f16acc", 32, 16, "f16", "f16", (False, 1, 128, 256), (True, 4, 0, 512), 1, 0, 1),
     ("s8u8", "wg_s8", 32, 32, "s8", "s32", (False, 2, 16, 256), (False, 2, 16, 256), 1, 0, 0),
     ("e4m3e5m2", "wg_fp8", 32, 32, "e4m3", "f32", (False, 2, 16, 256), (False, 2, 16, 256), 1, 0, 1),
+    ("b1_and", "wg_b1", 32, 256, "b1", "s32", (False, 1, 128, 256), (False, 2, 16, 256), 1, 0, 0),
 ]
 
 ENTRIES = {
@@ -157,7 +158,15 @@ ENTRIES = {
     "wg_f16acc": (".b32", 8, "wgmma.mma_async.sync.aligned.m64n32k16.f16.f16.f16 D, %rd5, %rd6, %p2, 1, -1, 0, 1;"),
     "wg_s8": (".b32", 16, "wgmma.mma_async.sync.aligned.m64n32k32.s32.s8.u8 D, %rd5, %rd6, %p2;"),
     "wg_fp8": (".f32", 16, "wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e5m2 D, %rd5, %rd6, %p2, 1, -1;"),
+    "wg_b1": (".b32", 16, "wgmma.mma_async.sync.aligned.m64n32k256.s32.b1.b1.and.popc D, %rd5, %rd6, %p2;"),
 }
+
+
+def pack_b1(m):
+    """Single-bit elements m[mn, kk] (0/1) as bytes m8[mn, kk / 8], element kk at bit kk % 8
+    (a .b1 matrix is 128 elements per 16-byte core-matrix row: the byte layout of a u8
+    matrix of K / 8 columns; bits in little-endian order, as in a .b32 register)."""
+    return np.packbits(m.astype(np.uint8), axis=1, bitorder="little").astype(np.int64)
 
 
 def entry(name, dty, nregs, inst):
@@ -204,7 +213,11 @@ def main():
     write_ptx()
     rng = np.random.default_rng(90)
     for (name, ent, n, k, ty, dty, alay, blay, scale_d, neg_a, neg_b) in CASES:
-        if ty in ("s8",):
+        if ty == "b1":
+            a = rng.integers(0, 2, (64, k))
+            b = rng.integers(0, 2, (k, n))
+            c = rng.integers(-(1 << 20), 1 << 20, (64, n))
+        elif ty in ("s8",):
             a = rng.integers(-128, 128, (64, k))
             b = rng.integers(0, 256, (k, n))
             c = rng.integers(-(1 << 20), 1 << 20, (64, n))
@@ -213,7 +226,7 @@ def main():
             a = rng.integers(-hi, hi + 1, (64, k)) / 4
             b = rng.integers(-hi, hi + 1, (k, n)) / 4
             c = rng.integers(-16, 17, (64, n)) / 4
-        eb = {"f16": 2, "bf16": 2, "tf32": 4, "s8": 1, "e4m3": 1}[ty]
+        eb = {"f16": 2, "bf16": 2, "tf32": 4, "s8": 1, "e4m3": 1, "b1": 1}[ty]
         image = np.zeros(IMAGE, dtype=np.uint8)
         USED.clear()
         areg = np.zeros((128, 4), dtype=np.uint32)
@@ -224,11 +237,17 @@ def main():
                 for e in range(8):
                     r, col = d_coord(t, e)  # A's 16-bit register layout is D's with N = 16
                     areg[t, e // 2] |= np.uint32(int(ab[r, col]) << (16 * (e % 2)))
+        elif ty == "b1":
+            adesc = place(image, pack_b1(a), A_BASE, *alay, eb)
         else:
             adesc = place(image, bits(a, ty), A_BASE, *alay, eb)
         # B is K×N; its descriptor layout indexes (n, k).
         bty = {"s8": "u8", "e4m3": "e5m2"}.get(ty, ty)
-        bdesc = place(image, bits(b, bty).T, B_BASE, *blay, eb)
+        if ty == "b1":
+            # .and.popc: D = popc(A[i, :] & B[:, j]) + C, the 0/1 matrix product.
+            bdesc = place(image, pack_b1(b.T), B_BASE, *blay, eb)
+        else:
+            bdesc = place(image, bits(b, bty).T, B_BASE, *blay, eb)
         d = (-a if neg_a else a) @ (-b if neg_b else b) + (c if scale_d else 0)
         np.save(os.path.join(HERE, f"{name}_img.npy"), image.view(np.uint32))
         np.save(os.path.join(HERE, f"{name}_cin.npy"), regs_of(c, n, dty).reshape(-1))
