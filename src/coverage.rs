@@ -403,13 +403,18 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.st.sync.aligned.16x256b.x1.b32 [%r2], {%r1, %r3, %r4, %r5}",
         "tcgen05.st.sync.aligned.16x32bx2.x2.b32 [%r2], 16, {%r1, %r3}"]
     "tcgen05.wait" "9.7.16.8.5" "::ld, ::st .sync.aligned (ld/st complete when they execute: a warp-wide wait)" ["tcgen05.wait::ld.sync.aligned", "tcgen05.wait::st.sync.aligned"]
-    "tcgen05.mma" "9.7.16.10.9.1" ".cta_group::1 .kind::f16 (f16/bf16 with an f32 accumulator, f16 with an f16 one), .kind::tf32, .kind::f8f6f4 (A and B each e4m3, e5m2, e2m3, e3m2 or e2m1 as the instruction descriptor says, f32 or f16 accumulator; 4- and 6-bit elements packed 16 to a 16-byte group in shared memory, K-major), .kind::i8 (s32, saturate); M = 128, N = 16..256 by 16; A from a shared-memory descriptor (K- or M-major) or tensor memory (not 4- or 6-bit A), B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; negate A/B; enable-input-d; disable-output-lane (4 words: set bits keep their lanes of D); scale-input-d 0..15 for .kind::f16/.kind::tf32 (D = A·B + D·2^-s) (not yet: M = 64, block scaling, .cta_group::2)" [
+    "tcgen05.mma" "9.7.16.10.9.1" ".cta_group::1 .kind::f16 (f16/bf16 with an f32 accumulator, f16 with an f16 one), .kind::tf32, .kind::f8f6f4 (A and B each e4m3, e5m2, e2m3, e3m2 or e2m1 as the instruction descriptor says, f32 or f16 accumulator; 4- and 6-bit elements packed 16 to a 16-byte group in shared memory, K-major), .kind::i8 (s32, saturate); M = 128, N = 16..256 by 16; A from a shared-memory descriptor (K- or M-major) or tensor memory (not 4- or 6-bit A), B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; negate A/B; enable-input-d; disable-output-lane (4 words: set bits keep their lanes of D); scale-input-d 0..15 for .kind::f16/.kind::tf32 (D = A·B + D·2^-s); block scaling .block_scale: .kind::mxf8f6f4 (.scale_vec::1X/.block32, ue8m0, K = 32), .kind::mxf4 (.scale_vec::2X/.block32, the default; e2m1 two to a byte, K = 64), .kind::mxf4nvf4 (.scale_vec::2X ue8m0, .scale_vec::4X/.block16 ue8m0 or ue4m3), scale_A/scale_B in tensor memory (row i at lane i % 32, column + i / 32, bytes from the descriptor's scale factor ID; scale factors not duplicated to all four 32-lane partitions fault) (not yet: M = 64, .sp with block scaling, K = 96, a 4-bit A in tensor memory, .collector::a, .ashift, .cta_group::2)" [
         "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
-        "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, {%r3, %r4, %r5, %r6}, %p1, 3",
+        "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, {%r3, %r4, %r5, %r0}, %p1, 3",
         "tcgen05.mma.cta_group::1.kind::tf32 [%r1], %rd1, %rd2, %r2, %p1, 15",
         "tcgen05.mma.cta_group::1.kind::f8f6f4 [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1",
-        "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, 1"]
+        "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, 1",
+        "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+        "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32 [%r1], [%r5], %rd2, %r2, [%r3], [%r4], %p1",
+        "tcgen05.mma.cta_group::1.kind::mxf4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+        "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+        "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16 [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1"]
     "tcgen05.mma.sp" "9.7.16.10.9.2" ".cta_group::1 .kind::f16 (K = 32) and .kind::i8 (K = 64), M = 128: the dense forms with a 2:4 sparse A, its stored half from a descriptor or tensor memory, metadata in tensor memory at [sp-meta] as public sm_100 code lays it out (isa-notes), sparsity selector in the instruction descriptor; fields outside the ISA's meaningful list fault; disable-output-lane and scale-input-d as tcgen05.mma (not yet: .kind::tf32, .kind::f8f6f4)" [
         "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
         "tcgen05.mma.sp.cta_group::1.kind::i8 [%r1], [%r4], %rd2, [%r3], %r2, 1"]
@@ -923,6 +928,26 @@ mod tests {
                 "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, {%r3, %r4}, %p1",
                 "needs 4 registers",
             ),
+            (
+                "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::1X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+                "cannot be combined with .scale_vec::1X",
+            ),
+            (
+                "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+                "needs a scale vector size",
+            ),
+            (
+                "tcgen05.mma.cta_group::1.kind::mxf8f6f4 [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+                "needs .block_scale",
+            ),
+            (
+                "tcgen05.mma.cta_group::1.kind::f16.block_scale [%r1], %rd1, %rd2, %r2, %p1",
+                ".block_scale is for",
+            ),
+            (
+                "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1, 2",
+                "found 8 operands",
+            ),
             ("wgmma.fence.aligned", "needs .sync.aligned"),
             ("wgmma.wait_group.sync.aligned %r1", "integer constant"),
         ] {
@@ -945,6 +970,31 @@ mod tests {
                 err.contains("bad.ptx:18:"),
                 "`{inst}`: no location in {err}"
             );
+        }
+    }
+
+    /// Block scaling's PTX ISA versions, as ptxas 12.9 reports them: `.scale_vec::1X`/`::2X`
+    /// from 8.6, `.kind::mxf4nvf4` and `.scale_vec::4X` from 8.7, `.block16`/`.block32` and
+    /// the default size (`.block32`) from 8.8.
+    #[test]
+    fn block_scale_needs_its_ptx_isa_version() {
+        let ops = "[%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1";
+        for (mods, since) in [
+            ("mxf8f6f4.block_scale.scale_vec::1X", "8.6"),
+            ("mxf4.block_scale.scale_vec::2X", "8.6"),
+            ("mxf4nvf4.block_scale.scale_vec::2X", "8.7"),
+            ("mxf8f6f4.block_scale.scale_vec::1X", "8.6"),
+            ("mxf4nvf4.block_scale.scale_vec::4X", "8.7"),
+            ("mxf4.block_scale", "8.8"),
+            ("mxf8f6f4.block_scale.block32", "8.8"),
+            ("mxf4nvf4.block_scale.block16", "8.8"),
+        ] {
+            let inst = format!("tcgen05.mma.cta_group::1.kind::{mods} {ops}");
+            for v in ["8.6", "8.7", "8.8"] {
+                let ptx = super::example_kernel_for(&inst, v, "sm_100a");
+                let r = crate::host::front_end(&ptx, "v.ptx");
+                assert_eq!(r.is_ok(), v >= since, "{inst} under {v}: {:?}", r.err());
+            }
         }
     }
 
