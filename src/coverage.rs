@@ -418,12 +418,13 @@ pub const ISA: &[Instr] = isa! {
     "tcgen05.mma.sp" "9.7.16.10.9.2" ".cta_group::1 .kind::f16 (K = 32) and .kind::i8 (K = 64), M = 128: the dense forms with a 2:4 sparse A, its stored half from a descriptor or tensor memory, metadata in tensor memory at [sp-meta] as public sm_100 code lays it out (isa-notes), sparsity selector in the instruction descriptor; fields outside the ISA's meaningful list fault; disable-output-lane and scale-input-d as tcgen05.mma (not yet: .kind::tf32, .kind::f8f6f4)" [
         "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
         "tcgen05.mma.sp.cta_group::1.kind::i8 [%r1], [%r4], %rd2, [%r3], %r2, 1"]
-    "tcgen05.mma.ws" "9.7.16.10.9.3" ".cta_group::1 .kind::f16, .kind::tf32, .kind::i8 as tcgen05.mma; M = 128 with N = 64 or 128; A from a descriptor or tensor memory; .collector::b0-b3::fill/use/lastuse/discard keep B between instructions (not yet: M = 32 and 64, zero-column-mask-desc, .kind::f8f6f4, .sp)" [
+    "tcgen05.mma.ws" "9.7.16.10.9.3" ".cta_group::1 .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 as tcgen05.mma; M = 128 with N = 64 or 128; A from a descriptor or tensor memory; .collector::b0-b3::fill/use/lastuse/discard keep B between instructions (not yet: M = 32 and 64, whose tensor-memory layouts E and G the ISA gives in figures only; zero-column-mask-desc; .sp)" [
         "tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::tf32.collector::b1::fill [%r1], [%r3], %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::i8.collector::b3::use [%r1], %rd1, %rd2, %r2, 1",
         "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b0::lastuse [%r1], %rd1, %rd2, %r2, %p1",
-        "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b2::discard [%r1], %rd1, %rd2, %r2, %p1"]
+        "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b2::discard [%r1], %rd1, %rd2, %r2, %p1",
+        "tcgen05.mma.ws.cta_group::1.kind::f8f6f4.collector::b0::fill [%r1], %rd1, %rd2, %r2, %p1"]
     "tcgen05.commit" "9.7.16.11.1" ".cta_group::1 .mbarrier::arrive::one {.shared::cluster} .b64 (the mma is done: arrives at once; not yet: .multicast::cluster)" [
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]",
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [%rd1]"]

@@ -25,6 +25,7 @@
 //!     .block32)
 //! tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem], b-desc,
 //!     idesc, enable-input-d;           N = 0..3, use = fill, use, lastuse, discard
+//!     (.kind::f16, ::tf32, ::f8f6f4, ::i8)
 //! tcgen05.cp.cta_group::1.shape [taddr], s-desc;
 //!     .shape = .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13,
 //!              .64x128b.warpx2::01_23, .32x128b.warpx4
@@ -36,7 +37,7 @@
 //! runs `ld`, `st`, `mma`, `cp` and `shift` when they execute, so `wait::ld`/`wait::st` only
 //! wait for the warp, the fences order nothing more than program order already does, and
 //! `commit` arrives on its mbarrier at once (an arrive-on of count 1). Forms the ISA has and
-//! ptxjit does not (`.sp.kind::tf32`, `.sp.kind::f8f6f4`, `.ws.kind::f8f6f4`, `.sp` with block
+//! ptxjit does not (`.sp.kind::tf32`, `.sp.kind::f8f6f4`, `.sp` with block
 //! scaling, `.collector::a`, `.ashift`, `mma.ws`'s zero-column-mask-desc, `cp`'s
 //! decompression, `.multicast::cluster`) are "unsupported" errors naming them.
 
@@ -429,9 +430,7 @@ fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
         Some("kind::f16") => Tc05Kind::F16,
         Some("kind::tf32") => Tc05Kind::Tf32,
         Some("kind::i8") => Tc05Kind::I8,
-        Some("kind::f8f6f4") => {
-            return Err(cx.unsupported("tcgen05.mma.ws .kind::f8f6f4 is not supported yet"))
-        }
+        Some("kind::f8f6f4") => Tc05Kind::F8f6f4,
         _ => {
             return Err(cx.bad(
                 "needs .cta_group::1 then .kind::f16, .kind::tf32, .kind::f8f6f4 or .kind::i8",

@@ -82,9 +82,9 @@
 //! instruction descriptor's bit 2 must be set, and bits 0-1 are the sparsity selector.
 //!
 //! # Weight-stationary multiply (§9.7.16.10.9.3)
-//! `tcgen05.mma.ws` is the dense multiply with M = 128 (tensor-memory layout D: the same rows
-//! and columns as above; M = 32 and 64, layouts G and E, fault as not supported yet) and N =
-//! 64 or 128. Its `.collector::bN::…` qualifier names one of four per-CTA collector buffers
+//! `tcgen05.mma.ws` (`.kind::f16`, `::tf32`, `::f8f6f4`, `::i8`) is the dense multiply with
+//! M = 128 (tensor-memory layout D: the same rows and columns as above; M = 32 and 64, layouts
+//! G and E, fault as not supported yet) and N = 64 or 128. Its `.collector::bN::…` qualifier names one of four per-CTA collector buffers
 //! for B: `fill` reads B through `b-desc` and keeps it, `use` multiplies by the kept B (not
 //! reading `b-desc`) and keeps it, `lastuse` does so and empties the buffer, `discard` (the
 //! default, as `b0`) reads B and empties the buffer. Using an empty buffer, or one whose B
