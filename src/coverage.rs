@@ -383,7 +383,7 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.alloc.cta_group::1.sync.aligned.b32 [%rd1], %r2",
         "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32",
         "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned"]
-    "tcgen05.cp" "9.7.16.8.1" ".cta_group::1 .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13, .64x128b.warpx2::01_23, .32x128b.warpx4; source in the descriptor's K-major canonical layout, any swizzle (done when it executes; not yet: decompression .b8x16.b6x16_p32/.b4x16_p64, .cta_group::2)" [
+    "tcgen05.cp" "9.7.16.8.1" ".cta_group::1 .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13, .64x128b.warpx2::01_23, .32x128b.warpx4; source in the descriptor's K-major canonical layout, any swizzle (done when it executes; not yet: decompression .b8x16.b6x16_p32/.b4x16_p64, where a 4- or 6-bit element sits in its 8-bit container is in figures only (Figures 195, 197, 198); .cta_group::2)" [
         "tcgen05.cp.cta_group::1.128x256b [%r1], %rd1",
         "tcgen05.cp.cta_group::1.4x256b [%r1+8], %rd1",
         "tcgen05.cp.cta_group::1.128x128b [%r1], %rd2",
@@ -409,22 +409,28 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.st.sync.aligned.16x256b.x1.b32 [%r2], {%r1, %r3, %r4, %r5}",
         "tcgen05.st.sync.aligned.16x32bx2.x2.b32 [%r2], 16, {%r1, %r3}"]
     "tcgen05.wait" "9.7.16.8.5" "::ld, ::st .sync.aligned (ld/st complete when they execute: a warp-wide wait)" ["tcgen05.wait::ld.sync.aligned", "tcgen05.wait::st.sync.aligned"]
-    "tcgen05.mma" "9.7.16.10.9.1" ".cta_group::1 .kind::f16 (f16/bf16 with an f32 accumulator, f16 with an f16 one), .kind::tf32, .kind::f8f6f4 (A and B each e4m3, e5m2, e2m3, e3m2 or e2m1 as the instruction descriptor says, f32 or f16 accumulator; 4- and 6-bit elements packed 16 to a 16-byte group in shared memory, K-major), .kind::i8 (s32, saturate); M = 128, N = 16..256 by 16; A from a shared-memory descriptor (K- or M-major) or tensor memory (not 4- or 6-bit A), B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; negate A/B; enable-input-d; disable-output-lane (4 words: set bits keep their lanes of D); scale-input-d 0..15 for .kind::f16/.kind::tf32 (D = A·B + D·2^-s) (not yet: M = 64, block scaling, .cta_group::2)" [
+    "tcgen05.mma" "9.7.16.10.9.1" ".cta_group::1 .kind::f16 (f16/bf16 with an f32 accumulator, f16 with an f16 one), .kind::tf32, .kind::f8f6f4 (A and B each e4m3, e5m2, e2m3, e3m2 or e2m1 as the instruction descriptor says, f32 or f16 accumulator; 4- and 6-bit elements packed 16 to a 16-byte group in shared memory, K-major), .kind::i8 (s32, saturate); M = 128, N = 16..256 by 16; A from a shared-memory descriptor (K- or M-major) or tensor memory (not 4- or 6-bit A), B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; negate A/B; enable-input-d; disable-output-lane (4 words: set bits keep their lanes of D); scale-input-d 0..15 for .kind::f16/.kind::tf32 (D = A·B + D·2^-s); block scaling .block_scale: .kind::mxf8f6f4 (.scale_vec::1X/.block32, ue8m0, K = 32), .kind::mxf4 (.scale_vec::2X/.block32, the default; e2m1 two to a byte, K = 64), .kind::mxf4nvf4 (.scale_vec::2X ue8m0, .scale_vec::4X/.block16 ue8m0 or ue4m3), scale_A/scale_B in tensor memory (row i at lane i % 32, column + i / 32, bytes from the descriptor's scale factor ID; scale factors not duplicated to all four 32-lane partitions fault) (not yet: M = 64, whose tensor-memory lanes (layout F, lane alignment 0 or 16) the ISA gives in figures only; .sp with block scaling; K = 96; a 4- or 6-bit A in tensor memory, whose 8-bit containers are figures only; .collector::a, .ashift, .cta_group::2)" [
         "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, {%r2, %r3, %r4, %r5}, %p1, 3",
         "tcgen05.mma.cta_group::1.kind::tf32 [%r1], %rd1, %rd2, %r2, %p1, 15",
         "tcgen05.mma.cta_group::1.kind::f8f6f4 [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1",
-        "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, 1"]
-    "tcgen05.mma.sp" "9.7.16.10.9.2" ".cta_group::1 .kind::f16 (K = 32) and .kind::i8 (K = 64), M = 128: the dense forms with a 2:4 sparse A, its stored half from a descriptor or tensor memory, metadata in tensor memory at [sp-meta] as public sm_100 code lays it out (isa-notes), sparsity selector in the instruction descriptor; fields outside the ISA's meaningful list fault; disable-output-lane and scale-input-d as tcgen05.mma (not yet: .kind::tf32, .kind::f8f6f4)" [
+        "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, 1",
+        "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+        "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32 [%r1], [%r5], %rd2, %r2, [%r3], [%r4], %p1",
+        "tcgen05.mma.cta_group::1.kind::mxf4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+        "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+        "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16 [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1"]
+    "tcgen05.mma.sp" "9.7.16.10.9.2" ".cta_group::1 .kind::f16 (K = 32) and .kind::i8 (K = 64), M = 128: the dense forms with a 2:4 sparse A, its stored half from a descriptor or tensor memory, metadata in tensor memory at [sp-meta] as public sm_100 code lays it out (isa-notes), sparsity selector in the instruction descriptor; fields outside the ISA's meaningful list fault; disable-output-lane and scale-input-d as tcgen05.mma (not yet: .kind::tf32 and .kind::f8f6f4, whose metadata layouts in tensor memory the ISA gives in figures only, Figures 264-267)" [
         "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
         "tcgen05.mma.sp.cta_group::1.kind::i8 [%r1], [%r4], %rd2, [%r3], %r2, 1"]
-    "tcgen05.mma.ws" "9.7.16.10.9.3" ".cta_group::1 .kind::f16, .kind::tf32, .kind::i8 as tcgen05.mma; M = 128 with N = 64 or 128; A from a descriptor or tensor memory; .collector::b0-b3::fill/use/lastuse/discard keep B between instructions (not yet: M = 32 and 64, zero-column-mask-desc, .kind::f8f6f4, .sp)" [
+    "tcgen05.mma.ws" "9.7.16.10.9.3" ".cta_group::1 .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 as tcgen05.mma; M = 128 with N = 64 or 128; A from a descriptor or tensor memory; .collector::b0-b3::fill/use/lastuse/discard keep B between instructions (not yet: M = 32 and 64, whose tensor-memory layouts E and G the ISA gives in figures only; zero-column-mask-desc; .sp)" [
         "tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::tf32.collector::b1::fill [%r1], [%r3], %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::i8.collector::b3::use [%r1], %rd1, %rd2, %r2, 1",
         "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b0::lastuse [%r1], %rd1, %rd2, %r2, %p1",
-        "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b2::discard [%r1], %rd1, %rd2, %r2, %p1"]
+        "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b2::discard [%r1], %rd1, %rd2, %r2, %p1",
+        "tcgen05.mma.ws.cta_group::1.kind::f8f6f4.collector::b0::fill [%r1], %rd1, %rd2, %r2, %p1"]
     "tcgen05.commit" "9.7.16.11.1" ".cta_group::1 .mbarrier::arrive::one {.shared::cluster} .b64 (the mma is done: arrives at once; not yet: .multicast::cluster)" [
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]",
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [%rd1]"]
@@ -955,6 +961,26 @@ mod tests {
                 "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, {%r3, %r4}, %p1",
                 "needs 4 registers",
             ),
+            (
+                "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::1X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+                "cannot be combined with .scale_vec::1X",
+            ),
+            (
+                "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+                "needs a scale vector size",
+            ),
+            (
+                "tcgen05.mma.cta_group::1.kind::mxf8f6f4 [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+                "needs .block_scale",
+            ),
+            (
+                "tcgen05.mma.cta_group::1.kind::f16.block_scale [%r1], %rd1, %rd2, %r2, %p1",
+                ".block_scale is for",
+            ),
+            (
+                "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1, 2",
+                "found 8 operands",
+            ),
             ("wgmma.fence.aligned", "needs .sync.aligned"),
             ("wgmma.wait_group.sync.aligned %r1", "integer constant"),
         ] {
@@ -977,6 +1003,31 @@ mod tests {
                 err.contains("bad.ptx:18:"),
                 "`{inst}`: no location in {err}"
             );
+        }
+    }
+
+    /// Block scaling's PTX ISA versions, as ptxas 12.9 reports them: `.scale_vec::1X`/`::2X`
+    /// from 8.6, `.kind::mxf4nvf4` and `.scale_vec::4X` from 8.7, `.block16`/`.block32` and
+    /// the default size (`.block32`) from 8.8.
+    #[test]
+    fn block_scale_needs_its_ptx_isa_version() {
+        let ops = "[%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1";
+        for (mods, since) in [
+            ("mxf8f6f4.block_scale.scale_vec::1X", "8.6"),
+            ("mxf4.block_scale.scale_vec::2X", "8.6"),
+            ("mxf4nvf4.block_scale.scale_vec::2X", "8.7"),
+            ("mxf8f6f4.block_scale.scale_vec::1X", "8.6"),
+            ("mxf4nvf4.block_scale.scale_vec::4X", "8.7"),
+            ("mxf4.block_scale", "8.8"),
+            ("mxf8f6f4.block_scale.block32", "8.8"),
+            ("mxf4nvf4.block_scale.block16", "8.8"),
+        ] {
+            let inst = format!("tcgen05.mma.cta_group::1.kind::{mods} {ops}");
+            for v in ["8.6", "8.7", "8.8"] {
+                let ptx = super::example_kernel_for(&inst, v, "sm_100a");
+                let r = crate::host::front_end(&ptx, "v.ptx");
+                assert_eq!(r.is_ok(), v >= since, "{inst} under {v}: {:?}", r.err());
+            }
         }
     }
 

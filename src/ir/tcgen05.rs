@@ -128,6 +128,16 @@ pub enum Tc05Kind {
     /// `.kind::f8f6f4`: e4m3, e5m2, e2m3, e3m2 or e2m1 inputs (A and B each its own, named by
     /// the instruction descriptor), f32 or f16 accumulator, K = 32.
     F8f6f4,
+    /// `.kind::mxf8f6f4` (block scaling, §9.7.16.10.7): `.kind::f8f6f4`'s inputs, each row of
+    /// A and column of B scaled by one ue8m0 factor per 32 elements of K (`.scale_vec::1X`),
+    /// f32 accumulator, K = 32.
+    Mxf8f6f4,
+    /// `.kind::mxf4`: e2m1 inputs packed two to a byte, ue8m0 factors per 32 elements of K
+    /// (`.scale_vec::2X`), f32 accumulator, K = 64.
+    Mxf4,
+    /// `.kind::mxf4nvf4`: as `.kind::mxf4`, with ue8m0 factors per 32 elements
+    /// (`.scale_vec::2X`) or ue8m0 or ue4m3 factors per 16 (`.scale_vec::4X`).
+    Mxf4nvf4,
 }
 
 impl Tc05Kind {
@@ -136,7 +146,16 @@ impl Tc05Kind {
         match self {
             Tc05Kind::F16 => 16,
             Tc05Kind::Tf32 => 8,
-            Tc05Kind::I8 | Tc05Kind::F8f6f4 => 32,
+            Tc05Kind::I8 | Tc05Kind::F8f6f4 | Tc05Kind::Mxf8f6f4 => 32,
+            Tc05Kind::Mxf4 | Tc05Kind::Mxf4nvf4 => 64,
+        }
+    }
+
+    /// Whether the kind scales A and B by blocks (`.block_scale`, §9.7.16.10.7).
+    pub fn block_scaled(self) -> bool {
+        match self {
+            Tc05Kind::F16 | Tc05Kind::Tf32 | Tc05Kind::I8 | Tc05Kind::F8f6f4 => false,
+            Tc05Kind::Mxf8f6f4 | Tc05Kind::Mxf4 | Tc05Kind::Mxf4nvf4 => true,
         }
     }
 }
@@ -255,12 +274,19 @@ pub enum Tc05Op {
     /// disable-output-lane: bit `l % 32` of word `l / 32` set keeps tensor-memory lane `l` of
     /// D unchanged). `scale_d` is the scale-input-d immediate (0..=15, 0 when absent): the
     /// input D is multiplied by 2^-scale_d. Single-thread: each active lane issues one.
+    ///
+    /// Block scaling (`.kind::mxf8f6f4`, `::mxf4`, `::mxf4nvf4` with `.block_scale`, PTX ISA
+    /// §9.7.16.10.7): `scale_vec` is the scale factors per row of A and column of B (1, 2 or 4:
+    /// `.scale_vec::NX`, or what `.block32`/`.block16` alias; 0 without block scaling), and
+    /// the operands end with the i32 tensor-memory addresses of scale_A and scale_B (no
+    /// disable-output-lane, no scale-input-d).
     Mma {
         kind: Tc05Kind,
         a_tmem: bool,
         sparse: bool,
         mask: bool,
         scale_d: u8,
+        scale_vec: u8,
     },
     /// `tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem],
     /// b-desc, idesc, enable-input-d`: operands as [`Tc05Op::Mma`]; `buffer` is the collector
@@ -357,6 +383,9 @@ impl fmt::Display for Tc05Kind {
             Tc05Kind::Tf32 => "tf32",
             Tc05Kind::I8 => "i8",
             Tc05Kind::F8f6f4 => "f8f6f4",
+            Tc05Kind::Mxf8f6f4 => "mxf8f6f4",
+            Tc05Kind::Mxf4 => "mxf4",
+            Tc05Kind::Mxf4nvf4 => "mxf4nvf4",
         })
     }
 }
@@ -444,13 +473,13 @@ impl fmt::Display for Tc05Op {
                 sparse,
                 mask,
                 scale_d,
+                scale_vec,
             } => {
-                write!(
-                    f,
-                    "mma{}.kind::{kind}{}",
-                    if *sparse { ".sp" } else { "" },
-                    if *a_tmem { " a=tmem" } else { " a=desc" }
-                )?;
+                write!(f, "mma{}.kind::{kind}", if *sparse { ".sp" } else { "" })?;
+                if *scale_vec != 0 {
+                    write!(f, ".block_scale.scale_vec::{scale_vec}X")?;
+                }
+                f.write_str(if *a_tmem { " a=tmem" } else { " a=desc" })?;
                 if *mask {
                     f.write_str(" disable-output-lane")?;
                 }

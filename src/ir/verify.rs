@@ -482,6 +482,7 @@ impl Op {
                         a_tmem,
                         sparse,
                         mask,
+                        scale_vec,
                         ..
                     } => {
                         let mut v = vec![I32, if *a_tmem { I32 } else { I64 }, I64, I32, Pred];
@@ -490,6 +491,9 @@ impl Op {
                         }
                         if *mask {
                             v.extend([I32; 4]);
+                        }
+                        if *scale_vec != 0 {
+                            v.extend([I32; 2]);
                         }
                         (v, vec![])
                     }

@@ -300,6 +300,8 @@ const MODIFIERS: &[&[&str]] = &[
         "sp",
         "sp::ordered_metadata",
         "block_scale",
+        "block16",
+        "block32",
         "scale_vec::1X",
         "scale_vec::2X",
         "scale_vec::4X",

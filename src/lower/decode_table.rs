@@ -662,12 +662,27 @@ pub(super) static ROWS: &[Row] = &[
     .since((8, 6), Sm(100)),
     row("tcgen05", Any, "9.7.16", Effect(tcgen05::tcgen05))
         .since((8, 6), SM100A)
-        .forms(&[form(
-            "tcgen05.ld.red",
-            Mods(&[&["ld"], &["red"]]),
-            (8, 8),
-            LD_RED,
-        )]),
+        .forms(&[
+            form("tcgen05.ld.red", Mods(&[&["ld"], &["red"]]), (8, 8), LD_RED),
+            form(
+                "tcgen05.mma .kind::mxf4nvf4",
+                Mods(&[&["mma"], &["kind::mxf4nvf4"]]),
+                (8, 7),
+                SM100A,
+            ),
+            form(
+                "tcgen05.mma .scale_vec::4X",
+                Mods(&[&["mma"], &["scale_vec::4X"]]),
+                (8, 7),
+                SM100A,
+            ),
+            form(
+                "tcgen05.mma .block16/.block32",
+                Mods(&[&["mma"], &["block16", "block32"]]),
+                (8, 8),
+                SM100A,
+            ),
+        ]),
 ];
 
 /// Forms of an opcode that the ISA describes in a section of their own, apart from the

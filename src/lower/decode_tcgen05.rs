@@ -18,8 +18,14 @@
 //!     {disable-output-lane,} enable-input-d{, scale-input-d};
 //!     .kind = .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 (.sp: .kind::f16, .kind::i8;
 //!     scale-input-d 0..15: .kind::f16, .kind::tf32)
+//! tcgen05.mma.cta_group::1.kind.block_scale{.scale_vectorsize} [d-tmem], a-desc|[a-tmem],
+//!     b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d;
+//!     .kind = .kind::mxf8f6f4 (.scale_vec::1X, .block32), .kind::mxf4 (.scale_vec::2X,
+//!     .block32, the default), .kind::mxf4nvf4 (.scale_vec::2X, .scale_vec::4X, .block16,
+//!     .block32)
 //! tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem], b-desc,
 //!     idesc, enable-input-d;           N = 0..3, use = fill, use, lastuse, discard
+//!     (.kind::f16, ::tf32, ::f8f6f4, ::i8)
 //! tcgen05.cp.cta_group::1.shape [taddr], s-desc;
 //!     .shape = .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13,
 //!              .64x128b.warpx2::01_23, .32x128b.warpx4
@@ -31,8 +37,8 @@
 //! runs `ld`, `st`, `mma`, `cp` and `shift` when they execute, so `wait::ld`/`wait::st` only
 //! wait for the warp, the fences order nothing more than program order already does, and
 //! `commit` arrives on its mbarrier at once (an arrive-on of count 1). Forms the ISA has and
-//! ptxjit does not (`.sp.kind::tf32`, `.sp.kind::f8f6f4`, `.ws.kind::f8f6f4`, block scaling,
-//! `mma.ws`'s zero-column-mask-desc, `cp`'s
+//! ptxjit does not (`.sp.kind::tf32`, `.sp.kind::f8f6f4`, `.sp` with block
+//! scaling, `.collector::a`, `.ashift`, `mma.ws`'s zero-column-mask-desc, `cp`'s
 //! decompression, `.multicast::cluster`) are "unsupported" errors naming them.
 
 use super::super::build::Builder;
@@ -424,9 +430,7 @@ fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
         Some("kind::f16") => Tc05Kind::F16,
         Some("kind::tf32") => Tc05Kind::Tf32,
         Some("kind::i8") => Tc05Kind::I8,
-        Some("kind::f8f6f4") => {
-            return Err(cx.unsupported("tcgen05.mma.ws .kind::f8f6f4 is not supported yet"))
-        }
+        Some("kind::f8f6f4") => Tc05Kind::F8f6f4,
         _ => {
             return Err(cx.bad(
                 "needs .cta_group::1 then .kind::f16, .kind::tf32, .kind::f8f6f4 or .kind::i8",
@@ -528,48 +532,97 @@ fn mma_operands(
 }
 
 /// `tcgen05.mma` (PTX ISA §9.7.16.10.9.1), dense, and `tcgen05.mma.sp` (§9.7.16.10.9.2) with
-/// the metadata's tensor-memory address after `b-desc` (the `.ws` forms: [`mma_ws`]); without
-/// block scaling.
+/// the metadata's tensor-memory address after `b-desc` (the `.ws` forms: [`mma_ws`]); with
+/// block scaling ([`block_scale`]) the scale_A and scale_B addresses follow idesc.
 fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     let sparse = cx.mods.get(1) == Some(&"sp");
     let at = if sparse { 1 } else { 0 };
     if cx.mods.get(1) == Some(&"ws") {
         return mma_ws(b, cx);
     }
-    let kind = match cx.mods.get(2 + at).copied() {
-        Some("kind::f16") => Tc05Kind::F16,
-        Some("kind::tf32") if sparse => {
-            return Err(cx.unsupported(
-                "tcgen05.mma.sp.kind::tf32 is not supported yet (its metadata layout in \
+    let kind =
+        match cx.mods.get(2 + at).copied() {
+            Some("kind::f16") => Tc05Kind::F16,
+            Some("kind::tf32") if sparse => {
+                return Err(cx.unsupported(
+                    "tcgen05.mma.sp.kind::tf32 is not supported yet (its metadata layout in \
                  tensor memory; .kind::f16 and .kind::i8 are)",
-            ))
+                ))
+            }
+            Some("kind::tf32") => Tc05Kind::Tf32,
+            Some("kind::i8") => Tc05Kind::I8,
+            Some("kind::f8f6f4") if sparse => {
+                return Err(cx.unsupported("tcgen05.mma.sp.kind::f8f6f4 is not supported yet"))
+            }
+            Some("kind::f8f6f4") => Tc05Kind::F8f6f4,
+            Some("kind::mxf8f6f4") => Tc05Kind::Mxf8f6f4,
+            Some("kind::mxf4") => Tc05Kind::Mxf4,
+            Some("kind::mxf4nvf4") => Tc05Kind::Mxf4nvf4,
+            _ => return Err(cx.bad(
+                "needs .cta_group::1 or ::2 then .kind::f16, ::tf32, ::i8, ::f8f6f4, ::mxf8f6f4, \
+                 ::mxf4 or ::mxf4nvf4",
+            )),
+        };
+    let (scale_vec, n_mods) = if kind.block_scaled() {
+        if sparse {
+            return Err(cx.unsupported(&format!(
+                "tcgen05.mma.sp.kind::{kind}.block_scale is not supported yet (the dense form is)"
+            )));
         }
-        Some("kind::tf32") => Tc05Kind::Tf32,
-        Some("kind::i8") => Tc05Kind::I8,
-        Some("kind::f8f6f4") if sparse => {
-            return Err(cx.unsupported("tcgen05.mma.sp.kind::f8f6f4 is not supported yet"))
+        block_scale(b, cx, kind, 3 + at)?
+    } else {
+        if cx.has("block_scale") {
+            return Err(cx.bad(&format!(
+                ".block_scale is for .kind::mxf8f6f4, .kind::mxf4 and .kind::mxf4nvf4, not \
+                 .kind::{kind}"
+            )));
         }
-        Some("kind::f8f6f4") => Tc05Kind::F8f6f4,
-        Some(k @ ("kind::mxf8f6f4" | "kind::mxf4" | "kind::mxf4nvf4")) => {
-            return Err(cx.unsupported(&format!(".{k} (block scaling) is not supported yet")))
-        }
-        _ => {
-            return Err(
-                cx.bad("needs .cta_group::1 or ::2 then .kind::f16, ::tf32, ::i8, ::f8f6f4 …")
-            )
-        }
+        (0, 3 + at)
     };
-    if cx.mods.len() > 3 + at {
+    if cx.mods.len() > n_mods {
         return Err(cx.unsupported(&format!(
             "tcgen05.mma with .{} is not supported yet",
-            cx.mods[3 + at]
+            cx.mods[n_mods]
         )));
     }
-    let k = cx.mods[2 + at];
-    if sparse {
-        exact(cx, &["sp", "cta_group", k])?;
-    } else {
-        exact(cx, &["cta_group", k])?;
+    let mut want: Vec<&str> = cx.mods[1..n_mods].to_vec();
+    want[at] = "cta_group";
+    exact(cx, &want)?;
+    if scale_vec != 0 {
+        // [d-tmem], a, b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d.
+        let n = cx.inst.operands.len();
+        if n != 7 {
+            return Err(cx.bad(&format!(
+                "expects [d-tmem], a-desc or [a-tmem], b-desc, idesc, [scale-A-tmem], \
+                 [scale-B-tmem], enable-input-d; found {n} operands"
+            )));
+        }
+        for k in [4, 5] {
+            if !matches!(cx.opnd(k)?, Operand::Address { .. }) {
+                return Err(cx.bad(&format!(
+                    "expects the scale factors' tensor-memory address [{}] as operand {}",
+                    if k == 4 {
+                        "scale-A-tmem"
+                    } else {
+                        "scale-B-tmem"
+                    },
+                    k + 1
+                )));
+            }
+        }
+        let (d, a, a_tmem, bd, id, en) = mma_operands(b, cx, 0, 2)?;
+        let (sa, sb) = (taddr(b, cx, 4)?, taddr(b, cx, 5)?);
+        let op = Tc05Op::Mma {
+            kind,
+            a_tmem,
+            sparse,
+            mask: false,
+            scale_d: 0,
+            scale_vec,
+        };
+        let args = vec![d, a, bd, id, en, sa, sb];
+        b.emit(Op::Tcgen05 { op }, args, vec![], cx.loc, &cx.ptx);
+        return Ok(());
     }
     // After idesc: {disable-output-lane (a vector of 4),} enable-input-d{, scale-input-d}.
     let mask = matches!(cx.inst.operands.get(4 + at), Some(Operand::Vector(..)));
@@ -611,6 +664,7 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
                 sparse,
                 mask,
                 scale_d,
+                scale_vec: 0,
             },
         },
         args,
@@ -619,6 +673,60 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         &cx.ptx,
     );
     Ok(())
+}
+
+/// The `.block_scale{.scale_vectorsize}` modifiers of a block-scaled `tcgen05.mma` from
+/// modifier `at` (PTX ISA §9.7.16.10.7.1, Table 54, and §9.7.16.10.9.1): the scale factors
+/// per row of A and column of B (`.scale_vec::NX`; `.block32` is `::1X` for
+/// `.kind::mxf8f6f4` and `::2X` for the 4-bit kinds, `.block16` is `::4X`; without a size,
+/// `.block32`, which `.kind::mxf4nvf4` does not allow) and the modifier count used. The ISA
+/// notes: `.kind::mxf4nvf4` and `.scale_vec::4X` from PTX ISA 8.7 (the decoder table's forms),
+/// `.block16`/`.block32`, and so the default, from 8.8 (as ptxas 12.9 reports: "Feature
+/// '.block32' requires PTX ISA .version 8.8 or later").
+fn block_scale(b: &Builder, cx: &Cx, kind: Tc05Kind, at: usize) -> Result<(u8, usize), LowerError> {
+    if cx.mods.get(at) != Some(&"block_scale") {
+        return Err(cx.bad(&format!(".kind::{kind} needs .block_scale")));
+    }
+    let four_bit = kind != Tc05Kind::Mxf8f6f4;
+    let block32 = if four_bit { 2 } else { 1 };
+    let (vec, given) = match cx.mods.get(at + 1).copied() {
+        Some("scale_vec::1X") => (1, true),
+        Some("scale_vec::2X") => (2, true),
+        Some("scale_vec::4X") => (4, true),
+        Some("block32") => (block32, true),
+        Some("block16") => (4, true),
+        _ if kind == Tc05Kind::Mxf4nvf4 => {
+            return Err(cx.bad(
+                ".kind::mxf4nvf4 needs a scale vector size: .scale_vec::2X, .scale_vec::4X, \
+                 .block16 or .block32",
+            ))
+        }
+        _ => (block32, false),
+    };
+    if !given && b.header.version < crate::ptx::target::Version(8, 8) {
+        return Err(LowerError::new(
+            cx.inst.span,
+            format!(
+                "{} (.block32, the default scale vector size) requires PTX ISA 8.8 (.version {} \
+                 here)",
+                cx.ptx, b.header.version
+            ),
+        ));
+    }
+    let ok = match kind {
+        Tc05Kind::Mxf8f6f4 => vec == 1,
+        Tc05Kind::Mxf4 => vec == 2,
+        Tc05Kind::Mxf4nvf4 => vec == 2 || vec == 4,
+        Tc05Kind::F16 | Tc05Kind::Tf32 | Tc05Kind::I8 | Tc05Kind::F8f6f4 => false,
+    };
+    if !ok {
+        let m = cx.mods.get(at + 1).copied().unwrap_or("");
+        return Err(cx.bad(&format!(
+            ".kind::{kind} cannot be combined with .{m} (Table 54: .kind::mxf8f6f4 takes \
+             .scale_vec::1X, .kind::mxf4 .scale_vec::2X, .kind::mxf4nvf4 .scale_vec::2X or ::4X)"
+        )));
+    }
+    Ok((vec, at + 1 + usize::from(given)))
 }
 
 /// `tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}.b64 [mbar]` (PTX ISA

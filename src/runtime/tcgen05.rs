@@ -60,15 +60,31 @@
 //! underflows); `disable-output-lane` (four 32-bit words, lane `l` at bit `l % 32` of word
 //! `l / 32`) keeps the lanes whose bit is set as they were.
 //!
+//! # Block scaling (§9.7.16.10.7)
+//! `.kind::mxf8f6f4` (`.kind::f8f6f4`'s types and layouts, K = 32), `.kind::mxf4` and
+//! `.kind::mxf4nvf4` (e2m1, type code 1, two to a byte in shared memory with no padding,
+//! element `2j` in the low half of byte `j`, K-major, K = 64) compute `D = (A·scale_A)·
+//! (B·scale_B) + D` with an f32 D: each row of A (column of B) is cut along K into
+//! `.scale_vec::NX` chunks, each multiplied by its own factor, ue8m0 (`2^(e − 127)`, `0xff`
+//! NaN) or, for `.kind::mxf4nvf4` with `::4X`, ue4m3 (instruction descriptor bit 23 clear).
+//! The descriptor of these kinds has the scale factor B ID at bits 4-5 and A ID at 29-30
+//! (CUTLASS's `InstrDescriptorBlockScaled`; the ISA's table); K = 96 (bit 31) faults as not
+//! supported. The factors of row `i` of A (column `i` of B) are bytes `ID..ID + N` of the
+//! cell at lane `i % 32`, column `col + i / 32` of the scale address, and the ISA requires
+//! them "duplicated to all 32 lane partitions": ptxjit reads all four and faults where they
+//! differ (`block_scales`; docs/isa-notes.md). Each element widens exactly to f32 and is
+//! multiplied by its factor (rounded to nearest, exact unless it overflows), then one
+//! `fma.rn.f32` per k ascending from D.
+//!
 //! `tcgen05.mma.sp` (§9.7.16.10.9.2; `.kind::f16` and `.kind::i8`) doubles K: A's operand
 //! (descriptor or tensor memory) holds the stored M×K/2 half, laid out as a dense A of K/2
 //! columns, and the metadata at the `[sp-meta]` address places it (`sparse`); the
 //! instruction descriptor's bit 2 must be set, and bits 0-1 are the sparsity selector.
 //!
 //! # Weight-stationary multiply (§9.7.16.10.9.3)
-//! `tcgen05.mma.ws` is the dense multiply with M = 128 (tensor-memory layout D: the same rows
-//! and columns as above; M = 32 and 64, layouts G and E, fault as not supported yet) and N =
-//! 64 or 128. Its `.collector::bN::…` qualifier names one of four per-CTA collector buffers
+//! `tcgen05.mma.ws` (`.kind::f16`, `::tf32`, `::f8f6f4`, `::i8`) is the dense multiply with
+//! M = 128 (tensor-memory layout D: the same rows and columns as above; M = 32 and 64, layouts
+//! G and E, fault as not supported yet) and N = 64 or 128. Its `.collector::bN::…` qualifier names one of four per-CTA collector buffers
 //! for B: `fill` reads B through `b-desc` and keeps it, `use` multiplies by the kept B (not
 //! reading `b-desc`) and keeps it, `lastuse` does so and empties the buffer, `discard` (the
 //! default, as `b0`) reads B and empties the buffer. Using an empty buffer, or one whose B
@@ -362,6 +378,7 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
             sparse,
             mask: lane_mask,
             scale_d,
+            scale_vec,
         } => {
             for l in lanes(mask) {
                 let form = MmaForm {
@@ -371,6 +388,7 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     ws: None,
                     lane_mask,
                     scale_d,
+                    scale_vec,
                 };
                 if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, fk, e);
@@ -393,6 +411,7 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     ws,
                     lane_mask: false,
                     scale_d: 0,
+                    scale_vec: 0,
                 };
                 if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, fk, e);
@@ -613,6 +632,11 @@ pub struct InstrDesc {
     pub sparse: bool,
     /// Bits 0-1: the sparsity selector (when `sparse`).
     pub selector: u32,
+    /// Block scaling (§9.7.16.10.7): the scale factor A ID (bits 29-30) and B ID (bits 4-5),
+    /// and the scale type (bit 23: 1 ue8m0, 0 ue4m3); 0, 0, true for the other kinds.
+    pub sfa_id: u32,
+    pub sfb_id: u32,
+    pub ue8m0: bool,
 }
 
 impl InstrDesc {
@@ -632,11 +656,12 @@ impl InstrDesc {
                 (Tc05Kind::Tf32, 2) => Some(Tf32),
                 (Tc05Kind::I8, 0) => Some(U8),
                 (Tc05Kind::I8, 1) => Some(S8),
-                (Tc05Kind::F8f6f4, 0) => Some(E4m3),
-                (Tc05Kind::F8f6f4, 1) => Some(E5m2),
-                (Tc05Kind::F8f6f4, 3) => Some(E2m3),
-                (Tc05Kind::F8f6f4, 4) => Some(E3m2),
-                (Tc05Kind::F8f6f4, 5) => Some(E2m1),
+                (Tc05Kind::F8f6f4 | Tc05Kind::Mxf8f6f4, 0) => Some(E4m3),
+                (Tc05Kind::F8f6f4 | Tc05Kind::Mxf8f6f4, 1) => Some(E5m2),
+                (Tc05Kind::F8f6f4 | Tc05Kind::Mxf8f6f4, 3) => Some(E2m3),
+                (Tc05Kind::F8f6f4 | Tc05Kind::Mxf8f6f4, 4) => Some(E3m2),
+                (Tc05Kind::F8f6f4 | Tc05Kind::Mxf8f6f4, 5) => Some(E2m1),
+                (Tc05Kind::Mxf4 | Tc05Kind::Mxf4nvf4, 1) => Some(E2m1),
                 _ => None,
             }
         };
@@ -645,7 +670,10 @@ impl InstrDesc {
                 "instruction descriptor A type {at} / B type {bt} is not a .kind::{kind} type"
             ));
         };
+        let scaled = kind.block_scaled();
         let d = match (kind, dt) {
+            // Block-scaled kinds accumulate in f32; bits 4-5 are the scale factor B ID.
+            _ if scaled => F32,
             (Tc05Kind::F16 | Tc05Kind::Tf32 | Tc05Kind::F8f6f4, 1) => F32,
             (Tc05Kind::I8, 2) => S32,
             (Tc05Kind::F16, 0) if a == F16 => F16,
@@ -708,14 +736,27 @@ impl InstrDesc {
                 if bit(15) && sub_byte(a) { a } else { b }
             ));
         }
-        let satfinite = bit(3);
+        let satfinite = bit(3) && !scaled;
         if satfinite && kind != Tc05Kind::I8 {
             return Err("instruction descriptor: saturate (bit 3) is for .kind::i8 only".into());
         }
         if kind == Tc05Kind::I8 && (bit(13) || bit(14)) {
             return Err("instruction descriptor: .kind::i8 has no negation (bits 13-14)".into());
         }
-        if !ws && field(30, 2) != 0 {
+        if scaled && bit(31) {
+            return Err(format!(
+                "instruction descriptor: K size bit 31 set (K = 96 for .kind::mxf4/::mxf4nvf4) \
+                 is not supported for .kind::{kind} (K = {})",
+                kind.k()
+            ));
+        }
+        if scaled && !bit(23) && kind != Tc05Kind::Mxf4nvf4 {
+            return Err(format!(
+                "instruction descriptor: scale type (bit 23) 0 is ue4m3, which .kind::{kind} \
+                 does not take (Table 55: ue8m0)"
+            ));
+        }
+        if !ws && !scaled && field(30, 2) != 0 {
             return Err(
                 "instruction descriptor: the B-reuse shift (bits 30-31) is for .ws only".into(),
             );
@@ -733,6 +774,9 @@ impl InstrDesc {
             satfinite,
             sparse: bit(2),
             selector: field(0, 2),
+            sfa_id: if scaled { field(29, 2) } else { 0 },
+            sfb_id: if scaled { field(4, 2) } else { 0 },
+            ue8m0: !scaled || bit(23),
         })
     }
 }
@@ -818,6 +862,155 @@ fn smem_elem(
     Ok((v >> (bit % 8)) & ((1 << w) - 1))
 }
 
+/// Read element (`mn`, `kk`) of a `.kind::mxf4`/`::mxf4nvf4` matrix in shared memory
+/// through `desc`: K-major, two e2m1 to a byte with no padding (§9.7.16.10.4.6), element `kk`
+/// in the low (even `kk`) or high half of byte `kk / 2` of the row, the bytes placed as
+/// 8-bit elements would be.
+fn smem_nibble(
+    env: &CtaEnv,
+    inst: u32,
+    lane: u32,
+    desc: &Desc,
+    (mn, kk): (u64, u64),
+) -> Result<u64, String> {
+    let addr = desc.addr(mn, kk / 2, 1, false);
+    let v = read_shared(env, addr, 1, lane, inst).map_err(|_| {
+        format!("tcgen05.mma reads shared address {addr:#x} (1 byte), outside shared memory")
+    })?;
+    Ok((v >> (4 * (kk % 2))) & 0xf)
+}
+
+/// The f32 bits of a scale factor code (§5.2.5): ue8m0 `e` is 2^(e − 127), `0xff` NaN; ue4m3
+/// is e4m3 with the sign bit 0, `0x7f` NaN (bit 7 set: `Err`).
+fn scale_value(code: u8, ue8m0: bool) -> Result<u64, String> {
+    let v = if ue8m0 {
+        if code == 0xff {
+            f64::NAN
+        } else {
+            (f64::from(code) - 127.0).exp2()
+        }
+    } else if code & 0x80 != 0 {
+        return Err(format!(
+            "ue4m3 scale factor {code:#04x} has bit 7 set (an unsigned 7-bit format)"
+        ));
+    } else {
+        super::minifloat::mini_value(crate::ir::MiniFmt::E4M3, code)
+    };
+    Ok(fp::convert(Fmt::F64, Fmt::F32, v.to_bits(), Round::Nearest))
+}
+
+/// The f32 bits of input element `x` of type `e` times the scale factor `sf` (f32 bits):
+/// the element widens exactly, the product is rounded to nearest in f32 (exact unless it
+/// overflows).
+fn scaled(e: MmaElem, x: u64, sf: u64) -> u64 {
+    use crate::ir::MiniFmt;
+    let f = match e {
+        MmaElem::E4m3 => MiniFmt::E4M3,
+        MmaElem::E5m2 => MiniFmt::E5M2,
+        MmaElem::E2m3 => MiniFmt::E2M3,
+        MmaElem::E3m2 => MiniFmt::E3M2,
+        MmaElem::E2m1 => MiniFmt::E2M1,
+        // Block-scaled kinds take the narrow floats only (InstrDesc::decode).
+        MmaElem::F16
+        | MmaElem::Bf16
+        | MmaElem::Tf32
+        | MmaElem::F32
+        | MmaElem::F64
+        | MmaElem::S8
+        | MmaElem::U8
+        | MmaElem::S4
+        | MmaElem::U4
+        | MmaElem::B1
+        | MmaElem::S32 => return 0x7fff_ffff,
+    };
+    let v = super::minifloat::mini_value(f, x as u8);
+    let w = fp::convert(Fmt::F64, Fmt::F32, v.to_bits(), Round::Nearest);
+    fp::arith(
+        Fmt::F32,
+        Arith::Mul,
+        [w, sf, 0],
+        Round::Nearest,
+        false,
+        false,
+    )
+}
+
+/// The scale factors of a block-scaled `tcgen05.mma` (§9.7.16.10.7) as f32 bits: scale_A
+/// (M rows × `nv`, row-major) and scale_B (N columns × `nv`), from the tensor memory at `sa`
+/// and `sb`. Row `i` of A (column `i` of B) has its `nv` factors in bytes `id..id + nv` of
+/// the cell at lane `i % 32`, column `col + i / 32` of each 32-lane partition, which must all
+/// hold the same bytes (the ISA: "Scale factors for A and B matrices need to be duplicated to
+/// all 32 lane partitions of tensor memory"); the ID is the instruction descriptor's scale
+/// factor A/B ID, a byte offset for `.scale_vec::1X`, a half-word one (0 or 2) for `::2X`,
+/// 0 for `::4X`. The addresses' lane (bits 16-29) must be 0; bits 30-31 are not read (CUTLASS
+/// keeps its byte index there and passes the ID in the descriptor).
+fn block_scales(
+    tm: &TensorMemory,
+    id: &InstrDesc,
+    nv: u32,
+    sa: u32,
+    sb: u32,
+) -> Result<(Vec<u64>, Vec<u64>), MmaFault> {
+    let one = |which: char, addr: u32, sfid: u32, count: u32| -> Result<Vec<u64>, MmaFault> {
+        let field = if which == 'A' { "29-30" } else { "4-5" };
+        let valid = match nv {
+            1 => sfid <= 3,
+            2 => sfid == 0 || sfid == 2,
+            _ => sfid == 0,
+        };
+        if !valid {
+            return Err(tmem_fault(format!(
+                "tcgen05.mma: scale factor {which} ID {sfid} (instruction descriptor bits \
+                 {field}) does not select {nv} byte(s) of a word with .scale_vec::{nv}X \
+                 (1X: 0-3, 2X: 0 or 2, 4X: 0)"
+            )));
+        }
+        if !id.ue8m0 && nv != 4 {
+            return Err(tmem_fault(format!(
+                "tcgen05.mma: ue4m3 scale factors (instruction descriptor bit 23 clear) need \
+                 .scale_vec::4X, not ::{nv}X (Table 55)"
+            )));
+        }
+        let (lane, col) = ((addr >> 16) & 0x3fff, addr & 0xffff);
+        if lane != 0 {
+            return Err(tmem_fault(format!(
+                "tcgen05.mma: scale_{which} at lane {lane}; the scale factors start at lane 0"
+            )));
+        }
+        tm.check(0, LANES, col, count.div_ceil(32))
+            .map_err(|e| tmem_fault(format!("tcgen05.mma scale_{which}: {e}")))?;
+        let mut out = Vec::with_capacity((count * nv) as usize);
+        for i in 0..count {
+            for j in 0..nv {
+                let byte =
+                    |q: u32| (tm.get(32 * q + i % 32, col + i / 32) >> (8 * (sfid + j))) as u8;
+                let code = byte(0);
+                if let Some(q) = (1..4).find(|&q| byte(q) != code) {
+                    return Err(tmem_fault(format!(
+                        "tcgen05.mma: scale_{which} factor {j} of {} {i} is {code:#04x} at \
+                         tensor-memory lane {} but {:#04x} at lane {} (column {}): the scale \
+                         factors must be duplicated to all four 32-lane partitions",
+                        if which == 'A' { "row" } else { "column" },
+                        i % 32,
+                        byte(q),
+                        32 * q + i % 32,
+                        col + i / 32
+                    )));
+                }
+                out.push(
+                    scale_value(code, id.ue8m0)
+                        .map_err(|e| tmem_fault(format!("tcgen05.mma scale_{which}: {e}")))?,
+                );
+            }
+        }
+        Ok(out)
+    };
+    Ok((
+        one('A', sa, id.sfa_id, id.m)?,
+        one('B', sb, id.sfb_id, id.n)?,
+    ))
+}
+
 /// The element's bits with its sign flipped (a float input negated; the instruction
 /// descriptor of `.kind::i8` has no negation).
 fn negate(e: MmaElem, x: u64) -> u64 {
@@ -855,6 +1048,7 @@ struct MmaForm {
     ws: Option<(u8, Tc05Collector)>,
     lane_mask: bool,
     scale_d: u8,
+    scale_vec: u8,
 }
 
 /// One `tcgen05.mma` (`.sp`, `.ws`) issued by `lane`.
@@ -873,6 +1067,7 @@ fn mma_lane(
         ws,
         lane_mask,
         scale_d,
+        scale_vec,
     } = form;
     let dt = d.arg(s, 0, lane) as u32;
     let a_op = d.arg(s, 1, lane);
@@ -889,6 +1084,14 @@ fn mma_lane(
     let k = kind.k() as u64 * if sparse { 2 } else { 1 };
     let ka = if sparse { k / 2 } else { k };
     let (m, n) = (id.m as u64, id.n as u64);
+    // `.kind::mxf4`/`::mxf4nvf4` pack two e2m1 to a byte with no padding (§9.7.16.10.4.6).
+    let dense4 = matches!(kind, Tc05Kind::Mxf4 | Tc05Kind::Mxf4nvf4);
+    let scales = if scale_vec != 0 {
+        let (sa, sb) = (d.arg(s, 5, lane) as u32, d.arg(s, 6, lane) as u32);
+        Some(block_scales(tm, &id, u32::from(scale_vec), sa, sb)?)
+    } else {
+        None
+    };
     let (dl, dc) = (dt >> 16, dt & 0xffff);
     if dl != 0 {
         return Err(tmem_fault(format!(
@@ -929,9 +1132,12 @@ fn mma_lane(
         let adesc = smem_desc(a_op).map_err(tmem_fault)?;
         for r in 0..m {
             for kk in 0..ka {
-                a[(r * ka + kk) as usize] =
+                a[(r * ka + kk) as usize] = if dense4 {
+                    smem_nibble(env, d.inst, lane, &adesc, (r, kk))
+                } else {
                     smem_elem(env, d.inst, lane, &adesc, (r, kk), id.a, id.trans_a)
-                        .map_err(tmem_fault)?;
+                }
+                .map_err(tmem_fault)?;
             }
         }
     }
@@ -961,9 +1167,12 @@ fn mma_lane(
             let mut b = vec![0u64; (k * n) as usize];
             for kk in 0..k {
                 for col in 0..n {
-                    b[(kk * n + col) as usize] =
+                    b[(kk * n + col) as usize] = if dense4 {
+                        smem_nibble(env, d.inst, lane, &bdesc, (col, kk))
+                    } else {
                         smem_elem(env, d.inst, lane, &bdesc, (col, kk), id.b, id.trans_b)
-                            .map_err(tmem_fault)?;
+                    }
+                    .map_err(tmem_fault)?;
                 }
             }
             b
@@ -1027,6 +1236,34 @@ fn mma_lane(
             (d.arg(s, k, lane) >> (r % 32)) & 1 == 1
         }
     };
+    if let Some((sa, sb)) = scales {
+        let nv = scale_vec as usize;
+        let (mu, nu, ku) = (m as usize, n as usize, k as usize);
+        let blk = ku / nv;
+        let av: Vec<u64> = (0..mu * ku)
+            .map(|i| scaled(id.a, a[i], sa[(i / ku) * nv + (i % ku) / blk]))
+            .collect();
+        let bv: Vec<u64> = (0..ku * nu)
+            .map(|i| scaled(id.b, b[i], sb[(i % nu) * nv + (i / nu) / blk]))
+            .collect();
+        for r in (0..mu).filter(|&r| !kept(r as u64)) {
+            for col in 0..nu {
+                let mut acc = c[r * nu + col];
+                for kk in 0..ku {
+                    acc = fp::arith(
+                        Fmt::F32,
+                        Arith::Fma,
+                        [av[r * ku + kk], bv[kk * nu + col], acc],
+                        Round::Nearest,
+                        false,
+                        false,
+                    );
+                }
+                tm.set(r as u32, dc + col as u32, acc as u32);
+            }
+        }
+        return Ok(());
+    }
     // One 128×8 block of columns at a time (an `MmaSpec`'s N is at most 255).
     let spec = MmaSpec {
         family: MmaFamily::Mma,
@@ -1165,6 +1402,83 @@ mod tests {
             InstrDesc::decode(v(0, 1, 1), Tc05Kind::F16, false).is_err(),
             "bf16, f16 D"
         );
+    }
+
+    /// The block-scaled kinds' descriptor (§9.7.16.10.7, CUTLASS's `InstrDescriptorBlockScaled`):
+    /// scale factor B ID at bits 4-5, A ID at 29-30, scale type at bit 23, f32 D; e2m1 is type 1
+    /// for .kind::mxf4/::mxf4nvf4 and 5 for .kind::mxf8f6f4; ue4m3 only for .kind::mxf4nvf4;
+    /// K = 96 (bit 31) not supported; no transposed 4-bit matrix.
+    #[test]
+    fn block_scaled_instruction_descriptor() {
+        let v = |a: u32, b: u32| a << 7 | b << 10 | 8 << 17 | 1 << 23 | 8 << 24;
+        let id = InstrDesc::decode(v(0, 5) | 3 << 4 | 2 << 29, Tc05Kind::Mxf8f6f4, false)
+            .expect("valid");
+        assert_eq!(
+            (id.a, id.b, id.d),
+            (MmaElem::E4m3, MmaElem::E2m1, MmaElem::F32)
+        );
+        assert_eq!((id.sfa_id, id.sfb_id, id.ue8m0), (2, 3, true));
+        assert!(!id.satfinite);
+        let id = InstrDesc::decode(v(1, 1), Tc05Kind::Mxf4, false).expect("valid");
+        assert_eq!((id.a, id.b), (MmaElem::E2m1, MmaElem::E2m1));
+        assert!(InstrDesc::decode(v(5, 5), Tc05Kind::Mxf4, false).is_err());
+        assert!(InstrDesc::decode(v(1, 1) & !(1 << 23), Tc05Kind::Mxf4, false).is_err());
+        let nv = InstrDesc::decode(v(1, 1) & !(1 << 23), Tc05Kind::Mxf4nvf4, false);
+        assert!(nv.is_ok_and(|i| !i.ue8m0), "ue4m3");
+        assert!(InstrDesc::decode(v(1, 1) | 1 << 31, Tc05Kind::Mxf4nvf4, false).is_err());
+        assert!(InstrDesc::decode(v(1, 1) | 1 << 15, Tc05Kind::Mxf4, false).is_err());
+        assert!(InstrDesc::decode(v(0, 1) | 3 << 15, Tc05Kind::Mxf8f6f4, false).is_ok());
+    }
+
+    /// Scale factors in tensor memory: row i at lane i % 32, column col + i / 32, bytes from the
+    /// ID; all four 32-lane partitions must agree; IDs must fit the vector size.
+    #[test]
+    fn block_scale_factors_in_tensor_memory() {
+        let t = TensorMemory::default();
+        assert_eq!(t.alloc(32), Ok(0));
+        // Word c of lane l: bytes [l, c, 0x7f, 0x80 + l] in every partition.
+        for l in 0..LANES {
+            for c in 0..8 {
+                let i = l % 32;
+                t.set(l, c, i | c << 8 | 0x7f << 16 | (0x80 + i) << 24);
+            }
+        }
+        let v = 8 << 17 | 1 << 23 | 8 << 24;
+        let id = InstrDesc::decode(v | 1 << 29 | 3 << 4, Tc05Kind::Mxf8f6f4, false).expect("ok");
+        let (sa, sb) = block_scales(&t, &id, 1, 0, 4).expect("duplicated");
+        // Row 37 of A: lane 5, column 1, byte 1 = 1: 2^(1 - 127). Column 40 of B: lane 8,
+        // column 4 + 1, byte 3 = 0x88: 2^(0x88 - 127).
+        let f32_bits = |x: f64| u64::from((x as f32).to_bits());
+        assert_eq!(sa[37], f32_bits((-126f64).exp2()));
+        assert_eq!(sb[40], f32_bits(9f64.exp2()));
+        assert_eq!((sa.len(), sb.len()), (128, 64));
+        // ::2X with ID 2: bytes 2 and 3 (0x7f: 1.0 in ue8m0).
+        let id2 =
+            InstrDesc::decode(v | 2 << 29 | 1 << 7 | 1 << 10, Tc05Kind::Mxf4, false).expect("ok");
+        let (sa, _) = block_scales(&t, &id2, 2, 0, 0).expect("ok");
+        assert_eq!(
+            (sa[2 * 3], sa[2 * 3 + 1]),
+            (f32_bits(1.0), f32_bits(4f64.exp2()))
+        );
+        let bad =
+            InstrDesc::decode(v | 1 << 29 | 1 << 7 | 1 << 10, Tc05Kind::Mxf4, false).expect("ok");
+        let e = block_scales(&t, &bad, 2, 0, 0).expect_err("ID 1 with ::2X");
+        assert!(e.1.contains("scale factor A ID 1"), "{}", e.1);
+        t.set(64 + 5, 1, 0);
+        let e = block_scales(&t, &id, 1, 0, 4).expect_err("not duplicated");
+        assert!(
+            e.1.contains("duplicated") && e.1.contains("lane 69"),
+            "{}",
+            e.1
+        );
+        assert!(block_scales(&t, &id, 1, 1 << 16, 4).is_err(), "lane 1");
+        assert!(
+            block_scales(&t, &id, 1, 30, 4).is_err(),
+            "past the allocation"
+        );
+        assert!(scale_value(0xff, true).is_ok_and(|v| f32::from_bits(v as u32).is_nan()));
+        assert_eq!(scale_value(0x38, false), Ok(f32_bits(1.0)));
+        assert!(scale_value(0x80, false).is_err());
     }
 
     /// `.ws` shapes: M = 128 with N = 64 or 128; M = 64 not supported yet; bits 30-31 allowed.

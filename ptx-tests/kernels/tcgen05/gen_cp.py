@@ -152,7 +152,7 @@ def shift_entry():
     return "\n".join(L + epilogue(COLS, 32))
 
 
-WS_KINDS = {"f16": "f16", "tf32": "tf32", "s8": "i8"}
+WS_KINDS = {"f16": "f16", "tf32": "tf32", "s8": "i8", "e4m3": "f8f6f4"}
 
 
 def ws_entry(name, kind, n, insts):
@@ -185,6 +185,12 @@ WS_CASES = [
      ["tcgen05.mma.ws.cta_group::1.kind::tf32.collector::b3::fill [%r20], %rd5, %rd6, %r15, %p4;",
       "tcgen05.mma.ws.cta_group::1.kind::tf32.collector::b2::discard [%r20], %rd5, %rd16, %r15, 1;",
       "tcgen05.mma.ws.cta_group::1.kind::tf32.collector::b3::lastuse [%r20], %rd5, %rd16, %r15, 1;"],
+     lambda a, b1, b2, c, en: 2 * (a @ b1) + a @ b2 + (c if en else 0)),
+    # .kind::f8f6f4 (e4m3 A and B, the type codes of the dense form, K = 32).
+    ("ws_e4m3", "tc_ws_e4m3", "e4m3", "f32", 128,
+     ["tcgen05.mma.ws.cta_group::1.kind::f8f6f4.collector::b2::fill [%r20], %rd5, %rd6, %r15, %p4;",
+      "tcgen05.mma.ws.cta_group::1.kind::f8f6f4.collector::b2::use [%r20], %rd5, %rd16, %r15, 1;",
+      "tcgen05.mma.ws.cta_group::1.kind::f8f6f4 [%r20], %rd5, %rd16, %r15, 1;"],
      lambda a, b1, b2, c, en: 2 * (a @ b1) + a @ b2 + (c if en else 0)),
 ]
 
@@ -252,8 +258,8 @@ def main():
                    "96 column 0: each of the 32 lanes' 8 columns moves one lane down, the first stays."],
          "tc_shift", ['{ buffer = "pat" }', '{ buffer = "out" }'], ["pat"], 128 * COLS, 16 + IMAGE)
     for (name, ent, t, dt, n, insts, formula) in WS_CASES:
-        k = {"f16": 16, "tf32": 8, "s8": 32}[t]
-        eb = {"f16": 2, "tf32": 4, "s8": 1}[t]
+        k = {"f16": 16, "tf32": 8, "s8": 32, "e4m3": 32}[t]
+        eb = {"f16": 2, "tf32": 4, "s8": 1, "e4m3": 1}[t]
         if t == "s8":
             a = rng.integers(-128, 128, (128, k))
             b1 = rng.integers(-128, 128, (k, n))
@@ -272,7 +278,8 @@ def main():
         bdesc = tc_desc(wg.place(image, wg.bits(b1, t).T, 8192, False, 1, bl, 128, eb), 1)
         bdesc2 = tc_desc(wg.place(image, wg.bits(b2, t).T, 8192 + 2 * bl, False, 1, bl, 128, eb), 1)
         enable = 1 if t != "tf32" else 0
-        tcode = {"f16": 0, "tf32": 2, "s8": 1}[t]
+        # The multiples of 1/4 up to 2 are exact in e4m3 (3 mantissa bits).
+        tcode = {"f16": 0, "tf32": 2, "s8": 1, "e4m3": 0}[t]
         dcode = {"f32": 1, "s32": 2}[dt]
         idv = dcode << 4 | tcode << 7 | tcode << 10 | (n >> 3) << 17 | (128 >> 4) << 24
         d = formula(a, b1, b2, c, enable)

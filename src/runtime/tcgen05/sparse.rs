@@ -61,7 +61,11 @@ pub(super) fn expand(
                 ),
             ))
         }
-        Tc05Kind::Tf32 | Tc05Kind::F8f6f4 => {
+        Tc05Kind::Tf32
+        | Tc05Kind::F8f6f4
+        | Tc05Kind::Mxf8f6f4
+        | Tc05Kind::Mxf4
+        | Tc05Kind::Mxf4nvf4 => {
             return Err(tmem(format!(
                 "tcgen05.mma.sp.kind::{kind} is not supported yet"
             )))
@@ -74,7 +78,12 @@ pub(super) fn expand(
         for c in 0..chunks {
             let (lane, column, shift) = match kind {
                 Tc05Kind::I8 => (r, first as u64 + c / 8, 4 * (c % 8)),
-                Tc05Kind::F16 | Tc05Kind::Tf32 | Tc05Kind::F8f6f4 => (
+                Tc05Kind::F16
+                | Tc05Kind::Tf32
+                | Tc05Kind::F8f6f4
+                | Tc05Kind::Mxf8f6f4
+                | Tc05Kind::Mxf4
+                | Tc05Kind::Mxf4nvf4 => (
                     16 * (r / 16) + r % 8 + 8 * (c / 4),
                     first as u64,
                     4 * (4 * ((r % 16) / 8) + c % 4),
