@@ -650,10 +650,12 @@ impl Gen<'_, '_> {
             } => {
                 // Four lanes of the launch's `%tid` table (`CtaEnv::tid_table`), at thread
                 // `32 warp + 4 g` of component k.
+                // The table and its address do not change during the call (`readonly`:
+                // `can_move`: Cranelift may drop an unused load and hoist a loop-invariant one).
                 let env = self.e.env;
                 let tbl = self.b.ins().load(
                     self.ptr,
-                    TRUSTED(),
+                    TRUSTED().with_readonly().with_can_move(),
                     env,
                     offset_of!(CtaEnv, tid_table) as i32,
                 );
@@ -680,7 +682,10 @@ impl Gen<'_, '_> {
                 let off = self.b.ins().ishl_imm_s(idx64, 2);
                 let p = self.b.ins().iadd(tbl, off);
                 // The table is 4-byte aligned only.
-                let fl = MemFlagsData::new().with_notrap();
+                let fl = MemFlagsData::new()
+                    .with_notrap()
+                    .with_readonly()
+                    .with_can_move();
                 GVal::V1(self.b.ins().load(types::I32X4, fl, p, 0))
             }
             Op::SReg {
