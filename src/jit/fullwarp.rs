@@ -42,6 +42,13 @@ use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
 
 type CBlock = cranelift_codegen::ir::Block;
 
+/// Largest body (IR instructions run per group, not counting the scalar section) whose
+/// full-warp group loop is unrolled into straight-line code for the eight groups: the loop's
+/// counter, test and index arithmetic (about five instructions per group) go, and the
+/// group's slot and element offsets become constants in the accesses; the body's code is
+/// there eight times.
+pub(super) const UNROLL_MAX_INSTS: usize = 24;
+
 impl Gen<'_, '_> {
     /// The group loop of a segment (`insts`, in block `blk` entered with `mask`): one general
     /// loop, preceded by a full-warp version (see the module docs) where the segment has no
@@ -83,6 +90,7 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(fast);
         self.warp_fast_body = true;
         self.fast.wide = self.plan_wide(insts);
+        self.unroll_groups = self.group_insts(insts) <= UNROLL_MAX_INSTS;
         let acc = self.group_loop(mask, true, &mut *body);
         self.fast.wide = Default::default();
         self.warp_fast_body = false;
@@ -92,6 +100,11 @@ impl Gen<'_, '_> {
         self.b.ins().jump(join, &[BlockArg::Value(acc)]);
         self.b.switch_to_block(join);
         Ok(self.b.block_params(join)[0])
+    }
+
+    /// How many of `insts` run per group (those outside the scalar section).
+    pub(super) fn group_insts(&self, insts: &[ir::Inst]) -> usize {
+        insts.iter().filter(|i| !self.scalar[i.index()]).count()
     }
 
     /// The blocks every lane of the warp runs once, at the start: the entry block and the
