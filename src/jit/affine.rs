@@ -92,6 +92,9 @@ pub(super) struct FastAccess {
     pub(super) root: ir::Value,
     /// The access's constant byte offset from `root`.
     pub(super) off: i64,
+    /// A member of lane-strided structs (`stride` larger than the element): outside
+    /// `wide.rs`, one scalar access per lane.
+    pub(super) member: bool,
 }
 
 /// The stride of `t`-typed value bits `s`, wrapped to the type's width (signed).
@@ -644,15 +647,9 @@ impl Gen<'_, '_> {
         let mut agree = self.b.ins().icmp(beyond, x31, x0);
         let c = super::vector::int_cc(cc, sign);
         let (l0, l31) = if k == 0 {
-            (
-                self.b.ins().icmp(c, x0, b0),
-                self.b.ins().icmp(c, x31, b0),
-            )
+            (self.b.ins().icmp(c, x0, b0), self.b.ins().icmp(c, x31, b0))
         } else {
-            (
-                self.b.ins().icmp(c, a0, x0),
-                self.b.ins().icmp(c, a0, x31),
-            )
+            (self.b.ins().icmp(c, a0, x0), self.b.ins().icmp(c, a0, x31))
         };
         let same = self.b.ins().icmp(IntCC::Equal, l0, l31);
         agree = self.b.ins().band(agree, same);
@@ -806,7 +803,7 @@ impl Gen<'_, '_> {
             });
         }
         let mut full: Option<Value> = None;
-        for (((root, _, _, _, stride), members), (ok, p, lo)) in groups.iter().zip(planned) {
+        for (((root, _, _, elem, stride), members), (ok, p, lo)) in groups.iter().zip(planned) {
             let ok = match common {
                 Some(c) => self.b.ins().band(ok, c),
                 None => ok,
@@ -853,6 +850,7 @@ impl Gen<'_, '_> {
                         stride: *stride as u32,
                         root: *root,
                         off,
+                        member: stride > elem,
                     },
                 );
             }

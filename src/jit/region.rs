@@ -281,13 +281,11 @@ impl Gen<'_, '_> {
         self.b.ins().brif(cond, fast, &[], general, &[]);
         self.b.switch_to_block(fast);
         self.warp_fast_body = true;
-        let size: usize = blocks
+        let insts: Vec<ir::Inst> = blocks
             .iter()
-            .enumerate()
-            .filter(|&(k, _)| k < pass.lead || spec.conds.iter().any(Option::is_some))
-            .map(|(_, b)| self.group_insts(&self.f.block(*b).insts))
-            .sum();
-        self.unroll_groups = size <= super::fullwarp::UNROLL_MAX_INSTS;
+            .flat_map(|b| self.f.block(*b).insts.iter().copied())
+            .collect();
+        self.unroll_groups = self.unroll_fits(insts.into_iter());
         let r = self.group_loop(mask, true, |g: &mut Self, grp: &mut Grp, acc: Value| {
             g.region_group(grp, blocks, sc, uconds, deferred, pass, Some(&mut spec))?;
             Ok(acc)
