@@ -45,6 +45,15 @@
 //!   (`Gen::region_loops`), as `fullwarp.rs` makes for blocks: the lead's lane masks are
 //!   constant, accesses skip their tests and fallbacks, and a store after the lead is one
 //!   vector store when its group's four lanes are active, else one store per active lane.
+//! - That version may also decide branch conditions for the whole warp (`Spec`,
+//!   `Gen::warp_cond`): an ordered integer `setp` of a lane-affine value against a uniform
+//!   one, whose value is the same in all 32 lanes when lanes 0 and 31 agree and the values
+//!   do not wrap between them. The version is specialised for one direction and entered only
+//!   where lane 0's condition has that value and the lanes agree, so every lane of every
+//!   group takes that direction: blocks reached by all lanes (`Reach::All`) run as lead
+//!   blocks do, blocks no lane reaches have no code, and the masks they would have added
+//!   are known (a destination outside the region reached by all lanes gets the warp's whole
+//!   mask once). The general version is unchanged and runs otherwise.
 //! - The group tier of `group.rs` is not used in regions.
 
 use super::codegen::Gen;
