@@ -92,6 +92,9 @@ pub(super) struct FastAccess {
     pub(super) root: ir::Value,
     /// The access's constant byte offset from `root`.
     pub(super) off: i64,
+    /// A member of lane-strided structs (`stride` larger than the element): outside
+    /// `wide.rs`, one scalar access per lane.
+    pub(super) member: bool,
 }
 
 /// The stride of `t`-typed value bits `s`, wrapped to the type's width (signed).
@@ -581,6 +584,81 @@ impl Gen<'_, '_> {
         t
     }
 
+    /// A branch condition of block `blk` that is the same in all 32 lanes of a warp whenever
+    /// two scalar tests say so: an ordered integer `setp` (PTX ISA §9.7.6.1; `lt`, `le`, `gt`,
+    /// `ge`, signed or unsigned) of a lane-affine value `x0 + s · lane` (`s` a nonzero
+    /// compile-time stride) against a uniform one `u`. Emits, at the current position (the
+    /// region's top, after the scalar sections), lane 0's condition and `agree` (both `i8`
+    /// 0/1); `None` (nothing emitted) for any other condition.
+    ///
+    /// `agree` holds when the replay's run-time conditions hold (the launch fact, no wrap of
+    /// widened operands), `x31 = x0 + 31 · s` lies strictly beyond `x0` in the compare's
+    /// order (no wrap-around between the lanes: `|31 · s| < 2^31`, so a wrap would put `x31`
+    /// on the wrong side), and `cmp(x0, u) == cmp(x31, u)`: on a strictly monotone sequence a
+    /// threshold compare changes its value at most once, so equal ends mean equal lanes.
+    /// (`eq`/`ne` are not threshold compares and are left out.)
+    pub(super) fn warp_cond(
+        &mut self,
+        cond: ir::Value,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+    ) -> Result<Option<(Value, Value)>, String> {
+        let ir::ValueDef::Result(i, 0) = self.f.values[cond.index()].def else {
+            return Ok(None);
+        };
+        let d = self.f.inst(i).clone();
+        let Op::ICmp { cc, sign } = d.op else {
+            return Ok(None);
+        };
+        match cc {
+            ir::ICmp::Eq | ir::ICmp::Ne => return Ok(None),
+            ir::ICmp::Lt | ir::ICmp::Le | ir::ICmp::Gt | ir::ICmp::Ge => {}
+        }
+        let (Some(sa), Some(sb)) = (
+            self.lane_stride(d.args[0], blk, 0),
+            self.lane_stride(d.args[1], blk, 0),
+        ) else {
+            return Ok(None);
+        };
+        // One side varies across the lanes, the other is uniform.
+        let (k, s) = match (sa, sb) {
+            (0, 0) => return Ok(None),
+            (s, 0) => (0, s),
+            (0, s) => (1, s),
+            _ => return Ok(None),
+        };
+        let mut rp = Replay {
+            lane0: HashMap::new(),
+            checks: vec![],
+            tid0: None,
+            linear: false,
+        };
+        let a0 = self.replay_lane0(d.args[0], blk, sc, first, &mut rp)?;
+        let b0 = self.replay_lane0(d.args[1], blk, sc, first, &mut rp)?;
+        let x0 = if k == 0 { a0 } else { b0 };
+        let x31 = self.b.ins().iadd_imm_s(x0, 31 * s);
+        let beyond = match (sign, s > 0) {
+            (ir::Sign::Signed, true) => IntCC::SignedGreaterThan,
+            (ir::Sign::Signed, false) => IntCC::SignedLessThan,
+            (ir::Sign::Unsigned, true) => IntCC::UnsignedGreaterThan,
+            (ir::Sign::Unsigned, false) => IntCC::UnsignedLessThan,
+        };
+        let mut agree = self.b.ins().icmp(beyond, x31, x0);
+        let c = super::vector::int_cc(cc, sign);
+        let (l0, l31) = if k == 0 {
+            (self.b.ins().icmp(c, x0, b0), self.b.ins().icmp(c, x31, b0))
+        } else {
+            (self.b.ins().icmp(c, a0, x0), self.b.ins().icmp(c, a0, x31))
+        };
+        let same = self.b.ins().icmp(IntCC::Equal, l0, l31);
+        agree = self.b.ins().band(agree, same);
+        for &ok in &rp.checks {
+            agree = self.b.ins().band(agree, ok);
+        }
+        Ok(Some((l0, agree)))
+    }
+
     /// Decide the fast accesses of block `blk` (at its top, after the scalar section).
     pub(super) fn plan_fast_mem(
         &mut self,
@@ -725,7 +803,7 @@ impl Gen<'_, '_> {
             });
         }
         let mut full: Option<Value> = None;
-        for (((root, _, _, _, stride), members), (ok, p, lo)) in groups.iter().zip(planned) {
+        for (((root, _, _, elem, stride), members), (ok, p, lo)) in groups.iter().zip(planned) {
             let ok = match common {
                 Some(c) => self.b.ins().band(ok, c),
                 None => ok,
@@ -772,6 +850,7 @@ impl Gen<'_, '_> {
                         stride: *stride as u32,
                         root: *root,
                         off,
+                        member: stride > elem,
                     },
                 );
             }

@@ -195,6 +195,12 @@ pub(super) struct Gen<'a, 'b> {
     /// While a block of a region other than its head is emitted: stores with a hoisted
     /// bounds check also test that the group's four lanes are active (`region.rs`).
     pub(super) region_store_check: bool,
+    /// `PTXJIT_NO_WARP_CONDS` is set: a region's full-warp version decides no branch
+    /// condition at compile time (`region.rs`, `Gen::warp_cond`; for measurements).
+    pub(super) no_warp_conds: bool,
+    /// The next full-warp group loop (`Gen::group_loop` with `full`) is emitted unrolled,
+    /// as straight-line code for the eight groups (set by its caller for small bodies).
+    pub(super) unroll_groups: bool,
     /// Entry block of each block priority (filled by the dispatcher).
     pub(super) enter: Vec<CBlock>,
     /// The current block's memory accesses with a hoisted bounds check (`affine.rs`).
@@ -733,6 +739,8 @@ pub fn generate(
         regions,
         region: None,
         region_store_check: false,
+        no_warp_conds: super::region::warp_conds_off(),
+        unroll_groups: false,
         sig_pure,
         sig_access,
         sig_atom,

@@ -42,6 +42,13 @@ use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
 
 type CBlock = cranelift_codegen::ir::Block;
 
+/// Largest body (IR instructions run per group, not counting the scalar section) whose
+/// full-warp group loop is unrolled into straight-line code for the eight groups: the loop's
+/// counter, test and index arithmetic (about five instructions per group) go, and the
+/// group's slot and element offsets become constants in the accesses; the body's code is
+/// there eight times (see [`Gen::unroll_fits`]).
+pub(super) const UNROLL_MAX_INSTS: usize = 24;
+
 impl Gen<'_, '_> {
     /// The group loop of a segment (`insts`, in block `blk` entered with `mask`): one general
     /// loop, preceded by a full-warp version (see the module docs) where the segment has no
@@ -83,6 +90,7 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(fast);
         self.warp_fast_body = true;
         self.fast.wide = self.plan_wide(insts);
+        self.unroll_groups = self.unroll_fits(insts.iter().copied());
         let acc = self.group_loop(mask, true, &mut *body);
         self.fast.wide = Default::default();
         self.warp_fast_body = false;
@@ -92,6 +100,25 @@ impl Gen<'_, '_> {
         self.b.ins().jump(join, &[BlockArg::Value(acc)]);
         self.b.switch_to_block(join);
         Ok(self.b.block_params(join)[0])
+    }
+
+    /// Whether a full-warp group loop running `insts` per group is unrolled: at most
+    /// [`UNROLL_MAX_INSTS`] outside the scalar section, and no struct member accessed lane by
+    /// lane (`FastAccess::member`: some ten machine instructions each, which made
+    /// `copy_float4`'s compile time 44% longer for 7% fewer instructions per launch) nor
+    /// through `wide.rs`.
+    pub(super) fn unroll_fits(&self, insts: impl Iterator<Item = ir::Inst>) -> bool {
+        let mut n = 0;
+        for i in insts {
+            if self.scalar[i.index()] {
+                continue;
+            }
+            n += 1;
+            if self.fast.access.get(&i).is_some_and(|fa| fa.member) {
+                return false;
+            }
+        }
+        n <= UNROLL_MAX_INSTS && self.fast.wide.is_empty()
     }
 
     /// The blocks every lane of the warp runs once, at the start: the entry block and the

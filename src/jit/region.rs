@@ -45,6 +45,15 @@
 //!   (`Gen::region_loops`), as `fullwarp.rs` makes for blocks: the lead's lane masks are
 //!   constant, accesses skip their tests and fallbacks, and a store after the lead is one
 //!   vector store when its group's four lanes are active, else one store per active lane.
+//! - That version may also decide branch conditions for the whole warp (`Spec`,
+//!   `Gen::warp_cond`): an ordered integer `setp` of a lane-affine value against a uniform
+//!   one, whose value is the same in all 32 lanes when lanes 0 and 31 agree and the values
+//!   do not wrap between them. The version is specialised for one direction and entered only
+//!   where lane 0's condition has that value and the lanes agree, so every lane of every
+//!   group takes that direction: blocks reached by all lanes (`Reach::All`) run as lead
+//!   blocks do, blocks no lane reaches have no code, and the masks they would have added
+//!   are known (a destination outside the region reached by all lanes gets the warp's whole
+//!   mask once). The general version is unchanged and runs otherwise.
 //! - The group tier of `group.rs` is not used in regions.
 
 use super::codegen::Gen;
@@ -159,6 +168,32 @@ impl Gen<'_, '_> {
                 }
             };
         }
+        // Branch conditions the full-warp version decides once per warp (`Gen::warp_cond`):
+        // that version runs only where lane 0's condition has the value chosen here and all
+        // lanes agree, so it follows one direction at compile time.
+        let mut spec = Spec {
+            conds: vec![None; blocks.len()],
+            oks: vec![],
+            all_out: vec![],
+        };
+        if !self.no_warp_conds {
+            for (k, &blk) in blocks.iter().enumerate() {
+                let Terminator::Branch { cond, then_, else_ } = &self.f.block(blk).term else {
+                    continue;
+                };
+                if uconds[k].is_some() {
+                    continue;
+                }
+                let (cond, then_, else_) = (*cond, then_.block, else_.block);
+                let Some((c0, agree)) = self.warp_cond(cond, blk, &sc, first)? else {
+                    continue;
+                };
+                let want = self.spec_direction(&r, then_, else_);
+                let is = self.b.ins().icmp_imm_s(IntCC::Equal, c0, i64::from(want));
+                spec.oks.push(self.b.ins().band(agree, is));
+                spec.conds[k] = Some(want);
+            }
+        }
         // Destinations outside the region.
         let mut outs: Vec<(Out, Variable)> = vec![];
         for &blk in &blocks {
@@ -192,7 +227,7 @@ impl Gen<'_, '_> {
             prios: r.clone(),
             lead,
         };
-        let res = self.region_loops(mask, &blocks, &sc, &uconds, &deferred, &pass);
+        let res = self.region_loops(mask, &blocks, &sc, &uconds, &deferred, &pass, spec);
         self.region = None;
         self.region_store_check = false;
         res?;
@@ -215,6 +250,7 @@ impl Gen<'_, '_> {
     /// version for a full warp in which all of them hold (as `fullwarp.rs` does for a
     /// block): no per-access test or fallback, and a store after the lead either all four
     /// lanes at once or, for a partial group, lane by lane.
+    #[allow(clippy::too_many_arguments)]
     fn region_loops(
         &mut self,
         mask: Value,
@@ -223,8 +259,9 @@ impl Gen<'_, '_> {
         uconds: &[Option<Value>],
         deferred: &[Vec<(ir::Value, Value)>],
         pass: &Pass,
+        mut spec: Spec,
     ) -> Result<(), String> {
-        let mut oks: Vec<Value> = vec![];
+        let mut oks: Vec<Value> = std::mem::take(&mut spec.oks);
         for blk in blocks {
             for i in &self.f.block(*blk).insts {
                 if let Some(fa) = self.fast.access.get(i) {
@@ -234,8 +271,8 @@ impl Gen<'_, '_> {
                 }
             }
         }
-        let mut body = |g: &mut Self, grp: &mut Grp, acc: Value| {
-            g.region_group(grp, blocks, sc, uconds, deferred, pass)?;
+        let body = |g: &mut Self, grp: &mut Grp, acc: Value| {
+            g.region_group(grp, blocks, sc, uconds, deferred, pass, None)?;
             Ok(acc)
         };
         if oks.is_empty() {
@@ -253,9 +290,26 @@ impl Gen<'_, '_> {
         self.b.ins().brif(cond, fast, &[], general, &[]);
         self.b.switch_to_block(fast);
         self.warp_fast_body = true;
-        let r = self.group_loop(mask, true, &mut body);
+        let insts: Vec<ir::Inst> = blocks
+            .iter()
+            .flat_map(|b| self.f.block(*b).insts.iter().copied())
+            .collect();
+        self.unroll_groups = self.unroll_fits(insts.into_iter());
+        let r = self.group_loop(mask, true, |g: &mut Self, grp: &mut Grp, acc: Value| {
+            g.region_group(grp, blocks, sc, uconds, deferred, pass, Some(&mut spec))?;
+            Ok(acc)
+        });
         self.warp_fast_body = false;
         r?;
+        // Destinations every lane of every group reached: the whole warp, once.
+        for d in &spec.all_out {
+            let Some(&(_, v)) = pass.outs.iter().find(|(o, _)| o == d) else {
+                return Err("internal: a region's destination without a mask".into());
+            };
+            let old = self.b.use_var(v);
+            let new = self.b.ins().bor(old, mask);
+            self.b.def_var(v, new);
+        }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(general);
         self.group_loop(mask, false, body)?;
@@ -264,7 +318,13 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
-    /// One group's pass through the region's blocks.
+    /// One group's pass through the region's blocks. With `spec` (the full-warp version, all
+    /// four lanes of the group active), which blocks the group's lanes reach is followed at
+    /// compile time through the lead, unconditional jumps and the branches `spec` decides
+    /// ([`Reach`]): a block no lane reaches has no code, one all lanes reach runs as a lead
+    /// block does (no mask test, four-lane stores), and destinations outside the region that
+    /// all lanes reach are added for the whole warp after the loop (`Spec::all_out`).
+    #[allow(clippy::too_many_arguments)]
     fn region_group(
         &mut self,
         grp: &mut Grp,
@@ -273,25 +333,36 @@ impl Gen<'_, '_> {
         uconds: &[Option<Value>],
         deferred: &[Vec<(ir::Value, Value)>],
         pass: &Pass,
+        mut spec: Option<&mut Spec>,
     ) -> Result<(), String> {
         let z = self.iconst(types::I32, 0);
         for &m in &pass.masks[pass.lead..] {
             self.b.def_var(m, z);
         }
+        let mut reach: Vec<Reach> = (0..blocks.len())
+            .map(|k| match (k < pass.lead, spec.is_some()) {
+                (true, _) => Reach::All,
+                (false, true) => Reach::Nothing,
+                (false, false) => Reach::Some,
+            })
+            .collect();
         let saved = (grp.m32, grp.m64, grp.bits, grp.full);
         for (k, &blk) in blocks.iter().enumerate() {
             let bd = self.f.block(blk).clone();
-            let join = if k < pass.lead {
-                None
-            } else {
-                let bits = self.b.use_var(pass.masks[k]);
-                let run = self.b.create_block();
-                let join = self.b.create_block();
-                self.b.ins().brif(bits, run, &[], join, &[]);
-                self.b.switch_to_block(run);
-                self.set_group_bits(grp, bits);
-                self.region_store_check = true;
-                Some((join, grp.vals.clone()))
+            let join = match (k < pass.lead, reach[k]) {
+                (true, _) => None,
+                (false, Reach::Nothing) => continue,
+                (false, Reach::All) => Some((None, grp.vals.clone())),
+                (false, Reach::Some) => {
+                    let bits = self.b.use_var(pass.masks[k]);
+                    let run = self.b.create_block();
+                    let join = self.b.create_block();
+                    self.b.ins().brif(bits, run, &[], join, &[]);
+                    self.b.switch_to_block(run);
+                    self.set_group_bits(grp, bits);
+                    self.region_store_check = true;
+                    Some((Some(join), grp.vals.clone()))
+                }
             };
             for &i in &bd.insts {
                 if !self.scalar[i.index()] {
@@ -302,14 +373,24 @@ impl Gen<'_, '_> {
                 let gv = self.splat_val(x, self.ty(v));
                 self.gstore(grp, v, gv, true)?;
             }
-            self.region_terminator(grp, sc, &bd.term, uconds[k], pass)?;
+            let known = spec.as_ref().and_then(|s| s.conds[k]);
+            let from = reach[k];
+            let mut route = Route {
+                pass,
+                reach: &mut reach,
+                from,
+                spec: spec.as_deref_mut(),
+            };
+            self.region_terminator(grp, sc, &bd.term, uconds[k], known, &mut route)?;
             if let Some((join, vals)) = join {
                 // The values of a block after the head do not reach the others in registers.
                 grp.vals = vals;
                 (grp.m32, grp.m64, grp.bits, grp.full) = saved;
                 self.region_store_check = false;
-                self.b.ins().jump(join, &[]);
-                self.b.switch_to_block(join);
+                if let Some(join) = join {
+                    self.b.ins().jump(join, &[]);
+                    self.b.switch_to_block(join);
+                }
             }
         }
         Ok(())
@@ -329,23 +410,35 @@ impl Gen<'_, '_> {
     }
 
     /// A region block's terminator for the group's lanes: block arguments to the targets'
-    /// parameter slots, and the lanes to the targets' masks.
+    /// parameter slots, and the lanes to the targets' masks. `known`: the branch condition's
+    /// value in every lane (the full-warp version's decision, `Spec::conds`).
     fn region_terminator(
         &mut self,
         grp: &mut Grp,
         sc: &HashMap<ir::Value, Value>,
         term: &Terminator,
         ucond: Option<Value>,
-        pass: &Pass,
+        known: Option<bool>,
+        route: &mut Route<'_, '_>,
     ) -> Result<(), String> {
         let bits = grp.bits;
+        let from = route.from;
         match term {
             Terminator::Jump(c) => {
                 if !c.args.is_empty() {
                     self.write_args(grp, sc, c, None)?;
                 }
                 let p = self.layout.prio[c.block.index()];
-                self.region_route(grp, pass, Out::Pending(p), bits)?;
+                self.region_route(grp, route, Out::Pending(p), bits, from)?;
+            }
+            Terminator::Branch { then_, else_, .. } if known.is_some() => {
+                // Every lane takes the same direction: no condition per group.
+                let taken = if known == Some(true) { then_ } else { else_ };
+                if !taken.args.is_empty() {
+                    self.write_args(grp, sc, taken, None)?;
+                }
+                let p = self.layout.prio[taken.block.index()];
+                self.region_route(grp, route, Out::Pending(p), bits, from)?;
             }
             Terminator::Branch { cond, then_, else_ } => {
                 let (tm, tbits) = match ucond {
@@ -375,10 +468,15 @@ impl Gen<'_, '_> {
                 }
                 let tp = self.layout.prio[then_.block.index()];
                 let ep = self.layout.prio[else_.block.index()];
-                self.region_route(grp, pass, Out::Pending(tp), tbits)?;
-                self.region_route(grp, pass, Out::Pending(ep), ebits)?;
+                // Either target may get any part of the lanes.
+                let part = match from {
+                    Reach::Nothing => Reach::Nothing,
+                    Reach::All | Reach::Some => Reach::Some,
+                };
+                self.region_route(grp, route, Out::Pending(tp), tbits, part)?;
+                self.region_route(grp, route, Out::Pending(ep), ebits, part)?;
             }
-            Terminator::Exit => self.region_route(grp, pass, Out::Exited, bits)?,
+            Terminator::Exit => self.region_route(grp, route, Out::Exited, bits, from)?,
             Terminator::Barrier { .. } | Terminator::Trap => {
                 return Err("internal: a barrier or trap in a region".into())
             }
@@ -386,16 +484,30 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
-    /// Add the group's lanes `bits` to destination `d`: a block of the region after the
-    /// head (its mask), or a destination outside (shifted to the group's warp bits).
-    fn region_route(&mut self, grp: &Grp, pass: &Pass, d: Out, bits: Value) -> Result<(), String> {
+    /// Add the group's lanes `bits` (which `lanes` describes at compile time) to destination
+    /// `d`: a block of the region after the head (its mask), or a destination outside
+    /// (shifted to the group's warp bits).
+    fn region_route(
+        &mut self,
+        grp: &Grp,
+        route: &mut Route<'_, '_>,
+        d: Out,
+        bits: Value,
+        lanes: Reach,
+    ) -> Result<(), String> {
+        let pass = route.pass;
         if let Out::Pending(p) = d {
             // The lead's blocks run for the group's lanes anyway: a jump along it is no route.
             if p > pass.prios.start && p < pass.prios.start + pass.lead as u32 {
                 return Ok(());
             }
             if p > pass.prios.start && p < pass.prios.end {
-                let v = pass.masks[(p - pass.prios.start) as usize];
+                let k = (p - pass.prios.start) as usize;
+                // The general version keeps every block after the lead under its mask.
+                if route.spec.is_some() {
+                    route.reach[k] = route.reach[k].join(lanes);
+                }
+                let v = pass.masks[k];
                 let old = self.b.use_var(v);
                 let new = self.b.ins().bor(old, bits);
                 self.b.def_var(v, new);
@@ -405,6 +517,12 @@ impl Gen<'_, '_> {
         let Some(&(_, v)) = pass.outs.iter().find(|(o, _)| *o == d) else {
             return Err("internal: a region's destination without a mask".into());
         };
+        if let (Reach::All, Some(spec)) = (lanes, route.spec.as_deref_mut()) {
+            if !spec.all_out.contains(&d) {
+                spec.all_out.push(d);
+            }
+            return Ok(());
+        }
         let sh = self.b.ins().ishl_imm_s(grp.g, 2);
         let placed = self.b.ins().ishl(bits, sh);
         let old = self.b.use_var(v);
@@ -412,4 +530,77 @@ impl Gen<'_, '_> {
         self.b.def_var(v, new);
         Ok(())
     }
+
+    /// The direction the full-warp version of region `r` specialises a branch of for
+    /// (`Spec::conds`, the condition's value): towards the target inside the region with more
+    /// instructions (the work a guard protects); `else` on a tie, as a guard's `@p bra` skips
+    /// its body.
+    fn spec_direction(&self, r: &Range<u32>, then_: ir::Block, else_: ir::Block) -> bool {
+        let weight = |b: ir::Block| {
+            let p = self.layout.prio[b.index()];
+            if p > r.start && p < r.end {
+                self.f.block(b).insts.len() + 1
+            } else {
+                0
+            }
+        };
+        weight(then_) > weight(else_)
+    }
+}
+
+/// Whether `PTXJIT_NO_WARP_CONDS` turns off the branch decisions of full-warp region versions
+/// (`Spec`; set and not empty, `0`, `false`, `no` or `off`); read once per process. For
+/// measurements: the code without them is the general one, as correct and slower.
+pub(super) fn warp_conds_off() -> bool {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OFF.get_or_init(|| {
+        std::env::var("PTXJIT_NO_WARP_CONDS").is_ok_and(|v| {
+            !matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "" | "0" | "false" | "no" | "off"
+            )
+        })
+    })
+}
+
+/// Which of a group's lanes reach a region block in the full-warp version, as known when the
+/// code is generated.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Reach {
+    /// No lane: the block has no code.
+    Nothing,
+    /// All four lanes.
+    All,
+    /// Known only at run time (the block's mask variable).
+    Some,
+}
+
+impl Reach {
+    /// The lanes of two routes into one block together.
+    fn join(self, other: Reach) -> Reach {
+        match (self, other) {
+            (Reach::All, _) | (_, Reach::All) => Reach::All,
+            (Reach::Nothing, x) | (x, Reach::Nothing) => x,
+            (Reach::Some, Reach::Some) => Reach::Some,
+        }
+    }
+}
+
+/// What the full-warp version of a region decides at compile time.
+struct Spec {
+    /// Per block (by position): its branch condition's value in every lane, where decided.
+    conds: Vec<Option<bool>>,
+    /// The run-time conditions of those decisions (`i8`), part of the version's test.
+    oks: Vec<Value>,
+    /// Destinations outside the region that every lane of every group reaches.
+    all_out: Vec<Out>,
+}
+
+/// A terminator's routing context: the region pass, the compile-time reach of its blocks,
+/// the reach of the block being left, and the full-warp version's decisions.
+struct Route<'a, 'b> {
+    pass: &'a Pass,
+    reach: &'a mut Vec<Reach>,
+    from: Reach,
+    spec: Option<&'b mut Spec>,
 }

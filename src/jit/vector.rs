@@ -128,6 +128,9 @@ impl Gen<'_, '_> {
         full: bool,
         mut body: impl FnMut(&mut Self, &mut Grp, Value) -> Result<Value, String>,
     ) -> Result<Value, String> {
+        if full && std::mem::take(&mut self.unroll_groups) {
+            return self.group_straight(body);
+        }
         let head = self.b.create_block();
         self.b.append_block_param(head, types::I32);
         self.b.append_block_param(head, types::I32);
@@ -219,6 +222,50 @@ impl Gen<'_, '_> {
         (self.env_loop, self.env_loop_cache) = outer;
         self.b.switch_to_block(exit);
         Ok(self.b.block_params(exit)[0])
+    }
+
+    /// The full-warp group loop unrolled: `body` for groups 0..8 in straight-line code, each
+    /// with all four lanes active and its group index a constant (so slot and element
+    /// offsets fold into the accesses). The per-call values it uses are loaded once, before
+    /// it, as for a loop. Returns the last group's accumulator.
+    fn group_straight(
+        &mut self,
+        mut body: impl FnMut(&mut Self, &mut Grp, Value) -> Result<Value, String>,
+    ) -> Result<Value, String> {
+        let start = self.b.create_block();
+        let enter = self.b.ins().jump(start, &[]);
+        let outer = (
+            self.env_loop.replace(enter),
+            std::mem::take(&mut self.env_loop_cache),
+        );
+        self.b.switch_to_block(start);
+        let mut acc = self.b.ins().iconst(types::I32, 0);
+        let state = self.state();
+        for k in 0..crate::analysis::segment::GROUPS {
+            let g = self.b.ins().iconst(types::I32, k as i64);
+            let bits = self.b.ins().iconst(types::I32, 0xf);
+            let mut base = [state; 4];
+            for (j, slot) in base.iter_mut().enumerate() {
+                let off = (k as i64) << (2 + j);
+                *slot = self.b.ins().iadd_imm_s(state, off);
+            }
+            let m32 = self.vconst_i32([-1; 4]);
+            let m64 = self.vconst_bytes(types::I64X2, vec![0xff; 16]);
+            let mut grp = Grp {
+                g,
+                bits,
+                m32,
+                m64: [m64, m64],
+                base,
+                vals: HashMap::new(),
+                gcache: Default::default(),
+                full: true,
+                wide: HashMap::new(),
+            };
+            acc = body(self, &mut grp, acc)?;
+        }
+        (self.env_loop, self.env_loop_cache) = outer;
+        Ok(acc)
     }
 
     /// Broadcast a scalar (predicates as `i8` 0/1) to a group value.
@@ -650,10 +697,12 @@ impl Gen<'_, '_> {
             } => {
                 // Four lanes of the launch's `%tid` table (`CtaEnv::tid_table`), at thread
                 // `32 warp + 4 g` of component k.
+                // The table and its address do not change during the call (`readonly`:
+                // `can_move`: Cranelift may drop an unused load and hoist a loop-invariant one).
                 let env = self.e.env;
                 let tbl = self.b.ins().load(
                     self.ptr,
-                    TRUSTED(),
+                    TRUSTED().with_readonly().with_can_move(),
                     env,
                     offset_of!(CtaEnv, tid_table) as i32,
                 );
@@ -680,7 +729,10 @@ impl Gen<'_, '_> {
                 let off = self.b.ins().ishl_imm_s(idx64, 2);
                 let p = self.b.ins().iadd(tbl, off);
                 // The table is 4-byte aligned only.
-                let fl = MemFlagsData::new().with_notrap();
+                let fl = MemFlagsData::new()
+                    .with_notrap()
+                    .with_readonly()
+                    .with_can_move();
                 GVal::V1(self.b.ins().load(types::I32X4, fl, p, 0))
             }
             Op::SReg {

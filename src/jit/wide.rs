@@ -57,6 +57,13 @@ pub(super) struct WidePlan {
     runs: Vec<WideRun>,
 }
 
+impl WidePlan {
+    /// No struct is accessed whole.
+    pub(super) fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+}
+
 /// The members of one struct access: loaded or stored together for each group.
 struct WideRun {
     /// Host address of lane 0's first byte of the struct (its member at the lowest offset).
