@@ -607,17 +607,7 @@ fn arg_from_entries(e: Vec<(String, toml::Value)>) -> Result<Arg, String> {
         }
         return Ok(Arg::Buffer { name, offset });
     }
-    let [(k, v)] = <[_; 1]>::try_from(e).map_err(|e: Vec<_>| {
-        let keys = e
-            .iter()
-            .map(|(k, _)| k.as_str())
-            .collect::<Vec<_>>()
-            .join(", ");
-        format!(
-            "an argument is a table with exactly one key; got {} ({keys})",
-            e.len()
-        )
-    })?;
+    let (k, v) = one_key(e, "an argument")?;
     match k.as_str() {
         "struct" => {
             let toml::Value::Array(items) = v else {
@@ -702,6 +692,23 @@ impl<'de> Deserialize<'de> for Init {
     }
 }
 
+/// The one entry of a table that must have exactly one key; the error names `what` and the
+/// keys it got.
+fn one_key(e: Vec<(String, toml::Value)>, what: &str) -> Result<(String, toml::Value), String> {
+    let [(k, v)] = <[_; 1]>::try_from(e).map_err(|e: Vec<_>| {
+        let keys = e
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!(
+            "{what} is a table with exactly one key; got {} ({keys})",
+            e.len()
+        )
+    })?;
+    Ok((k, v))
+}
+
 /// An `init` value from its TOML form; errors say what an `init` is.
 fn init_from_value(v: toml::Value) -> Result<Init, String> {
     let t = match v {
@@ -725,18 +732,7 @@ fn init_from_value(v: toml::Value) -> Result<Init, String> {
         ))
         }
     };
-    let entries: Vec<(String, toml::Value)> = t.into_iter().collect();
-    let [(k, v)] = <[_; 1]>::try_from(entries).map_err(|e: Vec<_>| {
-        let keys = e
-            .iter()
-            .map(|(k, _)| k.as_str())
-            .collect::<Vec<_>>()
-            .join(", ");
-        format!(
-            "init is a table with exactly one key ({INIT_KEYS}); got {} ({keys})",
-            e.len()
-        )
-    })?;
+    let (k, v) = one_key(t.into_iter().collect(), &format!("init ({INIT_KEYS})"))?;
     let inner = |e: toml::de::Error| format!("init.{k}: {}", e.message());
     match k.as_str() {
         "fill" => Ok(Init::Fill(v.try_into().map_err(inner)?)),
