@@ -1,12 +1,13 @@
-// A kernel that writes far outside its allocation: the program gets cudaErrorIllegalAddress
-// (sticky: later calls get it too), and ptxjit prints where it happened on stderr. What the
+// A kernel that writes far before the start of its allocation: the program gets cudaErrorIllegalAddress
+// (sticky: later calls get it too), and ptxjit prints where it happened on stderr, naming the
+// buffer by the call that made it (cudaMalloc). What the
 // kernel printed before the fault is written by the synchronisation that reports it, before
 // anything the host prints afterwards.
 #include "check.h"
 
 __global__ void oops(int* p) {
   if (threadIdx.x == 0) printf("device: before the store\n");
-  p[threadIdx.x + (1 << 28)] = 1;
+  p[int(threadIdx.x) - (1 << 24)] = 1;  // 64 MiB before the allocation
 }
 
 int main() {
