@@ -283,42 +283,7 @@ impl Decoder<'_> {
                 });
                 Exec::Warp(self.prog.warp.len() as u32 - 1)
             }
-            op @ (Op::Bitcast {}
-            | Op::IAdd {}
-            | Op::ISub {}
-            | Op::IMul {}
-            | Op::IMulHi { .. }
-            | Op::IMulWide { .. }
-            | Op::IDiv { .. }
-            | Op::IRem { .. }
-            | Op::IMin { .. }
-            | Op::IMax { .. }
-            | Op::INeg {}
-            | Op::IAbs {}
-            | Op::And {}
-            | Op::Or {}
-            | Op::Xor {}
-            | Op::Not {}
-            | Op::Shl {}
-            | Op::Shr { .. }
-            | Op::Popc {}
-            | Op::Clz {}
-            | Op::FAdd { .. }
-            | Op::FSub { .. }
-            | Op::FMul { .. }
-            | Op::FFma { .. }
-            | Op::FDiv { .. }
-            | Op::FNeg { .. }
-            | Op::FAbs { .. }
-            | Op::FSqrt { .. }
-            | Op::FRcp { .. }
-            | Op::ICmp { .. }
-            | Op::FCmp { .. }
-            | Op::Select {}
-            | Op::Cvt { .. }
-            | Op::Cvta { .. }
-            | Op::IsSpace { .. }
-            | crate::helper_ops!()) => Exec::Pure(op),
+            op @ crate::lane_ops!() => Exec::Pure(op),
         };
         Ok(DInst {
             exec,

@@ -439,6 +439,53 @@ macro_rules! helper_ops {
     };
 }
 
+/// Every pure per-lane operation but the three that read no operand (`Const`, `SReg`,
+/// `SymAddr`): the integer and floating-point basics, comparisons, `selp`, `cvt`/`cvta`,
+/// `isspacep`, and [`helper_ops!`]. Results depend only on the operands, so an engine may
+/// evaluate them per lane in any order. Use as a pattern, `lane_ops!()`, so a new op of this
+/// kind is added here once.
+#[macro_export]
+macro_rules! lane_ops {
+    () => {
+        $crate::ir::Op::Bitcast {}
+            | $crate::ir::Op::IAdd {}
+            | $crate::ir::Op::ISub {}
+            | $crate::ir::Op::IMul {}
+            | $crate::ir::Op::IMulHi { .. }
+            | $crate::ir::Op::IMulWide { .. }
+            | $crate::ir::Op::IDiv { .. }
+            | $crate::ir::Op::IRem { .. }
+            | $crate::ir::Op::IMin { .. }
+            | $crate::ir::Op::IMax { .. }
+            | $crate::ir::Op::INeg {}
+            | $crate::ir::Op::IAbs {}
+            | $crate::ir::Op::And {}
+            | $crate::ir::Op::Or {}
+            | $crate::ir::Op::Xor {}
+            | $crate::ir::Op::Not {}
+            | $crate::ir::Op::Shl {}
+            | $crate::ir::Op::Shr { .. }
+            | $crate::ir::Op::Popc {}
+            | $crate::ir::Op::Clz {}
+            | $crate::ir::Op::FAdd { .. }
+            | $crate::ir::Op::FSub { .. }
+            | $crate::ir::Op::FMul { .. }
+            | $crate::ir::Op::FFma { .. }
+            | $crate::ir::Op::FDiv { .. }
+            | $crate::ir::Op::FNeg { .. }
+            | $crate::ir::Op::FAbs { .. }
+            | $crate::ir::Op::FSqrt { .. }
+            | $crate::ir::Op::FRcp { .. }
+            | $crate::ir::Op::ICmp { .. }
+            | $crate::ir::Op::FCmp { .. }
+            | $crate::ir::Op::Select {}
+            | $crate::ir::Op::Cvt { .. }
+            | $crate::ir::Op::Cvta { .. }
+            | $crate::ir::Op::IsSpace { .. }
+            | $crate::helper_ops!()
+    };
+}
+
 /// The warp-level operations ([`Effect::Warp`]) other than `shfl`, which the engines treat on
 /// their own, as one pattern: `Op::Shfl { .. } | warp_ops!()` is every warp-level op. Both
 /// engines run these through one per-warp path (a runtime call over the active lanes), so a
@@ -529,45 +576,9 @@ impl Op {
     /// The effect class of the operation.
     pub fn effect(&self) -> Effect {
         match self {
-            Op::Const { .. }
-            | Op::SReg { .. }
-            | Op::SymAddr { .. }
-            | Op::Bitcast {}
-            | Op::IAdd {}
-            | Op::ISub {}
-            | Op::IMul {}
-            | Op::IMulHi { .. }
-            | Op::IMulWide { .. }
-            | Op::IDiv { .. }
-            | Op::IRem { .. }
-            | Op::IMin { .. }
-            | Op::IMax { .. }
-            | Op::INeg {}
-            | Op::IAbs {}
-            | Op::And {}
-            | Op::Or {}
-            | Op::Xor {}
-            | Op::Not {}
-            | Op::Shl {}
-            | Op::Shr { .. }
-            | Op::Popc {}
-            | Op::Clz {}
-            | Op::FAdd { .. }
-            | Op::FSub { .. }
-            | Op::FMul { .. }
-            | Op::FFma { .. }
-            | Op::FDiv { .. }
-            | Op::FNeg { .. }
-            | Op::FAbs { .. }
-            | Op::FSqrt { .. }
-            | Op::FRcp { .. }
-            | Op::ICmp { .. }
-            | Op::FCmp { .. }
-            | Op::Select {}
-            | Op::Cvt { .. }
-            | Op::Cvta { .. }
-            | Op::IsSpace { .. }
-            | crate::helper_ops!() => Effect::Pure,
+            Op::Const { .. } | Op::SReg { .. } | Op::SymAddr { .. } | crate::lane_ops!() => {
+                Effect::Pure
+            }
             Op::Load { .. }
             | Op::Store { .. }
             | Op::Atom { .. }

@@ -470,6 +470,22 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         } else {
             0
         };
+        let uses = input.uses;
+        // A CTA's tensor memory and mbarrier-wait record, where its kernel has them.
+        let tmem_of = |t: &super::tcgen05::TensorMemory| -> *const super::tcgen05::TensorMemory {
+            if uses.tensor_memory {
+                t
+            } else {
+                std::ptr::null()
+            }
+        };
+        let mbar_of = |m: &super::mbarrier::MbarWaits| -> *const super::mbarrier::MbarWaits {
+            if uses.mbarrier {
+                m
+            } else {
+                std::ptr::null()
+            }
+        };
         let make_env = |c: u64,
                         shared: &mut Vec<u128>,
                         shared_init: &[std::sync::atomic::AtomicU8],
@@ -477,7 +493,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                         race: &super::race::RaceCta,
                         flag: *const AtomicU32,
                         cluster: &super::cluster::ClusterState,
-                        mbar: *const super::mbarrier::MbarWaits| CtaEnv {
+                        tmem: &super::tcgen05::TensorMemory,
+                        mbar: Option<&super::mbarrier::MbarWaits>| CtaEnv {
             global_base: mem.base(),
             global_top: mem.top(),
             shared_base: shared.as_mut_ptr() as *mut u8,
@@ -529,12 +546,12 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             } else {
                 0
             },
-            tmem: std::ptr::null(),
+            tmem: tmem_of(tmem),
             cluster_dims: input.cluster.dims,
             cluster_explicit: u32::from(input.cluster.explicit),
             cluster,
             launch_control: &launch_control,
-            mbar_waits: mbar,
+            mbar_waits: mbar.map_or(std::ptr::null(), mbar_of),
             complete_in_call: 0,
             rounds_in_call: 0,
         };
@@ -564,22 +581,6 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             if ran {
                 let w = rayon::current_thread_index().map_or(63, |i| i.min(63));
                 worker_bits.fetch_or(1 << w, Ordering::Relaxed);
-            }
-        };
-        let uses = input.uses;
-        // A CTA's tensor memory and mbarrier-wait record, where its kernel has them.
-        let tmem_of = |t: &super::tcgen05::TensorMemory| -> *const super::tcgen05::TensorMemory {
-            if uses.tensor_memory {
-                t
-            } else {
-                std::ptr::null()
-            }
-        };
-        let mbar_of = |m: &super::mbarrier::MbarWaits| -> *const super::mbarrier::MbarWaits {
-            if uses.mbarrier {
-                m
-            } else {
-                std::ptr::null()
             }
         };
         // The per-CTA resets of a CTA's tensor memory and mbarrier-wait record, where its
@@ -614,7 +615,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     mbar,
                     ..
                 } = &mut buf;
-                let mut env = make_env(
+                make_env(
                     0,
                     shared,
                     shared_init,
@@ -622,10 +623,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     race,
                     std::ptr::null(),
                     cluster,
-                    mbar_of(mbar),
-                );
-                env.tmem = tmem_of(tmem);
-                env
+                    tmem,
+                    Some(mbar),
+                )
             };
             loop {
                 if c_next >= c_end {
@@ -753,9 +753,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     race,
                     flag,
                     cluster,
-                    mbar_of(mbar),
+                    tmem,
+                    Some(mbar),
                 );
-                env.tmem = tmem_of(tmem);
                 if !started {
                     start_cta(engine, &state_init, states);
                 }
@@ -882,9 +882,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                             race,
                             flag,
                             &state,
-                            std::ptr::null(),
+                            tmem,
+                            None,
                         );
-                        env.tmem = tmem_of(tmem);
                         if !started[r] {
                             start_cta(engine, &state_init, states);
                             started[r] = true;
