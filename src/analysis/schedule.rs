@@ -306,13 +306,11 @@ pub fn schedule_with(
         if !matches!(d.op, crate::ir::Op::BarArrive { .. }) {
             continue;
         }
-        let id = d.args.first().and_then(|&a| match f.values[a.index()].def {
-            crate::ir::ValueDef::Result(c, _) => match f.inst(c).op {
-                crate::ir::Op::Const { bits } if bits < u64::from(BAR_COUNT) => Some(bits),
-                _ => None,
-            },
-            crate::ir::ValueDef::Param(..) => None,
-        });
+        let id = d
+            .args
+            .first()
+            .and_then(|&a| f.const_bits(a))
+            .filter(|&id| id < u64::from(BAR_COUNT));
         bar_ids |= id.map_or(all_ids, |id| 1 << id);
     }
     Ok(WarpLayout {

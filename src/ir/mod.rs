@@ -329,6 +329,18 @@ impl Function {
         &self.insts[i.index()]
     }
 
+    /// The raw bits of `v` when an `Op::Const` defines it (the constant's type in
+    /// [`value_type`](Self::value_type); bits above its width are zero), else `None`.
+    pub fn const_bits(&self, v: Value) -> Option<u64> {
+        match self.values[v.index()].def {
+            ValueDef::Result(i, 0) => match self.inst(i).op {
+                Op::Const { bits } => Some(bits),
+                _ => None,
+            },
+            ValueDef::Result(..) | ValueDef::Param(..) => None,
+        }
+    }
+
     pub fn block(&self, b: Block) -> &BlockData {
         &self.blocks[b.index()]
     }

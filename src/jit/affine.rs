@@ -234,18 +234,13 @@ impl Strides<'_> {
 
 /// The compile-time constant defining `v`, if any (32-bit: sign- or zero-extended).
 fn const_value(f: &ir::Function, v: ir::Value, signed: bool) -> Option<i64> {
-    match f.values[v.index()].def {
-        ir::ValueDef::Result(i, 0) => match f.inst(i).op {
-            Op::Const { bits } => Some(match f.value_type(v) {
-                ir::Type::I32 if signed => bits as u32 as i32 as i64,
-                ir::Type::I32 => bits as u32 as i64,
-                ir::Type::I64 => bits as i64,
-                _ => return None,
-            }),
-            _ => None,
-        },
-        _ => None,
-    }
+    let bits = f.const_bits(v)?;
+    Some(match f.value_type(v) {
+        ir::Type::I32 if signed => bits as u32 as i32 as i64,
+        ir::Type::I32 => bits as u32 as i64,
+        ir::Type::I64 => bits as i64,
+        _ => return None,
+    })
 }
 
 /// Scalar values produced while replaying definitions for lane 0.

@@ -87,17 +87,6 @@ pub(super) fn in_call_completion(f: &ir::Function, racecheck: bool) -> bool {
     barriers && !excluded && !racecheck
 }
 
-/// The constant a value is defined by, if any.
-fn const_of(f: &ir::Function, v: ir::Value) -> Option<u64> {
-    match f.values[v.index()].def {
-        ir::ValueDef::Result(c, _) => match f.inst(c).op {
-            Op::Const { bits } => Some(bits),
-            _ => None,
-        },
-        ir::ValueDef::Param(..) => None,
-    }
-}
-
 /// The stack slot of the per-pass count and key, for a kernel with [`in_call_completion`],
 /// zeroed in the function's entry block (the current block of `b`).
 pub(super) fn new_slot(b: &mut FunctionBuilder, ptr: cranelift_codegen::ir::Type) -> StackSlot {
@@ -127,8 +116,8 @@ impl Gen<'_, '_> {
         let bd = self.f.block(blk);
         let last = bd.insts.last() == Some(&i);
         let parks = matches!(bd.term, Terminator::Barrier { .. });
-        let id = d.args.first().and_then(|&a| const_of(self.f, a));
-        let pred = d.args.get(2).and_then(|&a| const_of(self.f, a));
+        let id = d.args.first().and_then(|&a| self.f.const_bits(a));
+        let pred = d.args.get(2).and_then(|&a| self.f.const_bits(a));
         let ids = self.layout.bar_ids;
         let Some(id) = id.filter(|&id| id < 16 && ids >> id & 1 != 0) else {
             return false;
