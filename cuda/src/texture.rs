@@ -239,34 +239,59 @@ const MEM_ARRAY: c_uint = 3;
 const MEM_UNIFIED: c_uint = 4;
 
 /// Resolves one side of a copy: (memory type, host, device, array, pitch, height) at
-/// offset (x bytes, y, z).
+/// offset (x bytes, y, z), for a box of `extent` (width in bytes, height, depth). Errors
+/// (`CUDA_ERROR_INVALID_VALUE`, nothing copied), as the driver's: a row wider than a linear
+/// side's pitch, slices of more rows than a linear side's height (`depth` > 1), a box
+/// outside an array.
 #[allow(clippy::too_many_arguments)]
 fn side(
     d: &Driver,
+    what: &str,
     kind: c_uint,
     host: u64,
     dev: u64,
     arr: u64,
     pitch: usize,
     height: usize,
-    x: usize,
-    y: usize,
-    z: usize,
+    (x, y, z): (usize, usize, usize),
+    (width, rows_n, depth): (usize, usize, usize),
 ) -> Result<Side, Fail> {
     let start =
         |base: u64, pitch: u64, rows: u64| base + x as u64 + (y as u64 + z as u64 * rows) * pitch;
+    let linear = || -> Result<(), Fail> {
+        if width > pitch {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!("WidthInBytes {width} exceeds the {what} pitch {pitch}"),
+            ));
+        }
+        if depth > 1 && rows_n > height {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!("Height {rows_n} exceeds the {what} height {height} (rows per slice)"),
+            ));
+        }
+        Ok(())
+    };
     match kind {
-        MEM_HOST => Ok(Side::Host(
-            start(host, pitch as u64, height as u64),
-            pitch as u64,
-            height as u64,
-        )),
-        MEM_DEVICE => Ok(Side::Device(
-            start(dev, pitch as u64, height as u64),
-            pitch as u64,
-            height as u64,
-        )),
+        MEM_HOST => {
+            linear()?;
+            Ok(Side::Host(
+                start(host, pitch as u64, height as u64),
+                pitch as u64,
+                height as u64,
+            ))
+        }
+        MEM_DEVICE => {
+            linear()?;
+            Ok(Side::Device(
+                start(dev, pitch as u64, height as u64),
+                pitch as u64,
+                height as u64,
+            ))
+        }
         MEM_UNIFIED => {
+            linear()?;
             let p = start(dev, pitch as u64, height as u64);
             if d.host.memory().allocation_at(p).is_some() {
                 Ok(Side::Device(p, pitch as u64, height as u64))
@@ -276,7 +301,22 @@ fn side(
         }
         MEM_ARRAY => {
             let a = array(d, arr)?;
-            let (row, rows, _) = a.shape();
+            let (row, rows, slices) = a.shape();
+            let fits = |off: usize, n: usize, limit: u64| {
+                (off as u64)
+                    .checked_add(n as u64)
+                    .is_some_and(|e| e <= limit)
+            };
+            if !(fits(x, width, row) && fits(y, rows_n, rows) && fits(z, depth, slices)) {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!(
+                        "the {what} box ({width} bytes x {rows_n} rows x {depth} slices at \
+                         byte {x}, row {y}, slice {z}) is outside the array ({row} bytes x \
+                         {rows} rows x {slices} slices)"
+                    ),
+                ));
+            }
             Ok(Side::Device(start(a.desc.ptr.0, row, rows), row, rows))
         }
         other => Err(Fail::new(
@@ -348,29 +388,30 @@ pub(crate) fn memcpy2d(p: *const Memcpy2d) -> DrvResult {
     // SAFETY: a descriptor by the API's contract.
     let c = unsafe { &*p };
     with_context(|d| {
+        let extent = (c.width, c.height, 1);
         let src = side(
             d,
+            "source",
             c.src_type,
             c.src_host as u64,
             c.src_device,
             c.src_array,
             c.src_pitch,
             0,
-            c.src_x,
-            c.src_y,
-            0,
+            (c.src_x, c.src_y, 0),
+            extent,
         )?;
         let dst = side(
             d,
+            "destination",
             c.dst_type,
             c.dst_host as u64,
             c.dst_device,
             c.dst_array,
             c.dst_pitch,
             0,
-            c.dst_x,
-            c.dst_y,
-            0,
+            (c.dst_x, c.dst_y, 0),
+            extent,
         )?;
         copy_box(d, src, dst, c.width, c.height, 1)
     })
@@ -426,31 +467,32 @@ pub(crate) fn memcpy3d(p: *const Memcpy3d) -> DrvResult {
         ));
     }
     with_context(|d| {
+        let extent = (c.width, c.height.max(1), c.depth.max(1));
         let src = side(
             d,
+            "source",
             c.src_type,
             c.src_host as u64,
             c.src_device,
             c.src_array,
             c.src_pitch,
             c.src_height,
-            c.src_x,
-            c.src_y,
-            c.src_z,
+            (c.src_x, c.src_y, c.src_z),
+            extent,
         )?;
         let dst = side(
             d,
+            "destination",
             c.dst_type,
             c.dst_host as u64,
             c.dst_device,
             c.dst_array,
             c.dst_pitch,
             c.dst_height,
-            c.dst_x,
-            c.dst_y,
-            c.dst_z,
+            (c.dst_x, c.dst_y, c.dst_z),
+            extent,
         )?;
-        copy_box(d, src, dst, c.width, c.height.max(1), c.depth.max(1))
+        copy_box(d, src, dst, extent.0, extent.1, extent.2)
     })
 }
 

@@ -170,3 +170,73 @@ fn clusters_need_compute_capability_9_0() {
         assert_eq!(launch(&mut params), CUDA_SUCCESS);
     }
 }
+
+#[test]
+fn two_d_copies_outside_a_pitch_or_an_array_are_refused_and_write_nothing() {
+    use cuda::texture::*;
+    setup();
+    unsafe {
+        let mut d = 0u64;
+        assert_eq!(cuMemAlloc_v2(&mut d, 256), CUDA_SUCCESS);
+        // 2 rows of 32 bytes into a host buffer of pitch 16: the driver's rule is
+        // WidthInBytes <= both pitches; the canary after 2 x 16 bytes stays.
+        let mut host = [0xabu8; 48];
+        let mut m = Memcpy2d {
+            src_x: 0,
+            src_y: 0,
+            src_type: 2, // CU_MEMORYTYPE_DEVICE
+            src_host: std::ptr::null(),
+            src_device: d,
+            src_array: 0,
+            src_pitch: 64,
+            dst_x: 0,
+            dst_y: 0,
+            dst_type: 1, // CU_MEMORYTYPE_HOST
+            dst_host: host.as_mut_ptr().cast(),
+            dst_device: 0,
+            dst_array: 0,
+            dst_pitch: 16,
+            width: 32,
+            height: 2,
+        };
+        assert_eq!(cuMemcpy2D_v2(&m), CUDA_ERROR_INVALID_VALUE);
+        assert!(host.iter().all(|&b| b == 0xab));
+        m.dst_pitch = 32;
+        m.src_pitch = 16;
+        assert_eq!(cuMemcpy2D_v2(&m), CUDA_ERROR_INVALID_VALUE);
+        m.src_pitch = 64;
+        assert_eq!(cuMemcpy2D_v2(&m), CUDA_SUCCESS);
+        // A 4 x 2 array of u32 (16-byte rows): a box one byte past a row, or one row past
+        // the last, is refused.
+        let desc = ArrayDescriptor {
+            width: 4,
+            height: 2,
+            format: 0x03, // CU_AD_FORMAT_UNSIGNED_INT32
+            channels: 1,
+        };
+        let mut a = 0u64;
+        assert_eq!(cuArrayCreate_v2(&mut a, &desc), CUDA_SUCCESS);
+        let src = [7u8; 64];
+        let mut to_array = Memcpy2d {
+            src_type: 1,
+            src_host: src.as_ptr().cast(),
+            src_pitch: 32,
+            src_device: 0,
+            dst_type: 3, // CU_MEMORYTYPE_ARRAY
+            dst_host: null_mut(),
+            dst_device: 0,
+            dst_array: a,
+            dst_pitch: 0,
+            dst_x: 1,
+            width: 16,
+            height: 2,
+            ..m
+        };
+        assert_eq!(cuMemcpy2D_v2(&to_array), CUDA_ERROR_INVALID_VALUE);
+        to_array.dst_x = 0;
+        to_array.dst_y = 1;
+        assert_eq!(cuMemcpy2D_v2(&to_array), CUDA_ERROR_INVALID_VALUE);
+        to_array.dst_y = 0;
+        assert_eq!(cuMemcpy2D_v2(&to_array), CUDA_SUCCESS);
+    }
+}

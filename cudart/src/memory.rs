@@ -259,6 +259,21 @@ pub fn memcpy_2d(m: &Memcpy2D, stream: Option<u64>) -> RtResult {
     }
 }
 
+/// The runtime's rule for the 2D copies: a row of `width` bytes fits in each linear side's
+/// pitch (`None`: an array side, which the driver checks against the array's shape), else
+/// `cudaErrorInvalidPitchValue` and nothing is copied.
+pub fn check_pitch(width: usize, spitch: Option<usize>, dpitch: Option<usize>) -> RtResult {
+    for (side, pitch) in [("source", spitch), ("destination", dpitch)] {
+        if let Some(p) = pitch.filter(|&p| width > p) {
+            return Err(Fail::new(
+                cudaErrorInvalidPitchValue,
+                format!("width {width} bytes exceeds the {side} pitch {p}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A 2D copy between linear memories (any side host or device), now or in `stream`'s order.
 pub fn copy_2d(
     dst: *mut c_void,
@@ -270,6 +285,7 @@ pub fn copy_2d(
     stream: Option<u64>,
 ) -> RtResult {
     context()?;
+    check_pitch(width, Some(spitch), Some(dpitch))?;
     let m = Memcpy2D {
         src_memory_type: MEM_UNIFIED,
         src_host: src as usize,

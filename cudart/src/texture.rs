@@ -209,6 +209,7 @@ fn to_array(
     stream: Option<u64>,
 ) -> RtResult {
     context()?;
+    crate::memory::check_pitch(width, Some(spitch), None)?;
     let m = Memcpy2D {
         src_memory_type: MEM_UNIFIED,
         src_host: src as usize,
@@ -247,6 +248,7 @@ fn from_array(
     stream: Option<u64>,
 ) -> RtResult {
     context()?;
+    crate::memory::check_pitch(width, None, Some(dpitch))?;
     let m = Memcpy2D {
         src_memory_type: MEM_ARRAY,
         src_array: src,

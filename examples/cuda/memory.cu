@@ -29,6 +29,13 @@ int main() {
   float host[h][w];
   CHECK(cudaMemcpy2D(host, w * sizeof(float), p, pitch, w * sizeof(float), h, cudaMemcpyDeviceToHost));
   for (int y = 0; y < h; y++) for (int x = 0; x < w; x++) EXPECT(host[y][x] == y * 1000 + x);
+  // A row wider than either pitch is refused and nothing is written (CUDA's rule): the
+  // canary after a 2-row, 16-byte-pitch host buffer stays.
+  unsigned char small[2 * 16 + 16];
+  memset(small, 0xab, sizeof small);
+  EXPECT(cudaMemcpy2D(small, 16, p, pitch, 32, 2, cudaMemcpyDeviceToHost) == cudaErrorInvalidPitchValue);
+  for (int i = 0; i < (int)sizeof small; i++) EXPECT(small[i] == 0xab);
+  EXPECT(cudaMemcpy2D(p, pitch, small, 8, 16, 2, cudaMemcpyHostToDevice) == cudaErrorInvalidPitchValue);
 
   // 3D: cudaMalloc3D, cudaMemset3D, then a host box copied into the middle with cudaMemcpy3D.
   cudaExtent e = make_cudaExtent(10 * sizeof(short), 6, 4);
