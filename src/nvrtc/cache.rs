@@ -7,7 +7,9 @@
 //! the source includes from its own directory or a `-I` directory, transitively (found by
 //! reading its `#include` lines; headers of the CUDA wheels are not hashed: their directories
 //! are in the options, and a wheel's files change only with
-//! its version). Any change to these compiles anew; nothing is ever invalidated by time.
+//! its version). Any change to these compiles anew; nothing is ever invalidated by time. A
+//! source or local header with a computed include (`#include MACRO`), whose file only the
+//! preprocessor knows, is never cached: it is compiled on every run, with a note saying why.
 //!
 //! DIR is `$PTXJIT_CACHE_DIR`, else `$XDG_CACHE_HOME/ptxjit`, else `~/.cache/ptxjit`. An entry
 //! is written to a temporary file and renamed into place, so concurrent runs never read half a
@@ -59,7 +61,23 @@ pub fn compile_cached(path: &Path, o: &CompileOptions) -> Result<CachedPtx, Nvrt
     let source = read_source(path)?;
     let options = nvrtc.options(path, o)?;
     let name = program_name(path);
-    let key = cache_key(&nvrtc, &name, &options, &source, path, &o.include_dirs);
+    let deps = local_headers(path, &source, &o.include_dirs);
+    if let Some((file, line)) = &deps.computed {
+        eprintln!(
+            "note: {} is compiled on every run, not cached: {}: `{line}` names its header \
+             through a macro, which the cache cannot follow",
+            path.display(),
+            file.display()
+        );
+        let c = compile_source(&nvrtc, path, &source, &options)?;
+        return Ok(CachedPtx {
+            ptx: c.ptx,
+            log: c.log,
+            path: None,
+            from_cache: false,
+        });
+    }
+    let key = cache_key(&nvrtc, &name, &options, &source, &deps.headers);
     let dir = cache_dir();
     if let Some(dir) = &dir {
         let entry = dir.join(format!("{key}.ptx"));
@@ -129,8 +147,7 @@ fn cache_key(
     name: &str,
     options: &[String],
     source: &str,
-    path: &Path,
-    include_dirs: &[PathBuf],
+    headers: &[(PathBuf, Vec<u8>)],
 ) -> String {
     let mut h = Sha256::new();
     let mut field = |b: &[u8]| {
@@ -149,7 +166,7 @@ fn cache_key(
         field(n.as_bytes());
         field(text.as_bytes());
     }
-    for (p, text) in local_headers(path, source, include_dirs) {
+    for (p, text) in headers {
         field(p.display().to_string().as_bytes());
         field(&text);
     }
@@ -159,15 +176,28 @@ fn cache_key(
 /// At most this many headers are followed (a guard against include cycles of generated names).
 const MAX_HEADERS: usize = 1000;
 
+/// What a source depends on beyond itself ([`local_headers`]).
+struct LocalHeaders {
+    /// Each header with its contents, in the order first reached.
+    headers: Vec<(PathBuf, Vec<u8>)>,
+    /// The first computed include (`#include MACRO`) seen: the file and the line.
+    computed: Option<(PathBuf, String)>,
+}
+
 /// The headers `source` (the file at `path`) includes from its own directory or from
-/// `include_dirs`, transitively, each with its contents, in the order first reached. An
-/// `#include` that resolves to no such file (a CUDA or NVRTC header) is not followed.
-fn local_headers(path: &Path, source: &str, include_dirs: &[PathBuf]) -> Vec<(PathBuf, Vec<u8>)> {
+/// `include_dirs`, transitively, each with its contents, in the order first reached, and the
+/// first computed include among them. An `#include` that resolves to no such file (a CUDA or
+/// NVRTC header) is not followed.
+fn local_headers(path: &Path, source: &str, include_dirs: &[PathBuf]) -> LocalHeaders {
     let own_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut found = vec![];
+    let mut computed = None;
     let mut seen = HashSet::new();
-    let mut work = vec![(own_dir.clone(), source.to_string())];
-    while let Some((dir, text)) = work.pop() {
+    let mut work = vec![(own_dir.clone(), path.to_path_buf(), source.to_string())];
+    while let Some((dir, file, text)) = work.pop() {
+        if computed.is_none() {
+            computed = computed_include(&text).map(|l| (file.clone(), l));
+        }
         for (quoted, name) in includes(&text) {
             let mut candidates = vec![];
             if quoted {
@@ -186,11 +216,34 @@ fn local_headers(path: &Path, source: &str, include_dirs: &[PathBuf]) -> Vec<(Pa
                 continue;
             };
             let next_dir = hit.parent().map(Path::to_path_buf).unwrap_or_default();
-            work.push((next_dir, String::from_utf8_lossy(&bytes).into_owned()));
+            work.push((
+                next_dir,
+                hit.clone(),
+                String::from_utf8_lossy(&bytes).into_owned(),
+            ));
             found.push((hit, bytes));
         }
     }
-    found
+    LocalHeaders {
+        headers: found,
+        computed,
+    }
+}
+
+/// The first `#include` line of `text` whose operand is neither `"name"` nor `<name>` (a
+/// macro the preprocessor expands to the header's name), trimmed.
+fn computed_include(text: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        let rest = l.trim_start().strip_prefix('#')?.trim_start();
+        let rest = rest.strip_prefix("include")?;
+        let operand = rest.trim_start();
+        let computed = rest.starts_with(char::is_whitespace)
+            && !operand.is_empty()
+            && !operand.starts_with(['"', '<'])
+            && !operand.starts_with("//")
+            && !operand.starts_with("/*");
+        computed.then(|| l.trim().to_string())
+    })
 }
 
 /// The `#include "name"` (`true`) and `#include <name>` (`false`) lines of `text`.
@@ -240,7 +293,9 @@ mod tests {
         std::fs::write(inc.join("d.h"), "int d;\n").unwrap();
         let src = "#include \"a.h\"\n#include <d.h>\n#include <cuda_fp16.h>\n";
         let deps = local_headers(&root.join("k.cu"), src, std::slice::from_ref(&inc));
+        assert_eq!(deps.computed, None);
         let mut names: Vec<String> = deps
+            .headers
             .iter()
             .map(|(p, _)| p.strip_prefix(&root).unwrap().display().to_string())
             .collect();
@@ -249,6 +304,22 @@ mod tests {
         assert_eq!(names.len(), 4, "{names:?}");
         assert!(names.iter().any(|n| n.ends_with("c.h")), "{names:?}");
         assert!(names.iter().any(|n| n == "inc/d.h"), "{names:?}");
+        // A computed include in a local header is found, with its file.
+        std::fs::write(root.join("sub/c.h"), "#define H \"d.h\"\n#include H\n").unwrap();
+        let deps = local_headers(&root.join("k.cu"), src, std::slice::from_ref(&inc));
+        let (file, line) = deps.computed.expect("the computed include in sub/c.h");
+        assert!(file.ends_with("sub/c.h"), "{}", file.display());
+        assert_eq!(line, "#include H");
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn computed_include_lines() {
+        assert_eq!(
+            computed_include("#include \"a.h\"\n #  include STR(VALHDR) // x\n"),
+            Some("#  include STR(VALHDR) // x".into())
+        );
+        assert_eq!(computed_include("#include <a.h>\n#include_next <b.h>\n#includex\n"), None);
+        assert_eq!(computed_include("#include\n#include /* c */ \"a.h\"\n"), None);
     }
 }
