@@ -277,6 +277,10 @@ impl Gen<'_, '_> {
                 (Some(c), None) => (d.args[1], c),
                 (None, None) => break,
             };
+            // A root the block's scalar section does not hold (`preloop.rs`).
+            if self.hoist.hides(next, self.f) {
+                break;
+            }
             match off.checked_add(c) {
                 Some(o) if o.abs() <= MAX_MERGE => {
                     off = o;
@@ -330,7 +334,9 @@ impl Gen<'_, '_> {
                         .region
                         .as_ref()
                         .is_some_and(|r| r.blocks.contains(&ir::Block(b)));
-                self.scalar[i.index()] && here
+                // A hoisted value not carried into the warp loop is in neither the
+                // section nor its slot (`preloop.rs`, `Hoist::hides`).
+                self.scalar[i.index()] && here && !self.hoist.hides(v, self.f)
             }
         };
         if let Some(r) = &self.region {

@@ -275,7 +275,7 @@ pub struct Plan {
     /// The blocks run group by group across blocks (`analysis::region`).
     regions: Regions,
     /// CTA-uniform instructions of the first block computed once per call (`preloop.rs`).
-    hoist: super::preloop::Hoist,
+    pub(super) hoist: super::preloop::Hoist,
 }
 
 /// Float operations whose SIMD form yields a NaN exactly when an operand is a NaN or the
@@ -516,14 +516,8 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
         .map(|v| nan_only[v] && nan_used[v] && !escapes[v])
         .collect();
 
-    // Not under lockstep order: the differential fuzzer finds kernels whose first block,
-    // split into segments at its memory accesses, reads a value hoisted before the warp
-    // loop as 0 in every CTA but the launch's first (JIT against interpreter; the cause is
-    // not found yet). Group-major order, the default for sm_70 and later, keeps it.
-    let hoist = match order {
-        WarpOrder::GroupMajor => super::preloop::Hoist::plan(f, &scalar),
-        WarpOrder::Lockstep => super::preloop::Hoist::default(),
-    };
+    // In either warp order (`preloop.rs`).
+    let hoist = super::preloop::Hoist::plan(f, &scalar);
     Plan {
         uni,
         affine,

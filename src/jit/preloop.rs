@@ -26,6 +26,18 @@
 //! no warp's entry block (the rounds after a barrier) skip the computation. Constants are
 //! not carried (each use makes its own), nor are values that only other hoisted
 //! instructions use.
+//!
+//! Such a value is *hidden* ([`Hoist::hides`]): it is in no register of the block's scalar
+//! section and in no slot (its slot is shared scratch that other values of the warp state
+//! overwrite, possibly in an earlier CTA whose state this one reuses). The memory-access
+//! planners (`affine.rs`, `group.rs`) walk address definitions past the instructions'
+//! operands (`Gen::const_offset_root`: `root + constant` chains) and read a scalar-section
+//! value of the block from the section, else from its slot (`Gen::leaf_uniform`); both
+//! treat a hidden value as not computed there (a hidden value read from its slot is another
+//! value's bits: under lockstep order, where a block's segments keep their values in
+//! slots, an address that a store of the previous CTA left there, and the accesses it
+//! planned read the wrong memory without any fault). To keep accesses at constant offsets
+//! from one root in one bounds check, the roots of those chains are carried too.
 
 use super::codegen::{ctype, Gen};
 use crate::analysis::uniform;
@@ -44,9 +56,11 @@ pub(super) struct Hoist {
     insts: Vec<ir::Inst>,
     /// Indexed by instruction: hoisted.
     hoisted: Vec<bool>,
-    /// Results read by instructions or terminators that are not hoisted: carried into the
-    /// loop, in this order.
+    /// Results read by instructions or terminators that are not hoisted, and the roots of
+    /// their `root + constant` chains: carried into the loop, in this order.
     out: Vec<ir::Value>,
+    /// Indexed by value: in `out`.
+    carried: Vec<bool>,
     /// The join block's flag (`i8`, 1: every value was computed) and values (one per `out`).
     ok: Option<Value>,
     vals: Vec<Value>,
@@ -59,6 +73,7 @@ impl Default for Hoist {
             insts: vec![],
             hoisted: vec![],
             out: vec![],
+            carried: vec![],
             ok: None,
             vals: vec![],
         }
@@ -127,6 +142,18 @@ impl Hoist {
                 }
             }
         }
+        // The roots of the `root + constant` chains of those values (the planners'
+        // `Gen::const_offset_root` merges accesses at constant offsets from one root), in
+        // reverse program order so that a chain's every link is marked before its root.
+        for &i in insts.iter().rev() {
+            let d = f.inst(i);
+            if !d.results.iter().any(|r| used[r.index()]) {
+                continue;
+            }
+            if let Some(root) = const_offset_operand(f, i) {
+                used[root.index()] = true;
+            }
+        }
         let out: Vec<ir::Value> = insts
             .iter()
             .flat_map(|&i| f.inst(i).results.iter().copied())
@@ -135,11 +162,16 @@ impl Hoist {
         if out.is_empty() {
             return Hoist::default();
         }
+        let mut carried = vec![false; f.values.len()];
+        for v in &out {
+            carried[v.index()] = true;
+        }
         Hoist {
             block,
             insts,
             hoisted,
             out,
+            carried,
             ok: None,
             vals: vec![],
         }
@@ -156,6 +188,17 @@ impl Hoist {
         self.hoisted.get(i.index()).copied().unwrap_or(false)
     }
 
+    /// Whether `v` is the result of a hoisted instruction that is not carried into the loop
+    /// (see the module comment): neither the scalar section nor its slot holds it.
+    pub(super) fn hides(&self, v: ir::Value, f: &ir::Function) -> bool {
+        match f.values[v.index()].def {
+            ir::ValueDef::Result(i, _) => {
+                self.contains(i) && !self.carried.get(v.index()).copied().unwrap_or(false)
+            }
+            ir::ValueDef::Param(..) => false,
+        }
+    }
+
     /// Give `join` its parameters: the flag, then one per carried value.
     pub(super) fn add_params(&mut self, b: &mut FunctionBuilder, f: &ir::Function, join: CBlock) {
         self.ok = Some(b.append_block_param(join, types::I8));
@@ -164,6 +207,27 @@ impl Hoist {
             .iter()
             .map(|&v| b.append_block_param(join, ctype(f.value_type(v))))
             .collect();
+    }
+}
+
+/// The non-constant operand of `i` when `i` is a 64-bit `iadd` of a compile-time constant
+/// (a link of a `root + constant` chain, `Gen::const_offset_root`).
+fn const_offset_operand(f: &ir::Function, i: ir::Inst) -> Option<ir::Value> {
+    let d = f.inst(i);
+    let (Op::IAdd {}, [r], [a, b]) = (&d.op, d.results.as_slice(), d.args.as_slice()) else {
+        return None;
+    };
+    if f.value_type(*r) != ir::Type::I64 {
+        return None;
+    }
+    let is_const = |v: ir::Value| match f.values[v.index()].def {
+        ir::ValueDef::Result(c, 0) => matches!(f.inst(c).op, Op::Const { .. }),
+        _ => false,
+    };
+    match (is_const(*a), is_const(*b)) {
+        (_, true) => Some(*a),
+        (true, false) => Some(*b),
+        (false, false) => None,
     }
 }
 
@@ -357,5 +421,49 @@ impl Gen<'_, '_> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::segment::WarpOrder;
+    use crate::ir::{self, Op};
+
+    /// hoisted_root.ptx loads at constant offsets from `%pin` (an `ld.param`) and from
+    /// `gtab` (a `symaddr`), which only the hoisted `root + constant` additions read: the
+    /// roots are carried into the warp loop, so that the planners never read them from
+    /// their (scratch) slots.
+    #[test]
+    fn constant_offset_roots_are_carried() {
+        let ptx = include_str!("../../ptx-tests/kernels/hoisted_root/hoisted_root.ptx");
+        let (_, fs) = crate::host::front_end(ptx, "hoisted_root.ptx").expect("front end");
+        let f = fs.first().expect("kernel");
+        let roots: Vec<ir::Value> = (0..f.insts.len())
+            .map(|i| f.inst(ir::Inst(i as u32)))
+            .filter(|d| {
+                matches!(
+                    d.op,
+                    Op::SymAddr { .. }
+                        | Op::Load {
+                            space: ir::Space::Param,
+                            ..
+                        }
+                )
+            })
+            .flat_map(|d| d.results.iter().copied())
+            .collect();
+        assert_eq!(roots.len(), 3, "%pin, %pout and gtab");
+        for order in [WarpOrder::GroupMajor, WarpOrder::Lockstep] {
+            let plan = crate::jit::codegen::plan(f, order);
+            let h = &plan.hoist;
+            assert!(!h.is_empty(), "{order:?}: nothing hoisted");
+            for &v in &roots {
+                let ir::ValueDef::Result(i, _) = f.values[v.index()].def else {
+                    panic!("{v} is no result");
+                };
+                assert!(h.contains(i), "{order:?}: {v} not hoisted");
+                assert!(!h.hides(v, f), "{order:?}: root {v} not carried");
+            }
+        }
     }
 }
