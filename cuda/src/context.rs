@@ -210,6 +210,12 @@ pub unsafe extern "C" fn cuCtxSynchronize() -> CUresult {
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn cuCtxResetPersistingL2Cache() -> CUresult {
+    // No lines of a CPU cache are held for the program: nothing to reset.
+    entry("cuCtxResetPersistingL2Cache", || with_context(|_| Ok(())))
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn cuCtxGetApiVersion(ctx: CUcontext, version: *mut c_uint) -> CUresult {
     entry("cuCtxGetApiVersion", || {
         let c = if ctx.is_null() {

@@ -106,6 +106,12 @@ pub struct StreamState {
     pub priority: i32,
 }
 
+/// The stream attributes a program set (`cuStreamSetAttribute`): stream and attribute id →
+/// the 64-byte `CUstreamAttrValue` as given. They are hints for the GPU's L2 and memory
+/// synchronisation domains, which have no effect here; `cuStreamGetAttribute` reads them
+/// back.
+pub type StreamAttrs = HashMap<(u64, u32), [u8; 64]>;
+
 /// An event (`CUevent`): when it was last recorded.
 pub struct EventState {
     pub flags: u32,
@@ -231,6 +237,7 @@ pub struct Driver {
     pub modules: HashMap<u64, ModuleState>,
     pub functions: HashMap<u64, FuncState>,
     pub streams: HashMap<u64, StreamState>,
+    pub stream_attrs: StreamAttrs,
     pub events: HashMap<u64, EventState>,
     pub links: HashMap<u64, LinkState>,
     /// CUDA arrays (`CUarray`).
@@ -333,6 +340,7 @@ pub fn init() -> DrvResult {
             modules: HashMap::new(),
             functions: HashMap::new(),
             streams: HashMap::new(),
+            stream_attrs: HashMap::new(),
             events: HashMap::new(),
             links: HashMap::new(),
             arrays: HashMap::new(),

@@ -31,7 +31,10 @@ exports! { cuStreamCreateWithPriority => fn(ps: *mut u64, flags: c_uint, priorit
 
 exports! { cuStreamDestroy_v2 => fn(s: u64) {
     with_context(|d| match d.streams.remove(&s) {
-        Some(_) => Ok(()),
+        Some(_) => {
+            d.stream_attrs.retain(|(h, _), _| *h != s);
+            Ok(())
+        }
         None => Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{s:#x} is not a live CUstream"))),
     })
 }}
@@ -269,3 +272,118 @@ fn elapsed(ms: *mut c_float, start: u64, end: u64) -> crate::DrvResult {
 exports! { cuEventElapsedTime => fn(ms: *mut c_float, start: u64, end: u64) { elapsed(ms, start, end) }}
 
 exports! { cuEventElapsedTime_v2 => fn(ms: *mut c_float, start: u64, end: u64) { elapsed(ms, start, end) }}
+
+/// `CUlaunchAttributeID` values a stream takes (`CUstreamAttrID`): the L2 access-policy
+/// window, the synchronisation policy, the priority and the memory synchronisation domain
+/// map and domain.
+const STREAM_ATTR_ACCESS_POLICY_WINDOW: u32 = 1;
+const STREAM_ATTR_SYNCHRONIZATION_POLICY: u32 = 3;
+const STREAM_ATTR_PRIORITY: u32 = 8;
+const STREAM_ATTR_MEM_SYNC_DOMAIN_MAP: u32 = 9;
+const STREAM_ATTR_MEM_SYNC_DOMAIN: u32 = 10;
+
+/// Checks a stream attribute id and, for `cuStreamSetAttribute`, its value: an access-policy
+/// window's hit ratio lies in [0, 1] and its properties are `CUaccessProperty` values (0..=2).
+fn check_stream_attr(attr: c_uint, value: Option<&[u8; 64]>) -> Result<(), Fail> {
+    match attr {
+        STREAM_ATTR_ACCESS_POLICY_WINDOW => {
+            // CUaccessPolicyWindow: base_ptr, num_bytes, hitRatio (f32), hitProp, missProp.
+            if let Some(v) = value {
+                let word = |o: usize| u32::from_ne_bytes([v[o], v[o + 1], v[o + 2], v[o + 3]]);
+                let ratio = f32::from_bits(word(16));
+                if !(0.0..=1.0).contains(&ratio) {
+                    return Err(Fail::new(
+                        CUDA_ERROR_INVALID_VALUE,
+                        format!("accessPolicyWindow.hitRatio {ratio} (0 to 1)"),
+                    ));
+                }
+                for (what, p) in [("hitProp", word(20)), ("missProp", word(24))] {
+                    if p > 2 {
+                        return Err(Fail::new(
+                            CUDA_ERROR_INVALID_VALUE,
+                            format!("accessPolicyWindow.{what} {p} is no CUaccessProperty"),
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        }
+        STREAM_ATTR_SYNCHRONIZATION_POLICY
+        | STREAM_ATTR_PRIORITY
+        | STREAM_ATTR_MEM_SYNC_DOMAIN_MAP
+        | STREAM_ATTR_MEM_SYNC_DOMAIN => Ok(()),
+        other => Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("{other} is not a stream attribute"),
+        )),
+    }
+}
+
+exports! { cuStreamSetAttribute, cuStreamSetAttribute_ptsz => fn(s: u64, attr: c_uint, value: *const [u8; 64]) {
+    if value.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null attribute value"));
+    }
+    // SAFETY: a CUstreamAttrValue (64 bytes) by the API's contract.
+    let v = unsafe { value.read_unaligned() };
+    check_stream_attr(attr, Some(&v))?;
+    with_context(|d| {
+        d.check_stream(s)?;
+        if attr == STREAM_ATTR_PRIORITY {
+            let p = i32::from_ne_bytes([v[0], v[1], v[2], v[3]]).clamp(-5, 0);
+            if let Some(st) = d.streams.get_mut(&s) {
+                st.priority = p;
+            }
+        }
+        d.stream_attrs.insert((s, attr), v);
+        Ok(())
+    })
+}}
+
+exports! { cuStreamGetAttribute, cuStreamGetAttribute_ptsz => fn(s: u64, attr: c_uint, value: *mut [u8; 64]) {
+    if value.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null attribute value"));
+    }
+    check_stream_attr(attr, None)?;
+    let v = with_context(|d| {
+        d.check_stream(s)?;
+        let mut v = d.stream_attrs.get(&(s, attr)).copied().unwrap_or([0; 64]);
+        if attr == STREAM_ATTR_PRIORITY {
+            let p = d.streams.get(&s).map_or(0, |st| st.priority);
+            v[..4].copy_from_slice(&p.to_ne_bytes());
+        }
+        Ok(v)
+    })?;
+    // SAFETY: a CUstreamAttrValue (64 bytes) by the API's contract.
+    unsafe { value.write_unaligned(v) };
+    Ok(())
+}}
+
+/// `CUmemAttach_flags`: global, host, single.
+const MEM_ATTACH_FLAGS: [c_uint; 3] = [1, 2, 4];
+
+exports! { cuStreamAttachMemAsync, cuStreamAttachMemAsync_ptsz => fn(s: u64, p: u64, length: usize, flags: c_uint) {
+    // Which streams may touch managed memory matters to a GPU's page migration; here every
+    // stream sees one memory, so a valid attachment changes nothing.
+    if !MEM_ATTACH_FLAGS.contains(&flags) {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("flags {flags:#x} (CU_MEM_ATTACH_GLOBAL, _HOST or _SINGLE)"),
+        ));
+    }
+    with_context(|d| {
+        d.check_stream(s)?;
+        let Some(&bytes) = d.managed.get(&p) else {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!("{p:#x} is not the start of a managed allocation"),
+            ));
+        };
+        if length != 0 && length as u64 != bytes {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!("length {length}: 0 or the allocation's {bytes} bytes"),
+            ));
+        }
+        Ok(())
+    })
+}}

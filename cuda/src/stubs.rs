@@ -54,7 +54,6 @@ stubs! {
     cuCtxGetExecAffinity
     cuCtxGetSharedMemConfig
     cuCtxRecordEvent
-    cuCtxResetPersistingL2Cache
     cuCtxSetSharedMemConfig
     cuCtxWaitEvent
     cuDestroyExternalMemory
@@ -231,23 +230,17 @@ stubs! {
     cuProfilerInitialize
     cuSignalExternalSemaphoresAsync
     cuSignalExternalSemaphoresAsync_ptsz
-    cuStreamAttachMemAsync
-    cuStreamAttachMemAsync_ptsz
     cuStreamBatchMemOp_v2
     cuStreamBatchMemOp_v2_ptsz
     cuStreamBeginCaptureToGraph
     cuStreamBeginCaptureToGraph_ptsz
     cuStreamCopyAttributes
     cuStreamCopyAttributes_ptsz
-    cuStreamGetAttribute
-    cuStreamGetAttribute_ptsz
     cuStreamGetCtx_v2
     cuStreamGetCtx_v2_ptsz
     cuStreamGetDevice
     cuStreamGetDevice_ptsz
     cuStreamGetGreenCtx
-    cuStreamSetAttribute
-    cuStreamSetAttribute_ptsz
     cuStreamUpdateCaptureDependencies
     cuStreamUpdateCaptureDependencies_ptsz
     cuStreamUpdateCaptureDependencies_v2

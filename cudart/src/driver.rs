@@ -167,6 +167,14 @@ driver_api! {
     cuGraphAddMemFreeNode(*mut H, H, *const H, usize, u64);
     cuGraphGetNodes(H, *mut H, *mut usize);
     cuGraphNodeGetType(H, *mut c_uint);
+    cuGraphAddKernelNode_v2(*mut H, H, *const H, usize, *const c_void);
+    cuGraphKernelNodeGetParams_v2(H, *mut c_void);
+    cuGraphKernelNodeSetParams_v2(H, *const c_void);
+    cuGraphExecKernelNodeSetParams_v2(H, H, *const c_void);
+    cuStreamSetAttribute(H, c_uint, *const c_void);
+    cuStreamGetAttribute(H, c_uint, *mut c_void);
+    cuStreamAttachMemAsync(H, H, usize, c_uint);
+    cuCtxResetPersistingL2Cache();
 }
 
 struct Loaded {

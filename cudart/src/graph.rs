@@ -5,8 +5,8 @@
 //! `CUmemPoolProps`, is `CUDA_MEM_ALLOC_NODE_PARAMS`).
 
 use crate::state::context;
-use crate::{cu, exports};
-use std::ffi::c_void;
+use crate::{cu, exports, Dim3, Fail};
+use std::ffi::{c_uint, c_void};
 
 exports! { cudaGraphAddEmptyNode => fn(node: *mut u64, graph: u64, deps: *const u64, n: usize) {
     context()?;
@@ -52,4 +52,95 @@ exports! { cudaGraphGetNodes => fn(graph: u64, nodes: *mut u64, count: *mut usiz
 exports! { cudaGraphNodeGetType => fn(node: u64, ty: *mut std::ffi::c_uint) {
     context()?;
     cu!(cuGraphNodeGetType(node, ty))
+}}
+
+/// `cudaKernelNodeParams`: the kernel by host stub (or `cudaFunction_t`), its launch shape and
+/// arguments.
+#[repr(C)]
+pub struct KernelNodeParams {
+    pub func: *mut c_void,
+    pub grid: Dim3,
+    pub block: Dim3,
+    pub shared_mem_bytes: c_uint,
+    pub kernel_params: *mut *mut c_void,
+    pub extra: *mut *mut c_void,
+}
+
+/// `CUDA_KERNEL_NODE_PARAMS_v2`: what `cudaKernelNodeParams` becomes for the driver.
+#[repr(C)]
+struct DriverKernelNodeParams {
+    func: u64,
+    grid: Dim3,
+    block: Dim3,
+    shared_mem_bytes: c_uint,
+    kernel_params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+    kern: u64,
+    ctx: u64,
+}
+
+/// The driver's form of the runtime's kernel node parameters. Errors: a null pointer
+/// (`cudaErrorInvalidValue`), an unknown kernel (`cudaErrorInvalidDeviceFunction`).
+fn driver_params(p: *const KernelNodeParams) -> Result<DriverKernelNodeParams, Fail> {
+    if p.is_null() {
+        return Err(Fail::new(
+            crate::errors::cudaErrorInvalidValue,
+            "null kernel node parameters",
+        ));
+    }
+    // SAFETY: a descriptor by the API's contract.
+    let p = unsafe { &*p };
+    Ok(DriverKernelNodeParams {
+        func: crate::register::function(p.func)?,
+        grid: p.grid,
+        block: p.block,
+        shared_mem_bytes: p.shared_mem_bytes,
+        kernel_params: p.kernel_params,
+        extra: p.extra,
+        kern: 0,
+        ctx: 0,
+    })
+}
+
+exports! { cudaGraphAddKernelNode => fn(node: *mut u64, graph: u64, deps: *const u64, n: usize, params: *const KernelNodeParams) {
+    context()?;
+    let d = driver_params(params)?;
+    cu!(cuGraphAddKernelNode_v2(node, graph, deps, n, (&d as *const DriverKernelNodeParams).cast()))
+}}
+
+exports! { cudaGraphKernelNodeSetParams => fn(node: u64, params: *const KernelNodeParams) {
+    context()?;
+    let d = driver_params(params)?;
+    cu!(cuGraphKernelNodeSetParams_v2(node, (&d as *const DriverKernelNodeParams).cast()))
+}}
+
+exports! { cudaGraphExecKernelNodeSetParams => fn(exec: u64, node: u64, params: *const KernelNodeParams) {
+    context()?;
+    let d = driver_params(params)?;
+    cu!(cuGraphExecKernelNodeSetParams_v2(exec, node, (&d as *const DriverKernelNodeParams).cast()))
+}}
+
+exports! { cudaGraphKernelNodeGetParams => fn(node: u64, params: *mut KernelNodeParams) {
+    context()?;
+    if params.is_null() {
+        return Err(Fail::new(crate::errors::cudaErrorInvalidValue, "null kernel node parameters"));
+    }
+    let mut d = std::mem::MaybeUninit::<DriverKernelNodeParams>::zeroed();
+    cu!(cuGraphKernelNodeGetParams_v2(node, d.as_mut_ptr().cast()))?;
+    // SAFETY: the driver wrote the whole struct (zeroed before: every bit pattern is valid).
+    let d = unsafe { d.assume_init() };
+    // The kernel as the program named it: its host stub where one resolved to this function,
+    // else the driver's handle (a cudaFunction_t, which the runtime's calls accept too).
+    let func = crate::register::host_stub(d.func).unwrap_or(d.func as *const c_void);
+    let v = KernelNodeParams {
+        func: func as *mut c_void,
+        grid: d.grid,
+        block: d.block,
+        shared_mem_bytes: d.shared_mem_bytes,
+        kernel_params: d.kernel_params,
+        extra: d.extra,
+    };
+    // SAFETY: a descriptor by the API's contract.
+    unsafe { params.write_unaligned(v) };
+    Ok(())
 }}

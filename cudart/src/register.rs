@@ -388,6 +388,17 @@ fn driver_kernel(f: *const c_void) -> Result<u64, Fail> {
     }
 }
 
+/// The host stub whose kernel resolved to the driver's function `f` (the reverse of
+/// [`function`]), if any did.
+pub fn host_stub(f: u64) -> Option<*const c_void> {
+    with(|r| {
+        r.handles
+            .iter()
+            .find(|&(_, &h)| h == f)
+            .map(|(&stub, _)| stub as *const c_void)
+    })
+}
+
 /// The registered name of the kernel whose host stub is at `host_fun`: a C string that lives
 /// as long as the registration (entries are never removed: for the life of the process).
 pub fn function_name(host_fun: *const c_void) -> Option<*const c_char> {

@@ -52,6 +52,30 @@ exports! { cudaStreamGetPriority, cudaStreamGetPriority_ptsz => fn(s: u64, prior
     cu!(cuStreamGetPriority(s, priority))
 }}
 
+// cudaStreamAttrValue is CUstreamAttrValue and cudaStreamAttrID is CUstreamAttrID (one
+// 64-byte union, one numbering): the L2 access-policy window and the other hints are kept by
+// the driver and read back, with no effect on a CPU.
+exports! { cudaStreamSetAttribute, cudaStreamSetAttribute_ptsz => fn(s: u64, attr: c_uint, value: *const c_void) {
+    context()?;
+    cu!(cuStreamSetAttribute(s, attr, value))
+}}
+
+exports! { cudaStreamGetAttribute, cudaStreamGetAttribute_ptsz => fn(s: u64, attr: c_uint, value: *mut c_void) {
+    context()?;
+    cu!(cuStreamGetAttribute(s, attr, value))
+}}
+
+exports! { cudaCtxResetPersistingL2Cache => fn() {
+    context()?;
+    cu!(cuCtxResetPersistingL2Cache())
+}}
+
+// cudaMemAttachGlobal/Host/Single are CU_MEM_ATTACH_GLOBAL/HOST/SINGLE.
+exports! { cudaStreamAttachMemAsync, cudaStreamAttachMemAsync_ptsz => fn(s: u64, p: *mut c_void, length: usize, flags: c_uint) {
+    context()?;
+    cu!(cuStreamAttachMemAsync(s, p as u64, length, flags))
+}}
+
 // cudaStreamCallback_t takes (stream, cudaError_t, userData), CUstreamCallback (stream,
 // CUresult, userData): one ABI, and the status passed is success (0) in both enums.
 exports! { cudaStreamAddCallback, cudaStreamAddCallback_ptsz => fn(s: u64, callback: *mut c_void, data: *mut c_void, flags: c_uint) {

@@ -36,7 +36,6 @@ stubs! {
     cudaArrayGetMemoryRequirements
     cudaArrayGetPlane
     cudaArrayGetSparseProperties
-    cudaCtxResetPersistingL2Cache
     cudaDestroyExternalMemory
     cudaDestroyExternalSemaphore
     cudaDevResourceGenerateDesc
@@ -82,7 +81,6 @@ stubs! {
     cudaGraphAddDependencies_v2
     cudaGraphAddExternalSemaphoresSignalNode
     cudaGraphAddExternalSemaphoresWaitNode
-    cudaGraphAddKernelNode
     cudaGraphAddMemcpyNode
     cudaGraphAddMemcpyNode1D
     cudaGraphAddMemcpyNodeFromSymbol
@@ -108,7 +106,6 @@ stubs! {
     cudaGraphExecGetFlags
     cudaGraphExecGetId
     cudaGraphExecHostNodeSetParams
-    cudaGraphExecKernelNodeSetParams
     cudaGraphExecMemcpyNodeSetParams
     cudaGraphExecMemcpyNodeSetParams1D
     cudaGraphExecMemcpyNodeSetParamsFromSymbol
@@ -130,9 +127,7 @@ stubs! {
     cudaGraphInstantiateWithParams_ptsz
     cudaGraphKernelNodeCopyAttributes
     cudaGraphKernelNodeGetAttribute
-    cudaGraphKernelNodeGetParams
     cudaGraphKernelNodeSetAttribute
-    cudaGraphKernelNodeSetParams
     cudaGraphMemAllocNodeGetParams
     cudaGraphMemFreeNodeGetParams
     cudaGraphMemcpyNodeGetParams
@@ -239,24 +234,18 @@ stubs! {
     cudaSignalExternalSemaphoresAsync_ptsz
     cudaSignalExternalSemaphoresAsync_v2
     cudaSignalExternalSemaphoresAsync_v2_ptsz
-    cudaStreamAttachMemAsync
-    cudaStreamAttachMemAsync_ptsz
     cudaStreamBeginCaptureToGraph
     cudaStreamBeginCaptureToGraph_ptsz
     cudaStreamBeginRecaptureToGraph
     cudaStreamBeginRecaptureToGraph_ptsz
     cudaStreamCopyAttributes
     cudaStreamCopyAttributes_ptsz
-    cudaStreamGetAttribute
-    cudaStreamGetAttribute_ptsz
     cudaStreamGetCaptureInfo_v2
     cudaStreamGetCaptureInfo_v2_ptsz
     cudaStreamGetCaptureInfo_v3
     cudaStreamGetCaptureInfo_v3_ptsz
     cudaStreamGetDevResource
     cudaStreamGetDevResource_ptsz
-    cudaStreamSetAttribute
-    cudaStreamSetAttribute_ptsz
     cudaStreamUpdateCaptureDependencies
     cudaStreamUpdateCaptureDependencies_ptsz
     cudaStreamUpdateCaptureDependencies_v2

@@ -1,6 +1,7 @@
 // A graph captured from a stream and replayed: each replay adds 2 to every element, and
 // records a 2D memset and a 2D copy of the first rows into a second buffer (the async 2D forms
-// are captured, not run at capture time).
+// are captured, not run at capture time). Then a graph built node by node whose kernel node's
+// arguments are read back and changed in the instantiated graph, as the CUDA samples do.
 #include "check.h"
 
 __global__ void inc(int* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] += 1; }
@@ -40,6 +41,40 @@ int main() {
   for (int i = 100; i < 400; i++) EXPECT(ht[i] == 6);
   CHECK(cudaFree(t));
   CHECK(cudaGraphExecDestroy(exec)); CHECK(cudaGraphDestroy(g));
+
+  // Node by node: inc(d, 10) as a kernel node; the executable graph's node then runs on d + 10.
+  cudaGraph_t g2;
+  CHECK(cudaGraphCreate(&g2, 0));
+  int* arg_p = d;
+  int arg_n = 10;
+  void* args[] = {&arg_p, &arg_n};
+  cudaKernelNodeParams kp = {};
+  kp.func = (void*)inc;
+  kp.gridDim = dim3(1);
+  kp.blockDim = dim3(32);
+  kp.kernelParams = args;
+  cudaGraphNode_t kn;
+  CHECK(cudaGraphAddKernelNode(&kn, g2, nullptr, 0, &kp));
+  cudaKernelNodeParams got = {};
+  CHECK(cudaGraphKernelNodeGetParams(kn, &got));
+  EXPECT(got.func == (void*)inc && got.blockDim.x == 32 && got.gridDim.x == 1);
+  cudaGraphExec_t exec2;
+  CHECK(cudaGraphInstantiate(&exec2, g2, 0));
+  CHECK(cudaGraphLaunch(exec2, s));
+  int* moved = d + 10;
+  void* args2[] = {&moved, &arg_n};
+  kp.kernelParams = args2;
+  CHECK(cudaGraphExecKernelNodeSetParams(exec2, kn, &kp));
+  CHECK(cudaGraphLaunch(exec2, s));
+  CHECK(cudaStreamSynchronize(s));
+  CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; i++) EXPECT(h[i] == (i < 20 ? 7 : 6));
+  // Changing the graph's own node: the next instantiation runs it.
+  kp.gridDim = dim3(2);
+  CHECK(cudaGraphKernelNodeSetParams(kn, &kp));
+  CHECK(cudaGraphKernelNodeGetParams(kn, &got));
+  EXPECT(got.gridDim.x == 2);
+  CHECK(cudaGraphExecDestroy(exec2)); CHECK(cudaGraphDestroy(g2));
   std::printf("PASS\n");
   return 0;
 }

@@ -319,7 +319,13 @@ mod tests {
             computed_include("#include \"a.h\"\n #  include STR(VALHDR) // x\n"),
             Some("#  include STR(VALHDR) // x".into())
         );
-        assert_eq!(computed_include("#include <a.h>\n#include_next <b.h>\n#includex\n"), None);
-        assert_eq!(computed_include("#include\n#include /* c */ \"a.h\"\n"), None);
+        assert_eq!(
+            computed_include("#include <a.h>\n#include_next <b.h>\n#includex\n"),
+            None
+        );
+        assert_eq!(
+            computed_include("#include\n#include /* c */ \"a.h\"\n"),
+            None
+        );
     }
 }
