@@ -64,6 +64,25 @@ impl WidePlan {
     }
 }
 
+/// A group's state of its struct runs (`Grp::wide`).
+#[derive(Default)]
+pub(super) struct WideGrp {
+    /// Members loaded ahead by their run, and stores kept for their run's last member.
+    kept: HashMap<ir::Inst, GVal>,
+    /// Per member value a load run produced (both its `i32x4` and its own type): the load
+    /// (its index in `raw`) and the member's word.
+    src: HashMap<Value, (usize, usize)>,
+    /// The group's load runs so far: the vectors each read, in memory order.
+    raw: Vec<Vec<Value>>,
+}
+
+impl WideGrp {
+    /// No member is waiting for its run.
+    pub(super) fn is_empty(&self) -> bool {
+        self.kept.is_empty()
+    }
+}
+
 /// The members of one struct access: loaded or stored together for each group.
 struct WideRun {
     /// Host address of lane 0's first byte of the struct (its member at the lowest offset).
@@ -182,7 +201,7 @@ impl Gen<'_, '_> {
         let Some(&r) = self.fast.wide.member.get(&i) else {
             return Ok(None);
         };
-        if let Some(x) = grp.wide.remove(&i) {
+        if let Some(x) = grp.wide.kept.remove(&i) {
             return Ok(Some(x));
         }
         let (p, n, lead, members) = {
@@ -200,6 +219,11 @@ impl Gen<'_, '_> {
             .map(|k| self.b.ins().load(types::I32X4, fl, base, 16 * k as i32))
             .collect();
         let words = self.structs_to_words(&v)?;
+        let load = grp.wide.raw.len();
+        for (w, &x) in words.iter().enumerate() {
+            grp.wide.src.insert(x, (load, w));
+        }
+        grp.wide.raw.push(v);
         let mut own = None;
         for (m, w) in members {
             let d = self.f.inst(m);
@@ -213,11 +237,13 @@ impl Gen<'_, '_> {
             } else {
                 types::I32X4
             };
-            let x = GVal::V1(self.vbitcast(words[w], ct));
+            let x = self.vbitcast(words[w], ct);
+            grp.wide.src.insert(x, (load, w));
+            let x = GVal::V1(x);
             if m == i {
                 own = Some(x);
             } else {
-                grp.wide.insert(m, x);
+                grp.wide.kept.insert(m, x);
             }
         }
         own.map(Some)
@@ -236,6 +262,11 @@ impl Gen<'_, '_> {
         let Some(&r) = self.fast.wide.member.get(&i) else {
             return Ok(false);
         };
+        // Where the member's value is a word of a load run, as it was read.
+        let from = match x {
+            GVal::V1(v) => grp.wide.src.get(&v).copied(),
+            GVal::V2(..) | GVal::S4(_) => None,
+        };
         let x = match x {
             GVal::V1(v) => v,
             GVal::S4(s) => match self.pack_lanes(s, t) {
@@ -245,7 +276,10 @@ impl Gen<'_, '_> {
             GVal::V2(..) => return Err(format!("internal: struct store {i} of a 64-bit value")),
         };
         let x = self.vbitcast(x, types::I32X4);
-        grp.wide.insert(i, GVal::V1(x));
+        grp.wide.kept.insert(i, GVal::V1(x));
+        if let Some(f) = from {
+            grp.wide.src.insert(x, f);
+        }
         let (p, n, lead, members) = {
             let run = &self.fast.wide.runs[r];
             (run.p, run.n, run.lead, run.members.clone())
@@ -254,13 +288,33 @@ impl Gen<'_, '_> {
             return Ok(true);
         }
         let mut words = vec![x; n];
+        // The load run every word comes from unchanged, at its own word (a struct copied).
+        let mut copied: Option<Option<usize>> = None;
         for (m, w) in members {
-            match grp.wide.remove(&m) {
-                Some(GVal::V1(v)) => words[w] = v,
+            match grp.wide.kept.remove(&m) {
+                Some(GVal::V1(v)) => {
+                    words[w] = v;
+                    let same = match grp.wide.src.get(&v) {
+                        Some(&(lr, lw)) if lw == w && copied.is_none_or(|c| c == Some(lr)) => {
+                            Some(lr)
+                        }
+                        _ => None,
+                    };
+                    copied = Some(same);
+                }
                 _ => return Err(format!("internal: struct member {m} not stored before {i}")),
             }
         }
-        let v = self.words_to_structs(&words)?;
+        let raw = copied
+            .flatten()
+            .and_then(|lr| grp.wide.raw.get(lr))
+            .filter(|raw| raw.len() == n)
+            .cloned();
+        let v = match raw {
+            // `words_to_structs` of the load's `structs_to_words`: the vectors as read.
+            Some(raw) => raw,
+            None => self.words_to_structs(&words)?,
+        };
         let fl = MemFlagsData::new().with_notrap();
         let base = self.group_elem(grp, p, 4 * n as u32);
         for (k, &x) in v.iter().enumerate() {
