@@ -304,8 +304,9 @@ impl Gen<'_, '_> {
                 self.plan_wide(&insts)
             })
             .collect();
-        let any_wide = spec.wide.iter().any(|w| !w.is_empty());
-        self.unroll_groups = !any_wide && self.unroll_fits(insts.into_iter());
+        let wide = &spec.wide;
+        self.unroll_groups =
+            self.unroll_fits(insts.into_iter(), |i| wide.iter().any(|w| w.has_member(i)));
         let r = self.group_loop(mask, true, |g: &mut Self, grp: &mut Grp, acc: Value| {
             g.region_group(grp, blocks, sc, uconds, deferred, pass, Some(&mut spec))?;
             Ok(acc)
@@ -384,10 +385,13 @@ impl Gen<'_, '_> {
             if let Some(w) = wide {
                 self.fast.wide = w;
             }
-            let r = bd.insts.iter().try_for_each(|&i| match self.scalar[i.index()] {
-                true => Ok(()),
-                false => self.ginst(grp, sc, i),
-            });
+            let r = bd
+                .insts
+                .iter()
+                .try_for_each(|&i| match self.scalar[i.index()] {
+                    true => Ok(()),
+                    false => self.ginst(grp, sc, i),
+                });
             if wide_on {
                 let w = std::mem::take(&mut self.fast.wide);
                 if let Some(s) = spec.as_deref_mut() {

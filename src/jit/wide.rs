@@ -62,6 +62,11 @@ impl WidePlan {
     pub(super) fn is_empty(&self) -> bool {
         self.runs.is_empty()
     }
+
+    /// Whether access `i` is a member of one of the runs.
+    pub(super) fn has_member(&self, i: ir::Inst) -> bool {
+        self.member.contains_key(&i)
+    }
 }
 
 /// A group's state of its struct runs (`Grp::wide`).
