@@ -30,8 +30,8 @@
 //!
 //! Accesses without a hoisted plan, and every other instruction, are emitted exactly as in
 //! the general loop, except the members of lane-strided structs read or written whole
-//! (`wide.rs`, planned per segment for this version only: its soundness rests on the two
-//! facts above). The warp order (`analysis::segment`) is unchanged, so the interpreter,
+//! (`wide.rs`, planned per segment for this version only, as regions plan them per block for
+//! theirs: its soundness rests on the two facts above). The warp order (`analysis::segment`) is unchanged, so the interpreter,
 //! which follows the same rule, needs nothing new.
 
 use super::codegen::Gen;

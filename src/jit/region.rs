@@ -54,6 +54,10 @@
 //!   blocks do, blocks no lane reaches have no code, and the masks they would have added
 //!   are known (a destination outside the region reached by all lanes gets the warp's whole
 //!   mask once). The general version is unchanged and runs otherwise.
+//! - In that version, a block all four lanes of the group run (the lead's, and those
+//!   `Reach::All`) reads and writes lane-strided structs whole (`wide.rs`, `Spec::wide`,
+//!   planned per block); a block some lanes run (`Reach::Some`) keeps one access per member
+//!   and lane.
 //! - The group tier of `group.rs` is not used in regions.
 
 use super::codegen::Gen;

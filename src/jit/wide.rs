@@ -22,10 +22,13 @@
 //! A run's members are accessed at the first member (loads) or the last (stores), not at
 //! their own place, and bytes that no member of this segment names may be read. This is only
 //! correct because:
-//! - runs exist only in the full-warp version of a segment's group loop (`fullwarp.rs`): all
-//!   32 lanes are active and every hoisted condition of `affine.rs` holds, among them the
-//!   bounds check of the members' range for all 32 lanes, `[lo, hi + 4 + 31 · S)` from lane
-//!   0's address, with `lo`/`hi` the lowest and highest member offsets of the whole block;
+//! - runs exist only in the full-warp version of a segment's group loop (`fullwarp.rs`), and
+//!   of a region's group loop in the blocks every lane of the group runs (`region.rs`: the
+//!   lead's blocks and those the version reaches with all lanes, planned per block): all 32
+//!   lanes are active, all four lanes of the group run the block, and every hoisted
+//!   condition of `affine.rs` holds, among them the bounds check of the members' range for
+//!   all 32 lanes, `[lo, hi + 4 + 31 · S)` from lane 0's address, with `lo`/`hi` the lowest
+//!   and highest member offsets of the whole block (or segment);
 //! - a run's members share their root, stride and hoisted plan (one `ok` value: one bounds
 //!   check, one space), are all loads or all stores of 32-bit elements, and lie in
 //!   `[a, a + S)` for the run's lowest offset `a`; loads need the highest at `a + S - 4`, so
@@ -38,7 +41,12 @@
 //!   access can observe a member's store made later). Groups still run one after another, so
 //!   the order between lanes of different groups is unchanged;
 //! - the transposes move 32-bit lanes only: each member's value in lane `j` is the 32 bits at
-//!   `p(a) + (4 g + j) · S + off`, exactly what its own access would read or write.
+//!   `p(a) + (4 g + j) · S + off`, exactly what its own access would read or write;
+//! - a store run whose every member stores a load run's member value of the same group (the
+//!   same SSA value, not a copy through a slot) at that member's own word stores the load
+//!   run's vectors as read: `words_to_structs` is the inverse of `structs_to_words`, and
+//!   every word of the struct is stored (a store run names each word once), so the bytes
+//!   written are the ones the transposes would produce.
 
 use super::codegen::Gen;
 use super::vector::{GVal, Grp};
