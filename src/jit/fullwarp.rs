@@ -30,8 +30,8 @@
 //!
 //! Accesses without a hoisted plan, and every other instruction, are emitted exactly as in
 //! the general loop, except the members of lane-strided structs read or written whole
-//! (`wide.rs`, planned per segment for this version only: its soundness rests on the two
-//! facts above). The warp order (`analysis::segment`) is unchanged, so the interpreter,
+//! (`wide.rs`, planned per segment for this version only, as regions plan them per block for
+//! theirs: its soundness rests on the two facts above). The warp order (`analysis::segment`) is unchanged, so the interpreter,
 //! which follows the same rule, needs nothing new.
 
 use super::codegen::Gen;
@@ -90,7 +90,8 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(fast);
         self.warp_fast_body = true;
         self.fast.wide = self.plan_wide(insts);
-        self.unroll_groups = self.unroll_fits(insts.iter().copied());
+        self.unroll_groups =
+            self.fast.wide.is_empty() && self.unroll_fits(insts.iter().copied(), |_| false);
         let acc = self.group_loop(mask, true, &mut *body);
         self.fast.wide = Default::default();
         self.warp_fast_body = false;
@@ -104,21 +105,25 @@ impl Gen<'_, '_> {
 
     /// Whether a full-warp group loop running `insts` per group is unrolled: at most
     /// [`UNROLL_MAX_INSTS`] outside the scalar section, and no struct member accessed lane by
-    /// lane (`FastAccess::member`: some ten machine instructions each, which made
-    /// `copy_float4`'s compile time 44% longer for 7% fewer instructions per launch) nor
-    /// through `wide.rs`.
-    pub(super) fn unroll_fits(&self, insts: impl Iterator<Item = ir::Inst>) -> bool {
+    /// lane (`FastAccess::member`, unless `whole` says it is read or written with its whole
+    /// struct, `wide.rs`: some ten machine instructions each, which made `copy_float4`'s
+    /// compile time 44% longer for 7% fewer instructions per launch).
+    pub(super) fn unroll_fits(
+        &self,
+        insts: impl Iterator<Item = ir::Inst>,
+        whole: impl Fn(ir::Inst) -> bool,
+    ) -> bool {
         let mut n = 0;
         for i in insts {
             if self.scalar[i.index()] {
                 continue;
             }
             n += 1;
-            if self.fast.access.get(&i).is_some_and(|fa| fa.member) {
+            if self.fast.access.get(&i).is_some_and(|fa| fa.member) && !whole(i) {
                 return false;
             }
         }
-        n <= UNROLL_MAX_INSTS && self.fast.wide.is_empty()
+        n <= UNROLL_MAX_INSTS
     }
 
     /// The blocks every lane of the warp runs once, at the start: the entry block and the

@@ -54,6 +54,10 @@
 //!   blocks do, blocks no lane reaches have no code, and the masks they would have added
 //!   are known (a destination outside the region reached by all lanes gets the warp's whole
 //!   mask once). The general version is unchanged and runs otherwise.
+//! - In that version, a block all four lanes of the group run (the lead's, and those
+//!   `Reach::All`) reads and writes lane-strided structs whole (`wide.rs`, `Spec::wide`,
+//!   planned per block); a block some lanes run (`Reach::Some`) keeps one access per member
+//!   and lane.
 //! - The group tier of `group.rs` is not used in regions.
 
 use super::codegen::Gen;
@@ -175,6 +179,7 @@ impl Gen<'_, '_> {
             conds: vec![None; blocks.len()],
             oks: vec![],
             all_out: vec![],
+            wide: vec![],
         };
         if !self.no_warp_conds {
             for (k, &blk) in blocks.iter().enumerate() {
@@ -294,7 +299,18 @@ impl Gen<'_, '_> {
             .iter()
             .flat_map(|b| self.f.block(*b).insts.iter().copied())
             .collect();
-        self.unroll_groups = self.unroll_fits(insts.into_iter());
+        // Whole-struct accesses (`wide.rs`), planned per block: used in the blocks every
+        // lane of the group runs (the lead's, and those `Reach::All` at compile time).
+        spec.wide = blocks
+            .iter()
+            .map(|b| {
+                let insts = self.f.block(*b).insts.clone();
+                self.plan_wide(&insts)
+            })
+            .collect();
+        let wide = &spec.wide;
+        self.unroll_groups =
+            self.unroll_fits(insts.into_iter(), |i| wide.iter().any(|w| w.has_member(i)));
         let r = self.group_loop(mask, true, |g: &mut Self, grp: &mut Grp, acc: Value| {
             g.region_group(grp, blocks, sc, uconds, deferred, pass, Some(&mut spec))?;
             Ok(acc)
@@ -364,10 +380,31 @@ impl Gen<'_, '_> {
                     Some((Some(join), grp.vals.clone()))
                 }
             };
-            for &i in &bd.insts {
-                if !self.scalar[i.index()] {
-                    self.ginst(grp, sc, i)?;
+            // In the full-warp version, a block all four lanes run accesses its structs whole.
+            let wide = match (spec.as_deref_mut(), k < pass.lead || reach[k] == Reach::All) {
+                (Some(s), true) => s.wide.get_mut(k).map(std::mem::take),
+                _ => None,
+            };
+            let wide_on = wide.is_some();
+            if let Some(w) = wide {
+                self.fast.wide = w;
+            }
+            let r = bd
+                .insts
+                .iter()
+                .try_for_each(|&i| match self.scalar[i.index()] {
+                    true => Ok(()),
+                    false => self.ginst(grp, sc, i),
+                });
+            if wide_on {
+                let w = std::mem::take(&mut self.fast.wide);
+                if let Some(s) = spec.as_deref_mut() {
+                    s.wide[k] = w;
                 }
+            }
+            r?;
+            if !grp.wide.is_empty() {
+                return Err(format!("internal: a struct run of {blk} left unfinished"));
             }
             for &(v, x) in &deferred[k] {
                 let gv = self.splat_val(x, self.ty(v));
@@ -594,6 +631,9 @@ struct Spec {
     oks: Vec<Value>,
     /// Destinations outside the region that every lane of every group reaches.
     all_out: Vec<Out>,
+    /// Per block (by position): its struct runs (`wide.rs`), used where all four lanes of
+    /// the group run the block.
+    wide: Vec<super::wide::WidePlan>,
 }
 
 /// A terminator's routing context: the region pass, the compile-time reach of its blocks,

@@ -45,7 +45,7 @@ pub(super) struct Grp {
     /// need no blend.
     pub(super) full: bool,
     /// Struct members loaded ahead by their run, and stores kept for their run (`wide.rs`).
-    pub(super) wide: HashMap<ir::Inst, GVal>,
+    pub(super) wide: super::wide::WideGrp,
 }
 
 /// How a lane of a value is stored: bytes per lane in its slot.
@@ -209,7 +209,7 @@ impl Gen<'_, '_> {
             vals: HashMap::new(),
             gcache: Default::default(),
             full,
-            wide: HashMap::new(),
+            wide: Default::default(),
         };
         let acc2 = body(self, &mut grp, acc)?;
         self.b.ins().jump(next, &[BlockArg::Value(acc2)]);
@@ -260,7 +260,7 @@ impl Gen<'_, '_> {
                 vals: HashMap::new(),
                 gcache: Default::default(),
                 full: true,
-                wide: HashMap::new(),
+                wide: Default::default(),
             };
             acc = body(self, &mut grp, acc)?;
         }

@@ -22,10 +22,13 @@
 //! A run's members are accessed at the first member (loads) or the last (stores), not at
 //! their own place, and bytes that no member of this segment names may be read. This is only
 //! correct because:
-//! - runs exist only in the full-warp version of a segment's group loop (`fullwarp.rs`): all
-//!   32 lanes are active and every hoisted condition of `affine.rs` holds, among them the
-//!   bounds check of the members' range for all 32 lanes, `[lo, hi + 4 + 31 · S)` from lane
-//!   0's address, with `lo`/`hi` the lowest and highest member offsets of the whole block;
+//! - runs exist only in the full-warp version of a segment's group loop (`fullwarp.rs`), and
+//!   of a region's group loop in the blocks every lane of the group runs (`region.rs`: the
+//!   lead's blocks and those the version reaches with all lanes, planned per block): all 32
+//!   lanes are active, all four lanes of the group run the block, and every hoisted
+//!   condition of `affine.rs` holds, among them the bounds check of the members' range for
+//!   all 32 lanes, `[lo, hi + 4 + 31 · S)` from lane 0's address, with `lo`/`hi` the lowest
+//!   and highest member offsets of the whole block (or segment);
 //! - a run's members share their root, stride and hoisted plan (one `ok` value: one bounds
 //!   check, one space), are all loads or all stores of 32-bit elements, and lie in
 //!   `[a, a + S)` for the run's lowest offset `a`; loads need the highest at `a + S - 4`, so
@@ -38,7 +41,12 @@
 //!   access can observe a member's store made later). Groups still run one after another, so
 //!   the order between lanes of different groups is unchanged;
 //! - the transposes move 32-bit lanes only: each member's value in lane `j` is the 32 bits at
-//!   `p(a) + (4 g + j) · S + off`, exactly what its own access would read or write.
+//!   `p(a) + (4 g + j) · S + off`, exactly what its own access would read or write;
+//! - a store run whose every member stores a load run's member value of the same group (the
+//!   same SSA value, not a copy through a slot) at that member's own word stores the load
+//!   run's vectors as read: `words_to_structs` is the inverse of `structs_to_words`, and
+//!   every word of the struct is stored (a store run names each word once), so the bytes
+//!   written are the ones the transposes would produce.
 
 use super::codegen::Gen;
 use super::vector::{GVal, Grp};
@@ -61,6 +69,30 @@ impl WidePlan {
     /// No struct is accessed whole.
     pub(super) fn is_empty(&self) -> bool {
         self.runs.is_empty()
+    }
+
+    /// Whether access `i` is a member of one of the runs.
+    pub(super) fn has_member(&self, i: ir::Inst) -> bool {
+        self.member.contains_key(&i)
+    }
+}
+
+/// A group's state of its struct runs (`Grp::wide`).
+#[derive(Default)]
+pub(super) struct WideGrp {
+    /// Members loaded ahead by their run, and stores kept for their run's last member.
+    kept: HashMap<ir::Inst, GVal>,
+    /// Per member value a load run produced (both its `i32x4` and its own type): the load
+    /// (its index in `raw`) and the member's word.
+    src: HashMap<Value, (usize, usize)>,
+    /// The group's load runs so far: the vectors each read, in memory order.
+    raw: Vec<Vec<Value>>,
+}
+
+impl WideGrp {
+    /// No member is waiting for its run.
+    pub(super) fn is_empty(&self) -> bool {
+        self.kept.is_empty()
     }
 }
 
@@ -182,7 +214,7 @@ impl Gen<'_, '_> {
         let Some(&r) = self.fast.wide.member.get(&i) else {
             return Ok(None);
         };
-        if let Some(x) = grp.wide.remove(&i) {
+        if let Some(x) = grp.wide.kept.remove(&i) {
             return Ok(Some(x));
         }
         let (p, n, lead, members) = {
@@ -200,6 +232,11 @@ impl Gen<'_, '_> {
             .map(|k| self.b.ins().load(types::I32X4, fl, base, 16 * k as i32))
             .collect();
         let words = self.structs_to_words(&v)?;
+        let load = grp.wide.raw.len();
+        for (w, &x) in words.iter().enumerate() {
+            grp.wide.src.insert(x, (load, w));
+        }
+        grp.wide.raw.push(v);
         let mut own = None;
         for (m, w) in members {
             let d = self.f.inst(m);
@@ -213,11 +250,13 @@ impl Gen<'_, '_> {
             } else {
                 types::I32X4
             };
-            let x = GVal::V1(self.vbitcast(words[w], ct));
+            let x = self.vbitcast(words[w], ct);
+            grp.wide.src.insert(x, (load, w));
+            let x = GVal::V1(x);
             if m == i {
                 own = Some(x);
             } else {
-                grp.wide.insert(m, x);
+                grp.wide.kept.insert(m, x);
             }
         }
         own.map(Some)
@@ -236,6 +275,11 @@ impl Gen<'_, '_> {
         let Some(&r) = self.fast.wide.member.get(&i) else {
             return Ok(false);
         };
+        // Where the member's value is a word of a load run, as it was read.
+        let from = match x {
+            GVal::V1(v) => grp.wide.src.get(&v).copied(),
+            GVal::V2(..) | GVal::S4(_) => None,
+        };
         let x = match x {
             GVal::V1(v) => v,
             GVal::S4(s) => match self.pack_lanes(s, t) {
@@ -245,7 +289,10 @@ impl Gen<'_, '_> {
             GVal::V2(..) => return Err(format!("internal: struct store {i} of a 64-bit value")),
         };
         let x = self.vbitcast(x, types::I32X4);
-        grp.wide.insert(i, GVal::V1(x));
+        grp.wide.kept.insert(i, GVal::V1(x));
+        if let Some(f) = from {
+            grp.wide.src.insert(x, f);
+        }
         let (p, n, lead, members) = {
             let run = &self.fast.wide.runs[r];
             (run.p, run.n, run.lead, run.members.clone())
@@ -254,13 +301,33 @@ impl Gen<'_, '_> {
             return Ok(true);
         }
         let mut words = vec![x; n];
+        // The load run every word comes from unchanged, at its own word (a struct copied).
+        let mut copied: Option<Option<usize>> = None;
         for (m, w) in members {
-            match grp.wide.remove(&m) {
-                Some(GVal::V1(v)) => words[w] = v,
+            match grp.wide.kept.remove(&m) {
+                Some(GVal::V1(v)) => {
+                    words[w] = v;
+                    let same = match grp.wide.src.get(&v) {
+                        Some(&(lr, lw)) if lw == w && copied.is_none_or(|c| c == Some(lr)) => {
+                            Some(lr)
+                        }
+                        _ => None,
+                    };
+                    copied = Some(same);
+                }
                 _ => return Err(format!("internal: struct member {m} not stored before {i}")),
             }
         }
-        let v = self.words_to_structs(&words)?;
+        let raw = copied
+            .flatten()
+            .and_then(|lr| grp.wide.raw.get(lr))
+            .filter(|raw| raw.len() == n)
+            .cloned();
+        let v = match raw {
+            // `words_to_structs` of the load's `structs_to_words`: the vectors as read.
+            Some(raw) => raw,
+            None => self.words_to_structs(&words)?,
+        };
         let fl = MemFlagsData::new().with_notrap();
         let base = self.group_elem(grp, p, 4 * n as u32);
         for (k, &x) in v.iter().enumerate() {
