@@ -151,6 +151,28 @@ unsafe fn fatbin_at<'a>(p: *const u8) -> Result<&'a [u8], Fail> {
 /// # Safety
 /// `p` points to an image (the API's contract).
 unsafe fn read_image(p: *const c_void, name: &str) -> Result<Vec<(String, String)>, Fail> {
+    // SAFETY: the caller's contract.
+    unsafe { read_image_kinds(p, name) }.inspect_err(say_no_binary)
+}
+
+/// Prints, once per process and unless tracing, why an image without PTX cannot load: the
+/// program usually reports only the code (`no kernel image is available`), and a client
+/// that loads cubins (Triton's runtime) says nothing of what to do instead.
+fn say_no_binary(f: &Fail) {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if f.code == CUDA_ERROR_NO_BINARY_FOR_GPU
+        && !crate::tracing()
+        && !SAID.swap(true, std::sync::atomic::Ordering::Relaxed)
+    {
+        eprintln!("ptxjit: {}", f.message);
+    }
+}
+
+/// [`read_image`] without the message.
+///
+/// # Safety
+/// As [`read_image`].
+unsafe fn read_image_kinds(p: *const c_void, name: &str) -> Result<Vec<(String, String)>, Fail> {
     if p.is_null() {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null image"));
     }

@@ -235,22 +235,18 @@ fn module(index: usize) -> Result<u64, Fail> {
         return Err(Fail::new(code, format!("fatbin {index} did not load")));
     }
     let mut m = 0u64;
+    // The driver says why an image without PTX does not load (once per process); the
+    // linked fatbins of a relocatable program are added one by one, so that case is said here.
     // SAFETY: the wrapper nvcc registered.
     let loaded = match unsafe { prelinked(wrapper) } {
-        Some(list) => link_prelinked(&list, &mut m),
+        Some(list) => link_prelinked(&list, &mut m).inspect_err(|e| {
+            if e.code == cudaErrorNoKernelImageForDevice {
+                say_no_ptx();
+            }
+        }),
         None => cu!(cuModuleLoadData(&mut m, wrapper as *const c_void)),
     };
     if let Err(e) = loaded {
-        if e.code == cudaErrorNoKernelImageForDevice {
-            eprintln!(
-                "ptxjit: the program's fatbin holds no PTX this device can run: only SASS (GPU \
-                 machine code, which ptxjit cannot run) or PTX for a newer architecture than \
-                 the device's compute capability; build it with PTX, e.g. nvcc \
-                 -gencode arch=compute_80,code=compute_80 (or add code=compute_XX next to \
-                 code=sm_XX), or raise the device's capability (ptxjit exec --cc 9.0, \
-                 PTXJIT_CC=9.0) for newer PTX"
-            );
-        }
         with(|r| r.fatbins[index].failed = Some(e.code));
         return Err(e);
     }
@@ -296,6 +292,18 @@ unsafe fn prelinked(wrapper: usize) -> Option<Vec<usize>> {
         out.push(p);
     }
     Some(out)
+}
+
+/// Prints why the program's linked fatbins do not load.
+fn say_no_ptx() {
+    eprintln!(
+        "ptxjit: the program's fatbin holds no PTX this device can run: only SASS (GPU \
+                 machine code, which ptxjit cannot run) or PTX for a newer architecture than \
+                 the device's compute capability; build it with PTX, e.g. nvcc \
+                 -gencode arch=compute_80,code=compute_80 (or add code=compute_XX next to \
+                 code=sm_XX), or raise the device's capability (ptxjit exec --cc 9.0, \
+                 PTXJIT_CC=9.0) for newer PTX"
+    );
 }
 
 /// Links the PTX of `fatbins` with the driver's linker (`.extern` functions resolved across
