@@ -421,9 +421,10 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.mma.cta_group::1.kind::mxf4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
         "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
         "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16 [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1"]
-    "tcgen05.mma.sp" "9.7.16.10.9.2" ".cta_group::1 .kind::f16 (K = 32) and .kind::i8 (K = 64), M = 128: the dense forms with a 2:4 sparse A, its stored half from a descriptor or tensor memory, metadata in tensor memory at [sp-meta] as public sm_100 code lays it out (isa-notes), sparsity selector in the instruction descriptor; fields outside the ISA's meaningful list fault; disable-output-lane and scale-input-d as tcgen05.mma (not yet: .kind::tf32 and .kind::f8f6f4, whose metadata layouts in tensor memory the ISA gives in figures only, Figures 264-267)" [
+    "tcgen05.mma.sp" "9.7.16.10.9.2" ".cta_group::1 .kind::f16 (K = 32), .kind::i8 and .kind::f8f6f4 (K = 64), M = 128: the dense forms with a 2:4 sparse A, its stored half from a descriptor or tensor memory, metadata in tensor memory at [sp-meta] as public sm_100 code lays it out (isa-notes; .kind::f8f6f4 as .kind::i8, one figure for both), sparsity selector in the instruction descriptor; fields outside the ISA's meaningful list fault; disable-output-lane and scale-input-d as tcgen05.mma (not yet: .kind::tf32, whose 1:2 metadata layout in tensor memory the ISA gives in figures only, Figures 264-265; M = 64)" [
         "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
-        "tcgen05.mma.sp.cta_group::1.kind::i8 [%r1], [%r4], %rd2, [%r3], %r2, 1"]
+        "tcgen05.mma.sp.cta_group::1.kind::i8 [%r1], [%r4], %rd2, [%r3], %r2, 1",
+        "tcgen05.mma.sp.cta_group::1.kind::f8f6f4 [%r1], %rd1, %rd2, [%r3], %r2, %p1"]
     "tcgen05.mma.ws" "9.7.16.10.9.3" ".cta_group::1 .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 as tcgen05.mma; M = 128 (layout D), 64 (layout E: N folded in halves over lanes 0-63 and 64-127) or 32 (layout G: N folded in quarters over the four 32-lane partitions) with N = 64, 128 or 256; A from a descriptor, or tensor memory with M = 128; .collector::b0-b3::fill/use/lastuse/discard keep B between instructions (not yet: A in tensor memory with M = 32 or 64, whose layout the ISA does not give; zero-column-mask-desc; .sp)" [
         "tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::tf32.collector::b1::fill [%r1], [%r3], %rd2, %r2, %p1",
@@ -431,8 +432,9 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b0::lastuse [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b2::discard [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::f8f6f4.collector::b0::fill [%r1], %rd1, %rd2, %r2, %p1"]
-    "tcgen05.commit" "9.7.16.11.1" ".cta_group::1 .mbarrier::arrive::one {.shared::cluster} .b64 (the mma is done: arrives at once; not yet: .multicast::cluster)" [
+    "tcgen05.commit" "9.7.16.11.1" ".cta_group::1 .mbarrier::arrive::one {.shared::cluster} .b64 (the mma is done: arrives at once); .shared::cluster.multicast::cluster with a 16-bit ctaMask: one arrive on the mbarrier at the same offset in each CTA of the cluster whose rank's bit is set" [
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]",
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%r1], %h1",
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [%rd1]"]
     "tcgen05.fence" "9.7.16.6.4" "::before_thread_sync, ::after_thread_sync (nothing to order beyond program order)" ["tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync"]
     "stacksave" "9.7.17.1" ".u32/.u64: a per-thread stack of 1024 bytes of local memory (lower::decode_stack)" ["stacksave.u64 %rd1"]

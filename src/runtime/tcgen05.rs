@@ -79,7 +79,7 @@
 //! multiplied by its factor (rounded to nearest, exact unless it overflows), then one
 //! `fma.rn.f32` per k ascending from D.
 //!
-//! `tcgen05.mma.sp` (§9.7.16.10.9.2; `.kind::f16` and `.kind::i8`) doubles K: A's operand
+//! `tcgen05.mma.sp` (§9.7.16.10.9.2; `.kind::f16`, `.kind::i8` and `.kind::f8f6f4`) doubles K: A's operand
 //! (descriptor or tensor memory) holds the stored M×K/2 half, laid out as a dense A of K/2
 //! columns, and the metadata at the `[sp-meta]` address places it (`sparse`); the
 //! instruction descriptor's bit 2 must be set, and bits 0-1 are the sparsity selector.
