@@ -37,17 +37,17 @@
 //! runs `ld`, `st`, `mma`, `cp` and `shift` when they execute, so `wait::ld`/`wait::st` only
 //! wait for the warp, the fences order nothing more than program order already does, and
 //! `commit` arrives on its mbarrier at once (an arrive-on of count 1). Forms the ISA has and
-//! ptxjit does not (`.sp.kind::tf32`, `.sp.kind::f8f6f4`, `.sp` with block
+//! ptxjit does not (`.sp.kind::tf32`, `.sp` with block
 //! scaling, `.collector::a`, `.ashift`, `mma.ws`'s zero-column-mask-desc, `cp`'s
-//! decompression, `.multicast::cluster`) are "unsupported" errors naming them.
+//! decompression) are "unsupported" errors naming them.
 
 use super::super::build::Builder;
 use super::super::LowerError;
 use super::mma::{full_warp_wait, regs};
 use super::Cx;
 use crate::ir::{
-    MbarOp, Op, Space, Tc05Collector, Tc05CpShape, Tc05Kind, Tc05Op, Tc05Red, Tc05RedType,
-    Tc05Shape, Type,
+    ICmp, MbarOp, Op, SReg, Sign, Space, Tc05Collector, Tc05CpShape, Tc05Kind, Tc05Op, Tc05Red,
+    Tc05RedType, Tc05Shape, Type,
 };
 use crate::ptx::ast::Operand;
 
@@ -545,15 +545,13 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
             Some("kind::f16") => Tc05Kind::F16,
             Some("kind::tf32") if sparse => {
                 return Err(cx.unsupported(
-                    "tcgen05.mma.sp.kind::tf32 is not supported yet (its metadata layout in \
-                 tensor memory; .kind::f16 and .kind::i8 are)",
+                    "tcgen05.mma.sp.kind::tf32 is not supported yet (the ISA gives its 1:2 \
+                 metadata layout in tensor memory in figures only; .kind::f16, ::i8 and \
+                 ::f8f6f4 are)",
                 ))
             }
             Some("kind::tf32") => Tc05Kind::Tf32,
             Some("kind::i8") => Tc05Kind::I8,
-            Some("kind::f8f6f4") if sparse => {
-                return Err(cx.unsupported("tcgen05.mma.sp.kind::f8f6f4 is not supported yet"))
-            }
             Some("kind::f8f6f4") => Tc05Kind::F8f6f4,
             Some("kind::mxf8f6f4") => Tc05Kind::Mxf8f6f4,
             Some("kind::mxf4") => Tc05Kind::Mxf4,
@@ -731,11 +729,13 @@ fn block_scale(b: &Builder, cx: &Cx, kind: Tc05Kind, at: usize) -> Result<(u8, u
 
 /// `tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}.b64 [mbar]` (PTX ISA
 /// §9.7.16.11.1): the tracked operations are done, so the arrive-on (count 1) happens now.
+/// With `.shared::cluster.multicast::cluster` and a 16-bit `ctaMask` operand the arrive-on
+/// happens on the mbarrier at `mbar`'s offset in the shared memory of each CTA of the cluster
+/// whose rank's bit is set (bits of ranks outside the cluster name no CTA), as
+/// `cp.async.bulk.tensor`'s multicast signals its mbarriers.
 fn commit(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.has("multicast::cluster") {
-        return Err(cx.unsupported(
-            "tcgen05.commit.multicast::cluster is not supported yet (clusters of one CTA)",
-        ));
+        return commit_multicast(b, cx);
     }
     let shared = cx.mods.get(3) == Some(&"shared::cluster");
     if shared {
@@ -775,5 +775,80 @@ fn commit(b: &mut Builder, cx: &mut Cx) -> R {
         cx.loc,
         &cx.ptx,
     );
+    Ok(())
+}
+
+/// `tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64
+/// [mbar], ctaMask` (see [`commit`]): one arrive-on (count 1) per CTA named in the mask, in
+/// rank order, each on the `mapa` of `mbar` to that rank.
+fn commit_multicast(b: &mut Builder, cx: &mut Cx) -> R {
+    exact(
+        cx,
+        &[
+            "cta_group",
+            "mbarrier::arrive::one",
+            "shared::cluster",
+            "multicast::cluster",
+            "b64",
+        ],
+    )?;
+    cx.expect_operands(2)?;
+    let a = b.address(cx, 0, Space::Shared)?;
+    let a = b.coerce(cx, a, Type::I64, Some(Sign::Unsigned), cx.inst.span)?;
+    let m = b.src(cx, 1, Type::I16)?;
+    let m = b.coerce(cx, m, Type::I32, Some(Sign::Unsigned), cx.inst.span)?;
+    let nrank = b.emit1(
+        Op::SReg {
+            reg: SReg::ClusterNctaRank,
+        },
+        vec![],
+        Type::I32,
+        cx.loc,
+        &cx.ptx,
+    );
+    let ne = Op::ICmp {
+        cc: ICmp::Ne,
+        sign: Sign::Unsigned,
+    };
+    for rank in 0..16u64 {
+        let bit = b.konst(cx, Type::I32, 1 << rank);
+        let bit = b.emit1(Op::And {}, vec![m, bit], Type::I32, cx.loc, &cx.ptx);
+        let zero = b.konst(cx, Type::I32, 0);
+        let set = b.emit1(ne, vec![bit, zero], Type::Pred, cx.loc, &cx.ptx);
+        let r = b.konst(cx, Type::I32, rank);
+        let lt = Op::ICmp {
+            cc: ICmp::Lt,
+            sign: Sign::Unsigned,
+        };
+        let inside = b.emit1(lt, vec![r, nrank], Type::Pred, cx.loc, &cx.ptx);
+        let on = b.emit1(Op::And {}, vec![set, inside], Type::Pred, cx.loc, &cx.ptx);
+        super::copy_async::if_then(b, cx, on, |b| {
+            let r = b.konst(cx, Type::I32, rank);
+            let remote = b.emit1(
+                Op::Mapa { generic: false },
+                vec![a, r],
+                Type::I64,
+                cx.loc,
+                &cx.ptx,
+            );
+            let one = b.konst(cx, Type::I32, 1);
+            let zero = b.konst(cx, Type::I32, 0);
+            let tok = b.new_var(Type::I64);
+            b.emit(
+                Op::MBarrier {
+                    op: MbarOp::Arrive {
+                        drop: false,
+                        no_complete: false,
+                    },
+                    space: Space::Shared,
+                },
+                vec![remote, one, zero],
+                vec![tok],
+                cx.loc,
+                &cx.ptx,
+            );
+            Ok(())
+        })?;
+    }
     Ok(())
 }

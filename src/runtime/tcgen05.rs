@@ -35,13 +35,16 @@
 //! tensor memory, A (M×K) from shared memory through a matrix descriptor or from tensor
 //! memory, and B (K×N) from shared memory, as the 32-bit instruction descriptor says (Table 42:
 //! bits 4-5 D type, 7-9 A type, 10-12 B type, 13/14 negate A/B, 15/16 transpose A/B (MN-major),
-//! 17-22 N >> 3, 24-28 M >> 4, bit 2 sparsity, bit 3 saturate). ptxjit implements M = 128
-//! with an f32, f16 or s32 accumulator: row `i` of D is lane `i` of the address's lanes, column
-//! `j` its column `base + j`; an f16 element is the low 16 bits of its cell (§9.7.16.10.4.1;
+//! 17-22 N >> 3, 24-28 M >> 4, bit 2 sparsity, bit 3 saturate). M and N are Table 39's
+//! (`check_shape`): M = 64 or 128, N from 8 to 256 in steps of 8. D has an f32, f16 or s32
+//! accumulator; where its row `i`, column `j` is in tensor memory is the data path layout of
+//! §9.7.16.10.5 (`layout`): with M = 128 (Layout D) lane `i`, column `base + j`; with M = 64
+//! (Layout F) each 32-lane partition holds 16 rows from lane 0 or 16 of it (the address's
+//! lane), and an A in tensor memory must use the same lane. An f16 element is the low 16 bits of its cell (§9.7.16.10.4.1;
 //! ptxjit writes the upper 16 bits as zero and ignores them when it reads D). An f16 D takes
 //! f16 inputs of `.kind::f16` (Table 39) or any `.kind::f8f6f4` inputs. A from tensor memory
-//! uses the same layout with K elements packed into 32-bit columns (lane `i`, column
-//! `base + k·bits/32`); a 4- or 6-bit A there faults as not supported yet (the ISA shows its
+//! uses D's row-to-lane map with K elements packed into 32-bit columns (row `i`'s lane,
+//! column `base + k·bits/32`); a 4- or 6-bit A there faults as not supported yet (the ISA shows its
 //! 8-bit containers only in figures).
 //!
 //! `.kind::f8f6f4` (K = 32) takes A and B types from the instruction descriptor: E4M3 0, E5M2
@@ -76,15 +79,16 @@
 //! multiplied by its factor (rounded to nearest, exact unless it overflows), then one
 //! `fma.rn.f32` per k ascending from D.
 //!
-//! `tcgen05.mma.sp` (§9.7.16.10.9.2; `.kind::f16` and `.kind::i8`) doubles K: A's operand
+//! `tcgen05.mma.sp` (§9.7.16.10.9.2; `.kind::f16`, `.kind::i8` and `.kind::f8f6f4`) doubles K: A's operand
 //! (descriptor or tensor memory) holds the stored M×K/2 half, laid out as a dense A of K/2
 //! columns, and the metadata at the `[sp-meta]` address places it (`sparse`); the
 //! instruction descriptor's bit 2 must be set, and bits 0-1 are the sparsity selector.
 //!
 //! # Weight-stationary multiply (§9.7.16.10.9.3)
 //! `tcgen05.mma.ws` (`.kind::f16`, `::tf32`, `::f8f6f4`, `::i8`) is the dense multiply with
-//! M = 128 (tensor-memory layout D: the same rows and columns as above; M = 32 and 64, layouts
-//! G and E, fault as not supported yet) and N = 64 or 128. Its `.collector::bN::…` qualifier names one of four per-CTA collector buffers
+//! M = 128 (Layout D, as above), 64 (Layout E: N folded in halves, columns `N/2..N` in lanes
+//! 64-127) or 32 (Layout G: N folded in quarters over the four 32-lane partitions) and N = 64,
+//! 128 or 256. An A in tensor memory with M = 32 or 64 faults (the ISA gives D's layout only). Its `.collector::bN::…` qualifier names one of four per-CTA collector buffers
 //! for B: `fill` reads B through `b-desc` and keeps it, `use` multiplies by the kept B (not
 //! reading `b-desc`) and keeps it, `lastuse` does so and empties the buffer, `discard` (the
 //! default, as `b0`) reads B and empties the buffer. Using an empty buffer, or one whose B
@@ -119,7 +123,10 @@ use crate::ir::{
 };
 use std::cell::RefCell;
 
+mod layout;
 mod sparse;
+
+use layout::DataPath;
 
 /// Lanes of the tensor memory.
 pub const LANES: u32 = 128;
@@ -696,38 +703,7 @@ impl InstrDesc {
             ));
         }
         let (m, n) = (field(24, 5) << 4, field(17, 6) << 3);
-        if ws {
-            match m {
-                128 if n == 64 || n == 128 => {}
-                128 => {
-                    return Err(format!(
-                        "instruction descriptor N = {n}: tcgen05.mma.ws with M = 128 takes N = \
-                         64 or 128"
-                    ))
-                }
-                32 | 64 => {
-                    return Err(format!(
-                        "instruction descriptor M = {m}: tcgen05.mma.ws with M = 32 or 64 \
-                         (tensor-memory layouts G and E) is not supported yet (M = 128 is)"
-                    ))
-                }
-                _ => {
-                    return Err(format!(
-                        "instruction descriptor M = {m}: tcgen05.mma.ws takes M = 32, 64 or 128"
-                    ))
-                }
-            }
-        } else if m != 128 {
-            return Err(format!(
-                "instruction descriptor M = {m}: only M = 128 is supported (cta_group::1 \
-                 also has M = 64, not supported yet)"
-            ));
-        }
-        if !(16..=256).contains(&n) || n % 16 != 0 {
-            return Err(format!(
-                "instruction descriptor N = {n}: M = 128 takes N from 16 to 256 in steps of 16"
-            ));
-        }
+        check_shape(kind, ws, m, n)?;
         let sub_byte = |e: MmaElem| e.bits() < 8;
         if (bit(15) && sub_byte(a)) || (bit(16) && sub_byte(b)) {
             return Err(format!(
@@ -779,6 +755,64 @@ impl InstrDesc {
             ue8m0: !scaled || bit(23),
         })
     }
+}
+
+/// Check M and N of a `.cta_group::1` `tcgen05.mma` (`.ws` or not) against Table 39
+/// (§9.7.16.2.1): without `.ws` M = 64 or 128 (block-scaled kinds: 128) and N from 8 to 256
+/// in steps of 8 (`.kind::i8`: 8, 16, 24, 32, then steps of 16 to 256); with `.ws` M = 32,
+/// 64 or 128 and N = 64, 128 or 256.
+fn check_shape(kind: Tc05Kind, ws: bool, m: u32, n: u32) -> Result<(), String> {
+    if ws {
+        if !matches!(m, 32 | 64 | 128) {
+            return Err(format!(
+                "instruction descriptor M = {m}: tcgen05.mma.ws takes M = 32, 64 or 128"
+            ));
+        }
+        if !matches!(n, 64 | 128 | 256) {
+            return Err(format!(
+                "instruction descriptor N = {n}: tcgen05.mma.ws takes N = 64, 128 or 256"
+            ));
+        }
+        return Ok(());
+    }
+    let m_ok = if kind.block_scaled() {
+        m == 128
+    } else {
+        m == 64 || m == 128
+    };
+    if !m_ok {
+        return Err(format!(
+            "instruction descriptor M = {m}: .cta_group::1 .kind::{kind} takes M = {}",
+            if kind.block_scaled() {
+                "128"
+            } else {
+                "64 or 128"
+            }
+        ));
+    }
+    let n_ok = match kind {
+        Tc05Kind::I8 => {
+            matches!(n, 8 | 16 | 24 | 32) || ((48..=256).contains(&n) && n.is_multiple_of(16))
+        }
+        Tc05Kind::F16
+        | Tc05Kind::Tf32
+        | Tc05Kind::F8f6f4
+        | Tc05Kind::Mxf8f6f4
+        | Tc05Kind::Mxf4
+        | Tc05Kind::Mxf4nvf4 => (8..=256).contains(&n) && n.is_multiple_of(8),
+    };
+    if !n_ok {
+        return Err(format!(
+            "instruction descriptor N = {n}: .cta_group::1 .kind::{kind} takes N from 8 to 256 \
+             in steps of 8{} (Table 39)",
+            if kind == Tc05Kind::I8 {
+                " up to 32, then steps of 16"
+            } else {
+                ""
+            }
+        ));
+    }
+    Ok(())
 }
 
 /// Decode a tcgen05 shared-memory descriptor (see the module documentation).
@@ -1093,13 +1127,21 @@ fn mma_lane(
         None
     };
     let (dl, dc) = (dt >> 16, dt & 0xffff);
-    if dl != 0 {
+    let path = DataPath::of(id.m, ws.is_some(), dl).map_err(tmem_fault)?;
+    tm.check(0, LANES, dc, path.cols(id.n))
+        .map_err(|e| tmem_fault(format!("tcgen05.mma D: {e}")))?;
+    // The tensor-memory cell of row `r`, column `j` of D.
+    let cell = |r: u64, j: u64| {
+        let (l, c) = path.place(id.n, r as u32, j as u32);
+        (l, dc + c)
+    };
+    if sparse && id.m != 128 {
         return Err(tmem_fault(format!(
-            "tcgen05.mma: D at lane {dl}; with M = 128, D starts at lane 0"
+            "tcgen05.mma.sp with M = {}: the sparsity metadata layout for M = 64 (the ISA's \
+             figures) is not supported yet (M = 128 is)",
+            id.m
         )));
     }
-    tm.check(0, m as u32, dc, n as u32)
-        .map_err(|e| tmem_fault(format!("tcgen05.mma D: {e}")))?;
     let mut a = vec![0u64; (m * ka) as usize];
     if a_tmem {
         let at = a_op as u32;
@@ -1114,16 +1156,35 @@ fn mma_lane(
         }
         let per = 32 / bits;
         let cols = ka.div_ceil(per) as u32;
-        if al != 0 {
-            return Err(tmem_fault(format!(
-                "tcgen05.mma A at lane {al}; with M = 128, A starts at lane 0"
-            )));
+        match path {
+            DataPath::D if al != 0 => {
+                return Err(tmem_fault(format!(
+                    "tcgen05.mma A at lane {al}; with M = 128, A starts at lane 0"
+                )))
+            }
+            DataPath::F { align } if al != align => {
+                return Err(tmem_fault(format!(
+                    "tcgen05.mma A at lane {al}, D at lane {align}: with M = 64 (Layout F) A and \
+                     D must use the same lane alignment (§9.7.16.10.5)"
+                )))
+            }
+            DataPath::E | DataPath::G => {
+                return Err(tmem_fault(format!(
+                    "tcgen05.mma.ws with M = {} and A in tensor memory: the ISA's figures give \
+                     D's layout (Layout {}) but not A's; not supported",
+                    id.m,
+                    if id.m == 64 { 'E' } else { 'G' }
+                )))
+            }
+            DataPath::D | DataPath::F { .. } => {}
         }
-        tm.check(0, m as u32, ac, cols)
+        tm.check(0, LANES, ac, cols)
             .map_err(|e| tmem_fault(format!("tcgen05.mma A: {e}")))?;
         for r in 0..m {
+            // A's row r is in the lane of D's row r (Layouts D and F).
+            let lane = cell(r, 0).0;
             for kk in 0..ka {
-                let cell = tm.get(r as u32, ac + (kk / per) as u32) as u64;
+                let cell = tm.get(lane, ac + (kk / per) as u32) as u64;
                 let v = (cell >> ((kk % per) * bits)) & ((1u64 << bits) - 1);
                 a[(r * ka + kk) as usize] = v;
             }
@@ -1202,7 +1263,8 @@ fn mma_lane(
         for r in 0..m {
             for col in 0..n {
                 // A 16-bit D is in the low half of its 32-bit cell (§9.7.16.10.4.1).
-                let cell = tm.get(r as u32, dc + col as u32) as u64;
+                let (l, cc) = cell(r, col);
+                let cell = tm.get(l, cc) as u64;
                 c[(r * n + col) as usize] = if id.d == MmaElem::F16 {
                     cell & 0xffff
                 } else {
@@ -1229,11 +1291,13 @@ fn mma_lane(
             *v = fp::arith(fmt, Arith::Mul, [*v, f, 0], Round::Nearest, false, false);
         }
     }
-    // disable-output-lane: bit `l % 32` of word `l / 32` keeps lane `l` (row `l`) of D.
+    // disable-output-lane: bit `l % 32` of word `l / 32` keeps tensor-memory lane `l` of D
+    // (the lane of row `r`: `r` with M = 128, Layout F's lane with M = 64).
     let kept = |r: u64| -> bool {
         lane_mask && {
-            let k = 5 + usize::from(sparse) + (r / 32) as usize;
-            (d.arg(s, k, lane) >> (r % 32)) & 1 == 1
+            let l = cell(r, 0).0;
+            let k = 5 + usize::from(sparse) + (l / 32) as usize;
+            (d.arg(s, k, lane) >> (l % 32)) & 1 == 1
         }
     };
     if let Some((sa, sb)) = scales {
@@ -1259,12 +1323,13 @@ fn mma_lane(
                         false,
                     );
                 }
-                tm.set(r as u32, dc + col as u32, acc as u32);
+                let (l, c) = cell(r as u64, col as u64);
+                tm.set(l, c, acc as u32);
             }
         }
         return Ok(());
     }
-    // One 128×8 block of columns at a time (an `MmaSpec`'s N is at most 255).
+    // One M×8 block of columns at a time (an `MmaSpec`'s N is at most 255).
     let spec = MmaSpec {
         family: MmaFamily::Mma,
         m: m as u8,
@@ -1291,7 +1356,8 @@ fn mma_lane(
         let dj = mma::multiply(&spec, &a, &bj, &cj);
         for r in (0..mu).filter(|&r| !kept(r as u64)) {
             for col in 0..8 {
-                tm.set(r as u32, dc + (8 * j + col) as u32, dj[r * 8 + col] as u32);
+                let (l, c) = cell(r as u64, (8 * j + col) as u64);
+                tm.set(l, c, dj[r * 8 + col] as u32);
             }
         }
     }
@@ -1359,8 +1425,18 @@ mod tests {
                 .is_ok_and(|i| i.sparse && i.selector == 1),
             "sparse"
         );
-        let m64 = 1 << 4 | 2 << 17 | 4 << 24;
-        assert!(InstrDesc::decode(m64, Tc05Kind::F16, false).is_err());
+        // Table 39: M = 64 or 128, N from 8 to 256 in steps of 8 (i8: 8, 16, 24, 32, 48, …).
+        let mn = |m: u32, n: u32| 1 << 4 | (n >> 3) << 17 | (m >> 4) << 24;
+        assert!(InstrDesc::decode(mn(64, 8), Tc05Kind::F16, false).is_ok_and(|i| i.m == 64));
+        assert!(InstrDesc::decode(mn(128, 24), Tc05Kind::F16, false).is_ok());
+        assert!(InstrDesc::decode(mn(32, 64), Tc05Kind::F16, false).is_err());
+        assert!(InstrDesc::decode(mn(64, 264), Tc05Kind::F16, false).is_err());
+        assert!(InstrDesc::decode(mn(64, 0), Tc05Kind::F16, false).is_err());
+        let i8 = |m: u32, n: u32| 2 << 4 | 1 << 7 | (n >> 3) << 17 | (m >> 4) << 24;
+        assert!(InstrDesc::decode(i8(64, 24), Tc05Kind::I8, false).is_ok());
+        assert!(InstrDesc::decode(i8(64, 40), Tc05Kind::I8, false).is_err());
+        assert!(InstrDesc::decode(i8(128, 48), Tc05Kind::I8, false).is_ok());
+        assert!(InstrDesc::decode(i8(128, 56), Tc05Kind::I8, false).is_err());
     }
 
     /// Table 42's `.kind::f8f6f4` type codes (E4M3 0, E5M2 1, E2M3 3, E3M2 4, E2M1 5; 2, 6 and
@@ -1481,7 +1557,7 @@ mod tests {
         assert!(scale_value(0x80, false).is_err());
     }
 
-    /// `.ws` shapes: M = 128 with N = 64 or 128; M = 64 not supported yet; bits 30-31 allowed.
+    /// `.ws` shapes (Table 39): M = 32, 64 or 128 with N = 64, 128 or 256; bits 30-31 allowed.
     #[test]
     fn ws_instruction_descriptor() {
         let v = |m: u32, n: u32| 1 << 4 | (n >> 3) << 17 | (m >> 4) << 24;
@@ -1489,8 +1565,10 @@ mod tests {
         assert!(InstrDesc::decode(v(128, 128) | 3 << 30, Tc05Kind::F16, true).is_ok());
         assert!(InstrDesc::decode(v(128, 128) | 3 << 30, Tc05Kind::F16, false).is_err());
         assert!(InstrDesc::decode(v(128, 32), Tc05Kind::F16, true).is_err());
-        let m64 = InstrDesc::decode(v(64, 64), Tc05Kind::F16, true);
-        assert!(m64.is_err_and(|e| e.contains("not supported yet")));
+        assert!(InstrDesc::decode(v(128, 256), Tc05Kind::F16, true).is_ok());
+        assert!(InstrDesc::decode(v(64, 64), Tc05Kind::F16, true).is_ok_and(|i| i.m == 64));
+        assert!(InstrDesc::decode(v(32, 256), Tc05Kind::F16, true).is_ok_and(|i| i.m == 32));
+        assert!(InstrDesc::decode(v(32, 192), Tc05Kind::F16, true).is_err());
         assert!(InstrDesc::decode(v(256, 64), Tc05Kind::F16, true).is_err());
     }
 

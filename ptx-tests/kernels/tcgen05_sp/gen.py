@@ -48,14 +48,22 @@ CASES = [
     ("s8u8", "sp_i8", "s8", "u8", "s32", (False, 1, 128, 256), (False, 4, 16, 512), 0, 1, 0),
     ("atmem_sel1", "sp_atmem", "f16", "f16", "f32", "tmem", (False, 8, 16, 1024), 1, 0, 0),
 ]
-KINDS = {"sp_f16": "f16", "sp_i8": "i8", "sp_atmem": "f16"}
+# .kind::f8f6f4 (K = 64, 2:4, metadata as .kind::i8's: one figure for both, Figure 267), from
+# their own generator (rng 1006) so the cases above keep their data; the 4- and 6-bit stored
+# elements are packed 16 to a 16-byte group as ../tcgen05/gen.py packs dense ones.
+CASES_F8 = [
+    ("e4m3_e2m1", "sp_f8f6f4", "e4m3", "e2m1", "f32", (False, 1, 128, 256), (False, 1, 1024, 128), 0, 1, 0),
+    ("e2m1_e5m2", "sp_f8f6f4", "e2m1", "e5m2", "f32", (False, 2, 16, 256), (False, 4, 16, 512), 0, 1, 1),
+    ("e3m2_e2m3", "sp_f8f6f4", "e3m2", "e2m3", "f32", (False, 1, 128, 256), (False, 8, 16, 1024), 0, 0, 0),
+]
+KINDS = {"sp_f16": "f16", "sp_i8": "i8", "sp_atmem": "f16", "sp_f8f6f4": "f8f6f4"}
 
 
 def entry(name):
     """The dense kernel, with a `meta` parameter stored into columns 72..75 and the sparse
     instruction."""
     kind = KINDS[name]
-    dense = "tc_atmem" if name == "sp_atmem" else {"f16": "tc_f16", "i8": "tc_i8"}[kind]
+    dense = "tc_atmem" if name == "sp_atmem" else {"f16": "tc_f16", "i8": "tc_i8", "f8f6f4": "tc_f8f6f4"}[kind]
     text = tc.mma_entry(dense).replace(f".entry {dense}(", f".entry {name}(")
     text = text.replace("    .param .u64 areg)", "    .param .u64 areg, .param .u64 meta)")
     text = text.replace("    .reg .b32 %a<8>;", "    .reg .b32 %a<8>;\n    .reg .b32 %m<4>;")
@@ -106,7 +114,7 @@ def metadata(fields, kind, selector):
     meta = np.zeros((M, 4), dtype=np.uint32)
     for r in range(M):
         for c in range(fields.shape[1]):
-            if kind == "i8":
+            if kind in ("i8", "f8f6f4"):
                 lane, col, nib = r, c // 8, c % 8
             else:
                 lane = 16 * (r // 16) + r % 8 + 8 * (c // 4)
@@ -117,11 +125,16 @@ def metadata(fields, kind, selector):
 
 def main():
     write_ptx()
-    rng = np.random.default_rng(1005)
-    for (name, ent, at, bt, dt, alay, blay, sel, enable, neg_b) in CASES:
+    rng0, rng8 = np.random.default_rng(1005), np.random.default_rng(1006)
+    for (name, ent, at, bt, dt, alay, blay, sel, enable, neg_b) in CASES + CASES_F8:
         kind = KINDS[ent]
-        k = 64 if kind == "i8" else 32
-        if at == "s8":
+        rng = rng8 if kind == "f8f6f4" else rng0
+        k = 32 if kind == "f16" else 64
+        if at in tc.MINI:
+            a, stored, fields = sparse_a(rng, k, lambda: float(tc.mini_values(rng, at, (), 1.5)))
+            b = tc.mini_values(rng, bt, (k, N), 1.5)
+            c = rng.integers(-16, 17, (M, N)) / 4
+        elif at == "s8":
             a, stored, fields = sparse_a(rng, k, lambda: int(rng.integers(-128, 128)))
             b = rng.integers(0, 256, (k, N))
             c = rng.integers(-(1 << 20), 1 << 20, (M, N))
@@ -129,7 +142,7 @@ def main():
             a, stored, fields = sparse_a(rng, k, lambda: int(rng.integers(-8, 9)) / 4)
             b = rng.integers(-8, 9, (k, N)) / 4
             c = rng.integers(-16, 17, (M, N)) / 4
-        eb = {"f16": 2, "bf16": 2, "s8": 1}[at]
+        eb = {"f16": 2, "bf16": 2}.get(at, 1)
         image = np.zeros(tc.IMAGE, dtype=np.uint8)
         wg.USED.clear()
         areg = np.zeros((M, 8), dtype=np.uint32)
@@ -141,9 +154,9 @@ def main():
                 for kk in range(k // 2):
                     areg[r, kk // 2] |= np.uint32(int(sb[r, kk]) << (16 * (kk % 2)))
         else:
-            adesc = tc.tc_desc(wg.place(image, wg.bits(stored, at), tc.A_BASE, *alay, eb), alay[1])
+            adesc = tc.tc_desc(wg.place(image, tc.element_bytes(rng, stored, at), tc.A_BASE, *alay, eb), alay[1])
             trans_a = int(alay[0])
-        bdesc = tc.tc_desc(wg.place(image, wg.bits(b, bt).T, tc.B_BASE, *blay, eb), blay[1])
+        bdesc = tc.tc_desc(wg.place(image, tc.element_bytes(rng, b.T, bt), tc.B_BASE, *blay, eb), blay[1])
         idv = tc.idesc(at, bt, dt, 0, neg_b, trans_a, int(blay[0])) | 1 << 2 | sel
         d = a @ (-b if neg_b else b) + (c if enable else 0)
         cin = np.array([[tc.word(v, dt) for v in row] for row in c], dtype=np.uint32)

@@ -2,7 +2,7 @@
 //! of A and the metadata in tensor memory give the M×K A of the multiply.
 //!
 //! # Granularity and fields (§9.7.16.10.8.2)
-//! `.kind::f16` and `.kind::i8` are 2:4: each chunk of four elements of a row has two stored
+//! `.kind::f16`, `.kind::i8` and `.kind::f8f6f4` are 2:4: each chunk of four elements of a row has two stored
 //! elements, at the places the chunk's 4-bit field names (the first in its low 2 bits, the
 //! second in its high 2 bits). The ISA lists the meaningful fields, `0b0100`, `0b1000`,
 //! `0b1100`, `0b1001`, `0b1101`, `0b0110` and `0b1110`; any other field faults
@@ -19,8 +19,9 @@
 //!   chunks 4-7 eight lanes further on, `mma.sp`'s register layout in lanes. The sparsity
 //!   selector (instruction descriptor bits 0-1) picks one of two columns: 0 or 1, else a
 //!   fault.
-//! - `.kind::i8` (16 chunks per row, K = 64): lane `r`, column `col + c / 8`, bits
-//!   `4·(c % 8)..+4`; the selector must be 0 (§9.7.16.10.8.4.6), else a fault.
+//! - `.kind::i8` and `.kind::f8f6f4` (16 chunks per row, K = 64; one figure, Figure 267, for
+//!   both): lane `r`, column `col + c / 8`, bits `4·(c % 8)..+4`; the selector must be 0
+//!   (§9.7.16.10.8.4.6), else a fault.
 
 use super::{FaultKind, MmaFault, TensorMemory};
 use crate::ir::Tc05Kind;
@@ -50,22 +51,18 @@ pub(super) fn expand(
     // (first column, columns) of the metadata.
     let (first, ncols) = match kind {
         Tc05Kind::F16 if selector <= 1 => (col + selector, 1),
-        Tc05Kind::I8 if selector == 0 => (col, (chunks / 8) as u32),
-        Tc05Kind::F16 | Tc05Kind::I8 => {
+        Tc05Kind::I8 | Tc05Kind::F8f6f4 if selector == 0 => (col, (chunks / 8) as u32),
+        Tc05Kind::F16 | Tc05Kind::I8 | Tc05Kind::F8f6f4 => {
             return Err((
                 FaultKind::SparseMetadata,
                 format!(
                     "tcgen05.mma.sp.kind::{kind}: sparsity selector {selector} (instruction \
                      descriptor bits 0-1) is not {}",
-                    if kind == Tc05Kind::I8 { "0" } else { "0 or 1" }
+                    if kind == Tc05Kind::F16 { "0 or 1" } else { "0" }
                 ),
             ))
         }
-        Tc05Kind::Tf32
-        | Tc05Kind::F8f6f4
-        | Tc05Kind::Mxf8f6f4
-        | Tc05Kind::Mxf4
-        | Tc05Kind::Mxf4nvf4 => {
+        Tc05Kind::Tf32 | Tc05Kind::Mxf8f6f4 | Tc05Kind::Mxf4 | Tc05Kind::Mxf4nvf4 => {
             return Err(tmem(format!(
                 "tcgen05.mma.sp.kind::{kind} is not supported yet"
             )))
@@ -77,10 +74,9 @@ pub(super) fn expand(
     for r in 0..m {
         for c in 0..chunks {
             let (lane, column, shift) = match kind {
-                Tc05Kind::I8 => (r, first as u64 + c / 8, 4 * (c % 8)),
+                Tc05Kind::I8 | Tc05Kind::F8f6f4 => (r, first as u64 + c / 8, 4 * (c % 8)),
                 Tc05Kind::F16
                 | Tc05Kind::Tf32
-                | Tc05Kind::F8f6f4
                 | Tc05Kind::Mxf8f6f4
                 | Tc05Kind::Mxf4
                 | Tc05Kind::Mxf4nvf4 => (
