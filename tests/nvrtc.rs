@@ -206,6 +206,52 @@ fn cooperative_groups_kernel_compiles_and_runs() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A debug build (`-G`) of the multi-warp cooperative-groups tiles of
+/// `ptx-tests/kernels/cg_tiles`: `-G` keeps the reserved-shared-memory scratch code
+/// (`%reserved_smem_offset_1`) of every partition; the cases and their expected outputs
+/// (numpy, `gen.py` there) are the release build's.
+#[test]
+fn debug_build_of_multi_warp_tiles_runs() {
+    if !nvrtc_ready("debug_build_of_multi_warp_tiles_runs") {
+        return;
+    }
+    let dir = scratch("cg-debug");
+    let cases = root().join("ptx-tests/kernels/cg_tiles");
+    let cu = cases.join("cg_tiles.cu").display().to_string();
+    let o = ptxjit_in(
+        &dir,
+        &["compile", &cu, "-o", "cg_tiles.ptx", "--", "-G"],
+        &[],
+    );
+    expect_code(&o, 0);
+    let ptx = std::fs::read_to_string(dir.join("cg_tiles.ptx")).unwrap();
+    assert!(
+        ptx.contains(", debug") && ptx.contains("%reserved_smem_offset_1"),
+        "{ptx:.400}"
+    );
+    for f in [
+        "x.npy",
+        "tile64.toml",
+        "tile64_expected.npy",
+        "tile128.toml",
+        "tile128_expected.npy",
+    ] {
+        std::fs::copy(cases.join(f), dir.join(f)).unwrap();
+    }
+    for case in ["tile64.toml", "tile128.toml"] {
+        for engine in ["jit", "interp"] {
+            let o = ptxjit_in(&dir, &["run", case, "--engine", engine], &[]);
+            expect_code(&o, 0);
+            let out = text(&o.stdout);
+            assert!(
+                out.lines().any(|l| l == "PASS out"),
+                "{case} on {engine}: {out}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn cub_kernel_compiles_and_runs_by_its_template_name() {
     if !nvrtc_ready("cub_kernel_compiles_and_runs_by_its_template_name") {

@@ -56,6 +56,17 @@ pub fn sm_count() -> i32 {
     ptxjit::host::occupancy::sm_count() as i32
 }
 
+/// Shared memory the driver reserves per block (bytes,
+/// `CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK`): the CTA's reserved region (PTX
+/// ISA §10.29) on compute capability 8.0 and later, none before.
+pub fn reserved_shared() -> i32 {
+    if compute_capability().0 >= 8 {
+        ptxjit::host::occupancy::RESERVED_SHARED_PER_CTA as i32
+    } else {
+        0
+    }
+}
+
 /// Shared memory a block may use without opting in (bytes).
 pub const SHARED_PER_BLOCK: i32 = 48 * 1024;
 
@@ -145,34 +156,34 @@ pub fn attribute(attr: i32) -> Option<i32> {
         85 => 0,                            // MULTI_GPU_BOARD_GROUP_ID
         86 => 1,                            // HOST_NATIVE_ATOMIC_SUPPORTED
         87 => 2,                            // SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO
-        88 => 0,        // PAGEABLE_MEMORY_ACCESS (kernels see only device memory)
-        89 => 1,        // CONCURRENT_MANAGED_ACCESS (work completes when enqueued)
-        90 => 0,        // COMPUTE_PREEMPTION_SUPPORTED
-        91 => 0,        // CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
-        92..=94 => 0,   // stream memory operations v1
-        95 => 1,        // COOPERATIVE_LAUNCH
-        96 => 0,        // COOPERATIVE_MULTI_DEVICE_LAUNCH
-        97 => optin,    // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
-        98 => 0,        // CAN_FLUSH_REMOTE_WRITES
-        99 => 0,        // HOST_REGISTER_SUPPORTED
-        100 => 0,       // PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES
-        101 => 1,       // DIRECT_MANAGED_MEM_ACCESS_FROM_HOST
-        102..=105 => 0, // virtual memory management, IPC handle types
-        106 => 32,      // MAX_BLOCKS_PER_MULTIPROCESSOR
-        107..=110 => 0, // compression, persisting L2, access policy, RDMA
-        111 => 0,       // RESERVED_SHARED_MEMORY_PER_BLOCK
-        112..=114 => 0, // sparse arrays, read-only host registration, timeline semaphores
-        115 => 1,       // MEMORY_POOLS_SUPPORTED
-        116..=118 => 0, // RDMA
-        119 => 0,       // MEMPOOL_SUPPORTED_HANDLE_TYPES
+        88 => 0,                  // PAGEABLE_MEMORY_ACCESS (kernels see only device memory)
+        89 => 1,                  // CONCURRENT_MANAGED_ACCESS (work completes when enqueued)
+        90 => 0,                  // COMPUTE_PREEMPTION_SUPPORTED
+        91 => 0,                  // CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
+        92..=94 => 0,             // stream memory operations v1
+        95 => 1,                  // COOPERATIVE_LAUNCH
+        96 => 0,                  // COOPERATIVE_MULTI_DEVICE_LAUNCH
+        97 => optin,              // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+        98 => 0,                  // CAN_FLUSH_REMOTE_WRITES
+        99 => 0,                  // HOST_REGISTER_SUPPORTED
+        100 => 0,                 // PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES
+        101 => 1,                 // DIRECT_MANAGED_MEM_ACCESS_FROM_HOST
+        102..=105 => 0,           // virtual memory management, IPC handle types
+        106 => 32,                // MAX_BLOCKS_PER_MULTIPROCESSOR
+        107..=110 => 0,           // compression, persisting L2, access policy, RDMA
+        111 => reserved_shared(), // RESERVED_SHARED_MEMORY_PER_BLOCK
+        112..=114 => 0,           // sparse arrays, read-only host registration, timeline semaphores
+        115 => 1,                 // MEMORY_POOLS_SUPPORTED
+        116..=118 => 0,           // RDMA
+        119 => 0,                 // MEMPOOL_SUPPORTED_HANDLE_TYPES
         120 => i32::from(cluster_launch()), // CLUSTER_LAUNCH: compute capability 9.0 up
-        121..=128 => 0, // deferred mapping … fabric handles
-        129 => 0,       // UNIFIED_FUNCTION_POINTERS
-        130 => 0,       // NUMA_CONFIG: none
-        131 => -1,      // NUMA_ID
-        132 | 133 => 0, // MULTICAST_SUPPORTED, MPS_ENABLED
-        134 => -1,      // HOST_NUMA_ID
-        135..=143 => 0, // interop, decompression, PCI ids, host NUMA
+        121..=128 => 0,           // deferred mapping … fabric handles
+        129 => 0,                 // UNIFIED_FUNCTION_POINTERS
+        130 => 0,                 // NUMA_CONFIG: none
+        131 => -1,                // NUMA_ID
+        132 | 133 => 0,           // MULTICAST_SUPPORTED, MPS_ENABLED
+        134 => -1,                // HOST_NUMA_ID
+        135..=143 => 0,           // interop, decompression, PCI ids, host NUMA
         _ => return None,
     };
     Some(v)

@@ -440,9 +440,14 @@ exports! { cuOccupancyAvailableDynamicSMemPerBlock => fn(size: *mut usize, f: u6
         if blocks <= 0 || block <= 0 {
             return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "block count and size must be positive"));
         }
+        // As cuda_occupancy.h's cudaOccAvailableDynamicSMemPerBlock: the multiprocessor's
+        // share per block in whole allocation units, at most the per-block limit, less the
+        // static and the reserved shared memory.
         let (optin, per_sm) = crate::device::shared_limits();
-        let each = (per_sm as usize / blocks as usize).min(optin as usize);
-        Ok(each.saturating_sub(k.static_shared_bytes as usize))
+        let unit = occupancy::SHARED_ALLOC_UNIT as usize;
+        let reserved = crate::device::reserved_shared() as usize;
+        let each = (per_sm as usize / blocks as usize / unit * unit).min(optin as usize + reserved);
+        Ok(each.saturating_sub(k.static_shared_bytes as usize + reserved))
     })?;
     unsafe { out(size, v) }
 }}

@@ -399,6 +399,14 @@ pub fn cta_uniform_sreg(r: SReg) -> bool {
         | SReg::GridId
         | SReg::DynamicSmemSize
         | SReg::TotalSmemSize
+        | SReg::AggrSmemSize
+        | SReg::ReservedSmemBegin
+        | SReg::ReservedSmemEnd
+        | SReg::ReservedSmemCap
+        | SReg::ReservedSmemOffset0
+        | SReg::ReservedSmemOffset1
+        | SReg::Pm(_)
+        | SReg::Pm64(_)
         | SReg::ClusterIdX
         | SReg::ClusterIdY
         | SReg::ClusterIdZ

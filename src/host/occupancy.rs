@@ -21,6 +21,15 @@ pub const CTAS_PER_SM: u32 = 32;
 /// passes the reported capability's own value).
 pub const SHARED_BYTES_PER_SM: u64 = 228 * 1024;
 
+/// Shared memory the driver reserves for each CTA (bytes; CUDA's
+/// `cudaDevAttrReservedSharedMemoryPerBlock` on compute capability 8.0 and later): the CTA's
+/// reserved region (`runtime::env::RESERVED_SMEM_BYTES`, PTX ISA §10.29).
+pub const RESERVED_SHARED_PER_CTA: u64 = crate::runtime::env::RESERVED_SMEM_BYTES;
+
+/// The unit in which a multiprocessor allocates shared memory to CTAs (bytes; 128 on compute
+/// capability 8.x and later, `cuda_occupancy.h`'s `cudaOccSMemAllocationGranularity`).
+pub const SHARED_ALLOC_UNIT: u64 = crate::runtime::env::SMEM_ALLOC_UNIT;
+
 /// Multiprocessors of ptxjit's device: one per host core.
 pub fn sm_count() -> u32 {
     std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
@@ -29,7 +38,9 @@ pub fn sm_count() -> u32 {
 /// CTAs of `k` with `block_threads` threads and `dynamic_shared` bytes of dynamic shared
 /// memory that one multiprocessor with `shared_per_sm` bytes of shared memory holds at once
 /// (`cuOccupancyMaxActiveBlocksPerMultiprocessor`): 0 when the block is larger than the
-/// kernel allows (its `.maxntid`, or 1024 threads) or is empty.
+/// kernel allows (its `.maxntid`, or 1024 threads) or is empty. As CUDA's occupancy
+/// calculator counts it, a CTA takes its static and dynamic shared memory plus the reserved
+/// [`RESERVED_SHARED_PER_CTA`], rounded up to [`SHARED_ALLOC_UNIT`].
 pub fn max_active_ctas_per_sm(
     k: &CompiledKernel,
     block_threads: u32,
@@ -43,7 +54,8 @@ pub fn max_active_ctas_per_sm(
     // Threads are allocated to CTAs in whole warps.
     let warps = block_threads.div_ceil(32);
     let mut n = (THREADS_PER_SM / 32 / warps).min(CTAS_PER_SM);
-    let shared = k.static_shared_bytes + dynamic_shared;
+    let shared = (k.static_shared_bytes + dynamic_shared + RESERVED_SHARED_PER_CTA)
+        .next_multiple_of(SHARED_ALLOC_UNIT);
     if let Some(fit) = shared_per_sm.checked_div(shared) {
         n = n.min(fit.min(u64::from(u32::MAX)) as u32);
     }

@@ -306,8 +306,30 @@ pub enum SReg {
     GridId,
     /// `%dynamic_smem_size`: dynamic shared memory bytes of the launch.
     DynamicSmemSize,
-    /// `%total_smem_size`: static (rounded up to 16) plus dynamic shared memory bytes.
+    /// `%total_smem_size` (PTX ISA §10.30): the CTA's user shared memory, static (rounded up
+    /// to 16) plus dynamic bytes, rounded up to the 128-byte allocation unit of sm_8x and
+    /// later; the reserved region is not counted.
     TotalSmemSize,
+    /// `%aggr_smem_size` (§10.31): [`SReg::TotalSmemSize`] plus the reserved region's bytes.
+    AggrSmemSize,
+    /// `%reserved_smem_offset_begin` (§10.29): the shared-space offset where the CTA's
+    /// reserved region starts (`runtime::env::RESERVED_SMEM_BEGIN`).
+    ReservedSmemBegin,
+    /// `%reserved_smem_offset_end` (§10.29): the offset just past the reserved region.
+    ReservedSmemEnd,
+    /// `%reserved_smem_offset_cap` (§10.29): the reserved region's size in bytes.
+    ReservedSmemCap,
+    /// `%reserved_smem_offset_0` (§10.29): an offset inside the reserved region where the
+    /// system software's data lives.
+    ReservedSmemOffset0,
+    /// `%reserved_smem_offset_1` (§10.29): another such offset (cooperative groups keep the
+    /// scratch of multi-warp tiles there).
+    ReservedSmemOffset1,
+    /// `%pm0`–`%pm7` (§10.25): performance-monitoring counters, whose behaviour the ISA
+    /// leaves undefined; ptxjit counts no events and reads 0.
+    Pm(u8),
+    /// `%pm0_64`–`%pm7_64` (§10.26, 64-bit): as [`SReg::Pm`], 0.
+    Pm64(u8),
     /// `%clusterid.{x,y,z}` (PTX ISA §10.13): the cluster's position in the grid of clusters.
     ClusterIdX,
     ClusterIdY,
@@ -332,6 +354,16 @@ pub enum SReg {
     /// end): whether the launch (or the kernel's `.reqnctapercluster`) gave a cluster shape.
     IsExplicitCluster,
 }
+
+/// The names of `%pm0`–`%pm7`.
+const PM_NAMES: [&str; 8] = [
+    "%pm0", "%pm1", "%pm2", "%pm3", "%pm4", "%pm5", "%pm6", "%pm7",
+];
+
+/// The names of `%pm0_64`–`%pm7_64`.
+const PM64_NAMES: [&str; 8] = [
+    "%pm0_64", "%pm1_64", "%pm2_64", "%pm3_64", "%pm4_64", "%pm5_64", "%pm6_64", "%pm7_64",
+];
 
 /// The names of `%envreg0`–`%envreg31`.
 const ENVREG_NAMES: [&str; 32] = [
@@ -413,6 +445,14 @@ impl SReg {
             SReg::GridId => "%gridid",
             SReg::DynamicSmemSize => "%dynamic_smem_size",
             SReg::TotalSmemSize => "%total_smem_size",
+            SReg::AggrSmemSize => "%aggr_smem_size",
+            SReg::ReservedSmemBegin => "%reserved_smem_offset_begin",
+            SReg::ReservedSmemEnd => "%reserved_smem_offset_end",
+            SReg::ReservedSmemCap => "%reserved_smem_offset_cap",
+            SReg::ReservedSmemOffset0 => "%reserved_smem_offset_0",
+            SReg::ReservedSmemOffset1 => "%reserved_smem_offset_1",
+            SReg::Pm(n) => PM_NAMES[(n & 7) as usize],
+            SReg::Pm64(n) => PM64_NAMES[(n & 7) as usize],
             SReg::ClusterIdX => "%clusterid.x",
             SReg::ClusterIdY => "%clusterid.y",
             SReg::ClusterIdZ => "%clusterid.z",
@@ -448,10 +488,11 @@ impl SReg {
         )
     }
 
-    /// The register's type: `i64` for `%clock64`, `%globaltimer` and `%gridid`, else `i32`.
+    /// The register's type: `i64` for `%clock64`, `%globaltimer`, `%gridid` and
+    /// `%pm0_64`–`%pm7_64`, else `i32`.
     pub fn ty(self) -> Type {
         match self {
-            SReg::Clock64 | SReg::GlobalTimer | SReg::GridId => Type::I64,
+            SReg::Clock64 | SReg::GlobalTimer | SReg::GridId | SReg::Pm64(_) => Type::I64,
             _ => Type::I32,
         }
     }

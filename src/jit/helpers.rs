@@ -334,7 +334,7 @@ pub unsafe extern "C" fn bar_uniform_helper(
 }
 
 /// Special registers the JIT reads through [`sreg_helper`] (the others are inline), by code.
-pub const HELPER_SREGS: [SReg; 27] = [
+pub const HELPER_SREGS: [SReg; 33] = [
     SReg::EnvReg(1),
     SReg::EnvReg(2),
     SReg::Clock,
@@ -347,6 +347,12 @@ pub const HELPER_SREGS: [SReg; 27] = [
     SReg::GridId,
     SReg::DynamicSmemSize,
     SReg::TotalSmemSize,
+    SReg::AggrSmemSize,
+    SReg::ReservedSmemBegin,
+    SReg::ReservedSmemEnd,
+    SReg::ReservedSmemCap,
+    SReg::ReservedSmemOffset0,
+    SReg::ReservedSmemOffset1,
     SReg::ClusterIdX,
     SReg::ClusterIdY,
     SReg::ClusterIdZ,

@@ -415,13 +415,18 @@ impl Gen<'_, '_> {
             }
             // The other %envreg registers read 0 (`CtaEnv::sreg`).
             EnvReg(0 | 3..) => self.b.ins().iconst(types::I32, 0),
+            // The performance-monitoring counters read 0 (`CtaEnv::sreg`).
+            Pm(_) => self.b.ins().iconst(types::I32, 0),
+            Pm64(_) => self.b.ins().iconst(types::I64, 0),
             // %envreg1/2 (the grid workspace's halves) are read once per grid sync: through
             // `CtaEnv::sreg`, their one definition.
             EnvReg(1 | 2) | Clock | Clock64 | GlobalTimer | GlobalTimerLo | GlobalTimerHi
-            | SmId | NSmId | GridId | DynamicSmemSize | TotalSmemSize | ClusterIdX | ClusterIdY
-            | ClusterIdZ | NClusterIdX | NClusterIdY | NClusterIdZ | ClusterCtaidX
-            | ClusterCtaidY | ClusterCtaidZ | ClusterNctaidX | ClusterNctaidY | ClusterNctaidZ
-            | ClusterCtaRank | ClusterNctaRank | IsExplicitCluster => {
+            | SmId | NSmId | GridId | DynamicSmemSize | TotalSmemSize | AggrSmemSize
+            | ReservedSmemBegin | ReservedSmemEnd | ReservedSmemCap | ReservedSmemOffset0
+            | ReservedSmemOffset1 | ClusterIdX | ClusterIdY | ClusterIdZ | NClusterIdX
+            | NClusterIdY | NClusterIdZ | ClusterCtaidX | ClusterCtaidY | ClusterCtaidZ
+            | ClusterNctaidX | ClusterNctaidY | ClusterNctaidZ | ClusterCtaRank
+            | ClusterNctaRank | IsExplicitCluster => {
                 let code = helpers::HELPER_SREGS
                     .iter()
                     .position(|&x| x == r)

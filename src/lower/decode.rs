@@ -260,6 +260,12 @@ fn sreg(name: &str, comp: Option<char>) -> Option<SReg> {
         ("%gridid", None) => SReg::GridId,
         ("%dynamic_smem_size", None) => SReg::DynamicSmemSize,
         ("%total_smem_size", None) => SReg::TotalSmemSize,
+        ("%aggr_smem_size", None) => SReg::AggrSmemSize,
+        ("%reserved_smem_offset_begin", None) => SReg::ReservedSmemBegin,
+        ("%reserved_smem_offset_end", None) => SReg::ReservedSmemEnd,
+        ("%reserved_smem_offset_cap", None) => SReg::ReservedSmemCap,
+        ("%reserved_smem_offset_0", None) => SReg::ReservedSmemOffset0,
+        ("%reserved_smem_offset_1", None) => SReg::ReservedSmemOffset1,
         ("%clusterid", Some('x')) => SReg::ClusterIdX,
         ("%clusterid", Some('y')) => SReg::ClusterIdY,
         ("%clusterid", Some('z')) => SReg::ClusterIdZ,
@@ -275,9 +281,24 @@ fn sreg(name: &str, comp: Option<char>) -> Option<SReg> {
         ("%cluster_ctarank", None) => SReg::ClusterCtaRank,
         ("%cluster_nctarank", None) => SReg::ClusterNctaRank,
         ("%is_explicit_cluster", None) => SReg::IsExplicitCluster,
-        (n, None) => SReg::EnvReg(envreg(n)?),
+        (n, None) if n.starts_with("%envreg") => SReg::EnvReg(envreg(n)?),
+        (n, None) => pm(n)?,
         _ => return None,
     })
+}
+
+/// `%pm0`–`%pm7` (PTX ISA §10.25) and `%pm0_64`–`%pm7_64` (§10.26).
+fn pm(name: &str) -> Option<SReg> {
+    let d = name.strip_prefix("%pm")?;
+    let (digit, wide) = match d.strip_suffix("_64") {
+        Some(k) => (k, true),
+        None => (d, false),
+    };
+    let k = match digit.as_bytes() {
+        [c @ b'0'..=b'7'] => c - b'0',
+        _ => return None,
+    };
+    Some(if wide { SReg::Pm64(k) } else { SReg::Pm(k) })
 }
 
 /// The number of `%envreg0`–`%envreg31` (PTX ISA §10.28).
@@ -582,6 +603,10 @@ impl Builder<'_> {
                             "dynamic_smem_size",
                             "total_smem_size",
                             "envreg",
+                            "aggr_smem_size",
+                            "reserved_smem_offset",
+                            "current_graph_exec",
+                            "perctamemory",
                         ];
                         if known.iter().any(|k| s.starts_with(k)) {
                             return Err(LowerError::unsupported(

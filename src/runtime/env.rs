@@ -7,7 +7,8 @@
 //! - global: `GLOBAL_BASE <= addr` and `addr - GLOBAL_BASE + size <= global_top` (and, with
 //!   memcheck, inside one live allocation, and inside one live block where the allocation
 //!   is a checked device heap);
-//! - shared: `offset + size <= shared_size`; param: `offset + size <= param_size`;
+//! - shared: `offset + size <= shared_size`, or inside the CTA's reserved region
+//!   ([`RESERVED_SMEM_BEGIN`]); param: `offset + size <= param_size`;
 //! - local: `offset + size <= local_size`, in the area of the accessing thread;
 //! - const: module constant banks live in the global arena, so const addresses follow the
 //!   global rules;
@@ -135,7 +136,45 @@ pub struct CtaEnv {
     /// Barriers the last such call completed itself (each one a scheduler round of every
     /// warp), written by the generated code; the scheduler counts their warp runs.
     pub rounds_in_call: u32,
+    /// Host pointer of the CTA's reserved shared-memory region ([`RESERVED_SMEM_BYTES`] at
+    /// shared offset [`RESERVED_SMEM_BEGIN`]); null where the kernel reads none of the
+    /// registers that locate it (`launch::CtaStateUse::reserved_shared`).
+    pub reserved_base: *mut u8,
 }
+
+/// The reserved shared-memory region of a CTA (PTX ISA §10.29 "Special Registers:
+/// `%reserved_smem_offset_begin` …"): shared memory "reserved for the NVIDIA system
+/// software use", which CUDA's cooperative groups use as the scratch of multi-warp tiles
+/// (`cooperative_groups/details/memory.h`, `reserved_shared_ptr`: `cvta.shared` of
+/// `%reserved_smem_offset_1`).
+///
+/// ⚠ The ISA says only that the region exists and that the registers give its start, end,
+/// size and two offsets in it; CUDA reserves 1 KiB per CTA on compute capability 8.0 and
+/// later (`cudaDevAttrReservedSharedMemoryPerBlock`). Where a GPU puts it differs by
+/// architecture (ptxas 13 reads the start as 0 for sm_90 and as the user's size for
+/// sm_80), so ptxjit chooses: the region lies at the top of the CTA's 16 MiB of shared
+/// offsets (the `.shared::cluster` offset range, `runtime::cluster`), far from the user's
+/// static and dynamic shared memory at `0 .. shared_size`. A user access past the end of its
+/// shared memory therefore still faults (memcheck stays exact), while an access inside the
+/// region is valid shared memory of the CTA for every engine and tool ([`translate`]):
+/// - memory: `RESERVED_SMEM_BYTES` host bytes after the user's shared memory (zero when the
+///   CTA starts), present where the kernel reads a register that locates the region;
+/// - the JIT's inline shared window covers `0 .. shared_size` only, so accesses to the
+///   region take the runtime's path;
+/// - racecheck and initcheck do not track the region (the system software's data: CUDA's
+///   own code initializes and synchronizes it).
+pub const RESERVED_SMEM_BEGIN: u64 = super::cluster::MAX_CLUSTER_SHARED - RESERVED_SMEM_BYTES;
+/// Bytes of the reserved region (`%reserved_smem_offset_cap`): 1 KiB, what CUDA reserves per
+/// CTA on compute capability 8.0 and later.
+pub const RESERVED_SMEM_BYTES: u64 = 1024;
+/// `%reserved_smem_offset_0`: the start of the region.
+pub const RESERVED_SMEM_OFFSET_0: u64 = RESERVED_SMEM_BEGIN;
+/// `%reserved_smem_offset_1`: the second half of the region (cooperative groups need 288
+/// bytes there, `multi_warp_scratch`).
+pub const RESERVED_SMEM_OFFSET_1: u64 = RESERVED_SMEM_BEGIN + RESERVED_SMEM_BYTES / 2;
+/// The shared-memory allocation unit of sm_8x and later (PTX ISA §10.30): `%total_smem_size`
+/// and `%aggr_smem_size` are multiples of it.
+pub const SMEM_ALLOC_UNIT: u64 = 128;
 
 /// [`CtaEnv::memcheck`]: memcheck's exact allocation bounds.
 pub const CHECK_BOUNDS: u32 = 1;
@@ -664,7 +703,16 @@ impl CtaEnv {
             NSmId => self.nsmid.max(1) as u64,
             GridId => self.gridid,
             DynamicSmemSize => self.dynamic_smem as u64,
-            TotalSmemSize => self.shared_size,
+            TotalSmemSize => self.shared_size.next_multiple_of(SMEM_ALLOC_UNIT),
+            AggrSmemSize => {
+                self.shared_size.next_multiple_of(SMEM_ALLOC_UNIT) + RESERVED_SMEM_BYTES
+            }
+            ReservedSmemBegin => RESERVED_SMEM_BEGIN,
+            ReservedSmemEnd => RESERVED_SMEM_BEGIN + RESERVED_SMEM_BYTES,
+            ReservedSmemCap => RESERVED_SMEM_BYTES,
+            ReservedSmemOffset0 => RESERVED_SMEM_OFFSET_0,
+            ReservedSmemOffset1 => RESERVED_SMEM_OFFSET_1,
+            Pm(_) | Pm64(_) => 0,
             ClusterIdX => (self.ctaid[0] / self.cluster_dims[0].max(1)) as u64,
             ClusterIdY => (self.ctaid[1] / self.cluster_dims[1].max(1)) as u64,
             ClusterIdZ => (self.ctaid[2] / self.cluster_dims[2].max(1)) as u64,
@@ -898,6 +946,9 @@ pub fn translate(
         }
         Space::Shared => {
             if addr >= env.shared_size || env.shared_size - addr < size {
+                if let Some(p) = reserved_smem(env, addr, size) {
+                    return Ok(p);
+                }
                 // Another CTA's shared memory, through a `.shared::cluster` address.
                 return super::cluster::translate(env, addr, size)
                     .ok_or((FaultKind::OutOfBounds, space));
@@ -926,6 +977,20 @@ pub fn translate(
         }
         Space::Generic => Err((FaultKind::Unsupported, space)),
     }
+}
+
+/// The host pointer of a `size`-byte access at shared offset `addr` inside the CTA's reserved
+/// region ([`RESERVED_SMEM_BEGIN`]), or `None` where the access is not wholly inside it or
+/// the CTA has no region.
+#[inline]
+fn reserved_smem(env: &CtaEnv, addr: u64, size: u64) -> Option<*mut u8> {
+    let off = addr.wrapping_sub(RESERVED_SMEM_BEGIN);
+    if env.reserved_base.is_null() || off >= RESERVED_SMEM_BYTES || RESERVED_SMEM_BYTES - off < size
+    {
+        return None;
+    }
+    // SAFETY: off + size <= RESERVED_SMEM_BYTES, the region's host bytes.
+    Some(unsafe { env.reserved_base.add(off as usize) })
 }
 
 /// Read an aligned 1-, 2- or 4-byte shared-memory value at `addr` for `lane` (a tensor-core

@@ -209,6 +209,10 @@ pub struct CtaStateUse {
     /// (`runtime::mbarrier::MbarWaits`; `CtaEnv::mbar_waits` null), so its rounds are not
     /// judged for mbarrier deadlocks.
     pub mbarrier: bool,
+    /// The reserved shared-memory region (`runtime::env::RESERVED_SMEM_BEGIN`, PTX ISA
+    /// §10.29): a kernel that reads none of `%reserved_smem_offset_begin`, `_end`, `_0`,
+    /// `_1` cannot locate it, and its CTAs get none (`CtaEnv::reserved_base` null).
+    pub reserved_shared: bool,
 }
 
 impl CtaStateUse {
@@ -216,16 +220,29 @@ impl CtaStateUse {
     pub const ALL: CtaStateUse = CtaStateUse {
         tensor_memory: true,
         mbarrier: true,
+        reserved_shared: true,
     };
 
     /// What kernel `f` can touch: tensor memory is read and written only by the `tcgen05`
     /// routine (`runtime::tcgen05::exec`, the one reader of `CtaEnv::tmem`), and failing
-    /// waits are recorded only by the `mbarrier` routine (`runtime::mbarrier`).
+    /// waits are recorded only by the `mbarrier` routine (`runtime::mbarrier`); the reserved
+    /// region's address comes only from the special registers that locate it.
     pub fn of(f: &crate::ir::Function) -> CtaStateUse {
-        use crate::ir::Op;
+        use crate::ir::{Op, SReg};
         CtaStateUse {
             tensor_memory: f.insts.iter().any(|d| matches!(d.op, Op::Tcgen05 { .. })),
             mbarrier: f.insts.iter().any(|d| matches!(d.op, Op::MBarrier { .. })),
+            reserved_shared: f.insts.iter().any(|d| {
+                matches!(
+                    d.op,
+                    Op::SReg {
+                        reg: SReg::ReservedSmemBegin
+                            | SReg::ReservedSmemEnd
+                            | SReg::ReservedSmemOffset0
+                            | SReg::ReservedSmemOffset1
+                    }
+                )
+            }),
         }
     }
 }
@@ -303,6 +320,14 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let [gx, gy, gz] = input.dims.grid;
     let ctas = gx as u64 * gy as u64 * gz as u64;
     let shared_size = input.static_shared.div_ceil(16) * 16 + input.dims.shared_bytes as u64;
+    // The reserved region's host bytes follow the user's shared memory in the CTA's buffer
+    // (at a 16-byte boundary), where the kernel can locate the region.
+    let reserved_at = shared_size.div_ceil(16) * 16;
+    let buffer_bytes = if input.uses.reserved_shared {
+        reserved_at + super::env::RESERVED_SMEM_BYTES
+    } else {
+        shared_size
+    };
     let params = SendPtr(input.params.as_mut_ptr());
     let param_size = input.params.len() as u64;
     let deadline = input.timeout.map(|t| Instant::now() + t);
@@ -486,6 +511,15 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 std::ptr::null()
             }
         };
+        // The host pointer of the reserved region in a CTA's buffer (null: none).
+        let reserved_of = |shared: &mut Vec<u128>| -> *mut u8 {
+            if input.uses.reserved_shared && shared.len() * 16 >= buffer_bytes as usize {
+                // SAFETY: the buffer holds `buffer_bytes` = `reserved_at` + the region's bytes.
+                unsafe { (shared.as_mut_ptr() as *mut u8).add(reserved_at as usize) }
+            } else {
+                std::ptr::null_mut()
+            }
+        };
         let make_env = |c: u64,
                         shared: &mut Vec<u128>,
                         shared_init: &[std::sync::atomic::AtomicU8],
@@ -554,12 +588,13 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             mbar_waits: mbar.map_or(std::ptr::null(), mbar_of),
             complete_in_call: 0,
             rounds_in_call: 0,
+            reserved_base: reserved_of(shared),
         };
         let fresh = |shared: &mut Vec<u128>,
                      shared_init: &mut Vec<std::sync::atomic::AtomicU8>,
                      local: &mut Vec<u128>| {
             shared.clear();
-            shared.resize((shared_size as usize).div_ceil(16), 0);
+            shared.resize((buffer_bytes as usize).div_ceil(16), 0);
             if input.initcheck.is_some() {
                 // Nothing of the CTA's shared memory is written when it starts.
                 shared_init.clear();
@@ -675,6 +710,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     threads as u32,
                 );
                 env.shared_base = shared.as_mut_ptr() as *mut u8;
+                env.reserved_base = reserved_of(shared);
                 env.local_base = local.as_mut_ptr() as *mut u8;
                 if initcheck_on {
                     env.shared_init = shared_init.as_ptr();
@@ -1746,13 +1782,18 @@ fn release_warp_syncs(
     let live = rd32(s, LIVE_OFF);
     let exited = rd32(s, EXITED_OFF) & live;
     let alive = live & !exited;
+    // A lane parked at a yield point (a loop that waits on memory) has not arrived at any
+    // warp-level synchronization: the lanes waiting there for it wait on (it is released
+    // alone, its membermask being its own bit).
+    let (yielded, _) = super::warp::yielded_lanes(s);
+    let arrived = waiting & !yielded;
     let mut free = 0u32;
     let mut m = waiting;
     while m != 0 {
         let l = m.trailing_zeros();
         m &= m - 1;
         let mm = rd32(s, WSYNC_MASK_OFF + 4 * l);
-        if mm & alive & !waiting == 0 {
+        if mm & alive & !(arrived | 1 << l) == 0 {
             free |= 1 << l;
         }
     }

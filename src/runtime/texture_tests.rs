@@ -327,6 +327,7 @@ fn test_env(
         mbar_waits: std::ptr::null(),
         complete_in_call: 0,
         rounds_in_call: 0,
+        reserved_base: std::ptr::null_mut(),
         race: std::ptr::null(),
         race_sink: std::ptr::null(),
     }
