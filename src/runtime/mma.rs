@@ -202,29 +202,39 @@ fn gather(spec: &MmaSpec, f: MmaFrag, d: &WarpDesc, s: &[u8], first: usize) -> V
         (1u64 << bits) - 1
     };
     let (nregs, _) = spec.regs(f, false);
+    let regs: Vec<[u64; 32]> = (0..nregs as usize)
+        .map(|r| read_reg(d, s, first + r, p * bits > 32))
+        .collect();
     let elems = spec.elems(f);
     let place = layout(spec, f);
     // Highest lane first, so that the lowest lane's copy is the one left.
-    for lane in (0..32u32).rev() {
-        let at = &place[(lane * elems) as usize..((lane + 1) * elems) as usize];
-        for r in 0..nregs {
-            let reg = d.arg(s, first + r as usize, lane);
-            for j in 0..p {
-                let i = r * p + j;
-                let Some(&k) = at.get(i as usize) else {
-                    break;
+    for lane in (0..32usize).rev() {
+        let at = place
+            .get(lane * elems as usize..(lane + 1) * elems as usize)
+            .unwrap_or(&[]);
+        for (i, &k) in at.iter().enumerate() {
+            let (r, j) = (i / p as usize, i as u32 % p);
+            let reg = regs.get(r).map_or(0, |v| v[lane]);
+            if let Some(slot) = m.get_mut(k as usize) {
+                *slot = if p == 1 {
+                    reg
+                } else {
+                    (reg >> (j * bits)) & mask
                 };
-                if let Some(slot) = m.get_mut(k as usize) {
-                    *slot = if p == 1 {
-                        reg
-                    } else {
-                        (reg >> (j * bits)) & mask
-                    };
-                }
             }
         }
     }
     m
+}
+
+/// Argument `k` of `d` for every lane: a 32-bit slot read as one block, a `wide` one
+/// (64-bit registers) lane by lane.
+fn read_reg(d: &WarpDesc, s: &[u8], k: usize, wide: bool) -> [u64; 32] {
+    if wide {
+        std::array::from_fn(|l| d.arg(s, k, l as u32))
+    } else {
+        d.gather32(s, k, u32::MAX).map(|w| w as u64)
+    }
 }
 
 /// Write every lane's D fragment (results `0..` of `d`) from the row-major result matrices
@@ -237,19 +247,26 @@ fn scatter(spec: &MmaSpec, out: &[u64], d: &WarpDesc, s: &mut [u8]) {
     let bits = dspec.d.bits();
     let elems = dspec.elems(MmaFrag::C);
     let place = layout(&dspec, MmaFrag::C);
-    let mut regs = vec![0u64; nregs as usize];
-    for lane in 0..32u32 {
-        regs.fill(0);
-        let at = &place[(lane * elems) as usize..((lane + 1) * elems) as usize];
+    let mut regs = vec![[0u64; 32]; nregs as usize];
+    for lane in 0..32usize {
+        let at = place
+            .get(lane * elems as usize..(lane + 1) * elems as usize)
+            .unwrap_or(&[]);
         for (i, &k) in at.iter().enumerate() {
             let v = out.get(k as usize).copied().unwrap_or(0);
             let (r, j) = (i / p as usize, i as u32 % p);
             if let Some(reg) = regs.get_mut(r) {
-                *reg |= if p == 1 { v } else { v << (j * bits) };
+                reg[lane] |= if p == 1 { v } else { v << (j * bits) };
             }
         }
-        for (k, &v) in regs.iter().enumerate() {
-            d.set(s, k, lane, v);
+    }
+    for (k, v) in regs.iter().enumerate() {
+        if p * bits > 32 {
+            for (lane, &x) in v.iter().enumerate() {
+                d.set(s, k, lane as u32, x);
+            }
+        } else {
+            d.scatter32(s, k, u32::MAX, &v.map(|x| x as u32));
         }
     }
 }
@@ -348,6 +365,7 @@ fn mini_table(f: MiniFmt) -> &'static [f64; 256] {
 /// [`float_bits`]) as an f64, exactly: every value of these types is an f64 (the 16-bit
 /// formats by bit moves, the narrow ones from a 256-entry table). NaN encodings give a NaN;
 /// the integer types give 0 (not float inputs).
+#[inline]
 fn float_value(e: MmaElem, x: u64) -> f64 {
     match e {
         MmaElem::F16 => half::f16::from_bits(x as u16).to_f64(),
@@ -695,16 +713,16 @@ pub fn exec(d: &WarpDesc, spec: &MmaSpec, mask: u32, s: &mut [u8], env: &CtaEnv)
     }
     let b = gather(spec, MmaFrag::B, d, s, na);
     let c = gather(spec, MmaFrag::C, d, s, na + nb);
-    let part = |v: &[u64], size: usize, q: usize| -> Vec<u64> {
-        v.get(q * size..(q + 1) * size).unwrap_or(&[]).to_vec()
-    };
+    fn part(v: &[u64], size: usize, q: usize) -> &[u64] {
+        v.get(q * size..(q + 1) * size).unwrap_or(&[])
+    }
     let mut out = Vec::with_capacity(products * m * n);
     for q in 0..products {
         out.extend(multiply(
             spec,
-            &part(&a, m * k, q),
-            &part(&b, k * n, q),
-            &part(&c, m * n, q),
+            part(&a, m * k, q),
+            part(&b, k * n, q),
+            part(&c, m * n, q),
         ));
     }
     scatter(spec, &out, d, s);
