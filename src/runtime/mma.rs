@@ -149,7 +149,7 @@ fn batch(spec: &MmaSpec, lane: u32) -> usize {
 /// instead of working out every element's place again.
 fn layout(spec: &MmaSpec, f: MmaFrag) -> Rc<[u32]> {
     thread_local! {
-        static CACHE: RefCell<Vec<(MmaSpec, MmaFrag, Rc<[u32]>)>> = const { RefCell::new(Vec::new()) };
+        static CACHE: RefCell<Vec<LayoutEntry>> = const { RefCell::new(Vec::new()) };
     }
     CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
@@ -178,6 +178,9 @@ fn layout(spec: &MmaSpec, f: MmaFrag) -> Rc<[u32]> {
         t
     })
 }
+
+/// A cached [`layout`]: the spec, the fragment and the table.
+type LayoutEntry = (MmaSpec, MmaFrag, Rc<[u32]>);
 
 /// A [`layout`] entry for an element outside the matrix.
 const NOWHERE: u32 = u32::MAX;
@@ -888,7 +891,7 @@ mod tests {
         let mut r = rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..200_000 {
             // Exponents 2⁻³⁰ … 2¹⁸, random mantissas.
-            let e = (r() % 49) as u64 + 1023 - 30;
+            let e = r() % 49 + 1023 - 30;
             let x = f64::from_bits(e << 52 | r() >> 12);
             check(x);
             check(-x);
