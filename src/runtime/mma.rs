@@ -63,6 +63,9 @@ use super::fp::{self, Arith, Fmt};
 use super::minifloat;
 use super::warp::{lanes, WarpDesc};
 use crate::ir::{MiniFmt, MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec, Round, Space};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::OnceLock;
 
 /// The (row, column) of element `i` (low to high across the fragment's registers) of fragment
 /// `f` held by `lane`. See the module documentation for the maps.
@@ -121,17 +124,6 @@ pub fn coord(spec: &MmaSpec, f: MmaFrag, lane: u32, i: u32) -> (u32, u32) {
     }
 }
 
-/// Element `i` of a fragment whose registers are `regs` (element bits, zero-extended).
-fn element(regs: &[u64], e: MmaElem, i: u32) -> u64 {
-    let p = e.per_reg();
-    let reg = regs.get((i / p) as usize).copied().unwrap_or(0);
-    if p == 1 {
-        return reg;
-    }
-    let bits = e.bits();
-    (reg >> ((i % p) * bits)) & ((1u64 << bits) - 1)
-}
-
 /// The number of independent products (4 quad pairs for `mma.m8n8k4` `.f16`, else 1), and
 /// the one `lane` takes part in.
 fn batches(spec: &MmaSpec) -> u32 {
@@ -150,55 +142,136 @@ fn batch(spec: &MmaSpec, lane: u32) -> usize {
     }
 }
 
-/// The matrices of fragment `f` (row-major element bits, one per product) from every lane's
-/// registers `regs[lane]`; an element held by several lanes comes from the lowest.
-/// A sparse A (`mma.sp`) comes out as its stored m×(k/2) matrix.
-fn gather(spec: &MmaSpec, f: MmaFrag, regs: &[Vec<u64>]) -> Vec<Vec<u64>> {
+/// Where the fragment elements go: entry `lane·E + i` (E = `spec.elems(f)`) is the index of
+/// element `i` of `lane` in the matrices of [`gather`], `q·rows·cols + row·cols + col` for
+/// product `q` ([`coord`]; [`NOWHERE`] for a place outside the matrix, which [`coord`] never
+/// gives). Computed once per thread for each spec and fragment: an `mma` in a loop looks it up
+/// instead of working out every element's place again.
+fn layout(spec: &MmaSpec, f: MmaFrag) -> Rc<[u32]> {
+    thread_local! {
+        static CACHE: RefCell<Vec<LayoutEntry>> = const { RefCell::new(Vec::new()) };
+    }
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some((_, _, t)) = cache.iter().find(|(s, g, _)| s == spec && *g == f) {
+            return t.clone();
+        }
+        let (rows, cols) = spec.dims(f);
+        let size = rows * cols;
+        let e = spec.elems(f);
+        let t: Rc<[u32]> = (0..32u32)
+            .flat_map(|lane| (0..e).map(move |i| (lane, i)))
+            .map(|(lane, i)| {
+                let (row, col) = coord(spec, f, lane, i);
+                if row < rows && col < cols {
+                    batch(spec, lane) as u32 * size + row * cols + col
+                } else {
+                    NOWHERE
+                }
+            })
+            .collect();
+        // A program has a handful of matrix shapes; a bound keeps a pathological one small.
+        if cache.len() >= 64 {
+            cache.clear();
+        }
+        cache.push((*spec, f, t.clone()));
+        t
+    })
+}
+
+/// A cached [`layout`]: the spec, the fragment and the table.
+type LayoutEntry = (MmaSpec, MmaFrag, Rc<[u32]>);
+
+/// A [`layout`] entry for an element outside the matrix.
+const NOWHERE: u32 = u32::MAX;
+
+/// The matrices of fragment `f` (row-major element bits, one matrix per product, product q at
+/// `q·rows·cols`) from the warp's registers: argument `first + r` of `d` is register `r` of
+/// the fragment. An element held by several lanes comes from the lowest. A sparse A
+/// (`mma.sp`) comes out as its stored m×(k/2) matrix.
+fn gather(spec: &MmaSpec, f: MmaFrag, d: &WarpDesc, s: &[u8], first: usize) -> Vec<u64> {
     let spec = &if f == MmaFrag::A {
         spec.stored()
     } else {
         *spec
     };
     let (rows, cols) = spec.dims(f);
-    let size = (rows * cols) as usize;
-    let mut m = vec![vec![0u64; size]; batches(spec) as usize];
-    let mut set = vec![vec![false; size]; m.len()];
+    let mut m = vec![0u64; (rows * cols * batches(spec)) as usize];
     let e = spec.elem(f);
-    for (lane, r) in regs.iter().enumerate() {
-        let q = batch(spec, lane as u32);
-        for i in 0..spec.elems(f) {
-            let (row, col) = coord(spec, f, lane as u32, i);
-            let k = (row * cols + col) as usize;
-            if let Some(false) = set[q].get(k) {
-                m[q][k] = element(r, e, i);
-                set[q][k] = true;
+    let (p, bits) = (e.per_reg(), e.bits());
+    let mask = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let (nregs, _) = spec.regs(f, false);
+    let regs: Vec<[u64; 32]> = (0..nregs as usize)
+        .map(|r| read_reg(d, s, first + r, p * bits > 32))
+        .collect();
+    let elems = spec.elems(f);
+    let place = layout(spec, f);
+    // Highest lane first, so that the lowest lane's copy is the one left.
+    for lane in (0..32usize).rev() {
+        let at = place
+            .get(lane * elems as usize..(lane + 1) * elems as usize)
+            .unwrap_or(&[]);
+        for (i, &k) in at.iter().enumerate() {
+            let (r, j) = (i / p as usize, i as u32 % p);
+            let reg = regs.get(r).map_or(0, |v| v[lane]);
+            if let Some(slot) = m.get_mut(k as usize) {
+                *slot = if p == 1 {
+                    reg
+                } else {
+                    (reg >> (j * bits)) & mask
+                };
             }
         }
     }
     m
 }
 
-/// The registers of `lane`'s D fragment from the row-major result matrices `d` (one per
-/// product).
-fn scatter(spec: &MmaSpec, d: &[Vec<u64>], lane: u32) -> Vec<u64> {
+/// Argument `k` of `d` for every lane: a 32-bit slot read as one block, a `wide` one
+/// (64-bit registers) lane by lane.
+fn read_reg(d: &WarpDesc, s: &[u8], k: usize, wide: bool) -> [u64; 32] {
+    if wide {
+        std::array::from_fn(|l| d.arg(s, k, l as u32))
+    } else {
+        d.gather32(s, k, u32::MAX).map(|w| w as u64)
+    }
+}
+
+/// Write every lane's D fragment (results `0..` of `d`) from the row-major result matrices
+/// `out` (one per product, as [`gather`] lays them out).
+fn scatter(spec: &MmaSpec, out: &[u64], d: &WarpDesc, s: &mut [u8]) {
     // D's layout is the accumulator layout of its own type.
-    let out = MmaSpec { c: spec.d, ..*spec };
-    let (_, cols) = out.dims(MmaFrag::C);
-    let (nregs, _) = out.regs(MmaFrag::C, true);
-    let p = out.d.per_reg();
-    let bits = out.d.bits();
-    let mut regs = vec![0u64; nregs as usize];
-    let mat = &d[batch(spec, lane)];
-    for i in 0..out.elems(MmaFrag::C) {
-        let (row, col) = coord(&out, MmaFrag::C, lane, i);
-        let v = mat.get((row * cols + col) as usize).copied().unwrap_or(0);
-        if p == 1 {
-            regs[(i / p) as usize] = v;
-        } else {
-            regs[(i / p) as usize] |= v << ((i % p) * bits);
+    let dspec = MmaSpec { c: spec.d, ..*spec };
+    let (nregs, _) = dspec.regs(MmaFrag::C, true);
+    let p = dspec.d.per_reg();
+    let bits = dspec.d.bits();
+    let elems = dspec.elems(MmaFrag::C);
+    let place = layout(&dspec, MmaFrag::C);
+    let mut regs = vec![[0u64; 32]; nregs as usize];
+    for lane in 0..32usize {
+        let at = place
+            .get(lane * elems as usize..(lane + 1) * elems as usize)
+            .unwrap_or(&[]);
+        for (i, &k) in at.iter().enumerate() {
+            let v = out.get(k as usize).copied().unwrap_or(0);
+            let (r, j) = (i / p as usize, i as u32 % p);
+            if let Some(reg) = regs.get_mut(r) {
+                reg[lane] |= if p == 1 { v } else { v << (j * bits) };
+            }
         }
     }
-    regs
+    for (k, v) in regs.iter().enumerate() {
+        if p * bits > 32 {
+            for (lane, &x) in v.iter().enumerate() {
+                d.set(s, k, lane as u32, x);
+            }
+        } else {
+            d.scatter32(s, k, u32::MAX, &v.map(|x| x as u32));
+        }
+    }
 }
 
 /// The floating-point format of a float element type (`.tf32`: an `.f32` pattern whose low 13
@@ -223,20 +296,37 @@ fn float_fmt(e: MmaElem) -> Option<Fmt> {
     }
 }
 
+/// The narrow format of an `.e4m3`/`.e5m2`/`.e2m3`/`.e3m2`/`.e2m1` element type.
+fn mini_fmt(e: MmaElem) -> Option<MiniFmt> {
+    match e {
+        MmaElem::E4m3 => Some(MiniFmt::E4M3),
+        MmaElem::E5m2 => Some(MiniFmt::E5M2),
+        MmaElem::E2m3 => Some(MiniFmt::E2M3),
+        MmaElem::E3m2 => Some(MiniFmt::E3M2),
+        MmaElem::E2m1 => Some(MiniFmt::E2M1),
+        MmaElem::F16
+        | MmaElem::Bf16
+        | MmaElem::Tf32
+        | MmaElem::F32
+        | MmaElem::F64
+        | MmaElem::S8
+        | MmaElem::U8
+        | MmaElem::S4
+        | MmaElem::U4
+        | MmaElem::B1
+        | MmaElem::S32 => None,
+    }
+}
+
 /// A float input element widened exactly to the accumulator format `to` (`.f16` or wider:
 /// every `.e4m3`/`.e5m2`/`.e2m3`/`.e3m2`/`.e2m1` value is an `.f16`, and every
-/// `.f16`/`.bf16`/`.tf32` an `.f32`).
+/// `.f16`/`.bf16`/`.tf32` an `.f32`). The soft-float path of [`multiply`].
 fn widen(e: MmaElem, x: u64, to: Fmt) -> u64 {
-    let mini = match e {
-        MmaElem::E4m3 => MiniFmt::E4M3,
-        MmaElem::E5m2 => MiniFmt::E5M2,
-        MmaElem::E2m3 => MiniFmt::E2M3,
-        MmaElem::E3m2 => MiniFmt::E3M2,
-        MmaElem::E2m1 => MiniFmt::E2M1,
-        _ => match float_fmt(e) {
-            Some(f) => return fp::convert(f, to, float_bits(e, x), Round::Nearest),
-            None => return x,
-        },
+    let Some(mini) = mini_fmt(e) else {
+        return match float_fmt(e) {
+            Some(f) => fp::convert(f, to, float_bits(e, x), Round::Nearest),
+            None => x,
+        };
     };
     let h = minifloat::mini_to_f16(mini, x as u8, false) as u64;
     fp::convert(Fmt::F16, to, h, Round::Nearest)
@@ -252,6 +342,146 @@ fn float_bits(e: MmaElem, x: u64) -> u64 {
     }
 }
 
+/// The value of every encoding of a narrow format (a NaN for NaN encodings), built once.
+fn mini_table(f: MiniFmt) -> &'static [f64; 256] {
+    static TABLES: OnceLock<[[f64; 256]; 5]> = OnceLock::new();
+    const FMTS: [MiniFmt; 5] = [
+        MiniFmt::E4M3,
+        MiniFmt::E5M2,
+        MiniFmt::E2M3,
+        MiniFmt::E3M2,
+        MiniFmt::E2M1,
+    ];
+    let t = TABLES
+        .get_or_init(|| FMTS.map(|f| std::array::from_fn(|b| minifloat::mini_value(f, b as u8))));
+    let i = match f {
+        MiniFmt::E4M3 => 0,
+        MiniFmt::E5M2 => 1,
+        MiniFmt::E2M3 => 2,
+        MiniFmt::E3M2 => 3,
+        MiniFmt::E2M1 => 4,
+    };
+    &t[i]
+}
+
+/// The value of float element bits `x` of type `e` (`.tf32`: its upper 19 bits,
+/// [`float_bits`]) as an f64, exactly: every value of these types is an f64 (the 16-bit
+/// formats by bit moves, the narrow ones from a 256-entry table). NaN encodings give a NaN;
+/// the integer types give 0 (not float inputs).
+#[inline]
+fn float_value(e: MmaElem, x: u64) -> f64 {
+    match e {
+        MmaElem::F16 => half::f16::from_bits(x as u16).to_f64(),
+        // A bf16 is the upper half of an f32.
+        MmaElem::Bf16 => f32::from_bits((x as u32 & 0xffff) << 16) as f64,
+        MmaElem::Tf32 | MmaElem::F32 => f32::from_bits(float_bits(e, x) as u32) as f64,
+        MmaElem::F64 => f64::from_bits(x),
+        MmaElem::E4m3 | MmaElem::E5m2 | MmaElem::E2m3 | MmaElem::E3m2 | MmaElem::E2m1 => {
+            mini_fmt(e).map_or(0.0, |f| mini_table(f)[x as u8 as usize])
+        }
+        MmaElem::S8 | MmaElem::U8 | MmaElem::S4 | MmaElem::U4 | MmaElem::B1 | MmaElem::S32 => 0.0,
+    }
+}
+
+/// Whether every value of float input type `e` has at most 11 significant bits and a
+/// magnitude within [2⁻¹⁴⁹, 2¹²⁸] (or is 0, ±∞ or NaN): a product of two is then exact in
+/// f64 (at most 22 significant bits, magnitude within [2⁻²⁹⁸, 2²⁵⁶]), which
+/// [`fma_f32_narrow`] and [`fma_f16_narrow`] rely on.
+fn narrow(e: MmaElem) -> bool {
+    match e {
+        MmaElem::F16
+        | MmaElem::Bf16
+        | MmaElem::Tf32
+        | MmaElem::E4m3
+        | MmaElem::E5m2
+        | MmaElem::E2m3
+        | MmaElem::E3m2
+        | MmaElem::E2m1 => true,
+        MmaElem::F32
+        | MmaElem::F64
+        | MmaElem::S8
+        | MmaElem::U8
+        | MmaElem::S4
+        | MmaElem::U4
+        | MmaElem::B1
+        | MmaElem::S32 => false,
+    }
+}
+
+// Why the f64 sums below are exact `fma.rn` steps.
+//
+// `x` and `y` are input values of a `narrow` type, `acc` a value of the accumulator format T
+// (f32: 24 significant bits, f16: 11). (1) `p = x·y` is exact in f64 (`narrow`). (2) Let
+// `s = p + acc` exactly, `big` the operand of larger magnitude, 2^E ≤ |big| < 2^(E+1),
+// `small` the other. Both have at most 24 significant bits, so if |small| ≥ 2^(E−28) both
+// are multiples of 2^(E−51) and |s| < 2^(E+2): s has at most 53 bits and the f64 sum is s
+// itself. (3) Otherwise (|small| < 2^(E−28), small ≠ 0) the f64 sum ŝ may differ from s,
+// but rounding to T decides only by where a value lies against T's rounding boundaries
+// (the midpoints between neighbouring T values, and the overflow threshold: f32
+// 2¹²⁸ − 2¹⁰³, f16 65520), all exact in f64; f64 rounding is monotonic and keeps those
+// points, so ŝ rounds to T as s does unless a boundary lies within |small| of big. It does
+// not: if big = acc (a T value), the nearest boundary is half a spacing of T away, at least
+// 2^(E−25) (f32) or 2^(E−12) (f16), or, where E ≤ T's least normal exponent (−126, −14),
+// half the least subnormal, 2⁻¹⁵⁰ (f32) or 2⁻²⁵ (f16), while |small| < 2^(E−28) ≤ 2⁻¹⁵⁴ or
+// 2⁻⁴². If big = p (22 bits, a multiple of 2^(E−21)), small = acc is
+// at least T's least subnormal: for f32, 2⁻¹⁴⁹ < 2^(E−28) gives E > −121, where the
+// boundaries near p are odd multiples of 2^(E−25) or coarser, at least 2^(E−25) from p; for
+// f16, acc and p are multiples of 2⁻²⁴ (E > 4 here) with |s| < 2^(E+2), exact unless
+// E ≥ 28, and then p ≥ 2²⁸ and s both lie past the overflow threshold. Signs: a zero sum
+// takes its sign by the same IEEE rule in f64, and f64 → T keeps it; ±∞ and NaN propagate
+// the same way (NaN results are made canonical at the end, as `fp::arith` does each step).
+
+/// One `fma.rn.f32` step `x·y + acc` for `narrow` inputs `x`, `y` (as f64): an exact f64
+/// product, an f64 sum and one rounding to f32 give the correctly rounded fused result
+/// (the comment above).
+#[inline]
+fn fma_f32_narrow(x: f64, y: f64, acc: f32) -> f32 {
+    (x * y + acc as f64) as f32
+}
+
+/// One `fma.rn.f16` step `x·y + acc` for `narrow` inputs of at most 11 significant bits
+/// within f16's range (`.f16`, `.e4m3`, …) and an `.f16` value `acc`, all as f64: the
+/// correctly rounded fused result as an f64 (the comment above).
+#[inline]
+fn fma_f16_narrow(x: f64, y: f64, acc: f64) -> f64 {
+    round_f16(x * y + acc)
+}
+
+/// `x` rounded to the nearest `.f16` value, ties to even, as an f64: ±∞ at and past the
+/// overflow threshold (65520), a NaN stays a NaN (as `cvt.rn.f16.f64`).
+fn round_f16(x: f64) -> f64 {
+    let bits = x.to_bits();
+    let sign = bits & (1 << 63);
+    let a = bits & !(1 << 63);
+    if a >= 0x7ff0_0000_0000_0000 {
+        return x;
+    }
+    let e = (a >> 52) as i32 - 1023;
+    if e > 15 {
+        return f64::from_bits(sign | f64::INFINITY.to_bits());
+    }
+    // Below 2⁻²⁶ (a quarter of the least subnormal, 2⁻²⁴) everything rounds to zero; f64
+    // subnormals included.
+    if e < -26 {
+        return f64::from_bits(sign);
+    }
+    let mant = (a & ((1 << 52) - 1)) | (1 << 52);
+    // The result's spacing is 2^(eq − 10), with eq the binade's exponent (subnormals share
+    // the least normal binade's); mant counts units of 2^(e − 52). shift ≤ 54 (e = −26).
+    let eq = e.max(-14);
+    let shift = (42 + eq - e) as u32;
+    let half = 1u64 << (shift - 1);
+    let rem = mant & ((1u64 << shift) - 1);
+    let mut r = mant >> shift;
+    if rem > half || (rem == half && r & 1 == 1) {
+        r += 1;
+    }
+    // r ≤ 2¹¹ units of 2^(eq − 10), a normal f64 power of two: the product is exact.
+    let v = r as f64 * f64::from_bits(((eq - 10 + 1023) as u64) << 52);
+    let v = if v >= 65536.0 { f64::INFINITY } else { v };
+    f64::from_bits(sign | v.to_bits())
+}
+
 /// An integer input element, sign- or zero-extended.
 fn to_int(e: MmaElem, x: u64) -> i64 {
     match e {
@@ -265,6 +495,9 @@ fn to_int(e: MmaElem, x: u64) -> i64 {
 /// `D = A·B + C` for one product, on row-major element bits: `a` is m×k, `b` k×n, `c` m×n
 /// (the module documentation gives the arithmetic). Returns D's m×n element bits.
 pub fn multiply(spec: &MmaSpec, a: &[u64], b: &[u64], c: &[u64]) -> Vec<u64> {
+    if let Some(df) = float_fmt(spec.d) {
+        return multiply_float(spec, df, a, b, c);
+    }
     let (m, n, k) = (spec.m as usize, spec.n as usize, spec.k as usize);
     let at = |i: usize, kk: usize| a.get(i * k + kk).copied().unwrap_or(0);
     let bt = |kk: usize, j: usize| b.get(kk * n + j).copied().unwrap_or(0);
@@ -272,17 +505,93 @@ pub fn multiply(spec: &MmaSpec, a: &[u64], b: &[u64], c: &[u64]) -> Vec<u64> {
     for i in 0..m {
         for j in 0..n {
             let c0 = c.get(i * n + j).copied().unwrap_or(0);
-            d[i * n + j] = match float_fmt(spec.d) {
-                // Floats: inputs widened exactly to the accumulator's format, then one
-                // fma.rn per step in that format (fp::arith: the engines' own fma).
-                Some(df) => {
+            let mut acc = to_int(MmaElem::S32, c0);
+            for kk in 0..k {
+                let (x, y) = (at(i, kk), bt(kk, j));
+                let p = match spec.bop {
+                    MmaBitOp::Xor => ((x ^ y) & 1) as i64,
+                    MmaBitOp::And => (x & y & 1) as i64,
+                    MmaBitOp::None => to_int(spec.a, x) * to_int(spec.b, y),
+                };
+                acc += p;
+            }
+            let r = if spec.satfinite {
+                acc.clamp(i32::MIN as i64, i32::MAX as i64)
+            } else {
+                acc
+            };
+            d[i * n + j] = r as u32 as u64;
+        }
+    }
+    d
+}
+
+/// [`multiply`] with a float accumulator of format `df`: each input element is decoded once
+/// to its exact f64 value, then each sum runs over k from C, one fused multiply-add rounded
+/// in `df` per step (f32 and f16 from `narrow` inputs by [`fma_f32_narrow`] and
+/// [`fma_f16_narrow`]; f64 and f32 from `.f32` inputs by the host's fused multiply-add, as
+/// `fp::arith`; anything else by `fp::arith` on the widened bits).
+fn multiply_float(spec: &MmaSpec, df: Fmt, a: &[u64], b: &[u64], c: &[u64]) -> Vec<u64> {
+    let (m, n, k) = (spec.m as usize, spec.n as usize, spec.k as usize);
+    let el = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
+    let av: Vec<f64> = (0..m * k).map(|i| float_value(spec.a, el(a, i))).collect();
+    // B by columns, so that each sum reads both operands in order.
+    let bv: Vec<f64> = (0..n * k)
+        .map(|x| float_value(spec.b, el(b, (x % k) * n + x / k)))
+        .collect();
+    let fast = narrow(spec.a) && narrow(spec.b);
+    let mut d = vec![0u64; m * n];
+    for i in 0..m {
+        let ar = &av[i * k..(i + 1) * k];
+        for j in 0..n {
+            let bc = &bv[j * k..(j + 1) * k];
+            let c0 = el(c, i * n + j);
+            let cv = float_value(spec.c, c0);
+            let r = match df {
+                Fmt::F32 if fast => {
+                    // C widens exactly (or, were it wider, rounds to nearest as `cvt`).
+                    let mut acc = cv as f32;
+                    for (&x, &y) in ar.iter().zip(bc) {
+                        acc = fma_f32_narrow(x, y, acc);
+                    }
+                    acc.to_bits() as u64
+                }
+                Fmt::F16 if fast => {
+                    let mut acc = round_f16(cv);
+                    for (&x, &y) in ar.iter().zip(bc) {
+                        acc = fma_f16_narrow(x, y, acc);
+                    }
+                    // Exact: acc is an f16 value (or a NaN, made canonical below).
+                    half::f16::from_f64(acc).to_bits() as u64
+                }
+                // `.f32` inputs (tcgen05's scaled elements): exact in f32, the host's fma.
+                Fmt::F32 => {
+                    let mut acc = cv as f32;
+                    for (&x, &y) in ar.iter().zip(bc) {
+                        acc = (x as f32).mul_add(y as f32, acc);
+                    }
+                    acc.to_bits() as u64
+                }
+                Fmt::F64 => {
+                    let mut acc = cv;
+                    for (&x, &y) in ar.iter().zip(bc) {
+                        acc = x.mul_add(y, acc);
+                    }
+                    acc.to_bits()
+                }
+                // Not an accumulator the ISA pairs with these inputs: soft float, per step.
+                Fmt::F16 | Fmt::Bf16 => {
                     let widen = |e: MmaElem, x: u64| widen(e, x, df);
                     let mut acc = widen(spec.c, c0);
                     for kk in 0..k {
                         acc = fp::arith(
                             df,
                             Arith::Fma,
-                            [widen(spec.a, at(i, kk)), widen(spec.b, bt(kk, j)), acc],
+                            [
+                                widen(spec.a, el(a, i * k + kk)),
+                                widen(spec.b, el(b, kk * n + j)),
+                                acc,
+                            ],
                             Round::Nearest,
                             false,
                             false,
@@ -290,25 +599,8 @@ pub fn multiply(spec: &MmaSpec, a: &[u64], b: &[u64], c: &[u64]) -> Vec<u64> {
                     }
                     acc
                 }
-                None => {
-                    let mut acc = to_int(MmaElem::S32, c0);
-                    for kk in 0..k {
-                        let (x, y) = (at(i, kk), bt(kk, j));
-                        let p = match spec.bop {
-                            MmaBitOp::Xor => ((x ^ y) & 1) as i64,
-                            MmaBitOp::And => (x & y & 1) as i64,
-                            MmaBitOp::None => to_int(spec.a, x) * to_int(spec.b, y),
-                        };
-                        acc += p;
-                    }
-                    let r = if spec.satfinite {
-                        acc.clamp(i32::MIN as i64, i32::MAX as i64)
-                    } else {
-                        acc
-                    };
-                    r as u32 as u64
-                }
             };
+            d[i * n + j] = df.finish(r, false, false);
         }
     }
     d
@@ -403,34 +695,40 @@ pub fn exec(d: &WarpDesc, spec: &MmaSpec, mask: u32, s: &mut [u8], env: &CtaEnv)
     let (nb, _) = spec.regs(MmaFrag::B, false);
     let (nc, _) = spec.regs(MmaFrag::C, false);
     let (na, nb, nc) = (na as usize, nb as usize, nc as usize);
-    let regs = |from: usize, count: usize| -> Vec<Vec<u64>> {
-        (0..32u32)
-            .map(|l| (from..from + count).map(|k| d.arg(s, k, l)).collect())
-            .collect()
-    };
-    let mut a = gather(spec, MmaFrag::A, &regs(0, na));
+    let (m, n, k) = (spec.m as usize, spec.n as usize, spec.k as usize);
+    let products = batches(spec) as usize;
+    let mut a = gather(spec, MmaFrag::A, d, s, 0);
     if spec.sparse.is_some() {
         let meta: Vec<u64> = (0..32u32).map(|l| d.arg(s, na + nb + nc, l)).collect();
-        for m in a.iter_mut() {
-            match expand(spec, m, &meta) {
-                Ok(full) => *m = full,
+        let stored = m * k / 2;
+        let mut full = Vec::with_capacity(products * m * k);
+        for q in 0..products {
+            let part = a.get(q * stored..(q + 1) * stored).unwrap_or(&[]);
+            match expand(spec, part, &meta) {
+                Ok(x) => full.extend(x),
                 Err((lane, msg)) => {
                     env.fault_detail(lane, d.inst, FaultKind::SparseMetadata, msg);
                     return;
                 }
             }
         }
+        a = full;
     }
-    let b = gather(spec, MmaFrag::B, &regs(na, nb));
-    let c = gather(spec, MmaFrag::C, &regs(na + nb, nc));
-    let out: Vec<Vec<u64>> = (0..a.len())
-        .map(|q| multiply(spec, &a[q], &b[q], &c[q]))
-        .collect();
-    for l in 0..32u32 {
-        for (k, v) in scatter(spec, &out, l).into_iter().enumerate() {
-            d.set(s, k, l, v);
-        }
+    let b = gather(spec, MmaFrag::B, d, s, na);
+    let c = gather(spec, MmaFrag::C, d, s, na + nb);
+    fn part(v: &[u64], size: usize, q: usize) -> &[u64] {
+        v.get(q * size..(q + 1) * size).unwrap_or(&[])
     }
+    let mut out = Vec::with_capacity(products * m * n);
+    for q in 0..products {
+        out.extend(multiply(
+            spec,
+            part(&a, m * k, q),
+            part(&b, k * n, q),
+            part(&c, m * n, q),
+        ));
+    }
+    scatter(spec, &out, d, s);
 }
 
 #[cfg(test)]
@@ -550,5 +848,183 @@ mod tests {
         s.satfinite = true;
         let sat = multiply(&s, &a, &b, &c);
         assert_eq!(sat[0], i32::MAX as u32 as u64);
+    }
+
+    /// A small deterministic generator (xorshift64*) for the checks below.
+    fn rng(seed: u64) -> impl FnMut() -> u64 {
+        let mut x = seed;
+        move || {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+    }
+
+    /// `round_f16` against rustc_apfloat's correctly rounded f64 → half conversion: every
+    /// f16 value, the midpoints between neighbours and the f64 values next to them, and
+    /// random values over f16's range and beyond.
+    #[test]
+    fn round_f16_matches_apfloat() {
+        use rustc_apfloat::ieee::{Double, Half};
+        use rustc_apfloat::{Float, FloatConvert};
+        let reference = |x: f64| -> u16 {
+            let mut lost = false;
+            let h: Half = Double::from_bits(x.to_bits() as u128)
+                .convert_r(rustc_apfloat::Round::NearestTiesToEven, &mut lost)
+                .value;
+            h.to_bits() as u16
+        };
+        let check = |x: f64| {
+            let got = half::f16::from_f64(round_f16(x)).to_bits();
+            assert_eq!(got, reference(x), "{x:e} ({:#x})", x.to_bits());
+        };
+        for h in 0..0x7c00u16 {
+            let v = half::f16::from_bits(h).to_f64();
+            let next = half::f16::from_bits(h + 1).to_f64();
+            let mid = (v + next) / 2.0; // exact: 12 significant bits
+            for x in [v, mid, mid.next_up(), mid.next_down()] {
+                check(x);
+                check(-x);
+            }
+        }
+        let mut r = rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..200_000 {
+            // Exponents 2⁻³⁰ … 2¹⁸, random mantissas.
+            let e = r() % 49 + 1023 - 30;
+            let x = f64::from_bits(e << 52 | r() >> 12);
+            check(x);
+            check(-x);
+        }
+        for x in [
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            65519.99,
+            65520.0,
+            1e300,
+            1e-300,
+            5e-324,
+        ] {
+            check(x);
+        }
+    }
+
+    /// Inputs of a `narrow` type with the whole exponent range: mostly near 1, often far up
+    /// or down, sometimes zero, subnormal or infinite.
+    fn narrow_bits(r: &mut impl FnMut() -> u64, e: MmaElem) -> u64 {
+        let x = r();
+        let sign = x & 1;
+        let pick = (x >> 1) % 16;
+        match e {
+            MmaElem::Bf16 => {
+                let exp = match pick {
+                    0 => 0,
+                    1 => 0xff,
+                    2..=5 => (x >> 8) % 255,
+                    _ => 120 + (x >> 8) % 16,
+                };
+                if exp == 0xff {
+                    return sign << 15 | 0x7f80;
+                }
+                sign << 15 | exp << 7 | (x >> 20) & 0x7f
+            }
+            MmaElem::F16 => {
+                let exp = match pick {
+                    0 => 0,
+                    1..=5 => (x >> 8) % 32,
+                    _ => 10 + (x >> 8) % 10,
+                };
+                sign << 15 | exp << 10 | (x >> 20) & 0x3ff
+            }
+            _ => unreachable!("bf16 and f16 only"),
+        }
+    }
+
+    /// One accumulation step for `narrow` inputs against rustc_apfloat's correctly rounded
+    /// fused multiply-add in the accumulator format: bf16 and f16 inputs into f32, f16 inputs
+    /// into f16, with accumulators both near the product and far from it.
+    #[test]
+    fn narrow_fma_steps_match_apfloat() {
+        use rustc_apfloat::ieee::{BFloat, Half, Single};
+        use rustc_apfloat::{Float, FloatConvert, Round as AR};
+        let to_single = |e: MmaElem, x: u64| -> Single {
+            let mut lost = false;
+            match e {
+                MmaElem::Bf16 => {
+                    BFloat::from_bits(x as u128)
+                        .convert_r(AR::NearestTiesToEven, &mut lost)
+                        .value
+                }
+                _ => {
+                    Half::from_bits(x as u128)
+                        .convert_r(AR::NearestTiesToEven, &mut lost)
+                        .value
+                }
+            }
+        };
+        let canon32 = |b: u32| {
+            if f32::from_bits(b).is_nan() {
+                0x7fff_ffff
+            } else {
+                b
+            }
+        };
+        let canon16 = |b: u16| if b & 0x7fff > 0x7c00 { 0x7fff } else { b };
+        let mut r = rng(0x1234_5678_9abc_def1);
+        for e in [MmaElem::Bf16, MmaElem::F16] {
+            for _ in 0..300_000 {
+                let (x, y) = (narrow_bits(&mut r, e), narrow_bits(&mut r, e));
+                let p = float_value(e, x) * float_value(e, y);
+                // The accumulator: near the product, a random f32, or tiny.
+                let acc = match r() % 4 {
+                    0 => (p * (1.0 + (r() % 1000) as f64 / 997.0)) as f32,
+                    1 => -(p as f32) * f32::from_bits(0x3f80_0000 | (r() as u32 & 0x3f)),
+                    2 => f32::from_bits(r() as u32),
+                    _ => f32::from_bits(r() as u32 & 0x807f_ffff),
+                };
+                let want = to_single(e, x)
+                    .mul_add_r(
+                        to_single(e, y),
+                        Single::from_bits(acc.to_bits() as u128),
+                        AR::NearestTiesToEven,
+                    )
+                    .value
+                    .to_bits() as u32;
+                let got = fma_f32_narrow(float_value(e, x), float_value(e, y), acc).to_bits();
+                assert_eq!(
+                    canon32(got),
+                    canon32(want),
+                    "{e} {x:#x}·{y:#x} + {:#x}",
+                    acc.to_bits()
+                );
+            }
+        }
+        for _ in 0..300_000 {
+            let (x, y) = (
+                narrow_bits(&mut r, MmaElem::F16),
+                narrow_bits(&mut r, MmaElem::F16),
+            );
+            let p = float_value(MmaElem::F16, x) * float_value(MmaElem::F16, y);
+            let acc = match r() % 4 {
+                0 => half::f16::from_f64(p * (1.0 + (r() % 1000) as f64 / 997.0)).to_bits(),
+                1 => half::f16::from_f64(-p).to_bits() ^ (r() as u16 & 7),
+                2 => r() as u16,
+                _ => r() as u16 & 0x83ff,
+            };
+            let (hx, hy, hc) = (
+                Half::from_bits(x as u128),
+                Half::from_bits(y as u128),
+                Half::from_bits(acc as u128),
+            );
+            let want = hx.mul_add_r(hy, hc, AR::NearestTiesToEven).value.to_bits() as u16;
+            let got = fma_f16_narrow(
+                float_value(MmaElem::F16, x),
+                float_value(MmaElem::F16, y),
+                float_value(MmaElem::F16, acc as u64),
+            );
+            let got = half::f16::from_f64(got).to_bits();
+            assert_eq!(canon16(got), canon16(want), "{x:#x}·{y:#x} + {acc:#x}");
+        }
     }
 }
