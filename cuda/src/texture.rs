@@ -241,7 +241,7 @@ const MEM_UNIFIED: c_uint = 4;
 /// Resolves one side of a copy: (memory type, host, device, array, pitch, height) at
 /// offset (x bytes, y, z), for a box of `extent` (width in bytes, height, depth). Errors
 /// (`CUDA_ERROR_INVALID_VALUE`, nothing copied), as the driver's: a row wider than a linear
-/// side's pitch, slices of more rows than a linear side's height (`depth` > 1), a box
+/// side's pitch (more than one row), slices of more rows than a linear side's height (`depth` > 1), a box
 /// outside an array.
 #[allow(clippy::too_many_arguments)]
 fn side(
@@ -259,7 +259,8 @@ fn side(
     let start =
         |base: u64, pitch: u64, rows: u64| base + x as u64 + (y as u64 + z as u64 * rows) * pitch;
     let linear = || -> Result<(), Fail> {
-        if width > pitch {
+        // The pitch steps from row to row: a box of one row does not use it.
+        if width > pitch && (rows_n > 1 || depth > 1) {
             return Err(Fail::new(
                 CUDA_ERROR_INVALID_VALUE,
                 format!("WidthInBytes {width} exceeds the {what} pitch {pitch}"),
