@@ -168,7 +168,7 @@ fn cache_key(
     }
     for (p, text) in headers {
         field(p.display().to_string().as_bytes());
-        field(&text);
+        field(text);
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
