@@ -297,7 +297,7 @@ fn float_fmt(e: MmaElem) -> Option<Fmt> {
 }
 
 /// The narrow format of an `.e4m3`/`.e5m2`/`.e2m3`/`.e3m2`/`.e2m1` element type.
-fn mini_fmt(e: MmaElem) -> Option<MiniFmt> {
+pub(crate) fn mini_fmt(e: MmaElem) -> Option<MiniFmt> {
     match e {
         MmaElem::E4m3 => Some(MiniFmt::E4M3),
         MmaElem::E5m2 => Some(MiniFmt::E5M2),

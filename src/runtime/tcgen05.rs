@@ -937,25 +937,9 @@ fn scale_value(code: u8, ue8m0: bool) -> Result<u64, String> {
 /// the element widens exactly, the product is rounded to nearest in f32 (exact unless it
 /// overflows).
 fn scaled(e: MmaElem, x: u64, sf: u64) -> u64 {
-    use crate::ir::MiniFmt;
-    let f = match e {
-        MmaElem::E4m3 => MiniFmt::E4M3,
-        MmaElem::E5m2 => MiniFmt::E5M2,
-        MmaElem::E2m3 => MiniFmt::E2M3,
-        MmaElem::E3m2 => MiniFmt::E3M2,
-        MmaElem::E2m1 => MiniFmt::E2M1,
-        // Block-scaled kinds take the narrow floats only (InstrDesc::decode).
-        MmaElem::F16
-        | MmaElem::Bf16
-        | MmaElem::Tf32
-        | MmaElem::F32
-        | MmaElem::F64
-        | MmaElem::S8
-        | MmaElem::U8
-        | MmaElem::S4
-        | MmaElem::U4
-        | MmaElem::B1
-        | MmaElem::S32 => return 0x7fff_ffff,
+    // Block-scaled kinds take the narrow floats only (InstrDesc::decode).
+    let Some(f) = super::mma::mini_fmt(e) else {
+        return 0x7fff_ffff;
     };
     let v = super::minifloat::mini_value(f, x as u8);
     let w = fp::convert(Fmt::F64, Fmt::F32, v.to_bits(), Round::Nearest);
