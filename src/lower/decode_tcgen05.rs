@@ -759,6 +759,13 @@ fn commit(b: &mut Builder, cx: &mut Cx) -> R {
         Space::Generic
     };
     let a = b.address(cx, 0, sp)?;
+    arrive_one(b, cx, a, sp);
+    Ok(())
+}
+
+/// One arrive-on (count 1, the token unused) on the mbarrier at `addr` in `space`: what a
+/// `tcgen05.commit` signals when the CTA's earlier tcgen05 operations complete.
+fn arrive_one(b: &mut Builder, cx: &Cx, addr: Var, space: Space) {
     let one = b.konst(cx, Type::I32, 1);
     let zero = b.konst(cx, Type::I32, 0);
     let tok = b.new_var(Type::I64);
@@ -768,14 +775,13 @@ fn commit(b: &mut Builder, cx: &mut Cx) -> R {
                 drop: false,
                 no_complete: false,
             },
-            space: sp,
+            space,
         },
-        vec![a, one, zero],
+        vec![addr, one, zero],
         vec![tok],
         cx.loc,
         &cx.ptx,
     );
-    Ok(())
 }
 
 /// `tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64
@@ -831,22 +837,7 @@ fn commit_multicast(b: &mut Builder, cx: &mut Cx) -> R {
                 cx.loc,
                 &cx.ptx,
             );
-            let one = b.konst(cx, Type::I32, 1);
-            let zero = b.konst(cx, Type::I32, 0);
-            let tok = b.new_var(Type::I64);
-            b.emit(
-                Op::MBarrier {
-                    op: MbarOp::Arrive {
-                        drop: false,
-                        no_complete: false,
-                    },
-                    space: Space::Shared,
-                },
-                vec![remote, one, zero],
-                vec![tok],
-                cx.loc,
-                &cx.ptx,
-            );
+            arrive_one(b, cx, remote, Space::Shared);
             Ok(())
         })?;
     }
