@@ -43,6 +43,19 @@ CASES = [
     ("tcgen05_ld_red", "tcgen05.ld.red.sync.aligned.32x32b.x2.min.f32 {%f1, %f2}, %f3, [%r1]", ("8.8", "sm_103a"), "8.7", "sm_100a", "8.8", "sm_101a, sm_103a"),
 ]
 
+# Special registers (PTX ISA §10) read under too old a header: name | instruction | good header |
+# low version | low target (None: every target has it) | requirement texts, as CASES. The error
+# is at the register's operand and names it ("special register '%clusterid'").
+SREG_CASES = [
+    ("sreg_clusterid", "mov.u32 %r1, %clusterid.x", ("7.8", "sm_90"), "7.7", "sm_80", "7.8", "sm_90 or higher"),
+    ("sreg_is_explicit_cluster", "mov.pred %p1, %is_explicit_cluster", ("7.8", "sm_90"), "7.7", "sm_80", "7.8", "sm_90 or higher"),
+    ("sreg_aggr_smem_size", "mov.u32 %r1, %aggr_smem_size", ("8.1", "sm_90"), "8.0", "sm_80", "8.1", "sm_90 or higher"),
+    ("sreg_reserved_smem", "mov.u32 %r1, %reserved_smem_offset_begin", ("7.6", "sm_80"), "7.5", "sm_75", "7.6", "sm_80 or higher"),
+    ("sreg_clock_hi", "mov.u32 %r1, %clock_hi", ("5.0", "sm_50"), "4.3", None, "5.0", None),
+    ("sreg_dynamic_smem_size", "mov.u32 %r1, %dynamic_smem_size", ("4.1", "sm_50"), "4.0", None, "4.1", None),
+    ("sreg_current_graph_exec", "mov.u64 %rd1, %current_graph_exec", ("8.0", "sm_50"), "7.8", None, "8.0", None),
+]
+
 # Cases whose requirement is a form's of the decoder table row (named so in the error, with the
 # instruction after it): case -> (form failing the low version, form failing the low target);
 # None where the row itself fails.
@@ -64,7 +77,7 @@ FORMS = {
 LOW_VERSION_TARGET = {"tcgen05_ld_red": "sm_101a"}
 
 # The newest target each low version supports, for a version below the good target's.
-TARGET_SINCE = {"sm_60": (5, 0), "sm_70": (6, 0), "sm_75": (6, 3), "sm_80": (7, 0), "sm_90": (7, 8),
+TARGET_SINCE = {"sm_50": (4, 0), "sm_60": (5, 0), "sm_70": (6, 0), "sm_75": (6, 3), "sm_80": (7, 0), "sm_90": (7, 8),
                 "sm_90a": (8, 0), "sm_100a": (8, 6)}
 INST_LINE = 17
 # Cases whose low-version module fails at its `.reg .b128` declaration (line 15, the type at
@@ -130,4 +143,21 @@ for (name, inst, good, low_v, low_t, since, min_text) in CASES:
               f"{what(fv)} requires PTX ISA {since} (.version {low_v} here)")
     write(f"needs_{name}_target", f"`{op}` under .target {low_t}", good[0], low_t, inst,
           f"{what(ft)} requires .target {min_text}")
-print(f"{2 * len(CASES)} cases")
+n = 2 * len(CASES)
+for (name, inst, good, low_v, low_t, since, min_text) in SREG_CASES:
+    CASE_GOOD = good
+    gv = tuple(int(x) for x in low_v.split("."))
+    target = good[1]
+    if TARGET_SINCE[target] > gv:
+        target = max((t for t, v in TARGET_SINCE.items() if v <= gv and not t.endswith("a")),
+                     key=lambda t: TARGET_SINCE[t])
+    reg = inst.split(", ")[1].split(".")[0]
+    at = f"{INST_LINE}:{inst.index('%', inst.index(', ')) + 1}"
+    write(f"needs_{name}_version", f"`{reg}` under .version {low_v}", low_v, target, inst,
+          f"special register '{reg}' requires PTX ISA {since} (.version {low_v} here)", at=at)
+    n += 1
+    if low_t is not None:
+        write(f"needs_{name}_target", f"`{reg}` under .target {low_t}", good[0], low_t, inst,
+              f"special register '{reg}' requires .target {min_text}", at=at)
+        n += 1
+print(f"{n} cases")

@@ -389,6 +389,7 @@ pub fn cta_uniform_sreg(r: SReg) -> bool {
         | SReg::LanemaskGe
         | SReg::LanemaskGt
         | SReg::Clock
+        | SReg::ClockHi
         | SReg::Clock64
         | SReg::GlobalTimer
         | SReg::GlobalTimerLo
@@ -407,6 +408,7 @@ pub fn cta_uniform_sreg(r: SReg) -> bool {
         | SReg::ReservedSmemOffset1
         | SReg::Pm(_)
         | SReg::Pm64(_)
+        | SReg::CurrentGraphExec
         | SReg::ClusterIdX
         | SReg::ClusterIdY
         | SReg::ClusterIdZ

@@ -285,6 +285,8 @@ pub enum SReg {
     LanemaskGt,
     /// `%clock`: low 32 bits of [`SReg::Clock64`].
     Clock,
+    /// `%clock_hi`: the high 32 bits of [`SReg::Clock64`] (PTX ISA §10.23; PTX ISA 5.0).
+    ClockHi,
     /// `%clock64` (64-bit): nanoseconds since the launch began (a monotonic host clock).
     Clock64,
     /// `%globaltimer` (64-bit): nanoseconds since the Unix epoch (host system time).
@@ -353,6 +355,10 @@ pub enum SReg {
     /// `%is_explicit_cluster` (§10.19, a predicate; read as 0/1 and compared by the front
     /// end): whether the launch (or the kernel's `.reqnctapercluster`) gave a cluster shape.
     IsExplicitCluster,
+    /// `%current_graph_exec` (64-bit, PTX ISA 8.0): the CUDA device graph the kernel runs
+    /// as part of, 0 when none. ptxjit launches no device graphs (a graph launched from the
+    /// host is not one), so it reads 0.
+    CurrentGraphExec,
 }
 
 /// The names of `%pm0`–`%pm7`.
@@ -435,6 +441,7 @@ impl SReg {
             SReg::LanemaskGe => "%lanemask_ge",
             SReg::LanemaskGt => "%lanemask_gt",
             SReg::Clock => "%clock",
+            SReg::ClockHi => "%clock_hi",
             SReg::Clock64 => "%clock64",
             SReg::GlobalTimer => "%globaltimer",
             SReg::GlobalTimerLo => "%globaltimer_lo",
@@ -468,6 +475,7 @@ impl SReg {
             SReg::ClusterCtaRank => "%cluster_ctarank",
             SReg::ClusterNctaRank => "%cluster_nctarank",
             SReg::IsExplicitCluster => "%is_explicit_cluster",
+            SReg::CurrentGraphExec => "%current_graph_exec",
         }
     }
 
@@ -492,7 +500,11 @@ impl SReg {
     /// `%pm0_64`–`%pm7_64`, else `i32`.
     pub fn ty(self) -> Type {
         match self {
-            SReg::Clock64 | SReg::GlobalTimer | SReg::GridId | SReg::Pm64(_) => Type::I64,
+            SReg::Clock64
+            | SReg::GlobalTimer
+            | SReg::GridId
+            | SReg::Pm64(_)
+            | SReg::CurrentGraphExec => Type::I64,
             _ => Type::I32,
         }
     }

@@ -334,10 +334,11 @@ pub unsafe extern "C" fn bar_uniform_helper(
 }
 
 /// Special registers the JIT reads through [`sreg_helper`] (the others are inline), by code.
-pub const HELPER_SREGS: [SReg; 33] = [
+pub const HELPER_SREGS: [SReg; 34] = [
     SReg::EnvReg(1),
     SReg::EnvReg(2),
     SReg::Clock,
+    SReg::ClockHi,
     SReg::Clock64,
     SReg::GlobalTimer,
     SReg::GlobalTimerLo,

@@ -251,6 +251,7 @@ fn sreg(name: &str, comp: Option<char>) -> Option<SReg> {
         ("%lanemask_ge", None) => SReg::LanemaskGe,
         ("%lanemask_gt", None) => SReg::LanemaskGt,
         ("%clock", None) => SReg::Clock,
+        ("%clock_hi", None) => SReg::ClockHi,
         ("%clock64", None) => SReg::Clock64,
         ("%globaltimer", None) => SReg::GlobalTimer,
         ("%globaltimer_lo", None) => SReg::GlobalTimerLo,
@@ -281,10 +282,81 @@ fn sreg(name: &str, comp: Option<char>) -> Option<SReg> {
         ("%cluster_ctarank", None) => SReg::ClusterCtaRank,
         ("%cluster_nctarank", None) => SReg::ClusterNctaRank,
         ("%is_explicit_cluster", None) => SReg::IsExplicitCluster,
+        ("%current_graph_exec", None) => SReg::CurrentGraphExec,
         (n, None) if n.starts_with("%envreg") => SReg::EnvReg(envreg(n)?),
         (n, None) => pm(n)?,
         _ => return None,
     })
+}
+
+/// What reading special register `r` needs of the module's header, as ptxas 12.9 checks it
+/// ("Feature '%clusterid' requires .target sm_90 or higher", "Feature '%clock_hi' requires
+/// PTX ISA .version 5.0 or later"); the registers not listed here are older than every
+/// target ptxjit models a difference for.
+fn sreg_needs(r: SReg) -> table::Needs {
+    use crate::ptx::target::Version;
+    use table::{Min, Needs};
+    let needs = |major, minor, min| Needs {
+        since: Version(major, minor),
+        min,
+    };
+    match r {
+        SReg::ClockHi => needs(5, 0, Min::Any),
+        SReg::DynamicSmemSize | SReg::TotalSmemSize => needs(4, 1, Min::Any),
+        SReg::ReservedSmemBegin
+        | SReg::ReservedSmemEnd
+        | SReg::ReservedSmemCap
+        | SReg::ReservedSmemOffset0
+        | SReg::ReservedSmemOffset1 => needs(7, 6, Min::Sm(80)),
+        SReg::ClusterIdX
+        | SReg::ClusterIdY
+        | SReg::ClusterIdZ
+        | SReg::NClusterIdX
+        | SReg::NClusterIdY
+        | SReg::NClusterIdZ
+        | SReg::ClusterCtaidX
+        | SReg::ClusterCtaidY
+        | SReg::ClusterCtaidZ
+        | SReg::ClusterNctaidX
+        | SReg::ClusterNctaidY
+        | SReg::ClusterNctaidZ
+        | SReg::ClusterCtaRank
+        | SReg::ClusterNctaRank
+        | SReg::IsExplicitCluster => needs(7, 8, Min::Sm(90)),
+        SReg::CurrentGraphExec => needs(8, 0, Min::Any),
+        SReg::AggrSmemSize => needs(8, 1, Min::Sm(90)),
+        SReg::TidX
+        | SReg::TidY
+        | SReg::TidZ
+        | SReg::NtidX
+        | SReg::NtidY
+        | SReg::NtidZ
+        | SReg::CtaidX
+        | SReg::CtaidY
+        | SReg::CtaidZ
+        | SReg::NctaidX
+        | SReg::NctaidY
+        | SReg::NctaidZ
+        | SReg::LaneId
+        | SReg::WarpId
+        | SReg::NWarpId
+        | SReg::LanemaskEq
+        | SReg::LanemaskLe
+        | SReg::LanemaskLt
+        | SReg::LanemaskGe
+        | SReg::LanemaskGt
+        | SReg::Clock
+        | SReg::Clock64
+        | SReg::GlobalTimer
+        | SReg::GlobalTimerLo
+        | SReg::GlobalTimerHi
+        | SReg::EnvReg(_)
+        | SReg::SmId
+        | SReg::NSmId
+        | SReg::GridId
+        | SReg::Pm(_)
+        | SReg::Pm64(_) => Needs::ANY,
+    }
 }
 
 /// `%pm0`–`%pm7` (PTX ISA §10.25) and `%pm0_64`–`%pm7_64` (§10.26).
@@ -523,6 +595,12 @@ impl Builder<'_> {
                     return self.coerce(cx, v, ty, relaxed, name.span);
                 }
                 if let Some(r) = sreg(&name.name, *component) {
+                    table::check_needs(
+                        name.span,
+                        &format!("special register '{}'", name.name),
+                        sreg_needs(r),
+                        self.header,
+                    )?;
                     // A special register may be read narrower than it is, never wider
                     // (ptxas: "Arguments mismatch" for `mov.u64 %rd, %tid.x`).
                     if ty.bits() > r.ty().bits() {
@@ -605,7 +683,6 @@ impl Builder<'_> {
                             "envreg",
                             "aggr_smem_size",
                             "reserved_smem_offset",
-                            "current_graph_exec",
                             "perctamemory",
                         ];
                         if known.iter().any(|k| s.starts_with(k)) {

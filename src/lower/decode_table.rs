@@ -160,7 +160,7 @@ pub(super) struct Needs {
 
 impl Needs {
     /// No requirement beyond a module header: PTX ISA 1.0, every target.
-    const ANY: Needs = Needs {
+    pub(super) const ANY: Needs = Needs {
         since: Version(1, 0),
         min: Min::Any,
     };
@@ -995,28 +995,36 @@ pub(super) fn check_header(cx: &Cx, row: &Row, header: Header) -> R {
         } else {
             format!(" ('{}')", cx.ptx)
         };
-        if header.version < needs.since {
-            return Err(LowerError::new(
-                cx.inst.span,
-                format!(
-                    "{what}{here} requires PTX ISA {} (.version {} here)",
-                    needs.since, header.version
-                ),
-            ));
-        }
-        if !needs.min.admits(header.arch) {
-            let target = match header.arch {
-                Some(t) => t.to_string(),
-                None => "no sm_NN".to_string(),
-            };
-            return Err(LowerError::new(
-                cx.inst.span,
-                format!(
-                    "{what}{here} requires .target {} (.target {target} here)",
-                    needs.min
-                ),
-            ));
-        }
+        check_needs(cx.inst.span, &format!("{what}{here}"), needs, header)?;
+    }
+    Ok(())
+}
+
+/// Checks one requirement against the module's header; the error at `span` names `what`
+/// (an instruction, a form or a special register), the requirement and what the header
+/// gives.
+pub(super) fn check_needs(span: Span, what: &str, needs: Needs, header: Header) -> R {
+    if header.version < needs.since {
+        return Err(LowerError::new(
+            span,
+            format!(
+                "{what} requires PTX ISA {} (.version {} here)",
+                needs.since, header.version
+            ),
+        ));
+    }
+    if !needs.min.admits(header.arch) {
+        let target = match header.arch {
+            Some(t) => t.to_string(),
+            None => "no sm_NN".to_string(),
+        };
+        return Err(LowerError::new(
+            span,
+            format!(
+                "{what} requires .target {} (.target {target} here)",
+                needs.min
+            ),
+        ));
     }
     Ok(())
 }

@@ -687,6 +687,7 @@ impl CtaEnv {
                 super::semantics::lanemask(reg, lane) as u64
             }
             Clock => self.launch_start.elapsed().as_nanos() as u32 as u64,
+            ClockHi => (self.launch_start.elapsed().as_nanos() as u64) >> 32,
             Clock64 => self.launch_start.elapsed().as_nanos() as u64,
             GlobalTimer => global_timer(),
             GlobalTimerLo => global_timer() & 0xffff_ffff,
@@ -712,7 +713,7 @@ impl CtaEnv {
             ReservedSmemCap => RESERVED_SMEM_BYTES,
             ReservedSmemOffset0 => RESERVED_SMEM_OFFSET_0,
             ReservedSmemOffset1 => RESERVED_SMEM_OFFSET_1,
-            Pm(_) | Pm64(_) => 0,
+            Pm(_) | Pm64(_) | CurrentGraphExec => 0,
             ClusterIdX => (self.ctaid[0] / self.cluster_dims[0].max(1)) as u64,
             ClusterIdY => (self.ctaid[1] / self.cluster_dims[1].max(1)) as u64,
             ClusterIdZ => (self.ctaid[2] / self.cluster_dims[2].max(1)) as u64,
