@@ -190,12 +190,11 @@ impl Gen<'_, '_> {
                     continue;
                 }
                 let (cond, then_, else_) = (*cond, then_.block, else_.block);
-                let Some((c0, agree)) = self.warp_cond(cond, blk, &sc, first)? else {
+                let want = self.spec_direction(&r, then_, else_);
+                let Some(ok) = self.warp_cond(cond, blk, &sc, first, want)? else {
                     continue;
                 };
-                let want = self.spec_direction(&r, then_, else_);
-                let is = self.b.ins().icmp_imm_s(IntCC::Equal, c0, i64::from(want));
-                spec.oks.push(self.b.ins().band(agree, is));
+                spec.oks.push(ok);
                 spec.conds[k] = Some(want);
             }
         }
