@@ -836,8 +836,7 @@ impl Gen<'_, '_> {
                             let f = match (full, mask) {
                                 (Some(f), _) => Some(f),
                                 (None, Some(mask)) => {
-                                    let idle = self.b.ins().bnot(mask);
-                                    let f = self.b.ins().icmp_imm_s(IntCC::Equal, idle, 0);
+                                    let f = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
                                     full = Some(f);
                                     Some(f)
                                 }

@@ -283,8 +283,8 @@ impl Gen<'_, '_> {
             self.group_loop(mask, false, body)?;
             return Ok(());
         }
-        let idle = self.b.ins().bnot(mask);
-        let mut cond = self.b.ins().icmp_imm_s(IntCC::Equal, idle, 0);
+        // All 32 lanes: the mask is all ones.
+        let mut cond = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
         for ok in oks {
             cond = self.b.ins().band(cond, ok);
         }
