@@ -47,10 +47,11 @@
 //!   vector store when its group's four lanes are active, else one store per active lane.
 //! - That version may also decide branch conditions for the whole warp (`Spec`,
 //!   `Gen::warp_cond`): an ordered integer `setp` of a lane-affine value against a uniform
-//!   one, whose value is the same in all 32 lanes when lanes 0 and 31 agree and the values
-//!   do not wrap between them. The version is specialised for one direction and entered only
-//!   where lane 0's condition has that value and the lanes agree, so every lane of every
-//!   group takes that direction: blocks reached by all lanes (`Reach::All`) run as lead
+//!   one, monotone across the lanes when the values do not wrap between lanes 0 and 31, so
+//!   that one end lane's condition tells whether all 32 have a given value. The version is
+//!   specialised for one direction and entered only where that end lane's condition has
+//!   that value (and the values do not wrap), so every lane of every group takes that
+//!   direction: blocks reached by all lanes (`Reach::All`) run as lead
 //!   blocks do, blocks no lane reaches have no code, and the masks they would have added
 //!   are known (a destination outside the region reached by all lanes gets the warp's whole
 //!   mask once). The general version is unchanged and runs otherwise.

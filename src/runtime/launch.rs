@@ -1107,7 +1107,7 @@ pub(super) fn bytes(v: &mut [u128]) -> &mut [u8] {
 /// `%tid.x` are consecutive (threads are numbered x fastest, so a warp stays in one row when
 /// rows are whole warps, and a one-row CTA has no row to leave), else 0.
 fn tid_x_linear(block: [u32; 3]) -> u32 {
-    u32::from(block[0] % 32 == 0 || (block[1] | block[2]) == 1)
+    u32::from(block[0].is_multiple_of(32) || (block[1] | block[2]) == 1)
 }
 
 /// `0-7,12,30-31`: the lanes of a mask as ranges.
