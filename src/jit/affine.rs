@@ -49,7 +49,7 @@ use super::codegen::{EnvField, Gen, TRUSTED};
 use crate::analysis::uniform::Uniformity;
 use crate::ir::{self, Op};
 use crate::runtime::env::CtaEnv;
-use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use std::collections::HashMap;
 use std::mem::offset_of;
@@ -513,19 +513,26 @@ impl Gen<'_, '_> {
     /// Whether the 32-bit progression `w0 + s · l`, l = 0..=last, extended to 64 bits, stays
     /// on one side of its wrap-around point (`i8`): checking the last term suffices while
     /// `|last · s| < 2^31`. `last` is 31 for a warp, 3 for a group (`group.rs`).
+    ///
+    /// One compare: the last term `wl = w0 + last · s` (wrapping) lies strictly beyond `w0`
+    /// in the direction of `last · s`, in the extension's order (signed for a sign
+    /// extension). Without a wrap, `wl` is the exact sum and so beyond `w0`; with one (the
+    /// sum left the 32-bit range, by less than 2^31), `wl` is the sum minus (or plus) 2^32,
+    /// on the other side of `w0`. (The same compare as `Gen::warp_cond`'s `beyond` test of a
+    /// guard on the same value, which Cranelift then computes once.)
     pub(super) fn no_wrap(&mut self, w0: Value, s: i64, signed: bool, last: i64) -> Value {
-        let wl = self.b.ins().iadd_imm_s(w0, last * s);
-        let ext = |g: &mut Self, x: Value| {
-            if signed {
-                g.b.ins().sextend(types::I64, x)
-            } else {
-                g.b.ins().uextend(types::I64, x)
-            }
+        let d = last * s;
+        if d == 0 {
+            return self.iconst(types::I8, 1);
+        }
+        let wl = self.b.ins().iadd_imm_s(w0, d);
+        let cc = match (signed, d > 0) {
+            (true, true) => IntCC::SignedGreaterThan,
+            (true, false) => IntCC::SignedLessThan,
+            (false, true) => IntCC::UnsignedGreaterThan,
+            (false, false) => IntCC::UnsignedLessThan,
         };
-        let e0 = ext(self, w0);
-        let el = ext(self, wl);
-        let diff = self.b.ins().isub(el, e0);
-        self.b.ins().icmp_imm_s(IntCC::Equal, diff, last * s)
+        self.b.ins().icmp(cc, wl, w0)
     }
 
     /// The operand an instruction widens from 32 to 64 bits (`mul.wide` of a non-constant,
@@ -544,22 +551,17 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// The launch fact that every warp's `%tid.x` are consecutive, added to the checks once.
+    /// The launch fact that every warp's `%tid.x` are consecutive (`CtaEnv::tid_x_linear`,
+    /// worked out once per launch from the CTA shape), added to the checks once.
     fn launch_fact(&mut self, rp: &mut Replay) {
         if rp.linear {
             return;
         }
         rp.linear = true;
         let env = self.e.env;
-        let nt = offset_of!(CtaEnv, ntid) as i32;
-        let nx = self.b.ins().load(types::I32, TRUSTED(), env, nt);
-        let ny = self.b.ins().load(types::I32, TRUSTED(), env, nt + 4);
-        let nz = self.b.ins().load(types::I32, TRUSTED(), env, nt + 8);
-        let low = self.b.ins().band_imm_s(nx, 31);
-        let rows = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
-        let yz = self.b.ins().bor(ny, nz);
-        let one_row = self.b.ins().icmp_imm_s(IntCC::Equal, yz, 1);
-        let linear = self.b.ins().bor(rows, one_row);
+        let off = offset_of!(CtaEnv, tid_x_linear) as i32;
+        let fact = self.b.ins().load(types::I32, TRUSTED(), env, off);
+        let linear = self.b.ins().icmp_imm_s(IntCC::NotEqual, fact, 0);
         rp.checks.push(linear);
     }
 
@@ -585,18 +587,23 @@ impl Gen<'_, '_> {
         t
     }
 
-    /// A branch condition of block `blk` that is the same in all 32 lanes of a warp whenever
-    /// two scalar tests say so: an ordered integer `setp` (PTX ISA §9.7.6.1; `lt`, `le`, `gt`,
-    /// `ge`, signed or unsigned) of a lane-affine value `x0 + s · lane` (`s` a nonzero
-    /// compile-time stride) against a uniform one `u`. Emits, at the current position (the
-    /// region's top, after the scalar sections), lane 0's condition and `agree` (both `i8`
-    /// 0/1); `None` (nothing emitted) for any other condition.
+    /// Whether a branch condition of block `blk` has the value `want` in all 32 lanes of a
+    /// warp, decided by scalar tests: an ordered integer `setp` (PTX ISA §9.7.6.1; `lt`,
+    /// `le`, `gt`, `ge`, signed or unsigned) of a lane-affine value `x0 + s · lane` (`s` a
+    /// nonzero compile-time stride) against a uniform one `u`. Emits, at the current position
+    /// (the region's top, after the scalar sections), that test (`i8` 0/1); `None` (nothing
+    /// emitted) for any other condition.
     ///
-    /// `agree` holds when the replay's run-time conditions hold (the launch fact, no wrap of
+    /// The test holds when the replay's run-time conditions hold (the launch fact, no wrap of
     /// widened operands), `x31 = x0 + 31 · s` lies strictly beyond `x0` in the compare's
-    /// order (no wrap-around between the lanes: `|31 · s| < 2^31`, so a wrap would put `x31`
-    /// on the wrong side), and `cmp(x0, u) == cmp(x31, u)`: on a strictly monotone sequence a
-    /// threshold compare changes its value at most once, so equal ends mean equal lanes.
+    /// order (`beyond`: no wrap-around between the lanes, as `|31 · s| < 2^31` would put
+    /// `x31` on the wrong side), and one end lane's condition is `want`. On a strictly
+    /// monotone sequence a threshold compare changes its value at most once, so the lanes'
+    /// conditions are monotone too: rising (false in the first lanes, true in the last) or
+    /// falling. All of them are `want` exactly when the end that would differ first is:
+    /// lane 0 for `want = true` on a rising sequence (or `false` on a falling one), lane 31
+    /// otherwise. The condition rises when `x` is the left operand of `gt`/`ge` or the right
+    /// one of `lt`/`le` and the lanes' `x` increase (`s > 0`); each opposite flips it.
     /// (`eq`/`ne` are not threshold compares and are left out.)
     pub(super) fn warp_cond(
         &mut self,
@@ -604,7 +611,8 @@ impl Gen<'_, '_> {
         blk: ir::Block,
         sc: &HashMap<ir::Value, Value>,
         first: Value,
-    ) -> Result<Option<(Value, Value)>, String> {
+        want: bool,
+    ) -> Result<Option<Value>, String> {
         let ir::ValueDef::Result(i, 0) = self.f.values[cond.index()].def else {
             return Ok(None);
         };
@@ -612,10 +620,11 @@ impl Gen<'_, '_> {
         let Op::ICmp { cc, sign } = d.op else {
             return Ok(None);
         };
-        match cc {
+        let greater = match cc {
             ir::ICmp::Eq | ir::ICmp::Ne => return Ok(None),
-            ir::ICmp::Lt | ir::ICmp::Le | ir::ICmp::Gt | ir::ICmp::Ge => {}
-        }
+            ir::ICmp::Lt | ir::ICmp::Le => false,
+            ir::ICmp::Gt | ir::ICmp::Ge => true,
+        };
         let (Some(sa), Some(sb)) = (
             self.lane_stride(d.args[0], blk, 0),
             self.lane_stride(d.args[1], blk, 0),
@@ -645,19 +654,21 @@ impl Gen<'_, '_> {
             (ir::Sign::Unsigned, true) => IntCC::UnsignedGreaterThan,
             (ir::Sign::Unsigned, false) => IntCC::UnsignedLessThan,
         };
-        let mut agree = self.b.ins().icmp(beyond, x31, x0);
+        let mut ok = self.b.ins().icmp(beyond, x31, x0);
+        let rising = greater ^ (k == 1) ^ (s < 0);
+        let end = if rising == want { x0 } else { x31 };
         let c = super::vector::int_cc(cc, sign);
-        let (l0, l31) = if k == 0 {
-            (self.b.ins().icmp(c, x0, b0), self.b.ins().icmp(c, x31, b0))
+        let c = if want { c } else { c.complement() };
+        let at_end = if k == 0 {
+            self.b.ins().icmp(c, end, b0)
         } else {
-            (self.b.ins().icmp(c, a0, x0), self.b.ins().icmp(c, a0, x31))
+            self.b.ins().icmp(c, a0, end)
         };
-        let same = self.b.ins().icmp(IntCC::Equal, l0, l31);
-        agree = self.b.ins().band(agree, same);
-        for &ok in &rp.checks {
-            agree = self.b.ins().band(agree, ok);
+        ok = self.b.ins().band(ok, at_end);
+        for &chk in &rp.checks {
+            ok = self.b.ins().band(ok, chk);
         }
-        Ok(Some((l0, agree)))
+        Ok(Some(ok))
     }
 
     /// Decide the fast accesses of block `blk` (at its top, after the scalar section).
@@ -770,21 +781,26 @@ impl Gen<'_, '_> {
                 .ins()
                 .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, span);
             let mut ok = self.b.ins().band(lt, fits);
-            if *elem > 1 {
-                // Every member's offset is lo modulo the element size (the group key).
-                let low = self.b.ins().band_imm_s(a_lo, elem - 1);
-                let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
-                ok = self.b.ins().band(ok, z);
-            }
             // A member aligned beyond its element (the first element of a `.v4` access):
-            // lane 0's address; the stride, a multiple of the alignment, keeps it.
+            // lane 0's address; the stride, a multiple of the alignment, keeps it. Each
+            // distinct test once.
+            let mut tested: Vec<(i64, i64)> = vec![];
             for &(_, off, _, align) in members {
-                if align > *elem {
+                if align > *elem && !tested.contains(&(off, align)) {
+                    tested.push((off, align));
                     let a = self.b.ins().iadd_imm_s(a_lo, off - lo);
                     let low = self.b.ins().band_imm_s(a, align - 1);
                     let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
                     ok = self.b.ins().band(ok, z);
                 }
+            }
+            // Every member's offset is lo modulo the element size (the group key), so one
+            // member's test of an alignment beyond the element (a multiple of it) covers
+            // the element's alignment.
+            if *elem > 1 && tested.is_empty() {
+                let low = self.b.ins().band_imm_s(a_lo, elem - 1);
+                let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+                ok = self.b.ins().band(ok, z);
             }
             if *space != ir::Space::Shared {
                 let checks = self.env_val(EnvField::Memcheck);
@@ -820,8 +836,7 @@ impl Gen<'_, '_> {
                             let f = match (full, mask) {
                                 (Some(f), _) => Some(f),
                                 (None, Some(mask)) => {
-                                    let idle = self.b.ins().bnot(mask);
-                                    let f = self.b.ins().icmp_imm_s(IntCC::Equal, idle, 0);
+                                    let f = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
                                     full = Some(f);
                                     Some(f)
                                 }

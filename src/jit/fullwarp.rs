@@ -77,8 +77,8 @@ impl Gen<'_, '_> {
         if (oks.is_empty() && !entry) || self.group_planned(insts).is_some() {
             return self.group_loop(mask, false, body);
         }
-        let idle = self.b.ins().bnot(mask);
-        let mut cond = self.b.ins().icmp_imm_s(IntCC::Equal, idle, 0);
+        // All 32 lanes: the mask is all ones.
+        let mut cond = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
         for ok in oks {
             cond = self.b.ins().band(cond, ok);
         }

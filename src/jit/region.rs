@@ -47,10 +47,11 @@
 //!   vector store when its group's four lanes are active, else one store per active lane.
 //! - That version may also decide branch conditions for the whole warp (`Spec`,
 //!   `Gen::warp_cond`): an ordered integer `setp` of a lane-affine value against a uniform
-//!   one, whose value is the same in all 32 lanes when lanes 0 and 31 agree and the values
-//!   do not wrap between them. The version is specialised for one direction and entered only
-//!   where lane 0's condition has that value and the lanes agree, so every lane of every
-//!   group takes that direction: blocks reached by all lanes (`Reach::All`) run as lead
+//!   one, monotone across the lanes when the values do not wrap between lanes 0 and 31, so
+//!   that one end lane's condition tells whether all 32 have a given value. The version is
+//!   specialised for one direction and entered only where that end lane's condition has
+//!   that value (and the values do not wrap), so every lane of every group takes that
+//!   direction: blocks reached by all lanes (`Reach::All`) run as lead
 //!   blocks do, blocks no lane reaches have no code, and the masks they would have added
 //!   are known (a destination outside the region reached by all lanes gets the warp's whole
 //!   mask once). The general version is unchanged and runs otherwise.
@@ -190,12 +191,11 @@ impl Gen<'_, '_> {
                     continue;
                 }
                 let (cond, then_, else_) = (*cond, then_.block, else_.block);
-                let Some((c0, agree)) = self.warp_cond(cond, blk, &sc, first)? else {
+                let want = self.spec_direction(&r, then_, else_);
+                let Some(ok) = self.warp_cond(cond, blk, &sc, first, want)? else {
                     continue;
                 };
-                let want = self.spec_direction(&r, then_, else_);
-                let is = self.b.ins().icmp_imm_s(IntCC::Equal, c0, i64::from(want));
-                spec.oks.push(self.b.ins().band(agree, is));
+                spec.oks.push(ok);
                 spec.conds[k] = Some(want);
             }
         }
@@ -284,8 +284,8 @@ impl Gen<'_, '_> {
             self.group_loop(mask, false, body)?;
             return Ok(());
         }
-        let idle = self.b.ins().bnot(mask);
-        let mut cond = self.b.ins().icmp_imm_s(IntCC::Equal, idle, 0);
+        // All 32 lanes: the mask is all ones.
+        let mut cond = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
         for ok in oks {
             cond = self.b.ins().band(cond, ok);
         }

@@ -97,6 +97,11 @@ pub struct CtaEnv {
     pub tid_table: *const u32,
     /// Entries per component of `tid_table` (threads rounded up to a multiple of 32).
     pub tid_stride: u32,
+    /// 1 when every warp's `%tid.x` are consecutive (lane `l` has the warp's first `%tid.x`
+    /// plus `l`): `ntid.x` is a multiple of 32 or the CTA is one row (`ntid.y | ntid.z` is
+    /// 1); else 0. Set once per launch; the JIT's lane-affine fast paths test it
+    /// (`jit::affine`).
+    pub tid_x_linear: u32,
     /// The context's texture, sampler and surface objects (`runtime::texture`).
     pub textures: *const super::texture::TextureTable,
     /// The context's device heap (`runtime::heap`); null when the kernel does not use it.

@@ -565,6 +565,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             thread_instructions: &thread_insts,
             tid_table: tid_ptr.get(),
             tid_stride,
+            tid_x_linear: tid_x_linear(input.dims.block),
             textures: input.textures,
             heap: input
                 .heap
@@ -1100,6 +1101,13 @@ pub(super) fn bytes(v: &mut [u128]) -> &mut [u8] {
     // SAFETY: a slice of n u128 is 16n initialized bytes; u8 has no alignment or validity
     // requirements, and the borrow is carried over.
     unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut u8, len) }
+}
+
+/// [`CtaEnv::tid_x_linear`] of a CTA shape `[ntid.x, ntid.y, ntid.z]`: 1 when every warp's
+/// `%tid.x` are consecutive (threads are numbered x fastest, so a warp stays in one row when
+/// rows are whole warps, and a one-row CTA has no row to leave), else 0.
+fn tid_x_linear(block: [u32; 3]) -> u32 {
+    u32::from(block[0].is_multiple_of(32) || (block[1] | block[2]) == 1)
 }
 
 /// `0-7,12,30-31`: the lanes of a mask as ranges.

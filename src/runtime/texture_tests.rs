@@ -314,6 +314,7 @@ fn test_env(
         thread_instructions: count,
         tid_table: std::ptr::null(),
         tid_stride: 32,
+        tid_x_linear: 1,
         textures: table,
         heap: std::ptr::null(),
         printf: std::ptr::null(),

@@ -77,6 +77,10 @@ def down_s32(g, n, base):
     i = s32(base - g)
     return i if i >= s32(n) else None
 
+def skip_lt_s32(g, n, base):
+    i = s32(base + g)
+    return i if i >= s32(n) else None
+
 def main():
     guard_mad("tail", """
 y = 3 x + y under the guard g < n, n = 1001 (not a multiple of 4 or 8): the warp holding
@@ -132,6 +136,21 @@ warp_guard_ref.py (host reference).""",
 i = base - g with base = INT_MIN + 16 wraps to INT_MAX at thread 17: the body (i >= 5)
 runs from there on. Expected values from warp_guard_ref.py (host reference).""",
             "down_s32", 1, 64, 5, 0x80000010, down_s32)
+    grid_1d("skip_lt", """
+The body runs where i = base + g >= n (the guard skips it where i < n: lane 0 of a warp is
+the first to skip), base = 10, n = 150: the warp of threads 128-159 is split at lane 12.
+Expected values from warp_guard_ref.py (host reference).""",
+            "skip_lt_s32", 2, 128, 150, 10, skip_lt_s32)
+    grid_1d("body_lt", """
+A branch into the body (the taken direction) where i = base + g < n, base = 10, n = 150:
+the warp of threads 128-159 is split at lane 12. Expected values from warp_guard_ref.py
+(host reference).""",
+            "body_lt_s32", 2, 128, 150, 10, lt_s32)
+    grid_1d("body_ge", """
+A branch into the body (the taken direction) where i = base + g >= n, base = 10, n = 150:
+the warp of threads 128-159 is split at lane 12 (lane 0 is the first not to take it).
+Expected values from warp_guard_ref.py (host reference).""",
+            "body_ge_s32", 2, 128, 150, 10, skip_lt_s32)
     for name, base, n, comment in [
         ("s64", 5, 1000, """
 64-bit: i = 5 + 3 g (mul.wide), the body runs where i < 1000 (signed).
