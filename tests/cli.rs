@@ -1225,3 +1225,62 @@ fn a_loop_across_barriers_stops_at_the_time_limit() {
         );
     }
 }
+
+/// A fault inside a device function that the PTX calls (`call`, as nvcc emits for a
+/// `__noinline__` function) names the function and the call stack, each frame with its PTX
+/// line and the `.loc` source line, the same on both engines.
+#[test]
+fn a_fault_in_a_called_function_prints_the_device_call_stack() {
+    let dir = scratch("callstack");
+    let ptx = dir.join("callf.ptx");
+    std::fs::write(
+        &ptx,
+        ".version 7.0\n.target sm_70\n.address_size 64\n.file 1 \"inl.cu\"\n\
+         .func put(.param .b64 p, .param .b32 i)\n{\n\
+         .reg .b32 %r<2>;\n.reg .b64 %rd<4>;\n\
+         ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [i];\n\
+         .loc 1 5 3\n\
+         mul.wide.s32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r1;\nret;\n}\n\
+         .func mid(.param .b64 p, .param .b32 i)\n{\n\
+         .reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n\
+         ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [i];\n\
+         .loc 1 8 3\n\
+         {\n.param .b64 a0;\nst.param.b64 [a0], %rd1;\n.param .b32 a1;\nst.param.b32 [a1], %r1;\n\
+         call.uni put, (a0, a1);\n}\nret;\n}\n\
+         .visible .entry caller(.param .u64 buf)\n{\n\
+         .reg .b32 %r<3>;\n.reg .b64 %rd<2>;\n\
+         ld.param.u64 %rd1, [buf];\nmov.u32 %r1, %tid.x;\nadd.u32 %r2, %r1, 1000;\n\
+         .loc 1 12 3\n\
+         {\n.param .b64 a0;\nst.param.b64 [a0], %rd1;\n.param .b32 a1;\nst.param.b32 [a1], %r2;\n\
+         call.uni mid, (a0, a1);\n}\nret;\n}\n",
+    )
+    .expect("write the PTX");
+    let path = ptx.display().to_string();
+    // Lines of the text above: the store (14), the call in 'mid' (29), the call in the kernel (46).
+    let want = "fault in kernel 'caller' in function 'put' at inl.cu:5:3: out of bounds";
+    let stack = format!(
+        "    device call stack, innermost first:\n      'put' at {path}:14:1 (inl.cu:5:3)\n      \
+         'mid' at {path}:29:1 (inl.cu:8:3)\n      kernel 'caller' at {path}:46:1 (inl.cu:12:3)\n"
+    );
+    for engine in ["jit", "interp"] {
+        let o = ptxjit(&[
+            "run",
+            "--ptx",
+            &path,
+            "--kernel",
+            "caller",
+            "--grid",
+            "1",
+            "--block",
+            "32",
+            "--arg",
+            "buf:b:u32:64",
+            "--engine",
+            engine,
+        ]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{engine}: {err}");
+        assert!(err.contains(want), "{engine}: {err}");
+        assert!(err.contains(&stack), "{engine}: {err}");
+    }
+}

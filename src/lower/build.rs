@@ -63,6 +63,8 @@ pub(crate) struct PreKernel {
     pub cluster: ir::ClusterDirectives,
     /// The `.shared` variables, for reports (`ir::Function::shared_vars`).
     pub shared_vars: Vec<ir::SharedVar>,
+    /// The device functions the kernel runs (`ir::Function::call_frames`).
+    pub call_frames: Vec<ir::CallFrame>,
     /// Span of the kernel name, for errors about the kernel as a whole.
     pub span: Span,
 }
@@ -679,6 +681,10 @@ pub(crate) struct Builder<'a> {
     pub ret_target: Option<PBlock>,
     /// Names of the functions being inlined, outermost first (recursion check).
     pub inline_stack: Vec<String>,
+    /// The device functions whose bodies were lowered into the kernel
+    /// (`ir::Function::call_frames`), and the one being lowered now (its [`SrcLoc::frame`]).
+    pub call_frames: Vec<ir::CallFrame>,
+    pub cur_frame: u32,
     /// `.branchtargets` tables of the body being decoded: label → target labels (`brx.idx`).
     pub branch_tables: HashMap<String, Vec<ast::Ident>>,
     /// `.callprototype` signatures of the body being decoded: label → raw text.
@@ -731,7 +737,11 @@ impl<'a> Builder<'a> {
             return l;
         }
         let (line, col) = self.map.line_col(span.start);
-        SrcLoc { line, col }
+        SrcLoc {
+            line,
+            col,
+            frame: self.cur_frame,
+        }
     }
 
     pub fn new_var(&mut self, ty: Type) -> Var {
@@ -939,6 +949,8 @@ pub(crate) fn build_kernel<'a>(
         alloca: None,
         ret_target: None,
         inline_stack: vec![],
+        call_frames: vec![],
+        cur_frame: 0,
         branch_tables: branch_tables(body),
         prototypes: prototypes(body),
         local_top: 0,
@@ -1259,6 +1271,7 @@ pub(crate) fn build_kernel<'a>(
         req_ntid,
         cluster,
         shared_vars,
+        call_frames: b.call_frames,
         span: f.name.span,
     })
 }
