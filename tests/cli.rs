@@ -1284,3 +1284,37 @@ fn a_fault_in_a_called_function_prints_the_device_call_stack() {
         assert!(err.contains(&stack), "{engine}: {err}");
     }
 }
+
+/// The hint to give dynamic shared memory follows a shared fault only in a kernel that uses
+/// the module-scope `extern .shared` array (NVRTC and nvcc declare it at module scope, where
+/// every kernel of the module sees it).
+#[test]
+fn the_dynamic_shared_hint_needs_a_kernel_that_uses_the_array() {
+    let dir = scratch("dynhint");
+    let ptx = dir.join("two.ptx");
+    std::fs::write(
+        &ptx,
+        ".version 7.0\n.target sm_70\n.address_size 64\n\
+         .extern .shared .align 16 .b8 dyn[];\n\
+         .visible .entry uses_dyn()\n{\n.reg .b32 %r<3>;\n\
+         mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 2;\nmov.u32 %r1, dyn;\nadd.u32 %r2, %r2, %r1;\n\
+         st.shared.u32 [%r2], %r1;\nret;\n}\n\
+         .visible .entry static_far()\n{\n.reg .b32 %r<3>;\n.shared .align 4 .b32 a[32];\n\
+         mov.u32 %r1, a;\nmov.u32 %r2, 7;\nst.shared.u32 [%r1+400], %r2;\nret;\n}\n",
+    )
+    .expect("write the PTX");
+    let path = ptx.display().to_string();
+    let hint = "the kernel's extern .shared array has no memory";
+    for (kernel, hinted) in [("uses_dyn", true), ("static_far", false)] {
+        let o = ptxjit(&[
+            "run", "--ptx", &path, "--kernel", kernel, "--grid", "1", "--block", "32",
+        ]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{kernel}: {err}");
+        assert!(
+            err.contains("out of bounds store of 4 bytes at shared address"),
+            "{kernel}: {err}"
+        );
+        assert_eq!(err.contains(hint), hinted, "{kernel}: {err}");
+    }
+}

@@ -113,7 +113,7 @@ pub struct FaultReport {
     /// The device functions (`.func`) the faulting instruction is inside, innermost first,
     /// each with the `call` that entered it; empty when the fault is in the kernel's own body.
     pub frames: Vec<DeviceFrame>,
-    /// The access went past the static shared memory of a kernel that declares an `extern
+    /// The access went past the static shared memory of a kernel that uses an `extern
     /// .shared` array while the launch gave no dynamic shared memory
     /// ([`LaunchDims::shared_bytes`] 0): the message says how to give some.
     pub no_dynamic_shared: bool,
@@ -803,7 +803,8 @@ pub struct CompiledKernel {
     pub params: Vec<ir::KernelParam>,
     pub param_bytes: u32,
     pub static_shared_bytes: u64,
-    /// Whether the kernel declares an `extern .shared` array (dynamic shared memory).
+    /// Whether the kernel (or a function it may call) names an `extern .shared` array
+    /// (dynamic shared memory; [`ir::Function::dynamic_shared`]).
     pub dynamic_shared: bool,
     pub local_bytes: u64,
     pub max_threads: Option<u32>,

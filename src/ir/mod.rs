@@ -305,8 +305,9 @@ pub struct Function {
     pub inst_ptx: Vec<String>,
     /// Bytes of static shared memory (`.shared` variables), before any dynamic part.
     pub static_shared_bytes: u64,
-    /// Whether the kernel declares an `extern .shared` array: dynamic shared memory, which
-    /// starts at `static_shared_bytes` rounded up to 16 and is sized at launch.
+    /// Whether the kernel (or a function it may call) names an `extern .shared` array:
+    /// dynamic shared memory, which starts at `static_shared_bytes` rounded up to 16 and is
+    /// sized at launch. A module-scope array that the kernel never names does not count.
     pub dynamic_shared: bool,
     /// Bytes of local memory per thread.
     pub local_bytes: u64,

@@ -52,7 +52,8 @@ pub(crate) struct PreKernel {
     pub vars: Vec<Type>,
     pub blocks: Vec<PBlockData>,
     pub static_shared_bytes: u64,
-    /// Whether the kernel declares an `extern .shared` array (dynamic shared memory).
+    /// Whether the kernel (or a function it may call) names an `extern .shared` array
+    /// (dynamic shared memory).
     pub dynamic_shared: bool,
     /// Bytes of local memory per thread (`.local` variables).
     pub local_bytes: u64,
@@ -846,6 +847,34 @@ fn ptx_type_name(t: ast::ScalarType) -> String {
 }
 
 /// Collect the declarations in state space `space` of a body (any nesting) in order.
+/// Whether any instruction of `stmts` (nested blocks included) names `name` as an operand.
+fn mentions(stmts: &[ast::Statement], name: &str) -> bool {
+    use ast::Operand;
+    fn operand(o: &Operand, name: &str) -> bool {
+        match o {
+            Operand::Reg { name: n, .. }
+            | Operand::Symbol { name: n, .. }
+            | Operand::Indexed { name: n, .. }
+            | Operand::Select { name: n, .. } => n.name == name,
+            Operand::Address { base, .. } => base.as_ref().is_some_and(|b| b.name == name),
+            Operand::Not(x, _) | Operand::Neg(x, _) => operand(x, name),
+            Operand::Vector(xs, _)
+            | Operand::List(xs, _)
+            | Operand::Bracketed(xs, _)
+            | Operand::VecPred(xs, _, _) => xs.iter().any(|x| operand(x, name)),
+            Operand::Imm(..) | Operand::PredPair(..) | Operand::Sink(_) => false,
+        }
+    }
+    stmts.iter().any(|s| match s {
+        ast::Statement::Instruction(i) => i.operands.iter().any(|o| operand(o, name)),
+        ast::Statement::Block(inner, _) => mentions(inner, name),
+        ast::Statement::Decl(_)
+        | ast::Statement::Label(_)
+        | ast::Statement::Loc { .. }
+        | ast::Statement::Directive(_) => false,
+    })
+}
+
 pub(crate) fn collect_decls<'b>(
     stmts: &'b [ast::Statement],
     space: StateSpace,
@@ -1083,8 +1112,9 @@ pub(crate) fn build_kernel<'a>(
         }
     }
     // `.shared` variables of the functions the kernel may call.
-    for name in graph.reachable(body, funcs) {
-        let Some(fbody) = funcs.get(&name).and_then(|g| g.body.as_ref()) else {
+    let reachable = graph.reachable(body, funcs);
+    for name in &reachable {
+        let Some(fbody) = funcs.get(name).and_then(|g| g.body.as_ref()) else {
             continue;
         };
         let mut decls: Vec<&ast::VarDecl> = vec![];
@@ -1129,7 +1159,19 @@ pub(crate) fn build_kernel<'a>(
         ));
     }
     let dyn_base = align_up(shared_top, 16);
-    let mut dynamic_shared = !dynamic.is_empty();
+    // Whether the kernel uses dynamic shared memory: an `extern .shared` array that its body
+    // or a function it may call names. NVRTC and nvcc declare the array at module scope, so
+    // every kernel of such a module sees it, used or not.
+    let names_it = |d: &&ast::VarDecl| {
+        mentions(body, &d.name.name)
+            || reachable.iter().any(|n| {
+                funcs
+                    .get(n)
+                    .and_then(|g| g.body.as_ref())
+                    .is_some_and(|fb| mentions(fb, &d.name.name))
+            })
+    };
+    let mut dynamic_shared = dynamic.iter().any(names_it);
     for off in b.fn_shared.values_mut() {
         if *off == u64::MAX {
             *off = dyn_base;
