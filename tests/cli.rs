@@ -1318,3 +1318,44 @@ fn the_dynamic_shared_hint_needs_a_kernel_that_uses_the_array() {
         assert_eq!(err.contains(hint), hinted, "{kernel}: {err}");
     }
 }
+
+/// A launch that faults leaves a partial result: the case's expectations are reported as not
+/// checked, without FAIL lines (a case that expects the fault still compares them).
+#[test]
+fn expectations_after_a_faulting_launch_are_not_checked() {
+    let d = scratch("faulted");
+    let case = d.join("faulted.toml");
+    // 64K elements of 4-element buffers: the threads far past the end fault.
+    std::fs::write(
+        &case,
+        format!(
+            r#"ptx = "{}"
+kernel = "vector_add"
+grid = [256]
+block = [256]
+args = [{{ buffer = "a" }}, {{ buffer = "b" }}, {{ buffer = "c" }}, {{ u32 = 65536 }}]
+[buffers.a]
+type = "f32"
+init = {{ values = [1, 2, 3, 4] }}
+[buffers.b]
+type = "f32"
+len = 4
+init = {{ fill = 1.0 }}
+[buffers.c]
+type = "f32"
+len = 4
+[expect.c]
+values = [7, 7, 7, 7]
+"#,
+            vector_add_ptx()
+        ),
+    )
+    .unwrap();
+    let o = ptxjit(&["run", case.to_str().unwrap()]);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(err.contains("fault in kernel 'vector_add'"), "{err}");
+    assert!(out.contains("not checked c: the launch faulted"), "{out}");
+    assert!(!out.contains("FAIL"), "{out}");
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -48,6 +48,9 @@ pub fn text_report(r: &CaseResult, prefix: &str) -> String {
             e.buffer, c.mismatches, c.total, e.tolerance
         );
     }
+    for (buffer, why) in &r.unchecked {
+        s += &format!("{prefix}not checked {buffer}: {why}\n");
+    }
     if r.error.is_none() && r.expectations.is_empty() {
         s += &format!(
             "{prefix}ran {} ({} threads), no expectations\n",
