@@ -821,3 +821,50 @@ fn missing_nvrtc_says_how_to_install_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The ad-hoc launch of a small kernel of `k.cu` in `dir` (its cache in `dir/cache`).
+fn run_k(dir: &Path) -> Output {
+    ptxjit_in(
+        dir,
+        &[
+            "run",
+            "--ptx",
+            "k.cu",
+            "--kernel",
+            "k",
+            "--grid",
+            "1",
+            "--block",
+            "32",
+            "--arg",
+            "buf:x:s32:32",
+        ],
+        &[],
+    )
+}
+
+/// `compile time` names NVRTC's time apart when NVRTC ran, and not for PTX from the cache.
+#[test]
+fn compile_time_names_nvrtc_when_it_ran() {
+    if !nvrtc_ready("compile_time_names_nvrtc_when_it_ran") {
+        return;
+    }
+    let dir = scratch("nvrtc-time");
+    std::fs::write(
+        dir.join("k.cu"),
+        "extern \"C\" __global__ void k(int* x) { x[threadIdx.x] = threadIdx.x; }\n",
+    )
+    .unwrap();
+    let o = run_k(&dir);
+    expect_code(&o, 0);
+    let out = text(&o.stdout);
+    assert!(out.contains(" ms (jit); NVRTC: "), "{out}");
+    let o = run_k(&dir);
+    expect_code(&o, 0);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("compile time: ") && !out.contains("NVRTC"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -110,6 +110,9 @@ pub struct CaseResult {
     pub engine: Engine,
     /// Parse + lower + compile time of the modules.
     pub compile_time: Option<Duration>,
+    /// How long NVRTC took to compile the case's `.cu` modules; `None` when it did not run
+    /// (PTX files, or PTX from the cache).
+    pub nvrtc_time: Option<Duration>,
     /// Each timed run of the whole pipeline (one without `repeat`): the sum of its launches'
     /// times.
     pub kernel_times: Vec<Duration>,
@@ -144,6 +147,7 @@ impl CaseResult {
             kernel: case.kernels(),
             engine,
             compile_time: None,
+            nvrtc_time: None,
             kernel_times: vec![],
             launches: case
                 .spec
@@ -174,6 +178,7 @@ impl CaseResult {
             kernel: String::new(),
             engine,
             compile_time: None,
+            nvrtc_time: None,
             kernel_times: vec![],
             launches: vec![],
             workers: 0,
@@ -688,6 +693,11 @@ fn run_into(
         session.ctx.set_printf_sink(crate::host::PrintfSink::Stderr);
     }
     r.compile_time = Some(session.compile_time);
+    r.nvrtc_time = prepared
+        .modules
+        .iter()
+        .filter_map(|m| m.nvrtc_time)
+        .reduce(|a, b| a + b);
     let launch_opts = LaunchOptions {
         memcheck,
         synccheck,

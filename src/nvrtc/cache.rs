@@ -33,6 +33,8 @@ pub struct CachedPtx {
     pub path: Option<PathBuf>,
     /// Whether `ptx` came from the cache (no compilation ran).
     pub from_cache: bool,
+    /// How long NVRTC ran; `None` for a cache hit.
+    pub nvrtc_time: Option<std::time::Duration>,
 }
 
 /// The cache directory: `$PTXJIT_CACHE_DIR`, `$XDG_CACHE_HOME/ptxjit` (if absolute) or
@@ -69,12 +71,14 @@ pub fn compile_cached(path: &Path, o: &CompileOptions) -> Result<CachedPtx, Nvrt
             path.display(),
             file.display()
         );
+        let started = std::time::Instant::now();
         let c = compile_source(&nvrtc, path, &source, &options)?;
         return Ok(CachedPtx {
             ptx: c.ptx,
             log: c.log,
             path: None,
             from_cache: false,
+            nvrtc_time: Some(started.elapsed()),
         });
     }
     let key = cache_key(&nvrtc, &name, &options, &source, &deps.headers);
@@ -88,10 +92,13 @@ pub fn compile_cached(path: &Path, o: &CompileOptions) -> Result<CachedPtx, Nvrt
                 log,
                 path: Some(entry),
                 from_cache: true,
+                nvrtc_time: None,
             });
         }
     }
+    let started = std::time::Instant::now();
     let c = compile_source(&nvrtc, path, &source, &options)?;
+    let nvrtc_time = Some(started.elapsed());
     let stored = match &dir {
         Some(dir) => match store(dir, &key, &c.ptx, &c.log) {
             Ok(p) => Some(p),
@@ -114,6 +121,7 @@ pub fn compile_cached(path: &Path, o: &CompileOptions) -> Result<CachedPtx, Nvrt
         log: c.log,
         path: stored,
         from_cache: false,
+        nvrtc_time,
     })
 }
 

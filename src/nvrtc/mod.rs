@@ -631,19 +631,23 @@ pub fn run_options() -> CompileOptions {
     }
 }
 
-/// The text of a kernel module file, as `(name for messages, PTX text)`: a PTX file is read as
-/// it is; a `.cu` file is compiled by NVRTC with the options `o` (for a run: [`run_options`]
-/// and the user's `-I`/`-D`), through the cache ([`compile_cached`]), and named by its cache
-/// file (where the PTX's line numbers point). NVRTC's warnings go to stderr. Errors: a message
-/// (cannot read, NVRTC missing with the pip command, the compilation log).
-pub fn read_ptx(path: &Path, o: &CompileOptions) -> Result<(String, String), String> {
+/// The text of a kernel module file, as `(name for messages, PTX text, NVRTC's time)`: a PTX
+/// file is read as it is; a `.cu` file is compiled by NVRTC with the options `o` (for a run:
+/// [`run_options`] and the user's `-I`/`-D`), through the cache ([`compile_cached`]), and
+/// named by its cache file (where the PTX's line numbers point). The time is how long NVRTC
+/// ran (`None` when it did not: a PTX file, or a cache hit). NVRTC's warnings go to stderr.
+/// Errors: a message (cannot read, NVRTC missing with the pip command, the compilation log).
+pub fn read_ptx(
+    path: &Path,
+    o: &CompileOptions,
+) -> Result<(String, String, Option<std::time::Duration>), String> {
     if !is_cuda_source(path) {
         let name = path.display().to_string();
         if path.is_dir() {
             return Err(format!("{name} is a directory, not a PTX or CUDA C++ file"));
         }
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-        return Ok((name, text));
+        return Ok((name, text, None));
     }
     let c = compile_cached(path, o).map_err(|e| e.to_string())?;
     if !c.log.trim().is_empty() {
@@ -653,7 +657,7 @@ pub fn read_ptx(path: &Path, o: &CompileOptions) -> Result<(String, String), Str
         Some(p) => p.display().to_string(),
         None => format!("{} (compiled)", path.display()),
     };
-    Ok((name, c.ptx))
+    Ok((name, c.ptx, c.nvrtc_time))
 }
 
 #[cfg(test)]
