@@ -1359,3 +1359,36 @@ values = [7, 7, 7, 7]
     assert!(!out.contains("FAIL"), "{out}");
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// The benchmark examples print their options with `--help`. `cargo test` builds the
+/// examples next to the binary; a run of this test file alone (`--test cli`) does not, and
+/// then the check waits for a run that does.
+#[test]
+fn benchmark_examples_print_their_options() {
+    let bin = Path::new(env!("CARGO_BIN_EXE_ptxjit"));
+    let examples = bin
+        .parent()
+        .expect("the binary's directory")
+        .join("examples");
+    for (name, option) in [
+        ("bench_table", "--compile-runs N"),
+        ("compile_time", "--runs N"),
+    ] {
+        let exe = examples.join(name);
+        if !exe.exists() {
+            eprintln!(
+                "{} is not built (cargo test builds it): not checked",
+                exe.display()
+            );
+            continue;
+        }
+        let o = Command::new(&exe)
+            .arg("--help")
+            .output()
+            .expect("run the example");
+        let out = text(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{name}: {out}{}", text(&o.stderr));
+        assert!(out.starts_with(&format!("Usage: {name}")), "{name}: {out}");
+        assert!(out.contains(option), "{name}: {out}");
+    }
+}
