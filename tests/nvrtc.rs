@@ -868,3 +868,33 @@ fn compile_time_names_nvrtc_when_it_ran() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A cache entry damaged from outside (cut short) is compiled again, with a note naming it.
+#[test]
+fn a_damaged_cache_entry_is_compiled_again() {
+    if !nvrtc_ready("a_damaged_cache_entry_is_compiled_again") {
+        return;
+    }
+    let dir = scratch("damaged");
+    std::fs::write(
+        dir.join("k.cu"),
+        "extern \"C\" __global__ void k(int* x) { x[threadIdx.x] = threadIdx.x + 1; }\n",
+    )
+    .unwrap();
+    expect_code(&run_k(&dir), 0);
+    let entries = cache_entries(&dir.join("cache"));
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let whole = std::fs::read_to_string(&entries[0]).unwrap();
+    let cut = &whole[..whole.find(".entry").expect("an entry") + 20];
+    std::fs::write(&entries[0], cut).unwrap();
+    let o = run_k(&dir);
+    expect_code(&o, 0);
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(&format!("the cached PTX {}", entries[0].display()))
+            && err.contains("compiling it again"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&entries[0]).unwrap(), whole);
+    let _ = std::fs::remove_dir_all(&dir);
+}

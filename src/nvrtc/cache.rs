@@ -86,14 +86,26 @@ pub fn compile_cached(path: &Path, o: &CompileOptions) -> Result<CachedPtx, Nvrt
     if let Some(dir) = &dir {
         let entry = dir.join(format!("{key}.ptx"));
         if let Ok(ptx) = std::fs::read_to_string(&entry) {
-            let log = std::fs::read_to_string(dir.join(format!("{key}.log"))).unwrap_or_default();
-            return Ok(CachedPtx {
-                ptx,
-                log,
-                path: Some(entry),
-                from_cache: true,
-                nvrtc_time: None,
-            });
+            // Entries are written whole (renamed into place), so only outside damage (a
+            // truncated or edited file) makes one unparsable: compile it again over it.
+            match crate::ptx::parse(&ptx) {
+                Ok(_) => {
+                    let log =
+                        std::fs::read_to_string(dir.join(format!("{key}.log"))).unwrap_or_default();
+                    return Ok(CachedPtx {
+                        ptx,
+                        log,
+                        path: Some(entry),
+                        from_cache: true,
+                        nvrtc_time: None,
+                    });
+                }
+                Err(e) => eprintln!(
+                    "note: the cached PTX {} of {} does not parse ({e}); compiling it again",
+                    entry.display(),
+                    path.display()
+                ),
+            }
         }
     }
     let started = std::time::Instant::now();
