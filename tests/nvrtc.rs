@@ -898,3 +898,43 @@ fn a_damaged_cache_entry_is_compiled_again() {
     assert_eq!(std::fs::read_to_string(&entries[0]).unwrap(), whole);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A program with host code (a C++ standard header, `main`) fails in NVRTC with a note that
+/// says to build it with nvcc and run it with `ptxjit exec`.
+#[test]
+fn host_code_in_a_cu_file_says_to_use_nvcc_and_exec() {
+    if !nvrtc_ready("host_code_in_a_cu_file_says_to_use_nvcc_and_exec") {
+        return;
+    }
+    let dir = scratch("hostcode");
+    std::fs::write(
+        dir.join("app.cu"),
+        "#include <cstring>\n__global__ void k(int* x) { x[0] = 1; }\nint main() { return 0; }\n",
+    )
+    .unwrap();
+    let o = ptxjit_in(
+        &dir,
+        &[
+            "run",
+            "--ptx",
+            "app.cu",
+            "--kernel",
+            "k",
+            "--grid",
+            "1",
+            "--block",
+            "1",
+            "--arg",
+            "buf:x:s32:1",
+        ],
+        &[],
+    );
+    expect_code(&o, 2);
+    let err = text(&o.stderr);
+    assert!(err.contains("cannot open source file \"cstring\""), "{err}");
+    assert!(
+        err.contains("NVRTC compiles device code only") && err.contains("ptxjit exec"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -564,6 +564,30 @@ pub fn compile_file(
 
 /// Compile `source`, the text of the file at `path`, with the NVRTC `options`
 /// ([`Nvrtc::options`]); the log names the file by `path` as given.
+/// The note for a program with host code that NVRTC cannot compile.
+const HOST_CODE_NOTE: &str = "\nnote: NVRTC compiles device code only (no host C++ standard \
+     library, no main): build a program with host code with nvcc (`nvcc -arch=compute_80 \
+     --cudart shared -o app app.cu`) and run it with `ptxjit exec -- ./app`";
+
+/// Whether a failed NVRTC compilation of `source` (its log `log`) is that of a program with
+/// host code: it defines `main`, or NVRTC found no header of the C or C++ standard library it
+/// includes (`cannot open source file "cstring"`, `"stdio.h"`).
+fn has_host_code(log: &str, source: &str) -> bool {
+    const C_HEADERS: [&str; 8] = [
+        "stdio.h", "stdlib.h", "string.h", "assert.h", "time.h", "unistd.h", "math.h", "ctype.h",
+    ];
+    let missing_std = log.split("cannot open source file \"").skip(1).any(|rest| {
+        let header = rest.split('"').next().unwrap_or_default();
+        C_HEADERS.contains(&header)
+            || (!header.is_empty() && header.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+    });
+    let defines_main = source.lines().any(|l| {
+        let l = l.trim_start();
+        (l.starts_with("int main(") || l.starts_with("int main (")) && !l.ends_with(';')
+    });
+    missing_std || defines_main
+}
+
 fn compile_source(
     nvrtc: &Nvrtc,
     path: &Path,
@@ -587,6 +611,8 @@ fn compile_source(
                  NVRTC cannot compile (CCCL supports only CUB's block and warp primitives under \
                  NVRTC): include the headers of the primitives used instead, such as \
                  <cub/block/block_reduce.cuh> or <cub/warp/warp_scan.cuh>"
+            } else if has_host_code(&log, source) {
+                HOST_CODE_NOTE
             } else {
                 ""
             };
@@ -663,6 +689,34 @@ pub fn read_ptx(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn host_code_is_told_apart_from_device_code() {
+        let missing =
+            |h: &str| format!("app.cu(2): catastrophic error: cannot open source file \"{h}\"\n");
+        for h in ["cstring", "iostream", "vector", "stdio.h"] {
+            assert!(
+                has_host_code(&missing(h), "__global__ void k() {}\n"),
+                "{h}"
+            );
+        }
+        // A missing header of the program's own (or a library's) is not host code.
+        for h in ["my_kernels.cuh", "cub/block/block_scan.cuh"] {
+            assert!(
+                !has_host_code(&missing(h), "__global__ void k() {}\n"),
+                "{h}"
+            );
+        }
+        let with_main = "__global__ void k() {}\nint main() {\n  k<<<1, 1>>>();\n}\n";
+        assert!(has_host_code(
+            "app.cu(3): error: expected an expression\n",
+            with_main
+        ));
+        assert!(!has_host_code(
+            "app.cu(3): error: expected an expression\n",
+            "int main();\n__global__ void k() {}\n"
+        ));
+    }
 
     #[test]
     fn log_locations_are_file_colon_line() {
