@@ -42,6 +42,23 @@ struct Opts {
     only: Vec<String>,
 }
 
+/// What `--help` prints.
+const USAGE: &str = "\
+Usage: bench_table [OPTIONS] [KERNEL ...]
+Prints the benchmark table (interpreter, JIT, native Rust, POCL) of the kernels named, or of all.
+
+Options:
+  --quick            the interpreter on 1/16 of the work, scaled by work
+  --pocl-jit         only the JIT and POCL columns (no interpreter, no native runs)
+  --no-pocl          no POCL column
+  --jit-only         compile and JIT launches only, no table (for profiling)
+  --runs N           timed JIT, native and POCL runs (default 10, after one warm-up)
+  --interp-runs N    timed interpreter runs (default 1, no warm-up)
+  --compile-runs N   timed load + compile runs (default 10)
+  -h, --help         print this
+Times are medians; the kernels, inputs and timing rules are in benches/suite/mod.rs.
+";
+
 fn parse_args() -> Result<Opts, String> {
     let mut o = Opts {
         quick: false,
@@ -61,6 +78,10 @@ fn parse_args() -> Result<Opts, String> {
     };
     while let Some(a) = args.next() {
         match a.as_str() {
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                std::process::exit(0);
+            }
             "--quick" => o.quick = true,
             "--jit-only" => o.jit_only = true,
             "--pocl-jit" => o.pocl_jit = true,

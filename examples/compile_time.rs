@@ -25,12 +25,27 @@ fn main() {
     }
 }
 
+/// What `--help` prints.
+const USAGE: &str = "\
+Usage: compile_time [--runs N] [KERNEL ...]
+Load + compile time on the JIT of the benchmark kernels (benches/cases/*.toml) named, or of all:
+the median wall time of loading each module's PTX into a fresh context and compiling every kernel.
+
+Options:
+  --runs N     runs per kernel (default 20; 0 loads nothing)
+  -h, --help   print this
+";
+
 fn run() -> Result<(), String> {
     let mut runs = 20usize;
     let mut only = vec![];
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                return Ok(());
+            }
             "--runs" => {
                 runs = args
                     .next()

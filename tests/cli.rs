@@ -1225,3 +1225,170 @@ fn a_loop_across_barriers_stops_at_the_time_limit() {
         );
     }
 }
+
+/// A fault inside a device function that the PTX calls (`call`, as nvcc emits for a
+/// `__noinline__` function) names the function and the call stack, each frame with its PTX
+/// line and the `.loc` source line, the same on both engines.
+#[test]
+fn a_fault_in_a_called_function_prints_the_device_call_stack() {
+    let dir = scratch("callstack");
+    let ptx = dir.join("callf.ptx");
+    std::fs::write(
+        &ptx,
+        ".version 7.0\n.target sm_70\n.address_size 64\n.file 1 \"inl.cu\"\n\
+         .func put(.param .b64 p, .param .b32 i)\n{\n\
+         .reg .b32 %r<2>;\n.reg .b64 %rd<4>;\n\
+         ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [i];\n\
+         .loc 1 5 3\n\
+         mul.wide.s32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r1;\nret;\n}\n\
+         .func mid(.param .b64 p, .param .b32 i)\n{\n\
+         .reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n\
+         ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [i];\n\
+         .loc 1 8 3\n\
+         {\n.param .b64 a0;\nst.param.b64 [a0], %rd1;\n.param .b32 a1;\nst.param.b32 [a1], %r1;\n\
+         call.uni put, (a0, a1);\n}\nret;\n}\n\
+         .visible .entry caller(.param .u64 buf)\n{\n\
+         .reg .b32 %r<3>;\n.reg .b64 %rd<2>;\n\
+         ld.param.u64 %rd1, [buf];\nmov.u32 %r1, %tid.x;\nadd.u32 %r2, %r1, 1000;\n\
+         .loc 1 12 3\n\
+         {\n.param .b64 a0;\nst.param.b64 [a0], %rd1;\n.param .b32 a1;\nst.param.b32 [a1], %r2;\n\
+         call.uni mid, (a0, a1);\n}\nret;\n}\n",
+    )
+    .expect("write the PTX");
+    let path = ptx.display().to_string();
+    // Lines of the text above: the store (14), the call in 'mid' (29), the call in the kernel (46).
+    let want = "fault in kernel 'caller' in function 'put' at inl.cu:5:3: out of bounds";
+    let stack = format!(
+        "    device call stack, innermost first:\n      'put' at {path}:14:1 (inl.cu:5:3)\n      \
+         'mid' at {path}:29:1 (inl.cu:8:3)\n      kernel 'caller' at {path}:46:1 (inl.cu:12:3)\n"
+    );
+    for engine in ["jit", "interp"] {
+        let o = ptxjit(&[
+            "run",
+            "--ptx",
+            &path,
+            "--kernel",
+            "caller",
+            "--grid",
+            "1",
+            "--block",
+            "32",
+            "--arg",
+            "buf:b:u32:64",
+            "--engine",
+            engine,
+        ]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{engine}: {err}");
+        assert!(err.contains(want), "{engine}: {err}");
+        assert!(err.contains(&stack), "{engine}: {err}");
+    }
+}
+
+/// The hint to give dynamic shared memory follows a shared fault only in a kernel that uses
+/// the module-scope `extern .shared` array (NVRTC and nvcc declare it at module scope, where
+/// every kernel of the module sees it).
+#[test]
+fn the_dynamic_shared_hint_needs_a_kernel_that_uses_the_array() {
+    let dir = scratch("dynhint");
+    let ptx = dir.join("two.ptx");
+    std::fs::write(
+        &ptx,
+        ".version 7.0\n.target sm_70\n.address_size 64\n\
+         .extern .shared .align 16 .b8 dyn[];\n\
+         .visible .entry uses_dyn()\n{\n.reg .b32 %r<3>;\n\
+         mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 2;\nmov.u32 %r1, dyn;\nadd.u32 %r2, %r2, %r1;\n\
+         st.shared.u32 [%r2], %r1;\nret;\n}\n\
+         .visible .entry static_far()\n{\n.reg .b32 %r<3>;\n.shared .align 4 .b32 a[32];\n\
+         mov.u32 %r1, a;\nmov.u32 %r2, 7;\nst.shared.u32 [%r1+400], %r2;\nret;\n}\n",
+    )
+    .expect("write the PTX");
+    let path = ptx.display().to_string();
+    let hint = "the kernel's extern .shared array has no memory";
+    for (kernel, hinted) in [("uses_dyn", true), ("static_far", false)] {
+        let o = ptxjit(&[
+            "run", "--ptx", &path, "--kernel", kernel, "--grid", "1", "--block", "32",
+        ]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{kernel}: {err}");
+        assert!(
+            err.contains("out of bounds store of 4 bytes at shared address"),
+            "{kernel}: {err}"
+        );
+        assert_eq!(err.contains(hint), hinted, "{kernel}: {err}");
+    }
+}
+
+/// A launch that faults leaves a partial result: the case's expectations are reported as not
+/// checked, without FAIL lines (a case that expects the fault still compares them).
+#[test]
+fn expectations_after_a_faulting_launch_are_not_checked() {
+    let d = scratch("faulted");
+    let case = d.join("faulted.toml");
+    // 64K elements of 4-element buffers: the threads far past the end fault.
+    std::fs::write(
+        &case,
+        format!(
+            r#"ptx = "{}"
+kernel = "vector_add"
+grid = [256]
+block = [256]
+args = [{{ buffer = "a" }}, {{ buffer = "b" }}, {{ buffer = "c" }}, {{ u32 = 65536 }}]
+[buffers.a]
+type = "f32"
+init = {{ values = [1, 2, 3, 4] }}
+[buffers.b]
+type = "f32"
+len = 4
+init = {{ fill = 1.0 }}
+[buffers.c]
+type = "f32"
+len = 4
+[expect.c]
+values = [7, 7, 7, 7]
+"#,
+            vector_add_ptx()
+        ),
+    )
+    .unwrap();
+    let o = ptxjit(&["run", case.to_str().unwrap()]);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(err.contains("fault in kernel 'vector_add'"), "{err}");
+    assert!(out.contains("not checked c: the launch faulted"), "{out}");
+    assert!(!out.contains("FAIL"), "{out}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// The benchmark examples print their options with `--help`. `cargo test` builds the
+/// examples next to the binary; a run of this test file alone (`--test cli`) does not, and
+/// then the check waits for a run that does.
+#[test]
+fn benchmark_examples_print_their_options() {
+    let bin = Path::new(env!("CARGO_BIN_EXE_ptxjit"));
+    let examples = bin
+        .parent()
+        .expect("the binary's directory")
+        .join("examples");
+    for (name, option) in [
+        ("bench_table", "--compile-runs N"),
+        ("compile_time", "--runs N"),
+    ] {
+        let exe = examples.join(name);
+        if !exe.exists() {
+            eprintln!(
+                "{} is not built (cargo test builds it): not checked",
+                exe.display()
+            );
+            continue;
+        }
+        let o = Command::new(&exe)
+            .arg("--help")
+            .output()
+            .expect("run the example");
+        let out = text(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{name}: {out}{}", text(&o.stderr));
+        assert!(out.starts_with(&format!("Usage: {name}")), "{name}: {out}");
+        assert!(out.contains(option), "{name}: {out}");
+    }
+}

@@ -821,3 +821,120 @@ fn missing_nvrtc_says_how_to_install_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The ad-hoc launch of a small kernel of `k.cu` in `dir` (its cache in `dir/cache`).
+fn run_k(dir: &Path) -> Output {
+    ptxjit_in(
+        dir,
+        &[
+            "run",
+            "--ptx",
+            "k.cu",
+            "--kernel",
+            "k",
+            "--grid",
+            "1",
+            "--block",
+            "32",
+            "--arg",
+            "buf:x:s32:32",
+        ],
+        &[],
+    )
+}
+
+/// `compile time` names NVRTC's time apart when NVRTC ran, and not for PTX from the cache.
+#[test]
+fn compile_time_names_nvrtc_when_it_ran() {
+    if !nvrtc_ready("compile_time_names_nvrtc_when_it_ran") {
+        return;
+    }
+    let dir = scratch("nvrtc-time");
+    std::fs::write(
+        dir.join("k.cu"),
+        "extern \"C\" __global__ void k(int* x) { x[threadIdx.x] = threadIdx.x; }\n",
+    )
+    .unwrap();
+    let o = run_k(&dir);
+    expect_code(&o, 0);
+    let out = text(&o.stdout);
+    assert!(out.contains(" ms (jit); NVRTC: "), "{out}");
+    let o = run_k(&dir);
+    expect_code(&o, 0);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("compile time: ") && !out.contains("NVRTC"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A cache entry damaged from outside (cut short) is compiled again, with a note naming it.
+#[test]
+fn a_damaged_cache_entry_is_compiled_again() {
+    if !nvrtc_ready("a_damaged_cache_entry_is_compiled_again") {
+        return;
+    }
+    let dir = scratch("damaged");
+    std::fs::write(
+        dir.join("k.cu"),
+        "extern \"C\" __global__ void k(int* x) { x[threadIdx.x] = threadIdx.x + 1; }\n",
+    )
+    .unwrap();
+    expect_code(&run_k(&dir), 0);
+    let entries = cache_entries(&dir.join("cache"));
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let whole = std::fs::read_to_string(&entries[0]).unwrap();
+    let cut = &whole[..whole.find(".entry").expect("an entry") + 20];
+    std::fs::write(&entries[0], cut).unwrap();
+    let o = run_k(&dir);
+    expect_code(&o, 0);
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(&format!("the cached PTX {}", entries[0].display()))
+            && err.contains("compiling it again"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&entries[0]).unwrap(), whole);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A program with host code (a C++ standard header, `main`) fails in NVRTC with a note that
+/// says to build it with nvcc and run it with `ptxjit exec`.
+#[test]
+fn host_code_in_a_cu_file_says_to_use_nvcc_and_exec() {
+    if !nvrtc_ready("host_code_in_a_cu_file_says_to_use_nvcc_and_exec") {
+        return;
+    }
+    let dir = scratch("hostcode");
+    std::fs::write(
+        dir.join("app.cu"),
+        "#include <cstring>\n__global__ void k(int* x) { x[0] = 1; }\nint main() { return 0; }\n",
+    )
+    .unwrap();
+    let o = ptxjit_in(
+        &dir,
+        &[
+            "run",
+            "--ptx",
+            "app.cu",
+            "--kernel",
+            "k",
+            "--grid",
+            "1",
+            "--block",
+            "1",
+            "--arg",
+            "buf:x:s32:1",
+        ],
+        &[],
+    );
+    expect_code(&o, 2);
+    let err = text(&o.stderr);
+    assert!(err.contains("cannot open source file \"cstring\""), "{err}");
+    assert!(
+        err.contains("NVRTC compiles device code only") && err.contains("ptxjit exec"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -330,6 +330,10 @@ impl NodeData {
 /// handle of the node it came from.
 pub struct ExecState {
     pub ops: Vec<(u64, Op)>,
+    /// The topology of the graph it was instantiated from, which `cuGraphExecUpdate`
+    /// compares: its nodes in the order they were added, each as its handle and the
+    /// positions (in that order) of the nodes it depends on, ascending.
+    pub shape: Vec<(u64, Vec<usize>)>,
 }
 
 /// `CUstreamCaptureMode`.

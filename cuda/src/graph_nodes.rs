@@ -303,9 +303,10 @@ fn instantiate(pe: *mut u64, g: u64) -> DrvResult {
             let n = graph.get(id).map_err(gfail)?;
             ops.push((n.handle, n.op.clone()));
         }
+        let shape = crate::graph_update::shape(graph).map_err(gfail)?;
         let h = d.handle(Kind::GraphExec);
         d.graphs.mem.retain(ops.iter().map(|(_, op)| op));
-        d.graphs.execs.insert(h, ExecState { ops });
+        d.graphs.execs.insert(h, ExecState { ops, shape });
         crate::user_object::copy_refs(d, g, h);
         Ok(h)
     })?;

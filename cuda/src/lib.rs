@@ -33,6 +33,7 @@ pub mod device;
 pub mod errors;
 pub mod graph;
 pub mod graph_nodes;
+pub mod graph_update;
 pub mod launch;
 pub mod memory;
 pub mod module;

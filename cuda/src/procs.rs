@@ -676,6 +676,7 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuGraphEventWaitNodeGetEvent",
     "cuGraphExecDestroy",
     "cuGraphExecKernelNodeSetParams_v2",
+    "cuGraphExecUpdate_v2",
     "cuGraphGetNodes",
     "cuGraphInstantiateWithFlags",
     "cuGraphInstantiateWithParams",
@@ -1091,7 +1092,7 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
             crate::stubs::cuGraphExecMemsetNodeSetParams as *mut c_void
         }
         "cuGraphExecNodeSetParams" => crate::stubs::cuGraphExecNodeSetParams as *mut c_void,
-        "cuGraphExecUpdate_v2" => crate::stubs::cuGraphExecUpdate_v2 as *mut c_void,
+        "cuGraphExecUpdate_v2" => crate::graph_update::cuGraphExecUpdate_v2 as *mut c_void,
         "cuGraphExternalSemaphoresSignalNodeGetParams" => {
             crate::stubs::cuGraphExternalSemaphoresSignalNodeGetParams as *mut c_void
         }

@@ -100,7 +100,6 @@ stubs! {
     cuGraphExecMemcpyNodeSetParams
     cuGraphExecMemsetNodeSetParams
     cuGraphExecNodeSetParams
-    cuGraphExecUpdate_v2
     cuGraphExternalSemaphoresSignalNodeGetParams
     cuGraphExternalSemaphoresSignalNodeSetParams
     cuGraphExternalSemaphoresWaitNodeGetParams

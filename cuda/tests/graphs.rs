@@ -7,6 +7,7 @@
 use cuda::errors::*;
 use cuda::graph::*;
 use cuda::graph_nodes::*;
+use cuda::graph_update::*;
 use cuda::launch::*;
 use cuda::memory::*;
 use cuda::stream::*;
@@ -269,6 +270,164 @@ fn built_by_hand(f: u64, s: u64, x: u64) {
     }
 }
 
+/// A graph of `memsets` 1D memsets of `x` to `value`, then a kernel x = x * m + c after the
+/// memset at position `after`: returns the graph and its nodes in the order they were added.
+fn memsets_then_kernel(
+    f: u64,
+    x: u64,
+    memsets: usize,
+    after: usize,
+    value: u32,
+    m: u32,
+    c: u32,
+) -> (u64, Vec<u64>) {
+    unsafe {
+        let mut g = 0u64;
+        assert_eq!(cuGraphCreate(&mut g, 0), CUDA_SUCCESS);
+        let mut nodes = Vec::new();
+        for _ in 0..memsets {
+            let mp = MemsetNodeParams {
+                dst: x,
+                pitch: 0,
+                value,
+                element_size: 4,
+                width: N as usize,
+                height: 1,
+            };
+            let mut node = 0u64;
+            assert_eq!(
+                cuGraphAddMemsetNode(&mut node, g, null(), 0, &mp, 0),
+                CUDA_SUCCESS
+            );
+            nodes.push(node);
+        }
+        let n = N;
+        let mut params = [arg(&x), arg(&m), arg(&c), arg(&n)];
+        let kp = KernelNodeParams {
+            func: f,
+            grid: [N.div_ceil(64), 1, 1],
+            block: [64, 1, 1],
+            shared_mem_bytes: 0,
+            kernel_params: params.as_mut_ptr(),
+            extra: null_mut(),
+            kern: 0,
+            ctx: 0,
+        };
+        let mut kernel = 0u64;
+        assert_eq!(
+            cuGraphAddKernelNode_v2(&mut kernel, g, &nodes[after], 1, &kp),
+            CUDA_SUCCESS
+        );
+        nodes.push(kernel);
+        (g, nodes)
+    }
+}
+
+/// An instantiated graph updated from graphs of the same topology (kernel and memset
+/// parameters), and updates refused as CUDA documents them (topology, node type, a
+/// mismatched dependency), which leave it unchanged.
+fn exec_update(f: u64, s: u64, x: u64) {
+    let launch_and_read = |exec: u64| unsafe {
+        assert_eq!(cuGraphLaunch(exec, s), CUDA_SUCCESS);
+        assert_eq!(cuStreamSynchronize(s), CUDA_SUCCESS);
+        read(x)
+    };
+    let refused = |exec: u64, g: u64| unsafe {
+        let mut info = ExecUpdateResultInfo {
+            result: 99,
+            error_node: 1,
+            error_from_node: 1,
+        };
+        assert_eq!(
+            cuGraphExecUpdate_v2(exec, g, &mut info),
+            CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE
+        );
+        (info.result, info.error_node, info.error_from_node)
+    };
+    unsafe {
+        let (g1, _) = memsets_then_kernel(f, x, 1, 0, 9, 5, 2);
+        let mut exec = 0u64;
+        assert_eq!(cuGraphInstantiateWithFlags(&mut exec, g1, 0), CUDA_SUCCESS);
+        assert_eq!(launch_and_read(exec), vec![9 * 5 + 2; N as usize]);
+
+        let (g2, _) = memsets_then_kernel(f, x, 1, 0, 4, 3, 1);
+        let mut info = ExecUpdateResultInfo {
+            result: 99,
+            error_node: 1,
+            error_from_node: 1,
+        };
+        assert_eq!(cuGraphExecUpdate_v2(exec, g2, &mut info), CUDA_SUCCESS);
+        assert_eq!(
+            (info.result, info.error_node, info.error_from_node),
+            (0, 0, 0),
+            "CU_GRAPH_EXEC_UPDATE_SUCCESS"
+        );
+        assert_eq!(
+            launch_and_read(exec),
+            vec![4 * 3 + 1; N as usize],
+            "the new memset value and kernel arguments"
+        );
+
+        // Three nodes instead of two: CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, no node.
+        let (g3, _) = memsets_then_kernel(f, x, 2, 0, 1, 1, 1);
+        assert_eq!(refused(exec, g3), (2, 0, 0));
+        assert_eq!(
+            launch_and_read(exec),
+            vec![13; N as usize],
+            "a refused update changes nothing"
+        );
+
+        // Two memsets: the second node's type changed (CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED).
+        let mut g4 = 0u64;
+        assert_eq!(cuGraphCreate(&mut g4, 0), CUDA_SUCCESS);
+        let mp = MemsetNodeParams {
+            dst: x,
+            pitch: 0,
+            value: 1,
+            element_size: 4,
+            width: N as usize,
+            height: 1,
+        };
+        let (mut a, mut b) = (0u64, 0u64);
+        assert_eq!(
+            cuGraphAddMemsetNode(&mut a, g4, null(), 0, &mp, 0),
+            CUDA_SUCCESS
+        );
+        assert_eq!(
+            cuGraphAddMemsetNode(&mut b, g4, &a, 1, &mp, 0),
+            CUDA_SUCCESS
+        );
+        assert_eq!(refused(exec, g4), (3, b, 0));
+
+        // The same node counts and dependency counts, but the kernel waits on the other
+        // memset: the error node is the kernel, the mismatched dependency the memset.
+        let (g5, _) = memsets_then_kernel(f, x, 2, 0, 2, 1, 0);
+        let mut exec2 = 0u64;
+        assert_eq!(cuGraphInstantiateWithFlags(&mut exec2, g5, 0), CUDA_SUCCESS);
+        let (g6, n6) = memsets_then_kernel(f, x, 2, 1, 3, 1, 0);
+        assert_eq!(refused(exec2, g6), (2, n6[2], n6[1]));
+        let mut info = ExecUpdateResultInfo {
+            result: 99,
+            error_node: 1,
+            error_from_node: 1,
+        };
+        assert_eq!(
+            cuGraphExecUpdate_v2(exec, 0xdead_beef, &mut info),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(
+            info.result, 1,
+            "CU_GRAPH_EXEC_UPDATE_ERROR for an invalid handle"
+        );
+        for e in [exec, exec2] {
+            assert_eq!(cuGraphExecDestroy(e), CUDA_SUCCESS);
+        }
+        for g in [g1, g2, g3, g4, g5, g6] {
+            assert_eq!(cuGraphDestroy(g), CUDA_SUCCESS);
+        }
+    }
+}
+
 /// Two streams joined through events into one capture; an unjoined fork fails.
 fn fork_and_join(f: u64, s: u64, s2: u64, x: u64, y: u64) {
     unsafe {
@@ -435,6 +594,7 @@ fn capture_and_graphs() {
         assert_eq!(cuMemAlloc_v2(&mut y, N as usize * 4), CUDA_SUCCESS);
         capture_and_replay(f, s, x, y);
         built_by_hand(f, s, x);
+        exec_update(f, s, x);
         fork_and_join(f, s, s2, x, y);
         capture_errors(f, s, x);
         user_objects();

@@ -171,6 +171,7 @@ driver_api! {
     cuGraphKernelNodeGetParams_v2(H, *mut c_void);
     cuGraphKernelNodeSetParams_v2(H, *const c_void);
     cuGraphExecKernelNodeSetParams_v2(H, H, *const c_void);
+    cuGraphExecUpdate_v2(H, H, *mut c_void);
     cuStreamSetAttribute(H, c_uint, *const c_void);
     cuStreamGetAttribute(H, c_uint, *mut c_void);
     cuStreamAttachMemAsync(H, H, usize, c_uint);

@@ -144,3 +144,10 @@ exports! { cudaGraphKernelNodeGetParams => fn(node: u64, params: *mut KernelNode
     unsafe { params.write_unaligned(v) };
     Ok(())
 }}
+
+exports! { cudaGraphExecUpdate => fn(exec: u64, graph: u64, info: *mut c_void) {
+    // cudaGraphExecUpdateResultInfo is CUgraphExecUpdateResultInfo (CUDA 12 and 13: the
+    // result, the error node and the error's "from" node); the result values are the same.
+    context()?;
+    cu!(cuGraphExecUpdate_v2(exec, graph, info))
+}}

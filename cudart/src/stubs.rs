@@ -112,7 +112,6 @@ stubs! {
     cudaGraphExecMemcpyNodeSetParamsToSymbol
     cudaGraphExecMemsetNodeSetParams
     cudaGraphExecNodeSetParams
-    cudaGraphExecUpdate
     cudaGraphExternalSemaphoresSignalNodeGetParams
     cudaGraphExternalSemaphoresSignalNodeSetParams
     cudaGraphExternalSemaphoresWaitNodeGetParams

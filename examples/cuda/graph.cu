@@ -1,7 +1,9 @@
 // A graph captured from a stream and replayed: each replay adds 2 to every element, and
 // records a 2D memset and a 2D copy of the first rows into a second buffer (the async 2D forms
 // are captured, not run at capture time). Then a graph built node by node whose kernel node's
-// arguments are read back and changed in the instantiated graph, as the CUDA samples do.
+// arguments are read back and changed in the instantiated graph, as the CUDA samples do. Last,
+// an instantiated graph updated from a graph captured again with other arguments
+// (cudaGraphExecUpdate), and an update refused because the topology changed.
 #include "check.h"
 
 __global__ void inc(int* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] += 1; }
@@ -75,6 +77,42 @@ int main() {
   CHECK(cudaGraphKernelNodeGetParams(kn, &got));
   EXPECT(got.gridDim.x == 2);
   CHECK(cudaGraphExecDestroy(exec2)); CHECK(cudaGraphDestroy(g2));
+
+  // Capture, instantiate, capture the same work on other data, update, relaunch.
+  CHECK(cudaMemset(d, 0, n * sizeof(int)));
+  auto capture = [&](int* p, int count, int value, int kernels) {
+    cudaGraph_t cg;
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    CHECK(cudaMemsetAsync(p, value, count * sizeof(int), s));
+    for (int k = 0; k < kernels; k++) inc<<<(count + 127) / 128, 128, 0, s>>>(p, count);
+    CHECK(cudaStreamEndCapture(s, &cg));
+    return cg;
+  };
+  cudaGraph_t ga = capture(d, 100, 0, 1);
+  cudaGraphExec_t ex;
+  CHECK(cudaGraphInstantiate(&ex, ga, 0));
+  cudaGraph_t gb = capture(d + 500, 200, 1, 1);
+  cudaGraphExecUpdateResultInfo info;
+  info.result = cudaGraphExecUpdateErrorNotSupported;
+  CHECK(cudaGraphExecUpdate(ex, gb, &info));
+  EXPECT(info.result == cudaGraphExecUpdateSuccess);
+  CHECK(cudaGraphLaunch(ex, s));
+  CHECK(cudaStreamSynchronize(s));
+  CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+  // Only the updated work ran: bytes 0x01 then +1 on d[500..700); d[0..100) untouched.
+  for (int i = 0; i < n; i++) EXPECT(h[i] == (i >= 500 && i < 700 ? 0x01010102 : 0));
+  // One more kernel node: the update is refused and the executable graph is unchanged.
+  cudaGraph_t gc = capture(d, 10, 0, 2);
+  info = {};
+  EXPECT(cudaGraphExecUpdate(ex, gc, &info) == cudaErrorGraphExecUpdateFailure);
+  EXPECT(info.result == cudaGraphExecUpdateErrorTopologyChanged);
+  EXPECT(info.errorNode == nullptr);
+  CHECK(cudaGraphLaunch(ex, s));
+  CHECK(cudaStreamSynchronize(s));
+  CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; i++) EXPECT(h[i] == (i >= 500 && i < 700 ? 0x01010102 : 0));
+  CHECK(cudaGraphExecDestroy(ex));
+  CHECK(cudaGraphDestroy(ga)); CHECK(cudaGraphDestroy(gb)); CHECK(cudaGraphDestroy(gc));
   std::printf("PASS\n");
   return 0;
 }

@@ -202,6 +202,9 @@ pub struct PtxSource {
     /// The file's path as messages show it (`file:line:col`).
     pub name: String,
     pub text: String,
+    /// How long NVRTC took to compile a `.cu` module into this PTX; `None` for a PTX file or
+    /// PTX from the cache.
+    pub nvrtc_time: Option<std::time::Duration>,
 }
 
 /// A case with every file read and every buffer materialised: run it any number of times, on
@@ -458,9 +461,16 @@ impl Case {
                 Some(at) => at,
                 None => {
                     // PTX as it is, or a `.cu` file compiled by NVRTC (cached).
-                    let (name, text) = crate::nvrtc::read_ptx(&path, &self.nvrtc)
+                    let (name, text, nvrtc_time) = crate::nvrtc::read_ptx(&path, &self.nvrtc)
                         .map_err(|e| self.err(&key, e))?;
-                    modules.push((path, PtxSource { name, text }));
+                    modules.push((
+                        path,
+                        PtxSource {
+                            name,
+                            text,
+                            nvrtc_time,
+                        },
+                    ));
                     modules.len() - 1
                 }
             };

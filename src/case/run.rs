@@ -110,6 +110,9 @@ pub struct CaseResult {
     pub engine: Engine,
     /// Parse + lower + compile time of the modules.
     pub compile_time: Option<Duration>,
+    /// How long NVRTC took to compile the case's `.cu` modules; `None` when it did not run
+    /// (PTX files, or PTX from the cache).
+    pub nvrtc_time: Option<Duration>,
     /// Each timed run of the whole pipeline (one without `repeat`): the sum of its launches'
     /// times.
     pub kernel_times: Vec<Duration>,
@@ -123,6 +126,10 @@ pub struct CaseResult {
     /// Threads of one run of the pipeline (the sum of grid × block over the launches).
     pub threads: u64,
     pub expectations: Vec<ExpectResult>,
+    /// The buffers whose expectations were not compared because a launch stopped (a case
+    /// without `[expect_error]` whose launch faulted, timed out, deadlocked or was stopped by
+    /// a sanitizer: the buffers hold a partial result), and why: `the launch faulted`.
+    pub unchecked: Vec<(String, &'static str)>,
     /// Every buffer's contents after the (last) launch, if they could be read back.
     pub buffers: Vec<HostBuffer>,
     /// initcheck's findings (of the first run of the pipeline), each distinct read once.
@@ -140,6 +147,7 @@ impl CaseResult {
             kernel: case.kernels(),
             engine,
             compile_time: None,
+            nvrtc_time: None,
             kernel_times: vec![],
             launches: case
                 .spec
@@ -155,6 +163,7 @@ impl CaseResult {
             thread_instructions: 0,
             threads: case.threads(),
             expectations: vec![],
+            unchecked: vec![],
             buffers: vec![],
             init_reports: vec![],
             race_reports: vec![],
@@ -169,12 +178,14 @@ impl CaseResult {
             kernel: String::new(),
             engine,
             compile_time: None,
+            nvrtc_time: None,
             kernel_times: vec![],
             launches: vec![],
             workers: 0,
             thread_instructions: 0,
             threads: 0,
             expectations: vec![],
+            unchecked: vec![],
             buffers: vec![],
             init_reports: vec![],
             race_reports: vec![],
@@ -682,6 +693,11 @@ fn run_into(
         session.ctx.set_printf_sink(crate::host::PrintfSink::Stderr);
     }
     r.compile_time = Some(session.compile_time);
+    r.nvrtc_time = prepared
+        .modules
+        .iter()
+        .filter_map(|m| m.nvrtc_time)
+        .reduce(|a, b| a + b);
     let launch_opts = LaunchOptions {
         memcheck,
         synccheck,
@@ -733,17 +749,31 @@ fn run_into(
         }
         Ok(())
     })();
-    // Read back and compare even after a fault: a case may expect a fault *and* that the
-    // faulting accesses changed nothing, and `check` compares what both engines left behind.
-    // A launch that never started (bad arguments or launch shape) has nothing to compare.
+    // Read back after a fault (`check` compares what both engines left behind), and compare
+    // if the case expects the error: it may expect a fault *and* that the faulting accesses
+    // changed nothing. Without `[expect_error]` the buffers hold a partial result: their
+    // expectations are reported as not checked. A launch that never started (bad arguments
+    // or launch shape) has nothing to compare.
     use crate::host::Error as E;
-    let ran = match &launched {
-        Ok(()) => true,
-        Err(e) => matches!(
-            e.runtime(),
-            Some(E::Fault(_) | E::Timeout(..) | E::Deadlock(_) | E::Sanitizer(_))
-        ),
+    let stopped = match &launched {
+        Ok(()) => None,
+        Err(e) => match e.runtime() {
+            Some(E::Fault(_)) => Some("the launch faulted"),
+            Some(E::Sanitizer(_)) => Some("a sanitizer stopped the launch"),
+            Some(E::Timeout(..)) => Some("the launch timed out"),
+            Some(E::Deadlock(_)) => Some("the launch deadlocked"),
+            _ => None,
+        },
     };
+    let compare = launched.is_ok() || (stopped.is_some() && case.spec.expect_error.is_some());
+    if let Some(why) = stopped.filter(|_| !compare) {
+        r.unchecked = prepared
+            .expects
+            .iter()
+            .filter(|e| e.bytes.is_some())
+            .map(|e| (e.buffer.clone(), why))
+            .collect();
+    }
     if init_reports.is_empty() {
         init_reports = session.ctx.take_init_reports();
     }
@@ -751,7 +781,7 @@ fn run_into(
     // (A launch that stopped the first run early left its races in the context.)
     r.race_reports = races.unwrap_or_else(|| session.ctx.take_race_reports());
     r.buffers = session.read_back()?;
-    for e in prepared.expects.iter().filter(|_| ran) {
+    for e in prepared.expects.iter().filter(|_| compare) {
         let Some(want) = &e.bytes else { continue };
         let got = r
             .buffers

@@ -48,6 +48,9 @@ pub fn text_report(r: &CaseResult, prefix: &str) -> String {
             e.buffer, c.mismatches, c.total, e.tolerance
         );
     }
+    for (buffer, why) in &r.unchecked {
+        s += &format!("{prefix}not checked {buffer}: {why}\n");
+    }
     if r.error.is_none() && r.expectations.is_empty() {
         s += &format!(
             "{prefix}ran {} ({} threads), no expectations\n",
@@ -55,7 +58,15 @@ pub fn text_report(r: &CaseResult, prefix: &str) -> String {
         );
     }
     if let Some(c) = r.compile_time {
-        s += &format!("{prefix}compile time: {:.3} ms ({})\n", ms(c), r.engine);
+        let nvrtc = match r.nvrtc_time {
+            Some(n) => format!("; NVRTC: {:.3} ms", ms(n)),
+            None => String::new(),
+        };
+        s += &format!(
+            "{prefix}compile time: {:.3} ms ({}){nvrtc}\n",
+            ms(c),
+            r.engine
+        );
     }
     if let Some(t) = r.kernel_time() {
         let mut cores = match r.workers {

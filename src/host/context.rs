@@ -110,7 +110,10 @@ pub struct FaultReport {
     pub count: u64,
     /// Text the fault carries ([`FaultKind::Assert`]: the assertion, file, line, function).
     pub detail: Option<String>,
-    /// The access went past the static shared memory of a kernel that declares an `extern
+    /// The device functions (`.func`) the faulting instruction is inside, innermost first,
+    /// each with the `call` that entered it; empty when the fault is in the kernel's own body.
+    pub frames: Vec<DeviceFrame>,
+    /// The access went past the static shared memory of a kernel that uses an `extern
     /// .shared` array while the launch gave no dynamic shared memory
     /// ([`LaunchDims::shared_bytes`] 0): the message says how to give some.
     pub no_dynamic_shared: bool,
@@ -366,6 +369,7 @@ impl FaultReport {
         if memory {
             out += &format!("    {what}{}\n", self.allocation_note());
         }
+        out += &self.frames_text();
         out
     }
 }
@@ -373,14 +377,18 @@ impl FaultReport {
 impl std::fmt::Display for FaultReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let (what, memory) = self.what();
-        // With line info, the source location follows the kernel's name.
+        // With line info, the source location follows the kernel's (and function's) name.
         let at = match &self.source {
             Some(src) => format!(" at {src}"),
             None => String::new(),
         };
+        let function = match self.frames.first() {
+            Some(fr) => format!(" in function '{}'", fr.function),
+            None => String::new(),
+        };
         write!(
             f,
-            "{}:{}:{}: fault in kernel '{}'{at}: {what} by CTA ({},{},{}) thread ({},{},{}) in '{}'",
+            "{}:{}:{}: fault in kernel '{}'{function}{at}: {what} by CTA ({},{},{}) thread ({},{},{}) in '{}'",
             self.ptx_file,
             self.loc.line,
             self.loc.col,
@@ -414,8 +422,96 @@ impl std::fmt::Display for FaultReport {
                 write!(f, "; {d}")?;
             }
         }
+        let frames = self.frames_text();
+        if !frames.is_empty() {
+            write!(f, "\n{}", frames.trim_end())?;
+        }
         Ok(())
     }
+}
+
+impl FaultReport {
+    /// The call stack of a fault inside device functions, as compute-sanitizer's device
+    /// frames: each function at the faulting instruction or at its call into the next, then
+    /// the kernel; one line each (ending in a newline), or nothing for a fault in the kernel's
+    /// own body.
+    pub fn frames_text(&self) -> String {
+        if self.frames.is_empty() {
+            return String::new();
+        }
+        let at = |loc: SrcLoc, src: Option<&SourceLoc>| {
+            let mut s = format!("{}:{}:{}", self.ptx_file, loc.line, loc.col);
+            if let Some(src) = src {
+                s += &format!(" ({src})");
+            }
+            s
+        };
+        let mut out = String::from("    device call stack, innermost first:\n");
+        let mut here = Some((self.loc, self.source.clone()));
+        for fr in &self.frames {
+            match &here {
+                Some((loc, src)) => {
+                    out += &format!("      '{}' at {}\n", fr.function, at(*loc, src.as_ref()))
+                }
+                None => out += &format!("      '{}'\n", fr.function),
+            }
+            here = fr.call.clone();
+        }
+        match here {
+            Some((loc, src)) => {
+                out += &format!(
+                    "      kernel '{}' at {}\n",
+                    self.kernel,
+                    at(loc, src.as_ref())
+                )
+            }
+            None => {
+                out += "      (entered from the per-thread call stack of recursive and indirect \
+                        calls, whose callers are not recorded)\n"
+            }
+        }
+        out
+    }
+}
+
+/// A device function (`.func`) a fault happened inside, and the `call` that entered it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceFrame {
+    /// The function's name as the PTX declares it.
+    pub function: String,
+    /// The PTX location of the `call` that entered it, and that location's source line
+    /// (`.loc`), if any; `None` for a function run on the per-thread call stack (recursive,
+    /// or called through a pointer), whose call site is not recorded.
+    pub call: Option<(SrcLoc, Option<SourceLoc>)>,
+}
+
+/// The device functions the instruction at `loc` is inside, innermost first (see
+/// [`FaultReport::frames`]), from the kernel's call frames with their call sites' sources.
+pub fn device_frames(
+    loc: SrcLoc,
+    frames: &[(ir::CallFrame, Option<SourceLoc>)],
+) -> Vec<DeviceFrame> {
+    let mut out = Vec::new();
+    let mut frame = loc.frame;
+    // Each frame's call site is in an earlier-numbered frame (its caller was lowered first),
+    // so the walk ends; the bound guards against a malformed table all the same.
+    while frame > 0 && out.len() <= frames.len() {
+        let Some((f, source)) = frames.get(frame as usize - 1) else {
+            break;
+        };
+        out.push(DeviceFrame {
+            function: f.function.clone(),
+            call: f.site.map(|s| (s, source.clone())),
+        });
+        frame = match f.site {
+            Some(s) => s.frame,
+            None => 0,
+        };
+        if f.site.is_none() {
+            break;
+        }
+    }
+    out
 }
 
 /// A freed allocation or device-heap block that a memcheck report names.
@@ -707,7 +803,8 @@ pub struct CompiledKernel {
     pub params: Vec<ir::KernelParam>,
     pub param_bytes: u32,
     pub static_shared_bytes: u64,
-    /// Whether the kernel declares an `extern .shared` array (dynamic shared memory).
+    /// Whether the kernel (or a function it may call) names an `extern .shared` array
+    /// (dynamic shared memory; [`ir::Function::dynamic_shared`]).
     pub dynamic_shared: bool,
     pub local_bytes: u64,
     pub max_threads: Option<u32>,
@@ -723,6 +820,9 @@ pub struct CompiledKernel {
     pub inst_ptx: Vec<String>,
     /// Source location of each (from the PTX's `.loc` line info), indexed as `inst_locs`.
     pub inst_sources: Vec<Option<SourceLoc>>,
+    /// The device functions the kernel runs ([`ir::Function::call_frames`]), each with its
+    /// call site's source location.
+    pub call_frames: Vec<(ir::CallFrame, Option<SourceLoc>)>,
     /// Whether the kernel calls `malloc`/`free` (a launch then needs the device heap).
     pub uses_heap: bool,
     /// The per-CTA state (tensor memory, mbarrier waits) the kernel can touch.
@@ -772,8 +872,14 @@ impl CompiledKernel {
                 .map(|l| lines.get(l.line).cloned())
                 .collect()
         };
+        let call_frames = k
+            .call_frames
+            .iter()
+            .map(|c| (c.clone(), c.site.and_then(|s| lines.get(s.line).cloned())))
+            .collect();
         CompiledKernel {
             inst_sources,
+            call_frames,
             name: k.name.clone(),
             params: k.params.clone(),
             param_bytes: k.param_bytes,
@@ -1926,6 +2032,10 @@ fn report(
         count,
         detail,
         no_dynamic_shared,
+        frames: device_frames(
+            k.inst_locs.get(i).copied().unwrap_or_default(),
+            &k.call_frames,
+        ),
     }
 }
 

@@ -34,9 +34,9 @@ pub use crate::runtime::printf::PrintfSink;
 pub use crate::runtime::shuffle::Schedule;
 pub use buffer::{ArenaId, DeviceBuffer, MemoryView};
 pub use context::{
-    front_end, CompiledKernel, Context, Cooperative, Engine, Error, FaultNeighbours, FaultReport,
-    Kernel, KernelArg, LaunchOptions, LaunchPart, LaunchReport, Module, SHARED_BYTES_PER_BLOCK,
-    SHARED_BYTES_PER_BLOCK_OPTIN,
+    front_end, CompiledKernel, Context, Cooperative, DeviceFrame, Engine, Error, FaultNeighbours,
+    FaultReport, Kernel, KernelArg, LaunchOptions, LaunchPart, LaunchReport, Module,
+    SHARED_BYTES_PER_BLOCK, SHARED_BYTES_PER_BLOCK_OPTIN,
 };
 pub use env_flag::{env_flag, parse_compute_capability};
 pub use launch::{Dim3, LaunchArg, LaunchBuilder};

@@ -686,6 +686,7 @@ fn trap_terminator_faults() {
         blocks: vec![],
         entry: crate::ir::Block(0),
         inst_locs: vec![],
+        call_frames: vec![],
         inst_ptx: vec![],
         static_shared_bytes: 0,
         dynamic_shared: false,
@@ -697,7 +698,11 @@ fn trap_terminator_faults() {
         lockstep: false,
     };
     let (b0, b1, b2) = (f.new_block(), f.new_block(), f.new_block());
-    let loc = SrcLoc { line: 1, col: 1 };
+    let loc = SrcLoc {
+        line: 1,
+        col: 1,
+        frame: 0,
+    };
     let i = f.push_inst(
         b0,
         Op::SReg { reg: SReg::TidX },

@@ -158,11 +158,27 @@ pub struct BlockData {
     pub term_loc: SrcLoc,
 }
 
-/// A PTX source location: line and column in the PTX text (1-based; 0 = unknown).
+/// A PTX source location: line and column in the PTX text (1-based; 0 = unknown), and the
+/// device function the instruction belongs to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SrcLoc {
     pub line: u32,
     pub col: u32,
+    /// 0: the kernel's own body; `k` ≥ 1: the body of the device function (`.func`) of
+    /// [`Function::call_frames`]`[k - 1]`, inlined at that frame's call.
+    pub frame: u32,
+}
+
+/// A device function (`.func`, PTX ISA §11.3.2) whose body the kernel runs, for fault
+/// reports' call stacks: the function and the `call` (PTX ISA §9.7.12.5) that entered it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallFrame {
+    /// The function's name as the PTX declares it.
+    pub function: String,
+    /// The `call` instruction's PTX location (its `frame` is the caller's); `None` for a
+    /// function run on the per-thread call stack (recursive, or called through a pointer),
+    /// whose caller is only known at run time.
+    pub site: Option<SrcLoc>,
 }
 
 /// A kernel parameter as laid out in the parameter buffer (PTX ISA §5.1.6.1).
@@ -282,13 +298,16 @@ pub struct Function {
     pub entry: Block,
     /// PTX location of each instruction (side table, indexed by [`Inst`]).
     pub inst_locs: Vec<SrcLoc>,
+    /// The device functions whose bodies the kernel runs (see [`SrcLoc::frame`]).
+    pub call_frames: Vec<CallFrame>,
     /// The PTX instruction text (opcode with modifiers) each IR instruction came from, for
     /// fault reports; indexed by [`Inst`].
     pub inst_ptx: Vec<String>,
     /// Bytes of static shared memory (`.shared` variables), before any dynamic part.
     pub static_shared_bytes: u64,
-    /// Whether the kernel declares an `extern .shared` array: dynamic shared memory, which
-    /// starts at `static_shared_bytes` rounded up to 16 and is sized at launch.
+    /// Whether the kernel (or a function it may call) names an `extern .shared` array:
+    /// dynamic shared memory, which starts at `static_shared_bytes` rounded up to 16 and is
+    /// sized at launch. A module-scope array that the kernel never names does not count.
     pub dynamic_shared: bool,
     /// Bytes of local memory per thread.
     pub local_bytes: u64,

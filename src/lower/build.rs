@@ -52,7 +52,8 @@ pub(crate) struct PreKernel {
     pub vars: Vec<Type>,
     pub blocks: Vec<PBlockData>,
     pub static_shared_bytes: u64,
-    /// Whether the kernel declares an `extern .shared` array (dynamic shared memory).
+    /// Whether the kernel (or a function it may call) names an `extern .shared` array
+    /// (dynamic shared memory).
     pub dynamic_shared: bool,
     /// Bytes of local memory per thread (`.local` variables).
     pub local_bytes: u64,
@@ -63,6 +64,8 @@ pub(crate) struct PreKernel {
     pub cluster: ir::ClusterDirectives,
     /// The `.shared` variables, for reports (`ir::Function::shared_vars`).
     pub shared_vars: Vec<ir::SharedVar>,
+    /// The device functions the kernel runs (`ir::Function::call_frames`).
+    pub call_frames: Vec<ir::CallFrame>,
     /// Span of the kernel name, for errors about the kernel as a whole.
     pub span: Span,
 }
@@ -679,6 +682,10 @@ pub(crate) struct Builder<'a> {
     pub ret_target: Option<PBlock>,
     /// Names of the functions being inlined, outermost first (recursion check).
     pub inline_stack: Vec<String>,
+    /// The device functions whose bodies were lowered into the kernel
+    /// (`ir::Function::call_frames`), and the one being lowered now (its [`SrcLoc::frame`]).
+    pub call_frames: Vec<ir::CallFrame>,
+    pub cur_frame: u32,
     /// `.branchtargets` tables of the body being decoded: label → target labels (`brx.idx`).
     pub branch_tables: HashMap<String, Vec<ast::Ident>>,
     /// `.callprototype` signatures of the body being decoded: label → raw text.
@@ -731,7 +738,11 @@ impl<'a> Builder<'a> {
             return l;
         }
         let (line, col) = self.map.line_col(span.start);
-        SrcLoc { line, col }
+        SrcLoc {
+            line,
+            col,
+            frame: self.cur_frame,
+        }
     }
 
     pub fn new_var(&mut self, ty: Type) -> Var {
@@ -836,6 +847,34 @@ fn ptx_type_name(t: ast::ScalarType) -> String {
 }
 
 /// Collect the declarations in state space `space` of a body (any nesting) in order.
+/// Whether any instruction of `stmts` (nested blocks included) names `name` as an operand.
+fn mentions(stmts: &[ast::Statement], name: &str) -> bool {
+    use ast::Operand;
+    fn operand(o: &Operand, name: &str) -> bool {
+        match o {
+            Operand::Reg { name: n, .. }
+            | Operand::Symbol { name: n, .. }
+            | Operand::Indexed { name: n, .. }
+            | Operand::Select { name: n, .. } => n.name == name,
+            Operand::Address { base, .. } => base.as_ref().is_some_and(|b| b.name == name),
+            Operand::Not(x, _) | Operand::Neg(x, _) => operand(x, name),
+            Operand::Vector(xs, _)
+            | Operand::List(xs, _)
+            | Operand::Bracketed(xs, _)
+            | Operand::VecPred(xs, _, _) => xs.iter().any(|x| operand(x, name)),
+            Operand::Imm(..) | Operand::PredPair(..) | Operand::Sink(_) => false,
+        }
+    }
+    stmts.iter().any(|s| match s {
+        ast::Statement::Instruction(i) => i.operands.iter().any(|o| operand(o, name)),
+        ast::Statement::Block(inner, _) => mentions(inner, name),
+        ast::Statement::Decl(_)
+        | ast::Statement::Label(_)
+        | ast::Statement::Loc { .. }
+        | ast::Statement::Directive(_) => false,
+    })
+}
+
 pub(crate) fn collect_decls<'b>(
     stmts: &'b [ast::Statement],
     space: StateSpace,
@@ -939,6 +978,8 @@ pub(crate) fn build_kernel<'a>(
         alloca: None,
         ret_target: None,
         inline_stack: vec![],
+        call_frames: vec![],
+        cur_frame: 0,
         branch_tables: branch_tables(body),
         prototypes: prototypes(body),
         local_top: 0,
@@ -1071,8 +1112,9 @@ pub(crate) fn build_kernel<'a>(
         }
     }
     // `.shared` variables of the functions the kernel may call.
-    for name in graph.reachable(body, funcs) {
-        let Some(fbody) = funcs.get(&name).and_then(|g| g.body.as_ref()) else {
+    let reachable = graph.reachable(body, funcs);
+    for name in &reachable {
+        let Some(fbody) = funcs.get(name).and_then(|g| g.body.as_ref()) else {
             continue;
         };
         let mut decls: Vec<&ast::VarDecl> = vec![];
@@ -1117,7 +1159,19 @@ pub(crate) fn build_kernel<'a>(
         ));
     }
     let dyn_base = align_up(shared_top, 16);
-    let mut dynamic_shared = !dynamic.is_empty();
+    // Whether the kernel uses dynamic shared memory: an `extern .shared` array that its body
+    // or a function it may call names. NVRTC and nvcc declare the array at module scope, so
+    // every kernel of such a module sees it, used or not.
+    let names_it = |d: &&ast::VarDecl| {
+        mentions(body, &d.name.name)
+            || reachable.iter().any(|n| {
+                funcs
+                    .get(n)
+                    .and_then(|g| g.body.as_ref())
+                    .is_some_and(|fb| mentions(fb, &d.name.name))
+            })
+    };
+    let mut dynamic_shared = dynamic.iter().any(names_it);
     for off in b.fn_shared.values_mut() {
         if *off == u64::MAX {
             *off = dyn_base;
@@ -1259,6 +1313,7 @@ pub(crate) fn build_kernel<'a>(
         req_ntid,
         cluster,
         shared_vars,
+        call_frames: b.call_frames,
         span: f.name.span,
     })
 }

@@ -285,6 +285,14 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
         b.loc_override = Some(cx.loc);
     }
     b.inline_stack.push(callee_name.name.clone());
+    let saved_frame = b.cur_frame;
+    if !super::devrt::is_supplied(f) {
+        b.call_frames.push(crate::ir::CallFrame {
+            function: callee_name.name.clone(),
+            site: Some(cx.loc),
+        });
+        b.cur_frame = b.call_frames.len() as u32;
+    }
     let entry = b.new_block();
     let cur = b.cur as usize;
     b.blocks[cur].term = PTerm::Jump(entry);
@@ -299,6 +307,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
     b.branch_tables = saved_tables;
     b.prototypes = saved_protos;
     b.inline_stack.pop();
+    b.cur_frame = saved_frame;
     walked?;
     for (name, (_, defined, span)) in &labels {
         if !defined {

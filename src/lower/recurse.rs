@@ -1243,8 +1243,15 @@ fn build_body(b: &mut Builder, k: usize) -> Result<(), LowerError> {
     let saved_protos = std::mem::replace(&mut b.prototypes, build::prototypes(body));
     let saved_ret = b.ret_target.replace(ret_block);
     let saved_stack = std::mem::replace(&mut b.inline_stack, vec![name.clone()]);
+    // Its caller is on the thread's call stack: the frame names the function only.
+    b.call_frames.push(crate::ir::CallFrame {
+        function: name.clone(),
+        site: None,
+    });
+    let saved_call_frame = std::mem::replace(&mut b.cur_frame, b.call_frames.len() as u32);
     b.cur = entry;
     let walked = build::walk(b, body);
+    b.cur_frame = saved_call_frame;
     let labels = std::mem::replace(&mut b.labels, saved_labels);
     b.scopes = saved_scopes;
     b.syms = saved_syms;

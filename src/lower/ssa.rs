@@ -95,6 +95,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
         blocks: vec![],
         entry: Block(0),
         inst_locs: vec![],
+        call_frames: k.call_frames.clone(),
         inst_ptx: vec![],
         static_shared_bytes: k.static_shared_bytes,
         dynamic_shared: k.dynamic_shared,

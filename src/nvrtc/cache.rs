@@ -33,6 +33,8 @@ pub struct CachedPtx {
     pub path: Option<PathBuf>,
     /// Whether `ptx` came from the cache (no compilation ran).
     pub from_cache: bool,
+    /// How long NVRTC ran; `None` for a cache hit.
+    pub nvrtc_time: Option<std::time::Duration>,
 }
 
 /// The cache directory: `$PTXJIT_CACHE_DIR`, `$XDG_CACHE_HOME/ptxjit` (if absolute) or
@@ -69,12 +71,14 @@ pub fn compile_cached(path: &Path, o: &CompileOptions) -> Result<CachedPtx, Nvrt
             path.display(),
             file.display()
         );
+        let started = std::time::Instant::now();
         let c = compile_source(&nvrtc, path, &source, &options)?;
         return Ok(CachedPtx {
             ptx: c.ptx,
             log: c.log,
             path: None,
             from_cache: false,
+            nvrtc_time: Some(started.elapsed()),
         });
     }
     let key = cache_key(&nvrtc, &name, &options, &source, &deps.headers);
@@ -82,16 +86,31 @@ pub fn compile_cached(path: &Path, o: &CompileOptions) -> Result<CachedPtx, Nvrt
     if let Some(dir) = &dir {
         let entry = dir.join(format!("{key}.ptx"));
         if let Ok(ptx) = std::fs::read_to_string(&entry) {
-            let log = std::fs::read_to_string(dir.join(format!("{key}.log"))).unwrap_or_default();
-            return Ok(CachedPtx {
-                ptx,
-                log,
-                path: Some(entry),
-                from_cache: true,
-            });
+            // Entries are written whole (renamed into place), so only outside damage (a
+            // truncated or edited file) makes one unparsable: compile it again over it.
+            match crate::ptx::parse(&ptx) {
+                Ok(_) => {
+                    let log =
+                        std::fs::read_to_string(dir.join(format!("{key}.log"))).unwrap_or_default();
+                    return Ok(CachedPtx {
+                        ptx,
+                        log,
+                        path: Some(entry),
+                        from_cache: true,
+                        nvrtc_time: None,
+                    });
+                }
+                Err(e) => eprintln!(
+                    "note: the cached PTX {} of {} does not parse ({e}); compiling it again",
+                    entry.display(),
+                    path.display()
+                ),
+            }
         }
     }
+    let started = std::time::Instant::now();
     let c = compile_source(&nvrtc, path, &source, &options)?;
+    let nvrtc_time = Some(started.elapsed());
     let stored = match &dir {
         Some(dir) => match store(dir, &key, &c.ptx, &c.log) {
             Ok(p) => Some(p),
@@ -114,6 +133,7 @@ pub fn compile_cached(path: &Path, o: &CompileOptions) -> Result<CachedPtx, Nvrt
         log: c.log,
         path: stored,
         from_cache: false,
+        nvrtc_time,
     })
 }
 

@@ -564,6 +564,30 @@ pub fn compile_file(
 
 /// Compile `source`, the text of the file at `path`, with the NVRTC `options`
 /// ([`Nvrtc::options`]); the log names the file by `path` as given.
+/// The note for a program with host code that NVRTC cannot compile.
+const HOST_CODE_NOTE: &str = "\nnote: NVRTC compiles device code only (no host C++ standard \
+     library, no main): build a program with host code with nvcc (`nvcc -arch=compute_80 \
+     --cudart shared -o app app.cu`) and run it with `ptxjit exec -- ./app`";
+
+/// Whether a failed NVRTC compilation of `source` (its log `log`) is that of a program with
+/// host code: it defines `main`, or NVRTC found no header of the C or C++ standard library it
+/// includes (`cannot open source file "cstring"`, `"stdio.h"`).
+fn has_host_code(log: &str, source: &str) -> bool {
+    const C_HEADERS: [&str; 8] = [
+        "stdio.h", "stdlib.h", "string.h", "assert.h", "time.h", "unistd.h", "math.h", "ctype.h",
+    ];
+    let missing_std = log.split("cannot open source file \"").skip(1).any(|rest| {
+        let header = rest.split('"').next().unwrap_or_default();
+        C_HEADERS.contains(&header)
+            || (!header.is_empty() && header.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+    });
+    let defines_main = source.lines().any(|l| {
+        let l = l.trim_start();
+        (l.starts_with("int main(") || l.starts_with("int main (")) && !l.ends_with(';')
+    });
+    missing_std || defines_main
+}
+
 fn compile_source(
     nvrtc: &Nvrtc,
     path: &Path,
@@ -587,6 +611,8 @@ fn compile_source(
                  NVRTC cannot compile (CCCL supports only CUB's block and warp primitives under \
                  NVRTC): include the headers of the primitives used instead, such as \
                  <cub/block/block_reduce.cuh> or <cub/warp/warp_scan.cuh>"
+            } else if has_host_code(&log, source) {
+                HOST_CODE_NOTE
             } else {
                 ""
             };
@@ -631,19 +657,23 @@ pub fn run_options() -> CompileOptions {
     }
 }
 
-/// The text of a kernel module file, as `(name for messages, PTX text)`: a PTX file is read as
-/// it is; a `.cu` file is compiled by NVRTC with the options `o` (for a run: [`run_options`]
-/// and the user's `-I`/`-D`), through the cache ([`compile_cached`]), and named by its cache
-/// file (where the PTX's line numbers point). NVRTC's warnings go to stderr. Errors: a message
-/// (cannot read, NVRTC missing with the pip command, the compilation log).
-pub fn read_ptx(path: &Path, o: &CompileOptions) -> Result<(String, String), String> {
+/// The text of a kernel module file, as `(name for messages, PTX text, NVRTC's time)`: a PTX
+/// file is read as it is; a `.cu` file is compiled by NVRTC with the options `o` (for a run:
+/// [`run_options`] and the user's `-I`/`-D`), through the cache ([`compile_cached`]), and
+/// named by its cache file (where the PTX's line numbers point). The time is how long NVRTC
+/// ran (`None` when it did not: a PTX file, or a cache hit). NVRTC's warnings go to stderr.
+/// Errors: a message (cannot read, NVRTC missing with the pip command, the compilation log).
+pub fn read_ptx(
+    path: &Path,
+    o: &CompileOptions,
+) -> Result<(String, String, Option<std::time::Duration>), String> {
     if !is_cuda_source(path) {
         let name = path.display().to_string();
         if path.is_dir() {
             return Err(format!("{name} is a directory, not a PTX or CUDA C++ file"));
         }
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-        return Ok((name, text));
+        return Ok((name, text, None));
     }
     let c = compile_cached(path, o).map_err(|e| e.to_string())?;
     if !c.log.trim().is_empty() {
@@ -653,12 +683,40 @@ pub fn read_ptx(path: &Path, o: &CompileOptions) -> Result<(String, String), Str
         Some(p) => p.display().to_string(),
         None => format!("{} (compiled)", path.display()),
     };
-    Ok((name, c.ptx))
+    Ok((name, c.ptx, c.nvrtc_time))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn host_code_is_told_apart_from_device_code() {
+        let missing =
+            |h: &str| format!("app.cu(2): catastrophic error: cannot open source file \"{h}\"\n");
+        for h in ["cstring", "iostream", "vector", "stdio.h"] {
+            assert!(
+                has_host_code(&missing(h), "__global__ void k() {}\n"),
+                "{h}"
+            );
+        }
+        // A missing header of the program's own (or a library's) is not host code.
+        for h in ["my_kernels.cuh", "cub/block/block_scan.cuh"] {
+            assert!(
+                !has_host_code(&missing(h), "__global__ void k() {}\n"),
+                "{h}"
+            );
+        }
+        let with_main = "__global__ void k() {}\nint main() {\n  k<<<1, 1>>>();\n}\n";
+        assert!(has_host_code(
+            "app.cu(3): error: expected an expression\n",
+            with_main
+        ));
+        assert!(!has_host_code(
+            "app.cu(3): error: expected an expression\n",
+            "int main();\n__global__ void k() {}\n"
+        ));
+    }
 
     #[test]
     fn log_locations_are_file_colon_line() {
