@@ -687,6 +687,7 @@ fn trap_terminator_faults() {
         entry: crate::ir::Block(0),
         inst_locs: vec![],
         inst_ptx: vec![],
+        inst_sync: vec![],
         static_shared_bytes: 0,
         dynamic_shared: false,
         local_bytes: 0,
