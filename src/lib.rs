@@ -28,3 +28,4 @@ pub mod lower;
 pub mod nvrtc;
 pub mod ptx;
 pub mod runtime;
+pub mod switches;

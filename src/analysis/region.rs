@@ -50,18 +50,9 @@ use super::cfg::Cfg;
 use super::segment::WarpOrder;
 use crate::ir::{Block, Effect, Function, Terminator};
 
-/// Whether `PTXJIT_NO_REGIONS` turns regions off (set and not empty, `0`, `false`, `no` or
-/// `off`); read once per process.
+/// Whether `PTXJIT_NO_REGIONS` turns regions off (`crate::switches`).
 fn disabled() -> bool {
-    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *OFF.get_or_init(|| {
-        std::env::var("PTXJIT_NO_REGIONS").is_ok_and(|v| {
-            !matches!(
-                v.trim().to_ascii_lowercase().as_str(),
-                "" | "0" | "false" | "no" | "off"
-            )
-        })
-    })
+    crate::switches::switches().no_regions
 }
 
 /// Most blocks in one region (the engines keep a lane mask per block of a region: the

@@ -32,6 +32,9 @@
 //!   active lane's slot, which the ISA orders. A *region race* does the same with the store
 //!   inside a divergent `if` and the neighbour's load after its join, so the value read
 //!   depends on the order across blocks (`analysis::region`).
+//! - CTA-uniform address roots (`%ur0..%ur3`, [`UNIFORM_ROOTS`]) are computed once in the
+//!   prologue's straight-line code and only read from later: loads of read-only memory at
+//!   constant offsets from them, after warp operations, anywhere in the body.
 //! - `bar.sync`, exchanges and `shfl.sync` with the full mask appear only in CTA-uniform control
 //!   flow (top level, uniform `if`s on `%ctaid`/parameter/uniform counters, fixed-trip loops),
 //!   before any early exit in program order; `shfl.sync` only when every warp is full (block
@@ -87,6 +90,12 @@ pub const ATOM_KINDS: &[(&str, &str, u32)] = &[
 ];
 /// Bytes of the `atom` buffer and of the shared atomic area.
 pub const ATOM_BYTES: u32 = ATOM_KINDS.len() as u32 * 64;
+/// The CTA-uniform address roots the prologue computes in the kernel's first block (from the
+/// parameters and `%ctaid`; `render.rs`), each with the bytes that may be read from it (all
+/// read-only memory): `%ur0` = `in` + ((`%cl`·40 + `k`) & 504), `%ur1` = `%ur0` + 8, `%ur2` =
+/// `%ur1` + 16 (`root + constant` chains), `%ur3` = `gtab` + (`k` & 24).
+pub const UNIFORM_ROOTS: &[(&str, u32)] =
+    &[("%ur0", 256), ("%ur1", 256), ("%ur2", 256), ("%ur3", 40)];
 /// Bytes of shared memory each thread owns.
 pub const SHARED_SLOT: u32 = 32;
 
@@ -477,6 +486,7 @@ enum What {
     WarpExchange,
     Matrix,
     RegionRace,
+    UniformRoot,
     Barrier,
     Misc,
     If,
@@ -500,6 +510,7 @@ const WHATS: &[(What, u32)] = &[
     (What::WarpExchange, 4),
     (What::Matrix, 3),
     (What::RegionRace, 3),
+    (What::UniformRoot, 4),
     (What::Barrier, 2),
     (What::Misc, 2),
     (What::If, 7),
@@ -554,6 +565,7 @@ impl Gen<'_> {
             What::WarpExchange => self.warp_exchange(),
             What::Matrix => self.matrix(),
             What::RegionRace => self.region_race(),
+            What::UniformRoot => self.uniform_root(collective_ok && self.full_warps),
             What::Barrier => Stmt::Barrier(
                 self.rng
                     .pick(&["bar.sync 0;", "barrier.sync 0;", "barrier.sync.aligned 0;"])
@@ -1206,6 +1218,55 @@ impl Gen<'_> {
         let dst = self.data_reg(class);
         lines.push(format!("ld.shared.{ty} {dst}, [%td0+{off}];"));
         lines.push("bar.warp.sync %t2;".to_string());
+        Stmt::Code(lines)
+    }
+
+    /// Loads through the CTA-uniform address roots `%ur0..%ur3` that the prologue computes
+    /// in the kernel's first block ([`UNIFORM_ROOTS`]), after a warp operation (`shfl.sync`
+    /// with the full mask where `full_mask_ok`, else `vote.sync` or `bar.warp.sync` on the
+    /// `activemask` lanes): the roots must stay in the warp state across warp operations and
+    /// into later blocks, and be used as addresses with constant offsets (`[%ur1+8]`), directly
+    /// or through another `root + constant` link. This is the shape of values the JIT
+    /// computes once before its warp loop (`jit/preloop.rs`) and its access planners reach
+    /// through `root + constant` chains.
+    fn uniform_root(&mut self, full_mask_ok: bool) -> Stmt {
+        let mut lines = vec![];
+        match self.rng.below(3) {
+            0 if full_mask_ok => {
+                let (d, a) = (self.data_reg(Class::B32), self.src_reg(Class::B32));
+                let lane = self.rng.below(32);
+                lines.push(format!("shfl.sync.idx.b32 {d}, {a}, {lane}, 31, -1;"));
+            }
+            1 => {
+                let (d, a) = (self.data_reg(Class::Pred), self.src_reg(Class::Pred));
+                lines.push("activemask.b32 %t2;".to_string());
+                lines.push(format!("vote.sync.any.pred {d}, {a}, %t2;"));
+            }
+            _ => {
+                lines.push("activemask.b32 %t2;".to_string());
+                lines.push("bar.warp.sync %t2;".to_string());
+            }
+        }
+        for _ in 0..self.rng.range(1, 3) {
+            let &(root, room) = self.rng.pick(UNIFORM_ROOTS);
+            let (ty, size, class) = *self.rng.pick(&[
+                ("u32", 4u32, Class::B32),
+                ("f32", 4, Class::F32),
+                ("u64", 8, Class::B64),
+                ("f64", 8, Class::F64),
+            ]);
+            let slots = u64::from((room - size) / size + 1);
+            let off = self.rng.below(slots) as u32 * size;
+            let dst = self.data_reg(class);
+            if off >= 8 && self.rng.chance(40) {
+                // Another `root + constant` link, then the rest as the access's offset.
+                let link = self.rng.below(u64::from(off / 8) + 1) as u32 * 8;
+                lines.push(format!("add.s64 %td1, {root}, {link};"));
+                lines.push(format!("ld.global.{ty} {dst}, [%td1+{}];", off - link));
+            } else {
+                lines.push(format!("ld.global.{ty} {dst}, [{root}+{off}];"));
+            }
+        }
         Stmt::Code(lines)
     }
 

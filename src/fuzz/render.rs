@@ -207,6 +207,7 @@ impl Kernel {
             FIXED.join(", ")
         ));
         r.line(".reg .b64 %pin, %pout, %patm, %gin, %gatm, %od, %odp, %td0, %td1, %sb, %so, %sacc, %sgen, %lb, %lgen;");
+        r.line(".reg .b64 %ur<4>;");
         r.line(".reg .pred %pu, %pl;");
         r.line(".local .align 16 .b8 lbuf[64];");
         self.prologue(&mut r, nt);
@@ -242,6 +243,18 @@ impl Kernel {
             "mov.u32 %t2, %ctaid.x;".into(),
             "mad.lo.u32 %cl, %cl, %t0, %t2;".into(),
             format!("mad.lo.u32 %gl, %cl, {nt}, %tl;"),
+            // CTA-uniform address roots and `root + constant` chains (`gen::UNIFORM_ROOTS`),
+            // in the first block: in + ((cl·40 + k) & 504), + 8, + 16; gtab + (k & 24).
+            "mad.lo.u32 %t1, %cl, 40, %k;".into(),
+            "and.b32 %t1, %t1, 504;".into(),
+            "cvt.u64.u32 %td1, %t1;".into(),
+            "add.s64 %ur0, %gin, %td1;".into(),
+            "add.s64 %ur1, %ur0, 8;".into(),
+            "add.s64 %ur2, %ur1, 16;".into(),
+            "and.b32 %t1, %k, 24;".into(),
+            "cvt.u64.u32 %td1, %t1;".into(),
+            "mov.u64 %ur3, gtab;".into(),
+            "add.s64 %ur3, %ur3, %td1;".into(),
             "mov.u32 %ln, %laneid;".into(),
             "mov.u32 %wp, %warpid;".into(),
             format!("mul.wide.u32 %td0, %gl, {OUT_REGION};"),

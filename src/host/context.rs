@@ -818,6 +818,9 @@ pub struct CompiledKernel {
     pub inst_locs: Vec<SrcLoc>,
     /// PTX text of each IR instruction, then of each block's terminator.
     pub inst_ptx: Vec<String>,
+    /// The memory-order qualifier of each IR instruction (`ir::Function::inst_sync`), which
+    /// racecheck orders accesses by.
+    pub inst_sync: Vec<ir::MemSync>,
     /// Source location of each (from the PTX's `.loc` line info), indexed as `inst_locs`.
     pub inst_sources: Vec<Option<SourceLoc>>,
     /// The device functions the kernel runs ([`ir::Function::call_frames`]), each with its
@@ -901,6 +904,7 @@ impl CompiledKernel {
                 .cloned()
                 .chain(k.blocks.iter().map(|b| terminator_ptx(&b.term).to_string()))
                 .collect(),
+            inst_sync: k.inst_sync.clone(),
             uses_heap: k
                 .insts
                 .iter()
@@ -1713,9 +1717,10 @@ impl Context {
         // The first launch compiles the kernel (outside the launch's time, and before the
         // arena is locked: compiling does not touch it).
         let engine = k.engine_for(opts.racecheck, opts.lockstep)?;
-        let race_sink = opts
-            .racecheck
-            .then(|| crate::runtime::race::RaceSink::with_global(opts.racecheck_global));
+        let race_sink = opts.racecheck.then(|| {
+            crate::runtime::race::RaceSink::with_global(opts.racecheck_global)
+                .with_sync(k.inst_sync.clone())
+        });
         // Held for the whole launch: kernel code on the worker threads reads and writes the
         // arena, and no host copy, allocation or buffer drop may run meanwhile.
         let mut arena = self.arena.write();

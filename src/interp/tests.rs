@@ -688,6 +688,7 @@ fn trap_terminator_faults() {
         inst_locs: vec![],
         call_frames: vec![],
         inst_ptx: vec![],
+        inst_sync: vec![],
         static_shared_bytes: 0,
         dynamic_shared: false,
         local_bytes: 0,

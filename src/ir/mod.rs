@@ -181,6 +181,45 @@ pub struct CallFrame {
     pub site: Option<SrcLoc>,
 }
 
+/// What a memory operation does to order other threads' accesses, from its memory-order
+/// qualifier (PTX ISA §8, Memory Consistency Model: release and acquire patterns; §9.7.9.8
+/// `ld`, §9.7.9.11 `st`, §9.7.13.5 `atom`, §9.7.13.6 `red`). A release publishes every
+/// access of the thread before it to the threads whose acquire of the same location observes
+/// it (or a later value of the location's atomic updates).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MemSync {
+    /// Weak, `.relaxed`, `.volatile` or `.mmio`, and every operation that is not a memory
+    /// access: no ordering of its own.
+    #[default]
+    None,
+    /// `ld.acquire`, `atom.acquire`: later accesses of the thread are ordered after the
+    /// releases it observes.
+    Acquire,
+    /// `st.release`, `atom.release`, `red.release`: earlier accesses of the thread are ordered
+    /// before the acquires that observe it.
+    Release,
+    /// `atom.acq_rel`: both.
+    AcqRel,
+}
+
+impl MemSync {
+    /// Whether the operation acquires (`.acquire`, `.acq_rel`).
+    pub fn acquires(self) -> bool {
+        match self {
+            MemSync::Acquire | MemSync::AcqRel => true,
+            MemSync::None | MemSync::Release => false,
+        }
+    }
+
+    /// Whether the operation releases (`.release`, `.acq_rel`).
+    pub fn releases(self) -> bool {
+        match self {
+            MemSync::Release | MemSync::AcqRel => true,
+            MemSync::None | MemSync::Acquire => false,
+        }
+    }
+}
+
 /// A kernel parameter as laid out in the parameter buffer (PTX ISA §5.1.6.1).
 #[derive(Clone, Debug, PartialEq)]
 pub struct KernelParam {
@@ -303,6 +342,10 @@ pub struct Function {
     /// The PTX instruction text (opcode with modifiers) each IR instruction came from, for
     /// fault reports; indexed by [`Inst`].
     pub inst_ptx: Vec<String>,
+    /// The memory-order qualifier of each instruction (side table, indexed by [`Inst`]):
+    /// what racecheck orders accesses by. The engines ignore it (they run a CTA on one host
+    /// thread, where every access is already ordered).
+    pub inst_sync: Vec<MemSync>,
     /// Bytes of static shared memory (`.shared` variables), before any dynamic part.
     pub static_shared_bytes: u64,
     /// Whether the kernel (or a function it may call) names an `extern .shared` array:
@@ -400,6 +443,7 @@ impl Function {
         self.insts.push(InstData { op, args, results });
         self.inst_locs.push(loc);
         self.inst_ptx.push(ptx.to_string());
+        self.inst_sync.push(MemSync::None);
         self.blocks[block.index()].insts.push(inst);
         inst
     }

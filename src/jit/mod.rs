@@ -165,7 +165,7 @@ pub fn compile_with(
 ) -> Result<JitKernel, String> {
     // The group loops' SIMD code is written for groups of four 32-bit lanes.
     const _: () = assert!(crate::analysis::segment::GROUP_LANES == 4);
-    let times = std::env::var_os("PTXJIT_COMPILE_TIMES").is_some();
+    let times = crate::switches::switches().compile_times;
     let t0 = std::time::Instant::now();
     let order = crate::analysis::segment::WarpOrder::of(f, lockstep);
     let plan = codegen::plan(f, order).with_racecheck(racecheck);
@@ -220,7 +220,7 @@ pub fn compile_with(
             &ctx.func.signature,
         )
         .map_err(|e| e.to_string())?;
-    let disasm = std::env::var_os("PTXJIT_DISASM").is_some();
+    let disasm = crate::switches::switches().disasm;
     if disasm {
         ctx.set_disasm(true);
     }

@@ -586,18 +586,10 @@ impl Gen<'_, '_> {
 }
 
 /// Whether `PTXJIT_NO_WARP_CONDS` turns off the branch decisions of full-warp region versions
-/// (`Spec`; set and not empty, `0`, `false`, `no` or `off`); read once per process. For
-/// measurements: the code without them is the general one, as correct and slower.
+/// (`Spec`; `crate::switches`). For measurements: the code without them is the general one,
+/// as correct and slower.
 pub(super) fn warp_conds_off() -> bool {
-    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *OFF.get_or_init(|| {
-        std::env::var("PTXJIT_NO_WARP_CONDS").is_ok_and(|v| {
-            !matches!(
-                v.trim().to_ascii_lowercase().as_str(),
-                "" | "0" | "false" | "no" | "off"
-            )
-        })
-    })
+    crate::switches::switches().no_warp_conds
 }
 
 /// Which of a group's lanes reach a region block in the full-warp version, as known when the

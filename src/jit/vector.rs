@@ -1633,8 +1633,28 @@ impl Gen<'_, '_> {
     }
 
     /// Read a uniform value from another block (or this block's parameter) as a scalar: the
-    /// value of the first active lane.
+    /// value of the first active lane, from its slot in the warp state.
+    ///
+    /// # Errors
+    /// An internal error naming the value when it has no slot, or when it is computed before
+    /// the warp loop and not carried into it (`preloop.rs`, `Hoist::hides`): its slot is
+    /// shared scratch that holds other values, so reading it would give another value's
+    /// bits (a wrong answer without any fault) instead of failing the compilation.
     pub(super) fn uniform_get(&mut self, v: ir::Value, first: Value) -> Result<Value, String> {
+        if self.hoist.hides(v, self.f) {
+            let at = match self.f.values[v.index()].def {
+                ir::ValueDef::Result(i, _) => format!(
+                    " (PTX line {}: '{}')",
+                    self.f.inst_locs[i.index()].line,
+                    self.f.inst_ptx[i.index()]
+                ),
+                ir::ValueDef::Param(..) => String::new(),
+            };
+            return Err(format!(
+                "internal: value {v}{at} is computed before the warp loop and not carried \
+                 into it: its slot holds other values"
+            ));
+        }
         let t = self.ty(v);
         let slot = self.layout.slot[v.index()];
         if slot == u32::MAX {

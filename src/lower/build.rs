@@ -22,6 +22,8 @@ pub(crate) struct PInst {
     pub ptx: String,
     /// A copy `results[0] := args[0]` (renaming only; no operation in SSA form).
     pub copy: bool,
+    /// The memory-order qualifier ([`crate::ir::Function::inst_sync`]).
+    pub sync: crate::ir::MemSync,
 }
 
 /// A pre-SSA terminator.
@@ -807,7 +809,16 @@ impl<'a> Builder<'a> {
             loc,
             ptx: ptx.to_string(),
             copy: false,
+            sync: crate::ir::MemSync::None,
         });
+    }
+
+    /// Give the last operation emitted in the current block the memory-order qualifier
+    /// `sync` (`ld.acquire`, `st.release`, `atom.acq_rel`, ...).
+    pub fn mark_sync(&mut self, sync: crate::ir::MemSync) {
+        if let Some(i) = self.blocks[self.cur as usize].insts.last_mut() {
+            i.sync = sync;
+        }
     }
 
     /// Emit an operation producing one fresh variable of type `ty`.

@@ -105,6 +105,23 @@ impl Cx<'_> {
         self.mods.contains(&m)
     }
 
+    /// The memory-order qualifier of an `ld`, `st`, `atom` or `red` (PTX ISA §8,
+    /// [`crate::ir::MemSync`]); `.relaxed`, `.volatile`, `.mmio` and weak accesses order
+    /// nothing of their own.
+    pub(super) fn mem_sync(&self) -> crate::ir::MemSync {
+        use crate::ir::MemSync;
+        match (
+            self.has("acquire"),
+            self.has("release"),
+            self.has("acq_rel"),
+        ) {
+            (_, _, true) | (true, true, false) => MemSync::AcqRel,
+            (true, false, false) => MemSync::Acquire,
+            (false, true, false) => MemSync::Release,
+            (false, false, false) => MemSync::None,
+        }
+    }
+
     /// The error for valid PTX that ptxjit does not implement: `what` says which part.
     pub(super) fn unsupported(&self, what: &str) -> LowerError {
         LowerError::unsupported(
@@ -1488,6 +1505,7 @@ impl Builder<'_> {
             loc,
             ptx: ptx.to_string(),
             copy: true,
+            sync: crate::ir::MemSync::None,
         });
     }
 }

@@ -458,6 +458,7 @@ pub(super) fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
             cx.loc,
             &cx.ptx,
         );
+        b.mark_sync(cx.mem_sync());
         for (k, dop) in dests.iter().enumerate() {
             let part = if k == 0 {
                 whole
@@ -485,6 +486,7 @@ pub(super) fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
         };
         let align = if k == 0 { ty.bytes() * n } else { ty.bytes() } as u8;
         let v = b.emit1(Op::Load { space, align }, vec![a], ty, cx.loc, &cx.ptx);
+        b.mark_sync(cx.mem_sync());
         if let Some(t) = b.dst_sized(cx, dop, ty, pt, sign)? {
             b.copy(t, v, cx.loc, &cx.ptx);
         }
@@ -550,6 +552,7 @@ pub(super) fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
                 align: wt.bytes() as u8,
             };
             b.emit(op, vec![addr, v], vec![], cx.loc, &cx.ptx);
+            b.mark_sync(cx.mem_sync());
         }
         return Ok(());
     }
@@ -569,6 +572,7 @@ pub(super) fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
             cx.loc,
             &cx.ptx,
         );
+        b.mark_sync(cx.mem_sync());
     }
     Ok(())
 }

@@ -93,7 +93,17 @@ pub(super) fn atom(b: &mut Builder, cx: &mut Cx, red: bool) -> Result<(), LowerE
         let addr = b.address(cx, k0, space)?;
         let c = b.src(cx, 2, ty)?;
         let nv = b.src(cx, 3, ty)?;
-        return b.unary_to_dst(cx, Op::AtomCas { space }, vec![addr, c, nv], ty);
+        if let Some(t) = b.dst(cx, 0, ty)? {
+            b.emit(
+                Op::AtomCas { space },
+                vec![addr, c, nv],
+                vec![t],
+                cx.loc,
+                &cx.ptx,
+            );
+            b.mark_sync(cx.mem_sync());
+        }
+        return Ok(());
     }
     cx.expect_operands(if red { 2 } else { 3 })?;
     let aop = match (opname, half, float) {
@@ -166,6 +176,7 @@ pub(super) fn atom(b: &mut Builder, cx: &mut Cx, red: bool) -> Result<(), LowerE
             b.emit1(Op::IAdd {}, vec![addr, o], at, cx.loc, &cx.ptx)
         };
         let old = b.emit1(Op::Atom { op: aop, space }, vec![a, v], ty, cx.loc, &cx.ptx);
+        b.mark_sync(cx.mem_sync());
         if let Some(dop) = ds.get(k) {
             if let Some(t) = b.dst_rel(cx, dop, ty, None)? {
                 b.copy(t, old, cx.loc, &cx.ptx);

@@ -1292,6 +1292,7 @@ fn build_body(b: &mut Builder, k: usize) -> Result<(), LowerError> {
         loc,
         ptx: "ret".into(),
         copy: false,
+        sync: crate::ir::MemSync::None,
     });
     let a = b.emit1(Op::IAdd {}, vec![fb, m8], Type::I64, loc, "ret");
     let ret_cx = Cx {

@@ -194,6 +194,7 @@ pub(super) fn inst(
         loc,
         ptx: ptx.to_string(),
         copy,
+        sync: crate::ir::MemSync::None,
     }
 }
 

@@ -97,6 +97,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
         inst_locs: vec![],
         call_frames: k.call_frames.clone(),
         inst_ptx: vec![],
+        inst_sync: vec![],
         static_shared_bytes: k.static_shared_bytes,
         dynamic_shared: k.dynamic_shared,
         local_bytes: k.local_bytes,
@@ -176,6 +177,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
                 .collect::<Result<Vec<_>, _>>()?;
             let tys: Vec<ir::Type> = pi.results.iter().map(|&r| k.vars[r as usize]).collect();
             let inst = f.push_inst(ib, pi.op, args, &tys, pi.loc, &pi.ptx);
+            f.inst_sync[inst.index()] = pi.sync;
             for (n, &r) in pi.results.iter().enumerate() {
                 cur[r as usize] = Some(f.inst(inst).results[n]);
             }

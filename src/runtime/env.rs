@@ -166,8 +166,9 @@ pub struct CtaEnv {
 ///   CTA starts), present where the kernel reads a register that locates the region;
 /// - the JIT's inline shared window covers `0 .. shared_size` only, so accesses to the
 ///   region take the runtime's path;
-/// - racecheck and initcheck do not track the region (the system software's data: CUDA's
-///   own code initializes and synchronizes it).
+/// - racecheck and initcheck do not track the region's bytes (the system software's data:
+///   CUDA's own code initializes and synchronizes it); racecheck does follow the releases and
+///   acquires made there, which order the user's accesses (`race::RaceCta::sync_only`).
 pub const RESERVED_SMEM_BEGIN: u64 = super::cluster::MAX_CLUSTER_SHARED - RESERVED_SMEM_BYTES;
 /// Bytes of the reserved region (`%reserved_smem_offset_cap`): 1 KiB, what CUDA reserves per
 /// CTA on compute capability 8.0 and later.
@@ -793,6 +794,13 @@ impl CtaEnv {
         let off = (p as usize).wrapping_sub(self.shared_base as usize) as u64;
         if off < self.shared_size {
             race.access_with(sink, t, inst, off, size, kind, same);
+            return;
+        }
+        let res = (p as usize).wrapping_sub(self.reserved_base as usize) as u64;
+        if !self.reserved_base.is_null() && res < RESERVED_SMEM_BYTES {
+            // The reserved region is not checked for races (see `RESERVED_SMEM_BEGIN`), but
+            // the releases and acquires that cooperative groups make there order accesses.
+            race.sync_only(sink, t, inst, RESERVED_SMEM_BEGIN + res, kind);
             return;
         }
         let off = (p as usize).wrapping_sub(self.global_base as usize) as u64;

@@ -27,6 +27,22 @@
 //!   per phase parity, a successful wait joins it into the waiting warp's clock. Per warp,
 //!   like barriers: an arrival orders the earlier accesses of all lanes of its warp, a wait
 //!   teaches all of them (missed races among those lanes, never false ones);
+//! - a release and an acquire of one location (PTX ISA §8, release and acquire patterns;
+//!   [`MemSync`]): `st.release`, `red`/`atom` `.release`/`.acq_rel` publish their warp's
+//!   accesses so far on the location they write ([`RaceState::sync`], a barrier vector clock
+//!   per location, `bvc`'s shape: the release ticks the warp's barrier epoch and joins its
+//!   clock into the location's), and `ld.acquire`, `atom` `.acquire`/`.acq_rel` of the
+//!   location teach the acquiring warp what was published there. This is how multi-warp
+//!   cooperative-groups tiles synchronize (`thread_block_tile<64>::sync()`: one lane per
+//!   warp arrives with `atom.or.acq_rel` on a word of scratch, the last resets it, the others
+//!   spin on `ld.acquire`; `bar.warp.sync` hands the order to the other lanes; the word lies
+//!   in the CTA's reserved shared memory, whose bytes are not checked, [`RaceCta::sync_only`]). The location
+//!   keeps everything published on it for the rest of the CTA (a later relaxed write does not
+//!   end what it released: a missed race, never a false one); like the mbarrier, a release
+//!   gives the accesses of all lanes of its warp and an acquire teaches all of them, and a
+//!   release does not order the lanes of its own warp among themselves. Weak, `.relaxed`
+//!   and `.volatile` accesses publish and learn nothing, and neither do fences (`fence`,
+//!   `membar`, `__threadfence`): a handover through a volatile flag and fences is reported;
 //! - program order within one thread.
 //!
 //! **Lanes of the same warp** are checked like any two threads: on sm_70 and later
@@ -62,7 +78,7 @@
 //! Concurrency: a CTA runs on one host thread at a time (its warps one after the other), so
 //! its [`RaceCta`] is used by one thread at a time; the launch's [`RaceSink`] is shared.
 
-use crate::ir::Space;
+use crate::ir::{MemSync, Space};
 use std::cell::UnsafeCell;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -124,6 +140,8 @@ pub struct RaceSink {
     found: Mutex<HashMap<(RaceAccessKey, RaceAccessKey), (u64, RaceFinding)>>,
     /// Check global memory too ([`RaceSink::with_global`]).
     global: bool,
+    /// The memory-order qualifier of each IR instruction ([`RaceSink::with_sync`]).
+    sync: Vec<MemSync>,
 }
 
 /// The instruction and kind of an access (what makes two hazards the same error).
@@ -137,6 +155,18 @@ impl RaceSink {
             global,
             ..RaceSink::default()
         }
+    }
+
+    /// The sink with the memory-order qualifier of each IR instruction of the kernel
+    /// (`ir::Function::inst_sync`, indexed by instruction): the releases and acquires that
+    /// order accesses (an instruction beyond it orders nothing).
+    pub fn with_sync(self, sync: Vec<MemSync>) -> RaceSink {
+        RaceSink { sync, ..self }
+    }
+
+    /// The memory-order qualifier of instruction `inst`.
+    fn sync_of(&self, inst: u32) -> MemSync {
+        self.sync.get(inst as usize).copied().unwrap_or_default()
     }
 
     /// Whether the launch checks global memory too.
@@ -228,9 +258,16 @@ struct RaceState {
     /// mbarrier objects by shared offset: what their arrivals released (see
     /// [`RaceCta::mbar_arrive`]).
     mbar: HashMap<u64, MbarClocks>,
+    /// What releases published on each location (shared offset, or global address), as a
+    /// barrier vector clock over the warps (`bvc`'s shape).
+    sync: HashMap<(Space, u64), Vec<u32>>,
     nwarps: usize,
-    /// Per warp: barriers taken part in.
+    /// Per warp: barriers taken part in (and releases made, [`RaceState::synchronize`]).
     bar_epoch: Vec<u32>,
+    /// Per warp: its barrier epoch after the last synchronization that ordered all its lanes
+    /// (a CTA barrier, an mbarrier arrival; not a release, which one lane makes): the
+    /// accesses of its lanes in earlier epochs are ordered before those of all its lanes.
+    lanes_epoch: Vec<u32>,
     /// `nwarps × nwarps`: `bvc[w * nwarps + v]`, the epoch of warp `v` warp `w` has seen.
     bvc: Vec<u32>,
     /// Per thread: warp-level synchronizations taken part in.
@@ -252,7 +289,37 @@ impl RaceState {
         if w != v {
             return a.be < self.bvc[w * self.nwarps + v];
         }
-        a.be < self.bar_epoch[w] || a.le < self.lvc[t as usize * 32 + (a.thread % 32) as usize]
+        a.be < self.lanes_epoch[w] || a.le < self.lvc[t as usize * 32 + (a.thread % 32) as usize]
+    }
+
+    /// After access `kind` of thread `t` to the location at `at` in `space`, with memory
+    /// order `sync`: an acquiring read or atomic learns what was published there, then a
+    /// releasing write or atomic publishes its warp's accesses so far (an `.acq_rel` atomic
+    /// does both, in that order, as it reads before it writes).
+    fn synchronize(&mut self, sync: MemSync, space: Space, at: u64, t: u32, kind: AccessKind) {
+        let (w, nw) = ((t / 32) as usize, self.nwarps);
+        let (reads, writes) = match kind {
+            AccessKind::Read => (true, false),
+            AccessKind::Write => (false, true),
+            AccessKind::Atomic => (true, true),
+        };
+        if sync.acquires() && reads {
+            if let Some(c) = self.sync.get(&(space, at)) {
+                for (v, &e) in c.iter().enumerate().take(nw) {
+                    let b = &mut self.bvc[w * nw + v];
+                    *b = (*b).max(e);
+                }
+            }
+        }
+        if sync.releases() && writes {
+            self.bar_epoch[w] += 1;
+            let c = self.sync.entry((space, at)).or_default();
+            c.resize(nw, 0);
+            for (v, e) in c.iter_mut().enumerate() {
+                *e = (*e).max(self.bvc[w * nw + v]);
+            }
+            c[w] = c[w].max(self.bar_epoch[w]);
+        }
     }
 
     fn now(&self, t: u32, inst: u32) -> Acc {
@@ -424,9 +491,12 @@ impl RaceCta {
         }
         s.global.clear();
         s.mbar.clear();
+        s.sync.clear();
         s.nwarps = nwarps;
         s.bar_epoch.clear();
         s.bar_epoch.resize(nwarps, 0);
+        s.lanes_epoch.clear();
+        s.lanes_epoch.resize(nwarps, 0);
         s.bvc.clear();
         s.bvc.resize(nwarps * nwarps, 0);
         s.lane_epoch.clear();
@@ -490,6 +560,19 @@ impl RaceCta {
         };
         s.check(sink, &mut seen, &a, &mut cells[start..end], off);
         s.cells = cells;
+        s.synchronize(sink.sync_of(inst), Space::Shared, off, t, kind);
+    }
+
+    /// An access by thread `t` at IR instruction `inst` to shared offset `off` of memory
+    /// racecheck does not check (the CTA's reserved region, `env::RESERVED_SMEM_BEGIN`): only
+    /// the release or acquire it makes (cooperative groups synchronize multi-warp tiles
+    /// there).
+    pub fn sync_only(&self, sink: &RaceSink, t: u32, inst: u32, off: u64, kind: AccessKind) {
+        let s = self.state();
+        if (t / 32) as usize >= s.nwarps {
+            return;
+        }
+        s.synchronize(sink.sync_of(inst), Space::Shared, off, t, kind);
     }
 
     /// An access of `size` bytes at global address `addr` by thread `t` at IR instruction
@@ -547,6 +630,7 @@ impl RaceCta {
             at = page * PAGE as u64 + hi as u64;
         }
         s.global = global;
+        s.synchronize(sink.sync_of(inst), Space::Global, addr, t, kind);
     }
 
     /// Global bytes `[addr, addr + size)` start a new life (a device `malloc` returned them):
@@ -592,6 +676,7 @@ impl RaceCta {
             return;
         }
         s.bar_epoch[w] += 1;
+        s.lanes_epoch[w] = s.bar_epoch[w];
         let m = s.mbar.entry(obj).or_default();
         m.current.resize(nw, 0);
         for (v, c) in m.current.iter_mut().enumerate() {
@@ -639,6 +724,7 @@ impl RaceCta {
         for (w, _) in parts.clone() {
             if w < nw {
                 s.bar_epoch[w] += 1;
+                s.lanes_epoch[w] = s.bar_epoch[w];
             }
         }
         let mut join = vec![0u32; nw];
@@ -840,6 +926,55 @@ mod tests {
         c.access(&sink, 34, 7, 16, 4, AccessKind::Write);
         let f = sink.take();
         assert_eq!(f.len(), 2, "{f:?}");
+    }
+
+    /// Release/acquire on one location orders the releasing warp's earlier accesses before the
+    /// acquiring warp's later ones; a relaxed read of the flag, an acquire before the
+    /// release, or lanes of the releasing warp itself are not ordered by it.
+    #[test]
+    fn release_acquire_orders_warps() {
+        use MemSync::{AcqRel, Acquire, None as Weak, Release};
+        // Instructions: 1 data store, 2 `red.release` of the flag, 3 `ld.acquire` of it,
+        // 4 `ld.relaxed` of it, 5 data load, 6 `atom.acq_rel` of the flag.
+        let sync = vec![Weak, Weak, Release, Acquire, Weak, Weak, AcqRel];
+        let (data, flag) = (0, 64);
+        let run = |flag_read: u32, acquire_first: bool| {
+            let sink = RaceSink::default().with_sync(sync.clone());
+            let c = cta(64);
+            if acquire_first {
+                c.access(&sink, 32, flag_read, flag, 4, AccessKind::Read);
+            }
+            c.access(&sink, 0, 1, data, 4, AccessKind::Write);
+            c.access(&sink, 0, 2, flag, 4, AccessKind::Atomic);
+            if !acquire_first {
+                c.access(&sink, 32, flag_read, flag, 4, AccessKind::Read);
+            }
+            c.access(&sink, 33, 5, data, 4, AccessKind::Read);
+            sink.take()
+        };
+        assert!(run(3, false).is_empty(), "the acquire observed the release");
+        let f = run(4, false);
+        assert_eq!(f.len(), 1, "a relaxed read orders nothing: {f:?}");
+        assert_eq!((f[0].first.inst, f[0].second.inst), (1, 5));
+        assert_eq!(run(3, true).len(), 1, "the acquire came before the release");
+
+        // An acq_rel atomic passes the order on (warp 0 → warp 1 → warp 2).
+        let sink = RaceSink::default().with_sync(sync.clone());
+        let c = cta(96);
+        c.access(&sink, 0, 1, data, 4, AccessKind::Write);
+        c.access(&sink, 0, 2, flag, 4, AccessKind::Atomic);
+        c.access(&sink, 32, 6, flag, 4, AccessKind::Atomic);
+        c.access(&sink, 64, 3, flag, 4, AccessKind::Read);
+        c.access(&sink, 65, 5, data, 4, AccessKind::Read);
+        assert!(sink.take().is_empty());
+
+        // A release by lane 0 does not order lane 1's store before lane 2's load.
+        let sink = RaceSink::default().with_sync(sync);
+        let c = cta(64);
+        c.access(&sink, 1, 1, data, 4, AccessKind::Write);
+        c.access(&sink, 0, 2, flag, 4, AccessKind::Atomic);
+        c.access(&sink, 2, 5, data, 4, AccessKind::Read);
+        assert_eq!(sink.take().len(), 1, "lanes of one warp");
     }
 
     /// Plain writes of the bytes memory holds already race with reads, not with writes.

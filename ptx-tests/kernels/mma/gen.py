@@ -15,9 +15,12 @@ the accumulator type at each step; .tf32 inputs use their upper 19 bits.
 Run: python3 gen.py  (numpy; writes into this directory)
 """
 import os
+import sys
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+import gen_common as gc  # noqa: E402  (the writers shared by ptx-tests generators)
 rng = np.random.default_rng(20261201)
 
 BITS = {"f16": 16, "bf16": 16, "tf32": 32, "f32": 32, "f64": 64, "s8": 8, "u8": 8,
@@ -214,28 +217,15 @@ grid = [1]
 block = [32]
 args = [{{ buffer = "a" }}, {{ buffer = "b" }}, {{ buffer = "c" }}, {{ buffer = "d" }}]
 
-[buffers.a]
-type = "{wname}"
-init = {{ file = "{name}_a.npy" }}
-
-[buffers.b]
-type = "{wname}"
-init = {{ file = "{name}_b.npy" }}
-
-[buffers.c]
-type = "{wname}"
-init = {{ file = "{name}_c.npy" }}
-
+{gc.buffer_from_file("a", f"{name}_a.npy", wname)}
+{gc.buffer_from_file("b", f"{name}_b.npy", wname)}
+{gc.buffer_from_file("c", f"{name}_c.npy", wname)}
 [buffers.d]
 type = "{wname}"
 len = {32 * nd}
 
-[expect.d]
-file = "{name}_d.npy"
-tolerance = "exact"
-"""
-    with open(os.path.join(HERE, f"{name}.toml"), "w") as fh:
-        fh.write(toml)
+{gc.expect_exact("d", f"{name}_d.npy")}"""
+    gc.write_text(HERE, f"{name}.toml", toml)
 
 
 FORMS = [
@@ -367,7 +357,7 @@ def quad_pair_case(name, layout, dt, ct, ptx):
                     shift = (i % p) * w if p > 1 else 0
                     out[lane, i // p] |= np.uint64(int(mat[r, c]) << shift)
     for tag, f in (("a", fa), ("b", fb), ("c", fc), ("d", fd)):
-        np.save(os.path.join(HERE, f"{name}_{tag}.npy"), f.astype(np.uint32).reshape(-1))
+        gc.save_npy(HERE, f"{name}_{tag}", f.astype(np.uint32).reshape(-1))
     return nd
 
 
@@ -394,15 +384,14 @@ def main():
         word = np.uint64 if at == "f64" else np.uint32
         wname = "u64" if at == "f64" else "u32"
         for tag, f in (("a", fa), ("b", fb), ("c", fc), ("d", fd)):
-            np.save(os.path.join(HERE, f"{name}_{tag}.npy"), f.astype(word).reshape(-1))
+            gc.save_npy(HERE, f"{name}_{tag}", f.astype(word).reshape(-1))
         write_case(name, f"m{m}n{n}k{k}.row.col{mid}.{dt}.{at}.{bt}.{ct}{tail}", wname, nd,
                    "layouts from the PTX ISA's fragment tables")
     for name, layout, dt, ct in QUAD_FORMS:
         nd = quad_pair_case(name, layout, dt, ct, ptx)
         write_case(name, f"m8n8k4{layout}.{dt}.f16.f16.{ct}", "u32", nd,
                    "four quad-pair products; layouts from the PTX ISA's m8n8k4 .f16 tables")
-    with open(os.path.join(HERE, "mma.ptx"), "w") as fh:
-        fh.write("\n".join(ptx))
+    gc.write_text(HERE, "mma.ptx", "\n".join(ptx))
 
 
 if __name__ == "__main__":

@@ -38,6 +38,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "wgmma"))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+import gen_common as gc  # noqa: E402  (the writers shared by ptx-tests generators)
 import gen as wg  # noqa: E402  (the canonical layouts, evaluated as the ISA writes them)
 
 M, N = 128, 64
@@ -246,8 +248,7 @@ def write_ptx():
             ".version 8.6", ".target sm_100a", ".address_size 64", "",
             ".extern .shared .align 1024 .b8 smem[];", ""]
     body = [mma_entry(n) for n in KINDS] + [roundtrip_entry()]
-    with open(os.path.join(HERE, "tcgen05.ptx"), "w") as f:
-        f.write("\n".join(head) + "\n" + "\n".join(body))
+    gc.write_text(HERE, "tcgen05.ptx", "\n".join(head) + "\n" + "\n".join(body))
 
 
 def value_of(rng, at, shape, narrow):
@@ -309,14 +310,14 @@ def write_case(rng, case, narrow):
         assert ((a * 4) == np.round(a * 4)).all() and ((b * 4) == np.round(b * 4)).all()
     cin = np.array([[word(v, dt) for v in row] for row in c], dtype=np.uint32)
     exp = np.array([[word(v, dt) for v in row] for row in d], dtype=np.uint32)
-    np.save(os.path.join(HERE, f"{name}_img.npy"), image.view(np.uint32))
-    np.save(os.path.join(HERE, f"{name}_cin.npy"), cin.reshape(-1))
-    np.save(os.path.join(HERE, f"{name}_expected.npy"), exp.reshape(-1))
+    gc.save_npy(HERE, f"{name}_img", image.view(np.uint32))
+    gc.save_npy(HERE, f"{name}_cin", cin.reshape(-1))
+    gc.save_npy(HERE, f"{name}_expected", exp.reshape(-1))
     extra = ""
     if mask is not None:
         areg = np.array(mask, dtype=np.uint32)
     if alay == "tmem" or mask is not None:
-        np.save(os.path.join(HERE, f"{name}_areg.npy"), areg.reshape(-1))
+        gc.save_npy(HERE, f"{name}_areg", areg.reshape(-1))
         extra = '\n[buffers.areg]\ntype = "u32"\ninit = { file = "%s_areg.npy" }\n' % name
     areg_arg = '{ buffer = "areg" }' if extra else "{ u64 = 0 }"
 
@@ -342,24 +343,14 @@ shared_bytes = {SHARED}
 args = [{{ buffer = "img" }}, {{ buffer = "out" }}, {{ buffer = "cin" }}, {{ u64 = "{adesc:#x}" }},
         {{ u64 = "{bdesc:#x}" }}, {{ u32 = {idv} }}, {{ u32 = {enable} }}, {areg_arg}]
 
-[buffers.img]
-type = "u32"
-init = {{ file = "{name}_img.npy" }}
-
-[buffers.cin]
-type = "u32"
-init = {{ file = "{name}_cin.npy" }}
-{extra}
+{gc.buffer_from_file("img", f"{name}_img.npy")}
+{gc.buffer_from_file("cin", f"{name}_cin.npy")}{extra}
 [buffers.out]
 type = "u32"
 len = {M * N}
 
-[expect.out]
-file = "{name}_expected.npy"
-tolerance = "exact"
-"""
-    with open(os.path.join(HERE, f"{name}.toml"), "w") as f:
-        f.write(toml)
+{gc.expect_exact("out", f"{name}_expected.npy")}"""
+    gc.write_text(HERE, f"{name}.toml", toml)
     print(name, hex(adesc), hex(bdesc), hex(idv))
 
 
@@ -378,8 +369,8 @@ def main():
     for t in range(128):
         x, y = int(inp[t, 0]), int(inp[t, 1])
         exp[t] = [x & 0xffff, x >> 16, y & 0xffff, y >> 16, x, y]
-    np.save(os.path.join(HERE, "roundtrip_in.npy"), inp.reshape(-1))
-    np.save(os.path.join(HERE, "roundtrip_expected.npy"), exp.reshape(-1))
+    gc.save_npy(HERE, "roundtrip_in", inp.reshape(-1))
+    gc.save_npy(HERE, "roundtrip_expected", exp.reshape(-1))
     with open(os.path.join(HERE, "roundtrip.toml"), "w") as f:
         f.write("""# tcgen05.st .32x32b.x2.unpack::16b then tcgen05.ld .32x32b.x4 and .x2.pack::16b (PTX ISA
 # §9.7.16.8.3-4): each 32-bit register is two 16-bit halves in two adjacent columns.

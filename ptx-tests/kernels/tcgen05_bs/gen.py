@@ -42,6 +42,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 # ../tcgen05/gen.py imports ../wgmma/gen.py as `gen`: load that first, then tcgen05's by path.
 sys.path.insert(0, os.path.join(HERE, "..", "wgmma"))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+import gen_common as gc  # noqa: E402  (the writers shared by ptx-tests generators)
 import gen as wg  # noqa: E402  (the canonical layouts)
 
 _spec = importlib.util.spec_from_file_location("tcgen05_gen", os.path.join(HERE, "..", "tcgen05", "gen.py"))
@@ -129,8 +131,7 @@ def write_ptx():
             ".version 8.8", ".target sm_100a", ".address_size 64", "",
             ".extern .shared .align 1024 .b8 smem[];", ""]
     body = [entry(entry_name(c), c[1], c[2]) for c in CASES]
-    with open(os.path.join(HERE, "tcgen05_bs.ptx"), "w") as f:
-        f.write("\n".join(head) + "\n" + "\n".join(body))
+    gc.write_text(HERE, "tcgen05_bs.ptx", "\n".join(head) + "\n" + "\n".join(body))
 
 
 def e4m3_value(code):
@@ -195,10 +196,10 @@ def write_case(rng, case):
     sf = np.concatenate([sf_words(rng, sa_codes, sfa), sf_words(rng, sb_codes, sfb)], axis=1)
     cin = np.array([[tc.word(v, "f32") for v in row] for row in c], dtype=np.uint32)
     exp = np.array([[tc.word(v, "f32") for v in row] for row in d], dtype=np.uint32)
-    np.save(os.path.join(HERE, f"{name}_img.npy"), image.view(np.uint32))
-    np.save(os.path.join(HERE, f"{name}_cin.npy"), cin.reshape(-1))
-    np.save(os.path.join(HERE, f"{name}_sf.npy"), sf.reshape(-1))
-    np.save(os.path.join(HERE, f"{name}_expected.npy"), exp.reshape(-1))
+    gc.save_npy(HERE, f"{name}_img", image.view(np.uint32))
+    gc.save_npy(HERE, f"{name}_cin", cin.reshape(-1))
+    gc.save_npy(HERE, f"{name}_sf", sf.reshape(-1))
+    gc.save_npy(HERE, f"{name}_expected", exp.reshape(-1))
 
     def describe(lay):
         mn_major, x, lbo, sbo = lay
@@ -216,28 +217,15 @@ shared_bytes = {SHARED}
 args = [{{ buffer = "img" }}, {{ buffer = "out" }}, {{ buffer = "cin" }}, {{ u64 = "{adesc:#x}" }},
         {{ u64 = "{bdesc:#x}" }}, {{ u32 = {idv} }}, {{ u32 = {enable} }}, {{ buffer = "sf" }}]
 
-[buffers.img]
-type = "u32"
-init = {{ file = "{name}_img.npy" }}
-
-[buffers.cin]
-type = "u32"
-init = {{ file = "{name}_cin.npy" }}
-
-[buffers.sf]
-type = "u32"
-init = {{ file = "{name}_sf.npy" }}
-
+{gc.buffer_from_file("img", f"{name}_img.npy")}
+{gc.buffer_from_file("cin", f"{name}_cin.npy")}
+{gc.buffer_from_file("sf", f"{name}_sf.npy")}
 [buffers.out]
 type = "u32"
 len = {M * N}
 
-[expect.out]
-file = "{name}_expected.npy"
-tolerance = "exact"
-"""
-    with open(os.path.join(HERE, f"{name}.toml"), "w") as f:
-        f.write(toml)
+{gc.expect_exact("out", f"{name}_expected.npy")}"""
+    gc.write_text(HERE, f"{name}.toml", toml)
     print(name, hex(adesc), hex(bdesc), hex(idv))
 
 

@@ -33,6 +33,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "wgmma"))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+import gen_common as gc  # noqa: E402  (the writers shared by ptx-tests generators)
 _spec = importlib.util.spec_from_file_location("tc_dense", os.path.join(HERE, "..", "tcgen05", "gen.py"))
 tc = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(tc)  # the dense tcgen05 kernels, descriptors and value helpers
@@ -89,8 +91,7 @@ def write_ptx():
         if key not in seen:
             seen.append(key)
     body = [entry(kernel_name(d, ws), d, ws) for (d, ws) in seen]
-    with open(os.path.join(HERE, "tcgen05_layouts.ptx"), "w") as f:
-        f.write("\n".join(head) + "\n" + "\n".join(body))
+    gc.write_text(HERE, "tcgen05_layouts.ptx", "\n".join(head) + "\n" + "\n".join(body))
 
 
 def place(m, n, ws, l0, r, j):
@@ -151,12 +152,12 @@ def write_case(rng, case):
     assert len(set(cells.values())) == m * n
     tword = np.array([[tc.word(v, dt) for v in row] for row in tm], dtype=np.uint32)
     exp = np.array([[tc.word(v, dt) for v in row] for row in out], dtype=np.uint32)
-    np.save(os.path.join(HERE, f"{name}_img.npy"), image.view(np.uint32))
-    np.save(os.path.join(HERE, f"{name}_cin.npy"), tword.reshape(-1))
-    np.save(os.path.join(HERE, f"{name}_expected.npy"), exp.reshape(-1))
+    gc.save_npy(HERE, f"{name}_img", image.view(np.uint32))
+    gc.save_npy(HERE, f"{name}_cin", tword.reshape(-1))
+    gc.save_npy(HERE, f"{name}_expected", exp.reshape(-1))
     extra, areg_arg = "", "{ u64 = 0 }"
     if a_tmem:
-        np.save(os.path.join(HERE, f"{name}_areg.npy"), areg.reshape(-1))
+        gc.save_npy(HERE, f"{name}_areg", areg.reshape(-1))
         extra = '\n[buffers.areg]\ntype = "u32"\ninit = { file = "%s_areg.npy" }\n' % name
         areg_arg = '{ buffer = "areg" }'
     layout = "D" if m == 128 else ("E" if m == 64 and ws else ("F" if m == 64 else "G"))
@@ -173,24 +174,14 @@ shared_bytes = {tc.SHARED}
 args = [{{ buffer = "img" }}, {{ buffer = "out" }}, {{ buffer = "cin" }}, {{ u64 = "{adesc:#x}" }},
         {{ u64 = "{bdesc:#x}" }}, {{ u32 = {idv} }}, {{ u32 = {enable} }}, {areg_arg}, {{ u32 = {l0 << 16} }}]
 
-[buffers.img]
-type = "u32"
-init = {{ file = "{name}_img.npy" }}
-
-[buffers.cin]
-type = "u32"
-init = {{ file = "{name}_cin.npy" }}
-{extra}
+{gc.buffer_from_file("img", f"{name}_img.npy")}
+{gc.buffer_from_file("cin", f"{name}_cin.npy")}{extra}
 [buffers.out]
 type = "u32"
 len = {128 * COLS}
 
-[expect.out]
-file = "{name}_expected.npy"
-tolerance = "exact"
-"""
-    with open(os.path.join(HERE, f"{name}.toml"), "w") as f:
-        f.write(toml)
+{gc.expect_exact("out", f"{name}_expected.npy")}"""
+    gc.write_text(HERE, f"{name}.toml", toml)
     print(name, hex(adesc), hex(bdesc), hex(idv))
 
 

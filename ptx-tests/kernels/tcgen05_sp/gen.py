@@ -32,6 +32,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "wgmma"))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+import gen_common as gc  # noqa: E402  (the writers shared by ptx-tests generators)
 _spec = importlib.util.spec_from_file_location("tc_dense", os.path.join(HERE, "..", "tcgen05", "gen.py"))
 tc = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(tc)  # the dense tcgen05 kernels and descriptors
@@ -89,8 +91,7 @@ def write_ptx():
             "// 72..75 of the allocation, and issue tcgen05.mma.sp with [sp-meta] at column 72.",
             ".version 8.6", ".target sm_100a", ".address_size 64", "",
             ".extern .shared .align 1024 .b8 smem[];", ""]
-    with open(os.path.join(HERE, "tcgen05_sp.ptx"), "w") as f:
-        f.write("\n".join(head) + "\n" + "\n".join(entry(n) for n in KINDS))
+    gc.write_text(HERE, "tcgen05_sp.ptx", "\n".join(head) + "\n" + "\n".join(entry(n) for n in KINDS))
 
 
 def sparse_a(rng, k, value):
@@ -161,13 +162,13 @@ def main():
         d = a @ (-b if neg_b else b) + (c if enable else 0)
         cin = np.array([[tc.word(v, dt) for v in row] for row in c], dtype=np.uint32)
         exp = np.array([[tc.word(v, dt) for v in row] for row in d], dtype=np.uint32)
-        np.save(os.path.join(HERE, f"{name}_img.npy"), image.view(np.uint32))
-        np.save(os.path.join(HERE, f"{name}_cin.npy"), cin.reshape(-1))
-        np.save(os.path.join(HERE, f"{name}_meta.npy"), metadata(fields, kind, sel).reshape(-1))
-        np.save(os.path.join(HERE, f"{name}_expected.npy"), exp.reshape(-1))
+        gc.save_npy(HERE, f"{name}_img", image.view(np.uint32))
+        gc.save_npy(HERE, f"{name}_cin", cin.reshape(-1))
+        gc.save_npy(HERE, f"{name}_meta", metadata(fields, kind, sel).reshape(-1))
+        gc.save_npy(HERE, f"{name}_expected", exp.reshape(-1))
         extra = ""
         if alay == "tmem":
-            np.save(os.path.join(HERE, f"{name}_areg.npy"), areg.reshape(-1))
+            gc.save_npy(HERE, f"{name}_areg", areg.reshape(-1))
             extra = '\n[buffers.areg]\ntype = "u32"\ninit = { file = "%s_areg.npy" }\n' % name
         areg_arg = '{ buffer = "areg" }' if alay == "tmem" else "{ u64 = 0 }"
         where = "tensor memory" if alay == "tmem" else "shared memory"
@@ -184,28 +185,15 @@ args = [{{ buffer = "img" }}, {{ buffer = "out" }}, {{ buffer = "cin" }}, {{ u64
         {{ u64 = "{bdesc:#x}" }}, {{ u32 = {idv} }}, {{ u32 = {enable} }}, {areg_arg},
         {{ buffer = "meta" }}]
 
-[buffers.img]
-type = "u32"
-init = {{ file = "{name}_img.npy" }}
-
-[buffers.cin]
-type = "u32"
-init = {{ file = "{name}_cin.npy" }}
-
-[buffers.meta]
-type = "u32"
-init = {{ file = "{name}_meta.npy" }}
-{extra}
+{gc.buffer_from_file("img", f"{name}_img.npy")}
+{gc.buffer_from_file("cin", f"{name}_cin.npy")}
+{gc.buffer_from_file("meta", f"{name}_meta.npy")}{extra}
 [buffers.out]
 type = "u32"
 len = {M * N}
 
-[expect.out]
-file = "{name}_expected.npy"
-tolerance = "exact"
-"""
-        with open(os.path.join(HERE, f"{name}.toml"), "w") as f:
-            f.write(toml)
+{gc.expect_exact("out", f"{name}_expected.npy")}"""
+        gc.write_text(HERE, f"{name}.toml", toml)
         print(name, hex(adesc), hex(bdesc), hex(idv))
 
 

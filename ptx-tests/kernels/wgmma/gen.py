@@ -20,9 +20,12 @@ in the accumulator type and numpy's A·B + C is the result whatever the order.
 Run (numpy only, no GPU): python3 gen.py
 """
 import os
+import sys
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+import gen_common as gc  # noqa: E402  (the writers shared by ptx-tests generators)
 A_BASE, B_BASE, IMAGE = 0, 8192, 16384
 SWIZZLE_CODE = {1: 0, 8: 1, 4: 2, 2: 3}  # x (16-byte chunks per pattern row) → mode
 
@@ -205,8 +208,7 @@ def write_ptx():
             ".version 8.4", ".target sm_90a", ".address_size 64", "",
             ".extern .shared .align 1024 .b8 smem[];", ""]
     body = [entry(n, *e) for n, e in ENTRIES.items()]
-    with open(os.path.join(HERE, "wgmma.ptx"), "w") as f:
-        f.write("\n".join(head) + "\n" + "\n".join(body))
+    gc.write_text(HERE, "wgmma.ptx", "\n".join(head) + "\n" + "\n".join(body))
 
 
 def main():
@@ -249,13 +251,13 @@ def main():
         else:
             bdesc = place(image, bits(b, bty).T, B_BASE, *blay, eb)
         d = (-a if neg_a else a) @ (-b if neg_b else b) + (c if scale_d else 0)
-        np.save(os.path.join(HERE, f"{name}_img.npy"), image.view(np.uint32))
-        np.save(os.path.join(HERE, f"{name}_cin.npy"), regs_of(c, n, dty).reshape(-1))
-        np.save(os.path.join(HERE, f"{name}_expected.npy"), regs_of(d, n, dty).reshape(-1))
+        gc.save_npy(HERE, f"{name}_img", image.view(np.uint32))
+        gc.save_npy(HERE, f"{name}_cin", regs_of(c, n, dty).reshape(-1))
+        gc.save_npy(HERE, f"{name}_expected", regs_of(d, n, dty).reshape(-1))
         extra = ""
         if alay == "regs":
-            np.save(os.path.join(HERE, f"{name}_areg.npy"), areg.reshape(-1))
-            extra = '\n[buffers.areg]\ntype = "u32"\ninit = { file = "%s_areg.npy" }\n' % name
+            gc.save_npy(HERE, f"{name}_areg", areg.reshape(-1))
+            extra = "\n" + gc.buffer_from_file("areg", f"{name}_areg.npy")
         areg_arg = '{ buffer = "areg" }' if alay == "regs" else "{ u64 = 0 }"
         nregs = ENTRIES[ent][1]
         def describe(lay):
@@ -276,24 +278,14 @@ shared_bytes = {IMAGE}
 args = [{{ buffer = "img" }}, {{ buffer = "out" }}, {{ buffer = "cin" }}, {{ u64 = "{adesc:#x}" }},
         {{ u64 = "{bdesc:#x}" }}, {{ u32 = {IMAGE} }}, {{ u32 = {scale_d} }}, {areg_arg}]
 
-[buffers.img]
-type = "u32"
-init = {{ file = "{name}_img.npy" }}
-
-[buffers.cin]
-type = "u32"
-init = {{ file = "{name}_cin.npy" }}
-{extra}
+{gc.buffer_from_file("img", f"{name}_img.npy")}
+{gc.buffer_from_file("cin", f"{name}_cin.npy")}{extra}
 [buffers.out]
 type = "u32"
 len = {128 * nregs}
 
-[expect.out]
-file = "{name}_expected.npy"
-tolerance = "exact"
-"""
-        with open(os.path.join(HERE, f"{name}.toml"), "w") as f:
-            f.write(toml)
+{gc.expect_exact("out", f"{name}_expected.npy")}"""
+        gc.write_text(HERE, f"{name}.toml", toml)
         print(name, hex(adesc), hex(bdesc))
 
 

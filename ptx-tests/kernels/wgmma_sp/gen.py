@@ -31,6 +31,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "wgmma"))
 import gen as dense  # noqa: E402  (the dense wgmma layouts)
+gc = dense.gc  # the writers shared by ptx-tests generators (../../gen_common.py)
 
 A_BASE, B_BASE, IMAGE = dense.A_BASE, dense.B_BASE, dense.IMAGE
 
@@ -121,8 +122,7 @@ def write_ptx():
             ".version 8.4", ".target sm_90a", ".address_size 64", "",
             ".extern .shared .align 1024 .b8 smem[];", ""]
     body = [entry(n, *e) for n, e in ENTRIES.items()]
-    with open(os.path.join(HERE, "wgmma_sp.ptx"), "w") as f:
-        f.write("\n".join(head) + "\n" + "\n".join(body))
+    gc.write_text(HERE, "wgmma_sp.ptx", "\n".join(head) + "\n" + "\n".join(body))
 
 
 def main():
@@ -157,14 +157,14 @@ def main():
         bdesc = dense.place(image, dense.bits(b, bty).T, B_BASE, *blay, eb)
         d = a @ b + (c if scale_d else 0)
         meta = metadata(fields, sel, threads)
-        np.save(os.path.join(HERE, f"{name}_img.npy"), image.view(np.uint32))
-        np.save(os.path.join(HERE, f"{name}_cin.npy"), dense.regs_of(c, n, dty).reshape(-1))
-        np.save(os.path.join(HERE, f"{name}_meta.npy"), meta)
-        np.save(os.path.join(HERE, f"{name}_expected.npy"), dense.regs_of(d, n, dty).reshape(-1))
+        gc.save_npy(HERE, f"{name}_img", image.view(np.uint32))
+        gc.save_npy(HERE, f"{name}_cin", dense.regs_of(c, n, dty).reshape(-1))
+        gc.save_npy(HERE, f"{name}_meta", meta)
+        gc.save_npy(HERE, f"{name}_expected", dense.regs_of(d, n, dty).reshape(-1))
         extra = ""
         if alay == "regs":
-            np.save(os.path.join(HERE, f"{name}_areg.npy"), areg.reshape(-1))
-            extra = '\n[buffers.areg]\ntype = "u32"\ninit = { file = "%s_areg.npy" }\n' % name
+            gc.save_npy(HERE, f"{name}_areg", areg.reshape(-1))
+            extra = "\n" + gc.buffer_from_file("areg", f"{name}_areg.npy")
         areg_arg = '{ buffer = "areg" }' if alay == "regs" else "{ u64 = 0 }"
         nregs = ENTRIES[ent][1]
 
@@ -187,28 +187,15 @@ args = [{{ buffer = "img" }}, {{ buffer = "out" }}, {{ buffer = "cin" }}, {{ u64
         {{ u64 = "{bdesc:#x}" }}, {{ u32 = {IMAGE} }}, {{ u32 = {scale_d} }}, {areg_arg},
         {{ buffer = "meta" }}]
 
-[buffers.img]
-type = "u32"
-init = {{ file = "{name}_img.npy" }}
-
-[buffers.cin]
-type = "u32"
-init = {{ file = "{name}_cin.npy" }}
-
-[buffers.meta]
-type = "u32"
-init = {{ file = "{name}_meta.npy" }}
-{extra}
+{gc.buffer_from_file("img", f"{name}_img.npy")}
+{gc.buffer_from_file("cin", f"{name}_cin.npy")}
+{gc.buffer_from_file("meta", f"{name}_meta.npy")}{extra}
 [buffers.out]
 type = "u32"
 len = {128 * nregs}
 
-[expect.out]
-file = "{name}_expected.npy"
-tolerance = "exact"
-"""
-        with open(os.path.join(HERE, f"{name}.toml"), "w") as f:
-            f.write(toml)
+{gc.expect_exact("out", f"{name}_expected.npy")}"""
+        gc.write_text(HERE, f"{name}.toml", toml)
         print(name, hex(adesc), hex(bdesc))
 
 

@@ -1,0 +1,63 @@
+//! The engines' diagnostic switches: environment variables that turn an optimization off or
+//! print what the compiler did, for measurements and diagnosis (docs/switches.md lists them
+//! with what each switches off). Read once per process, here and nowhere else: code asks
+//! [`switches`] for the values.
+//!
+//! None of them changes results: with a switch, the engines run the general code, as correct
+//! as the optimized one (and slower), or print more.
+
+use std::sync::OnceLock;
+
+/// The switches' values (see the module comment and docs/switches.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Switches {
+    /// `PTXJIT_NO_REGIONS`: no regions (`analysis::region`); both engines run block by block.
+    pub no_regions: bool,
+    /// `PTXJIT_NO_WARP_CONDS`: the JIT's full-warp region versions decide no branch when the
+    /// code is generated (`jit::region`).
+    pub no_warp_conds: bool,
+    /// `PTXJIT_COMPILE_TIMES`: print, per compiled kernel, the time of each compilation step.
+    pub compile_times: bool,
+    /// `PTXJIT_DISASM`: print each compiled kernel's machine code.
+    pub disasm: bool,
+}
+
+/// The switches, read from the environment at the first call.
+pub fn switches() -> &'static Switches {
+    static S: OnceLock<Switches> = OnceLock::new();
+    S.get_or_init(|| Switches {
+        no_regions: set_not_off("PTXJIT_NO_REGIONS"),
+        no_warp_conds: set_not_off("PTXJIT_NO_WARP_CONDS"),
+        compile_times: std::env::var_os("PTXJIT_COMPILE_TIMES").is_some(),
+        disasm: std::env::var_os("PTXJIT_DISASM").is_some(),
+    })
+}
+
+/// Whether variable `name` is set to something other than empty, `0`, `false`, `no` or `off`
+/// (any case, surrounding blanks ignored).
+fn set_not_off(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| !off_word(&v))
+}
+
+/// Whether `v` is one of the spellings of off: empty, `0`, `false`, `no`, `off`.
+fn off_word(v: &str) -> bool {
+    matches!(
+        v.trim().to_ascii_lowercase().as_str(),
+        "" | "0" | "false" | "no" | "off"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::off_word;
+
+    #[test]
+    fn off_spellings() {
+        for off in ["", "0", "false", "No", " OFF "] {
+            assert!(off_word(off), "{off:?}");
+        }
+        for on in ["1", "true", "yes", "2"] {
+            assert!(!off_word(on), "{on:?}");
+        }
+    }
+}
