@@ -430,13 +430,14 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
         "tcgen05.mma.sp.cta_group::1.kind::i8 [%r1], [%r4], %rd2, [%r3], %r2, 1",
         "tcgen05.mma.sp.cta_group::1.kind::f8f6f4 [%r1], %rd1, %rd2, [%r3], %r2, %p1"]
-    "tcgen05.mma.ws" "9.7.16.10.9.3" ".cta_group::1 .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 as tcgen05.mma; M = 128 (layout D), 64 (layout E: N folded in halves over lanes 0-63 and 64-127) or 32 (layout G: N folded in quarters over the four 32-lane partitions) with N = 64, 128 or 256; A from a descriptor, or tensor memory with M = 128; .collector::b0-b3::fill/use/lastuse/discard keep B between instructions (not yet: A in tensor memory with M = 32 or 64, whose layout the ISA does not give; zero-column-mask-desc; .sp)" [
+    "tcgen05.mma.ws" "9.7.16.10.9.3" ".cta_group::1 .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 as tcgen05.mma; M = 128 (layout D), 64 (layout E: N folded in halves over lanes 0-63 and 64-127) or 32 (layout G: N folded in quarters over the four 32-lane partitions) with N = 64, 128 or 256; A from a descriptor, or tensor memory with M = 128; .collector::b0-b3::fill/use/lastuse/discard keep B between instructions; the zero-column-mask-desc operand zeroes the columns of B its mask names (one, two or four sub-masks by M; a Column Shift faults) (not yet: A in tensor memory with M = 32 or 64, whose layout the ISA does not give; .sp)" [
         "tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::tf32.collector::b1::fill [%r1], [%r3], %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::i8.collector::b3::use [%r1], %rd1, %rd2, %r2, 1",
         "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b0::lastuse [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b2::discard [%r1], %rd1, %rd2, %r2, %p1",
-        "tcgen05.mma.ws.cta_group::1.kind::f8f6f4.collector::b0::fill [%r1], %rd1, %rd2, %r2, %p1"]
+        "tcgen05.mma.ws.cta_group::1.kind::f8f6f4.collector::b0::fill [%r1], %rd1, %rd2, %r2, %p1",
+        "tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1, %rd3"]
     "tcgen05.commit" "9.7.16.11.1" ".cta_group::1 .mbarrier::arrive::one {.shared::cluster} .b64 (the mma is done: arrives at once); .shared::cluster.multicast::cluster with a 16-bit ctaMask: one arrive on the mbarrier at the same offset in each CTA of the cluster whose rank's bit is set" [
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]",
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%r1], %h1",

@@ -502,10 +502,15 @@ impl Op {
                         }
                         (v, vec![])
                     }
-                    Tc05Op::MmaWs { a_tmem, .. } => (
-                        vec![I32, if *a_tmem { I32 } else { I64 }, I64, I32, Pred],
-                        vec![],
-                    ),
+                    Tc05Op::MmaWs {
+                        a_tmem, zero_mask, ..
+                    } => {
+                        let mut v = vec![I32, if *a_tmem { I32 } else { I64 }, I64, I32, Pred];
+                        if *zero_mask {
+                            v.push(I64);
+                        }
+                        (v, vec![])
+                    }
                     Tc05Op::Cp { .. } => (vec![I32, I64], vec![]),
                     Tc05Op::Shift => (vec![I32], vec![]),
                 };
