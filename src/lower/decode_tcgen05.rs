@@ -376,7 +376,8 @@ fn shift(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 /// `tcgen05.cp.cta_group::1.shape{.multicast} [taddr], s-desc` (PTX ISA §9.7.16.8.1).
-/// The decompressing forms (`.b8x16.b6x16_p32`, `.b8x16.b4x16_p64`) are not supported yet.
+/// The decompressing forms (`.b8x16.b6x16_p32`, `.b8x16.b4x16_p64`) are a load error: the
+/// ISA gives their element placement in figures only (docs/isa-notes.md).
 fn cp(b: &mut Builder, cx: &mut Cx) -> R {
     let m = |i: usize| cx.mods.get(i).copied();
     let (shape, n) = match (m(2), m(3)) {
@@ -400,7 +401,9 @@ fn cp(b: &mut Builder, cx: &mut Cx) -> R {
     if let Some(f @ "b8x16") = m(n) {
         let src = m(n + 1).unwrap_or("");
         return Err(cx.unsupported(&format!(
-            "tcgen05.cp with decompression (.{f}.{src}) is not supported yet"
+            "tcgen05.cp with decompression (.{f}.{src}) is not supported: the ISA gives where \
+             the 4- and 6-bit elements land in their 8-bit containers in figures only \
+             (§9.7.16.9.1, Figures 194-198)"
         )));
     }
     let want: Vec<&str> = ["cta_group"]
