@@ -202,7 +202,7 @@ pub const ISA: &[Instr] = isa! {
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [%rd1], [%r1], 32",
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32 [%r1], [sm], 16, [%r2]"]
     "cp.async.bulk.prefetch" "9.7.9.25.4.3" "accepted (no effect)" ["cp.async.bulk.prefetch.L2.global [%rd1], 64"]
-    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B, element strides, OOB fill zero/NaN; the copy is done when the instruction executes (not yet: .im2col_no_offs stores, .im2col::w, .im2col::w::128, .tile::gather4, .tile::scatter4, .cta_group, interleaved maps); .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
+    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B, element strides, OOB fill zero/NaN; .2d .tile::gather4 loads and .tile::scatter4 stores (a column and four row indices; maps with a box one row high); the copy is done when the instruction executes (not yet: .im2col_no_offs stores, .im2col::w, .im2col::w::128, .cta_group, interleaved maps); .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]",
         "cp.async.bulk.tensor.1d.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2}], [%r4]",
         "cp.async.bulk.tensor.5d.global.shared::cta.tile.bulk_group [%rd1, {%r1, %r2, %r3, %r4, %r5}], [sm]",
@@ -210,13 +210,18 @@ pub const ISA: &[Instr] = isa! {
         "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}",
         "cp.async.bulk.tensor.3d.shared::cta.global.im2col.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2, %r3, %r4}], [%r5], {%h1}, %rd2",
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3}], [%r4], %h1",
-        "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}, %h3"]
-    "cp.reduce.async.bulk.tensor" "9.7.9.25.5.2" ".1d-.5d .tile .global.shared::cta .bulk_group: .add u32/s32/u64/f32/f16/bf16, .min/.max u32/s32/u64/s64/f16/bf16, .inc/.dec u32, .and/.or/.xor 32/64-bit integers (the type is the tensor map's, checked when it runs); element-wise atomics" [
+        "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}, %h3",
+        "cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r4]",
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r4], %h1",
+        "cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [%rd1, {%r2, %r3, %r4, %r5, %r1}], [sm]"]
+    "cp.reduce.async.bulk.tensor" "9.7.9.25.5.2" ".1d-.5d .tile and .2d .tile::scatter4 .global.shared::cta .bulk_group: .add u32/s32/u64/f32/f16/bf16, .min/.max u32/s32/u64/s64/f16/bf16, .inc/.dec u32, .and/.or/.xor 32/64-bit integers (the type is the tensor map's, checked when it runs); element-wise atomics" [
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd1, {%r2, %r3}], [%r1]",
-        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.max.tile.bulk_group [%rd1, {%r2}], [sm]"]
-    "cp.async.bulk.prefetch.tensor" "9.7.9.25.5.3" ".1d-.5d .L2.global .tile, .3d-.5d .im2col with its offsets: checks the tensor map (no other effect)" [
+        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.max.tile.bulk_group [%rd1, {%r2}], [sm]",
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile::scatter4.bulk_group [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r1]"]
+    "cp.async.bulk.prefetch.tensor" "9.7.9.25.5.3" ".1d-.5d .L2.global .tile, .2d .tile::gather4, .3d-.5d .im2col with its offsets: checks the tensor map (no other effect)" [
         "cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r2, %r3}]",
-        "cp.async.bulk.prefetch.tensor.5d.L2.global.im2col [%rd1, {%r1, %r2, %r3, %r4, %r5}], {%h1, %h2, %h3}"]
+        "cp.async.bulk.prefetch.tensor.5d.L2.global.im2col [%rd1, {%r1, %r2, %r3, %r4, %r5}], {%h1, %h2, %h3}",
+        "cp.async.bulk.prefetch.tensor.2d.L2.global.tile::gather4 [%rd1, {%r1, %r2, %r3, %r4, %r5}]"]
     "cp.async.bulk.commit_group" "9.7.9.25.6.1" "no effect (copies are complete)" ["cp.async.bulk.commit_group"]
     "cp.async.bulk.wait_group" "9.7.9.25.6.2" "{.read}: no effect (copies are complete)" ["cp.async.bulk.wait_group 0", "cp.async.bulk.wait_group.read 1"]
     "tensormap.replace" "9.7.9.26" ".tile, every field (global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout, swizzle_mode, fill_mode) in .global, .shared::cta or generic memory, in ptxjit's tensor-map layout (docs/tensor-maps.md); not .swizzle_atomicity" [
@@ -425,13 +430,14 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
         "tcgen05.mma.sp.cta_group::1.kind::i8 [%r1], [%r4], %rd2, [%r3], %r2, 1",
         "tcgen05.mma.sp.cta_group::1.kind::f8f6f4 [%r1], %rd1, %rd2, [%r3], %r2, %p1"]
-    "tcgen05.mma.ws" "9.7.16.10.9.3" ".cta_group::1 .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 as tcgen05.mma; M = 128 (layout D), 64 (layout E: N folded in halves over lanes 0-63 and 64-127) or 32 (layout G: N folded in quarters over the four 32-lane partitions) with N = 64, 128 or 256; A from a descriptor, or tensor memory with M = 128; .collector::b0-b3::fill/use/lastuse/discard keep B between instructions (not yet: A in tensor memory with M = 32 or 64, whose layout the ISA does not give; zero-column-mask-desc; .sp)" [
+    "tcgen05.mma.ws" "9.7.16.10.9.3" ".cta_group::1 .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 as tcgen05.mma; M = 128 (layout D), 64 (layout E: N folded in halves over lanes 0-63 and 64-127) or 32 (layout G: N folded in quarters over the four 32-lane partitions) with N = 64, 128 or 256; A from a descriptor, or tensor memory with M = 128; .collector::b0-b3::fill/use/lastuse/discard keep B between instructions; the zero-column-mask-desc operand zeroes the columns of B its mask names (one, two or four sub-masks by M; a Column Shift faults) (not yet: A in tensor memory with M = 32 or 64, whose layout the ISA does not give; .sp)" [
         "tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::tf32.collector::b1::fill [%r1], [%r3], %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::i8.collector::b3::use [%r1], %rd1, %rd2, %r2, 1",
         "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b0::lastuse [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b2::discard [%r1], %rd1, %rd2, %r2, %p1",
-        "tcgen05.mma.ws.cta_group::1.kind::f8f6f4.collector::b0::fill [%r1], %rd1, %rd2, %r2, %p1"]
+        "tcgen05.mma.ws.cta_group::1.kind::f8f6f4.collector::b0::fill [%r1], %rd1, %rd2, %r2, %p1",
+        "tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1, %rd3"]
     "tcgen05.commit" "9.7.16.11.1" ".cta_group::1 .mbarrier::arrive::one {.shared::cluster} .b64 (the mma is done: arrives at once); .shared::cluster.multicast::cluster with a 16-bit ctaMask: one arrive on the mbarrier at the same offset in each CTA of the cluster whose rank's bit is set" [
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]",
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%r1], %h1",
@@ -845,6 +851,18 @@ mod tests {
             (
                 "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]",
                 "takes 3 coordinates",
+            ),
+            (
+                "cp.async.bulk.tensor.3d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r4]",
+                "needs a .2d tensor",
+            ),
+            (
+                "cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]",
+                "takes 5 coordinates",
+            ),
+            (
+                "cp.async.bulk.tensor.2d.global.shared::cta.tile.tile::scatter4.bulk_group [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r4]",
+                "takes one load mode",
             ),
             (
                 "cp.async.bulk.tensor.2d.global.shared::cta.tile.mbarrier::complete_tx::bytes [%rd1, {%r2, %r3}], [%r4]",

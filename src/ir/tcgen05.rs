@@ -289,13 +289,16 @@ pub enum Tc05Op {
         scale_vec: u8,
     },
     /// `tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem],
-    /// b-desc, idesc, enable-input-d`: operands as [`Tc05Op::Mma`]; `buffer` is the collector
-    /// buffer `N` (0..=3, 0 when none is named) and `collector` its use. Single-thread.
+    /// b-desc, idesc, enable-input-d{, zero-column-mask-desc}`: operands as [`Tc05Op::Mma`],
+    /// then with `zero_mask` the i64 zero-column mask descriptor (PTX ISA §9.7.16.4.3);
+    /// `buffer` is the collector buffer `N` (0..=3, 0 when none is named) and `collector` its
+    /// use. Single-thread.
     MmaWs {
         kind: Tc05Kind,
         a_tmem: bool,
         buffer: u8,
         collector: Tc05Collector,
+        zero_mask: bool,
     },
     /// `tcgen05.cp.cta_group::1.shape{.multicast} [taddr], s-desc`: args (taddr i32, s-desc
     /// i64). Copies the shape's matrix from shared memory into tensor memory. Single-thread.
@@ -493,10 +496,12 @@ impl fmt::Display for Tc05Op {
                 a_tmem,
                 buffer,
                 collector,
+                zero_mask,
             } => write!(
                 f,
-                "mma.ws.kind::{kind}.collector::b{buffer}::{collector}{}",
-                if *a_tmem { " a=tmem" } else { " a=desc" }
+                "mma.ws.kind::{kind}.collector::b{buffer}::{collector}{}{}",
+                if *a_tmem { " a=tmem" } else { " a=desc" },
+                if *zero_mask { " zero-column-mask" } else { "" }
             ),
             Tc05Op::Cp { shape } => write!(f, "cp.{shape}"),
             Tc05Op::Shift => f.write_str("shift.down"),

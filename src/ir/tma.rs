@@ -69,74 +69,127 @@ impl TmapField {
     }
 }
 
+/// The load mode of a copy into shared memory or a prefetch (PTX ISA §9.7.9.25.5.1
+/// `.load_mode`; the modes are described in §5.5 "Tensors").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LoadMode {
+    /// `.tile` (or no mode): one box from the coordinates.
+    Tile,
+    /// `.tile::gather4` (`.2d` only): four rows of a 2d tensor, each one box row wide; the
+    /// coordinates are the column and the four row indices.
+    Gather4,
+    /// `.im2col`: pixels × channels from a `cuTensorMapEncodeIm2col` map, with `dims − 2`
+    /// im2col offsets.
+    Im2col,
+}
+
+impl LoadMode {
+    /// Its PTX modifier (without the dot).
+    pub fn name(self) -> &'static str {
+        match self {
+            LoadMode::Tile => "tile",
+            LoadMode::Gather4 => "tile::gather4",
+            LoadMode::Im2col => "im2col",
+        }
+    }
+}
+
 /// Which tensor operation. Operands of [`crate::ir::Op::Tensor`], in order; `dims` is the
-/// `.1d`..`.5d` of the instruction, coordinates are `dims` signed `i32` element offsets, the
-/// tensor map an `i64` generic address (of a kernel parameter, a `.const` or a `.global`
-/// object), shared-memory addresses `i64` shared-space offsets:
+/// `.1d`..`.5d` of the instruction, coordinates are [`TensorOp::coords`] signed `i32` element
+/// offsets (`dims` of them, five for `.tile::gather4` / `.tile::scatter4`: the column, then
+/// four row indices), the tensor map an `i64` generic address (of a kernel parameter, a
+/// `.const` or a `.global` object), shared-memory addresses `i64` shared-space offsets:
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TensorOp {
     /// Global → shared (`.mbarrier::complete_tx::bytes`): args (dst, tensor map,
     /// coordinates, mbarrier, then with `.im2col` the `dims − 2` im2col offsets as `i32`
-    /// zero-extended from their 16 bits). The box (tile mode) or the pixels × channels
-    /// (im2col mode, §5.5.4) land densely at dst (swizzled as the map says), out-of-bound
-    /// elements read as the map's fill, then complete-tx of their bytes.
-    Load { dims: u8, im2col: bool },
-    /// Shared → global (`.tile.bulk_group`): args (tensor map, coordinates, src);
-    /// out-of-bound elements are not written.
-    Store { dims: u8 },
-    /// `cp.reduce.async.bulk.tensor` (`.tile.bulk_group`): args as `Store`; each in-bound
-    /// element is combined atomically with `op` (element type from the map).
-    Reduce { dims: u8, op: AtomOp },
+    /// zero-extended from their 16 bits). The box (tile mode), the four rows (gather4) or
+    /// the pixels × channels (im2col mode, §5.5.4) land densely at dst (swizzled as the map
+    /// says), out-of-bound elements read as the map's fill, then complete-tx of their bytes.
+    Load { dims: u8, mode: LoadMode },
+    /// Shared → global (`.bulk_group`; `.tile`, or `.tile::scatter4` with `scatter4`): args
+    /// (tensor map, coordinates, src); out-of-bound elements are not written.
+    Store { dims: u8, scatter4: bool },
+    /// `cp.reduce.async.bulk.tensor` (`.bulk_group`; `.tile` or `.tile::scatter4`): args as
+    /// `Store`; each in-bound element is combined atomically with `op` (element type from the
+    /// map).
+    Reduce {
+        dims: u8,
+        op: AtomOp,
+        scatter4: bool,
+    },
     /// `cp.async.bulk.prefetch.tensor`: args (tensor map, coordinates, then with `.im2col`
     /// the `dims − 2` im2col offsets as for `Load`); checks the map only.
-    Prefetch { dims: u8, im2col: bool },
+    Prefetch { dims: u8, mode: LoadMode },
     /// `tensormap.replace`: args (address i64 in `space`: `Global`, `Shared` or `Generic`,
     /// ord i32, value i64).
     Replace { field: TmapField, space: Space },
 }
 
 impl TensorOp {
-    /// Coordinates taken (0 for `Replace`).
+    /// The `.Nd` of the instruction (0 for `Replace`).
     pub fn dims(self) -> usize {
         match self {
             TensorOp::Load { dims, .. }
-            | TensorOp::Store { dims }
+            | TensorOp::Store { dims, .. }
             | TensorOp::Reduce { dims, .. }
             | TensorOp::Prefetch { dims, .. } => dims as usize,
             TensorOp::Replace { .. } => 0,
         }
     }
 
+    /// Whether the copy moves four rows (`.tile::gather4` / `.tile::scatter4`).
+    pub fn four_rows(self) -> bool {
+        match self {
+            TensorOp::Load { mode, .. } | TensorOp::Prefetch { mode, .. } => {
+                mode == LoadMode::Gather4
+            }
+            TensorOp::Store { scatter4, .. } | TensorOp::Reduce { scatter4, .. } => scatter4,
+            TensorOp::Replace { .. } => false,
+        }
+    }
+
+    /// Coordinates taken: the dimensions, or five (column and four rows) for the four-row
+    /// modes; 0 for `Replace`.
+    pub fn coords(self) -> usize {
+        if self.four_rows() {
+            5
+        } else {
+            self.dims()
+        }
+    }
+
+    /// The load mode of a load or prefetch (`None` for the others).
+    pub fn load_mode(self) -> Option<LoadMode> {
+        match self {
+            TensorOp::Load { mode, .. } | TensorOp::Prefetch { mode, .. } => Some(mode),
+            TensorOp::Store { .. } | TensorOp::Reduce { .. } | TensorOp::Replace { .. } => None,
+        }
+    }
+
     /// im2col offsets taken: `dims − 2` for the `.im2col` load mode, else 0.
     pub fn offsets(self) -> usize {
-        match self {
-            TensorOp::Load { dims, im2col: true } | TensorOp::Prefetch { dims, im2col: true } => {
-                (dims as usize).saturating_sub(2)
-            }
-            TensorOp::Load { im2col: false, .. }
-            | TensorOp::Prefetch { im2col: false, .. }
-            | TensorOp::Store { .. }
-            | TensorOp::Reduce { .. }
-            | TensorOp::Replace { .. } => 0,
+        match self.load_mode() {
+            Some(LoadMode::Im2col) => self.dims().saturating_sub(2),
+            Some(LoadMode::Tile | LoadMode::Gather4) | None => 0,
         }
     }
 }
 
 impl fmt::Display for TensorOp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rows = |s: bool| if s { ".scatter4" } else { "" };
+        let mode = |m: LoadMode| match m {
+            LoadMode::Tile => String::new(),
+            m => format!(".{}", m.name()),
+        };
         match self {
-            TensorOp::Load { dims, im2col } => {
-                write!(f, "load.{dims}d{}", if *im2col { ".im2col" } else { "" })
+            TensorOp::Load { dims, mode: m } => write!(f, "load.{dims}d{}", mode(*m)),
+            TensorOp::Store { dims, scatter4 } => write!(f, "store.{dims}d{}", rows(*scatter4)),
+            TensorOp::Reduce { dims, op, scatter4 } => {
+                write!(f, "reduce.{dims}d{}.{op:?}", rows(*scatter4))
             }
-            TensorOp::Store { dims } => write!(f, "store.{dims}d"),
-            TensorOp::Reduce { dims, op } => write!(f, "reduce.{dims}d.{op:?}"),
-            TensorOp::Prefetch { dims, im2col } => {
-                write!(
-                    f,
-                    "prefetch.{dims}d{}",
-                    if *im2col { ".im2col" } else { "" }
-                )
-            }
+            TensorOp::Prefetch { dims, mode: m } => write!(f, "prefetch.{dims}d{}", mode(*m)),
             TensorOp::Replace { field, space } => write!(f, "replace.{}.{space}", field.name()),
         }
     }

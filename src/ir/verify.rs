@@ -388,38 +388,43 @@ impl Op {
                 Ok(())
             }
             Op::Tensor { op } => {
-                use crate::ir::TensorOp;
+                use crate::ir::{LoadMode, TensorOp};
                 let d = op.dims();
+                let c = op.coords();
                 let k = op.offsets();
-                let coords = |from: usize| args[from..from + d].iter().all(|t| *t == I32);
+                let coords = |from: usize| args[from..from + c].iter().all(|t| *t == I32);
                 let offs = |from: usize| args[from..from + k].iter().all(|t| *t == I32);
-                let ok = match op {
-                    TensorOp::Load { im2col, .. } => {
-                        n(d + 3 + k, 0)?;
-                        args[0] == I64
-                            && args[1] == I64
-                            && coords(2)
-                            && args[d + 2] == I64
-                            && offs(d + 3)
-                            && (!im2col || (3..=5).contains(&d))
-                    }
-                    TensorOp::Store { .. } | TensorOp::Reduce { .. } => {
-                        n(d + 2, 0)?;
-                        args[0] == I64 && coords(1) && args[d + 1] == I64
-                    }
-                    TensorOp::Prefetch { im2col, .. } => {
-                        n(d + 1 + k, 0)?;
-                        args[0] == I64
-                            && coords(1)
-                            && offs(d + 1)
-                            && (!im2col || (3..=5).contains(&d))
-                    }
-                    TensorOp::Replace { space, .. } => {
-                        n(3, 0)?;
-                        matches!(space, Space::Global | Space::Shared | Space::Generic)
-                            && args == [I64, I32, I64]
-                    }
+                // im2col needs a 3d..5d tensor, the four-row modes a 2d one.
+                let mode_ok = match op.load_mode() {
+                    Some(LoadMode::Im2col) => (3..=5).contains(&d),
+                    Some(LoadMode::Gather4) => d == 2,
+                    Some(LoadMode::Tile) => true,
+                    None => !op.four_rows() || d == 2,
                 };
+                let ok = mode_ok
+                    && match op {
+                        TensorOp::Load { .. } => {
+                            n(c + 3 + k, 0)?;
+                            args[0] == I64
+                                && args[1] == I64
+                                && coords(2)
+                                && args[c + 2] == I64
+                                && offs(c + 3)
+                        }
+                        TensorOp::Store { .. } | TensorOp::Reduce { .. } => {
+                            n(c + 2, 0)?;
+                            args[0] == I64 && coords(1) && args[c + 1] == I64
+                        }
+                        TensorOp::Prefetch { .. } => {
+                            n(c + 1 + k, 0)?;
+                            args[0] == I64 && coords(1) && offs(c + 1)
+                        }
+                        TensorOp::Replace { space, .. } => {
+                            n(3, 0)?;
+                            matches!(space, Space::Global | Space::Shared | Space::Generic)
+                                && args == [I64, I32, I64]
+                        }
+                    };
                 let dims_ok = matches!(op, TensorOp::Replace { .. }) || (1..=5).contains(&d);
                 (ok && dims_ok)
                     .then_some(())
@@ -497,10 +502,15 @@ impl Op {
                         }
                         (v, vec![])
                     }
-                    Tc05Op::MmaWs { a_tmem, .. } => (
-                        vec![I32, if *a_tmem { I32 } else { I64 }, I64, I32, Pred],
-                        vec![],
-                    ),
+                    Tc05Op::MmaWs {
+                        a_tmem, zero_mask, ..
+                    } => {
+                        let mut v = vec![I32, if *a_tmem { I32 } else { I64 }, I64, I32, Pred];
+                        if *zero_mask {
+                            v.push(I64);
+                        }
+                        (v, vec![])
+                    }
                     Tc05Op::Cp { .. } => (vec![I32, I64], vec![]),
                     Tc05Op::Shift => (vec![I32], vec![]),
                 };

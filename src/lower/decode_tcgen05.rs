@@ -376,7 +376,8 @@ fn shift(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 /// `tcgen05.cp.cta_group::1.shape{.multicast} [taddr], s-desc` (PTX ISA §9.7.16.8.1).
-/// The decompressing forms (`.b8x16.b6x16_p32`, `.b8x16.b4x16_p64`) are not supported yet.
+/// The decompressing forms (`.b8x16.b6x16_p32`, `.b8x16.b4x16_p64`) are a load error: the
+/// ISA gives their element placement in figures only (docs/isa-notes.md).
 fn cp(b: &mut Builder, cx: &mut Cx) -> R {
     let m = |i: usize| cx.mods.get(i).copied();
     let (shape, n) = match (m(2), m(3)) {
@@ -400,7 +401,9 @@ fn cp(b: &mut Builder, cx: &mut Cx) -> R {
     if let Some(f @ "b8x16") = m(n) {
         let src = m(n + 1).unwrap_or("");
         return Err(cx.unsupported(&format!(
-            "tcgen05.cp with decompression (.{f}.{src}) is not supported yet"
+            "tcgen05.cp with decompression (.{f}.{src}) is not supported: the ISA gives where \
+             the 4- and 6-bit elements land in their 8-bit containers in figures only \
+             (§9.7.16.9.1, Figures 194-198)"
         )));
     }
     let want: Vec<&str> = ["cta_group"]
@@ -420,8 +423,8 @@ fn cp(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 /// `tcgen05.mma.ws.cta_group::1.kind{.collector::bN::{fill,use,lastuse,discard}} [d-tmem],
-/// a-desc|[a-tmem], b-desc, idesc, enable-input-d` (PTX ISA §9.7.16.10.9.3). The
-/// zero-column-mask-desc operand is not supported yet.
+/// a-desc|[a-tmem], b-desc, idesc, enable-input-d{, zero-column-mask-desc}` (PTX ISA
+/// §9.7.16.10.9.3; the zero-column mask descriptor is §9.7.16.4.3, read when it runs).
 fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.mods.get(2) == Some(&"sp") {
         return Err(cx.unsupported("tcgen05.mma.ws.sp is not supported yet"));
@@ -474,21 +477,21 @@ fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
         want.push(c);
     }
     exact(cx, &want)?;
-    match cx.inst.operands.len() {
-        5 => {}
-        6 => {
-            return Err(
-                cx.unsupported("tcgen05.mma.ws with zero-column-mask-desc is not supported yet")
-            )
-        }
+    let zero_mask = match cx.inst.operands.len() {
+        5 => false,
+        6 => true,
         n => {
             return Err(cx.bad(&format!(
-                "expects [d-tmem], a-desc or [a-tmem], b-desc, idesc, enable-input-d; found \
-                 {n} operands"
+                "expects [d-tmem], a-desc or [a-tmem], b-desc, idesc, enable-input-d and an \
+                 optional zero-column-mask-desc; found {n} operands"
             )))
         }
-    }
+    };
     let (d, a, a_tmem, bd, id, en) = mma_operands(b, cx, 0, 0)?;
+    let mut args = vec![d, a, bd, id, en];
+    if zero_mask {
+        args.push(b.src(cx, 5, Type::I64)?);
+    }
     b.emit(
         Op::Tcgen05 {
             op: Tc05Op::MmaWs {
@@ -496,9 +499,10 @@ fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
                 a_tmem,
                 buffer,
                 collector,
+                zero_mask,
             },
         },
-        vec![d, a, bd, id, en],
+        args,
         vec![],
         cx.loc,
         &cx.ptx,

@@ -13,19 +13,27 @@
 //!                                   [dst], [tensorMap, {c0, ..}], [mbar], {o0, ..};
 //! cp.async.bulk.tensor.Nd.shared::cluster.global{.tile,.im2col}.mbarrier::complete_tx::bytes
 //!     .multicast::cluster           [dst], [tensorMap, {c0, ..}], [mbar]{, {o0, ..}}, ctaMask;
+//! cp.async.bulk.tensor.2d.{shared::cluster,shared::cta}.global.tile::gather4
+//!     .mbarrier::complete_tx::bytes{.multicast::cluster} [dst], [tensorMap, {col, r0, r1, r2, r3}],
+//!                                   [mbar]{, ctaMask};
 //! cp.async.bulk.tensor.Nd.global.shared::cta{.tile}.bulk_group [tensorMap, {c0, ..}], [src];
-//! cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op{.tile}.bulk_group [tensorMap, {..}], [src];
+//! cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group
+//!                                   [tensorMap, {col, r0, r1, r2, r3}], [src];
+//! cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op{.tile,.tile::scatter4}.bulk_group
+//!                                   [tensorMap, {..}], [src];
 //! cp.async.bulk.prefetch.tensor.Nd.L2.global{.tile} [tensorMap, {c0, ..}];
+//! cp.async.bulk.prefetch.tensor.2d.L2.global.tile::gather4 [tensorMap, {col, r0, r1, r2, r3}];
 //! cp.async.bulk.prefetch.tensor.Nd.L2.global.im2col [tensorMap, {c0, ..}], {o0, ..};
 //! tensormap.replace.tile.field{.global,.shared::cta}.b1024.{b32,b64} [addr], {ord,} new_val;
 //! tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.{cta,cluster,gpu,sys}
 //!                                   .sync.aligned [dst], [src], 128;
 //! fence.proxy.tensormap::generic.{release,acquire}.{cta,cluster,gpu,sys} {[addr], 128};
 //! ```
-//! N is 1..5 (`.1d`..`.5d`; 3..5 with `.im2col`), coordinates are signed 32-bit, the im2col
-//! offsets N − 2 16-bit values (PTX ISA §5.5.4). Not supported yet (an error that says so):
-//! the load modes `.im2col_no_offs` (stores), `.im2col::w`, `.im2col::w::128`,
-//! `.tile::gather4`, `.tile::scatter4`, `.cta_group`. `.multicast::cluster` is one copy per
+//! N is 1..5 (`.1d`..`.5d`; 3..5 with `.im2col`, 2 with the four-row modes
+//! `.tile::gather4` / `.tile::scatter4`, whose five coordinates are the column and four row
+//! indices), coordinates are signed 32-bit, the im2col offsets N − 2 16-bit values (PTX ISA
+//! §5.5.4). Not supported yet (an error that says so): the load modes `.im2col_no_offs`
+//! (stores), `.im2col::w`, `.im2col::w::128`, `.cta_group`. `.multicast::cluster` is one copy per
 //! CTA of the cluster named in ctaMask, to the `mapa` of the destination and the mbarrier
 //! (as `cp.async.bulk`'s, `decode_bulk.rs`).
 //!
@@ -35,7 +43,7 @@
 use super::super::build::Builder;
 use super::super::LowerError;
 use super::Cx;
-use crate::ir::{AtomOp, ICmp, Op, Sign, Space, TensorOp, TmapField, Type};
+use crate::ir::{AtomOp, ICmp, LoadMode, Op, Sign, Space, TensorOp, TmapField, Type};
 use crate::ptx::ast::{Literal, Operand};
 
 type R = Result<(), LowerError>;
@@ -101,7 +109,8 @@ fn only(cx: &Cx, from: usize, allowed: &[&str]) -> R {
     for (k, m) in rest.iter().enumerate() {
         if (m.starts_with("im2col") || m.starts_with("tile::")) && !allowed.contains(m) {
             return Err(cx.unsupported(&format!(
-                "the .{m} load mode is not supported yet (.tile, and .im2col for loads and prefetches)"
+                "the .{m} load mode is not supported yet (.tile; .tile::gather4 and .im2col for \
+                 loads and prefetches; .tile::scatter4 for stores and reductions)"
             )));
         }
         if (*m == "multicast::cluster" && !allowed.contains(m)) || m.starts_with("cta_group") {
@@ -122,7 +131,12 @@ fn only(cx: &Cx, from: usize, allowed: &[&str]) -> R {
 const NDIMS: [&str; 5] = ["1d", "2d", "3d", "4d", "5d"];
 
 /// The `[tensorMap, {c0, ..}]` operand at `k`: the map's address (i64) and `n` coordinates.
-fn tensor_operand(b: &mut Builder, cx: &mut Cx, k: usize, n: u8) -> Result<Vec<u32>, LowerError> {
+fn tensor_operand(
+    b: &mut Builder,
+    cx: &mut Cx,
+    k: usize,
+    n: usize,
+) -> Result<Vec<u32>, LowerError> {
     let o = cx.opnd(k)?.clone();
     let Operand::Bracketed(items, span) = &o else {
         return Err(LowerError::new(
@@ -140,7 +154,7 @@ fn tensor_operand(b: &mut Builder, cx: &mut Cx, k: usize, n: u8) -> Result<Vec<u
             ))
         }
     };
-    if coords.len() != n as usize {
+    if coords.len() != n {
         return Err(LowerError::new(
             *span,
             format!("'{}' takes {n} coordinates, found {}", cx.ptx, coords.len()),
@@ -187,17 +201,49 @@ fn im2col_offsets(b: &mut Builder, cx: &mut Cx, k: usize, n: u8) -> Result<Vec<u
     Ok(out)
 }
 
-/// Whether the copy has the `.im2col` load mode (`.tile` or none: tile mode); `.im2col`
-/// needs a 3d to 5d tensor.
-fn im2col_mode(cx: &Cx, n: u8) -> Result<bool, LowerError> {
-    let on = cx.has("im2col");
-    if on && !(3..=5).contains(&n) {
-        return Err(cx.bad("the .im2col load mode needs a .3d, .4d or .5d tensor"));
+/// The load mode of a copy into shared memory or a prefetch (`.tile` or none: tile mode);
+/// `.im2col` needs a 3d to 5d tensor, `.tile::gather4` a 2d one.
+fn load_mode(cx: &Cx, n: u8) -> Result<LoadMode, LowerError> {
+    let found: Vec<LoadMode> = [LoadMode::Tile, LoadMode::Gather4, LoadMode::Im2col]
+        .into_iter()
+        .filter(|m| cx.has(m.name()))
+        .collect();
+    let mode = match found.as_slice() {
+        [] => LoadMode::Tile,
+        [m] => *m,
+        _ => return Err(cx.bad("takes one load mode (.tile, .tile::gather4 or .im2col)")),
+    };
+    match mode {
+        LoadMode::Im2col if !(3..=5).contains(&n) => {
+            Err(cx.bad("the .im2col load mode needs a .3d, .4d or .5d tensor"))
+        }
+        LoadMode::Gather4 if n != 2 => {
+            Err(cx.bad("the .tile::gather4 load mode needs a .2d tensor"))
+        }
+        LoadMode::Tile | LoadMode::Gather4 | LoadMode::Im2col => Ok(mode),
     }
+}
+
+/// Whether a store or reduction has `.tile::scatter4` (a `.2d` tensor only) rather than
+/// `.tile` or no mode.
+fn scatter4(cx: &Cx, n: u8) -> Result<bool, LowerError> {
+    let on = cx.has("tile::scatter4");
     if on && cx.has("tile") {
-        return Err(cx.bad("takes one load mode (.tile or .im2col)"));
+        return Err(cx.bad("takes one load mode (.tile or .tile::scatter4)"));
+    }
+    if on && n != 2 {
+        return Err(cx.bad("the .tile::scatter4 mode needs a .2d tensor"));
     }
     Ok(on)
+}
+
+/// Coordinates of an `n`-d copy: five (column, four rows) in the four-row modes.
+fn coord_count(n: u8, four_rows: bool) -> usize {
+    if four_rows {
+        5
+    } else {
+        n as usize
+    }
 }
 
 /// A shared-memory address operand as an i64 shared-space offset.
@@ -240,6 +286,7 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
                 "shared::cta",
                 "global",
                 "tile",
+                "tile::gather4",
                 "im2col",
                 "mbarrier::complete_tx::bytes",
                 "multicast::cluster",
@@ -252,18 +299,19 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
         if multicast && !cx.has("shared::cluster") {
             return Err(cx.bad(".multicast::cluster copies into .shared::cluster"));
         }
-        let im2col = im2col_mode(cx, n)?;
+        let mode = load_mode(cx, n)?;
+        let im2col = mode == LoadMode::Im2col;
         let k_mask = 3 + usize::from(im2col);
         cx.expect_operands(k_mask + usize::from(multicast))?;
         let dst = shared(b, cx, 0)?;
-        let t = tensor_operand(b, cx, 1, n)?;
+        let t = tensor_operand(b, cx, 1, coord_count(n, mode == LoadMode::Gather4))?;
         let mbar = shared(b, cx, 2)?;
         let offs = if im2col {
             im2col_offsets(b, cx, 3, n)?
         } else {
             vec![]
         };
-        let op = TensorOp::Load { dims: n, im2col };
+        let op = TensorOp::Load { dims: n, mode };
         let args = |dst: u32, mbar: u32| {
             let mut a = vec![dst];
             a.extend(t.iter().copied());
@@ -322,19 +370,21 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
             "global",
             "shared::cta",
             "tile",
+            "tile::scatter4",
             "bulk_group",
         ],
     )?;
     if !cx.has("bulk_group") {
         return Err(cx.bad("a copy into global memory needs .bulk_group"));
     }
-    store_like(b, cx, n, TensorOp::Store { dims: n })
+    let scatter4 = scatter4(cx, n)?;
+    store_like(b, cx, TensorOp::Store { dims: n, scatter4 })
 }
 
 /// `[tensorMap, coords], [src]` → Store/Reduce.
-fn store_like(b: &mut Builder, cx: &mut Cx, n: u8, op: TensorOp) -> R {
+fn store_like(b: &mut Builder, cx: &mut Cx, op: TensorOp) -> R {
     cx.expect_operands(2)?;
-    let mut args = tensor_operand(b, cx, 0, n)?;
+    let mut args = tensor_operand(b, cx, 0, op.coords())?;
     args.push(shared(b, cx, 1)?);
     emit(b, cx, op, args);
     Ok(())
@@ -351,6 +401,7 @@ fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
         "global",
         "shared::cta",
         "tile",
+        "tile::scatter4",
         "bulk_group",
     ];
     allowed.extend_from_slice(&super::bulk::REDUCTIONS);
@@ -370,7 +421,16 @@ fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
         "or" => AtomOp::Or,
         _ => AtomOp::Xor,
     };
-    store_like(b, cx, n, TensorOp::Reduce { dims: n, op: aop })
+    let scatter4 = scatter4(cx, n)?;
+    store_like(
+        b,
+        cx,
+        TensorOp::Reduce {
+            dims: n,
+            op: aop,
+            scatter4,
+        },
+    )
 }
 
 fn prefetch(b: &mut Builder, cx: &mut Cx) -> R {
@@ -378,18 +438,26 @@ fn prefetch(b: &mut Builder, cx: &mut Cx) -> R {
     only(
         cx,
         4,
-        &[NDIMS[n as usize - 1], "L2", "global", "tile", "im2col"],
+        &[
+            NDIMS[n as usize - 1],
+            "L2",
+            "global",
+            "tile",
+            "tile::gather4",
+            "im2col",
+        ],
     )?;
     if !(cx.has("L2") && cx.has("global")) {
         return Err(cx.bad("needs .L2.global"));
     }
-    let im2col = im2col_mode(cx, n)?;
+    let mode = load_mode(cx, n)?;
+    let im2col = mode == LoadMode::Im2col;
     cx.expect_operands(1 + usize::from(im2col))?;
-    let mut args = tensor_operand(b, cx, 0, n)?;
+    let mut args = tensor_operand(b, cx, 0, coord_count(n, mode == LoadMode::Gather4))?;
     if im2col {
         args.extend(im2col_offsets(b, cx, 1, n)?);
     }
-    emit(b, cx, TensorOp::Prefetch { dims: n, im2col }, args);
+    emit(b, cx, TensorOp::Prefetch { dims: n, mode }, args);
     Ok(())
 }
 

@@ -396,6 +396,7 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     lane_mask,
                     scale_d,
                     scale_vec,
+                    zero_mask: false,
                 };
                 if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, fk, e);
@@ -408,6 +409,7 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
             a_tmem,
             buffer,
             collector,
+            zero_mask,
         } => {
             for l in lanes(mask) {
                 let ws = Some((buffer, collector));
@@ -419,6 +421,7 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     lane_mask: false,
                     scale_d: 0,
                     scale_vec: 0,
+                    zero_mask,
                 };
                 if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, fk, e);
@@ -1067,6 +1070,50 @@ struct MmaForm {
     lane_mask: bool,
     scale_d: u8,
     scale_vec: u8,
+    /// `.ws` with a zero-column-mask-desc (the operand after enable-input-d).
+    zero_mask: bool,
+}
+
+/// The zero-column mask of a `tcgen05.mma.ws` (PTX ISA §9.7.16.4.3, Table 45) for an
+/// `m`-row, `n`-column multiply: entry `j` is true when column `j` of B reads as zero. With
+/// Non-Zero Mask (bit 39) clear no column is; else the mask is one sub-mask of N bits
+/// (M = 128), two of N/2 (M = 64) or four of N/4 (M = 32). Sub-mask `i` is the periodic pattern
+/// that starts with a span of ones when First Span `fs_i` (bit 32 + i) is 1 — Skip Span (bits
+/// 40-47) + 1 zeroed columns — or with a span of zeros when it is 0 — Use Span (bits 48-55) + 1
+/// columns of B — the two alternating, with its first Start Count `sc_i` (bits 8i..8i+7) bits
+/// dropped (the ISA's examples 2-4; its table's descriptions of the two spans are the other
+/// way round). Errors: reserved bits 36-38 or bits 62-63 set, or a Column Shift (bits 56-61)
+/// other than 0 (the ISA does not say how a shift combines with the mask or the collector
+/// buffers).
+fn zero_columns(desc: u64, m: u32, n: u64) -> Result<Vec<bool>, String> {
+    if desc & (0b111 << 36) != 0 || desc >> 62 != 0 {
+        return Err(format!(
+            "zero-column-mask-desc {desc:#x}: reserved bits (36-38, 62-63) are set"
+        ));
+    }
+    let shift = (desc >> 56) & 63;
+    if shift != 0 {
+        return Err(format!(
+            "zero-column-mask-desc {desc:#x}: Column Shift (bits 56-61) {shift} is not supported \
+             (the ISA does not say how the shift combines with the mask and the collector buffers)"
+        ));
+    }
+    if desc & (1 << 39) == 0 {
+        return Ok(vec![false; n as usize]);
+    }
+    let parts = u64::from(128 / m.clamp(32, 128));
+    let width = n / parts;
+    let (skip, used) = (((desc >> 40) & 255) + 1, ((desc >> 48) & 255) + 1);
+    let mut out = Vec::with_capacity(n as usize);
+    for i in 0..parts {
+        let start = (desc >> (8 * i)) & 255;
+        let ones_first = (desc >> (32 + i)) & 1 == 1;
+        for j in 0..width {
+            let p = (j + start) % (skip + used);
+            out.push(if ones_first { p < skip } else { p >= used });
+        }
+    }
+    Ok(out)
 }
 
 /// One `tcgen05.mma` (`.sp`, `.ws`) issued by `lane`.
@@ -1086,6 +1133,7 @@ fn mma_lane(
         lane_mask,
         scale_d,
         scale_vec,
+        zero_mask,
     } = form;
     let dt = d.arg(s, 0, lane) as u32;
     let a_op = d.arg(s, 1, lane);
@@ -1241,6 +1289,15 @@ fn mma_lane(
     }
     if id.neg_b {
         b.iter_mut().for_each(|v| *v = negate(id.b, *v));
+    }
+    if zero_mask {
+        // The mask is this multiply's: the collector buffer above keeps B as read.
+        let zeroed = zero_columns(d.arg(s, 5, lane), id.m, n).map_err(tmem_fault)?;
+        for kk in 0..k {
+            for (col, _) in zeroed.iter().enumerate().filter(|(_, z)| **z) {
+                b[(kk * n) as usize + col] = 0;
+            }
+        }
     }
     let mut c = vec![0u64; (m * n) as usize];
     if enable_d {
@@ -1623,6 +1680,32 @@ mod tests {
         assert_eq!(reduce(s(true), &ints), 7);
         assert_eq!(reduce(u(true), &ints), 0xffff_fff0);
         assert_eq!(reduce(u(false), &ints), 5);
+    }
+
+    /// The zero-column mask descriptor's examples 2-4 (PTX ISA §9.7.16.4.3), low bit first
+    /// (example 4 without its shift), and the faults on a shift and on reserved bits.
+    #[test]
+    fn zero_column_masks() {
+        let bits = |text: &str| -> Vec<bool> { text.chars().rev().map(|c| c == '1').collect() };
+        let desc = |sc: [u64; 4], fs: [u64; 4], skip: u64, used: u64| {
+            (0..4).fold(1 << 39 | skip << 40 | used << 48, |d, i| {
+                d | sc[i] << (8 * i) | fs[i] << (32 + i)
+            })
+        };
+        let m = zero_columns(desc([0; 4], [0; 4], 2, 3), 128, 64).expect("valid");
+        assert_eq!(m[..14], bits("11100001110000")[..]);
+        let m = zero_columns(desc([0; 4], [1, 0, 0, 0], 2, 3), 64, 64).expect("valid");
+        assert_eq!(m[..17], bits("11100001110000111")[..]);
+        assert_eq!(m[32..50], bits("000011100001110000")[..]);
+        let m = zero_columns(desc([0, 1, 2, 1], [1, 1, 0, 0], 2, 3), 32, 64).expect("valid");
+        assert_eq!(m[..14], bits("00001110000111")[..]);
+        assert_eq!(m[16..29], bits("0000111000011")[..]);
+        assert_eq!(m[32..44], bits("111000011100")[..]);
+        assert_eq!(m[48..61], bits("1110000111000")[..]);
+        assert_eq!(zero_columns(3 << 40, 128, 64), Ok(vec![false; 64]));
+        let shifted = zero_columns(desc([0; 4], [0; 4], 2, 3) | 2 << 56, 32, 128);
+        assert!(shifted.expect_err("shift").contains("Column Shift"));
+        assert!(zero_columns(1 << 37, 128, 64).is_err());
     }
 
     /// `shift.down`: lanes 32..63, columns 4..11 move one lane down; lane 32 keeps its

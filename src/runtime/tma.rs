@@ -29,6 +29,15 @@
 //! as the fill; complete-tx of all the bytes. A filter base outside the box, an offset beyond
 //! its width, or a mode that does not match the map's faults.
 //!
+//! # Semantics (four-row modes, §5.5 "Tile::scatter4 and Tile::gather4 modes"; 2d maps)
+//! `.tile::gather4` loads (and prefetches) and `.tile::scatter4` stores and reductions take
+//! five coordinates: a column `col` and four row indices `r0 ..= r3`. They move four box rows:
+//! row `k` is tensor row `rk`, its `box_elems(0)` elements from column `col` (by the traversal
+//! step of dimension 0), landing densely at `k × box_elems(0) × elem` in shared memory (then
+//! the swizzle); bounds, fill, stores and reductions are as in tile mode, and a load's
+//! complete-tx counts the four rows' bytes. The map's box must be one row high (box
+//! dimension 1 of 1): the ISA gives no effect for a taller box, so ptxjit faults on one.
+//!
 //! Like `cp.async.bulk`, a copy is whole when the instruction executes (one legal schedule
 //! of an asynchronous copy). The active lanes act one after another in lane order.
 //!
@@ -44,7 +53,7 @@ use super::initcheck::InitAccess;
 use super::memory::SHARED_WINDOW;
 use super::tensormap::{self, replace_field, TensorMap, TmapType, TENSOR_MAP_BYTES};
 use super::warp::{lanes, WarpDesc};
-use crate::ir::{AtomOp, HalfFmt, Sign, Space, TensorOp, Type};
+use crate::ir::{AtomOp, HalfFmt, LoadMode, Sign, Space, TensorOp, Type};
 
 /// Execute tensor operation `op` for the lanes of `mask`.
 pub(crate) fn exec(d: &WarpDesc, op: TensorOp, mask: u32, s: &mut [u8], env: &CtaEnv) {
@@ -107,6 +116,7 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
         return Ok(());
     }
     let dims = op.dims();
+    let ncoord = op.coords();
     let map_arg = usize::from(matches!(op, TensorOp::Load { .. }));
     let (space, addr) = map_space(env, d.arg(s, map_arg, l));
     let Some(b) = read_map(d, env, l, space, addr) else {
@@ -122,10 +132,7 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
     if m.interleave != 0 {
         return Err("interleaved tensor maps are not supported yet".into());
     }
-    let im2col_op = matches!(
-        op,
-        TensorOp::Load { im2col: true, .. } | TensorOp::Prefetch { im2col: true, .. }
-    );
+    let im2col_op = op.load_mode() == Some(LoadMode::Im2col);
     match (im2col_op, m.im2col.is_some()) {
         (true, false) => return Err("an .im2col copy with a tile-mode tensor map".into()),
         (false, true) => {
@@ -133,14 +140,21 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
         }
         (true, true) | (false, false) => {}
     }
+    if op.four_rows() && m.box_dims[1] != 1 {
+        return Err(format!(
+            "a four-row copy (.tile::gather4/.tile::scatter4) with a map whose box dimension 1 is \
+             {} (the ISA gives the effect of a box one row high only)",
+            m.box_dims[1]
+        ));
+    }
     let mut c = [0i64; 5];
-    for (k, ck) in c.iter_mut().enumerate().take(dims) {
+    for (k, ck) in c.iter_mut().enumerate().take(ncoord) {
         *ck = d.arg(s, map_arg + 1 + k, l) as u32 as i32 as i64;
     }
     // The im2col offsets follow the mbarrier (a load) or the coordinates (a prefetch).
     let off_arg = match op {
-        TensorOp::Load { .. } => dims + 3,
-        _ => dims + 1,
+        TensorOp::Load { .. } => ncoord + 3,
+        _ => ncoord + 1,
     };
     let offs: [i64; 3] = std::array::from_fn(|k| {
         if k < op.offsets() {
@@ -151,7 +165,7 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
     });
     let smem_arg = match op {
         TensorOp::Load { .. } => 0,
-        _ => map_arg + 1 + dims,
+        _ => map_arg + 1 + ncoord,
     };
     let red = match op {
         TensorOp::Prefetch { .. } => return Ok(()),
@@ -174,8 +188,10 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
         Some(ic) => Some((ic.channels as u64, im2col_pixels(&m, ic, &c, &offs)?)),
         None => None,
     };
+    let four_rows = op.four_rows();
     let total: u64 = match &pix {
         Some((ch, p)) => ch * p.len() as u64,
+        None if four_rows => 4 * n[0],
         None => n.iter().product(),
     };
     for lin in 0..total {
@@ -184,6 +200,11 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
                 let mut e = p[(lin / ch) as usize];
                 e[0] += (lin % ch) as i64;
                 e
+            }
+            // Four rows: row `r` of the box is tensor row c[1 + r], its elements from column c[0].
+            None if four_rows => {
+                let (r, i) = ((lin / n[0]) as usize, lin % n[0]);
+                [c[0] + i as i64 * m.step(0), c[1 + r], 0, 0, 0]
             }
             None => {
                 let mut rest = lin;
@@ -269,8 +290,8 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
         }
     }
     if load {
-        let mbar = d.arg(s, 2 + dims, l);
-        complete_tx(d, env, l, mbar, m.box_bytes())?;
+        let mbar = d.arg(s, 2 + ncoord, l);
+        complete_tx(d, env, l, mbar, total * esize)?;
     }
     Ok(())
 }

@@ -22,6 +22,16 @@ columns back (out[t * 64 ..]). The expected image is cin with D's cells replaced
 A.B (+ C, the D input read from the same cells), so a cell the layout does not name must keep
 its value. Every product and sum is exact (small multiples of 1/4, integers for i8).
 
+The z_* cases add tcgen05.mma.ws's zero-column-mask-desc operand (section 9.7.16.4.3,
+Table 45 and its four examples): the N-bit mask is one sub-mask (M = 128), two of N/2 bits
+(M = 64) or four of N/4 bits (M = 32); sub-mask i starts with a span of ones (first span fs_i
+= 1: Skip Span + 1 columns of zeros) or of zeros (fs_i = 0: Use Span + 1 columns of B), the
+two spans alternate, and its Start Count sc_i low bits are dropped; a 1 bit zeroes that
+column of B for the multiply. (The table's descriptions of Skip Span and Use Span are the
+other way round; the examples, which zeroed_columns() reproduces, follow the field names.)
+Bit 39 (Non-Zero Mask) 0 means no column is zeroed. A Column Shift (bits 56-61) other than 0
+faults in ptxjit (the ISA does not say how it combines with the mask): z_shift expects that.
+
 Run (numpy only, no GPU): python3 gen.py
 """
 import importlib.util
@@ -60,6 +70,75 @@ CASES = [
 ]
 
 
+# (case, dense kernel, A type, B type, D type, M, N, {sc}, {fs}, skip span, use span,
+#  non-zero mask, column shift)
+ZCASES = [
+    ("z_ws_f16_m128", "tc_f16", "f16", "f16", "f32", 128, 64, [2], [1], 2, 4, 1, 0),
+    ("z_ws_bf16_m64", "tc_f16", "bf16", "bf16", "f32", 64, 128, [3, 0], [0, 1], 0, 6, 1, 0),
+    ("z_ws_tf32_m32", "tc_tf32", "tf32", "tf32", "f32", 32, 256, [0, 1, 2, 1], [1, 1, 0, 0], 2, 3, 1, 0),
+    ("z_ws_f16_off", "tc_f16", "f16", "f16", "f32", 64, 64, [5, 7], [1, 1], 1, 1, 0, 0),
+]
+
+
+def zdesc(sc, fs, skip, use, nonzero, shift):
+    d = 0
+    for i, v in enumerate(sc):
+        d |= v << (8 * i)
+    for i, v in enumerate(fs):
+        d |= v << (32 + i)
+    return d | nonzero << 39 | skip << 40 | use << 48 | shift << 56
+
+
+def zeroed_columns(desc, m, n):
+    """The N-bit zero-column mask (section 9.7.16.4.3) as a list of bits, column 0 first."""
+    if not desc >> 39 & 1:
+        return [0] * n
+    parts = {128: 1, 64: 2, 32: 4}[m]
+    skip, use = (desc >> 40 & 255) + 1, (desc >> 48 & 255) + 1
+    out = []
+    for i in range(parts):
+        sc, fs = desc >> (8 * i) & 255, desc >> (32 + i) & 1
+        spans = [(1, skip), (0, use)] if fs else [(0, use), (1, skip)]
+        bits = []
+        while len(bits) < sc + n // parts:
+            for v, count in spans:
+                bits += [v] * count
+        out += bits[sc:sc + n // parts]
+    return out
+
+
+def _check_isa_examples():
+    """The ISA's examples 2-4 (low bit first; the shift of example 4 left out)."""
+    def lsb_first(text):
+        return [int(c) for c in reversed(text.replace(" ", ""))]
+    got = zeroed_columns(zdesc([0], [0], 2, 3, 1, 0), 128, 14)
+    assert got == lsb_first("111 0000 111 0000"), got
+    got = zeroed_columns(zdesc([0, 0], [1, 0], 2, 3, 1, 0), 64, 36)
+    m0 = lsb_first("111 0000 111 0000 111")
+    m1 = lsb_first("0000 111 0000 111 0000")
+    assert got[:len(m0)] == m0 and got[18:18 + len(m1)] == m1, got
+    got = zeroed_columns(zdesc([0, 1, 2, 1], [1, 1, 0, 0], 2, 3, 1, 0), 32, 4 * 16)
+    for i, text in enumerate(["0000 111 0000 111", "0000 111 0000 11",
+                              "111 0000 111 00", "111 0000 111 000"]):
+        want = lsb_first(text)
+        assert got[16 * i:16 * i + len(want)] == want, (i, got[16 * i:16 * i + 16])
+
+
+def zentry(dense):
+    """The .ws kernel of `dense` with the zero-column-mask-desc operand from parameter zmask."""
+    text = entry(zkernel_name(dense), dense, True)
+    text = text.replace("    .param .u64 areg, .param .u32 dlane)",
+                        "    .param .u64 areg, .param .u32 dlane, .param .u64 zmask)")
+    text, n = re.subn(r"(    tcgen05\.mma\.ws\.cta_group::1\.kind::\w+ \[%r22\], %rd5, %rd6, %r15, %p4);",
+                      "    ld.param.u64 %rd20, [zmask];\n\\1, %rd20;", text)
+    assert n == 1
+    return text
+
+
+def zkernel_name(dense):
+    return dense.replace("tc_", "lz_ws_")
+
+
 def entry(name, dense, ws):
     """`dense` from ../tcgen05/gen.py renamed, D (and A in tensor memory) at lane `dlane`
     (bits 31-16) of the allocation, the mma optionally .ws."""
@@ -91,6 +170,11 @@ def write_ptx():
         if key not in seen:
             seen.append(key)
     body = [entry(kernel_name(d, ws), d, ws) for (d, ws) in seen]
+    zseen = []
+    for case in ZCASES:
+        if case[1] not in zseen:
+            zseen.append(case[1])
+    body += [zentry(d) for d in zseen]
     gc.write_text(HERE, "tcgen05_layouts.ptx", "\n".join(head) + "\n" + "\n".join(body))
 
 
@@ -110,7 +194,7 @@ def idesc(at, bt, dt, m, n):
     return dcode << 4 | tc.TYPE_CODE[at] << 7 | tc.TYPE_CODE[bt] << 10 | (n >> 3) << 17 | (m >> 4) << 24
 
 
-def write_case(rng, case):
+def write_case(rng, case, zmask=None):
     (name, dense, ws, at, bt, dt, m, n, l0, a_tmem, blay, enable) = case
     k = tc.K_OF[at]
     if at == "s8":
@@ -145,7 +229,10 @@ def write_case(rng, case):
         for j in range(n):
             cells[(r, j)] = place(m, n, ws, l0, r, j)
             c[r, j] = tm[cells[(r, j)]]
-    d = a @ b + (c if enable else 0)
+    bz = b
+    if zmask is not None:
+        bz = b * (1 - np.array(zeroed_columns(zmask, m, n)))[None, :]
+    d = a @ bz + (c if enable else 0)
     out = tm.copy()
     for (r, j), lc in cells.items():
         out[lc] = d[r, j]
@@ -162,17 +249,21 @@ def write_case(rng, case):
         areg_arg = '{ buffer = "areg" }'
     layout = "D" if m == 128 else ("E" if m == 64 and ws else ("F" if m == 64 else "G"))
     where = "tensor memory (lane alignment as D's)" if a_tmem else "K-major, no swizzle"
+    zarg, zline, kname = "", "", kernel_name(dense, ws)
+    if zmask is not None:
+        zarg, kname = f', {{ u64 = "{zmask:#x}" }}', zkernel_name(dense)
+        zline = f"\n# zero-column-mask-desc {zmask:#x}: B columns {np.flatnonzero(zeroed_columns(zmask, m, n)).tolist()} read as zero."
     toml = f"""# tcgen05.mma{'.ws' if ws else ''}.cta_group::1.kind::{tc.KINDS[dense]}: M {m}, N {n}, K {k}, .{dt} += .{at} x .{bt};
-# Layout {layout}, D at lane {l0}; A: {where}; enable-input-d {enable}.
+# Layout {layout}, D at lane {l0}; A: {where}; enable-input-d {enable}.{zline}
 # Written by gen.py (do not edit: change gen.py and run it); expected: the tensor memory image
 # with D's cells (PTX ISA 9.7.16.10.5) replaced by numpy's A·B + C, exact.
 ptx = "tcgen05_layouts.ptx"
-kernel = "{kernel_name(dense, ws)}"
+kernel = "{kname}"
 grid = [1]
 block = [128]
 shared_bytes = {tc.SHARED}
 args = [{{ buffer = "img" }}, {{ buffer = "out" }}, {{ buffer = "cin" }}, {{ u64 = "{adesc:#x}" }},
-        {{ u64 = "{bdesc:#x}" }}, {{ u32 = {idv} }}, {{ u32 = {enable} }}, {areg_arg}, {{ u32 = {l0 << 16} }}]
+        {{ u64 = "{bdesc:#x}" }}, {{ u32 = {idv} }}, {{ u32 = {enable} }}, {areg_arg}, {{ u32 = {l0 << 16} }}{zarg}]
 
 {gc.buffer_from_file("img", f"{name}_img.npy")}
 {gc.buffer_from_file("cin", f"{name}_cin.npy")}{extra}
@@ -190,6 +281,22 @@ def main():
     rng = np.random.default_rng(300)
     for case in CASES:
         write_case(rng, case)
+    _check_isa_examples()
+    zrng = np.random.default_rng(301)
+    for (name, dense, at, bt, dt, m, n, sc, fs, skip, use, nonzero, shift) in ZCASES:
+        z = zdesc(sc, fs, skip, use, nonzero, shift)
+        write_case(zrng, (name, dense, True, at, bt, dt, m, n, 0, False, None, 1), z)
+    # A column shift faults (ptxjit does not know how it combines with the mask).
+    with open(os.path.join(HERE, "z_ws_f16_m128.toml")) as f:
+        text = f.read()
+    z = zdesc([2], [1], 2, 4, 1, 0)
+    text = text.replace(f'{{ u64 = "{z:#x}" }}]', f'{{ u64 = "{z | 2 << 56:#x}" }}]')
+    text = text.split("[expect.out]")[0] + '[expect_error]\nkind = "fault"\ncontains = "Column Shift"\n'
+    text = text[text.index("ptx = "):]
+    text = ("# tcgen05.mma.ws with a zero-column-mask-desc whose Column Shift (bits 56-61) is 2: the ISA\n"
+            "# does not say how a shift combines with the mask, so ptxjit faults naming the field.\n"
+            "# Written by gen.py (do not edit: change gen.py and run it).\n" + text)
+    gc.write_text(HERE, "z_shift.toml", text)
 
 
 if __name__ == "__main__":
