@@ -55,6 +55,15 @@
 //!   blocks do, blocks no lane reaches have no code, and the masks they would have added
 //!   are known (a destination outside the region reached by all lanes gets the warp's whole
 //!   mask once). The general version is unchanged and runs otherwise.
+//! - Where the lead's branch (its last block's) is one so decided and its other direction
+//!   leaves the region (a guard skipping its body before a barrier:
+//!   `if (tid < s) …` for the warps past `s`), a skipping version (`Gen::region_skip`) comes
+//!   first, after the lead's hoisted checks and before the other blocks': entered where the
+//!   warp is full, the lead's checks hold, lane 0 takes that direction and the lanes agree,
+//!   it runs the lead's instructions for all lanes, as the full-warp version does, and gives
+//!   the whole warp to that destination. The other blocks have no code in it, so their
+//!   checks (which may fail for such warps: the body's addresses past the end of an array)
+//!   are not needed.
 //! - In that version, a block all four lanes of the group run (the lead's, and those
 //!   `Reach::All`) reads and writes lane-strided structs whole (`wide.rs`, `Spec::wide`,
 //!   planned per block); a block some lanes run (`Reach::Some`) keeps one access per member
@@ -139,21 +148,10 @@ impl Gen<'_, '_> {
                 self.scalar_section(blk, first, &mut sc, Some(&mut deferred[k]))?;
             }
         }
-        // Hoisted bounds checks, planned at the top for every block.
         self.region = Some(RegionCtx {
             head,
             blocks: blocks.clone(),
         });
-        let mut fast = super::affine::FastMem::default();
-        for (k, &blk) in blocks.iter().enumerate() {
-            let insts = self.f.block(blk).insts.clone();
-            let m = (k < lead).then_some(mask);
-            let plan = self.plan_fast_mem(blk, &insts, &sc, first, m)?;
-            fast.access.extend(plan.access);
-        }
-        self.fast = fast;
-        self.gfast = Default::default();
-        self.pinned.clear();
         // Uniform branch conditions, decided once: from the scalar sections, or from slots
         // written before the region.
         let mut uconds: Vec<Option<Value>> = vec![None; blocks.len()];
@@ -172,32 +170,6 @@ impl Gen<'_, '_> {
                     }
                 }
             };
-        }
-        // Branch conditions the full-warp version decides once per warp (`Gen::warp_cond`):
-        // that version runs only where lane 0's condition has the value chosen here and all
-        // lanes agree, so it follows one direction at compile time.
-        let mut spec = Spec {
-            conds: vec![None; blocks.len()],
-            oks: vec![],
-            all_out: vec![],
-            wide: vec![],
-        };
-        if !self.no_warp_conds {
-            for (k, &blk) in blocks.iter().enumerate() {
-                let Terminator::Branch { cond, then_, else_ } = &self.f.block(blk).term else {
-                    continue;
-                };
-                if uconds[k].is_some() {
-                    continue;
-                }
-                let (cond, then_, else_) = (*cond, then_.block, else_.block);
-                let want = self.spec_direction(&r, then_, else_);
-                let Some(ok) = self.warp_cond(cond, blk, &sc, first, want)? else {
-                    continue;
-                };
-                spec.oks.push(ok);
-                spec.conds[k] = Some(want);
-            }
         }
         // Destinations outside the region.
         let mut outs: Vec<(Out, Variable)> = vec![];
@@ -232,6 +204,53 @@ impl Gen<'_, '_> {
             prios: r.clone(),
             lead,
         };
+        // Hoisted bounds checks, planned at the top for every block: the lead's first, then
+        // (after the skipping version's test, which needs only those) the others'.
+        let mut fast = super::affine::FastMem::default();
+        for (k, &blk) in blocks.iter().enumerate() {
+            if k == lead {
+                self.fast = super::affine::FastMem {
+                    access: fast.access.clone(),
+                    ..Default::default()
+                };
+                self.gfast = Default::default();
+                self.pinned.clear();
+                self.region_skip(&r, mask, first, &blocks, &sc, &uconds, &deferred, &pass)?;
+            }
+            let insts = self.f.block(blk).insts.clone();
+            let m = (k < lead).then_some(mask);
+            let plan = self.plan_fast_mem(blk, &insts, &sc, first, m)?;
+            fast.access.extend(plan.access);
+        }
+        self.fast = fast;
+        self.gfast = Default::default();
+        self.pinned.clear();
+        // Branch conditions the full-warp version decides once per warp (`Gen::warp_cond`):
+        // that version runs only where lane 0's condition has the value chosen here and all
+        // lanes agree, so it follows one direction at compile time.
+        let mut spec = Spec {
+            conds: vec![None; blocks.len()],
+            oks: vec![],
+            all_out: vec![],
+            wide: vec![],
+        };
+        if !self.no_warp_conds {
+            for (k, &blk) in blocks.iter().enumerate() {
+                let Terminator::Branch { cond, then_, else_ } = &self.f.block(blk).term else {
+                    continue;
+                };
+                if uconds[k].is_some() {
+                    continue;
+                }
+                let (cond, then_, else_) = (*cond, then_.block, else_.block);
+                let want = self.spec_direction(&r, then_, else_);
+                let Some(ok) = self.warp_cond(cond, blk, &sc, first, want)? else {
+                    continue;
+                };
+                spec.oks.push(ok);
+                spec.conds[k] = Some(want);
+            }
+        }
         let res = self.region_loops(mask, &blocks, &sc, &uconds, &deferred, &pass, spec);
         self.region = None;
         self.region_store_check = false;
@@ -331,6 +350,106 @@ impl Gen<'_, '_> {
         self.group_loop(mask, false, body)?;
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
+        Ok(())
+    }
+
+    /// A version for a warp whose lanes all take the lead's branch (the last block of
+    /// `Regions::lead`) out of the region (a guard skipping
+    /// its body: `if (tid < s) …` for the warps past `s`), emitted at the region's top after
+    /// the lead's hoisted checks and before the other blocks' (which it does not need). It
+    /// applies where that branch's condition is one `Gen::warp_cond` decides and the
+    /// direction other than the full-warp version's (`spec_direction`) goes there, and is
+    /// entered where the warp is full, the lead's hoisted checks hold, lane 0 takes that
+    /// direction and the lanes agree: the lead's instructions run for all lanes as in the
+    /// full-warp version, the whole warp goes to the branch's target once, and the
+    /// dispatcher follows. Otherwise (or where it does not apply) nothing is emitted but the
+    /// test, and the current block goes on with the region's other versions.
+    #[allow(clippy::too_many_arguments)]
+    fn region_skip(
+        &mut self,
+        r: &Range<u32>,
+        mask: Value,
+        first: Value,
+        blocks: &[ir::Block],
+        sc: &HashMap<ir::Value, Value>,
+        uconds: &[Option<Value>],
+        deferred: &[Vec<(ir::Value, Value)>],
+        pass: &Pass,
+    ) -> Result<(), String> {
+        // The lead's last block: the branch every lane of the region runs.
+        let kb = pass.lead - 1;
+        let bb = blocks[kb];
+        let Terminator::Branch { cond, then_, else_ } = &self.f.block(bb).term else {
+            return Ok(());
+        };
+        if self.no_warp_conds || uconds[kb].is_some() {
+            return Ok(());
+        }
+        let (cond, then_, else_) = (*cond, then_.block, else_.block);
+        let dir = !self.spec_direction(r, then_, else_);
+        let to = if dir { then_ } else { else_ };
+        let target = self.layout.prio[to.index()];
+        // Leaving the region only: an exit block inside it (`if (i < n) { … } return;`)
+        // would put this version's test before the full-warp version of every streaming
+        // warp (saxpy: +6% instructions per launch in a build that had it).
+        if target > r.start && target < r.end {
+            return Ok(());
+        }
+        let Some(ok) = self.warp_cond(cond, bb, sc, first, dir)? else {
+            return Ok(());
+        };
+        // All 32 lanes (the mask is all ones), and every lane takes `dir`.
+        let mut go = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
+        go = self.b.ins().band(go, ok);
+        let lead: Vec<ir::Inst> = blocks[..pass.lead]
+            .iter()
+            .flat_map(|b| self.f.block(*b).insts.iter().copied())
+            .collect();
+        let mut oks: Vec<Value> = vec![];
+        for i in &lead {
+            if let Some(fa) = self.fast.access.get(i) {
+                if !oks.contains(&fa.ok) {
+                    oks.push(fa.ok);
+                }
+            }
+        }
+        for ok in oks {
+            go = self.b.ins().band(go, ok);
+        }
+        let run = self.b.create_block();
+        let rest = self.b.create_block();
+        self.b.ins().brif(go, run, &[], rest, &[]);
+        self.b.switch_to_block(run);
+        let mut conds = vec![None; blocks.len()];
+        conds[kb] = Some(dir);
+        let mut spec = Spec {
+            conds,
+            oks: vec![],
+            all_out: vec![],
+            wide: vec![],
+        };
+        self.warp_fast_body = true;
+        self.unroll_groups = self.unroll_fits(lead.into_iter(), |_| false);
+        let res = self.group_loop(mask, true, |g: &mut Self, grp: &mut Grp, acc: Value| {
+            g.region_group(grp, blocks, sc, uconds, deferred, pass, Some(&mut spec))?;
+            Ok(acc)
+        });
+        self.warp_fast_body = false;
+        res?;
+        if spec.all_out.len() != 1 {
+            return Err("internal: a skipped region left other than at its head".into());
+        }
+        match spec.all_out[0] {
+            Out::Pending(p) => {
+                self.state_or32(self.layout.pending(p), mask);
+                self.set_active(p);
+            }
+            Out::Exited => self.state_or32(EXITED_OFF, mask),
+        }
+        self.b.ins().jump(self.dispatch, &[]);
+        self.b.switch_to_block(rest);
+        self.gfast = Default::default();
+        self.pinned.clear();
         Ok(())
     }
 
