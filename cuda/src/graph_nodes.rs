@@ -313,9 +313,35 @@ fn instantiate(pe: *mut u64, g: u64) -> DrvResult {
     unsafe { out(pe, h) }
 }
 
-exports! { cuGraphInstantiateWithFlags => fn(pe: *mut u64, g: u64, _flags: u64) {
-    // Flags (auto-free on launch, upload, device launch, priority) change nothing for a
-    // graph whose work runs when launched.
+/// `CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH`.
+const FLAG_DEVICE_LAUNCH: u64 = 4;
+/// Every `CUgraphInstantiate_flags` bit: auto-free on launch (1), upload (2), device launch
+/// (4), node priority (8).
+const FLAGS_KNOWN: u64 = 0xf;
+
+/// Checks instantiation flags. Auto-free on launch, upload and node priority change nothing
+/// for a graph whose work runs when launched; a graph for device launch is refused with
+/// `CUDA_ERROR_NOT_SUPPORTED` (no device runtime launches graphs, and its kernels would read
+/// `%current_graph_exec` as 0 where a GPU gives the graph); unknown bits are
+/// `CUDA_ERROR_INVALID_VALUE`.
+fn check_instantiate_flags(flags: u64) -> Result<(), Fail> {
+    if flags & !FLAGS_KNOWN != 0 {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("unknown graph instantiation flags {flags:#x}"),
+        ));
+    }
+    if flags & FLAG_DEVICE_LAUNCH != 0 {
+        return Err(Fail::new(
+            CUDA_ERROR_NOT_SUPPORTED,
+            "CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH: ptxjit has no device graph launch",
+        ));
+    }
+    Ok(())
+}
+
+exports! { cuGraphInstantiateWithFlags => fn(pe: *mut u64, g: u64, flags: u64) {
+    check_instantiate_flags(flags)?;
     instantiate(pe, g)
 }}
 
@@ -331,6 +357,16 @@ pub struct InstantiateParams {
 exports! { cuGraphInstantiateWithParams, cuGraphInstantiateWithParams_ptsz => fn(pe: *mut u64, g: u64, p: *mut InstantiateParams) {
     if p.is_null() {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null instantiate parameters"));
+    }
+    // SAFETY: a descriptor by the API's contract.
+    let flags = unsafe { (*p).flags };
+    if let Err(e) = check_instantiate_flags(flags) {
+        // SAFETY: as above. CUDA_GRAPH_INSTANTIATE_ERROR: described by the return value.
+        unsafe {
+            (*p).err_node_out = 0;
+            (*p).result_out = 1;
+        }
+        return Err(e);
     }
     instantiate(pe, g)?;
     // SAFETY: a descriptor by the API's contract. CUDA_GRAPH_INSTANTIATE_SUCCESS.

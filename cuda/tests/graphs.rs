@@ -123,6 +123,20 @@ fn capture_and_replay(f: u64, s: u64, x: u64, y: u64) {
             .collect();
         assert_eq!(types, [0, 0, 1], "kernel, kernel, memcpy");
         let mut exec = 0u64;
+        // A graph for device launch is refused (no device runtime), unknown flags too.
+        assert_eq!(
+            cuGraphInstantiateWithFlags(&mut exec, graph, 4),
+            CUDA_ERROR_NOT_SUPPORTED
+        );
+        assert_eq!(
+            cuGraphInstantiateWithFlags(&mut exec, graph, 0x10),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(
+            cuGraphInstantiateWithFlags(&mut exec, graph, 1 | 2 | 8),
+            CUDA_SUCCESS
+        );
+        assert_eq!(cuGraphExecDestroy(exec), CUDA_SUCCESS);
         assert_eq!(
             cuGraphInstantiateWithFlags(&mut exec, graph, 0),
             CUDA_SUCCESS
