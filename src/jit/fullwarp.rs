@@ -63,13 +63,7 @@ impl Gen<'_, '_> {
         body: &mut impl FnMut(&mut Self, &mut Grp, Value) -> Result<Value, String>,
     ) -> Result<Value, String> {
         let mut oks: Vec<Value> = vec![];
-        for i in insts {
-            if let Some(fa) = self.fast.access.get(i) {
-                if !oks.contains(&fa.ok) {
-                    oks.push(fa.ok);
-                }
-            }
-        }
+        self.fast_oks(insts.iter().copied(), &mut oks);
         let entry = self.entry_chain.contains(&blk);
         // A segment with group-level accesses (`group.rs`, 2D blocks) already has a
         // straight-line version of its body; a third copy would cost compile time for little
@@ -77,11 +71,7 @@ impl Gen<'_, '_> {
         if (oks.is_empty() && !entry) || self.group_planned(insts).is_some() {
             return self.group_loop(mask, false, body);
         }
-        // All 32 lanes: the mask is all ones.
-        let mut cond = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
-        for ok in oks {
-            cond = self.b.ins().band(cond, ok);
-        }
+        let cond = self.full_warp_and(mask, oks);
         let fast = self.b.create_block();
         let general = self.b.create_block();
         let join = self.b.create_block();
@@ -156,5 +146,27 @@ impl Gen<'_, '_> {
         } else {
             self.b.ins().brif(ok, fast, &[], slow, &[]);
         }
+    }
+
+    /// Adds to `oks` the hoisted conditions of `insts`' planned fast accesses (`affine.rs`),
+    /// each once: what a full-warp version needs to hold besides the full mask.
+    pub(super) fn fast_oks(&self, insts: impl IntoIterator<Item = ir::Inst>, oks: &mut Vec<Value>) {
+        for i in insts {
+            if let Some(fa) = self.fast.access.get(&i) {
+                if !oks.contains(&fa.ok) {
+                    oks.push(fa.ok);
+                }
+            }
+        }
+    }
+
+    /// The test that enters a full-warp version: all 32 lanes active (the mask is all ones)
+    /// and every condition of `oks`.
+    pub(super) fn full_warp_and(&mut self, mask: Value, oks: Vec<Value>) -> Value {
+        let mut cond = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
+        for ok in oks {
+            cond = self.b.ins().band(cond, ok);
+        }
+        cond
     }
 }

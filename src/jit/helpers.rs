@@ -334,7 +334,7 @@ pub unsafe extern "C" fn bar_uniform_helper(
 }
 
 /// Special registers the JIT reads through [`sreg_helper`] (the others are inline), by code.
-pub const HELPER_SREGS: [SReg; 34] = [
+pub const HELPER_SREGS: [SReg; 35] = [
     SReg::EnvReg(1),
     SReg::EnvReg(2),
     SReg::Clock,
@@ -369,6 +369,7 @@ pub const HELPER_SREGS: [SReg; 34] = [
     SReg::ClusterCtaRank,
     SReg::ClusterNctaRank,
     SReg::IsExplicitCluster,
+    SReg::CurrentGraphExec,
 ];
 
 /// Read special register `HELPER_SREGS[code]` for `lane` (`CtaEnv::sreg`).

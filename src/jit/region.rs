@@ -287,13 +287,8 @@ impl Gen<'_, '_> {
     ) -> Result<(), String> {
         let mut oks: Vec<Value> = std::mem::take(&mut spec.oks);
         for blk in blocks {
-            for i in &self.f.block(*blk).insts {
-                if let Some(fa) = self.fast.access.get(i) {
-                    if !oks.contains(&fa.ok) {
-                        oks.push(fa.ok);
-                    }
-                }
-            }
+            let insts = self.f.block(*blk).insts.clone();
+            self.fast_oks(insts, &mut oks);
         }
         let body = |g: &mut Self, grp: &mut Grp, acc: Value| {
             g.region_group(grp, blocks, sc, uconds, deferred, pass, None)?;
@@ -303,11 +298,7 @@ impl Gen<'_, '_> {
             self.group_loop(mask, false, body)?;
             return Ok(());
         }
-        // All 32 lanes: the mask is all ones.
-        let mut cond = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
-        for ok in oks {
-            cond = self.b.ins().band(cond, ok);
-        }
+        let cond = self.full_warp_and(mask, oks);
         let fast = self.b.create_block();
         let general = self.b.create_block();
         let join = self.b.create_block();
@@ -398,24 +389,14 @@ impl Gen<'_, '_> {
         let Some(ok) = self.warp_cond(cond, bb, sc, first, dir)? else {
             return Ok(());
         };
-        // All 32 lanes (the mask is all ones), and every lane takes `dir`.
-        let mut go = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
-        go = self.b.ins().band(go, ok);
+        // Every lane takes `dir`, and the lead's hoisted checks hold.
         let lead: Vec<ir::Inst> = blocks[..pass.lead]
             .iter()
             .flat_map(|b| self.f.block(*b).insts.iter().copied())
             .collect();
-        let mut oks: Vec<Value> = vec![];
-        for i in &lead {
-            if let Some(fa) = self.fast.access.get(i) {
-                if !oks.contains(&fa.ok) {
-                    oks.push(fa.ok);
-                }
-            }
-        }
-        for ok in oks {
-            go = self.b.ins().band(go, ok);
-        }
+        let mut oks: Vec<Value> = vec![ok];
+        self.fast_oks(lead.iter().copied(), &mut oks);
+        let go = self.full_warp_and(mask, oks);
         let run = self.b.create_block();
         let rest = self.b.create_block();
         self.b.ins().brif(go, run, &[], rest, &[]);

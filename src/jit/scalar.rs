@@ -418,8 +418,6 @@ impl Gen<'_, '_> {
             // The performance-monitoring counters read 0 (`CtaEnv::sreg`).
             Pm(_) => self.b.ins().iconst(types::I32, 0),
             Pm64(_) => self.b.ins().iconst(types::I64, 0),
-            // No launch is part of a device graph (`CtaEnv::sreg`).
-            CurrentGraphExec => self.b.ins().iconst(types::I64, 0),
             // %envreg1/2 (the grid workspace's halves) are read once per grid sync: through
             // `CtaEnv::sreg`, their one definition.
             EnvReg(1 | 2) | Clock | ClockHi | Clock64 | GlobalTimer | GlobalTimerLo
@@ -428,7 +426,7 @@ impl Gen<'_, '_> {
             | ReservedSmemOffset0 | ReservedSmemOffset1 | ClusterIdX | ClusterIdY | ClusterIdZ
             | NClusterIdX | NClusterIdY | NClusterIdZ | ClusterCtaidX | ClusterCtaidY
             | ClusterCtaidZ | ClusterNctaidX | ClusterNctaidY | ClusterNctaidZ | ClusterCtaRank
-            | ClusterNctaRank | IsExplicitCluster => {
+            | ClusterNctaRank | IsExplicitCluster | CurrentGraphExec => {
                 let code = helpers::HELPER_SREGS
                     .iter()
                     .position(|&x| x == r)
