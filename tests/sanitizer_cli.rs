@@ -130,6 +130,20 @@ fn synccheck_counts_each_distinct_error_in_json() {
         serde_json::json!({"tool": "synccheck", "errors": 5})
     );
     assert_eq!(v["error"]["kind"], "sanitizer");
+    let o = ptxjit(&[
+        "run",
+        "--tool",
+        "synccheck",
+        "ptx-tests/sanitizer/shfl_exited.toml",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "lanes 0-7 of warp 1 synchronize on membermask 0xffffffff, which names lanes 8-31 \
+             that exited without executing it"
+        ),
+        "{err}"
+    );
 }
 
 #[test]
@@ -287,4 +301,24 @@ fn initcheck_is_clean_once_the_bins_are_zeroed_and_counts_in_json() {
         serde_json::json!({"tool": "initcheck", "errors": 1})
     );
     assert_eq!(v["error"]["kind"], "sanitizer");
+}
+
+#[test]
+fn racecheck_prints_its_banner_once_over_several_reports() {
+    let o = ptxjit(&[
+        "run",
+        "--tool",
+        "racecheck",
+        "--racecheck-global",
+        "ptx-tests/sanitizer/race_global.toml",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("========= ERROR SUMMARY: 2 errors\n"), "{err}");
+    assert_eq!(
+        err.matches("PTXJIT SANITIZER").count(),
+        1,
+        "one banner for both reports:\n{err}"
+    );
+    assert_eq!(err.matches("========= Error: Race reported").count(), 2, "{err}");
 }

@@ -20,12 +20,27 @@ pub type CUdevice = c_int;
 /// clients (numba-cuda with cuda-bindings 12.9, cudarc) ask `cuGetProcAddress` for their own
 /// version and get the CUDA 12 ABIs, whose table comes from CUDA 12.9's headers (functions new
 /// in CUDA 13 are not in it and answer `CUDA_ERROR_NOT_FOUND`).
+/// A value that is not a version number (`12040` for CUDA 12.4) is reported once on stderr
+/// and 13000 reported instead.
 pub fn driver_version() -> i32 {
-    std::env::var("PTXJIT_DRIVER_VERSION")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|v| (2000..100_000).contains(v))
-        .unwrap_or(13000)
+    static VERSION: std::sync::OnceLock<i32> = std::sync::OnceLock::new();
+    *VERSION.get_or_init(|| {
+        let Ok(v) = std::env::var("PTXJIT_DRIVER_VERSION") else {
+            return 13000;
+        };
+        match v.parse::<i32>() {
+            Ok(n) if (2000..100_000).contains(&n) => n,
+            _ => {
+                if !v.is_empty() {
+                    eprintln!(
+                        "ptxjit: PTXJIT_DRIVER_VERSION={v} is not a driver version such as \
+                         12040 (CUDA 12.4); reporting 13000"
+                    );
+                }
+                13000
+            }
+        }
+    })
 }
 
 /// The compute capability reported: `PTXJIT_CC=major.minor`, default 8.0.

@@ -35,6 +35,17 @@ pub(crate) unsafe fn param_buffer(
 ) -> Result<Vec<u8>, Fail> {
     let k = &d.function(f)?.kernel.compiled;
     let mut buf = vec![0u8; k.param_bytes as usize];
+    // The driver API: "CUDA_ERROR_INVALID_VALUE will be returned if kernel parameters are
+    // specified with both kernelParams and extra".
+    if !params.is_null() && !extra.is_null() {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!(
+                "kernel '{}': kernelParams and extra are both given; pass the parameters in one of them",
+                k.name
+            ),
+        ));
+    }
     if !params.is_null() {
         for (i, p) in k.params.iter().enumerate() {
             // SAFETY: one pointer per parameter.

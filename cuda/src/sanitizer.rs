@@ -36,19 +36,16 @@ pub const USER_ALLOCATIONS: [&str; 11] = [
     "cudaMallocManaged",
 ];
 
-/// `PTXJIT_TOOL`: the tool asked for, if any. An unknown or unimplemented tool is reported on
-/// stderr and ignored (the program runs without it).
-pub fn tool_from_env() -> Option<Tool> {
-    let v = std::env::var("PTXJIT_TOOL")
-        .ok()
-        .filter(|v| !v.is_empty())?;
-    match Tool::parse(&v) {
-        Ok(t) => Some(t),
-        Err(e) => {
-            eprintln!("ptxjit: PTXJIT_TOOL={v}: {e}; running without a tool");
-            None
-        }
-    }
+/// `PTXJIT_TOOL`: the tool asked for, if any (unset or empty: none). Errors: an unknown or
+/// unimplemented tool's name, with the list of tools — `cuInit` fails with it rather than run
+/// the program unchecked (a typo would otherwise pass a CI job that meant to check).
+pub fn tool_from_env() -> Result<Option<Tool>, String> {
+    let Some(v) = std::env::var("PTXJIT_TOOL").ok().filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    Tool::parse(&v)
+        .map(Some)
+        .map_err(|e| format!("PTXJIT_TOOL={v}: {e}"))
 }
 
 /// Report one error of the tool: `text` as `=========` lines.

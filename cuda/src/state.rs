@@ -146,7 +146,10 @@ pub struct ExecConfig {
 }
 
 impl ExecConfig {
-    fn from_env() -> ExecConfig {
+    /// The configuration from the environment. Errors: `PTXJIT_TOOL` names no tool
+    /// ([`crate::sanitizer::tool_from_env`]); the other variables fall back to their defaults
+    /// with a warning on stderr.
+    fn from_env() -> Result<ExecConfig, String> {
         let engine = match std::env::var("PTXJIT_ENGINE").as_deref() {
             Ok("interp") => Engine::Interp,
             Ok("jit") | Ok("") | Err(_) => Engine::Jit,
@@ -155,7 +158,7 @@ impl ExecConfig {
                 Engine::Jit
             }
         };
-        let tool = crate::sanitizer::tool_from_env();
+        let tool = crate::sanitizer::tool_from_env()?;
         let memcheck = ptxjit::host::env_flag("PTXJIT_MEMCHECK")
             || tool == Some(ptxjit::host::tool::Tool::Memcheck);
         let racecheck_global = ptxjit::host::env_flag("PTXJIT_RACECHECK_GLOBAL");
@@ -192,7 +195,7 @@ impl ExecConfig {
             _ => ptxjit::host::Schedule::Fixed,
         };
         let lockstep = ptxjit::host::env_flag("PTXJIT_LOCKSTEP");
-        ExecConfig {
+        Ok(ExecConfig {
             engine,
             memcheck,
             tool,
@@ -200,7 +203,7 @@ impl ExecConfig {
             timeout,
             schedule,
             lockstep,
-        }
+        })
     }
 
     pub fn launch_options(&self) -> LaunchOptions {
@@ -315,7 +318,10 @@ pub fn init() -> DrvResult {
         let memory = ptxjit::runtime::memory::DeviceMemory::with_identity_mapping()
             .map_err(|e| Fail::new(CUDA_ERROR_NO_DEVICE, e))?;
         let mut host = Context::with_memory(memory);
-        let config = ExecConfig::from_env();
+        let config = ExecConfig::from_env().map_err(|e| {
+            eprintln!("ptxjit: {e}; cuInit fails rather than run the program without the tool");
+            Fail::new(CUDA_ERROR_INVALID_VALUE, e)
+        })?;
         host.set_memcheck(config.memcheck);
         if config.tool == Some(ptxjit::host::tool::Tool::Initcheck) {
             host.set_initcheck(true)

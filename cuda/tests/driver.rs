@@ -106,6 +106,21 @@ fn saxpy_through_the_driver_api() {
             CUDA_SUCCESS
         );
         assert_eq!(got, want);
+        // Both ways at once: CUDA_ERROR_INVALID_VALUE (the driver API's cuLaunchKernel).
+        let r = cuLaunchKernel(
+            f,
+            4,
+            1,
+            1,
+            256,
+            1,
+            1,
+            0,
+            0,
+            params.as_mut_ptr(),
+            extra.as_mut_ptr(),
+        );
+        assert_eq!(r, CUDA_ERROR_INVALID_VALUE, "kernelParams and extra both given");
         assert_eq!(cuMemFree_v2(dx), CUDA_SUCCESS);
         assert_eq!(cuMemFree_v2(dy), CUDA_SUCCESS);
         assert_eq!(cuMemFree_v2(dy), CUDA_ERROR_INVALID_VALUE, "double free");

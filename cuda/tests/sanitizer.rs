@@ -23,10 +23,15 @@ const STORE: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
 /// The program: runs only in the child (`PTXJIT_TOOL` set).
 #[test]
 fn program() {
-    if std::env::var("PTXJIT_TOOL").is_err() {
+    let Ok(tool) = std::env::var("PTXJIT_TOOL") else {
         return;
-    }
+    };
     unsafe {
+        if tool == "memchek" {
+            // A misspelt tool: cuInit fails rather than run the program unchecked.
+            assert_eq!(cuInit(0), CUDA_ERROR_INVALID_VALUE);
+            return;
+        }
         assert_eq!(cuInit(0), CUDA_SUCCESS);
         let mut ctx = null_mut();
         assert_eq!(cuDevicePrimaryCtxRetain(&mut ctx, 0), CUDA_SUCCESS);
@@ -113,5 +118,24 @@ fn memcheck_reports_and_exit_status() {
         assert!(err.contains(want), "missing {want:?} in:\n{err}");
     }
     // The program's own checks passed before the exit-time report.
+    assert!(String::from_utf8_lossy(&out.stdout).contains("test program ... ok"));
+}
+
+#[test]
+fn a_misspelt_tool_fails_cuinit() {
+    if std::env::var("PTXJIT_TOOL").is_ok() {
+        return;
+    }
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new(exe)
+        .args(["--exact", "program", "--test-threads", "1", "--nocapture"])
+        .env("PTXJIT_TOOL", "memchek")
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("PTXJIT_TOOL=memchek: unknown tool 'memchek'") && err.contains("memcheck"),
+        "{err}"
+    );
     assert!(String::from_utf8_lossy(&out.stdout).contains("test program ... ok"));
 }

@@ -219,6 +219,10 @@ pub struct CudaSourceArgs {
     /// Define a macro for .cu modules (repeatable).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
+    /// A further NVRTC option for .cu modules, passed as it is after the others (repeatable):
+    /// --nvrtc-opt=-use_fast_math --nvrtc-opt=--std=c++20.
+    #[arg(long = "nvrtc-opt", value_name = "OPTION", allow_hyphen_values = true)]
+    pub nvrtc_opt: Vec<String>,
 }
 
 impl CudaSourceArgs {
@@ -227,6 +231,7 @@ impl CudaSourceArgs {
         crate::nvrtc::CompileOptions {
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
+            extra: self.nvrtc_opt.clone(),
             ..crate::nvrtc::run_options()
         }
     }

@@ -214,18 +214,19 @@ fn report(
     } else {
         print!("{}", output::text_report(r, ""));
         if let Some(t) = a.tool {
+            // The banner once, before the first report (as compute-sanitizer's), then each
+            // report's lines.
+            let mut banner = Some(format!("PTXJIT SANITIZER ({t})\n"));
+            let mut emit = |text: &str| {
+                let head = banner.take().unwrap_or_default();
+                eprint!("{}", tool::report_lines(&format!("{head}{text}")));
+            };
             // Findings that did not stop the kernel, then a fault that did.
             for f in &r.init_reports {
-                eprint!(
-                    "{}",
-                    tool::report_lines(&format!("PTXJIT SANITIZER ({t})\n{}", f.sanitizer_text()))
-                );
+                emit(&f.sanitizer_text());
             }
             for f in &r.race_reports {
-                eprint!(
-                    "{}",
-                    tool::report_lines(&format!("PTXJIT SANITIZER ({t})\n{}", f.sanitizer_text()))
-                );
+                emit(&f.sanitizer_text());
             }
             // The tool's report takes the place of the error line.
             if let Some(e) = r.error.as_ref().filter(|_| in_error > 0) {
@@ -239,10 +240,7 @@ fn report(
                     CaseError::InLaunch { at, .. } => format!("in {at}\n"),
                     _ => String::new(),
                 };
-                eprint!(
-                    "{}",
-                    tool::report_lines(&format!("PTXJIT SANITIZER ({t})\n{at}{text}"))
-                );
+                emit(&format!("{at}{text}"));
                 eprintln!("{}", tool::error_summary(errors));
                 return 2;
             }

@@ -527,11 +527,12 @@ fn check_warp_sync(d: &WarpDesc, mask: u32, s: &[u8], env: &CtaEnv, alive: u32, 
 }
 
 /// The words of a [`super::synccheck::SyncKind::MaskExited`] finding: lanes `lanes` of warp
-/// `warp` went on with membermask `m`, whose lanes `gone` have exited.
+/// `warp` went on with membermask `m`, whose lanes `gone` exited without executing the
+/// synchronization (before it, or while the others waited there).
 pub(crate) fn mask_exited_detail(warp: u32, lanes: u32, m: u32, gone: u32) -> String {
     format!(
         "lanes {} of warp {warp} synchronize on membermask {m:#010x}, which names lanes {} \
-         that have exited",
+         that exited without executing it",
         super::launch::fmt_lanes(lanes),
         super::launch::fmt_lanes(gone)
     )
