@@ -320,5 +320,9 @@ fn racecheck_prints_its_banner_once_over_several_reports() {
         1,
         "one banner for both reports:\n{err}"
     );
-    assert_eq!(err.matches("========= Error: Race reported").count(), 2, "{err}");
+    assert_eq!(
+        err.matches("========= Error: Race reported").count(),
+        2,
+        "{err}"
+    );
 }

@@ -120,7 +120,10 @@ fn saxpy_through_the_driver_api() {
             params.as_mut_ptr(),
             extra.as_mut_ptr(),
         );
-        assert_eq!(r, CUDA_ERROR_INVALID_VALUE, "kernelParams and extra both given");
+        assert_eq!(
+            r, CUDA_ERROR_INVALID_VALUE,
+            "kernelParams and extra both given"
+        );
         assert_eq!(cuMemFree_v2(dx), CUDA_SUCCESS);
         assert_eq!(cuMemFree_v2(dy), CUDA_SUCCESS);
         assert_eq!(cuMemFree_v2(dy), CUDA_ERROR_INVALID_VALUE, "double free");
