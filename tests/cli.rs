@@ -7,7 +7,7 @@ mod common;
 use common::{expect_stderr_on_both_engines, ptxjit, text};
 use ptxjit::case::Case;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {

@@ -28,16 +28,39 @@ fn axpc(v: &[u32], m: u32, c: u32) -> Vec<u32> {
 }
 
 fn launch(f: u64, s: u64, x: u64, m: u32, c: u32) -> CUresult {
-    common::launch_axpc(f, s, x, m, c, N)
+    let n = N;
+    let mut params = [arg(&x), arg(&m), arg(&c), arg(&n)];
+    unsafe {
+        cuLaunchKernel(
+            f,
+            N.div_ceil(128),
+            1,
+            1,
+            128,
+            1,
+            1,
+            0,
+            s,
+            params.as_mut_ptr(),
+            null_mut(),
+        )
+    }
 }
 
 fn read(x: u64) -> Vec<u32> {
-    common::read_u32(x, N as usize)
+    let mut v = vec![0u32; N as usize];
+    assert_eq!(
+        unsafe { cuMemcpyDtoH_v2(v.as_mut_ptr().cast(), x, BYTES) },
+        CUDA_SUCCESS
+    );
+    v
 }
 
 fn write(x: u64, v: &[u32]) {
-    assert_eq!(v.len(), N as usize);
-    common::write_u32(x, v)
+    assert_eq!(
+        unsafe { cuMemcpyHtoD_v2(x, v.as_ptr().cast(), BYTES) },
+        CUDA_SUCCESS
+    );
 }
 
 fn node_types(g: u64) -> Vec<c_uint> {

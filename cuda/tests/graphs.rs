@@ -21,15 +21,35 @@ use common::{arg, function, load, setup, AXPC_PTX as PTX};
 const N: u32 = 300;
 
 fn launch_axpc(f: u64, s: u64, x: u64, m: u32, c: u32) -> CUresult {
-    common::launch_axpc(f, s, x, m, c, N)
+    let n = N;
+    let mut params = [arg(&x), arg(&m), arg(&c), arg(&n)];
+    unsafe {
+        cuLaunchKernel(
+            f,
+            N.div_ceil(128),
+            1,
+            1,
+            128,
+            1,
+            1,
+            0,
+            s,
+            params.as_mut_ptr(),
+            null_mut(),
+        )
+    }
 }
 
 fn read(x: u64) -> Vec<u32> {
-    common::read_u32(x, N as usize)
+    let mut v = vec![0u32; N as usize];
+    let r = unsafe { cuMemcpyDtoH_v2(v.as_mut_ptr().cast(), x, N as usize * 4) };
+    assert_eq!(r, CUDA_SUCCESS);
+    v
 }
 
 fn write(x: u64, v: &[u32]) {
-    common::write_u32(x, v)
+    let r = unsafe { cuMemcpyHtoD_v2(x, v.as_ptr().cast(), v.len() * 4) };
+    assert_eq!(r, CUDA_SUCCESS);
 }
 
 fn status(s: u64) -> c_uint {

@@ -5,8 +5,6 @@
 use cuda::context::*;
 use cuda::device::*;
 use cuda::errors::*;
-use cuda::launch::*;
-use cuda::memory::*;
 use cuda::module::*;
 use std::ffi::{c_void, CString};
 use std::ptr::null_mut;
@@ -49,41 +47,6 @@ pub fn function(m: u64, name: &str) -> u64 {
 /// A `kernelParams` entry: the address of the argument's value.
 pub fn arg<T>(v: &T) -> *mut c_void {
     v as *const T as *mut c_void
-}
-
-/// `cuLaunchKernel` of `axpc` (function `f` of [`AXPC_PTX`]) on stream `s` over the `n`
-/// words at `x`, in blocks of 128 threads; the driver's result.
-pub fn launch_axpc(f: u64, s: u64, x: u64, m: u32, c: u32, n: u32) -> CUresult {
-    let mut params = [arg(&x), arg(&m), arg(&c), arg(&n)];
-    unsafe {
-        cuLaunchKernel(
-            f,
-            n.div_ceil(128),
-            1,
-            1,
-            128,
-            1,
-            1,
-            0,
-            s,
-            params.as_mut_ptr(),
-            null_mut(),
-        )
-    }
-}
-
-/// The `n` u32 words at device address `x` (`cuMemcpyDtoH`; must succeed).
-pub fn read_u32(x: u64, n: usize) -> Vec<u32> {
-    let mut v = vec![0u32; n];
-    let r = unsafe { cuMemcpyDtoH_v2(v.as_mut_ptr().cast(), x, n * 4) };
-    assert_eq!(r, CUDA_SUCCESS);
-    v
-}
-
-/// Copies `v` to device address `x` (`cuMemcpyHtoD`; must succeed).
-pub fn write_u32(x: u64, v: &[u32]) {
-    let r = unsafe { cuMemcpyHtoD_v2(x, v.as_ptr().cast(), v.len() * 4) };
-    assert_eq!(r, CUDA_SUCCESS);
 }
 
 /// Kernel `axpc`: `x[i] = x[i] * m + c` for `i < n` (u32, wrapping).
