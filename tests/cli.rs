@@ -2,28 +2,16 @@
 //! the ad-hoc form (with `--expect`), `--dump`, pipelines of launches, `check` (with the
 //! `[expect.NAME]` comparison options) and `dump --ir`.
 
+mod common;
+
+use common::{expect_stderr_on_both_engines, ptxjit, text};
 use ptxjit::case::Case;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn ptxjit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxjit"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run ptxjit")
-}
-
-fn text(o: &[u8]) -> String {
-    String::from_utf8_lossy(o).into_owned()
-}
+use std::process::Command;
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ptxjit-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("create scratch dir");
-    d
+    common::scratch("cli", name)
 }
 
 fn vector_add_ptx() -> String {
@@ -32,6 +20,46 @@ fn vector_add_ptx() -> String {
         .display()
         .to_string()
         .replace('\\', "/")
+}
+
+/// Write `dir/file`: a case that launches vector_add on `grid` × `block` threads with `n`
+/// for its element count over buffers of 4 floats (a = 1, 2, 3, 4; b = 1.0 each) and expects
+/// c to hold `expect_c` (the values as TOML writes them). Returns its path.
+fn vector_add_case(
+    dir: &Path,
+    file: &str,
+    grid: u32,
+    block: u32,
+    n: u32,
+    expect_c: &str,
+) -> PathBuf {
+    let case = dir.join(file);
+    std::fs::write(
+        &case,
+        format!(
+            r#"ptx = "{}"
+kernel = "vector_add"
+grid = [{grid}]
+block = [{block}]
+args = [{{ buffer = "a" }}, {{ buffer = "b" }}, {{ buffer = "c" }}, {{ u32 = {n} }}]
+[buffers.a]
+type = "f32"
+init = {{ values = [1, 2, 3, 4] }}
+[buffers.b]
+type = "f32"
+len = 4
+init = {{ fill = 1.0 }}
+[buffers.c]
+type = "f32"
+len = 4
+[expect.c]
+values = [{expect_c}]
+"#,
+            vector_add_ptx()
+        ),
+    )
+    .expect("write the case");
+    case
 }
 
 #[test]
@@ -166,32 +194,7 @@ fn json_has_exactly_the_documented_keys() {
 #[test]
 fn wrong_expectation_exits_1_and_prints_fail() {
     let d = scratch("wrong");
-    let case = d.join("wrong.toml");
-    std::fs::write(
-        &case,
-        format!(
-            r#"ptx = "{}"
-kernel = "vector_add"
-grid = [1]
-block = [32]
-args = [{{ buffer = "a" }}, {{ buffer = "b" }}, {{ buffer = "c" }}, {{ u32 = 4 }}]
-[buffers.a]
-type = "f32"
-init = {{ values = [1, 2, 3, 4] }}
-[buffers.b]
-type = "f32"
-len = 4
-init = {{ fill = 1.0 }}
-[buffers.c]
-type = "f32"
-len = 4
-[expect.c]
-values = [2, 3, 4, 6]
-"#,
-            vector_add_ptx()
-        ),
-    )
-    .unwrap();
+    let case = vector_add_case(&d, "wrong.toml", 1, 32, 4, "2, 3, 4, 6");
     let o = ptxjit(&["run", case.to_str().unwrap()]);
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}{}", text(&o.stderr));
@@ -1324,33 +1327,8 @@ fn the_dynamic_shared_hint_needs_a_kernel_that_uses_the_array() {
 #[test]
 fn expectations_after_a_faulting_launch_are_not_checked() {
     let d = scratch("faulted");
-    let case = d.join("faulted.toml");
     // 64K elements of 4-element buffers: the threads far past the end fault.
-    std::fs::write(
-        &case,
-        format!(
-            r#"ptx = "{}"
-kernel = "vector_add"
-grid = [256]
-block = [256]
-args = [{{ buffer = "a" }}, {{ buffer = "b" }}, {{ buffer = "c" }}, {{ u32 = 65536 }}]
-[buffers.a]
-type = "f32"
-init = {{ values = [1, 2, 3, 4] }}
-[buffers.b]
-type = "f32"
-len = 4
-init = {{ fill = 1.0 }}
-[buffers.c]
-type = "f32"
-len = 4
-[expect.c]
-values = [7, 7, 7, 7]
-"#,
-            vector_add_ptx()
-        ),
-    )
-    .unwrap();
+    let case = vector_add_case(&d, "faulted.toml", 256, 256, 65536, "7, 7, 7, 7");
     let o = ptxjit(&["run", case.to_str().unwrap()]);
     let (out, err) = (text(&o.stdout), text(&o.stderr));
     assert_eq!(o.status.code(), Some(2), "{out}{err}");
@@ -1361,26 +1339,40 @@ values = [7, 7, 7, 7]
 }
 
 /// The benchmark examples print their options with `--help`. `cargo test` builds the
-/// examples next to the binary; a run of this test file alone (`--test cli`) does not, and
-/// then the check waits for a run that does.
+/// examples next to the binary; a run of this test file alone (`--test cli`) does not, so the
+/// test builds them then, as `cargo test` would (same target directory and profile): the check
+/// always runs.
 #[test]
 fn benchmark_examples_print_their_options() {
     let bin = Path::new(env!("CARGO_BIN_EXE_ptxjit"));
-    let examples = bin
-        .parent()
-        .expect("the binary's directory")
-        .join("examples");
+    let profile_dir = bin.parent().expect("the binary's directory");
+    let examples = profile_dir.join("examples");
     for (name, option) in [
         ("bench_table", "--compile-runs N"),
         ("compile_time", "--runs N"),
     ] {
         let exe = examples.join(name);
         if !exe.exists() {
-            eprintln!(
-                "{} is not built (cargo test builds it): not checked",
-                exe.display()
+            let target_dir = profile_dir.parent().expect("the target directory");
+            let mut cargo = Command::new(env!("CARGO"));
+            cargo
+                .args(["build", "--example", name, "--manifest-path"])
+                .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+                .arg("--target-dir")
+                .arg(target_dir);
+            match profile_dir.file_name().and_then(|n| n.to_str()) {
+                Some("debug") => {}
+                Some(profile) => {
+                    cargo.args(["--profile", profile]);
+                }
+                None => panic!("no profile directory in {}", bin.display()),
+            }
+            let o = cargo.output().expect("run cargo");
+            assert!(
+                o.status.success() && exe.exists(),
+                "cargo build --example {name}: {}",
+                text(&o.stderr)
             );
-            continue;
         }
         let o = Command::new(&exe)
             .arg("--help")
@@ -1391,4 +1383,47 @@ fn benchmark_examples_print_their_options() {
         assert!(out.starts_with(&format!("Usage: {name}")), "{name}: {out}");
         assert!(out.contains(option), "{name}: {out}");
     }
+}
+
+/// C++ kernels and device functions without `extern "C"` (ptx-tests/errors/cpp_names.cu) are
+/// named demangled, then mangled, in a fault's device call stack (both engines) and in the
+/// list of a module's kernels (names written from the C++ source).
+#[test]
+fn cpp_names_are_shown_demangled_then_mangled() {
+    let scale = "'geom::scale<float>(float*, float const*, int, float)' \
+                 (_ZN4geom5scaleIfEEvPT_PKS1_iS1_)";
+    let put = "'geom::put<float>(float*, int, float)' (_ZN4geom3putIfEEvPT_iS1_)";
+    let wants = [
+        format!("fault in kernel {scale} in function {put} at cpp_names.cu:11:5: "),
+        "    device call stack, innermost first:\n".to_string(),
+        format!("      {put} at ptx-tests/errors/cpp_names.ptx:"),
+        format!(" (cpp_names.cu:11:5)\n      kernel {scale} at ptx-tests/errors/cpp_names.ptx:"),
+        " (cpp_names.cu:18:5)\n".to_string(),
+    ];
+    let wants: Vec<&str> = wants.iter().map(String::as_str).collect();
+    expect_stderr_on_both_engines(&["ptx-tests/errors/cpp_names_fault.toml"], 2, &wants);
+    // A name no kernel has: the list of the module's kernels, demangled then mangled.
+    let o = ptxjit(&[
+        "run",
+        "--ptx",
+        "ptx-tests/errors/cpp_names.ptx",
+        "--kernel",
+        "scale",
+        "--grid",
+        "1",
+        "--block",
+        "1",
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "no kernel named 'scale' in ptx-tests/errors/cpp_names.ptx (kernels: \
+             fill(float*, int, float) (_Z4fillPfif), fill(int*, int, int) (_Z4fillPiii), \
+             rotate<64>(int*) (_Z6rotateILi64EEvPi), geom::scale<float>(float*, float const*, \
+             int, float) (_ZN4geom5scaleIfEEvPT_PKS1_iS1_), geom::scale<int>(int*, int const*, \
+             int, int) (_ZN4geom5scaleIiEEvPT_PKS1_iS1_))"
+        ),
+        "{err}"
+    );
 }

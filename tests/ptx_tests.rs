@@ -212,10 +212,10 @@ fn memcheck_one(path: &Path) -> Result<(), Failed> {
 /// Cases whose kernels race on shared memory on purpose or by a harmless latent bug, or that
 /// synchronize in a way racecheck does not model (a known limitation: a false report), which
 /// racecheck must report (instead of running clean), with the access it names and why.
-const EXPECTED_RACES: [(&str, &str, &str); 8] = [
+const EXPECTED_RACES: [(&str, &str, &str); 10] = [
     (
         "kernels/lockstep",
-        "Write access and Read access to __shared__ '_ZZ11warp_reduceE1s'",
+        "Write access and Read access to __shared__ 'warp_reduce::s' (_ZZ11warp_reduceE1s)",
         "legacy warp-synchronous reduction (volatile, no __syncwarp): tests lockstep execution",
     ),
     (
@@ -239,9 +239,14 @@ const EXPECTED_RACES: [(&str, &str, &str); 8] = [
         "lanes read a neighbour's store with no __syncwarp: tests the order across a region",
     ),
     (
-        "kernels/spin_wait",
-        "Write access and Read access to __shared__ '_ZZ7handoffE4data'",
-        "hands data over through a volatile flag and fences, which racecheck does not model",
+        "kernels/spin_wait/no_fence",
+        "Write access and Read access to __shared__ 'handoff_body(int const*, int*, Fence, Fence)::data'",
+        "hands data over through a volatile flag without fences: no release and acquire patterns",
+    ),
+    (
+        "kernels/spin_wait/writer_fence",
+        "Write access and Read access to __shared__ 'handoff_body(int const*, int*, Fence, Fence)::data'",
+        "the consumer's flag load is not followed by a fence: no acquire pattern",
     ),
     (
         "kernels/handover/relaxed",
@@ -249,8 +254,13 @@ const EXPECTED_RACES: [(&str, &str, &str); 8] = [
         "the flag is read with ld.relaxed, not ld.acquire: the handover is not ordered",
     ),
     (
+        "kernels/handover/fence_consumer",
+        "Write access and Read access to __shared__ 'data'",
+        "the producer's relaxed flag store has no fence before it: no release pattern",
+    ),
+    (
         "kernels/isspace",
-        "Write access and Write access to __shared__ '_ZZ7isspaceE1s'",
+        "Write access and Write access to __shared__ 'isspace::s' (_ZZ7isspaceE1s)",
         "latent bug: s[t % 8] = t is written by several threads (only s's addresses are used)",
     ),
 ];

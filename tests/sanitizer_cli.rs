@@ -1,29 +1,19 @@
 //! `ptxjit run --tool`: the sanitizer's report, summary line, JSON field and exit status.
 
-use std::process::{Command, Output};
+mod common;
 
-fn ptxjit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxjit"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run ptxjit")
-}
+use common::{expect_stderr_on_both_engines, ptxjit};
 
 #[test]
 fn memcheck_reports_the_halo_overrun_with_its_cuda_line_and_exits_2() {
-    for engine in ["jit", "interp"] {
-        let o = ptxjit(&[
-            "run",
-            "--engine",
-            engine,
+    expect_stderr_on_both_engines(
+        &[
             "--tool",
             "memcheck",
             "ptx-tests/sanitizer/stencil_halo.toml",
-        ]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{err}");
-        for want in [
+        ],
+        2,
+        &[
             "========= PTXJIT SANITIZER (memcheck)\n",
             "========= Invalid __global__ read of size 4 bytes\n",
             "=========     at kernel 'stencil3' in stencil_halo.cu:10:5\n",
@@ -31,10 +21,8 @@ fn memcheck_reports_the_halo_overrun_with_its_cuda_line_and_exits_2() {
             "=========     by thread (255,0,0) in block (3,0,0)\n",
             "0 bytes after the end of 'in'",
             "========= ERROR SUMMARY: 1 error\n",
-        ] {
-            assert!(err.contains(want), "{engine}: missing {want:?} in:\n{err}");
-        }
-    }
+        ],
+    );
 }
 
 #[test]
@@ -164,21 +152,18 @@ fn an_unknown_tool_is_refused_with_the_list_of_tools() {
 
 #[test]
 fn racecheck_reports_the_missing_barrier_with_both_cuda_lines_and_exits_2() {
-    for engine in ["jit", "interp"] {
-        let o = ptxjit(&[
-            "run",
-            "--engine",
-            engine,
+    expect_stderr_on_both_engines(
+        &[
             "--tool",
             "racecheck",
             "ptx-tests/sanitizer/race_reduce.toml",
-        ]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{err}");
-        for want in [
+        ],
+        2,
+        &[
             "========= PTXJIT SANITIZER (racecheck)\n",
             "========= Error: Race reported between Read access and Write access to __shared__ \
-             '_ZZ9block_sumE5sdata' + 512 (4 bytes at shared address 0x200) [512 hazards]\n",
+             'block_sum::sdata' (_ZZ9block_sumE5sdata) + 512 (4 bytes at shared address 0x200) \
+             [512 hazards]\n",
             "=========     Read at kernel 'block_sum' in race_reduce.cu:13:13\n",
             "race_reduce.ptx:72:2 'ld.shared.f32'\n=========         by thread (0,0,0) in block \
              (0,0,0)\n",
@@ -186,10 +171,8 @@ fn racecheck_reports_the_missing_barrier_with_both_cuda_lines_and_exits_2() {
             "race_reduce.ptx:56:2 'st.shared.f32'\n=========         by thread (128,0,0) in \
              block (0,0,0)\n",
             "========= ERROR SUMMARY: 1 error\n",
-        ] {
-            assert!(err.contains(want), "{engine}: missing {want:?} in:\n{err}");
-        }
-    }
+        ],
+    );
     let o = ptxjit(&[
         "run",
         "--json",
@@ -222,18 +205,10 @@ fn racecheck_runs_correct_kernels_clean() {
 
 #[test]
 fn initcheck_reports_the_unzeroed_histogram_bins_with_its_cuda_line_and_exits_2() {
-    for engine in ["jit", "interp"] {
-        let o = ptxjit(&[
-            "run",
-            "--engine",
-            engine,
-            "--tool",
-            "initcheck",
-            "ptx-tests/sanitizer/histogram.toml",
-        ]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{err}");
-        for want in [
+    expect_stderr_on_both_engines(
+        &["--tool", "initcheck", "ptx-tests/sanitizer/histogram.toml"],
+        2,
+        &[
             "========= PTXJIT SANITIZER (initcheck)\n",
             "========= Uninitialized __global__ memory read of size 4 bytes (by an atomic)\n",
             "=========     at kernel 'histogram' in histogram.cu:17:5\n",
@@ -241,35 +216,27 @@ fn initcheck_reports_the_unzeroed_histogram_bins_with_its_cuda_line_and_exits_2(
             "=========     by thread (0,0,0) in block (0,0,0) and 63 more accesses\n",
             "reads never-written 'bins' (64 bytes) at offset 0\n",
             "========= ERROR SUMMARY: 1 error\n",
-        ] {
-            assert!(err.contains(want), "{engine}: missing {want:?} in:\n{err}");
-        }
-    }
+        ],
+    );
 }
 
 #[test]
 fn initcheck_reports_shared_memory_read_before_written() {
-    for engine in ["jit", "interp"] {
-        let o = ptxjit(&[
-            "run",
-            "--engine",
-            engine,
+    expect_stderr_on_both_engines(
+        &[
             "--tool",
             "initcheck",
             "ptx-tests/sanitizer/shared_tail.toml",
-        ]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{err}");
-        for want in [
+        ],
+        2,
+        &[
             "========= Uninitialized __shared__ memory read of size 4 bytes\n",
             "=========     at kernel 'block_sum' in shared_tail.cu:13:9\n",
             "=========     by thread (104,0,0) in block (3,0,0) and 23 more accesses\n",
             "reads never-written shared memory at offset 928\n",
             "========= ERROR SUMMARY: 1 error\n",
-        ] {
-            assert!(err.contains(want), "{engine}: missing {want:?} in:\n{err}");
-        }
-    }
+        ],
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@ use crate::exports;
 use crate::graph::Op;
 use crate::state::{with_context, Driver};
 use crate::{out, DrvResult, Fail};
+use ptxjit::host::kernel_name::quoted;
 use ptxjit::host::{occupancy, Cooperative, Error, LaunchDims, LaunchPart};
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -54,8 +55,9 @@ pub(crate) unsafe fn param_buffer(
                 return Err(Fail::new(
                     CUDA_ERROR_INVALID_VALUE,
                     format!(
-                        "kernel '{}': kernelParams[{i}] ('{}') is null",
-                        k.name, p.name
+                        "kernel {}: kernelParams[{i}] ('{}') is null",
+                        quoted(&k.name),
+                        p.name
                     ),
                 ));
             }
@@ -74,8 +76,8 @@ pub(crate) unsafe fn param_buffer(
         return Err(Fail::new(
             CUDA_ERROR_INVALID_VALUE,
             format!(
-                "kernel '{}' takes {} parameters; kernelParams and extra are both null",
-                k.name,
+                "kernel {} takes {} parameters; kernelParams and extra are both null",
+                quoted(&k.name),
                 k.params.len()
             ),
         ));
@@ -117,8 +119,8 @@ pub(crate) unsafe fn param_buffer(
         return Err(Fail::new(
             CUDA_ERROR_INVALID_VALUE,
             format!(
-                "kernel '{}' takes {} bytes of parameters; the buffer has {size}",
-                k.name,
+                "kernel {} takes {} bytes of parameters; the buffer has {size}",
+                quoted(&k.name),
                 buf.len()
             ),
         ));
@@ -163,13 +165,13 @@ fn launch_cluster(
     launch: Option<[u32; 3]>,
     required: Option<[u32; 3]>,
 ) -> Result<Option<[u32; 3]>, Fail> {
-    let name = &kernel.compiled.name;
+    let name = quoted(&kernel.compiled.name);
     let shape = match (launch, required) {
         (Some(l), Some(r)) if l != r => {
             return Err(Fail::new(
                 CUDA_ERROR_INVALID_CLUSTER_SIZE,
                 format!(
-                    "kernel '{name}': the launch's cluster shape {l:?} differs from the \
+                    "kernel {name}: the launch's cluster shape {l:?} differs from the \
                      required cluster shape {r:?} set with cuFuncSetAttribute"
                 ),
             ))
@@ -189,7 +191,7 @@ fn launch_cluster(
             return Err(Fail::new(
                 CUDA_ERROR_NOT_SUPPORTED,
                 format!(
-                    "kernel '{name}': a launch in thread block {what} needs \
+                    "kernel {name}: a launch in thread block {what} needs \
                      compute capability 9.0 or higher; the device reports {major}.{minor} \
                      (ptxjit exec --cc 9.0, PTXJIT_CC=9.0)"
                 ),

@@ -459,7 +459,7 @@ fn set_attribute(d: &mut Driver, f: u64, attrib: c_int, value: c_int) -> DrvResu
             if let Some(r) = fs.kernel.compiled.cluster.reqnctapercluster {
                 // The driver API: a cluster shape set at compile time cannot be set at run
                 // time (CUDA_ERROR_NOT_PERMITTED).
-                return Err(Fail::new(CUDA_ERROR_NOT_PERMITTED, format!("kernel '{}' declares .reqnctapercluster {r:?}; its required cluster {what} cannot be set at run time", fs.kernel.compiled.name)));
+                return Err(Fail::new(CUDA_ERROR_NOT_PERMITTED, format!("kernel {} declares .reqnctapercluster {r:?}; its required cluster {what} cannot be set at run time", ptxjit::host::kernel_name::quoted(&fs.kernel.compiled.name))));
             }
             if value < 0 {
                 return Err(Fail::new(

@@ -17,6 +17,7 @@
 //! ```
 
 use super::buffer::{self, MemoryView, SharedArena};
+use super::kernel_name::quoted;
 use super::launch::LaunchBuilder;
 use crate::ir::{self, ParamKind, SrcLoc};
 use crate::ptx::lineinfo::{LineTable, SourceLoc};
@@ -383,16 +384,16 @@ impl std::fmt::Display for FaultReport {
             None => String::new(),
         };
         let function = match self.frames.first() {
-            Some(fr) => format!(" in function '{}'", fr.function),
+            Some(fr) => format!(" in function {}", quoted(&fr.function)),
             None => String::new(),
         };
         write!(
             f,
-            "{}:{}:{}: fault in kernel '{}'{function}{at}: {what} by CTA ({},{},{}) thread ({},{},{}) in '{}'",
+            "{}:{}:{}: fault in kernel {}{function}{at}: {what} by CTA ({},{},{}) thread ({},{},{}) in '{}'",
             self.ptx_file,
             self.loc.line,
             self.loc.col,
-            self.kernel,
+            quoted(&self.kernel),
             self.ctaid[0],
             self.ctaid[1],
             self.ctaid[2],
@@ -451,17 +452,21 @@ impl FaultReport {
         for fr in &self.frames {
             match &here {
                 Some((loc, src)) => {
-                    out += &format!("      '{}' at {}\n", fr.function, at(*loc, src.as_ref()))
+                    out += &format!(
+                        "      {} at {}\n",
+                        quoted(&fr.function),
+                        at(*loc, src.as_ref())
+                    )
                 }
-                None => out += &format!("      '{}'\n", fr.function),
+                None => out += &format!("      {}\n", quoted(&fr.function)),
             }
             here = fr.call.clone();
         }
         match here {
             Some((loc, src)) => {
                 out += &format!(
-                    "      kernel '{}' at {}\n",
-                    self.kernel,
+                    "      kernel {} at {}\n",
+                    quoted(&self.kernel),
                     at(loc, src.as_ref())
                 )
             }
@@ -569,11 +574,11 @@ pub enum Error {
     Fault(Box<FaultReport>),
     /// The launch ran past its time limit: kernel, limit, where the warps were (PTX lines,
     /// one CTA per paragraph), and the PTX file (the module's name).
-    #[error("{3}: kernel '{0}' exceeded the time limit of {1:?}; the warps were at:\n{2}")]
+    #[error("{3}: kernel {k} exceeded the time limit of {1:?}; the warps were at:\n{2}", k = quoted(.0))]
     Timeout(String, Duration, String, String),
     /// The launch was interrupted (`runtime::launch::INTERRUPT`, Ctrl-C in the CLI): kernel,
     /// where the warps were, and the PTX file.
-    #[error("{2}: kernel '{0}' interrupted; the warps were at:\n{1}")]
+    #[error("{2}: kernel {k} interrupted; the warps were at:\n{1}", k = quoted(.0))]
     Interrupted(String, String, String),
     /// A CTA could make no progress (a barrier that can never complete, a divergent
     /// `bar.sync`): `file: kernel 'k': report` naming the barriers' PTX lines and the warps.
@@ -821,6 +826,9 @@ pub struct CompiledKernel {
     /// The memory-order qualifier of each IR instruction (`ir::Function::inst_sync`), which
     /// racecheck orders accesses by.
     pub inst_sync: Vec<ir::MemSync>,
+    /// The fences that may come right before and right after each IR instruction
+    /// (`runtime::race::fence_marks`), where racecheck makes their effects.
+    pub inst_fences: crate::runtime::race::FenceMarks,
     /// Source location of each (from the PTX's `.loc` line info), indexed as `inst_locs`.
     pub inst_sources: Vec<Option<SourceLoc>>,
     /// The device functions the kernel runs ([`ir::Function::call_frames`]), each with its
@@ -905,6 +913,7 @@ impl CompiledKernel {
                 .chain(k.blocks.iter().map(|b| terminator_ptx(&b.term).to_string()))
                 .collect(),
             inst_sync: k.inst_sync.clone(),
+            inst_fences: crate::runtime::race::fence_marks(&k),
             uses_heap: k
                 .insts
                 .iter()
@@ -953,12 +962,12 @@ impl CompiledKernel {
         };
         let compiled = cell.get_or_init(|| {
             let Ok(pending) = self.pending.lock() else {
-                return Err(format!("kernel '{}': nothing to compile", self.name));
+                return Err(format!("kernel {}: nothing to compile", quoted(&self.name)));
             };
             let Some(p) = pending.as_ref() else {
-                return Err(format!("kernel '{}': nothing to compile", self.name));
+                return Err(format!("kernel {}: nothing to compile", quoted(&self.name)));
             };
-            let fail = |e: String| format!("{}: kernel '{}': {e}", p.file, self.name);
+            let fail = |e: String| format!("{}: kernel {}: {e}", p.file, quoted(&self.name));
             match p.engine {
                 Engine::Jit => crate::jit::compile_with(&p.ir, instrumented, lockstep)
                     .map(|j| Box::new(j) as Box<dyn WarpEngine>)
@@ -1125,10 +1134,11 @@ impl Kernel {
         let limit = SHARED_BYTES_PER_BLOCK_OPTIN.saturating_sub(k.static_shared_bytes);
         if u64::from(bytes) > limit {
             return Err(Error::Argument(format!(
-                "kernel '{}': cudaFuncAttributeMaxDynamicSharedMemorySize of {bytes} bytes \
+                "kernel {}: cudaFuncAttributeMaxDynamicSharedMemorySize of {bytes} bytes \
                  exceeds the {limit} bytes the device allows ({SHARED_BYTES_PER_BLOCK_OPTIN} \
                  bytes per block opt-in less {} static)",
-                k.name, k.static_shared_bytes
+                quoted(&k.name),
+                k.static_shared_bytes
             )));
         }
         self.max_dynamic_shared.store(bytes, Ordering::Relaxed);
@@ -1707,8 +1717,8 @@ impl Context {
                 params.resize(want, 0);
             } else {
                 return Err(Error::Argument(format!(
-                    "kernel '{}' takes {} bytes of parameters, got {}",
-                    k.name,
+                    "kernel {} takes {} bytes of parameters, got {}",
+                    quoted(&k.name),
                     k.param_bytes,
                     params.len()
                 )));
@@ -1720,6 +1730,7 @@ impl Context {
         let race_sink = opts.racecheck.then(|| {
             crate::runtime::race::RaceSink::with_global(opts.racecheck_global)
                 .with_sync(k.inst_sync.clone())
+                .with_fences(k.inst_fences.clone())
         });
         // Held for the whole launch: kernel code on the worker threads reads and writes the
         // arena, and no host copy, allocation or buffer drop may run meanwhile.
@@ -1811,8 +1822,9 @@ impl Context {
             let stopped = match res {
                 Ok(_) => None,
                 Err(LaunchFailure::Deadlock(report)) => Some(format!(
-                    "{}: kernel '{}': {report}",
-                    kernel.module_file, k.name
+                    "{}: kernel {}: {report}",
+                    kernel.module_file,
+                    quoted(&k.name)
                 )),
                 Err(LaunchFailure::Fault(r, count)) => Some(
                     report(
@@ -1877,8 +1889,9 @@ impl Context {
                 kernel.module_file.clone(),
             )),
             Err(LaunchFailure::Deadlock(report)) => Err(Error::Deadlock(format!(
-                "{}: kernel '{}': {report}",
-                kernel.module_file, k.name
+                "{}: kernel {}: {report}",
+                kernel.module_file,
+                quoted(&k.name)
             ))),
             Err(LaunchFailure::Fault(r, count)) => Err(Error::Fault(Box::new(report(
                 memory,
@@ -1908,10 +1921,10 @@ fn grid_workspace(
     let limit = super::occupancy::max_cooperative_ctas(k, threads, dynamic, c.shared_per_sm);
     if ctas > limit {
         return Err(Error::CooperativeTooLarge(format!(
-            "kernel '{}': a cooperative grid of {ctas} CTAs exceeds the {limit} the device \
+            "kernel {}: a cooperative grid of {ctas} CTAs exceeds the {limit} the device \
              holds at once ({} per multiprocessor with {threads} threads and {} bytes of \
              shared memory each, × {} multiprocessors)",
-            k.name,
+            quoted(&k.name),
             super::occupancy::max_active_ctas_per_sm(k, threads, dynamic, c.shared_per_sm),
             k.static_shared_bytes + dynamic,
             super::occupancy::sm_count()
@@ -2085,7 +2098,12 @@ fn cluster_shape(
 ) -> Result<crate::runtime::cluster::ClusterShape, Error> {
     use crate::runtime::cluster::{ClusterShape, MAX_CLUSTER_CTAS, PORTABLE_CLUSTER_CTAS};
     let k = &kernel.compiled;
-    let bad = |m: String| Err(Error::LaunchConfig(format!("kernel '{}': {m}", k.name)));
+    let bad = |m: String| {
+        Err(Error::LaunchConfig(format!(
+            "kernel {}: {m}",
+            quoted(&k.name)
+        )))
+    };
     let req = k.cluster.reqnctapercluster;
     let dims = match (opts.cluster, req) {
         (Some(c), Some(r)) if c != r => {
@@ -2142,8 +2160,8 @@ fn cluster_shape(
     }
     if n > 1 && opts.cooperative.is_some() {
         return Err(Error::Unsupported(format!(
-            "kernel '{}': a cooperative launch with clusters of more than one CTA",
-            k.name
+            "kernel {}: a cooperative launch with clusters of more than one CTA",
+            quoted(&k.name)
         )));
     }
     Ok(ClusterShape {
@@ -2161,7 +2179,7 @@ fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), (LaunchPart, Error)>
     let err = |part: LaunchPart, m: String| {
         Err((
             part,
-            Error::LaunchConfig(format!("kernel '{}': {m}", k.name)),
+            Error::LaunchConfig(format!("kernel {}: {m}", quoted(&k.name))),
         ))
     };
     let bad = |m: String| err(LaunchPart::Block, m);
@@ -2227,8 +2245,8 @@ fn pack_args_at(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, (Opti
         return Err((
             at,
             Error::Argument(format!(
-                "kernel '{}' expects {} arguments ({}), got {}",
-                k.name,
+                "kernel {} expects {} arguments ({}), got {}",
+                quoted(&k.name),
                 k.params.len(),
                 k.params
                     .iter()
@@ -2263,9 +2281,9 @@ fn pack_args_at(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, (Opti
             return Err((
                 Some(n),
                 Error::Argument(format!(
-                    "kernel '{}' argument {} ('{}') is a .{} parameter of {} bytes, but the value \
+                    "kernel {} argument {} ('{}') is a .{} parameter of {} bytes, but the value \
                      given is {}",
-                    k.name,
+                    quoted(&k.name),
                     n + 1,
                     p.name,
                     p.ptx_type,

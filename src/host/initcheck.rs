@@ -115,8 +115,18 @@ impl InitReport {
             self.by_atomic()
         );
         match &self.source {
-            Some(src) => out += &format!("    at kernel '{}' in {src}\n", self.kernel),
-            None => out += &format!("    at kernel '{}'\n", self.kernel),
+            Some(src) => {
+                out += &format!(
+                    "    at kernel {} in {src}\n",
+                    super::kernel_name::quoted(&self.kernel)
+                )
+            }
+            None => {
+                out += &format!(
+                    "    at kernel {}\n",
+                    super::kernel_name::quoted(&self.kernel)
+                )
+            }
         }
         out += &format!(
             "    PTX {}:{}:{} '{}'\n",
@@ -146,7 +156,7 @@ impl std::fmt::Display for InitReport {
         };
         write!(
             f,
-            "{}:{}:{}: uninitialized {} memory read of {} bytes{} in kernel '{}'{at}: \
+            "{}:{}:{}: uninitialized {} memory read of {} bytes{} in kernel {}{at}: \
              never-written {} by CTA ({},{},{}) thread ({},{},{}) in '{}' ({} accesses)",
             self.ptx_file,
             self.loc.line,
@@ -154,7 +164,7 @@ impl std::fmt::Display for InitReport {
             self.space_name(),
             self.size,
             self.by_atomic(),
-            self.kernel,
+            super::kernel_name::quoted(&self.kernel),
             self.what(),
             self.ctaid[0],
             self.ctaid[1],

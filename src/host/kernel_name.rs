@@ -119,16 +119,38 @@ fn decide(hits: Vec<usize>) -> Option<Result<usize, Miss>> {
     }
 }
 
-/// How messages show an entry: `_Z9transposeIfEvPT_ii (void transpose<float>(float*, int,
-/// int))` for a mangled name, the name alone otherwise.
-pub(super) fn describe(entry: &str) -> String {
-    let demangled = entry
-        .starts_with("_Z")
-        .then(|| Symbol::new(entry).ok()?.demangle().ok())
-        .flatten();
-    match demangled {
-        Some(d) if d != entry => format!("{entry} ({d})"),
-        _ => entry.to_string(),
+/// The demangled form of a mangled C++ name without its return type, as compute-sanitizer
+/// shows kernels and device functions (`transpose<float>(float*, float const*, int, int)`
+/// for `_Z9transposeIfEvPT_PKS0_ii`); `None` for a name that is not mangled (an `extern "C"`
+/// kernel) or does not demangle.
+pub fn demangled(name: &str) -> Option<String> {
+    if !name.starts_with("_Z") {
+        return None;
+    }
+    let d = Symbol::new(name)
+        .ok()?
+        .demangle_with_options(&DemangleOptions::new().no_return_type())
+        .ok()?;
+    (d != name).then_some(d)
+}
+
+/// How lists show an entry: `transpose<float>(float*, int, int) (_Z9transposeIfEvPT_ii)` for
+/// a mangled name (the demangled one, then the name the PTX spells, to grep for), the name
+/// alone otherwise.
+pub fn describe(entry: &str) -> String {
+    match demangled(entry) {
+        Some(d) => format!("{d} ({entry})"),
+        None => entry.to_string(),
+    }
+}
+
+/// How messages name a kernel or device function: `'transpose<float>(float*, int, int)'
+/// (_Z9transposeIfEvPT_ii)` for a mangled name, `'saxpy'` otherwise (the form that follows
+/// `kernel` or `function` in fault, sanitizer and launch error messages).
+pub fn quoted(name: &str) -> String {
+    match demangled(name) {
+        Some(d) => format!("'{d}' ({name})"),
+        None => format!("'{name}'"),
     }
 }
 
@@ -198,8 +220,21 @@ mod tests {
         assert_eq!(strip_template_args("x>"), None);
         assert_eq!(
             describe("_ZN2ns5scaleEPfi"),
-            "_ZN2ns5scaleEPfi (ns::scale(float*, int))"
+            "ns::scale(float*, int) (_ZN2ns5scaleEPfi)"
         );
         assert_eq!(describe("saxpy"), "saxpy");
+    }
+
+    #[test]
+    fn messages_show_the_demangled_name_then_the_mangled_one() {
+        // The return type of a template's mangled name is dropped, as compute-sanitizer does.
+        assert_eq!(
+            quoted("_Z9transposeIfEvPT_PKS0_ii"),
+            "'transpose<float>(float*, float const*, int, int)' (_Z9transposeIfEvPT_PKS0_ii)"
+        );
+        assert_eq!(quoted("saxpy"), "'saxpy'");
+        // Names that only look mangled are shown as they are.
+        assert_eq!(quoted("_Zgarbage"), "'_Zgarbage'");
+        assert_eq!(demangled("_Z"), None);
     }
 }

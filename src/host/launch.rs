@@ -209,8 +209,8 @@ impl<'a> LaunchBuilder<'a> {
         let mine = self.ctx.arena().id();
         if let Some((i, _)) = self.arenas.iter().find(|(_, id)| *id != mine) {
             return Err(Error::Argument(format!(
-                "kernel '{}' argument {} is a buffer of another context",
-                self.kernel.compiled.name,
+                "kernel {} argument {} is a buffer of another context",
+                super::kernel_name::quoted(&self.kernel.compiled.name),
                 i + 1
             )));
         }

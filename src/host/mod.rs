@@ -21,7 +21,7 @@ pub mod fatbin;
 pub mod graph;
 pub mod image;
 pub mod initcheck;
-mod kernel_name;
+pub mod kernel_name;
 mod launch;
 pub mod occupancy;
 pub mod pool;

@@ -56,8 +56,8 @@ impl RaceReport {
     fn place(&self) -> String {
         let space = self.space_name();
         match &self.variable {
-            Some((name, 0)) => format!("{space} '{name}'"),
-            Some((name, off)) => format!("{space} '{name}' + {off}"),
+            Some((name, 0)) => format!("{space} {}", super::kernel_name::quoted(name)),
+            Some((name, off)) => format!("{space} {} + {off}", super::kernel_name::quoted(name)),
             None if self.space == Space::Shared => format!("{space} offset {}", self.offset),
             None => format!("{space} address {:#x}", self.offset),
         }
@@ -99,10 +99,10 @@ impl RaceReport {
             };
             let [tx, ty, tz] = side.tid;
             out += &format!(
-                "    {} at kernel '{}'{at}\n        PTX {}:{}:{} '{}'\n        by thread \
+                "    {} at kernel {}{at}\n        PTX {}:{}:{} '{}'\n        by thread \
                  ({tx},{ty},{tz}) in block ({bx},{by},{bz})\n",
                 side.kind.name(),
-                self.kernel,
+                super::kernel_name::quoted(&self.kernel),
                 self.ptx_file,
                 side.loc.line,
                 side.loc.col,
@@ -133,9 +133,9 @@ impl std::fmt::Display for RaceReport {
         };
         write!(
             f,
-            "{}: race in kernel '{}' on {} in block ({},{},{}): {} and {} ({} hazards)",
+            "{}: race in kernel {} on {} in block ({},{},{}): {} and {} ({} hazards)",
             self.ptx_file,
-            self.kernel,
+            super::kernel_name::quoted(&self.kernel),
             self.place(),
             self.ctaid[0],
             self.ctaid[1],

@@ -35,10 +35,12 @@
 //! and atomics race with neither atomics nor plain reads (`atomicCAS` loops). As an option
 //! ([`crate::host::LaunchOptions::racecheck_global`], `--racecheck-global`), the same on
 //! global memory between threads of one CTA. `mbarrier` phases order the accesses of the
-//! warps that arrived before the accesses after a successful wait. Not checked: races between
-//! CTAs, synchronization through memory (a `volatile` flag with fences is reported as a
-//! race), and accesses made by the matrix instructions and texture/surface units (a
-//! `cp.async` copy counts as a write of its thread when it executes). A race does not stop
+//! warps that arrived before the accesses after a successful wait. Release/acquire operations
+//! and the fences' release and acquire patterns (`__threadfence()` then a `volatile` or
+//! relaxed store of a flag; the flag's load then `__threadfence()`) order the accesses before
+//! the release before those after the acquire. Not checked: races between CTAs, and accesses
+//! made by the matrix instructions and texture/surface units (a `cp.async` copy counts as a
+//! write of its thread when it executes). A race does not stop
 //! the kernel: a launch leaves its races in the context
 //! ([`crate::host::Context::take_race_reports`]).
 //!
@@ -185,8 +187,11 @@ pub(crate) struct Site<'a> {
 /// instruction, the first thread and block and how many more threads.
 pub(crate) fn site_lines(s: &Site) -> String {
     let mut out = match s.source {
-        Some(src) => format!("    at kernel '{}' in {src}\n", s.kernel),
-        None => format!("    at kernel '{}'\n", s.kernel),
+        Some(src) => format!(
+            "    at kernel {} in {src}\n",
+            super::kernel_name::quoted(s.kernel)
+        ),
+        None => format!("    at kernel {}\n", super::kernel_name::quoted(s.kernel)),
     };
     out += &format!(
         "    PTX {}:{}:{} '{}'\n",

@@ -188,34 +188,43 @@ pub struct CallFrame {
 /// it (or a later value of the location's atomic updates).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum MemSync {
-    /// Weak, `.relaxed`, `.volatile` or `.mmio`, and every operation that is not a memory
-    /// access: no ordering of its own.
+    /// A weak access (no qualifier), and every operation that is not a memory access or a
+    /// fence: no ordering of its own.
     #[default]
     None,
+    /// A strong access with no ordering of its own: `.relaxed`, `.volatile` (which PTX ISA §8
+    /// treats as `.relaxed.sys`) or `.mmio`. It takes part in the release and acquire
+    /// patterns of fences (a fence then a strong write; a strong read then a fence).
+    Relaxed,
     /// `ld.acquire`, `atom.acquire`: later accesses of the thread are ordered after the
-    /// releases it observes.
+    /// releases it observes. On a fence (`fence.acquire`): the fence of an acquire pattern.
     Acquire,
     /// `st.release`, `atom.release`, `red.release`: earlier accesses of the thread are ordered
-    /// before the acquires that observe it.
+    /// before the acquires that observe it. On a fence (`fence.release`): the fence of a
+    /// release pattern.
     Release,
-    /// `atom.acq_rel`: both.
+    /// `atom.acq_rel`: both. On a fence: `fence.acq_rel` (or no semantics qualifier), a fence
+    /// of both patterns (PTX ISA §9.7.13.4).
     AcqRel,
+    /// On a fence only: `fence.sc`, `membar` (PTX ISA §9.7.13.4): both patterns, and
+    /// synchronizes with every later `fence.sc` (PTX ISA §8, Fence-SC order).
+    SeqCst,
 }
 
 impl MemSync {
     /// Whether the operation acquires (`.acquire`, `.acq_rel`).
     pub fn acquires(self) -> bool {
         match self {
-            MemSync::Acquire | MemSync::AcqRel => true,
-            MemSync::None | MemSync::Release => false,
+            MemSync::Acquire | MemSync::AcqRel | MemSync::SeqCst => true,
+            MemSync::None | MemSync::Relaxed | MemSync::Release => false,
         }
     }
 
     /// Whether the operation releases (`.release`, `.acq_rel`).
     pub fn releases(self) -> bool {
         match self {
-            MemSync::Release | MemSync::AcqRel => true,
-            MemSync::None | MemSync::Acquire => false,
+            MemSync::Release | MemSync::AcqRel | MemSync::SeqCst => true,
+            MemSync::None | MemSync::Relaxed | MemSync::Acquire => false,
         }
     }
 }

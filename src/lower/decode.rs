@@ -106,8 +106,8 @@ impl Cx<'_> {
     }
 
     /// The memory-order qualifier of an `ld`, `st`, `atom` or `red` (PTX ISA §8,
-    /// [`crate::ir::MemSync`]); `.relaxed`, `.volatile`, `.mmio` and weak accesses order
-    /// nothing of their own.
+    /// [`crate::ir::MemSync`]); `.relaxed`, `.volatile` and `.mmio` accesses are strong but
+    /// order nothing of their own, weak accesses neither.
     pub(super) fn mem_sync(&self) -> crate::ir::MemSync {
         use crate::ir::MemSync;
         match (
@@ -118,6 +118,11 @@ impl Cx<'_> {
             (_, _, true) | (true, true, false) => MemSync::AcqRel,
             (true, false, false) => MemSync::Acquire,
             (false, true, false) => MemSync::Release,
+            (false, false, false)
+                if self.has("relaxed") || self.has("volatile") || self.has("mmio") =>
+            {
+                MemSync::Relaxed
+            }
             (false, false, false) => MemSync::None,
         }
     }

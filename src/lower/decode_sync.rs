@@ -24,7 +24,22 @@ pub(super) fn fence(b: &mut Builder, cx: &mut Cx) -> R {
     {
         return Err(cx.unsupported("this proxy fence is not supported yet"));
     }
+    // What the fence takes part in for racecheck (PTX ISA §8, release and acquire patterns,
+    // Fence-SC order): `membar` is `fence.sc`, a fence without a semantics qualifier is
+    // `.acq_rel`; the `mbarrier_init` fence orders `mbarrier.init` only.
+    let sync = if mbarrier_init {
+        crate::ir::MemSync::None
+    } else if cx.has("sc") || cx.ptx.starts_with("membar") {
+        crate::ir::MemSync::SeqCst
+    } else if cx.has("acquire") {
+        crate::ir::MemSync::Acquire
+    } else if cx.has("release") {
+        crate::ir::MemSync::Release
+    } else {
+        crate::ir::MemSync::AcqRel
+    };
     b.emit(Op::Fence {}, vec![], vec![], cx.loc, &cx.ptx);
+    b.mark_sync(sync);
     Ok(())
 }
 

@@ -100,10 +100,14 @@ pub fn compile_cached(path: &Path, o: &CompileOptions) -> Result<CachedPtx, Nvrt
                         nvrtc_time: None,
                     });
                 }
+                // The entry's line and column say where it was damaged.
                 Err(e) => eprintln!(
-                    "note: the cached PTX {} of {} does not parse ({e}); compiling it again",
-                    entry.display(),
-                    path.display()
+                    "note: the cached PTX of {} does not parse ({}); compiling it again",
+                    path.display(),
+                    e.render(&crate::ptx::span::SourceMap::new(
+                        &entry.display().to_string(),
+                        &ptx
+                    ))
                 ),
             }
         }

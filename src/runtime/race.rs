@@ -41,8 +41,38 @@
 //!   end what it released: a missed race, never a false one); like the mbarrier, a release
 //!   gives the accesses of all lanes of its warp and an acquire teaches all of them, and a
 //!   release does not order the lanes of its own warp among themselves. Weak, `.relaxed`
-//!   and `.volatile` accesses publish and learn nothing, and neither do fences (`fence`,
-//!   `membar`, `__threadfence`): a handover through a volatile flag and fences is reported;
+//!   and `.volatile` accesses publish and learn nothing of their own;
+//! - fences (PTX ISA §8: release and acquire patterns, Fence-SC order; `fence`/`membar`
+//!   §9.7.13.4). A fence (`fence.sc`, `fence.acq_rel`, `fence.release`, `membar`,
+//!   `__threadfence()`) followed in program order by a strong write of a location
+//!   (`.relaxed`, `.volatile`: [`MemSync::Relaxed`]; an atomic) is a release pattern: the
+//!   write publishes on the location, as a release does, the accesses its warp made before
+//!   the fence. A strong read of a location followed by a fence (`fence.sc`,
+//!   `fence.acq_rel`, `fence.acquire`) is an acquire pattern: the accesses after the fence
+//!   learn what was published there by the time of the read. And `fence.sc` (`membar`,
+//!   `__threadfence()`) fences are totally ordered: each synchronizes with every later one
+//!   (in this execution's order) of the CTA, without a flag (`sc`, a clock joined by each SC
+//!   fence's release and learned by each one's acquire). Fences call no race hook of either
+//!   engine, so where they stand is found before the launch ([`fence_marks`]): for each
+//!   pair of accesses a thread can make one after the other, the fences every path between
+//!   them passes. At a thread's access, its previous access names the pair, and the fences
+//!   between take effect: the release half (a tick of the warp's barrier epoch, kept per
+//!   thread as the epoch its release patterns publish, `fence_epoch`; for `fence.sc` a join
+//!   into `sc`) unless made already, then the acquire half (the strong reads' gleanings,
+//!   `pending`; for `fence.sc` the `sc` clock, joined into the warp's clock). The release
+//!   half is made right after the access before the fences when every way on passes them,
+//!   up to the thread's exit (a thread that fences and exits: `data = x;
+//!   __threadfence_block();`). No access comes between a fence and either point, so these
+//!   are the fence's own effects. A release pattern's write publishes what its warp learned
+//!   by the write rather than by the fence (a missed race at most), and a fence taken on
+//!   some paths between two accesses only is not seen (a false report at most; such code
+//!   is rare). `fence.mbarrier_init` and the proxy fences order nothing here;
+//! - morally strong accesses (PTX ISA §8, "Data race": two strong accesses of threads in
+//!   each other's scope do not race): two strong accesses of the same bytes do not race when
+//!   one of them synchronizes (a release or acquire, an atomic, the write of a release
+//!   pattern): the flag of a handover. Strong accesses that synchronize nothing still race
+//!   with each other (a legacy warp-synchronous reduction through a `volatile` array, which
+//!   compute-sanitizer reports too); partial overlaps count as complete (a missed race);
 //! - program order within one thread.
 //!
 //! **Lanes of the same warp** are checked like any two threads: on sm_70 and later
@@ -142,6 +172,8 @@ pub struct RaceSink {
     global: bool,
     /// The memory-order qualifier of each IR instruction ([`RaceSink::with_sync`]).
     sync: Vec<MemSync>,
+    /// Where the kernel's fences stand between its accesses ([`RaceSink::with_fences`]).
+    fences: FenceMarks,
 }
 
 /// The instruction and kind of an access (what makes two hazards the same error).
@@ -162,6 +194,12 @@ impl RaceSink {
     /// order accesses (an instruction beyond it orders nothing).
     pub fn with_sync(self, sync: Vec<MemSync>) -> RaceSink {
         RaceSink { sync, ..self }
+    }
+
+    /// The sink with where the kernel's fences stand between its accesses ([`fence_marks`];
+    /// without them, fences order nothing).
+    pub fn with_fences(self, fences: FenceMarks) -> RaceSink {
+        RaceSink { fences, ..self }
     }
 
     /// The memory-order qualifier of instruction `inst`.
@@ -214,7 +252,8 @@ impl RaceSink {
     }
 }
 
-/// An access in the shadow: generation (0: none), thread, instruction, barrier and lane epochs.
+/// An access in the shadow: generation (0: none), thread, instruction, barrier and lane
+/// epochs, and whether it is strong and synchronizes ([`STRONG`], [`SYNCS`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Acc {
     gen: u32,
@@ -222,6 +261,20 @@ struct Acc {
     inst: u32,
     be: u32,
     le: u32,
+    flags: u8,
+}
+
+/// [`Acc::flags`]: a strong access (`.relaxed`, `.volatile`, `.mmio`, an atomic, a release
+/// or an acquire).
+const STRONG: u8 = 1;
+/// [`Acc::flags`]: a strong access that synchronizes (a release, an acquire, an atomic, the
+/// write of a release pattern).
+const SYNCS: u8 = 2;
+
+/// Whether two accesses are morally strong and one of them synchronizes: no race between
+/// them (see the module banner).
+fn exempt(a: u8, b: u8) -> bool {
+    a & b & STRONG != 0 && (a | b) & SYNCS != 0
 }
 
 /// The shadow of one shared byte.
@@ -274,6 +327,19 @@ struct RaceState {
     lane_epoch: Vec<u32>,
     /// `threads × 32`: `lvc[t * 32 + l]`, the lane epoch of lane `l` of `t`'s warp `t` has seen.
     lvc: Vec<u32>,
+    /// Per thread: the barrier epoch of its warp at its last fence that releases (0: none
+    /// yet), which the writes of its release patterns publish.
+    fence_epoch: Vec<u32>,
+    /// Per thread: whether a releasing fence came before its current access (its strong
+    /// writes make release patterns).
+    fenced: Vec<bool>,
+    /// Per thread: its last access of the fence analysis ([`FenceMarks`]; [`START`]: none).
+    last: Vec<u32>,
+    /// Per thread that made strong reads since its last acquiring fence: what was published
+    /// on the locations read (`bvc`'s shape), learned at the fence.
+    pending: HashMap<u32, Vec<u32>>,
+    /// What the `fence.sc` fences so far released (`bvc`'s shape): each later one learns it.
+    sc: Vec<u32>,
     /// Linear index of the CTA in the grid, and its `%ctaid`.
     cta: u64,
     ctaid: [u32; 3],
@@ -292,10 +358,99 @@ impl RaceState {
         a.be < self.lanes_epoch[w] || a.le < self.lvc[t as usize * 32 + (a.thread % 32) as usize]
     }
 
+    /// Before access `inst` of thread `t`: the fences between its previous access and this
+    /// one take effect (the release half unless the previous access made it already).
+    fn fences_before(&mut self, marks: &FenceMarks, inst: u32, t: u32) {
+        if !marks.is_access(inst) {
+            return;
+        }
+        let prev = self.last[t as usize];
+        let f = marks.between(prev, inst);
+        if f == Fences::default() {
+            return;
+        }
+        let done = if prev == START {
+            Fences::default()
+        } else {
+            marks.after(prev)
+        };
+        self.fence_release(Fences(f.0 & !done.0), t);
+        self.fence_acquire(f, t);
+    }
+
+    /// After access `inst` of thread `t`: the release half of the fences every way on passes
+    /// before the next access.
+    fn fences_after(&mut self, marks: &FenceMarks, inst: u32, t: u32) {
+        if !marks.is_access(inst) {
+            return;
+        }
+        self.fence_release(marks.after(inst), t);
+        self.last[t as usize] = inst;
+    }
+
+    /// The acquire half of the fences `f` that came right before thread `t`'s current access
+    /// ([`fence_marks`]): an acquiring fence teaches the warp what the thread's strong reads
+    /// since its last such fence saw published, `fence.sc` what every earlier `fence.sc`
+    /// released; after a releasing fence the thread's strong writes make release patterns.
+    fn fence_acquire(&mut self, f: Fences, t: u32) {
+        let (w, nw) = ((t / 32) as usize, self.nwarps);
+        if f.releases() {
+            self.fenced[t as usize] = true;
+        }
+        if f.acquires() {
+            if let Some(p) = self.pending.remove(&t) {
+                for (v, &e) in p.iter().enumerate().take(nw) {
+                    let b = &mut self.bvc[w * nw + v];
+                    *b = (*b).max(e);
+                }
+            }
+        }
+        if f.sc() {
+            for (v, &e) in self.sc.iter().enumerate().take(nw) {
+                let b = &mut self.bvc[w * nw + v];
+                *b = (*b).max(e);
+            }
+        }
+    }
+
+    /// The release half of the fences `f` that come right after thread `t`'s current access
+    /// ([`fence_marks`]): a releasing fence ticks the warp's barrier epoch (the accesses so far
+    /// are in earlier epochs) and keeps the new epoch as what the thread's release patterns
+    /// publish; `fence.sc` also joins what the warp knows into `sc`.
+    fn fence_release(&mut self, f: Fences, t: u32) {
+        let (w, nw) = ((t / 32) as usize, self.nwarps);
+        if !f.releases() {
+            return;
+        }
+        self.bar_epoch[w] += 1;
+        self.fence_epoch[t as usize] = self.bar_epoch[w];
+        if f.sc() {
+            self.sc.resize(nw, 0);
+            for v in 0..nw {
+                self.sc[v] = self.sc[v].max(self.bvc[w * nw + v]);
+            }
+            self.sc[w] = self.sc[w].max(self.bar_epoch[w]);
+        }
+    }
+
+    /// [`Acc::flags`] of access `kind` of thread `t` with memory order `sync`.
+    fn flags(&self, sync: MemSync, t: u32, kind: AccessKind) -> u8 {
+        let strong = sync != MemSync::None || kind == AccessKind::Atomic;
+        if !strong {
+            return 0;
+        }
+        let pattern = kind != AccessKind::Read && self.fenced[t as usize];
+        let syncs = sync.acquires() || sync.releases() || kind == AccessKind::Atomic || pattern;
+        STRONG | if syncs { SYNCS } else { 0 }
+    }
+
     /// After access `kind` of thread `t` to the location at `at` in `space`, with memory
     /// order `sync`: an acquiring read or atomic learns what was published there, then a
     /// releasing write or atomic publishes its warp's accesses so far (an `.acq_rel` atomic
-    /// does both, in that order, as it reads before it writes).
+    /// does both, in that order, as it reads before it writes). Strong accesses without an
+    /// order of their own take part in fences' patterns: a read keeps what was published
+    /// there for the thread's next acquiring fence, a write after a releasing fence publishes
+    /// what the fence released.
     fn synchronize(&mut self, sync: MemSync, space: Space, at: u64, t: u32, kind: AccessKind) {
         let (w, nw) = ((t / 32) as usize, self.nwarps);
         let (reads, writes) = match kind {
@@ -303,6 +458,7 @@ impl RaceState {
             AccessKind::Write => (false, true),
             AccessKind::Atomic => (true, true),
         };
+        let strong = sync != MemSync::None || kind == AccessKind::Atomic;
         if sync.acquires() && reads {
             if let Some(c) = self.sync.get(&(space, at)) {
                 for (v, &e) in c.iter().enumerate().take(nw) {
@@ -310,7 +466,16 @@ impl RaceState {
                     *b = (*b).max(e);
                 }
             }
+        } else if strong && reads {
+            if let Some(c) = self.sync.get(&(space, at)) {
+                let p = self.pending.entry(t).or_default();
+                p.resize(nw, 0);
+                for (v, &e) in c.iter().enumerate().take(nw) {
+                    p[v] = p[v].max(e);
+                }
+            }
         }
+        let fenced = self.fence_epoch[t as usize];
         if sync.releases() && writes {
             self.bar_epoch[w] += 1;
             let c = self.sync.entry((space, at)).or_default();
@@ -319,16 +484,24 @@ impl RaceState {
                 *e = (*e).max(self.bvc[w * nw + v]);
             }
             c[w] = c[w].max(self.bar_epoch[w]);
+        } else if strong && writes && fenced > 0 {
+            let c = self.sync.entry((space, at)).or_default();
+            c.resize(nw, 0);
+            for (v, e) in c.iter_mut().enumerate() {
+                *e = (*e).max(self.bvc[w * nw + v]);
+            }
+            c[w] = c[w].max(fenced);
         }
     }
 
-    fn now(&self, t: u32, inst: u32) -> Acc {
+    fn now(&self, t: u32, inst: u32, flags: u8) -> Acc {
         Acc {
             gen: self.gen,
             thread: t,
             inst,
             be: self.bar_epoch[(t / 32) as usize],
             le: self.lane_epoch[t as usize],
+            flags,
         }
     }
 
@@ -337,9 +510,9 @@ impl RaceState {
     /// kind, `seen`), and record it in the shadows.
     fn check(&self, sink: &RaceSink, seen: &mut Seen, a: &Access, cells: &mut [Cell], first: u64) {
         let (t, kind) = (a.t, a.kind);
-        let now = self.now(t, a.inst);
+        let now = self.now(t, a.inst, a.flags);
         let mut report = |prev: &Acc, pk: AccessKind, byte: u64| {
-            if !seen.first_time(prev.inst, pk) {
+            if exempt(prev.flags, a.flags) || !seen.first_time(prev.inst, pk) {
                 return;
             }
             sink.record(
@@ -471,6 +644,184 @@ struct Access {
     kind: AccessKind,
     /// A write of the bytes memory already holds ([`RaceCta::access_with`]).
     same_value: bool,
+    /// [`Acc::flags`].
+    flags: u8,
+}
+
+/// Which fences (a set): acquiring, releasing, `fence.sc`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Fences(u8);
+
+impl Fences {
+    const ACQUIRE: u8 = 1;
+    const RELEASE: u8 = 2;
+    const SC: u8 = 4;
+
+    /// The fence whose [`crate::ir::Function::inst_sync`] is `sync` (`Op::Fence`'s:
+    /// `SeqCst`, `AcqRel`, `Acquire`, `Release`, or `None` for a fence that orders nothing
+    /// here).
+    pub fn of(sync: MemSync) -> Fences {
+        let sc = if sync == MemSync::SeqCst { Self::SC } else { 0 };
+        let acq = if sync.acquires() { Self::ACQUIRE } else { 0 };
+        let rel = if sync.releases() { Self::RELEASE } else { 0 };
+        Fences(sc | acq | rel)
+    }
+
+    /// Every fence (the meet's identity).
+    const ALL: Fences = Fences(Self::ACQUIRE | Self::RELEASE | Self::SC);
+
+    fn join(self, o: Fences) -> Fences {
+        Fences(self.0 | o.0)
+    }
+
+    fn meet(self, o: Fences) -> Fences {
+        Fences(self.0 & o.0)
+    }
+
+    fn acquires(self) -> bool {
+        self.0 & Self::ACQUIRE != 0
+    }
+
+    fn releases(self) -> bool {
+        self.0 & Self::RELEASE != 0
+    }
+
+    fn sc(self) -> bool {
+        self.0 & Self::SC != 0
+    }
+}
+
+/// Where a kernel's fences stand between its memory accesses ([`fence_marks`]).
+#[derive(Clone, Debug, Default)]
+pub struct FenceMarks {
+    /// Per IR instruction: whether it is an access of the analysis (`ld`, `st`, `atom`,
+    /// `red`), the points between which fences are found.
+    access: Vec<bool>,
+    /// Per IR instruction: whether some pair of [`FenceMarks::between`] ends there (most
+    /// accesses have none, and skip the look-up).
+    fenced_into: Vec<bool>,
+    /// `(previous access, next access)` → the fences every path from the one to the other
+    /// passes, with no access between ([`START`] for the kernel's entry); pairs with none
+    /// are left out.
+    between: HashMap<(u32, u32), Fences>,
+    /// Per access: the fences every path from it to the next access or to the kernel's exit
+    /// passes.
+    after: Vec<Fences>,
+}
+
+/// [`FenceMarks::between`]: the previous access of a thread that has made none.
+const START: u32 = u32::MAX;
+
+impl FenceMarks {
+    fn is_access(&self, inst: u32) -> bool {
+        self.access.get(inst as usize).copied().unwrap_or(false)
+    }
+
+    fn between(&self, prev: u32, next: u32) -> Fences {
+        if !self
+            .fenced_into
+            .get(next as usize)
+            .copied()
+            .unwrap_or(false)
+        {
+            return Fences::default();
+        }
+        self.between.get(&(prev, next)).copied().unwrap_or_default()
+    }
+
+    fn after(&self, inst: u32) -> Fences {
+        self.after.get(inst as usize).copied().unwrap_or_default()
+    }
+}
+
+/// For each memory access of `f` (`ld`, `st`, `atom`, `red`), which fences come between it
+/// and the next access of its thread, whichever path the thread takes: the fences every
+/// path from one access to the next passes ([`FenceMarks`]). A thread's previous access and
+/// its current one pin down its path better than either alone (a thread that skips the
+/// producer's fenced branch does not take its fence), so racecheck makes a fence's effects
+/// at the access after it, knowing the one before, or right after the access before it
+/// when every way on passes the fence (which covers a fence followed by no access:
+/// `data = x; __threadfence();` then the thread exits).
+pub fn fence_marks(f: &crate::ir::Function) -> FenceMarks {
+    use crate::ir::{Effect, Op};
+    let n = f.insts.len();
+    let is_access = |i: usize| match (&f.insts[i].op, f.insts[i].op.effect()) {
+        (Op::Fence {}, _) => false,
+        (_, Effect::Memory) => true,
+        // Warp operations that access memory (`cp.async`, `mbarrier`) are checked, but
+        // fences are found across them (their accesses count with the next access).
+        (_, Effect::Pure | Effect::Warp) => false,
+    };
+    let access: Vec<bool> = (0..n).map(is_access).collect();
+    // Where each instruction stands: its block and its index there.
+    let mut pos = vec![(0usize, 0usize); n];
+    for (b, bd) in f.blocks.iter().enumerate() {
+        for (k, &i) in bd.insts.iter().enumerate() {
+            pos[i.index()] = (b, k);
+        }
+    }
+    let mut between: HashMap<(u32, u32), Fences> = HashMap::new();
+    let mut after = vec![Fences::default(); n];
+    let starts = std::iter::once((START, (f.entry.index(), 0usize))).chain(
+        (0..n)
+            .filter(|&i| access[i])
+            .map(|i| (i as u32, (pos[i].0, pos[i].1 + 1))),
+    );
+    for (from, (b0, k0)) in starts {
+        // Search the access-free ways on from `from`, with the fences passed so far; a
+        // block is entered once per set of fences (eight at most).
+        let mut seen = std::collections::HashSet::new();
+        let mut work = vec![(b0, k0, Fences::default())];
+        let mut reached: HashMap<u32, Fences> = HashMap::new();
+        let mut exits = Fences::ALL;
+        while let Some((b, k, mut now)) = work.pop() {
+            let insts = &f.blocks[b].insts;
+            let mut stopped = false;
+            for &i in &insts[k.min(insts.len())..] {
+                if access[i.index()] {
+                    let r = reached.entry(i.0).or_insert(now);
+                    *r = r.meet(now);
+                    stopped = true;
+                    break;
+                }
+                if matches!(f.insts[i.index()].op, Op::Fence {}) {
+                    let sync = f.inst_sync.get(i.index()).copied().unwrap_or_default();
+                    now = now.join(Fences::of(sync));
+                }
+            }
+            if stopped {
+                continue;
+            }
+            let succs = f.successors(crate::ir::Block(b as u32));
+            if succs.is_empty() {
+                // The thread exits here, having passed `now`.
+                exits = exits.meet(now);
+            }
+            for succ in succs {
+                if seen.insert((succ.index(), now)) {
+                    work.push((succ.index(), 0, now));
+                }
+            }
+        }
+        if from != START {
+            after[from as usize] = reached.values().fold(exits, |a, &r| a.meet(r));
+        }
+        for (to, r) in reached {
+            if r != Fences::default() {
+                between.insert((from, to), r);
+            }
+        }
+    }
+    let mut fenced_into = vec![false; n];
+    for &(_, to) in between.keys() {
+        fenced_into[to as usize] = true;
+    }
+    FenceMarks {
+        access,
+        fenced_into,
+        between,
+        after,
+    }
 }
 
 impl RaceCta {
@@ -503,6 +854,14 @@ impl RaceCta {
         s.lane_epoch.resize(nwarps * 32, 0);
         s.lvc.clear();
         s.lvc.resize(nwarps * 32 * 32, 0);
+        s.fence_epoch.clear();
+        s.fence_epoch.resize(nwarps * 32, 0);
+        s.fenced.clear();
+        s.fenced.resize(nwarps * 32, false);
+        s.last.clear();
+        s.last.resize(nwarps * 32, START);
+        s.pending.clear();
+        s.sc.clear();
         s.cta = cta;
         s.ctaid = ctaid;
     }
@@ -546,6 +905,8 @@ impl RaceCta {
         if (t / 32) as usize >= s.nwarps {
             return;
         }
+        s.fences_before(&sink.fences, inst, t);
+        let sync = sink.sync_of(inst);
         let mut cells = std::mem::take(&mut s.cells);
         let end = (off + size as u64).min(cells.len() as u64) as usize;
         let start = (off as usize).min(end);
@@ -557,10 +918,12 @@ impl RaceCta {
             size,
             kind,
             same_value,
+            flags: s.flags(sync, t, kind),
         };
         s.check(sink, &mut seen, &a, &mut cells[start..end], off);
         s.cells = cells;
-        s.synchronize(sink.sync_of(inst), Space::Shared, off, t, kind);
+        s.synchronize(sync, Space::Shared, off, t, kind);
+        s.fences_after(&sink.fences, inst, t);
     }
 
     /// An access by thread `t` at IR instruction `inst` to shared offset `off` of memory
@@ -572,7 +935,9 @@ impl RaceCta {
         if (t / 32) as usize >= s.nwarps {
             return;
         }
+        s.fences_before(&sink.fences, inst, t);
         s.synchronize(sink.sync_of(inst), Space::Shared, off, t, kind);
+        s.fences_after(&sink.fences, inst, t);
     }
 
     /// An access of `size` bytes at global address `addr` by thread `t` at IR instruction
@@ -607,6 +972,8 @@ impl RaceCta {
         if (t / 32) as usize >= s.nwarps {
             return;
         }
+        s.fences_before(&sink.fences, inst, t);
+        let sync = sink.sync_of(inst);
         let mut global = std::mem::take(&mut s.global);
         let mut seen = Seen::default();
         let a = Access {
@@ -616,6 +983,7 @@ impl RaceCta {
             size,
             kind,
             same_value,
+            flags: s.flags(sync, t, kind),
         };
         let end = addr.saturating_add(size as u64);
         let mut at = addr;
@@ -630,7 +998,8 @@ impl RaceCta {
             at = page * PAGE as u64 + hi as u64;
         }
         s.global = global;
-        s.synchronize(sink.sync_of(inst), Space::Global, addr, t, kind);
+        s.synchronize(sync, Space::Global, addr, t, kind);
+        s.fences_after(&sink.fences, inst, t);
     }
 
     /// Global bytes `[addr, addr + size)` start a new life (a device `malloc` returned them):
@@ -975,6 +1344,127 @@ mod tests {
         c.access(&sink, 0, 2, flag, 4, AccessKind::Atomic);
         c.access(&sink, 2, 5, data, 4, AccessKind::Read);
         assert_eq!(sink.take().len(), 1, "lanes of one warp");
+    }
+
+    /// The fence marks of a kernel whose fences of kind `sync` each come between the
+    /// accesses of a pair `(last access before, first access after)`, on every path.
+    fn marks(n: usize, sync: MemSync, fences: &[(u32, u32)]) -> FenceMarks {
+        let mut m = FenceMarks {
+            access: vec![true; n],
+            fenced_into: vec![false; n],
+            between: HashMap::new(),
+            after: vec![Fences::default(); n],
+        };
+        for &(a, b) in fences {
+            m.after[a as usize] = Fences::of(sync);
+            m.between.insert((a, b), Fences::of(sync));
+            m.fenced_into[b as usize] = true;
+        }
+        m
+    }
+
+    fn pairs(f: &[RaceFinding]) -> Vec<(u32, u32)> {
+        let mut v: Vec<(u32, u32)> = f.iter().map(|x| (x.first.inst, x.second.inst)).collect();
+        v.sort();
+        v
+    }
+
+    /// Fences with strong flag accesses (PTX ISA §8, release and acquire patterns): a fence
+    /// then a relaxed store of the flag releases the accesses before the fence; a relaxed load
+    /// of the flag then a fence acquires them. Without either fence the data race stays, and
+    /// the flag's own accesses race when neither synchronizes.
+    #[test]
+    fn fence_patterns_order_warps() {
+        use MemSync::{AcqRel, None as Weak, Relaxed};
+        // Instructions: 1 data store, 2 fence, 3 relaxed flag store, 4 relaxed flag load,
+        // 5 fence, 6 data load, 7 another data store.
+        let sync = vec![Weak, Weak, AcqRel, Relaxed, Relaxed, AcqRel, Weak, Weak];
+        let (data, flag, other) = (0, 64, 128);
+        let run = |producer: bool, consumer: bool| {
+            let mut f = vec![];
+            if producer {
+                f.push((1, 3));
+            }
+            if consumer {
+                f.push((4, 6));
+            }
+            let sink = RaceSink::default()
+                .with_sync(sync.clone())
+                .with_fences(marks(8, AcqRel, &f));
+            let c = cta(64);
+            c.access(&sink, 32, 4, flag, 4, AccessKind::Read); // the consumer looks: 0
+            c.access(&sink, 0, 1, data, 4, AccessKind::Write);
+            c.access(&sink, 0, 3, flag, 4, AccessKind::Write);
+            c.access(&sink, 32, 4, flag, 4, AccessKind::Read); // sees the store
+                                                               // The fence's effect comes with the first access after it (thread 32's, which
+                                                               // read the flag); its warp learns, so thread 33's read is ordered too.
+            c.access(&sink, 32, 6, data, 4, AccessKind::Read);
+            c.access(&sink, 33, 6, data, 4, AccessKind::Read);
+            pairs(&sink.take())
+        };
+        assert_eq!(run(true, true), vec![], "both patterns: ordered");
+        assert_eq!(
+            run(true, false),
+            vec![(1, 6)],
+            "no acquire pattern; the flag store after the fence synchronizes"
+        );
+        assert_eq!(
+            run(false, true),
+            vec![(1, 6), (3, 4), (4, 3)],
+            "no release pattern; the relaxed flag accesses synchronize nothing"
+        );
+        assert_eq!(run(false, false), vec![(1, 6), (3, 4), (4, 3)]);
+
+        // A store after the fence and before the flag store is not released.
+        let sink = RaceSink::default()
+            .with_sync(sync.clone())
+            .with_fences(marks(8, AcqRel, &[(1, 7), (4, 6)]));
+        let c = cta(64);
+        c.access(&sink, 0, 1, data, 4, AccessKind::Write);
+        c.access(&sink, 0, 7, other, 4, AccessKind::Write);
+        c.access(&sink, 0, 3, flag, 4, AccessKind::Write);
+        c.access(&sink, 32, 4, flag, 4, AccessKind::Read);
+        c.access(&sink, 32, 6, data, 4, AccessKind::Read);
+        c.access(&sink, 32, 6, other, 4, AccessKind::Read);
+        assert_eq!(pairs(&sink.take()), vec![(7, 6)]);
+
+        // A fence then a weak store of the flag is no release pattern.
+        let sink = RaceSink::default()
+            .with_sync(vec![Weak; 8])
+            .with_fences(marks(8, AcqRel, &[(1, 3), (4, 6)]));
+        let c = cta(64);
+        c.access(&sink, 0, 1, data, 4, AccessKind::Write);
+        c.access(&sink, 0, 3, flag, 4, AccessKind::Write);
+        c.access(&sink, 32, 4, flag, 4, AccessKind::Read);
+        c.access(&sink, 32, 6, data, 4, AccessKind::Read);
+        assert_eq!(pairs(&sink.take()), vec![(1, 6), (3, 4)]);
+    }
+
+    /// `fence.sc` fences synchronize with every later one (PTX ISA §8, Fence-SC order),
+    /// without a flag; `fence.acq_rel` fences do not.
+    #[test]
+    fn sc_fences_order_each_other() {
+        use MemSync::None as Weak;
+        // Instructions: thread 0 stores at 1, fences, stores again at 2; thread 32 stores an
+        // unrelated word at 3, fences, then loads both of thread 0's words at 4.
+        let run = |fence: MemSync| {
+            let sink = RaceSink::default()
+                .with_sync(vec![Weak; 5])
+                .with_fences(marks(5, fence, &[(1, 2), (3, 4)]));
+            let c = cta(64);
+            c.access(&sink, 0, 1, 0, 4, AccessKind::Write);
+            c.access(&sink, 0, 2, 64, 4, AccessKind::Write);
+            c.access(&sink, 32, 3, 128, 4, AccessKind::Write);
+            c.access(&sink, 32, 4, 0, 4, AccessKind::Read);
+            c.access(&sink, 32, 4, 64, 4, AccessKind::Read);
+            pairs(&sink.take())
+        };
+        assert_eq!(
+            run(MemSync::SeqCst),
+            vec![(2, 4)],
+            "the store before thread 0's fence is ordered, the one after it is not"
+        );
+        assert_eq!(run(MemSync::AcqRel), vec![(1, 4), (2, 4)]);
     }
 
     /// Plain writes of the bytes memory holds already race with reads, not with writes.
