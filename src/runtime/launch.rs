@@ -213,6 +213,10 @@ pub struct CtaStateUse {
     /// §10.29): a kernel that reads none of `%reserved_smem_offset_begin`, `_end`, `_0`,
     /// `_1` cannot locate it, and its CTAs get none (`CtaEnv::reserved_base` null).
     pub reserved_shared: bool,
+    /// `barrier.cluster` operations (PTX ISA §9.7.13.3): only their arrivals mark the
+    /// cluster's barrier used (`runtime::cluster::ClusterState::used`), which a round's end
+    /// then judges for a deadlock.
+    pub cluster_barrier: bool,
 }
 
 impl CtaStateUse {
@@ -221,6 +225,7 @@ impl CtaStateUse {
         tensor_memory: true,
         mbarrier: true,
         reserved_shared: true,
+        cluster_barrier: true,
     };
 
     /// What kernel `f` can touch: tensor memory is read and written only by the `tcgen05`
@@ -243,6 +248,10 @@ impl CtaStateUse {
                     }
                 )
             }),
+            cluster_barrier: f
+                .insts
+                .iter()
+                .any(|d| matches!(d.op, Op::ClusterBarrier { .. })),
         }
     }
 }
@@ -727,6 +736,108 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             }
             note_worker(ran, my_runs);
         };
+        // A kernel whose CTAs end in their first round: without barrier terminators no lane
+        // ever parks (`layout.barrier_targets` empty), so a round that stops has every lane
+        // exited and `complete_barriers` finds the CTA done; without mbarrier,
+        // `barrier.cluster` or tensor-memory operations there is nothing else `run_cta` would
+        // judge after it or reset before it. On the fixed schedule, without sanitizers (their
+        // per-CTA state and hooks stay in the general worker), such CTAs run from a tight
+        // loop (`batch_worker`): per CTA only its stop flag, `%ctaid` (advanced, x fastest),
+        // the warp states' start and one round; the buffers, the cluster state and the
+        // environment's pointers are set once per worker (a buffer of non-zero size is
+        // cleared again per CTA, as `fresh` does), and the time limit is checked per batch
+        // (the watchdog raises the stop flags in between).
+        let one_round = engine.layout().barrier_targets.is_empty()
+            && !uses.mbarrier
+            && !uses.cluster_barrier
+            && !uses.tensor_memory
+            && shuffle.is_none()
+            && input.cooperative.is_none()
+            && !input.memcheck
+            && input.synccheck.is_none()
+            && input.initcheck.is_none()
+            && race_sink.is_none();
+        let batch_worker = || {
+            let mut buf = CtaBuffers::default();
+            let (mut my_runs, mut ran) = (0u64, false);
+            let slot = rayon::current_thread_index().unwrap_or(nsmid as usize);
+            let CtaBuffers {
+                shared,
+                shared_init,
+                local,
+                states,
+                race,
+                tmem,
+                cluster,
+                mbar,
+            } = &mut buf;
+            fresh(shared, shared_init, local);
+            cluster.reset(
+                &[shared.as_mut_ptr() as *mut u8],
+                &[race_of(race)],
+                &[init_of(shared_init)],
+                threads as u32,
+            );
+            let mut env = make_env(
+                0,
+                shared,
+                shared_init,
+                local,
+                race,
+                std::ptr::null(),
+                cluster,
+                tmem,
+                Some(mbar),
+            );
+            // Buffers of non-zero size are cleared per CTA (`fresh` keeps their allocation,
+            // so the pointers in `env` stay valid).
+            let clear = shared.len() + local.len() != 0;
+            'batches: loop {
+                let first = launch_control.take(batch);
+                if first >= ctas || control.stopped_all() || past_deadline() {
+                    break;
+                }
+                let end = first.saturating_add(batch).min(ctas);
+                let mut id = ctaid_of(first);
+                for c in first..end {
+                    let Some(flag) = control.begin(slot, c) else {
+                        break 'batches;
+                    };
+                    if clear && c != first {
+                        fresh(shared, shared_init, local);
+                    }
+                    env.ctaid = id;
+                    env.abort = flag;
+                    env.warp = 0;
+                    start_cta(engine, &state_init, states);
+                    env.nwarps = states.len() as u32;
+                    let (status, n) = engine.run_round(states, &mut env);
+                    my_runs += u64::from(n);
+                    ran = true;
+                    if status == WarpStatus::Aborted {
+                        if timed_out.load(Ordering::Relaxed) != 0 {
+                            let text = positions(engine.layout(), states, id, grid.sites);
+                            if let Ok(mut p) = grid.positions.lock() {
+                                p.push((c, text));
+                            }
+                        }
+                        control.end(slot);
+                        break 'batches;
+                    }
+                    id[0] += 1;
+                    if id[0] == gx {
+                        id[0] = 0;
+                        id[1] += 1;
+                        if id[1] == gy {
+                            id[1] = 0;
+                            id[2] += 1;
+                        }
+                    }
+                }
+                control.end(slot);
+            }
+            note_worker(ran, my_runs);
+        };
         // A cooperative grid: every CTA keeps its state from start to end, and workers take
         // turns at them from one queue. A worker runs a CTA until it ends or its lanes yield
         // in a loop that waits on memory (`lower::yields`: a grid-wide barrier spins so),
@@ -949,6 +1060,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     s.spawn(|_| coop_worker());
                 } else if csize > 1 {
                     s.spawn(|_| cluster_worker());
+                } else if one_round {
+                    s.spawn(|_| batch_worker());
                 } else {
                     s.spawn(|_| worker());
                 }
