@@ -20,6 +20,10 @@ pub struct Switches {
     pub compile_times: bool,
     /// `PTXJIT_DISASM`: print each compiled kernel's machine code.
     pub disasm: bool,
+    /// `PTXJIT_TIER`: compile JIT kernels with one tier only, `quick` or `optimized`
+    /// (`jit::Tier`), instead of the quick tier for the first launch and the optimized one on
+    /// a background thread (`host::tiers`). Unset (or any other value, reported once): both.
+    pub tier: Option<crate::jit::Tier>,
 }
 
 /// The switches, read from the environment at the first call.
@@ -30,7 +34,27 @@ pub fn switches() -> &'static Switches {
         no_warp_conds: set_not_off("PTXJIT_NO_WARP_CONDS"),
         compile_times: std::env::var_os("PTXJIT_COMPILE_TIMES").is_some(),
         disasm: std::env::var_os("PTXJIT_DISASM").is_some(),
+        tier: std::env::var("PTXJIT_TIER").ok().and_then(|v| {
+            let t = tier_word(&v);
+            if t.is_none() && !v.trim().is_empty() {
+                eprintln!(
+                    "ptxjit: PTXJIT_TIER={v:?} is neither `quick` nor `optimized`; \
+                     compiling both tiers"
+                );
+            }
+            t
+        }),
     })
+}
+
+/// The tier `PTXJIT_TIER` value `v` forces: `quick` or `optimized` (any case, surrounding
+/// blanks ignored); `None` for anything else.
+fn tier_word(v: &str) -> Option<crate::jit::Tier> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "quick" => Some(crate::jit::Tier::Quick),
+        "optimized" => Some(crate::jit::Tier::Optimized),
+        _ => None,
+    }
 }
 
 /// Whether variable `name` is set to something other than empty, `0`, `false`, `no` or `off`
@@ -49,7 +73,17 @@ fn off_word(v: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::off_word;
+    use super::{off_word, tier_word};
+    use crate::jit::Tier;
+
+    #[test]
+    fn tier_spellings() {
+        assert_eq!(tier_word(" Quick "), Some(Tier::Quick));
+        assert_eq!(tier_word("optimized"), Some(Tier::Optimized));
+        for both in ["", "both", "fast", "1"] {
+            assert_eq!(tier_word(both), None, "{both:?}");
+        }
+    }
 
     #[test]
     fn off_spellings() {

@@ -1427,3 +1427,31 @@ fn cpp_names_are_shown_demangled_then_mangled() {
         "{err}"
     );
 }
+
+/// `PTXJIT_TIER` forces one JIT tier (`PTXJIT_COMPILE_TIMES` names the tier of each
+/// compilation); without it the first launch runs the quick tier. Every run passes.
+#[test]
+fn ptxjit_tier_forces_one_tier() {
+    let run = |tier: Option<&str>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_ptxjit"));
+        c.args(["run", "ptx-tests/kernels/saxpy/saxpy.toml"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("PTXJIT_COMPILE_TIMES", "1")
+            .env_remove("PTXJIT_TIER");
+        if let Some(t) = tier {
+            c.env("PTXJIT_TIER", t);
+        }
+        let o = c.output().expect("run ptxjit");
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{}{err}", text(&o.stdout));
+        assert!(text(&o.stdout).contains("PASS"), "{}", text(&o.stdout));
+        (
+            err.contains("ptx_saxpy (quick tier)"),
+            err.contains("ptx_saxpy (optimized tier)"),
+        )
+    };
+    assert_eq!(run(Some("quick")), (true, false));
+    assert_eq!(run(Some("optimized")), (false, true));
+    // Tiered: the quick tier first; the optimized one may or may not finish before exit.
+    assert!(run(None).0);
+}

@@ -5,7 +5,7 @@
 //! The cache is process-wide and tests run in parallel: each test loads a text of its own (a
 //! distinct comment), so no other test can lend it kernels.
 
-use ptxjit::host::{Context, Engine, KernelArg, LaunchDims, LaunchOptions, Module};
+use ptxjit::host::{Context, Engine, KernelArg, LaunchDims, LaunchOptions, Module, Tier};
 use std::sync::Arc;
 
 /// Two kernels: `one` writes 1 to `out[tid]`, `two` writes 2; `two` also has static shared
@@ -148,4 +148,140 @@ fn a_kernel_handle_keeps_its_kernel_shared() {
     assert!(Arc::ptr_eq(&one.compiled, &again.kernels[0]));
     assert_eq!(compiled(&again), [true, false]);
     assert_eq!(launch(&mut ctx, &again, "two"), [2; 32]);
+}
+
+/// `squares` writes `out[tid] = 0² + 1² + … + tid²` (a loop with a per-lane trip count).
+fn squares_kernel(tag: &str) -> String {
+    format!(
+        "// {tag}
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry squares(.param .u64 out)
+{{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, 0;
+  mov.u32 %r3, 0;
+LOOP:
+  setp.gt.u32 %p1, %r2, %r1;
+  @%p1 bra DONE;
+  mad.lo.u32 %r3, %r2, %r2, %r3;
+  add.u32 %r2, %r2, 1;
+  bra LOOP;
+DONE:
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  ret;
+}}
+"
+    )
+}
+
+/// Launch `squares` of `m` on 100 threads (a partial last warp); the 100 words it wrote.
+fn launch_squares(ctx: &mut Context, m: &Module) -> Vec<u32> {
+    let k = m.kernel("squares").expect("kernel");
+    let out = ctx.alloc(400, Some("out")).expect("alloc");
+    ctx.copy_htod(out, &[0xffu8; 400]).expect("copy");
+    let dims = LaunchDims {
+        grid: [1, 1, 1],
+        block: [100, 1, 1],
+        shared_bytes: 0,
+    };
+    ctx.launch(&k, dims, &[KernelArg::Ptr(out)], &LaunchOptions::default())
+        .expect("launch");
+    let mut b = [0u8; 400];
+    ctx.copy_dtoh(&mut b, out).expect("copy back");
+    ctx.free(out).expect("free");
+    b.chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// t(t+1)(2t+1)/6 for t = 0..100, computed on the host.
+fn squares_expected() -> Vec<u32> {
+    (0..100u32).map(|t| t * (t + 1) * (2 * t + 1) / 6).collect()
+}
+
+/// Whether `PTXJIT_TIER` forces one tier in this process (the tier tests then check only
+/// the results).
+fn tier_forced() -> bool {
+    std::env::var("PTXJIT_TIER").is_ok_and(|v| !v.trim().is_empty())
+}
+
+/// The first compilation gives the quick tier; launches while the optimized tier is pending
+/// run it; `compile_optimized` swaps in the optimized tier for later launches, and the quick
+/// one is freed once nothing holds it. Every launch gives the host's answer.
+#[test]
+fn launches_before_and_after_the_optimized_tier_give_the_same_result() {
+    let ptx = squares_kernel("tiers, paused");
+    let mut ctx = Context::new();
+    let m = ctx.load_module(&ptx, "sq.ptx", Engine::Jit).expect("load");
+    let k = m.kernel("squares").expect("kernel");
+    assert_eq!(k.jit_tier(), None);
+    let pause = ptxjit::host::pause_optimizer();
+    k.compile().expect("compiles");
+    let quick = k.compiled.engine().expect("compiled");
+    if !tier_forced() {
+        assert_eq!(k.jit_tier(), Some(Tier::Quick));
+    }
+    for _ in 0..3 {
+        assert_eq!(launch_squares(&mut ctx, &m), squares_expected());
+    }
+    // The background thread is paused: this compiles the optimized tier here.
+    k.compile_optimized().expect("optimized tier");
+    if !tier_forced() {
+        assert_eq!(k.jit_tier(), Some(Tier::Optimized));
+        let optimized = k.compiled.engine().expect("compiled");
+        assert!(
+            !Arc::ptr_eq(&quick, &optimized),
+            "the engine was not swapped"
+        );
+        // Only this test still holds the quick tier's code.
+        assert_eq!(Arc::strong_count(&quick), 1);
+    }
+    drop(quick);
+    assert_eq!(launch_squares(&mut ctx, &m), squares_expected());
+    drop(pause);
+    assert_eq!(launch_squares(&mut ctx, &m), squares_expected());
+}
+
+/// Without `compile_optimized`, the background thread swaps the optimized tier in between
+/// launches; every launch meanwhile gives the host's answer.
+#[test]
+fn the_background_thread_swaps_in_the_optimized_tier() {
+    let ptx = squares_kernel("tiers, background");
+    let mut ctx = Context::new();
+    let m = ctx.load_module(&ptx, "sq.ptx", Engine::Jit).expect("load");
+    let k = m.kernel("squares").expect("kernel");
+    k.compile().expect("compiles");
+    // A liveness bound (the optimized tier of a small kernel compiles in milliseconds), not
+    // a measurement: another test may hold the background thread paused for a while.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while k.jit_tier() == Some(Tier::Quick) && std::time::Instant::now() < deadline {
+        assert_eq!(launch_squares(&mut ctx, &m), squares_expected());
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    if !tier_forced() {
+        assert_eq!(k.jit_tier(), Some(Tier::Optimized));
+    }
+    assert_eq!(launch_squares(&mut ctx, &m), squares_expected());
+}
+
+/// The interpreter has no tiers.
+#[test]
+fn the_interpreter_has_no_tier() {
+    let ptx = squares_kernel("tiers, interpreter");
+    let mut ctx = Context::new();
+    let m = ctx
+        .load_module(&ptx, "sq.ptx", Engine::Interp)
+        .expect("load");
+    let k = m.kernel("squares").expect("kernel");
+    k.compile_optimized().expect("compiles");
+    assert_eq!(k.jit_tier(), None);
+    assert_eq!(launch_squares(&mut ctx, &m), squares_expected());
 }

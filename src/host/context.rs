@@ -19,7 +19,9 @@
 use super::buffer::{self, MemoryView, SharedArena};
 use super::kernel_name::quoted;
 use super::launch::LaunchBuilder;
+use super::tiers::Tiers;
 use crate::ir::{self, ParamKind, SrcLoc};
+pub use crate::jit::Tier;
 use crate::ptx::lineinfo::{LineTable, SourceLoc};
 use crate::ptx::span::SourceMap;
 use crate::runtime::env::{FaultKind, FaultRecord};
@@ -847,19 +849,20 @@ pub struct CompiledKernel {
     /// the interpreter), and the module file for messages. Kept after the first compilation:
     /// a launch under racecheck compiles the JIT's instrumented code from it as well.
     pending: std::sync::Mutex<Option<PendingCompile>>,
-    /// The engine once compiled, or the compiler's error (an [`Error::Internal`] message).
-    engine: std::sync::OnceLock<Result<Box<dyn WarpEngine>, String>>,
+    /// The engine once compiled (the JIT's in tiers, `host::tiers`), or the compiler's error
+    /// (an [`Error::Internal`] message).
+    engine: std::sync::OnceLock<Result<Arc<Tiers>, String>>,
     /// The engines for other launch options, each compiled at its first use
     /// ([`engine_for`](Self::engine_for)): lockstep order on request; the JIT's code
     /// instrumented for racecheck; both.
-    variants: [std::sync::OnceLock<Result<Box<dyn WarpEngine>, String>>; 3],
+    variants: [std::sync::OnceLock<Result<Arc<Tiers>, String>>; 3],
     /// Whether the module's target asks for lockstep order anyway (`ir::Function::lockstep`).
     lockstep_target: bool,
 }
 
 struct PendingCompile {
     engine: Engine,
-    ir: ir::verify::VerifiedFunction,
+    ir: Arc<ir::verify::VerifiedFunction>,
     layout: crate::analysis::schedule::WarpLayout,
     file: String,
 }
@@ -931,7 +934,7 @@ impl CompiledKernel {
             lockstep_target: k.lockstep,
             pending: std::sync::Mutex::new(Some(PendingCompile {
                 engine,
-                ir: k,
+                ir: Arc::new(k),
                 layout,
                 file: file.to_string(),
             })),
@@ -942,8 +945,11 @@ impl CompiledKernel {
 
     /// The engine that runs the kernel, compiled now if this is the first call (the JIT's
     /// Cranelift code, or the interpreter's decoded program); calls from several threads at
-    /// once compile once. Errors: [`Error::Internal`] (a compiler bug), on every call.
-    pub fn engine(&self) -> Result<&dyn WarpEngine, Error> {
+    /// once compile once. The JIT compiles its quick tier here and its optimized tier on a
+    /// background thread (`host::tiers`); the engine returned is the one a launch starting
+    /// now runs, which holds it to its end. Errors: [`Error::Internal`] (a compiler bug), on
+    /// every call.
+    pub fn engine(&self) -> Result<Arc<dyn WarpEngine>, Error> {
         self.engine_for(false, false)
     }
 
@@ -951,7 +957,45 @@ impl CompiledKernel {
     /// `racecheck`: the engine for a launch under racecheck (the JIT's instrumented code; the
     /// interpreter's own engine); `lockstep`: lockstep order ([`LaunchOptions::lockstep`];
     /// the same engine where the module's target asks for lockstep order anyway).
-    pub fn engine_for(&self, racecheck: bool, lockstep: bool) -> Result<&dyn WarpEngine, Error> {
+    pub fn engine_for(
+        &self,
+        racecheck: bool,
+        lockstep: bool,
+    ) -> Result<Arc<dyn WarpEngine>, Error> {
+        self.tiers(racecheck, lockstep, crate::switches::switches().tier)
+            .map(|t| t.current())
+    }
+
+    /// As [`engine_for`](Self::engine_for), the optimized tier: compiled now on this thread
+    /// if no compilation has started (without a quick tier first), waited for if the
+    /// background thread is compiling it; launches from now on run it. With
+    /// `PTXJIT_TIER=quick` only the quick tier is ever compiled. Errors: [`Error::Internal`].
+    pub fn engine_optimized(
+        &self,
+        racecheck: bool,
+        lockstep: bool,
+    ) -> Result<Arc<dyn WarpEngine>, Error> {
+        let forced = crate::switches::switches().tier;
+        let t = self.tiers(racecheck, lockstep, forced.or(Some(Tier::Optimized)))?;
+        t.optimize().map_err(Error::Internal)?;
+        Ok(t.current())
+    }
+
+    /// The JIT tier a launch with these options starting now would run: `None` before the
+    /// first compilation and on the interpreter.
+    pub fn tier_for(&self, racecheck: bool, lockstep: bool) -> Option<Tier> {
+        let (cell, _, _) = self.cell(racecheck, lockstep);
+        cell.get()?.as_ref().ok()?.tier()
+    }
+
+    /// The cell of the engine for these launch options, with the options it is compiled
+    /// for (racecheck instrumentation, lockstep order).
+    #[allow(clippy::type_complexity)]
+    fn cell(
+        &self,
+        racecheck: bool,
+        lockstep: bool,
+    ) -> (&std::sync::OnceLock<Result<Arc<Tiers>, String>>, bool, bool) {
         let instrumented = racecheck && self.engine_kind() == Some(Engine::Jit);
         let lockstep = lockstep && !self.lockstep_target;
         let cell = match (instrumented, lockstep) {
@@ -960,6 +1004,14 @@ impl CompiledKernel {
             (true, false) => &self.variants[1],
             (true, true) => &self.variants[2],
         };
+        (cell, instrumented, lockstep)
+    }
+
+    /// The engine's tiers for these launch options, compiled now if they are not yet: for
+    /// the JIT, `tier` only, or with `None` the quick tier now and the optimized one in the
+    /// background.
+    fn tiers(&self, racecheck: bool, lockstep: bool, tier: Option<Tier>) -> Result<&Tiers, Error> {
+        let (cell, instrumented, lockstep) = self.cell(racecheck, lockstep);
         let compiled = cell.get_or_init(|| {
             let Ok(pending) = self.pending.lock() else {
                 return Err(format!("kernel {}: nothing to compile", quoted(&self.name)));
@@ -967,20 +1019,18 @@ impl CompiledKernel {
             let Some(p) = pending.as_ref() else {
                 return Err(format!("kernel {}: nothing to compile", quoted(&self.name)));
             };
-            let fail = |e: String| format!("{}: kernel {}: {e}", p.file, quoted(&self.name));
+            let context = format!("{}: kernel {}: ", p.file, quoted(&self.name));
             match p.engine {
-                Engine::Jit => crate::jit::compile_with(&p.ir, instrumented, lockstep)
-                    .map(|j| Box::new(j) as Box<dyn WarpEngine>)
-                    .map_err(fail),
+                Engine::Jit => Tiers::jit(p.ir.clone(), instrumented, lockstep, context, tier),
                 Engine::Interp => {
                     crate::interp::Interpreter::new(&p.ir, p.layout.clone(), lockstep)
-                        .map(|i| Box::new(i) as Box<dyn WarpEngine>)
-                        .map_err(fail)
+                        .map(|i| Arc::new(Tiers::single(Arc::new(i))))
+                        .map_err(|e| format!("{context}{e}"))
                 }
             }
         });
         match compiled {
-            Ok(e) => Ok(e.as_ref()),
+            Ok(t) => Ok(t),
             Err(m) => Err(Error::Internal(m.clone())),
         }
     }
@@ -1062,6 +1112,31 @@ impl Kernel {
     pub fn compile_for(&self, lockstep: bool) -> Result<(), Error> {
         self.compiled.engine_for(false, lockstep).map(|_| ())
     }
+
+    /// Compile the JIT's optimized tier of the kernel now, or wait until the background
+    /// thread has compiled it: launches that start after this returns run the optimized code
+    /// (to time launches of the optimized code, as the benchmarks do). A kernel not compiled
+    /// yet gets the optimized tier directly, without a quick tier first. Nothing more for
+    /// the interpreter, or with `PTXJIT_TIER=quick` (which compiles only the quick tier).
+    /// Errors: [`Error::Internal`] (a compiler bug); launches then keep the quick tier.
+    pub fn compile_optimized(&self) -> Result<(), Error> {
+        self.compile_optimized_for(&LaunchOptions::default())
+    }
+
+    /// As [`compile_optimized`](Self::compile_optimized), the engine for launches with
+    /// `opts` (racecheck's instrumented code, lockstep order; the other options share it).
+    pub fn compile_optimized_for(&self, opts: &LaunchOptions) -> Result<(), Error> {
+        self.compiled
+            .engine_optimized(opts.racecheck, opts.lockstep)
+            .map(|_| ())
+    }
+
+    /// The JIT tier a launch with default options starting now runs ([`Tier::Quick`] until
+    /// the optimized tier is compiled); `None` before the kernel is compiled, and on the
+    /// interpreter.
+    pub fn jit_tier(&self) -> Option<Tier> {
+        self.compiled.tier_for(false, false)
+    }
 }
 
 impl Module {
@@ -1069,6 +1144,14 @@ impl Module {
     /// once did. Errors: the first kernel's [`Error::Internal`].
     pub fn compile_all(&self) -> Result<(), Error> {
         self.kernels.iter().try_for_each(|k| k.engine().map(|_| ()))
+    }
+
+    /// [`Kernel::compile_optimized`] for every kernel: compile (or wait for) each one's
+    /// optimized tier. Errors: the first kernel's [`Error::Internal`].
+    pub fn compile_all_optimized(&self) -> Result<(), Error> {
+        self.kernels
+            .iter()
+            .try_for_each(|k| k.engine_optimized(false, false).map(|_| ()))
     }
 }
 
@@ -1726,6 +1809,7 @@ impl Context {
         }
         // The first launch compiles the kernel (outside the launch's time, and before the
         // arena is locked: compiling does not touch it).
+        // The launch holds this engine to its end: a tier swap reaches only later launches.
         let engine = k.engine_for(opts.racecheck, opts.lockstep)?;
         let race_sink = opts.racecheck.then(|| {
             crate::runtime::race::RaceSink::with_global(opts.racecheck_global)
@@ -1765,7 +1849,7 @@ impl Context {
             .then(crate::runtime::synccheck::SyncSink::default);
         let start = Instant::now();
         let res = run_grid(
-            engine,
+            &*engine,
             LaunchInput {
                 dims,
                 static_shared: k.static_shared_bytes,

@@ -26,6 +26,7 @@ mod launch;
 pub mod occupancy;
 pub mod pool;
 pub mod race;
+mod tiers;
 pub mod tool;
 
 pub use crate::runtime::launch::LaunchDims;
@@ -35,8 +36,10 @@ pub use crate::runtime::shuffle::Schedule;
 pub use buffer::{ArenaId, DeviceBuffer, MemoryView};
 pub use context::{
     front_end, CompiledKernel, Context, Cooperative, DeviceFrame, Engine, Error, FaultNeighbours,
-    FaultReport, Kernel, KernelArg, LaunchOptions, LaunchPart, LaunchReport, Module,
+    FaultReport, Kernel, KernelArg, LaunchOptions, LaunchPart, LaunchReport, Module, Tier,
     SHARED_BYTES_PER_BLOCK, SHARED_BYTES_PER_BLOCK_OPTIN,
 };
 pub use env_flag::{env_flag, parse_compute_capability};
 pub use launch::{Dim3, LaunchArg, LaunchBuilder};
+#[doc(hidden)]
+pub use tiers::{pause_optimizer, OptimizerPause};

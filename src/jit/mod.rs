@@ -42,9 +42,32 @@ type WarpFn = unsafe extern "C" fn(*const *mut u8, *mut CtaEnv, u32, u32) -> u32
 /// larger rounds put it on the heap.
 const ROUND_TABLE: usize = 32;
 
+/// The Cranelift settings a kernel is compiled with. Both tiers compile the same CLIF, so
+/// their code computes the same results bit for bit; they differ in how long compiling
+/// takes and how fast the code runs (docs/performance.md, "Tiered compilation").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tier {
+    /// `opt_level=none` and regalloc2's single-pass register allocator: about half the
+    /// compile time of [`Tier::Optimized`], code that runs up to twice as long.
+    Quick,
+    /// `opt_level=speed` and regalloc2's backtracking register allocator.
+    Optimized,
+}
+
+impl Tier {
+    /// The tier's name in messages and switches (`quick`, `optimized`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Tier::Quick => "quick",
+            Tier::Optimized => "optimized",
+        }
+    }
+}
+
 /// A kernel compiled to native code, with the data its code points into.
 pub struct JitKernel {
     layout: WarpLayout,
+    tier: Tier,
     /// What must be zero in a warp state at CTA start (`WarpEngine::zeroed_ranges`).
     zeroed: Vec<(u32, u32)>,
     func: WarpFn,
@@ -146,8 +169,16 @@ impl WarpEngine for JitKernel {
     }
 }
 
-/// Compile a verified kernel. The JIT lays out its own warp state (predicates as 32-bit lanes).
-/// Errors are internal compiler errors, or an unsupported control-flow shape.
+impl JitKernel {
+    /// The Cranelift settings the kernel's code was compiled with.
+    pub fn tier(&self) -> Tier {
+        self.tier
+    }
+}
+
+/// Compile a verified kernel ([`Tier::Optimized`]). The JIT lays out its own warp state
+/// (predicates as 32-bit lanes). Errors are internal compiler errors, or an unsupported
+/// control-flow shape.
 pub fn compile(f: &VerifiedFunction) -> Result<JitKernel, String> {
     compile_with(f, false, false)
 }
@@ -163,6 +194,17 @@ pub fn compile_with(
     racecheck: bool,
     lockstep: bool,
 ) -> Result<JitKernel, String> {
+    compile_tier(f, racecheck, lockstep, Tier::Optimized)
+}
+
+/// As [`compile_with`], with the Cranelift settings of `tier`. The CLIF is the same for
+/// every tier. Safe to call from any thread (each thread keeps its own scratch buffers).
+pub fn compile_tier(
+    f: &VerifiedFunction,
+    racecheck: bool,
+    lockstep: bool,
+    tier: Tier,
+) -> Result<JitKernel, String> {
     // The group loops' SIMD code is written for groups of four 32-bit lanes.
     const _: () = assert!(crate::analysis::segment::GROUP_LANES == 4);
     let times = crate::switches::switches().compile_times;
@@ -174,7 +216,7 @@ pub fn compile_with(
     if !helpers::header_ok(&layout) {
         return Err("warp-state header too small".into());
     }
-    let isa = host_isa()?;
+    let isa = host_isa(tier)?;
     let ptr = isa.pointer_type();
     let frontend = isa.frontend_config();
     let builder = JITBuilder::with_isa(isa, default_libcall_names());
@@ -246,10 +288,11 @@ pub fn compile_with(
         let t3 = std::time::Instant::now();
         let ms = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64() * 1e3;
         eprintln!(
-            "ptx_{}: plan + schedule + CLIF {:.3} ms ({clif_insts} CLIF instructions, \
+            "ptx_{} ({} tier): plan + schedule + CLIF {:.3} ms ({clif_insts} CLIF instructions, \
              {clif_blocks} blocks), Cranelift {:.3} ms ({code_bytes} bytes of code), \
              finalize {:.3} ms\n{}",
             f.name,
+            tier.name(),
             ms(t0, t1),
             ms(t1, t2),
             ms(t2, t3),
@@ -264,42 +307,50 @@ pub fn compile_with(
     Ok(JitKernel {
         zeroed,
         layout,
+        tier,
         func,
         module: Some(module),
         _data: data,
     })
 }
 
-/// The host's Cranelift target: the host's CPU features (detected once per process) and
-/// these flags. Errors: the host is not a Cranelift target, or a flag is rejected.
-fn host_isa() -> Result<OwnedTargetIsa, String> {
-    static ISA: OnceLock<Result<OwnedTargetIsa, String>> = OnceLock::new();
-    ISA.get_or_init(|| {
-        let mut flags = settings::builder();
-        let mut set = |k: &str, v: &str| flags.set(k, v).map_err(|e| format!("{k}: {e}"));
-        // The register allocator stays the backtracking one: the single-pass allocator
-        // compiles in about half the time but its code runs up to twice as long
-        // (docs/performance.md, "Load + compile time").
-        set("opt_level", "speed")?;
-        set("use_colocated_libcalls", "false")?;
-        set("is_pic", "false")?;
-        // Cranelift's own IR verifier: on in debug builds and tests, off in release (compile
-        // time).
-        set(
-            "enable_verifier",
-            if cfg!(debug_assertions) {
-                "true"
-            } else {
-                "false"
-            },
-        )?;
-        let isa_builder =
-            cranelift_native::builder().map_err(|e| format!("host not supported: {e}"))?;
-        isa_builder
-            .finish(settings::Flags::new(flags))
-            .map_err(|e| e.to_string())
-    })
-    .clone()
+/// The host's Cranelift target for `tier`: the host's CPU features (detected once per
+/// process and tier) and these flags. Errors: the host is not a Cranelift target, or a flag
+/// is rejected.
+fn host_isa(tier: Tier) -> Result<OwnedTargetIsa, String> {
+    static ISA: [OnceLock<Result<OwnedTargetIsa, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let (index, opt_level, regalloc) = match tier {
+        Tier::Quick => (0, "none", "single_pass"),
+        Tier::Optimized => (1, "speed", "backtracking"),
+    };
+    ISA[index]
+        .get_or_init(|| {
+            let mut flags = settings::builder();
+            let mut set = |k: &str, v: &str| flags.set(k, v).map_err(|e| format!("{k}: {e}"));
+            // The single-pass allocator and no egraph pass compile in about half the time of the
+            // optimized tier, but the code runs up to twice as long (docs/performance.md, "Load +
+            // compile time", "Tiered compilation").
+            set("opt_level", opt_level)?;
+            set("regalloc_algorithm", regalloc)?;
+            set("use_colocated_libcalls", "false")?;
+            set("is_pic", "false")?;
+            // Cranelift's own IR verifier: on in debug builds and tests, off in release (compile
+            // time).
+            set(
+                "enable_verifier",
+                if cfg!(debug_assertions) {
+                    "true"
+                } else {
+                    "false"
+                },
+            )?;
+            let isa_builder =
+                cranelift_native::builder().map_err(|e| format!("host not supported: {e}"))?;
+            isa_builder
+                .finish(settings::Flags::new(flags))
+                .map_err(|e| e.to_string())
+        })
+        .clone()
 }
 
 /// Cranelift's per-function scratch: the `Context` (with the buffers of lowering and of the
