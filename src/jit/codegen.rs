@@ -852,6 +852,53 @@ impl Gen<'_, '_> {
         self.state_store(n, off);
     }
 
+    /// Go on to block priority `prio`, whose pending mask the caller has just updated (in
+    /// place of `set_active(prio)` and a jump to the dispatcher): straight to its entry when
+    /// no block of the warp is active and the launch is not aborted, else as before. The
+    /// dispatcher would pick `prio` then (the lowest active priority, and the only one) and
+    /// clear its bit, so the direct jump leaves the warp's state as the dispatcher would, and
+    /// the abort flag is still read before the block.
+    pub(super) fn goto_prio(&mut self, prio: u32) {
+        let mut others: Option<Value> = None;
+        let mut own = None;
+        for w in 0..self.layout.active_words {
+            let word = self.state_load(types::I64, self.layout.active_off + 8 * w);
+            if w == prio / 64 {
+                own = Some(word);
+            }
+            others = Some(match others {
+                Some(o) => self.b.ins().bor(o, word),
+                None => word,
+            });
+        }
+        let (Some(others), Some(own)) = (others, own) else {
+            // No active word holds `prio` (cannot happen for a laid-out block): the
+            // dispatcher's way.
+            self.set_active(prio);
+            self.b.ins().jump(self.dispatch, &[]);
+            return;
+        };
+        let abort_ptr = self.b.ins().load(
+            self.ptr,
+            TRUSTED(),
+            self.e.env,
+            offset_of!(CtaEnv, abort) as i32,
+        );
+        let abort = self
+            .b
+            .ins()
+            .load(types::I32, MemFlagsData::new().with_notrap(), abort_ptr, 0);
+        let abort = self.b.ins().uextend(types::I64, abort);
+        let busy = self.b.ins().bor(others, abort);
+        let slow = self.b.create_block();
+        let enter = self.enter[prio as usize];
+        self.b.ins().brif(busy, slow, &[], enter, &[]);
+        self.b.switch_to_block(slow);
+        let set = self.b.ins().bor_imm_s(own, 1i64 << (prio % 64));
+        self.state_store(set, self.layout.active_off + 8 * (prio / 64));
+        self.b.ins().jump(self.dispatch, &[]);
+    }
+
     /// Set the active bit of each priority of `targets` whose lane mask (`u32`) is not
     /// empty, one read-modify-write per active word: a branch whose lanes all go one way
     /// leaves the other target inactive, so the dispatcher does not enter it for nothing.

@@ -38,6 +38,14 @@
 //!   (there are no `bar.red` results: kind `Sync`), the count is reset and the warp loop
 //!   starts again; otherwise the call returns and the scheduler decides as before (a warp
 //!   that exited, a named barrier for fewer warps, divergent arrivals, deadlocks).
+//! - **One target** (`Gen::gen_release_one`): each full arrival also sets the bit of its
+//!   barrier target (the `Barrier` terminator's block) in the pass's targets. When the pass
+//!   completes with one bit there, every warp's non-exited lanes are parked at that one
+//!   target and no lane is parked at another (each warp's lanes were all in its full
+//!   arrival's mask), so `complete_uniform`'s release touches that target's masks and
+//!   active bit only, and the release does just that (the active bit unconditionally: the
+//!   warp's parked lanes are never none). With two or more bits the release is the general
+//!   one over every target.
 //!
 //! What the scheduler does per round besides completing barriers is not needed then: the
 //! shuffled order and the per-warp calls are excluded by the flag; the mbarrier deadlock
@@ -68,6 +76,14 @@ const POISON: i64 = 1 << 30;
 const COUNT: i32 = 0;
 /// Offset of the pass's barrier key (`threads | id`) in the stack slot.
 const KEY: i32 = 4;
+/// Offset of the pass's barrier targets in the stack slot: bit `k` set when a full arrival
+/// parked its warp at `WarpLayout::barrier_targets[k]` (for kernels with at most
+/// [`MAX_TARGETS`] of them).
+const TARGETS: i32 = 8;
+/// Bytes of the stack slot.
+const SLOT_BYTES: u32 = 16;
+/// At most this many barrier targets get a release of their own (`Gen::gen_round_end`).
+const MAX_TARGETS: usize = 4;
 /// At most this many barrier ids in use (`WarpLayout::bar_ids`) for the inline arrival: the
 /// others' records are tested one by one.
 const MAX_IDS: u32 = 4;
@@ -90,9 +106,14 @@ pub(super) fn in_call_completion(f: &ir::Function, racecheck: bool) -> bool {
 /// The stack slot of the per-pass count and key, for a kernel with [`in_call_completion`],
 /// zeroed in the function's entry block (the current block of `b`).
 pub(super) fn new_slot(b: &mut FunctionBuilder, ptr: cranelift_codegen::ir::Type) -> StackSlot {
-    let ss = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
+    let ss = b.create_sized_stack_slot(StackSlotData::new(
+        StackSlotKind::ExplicitSlot,
+        SLOT_BYTES,
+        3,
+    ));
     let zero = b.ins().iconst(types::I64, 0);
     b.ins().stack_store(ptr, zero, ss, 0);
+    b.ins().stack_store(ptr, zero, ss, TARGETS);
     ss
 }
 
@@ -195,6 +216,17 @@ impl Gen<'_, '_> {
             let count = self.b.ins().select(ok, next, poison);
             self.b.ins().stack_store(self.ptr, count, ss, COUNT);
             self.b.ins().stack_store(self.ptr, new_key, ss, KEY);
+            let targets = &self.layout.barrier_targets;
+            let p = match &bd.term {
+                Terminator::Barrier { next } => Some(self.layout.prio[next.block.index()]),
+                _ => None,
+            };
+            let k = p.and_then(|p| targets.iter().position(|&t| t == p));
+            if let Some(k) = k.filter(|_| targets.len() <= MAX_TARGETS) {
+                let seen = self.b.ins().stack_load(self.ptr, types::I32, ss, TARGETS);
+                let seen = self.b.ins().bor_imm_s(seen, 1 << k);
+                self.b.ins().stack_store(self.ptr, seen, ss, TARGETS);
+            }
         }
         self.b.ins().jump(join, &[]);
 
@@ -252,6 +284,22 @@ impl Gen<'_, '_> {
         let id = self.b.ins().band_imm_s(key, 0xf);
         let id = self.b.ins().uextend(self.ptr, id);
         let rec_off = self.b.ins().imul_imm_s(id, i64::from(BAR_REC));
+        let after = self.b.create_block();
+        let targets = self.layout.barrier_targets.clone();
+        if targets.len() <= MAX_TARGETS {
+            // Every warp parked at one target (one bit in the pass's targets): only its
+            // masks change.
+            let seen = self.b.ins().stack_load(self.ptr, types::I32, ss, TARGETS);
+            for (k, &p) in targets.iter().enumerate() {
+                let one = self.b.create_block();
+                let next = self.b.create_block();
+                let is = self.b.ins().icmp_imm_s(IntCC::Equal, seen, 1 << k);
+                self.b.ins().brif(is, one, &[], next, &[]);
+                self.b.switch_to_block(one);
+                self.gen_release_one(p, table, count, rec_off, after);
+                self.b.switch_to_block(next);
+            }
+        }
         let zero32 = self.b.ins().iconst(types::I32, 0);
         let head = self.b.create_block();
         let j = self.b.append_block_param(head, types::I32);
@@ -259,7 +307,6 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(head);
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, j, count);
         let body = self.b.create_block();
-        let after = self.b.create_block();
         self.b.ins().brif(more, body, &[], after, &[]);
 
         self.b.switch_to_block(body);
@@ -310,6 +357,7 @@ impl Gen<'_, '_> {
         self.b.ins().store(TRUSTED(), r, env, off);
         let zero64 = self.b.ins().iconst(types::I64, 0);
         self.b.ins().stack_store(self.ptr, zero64, ss, 0);
+        self.b.ins().stack_store(self.ptr, zero64, ss, TARGETS);
         let zero32 = self.b.ins().iconst(types::I32, 0);
         self.b
             .ins()
@@ -317,6 +365,56 @@ impl Gen<'_, '_> {
         let warp_loop = self.e.warp_loop;
         self.b.ins().jump(warp_loop, &[]);
         self.gen_return_zero(ret);
+    }
+
+    /// `complete_uniform`'s release for a pass in which every warp fully arrived at a barrier
+    /// whose target is block priority `p` (the pass's targets hold that one bit): each warp's
+    /// lanes are all parked at `p` (none is parked elsewhere, none is pending: see the
+    /// module comment), so only `p`'s masks and active bit change, and the barrier's record
+    /// (at `rec_off` in the state) is cleared. Then on to `after`.
+    fn gen_release_one(
+        &mut self,
+        p: u32,
+        table: Value,
+        count: Value,
+        rec_off: Value,
+        after: cranelift_codegen::ir::Block,
+    ) {
+        let zero32 = self.b.ins().iconst(types::I32, 0);
+        let head = self.b.create_block();
+        let j = self.b.append_block_param(head, types::I32);
+        self.b.ins().jump(head, &[BlockArg::Value(zero32)]);
+        self.b.switch_to_block(head);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, j, count);
+        let body = self.b.create_block();
+        self.b.ins().brif(more, body, &[], after, &[]);
+
+        self.b.switch_to_block(body);
+        let jp = self.b.ins().uextend(self.ptr, j);
+        let joff = self.b.ins().imul_imm_s(jp, i64::from(self.ptr.bytes()));
+        let slot = self.b.ins().iadd(table, joff);
+        let s = self.b.ins().load(self.ptr, TRUSTED(), slot, 0);
+        let (po, qo) = (self.layout.parked(p) as i32, self.layout.pending(p) as i32);
+        let parked = self.b.ins().load(types::I32, TRUSTED(), s, po);
+        let pend = self.b.ins().load(types::I32, TRUSTED(), s, qo);
+        let pend = self.b.ins().bor(pend, parked);
+        self.b.ins().store(TRUSTED(), pend, s, qo);
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().store(TRUSTED(), zero, s, po);
+        // Its parked lanes are the warp's non-exited lanes, never none.
+        let ao = (self.layout.active_off + 8 * (p / 64)) as i32;
+        let word = self.b.ins().load(types::I64, TRUSTED(), s, ao);
+        let word = self.b.ins().bor_imm_s(word, 1i64 << (p % 64));
+        self.b.ins().store(TRUSTED(), word, s, ao);
+        let rec = self.b.ins().iadd(s, rec_off);
+        let zero64 = self.b.ins().iconst(types::I64, 0);
+        for k in (0..BAR_REC).step_by(8) {
+            self.b
+                .ins()
+                .store(TRUSTED(), zero64, rec, (BAR_OFF + k) as i32);
+        }
+        let next = self.b.ins().iadd_imm_s(j, 1);
+        self.b.ins().jump(head, &[BlockArg::Value(next)]);
     }
 
     /// `ret`: return 0 (every warp stopped).

@@ -255,18 +255,35 @@ impl Gen<'_, '_> {
         self.region = None;
         self.region_store_check = false;
         res?;
-        // Mask-level work, once for the warp.
+        // Mask-level work, once for the warp; with one destination block, on to it
+        // (`Gen::goto_prio`).
+        let single = pass
+            .outs
+            .iter()
+            .filter(|(o, _)| matches!(o, Out::Pending(_)))
+            .count()
+            == 1;
+        let mut next = None;
         for &(o, v) in &pass.outs {
             let m = self.b.use_var(v);
             match o {
                 Out::Pending(p) => {
                     self.state_or32(self.layout.pending(p), m);
-                    self.set_active(p);
+                    if single {
+                        next = Some(p);
+                    } else {
+                        self.set_active(p);
+                    }
                 }
                 Out::Exited => self.state_or32(EXITED_OFF, m),
             }
         }
-        self.b.ins().jump(self.dispatch, &[]);
+        match next {
+            Some(p) => self.goto_prio(p),
+            None => {
+                self.b.ins().jump(self.dispatch, &[]);
+            }
+        }
         Ok(())
     }
 
@@ -423,11 +440,13 @@ impl Gen<'_, '_> {
         match spec.all_out[0] {
             Out::Pending(p) => {
                 self.state_or32(self.layout.pending(p), mask);
-                self.set_active(p);
+                self.goto_prio(p);
             }
-            Out::Exited => self.state_or32(EXITED_OFF, mask),
+            Out::Exited => {
+                self.state_or32(EXITED_OFF, mask);
+                self.b.ins().jump(self.dispatch, &[]);
+            }
         }
-        self.b.ins().jump(self.dispatch, &[]);
         self.b.switch_to_block(rest);
         self.gfast = Default::default();
         self.pinned.clear();

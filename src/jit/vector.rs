@@ -1999,7 +1999,8 @@ impl Gen<'_, '_> {
                 }
                 let p = self.layout.prio[c.block.index()];
                 self.state_or32(self.layout.pending(p), mask);
-                self.set_active(p);
+                self.goto_prio(p);
+                return Ok(());
             }
             Terminator::Branch { then_, else_, .. } => {
                 let tp = self.layout.prio[then_.block.index()];
@@ -2022,7 +2023,16 @@ impl Gen<'_, '_> {
                 // A loop's back edge keeps both bits: its exit is entered once, when the
                 // loop is done, so testing the masks on every iteration would cost more.
                 let cur = self.layout.prio[blk.index()];
-                if ucond.is_some() || tp > cur && ep > cur {
+                if let Some(c) = ucond {
+                    // Decided once: on to the one target the warp's lanes all take.
+                    let (tb, eb) = (self.b.create_block(), self.b.create_block());
+                    self.b.ins().brif(c, tb, &[], eb, &[]);
+                    self.b.switch_to_block(tb);
+                    self.goto_prio(tp);
+                    self.b.switch_to_block(eb);
+                    self.goto_prio(ep);
+                    return Ok(());
+                } else if tp > cur && ep > cur {
                     self.set_active_when(&[(tp, tmask), (ep, emask)]);
                 } else {
                     self.set_active(tp);
