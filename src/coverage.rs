@@ -220,7 +220,7 @@ pub const ISA: &[Instr] = isa! {
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd1, {%r2, %r3}], [%r1]",
         "cp.reduce.async.bulk.tensor.1d.global.shared::cta.max.tile.bulk_group [%rd1, {%r2}], [sm]",
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile::scatter4.bulk_group [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r1]"]
-    "cp.async.bulk.prefetch.tensor" "9.7.9.25.5.3" .1d-.5d .L2.global .tile, .2d .tile::gather4, .3d-.5d .im2col with its offsets, .im2col::w and .im2col::w::128 with {wHalo, wOffset}: checks the tensor map and the im2col info (no other effect)" [
+    "cp.async.bulk.prefetch.tensor" "9.7.9.25.5.3" ".1d-.5d .L2.global .tile, .2d .tile::gather4, .3d-.5d .im2col with its offsets, .im2col::w and .im2col::w::128 with {wHalo, wOffset}: checks the tensor map and the im2col info (no other effect)" [
         "cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r2, %r3}]",
         "cp.async.bulk.prefetch.tensor.5d.L2.global.im2col [%rd1, {%r1, %r2, %r3, %r4, %r5}], {%h1, %h2, %h3}",
         "cp.async.bulk.prefetch.tensor.2d.L2.global.tile::gather4 [%rd1, {%r1, %r2, %r3, %r4, %r5}]",

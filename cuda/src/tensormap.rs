@@ -57,13 +57,17 @@ fn encode(
 ) -> Result<(), Fail> {
     let out = map_at(tensor_map)?;
     if !(lo..=hi).contains(&rank) {
-        return Err(invalid(format!("tensorRank {rank} is outside {lo}..={hi}{what}")));
+        return Err(invalid(format!(
+            "tensorRank {rank} is outside {lo}..={hi}{what}"
+        )));
     }
     let r = rank as usize;
     let dims = array(global_dim, r, "globalDim")?;
     let strides = array(global_strides, r - 1, "globalStrides")?;
     let es = array(element_strides, r, "elementStrides")?;
-    *out = build(dims, strides, es).map_err(|e| invalid(e.0))?.to_bytes();
+    *out = build(dims, strides, es)
+        .map_err(|e| invalid(e.0))?
+        .to_bytes();
     Ok(())
 }
 

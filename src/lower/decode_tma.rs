@@ -222,7 +222,10 @@ fn im2col_offsets(
     let (want, what) = if mode == LoadMode::Im2col {
         (n as usize - 2, format!("im2col offsets (a {n}d tensor)"))
     } else {
-        (2, format!("im2col info values {{wHalo, wOffset}} (.{})", mode.name()))
+        (
+            2,
+            format!("im2col info values {{wHalo, wOffset}} (.{})", mode.name()),
+        )
     };
     if items.len() != want {
         return Err(LowerError::new(

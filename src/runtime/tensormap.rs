@@ -499,7 +499,11 @@ impl TensorMap {
             lower: [lower_w, 0, 0],
             upper: [upper_w, 0, 0],
             channels,
-            pixels: if wide == Im2colWide::W128 { 128 } else { pixels },
+            pixels: if wide == Im2colWide::W128 {
+                128
+            } else {
+                pixels
+            },
             wide: Some(wide),
         };
         TensorMap::encode_im2col_any(
@@ -535,7 +539,11 @@ impl TensorMap {
         if dims.len() < rank as usize {
             err(format!("globalDim needs tensorRank ({rank}) entries"))?;
         }
-        let spatial = if ic.wide.is_some() { 1 } else { rank as usize - 2 };
+        let spatial = if ic.wide.is_some() {
+            1
+        } else {
+            rank as usize - 2
+        };
         for k in 0..spatial {
             let idx = |n: &str| {
                 if suffix.is_empty() {
@@ -1010,7 +1018,10 @@ mod tests {
         );
         let m = enc(4, 0, 0, 5000, 0, 1, 3).expect("pixelsPerColumn is ignored in W128 mode");
         assert_eq!(TensorMap::from_bytes(&m.to_bytes()), Ok(m));
-        assert_eq!(m.im2col.map(|ic| (ic.pixels, ic.wide)), Some((128, Some(Im2colWide::W128))));
+        assert_eq!(
+            m.im2col.map(|ic| (ic.pixels, ic.wide)),
+            Some((128, Some(Im2colWide::W128)))
+        );
         let e = |r: Result<TensorMap, EncodeError>| r.expect_err("rejected").0;
         assert!(e(enc(4, -32769, 0, 8, 0, 0, 2)).contains("pixelBoxLowerCornerWidth"));
         assert!(e(enc(4, 0, 32768, 8, 0, 0, 2)).contains("pixelBoxUpperCornerWidth"));

@@ -384,7 +384,8 @@ fn check_mode(mode: Option<LoadMode>, m: &TensorMap) -> Result<(), String> {
     if want == have {
         return Ok(());
     }
-    let name = |k: Option<Option<Im2colWide>>| match k {
+    let name = |k: Option<Option<Im2colWide>>| {
+        match k {
         None => "a tile-mode tensor map (cuTensorMapEncodeTiled)",
         Some(None) => "an im2col tensor map (cuTensorMapEncodeIm2col)",
         Some(Some(Im2colWide::W)) => {
@@ -393,6 +394,7 @@ fn check_mode(mode: Option<LoadMode>, m: &TensorMap) -> Result<(), String> {
         Some(Some(Im2colWide::W128)) => {
             "a W128-mode im2col-wide tensor map (cuTensorMapEncodeIm2colWide, CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128)"
         }
+    }
     };
     let modename = mode.map_or("tile", LoadMode::name);
     let article = if modename.starts_with('i') { "an" } else { "a" };
