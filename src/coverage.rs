@@ -202,7 +202,7 @@ pub const ISA: &[Instr] = isa! {
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [%rd1], [%r1], 32",
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32 [%r1], [sm], 16, [%r2]"]
     "cp.async.bulk.prefetch" "9.7.9.25.4.3" "accepted (no effect)" ["cp.async.bulk.prefetch.L2.global [%rd1], 64"]
-    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B, element strides, OOB fill zero/NaN; .2d .tile::gather4 loads and .tile::scatter4 stores (a column and four row indices; maps with a box one row high); the copy is done when the instruction executes (not yet: .im2col_no_offs stores, .im2col::w, .im2col::w::128, .cta_group, interleaved maps); .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
+    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); .3d-.5d .im2col::w and .im2col::w::128 loads with {wHalo, wOffset} (maps as cuTensorMapEncodeIm2colWide makes them, W or W128 mode: pixels along W only, halo pixels after the column or each 32; ptxjit's reading of the ISA's figures, docs/isa-notes.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B, element strides, OOB fill zero/NaN; .2d .tile::gather4 loads and .tile::scatter4 stores (a column and four row indices; maps with a box one row high); the copy is done when the instruction executes (not yet: .im2col_no_offs stores, .cta_group, interleaved maps); .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]",
         "cp.async.bulk.tensor.1d.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2}], [%r4]",
         "cp.async.bulk.tensor.5d.global.shared::cta.tile.bulk_group [%rd1, {%r1, %r2, %r3, %r4, %r5}], [sm]",
@@ -213,15 +213,18 @@ pub const ISA: &[Instr] = isa! {
         "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}, %h3",
         "cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r4]",
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r4], %h1",
-        "cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [%rd1, {%r2, %r3, %r4, %r5, %r1}], [sm]"]
+        "cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [%rd1, {%r2, %r3, %r4, %r5, %r1}], [sm]",
+        "cp.async.bulk.tensor.4d.shared::cta.global.im2col::w.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}",
+        "cp.async.bulk.tensor.3d.shared::cluster.global.im2col::w::128.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3, %r4}], [%r4], {%h1, %h2}, %h3"]
     "cp.reduce.async.bulk.tensor" "9.7.9.25.5.2" ".1d-.5d .tile and .2d .tile::scatter4 .global.shared::cta .bulk_group: .add u32/s32/u64/f32/f16/bf16, .min/.max u32/s32/u64/s64/f16/bf16, .inc/.dec u32, .and/.or/.xor 32/64-bit integers (the type is the tensor map's, checked when it runs); element-wise atomics" [
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd1, {%r2, %r3}], [%r1]",
         "cp.reduce.async.bulk.tensor.1d.global.shared::cta.max.tile.bulk_group [%rd1, {%r2}], [sm]",
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile::scatter4.bulk_group [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r1]"]
-    "cp.async.bulk.prefetch.tensor" "9.7.9.25.5.3" ".1d-.5d .L2.global .tile, .2d .tile::gather4, .3d-.5d .im2col with its offsets: checks the tensor map (no other effect)" [
+    "cp.async.bulk.prefetch.tensor" "9.7.9.25.5.3" ".1d-.5d .L2.global .tile, .2d .tile::gather4, .3d-.5d .im2col with its offsets, .im2col::w and .im2col::w::128 with {wHalo, wOffset}: checks the tensor map and the im2col info (no other effect)" [
         "cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r2, %r3}]",
         "cp.async.bulk.prefetch.tensor.5d.L2.global.im2col [%rd1, {%r1, %r2, %r3, %r4, %r5}], {%h1, %h2, %h3}",
-        "cp.async.bulk.prefetch.tensor.2d.L2.global.tile::gather4 [%rd1, {%r1, %r2, %r3, %r4, %r5}]"]
+        "cp.async.bulk.prefetch.tensor.2d.L2.global.tile::gather4 [%rd1, {%r1, %r2, %r3, %r4, %r5}]",
+        "cp.async.bulk.prefetch.tensor.5d.L2.global.im2col::w::128 [%rd1, {%r1, %r2, %r3, %r4, %r5}], {%h1, %h2}"]
     "cp.async.bulk.commit_group" "9.7.9.25.6.1" "no effect (copies are complete)" ["cp.async.bulk.commit_group"]
     "cp.async.bulk.wait_group" "9.7.9.25.6.2" "{.read}: no effect (copies are complete)" ["cp.async.bulk.wait_group 0", "cp.async.bulk.wait_group.read 1"]
     "tensormap.replace" "9.7.9.26" ".tile, every field (global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout, swizzle_mode, fill_mode) in .global, .shared::cta or generic memory, in ptxjit's tensor-map layout (docs/tensor-maps.md); not .swizzle_atomicity" [
@@ -388,7 +391,7 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.alloc.cta_group::1.sync.aligned.b32 [%rd1], %r2",
         "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32",
         "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned"]
-    "tcgen05.cp" "9.7.16.8.1" ".cta_group::1 .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13, .64x128b.warpx2::01_23, .32x128b.warpx4; source in the descriptor's K-major canonical layout, any swizzle (done when it executes; not yet: decompression .b8x16.b6x16_p32/.b4x16_p64, where a 4- or 6-bit element sits in its 8-bit container is in figures only (Figures 195, 197, 198); .cta_group::2)" [
+    "tcgen05.cp" "9.7.16.8.1" ".cta_group::1 .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13, .64x128b.warpx2::01_23, .32x128b.warpx4; source in the descriptor's K-major canonical layout, any swizzle (done when it executes; not yet: decompression .b8x16.b6x16_p32/.b4x16_p64, where a 4- or 6-bit element sits in its 8-bit container is in figures only (§9.7.16.9.1, Figures 194-198: the layouts of the 16 elements in 194 and 196, each element in its container in 195, 197 and 198); .cta_group::2)" [
         "tcgen05.cp.cta_group::1.128x256b [%r1], %rd1",
         "tcgen05.cp.cta_group::1.4x256b [%r1+8], %rd1",
         "tcgen05.cp.cta_group::1.128x128b [%r1], %rd2",
@@ -845,8 +848,20 @@ mod tests {
                 "takes 2 im2col offsets",
             ),
             (
-                "cp.async.bulk.tensor.4d.shared::cluster.global.im2col::w.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}",
-                "not supported yet",
+                "cp.async.bulk.tensor.4d.shared::cluster.global.im2col::w.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1}",
+                "takes 2 im2col info values {wHalo, wOffset} (.im2col::w)",
+            ),
+            (
+                "cp.async.bulk.tensor.2d.shared::cta.global.im2col::w::128.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4], {%h1, %h2}",
+                "the .im2col::w::128 load mode needs a .3d, .4d or .5d tensor",
+            ),
+            (
+                "cp.async.bulk.tensor.2d.shared::cta.global.tile::scatter4.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r4]",
+                "illegal modifier '.tile::scatter4' for instruction 'cp.async.bulk.tensor'",
+            ),
+            (
+                "cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [%rd1, {%r2, %r3, %r4}], [%r4]",
+                "the .im2col_no_offs store mode is not supported yet",
             ),
             (
                 "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]",

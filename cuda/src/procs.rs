@@ -864,6 +864,7 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuSurfObjectCreate",
     "cuSurfObjectDestroy",
     "cuTensorMapEncodeIm2col",
+    "cuTensorMapEncodeIm2colWide",
     "cuTensorMapEncodeTiled",
     "cuTensorMapReplaceAddress",
     "cuTexObjectCreate",
@@ -1531,7 +1532,9 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuSurfRefGetArray" => crate::stubs::cuSurfRefGetArray as *mut c_void,
         "cuSurfRefSetArray" => crate::stubs::cuSurfRefSetArray as *mut c_void,
         "cuTensorMapEncodeIm2col" => crate::tensormap::cuTensorMapEncodeIm2col as *mut c_void,
-        "cuTensorMapEncodeIm2colWide" => crate::stubs::cuTensorMapEncodeIm2colWide as *mut c_void,
+        "cuTensorMapEncodeIm2colWide" => {
+            crate::tensormap::cuTensorMapEncodeIm2colWide as *mut c_void
+        }
         "cuTensorMapEncodeTiled" => crate::tensormap::cuTensorMapEncodeTiled as *mut c_void,
         "cuTensorMapReplaceAddress" => crate::tensormap::cuTensorMapReplaceAddress as *mut c_void,
         "cuTexObjectCreate" => crate::texture::cuTexObjectCreate as *mut c_void,

@@ -255,7 +255,6 @@ stubs! {
     cuSurfObjectGetResourceDesc
     cuSurfRefGetArray
     cuSurfRefSetArray
-    cuTensorMapEncodeIm2colWide
     cuTexObjectGetResourceDesc
     cuTexObjectGetResourceViewDesc
     cuTexObjectGetTextureDesc

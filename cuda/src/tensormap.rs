@@ -1,14 +1,14 @@
 //! Tensor map objects (CUDA driver API, "Tensor Map Object Management"): `cuTensorMapEncodeTiled`,
-//! `cuTensorMapEncodeIm2col` and `cuTensorMapReplaceAddress` over
+//! `cuTensorMapEncodeIm2col`, `cuTensorMapEncodeIm2colWide` (the `.im2col::w` modes of
+//! sm_100, CUDA 12.8) and `cuTensorMapReplaceAddress` over
 //! [`ptxjit::runtime::tensormap::TensorMap`], whose 128 bytes (ptxjit's layout of the opaque
 //! `CUtensorMap`) the program then passes to a kernel as a `const __grid_constant__ CUtensorMap`
-//! parameter or copies to device memory. `cuTensorMapEncodeIm2colWide` (the `.im2col::w` modes
-//! of sm_100) is not supported (its stub answers `CUDA_ERROR_NOT_SUPPORTED`).
+//! parameter or copies to device memory. The three encoders share one path (`encode`).
 
 use crate::errors::*;
 use crate::exports;
 use crate::Fail;
-use ptxjit::runtime::tensormap::{TensorMap, TENSOR_MAP_BYTES};
+use ptxjit::runtime::tensormap::{EncodeError, TensorMap, TENSOR_MAP_BYTES};
 use std::ffi::{c_int, c_uint, c_void};
 
 fn invalid(m: impl Into<String>) -> Fail {
@@ -42,64 +42,102 @@ fn array<'a, T>(p: *const T, n: usize, what: &str) -> Result<&'a [T], Fail> {
     Ok(unsafe { std::slice::from_raw_parts(p, n) })
 }
 
-exports! { cuTensorMapEncodeTiled => fn(tensor_map: *mut u8, dtype: c_uint, rank: u32, global_address: *mut c_void, global_dim: *const u64, global_strides: *const u64, box_dim: *const u32, element_strides: *const u32, interleave: c_uint, swizzle: c_uint, l2_promotion: c_uint, oob_fill: c_uint) {
+/// The arrays every encoder reads (globalDim: `rank`, globalStrides: `rank − 1`,
+/// elementStrides: `rank`), once `rank` is in `ranks` (`what` names the encoder's limit), and
+/// the map made from them by `build`, written at `tensor_map`. The one path of
+/// `cuTensorMapEncodeTiled`, `cuTensorMapEncodeIm2col` and `cuTensorMapEncodeIm2colWide`.
+fn encode(
+    tensor_map: *mut u8,
+    rank: u32,
+    (lo, hi, what): (u32, u32, &str),
+    global_dim: *const u64,
+    global_strides: *const u64,
+    element_strides: *const u32,
+    build: impl FnOnce(&[u64], &[u64], &[u32]) -> Result<TensorMap, EncodeError>,
+) -> Result<(), Fail> {
     let out = map_at(tensor_map)?;
-    if !(1..=5).contains(&rank) {
-        return Err(invalid(format!("tensorRank {rank} is outside 1..=5")));
+    if !(lo..=hi).contains(&rank) {
+        return Err(invalid(format!(
+            "tensorRank {rank} is outside {lo}..={hi}{what}"
+        )));
     }
     let r = rank as usize;
     let dims = array(global_dim, r, "globalDim")?;
     let strides = array(global_strides, r - 1, "globalStrides")?;
-    let boxes = array(box_dim, r, "boxDim")?;
     let es = array(element_strides, r, "elementStrides")?;
-    let m = TensorMap::encode_tiled(
-        dtype,
-        rank,
-        global_address as u64,
-        dims,
-        strides,
-        boxes,
-        es,
-        interleave,
-        swizzle,
-        l2_promotion,
-        oob_fill,
-    )
-    .map_err(|e| invalid(e.0))?;
-    *out = m.to_bytes();
+    *out = build(dims, strides, es)
+        .map_err(|e| invalid(e.0))?
+        .to_bytes();
     Ok(())
+}
+
+exports! { cuTensorMapEncodeTiled => fn(tensor_map: *mut u8, dtype: c_uint, rank: u32, global_address: *mut c_void, global_dim: *const u64, global_strides: *const u64, box_dim: *const u32, element_strides: *const u32, interleave: c_uint, swizzle: c_uint, l2_promotion: c_uint, oob_fill: c_uint) {
+    let boxes = if (1..=5).contains(&rank) {
+        array(box_dim, rank as usize, "boxDim")?
+    } else {
+        &[]
+    };
+    encode(tensor_map, rank, (1, 5, ""), global_dim, global_strides, element_strides, |dims, strides, es| {
+        TensorMap::encode_tiled(
+            dtype,
+            rank,
+            global_address as u64,
+            dims,
+            strides,
+            boxes,
+            es,
+            interleave,
+            swizzle,
+            l2_promotion,
+            oob_fill,
+        )
+    })
 }}
 
 exports! { cuTensorMapEncodeIm2col => fn(tensor_map: *mut u8, dtype: c_uint, rank: u32, global_address: *mut c_void, global_dim: *const u64, global_strides: *const u64, pixel_box_lower_corner: *const c_int, pixel_box_upper_corner: *const c_int, channels_per_pixel: u32, pixels_per_column: u32, element_strides: *const u32, interleave: c_uint, swizzle: c_uint, l2_promotion: c_uint, oob_fill: c_uint) {
-    let out = map_at(tensor_map)?;
-    if !(3..=5).contains(&rank) {
-        return Err(invalid(format!("tensorRank {rank} is outside 3..=5 (im2col)")));
-    }
-    let r = rank as usize;
-    let dims = array(global_dim, r, "globalDim")?;
-    let strides = array(global_strides, r - 1, "globalStrides")?;
-    let lower = array(pixel_box_lower_corner, r - 2, "pixelBoxLowerCorner")?;
-    let upper = array(pixel_box_upper_corner, r - 2, "pixelBoxUpperCorner")?;
-    let es = array(element_strides, r, "elementStrides")?;
-    let m = TensorMap::encode_im2col(
-        dtype,
-        rank,
-        global_address as u64,
-        dims,
-        strides,
-        lower,
-        upper,
-        channels_per_pixel,
-        pixels_per_column,
-        es,
-        interleave,
-        swizzle,
-        l2_promotion,
-        oob_fill,
-    )
-    .map_err(|e| invalid(e.0))?;
-    *out = m.to_bytes();
-    Ok(())
+    let s = if (3..=5).contains(&rank) { rank as usize - 2 } else { 0 };
+    let lower = array(pixel_box_lower_corner, s, "pixelBoxLowerCorner")?;
+    let upper = array(pixel_box_upper_corner, s, "pixelBoxUpperCorner")?;
+    encode(tensor_map, rank, (3, 5, " (im2col)"), global_dim, global_strides, element_strides, |dims, strides, es| {
+        TensorMap::encode_im2col(
+            dtype,
+            rank,
+            global_address as u64,
+            dims,
+            strides,
+            lower,
+            upper,
+            channels_per_pixel,
+            pixels_per_column,
+            es,
+            interleave,
+            swizzle,
+            l2_promotion,
+            oob_fill,
+        )
+    })
+}}
+
+exports! { cuTensorMapEncodeIm2colWide => fn(tensor_map: *mut u8, dtype: c_uint, rank: u32, global_address: *mut c_void, global_dim: *const u64, global_strides: *const u64, pixel_box_lower_corner_width: c_int, pixel_box_upper_corner_width: c_int, channels_per_pixel: u32, pixels_per_column: u32, element_strides: *const u32, interleave: c_uint, mode: c_uint, swizzle: c_uint, l2_promotion: c_uint, oob_fill: c_uint) {
+    encode(tensor_map, rank, (3, 5, " (im2col)"), global_dim, global_strides, element_strides, |dims, strides, es| {
+        TensorMap::encode_im2col_wide(
+            dtype,
+            rank,
+            global_address as u64,
+            dims,
+            strides,
+            pixel_box_lower_corner_width,
+            pixel_box_upper_corner_width,
+            channels_per_pixel,
+            pixels_per_column,
+            es,
+            interleave,
+            mode,
+            swizzle,
+            l2_promotion,
+            oob_fill,
+        )
+    })
 }}
 
 exports! { cuTensorMapReplaceAddress => fn(tensor_map: *mut u8, global_address: *mut c_void) {

@@ -178,3 +178,68 @@ fn encode_im2col() {
     };
     assert_eq!(null, CUDA_ERROR_INVALID_VALUE);
 }
+
+/// `cuTensorMapEncodeIm2colWide`: an N H W C map in W and W128 mode with W's corners, and the
+/// documented checks (rank 3..=5, corners within ±32767, a non-empty W box, the mode, swizzle
+/// 64B/128B, no interleave, pixelsPerColumn <= 1024 in W mode only), each a
+/// `CUDA_ERROR_INVALID_VALUE`.
+#[test]
+fn encode_im2col_wide() {
+    use ptxjit::runtime::tensormap::Im2colWide;
+    let mut m = CuTensorMap([0; 128]);
+    let dims = [16u64, 9, 6, 2];
+    let strides = [64u64, 576, 3456];
+    let es = [1u32, 2, 1, 1];
+    let addr = 0x10_0000_0100usize as *mut c_void;
+    let enc = |m: &mut CuTensorMap, rank: u32, lw: i32, uw: i32, px: u32, mode: u32, sw: u32| unsafe {
+        cuTensorMapEncodeIm2colWide(
+            m.0.as_mut_ptr(),
+            7,
+            rank,
+            addr,
+            dims.as_ptr(),
+            strides.as_ptr(),
+            lw,
+            uw,
+            16,
+            px,
+            es.as_ptr(),
+            0,
+            mode,
+            sw,
+            0,
+            0,
+        )
+    };
+    assert_eq!(enc(&mut m, 4, -1000, 3, 100, 0, 2), CUDA_SUCCESS);
+    let ic = TensorMap::from_bytes(&m.0)
+        .expect("a tensor map")
+        .im2col
+        .expect("an im2col map");
+    assert_eq!(
+        (ic.lower[0], ic.upper[0], ic.channels, ic.pixels, ic.wide),
+        (-1000, 3, 16, 100, Some(Im2colWide::W))
+    );
+    assert_eq!(enc(&mut m, 3, 0, 0, 4096, 1, 3), CUDA_SUCCESS);
+    let ic = TensorMap::from_bytes(&m.0).expect("valid").im2col;
+    assert_eq!(
+        ic.map(|ic| (ic.pixels, ic.wide)),
+        Some((128, Some(Im2colWide::W128)))
+    );
+    for (rank, lw, uw, px, mode, sw) in [
+        (2, 0, 0, 8, 0, 2),
+        (4, -32769, 0, 8, 0, 2),
+        (4, 0, 32768, 8, 0, 2),
+        (4, 9, 0, 8, 0, 2),
+        (4, 0, 0, 1025, 0, 2),
+        (4, 0, 0, 8, 2, 2),
+        (4, 0, 0, 8, 0, 0),
+        (4, 0, 0, 8, 0, 1),
+    ] {
+        assert_eq!(
+            enc(&mut m, rank, lw, uw, px, mode, sw),
+            CUDA_ERROR_INVALID_VALUE,
+            "rank {rank} corners {lw}|{uw} pixels {px} mode {mode} swizzle {sw}"
+        );
+    }
+}

@@ -369,22 +369,59 @@ impl Session {
                 None => TensorMap::encode_tiled(
                     dt, rank, addr, &dims, &strides, &bx, &es, m[0], m[1], m[2], m[3],
                 ),
-                Some(ic) => TensorMap::encode_im2col(
-                    dt,
-                    rank,
-                    addr,
-                    &dims,
-                    &strides,
-                    &ic.lower,
-                    &ic.upper,
-                    ic.channels,
-                    ic.pixels,
-                    &es,
-                    m[0],
-                    m[1],
-                    m[2],
-                    m[3],
-                ),
+                Some(ic) => match ic.wide.as_deref() {
+                    None => TensorMap::encode_im2col(
+                        dt,
+                        rank,
+                        addr,
+                        &dims,
+                        &strides,
+                        &ic.lower,
+                        &ic.upper,
+                        ic.channels,
+                        ic.pixels.unwrap_or(0),
+                        &es,
+                        m[0],
+                        m[1],
+                        m[2],
+                        m[3],
+                    ),
+                    Some(w) => {
+                        let mode = match w {
+                            "w" => 0,
+                            "w128" => 1,
+                            _ => {
+                                return Err(CaseError::Case(format!(
+                                    "{}: tensor_maps.{name}: im2col.wide = \"{w}\": expected \"w\" or \"w128\"",
+                                    case.name
+                                )))
+                            }
+                        };
+                        let ([lw], [uw]) = (ic.lower.as_slice(), ic.upper.as_slice()) else {
+                            return Err(CaseError::Case(format!(
+                                "{}: tensor_maps.{name}: im2col.lower and im2col.upper take one number each (W's corners) with wide",
+                                case.name
+                            )));
+                        };
+                        TensorMap::encode_im2col_wide(
+                            dt,
+                            rank,
+                            addr,
+                            &dims,
+                            &strides,
+                            *lw,
+                            *uw,
+                            ic.channels,
+                            ic.pixels.unwrap_or(128),
+                            &es,
+                            m[0],
+                            mode,
+                            m[1],
+                            m[2],
+                            m[3],
+                        )
+                    }
+                },
             }
             .map_err(|e| CaseError::Case(format!("{}: tensor_maps.{name}: {e}", case.name)))?;
             tmaps.push((name.clone(), map));

@@ -197,18 +197,24 @@ pub struct TensorMapSpec {
     pub oob_fill: Option<String>,
 }
 
-/// The im2col fields of `[tensor_maps.NAME]` (`cuTensorMapEncodeIm2col`'s arguments).
+/// The im2col fields of `[tensor_maps.NAME]` (`cuTensorMapEncodeIm2col`'s arguments, or
+/// `cuTensorMapEncodeIm2colWide`'s with `wide`).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Im2colSpec {
-    /// pixelBoxLowerCorner: rank − 2 numbers, W first.
+    /// pixelBoxLowerCorner: rank − 2 numbers, W first (one, W's, with `wide`).
     pub lower: Vec<i32>,
-    /// pixelBoxUpperCorner: rank − 2 numbers, W first.
+    /// pixelBoxUpperCorner: rank − 2 numbers, W first (one, W's, with `wide`).
     pub upper: Vec<i32>,
     /// channelsPerPixel.
     pub channels: u32,
-    /// pixelsPerColumn.
-    pub pixels: u32,
+    /// pixelsPerColumn (ignored with `wide = "w128"`; default 128 there).
+    #[serde(default)]
+    pub pixels: Option<u32>,
+    /// `"w"` or `"w128"`: a `cuTensorMapEncodeIm2colWide` map of that
+    /// `CUtensorMapIm2ColWideMode` (for `.im2col::w` / `.im2col::w::128` copies).
+    #[serde(default)]
+    pub wide: Option<String>,
 }
 
 impl TensorMapSpec {

@@ -81,6 +81,13 @@ pub enum LoadMode {
     /// `.im2col`: pixels × channels from a `cuTensorMapEncodeIm2col` map, with `dims − 2`
     /// im2col offsets.
     Im2col,
+    /// `.im2col::w` (§5.5.5): pixels per column pixels along W only (H and D fixed), then
+    /// `wHalo` halo pixels, from a `cuTensorMapEncodeIm2colWide` map in W mode; the im2col
+    /// info is `{wHalo, wOffset}`.
+    Im2colW,
+    /// `.im2col::w::128` (§5.5.5): 128 pixels along W, `wHalo` halo pixels after each 32,
+    /// from a W128-mode map; the im2col info is `{wHalo, wOffset}`.
+    Im2colW128,
 }
 
 impl LoadMode {
@@ -90,6 +97,17 @@ impl LoadMode {
             LoadMode::Tile => "tile",
             LoadMode::Gather4 => "tile::gather4",
             LoadMode::Im2col => "im2col",
+            LoadMode::Im2colW => "im2col::w",
+            LoadMode::Im2colW128 => "im2col::w::128",
+        }
+    }
+
+    /// Whether the mode is one of the im2col modes (a 3d to 5d tensor, an im2col map, the
+    /// im2col info operand).
+    pub fn is_im2col(self) -> bool {
+        match self {
+            LoadMode::Im2col | LoadMode::Im2colW | LoadMode::Im2colW128 => true,
+            LoadMode::Tile | LoadMode::Gather4 => false,
         }
     }
 }
@@ -102,8 +120,9 @@ impl LoadMode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TensorOp {
     /// Global → shared (`.mbarrier::complete_tx::bytes`): args (dst, tensor map,
-    /// coordinates, mbarrier, then with `.im2col` the `dims − 2` im2col offsets as `i32`
-    /// zero-extended from their 16 bits). The box (tile mode), the four rows (gather4) or
+    /// coordinates, mbarrier, then with `.im2col` the `dims − 2` im2col offsets, with
+    /// `.im2col::w` / `.im2col::w::128` `wHalo` and `wOffset`, as `i32` zero-extended from
+    /// their 16 bits). The box (tile mode), the four rows (gather4) or
     /// the pixels × channels (im2col mode, §5.5.4) land densely at dst (swizzled as the map
     /// says), out-of-bound elements read as the map's fill, then complete-tx of their bytes.
     Load { dims: u8, mode: LoadMode },
@@ -118,8 +137,8 @@ pub enum TensorOp {
         op: AtomOp,
         scatter4: bool,
     },
-    /// `cp.async.bulk.prefetch.tensor`: args (tensor map, coordinates, then with `.im2col`
-    /// the `dims − 2` im2col offsets as for `Load`); checks the map only.
+    /// `cp.async.bulk.prefetch.tensor`: args (tensor map, coordinates, then the im2col info
+    /// as for `Load`); checks the map only.
     Prefetch { dims: u8, mode: LoadMode },
     /// `tensormap.replace`: args (address i64 in `space`: `Global`, `Shared` or `Generic`,
     /// ord i32, value i64).
@@ -167,10 +186,12 @@ impl TensorOp {
         }
     }
 
-    /// im2col offsets taken: `dims − 2` for the `.im2col` load mode, else 0.
+    /// im2col info values taken: `dims − 2` offsets for the `.im2col` load mode, two
+    /// (`wHalo`, `wOffset`) for `.im2col::w` and `.im2col::w::128`, else 0.
     pub fn offsets(self) -> usize {
         match self.load_mode() {
             Some(LoadMode::Im2col) => self.dims().saturating_sub(2),
+            Some(LoadMode::Im2colW | LoadMode::Im2colW128) => 2,
             Some(LoadMode::Tile | LoadMode::Gather4) | None => 0,
         }
     }

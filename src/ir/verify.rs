@@ -396,7 +396,9 @@ impl Op {
                 let offs = |from: usize| args[from..from + k].iter().all(|t| *t == I32);
                 // im2col needs a 3d..5d tensor, the four-row modes a 2d one.
                 let mode_ok = match op.load_mode() {
-                    Some(LoadMode::Im2col) => (3..=5).contains(&d),
+                    Some(LoadMode::Im2col | LoadMode::Im2colW | LoadMode::Im2colW128) => {
+                        (3..=5).contains(&d)
+                    }
                     Some(LoadMode::Gather4) => d == 2,
                     Some(LoadMode::Tile) => true,
                     None => !op.four_rows() || d == 2,

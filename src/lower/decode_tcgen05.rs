@@ -403,7 +403,8 @@ fn cp(b: &mut Builder, cx: &mut Cx) -> R {
         return Err(cx.unsupported(&format!(
             "tcgen05.cp with decompression (.{f}.{src}) is not supported: the ISA gives where \
              the 4- and 6-bit elements land in their 8-bit containers in figures only \
-             (§9.7.16.9.1, Figures 194-198)"
+             (§9.7.16.9.1, Figures 194-198: the layouts of the 16 elements in 194 and 196, \
+             each element in its container in 195, 197 and 198)"
         )));
     }
     let want: Vec<&str> = ["cta_group"]

@@ -11,8 +11,11 @@
 //!                                   [dst], [tensorMap, {c0, ..}], [mbar];
 //! cp.async.bulk.tensor.Nd.{shared::cluster,shared::cta}.global.im2col.mbarrier::complete_tx::bytes
 //!                                   [dst], [tensorMap, {c0, ..}], [mbar], {o0, ..};
-//! cp.async.bulk.tensor.Nd.shared::cluster.global{.tile,.im2col}.mbarrier::complete_tx::bytes
-//!     .multicast::cluster           [dst], [tensorMap, {c0, ..}], [mbar]{, {o0, ..}}, ctaMask;
+//! cp.async.bulk.tensor.Nd.{shared::cluster,shared::cta}.global{.im2col::w,.im2col::w::128}
+//!     .mbarrier::complete_tx::bytes [dst], [tensorMap, {c0, ..}], [mbar], {wHalo, wOffset};
+//! cp.async.bulk.tensor.Nd.shared::cluster.global{.tile,.im2col,.im2col::w,.im2col::w::128}
+//!     .mbarrier::complete_tx::bytes.multicast::cluster
+//!                                   [dst], [tensorMap, {c0, ..}], [mbar]{, {o0, ..}}, ctaMask;
 //! cp.async.bulk.tensor.2d.{shared::cluster,shared::cta}.global.tile::gather4
 //!     .mbarrier::complete_tx::bytes{.multicast::cluster} [dst], [tensorMap, {col, r0, r1, r2, r3}],
 //!                                   [mbar]{, ctaMask};
@@ -24,16 +27,21 @@
 //! cp.async.bulk.prefetch.tensor.Nd.L2.global{.tile} [tensorMap, {c0, ..}];
 //! cp.async.bulk.prefetch.tensor.2d.L2.global.tile::gather4 [tensorMap, {col, r0, r1, r2, r3}];
 //! cp.async.bulk.prefetch.tensor.Nd.L2.global.im2col [tensorMap, {c0, ..}], {o0, ..};
+//! cp.async.bulk.prefetch.tensor.Nd.L2.global{.im2col::w,.im2col::w::128}
+//!                                   [tensorMap, {c0, ..}], {wHalo, wOffset};
 //! tensormap.replace.tile.field{.global,.shared::cta}.b1024.{b32,b64} [addr], {ord,} new_val;
 //! tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.{cta,cluster,gpu,sys}
 //!                                   .sync.aligned [dst], [src], 128;
 //! fence.proxy.tensormap::generic.{release,acquire}.{cta,cluster,gpu,sys} {[addr], 128};
 //! ```
-//! N is 1..5 (`.1d`..`.5d`; 3..5 with `.im2col`, 2 with the four-row modes
+//! N is 1..5 (`.1d`..`.5d`; 3..5 with the im2col modes, 2 with the four-row modes
 //! `.tile::gather4` / `.tile::scatter4`, whose five coordinates are the column and four row
 //! indices), coordinates are signed 32-bit, the im2col offsets N − 2 16-bit values (PTX ISA
-//! §5.5.4). Not supported yet (an error that says so): the load modes `.im2col_no_offs`
-//! (stores), `.im2col::w`, `.im2col::w::128`, `.cta_group`. `.multicast::cluster` is one copy per
+//! §5.5.4), `wHalo` and `wOffset` 16-bit values (§5.5.5; their ranges are checked when the copy
+//! runs, as ptxas accepts any immediate). A load mode on the wrong direction is illegal, as
+//! ptxas says (`.tile::scatter4` on a load, `.tile::gather4` or an im2col mode on a store). Not
+//! supported yet (an error that says so): the store mode `.im2col_no_offs`, `.cta_group`.
+//! `.multicast::cluster` is one copy per
 //! CTA of the cluster named in ctaMask, to the `mapa` of the destination and the mbarrier
 //! (as `cp.async.bulk`'s, `decode_bulk.rs`).
 //!
@@ -102,15 +110,22 @@ fn dims(cx: &Cx) -> Result<u8, LowerError> {
     }
 }
 
-/// Every modifier from index `from` is in `allowed`, none twice; the load modes other than
-/// those in `allowed` and the cluster forms are reported as not supported yet.
+/// Every modifier from index `from` is in `allowed`, none twice; `.im2col_no_offs` and the
+/// cluster forms are reported as not supported yet, another load mode missing from `allowed`
+/// (one of the other copy direction) as illegal, in ptxas's words.
 fn only(cx: &Cx, from: usize, allowed: &[&str]) -> R {
     let rest = &cx.mods[from.min(cx.mods.len())..];
     for (k, m) in rest.iter().enumerate() {
+        if *m == "im2col_no_offs" && !allowed.contains(m) && allowed.contains(&"tile::scatter4") {
+            return Err(cx.unsupported(
+                "the .im2col_no_offs store mode is not supported yet (.tile and .tile::scatter4 \
+                 for stores and reductions)",
+            ));
+        }
         if (m.starts_with("im2col") || m.starts_with("tile::")) && !allowed.contains(m) {
-            return Err(cx.unsupported(&format!(
-                "the .{m} load mode is not supported yet (.tile; .tile::gather4 and .im2col for \
-                 loads and prefetches; .tile::scatter4 for stores and reductions)"
+            return Err(cx.bad(&format!(
+                "illegal modifier '.{m}' for instruction '{}'",
+                instr_name(cx)
             )));
         }
         if (*m == "multicast::cluster" && !allowed.contains(m)) || m.starts_with("cta_group") {
@@ -126,6 +141,21 @@ fn only(cx: &Cx, from: usize, allowed: &[&str]) -> R {
         }
     }
     Ok(())
+}
+
+/// The instruction's name as ptxas spells it in errors: the opcode and its modifiers up to
+/// `.tensor` (`cp.async.bulk.tensor`, `cp.reduce.async.bulk.tensor`).
+fn instr_name(cx: &Cx) -> String {
+    let opcode = cx.ptx.split('.').next().unwrap_or_default();
+    let upto = cx
+        .mods
+        .iter()
+        .position(|m| *m == "tensor")
+        .map_or(0, |i| i + 1);
+    std::iter::once(opcode)
+        .chain(cx.mods[..upto].iter().copied())
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 const NDIMS: [&str; 5] = ["1d", "2d", "3d", "4d", "5d"];
@@ -168,9 +198,16 @@ fn tensor_operand(
     Ok(out)
 }
 
-/// The `{o0, ..}` im2col offsets operand at `k` of an `n`-d instruction: `n − 2` 16-bit
-/// values, zero-extended to i32.
-fn im2col_offsets(b: &mut Builder, cx: &mut Cx, k: usize, n: u8) -> Result<Vec<u32>, LowerError> {
+/// The im2col info operand at `k` of an `n`-d instruction in `mode`: `{o0, ..}`, `n − 2`
+/// im2col offsets (`.im2col`), or `{wHalo, wOffset}` (`.im2col::w`, `.im2col::w::128`);
+/// 16-bit values, zero-extended to i32.
+fn im2col_offsets(
+    b: &mut Builder,
+    cx: &mut Cx,
+    k: usize,
+    n: u8,
+    mode: LoadMode,
+) -> Result<Vec<u32>, LowerError> {
     let o = cx.opnd(k)?.clone();
     let items = match &o {
         Operand::Vector(v, _) => v.clone(),
@@ -182,15 +219,18 @@ fn im2col_offsets(b: &mut Builder, cx: &mut Cx, k: usize, n: u8) -> Result<Vec<u
             ))
         }
     };
-    let want = n as usize - 2;
+    let (want, what) = if mode == LoadMode::Im2col {
+        (n as usize - 2, format!("im2col offsets (a {n}d tensor)"))
+    } else {
+        (
+            2,
+            format!("im2col info values {{wHalo, wOffset}} (.{})", mode.name()),
+        )
+    };
     if items.len() != want {
         return Err(LowerError::new(
             o.span(),
-            format!(
-                "'{}' takes {want} im2col offsets (a {n}d tensor), found {}",
-                cx.ptx,
-                items.len()
-            ),
+            format!("'{}' takes {want} {what}, found {}", cx.ptx, items.len()),
         ));
     }
     let mut out = vec![];
@@ -202,27 +242,43 @@ fn im2col_offsets(b: &mut Builder, cx: &mut Cx, k: usize, n: u8) -> Result<Vec<u
 }
 
 /// The load mode of a copy into shared memory or a prefetch (`.tile` or none: tile mode);
-/// `.im2col` needs a 3d to 5d tensor, `.tile::gather4` a 2d one.
+/// the im2col modes need a 3d to 5d tensor, `.tile::gather4` a 2d one.
 fn load_mode(cx: &Cx, n: u8) -> Result<LoadMode, LowerError> {
-    let found: Vec<LoadMode> = [LoadMode::Tile, LoadMode::Gather4, LoadMode::Im2col]
+    let found: Vec<LoadMode> = LOAD_MODES
         .into_iter()
         .filter(|m| cx.has(m.name()))
         .collect();
     let mode = match found.as_slice() {
         [] => LoadMode::Tile,
         [m] => *m,
-        _ => return Err(cx.bad("takes one load mode (.tile, .tile::gather4 or .im2col)")),
+        _ => {
+            return Err(cx.bad(
+                "takes one load mode (.tile, .tile::gather4, .im2col, .im2col::w or \
+                 .im2col::w::128)",
+            ))
+        }
     };
-    match mode {
-        LoadMode::Im2col if !(3..=5).contains(&n) => {
-            Err(cx.bad("the .im2col load mode needs a .3d, .4d or .5d tensor"))
-        }
-        LoadMode::Gather4 if n != 2 => {
-            Err(cx.bad("the .tile::gather4 load mode needs a .2d tensor"))
-        }
-        LoadMode::Tile | LoadMode::Gather4 | LoadMode::Im2col => Ok(mode),
+    if mode.is_im2col() && !(3..=5).contains(&n) {
+        return Err(cx.bad(&format!(
+            "the .{} load mode needs a .3d, .4d or .5d tensor",
+            mode.name()
+        )));
     }
+    if mode == LoadMode::Gather4 && n != 2 {
+        return Err(cx.bad("the .tile::gather4 load mode needs a .2d tensor"));
+    }
+    Ok(mode)
 }
+
+/// The load modes of copies into shared memory and prefetches (PTX ISA §9.7.9.25.5.1
+/// `.load_mode`).
+const LOAD_MODES: [LoadMode; 5] = [
+    LoadMode::Tile,
+    LoadMode::Gather4,
+    LoadMode::Im2col,
+    LoadMode::Im2colW,
+    LoadMode::Im2colW128,
+];
 
 /// Whether a store or reduction has `.tile::scatter4` (a `.2d` tensor only) rather than
 /// `.tile` or no mode.
@@ -288,6 +344,8 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
                 "tile",
                 "tile::gather4",
                 "im2col",
+                "im2col::w",
+                "im2col::w::128",
                 "mbarrier::complete_tx::bytes",
                 "multicast::cluster",
             ],
@@ -300,14 +358,14 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
             return Err(cx.bad(".multicast::cluster copies into .shared::cluster"));
         }
         let mode = load_mode(cx, n)?;
-        let im2col = mode == LoadMode::Im2col;
+        let im2col = mode.is_im2col();
         let k_mask = 3 + usize::from(im2col);
         cx.expect_operands(k_mask + usize::from(multicast))?;
         let dst = shared(b, cx, 0)?;
         let t = tensor_operand(b, cx, 1, coord_count(n, mode == LoadMode::Gather4))?;
         let mbar = shared(b, cx, 2)?;
         let offs = if im2col {
-            im2col_offsets(b, cx, 3, n)?
+            im2col_offsets(b, cx, 3, n, mode)?
         } else {
             vec![]
         };
@@ -445,17 +503,19 @@ fn prefetch(b: &mut Builder, cx: &mut Cx) -> R {
             "tile",
             "tile::gather4",
             "im2col",
+            "im2col::w",
+            "im2col::w::128",
         ],
     )?;
     if !(cx.has("L2") && cx.has("global")) {
         return Err(cx.bad("needs .L2.global"));
     }
     let mode = load_mode(cx, n)?;
-    let im2col = mode == LoadMode::Im2col;
+    let im2col = mode.is_im2col();
     cx.expect_operands(1 + usize::from(im2col))?;
     let mut args = tensor_operand(b, cx, 0, coord_count(n, mode == LoadMode::Gather4))?;
     if im2col {
-        args.extend(im2col_offsets(b, cx, 1, n)?);
+        args.extend(im2col_offsets(b, cx, 1, n, mode)?);
     }
     emit(b, cx, TensorOp::Prefetch { dims: n, mode }, args);
     Ok(())

@@ -1,8 +1,9 @@
 //! Tensor maps: the 128-byte descriptors of the tensor memory accelerator (TMA), which
 //! `cp.async.bulk.tensor`, `cp.reduce.async.bulk.tensor` and `cp.async.bulk.prefetch.tensor`
 //! (PTX ISA §9.7.9.25.5) take and `tensormap.replace` (§9.7.9.26) edits. The host builds one
-//! as CUDA's `cuTensorMapEncodeTiled` ([`TensorMap::encode_tiled`]) or
-//! `cuTensorMapEncodeIm2col` ([`TensorMap::encode_im2col`]) does, with the same argument checks.
+//! as CUDA's `cuTensorMapEncodeTiled` ([`TensorMap::encode_tiled`]), `cuTensorMapEncodeIm2col`
+//! ([`TensorMap::encode_im2col`]) or `cuTensorMapEncodeIm2colWide`
+//! ([`TensorMap::encode_im2col_wide`]) does, with the same argument checks.
 //!
 //! # The object
 //! CUDA calls a tensor map opaque (`CUtensorMap`: 16 × u64, 64-byte aligned). ptxjit's layout,
@@ -18,7 +19,7 @@
 //! | 15      | swizzle: 0 none, 1 32B, 2 64B, 3 128B |
 //! | 16      | L2 promotion: 0 none, 1 64B, 2 128B, 3 256B (a hint) |
 //! | 17      | OOB fill: 0 zeros, 1 NaN (`NAN_REQUEST_ZERO_FMA`) |
-//! | 18      | mode: 0 tiled, 1 im2col |
+//! | 18      | mode: 0 tiled, 1 im2col, 2 im2col-wide W, 3 im2col-wide W128 |
 //! | 19–23   | 0 |
 //! | 24–43   | global dims − 1, u32 × 5 (dim 0 innermost) |
 //! | 44–47   | 0 |
@@ -26,10 +27,10 @@
 //! | 80–89   | box dims − 1, u16 × 5 |
 //! | 90–94   | element strides − 1, u8 × 5 |
 //! | 95      | 0 |
-//! | 96–101  | im2col: pixel box lower corner, i16 × 3 (W, H, D: dims 1 ..= rank − 2) |
+//! | 96–101  | im2col: pixel box lower corner, i16 × 3 (W, H, D: dims 1 ..= rank − 2; W only when wide) |
 //! | 102–107 | im2col: pixel box upper corner, i16 × 3 |
 //! | 108–109 | im2col: channels per pixel − 1, u16 |
-//! | 110–111 | im2col: pixels per column − 1, u16 |
+//! | 110–111 | im2col: pixels per column − 1, u16 (127 in W128 mode) |
 //! | 112–127 | 0 |
 //!
 //! Dims beyond the rank hold dim 1, box 1, stride 1 (their fields 0); an im2col map's box
@@ -120,9 +121,21 @@ impl TmapType {
     }
 }
 
+/// The W-only modes of an im2col map (`CUtensorMapIm2ColWideMode`; PTX ISA §5.5.5
+/// "im2col::w and im2col::w::128 modes"): which of `.im2col::w` and `.im2col::w::128` copies
+/// the map serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Im2colWide {
+    /// `CU_TENSOR_MAP_IM2COL_WIDE_MODE_W` (0): pixels per column pixels along W.
+    W,
+    /// `CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128` (1): always 128 pixels along W.
+    W128,
+}
+
 /// The im2col-mode fields of a tensor map (PTX ISA §5.5.4 "im2col mode";
-/// `cuTensorMapEncodeIm2col`). Spatial dimension `k` (0 = W, 1 = H, 2 = D) is tensor
-/// dimension `k + 1`; only the first `rank − 2` are meaningful.
+/// `cuTensorMapEncodeIm2col`; §5.5.5 and `cuTensorMapEncodeIm2colWide` with `wide`).
+/// Spatial dimension `k` (0 = W, 1 = H, 2 = D) is tensor dimension `k + 1`; only the first
+/// `rank − 2` are meaningful (only W's in the wide modes, whose box is one H and D position).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Im2col {
     /// Bounding-box lower corner: the smallest filter-base coordinate, as an offset from 0.
@@ -132,8 +145,10 @@ pub struct Im2col {
     pub upper: [i32; 3],
     /// Elements accessed along C (dimension 0) per pixel, 1 ..= 256.
     pub channels: u32,
-    /// Pixels accessed in the N·D·H·W space, 1 ..= 1024.
+    /// Pixels accessed in the N·D·H·W space, 1 ..= 1024 (128 in the W128 mode).
     pub pixels: u32,
+    /// The W-only mode of a `cuTensorMapEncodeIm2colWide` map (`None`: plain im2col).
+    pub wide: Option<Im2colWide>,
 }
 
 impl Im2col {
@@ -402,38 +417,170 @@ impl TensorMap {
             err(format!("tensorRank {rank} is outside 3..=5 (im2col)"))?;
         }
         let s = rank as usize - 2;
-        if lower.len() < s || upper.len() < s || dims.len() < rank as usize {
+        if lower.len() < s || upper.len() < s {
             err(format!(
-                "pixelBoxLowerCorner and pixelBoxUpperCorner need tensorRank - 2 ({s}) entries, globalDim tensorRank"
+                "pixelBoxLowerCorner and pixelBoxUpperCorner need tensorRank - 2 ({s}) entries"
             ))?;
         }
+        let corners = |c: &[i32]| std::array::from_fn(|k| if k < s { c[k] } else { 0 });
+        let ic = Im2col {
+            lower: corners(lower),
+            upper: corners(upper),
+            channels,
+            pixels,
+            wide: None,
+        };
         let (lo, hi) = corner_limits(rank);
-        for k in 0..s {
+        TensorMap::encode_im2col_any(
+            dtype,
+            rank,
+            global_address,
+            dims,
+            strides,
+            ic,
+            (lo, hi, ""),
+            element_strides,
+            [interleave, swizzle, l2_promotion, oob_fill],
+        )
+    }
+
+    /// Build a W-only im2col map as `cuTensorMapEncodeIm2colWide` does (CUDA Driver API,
+    /// "Tensor Map Object Management", CUDA 12.8; PTX ISA §5.5.5): the checks of
+    /// [`encode_im2col`](Self::encode_im2col) with one pixel-box corner pair, `lower_w` and
+    /// `upper_w` (the bounding box of W: `[lower_w, dims[1] − 1 + upper_w]`, non-empty), each
+    /// in −32768 ..= 32767 whatever the rank; `mode` a `CUtensorMapIm2ColWideMode` (0 W:
+    /// `pixels` pixels, 1 ..= 1024; 1 W128: 128 pixels, `pixels` ignored); `interleave` none
+    /// (ISA §5.5.6: no interleaved layout in these modes); `swizzle` 64B or 128B (2, 3; the
+    /// driver also allows `128B_ATOM_32B`, which ptxjit does not support). An error names
+    /// the argument.
+    #[allow(clippy::too_many_arguments)]
+    pub fn encode_im2col_wide(
+        dtype: u32,
+        rank: u32,
+        global_address: u64,
+        dims: &[u64],
+        strides: &[u64],
+        lower_w: i32,
+        upper_w: i32,
+        channels: u32,
+        pixels: u32,
+        element_strides: &[u32],
+        interleave: u32,
+        mode: u32,
+        swizzle: u32,
+        l2_promotion: u32,
+        oob_fill: u32,
+    ) -> Result<TensorMap, EncodeError> {
+        if !(3..=5).contains(&rank) {
+            err(format!("tensorRank {rank} is outside 3..=5 (im2col)"))?;
+        }
+        let wide = match mode {
+            0 => Im2colWide::W,
+            1 => Im2colWide::W128,
+            _ => {
+                return Err(EncodeError(format!(
+                    "mode {mode} is not a CUtensorMapIm2ColWideMode (0 W, 1 W128)"
+                )))
+            }
+        };
+        if interleave != 0 {
+            err(format!(
+                "interleave {interleave}: the W-only im2col modes take no interleaved layout (CU_TENSOR_MAP_INTERLEAVE_NONE only)"
+            ))?;
+        }
+        match swizzle {
+            2 | 3 => {}
+            4 => err("swizzle CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B is not supported by ptxjit".into())?,
+            _ => err(format!(
+                "swizzle {swizzle}: cuTensorMapEncodeIm2colWide takes CU_TENSOR_MAP_SWIZZLE_64B or CU_TENSOR_MAP_SWIZZLE_128B (2, 3)"
+            ))?,
+        }
+        let ic = Im2col {
+            lower: [lower_w, 0, 0],
+            upper: [upper_w, 0, 0],
+            channels,
+            pixels: if wide == Im2colWide::W128 {
+                128
+            } else {
+                pixels
+            },
+            wide: Some(wide),
+        };
+        TensorMap::encode_im2col_any(
+            dtype,
+            rank,
+            global_address,
+            dims,
+            strides,
+            ic,
+            (-32768, 32767, "Width"),
+            element_strides,
+            [interleave, swizzle, l2_promotion, oob_fill],
+        )
+    }
+
+    /// The checks both im2col encoders make, then `encode_tiled`'s with a box of `channels`
+    /// along C: the corners of `ic` (named `pixelBox{Lower,Upper}Corner{suffix}`) in
+    /// `lo ..= hi` with a non-empty bounding box, channelsPerPixel and pixelsPerColumn in
+    /// range, channels × element size within the swizzle span and a multiple of 16 bytes.
+    /// `modes` are (interleave, swizzle, l2Promotion, oobFill).
+    #[allow(clippy::too_many_arguments)]
+    fn encode_im2col_any(
+        dtype: u32,
+        rank: u32,
+        global_address: u64,
+        dims: &[u64],
+        strides: &[u64],
+        ic: Im2col,
+        (lo, hi, suffix): (i32, i32, &str),
+        element_strides: &[u32],
+        [interleave, swizzle, l2_promotion, oob_fill]: [u32; 4],
+    ) -> Result<TensorMap, EncodeError> {
+        if dims.len() < rank as usize {
+            err(format!("globalDim needs tensorRank ({rank}) entries"))?;
+        }
+        let spatial = if ic.wide.is_some() {
+            1
+        } else {
+            rank as usize - 2
+        };
+        for k in 0..spatial {
+            let idx = |n: &str| {
+                if suffix.is_empty() {
+                    format!("{n}[{k}]")
+                } else {
+                    format!("{n}{suffix}")
+                }
+            };
             for (name, v) in [
-                ("pixelBoxLowerCorner", lower[k]),
-                ("pixelBoxUpperCorner", upper[k]),
+                ("pixelBoxLowerCorner", ic.lower[k]),
+                ("pixelBoxUpperCorner", ic.upper[k]),
             ] {
                 if !(lo..=hi).contains(&v) {
                     err(format!(
-                        "{name}[{k}] = {v} is outside {lo}..={hi} (tensorRank {rank})"
+                        "{} = {v} is outside {lo}..={hi} (tensorRank {rank})",
+                        idx(name)
                     ))?;
                 }
             }
-            if lower[k] as i64 > dims[k + 1] as i64 - 1 + upper[k] as i64 {
+            if ic.lower[k] as i64 > dims[k + 1] as i64 - 1 + ic.upper[k] as i64 {
                 err(format!(
-                    "pixelBoxLowerCorner[{k}] = {} and pixelBoxUpperCorner[{k}] = {} leave an empty bounding box (globalDim[{}] = {})",
-                    lower[k],
-                    upper[k],
+                    "{} = {} and {} = {} leave an empty bounding box (globalDim[{}] = {})",
+                    idx("pixelBoxLowerCorner"),
+                    ic.lower[k],
+                    idx("pixelBoxUpperCorner"),
+                    ic.upper[k],
                     k + 1,
                     dims[k + 1]
                 ))?;
             }
         }
+        let channels = ic.channels;
         if !(1..=256).contains(&channels) {
             err(format!("channelsPerPixel {channels} is outside 1..=256"))?;
         }
-        if !(1..=1024).contains(&pixels) {
-            err(format!("pixelsPerColumn {pixels} is outside 1..=1024"))?;
+        if !(1..=1024).contains(&ic.pixels) {
+            err(format!("pixelsPerColumn {} is outside 1..=1024", ic.pixels))?;
         }
         let esize = TmapType::from_code(dtype).map_or(1, |t| t.bytes());
         let inner = channels as u64 * esize;
@@ -464,14 +611,6 @@ impl TensorMap {
             oob_fill,
         )?;
         m.box_dims = [1; 5];
-        let mut ic = Im2col {
-            lower: [0; 3],
-            upper: [0; 3],
-            channels,
-            pixels,
-        };
-        ic.lower[..s].copy_from_slice(&lower[..s]);
-        ic.upper[..s].copy_from_slice(&upper[..s]);
         m.im2col = Some(ic);
         Ok(m)
     }
@@ -488,7 +627,11 @@ impl TensorMap {
         b[16] = self.l2_promotion;
         b[17] = self.nan_fill as u8;
         if let Some(ic) = &self.im2col {
-            b[18] = 1;
+            b[18] = match ic.wide {
+                None => 1,
+                Some(Im2colWide::W) => 2,
+                Some(Im2colWide::W128) => 3,
+            };
             for k in 0..3 {
                 b[96 + 2 * k..98 + 2 * k].copy_from_slice(&(ic.lower[k] as i16).to_le_bytes());
                 b[102 + 2 * k..104 + 2 * k].copy_from_slice(&(ic.upper[k] as i16).to_le_bytes());
@@ -527,7 +670,7 @@ impl TensorMap {
         if !(1..=5).contains(&rank) {
             return Err(format!("rank {rank} is outside 1..=5"));
         }
-        if b[15] > 3 || b[14] > 2 || b[17] > 1 || b[18] > 1 {
+        if b[15] > 3 || b[14] > 2 || b[17] > 1 || b[18] > 3 {
             return Err(format!(
                 "swizzle {}, interleave {}, fill mode {} or mode {} out of range",
                 b[15], b[14], b[17], b[18]
@@ -561,7 +704,7 @@ impl TensorMap {
         for i in 0..4 {
             m.strides[i] = u64_at(48 + 8 * i);
         }
-        if b[18] == 1 {
+        if b[18] != 0 {
             let i16_at = |o: usize| i16::from_le_bytes([b[o], b[o + 1]]) as i32;
             let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]) as u32;
             let ic = Im2col {
@@ -569,6 +712,11 @@ impl TensorMap {
                 upper: std::array::from_fn(|k| i16_at(102 + 2 * k)),
                 channels: u16_at(108) + 1,
                 pixels: u16_at(110) + 1,
+                wide: match b[18] {
+                    2 => Some(Im2colWide::W),
+                    3 => Some(Im2colWide::W128),
+                    _ => None,
+                },
             };
             if !(3..=5).contains(&rank) || ic.channels > 256 || ic.pixels > 1024 {
                 return Err(format!(
@@ -833,6 +981,58 @@ mod tests {
         // 16 f16 channels are 32 bytes: more than the 32B swizzle's span is rejected.
         assert!(enc(4, &[0, 0], &[0, 0], 16, 8, 1).is_ok());
         assert!(e(enc(4, &[0, 0], &[0, 0], 32, 8, 1)).contains("swizzle"));
+    }
+
+    /// Each check of `cuTensorMapEncodeIm2colWide`'s documentation (one W corner pair in
+    /// ±32767 whatever the rank, a non-empty W box, the mode, swizzle 64B/128B only, no
+    /// interleave, pixelsPerColumn ignored in W128 mode) and the round trip of the mode.
+    #[test]
+    fn encode_im2col_wide_checks_and_round_trips() {
+        let enc = |rank: u32, lw: i32, uw: i32, px: u32, il: u32, mode: u32, sw: u32| {
+            let dims = [16u64, 9, 6, 2, 2];
+            let strides = [32u64, 288, 1728, 3456];
+            TensorMap::encode_im2col_wide(
+                6,
+                rank,
+                0x1000,
+                &dims[..rank as usize],
+                &strides[..rank as usize - 1],
+                lw,
+                uw,
+                16,
+                px,
+                &[1; 5][..rank as usize],
+                il,
+                mode,
+                sw,
+                0,
+                0,
+            )
+        };
+        let m = enc(5, -300, 200, 64, 0, 0, 2).expect("valid");
+        assert_eq!(TensorMap::from_bytes(&m.to_bytes()), Ok(m));
+        let ic = m.im2col.expect("im2col");
+        assert_eq!(
+            (ic.lower, ic.upper, ic.pixels, ic.wide),
+            ([-300, 0, 0], [200, 0, 0], 64, Some(Im2colWide::W))
+        );
+        let m = enc(4, 0, 0, 5000, 0, 1, 3).expect("pixelsPerColumn is ignored in W128 mode");
+        assert_eq!(TensorMap::from_bytes(&m.to_bytes()), Ok(m));
+        assert_eq!(
+            m.im2col.map(|ic| (ic.pixels, ic.wide)),
+            Some((128, Some(Im2colWide::W128)))
+        );
+        let e = |r: Result<TensorMap, EncodeError>| r.expect_err("rejected").0;
+        assert!(e(enc(4, -32769, 0, 8, 0, 0, 2)).contains("pixelBoxLowerCornerWidth"));
+        assert!(e(enc(4, 0, 32768, 8, 0, 0, 2)).contains("pixelBoxUpperCornerWidth"));
+        assert!(e(enc(4, 5, -4, 8, 0, 0, 2)).contains("empty bounding box"));
+        assert!(e(enc(4, 0, 0, 8, 0, 2, 2)).contains("CUtensorMapIm2ColWideMode"));
+        assert!(e(enc(4, 0, 0, 8, 1, 0, 2)).contains("interleave"));
+        assert!(e(enc(4, 0, 0, 8, 0, 0, 0)).contains("swizzle"));
+        assert!(e(enc(4, 0, 0, 8, 0, 0, 1)).contains("swizzle"));
+        assert!(e(enc(4, 0, 0, 8, 0, 0, 4)).contains("128B_ATOM_32B"));
+        assert!(e(enc(4, 0, 0, 1025, 0, 0, 2)).contains("pixelsPerColumn"));
+        assert!(e(enc(2, 0, 0, 8, 0, 0, 2)).contains("tensorRank"));
     }
 
     /// The CUDA guide's swizzle tables: with 128B, 16-byte chunk c of 128-byte row r lands in

@@ -29,6 +29,19 @@
 //! as the fill; complete-tx of all the bytes. A filter base outside the box, an offset beyond
 //! its width, or a mode that does not match the map's faults.
 //!
+//! # Semantics (`.im2col::w`, `.im2col::w::128`, §5.5.5; loads and prefetches only)
+//! The map is `cuTensorMapEncodeIm2colWide`'s, its mode (W or W128) the instruction's. The
+//! bounding box is one position in H and D (the instruction's coordinates) and
+//! `[lower_w, dims[1] − 1 + upper_w]` in W; `wOffset` is added to both W corners and to the
+//! instruction's W ([`im2col_wide_pixels`]). The main pixels (pixels per column, or 128) walk W
+//! from the instruction's W by the traversal stride, wrapping to the lower corner and
+//! advancing N; the first may lie left of the box, not right of it. `wHalo` halo pixels
+//! follow the last pixel of the column (`.im2col::w`) or of each 32 (`.im2col::w::128`),
+//! further along W by the traversal stride without wrapping, and land right after it in
+//! shared memory. ⚠ The ISA shows the halo's positions in figures only; this is ptxjit's
+//! reading (docs/isa-notes.md). `wHalo` beyond 0..512 (0..32 with `::128`) or `wOffset`
+//! beyond 0..32 faults.
+//!
 //! # Semantics (four-row modes, §5.5 "Tile::scatter4 and Tile::gather4 modes"; 2d maps)
 //! `.tile::gather4` loads (and prefetches) and `.tile::scatter4` stores and reductions take
 //! five coordinates: a column `col` and four row indices `r0 ..= r3`. They move four box rows:
@@ -132,14 +145,7 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
     if m.interleave != 0 {
         return Err("interleaved tensor maps are not supported yet".into());
     }
-    let im2col_op = op.load_mode() == Some(LoadMode::Im2col);
-    match (im2col_op, m.im2col.is_some()) {
-        (true, false) => return Err("an .im2col copy with a tile-mode tensor map".into()),
-        (false, true) => {
-            return Err("a .tile copy with an im2col tensor map (cuTensorMapEncodeIm2col)".into())
-        }
-        (true, true) | (false, false) => {}
-    }
+    check_mode(op.load_mode(), &m)?;
     if op.four_rows() && m.box_dims[1] != 1 {
         return Err(format!(
             "a four-row copy (.tile::gather4/.tile::scatter4) with a map whose box dimension 1 is \
@@ -163,6 +169,10 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
             0
         }
     });
+    if let (TensorOp::Prefetch { .. }, Some(ic)) = (op, m.im2col.filter(|ic| ic.wide.is_some())) {
+        // A prefetch checks wHalo, wOffset and the first W as a load does.
+        im2col_wide_pixels(&m, &ic, &c, offs[0], offs[1])?;
+    }
     let smem_arg = match op {
         TensorOp::Load { .. } => 0,
         _ => map_arg + 1 + ncoord,
@@ -185,6 +195,10 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
     let n: [u64; 5] = std::array::from_fn(|k| m.box_elems(k));
     // im2col mode: the pixels' tensor coordinates (dimension 0 is the channel start).
     let pix = match &m.im2col {
+        Some(ic) if ic.wide.is_some() => {
+            let p = im2col_wide_pixels(&m, ic, &c, offs[0], offs[1])?;
+            Some((ic.channels as u64, p))
+        }
         Some(ic) => Some((ic.channels as u64, im2col_pixels(&m, ic, &c, &offs)?)),
         None => None,
     };
@@ -349,6 +363,102 @@ fn im2col_pixels(
             }
             p[k + 1] = lo;
             k += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// Whether the instruction's load mode `mode` (`None`: a store or reduction, tile mode)
+/// matches the map's: tile-mode maps for `.tile` and the four-row modes,
+/// `cuTensorMapEncodeIm2col` maps for `.im2col`, `cuTensorMapEncodeIm2colWide` maps of the
+/// same mode for `.im2col::w` and `.im2col::w::128`; an error names both.
+fn check_mode(mode: Option<LoadMode>, m: &TensorMap) -> Result<(), String> {
+    use tensormap::Im2colWide;
+    let want = match mode {
+        None | Some(LoadMode::Tile | LoadMode::Gather4) => None,
+        Some(LoadMode::Im2col) => Some(None),
+        Some(LoadMode::Im2colW) => Some(Some(Im2colWide::W)),
+        Some(LoadMode::Im2colW128) => Some(Some(Im2colWide::W128)),
+    };
+    let have = m.im2col.map(|ic| ic.wide);
+    if want == have {
+        return Ok(());
+    }
+    let name = |k: Option<Option<Im2colWide>>| {
+        match k {
+        None => "a tile-mode tensor map (cuTensorMapEncodeTiled)",
+        Some(None) => "an im2col tensor map (cuTensorMapEncodeIm2col)",
+        Some(Some(Im2colWide::W)) => {
+            "a W-mode im2col-wide tensor map (cuTensorMapEncodeIm2colWide, CU_TENSOR_MAP_IM2COL_WIDE_MODE_W)"
+        }
+        Some(Some(Im2colWide::W128)) => {
+            "a W128-mode im2col-wide tensor map (cuTensorMapEncodeIm2colWide, CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128)"
+        }
+    }
+    };
+    let modename = mode.map_or("tile", LoadMode::name);
+    let article = if modename.starts_with('i') { "an" } else { "a" };
+    Err(format!("{article} .{modename} copy with {}", name(have)))
+}
+
+/// The tensor coordinates of the pixels an `.im2col::w` or `.im2col::w::128` load reads
+/// (PTX ISA §5.5.5), in shared-memory order, channel coordinate `c[0]` for each (see the
+/// module docs): the bounding box of W is `[lo, hi] + wOffset`, H and D stay at the
+/// instruction's coordinates; the main pixels start at `c[1] + wOffset` (left of the box
+/// allowed, right of it a fault) and step W by the traversal stride, past `hi` back to `lo`
+/// with N + 1; after the column (W mode) or each 32 main pixels (W128), `halo` pixels
+/// continue along W from the last one by the stride, without wrapping.
+fn im2col_wide_pixels(
+    m: &TensorMap,
+    ic: &tensormap::Im2col,
+    c: &[i64; 5],
+    halo: i64,
+    w_offset: i64,
+) -> Result<Vec<[i64; 5]>, String> {
+    let w128 = ic.wide == Some(tensormap::Im2colWide::W128);
+    let (mode, halo_max) = if w128 {
+        ("im2col::w::128", 32)
+    } else {
+        ("im2col::w", 512)
+    };
+    if halo >= halo_max {
+        return Err(format!(
+            "wHalo {halo} is outside 0..{halo_max} (.{mode}; PTX ISA §9.7.9.25.5.1)"
+        ));
+    }
+    if w_offset >= 32 {
+        return Err(format!(
+            "wOffset {w_offset} is outside 0..32 (PTX ISA §9.7.9.25.5.1)"
+        ));
+    }
+    let (lo, hi) = ic.range(0, m.dims[1]);
+    let (lo, hi) = (lo + w_offset, hi + w_offset);
+    let mut p = *c;
+    p[1] += w_offset;
+    if p[1] > hi {
+        return Err(format!(
+            "the first W coordinate {} (with wOffset {w_offset}) is right of the bounding box \
+             [{lo}, {hi}] (PTX ISA §5.5.5.1: only left of it is allowed)",
+            p[1]
+        ));
+    }
+    let step = m.element_strides[1] as i64;
+    let n_dim = m.rank as usize - 1;
+    let group = if w128 { 32 } else { ic.pixels as usize };
+    let mut out = Vec::with_capacity(ic.pixels as usize + halo as usize * 4);
+    for k in 0..ic.pixels as usize {
+        out.push(p);
+        if (k + 1) % group == 0 {
+            for h in 1..=halo {
+                let mut e = p;
+                e[1] += h * step;
+                out.push(e);
+            }
+        }
+        p[1] += step;
+        if p[1] > hi {
+            p[1] = lo;
+            p[n_dim] += 1;
         }
     }
     Ok(out)
