@@ -1457,3 +1457,45 @@ fn ptxjit_tier_forces_one_tier() {
     // A case run compiles the optimized tier only, before its first launch.
     assert_eq!(run(None), (false, true));
 }
+
+/// A kernel written for warps in lockstep (ptx-tests/kernels/lockstep: volatile shared memory,
+/// no `__syncwarp()`, `.target sm_80`) gets a note naming its PTX line when it runs in
+/// group-major order, and none under `--lockstep` (or for a kernel without the idiom).
+#[test]
+fn warp_synchronous_code_gets_a_note_unless_run_in_lockstep() {
+    let adhoc = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--ptx",
+            "ptx-tests/kernels/lockstep/lockstep.ptx",
+            "--kernel",
+            "warp_reduce",
+            "--grid",
+            "4",
+            "--block",
+            "64",
+            "--arg",
+            "buf:x:s32:256=iota",
+            "--arg",
+            "buf:out:s32:4=fill:0",
+        ];
+        args.extend_from_slice(extra);
+        let o = ptxjit(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        text(&o.stderr)
+    };
+    let err = adhoc(&[]);
+    assert!(
+        err.contains("note: kernel 'warp_reduce' (ptx-tests/kernels/lockstep/lockstep.ptx:")
+            && err.contains("never calls __syncwarp()")
+            && err.contains("--lockstep"),
+        "{err}"
+    );
+    let err = adhoc(&["--lockstep"]);
+    assert!(!err.contains("__syncwarp"), "{err}");
+    let o = ptxjit(&["run", "ptx-tests/kernels/lockstep/lockstep.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(!text(&o.stderr).contains("__syncwarp"));
+    let o = ptxjit(&["run", "ptx-tests/kernels/saxpy/saxpy.toml"]);
+    assert!(!text(&o.stderr).contains("__syncwarp"));
+}

@@ -201,6 +201,22 @@ fn launch_cluster(
     Ok(shape)
 }
 
+/// Print, once per function handle, the note for a kernel that looks written for warps in
+/// lockstep and runs in group-major order (`Kernel::lockstep_note`) on stderr.
+fn lockstep_note_once(f: u64, kernel: &ptxjit::host::Kernel, lockstep: bool) {
+    static NOTED: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
+    let Some(note) = kernel.lockstep_note(lockstep) else {
+        return;
+    };
+    let Ok(mut noted) = NOTED.lock() else {
+        return;
+    };
+    if !noted.contains(&f) {
+        noted.push(f);
+        eprintln!("ptxjit: {note}");
+    }
+}
+
 /// Launches `f` (cooperatively when `cooperative`); a fault becomes the sticky error and its
 /// report goes to stderr.
 pub fn launch(
@@ -218,6 +234,7 @@ pub fn launch(
     let kernel = fs.kernel.clone();
     let attrs = fs.attrs;
     let mut opts = d.config.launch_options();
+    lockstep_note_once(f, &kernel, opts.lockstep);
     opts.cluster = launch_cluster(&kernel, cluster, attrs.required_cluster())?;
     opts.cluster_non_portable = attrs.non_portable_cluster;
     if cooperative {

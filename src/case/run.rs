@@ -136,6 +136,9 @@ pub struct CaseResult {
     pub init_reports: Vec<crate::host::initcheck::InitReport>,
     /// racecheck's races (of the first run of the pipeline), each pair of instructions once.
     pub race_reports: Vec<crate::host::race::RaceReport>,
+    /// Notes on the kernels launched that do not stop the run (a kernel that looks written
+    /// for warps in lockstep, run in group-major order: `Kernel::lockstep_note`).
+    pub notes: Vec<String>,
     pub error: Option<CaseError>,
 }
 
@@ -167,6 +170,7 @@ impl CaseResult {
             buffers: vec![],
             init_reports: vec![],
             race_reports: vec![],
+            notes: vec![],
             error: None,
         }
     }
@@ -189,6 +193,7 @@ impl CaseResult {
             buffers: vec![],
             init_reports: vec![],
             race_reports: vec![],
+            notes: vec![],
             error: Some(e),
         }
     }
@@ -747,6 +752,13 @@ fn run_into(
         session.ctx.set_printf_sink(crate::host::PrintfSink::Stderr);
     }
     r.compile_time = Some(session.compile_time);
+    for l in &session.launches {
+        if let Some(n) = l.kernel.lockstep_note(lockstep) {
+            if !r.notes.contains(&n) {
+                r.notes.push(n);
+            }
+        }
+    }
     r.nvrtc_time = prepared
         .modules
         .iter()

@@ -46,6 +46,9 @@ pub fn check(a: &CheckArgs) -> u8 {
     };
     print!("{}", text_report(&c.interp, "[interp] "));
     print!("{}", text_report(&c.jit, "[jit] "));
+    for n in &c.jit.notes {
+        eprintln!("{n}");
+    }
     for d in &c.diffs {
         for m in d.comparison.first.iter().take(SHOW_DIFFS) {
             println!(

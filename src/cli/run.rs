@@ -213,6 +213,9 @@ fn report(
         println!("{j}");
     } else {
         print!("{}", output::text_report(r, ""));
+        for n in &r.notes {
+            eprintln!("{n}");
+        }
         if let Some(t) = a.tool {
             // The banner once, before the first report (as compute-sanitizer's), then each
             // report's lines.

@@ -858,6 +858,9 @@ pub struct CompiledKernel {
     variants: [std::sync::OnceLock<Result<Arc<Tiers>, String>>; 3],
     /// Whether the module's target asks for lockstep order anyway (`ir::Function::lockstep`).
     lockstep_target: bool,
+    /// Where the kernel looks written for lockstep warps (`analysis::lockstep_idiom`): the
+    /// PTX location of its first `st.volatile.shared`.
+    pub lockstep_idiom: Option<ir::SrcLoc>,
 }
 
 struct PendingCompile {
@@ -932,6 +935,7 @@ impl CompiledKernel {
             }),
             shared_vars: k.shared_vars.clone(),
             lockstep_target: k.lockstep,
+            lockstep_idiom: crate::analysis::lockstep_idiom(&k),
             pending: std::sync::Mutex::new(Some(PendingCompile {
                 engine,
                 ir: Arc::new(k),
@@ -1129,6 +1133,26 @@ impl Kernel {
         self.compiled
             .engine_optimized(opts.racecheck, opts.lockstep)
             .map(|_| ())
+    }
+
+    /// A note for a launch of this kernel in group-major order (`lockstep` false) when the
+    /// kernel looks written for warps in lockstep ([`crate::analysis::lockstep_idiom`]): what
+    /// it does, where, and how to run it as written. `None` otherwise.
+    pub fn lockstep_note(&self, lockstep: bool) -> Option<String> {
+        let at = self.compiled.lockstep_idiom.filter(|_| !lockstep)?;
+        Some(format!(
+            "note: kernel {} ({}:{}:{}) reads and writes shared memory through volatile \
+             accesses and never calls __syncwarp(), the shape of warp-synchronous code written \
+             for warps in lockstep. Its module targets sm_70 or later, where ptxjit runs the lanes of a warp \
+             in groups (independent thread scheduling), so such code can give another result \
+             than a GPU usually does; add __syncwarp() between its steps, or run its warps in \
+             lockstep with --lockstep (PTXJIT_LOCKSTEP=1, LaunchOptions::lockstep); \
+             --tool racecheck shows the races",
+            crate::host::kernel_name::quoted(&self.compiled.name),
+            self.module_file,
+            at.line,
+            at.col
+        ))
     }
 
     /// The JIT tier a launch with default options starting now runs ([`Tier::Quick`] until
