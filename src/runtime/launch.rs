@@ -790,8 +790,10 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 Some(mbar),
             );
             // Buffers of non-zero size are cleared per CTA (`fresh` keeps their allocation,
-            // so the pointers in `env` stay valid).
+            // so the pointers in `env` stay valid): before every CTA but the worker's first,
+            // the first of each later batch included.
             let clear = shared.len() + local.len() != 0;
+            let mut dirty = false;
             'batches: loop {
                 let first = launch_control.take(batch);
                 if first >= ctas || control.stopped_all() || past_deadline() {
@@ -803,9 +805,10 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     let Some(flag) = control.begin(slot, c) else {
                         break 'batches;
                     };
-                    if clear && c != first {
+                    if clear && dirty {
                         fresh(shared, shared_init, local);
                     }
+                    dirty = true;
                     env.ctaid = id;
                     env.abort = flag;
                     env.warp = 0;
