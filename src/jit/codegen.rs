@@ -878,16 +878,7 @@ impl Gen<'_, '_> {
             self.b.ins().jump(self.dispatch, &[]);
             return;
         };
-        let abort_ptr = self.b.ins().load(
-            self.ptr,
-            TRUSTED(),
-            self.e.env,
-            offset_of!(CtaEnv, abort) as i32,
-        );
-        let abort = self
-            .b
-            .ins()
-            .load(types::I32, MemFlagsData::new().with_notrap(), abort_ptr, 0);
+        let abort = self.abort_flag();
         let abort = self.b.ins().uextend(types::I64, abort);
         let busy = self.b.ins().bor(others, abort);
         let slow = self.b.create_block();
@@ -919,20 +910,24 @@ impl Gen<'_, '_> {
         }
     }
 
-    fn gen_dispatch(&mut self) -> Result<(), String> {
-        let dispatch = self.dispatch;
-        self.b.switch_to_block(dispatch);
-        // Abort check.
+    /// The CTA's abort flag (`*CtaEnv::abort`, an `i32`: non-zero once the launch stops).
+    fn abort_flag(&mut self) -> Value {
         let abort_ptr = self.b.ins().load(
             self.ptr,
             TRUSTED(),
             self.e.env,
             offset_of!(CtaEnv, abort) as i32,
         );
-        let abort = self
-            .b
+        self.b
             .ins()
-            .load(types::I32, MemFlagsData::new().with_notrap(), abort_ptr, 0);
+            .load(types::I32, MemFlagsData::new().with_notrap(), abort_ptr, 0)
+    }
+
+    fn gen_dispatch(&mut self) -> Result<(), String> {
+        let dispatch = self.dispatch;
+        self.b.switch_to_block(dispatch);
+        // Abort check.
+        let abort = self.abort_flag();
         let ret_abort = self.b.create_block();
         let scan = self.b.create_block();
         self.b.ins().brif(abort, ret_abort, &[], scan, &[]);

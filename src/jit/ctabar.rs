@@ -300,20 +300,7 @@ impl Gen<'_, '_> {
                 self.b.switch_to_block(next);
             }
         }
-        let zero32 = self.b.ins().iconst(types::I32, 0);
-        let head = self.b.create_block();
-        let j = self.b.append_block_param(head, types::I32);
-        self.b.ins().jump(head, &[BlockArg::Value(zero32)]);
-        self.b.switch_to_block(head);
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, j, count);
-        let body = self.b.create_block();
-        self.b.ins().brif(more, body, &[], after, &[]);
-
-        self.b.switch_to_block(body);
-        let jp = self.b.ins().uextend(self.ptr, j);
-        let joff = self.b.ins().imul_imm_s(jp, i64::from(self.ptr.bytes()));
-        let slot = self.b.ins().iadd(table, joff);
-        let s = self.b.ins().load(self.ptr, TRUSTED(), slot, 0);
+        let (head, j, s) = self.warp_table_loop(table, count, after);
         let zero = self.b.ins().iconst(types::I32, 0);
         let targets = self.layout.barrier_targets.clone();
         // Each target's active bit, gathered per active word: one write per word.
@@ -346,8 +333,7 @@ impl Gen<'_, '_> {
                 .ins()
                 .store(TRUSTED(), zero64, rec, (BAR_OFF + k) as i32);
         }
-        let next = self.b.ins().iadd_imm_s(j, 1);
-        self.b.ins().jump(head, &[BlockArg::Value(next)]);
+        self.warp_table_next(head, j);
 
         // The next round: count it for the scheduler's statistics, reset the pass's count.
         self.b.switch_to_block(after);
@@ -372,14 +358,16 @@ impl Gen<'_, '_> {
     /// lanes are all parked at `p` (none is parked elsewhere, none is pending: see the
     /// module comment), so only `p`'s masks and active bit change, and the barrier's record
     /// (at `rec_off` in the state) is cleared. Then on to `after`.
-    fn gen_release_one(
+    /// The head of a loop over the call's warp table (`count` warp-state pointers at
+    /// `table`), which goes to `after` once every warp is done: returns the loop's head
+    /// block, the warp's index `j` and its warp-state pointer, with the builder in the body.
+    /// The body ends with [`Self::warp_table_next`].
+    fn warp_table_loop(
         &mut self,
-        p: u32,
         table: Value,
         count: Value,
-        rec_off: Value,
         after: cranelift_codegen::ir::Block,
-    ) {
+    ) -> (cranelift_codegen::ir::Block, Value, Value) {
         let zero32 = self.b.ins().iconst(types::I32, 0);
         let head = self.b.create_block();
         let j = self.b.append_block_param(head, types::I32);
@@ -394,6 +382,24 @@ impl Gen<'_, '_> {
         let joff = self.b.ins().imul_imm_s(jp, i64::from(self.ptr.bytes()));
         let slot = self.b.ins().iadd(table, joff);
         let s = self.b.ins().load(self.ptr, TRUSTED(), slot, 0);
+        (head, j, s)
+    }
+
+    /// The end of a [`Self::warp_table_loop`] body: on to warp `j + 1`.
+    fn warp_table_next(&mut self, head: cranelift_codegen::ir::Block, j: Value) {
+        let next = self.b.ins().iadd_imm_s(j, 1);
+        self.b.ins().jump(head, &[BlockArg::Value(next)]);
+    }
+
+    fn gen_release_one(
+        &mut self,
+        p: u32,
+        table: Value,
+        count: Value,
+        rec_off: Value,
+        after: cranelift_codegen::ir::Block,
+    ) {
+        let (head, j, s) = self.warp_table_loop(table, count, after);
         let (po, qo) = (self.layout.parked(p) as i32, self.layout.pending(p) as i32);
         let parked = self.b.ins().load(types::I32, TRUSTED(), s, po);
         let pend = self.b.ins().load(types::I32, TRUSTED(), s, qo);
@@ -413,8 +419,7 @@ impl Gen<'_, '_> {
                 .ins()
                 .store(TRUSTED(), zero64, rec, (BAR_OFF + k) as i32);
         }
-        let next = self.b.ins().iadd_imm_s(j, 1);
-        self.b.ins().jump(head, &[BlockArg::Value(next)]);
+        self.warp_table_next(head, j);
     }
 
     /// `ret`: return 0 (every warp stopped).
