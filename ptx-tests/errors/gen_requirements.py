@@ -81,12 +81,12 @@ FORMS = {
     "tcgen05_ld_red": ("tcgen05.ld.red", "tcgen05.ld.red"),
     "tcgen05_mma_i8": (None, "tcgen05.mma .kind::i8"),
     "tcgen05_mma_scale_vec": (None, "tcgen05.mma .scale_vec::NX"),
-    "tma_shared_cta": ("cp.async.bulk.tensor with destination .shared::cta", "cp.async.bulk"),
+    "tma_shared_cta": ("cp.async.bulk{.tensor} with destination .shared::cta", "cp.async.bulk"),
     "tma_gather4_cluster": (".tile::gather4 with destination .shared::cluster",) * 2,
-    "tma_gather4_cta": ("cp.async.bulk.tensor with destination .shared::cta", ".tile::gather4"),
+    "tma_gather4_cta": ("cp.async.bulk{.tensor} with destination .shared::cta", ".tile::gather4"),
     "tma_scatter4": (".tile::scatter4", ".tile::scatter4"),
     "tma_im2col_w_cluster": (".im2col::w with destination .shared::cluster",) * 2,
-    "tma_im2col_w_cta": ("cp.async.bulk.tensor with destination .shared::cta", ".im2col::w"),
+    "tma_im2col_w_cta": ("cp.async.bulk{.tensor} with destination .shared::cta", ".im2col::w"),
     "tma_im2col_w128": (".im2col::w::128", ".im2col::w::128"),
 }
 

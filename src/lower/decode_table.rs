@@ -173,9 +173,13 @@ pub(super) enum When {
     Mods(&'static [&'static [&'static str]]),
     /// The instruction has at least this many operands (three-input `min`).
     Operands(usize),
-    /// The instruction has modifier `.0` directly followed by `.1` (a destination state
-    /// space before its source: `.shared::cta.global`).
-    Then(&'static str, &'static str),
+    /// The instruction has one modifier of each group (as `Mods`) and modifier `.1` directly
+    /// followed by `.2` (a destination state space before its source: `.shared::cta.global`).
+    ModsThen(
+        &'static [&'static [&'static str]],
+        &'static str,
+        &'static str,
+    ),
 }
 
 /// A form of a row's opcode that needs more of the header than the row: `what` names it in
@@ -259,7 +263,7 @@ const SETMAXNREG: Min = Min::Specific(&[
 ]);
 
 use Min::{Any as AnyTarget, Sm};
-use When::{Mods, Operands, Then};
+use When::{Mods, ModsThen, Operands};
 
 const BF16: &[&str] = &["bf16", "bf16x2"];
 
@@ -477,11 +481,11 @@ pub(super) static ROWS: &[Row] = &[
         .since((7, 0), Sm(80))
         .forms(&[
             form("cp.async.bulk", Mods(&[&["bulk"]]), (8, 0), Sm(90)),
-            // §9.7.9.25.5 PTX ISA and Target ISA Notes of `cp.async.bulk.tensor` (the
-            // forms' names as ptxas 12.9 words them).
+            // §9.7.9.25.4.1 and §9.7.9.25.5 PTX ISA and Target ISA Notes of `cp.async.bulk`
+            // and `cp.async.bulk.tensor` (the forms' names as ptxas 12.9 words them).
             form(
-                "cp.async.bulk.tensor with destination .shared::cta",
-                Then("shared::cta", "global"),
+                "cp.async.bulk{.tensor} with destination .shared::cta",
+                ModsThen(&[&["bulk"]], "shared::cta", "global"),
                 (8, 6),
                 Sm(90),
             ),
@@ -1021,7 +1025,9 @@ impl When {
         match self {
             When::Mods(groups) => groups.iter().all(|g| g.iter().any(|m| cx.mods.contains(m))),
             When::Operands(n) => cx.inst.operands.len() >= n,
-            When::Then(a, b) => cx.mods.windows(2).any(|w| w[0] == a && w[1] == b),
+            When::ModsThen(groups, a, b) => {
+                When::Mods(groups).applies(cx) && cx.mods.windows(2).any(|w| w[0] == a && w[1] == b)
+            }
         }
     }
 }
