@@ -202,10 +202,11 @@ pub const ISA: &[Instr] = isa! {
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [%rd1], [%r1], 32",
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32 [%r1], [sm], 16, [%r2]"]
     "cp.async.bulk.prefetch" "9.7.9.25.4.3" "accepted (no effect)" ["cp.async.bulk.prefetch.L2.global [%rd1], 64"]
-    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); .3d-.5d .im2col::w and .im2col::w::128 loads with {wHalo, wOffset} (maps as cuTensorMapEncodeIm2colWide makes them, W or W128 mode: pixels along W only, halo pixels after the column or each 32; ptxjit's reading of the ISA's figures, docs/isa-notes.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B, element strides, OOB fill zero/NaN; .2d .tile::gather4 loads and .tile::scatter4 stores (a column and four row indices; maps with a box one row high); the copy is done when the instruction executes (not yet: .im2col_no_offs stores, .cta_group, interleaved maps); .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
+    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); .3d-.5d .im2col::w and .im2col::w::128 loads with {wHalo, wOffset} (maps as cuTensorMapEncodeIm2colWide makes them, W or W128 mode: pixels along W only, halo pixels after the column or each 32; ptxjit's reading of the ISA's figures, docs/isa-notes.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B, element strides, OOB fill zero/NaN; .2d .tile::gather4 loads and .tile::scatter4 stores (a column and four row indices; maps with a box one row high); the copy is done when the instruction executes ; .3d-.5d .im2col_no_offs stores with an im2col map: the elements an .im2col load with zero offsets reads, in-bound ones written (ptxjit's reading, docs/tensor-maps.md) (not yet: .cta_group, interleaved maps); .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]",
         "cp.async.bulk.tensor.1d.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2}], [%r4]",
         "cp.async.bulk.tensor.5d.global.shared::cta.tile.bulk_group [%rd1, {%r1, %r2, %r3, %r4, %r5}], [sm]",
+        "cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [%rd1, {%r1, %r2, %r3}], [sm]",
         "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2, %r3, %r4}], [%r5], %rd2",
         "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}",
         "cp.async.bulk.tensor.3d.shared::cta.global.im2col.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2, %r3, %r4}], [%r5], {%h1}, %rd2",
@@ -216,9 +217,10 @@ pub const ISA: &[Instr] = isa! {
         "cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [%rd1, {%r2, %r3, %r4, %r5, %r1}], [sm]",
         "cp.async.bulk.tensor.4d.shared::cta.global.im2col::w.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}",
         "cp.async.bulk.tensor.3d.shared::cluster.global.im2col::w::128.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3, %r4}], [%r4], {%h1, %h2}, %h3"]
-    "cp.reduce.async.bulk.tensor" "9.7.9.25.5.2" ".1d-.5d .tile and .2d .tile::scatter4 .global.shared::cta .bulk_group: .add u32/s32/u64/f32/f16/bf16, .min/.max u32/s32/u64/s64/f16/bf16, .inc/.dec u32, .and/.or/.xor 32/64-bit integers (the type is the tensor map's, checked when it runs); element-wise atomics" [
+    "cp.reduce.async.bulk.tensor" "9.7.9.25.5.2" ".1d-.5d .tile, .2d .tile::scatter4 and .3d-.5d .im2col_no_offs (as the store's) .global.shared::cta .bulk_group: .add u32/s32/u64/f32/f16/bf16, .min/.max u32/s32/u64/s64/f16/bf16, .inc/.dec u32, .and/.or/.xor 32/64-bit integers (the type is the tensor map's, checked when it runs); element-wise atomics" [
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd1, {%r2, %r3}], [%r1]",
         "cp.reduce.async.bulk.tensor.1d.global.shared::cta.max.tile.bulk_group [%rd1, {%r2}], [sm]",
+        "cp.reduce.async.bulk.tensor.4d.global.shared::cta.add.im2col_no_offs.bulk_group [%rd1, {%r2, %r3, %r4, %r5}], [sm]",
         "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile::scatter4.bulk_group [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r1]"]
     "cp.async.bulk.prefetch.tensor" "9.7.9.25.5.3" ".1d-.5d .L2.global .tile, .2d .tile::gather4, .3d-.5d .im2col with its offsets, .im2col::w and .im2col::w::128 with {wHalo, wOffset}: checks the tensor map and the im2col info (no other effect)" [
         "cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r2, %r3}]",
@@ -391,14 +393,14 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.alloc.cta_group::1.sync.aligned.b32 [%rd1], %r2",
         "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32",
         "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned"]
-    "tcgen05.cp" "9.7.16.8.1" ".cta_group::1 .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13, .64x128b.warpx2::01_23, .32x128b.warpx4; source in the descriptor's K-major canonical layout, any swizzle (done when it executes; not yet: decompression .b8x16.b6x16_p32/.b4x16_p64, where a 4- or 6-bit element sits in its 8-bit container is in figures only (§9.7.16.9.1, Figures 194-198: the layouts of the 16 elements in 194 and 196, each element in its container in 195, 197 and 198); .cta_group::2)" [
+    "tcgen05.cp" "9.7.16.9.2" ".cta_group::1 .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13, .64x128b.warpx2::01_23, .32x128b.warpx4; source in the descriptor's K-major canonical layout, any swizzle (done when it executes; not yet: decompression .b8x16.b6x16_p32/.b4x16_p64, where a 4- or 6-bit element sits in its 8-bit container is in figures only (§9.7.16.9.1, Figures 194-198: the layouts of the 16 elements in 194 and 196, each element in its container in 195, 197 and 198); .cta_group::2)" [
         "tcgen05.cp.cta_group::1.128x256b [%r1], %rd1",
         "tcgen05.cp.cta_group::1.4x256b [%r1+8], %rd1",
         "tcgen05.cp.cta_group::1.128x128b [%r1], %rd2",
         "tcgen05.cp.cta_group::1.64x128b.warpx2::02_13 [%r1], %rd1",
         "tcgen05.cp.cta_group::1.64x128b.warpx2::01_23 [%r1], %rd1",
         "tcgen05.cp.cta_group::1.32x128b.warpx4 [%r1], %rd1"]
-    "tcgen05.shift" "9.7.16.8.2" ".cta_group::1 .down (either order): 32 lanes from a multiple of 32, 8 columns (not yet: .cta_group::2)" [
+    "tcgen05.shift" "9.7.16.9.3" ".cta_group::1 .down (either order): 32 lanes from a multiple of 32, 8 columns (not yet: .cta_group::2)" [
         "tcgen05.shift.cta_group::1.down [%r1]", "tcgen05.shift.down.cta_group::1 [%r1+16]"]
     "tcgen05.ld" "9.7.16.8.3" ".32x32b, .16x64b, .16x128b, .16x256b and .16x32bx2 (immHalfSplitoff) with their .num (at most 128 registers) {.pack::16b} .b32, thread/register layouts per the ISA's figures; .red .32x32b/.16x32bx2 .x2 and up, .min/.max .f32 {.abs} {.NaN}, .u32, .s32 with its redval (a 16-lane access must fit the warp's 32 lanes)" [
         "tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r1}, [%r2]",
@@ -441,11 +443,11 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b2::discard [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::f8f6f4.collector::b0::fill [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1, %rd3"]
-    "tcgen05.commit" "9.7.16.11.1" ".cta_group::1 .mbarrier::arrive::one {.shared::cluster} .b64 (the mma is done: arrives at once); .shared::cluster.multicast::cluster with a 16-bit ctaMask: one arrive on the mbarrier at the same offset in each CTA of the cluster whose rank's bit is set" [
+    "tcgen05.commit" "9.7.16.12.1" ".cta_group::1 .mbarrier::arrive::one {.shared::cluster} .b64 (the mma is done: arrives at once); .shared::cluster.multicast::cluster with a 16-bit ctaMask: one arrive on the mbarrier at the same offset in each CTA of the cluster whose rank's bit is set" [
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r1]",
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%r1], %h1",
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [%rd1]"]
-    "tcgen05.fence" "9.7.16.6.4" "::before_thread_sync, ::after_thread_sync (nothing to order beyond program order)" ["tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync"]
+    "tcgen05.fence" "9.7.16.11.1" "::before_thread_sync, ::after_thread_sync (nothing to order beyond program order)" ["tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync"]
     "stacksave" "9.7.17.1" ".u32/.u64: a per-thread stack of 1024 bytes of local memory (lower::decode_stack)" ["stacksave.u64 %rd1"]
     "stackrestore" "9.7.17.2" ".u32/.u64; outside the stack traps" ["stackrestore.u64 %rd1"]
     "alloca" "9.7.17.3" ".u32/.u64, alignment a power of two up to 16 (default 8); beyond the stack traps" ["alloca.u64 %rd1, %rd2", "alloca.u64 %rd1, %rd2, 16"]
@@ -860,8 +862,12 @@ mod tests {
                 "illegal modifier '.tile::scatter4' for instruction 'cp.async.bulk.tensor'",
             ),
             (
-                "cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [%rd1, {%r2, %r3, %r4}], [%r4]",
-                "the .im2col_no_offs store mode is not supported yet",
+                "cp.async.bulk.tensor.2d.global.shared::cta.im2col_no_offs.bulk_group [%rd1, {%r2, %r3}], [%r4]",
+                "modifier '.2d' cannot be combined with modifier '.im2col_no_offs'",
+            ),
+            (
+                "cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.im2col_no_offs.bulk_group [%rd1, {%r2, %r3, %r4}], [%r4]",
+                "takes one load mode",
             ),
             (
                 "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]",

@@ -41,6 +41,15 @@ CASES = [
     ("fence_proxy_async", "fence.proxy.async", ("8.0", "sm_90"), "7.8", "sm_80", "8.0", "sm_90 or higher"),
     ("nanosleep", "nanosleep.u32 10", ("6.2", "sm_70"), "6.1", "sm_60", "6.2", "sm_70 or higher"),
     ("tcgen05_ld_red", "tcgen05.ld.red.sync.aligned.32x32b.x2.min.f32 {%f1, %f2}, %f3, [%r1]", ("8.8", "sm_103a"), "8.7", "sm_100a", "8.8", "sm_101a, sm_103a"),
+    ("tcgen05_mma_i8", "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, %p1", ("8.8", "sm_100a"), "8.5", "sm_103a", "8.6", "sm_100a, sm_101a or sm_110a"),
+    ("tcgen05_mma_scale_vec", "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1", ("8.8", "sm_100a"), "8.5", "sm_100f", "8.6", "sm_100a, sm_101a, sm_103a or sm_110a"),
+    ("tma_shared_cta", "cp.async.bulk.tensor.1d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1}], [sm+512]", ("8.6", "sm_90"), "8.5", "sm_80", "8.6", "sm_90 or higher"),
+    ("tma_gather4_cluster", "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1, %r2, %r3, %r4, %r5}], [sm+512]", ("8.6", "sm_100a"), "8.5", "sm_100", "8.6", "sm_100a, sm_101a"),
+    ("tma_gather4_cta", "cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1, %r2, %r3, %r4, %r5}], [sm+512]", ("8.6", "sm_100"), "8.5", "sm_90a", "8.6", "sm_100 or higher"),
+    ("tma_scatter4", "cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [%rd1, {%r1, %r2, %r3, %r4, %r5}], [sm]", ("8.6", "sm_100a"), "8.5", "sm_100", "8.6", "sm_100a, sm_101a"),
+    ("tma_im2col_w_cluster", "cp.async.bulk.tensor.3d.shared::cluster.global.im2col::w.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1, %r2, %r3}], [sm+512], {%h1, %h2}", ("8.6", "sm_100a"), "8.5", "sm_100", "8.6", "sm_100a, sm_101a"),
+    ("tma_im2col_w_cta", "cp.async.bulk.tensor.3d.shared::cta.global.im2col::w.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1, %r2, %r3}], [sm+512], {%h1, %h2}", ("8.6", "sm_100"), "8.5", "sm_90a", "8.6", "sm_100 or higher"),
+    ("tma_im2col_w128", "cp.async.bulk.tensor.3d.shared::cluster.global.im2col::w::128.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1, %r2, %r3}], [sm+512], {%h1, %h2}", ("8.6", "sm_100a"), "8.5", "sm_100", "8.6", "sm_100a, sm_101a"),
 ]
 
 # Special registers (PTX ISA §10) read under too old a header: name | instruction | good header |
@@ -70,6 +79,15 @@ FORMS = {
     "tensormap_replace": (None, "tensormap.replace"),
     "fence_proxy_async": ("fence.proxy.async", "fence.proxy.async"),
     "tcgen05_ld_red": ("tcgen05.ld.red", "tcgen05.ld.red"),
+    "tcgen05_mma_i8": (None, "tcgen05.mma .kind::i8"),
+    "tcgen05_mma_scale_vec": (None, "tcgen05.mma .scale_vec::NX"),
+    "tma_shared_cta": ("cp.async.bulk{.tensor} with destination .shared::cta", "cp.async.bulk"),
+    "tma_gather4_cluster": (".tile::gather4 with destination .shared::cluster",) * 2,
+    "tma_gather4_cta": ("cp.async.bulk{.tensor} with destination .shared::cta", ".tile::gather4"),
+    "tma_scatter4": (".tile::scatter4", ".tile::scatter4"),
+    "tma_im2col_w_cluster": (".im2col::w with destination .shared::cluster",) * 2,
+    "tma_im2col_w_cta": ("cp.async.bulk{.tensor} with destination .shared::cta", ".im2col::w"),
+    "tma_im2col_w128": (".im2col::w::128", ".im2col::w::128"),
 }
 
 # The target of a case's low-version module where the fallback below would pick one the
@@ -78,7 +96,7 @@ LOW_VERSION_TARGET = {"tcgen05_ld_red": "sm_101a"}
 
 # The newest target each low version supports, for a version below the good target's.
 TARGET_SINCE = {"sm_50": (4, 0), "sm_60": (5, 0), "sm_70": (6, 0), "sm_75": (6, 3), "sm_80": (7, 0), "sm_90": (7, 8),
-                "sm_90a": (8, 0), "sm_100a": (8, 6)}
+                "sm_90a": (8, 0), "sm_100": (8, 6), "sm_100a": (8, 6)}
 INST_LINE = 17
 # Cases whose low-version module fails at its `.reg .b128` declaration (line 15, the type at
 # column 6), before the instruction, as in ptxas; the parser reports it (kind "parse").

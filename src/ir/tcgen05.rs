@@ -160,7 +160,7 @@ impl Tc05Kind {
     }
 }
 
-/// The shape and multicast of a `tcgen05.cp` (§9.7.16.8.1, §9.7.16.2.3): rows of the source
+/// The shape and multicast of a `tcgen05.cp` (§9.7.16.9.2, §9.7.16.2.3): rows of the source
 /// matrix × bits per row, and where row `r` lands relative to the address's lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tc05CpShape {

@@ -126,16 +126,24 @@ pub enum TensorOp {
     /// the pixels × channels (im2col mode, §5.5.4) land densely at dst (swizzled as the map
     /// says), out-of-bound elements read as the map's fill, then complete-tx of their bytes.
     Load { dims: u8, mode: LoadMode },
-    /// Shared → global (`.bulk_group`; `.tile`, or `.tile::scatter4` with `scatter4`): args
-    /// (tensor map, coordinates, src); out-of-bound elements are not written.
-    Store { dims: u8, scatter4: bool },
-    /// `cp.reduce.async.bulk.tensor` (`.bulk_group`; `.tile` or `.tile::scatter4`): args as
-    /// `Store`; each in-bound element is combined atomically with `op` (element type from the
-    /// map).
+    /// Shared → global (`.bulk_group`; `.tile`, `.tile::scatter4` with `scatter4`, or
+    /// `.im2col_no_offs` with `im2col`): args (tensor map, coordinates, src); out-of-bound
+    /// elements are not written. `.im2col_no_offs` (3d..5d, an im2col map) writes the
+    /// pixels × channels an `.im2col` load with zero im2col offsets reads, from the same
+    /// shared-memory layout.
+    Store {
+        dims: u8,
+        scatter4: bool,
+        im2col: bool,
+    },
+    /// `cp.reduce.async.bulk.tensor` (`.bulk_group`; `.tile`, `.tile::scatter4` or
+    /// `.im2col_no_offs`): args as `Store`; each in-bound element is combined atomically with
+    /// `op` (element type from the map).
     Reduce {
         dims: u8,
         op: AtomOp,
         scatter4: bool,
+        im2col: bool,
     },
     /// `cp.async.bulk.prefetch.tensor`: args (tensor map, coordinates, then the im2col info
     /// as for `Load`); checks the map only.
@@ -178,6 +186,14 @@ impl TensorOp {
         }
     }
 
+    /// Whether a store or reduction is in `.im2col_no_offs` mode.
+    pub fn im2col_store(self) -> bool {
+        matches!(
+            self,
+            TensorOp::Store { im2col: true, .. } | TensorOp::Reduce { im2col: true, .. }
+        )
+    }
+
     /// The load mode of a load or prefetch (`None` for the others).
     pub fn load_mode(self) -> Option<LoadMode> {
         match self {
@@ -199,16 +215,29 @@ impl TensorOp {
 
 impl fmt::Display for TensorOp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let rows = |s: bool| if s { ".scatter4" } else { "" };
+        let rows = |s: bool, i: bool| match (s, i) {
+            (true, _) => ".scatter4",
+            (false, true) => ".im2col_no_offs",
+            (false, false) => "",
+        };
         let mode = |m: LoadMode| match m {
             LoadMode::Tile => String::new(),
             m => format!(".{}", m.name()),
         };
         match self {
             TensorOp::Load { dims, mode: m } => write!(f, "load.{dims}d{}", mode(*m)),
-            TensorOp::Store { dims, scatter4 } => write!(f, "store.{dims}d{}", rows(*scatter4)),
-            TensorOp::Reduce { dims, op, scatter4 } => {
-                write!(f, "reduce.{dims}d{}.{op:?}", rows(*scatter4))
+            TensorOp::Store {
+                dims,
+                scatter4,
+                im2col,
+            } => write!(f, "store.{dims}d{}", rows(*scatter4, *im2col)),
+            TensorOp::Reduce {
+                dims,
+                op,
+                scatter4,
+                im2col,
+            } => {
+                write!(f, "reduce.{dims}d{}.{op:?}", rows(*scatter4, *im2col))
             }
             TensorOp::Prefetch { dims, mode: m } => write!(f, "prefetch.{dims}d{}", mode(*m)),
             TensorOp::Replace { field, space } => write!(f, "replace.{}.{space}", field.name()),

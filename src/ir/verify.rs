@@ -401,6 +401,7 @@ impl Op {
                     }
                     Some(LoadMode::Gather4) => d == 2,
                     Some(LoadMode::Tile) => true,
+                    None if op.im2col_store() => (3..=5).contains(&d) && !op.four_rows(),
                     None => !op.four_rows() || d == 2,
                 };
                 let ok = mode_ok

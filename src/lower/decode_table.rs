@@ -173,6 +173,13 @@ pub(super) enum When {
     Mods(&'static [&'static [&'static str]]),
     /// The instruction has at least this many operands (three-input `min`).
     Operands(usize),
+    /// The instruction has one modifier of each group (as `Mods`) and modifier `.1` directly
+    /// followed by `.2` (a destination state space before its source: `.shared::cta.global`).
+    ModsThen(
+        &'static [&'static [&'static str]],
+        &'static str,
+        &'static str,
+    ),
 }
 
 /// A form of a row's opcode that needs more of the header than the row: `what` names it in
@@ -229,6 +236,15 @@ const SM100A: Min = Min::Specific(&[
 /// (ptxas 12.9: "Instruction 'tcgen05.ld.red' not supported on .target 'sm_100a'"; sm_110a
 /// is sm_101a renamed from PTX ISA 9.0).
 const LD_RED: Min = Min::Specific(&[a(101), a(103), a(110), f(101), f(103), f(110)]);
+/// `tcgen05.mma .kind::i8` (§9.7.16.10.9 Target ISA Notes): sm_100a and sm_101a (sm_110a
+/// from PTX ISA 9.0), not the family targets nor sm_103a (ptxas 12.9: "Feature '.kind::i8'
+/// not supported on .target 'sm_103a'").
+const KIND_I8: Min = Min::Specific(&[a(100), a(101), a(110)]);
+/// `tcgen05.mma .scale_vec::1X/2X/4X` (§9.7.16.10.9 Target ISA Notes: "requires sm_100a"):
+/// the architecture-specific targets of the sm_100 family, not the family targets (ptxas
+/// 12.9: "Feature '.scale_vec::1X' not supported on .target 'sm_100f'"; it accepts sm_101a
+/// and sm_103a).
+const SCALE_VEC: Min = Min::Specific(&[a(100), a(101), a(103), a(110)]);
 /// `setmaxnreg` (§9.7.19.5): sm_90a, and the sm_100 and sm_120 architecture-specific targets.
 const SETMAXNREG: Min = Min::Specific(&[
     a(90),
@@ -247,7 +263,7 @@ const SETMAXNREG: Min = Min::Specific(&[
 ]);
 
 use Min::{Any as AnyTarget, Sm};
-use When::{Mods, Operands};
+use When::{Mods, ModsThen, Operands};
 
 const BF16: &[&str] = &["bf16", "bf16x2"];
 
@@ -463,7 +479,48 @@ pub(super) static ROWS: &[Row] = &[
     row("cvt", Any, "9.7.9.21", Pure(cvt::cvt)),
     row("cp", Any, "9.7.9.25", Effect(data::cp))
         .since((7, 0), Sm(80))
-        .forms(&[form("cp.async.bulk", Mods(&[&["bulk"]]), (8, 0), Sm(90))]),
+        .forms(&[
+            form("cp.async.bulk", Mods(&[&["bulk"]]), (8, 0), Sm(90)),
+            // §9.7.9.25.4.1 and §9.7.9.25.5 PTX ISA and Target ISA Notes of `cp.async.bulk`
+            // and `cp.async.bulk.tensor` (the forms' names as ptxas 12.9 words them).
+            form(
+                "cp.async.bulk{.tensor} with destination .shared::cta",
+                ModsThen(&[&["bulk"]], "shared::cta", "global"),
+                (8, 6),
+                Sm(90),
+            ),
+            form(
+                ".tile::gather4 with destination .shared::cluster",
+                Mods(&[&["tile::gather4"], &["shared::cluster"]]),
+                (8, 6),
+                SM100A,
+            ),
+            form(
+                ".im2col::w with destination .shared::cluster",
+                Mods(&[&["im2col::w"], &["shared::cluster"]]),
+                (8, 6),
+                SM100A,
+            ),
+            form(
+                ".tile::gather4",
+                Mods(&[&["tile::gather4"]]),
+                (8, 6),
+                Sm(100),
+            ),
+            form(".im2col::w", Mods(&[&["im2col::w"]]), (8, 6), Sm(100)),
+            form(
+                ".tile::scatter4",
+                Mods(&[&["tile::scatter4"]]),
+                (8, 6),
+                SM100A,
+            ),
+            form(
+                ".im2col::w::128",
+                Mods(&[&["im2col::w::128"]]),
+                (8, 6),
+                SM100A,
+            ),
+        ]),
     // §9.7.10 Texture and §9.7.11 surface instructions.
     row("tex", Any, "9.7.10.3", Effect(tex::tex)),
     row("tld4", Any, "9.7.10.4", Effect(tex::tld4)),
@@ -664,6 +721,21 @@ pub(super) static ROWS: &[Row] = &[
         .since((8, 6), SM100A)
         .forms(&[
             form("tcgen05.ld.red", Mods(&[&["ld"], &["red"]]), (8, 8), LD_RED),
+            form(
+                "tcgen05.mma .kind::i8",
+                Mods(&[&["mma"], &["kind::i8"]]),
+                (8, 6),
+                KIND_I8,
+            ),
+            form(
+                "tcgen05.mma .scale_vec::NX",
+                Mods(&[
+                    &["mma"],
+                    &["scale_vec::1X", "scale_vec::2X", "scale_vec::4X"],
+                ]),
+                (8, 6),
+                SCALE_VEC,
+            ),
             form(
                 "tcgen05.mma .kind::mxf4nvf4",
                 Mods(&[&["mma"], &["kind::mxf4nvf4"]]),
@@ -953,6 +1025,9 @@ impl When {
         match self {
             When::Mods(groups) => groups.iter().all(|g| g.iter().any(|m| cx.mods.contains(m))),
             When::Operands(n) => cx.inst.operands.len() >= n,
+            When::ModsThen(groups, a, b) => {
+                When::Mods(groups).applies(cx) && cx.mods.windows(2).any(|w| w[0] == a && w[1] == b)
+            }
         }
     }
 }

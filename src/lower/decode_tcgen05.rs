@@ -357,7 +357,7 @@ fn red_mods(cx: &Cx, mods: &[&str]) -> Result<Tc05Red, LowerError> {
     Ok(Tc05Red { max, ty })
 }
 
-/// `tcgen05.shift.cta_group::1.down [taddr]` (PTX ISA §9.7.16.8.2; the ISA's examples also
+/// `tcgen05.shift.cta_group::1.down [taddr]` (PTX ISA §9.7.16.9.3; the ISA's examples also
 /// write `.down.cta_group::1`).
 fn shift(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.mods.get(1) == Some(&"down") {
@@ -375,7 +375,7 @@ fn shift(b: &mut Builder, cx: &mut Cx) -> R {
     Ok(())
 }
 
-/// `tcgen05.cp.cta_group::1.shape{.multicast} [taddr], s-desc` (PTX ISA §9.7.16.8.1).
+/// `tcgen05.cp.cta_group::1.shape{.multicast} [taddr], s-desc` (PTX ISA §9.7.16.9.2).
 /// The decompressing forms (`.b8x16.b6x16_p32`, `.b8x16.b4x16_p64`) are a load error: the
 /// ISA gives their element placement in figures only (docs/isa-notes.md).
 fn cp(b: &mut Builder, cx: &mut Cx) -> R {
@@ -733,7 +733,7 @@ fn block_scale(b: &Builder, cx: &Cx, kind: Tc05Kind, at: usize) -> Result<(u8, u
 }
 
 /// `tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}.b64 [mbar]` (PTX ISA
-/// §9.7.16.11.1): the tracked operations are done, so the arrive-on (count 1) happens now.
+/// §9.7.16.12.1): the tracked operations are done, so the arrive-on (count 1) happens now.
 /// With `.shared::cluster.multicast::cluster` and a 16-bit `ctaMask` operand the arrive-on
 /// happens on the mbarrier at `mbar`'s offset in the shared memory of each CTA of the cluster
 /// whose rank's bit is set (bits of ranks outside the cluster name no CTA), as

@@ -22,8 +22,9 @@
 //! cp.async.bulk.tensor.Nd.global.shared::cta{.tile}.bulk_group [tensorMap, {c0, ..}], [src];
 //! cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group
 //!                                   [tensorMap, {col, r0, r1, r2, r3}], [src];
-//! cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op{.tile,.tile::scatter4}.bulk_group
-//!                                   [tensorMap, {..}], [src];
+//! cp.async.bulk.tensor.Nd.global.shared::cta.im2col_no_offs.bulk_group [tensorMap, {c0, ..}], [src];
+//! cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op{.tile,.tile::scatter4,.im2col_no_offs}
+//!                                   .bulk_group [tensorMap, {..}], [src];
 //! cp.async.bulk.prefetch.tensor.Nd.L2.global{.tile} [tensorMap, {c0, ..}];
 //! cp.async.bulk.prefetch.tensor.2d.L2.global.tile::gather4 [tensorMap, {col, r0, r1, r2, r3}];
 //! cp.async.bulk.prefetch.tensor.Nd.L2.global.im2col [tensorMap, {c0, ..}], {o0, ..};
@@ -40,7 +41,8 @@
 //! §5.5.4), `wHalo` and `wOffset` 16-bit values (§5.5.5; their ranges are checked when the copy
 //! runs, as ptxas accepts any immediate). A load mode on the wrong direction is illegal, as
 //! ptxas says (`.tile::scatter4` on a load, `.tile::gather4` or an im2col mode on a store). Not
-//! supported yet (an error that says so): the store mode `.im2col_no_offs`, `.cta_group`.
+//! supported yet (an error that says so): `.cta_group`. `.im2col_no_offs` (stores and
+//! reductions, 3..5 dimensions) takes the N coordinates only.
 //! `.multicast::cluster` is one copy per
 //! CTA of the cluster named in ctaMask, to the `mapa` of the destination and the mbarrier
 //! (as `cp.async.bulk`'s, `decode_bulk.rs`).
@@ -110,18 +112,12 @@ fn dims(cx: &Cx) -> Result<u8, LowerError> {
     }
 }
 
-/// Every modifier from index `from` is in `allowed`, none twice; `.im2col_no_offs` and the
-/// cluster forms are reported as not supported yet, another load mode missing from `allowed`
-/// (one of the other copy direction) as illegal, in ptxas's words.
+/// Every modifier from index `from` is in `allowed`, none twice; the cluster forms are
+/// reported as not supported yet, another load mode missing from `allowed` (one of the other
+/// copy direction) as illegal, in ptxas's words.
 fn only(cx: &Cx, from: usize, allowed: &[&str]) -> R {
     let rest = &cx.mods[from.min(cx.mods.len())..];
     for (k, m) in rest.iter().enumerate() {
-        if *m == "im2col_no_offs" && !allowed.contains(m) && allowed.contains(&"tile::scatter4") {
-            return Err(cx.unsupported(
-                "the .im2col_no_offs store mode is not supported yet (.tile and .tile::scatter4 \
-                 for stores and reductions)",
-            ));
-        }
         if (m.starts_with("im2col") || m.starts_with("tile::")) && !allowed.contains(m) {
             return Err(cx.bad(&format!(
                 "illegal modifier '.{m}' for instruction '{}'",
@@ -280,17 +276,24 @@ const LOAD_MODES: [LoadMode; 5] = [
     LoadMode::Im2colW128,
 ];
 
-/// Whether a store or reduction has `.tile::scatter4` (a `.2d` tensor only) rather than
-/// `.tile` or no mode.
-fn scatter4(cx: &Cx, n: u8) -> Result<bool, LowerError> {
-    let on = cx.has("tile::scatter4");
-    if on && cx.has("tile") {
-        return Err(cx.bad("takes one load mode (.tile or .tile::scatter4)"));
+/// The mode of a store or reduction: (`.tile::scatter4`, a `.2d` tensor only;
+/// `.im2col_no_offs`, a `.3d` to `.5d` one), both false for `.tile` or no mode.
+fn store_mode(cx: &Cx, n: u8) -> Result<(bool, bool), LowerError> {
+    let scatter4 = cx.has("tile::scatter4");
+    let im2col = cx.has("im2col_no_offs");
+    if usize::from(scatter4) + usize::from(im2col) + usize::from(cx.has("tile")) > 1 {
+        return Err(cx.bad("takes one load mode (.tile, .tile::scatter4 or .im2col_no_offs)"));
     }
-    if on && n != 2 {
+    if scatter4 && n != 2 {
         return Err(cx.bad("the .tile::scatter4 mode needs a .2d tensor"));
     }
-    Ok(on)
+    if im2col && !(3..=5).contains(&n) {
+        return Err(cx.bad(&format!(
+            "modifier '.{n}d' cannot be combined with modifier '.im2col_no_offs' (a .3d, .4d \
+             or .5d tensor)"
+        )));
+    }
+    Ok((scatter4, im2col))
 }
 
 /// Coordinates of an `n`-d copy: five (column, four rows) in the four-row modes.
@@ -429,14 +432,23 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
             "shared::cta",
             "tile",
             "tile::scatter4",
+            "im2col_no_offs",
             "bulk_group",
         ],
     )?;
     if !cx.has("bulk_group") {
         return Err(cx.bad("a copy into global memory needs .bulk_group"));
     }
-    let scatter4 = scatter4(cx, n)?;
-    store_like(b, cx, TensorOp::Store { dims: n, scatter4 })
+    let (scatter4, im2col) = store_mode(cx, n)?;
+    store_like(
+        b,
+        cx,
+        TensorOp::Store {
+            dims: n,
+            scatter4,
+            im2col,
+        },
+    )
 }
 
 /// `[tensorMap, coords], [src]` → Store/Reduce.
@@ -460,6 +472,7 @@ fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
         "shared::cta",
         "tile",
         "tile::scatter4",
+        "im2col_no_offs",
         "bulk_group",
     ];
     allowed.extend_from_slice(&super::bulk::REDUCTIONS);
@@ -479,7 +492,7 @@ fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
         "or" => AtomOp::Or,
         _ => AtomOp::Xor,
     };
-    let scatter4 = scatter4(cx, n)?;
+    let (scatter4, im2col) = store_mode(cx, n)?;
     store_like(
         b,
         cx,
@@ -487,6 +500,7 @@ fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
             dims: n,
             op: aop,
             scatter4,
+            im2col,
         },
     )
 }

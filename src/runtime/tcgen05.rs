@@ -94,7 +94,7 @@
 //! default, as `b0`) reads B and empties the buffer. Using an empty buffer, or one whose B
 //! has another type or shape than the instruction descriptor says, faults.
 //!
-//! # Copies and shifts (§9.7.16.8.1-2)
+//! # Copies and shifts (§9.7.16.9.2-3)
 //! `tcgen05.cp` copies a matrix of the shape's rows (128, 4, 64 or 32) of 32 or 16 bytes from
 //! shared memory, read through its descriptor in the K-major canonical layout (row `r` is the
 //! M/N index, its bytes K), into tensor memory: 32-bit word `w` of row `r` to column
@@ -542,7 +542,7 @@ fn reduce(r: Tc05Red, vals: &[u32]) -> u32 {
     }
 }
 
-/// `tcgen05.shift.cta_group::1.down [taddr]` (§9.7.16.8.2, shape `.31x256b`): the lane of
+/// `tcgen05.shift.cta_group::1.down [taddr]` (§9.7.16.9.3, shape `.31x256b`): the lane of
 /// `taddr` is a multiple of 32; for the 8 columns (256 bits) from its column, lane
 /// `lane0 + i + 1` takes the value lane `lane0 + i` held, for `i` in `0..31`. The first lane
 /// keeps its value (the ISA does not say what it holds; ptxjit leaves it).
@@ -575,7 +575,7 @@ fn smem_u32(env: &CtaEnv, inst: u32, lane: u32, addr: u64, what: &str) -> Result
         })
 }
 
-/// `tcgen05.cp.cta_group::1.shape [taddr], s-desc` (§9.7.16.8.1) issued by `lane`. The source
+/// `tcgen05.cp.cta_group::1.shape [taddr], s-desc` (§9.7.16.9.2) issued by `lane`. The source
 /// matrix has the shape's rows, each of 16 or 32 bytes, in the K-major canonical layout of
 /// the descriptor (row `r` as the M/N index, its bytes as K: `wgmma::Desc::addr` with 1-byte
 /// elements); 32-bit word `w` of row `r` goes to column `col0 + w` of each lane the shape

@@ -20,14 +20,17 @@
 //!   from the map; the ISA's table of types per operation is checked at run time).
 //! - prefetch: the map is checked; nothing else.
 //!
-//! # Semantics (im2col mode, §5.5.4; loads and prefetches only)
+//! # Semantics (im2col mode, §5.5.4; `.im2col` loads and prefetches, `.im2col_no_offs` stores and reductions)
 //! The map is `cuTensorMapEncodeIm2col`'s: a 3d–5d tensor N·(D)·(H)·W·C. The copy moves
 //! pixels per column × channels per pixel elements: pixel `p`'s channels `c[0] ..` land densely
 //! at `p × channels`; the pixels' filter bases walk the bounding box from the instruction's
 //! spatial coordinates (W fastest, by the traversal strides, wrapping to the lower corner, then
 //! N), and the im2col offsets are added to each ([`im2col_pixels`]); out-of-bound elements read
 //! as the fill; complete-tx of all the bytes. A filter base outside the box, an offset beyond
-//! its width, or a mode that does not match the map's faults.
+//! its width, or a mode that does not match the map's faults. An `.im2col_no_offs` store or
+//! reduction (shared → global) takes no im2col offsets: it moves the same elements an `.im2col`
+//! load with all offsets zero reads, from the same shared-memory places, the in-bound ones
+//! only (ptxjit's reading: the ISA gives the mode's operands, not its effect; isa-notes).
 //!
 //! # Semantics (`.im2col::w`, `.im2col::w::128`, §5.5.5; loads and prefetches only)
 //! The map is `cuTensorMapEncodeIm2colWide`'s, its mode (W or W128) the instruction's. The
@@ -145,7 +148,7 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
     if m.interleave != 0 {
         return Err("interleaved tensor maps are not supported yet".into());
     }
-    check_mode(op.load_mode(), &m)?;
+    check_mode(op, &m)?;
     if op.four_rows() && m.box_dims[1] != 1 {
         return Err(format!(
             "a four-row copy (.tile::gather4/.tile::scatter4) with a map whose box dimension 1 is \
@@ -368,12 +371,16 @@ fn im2col_pixels(
     Ok(out)
 }
 
-/// Whether the instruction's load mode `mode` (`None`: a store or reduction, tile mode)
-/// matches the map's: tile-mode maps for `.tile` and the four-row modes,
-/// `cuTensorMapEncodeIm2col` maps for `.im2col`, `cuTensorMapEncodeIm2colWide` maps of the
-/// same mode for `.im2col::w` and `.im2col::w::128`; an error names both.
-fn check_mode(mode: Option<LoadMode>, m: &TensorMap) -> Result<(), String> {
+/// Whether the instruction's mode matches the map's: tile-mode maps for `.tile` and the
+/// four-row modes, `cuTensorMapEncodeIm2col` maps for `.im2col` and the `.im2col_no_offs`
+/// stores and reductions, `cuTensorMapEncodeIm2colWide` maps of the same mode for
+/// `.im2col::w` and `.im2col::w::128`; an error names both.
+fn check_mode(op: TensorOp, m: &TensorMap) -> Result<(), String> {
     use tensormap::Im2colWide;
+    let mode = match op.load_mode() {
+        None if op.im2col_store() => Some(LoadMode::Im2col),
+        mode => mode,
+    };
     let want = match mode {
         None | Some(LoadMode::Tile | LoadMode::Gather4) => None,
         Some(LoadMode::Im2col) => Some(None),
@@ -396,7 +403,10 @@ fn check_mode(mode: Option<LoadMode>, m: &TensorMap) -> Result<(), String> {
         }
     }
     };
-    let modename = mode.map_or("tile", LoadMode::name);
+    let modename = match mode {
+        Some(LoadMode::Im2col) if op.im2col_store() => "im2col_no_offs",
+        mode => mode.map_or("tile", LoadMode::name),
+    };
     let article = if modename.starts_with('i') { "an" } else { "a" };
     Err(format!("{article} .{modename} copy with {}", name(have)))
 }

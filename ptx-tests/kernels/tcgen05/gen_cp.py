@@ -3,7 +3,7 @@
 kernels for sm_100a) and, per case, its inputs and expected outputs, from the PTX ISA's text
 (§9.7.16) and numpy, never from ptxjit:
 
-- tcgen05.cp (§9.7.16.8.1, shapes §9.7.16.2.3): the source matrix has the shape's rows of 16
+- tcgen05.cp (§9.7.16.9.2, shapes §9.7.16.2.3): the source matrix has the shape's rows of 16
   or 32 bytes, in the K-major canonical layout of its shared-memory descriptor (wgmma's
   layouts, ../wgmma/gen.py `place`, with 4-byte elements: 32-bit word w of row r is K bytes
   4w..4w+3); word w of row r lands in column col0 + w of the lanes the shape sends row r to:
@@ -11,7 +11,7 @@ kernels for sm_100a) and, per case, its inputs and expected outputs, from the PT
   .64x128b.warpx2::01_23 lanes 64(r / 32) + r % 32 and 32 further; .32x128b.warpx4 lanes r,
   32 + r, 64 + r, 96 + r (all relative to the address's lane). Cells the copy does not reach
   keep the pattern each thread stored first.
-- tcgen05.shift.down (§9.7.16.8.2, shape .31x256b): in the 32 lanes from the address's lane
+- tcgen05.shift.down (§9.7.16.9.3, shape .31x256b): in the 32 lanes from the address's lane
   (a multiple of 32) and 8 columns from its column, lane i + 1 takes lane i's old value for
   i in 0..31; the first lane keeps its value (the ISA leaves it open; docs/isa-notes.md).
 - tcgen05.mma.ws (§9.7.16.10.9.3): M = 128 keeps D as the dense tcgen05.mma does (row i in lane
@@ -241,7 +241,7 @@ def main():
         save(f"{name}_pat.npy", pat)
         save(f"{name}_expected.npy", exp)
         sw = "no swizzle" if x == 1 else f"{16 * x}-byte swizzle"
-        toml(name, [f"tcgen05.cp.cta_group::1.{ptx} (PTX ISA 9.7.16.8.1) at lane {lane}, column {col}:",
+        toml(name, [f"tcgen05.cp.cta_group::1.{ptx} (PTX ISA 9.7.16.9.2) at lane {lane}, column {col}:",
                     f"source K-major, {sw}, LBO {lbo}, SBO {sbo}; expected: the pattern with the",
                     "copied rows where the shape sends them (gen_cp.py, numpy)."],
              f"tc_cp_{shape}", ['{ buffer = "img" }', '{ buffer = "pat" }', '{ buffer = "out" }',
@@ -254,7 +254,7 @@ def main():
             exp[l0 + i + 1, c0:c0 + 8] = pat[l0 + i, c0:c0 + 8]
     save("shift_pat.npy", pat)
     save("shift_expected.npy", exp)
-    toml("shift", ["tcgen05.shift.cta_group::1.down (PTX ISA 9.7.16.8.2) at lane 32 column 4 and lane",
+    toml("shift", ["tcgen05.shift.cta_group::1.down (PTX ISA 9.7.16.9.3) at lane 32 column 4 and lane",
                    "96 column 0: each of the 32 lanes' 8 columns moves one lane down, the first stays."],
          "tc_shift", ['{ buffer = "pat" }', '{ buffer = "out" }'], ["pat"], 128 * COLS, 16 + IMAGE)
     for (name, ent, t, dt, n, insts, formula) in WS_CASES:
