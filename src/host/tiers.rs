@@ -12,6 +12,8 @@
 //! before its turn is never optimized, and one dropped during its optimization is freed by
 //! the background thread when it finishes.
 //!
+//! A function of more than [`OPTIMIZE_MAX_CLIF`] CLIF instructions keeps its quick tier.
+//!
 //! `PTXJIT_TIER=quick` or `optimized` (`switches::Switches::tier`) compiles one tier only.
 //! [`Tiers::optimize`] compiles the optimized tier now, or waits for the background thread
 //! if it is compiling it.
@@ -48,10 +50,21 @@ struct Job {
     context: String,
 }
 
+/// Functions of more CLIF instructions than this keep the quick tier: the optimized tier's
+/// register allocator (regalloc2's backtracking one) takes time that grows faster than the
+/// function (docs/performance.md, "Very large kernels": user time 0.54 s at 123 k CLIF
+/// instructions, 1.31 s at 247 k, 4.93 s at 621 k), and a background thread busy for
+/// seconds delays the optimization of every other kernel queued after it.
+/// `PTXJIT_TIER=optimized` still compiles such a function with it.
+pub(crate) const OPTIMIZE_MAX_CLIF: usize = 100_000;
+
 impl Job {
     fn compile(&self, tier: Tier) -> Result<SharedEngine, String> {
+        self.compile_jit(tier).map(|j| Arc::new(j) as SharedEngine)
+    }
+
+    fn compile_jit(&self, tier: Tier) -> Result<crate::jit::JitKernel, String> {
         crate::jit::compile_tier(&self.ir, self.racecheck, self.lockstep, tier)
-            .map(|j| Arc::new(j) as SharedEngine)
             .map_err(|e| format!("{}{e}", self.context))
     }
 }
@@ -98,14 +111,19 @@ impl Tiers {
                 jit: true,
             })),
             None => {
-                let quick = job.compile(Tier::Quick)?;
+                let quick = job.compile_jit(Tier::Quick)?;
+                // A very large function keeps its quick tier (see `OPTIMIZE_MAX_CLIF`).
+                let job = (quick.clif_insts() <= OPTIMIZE_MAX_CLIF).then_some(job);
+                let queued = job.is_some();
                 let t = Arc::new(Tiers {
-                    quick: Mutex::new(Some(quick)),
+                    quick: Mutex::new(Some(Arc::new(quick) as SharedEngine)),
                     optimized: OnceLock::new(),
-                    job: Some(job),
+                    job,
                     jit: true,
                 });
-                queue(&t);
+                if queued {
+                    queue(&t);
+                }
                 Ok(t)
             }
         }

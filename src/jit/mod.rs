@@ -68,6 +68,8 @@ impl Tier {
 pub struct JitKernel {
     layout: WarpLayout,
     tier: Tier,
+    /// The CLIF instructions of the function compiled (before Cranelift's passes).
+    clif_insts: usize,
     /// What must be zero in a warp state at CTA start (`WarpEngine::zeroed_ranges`).
     zeroed: Vec<(u32, u32)>,
     func: WarpFn,
@@ -174,6 +176,11 @@ impl JitKernel {
     pub fn tier(&self) -> Tier {
         self.tier
     }
+
+    /// How many CLIF instructions the kernel's function had (the same in both tiers).
+    pub fn clif_insts(&self) -> usize {
+        self.clif_insts
+    }
 }
 
 /// Compile a verified kernel ([`Tier::Optimized`]). The JIT lays out its own warp state
@@ -208,6 +215,8 @@ pub fn compile_tier(
     // The group loops' SIMD code is written for groups of four 32-bit lanes.
     const _: () = assert!(crate::analysis::segment::GROUP_LANES == 4);
     let times = crate::switches::switches().compile_times;
+    // Before any code exists that a worker could run: the workers' stack bounds the frame.
+    crate::runtime::workers::worker_stack();
     let t0 = std::time::Instant::now();
     let order = crate::analysis::segment::WarpOrder::of(f, lockstep);
     let plan = codegen::plan(f, order).with_racecheck(racecheck);
@@ -279,6 +288,20 @@ pub fn compile_tier(
         }
     }
     let code_bytes = ctx.compiled_code().map_or(0, |c| c.code_info().total_size);
+    let frame = ctx
+        .compiled_code()
+        .and_then(|c| c.buffer.frame_layout())
+        .map_or(0, |l| l.frame_to_fp_offset as usize);
+    let max_frame = crate::runtime::workers::max_frame();
+    if frame > max_frame {
+        return Err(format!(
+            "the {} tier's code for this kernel needs a {frame}-byte stack frame, more than the \
+             {max_frame} bytes a launch's worker thread has for it ({clif_insts} CLIF \
+             instructions): the kernel is too large for the JIT; split it, or run it on the \
+             interpreter",
+            tier.name()
+        ));
+    }
     let t2 = std::time::Instant::now();
     module.clear_context(&mut ctx);
     SCRATCH.with(|s| s.set(Some(Box::new(Scratch { ctx, fctx }))));
@@ -308,6 +331,7 @@ pub fn compile_tier(
         zeroed,
         layout,
         tier,
+        clif_insts,
         func,
         module: Some(module),
         _data: data,
