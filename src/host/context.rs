@@ -1122,9 +1122,9 @@ impl Kernel {
     /// (to time launches of the optimized code, as the benchmarks do). A kernel not compiled
     /// yet gets the optimized tier directly, without a quick tier first. Nothing more for
     /// the interpreter, or with `PTXJIT_TIER=quick` (which compiles only the quick tier), or
-    /// for a kernel compiled to more than 100 000 CLIF instructions (a straight-line kernel of
-    /// about 8 000 PTX instructions), which keeps the quick tier: the optimized tier's
-    /// register allocation takes time that grows faster than the function.
+    /// for a kernel of more than 8 000 IR instructions (about as many PTX instructions), which
+    /// gets the quick tier only unless `PTXJIT_TIER=optimized`: the optimized tier's register
+    /// allocation takes time that grows faster than the function.
     /// Errors: [`Error::Internal`] (a compiler bug); launches then keep the quick tier.
     pub fn compile_optimized(&self) -> Result<(), Error> {
         self.compile_optimized_for(&LaunchOptions::default())

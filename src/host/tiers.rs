@@ -12,7 +12,7 @@
 //! before its turn is never optimized, and one dropped during its optimization is freed by
 //! the background thread when it finishes.
 //!
-//! A function of more than [`OPTIMIZE_MAX_CLIF`] CLIF instructions keeps its quick tier.
+//! A function of more than [`OPTIMIZE_MAX_INSTS`] IR instructions gets the quick tier only.
 //!
 //! `PTXJIT_TIER=quick` or `optimized` (`switches::Switches::tier`) compiles one tier only.
 //! [`Tiers::optimize`] compiles the optimized tier now, or waits for the background thread
@@ -50,21 +50,19 @@ struct Job {
     context: String,
 }
 
-/// Functions of more CLIF instructions than this keep the quick tier: the optimized tier's
-/// register allocator (regalloc2's backtracking one) takes time that grows faster than the
-/// function (docs/performance.md, "Very large kernels": user time 0.54 s at 123 k CLIF
-/// instructions, 1.31 s at 247 k, 4.93 s at 621 k), and a background thread busy for
-/// seconds delays the optimization of every other kernel queued after it.
-/// `PTXJIT_TIER=optimized` still compiles such a function with it.
-pub(crate) const OPTIMIZE_MAX_CLIF: usize = 100_000;
+/// Functions of more IR instructions than this get the quick tier only, unless
+/// `PTXJIT_TIER=optimized` asks for the optimized one: its register allocator (regalloc2's
+/// backtracking one) takes time that grows faster than the function (docs/performance.md,
+/// "Very large kernels": a straight-line kernel of 10 000 instructions takes 0.54 s of user
+/// time, 20 000 take 1.31 s, 50 000 take 4.93 s, against 1.10 s in the quick tier), and a
+/// background thread busy for seconds delays every kernel queued after it. The benchmark
+/// kernels have a few hundred.
+pub(crate) const OPTIMIZE_MAX_INSTS: usize = 8000;
 
 impl Job {
     fn compile(&self, tier: Tier) -> Result<SharedEngine, String> {
-        self.compile_jit(tier).map(|j| Arc::new(j) as SharedEngine)
-    }
-
-    fn compile_jit(&self, tier: Tier) -> Result<crate::jit::JitKernel, String> {
         crate::jit::compile_tier(&self.ir, self.racecheck, self.lockstep, tier)
+            .map(|j| Arc::new(j) as SharedEngine)
             .map_err(|e| format!("{}{e}", self.context))
     }
 }
@@ -91,6 +89,13 @@ impl Tiers {
         context: String,
         tier: Option<Tier>,
     ) -> Result<Arc<Tiers>, String> {
+        // A very large function gets the quick tier only (see `OPTIMIZE_MAX_INSTS`).
+        let forced = crate::switches::switches().tier == Some(Tier::Optimized);
+        let tier = if ir.insts.len() > OPTIMIZE_MAX_INSTS && !forced {
+            Some(Tier::Quick)
+        } else {
+            tier
+        };
         let job = Job {
             ir,
             racecheck,
@@ -111,19 +116,14 @@ impl Tiers {
                 jit: true,
             })),
             None => {
-                let quick = job.compile_jit(Tier::Quick)?;
-                // A very large function keeps its quick tier (see `OPTIMIZE_MAX_CLIF`).
-                let job = (quick.clif_insts() <= OPTIMIZE_MAX_CLIF).then_some(job);
-                let queued = job.is_some();
+                let quick = job.compile(Tier::Quick)?;
                 let t = Arc::new(Tiers {
-                    quick: Mutex::new(Some(Arc::new(quick) as SharedEngine)),
+                    quick: Mutex::new(Some(quick)),
                     optimized: OnceLock::new(),
-                    job,
+                    job: Some(job),
                     jit: true,
                 });
-                if queued {
-                    queue(&t);
-                }
+                queue(&t);
                 Ok(t)
             }
         }

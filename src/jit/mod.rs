@@ -68,8 +68,6 @@ impl Tier {
 pub struct JitKernel {
     layout: WarpLayout,
     tier: Tier,
-    /// The CLIF instructions of the function compiled (before Cranelift's passes).
-    clif_insts: usize,
     /// What must be zero in a warp state at CTA start (`WarpEngine::zeroed_ranges`).
     zeroed: Vec<(u32, u32)>,
     func: WarpFn,
@@ -175,11 +173,6 @@ impl JitKernel {
     /// The Cranelift settings the kernel's code was compiled with.
     pub fn tier(&self) -> Tier {
         self.tier
-    }
-
-    /// How many CLIF instructions the kernel's function had (the same in both tiers).
-    pub fn clif_insts(&self) -> usize {
-        self.clif_insts
     }
 }
 
@@ -331,7 +324,6 @@ pub fn compile_tier(
         zeroed,
         layout,
         tier,
-        clif_insts,
         func,
         module: Some(module),
         _data: data,
