@@ -1121,7 +1121,10 @@ impl Kernel {
     /// thread has compiled it: launches that start after this returns run the optimized code
     /// (to time launches of the optimized code, as the benchmarks do). A kernel not compiled
     /// yet gets the optimized tier directly, without a quick tier first. Nothing more for
-    /// the interpreter, or with `PTXJIT_TIER=quick` (which compiles only the quick tier).
+    /// the interpreter, or with `PTXJIT_TIER=quick` (which compiles only the quick tier), or
+    /// for a kernel of more than 8 000 IR instructions (about as many PTX instructions), which
+    /// gets the quick tier only unless `PTXJIT_TIER=optimized`: the optimized tier's register
+    /// allocation takes time that grows faster than the function.
     /// Errors: [`Error::Internal`] (a compiler bug); launches then keep the quick tier.
     pub fn compile_optimized(&self) -> Result<(), Error> {
         self.compile_optimized_for(&LaunchOptions::default())
@@ -1405,6 +1408,9 @@ impl Context {
     /// the first launch).
     pub fn load_module(&mut self, ptx: &str, file: &str, engine: Engine) -> Result<Module, Error> {
         let start = Instant::now();
+        // The launches' worker threads get the stack a large kernel's code needs, if the
+        // pool is not there yet (`runtime::workers`).
+        crate::runtime::workers::worker_stack();
         let (m, kernels, lines) = front_end_with_lines(ptx, file)?;
         let mut symbols = vec![0u64; m.globals.len()];
         for (i, g) in m.globals.iter().enumerate() {

@@ -12,6 +12,8 @@
 //! before its turn is never optimized, and one dropped during its optimization is freed by
 //! the background thread when it finishes.
 //!
+//! A function of more than [`OPTIMIZE_MAX_INSTS`] IR instructions gets the quick tier only.
+//!
 //! `PTXJIT_TIER=quick` or `optimized` (`switches::Switches::tier`) compiles one tier only.
 //! [`Tiers::optimize`] compiles the optimized tier now, or waits for the background thread
 //! if it is compiling it.
@@ -48,6 +50,15 @@ struct Job {
     context: String,
 }
 
+/// Functions of more IR instructions than this get the quick tier only, unless
+/// `PTXJIT_TIER=optimized` asks for the optimized one: its register allocator (regalloc2's
+/// backtracking one) takes time that grows faster than the function (docs/performance.md,
+/// "Very large kernels": a straight-line kernel of 10 000 instructions takes 0.54 s of user
+/// time, 20 000 take 1.31 s, 50 000 take 4.93 s, against 1.10 s in the quick tier), and a
+/// background thread busy for seconds delays every kernel queued after it. The benchmark
+/// kernels have a few hundred.
+pub(crate) const OPTIMIZE_MAX_INSTS: usize = 8000;
+
 impl Job {
     fn compile(&self, tier: Tier) -> Result<SharedEngine, String> {
         crate::jit::compile_tier(&self.ir, self.racecheck, self.lockstep, tier)
@@ -78,6 +89,13 @@ impl Tiers {
         context: String,
         tier: Option<Tier>,
     ) -> Result<Arc<Tiers>, String> {
+        // A very large function gets the quick tier only (see `OPTIMIZE_MAX_INSTS`).
+        let forced = crate::switches::switches().tier == Some(Tier::Optimized);
+        let tier = if ir.insts.len() > OPTIMIZE_MAX_INSTS && !forced {
+            Some(Tier::Quick)
+        } else {
+            tier
+        };
         let job = Job {
             ir,
             racecheck,

@@ -208,6 +208,8 @@ pub fn compile_tier(
     // The group loops' SIMD code is written for groups of four 32-bit lanes.
     const _: () = assert!(crate::analysis::segment::GROUP_LANES == 4);
     let times = crate::switches::switches().compile_times;
+    // Before any code exists that a worker could run: the workers' stack bounds the frame.
+    crate::runtime::workers::worker_stack();
     let t0 = std::time::Instant::now();
     let order = crate::analysis::segment::WarpOrder::of(f, lockstep);
     let plan = codegen::plan(f, order).with_racecheck(racecheck);
@@ -279,6 +281,20 @@ pub fn compile_tier(
         }
     }
     let code_bytes = ctx.compiled_code().map_or(0, |c| c.code_info().total_size);
+    let frame = ctx
+        .compiled_code()
+        .and_then(|c| c.buffer.frame_layout())
+        .map_or(0, |l| l.frame_to_fp_offset as usize);
+    let max_frame = crate::runtime::workers::max_frame();
+    if frame > max_frame {
+        return Err(format!(
+            "the {} tier's code for this kernel needs a {frame}-byte stack frame, more than the \
+             {max_frame} bytes a launch's worker thread has for it ({clif_insts} CLIF \
+             instructions): the kernel is too large for the JIT; split it, or run it on the \
+             interpreter",
+            tier.name()
+        ));
+    }
     let t2 = std::time::Instant::now();
     module.clear_context(&mut ctx);
     SCRATCH.with(|s| s.set(Some(Box::new(Scratch { ctx, fctx }))));

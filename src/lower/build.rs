@@ -1433,10 +1433,16 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
                 Some(n) => (0..n).map(|i| format!("{}{i}", d.name.name)).collect(),
                 None => vec![d.name.name.clone()],
             };
+            // Component names (`lower::vregs`) exist only once a vector register has been
+            // declared: without one, neither look them up nor remove them (a kernel with
+            // `.reg .b32 %r<N>` would format 8 names per register).
+            let vectors = b.has_vector_regs;
             if let Some(scope) = b.scopes.last() {
                 let taken = |n: &String| {
                     scope.contains_key(n)
-                        || (0..4).any(|k| scope.contains_key(&super::vregs::component_name(n, k)))
+                        || (vectors
+                            && (0..4)
+                                .any(|k| scope.contains_key(&super::vregs::component_name(n, k))))
                 };
                 if let Some(n) = declared.iter().find(|n| taken(n)) {
                     return Err(LowerError::new(
@@ -1506,8 +1512,10 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
                 let v = b.new_var(ty);
                 b.decl.insert(v, d.ty);
                 if let Some(scope) = b.scopes.last_mut() {
-                    for k in 0..4 {
-                        scope.remove(&super::vregs::component_name(&n, k));
+                    if vectors {
+                        for k in 0..4 {
+                            scope.remove(&super::vregs::component_name(&n, k));
+                        }
                     }
                     scope.insert(n, v);
                 }

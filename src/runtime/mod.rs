@@ -29,6 +29,7 @@ pub mod tma;
 pub mod video;
 pub mod warp;
 pub mod wgmma;
+pub mod workers;
 
 pub use launch::LaunchDims;
 pub use memory::DevicePtr;

@@ -1,0 +1,155 @@
+//! A very large kernel: a straight-line chain of 150 000 32-bit integer operations (what a
+//! fully unrolled loop becomes) loads, compiles and gives the answer computed on the host.
+//! Its quick-tier code has a stack frame of about 2.4 MiB (the single-pass register
+//! allocator gives each spilled value its own slot), more than a thread's default 2 MiB: the
+//! launch's worker threads must have the stack for it (`runtime::workers`). Such a kernel
+//! keeps its quick tier (`Kernel::compile_optimized` does not compile the optimized one).
+//!
+//! The kernel is generated here (as `benches/gen_big_straight.py` does for the measurements
+//! in docs/performance.md, "Very large kernels"); the expected output is the same chain
+//! evaluated with Rust's wrapping arithmetic.
+
+use ptxjit::host::{Context, Engine, KernelArg, LaunchDims, LaunchOptions, Tier};
+
+/// One operation: `%r{dst} = op(%r{x}, %r{y})`, or `op(%r{x}, imm)` for shifts.
+#[derive(Clone, Copy)]
+struct Op {
+    kind: usize,
+    x: usize,
+    y: usize,
+    imm: u32,
+}
+
+const KINDS: [&str; 8] = [
+    "add.s32",
+    "xor.b32",
+    "mul.lo.s32",
+    "sub.s32",
+    "or.b32",
+    "shl.b32",
+    "and.b32",
+    "shr.u32",
+];
+
+/// `n` operations, each reading two of the last 16 values (a pseudo-random choice).
+fn chain(n: usize) -> Vec<Op> {
+    let mut state: u32 = 0x9E37_79B9;
+    (0..n)
+        .map(|i| {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            let avail = i + 2; // %r0 = a[i], %r1 = b[i]
+            Op {
+                kind: (state >> 16) as usize % KINDS.len(),
+                x: avail - 1 - ((state >> 4) & 15) as usize % avail,
+                y: avail - 1 - ((state >> 8) & 15) as usize % avail,
+                imm: (state >> 20) & 31,
+            }
+        })
+        .collect()
+}
+
+/// The kernel `big(a, b, out, n)`: `out[i] = chain(a[i], b[i])` for `i < n`.
+fn ptx(ops: &[Op]) -> String {
+    use std::fmt::Write;
+    let last = ops.len() + 1;
+    let mut s = format!(
+        ".version 7.0\n.target sm_70\n.address_size 64\n\
+         .visible .entry big(.param .u64 pa, .param .u64 pb, .param .u64 pout, .param .u32 pn)\n{{\n\
+         .reg .pred %p<2>;\n.reg .b32 %r<{}>;\n.reg .b32 %t<4>;\n.reg .b64 %rd<8>;\n\
+         ld.param.u64 %rd1, [pa];\nld.param.u64 %rd2, [pb];\nld.param.u64 %rd3, [pout];\n\
+         ld.param.u32 %t0, [pn];\nmov.u32 %t1, %ctaid.x;\nmov.u32 %t2, %ntid.x;\n\
+         mov.u32 %t3, %tid.x;\nmad.lo.s32 %t1, %t1, %t2, %t3;\nsetp.ge.u32 %p1, %t1, %t0;\n\
+         @%p1 bra DONE;\nmul.wide.u32 %rd4, %t1, 4;\nadd.s64 %rd5, %rd1, %rd4;\n\
+         add.s64 %rd6, %rd2, %rd4;\nadd.s64 %rd7, %rd3, %rd4;\n\
+         ld.global.u32 %r0, [%rd5];\nld.global.u32 %r1, [%rd6];\n",
+        last + 1
+    );
+    for (i, op) in ops.iter().enumerate() {
+        let k = KINDS[op.kind];
+        if k.starts_with("sh") {
+            writeln!(s, "{k} %r{}, %r{}, {};", i + 2, op.x, op.imm).unwrap();
+        } else {
+            writeln!(s, "{k} %r{}, %r{}, %r{};", i + 2, op.x, op.y).unwrap();
+        }
+    }
+    writeln!(s, "st.global.u32 [%rd7], %r{last};\nDONE:\nret;\n}}").unwrap();
+    s
+}
+
+/// The chain on the host.
+fn reference(ops: &[Op], a: u32, b: u32) -> u32 {
+    let mut v = vec![a, b];
+    for op in ops {
+        let (p, q) = (v[op.x], v[op.y]);
+        v.push(match KINDS[op.kind] {
+            "add.s32" => p.wrapping_add(q),
+            "sub.s32" => p.wrapping_sub(q),
+            "xor.b32" => p ^ q,
+            "and.b32" => p & q,
+            "or.b32" => p | q,
+            "mul.lo.s32" => p.wrapping_mul(q),
+            "shl.b32" => p << op.imm,
+            "shr.u32" => p >> op.imm,
+            k => panic!("no reference for {k}"),
+        });
+    }
+    *v.last().unwrap()
+}
+
+fn to_bytes(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+#[test]
+fn a_150k_instruction_kernel_runs_on_the_jit() {
+    let ops = chain(150_000);
+    let n = 100u32; // three warps of a 128-thread CTA, the last one partial
+    let a: Vec<u32> = (0..n).map(|i| i.wrapping_mul(0x9E37_79B1) | 1).collect();
+    let b: Vec<u32> = (0..n)
+        .map(|i| (i ^ 0x5555_AAAA).rotate_left(i) | 1)
+        .collect();
+    let expected: Vec<u32> = a
+        .iter()
+        .zip(&b)
+        .map(|(&x, &y)| reference(&ops, x, y))
+        .collect();
+    let mut ctx = Context::new();
+    let m = ctx
+        .load_module(&ptx(&ops), "big.ptx", Engine::Jit)
+        .expect("load");
+    let k = m.kernel("big").expect("kernel");
+    let bytes = 4 * n as u64;
+    let (da, db, dout) = (
+        ctx.alloc(bytes, Some("a")).unwrap(),
+        ctx.alloc(bytes, Some("b")).unwrap(),
+        ctx.alloc(bytes, Some("out")).unwrap(),
+    );
+    ctx.copy_htod(da, &to_bytes(&a)).unwrap();
+    ctx.copy_htod(db, &to_bytes(&b)).unwrap();
+    ctx.copy_htod(dout, &vec![0u8; bytes as usize]).unwrap();
+    let dims = LaunchDims {
+        grid: [1, 1, 1],
+        block: [128, 1, 1],
+        shared_bytes: 0,
+    };
+    let args = [
+        KernelArg::Ptr(da),
+        KernelArg::Ptr(db),
+        KernelArg::Ptr(dout),
+        KernelArg::U32(n),
+    ];
+    ctx.launch(&k, dims, &args, &LaunchOptions::default())
+        .expect("launch");
+    let mut out = vec![0u8; bytes as usize];
+    ctx.copy_dtoh(&mut out, dout).unwrap();
+    let got: Vec<u32> = out
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(got, expected);
+    if std::env::var_os("PTXJIT_TIER").is_none() {
+        // Too large for the optimized tier: it keeps the quick one.
+        k.compile_optimized().expect("compile_optimized");
+        assert_eq!(k.compiled.tier_for(false, false), Some(Tier::Quick));
+    }
+}
