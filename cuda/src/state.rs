@@ -362,6 +362,7 @@ pub fn init() -> DrvResult {
         if let Some(tool) = config.tool {
             crate::sanitizer::at_exit(tool, config.leak_check);
         }
+        crate::interrupt::install_from_env();
         // Device printf text waits for the driver's flush points, as on a GPU (registered
         // after the tool's handler, so it runs before that one ends the process).
         host.set_printf_sink(ptxjit::host::PrintfSink::Capture);
