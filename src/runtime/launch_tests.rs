@@ -24,7 +24,7 @@ $L:
 /// Lanes stopped by the time limit at the yield point of a loop without barriers are
 /// reported as spinning in that loop, never as waiting at a barrier: warp 0 parked by the
 /// yield (as `Op::Yield` parks lanes: each waiting for itself alone, `runtime::warp`), warp 1
-/// about to run the yield point's counter.
+/// about to run the yield point's counter in the loop.
 #[test]
 fn timeout_positions_name_spinning_loops() {
     let (_, kernels) = crate::host::front_end(SPIN_ON_MEMORY, "spin.ptx").expect("loads");
@@ -57,7 +57,10 @@ fn timeout_positions_name_spinning_loops() {
         .barrier_targets
         .first()
         .expect("the yield parks lanes");
-    let counter = (0..layout.order.len() as u32)
+    // A block of the loop's yield point (its counter), not the entry's initialization of
+    // the counter (also the yield point's code): lanes still at the entry have not started.
+    let counter = (1..layout.order.len() as u32)
+        .rev()
         .find(|&p| sites.is_yield(layout.block_site[p as usize]))
         .expect("a block of the yield point");
     let mut states = vec![vec![0u128; layout.size as usize / 16]; 2];

@@ -912,6 +912,8 @@ mod tests {
         m.set_module_variable(s, false);
         let a = m.alloc(400, Some("a")).unwrap();
         assert_eq!(a.0 - s.0, 256, "the layout this test assumes");
+        let c = m.alloc(64, Some("table")).unwrap();
+        m.set_module_variable(c, true);
         let name = |addr| {
             m.nearest_for_report(addr)
                 .map(|(x, off)| (x.report_name(), off))
@@ -933,8 +935,6 @@ mod tests {
             Some("$str$1")
         );
         // A __constant__ variable.
-        let c = m.alloc(64, Some("table")).unwrap();
-        m.set_module_variable(c, true);
         assert_eq!(
             name(c.0).map(|(n, _)| n),
             Some("module variable 'table' (__constant__)".into())
