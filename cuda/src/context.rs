@@ -1,7 +1,9 @@
 //! Contexts (CUDA driver API: Primary Context Management, Context Management).
 //!
 //! Each host thread has a stack of current contexts ([`state::CTX_STACK`]). All contexts share
-//! the device's memory and loaded modules, as unified addressing lets a program see them.
+//! the device's address space, as unified addressing lets a program see it; each context owns
+//! the memory, modules, streams and events made while it was current, and destroying it
+//! (`cuCtxDestroy`, `cuDevicePrimaryCtxReset`) frees them ([`state::Driver::destroy_owned`]).
 
 use crate::device::CUdevice;
 use crate::errors::*;
@@ -98,6 +100,8 @@ pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult {
             }
             d.contexts.remove(&c);
             d.flush_printf();
+            let freed = d.destroy_owned(c);
+            crate::sanitizer::report_leaks(&freed);
             Ok(())
         })?;
         CTX_STACK.with(|s| s.borrow_mut().retain(|&x| x != c));
@@ -370,10 +374,16 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult
 pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult {
     entry("cuDevicePrimaryCtxReset_v2", || {
         crate::device::check_device(dev)?;
-        // Clears the sticky error; memory and modules stay (other contexts share them).
+        // Destroys the primary context's allocations, modules, streams and events and clears
+        // the sticky error. The handle stays valid: the context is made again on next use
+        // (CUDA Driver API, cuDevicePrimaryCtxReset).
         with_driver(|d| {
             d.sticky = None;
             d.flush_printf();
+            if let Some(p) = d.primary {
+                let freed = d.destroy_owned(p);
+                crate::sanitizer::report_leaks(&freed);
+            }
             Ok(())
         })
     })

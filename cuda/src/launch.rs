@@ -218,8 +218,28 @@ fn lockstep_note_once(f: u64, kernel: &ptxjit::host::Kernel, lockstep: bool) {
 }
 
 /// Launches `f` (cooperatively when `cooperative`); a fault becomes the sticky error and its
-/// report goes to stderr.
+/// report goes to stderr. A Ctrl-C during the launch ([`crate::interrupt`]) ends the process
+/// after the launch's report.
 pub fn launch(
+    d: &mut Driver,
+    f: u64,
+    dims: LaunchDims,
+    stream: u64,
+    params: Vec<u8>,
+    cooperative: bool,
+    cluster: Option<[u32; 3]>,
+) -> DrvResult {
+    crate::interrupt::begin();
+    let r = launch_now(d, f, dims, stream, params, cooperative, cluster);
+    if crate::interrupt::end() {
+        d.flush_printf();
+        crate::interrupt::end_process();
+    }
+    r
+}
+
+/// [`launch`] itself.
+fn launch_now(
     d: &mut Driver,
     f: u64,
     dims: LaunchDims,

@@ -19,7 +19,9 @@
 //!
 //! # Environment
 //! `PTXJIT_ENGINE=jit|interp`, `PTXJIT_TOOL=memcheck|initcheck` (see [`sanitizer`]), `PTXJIT_MEMCHECK=1`
-//! (memcheck's checks without the exit-time report), `PTXJIT_TIMEOUT=SECONDS`,
+//! (memcheck's checks without the exit-time report), `PTXJIT_LEAK_CHECK=full` (memcheck's leak
+//! check), `PTXJIT_INTERRUPT=1` (Ctrl-C reports where a launch's warps were: [`interrupt`]),
+//! `PTXJIT_TIMEOUT=SECONDS`,
 //! `PTXJIT_TRACE=1` (one line per driver call with its result on stderr), `PTXJIT_CC=8.0`
 //! (the compute capability reported), `PTXJIT_DRIVER_VERSION=13000` (the version reported; 13000 by default).
 
@@ -34,6 +36,7 @@ pub mod errors;
 pub mod graph;
 pub mod graph_nodes;
 pub mod graph_update;
+pub mod interrupt;
 pub mod launch;
 pub mod memory;
 pub mod module;

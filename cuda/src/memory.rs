@@ -65,10 +65,13 @@ fn alloc(d: &mut Driver, bytes: usize, label: &str) -> Result<u64, Fail> {
             "cannot allocate 0 bytes",
         ));
     }
-    d.host
+    let p = d
+        .host
         .alloc(bytes as u64, Some(label))
         .map(|p| p.0)
-        .map_err(crate::host_fail)
+        .map_err(crate::host_fail)?;
+    d.own(crate::state::Owned::Memory(p));
+    Ok(p)
 }
 
 exports! { cuMemAlloc_v2 => fn(dptr: *mut CUdeviceptr, bytes: usize) {
@@ -129,13 +132,11 @@ fn free(d: &mut Driver, p: u64) -> DrvResult {
     match &r {
         Ok(()) => {
             d.managed.remove(&p);
+            d.owners.remove(&crate::state::Owned::Memory(p));
         }
         // Under a tool, a bad free is one of its errors (compute-sanitizer: "Program hit
         // invalid device pointer on CUDA API call to cuMemFree").
-        Err(f) if d.config.tool.is_some() => crate::sanitizer::report(&format!(
-            "Program hit CUDA_ERROR_INVALID_VALUE on CUDA API call to cuMemFree: {}",
-            f.message
-        )),
+        Err(f) if d.config.tool.is_some() => crate::sanitizer::report_api_error("cuMemFree", f),
         Err(_) => {}
     }
     r
@@ -363,14 +364,29 @@ pub(crate) fn copy_checked(
         if n == 0 {
             return Ok(());
         }
-        if dst_dev && crate::registered::host_of_shadow(d, dst, n as u64).is_none() {
-            device_range(d, dst, n as u64)?;
-        }
-        if src_dev && crate::registered::host_of_shadow(d, src, n as u64).is_none() {
-            device_range(d, src, n as u64)?;
-        }
-        copy(d, dst, src, n, what)
+        let r = (|| {
+            if dst_dev && crate::registered::host_of_shadow(d, dst, n as u64).is_none() {
+                device_range(d, dst, n as u64)?;
+            }
+            if src_dev && crate::registered::host_of_shadow(d, src, n as u64).is_none() {
+                device_range(d, src, n as u64)?;
+            }
+            copy(d, dst, src, n, what)
+        })();
+        api_error(d, what, r)
     })
+}
+
+/// Under a tool, a failed copy, memset or free is one of its errors, as compute-sanitizer
+/// reports the host API errors a program hits ("Program hit cudaErrorInvalidValue ... on
+/// CUDA API call to cudaMemcpy"); `r` is returned as it is.
+fn api_error(d: &Driver, what: &str, r: DrvResult) -> DrvResult {
+    if let Err(f) = &r {
+        if d.config.tool.is_some() {
+            crate::sanitizer::report_api_error(what, f);
+        }
+    }
+    r
 }
 
 exports! { cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds => fn(dst: CUdeviceptr, src: *const c_void, n: usize) {
@@ -402,7 +418,10 @@ exports! { cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz => fn(dst: CUdevicept
 
 exports! { cuMemcpy, cuMemcpy_ptds => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize) {
     sync_call("cuMemcpy")?;
-    with_context(|d| copy(d, dst, src, n, "cuMemcpy"))
+    with_context(|d| {
+        let r = copy(d, dst, src, n, "cuMemcpy");
+        api_error(d, "cuMemcpy", r)
+    })
 }}
 
 exports! { cuMemcpyAsync, cuMemcpyAsync_ptsz => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize, stream: u64) {
@@ -429,6 +448,27 @@ pub(crate) fn memset(
     rows: usize,
 ) -> DrvResult {
     with_context(|d| {
+        let r = memset_in(d, dst, pitch, value, width, count, rows);
+        let what = match width {
+            1 => "cuMemsetD8",
+            2 => "cuMemsetD16",
+            _ => "cuMemsetD32",
+        };
+        api_error(d, what, r)
+    })
+}
+
+/// [`memset`] with the driver locked.
+fn memset_in(
+    d: &Driver,
+    dst: u64,
+    pitch: usize,
+    value: u32,
+    width: usize,
+    count: usize,
+    rows: usize,
+) -> DrvResult {
+    {
         if !dst.is_multiple_of(width as u64) {
             return Err(Fail::new(
                 CUDA_ERROR_INVALID_VALUE,
@@ -452,7 +492,7 @@ pub(crate) fn memset(
             written(d, p, bytes as u64);
         }
         Ok(())
-    })
+    }
 }
 
 exports! { cuMemsetD8_v2, cuMemsetD8_v2_ptds => fn(dst: CUdeviceptr, v: u8, n: usize) { sync_call("cuMemsetD8_v2")?; memset(dst, 0, v.into(), 1, n, 1) }}

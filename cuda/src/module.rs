@@ -223,6 +223,7 @@ fn load(d: &mut Driver, inputs: &[(String, String)], logs: &JitLogs) -> Result<u
                     functions: HashMap::new(),
                 },
             );
+            d.own(crate::state::Owned::Module(h));
             logs.info(&format!("ptxjit: loaded {file}"));
             Ok(h)
         }
@@ -338,6 +339,7 @@ exports! { cuModuleLoad => fn(pmod: *mut u64, fname: *const c_char) {
 
 exports! { cuModuleUnload => fn(m: u64) {
     with_context(|d| {
+        d.owners.remove(&crate::state::Owned::Module(m));
         let state = d.modules.remove(&m).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{m:#x} is not a live CUmodule")))?;
         for f in state.functions.values() {
             d.functions.remove(f);
@@ -547,6 +549,7 @@ exports! { cuLibraryLoadFromFile => fn(plib: *mut u64, fname: *const c_char, _jo
 
 exports! { cuLibraryUnload => fn(lib: u64) {
     with_context(|d| {
+        d.owners.remove(&crate::state::Owned::Module(lib));
         let state = d.modules.remove(&lib).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{lib:#x} is not a live CUlibrary")))?;
         for f in state.functions.values() {
             d.functions.remove(f);

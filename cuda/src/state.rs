@@ -32,11 +32,30 @@ pub enum Kind {
     UserObject = 12,
 }
 
-/// A context (`CUcontext`). All contexts share the device's memory and modules' data, as
-/// unified addressing makes them look to the program.
+/// A context (`CUcontext`). All contexts share the device's address space, as unified
+/// addressing makes them look to the program, but each owns what was made while it was
+/// current ([`Owned`]): destroying it (`cuCtxDestroy`) or resetting the primary context
+/// (`cuDevicePrimaryCtxReset`, `cudaDeviceReset`) frees that memory, unloads those modules
+/// and destroys those streams and events, as on a GPU.
 pub struct CtxState {
     pub primary: bool,
     pub flags: u32,
+}
+
+/// A resource a context owns: it lives until it is freed or destroyed, or until its context
+/// is ([`Driver::destroy_owned`]). Handles are never reused; an address that is freed stops
+/// being owned, so a later allocation at the same address is not freed with the old owner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Owned {
+    /// A device allocation of [`crate::memory`]'s `alloc` (`cuMemAlloc`, `cuMemAllocPitch`,
+    /// `cuMemAllocManaged`, `cuMemHostAlloc`, a `cuMemHostRegister` shadow), by address.
+    Memory(u64),
+    /// A `CUmodule` (also a `CUlibrary`).
+    Module(u64),
+    /// A `CUstream`.
+    Stream(u64),
+    /// A `CUevent`.
+    Event(u64),
 }
 
 /// A loaded module (`CUmodule`).
@@ -133,6 +152,9 @@ pub struct ExecConfig {
     pub memcheck: bool,
     /// `PTXJIT_TOOL` (memcheck: implies `memcheck`).
     pub tool: Option<ptxjit::host::tool::Tool>,
+    /// `PTXJIT_LEAK_CHECK=full`: memcheck reports leaked device allocations (when a context
+    /// is destroyed and at exit), as compute-sanitizer's `--leak-check full`.
+    pub leak_check: bool,
     /// `PTXJIT_RACECHECK_GLOBAL=1`: racecheck also checks global memory (between threads of
     /// one block).
     pub racecheck_global: bool,
@@ -161,6 +183,13 @@ impl ExecConfig {
         let tool = crate::sanitizer::tool_from_env()?;
         let memcheck = ptxjit::host::env_flag("PTXJIT_MEMCHECK")
             || tool == Some(ptxjit::host::tool::Tool::Memcheck);
+        let leak_check = crate::sanitizer::leak_check_from_env()?;
+        if leak_check && tool != Some(ptxjit::host::tool::Tool::Memcheck) {
+            eprintln!(
+                "ptxjit: PTXJIT_LEAK_CHECK=full needs PTXJIT_TOOL=memcheck (leaks are memcheck's \
+                 errors); ignored"
+            );
+        }
         let racecheck_global = ptxjit::host::env_flag("PTXJIT_RACECHECK_GLOBAL");
         if racecheck_global && tool != Some(ptxjit::host::tool::Tool::Racecheck) {
             eprintln!(
@@ -199,6 +228,7 @@ impl ExecConfig {
             engine,
             memcheck,
             tool,
+            leak_check,
             racecheck_global,
             timeout,
             schedule,
@@ -265,6 +295,8 @@ pub struct Driver {
     pub graphs: crate::graph::Graphs,
     /// User objects and the graphs' references to them.
     pub user_objects: crate::user_object::UserObjects,
+    /// Which context owns each resource made while a context was current.
+    pub owners: HashMap<Owned, u64>,
 }
 
 static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
@@ -328,8 +360,9 @@ pub fn init() -> DrvResult {
                 .map_err(|e| Fail::new(CUDA_ERROR_NO_DEVICE, e.to_string()))?;
         }
         if let Some(tool) = config.tool {
-            crate::sanitizer::at_exit(tool);
+            crate::sanitizer::at_exit(tool, config.leak_check);
         }
+        crate::interrupt::install_from_env();
         // Device printf text waits for the driver's flush points, as on a GPU (registered
         // after the tool's handler, so it runs before that one ends the process).
         host.set_printf_sink(ptxjit::host::PrintfSink::Capture);
@@ -359,6 +392,7 @@ pub fn init() -> DrvResult {
             current_pool: 0,
             graphs: Default::default(),
             user_objects: Default::default(),
+            owners: HashMap::new(),
         });
     }
     Ok(())
@@ -480,6 +514,75 @@ impl Driver {
         if !text.is_empty() {
             write_stdout(&text);
         }
+    }
+
+    /// Records that `r` belongs to this thread's current context (nothing when none is
+    /// current).
+    pub fn own(&mut self, r: Owned) {
+        if let Some(c) = current_context() {
+            self.owners.insert(r, c);
+        }
+    }
+
+    /// Frees, unloads and destroys what context `ctx` owns, as destroying or resetting a
+    /// context does on a GPU (CUDA Driver API, `cuCtxDestroy`: "Destroys the CUDA context
+    /// specified by ctx ... all the resources of the context are released";
+    /// `cuDevicePrimaryCtxReset`: "Destroy all allocations and reset all state on the primary
+    /// context"). A pointer freed this way is no longer an allocation: freeing it again is
+    /// `CUDA_ERROR_INVALID_VALUE`, and a kernel touching it faults.
+    ///
+    /// Returns the user allocations freed (address, bytes, the call that made it), for
+    /// memcheck's leak check, which runs when a context is destroyed.
+    pub fn destroy_owned(&mut self, ctx: u64) -> Vec<(u64, u64, String)> {
+        let mut mine: Vec<Owned> = self
+            .owners
+            .iter()
+            .filter(|(_, &c)| c == ctx)
+            .map(|(&r, _)| r)
+            .collect();
+        // In the order made (addresses and handles both grow), for a stable leak report.
+        mine.sort_by_key(|r| match *r {
+            Owned::Memory(a) | Owned::Module(a) | Owned::Stream(a) | Owned::Event(a) => a,
+        });
+        let mut freed = vec![];
+        for r in mine {
+            self.owners.remove(&r);
+            match r {
+                Owned::Memory(p) => {
+                    let user = {
+                        let m = self.host.memory();
+                        m.allocation_at(p)
+                            .filter(|(a, _)| ptxjit::runtime::memory::GLOBAL_BASE + a.offset == p)
+                            .map(|(a, _)| (a.size, a.label.clone()))
+                    };
+                    self.host_allocs.remove(&p);
+                    self.managed.remove(&p);
+                    self.registered.retain(|_, reg| reg.shadow != Some(p));
+                    if self.host.free(ptxjit::host::DevicePtr(p)).is_ok() {
+                        if let Some((size, label)) = user {
+                            if crate::sanitizer::USER_ALLOCATIONS.contains(&label.as_str()) {
+                                freed.push((p, size, label));
+                            }
+                        }
+                    }
+                }
+                Owned::Module(m) => {
+                    if let Some(state) = self.modules.remove(&m) {
+                        for f in state.functions.values() {
+                            self.functions.remove(f);
+                        }
+                    }
+                }
+                Owned::Stream(s) => {
+                    self.streams.remove(&s);
+                    self.stream_attrs.retain(|(h, _), _| *h != s);
+                }
+                Owned::Event(e) => {
+                    self.events.remove(&e);
+                }
+            }
+        }
+        freed
     }
 
     /// A new handle of `kind`.

@@ -6,7 +6,7 @@
 
 use crate::errors::*;
 use crate::exports;
-use crate::state::{with_context, Driver, EventState, Kind, StreamState};
+use crate::state::{with_context, Driver, EventState, Kind, Owned, StreamState};
 use crate::{out, Fail};
 use std::ffi::{c_float, c_int, c_uint, c_void};
 use std::time::Instant;
@@ -15,6 +15,7 @@ exports! { cuStreamCreate => fn(ps: *mut u64, flags: c_uint) {
     let h = with_context(|d| {
         let h = d.handle(Kind::Stream);
         d.streams.insert(h, StreamState { flags, priority: 0 });
+        d.own(Owned::Stream(h));
         Ok(h)
     })?;
     unsafe { out(ps, h) }
@@ -24,6 +25,7 @@ exports! { cuStreamCreateWithPriority => fn(ps: *mut u64, flags: c_uint, priorit
     let h = with_context(|d| {
         let h = d.handle(Kind::Stream);
         d.streams.insert(h, StreamState { flags, priority: priority.clamp(-5, 0) });
+        d.own(Owned::Stream(h));
         Ok(h)
     })?;
     unsafe { out(ps, h) }
@@ -32,6 +34,7 @@ exports! { cuStreamCreateWithPriority => fn(ps: *mut u64, flags: c_uint, priorit
 exports! { cuStreamDestroy_v2 => fn(s: u64) {
     with_context(|d| match d.streams.remove(&s) {
         Some(_) => {
+            d.owners.remove(&Owned::Stream(s));
             d.stream_attrs.retain(|(h, _), _| *h != s);
             Ok(())
         }
@@ -159,6 +162,7 @@ exports! { cuEventCreate => fn(pe: *mut u64, flags: c_uint) {
     let h = with_context(|d| {
         let h = d.handle(Kind::Event);
         d.events.insert(h, EventState { flags, recorded: None });
+        d.own(Owned::Event(h));
         Ok(h)
     })?;
     unsafe { out(pe, h) }
@@ -166,7 +170,10 @@ exports! { cuEventCreate => fn(pe: *mut u64, flags: c_uint) {
 
 exports! { cuEventDestroy_v2 => fn(e: u64) {
     with_context(|d| match d.events.remove(&e) {
-        Some(_) => Ok(()),
+        Some(_) => {
+            d.owners.remove(&Owned::Event(e));
+            Ok(())
+        }
         None => Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{e:#x} is not a live CUevent"))),
     })
 }}

@@ -54,6 +54,23 @@ fn faults_are_sticky_codes() {
         assert_eq!(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
         assert_eq!(cuDevicePrimaryCtxReset_v2(0), CUDA_SUCCESS);
         assert_eq!(cuMemAlloc_v2(&mut p, 16), CUDA_SUCCESS);
+        // The reset unloaded the module (as on a GPU): its function handle is stale.
+        let mut params = [arg(&p)];
+        let r = cuLaunchKernel(
+            store,
+            1,
+            1,
+            1,
+            1,
+            1,
+            1,
+            0,
+            0,
+            params.as_mut_ptr(),
+            null_mut(),
+        );
+        assert_eq!(r, CUDA_ERROR_INVALID_HANDLE);
+        let store = function(load(STORE), "store");
 
         // A misaligned store: CUDA_ERROR_MISALIGNED_ADDRESS.
         let odd = p + 1;

@@ -58,11 +58,27 @@ fn program() {
             null_mut(),
         );
         assert_eq!(r, CUDA_ERROR_ILLEGAL_ADDRESS);
+        // The reset frees `a` and `b` (leaks, under the leak check): freeing `a` now is a
+        // bad free.
         assert_eq!(cuDevicePrimaryCtxReset_v2(0), CUDA_SUCCESS);
         assert_eq!(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+        assert_eq!(
+            cuMemFree_v2(a),
+            CUDA_ERROR_INVALID_VALUE,
+            "freed by the reset"
+        );
+        assert_eq!(cuMemAlloc_v2(&mut a, 4096), CUDA_SUCCESS);
+        assert_eq!(cuMemAlloc_v2(&mut b, 1000), CUDA_SUCCESS);
         assert_eq!(cuMemFree_v2(a), CUDA_SUCCESS);
         assert_eq!(cuMemFree_v2(a), CUDA_ERROR_INVALID_VALUE, "double free");
         assert_eq!(cuMemFree_v2(b + 4), CUDA_ERROR_INVALID_VALUE, "inside b");
+        // A copy and a memset past the end of `b` fail, and are errors of the tool.
+        let host = [0u8; 2000];
+        assert_eq!(
+            cuMemcpyHtoD_v2(b, host.as_ptr().cast(), 2000),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(cuMemsetD32_v2(b, 0, 500), CUDA_ERROR_INVALID_VALUE);
         // `b` leaks, and so does `c`, which ptxjit's libcudart would name after its runtime
         // call through ptxjit's export table.
         let mut c = 0u64;
@@ -89,36 +105,86 @@ fn program() {
     }
 }
 
+/// The program under memcheck, with `PTXJIT_LEAK_CHECK` set to `leak_check` when given:
+/// (exit status, stderr).
+fn run_program(leak_check: Option<&str>) -> (Option<i32>, String) {
+    let exe = std::env::current_exe().expect("the test binary");
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(["--exact", "program", "--test-threads", "1", "--nocapture"])
+        .env("PTXJIT_TOOL", "memcheck")
+        .env_remove("PTXJIT_LEAK_CHECK");
+    if let Some(v) = leak_check {
+        cmd.env("PTXJIT_LEAK_CHECK", v);
+    }
+    let out = cmd.output().expect("runs");
+    // The program's own checks passed before the exit-time report.
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("test program ... ok"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// What memcheck reports of the program whatever the leak check: the fault, the bad frees
+/// (one of a pointer the reset freed) and the failed copy and memset.
+const API_AND_FAULT_ERRORS: [&str; 8] = [
+    "========= Invalid __global__ write of size 4 bytes\n=========     at kernel 'store'\n",
+    "=========     out of bounds (0 bytes after the end of 'cuMemAlloc') store of 4 bytes",
+    "========= Program hit CUDA_ERROR_INVALID_VALUE on CUDA API call to cuMemFree: free of ",
+    ": double free: 'cuMemAlloc' (4096 bytes) was freed already",
+    "invalid free: the pointer is 4 bytes inside 'cuMemAlloc' (1000 bytes), not its start",
+    "========= Program hit CUDA_ERROR_INVALID_VALUE on CUDA API call to cuMemcpyHtoD: 2000 bytes at ",
+    " run past the end of 'cuMemAlloc' (1000 bytes, offset 0)",
+    "========= Program hit CUDA_ERROR_INVALID_VALUE on CUDA API call to cuMemsetD32: 2000 bytes at ",
+];
+
 #[test]
 fn memcheck_reports_and_exit_status() {
     if std::env::var("PTXJIT_TOOL").is_ok() {
         return;
     }
-    let exe = std::env::current_exe().expect("the test binary");
-    let out = std::process::Command::new(exe)
-        .args(["--exact", "program", "--test-threads", "1", "--nocapture"])
-        .env("PTXJIT_TOOL", "memcheck")
-        .output()
-        .expect("runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    // Leaks are not checked by default, as compute-sanitizer's --leak-check none.
+    let (code, err) = run_program(None);
+    assert_eq!(code, Some(2), "{err}");
+    for want in API_AND_FAULT_ERRORS {
+        assert!(err.contains(want), "missing {want:?} in:\n{err}");
+    }
+    assert!(
+        !err.contains("Leaked") && !err.contains("LEAK SUMMARY"),
+        "{err}"
+    );
+    // The fault, three bad frees, the copy and the memset.
+    assert!(err.contains("========= ERROR SUMMARY: 6 errors"), "{err}");
+}
+
+#[test]
+fn the_leak_check_is_opt_in_and_runs_at_reset_and_exit() {
+    if std::env::var("PTXJIT_TOOL").is_ok() {
+        return;
+    }
+    let (code, err) = run_program(Some("full"));
+    assert_eq!(code, Some(2), "{err}");
+    for want in API_AND_FAULT_ERRORS {
+        assert!(err.contains(want), "missing {want:?} in:\n{err}");
+    }
     for want in [
-        "========= ",
-        "========= Invalid __global__ write of size 4 bytes\n=========     at kernel 'store'\n",
-        "=========     out of bounds (0 bytes after the end of 'cuMemAlloc') store of 4 bytes",
-        "cuMemFree: free of ",
-        ": double free: 'cuMemAlloc' (4096 bytes) was freed already",
-        "invalid free: the pointer is 4 bytes inside 'cuMemAlloc' (1000 bytes), not its start",
+        // At the reset, which destroys the primary context and frees them.
+        "========= Leaked 4096 bytes at ",
         "========= Leaked 1000 bytes at ",
         "(allocated with cuMemAlloc, never freed)",
+        // At exit.
         "========= Leaked 512 bytes at ",
         "(allocated with cudaMalloc, never freed)",
-        "========= ERROR SUMMARY: 5 errors",
+        "========= LEAK SUMMARY: 6608 bytes leaked in 4 allocations\n",
+        "========= ERROR SUMMARY: 10 errors",
     ] {
         assert!(err.contains(want), "missing {want:?} in:\n{err}");
     }
-    // The program's own checks passed before the exit-time report.
-    assert!(String::from_utf8_lossy(&out.stdout).contains("test program ... ok"));
+    assert_eq!(err.matches("Leaked 1000 bytes").count(), 2, "{err}");
 }
 
 #[test]

@@ -22,14 +22,21 @@ pub struct ExecArgs {
     /// Check global accesses against exact allocation bounds (PTXJIT_MEMCHECK=1).
     #[arg(long)]
     pub memcheck: bool,
-    /// Run under a sanitizer tool (PTXJIT_TOOL): memcheck reports bad accesses, bad frees and
-    /// leaked device allocations, synccheck barrier and membermask misuse, initcheck loads of
+    /// Run under a sanitizer tool (PTXJIT_TOOL): memcheck reports bad accesses, failed
+    /// frees, copies and memsets, and (with --leak-check full) leaked device allocations,
+    /// synccheck barrier and membermask misuse, initcheck loads of
     /// never-written device and shared memory, racecheck shared-memory data races between
     /// threads of a block, as `=========` lines on stderr, ends with
     /// `========= ERROR SUMMARY: N errors`, and makes the program exit with status 2 when
     /// N > 0.
     #[arg(long, value_name = "TOOL", value_parser = crate::host::tool::Tool::parse)]
     pub tool: Option<crate::host::tool::Tool>,
+    /// With --tool memcheck: report device allocations still live when their context is
+    /// destroyed (`cudaDeviceReset`, `cuCtxDestroy`) or at exit, each an error, and a
+    /// `LEAK SUMMARY` line (PTXJIT_LEAK_CHECK), as compute-sanitizer's --leak-check; `none`
+    /// (the default) does not check.
+    #[arg(long, value_name = "full|none", value_parser = ["full", "none"])]
+    pub leak_check: Option<String>,
     /// With --tool racecheck: also races on global memory between threads of one block
     /// (PTXJIT_RACECHECK_GLOBAL=1).
     #[arg(long)]
@@ -129,6 +136,10 @@ pub fn exec(a: &ExecArgs) -> u8 {
     if a.racecheck_global && a.tool != Some(crate::host::tool::Tool::Racecheck) {
         return fail(super::RACECHECK_GLOBAL_ALONE);
     }
+    if a.leak_check.as_deref() == Some("full") && a.tool != Some(crate::host::tool::Tool::Memcheck)
+    {
+        return fail("--leak-check full needs --tool memcheck (leaks are memcheck's errors)");
+    }
     let Some((program, args)) = a.command.split_first() else {
         return fail("no program to run");
     };
@@ -138,7 +149,11 @@ pub fn exec(a: &ExecArgs) -> u8 {
         path.push(old);
     }
     let mut cmd = std::process::Command::new(program);
-    cmd.args(args).env("LD_LIBRARY_PATH", path);
+    // Ctrl-C stops the launch in progress with a report of where its warps were, then ends
+    // the program (cuda/src/interrupt.rs).
+    cmd.args(args)
+        .env("LD_LIBRARY_PATH", path)
+        .env("PTXJIT_INTERRUPT", "1");
     if let Some(e) = a.engine {
         let name = match e {
             EngineArg::Jit => "jit",
@@ -161,6 +176,9 @@ pub fn exec(a: &ExecArgs) -> u8 {
     }
     if a.racecheck_global {
         cmd.env("PTXJIT_RACECHECK_GLOBAL", "1");
+    }
+    if let Some(l) = &a.leak_check {
+        cmd.env("PTXJIT_LEAK_CHECK", l);
     }
     if let Some(t) = a.timeout {
         cmd.env("PTXJIT_TIMEOUT", t.to_string());

@@ -54,7 +54,9 @@ impl std::fmt::Display for Engine {
 }
 
 /// The allocations on either side of a faulting global address that is in no allocation
-/// and near none ([`FaultReport::neighbours`]): each one's label, size (bytes) and distance
+/// and near none ([`FaultReport::neighbours`]): each one's name as reports give it
+/// ([`Allocation::report_name`](crate::runtime::memory::Allocation::report_name): `'x'`, or
+/// `module variable '$str' (const string)`), size (bytes) and distance
 /// (bytes from the end of `below` to the address; from the address to the start of `above`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FaultNeighbours {
@@ -69,11 +71,11 @@ impl std::fmt::Display for FaultNeighbours {
         let below = self
             .below
             .as_ref()
-            .map(|(l, size, d)| format!("{d} bytes after the end of '{l}' ({size} bytes)"));
+            .map(|(l, size, d)| format!("{d} bytes after the end of {l} ({size} bytes)"));
         let above = self
             .above
             .as_ref()
-            .map(|(l, size, d)| format!("{d} bytes before the start of '{l}' ({size} bytes)"));
+            .map(|(l, size, d)| format!("{d} bytes before the start of {l} ({size} bytes)"));
         let sides: Vec<String> = below.into_iter().chain(above).collect();
         f.write_str(&sides.join(", "))
     }
@@ -96,8 +98,10 @@ pub struct FaultReport {
     pub source: Option<SourceLoc>,
     pub instruction: String,
     pub ptx_file: String,
-    /// The allocation a global address is in or near ([`crate::runtime::memory::is_near`]):
-    /// its label, the address's offset from its start (negative: before it) and its size.
+    /// The allocation a global address is in or near
+    /// ([`DeviceMemory::nearest_for_report`](crate::runtime::memory::DeviceMemory::nearest_for_report)):
+    /// its name as reports give it (`'x'`, `module variable '$str$1' (const string)`), the
+    /// address's offset from its start (negative: before it) and its size.
     pub nearest: Option<(String, i64, u64)>,
     /// A global address in no allocation and near none: the allocations on either side.
     pub neighbours: Option<FaultNeighbours>,
@@ -139,7 +143,7 @@ impl FaultReport {
                     Some((label, off, asize)) if *off >= 0 && (*off as u64) < *asize => {
                         let over = (*off as u64 + u64::from(self.size)).saturating_sub(*asize);
                         (over > 0).then(|| {
-                            format!("out of bounds ({over} bytes past the end of '{label}')")
+                            format!("out of bounds ({over} bytes past the end of {label})")
                         })
                     }
                     _ => None,
@@ -149,11 +153,11 @@ impl FaultReport {
                 let flat_space = matches!(self.space, ir::Space::Global | ir::Space::Generic);
                 let beside = match &self.nearest {
                     Some((label, off, asize)) if *off >= *asize as i64 => Some(format!(
-                        "{} bytes after the end of '{label}'",
+                        "{} bytes after the end of {label}",
                         *off - *asize as i64
                     )),
                     Some((label, off, _)) if *off < 0 => {
-                        Some(format!("{} bytes before the start of '{label}'", -*off))
+                        Some(format!("{} bytes before the start of {label}", -*off))
                     }
                     _ => None,
                 };
@@ -329,7 +333,7 @@ impl FaultReport {
         }
         match (&self.nearest, &self.neighbours) {
             (Some((label, off, size)), _) => {
-                format!("; nearest allocation '{label}' ({size} bytes), offset {off}")
+                format!("; nearest allocation {label} ({size} bytes), offset {off}")
             }
             (None, Some(n)) => format!("; neighbours: {n}"),
             (None, None) => String::new(),
@@ -1417,6 +1421,10 @@ impl Context {
             // Const banks live in the global arena too (see runtime::env).
             if g.space == ir::Space::Global || g.space == ir::Space::Const {
                 let p = self.alloc(g.size.max(1), Some(&g.name))?;
+                self.arena
+                    .write()
+                    .memory
+                    .set_module_variable(p, g.space == ir::Space::Const);
                 if !g.init.is_empty() {
                     self.copy_htod(p, &g.init)?;
                 }
@@ -2087,13 +2095,13 @@ fn report(
     // instead, except in the first page (a null pointer plus an offset, which the report
     // calls so).
     let near = memory
-        .nearest(r.addr)
-        .filter(|(a, off)| global && crate::runtime::memory::is_near(a, *off))
-        .map(|(a, off)| (a.label.clone(), off, a.size));
+        .nearest_for_report(r.addr)
+        .filter(|_| global)
+        .map(|(a, off)| (a.report_name(), off, a.size));
     let neighbours = if global && near.is_none() && r.addr >= 4096 {
         let n = memory.neighbours(r.addr);
         let side = |x: Option<(&crate::runtime::memory::Allocation, u64)>| {
-            x.map(|(a, d)| (a.label.clone(), a.size, d))
+            x.map(|(a, d)| (a.report_name(), a.size, d))
         };
         Some(FaultNeighbours {
             below: side(n.below),
@@ -2138,7 +2146,7 @@ fn report(
         Some(HeapAccess::Outside {
             before: Some((block, size)),
         }) if global && freed.is_none() => Some((
-            format!("device malloc block at {block:#x}"),
+            format!("'device malloc block at {block:#x}'"),
             (r.addr - block) as i64,
             size,
         )),

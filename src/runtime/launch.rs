@@ -2115,7 +2115,10 @@ fn mbar_deadlock_report(
 
 /// Where the warps of a CTA stopped by the time limit were: per warp, the blocks its lanes
 /// were about to run, were waiting in at a barrier, or were paused in at the yield point of
-/// a loop that waits on memory (`lower::yields`: "spinning in a loop"), as PTX locations.
+/// a loop that waits on memory (`lower::yields`: "spinning in a loop"), as PTX locations;
+/// lanes still pending at the entry block (priority 0, which no edge re-enters: the
+/// schedule rejects a loop through it) have not started. Consecutive warps in the same
+/// state share a line (`warps 2-31: not started`).
 fn positions(
     layout: &WarpLayout,
     states: &mut [Vec<u128>],
@@ -2124,62 +2127,87 @@ fn positions(
 ) -> String {
     let [x, y, z] = ctaid;
     let mut out = format!("CTA ({x},{y},{z}):");
+    // (first warp, last warp, state) runs.
+    let mut runs: Vec<(usize, usize, String)> = vec![];
     for (w, st) in states.iter_mut().enumerate() {
-        let s = bytes(st);
-        let alive = rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF);
-        if alive == 0 {
-            out.push_str(&format!("\n  warp {w}: exited"));
-            continue;
+        let text = warp_position(layout, bytes(st), sites);
+        match runs.last_mut() {
+            Some((_, last, t)) if *t == text => *last = w,
+            _ => runs.push((w, w, text)),
         }
-        let (yielded, yield_inst) = super::warp::yielded_lanes(s);
-        let mut at = vec![];
-        for p in 0..layout.order.len() as u32 {
-            let site = layout.block_site[p as usize];
-            let pend = rd32(s, layout.pending(p));
-            if pend != 0 && sites.is_yield(site) {
-                at.push(format!(
-                    "lanes {} spinning in a loop at {}",
-                    fmt_lanes(pend),
-                    sites.line(site)
-                ));
-            } else if pend != 0 {
-                at.push(format!(
-                    "lanes {} at {}",
-                    fmt_lanes(pend),
-                    sites.describe(site)
-                ));
-            }
-            let parked = rd32(s, layout.parked(p));
-            // Yielded lanes, one group per yield point (loops can nest).
-            let mut spin = parked & yielded;
-            while spin != 0 {
-                let y = yield_inst[spin.trailing_zeros() as usize];
-                let group = super::warp::lanes(spin)
-                    .filter(|&l| yield_inst[l as usize] == y)
-                    .fold(0u32, |m, l| m | 1 << l);
-                spin &= !group;
-                at.push(format!(
-                    "lanes {} spinning in a loop at {}, before {}",
-                    fmt_lanes(group),
-                    sites.line(y),
-                    sites.describe(site)
-                ));
-            }
-            let waiting = parked & !yielded;
-            if waiting != 0 {
-                at.push(format!(
-                    "lanes {} waiting at a barrier before {}",
-                    fmt_lanes(waiting),
-                    sites.describe(site)
-                ));
-            }
+    }
+    for (first, last, text) in runs {
+        if first == last {
+            out.push_str(&format!("\n  warp {first}: {text}"));
+        } else {
+            out.push_str(&format!("\n  warps {first}-{last}: {text}"));
         }
-        if at.is_empty() {
-            at.push("running".into());
-        }
-        out.push_str(&format!("\n  warp {w}: {}", at.join("; ")));
     }
     out
+}
+
+/// One warp's line of [`positions`].
+fn warp_position(layout: &WarpLayout, s: &[u8], sites: Sites) -> String {
+    let alive = rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF);
+    if alive == 0 {
+        return "exited".into();
+    }
+    let (yielded, yield_inst) = super::warp::yielded_lanes(s);
+    let mut at = vec![];
+    let entry = rd32(s, layout.pending(0));
+    if entry == alive {
+        return "not started".into();
+    }
+    if entry != 0 {
+        at.push(format!("lanes {} not started", fmt_lanes(entry)));
+    }
+    for p in 0..layout.order.len() as u32 {
+        let site = layout.block_site[p as usize];
+        let pend = rd32(s, layout.pending(p));
+        if p == 0 {
+            // Reported above.
+        } else if pend != 0 && sites.is_yield(site) {
+            at.push(format!(
+                "lanes {} spinning in a loop at {}",
+                fmt_lanes(pend),
+                sites.line(site)
+            ));
+        } else if pend != 0 {
+            at.push(format!(
+                "lanes {} at {}",
+                fmt_lanes(pend),
+                sites.describe(site)
+            ));
+        }
+        let parked = rd32(s, layout.parked(p));
+        // Yielded lanes, one group per yield point (loops can nest).
+        let mut spin = parked & yielded;
+        while spin != 0 {
+            let y = yield_inst[spin.trailing_zeros() as usize];
+            let group = super::warp::lanes(spin)
+                .filter(|&l| yield_inst[l as usize] == y)
+                .fold(0u32, |m, l| m | 1 << l);
+            spin &= !group;
+            at.push(format!(
+                "lanes {} spinning in a loop at {}, before {}",
+                fmt_lanes(group),
+                sites.line(y),
+                sites.describe(site)
+            ));
+        }
+        let waiting = parked & !yielded;
+        if waiting != 0 {
+            at.push(format!(
+                "lanes {} waiting at a barrier before {}",
+                fmt_lanes(waiting),
+                sites.describe(site)
+            ));
+        }
+    }
+    if at.is_empty() {
+        at.push("running".into());
+    }
+    at.join("; ")
 }
 
 #[cfg(test)]

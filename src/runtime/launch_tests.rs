@@ -24,7 +24,7 @@ $L:
 /// Lanes stopped by the time limit at the yield point of a loop without barriers are
 /// reported as spinning in that loop, never as waiting at a barrier: warp 0 parked by the
 /// yield (as `Op::Yield` parks lanes: each waiting for itself alone, `runtime::warp`), warp 1
-/// about to run the yield point's counter.
+/// about to run the yield point's counter in the loop.
 #[test]
 fn timeout_positions_name_spinning_loops() {
     let (_, kernels) = crate::host::front_end(SPIN_ON_MEMORY, "spin.ptx").expect("loads");
@@ -57,7 +57,10 @@ fn timeout_positions_name_spinning_loops() {
         .barrier_targets
         .first()
         .expect("the yield parks lanes");
-    let counter = (0..layout.order.len() as u32)
+    // A block of the loop's yield point (its counter), not the entry's initialization of
+    // the counter (also the yield point's code): lanes still at the entry have not started.
+    let counter = (1..layout.order.len() as u32)
+        .rev()
         .find(|&p| sites.is_yield(layout.block_site[p as usize]))
         .expect("a block of the yield point");
     let mut states = vec![vec![0u128; layout.size as usize / 16]; 2];
@@ -89,6 +92,34 @@ fn timeout_positions_name_spinning_loops() {
     );
     assert!(!text.contains("barrier"), "{text}");
     assert!(!text.contains("yield point"), "{text}");
+
+    // Warps whose lanes are all still at the entry block have not started: they are said to
+    // be so, consecutive ones on one line, not placed at the entry block's first line.
+    let mut states = vec![vec![0u128; layout.size as usize / 16]; 5];
+    for (w, st) in states.iter_mut().enumerate() {
+        let s = bytes(st);
+        wr32(s, LIVE_OFF, u32::MAX);
+        match w {
+            0 => wr32(s, layout.pending(counter), u32::MAX),
+            // Half of warp 1 has left the entry block.
+            1 => {
+                wr32(s, layout.pending(0), 0xffff_0000);
+                wr32(s, layout.pending(counter), 0x0000_ffff);
+            }
+            _ => wr32(s, layout.pending(0), u32::MAX),
+        }
+    }
+    let text = positions(&layout, &mut states, [0, 0, 0], sites);
+    assert!(
+        text.contains("\n  warp 0: lanes 0-31 spinning in a loop at line 13\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  warp 1: lanes 16-31 not started; lanes 0-15 spinning"),
+        "{text}"
+    );
+    assert!(text.ends_with("\n  warps 2-4: not started"), "{text}");
+    assert!(!text.contains("line 0"), "{text}");
 }
 
 /// A kernel with barriers 0 (`bar.sync`, `bar.red.popc`) and 1 (for 64 threads): three

@@ -70,6 +70,44 @@ pub struct Allocation {
     pub size: u64,
     /// A label for reports (the case file's buffer name, or `alloc#N`).
     pub label: String,
+    /// What it holds: a buffer of the program's, or a module's variable
+    /// ([`DeviceMemory::set_module_variable`]), which reports name only for an address in
+    /// or right next to it ([`DeviceMemory::nearest_for_report`]).
+    pub kind: AllocKind,
+}
+
+/// What an [`Allocation`] holds, for reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AllocKind {
+    /// Memory the program (or a case file) allocated.
+    Buffer,
+    /// A module-scope `.global` (`__device__`) or `.const` (`__constant__`) variable, which
+    /// the module's load placed in the arena; nvcc's string literals (`$str`, `$str$1`, …)
+    /// are `.global` variables.
+    ModuleVariable {
+        /// In the `.const` state space.
+        constant: bool,
+    },
+}
+
+impl Allocation {
+    /// The allocation as a report names it: `'x'` for a buffer, `module variable '$str$1'
+    /// (const string)` (or `(__device__)`, `(__constant__)`) for a module's variable.
+    pub fn report_name(&self) -> String {
+        match self.kind {
+            AllocKind::Buffer => format!("'{}'", self.label),
+            AllocKind::ModuleVariable { constant } => {
+                let what = if self.label.starts_with("$str") {
+                    "const string"
+                } else if constant {
+                    "__constant__"
+                } else {
+                    "__device__"
+                };
+                format!("module variable '{}' ({what})", self.label)
+            }
+        }
+    }
 }
 
 /// How far outside an allocation (bytes) a faulting address may be for a report to name it
@@ -408,6 +446,14 @@ impl DeviceMemory {
         (off < a.offset + a.size.max(1)).then_some((a, off - a.offset))
     }
 
+    /// Marks the live allocation that starts at `p` as a module's variable (`constant`: in
+    /// the `.const` space), for reports. Nothing when no allocation starts there.
+    pub fn set_module_variable(&mut self, p: DevicePtr, constant: bool) {
+        if let Some(a) = self.allocs.get_mut(&p.0.wrapping_sub(GLOBAL_BASE)) {
+            a.kind = AllocKind::ModuleVariable { constant };
+        }
+    }
+
     /// Rename the live allocation that starts at `p` to `label` (for reports). Errors: no
     /// live allocation starts at `p` (the message says what is there instead).
     pub fn set_label(&mut self, p: DevicePtr, label: &str) -> Result<(), String> {
@@ -573,6 +619,7 @@ impl DeviceMemory {
                 offset: cursor,
                 size,
                 label,
+                kind: AllocKind::Buffer,
             },
         );
         self.recompute_top();
@@ -706,6 +753,39 @@ impl DeviceMemory {
             .map(|a| (a, off - a.offset as i64))
     }
 
+    /// The allocation a fault report names for a faulting global address, with the
+    /// address's offset from its start (negative: before it): the one the address is in;
+    /// else the nearest of the program's buffers the address is near ([`is_near`]) and the
+    /// module variables it is right next to (at most the variable's own size past its end
+    /// or before its start). A module's variables (nvcc's string literals among them) sit
+    /// between the program's buffers, and an overrun of a buffer is what a program has far
+    /// more often, so a variable is named only when the address can hardly mean another
+    /// allocation.
+    pub fn nearest_for_report(&self, addr: u64) -> Option<(&Allocation, i64)> {
+        let off = addr.wrapping_sub(GLOBAL_BASE) as i64;
+        let rel = |a: &Allocation| off - a.offset as i64;
+        // Bytes outside `a` (0 inside it).
+        let outside = |a: &Allocation| {
+            let o = i128::from(rel(a));
+            if o < 0 {
+                -o
+            } else {
+                (o - i128::from(a.size.max(1)) + 1).max(0)
+            }
+        };
+        if let Some((a, within)) = self.allocation_at(addr) {
+            return Some((a, within as i64));
+        }
+        self.allocs
+            .values()
+            .filter(|a| match a.kind {
+                AllocKind::Buffer => is_near(a, rel(a)),
+                AllocKind::ModuleVariable { .. } => outside(a) <= i128::from(a.size),
+            })
+            .min_by_key(|a| outside(a))
+            .map(|a| (a, rel(a)))
+    }
+
     /// The live allocations on either side of a global address: the closest one that ends at
     /// or below it, with how many bytes past its end the address is, and the closest one
     /// that starts above it, with how many bytes before its start the address is. An address
@@ -790,6 +870,7 @@ mod tests {
             offset,
             size,
             label: String::new(),
+            kind: AllocKind::Buffer,
         };
         // A 1-byte allocation: 4 KiB either side.
         assert!(is_near(&at(0, 1), 1 + 4095));
@@ -820,6 +901,44 @@ mod tests {
         let n = m.neighbours(GLOBAL_BASE - 10);
         assert!(n.below.is_none());
         assert_eq!(lbl(n.above), Some(("a".into(), a.0 - GLOBAL_BASE + 10)));
+    }
+
+    /// A fault report names a module variable only for an address in or right next to it,
+    /// and the program's buffer otherwise, even when the variable is closer.
+    #[test]
+    fn reports_prefer_buffers_to_module_variables() {
+        let mut m = DeviceMemory::new();
+        let s = m.alloc(10, Some("$str$1")).unwrap();
+        m.set_module_variable(s, false);
+        let a = m.alloc(400, Some("a")).unwrap();
+        assert_eq!(a.0 - s.0, 256, "the layout this test assumes");
+        let c = m.alloc(64, Some("table")).unwrap();
+        m.set_module_variable(c, true);
+        let name = |addr| {
+            m.nearest_for_report(addr)
+                .map(|(x, off)| (x.report_name(), off))
+        };
+        // Inside the string, and 2 bytes past its end (closer to it than to `a`).
+        assert_eq!(
+            name(s.0 + 4),
+            Some(("module variable '$str$1' (const string)".into(), 4))
+        );
+        assert_eq!(
+            name(s.0 + 12),
+            Some(("module variable '$str$1' (const string)".into(), 12))
+        );
+        // 100 bytes past the string (more than its size), 146 before `a`: `a`, although
+        // the string is closer.
+        assert_eq!(name(s.0 + 110), Some(("'a'".into(), -146)));
+        assert_eq!(
+            m.nearest(s.0 + 110).map(|(x, _)| x.label.as_str()),
+            Some("$str$1")
+        );
+        // A __constant__ variable.
+        assert_eq!(
+            name(c.0).map(|(n, _)| n),
+            Some("module variable 'table' (__constant__)".into())
+        );
     }
 
     #[test]
