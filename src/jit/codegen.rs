@@ -228,6 +228,31 @@ pub(super) struct Gen<'a, 'b> {
     /// The per-pass count of full `bar.sync` arrivals, where the kernel completes uniform
     /// barriers inside the call (`ctabar.rs`).
     pub(super) bar_slot: Option<cranelift_codegen::ir::StackSlot>,
+    /// How many times each value is read in the function: as an instruction operand, a
+    /// branch condition or a block argument (`use_counts`).
+    pub(super) uses: Vec<u32>,
+}
+
+/// How many times each value of `f` is read: operands of instructions, branch conditions
+/// and block arguments, each occurrence counted.
+fn use_counts(f: &ir::Function) -> Vec<u32> {
+    let mut n = vec![0u32; f.values.len()];
+    for blk in &f.blocks {
+        for &i in &blk.insts {
+            for &a in &f.inst(i).args {
+                n[a.index()] += 1;
+            }
+        }
+        if let Terminator::Branch { cond, .. } = &blk.term {
+            n[cond.index()] += 1;
+        }
+        for c in blk.term.targets() {
+            for &a in &c.args {
+                n[a.index()] += 1;
+            }
+        }
+    }
+    n
 }
 
 pub(super) const TRUSTED: fn() -> MemFlagsData = MemFlagsData::trusted;
@@ -762,6 +787,7 @@ pub fn generate(
         uniform_mask: None,
         hoist,
         bar_slot,
+        uses: use_counts(f),
     };
     g.gen_round_end(done);
     if let Some((pre, join)) = preloop {

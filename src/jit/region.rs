@@ -508,13 +508,18 @@ impl Gen<'_, '_> {
             if let Some(w) = wide {
                 self.fast.wide = w;
             }
-            let r = bd
-                .insts
-                .iter()
-                .try_for_each(|&i| match self.scalar[i.index()] {
+            // A branch decided for the whole warp needs no condition per group.
+            let known = spec.as_ref().and_then(|s| s.conds[k]);
+            let dead = match known {
+                Some(_) => self.condition_only(blk),
+                None => Default::default(),
+            };
+            let r = bd.insts.iter().try_for_each(|&i| {
+                match self.scalar[i.index()] || dead.contains(&i) {
                     true => Ok(()),
                     false => self.ginst(grp, sc, i),
-                });
+                }
+            });
             if wide_on {
                 let w = std::mem::take(&mut self.fast.wide);
                 if let Some(s) = spec.as_deref_mut() {
@@ -529,7 +534,6 @@ impl Gen<'_, '_> {
                 let gv = self.splat_val(x, self.ty(v));
                 self.gstore(grp, v, gv, true)?;
             }
-            let known = spec.as_ref().and_then(|s| s.conds[k]);
             let from = reach[k];
             let mut route = Route {
                 pass,
@@ -550,6 +554,36 @@ impl Gen<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// The group instructions of block `blk` that only compute its branch condition: pure,
+    /// not in the scalar section, and every result read only by that condition or by other
+    /// such instructions, anywhere in the function (`Gen::uses`). Where the condition is
+    /// decided for the whole warp (`Spec::conds`), they need no code: nothing else reads
+    /// their values, in a register or a slot. (Their slot loads would stay otherwise:
+    /// Cranelift keeps a load of the warp state even when its value is unused.)
+    fn condition_only(&self, blk: ir::Block) -> std::collections::HashSet<ir::Inst> {
+        let mut dead = std::collections::HashSet::new();
+        let bd = self.f.block(blk);
+        let Terminator::Branch { cond, .. } = &bd.term else {
+            return dead;
+        };
+        // Reads by the condition and by the instructions found so far.
+        let mut dead_reads: HashMap<ir::Value, u32> = HashMap::from([(*cond, 1)]);
+        for &i in bd.insts.iter().rev() {
+            let d = self.f.inst(i);
+            let only = !d.results.is_empty()
+                && d.results
+                    .iter()
+                    .all(|r| dead_reads.get(r).copied().unwrap_or(0) == self.uses[r.index()]);
+            if only && !self.scalar[i.index()] && d.op.effect() == ir::Effect::Pure {
+                dead.insert(i);
+                for &a in &d.args {
+                    *dead_reads.entry(a).or_default() += 1;
+                }
+            }
+        }
+        dead
     }
 
     /// Make `bits` (`i32`, the group's 4 lane bits) the group's active lanes.

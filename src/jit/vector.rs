@@ -632,6 +632,20 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
+    /// `(k, x)` when operand `x` of a two-operand multiply is the compile-time constant
+    /// `2^k` (`k <= max`; the constant read as signed with `signed`, so a negative one never
+    /// qualifies), the other operand being the one to shift. Operand 1 is tried first.
+    fn pow2_operand(&self, args: &[ir::Value], signed: bool, max: u32) -> Option<(i64, usize)> {
+        if args.len() != 2 {
+            return None;
+        }
+        [1usize, 0].into_iter().find_map(|x| {
+            let c = self.const_of(args[x], signed)?;
+            (c > 0 && (c as u64).is_power_of_two() && (c as u64).trailing_zeros() <= max)
+                .then(|| (i64::from((c as u64).trailing_zeros()), x))
+        })
+    }
+
     /// The value of the group's first active lane (the group runs only with some lane active).
     pub(super) fn first_active(&mut self, grp: &Grp, x: GVal) -> Value {
         let l = match x {
@@ -745,6 +759,18 @@ impl Gen<'_, '_> {
             }
             Op::IAdd {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(iadd),
             Op::ISub {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(isub),
+            // A 64-bit product by a power of two is a shift (`psllq`): x86 has no 64-bit
+            // SIMD multiply, and Cranelift's `i64x2` `imul` takes about ten instructions.
+            Op::IMul {} if is_v2(rt) && self.pow2_operand(&d.args, false, 63).is_some() => {
+                let (k, x) = self.pow2_operand(&d.args, false, 63).unwrap_or((0, 0));
+                match args[1 - x] {
+                    GVal::V2(a0, a1) => GVal::V2(
+                        self.b.ins().ishl_imm_s(a0, k),
+                        self.b.ins().ishl_imm_s(a1, k),
+                    ),
+                    _ => return Ok(None),
+                }
+            }
             Op::IMul {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(imul),
             Op::And {} | Op::Or {} | Op::Xor {} if all(|t| is_v1(t) || is_v2(t)) => match d.op {
                 Op::And {} => lanewise!(band),
@@ -769,6 +795,30 @@ impl Gen<'_, '_> {
                     (_, ir::Sign::Signed) => self.b.ins().smax(a, b),
                     (_, ir::Sign::Unsigned) => self.b.ins().umax(a, b),
                 })
+            }
+            // `mul.wide` by a power of two (`mul.wide.u32 %rd, %r, 4`, the usual index ×
+            // element size): the widened operand shifted, exact since the product fits in 64
+            // bits. Cranelift folds the widened constant, so the general form below would
+            // not become `pmuludq` but its ten-instruction `i64x2` multiply.
+            Op::IMulWide { sign }
+                if rt == ir::Type::I64
+                    && arg_tys[0] == ir::Type::I32
+                    && self
+                        .pow2_operand(&d.args, sign == ir::Sign::Signed, 31)
+                        .is_some() =>
+            {
+                let signed = sign == ir::Sign::Signed;
+                let (k, x) = self.pow2_operand(&d.args, signed, 31).unwrap_or((0, 0));
+                let a = v1(1 - x);
+                let (lo, hi) = if signed {
+                    (self.b.ins().swiden_low(a), self.b.ins().swiden_high(a))
+                } else {
+                    (self.b.ins().uwiden_low(a), self.b.ins().uwiden_high(a))
+                };
+                GVal::V2(
+                    self.b.ins().ishl_imm_s(lo, k),
+                    self.b.ins().ishl_imm_s(hi, k),
+                )
             }
             Op::IMulWide { sign } if rt == ir::Type::I64 && arg_tys[0] == ir::Type::I32 => {
                 let (a, b) = (v1(0), v1(1));

@@ -151,6 +151,18 @@ A branch into the body (the taken direction) where i = base + g >= n, base = 10,
 the warp of threads 128-159 is split at lane 12 (lane 0 is the first not to take it).
 Expected values from warp_guard_ref.py (host reference).""",
             "body_ge_s32", 2, 128, 150, 10, skip_lt_s32)
+    grid, block, n, base = 2, 128, 150, 10
+    out = [-1 if v is None else v for v in (skip_lt_s32(g, n, base) for g in range(grid * block))]
+    flag = [1 if s32(base + g) < s32(n) else 0 for g in range(grid * block)]
+    write("pred_kept", """
+The guard of skip_lt (the body runs where i = base + g >= n, base = 10, n = 150), whose
+predicate is also read after the join: flag[g] = (i < n), for the warps that skip the body,
+the warps that all run it and the warp split at lane 12. Expected values from
+warp_guard_ref.py (host reference).""",
+          "pred_kept_s32", [grid], [block],
+          [f"{{ u32 = {n} }}", f"{{ u32 = {base} }}", '{ buffer = "out" }', '{ buffer = "flag" }'],
+          {"out": ("{ fill = -1 }", grid * block), "flag": ("{ fill = -1 }", grid * block)},
+          {"out": out, "flag": flag})
     for name, base, n, comment in [
         ("s64", 5, 1000, """
 64-bit: i = 5 + 3 g (mul.wide), the body runs where i < 1000 (signed).
