@@ -9,6 +9,7 @@
 //! it follows.
 
 mod affine;
+mod batch;
 mod bitops;
 mod codegen;
 mod ctabar;
@@ -70,6 +71,9 @@ pub struct JitKernel {
     tier: Tier,
     /// What must be zero in a warp state at CTA start (`WarpEngine::zeroed_ranges`).
     zeroed: Vec<(u32, u32)>,
+    /// Compiled for batches (`batch.rs`): a call given one in `CtaEnv::batch` runs its later
+    /// CTAs too ([`WarpEngine::runs_batches`]).
+    batches: bool,
     func: WarpFn,
     /// Owns the code memory (freed on drop).
     module: Option<JITModule>,
@@ -101,6 +105,10 @@ impl WarpEngine for JitKernel {
 
     fn zeroed_ranges(&self) -> Option<&[(u32, u32)]> {
         Some(&self.zeroed)
+    }
+
+    fn runs_batches(&self) -> bool {
+        self.batches
     }
 
     fn run_warp(&self, state: &mut [u8], env: &CtaEnv) -> WarpStatus {
@@ -238,6 +246,9 @@ pub fn compile_tier(
     ctx.func.signature.returns.push(AbiParam::new(types::I32));
     ctx.func.name = UserFuncName::user(0, 0);
     let mut data = codegen::KernelData::default();
+    let zeroed = zeroed_ranges(f, &layout);
+    let restart = batch::restart_words(f, &layout, &zeroed);
+    let batches = restart.is_some();
     codegen::generate(
         f,
         &layout,
@@ -247,6 +258,7 @@ pub fn compile_tier(
         &mut data,
         ptr,
         frontend,
+        restart,
     )?;
     let t1 = std::time::Instant::now();
     let clif_insts = ctx.func.dfg.num_insts();
@@ -303,9 +315,9 @@ pub fn compile_tier(
     // i32 → i32) and the SystemV/host default calling convention of the ISA, matching
     // `extern "C"`.
     let func: WarpFn = unsafe { std::mem::transmute::<*const u8, WarpFn>(code) };
-    let zeroed = zeroed_ranges(f, &layout);
     Ok(JitKernel {
         zeroed,
+        batches,
         layout,
         tier,
         func,
