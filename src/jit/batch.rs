@@ -56,7 +56,7 @@ pub(super) fn restart_words(
         .blocks
         .iter()
         .any(|b| matches!(b.term, ir::Terminator::Barrier { .. }));
-    let warp_ops = f.insts.iter().any(|d| d.op.effect() == ir::Effect::Warp);
+    let warp_ops = f.insts.iter().any(|d| super::cross_lane(&d.op));
     if barriers || warp_ops || !layout.barrier_targets.is_empty() {
         return None;
     }

@@ -392,13 +392,14 @@ thread_local! {
 /// with neither warp operations nor barrier terminators never writes them, so they keep the
 /// zeros its states were made with (states are reused only by CTAs of the same launch),
 /// and only the masks around them are cleared.
+///
+/// Texture and surface operations are warp operations whose routine (`runtime::texwarp`)
+/// reads and writes only the lanes of the execution mask, in their own slots: they count as
+/// neither ([`cross_lane`]).
 fn zeroed_ranges(f: &VerifiedFunction, layout: &WarpLayout) -> Vec<(u32, u32)> {
     use crate::analysis::schedule::{BAR_OFF, HEADER_END};
     let header = (layout.active_off + 8 * layout.active_words).div_ceil(16) * 16;
-    let syncs = f
-        .insts
-        .iter()
-        .any(|d| d.op.effect() == crate::ir::Effect::Warp)
+    let syncs = f.insts.iter().any(|d| cross_lane(&d.op))
         || f.blocks
             .iter()
             .any(|b| matches!(b.term, crate::ir::Terminator::Barrier { .. }));
@@ -415,7 +416,7 @@ fn zeroed_ranges(f: &VerifiedFunction, layout: &WarpLayout) -> Vec<(u32, u32)> {
     };
     for i in 0..f.insts.len() {
         let d = f.inst(crate::ir::Inst(i as u32));
-        if d.op.effect() != crate::ir::Effect::Warp {
+        if !cross_lane(&d.op) {
             continue;
         }
         for &v in d.args.iter().chain(&d.results) {
@@ -431,4 +432,13 @@ fn zeroed_ranges(f: &VerifiedFunction, layout: &WarpLayout) -> Vec<(u32, u32)> {
         }
     }
     out
+}
+
+/// Whether `op` is a warp operation whose routine may read lanes other than those of its
+/// execution mask, or the warp-state header's barrier and warp-synchronization records:
+/// every warp operation ([`crate::ir::Effect::Warp`]) but the texture and surface ones
+/// (`Op::is_texture`: `runtime::texwarp` reads each lane of the mask's operands and writes
+/// its results, nothing else of the state).
+fn cross_lane(op: &crate::ir::Op) -> bool {
+    op.effect() == crate::ir::Effect::Warp && !op.is_texture()
 }
