@@ -1,13 +1,15 @@
 //! IR → CLIF for one kernel: a native function `fn(states, env, first, count) -> status` that
 //! runs `count` warps of a CTA one after the other (warp `first + i` on the warp state
-//! `states[i]`), each until no lane of it is pending.
+//! `states[i]`), each until no lane of it is pending; for a kernel compiled for batches,
+//! then the later CTAs of the batch the environment names, if any (`batch.rs`).
 //!
 //! Shape of the generated function (see `analysis::schedule` for the model):
 //! ```text
 //! entry:    table, count, first → the warp loop's stack frame (`EnvVals::frame`); compute
 //!           the first block's CTA-uniform values (parameters, `%ctaid`/`%ntid`-derived) once
 //!           per call (`preloop.rs`)
-//! warp i:   i == count → return 0; state = states[i]; env.warp = first + i
+//! warp i:   i == count → return 0 (or the next CTA of a batch: `batch.rs`);
+//!           state = states[i]; env.warp = first + i
 //!           (if not already)
 //! dispatch: if *env.abort != 0 → return i + 1
 //!           find the lowest set bit of the active bitset → block priority p, clear it,
@@ -231,6 +233,10 @@ pub(super) struct Gen<'a, 'b> {
     /// How many times each value is read in the function: as an instruction operand, a
     /// branch condition or a block argument (`use_counts`).
     pub(super) uses: Vec<u32>,
+    /// A kernel compiled for batches (`batch.rs`): where the next CTA of a batch starts (the
+    /// prologue, or the warp loop) and the warp-state words it rewrites per warp; taken by
+    /// the round's end.
+    pub(super) next_cta: Option<(CBlock, Vec<u32>)>,
 }
 
 /// How many times each value of `f` is read: operands of instructions, branch conditions
@@ -590,6 +596,7 @@ pub fn generate(
     data: &mut KernelData,
     ptr: CType,
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
+    restart: Option<Vec<u32>>,
 ) -> Result<(), String> {
     let mut plan = plan;
     let mut b = FunctionBuilder::new(func, fctx);
@@ -788,6 +795,7 @@ pub fn generate(
         hoist,
         bar_slot,
         uses: use_counts(f),
+        next_cta: restart.map(|w| (preloop.map_or(warp_loop, |(pre, _)| pre), w)),
     };
     g.gen_round_end(done);
     if let Some((pre, join)) = preloop {

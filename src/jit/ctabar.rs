@@ -245,7 +245,13 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(done);
         let ret = self.b.create_block();
         let Some(ss) = self.bar_slot else {
-            self.b.ins().jump(ret, &[]);
+            // A kernel compiled for batches: the next CTA of the batch first (`batch.rs`).
+            match self.next_cta.take() {
+                Some((again, words)) => self.gen_next_cta(ret, again, &words),
+                None => {
+                    self.b.ins().jump(ret, &[]);
+                }
+            }
             self.gen_return_zero(ret);
             return;
         };
@@ -362,7 +368,7 @@ impl Gen<'_, '_> {
     /// `table`), which goes to `after` once every warp is done: returns the loop's head
     /// block, the warp's index `j` and its warp-state pointer, with the builder in the body.
     /// The body ends with [`Self::warp_table_next`].
-    fn warp_table_loop(
+    pub(super) fn warp_table_loop(
         &mut self,
         table: Value,
         count: Value,
@@ -386,7 +392,7 @@ impl Gen<'_, '_> {
     }
 
     /// The end of a [`Self::warp_table_loop`] body: on to warp `j + 1`.
-    fn warp_table_next(&mut self, head: cranelift_codegen::ir::Block, j: Value) {
+    pub(super) fn warp_table_next(&mut self, head: cranelift_codegen::ir::Block, j: Value) {
         let next = self.b.ins().iadd_imm_s(j, 1);
         self.b.ins().jump(head, &[BlockArg::Value(next)]);
     }

@@ -9,6 +9,7 @@
 //! it follows.
 
 mod affine;
+mod batch;
 mod bitops;
 mod codegen;
 mod ctabar;
@@ -70,6 +71,9 @@ pub struct JitKernel {
     tier: Tier,
     /// What must be zero in a warp state at CTA start (`WarpEngine::zeroed_ranges`).
     zeroed: Vec<(u32, u32)>,
+    /// Compiled for batches (`batch.rs`): a call given one in `CtaEnv::batch` runs its later
+    /// CTAs too ([`WarpEngine::runs_batches`]).
+    batches: bool,
     func: WarpFn,
     /// Owns the code memory (freed on drop).
     module: Option<JITModule>,
@@ -101,6 +105,10 @@ impl WarpEngine for JitKernel {
 
     fn zeroed_ranges(&self) -> Option<&[(u32, u32)]> {
         Some(&self.zeroed)
+    }
+
+    fn runs_batches(&self) -> bool {
+        self.batches
     }
 
     fn run_warp(&self, state: &mut [u8], env: &CtaEnv) -> WarpStatus {
@@ -240,6 +248,9 @@ pub fn compile_tier(
     ctx.func.signature.returns.push(AbiParam::new(types::I32));
     ctx.func.name = UserFuncName::user(0, 0);
     let mut data = codegen::KernelData::default();
+    let zeroed = zeroed_ranges(f, &layout);
+    let restart = batch::restart_words(f, &layout, &zeroed);
+    let batches = restart.is_some();
     codegen::generate(
         f,
         &layout,
@@ -249,6 +260,7 @@ pub fn compile_tier(
         &mut data,
         ptr,
         frontend,
+        restart,
     )?;
     let t1 = std::time::Instant::now();
     let clif_insts = ctx.func.dfg.num_insts();
@@ -319,9 +331,9 @@ pub fn compile_tier(
     // i32 → i32) and the SystemV/host default calling convention of the ISA, matching
     // `extern "C"`.
     let func: WarpFn = unsafe { std::mem::transmute::<*const u8, WarpFn>(code) };
-    let zeroed = zeroed_ranges(f, &layout);
     Ok(JitKernel {
         zeroed,
+        batches,
         layout,
         tier,
         func,
@@ -396,13 +408,14 @@ thread_local! {
 /// with neither warp operations nor barrier terminators never writes them, so they keep the
 /// zeros its states were made with (states are reused only by CTAs of the same launch),
 /// and only the masks around them are cleared.
+///
+/// Texture and surface operations are warp operations whose routine (`runtime::texwarp`)
+/// reads and writes only the lanes of the execution mask, in their own slots: they count as
+/// neither ([`cross_lane`]).
 fn zeroed_ranges(f: &VerifiedFunction, layout: &WarpLayout) -> Vec<(u32, u32)> {
     use crate::analysis::schedule::{BAR_OFF, HEADER_END};
     let header = (layout.active_off + 8 * layout.active_words).div_ceil(16) * 16;
-    let syncs = f
-        .insts
-        .iter()
-        .any(|d| d.op.effect() == crate::ir::Effect::Warp)
+    let syncs = f.insts.iter().any(|d| cross_lane(&d.op))
         || f.blocks
             .iter()
             .any(|b| matches!(b.term, crate::ir::Terminator::Barrier { .. }));
@@ -419,7 +432,7 @@ fn zeroed_ranges(f: &VerifiedFunction, layout: &WarpLayout) -> Vec<(u32, u32)> {
     };
     for i in 0..f.insts.len() {
         let d = f.inst(crate::ir::Inst(i as u32));
-        if d.op.effect() != crate::ir::Effect::Warp {
+        if !cross_lane(&d.op) {
             continue;
         }
         for &v in d.args.iter().chain(&d.results) {
@@ -435,4 +448,13 @@ fn zeroed_ranges(f: &VerifiedFunction, layout: &WarpLayout) -> Vec<(u32, u32)> {
         }
     }
     out
+}
+
+/// Whether `op` is a warp operation whose routine may read lanes other than those of its
+/// execution mask, or the warp-state header's barrier and warp-synchronization records:
+/// every warp operation ([`crate::ir::Effect::Warp`]) but the texture and surface ones
+/// (`Op::is_texture`: `runtime::texwarp` reads each lane of the mask's operands and writes
+/// its results, nothing else of the state).
+fn cross_lane(op: &crate::ir::Op) -> bool {
+    op.effect() == crate::ir::Effect::Warp && !op.is_texture()
 }

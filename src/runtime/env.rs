@@ -145,6 +145,10 @@ pub struct CtaEnv {
     /// shared offset [`RESERVED_SMEM_BEGIN`]); null where the kernel reads none of the
     /// registers that locate it (`launch::CtaStateUse::reserved_shared`).
     pub reserved_base: *mut u8,
+    /// The rest of the batch of consecutive CTAs this call may run after the current one
+    /// (`runtime::batch`): set by the scheduler only around a call of an engine that
+    /// [runs batches](super::launch::WarpEngine::runs_batches); null otherwise.
+    pub batch: *mut super::batch::CtaBatch,
 }
 
 /// The reserved shared-memory region of a CTA (PTX ISA §10.29 "Special Registers:

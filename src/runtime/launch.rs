@@ -67,6 +67,15 @@ pub trait WarpEngine: Sync + Send {
         }
         (WarpStatus::Stopped, states.len() as u32)
     }
+    /// Whether [`run_round`](Self::run_round) runs the later CTAs of a batch itself when
+    /// `env.batch` is set (`runtime::batch`): once the round of a CTA has stopped it calls
+    /// `batch::cta_batch_next`, and while that starts another CTA, sets up the warp states
+    /// as `start_cta` would and runs that CTA's round in the same call. The count returned
+    /// is then the last CTA's (the batch counts the CTAs before it). The scheduler sets
+    /// `env.batch` only for kernels whose CTAs end in their first round.
+    fn runs_batches(&self) -> bool {
+        false
+    }
 }
 
 /// Launch geometry.
@@ -599,6 +608,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             complete_in_call: 0,
             rounds_in_call: 0,
             reserved_base: reserved_of(shared),
+            batch: std::ptr::null_mut(),
         };
         let fresh = |shared: &mut Vec<u128>,
                      shared_init: &mut Vec<std::sync::atomic::AtomicU8>,
@@ -746,7 +756,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         // the warp states' start and one round; the buffers, the cluster state and the
         // environment's pointers are set once per worker (a buffer of non-zero size is
         // cleared again per CTA, as `fresh` does), and the time limit is checked per batch
-        // (the watchdog raises the stop flags in between).
+        // (the watchdog raises the stop flags in between). Between the CTAs of a batch,
+        // `CtaBatch::advance` (`runtime::batch`); an engine that runs batches (the JIT) calls
+        // it from its code and runs the whole batch in one call.
         let one_round = engine.layout().barrier_targets.is_empty()
             && !uses.mbarrier
             && !uses.cluster_barrier
@@ -791,53 +803,66 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             );
             // Buffers of non-zero size are cleared per CTA (`fresh` keeps their allocation,
             // so the pointers in `env` stay valid): before every CTA but the worker's first,
-            // the first of each later batch included.
+            // the first of each later batch included (the later CTAs of a batch:
+            // `CtaBatch::advance`).
             let clear = shared.len() + local.len() != 0;
+            let clear_bufs = [
+                (shared.as_mut_ptr() as *mut u8, shared.len() * 16),
+                (local.as_mut_ptr() as *mut u8, local.len() * 16),
+            ];
             let mut dirty = false;
+            // An engine that runs the CTAs of a batch in one call gets the batch in `env`.
+            let native = engine.runs_batches();
+            let nwarps = state_init.nwarps as u64;
             'batches: loop {
                 let first = launch_control.take(batch);
                 if first >= ctas || control.stopped_all() || past_deadline() {
                     break;
                 }
                 let end = first.saturating_add(batch).min(ctas);
-                let mut id = ctaid_of(first);
-                for c in first..end {
-                    let Some(flag) = control.begin(slot, c) else {
-                        break 'batches;
-                    };
-                    if clear && dirty {
-                        fresh(shared, shared_init, local);
-                    }
-                    dirty = true;
-                    env.ctaid = id;
-                    env.abort = flag;
-                    env.warp = 0;
+                let Some(flag) = control.begin(slot, first) else {
+                    break;
+                };
+                if clear && dirty {
+                    fresh(shared, shared_init, local);
+                }
+                dirty = true;
+                env.ctaid = ctaid_of(first);
+                env.abort = flag;
+                env.warp = 0;
+                let mut cursor = super::batch::CtaBatch::new(slot, first, end, clear_bufs);
+                loop {
                     start_cta(engine, &state_init, states);
                     env.nwarps = states.len() as u32;
+                    if native {
+                        env.batch = &mut cursor;
+                    }
                     let (status, n) = engine.run_round(states, &mut env);
+                    env.batch = std::ptr::null_mut();
                     my_runs += u64::from(n);
+                    if native {
+                        my_runs += cursor.take_ended() * nwarps;
+                    }
                     ran = true;
                     if status == WarpStatus::Aborted {
                         if timed_out.load(Ordering::Relaxed) != 0 {
-                            let text = positions(engine.layout(), states, id, grid.sites);
+                            let text = positions(engine.layout(), states, env.ctaid, grid.sites);
                             if let Ok(mut p) = grid.positions.lock() {
-                                p.push((c, text));
+                                p.push((cursor.current(), text));
                             }
                         }
                         control.end(slot);
                         break 'batches;
                     }
-                    id[0] += 1;
-                    if id[0] == gx {
-                        id[0] = 0;
-                        id[1] += 1;
-                        if id[1] == gy {
-                            id[1] = 0;
-                            id[2] += 1;
-                        }
+                    // (An engine that runs batches has run every CTA it could.)
+                    if native || !cursor.advance(&mut env) {
+                        break;
                     }
                 }
                 control.end(slot);
+                if cursor.stopped() {
+                    break;
+                }
             }
             note_worker(ran, my_runs);
         };

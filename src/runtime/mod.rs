@@ -4,6 +4,7 @@
 //! execute a warp; the host API above them is [`crate::host`].
 
 pub mod atom128;
+pub mod batch;
 pub mod bits;
 pub mod clc;
 pub mod cluster;

@@ -329,6 +329,7 @@ fn test_env(
         complete_in_call: 0,
         rounds_in_call: 0,
         reserved_base: std::ptr::null_mut(),
+        batch: std::ptr::null_mut(),
         race: std::ptr::null(),
         race_sink: std::ptr::null(),
     }

@@ -45,3 +45,28 @@ extern "C" __global__ void cta_ids_mem(unsigned int* out, unsigned int n, unsign
         out[4 * i + 3] = row[3];
     }
 }
+
+// The usual 1-D shape, whose CTA-uniform values the JIT computes once per CTA before its
+// warps run (`jit::preloop`): `blockIdx.x * blockDim.x` and the pointer `out + base` are
+// derived from %ctaid, so a CTA that runs with the previous CTA's values of them (in a call
+// that runs several CTAs, `jit::batch`) writes the wrong elements. Element i gets a hash of
+// i, %nctaid.x and a parameter; the guard stops inside the last CTA.
+extern "C" __global__ void cta_linear(unsigned int* out, unsigned int n, unsigned int seed)
+{
+    unsigned int base = blockIdx.x * blockDim.x;
+    unsigned int* mine = out + base;
+    unsigned int i = base + threadIdx.x;
+    if (i < n)
+        mine[threadIdx.x] = i * 2654435761u + seed + gridDim.x;
+}
+
+// A 2-D image of `width` x `height` elements, CTAs of 16 x 4 threads: the CTAs on the right
+// and bottom edges are partial, and batches of consecutive CTAs cross rows of the grid.
+// Element (x, y) gets a hash of x, y and %nctaid; the row pointer is CTA-uniform per thread row.
+extern "C" __global__ void cta_image(unsigned int* out, unsigned int width, unsigned int height)
+{
+    unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < width && y < height)
+        out[y * width + x] = (x * 3u + y * 40503u) ^ (gridDim.x << 20) ^ (gridDim.y << 26);
+}

@@ -34,6 +34,38 @@ def rows(grid, block, n, extra):
     return out.reshape(-1)
 
 
+# cta_linear: name: (CTAs, threads per CTA, n, seed); element i < n is
+# i * 2654435761 + seed + %nctaid.x (mod 2^32), the rest keep the fill value.
+LINEAR = {
+    "linear_1d": (777, 256, 777 * 256 - 100, 12345),
+    "linear_warps3": (1000, 96, 1000 * 96 - 37, 7),
+}
+
+# cta_image: name: (width, height, block); element (x, y) is
+# (3 x + 40503 y) ^ (%nctaid.x << 20) ^ (%nctaid.y << 26) (mod 2^32).
+IMAGE = {
+    "image_2d": (300, 70, (16, 4, 1)),
+}
+
+
+def linear(ctas, threads, n, seed):
+    out = np.full(ctas * threads, FILL, dtype=np.uint64)
+    i = np.arange(n, dtype=np.uint64)
+    out[:n] = (i * 2654435761 + seed + ctas) % 2**32
+    return out.astype(np.uint32)
+
+
+def image(width, height, block):
+    gx, gy = -(-width // block[0]), -(-height // block[1])
+    y, x = np.mgrid[0:height, 0:width].astype(np.uint64)
+    v = ((x * 3 + y * 40503) % 2**32) ^ (gx << 20) ^ ((gy << 26) % 2**32)
+    return v.reshape(-1).astype(np.uint32)
+
+
 here = os.path.dirname(os.path.abspath(__file__))
 for name, case in CASES.items():
     np.save(os.path.join(here, f"{name}_expected.npy"), rows(*case))
+for name, case in LINEAR.items():
+    np.save(os.path.join(here, f"{name}_expected.npy"), linear(*case))
+for name, case in IMAGE.items():
+    np.save(os.path.join(here, f"{name}_expected.npy"), image(*case))
