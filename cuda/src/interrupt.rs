@@ -3,8 +3,8 @@
 //! (`kernel 'k' interrupted; the warps were at:` …, the report `ptxjit run` gives), and the
 //! program then ends as SIGINT ends it; a SIGINT outside a launch, or a second one, ends the
 //! program at once. The handler is installed at `cuInit` only while SIGINT has its default
-//! action (a program with its own handler, such as Python's, keeps it). Launches then run
-//! the runtime's watchdog thread, which polls for the interrupt.
+//! action (a program with its own handler, such as Python's, keeps it). Launches then register
+//! with the runtime's interrupt watcher (one thread per process, polling every 50 ms).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 

@@ -321,16 +321,80 @@ struct CtaBuffers {
 }
 
 /// Set (by a front end's Ctrl-C handler) to stop the launches in progress: each ends with
-/// [`LaunchFailure::Interrupted`], naming where its warps were. Cleared when read. Launches
-/// watch it only once [`INTERRUPTIBLE`] is set.
+/// [`LaunchFailure::Interrupted`], naming where its warps were. Cleared when it has stopped
+/// them (it stays set while no launch is in progress, and stops the next one). Launches watch
+/// it only once [`INTERRUPTIBLE`] is set.
 pub static INTERRUPT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Set by a front end that installs an interrupt handler: launches then run a watchdog that
-/// polls [`INTERRUPT`] (without it, only launches with a time limit have one).
+/// Set by a front end that installs an interrupt handler: launches then register with the
+/// process's interrupt watcher, one thread that polls [`INTERRUPT`] every
+/// `INTERRUPT_POLL` (50 ms) for every launch (a thread per launch would add its start to
+/// each launch's time).
 pub static INTERRUPTIBLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// How often the watchdog looks at [`INTERRUPT`].
+/// How often the watchdogs look at [`INTERRUPT`] and the time limit.
 const INTERRUPT_POLL: Duration = Duration::from_millis(50);
+
+/// The launches in progress that [`INTERRUPT`] stops: (launch id, address of its
+/// [`AbortControl`], address of its stop reason), each removed by its [`Watched`] guard
+/// before either is dropped.
+static WATCHED: Mutex<Vec<(u64, usize, usize)>> = Mutex::new(vec![]);
+
+/// A launch's registration with the interrupt watcher; dropping it ends the registration.
+struct Watched(u64);
+
+impl Watched {
+    /// Registers the launch `id` (its stop flags and its stop reason, which must outlive the
+    /// guard), starting the watcher thread on the first call.
+    fn new(id: u64, control: &AbortControl, reason: &AtomicU32) -> Watched {
+        static WATCHER: std::sync::Once = std::sync::Once::new();
+        WATCHER.call_once(|| {
+            let spawned = std::thread::Builder::new()
+                .name("ptxjit-interrupt".into())
+                .spawn(|| loop {
+                    std::thread::sleep(INTERRUPT_POLL);
+                    if !INTERRUPT.load(Ordering::SeqCst) {
+                        continue;
+                    }
+                    let Ok(list) = WATCHED.lock() else { return };
+                    if list.is_empty() {
+                        continue;
+                    }
+                    INTERRUPT.store(false, Ordering::SeqCst);
+                    for &(_, control, reason) in list.iter() {
+                        // SAFETY: a registered launch's control and reason live until its
+                        // guard has removed them, which takes this lock.
+                        let (control, reason) = unsafe {
+                            (
+                                &*(control as *const AbortControl),
+                                &*(reason as *const AtomicU32),
+                            )
+                        };
+                        let _ = reason.compare_exchange(0, 2, Ordering::SeqCst, Ordering::SeqCst);
+                        control.stop_all();
+                    }
+                });
+            // Without the thread (it could not be started) no launch sees an interrupt; the
+            // front ends' handlers still end the program on a second Ctrl-C.
+            drop(spawned);
+        });
+        if let Ok(mut list) = WATCHED.lock() {
+            list.push((
+                id,
+                control as *const AbortControl as usize,
+                reason as *const AtomicU32 as usize,
+            ));
+        }
+        Watched(id)
+    }
+}
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        let mut list = WATCHED.lock().unwrap_or_else(|e| e.into_inner());
+        list.retain(|w| w.0 != self.0);
+    }
+}
 
 /// Run a whole grid. Returns statistics, or the failure.
 pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchStats, LaunchFailure> {
@@ -360,6 +424,10 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let nsmid = rayon::current_num_threads() as u32;
     // One stop-flag slot per pool worker, and one for a caller outside the pool.
     let control = AbortControl::new(nsmid as usize + 1);
+    // Declared after what it points to, so dropped (unregistered) before them.
+    let _watched = INTERRUPTIBLE
+        .load(Ordering::Relaxed)
+        .then(|| Watched::new(gridid, &control, &timed_out));
     let shuffle = match input.schedule {
         super::shuffle::Schedule::Fixed => None,
         super::shuffle::Schedule::Shuffle(seed) => Some(seed),
@@ -435,29 +503,23 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             .collect::<std::collections::VecDeque<_>>(),
     );
     std::thread::scope(|scope| {
-        // Watchdog: raise the abort flag when the time limit passes or on an interrupt
-        // (engines check it at every block dispatch, so even an infinite loop stops).
-        if deadline.is_some() || INTERRUPTIBLE.load(Ordering::Relaxed) {
+        // Watchdog: raise the abort flag when the time limit passes (engines check it at
+        // every block dispatch, so even an infinite loop stops); an interrupt is the
+        // watcher's (`Watched`).
+        if let Some(deadline) = deadline {
             let (control, timed_out) = (&control, &timed_out);
             scope.spawn(move || loop {
-                let wait = match deadline {
-                    Some(d) => d
-                        .saturating_duration_since(Instant::now())
-                        .min(INTERRUPT_POLL),
-                    None => INTERRUPT_POLL,
-                };
+                let wait = deadline
+                    .saturating_duration_since(Instant::now())
+                    .min(INTERRUPT_POLL);
                 match done_rx.recv_timeout(wait) {
                     Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
                     _ => return,
                 }
-                let stop = if INTERRUPT.swap(false, Ordering::SeqCst) {
-                    2
-                } else if deadline.is_some_and(|d| Instant::now() >= d) {
-                    1
-                } else {
+                if Instant::now() < deadline {
                     continue;
-                };
-                timed_out.store(stop, Ordering::Relaxed);
+                }
+                let _ = timed_out.compare_exchange(0, 1, Ordering::SeqCst, Ordering::SeqCst);
                 control.stop_all();
                 return;
             });
