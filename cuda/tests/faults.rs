@@ -2,7 +2,6 @@
 //! context is reset, and ptxjit's located report on stderr. One test: the state is per process.
 
 use cuda::context::*;
-use cuda::device::*;
 use cuda::errors::*;
 use cuda::launch::*;
 use cuda::memory::*;
@@ -26,10 +25,7 @@ fn load(text: &str) -> u64 {
 #[test]
 fn faults_are_sticky_codes() {
     unsafe {
-        assert_eq!(cuInit(0), CUDA_SUCCESS);
-        let mut ctx = null_mut();
-        assert_eq!(cuDevicePrimaryCtxRetain(&mut ctx, 0), CUDA_SUCCESS);
-        assert_eq!(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+        common::setup();
 
         // A store through a wild pointer: CUDA_ERROR_ILLEGAL_ADDRESS, and it sticks.
         let store = function(load(STORE), "store");

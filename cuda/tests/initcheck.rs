@@ -4,8 +4,6 @@
 //! exit status 2. The tool's state is per process and its exit status ends the process, so
 //! the test runs the program part (`program`) in a child process of this test binary.
 
-use cuda::context::*;
-use cuda::device::*;
 use cuda::errors::*;
 use cuda::launch::*;
 use cuda::memory::*;
@@ -29,10 +27,7 @@ fn program() {
         return;
     }
     unsafe {
-        assert_eq!(cuInit(0), CUDA_SUCCESS);
-        let mut ctx = null_mut();
-        assert_eq!(cuDevicePrimaryCtxRetain(&mut ctx, 0), CUDA_SUCCESS);
-        assert_eq!(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+        common::setup();
         let copy = function(common::load(&CString::new(COPY).unwrap()), "copy");
         let run = |p: u64, q: u64| {
             let mut params = [arg(&p), arg(&q)];

@@ -3,9 +3,6 @@
 //! ends as SIGINT ends it. The program part (`program`) runs in a child process of this test
 //! binary, which the test interrupts.
 
-use cuda::context::*;
-use cuda::device::*;
-use cuda::errors::*;
 use cuda::launch::*;
 use std::ffi::CString;
 use std::ptr::null_mut;
@@ -24,10 +21,7 @@ fn program() {
         return;
     }
     unsafe {
-        assert_eq!(cuInit(0), CUDA_SUCCESS);
-        let mut ctx = null_mut();
-        assert_eq!(cuDevicePrimaryCtxRetain(&mut ctx, 0), CUDA_SUCCESS);
-        assert_eq!(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+        common::setup();
         let spin = function(common::load(&CString::new(SPIN).unwrap()), "spin");
         println!("launching");
         // One CTA of 32 warps: warp 0 spins for ever, so the others never start.

@@ -4,7 +4,6 @@
 //! with status 2. The tool's state is per process, so the program part runs in a child.
 
 use cuda::context::*;
-use cuda::device::*;
 use cuda::errors::*;
 use cuda::launch::*;
 use cuda::memory::*;
@@ -31,10 +30,7 @@ fn program() {
         return;
     }
     unsafe {
-        assert_eq!(cuInit(0), CUDA_SUCCESS);
-        let mut ctx = null_mut();
-        assert_eq!(cuDevicePrimaryCtxRetain(&mut ctx, 0), CUDA_SUCCESS);
-        assert_eq!(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+        common::setup();
         let mut out = 0u64;
         assert_eq!(cuMemAlloc_v2(&mut out, 256), CUDA_SUCCESS);
         let shift = function(common::load(&CString::new(SHIFT).unwrap()), "shift");
