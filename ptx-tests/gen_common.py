@@ -33,3 +33,30 @@ def buffer_from_file(buffer, filename, ty="u32"):
 def expect_exact(buffer, filename):
     """The `[expect.BUFFER]` table: the buffer must equal the .npy file `filename` exactly."""
     return f'[expect.{buffer}]\nfile = "{filename}"\ntolerance = "exact"\n'
+
+
+def ints(values):
+    """A TOML array of integers: `[1, 2, 3]`."""
+    return "[" + ", ".join(str(int(v)) for v in values) + "]"
+
+
+# The tensor-map (TMA) generators' shared arithmetic (kernels/tma_*/gen_expected.py).
+
+
+def swizzle(off, mode):
+    """A shared-memory byte offset under a tensor map's swizzle ("none", "32B", "64B",
+    "128B"; CUDA's CU_TENSOR_MAP_SWIZZLE_*): the 16-byte chunk bits 4.. XOR the 128-byte row
+    bits 7.., one, two or three of them."""
+    bits = {"none": 0, "32B": 1, "64B": 2, "128B": 3}[mode]
+    return off ^ (((off >> 7) & ((1 << bits) - 1)) << 4)
+
+
+def run_pos(start, lo, hi, step, k):
+    """The k-th position of a dimension that starts at `start` and wraps to `lo` past `hi`
+    (im2col's traversal of the bounding box), and how many wraps it took."""
+    first = (hi - start) // step + 1
+    if k < first:
+        return start + k * step, 0
+    j = k - first
+    per = (hi - lo) // step + 1
+    return lo + (j % per) * step, 1 + j // per

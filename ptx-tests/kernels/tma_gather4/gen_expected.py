@@ -10,16 +10,18 @@ col .. col + W - 1, landing densely at k * W elements in shared memory (then the
 out-of-bound elements read as the fill (zero, or NaN for a float map that asks for it) and are
 not written by the scatter; the reduction adds each in-bound element into the tensor. numpy.
 """
+import os
+import sys
+
 import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+from gen_common import ints, swizzle  # noqa: E402  (shared by the ptx-tests generators)
 
 SMEM_WORDS = 1024
 FILL = 0xCDCDCDCD
 rng = np.random.default_rng(417)
-
-
-def swizzle(off, mode):
-    bits = {"none": 0, "32B": 1, "64B": 2, "128B": 3}[mode]
-    return off ^ (((off >> 7) & ((1 << bits) - 1)) << 4)
 
 
 def gather(x, dims, col, rows, width, fill):
@@ -40,10 +42,6 @@ def smem_words(elems, esize, mode):
         a = swizzle(i * esize, mode)
         raw[a:a + esize] = int(v).to_bytes(esize, "little")
     return np.frombuffer(bytes(raw), dtype=np.uint32)
-
-
-def ints(v):
-    return "[" + ", ".join(str(int(a)) for a in v) + "]"
 
 
 def floats(v):

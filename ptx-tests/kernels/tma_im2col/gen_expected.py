@@ -12,21 +12,17 @@ pixel's elements are at its filter base plus the im2col offsets, channels c0 .. 
 zero (or NaN) outside the tensor; pixel p's channels land densely at p * channels in shared
 memory (then the map's swizzle). The pixel positions are computed here in closed form (numpy).
 """
+import os
+import sys
+
 import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+from gen_common import ints, run_pos, swizzle  # noqa: E402  (shared by the ptx-tests generators)
 
 FILL = 0xCDCDCDCD
 SMEM_WORDS = 1024
-
-
-def run_pos(start, lo, hi, step, k):
-    """The k-th position of a dimension that starts at `start` and wraps to `lo` past `hi`,
-    and how many wraps it took."""
-    first = (hi - start) // step + 1
-    if k < first:
-        return start + k * step, 0
-    j = k - first
-    per = (hi - lo) // step + 1
-    return lo + (j % per) * step, 1 + j // per
 
 
 def im2col(x, dims, coords, offs, lower, upper, es, channels, pixels, fill):
@@ -50,11 +46,6 @@ def im2col(x, dims, coords, offs, lower, upper, es, channels, pixels, fill):
     return out
 
 
-def swizzle(off, mode):
-    bits = {"none": 0, "32B": 1, "64B": 2, "128B": 3}[mode]
-    return off ^ (((off >> 7) & ((1 << bits) - 1)) << 4)
-
-
 def smem_words(elems, esize, mode):
     """Shared memory after the load, as u32 words (the 0xcd fill where nothing landed)."""
     raw = bytearray(np.full(SMEM_WORDS, FILL, dtype=np.uint32).tobytes())
@@ -63,10 +54,6 @@ def smem_words(elems, esize, mode):
         a = swizzle(i * esize, mode)
         raw[a:a + esize] = int(v).to_bytes(esize, "little")
     return np.frombuffer(bytes(raw), dtype=np.uint32)
-
-
-def ints(v):
-    return "[" + ", ".join(str(int(a)) for a in v) + "]"
 
 
 rng = np.random.default_rng(2026)

@@ -12,25 +12,16 @@ offsets (the ISA: "im2colInfo is not applicable"): the elements are at the filte
 themselves (ptxjit's reading, docs/isa-notes.md). A store writes the in-bound elements only;
 the reduction adds (u32, wrapping) into them. Computed here with numpy, in closed form.
 """
+import os
+import sys
+
 import numpy as np
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+from gen_common import ints, run_pos, swizzle  # noqa: E402  (shared by the ptx-tests generators)
+
 SMEM_WORDS = 1024
-
-
-def run_pos(start, lo, hi, step, k):
-    """The k-th position of a dimension that starts at `start` and wraps to `lo` past `hi`,
-    and how many wraps it took."""
-    first = (hi - start) // step + 1
-    if k < first:
-        return start + k * step, 0
-    j = k - first
-    per = (hi - lo) // step + 1
-    return lo + (j % per) * step, 1 + j // per
-
-
-def swizzle(off, mode):
-    bits = {"none": 0, "32B": 1, "64B": 2, "128B": 3}[mode]
-    return off ^ (((off >> 7) & ((1 << bits) - 1)) << 4)
 
 
 def store(x, smem, c, reduce):
@@ -53,10 +44,6 @@ def store(x, smem, c, reduce):
             v = int.from_bytes(smem[a:a + c["esize"]], "little")
             t = tuple(reversed(idx))
             x[t] = ((int(x[t]) + v) & mask) if reduce else v
-
-
-def ints(v):
-    return "[" + ", ".join(str(int(a)) for a in v) + "]"
 
 
 rng = np.random.default_rng(2027)

@@ -24,6 +24,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", ".."))
 import gen_common as gc  # noqa: E402
+from gen_common import ints, swizzle  # noqa: E402
 
 FILL = 0xCDCDCDCD
 SMEM_BYTES = 4096
@@ -66,21 +67,12 @@ def gather(x, dims, pix, channels, fill):
     return out
 
 
-def swizzle(off, mode):
-    bits = {"none": 0, "32B": 1, "64B": 2, "128B": 3}[mode]
-    return off ^ (((off >> 7) & ((1 << bits) - 1)) << 4)
-
-
 def smem_words(elems, esize, mode):
     raw = bytearray(np.full(SMEM_WORDS, FILL, dtype=np.uint32).tobytes())
     for i, v in enumerate(elems.reshape(-1)):
         a = swizzle(i * esize, mode)
         raw[a:a + esize] = int(v).to_bytes(esize, "little")
     return np.frombuffer(bytes(raw), dtype=np.uint32)
-
-
-def ints(v):
-    return "[" + ", ".join(str(int(a)) for a in v) + "]"
 
 
 def kernel(name, rank, mode, prefetch):
