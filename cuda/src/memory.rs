@@ -449,10 +449,14 @@ pub(crate) fn memset(
 ) -> DrvResult {
     with_context(|d| {
         let r = memset_in(d, dst, pitch, value, width, count, rows);
-        let what = match width {
-            1 => "cuMemsetD8",
-            2 => "cuMemsetD16",
-            _ => "cuMemsetD32",
+        // The linear forms pass no pitch.
+        let what = match (width, pitch) {
+            (1, 0) => "cuMemsetD8",
+            (2, 0) => "cuMemsetD16",
+            (_, 0) => "cuMemsetD32",
+            (1, _) => "cuMemsetD2D8",
+            (2, _) => "cuMemsetD2D16",
+            (_, _) => "cuMemsetD2D32",
         };
         api_error(d, what, r)
     })
@@ -468,31 +472,29 @@ fn memset_in(
     count: usize,
     rows: usize,
 ) -> DrvResult {
-    {
-        if !dst.is_multiple_of(width as u64) {
-            return Err(Fail::new(
-                CUDA_ERROR_INVALID_VALUE,
-                format!("{dst:#x} is not aligned to {width} bytes"),
-            ));
-        }
-        let bytes = count
-            .checked_mul(width)
-            .ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, "size overflows"))?;
-        for r in 0..rows {
-            let row = dst + (r * pitch) as u64;
-            let p = match crate::registered::host_of_shadow(d, row, bytes as u64) {
-                Some(host) => host as *mut u8,
-                None => device_range(d, row, bytes as u64)?,
-            };
-            let pattern = &value.to_le_bytes()[..width];
-            for i in 0..count {
-                // SAFETY: inside the checked device range.
-                unsafe { std::ptr::copy_nonoverlapping(pattern.as_ptr(), p.add(i * width), width) };
-            }
-            written(d, p, bytes as u64);
-        }
-        Ok(())
+    if !dst.is_multiple_of(width as u64) {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("{dst:#x} is not aligned to {width} bytes"),
+        ));
     }
+    let bytes = count
+        .checked_mul(width)
+        .ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, "size overflows"))?;
+    for r in 0..rows {
+        let row = dst + (r * pitch) as u64;
+        let p = match crate::registered::host_of_shadow(d, row, bytes as u64) {
+            Some(host) => host as *mut u8,
+            None => device_range(d, row, bytes as u64)?,
+        };
+        let pattern = &value.to_le_bytes()[..width];
+        for i in 0..count {
+            // SAFETY: inside the checked device range.
+            unsafe { std::ptr::copy_nonoverlapping(pattern.as_ptr(), p.add(i * width), width) };
+        }
+        written(d, p, bytes as u64);
+    }
+    Ok(())
 }
 
 exports! { cuMemsetD8_v2, cuMemsetD8_v2_ptds => fn(dst: CUdeviceptr, v: u8, n: usize) { sync_call("cuMemsetD8_v2")?; memset(dst, 0, v.into(), 1, n, 1) }}
