@@ -7,7 +7,6 @@
 use cuda::errors::*;
 use cuda::graph::*;
 use cuda::graph_nodes::*;
-use cuda::launch::*;
 use cuda::memory::*;
 use cuda::stream::*;
 use std::ffi::{c_uint, c_void, CString};
@@ -15,9 +14,11 @@ use std::ptr::null_mut;
 use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
 
 mod common;
-use common::{arg, function, load, setup, AXPC_PTX as PTX};
+use common::{
+    arg, function, launch_axpc as launch, load, read_u32s as read, setup, write_u32s as write,
+    AXPC_N as N, AXPC_PTX as PTX,
+};
 
-const N: u32 = 300;
 const BYTES: usize = N as usize * 4;
 
 /// The host's `x * m + c`, element by element.
@@ -25,42 +26,6 @@ fn axpc(v: &[u32], m: u32, c: u32) -> Vec<u32> {
     v.iter()
         .map(|x| x.wrapping_mul(m).wrapping_add(c))
         .collect()
-}
-
-fn launch(f: u64, s: u64, x: u64, m: u32, c: u32) -> CUresult {
-    let n = N;
-    let mut params = [arg(&x), arg(&m), arg(&c), arg(&n)];
-    unsafe {
-        cuLaunchKernel(
-            f,
-            N.div_ceil(128),
-            1,
-            1,
-            128,
-            1,
-            1,
-            0,
-            s,
-            params.as_mut_ptr(),
-            null_mut(),
-        )
-    }
-}
-
-fn read(x: u64) -> Vec<u32> {
-    let mut v = vec![0u32; N as usize];
-    assert_eq!(
-        unsafe { cuMemcpyDtoH_v2(v.as_mut_ptr().cast(), x, BYTES) },
-        CUDA_SUCCESS
-    );
-    v
-}
-
-fn write(x: u64, v: &[u32]) {
-    assert_eq!(
-        unsafe { cuMemcpyHtoD_v2(x, v.as_ptr().cast(), BYTES) },
-        CUDA_SUCCESS
-    );
 }
 
 fn node_types(g: u64) -> Vec<c_uint> {

@@ -16,41 +16,10 @@ use std::ffi::{c_uint, c_void, CString};
 use std::ptr::{null, null_mut};
 
 mod common;
-use common::{arg, function, load, setup, AXPC_PTX as PTX};
-
-const N: u32 = 300;
-
-fn launch_axpc(f: u64, s: u64, x: u64, m: u32, c: u32) -> CUresult {
-    let n = N;
-    let mut params = [arg(&x), arg(&m), arg(&c), arg(&n)];
-    unsafe {
-        cuLaunchKernel(
-            f,
-            N.div_ceil(128),
-            1,
-            1,
-            128,
-            1,
-            1,
-            0,
-            s,
-            params.as_mut_ptr(),
-            null_mut(),
-        )
-    }
-}
-
-fn read(x: u64) -> Vec<u32> {
-    let mut v = vec![0u32; N as usize];
-    let r = unsafe { cuMemcpyDtoH_v2(v.as_mut_ptr().cast(), x, N as usize * 4) };
-    assert_eq!(r, CUDA_SUCCESS);
-    v
-}
-
-fn write(x: u64, v: &[u32]) {
-    let r = unsafe { cuMemcpyHtoD_v2(x, v.as_ptr().cast(), v.len() * 4) };
-    assert_eq!(r, CUDA_SUCCESS);
-}
+use common::{
+    arg, function, launch_axpc, load, read_u32s as read, setup, write_u32s as write, AXPC_N as N,
+    AXPC_PTX as PTX,
+};
 
 fn status(s: u64) -> c_uint {
     let mut st = 99;

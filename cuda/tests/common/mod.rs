@@ -5,6 +5,8 @@
 use cuda::context::*;
 use cuda::device::*;
 use cuda::errors::*;
+use cuda::launch::*;
+use cuda::memory::*;
 use cuda::module::*;
 use std::ffi::{c_void, CString};
 use std::ptr::null_mut;
@@ -77,3 +79,42 @@ pub const AXPC_PTX: &str = r#"
     ret;
 }
 "#;
+
+/// Elements of the `u32` buffers the `axpc` tests use.
+pub const AXPC_N: u32 = 300;
+
+/// Launches `axpc` (from [`AXPC_PTX`]) on stream `s` over [`AXPC_N`] elements of `x`, 128
+/// threads a CTA; the launch's result.
+pub fn launch_axpc(f: u64, s: u64, x: u64, m: u32, c: u32) -> CUresult {
+    let n = AXPC_N;
+    let mut params = [arg(&x), arg(&m), arg(&c), arg(&n)];
+    unsafe {
+        cuLaunchKernel(
+            f,
+            AXPC_N.div_ceil(128),
+            1,
+            1,
+            128,
+            1,
+            1,
+            0,
+            s,
+            params.as_mut_ptr(),
+            null_mut(),
+        )
+    }
+}
+
+/// [`AXPC_N`] `u32`s copied from device address `x`; the copy must succeed.
+pub fn read_u32s(x: u64) -> Vec<u32> {
+    let mut v = vec![0u32; AXPC_N as usize];
+    let r = unsafe { cuMemcpyDtoH_v2(v.as_mut_ptr().cast(), x, v.len() * 4) };
+    assert_eq!(r, CUDA_SUCCESS);
+    v
+}
+
+/// `v` copied to device address `x`; the copy must succeed.
+pub fn write_u32s(x: u64, v: &[u32]) {
+    let r = unsafe { cuMemcpyHtoD_v2(x, v.as_ptr().cast(), v.len() * 4) };
+    assert_eq!(r, CUDA_SUCCESS);
+}
