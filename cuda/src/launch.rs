@@ -277,7 +277,7 @@ fn launch_now(
         }
     }
     // Registered host ranges mapped for kernels: shadows in before, out after.
-    crate::registered::sync_in(d)?;
+    let mapped = crate::registered::sync_in(d)?;
     let result = d.host.launch_with_params(&kernel, dims, params, &opts);
     // initcheck's and racecheck's findings do not stop the kernel: reported, the program
     // goes on (each is one error of the tool).
@@ -287,7 +287,7 @@ fn launch_now(
     for r in d.host.take_race_reports() {
         crate::sanitizer::report(&r.sanitizer_text());
     }
-    crate::registered::sync_out(d)?;
+    crate::registered::sync_out(d, mapped)?;
     // A tool's findings that did not stop the kernel are reported, and the launch succeeded.
     let result = match result {
         Err(Error::Sanitizer(rep)) => {

@@ -6,12 +6,15 @@
 //! `cuMemHostGetDevicePointer` answers. The two are kept equal at the points where either
 //! side can look:
 //! - before every kernel launch, each shadow is copied in from its host range, and after it
-//!   (completed or faulted) copied back out (not for `CU_MEMHOSTREGISTER_READ_ONLY` ranges),
-//!   so a kernel sees what the host wrote and the host sees what the kernel wrote once the
-//!   launch returns (every launch completes when enqueued);
+//!   (completed or faulted) the bytes the kernel changed are copied back out (not for
+//!   `CU_MEMHOSTREGISTER_READ_ONLY` ranges), so a kernel sees what the host wrote and the
+//!   host sees what the kernel wrote once the launch returns (every launch completes when
+//!   enqueued), while bytes the kernel left alone keep whatever another host thread wrote
+//!   there during the launch, as with a GPU writing through the mapping;
 //! - a copy or memset whose device pointer lies in a shadow acts on the host range itself.
 //!
-//! Costs and limits: each launch copies every mapped range twice (in and out); the host
+//! Costs and limits: each launch copies every mapped range in, keeps a copy of what it
+//! copied and compares the shadow with it after the launch; the host
 //! pointer itself is not a device address (only the pointer `cuMemHostGetDevicePointer`
 //! gives is); a kernel and the host writing the same range concurrently is a race here as on
 //! a GPU.
@@ -33,8 +36,14 @@ pub struct Registered {
     pub shadow: Option<u64>,
 }
 
-/// Copies every mapped range into its shadow (before a launch).
-pub fn sync_in(d: &Driver) -> Result<(), Fail> {
+/// What [`sync_in`] copied into each shadow: (host address, the bytes), for [`sync_out`] to
+/// tell the bytes the kernel changed.
+pub struct Snapshot(Vec<(u64, Vec<u8>)>);
+
+/// Copies every mapped range into its shadow (before a launch) and returns what it copied
+/// of the writable ones.
+pub fn sync_in(d: &Driver) -> Result<Snapshot, Fail> {
+    let mut copied = Vec::new();
     for (&host, r) in &d.registered {
         if let Some(shadow) = r.shadow {
             let to = crate::memory::device_range(d, shadow, r.bytes)?;
@@ -42,18 +51,53 @@ pub fn sync_in(d: &Driver) -> Result<(), Fail> {
             // (registered and not yet unregistered).
             unsafe { std::ptr::copy_nonoverlapping(host as *const u8, to, r.bytes as usize) };
             crate::memory::written(d, to, r.bytes);
+            if r.flags & READ_ONLY == 0 {
+                // SAFETY: `to` holds `r.bytes` bytes (checked above), just written.
+                let now = unsafe { std::slice::from_raw_parts(to, r.bytes as usize) };
+                copied.push((host, now.to_vec()));
+            }
         }
     }
-    Ok(())
+    Ok(Snapshot(copied))
 }
 
-/// Copies every writable mapped range's shadow back to the host (after a launch).
-pub fn sync_out(d: &Driver) -> Result<(), Fail> {
-    for (&host, r) in &d.registered {
-        if let (Some(shadow), false) = (r.shadow, r.flags & READ_ONLY != 0) {
-            let from = crate::memory::device_range(d, shadow, r.bytes)?;
-            // SAFETY: as in `sync_in`.
-            unsafe { std::ptr::copy_nonoverlapping(from, host as *mut u8, r.bytes as usize) };
+/// Copies back to the host (after a launch) the bytes of each writable mapped range's shadow
+/// that differ from what [`sync_in`] put there: the kernel's writes, and nothing over what
+/// another host thread wrote meanwhile to bytes the kernel did not change. A range
+/// unregistered or registered anew in between (a host function, another thread) is left
+/// alone.
+pub fn sync_out(d: &Driver, before: Snapshot) -> Result<(), Fail> {
+    for (host, old) in before.0 {
+        let Some(r) = d.registered.get(&host) else {
+            continue;
+        };
+        let (Some(shadow), false) = (r.shadow, r.flags & READ_ONLY != 0) else {
+            continue;
+        };
+        if r.bytes as usize != old.len() {
+            continue;
+        }
+        let from = crate::memory::device_range(d, shadow, r.bytes)?;
+        // SAFETY: `from` holds `r.bytes` bytes (checked above).
+        let now = unsafe { std::slice::from_raw_parts(from as *const u8, old.len()) };
+        let mut i = 0;
+        while i < now.len() {
+            if now[i] == old[i] {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < now.len() && now[i] != old[i] {
+                i += 1;
+            }
+            // SAFETY: as in `sync_in`; `start..i` lies inside the range.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    now[start..i].as_ptr(),
+                    (host as *mut u8).add(start),
+                    i - start,
+                )
+            };
         }
     }
     Ok(())

@@ -1,19 +1,52 @@
 //! Host memory registered with `cuMemHostRegister(CU_MEMHOSTREGISTER_DEVICEMAP)`: kernels
 //! reach it through `cuMemHostGetDevicePointer`'s address, and see host writes made before
 //! a launch; the host sees the kernel's writes once the launch returns; copies and memsets
-//! through the device address act on the host memory. Expected values are host
-//! computations.
+//! through the device address act on the host memory; bytes a kernel does not write keep what
+//! another host thread writes during the launch. Expected values are host computations.
 
 use cuda::errors::*;
 use cuda::launch::*;
 use cuda::memory::*;
 use std::ffi::{c_void, CString};
 use std::ptr::null_mut;
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::time::Duration;
 
 mod common;
 use common::{arg, function, load, setup, AXPC_PTX as PTX};
 
 const DEVICEMAP: u32 = 2;
+
+/// Kernel `slow_half`: waits until `%globaltimer` reaches `until` (nanoseconds since the Unix
+/// epoch), then thread `i < n / 2` of one CTA writes `x[i] = i + 7000`; the other half of `x`
+/// is not written.
+const SLOW_HALF_PTX: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry slow_half(.param .u64 x, .param .u32 n, .param .u64 until)
+{
+    .reg .u32 %r<6>;
+    .reg .u64 %rd<6>;
+    .reg .pred %p;
+    ld.param.u64 %rd2, [until];
+wait:
+    mov.u64 %rd3, %globaltimer;
+    setp.lt.u64 %p, %rd3, %rd2;
+    @%p bra wait;
+    mov.u32 %r1, %tid.x;
+    ld.param.u32 %r2, [n];
+    shr.u32 %r2, %r2, 1;
+    setp.ge.u32 %p, %r1, %r2;
+    @%p ret;
+    ld.param.u64 %rd4, [x];
+    mul.wide.u32 %rd5, %r1, 4;
+    add.u64 %rd4, %rd4, %rd5;
+    add.u32 %r3, %r1, 7000;
+    st.global.u32 [%rd4], %r3;
+    ret;
+}
+"#;
 
 #[test]
 fn mapped_registered_memory() {
@@ -90,6 +123,58 @@ fn mapped_registered_memory() {
         let src = [11u32, 12];
         assert_eq!(cuMemcpyHtoD_v2(dp8, src.as_ptr().cast(), 8), CUDA_SUCCESS);
         assert_eq!(view(2, 2), [11, 12]);
+
+        // Another host thread writes the half the kernel leaves alone while the kernel runs
+        // (it waits until 400 ms from now first): those writes stay, the kernel's half arrives.
+        let slow = function(load(&CString::new(SLOW_HALF_PTX).unwrap()), "slow_half");
+        let half = n as usize / 2;
+        let started = AtomicBool::new(false);
+        let addr = hp as usize;
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !started.load(SeqCst) {
+                    std::thread::yield_now();
+                }
+                std::thread::sleep(Duration::from_millis(100));
+                for i in half..n as usize {
+                    // Inside the registered vector, which outlives the scope.
+                    (addr as *mut u32).add(i).write_volatile(i as u32 + 9000);
+                }
+            });
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap();
+            let until = (now + Duration::from_millis(400)).as_nanos() as u64;
+            let mut params = [arg(&dp), arg(&n), arg(&until)];
+            started.store(true, SeqCst);
+            let r = cuLaunchKernel(
+                slow,
+                1,
+                1,
+                1,
+                n.min(1024),
+                1,
+                1,
+                0,
+                0,
+                params.as_mut_ptr(),
+                null_mut(),
+            );
+            assert_eq!(r, CUDA_SUCCESS);
+        });
+        let got = view(0, n as usize);
+        let want: Vec<u32> = (0..n)
+            .map(|i| {
+                if (i as usize) < half {
+                    i + 7000
+                } else {
+                    i + 9000
+                }
+            })
+            .collect();
+        let lost = (half..n as usize).filter(|&i| got[i] != want[i]).count();
+        assert_eq!(lost, 0, "host writes made during the launch lost");
+        assert_eq!(got, want);
 
         assert_eq!(cuMemHostUnregister(hp), CUDA_SUCCESS);
         assert_eq!(
