@@ -781,6 +781,18 @@ impl Builder<'_> {
                 let v = (crate::analysis::schedule::WARP_SIZE as u64).wrapping_add(offset as u64);
                 return Ok(self.konst(cx, ty, v));
             }
+            // A kernel's address is what a device-side launch (CUDA dynamic parallelism,
+            // `cudaLaunchDevice`) passes.
+            if self.graph.entries.contains(&name.name) {
+                return Err(LowerError::new(
+                    name.span,
+                    format!(
+                        "the address of kernel '{}' in '{}': launching kernels from device \
+                         code (CUDA dynamic parallelism) is not supported",
+                        name.name, cx.ptx
+                    ),
+                ));
+            }
             if super::vregs::is_vector(self, &name.name) {
                 return Err(LowerError::new(
                     name.span,

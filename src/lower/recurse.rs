@@ -79,6 +79,8 @@ pub(crate) struct CallGraph {
     pub callees: HashMap<String, Vec<String>>,
     /// The result counts of the module's declarations (prototypes without a body) by name.
     pub declared_results: HashMap<String, Vec<usize>>,
+    /// The module's kernels (`.entry`), whose address only a device-side launch takes.
+    pub entries: HashSet<String>,
 }
 
 impl CallGraph {
@@ -127,6 +129,9 @@ pub(crate) fn call_graph(m: &ast::Module, funcs: &HashMap<String, &ast::Function
     let mut indirect: HashSet<String> = HashSet::new();
     for item in &m.items {
         if let ast::Item::Function(f) = item {
+            if f.kind == ast::FunctionKind::Entry {
+                g.entries.insert(f.name.name.clone());
+            }
             if f.body.is_none() {
                 g.declared_results
                     .entry(f.name.name.clone())
