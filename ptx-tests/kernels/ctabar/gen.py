@@ -33,6 +33,17 @@ def loop_bar(grid, k):
     return out
 
 
+def loop_ids(grid, n, k):
+    out = []
+    for c in range(grid):
+        r = [(t + 1000 * c) & M for t in range(n)]
+        for i in range(1, k + 1):
+            s = list(r)
+            r = [(r[t] + s[(t + 1) % n] * i) & M for t in range(n)]
+        out += r
+    return out
+
+
 def named(grid):
     out = []
     for c in range(grid):
@@ -48,3 +59,5 @@ if __name__ == "__main__":
     print("exit_early", exit_early(2))
     print("loop_bar", loop_bar(3, 5))
     print("named", named(2))
+    print("loop_ids", loop_ids(3, 128, 5))
+    print("loop_ids_partial", loop_ids(2, 100, 4))
