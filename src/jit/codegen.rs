@@ -420,7 +420,14 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
                     }
                     return uni.uniform_at(a, here) && uni.uniform_at(a, head);
                 }
-                scalar_val[a.index()] || (uni.uniform_at(a, here) && db != Some(bi))
+                // A uniform parameter of this very block is in its slot at the block's top
+                // (the terminators that enter it, a loop's back edge included, wrote it for
+                // every lane they sent), so a loop's counters and uniform pointers are
+                // scalars in the loop's own block too; other values of the block are
+                // computed by its group loops, after the scalar section.
+                let own_param =
+                    matches!(f.values[a.index()].def, ir::ValueDef::Param(b, _) if b == here);
+                scalar_val[a.index()] || (uni.uniform_at(a, here) && (db != Some(bi) || own_param))
             });
             if kind_ok && uniform_results && args_ok && !d.results.is_empty() {
                 scalar[i.index()] = true;

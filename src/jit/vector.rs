@@ -1821,12 +1821,13 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
-    /// Write a block call's arguments, all scalar-section values (`sc`), to the target's
+    /// Write a block call's arguments that are scalar-section values (`sc`) to the target's
     /// parameter slots for the lanes `lanes` (a `u32` lane mask), as the per-group
-    /// `write_args` would for those lanes. When `lanes` holds every lane that is live and
-    /// not exited, all 32 lanes of each slot are written (`splat_store`): the others never
-    /// run again, so nothing reads their slots; otherwise lane by lane, since a lane parked
-    /// or pending elsewhere may hold its own argument in the slot already.
+    /// `write_args` would for those lanes (the other arguments are written per group,
+    /// `Gen::group_terminator`). When `lanes` holds every lane that is live and not exited,
+    /// all 32 lanes of each slot are written (`splat_store`): the others never run again, so
+    /// nothing reads their slots; otherwise lane by lane, since a lane parked or pending
+    /// elsewhere may hold its own argument in the slot already.
     fn scalar_args_store(
         &mut self,
         call: &ir::BlockCall,
@@ -1839,14 +1840,17 @@ impl Gen<'_, '_> {
         let params = self.f.block(call.block).params.clone();
         let mut vals = Vec::with_capacity(call.args.len());
         for (&a, &p) in call.args.iter().zip(&params) {
-            let x = *sc
-                .get(&a)
-                .ok_or_else(|| format!("internal: block argument {a} is not a scalar"))?;
+            let Some(&x) = sc.get(&a) else {
+                continue;
+            };
             let slot = self.layout.slot[p.index()];
             if slot == u32::MAX {
                 return Err(format!("value {p} has no slot"));
             }
             vals.push((p, x, slot));
+        }
+        if vals.is_empty() {
+            return Ok(());
         }
         let s = self.state();
         let live = self.b.ins().load(types::I32, TRUSTED(), s, LIVE_OFF as i32);
@@ -2002,11 +2006,14 @@ impl Gen<'_, '_> {
             _ => false,
         };
         let term_args = bd.term.targets().iter().any(|c| !c.args.is_empty());
-        // Arguments that are all scalar-section values, on an edge every lane of the mask
-        // takes together (a jump, a barrier, a uniform branch), are written once for those
-        // lanes (`Gen::scalar_args_store`) instead of per group.
-        let mask_args = term_args
-            && (uniform_branch || !matches!(bd.term, Terminator::Branch { .. }))
+        // Arguments that are scalar-section values, on an edge every lane of the mask takes
+        // together (a jump, a barrier, a uniform branch), are written once for those lanes
+        // (`Gen::scalar_args_store`) instead of per group; the edge's other arguments, if
+        // any, per group (`Gen::group_terminator`). A loop's back edge on a uniform
+        // condition writes its counters and uniform pointers that way.
+        let together_args =
+            term_args && (uniform_branch || !matches!(bd.term, Terminator::Branch { .. }));
+        let mask_args = together_args
             && bd
                 .term
                 .targets()
@@ -2044,7 +2051,7 @@ impl Gen<'_, '_> {
         // Mask-level work.
         match &bd.term {
             Terminator::Jump(c) => {
-                if mask_args {
+                if together_args {
                     self.scalar_args_store(c, mask, &sc)?;
                 }
                 let p = self.layout.prio[c.block.index()];
@@ -2064,7 +2071,7 @@ impl Gen<'_, '_> {
                     (None, None) => return Err("branch condition not evaluated".into()),
                 };
                 let emask = self.b.ins().band_not(mask, tmask);
-                if mask_args {
+                if together_args {
                     self.scalar_args_store(then_, tmask, &sc)?;
                     self.scalar_args_store(else_, emask, &sc)?;
                 }
@@ -2090,7 +2097,7 @@ impl Gen<'_, '_> {
                 }
             }
             Terminator::Barrier { next } => {
-                if mask_args {
+                if together_args {
                     self.scalar_args_store(next, mask, &sc)?;
                 }
                 let p = self.layout.prio[next.block.index()];
@@ -2185,9 +2192,12 @@ impl Gen<'_, '_> {
         ucond: Option<Value>,
         acc: Value,
     ) -> Result<Value, String> {
+        // The scalar-section arguments of an edge that all of the block's lanes take
+        // together (a jump, a barrier, a uniform branch) are written once, for the block's
+        // lanes, after its group loops (`Gen::gen_block_body`).
         match term {
             Terminator::Jump(c) | Terminator::Barrier { next: c } => {
-                self.write_args(grp, sc, c, None)?;
+                self.write_args_some(grp, sc, c, None, true)?;
                 Ok(acc)
             }
             Terminator::Branch { cond, then_, else_ } => {
@@ -2207,11 +2217,12 @@ impl Gen<'_, '_> {
                         (m, self.b.ins().bor(acc, placed))
                     }
                 };
+                let skip = ucond.is_some();
                 if !then_.args.is_empty() {
-                    self.write_args(grp, sc, then_, Some((tm, false)))?;
+                    self.write_args_some(grp, sc, then_, Some((tm, false)), skip)?;
                 }
                 if !else_.args.is_empty() {
-                    self.write_args(grp, sc, else_, Some((tm, true)))?;
+                    self.write_args_some(grp, sc, else_, Some((tm, true)), skip)?;
                 }
                 Ok(acc)
             }
@@ -2229,12 +2240,34 @@ impl Gen<'_, '_> {
         call: &ir::BlockCall,
         cond: Option<(Value, bool)>,
     ) -> Result<(), String> {
-        let vals = call
+        self.write_args_some(grp, sc, call, cond, false)
+    }
+
+    /// [`Gen::write_args`], without the arguments that are scalar-section values (`sc`)
+    /// when `skip_scalar` is set: the caller writes those once for the block's lanes
+    /// (`Gen::scalar_args_store`).
+    fn write_args_some(
+        &mut self,
+        grp: &mut Grp,
+        sc: &HashMap<ir::Value, Value>,
+        call: &ir::BlockCall,
+        cond: Option<(Value, bool)>,
+        skip_scalar: bool,
+    ) -> Result<(), String> {
+        let (args, params): (Vec<ir::Value>, Vec<ir::Value>) = call
             .args
+            .iter()
+            .zip(&self.f.block(call.block).params)
+            .filter(|(a, _)| !(skip_scalar && sc.contains_key(*a)))
+            .map(|(&a, &p)| (a, p))
+            .unzip();
+        if args.is_empty() {
+            return Ok(());
+        }
+        let vals = args
             .iter()
             .map(|&a| self.gget(grp, sc, a))
             .collect::<Result<Vec<_>, _>>()?;
-        let params = self.f.block(call.block).params.clone();
         let saved = (grp.m32, grp.m64, grp.bits, grp.full);
         if let Some((c, negate)) = cond {
             grp.full = false;
