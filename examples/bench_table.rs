@@ -13,7 +13,9 @@
 //! Options: `--quick`, `--pocl-jit` (only the JIT and POCL columns: no interpreter, no native
 //! runs), `--no-pocl`, `--jit-only` (compile and JIT launches only, no table: for profiling),
 //! `--runs N` (timed JIT, native and POCL runs, default 10, after one warm-up),
-//! `--interp-runs N` (default 1, no warm-up), `--compile-runs N` (default 10), kernel names.
+//! `--interp-runs N` (default 1, no warm-up), `--compile-runs N` (default 10), `--cpu-time`
+//! (launch, native and POCL times as the CPU time of the whole process, not wall time: less
+//! sensitive to other programs' load), kernel names.
 //! Times are medians. The kernels, inputs and timing rules are in `benches/suite/mod.rs`
 //! (POCL's in `benches/suite/pocl.rs`; the OpenCL C sources in `benches/opencl/`). Without
 //! OpenCL or POCL the POCL column is skipped with a message naming the package to install.
@@ -36,6 +38,8 @@ struct Opts {
     /// Only the JIT and POCL columns.
     pocl_jit: bool,
     no_pocl: bool,
+    /// Launch, native and POCL times as process CPU time (`suite::use_cpu_time`).
+    cpu_time: bool,
     runs: usize,
     interp_runs: usize,
     compile_runs: usize,
@@ -55,6 +59,8 @@ Options:
   --runs N           timed JIT, native and POCL runs (default 10, after one warm-up)
   --interp-runs N    timed interpreter runs (default 1, no warm-up)
   --compile-runs N   timed load + compile runs (default 10)
+  --cpu-time         JIT, native and POCL times as the CPU time of every thread of the
+                     process during the run, not wall time (for a loaded machine)
   -h, --help         print this
 Times are medians; the kernels, inputs and timing rules are in benches/suite/mod.rs.
 ";
@@ -65,6 +71,7 @@ fn parse_args() -> Result<Opts, String> {
         jit_only: false,
         pocl_jit: false,
         no_pocl: false,
+        cpu_time: false,
         runs: 10,
         interp_runs: 1,
         compile_runs: 10,
@@ -86,6 +93,7 @@ fn parse_args() -> Result<Opts, String> {
             "--jit-only" => o.jit_only = true,
             "--pocl-jit" => o.pocl_jit = true,
             "--no-pocl" => o.no_pocl = true,
+            "--cpu-time" => o.cpu_time = true,
             "--runs" => o.runs = num(args.next(), "--runs")?,
             "--interp-runs" => o.interp_runs = num(args.next(), "--interp-runs")?,
             "--compile-runs" => o.compile_runs = num(args.next(), "--compile-runs")?,
@@ -216,10 +224,14 @@ fn measure(b: &Bench, o: &Opts, pocl: Option<&Pocl>) -> Result<Option<Row>, Stri
     let jit_out = s.read_back().map_err(|e| e.to_string())?;
     drop(s);
     if o.jit_only {
+        let lo = jit_times.iter().min().copied().unwrap_or_default();
+        let hi = jit_times.iter().max().copied().unwrap_or_default();
         println!(
-            "{}: JIT {:.1} ms, load + compile {:.2} ms (medians)",
+            "{}: JIT {:.1} ms (runs {:.1}–{:.1}), load + compile {:.2} ms (medians)",
             b.name,
             ms(median(&jit_times)),
+            ms(lo),
+            ms(hi),
             ms(median(&compiles))
         );
         return Ok(None);
@@ -350,6 +362,7 @@ fn main() -> std::process::ExitCode {
         }
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    suite::use_cpu_time(o.cpu_time);
     let pocl = if o.no_pocl || o.jit_only {
         None
     } else {
@@ -386,8 +399,13 @@ fn main() -> std::process::ExitCode {
 
     println!(
         "JIT: {cores} worker threads; release build; median of {} JIT/native/POCL runs after a \
-         warm-up, {}; load average {load_before} before, {} after.",
+         warm-up{}, {}; load average {load_before} before, {} after.",
         o.runs,
+        if o.cpu_time {
+            " (their CPU time: --cpu-time)"
+        } else {
+            ""
+        },
         if o.pocl_jit {
             "no interpreter or native runs (--pocl-jit)".to_string()
         } else {

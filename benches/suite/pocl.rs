@@ -35,7 +35,7 @@ use ptxjit::case::spec::{TexFormat, TexKind, TexReadMode, TexSource};
 use ptxjit::case::{Arg, HostBuffer, Scalar};
 use std::path::PathBuf;
 use std::ptr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What to install when OpenCL or POCL is missing.
 pub const PACKAGE_HINT: &str =
@@ -270,7 +270,8 @@ impl Pocl {
         .map_err(|e| format!("texture '{name}': POCL image: {e}"))
     }
 
-    /// Re-write every buffer, then launch once; the launch's wall time.
+    /// Re-write every buffer, then launch once; the launch's wall time (CPU time after
+    /// `use_cpu_time`).
     pub fn timed_launch(&self, k: &mut PoclKernel) -> Result<Duration, String> {
         for (host, buf) in &mut k.buffers {
             // SAFETY: a blocking write of `host.bytes`, which the buffer was created with.
@@ -281,7 +282,7 @@ impl Pocl {
             .map_err(|e| format!("resetting buffer '{}': {e}", host.name))?;
         }
         self.queue.finish().map_err(|e| e.to_string())?;
-        let t = Instant::now();
+        let t = super::Stopwatch::start();
         // SAFETY: every argument was set in `prepare`; the sizes are arrays of `dims` (≤ 3)
         // entries that live through the call.
         unsafe {

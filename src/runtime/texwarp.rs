@@ -286,7 +286,7 @@ fn tex2d_fast(
     let h = d.arg(s, 0, first);
     let smp = sampler.then(|| d.arg(s, 1, first));
     let uniform =
-        lanes(mask).all(|l| d.arg(s, 0, l) == h && smp.is_none_or(|sh| d.arg(s, 1, l) == sh));
+        d.arg_in_lanes_is(s, 0, mask, h) && smp.is_none_or(|sh| d.arg_in_lanes_is(s, 1, mask, sh));
     if !uniform {
         return false;
     }

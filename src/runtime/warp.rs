@@ -108,6 +108,22 @@ impl WarpDesc {
         }
     }
 
+    /// Whether argument `k` is `v` in every lane of `mask`, read straight from the slot when
+    /// it holds 64-bit values and every lane is in `mask`.
+    pub(crate) fn arg_in_lanes_is(&self, s: &[u8], k: usize, mask: u32, v: u64) -> bool {
+        let words = self
+            .args
+            .get(k)
+            .filter(|a| a.bytes == 8)
+            .and_then(|a| s.get(a.off as usize..a.off as usize + 8 * WARP_SIZE as usize));
+        match words {
+            Some(src) if mask == u32::MAX => src
+                .chunks_exact(8)
+                .all(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]) == v),
+            _ => lanes(mask).all(|l| self.arg(s, k, l) == v),
+        }
+    }
+
     /// Set result `k` of `lane` (truncated to the slot's width).
     pub(crate) fn set(&self, s: &mut [u8], k: usize, lane: u32, v: u64) {
         if let Some(r) = self.res.get(k) {
@@ -125,6 +141,12 @@ impl WarpDesc {
             .filter(|a| a.bytes == 4)
             .and_then(|a| s.get(a.off as usize..a.off as usize + 4 * WARP_SIZE as usize));
         match words {
+            // Every lane: the slot as it is (one copy, not a loop over the mask's bits).
+            Some(src) if mask == u32::MAX => {
+                for (w, b) in v.iter_mut().zip(src.chunks_exact(4)) {
+                    *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                }
+            }
             Some(src) => {
                 for l in lanes(mask) {
                     let o = l as usize * 4;
@@ -155,6 +177,11 @@ impl WarpDesc {
             .then(|| s.get_mut(r.off as usize..r.off as usize + 4 * WARP_SIZE as usize))
             .flatten();
         match words {
+            Some(dst) if mask == u32::MAX => {
+                for (b, w) in dst.chunks_exact_mut(4).zip(v) {
+                    b.copy_from_slice(&w.to_le_bytes());
+                }
+            }
             Some(dst) => {
                 for l in lanes(mask) {
                     let o = l as usize * 4;

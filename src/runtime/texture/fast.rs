@@ -121,6 +121,23 @@ impl<'a> Fast2d<'a> {
     /// bits, as [`fetch`](super::fetch) gives them, in `out[0..4][l]` (other lanes untouched).
     pub fn fetch_lanes(&self, mask: u32, x: &[f32; 32], y: &[f32; 32], out: &mut [[u32; 32]; 4]) {
         match self.format {
+            Format::Unorm8x4 if self.linear && self.address == [AddressMode::Clamp; 2] => {
+                // 32-bit results are the floats' bits (`result_bits`' `Words` case), without
+                // a call per lane.
+                let words = self.results == TexResults::Words;
+                for l in lanes(mask) {
+                    let l = l as usize;
+                    let t = self.bilinear_unorm8x4_clamp([x[l], y[l]]);
+                    let r = if words {
+                        t.map(f32::to_bits)
+                    } else {
+                        result_bits(Texel::F(t), self.ty, self.results)
+                    };
+                    for k in 0..4 {
+                        out[k][l] = r[k];
+                    }
+                }
+            }
             Format::Unorm8x4 => {
                 let tab = u8_unorm();
                 self.run(mask, x, y, out, |p| {
@@ -237,6 +254,50 @@ impl<'a> Fast2d<'a> {
             (Some(i), Some(j)) => self.texel_at(i, j, dec),
             _ => self.border,
         }
+    }
+
+    /// [`bilinear`](Self::bilinear) of four u8 channels read as normalized floats, clamp to
+    /// edge in both dimensions (the usual image sampler), with a texel's four channels as
+    /// one array so that the compiler can keep them in one SIMD register: per channel the
+    /// operations of [`blend_corners`] in its order (corner weights `1 · (1 − wx or wx) ·
+    /// (1 − wy or wy)`, sums from 0 in corner order, no fused multiply-add) and of
+    /// [`u8_unorm`] (`v / 255`, correctly rounded), so the same bits.
+    #[inline(always)]
+    fn bilinear_unorm8x4_clamp(&self, u: [f32; 2]) -> [f32; 4] {
+        let x = self.texels(u);
+        let (i, wx) = linear_weight(x[0] - 0.5);
+        let (j, wy) = linear_weight(x[1] - 0.5);
+        // Clamp to edge (`index::<true>`): every corner is a texel, never the border.
+        let edge = |d: usize, i: i64| i.clamp(0, self.dims[d] as i64 - 1) as u32;
+        let ix = [edge(0, i), edge(0, i + 1)];
+        let iy = [edge(1, j), edge(1, j + 1)];
+        let mut acc = [0f32; 4];
+        for c in 0..4 {
+            let (hx, hy) = (c & 1, c >> 1);
+            let mut weight = 1f32;
+            weight *= if hx == 1 { wx } else { 1.0 - wx };
+            weight *= if hy == 1 { wy } else { 1.0 - wy };
+            let (tx, ty) = (ix[hx], iy[hy]);
+            let off = ty as u64 * self.row + tx as u64 * 4;
+            let t = if off + 4 > self.len {
+                // Unreachable, as in `texel_at`.
+                [0.0; 4]
+            } else {
+                // SAFETY: [base + off, base + off + 4) lies within the `len` bytes
+                // translate checked at `base`.
+                let b = unsafe {
+                    self.base
+                        .add(off as usize)
+                        .cast::<[u8; 4]>()
+                        .read_unaligned()
+                };
+                b.map(|v| v as f32 / 255.0)
+            };
+            for k in 0..4 {
+                acc[k] += weight * t[k];
+            }
+        }
+        acc
     }
 
     /// Bilinear filtering (`Sample::filtered`'s linear case with two dimensions): the same
