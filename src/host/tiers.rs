@@ -1,7 +1,8 @@
 //! Tiered compilation of JIT kernels: a kernel's first launch waits only for the quick tier
 //! (`jit::Tier::Quick`: no egraph pass, the single-pass register allocator, about half the
 //! compile time), and one process-wide background thread compiles the optimized tier
-//! (`jit::Tier::Optimized`) and swaps it in. Both tiers compile the same CLIF, so they
+//! (`jit::Tier::Optimized`) and swaps it in. Both tiers compile the same CLIF (but for the
+//! quick tier's fewer unrolled group loops, which run the same instructions), so they
 //! compute the same results bit for bit; only compile time and speed differ.
 //!
 //! The swap happens between launches, never during one: a launch takes the engine it runs

@@ -203,6 +203,8 @@ pub(super) struct Gen<'a, 'b> {
     /// The next full-warp group loop (`Gen::group_loop` with `full`) is emitted unrolled,
     /// as straight-line code for the eight groups (set by its caller for small bodies).
     pub(super) unroll_groups: bool,
+    /// The tier the code is compiled for (`Gen::unroll_fits`).
+    pub(super) tier: super::Tier,
     /// Entry block of each block priority (filled by the dispatcher).
     pub(super) enter: Vec<CBlock>,
     /// The current block's memory accesses with a hoisted bounds check (`affine.rs`).
@@ -301,6 +303,9 @@ pub struct Plan {
     nan_blind: Vec<bool>,
     /// Instrument for racecheck ([`Gen::racecheck`]); set with [`Plan::with_racecheck`].
     racecheck: bool,
+    /// The tier the code is compiled for ([`Plan::with_tier`]): the quick tier unrolls fewer
+    /// group loops (`fullwarp.rs`, [`super::fullwarp::QUICK_UNROLL_BUDGET`]).
+    tier: super::Tier,
     /// Where the group loops split (`analysis::segment`).
     pub(super) order: WarpOrder,
     /// The blocks run group by group across blocks (`analysis::region`).
@@ -337,6 +342,11 @@ impl Plan {
             racecheck: on,
             ..self
         }
+    }
+
+    /// The plan for the code of `tier` (the optimized tier without this).
+    pub fn with_tier(self, tier: super::Tier) -> Plan {
+        Plan { tier, ..self }
     }
 }
 
@@ -567,6 +577,7 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
         inst_block,
         nan_blind,
         racecheck: false,
+        tier: super::Tier::Optimized,
         order,
         regions,
         hoist,
@@ -750,6 +761,7 @@ pub fn generate(
         inst_block,
         nan_blind,
         racecheck,
+        tier,
         order,
         regions,
         hoist,
@@ -781,6 +793,7 @@ pub fn generate(
         region_store_check: false,
         no_warp_conds: super::region::warp_conds_off(),
         unroll_groups: false,
+        tier,
         sig_pure,
         sig_access,
         sig_atom,

@@ -49,6 +49,17 @@ type CBlock = cranelift_codegen::ir::Block;
 /// there eight times (see [`Gen::unroll_fits`]).
 pub(super) const UNROLL_MAX_INSTS: usize = 24;
 
+/// In the quick tier (`jit::Tier::Quick`), a full-warp group loop is unrolled only while
+/// the function has fewer CLIF instructions than this (the dispatcher and the code emitted
+/// before the loop, in block priority order): an unrolled body is there eight times, and
+/// the quick tier's compile time is about 5 k instructions per CLIF instruction, so the
+/// kernels with several unrolled loops (reduce_shared, histogram_shared) lose about 40% of
+/// their CLIF without their later unrollings, while the kernels' first loops keep it
+/// (copy_float's and saxpy's quick-tier launches ran 18–21% longer without it, and
+/// reduce_shfl's 20% without its third loop, which starts at 1 593; docs/performance.md,
+/// "Fewer unrolled group loops in the quick tier").
+pub(super) const QUICK_UNROLL_BUDGET: usize = 1900;
+
 impl Gen<'_, '_> {
     /// The group loop of a segment (`insts`, in block `blk` entered with `mask`): one general
     /// loop, preceded by a full-warp version (see the module docs) where the segment has no
@@ -94,7 +105,8 @@ impl Gen<'_, '_> {
     }
 
     /// Whether a full-warp group loop running `insts` per group is unrolled: at most
-    /// [`UNROLL_MAX_INSTS`] outside the scalar section, and no struct member accessed lane by
+    /// [`UNROLL_MAX_INSTS`] outside the scalar section, in the quick tier only before the
+    /// function has [`QUICK_UNROLL_BUDGET`] CLIF instructions, and no struct member accessed lane by
     /// lane (`FastAccess::member`, unless `whole` says it is read or written with its whole
     /// struct, `wide.rs`: some ten machine instructions each, which made `copy_float4`'s
     /// compile time 44% longer for 7% fewer instructions per launch).
@@ -113,7 +125,11 @@ impl Gen<'_, '_> {
                 return false;
             }
         }
-        n <= UNROLL_MAX_INSTS
+        let budget = match self.tier {
+            super::Tier::Quick => self.b.func.dfg.num_insts() < QUICK_UNROLL_BUDGET,
+            super::Tier::Optimized => true,
+        };
+        n <= UNROLL_MAX_INSTS && budget
     }
 
     /// The blocks every lane of the warp runs once, at the start: the entry block and the

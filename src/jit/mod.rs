@@ -43,9 +43,13 @@ type WarpFn = unsafe extern "C" fn(*const *mut u8, *mut CtaEnv, u32, u32) -> u32
 /// larger rounds put it on the heap.
 const ROUND_TABLE: usize = 32;
 
-/// The Cranelift settings a kernel is compiled with. Both tiers compile the same CLIF, so
-/// their code computes the same results bit for bit; they differ in how long compiling
-/// takes and how fast the code runs (docs/performance.md, "Tiered compilation").
+/// The Cranelift settings a kernel is compiled with, and how many of its full-warp group
+/// loops are unrolled (the quick tier unrolls only the first ones, `fullwarp.rs`,
+/// `QUICK_UNROLL_BUDGET`). An unrolled loop runs the same instructions for the same lanes
+/// in the same order as the loop, so the code of both tiers computes the same results bit
+/// for bit; they differ in how long compiling takes and how fast the code runs
+/// (docs/performance.md, "Tiered compilation", "Fewer unrolled group loops in the quick
+/// tier").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tier {
     /// `opt_level=none` and regalloc2's single-pass register allocator: about half the
@@ -220,7 +224,9 @@ pub fn compile_tier(
     crate::runtime::workers::worker_stack();
     let t0 = std::time::Instant::now();
     let order = crate::analysis::segment::WarpOrder::of(f, lockstep);
-    let plan = codegen::plan(f, order).with_racecheck(racecheck);
+    let plan = codegen::plan(f, order)
+        .with_racecheck(racecheck)
+        .with_tier(tier);
     let layout =
         crate::analysis::schedule::schedule_with(f, 4, &plan.scalar_slot).map_err(|e| e.message)?;
     if !helpers::header_ok(&layout) {
