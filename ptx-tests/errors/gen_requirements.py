@@ -22,6 +22,8 @@ CASES = [
     ("cp_async_bulk", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sm], [%rd1], 16, [sm+512]", ("8.0", "sm_90"), "7.8", "sm_80", "8.0", "sm_90 or higher"),
     ("cp_async", "cp.async.ca.shared.global [sm], [%rd1], 4", ("7.0", "sm_80"), "6.5", "sm_75", "7.0", "sm_80 or higher"),
     ("tcgen05_alloc", "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [sm], 32", ("8.6", "sm_100a"), "8.5", "sm_90a", "8.6", "sm_100a, sm_101a"),
+    ("tcgen05_alloc_pair", "tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [sm], 32", ("8.6", "sm_100a"), "8.5", "sm_90a", "8.6", "sm_100a, sm_101a"),
+    ("tcgen05_mma_pair", "tcgen05.mma.cta_group::2.kind::f16 [%r1], %rd1, %rd2, %r2, %p1", ("8.6", "sm_100a"), "8.5", "sm_90a", "8.6", "sm_100a, sm_101a"),
     ("ld_b128", "ld.global.b128 %q1, [%rd1]", ("8.3", "sm_90"), "8.2", "sm_60", "8.3", "sm_70 or higher"),
     ("st_b128", "st.global.b128 [%rd1], %q1", ("8.3", "sm_90"), "8.2", "sm_60", "8.3", "sm_70 or higher"),
     ("atom_b128_sys", "atom.relaxed.sys.global.exch.b128 %q1, [%rd1], %q1", ("8.4", "sm_90"), "8.3", "sm_80", "8.4", "sm_90 or higher"),

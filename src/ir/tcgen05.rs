@@ -235,17 +235,21 @@ pub enum Tc05Collector {
 /// addresses (`taddr`) are `i32`, shared-memory descriptors `i64`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tc05Op {
-    /// `tcgen05.alloc.cta_group::1.sync.aligned{.shared::cta}.b32 [dst], nCols`: args (dst: a
+    /// `tcgen05.alloc.cta_group::N.sync.aligned{.shared::cta}.b32 [dst], nCols`: args (dst: a
     /// shared (`shared`) or generic address, i32 or i64; nCols i32). Allocates nCols columns
     /// (a power of two, 32..=512) and writes the address of column 0, lane 0 of the
-    /// allocation to `dst` (4 bytes).
-    Alloc { shared: bool },
-    /// `tcgen05.dealloc.cta_group::1.sync.aligned.b32 taddr, nCols`: args (taddr i32, nCols
-    /// i32); the allocation must be exactly the one `alloc` returned.
-    Dealloc,
-    /// `tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned`: no args; a later `alloc`
-    /// by the CTA faults.
-    Relinquish,
+    /// allocation to `dst` (4 bytes). With `pair` (`.cta_group::2`) the same columns are
+    /// allocated in the tensor memory of both CTAs of the pair once both have asked; one pred
+    /// result says whether that has happened (the decoder loops until it has).
+    Alloc { shared: bool, pair: bool },
+    /// `tcgen05.dealloc.cta_group::N.sync.aligned.b32 taddr, nCols`: args (taddr i32, nCols
+    /// i32); the allocation must be exactly the one `alloc` returned. With `pair` the columns
+    /// are freed in both CTAs once both have asked, and one pred result says whether that
+    /// has happened (as for [`Tc05Op::Alloc`]).
+    Dealloc { pair: bool },
+    /// `tcgen05.relinquish_alloc_permit.cta_group::N.sync.aligned`: no args; a later `alloc`
+    /// by the CTA (with `pair`, by either CTA of the pair) faults.
+    Relinquish { pair: bool },
     /// `tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32 r, [taddr]{, immHalfSplitoff}` and
     /// `tcgen05.ld.red.sync.aligned.shape.num.redOp….type r, redval, [taddr]{, …}`: args
     /// (taddr i32) → [`Tc05Op::regs`] i32 registers, then (`red`) the i32 `redval`. `split`
@@ -266,7 +270,7 @@ pub enum Tc05Op {
         unpack: bool,
         split: u32,
     },
-    /// `tcgen05.mma{.sp}.cta_group::1.kind [d-tmem], a-desc|[a-tmem], b-desc, {[sp-meta],}
+    /// `tcgen05.mma{.sp}.cta_group::N.kind [d-tmem], a-desc|[a-tmem], b-desc, {[sp-meta],}
     /// idesc, {disable-output-lane,} enable-input-d{, scale-input-d}`: args (d taddr i32, A:
     /// descriptor i64 or (`a_tmem`) taddr i32, B descriptor i64, idesc i32, enable-input-d
     /// pred, for `.sp` (`sparse`: A holds the stored half of a structured-sparse matrix, PTX
@@ -280,6 +284,11 @@ pub enum Tc05Op {
     /// `.scale_vec::NX`, or what `.block32`/`.block16` alias; 0 without block scaling), and
     /// the operands end with the i32 tensor-memory addresses of scale_A and scale_B (no
     /// disable-output-lane, no scale-input-d).
+    ///
+    /// `pair` (`.cta_group::2`, PTX ISA §9.7.16.5): one multiply over the CTA pair (the
+    /// CTAs whose `%cluster_ctarank` differ in bit 0): the even CTA holds rows `0..M/2` of A
+    /// and D and columns `0..N/2` of B, the odd CTA the rest, each at the same addresses;
+    /// disable-output-lane is then eight words.
     Mma {
         kind: Tc05Kind,
         a_tmem: bool,
@@ -287,6 +296,7 @@ pub enum Tc05Op {
         mask: bool,
         scale_d: u8,
         scale_vec: u8,
+        pair: bool,
     },
     /// `tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem],
     /// b-desc, idesc, enable-input-d{, zero-column-mask-desc}`: operands as [`Tc05Op::Mma`],
@@ -318,8 +328,8 @@ impl Tc05Op {
                 num as u32 * shape.regs_per_num()
             }
             Tc05Op::Alloc { .. }
-            | Tc05Op::Dealloc
-            | Tc05Op::Relinquish
+            | Tc05Op::Dealloc { .. }
+            | Tc05Op::Relinquish { .. }
             | Tc05Op::Mma { .. }
             | Tc05Op::MmaWs { .. }
             | Tc05Op::Cp { .. }
@@ -344,8 +354,8 @@ impl Tc05Op {
                 ..
             } => shape.columns(num as u32) * if packed { 2 } else { 1 },
             Tc05Op::Alloc { .. }
-            | Tc05Op::Dealloc
-            | Tc05Op::Relinquish
+            | Tc05Op::Dealloc { .. }
+            | Tc05Op::Relinquish { .. }
             | Tc05Op::Mma { .. }
             | Tc05Op::MmaWs { .. }
             | Tc05Op::Cp { .. }
@@ -353,13 +363,23 @@ impl Tc05Op {
         }
     }
 
+    /// Whether the operation waits for the peer CTA (the `.cta_group::2` `alloc`/`dealloc`,
+    /// whose pred result says whether the peer's warp has asked too): the decoder loops
+    /// around it, and such a loop's lanes yield every time round (`lower::yields`).
+    pub fn waits(&self) -> bool {
+        matches!(
+            self,
+            Tc05Op::Alloc { pair: true, .. } | Tc05Op::Dealloc { pair: true }
+        )
+    }
+
     /// Whether the operation is a `.sync.aligned` warp collective (the whole warp executes
     /// it together) rather than a single-thread issue.
     pub fn aligned(&self) -> bool {
         match self {
             Tc05Op::Alloc { .. }
-            | Tc05Op::Dealloc
-            | Tc05Op::Relinquish
+            | Tc05Op::Dealloc { .. }
+            | Tc05Op::Relinquish { .. }
             | Tc05Op::Ld { .. }
             | Tc05Op::St { .. } => true,
             Tc05Op::Mma { .. } | Tc05Op::MmaWs { .. } | Tc05Op::Cp { .. } | Tc05Op::Shift => false,
@@ -420,11 +440,20 @@ impl fmt::Display for Tc05Collector {
 impl fmt::Display for Tc05Op {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Tc05Op::Alloc { shared } => {
-                write!(f, "alloc{}", if *shared { ".shared::cta" } else { "" })
+            Tc05Op::Alloc { shared, pair } => write!(
+                f,
+                "alloc{}{}",
+                if *pair { ".cta_group::2" } else { "" },
+                if *shared { ".shared::cta" } else { "" }
+            ),
+            Tc05Op::Dealloc { pair } => {
+                write!(f, "dealloc{}", if *pair { ".cta_group::2" } else { "" })
             }
-            Tc05Op::Dealloc => f.write_str("dealloc"),
-            Tc05Op::Relinquish => f.write_str("relinquish_alloc_permit"),
+            Tc05Op::Relinquish { pair } => write!(
+                f,
+                "relinquish_alloc_permit{}",
+                if *pair { ".cta_group::2" } else { "" }
+            ),
             Tc05Op::Ld {
                 shape,
                 num,
@@ -477,8 +506,14 @@ impl fmt::Display for Tc05Op {
                 mask,
                 scale_d,
                 scale_vec,
+                pair,
             } => {
-                write!(f, "mma{}.kind::{kind}", if *sparse { ".sp" } else { "" })?;
+                write!(
+                    f,
+                    "mma{}{}.kind::{kind}",
+                    if *sparse { ".sp" } else { "" },
+                    if *pair { ".cta_group::2" } else { "" }
+                )?;
                 if *scale_vec != 0 {
                     write!(f, ".block_scale.scale_vec::{scale_vec}X")?;
                 }

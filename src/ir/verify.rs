@@ -472,12 +472,14 @@ impl Op {
                 use crate::ir::Tc05Op;
                 let r = op.regs() as usize;
                 let (want, want_res): (Vec<Type>, Vec<Type>) = match op {
-                    Tc05Op::Alloc { .. } => {
+                    Tc05Op::Alloc { pair, .. } => {
                         let addr = if args.first() == Some(&I64) { I64 } else { I32 };
-                        (vec![addr, I32], vec![])
+                        (vec![addr, I32], if *pair { vec![Pred] } else { vec![] })
                     }
-                    Tc05Op::Dealloc => (vec![I32, I32], vec![]),
-                    Tc05Op::Relinquish => (vec![], vec![]),
+                    Tc05Op::Dealloc { pair } => {
+                        (vec![I32, I32], if *pair { vec![Pred] } else { vec![] })
+                    }
+                    Tc05Op::Relinquish { .. } => (vec![], vec![]),
                     Tc05Op::Ld { red, .. } => {
                         (vec![I32], vec![I32; r + usize::from(red.is_some())])
                     }
@@ -491,6 +493,7 @@ impl Op {
                         sparse,
                         mask,
                         scale_vec,
+                        pair,
                         ..
                     } => {
                         let mut v = vec![I32, if *a_tmem { I32 } else { I64 }, I64, I32, Pred];
@@ -498,7 +501,7 @@ impl Op {
                             v.push(I32);
                         }
                         if *mask {
-                            v.extend([I32; 4]);
+                            v.extend(if *pair { &[I32; 8][..] } else { &[I32; 4][..] });
                         }
                         if *scale_vec != 0 {
                             v.extend([I32; 2]);

@@ -21,8 +21,8 @@ use crate::ir::{ClusterBarOp, Op, Type};
 
 type R = Result<(), LowerError>;
 
-/// Decode `op` if it is `barrier.cluster`, `mapa` or `getctarank`.
-fn set_term(b: &mut Builder, t: PTerm, cx: &Cx) {
+/// End the current block with `t` at the instruction's location.
+pub(super) fn set_term(b: &mut Builder, t: PTerm, cx: &Cx) {
     let cur = b.cur as usize;
     b.blocks[cur].term = t;
     b.blocks[cur].term_loc = cx.loc;

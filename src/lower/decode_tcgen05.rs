@@ -2,11 +2,12 @@
 //! decoded to [`Op::Tcgen05`] (tensor memory, its allocator and the multiply:
 //! `runtime::tcgen05`), to `mbarrier` arrivals (`commit`) and to warp waits.
 //!
-//! Forms implemented (`.cta_group::1` only: `::2` pairs two CTAs of a cluster):
+//! Forms implemented (`.cta_group::N` is `::1`, or `::2` for the CTA pair of a cluster where
+//! shown; `alloc`/`dealloc ::2` become a loop that waits for the peer CTA's):
 //! ```text
-//! tcgen05.alloc.cta_group::1.sync.aligned{.shared::cta}.b32   [dst], nCols;
-//! tcgen05.dealloc.cta_group::1.sync.aligned.b32               taddr, nCols;
-//! tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+//! tcgen05.alloc.cta_group::N.sync.aligned{.shared::cta}.b32   [dst], nCols;
+//! tcgen05.dealloc.cta_group::N.sync.aligned.b32               taddr, nCols;
+//! tcgen05.relinquish_alloc_permit.cta_group::N.sync.aligned;
 //! tcgen05.ld.sync.aligned.shape.num{.pack::16b}.b32            r, [taddr]{, immHalfSplitoff};
 //! tcgen05.ld.red.sync.aligned.shape.num.redOp{.abs}{.NaN}.f32  r, redval, [taddr]{, imm…};
 //! tcgen05.ld.red.sync.aligned.shape.num.redOp.{u32,s32}        r, redval, [taddr]{, imm…};
@@ -16,6 +17,8 @@
 //! tcgen05.fence::before_thread_sync;  tcgen05.fence::after_thread_sync;
 //! tcgen05.mma{.sp}.cta_group::1.kind [d-tmem], a-desc|[a-tmem], b-desc, {[sp-meta],} idesc,
 //!     {disable-output-lane,} enable-input-d{, scale-input-d};
+//! tcgen05.mma.cta_group::2.kind [d-tmem], a-desc|[a-tmem], b-desc, idesc,
+//!     {disable-output-lane (8 words),} enable-input-d{, scale-input-d};
 //!     .kind = .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 (.sp: .kind::f16, .kind::i8;
 //!     scale-input-d 0..15: .kind::f16, .kind::tf32)
 //! tcgen05.mma.cta_group::1.kind.block_scale{.scale_vectorsize} [d-tmem], a-desc|[a-tmem],
@@ -30,7 +33,7 @@
 //!     .shape = .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13,
 //!              .64x128b.warpx2::01_23, .32x128b.warpx4
 //! tcgen05.shift.cta_group::1.down [taddr];     (also written .down.cta_group::1)
-//! tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}.b64 [mbar];
+//! tcgen05.commit.cta_group::N.mbarrier::arrive::one{.shared::cluster}.b64 [mbar];
 //! ```
 //! `.num` is `.x1` … `.x128`: that many repetitions of the shape, at most 128 registers (with
 //! `.pack::16b`/`.unpack::16b` each holds the 16-bit halves of two adjacent columns). ptxjit
@@ -41,7 +44,7 @@
 //! scaling, `.collector::a`, `.ashift`, `mma.ws`'s zero-column-mask-desc, `cp`'s
 //! decompression) are "unsupported" errors naming them.
 
-use super::super::build::Builder;
+use super::super::build::{Builder, PTerm};
 use super::super::LowerError;
 use super::mma::{full_warp_wait, regs};
 use super::Cx;
@@ -53,20 +56,36 @@ use crate::ptx::ast::Operand;
 
 type R = Result<(), LowerError>;
 
-/// Decode `op` if it is `tcgen05`.
 /// Check that the modifiers after the first are exactly `want` in order, with `.cta_group::1`
-/// where `want` has `cta_group` (`::2` is unsupported).
+/// where `want` has `cta_group` (`::2` is an unsupported error here: [`grouped`] takes it).
 fn exact(cx: &Cx, want: &[&str]) -> R {
+    exact_group(cx, want, false).map(|_| ())
+}
+
+/// As [`exact`], taking `.cta_group::1` or `.cta_group::2`: whether it was `::2` (the CTA
+/// pair of PTX ISA §9.7.16.5).
+fn grouped(cx: &Cx, want: &[&str]) -> Result<bool, LowerError> {
+    exact_group(cx, want, true)
+}
+
+fn exact_group(cx: &Cx, want: &[&str], pair_ok: bool) -> Result<bool, LowerError> {
     let got = &cx.mods[1..];
+    let mut pair = false;
     for (i, w) in want.iter().enumerate() {
         let g = got.get(i).copied();
         if *w == "cta_group" {
             match g {
                 Some("cta_group::1") => continue,
+                Some("cta_group::2") if pair_ok => {
+                    pair = true;
+                    continue;
+                }
                 Some("cta_group::2") => {
-                    return Err(cx.unsupported(
-                        ".cta_group::2 pairs two CTAs of a cluster; ptxjit runs .cta_group::1",
-                    ))
+                    return Err(cx.unsupported(&format!(
+                        "tcgen05.{} .cta_group::2 is not supported yet (ptxjit runs \
+                         .cta_group::2 alloc, dealloc, relinquish_alloc_permit, mma and commit)",
+                        cx.mods.first().copied().unwrap_or("")
+                    )))
                 }
                 _ => return Err(cx.bad("needs .cta_group::1 or .cta_group::2")),
             }
@@ -82,7 +101,21 @@ fn exact(cx: &Cx, want: &[&str]) -> R {
     if let Some(extra) = got.get(want.len()) {
         return Err(cx.bad(&format!("modifier '.{extra}' is not allowed here")));
     }
-    Ok(())
+    Ok(pair)
+}
+
+/// Emit `op` (a `.cta_group::2` `alloc` or `dealloc`, whose one result says whether the peer
+/// CTA's warp has asked too) in a loop that runs until it has: the first warp of the pair
+/// waits for the second (PTX ISA §9.7.16.7.1: it "could block"), its lanes yielding to the
+/// other warps and CTAs each time round (`lower::yields`).
+fn pair_wait(b: &mut Builder, cx: &Cx, op: Tc05Op, args: Vec<super::super::build::Var>) {
+    let head = b.new_block();
+    super::cluster::set_term(b, PTerm::Jump(head), cx);
+    b.cur = head;
+    let done = b.emit1(Op::Tcgen05 { op }, args, Type::Pred, cx.loc, &cx.ptx);
+    let cont = b.new_block();
+    super::cluster::set_term(b, PTerm::Branch(done, cont, head), cx);
+    b.cur = cont;
 }
 
 /// A tensor-memory address operand `[taddr]` (a 32-bit register, with an optional offset,
@@ -104,16 +137,17 @@ fn taddr(b: &mut Builder, cx: &Cx, k: usize) -> Result<super::super::build::Var,
     Ok(v)
 }
 
+/// Decode `op` if it is `tcgen05`.
 pub(super) fn tcgen05(b: &mut Builder, cx: &mut Cx) -> R {
     let first = cx.mods.first().copied().unwrap_or("");
     match first {
         "alloc" => {
             let shared = cx.mods.get(4) == Some(&"shared::cta");
-            if shared {
-                exact(cx, &["cta_group", "sync", "aligned", "shared::cta", "b32"])?;
+            let pair = if shared {
+                grouped(cx, &["cta_group", "sync", "aligned", "shared::cta", "b32"])?
             } else {
-                exact(cx, &["cta_group", "sync", "aligned", "b32"])?;
-            }
+                grouped(cx, &["cta_group", "sync", "aligned", "b32"])?
+            };
             cx.expect_operands(2)?;
             let sp = if shared {
                 Space::Shared
@@ -123,32 +157,33 @@ pub(super) fn tcgen05(b: &mut Builder, cx: &mut Cx) -> R {
             let dst = b.address(cx, 0, sp)?;
             let n = b.src(cx, 1, Type::I32)?;
             full_warp_wait(b, cx);
-            b.emit(
-                Op::Tcgen05 {
-                    op: Tc05Op::Alloc { shared },
-                },
-                vec![dst, n],
-                vec![],
-                cx.loc,
-                &cx.ptx,
-            );
+            let op = Tc05Op::Alloc { shared, pair };
+            if pair {
+                pair_wait(b, cx, op, vec![dst, n]);
+            } else {
+                b.emit(Op::Tcgen05 { op }, vec![dst, n], vec![], cx.loc, &cx.ptx);
+            }
             Ok(())
         }
         "dealloc" => {
-            exact(cx, &["cta_group", "sync", "aligned", "b32"])?;
+            let pair = grouped(cx, &["cta_group", "sync", "aligned", "b32"])?;
             cx.expect_operands(2)?;
             let t = b.src(cx, 0, Type::I32)?;
             let n = b.src(cx, 1, Type::I32)?;
             full_warp_wait(b, cx);
-            let op = Tc05Op::Dealloc;
-            b.emit(Op::Tcgen05 { op }, vec![t, n], vec![], cx.loc, &cx.ptx);
+            let op = Tc05Op::Dealloc { pair };
+            if pair {
+                pair_wait(b, cx, op, vec![t, n]);
+            } else {
+                b.emit(Op::Tcgen05 { op }, vec![t, n], vec![], cx.loc, &cx.ptx);
+            }
             Ok(())
         }
         "relinquish_alloc_permit" => {
-            exact(cx, &["cta_group", "sync", "aligned"])?;
+            let pair = grouped(cx, &["cta_group", "sync", "aligned"])?;
             cx.expect_operands(0)?;
             full_warp_wait(b, cx);
-            let op = Tc05Op::Relinquish;
+            let op = Tc05Op::Relinquish { pair };
             b.emit(Op::Tcgen05 { op }, vec![], vec![], cx.loc, &cx.ptx);
             Ok(())
         }
@@ -590,7 +625,15 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     }
     let mut want: Vec<&str> = cx.mods[1..n_mods].to_vec();
     want[at] = "cta_group";
-    exact(cx, &want)?;
+    let pair = grouped(cx, &want)?;
+    if pair && (sparse || scale_vec != 0) {
+        return Err(cx.unsupported(&format!(
+            "tcgen05.mma{}.cta_group::2.kind::{kind}{} is not supported yet (the dense \
+             .kind::f16, ::tf32, ::f8f6f4 and ::i8 forms of .cta_group::2 are)",
+            if sparse { ".sp" } else { "" },
+            if scale_vec != 0 { ".block_scale" } else { "" }
+        )));
+    }
     if scale_vec != 0 {
         // [d-tmem], a, b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d.
         let n = cx.inst.operands.len();
@@ -622,12 +665,14 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
             mask: false,
             scale_d: 0,
             scale_vec,
+            pair,
         };
         let args = vec![d, a, bd, id, en, sa, sb];
         b.emit(Op::Tcgen05 { op }, args, vec![], cx.loc, &cx.ptx);
         return Ok(());
     }
-    // After idesc: {disable-output-lane (a vector of 4),} enable-input-d{, scale-input-d}.
+    // After idesc: {disable-output-lane (a vector of 4, 8 with .cta_group::2),}
+    // enable-input-d{, scale-input-d}.
     let mask = matches!(cx.inst.operands.get(4 + at), Some(Operand::Vector(..)));
     let en_at = 4 + at + usize::from(mask);
     let scale_d = match cx.inst.operands.len() {
@@ -655,7 +700,7 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         args.push(taddr(b, cx, 3)?);
     }
     if mask {
-        for o in &regs(cx, 4 + at, 4)? {
+        for o in &regs(cx, 4 + at, if pair { 8 } else { 4 })? {
             args.push(b.src_rel(cx, o, Type::I32, None)?);
         }
     }
@@ -668,6 +713,7 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
                 mask,
                 scale_d,
                 scale_vec: 0,
+                pair,
             },
         },
         args,
@@ -743,8 +789,10 @@ fn commit(b: &mut Builder, cx: &mut Cx) -> R {
         return commit_multicast(b, cx);
     }
     let shared = cx.mods.get(3) == Some(&"shared::cluster");
+    // `.cta_group::2` tracks the same operations (those the thread issued, for the pair):
+    // all done when they executed.
     if shared {
-        exact(
+        grouped(
             cx,
             &[
                 "cta_group",
@@ -754,7 +802,7 @@ fn commit(b: &mut Builder, cx: &mut Cx) -> R {
             ],
         )?;
     } else {
-        exact(cx, &["cta_group", "mbarrier::arrive::one", "b64"])?;
+        grouped(cx, &["cta_group", "mbarrier::arrive::one", "b64"])?;
     }
     cx.expect_operands(1)?;
     // A CTA is a cluster of one: its `.shared::cluster` addresses are its shared addresses.
@@ -793,7 +841,7 @@ fn arrive_one(b: &mut Builder, cx: &Cx, addr: Var, space: Space) {
 /// [mbar], ctaMask` (see [`commit`]): one arrive-on (count 1) per CTA named in the mask, in
 /// rank order, each on the `mapa` of `mbar` to that rank.
 fn commit_multicast(b: &mut Builder, cx: &mut Cx) -> R {
-    exact(
+    grouped(
         cx,
         &[
             "cta_group",

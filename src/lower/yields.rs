@@ -35,17 +35,20 @@ fn reads_shared_memory(op: &Op) -> bool {
         | Op::Atom128 { space, .. } => visible(space),
         Op::MBarrier { op, .. } => op.waits(),
         Op::ClusterBarrier { op } => op.waits(),
+        Op::Tcgen05 { op } => op.waits(),
         _ => false,
     }
 }
 
-/// Whether the loop `members` waits on an mbarrier (`mbarrier.test_wait`/`try_wait`): such a
-/// loop waits for other warps by design, so its lanes yield every time round.
+/// Whether the loop `members` waits on an mbarrier (`mbarrier.test_wait`/`try_wait`), the
+/// cluster barrier or the peer CTA's `tcgen05.alloc`/`dealloc` `.cta_group::2`: such a loop
+/// waits for other warps by design, so its lanes yield every time round.
 fn waits_on_mbarrier(k: &PreKernel, members: &[PBlock]) -> bool {
     members.iter().any(|&b| {
         k.blocks[b as usize].insts.iter().any(|i| match i.op {
             Op::MBarrier { op, .. } => op.waits(),
             Op::ClusterBarrier { op } => op.waits(),
+            Op::Tcgen05 { op } => op.waits(),
             _ => false,
         })
     })

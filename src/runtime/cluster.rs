@@ -115,6 +115,9 @@ pub struct ClusterState {
     running: Vec<AtomicU32>,
     /// Whether a thread has arrived on the barrier (until then the scheduler skips it).
     used: std::sync::atomic::AtomicBool,
+    /// The CTA pairs' `tcgen05` `.cta_group::2` state (`runtime::tcgen05`): each CTA's
+    /// tensor memory and the pairs' pending `alloc`/`dealloc`.
+    pub(super) pairs: std::sync::Mutex<super::tcgen05::Pairs>,
 }
 
 // SAFETY: the raw pointers target the CTAs' shared memory and racecheck states, which the
@@ -137,6 +140,10 @@ impl ClusterState {
         threads: u32,
     ) {
         let n = shared.len();
+        self.pairs
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .reset(n);
         // A cluster whose threads never arrived on the barrier changed nothing since the
         // last reset (only `barrier.cluster.arrive` sets `used`, and every other write
         // follows an arrival): a next cluster of the same CTAs' buffers needs no reset.

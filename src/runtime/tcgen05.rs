@@ -13,8 +13,19 @@
 //! lowest free column that is a multiple of its size. Where no such room is left the ISA's
 //! `alloc` blocks until another warp deallocates; ptxjit faults instead (a warp does not wait
 //! for another warp's `dealloc`). After `tcgen05.relinquish_alloc_permit` an `alloc` by the CTA
-//! faults. `dealloc` must name exactly an allocation `alloc` returned. Only `.cta_group::1`
-//! is implemented (`::2` needs a pair of CTAs in a cluster; the front end rejects it).
+//! faults. `dealloc` must name exactly an allocation `alloc` returned.
+//!
+//! # CTA pairs (`.cta_group::2`, §9.7.16.5)
+//! The CTAs of a cluster whose `%cluster_ctarank` differ in bit 0 form a pair. One warp of
+//! each issues `alloc`/`dealloc .cta_group::2`; the first to come waits (the decoder loops
+//! around the operation, [`Tc05Op::waits`]) until the peer's comes, which then allocates the
+//! same columns in both tensor memories (or frees them in both) and releases both warps
+//! ([`Pairs`], kept in the cluster's state, which one host thread runs). `mma .cta_group::2`
+//! is one multiply over the pair: the even rank holds rows `0..M/2` of A and D and columns
+//! `0..N/2` of B, the odd rank the rest, at the same shared-memory descriptors and
+//! tensor-memory address in each (⚠ ptxjit's reading of the ISA's figures); each CTA's half
+//! of D is Layout A (M = 256) or B (M = 128) (`layout`). The peer's shared memory is read
+//! through `.shared::cluster` addresses. docs/isa-notes.md has the details.
 //!
 //! # Access (§9.7.16.2.3, §9.7.16.8.3-4)
 //! Warp `w` of the CTA reaches lanes `32·(w % 4)..+32` only. `.32x32b` starts at the warp's
@@ -111,6 +122,7 @@
 //! 6 32-byte; 1, 128-byte with 32-byte atoms, is not implemented). A base offset, the
 //! absolute LBO mode and an invalid swizzle fault.
 
+use super::cluster::{ClusterState, CLUSTER_BIT, RANK_SHIFT};
 use super::env::{read_shared, translate, CtaEnv, FaultKind};
 use super::fp::{self, Arith, Fmt};
 use super::initcheck::InitAccess;
@@ -174,46 +186,12 @@ impl TensorMemory {
 
     /// Allocate `ncols` columns: the first column, or why not.
     pub fn alloc(&self, ncols: u32) -> Result<u32, String> {
-        if !(32..=COLS).contains(&ncols) || !ncols.is_power_of_two() {
-            return Err(format!(
-                "tcgen05.alloc of {ncols} columns (a power of two from 32 to 512)"
-            ));
-        }
-        let mut s = self.st.borrow_mut();
-        if s.relinquished {
-            return Err(
-                "tcgen05.alloc after tcgen05.relinquish_alloc_permit (undefined in PTX)".into(),
-            );
-        }
-        let free = |c: u32| s.allocs.iter().all(|&(a, n)| c + ncols <= a || a + n <= c);
-        let Some(col) = (0..COLS / ncols).map(|i| i * ncols).find(|&c| free(c)) else {
-            return Err(format!(
-                "tcgen05.alloc of {ncols} columns: no room left ({} of 512 allocated); the GPU \
-                 would wait for a dealloc, ptxjit does not",
-                s.allocs.iter().map(|a| a.1).sum::<u32>()
-            ));
-        };
-        if s.cells.is_empty() {
-            s.cells = vec![0; (LANES * COLS) as usize];
-        }
-        s.allocs.push((col, ncols));
-        Ok(col)
+        alloc_in(&[self], ncols)
     }
 
     /// Free the allocation at `taddr` of `ncols` columns.
     pub fn dealloc(&self, taddr: u32, ncols: u32) -> Result<(), String> {
-        let mut s = self.st.borrow_mut();
-        let col = taddr & 0xffff;
-        match s.allocs.iter().position(|&a| a == (col, ncols)) {
-            Some(i) if taddr >> 16 == 0 => {
-                s.allocs.swap_remove(i);
-                Ok(())
-            }
-            _ => Err(format!(
-                "tcgen05.dealloc of address {taddr:#x}, {ncols} columns: not an allocation \
-                 of this CTA"
-            )),
-        }
+        dealloc_in(&[self], taddr, ncols)
     }
 
     /// Mark the CTA's allocation permit given up.
@@ -261,6 +239,253 @@ impl TensorMemory {
     }
 }
 
+/// Allocate `ncols` columns at the same place in each of `tms` (one CTA's tensor memory, or
+/// a CTA pair's for `.cta_group::2`): the lowest multiple of `ncols` free in all of them.
+fn alloc_in(tms: &[&TensorMemory], ncols: u32) -> Result<u32, String> {
+    if !(32..=COLS).contains(&ncols) || !ncols.is_power_of_two() {
+        return Err(format!(
+            "tcgen05.alloc of {ncols} columns (a power of two from 32 to 512)"
+        ));
+    }
+    if tms.iter().any(|t| t.st.borrow().relinquished) {
+        return Err(format!(
+            "tcgen05.alloc after tcgen05.relinquish_alloc_permit{} (undefined in PTX)",
+            if tms.len() > 1 {
+                " by a CTA of the pair"
+            } else {
+                ""
+            }
+        ));
+    }
+    let free = |c: u32| {
+        tms.iter().all(|t| {
+            let s = t.st.borrow();
+            s.allocs.iter().all(|&(a, n)| c + ncols <= a || a + n <= c)
+        })
+    };
+    let Some(col) = (0..COLS / ncols).map(|i| i * ncols).find(|&c| free(c)) else {
+        let used: Vec<u32> = tms
+            .iter()
+            .map(|t| t.st.borrow().allocs.iter().map(|a| a.1).sum::<u32>())
+            .collect();
+        return Err(format!(
+            "tcgen05.alloc of {ncols} columns: no room left ({used:?} of 512 allocated); the \
+             GPU would wait for a dealloc, ptxjit does not"
+        ));
+    };
+    for t in tms {
+        let mut s = t.st.borrow_mut();
+        if s.cells.is_empty() {
+            s.cells = vec![0; (LANES * COLS) as usize];
+        }
+        s.allocs.push((col, ncols));
+    }
+    Ok(col)
+}
+
+/// Free the allocation at `taddr` of `ncols` columns in each of `tms`; nothing is freed
+/// unless every one has it.
+fn dealloc_in(tms: &[&TensorMemory], taddr: u32, ncols: u32) -> Result<(), String> {
+    let col = taddr & 0xffff;
+    let has = |t: &&TensorMemory| t.st.borrow().allocs.contains(&(col, ncols));
+    if taddr >> 16 != 0 || !tms.iter().all(has) {
+        return Err(format!(
+            "tcgen05.dealloc of address {taddr:#x}, {ncols} columns: not an allocation of this \
+             CTA{}",
+            if tms.len() > 1 { " pair" } else { "" }
+        ));
+    }
+    for t in tms {
+        t.st.borrow_mut().allocs.retain(|&a| a != (col, ncols));
+    }
+    Ok(())
+}
+
+/// The `.cta_group::2` state of a cluster (PTX ISA §9.7.16.5, §9.7.16.7.1), kept in its
+/// [`ClusterState`]: each CTA's tensor memory (registered by the CTA's `.cta_group::2`
+/// operations; null until then) and, per CTA, the `alloc` or `dealloc` one of its warps
+/// waits in for the peer CTA. Only the host thread that runs the cluster touches it.
+#[derive(Debug, Default)]
+pub struct Pairs {
+    tmems: Vec<*const TensorMemory>,
+    asks: Vec<Option<Ask>>,
+}
+
+/// A warp's `.cta_group::2` `alloc`/`dealloc` waiting for the peer CTA's, and its result
+/// (the first column allocated, 0 for a dealloc) once the peer's has come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ask {
+    warp: u32,
+    what: AskKind,
+    done: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AskKind {
+    Alloc { ncols: u32 },
+    Dealloc { taddr: u32, ncols: u32 },
+}
+
+impl Pairs {
+    /// Ready for a cluster of `ctas` CTAs: nothing registered, nothing waiting.
+    pub(super) fn reset(&mut self, ctas: usize) {
+        self.tmems.clear();
+        self.tmems.resize(ctas, std::ptr::null());
+        self.asks.clear();
+        self.asks.resize(ctas, None);
+    }
+}
+
+/// The executing CTA's pair: its cluster's state, its rank and the peer's (rank ^ 1), or
+/// why it has none.
+fn pair_of(env: &CtaEnv) -> Result<(&ClusterState, u32, u32), String> {
+    let size: u32 = env.cluster_dims.iter().product();
+    let rank = env.cluster_rank();
+    let peer = rank ^ 1;
+    match env.cluster_state() {
+        Some(c) if peer < size => Ok((c, rank, peer)),
+        _ => Err(format!(
+            ".cta_group::2 pairs the CTAs of ranks {} and {} of a cluster; this CTA (rank \
+             {rank}) is in a cluster of {size}",
+            rank & !1,
+            rank | 1
+        )),
+    }
+}
+
+/// The pair state of `cluster`, locked, with `tm` registered as `rank`'s tensor memory.
+fn pairs_with<'a>(
+    cluster: &'a ClusterState,
+    rank: u32,
+    tm: &TensorMemory,
+) -> Result<std::sync::MutexGuard<'a, Pairs>, String> {
+    let mut p = cluster.pairs.lock().unwrap_or_else(|e| e.into_inner());
+    match p.tmems.get_mut(rank as usize) {
+        Some(slot) => *slot = tm,
+        None => return Err(format!("rank {rank} is outside the cluster's pair state")),
+    }
+    Ok(p)
+}
+
+/// The tensor memory of `rank`, registered in `p`.
+///
+/// SAFETY (of the returned reference): a registered pointer is a CTA's tensor memory of the
+/// cluster now running (`Pairs::reset` clears them when the next cluster starts), which the
+/// worker running the cluster owns and keeps alive while it runs, on this host thread.
+fn registered<'a>(p: &Pairs, rank: u32) -> Option<&'a TensorMemory> {
+    let t = *p.tmems.get(rank as usize)?;
+    // SAFETY: see above; null (not registered yet) gives `None`.
+    unsafe { t.as_ref() }
+}
+
+/// A `.cta_group::2` `alloc` or `dealloc` (`what`) by warp `warp` of the executing CTA
+/// (tensor memory `tm`): `Ok(Some(result))` once it and the peer CTA's have both been
+/// asked (the first column allocated, or 0 for a dealloc, done in both tensor memories
+/// when the second comes), `Ok(None)` while this warp waits for the peer (or behind another
+/// warp of its CTA that waits). The two must agree (both `alloc` of the same columns, or
+/// both `dealloc` of the same allocation), else an error.
+fn pair_ask(
+    env: &CtaEnv,
+    tm: &TensorMemory,
+    warp: u32,
+    what: AskKind,
+) -> Result<Option<u32>, String> {
+    let (cluster, rank, peer) = pair_of(env)?;
+    let mut p = pairs_with(cluster, rank, tm)?;
+    let (r, o) = (rank as usize, peer as usize);
+    match p.asks[r] {
+        Some(a) if a.warp == warp => {
+            if let Some(v) = a.done {
+                p.asks[r] = None;
+                return Ok(Some(v));
+            }
+            return Ok(None);
+        }
+        Some(_) => return Ok(None),
+        None => {}
+    }
+    let Some(Ask {
+        warp: pwarp,
+        what: pwhat,
+        done: None,
+    }) = p.asks[o]
+    else {
+        p.asks[r] = Some(Ask {
+            warp,
+            what,
+            done: None,
+        });
+        return Ok(None);
+    };
+    let Some(ptm) = registered(&p, peer) else {
+        return Err(format!("the peer CTA (rank {peer}) has no tensor memory"));
+    };
+    let tms = [tm, ptm];
+    let v = match (what, pwhat) {
+        (AskKind::Alloc { ncols }, AskKind::Alloc { ncols: pn }) if ncols == pn => {
+            alloc_in(&tms, ncols)?
+        }
+        (
+            AskKind::Dealloc { taddr, ncols },
+            AskKind::Dealloc {
+                taddr: pt,
+                ncols: pn,
+            },
+        ) if (taddr, ncols) == (pt, pn) => {
+            dealloc_in(&tms, taddr, ncols)?;
+            0
+        }
+        _ => {
+            let say = |k: AskKind| match k {
+                AskKind::Alloc { ncols } => format!("tcgen05.alloc of {ncols} columns"),
+                AskKind::Dealloc { taddr, ncols } => {
+                    format!("tcgen05.dealloc of {taddr:#x}, {ncols} columns")
+                }
+            };
+            return Err(format!(
+                "{} .cta_group::2 while the peer CTA (rank {peer}) waits in {} (the pair's \
+                 warps must issue the same operation)",
+                say(what),
+                say(pwhat)
+            ));
+        }
+    };
+    p.asks[o] = Some(Ask {
+        warp: pwarp,
+        what: pwhat,
+        done: Some(v),
+    });
+    Ok(Some(v))
+}
+
+/// The tensor memories of the executing CTA's pair, the even rank's first, for a
+/// `.cta_group::2` `mma` issued by a CTA with tensor memory `tm`.
+fn pair_tmems<'a>(
+    env: &CtaEnv,
+    tm: &'a TensorMemory,
+) -> Result<([&'a TensorMemory; 2], [u32; 2]), String> {
+    let (cluster, rank, peer) = pair_of(env)?;
+    let p = pairs_with(cluster, rank, tm)?;
+    let Some(ptm) = registered(&p, peer) else {
+        return Err(format!(
+            "the peer CTA (rank {peer}) has no tensor memory (no tcgen05.alloc.cta_group::2 \
+             of the pair)"
+        ));
+    };
+    Ok(if rank & 1 == 0 {
+        ([tm, ptm], [rank, peer])
+    } else {
+        ([ptm, tm], [peer, rank])
+    })
+}
+
+/// Set the pred result of a `.cta_group::2` `alloc`/`dealloc` in every lane of `mask`.
+fn set_done(d: &WarpDesc, s: &mut [u8], mask: u32, done: bool) {
+    for l in lanes(mask) {
+        d.set(s, 0, l, u64::from(done));
+    }
+}
+
 /// A fault of every lane of `mask` with `detail`.
 fn fault_all(env: &CtaEnv, d: &WarpDesc, mask: u32, detail: &str) {
     for l in lanes(mask) {
@@ -301,7 +526,7 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
         }
     }
     match op {
-        Tc05Op::Alloc { shared } => {
+        Tc05Op::Alloc { shared, pair } => {
             let addr = d.arg(s, 0, 0);
             let ncols = d.arg(s, 1, 0) as u32;
             let space = if shared {
@@ -316,7 +541,16 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     return;
                 }
             };
-            match tm.alloc(ncols) {
+            let got = if pair {
+                match pair_ask(env, tm, env.warp, AskKind::Alloc { ncols }) {
+                    Ok(Some(col)) => Ok(col),
+                    Ok(None) => return set_done(d, s, mask, false),
+                    Err(e) => Err(e),
+                }
+            } else {
+                tm.alloc(ncols)
+            };
+            match got {
                 Ok(col) => {
                     super::env::init_access(env, space, addr, 4, 0, d.inst, InitAccess::Write);
                     // SAFETY: `translate` checked 4 bytes at `p`, aligned to 4, inside the
@@ -326,14 +560,29 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 }
                 Err(e) => fault_all(env, d, mask, &e),
             }
-        }
-        Tc05Op::Dealloc => {
-            let (taddr, ncols) = (d.arg(s, 0, 0) as u32, d.arg(s, 1, 0) as u32);
-            if let Err(e) = tm.dealloc(taddr, ncols) {
-                fault_all(env, d, mask, &e);
+            if pair {
+                set_done(d, s, mask, true);
             }
         }
-        Tc05Op::Relinquish => tm.relinquish(),
+        Tc05Op::Dealloc { pair } => {
+            let (taddr, ncols) = (d.arg(s, 0, 0) as u32, d.arg(s, 1, 0) as u32);
+            let done = if pair {
+                match pair_ask(env, tm, env.warp, AskKind::Dealloc { taddr, ncols }) {
+                    Ok(Some(_)) => Ok(()),
+                    Ok(None) => return set_done(d, s, mask, false),
+                    Err(e) => Err(e),
+                }
+            } else {
+                tm.dealloc(taddr, ncols)
+            };
+            if let Err(e) = done {
+                fault_all(env, d, mask, &e);
+            }
+            if pair {
+                set_done(d, s, mask, true);
+            }
+        }
+        Tc05Op::Relinquish { .. } => tm.relinquish(),
         Tc05Op::Ld { .. } | Tc05Op::St { .. } => {
             let cells = match ld_st_cells(tm, env.warp, op, d.arg(s, 0, 0) as u32) {
                 Ok(c) => c,
@@ -386,6 +635,7 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
             mask: lane_mask,
             scale_d,
             scale_vec,
+            pair,
         } => {
             for l in lanes(mask) {
                 let form = MmaForm {
@@ -397,6 +647,7 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     scale_d,
                     scale_vec,
                     zero_mask: false,
+                    pair,
                 };
                 if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, fk, e);
@@ -422,6 +673,7 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     scale_d: 0,
                     scale_vec: 0,
                     zero_mask,
+                    pair: false,
                 };
                 if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, fk, e);
@@ -471,8 +723,8 @@ fn ld_st_cells(
             ..
         } => (shape, split, unpack),
         Tc05Op::Alloc { .. }
-        | Tc05Op::Dealloc
-        | Tc05Op::Relinquish
+        | Tc05Op::Dealloc { .. }
+        | Tc05Op::Relinquish { .. }
         | Tc05Op::Mma { .. }
         | Tc05Op::MmaWs { .. }
         | Tc05Op::Cp { .. }
@@ -655,6 +907,12 @@ impl InstrDesc {
     /// `ws`: the descriptor of a `tcgen05.mma.ws` (its own shapes; bits 30-31, the maximum
     /// B-reuse shift, are a hint ptxjit ignores).
     pub fn decode(v: u32, kind: Tc05Kind, ws: bool) -> Result<InstrDesc, String> {
+        InstrDesc::decode_in(v, kind, ws, false)
+    }
+
+    /// [`InstrDesc::decode`] for a `.cta_group::1` (`pair` false) or `.cta_group::2`
+    /// multiply, whose shapes differ ([`check_shape`]).
+    pub fn decode_in(v: u32, kind: Tc05Kind, ws: bool, pair: bool) -> Result<InstrDesc, String> {
         let bit = |k: u32| (v >> k) & 1 == 1;
         let field = |lo: u32, n: u32| (v >> lo) & ((1 << n) - 1);
         let (dt, at, bt) = (field(4, 2), field(7, 3), field(10, 3));
@@ -706,7 +964,11 @@ impl InstrDesc {
             ));
         }
         let (m, n) = (field(24, 5) << 4, field(17, 6) << 3);
-        check_shape(kind, ws, m, n)?;
+        if pair {
+            check_pair_shape(kind, m, n)?;
+        } else {
+            check_shape(kind, ws, m, n)?;
+        }
         let sub_byte = |e: MmaElem| e.bits() < 8;
         if (bit(15) && sub_byte(a)) || (bit(16) && sub_byte(b)) {
             return Err(format!(
@@ -758,6 +1020,26 @@ impl InstrDesc {
             ue8m0: !scaled || bit(23),
         })
     }
+}
+
+/// Check M and N of a `.cta_group::2` dense `tcgen05.mma`: M = 128 or 256, N from 16 to 256
+/// in steps of 16 (`.kind::i8`: 32 to 256 in steps of 32). ⚠ The ISA's Table 39 rows for
+/// `.cta_group::2` were not readable here; these are the ranges CUTLASS's `2x1SM` atoms
+/// assert (`SM100_MMA_F16BF16_2x1SM_SS`, `SM100_MMA_S8_2x1SM_SS`), docs/isa-notes.md.
+fn check_pair_shape(kind: Tc05Kind, m: u32, n: u32) -> Result<(), String> {
+    if m != 128 && m != 256 {
+        return Err(format!(
+            "instruction descriptor M = {m}: .cta_group::2 .kind::{kind} takes M = 128 or 256"
+        ));
+    }
+    let step = if kind == Tc05Kind::I8 { 32 } else { 16 };
+    if !(step..=256).contains(&n) || !n.is_multiple_of(step) {
+        return Err(format!(
+            "instruction descriptor N = {n}: .cta_group::2 .kind::{kind} takes N from {step} to \
+             256 in steps of {step}"
+        ));
+    }
+    Ok(())
 }
 
 /// Check M and N of a `.cta_group::1` `tcgen05.mma` (`.ws` or not) against Table 39
@@ -870,6 +1152,7 @@ pub fn smem_desc(v: u64) -> Result<Desc, String> {
 /// `w·j..w·j + w` of them (little-endian), and the rest of the group is padding (PTX ISA
 /// §9.7.16.10.4.4, and §5.5.1.1.1's `.b4x16_p64`/`.b6x16_p32`, the tensor-copy types that
 /// write this format).
+#[allow(clippy::too_many_arguments)]
 fn smem_elem(
     env: &CtaEnv,
     inst: u32,
@@ -878,8 +1161,10 @@ fn smem_elem(
     (mn, kk): (u64, u64),
     e: MmaElem,
     mn_major: bool,
+    cta: Option<u32>,
 ) -> Result<u64, String> {
     let read = |addr: u64, n: u32| {
+        let addr = in_cta(addr, cta);
         read_shared(env, addr, n, lane, inst).map_err(|_| {
             format!("tcgen05.mma reads shared address {addr:#x} ({n} bytes), outside shared memory")
         })
@@ -909,12 +1194,22 @@ fn smem_nibble(
     lane: u32,
     desc: &Desc,
     (mn, kk): (u64, u64),
+    cta: Option<u32>,
 ) -> Result<u64, String> {
-    let addr = desc.addr(mn, kk / 2, 1, false);
+    let addr = in_cta(desc.addr(mn, kk / 2, 1, false), cta);
     let v = read_shared(env, addr, 1, lane, inst).map_err(|_| {
         format!("tcgen05.mma reads shared address {addr:#x} (1 byte), outside shared memory")
     })?;
     Ok((v >> (4 * (kk % 2))) & 0xf)
+}
+
+/// The shared address `addr` of the executing CTA, or (`Some(rank)`) the `.shared::cluster`
+/// address of the same offset in CTA `rank` of the cluster (`runtime::cluster`'s encoding).
+fn in_cta(addr: u64, cta: Option<u32>) -> u64 {
+    match cta {
+        Some(r) => CLUSTER_BIT | u64::from(r) << RANK_SHIFT | addr,
+        None => addr,
+    }
 }
 
 /// The f32 bits of a scale factor code (§5.2.5): ue8m0 `e` is 2^(e − 127), `0xff` NaN; ue4m3
@@ -1072,6 +1367,8 @@ struct MmaForm {
     scale_vec: u8,
     /// `.ws` with a zero-column-mask-desc (the operand after enable-input-d).
     zero_mask: bool,
+    /// `.cta_group::2`: the multiply of the CTA pair (see [`Tc05Op::Mma`]).
+    pair: bool,
 }
 
 /// The zero-column mask of a `tcgen05.mma.ws` (PTX ISA §9.7.16.4.3, Table 45) for an
@@ -1134,10 +1431,22 @@ fn mma_lane(
         scale_d,
         scale_vec,
         zero_mask,
+        pair,
     } = form;
     let dt = d.arg(s, 0, lane) as u32;
     let a_op = d.arg(s, 1, lane);
-    let id = InstrDesc::decode(d.arg(s, 3, lane) as u32, kind, ws.is_some()).map_err(tmem_fault)?;
+    let id = InstrDesc::decode_in(d.arg(s, 3, lane) as u32, kind, ws.is_some(), pair)
+        .map_err(tmem_fault)?;
+    // The tensor memories D is in (with `.cta_group::2` the pair's, even rank first), the
+    // CTAs A's rows and B's columns come from (`None`: the executing CTA), and the rows of
+    // A and D (columns of B) each holds.
+    let (tms, ctas) = if pair {
+        let (t, r) = pair_tmems(env, tm).map_err(tmem_fault)?;
+        (t.to_vec(), vec![Some(r[0]), Some(r[1])])
+    } else {
+        (vec![tm], vec![None])
+    };
+    let parts = tms.len() as u64;
     let enable_d = d.arg(s, 4, lane) != 0;
     if id.sparse != sparse {
         return Err(tmem_fault(if sparse {
@@ -1159,13 +1468,21 @@ fn mma_lane(
         None
     };
     let (dl, dc) = (dt >> 16, dt & 0xffff);
-    let path = DataPath::of(id.m, ws.is_some(), dl).map_err(tmem_fault)?;
-    tm.check(0, LANES, dc, path.cols(id.n))
-        .map_err(|e| tmem_fault(format!("tcgen05.mma D: {e}")))?;
-    // The tensor-memory cell of row `r`, column `j` of D.
+    let path = if pair {
+        DataPath::pair(id.m, dl)
+    } else {
+        DataPath::of(id.m, ws.is_some(), dl)
+    }
+    .map_err(tmem_fault)?;
+    for t in &tms {
+        t.check(0, LANES, dc, path.cols(id.n))
+            .map_err(|e| tmem_fault(format!("tcgen05.mma D: {e}")))?;
+    }
+    let (rows, cols) = (m / parts, n / parts);
+    // The tensor memory (index into `tms`), lane and column of row `r`, column `j` of D.
     let cell = |r: u64, j: u64| {
-        let (l, c) = path.place(id.n, r as u32, j as u32);
-        (l, dc + c)
+        let (l, c) = path.place(id.n, (r % rows) as u32, j as u32);
+        ((r / rows) as usize, l, dc + c)
     };
     if sparse && id.m != 128 {
         return Err(tmem_fault(format!(
@@ -1187,7 +1504,7 @@ fn mma_lane(
             )));
         }
         let per = 32 / bits;
-        let cols = ka.div_ceil(per) as u32;
+        let acols = ka.div_ceil(per) as u32;
         match path {
             DataPath::D if al != 0 => {
                 return Err(tmem_fault(format!(
@@ -1200,6 +1517,13 @@ fn mma_lane(
                      D must use the same lane alignment (§9.7.16.10.5)"
                 )))
             }
+            DataPath::E if pair => {
+                return Err(tmem_fault(
+                    "tcgen05.mma.cta_group::2 with M = 128 and A in tensor memory: the ISA gives \
+                     D's layout (Layout B) but not A's; not supported (M = 256 is)"
+                        .into(),
+                ))
+            }
             DataPath::E | DataPath::G => {
                 return Err(tmem_fault(format!(
                     "tcgen05.mma.ws with M = {} and A in tensor memory: the ISA's figures give \
@@ -1210,13 +1534,15 @@ fn mma_lane(
             }
             DataPath::D | DataPath::F { .. } => {}
         }
-        tm.check(0, LANES, ac, cols)
-            .map_err(|e| tmem_fault(format!("tcgen05.mma A: {e}")))?;
+        for t in &tms {
+            t.check(0, LANES, ac, acols)
+                .map_err(|e| tmem_fault(format!("tcgen05.mma A: {e}")))?;
+        }
         for r in 0..m {
-            // A's row r is in the lane of D's row r (Layouts D and F).
-            let lane = cell(r, 0).0;
+            // A's row r is in the lane of D's row r (Layouts A, D and F).
+            let (t, lane, _) = cell(r, 0);
             for kk in 0..ka {
-                let cell = tm.get(lane, ac + (kk / per) as u32) as u64;
+                let cell = tms[t].get(lane, ac + (kk / per) as u32) as u64;
                 let v = (cell >> ((kk % per) * bits)) & ((1u64 << bits) - 1);
                 a[(r * ka + kk) as usize] = v;
             }
@@ -1224,11 +1550,12 @@ fn mma_lane(
     } else {
         let adesc = smem_desc(a_op).map_err(tmem_fault)?;
         for r in 0..m {
+            let (cta, rl) = (ctas[(r / rows) as usize], r % rows);
             for kk in 0..ka {
                 a[(r * ka + kk) as usize] = if dense4 {
-                    smem_nibble(env, d.inst, lane, &adesc, (r, kk))
+                    smem_nibble(env, d.inst, lane, &adesc, (rl, kk), cta)
                 } else {
-                    smem_elem(env, d.inst, lane, &adesc, (r, kk), id.a, id.trans_a)
+                    smem_elem(env, d.inst, lane, &adesc, (rl, kk), id.a, id.trans_a, cta)
                 }
                 .map_err(tmem_fault)?;
             }
@@ -1260,10 +1587,11 @@ fn mma_lane(
             let mut b = vec![0u64; (k * n) as usize];
             for kk in 0..k {
                 for col in 0..n {
+                    let (cta, cl) = (ctas[(col / cols) as usize], col % cols);
                     b[(kk * n + col) as usize] = if dense4 {
-                        smem_nibble(env, d.inst, lane, &bdesc, (col, kk))
+                        smem_nibble(env, d.inst, lane, &bdesc, (cl, kk), cta)
                     } else {
-                        smem_elem(env, d.inst, lane, &bdesc, (col, kk), id.b, id.trans_b)
+                        smem_elem(env, d.inst, lane, &bdesc, (cl, kk), id.b, id.trans_b, cta)
                     }
                     .map_err(tmem_fault)?;
                 }
@@ -1304,8 +1632,8 @@ fn mma_lane(
         for r in 0..m {
             for col in 0..n {
                 // A 16-bit D is in the low half of its 32-bit cell (§9.7.16.10.4.1).
-                let (l, cc) = cell(r, col);
-                let cell = tm.get(l, cc) as u64;
+                let (t, l, cc) = cell(r, col);
+                let cell = tms[t].get(l, cc) as u64;
                 c[(r * n + col) as usize] = if id.d == MmaElem::F16 {
                     cell & 0xffff
                 } else {
@@ -1334,9 +1662,17 @@ fn mma_lane(
     }
     // disable-output-lane: bit `l % 32` of word `l / 32` keeps tensor-memory lane `l` of D
     // (the lane of row `r`: `r` with M = 128, Layout F's lane with M = 64).
+    if pair && lane_mask && (5..13).any(|k| d.arg(s, k, lane) != 0) {
+        return Err(tmem_fault(
+            "tcgen05.mma.cta_group::2 with disable-output-lane bits set: which lanes of which \
+             CTA each of the eight words names is not in the ISA's text; not supported (all \
+             zero is)"
+                .into(),
+        ));
+    }
     let kept = |r: u64| -> bool {
-        lane_mask && {
-            let l = cell(r, 0).0;
+        !pair && lane_mask && {
+            let l = cell(r, 0).1;
             let k = 5 + usize::from(sparse) + (l / 32) as usize;
             (d.arg(s, k, lane) >> (l % 32)) & 1 == 1
         }
@@ -1364,16 +1700,19 @@ fn mma_lane(
                         false,
                     );
                 }
-                let (l, c) = cell(r as u64, col as u64);
-                tm.set(l, c, acc as u32);
+                let (t, l, c) = cell(r as u64, col as u64);
+                tms[t].set(l, c, acc as u32);
             }
         }
         return Ok(());
     }
-    // One M×8 block of columns at a time (an `MmaSpec`'s N is at most 255).
+    // One block of at most 128 rows (M = 256 with `.cta_group::2`) by 8 columns at a time
+    // (an `MmaSpec`'s M and N are at most 255).
+    let (mu, nu, ku) = (m as usize, n as usize, k as usize);
+    let mb = mu.min(128);
     let spec = MmaSpec {
         family: MmaFamily::Mma,
-        m: m as u8,
+        m: mb as u8,
         n: 8,
         k: k as u16,
         a: id.a,
@@ -1386,19 +1725,21 @@ fn mma_lane(
         bop: MmaBitOp::None,
         sparse: None,
     };
-    let (mu, nu, ku) = (m as usize, n as usize, k as usize);
-    for j in 0..nu / 8 {
-        let bj: Vec<u64> = (0..ku)
-            .flat_map(|kk| b[kk * nu + 8 * j..kk * nu + 8 * j + 8].to_vec())
-            .collect();
-        let cj: Vec<u64> = (0..mu)
-            .flat_map(|r| c[r * nu + 8 * j..r * nu + 8 * j + 8].to_vec())
-            .collect();
-        let dj = mma::multiply(&spec, &a, &bj, &cj);
-        for r in (0..mu).filter(|&r| !kept(r as u64)) {
-            for col in 0..8 {
-                let (l, c) = cell(r as u64, (8 * j + col) as u64);
-                tm.set(l, c, dj[r * 8 + col] as u32);
+    for r0 in (0..mu).step_by(mb) {
+        let ab = &a[r0 * ku..(r0 + mb) * ku];
+        for j in 0..nu / 8 {
+            let bj: Vec<u64> = (0..ku)
+                .flat_map(|kk| b[kk * nu + 8 * j..kk * nu + 8 * j + 8].to_vec())
+                .collect();
+            let cj: Vec<u64> = (r0..r0 + mb)
+                .flat_map(|r| c[r * nu + 8 * j..r * nu + 8 * j + 8].to_vec())
+                .collect();
+            let dj = mma::multiply(&spec, ab, &bj, &cj);
+            for r in (0..mb).filter(|&r| !kept((r0 + r) as u64)) {
+                for col in 0..8 {
+                    let (t, l, c) = cell((r0 + r) as u64, (8 * j + col) as u64);
+                    tms[t].set(l, c, dj[r * 8 + col] as u32);
+                }
             }
         }
     }
@@ -1596,6 +1937,25 @@ mod tests {
         assert!(scale_value(0xff, true).is_ok_and(|v| f32::from_bits(v as u32).is_nan()));
         assert_eq!(scale_value(0x38, false), Ok(f32_bits(1.0)));
         assert!(scale_value(0x80, false).is_err());
+    }
+
+    /// `.cta_group::2` shapes: M = 128 or 256, N by 16 (`.kind::i8` by 32).
+    #[test]
+    fn pair_instruction_descriptor() {
+        // .kind::f16, f32 D, f16 A and B, N = 64, M = 256: a .cta_group::2 shape only.
+        let v = 1 << 4 | (64 >> 3) << 17 | (256 >> 4) << 24;
+        assert!(InstrDesc::decode(v, Tc05Kind::F16, false).is_err());
+        let d = InstrDesc::decode_in(v, Tc05Kind::F16, false, true).unwrap();
+        assert_eq!((d.m, d.n), (256, 64));
+        // M = 64 and N = 8 are .cta_group::1 shapes only; .kind::i8 takes N by 32.
+        let v64 = 1 << 4 | (64 >> 3) << 17 | (64 >> 4) << 24;
+        assert!(InstrDesc::decode_in(v64, Tc05Kind::F16, false, true).is_err());
+        let n8 = 1 << 4 | 1 << 17 | (128 >> 4) << 24;
+        assert!(InstrDesc::decode_in(n8, Tc05Kind::F16, false, true).is_err());
+        let i8n48 = 2 << 4 | (48 >> 3) << 17 | (128 >> 4) << 24;
+        assert!(InstrDesc::decode_in(i8n48, Tc05Kind::I8, false, true).is_err());
+        let i8n64 = 2 << 4 | (64 >> 3) << 17 | (128 >> 4) << 24;
+        assert!(InstrDesc::decode_in(i8n64, Tc05Kind::I8, false, true).is_ok());
     }
 
     /// `.ws` shapes (Table 39): M = 32, 64 or 128 with N = 64, 128 or 256; bits 30-31 allowed.

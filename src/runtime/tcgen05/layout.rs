@@ -1,5 +1,5 @@
-//! Where a `.cta_group::1` `tcgen05.mma` keeps D in tensor memory: the data path layouts of
-//! PTX ISA §9.7.16.10.5 ("Data Path Layout Organization", Layouts D, E, F and G).
+//! Where a `tcgen05.mma` keeps D in tensor memory: the data path layouts of PTX ISA
+//! §9.7.16.10.5 ("Data Path Layout Organization", Layouts A, B, D, E, F and G).
 //!
 //! The ISA's table picks the layout by M and `.ws`; its figures place the rows. ptxjit reads
 //! them as follows (CUTLASS's `tmem_frg` atoms for the same layouts agree), for row `r` and
@@ -12,6 +12,9 @@
 //!   column `c0 + j % (N/2)`; `l0` must be 0.
 //! - Layout G (M = 32, `.ws`; "1x4"): N is folded in four quarters, lane `r + 32·(j / (N/4))`,
 //!   column `c0 + j % (N/4)`; `l0` must be 0.
+//! - `.cta_group::2` ([`DataPath::pair`]): each CTA of the pair holds M/2 rows of D (the even
+//!   rank rows `0..M/2`); Layout A (M = 256) places a CTA's row `r` as Layout D, Layout B
+//!   (M = 128) as Layout E; `l0` must be 0.
 
 /// One of the data path layouts (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +56,29 @@ impl DataPath {
             return Err(format!(
                 "tcgen05.mma: D at lane {lane}; with M = {m}{} D starts at lane 0",
                 if ws { " (.ws)" } else { "" }
+            ));
+        }
+        Ok(path)
+    }
+
+    /// The layout of each CTA's half of a `.cta_group::2` D of `m` rows (128 or 256) whose
+    /// address has lane `lane` (which must be 0): M = 256 is Layout A, each CTA's 128 rows
+    /// as Layout D's; M = 128 is Layout B, each CTA's 64 rows as Layout E's (N folded in
+    /// halves over lanes 0-63 and 64-127). ⚠ ptxjit's reading of the ISA's figures.
+    pub(super) fn pair(m: u32, lane: u32) -> Result<DataPath, String> {
+        let path = match m {
+            256 => DataPath::D,
+            128 => DataPath::E,
+            _ => {
+                return Err(format!(
+                    "tcgen05.mma.cta_group::2: M = {m} has no data path layout"
+                ))
+            }
+        };
+        if lane != 0 {
+            return Err(format!(
+                "tcgen05.mma.cta_group::2: D at lane {lane}; D starts at lane 0 (Layout {})",
+                if m == 256 { 'A' } else { 'B' }
             ));
         }
         Ok(path)
@@ -114,6 +140,21 @@ mod tests {
         assert_eq!(DataPath::G.place(64, 7, 49), (103, 1));
         assert_eq!(DataPath::F { align: 0 }.place(64, 17, 9), (33, 9));
         assert_eq!(DataPath::F { align: 16 }.place(64, 17, 9), (49, 9));
+    }
+
+    /// `.cta_group::2`: M = 256 is Layout A (each CTA's rows as Layout D), M = 128 Layout B
+    /// (each CTA's 64 rows as Layout E); D starts at lane 0.
+    #[test]
+    fn pair_layouts() {
+        assert_eq!(DataPath::pair(256, 0), Ok(DataPath::D));
+        assert_eq!(DataPath::pair(128, 0), Ok(DataPath::E));
+        assert!(DataPath::pair(128, 16).is_err());
+        assert!(DataPath::pair(64, 0).is_err());
+        // Layout B: local row 3, column N/2 + 1 of N = 32 is lane 67, column 1.
+        assert_eq!(
+            DataPath::pair(128, 0).map(|p| p.place(32, 3, 17)),
+            Ok((67, 1))
+        );
     }
 
     /// The lane of D's address: 0 or 16 for Layout F, 0 for the others.
