@@ -60,3 +60,40 @@ def run_pos(start, lo, hi, step, k):
     j = k - first
     per = (hi - lo) // step + 1
     return lo + (j % per) * step, 1 + j // per
+
+
+def s32_case(ptx, comment, kernel, grid, block, args, buffers, expect, error=None,
+             lockstep=False):
+    """The text of a case manifest over `s32` buffers: `comment` as `#` lines, the PTX file
+    `ptx`, `kernel`, `grid` and `block` (lists), `args` (TOML argument strings), `lockstep`
+    when set; `buffers` maps a name to (init TOML, length or None); `expect` maps a buffer
+    to its exact values; `error`, when given, is an expected fault's text (under memcheck)."""
+    text = "".join(f"# {line}\n" for line in comment.strip().split("\n"))
+    text += f'ptx = "{ptx}"\n'
+    text += f'kernel = "{kernel}"\n'
+    text += f"grid = {ints(grid)}\n"
+    text += f"block = {ints(block)}\n"
+    text += "args = [" + ", ".join(args) + "]\n"
+    if lockstep:
+        text += "lockstep = true\n"
+    for b, (init, length) in buffers.items():
+        text += f'\n[buffers.{b}]\ntype = "s32"\n'
+        if length is not None:
+            text += f"len = {length}\n"
+        text += f"init = {init}\n"
+    for b, vals in expect.items():
+        text += f"\n[expect.{b}]\nvalues = {ints(vals)}\n"
+    if error is not None:
+        text += f'\n[expect_error]\nkind = "fault"\nmemcheck = true\ncontains = "{error}"\n'
+    return text
+
+
+def load_generator(path, name="tc_dense"):
+    """Another generator (a gen.py by its path) loaded as module `name`, for its kernels,
+    descriptors and value helpers; its own writing stays behind its `__main__` guard."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

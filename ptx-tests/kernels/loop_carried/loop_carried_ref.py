@@ -4,35 +4,24 @@ C-like semantics (32-bit two's complement arithmetic, numpy int32) and writes th
 files. Re-run after changing the kernels:
     python3 loop_carried_ref.py
 """
+import os
+import sys
+
 import numpy as np
 
-def fmt(xs):
-    return "[" + ", ".join(str(int(x)) for x in xs) + "]"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+import gen_common as gc  # noqa: E402  (the writers shared by ptx-tests generators)
+
+fmt = gc.ints
 
 def inputs(seed, n):
     return np.random.default_rng(seed).integers(-1000, 1000, n, dtype=np.int32)
 
 def write(name, comment, kernel, grid, block, args, buffers, expect, error=None,
           lockstep=False):
-    text = "".join(f"# {line}\n" for line in comment.strip().split("\n"))
-    text += 'ptx = "loop_carried.ptx"\n'
-    text += f'kernel = "{kernel}"\n'
-    text += f"grid = {fmt(grid)}\n"
-    text += f"block = {fmt(block)}\n"
-    text += "args = [" + ", ".join(args) + "]\n"
-    if lockstep:
-        text += "lockstep = true\n"
-    for b, (init, length) in buffers.items():
-        text += f'\n[buffers.{b}]\ntype = "s32"\n'
-        if length is not None:
-            text += f"len = {length}\n"
-        text += f"init = {init}\n"
-    for b, vals in expect.items():
-        text += f"\n[expect.{b}]\nvalues = {fmt(vals)}\n"
-    if error is not None:
-        text += f'\n[expect_error]\nkind = "fault"\nmemcheck = true\ncontains = "{error}"\n'
     with open(name + ".toml", "w") as f:
-        f.write(text)
+        f.write(gc.s32_case("loop_carried.ptx", comment, kernel, grid, block, args, buffers,
+                            expect, error, lockstep))
 
 def accumulate(x, g, trips):
     """acc = 3 acc + x[k] (g + 1) for k < trips, wrapping at 32 bits."""

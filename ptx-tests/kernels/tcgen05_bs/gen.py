@@ -33,7 +33,6 @@ numpy's float64 result is D in any order of summation.
 
 Run (numpy only, no GPU): python3 gen.py
 """
-import importlib.util
 import os
 import sys
 
@@ -46,9 +45,7 @@ sys.path.insert(0, os.path.join(HERE, "..", ".."))
 import gen_common as gc  # noqa: E402  (the writers shared by ptx-tests generators)
 import gen as wg  # noqa: E402  (the canonical layouts)
 
-_spec = importlib.util.spec_from_file_location("tcgen05_gen", os.path.join(HERE, "..", "tcgen05", "gen.py"))
-tc = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tc)  # layouts, narrow-float encodings, descriptors
+tc = gc.load_generator(os.path.join(HERE, "..", "tcgen05", "gen.py"), "tcgen05_gen")  # layouts, narrow-float encodings, descriptors
 M, N = tc.M, tc.N
 A_BASE, B_BASE, IMAGE = tc.A_BASE, tc.B_BASE, tc.IMAGE
 MBAR, TSLOT, SHARED = tc.MBAR, tc.TSLOT, tc.SHARED

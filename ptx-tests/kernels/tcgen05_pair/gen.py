@@ -31,7 +31,6 @@ A.B (+ C read from the same cells), every product and sum exact.
 
 Run (numpy only, no GPU): python3 gen.py
 """
-import importlib.util
 import os
 import sys
 
@@ -41,9 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "wgmma"))
 sys.path.insert(0, os.path.join(HERE, "..", ".."))
 import gen_common as gc  # noqa: E402  (the writers shared by ptx-tests generators)
-_spec = importlib.util.spec_from_file_location("tc_dense", os.path.join(HERE, "..", "tcgen05", "gen.py"))
-tc = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tc)  # descriptors and value helpers of the .cta_group::1 cases
+tc = gc.load_generator(os.path.join(HERE, "..", "tcgen05", "gen.py"))  # descriptors and value helpers of the .cta_group::1 cases
 wg = tc.wg
 
 COLS = 64  # tensor-memory columns each thread stores and loads back

@@ -24,7 +24,6 @@ exact in any order.
 
 Run (numpy only, no GPU): python3 gen.py
 """
-import importlib.util
 import os
 import sys
 
@@ -34,9 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "wgmma"))
 sys.path.insert(0, os.path.join(HERE, "..", ".."))
 import gen_common as gc  # noqa: E402  (the writers shared by ptx-tests generators)
-_spec = importlib.util.spec_from_file_location("tc_dense", os.path.join(HERE, "..", "tcgen05", "gen.py"))
-tc = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tc)  # the dense tcgen05 kernels and descriptors
+tc = gc.load_generator(os.path.join(HERE, "..", "tcgen05", "gen.py"))  # the dense tcgen05 kernels and descriptors
 wg = tc.wg
 
 M, N = tc.M, tc.N

@@ -4,6 +4,11 @@ C-like semantics (32- and 64-bit two's complement arithmetic) and writes the cas
 Re-run after changing the kernels:
     python3 warp_guard_ref.py
 """
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+import gen_common as gc  # noqa: E402  (the writers shared by ptx-tests generators)
 
 def lcg(seed, n, lo, hi):
     out = []
@@ -24,25 +29,12 @@ def s64(x):
     x &= (1 << 64) - 1
     return x - (1 << 64) if x >> 63 else x
 
-def fmt(xs):
-    return "[" + ", ".join(str(x) for x in xs) + "]"
+fmt = gc.ints
 
 def write(name, comment, kernel, grid, block, args, buffers, expect):
-    text = "".join(f"# {line}\n" for line in comment.strip().split("\n"))
-    text += 'ptx = "warp_guard.ptx"\n'
-    text += f'kernel = "{kernel}"\n'
-    text += f"grid = {fmt(grid)}\n"
-    text += f"block = {fmt(block)}\n"
-    text += "args = [" + ", ".join(args) + "]\n"
-    for b, (init, length) in buffers.items():
-        text += f'\n[buffers.{b}]\ntype = "s32"\n'
-        if length is not None:
-            text += f"len = {length}\n"
-        text += f"init = {init}\n"
-    for b, vals in expect.items():
-        text += f"\n[expect.{b}]\nvalues = {fmt(vals)}\n"
     with open(name + ".toml", "w") as f:
-        f.write(text)
+        f.write(gc.s32_case("warp_guard.ptx", comment, kernel, grid, block, args, buffers,
+                            expect))
 
 def guard_mad(name, comment, grid, block, n, off):
     threads = grid * block

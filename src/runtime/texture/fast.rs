@@ -267,8 +267,8 @@ impl<'a> Fast2d<'a> {
         let x = self.texels(u);
         let (i, wx) = linear_weight(x[0] - 0.5);
         let (j, wy) = linear_weight(x[1] - 0.5);
-        // Clamp to edge (`index::<true>`): every corner is a texel, never the border.
-        let edge = |d: usize, i: i64| i.clamp(0, self.dims[d] as i64 - 1) as u32;
+        // Clamp to edge: every corner is a texel, never the border (`None`).
+        let edge = |d: usize, i: i64| self.index::<true>(d, i).unwrap_or(0);
         let ix = [edge(0, i), edge(0, i + 1)];
         let iy = [edge(1, j), edge(1, j + 1)];
         let mut acc = [0f32; 4];
