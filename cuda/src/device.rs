@@ -16,8 +16,8 @@ pub type CUdevice = c_int;
 /// The driver version reported by default (CUDA 13.5).
 pub const DEFAULT_DRIVER_VERSION: i32 = 13050;
 
-/// The driver version `cuDriverGetVersion` reports: 13050 (CUDA 13.5, `CUDA_VERSION` of the
-/// cuda.h this library's tables come from), or `PTXJIT_DRIVER_VERSION`. A driver serves
+/// The driver version `cuDriverGetVersion` reports: 13050 (`CUDA_VERSION` of CUDA 13.5's
+/// cuda.h, the CUDA of cudart/requirements.txt), or `PTXJIT_DRIVER_VERSION`. A driver serves
 /// programs built for its own and every older CUDA, and a CUDA 13 runtime (ptxjit's
 /// libcudart.so.13 reports 13050; NVIDIA's refuses an older driver with
 /// `cudaErrorInsufficientDriver`) needs a driver at least as new, so 13.5 it is; CUDA 12
