@@ -34,6 +34,7 @@ pub mod context;
 pub mod device;
 pub mod errors;
 pub mod graph;
+pub mod graph_dot;
 pub mod graph_nodes;
 pub mod graph_update;
 pub mod interrupt;
