@@ -172,6 +172,12 @@ driver_api! {
     cuGraphKernelNodeSetParams_v2(H, *const c_void);
     cuGraphExecKernelNodeSetParams_v2(H, H, *const c_void);
     cuGraphExecUpdate_v2(H, H, *mut c_void);
+    cuGraphAddDependencies_v2(H, *const H, *const H, *const c_void, usize);
+    cuGraphGetEdges_v2(H, *mut H, *mut H, *mut c_void, *mut usize);
+    cuGraphClone(*mut H, H);
+    cuGraphAddMemcpyNode(*mut H, H, *const H, usize, *const c_void, H);
+    cuGraphAddMemsetNode(*mut H, H, *const H, usize, *const c_void, H);
+    cuGraphDebugDotPrint(H, *const c_char, c_uint);
     cuStreamSetAttribute(H, c_uint, *const c_void);
     cuStreamGetAttribute(H, c_uint, *mut c_void);
     cuStreamAttachMemAsync(H, H, usize, c_uint);
