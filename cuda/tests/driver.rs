@@ -317,7 +317,18 @@ fn bad_input_gets_the_driver_codes() {
             cuModuleLoadData(&mut m, elf.as_ptr().cast()),
             CUDA_ERROR_NO_BINARY_FOR_GPU
         );
-        // Text that is not PTX.
+        // Bytes that are no image and not text: not UTF-8, or control characters.
+        for garbage in [
+            &b"\x01\x02\x03garbage\xfe\xff\0"[..],
+            b"\x13\x37\x42\x01\x02\x03\0",
+        ] {
+            assert_eq!(
+                cuModuleLoadData(&mut m, garbage.as_ptr().cast()),
+                CUDA_ERROR_INVALID_IMAGE,
+                "{garbage:?}"
+            );
+        }
+        // Text that is not PTX: it fails to compile.
         let junk = b"this is not ptx\0";
         assert_eq!(
             cuModuleLoadData(&mut m, junk.as_ptr().cast()),
