@@ -1,9 +1,12 @@
 //! Kernel launches and occupancy (CUDA driver API: Execution Control, Occupancy).
 //!
 //! A launch runs to completion before the call returns (every stream is always complete). A
-//! kernel fault prints ptxjit's located report on stderr and becomes the context's sticky
+//! kernel fault prints ptxjit's located report on stderr and becomes the process's sticky
 //! error: `CUDA_ERROR_ILLEGAL_ADDRESS` (misaligned: `CUDA_ERROR_MISALIGNED_ADDRESS`), an
-//! `assert` `CUDA_ERROR_ASSERT`, a `trap` `CUDA_ERROR_LAUNCH_FAILED`. A cooperative launch
+//! `assert` `CUDA_ERROR_ASSERT`, a `trap` `CUDA_ERROR_LAUNCH_FAILED`. As on NVIDIA's driver,
+//! every later call that needs a context, in any context and on any thread, returns that
+//! code (NVIDIA documents that the process must be ended and started again;
+//! `cuDevicePrimaryCtxReset` clears it here: [`crate::state::Driver::check_sticky`]). A cooperative launch
 //! (`cuLaunchCooperativeKernel`, `cuLaunchKernelEx` with `CU_LAUNCH_ATTRIBUTE_COOPERATIVE`)
 //! may have at most max-active-blocks-per-SM × SM count CTAs
 //! (`CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE`); the host layer runs it with every CTA resident.
@@ -360,6 +363,14 @@ fn launch_now(
                 d.sticky = Some(fail.code);
             } else if sticky {
                 eprintln!("ptxjit: {}", fail.message);
+                eprintln!(
+                    "ptxjit: {} ({}) is sticky: every later CUDA call in this process that \
+                     needs a context returns it, as on NVIDIA's driver, where the process must \
+                     be ended and started again (cuDevicePrimaryCtxReset, cudaDeviceReset clear \
+                     it here)",
+                    crate::errors::name(fail.code),
+                    fail.code
+                );
                 d.sticky = Some(fail.code);
             }
             Err(fail)

@@ -3,8 +3,12 @@
 //!
 //! Errors follow the runtime's rules: every failing call sets the calling thread's last
 //! error; `cudaGetLastError` returns and clears it, `cudaPeekAtLastError` only returns it.
-//! Sticky errors (a kernel fault, an assert, a launch failure: the context is unusable) are
-//! never cleared, and the driver answers them to every later call that needs the context.
+//! Sticky errors (a kernel fault, an assert, a launch failure) are never cleared from the
+//! last error, and the driver answers them to every later call that needs a context, in any
+//! context and on any thread: as CUDA documents `cudaErrorIllegalAddress`, the fault "leaves
+//! the process in an inconsistent state and any further CUDA work will return the same
+//! error" (NVIDIA's runtime must be ended with the process; `cudaDeviceReset` clears it
+//! here).
 
 use crate::errors::*;
 use crate::{cu, exports, Dim3, Fail, RtResult};
