@@ -13,20 +13,24 @@ use std::ffi::{c_char, c_int, c_uint};
 /// `CUdevice`: an ordinal.
 pub type CUdevice = c_int;
 
-/// The driver version `cuDriverGetVersion` reports: 13000 (CUDA 13.0), or
-/// `PTXJIT_DRIVER_VERSION`. A driver serves programs built for its own and every older CUDA,
-/// and a CUDA 13 runtime (ptxjit's libcudart.so.13 reports 13000; NVIDIA's refuses an older
-/// driver with `cudaErrorInsufficientDriver`) needs a 13.0 driver, so 13.0 it is; CUDA 12
+/// The driver version reported by default (CUDA 13.5).
+pub const DEFAULT_DRIVER_VERSION: i32 = 13050;
+
+/// The driver version `cuDriverGetVersion` reports: 13050 (`CUDA_VERSION` of CUDA 13.5's
+/// cuda.h, the CUDA of cudart/requirements.txt), or `PTXJIT_DRIVER_VERSION`. A driver serves
+/// programs built for its own and every older CUDA, and a CUDA 13 runtime (ptxjit's
+/// libcudart.so.13 reports 13050; NVIDIA's refuses an older driver with
+/// `cudaErrorInsufficientDriver`) needs a driver at least as new, so 13.5 it is; CUDA 12
 /// clients (numba-cuda with cuda-bindings 12.9, cudarc) ask `cuGetProcAddress` for their own
 /// version and get the CUDA 12 ABIs, whose table comes from CUDA 12.9's headers (functions new
 /// in CUDA 13 are not in it and answer `CUDA_ERROR_NOT_FOUND`).
 /// A value that is not a version number (`12040` for CUDA 12.4) is reported once on stderr
-/// and 13000 reported instead.
+/// and 13050 reported instead.
 pub fn driver_version() -> i32 {
     static VERSION: std::sync::OnceLock<i32> = std::sync::OnceLock::new();
     *VERSION.get_or_init(|| {
         let Ok(v) = std::env::var("PTXJIT_DRIVER_VERSION") else {
-            return 13000;
+            return DEFAULT_DRIVER_VERSION;
         };
         match v.parse::<i32>() {
             Ok(n) if (2000..100_000).contains(&n) => n,
@@ -34,10 +38,10 @@ pub fn driver_version() -> i32 {
                 if !v.is_empty() {
                     eprintln!(
                         "ptxjit: PTXJIT_DRIVER_VERSION={v} is not a driver version such as \
-                         12040 (CUDA 12.4); reporting 13000"
+                         12040 (CUDA 12.4); reporting {DEFAULT_DRIVER_VERSION}"
                     );
                 }
-                13000
+                DEFAULT_DRIVER_VERSION
             }
         }
     })

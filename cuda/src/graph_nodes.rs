@@ -48,7 +48,7 @@ fn no_graph(g: u64) -> Fail {
     )
 }
 
-fn graph_ref(d: &Driver, g: u64) -> Result<&Graph<NodeData>, Fail> {
+pub(crate) fn graph_ref(d: &Driver, g: u64) -> Result<&Graph<NodeData>, Fail> {
     d.graphs.graphs.get(&g).ok_or_else(|| no_graph(g))
 }
 
@@ -245,6 +245,75 @@ exports! { cuGraphGetNodes => fn(g: u64, nodes: *mut u64, count: *mut usize) {
         return unsafe { out(count, handles.len().min(room)) };
     }
     unsafe { out(count, handles.len()) }
+}}
+
+/// The edges of graph `g` as `(from, to)` node handles: for each node in the order it was
+/// added, its dependencies in the order they were added.
+pub(crate) fn edges(d: &Driver, g: u64) -> Result<Vec<(u64, u64)>, Fail> {
+    let graph = graph_ref(d, g)?;
+    let handle = |id| graph.get(id).map(|x| x.handle).map_err(gfail);
+    let mut out = Vec::new();
+    for to in graph.ids() {
+        for from in graph.deps(to).map_err(gfail)? {
+            out.push((handle(from)?, handle(to)?));
+        }
+    }
+    Ok(out)
+}
+
+/// `CUgraphEdgeData`: ports and type, one byte each, and 5 reserved bytes. Every edge here
+/// has the default data, all zeros.
+const EDGE_DATA_BYTES: usize = 8;
+
+/// `cuGraphGetEdges(_v2)`: with `from` and `to` both null, the number of edges in `*count`;
+/// else up to `*count` edges (`to[i]` depends on `from[i]`, `edge_data[i]` zeros where
+/// given), slots past the last edge set to null, and `*count` the number written.
+///
+/// # Safety
+/// Non-null arrays hold `*count` entries (the API's contract).
+unsafe fn get_edges(
+    g: u64,
+    from: *mut u64,
+    to: *mut u64,
+    edge_data: *mut u8,
+    count: *mut usize,
+) -> DrvResult {
+    if count.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null numEdges"));
+    }
+    if from.is_null() != to.is_null() || (!edge_data.is_null() && from.is_null()) {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            "from and to must both be null (to count the edges) or both be arrays, \
+             and edgeData needs both",
+        ));
+    }
+    let all = with_context(|d| edges(d, g))?;
+    if from.is_null() {
+        return unsafe { out(count, all.len()) };
+    }
+    // SAFETY: non-null, by the API's contract a size_t.
+    let room = unsafe { count.read_unaligned() };
+    for i in 0..room {
+        let (a, b) = all.get(i).copied().unwrap_or((0, 0));
+        // SAFETY: `room` slots in each array by the API's contract.
+        unsafe {
+            from.add(i).write_unaligned(a);
+            to.add(i).write_unaligned(b);
+            if !edge_data.is_null() {
+                std::ptr::write_bytes(edge_data.add(i * EDGE_DATA_BYTES), 0, EDGE_DATA_BYTES);
+            }
+        }
+    }
+    unsafe { out(count, all.len().min(room)) }
+}
+
+exports! { cuGraphGetEdges => fn(g: u64, from: *mut u64, to: *mut u64, count: *mut usize) {
+    unsafe { get_edges(g, from, to, std::ptr::null_mut(), count) }
+}}
+
+exports! { cuGraphGetEdges_v2 => fn(g: u64, from: *mut u64, to: *mut u64, edge_data: *mut c_void, count: *mut usize) {
+    unsafe { get_edges(g, from, to, edge_data.cast(), count) }
 }}
 
 exports! { cuGraphNodeGetType => fn(n: u64, ty: *mut c_uint) {

@@ -1,9 +1,12 @@
 //! Kernel launches and occupancy (CUDA driver API: Execution Control, Occupancy).
 //!
 //! A launch runs to completion before the call returns (every stream is always complete). A
-//! kernel fault prints ptxjit's located report on stderr and becomes the context's sticky
+//! kernel fault prints ptxjit's located report on stderr and becomes the process's sticky
 //! error: `CUDA_ERROR_ILLEGAL_ADDRESS` (misaligned: `CUDA_ERROR_MISALIGNED_ADDRESS`), an
-//! `assert` `CUDA_ERROR_ASSERT`, a `trap` `CUDA_ERROR_LAUNCH_FAILED`. A cooperative launch
+//! `assert` `CUDA_ERROR_ASSERT`, a `trap` `CUDA_ERROR_LAUNCH_FAILED`. As on NVIDIA's driver,
+//! every later call that needs a context, in any context and on any thread, returns that
+//! code (NVIDIA documents that the process must be ended and started again;
+//! `cuDevicePrimaryCtxReset` clears it here: [`crate::state::Driver::check_sticky`]). A cooperative launch
 //! (`cuLaunchCooperativeKernel`, `cuLaunchKernelEx` with `CU_LAUNCH_ATTRIBUTE_COOPERATIVE`)
 //! may have at most max-active-blocks-per-SM × SM count CTAs
 //! (`CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE`); the host layer runs it with every CTA resident.
@@ -201,6 +204,41 @@ fn launch_cluster(
     Ok(shape)
 }
 
+/// A block the device runs (each dimension within `CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_*`, at
+/// most `CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK` threads) but with more threads than the
+/// kernel's `.maxntid` allows (`CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK`) is
+/// `CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`, as NVIDIA's driver answers: the kernel was compiled
+/// for at most that many threads. A block beyond the device's limits, or one that differs
+/// from `.reqntid`, stays `CUDA_ERROR_INVALID_VALUE` (the host layer's launch check). The
+/// error is not sticky.
+fn over_max_threads(kernel: &ptxjit::host::Kernel, dims: LaunchDims) -> DrvResult {
+    let k = &kernel.compiled;
+    let Some(max) = k.max_threads else {
+        return Ok(());
+    };
+    let [bx, by, bz] = dims.block;
+    let dim_limits = [2, 3, 4].map(|a| crate::device::attribute(a).unwrap_or(0).max(0) as u32);
+    let fits_device = dims
+        .block
+        .iter()
+        .zip(dim_limits)
+        .all(|(&v, m)| v >= 1 && v <= m);
+    let threads = bx as u64 * by as u64 * bz as u64;
+    let device_max = crate::device::attribute(1).unwrap_or(0).max(0) as u64;
+    let shape_required = k.req_ntid.is_some_and(|r| r != dims.block);
+    if fits_device && !shape_required && threads <= device_max && threads > u64::from(max) {
+        return Err(Fail::new(
+            CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+            format!(
+                "kernel {}: block [{bx}, {by}, {bz}] has {threads} threads; the kernel's \
+                 .maxntid (__launch_bounds__) allows at most {max} threads per block",
+                quoted(&k.name)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Print, once per function handle, the note for a kernel that looks written for warps in
 /// lockstep and runs in group-major order (`Kernel::lockstep_note`) on stderr.
 fn lockstep_note_once(f: u64, kernel: &ptxjit::host::Kernel, lockstep: bool) {
@@ -253,6 +291,7 @@ fn launch_now(
     let fs = d.function(f)?;
     let kernel = fs.kernel.clone();
     let attrs = fs.attrs;
+    over_max_threads(&kernel, dims)?;
     let mut opts = d.config.launch_options();
     lockstep_note_once(f, &kernel, opts.lockstep);
     opts.cluster = launch_cluster(&kernel, cluster, attrs.required_cluster())?;
@@ -324,6 +363,14 @@ fn launch_now(
                 d.sticky = Some(fail.code);
             } else if sticky {
                 eprintln!("ptxjit: {}", fail.message);
+                eprintln!(
+                    "ptxjit: {} ({}) is sticky: every later CUDA call in this process that \
+                     needs a context returns it, as on NVIDIA's driver, where the process must \
+                     be ended and started again (cuDevicePrimaryCtxReset, cudaDeviceReset clear \
+                     it here)",
+                    crate::errors::name(fail.code),
+                    fail.code
+                );
                 d.sticky = Some(fail.code);
             }
             Err(fail)

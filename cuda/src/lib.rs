@@ -23,7 +23,7 @@
 //! check), `PTXJIT_INTERRUPT=1` (Ctrl-C reports where a launch's warps were: [`interrupt`]),
 //! `PTXJIT_TIMEOUT=SECONDS`,
 //! `PTXJIT_TRACE=1` (one line per driver call with its result on stderr), `PTXJIT_CC=8.0`
-//! (the compute capability reported), `PTXJIT_DRIVER_VERSION=13000` (the version reported; 13000 by default).
+//! (the compute capability reported), `PTXJIT_DRIVER_VERSION=13050` (the version reported; 13050 by default).
 
 #![allow(non_snake_case)]
 // Every exported function takes raw pointers from C and checks them as the driver does (null
@@ -34,6 +34,7 @@ pub mod context;
 pub mod device;
 pub mod errors;
 pub mod graph;
+pub mod graph_dot;
 pub mod graph_nodes;
 pub mod graph_update;
 pub mod interrupt;

@@ -184,6 +184,7 @@ unsafe fn read_image_kinds(p: *const c_void, name: &str) -> Result<Vec<(String, 
             // SAFETY: PTX images are NUL-terminated (the API's contract).
             let text = unsafe { CStr::from_ptr(p.cast()) };
             let text = image::ptx_text(text.to_bytes()).map_err(image_fail)?;
+            check_text(&text)?;
             Ok(vec![(name.to_string(), text)])
         }
         ImageKind::Linked => {
@@ -201,6 +202,25 @@ unsafe fn read_image_kinds(p: *const c_void, name: &str) -> Result<Vec<(String, 
             // SAFETY: classify found a fatbin's or a wrapper's magic.
             fatbin_inputs(unsafe { fatbin_at(bytes)? }, name)
         }
+    }
+}
+
+/// An image (or module file) that is neither a cubin, a fatbin nor a linked image must be
+/// PTX text: bytes that are not text (not UTF-8, or a control character other than
+/// whitespace) are `CUDA_ERROR_INVALID_IMAGE`, as NVIDIA's driver answers data it cannot
+/// read as any image; text that fails to compile is `CUDA_ERROR_INVALID_PTX` (from the
+/// load).
+fn check_text(text: &str) -> Result<(), Fail> {
+    let control = text
+        .char_indices()
+        .find(|&(_, c)| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0b' | '\x0c'));
+    match control {
+        Some((at, c)) => Err(image_fail(ImageError::Invalid(format!(
+            "the image is neither PTX text (byte {at} is the control character {:#04x}), \
+             a cubin (ELF) nor a fatbin",
+            c as u32
+        )))),
+        None => Ok(()),
     }
 }
 
@@ -317,10 +337,11 @@ fn read_file(path: &str) -> Result<Vec<(String, String)>, Fail> {
     let bytes = std::fs::read(path)
         .map_err(|e| Fail::new(CUDA_ERROR_FILE_NOT_FOUND, format!("{path}: {e}")))?;
     match image::classify(|i| bytes.get(i).copied().unwrap_or(0)) {
-        ImageKind::Ptx => Ok(vec![(
-            path.to_string(),
-            image::ptx_text(&bytes).map_err(image_fail)?,
-        )]),
+        ImageKind::Ptx => {
+            let text = image::ptx_text(&bytes).map_err(image_fail)?;
+            check_text(&text)?;
+            Ok(vec![(path.to_string(), text)])
+        }
         ImageKind::Linked => image::read_linked(&bytes).map_err(image_fail),
         ImageKind::Cubin => Err(image_fail(ImageError::cubin())),
         ImageKind::Fatbin => fatbin_inputs(&bytes, path),

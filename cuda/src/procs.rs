@@ -670,6 +670,7 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuGraphAddMemsetNode",
     "cuGraphClone",
     "cuGraphCreate",
+    "cuGraphDebugDotPrint",
     "cuGraphDestroy",
     "cuGraphDestroyNode",
     "cuGraphEventRecordNodeGetEvent",
@@ -677,6 +678,8 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuGraphExecDestroy",
     "cuGraphExecKernelNodeSetParams_v2",
     "cuGraphExecUpdate_v2",
+    "cuGraphGetEdges",
+    "cuGraphGetEdges_v2",
     "cuGraphGetNodes",
     "cuGraphInstantiateWithFlags",
     "cuGraphInstantiateWithParams",
@@ -1049,7 +1052,7 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
             crate::stubs::cuGraphConditionalHandleCreate as *mut c_void
         }
         "cuGraphCreate" => crate::graph_nodes::cuGraphCreate as *mut c_void,
-        "cuGraphDebugDotPrint" => crate::stubs::cuGraphDebugDotPrint as *mut c_void,
+        "cuGraphDebugDotPrint" => crate::graph_dot::cuGraphDebugDotPrint as *mut c_void,
         "cuGraphDestroy" => crate::graph_nodes::cuGraphDestroy as *mut c_void,
         "cuGraphDestroyNode" => crate::graph_nodes::cuGraphDestroyNode as *mut c_void,
         "cuGraphEventRecordNodeGetEvent" => {
@@ -1106,8 +1109,8 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuGraphExternalSemaphoresWaitNodeSetParams" => {
             crate::stubs::cuGraphExternalSemaphoresWaitNodeSetParams as *mut c_void
         }
-        "cuGraphGetEdges" => crate::stubs::cuGraphGetEdges as *mut c_void,
-        "cuGraphGetEdges_v2" => crate::stubs::cuGraphGetEdges_v2 as *mut c_void,
+        "cuGraphGetEdges" => crate::graph_nodes::cuGraphGetEdges as *mut c_void,
+        "cuGraphGetEdges_v2" => crate::graph_nodes::cuGraphGetEdges_v2 as *mut c_void,
         "cuGraphGetNodes" => crate::graph_nodes::cuGraphGetNodes as *mut c_void,
         "cuGraphGetRootNodes" => crate::stubs::cuGraphGetRootNodes as *mut c_void,
         "cuGraphHostNodeGetParams" => crate::stubs::cuGraphHostNodeGetParams as *mut c_void,

@@ -603,7 +603,12 @@ impl Driver {
         h
     }
 
-    /// The sticky error, if a kernel faulted. The call that reports it first writes the
+    /// The sticky error, if a kernel faulted: as on NVIDIA's driver, whose documentation of
+    /// `CUDA_ERROR_ILLEGAL_ADDRESS` says the fault "leaves the process in an inconsistent
+    /// state and any further CUDA work will return the same error", every later call that
+    /// needs a context, in any context and on any thread, returns the fault's code. NVIDIA's
+    /// driver must then be ended with the process; here `cuDevicePrimaryCtxReset`
+    /// (`cudaDeviceReset`) also clears it. The call that reports it first writes the
     /// device `printf` text still held (the faulting kernel's included), as CUDA's flush at
     /// the synchronisation that returns the error does, so that text comes before what the
     /// program prints after it.
@@ -613,7 +618,13 @@ impl Driver {
                 self.flush_printf();
                 Err(Fail::new(
                     code,
-                    "an earlier kernel fault ended the context (the error is sticky, as on a GPU)",
+                    format!(
+                        "an earlier kernel fault ({}) left CUDA unusable in this process: \
+                         every later call that needs a context returns it, as on NVIDIA's \
+                         driver, where the process must be ended and started again; \
+                         cuDevicePrimaryCtxReset (cudaDeviceReset) clears it here",
+                        crate::errors::name(code)
+                    ),
                 ))
             }
             None => Ok(()),

@@ -86,7 +86,6 @@ stubs! {
     cuGraphBatchMemOpNodeSetParams
     cuGraphChildGraphNodeGetGraph
     cuGraphConditionalHandleCreate
-    cuGraphDebugDotPrint
     cuGraphEventRecordNodeSetEvent
     cuGraphEventWaitNodeSetEvent
     cuGraphExecBatchMemOpNodeSetParams
@@ -104,8 +103,6 @@ stubs! {
     cuGraphExternalSemaphoresSignalNodeSetParams
     cuGraphExternalSemaphoresWaitNodeGetParams
     cuGraphExternalSemaphoresWaitNodeSetParams
-    cuGraphGetEdges
-    cuGraphGetEdges_v2
     cuGraphGetRootNodes
     cuGraphHostNodeGetParams
     cuGraphHostNodeSetParams

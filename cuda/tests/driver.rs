@@ -49,8 +49,9 @@ fn device_is_described() {
         assert_eq!(cuDriverGetVersion(&mut version), CUDA_SUCCESS);
         assert!(version >= 12000);
         if std::env::var("PTXJIT_DRIVER_VERSION").is_err() {
-            // A CUDA 13 runtime (libcudart.so.13 reports 13000) needs a 13.0 driver.
-            assert_eq!(version, 13000);
+            // CUDA_VERSION of CUDA 13.5's cuda.h: a CUDA 13.5 runtime needs a driver at
+            // least as new.
+            assert_eq!(version, 13050);
         }
     }
 }
@@ -316,7 +317,18 @@ fn bad_input_gets_the_driver_codes() {
             cuModuleLoadData(&mut m, elf.as_ptr().cast()),
             CUDA_ERROR_NO_BINARY_FOR_GPU
         );
-        // Text that is not PTX.
+        // Bytes that are no image and not text: not UTF-8, or control characters.
+        for garbage in [
+            &b"\x01\x02\x03garbage\xfe\xff\0"[..],
+            b"\x13\x37\x42\x01\x02\x03\0",
+        ] {
+            assert_eq!(
+                cuModuleLoadData(&mut m, garbage.as_ptr().cast()),
+                CUDA_ERROR_INVALID_IMAGE,
+                "{garbage:?}"
+            );
+        }
+        // Text that is not PTX: it fails to compile.
         let junk = b"this is not ptx\0";
         assert_eq!(
             cuModuleLoadData(&mut m, junk.as_ptr().cast()),

@@ -48,6 +48,18 @@ fn faults_are_sticky_codes() {
         let mut p = 0u64;
         assert_eq!(cuMemAlloc_v2(&mut p, 16), CUDA_ERROR_ILLEGAL_ADDRESS);
         assert_eq!(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
+        // For the whole process: another thread with the context current gets it too.
+        let mut ctx = null_mut();
+        assert_eq!(cuCtxGetCurrent(&mut ctx), CUDA_SUCCESS);
+        let ctx = ctx as usize;
+        let other = std::thread::spawn(move || {
+            let mut q = 0u64;
+            assert_eq!(cuCtxSetCurrent(ctx as _), CUDA_SUCCESS);
+            cuMemAlloc_v2(&mut q, 16)
+        })
+        .join()
+        .unwrap();
+        assert_eq!(other, CUDA_ERROR_ILLEGAL_ADDRESS);
         assert_eq!(cuDevicePrimaryCtxReset_v2(0), CUDA_SUCCESS);
         assert_eq!(cuMemAlloc_v2(&mut p, 16), CUDA_SUCCESS);
         // The reset unloaded the module (as on a GPU): its function handle is stale.

@@ -77,3 +77,81 @@ fn an_8000_byte_struct_passes_by_value() {
         }
     }
 }
+
+/// `max64` has `.maxntid 64` (PTX ISA §11.4.2: the most threads a CTA may have); `out[tid.x]
+/// = tid.x`.
+const MAXNTID_PTX: &str = r#"
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry max64(.param .u64 out)
+.maxntid 64, 1, 1
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd1, %rd1;
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r1;
+    ret;
+}
+"#;
+
+#[test]
+fn more_threads_than_maxntid_is_out_of_resources_and_not_sticky() {
+    setup();
+    let m = load(&std::ffi::CString::new(MAXNTID_PTX).unwrap());
+    let f = function(m, "max64");
+    unsafe {
+        let mut attr = 0;
+        assert_eq!(
+            cuda::module::cuFuncGetAttribute(&mut attr, 0, f),
+            CUDA_SUCCESS
+        );
+        assert_eq!(attr, 64, "CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK");
+        let mut out = 0u64;
+        assert_eq!(cuMemAlloc_v2(&mut out, 4 * 1024), CUDA_SUCCESS);
+        assert_eq!(cuMemsetD32_v2(out, 0xdead, 1024), CUDA_SUCCESS);
+        let mut params = [arg(&out)];
+        let p = params.as_mut_ptr();
+        // 65 and 32 x 4 threads: more than .maxntid, within the device's 1024.
+        for block in [[65, 1, 1], [32, 4, 1], [1024, 1, 1]] {
+            let r = cuLaunchKernel(
+                f,
+                1,
+                1,
+                1,
+                block[0],
+                block[1],
+                block[2],
+                0,
+                0,
+                p,
+                null_mut(),
+            );
+            assert_eq!(r, CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "block {block:?}");
+        }
+        // Beyond the device's limits: the shape itself is invalid.
+        let r = cuLaunchKernel(f, 1, 1, 1, 2048, 1, 1, 0, 0, p, null_mut());
+        assert_eq!(r, CUDA_ERROR_INVALID_VALUE, "2048 threads");
+        // Nothing ran, and the context still works.
+        let mut host = [0u32; 1024];
+        assert_eq!(
+            cuMemcpyDtoH_v2(host.as_mut_ptr().cast(), out, 4 * 1024),
+            CUDA_SUCCESS
+        );
+        assert!(host.iter().all(|&v| v == 0xdead));
+        let r = cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, 0, p, null_mut());
+        assert_eq!(r, CUDA_SUCCESS);
+        assert_eq!(cuCtxSynchronize(), CUDA_SUCCESS);
+        assert_eq!(
+            cuMemcpyDtoH_v2(host.as_mut_ptr().cast(), out, 4 * 1024),
+            CUDA_SUCCESS
+        );
+        for (i, v) in host.iter().enumerate() {
+            assert_eq!(*v, if i < 64 { i as u32 } else { 0xdead }, "out[{i}]");
+        }
+    }
+}

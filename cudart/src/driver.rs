@@ -172,6 +172,12 @@ driver_api! {
     cuGraphKernelNodeSetParams_v2(H, *const c_void);
     cuGraphExecKernelNodeSetParams_v2(H, H, *const c_void);
     cuGraphExecUpdate_v2(H, H, *mut c_void);
+    cuGraphAddDependencies_v2(H, *const H, *const H, *const c_void, usize);
+    cuGraphGetEdges_v2(H, *mut H, *mut H, *mut c_void, *mut usize);
+    cuGraphClone(*mut H, H);
+    cuGraphAddMemcpyNode(*mut H, H, *const H, usize, *const c_void, H);
+    cuGraphAddMemsetNode(*mut H, H, *const H, usize, *const c_void, H);
+    cuGraphDebugDotPrint(H, *const c_char, c_uint);
     cuStreamSetAttribute(H, c_uint, *const c_void);
     cuStreamGetAttribute(H, c_uint, *mut c_void);
     cuStreamAttachMemAsync(H, H, usize, c_uint);
@@ -186,11 +192,13 @@ struct Loaded {
 
 static DRIVER: OnceLock<Result<Loaded, String>> = OnceLock::new();
 
-/// The directory holding this library (found with `dladdr` on one of its functions).
-fn own_dir() -> Option<std::path::PathBuf> {
+/// The path this library was loaded by, as the loader opened it (found with `dladdr` on one
+/// of its functions): a link's own name, `libcudart.so.12`, not the file it points to. The
+/// program's path when this crate is linked in as an rlib.
+pub(crate) fn own_path() -> Option<std::path::PathBuf> {
     let mut info = std::mem::MaybeUninit::<libc::Dl_info>::zeroed();
     // SAFETY: dladdr fills `info` for an address inside a loaded object (ours).
-    let ok = unsafe { libc::dladdr(own_dir as *const c_void, info.as_mut_ptr()) };
+    let ok = unsafe { libc::dladdr(own_path as *const c_void, info.as_mut_ptr()) };
     if ok == 0 {
         return None;
     }
@@ -201,10 +209,14 @@ fn own_dir() -> Option<std::path::PathBuf> {
     }
     // SAFETY: a NUL-terminated path owned by the loader.
     let path = unsafe { std::ffi::CStr::from_ptr(fname) };
-    let path = std::path::PathBuf::from(
+    Some(std::path::PathBuf::from(
         <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(path.to_bytes()),
-    );
-    std::fs::canonicalize(path)
+    ))
+}
+
+/// The directory holding this library (links resolved).
+fn own_dir() -> Option<std::path::PathBuf> {
+    std::fs::canonicalize(own_path()?)
         .ok()?
         .parent()
         .map(|p| p.to_path_buf())

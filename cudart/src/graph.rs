@@ -1,12 +1,18 @@
 //! Graphs built node by node (CUDA Runtime API: Graph Management), forwarded to the driver:
 //! `cudaGraph_t` is `CUgraph`, `cudaGraphNode_t` is `CUgraphNode`, and the runtime's node
 //! parameter structs used here have the driver's layouts (`cudaHostNodeParams` is
-//! `CUDA_HOST_NODE_PARAMS`; `cudaMemAllocNodeParams`, whose `cudaMemPoolProps` matches
-//! `CUmemPoolProps`, is `CUDA_MEM_ALLOC_NODE_PARAMS`).
+//! `CUDA_HOST_NODE_PARAMS`; `cudaMemsetParams` is `CUDA_MEMSET_NODE_PARAMS`;
+//! `cudaMemAllocNodeParams`, whose `cudaMemPoolProps` matches `CUmemPoolProps`, is
+//! `CUDA_MEM_ALLOC_NODE_PARAMS`; `cudaGraphEdgeData` is `CUgraphEdgeData`).
+//!
+//! Two names changed their ABI in CUDA 13: `cudaGraphAddDependencies` and
+//! `cudaGraphGetEdges` took no edge data in CUDA 12 (which named the edge-data forms `_v2`).
+//! One library serves both, so these two read their arguments by the version the program
+//! was built for ([`crate::state::runtime_version`]: the name the library was loaded by).
 
 use crate::state::context;
 use crate::{cu, exports, Dim3, Fail};
-use std::ffi::{c_uint, c_void};
+use std::ffi::{c_char, c_int, c_uint, c_void};
 
 exports! { cudaGraphAddEmptyNode => fn(node: *mut u64, graph: u64, deps: *const u64, n: usize) {
     context()?;
@@ -150,4 +156,69 @@ exports! { cudaGraphExecUpdate => fn(exec: u64, graph: u64, info: *mut c_void) {
     // result, the error node and the error's "from" node); the result values are the same.
     context()?;
     cu!(cuGraphExecUpdate_v2(exec, graph, info))
+}}
+
+exports! { cudaGraphClone => fn(clone: *mut u64, graph: u64) {
+    context()?;
+    cu!(cuGraphClone(clone, graph))
+}}
+
+/// Whether the program was built against CUDA 12, whose `cudaGraphAddDependencies` and
+/// `cudaGraphGetEdges` take no edge data.
+fn cuda12_abi() -> bool {
+    crate::state::runtime_version() < 13000
+}
+
+exports! { cudaGraphAddDependencies => fn(graph: u64, from: *const u64, to: *const u64, edge_data: *const c_void, n: usize) {
+    context()?;
+    if cuda12_abi() {
+        // CUDA 12: (graph, from, to, numDependencies); the fourth argument is the count and
+        // the fifth register holds nothing of the program's.
+        let n = edge_data as usize;
+        return cu!(cuGraphAddDependencies_v2(graph, from, to, std::ptr::null(), n));
+    }
+    cu!(cuGraphAddDependencies_v2(graph, from, to, edge_data, n))
+}}
+
+exports! { cudaGraphAddDependencies_v2 => fn(graph: u64, from: *const u64, to: *const u64, edge_data: *const c_void, n: usize) {
+    context()?;
+    cu!(cuGraphAddDependencies_v2(graph, from, to, edge_data, n))
+}}
+
+exports! { cudaGraphGetEdges => fn(graph: u64, from: *mut u64, to: *mut u64, edge_data: *mut c_void, count: *mut usize) {
+    context()?;
+    if cuda12_abi() {
+        // CUDA 12: (graph, from, to, numEdges).
+        let count = edge_data.cast::<usize>();
+        return cu!(cuGraphGetEdges_v2(graph, from, to, std::ptr::null_mut(), count));
+    }
+    cu!(cuGraphGetEdges_v2(graph, from, to, edge_data, count))
+}}
+
+exports! { cudaGraphGetEdges_v2 => fn(graph: u64, from: *mut u64, to: *mut u64, edge_data: *mut c_void, count: *mut usize) {
+    context()?;
+    cu!(cuGraphGetEdges_v2(graph, from, to, edge_data, count))
+}}
+
+exports! { cudaGraphAddMemcpyNode => fn(node: *mut u64, graph: u64, deps: *const u64, n: usize, params: *const crate::memory3d::Memcpy3DParms) {
+    context()?;
+    let m = crate::memory3d::driver_copy(params)?;
+    cu!(cuGraphAddMemcpyNode(node, graph, deps, n, (&m as *const crate::memory3d::DrvMemcpy3D).cast(), 0))
+}}
+
+exports! { cudaGraphAddMemcpyNode1D => fn(node: *mut u64, graph: u64, deps: *const u64, n: usize, dst: *mut c_void, src: *const c_void, count: usize, kind: c_int) {
+    context()?;
+    let m = crate::memory3d::driver_linear_copy(dst, src, count, kind)?;
+    cu!(cuGraphAddMemcpyNode(node, graph, deps, n, (&m as *const crate::memory3d::DrvMemcpy3D).cast(), 0))
+}}
+
+exports! { cudaGraphAddMemsetNode => fn(node: *mut u64, graph: u64, deps: *const u64, n: usize, params: *const c_void) {
+    context()?;
+    cu!(cuGraphAddMemsetNode(node, graph, deps, n, params, 0))
+}}
+
+// cudaGraphDebugDotFlags and CUgraphDebugDot_flags share their values.
+exports! { cudaGraphDebugDotPrint => fn(graph: u64, path: *const c_char, flags: c_uint) {
+    context()?;
+    cu!(cuGraphDebugDotPrint(graph, path, flags))
 }}

@@ -301,7 +301,7 @@ unsafe fn entry_point(
 }
 
 exports! { cudaGetDriverEntryPoint, cudaGetDriverEntryPoint_ptsz => fn(symbol: *const std::ffi::c_char, f: *mut *mut c_void, flags: u64, status: *mut c_int) {
-    unsafe { entry_point(symbol, f, crate::state::RUNTIME_VERSION, flags, status) }
+    unsafe { entry_point(symbol, f, crate::state::runtime_version(), flags, status) }
 }}
 
 exports! { cudaGetDriverEntryPointByVersion, cudaGetDriverEntryPointByVersion_ptsz => fn(symbol: *const std::ffi::c_char, f: *mut *mut c_void, version: c_uint, flags: u64, status: *mut c_int) {

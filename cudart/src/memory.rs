@@ -10,7 +10,7 @@ use crate::{cu, exports, register, Fail, RtResult};
 use std::ffi::{c_int, c_uint, c_void};
 
 /// `cudaMemcpyKind`: host-to-host 0 … device-to-device 3, default (inferred) 4.
-fn check_kind(kind: c_int) -> RtResult {
+pub(crate) fn check_kind(kind: c_int) -> RtResult {
     if !(0..=4).contains(&kind) {
         return Err(Fail::new(
             cudaErrorInvalidMemcpyDirection,

@@ -45,7 +45,7 @@ pub struct Memcpy3DParms {
 /// `CUDA_MEMCPY3D` (cuda.h).
 #[repr(C)]
 #[derive(Default)]
-struct DrvMemcpy3D {
+pub(crate) struct DrvMemcpy3D {
     src_x_in_bytes: usize,
     src_y: usize,
     src_z: usize,
@@ -119,6 +119,17 @@ exports! { cudaMemset3DAsync, cudaMemset3DAsync_ptsz => fn(p: PitchedPtr, value:
 /// The copy `p` describes, now or in `stream`'s order.
 fn copy_3d(p: *const Memcpy3DParms, stream: Option<u64>) -> RtResult {
     context()?;
+    let m = driver_copy(p)?;
+    let m = (&m as *const DrvMemcpy3D).cast();
+    match stream {
+        Some(s) => cu!(cuMemcpy3DAsync_v2(m, s)),
+        None => cu!(cuMemcpy3D_v2(m)),
+    }
+}
+
+/// The driver's `CUDA_MEMCPY3D` for the runtime's `cudaMemcpy3DParms` (array positions and
+/// widths in elements become bytes). Errors: a null pointer, an unknown array.
+pub(crate) fn driver_copy(p: *const Memcpy3DParms) -> Result<DrvMemcpy3D, Fail> {
     if p.is_null() {
         return Err(Fail::new(cudaErrorInvalidValue, "null cudaMemcpy3DParms"));
     }
@@ -162,11 +173,41 @@ fn copy_3d(p: *const Memcpy3DParms, stream: Option<u64>) -> RtResult {
     m.width_in_bytes = p.extent.width * elem.unwrap_or(1);
     m.height = p.extent.height;
     m.depth = p.extent.depth;
-    let m = (&m as *const DrvMemcpy3D).cast();
-    match stream {
-        Some(s) => cu!(cuMemcpy3DAsync_v2(m, s)),
-        None => cu!(cuMemcpy3D_v2(m)),
-    }
+    Ok(m)
+}
+
+/// The driver's `CUDA_MEMCPY3D` for a linear copy of `n` bytes as `cudaMemcpyKind` `kind`
+/// names its sides: host (`CU_MEMORYTYPE_HOST`) or device (`CU_MEMORYTYPE_DEVICE`, which the
+/// driver checks is device memory), both told apart by address (`CU_MEMORYTYPE_UNIFIED`)
+/// for `cudaMemcpyDefault`. Errors: an unknown kind (`cudaErrorInvalidMemcpyDirection`).
+pub(crate) fn driver_linear_copy(
+    dst: *mut c_void,
+    src: *const c_void,
+    n: usize,
+    kind: c_int,
+) -> Result<DrvMemcpy3D, Fail> {
+    crate::memory::check_kind(kind)?;
+    const HOST: c_uint = 1;
+    const DEVICE: c_uint = 2;
+    let (src_type, dst_type) = match kind {
+        0 => (HOST, HOST),
+        1 => (HOST, DEVICE),
+        2 => (DEVICE, HOST),
+        3 => (DEVICE, DEVICE),
+        _ => (MEM_UNIFIED, MEM_UNIFIED),
+    };
+    Ok(DrvMemcpy3D {
+        src_memory_type: src_type,
+        src_host: src as usize,
+        src_device: src as u64,
+        dst_memory_type: dst_type,
+        dst_host: dst as usize,
+        dst_device: dst as u64,
+        width_in_bytes: n,
+        height: 1,
+        depth: 1,
+        ..DrvMemcpy3D::default()
+    })
 }
 
 exports! { cudaMemcpy3D, cudaMemcpy3D_ptds => fn(p: *const Memcpy3DParms) {

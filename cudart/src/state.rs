@@ -3,8 +3,12 @@
 //!
 //! Errors follow the runtime's rules: every failing call sets the calling thread's last
 //! error; `cudaGetLastError` returns and clears it, `cudaPeekAtLastError` only returns it.
-//! Sticky errors (a kernel fault, an assert, a launch failure: the context is unusable) are
-//! never cleared, and the driver answers them to every later call that needs the context.
+//! Sticky errors (a kernel fault, an assert, a launch failure) are never cleared from the
+//! last error, and the driver answers them to every later call that needs a context, in any
+//! context and on any thread: as CUDA documents `cudaErrorIllegalAddress`, the fault "leaves
+//! the process in an inconsistent state and any further CUDA work will return the same
+//! error" (NVIDIA's runtime must be ended with the process; `cudaDeviceReset` clears it
+//! here).
 
 use crate::errors::*;
 use crate::{cu, exports, Dim3, Fail, RtResult};
@@ -239,7 +243,7 @@ exports! { cudaDeviceGetCacheConfig, cudaThreadGetCacheConfig => fn(config: *mut
 }}
 
 exports! { cudaRuntimeGetVersion => fn(v: *mut i32) {
-    unsafe { crate::out(v, RUNTIME_VERSION) }
+    unsafe { crate::out(v, runtime_version()) }
 }}
 
 exports! { cudaDriverGetVersion => fn(v: *mut i32) {
@@ -250,8 +254,30 @@ exports! { cudaDriverGetVersion => fn(v: *mut i32) {
     }
 }}
 
-/// The CUDA version of the runtime API this library implements (`CUDART_VERSION`).
-pub const RUNTIME_VERSION: i32 = 13000;
+/// The CUDA version of the runtime API this library implements (`CUDART_VERSION` of CUDA
+/// 13.5's cuda_runtime_api.h).
+pub const RUNTIME_VERSION: i32 = 13050;
+
+/// The version reported to a program that loaded this library as `libcudart.so.12` (built
+/// against CUDA 12: `CUDART_VERSION` of CUDA 12.9, the last CUDA 12 release).
+pub const RUNTIME_VERSION_12: i32 = 12090;
+
+/// The runtime version `cudaRuntimeGetVersion` reports, and the ABI version
+/// `cudaGetDriverEntryPoint` asks the driver for: [`RUNTIME_VERSION_12`] when the loader
+/// opened this library by the name `libcudart.so.12` (the `DT_NEEDED` of a program linked
+/// against CUDA 12's libcudart, served by the link beside this library), else
+/// [`RUNTIME_VERSION`]. NVIDIA's libcudart.so.12 reports its own 12.x version to such a
+/// program, which may compare it with the `CUDART_VERSION` it was built with.
+pub fn runtime_version() -> i32 {
+    static VERSION: std::sync::OnceLock<i32> = std::sync::OnceLock::new();
+    *VERSION.get_or_init(|| {
+        let name = crate::driver::own_path();
+        match name.as_deref().and_then(std::path::Path::file_name) {
+            Some(n) if n == "libcudart.so.12" => RUNTIME_VERSION_12,
+            _ => RUNTIME_VERSION,
+        }
+    })
+}
 
 // cuda_profiler_api.h: no profiler collects anything here; starting and stopping succeed, as
 // the driver's cuProfilerStart/Stop do.

@@ -77,22 +77,15 @@ stubs! {
     cudaGetTextureObjectResourceDesc
     cudaGetTextureObjectResourceViewDesc
     cudaGetTextureObjectTextureDesc
-    cudaGraphAddDependencies
-    cudaGraphAddDependencies_v2
     cudaGraphAddExternalSemaphoresSignalNode
     cudaGraphAddExternalSemaphoresWaitNode
-    cudaGraphAddMemcpyNode
-    cudaGraphAddMemcpyNode1D
     cudaGraphAddMemcpyNodeFromSymbol
     cudaGraphAddMemcpyNodeToSymbol
-    cudaGraphAddMemsetNode
     cudaGraphAddNode
     cudaGraphAddNode_v2
     cudaGraphChildGraphNodeGetGraph
-    cudaGraphClone
     cudaGraphConditionalHandleCreate
     cudaGraphConditionalHandleCreate_v2
-    cudaGraphDebugDotPrint
     cudaGraphDestroyNode
     cudaGraphEventRecordNodeGetEvent
     cudaGraphEventRecordNodeSetEvent
@@ -116,8 +109,6 @@ stubs! {
     cudaGraphExternalSemaphoresSignalNodeSetParams
     cudaGraphExternalSemaphoresWaitNodeGetParams
     cudaGraphExternalSemaphoresWaitNodeSetParams
-    cudaGraphGetEdges
-    cudaGraphGetEdges_v2
     cudaGraphGetId
     cudaGraphGetRootNodes
     cudaGraphHostNodeGetParams

@@ -1,6 +1,9 @@
 // A host program built against CUDA 12's runtime (g++ with CUDA 12.9's headers, linked to
 // NVIDIA's libcudart.so.12): it imports cudaGetDeviceProperties_v2@libcudart.so.12 and friends,
-// which ptxjit's libcudart.so.12 link serves with CUDA 12's cudaDeviceProp layout.
+// which ptxjit's libcudart.so.12 link serves with CUDA 12's cudaDeviceProp layout; it gets
+// CUDA 12.9's runtime version (CUDART_VERSION of its headers), and the CUDA 12 forms of the
+// graph calls whose arguments CUDA 13 changed (cudaGraphAddDependencies and
+// cudaGraphGetEdges without edge data).
 #include <cuda_runtime_api.h>
 #include <cstdio>
 #include <cstring>
@@ -27,6 +30,27 @@ int main() {
   EXPECT(cudaEventElapsedTime(&ms, a, b) == cudaSuccess && ms >= 0.0f);
   EXPECT(cudaThreadSynchronize() == cudaSuccess);
   EXPECT(cudaFree(d) == cudaSuccess);
+
+  int runtime = 0;
+  EXPECT(cudaRuntimeGetVersion(&runtime) == cudaSuccess && runtime == CUDART_VERSION);
+  cudaGraph_t gr;
+  EXPECT(cudaGraphCreate(&gr, 0) == cudaSuccess);
+  cudaGraphNode_t n[3];
+  for (int i = 0; i < 3; i++) EXPECT(cudaGraphAddEmptyNode(&n[i], gr, nullptr, 0) == cudaSuccess);
+  cudaGraphNode_t from[] = {n[0], n[1]}, to[] = {n[1], n[2]};
+  EXPECT(cudaGraphAddDependencies(gr, from, to, 2) == cudaSuccess);
+  size_t count = 0;
+  EXPECT(cudaGraphGetEdges(gr, nullptr, nullptr, &count) == cudaSuccess && count == 2);
+  cudaGraphNode_t ef[2], et[2];
+  EXPECT(cudaGraphGetEdges(gr, ef, et, &count) == cudaSuccess && count == 2);
+  EXPECT(ef[0] != ef[1] && (ef[0] == n[0] || ef[0] == n[1]) && (ef[1] == n[0] || ef[1] == n[1]));
+  for (int i = 0; i < 2; i++) EXPECT(et[i] == (ef[i] == n[0] ? n[1] : n[2]));
+  // The _v2 forms carry edge data.
+  cudaGraphEdgeData data[2];
+  std::memset(data, 0xff, sizeof data);
+  EXPECT(cudaGraphGetEdges_v2(gr, ef, et, data, &count) == cudaSuccess && count == 2);
+  EXPECT(data[0].type == 0 && data[1].from_port == 0);
+  EXPECT(cudaGraphDestroy(gr) == cudaSuccess);
   std::printf("PASS\n");
   return 0;
 }

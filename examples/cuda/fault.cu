@@ -1,9 +1,11 @@
 // A kernel that writes far before the start of its allocation: the program gets cudaErrorIllegalAddress
-// (sticky: later calls get it too), and ptxjit prints where it happened on stderr, naming the
+// (sticky for the process: every later call that needs the device gets it too, on any thread, as
+// on NVIDIA's runtime), and ptxjit prints where it happened on stderr, naming the
 // buffer by the call that made it (cudaMalloc). What the
 // kernel printed before the fault is written by the synchronisation that reports it, before
 // anything the host prints afterwards.
 #include "check.h"
+#include <thread>
 
 __global__ void oops(int* p) {
   if (threadIdx.x == 0) printf("device: before the store\n");
@@ -18,6 +20,14 @@ int main() {
   std::printf("kernel: %s\n", cudaGetErrorName(e));
   EXPECT(e == cudaErrorIllegalAddress);
   EXPECT(cudaMemset(d, 0, 4) == cudaErrorIllegalAddress);
+  EXPECT(cudaGetLastError() == cudaErrorIllegalAddress);  // not cleared
+  EXPECT(cudaGetLastError() == cudaErrorIllegalAddress);
+  cudaError_t other = cudaSuccess;
+  std::thread([&] {
+    int* q = nullptr;
+    other = cudaMalloc(&q, 16);
+  }).join();
+  EXPECT(other == cudaErrorIllegalAddress);
   std::printf("PASS\n");
   return 0;
 }

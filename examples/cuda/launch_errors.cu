@@ -1,9 +1,12 @@
 // Errors a program gets back instead of a crash: launch shapes the device cannot run
-// (cudaErrorInvalidConfiguration from cudaGetLastError, not sticky) and copies whose
-// cudaMemcpyKind names a pointer that is not device memory (cudaErrorInvalidValue).
+// (cudaErrorInvalidConfiguration from cudaGetLastError, not sticky), more threads per block
+// than the kernel's __launch_bounds__ (cudaErrorLaunchOutOfResources, not sticky), and copies
+// whose cudaMemcpyKind names a pointer that is not device memory (cudaErrorInvalidValue).
 #include "check.h"
 
 __global__ void touch(int* p) { p[threadIdx.x] = 1; }
+
+__global__ void __launch_bounds__(64) bounded(int* p) { p[threadIdx.x] = 2; }
 
 int main() {
   int* d;
@@ -16,6 +19,13 @@ int main() {
   EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
   touch<<<1, dim3(1, 1, 65)>>>(d);  // blockDim.z above 64
   EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  cudaFuncAttributes fa;
+  CHECK(cudaFuncGetAttributes(&fa, bounded));
+  EXPECT(fa.maxThreadsPerBlock == 64);
+  bounded<<<1, 128>>>(d);  // more threads than __launch_bounds__(64)
+  EXPECT(cudaGetLastError() == cudaErrorLaunchOutOfResources);
+  bounded<<<1, dim3(16, 8)>>>(d);  // 128 threads again, in two dimensions
+  EXPECT(cudaGetLastError() == cudaErrorLaunchOutOfResources);
 
   int h[8] = {};
   void* bogus = (void*)0x10;
@@ -29,6 +39,10 @@ int main() {
   CHECK(cudaGetLastError());
   CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
   for (int i = 0; i < 8; i++) EXPECT(h[i] == 1);
+  bounded<<<1, 64>>>(d);  // within the bounds: runs
+  CHECK(cudaGetLastError());
+  CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 8; i++) EXPECT(h[i] == 2);
   CHECK(cudaFree(d));
   std::printf("PASS\n");
   return 0;

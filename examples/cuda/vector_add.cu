@@ -1,4 +1,5 @@
-// Vector add with explicit copies, launched with <<<>>> and with cudaLaunchKernel.
+// Vector add with explicit copies, launched with <<<>>> and with cudaLaunchKernel; the
+// runtime and driver versions against the headers'.
 #include "check.h"
 #include <vector>
 
@@ -8,6 +9,13 @@ __global__ void add(const float* a, const float* b, float* c, int n) {
 }
 
 int main() {
+  // The versions of the CUDA this program was built with (cuda_runtime_api.h): the runtime's
+  // is that one, and the driver is at least as new.
+  int runtime = 0, driver = 0;
+  CHECK(cudaRuntimeGetVersion(&runtime));
+  CHECK(cudaDriverGetVersion(&driver));
+  EXPECT(runtime == CUDART_VERSION);
+  EXPECT(driver >= CUDART_VERSION);
   const int n = 100000;
   std::vector<float> a(n), b(n), c(n);
   for (int i = 0; i < n; i++) { a[i] = i * 0.5f; b[i] = 1.0f - i; }
