@@ -254,6 +254,7 @@ fn launch_now(
     let kernel = fs.kernel.clone();
     let attrs = fs.attrs;
     let mut opts = d.config.launch_options();
+    opts.stack_bytes = Some(crate::context::launch_stack_bytes(d));
     lockstep_note_once(f, &kernel, opts.lockstep);
     opts.cluster = launch_cluster(&kernel, cluster, attrs.required_cluster())?;
     opts.cluster_non_portable = attrs.non_portable_cluster;

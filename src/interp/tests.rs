@@ -692,6 +692,7 @@ fn trap_terminator_faults() {
         static_shared_bytes: 0,
         dynamic_shared: false,
         local_bytes: 0,
+        call_stack: None,
         max_threads: None,
         req_ntid: None,
         cluster: Default::default(),

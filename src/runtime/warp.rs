@@ -409,14 +409,16 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 write_printf(env, &text);
             }
         }
-        Op::CallCheck { limit, size } => {
+        Op::CallCheck { base } => {
+            // The stack ends where the thread's local memory does: the launch sizes it.
+            let (limit, size) = (env.local_size, env.local_size.saturating_sub(base as u64));
             for l in lanes(mask) {
                 let (top, depth) = (d.arg(s, 0, l), d.arg(s, 1, l) as u32);
                 let (ptr, state) = (d.arg(s, 2, l), d.arg(s, 3, l) as u32);
                 let fault = if state == u32::MAX {
                     Some((FaultKind::BadCallTarget, ptr, 0))
-                } else if top > limit as u64 {
-                    Some((FaultKind::StackOverflow, depth as u64, size))
+                } else if top > limit {
+                    Some((FaultKind::StackOverflow, depth as u64, size as u32))
                 } else {
                     None
                 };
