@@ -291,6 +291,47 @@ $END:
     st.global.u32 [%rd3], %r3;
     ret;
 }
+.func (.reg .u32 %r) probe(.reg .u32 %n, .reg .u32 %w)
+{
+    .local .align 4 .b8 slot[4];
+    .reg .pred %p;
+    .reg .u32 %a, %m, %s;
+    .reg .u64 %q, %g;
+    mov.u64 %q, slot;
+    cvta.local.u64 %g, %q;
+    ld.u32 %a, [%g];
+    st.u32 [%g], %w;
+    mov.u32 %r, %a;
+    setp.eq.u32 %p, %n, 0;
+    @%p bra $END;
+    sub.u32 %m, %n, 1;
+    call (%s), probe, (%m, %w);
+    or.b32 %r, %r, %s;
+$END:
+    ret;
+}
+
+.visible .entry probes(.param .u64 out, .param .u32 deep)
+{
+    .reg .u32 %r<8>;
+    .reg .u64 %rd<4>;
+    .reg .pred %p;
+    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r5, [deep];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, %ctaid.x;
+    and.b32 %r3, %r2, 1;
+    setp.eq.u32 %p, %r3, 0;
+    selp.u32 %r4, %r5, 3, %p;
+    add.u32 %r6, %r2, 1;
+    call (%r7), probe, (%r4, %r6);
+    mov.u32 %r3, %ntid.x;
+    mad.lo.u32 %r1, %r2, %r3, %r1;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r7;
+    ret;
+}
 "#;
 
 /// Run `kernel` with a zeroed u32 buffer of `n` words and then `extra` arguments, one CTA of
@@ -517,5 +558,40 @@ fn a_call_stack_past_the_local_memory_limit_is_a_launch_error() {
         )
         .unwrap_or_else(|e| panic!("{engine}: {e}"));
         assert_eq!(got, vec![chain(3); 32], "{engine}");
+    }
+}
+
+/// Every CTA's call stack starts zero-filled, however deep an earlier CTA on the same host
+/// thread went: each call of `probe` reads its frame's `.local` slot (through a generic
+/// pointer) before writing the CTA's
+/// number + 1 there, and ORs what it read into the result, which must stay 0 (the scheduler
+/// zero-fills only what the last CTA used of a large stack, `CtaEnv::clear_local`). Even CTAs
+/// recurse `deep` calls, odd ones 3; run with a large stack, in many CTAs.
+#[test]
+fn every_cta_call_stack_starts_zero_filled() {
+    for engine in [Engine::Interp, Engine::Jit] {
+        for stack_bytes in [16 << 10, 256 << 10] {
+            let mut ctx = Context::new();
+            let m = ctx.load_module(PTX, "calls.ptx", engine).expect("load");
+            let k = m.kernel("probes").expect("kernel");
+            let (ctas, threads) = (24u32, 32u32);
+            let n = (ctas * threads) as usize;
+            let out = ctx.alloc(4 * n as u64, Some("out")).expect("alloc");
+            ctx.copy_htod(out, &vec![0xffu8; 4 * n]).expect("copy");
+            let dims = LaunchDims {
+                grid: [ctas, 1, 1],
+                block: [threads, 1, 1],
+                shared_bytes: 0,
+            };
+            let args = [KernelArg::Ptr(out), KernelArg::U32(40)];
+            ctx.launch(&k, dims, &args, &stack(stack_bytes))
+                .unwrap_or_else(|e| panic!("{engine}: {e}"));
+            let mut bytes = vec![0u8; 4 * n];
+            ctx.copy_dtoh(&mut bytes, out).expect("copy");
+            assert!(
+                bytes.iter().all(|&b| b == 0),
+                "{engine}, {stack_bytes}: {bytes:?}"
+            );
+        }
     }
 }

@@ -1942,6 +1942,7 @@ impl Context {
                 dims,
                 static_shared: k.static_shared_bytes,
                 local_bytes,
+                stack_base: k.call_stack.unwrap_or(local_bytes),
                 params: &mut params,
                 symbols: &kernel.symbols,
                 memory,

@@ -745,6 +745,7 @@ fn trap_terminator_faults() {
             dims: dims([2, 1, 1], [40, 1, 1]),
             static_shared: 0,
             local_bytes: 0,
+            stack_base: 0,
             params: &mut params,
             symbols: &[],
             memory: &memory,

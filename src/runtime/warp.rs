@@ -422,8 +422,15 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 } else {
                     None
                 };
-                if let Some((kind, addr, sz)) = fault {
-                    env.fault(l, d.inst, kind, Space::Local, addr, sz, false);
+                match fault {
+                    Some((kind, addr, sz)) => {
+                        env.fault(l, d.inst, kind, Space::Local, addr, sz, false)
+                    }
+                    // What the next CTA on this buffer must zero-fill (`CtaEnv::clear_local`).
+                    None => {
+                        env.stack_high
+                            .fetch_max(top, std::sync::atomic::Ordering::Relaxed);
+                    }
                 }
                 d.set(s, 0, l, fault.is_none() as u64);
             }
