@@ -62,6 +62,7 @@ impl CtaBatch {
     /// claim its stop flag, zero-fill the buffers and set `env.ctaid` (x fastest, within
     /// `env.nctaid`) and `env.abort`. Returns `false` when there is none to start: the batch
     /// is over, or its next CTA must not run ([`CtaBatch::stopped`]).
+    #[inline]
     pub fn advance(&mut self, env: &mut CtaEnv) -> bool {
         let c = self.current + 1;
         if c >= self.end {

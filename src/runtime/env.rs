@@ -556,6 +556,9 @@ impl CtaEnv {
     /// [`stack_high`](Self::stack_high) bytes, which hold everything a CTA may have written
     /// but for a store past its thread's call-stack top (undefined in CUDA); the rest has
     /// stayed zero since the buffer was last zero-filled whole. Resets `stack_high`.
+    // (Not inlined: `CtaBatch::advance`, which calls it only for kernels with local memory,
+    // stays small enough to be inlined into the per-CTA path of the JIT's batches.)
+    #[inline(never)]
     pub fn clear_local(&self) {
         let used = self
             .stack_high
