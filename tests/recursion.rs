@@ -4,8 +4,9 @@
 //! `.callprototype` (to functions with `.param` and with `.reg` formals), the fault for a
 //! pointer that is no candidate, and a call that has no candidate at all. NVRTC-generated
 //! recursion, function-pointer tables and stack overflow are cases in
-//! `ptx-tests/kernels/recursion`. Expected values come from host code written here, never
-//! from an engine. (The PTX was checked with ptxas -arch=sm_80.)
+//! `ptx-tests/kernels/recursion`. The call stack's size per launch
+//! (`LaunchOptions::stack_bytes`, CUDA's `cudaLimitStackSize`) and its limits are tested here
+//! too. Expected values come from host code written here, never from an engine. (The PTX was checked with ptxas -arch=sm_80.)
 
 use ptxjit::host::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
 
@@ -243,11 +244,110 @@ $SKIP:
     st.global.u32 [%rd3], %r3;
     ret;
 }
+.func (.reg .u32 %ret) chain(.reg .u32 %n)
+{
+    .reg .pred %p;
+    .reg .u32 %m, %s;
+    mov.u32 %ret, 0;
+    setp.eq.u32 %p, %n, 0;
+    @%p bra $END;
+    sub.u32 %m, %n, 1;
+    call (%s), chain, (%m);
+    mul.lo.u32 %s, %s, 3;
+    add.u32 %ret, %s, %n;
+$END:
+    ret;
+}
+
+.visible .entry chains(.param .u64 out, .param .u32 depth)
+{
+    .reg .u32 %r<4>;
+    .reg .u64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r2, [depth];
+    mov.u32 %r1, %tid.x;
+    add.u32 %r2, %r2, %r1;
+    call (%r3), chain, (%r2);
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r3;
+    ret;
+}
+
+.visible .entry chains_big_local(.param .u64 out, .param .u32 depth)
+{
+    .local .align 4 .b8 big[500000];
+    .reg .u32 %r<4>;
+    .reg .u64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r2, [depth];
+    mov.u32 %r1, %tid.x;
+    mov.u64 %rd2, big;
+    st.local.u32 [%rd2], %r1;
+    ld.local.u32 %r1, [%rd2];
+    call (%r3), chain, (%r2);
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r3;
+    ret;
+}
+.func (.reg .u32 %r) probe(.reg .u32 %n, .reg .u32 %w)
+{
+    .local .align 4 .b8 slot[4];
+    .reg .pred %p;
+    .reg .u32 %a, %m, %s;
+    .reg .u64 %q, %g;
+    mov.u64 %q, slot;
+    cvta.local.u64 %g, %q;
+    ld.u32 %a, [%g];
+    st.u32 [%g], %w;
+    mov.u32 %r, %a;
+    setp.eq.u32 %p, %n, 0;
+    @%p bra $END;
+    sub.u32 %m, %n, 1;
+    call (%s), probe, (%m, %w);
+    or.b32 %r, %r, %s;
+$END:
+    ret;
+}
+
+.visible .entry probes(.param .u64 out, .param .u32 deep)
+{
+    .reg .u32 %r<8>;
+    .reg .u64 %rd<4>;
+    .reg .pred %p;
+    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r5, [deep];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, %ctaid.x;
+    and.b32 %r3, %r2, 1;
+    setp.eq.u32 %p, %r3, 0;
+    selp.u32 %r4, %r5, 3, %p;
+    add.u32 %r6, %r2, 1;
+    call (%r7), probe, (%r4, %r6);
+    mov.u32 %r3, %ntid.x;
+    mad.lo.u32 %r1, %r2, %r3, %r1;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r7;
+    ret;
+}
 "#;
 
 /// Run `kernel` with a zeroed u32 buffer of `n` words and then `extra` arguments, one CTA of
 /// `n` threads.
 fn run(engine: Engine, kernel: &str, n: u32, extra: &[KernelArg]) -> Result<Vec<u32>, Error> {
+    run_with(engine, kernel, n, extra, &LaunchOptions::default())
+}
+
+/// As [`run`], with launch options `opts`.
+fn run_with(
+    engine: Engine,
+    kernel: &str,
+    n: u32,
+    extra: &[KernelArg],
+    opts: &LaunchOptions,
+) -> Result<Vec<u32>, Error> {
     let mut ctx = Context::new();
     let m = ctx.load_module(PTX, "calls.ptx", engine)?;
     let k = m.kernel(kernel)?;
@@ -260,7 +360,7 @@ fn run(engine: Engine, kernel: &str, n: u32, extra: &[KernelArg]) -> Result<Vec<
         block: [n, 1, 1],
         shared_bytes: 0,
     };
-    ctx.launch(&k, dims, &args, &LaunchOptions::default())?;
+    ctx.launch(&k, dims, &args, opts)?;
     let mut bytes = vec![0u8; 4 * n as usize];
     ctx.copy_dtoh(&mut bytes, out)?;
     Ok(bytes
@@ -357,6 +457,141 @@ fn indirect_call_without_candidates_loads_and_faults_when_made() {
         assert_eq!(e.kind(), "fault", "{engine}: {msg}");
         for want in ["indirect call through 0x1000", "thread (9,0,0)"] {
             assert!(msg.contains(want), "{engine}: want '{want}' in: {msg}");
+        }
+    }
+}
+
+/// chain(n) = 0 for n = 0, else 3 · chain(n - 1) + n (mod 2³²): n calls deep.
+fn chain(n: u32) -> u32 {
+    (1..=n).fold(0u32, |acc, k| acc.wrapping_mul(3).wrapping_add(k))
+}
+
+/// Launch options with a call stack of `bytes` per thread.
+fn stack(bytes: u64) -> LaunchOptions {
+    LaunchOptions {
+        stack_bytes: Some(bytes),
+        ..Default::default()
+    }
+}
+
+/// Recursion 2000 to 2031 calls deep needs more than the default 16 KiB of call stack (every
+/// frame holds at least a return state, a stack pointer and the argument: more than 8 bytes)
+/// and fits in 256 KiB: the stack is the launch's.
+#[test]
+fn the_launch_sizes_the_call_stack() {
+    let want: Vec<u32> = (0..32).map(|t| chain(2000 + t)).collect();
+    for engine in [Engine::Interp, Engine::Jit] {
+        let e = run(engine, "chains", 32, &[KernelArg::U32(2000)]).expect_err("must overflow");
+        let msg = e.to_string();
+        assert_eq!(e.kind(), "fault", "{engine}: {msg}");
+        for want in [
+            "call stack overflow: a call at depth",
+            "needs more than the 16384-byte per-thread call stack (raise cudaLimitStackSize)",
+            "kernel 'chains'",
+            "thread (",
+            "cudaDeviceSetLimit(cudaLimitStackSize, N)",
+        ] {
+            assert!(msg.contains(want), "{engine}: want '{want}' in: {msg}");
+        }
+        let got = run_with(
+            engine,
+            "chains",
+            32,
+            &[KernelArg::U32(2000)],
+            &stack(256 << 10),
+        )
+        .unwrap_or_else(|e| panic!("{engine}: {e}"));
+        assert_eq!(got, want, "{engine}");
+    }
+}
+
+/// A stack smaller than the default is the launch's too: a shallow recursion fits in 4 KiB
+/// and a deeper one overflows it, with the stack's size in the fault.
+#[test]
+fn a_small_call_stack_overflows_sooner() {
+    for engine in [Engine::Interp, Engine::Jit] {
+        let got = run_with(engine, "chains", 32, &[KernelArg::U32(1)], &stack(4096))
+            .unwrap_or_else(|e| panic!("{engine}: {e}"));
+        let want: Vec<u32> = (0..32).map(|t| chain(1 + t)).collect();
+        assert_eq!(got, want, "{engine}");
+        let e = run_with(engine, "chains", 32, &[KernelArg::U32(200)], &stack(4096))
+            .expect_err("must overflow");
+        let msg = e.to_string();
+        assert!(
+            msg.contains("needs more than the 4096-byte per-thread call stack"),
+            "{engine}: {msg}"
+        );
+    }
+}
+
+/// More than 512 KiB of stack per thread is a launch error, for any kernel; so is a stack
+/// that, with the kernel's own local memory, passes 512 KiB.
+#[test]
+fn a_call_stack_past_the_local_memory_limit_is_a_launch_error() {
+    for engine in [Engine::Interp, Engine::Jit] {
+        for (kernel, extra) in [("chains", &[KernelArg::U32(1)][..]), ("walks", &[][..])] {
+            let e =
+                run_with(engine, kernel, 32, extra, &stack(512 * 1024 + 1)).expect_err("too large");
+            assert_eq!(e.kind(), "launch_config", "{engine}: {e}");
+            assert!(e.to_string().contains("524289 bytes"), "{engine}: {e}");
+        }
+        let e = run_with(
+            engine,
+            "chains_big_local",
+            32,
+            &[KernelArg::U32(3)],
+            &stack(32 << 10),
+        )
+        .expect_err("too large with the kernel's local memory");
+        assert_eq!(e.kind(), "launch_config", "{engine}: {e}");
+        assert!(
+            e.to_string().contains("lower cudaLimitStackSize"),
+            "{engine}: {e}"
+        );
+        // 500 000 bytes of `.local` leave room for a 16 KiB stack.
+        let got = run_with(
+            engine,
+            "chains_big_local",
+            32,
+            &[KernelArg::U32(3)],
+            &stack(16 << 10),
+        )
+        .unwrap_or_else(|e| panic!("{engine}: {e}"));
+        assert_eq!(got, vec![chain(3); 32], "{engine}");
+    }
+}
+
+/// Every CTA's call stack starts zero-filled, however deep an earlier CTA on the same host
+/// thread went: each call of `probe` reads its frame's `.local` slot (through a generic
+/// pointer) before writing the CTA's
+/// number + 1 there, and ORs what it read into the result, which must stay 0 (the scheduler
+/// zero-fills only what the last CTA used of a large stack, `CtaEnv::clear_local`). Even CTAs
+/// recurse `deep` calls, odd ones 3; run with a large stack, in many CTAs.
+#[test]
+fn every_cta_call_stack_starts_zero_filled() {
+    for engine in [Engine::Interp, Engine::Jit] {
+        for stack_bytes in [16 << 10, 256 << 10] {
+            let mut ctx = Context::new();
+            let m = ctx.load_module(PTX, "calls.ptx", engine).expect("load");
+            let k = m.kernel("probes").expect("kernel");
+            let (ctas, threads) = (24u32, 32u32);
+            let n = (ctas * threads) as usize;
+            let out = ctx.alloc(4 * n as u64, Some("out")).expect("alloc");
+            ctx.copy_htod(out, &vec![0xffu8; 4 * n]).expect("copy");
+            let dims = LaunchDims {
+                grid: [ctas, 1, 1],
+                block: [threads, 1, 1],
+                shared_bytes: 0,
+            };
+            let args = [KernelArg::Ptr(out), KernelArg::U32(40)];
+            ctx.launch(&k, dims, &args, &stack(stack_bytes))
+                .unwrap_or_else(|e| panic!("{engine}: {e}"));
+            let mut bytes = vec![0u8; 4 * n];
+            ctx.copy_dtoh(&mut bytes, out).expect("copy");
+            assert!(
+                bytes.iter().all(|&b| b == 0),
+                "{engine}, {stack_bytes}: {bytes:?}"
+            );
         }
     }
 }

@@ -254,6 +254,14 @@ fn default_limit(limit: u32) -> Option<u64> {
     }
 }
 
+/// The per-thread call stack of a launch in context `d`: its `CU_LIMIT_STACK_SIZE`, and at
+/// least ptxjit's default of 16 KiB (CUDA's default limit, 1 KiB, is for code that keeps most
+/// of its frame in registers; ptxjit's frames hold every register of the caller).
+pub(crate) fn launch_stack_bytes(d: &state::Driver) -> u64 {
+    let set = d.limits.get(&LIMIT_STACK_SIZE).copied().unwrap_or_default();
+    set.max(ptxjit::host::DEFAULT_STACK_BYTES)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxGetLimit(value: *mut usize, limit: c_uint) -> CUresult {
     entry("cuCtxGetLimit", || {
@@ -280,6 +288,16 @@ pub unsafe extern "C" fn cuCtxSetLimit(limit: c_uint, value: usize) -> CUresult 
                     format!("unknown limit {limit}"),
                 )
             })?;
+            if limit == LIMIT_STACK_SIZE && value as u64 > ptxjit::ir::MAX_LOCAL_BYTES {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!(
+                        "a stack of {value} bytes per thread is more than the {}-byte limit \
+                         of local memory per thread",
+                        ptxjit::ir::MAX_LOCAL_BYTES
+                    ),
+                ));
+            }
             if limit == LIMIT_MALLOC_HEAP_SIZE {
                 d.host
                     .set_heap_size(value as u64)

@@ -293,6 +293,7 @@ fn launch_now(
     let attrs = fs.attrs;
     over_max_threads(&kernel, dims)?;
     let mut opts = d.config.launch_options();
+    opts.stack_bytes = Some(crate::context::launch_stack_bytes(d));
     lockstep_note_once(f, &kernel, opts.lockstep);
     opts.cluster = launch_cluster(&kernel, cluster, attrs.required_cluster())?;
     opts.cluster_non_portable = attrs.non_portable_cluster;

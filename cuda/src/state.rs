@@ -249,6 +249,7 @@ impl ExecConfig {
             cooperative: None,
             cluster: None,
             cluster_non_portable: false,
+            stack_bytes: None,
         }
     }
 }

@@ -776,6 +776,7 @@ fn run_into(
         cooperative: None,
         cluster: None,
         cluster_non_portable: false,
+        stack_bytes: case.spec.stack_bytes,
     };
     // racecheck's reports of the first run of the pipeline (the others repeat it).
     let mut races: Option<Vec<crate::host::race::RaceReport>> = None;

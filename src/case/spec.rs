@@ -24,6 +24,12 @@ pub struct CaseSpec {
     /// Extension: the device heap's size in bytes for kernels that call `malloc`
     /// (`cudaDeviceSetLimit(cudaLimitMallocHeapSize, ...)`; default 8 MiB).
     pub heap_bytes: Option<u64>,
+    /// Extension: the per-thread call stack of every launch in bytes, for recursion and calls
+    /// through function pointers (`cudaDeviceSetLimit(cudaLimitStackSize, ...)`; default 16 KiB,
+    /// at most 512 KiB with the kernel's local memory; [`LaunchOptions::stack_bytes`]).
+    ///
+    /// [`LaunchOptions::stack_bytes`]: crate::host::LaunchOptions::stack_bytes
+    pub stack_bytes: Option<u64>,
     /// Extension: `cudaFuncAttributeMaxDynamicSharedMemorySize` of every launched kernel, in
     /// bytes (needed for more than 48 KiB of shared memory).
     pub max_dynamic_shared_bytes: Option<u32>,
@@ -125,6 +131,9 @@ pub struct CaseFile {
     /// As [`CaseSpec::heap_bytes`].
     #[serde(default)]
     pub heap_bytes: Option<u64>,
+    /// As [`CaseSpec::stack_bytes`].
+    #[serde(default)]
+    pub stack_bytes: Option<u64>,
     /// Extension: `cudaFuncAttributeMaxDynamicSharedMemorySize` in bytes, set on every kernel
     /// the case launches; needed for more than 48 KiB of shared memory.
     #[serde(default)]
@@ -399,6 +408,7 @@ impl CaseFile {
             launches,
             pipeline,
             heap_bytes: self.heap_bytes,
+            stack_bytes: self.stack_bytes,
             max_dynamic_shared_bytes: self.max_dynamic_shared_bytes,
             lockstep: self.lockstep.unwrap_or(false),
             buffers: self.buffers,
@@ -420,6 +430,7 @@ impl CaseSpec {
             launches: vec![launch],
             pipeline: false,
             heap_bytes: None,
+            stack_bytes: None,
             max_dynamic_shared_bytes: None,
             lockstep: false,
             buffers: IndexMap::new(),

@@ -148,6 +148,7 @@ pub fn run_engine(case: &LaunchCase, engine: Engine, timeout: Duration) -> Outco
             cooperative: None,
             cluster: None,
             cluster_non_portable: false,
+            stack_bytes: None,
         };
         ctx.launch(&kernel, dims, &args, &opts)
             .map_err(|e| (false, e))?;

@@ -227,7 +227,7 @@ impl FaultReport {
             FaultKind::StackOverflow => (
                 format!(
                     "call stack overflow: a call at depth {} needs more than the {}-byte \
-                     per-thread call stack",
+                     per-thread call stack (raise cudaLimitStackSize)",
                     self.addr, self.size
                 ),
                 false,
@@ -421,6 +421,14 @@ impl std::fmt::Display for FaultReport {
                      shared_bytes = N in the case file)"
                 )?;
             }
+        } else if self.kind == FaultKind::StackOverflow {
+            write!(
+                f,
+                "; set the size before the launch with cudaDeviceSetLimit(cudaLimitStackSize, N) \
+                 or cuCtxSetLimit(CU_LIMIT_STACK_SIZE, N), or stack_bytes = N in the case file \
+                 (at most {} bytes per thread with the kernel's own local memory)",
+                ir::MAX_LOCAL_BYTES
+            )?;
         } else if self.kind == FaultKind::Trap {
             if self.count > 1 {
                 write!(f, " ({} threads of this CTA trapped)", self.count)?;
@@ -769,6 +777,40 @@ pub struct LaunchOptions {
     /// Allow clusters of up to 16 CTAs (CUDA's
     /// `cudaFuncAttributeNonPortableClusterSizeAllowed`).
     pub cluster_non_portable: bool,
+    /// Bytes of call stack per thread for recursive calls and calls through function
+    /// pointers (CUDA's `cudaLimitStackSize` / `CU_LIMIT_STACK_SIZE`, case key
+    /// `stack_bytes`); `None`: [`DEFAULT_STACK_BYTES`]. A kernel's local memory with its
+    /// stack may be at most [`ir::MAX_LOCAL_BYTES`] per thread, else
+    /// [`Error::LaunchConfig`]. A call that would pass the stack's end faults with "call
+    /// stack overflow".
+    pub stack_bytes: Option<u64>,
+}
+
+/// The per-thread call stack of a launch that does not size it
+/// ([`LaunchOptions::stack_bytes`]): 16 KiB.
+pub const DEFAULT_STACK_BYTES: u64 = 16 * 1024;
+
+/// The bytes of local memory per thread a launch of `k` with `opts` needs: the kernel's own,
+/// and its call stack if it has one. Errors: [`Error::LaunchConfig`] when the stack or the
+/// whole is over [`ir::MAX_LOCAL_BYTES`].
+fn launch_local_bytes(k: &CompiledKernel, opts: &LaunchOptions) -> Result<u64, Error> {
+    let stack = opts.stack_bytes.unwrap_or(DEFAULT_STACK_BYTES);
+    let max = ir::MAX_LOCAL_BYTES;
+    if stack > max {
+        return Err(Error::LaunchConfig(format!(
+            "a call stack of {stack} bytes per thread is larger than the {max}-byte limit of \
+             local memory per thread (cudaLimitStackSize)"
+        )));
+    }
+    match k.call_stack {
+        None => Ok(k.local_bytes),
+        Some(base) if base + stack > max => Err(Error::LaunchConfig(format!(
+            "kernel {}: {base} bytes of local memory per thread and a call stack of {stack} \
+             bytes are more than the {max}-byte limit (lower cudaLimitStackSize)",
+            quoted(&k.name)
+        ))),
+        Some(base) => Ok(base + stack),
+    }
 }
 
 /// The limits a cooperative launch is checked against ([`LaunchOptions::cooperative`]).
@@ -817,7 +859,13 @@ pub struct CompiledKernel {
     /// Whether the kernel (or a function it may call) names an `extern .shared` array
     /// (dynamic shared memory; [`ir::Function::dynamic_shared`]).
     pub dynamic_shared: bool,
+    /// Bytes of local memory per thread, the call stack not included (CUDA's
+    /// `CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES`).
     pub local_bytes: u64,
+    /// Where each thread's call stack begins in its local memory, when the kernel has
+    /// recursive or indirect calls ([`ir::Function::call_stack`]); a launch gives it
+    /// [`LaunchOptions::stack_bytes`].
+    pub call_stack: Option<u64>,
     pub max_threads: Option<u32>,
     /// The exact block shape the kernel's `.reqntid` requires (PTX ISA §11.4.3).
     pub req_ntid: Option<[u32; 3]>,
@@ -907,6 +955,7 @@ impl CompiledKernel {
             static_shared_bytes: k.static_shared_bytes,
             dynamic_shared: k.dynamic_shared,
             local_bytes: k.local_bytes,
+            call_stack: k.call_stack,
             max_threads: k.max_threads,
             req_ntid: k.req_ntid,
             cluster: k.cluster,
@@ -1832,6 +1881,7 @@ impl Context {
         let k = &kernel.compiled;
         check_dims(kernel, dims).map_err(|(_, e)| e)?;
         let cluster = cluster_shape(kernel, dims, opts)?;
+        let local_bytes = launch_local_bytes(k, opts)?;
         let want = k.param_bytes.max(1) as usize;
         if params.len() < want {
             if params.len() as u32 == k.param_bytes {
@@ -1891,7 +1941,8 @@ impl Context {
             LaunchInput {
                 dims,
                 static_shared: k.static_shared_bytes,
-                local_bytes: k.local_bytes,
+                local_bytes,
+                stack_base: k.call_stack.unwrap_or(local_bytes),
                 params: &mut params,
                 symbols: &kernel.symbols,
                 memory,

@@ -169,6 +169,10 @@ pub struct SrcLoc {
     pub frame: u32,
 }
 
+/// The most local memory a thread may have, in bytes: its `.local` variables and frames plus
+/// its call stack (CUDA's 512 KiB per thread).
+pub const MAX_LOCAL_BYTES: u64 = 512 * 1024;
+
 /// A device function (`.func`, PTX ISA §11.3.2) whose body the kernel runs, for fault
 /// reports' call stacks: the function and the `call` (PTX ISA §9.7.12.5) that entered it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -361,8 +365,13 @@ pub struct Function {
     /// dynamic shared memory, which starts at `static_shared_bytes` rounded up to 16 and is
     /// sized at launch. A module-scope array that the kernel never names does not count.
     pub dynamic_shared: bool,
-    /// Bytes of local memory per thread.
+    /// Bytes of local memory per thread, the call stack not included.
     pub local_bytes: u64,
+    /// The offset in each thread's local memory where its call stack begins (after
+    /// `local_bytes`, rounded up to 16), when the kernel has recursive or indirect calls
+    /// (`lower::recurse`). The stack's size is the launch's: each thread then has this offset
+    /// plus the launch's stack bytes of local memory, at most [`MAX_LOCAL_BYTES`].
+    pub call_stack: Option<u64>,
     /// `.reqntid`/`.maxntid` limits, if declared.
     pub max_threads: Option<u32>,
     /// The exact CTA shape `[x, y, z]` a `.reqntid` directive requires (missing dimensions

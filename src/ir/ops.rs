@@ -280,10 +280,11 @@ op_table! {
     /// The checks of a `call` on the per-thread call stack (`lower::recurse`): args (new stack
     /// top i64, call depth i32, function pointer i64, target state i32) → pred (the call may
     /// proceed). A target state of `u32::MAX` faults (the pointer is the address of no
-    /// function the call may reach; fault address: the pointer); else a stack top above `limit`
-    /// (a per-thread local-memory offset) faults with "call stack overflow" (fault address: the
-    /// depth; size: `size`, the stack's bytes).
-    ["9.7.12.5"] CallCheck { limit: u32, size: u32 } => "callcheck";
+    /// function the call may reach; fault address: the pointer); else a stack top above the
+    /// thread's local memory size, which the launch sets (`Function::call_stack` plus the
+    /// launch's stack bytes), faults with "call stack overflow" (fault address: the depth;
+    /// size: the stack's bytes, the local size less `base`, where the stack begins).
+    ["9.7.12.5"] CallCheck { base: u32 } => "callcheck";
     /// CUDA's `vprintf`: args (format string, argument buffer), both generic addresses → i32
     /// characters written (-1 when the format cannot be read). The active lanes print in lane
     /// order, one warp's output at a time (`runtime::printf`).

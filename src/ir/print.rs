@@ -191,7 +191,7 @@ pub fn print_modifiers(op: &Op) -> String {
         | Op::Malloc {}
         | Op::Free {}
         | Op::ClcTryCancel {} => String::new(),
-        Op::CallCheck { limit, size } => format!(" limit={limit} size={size}"),
+        Op::CallCheck { base } => format!(" base={base}"),
         Op::WarpSync { fence } => {
             if *fence {
                 ".bar".into()

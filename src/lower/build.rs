@@ -57,8 +57,10 @@ pub(crate) struct PreKernel {
     /// Whether the kernel (or a function it may call) names an `extern .shared` array
     /// (dynamic shared memory).
     pub dynamic_shared: bool,
-    /// Bytes of local memory per thread (`.local` variables).
+    /// Bytes of local memory per thread (`.local` variables), the call stack not included.
     pub local_bytes: u64,
+    /// Where the per-thread call stack begins ([`ir::Function::call_stack`]).
+    pub call_stack: Option<u64>,
     pub max_threads: Option<u32>,
     /// The CTA shape `.reqntid` requires ([`ir::Function::req_ntid`]).
     pub req_ntid: Option<[u32; 3]>,
@@ -1225,12 +1227,13 @@ pub(crate) fn build_kernel<'a>(
             .insert(d.name.name.clone(), Sym::Local { offset: local_top });
         local_top = local_top.saturating_add(n.saturating_mul(d.ty.size() as u64));
     }
-    if local_top > 512 * 1024 {
+    if local_top > ir::MAX_LOCAL_BYTES {
         return Err(LowerError::new(
             f.name.span,
             format!(
-                "kernel '{}' uses {local_top} bytes of local memory per thread; the limit is 524288",
-                f.name.name
+                "kernel '{}' uses {local_top} bytes of local memory per thread; the limit is {}",
+                f.name.name,
+                ir::MAX_LOCAL_BYTES
             ),
         ));
     }
@@ -1264,28 +1267,28 @@ pub(crate) fn build_kernel<'a>(
     b.cur = b.new_block();
     walk(&mut b, body)?;
     let mut local_top = b.local_top;
-    // The call stack of recursive and indirect calls (`lower::recurse`), after everything else.
+    // The call stack of recursive and indirect calls (`lower::recurse`), after everything else;
+    // the launch sizes it.
+    let mut call_stack = None;
     if !b.stack.checks.is_empty() {
         let base = align_up(local_top, 16);
-        let limit = base + super::recurse::STACK_BYTES;
         for &(blk, i) in &b.stack.bases {
             b.blocks[blk as usize].insts[i].op = ir::Op::Const { bits: base };
         }
         for &(blk, i) in &b.stack.checks {
-            b.blocks[blk as usize].insts[i].op = ir::Op::CallCheck {
-                limit: limit.min(u32::MAX as u64) as u32,
-                size: super::recurse::STACK_BYTES as u32,
-            };
+            b.blocks[blk as usize].insts[i].op = ir::Op::CallCheck { base: base as u32 };
         }
-        local_top = limit;
+        local_top = base;
+        call_stack = Some(base);
     }
-    if local_top > 512 * 1024 {
+    if local_top > ir::MAX_LOCAL_BYTES {
         return Err(LowerError::new(
             f.name.span,
             format!(
-                "kernel '{}' uses {local_top} bytes of local memory per thread with its calls' \
-                 frames; the limit is 524288",
-                f.name.name
+                "kernel '{}' uses {local_top} bytes of local memory per thread; the limit is \
+                 {}",
+                f.name.name,
+                ir::MAX_LOCAL_BYTES
             ),
         ));
     }
@@ -1320,6 +1323,7 @@ pub(crate) fn build_kernel<'a>(
         static_shared_bytes: shared_top,
         dynamic_shared,
         local_bytes: local_top,
+        call_stack,
         max_threads,
         req_ntid,
         cluster,

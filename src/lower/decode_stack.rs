@@ -2,7 +2,10 @@
 //! per-thread stack in local memory.
 //!
 //! The first of these instructions in a kernel reserves [`STACK_BYTES`] of per-thread local
-//! memory (CUDA's default per-thread stack size, `cudaLimitStackSize`) for the stack. The stack
+//! memory (CUDA's default per-thread stack size, `cudaLimitStackSize`) for the stack, in the
+//! kernel's own local memory. It is fixed: the launch's stack size
+//! (`LaunchOptions::stack_bytes`) sizes only the call stack of recursive and indirect calls
+//! (`lower::recurse`), a separate area after it. The stack
 //! pointer is a local-state-space address (the form `alloca` returns and `stacksave` /
 //! `stackrestore` use) that starts at the top of the reservation and grows down:
 //! ```text

@@ -29,8 +29,9 @@
 //!   module matches) loads, and faults if it is reached. Function addresses
 //!   are [`FUNC_ADDR_BASE`]` + 16 · k`, outside every state space's window.
 //! - `CallCheck` (an IR warp op) guards each call: a pointer that is no candidate faults
-//!   ("indirect call through …"), and a frame that would end past the stack (`STACK_BYTES` per
-//!   thread, after the kernel's static local memory) faults with "call stack overflow", naming
+//!   ("indirect call through …"), and a frame that would end past the stack (after the kernel's static
+//!   local memory, `Function::call_stack`; its size is the launch's, `LaunchOptions::stack_bytes`,
+//!   16 KiB by default) faults with "call stack overflow", naming
 //!   the thread and the call depth; the thread then stops.
 //!
 //! # Why a state machine
@@ -56,8 +57,6 @@ use crate::ir::{ICmp, Op, Sign, Space, Type};
 use crate::ptx::ast::{self, Operand, StateSpace};
 use std::collections::{HashMap, HashSet};
 
-/// Bytes of call stack per thread.
-pub(crate) const STACK_BYTES: u64 = 16 * 1024;
 /// The address of the `k`-th function (by name order) is `FUNC_ADDR_BASE + 16 * (k + 1)`:
 /// above the generic shared and local windows, below global memory.
 pub(crate) const FUNC_ADDR_BASE: u64 = 0x0000_000f_0000_0000;
@@ -362,7 +361,7 @@ pub(crate) struct Frame {
 pub(crate) struct StackPatches {
     /// Constants that hold the stack's base offset.
     pub bases: Vec<(PBlock, usize)>,
-    /// `CallCheck` ops, whose limit and size are set.
+    /// `CallCheck` ops, whose stack base is set.
     pub checks: Vec<(PBlock, usize)>,
 }
 
@@ -836,7 +835,7 @@ fn emit_call(
     let d32 = b.coerce(cx, new_depth, Type::I32, Some(Sign::Unsigned), cx.inst.span)?;
     let check_at = (b.cur, b.blocks[b.cur as usize].insts.len());
     let ok = b.emit1(
-        Op::CallCheck { limit: 0, size: 0 },
+        Op::CallCheck { base: 0 },
         vec![new_sp, d32, ptr, target],
         Type::Pred,
         cx.loc,

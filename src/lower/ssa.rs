@@ -101,6 +101,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
         static_shared_bytes: k.static_shared_bytes,
         dynamic_shared: k.dynamic_shared,
         local_bytes: k.local_bytes,
+        call_stack: k.call_stack,
         max_threads: k.max_threads,
         req_ntid: k.req_ntid,
         cluster: k.cluster,

@@ -30,7 +30,8 @@ pub struct CtaBatch {
     /// Linear index one past the batch's last CTA.
     end: u64,
     /// Host buffers `(pointer, bytes)` zero-filled before each CTA after the first (the
-    /// CTA's shared memory with the reserved region, and its local memory); a length of 0:
+    /// CTA's shared memory with the reserved region, and its local memory, which is
+    /// `CtaEnv::local_base`'s and is zero-filled by [`CtaEnv::clear_local`]); a length of 0:
     /// none.
     clear: [(*mut u8, usize); 2],
     /// CTAs of the batch that ended and were followed by another (each one round of every
@@ -61,6 +62,7 @@ impl CtaBatch {
     /// claim its stop flag, zero-fill the buffers and set `env.ctaid` (x fastest, within
     /// `env.nctaid`) and `env.abort`. Returns `false` when there is none to start: the batch
     /// is over, or its next CTA must not run ([`CtaBatch::stopped`]).
+    #[inline]
     pub fn advance(&mut self, env: &mut CtaEnv) -> bool {
         let c = self.current + 1;
         if c >= self.end {
@@ -78,12 +80,15 @@ impl CtaBatch {
         };
         self.ended += 1;
         self.current = c;
-        for &(p, n) in &self.clear {
-            if n != 0 {
-                // SAFETY: `p` is a buffer of `n` bytes the worker keeps allocated (and does
-                // not otherwise touch) while the batch runs; `new`'s caller gave it.
-                unsafe { std::ptr::write_bytes(p, 0, n) };
-            }
+        let [(p, n), (_, local)] = self.clear;
+        if local != 0 {
+            // The local memory is `env`'s: only what the last CTA used needs zero-filling.
+            env.clear_local();
+        }
+        if n != 0 {
+            // SAFETY: `p` is a buffer of `n` bytes the worker keeps allocated (and does
+            // not otherwise touch) while the batch runs; `new`'s caller gave it.
+            unsafe { std::ptr::write_bytes(p, 0, n) };
         }
         let [gx, gy, _] = env.nctaid;
         let id = &mut env.ctaid;

@@ -149,6 +149,14 @@ pub struct CtaEnv {
     /// (`runtime::batch`): set by the scheduler only around a call of an engine that
     /// [runs batches](super::launch::WarpEngine::runs_batches); null otherwise.
     pub batch: *mut super::batch::CtaBatch,
+    /// Bytes of each thread's local memory before its call stack (`ir::Function::call_stack`;
+    /// all of `local_size` for a kernel without one).
+    pub stack_base: u64,
+    /// The highest call-stack top (per-thread local offset) a call of this environment's
+    /// CTAs reached since its local memory was last zero-filled, at least `stack_base`:
+    /// how much of each thread's local memory [`CtaEnv::clear_local`] must zero-fill, so that
+    /// a large call stack costs a CTA only what it used.
+    pub stack_high: std::sync::atomic::AtomicU64,
 }
 
 /// The reserved shared-memory region of a CTA (PTX ISA §10.29 "Special Registers:
@@ -544,6 +552,35 @@ impl FaultSink {
 }
 
 impl CtaEnv {
+    /// Zero-fill the CTA's local memory for its next CTA: each thread's first
+    /// [`stack_high`](Self::stack_high) bytes, which hold everything a CTA may have written
+    /// but for a store past its thread's call-stack top (undefined in CUDA); the rest has
+    /// stayed zero since the buffer was last zero-filled whole. Resets `stack_high`.
+    // (Not inlined: `CtaBatch::advance`, which calls it only for kernels with local memory,
+    // stays small enough to be inlined into the per-CTA path of the JIT's batches.)
+    #[inline(never)]
+    pub fn clear_local(&self) {
+        let used = self
+            .stack_high
+            .swap(self.stack_base, Ordering::Relaxed)
+            .min(self.local_size) as usize;
+        let size = self.local_size as usize;
+        let threads = self.ntid.iter().map(|&n| n as usize).product::<usize>();
+        if used == 0 || self.local_base.is_null() {
+            return;
+        }
+        if used == size {
+            // SAFETY: the CTA's local area holds `local_size` bytes for each of its threads.
+            unsafe { std::ptr::write_bytes(self.local_base, 0, threads * size) };
+            return;
+        }
+        for t in 0..threads {
+            // SAFETY: thread `t`'s area is `local_size` bytes at `t * local_size` of the
+            // CTA's local area, and `used` < `local_size`.
+            unsafe { std::ptr::write_bytes(self.local_base.add(t * size), 0, used) };
+        }
+    }
+
     /// Thread index (x, y, z) of `lane` in the current warp.
     pub fn tid(&self, lane: u32) -> [u32; 3] {
         let linear = self.warp * 32 + lane;

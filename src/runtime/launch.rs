@@ -164,8 +164,11 @@ impl Sites<'_> {
 pub struct LaunchInput<'a> {
     pub dims: LaunchDims,
     pub static_shared: u64,
-    /// Local memory bytes per thread.
+    /// Local memory bytes per thread (the call stack included).
     pub local_bytes: u64,
+    /// Bytes of each thread's local memory before its call stack (`local_bytes` for a kernel
+    /// without one): what every CTA zero-fills at least ([`CtaEnv::clear_local`]).
+    pub stack_base: u64,
     pub params: &'a mut [u8],
     pub symbols: &'a [u64],
     pub memory: &'a DeviceMemory,
@@ -671,10 +674,15 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             rounds_in_call: 0,
             reserved_base: reserved_of(shared),
             batch: std::ptr::null_mut(),
+            stack_base: input.stack_base.min(input.local_bytes),
+            stack_high: std::sync::atomic::AtomicU64::new(input.stack_base.min(input.local_bytes)),
         };
+        // `keep_local`: leave a local buffer of the right size as it is (the caller zero-fills
+        // what the last CTA used, `CtaEnv::clear_local`); otherwise zero-fill all of it.
         let fresh = |shared: &mut Vec<u128>,
                      shared_init: &mut Vec<std::sync::atomic::AtomicU8>,
-                     local: &mut Vec<u128>| {
+                     local: &mut Vec<u128>,
+                     keep_local: bool| {
             shared.clear();
             shared.resize((buffer_bytes as usize).div_ceil(16), 0);
             if input.initcheck.is_some() {
@@ -682,8 +690,14 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 shared_init.clear();
                 shared_init.resize_with((shared_size as usize).div_ceil(8), Default::default);
             }
-            local.clear();
-            local.resize((threads * input.local_bytes as usize).div_ceil(16), 0);
+            let n = (threads * input.local_bytes as usize).div_ceil(16);
+            if local.len() != n {
+                // A new zeroed allocation: a large one gets pages the OS zero-fills when a
+                // thread first touches them, so a large call stack costs what is used.
+                *local = vec![0; n];
+            } else if !keep_local {
+                local.fill(0);
+            }
         };
         let past_deadline = || {
             let late = deadline.is_some_and(|d| Instant::now() > d);
@@ -780,7 +794,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     cluster,
                     mbar,
                 } = &mut buf;
-                fresh(shared, shared_init, local);
+                fresh(shared, shared_init, local, true);
                 reset_uses(tmem, mbar);
                 if race_sink.is_some() {
                     race.start(c, ctaid_of(c), threads as u32, shared_size);
@@ -794,6 +808,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 env.shared_base = shared.as_mut_ptr() as *mut u8;
                 env.reserved_base = reserved_of(shared);
                 env.local_base = local.as_mut_ptr() as *mut u8;
+                env.clear_local();
                 if initcheck_on {
                     env.shared_init = shared_init.as_ptr();
                 }
@@ -845,7 +860,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 cluster,
                 mbar,
             } = &mut buf;
-            fresh(shared, shared_init, local);
+            fresh(shared, shared_init, local, false);
             cluster.reset(
                 &[shared.as_mut_ptr() as *mut u8],
                 &[race_of(race)],
@@ -886,7 +901,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     break;
                 };
                 if clear && dirty {
-                    fresh(shared, shared_init, local);
+                    // (The local buffer keeps its size, so `env.local_base` stays valid.)
+                    fresh(shared, shared_init, local, true);
+                    env.clear_local();
                 }
                 dirty = true;
                 env.ctaid = ctaid_of(first);
@@ -971,7 +988,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     mbar,
                 } = &mut buf;
                 if !started {
-                    fresh(shared, shared_init, local);
+                    fresh(shared, shared_init, local, false);
                     reset_uses(tmem, mbar);
                     if race_sink.is_some() {
                         race.start(c, ctaid_of(c), threads as u32, shared_size);
@@ -1077,7 +1094,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 let mut inits = Vec::with_capacity(bufs.len());
                 for (r, b) in bufs.iter_mut().enumerate() {
                     let c = cta_of(k, r as u64);
-                    fresh(&mut b.shared, &mut b.shared_init, &mut b.local);
+                    fresh(&mut b.shared, &mut b.shared_init, &mut b.local, false);
                     if race_sink.is_some() {
                         b.race.start(c, ctaid_of(c), threads as u32, shared_size);
                     }

@@ -330,6 +330,8 @@ fn test_env(
         rounds_in_call: 0,
         reserved_base: std::ptr::null_mut(),
         batch: std::ptr::null_mut(),
+        stack_base: 0,
+        stack_high: Default::default(),
         race: std::ptr::null(),
         race_sink: std::ptr::null(),
     }

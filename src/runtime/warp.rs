@@ -409,19 +409,28 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 write_printf(env, &text);
             }
         }
-        Op::CallCheck { limit, size } => {
+        Op::CallCheck { base } => {
+            // The stack ends where the thread's local memory does: the launch sizes it.
+            let (limit, size) = (env.local_size, env.local_size.saturating_sub(base as u64));
             for l in lanes(mask) {
                 let (top, depth) = (d.arg(s, 0, l), d.arg(s, 1, l) as u32);
                 let (ptr, state) = (d.arg(s, 2, l), d.arg(s, 3, l) as u32);
                 let fault = if state == u32::MAX {
                     Some((FaultKind::BadCallTarget, ptr, 0))
-                } else if top > limit as u64 {
-                    Some((FaultKind::StackOverflow, depth as u64, size))
+                } else if top > limit {
+                    Some((FaultKind::StackOverflow, depth as u64, size as u32))
                 } else {
                     None
                 };
-                if let Some((kind, addr, sz)) = fault {
-                    env.fault(l, d.inst, kind, Space::Local, addr, sz, false);
+                match fault {
+                    Some((kind, addr, sz)) => {
+                        env.fault(l, d.inst, kind, Space::Local, addr, sz, false)
+                    }
+                    // What the next CTA on this buffer must zero-fill (`CtaEnv::clear_local`).
+                    None => {
+                        env.stack_high
+                            .fetch_max(top, std::sync::atomic::Ordering::Relaxed);
+                    }
                 }
                 d.set(s, 0, l, fault.is_none() as u64);
             }

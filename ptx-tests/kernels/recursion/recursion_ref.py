@@ -81,6 +81,18 @@ def fnptr(n):
     return out
 
 
+def deep(n, threads):
+    # out[i] = depth(N, trail) + trail[0], N = n + i: depth(N) = N, and the last store to
+    # trail[0] (as the calls return, n' = 1 .. N) is trail[n' % 4] = n' - 1 at the largest
+    # n' <= N with n' % 4 == 0 (none below 4: trail[0] is then never written).
+    out = []
+    for i in range(threads):
+        big = n + i
+        assert big >= 4
+        out.append((big + (big // 4) * 4 - 1) & M32)
+    return out
+
+
 def toml_list(xs):
     return "[" + ", ".join(str(x) for x in xs) + "]"
 
@@ -93,6 +105,9 @@ if __name__ == "__main__":
         print("fibs", toml_list(a))
         print("facts", toml_list(b))
         print("sums", toml_list(c))
+    elif what == "deep_stack":
+        # deep_stack.toml: two CTAs of 32 threads, recursion 300 to 363 calls deep.
+        print("out", toml_list(deep(300, 64)))
     elif what == "fnptr":
         print("which", toml_list(which(128)))
         print("out", toml_list(fnptr(128)))

@@ -1,0 +1,59 @@
+//! `cuCtxSetLimit(CU_LIMIT_STACK_SIZE, N)` sizes the per-thread call stack of later launches,
+//! as recursion deeper than the default needs on a GPU; `cuCtxGetLimit` returns what was set,
+//! and a limit over the 512 KiB of local memory a thread may have is refused. The kernel is
+//! `deep` of ptx-tests/kernels/recursion/recursion.cu: out[i] = depth(N) + trail[0] with
+//! N = n + i, whose value the host computes here from the C++ source's meaning.
+
+use cuda::context::*;
+use cuda::errors::*;
+use cuda::launch::*;
+use cuda::memory::*;
+use std::ptr::null_mut;
+
+mod common;
+use common::{arg, function, load, repo_file, setup};
+
+/// `CU_LIMIT_STACK_SIZE`.
+const STACK_SIZE: u32 = 0;
+
+/// depth(N) = N; trail[0]'s last store is N' - 1 at the largest N' <= N with N' % 4 == 0.
+fn deep(big: u32) -> u32 {
+    big + big / 4 * 4 - 1
+}
+
+#[test]
+fn a_raised_stack_limit_runs_deep_recursion() {
+    setup();
+    let m = load(&repo_file("ptx-tests/kernels/recursion/recursion.ptx"));
+    let f = function(m, "deep");
+    unsafe {
+        let mut v = 0usize;
+        assert_eq!(cuCtxGetLimit(&mut v, STACK_SIZE), CUDA_SUCCESS);
+        assert_eq!(v, 1024, "CUDA's default");
+        // 300 to 363 calls deep needs more than ptxjit's default 16 KiB.
+        assert_eq!(cuCtxSetLimit(STACK_SIZE, 65536), CUDA_SUCCESS);
+        assert_eq!(cuCtxGetLimit(&mut v, STACK_SIZE), CUDA_SUCCESS);
+        assert_eq!(v, 65536);
+        assert_eq!(
+            cuCtxSetLimit(STACK_SIZE, 1 << 20),
+            CUDA_ERROR_INVALID_VALUE,
+            "over the 512 KiB of local memory per thread"
+        );
+        assert_eq!(cuCtxGetLimit(&mut v, STACK_SIZE), CUDA_SUCCESS);
+        assert_eq!(v, 65536, "a refused limit leaves the old one");
+        let mut out = 0u64;
+        assert_eq!(cuMemAlloc_v2(&mut out, 4 * 64), CUDA_SUCCESS);
+        let n = 300u32;
+        let mut params = [arg(&out), arg(&n)];
+        let r = cuLaunchKernel(f, 2, 1, 1, 32, 1, 1, 0, 0, params.as_mut_ptr(), null_mut());
+        assert_eq!(r, CUDA_SUCCESS);
+        assert_eq!(cuCtxSynchronize(), CUDA_SUCCESS);
+        let mut host = [0u32; 64];
+        assert_eq!(
+            cuMemcpyDtoH_v2(host.as_mut_ptr().cast(), out, 4 * 64),
+            CUDA_SUCCESS
+        );
+        let want: Vec<u32> = (0..64).map(|i| deep(n + i)).collect();
+        assert_eq!(host.to_vec(), want);
+    }
+}
