@@ -736,11 +736,18 @@ pub fn generate(
     let differs = b.ins().icmp(IntCC::NotEqual, cur, warp);
     let set = b.create_block();
     let dispatch = b.create_block();
-    b.ins().brif(differs, set, &[], dispatch, &[]);
+    // The warp's first block: straight to the entry block where the kernel has no resume
+    // point but the start (`Gen::gen_warp_start`), else the dispatcher.
+    let warp_start = if starts_only_at_entry(f, layout) {
+        b.create_block()
+    } else {
+        dispatch
+    };
+    b.ins().brif(differs, set, &[], warp_start, &[]);
     b.switch_to_block(set);
     b.ins()
         .store(TRUSTED(), warp, env, offset_of!(CtaEnv, warp) as i32);
-    b.ins().jump(dispatch, &[]);
+    b.ins().jump(warp_start, &[]);
     let e = EnvVals {
         env,
         param_base,
@@ -822,6 +829,9 @@ pub fn generate(
         g.gen_preloop(pre, join, table, count)?;
     }
     g.gen_dispatch()?;
+    if warp_start != dispatch {
+        g.gen_warp_start(warp_start);
+    }
     for (p, &blk) in layout.order.iter().enumerate() {
         let r = g.regions.blocks_of(p as u32);
         if r.len() >= 2 {
@@ -839,6 +849,19 @@ pub fn generate(
     g.b.seal_all_blocks();
     g.b.finalize(frontend);
     Ok(())
+}
+
+/// Whether every warp of the kernel is entered only at its start: no barrier terminator and
+/// no block a barrier resumes at (`WarpLayout::barrier_targets`). A call then runs each of
+/// its warps from the state `start_cta` (or the next CTA of a batch, `batch.rs`) leaves:
+/// the entry block (priority 0) pending for the live lanes and its active bit set, and the
+/// warp runs until it exits or the launch stops.
+fn starts_only_at_entry(f: &ir::Function, layout: &WarpLayout) -> bool {
+    let barriers = f
+        .blocks
+        .iter()
+        .any(|b| matches!(b.term, Terminator::Barrier { .. }));
+    !barriers && layout.barrier_targets.is_empty() && !layout.order.is_empty()
 }
 
 impl Gen<'_, '_> {
@@ -975,6 +998,32 @@ impl Gen<'_, '_> {
         self.b
             .ins()
             .load(types::I32, MemFlagsData::new().with_notrap(), abort_ptr, 0)
+    }
+
+    /// The start of a warp's turn in a kernel whose warps are entered only at their start
+    /// ([`starts_only_at_entry`]): what the dispatcher would do there, without its search.
+    /// The abort flag is read first, as the dispatcher reads it before every block (set, the
+    /// dispatcher returns); then, where the entry block's active bit (priority 0, bit 0 of
+    /// the first active word) is set, the dispatcher would pick it (the lowest priority) and
+    /// clear it, so the code clears it and jumps to the entry block's `enter`. Any other
+    /// state (the bit clear) goes through the dispatcher. A warp at its start has exactly
+    /// that bit set (`start_cta`, `batch.rs`), so the dispatcher is skipped once per warp.
+    fn gen_warp_start(&mut self, start: CBlock) {
+        self.b.switch_to_block(start);
+        let abort = self.abort_flag();
+        let check = self.b.create_block();
+        self.b.ins().brif(abort, self.dispatch, &[], check, &[]);
+        self.b.switch_to_block(check);
+        let off = self.layout.active_off;
+        let word = self.state_load(types::I64, off);
+        let entry_bit = self.b.ins().band_imm_s(word, 1);
+        let enter = self.b.create_block();
+        self.b.ins().brif(entry_bit, enter, &[], self.dispatch, &[]);
+        self.b.switch_to_block(enter);
+        let cleared = self.b.ins().band_imm_s(word, !1i64);
+        self.state_store(cleared, off);
+        let entry = self.enter[0];
+        self.b.ins().jump(entry, &[]);
     }
 
     fn gen_dispatch(&mut self) -> Result<(), String> {
