@@ -68,6 +68,26 @@
 //!   tier (warp-wide plans, per-group tests, the runtime helper), so the group tier's accesses
 //!   run only where all its conditions were tested. Values made in one version are never used
 //!   in the other or after the merge (the group's caches are restored).
+//!
+//! **Tested leaves of carried pointers.** An address without a group stride may still be
+//! `p + u₁ + … + c` by `add.s64` steps, where `p` is a non-uniform parameter of the block
+//! (typically a pointer carried around a loop, such as a naive SGEMM's `&B[k*N + col]`), each
+//! `uᵢ` is warp-uniform here and `c` a constant (sgemm's unrolled `p`, `p + ldb`,
+//! `p + 2 ldb`, …). Its lanes' shape is not known at compile time, so it is tested, once per
+//! group for all the leaves of one `p` (the *chain*): `p`'s four lanes are read from its slot
+//! and must be `a, a + e, a + 2e, a + 3e` (`e` the element size) with all four lanes active
+//! and `a` a multiple of `e`. Then lane `j` of a leaf is `a + U + c + j e` modulo 2^64 (`U`
+//! the uniform sum, computed at the top of the block), and the leaf's range check — one
+//! unsigned compare of `a + U + lo - bias` against its root's bound, which is 0 unless
+//! `U + lo` is a multiple of `e` and memcheck is off — puts the whole range inside the window
+//! without wrapping, aligned. Leaves with other uniform addends are other roots of the same
+//! chain (one more compare each). These conditions join the segment's others, so where any
+//! fails the version without the group tier runs and faults are reported exactly as before.
+//! A leaf never takes a warp-wide plan's pointer (its check reads `p` on the main line).
+//!
+//! Every root's range check is one unsigned compare, `off < bound`, with the bound computed
+//! once per block execution from the window's size and the root's span (`root_bound`); the
+//! launch fact and memcheck are folded into it (a bound of 0 fails every compare).
 
 use super::codegen::{EnvField, Gen, TRUSTED};
 use super::vector::{GVal, Grp};
