@@ -18,3 +18,19 @@ extern "C" __global__ void carried_ptr(const float* A, const float* B, float* C,
         C[row * N + col] = acc;
     }
 }
+
+// Plane k of C' (starting boff + k*ldc bytes into C, rows x N floats) gets A[k] * B[col] at
+// [row][col], for k < K: stores through a pointer carried around the (unrolled) loop.
+extern "C" __global__ void carried_store(const float* A, const float* B, float* C, int N, int K,
+                                         long long boff, long long ldc)
+{
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (col < N) {
+        char* c = (char*)C + boff + 4 * (long long)(row * N + col);
+        float b = B[col];
+        for (int k = 0; k < K; ++k) {
+            *(float*)(c + k * ldc) = A[k] * b;
+        }
+    }
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Host reference for carried_ptr.cu: computes every expected output from the kernel's C
+"""Host reference for carried_ptr.cu: computes every expected output from the kernels' C
 semantics and writes the case files. Inputs are small integers, so every product and partial
 sum is an integer well inside f32's exact range: `acc += a * b` (fma or not, in any order) is
 exact, and the reference is plain integer arithmetic. Re-run after changing the kernel:
@@ -91,3 +91,48 @@ write("oob", "Row 2's second B element lies 2^36 bytes on, outside the arena: th
 write("misaligned", "A B row stride of 66 bytes: row 2's second element is misaligned, so "
       "thread (0,2,0) faults.", [1, 1], [16, 3], 16, 1, 5, 0, 66,
       error="thread (0,2,0) in 'ld.global.f32'")
+
+
+def write_store(name, comment, grid, block, n, k, boff, ldc):
+    """carried_store: C starts filled with -1; plane kk of C' (boff + kk·ldc bytes into C)
+    gets A[kk] · B[col] at [row][col] for every thread with col < n."""
+    rows = grid[1] * block[1]
+    cols = min(grid[0] * block[0], n)
+    a = inputs(3, k)
+    b = inputs(4, n)
+    clen = (boff + (k - 1) * ldc) // 4 + rows * n
+    c = np.full(clen, -1, dtype=np.float32)
+    for kk in range(k):
+        for row in range(rows):
+            for col in range(cols):
+                byte = boff + 4 * (row * n + col) + kk * ldc
+                c[byte // 4] = a[kk] * b[col]  # f32: exact, and -0 where the signs say
+    gc.save_npy(HERE, f"{name}_A", a)
+    gc.save_npy(HERE, f"{name}_B", b)
+    gc.save_npy(HERE, f"{name}_C", c)
+    text = (
+        f"# {comment}\n"
+        "# Expected values from carried_ptr_ref.py (host reference, exact integer products).\n"
+        'ptx = "carried_ptr.ptx"\n'
+        'kernel = "carried_store"\n'
+        f"grid = [{grid[0]}, {grid[1]}, 1]\n"
+        f"block = [{block[0]}, {block[1]}, 1]\n"
+        "# carried_store(const float* A, const float* B, float* C, int N, int K, long long boff,\n"
+        "#               long long ldc)\n"
+        f'args = [{{ buffer = "A" }}, {{ buffer = "B" }}, {{ buffer = "C" }}, {{ s32 = {n} }}, '
+        f"{{ s32 = {k} }}, {{ s64 = {boff} }}, {{ s64 = {ldc} }}]\n\n"
+    )
+    text += gc.buffer_from_file("A", f"{name}_A.npy", "f32") + "\n"
+    text += gc.buffer_from_file("B", f"{name}_B.npy", "f32") + "\n"
+    text += f'[buffers.C]\ntype = "f32"\nlen = {clen}\ninit = {{ fill = -1 }}\n'
+    text += f'\n[expect.C]\nfile = "{name}_C.npy"\ntolerance = "exact"\n'
+    gc.write_text(HERE, f"{name}.toml", text)
+
+
+# Stores: full groups (N = 32, 16 x 4 blocks), then partial warps and groups (N = 42, 16 x 3
+# blocks: lanes past N must not write, so the -1 fill between planes stays). K = 7: one
+# unrolled pass of four and three more; planes padded by 3 floats.
+write_store("store_mixed", "Stores through a carried pointer: full 16x4 blocks, N = 32, K = 7.",
+            [2, 2], [16, 4], 32, 7, 12, 4 * (8 * 32 + 3))
+write_store("store_ragged", "Stores through a carried pointer: partial warps (16x3 blocks) "
+            "and groups (N = 42), K = 7.", [3, 1], [16, 3], 42, 7, 4, 4 * (3 * 42 + 3))
