@@ -68,9 +68,29 @@
 //!   tier (warp-wide plans, per-group tests, the runtime helper), so the group tier's accesses
 //!   run only where all its conditions were tested. Values made in one version are never used
 //!   in the other or after the merge (the group's caches are restored).
+//!
+//! **Tested leaves of carried pointers.** An address without a group stride may still be
+//! `p + u₁ + … + c` by `add.s64` steps, where `p` is a non-uniform parameter of the block
+//! (typically a pointer carried around a loop, such as a naive SGEMM's `&B[k*N + col]`), each
+//! `uᵢ` is warp-uniform here and `c` a constant (sgemm's unrolled `p`, `p + ldb`,
+//! `p + 2 ldb`, …). Its lanes' shape is not known at compile time, so it is tested, once per
+//! group for all the leaves of one `p` (the *chain*): `p`'s four lanes are read from its slot
+//! and must be `a, a + e, a + 2e, a + 3e` (`e` the element size) with all four lanes active
+//! and `a` a multiple of `e`. Then lane `j` of a leaf is `a + U + c + j e` modulo 2^64 (`U`
+//! the uniform sum, computed at the top of the block), and the leaf's range check — one
+//! unsigned compare of `a + U + lo - bias` against its root's bound, which is 0 unless
+//! `U + lo` is a multiple of `e` and memcheck is off — puts the whole range inside the window
+//! without wrapping, aligned. Leaves with other uniform addends are other roots of the same
+//! chain (one more compare each). These conditions join the segment's others, so where any
+//! fails the version without the group tier runs and faults are reported exactly as before.
+//! A leaf never takes a warp-wide plan's pointer (its check reads `p` on the main line).
+//!
+//! Every root's range check is one unsigned compare, `off < bound`, with the bound computed
+//! once per block execution from the window's size and the root's span (`root_bound`); the
+//! launch fact and memcheck are folded into it (a bound of 0 fails every compare).
 
 use super::codegen::{EnvField, Gen, TRUSTED};
-use super::vector::Grp;
+use super::vector::{GVal, Grp};
 use crate::ir::{self, Effect, Op};
 use crate::runtime::env::CtaEnv;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -104,6 +124,8 @@ pub(super) struct GroupMem {
     /// Per memory instruction: its root, constant offset and stride.
     pub(super) access: HashMap<ir::Inst, GroupAccess>,
     roots: Vec<Root>,
+    /// Carried pointers whose lanes' shape is tested once per group (see [`RootKind::Leaf`]).
+    chains: Vec<Chain>,
     /// Warp-uniform parts of the roots' definitions, computed at the top of the block.
     top: HashMap<ir::Value, Value>,
     /// The group strides found while planning.
@@ -124,8 +146,39 @@ pub(super) struct GroupAccess {
     store: bool,
 }
 
+/// How a root's address for the group's lane `4g` is found, and why its four lanes' addresses
+/// have the root's stride.
+#[derive(Clone, PartialEq, Eq)]
+enum RootKind {
+    /// Replayed from its definition: the group stride is known at compile time.
+    Replay,
+    /// A tested leaf: the address is `chain`'s per-lane pointer (a parameter of the block,
+    /// such as a pointer carried around a loop) plus warp-uniform `addends` plus a constant.
+    /// The chain's four lanes are tested once per group to be consecutive, aligned and all
+    /// active; then every leaf's lanes are consecutive too (`p_j + u = (p_0 + u) + j · elem`
+    /// modulo 2^64, and the range check below rules out wrap-around), so a leaf needs only
+    /// its range check, one compare against its precomputed bound.
+    Leaf {
+        chain: usize,
+        addends: Vec<ir::Value>,
+    },
+}
+
+/// A carried pointer of the block whose group shape is tested at run time.
+struct Chain {
+    v: ir::Value,
+    elem: i64,
+}
+
 /// Accesses at constant offsets from one address share its replay and one bounds check.
 struct Root {
+    kind: RootKind,
+    /// `off < bound` (unsigned) is the whole range check of the group's window: computed at
+    /// the top of the block by [`Gen::root_bound`] (a leaf's also folds in the alignment of
+    /// its uniform part and memcheck being off).
+    bound: Option<Value>,
+    /// A leaf's warp-uniform part: the sum of its addends plus `lo` minus the window's bias.
+    usum: Option<Value>,
     /// Where all of the root's accesses have a warp-wide plan (`affine.rs`) over the same
     /// root: the conjunction of their conditions (`i8`, block level) and the warp lane 0's
     /// pointer for `lo`. While it holds, the group pointer is taken from that plan and the
@@ -152,6 +205,8 @@ pub(super) struct GroupCache {
     full: Option<Value>,
     /// Per root: the same with `full`.
     roots_full: HashMap<usize, Value>,
+    /// Per carried chain: its shape test (`i8`) and lane `4g`'s pointer (a device address).
+    chains: HashMap<usize, (Value, Value)>,
 }
 
 /// The stride of `t`-typed value bits `s`, wrapped to the type's width (signed).
@@ -289,31 +344,50 @@ impl Gen<'_, '_> {
             }
             let elem = et.bytes() as i64;
             let addr = d.args[0];
-            let Some(gs) = self.group_stride(addr, blk, 0, &mut memo) else {
-                continue;
-            };
-            // Consecutive elements, or (loads) one element for all lanes; `align` beyond the
-            // element size would fault in some lane. Stride 0 with a non-varying address is
-            // warp-uniform: affine.rs's business, or the general path's.
-            if !(gs.stride == elem || gs.stride == 0 && !store && gs.varies)
-                || i64::from(align) > elem
-            {
+            // `align` beyond the element size would fault in some lane.
+            if i64::from(align) > elem {
                 continue;
             }
-            let (root, off) = match self.const_offset_root(addr) {
-                (r, o)
-                    if o.abs() <= MAX_MERGE
-                        && self.group_stride(r, blk, 0, &mut memo) == Some(gs) =>
-                {
-                    (r, o)
+            let (kind, root, off, stride) = match self.group_stride(addr, blk, 0, &mut memo) {
+                Some(gs) => {
+                    // Consecutive elements, or (loads) one element for all lanes. Stride 0
+                    // with a non-varying address is warp-uniform: affine.rs's business, or
+                    // the general path's.
+                    if !(gs.stride == elem || gs.stride == 0 && !store && gs.varies) {
+                        continue;
+                    }
+                    let (root, off) = match self.const_offset_root(addr) {
+                        (r, o)
+                            if o.abs() <= MAX_MERGE
+                                && self.group_stride(r, blk, 0, &mut memo) == Some(gs) =>
+                        {
+                            (r, o)
+                        }
+                        _ => (addr, 0),
+                    };
+                    (RootKind::Replay, root, off, gs.stride)
                 }
-                _ => (addr, 0),
+                None => {
+                    let Some((p, addends, off)) = self.carried_chain(addr, blk, sc, &mut memo)
+                    else {
+                        continue;
+                    };
+                    let chain = match out.chains.iter().position(|c| c.v == p && c.elem == elem) {
+                        Some(c) => c,
+                        None => {
+                            out.chains.push(Chain { v: p, elem });
+                            out.chains.len() - 1
+                        }
+                    };
+                    (RootKind::Leaf { chain, addends }, p, off, elem)
+                }
             };
             let k = match out.roots.iter().position(|r| {
                 r.v == root
+                    && r.kind == kind
                     && r.space == space
                     && r.elem == elem
-                    && r.stride == gs.stride
+                    && r.stride == stride
                     && (r.lo - off).rem_euclid(elem) == 0
             }) {
                 Some(k) => {
@@ -324,11 +398,14 @@ impl Gen<'_, '_> {
                 }
                 None => {
                     out.roots.push(Root {
+                        kind,
+                        bound: None,
+                        usum: None,
                         skip: None,
                         v: root,
                         space,
                         elem,
-                        stride: gs.stride,
+                        stride,
                         lo: off,
                         hi: off,
                     });
@@ -340,7 +417,7 @@ impl Gen<'_, '_> {
                 GroupAccess {
                     root: k,
                     off,
-                    stride: gs.stride as u32,
+                    stride: stride as u32,
                     store,
                 },
             );
@@ -408,16 +485,54 @@ impl Gen<'_, '_> {
                     Some(x) => self.b.ins().band(x, fa.ok),
                 });
             }
-            root.skip = match (all, skip, p_lo) {
-                (true, Some(s), Some(p)) => Some((s, p)),
+            // A leaf's check reads its chain on the body's main line; a join would not keep
+            // that there, so leaves are always checked as leaves.
+            root.skip = match (all, skip, p_lo, &root.kind) {
+                (true, Some(s), Some(p), RootKind::Replay) => Some((s, p)),
                 _ => None,
             };
         }
-        // Warp-uniform parts, once.
+        // Warp-uniform parts, once, and each root's bound.
         let mut top = HashMap::new();
-        for r in 0..out.roots.len() {
-            let v = out.roots[r].v;
-            self.hoist_invariant(v, blk, sc, first, &mut memo, &mut top)?;
+        for root in out.roots.iter_mut() {
+            let (_, limit, bias) = self.strided_window(root.space);
+            let span = (root.hi - root.lo)
+                + if root.stride == 0 {
+                    root.elem
+                } else {
+                    4 * root.elem
+                };
+            let bound = self.root_bound(limit, span);
+            root.bound = Some(match &root.kind {
+                RootKind::Replay => {
+                    self.hoist_invariant(root.v, blk, sc, first, &mut memo, &mut top)?;
+                    // The launch fact (and memcheck being off), once per block.
+                    let f = if root.space == ir::Space::Shared {
+                        fact
+                    } else {
+                        fact_g
+                    };
+                    let zero = self.b.ins().iconst(types::I64, 0);
+                    self.b.ins().select(f, bound, zero)
+                }
+                RootKind::Leaf { addends, .. } => {
+                    let mut sum = self.b.ins().iconst(types::I64, root.lo);
+                    for &a in addends {
+                        let x = self.replay_top(a, blk, sc, first, &mut top)?;
+                        sum = self.b.ins().iadd(sum, x);
+                    }
+                    root.usum = Some(self.b.ins().iadd_imm_s(sum, -bias));
+                    // The uniform part keeps the chain's alignment; memcheck (global and
+                    // const) wants every access through the runtime.
+                    let low = self.b.ins().band_imm_s(sum, root.elem - 1);
+                    let mut ok = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+                    if root.space != ir::Space::Shared {
+                        ok = self.b.ins().band(ok, nm);
+                    }
+                    let zero = self.b.ins().iconst(types::I64, 0);
+                    self.b.ins().select(ok, bound, zero)
+                }
+            });
         }
         out.top = top;
         out.memo = memo;
@@ -594,7 +709,7 @@ impl Gen<'_, '_> {
             None => {
                 let skip = self.gfast.roots[ga.root].skip;
                 let x = match skip {
-                    None => self.group_root(grp, ga.root)?,
+                    None => self.root_check(grp, ga.root)?,
                     Some((skip, p_lo)) => {
                         // Computed only where the warp-wide plan fails; where it holds, its
                         // pointer serves (the same element). The join keeps the results on
@@ -661,12 +776,177 @@ impl Gen<'_, '_> {
         Ok(Some((ok, p, ga.stride)))
     }
 
+    /// The check of root `r` for the current group: replayed ([`Self::group_root`]) or a
+    /// tested leaf ([`Self::tested_leaf`]).
+    fn root_check(&mut self, grp: &mut Grp, r: usize) -> Result<(Value, Value), String> {
+        match self.gfast.roots[r].kind {
+            RootKind::Replay => self.group_root(grp, r),
+            RootKind::Leaf { chain, .. } => self.tested_leaf(grp, r, chain),
+        }
+    }
+
+    /// The bound (`i64`, at the top of the block) that makes a range check one compare:
+    /// for any offset `off`, `off < bound` (unsigned) exactly when `off + span ≤ limit`
+    /// without wrapping, that is `off < limit` and `limit - off ≥ span`. It is
+    /// `limit - span + 1` where `limit ≥ span`, else 0 (nothing fits). `span` > 0.
+    fn root_bound(&mut self, limit: Value, span: i64) -> Value {
+        let b = self.b.ins().iadd_imm_s(limit, 1 - span);
+        let room = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, limit, span);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.ins().select(room, b, zero)
+    }
+
+    /// A carried chain for address `v` (64-bit, no group stride) as used in `blk`: a
+    /// per-lane parameter `p` of `blk` (not uniform, with a slot, not in the scalar section
+    /// `sc`), the warp-uniform addends and the constant offset with `v = p + Σ addends + c`
+    /// in every lane, by `add.s64` steps. `None` when `v` is not of that form.
+    fn carried_chain(
+        &self,
+        v: ir::Value,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        memo: &mut HashMap<ir::Value, Option<GStride>>,
+    ) -> Option<(ir::Value, Vec<ir::Value>, i64)> {
+        let inv = Some(GStride {
+            stride: 0,
+            varies: false,
+        });
+        let (mut v, mut addends, mut off) = (v, vec![], 0i64);
+        for _ in 0..MAX_DEPTH {
+            if self.ty(v) != ir::Type::I64 {
+                return None;
+            }
+            match self.f.values[v.index()].def {
+                ir::ValueDef::Param(b, _) => {
+                    let ok = b == blk
+                        && !self.leaf_uniform(v, blk)
+                        && !sc.contains_key(&v)
+                        && self.layout.slot[v.index()] != u32::MAX;
+                    return ok.then_some((v, addends, off));
+                }
+                ir::ValueDef::Result(i, 0) => {
+                    let d = self.f.inst(i);
+                    let Op::IAdd {} = d.op else { return None };
+                    let (a, b) = (d.args[0], d.args[1]);
+                    let (next, add) = if self.group_stride(b, blk, 0, memo) == inv {
+                        (a, b)
+                    } else if self.group_stride(a, blk, 0, memo) == inv {
+                        (b, a)
+                    } else {
+                        return None;
+                    };
+                    match self.const_of(add, true) {
+                        Some(c) => off = off.checked_add(c).filter(|o| o.abs() <= MAX_MERGE)?,
+                        None if self.top_replayable(add, blk, sc, 0) => addends.push(add),
+                        None => return None,
+                    }
+                    v = next;
+                }
+                ir::ValueDef::Result(..) => return None,
+            }
+        }
+        None
+    }
+
+    /// Whether [`Self::replay_top`] can compute warp-uniform `v` at the top of `blk`: every
+    /// uniform leaf it reads has a slot that holds it (`Hoist::hides`), and every operation
+    /// on the way is pure.
+    fn top_replayable(
+        &self,
+        v: ir::Value,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        depth: u32,
+    ) -> bool {
+        if sc.contains_key(&v) {
+            return true;
+        }
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        if self.leaf_uniform(v, blk) {
+            return !self.hoist.hides(v, self.f) && self.layout.slot[v.index()] != u32::MAX;
+        }
+        let ir::ValueDef::Result(i, 0) = self.f.values[v.index()].def else {
+            return false;
+        };
+        let d = self.f.inst(i);
+        d.results.len() == 1
+            && d.op.effect() == Effect::Pure
+            && d.args
+                .iter()
+                .all(|&a| self.top_replayable(a, blk, sc, depth + 1))
+    }
+
+    /// The shape test of carried chain `c` for the current group, on the body's main line,
+    /// once: all four lanes active, their pointers consecutive elements, lane `4g`'s aligned
+    /// to the element size (`i8`); and lane `4g`'s pointer.
+    fn tested_chain(&mut self, grp: &mut Grp, c: usize) -> Result<(Value, Value), String> {
+        if let Some(&x) = grp.gcache.chains.get(&c) {
+            return Ok(x);
+        }
+        let (v, elem) = (self.gfast.chains[c].v, self.gfast.chains[c].elem);
+        // Not in the scalar section (checked while planning): read from its slot.
+        let GVal::V2(x0, x1) = self.gget(grp, &HashMap::new(), v)? else {
+            return Err(format!("internal: carried pointer {v} is not two i64x2"));
+        };
+        let a0 = self.b.ins().extractlane(x0, 0);
+        let sa = self.b.ins().splat(types::I64X2, a0);
+        let c0 = self.vconst_i64([0, elem]);
+        let c1 = self.vconst_i64([2 * elem, 3 * elem]);
+        let e0 = self.b.ins().iadd(sa, c0);
+        let e1 = self.b.ins().iadd(sa, c1);
+        let q0 = self.b.ins().icmp(IntCC::Equal, e0, x0);
+        let q1 = self.b.ins().icmp(IntCC::Equal, e1, x1);
+        let q = self.b.ins().band(q0, q1);
+        let consecutive = self.b.ins().vall_true(q);
+        let full = match grp.gcache.full {
+            Some(f) => f,
+            None => {
+                let f = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
+                grp.gcache.full = Some(f);
+                f
+            }
+        };
+        let mut ok = self.b.ins().band(consecutive, full);
+        if elem > 1 {
+            let low = self.b.ins().band_imm_s(a0, elem - 1);
+            let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+            ok = self.b.ins().band(ok, z);
+        }
+        grp.gcache.chains.insert(c, (ok, a0));
+        Ok((ok, a0))
+    }
+
+    /// Check tested leaf `r` of chain `c` for the current group: the chain's shape test and
+    /// one compare of the leaf's lowest offset against its bound (`i8`), and the host pointer
+    /// of lane `4g`'s element at the root's lowest offset.
+    fn tested_leaf(&mut self, grp: &mut Grp, r: usize, c: usize) -> Result<(Value, Value), String> {
+        let (space, usum, bound) = {
+            let r = &self.gfast.roots[r];
+            (r.space, r.usum, r.bound)
+        };
+        let (Some(usum), Some(bound)) = (usum, bound) else {
+            return Err("internal: a tested leaf without its uniform part".into());
+        };
+        let (shape, a0) = self.tested_chain(grp, c)?;
+        let (base, _, _) = self.strided_window(space);
+        let off = self.b.ins().iadd(a0, usum);
+        let inb = self.b.ins().icmp(IntCC::UnsignedLessThan, off, bound);
+        let ok = self.b.ins().band(shape, inb);
+        let p = self.b.ins().iadd(base, off);
+        Ok((ok, p))
+    }
+
     /// Replay root `r` for the current group and check its range: the condition (`i8`) and
     /// the host pointer of lane `4g`'s element at the root's lowest offset.
     fn group_root(&mut self, grp: &mut Grp, r: usize) -> Result<(Value, Value), String> {
-        let (root, space, elem, stride, lo, hi) = {
+        let (root, space, elem, lo) = {
             let r = &self.gfast.roots[r];
-            (r.v, r.space, r.elem, r.stride, r.lo, r.hi)
+            (r.v, r.space, r.elem, r.lo)
         };
         let mut checks = vec![];
         let r0 = self.replay_group(grp, root, &mut checks)?;
@@ -675,30 +955,20 @@ impl Gen<'_, '_> {
         } else {
             r0
         };
-        let (base, limit, bias) = self.strided_window(space);
-        let span = (hi - lo) + if stride == 0 { elem } else { 4 * elem };
+        let (base, _, bias) = self.strided_window(space);
+        let bound = self.gfast.roots[r]
+            .bound
+            .ok_or("internal: a root without a bound")?;
         let a_lo = self.b.ins().iadd_imm_s(r0, lo);
         let off = self.b.ins().iadd_imm_s(a_lo, -bias);
-        let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
-        let room = self.b.ins().isub(limit, off);
-        let fits = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, span);
-        let mut ok = self.b.ins().band(lt, fits);
+        // The whole range [lo, hi + the group's last element) in the window (`root_bound`).
+        let mut ok = self.b.ins().icmp(IntCC::UnsignedLessThan, off, bound);
         if elem > 1 {
             // Every member's offset is lo modulo the element size.
             let low = self.b.ins().band_imm_s(a_lo, elem - 1);
             let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
             ok = self.b.ins().band(ok, z);
         }
-        let (fact, fact_g) = self.gfast.fact.ok_or("internal: no launch fact")?;
-        let f = if space == ir::Space::Shared {
-            fact
-        } else {
-            fact_g
-        };
-        ok = self.b.ins().band(ok, f);
         for c in checks {
             ok = self.b.ins().band(ok, c);
         }

@@ -99,6 +99,12 @@ impl Gen<'_, '_> {
         self.vconst_bytes(types::I32X4, bytes)
     }
 
+    /// An `i64x2` constant.
+    pub(super) fn vconst_i64(&mut self, v: [i64; 2]) -> Value {
+        let bytes = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        self.vconst_bytes(types::I64X2, bytes)
+    }
+
     pub(super) fn vbitcast(&mut self, x: Value, to: CType) -> Value {
         if self.b.func.dfg.value_type(x) == to {
             x
@@ -1215,13 +1221,8 @@ impl Gen<'_, '_> {
         let a0 = self.b.ins().extractlane(addr.0, 0);
         let sa = self.b.ins().splat(types::I64X2, a0);
         let s = elem as i64;
-        let steps0: Vec<u8> = [0i64, s].iter().flat_map(|x| x.to_le_bytes()).collect();
-        let steps1: Vec<u8> = [2 * s, 3 * s]
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect();
-        let c0 = self.vconst_bytes(types::I64X2, steps0);
-        let c1 = self.vconst_bytes(types::I64X2, steps1);
+        let c0 = self.vconst_i64([0, s]);
+        let c1 = self.vconst_i64([2 * s, 3 * s]);
         let e0 = self.b.ins().iadd(sa, c0);
         let e1 = self.b.ins().iadd(sa, c1);
         let q0 = self.b.ins().icmp(IntCC::Equal, e0, addr.0);
