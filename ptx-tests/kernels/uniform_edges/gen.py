@@ -9,14 +9,16 @@ changing the kernel:
 BODY = r"""
 .visible .entry KERNEL(
 	.param .u64 out,
+	.param .u64 out2,
 	.param .u32 n
 )
 {
-	.reg .pred 	%p<12>;
+	.reg .pred 	%p<16>;
 	.reg .b32 	%r<32>;
-	.reg .b64 	%rd<4>;
+	.reg .b64 	%rd<8>;
 
 	ld.param.u64 	%rd1, [out];
+	ld.param.u64 	%rd5, [out2];
 	ld.param.u32 	%r1, [n];
 	mov.u32 	%r2, %tid.x;
 	mov.u32 	%r20, 0;
@@ -37,21 +39,23 @@ $SKIP1:
 	@%p3 bra 	$LOOP1;
 $AFTER1:
 	// 2. A counter changed under divergence (odd lanes start one higher), so not uniform,
-	// and its loop's own sum from 0: two edges into the loop with different uniform values.
+	// and its loop's own sum from 0: two edges into the loop (testing at its top) with
+	// different uniform values, n & 3 and (n & 3) + 1.
 	and.b32 	%r5, %r1, 3;
 	mov.u32 	%r21, 0;
 	and.b32 	%r6, %r2, 1;
 	setp.eq.u32 	%p4, %r6, 0;
 	@%p4 bra 	$EVEN2;
 	add.s32 	%r5, %r5, 1;
+	bra.uni 	$LOOP2;
 $EVEN2:
+	bra.uni 	$LOOP2;
+$LOOP2:
 	setp.eq.u32 	%p5, %r5, 0;
 	@%p5 bra 	$AFTER2;
-$LOOP2:
 	mad.lo.s32 	%r21, %r21, 3, %r5;
 	sub.s32 	%r5, %r5, 1;
-	setp.ne.u32 	%p6, %r5, 0;
-	@%p6 bra 	$LOOP2;
+	bra.uni 	$LOOP2;
 $AFTER2:
 	mad.lo.s32 	%r20, %r21, 1000, %r20;
 	// 3. Part of the warp (tid % 3 == 0) enters a loop with the uniform start n + 100 and
@@ -87,6 +91,20 @@ $R:
 	mov.u32 	%r12, %ntid.x;
 	mad.lo.s32 	%r13, %r11, %r12, %r2;
 	mul.wide.u32 	%rd2, %r13, 4;
+	// 4. Threads 32 and up (all of warp 1, part of warp 2) skip a guarded store; every
+	// thread then enters a loop of two trips with the uniform start n + 300.
+	add.s32 	%r15, %r1, 300;
+	add.s32 	%r16, %r1, 302;
+	setp.ge.u32 	%p11, %r2, 32;
+	@%p11 bra 	$L4;
+	add.s64 	%rd4, %rd5, %rd2;
+	shl.b32 	%r17, %r2, 1;
+	st.global.u32 	[%rd4], %r17;
+$L4:
+	add.s32 	%r20, %r20, %r15;
+	add.s32 	%r15, %r15, 1;
+	setp.lt.u32 	%p12, %r15, %r16;
+	@%p12 bra 	$L4;
 	add.s64 	%rd3, %rd1, %rd2;
 	st.global.u32 	[%rd3], %r20;
 	ret;
@@ -136,11 +154,24 @@ def reference(tid, n):
                 if not c < end:
                     break
     acc = (sum3 * 7 + acc) & M
-    return (acc + c) & M
+    acc = (acc + c) & M
+    c = (n + 300) & M
+    end = (n + 302) & M
+    while True:
+        acc = (acc + c) & M
+        c = (c + 1) & M
+        if not c < end:
+            break
+    return acc
 
 
 def expected(n):
     return [reference(t, n) for _ in range(GRID) for t in range(BLOCK)]
+
+
+def expected2():
+    """out2: 2 tid where thread tid < 32 stored it, 0 (as initialised) elsewhere."""
+    return [2 * t if t < 32 else 0 for _ in range(GRID) for t in range(BLOCK)]
 
 
 # (case name suffix, n, what it covers)
@@ -154,15 +185,18 @@ CASES = [
 
 def case(kernel, ptx, n, what, order):
     vals = ", ".join(str(v) for v in expected(n))
+    vals2 = ", ".join(str(v) for v in expected2())
     return (
         f"# {what}; {order}. Expected values from gen.py (host reference).\n"
         f'ptx = "{ptx}"\n'
         f'kernel = "{kernel}"\n'
         f"grid = [{GRID}, 1, 1]\n"
         f"block = [{BLOCK}, 1, 1]        # the last warp of each CTA is partial\n"
-        f'args = [{{ buffer = "out" }}, {{ u32 = {n} }}]\n\n'
+        f'args = [{{ buffer = "out" }}, {{ buffer = "out2" }}, {{ u32 = {n} }}]\n\n'
         f"[buffers.out]\ntype = \"u32\"\nlen = {GRID * BLOCK}\n\n"
-        f"[expect.out]\nvalues = [{vals}]\ntolerance = \"exact\"\n"
+        f"[buffers.out2]\ntype = \"u32\"\nlen = {GRID * BLOCK}\n\n"
+        f"[expect.out]\nvalues = [{vals}]\ntolerance = \"exact\"\n\n"
+        f"[expect.out2]\nvalues = [{vals2}]\ntolerance = \"exact\"\n"
     )
 
 
