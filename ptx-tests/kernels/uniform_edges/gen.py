@@ -22,6 +22,28 @@ BODY = r"""
 	ld.param.u32 	%r1, [n];
 	mov.u32 	%r2, %tid.x;
 	mov.u32 	%r20, 0;
+	mov.u32 	%r11, %ctaid.x;
+	mov.u32 	%r12, %ntid.x;
+	mad.lo.s32 	%r13, %r11, %r12, %r2;
+	mul.wide.u32 	%rd2, %r13, 4;
+	bar.sync 	0;
+	// 0. After a barrier, threads 32 and up (all of warp 1, part of warp 2) skip a guarded store; every
+	// thread then enters a loop of two trips with the uniform start n + 300 and its own
+	// sum from 0.
+	mov.u32 	%r23, 0;
+	add.s32 	%r15, %r1, 300;
+	add.s32 	%r16, %r1, 302;
+	setp.ge.u32 	%p11, %r2, 32;
+	@%p11 bra 	$L4;
+	add.s64 	%rd4, %rd5, %rd2;
+	shl.b32 	%r17, %r2, 1;
+	st.global.u32 	[%rd4], %r17;
+$L4:
+	add.s32 	%r23, %r23, %r15;
+	add.s32 	%r15, %r15, 1;
+	setp.lt.u32 	%p12, %r15, %r16;
+	@%p12 bra 	$L4;
+	add.s32 	%r20, %r20, %r23;
 	bar.sync 	0;
 	// 1. A uniform counter passed into a loop with a barrier from the block after a barrier,
 	// as a tree reduction does: s = n >> 1 (no trip for n < 2, one for n = 2, 3).
@@ -87,24 +109,6 @@ $LOOPQ:
 $R:
 	mad.lo.s32 	%r20, %r22, 7, %r20;
 	add.s32 	%r20, %r20, %r8;
-	mov.u32 	%r11, %ctaid.x;
-	mov.u32 	%r12, %ntid.x;
-	mad.lo.s32 	%r13, %r11, %r12, %r2;
-	mul.wide.u32 	%rd2, %r13, 4;
-	// 4. Threads 32 and up (all of warp 1, part of warp 2) skip a guarded store; every
-	// thread then enters a loop of two trips with the uniform start n + 300.
-	add.s32 	%r15, %r1, 300;
-	add.s32 	%r16, %r1, 302;
-	setp.ge.u32 	%p11, %r2, 32;
-	@%p11 bra 	$L4;
-	add.s64 	%rd4, %rd5, %rd2;
-	shl.b32 	%r17, %r2, 1;
-	st.global.u32 	[%rd4], %r17;
-$L4:
-	add.s32 	%r20, %r20, %r15;
-	add.s32 	%r15, %r15, 1;
-	setp.lt.u32 	%p12, %r15, %r16;
-	@%p12 bra 	$L4;
 	add.s64 	%rd3, %rd1, %rd2;
 	st.global.u32 	[%rd3], %r20;
 	ret;
@@ -124,6 +128,13 @@ M = 0xFFFFFFFF
 def reference(tid, n):
     """One thread's output, from the kernel's C-like semantics."""
     acc = 0
+    c = (n + 300) & M
+    end = (n + 302) & M
+    while True:
+        acc = (acc + c) & M
+        c = (c + 1) & M
+        if not c < end:
+            break
     s = n >> 1
     while s != 0:
         if tid < s:
@@ -154,15 +165,7 @@ def reference(tid, n):
                 if not c < end:
                     break
     acc = (sum3 * 7 + acc) & M
-    acc = (acc + c) & M
-    c = (n + 300) & M
-    end = (n + 302) & M
-    while True:
-        acc = (acc + c) & M
-        c = (c + 1) & M
-        if not c < end:
-            break
-    return acc
+    return (acc + c) & M
 
 
 def expected(n):
