@@ -68,10 +68,11 @@
 //!   `Reach::All`) reads and writes lane-strided structs whole (`wide.rs`, `Spec::wide`,
 //!   planned per block); a block some lanes run (`Reach::Some`) keeps one access per member
 //!   and lane.
-//! - Arguments of edges out of the region whose values are all scalar-section values, the
-//!   same on every edge to that destination, are written once after the group loops for
-//!   the lanes sent there (`Gen::region_once_args`), not per group: nothing in the region
-//!   reads a parameter slot of a block outside it (or of its head) during the pass.
+//! - Arguments of edges out of the region that all lanes of their block take together,
+//!   whose values are all scalar-section values, the same on every edge to that
+//!   destination, are written once after the group loops for the lanes sent there
+//!   (`Gen::region_once_args`), not per group: nothing in the region reads a parameter
+//!   slot of a block outside it (or of its head) during the pass.
 //! - The group tier of `group.rs` is not used in regions.
 
 use super::codegen::Gen;
@@ -222,7 +223,7 @@ impl Gen<'_, '_> {
             .iter()
             .map(|_| self.b.declare_var(types::I32))
             .collect();
-        let once = self.region_once_args(&r, &blocks, &sc);
+        let once = self.region_once_args(&r, &blocks, &sc, &uconds);
         let pass = Pass {
             masks,
             outs,
@@ -468,9 +469,6 @@ impl Gen<'_, '_> {
         }
         match spec.all_out[0] {
             Out::Pending(p) => {
-                if let Some(call) = pass.once_call(self, p) {
-                    self.scalar_args_store(&call, mask, sc)?;
-                }
                 self.state_or32(self.layout.pending(p), mask);
                 self.goto_prio(p);
             }
@@ -755,30 +753,43 @@ impl Gen<'_, '_> {
 
     /// The edges out of region `r` (to a block outside it, or back to its head) whose
     /// arguments can be written once for the warp after the group loops, not per group with
-    /// the group's lanes blended in: every edge of the region to that destination passes
-    /// the same values, each a scalar-section value (`sc`, computed at the region's top).
-    /// The lanes that take those edges are the destination's mask (`Pass::outs`, or the
-    /// whole warp where the full-warp or skipping version sends every lane there), and
-    /// `Gen::scalar_args_store` writes the values for exactly those lanes, so each lane's
-    /// parameter slots end as the per-group writes would leave them. Nothing in the region
-    /// reads those slots in the meantime: a destination outside the region, or the head,
-    /// is entered only from the dispatcher, after the pass. (The counter `s = ntid / 2`
-    /// passed into a reduction's loop from the block after the first barrier.)
+    /// the group's lanes blended in: every edge of the region to that destination is one
+    /// all lanes of its block take together (a jump, or a branch on a condition decided
+    /// once, `uconds`) and passes the same values, each a scalar-section value (`sc`,
+    /// computed at the region's top). The lanes that take those edges are the
+    /// destination's mask (`Pass::outs`, with the whole warp where the full-warp version
+    /// sends every lane there), and `Gen::scalar_args_store` writes the values for exactly
+    /// those lanes, so each lane's parameter slots end as the per-group writes would leave
+    /// them. Nothing in the region reads those slots in the meantime: a destination outside
+    /// the region, or the head, is entered only from the dispatcher, after the pass. (The
+    /// counter `s = ntid / 2` passed into a reduction's loop from the block after the first
+    /// barrier.) An edge of a divergent branch keeps its per-group writes: part of a warp
+    /// takes it, often none (a bounds guard), and the writes lane by lane for part of a
+    /// warp cost more than the blended group stores (reduce_shfl: +0.2% instructions in a
+    /// build that took such edges too); nor does the skipping version (`Gen::region_skip`)
+    /// write any, as it leaves by a divergent branch.
     fn region_once_args(
         &self,
         r: &Range<u32>,
         blocks: &[ir::Block],
         sc: &HashMap<ir::Value, Value>,
+        uconds: &[Option<Value>],
     ) -> Vec<ir::BlockCall> {
         let mut calls: Vec<ir::BlockCall> = vec![];
         let mut mixed: Vec<ir::Block> = vec![];
-        for &blk in blocks {
-            for c in self.f.block(blk).term.targets() {
+        for (k, &blk) in blocks.iter().enumerate() {
+            let term = &self.f.block(blk).term;
+            let together = match term {
+                Terminator::Branch { .. } => uconds[k].is_some(),
+                Terminator::Jump(_) | Terminator::Exit => true,
+                Terminator::Barrier { .. } | Terminator::Trap => false,
+            };
+            for c in term.targets() {
                 let p = self.layout.prio[c.block.index()];
                 if c.args.is_empty() || (p > r.start && p < r.end) {
                     continue;
                 }
-                let scalar = c.args.iter().all(|a| sc.contains_key(a));
+                let scalar = together && c.args.iter().all(|a| sc.contains_key(a));
                 match calls.iter().find(|o| o.block == c.block) {
                     Some(o) if o.args == c.args && scalar => {}
                     Some(_) => mixed.push(c.block),

@@ -14,8 +14,9 @@ BODY = r"""
 )
 {
 	.reg .pred 	%p<16>;
-	.reg .b32 	%r<32>;
+	.reg .b32 	%r<40>;
 	.reg .b64 	%rd<8>;
+	.shared .align 4 .b8 sdata[512];
 
 	ld.param.u64 	%rd1, [out];
 	ld.param.u64 	%rd5, [out2];
@@ -45,21 +46,48 @@ $L4:
 	@%p12 bra 	$L4;
 	add.s32 	%r20, %r20, %r23;
 	bar.sync 	0;
-	// 1. A uniform counter passed into a loop with a barrier from the block after a barrier,
-	// as a tree reduction does: s = n >> 1 (no trip for n < 2, one for n = 2, 3).
-	shr.u32 	%r4, %r1, 1;
+	// 1. A tree reduction in shared memory over 128 words (tid and tid + 80), its counter
+	// passed into the loop with a barrier from the block after a barrier, as reduce_shared
+	// does: s = (n & 127) >> 1 (no trip for n & 127 < 2, one for 2 and 3). Every thread adds
+	// sdata[0] and its own sdata[tid] after the loop.
+	mov.u32 	%r24, sdata;
+	shl.b32 	%r25, %r2, 2;
+	add.s32 	%r26, %r24, %r25;
+	mad.lo.s32 	%r27, %r2, 7, %r1;
+	and.b32 	%r27, %r27, 65535;
+	st.shared.u32 	[%r26], %r27;
+	setp.ge.u32 	%p13, %r2, 48;
+	@%p13 bra 	$INIT2;
+	add.s32 	%r28, %r2, 80;
+	mad.lo.s32 	%r27, %r28, 7, %r1;
+	and.b32 	%r27, %r27, 65535;
+	st.shared.u32 	[%r26+320], %r27;
+$INIT2:
+	bar.sync 	0;
+	and.b32 	%r4, %r1, 127;
+	shr.u32 	%r4, %r4, 1;
 	setp.eq.u32 	%p1, %r4, 0;
 	@%p1 bra 	$AFTER1;
 $LOOP1:
 	setp.ge.u32 	%p2, %r2, %r4;
 	@%p2 bra 	$SKIP1;
-	add.s32 	%r20, %r20, %r4;
+	add.s32 	%r29, %r2, %r4;
+	shl.b32 	%r29, %r29, 2;
+	add.s32 	%r29, %r24, %r29;
+	ld.shared.u32 	%r30, [%r26];
+	ld.shared.u32 	%r31, [%r29];
+	add.s32 	%r30, %r30, %r31;
+	st.shared.u32 	[%r26], %r30;
 $SKIP1:
 	bar.sync 	0;
 	shr.u32 	%r4, %r4, 1;
 	setp.ne.u32 	%p3, %r4, 0;
 	@%p3 bra 	$LOOP1;
 $AFTER1:
+	ld.shared.u32 	%r30, [sdata];
+	add.s32 	%r20, %r20, %r30;
+	ld.shared.u32 	%r30, [%r26];
+	add.s32 	%r20, %r20, %r30;
 	// 2. A counter changed under divergence (odd lanes start one higher), so not uniform,
 	// and its loop's own sum from 0: two edges into the loop (testing at its top) with
 	// different uniform values, n & 3 and (n & 3) + 1.
@@ -135,11 +163,14 @@ def reference(tid, n):
         c = (c + 1) & M
         if not c < end:
             break
-    s = n >> 1
+    sd = [(i * 7 + n) & 0xFFFF for i in range(128)]
+    s = (n & 127) >> 1
     while s != 0:
-        if tid < s:
-            acc = (acc + s) & M
+        for t in range(BLOCK):
+            if t < s:
+                sd[t] = (sd[t] + sd[t + s]) & M
         s >>= 1
+    acc = (acc + sd[0] + sd[tid]) & M
     k = (n & 3) + (tid & 1)
     sum2 = 0
     while k != 0:
@@ -179,9 +210,9 @@ def expected2():
 
 # (case name suffix, n, what it covers)
 CASES = [
-    ("", 200, "several trips of the first loop (s = 100 down to 1: some warps skip its body)"),
-    ("_zero", 1, "no trip of the first loop (s = 0), odd n"),
-    ("_one", 2, "one trip of the first loop (s = 1), n % 4 = 2, even n: the last loop has no trip"),
+    ("", 200, "several trips of the reduction (s = 36 down to 1: some warps skip its body)"),
+    ("_zero", 1, "no trip of the reduction (s = 0), odd n"),
+    ("_one", 2, "one trip of the reduction (s = 1), n % 4 = 2, even n: the last loop has no trip"),
     ("_four", 4, "n % 4 = 0: the even lanes' second loop has no trip"),
 ]
 
