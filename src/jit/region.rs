@@ -68,6 +68,11 @@
 //!   `Reach::All`) reads and writes lane-strided structs whole (`wide.rs`, `Spec::wide`,
 //!   planned per block); a block some lanes run (`Reach::Some`) keeps one access per member
 //!   and lane.
+//! - Arguments of edges out of the region that all lanes of their block take together,
+//!   whose values are all scalar-section values, the same on every edge to that
+//!   destination, are written once after the group loops for the lanes sent there
+//!   (`Gen::region_once_args`), not per group: nothing in the region reads a parameter
+//!   slot of a block outside it (or of its head) during the pass.
 //! - The group tier of `group.rs` is not used in regions.
 
 use super::codegen::Gen;
@@ -117,6 +122,26 @@ struct Pass {
     prios: Range<u32>,
     /// Blocks at its start that run for all of the group's lanes (`Regions::lead`).
     lead: usize,
+    /// Edges to destinations outside the region whose arguments are written once for the
+    /// lanes sent there, after the group loops (`Gen::region_once_args`), one per
+    /// destination block.
+    once: Vec<ir::BlockCall>,
+}
+
+impl Pass {
+    /// Whether the arguments of the region's edges to `b` are written once after the group
+    /// loops (`Pass::once`) rather than per group.
+    fn once_to(&self, b: ir::Block) -> bool {
+        self.once.iter().any(|c| c.block == b)
+    }
+
+    /// The edge whose arguments are written once for the destination of priority `p`, if any.
+    fn once_call(&self, g: &Gen<'_, '_>, p: u32) -> Option<ir::BlockCall> {
+        self.once
+            .iter()
+            .find(|c| g.layout.prio[c.block.index()] == p)
+            .cloned()
+    }
 }
 
 impl Gen<'_, '_> {
@@ -198,11 +223,13 @@ impl Gen<'_, '_> {
             .iter()
             .map(|_| self.b.declare_var(types::I32))
             .collect();
+        let once = self.region_once_args(&r, &blocks, &sc, &uconds);
         let pass = Pass {
             masks,
             outs,
             prios: r.clone(),
             lead,
+            once,
         };
         // Hoisted bounds checks, planned at the top for every block: the lead's first, then
         // (after the skipping version's test, which needs only those) the others'.
@@ -268,6 +295,9 @@ impl Gen<'_, '_> {
             let m = self.b.use_var(v);
             match o {
                 Out::Pending(p) => {
+                    if let Some(call) = pass.once_call(self, p) {
+                        self.scalar_args_store(&call, m, &sc)?;
+                    }
                     self.state_or32(self.layout.pending(p), m);
                     if single {
                         next = Some(p);
@@ -615,7 +645,7 @@ impl Gen<'_, '_> {
         let from = route.from;
         match term {
             Terminator::Jump(c) => {
-                if !c.args.is_empty() {
+                if !c.args.is_empty() && !route.pass.once_to(c.block) {
                     self.write_args(grp, sc, c, None)?;
                 }
                 let p = self.layout.prio[c.block.index()];
@@ -624,7 +654,7 @@ impl Gen<'_, '_> {
             Terminator::Branch { then_, else_, .. } if known.is_some() => {
                 // Every lane takes the same direction: no condition per group.
                 let taken = if known == Some(true) { then_ } else { else_ };
-                if !taken.args.is_empty() {
+                if !taken.args.is_empty() && !route.pass.once_to(taken.block) {
                     self.write_args(grp, sc, taken, None)?;
                 }
                 let p = self.layout.prio[taken.block.index()];
@@ -650,10 +680,10 @@ impl Gen<'_, '_> {
                     }
                 };
                 let ebits = self.b.ins().band_not(bits, tbits);
-                if !then_.args.is_empty() {
+                if !then_.args.is_empty() && !route.pass.once_to(then_.block) {
                     self.write_args(grp, sc, then_, Some((tm, false)))?;
                 }
-                if !else_.args.is_empty() {
+                if !else_.args.is_empty() && !route.pass.once_to(else_.block) {
                     self.write_args(grp, sc, else_, Some((tm, true)))?;
                 }
                 let tp = self.layout.prio[then_.block.index()];
@@ -719,6 +749,57 @@ impl Gen<'_, '_> {
         let new = self.b.ins().bor(old, placed);
         self.b.def_var(v, new);
         Ok(())
+    }
+
+    /// The edges out of region `r` (to a block outside it, or back to its head) whose
+    /// arguments can be written once for the warp after the group loops, not per group with
+    /// the group's lanes blended in: every edge of the region to that destination is one
+    /// all lanes of its block take together (a jump, or a branch on a condition decided
+    /// once, `uconds`) and passes the same values, each a scalar-section value (`sc`,
+    /// computed at the region's top). The lanes that take those edges are the
+    /// destination's mask (`Pass::outs`, with the whole warp where the full-warp version
+    /// sends every lane there), and `Gen::scalar_args_store` writes the values for exactly
+    /// those lanes, so each lane's parameter slots end as the per-group writes would leave
+    /// them. Nothing in the region reads those slots in the meantime: a destination outside
+    /// the region, or the head, is entered only from the dispatcher, after the pass. (The
+    /// counter `s = ntid / 2` passed into a reduction's loop from the block after the first
+    /// barrier.) An edge of a divergent branch keeps its per-group writes: part of a warp
+    /// takes it, often none (a bounds guard), and the writes lane by lane for part of a
+    /// warp cost more than the blended group stores (reduce_shfl: +0.2% instructions in a
+    /// build that took such edges too); nor does the skipping version (`Gen::region_skip`)
+    /// write any, as it leaves by a divergent branch.
+    fn region_once_args(
+        &self,
+        r: &Range<u32>,
+        blocks: &[ir::Block],
+        sc: &HashMap<ir::Value, Value>,
+        uconds: &[Option<Value>],
+    ) -> Vec<ir::BlockCall> {
+        let mut calls: Vec<ir::BlockCall> = vec![];
+        let mut mixed: Vec<ir::Block> = vec![];
+        for (k, &blk) in blocks.iter().enumerate() {
+            let term = &self.f.block(blk).term;
+            let together = match term {
+                Terminator::Branch { .. } => uconds[k].is_some(),
+                Terminator::Jump(_) | Terminator::Exit => true,
+                Terminator::Barrier { .. } | Terminator::Trap => false,
+            };
+            for c in term.targets() {
+                let p = self.layout.prio[c.block.index()];
+                if c.args.is_empty() || (p > r.start && p < r.end) {
+                    continue;
+                }
+                let scalar = together && c.args.iter().all(|a| sc.contains_key(a));
+                match calls.iter().find(|o| o.block == c.block) {
+                    Some(o) if o.args == c.args && scalar => {}
+                    Some(_) => mixed.push(c.block),
+                    None if scalar => calls.push(c.clone()),
+                    None => mixed.push(c.block),
+                }
+            }
+        }
+        calls.retain(|c| !mixed.contains(&c.block));
+        calls
     }
 
     /// The direction the full-warp version of region `r` specialises a branch of for

@@ -1829,7 +1829,7 @@ impl Gen<'_, '_> {
     /// all 32 lanes of each slot are written (`splat_store`): the others never run again, so
     /// nothing reads their slots; otherwise lane by lane, since a lane parked or pending
     /// elsewhere may hold its own argument in the slot already.
-    fn scalar_args_store(
+    pub(super) fn scalar_args_store(
         &mut self,
         call: &ir::BlockCall,
         lanes: Value,
