@@ -103,9 +103,10 @@ pub const ISA: &[Instr] = isa! {
         "add.bf16x2 %r1, %r2, %r3"]
     "sub (half)" "9.7.4.2" "as add" ["sub.f16 %h1, %h2, %h3", "sub.bf16x2 %r1, %r2, %r3"]
     "mul (half)" "9.7.4.3" "as add" ["mul.ftz.f16 %h1, %h2, %h3", "mul.rn.bf16x2 %r1, %r2, %r3"]
-    "fma (half)" "9.7.4.4" ".rn{.ftz}{.sat|.relu} f16, f16x2; .rn{.relu} bf16, bf16x2" [
+    "fma (half)" "9.7.4.4" ".rn{.ftz}{.sat|.relu} f16, f16x2; .rn{.relu} bf16, bf16x2; .rn.oob{.relu} on all four (+0 when a source is the OOB NaN, ptxjit's canonical NaN: docs/isa-notes.md)" [
         "fma.rn.f16 %h1, %h2, %h3, %h4", "fma.rn.ftz.relu.f16x2 %r1, %r2, %r3, %r4",
-        "fma.rn.relu.bf16 %h1, %h2, %h3, %h4", "fma.rn.bf16x2 %r1, %r2, %r3, %r4"]
+        "fma.rn.relu.bf16 %h1, %h2, %h3, %h4", "fma.rn.bf16x2 %r1, %r2, %r3, %r4",
+        "fma.rn.oob.f16 %h1, %h2, %h3, %h4", "fma.rn.oob.relu.bf16x2 %r1, %r2, %r3, %r4"]
     "neg (half)" "9.7.4.5" "{.ftz} f16, f16x2; bf16, bf16x2" ["neg.ftz.f16 %h1, %h2", "neg.bf16x2 %r1, %r2"]
     "abs (half)" "9.7.4.6" "{.ftz} f16, f16x2; bf16, bf16x2" ["abs.f16x2 %r1, %r2", "abs.bf16 %h1, %h2"]
     "min (half)" "9.7.4.7" "{.ftz}{.NaN}{.xorsign.abs} f16, f16x2; {.NaN}{.xorsign.abs} bf16, bf16x2" [
