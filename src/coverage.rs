@@ -285,9 +285,14 @@ pub const ISA: &[Instr] = isa! {
         "barrier.cluster.arrive", "barrier.cluster.wait", "barrier.cluster.arrive.relaxed.aligned", "@%p1 barrier.cluster.arrive",
         "barrier.cluster.arrive.release", "barrier.cluster.wait.acquire.aligned"]
     "bar.warp.sync" "9.7.13.2" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
-    "membar / fence" "9.7.13.4" "membar, fence; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster, .proxy.tensormap::generic.{release,acquire} (one proxy: plain fences)" [
+    "membar / fence" "9.7.13.4" "membar, fence; .acquire/.release .sync_restrict; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster, .proxy.tensormap::generic.{release,acquire}, .proxy.async::generic.{acquire,release}.sync_restrict (one proxy: plain fences)" [
         "membar.gl", "fence.acq_rel.gpu", "fence.proxy.async", "fence.proxy.async.shared::cta",
         "membar.proxy.alias", "fence.mbarrier_init.release.cluster",
+        "fence.acquire.sync_restrict::shared::cluster.cluster",
+        "fence.release.sync_restrict::shared::cta.cluster",
+        "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster",
+        "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster",
+        "fence.proxy.async::generic.release.sync_restrict::shared::cluster::read.cluster",
         "fence.proxy.tensormap::generic.release.gpu",
         "fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128"]
     "atom" "9.7.13.5" "add/and/or/xor/exch/min/max/inc/dec/cas on b32/b64, cas.b16, add.f32/f64, add.noftz on f16/bf16/f16x2/bf16x2, vector add (.v2/.v4 f32) and add/min/max (.v2-.v8 f16/bf16, .v2/.v4 f16x2/bf16x2), .L2::cache_hint; cas.b128 and exch.b128 on .b128 registers (the host's 16-byte compare-and-swap; PTX ISA 8.3, .sys from 8.4)" [
@@ -762,6 +767,14 @@ mod tests {
             ("atom.sc.global.add.u32 %r1, [%rd1], %r2", "illegal modifier '.sc'"),
             ("red.acquire.gpu.global.add.u32 [%rd1], %r2", "illegal modifier '.acquire'"),
             ("fence.relaxed.gpu", "illegal modifier '.relaxed'"),
+            ("fence.release.sync_restrict::shared::cluster.cluster", "fence.sync_restrict is"),
+            (
+                "fence.proxy.async::generic.acquire.sync_restrict::shared::cta.cluster",
+                "fence.proxy.async::generic is",
+            ),
+            ("membar.proxy.async.global", "membar.proxy takes .alias or .async"),
+            ("fma.rn.sat.oob.f16 %h1, %h2, %h3, %h4", ".oob takes .rn and no .ftz/.sat"),
+            ("fma.rz.oob.bf16 %h1, %h2, %h3, %h4", ".oob takes .rn"),
             ("neg.ftz.s32 %r1, %r2", ".ftz"),
             ("rem.f32 %f1, %f2, %f3", "no floating-point"),
             ("mov.u64 %rd1, %tid.x", "has 32 bits"),
