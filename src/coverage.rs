@@ -103,9 +103,10 @@ pub const ISA: &[Instr] = isa! {
         "add.bf16x2 %r1, %r2, %r3"]
     "sub (half)" "9.7.4.2" "as add" ["sub.f16 %h1, %h2, %h3", "sub.bf16x2 %r1, %r2, %r3"]
     "mul (half)" "9.7.4.3" "as add" ["mul.ftz.f16 %h1, %h2, %h3", "mul.rn.bf16x2 %r1, %r2, %r3"]
-    "fma (half)" "9.7.4.4" ".rn{.ftz}{.sat|.relu} f16, f16x2; .rn{.relu} bf16, bf16x2" [
+    "fma (half)" "9.7.4.4" ".rn{.ftz}{.sat|.relu} f16, f16x2; .rn{.relu} bf16, bf16x2; .rn.oob{.relu} on all four (+0 when a source is the OOB NaN, ptxjit's canonical NaN: docs/isa-notes.md)" [
         "fma.rn.f16 %h1, %h2, %h3, %h4", "fma.rn.ftz.relu.f16x2 %r1, %r2, %r3, %r4",
-        "fma.rn.relu.bf16 %h1, %h2, %h3, %h4", "fma.rn.bf16x2 %r1, %r2, %r3, %r4"]
+        "fma.rn.relu.bf16 %h1, %h2, %h3, %h4", "fma.rn.bf16x2 %r1, %r2, %r3, %r4",
+        "fma.rn.oob.f16 %h1, %h2, %h3, %h4", "fma.rn.oob.relu.bf16x2 %r1, %r2, %r3, %r4"]
     "neg (half)" "9.7.4.5" "{.ftz} f16, f16x2; bf16, bf16x2" ["neg.ftz.f16 %h1, %h2", "neg.bf16x2 %r1, %r2"]
     "abs (half)" "9.7.4.6" "{.ftz} f16, f16x2; bf16, bf16x2" ["abs.f16x2 %r1, %r2", "abs.bf16 %h1, %h2"]
     "min (half)" "9.7.4.7" "{.ftz}{.NaN}{.xorsign.abs} f16, f16x2; {.NaN}{.xorsign.abs} bf16, bf16x2" [
@@ -196,10 +197,11 @@ pub const ISA: &[Instr] = isa! {
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 32, [%r2], %h1",
         "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [sm], 16, [%r2]",
         "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%rd1], [%r1], %r2, %rd2"]
-    "cp.reduce.async.bulk" "9.7.9.25.4.2" "into .global (.bulk_group): .add u32/s32/u64/f32/f64 and .noftz f16/bf16, .min/.max u32/s32/u64/s64, .inc/.dec u32, .and/.or/.xor b32/b64; into .shared::cluster (.mbarrier::complete_tx::bytes): .add u32/s32/u64, .min/.max u32/s32, .inc/.dec u32, .and/.or/.xor b32 (element-wise atomics); not .min/.max on f16/bf16" [
+    "cp.reduce.async.bulk" "9.7.9.25.4.2" "into .global (.bulk_group): .add u32/s32/u64/f32/f64 and .noftz f16/bf16, .min/.max u32/s32/u64/s64/f16/bf16, .inc/.dec u32, .and/.or/.xor b32/b64; into .shared::cluster (.mbarrier::complete_tx::bytes): .add u32/s32/u64, .min/.max u32/s32, .inc/.dec u32, .and/.or/.xor b32 (element-wise atomics)" [
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r1], 64",
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 [%rd1], [%r1], %r2",
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [%rd1], [%r1], 32",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.bf16 [%rd1], [%r1], 32",
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32 [%r1], [sm], 16, [%r2]"]
     "cp.async.bulk.prefetch" "9.7.9.25.4.3" "accepted (no effect)" ["cp.async.bulk.prefetch.L2.global [%rd1], 64"]
     "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); .3d-.5d .im2col::w and .im2col::w::128 loads with {wHalo, wOffset} (maps as cuTensorMapEncodeIm2colWide makes them, W or W128 mode: pixels along W only, halo pixels after the column or each 32; ptxjit's reading of the ISA's figures, docs/isa-notes.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B, element strides, OOB fill zero/NaN; .2d .tile::gather4 loads and .tile::scatter4 stores (a column and four row indices; maps with a box one row high); the copy is done when the instruction executes ; .3d-.5d .im2col_no_offs stores with an im2col map: the elements an .im2col load with zero offsets reads, in-bound ones written (ptxjit's reading, docs/tensor-maps.md) (not yet: .cta_group, interleaved maps); .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
@@ -283,9 +285,14 @@ pub const ISA: &[Instr] = isa! {
         "barrier.cluster.arrive", "barrier.cluster.wait", "barrier.cluster.arrive.relaxed.aligned", "@%p1 barrier.cluster.arrive",
         "barrier.cluster.arrive.release", "barrier.cluster.wait.acquire.aligned"]
     "bar.warp.sync" "9.7.13.2" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
-    "membar / fence" "9.7.13.4" "membar, fence; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster, .proxy.tensormap::generic.{release,acquire} (one proxy: plain fences)" [
+    "membar / fence" "9.7.13.4" "membar, fence; .acquire/.release .sync_restrict; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster, .proxy.tensormap::generic.{release,acquire}, .proxy.async::generic.{acquire,release}.sync_restrict (one proxy: plain fences)" [
         "membar.gl", "fence.acq_rel.gpu", "fence.proxy.async", "fence.proxy.async.shared::cta",
         "membar.proxy.alias", "fence.mbarrier_init.release.cluster",
+        "fence.acquire.sync_restrict::shared::cluster.cluster",
+        "fence.release.sync_restrict::shared::cta.cluster",
+        "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster",
+        "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster",
+        "fence.proxy.async::generic.release.sync_restrict::shared::cluster::read.cluster",
         "fence.proxy.tensormap::generic.release.gpu",
         "fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128"]
     "atom" "9.7.13.5" "add/and/or/xor/exch/min/max/inc/dec/cas on b32/b64, cas.b16, add.f32/f64, add.noftz on f16/bf16/f16x2/bf16x2, vector add (.v2/.v4 f32) and add/min/max (.v2-.v8 f16/bf16, .v2/.v4 f16x2/bf16x2), .L2::cache_hint; cas.b128 and exch.b128 on .b128 registers (the host's 16-byte compare-and-swap; PTX ISA 8.3, .sys from 8.4)" [
@@ -760,6 +767,14 @@ mod tests {
             ("atom.sc.global.add.u32 %r1, [%rd1], %r2", "illegal modifier '.sc'"),
             ("red.acquire.gpu.global.add.u32 [%rd1], %r2", "illegal modifier '.acquire'"),
             ("fence.relaxed.gpu", "illegal modifier '.relaxed'"),
+            ("fence.release.sync_restrict::shared::cluster.cluster", "fence.sync_restrict is"),
+            (
+                "fence.proxy.async::generic.acquire.sync_restrict::shared::cta.cluster",
+                "fence.proxy.async::generic is",
+            ),
+            ("membar.proxy.async.global", "membar.proxy takes .alias or .async"),
+            ("fma.rn.sat.oob.f16 %h1, %h2, %h3, %h4", ".oob takes .rn and no .ftz/.sat"),
+            ("fma.rz.oob.bf16 %h1, %h2, %h3, %h4", ".oob takes .rn"),
             ("neg.ftz.s32 %r1, %r2", ".ftz"),
             ("rem.f32 %f1, %f2, %f3", "no floating-point"),
             ("mov.u64 %rd1, %tid.x", "has 32 bits"),

@@ -208,8 +208,9 @@ op_table! {
     ["9.7.4.2"] HSub { fmt: HalfFmt, rnd: Round, ftz: bool, sat: bool } => "hsub";
     /// Half-precision multiply.
     ["9.7.4.3"] HMul { fmt: HalfFmt, rnd: Round, ftz: bool, sat: bool } => "hmul";
-    /// Half-precision fused multiply-add; `.relu` clamps negative results to +0.
-    ["9.7.4.4"] HFma { fmt: HalfFmt, rnd: Round, ftz: bool, sat: bool, relu: bool } => "hfma";
+    /// Half-precision fused multiply-add; `.relu` clamps negative results to +0; `.oob` gives +0
+    /// when any source is the OOB NaN a tensor copy fills out-of-bound elements with.
+    ["9.7.4.4"] HFma { fmt: HalfFmt, rnd: Round, ftz: bool, sat: bool, relu: bool, oob: bool } => "hfma";
     /// Half-precision min/max (NaN rules as [`Op::FMinMax`]).
     ["9.7.4.7"] HMinMax { fmt: HalfFmt, max: bool, ftz: bool, nan: bool, xorsign: bool } => "hminmax";
     /// Half-precision negate (sign flip after optional ftz).

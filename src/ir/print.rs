@@ -291,7 +291,13 @@ pub fn print_modifiers(op: &Op) -> String {
             ftz,
             sat,
             relu,
-        } => format!(".{fmt}{}{}", fl(rnd, ftz, sat), flag(*relu, ".relu")),
+            oob,
+        } => format!(
+            ".{fmt}{}{}{}",
+            fl(rnd, ftz, sat),
+            flag(*oob, ".oob"),
+            flag(*relu, ".relu")
+        ),
         Op::HMinMax {
             fmt,
             max,

@@ -95,6 +95,10 @@ pub(crate) struct Globals {
     pub const_bytes: u64,
     /// Module-scope `.shared` declarations (laid out in every kernel).
     pub shared: Vec<ast::VarDecl>,
+    /// `.global`/`.const` variables declared inside a function body (PTX ISA §5.1: static
+    /// storage like module-scope ones, the name visible in that body only), by the span of
+    /// their declaration: index into `vars`.
+    pub statics: HashMap<Span, u32>,
     /// Element size in bytes of every module-scope variable by name (for `a[i]` operands).
     pub elem: HashMap<String, Option<u64>>,
     /// `shfl`/`vote` need `.sync`: PTX ISA 6.4 or later for `.target sm_70` or higher, where
@@ -489,6 +493,7 @@ impl Globals {
             global_bytes: 0,
             const_bytes: 0,
             shared: vec![],
+            statics: HashMap::new(),
             elem: HashMap::new(),
             sync_required: sync_required(m),
             header: Header::of(m),
@@ -504,15 +509,50 @@ impl Globals {
             byte: Option<u8>,
         }
         let mut pending: Vec<Pending> = vec![];
+        // Module-scope variables under their names, then the `.global`/`.const` variables of
+        // function bodies under `function::name@offset` (no PTX identifier has that form, so
+        // neither a module-scope name nor the host's `cuModuleGetGlobal` can reach them).
+        let mut decls: Vec<(&ast::VarDecl, Option<String>)> = vec![];
         for item in &m.items {
-            let ast::Item::Var(d) = item else { continue };
-            note_elem(&mut g.elem, d);
+            if let ast::Item::Var(d) = item {
+                decls.push((d, None));
+            }
+        }
+        for item in &m.items {
+            let ast::Item::Function(f) = item else {
+                continue;
+            };
+            let Some(body) = &f.body else { continue };
+            let mut inner = vec![];
+            collect_decls(body, StateSpace::Global, &mut inner);
+            collect_decls(body, StateSpace::Const, &mut inner);
+            for d in inner {
+                let name = format!("{}::{}@{}", f.name.name, d.name.name, d.span.start);
+                decls.push((d, Some(name)));
+            }
+        }
+        for (d, fn_scope) in decls {
+            if fn_scope.is_none() {
+                note_elem(&mut g.elem, d);
+            }
             let space = match d.space {
                 StateSpace::Global => ir::Space::Global,
                 StateSpace::Const => ir::Space::Const,
                 StateSpace::Shared => {
                     g.shared.push(d.clone());
                     continue;
+                }
+                // ptxas: "Module-scoped variables in .local state space are not allowed with
+                // ABI" (PTX ISA §5.1.5: per-thread memory, declared inside functions).
+                StateSpace::Local => {
+                    return Err(LowerError::new(
+                        d.span,
+                        format!(
+                            "module-scope .local variable '{}': .local variables are declared \
+                             inside a function",
+                            d.name.name
+                        ),
+                    ))
                 }
                 _ => {
                     return Err(LowerError::unsupported(
@@ -610,9 +650,17 @@ impl Globals {
                 }
             }
             init.truncate(size as usize);
-            g.by_name.insert(d.name.name.clone(), g.vars.len() as u32);
+            let index = g.vars.len() as u32;
+            let name = match fn_scope {
+                Some(name) => {
+                    g.statics.insert(d.span, index);
+                    name
+                }
+                None => d.name.name.clone(),
+            };
+            g.by_name.insert(name.clone(), index);
             g.vars.push(ir::Variable {
-                name: d.name.name.clone(),
+                name,
                 space,
                 size,
                 align: align as u32,
@@ -709,6 +757,11 @@ pub(crate) struct Builder<'a> {
     /// The module's `.const` variables: (index into `Globals::vars`, size in bytes), for
     /// `isspacep.const`.
     pub const_vars: Vec<(u32, u64)>,
+    /// `Globals::statics` of the module.
+    pub statics: HashMap<Span, u32>,
+    /// Names a function-scope `.global`/`.const` variable of the body being lowered hides,
+    /// with what they named before (for [`Builder::callee_syms`]).
+    pub hidden: HashMap<String, Option<Sym>>,
     /// `.b128` registers: each is two i64 variables, the low half under the register's name
     /// and the high half under `NAME#hi`; this holds the low halves, which only `ld`, `st` and
     /// `mov.b128` may use (`lower::decode::wide`).
@@ -737,6 +790,29 @@ pub(crate) struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
+    /// The symbols a called function's body sees: the module's `.global`/`.const` variables
+    /// and the CTA's `.shared` ones, not the caller's function-scope `.global`/`.const`
+    /// variables (the names they hide name the module's variables again).
+    pub fn callee_syms(&self) -> HashMap<String, Sym> {
+        let mut syms: HashMap<String, Sym> = self
+            .syms
+            .iter()
+            .filter(|(_, s)| matches!(s, Sym::Global { .. } | Sym::Shared { .. }))
+            .map(|(n, s)| (n.clone(), *s))
+            .collect();
+        for (name, before) in &self.hidden {
+            match before {
+                Some(s @ (Sym::Global { .. } | Sym::Shared { .. })) => {
+                    syms.insert(name.clone(), *s);
+                }
+                _ => {
+                    syms.remove(name);
+                }
+            }
+        }
+        syms
+    }
+
     pub fn loc(&self, span: Span) -> SrcLoc {
         if let Some(l) = self.loc_override {
             return l;
@@ -1006,6 +1082,8 @@ pub(crate) fn build_kernel<'a>(
         ext_fit: HashMap::new(),
         decl: HashMap::new(),
         const_vars: vec![],
+        statics: globals.statics.clone(),
+        hidden: HashMap::new(),
         wide: Default::default(),
         has_vector_regs: false,
         elem_size: elem_sizes(globals, f, body, funcs),
@@ -1206,11 +1284,13 @@ pub(crate) fn build_kernel<'a>(
     collect_decls(body, StateSpace::Local, &mut local_decls);
     let mut local_top: u64 = 0;
     for d in &local_decls {
+        // ptxas: "No initial value is allowed for 'x' in this state space" (PTX ISA §5.4.4:
+        // only .global and .const variables take initializers).
         if d.init.is_some() {
-            return Err(LowerError::unsupported(
+            return Err(LowerError::new(
                 d.span,
                 format!(
-                    "initialized local variable '{}' is not supported yet",
+                    "local variable '{}' cannot have an initializer",
                     d.name.name
                 ),
             ));
@@ -1536,6 +1616,25 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
             let off = b.alloc_local(size, align);
             b.syms
                 .insert(d.name.name.clone(), Sym::Local { offset: off });
+            Ok(())
+        }
+        // Laid out with the module's variables (`Globals::statics`); the name now refers to it.
+        StateSpace::Global | StateSpace::Const => {
+            let Some(&index) = b.statics.get(&d.span) else {
+                return Err(LowerError::new(
+                    d.span,
+                    format!("variable '{}' was not laid out", d.name.name),
+                ));
+            };
+            let space = if d.space == StateSpace::Global {
+                ir::Space::Global
+            } else {
+                ir::Space::Const
+            };
+            let before = b
+                .syms
+                .insert(d.name.name.clone(), Sym::Global { index, space });
+            b.hidden.entry(d.name.name.clone()).or_insert(before);
             Ok(())
         }
         _ => Err(LowerError::unsupported(

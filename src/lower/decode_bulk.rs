@@ -439,9 +439,11 @@ fn red_op(cx: &Cx, global: bool, name: &str) -> Result<(AtomOp, Type), LowerErro
     };
     let aop = match (*op, half) {
         ("add", Some(fmt)) => AtomOp::HAdd { fmt, pair: false },
-        ("min" | "max", Some(_)) => {
-            return Err(cx.unsupported(".min/.max on .f16/.bf16 elements are not supported yet"))
-        }
+        ("min" | "max", Some(fmt)) => AtomOp::HMinMax {
+            fmt,
+            pair: false,
+            max: *op == "max",
+        },
         ("add", None) if matches!(*ty, "f32" | "f64") => AtomOp::FAdd,
         ("add", None) => AtomOp::Add,
         ("min", None) => AtomOp::Min(sign),

@@ -27,8 +27,10 @@ pub(super) fn half_fma(b: &mut Builder, cx: &mut Cx, (fmt, x2): (HalfFmt, bool))
     if sat && relu {
         return Err(cx.bad(".sat and .relu exclude each other"));
     }
-    if cx.has("oob") {
-        return Err(cx.unsupported("fma.oob is not supported yet"));
+    // `fma.rnd.oob{.relu}.type`: `.rn` only, no `.ftz`/`.sat` (PTX ISA §9.7.4.4 syntax).
+    let oob = cx.has("oob");
+    if oob && (ftz || sat || rnd != Round::Nearest) {
+        return Err(cx.bad(".oob takes .rn and no .ftz/.sat"));
     }
     let o = Op::HFma {
         fmt,
@@ -36,6 +38,7 @@ pub(super) fn half_fma(b: &mut Builder, cx: &mut Cx, (fmt, x2): (HalfFmt, bool))
         ftz,
         sat,
         relu,
+        oob,
     };
     b.per_half(cx, x2, 3, &|b, cx, a| b.op1(cx, o, a.to_vec(), Type::I16))
 }

@@ -258,8 +258,12 @@ pub(crate) fn cp_async_arrive(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 /// `fence.proxy.proxykind` / `membar.proxy.proxykind` (PTX ISA §9.7.13.4), proxykind one of
-/// `.alias`, `.async`, `.async.global`, `.async.shared::cta`, `.async.shared::cluster`;
-/// `cx.mods` starts with `proxy`.
+/// `.alias`, `.async`, `.async.global`, `.async.shared::cta`, `.async.shared::cluster`
+/// (`membar`: `.alias` and `.async` only, as ptxas takes), and the uni-directional
+/// generic-to-async fences `fence.proxy.async::generic.acquire.sync_restrict::shared::cluster
+/// .cluster` and `.release.sync_restrict::shared::{cta, cluster::read}.cluster`; `cx.mods`
+/// starts with `proxy`. ptxjit performs async-proxy operations (bulk and tensor copies) when
+/// they execute, on the one memory the generic proxy uses, so each is a plain fence.
 pub(crate) fn proxy_fence(b: &mut Builder, cx: &mut Cx) -> R {
     let kinds: &[&[&str]] = &[
         &["proxy", "alias"],
@@ -271,10 +275,43 @@ pub(crate) fn proxy_fence(b: &mut Builder, cx: &mut Cx) -> R {
         &["proxy", "async::shared::cta"],
         &["proxy", "async::shared::cluster"],
     ];
-    if !kinds.iter().any(|k| cx.mods == *k) {
-        return Err(cx.unsupported(
-            "proxy fences other than .proxy.alias and .proxy.async{.global, .shared::cta, \
-             .shared::cluster}",
+    let one_way: &[&[&str]] = &[
+        &[
+            "proxy",
+            "async::generic",
+            "acquire",
+            "sync_restrict::shared::cluster",
+            "cluster",
+        ],
+        &[
+            "proxy",
+            "async::generic",
+            "release",
+            "sync_restrict::shared::cta",
+            "cluster",
+        ],
+        &[
+            "proxy",
+            "async::generic",
+            "release",
+            "sync_restrict::shared::cluster::read",
+            "cluster",
+        ],
+    ];
+    let membar = cx.inst.opcode.name == "membar";
+    if membar && !(cx.mods == ["proxy", "alias"] || cx.mods == ["proxy", "async"]) {
+        return Err(cx.bad("membar.proxy takes .alias or .async"));
+    }
+    if cx.has("async::generic") && !one_way.iter().any(|k| cx.mods == *k) {
+        return Err(cx.bad(
+            "fence.proxy.async::generic is .acquire.sync_restrict::shared::cluster.cluster or \
+             .release.sync_restrict::shared::{cta, cluster::read}.cluster",
+        ));
+    }
+    if !kinds.iter().chain(one_way).any(|k| cx.mods == *k) {
+        return Err(cx.bad(
+            "proxykind is .alias, .async, .async.global, .async.shared::cta or \
+             .async.shared::cluster",
         ));
     }
     if !cx.inst.operands.is_empty() {

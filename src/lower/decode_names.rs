@@ -206,6 +206,7 @@ const MODIFIERS: &[&[&str]] = &[
         "mbarrier_init",
         "sync_restrict::shared::cta",
         "sync_restrict::shared::cluster",
+        "sync_restrict::shared::cluster::read",
         "mask",
     ],
     // prmt modes (§9.7.8.7).

@@ -16,13 +16,19 @@ pub(super) fn fence(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.mods.first() == Some(&"proxy") {
         return mbar::proxy_fence(b, cx);
     }
-    if cx
-        .mods
-        .iter()
-        .any(|m| m.starts_with("proxy") || m.contains("mbarrier"))
-        && !mbarrier_init
+    if cx.mods.iter().any(|m| m.contains("mbarrier")) && !mbarrier_init {
+        return Err(cx.bad("the operation fence is fence.mbarrier_init.release.cluster"));
+    }
+    // The uni-directional thread fences (§9.7.13.4): an acquire restricted to
+    // .shared::cluster, a release restricted to .shared::cta, both at cluster scope.
+    if cx.mods.iter().any(|m| m.starts_with("sync_restrict"))
+        && cx.mods != ["acquire", "sync_restrict::shared::cluster", "cluster"]
+        && cx.mods != ["release", "sync_restrict::shared::cta", "cluster"]
     {
-        return Err(cx.unsupported("this proxy fence is not supported yet"));
+        return Err(cx.bad(
+            "fence.sync_restrict is .acquire.sync_restrict::shared::cluster.cluster or \
+             .release.sync_restrict::shared::cta.cluster",
+        ));
     }
     // What the fence takes part in for racecheck (PTX ISA §8, release and acquire patterns,
     // Fence-SC order): `membar` is `fence.sc`, a fence without a semantics qualifier is

@@ -1183,12 +1183,7 @@ fn build_body(b: &mut Builder, k: usize) -> Result<(), LowerError> {
     let (param_offs, ret_offs, formal_top) = layout(f);
     let v_start = b.vars.len();
     // The function's world.
-    let mut syms: HashMap<String, Sym> = b
-        .syms
-        .iter()
-        .filter(|(_, s)| matches!(s, Sym::Global { .. } | Sym::Shared { .. }))
-        .map(|(n, s)| (n.clone(), *s))
-        .collect();
+    let mut syms: HashMap<String, Sym> = b.callee_syms();
     // `.param` formals are frame symbols; `.reg` formals are registers, loaded from their
     // slots at entry (parameters) and stored to them at `ret` (results).
     let mut scope: HashMap<String, Var> = HashMap::new();

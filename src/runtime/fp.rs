@@ -410,6 +410,16 @@ pub fn copysign(fmt: Fmt, a: u64, b: u64) -> u64 {
     (b & fmt.mask() & !fmt.sign()) | (a & fmt.sign())
 }
 
+/// The "OOB NaN" of a format: the bits a tensor copy with a NaN OOB fill
+/// (`CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA`) writes for out-of-bound elements and
+/// `fma.oob` (PTX ISA §9.7.4.4) recognises. The ISA and CUDA name it without giving its bits;
+/// ptxjit uses the canonical NaN (all payload bits set, as
+/// [`TmapType::nan_bits`](super::tensormap::TmapType::nan_bits)), so a canonical NaN that
+/// arithmetic produced also counts as OOB (docs/isa-notes.md).
+pub fn oob_nan(fmt: Fmt) -> u64 {
+    fmt.canonical_nan()
+}
+
 /// The `.relu` clamp (PTX ISA §9.7.4.4): negative → +0, NaN → canonical NaN.
 pub fn relu(fmt: Fmt, x: u64) -> u64 {
     let x = x & fmt.mask();

@@ -388,10 +388,14 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
             ftz,
             sat,
             relu,
+            oob,
         } => {
-            let r = fp::arith(fmt.into(), Arith::Fma, [a, b, c], rnd, ftz, sat);
-            if relu {
-                fp::relu(fmt.into(), r)
+            let f: Fmt = fmt.into();
+            let r = fp::arith(f, Arith::Fma, [a, b, c], rnd, ftz, sat);
+            if oob && [a, b, c].iter().any(|&x| x & f.mask() == fp::oob_nan(f)) {
+                0
+            } else if relu {
+                fp::relu(f, r)
             } else {
                 r
             }
