@@ -591,7 +591,8 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
 /// Whether a region of `blocks` (`analysis::region`) is better run block by block: every
 /// instruction is pure (no memory access, no fault, no warp operation, no clock or timer
 /// read) with uniform results, every parameter of a block after the head is uniform, and
-/// every terminator is a jump, `exit` or a branch on a uniform condition. Such a region does
+/// every terminator is a jump, `exit` or a branch on a uniform condition (not temporally
+/// divergent either). Such a region does
 /// no per-lane work for its group loop to keep in registers (its values are scalar-section
 /// values), and running it block by block is indistinguishable from running it group by
 /// group, the order the interpreter follows: its instructions have no effect another lane
@@ -607,7 +608,7 @@ fn uniform_pure_blocks(f: &ir::Function, uni: &Uniformity, blocks: &[ir::Block])
         let bd = f.block(b);
         let term = match &bd.term {
             Terminator::Jump(_) | Terminator::Exit => true,
-            Terminator::Branch { .. } => !uni.divergent_branch[b.index()],
+            Terminator::Branch { cond, .. } => !uni.divergent_branch[b.index()] && uniform(*cond),
             Terminator::Barrier { .. } | Terminator::Trap => false,
         };
         let insts = bd.insts.iter().all(|&i| {

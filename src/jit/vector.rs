@@ -2063,9 +2063,8 @@ impl Gen<'_, '_> {
         if mask_args {
             for c in bd.term.targets() {
                 for &a in &c.args {
-                    if !sc.contains_key(&a) {
-                        let x = self.uniform_get(a, first)?;
-                        sc.insert(a, x);
+                    if let std::collections::hash_map::Entry::Vacant(e) = sc.entry(a) {
+                        e.insert(self.uniform_get(a, first)?);
                     }
                 }
             }
