@@ -145,6 +145,22 @@ impl Regions {
         Regions::from_len(len, lead)
     }
 
+    /// The same regions less those `keep` rejects (called with each region's priorities):
+    /// the blocks of a rejected region run on their own, block by block. Only an engine
+    /// for which that order is indistinguishable from the region's may use this (the JIT's
+    /// regions of pure blocks that every lane passes the same way, `jit::codegen::plan`).
+    pub fn retain(&self, mut keep: impl FnMut(std::ops::Range<u32>) -> bool) -> Regions {
+        let mut len = self.len.clone();
+        let mut lead = self.lead.clone();
+        for h in 0..len.len() {
+            if len[h] >= 2 && !keep(h as u32..h as u32 + len[h]) {
+                len[h] = 0;
+                lead[h] = 0;
+            }
+        }
+        Regions::from_len(len, lead)
+    }
+
     fn from_len(len: Vec<u32>, lead: Vec<u32>) -> Regions {
         let mut head = vec![u32::MAX; len.len()];
         for (h, &n) in len.iter().enumerate() {

@@ -156,6 +156,9 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) ptr: CType,
     pub(super) data: &'a mut KernelData,
     pub(super) dispatch: CBlock,
+    /// The end of the running warp's turn (the dispatcher's exit when no lane of the warp
+    /// is pending: the next warp of the warp loop); made by `Gen::gen_dispatch`.
+    pub(super) turn_end: Option<CBlock>,
     pub(super) uni: Uniformity,
     /// Lane-affine uniformity (`uniform::analyze_affine`), for `affine.rs`.
     pub(super) affine: Uniformity,
@@ -373,7 +376,8 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
     // Regions (`analysis::region`): the head priority of each block's region, by block
     // index (`u32::MAX`: none). A CFG the schedule rejects has none; the schedule reports it.
     let (blocks, prio) = crate::analysis::schedule::priorities(f).unwrap_or_default();
-    let regions = Regions::new(f, &blocks, &prio, order);
+    let regions = Regions::new(f, &blocks, &prio, order)
+        .retain(|r| !uniform_pure_blocks(f, &uni, &blocks[r.start as usize..r.end as usize]));
     let mut region_of = vec![u32::MAX; f.blocks.len()];
     // Blocks after the lead of their region (`Regions::lead`), blocks in a lead (the head
     // included), and blocks other than a head.
@@ -584,6 +588,41 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
     }
 }
 
+/// Whether a region of `blocks` (`analysis::region`) is better run block by block: every
+/// instruction is pure (no memory access, no fault, no warp operation, no clock or timer
+/// read) with uniform results, every parameter of a block after the head is uniform, and
+/// every terminator is a jump, `exit` or a branch on a uniform condition (not temporally
+/// divergent either). Such a region does
+/// no per-lane work for its group loop to keep in registers (its values are scalar-section
+/// values), and running it block by block is indistinguishable from running it group by
+/// group, the order the interpreter follows: its instructions have no effect another lane
+/// can observe, and as every lane that enters the head takes the same path, the lanes
+/// leave it for one destination together, each block of the path being the lowest pending
+/// priority when it runs (the region's priorities are consecutive, no block after its head
+/// has lanes pending between passes, and the dispatcher took the head as the lowest). A
+/// post-barrier block that computes a loop's uniform start and tests it (reduce_shared's
+/// `s = blockDim.x / 2`, `s > 0`) so skips a group loop that only distributed lane masks.
+fn uniform_pure_blocks(f: &ir::Function, uni: &Uniformity, blocks: &[ir::Block]) -> bool {
+    let uniform = |v: ir::Value| !uni.divergent[v.index()] && !uni.temporal[v.index()];
+    blocks.iter().enumerate().all(|(k, &b)| {
+        let bd = f.block(b);
+        let term = match &bd.term {
+            Terminator::Jump(_) | Terminator::Exit => true,
+            Terminator::Branch { cond, .. } => !uni.divergent_branch[b.index()] && uniform(*cond),
+            Terminator::Barrier { .. } | Terminator::Trap => false,
+        };
+        let insts = bd.insts.iter().all(|&i| {
+            let d = f.inst(i);
+            let op_ok = match d.op {
+                Op::SReg { reg } => uniform::cta_uniform_sreg(reg),
+                _ => d.op.effect() == Effect::Pure,
+            };
+            op_ok && d.results.iter().all(|&r| uniform(r))
+        });
+        term && insts && (k == 0 || bd.params.iter().all(|&p| uniform(p)))
+    })
+}
+
 /// Whether warp operation `i` of block `bi` is a barrier arrival whose three operands (id,
 /// thread count, predicate) are all scalar-section values of that block: `Gen::gen_warp_op`
 /// then passes them as scalars (the inline arrival of `ctabar.rs` or
@@ -784,6 +823,7 @@ pub fn generate(
         ptr,
         data,
         dispatch,
+        turn_end: None,
         uni,
         affine,
         strides,
@@ -1062,6 +1102,10 @@ impl Gen<'_, '_> {
             self.b.switch_to_block(next);
         }
         // No lane of this warp is pending: the next warp.
+        let turn_end = self.b.create_block();
+        self.b.ins().jump(turn_end, &[]);
+        self.turn_end = Some(turn_end);
+        self.b.switch_to_block(turn_end);
         let turn = self
             .b
             .ins()

@@ -47,6 +47,13 @@
 //!   warp's parked lanes are never none). With two or more bits the release is the general
 //!   one over every target.
 //!
+//! - **Turn end**: a full arrival whose `Barrier` terminator passes no block arguments parks
+//!   the lanes itself and ends the warp's turn (`Gen::turn_end`) without the dispatcher's
+//!   scan: no lane of the warp is pending (all were in the arrival's mask). Bits of the
+//!   active bitset left set for empty pending masks stay for the warp's next turn, whose
+//!   dispatcher clears them as it would have now; the abort flag is read again at the next
+//!   warp's dispatch, or at the next pass's first, or the call returns.
+//!
 //! What the scheduler does per round besides completing barriers is not needed then: the
 //! shuffled order and the per-warp calls are excluded by the flag; the mbarrier deadlock
 //! judgement and the cluster barrier's turn only act for kernels with mbarrier or
@@ -228,7 +235,19 @@ impl Gen<'_, '_> {
                 self.b.ins().stack_store(self.ptr, seen, ss, TARGETS);
             }
         }
-        self.b.ins().jump(join, &[]);
+        // The `Barrier` terminator's parking for a full arrival, when it writes no block
+        // arguments, and the end of the warp's turn: every lane of the warp is parked now,
+        // so the dispatcher would find none pending (see the module comment).
+        match (&bd.term, self.turn_end) {
+            (Terminator::Barrier { next }, Some(end)) if next.args.is_empty() => {
+                let p = self.layout.prio[next.block.index()];
+                self.state_or32(self.layout.parked(p), mask);
+                self.b.ins().jump(end, &[]);
+            }
+            _ => {
+                self.b.ins().jump(join, &[]);
+            }
+        }
 
         self.b.switch_to_block(slow_b);
         slow(self);

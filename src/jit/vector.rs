@@ -2014,12 +2014,23 @@ impl Gen<'_, '_> {
         // condition writes its counters and uniform pointers that way.
         let together_args =
             term_args && (uniform_branch || !matches!(bd.term, Terminator::Branch { .. }));
+        // Arguments that are uniform values of other blocks (a block that only passes on a
+        // value computed before it) count as such values too when every argument of the
+        // edges is one or the other: each is read once from its slot, at the block's first
+        // lane, as a scalar section reads it (`Gen::uniform_get`), before any slot is
+        // written.
+        let passed = |g: &Self, a: ir::Value| {
+            g.def_block(a) != Some(blk)
+                && g.uni.uniform_at(a, blk)
+                && g.layout.slot[a.index()] != u32::MAX
+                && !g.hoist.hides(a, g.f)
+        };
         let mask_args = together_args
-            && bd
-                .term
-                .targets()
-                .iter()
-                .all(|c| c.args.iter().all(|a| sc.contains_key(a)));
+            && bd.term.targets().iter().all(|c| {
+                c.args
+                    .iter()
+                    .all(|&a| sc.contains_key(&a) || passed(self, a))
+            });
         let term_in_loop = term_args && !mask_args
             || matches!(bd.term, Terminator::Branch { .. }) && !uniform_branch;
         // Uniform branch: decide once.
@@ -2047,6 +2058,15 @@ impl Gen<'_, '_> {
             }
             if let Some(w) = warp_op {
                 self.gen_warp_op_fast(w, mask, &sc, first, blk)?;
+            }
+        }
+        if mask_args {
+            for c in bd.term.targets() {
+                for &a in &c.args {
+                    if let std::collections::hash_map::Entry::Vacant(e) = sc.entry(a) {
+                        e.insert(self.uniform_get(a, first)?);
+                    }
+                }
             }
         }
         // Mask-level work.
