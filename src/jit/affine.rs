@@ -245,7 +245,10 @@ fn const_value(f: &ir::Function, v: ir::Value, signed: bool) -> Option<i64> {
 
 /// The alignment tests of a group of accesses (`(offset, alignment)` per member, elements
 /// of `elem` bytes): each distinct alignment beyond the element once.
-pub(super) fn tested_aligns(members: impl Iterator<Item = (i64, i64)>, elem: i64) -> Vec<(i64, i64)> {
+pub(super) fn tested_aligns(
+    members: impl Iterator<Item = (i64, i64)>,
+    elem: i64,
+) -> Vec<(i64, i64)> {
     let mut tested: Vec<(i64, i64)> = vec![];
     for (off, align) in members {
         if align > elem && !tested.contains(&(off, align)) {

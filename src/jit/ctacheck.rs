@@ -143,9 +143,10 @@ impl Gen<'_, '_> {
         // The first block, or a block of a region that holds it (whose scalar sections all
         // run at its top, the first block's included).
         let first_block = blk == self.hoist.block
-            || self.region.as_ref().is_some_and(|r| {
-                r.blocks.contains(&self.hoist.block) && r.blocks.contains(&blk)
-            });
+            || self
+                .region
+                .as_ref()
+                .is_some_and(|r| r.blocks.contains(&self.hoist.block) && r.blocks.contains(&blk));
         if self.hoist.cta.ok.is_none()
             || self.hoist.cta.block.is_none()
             || self.hoist.is_empty()
@@ -157,10 +158,9 @@ impl Gen<'_, '_> {
         for ((root, space, _, elem, stride), members) in groups {
             let window = match space {
                 ir::Space::Global | ir::Space::Const => true,
-                ir::Space::Shared
-                | ir::Space::Local
-                | ir::Space::Param
-                | ir::Space::Generic => false,
+                ir::Space::Shared | ir::Space::Local | ir::Space::Param | ir::Space::Generic => {
+                    false
+                }
             };
             if !window || stride.abs() > CTA_MAX_STRIDE {
                 return None;
@@ -196,9 +196,8 @@ impl Gen<'_, '_> {
         let ir::ValueDef::Result(i, 0) = self.f.values[v.index()].def else {
             return None;
         };
-        let hoisted = self.hoist.contains(i)
-            && self.hoist.carries(v)
-            && self.hoist.cta.pre.contains_key(&v);
+        let hoisted =
+            self.hoist.contains(i) && self.hoist.carries(v) && self.hoist.cta.pre.contains_key(&v);
         let d = self.f.inst(i);
         let leaf = matches!(d.op, Op::Const { .. })
             || matches!(d.op, Op::SReg { reg } if reg.is_cta_constant());
@@ -218,9 +217,7 @@ impl Gen<'_, '_> {
             }
             // A scalar-section value computed from such values by a linear operation
             // (`Gen::linear_stride`'s, e.g. `cvta` of a parameter): made again from them.
-            let linear = self
-                .linear_stride(d, self.ty(v), |_| Some(0))
-                .is_some();
+            let linear = self.linear_stride(d, self.ty(v), |_| Some(0)).is_some();
             if !(in_sc && linear) {
                 return None;
             }
@@ -334,7 +331,8 @@ impl Gen<'_, '_> {
     /// CTA and the launch fact, and no wrap of widened operands between them.
     fn cta_flag(&mut self, ranges: &[CtaRange]) -> Result<Value, String> {
         let env = self.e.env;
-        let ld32 = |g: &mut Self, off: usize| g.b.ins().load(types::I32, TRUSTED(), env, off as i32);
+        let ld32 =
+            |g: &mut Self, off: usize| g.b.ins().load(types::I32, TRUSTED(), env, off as i32);
         let ntid = offset_of!(CtaEnv, ntid);
         let ny = ld32(self, ntid + 4);
         let nz = ld32(self, ntid + 8);
@@ -380,8 +378,7 @@ impl Gen<'_, '_> {
                     r0
                 };
                 let a_lo = self.b.ins().iadd_imm_s(r0, r.lo);
-                let ok =
-                    self.window_ok(a_lo, r.space, r.lo, r.hi, r.elem, r.stride, &r.aligns);
+                let ok = self.window_ok(a_lo, r.space, r.lo, r.hi, r.elem, r.stride, &r.aligns);
                 flag = self.b.ins().band(flag, ok);
                 for &(x, s, signed) in &wide {
                     let ok = self.no_wrap(x, s, signed, 31);
