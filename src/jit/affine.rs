@@ -653,37 +653,80 @@ impl Gen<'_, '_> {
             (0, s) => (1, s),
             _ => return Ok(None),
         };
-        let mut rp = Replay {
-            lane0: HashMap::new(),
-            checks: vec![],
-            tid0: None,
-            linear: false,
+        let shape = super::ctacheck::CondShape {
+            k,
+            s,
+            greater,
+            cc,
+            sign,
+            want,
         };
-        let a0 = self.replay_lane0(d.args[0], blk, sc, first, &mut rp)?;
-        let b0 = self.replay_lane0(d.args[1], blk, sc, first, &mut rp)?;
+        let per_warp = |g: &mut Self| -> Result<Value, String> {
+            let mut rp = Replay {
+                lane0: HashMap::new(),
+                checks: vec![],
+                tid0: None,
+                linear: false,
+            };
+            let a0 = g.replay_lane0(d.args[0], blk, sc, first, &mut rp)?;
+            let b0 = g.replay_lane0(d.args[1], blk, sc, first, &mut rp)?;
+            let mut ok = g.cond_ends(a0, b0, shape);
+            for &chk in &rp.checks {
+                ok = g.b.ins().band(ok, chk);
+            }
+            Ok(ok)
+        };
+        // Decided once per call where the flag covers it (`ctacheck.rs`).
+        match (self.cta_cond(blk, sc, &d, shape), self.hoist.cta.ok) {
+            (Some(c), Some(cta_ok)) => {
+                self.hoist.cta.add_cond(c);
+                let fast = self.b.create_block();
+                let slow = self.b.create_block();
+                let merge = self.b.create_block();
+                let ok = self.b.append_block_param(merge, types::I8);
+                self.b.ins().brif(cta_ok, fast, &[], slow, &[]);
+                self.b.switch_to_block(slow);
+                let slow_ok = per_warp(self)?;
+                self.b.ins().jump(merge, &[BlockArg::Value(slow_ok)]);
+                self.b.switch_to_block(fast);
+                let one = self.iconst(types::I8, 1);
+                self.b.ins().jump(merge, &[BlockArg::Value(one)]);
+                self.b.switch_to_block(merge);
+                Ok(Some(ok))
+            }
+            _ => Ok(Some(per_warp(self)?)),
+        }
+    }
+
+    /// The per-warp part of [`Self::warp_cond`]'s test, from virtual lane 0's operands `a0`
+    /// and `b0`: no wrap-around across the 32 lanes, and the end lane that would differ
+    /// first has the wanted value (`i8` 0/1).
+    pub(super) fn cond_ends(
+        &mut self,
+        a0: Value,
+        b0: Value,
+        sh: super::ctacheck::CondShape,
+    ) -> Value {
+        let (k, s) = (sh.k, sh.s);
         let x0 = if k == 0 { a0 } else { b0 };
         let x31 = self.b.ins().iadd_imm_s(x0, 31 * s);
-        let beyond = match (sign, s > 0) {
+        let beyond = match (sh.sign, s > 0) {
             (ir::Sign::Signed, true) => IntCC::SignedGreaterThan,
             (ir::Sign::Signed, false) => IntCC::SignedLessThan,
             (ir::Sign::Unsigned, true) => IntCC::UnsignedGreaterThan,
             (ir::Sign::Unsigned, false) => IntCC::UnsignedLessThan,
         };
-        let mut ok = self.b.ins().icmp(beyond, x31, x0);
-        let rising = greater ^ (k == 1) ^ (s < 0);
-        let end = if rising == want { x0 } else { x31 };
-        let c = super::vector::int_cc(cc, sign);
-        let c = if want { c } else { c.complement() };
+        let ok = self.b.ins().icmp(beyond, x31, x0);
+        let rising = sh.greater ^ (k == 1) ^ (s < 0);
+        let end = if rising == sh.want { x0 } else { x31 };
+        let c = super::vector::int_cc(sh.cc, sh.sign);
+        let c = if sh.want { c } else { c.complement() };
         let at_end = if k == 0 {
             self.b.ins().icmp(c, end, b0)
         } else {
             self.b.ins().icmp(c, a0, end)
         };
-        ok = self.b.ins().band(ok, at_end);
-        for &chk in &rp.checks {
-            ok = self.b.ins().band(ok, chk);
-        }
-        Ok(Some(ok))
+        self.b.ins().band(ok, at_end)
     }
 
     /// Whether the 32 lanes of one warp's accesses of a group at constant offsets `lo..=hi`

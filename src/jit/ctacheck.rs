@@ -85,6 +85,7 @@ pub(super) struct CtaChecks {
     pub(super) args: Vec<Value>,
     /// The checks asked for.
     ranges: Vec<CtaRange>,
+    conds: Vec<CtaCond>,
 }
 
 impl CtaChecks {
@@ -92,6 +93,33 @@ impl CtaChecks {
     pub(super) fn add(&mut self, ranges: Vec<CtaRange>) {
         self.ranges.extend(ranges);
     }
+
+    /// Ask for a branch condition to be checked (the flag then covers it).
+    pub(super) fn add_cond(&mut self, c: CtaCond) {
+        self.conds.push(c);
+    }
+}
+
+/// The shape of a threshold compare that `Gen::warp_cond` decides for a whole warp: the
+/// operand `k` varies across the lanes with stride `s`, the other is uniform.
+#[derive(Clone, Copy)]
+pub(super) struct CondShape {
+    pub(super) k: usize,
+    pub(super) s: i64,
+    /// `gt`/`ge` (else `lt`/`le`).
+    pub(super) greater: bool,
+    pub(super) cc: ir::ICmp,
+    pub(super) sign: ir::Sign,
+    /// The value every lane must have.
+    pub(super) want: bool,
+}
+
+/// A branch condition of the first block's region (`Gen::warp_cond`) whose per-warp test
+/// the flag covers: the same value `want` in every lane of every warp of the call.
+pub(super) struct CtaCond {
+    a: Lane0,
+    b: Lane0,
+    shape: CondShape,
 }
 
 /// How virtual lane 0's value of an address is replayed, decided at compile time with the
@@ -140,18 +168,7 @@ impl Gen<'_, '_> {
         sc: &HashMap<ir::Value, Value>,
         groups: impl Iterator<Item = Group<'a>>,
     ) -> Option<Vec<CtaRange>> {
-        // The first block, or a block of a region that holds it (whose scalar sections all
-        // run at its top, the first block's included).
-        let first_block = blk == self.hoist.block
-            || self
-                .region
-                .as_ref()
-                .is_some_and(|r| r.blocks.contains(&self.hoist.block) && r.blocks.contains(&blk));
-        if self.hoist.cta.ok.is_none()
-            || self.hoist.cta.block.is_none()
-            || self.hoist.is_empty()
-            || !first_block
-        {
+        if !self.cta_block(blk) {
             return None;
         }
         let mut out = vec![];
@@ -179,6 +196,42 @@ impl Gen<'_, '_> {
             });
         }
         Some(out)
+    }
+
+    /// The per-call form of `Gen::warp_cond`'s test of `d` (a threshold compare of shape
+    /// `shape`, block `blk`, scalar section `sc`): `None` unless `blk` is in the first
+    /// block's region, both operands have recipes and the varying one's stride is at most
+    /// [`CTA_MAX_STRIDE`] (so over a CTA's 1024 threads it spans less than half its range).
+    pub(super) fn cta_cond(
+        &self,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        d: &ir::InstData,
+        shape: CondShape,
+    ) -> Option<CtaCond> {
+        if !self.cta_block(blk) || shape.s.abs() > CTA_MAX_STRIDE {
+            return None;
+        }
+        let (&a, &b) = (d.args.first()?, d.args.get(1)?);
+        Some(CtaCond {
+            a: self.lane0_recipe(a, blk, sc, 0)?,
+            b: self.lane0_recipe(b, blk, sc, 0)?,
+            shape,
+        })
+    }
+
+    /// Whether the per-call checks can cover block `blk`'s tests: the prologue computes
+    /// them, and `blk` is the first block or in a region that holds it (whose scalar
+    /// sections all run at its top, the first block's included).
+    fn cta_block(&self, blk: ir::Block) -> bool {
+        let first_block = blk == self.hoist.block
+            || self.region.as_ref().is_some_and(|r| {
+                r.blocks.contains(&self.hoist.block) && r.blocks.contains(&blk)
+            });
+        self.hoist.cta.ok.is_some()
+            && self.hoist.cta.block.is_some()
+            && !self.hoist.is_empty()
+            && first_block
     }
 
     /// `v`'s replay recipe at the top of `blk`, following `Gen::replay_lane0`'s order of
@@ -310,10 +363,11 @@ impl Gen<'_, '_> {
         };
         self.b.switch_to_block(blk);
         let ranges = std::mem::take(&mut self.hoist.cta.ranges);
-        let flag = if ranges.is_empty() {
+        let conds = std::mem::take(&mut self.hoist.cta.conds);
+        let flag = if ranges.is_empty() && conds.is_empty() {
             self.iconst(types::I8, 0)
         } else {
-            self.cta_flag(&ranges)?
+            self.cta_flag(&ranges, &conds)?
         };
         let mut args: Vec<BlockArg> = self
             .hoist
@@ -329,7 +383,7 @@ impl Gen<'_, '_> {
 
     /// The flag: every range's per-warp test for the call's first and last warps, the 1-D
     /// CTA and the launch fact, and no wrap of widened operands between them.
-    fn cta_flag(&mut self, ranges: &[CtaRange]) -> Result<Value, String> {
+    fn cta_flag(&mut self, ranges: &[CtaRange], conds: &[CtaCond]) -> Result<Value, String> {
         let env = self.e.env;
         let ld32 =
             |g: &mut Self, off: usize| g.b.ins().load(types::I32, TRUSTED(), env, off as i32);
@@ -400,6 +454,48 @@ impl Gen<'_, '_> {
                     (false, false) => IntCC::UnsignedLessThanOrEqual,
                 };
                 let ok = self.b.ins().icmp(cc, xl, xf);
+                flag = self.b.ins().band(flag, ok);
+            }
+        }
+        for c in conds {
+            let mut xs = vec![];
+            let mut wides: Vec<Vec<(Value, i64, bool)>> = vec![];
+            for &tid in &tids {
+                let mut wide = vec![];
+                let a0 = self.emit_lane0(&c.a, tid, &mut wide)?;
+                let b0 = self.emit_lane0(&c.b, tid, &mut wide)?;
+                let ok = self.cond_ends(a0, b0, c.shape);
+                flag = self.b.ins().band(flag, ok);
+                for &(x, s, signed) in &wide {
+                    let ok = self.no_wrap(x, s, signed, 31);
+                    flag = self.b.ins().band(flag, ok);
+                }
+                xs.push(if c.shape.k == 0 { a0 } else { b0 });
+                wides.push(wide);
+            }
+            // The varying operand, and each widened one, on the stride's side from the
+            // first warp to the last: no wrap-around in between.
+            let [xf, xl] = xs.as_slice() else {
+                return Err("internal: per-call check without two warps".into());
+            };
+            let mut sides = vec![(*xf, *xl, c.shape.s, c.shape.sign == ir::Sign::Signed)];
+            let [wf, wl] = wides.as_slice() else {
+                return Err("internal: per-call check without two warps".into());
+            };
+            if wf.len() != wl.len() {
+                return Err("internal: per-call check's replays differ".into());
+            }
+            for (&(f, s, signed), &(l, _, _)) in wf.iter().zip(wl) {
+                sides.push((f, l, s, signed));
+            }
+            for (f, l, s, signed) in sides {
+                let cc = match (signed, s > 0) {
+                    (true, true) => IntCC::SignedGreaterThanOrEqual,
+                    (true, false) => IntCC::SignedLessThanOrEqual,
+                    (false, true) => IntCC::UnsignedGreaterThanOrEqual,
+                    (false, false) => IntCC::UnsignedLessThanOrEqual,
+                };
+                let ok = self.b.ins().icmp(cc, l, f);
                 flag = self.b.ins().band(flag, ok);
             }
         }
