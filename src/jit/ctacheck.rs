@@ -225,9 +225,10 @@ impl Gen<'_, '_> {
     /// sections all run at its top, the first block's included).
     fn cta_block(&self, blk: ir::Block) -> bool {
         let first_block = blk == self.hoist.block
-            || self.region.as_ref().is_some_and(|r| {
-                r.blocks.contains(&self.hoist.block) && r.blocks.contains(&blk)
-            });
+            || self
+                .region
+                .as_ref()
+                .is_some_and(|r| r.blocks.contains(&self.hoist.block) && r.blocks.contains(&blk));
         self.hoist.cta.ok.is_some()
             && self.hoist.cta.block.is_some()
             && !self.hoist.is_empty()
