@@ -1,4 +1,5 @@
-//! Range checks of lane-strided accesses once per call instead of once per warp.
+//! Range checks of lane-strided accesses, and the branch conditions decided for whole warps,
+//! once per call instead of once per warp.
 //!
 //! A lane-strided access (`affine.rs`) is fast when one test holds for its warp: virtual
 //! lane 0's address replayed with the warp's `%tid.x`, the window test of its 32 lanes'
@@ -46,7 +47,15 @@
 //!   warp's alignment follows from the first's, the distance `32 · stride` being a multiple
 //!   of every tested alignment (the planner's rules, `affine.rs`);
 //! - the launch fact and checked memory are the same for all warps of the call; both are
-//!   part of the first and last warps' tests.
+//!   part of the first and last warps' tests;
+//! - a branch condition of the region (`Gen::warp_cond`: a threshold compare of a
+//!   lane-affine value `x` against a uniform one) is covered the same way: `x` is replayed
+//!   for the first and last warps, each warp's own test (no wrap across its lanes, the
+//!   wanted value at the end lane that would differ first) is made for both, and `x(last) ≥
+//!   x(first)` in the stride's direction (the compare's signedness, stride at most
+//!   [`CTA_MAX_STRIDE`]) rules out a wrap in between; along that monotone progression the
+//!   compare changes at most once, so having the wanted value in every lane of the first
+//!   and of the last warp, it has it in every lane of every warp between.
 //!
 //! Stores still test the warp's full mask, and faults are unchanged: where the flag is 0
 //! every warp makes its tests, and a failing one takes the general path that finds and
