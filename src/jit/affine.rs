@@ -50,7 +50,7 @@ use crate::analysis::uniform::Uniformity;
 use crate::ir::{self, Op};
 use crate::runtime::env::CtaEnv;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
 use std::collections::HashMap;
 use std::mem::offset_of;
 
@@ -243,6 +243,21 @@ fn const_value(f: &ir::Function, v: ir::Value, signed: bool) -> Option<i64> {
     })
 }
 
+/// The alignment tests of a group of accesses (`(offset, alignment)` per member, elements
+/// of `elem` bytes): each distinct alignment beyond the element once.
+pub(super) fn tested_aligns(
+    members: impl Iterator<Item = (i64, i64)>,
+    elem: i64,
+) -> Vec<(i64, i64)> {
+    let mut tested: Vec<(i64, i64)> = vec![];
+    for (off, align) in members {
+        if align > elem && !tested.contains(&(off, align)) {
+            tested.push((off, align));
+        }
+    }
+    tested
+}
+
 /// Scalar values produced while replaying definitions for lane 0.
 struct Replay {
     lane0: HashMap<ir::Value, Value>,
@@ -296,7 +311,7 @@ impl Gen<'_, '_> {
     /// (`uniform::analyze_affine`), with a compile-time stride, whose slot holds every
     /// lane's latest value: virtual lane 0's value is the first active lane's minus
     /// `stride · first`. Returns the stride.
-    fn affine_leaf(&self, v: ir::Value, blk: ir::Block) -> Option<i64> {
+    pub(super) fn affine_leaf(&self, v: ir::Value, blk: ir::Block) -> Option<i64> {
         if !self.affine.uniform_at(v, blk) || self.layout.slot[v.index()] == u32::MAX {
             return None;
         }
@@ -638,37 +653,130 @@ impl Gen<'_, '_> {
             (0, s) => (1, s),
             _ => return Ok(None),
         };
-        let mut rp = Replay {
-            lane0: HashMap::new(),
-            checks: vec![],
-            tid0: None,
-            linear: false,
+        let shape = super::ctacheck::CondShape {
+            k,
+            s,
+            greater,
+            cc,
+            sign,
+            want,
         };
-        let a0 = self.replay_lane0(d.args[0], blk, sc, first, &mut rp)?;
-        let b0 = self.replay_lane0(d.args[1], blk, sc, first, &mut rp)?;
+        let per_warp = |g: &mut Self| -> Result<Value, String> {
+            let mut rp = Replay {
+                lane0: HashMap::new(),
+                checks: vec![],
+                tid0: None,
+                linear: false,
+            };
+            let a0 = g.replay_lane0(d.args[0], blk, sc, first, &mut rp)?;
+            let b0 = g.replay_lane0(d.args[1], blk, sc, first, &mut rp)?;
+            let mut ok = g.cond_ends(a0, b0, shape);
+            for &chk in &rp.checks {
+                ok = g.b.ins().band(ok, chk);
+            }
+            Ok(ok)
+        };
+        // Decided once per call where the flag covers it (`ctacheck.rs`).
+        match (self.cta_cond(blk, sc, &d, shape), self.hoist.cta.ok) {
+            (Some(c), Some(cta_ok)) => {
+                self.hoist.cta.add_cond(c);
+                let fast = self.b.create_block();
+                let slow = self.b.create_block();
+                let merge = self.b.create_block();
+                let ok = self.b.append_block_param(merge, types::I8);
+                self.b.ins().brif(cta_ok, fast, &[], slow, &[]);
+                self.b.switch_to_block(slow);
+                let slow_ok = per_warp(self)?;
+                self.b.ins().jump(merge, &[BlockArg::Value(slow_ok)]);
+                self.b.switch_to_block(fast);
+                let one = self.iconst(types::I8, 1);
+                self.b.ins().jump(merge, &[BlockArg::Value(one)]);
+                self.b.switch_to_block(merge);
+                Ok(Some(ok))
+            }
+            _ => Ok(Some(per_warp(self)?)),
+        }
+    }
+
+    /// The per-warp part of [`Self::warp_cond`]'s test, from virtual lane 0's operands `a0`
+    /// and `b0`: no wrap-around across the 32 lanes, and the end lane that would differ
+    /// first has the wanted value (`i8` 0/1).
+    pub(super) fn cond_ends(
+        &mut self,
+        a0: Value,
+        b0: Value,
+        sh: super::ctacheck::CondShape,
+    ) -> Value {
+        let (k, s) = (sh.k, sh.s);
         let x0 = if k == 0 { a0 } else { b0 };
         let x31 = self.b.ins().iadd_imm_s(x0, 31 * s);
-        let beyond = match (sign, s > 0) {
+        let beyond = match (sh.sign, s > 0) {
             (ir::Sign::Signed, true) => IntCC::SignedGreaterThan,
             (ir::Sign::Signed, false) => IntCC::SignedLessThan,
             (ir::Sign::Unsigned, true) => IntCC::UnsignedGreaterThan,
             (ir::Sign::Unsigned, false) => IntCC::UnsignedLessThan,
         };
-        let mut ok = self.b.ins().icmp(beyond, x31, x0);
-        let rising = greater ^ (k == 1) ^ (s < 0);
-        let end = if rising == want { x0 } else { x31 };
-        let c = super::vector::int_cc(cc, sign);
-        let c = if want { c } else { c.complement() };
+        let ok = self.b.ins().icmp(beyond, x31, x0);
+        let rising = sh.greater ^ (k == 1) ^ (s < 0);
+        let end = if rising == sh.want { x0 } else { x31 };
+        let c = super::vector::int_cc(sh.cc, sh.sign);
+        let c = if sh.want { c } else { c.complement() };
         let at_end = if k == 0 {
             self.b.ins().icmp(c, end, b0)
         } else {
             self.b.ins().icmp(c, a0, end)
         };
-        ok = self.b.ins().band(ok, at_end);
-        for &chk in &rp.checks {
-            ok = self.b.ins().band(ok, chk);
+        self.b.ins().band(ok, at_end)
+    }
+
+    /// Whether the 32 lanes of one warp's accesses of a group at constant offsets `lo..=hi`
+    /// from a root (`a_lo`: virtual lane 0's address of `root + lo`; elements of `elem`
+    /// bytes, `stride` bytes between lanes) lie in `space`'s window, with the alignments
+    /// `aligns` ([`tested_aligns`]), and checked memory is off (`i8` 0/1).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn window_ok(
+        &mut self,
+        a_lo: Value,
+        space: ir::Space,
+        lo: i64,
+        hi: i64,
+        elem: i64,
+        stride: i64,
+        aligns: &[(i64, i64)],
+    ) -> Value {
+        let (_, limit, bias) = self.strided_window(space);
+        // Lane 31's element of the last member ends the range.
+        let span = (hi - lo) + 31 * stride + elem;
+        let off = self.b.ins().iadd_imm_s(a_lo, -bias);
+        let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
+        let room = self.b.ins().isub(limit, off);
+        let fits = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, span);
+        let mut ok = self.b.ins().band(lt, fits);
+        // A member aligned beyond its element (the first element of a `.v4` access): lane
+        // 0's address; the stride, a multiple of the alignment, keeps it.
+        for &(off, align) in aligns {
+            let a = self.b.ins().iadd_imm_s(a_lo, off - lo);
+            let low = self.b.ins().band_imm_s(a, align - 1);
+            let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+            ok = self.b.ins().band(ok, z);
         }
-        Ok(Some(ok))
+        // Every member's offset is lo modulo the element size (the group key), so one
+        // member's test of an alignment beyond the element (a multiple of it) covers the
+        // element's alignment.
+        if elem > 1 && aligns.is_empty() {
+            let low = self.b.ins().band_imm_s(a_lo, elem - 1);
+            let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+            ok = self.b.ins().band(ok, z);
+        }
+        if space != ir::Space::Shared {
+            let checks = self.env_val(EnvField::Memcheck);
+            let nm = self.b.ins().icmp_imm_s(IntCC::Equal, checks, 0);
+            ok = self.b.ins().band(ok, nm);
+        }
+        ok
     }
 
     /// Decide the fast accesses of block `blk` (at its top, after the scalar section).
@@ -758,9 +866,12 @@ impl Gen<'_, '_> {
             tid0: None,
             linear: false,
         };
-        // Per group: the host pointer of `root + lo` and its bounds/alignment test.
-        let mut planned = Vec::with_capacity(groups.len());
-        for ((root, space, _, elem, stride), members) in &groups {
+        // The range checks made once per call instead (`ctacheck.rs`), when every group
+        // has one.
+        let cta = self.cta_ranges(blk, sc, groups.iter().map(|(k, m)| (*k, m.as_slice())));
+        // Per group: virtual lane 0's address of `root + lo` and its host pointer.
+        let mut addrs = Vec::with_capacity(groups.len());
+        for ((root, space, _, _, _), members) in &groups {
             let r0 = self.replay_lane0(*root, blk, sc, first, &mut rp)?;
             let r0 = if self.ty(*root) == ir::Type::I32 {
                 self.b.ins().uextend(types::I64, r0)
@@ -768,63 +879,62 @@ impl Gen<'_, '_> {
                 r0
             };
             let lo = members.iter().map(|m| m.1).min().unwrap_or(0);
-            let hi = members.iter().map(|m| m.1).max().unwrap_or(0);
-            let (base, limit, bias) = self.strided_window(*space);
-            // Lane 31's element of the last member ends the range.
-            let span = (hi - lo) + 31 * stride + elem;
+            let (base, _, bias) = self.strided_window(*space);
             let a_lo = self.b.ins().iadd_imm_s(r0, lo);
             let off = self.b.ins().iadd_imm_s(a_lo, -bias);
-            let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
-            let room = self.b.ins().isub(limit, off);
-            let fits = self
-                .b
-                .ins()
-                .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, span);
-            let mut ok = self.b.ins().band(lt, fits);
-            // A member aligned beyond its element (the first element of a `.v4` access):
-            // lane 0's address; the stride, a multiple of the alignment, keeps it. Each
-            // distinct test once.
-            let mut tested: Vec<(i64, i64)> = vec![];
-            for &(_, off, _, align) in members {
-                if align > *elem && !tested.contains(&(off, align)) {
-                    tested.push((off, align));
-                    let a = self.b.ins().iadd_imm_s(a_lo, off - lo);
-                    let low = self.b.ins().band_imm_s(a, align - 1);
-                    let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
-                    ok = self.b.ins().band(ok, z);
-                }
-            }
-            // Every member's offset is lo modulo the element size (the group key), so one
-            // member's test of an alignment beyond the element (a multiple of it) covers
-            // the element's alignment.
-            if *elem > 1 && tested.is_empty() {
-                let low = self.b.ins().band_imm_s(a_lo, elem - 1);
-                let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
-                ok = self.b.ins().band(ok, z);
-            }
-            if *space != ir::Space::Shared {
-                let checks = self.env_val(EnvField::Memcheck);
-                let nm = self.b.ins().icmp_imm_s(IntCC::Equal, checks, 0);
-                ok = self.b.ins().band(ok, nm);
-            }
             let p = self.b.ins().iadd(base, off);
-            planned.push((ok, p, lo));
+            addrs.push((a_lo, p, lo));
         }
-        // The run-time conditions of all replays (launch fact, no wrap) hold for the block
-        // or the fast paths are all off: one test, shared.
-        let mut common = None;
-        for &c in &rp.checks {
-            common = Some(match common {
-                None => c,
-                Some(x) => self.b.ins().band(x, c),
-            });
-        }
+        // Each group's bounds/alignment test and the run-time conditions of all replays
+        // (launch fact, no wrap), which hold for the block or the fast paths are all off.
+        let per_warp = |g: &mut Self| -> Vec<Value> {
+            let mut common = None;
+            for &c in &rp.checks {
+                common = Some(match common {
+                    None => c,
+                    Some(x) => g.b.ins().band(x, c),
+                });
+            }
+            let mut oks = Vec::with_capacity(groups.len());
+            for (((_, space, _, elem, stride), members), &(a_lo, _, lo)) in
+                groups.iter().zip(&addrs)
+            {
+                let hi = members.iter().map(|m| m.1).max().unwrap_or(0);
+                let aligns = tested_aligns(members.iter().map(|m| (m.1, m.3)), *elem);
+                let ok = g.window_ok(a_lo, *space, lo, hi, *elem, *stride, &aligns);
+                oks.push(match common {
+                    Some(c) => g.b.ins().band(ok, c),
+                    None => ok,
+                });
+            }
+            oks
+        };
+        let oks = match (cta, self.hoist.cta.ok) {
+            (Some(ranges), Some(cta_ok)) => {
+                self.hoist.cta.add(ranges);
+                let fast = self.b.create_block();
+                let slow = self.b.create_block();
+                let merge = self.b.create_block();
+                for _ in &groups {
+                    self.b.append_block_param(merge, types::I8);
+                }
+                self.b.ins().brif(cta_ok, fast, &[], slow, &[]);
+                self.b.switch_to_block(slow);
+                let oks: Vec<BlockArg> = per_warp(self).into_iter().map(BlockArg::Value).collect();
+                self.b.ins().jump(merge, &oks);
+                self.b.switch_to_block(fast);
+                let one = self.iconst(types::I8, 1);
+                let ones = vec![BlockArg::Value(one); groups.len()];
+                self.b.ins().jump(merge, &ones);
+                self.b.switch_to_block(merge);
+                self.b.block_params(merge).to_vec()
+            }
+            _ => per_warp(self),
+        };
         let mut full: Option<Value> = None;
-        for (((root, _, _, elem, stride), members), (ok, p, lo)) in groups.iter().zip(planned) {
-            let ok = match common {
-                Some(c) => self.b.ins().band(ok, c),
-                None => ok,
-            };
+        for (((root, _, _, elem, stride), members), (ok, (_, p, lo))) in
+            groups.iter().zip(oks.into_iter().zip(addrs))
+        {
             let mut ok_store = None;
             for &(i, off, store, _) in members {
                 let ok = if store {

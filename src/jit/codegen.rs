@@ -886,6 +886,8 @@ pub fn generate(
             g.gen_block(blk)?;
         }
     }
+    // After every block: the per-call range checks they asked for (`ctacheck.rs`).
+    g.gen_cta_checks()?;
     g.b.seal_all_blocks();
     g.b.finalize(frontend);
     Ok(())

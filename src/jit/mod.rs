@@ -13,6 +13,7 @@ mod batch;
 mod bitops;
 mod codegen;
 mod ctabar;
+mod ctacheck;
 mod fullwarp;
 mod group;
 pub mod helpers;

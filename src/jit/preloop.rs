@@ -10,10 +10,10 @@
 //!
 //! ```text
 //! entry:  env fields
-//! pre:    count == 0 or no lane of table[0] pending at the entry block → join(0, zeros)
+//! pre:    count == 0 or no lane of table[0] pending at the entry block → join(0, zeros, 0)
 //!         the hoisted instructions; each ld.param tests its bounds inline, and a failing
-//!         test → join(0, zeros) (nothing is reported here)
-//!         → join(1, values)
+//!         test → join(0, zeros, 0) (nothing is reported here)
+//!         → cta: the per-call range checks (`ctacheck.rs`) → join(1, values, their flag)
 //! join:   → warp loop
 //! …
 //! first block's scalar section (each warp):
@@ -64,6 +64,12 @@ pub(super) struct Hoist {
     /// The join block's flag (`i8`, 1: every value was computed) and values (one per `out`).
     ok: Option<Value>,
     vals: Vec<Value>,
+    /// The per-call range checks of the first block's lane-strided accesses
+    /// (`ctacheck.rs`): the join block's flag (`i8`, 1: they hold for every warp of the
+    /// call), the block that computes it (filled after the warp loop's code, when the checks
+    /// are known), the prologue's values of the hoisted instructions, and the checks asked
+    /// for.
+    pub(super) cta: super::ctacheck::CtaChecks,
 }
 
 impl Default for Hoist {
@@ -76,6 +82,7 @@ impl Default for Hoist {
             carried: vec![],
             ok: None,
             vals: vec![],
+            cta: Default::default(),
         }
     }
 }
@@ -174,6 +181,7 @@ impl Hoist {
             carried,
             ok: None,
             vals: vec![],
+            cta: Default::default(),
         }
     }
 
@@ -199,7 +207,8 @@ impl Hoist {
         }
     }
 
-    /// Give `join` its parameters: the flag, then one per carried value.
+    /// Give `join` its parameters: the flag, one per carried value, then the per-call range
+    /// checks' flag (`ctacheck.rs`).
     pub(super) fn add_params(&mut self, b: &mut FunctionBuilder, f: &ir::Function, join: CBlock) {
         self.ok = Some(b.append_block_param(join, types::I8));
         self.vals = self
@@ -207,6 +216,14 @@ impl Hoist {
             .iter()
             .map(|&v| b.append_block_param(join, ctype(f.value_type(v))))
             .collect();
+        self.cta.ok = Some(b.append_block_param(join, types::I8));
+        self.cta.join = Some(join);
+    }
+
+    /// Whether `v` is carried into the warp loop (a hoisted result the first block's
+    /// scalar section takes from the prologue).
+    pub(super) fn carries(&self, v: ir::Value) -> bool {
+        self.carried.get(v.index()).copied().unwrap_or(false)
     }
 }
 
@@ -323,14 +340,21 @@ impl Gen<'_, '_> {
             local.insert(res, r);
         }
         let one = self.b.ins().iconst(types::I8, 1);
-        let mut args = vec![BlockArg::Value(one)];
+        let mut args = vec![one];
         for v in self.hoist.out.clone() {
             let x = *local
                 .get(&v)
                 .ok_or_else(|| format!("internal: hoisted {v} not computed"))?;
-            args.push(BlockArg::Value(x));
+            args.push(x);
         }
-        self.b.ins().jump(join, &args);
+        // The per-call range checks' block ends the path (`ctacheck.rs`): it is filled,
+        // and jumps to `join` with these values and its flag, once the warp loop's code has
+        // asked for its checks.
+        let cta = self.b.create_block();
+        self.b.ins().jump(cta, &[]);
+        self.hoist.cta.block = Some(cta);
+        self.hoist.cta.pre = local;
+        self.hoist.cta.args = args;
 
         self.b.switch_to_block(fail);
         let zero = self.b.ins().iconst(types::I8, 0);
@@ -343,6 +367,7 @@ impl Gen<'_, '_> {
             };
             args.push(BlockArg::Value(x));
         }
+        args.push(BlockArg::Value(zero));
         self.b.ins().jump(join, &args);
         Ok(())
     }
