@@ -401,7 +401,8 @@ pub fn terminator_fault_index(n_insts: usize, b: crate::ir::Block) -> u32 {
 /// ptxjit reports the fault of the lowest CTA (linear index) that faults: so that the report
 /// does not depend on how CTAs happened to be spread over host threads, a fault stops only
 /// its own CTA and the CTAs after it; CTAs before it run on until they end or fault
-/// themselves. Time limits and deadlocks stop everything.
+/// themselves. A barrier or mbarrier deadlock stops CTAs the same way (the lowest deadlocked
+/// CTA is reported); time limits, cluster and grid-wide deadlocks stop everything.
 #[derive(Debug)]
 pub struct AbortControl {
     /// Linear index of the lowest CTA that has faulted (`u64::MAX`: none yet).
@@ -541,6 +542,12 @@ impl FaultSink {
         {
             g.first = Some(r);
         }
+    }
+
+    /// Linear index of the reported fault's CTA (`None`: no fault recorded).
+    pub fn first_cta(&self) -> Option<u64> {
+        let g = self.state.lock().ok()?;
+        g.first.as_ref().map(|_| g.cta)
     }
 
     /// The reported fault and how many threads of its CTA faulted.

@@ -1229,8 +1229,11 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             LaunchFailure::Timeout(at)
         });
     }
-    if let Some((_, d)) = grid.deadlock.into_inner().ok().flatten() {
-        return Err(LaunchFailure::Deadlock(d));
+    // A deadlock and a fault stop the CTAs after their own alike: the lower CTA's is reported.
+    if let Some((c, d)) = grid.deadlock.into_inner().ok().flatten() {
+        if sink.first_cta().is_none_or(|f| c < f) {
+            return Err(LaunchFailure::Deadlock(d));
+        }
     }
     if let Some((f, threads)) = sink.take() {
         return Err(LaunchFailure::Fault(f, threads));
@@ -1569,9 +1572,11 @@ fn run_cta(
                     *d = Some((cta, text));
                 }
             }
+            // Stopped as a fault stops: this CTA and the ones after it, so that the lowest
+            // deadlocked CTA is the one reported however CTAs are spread over workers.
             // SAFETY: `control` points to the launch's stop flags, alive for the whole
             // launch.
-            unsafe { (*env.control).stop_all() };
+            unsafe { (*env.control).fault(cta) };
             return (runs, true);
         }
         let check = env.synccheck().map(|sink| SyncCheck {
@@ -1618,9 +1623,11 @@ fn run_cta(
                         *d = Some((cta, text));
                     }
                 }
+                // Stopped as a fault stops: this CTA and the ones after it, so that the lowest
+                // deadlocked CTA is the one reported however CTAs are spread over workers.
                 // SAFETY: `control` points to the launch's stop flags, alive for the whole
                 // launch.
-                unsafe { (*env.control).stop_all() };
+                unsafe { (*env.control).fault(cta) };
                 return (runs, true);
             }
         }
