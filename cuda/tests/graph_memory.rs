@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
 
 mod common;
 use common::{
-    arg, function, launch_axpc as launch, load, read_u32s as read, setup, write_u32s as write,
-    AXPC_N as N, AXPC_PTX as PTX,
+    add_axpc_node, add_memset_node, function, launch_axpc as launch, load, read_u32s as read,
+    setup, write_u32s as write, AXPC_N as N, AXPC_PTX as PTX,
 };
 
 const BYTES: usize = N as usize * 4;
@@ -235,47 +235,15 @@ fn built_by_hand(f: u64, s: u64, y: u64) {
         assert_ne!(buf, 0);
 
         // The child: memset buf to 4, then buf = buf * 6 + 1.
-        let set = MemsetNodeParams {
-            dst: buf,
-            pitch: 0,
-            value: 4,
-            element_size: 4,
-            width: N as usize,
-            height: 1,
-        };
-        let mut memset = 0u64;
-        assert_eq!(
-            cuGraphAddMemsetNode(&mut memset, child, null_mut(), 0, &set, 0),
-            CUDA_SUCCESS
-        );
-        let (m, c, n) = (6u32, 1u32, N);
-        let mut params = [arg(&buf), arg(&m), arg(&c), arg(&n)];
-        let k = KernelNodeParams {
-            func: f,
-            grid: [N.div_ceil(128), 1, 1],
-            block: [128, 1, 1],
-            shared_mem_bytes: 0,
-            kernel_params: params.as_mut_ptr(),
-            extra: null_mut(),
-            kern: 0,
-            ctx: 0,
-        };
-        let mut kernel = 0u64;
-        assert_eq!(
-            cuGraphAddKernelNode_v2(&mut kernel, child, &memset, 1, &k),
-            CUDA_SUCCESS
-        );
+        let memset = add_memset_node(child, &[], buf, 4);
+        let kernel = add_axpc_node(child, &[memset], f, buf, 6, 1, 128);
         let mut child_node = 0u64;
         assert_eq!(
             cuGraphAddChildGraphNode(&mut child_node, g, &alloc, 1, child),
             CUDA_SUCCESS
         );
         // The child was copied: changing it now does not change the parent.
-        let mut extra = 0u64;
-        assert_eq!(
-            cuGraphAddMemsetNode(&mut extra, child, &kernel, 1, &set, 0),
-            CUDA_SUCCESS
-        );
+        let mut extra = add_memset_node(child, &[kernel], buf, 4);
 
         let mut ev = 0u64;
         assert_eq!(cuEventCreate(&mut ev, 0), CUDA_SUCCESS);
