@@ -139,9 +139,43 @@ fn edges_and_dot_file() {
             CUDA_SUCCESS
         );
         let text = std::fs::read_to_string(&path).unwrap();
+        // Named as CUDA_KERNEL_NODE_PARAMS names them.
+        let grid = N.div_ceil(64);
         let want = format!(
-            r#"gridDim: [{}, 1, 1]\nblockDim: [64, 1, 1]"#,
-            N.div_ceil(64)
+            r#"gridDimX: {grid}, gridDimY: 1, gridDimZ: 1\nblockDimX: 64, blockDimY: 1, blockDimZ: 1\nsharedMemBytes: 0"#
+        );
+        assert!(text.contains(&want), "{text}");
+        assert!(!text.contains("WidthInBytes"), "{text}");
+        // CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES (2): as cudaKernelNodeParams names them.
+        let runtime_types = 1 << 1;
+        assert_eq!(
+            cuGraphDebugDotPrint(g, cpath.as_ptr(), kernel_params | runtime_types),
+            CUDA_SUCCESS
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let want = format!(r#"gridDim: ({grid}, 1, 1)\nblockDim: (64, 1, 1)\nsharedMemBytes: 0"#);
+        assert!(text.contains(&want), "{text}");
+        // The copy node (a CUDA_MEMCPY3D of 4 * N bytes from x to `host`) with
+        // CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS (8), by the driver's and the runtime's names.
+        let memcpy_params = 1 << 3;
+        let (bytes, dst) = (4 * N, host.as_ptr() as u64);
+        assert_eq!(
+            cuGraphDebugDotPrint(g, cpath.as_ptr(), memcpy_params),
+            CUDA_SUCCESS
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let want = format!(
+            r#"DtoH\nWidthInBytes: {bytes}, Height: 1, Depth: 1\nsrc: {x:#x} (pitch 0)\ndst: {dst:#x} (pitch 0)"#
+        );
+        assert!(text.contains(&want), "{text}");
+        assert!(!text.contains("gridDim"), "{text}");
+        assert_eq!(
+            cuGraphDebugDotPrint(g, cpath.as_ptr(), memcpy_params | runtime_types),
+            CUDA_SUCCESS
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let want = format!(
+            r#"DtoH\nextent: {{width: {bytes}, height: 1, depth: 1}}\nsrcPtr: {{ptr: {x:#x}, pitch: 0}}\ndstPtr: {{ptr: {dst:#x}, pitch: 0}}\nkind: cudaMemcpyDeviceToHost"#
         );
         assert!(text.contains(&want), "{text}");
         assert_eq!(cuGraphDebugDotPrint(g, null(), 0), CUDA_ERROR_INVALID_VALUE);
