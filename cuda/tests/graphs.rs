@@ -12,13 +12,13 @@ use cuda::launch::*;
 use cuda::memory::*;
 use cuda::stream::*;
 use cuda::user_object::*;
-use std::ffi::{c_uint, c_void, CString};
+use std::ffi::{c_uint, c_void};
 use std::ptr::{null, null_mut};
 
 mod common;
 use common::{
-    add_axpc_node, add_memset_node, arg, function, launch_axpc, load, memset_u32s,
-    read_u32s as read, setup, write_u32s as write, AXPC_N as N, AXPC_PTX as PTX,
+    add_axpc_node, add_memset_node, arg, axpc_fixture, launch_axpc, memset_u32s, read_u32s as read,
+    write_u32s as write, AXPC_N as N,
 };
 
 fn status(s: u64) -> c_uint {
@@ -501,21 +501,11 @@ fn user_objects() {
 
 #[test]
 fn capture_and_graphs() {
-    setup();
-    let m = load(&CString::new(PTX).unwrap());
-    let f = function(m, "axpc");
-    unsafe {
-        let (mut s, mut s2) = (0u64, 0u64);
-        assert_eq!(cuStreamCreate(&mut s, 1), CUDA_SUCCESS);
-        assert_eq!(cuStreamCreate(&mut s2, 1), CUDA_SUCCESS);
-        let (mut x, mut y) = (0u64, 0u64);
-        assert_eq!(cuMemAlloc_v2(&mut x, N as usize * 4), CUDA_SUCCESS);
-        assert_eq!(cuMemAlloc_v2(&mut y, N as usize * 4), CUDA_SUCCESS);
-        capture_and_replay(f, s, x, y);
-        built_by_hand(f, s, x);
-        exec_update(f, s, x);
-        fork_and_join(f, s, s2, x, y);
-        capture_errors(f, s, x);
-        user_objects();
-    }
+    let (f, s, s2, x, y) = axpc_fixture();
+    capture_and_replay(f, s, x, y);
+    built_by_hand(f, s, x);
+    exec_update(f, s, x);
+    fork_and_join(f, s, s2, x, y);
+    capture_errors(f, s, x);
+    user_objects();
 }

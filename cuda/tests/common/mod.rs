@@ -9,6 +9,7 @@ use cuda::graph_nodes::*;
 use cuda::launch::*;
 use cuda::memory::*;
 use cuda::module::*;
+use cuda::stream::*;
 use std::ffi::{c_void, CString};
 use std::ptr::{null, null_mut};
 
@@ -118,6 +119,23 @@ pub fn read_u32s(x: u64) -> Vec<u32> {
 pub fn write_u32s(x: u64, v: &[u32]) {
     let r = unsafe { cuMemcpyHtoD_v2(x, v.as_ptr().cast(), v.len() * 4) };
     assert_eq!(r, CUDA_SUCCESS);
+}
+
+/// What the graph tests run on: the primary context current ([`setup`]), the `axpc` function
+/// from [`AXPC_PTX`], two non-blocking streams and two buffers of [`AXPC_N`] `u32`s:
+/// `(f, s, s2, x, y)`.
+pub fn axpc_fixture() -> (u64, u64, u64, u64, u64) {
+    setup();
+    let f = function(load(&CString::new(AXPC_PTX).unwrap()), "axpc");
+    let (mut s, mut s2, mut x, mut y) = (0u64, 0u64, 0u64, 0u64);
+    let bytes = AXPC_N as usize * 4;
+    unsafe {
+        assert_eq!(cuStreamCreate(&mut s, 1), CUDA_SUCCESS);
+        assert_eq!(cuStreamCreate(&mut s2, 1), CUDA_SUCCESS);
+        assert_eq!(cuMemAlloc_v2(&mut x, bytes), CUDA_SUCCESS);
+        assert_eq!(cuMemAlloc_v2(&mut y, bytes), CUDA_SUCCESS);
+    }
+    (f, s, s2, x, y)
 }
 
 /// The dependencies argument of the `cuGraphAdd*Node` functions: null when there are none.
