@@ -220,7 +220,7 @@ fn node_lines(d: &Driver, index: usize, handle: u64, op: &Op, flags: c_uint) -> 
                 CopyEnd::new(ty(*src_dev), 0, *src, 0),
                 CopyEnd::new(ty(*dst_dev), 0, *dst, 0),
             ];
-            pitched_copy_lines(d, &mut lines, ends, [*n as usize, 1, 1], flags);
+            pitched_copy_lines(d, &mut lines, ends, [*n, 1, 1], flags);
         }
         Op::Copy2d(words) => {
             // SAFETY: the words hold a CUDA_MEMCPY2D's bytes, 8-byte aligned.
