@@ -235,14 +235,20 @@ pub unsafe extern "C" fn cuCtxSynchronize() -> CUresult {
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult {
     entry("cuCtxSynchronize_v2", || {
-        if !ctx.is_null() {
-            with_driver(|d| check_ctx(d, ctx_of(ctx)))?;
-        }
-        with_context(|d| {
+        let sync = |d: &mut state::Driver| {
             crate::graph::check_unsafe_call(d, "cuCtxSynchronize_v2")?;
             d.flush_printf();
             Ok(())
-        })
+        };
+        if ctx.is_null() {
+            with_context(sync)
+        } else {
+            // The named context need not be current.
+            with_driver(|d| {
+                check_ctx(d, ctx_of(ctx))?;
+                sync(d)
+            })
+        }
     })
 }
 

@@ -450,6 +450,17 @@ fn cuda_13_functions_run() {
         );
         assert_eq!(sync(ctx), CUDA_SUCCESS);
         assert!(flag.load(std::sync::atomic::Ordering::SeqCst));
+        // The context named need not be current; a null one means the current one.
+        let set_current: unsafe extern "C" fn(*mut c_void) -> u32 = func("cuCtxSetCurrent");
+        assert_eq!(set_current(std::ptr::null_mut()), CUDA_SUCCESS);
+        assert_eq!(sync(ctx), CUDA_SUCCESS);
+        assert_eq!(get_device(&mut dev, ctx), CUDA_SUCCESS);
+        assert_eq!(sync(std::ptr::null_mut()), CUDA_ERROR_INVALID_CONTEXT);
+        assert_eq!(
+            get_device(&mut dev, std::ptr::null_mut()),
+            CUDA_ERROR_INVALID_CONTEXT
+        );
+        assert_eq!(set_current(ctx), CUDA_SUCCESS);
 
         let (mut a, mut b) = (0u64, 1u64);
         assert_eq!(
