@@ -23,6 +23,15 @@ pub fn setup() {
     }
 }
 
+/// A command running this test binary's test `name` alone (`--exact`, one thread, output not
+/// captured) in a child process: the caller adds the environment and runs it.
+pub fn test_child(name: &str) -> std::process::Command {
+    let exe = std::env::current_exe().expect("the test binary");
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(["--exact", name, "--test-threads", "1", "--nocapture"]);
+    cmd
+}
+
 /// A file of the repository (path from its root) as a C string.
 pub fn repo_file(rel: &str) -> CString {
     let path = format!("{}/../{rel}", env!("CARGO_MANIFEST_DIR"));
