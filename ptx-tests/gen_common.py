@@ -10,11 +10,11 @@ next to the case manifests that name them.
 """
 import os
 
-import numpy as np
-
 
 def save_npy(folder, name, array):
     """Write `array` as folder/NAME.npy (numpy's format, the dtype and shape kept)."""
+    import numpy as np  # here, so that generators writing no arrays run without numpy
+
     np.save(os.path.join(folder, f"{name}.npy"), array)
 
 
@@ -85,6 +85,20 @@ def s32_case(ptx, comment, kernel, grid, block, args, buffers, expect, error=Non
         text += f"\n[expect.{b}]\nvalues = {ints(vals)}\n"
     if error is not None:
         text += f'\n[expect_error]\nkind = "fault"\nmemcheck = true\ncontains = "{error}"\n'
+    return text
+
+
+def out_u32_case(comment, kernel, grid, block, n, values):
+    """The text of a case manifest running `kernel` from KERNEL.ptx on `grid` CTAs of `block`
+    threads (1-D) with the arguments (buffer `out`, u32 `n`): `out` holds one `u32` a thread
+    and must equal `values` exactly. `comment` becomes `#` lines."""
+    text = "".join(f"# {line}\n" for line in comment.strip().split("\n"))
+    text += f'ptx = "{kernel}.ptx"\nkernel = "{kernel}"\n'
+    text += f"grid = [{grid}, 1, 1]\nblock = [{block}, 1, 1]"
+    text += "        # the last warp of each CTA is partial\n" if block % 32 else "\n"
+    text += f'args = [{{ buffer = "out" }}, {{ u32 = {n} }}]\n\n'
+    text += f'[buffers.out]\ntype = "u32"\nlen = {grid * block}\n\n'
+    text += f"[expect.out]\nvalues = {ints(values)}\ntolerance = \"exact\"\n"
     return text
 
 

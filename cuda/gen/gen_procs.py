@@ -3,14 +3,20 @@
 
 Usage (from the repository root):
 
-    pip install nvidia-cuda-runtime-cu12==12.9.79      # provides the headers
-    python3 cuda/gen/gen_procs.py \
-        "$(python3 -c 'import nvidia.cuda_runtime, os; print(os.path.join(nvidia.cuda_runtime.__path__[0], "include"))')"
+    pip install nvidia-cuda-runtime-cu12==12.9.79      # CUDA 12.9 headers (nvidia/cuda_runtime/include)
+    pip install nvidia-cuda-runtime==13.5.37           # CUDA 13.5 headers (nvidia/cu13/include)
+    python3 cuda/gen/gen_procs.py SITE/nvidia/cuda_runtime/include SITE/nvidia/cu13/include
 
-The argument is the directory holding cuda.h and cudaTypedefs.h (also cudaProfilerTypedefs.h,
-read when present). A C preprocessor is needed: `cpp` by default, or the command in $CPP.
-Rerun the script whenever a `#[no_mangle]` function is added to or removed from cuda/src (a hand-
-written function whose stub is still in stubs.rs does not compile: the symbol is defined twice).
+Each argument is a directory holding cuda.h and cudaTypedefs.h (also cudaProfilerTypedefs.h,
+read when present), oldest CUDA first. A C preprocessor is needed: `cpp` by default, or the
+command in $CPP. Rerun the script whenever a `#[no_mangle]` function is added to or removed from
+cuda/src (a hand-written function whose stub is still in stubs.rs does not compile: the symbol is
+defined twice).
+
+Several header sets make one table: every ABI any of them gives (one version names one symbol in
+all of them), and a symbol is legacy only where no set declares it for programs (CUDA 13 keeps
+`cuCtxCreate_v2` for the driver's own build only, yet programs built with CUDA 12 link to it).
+Error codes are the union, each described by the newest header that has it.
 
 Writes:
 - cuda/src/errors.rs: the CUresult codes with their names and the strings cuGetErrorString gives.
@@ -49,7 +55,7 @@ from collections import defaultdict
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SRC = os.path.join(ROOT, "cuda", "src")
 GENERATED = {"errors.rs", "procs.rs", "stubs.rs"}
-PIP = "nvidia-cuda-runtime-cu12==12.9.79"
+PIP = "nvidia-cuda-runtime-cu12==12.9.79 nvidia-cuda-runtime==13.5.37"
 
 # Legacy symbols that may be written by hand: their ABI is the old declaration's, checked by hand.
 # cuGetProcAddress (CUDA 11.3) is cuGetProcAddress_v2 without the symbolStatus out-parameter.
@@ -375,16 +381,60 @@ def scan_hand_written():
     return found
 
 
+def merge_tables(tables):
+    """One table from several header sets' (procs, legacy, profiler bases), oldest first."""
+    rows_of = defaultdict(dict)
+    legacy, current, profiler = set(), set(), set()
+    for procs, old, prof in tables:
+        legacy |= old
+        current |= all_symbols(procs) - old
+        profiler |= prof
+        for base, rows in procs.items():
+            for version, symbol, twin in rows:
+                seen = rows_of[base].get(version)
+                if seen is not None and seen != (symbol, twin):
+                    fail(f"{base} at {version}: {seen} in one header set, {(symbol, twin)} in another")
+                rows_of[base][version] = (symbol, twin)
+    procs = {base: [(v, s, t) for v, (s, t) in sorted(rows.items())]
+             for base, rows in rows_of.items()}
+    return procs, legacy - current, profiler
+
+
+def merge_codes(code_lists):
+    """The union of the header sets' error codes, by value; the newest set's text wins."""
+    by_name = {}
+    for codes in code_lists:
+        for name, value, doc in codes:
+            if name in by_name and by_name[name][1] != value:
+                fail(f"{name} is {by_name[name][1]} in one header set and {value} in another")
+            by_name[name] = (name, value, doc)
+    return sorted(by_name.values(), key=lambda c: c[1])
+
+
+def merge_groups(group_lists):
+    """cuda.h's groups, the newest set's first; older sets add what it lacks."""
+    groups, order = {}, []
+    for g, o in reversed(group_lists):
+        for base, group in g.items():
+            groups.setdefault(base, group)
+        order += [x for x in o if x not in order]
+    return groups, order
+
+
 def main():
-    if len(sys.argv) != 2:
+    includes = sys.argv[1:]
+    if not includes:
         fail(__doc__)
-    include = sys.argv[1]
-    for h in ("cuda.h", "cudaTypedefs.h"):
-        if not os.path.exists(os.path.join(include, h)):
-            fail(f"no {h} in {include} (pip install {PIP})")
-    procs, legacy, profiler_bases = build_table(include)
-    version = int(re.search(r"#define CUDA_VERSION (\d+)",
-                            open(os.path.join(include, "cuda.h")).read()).group(1))
+    for include in includes:
+        for h in ("cuda.h", "cudaTypedefs.h"):
+            if not os.path.exists(os.path.join(include, h)):
+                fail(f"no {h} in {include} (pip install {PIP})")
+    procs, legacy, profiler_bases = merge_tables([build_table(i) for i in includes])
+    versions = [int(re.search(r"#define CUDA_VERSION (\d+)",
+                              open(os.path.join(i, "cuda.h")).read()).group(1)) for i in includes]
+    if versions != sorted(versions):
+        fail(f"header sets must be given oldest first (CUDA versions {versions})")
+    version = versions[-1]
     hand = scan_hand_written()
     table_symbols = all_symbols(procs)
     for s in sorted(hand):
@@ -396,9 +446,9 @@ def main():
             print(f"gen_procs.py: note: {hand[s]} is not a driver API symbol of CUDA {version}",
                   file=sys.stderr)
     stubs = sorted(s for s in table_symbols if s not in legacy and s not in hand)
-    groups, order = parse_groups(include)
-    codes = parse_errors(include)
-    ctx = dict(procs=procs, legacy=legacy, hand=hand, stubs=stubs, version=version,
+    groups, order = merge_groups([parse_groups(i) for i in includes])
+    codes = merge_codes([parse_errors(i) for i in includes])
+    ctx = dict(procs=procs, legacy=legacy, hand=hand, stubs=stubs, versions=versions,
                groups=groups, order=order, codes=codes, profiler=profiler_bases)
     write(os.path.join(SRC, "errors.rs"), gen_errors(ctx), rust=True)
     write(os.path.join(SRC, "procs.rs"), gen_procs(ctx), rust=True)
@@ -420,8 +470,14 @@ def version_str(v):
     return f"{v // 1000}.{v % 1000 // 10}"
 
 
+def versions_str(vs):
+    """`12.9`, `12.9 and 13.5`."""
+    names = [version_str(v) for v in vs]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 HEADER = ("Generated by `cuda/gen/gen_procs.py` from the headers of CUDA {ver}\n"
-          "(`pip install {pip}`); do not edit: rerun the script.")
+          "(`pip install {pip}`);\ndo not edit: rerun the script.")
 
 
 def rust_str(s):
@@ -433,7 +489,7 @@ def gen_errors(ctx):
     out = ["//! `CUresult` codes (CUDA driver API, `cuda.h` `enum cudaError_enum`) with the name",
            "//! `cuGetErrorName` and the description `cuGetErrorString` gives for each.",
            "//!",
-           *["//! " + line for line in HEADER.format(ver=version_str(ctx["version"]), pip=PIP).splitlines()],
+           *["//! " + line for line in HEADER.format(ver=versions_str(ctx["versions"]), pip=PIP).splitlines()],
            "//!",
            "//! Descriptions: the driver's own string where public logs of programs on NVIDIA's driver",
            "//! show it (the list is in the script), else the first sentence of the code's comment in",
@@ -512,7 +568,7 @@ def gen_procs(ctx):
     out = ["//! The driver API function table `cuGetProcAddress` reads, and the address of every",
            "//! function this library exports.",
            "//!",
-           *["//! " + line for line in HEADER.format(ver=version_str(ctx["version"]), pip=PIP).splitlines()],
+           *["//! " + line for line in HEADER.format(ver=versions_str(ctx["versions"]), pip=PIP).splitlines()],
            "//!",
            "//! Each driver function (`cuMemAlloc`) has one or more ABIs, each introduced by a CUDA",
            "//! version and exported under its own symbol (`cuMemAlloc` at 2.0, `cuMemAlloc_v2` at",
@@ -606,7 +662,7 @@ def gen_stubs(ctx):
            "//! `CUDA_ERROR_NOT_SUPPORTED` (`PTXJIT_TRACE=1` names the call). A C function that",
            "//! ignores its arguments is ABI-safe for any argument list (x86-64 System V, AArch64).",
            "//!",
-           *["//! " + line for line in HEADER.format(ver=version_str(ctx["version"]), pip=PIP).splitlines()],
+           *["//! " + line for line in HEADER.format(ver=versions_str(ctx["versions"]), pip=PIP).splitlines()],
            "",
            "use crate::errors::{CUresult, CUDA_ERROR_NOT_SUPPORTED};",
            "use crate::Fail;",
@@ -667,7 +723,7 @@ def gen_docs(ctx):
     total = sum(counts.values())
     head = ["# CUDA driver API functions",
             "",
-            HEADER.format(ver=version_str(ctx["version"]), pip=PIP),
+            HEADER.format(ver=versions_str(ctx["versions"]), pip=PIP),
             "",
             "Every function of the CUDA driver API (`cuda.h`, and `cuProfiler*` from `cudaProfiler.h`),",
             "grouped as `cuda.h` groups them, with what ptxjit's `libcuda.so.1` does with it:",

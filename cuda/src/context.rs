@@ -166,6 +166,22 @@ pub unsafe extern "C" fn cuCtxGetDevice(dev: *mut CUdevice) -> CUresult {
     })
 }
 
+/// `cuCtxGetDevice` (CUDA 13.0 ABI, `cuCtxGetDevice_v2`): the device of context `ctx`, or
+/// of the current context when `ctx` is null. Errors: `CUDA_ERROR_INVALID_CONTEXT` (no such
+/// context, or none current).
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetDevice_v2(dev: *mut CUdevice, ctx: CUcontext) -> CUresult {
+    entry("cuCtxGetDevice_v2", || {
+        if ctx.is_null() {
+            with_context(|_| Ok(()))?;
+        } else {
+            with_driver(|d| check_ctx(d, ctx_of(ctx)))?;
+        }
+        // SAFETY: valid for a write by the caller's promise.
+        unsafe { out(dev, 0) }
+    })
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxGetFlags(flags: *mut c_uint) -> CUresult {
     entry("cuCtxGetFlags", || {
@@ -210,6 +226,29 @@ pub unsafe extern "C" fn cuCtxSynchronize() -> CUresult {
             d.flush_printf();
             Ok(())
         })
+    })
+}
+
+/// `cuCtxSynchronize` (CUDA 13.0 ABI, `cuCtxSynchronize_v2`): waits for the work of context
+/// `ctx`, or of the current context when `ctx` is null. Work completes when it is enqueued, so
+/// this reports a sticky error and flushes device `printf`, as `cuCtxSynchronize` does.
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult {
+    entry("cuCtxSynchronize_v2", || {
+        let sync = |d: &mut state::Driver| {
+            crate::graph::check_unsafe_call(d, "cuCtxSynchronize_v2")?;
+            d.flush_printf();
+            Ok(())
+        };
+        if ctx.is_null() {
+            with_context(sync)
+        } else {
+            // The named context need not be current.
+            with_driver(|d| {
+                check_ctx(d, ctx_of(ctx))?;
+                sync(d)
+            })
+        }
     })
 }
 

@@ -7,13 +7,19 @@
 //! CUDA array; a side given as unified memory is named by its address: device memory if an
 //! allocation holds it, else host). One arrow per edge, from a dependency to its dependent.
 //! `CUgraphDebugDot_flags` add lines: `VERBOSE` (1) all of them, `KERNEL_NODE_PARAMS` (4)
-//! the launch shape, `MEMCPY_NODE_PARAMS` (8) addresses and extent, `MEMSET_NODE_PARAMS`
+//! the launch shape, `MEMCPY_NODE_PARAMS` (8) extent and addresses, `MEMSET_NODE_PARAMS`
 //! (16) the fill, `HOST_NODE_PARAMS` (32) function and data, `EVENT_NODE_PARAMS` (64) the
 //! event, `HANDLES` (1024) node and function handles, `MEM_ALLOC_NODE_PARAMS` (2048) and
 //! `MEM_FREE_NODE_PARAMS` (4096) the address and size, `EXTRA_TOPO_INFO` (16384) edge
-//! numbers. The other flags name node kinds this library does not have (external
-//! semaphores, batch memory operations, conditional nodes) or ask for runtime type names
-//! (`RUNTIME_TYPES`): they add nothing.
+//! numbers. Parameters are named as the driver's structures name them
+//! (`CUDA_KERNEL_NODE_PARAMS`: `gridDimX`; `CUDA_MEMCPY3D`, which every copy node is:
+//! `WidthInBytes`), or with `RUNTIME_TYPES` (2, "use CUDA Runtime structures") as the
+//! runtime's do (`cudaKernelNodeParams`: `gridDim`; `cudaMemcpy3DParms`: `extent`, `srcPtr`,
+//! `dstPtr`, `kind`); the memset, host, event and memory node structures name their fields
+//! alike in both. `VERBOSE` adds every line but leaves the names the driver's. The other
+//! flags name node kinds this library does not have (external semaphores, batch memory
+//! operations, conditional nodes) or kernel node attributes, which it does not keep: they add
+//! nothing.
 
 use crate::errors::*;
 use crate::graph::Op;
@@ -24,6 +30,7 @@ use std::ffi::{c_char, c_uint, CStr};
 use std::fmt::Write;
 
 const VERBOSE: c_uint = 1 << 0;
+const RUNTIME_TYPES: c_uint = 1 << 1;
 const KERNEL_NODE_PARAMS: c_uint = 1 << 2;
 const MEMCPY_NODE_PARAMS: c_uint = 1 << 3;
 const MEMSET_NODE_PARAMS: c_uint = 1 << 4;
@@ -66,6 +73,84 @@ fn side(d: &Driver, ty: c_uint, host: u64, device: u64) -> char {
     }
 }
 
+/// One end of a copy: its `CUmemorytype`, host and device addresses (one of them zero) and
+/// pitch.
+struct CopyEnd {
+    ty: c_uint,
+    host: u64,
+    device: u64,
+    pitch: usize,
+}
+
+impl CopyEnd {
+    fn new(ty: c_uint, host: u64, device: u64, pitch: usize) -> CopyEnd {
+        CopyEnd {
+            ty,
+            host,
+            device,
+            pitch,
+        }
+    }
+
+    /// The address the end names.
+    fn address(&self) -> u64 {
+        self.device.max(self.host)
+    }
+}
+
+/// The lines of a copy node (`ends`: source, destination; `extent`: bytes a row, rows,
+/// slices): its direction, then with `MEMCPY_NODE_PARAMS` the extent and both ends, named as
+/// `CUDA_MEMCPY3D` names them or, with `RUNTIME_TYPES`, as `cudaMemcpy3DParms` does.
+fn pitched_copy_lines(
+    d: &Driver,
+    lines: &mut Vec<String>,
+    ends: [CopyEnd; 2],
+    extent: [usize; 3],
+    flags: c_uint,
+) {
+    let [src, dst] = ends;
+    let s = side(d, src.ty, src.host, src.device);
+    let t = side(d, dst.ty, dst.host, dst.device);
+    lines.push(format!("{s}to{t}"));
+    if flags & (MEMCPY_NODE_PARAMS | VERBOSE) == 0 {
+        return;
+    }
+    let [w, h, depth] = extent;
+    if flags & RUNTIME_TYPES != 0 {
+        lines.push(format!(
+            "extent: {{width: {w}, height: {h}, depth: {depth}}}"
+        ));
+        for (name, end) in [("srcPtr", &src), ("dstPtr", &dst)] {
+            let (ptr, pitch) = (end.address(), end.pitch);
+            lines.push(format!("{name}: {{ptr: {ptr:#x}, pitch: {pitch}}}"));
+        }
+        lines.push(format!("kind: {}", memcpy_kind(s, t)));
+    } else {
+        lines.push(format!("WidthInBytes: {w}, Height: {h}, Depth: {depth}"));
+        for (name, end) in [("src", &src), ("dst", &dst)] {
+            let (ptr, pitch) = (end.address(), end.pitch);
+            lines.push(format!("{name}: {ptr:#x} (pitch {pitch})"));
+        }
+    }
+}
+
+/// The `cudaMemcpyKind` of a copy between sides `s` and `t` of [`side`] (an array is device
+/// memory); `cudaMemcpyDefault` where a side's memory type is not one CUDA defines.
+fn memcpy_kind(s: char, t: char) -> &'static str {
+    let on_device = |c: char| match c {
+        'H' => Some(false),
+        'D' | 'A' => Some(true),
+        _ => None,
+    };
+    match (on_device(s), on_device(t)) {
+        (Some(false), Some(false)) => "cudaMemcpyHostToHost",
+        (Some(false), Some(true)) => "cudaMemcpyHostToDevice",
+        (Some(true), Some(false)) => "cudaMemcpyDeviceToHost",
+        (Some(true), Some(true)) => "cudaMemcpyDeviceToDevice",
+        (None, _) | (_, None) => "cudaMemcpyDefault",
+    }
+}
+
 /// The label lines of one node.
 fn node_lines(d: &Driver, index: usize, handle: u64, op: &Op, flags: c_uint) -> Vec<String> {
     let want = |f: c_uint| flags & (f | VERBOSE) != 0;
@@ -101,8 +186,16 @@ fn node_lines(d: &Driver, index: usize, handle: u64, op: &Op, flags: c_uint) -> 
                 lines.push(format!("function handle: {f:#x}"));
             }
             if want(KERNEL_NODE_PARAMS) {
-                lines.push(format!("gridDim: {:?}", dims.grid));
-                lines.push(format!("blockDim: {:?}", dims.block));
+                let ([gx, gy, gz], [bx, by, bz]) = (dims.grid, dims.block);
+                if flags & RUNTIME_TYPES != 0 {
+                    // cudaKernelNodeParams: dim3 gridDim, blockDim.
+                    lines.push(format!("gridDim: ({gx}, {gy}, {gz})"));
+                    lines.push(format!("blockDim: ({bx}, {by}, {bz})"));
+                } else {
+                    // CUDA_KERNEL_NODE_PARAMS: gridDimX … blockDimZ.
+                    lines.push(format!("gridDimX: {gx}, gridDimY: {gy}, gridDimZ: {gz}"));
+                    lines.push(format!("blockDimX: {bx}, blockDimY: {by}, blockDimZ: {bz}"));
+                }
                 lines.push(format!("sharedMemBytes: {}", dims.shared_bytes));
                 lines.push(format!("parameter bytes: {}", params.len()));
                 if *cooperative {
@@ -121,57 +214,31 @@ fn node_lines(d: &Driver, index: usize, handle: u64, op: &Op, flags: c_uint) -> 
             n,
             ..
         } => {
-            let s = if *src_dev { 'D' } else { by_address(d, *src) };
-            let t = if *dst_dev { 'D' } else { by_address(d, *dst) };
-            lines.push(format!("{s}to{t}"));
-            if want(MEMCPY_NODE_PARAMS) {
-                lines.push(format!("src: {src:#x}"));
-                lines.push(format!("dst: {dst:#x}"));
-                lines.push(format!("bytes: {n}"));
-            }
+            // A side not known to be device memory is named by its address, as unified memory.
+            let ty = |dev: bool| if dev { MEMORY_DEVICE } else { MEMORY_UNIFIED };
+            let ends = [
+                CopyEnd::new(ty(*src_dev), 0, *src, 0),
+                CopyEnd::new(ty(*dst_dev), 0, *dst, 0),
+            ];
+            pitched_copy_lines(d, &mut lines, ends, [*n, 1, 1], flags);
         }
         Op::Copy2d(words) => {
             // SAFETY: the words hold a CUDA_MEMCPY2D's bytes, 8-byte aligned.
             let c = unsafe { &*words.as_ptr().cast::<Memcpy2d>() };
-            let s = side(d, c.src_type, c.src_host as u64, c.src_device);
-            let t = side(d, c.dst_type, c.dst_host as u64, c.dst_device);
-            lines.push(format!("{s}to{t}"));
-            if want(MEMCPY_NODE_PARAMS) {
-                lines.push(format!("WidthInBytes: {}, Height: {}", c.width, c.height));
-                lines.push(format!(
-                    "src: {:#x} (pitch {})",
-                    c.src_device.max(c.src_host as u64),
-                    c.src_pitch
-                ));
-                lines.push(format!(
-                    "dst: {:#x} (pitch {})",
-                    c.dst_device.max(c.dst_host as u64),
-                    c.dst_pitch
-                ));
-            }
+            let ends = [
+                CopyEnd::new(c.src_type, c.src_host as u64, c.src_device, c.src_pitch),
+                CopyEnd::new(c.dst_type, c.dst_host as u64, c.dst_device, c.dst_pitch),
+            ];
+            pitched_copy_lines(d, &mut lines, ends, [c.width, c.height, 1], flags);
         }
         Op::Copy3d(words) => {
             // SAFETY: the words hold a CUDA_MEMCPY3D's bytes, 8-byte aligned.
             let c = unsafe { &*words.as_ptr().cast::<Memcpy3d>() };
-            let s = side(d, c.src_type, c.src_host as u64, c.src_device);
-            let t = side(d, c.dst_type, c.dst_host as u64, c.dst_device);
-            lines.push(format!("{s}to{t}"));
-            if want(MEMCPY_NODE_PARAMS) {
-                lines.push(format!(
-                    "WidthInBytes: {}, Height: {}, Depth: {}",
-                    c.width, c.height, c.depth
-                ));
-                lines.push(format!(
-                    "src: {:#x} (pitch {})",
-                    c.src_device.max(c.src_host as u64),
-                    c.src_pitch
-                ));
-                lines.push(format!(
-                    "dst: {:#x} (pitch {})",
-                    c.dst_device.max(c.dst_host as u64),
-                    c.dst_pitch
-                ));
-            }
+            let ends = [
+                CopyEnd::new(c.src_type, c.src_host as u64, c.src_device, c.src_pitch),
+                CopyEnd::new(c.dst_type, c.dst_host as u64, c.dst_device, c.dst_pitch),
+            ];
+            pitched_copy_lines(d, &mut lines, ends, [c.width, c.height, c.depth], flags);
         }
         Op::Memset {
             dst,

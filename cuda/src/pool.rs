@@ -7,11 +7,12 @@
 use crate::device::check_device;
 use crate::errors::*;
 use crate::exports;
+use crate::memory::CUmemLocation;
 use crate::state::{with_context, with_driver, Driver, Kind};
-use crate::{out, Fail};
+use crate::{out, DrvResult, Fail};
 use ptxjit::host::pool::MemPool;
 use ptxjit::host::DevicePtr;
-use std::ffi::{c_int, c_void};
+use std::ffi::{c_int, c_uint, c_void};
 
 /// `CUmemPool_attribute` values.
 const ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: c_int = 1;
@@ -81,31 +82,90 @@ pub fn free_pooled(d: &mut Driver, p: u64) -> Result<bool, Fail> {
     }
 }
 
-exports! { cuDeviceGetDefaultMemPool => fn(pool_out: *mut u64, dev: c_int) {
+/// The default pool of device `dev`.
+fn default_pool(dev: c_int) -> Result<u64, Fail> {
     check_device(dev)?;
-    let h = with_driver(|d| {
+    with_driver(|d| {
         d.ensure_default_pool();
         Ok(d.default_pool)
-    })?;
-    unsafe { out(pool_out, h) }
-}}
+    })
+}
 
-exports! { cuDeviceGetMemPool => fn(pool_out: *mut u64, dev: c_int) {
+/// The current pool of device `dev` (its default pool until one is set).
+fn current_pool(dev: c_int) -> Result<u64, Fail> {
     check_device(dev)?;
-    let h = with_driver(|d| {
+    with_driver(|d| {
         d.ensure_default_pool();
         Ok(d.current_pool)
-    })?;
-    unsafe { out(pool_out, h) }
-}}
+    })
+}
 
-exports! { cuDeviceSetMemPool => fn(dev: c_int, h: u64) {
+/// Makes pool `h` the current pool of device `dev`.
+fn set_current_pool(dev: c_int, h: u64) -> DrvResult {
     check_device(dev)?;
     with_driver(|d| {
         pool(d, h)?;
         d.current_pool = h;
         Ok(())
     })
+}
+
+exports! { cuDeviceGetDefaultMemPool => fn(pool_out: *mut u64, dev: c_int) {
+    let h = default_pool(dev)?;
+    unsafe { out(pool_out, h) }
+}}
+
+exports! { cuDeviceGetMemPool => fn(pool_out: *mut u64, dev: c_int) {
+    let h = current_pool(dev)?;
+    unsafe { out(pool_out, h) }
+}}
+
+exports! { cuDeviceSetMemPool => fn(dev: c_int, h: u64) {
+    set_current_pool(dev, h)
+}}
+
+/// The device a `CUmemLocation` and `CUmemAllocationType` name for the location-based pool
+/// functions of CUDA 13 (`cuMemGetDefaultMemPool` …): pinned memory on a device is the only
+/// kind of pool ptxjit has, so host and managed pools answer `CUDA_ERROR_NOT_SUPPORTED`.
+fn pool_device(location: *const CUmemLocation, alloc_type: c_int) -> Result<c_int, Fail> {
+    if location.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null location"));
+    }
+    // SAFETY: a CUmemLocation by the API's contract.
+    let loc = unsafe { *location };
+    if loc.kind != CU_MEM_LOCATION_TYPE_DEVICE || alloc_type != CU_MEM_ALLOCATION_TYPE_PINNED {
+        return Err(Fail::new(
+            CUDA_ERROR_NOT_SUPPORTED,
+            format!(
+                "pools of allocation type {alloc_type} at location type {} are not supported by ptxjit (only pinned device memory)",
+                loc.kind
+            ),
+        ));
+    }
+    check_device(loc.id)?;
+    Ok(loc.id)
+}
+
+/// `CUmemLocationType`: device memory.
+const CU_MEM_LOCATION_TYPE_DEVICE: c_uint = 1;
+/// `CUmemAllocationType`: pinned (non-migratable) memory.
+const CU_MEM_ALLOCATION_TYPE_PINNED: c_int = 1;
+
+// `cuMemGetDefaultMemPool` (CUDA 13.0): `cuDeviceGetDefaultMemPool` for a device location.
+exports! { cuMemGetDefaultMemPool => fn(pool_out: *mut u64, location: *const CUmemLocation, alloc_type: c_int) {
+    let h = default_pool(pool_device(location, alloc_type)?)?;
+    unsafe { out(pool_out, h) }
+}}
+
+// `cuMemGetMemPool` (CUDA 13.0): `cuDeviceGetMemPool` for a device location.
+exports! { cuMemGetMemPool => fn(pool_out: *mut u64, location: *const CUmemLocation, alloc_type: c_int) {
+    let h = current_pool(pool_device(location, alloc_type)?)?;
+    unsafe { out(pool_out, h) }
+}}
+
+// `cuMemSetMemPool` (CUDA 13.0): `cuDeviceSetMemPool` for a device location.
+exports! { cuMemSetMemPool => fn(location: *const CUmemLocation, alloc_type: c_int, h: u64) {
+    set_current_pool(pool_device(location, alloc_type)?, h)
 }}
 
 exports! { cuMemPoolCreate => fn(pool_out: *mut u64, props: *const CUmemPoolProps) {

@@ -158,6 +158,25 @@ exports! { cuLaunchHostFunc, cuLaunchHostFunc_ptsz => fn(s: u64, f: HostFn, data
     crate::graph::enqueue(s, crate::graph::Op::Host { f, data: data as usize })
 }}
 
+/// `CUhostTaskSyncMode` values: how the thread running host functions waits for the next one.
+const CU_HOST_TASK_BLOCKING: c_uint = 0;
+const CU_HOST_TASK_SPINWAIT: c_uint = 1;
+
+// `cuLaunchHostFunc` (CUDA 13.1 ABI): as `cuLaunchHostFunc`, with a `CUhostTaskSyncMode`. The
+// function runs on the calling thread when its turn comes, so both modes behave alike.
+exports! { cuLaunchHostFunc_v2, cuLaunchHostFunc_v2_ptsz => fn(s: u64, f: HostFn, data: *mut c_void, sync_mode: c_uint) {
+    if !matches!(sync_mode, CU_HOST_TASK_BLOCKING | CU_HOST_TASK_SPINWAIT) {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("{sync_mode} is not a CUhostTaskSyncMode"),
+        ));
+    }
+    let Some(f) = f else {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null host function"));
+    };
+    crate::graph::enqueue(s, crate::graph::Op::Host { f, data: data as usize })
+}}
+
 exports! { cuEventCreate => fn(pe: *mut u64, flags: c_uint) {
     let h = with_context(|d| {
         let h = d.handle(Kind::Event);

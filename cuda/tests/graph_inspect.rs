@@ -13,7 +13,7 @@ use std::ffi::{c_void, CString};
 use std::ptr::{null, null_mut};
 
 mod common;
-use common::{arg, function, load, setup, AXPC_N as N, AXPC_PTX as PTX};
+use common::{add_axpc_node, add_memset_node, function, load, setup, AXPC_N as N, AXPC_PTX as PTX};
 
 #[test]
 fn edges_and_dot_file() {
@@ -26,36 +26,8 @@ fn edges_and_dot_file() {
         assert_eq!(cuMemAlloc_v2(&mut x, 4 * N as usize), CUDA_SUCCESS);
         let mut g = 0u64;
         assert_eq!(cuda::graph_nodes::cuGraphCreate(&mut g, 0), CUDA_SUCCESS);
-        let set = MemsetNodeParams {
-            dst: x,
-            pitch: 0,
-            value: 3,
-            element_size: 4,
-            width: N as usize,
-            height: 1,
-        };
-        let mut memset = 0u64;
-        assert_eq!(
-            cuGraphAddMemsetNode(&mut memset, g, null(), 0, &set, 0),
-            CUDA_SUCCESS
-        );
-        let (mm, c, n) = (5u32, 2u32, N);
-        let mut params = [arg(&x), arg(&mm), arg(&c), arg(&n)];
-        let kp = KernelNodeParams {
-            func: f,
-            grid: [N.div_ceil(64), 1, 1],
-            block: [64, 1, 1],
-            shared_mem_bytes: 0,
-            kernel_params: params.as_mut_ptr(),
-            extra: null_mut(),
-            kern: 0,
-            ctx: 0,
-        };
-        let mut kernel = 0u64;
-        assert_eq!(
-            cuGraphAddKernelNode_v2(&mut kernel, g, &memset, 1, &kp),
-            CUDA_SUCCESS
-        );
+        let memset = add_memset_node(g, &[], x, 3);
+        let kernel = add_axpc_node(g, &[memset], f, x, 5, 2, 64);
         let mut copy_desc: Memcpy3d = std::mem::zeroed();
         copy_desc.src_type = 2; // CU_MEMORYTYPE_DEVICE
         copy_desc.src_device = x;
@@ -167,9 +139,43 @@ fn edges_and_dot_file() {
             CUDA_SUCCESS
         );
         let text = std::fs::read_to_string(&path).unwrap();
+        // Named as CUDA_KERNEL_NODE_PARAMS names them.
+        let grid = N.div_ceil(64);
         let want = format!(
-            r#"gridDim: [{}, 1, 1]\nblockDim: [64, 1, 1]"#,
-            N.div_ceil(64)
+            r#"gridDimX: {grid}, gridDimY: 1, gridDimZ: 1\nblockDimX: 64, blockDimY: 1, blockDimZ: 1\nsharedMemBytes: 0"#
+        );
+        assert!(text.contains(&want), "{text}");
+        assert!(!text.contains("WidthInBytes"), "{text}");
+        // CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES (2): as cudaKernelNodeParams names them.
+        let runtime_types = 1 << 1;
+        assert_eq!(
+            cuGraphDebugDotPrint(g, cpath.as_ptr(), kernel_params | runtime_types),
+            CUDA_SUCCESS
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let want = format!(r#"gridDim: ({grid}, 1, 1)\nblockDim: (64, 1, 1)\nsharedMemBytes: 0"#);
+        assert!(text.contains(&want), "{text}");
+        // The copy node (a CUDA_MEMCPY3D of 4 * N bytes from x to `host`) with
+        // CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS (8), by the driver's and the runtime's names.
+        let memcpy_params = 1 << 3;
+        let (bytes, dst) = (4 * N, host.as_ptr() as u64);
+        assert_eq!(
+            cuGraphDebugDotPrint(g, cpath.as_ptr(), memcpy_params),
+            CUDA_SUCCESS
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let want = format!(
+            r#"DtoH\nWidthInBytes: {bytes}, Height: 1, Depth: 1\nsrc: {x:#x} (pitch 0)\ndst: {dst:#x} (pitch 0)"#
+        );
+        assert!(text.contains(&want), "{text}");
+        assert!(!text.contains("gridDim"), "{text}");
+        assert_eq!(
+            cuGraphDebugDotPrint(g, cpath.as_ptr(), memcpy_params | runtime_types),
+            CUDA_SUCCESS
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let want = format!(
+            r#"DtoH\nextent: {{width: {bytes}, height: 1, depth: 1}}\nsrcPtr: {{ptr: {x:#x}, pitch: 0}}\ndstPtr: {{ptr: {dst:#x}, pitch: 0}}\nkind: cudaMemcpyDeviceToHost"#
         );
         assert!(text.contains(&want), "{text}");
         assert_eq!(cuGraphDebugDotPrint(g, null(), 0), CUDA_ERROR_INVALID_VALUE);

@@ -9,14 +9,14 @@ use cuda::graph::*;
 use cuda::graph_nodes::*;
 use cuda::memory::*;
 use cuda::stream::*;
-use std::ffi::{c_uint, c_void, CString};
+use std::ffi::{c_uint, c_void};
 use std::ptr::null_mut;
 use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
 
 mod common;
 use common::{
-    arg, function, launch_axpc as launch, load, read_u32s as read, setup, write_u32s as write,
-    AXPC_N as N, AXPC_PTX as PTX,
+    add_axpc_node, add_memset_node, axpc_fixture, launch_axpc as launch, read_u32s as read,
+    write_u32s as write, AXPC_N as N,
 };
 
 const BYTES: usize = N as usize * 4;
@@ -28,7 +28,8 @@ fn axpc(v: &[u32], m: u32, c: u32) -> Vec<u32> {
         .collect()
 }
 
-fn node_types(g: u64) -> Vec<c_uint> {
+/// The nodes of graph `g`.
+fn nodes(g: u64) -> Vec<u64> {
     let mut count = 0usize;
     assert_eq!(
         unsafe { cuGraphGetNodes(g, null_mut(), &mut count) },
@@ -40,33 +41,23 @@ fn node_types(g: u64) -> Vec<c_uint> {
         CUDA_SUCCESS
     );
     nodes
-        .iter()
-        .map(|&n| {
-            let mut t = 99;
-            assert_eq!(unsafe { cuGraphNodeGetType(n, &mut t) }, CUDA_SUCCESS);
-            t
-        })
-        .collect()
+}
+
+/// The `CUgraphNodeType` of node `n`.
+fn node_type(n: u64) -> c_uint {
+    let mut t = 99;
+    assert_eq!(unsafe { cuGraphNodeGetType(n, &mut t) }, CUDA_SUCCESS);
+    t
+}
+
+fn node_types(g: u64) -> Vec<c_uint> {
+    nodes(g).into_iter().map(node_type).collect()
 }
 
 fn nodes_of_type(g: u64, ty: c_uint) -> Vec<u64> {
-    let mut count = 0usize;
-    assert_eq!(
-        unsafe { cuGraphGetNodes(g, null_mut(), &mut count) },
-        CUDA_SUCCESS
-    );
-    let mut nodes = vec![0u64; count];
-    assert_eq!(
-        unsafe { cuGraphGetNodes(g, nodes.as_mut_ptr(), &mut count) },
-        CUDA_SUCCESS
-    );
-    nodes
+    nodes(g)
         .into_iter()
-        .filter(|&n| {
-            let mut t = 99;
-            assert_eq!(unsafe { cuGraphNodeGetType(n, &mut t) }, CUDA_SUCCESS);
-            t == ty
-        })
+        .filter(|&n| node_type(n) == ty)
         .collect()
 }
 
@@ -235,47 +226,15 @@ fn built_by_hand(f: u64, s: u64, y: u64) {
         assert_ne!(buf, 0);
 
         // The child: memset buf to 4, then buf = buf * 6 + 1.
-        let set = MemsetNodeParams {
-            dst: buf,
-            pitch: 0,
-            value: 4,
-            element_size: 4,
-            width: N as usize,
-            height: 1,
-        };
-        let mut memset = 0u64;
-        assert_eq!(
-            cuGraphAddMemsetNode(&mut memset, child, null_mut(), 0, &set, 0),
-            CUDA_SUCCESS
-        );
-        let (m, c, n) = (6u32, 1u32, N);
-        let mut params = [arg(&buf), arg(&m), arg(&c), arg(&n)];
-        let k = KernelNodeParams {
-            func: f,
-            grid: [N.div_ceil(128), 1, 1],
-            block: [128, 1, 1],
-            shared_mem_bytes: 0,
-            kernel_params: params.as_mut_ptr(),
-            extra: null_mut(),
-            kern: 0,
-            ctx: 0,
-        };
-        let mut kernel = 0u64;
-        assert_eq!(
-            cuGraphAddKernelNode_v2(&mut kernel, child, &memset, 1, &k),
-            CUDA_SUCCESS
-        );
+        let memset = add_memset_node(child, &[], buf, 4);
+        let kernel = add_axpc_node(child, &[memset], f, buf, 6, 1, 128);
         let mut child_node = 0u64;
         assert_eq!(
             cuGraphAddChildGraphNode(&mut child_node, g, &alloc, 1, child),
             CUDA_SUCCESS
         );
         // The child was copied: changing it now does not change the parent.
-        let mut extra = 0u64;
-        assert_eq!(
-            cuGraphAddMemsetNode(&mut extra, child, &kernel, 1, &set, 0),
-            CUDA_SUCCESS
-        );
+        let mut extra = add_memset_node(child, &[kernel], buf, 4);
 
         let mut ev = 0u64;
         assert_eq!(cuEventCreate(&mut ev, 0), CUDA_SUCCESS);
@@ -364,18 +323,8 @@ fn built_by_hand(f: u64, s: u64, y: u64) {
 
 #[test]
 fn capture_everything_and_memory_nodes() {
-    setup();
-    let m = load(&CString::new(PTX).unwrap());
-    let f = function(m, "axpc");
-    unsafe {
-        let (mut s, mut s2) = (0u64, 0u64);
-        assert_eq!(cuStreamCreate(&mut s, 1), CUDA_SUCCESS);
-        assert_eq!(cuStreamCreate(&mut s2, 1), CUDA_SUCCESS);
-        let (mut x, mut y) = (0u64, 0u64);
-        assert_eq!(cuMemAlloc_v2(&mut x, BYTES), CUDA_SUCCESS);
-        assert_eq!(cuMemAlloc_v2(&mut y, BYTES), CUDA_SUCCESS);
-        capture_pipeline(f, s, s2, x, y);
-        capture_errors(s, x);
-        built_by_hand(f, s, y);
-    }
+    let (f, s, s2, x, y) = axpc_fixture();
+    capture_pipeline(f, s, s2, x, y);
+    capture_errors(s, x);
+    built_by_hand(f, s, y);
 }

@@ -12,13 +12,13 @@ use cuda::launch::*;
 use cuda::memory::*;
 use cuda::stream::*;
 use cuda::user_object::*;
-use std::ffi::{c_uint, c_void, CString};
+use std::ffi::{c_uint, c_void};
 use std::ptr::{null, null_mut};
 
 mod common;
 use common::{
-    arg, function, launch_axpc, load, read_u32s as read, setup, write_u32s as write, AXPC_N as N,
-    AXPC_PTX as PTX,
+    add_axpc_node, add_memset_node, arg, axpc_fixture, launch_axpc, memset_u32s, read_u32s as read,
+    write_u32s as write, AXPC_N as N,
 };
 
 fn status(s: u64) -> c_uint {
@@ -185,36 +185,8 @@ fn built_by_hand(f: u64, s: u64, x: u64) {
             cuGraphAddHostNode(&mut host, g, null(), 0, &hp),
             CUDA_SUCCESS
         );
-        let (m, c, n) = (5u32, 2u32, N);
-        let mut params = [arg(&x), arg(&m), arg(&c), arg(&n)];
-        let kp = KernelNodeParams {
-            func: f,
-            grid: [N.div_ceil(64), 1, 1],
-            block: [64, 1, 1],
-            shared_mem_bytes: 0,
-            kernel_params: params.as_mut_ptr(),
-            extra: null_mut(),
-            kern: 0,
-            ctx: 0,
-        };
-        let mut kernel = 0u64;
-        assert_eq!(
-            cuGraphAddKernelNode_v2(&mut kernel, g, null(), 0, &kp),
-            CUDA_SUCCESS
-        );
-        let mp = MemsetNodeParams {
-            dst: x,
-            pitch: 0,
-            value: 9,
-            element_size: 4,
-            width: N as usize,
-            height: 1,
-        };
-        let mut memset = 0u64;
-        assert_eq!(
-            cuGraphAddMemsetNode(&mut memset, g, null(), 0, &mp, 0),
-            CUDA_SUCCESS
-        );
+        let kernel = add_axpc_node(g, &[], f, x, 5, 2, 64);
+        let memset = add_memset_node(g, &[], x, 9);
         let from = [memset, kernel];
         let to = [kernel, host];
         assert_eq!(
@@ -269,38 +241,9 @@ fn memsets_then_kernel(
         assert_eq!(cuGraphCreate(&mut g, 0), CUDA_SUCCESS);
         let mut nodes = Vec::new();
         for _ in 0..memsets {
-            let mp = MemsetNodeParams {
-                dst: x,
-                pitch: 0,
-                value,
-                element_size: 4,
-                width: N as usize,
-                height: 1,
-            };
-            let mut node = 0u64;
-            assert_eq!(
-                cuGraphAddMemsetNode(&mut node, g, null(), 0, &mp, 0),
-                CUDA_SUCCESS
-            );
-            nodes.push(node);
+            nodes.push(add_memset_node(g, &[], x, value));
         }
-        let n = N;
-        let mut params = [arg(&x), arg(&m), arg(&c), arg(&n)];
-        let kp = KernelNodeParams {
-            func: f,
-            grid: [N.div_ceil(64), 1, 1],
-            block: [64, 1, 1],
-            shared_mem_bytes: 0,
-            kernel_params: params.as_mut_ptr(),
-            extra: null_mut(),
-            kern: 0,
-            ctx: 0,
-        };
-        let mut kernel = 0u64;
-        assert_eq!(
-            cuGraphAddKernelNode_v2(&mut kernel, g, &nodes[after], 1, &kp),
-            CUDA_SUCCESS
-        );
+        let kernel = add_axpc_node(g, &[nodes[after]], f, x, m, c, 64);
         nodes.push(kernel);
         (g, nodes)
     }
@@ -363,14 +306,7 @@ fn exec_update(f: u64, s: u64, x: u64) {
         // Two memsets: the second node's type changed (CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED).
         let mut g4 = 0u64;
         assert_eq!(cuGraphCreate(&mut g4, 0), CUDA_SUCCESS);
-        let mp = MemsetNodeParams {
-            dst: x,
-            pitch: 0,
-            value: 1,
-            element_size: 4,
-            width: N as usize,
-            height: 1,
-        };
+        let mp = memset_u32s(x, 1);
         let (mut a, mut b) = (0u64, 0u64);
         assert_eq!(
             cuGraphAddMemsetNode(&mut a, g4, null(), 0, &mp, 0),
@@ -565,21 +501,11 @@ fn user_objects() {
 
 #[test]
 fn capture_and_graphs() {
-    setup();
-    let m = load(&CString::new(PTX).unwrap());
-    let f = function(m, "axpc");
-    unsafe {
-        let (mut s, mut s2) = (0u64, 0u64);
-        assert_eq!(cuStreamCreate(&mut s, 1), CUDA_SUCCESS);
-        assert_eq!(cuStreamCreate(&mut s2, 1), CUDA_SUCCESS);
-        let (mut x, mut y) = (0u64, 0u64);
-        assert_eq!(cuMemAlloc_v2(&mut x, N as usize * 4), CUDA_SUCCESS);
-        assert_eq!(cuMemAlloc_v2(&mut y, N as usize * 4), CUDA_SUCCESS);
-        capture_and_replay(f, s, x, y);
-        built_by_hand(f, s, x);
-        exec_update(f, s, x);
-        fork_and_join(f, s, s2, x, y);
-        capture_errors(f, s, x);
-        user_objects();
-    }
+    let (f, s, s2, x, y) = axpc_fixture();
+    capture_and_replay(f, s, x, y);
+    built_by_hand(f, s, x);
+    exec_update(f, s, x);
+    fork_and_join(f, s, s2, x, y);
+    capture_errors(f, s, x);
+    user_objects();
 }

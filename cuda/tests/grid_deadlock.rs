@@ -12,7 +12,7 @@ use cuda::memory::*;
 use std::ffi::CString;
 
 mod common;
-use common::{arg, function, load, setup};
+use common::{arg, function, load, setup, test_child};
 
 /// out[ctaid] = 1 after the grid sync, for CTAs with ctaid >= skip (the CTAs below `skip`
 /// return before it).
@@ -94,9 +94,7 @@ fn a_grid_sync_a_cta_skipped_is_reported_not_hung() {
     if std::env::var("GRID_DEADLOCK_CHILD").is_ok() {
         return;
     }
-    let exe = std::env::current_exe().expect("the test binary");
-    let out = std::process::Command::new(exe)
-        .args(["--exact", "launches", "--test-threads", "1", "--nocapture"])
+    let out = test_child("launches")
         .env("GRID_DEADLOCK_CHILD", "1")
         // Without the deadlock check the launch spins until this limit and fails otherwise.
         .env("PTXJIT_TIMEOUT", "120")

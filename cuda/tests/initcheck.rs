@@ -12,7 +12,7 @@ use std::ffi::CString;
 use std::ptr::null_mut;
 
 mod common;
-use common::{arg, function};
+use common::{arg, function, test_child};
 
 /// `*q = *p` (one 4-byte word).
 const COPY: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
@@ -75,9 +75,7 @@ fn initcheck_reports_and_exit_status() {
     if std::env::var("PTXJIT_TOOL").is_ok() {
         return;
     }
-    let exe = std::env::current_exe().expect("the test binary");
-    let out = std::process::Command::new(exe)
-        .args(["--exact", "program", "--test-threads", "1", "--nocapture"])
+    let out = test_child("program")
         .env("PTXJIT_TOOL", "initcheck")
         .output()
         .expect("runs");

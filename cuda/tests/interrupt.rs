@@ -63,9 +63,7 @@ fn program_with_handler() {
 /// Runs `name` in a child under `PTXJIT_INTERRUPT=1`, sends it SIGINT once it spins, and
 /// gives its exit status, stdout and stderr.
 fn interrupted(name: &str) -> (std::process::ExitStatus, String, String) {
-    let exe = std::env::current_exe().expect("the test binary");
-    let child = std::process::Command::new(exe)
-        .args(["--exact", name, "--test-threads", "1", "--nocapture"])
+    let child = common::test_child(name)
         .env("PTXJIT_INTERRUPT", "1")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

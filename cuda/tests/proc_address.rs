@@ -294,8 +294,200 @@ fn every_table_symbol_resolves() {
             }
         }
     }
-    // cuda.h 12.9 has about 440 functions with 540 current symbols.
-    assert!(checked > 500, "{checked}");
+    // cuda.h 12.9 and 13.5 together have about 490 functions with 610 current symbols.
+    assert!(checked > 570, "{checked}");
+}
+
+/// CUDA 13's ABIs (cudaTypedefs.h of CUDA 13.5) resolve beside CUDA 12's.
+#[test]
+fn cuda_13_abis() {
+    // PFN_cuCtxGetDevice_v2000 and _v13000 (cuCtxGetDevice_v2, which takes the context).
+    assert_eq!(
+        get("cuCtxGetDevice", 12090, DEFAULT),
+        found("cuCtxGetDevice")
+    );
+    assert_eq!(
+        get("cuCtxGetDevice", 13000, DEFAULT),
+        found("cuCtxGetDevice_v2")
+    );
+    // PFN_cuCtxSynchronize_v13000.
+    assert_eq!(
+        get("cuCtxSynchronize", 13000, DEFAULT),
+        found("cuCtxSynchronize_v2")
+    );
+    // PFN_cuLaunchHostFunc_v13010 and _v13010_ptsz; cuda.h: #define cuLaunchHostFunc_v2
+    // __CUDA_API_PTSZ(cuLaunchHostFunc_v2).
+    assert_eq!(
+        get("cuLaunchHostFunc", 13000, DEFAULT),
+        found("cuLaunchHostFunc")
+    );
+    assert_eq!(
+        get("cuLaunchHostFunc", 13010, DEFAULT),
+        found("cuLaunchHostFunc_v2")
+    );
+    assert_eq!(
+        get("cuLaunchHostFunc", 13010, PER_THREAD),
+        found("cuLaunchHostFunc_v2_ptsz")
+    );
+    // PFN_cuMemGetDefaultMemPool_v13000: nothing before CUDA 13.
+    assert_eq!(
+        get("cuMemGetDefaultMemPool", 13000, DEFAULT),
+        found("cuMemGetDefaultMemPool")
+    );
+    assert_eq!(
+        get("cuMemGetDefaultMemPool", 12090, DEFAULT),
+        (
+            CUDA_ERROR_NOT_FOUND,
+            std::ptr::null_mut(),
+            STATUS_VERSION_NOT_SUFFICIENT
+        )
+    );
+    // PFN_cuGraphAddNode_v12030 and _v13040 share one parameter list: cuGraphAddNode_v2 and
+    // cuGraphAddNode_v3 (cuda.h declares both).
+    assert_eq!(
+        get("cuGraphAddNode", 13030, DEFAULT),
+        found("cuGraphAddNode_v2")
+    );
+    assert_eq!(
+        get("cuGraphAddNode", 13040, DEFAULT),
+        found("cuGraphAddNode_v3")
+    );
+    // A CUDA 13 function ptxjit lacks resolves to a stub that answers CUDA_ERROR_NOT_SUPPORTED,
+    // as CUDA 12's do (PFN_cuGraphNodeGetParams_v13020).
+    let (r, pfn, status) = get("cuGraphNodeGetParams", 13020, DEFAULT);
+    assert_eq!((r, status), (CUDA_SUCCESS, STATUS_SUCCESS));
+    assert_eq!(Some(pfn), dlsym("cuGraphNodeGetParams"));
+    // SAFETY: a stub reads no arguments.
+    let stub: unsafe extern "C" fn() -> u32 = unsafe { std::mem::transmute(pfn) };
+    assert_eq!(unsafe { stub() }, CUDA_ERROR_NOT_SUPPORTED);
+    // CUDA 13's cuda.h declares cuCtxCreate_v2 for the driver's own build only, but programs
+    // built with CUDA 12 link to it: still exported.
+    assert_eq!(get("cuCtxCreate", 11030, DEFAULT), found("cuCtxCreate_v2"));
+    // cuda.h 13.5: CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER = 36.
+    assert_eq!(
+        error_string("cuGetErrorName", 36),
+        (
+            CUDA_SUCCESS,
+            Some("CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER".into())
+        )
+    );
+}
+
+/// `CUmemLocation`.
+#[repr(C)]
+struct MemLocation {
+    kind: u32,
+    id: c_int,
+}
+
+extern "C" fn set_flag(data: *mut c_void) {
+    // SAFETY: the test passes an AtomicBool that outlives the stream's work.
+    unsafe { &*(data as *const std::sync::atomic::AtomicBool) }
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// The CUDA 13 ABIs ptxjit implements do what cuda.h 13.5 documents.
+#[test]
+fn cuda_13_functions_run() {
+    const CUDA_ERROR_INVALID_CONTEXT: u32 = 201;
+    const LOCATION_DEVICE: u32 = 1;
+    const LOCATION_HOST: u32 = 2;
+    const ALLOCATION_PINNED: c_int = 1;
+    let init: unsafe extern "C" fn(u32) -> u32 = func("cuInit");
+    let ctx_create: unsafe extern "C" fn(*mut *mut c_void, u32, c_int) -> u32 =
+        func("cuCtxCreate_v2");
+    let get_device: unsafe extern "C" fn(*mut c_int, *mut c_void) -> u32 =
+        func("cuCtxGetDevice_v2");
+    let sync: unsafe extern "C" fn(*mut c_void) -> u32 = func("cuCtxSynchronize_v2");
+    let host_fn: unsafe extern "C" fn(
+        *mut c_void,
+        extern "C" fn(*mut c_void),
+        *mut c_void,
+        u32,
+    ) -> u32 = func("cuLaunchHostFunc_v2");
+    let default_pool: unsafe extern "C" fn(*mut u64, *const MemLocation, c_int) -> u32 =
+        func("cuMemGetDefaultMemPool");
+    let device_default_pool: unsafe extern "C" fn(*mut u64, c_int) -> u32 =
+        func("cuDeviceGetDefaultMemPool");
+    let get_pool: unsafe extern "C" fn(*mut u64, *const MemLocation, c_int) -> u32 =
+        func("cuMemGetMemPool");
+    let set_pool: unsafe extern "C" fn(*const MemLocation, c_int, u64) -> u32 =
+        func("cuMemSetMemPool");
+    let flag = std::sync::atomic::AtomicBool::new(false);
+    let device0 = MemLocation {
+        kind: LOCATION_DEVICE,
+        id: 0,
+    };
+    let host = MemLocation {
+        kind: LOCATION_HOST,
+        id: 0,
+    };
+    // SAFETY: arguments as cuda.h 13.5 declares them; the flag outlives the synchronize.
+    unsafe {
+        assert_eq!(init(0), CUDA_SUCCESS);
+        let mut ctx = std::ptr::null_mut();
+        assert_eq!(ctx_create(&mut ctx, 0, 0), CUDA_SUCCESS);
+        let mut dev: c_int = -1;
+        assert_eq!(get_device(&mut dev, ctx), CUDA_SUCCESS);
+        assert_eq!(dev, 0);
+        dev = -1;
+        assert_eq!(get_device(&mut dev, std::ptr::null_mut()), CUDA_SUCCESS);
+        assert_eq!(dev, 0);
+        let bogus = 0x7777_0000_usize as *mut c_void;
+        assert_eq!(get_device(&mut dev, bogus), CUDA_ERROR_INVALID_CONTEXT);
+        assert_eq!(sync(bogus), CUDA_ERROR_INVALID_CONTEXT);
+
+        // CUhostTaskSyncMode is 0 (blocking) or 1 (spin-wait).
+        let data = &flag as *const _ as *mut c_void;
+        assert_eq!(
+            host_fn(std::ptr::null_mut(), set_flag, data, 2),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert!(!flag.load(std::sync::atomic::Ordering::SeqCst));
+        assert_eq!(
+            host_fn(std::ptr::null_mut(), set_flag, data, 1),
+            CUDA_SUCCESS
+        );
+        assert_eq!(sync(ctx), CUDA_SUCCESS);
+        assert!(flag.load(std::sync::atomic::Ordering::SeqCst));
+        // The context named need not be current; a null one means the current one.
+        let set_current: unsafe extern "C" fn(*mut c_void) -> u32 = func("cuCtxSetCurrent");
+        assert_eq!(set_current(std::ptr::null_mut()), CUDA_SUCCESS);
+        assert_eq!(sync(ctx), CUDA_SUCCESS);
+        assert_eq!(get_device(&mut dev, ctx), CUDA_SUCCESS);
+        assert_eq!(sync(std::ptr::null_mut()), CUDA_ERROR_INVALID_CONTEXT);
+        assert_eq!(
+            get_device(&mut dev, std::ptr::null_mut()),
+            CUDA_ERROR_INVALID_CONTEXT
+        );
+        assert_eq!(set_current(ctx), CUDA_SUCCESS);
+
+        let (mut a, mut b) = (0u64, 1u64);
+        assert_eq!(
+            default_pool(&mut a, &device0, ALLOCATION_PINNED),
+            CUDA_SUCCESS
+        );
+        assert_eq!(device_default_pool(&mut b, 0), CUDA_SUCCESS);
+        assert_eq!(a, b);
+        assert_ne!(a, 0);
+        // A location's current pool is its default pool until one is set.
+        assert_eq!(get_pool(&mut b, &device0, ALLOCATION_PINNED), CUDA_SUCCESS);
+        assert_eq!(a, b);
+        assert_eq!(set_pool(&device0, ALLOCATION_PINNED, a), CUDA_SUCCESS);
+        assert_eq!(
+            set_pool(&device0, ALLOCATION_PINNED, 0x1234),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        // Host pools are not implemented.
+        assert_eq!(
+            default_pool(&mut a, &host, ALLOCATION_PINNED),
+            CUDA_ERROR_NOT_SUPPORTED
+        );
+        assert_eq!(
+            default_pool(&mut a, std::ptr::null(), ALLOCATION_PINNED),
+            CUDA_ERROR_INVALID_VALUE
+        );
+    }
 }
 
 #[test]

@@ -12,7 +12,7 @@ use std::ffi::CString;
 use std::ptr::null_mut;
 
 mod common;
-use common::{arg, function};
+use common::{arg, function, test_child};
 
 /// Thread t stores s[t] and reads s[t + 1] with no barrier in between.
 const SHIFT: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
@@ -59,9 +59,7 @@ fn racecheck_reports_and_exit_status() {
     if std::env::var("PTXJIT_TOOL").is_ok() {
         return;
     }
-    let exe = std::env::current_exe().expect("the test binary");
-    let out = std::process::Command::new(exe)
-        .args(["--exact", "program", "--test-threads", "1", "--nocapture"])
+    let out = test_child("program")
         .env("PTXJIT_TOOL", "racecheck")
         // Lockstep order (every store of a warp before its loads), so the first race found
         // is the one across warps below; in group-major order (the default for sm_80) lane

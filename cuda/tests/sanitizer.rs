@@ -14,7 +14,7 @@ use std::ffi::CString;
 use std::ptr::null_mut;
 
 mod common;
-use common::{arg, function};
+use common::{arg, function, test_child};
 
 const STORE: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
     .visible .entry store(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n\
@@ -108,10 +108,8 @@ fn program() {
 /// The program under memcheck, with `PTXJIT_LEAK_CHECK` set to `leak_check` when given:
 /// (exit status, stderr).
 fn run_program(leak_check: Option<&str>) -> (Option<i32>, String) {
-    let exe = std::env::current_exe().expect("the test binary");
-    let mut cmd = std::process::Command::new(exe);
-    cmd.args(["--exact", "program", "--test-threads", "1", "--nocapture"])
-        .env("PTXJIT_TOOL", "memcheck")
+    let mut cmd = test_child("program");
+    cmd.env("PTXJIT_TOOL", "memcheck")
         .env_remove("PTXJIT_LEAK_CHECK");
     if let Some(v) = leak_check {
         cmd.env("PTXJIT_LEAK_CHECK", v);
@@ -192,9 +190,7 @@ fn a_misspelt_tool_fails_cuinit() {
     if std::env::var("PTXJIT_TOOL").is_ok() {
         return;
     }
-    let exe = std::env::current_exe().expect("the test binary");
-    let out = std::process::Command::new(exe)
-        .args(["--exact", "program", "--test-threads", "1", "--nocapture"])
+    let out = test_child("program")
         .env("PTXJIT_TOOL", "memchek")
         .output()
         .expect("runs");

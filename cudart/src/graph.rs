@@ -217,8 +217,12 @@ exports! { cudaGraphAddMemsetNode => fn(node: *mut u64, graph: u64, deps: *const
     cu!(cuGraphAddMemsetNode(node, graph, deps, n, params, 0))
 }}
 
-// cudaGraphDebugDotFlags and CUgraphDebugDot_flags share their values.
+// cudaGraphDebugDotFlags and CUgraphDebugDot_flags share their values; the runtime's enum
+// lacks the driver's CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES (2, "use CUDA Runtime structures
+// for output"), which the runtime sets itself so that parameters are named as its structures
+// (cudaKernelNodeParams, cudaMemcpy3DParms) name them.
 exports! { cudaGraphDebugDotPrint => fn(graph: u64, path: *const c_char, flags: c_uint) {
+    const CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES: c_uint = 1 << 1;
     context()?;
-    cu!(cuGraphDebugDotPrint(graph, path, flags))
+    cu!(cuGraphDebugDotPrint(graph, path, flags | CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES))
 }}

@@ -5,6 +5,11 @@ reference of the kernel (`reference` below, 32-bit arithmetic). Re-run after cha
 kernel:
     python3 gen.py
 """
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+import gen_common as gc  # noqa: E402  (the writers shared by ptx-tests generators)
 
 BODY = r"""
 .visible .entry KERNEL(
@@ -126,16 +131,12 @@ def main():
                     + BODY.replace("KERNEL", name))
     for file, kernel, comment, n in CASES:
         vals = reference(GRID, BLOCK, n)
+        comment = ("Loop starts passed on by blocks that only jump: after a barrier, on both sides of a\n"
+                   "divergent branch, and with a value of each lane's own after a barrier;\n"
+                   f"{comment},\n"
+                   f"n = {n}. Expected values from gen.py (host reference).")
         with open(file, "w") as f:
-            f.write(f"# Loop starts passed on by blocks that only jump: after a barrier, on both sides of a\n"
-                    f"# divergent branch, and with a value of each lane's own after a barrier;\n"
-                    f"# {comment},\n"
-                    f"# n = {n}. Expected values from gen.py (host reference).\n")
-            f.write(f'ptx = "{kernel}.ptx"\nkernel = "{kernel}"\n')
-            f.write(f"grid = [{GRID}, 1, 1]\nblock = [{BLOCK}, 1, 1]        # the last warp of each CTA is partial\n")
-            f.write(f'args = [{{ buffer = "out" }}, {{ u32 = {n} }}]\n\n')
-            f.write(f'[buffers.out]\ntype = "u32"\nlen = {GRID * BLOCK}\n\n')
-            f.write("[expect.out]\nvalues = [" + ", ".join(map(str, vals)) + ']\ntolerance = "exact"\n')
+            f.write(gc.out_u32_case(comment, kernel, GRID, BLOCK, n, vals))
 
 
 if __name__ == "__main__":

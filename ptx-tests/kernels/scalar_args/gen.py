@@ -3,6 +3,11 @@
 (sm_60: lockstep order, every block on its own), and the cases' expected values from a host
 reference of the kernel: out[ctaid * ntid + tid] = (tid odd ? 5 : 7) * 1000
 + (tid % 3 == 0 ? 0 + 1 + ... + (n - 1) : 0)."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+import gen_common as gc  # noqa: E402  (the writers shared by ptx-tests generators)
 
 BODY = r"""
 .visible .entry KERNEL(
@@ -70,24 +75,6 @@ def expected():
     return out
 
 
-def case(kernel, ptx, what):
-    vals = ", ".join(str(v) for v in expected())
-    return (
-        f"# {what} Expected values from gen.py.\n"
-        f'ptx = "{ptx}"\n'
-        f'kernel = "{kernel}"\n'
-        f"grid = [{GRID}, 1, 1]\n"
-        f"block = [{BLOCK}, 1, 1]        # the last warp of each CTA is partial\n"
-        f'args = [{{ buffer = "out" }}, {{ u32 = {N} }}]\n\n'
-        "[buffers.out]\n"
-        'type = "u32"\n'
-        f"len = {GRID * BLOCK}\n\n"
-        "[expect.out]\n"
-        f"values = [{vals}]\n"
-        'tolerance = "exact"\n'
-    )
-
-
 for kernel, v, t, what in [
     ("scalar_args", "8.0", "sm_80", "Uniform block arguments on edges part of a warp takes (sm_80)."),
     (
@@ -100,4 +87,5 @@ for kernel, v, t, what in [
     with open(f"{kernel}.ptx", "w") as f:
         f.write(HEADER.format(v=v, t=t) + BODY.replace("KERNEL", kernel))
     with open(f"{kernel}.toml", "w") as f:
-        f.write(case(kernel, f"{kernel}.ptx", what))
+        f.write(gc.out_u32_case(f"{what} Expected values from gen.py.", kernel, GRID, BLOCK, N,
+                                expected()))
