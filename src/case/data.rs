@@ -209,6 +209,25 @@ pub fn read_file(path: &Path, dtype: DType) -> Result<Vec<u8>, String> {
     }
 }
 
+/// The length of a `.npy` file's preamble and header, where its data begins: the magic
+/// string and version (8 bytes), the header length (2 bytes in format version 1.0, 4 in 2.0
+/// and 3.0) and the header itself (numpy's NEP 1 "A Simple File Format for NumPy Arrays").
+/// `bytes` has been parsed as a `.npy` file already; a short file gives its own length.
+fn npy_header_len(bytes: &[u8]) -> u64 {
+    let len_at = |at: usize, n: usize| {
+        bytes.get(at..at + n).map(|b| {
+            b.iter()
+                .rev()
+                .fold(0u64, |acc, &x| (acc << 8) | u64::from(x))
+        })
+    };
+    let header = match bytes.get(6) {
+        Some(1) => len_at(8, 2).map(|h| 10 + h),
+        _ => len_at(8, 4).map(|h| 12 + h),
+    };
+    header.unwrap_or(bytes.len() as u64)
+}
+
 fn read_npy(bytes: &[u8], dtype: DType) -> Result<Vec<u8>, String> {
     let npy = npyz::NpyFile::new(bytes).map_err(|e| format!("not a valid .npy file: {e}"))?;
     let descr = match npy.dtype() {
@@ -229,14 +248,13 @@ fn read_npy(bytes: &[u8], dtype: DType) -> Result<Vec<u8>, String> {
         return Err("Fortran-order arrays are not supported; save with C order".into());
     }
     // The header's shape must match the data that follows (no allocation from the header).
-    let payload = bytes.len() as u64;
-    if npy
-        .len()
-        .checked_mul(dtype.size() as u64)
-        .is_none_or(|b| b > payload)
-    {
+    let payload = (bytes.len() as u64).saturating_sub(npy_header_len(bytes));
+    let need = npy.len().checked_mul(dtype.size() as u64);
+    if need.is_none_or(|b| b > payload) {
+        let need = need.map_or("more than 2^64".into(), |b| b.to_string());
         return Err(format!(
-            "the header's shape {:?} needs more data than the file holds",
+            "the header's shape {:?} needs {need} bytes of data, the file holds {payload} \
+             after its header (a truncated file?)",
             npy.shape()
         ));
     }
@@ -365,6 +383,15 @@ mod tests {
         let h: Vec<u8> = [1u16, 2, 3].iter().flat_map(|v| v.to_le_bytes()).collect();
         write_file(&p, DType::F16, &h).unwrap();
         assert_eq!(read_file(&p, DType::F16).unwrap(), h);
+        // A file cut short after its header (4 of its 6 data bytes): an error that says so.
+        let t = dir.join("t.npy");
+        let full = std::fs::read(&p).unwrap();
+        std::fs::write(&t, &full[..full.len() - 2]).unwrap();
+        let e = read_file(&t, DType::F16).unwrap_err();
+        assert!(
+            e.contains("needs 6 bytes of data, the file holds 4 after its header"),
+            "{e}"
+        );
         std::fs::remove_dir_all(&dir).ok();
     }
 

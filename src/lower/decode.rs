@@ -614,6 +614,9 @@ impl Builder<'_> {
                             format!("vector register component in '{}'", cx.ptx),
                         ));
                     }
+                    if relaxed.is_none() {
+                        self.check_kind(cx, name, v, ty)?;
+                    }
                     return self.coerce(cx, v, ty, relaxed, name.span);
                 }
                 if let Some(r) = sreg(&name.name, *component) {
@@ -851,6 +854,9 @@ impl Builder<'_> {
                 component: None,
             } => {
                 let r = self.reg_var(cx, name)?;
+                if relaxed.is_none() {
+                    self.check_kind(cx, name, r, ty)?;
+                }
                 let t = self.new_var(ty);
                 let rt = self.vars[r as usize];
                 let ok = rt == ty
@@ -983,6 +989,72 @@ impl Builder<'_> {
         }
     }
 
+    /// Checks that register `name` (variable `v`) may be an operand that the instruction
+    /// reads or writes as IR type `ty`, by the kind of its declared type (PTX ISA §9.4: only
+    /// bit-size types mix with other kinds; ptxas rejects the rest with "Arguments
+    /// mismatch"):
+    /// - a `.uN`/`.sN` register is no floating-point operand: not an `.f32`/`.f64` value
+    ///   (`add.f32 %f1, %f2, %r1` with `%r1` a `.u32` register), nor the `.f16`/`.bf16` value
+    ///   (16 bits) or `.f16x2`/`.bf16x2` value (32 bits) of an instruction whose types are all
+    ///   floating-point ones (`add.f16`, `fma.rn.f16x2`), which the IR holds as integers;
+    /// - an `.f16x2`/`.bf16x2` register, which ptxas takes where it takes a `.u32` one, is no
+    ///   `.f32` value either;
+    /// - a `.fN` register is no integer operand of an instruction whose types are all
+    ///   `.uN`/`.sN` (`add.u32 %r1, %r2, %f1`).
+    ///
+    /// Integer operands of other instructions (a `.b32` membermask or a size beside `.f16`
+    /// data) are not judged here, nor `ld`/`st`/`cvt`, which `lower::opsize` checks.
+    fn check_kind(&self, cx: &Cx, name: &ast::Ident, v: Var, ty: Type) -> Result<(), LowerError> {
+        use ast::ScalarType as S;
+        use opsize::Kind;
+        let Some(rt) = self.decl.get(&v).copied() else {
+            return Ok(());
+        };
+        let Some(r) = opsize::ptx_ty(rt) else {
+            return Ok(());
+        };
+        let types = cx.types();
+        let all = |f: fn(S) -> bool| !types.is_empty() && types.iter().all(|&t| f(t));
+        let float_ty =
+            |t: S| matches!(t, S::F16 | S::Bf16 | S::F16x2 | S::Bf16x2 | S::F32 | S::F64);
+        let packed = types.iter().any(|t| matches!(t, S::F16x2 | S::Bf16x2));
+        let halves = match ty {
+            Type::I16 => all(float_ty),
+            Type::I32 => packed && all(float_ty),
+            _ => false,
+        };
+        let wants = if matches!(rt, S::F16x2 | S::Bf16x2) {
+            if !ty.is_float() {
+                return Ok(());
+            }
+            "a floating-point"
+        } else {
+            match r.kind {
+                Kind::U | Kind::S if ty.is_float() || halves => "a floating-point",
+                Kind::F
+                    if ty.is_int()
+                        && all(|t| {
+                            matches!(opsize::ptx_ty(t), Some(p) if matches!(p.kind, Kind::U | Kind::S))
+                                && !matches!(t, S::F16x2 | S::Bf16x2)
+                        }) =>
+                {
+                    "an integer"
+                }
+                _ => return Ok(()),
+            }
+        };
+        let tname = format!("{rt:?}").to_lowercase();
+        Err(LowerError::new(
+            name.span,
+            format!(
+                "operand '{}' of '{}': a .{tname} register where the instruction needs {wants} \
+                 operand: only .b registers hold both integer and floating-point values (PTX \
+                 ISA §9.4)",
+                name.name, cx.ptx
+            ),
+        ))
+    }
+
     /// `v` as IR type `to` by rule `fit` (`lower::opsize`): the same bits, the low bits, or
     /// the bits zero- or sign-extended; float values are taken as their bit patterns.
     pub(super) fn fit(
@@ -1090,6 +1162,20 @@ impl Builder<'_> {
                         return Err(LowerError::new(
                             name.span,
                             format!("address register '{}' must be 32 or 64 bits", name.name),
+                        ));
+                    }
+                    // Modules are `.address_size 64`: a global or generic address is 64 bits
+                    // (ptxas: "Program uses 32-bit address ... conflicting with .address_size
+                    // 64", then "32-Bit compilation is no longer supported"); shared, local,
+                    // const and param addresses may be 32-bit offsets in their window.
+                    if rt == Type::I32 && matches!(space, Space::Global | Space::Generic) {
+                        return Err(LowerError::new(
+                            name.span,
+                            format!(
+                                "address register '{}' of '{}' has 32 bits: a {} address in an \
+                                 `.address_size 64` module needs a 64-bit register",
+                                name.name, cx.ptx, space
+                            ),
                         ));
                     }
                     r

@@ -72,8 +72,8 @@ fn wider_registers_extend_or_chop_as_the_isa_says() {
     assert_eq!(relaxed_src(t("f32"), t("b32")), Some(Fit::Exact));
 }
 
-/// Lowers `inst` in a kernel with one register of each type (`%b8` … `%f64`, `%h` .f16,
-/// `%x` .f16x2) and `%rd` holding an address.
+/// Lowers `inst` in a kernel with one register of each type, named by it (`%b8` … `%f64`,
+/// `%f16x2`), `%rd` holding an address and a predicate `%p`.
 fn load(inst: &str) -> Result<(), Error> {
     let regs: String = COLUMNS
         .split_whitespace()
@@ -81,7 +81,7 @@ fn load(inst: &str) -> Result<(), Error> {
         .collect();
     let ptx = format!(
         ".version 8.0\n.target sm_80\n.address_size 64\n\
-         .entry k(.param .u64 p)\n{{\n.reg .b64 %rd;\n{regs}\
+         .entry k(.param .u64 p)\n{{\n.reg .b64 %rd;\n.reg .pred %p;\n{regs}\
          ld.param.u64 %rd, [p];\n{inst};\nret;\n}}\n"
     );
     front_end(&ptx, "k.ptx").map(|_| ())
@@ -184,6 +184,54 @@ fn mov_forms_load_or_fail_as_with_ptxas() {
         ("mov.f32 %f32, %f16x2", "%f16x2"), // ptxas: Arguments mismatch for instruction 'mov'
         ("mov.s16 %s16, %f16", "%f16"), // ptxas: Arguments mismatch for instruction 'mov'
         ("mov.v2.f32 {%f32, %u32}, {%f32, %f32}", "%u32"), // ptxas: Vector with elements of different types are not allowed
+    ] {
+        match load(inst) {
+            Err(Error::Invalid(m)) => assert!(
+                m.contains(&format!("'{reg}'")) && m.contains("§9.4") && m.contains("k.ptx:"),
+                "{inst}: {m}"
+            ),
+            other => panic!("{inst}: {other:?}"),
+        }
+    }
+}
+
+/// Register kinds in instructions other than `ld`/`st`/`cvt`/`mov` (PTX ISA §9.4: only `.b`
+/// registers mix integer and floating-point kinds), with ptxas 13.5's verdict
+/// (`ptxas -arch=sm_80`) in the comment.
+#[test]
+fn operand_kinds_load_or_fail_as_with_ptxas() {
+    for inst in [
+        "add.f32 %f32, %f32, %b32",                   // ptxas: accepted
+        "add.f32 %b32, %f32, %f32",                   // ptxas: accepted
+        "add.s32 %s32, %s32, %u32",                   // ptxas: accepted
+        "and.b32 %u32, %f32, %s32",                   // ptxas: accepted
+        "add.u32 %u32, %u32, %f16x2",                 // ptxas: accepted
+        "add.f16 %f16, %f16, %b16",                   // ptxas: accepted
+        "add.rn.f16x2 %f16x2, %f16x2, %f16x2",        // ptxas: accepted
+        "fma.rn.f16x2 %f16x2, %b32, %f16x2, %f16x2",  // ptxas: accepted
+        "shfl.sync.idx.b32 %f32, %u32, %f32, 31, -1", // ptxas: accepted
+        "atom.global.add.f32 %f32, [%u64], %f32",     // ptxas: accepted
+        "red.global.add.noftz.f16x2 [%u64], %f16x2",  // ptxas: accepted
+        "abs.s32 %s32, %f16x2",                       // ptxas: accepted
+    ] {
+        load(inst).unwrap_or_else(|e| panic!("{inst}: {e}"));
+    }
+    for (inst, reg) in [
+        ("add.f32 %f32, %f32, %u32", "%u32"), // ptxas: Arguments mismatch for instruction 'add'
+        ("add.f32 %s32, %f32, %f32", "%s32"), // ptxas: Arguments mismatch for instruction 'add'
+        ("add.u32 %u32, %u32, %f32", "%f32"), // ptxas: Arguments mismatch for instruction 'add'
+        ("mad.lo.s32 %s32, %s32, %f32, %s32", "%f32"), // ptxas: Arguments mismatch for instruction 'mad.lo'
+        ("fma.rn.f64 %f64, %f64, %f64, %s64", "%s64"), // ptxas: Arguments mismatch for instruction 'fma'
+        ("setp.lt.f32 %p, %f32, %s32", "%s32"), // ptxas: Arguments mismatch for instruction 'setp'
+        ("setp.lt.u32 %p, %f32, %u32", "%f32"), // ptxas: Arguments mismatch for instruction 'setp'
+        ("selp.f64 %f64, %f64, %u64, %p", "%u64"), // ptxas: Arguments mismatch for instruction 'selp'
+        ("atom.global.add.f32 %f32, [%rd], %u32", "%u32"), // ptxas: Arguments mismatch for instruction 'atom'
+        ("add.f32 %f32, %f32, %f16x2", "%f16x2"), // ptxas: Arguments mismatch for instruction 'add'
+        ("add.f16 %f16, %f16, %u16", "%u16"),     // ptxas: Arguments mismatch for instruction 'add'
+        ("add.s16 %s16, %s16, %f16", "%f16"),     // ptxas: Arguments mismatch for instruction 'add'
+        ("add.rn.f16x2 %b32, %b32, %u32", "%u32"), // ptxas: Arguments mismatch for instruction 'add'
+        ("red.global.add.noftz.f16 [%u64], %u16", "%u16"), // ptxas: Arguments mismatch for instruction 'red'
+        ("redux.sync.min.u32 %u32, %u32, %f32", "%f32"), // ptxas: Arguments mismatch for instruction 'redux'
     ] {
         match load(inst) {
             Err(Error::Invalid(m)) => assert!(

@@ -11,7 +11,7 @@
 //! 1 -> 0.8414709848078965
 //! ```
 //! A header gives the PTX (statements separated by `;`), its outputs and inputs as
-//! `name:type` (types u8..u64, s8..s64, b8..b64 (b8: a real 8-bit register), f16, bf16, f16x2, bf16x2, f32, f64, pred) and
+//! `name:type` (types u8..u64, s8..s64, b8..b64 (registers of that bit-size type; u8 and s8 live in 16-bit registers), f16, bf16, f16x2, bf16x2, f32, f64, pred) and
 //! optionally a tolerance for float outputs (`~ abs X`, `~ rel X`, `~ ulp N`; X may be `2^E`).
 //! Values: integers (decimal, negative, `0x` hex), floats (decimal, `inf`, `-inf`, `-0`,
 //! `nan` = the canonical NaN, `0x` = raw bits), packed halves `lo,hi`, predicates 0/1.
@@ -38,6 +38,10 @@ pub enum Ty {
     Pred,
     /// An 8-bit `.b8` register (`u8` tables use 16-bit registers, as most PTX does).
     B8,
+    /// A `.b16`, `.b32` or `.b64` register: an unsigned value in a register of the bit-size
+    /// type the table names, which ptxas takes where an instruction's operand has another
+    /// kind (a `.b16` result of `cvt.rn.satfinite.e4m3x2.f32`; PTX ISA §9.4).
+    B(u32),
 }
 
 impl Ty {
@@ -45,9 +49,12 @@ impl Ty {
         Some(match s {
             "u8" => Ty::U(8),
             "b8" => Ty::B8,
-            "u16" | "b16" => Ty::U(16),
-            "u32" | "b32" => Ty::U(32),
-            "u64" | "b64" => Ty::U(64),
+            "u16" => Ty::U(16),
+            "u32" => Ty::U(32),
+            "u64" => Ty::U(64),
+            "b16" => Ty::B(16),
+            "b32" => Ty::B(32),
+            "b64" => Ty::B(64),
             "s8" => Ty::S(8),
             "s16" => Ty::S(16),
             "s32" => Ty::S(32),
@@ -64,7 +71,7 @@ impl Ty {
     }
     pub fn bits(self) -> u32 {
         match self {
-            Ty::U(b) | Ty::S(b) => b,
+            Ty::U(b) | Ty::S(b) | Ty::B(b) => b,
             Ty::B8 => 8,
             Ty::F16 | Ty::Bf16 => 16,
             Ty::F16x2 | Ty::Bf16x2 | Ty::F32 => 32,
@@ -91,6 +98,9 @@ impl Ty {
             Ty::S(32) => ("s32", "s32"),
             Ty::U(_) => ("u64", "u64"),
             Ty::S(_) => ("s64", "s64"),
+            Ty::B(16) => ("b16", "u16"),
+            Ty::B(32) => ("b32", "u32"),
+            Ty::B(_) => ("b64", "u64"),
             Ty::F16 | Ty::Bf16 => ("b16", "b16"),
             Ty::F16x2 | Ty::Bf16x2 => ("b32", "b32"),
             Ty::F32 => ("f32", "f32"),
@@ -188,7 +198,9 @@ pub fn parse_value(s: &str, ty: Ty) -> Option<Expect> {
         _ => {}
     }
     match ty {
-        Ty::U(_) | Ty::S(_) | Ty::B8 => parse_int(s).map(|v| Expect::Bits(v & ty.mask())),
+        Ty::U(_) | Ty::S(_) | Ty::B8 | Ty::B(_) => {
+            parse_int(s).map(|v| Expect::Bits(v & ty.mask()))
+        }
         Ty::Pred => match s {
             "0" | "false" => Some(Expect::Bits(0)),
             "1" | "true" => Some(Expect::Bits(1)),
