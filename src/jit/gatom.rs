@@ -8,8 +8,8 @@
 //! racecheck also set); any lane that fails goes to `helpers::access_helper`, which records
 //! the fault. The group path makes the same tests for the four lanes at once and takes the
 //! per-lane path, unchanged, for the whole group when any *active* lane fails one (or the
-//! window is smaller than one operand): a group with a fault, memcheck or initcheck runs
-//! exactly as before, faults in lane order included. Where every active lane passes, each
+//! window is smaller than one operand or not below 2^63 bytes): a group with a fault,
+//! memcheck or initcheck runs exactly as before, faults in lane order included. Where every active lane passes, each
 //! lane's pointer is `base + (address - bias)`, the value `access_ptr`'s fast branch makes,
 //! and the lanes' operations run in lane order with the same CLIF (`Gen::atomic_at`).
 //! Inactive lanes' addresses are never tested or used (they may hold anything) and their
@@ -28,6 +28,9 @@ use crate::ir;
 use crate::runtime::memory::GLOBAL_BASE;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
+
+// The range check reads an operand's alignment from its offset in the window.
+const _: () = assert!(GLOBAL_BASE % 8 == 0);
 
 impl Gen<'_, '_> {
     /// Atomic `i` for the group (the module's comment), or `None` (nothing emitted) where
@@ -70,22 +73,25 @@ impl Gen<'_, '_> {
             return Err(format!("{i}: atomic with {} operands", args.len()));
         }
 
-        // The range check: every active lane's offset `o` in `0..=limit - size`, its address
-        // a multiple of `size`; the window at least one operand long.
+        // The range check (the module's comment): every active lane's offset `o` in
+        // `0..=last` (`last = limit - size`), its low bits 0. With `0 <= last < 2^63` (the
+        // signed test of `limit` below), `o` read as unsigned is at most `last` exactly when
+        // neither `o` nor `last - o` (wrapping) has its sign bit set; the bias is a multiple
+        // of every operand size, so the offset's low bits are the address's.
         let biasv = self.vconst_i64([bias, bias]);
         let o0 = self.b.ins().isub(addr.0, biasv);
         let o1 = self.b.ins().isub(addr.1, biasv);
         let last = self.b.ins().iadd_imm_s(limit, -size);
         let lastv = self.b.ins().splat(types::I64X2, last);
-        let low = self.vconst_i64([size - 1, size - 1]);
-        let zero2 = self.vconst_i64([0, 0]);
+        let sign_low = self.vconst_i64([i64::MIN | (size - 1), i64::MIN | (size - 1)]);
+        let sign = self.vconst_i64([i64::MIN, i64::MIN]);
         let mut bad = None;
-        for (k, (a, o)) in [(addr.0, o0), (addr.1, o1)].into_iter().enumerate() {
-            let inside = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, o, lastv);
-            let lo = self.b.ins().band(a, low);
-            let aligned = self.b.ins().icmp(IntCC::Equal, lo, zero2);
-            let ok = self.b.ins().band(inside, aligned);
-            let fail = self.b.ins().band_not(grp.m64[k], ok);
+        for (k, o) in [o0, o1].into_iter().enumerate() {
+            let rest = self.b.ins().isub(lastv, o);
+            let a = self.b.ins().band(o, sign_low);
+            let r = self.b.ins().band(rest, sign);
+            let fail = self.b.ins().bor(a, r);
+            let fail = self.b.ins().band(fail, grp.m64[k]);
             bad = Some(match bad {
                 None => fail,
                 Some(x) => self.b.ins().bor(x, fail),
@@ -97,7 +103,7 @@ impl Gen<'_, '_> {
         let room = self
             .b
             .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, limit, size);
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, limit, size);
         let mut pass = self.b.ins().band(none_bad, room);
         if form.space == ir::Space::Global {
             let checks = self.env_val(EnvField::Memcheck);
