@@ -107,10 +107,12 @@ type = "u64"
 [buffers.count]
 type = "u32"
 len = {sets * NB}
+init = {{ fill = 0 }}
 
 [buffers.seen]
 type = "u32"
 len = {sets * NB * CAP}
+init = {{ fill = 0 }}
 """
     if expect:
         text += f"""
