@@ -139,7 +139,11 @@ impl Gen<'_, '_> {
         self.b.ins().jump(join, &jargs);
 
         self.b.switch_to_block(fast);
-        let bv = self.lanes_of(args[1], t);
+        // A constant operand (`atomicAdd(p, 1)`) as an immediate, not four lanes extracted.
+        let bv = match self.f.const_bits(self.f.inst(i).args[1]) {
+            Some(bits) => [self.iconst(ct, bits as i64); 4],
+            None => self.lanes_of(args[1], t),
+        };
         let cv = if cas {
             Some(self.lanes_of(args[2], t))
         } else {
