@@ -30,7 +30,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
 
 // The range check reads an operand's alignment from its offset in the window.
-const _: () = assert!(GLOBAL_BASE % 8 == 0);
+const _: () = assert!(GLOBAL_BASE.is_multiple_of(8));
 
 impl Gen<'_, '_> {
     /// Atomic `i` for the group (the module's comment), or `None` (nothing emitted) where
