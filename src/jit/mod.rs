@@ -15,6 +15,7 @@ mod codegen;
 mod ctabar;
 mod ctacheck;
 mod fullwarp;
+mod gatom;
 mod group;
 pub mod helpers;
 mod preloop;

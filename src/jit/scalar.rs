@@ -225,39 +225,65 @@ impl Gen<'_, '_> {
         self.b.block_params(merge)[0]
     }
 
-    /// An atomic (`atom`, PTX ISA §9.7.12.5) of one lane emitted inline, or `None` (nothing
+    /// An atomic (`atom`, PTX ISA §9.7.13.5) of one lane emitted inline, or `None` (nothing
     /// emitted) for the forms left to `helpers::atom_helper`. The address goes through the
     /// same checked translation as a store (`access_ptr`, size-aligned; a fault yields 0 from
-    /// the zeroed scratch area, as the helper does). Then:
-    /// - global: a host atomic (`atomic_rmw`/`atomic_cas`, sequentially consistent) for the
-    ///   operations that map onto one: add, and, or, xor, exch, min, max, cas on 32/64-bit
-    ///   integers; other CTAs run on other host threads at the same time;
-    /// - shared: a plain load, operation, store: the warps of a CTA run one after another on
-    ///   one host thread (`runtime::launch::run_cta`), and nothing else sees the CTA's shared
-    ///   memory, so no other access can come in between. Also `inc`/`dec` (32-bit).
-    ///
-    /// The operation is `runtime::semantics::atomic_rmw`'s, written in CLIF.
+    /// the zeroed scratch area, as the helper does), then [`Self::atomic_at`] performs it.
     fn inline_atomic(
         &mut self,
         i: ir::Inst,
         lane: Value,
         argv: &[Value],
     ) -> Result<Option<Value>, String> {
-        use cranelift_codegen::ir::AtomicRmwOp as R;
-        use ir::{AtomOp, Sign};
-        let d = self.f.inst(i).clone();
-        let Some(&res) = d.results.first() else {
+        let Some(form) = self.inline_atomic_form(i) else {
             return Ok(None);
         };
+        let arg = |k: usize| -> Result<Value, String> {
+            argv.get(k)
+                .copied()
+                .ok_or_else(|| format!("{i}: missing operand {k}"))
+        };
+        let a0 = arg(0)?;
+        let a = self.addr64(a0, self.f.inst(i).args[0]);
+        let bv = arg(1)?;
+        let cv = match form.op {
+            None => Some(arg(2)?),
+            Some(_) => None,
+        };
+        let size = form.t.bytes();
+        // initcheck: an atomic reads; an exchange also writes (`runtime::initcheck`).
+        let atomic = if form.op == Some(ir::AtomOp::Exch) {
+            helpers::ACCESS_ATOMIC | helpers::ACCESS_EXCH
+        } else {
+            helpers::ACCESS_ATOMIC
+        };
+        let p = self.access_ptr(lane, i, form.space, a, size, size, true, atomic);
+        self.atomic_at(&form, p, bv, cv).map(Some)
+    }
+
+    /// The form of atomic `i` when it can be emitted inline ([`Self::atomic_at`]), `None`
+    /// for the forms left to `helpers::atom_helper`:
+    /// - global: a host atomic (`atomic_rmw`/`atomic_cas`, sequentially consistent) for the
+    ///   operations that map onto one: add, and, or, xor, exch, min, max, cas on 32/64-bit
+    ///   integers; other CTAs run on other host threads at the same time;
+    /// - shared (not under racecheck): a plain load, operation, store: the warps of a CTA run
+    ///   one after another on one host thread (`runtime::launch::run_cta`), and nothing else
+    ///   sees the CTA's shared memory, so no other access can come in between. Also
+    ///   `inc`/`dec` (32-bit).
+    pub(super) fn inline_atomic_form(&self, i: ir::Inst) -> Option<InlineAtomic> {
+        use cranelift_codegen::ir::AtomicRmwOp as R;
+        use ir::{AtomOp, Sign};
+        let d = self.f.inst(i);
+        let &res = d.results.first()?;
         let t = self.ty(res);
         let (space, op) = match d.op {
             Op::Atom { op, space } => (space, Some(op)),
             Op::AtomCas { space } => (space, None),
-            _ => return Ok(None),
+            _ => return None,
         };
         let int = matches!(t, ir::Type::I32 | ir::Type::I64);
         if !int || d.args[1..].iter().any(|&a| self.ty(a) != t) {
-            return Ok(None);
+            return None;
         }
         let rmw = match op {
             Some(AtomOp::Add) => Some(R::Add),
@@ -287,39 +313,34 @@ impl Gen<'_, '_> {
             },
             _ => false,
         };
-        if !ok {
-            return Ok(None);
-        }
-        let arg = |k: usize| -> Result<Value, String> {
-            argv.get(k)
-                .copied()
-                .ok_or_else(|| format!("{i}: missing operand {k}"))
-        };
-        let ct = ctype(t);
-        let a0 = arg(0)?;
-        let a = self.addr64(a0, d.args[0]);
-        let bv = arg(1)?;
-        let size = t.bytes();
-        // initcheck: an atomic reads; an exchange also writes (`runtime::initcheck`).
-        let atomic = if rmw == Some(R::Xchg) {
-            helpers::ACCESS_ATOMIC | helpers::ACCESS_EXCH
-        } else {
-            helpers::ACCESS_ATOMIC
-        };
-        let p = self.access_ptr(lane, i, space, a, size, size, true, atomic);
+        ok.then_some(InlineAtomic { space, op, rmw, t })
+    }
+
+    /// Atomic `form` on the host pointer `p` (already translated and checked) with operand
+    /// `bv` (and `cv`, the new value of a compare-and-swap); returns the old value. The
+    /// operation is `runtime::semantics::atomic_rmw`'s, written in CLIF.
+    pub(super) fn atomic_at(
+        &mut self,
+        form: &InlineAtomic,
+        p: Value,
+        bv: Value,
+        cv: Option<Value>,
+    ) -> Result<Value, String> {
+        use ir::{AtomOp, Sign};
+        let ct = ctype(form.t);
         let fl = MemFlagsData::new().with_notrap();
-        if space == ir::Space::Global {
-            let r = match rmw {
+        let cas_new = || cv.ok_or_else(|| "internal: atom.cas without its new value".to_string());
+        if form.space == ir::Space::Global {
+            return Ok(match form.rmw {
                 Some(r) => self.b.ins().atomic_rmw(ct, fl, r, p, bv),
                 None => {
-                    let cv = arg(2)?;
+                    let cv = cas_new()?;
                     self.b.ins().atomic_cas(fl, p, bv, cv)
                 }
-            };
-            return Ok(Some(r));
+            });
         }
         let old = self.b.ins().load(ct, fl, p, 0);
-        let new = match op {
+        let new = match form.op {
             Some(AtomOp::Add) => self.b.ins().iadd(old, bv),
             Some(AtomOp::And) => self.b.ins().band(old, bv),
             Some(AtomOp::Or) => self.b.ins().bor(old, bv),
@@ -351,13 +372,13 @@ impl Gen<'_, '_> {
                 return Err("internal: inline float atomic".into())
             }
             None => {
-                let cv = arg(2)?;
+                let cv = cas_new()?;
                 let eq = self.b.ins().icmp(IntCC::Equal, old, bv);
                 self.b.ins().select(eq, cv, old)
             }
         };
         self.b.ins().store(fl, new, p, 0);
-        Ok(Some(old))
+        Ok(old)
     }
 
     fn sreg(&mut self, lane: Value, r: ir::SReg) -> Value {
@@ -895,4 +916,17 @@ impl Gen<'_, '_> {
             }
         }
     }
+}
+
+/// An atomic that [`Gen::atomic_at`] emits inline ([`Gen::inline_atomic_form`]).
+pub(super) struct InlineAtomic {
+    /// Global or shared.
+    pub(super) space: ir::Space,
+    /// The operation; `None` for `atom.cas`.
+    pub(super) op: Option<ir::AtomOp>,
+    /// The host read-modify-write of a global atomic; `None` for `atom.cas` and the shared
+    /// space's `inc`/`dec`.
+    pub(super) rmw: Option<cranelift_codegen::ir::AtomicRmwOp>,
+    /// The operand and result type (`i32` or `i64`).
+    pub(super) t: ir::Type,
 }

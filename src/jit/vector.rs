@@ -549,7 +549,7 @@ impl Gen<'_, '_> {
     }
 
     /// Lane index `4g + j` as `i32`.
-    fn lane_of(&mut self, grp: &Grp, j: u32) -> Value {
+    pub(super) fn lane_of(&mut self, grp: &Grp, j: u32) -> Value {
         let g4 = self.b.ins().ishl_imm_s(grp.g, 2);
         self.b.ins().iadd_imm_s(g4, j as i64)
     }
@@ -579,10 +579,33 @@ impl Gen<'_, '_> {
             }
             return Ok(());
         }
-        // Lane by lane.
+        let out = self.lane_by_lane(grp, i, &args, &arg_tys)?;
+        if let (Some(&res), Some(t), Some(s)) = (d.results.first(), rt, out) {
+            let gv = if t == ir::Type::Pred {
+                self.pack_lanes(s, t)
+            } else {
+                GVal::S4(s)
+            };
+            self.gdef(grp, res, gv)?;
+        }
+        Ok(())
+    }
+
+    /// Instruction `i` for the group's lanes one after another (lanes `0..4`; with side
+    /// effects only the active ones, an inactive lane's result 0). Returns the four lanes'
+    /// results, `None` for an instruction without one.
+    pub(super) fn lane_by_lane(
+        &mut self,
+        grp: &Grp,
+        i: ir::Inst,
+        args: &[GVal],
+        arg_tys: &[ir::Type],
+    ) -> Result<Option<[Value; 4]>, String> {
+        let d = self.f.inst(i).clone();
+        let rt = d.results.first().map(|&r| self.ty(r));
         let lanes: Vec<[Value; 4]> = args
             .iter()
-            .zip(&arg_tys)
+            .zip(arg_tys)
             .map(|(&a, &t)| self.lanes_of(a, t))
             .collect();
         let effect = d.op.effect();
@@ -621,21 +644,15 @@ impl Gen<'_, '_> {
                 }
             }
         }
-        if let (Some(&res), Some(t)) = (d.results.first(), rt) {
-            let s = [
-                out[0].ok_or("missing lane result")?,
-                out[1].ok_or("missing lane result")?,
-                out[2].ok_or("missing lane result")?,
-                out[3].ok_or("missing lane result")?,
-            ];
-            let gv = if t == ir::Type::Pred {
-                self.pack_lanes(s, t)
-            } else {
-                GVal::S4(s)
-            };
-            self.gdef(grp, res, gv)?;
+        if rt.is_none() {
+            return Ok(None);
         }
-        Ok(())
+        Ok(Some([
+            out[0].ok_or("missing lane result")?,
+            out[1].ok_or("missing lane result")?,
+            out[2].ok_or("missing lane result")?,
+            out[3].ok_or("missing lane result")?,
+        ]))
     }
 
     /// `(k, x)` when operand `x` of a two-operand multiply is the compile-time constant
@@ -1123,6 +1140,9 @@ impl Gen<'_, '_> {
                 }
             }
             Op::Load { space, align } => return self.vec_load(grp, i, space, align, args, rt),
+            Op::Atom { .. } | Op::AtomCas { .. } => {
+                return self.group_atomic(grp, i, args, arg_tys);
+            }
             _ => return self.vec_bits(grp, i, args),
         };
         Ok(Some(r))
@@ -1177,7 +1197,7 @@ impl Gen<'_, '_> {
     }
 
     /// The address operand of a memory op as two `i64x2` vectors.
-    fn addr_v2(&mut self, a: GVal, t: ir::Type) -> Option<(Value, Value)> {
+    pub(super) fn addr_v2(&mut self, a: GVal, t: ir::Type) -> Option<(Value, Value)> {
         match (a, t) {
             (GVal::V2(x, y), ir::Type::I64) => Some((x, y)),
             (GVal::V1(x), ir::Type::I32) => {

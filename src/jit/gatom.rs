@@ -1,0 +1,222 @@
+//! Atomics (`atom`, PTX ISA §9.7.13.5) of a group of four lanes: one range check for the
+//! group, then each active lane's operation without a check of its own.
+//!
+//! # Soundness
+//! The per-lane path (`Gen::lane_by_lane` → `Gen::inline_atomic`) translates each lane's
+//! address with `Gen::access_ptr`: in the state space's window, aligned to the operand's
+//! size, and for global memory memcheck off (`CtaEnv::memcheck`, which initcheck and global
+//! racecheck also set); any lane that fails goes to `helpers::access_helper`, which records
+//! the fault. The group path makes the same tests for the four lanes at once and takes the
+//! per-lane path, unchanged, for the whole group when any *active* lane fails one (or the
+//! window is smaller than one operand or not below 2^63 bytes): a group with a fault,
+//! memcheck or initcheck runs exactly as before, faults in lane order included. Where every active lane passes, each
+//! lane's pointer is `base + (address - bias)`, the value `access_ptr`'s fast branch makes,
+//! and the lanes' operations run in lane order with the same CLIF (`Gen::atomic_at`).
+//! Inactive lanes' addresses are never tested or used (they may hold anything) and their
+//! results are 0, as on the per-lane path.
+//!
+//! Only `atom.add` with all four lanes active on one address is combined: the sum of the
+//! four operands is added by one operation, and lane j's result is the old value plus the
+//! operands of lanes `0..j`. That is the outcome of the four lanes' atomics performed back to
+//! back in lane order, with no other thread's access in between, which is one of the orders
+//! the memory model allows (each atomic stays indivisible; integer addition is exact and
+//! associative modulo 2^n), and the order the per-lane path and the interpreter use.
+
+use super::codegen::{ctype, EnvField, Gen};
+use super::vector::{GVal, Grp};
+use crate::ir;
+use crate::runtime::memory::GLOBAL_BASE;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
+
+// The range check reads an operand's alignment from its offset in the window.
+const _: () = assert!(GLOBAL_BASE.is_multiple_of(8));
+
+impl Gen<'_, '_> {
+    /// Atomic `i` for the group (the module's comment), or `None` (nothing emitted) where
+    /// the lane-by-lane code must do it: a form `Gen::inline_atomic_form` leaves to the
+    /// runtime, or an address not held as 64-bit vector halves.
+    pub(super) fn group_atomic(
+        &mut self,
+        grp: &mut Grp,
+        i: ir::Inst,
+        args: &[GVal],
+        arg_tys: &[ir::Type],
+    ) -> Result<Option<GVal>, String> {
+        let Some(form) = self.inline_atomic_form(i) else {
+            return Ok(None);
+        };
+        let Some(&res) = self.f.inst(i).results.first() else {
+            return Ok(None);
+        };
+        let Some(addr) = self.addr_v2(args[0], arg_tys[0]) else {
+            return Ok(None);
+        };
+        let (base, limit, bias) = match form.space {
+            ir::Space::Global => (
+                self.env_val(EnvField::GlobalBase),
+                self.env_val(EnvField::GlobalTop),
+                GLOBAL_BASE as i64,
+            ),
+            ir::Space::Shared if !self.racecheck => (
+                self.env_val(EnvField::SharedBase),
+                self.env_val(EnvField::SharedSize),
+                0,
+            ),
+            _ => return Ok(None),
+        };
+        let t = form.t;
+        let ct = ctype(t);
+        let size = i64::from(t.bytes());
+        let cas = form.op.is_none();
+        if args.len() != if cas { 3 } else { 2 } {
+            return Err(format!("{i}: atomic with {} operands", args.len()));
+        }
+
+        // The range check (the module's comment): every active lane's offset `o` in
+        // `0..=last` (`last = limit - size`), its low bits 0. With `0 <= last < 2^63` (the
+        // signed test of `limit` below), `o` read as unsigned is at most `last` exactly when
+        // neither `o` nor `last - o` (wrapping) has its sign bit set; the bias is a multiple
+        // of every operand size, so the offset's low bits are the address's.
+        let biasv = self.vconst_i64([bias, bias]);
+        let o0 = self.b.ins().isub(addr.0, biasv);
+        let o1 = self.b.ins().isub(addr.1, biasv);
+        let last = self.b.ins().iadd_imm_s(limit, -size);
+        let lastv = self.b.ins().splat(types::I64X2, last);
+        let sign_low = self.vconst_i64([i64::MIN | (size - 1), i64::MIN | (size - 1)]);
+        let sign = self.vconst_i64([i64::MIN, i64::MIN]);
+        let mut bad = None;
+        for (k, o) in [o0, o1].into_iter().enumerate() {
+            let rest = self.b.ins().isub(lastv, o);
+            let a = self.b.ins().band(o, sign_low);
+            let r = self.b.ins().band(rest, sign);
+            let fail = self.b.ins().bor(a, r);
+            let fail = self.b.ins().band(fail, grp.m64[k]);
+            bad = Some(match bad {
+                None => fail,
+                Some(x) => self.b.ins().bor(x, fail),
+            });
+        }
+        let bad = bad.ok_or("internal: no address halves")?;
+        let any_bad = self.b.ins().vany_true(bad);
+        let none_bad = self.b.ins().icmp_imm_s(IntCC::Equal, any_bad, 0);
+        let room = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, limit, size);
+        let mut pass = self.b.ins().band(none_bad, room);
+        if form.space == ir::Space::Global {
+            let checks = self.env_val(EnvField::Memcheck);
+            let off = self.b.ins().icmp_imm_s(IntCC::Equal, checks, 0);
+            pass = self.b.ins().band(pass, off);
+        }
+
+        let used = self.uses[res.index()] != 0;
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        if used {
+            for _ in 0..4 {
+                self.b.append_block_param(join, ct);
+            }
+        }
+        let to_join = |out: &[Value; 4]| -> Vec<BlockArg> {
+            if used {
+                out.iter().map(|&x| BlockArg::Value(x)).collect()
+            } else {
+                vec![]
+            }
+        };
+        self.b.ins().brif(pass, fast, &[], slow, &[]);
+
+        // A fault, memcheck or initcheck: lane by lane through the checked translation.
+        self.b.set_cold_block(slow);
+        self.b.switch_to_block(slow);
+        let out = self
+            .lane_by_lane(grp, i, args, arg_tys)?
+            .ok_or_else(|| format!("{i}: atomic without a result"))?;
+        let jargs = to_join(&out);
+        self.b.ins().jump(join, &jargs);
+
+        self.b.switch_to_block(fast);
+        // A constant operand (`atomicAdd(p, 1)`) as an immediate, not four lanes extracted.
+        let bv = match self.f.const_bits(self.f.inst(i).args[1]) {
+            Some(bits) => [self.iconst(ct, bits as i64); 4],
+            None => self.lanes_of(args[1], t),
+        };
+        let cv = if cas {
+            Some(self.lanes_of(args[2], t))
+        } else {
+            None
+        };
+        let ptr = [
+            self.b.ins().extractlane(o0, 0),
+            self.b.ins().extractlane(o0, 1),
+            self.b.ins().extractlane(o1, 0),
+            self.b.ins().extractlane(o1, 1),
+        ]
+        .map(|o| self.b.ins().iadd(base, o));
+        if form.op == Some(ir::AtomOp::Add) {
+            // All four lanes active on one address: one addition of the operands' sum.
+            let a0 = self.b.ins().extractlane(addr.0, 0);
+            let sa = self.b.ins().splat(types::I64X2, a0);
+            let e0 = self.b.ins().icmp(IntCC::Equal, sa, addr.0);
+            let e1 = self.b.ins().icmp(IntCC::Equal, sa, addr.1);
+            let e = self.b.ins().band(e0, e1);
+            let same = self.b.ins().vall_true(e);
+            let full = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
+            let one = self.b.ins().band(same, full);
+            let combined = self.b.create_block();
+            let each = self.b.create_block();
+            self.b.ins().brif(one, combined, &[], each, &[]);
+            self.b.switch_to_block(combined);
+            let s01 = self.b.ins().iadd(bv[0], bv[1]);
+            let s012 = self.b.ins().iadd(s01, bv[2]);
+            let sum = self.b.ins().iadd(s012, bv[3]);
+            let old = self.atomic_at(&form, ptr[0], sum, None)?;
+            let out = [
+                old,
+                self.b.ins().iadd(old, bv[0]),
+                self.b.ins().iadd(old, s01),
+                self.b.ins().iadd(old, s012),
+            ];
+            let jargs = to_join(&out);
+            self.b.ins().jump(join, &jargs);
+            self.b.switch_to_block(each);
+        }
+        // Each active lane in lane order.
+        let mut out = [bv[0]; 4];
+        for (j, o) in out.iter_mut().enumerate() {
+            let c = cv.map(|c| c[j]);
+            if grp.full {
+                *o = self.atomic_at(&form, ptr[j], bv[j], c)?;
+                continue;
+            }
+            let run = self.b.create_block();
+            let next = self.b.create_block();
+            self.b.append_block_param(next, ct);
+            let zero = self.iconst(ct, 0);
+            let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
+            self.b
+                .ins()
+                .brif(bit, run, &[], next, &[BlockArg::Value(zero)]);
+            self.b.switch_to_block(run);
+            let r = self.atomic_at(&form, ptr[j], bv[j], c)?;
+            self.b.ins().jump(next, &[BlockArg::Value(r)]);
+            self.b.switch_to_block(next);
+            *o = self.b.block_params(next)[0];
+        }
+        let jargs = to_join(&out);
+        self.b.ins().jump(join, &jargs);
+
+        self.b.switch_to_block(join);
+        let res = if used {
+            let p = self.b.block_params(join).to_vec();
+            [p[0], p[1], p[2], p[3]]
+        } else {
+            // Never read (the result has no use).
+            [self.iconst(ct, 0); 4]
+        };
+        Ok(Some(GVal::S4(res)))
+    }
+}
