@@ -240,7 +240,7 @@ pub const ISA: &[Instr] = isa! {
         "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 %rd2, [%rd1], 1024, 4096"]
     "isspacep" "9.7.9.19" "global/shared/local; const: inside one of the module's .const variables; param/param::entry: the kernel-parameter window (cvta.param)" ["isspacep.global %p1, %rd1", "isspacep.const %p1, %rd1", "isspacep.param::entry %p1, %rd1"]
     "cvta" "9.7.9.20" "to and from generic, u32/u64" ["cvta.shared.u64 %rd1, %rd2", "cvta.to.global.u64 %rd1, %rd2"]
-    "cvt" "9.7.9.21" "every pair of u8-64, s8-64, f16, bf16, f32, f64; .rn .rz .rm .rp, .rni .rzi .rmi .rpi, .sat, .ftz, .relu; .f16x2/.bf16x2 from two f32; .satfinite on f16/bf16; .e4m3x2/.e5m2x2 (from two f32 or f16x2), .e2m3x2/.e3m2x2/.e2m1x2 (from two f32) and back to f16x2; .ue8m0x2 (.rz/.rp from two f32 or bf16x2, back to bf16x2); .tf32 (.rna/.rn/.rz, .satfinite, .relu); stochastic rounding .rs to .f16x2/.bf16x2 (with rbits) and the x4 forms .e4m3x4/.e5m2x4/.e2m3x4/.e3m2x4/.e2m1x4" [
+    "cvt" "9.7.9.21" "every pair of u8-64, s8-64, f16, bf16, f32, f64; .rn .rz .rm .rp, .rni .rzi .rmi .rpi, .sat, .ftz, .relu; .f16x2/.bf16x2 from two f32; .satfinite on f16/bf16; .e4m3x2/.e5m2x2/.e2m3x2/.e3m2x2/.e2m1x2 (from two f32, f16x2 or bf16x2) and back to f16x2, or to bf16x2 with .satfinite and .scaled::n2::ue8m0 scale factors; .s2f6x2 (from two f32 or bf16x2 and back to bf16x2, .scaled::n2::ue8m0); .ue8m0x2 (.rz/.rp from two f32 or bf16x2, back to bf16x2); .tf32 (.rna/.rn/.rz, .satfinite, .relu); stochastic rounding .rs to .f16x2/.bf16x2 (with rbits) and the x4 forms .e4m3x4/.e5m2x4/.e2m3x4/.e3m2x4/.e2m1x4" [
         "cvt.rzi.s32.f32 %r1, %f1", "cvt.rp.f32.f64 %f1, %fd1", "cvt.rn.f16.f32 %h1, %f1",
         "cvt.f32.bf16 %f1, %h1", "cvt.rz.bf16.u64 %h1, %rd1", "cvt.rni.f16.f16 %h1, %h2",
         "cvt.sat.u8.s32 %h1, %r1", "cvt.rn.relu.f16x2.f32 %r1, %f1, %f2",
@@ -249,7 +249,11 @@ pub const ISA: &[Instr] = isa! {
         "cvt.rna.satfinite.tf32.f32 %r1, %f1", "cvt.rn.satfinite.e3m2x2.f32 %h1, %f1, %f2",
         "cvt.rp.satfinite.ue8m0x2.bf16x2 %h1, %r1", "cvt.rn.bf16x2.ue8m0x2 %r1, %h1",
         "cvt.rs.relu.satfinite.f16x2.f32 %r1, %f1, %f2, %r2",
-        "cvt.rs.satfinite.e4m3x4.f32 %r1, {%f1, %f2, %f1, %f2}, %r2"]
+        "cvt.rs.satfinite.e4m3x4.f32 %r1, {%f1, %f2, %f1, %f2}, %r2",
+        "cvt.rn.satfinite.e2m3x2.bf16x2 %h1, %r1",
+        "cvt.rn.satfinite.relu.scaled::n2::ue8m0.bf16x2.e4m3x2 %r1, %h1, %h2",
+        "cvt.rn.satfinite.scaled::n2::ue8m0.s2f6x2.f32 %h1, %f1, %f2, %h2",
+        "cvt.rn.bf16x2.s2f6x2 %r1, %h1"]
     "cvt.pack" "9.7.9.22" ".sat u16, s16 from s32; u8, s8, u4, s4, u2, s2 with .b32 c" [
         "cvt.pack.sat.s16.s32 %r1, %r2, %r3", "cvt.pack.sat.u8.s32.b32 %r1, %r2, %r3, %r4",
         "cvt.pack.sat.s4.s32.b32 %r1, %r2, %r3, %r4"]
@@ -1043,6 +1047,12 @@ mod tests {
                 "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1, 2",
                 "found 8 operands",
             ),
+            (
+                "cvt.rn.satfinite.scaled::n2::ue8m0.e4m3x2.f32 %h1, %f1, %f2, %h2",
+                ".scaled::n2::ue8m0 is not allowed with cvt .e4m3x2.f32",
+            ),
+            ("cvt.rn.bf16x2.s2f6x2 %r1, %h1, %h2", "expects 2 operands"),
+            ("cvt.rn.relu.s2f6x2.f32 %h1, %f1, %f2", "need .rn.satfinite"),
             ("wgmma.fence.aligned", "needs .sync.aligned"),
             ("wgmma.wait_group.sync.aligned %r1", "integer constant"),
         ] {
