@@ -240,7 +240,7 @@ pub const ISA: &[Instr] = isa! {
         "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 %rd2, [%rd1], 1024, 4096"]
     "isspacep" "9.7.9.19" "global/shared/local; const: inside one of the module's .const variables; param/param::entry: the kernel-parameter window (cvta.param)" ["isspacep.global %p1, %rd1", "isspacep.const %p1, %rd1", "isspacep.param::entry %p1, %rd1"]
     "cvta" "9.7.9.20" "to and from generic, u32/u64" ["cvta.shared.u64 %rd1, %rd2", "cvta.to.global.u64 %rd1, %rd2"]
-    "cvt" "9.7.9.21" "every pair of u8-64, s8-64, f16, bf16, f32, f64; .rn .rz .rm .rp, .rni .rzi .rmi .rpi, .sat, .ftz, .relu; .f16x2/.bf16x2 from two f32; .satfinite on f16/bf16; .e4m3x2/.e5m2x2 (from two f32 or f16x2), .e2m3x2/.e3m2x2/.e2m1x2 (from two f32) and back to f16x2; .ue8m0x2 (.rz/.rp from two f32 or bf16x2, back to bf16x2); .tf32 (.rna/.rn/.rz, .satfinite, .relu); stochastic rounding .rs to .f16x2/.bf16x2 (with rbits) and the x4 forms .e4m3x4/.e5m2x4/.e2m3x4/.e3m2x4/.e2m1x4" [
+    "cvt" "9.7.9.21" "every pair of u8-64, s8-64, f16, bf16, f32, f64; .rn .rz .rm .rp, .rni .rzi .rmi .rpi, .sat, .ftz, .relu; .f16x2/.bf16x2 from two f32; .satfinite on f16/bf16; .e4m3x2/.e5m2x2/.e2m3x2/.e3m2x2/.e2m1x2 (from two f32, f16x2 or bf16x2) and back to f16x2, or to bf16x2 with .satfinite and .scaled::n2::ue8m0 scale factors; .s2f6x2 (from two f32 or bf16x2 and back to bf16x2, .scaled::n2::ue8m0); .ue8m0x2 (.rz/.rp from two f32 or bf16x2, back to bf16x2); .tf32 (.rna/.rn/.rz, .satfinite, .relu); stochastic rounding .rs to .f16x2/.bf16x2 (with rbits) and the x4 forms .e4m3x4/.e5m2x4/.e2m3x4/.e3m2x4/.e2m1x4" [
         "cvt.rzi.s32.f32 %r1, %f1", "cvt.rp.f32.f64 %f1, %fd1", "cvt.rn.f16.f32 %h1, %f1",
         "cvt.f32.bf16 %f1, %h1", "cvt.rz.bf16.u64 %h1, %rd1", "cvt.rni.f16.f16 %h1, %h2",
         "cvt.sat.u8.s32 %h1, %r1", "cvt.rn.relu.f16x2.f32 %r1, %f1, %f2",
@@ -249,7 +249,11 @@ pub const ISA: &[Instr] = isa! {
         "cvt.rna.satfinite.tf32.f32 %r1, %f1", "cvt.rn.satfinite.e3m2x2.f32 %h1, %f1, %f2",
         "cvt.rp.satfinite.ue8m0x2.bf16x2 %h1, %r1", "cvt.rn.bf16x2.ue8m0x2 %r1, %h1",
         "cvt.rs.relu.satfinite.f16x2.f32 %r1, %f1, %f2, %r2",
-        "cvt.rs.satfinite.e4m3x4.f32 %r1, {%f1, %f2, %f1, %f2}, %r2"]
+        "cvt.rs.satfinite.e4m3x4.f32 %r1, {%f1, %f2, %f1, %f2}, %r2",
+        "cvt.rn.satfinite.e2m3x2.bf16x2 %h1, %r1",
+        "cvt.rn.satfinite.relu.scaled::n2::ue8m0.bf16x2.e4m3x2 %r1, %h1, %h2",
+        "cvt.rn.satfinite.scaled::n2::ue8m0.s2f6x2.f32 %h1, %f1, %f2, %h2",
+        "cvt.rn.bf16x2.s2f6x2 %r1, %h1"]
     "cvt.pack" "9.7.9.22" ".sat u16, s16 from s32; u8, s8, u4, s4, u2, s2 with .b32 c" [
         "cvt.pack.sat.s16.s32 %r1, %r2, %r3", "cvt.pack.sat.u8.s32.b32 %r1, %r2, %r3, %r4",
         "cvt.pack.sat.s4.s32.b32 %r1, %r2, %r3, %r4"]
@@ -349,16 +353,18 @@ pub const ISA: &[Instr] = isa! {
     "wmma.store" "9.7.14.4.3" ".d, .row/.col, optional stride: .f16/.f32/.s32 on the 16-bit and 8-bit shapes, .f32 .m16n16k8, .f64 .m8n8k4" [
         "wmma.store.d.sync.aligned.col.m16n16k16.global.s32 [%rd1], {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, %r5",
         "wmma.store.d.sync.aligned.row.m8n8k4.f64 [%rd1], {%fd1, %fd2}, %r1"]
-    "wmma.mma" "9.7.14.4.4" ".f16 (.f16/.f32 accumulators), .bf16, .tf32, .s8/.u8 (.satfinite), .f64 (.rn) on the shapes above" [
+    "wmma.mma" "9.7.14.4.4" ".f16 (.f16/.f32 accumulators), .bf16, .tf32, .s8/.u8 (.satfinite), .f64 (.rn, .rz, .rm, .rp) on the shapes above" [
         "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}",
-        "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}"]
-    "mma" "9.7.14.5.14" ".m8n8k4 .f16 (four quad-pair products, .row/.col A and B), .m16n8k8/.m16n8k16 .f16 (.f16/.f32 accumulators) and .bf16; .m16n8k4/.m16n8k8 .tf32; .m8n8k4/.m16n8k4/.m16n8k8/.m16n8k16 .f64; .m8n8k16/.m16n8k16/.m16n8k32 .s8/.u8 and .m8n8k32/.m16n8k32/.m16n8k64 .s4/.u4 {.satfinite}; .m8n8k128/.m16n8k128/.m16n8k256 .b1 .xor/.and.popc; .m16n8k16/.m16n8k32 .e4m3/.e5m2 (.f16/.f32 accumulators)" [
+        "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}",
+        "wmma.mma.sync.aligned.row.col.m8n8k4.rm.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}"]
+    "mma" "9.7.14.5.14" ".m8n8k4 .f16 (four quad-pair products, .row/.col A and B), .m16n8k8/.m16n8k16 .f16 (.f16/.f32 accumulators) and .bf16; .m16n8k4/.m16n8k8 .tf32; .m8n8k4/.m16n8k4/.m16n8k8/.m16n8k16 .f64 (.rn, .rz, .rm, .rp); .m8n8k16/.m16n8k16/.m16n8k32 .s8/.u8 and .m8n8k32/.m16n8k32/.m16n8k64 .s4/.u4 {.satfinite}; .m8n8k128/.m16n8k128/.m16n8k256 .b1 .xor/.and.popc; .m16n8k16/.m16n8k32 .e4m3/.e5m2 (.f16/.f32 accumulators)" [
         "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16 {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3, %r4}, {%r1, %r2, %r3, %r4}",
         "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4}",
         "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%r3, %r4}",
         "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%f1, %f2, %f3, %f4}",
         "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%f1, %f2, %f3, %f4}",
         "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}",
+        "mma.sync.aligned.m8n8k4.row.col.rz.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}",
         "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%r1, %r2, %r3, %r4}",
         "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32 {%r1, %r2}, {%r3}, {%r4}, {%r5, %r1}",
         "mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {%r1, %r2}, {%r3}, {%r4}, {%r5, %r1}",
@@ -1043,6 +1049,16 @@ mod tests {
                 "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1, 2",
                 "found 8 operands",
             ),
+            (
+                "cvt.rn.satfinite.scaled::n2::ue8m0.e4m3x2.f32 %h1, %f1, %f2, %h2",
+                ".scaled::n2::ue8m0 is not allowed with cvt .e4m3x2.f32",
+            ),
+            ("cvt.rn.bf16x2.s2f6x2 %r1, %h1, %h2", "expects 2 operands"),
+            (
+                "mma.sync.aligned.m16n8k8.row.col.rz.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4}",
+                "needs .f64 inputs",
+            ),
+            ("cvt.rn.relu.s2f6x2.f32 %h1, %f1, %f2", "need .rn.satfinite"),
             ("wgmma.fence.aligned", "needs .sync.aligned"),
             ("wgmma.wait_group.sync.aligned %r1", "integer constant"),
         ] {

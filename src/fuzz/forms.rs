@@ -30,6 +30,9 @@ impl Class {
             "u64" | "s64" | "b64" => Class::B64,
             "f32" => Class::F32,
             "f64" => Class::F64,
+            // Halves live in bit registers: `.b16` for one, `.b32` for a packed pair.
+            "f16" | "bf16" => Class::B16,
+            "f16x2" | "bf16x2" => Class::B32,
             _ => Class::Pred,
         }
     }
@@ -117,6 +120,9 @@ const NONE: &[&[&str]] = &[];
 const R_RI: &[Opnd] = &[Opnd::R(T), RI(T)];
 const R_R_RI: &[Opnd] = &[Opnd::R(T), Opnd::R(T), RI(T)];
 const R1: &[Opnd] = &[Opnd::R(T)];
+const R_R: &[Opnd] = &[Opnd::R(T), Opnd::R(T)];
+const R_R_R: &[Opnd] = &[Opnd::R(T), Opnd::R(T), Opnd::R(T)];
+const HALVES: &[&str] = &["f16", "f16x2"];
 
 const CMP_S: &[&str] = &[".eq", ".ne", ".lt", ".le", ".gt", ".ge"];
 const CMP_U: &[&str] = &[
@@ -261,7 +267,18 @@ pub const FORMS: &[Form] = &[
     Form { op: "abs", mods: NONE, tys: F64, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.9" },
     Form { op: "sqrt", mods: &[RN], tys: F64, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.15" },
     Form { op: "rcp", mods: &[&[".rn", ".approx.ftz"]], tys: F64, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.13" },
+    // ---- half precision (§9.7.4; sm_80: no .bf16 add/sub/mul, which need sm_90) ----
+    Form { op: "add", mods: &[OPT_RN, OPT_FTZ, OPT_SAT], tys: HALVES, dst: Dst::R(T), srcs: R_R, weight: 2, section: "9.7.4.1" },
+    Form { op: "sub", mods: &[OPT_RN, OPT_FTZ, OPT_SAT], tys: HALVES, dst: Dst::R(T), srcs: R_R, weight: 1, section: "9.7.4.2" },
+    Form { op: "mul", mods: &[OPT_RN, OPT_FTZ, OPT_SAT], tys: HALVES, dst: Dst::R(T), srcs: R_R, weight: 2, section: "9.7.4.3" },
+    Form { op: "fma", mods: &[RN, OPT_FTZ, OPT_SAT], tys: HALVES, dst: Dst::R(T), srcs: R_R_R, weight: 2, section: "9.7.4.4" },
+    Form { op: "fma", mods: &[RN, &["", ".relu"]], tys: &["f16", "f16x2", "bf16", "bf16x2"], dst: Dst::R(T), srcs: R_R_R, weight: 2, section: "9.7.4.4" },
     // ---- conversions (§9.7.9.21) ----
+    Form { op: "cvt", mods: &[FRND], tys: &["f16.f32"], dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 1, section: "9.7.9.21" },
+    Form { op: "cvt", mods: &[&[".rn", ".rz"], &["", ".relu"]], tys: &["f16.f32", "bf16.f32"], dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 1, section: "9.7.9.21" },
+    Form { op: "cvt", mods: &[OPT_FTZ], tys: &["f32.f16"], dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 1, section: "9.7.9.21" },
+    Form { op: "cvt", mods: NONE, tys: &["f32.bf16", "f64.f16"], dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 1, section: "9.7.9.21" },
+    Form { op: "cvt", mods: &[&[".rn", ".rz"], &["", ".relu"]], tys: &["f16x2.f32", "bf16x2.f32"], dst: Dst::R(T), srcs: &[Opnd::R(S), Opnd::R(S)], weight: 1, section: "9.7.9.21" },
     Form { op: "cvt", mods: &[OPT_SAT], tys: CVT_II_SAT, dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 3, section: "9.7.9.21" },
     Form { op: "cvt", mods: NONE, tys: CVT_II_WIDEN, dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 2, section: "9.7.9.21" },
     Form { op: "cvt", mods: &[FRND], tys: CVT_FI, dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 3, section: "9.7.9.21" },

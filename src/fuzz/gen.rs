@@ -53,7 +53,8 @@
 //!
 //! # Not generated yet (TODO)
 //! Supported by ptxjit but not generated: `fns`, `add.cc`/`addc`/`sub.cc`/`subc`/`mad.cc`
-//! carry chains, `f16`/`bf16`/`f16x2` arithmetic, `min`/`max` `.NaN`/`.xorsign`/`.relu`,
+//! carry chains, `.bf16` `add`/`sub`/`mul` (`sm_90`), half `min`/`max`/`neg`/`abs` and
+//! `fma.oob` (`sm_90`), `min`/`max` `.NaN`/`.xorsign`/`.relu`,
 //! `vote`, `match`, `redux`, `activemask` (except in warp exchanges), `bar` with a thread
 //! count, `bar.arrive`/`bar.red`, `call` and `.func`, `trap`, `brx.idx`, textures and
 //! surfaces, `st.param`, vector components (`%r.x`), and the `sm_90`/`sm_100` forms

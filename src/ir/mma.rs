@@ -8,7 +8,7 @@
 //! the layout: the ISA's tables for `mma` (`runtime::mma`), and ptxjit's own for `wmma`, whose
 //! layout the ISA leaves to the implementation (docs/isa-notes.md).
 
-use super::types::Type;
+use super::types::{Round, Type};
 use std::fmt;
 
 /// The element type of an `mma`/`wmma` matrix (PTX ISA §9.7.14.1, "Matrix data types").
@@ -192,6 +192,10 @@ pub struct MmaSpec {
     /// its fragment holds only the non-zero half of each row ([`MmaSparse`]); `None` for a
     /// dense multiply.
     pub sparse: Option<MmaSparse>,
+    /// The rounding of each fused multiply-add step of an `.f64` multiply (`.rn`, `.rz`, `.rm`,
+    /// `.rp`; PTX ISA §9.7.14.4.4 `wmma.mma`, §9.7.14.5.14 `mma`); [`Round::Nearest`] for
+    /// every other form.
+    pub rnd: Round,
 }
 
 /// The sparsity of a sparse `mma.sp` (PTX ISA §9.7.14.6.1 "Sparse matrix storage"): in each
@@ -309,6 +313,12 @@ impl fmt::Display for MmaSpec {
         }
         if self.satfinite {
             f.write_str(".satfinite")?;
+        }
+        match self.rnd {
+            Round::Nearest => {}
+            Round::Zero => f.write_str(".rz")?,
+            Round::Down => f.write_str(".rm")?,
+            Round::Up => f.write_str(".rp")?,
         }
         write!(f, ".{}.{}.{}.{}", self.d, self.a, self.b, self.c)?;
         match self.bop {

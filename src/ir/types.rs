@@ -823,6 +823,16 @@ pub enum NarrowCvt {
     /// `d`, else (e, f); the random bytes are rbits' bytes 3, 2 (upper) and 1, 0 for the
     /// 8-bit formats, and bytes 3, 1 (upper) and 2, 0 for e2m1.
     MiniX2Rs { fmt: MiniFmt, upper: bool },
+    /// `cvt.rn{.satfinite}{.relu}{.scaled::n2::ue8m0}.bf16x2.<fmt>x2 d, a{, scale}`: args
+    /// (packed pair, i16 scale factors) → i32 bf16x2, the upper element (scaled by the upper
+    /// scale byte) to the upper half; `0x7f7f` (two 1s) when the instruction has no scale.
+    FromMiniX2Bf16 { fmt: MiniFmt, satfinite: bool },
+    /// `cvt.rn.satfinite{.relu}{.scaled::n2::ue8m0}.s2f6x2.{f32,bf16x2}`: args (a: f32, b: f32,
+    /// i16 scale factors) → i16 `s2f6x2`, a (divided by the upper scale byte) to the upper byte.
+    ToS2f6x2,
+    /// `cvt.rn{.satfinite}{.relu}{.scaled::n2::ue8m0}.bf16x2.s2f6x2 d, a{, scale}`: args
+    /// (i16 `s2f6x2`, i16 scale factors) → i32 bf16x2, the upper byte to the upper half.
+    FromS2f6x2 { satfinite: bool },
 }
 
 impl fmt::Display for NarrowCvt {
@@ -859,6 +869,18 @@ impl fmt::Display for NarrowCvt {
                 "rs.satfinite.{}.f32.{}",
                 fmt.pair_name().replace("x2", "x4"),
                 if *upper { "hi" } else { "lo" }
+            ),
+            NarrowCvt::FromMiniX2Bf16 { fmt, satfinite } => write!(
+                f,
+                "rn{}.scaled.bf16x2.{}",
+                if *satfinite { ".satfinite" } else { "" },
+                fmt.pair_name()
+            ),
+            NarrowCvt::ToS2f6x2 => f.write_str("rn.satfinite.scaled.s2f6x2.f32"),
+            NarrowCvt::FromS2f6x2 { satfinite } => write!(
+                f,
+                "rn{}.scaled.bf16x2.s2f6x2",
+                if *satfinite { ".satfinite" } else { "" }
             ),
         }
     }

@@ -160,6 +160,7 @@ impl Op {
             Op::CvtNarrow { conv, .. } => {
                 use crate::ir::NarrowCvt::*;
                 let pair: [Type; 1];
+                let scaled: [Type; 2];
                 let (want_args, want_res): (&[Type], Type) = match conv {
                     ToMiniX2(f) => (&[F32, F32], f.pair_ty()),
                     FromMiniX2(f) => {
@@ -172,6 +173,12 @@ impl Op {
                     SatFinite(_) => (&[I16], I16),
                     HalfX2Rs { .. } => (&[F32, F32, I32], I32),
                     MiniX2Rs { fmt, .. } => (&[F32, F32, I32], fmt.pair_ty()),
+                    FromMiniX2Bf16 { fmt, .. } => {
+                        scaled = [fmt.pair_ty(), I16];
+                        (&scaled, I32)
+                    }
+                    ToS2f6x2 => (&[F32, F32, I16], I16),
+                    FromS2f6x2 { .. } => (&[I16, I16], I32),
                 };
                 n(want_args.len(), 1)?;
                 (args == want_args && res[0] == want_res)

@@ -554,12 +554,40 @@ impl Globals {
                         ),
                     ))
                 }
-                _ => {
+                // The deprecated `.tex` space (PTX ISA §5.1.8): PTX ISA 1.5 replaced it with
+                // `.global .texref`; ptxas 13.5 rejects it from then on ("Deprecated feature:
+                // '.tex' not supported as of PTX version 1.5").
+                StateSpace::Tex if m.version < Version(1, 5) => {
                     return Err(LowerError::unsupported(
                         d.span,
                         format!(
-                            "module-scope variable '{}' in state space {:?} is not supported yet",
-                            d.name.name, d.space
+                            "module-scope .tex variable '{}' (PTX ISA before 1.5) is not \
+                             supported: declare it .global .texref",
+                            d.name.name
+                        ),
+                    ))
+                }
+                StateSpace::Tex => {
+                    return Err(LowerError::new(
+                        d.span,
+                        format!(
+                            ".tex variable '{}': the .tex state space is not supported as of \
+                             PTX ISA 1.5 (declare it .global .texref)",
+                            d.name.name
+                        ),
+                    ))
+                }
+                // ptxas 13.5: "Parameter variables may not be declared at module scope",
+                // "Module-scoped variables in .reg state space are not allowed with ABI"; `.sreg`
+                // is no declarable space (special registers are predefined, §10).
+                StateSpace::Param | StateSpace::Reg | StateSpace::Sreg | StateSpace::Generic => {
+                    return Err(LowerError::new(
+                        d.span,
+                        format!(
+                            "module-scope variable '{}': {} variables may not be declared at \
+                             module scope",
+                            d.name.name,
+                            space_word(d.space)
                         ),
                     ))
                 }
@@ -1637,13 +1665,31 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
             b.hidden.entry(d.name.name.clone()).or_insert(before);
             Ok(())
         }
-        _ => Err(LowerError::unsupported(
+        // ptxas 13.5: "Texture variables must be declared at module scope"; `.sreg` is no
+        // declarable space (special registers are predefined, PTX ISA §10).
+        StateSpace::Tex | StateSpace::Sreg | StateSpace::Generic => Err(LowerError::new(
             d.span,
             format!(
-                "{:?}-space variable '{}' inside a kernel is not supported yet",
-                d.space, d.name.name
+                "variable '{}': {} variables cannot be declared inside a function",
+                d.name.name,
+                space_word(d.space)
             ),
         )),
+    }
+}
+
+/// The PTX name of a variable's state space (`.tex`), for errors.
+fn space_word(s: StateSpace) -> &'static str {
+    match s {
+        StateSpace::Reg => ".reg",
+        StateSpace::Sreg => ".sreg",
+        StateSpace::Const => ".const",
+        StateSpace::Global => ".global",
+        StateSpace::Local => ".local",
+        StateSpace::Param => ".param",
+        StateSpace::Shared => ".shared",
+        StateSpace::Tex => ".tex",
+        StateSpace::Generic => "generic-space",
     }
 }
 

@@ -1239,7 +1239,7 @@ fn space_of(cx: &Cx) -> Space {
             "shared" | "shared::cta" | "shared::cluster" => return Space::Shared,
             "local" => return Space::Local,
             "const" => return Space::Const,
-            "param" | "param::entry" => return Space::Param,
+            "param" | "param::entry" | "param::func" => return Space::Param,
             _ => {}
         }
     }

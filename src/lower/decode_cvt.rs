@@ -112,12 +112,16 @@ pub(super) fn narrow_name(m: &str) -> bool {
             | "e2m1x4"
             | "e2m3x4"
             | "e3m2x4"
+            | "s2f6x2"
     )
 }
 
 /// `cvt` to and from the narrow formats (PTX ISA §9.7.9.21):
-/// `.rn.satfinite{.relu}.{e4m3x2,e5m2x2,e2m3x2,e3m2x2,e2m1x2}.f32 d, a, b`,
-/// `.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2 d, a`, `.rn{.relu}.f16x2.<those> d, a`,
+/// `.rn.satfinite{.relu}.{e4m3x2,e5m2x2,e2m3x2,e3m2x2,e2m1x2}.{f32 d, a, b | f16x2 d, a |
+/// bf16x2 d, a}`, `.rn{.relu}.f16x2.<those> d, a`,
+/// `.rn{.relu}{.satfinite}{.scaled::n2::ue8m0}.bf16x2.<those> d, a{, scale}`,
+/// `.rn.satfinite{.relu}{.scaled::n2::ue8m0}.s2f6x2.{f32 d, a, b | bf16x2 d, a}{, scale}`,
+/// `.rn{.satfinite}{.relu}{.scaled::n2::ue8m0}.bf16x2.s2f6x2 d, a{, scale}`,
 /// `.{rz,rp}{.satfinite}.ue8m0x2.{f32 d, a, b | bf16x2 d, a}`, `.rn.bf16x2.ue8m0x2 d, a`, and
 /// `.{rna,rn,rz}{.satfinite}{.relu}.tf32.f32 d, a`. The four-element forms exist only with
 /// stochastic rounding (`.rs`): [`cvt_rs`].
@@ -145,6 +149,14 @@ pub(super) fn cvt_narrow(b: &mut Builder, cx: &mut Cx) -> R {
     let relu = cx.has("relu");
     let satfinite = cx.has("satfinite");
     let rn = cx.has("rn");
+    // `.scaled::n2::ue8m0` and its scale-factor operand come together (PTX ISA §9.7.9.21).
+    let scaled = cx.has("scaled::n2::ue8m0");
+    let scalable = dt == "s2f6x2" || (dt == "bf16x2" && (mini(st).is_some() || st == "s2f6x2"));
+    if scaled && !scalable {
+        return Err(cx.bad(&format!(
+            ".scaled::n2::ue8m0 is not allowed with cvt .{dt}.{st}"
+        )));
+    }
     let op = |conv| Op::CvtNarrow { conv, relu };
     // The halves of an f16x2/bf16x2 register widened (exactly) to f32: (upper, lower).
     let widen_pair =
@@ -162,19 +174,37 @@ pub(super) fn cvt_narrow(b: &mut Builder, cx: &mut Cx) -> R {
             let l = b.op1(cx, widen, vec![lo], Type::F32);
             Ok((h, l))
         };
+    // The scale-factor operand at `k` (then the last), or two scales of 1 without
+    // `.scaled::n2::ue8m0`.
+    let scale = |b: &mut Builder, cx: &mut Cx, k: usize| -> Result<Var, LowerError> {
+        if scaled {
+            cx.expect_operands(k + 1)?;
+            b.src(cx, k, Type::I16)
+        } else {
+            cx.expect_operands(k)?;
+            Ok(b.konst(cx, Type::I16, 0x7f7f))
+        }
+    };
+    let half_src = |t: &str| match t {
+        "f16x2" => Some(CvtType::F16),
+        "bf16x2" => Some(CvtType::Bf16),
+        _ => None,
+    };
     match (mini(dt), mini(st), dt, st) {
-        (Some(f), None, _, "f32" | "f16x2") => {
+        (Some(f), None, _, "f32" | "f16x2" | "bf16x2") => {
             if !rn || !satfinite {
                 return Err(cx.bad(&format!("conversions to .{dt} need .rn.satfinite")));
             }
-            let (hi, lo) = if st == "f32" {
-                cx.expect_operands(3)?;
-                (b.src(cx, 1, Type::F32)?, b.src(cx, 2, Type::F32)?)
-            } else if matches!(f, MiniFmt::E4M3 | MiniFmt::E5M2) {
-                cx.expect_operands(2)?;
-                widen_pair(b, cx, CvtType::F16)?
-            } else {
-                return Err(cx.bad(&format!(".{dt} converts from .f32 only")));
+            let (hi, lo) = match half_src(st) {
+                None => {
+                    cx.expect_operands(3)?;
+                    (b.src(cx, 1, Type::F32)?, b.src(cx, 2, Type::F32)?)
+                }
+                // f16/bf16 → f32 is exact, so one rounding from f32 is the direct one.
+                Some(h) => {
+                    cx.expect_operands(2)?;
+                    widen_pair(b, cx, h)?
+                }
             };
             let t = f.pair_ty();
             let r = b.op1(cx, op(NarrowCvt::ToMiniX2(f)), vec![hi, lo], t);
@@ -183,10 +213,47 @@ pub(super) fn cvt_narrow(b: &mut Builder, cx: &mut Cx) -> R {
         (None, Some(f), "f16x2", _) => {
             cx.expect_operands(2)?;
             if !rn || satfinite {
-                return Err(cx.bad(&format!("conversions from .{st} need .rn (no .satfinite)")));
+                return Err(cx.bad(&format!(
+                    "conversions from .{st} to .f16x2 need .rn (no .satfinite)"
+                )));
             }
             let a = b.src(cx, 1, f.pair_ty())?;
             let r = b.op1(cx, op(NarrowCvt::FromMiniX2(f)), vec![a], Type::I32);
+            b.write(cx, 0, r, Type::I32)
+        }
+        (None, Some(f), "bf16x2", _) => {
+            if !rn {
+                return Err(cx.bad(&format!("conversions from .{st} need .rn")));
+            }
+            let sc = scale(b, cx, 2)?;
+            let a = b.src(cx, 1, f.pair_ty())?;
+            let conv = NarrowCvt::FromMiniX2Bf16 { fmt: f, satfinite };
+            let r = b.op1(cx, op(conv), vec![a, sc], Type::I32);
+            b.write(cx, 0, r, Type::I32)
+        }
+        (None, None, "s2f6x2", "f32" | "bf16x2") => {
+            if !rn || !satfinite {
+                return Err(cx.bad("conversions to .s2f6x2 need .rn.satfinite"));
+            }
+            let (hi, lo, sc) = if st == "f32" {
+                let sc = scale(b, cx, 3)?;
+                (b.src(cx, 1, Type::F32)?, b.src(cx, 2, Type::F32)?, sc)
+            } else {
+                let sc = scale(b, cx, 2)?;
+                let (hi, lo) = widen_pair(b, cx, CvtType::Bf16)?;
+                (hi, lo, sc)
+            };
+            let r = b.op1(cx, op(NarrowCvt::ToS2f6x2), vec![hi, lo, sc], Type::I16);
+            b.write(cx, 0, r, Type::I16)
+        }
+        (None, None, "bf16x2", "s2f6x2") => {
+            if !rn {
+                return Err(cx.bad("conversions from .s2f6x2 need .rn"));
+            }
+            let sc = scale(b, cx, 2)?;
+            let a = b.src(cx, 1, Type::I16)?;
+            let conv = NarrowCvt::FromS2f6x2 { satfinite };
+            let r = b.op1(cx, op(conv), vec![a, sc], Type::I32);
             b.write(cx, 0, r, Type::I32)
         }
         (None, None, "ue8m0x2", "f32" | "bf16x2") => {

@@ -270,7 +270,7 @@ pub(super) fn wide(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerEr
     match op {
         "ld" | "ldu" => {
             check_space_mods(cx)?;
-            let space = super::super::call::param_space(b, cx, 1, space_of(cx));
+            let space = func_param_space(b, cx, 1)?;
             let (lo, hi) = b.wide_reg(cx, &d)?;
             let addr = b.address(cx, 1, space)?;
             let at = b.vars[addr as usize];
@@ -357,6 +357,9 @@ pub(super) fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
                 | "const"
                 | "param"
                 | "param::entry"
+                // A device function's parameter (PTX ISA §9.7.9.8): checked by
+                // `func_param_space`.
+                | "param::func"
                 | "v2"
                 | "v4"
                 | "v8"
@@ -399,13 +402,9 @@ pub(super) fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
         if decoded {
             continue;
         }
-        let unimplemented = matches!(
-            *m,
-            "param::func"
-                | "L2::evict_unchanged"
-                // `st.async` (PTX ISA §9.7.9.12), decoded apart.
-                | "async"
-        );
+        // `st.async` (PTX ISA §9.7.9.12), decoded apart. (`.L2::evict_unchanged` is no
+        // `.level2::eviction_priority` of ld/st: illegal, as ptxas 13.5 says.)
+        let unimplemented = *m == "async";
         if unimplemented {
             return Err(cx.unsupported(&format!("modifier .{m} is not supported yet")));
         }
@@ -415,6 +414,18 @@ pub(super) fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
         )));
     }
     Ok(())
+}
+
+/// The state space of an ld/st whose address is operand `k`, call parameters resolved
+/// ([`call::param_space`](super::super::call::param_space)). `.param::func` (PTX ISA
+/// §9.7.9.8, §9.7.9.10) must name a device function's parameter; on anything else ptxas
+/// reports "Illegal state space for address operand '::func'".
+fn func_param_space(b: &Builder, cx: &Cx, k: usize) -> Result<Space, LowerError> {
+    let space = super::super::call::param_space(b, cx, k, space_of(cx));
+    if cx.has("param::func") && space != Space::Local {
+        return Err(cx.bad(".param::func needs the address of a device function parameter"));
+    }
+    Ok(space)
 }
 
 pub(super) fn mem_ty(cx: &Cx) -> Result<(Type, Sign, ast::ScalarType), LowerError> {
@@ -434,7 +445,7 @@ pub(super) fn mem_ty(cx: &Cx) -> Result<(Type, Sign, ast::ScalarType), LowerErro
 pub(super) fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     check_space_mods(cx)?;
     cx.expect_operands(2)?;
-    let space = super::super::call::param_space(b, cx, 1, space_of(cx));
+    let space = func_param_space(b, cx, 1)?;
     let (ty, sign, pt) = mem_ty(cx)?;
     let n = mem_vec_len(cx, ty)?;
     let addr = b.address(cx, 1, space)?;
@@ -514,7 +525,7 @@ pub(super) fn packed_vector(space: Space, ty: Type, n: u32) -> Option<Type> {
 pub(super) fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     check_space_mods(cx)?;
     cx.expect_operands(2)?;
-    let space = super::super::call::param_space(b, cx, 0, space_of(cx));
+    let space = func_param_space(b, cx, 0)?;
     if space == Space::Const || space == Space::Param {
         return Err(cx.bad(&format!("st to the read-only {space} state space")));
     }

@@ -21,9 +21,11 @@ use super::super::build::{Builder, Var};
 use super::super::LowerError;
 use super::{space_of, Cx};
 use crate::ir::{
-    MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSparse, MmaSpec, Op, SReg, ShflMode, Sign, Type,
+    MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSparse, MmaSpec, Op, Round, SReg, ShflMode, Sign,
+    Type,
 };
 use crate::ptx::ast::Operand;
+use crate::ptx::target::Version;
 
 type R = Result<(), LowerError>;
 
@@ -219,10 +221,15 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
             "popc",
             "sp",
             "sp::ordered_metadata",
+            "rn",
+            "rz",
+            "rm",
+            "rp",
         ],
         true,
         true,
     )?;
+    let rnd = f64_rounding(cx, a)?;
     let mut spec = MmaSpec {
         family: MmaFamily::Mma,
         m,
@@ -237,6 +244,7 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         satfinite: cx.has("satfinite"),
         bop: bit_op(cx)?,
         sparse: None,
+        rnd,
     };
     match layouts(cx)[..] {
         // The quad-pair form takes either layout for A and for B.
@@ -683,6 +691,7 @@ fn wmma_spec(cx: &Cx, which: MmaFrag, ty: MmaElem) -> Result<MmaSpec, LowerError
         satfinite: false,
         bop: MmaBitOp::None,
         sparse: None,
+        rnd: Round::Nearest,
     })
 }
 
@@ -911,17 +920,49 @@ fn wmma_store(b: &mut Builder, cx: &mut Cx) -> R {
     Ok(())
 }
 
+/// The rounding modifier of an `mma`/`wmma.mma` (PTX ISA §9.7.14.4.4, §9.7.14.5.14): `.rn`
+/// (the default), `.rz`, `.rm`, `.rp`, each only with `.f64` inputs.
+fn f64_rounding(cx: &Cx, a: MmaElem) -> Result<Round, LowerError> {
+    let mut rnd = None;
+    for m in &cx.mods {
+        let r = match *m {
+            "rn" => Round::Nearest,
+            "rz" => Round::Zero,
+            "rm" => Round::Down,
+            "rp" => Round::Up,
+            _ => continue,
+        };
+        if rnd.replace(r).is_some() {
+            return Err(cx.bad("more than one rounding modifier"));
+        }
+    }
+    if rnd.is_some() && a != MmaElem::F64 {
+        return Err(cx.bad(&format!(
+            "a rounding modifier (.rn/.rz/.rm/.rp) needs .f64 inputs, not .{a}"
+        )));
+    }
+    Ok(rnd.unwrap_or(Round::Nearest))
+}
+
 /// PTX ISA §9.7.14.4.4: `wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype d, a, b, c`
 /// (`.f16` inputs), `….shape.dtype.atype.btype.ctype` (others; `.satfinite` for integers,
 /// `.rn` for `.f64`).
 fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
-    if cx.mods.iter().any(|m| matches!(*m, "rz" | "rm" | "rp")) {
-        return Err(cx.unsupported("wmma.mma rounding other than .rn is not supported yet"));
-    }
     only(
         cx,
-        &["mma", "sync", "aligned", "row", "col", "satfinite", "rn"],
+        &[
+            "mma",
+            "sync",
+            "aligned",
+            "row",
+            "col",
+            "satfinite",
+            "rn",
+            "rz",
+            "rm",
+            "rp",
+        ],
         true,
         true,
     )?;
@@ -968,12 +1009,24 @@ fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
         satfinite: satfinite && a.is_int(),
         bop: MmaBitOp::None,
         sparse: None,
+        rnd: Round::Nearest,
     };
     if satfinite && a == F16 {
+        // ptxas 13.5: "'wmma.mma' with floating point type with '.satfinite' is not supported
+        // starting from PTX ISA version 6.5".
+        if b.header.version >= Version(6, 5) {
+            return Err(
+                cx.bad(".satfinite with floating-point wmma.mma was removed in PTX ISA 6.5")
+            );
+        }
         return Err(
             cx.unsupported("wmma.mma .satfinite with floating-point results is not supported yet")
         );
     }
+    let spec = MmaSpec {
+        rnd: f64_rounding(cx, a)?,
+        ..spec
+    };
     emit_mma(b, cx, spec)
 }
 

@@ -64,6 +64,8 @@ const TYPES: &[&str] = &[
     "ue8m0",
     "ue8m0x2",
     "ue8m0x4",
+    // §5.2.5.3 packed fixed-point: two `.s2f6` (§5.2.4) values, an instruction type of `cvt`.
+    "s2f6x2",
     "pred",
     "texref",
     "samplerref",
@@ -137,6 +139,8 @@ const MODIFIERS: &[&[&str]] = &[
         "ftz",
         "sat",
         "satfinite",
+        // `cvt`'s packed pair of `.ue8m0` scale factors (§9.7.9.21).
+        "scaled::n2::ue8m0",
         "approx",
         "full",
         "relu",

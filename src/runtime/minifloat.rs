@@ -294,6 +294,70 @@ pub fn half_satfinite(fmt: HalfFmt, bits: u16) -> u16 {
     }
 }
 
+/// The value 2^(e − 127) of one `.ue8m0` scale factor of `.scaled::n2::ue8m0` (PTX ISA
+/// §9.7.9.21); the NaN encoding `0xff` gives NaN.
+pub fn ue8m0_value(e: u8) -> f64 {
+    if e == 0xff {
+        f64::NAN
+    } else {
+        2f64.powi(e as i32 - 127)
+    }
+}
+
+/// An up-conversion to `.bf16` with a `.ue8m0` scale factor (PTX ISA §9.7.9.21,
+/// `cvt.rn{.satfinite}{.relu}{.scaled::n2::ue8m0}.bf16x2.<fmt>x2`): the element's value `v`
+/// (an e4m3/e5m2/e2m3/e3m2/e2m1 or s2f6 value: at most 8 significant bits) times
+/// 2^(scale − 127), rounded once to bf16 to nearest even. The product is exact in f64 and
+/// also in f32 wherever it is finite there (its least bit is never below 2⁻¹⁴⁹), so the f32 step
+/// adds no rounding; overflow gives ±∞. NaN (also from the NaN scale `0xff`) → bf16's
+/// canonical NaN; `.satfinite`: ±∞ → ±largest finite; `.relu`: negative → +0.
+pub fn scaled_to_bf16(v: f64, scale: u8, satfinite: bool, relu: bool) -> u16 {
+    let bf: Fmt = HalfFmt::Bf16.into();
+    let x = v * ue8m0_value(scale);
+    if x.is_nan() {
+        return bf.canonical_nan() as u16;
+    }
+    let rn = crate::ir::CvtRound::Float(crate::ir::Round::Nearest);
+    let f = (x as f32).to_bits() as u64;
+    let mut h = super::semantics::cvt(
+        crate::ir::CvtType::Bf16,
+        crate::ir::CvtType::F32,
+        rn,
+        false,
+        false,
+        f,
+    ) as u16;
+    if satfinite {
+        h = half_satfinite(HalfFmt::Bf16, h);
+    }
+    if relu {
+        h = fp::relu(bf, h as u64) as u16;
+    }
+    h
+}
+
+/// The value of an `.s2f6` encoding (PTX ISA §5.2.4 "Fixed-point Data format"): the byte as
+/// an 8-bit two's-complement integer times 2⁻⁶ (−2 to 127/64).
+pub fn s2f6_value(bits: u8) -> f64 {
+    (bits as i8) as f64 / 64.0
+}
+
+/// `cvt.rn.satfinite{.relu}{.scaled::n2::ue8m0}.s2f6x2` of one element (PTX ISA §9.7.9.21):
+/// x divided by the scale 2^(scale − 127) (exact in f64), rounded to nearest even in steps of
+/// 2⁻⁶ and clamped to the encodings' range −2 (`0x80`) … 127/64 (`0x7f`); NaN, also from the
+/// NaN scale `0xff`, gives `0x7f` (the ISA's "positive MAX_NORM"); `.relu`: negative → 0.
+pub fn f32_to_s2f6(x: f32, scale: u8, relu: bool) -> u8 {
+    let q = x as f64 / ue8m0_value(scale) * 64.0;
+    if q.is_nan() {
+        return 0x7f;
+    }
+    let mut q = q.round_ties_even().clamp(-128.0, 127.0);
+    if relu && q < 0.0 {
+        q = 0.0;
+    }
+    (q as i8) as u8
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -378,6 +442,27 @@ mod tests {
         assert_eq!(mini_to_f16(E5M2, 0x7c, false), 0x7c00);
         assert_eq!(mini_to_f16(E4M3, 0xff, false), 0x7fff);
         assert_eq!(mini_to_f16(E4M3, 0xb8, true), 0);
+    }
+
+    /// s2f6 and scaled bf16 values from the format definitions (PTX ISA §5.2.4, §9.7.9.21).
+    #[test]
+    fn s2f6_and_scaled_values() {
+        assert_eq!(s2f6_value(0x7f), 1.984375);
+        assert_eq!(s2f6_value(0x80), -2.0);
+        assert_eq!(s2f6_value(0x40), 1.0);
+        assert_eq!(f32_to_s2f6(1.0, 127, false), 0x40);
+        assert_eq!(f32_to_s2f6(-5.0, 127, false), 0x80);
+        assert_eq!(f32_to_s2f6(5.0, 127, false), 0x7f);
+        assert_eq!(f32_to_s2f6(f32::NAN, 127, true), 0x7f);
+        assert_eq!(f32_to_s2f6(-1.0, 127, true), 0);
+        // 3/128 is halfway between 1/64 and 2/64: to even (2/64).
+        assert_eq!(f32_to_s2f6(3.0 / 128.0, 127, false), 0x02);
+        assert_eq!(f32_to_s2f6(64.0, 133, false), 0x40); // 64 / 2^6
+        assert_eq!(scaled_to_bf16(1.0, 127, false, false), 0x3f80);
+        assert_eq!(scaled_to_bf16(-2.0, 254, false, false), 0xff80);
+        assert_eq!(scaled_to_bf16(-2.0, 254, true, false), 0xff7f);
+        assert_eq!(scaled_to_bf16(1.0, 0xff, false, false), 0x7fff);
+        assert_eq!(scaled_to_bf16(-1.0, 127, false, true), 0);
     }
 
     #[test]

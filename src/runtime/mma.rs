@@ -572,12 +572,21 @@ fn multiply_float(spec: &MmaSpec, df: Fmt, a: &[u64], b: &[u64], c: &[u64]) -> V
                     }
                     acc.to_bits() as u64
                 }
-                Fmt::F64 => {
+                Fmt::F64 if spec.rnd == Round::Nearest => {
                     let mut acc = cv;
                     for (&x, &y) in ar.iter().zip(bc) {
                         acc = x.mul_add(y, acc);
                     }
                     acc.to_bits()
+                }
+                // `.rz/.rm/.rp` (f64 only): each step's fma rounded in that direction.
+                Fmt::F64 => {
+                    let mut acc = cv.to_bits();
+                    for (&x, &y) in ar.iter().zip(bc) {
+                        let args = [x.to_bits(), y.to_bits(), acc];
+                        acc = fp::arith(df, Arith::Fma, args, spec.rnd, false, false);
+                    }
+                    acc
                 }
                 // Not an accumulator the ISA pairs with these inputs: soft float, per step.
                 Fmt::F16 | Fmt::Bf16 => {
@@ -750,6 +759,7 @@ mod tests {
             satfinite: false,
             bop: MmaBitOp::None,
             sparse: None,
+            rnd: Round::Nearest,
         }
     }
 

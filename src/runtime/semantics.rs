@@ -482,6 +482,31 @@ pub fn eval_pure(op: &Op, args: &[u64], arg_tys: &[Type], res_ty: Type) -> u64 {
                     let shift = if e2m1 { 4 } else { 8 };
                     (hi as u64) << shift | lo as u64
                 }
+                NarrowCvt::FromMiniX2Bf16 { fmt, satfinite } => {
+                    let shift = if fmt == crate::ir::MiniFmt::E2M1 {
+                        4
+                    } else {
+                        8
+                    };
+                    let one = |x: u64, s: u64| {
+                        let v = mf::mini_value(fmt, x as u8);
+                        mf::scaled_to_bf16(v, s as u8, satfinite, relu) as u64
+                    };
+                    one(a >> shift, b >> 8) << 16 | one(a, b)
+                }
+                NarrowCvt::ToS2f6x2 => {
+                    let one = |x: u64, s: u64| {
+                        mf::f32_to_s2f6(f32::from_bits(x as u32), s as u8, relu) as u64
+                    };
+                    one(a, c >> 8) << 8 | one(b, c)
+                }
+                NarrowCvt::FromS2f6x2 { satfinite } => {
+                    let one = |x: u64, s: u64| {
+                        let v = mf::s2f6_value(x as u8);
+                        mf::scaled_to_bf16(v, s as u8, satfinite, relu) as u64
+                    };
+                    one(a >> 8, b >> 8) << 16 | one(a, b)
+                }
             }
         }
         Op::Video {

@@ -1724,6 +1724,7 @@ fn mma_lane(
         satfinite: id.satfinite,
         bop: MmaBitOp::None,
         sparse: None,
+        rnd: crate::ir::Round::Nearest,
     };
     for r0 in (0..mu).step_by(mb) {
         let ab = &a[r0 * ku..(r0 + mb) * ku];

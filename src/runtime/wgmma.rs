@@ -145,6 +145,7 @@ fn block_spec(spec: &WgmmaSpec, k: u16) -> MmaSpec {
             MmaBitOp::None
         },
         sparse: None,
+        rnd: crate::ir::Round::Nearest,
     }
 }
 

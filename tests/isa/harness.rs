@@ -267,8 +267,9 @@ pub fn parse_table(text: &str) -> Result<Vec<Group>, String> {
             continue;
         }
         if let Some(h) = l.strip_prefix(">>") {
+            // The last `::`: the PTX may hold some (`.scaled::n2::ue8m0`), the signature none.
             let (ptx, sig) = h
-                .split_once("::")
+                .rsplit_once("::")
                 .ok_or_else(|| format!("line {line}: header needs '::'"))?;
             let (sig, tol) = match sig.split_once('~') {
                 Some((a, b)) => (a, Some(b.trim())),
