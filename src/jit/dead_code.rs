@@ -14,9 +14,9 @@
 //! warp.
 //!
 //! Block parameters are not followed: an argument a branch passes counts as read even where
-//! the parameter is not (or is one Cranelift's `remove_constant_phis` removes later), so the
-//! loads feeding such arguments stay (`saxpy`'s full-warp version still loads four unread
-//! environment fields per warp for the group loop's block arguments).
+//! the parameter is not, so the loads feeding such arguments stay. (`saxpy`'s full-warp
+//! version still loads four environment fields per warp that its machine code never reads;
+//! which reader keeps them was not found.)
 //!
 //! # Soundness
 //! An instruction is kept when it has an effect besides its results, with Cranelift's own
