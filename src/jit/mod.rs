@@ -14,6 +14,7 @@ mod bitops;
 mod codegen;
 mod ctabar;
 mod ctacheck;
+mod dead_code;
 mod fullwarp;
 mod gatom;
 mod group;
@@ -270,6 +271,7 @@ pub fn compile_tier(
         frontend,
         restart,
     )?;
+    dead_code::remove_dead_code(&mut ctx.func);
     let t1 = std::time::Instant::now();
     let clif_insts = ctx.func.dfg.num_insts();
     let clif_blocks = ctx.func.dfg.num_blocks();
