@@ -661,25 +661,23 @@ impl Gen<'_, '_> {
             sign,
             want,
         };
-        let per_warp = |g: &mut Self| -> Result<Value, String> {
-            let mut rp = Replay {
-                lane0: HashMap::new(),
-                checks: vec![],
-                tid0: None,
-                linear: false,
-            };
-            let a0 = g.replay_lane0(d.args[0], blk, sc, first, &mut rp)?;
-            let b0 = g.replay_lane0(d.args[1], blk, sc, first, &mut rp)?;
-            let mut ok = g.cond_ends(a0, b0, shape);
-            for &chk in &rp.checks {
-                ok = g.b.ins().band(ok, chk);
-            }
-            Ok(ok)
-        };
+        let per_warp = |g: &mut Self| g.warp_cond_per_warp(&d, blk, sc, first, shape);
         // Decided once per call where the flag covers it (`ctacheck.rs`).
         match (self.cta_cond(blk, sc, &d, shape), self.hoist.cta.ok) {
             (Some(c), Some(cta_ok)) => {
                 self.hoist.cta.add_cond(c);
+                // The per-warp test only where the region's full-warp version is not
+                // entered from the flag (`Gen::region_loops`).
+                let t = super::ctacheck::DeferredTest::Cond {
+                    d: d.clone(),
+                    blk,
+                    sc: sc.clone(),
+                    first,
+                    shape,
+                };
+                if self.hoist.cta.deferred.is_some() {
+                    return Ok(self.defer(t));
+                }
                 let fast = self.b.create_block();
                 let slow = self.b.create_block();
                 let merge = self.b.create_block();
@@ -696,6 +694,32 @@ impl Gen<'_, '_> {
             }
             _ => Ok(Some(per_warp(self)?)),
         }
+    }
+
+    /// [`Self::warp_cond`]'s test for one warp of the compare `d` (shape `shape`, block
+    /// `blk`, scalar section `sc`, first active lane `first`): its operands replayed for
+    /// virtual lane 0, [`Self::cond_ends`] and the replay's run-time conditions.
+    pub(super) fn warp_cond_per_warp(
+        &mut self,
+        d: &ir::InstData,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+        shape: super::ctacheck::CondShape,
+    ) -> Result<Value, String> {
+        let mut rp = Replay {
+            lane0: HashMap::new(),
+            checks: vec![],
+            tid0: None,
+            linear: false,
+        };
+        let a0 = self.replay_lane0(d.args[0], blk, sc, first, &mut rp)?;
+        let b0 = self.replay_lane0(d.args[1], blk, sc, first, &mut rp)?;
+        let mut ok = self.cond_ends(a0, b0, shape);
+        for &chk in &rp.checks {
+            ok = self.b.ins().band(ok, chk);
+        }
+        Ok(ok)
     }
 
     /// The per-warp part of [`Self::warp_cond`]'s test, from virtual lane 0's operands `a0`
@@ -910,6 +934,32 @@ impl Gen<'_, '_> {
             oks
         };
         let oks = match (cta, self.hoist.cta.ok) {
+            (Some(ranges), Some(_)) if self.hoist.cta.deferred.is_some() => {
+                // Made only where the region's full-warp version is not entered from the
+                // flag (`Gen::region_loops`).
+                self.hoist.cta.add(ranges);
+                let mut oks = Vec::with_capacity(groups.len());
+                for (((_, space, _, elem, stride), members), &(a_lo, _, lo)) in
+                    groups.iter().zip(&addrs)
+                {
+                    let hi = members.iter().map(|m| m.1).max().unwrap_or(0);
+                    let t = super::ctacheck::DeferredTest::Window {
+                        a_lo,
+                        space: *space,
+                        lo,
+                        hi,
+                        elem: *elem,
+                        stride: *stride,
+                        aligns: tested_aligns(members.iter().map(|m| (m.1, m.3)), *elem),
+                        checks: rp.checks.clone(),
+                    };
+                    oks.push(
+                        self.defer(t)
+                            .ok_or_else(|| "internal: no deferred tests".to_string())?,
+                    );
+                }
+                oks
+            }
             (Some(ranges), Some(cta_ok)) => {
                 self.hoist.cta.add(ranges);
                 let fast = self.b.create_block();
@@ -952,9 +1002,14 @@ impl Gen<'_, '_> {
                                 }
                                 (None, None) => None,
                             };
-                            let o = match f {
-                                Some(f) => self.b.ins().band(ok, f),
-                                None => ok,
+                            let o = match (f, self.deferred_index(ok)) {
+                                (Some(full), Some(test)) => {
+                                    let t = super::ctacheck::DeferredTest::And { test, full };
+                                    self.defer(t)
+                                        .ok_or_else(|| "internal: no deferred tests".to_string())?
+                                }
+                                (Some(f), None) => self.b.ins().band(ok, f),
+                                (None, _) => ok,
                             };
                             ok_store = Some(o);
                             o

@@ -60,6 +60,15 @@
 //! Stores still test the warp's full mask, and faults are unchanged: where the flag is 0
 //! every warp makes its tests, and a failing one takes the general path that finds and
 //! reports the lowest faulting thread, as without this file.
+//!
+//! In a region ([`Deferred`], `Gen::region_loops`) the per-warp tests the flag covers are
+//! not merged with the flag where they are planned: the full-warp version is entered from
+//! one test, `flag && mask == all lanes && the conditions the flag does not cover`, under
+//! which each covered test would be 1 (a store's includes the full mask, tested there);
+//! otherwise the per-warp tests are made, exactly as without the flag (for a partial warp
+//! whose flag is 1 too, where they hold or are exact), and the usual full-warp test
+//! follows. The full-warp version reads none of them (`Gen::branch_ok`). Not in a region
+//! whose skipping version (`Gen::region_skip`), tested first, may need them.
 
 use super::codegen::{Gen, FRAME_COUNT, FRAME_FIRST, TRUSTED};
 use crate::ir::{self, Op};
@@ -95,6 +104,128 @@ pub(super) struct CtaChecks {
     /// The checks asked for.
     ranges: Vec<CtaRange>,
     conds: Vec<CtaCond>,
+    /// In a region whose full-warp version is entered from one test of the flag and the
+    /// full mask (`Gen::region_loops`): the per-warp tests the flag covers, made only on
+    /// the other path.
+    pub(super) deferred: Option<Deferred>,
+}
+
+/// Per-warp tests that the per-call flag covers, made only where the flag is 0 or the warp
+/// is partial (see [`Deferred::emit`]). Each test's result is a parameter of `block`, the
+/// block after the tests, so the code planned before the tests are made (the general group
+/// loop's accesses) can name it.
+pub(super) struct Deferred {
+    /// The block the tests' results enter, as its parameters in test order.
+    pub(super) block: CBlock,
+    tests: Vec<DeferredTest>,
+}
+
+/// One deferred per-warp test (`i8` 0/1).
+pub(super) enum DeferredTest {
+    /// `Gen::window_ok` of one group of lane-strided accesses, and the replay's run-time
+    /// conditions.
+    Window {
+        a_lo: Value,
+        space: ir::Space,
+        lo: i64,
+        hi: i64,
+        elem: i64,
+        stride: i64,
+        aligns: Vec<(i64, i64)>,
+        checks: Vec<Value>,
+    },
+    /// `Gen::warp_cond`'s per-warp test of the compare `d` in block `blk` (scalar section
+    /// `sc`, first active lane `first`).
+    Cond {
+        d: ir::InstData,
+        blk: ir::Block,
+        sc: HashMap<ir::Value, Value>,
+        first: Value,
+        shape: CondShape,
+    },
+    /// An earlier test's result (by index) and `full` (a store's: all 32 lanes active).
+    And { test: usize, full: Value },
+}
+
+impl Deferred {
+    /// A new set of deferred tests entering `block`.
+    pub(super) fn new(block: CBlock) -> Self {
+        Deferred {
+            block,
+            tests: vec![],
+        }
+    }
+
+    /// Whether `v` is a deferred test's result.
+    pub(super) fn holds(&self, g: &Gen<'_, '_>, v: Value) -> bool {
+        g.b.func.dfg.block_params(self.block).contains(&v)
+    }
+
+    /// Whether there is no test.
+    pub(super) fn is_empty(&self) -> bool {
+        self.tests.is_empty()
+    }
+}
+
+impl Gen<'_, '_> {
+    /// Defer `t` where the current region defers the flag's tests (returns its result, a
+    /// parameter of the deferred block), else `None`.
+    pub(super) fn defer(&mut self, t: DeferredTest) -> Option<Value> {
+        let d = self.hoist.cta.deferred.as_mut()?;
+        let v = self.b.append_block_param(d.block, types::I8);
+        d.tests.push(t);
+        Some(v)
+    }
+
+    /// The index of the deferred test whose result is `v`.
+    pub(super) fn deferred_index(&self, v: Value) -> Option<usize> {
+        let d = self.hoist.cta.deferred.as_ref()?;
+        self.b.block_params(d.block).iter().position(|&p| p == v)
+    }
+
+    /// Make the tests of `d` at the current position and jump with their results to its
+    /// block, which becomes the current one.
+    pub(super) fn emit_deferred(&mut self, d: Deferred) -> Result<(), String> {
+        let mut vals: Vec<Value> = Vec::with_capacity(d.tests.len());
+        for t in d.tests {
+            let v = match t {
+                DeferredTest::Window {
+                    a_lo,
+                    space,
+                    lo,
+                    hi,
+                    elem,
+                    stride,
+                    aligns,
+                    checks,
+                } => {
+                    let mut ok = self.window_ok(a_lo, space, lo, hi, elem, stride, &aligns);
+                    for c in checks {
+                        ok = self.b.ins().band(ok, c);
+                    }
+                    ok
+                }
+                DeferredTest::Cond {
+                    d,
+                    blk,
+                    sc,
+                    first,
+                    shape,
+                } => self.warp_cond_per_warp(&d, blk, &sc, first, shape)?,
+                DeferredTest::And { test, full } => {
+                    let ok = *vals.get(test).ok_or_else(|| {
+                        "internal: a deferred test before its operand".to_string()
+                    })?;
+                    self.b.ins().band(ok, full)
+                }
+            };
+            vals.push(v);
+        }
+        let args: Vec<BlockArg> = vals.into_iter().map(BlockArg::Value).collect();
+        self.b.ins().jump(d.block, &args);
+        self.b.switch_to_block(d.block);
+        Ok(())
+    }
 }
 
 impl CtaChecks {

@@ -231,6 +231,13 @@ impl Gen<'_, '_> {
             lead,
             once,
         };
+        // The per-warp tests the per-call flag covers are made only where the full-warp
+        // version is not entered from the flag (`Gen::region_loops`), unless a skipping
+        // version, whose test comes first, may need them.
+        if self.hoist.cta.ok.is_some() && !self.skip_possible(&r, &blocks, lead, &uconds) {
+            let t = self.b.create_block();
+            self.hoist.cta.deferred = Some(super::ctacheck::Deferred::new(t));
+        }
         // Hoisted bounds checks, planned at the top for every block: the lead's first, then
         // (after the skipping version's test, which needs only those) the others'.
         let mut fast = super::affine::FastMem::default();
@@ -279,6 +286,7 @@ impl Gen<'_, '_> {
             }
         }
         let res = self.region_loops(mask, &blocks, &sc, &uconds, &deferred, &pass, spec);
+        self.hoist.cta.deferred = None;
         self.region = None;
         self.region_store_check = false;
         res?;
@@ -341,15 +349,41 @@ impl Gen<'_, '_> {
             g.region_group(grp, blocks, sc, uconds, deferred, pass, None)?;
             Ok(acc)
         };
+        let tests = self.hoist.cta.deferred.take();
         if oks.is_empty() {
+            if tests.as_ref().is_some_and(|t| !t.is_empty()) {
+                return Err("internal: deferred tests without a full-warp version".into());
+            }
             self.group_loop(mask, false, body)?;
             return Ok(());
         }
-        let cond = self.full_warp_and(mask, oks);
         let fast = self.b.create_block();
         let general = self.b.create_block();
         let join = self.b.create_block();
-        self.b.ins().brif(cond, fast, &[], general, &[]);
+        match (tests, self.hoist.cta.ok) {
+            (Some(tests), Some(cta_ok)) if !tests.is_empty() => {
+                // One test of the flag, the full mask and the conditions the flag does not
+                // cover enters the full-warp version; the flag's per-warp tests only
+                // otherwise, then the usual test.
+                let rest: Vec<Value> = oks
+                    .iter()
+                    .copied()
+                    .filter(|&o| !tests.holds(self, o))
+                    .collect();
+                let cond = self.full_warp_and(mask, rest);
+                let cond = self.b.ins().band(cond, cta_ok);
+                let per_warp = self.b.create_block();
+                self.b.ins().brif(cond, fast, &[], per_warp, &[]);
+                self.b.switch_to_block(per_warp);
+                self.emit_deferred(tests)?;
+                let cond = self.full_warp_and(mask, oks);
+                self.b.ins().brif(cond, fast, &[], general, &[]);
+            }
+            _ => {
+                let cond = self.full_warp_and(mask, oks);
+                self.b.ins().brif(cond, fast, &[], general, &[]);
+            }
+        }
         self.b.switch_to_block(fast);
         self.warp_fast_body = true;
         let insts: Vec<ir::Inst> = blocks
@@ -389,6 +423,32 @@ impl Gen<'_, '_> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         Ok(())
+    }
+
+    /// Whether [`Self::region_skip`] may emit a skipping version for the region of
+    /// priorities `r` (`blocks`, `lead` blocks in its lead, uniform conditions `uconds`):
+    /// its conditions that do not depend on the code emitted.
+    fn skip_possible(
+        &self,
+        r: &Range<u32>,
+        blocks: &[ir::Block],
+        lead: usize,
+        uconds: &[Option<Value>],
+    ) -> bool {
+        if lead >= blocks.len() || self.no_warp_conds || lead == 0 {
+            return false;
+        }
+        let kb = lead - 1;
+        let Terminator::Branch { then_, else_, .. } = &self.f.block(blocks[kb]).term else {
+            return false;
+        };
+        if uconds[kb].is_some() {
+            return false;
+        }
+        [then_.block, else_.block].iter().any(|t| {
+            let p = self.layout.prio[t.index()];
+            !(p > r.start && p < r.end)
+        })
     }
 
     /// A version for a warp whose lanes all take the lead's branch (the last block of

@@ -1642,7 +1642,9 @@ impl Gen<'_, '_> {
                 }
                 self.b.ins().jump(join, &[]);
             } else {
-                let ok = if self.region_store_check {
+                // In the full-warp version `branch_ok` does not read the condition (which
+                // may be a deferred test's, made only on the other path: `ctacheck.rs`).
+                let ok = if self.region_store_check && !self.warp_fast_body {
                     let full = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
                     self.b.ins().band(fa.ok, full)
                 } else {
