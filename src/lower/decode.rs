@@ -40,6 +40,8 @@ mod float;
 mod half;
 #[path = "decode_int.rs"]
 mod int;
+#[path = "decode_kinds.rs"]
+mod kinds;
 #[path = "decode_logic.rs"]
 mod logic;
 #[path = "decode_mbarrier.rs"]
@@ -1542,6 +1544,7 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
             )));
         }
     }
+    b.check_vector_kinds(&cx, &i.operands)?;
     let guard = match &i.guard {
         None => None,
         Some(g) => {
