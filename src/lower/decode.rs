@@ -198,6 +198,11 @@ impl Cx<'_> {
     }
 }
 
+/// The PTX name of a type without its dot: `f16x2`.
+fn ty_name(t: ast::ScalarType) -> String {
+    format!("{t:?}").to_lowercase()
+}
+
 /// IR type and signedness of a PTX instruction type.
 fn ir_ty(t: ast::ScalarType) -> Option<(Type, Sign, bool)> {
     use ast::ScalarType::*;
@@ -1001,6 +1006,9 @@ impl Builder<'_> {
     ///   floating-point ones (`add.f16`, `fma.rn.f16x2`), which the IR holds as integers;
     /// - an `.f16x2`/`.bf16x2` register, which ptxas takes where it takes a `.u32` one, is no
     ///   `.f32` value either;
+    /// - a half value (`.f16`, `.bf16`, `.f16x2`, `.bf16x2`) of such an instruction takes a `.b`
+    ///   register or one of its own type only: no `.f32` register as the `.f16x2` result of
+    ///   `cvt.rn.f16x2.f32`, no `.f16x2` register as a `.bf16x2` value;
     /// - a `.fN` register is no integer operand of an instruction whose types are all
     ///   `.uN`/`.sN` (`add.u32 %r1, %r2, %f1`).
     ///
@@ -1025,6 +1033,22 @@ impl Builder<'_> {
             Type::I32 => packed && all(float_ty),
             _ => false,
         };
+        // A half value takes a `.b` register or one of its own type only (ptxas rejects an
+        // `.f32` register as the `.f16x2` destination of `cvt.rn.f16x2.f32`, and an `.f16x2`
+        // register as a `.bf16x2` value).
+        if halves && matches!(r.kind, Kind::F) || matches!(rt, S::F16x2 | S::Bf16x2) {
+            let width = |t: S| match ty {
+                Type::I16 => matches!(t, S::F16 | S::Bf16),
+                _ => matches!(t, S::F16x2 | S::Bf16x2),
+            };
+            let mut own = types.iter().copied().filter(|&t| width(t));
+            if let (true, Some(h), None) = (halves, own.next(), own.next()) {
+                if rt != h {
+                    return Err(self.kind_error(cx, name, rt, &format!("a .{}", ty_name(h))));
+                }
+                return Ok(());
+            }
+        }
         let wants = if matches!(rt, S::F16x2 | S::Bf16x2) {
             if !ty.is_float() {
                 return Ok(());
@@ -1045,16 +1069,29 @@ impl Builder<'_> {
                 _ => return Ok(()),
             }
         };
-        let tname = format!("{rt:?}").to_lowercase();
-        Err(LowerError::new(
+        Err(self.kind_error(cx, name, rt, wants))
+    }
+
+    /// The error of [`Builder::check_kind`]: register `name`, declared `rt`, where the
+    /// instruction needs `wants` ("a floating-point") operand.
+    fn kind_error(
+        &self,
+        cx: &Cx,
+        name: &ast::Ident,
+        rt: ast::ScalarType,
+        wants: &str,
+    ) -> LowerError {
+        LowerError::new(
             name.span,
             format!(
-                "operand '{}' of '{}': a .{tname} register where the instruction needs {wants} \
+                "operand '{}' of '{}': a .{} register where the instruction needs {wants} \
                  operand: only .b registers hold both integer and floating-point values (PTX \
                  ISA §9.4)",
-                name.name, cx.ptx
+                name.name,
+                cx.ptx,
+                ty_name(rt)
             ),
-        ))
+        )
     }
 
     /// `v` as IR type `to` by rule `fit` (`lower::opsize`): the same bits, the low bits, or

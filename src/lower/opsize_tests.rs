@@ -213,6 +213,8 @@ fn operand_kinds_load_or_fail_as_with_ptxas() {
         "atom.global.add.f32 %f32, [%u64], %f32",     // ptxas: accepted
         "red.global.add.noftz.f16x2 [%u64], %f16x2",  // ptxas: accepted
         "abs.s32 %s32, %f16x2",                       // ptxas: accepted
+        "cvt.rn.f16x2.f32 %f16x2, %f32, %f32",        // ptxas: accepted
+        "cvt.rn.bf16x2.f32 %b32, %f32, %f32",         // ptxas: accepted
     ] {
         load(inst).unwrap_or_else(|e| panic!("{inst}: {e}"));
     }
@@ -232,6 +234,11 @@ fn operand_kinds_load_or_fail_as_with_ptxas() {
         ("add.rn.f16x2 %b32, %b32, %u32", "%u32"), // ptxas: Arguments mismatch for instruction 'add'
         ("red.global.add.noftz.f16 [%u64], %u16", "%u16"), // ptxas: Arguments mismatch for instruction 'red'
         ("redux.sync.min.u32 %u32, %u32, %f32", "%f32"), // ptxas: Arguments mismatch for instruction 'redux'
+        ("cvt.rn.f16x2.f32 %f32, %f32, %f32", "%f32"), // ptxas: Arguments mismatch for instruction 'cvt'
+        ("cvt.rn.bf16x2.f32 %f16x2, %f32, %f32", "%f16x2"), // ptxas: Arguments mismatch for instruction 'cvt'
+        ("add.rn.f16x2 %f32, %f16x2, %f16x2", "%f32"), // ptxas: Arguments mismatch for instruction 'add'
+        ("max.bf16x2 %b32, %f16x2, %b32", "%f16x2"), // ptxas: Arguments mismatch for instruction 'max'
+        ("fma.rn.bf16 %f16, %b16, %b16, %b16", "%f16"), // ptxas: Arguments mismatch for instruction 'fma'
     ] {
         match load(inst) {
             Err(Error::Invalid(m)) => assert!(
