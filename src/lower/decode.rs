@@ -1156,6 +1156,31 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// Checks that address register `name` (IR type `rt`) is wide enough for a `space`
+    /// address. Modules are `.address_size 64`: a global or generic address is 64 bits
+    /// (ptxas: "Program uses 32-bit address ... conflicting with .address_size 64", then
+    /// "32-Bit compilation is no longer supported"); shared, local, const and param addresses
+    /// may be 32-bit offsets in their window.
+    pub(super) fn check_address_width(
+        &self,
+        cx: &Cx,
+        name: &ast::Ident,
+        rt: Type,
+        space: Space,
+    ) -> Result<(), LowerError> {
+        if rt == Type::I32 && matches!(space, Space::Global | Space::Generic) {
+            return Err(LowerError::new(
+                name.span,
+                format!(
+                    "address register '{}' of '{}' has 32 bits: a {} address in an \
+                     `.address_size 64` module needs a 64-bit register",
+                    name.name, cx.ptx, space
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// An address operand `[base+off]` → (address value, its type).
     fn address(&mut self, cx: &Cx, k: usize, space: Space) -> Result<Var, LowerError> {
         let mut o = cx.opnd(k)?.clone();
@@ -1203,20 +1228,7 @@ impl Builder<'_> {
                             format!("address register '{}' must be 32 or 64 bits", name.name),
                         ));
                     }
-                    // Modules are `.address_size 64`: a global or generic address is 64 bits
-                    // (ptxas: "Program uses 32-bit address ... conflicting with .address_size
-                    // 64", then "32-Bit compilation is no longer supported"); shared, local,
-                    // const and param addresses may be 32-bit offsets in their window.
-                    if rt == Type::I32 && matches!(space, Space::Global | Space::Generic) {
-                        return Err(LowerError::new(
-                            name.span,
-                            format!(
-                                "address register '{}' of '{}' has 32 bits: a {} address in an \
-                                 `.address_size 64` module needs a 64-bit register",
-                                name.name, cx.ptx, space
-                            ),
-                        ));
-                    }
+                    self.check_address_width(cx, name, rt, space)?;
                     r
                 } else {
                     let sym = self.syms.get(&name.name).copied();
