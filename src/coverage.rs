@@ -239,7 +239,7 @@ pub const ISA: &[Instr] = isa! {
         "createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0",
         "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 %rd2, [%rd1], 1024, 4096"]
     "isspacep" "9.7.9.19" "global/shared/local; const: inside one of the module's .const variables; param/param::entry: the kernel-parameter window (cvta.param)" ["isspacep.global %p1, %rd1", "isspacep.const %p1, %rd1", "isspacep.param::entry %p1, %rd1"]
-    "cvta" "9.7.9.20" "to and from generic, u32/u64" ["cvta.shared.u64 %rd1, %rd2", "cvta.to.global.u64 %rd1, %rd2"]
+    "cvta" "9.7.9.20" "to and from generic, u64 (.u32 is a 32-bit address: a load error, as in ptxas)" ["cvta.shared.u64 %rd1, %rd2", "cvta.to.global.u64 %rd1, %rd2"]
     "cvt" "9.7.9.21" "every pair of u8-64, s8-64, f16, bf16, f32, f64; .rn .rz .rm .rp, .rni .rzi .rmi .rpi, .sat, .ftz, .relu; .f16x2/.bf16x2 from two f32; .satfinite on f16/bf16; .e4m3x2/.e5m2x2/.e2m3x2/.e3m2x2/.e2m1x2 (from two f32, f16x2 or bf16x2) and back to f16x2, or to bf16x2 with .satfinite and .scaled::n2::ue8m0 scale factors; .s2f6x2 (from two f32 or bf16x2 and back to bf16x2, .scaled::n2::ue8m0); .ue8m0x2 (.rz/.rp from two f32 or bf16x2, back to bf16x2); .tf32 (.rna/.rn/.rz, .satfinite, .relu); stochastic rounding .rs to .f16x2/.bf16x2 (with rbits) and the x4 forms .e4m3x4/.e5m2x4/.e2m3x4/.e3m2x4/.e2m1x4" [
         "cvt.rzi.s32.f32 %r1, %f1", "cvt.rp.f32.f64 %f1, %fd1", "cvt.rn.f16.f32 %h1, %f1",
         "cvt.f32.bf16 %f1, %h1", "cvt.rz.bf16.u64 %h1, %rd1", "cvt.rni.f16.f16 %h1, %h2",

@@ -40,6 +40,8 @@ mod float;
 mod half;
 #[path = "decode_int.rs"]
 mod int;
+#[path = "decode_kinds.rs"]
+mod kinds;
 #[path = "decode_logic.rs"]
 mod logic;
 #[path = "decode_mbarrier.rs"]
@@ -194,6 +196,11 @@ impl Cx<'_> {
             _ => None,
         })
     }
+}
+
+/// The PTX name of a type without its dot: `f16x2`.
+fn ty_name(t: ast::ScalarType) -> String {
+    format!("{t:?}").to_lowercase()
 }
 
 /// IR type and signedness of a PTX instruction type.
@@ -999,6 +1006,9 @@ impl Builder<'_> {
     ///   floating-point ones (`add.f16`, `fma.rn.f16x2`), which the IR holds as integers;
     /// - an `.f16x2`/`.bf16x2` register, which ptxas takes where it takes a `.u32` one, is no
     ///   `.f32` value either;
+    /// - a half value (`.f16`, `.bf16`, `.f16x2`, `.bf16x2`) of such an instruction takes a `.b`
+    ///   register or one of its own type only: no `.f32` register as the `.f16x2` result of
+    ///   `cvt.rn.f16x2.f32`, no `.f16x2` register as a `.bf16x2` value;
     /// - a `.fN` register is no integer operand of an instruction whose types are all
     ///   `.uN`/`.sN` (`add.u32 %r1, %r2, %f1`).
     ///
@@ -1023,6 +1033,22 @@ impl Builder<'_> {
             Type::I32 => packed && all(float_ty),
             _ => false,
         };
+        // A half value takes a `.b` register or one of its own type only (ptxas rejects an
+        // `.f32` register as the `.f16x2` destination of `cvt.rn.f16x2.f32`, and an `.f16x2`
+        // register as a `.bf16x2` value).
+        if halves && matches!(r.kind, Kind::F) || matches!(rt, S::F16x2 | S::Bf16x2) {
+            let width = |t: S| match ty {
+                Type::I16 => matches!(t, S::F16 | S::Bf16),
+                _ => matches!(t, S::F16x2 | S::Bf16x2),
+            };
+            let mut own = types.iter().copied().filter(|&t| width(t));
+            if let (true, Some(h), None) = (halves, own.next(), own.next()) {
+                if rt != h {
+                    return Err(self.kind_error(cx, name, rt, &format!("a .{}", ty_name(h))));
+                }
+                return Ok(());
+            }
+        }
         let wants = if matches!(rt, S::F16x2 | S::Bf16x2) {
             if !ty.is_float() {
                 return Ok(());
@@ -1043,16 +1069,29 @@ impl Builder<'_> {
                 _ => return Ok(()),
             }
         };
-        let tname = format!("{rt:?}").to_lowercase();
-        Err(LowerError::new(
+        Err(self.kind_error(cx, name, rt, wants))
+    }
+
+    /// The error of [`Builder::check_kind`]: register `name`, declared `rt`, where the
+    /// instruction needs `wants` ("a floating-point") operand.
+    fn kind_error(
+        &self,
+        cx: &Cx,
+        name: &ast::Ident,
+        rt: ast::ScalarType,
+        wants: &str,
+    ) -> LowerError {
+        LowerError::new(
             name.span,
             format!(
-                "operand '{}' of '{}': a .{tname} register where the instruction needs {wants} \
+                "operand '{}' of '{}': a .{} register where the instruction needs {wants} \
                  operand: only .b registers hold both integer and floating-point values (PTX \
                  ISA §9.4)",
-                name.name, cx.ptx
+                name.name,
+                cx.ptx,
+                ty_name(rt)
             ),
-        ))
+        )
     }
 
     /// `v` as IR type `to` by rule `fit` (`lower::opsize`): the same bits, the low bits, or
@@ -1117,6 +1156,31 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// Checks that address register `name` (IR type `rt`) is wide enough for a `space`
+    /// address. Modules are `.address_size 64`: a global or generic address is 64 bits
+    /// (ptxas: "Program uses 32-bit address ... conflicting with .address_size 64", then
+    /// "32-Bit compilation is no longer supported"); shared, local, const and param addresses
+    /// may be 32-bit offsets in their window.
+    pub(super) fn check_address_width(
+        &self,
+        cx: &Cx,
+        name: &ast::Ident,
+        rt: Type,
+        space: Space,
+    ) -> Result<(), LowerError> {
+        if rt == Type::I32 && matches!(space, Space::Global | Space::Generic) {
+            return Err(LowerError::new(
+                name.span,
+                format!(
+                    "address register '{}' of '{}' has 32 bits: a {} address in an \
+                     `.address_size 64` module needs a 64-bit register",
+                    name.name, cx.ptx, space
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// An address operand `[base+off]` → (address value, its type).
     fn address(&mut self, cx: &Cx, k: usize, space: Space) -> Result<Var, LowerError> {
         let mut o = cx.opnd(k)?.clone();
@@ -1164,20 +1228,7 @@ impl Builder<'_> {
                             format!("address register '{}' must be 32 or 64 bits", name.name),
                         ));
                     }
-                    // Modules are `.address_size 64`: a global or generic address is 64 bits
-                    // (ptxas: "Program uses 32-bit address ... conflicting with .address_size
-                    // 64", then "32-Bit compilation is no longer supported"); shared, local,
-                    // const and param addresses may be 32-bit offsets in their window.
-                    if rt == Type::I32 && matches!(space, Space::Global | Space::Generic) {
-                        return Err(LowerError::new(
-                            name.span,
-                            format!(
-                                "address register '{}' of '{}' has 32 bits: a {} address in an \
-                                 `.address_size 64` module needs a 64-bit register",
-                                name.name, cx.ptx, space
-                            ),
-                        ));
-                    }
+                    self.check_address_width(cx, name, rt, space)?;
                     r
                 } else {
                     let sym = self.syms.get(&name.name).copied();
@@ -1542,6 +1593,7 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
             )));
         }
     }
+    b.check_vector_kinds(&cx, &i.operands)?;
     let guard = match &i.guard {
         None => None,
         Some(g) => {

@@ -23,11 +23,7 @@ pub(super) fn cvt_basic(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> 
     }
     let (dt, st) = (tys[0], tys[1]);
     let (Some(dst), Some(src)) = (cvt_ty(dt), cvt_ty(st)) else {
-        return Err(cx.unsupported(&format!(
-            "conversion .{}.{} is not supported yet",
-            format!("{dt:?}").to_lowercase(),
-            format!("{st:?}").to_lowercase()
-        )));
+        return Err(no_conversion(cx, dt, st));
     };
     let rnd = cvt_round_of(cx).unwrap_or(CvtRound::None);
     // PTX ISA §9.7.9.21: float→int needs an integer rounding; int→float and f64→f32 need a
@@ -430,6 +426,17 @@ pub(super) fn cvt_type(t: ast::ScalarType) -> Option<CvtType> {
     })
 }
 
+/// The error for a `cvt` between types it has no conversion for (`.pred`, `.b128`, the opaque
+/// types, a packed `.f16x2`/`.bf16x2` source): ptxas says "Unexpected instruction types
+/// specified for 'cvt'".
+fn no_conversion(cx: &Cx, dt: ast::ScalarType, st: ast::ScalarType) -> LowerError {
+    cx.bad(&format!(
+        "unexpected instruction types .{}.{} for 'cvt': PTX ISA §9.7.9.21 has no such conversion",
+        ty_name(dt),
+        ty_name(st)
+    ))
+}
+
 /// `cvt` forms with f16/bf16 (PTX ISA §9.7.9.21): scalar conversions between f16/bf16 and
 /// every other type, and `cvt.rn{.relu}.f16x2.f32 d, a, b` / `.bf16x2` (a → upper half,
 /// b → lower half).
@@ -495,7 +502,7 @@ pub(super) fn cvt_half(b: &mut Builder, cx: &mut Cx) -> R {
     }
     cx.expect_operands(2)?;
     let (Some(dst), Some(src)) = (cvt_type(dt), cvt_type(st)) else {
-        return Err(cx.unsupported("this conversion is not supported yet"));
+        return Err(no_conversion(cx, dt, st));
     };
     let rnd = rnd.unwrap_or(CvtRound::None);
     // PTX ISA §9.7.9.21: a narrowing float conversion or int → float needs .rn/.rz/.rm/.rp;

@@ -63,7 +63,16 @@ pub(super) fn cvta(b: &mut Builder, cx: &mut Cx) -> R {
     ) {
         return Err(cx.bad("cvta needs a state space"));
     }
-    let ty = if cx.has("u32") { Type::I32 } else { Type::I64 };
+    // `cvta.u32` converts 32-bit addresses, which an `.address_size 64` module has not
+    // (ptxas: "Program uses 32-bit address ... conflicting with .address_size 64", then
+    // "32-Bit compilation is no longer supported"), for every state space.
+    if cx.has("u32") {
+        return Err(cx.bad(
+            "a 32-bit address conversion in an `.address_size 64` module: generic addresses \
+             are 64 bits (use .u64)",
+        ));
+    }
+    let ty = Type::I64;
     let x = b.src(cx, 1, ty)?;
     let to_generic = !cx.has("to");
     b.unary_to_dst(cx, Op::Cvta { space, to_generic }, vec![x], ty)
@@ -151,12 +160,20 @@ pub(super) fn createpolicy(b: &mut Builder, cx: &mut Cx) -> R {
 
 /// `prefetch`, `prefetchu` (§9.7.9.15): cache hints have no effect on the CPU; the address
 /// operand is still checked for form.
-pub(super) fn prefetch(_: &mut Builder, cx: &mut Cx) -> R {
+pub(super) fn prefetch(b: &mut Builder, cx: &mut Cx) -> R {
     cx.expect_operands(1)?;
-    match cx.opnd(0)? {
-        Operand::Address { .. } => Ok(()),
-        _ => Err(cx.bad("needs an address operand")),
+    let Operand::Address { base, .. } = cx.opnd(0)? else {
+        return Err(cx.bad("needs an address operand"));
+    };
+    // A register base is checked as a load's would be (a 32-bit global or generic address
+    // is an error); the prefetch itself does nothing.
+    if let Some(name) = base {
+        if let Some(r) = b.reg(&name.name) {
+            let r = b.not_wide(cx, name, r)?;
+            b.check_address_width(cx, name, b.vars[r as usize], space_of(cx))?;
+        }
     }
+    Ok(())
 }
 
 pub(super) fn mov(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {

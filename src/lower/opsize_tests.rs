@@ -213,6 +213,8 @@ fn operand_kinds_load_or_fail_as_with_ptxas() {
         "atom.global.add.f32 %f32, [%u64], %f32",     // ptxas: accepted
         "red.global.add.noftz.f16x2 [%u64], %f16x2",  // ptxas: accepted
         "abs.s32 %s32, %f16x2",                       // ptxas: accepted
+        "cvt.rn.f16x2.f32 %f16x2, %f32, %f32",        // ptxas: accepted
+        "cvt.rn.bf16x2.f32 %b32, %f32, %f32",         // ptxas: accepted
     ] {
         load(inst).unwrap_or_else(|e| panic!("{inst}: {e}"));
     }
@@ -232,10 +234,76 @@ fn operand_kinds_load_or_fail_as_with_ptxas() {
         ("add.rn.f16x2 %b32, %b32, %u32", "%u32"), // ptxas: Arguments mismatch for instruction 'add'
         ("red.global.add.noftz.f16 [%u64], %u16", "%u16"), // ptxas: Arguments mismatch for instruction 'red'
         ("redux.sync.min.u32 %u32, %u32, %f32", "%f32"), // ptxas: Arguments mismatch for instruction 'redux'
+        ("cvt.rn.f16x2.f32 %f32, %f32, %f32", "%f32"), // ptxas: Arguments mismatch for instruction 'cvt'
+        ("cvt.rn.bf16x2.f32 %f16x2, %f32, %f32", "%f16x2"), // ptxas: Arguments mismatch for instruction 'cvt'
+        ("add.rn.f16x2 %f32, %f16x2, %f16x2", "%f32"), // ptxas: Arguments mismatch for instruction 'add'
+        ("max.bf16x2 %b32, %f16x2, %b32", "%f16x2"), // ptxas: Arguments mismatch for instruction 'max'
+        ("fma.rn.bf16 %f16, %b16, %b16, %b16", "%f16"), // ptxas: Arguments mismatch for instruction 'fma'
     ] {
         match load(inst) {
             Err(Error::Invalid(m)) => assert!(
                 m.contains(&format!("'{reg}'")) && m.contains("§9.4") && m.contains("k.ptx:"),
+                "{inst}: {m}"
+            ),
+            other => panic!("{inst}: {other:?}"),
+        }
+    }
+}
+
+/// Vector operands whose elements are of two classes (integer, floating-point, packed half;
+/// `.b` registers mix with all), in any instruction, with ptxas 12.9's verdict
+/// (`ptxas -arch=sm_80`) in the comment.
+#[test]
+fn vector_elements_of_two_kinds_fail_as_with_ptxas() {
+    // ptxas: accepted
+    for inst in [
+        "tex.1d.v4.f32.f32 {%f32, %f32, %f32, %b32}, [%rd, {%f32}]",
+        "tex.1d.v4.u32.f32 {%u32, %s32, %b32, %u32}, [%rd, {%f32}]",
+        "tex.2d.v4.f32.s32 {%f32, %f32, %f32, %f32}, [%rd, {%u32, %s32}]",
+        "mov.b64 %b64, {%u32, %s32}",
+        "mov.b64 %b64, {%b32, %f16x2}",
+        "mov.b32 %b32, {%f16, %b16}",
+    ] {
+        load(inst).unwrap_or_else(|e| panic!("{inst}: {e}"));
+    }
+    for (inst, reg) in [
+        // ptxas: Vector with elements of different types are not allowed in tex instruction
+        (
+            "tex.1d.v4.f32.f32 {%f32, %f32, %f32, %u32}, [%rd, {%f32}]",
+            "%u32",
+        ),
+        // ptxas: the same
+        (
+            "tex.2d.v4.f32.f32 {%f32, %f32, %f32, %f32}, [%rd, {%f32, %s32}]",
+            "%s32",
+        ),
+        // ptxas: the same
+        (
+            "tex.1d.v4.u32.f32 {%u32, %u32, %u32, %f16x2}, [%rd, {%f32}]",
+            "%f16x2",
+        ),
+        // ptxas: the same in tld4
+        (
+            "tld4.r.2d.v4.f32.f32 {%f32, %f32, %f32, %u32}, [%rd, {%f32, %f32}]",
+            "%u32",
+        ),
+        // ptxas: the same in mov
+        ("mov.b32 %b32, {%f16, %s16}", "%s16"),
+        // ptxas: the same in mov
+        ("mov.b64 {%f16x2, %f32}, %b64", "%f32"),
+        // ptxas: the same in sust.b
+        ("sust.b.1d.v2.b32.trap [%rd, {%s32}], {%f32, %u32}", "%u32"),
+        // ptxas: the same in ldmatrix
+        (
+            "ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%u32, %f32}, [%rd]",
+            "%f32",
+        ),
+    ] {
+        match load(inst) {
+            Err(Error::Invalid(m)) => assert!(
+                m.contains(&format!("'{reg}'"))
+                    && m.contains("mixes element types")
+                    && m.contains("k.ptx:"),
                 "{inst}: {m}"
             ),
             other => panic!("{inst}: {other:?}"),
