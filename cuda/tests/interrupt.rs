@@ -63,7 +63,19 @@ fn program_with_handler() {
 /// Runs `name` in a child under `PTXJIT_INTERRUPT=1`, sends it SIGINT once it spins, and
 /// gives its exit status, stdout and stderr.
 fn interrupted(name: &str) -> (std::process::ExitStatus, String, String) {
-    let child = common::test_child(name)
+    use std::os::unix::process::CommandExt;
+    let mut cmd = common::test_child(name);
+    // SAFETY: `signal` is async-signal-safe, as code between fork and exec must be. The child
+    // starts with SIGINT's default action whatever the test runner has (a shell without job
+    // control starts background jobs with SIGINT ignored, and an ignored SIGINT stays ignored
+    // under ptxjit, as a program that ignores it expects).
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let child = cmd
         .env("PTXJIT_INTERRUPT", "1")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
