@@ -88,8 +88,6 @@ stubs! {
     cuFabricCpyBatchAsync
     cuFabricCpyBatchAsync_ptsz
     cuFlushGPUDirectRDMAWrites
-    cuFuncGetParamCount
-    cuFuncGetParamInfo
     cuFuncSetBlockShape
     cuFuncSetSharedSize
     cuGraphAddBatchMemOpNode
@@ -140,8 +138,6 @@ stubs! {
     cuIpcGetMemHandle
     cuIpcOpenEventHandle
     cuIpcOpenMemHandle_v2
-    cuKernelGetParamCount
-    cuKernelGetParamInfo
     cuLaunch
     cuLaunchCooperativeKernelMultiDevice
     cuLaunchGrid

@@ -202,6 +202,8 @@ driver_api! {
     cuGraphNodeGetParams(H, *mut c_void);
     cuGraphNodeSetParams(H, *mut c_void);
     cuGraphExecNodeSetParams(H, H, *mut c_void);
+    cuFuncGetParamCount(H, *mut usize);
+    cuFuncGetParamInfo(H, usize, *mut usize, *mut usize);
     cuStreamSetAttribute(H, c_uint, *const c_void);
     cuStreamGetAttribute(H, c_uint, *mut c_void);
     cuStreamAttachMemAsync(H, H, usize, c_uint);

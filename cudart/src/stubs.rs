@@ -69,8 +69,6 @@ stubs! {
     cudaExternalMemoryGetMappedBuffer
     cudaExternalMemoryGetMappedMipmappedArray
     cudaFreeMipmappedArray
-    cudaFuncGetParamCount
-    cudaFuncGetParamInfo
     cudaGetExportTable
     cudaGetMipmappedArrayLevel
     cudaGetSurfaceObjectResourceDesc

@@ -4,8 +4,9 @@
 // changed in the instantiated graph (cudaGraphExecMemsetNodeSetParams,
 // cudaGraphExecMemcpyNodeSetParams1D, cudaGraphExecNodeSetParams), a kernel node disabled
 // and enabled again, a node found in a clone, an edge removed, a child graph node's own
-// graph, and nodes added with cudaGraphAddNode. Expected values are the kernel's arithmetic
-// (x * m + c) done on the host.
+// graph, nodes added with cudaGraphAddNode, and the kernel's parameter offsets and sizes
+// (cudaFuncGetParamCount, cudaFuncGetParamInfo). Expected values are the kernel's arithmetic
+// (x * m + c) done on the host and the C layout of its parameters.
 #include "check.h"
 #include <cstring>
 #include <vector>
@@ -84,6 +85,18 @@ int main() {
          np.kernel.gridDim.x == (n + 127) / 128 && np.kernel.blockDim.x == 128);
   EXPECT(*(int*)np.kernel.kernelParams[1] == 5);
   EXPECT(cudaGraphMemsetNodeGetParams(kernel, &mq) == cudaErrorInvalidValue);
+
+  // Where the kernel's parameters lie (what device-side node updates address): the C
+  // layout of (int*, int, int, int).
+  size_t pc = 0, off = 0, size = 0;
+  CHECK(cudaFuncGetParamCount((void*)axpc, &pc));
+  EXPECT(pc == 4);
+  const size_t want_off[] = {0, 8, 12, 16}, want_size[] = {8, 4, 4, 4};
+  for (size_t i = 0; i < 4; i++) {
+    CHECK(cudaFuncGetParamInfo((void*)axpc, i, &off, &size));
+    EXPECT(off == want_off[i] && size == want_size[i]);
+  }
+  EXPECT(cudaFuncGetParamInfo((void*)axpc, 4, &off, &size) == cudaErrorInvalidValue);
 
   cudaGraphExec_t e;
   CHECK(cudaGraphInstantiate(&e, g, 0));
