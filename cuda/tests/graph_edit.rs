@@ -268,6 +268,15 @@ fn child_graph_node_owns_a_graph_that_can_change() {
         );
         let kernel = leaves.iter().copied().find(|&n| n != roots[0]).unwrap();
         add_axpc_node(owned, &[kernel], f, x, 2, 1, 64);
+        // The DOT file describes the node as it now is.
+        let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("graph_edit_child.dot");
+        let c_path = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        assert_eq!(
+            cuda::graph_dot::cuGraphDebugDotPrint(parent, c_path.as_ptr(), 0),
+            CUDA_SUCCESS
+        );
+        let dot = std::fs::read_to_string(&path).unwrap();
+        assert!(dot.contains("3 nodes"), "{dot}");
     }
     run_once(parent, s);
     assert_eq!(read_u32s(x), vec![45; N as usize]);
@@ -412,7 +421,7 @@ fn node_parameters_in_graphs_and_instantiated_graphs() {
     copy_desc.depth = 1;
     let hp = HostNodeParams {
         f: Some(add_to),
-        data: 1 as *mut c_void,
+        data: 3 as *mut c_void,
     };
     let (mut copy, mut host) = (0u64, 0u64);
     unsafe {
@@ -446,7 +455,7 @@ fn node_parameters_in_graphs_and_instantiated_graphs() {
         assert_eq!(cuGraphHostNodeGetParams(host, &mut h), CUDA_SUCCESS);
         assert_eq!(
             (h.f.map(|f| f as usize), h.data as usize),
-            (Some(add_to as *const () as usize), 1)
+            (Some(add_to as *const () as usize), 3)
         );
         // Another type's parameters are refused.
         assert_eq!(

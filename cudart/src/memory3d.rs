@@ -218,20 +218,6 @@ exports! { cudaMemcpy3DAsync, cudaMemcpy3DAsync_ptsz => fn(p: *const Memcpy3DPar
     copy_3d(p, Some(stream))
 }}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::mem::size_of;
-
-    /// Sizes as a C compiler lays out CUDA 13.5's structs (driver_types.h, `sizeof`).
-    #[test]
-    fn layouts_are_cuda_13s() {
-        assert_eq!(size_of::<Memcpy3DParms>(), 160);
-        assert_eq!(size_of::<PitchedPtr>(), 32);
-        assert_eq!(size_of::<Extent>(), 24);
-    }
-}
-
 /// The runtime's `cudaMemcpy3DParms` for the driver's `CUDA_MEMCPY3D` (array positions and
 /// the width back in elements where a side is an array; the direction from the sides'
 /// memory types, `cudaMemcpyDefault` where a side is named by address). A pitched pointer's
@@ -318,4 +304,18 @@ pub(crate) fn runtime_copy(m: &DrvMemcpy3D) -> Result<Memcpy3DParms, Fail> {
         },
         kind,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::size_of;
+
+    /// Sizes as a C compiler lays out CUDA 13.5's structs (driver_types.h, `sizeof`).
+    #[test]
+    fn layouts_are_cuda_13s() {
+        assert_eq!(size_of::<Memcpy3DParms>(), 160);
+        assert_eq!(size_of::<PitchedPtr>(), 32);
+        assert_eq!(size_of::<Extent>(), 24);
+    }
 }
