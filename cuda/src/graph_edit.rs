@@ -10,8 +10,10 @@
 //! - Every edge here has the default (zeroed) edge data: it is what queries return, and an
 //!   edge named with other data does not exist.
 //! - A node's new parameters must keep its type (`CUDA_ERROR_INVALID_VALUE` otherwise).
-//!   In an instantiated graph a memcpy node keeps its source and destination memory types and
-//!   a 2D memset node its shape (the rules of `cuGraphExecUpdate`, [`crate::graph_update`]).
+//!   In an instantiated graph a memcpy node keeps its source and destination memory types
+//!   and copies one non-empty row, before and after; a memset node sets at least one
+//!   element, and a 2D one (or one whose height would change) changes only its address and
+//!   value (the rules of `cuGraphExecUpdate`, [`crate::graph_update`]).
 //! - A disabled node of an instantiated graph runs as an empty node; only kernel, memset and
 //!   memcpy nodes can be disabled.
 
@@ -511,25 +513,22 @@ exports! { cuGraphHostNodeSetParams => fn(n: u64, p: *const HostNodeParams) {
     with_context(|d| set_node_op(d, n, op))
 }}
 
-/// Checks that a copy or memset of an instantiated graph is one-dimensional, as cuda.h
-/// requires of both the instantiated and the new parameters.
-fn check_1d(op: &Op, n: u64) -> DrvResult {
-    let one_d = match op {
-        Op::Copy { .. } => true,
-        Op::Copy3d(_) | Op::Copy2d(_) => {
-            memcpy3d_of(op).is_some_and(|m| m.height <= 1 && m.depth <= 1)
-        }
-        Op::Memset { rows, .. } => *rows <= 1,
-        _ => true,
-    };
-    if one_d {
-        Ok(())
-    } else {
-        Err(Fail::new(
+/// Checks that a copy of node `n` of an instantiated graph is one-dimensional and not
+/// empty, as cuda.h requires of both the instantiated and the new parameters.
+fn check_copy_1d(m: &Memcpy3d, n: u64) -> DrvResult {
+    if m.height > 1 || m.depth > 1 {
+        return Err(Fail::new(
             CUDA_ERROR_INVALID_VALUE,
-            format!("node {n:#x}: only one-dimensional copies and memsets can change in an instantiated graph"),
-        ))
+            format!("node {n:#x}: only one-dimensional copies can change in an instantiated graph"),
+        ));
     }
+    if m.width == 0 {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("node {n:#x}: a copy of 0 bytes cannot be set in an instantiated graph"),
+        ));
+    }
+    Ok(())
 }
 
 exports! { cuGraphExecMemcpyNodeSetParams => fn(e: u64, n: u64, p: *const Memcpy3d, _ctx: u64) {
@@ -544,12 +543,12 @@ exports! { cuGraphExecMemcpyNodeSetParams => fn(e: u64, n: u64, p: *const Memcpy
 pub(crate) unsafe fn exec_memcpy(e: u64, n: u64, p: *const Memcpy3d) -> DrvResult {
     let words = unsafe { crate::graph::descriptor_words(p)? };
     let op = Op::Copy3d(words);
-    check_1d(&op, n)?;
     let new = memcpy3d_of(&op).ok_or_else(|| not_a(n, "memcpy"))?;
+    check_copy_1d(&new, n)?;
     with_context(|d| {
         let slot = exec_op(d, e, n)?;
-        check_1d(slot, n)?;
         let old = memcpy3d_of(slot).ok_or_else(|| not_a(n, "memcpy"))?;
+        check_copy_1d(&old, n)?;
         // A side the node names by address (unified) may be either memory type.
         let same = |a: c_uint, b: c_uint| a == b || a == MEM_UNIFIED;
         if !same(old.src_type, new.src_type) || !same(old.dst_type, new.dst_type) {
@@ -565,18 +564,20 @@ exports! { cuGraphExecMemsetNodeSetParams => fn(e: u64, n: u64, p: *const Memset
     unsafe { exec_memset(e, n, p) }
 }}
 
-/// Node `n` of instantiated graph `e` sets memory as `p` describes from now on: both
-/// memsets one-dimensional.
+/// Node `n` of instantiated graph `e` sets memory as `p` describes from now on: not empty,
+/// and a 2D memset (or a change of height) may change only its address and value.
 ///
 /// # Safety
 /// `p` is null or a `CUDA_MEMSET_NODE_PARAMS`.
 pub(crate) unsafe fn exec_memset(e: u64, n: u64, p: *const MemsetNodeParams) -> DrvResult {
     let op = unsafe { memset_op(p)? };
-    check_1d(&op, n)?;
-    with_context(|d| {
-        check_1d(exec_op(d, e, n)?, n)?;
-        set_exec_op(d, e, n, op)
-    })
+    if matches!(op, Op::Memset { count: 0, .. }) {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("node {n:#x}: a memset of 0 elements cannot be set in an instantiated graph"),
+        ));
+    }
+    with_context(|d| set_exec_op(d, e, n, op))
 }
 
 exports! { cuGraphExecHostNodeSetParams => fn(e: u64, n: u64, p: *const HostNodeParams) {

@@ -3,7 +3,8 @@
 //! a short array filled and the count written back), removing edges (all or none), the graph
 //! a node belongs to, a child graph node's own graph (changes to it reach the node), a node's
 //! counterpart in a clone, disabled nodes of an instantiated graph (they run as empty nodes),
-//! per-type node parameters read and changed in a graph and in an instantiated graph, and the
+//! per-type node parameters read and changed in a graph and in an instantiated graph (a 2D
+//! memset there keeps its shape; empty copies and memsets are refused), and the
 //! generic `CUgraphNodeParams` calls. Results are checked against the arithmetic of the
 //! `axpc` kernel (`x * m + c`) on the host.
 
@@ -540,6 +541,19 @@ fn node_parameters_in_graphs_and_instantiated_graphs() {
             cuGraphExecMemsetNodeSetParams(e, memset, &two_d, 0),
             CUDA_ERROR_INVALID_VALUE
         );
+        // A zero-length copy or memset is refused too.
+        let mut c0 = copy_desc_clone(&c2);
+        c0.width = 0;
+        assert_eq!(
+            cuGraphExecMemcpyNodeSetParams(e, copy, &c0, 0),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        let mut m0 = memset_u32s(x, 1);
+        m0.width = 0;
+        assert_eq!(
+            cuGraphExecMemsetNodeSetParams(e, memset, &m0, 0),
+            CUDA_ERROR_INVALID_VALUE
+        );
         assert_eq!(
             cuGraphExecHostNodeSetParams(e, memset, &hp100),
             CUDA_ERROR_INVALID_VALUE
@@ -707,4 +721,50 @@ fn generic_node_parameters() {
         assert_eq!(cuGraphDestroy(parent), CUDA_SUCCESS);
         assert_eq!(cuGraphDestroy(g), CUDA_SUCCESS);
     }
+}
+
+#[test]
+fn two_dimensional_memset_in_an_instantiated_graph() {
+    let (_, s, _, _, y) = axpc_fixture();
+    common::write_u32s(y, &vec![0u32; N as usize]);
+    let g = graph();
+    // Two rows of 10 u32s, 64 bytes (16 elements) apart.
+    let mut p = memset_u32s(y, 7);
+    p.width = 10;
+    p.height = 2;
+    p.pitch = 64;
+    let mut node = 0u64;
+    let mut e = 0u64;
+    unsafe {
+        assert_eq!(
+            cuGraphAddMemsetNode(&mut node, g, null(), 0, &p, 0),
+            CUDA_SUCCESS
+        );
+        assert_eq!(cuGraphInstantiateWithFlags(&mut e, g, 0), CUDA_SUCCESS);
+        // The value may change; the shape may not.
+        p.value = 5;
+        assert_eq!(cuGraphExecMemsetNodeSetParams(e, node, &p, 0), CUDA_SUCCESS);
+        let mut wider = memset_u32s(y, 5);
+        wider.width = 12;
+        wider.height = 2;
+        wider.pitch = 64;
+        assert_eq!(
+            cuGraphExecMemsetNodeSetParams(e, node, &wider, 0),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        launch(e, s);
+        assert_eq!(cuGraphExecDestroy(e), CUDA_SUCCESS);
+        assert_eq!(cuGraphDestroy(g), CUDA_SUCCESS);
+    }
+    let got = read_u32s(y);
+    let want: Vec<u32> = (0..N as usize)
+        .map(|i| {
+            if i < 10 || (16..26).contains(&i) {
+                5
+            } else {
+                0
+            }
+        })
+        .collect();
+    assert_eq!(got, want);
 }
