@@ -1,7 +1,8 @@
 //! Inspecting and editing graphs node by node (CUDA driver API: Graph Management): roots,
 //! dependencies and dependents, removing edges, the graph a node belongs to or owns, a
 //! node's counterpart in a clone, enabling and disabling nodes of an instantiated graph, and
-//! each node type's parameters, read and changed in a graph or an instantiated graph.
+//! each node type's parameters (memcpy, memset, host, child graph, event record and wait),
+//! read and changed in a graph or an instantiated graph.
 //!
 //! # Rules (cuda.h)
 //! - Lists follow `cuGraphGetNodes`' convention: a null array asks for the count; otherwise
@@ -589,5 +590,43 @@ exports! { cuGraphExecChildGraphNodeSetParams => fn(e: u64, n: u64, child: u64) 
     with_context(|d| {
         let op = Op::Child(crate::graph_nodes::child_ops(d, child)?);
         set_exec_op(d, e, n, op)
+    })
+}}
+
+/// The event-record (`record`) or event-wait node work for event `e`, a live event.
+fn event_op(d: &Driver, e: u64, record: bool) -> Result<Op, Fail> {
+    crate::stream::check_event(d, e)?;
+    Ok(if record {
+        Op::EventRecord { e }
+    } else {
+        Op::EventWait { e }
+    })
+}
+
+exports! { cuGraphEventRecordNodeSetEvent => fn(n: u64, e: u64) {
+    with_context(|d| {
+        let op = event_op(d, e, true)?;
+        set_node_op(d, n, op)
+    })
+}}
+
+exports! { cuGraphEventWaitNodeSetEvent => fn(n: u64, e: u64) {
+    with_context(|d| {
+        let op = event_op(d, e, false)?;
+        set_node_op(d, n, op)
+    })
+}}
+
+exports! { cuGraphExecEventRecordNodeSetEvent => fn(x: u64, n: u64, e: u64) {
+    with_context(|d| {
+        let op = event_op(d, e, true)?;
+        set_exec_op(d, x, n, op)
+    })
+}}
+
+exports! { cuGraphExecEventWaitNodeSetEvent => fn(x: u64, n: u64, e: u64) {
+    with_context(|d| {
+        let op = event_op(d, e, false)?;
+        set_exec_op(d, x, n, op)
     })
 }}

@@ -730,9 +730,13 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuGraphDestroy",
     "cuGraphDestroyNode",
     "cuGraphEventRecordNodeGetEvent",
+    "cuGraphEventRecordNodeSetEvent",
     "cuGraphEventWaitNodeGetEvent",
+    "cuGraphEventWaitNodeSetEvent",
     "cuGraphExecChildGraphNodeSetParams",
     "cuGraphExecDestroy",
+    "cuGraphExecEventRecordNodeSetEvent",
+    "cuGraphExecEventWaitNodeSetEvent",
     "cuGraphExecHostNodeSetParams",
     "cuGraphExecKernelNodeSetParams_v2",
     "cuGraphExecMemcpyNodeSetParams",
@@ -1178,12 +1182,14 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
             crate::graph_nodes::cuGraphEventRecordNodeGetEvent as *mut c_void
         }
         "cuGraphEventRecordNodeSetEvent" => {
-            crate::stubs::cuGraphEventRecordNodeSetEvent as *mut c_void
+            crate::graph_edit::cuGraphEventRecordNodeSetEvent as *mut c_void
         }
         "cuGraphEventWaitNodeGetEvent" => {
             crate::graph_nodes::cuGraphEventWaitNodeGetEvent as *mut c_void
         }
-        "cuGraphEventWaitNodeSetEvent" => crate::stubs::cuGraphEventWaitNodeSetEvent as *mut c_void,
+        "cuGraphEventWaitNodeSetEvent" => {
+            crate::graph_edit::cuGraphEventWaitNodeSetEvent as *mut c_void
+        }
         "cuGraphExecBatchMemOpNodeSetParams" => {
             crate::stubs::cuGraphExecBatchMemOpNodeSetParams as *mut c_void
         }
@@ -1192,10 +1198,10 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         }
         "cuGraphExecDestroy" => crate::graph_nodes::cuGraphExecDestroy as *mut c_void,
         "cuGraphExecEventRecordNodeSetEvent" => {
-            crate::stubs::cuGraphExecEventRecordNodeSetEvent as *mut c_void
+            crate::graph_edit::cuGraphExecEventRecordNodeSetEvent as *mut c_void
         }
         "cuGraphExecEventWaitNodeSetEvent" => {
-            crate::stubs::cuGraphExecEventWaitNodeSetEvent as *mut c_void
+            crate::graph_edit::cuGraphExecEventWaitNodeSetEvent as *mut c_void
         }
         "cuGraphExecExternalSemaphoresSignalNodeSetParams" => {
             crate::stubs::cuGraphExecExternalSemaphoresSignalNodeSetParams as *mut c_void

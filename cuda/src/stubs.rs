@@ -96,11 +96,7 @@ stubs! {
     cuGraphBatchMemOpNodeGetParams
     cuGraphBatchMemOpNodeSetParams
     cuGraphConditionalHandleCreate
-    cuGraphEventRecordNodeSetEvent
-    cuGraphEventWaitNodeSetEvent
     cuGraphExecBatchMemOpNodeSetParams
-    cuGraphExecEventRecordNodeSetEvent
-    cuGraphExecEventWaitNodeSetEvent
     cuGraphExecExternalSemaphoresSignalNodeSetParams
     cuGraphExecExternalSemaphoresWaitNodeSetParams
     cuGraphExecGetFlags

@@ -4,7 +4,8 @@
 //! a node belongs to, a child graph node's own graph (changes to it reach the node), a node's
 //! counterpart in a clone, disabled nodes of an instantiated graph (they run as empty nodes),
 //! per-type node parameters read and changed in a graph and in an instantiated graph (a 2D
-//! memset there keeps its shape; empty copies and memsets are refused), and the
+//! memset there keeps its shape; empty copies and memsets are refused; event nodes take
+//! another event), and the
 //! generic `CUgraphNodeParams` calls. Results are checked against the arithmetic of the
 //! `axpc` kernel (`x * m + c`) on the host.
 
@@ -767,4 +768,64 @@ fn two_dimensional_memset_in_an_instantiated_graph() {
         })
         .collect();
     assert_eq!(got, want);
+}
+
+#[test]
+fn event_nodes_take_another_event() {
+    let (_, s, _, _, _) = axpc_fixture();
+    use cuda::stream::*;
+    let (mut e0, mut e1, mut e2) = (0u64, 0u64, 0u64);
+    let g = graph();
+    let (mut rec, mut wait) = (0u64, 0u64);
+    let mut x = 0u64;
+    unsafe {
+        for e in [&mut e0, &mut e1, &mut e2] {
+            assert_eq!(cuEventCreate(e, 0), CUDA_SUCCESS);
+        }
+        assert_eq!(cuEventRecord(e0, s), CUDA_SUCCESS);
+        assert_eq!(
+            cuGraphAddEventRecordNode(&mut rec, g, null(), 0, e1),
+            CUDA_SUCCESS
+        );
+        assert_eq!(
+            cuGraphAddEventWaitNode(&mut wait, g, &rec, 1, e0),
+            CUDA_SUCCESS
+        );
+        assert_eq!(cuGraphInstantiateWithFlags(&mut x, g, 0), CUDA_SUCCESS);
+        // In the instantiated graph only: the node records e2, and e1 stays unrecorded.
+        assert_eq!(cuGraphExecEventRecordNodeSetEvent(x, rec, e2), CUDA_SUCCESS);
+        assert_eq!(cuGraphExecEventWaitNodeSetEvent(x, wait, e2), CUDA_SUCCESS);
+        launch(x, s);
+        let mut ms = 0f32;
+        assert_eq!(cuEventElapsedTime(&mut ms, e0, e2), CUDA_SUCCESS);
+        assert_eq!(
+            cuEventElapsedTime(&mut ms, e0, e1),
+            CUDA_ERROR_INVALID_HANDLE
+        );
+        let mut got = 0u64;
+        assert_eq!(cuGraphEventRecordNodeGetEvent(rec, &mut got), CUDA_SUCCESS);
+        assert_eq!(got, e1);
+        // In the graph.
+        assert_eq!(cuGraphEventRecordNodeSetEvent(rec, e2), CUDA_SUCCESS);
+        assert_eq!(cuGraphEventRecordNodeGetEvent(rec, &mut got), CUDA_SUCCESS);
+        assert_eq!(got, e2);
+        assert_eq!(cuGraphEventWaitNodeSetEvent(wait, e1), CUDA_SUCCESS);
+        assert_eq!(cuGraphEventWaitNodeGetEvent(wait, &mut got), CUDA_SUCCESS);
+        assert_eq!(got, e1);
+        // A node of the other kind, a dead event.
+        assert_eq!(
+            cuGraphEventWaitNodeSetEvent(rec, e1),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(
+            cuGraphExecEventRecordNodeSetEvent(x, wait, e1),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(
+            cuGraphEventRecordNodeSetEvent(rec, 0xdead),
+            CUDA_ERROR_INVALID_HANDLE
+        );
+        assert_eq!(cuGraphExecDestroy(x), CUDA_SUCCESS);
+        assert_eq!(cuGraphDestroy(g), CUDA_SUCCESS);
+    }
 }

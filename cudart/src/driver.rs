@@ -203,6 +203,14 @@ driver_api! {
     cuGraphNodeSetParams(H, *mut c_void);
     cuGraphExecNodeSetParams(H, H, *mut c_void);
     cuFuncGetParamCount(H, *mut usize);
+    cuGraphEventRecordNodeGetEvent(H, *mut H);
+    cuGraphEventWaitNodeGetEvent(H, *mut H);
+    cuGraphEventRecordNodeSetEvent(H, H);
+    cuGraphEventWaitNodeSetEvent(H, H);
+    cuGraphExecEventRecordNodeSetEvent(H, H, H);
+    cuGraphExecEventWaitNodeSetEvent(H, H, H);
+    cuGraphMemAllocNodeGetParams(H, *mut c_void);
+    cuGraphMemFreeNodeGetParams(H, *mut u64);
     cuFuncGetParamInfo(H, usize, *mut usize, *mut usize);
     cuStreamSetAttribute(H, c_uint, *const c_void);
     cuStreamGetAttribute(H, c_uint, *mut c_void);

@@ -609,3 +609,44 @@ exports! { cudaGraphExecNodeSetParams => fn(exec: u64, node: u64, params: *mut N
     let mut d = params_to_driver(params)?;
     cu!(cuGraphExecNodeSetParams(exec, node, (&mut d as *mut NodeParams).cast()))
 }}
+
+exports! { cudaGraphEventRecordNodeGetEvent => fn(node: u64, event: *mut u64) {
+    context()?;
+    cu!(cuGraphEventRecordNodeGetEvent(node, event))
+}}
+
+exports! { cudaGraphEventWaitNodeGetEvent => fn(node: u64, event: *mut u64) {
+    context()?;
+    cu!(cuGraphEventWaitNodeGetEvent(node, event))
+}}
+
+exports! { cudaGraphEventRecordNodeSetEvent => fn(node: u64, event: u64) {
+    context()?;
+    cu!(cuGraphEventRecordNodeSetEvent(node, event))
+}}
+
+exports! { cudaGraphEventWaitNodeSetEvent => fn(node: u64, event: u64) {
+    context()?;
+    cu!(cuGraphEventWaitNodeSetEvent(node, event))
+}}
+
+exports! { cudaGraphExecEventRecordNodeSetEvent => fn(exec: u64, node: u64, event: u64) {
+    context()?;
+    cu!(cuGraphExecEventRecordNodeSetEvent(exec, node, event))
+}}
+
+exports! { cudaGraphExecEventWaitNodeSetEvent => fn(exec: u64, node: u64, event: u64) {
+    context()?;
+    cu!(cuGraphExecEventWaitNodeSetEvent(exec, node, event))
+}}
+
+exports! { cudaGraphMemAllocNodeGetParams => fn(node: u64, params: *mut c_void) {
+    context()?;
+    cu!(cuGraphMemAllocNodeGetParams(node, params))
+}}
+
+// The free node's device pointer, written as a `void*`.
+exports! { cudaGraphMemFreeNodeGetParams => fn(node: u64, dptr: *mut c_void) {
+    context()?;
+    cu!(cuGraphMemFreeNodeGetParams(node, dptr.cast()))
+}}

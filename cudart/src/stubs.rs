@@ -81,12 +81,6 @@ stubs! {
     cudaGraphAddMemcpyNodeToSymbol
     cudaGraphConditionalHandleCreate
     cudaGraphConditionalHandleCreate_v2
-    cudaGraphEventRecordNodeGetEvent
-    cudaGraphEventRecordNodeSetEvent
-    cudaGraphEventWaitNodeGetEvent
-    cudaGraphEventWaitNodeSetEvent
-    cudaGraphExecEventRecordNodeSetEvent
-    cudaGraphExecEventWaitNodeSetEvent
     cudaGraphExecExternalSemaphoresSignalNodeSetParams
     cudaGraphExecExternalSemaphoresWaitNodeSetParams
     cudaGraphExecGetFlags
@@ -103,8 +97,6 @@ stubs! {
     cudaGraphKernelNodeCopyAttributes
     cudaGraphKernelNodeGetAttribute
     cudaGraphKernelNodeSetAttribute
-    cudaGraphMemAllocNodeGetParams
-    cudaGraphMemFreeNodeGetParams
     cudaGraphMemcpyNodeSetParamsFromSymbol
     cudaGraphMemcpyNodeSetParamsToSymbol
     cudaGraphNodeGetLocalId

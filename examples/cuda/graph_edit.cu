@@ -4,9 +4,10 @@
 // changed in the instantiated graph (cudaGraphExecMemsetNodeSetParams,
 // cudaGraphExecMemcpyNodeSetParams1D, cudaGraphExecNodeSetParams), a kernel node disabled
 // and enabled again, a node found in a clone, an edge removed, a child graph node's own
-// graph, nodes added with cudaGraphAddNode, and the kernel's parameter offsets and sizes
-// (cudaFuncGetParamCount, cudaFuncGetParamInfo). Expected values are the kernel's arithmetic
-// (x * m + c) done on the host and the C layout of its parameters.
+// graph, nodes added with cudaGraphAddNode, event and memory nodes' parameters, and the
+// kernel's parameter offsets and sizes (cudaFuncGetParamCount, cudaFuncGetParamInfo).
+// Expected values are the kernel's arithmetic (x * m + c) done on the host and the C layout
+// of its parameters.
 #include "check.h"
 #include <cstring>
 #include <vector>
@@ -207,6 +208,36 @@ int main() {
   EXPECT(cr.type == cudaGraphNodeTypeMemcpy && cr.memcpy.copyParams.dstPtr.ptr == out.data());
   CHECK(cudaGraphDestroyNode(m8));
   EXPECT(cudaGraphNodeGetParams(m8, &mr) == cudaErrorInvalidValue);
+
+  // An event record node takes another event; a graph allocation's nodes read back.
+  cudaEvent_t ev1, ev2, got;
+  CHECK(cudaEventCreate(&ev1));
+  CHECK(cudaEventCreate(&ev2));
+  cudaGraph_t eg;
+  CHECK(cudaGraphCreate(&eg, 0));
+  cudaGraphNode_t rec;
+  CHECK(cudaGraphAddEventRecordNode(&rec, eg, nullptr, 0, ev1));
+  CHECK(cudaGraphEventRecordNodeSetEvent(rec, ev2));
+  CHECK(cudaGraphEventRecordNodeGetEvent(rec, &got));
+  EXPECT(got == ev2);
+  EXPECT(cudaGraphEventWaitNodeGetEvent(rec, &got) == cudaErrorInvalidValue);
+  cudaMemAllocNodeParams ap = {};
+  ap.poolProps.allocType = cudaMemAllocationTypePinned;
+  ap.poolProps.location.type = cudaMemLocationTypeDevice;
+  ap.poolProps.location.id = 0;
+  ap.bytesize = 4096;
+  cudaGraphNode_t alloc, free_node;
+  CHECK(cudaGraphAddMemAllocNode(&alloc, eg, &rec, 1, &ap));
+  CHECK(cudaGraphAddMemFreeNode(&free_node, eg, &alloc, 1, ap.dptr));
+  cudaMemAllocNodeParams aq = {};
+  CHECK(cudaGraphMemAllocNodeGetParams(alloc, &aq));
+  EXPECT(aq.bytesize == 4096 && aq.dptr == ap.dptr);
+  void* freed = nullptr;
+  CHECK(cudaGraphMemFreeNodeGetParams(free_node, &freed));
+  EXPECT(freed == ap.dptr);
+  CHECK(cudaGraphDestroy(eg));
+  CHECK(cudaEventDestroy(ev1));
+  CHECK(cudaEventDestroy(ev2));
 
   CHECK(cudaGraphDestroy(parent));
   CHECK(cudaGraphDestroy(clone));
