@@ -203,6 +203,8 @@ driver_api! {
     cuGraphNodeSetParams(H, *mut c_void);
     cuGraphExecNodeSetParams(H, H, *mut c_void);
     cuFuncGetParamCount(H, *mut usize);
+    cuGraphUpload(H, H);
+    cuGraphInstantiateWithParams(*mut H, H, *mut c_void);
     cuGraphEventRecordNodeGetEvent(H, *mut H);
     cuGraphEventWaitNodeGetEvent(H, *mut H);
     cuGraphEventRecordNodeSetEvent(H, H);

@@ -650,3 +650,15 @@ exports! { cudaGraphMemFreeNodeGetParams => fn(node: u64, dptr: *mut c_void) {
     context()?;
     cu!(cuGraphMemFreeNodeGetParams(node, dptr.cast()))
 }}
+
+exports! { cudaGraphUpload, cudaGraphUpload_ptsz => fn(exec: u64, s: u64) {
+    context()?;
+    cu!(cuGraphUpload(exec, s))
+}}
+
+// cudaGraphInstantiateParams is CUDA_GRAPH_INSTANTIATE_PARAMS (flags, upload stream, error
+// node and result out), and the result values are the same.
+exports! { cudaGraphInstantiateWithParams, cudaGraphInstantiateWithParams_ptsz => fn(exec: *mut u64, graph: u64, params: *mut c_void) {
+    context()?;
+    cu!(cuGraphInstantiateWithParams(exec, graph, params))
+}}

@@ -92,8 +92,6 @@ stubs! {
     cudaGraphExternalSemaphoresWaitNodeGetParams
     cudaGraphExternalSemaphoresWaitNodeSetParams
     cudaGraphGetId
-    cudaGraphInstantiateWithParams
-    cudaGraphInstantiateWithParams_ptsz
     cudaGraphKernelNodeCopyAttributes
     cudaGraphKernelNodeGetAttribute
     cudaGraphKernelNodeSetAttribute
@@ -103,8 +101,6 @@ stubs! {
     cudaGraphNodeGetToolsId
     cudaGraphReleaseUserObject
     cudaGraphRetainUserObject
-    cudaGraphUpload
-    cudaGraphUpload_ptsz
     cudaGraphicsMapResources
     cudaGraphicsResourceGetMappedMipmappedArray
     cudaGraphicsResourceGetMappedPointer

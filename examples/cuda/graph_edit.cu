@@ -181,7 +181,11 @@ int main() {
   cudaGraphNode_t extra;
   CHECK(cudaGraphAddNode(&extra, owned, &owned_copy, nullptr, 1, &kn2));
   std::fill(out.begin(), out.end(), -1);
-  CHECK(cudaGraphInstantiate(&e, parent, 0));
+  cudaGraphInstantiateParams ip = {};
+  ip.result_out = cudaGraphInstantiateError;
+  CHECK(cudaGraphInstantiateWithParams(&e, parent, &ip));
+  EXPECT(ip.result_out == cudaGraphInstantiateSuccess);
+  CHECK(cudaGraphUpload(e, s));
   CHECK(cudaGraphLaunch(e, s));
   CHECK(cudaStreamSynchronize(s));
   EXPECT(all(out, 17));
