@@ -275,6 +275,10 @@ pub struct NodeData {
     /// Pointers into `op`'s parameter buffer, one per kernel parameter, handed out by
     /// `cuGraphKernelNodeGetParams` (valid until the node changes).
     param_ptrs: Vec<usize>,
+    /// For a child-graph node: the graph the node owns (`cuGraphChildGraphNodeGetGraph`),
+    /// whose work the node runs. `None` for other nodes, and for a child-graph node
+    /// recorded by capture until its graph is asked for.
+    pub child: Option<u64>,
 }
 
 impl NodeData {
@@ -283,6 +287,7 @@ impl NodeData {
             handle,
             op,
             param_ptrs: Vec::new(),
+            child: None,
         }
     }
 
@@ -334,6 +339,8 @@ pub struct ExecState {
     /// compares: its nodes in the order they were added, each as its handle and the
     /// positions (in that order) of the nodes it depends on, ascending.
     pub shape: Vec<(u64, Vec<usize>)>,
+    /// The nodes disabled by `cuGraphNodeSetEnabled` (by handle): they run as empty nodes.
+    pub disabled: std::collections::HashSet<u64>,
 }
 
 /// `CUstreamCaptureMode`.
@@ -374,6 +381,11 @@ pub struct Graphs {
     pub event_marks: HashMap<u64, (u64, Vec<NodeId>)>,
     /// The memory of memory-allocation nodes.
     pub mem: GraphMem,
+    /// Graphs made by `cuGraphClone`: clone → (original, the original's node ids below
+    /// this bound were its nodes when cloned), for `cuGraphNodeFindInClone`.
+    pub clones: HashMap<u64, (u64, u32)>,
+    /// Graphs owned by a child-graph node: graph → that node's handle.
+    pub owned: HashMap<u64, u64>,
     next_capture_id: u64,
 }
 
@@ -408,11 +420,7 @@ fn node_of(d: &Driver, n: u64) -> Result<(u64, NodeId), Fail> {
 fn add_node(d: &mut Driver, g: u64, op: Op, deps: &[NodeId]) -> Result<u64, Fail> {
     let handle = d.handle(Kind::GraphNode);
     d.graphs.mem.retain([&op]);
-    let data = NodeData {
-        handle,
-        op,
-        param_ptrs: Vec::new(),
-    };
+    let data = NodeData::new(handle, op);
     let id = graph_mut(d, g)?.add(data, deps).map_err(graph_fail)?;
     d.graphs.nodes.insert(handle, (g, id));
     Ok(handle)
@@ -602,17 +610,24 @@ exports! { cuStreamBeginCapture_v2, cuStreamBeginCapture_v2_ptsz => fn(s: u64, m
     })
 }}
 
-/// Removes graph `g` and its node handles.
+/// Removes graph `g`, its node handles and the graphs its child-graph nodes own.
 pub fn destroy_graph(d: &mut Driver, g: u64) {
+    d.graphs.clones.remove(&g);
+    d.graphs.owned.remove(&g);
     if let Some(graph) = d.graphs.graphs.remove(&g) {
         let mut ops = Vec::new();
+        let mut children = Vec::new();
         for n in graph.ids() {
             if let Ok(data) = graph.get(n) {
                 d.graphs.nodes.remove(&data.handle);
                 ops.push(&data.op);
+                children.extend(data.child);
             }
         }
         release_graph_mem(d, &ops);
+        for c in children {
+            destroy_graph(d, c);
+        }
     }
 }
 

@@ -298,7 +298,9 @@ pub fn dot(d: &Driver, g: u64, flags: c_uint) -> Result<String, Fail> {
             continue;
         };
         index.insert(node.handle, i);
-        let label = node_lines(d, i, node.handle, &node.op, flags)
+        // A child-graph node's work as its own graph stands now.
+        let op = crate::graph_nodes::node_work(d, node)?;
+        let label = node_lines(d, i, node.handle, &op, flags)
             .iter()
             .map(|l| escape(l))
             .collect::<Vec<_>>()

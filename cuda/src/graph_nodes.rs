@@ -52,11 +52,11 @@ pub(crate) fn graph_ref(d: &Driver, g: u64) -> Result<&Graph<NodeData>, Fail> {
     d.graphs.graphs.get(&g).ok_or_else(|| no_graph(g))
 }
 
-fn graph_mut(d: &mut Driver, g: u64) -> Result<&mut Graph<NodeData>, Fail> {
+pub(crate) fn graph_mut(d: &mut Driver, g: u64) -> Result<&mut Graph<NodeData>, Fail> {
     d.graphs.graphs.get_mut(&g).ok_or_else(|| no_graph(g))
 }
 
-fn node_of(d: &Driver, n: u64) -> Result<(u64, NodeId), Fail> {
+pub(crate) fn node_of(d: &Driver, n: u64) -> Result<(u64, NodeId), Fail> {
     d.graphs.nodes.get(&n).copied().ok_or_else(|| {
         Fail::new(
             CUDA_ERROR_INVALID_VALUE,
@@ -65,7 +65,7 @@ fn node_of(d: &Driver, n: u64) -> Result<(u64, NodeId), Fail> {
     })
 }
 
-fn gfail(e: ptxjit::host::graph::GraphError) -> Fail {
+pub(crate) fn gfail(e: ptxjit::host::graph::GraphError) -> Fail {
     Fail::new(CUDA_ERROR_INVALID_VALUE, e.to_string())
 }
 
@@ -73,7 +73,12 @@ fn gfail(e: ptxjit::host::graph::GraphError) -> Fail {
 ///
 /// # Safety
 /// `deps` is null (then `n` must be 0) or holds `n` handles.
-unsafe fn dep_ids(d: &Driver, g: u64, deps: *const u64, n: usize) -> Result<Vec<NodeId>, Fail> {
+pub(crate) unsafe fn dep_ids(
+    d: &Driver,
+    g: u64,
+    deps: *const u64,
+    n: usize,
+) -> Result<Vec<NodeId>, Fail> {
     if n > 0 && deps.is_null() {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null dependency array"));
     }
@@ -96,7 +101,7 @@ unsafe fn dep_ids(d: &Driver, g: u64, deps: *const u64, n: usize) -> Result<Vec<
 ///
 /// # Safety
 /// As [`dep_ids`]; `pn` is null or writable.
-unsafe fn add(
+pub(crate) unsafe fn add(
     pn: *mut u64,
     g: u64,
     deps: *const u64,
@@ -125,7 +130,11 @@ unsafe fn add(
 /// # Safety
 /// `p` is null or a descriptor whose arrays follow the launch API's contract; `v2` says
 /// whether it has the `kern` member.
-unsafe fn kernel_op(d: &Driver, p: *const KernelNodeParams, v2: bool) -> Result<Op, Fail> {
+pub(crate) unsafe fn kernel_op(
+    d: &Driver,
+    p: *const KernelNodeParams,
+    v2: bool,
+) -> Result<Op, Fail> {
     if p.is_null() {
         return Err(Fail::new(
             CUDA_ERROR_INVALID_VALUE,
@@ -170,29 +179,65 @@ exports! { cuGraphAddMemcpyNode => fn(pn: *mut u64, g: u64, deps: *const u64, n:
     unsafe { add(pn, g, deps, n, |_| Ok(Op::Copy3d(words))) }
 }}
 
-exports! { cuGraphAddMemsetNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, p: *const MemsetNodeParams, _ctx: u64) {
+/// The memset a `CUDA_MEMSET_NODE_PARAMS` describes.
+///
+/// # Safety
+/// `p` is null or points to a `CUDA_MEMSET_NODE_PARAMS`.
+pub(crate) unsafe fn memset_op(p: *const MemsetNodeParams) -> Result<Op, Fail> {
     if p.is_null() {
-        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null memset node parameters"));
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            "null memset node parameters",
+        ));
     }
     // SAFETY: a descriptor by the API's contract.
     let m = unsafe { &*p };
     if !matches!(m.element_size, 1 | 2 | 4) {
-        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("element size {} is not 1, 2 or 4", m.element_size)));
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("element size {} is not 1, 2 or 4", m.element_size),
+        ));
     }
-    let op = Op::Memset { dst: m.dst, pitch: m.pitch, value: m.value, width: m.element_size as usize, count: m.width, rows: m.height.max(1) };
-    unsafe { add(pn, g, deps, n, |_| Ok(op)) }
-}}
+    Ok(Op::Memset {
+        dst: m.dst,
+        pitch: m.pitch,
+        value: m.value,
+        width: m.element_size as usize,
+        count: m.width,
+        rows: m.height.max(1),
+    })
+}
 
-exports! { cuGraphAddHostNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, p: *const HostNodeParams) {
+/// The host function a `CUDA_HOST_NODE_PARAMS` (or the `fn` and `userData` prefix of its
+/// v2) describes.
+///
+/// # Safety
+/// `p` is null or points to a `CUDA_HOST_NODE_PARAMS`.
+pub(crate) unsafe fn host_op(p: *const HostNodeParams) -> Result<Op, Fail> {
     if p.is_null() {
-        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null host node parameters"));
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            "null host node parameters",
+        ));
     }
     // SAFETY: a descriptor by the API's contract.
     let h = unsafe { &*p };
     let Some(f) = h.f else {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null host function"));
     };
-    let op = Op::Host { f, data: h.data as usize };
+    Ok(Op::Host {
+        f,
+        data: h.data as usize,
+    })
+}
+
+exports! { cuGraphAddMemsetNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, p: *const MemsetNodeParams, _ctx: u64) {
+    let op = unsafe { memset_op(p)? };
+    unsafe { add(pn, g, deps, n, |_| Ok(op)) }
+}}
+
+exports! { cuGraphAddHostNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, p: *const HostNodeParams) {
+    let op = unsafe { host_op(p)? };
     unsafe { add(pn, g, deps, n, |_| Ok(op)) }
 }}
 
@@ -330,6 +375,9 @@ exports! { cuGraphDestroyNode => fn(n: u64) {
         let data = graph_mut(d, g)?.remove(id).map_err(gfail)?;
         d.graphs.nodes.remove(&n);
         crate::graph::release_graph_mem(d, &[&data.op]);
+        if let Some(c) = data.child {
+            crate::graph::destroy_graph(d, c);
+        }
         Ok(())
     })
 }}
@@ -338,6 +386,9 @@ exports! { cuGraphDestroy => fn(g: u64) {
     let mut pending = Vec::new();
     with_context(|d| {
         graph_ref(d, g)?;
+        if let Some(node) = d.graphs.owned.get(&g) {
+            return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("graph {g:#x} belongs to child graph node {node:#x}: it goes with the node")));
+        }
         crate::graph::destroy_graph(d, g);
         crate::user_object::release_all(d, g, &mut pending)
     })?;
@@ -345,18 +396,42 @@ exports! { cuGraphDestroy => fn(g: u64) {
     Ok(())
 }}
 
+/// A copy of graph `g` with new node handles (the graphs its child-graph nodes own copied
+/// too), recorded as a clone of `g` for `cuGraphNodeFindInClone`.
+pub(crate) fn clone_graph(d: &mut Driver, g: u64) -> Result<u64, Fail> {
+    let mut copy = graph_ref(d, g)?.clone();
+    let ids = copy.ids();
+    let bound = ids.last().map_or(0, |n| n.0 + 1);
+    let h = d.handle(Kind::Graph);
+    for id in ids {
+        let handle = d.handle(Kind::GraphNode);
+        let child = copy.get(id).map_err(gfail)?.child;
+        let child = match child {
+            Some(c) => {
+                let c = clone_graph(d, c)?;
+                d.graphs.clones.remove(&c);
+                d.graphs.owned.insert(c, handle);
+                Some(c)
+            }
+            None => None,
+        };
+        let node = copy.get_mut(id).map_err(gfail)?;
+        node.set_handle(handle);
+        node.child = child;
+        d.graphs.mem.retain([&node.op]);
+        d.graphs.nodes.insert(handle, (h, id));
+    }
+    d.graphs.graphs.insert(h, copy);
+    d.graphs.clones.insert(h, (g, bound));
+    Ok(h)
+}
+
 exports! { cuGraphClone => fn(pg: *mut u64, g: u64) {
+    if pg.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null graph output"));
+    }
     let h = with_context(|d| {
-        let mut copy = graph_ref(d, g)?.clone();
-        let h = d.handle(Kind::Graph);
-        for id in copy.ids() {
-            let handle = d.handle(Kind::GraphNode);
-            let node = copy.get_mut(id).map_err(gfail)?;
-            node.set_handle(handle);
-            d.graphs.mem.retain([&node.op]);
-            d.graphs.nodes.insert(handle, (h, id));
-        }
-        d.graphs.graphs.insert(h, copy);
+        let h = clone_graph(d, g)?;
         crate::user_object::copy_refs(d, g, h);
         Ok(h)
     })?;
@@ -370,12 +445,19 @@ fn instantiate(pe: *mut u64, g: u64) -> DrvResult {
         let mut ops = Vec::with_capacity(order.len());
         for id in order {
             let n = graph.get(id).map_err(gfail)?;
-            ops.push((n.handle, n.op.clone()));
+            ops.push((n.handle, node_work(d, n)?));
         }
         let shape = crate::graph_update::shape(graph).map_err(gfail)?;
         let h = d.handle(Kind::GraphExec);
         d.graphs.mem.retain(ops.iter().map(|(_, op)| op));
-        d.graphs.execs.insert(h, ExecState { ops, shape });
+        d.graphs.execs.insert(
+            h,
+            ExecState {
+                ops,
+                shape,
+                disabled: Default::default(),
+            },
+        );
         crate::user_object::copy_refs(d, g, h);
         Ok(h)
     })?;
@@ -450,7 +532,8 @@ exports! { cuGraphLaunch, cuGraphLaunch_ptsz => fn(e: u64, s: u64) {
     let ops: Vec<Op> = with_context(|d| {
         d.check_stream(s)?;
         let x = d.graphs.execs.get(&e).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{e:#x} is not a live CUgraphExec")))?;
-        Ok(x.ops.iter().map(|(_, op)| op.clone()).collect())
+        // A disabled node runs as an empty node: nothing.
+        Ok(x.ops.iter().filter(|(n, _)| !x.disabled.contains(n)).map(|(_, op)| op.clone()).collect())
     })?;
     for op in ops {
         enqueue(s, op)?;
@@ -508,22 +591,37 @@ exports! { cuGraphKernelNodeGetParams_v2 => fn(n: u64, p: *mut KernelNodeParams)
     if p.is_null() {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null kernel node parameters"));
     }
-    let v = with_context(|d| {
-        let (g, id) = node_of(d, n)?;
-        let offsets: Vec<usize> = {
-            let node = graph_ref(d, g)?.get(id).map_err(gfail)?;
-            let Op::Kernel { f, .. } = &node.op else {
-                return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{n:#x} is not a kernel node")));
-            };
-            d.function(*f)?.kernel.compiled.params.iter().map(|p| p.offset as usize).collect()
-        };
-        let node = graph_mut(d, g)?.get_mut(id).map_err(gfail)?;
-        Ok(node.kernel_params(&offsets))
-    })?;
+    let v = with_context(|d| kernel_node_params(d, n))?;
     // SAFETY: a descriptor by the API's contract.
     unsafe { p.write_unaligned(v) };
     Ok(())
 }}
+
+/// Kernel node `n`'s launch as a `CUDA_KERNEL_NODE_PARAMS_v2` whose `kernelParams` point
+/// into the node's copy of the parameters (valid until the node changes).
+pub(crate) fn kernel_node_params(d: &mut Driver, n: u64) -> Result<KernelNodeParams, Fail> {
+    {
+        let (g, id) = node_of(d, n)?;
+        let offsets: Vec<usize> = {
+            let node = graph_ref(d, g)?.get(id).map_err(gfail)?;
+            let Op::Kernel { f, .. } = &node.op else {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!("{n:#x} is not a kernel node"),
+                ));
+            };
+            d.function(*f)?
+                .kernel
+                .compiled
+                .params
+                .iter()
+                .map(|p| p.offset as usize)
+                .collect()
+        };
+        let node = graph_mut(d, g)?.get_mut(id).map_err(gfail)?;
+        Ok(node.kernel_params(&offsets))
+    }
+}
 
 /// `CUDA_MEM_ALLOC_NODE_PARAMS` (v1).
 #[repr(C)]
@@ -536,9 +634,37 @@ pub struct MemAllocNodeParams {
     pub dptr: u64,
 }
 
+/// Errors when graph `g` belongs to a child-graph node, which may not hold memory nodes.
+fn not_owned(d: &Driver, g: u64) -> DrvResult {
+    match d.graphs.owned.get(&g) {
+        Some(node) => Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("graph {g:#x} belongs to child graph node {node:#x}, which may not hold memory allocation or free nodes"),
+        )),
+        None => Ok(()),
+    }
+}
+
 exports! { cuGraphAddMemAllocNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, p: *mut MemAllocNodeParams) {
+    unsafe { add_mem_alloc(pn, g, deps, n, p) }
+}}
+
+/// Adds a memory-allocation node and writes the allocation's address to `p.dptr`.
+///
+/// # Safety
+/// As [`add`]; `p` is null or a `CUDA_MEM_ALLOC_NODE_PARAMS`.
+pub(crate) unsafe fn add_mem_alloc(
+    pn: *mut u64,
+    g: u64,
+    deps: *const u64,
+    n: usize,
+    p: *mut MemAllocNodeParams,
+) -> DrvResult {
     if p.is_null() {
-        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null memory allocation node parameters"));
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            "null memory allocation node parameters",
+        ));
     }
     // SAFETY: a descriptor by the API's contract.
     let (bytes, props) = unsafe { ((*p).bytesize, &(*p).pool_props) };
@@ -551,6 +677,7 @@ exports! { cuGraphAddMemAllocNode => fn(pn: *mut u64, g: u64, deps: *const u64, 
     let mut ptr = 0;
     unsafe {
         add(pn, g, deps, n, |d| {
+            not_owned(d, g)?;
             let op = crate::graph::alloc_graph_mem(d, bytes, "cuGraphAddMemAllocNode")?;
             if let Op::MemAlloc { ptr: q, .. } = op {
                 ptr = q;
@@ -560,19 +687,37 @@ exports! { cuGraphAddMemAllocNode => fn(pn: *mut u64, g: u64, deps: *const u64, 
         (*p).dptr = ptr;
     }
     Ok(())
-}}
+}
 
 exports! { cuGraphAddMemFreeNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, ptr: u64) {
+    unsafe { add_mem_free(pn, g, deps, n, ptr) }
+}}
+
+/// Adds a memory-free node for graph allocation `ptr`.
+///
+/// # Safety
+/// As [`add`].
+pub(crate) unsafe fn add_mem_free(
+    pn: *mut u64,
+    g: u64,
+    deps: *const u64,
+    n: usize,
+    ptr: u64,
+) -> DrvResult {
     unsafe {
         add(pn, g, deps, n, |d| {
+            not_owned(d, g)?;
             if d.graphs.mem.holds(ptr) {
                 Ok(Op::MemFree { ptr })
             } else {
-                Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{ptr:#x} is not memory a graph allocated")))
+                Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!("{ptr:#x} is not memory a graph allocated"),
+                ))
             }
         })
     }
-}}
+}
 
 exports! { cuGraphMemAllocNodeGetParams => fn(node: u64, p: *mut MemAllocNodeParams) {
     if p.is_null() {
@@ -642,13 +787,22 @@ exports! { cuGraphEventWaitNodeGetEvent => fn(node: u64, pe: *mut u64) {
     unsafe { out(pe, e) }
 }}
 
+/// The work node `n` does when its graph is instantiated: a child-graph node's is its
+/// owned graph's work as that graph stands now.
+pub(crate) fn node_work(d: &Driver, n: &NodeData) -> Result<Op, Fail> {
+    match n.child {
+        Some(c) => Ok(Op::Child(child_ops(d, c)?)),
+        None => Ok(n.op.clone()),
+    }
+}
+
 /// The work of graph `child` in a topological order, for a child-graph node. CUDA forbids
 /// memory nodes in a child graph.
 pub fn child_ops(d: &Driver, child: u64) -> Result<Vec<Op>, Fail> {
     let graph = graph_ref(d, child)?;
     let mut ops = Vec::new();
     for id in graph.topological_order().map_err(gfail)? {
-        let op = graph.get(id).map_err(gfail)?.op.clone();
+        let op = node_work(d, graph.get(id).map_err(gfail)?)?;
         if matches!(op, Op::MemAlloc { .. } | Op::MemFree { .. }) {
             return Err(Fail::new(
                 CUDA_ERROR_INVALID_VALUE,
@@ -660,9 +814,43 @@ pub fn child_ops(d: &Driver, child: u64) -> Result<Vec<Op>, Fail> {
     Ok(ops)
 }
 
-exports! { cuGraphAddChildGraphNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, child: u64) {
+/// Adds to graph `g` a child-graph node that owns a copy of graph `child`.
+///
+/// # Safety
+/// As [`add`].
+pub(crate) unsafe fn add_child(
+    pn: *mut u64,
+    g: u64,
+    deps: *const u64,
+    n: usize,
+    child: u64,
+) -> DrvResult {
     if child == g {
-        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "a graph cannot be its own child"));
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            "a graph cannot be its own child",
+        ));
     }
-    unsafe { add(pn, g, deps, n, |d| Ok(Op::Child(child_ops(d, child)?))) }
+    if pn.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null node output"));
+    }
+    let h = with_context(|d| {
+        graph_ref(d, g)?;
+        let ids = unsafe { dep_ids(d, g, deps, n)? };
+        let ops = child_ops(d, child)?;
+        let owned = clone_graph(d, child)?;
+        d.graphs.clones.remove(&owned);
+        let handle = d.handle(Kind::GraphNode);
+        let mut data = NodeData::new(handle, Op::Child(ops));
+        data.child = Some(owned);
+        let id = graph_mut(d, g)?.add(data, &ids).map_err(gfail)?;
+        d.graphs.nodes.insert(handle, (g, id));
+        d.graphs.owned.insert(owned, handle);
+        Ok(handle)
+    })?;
+    unsafe { out(pn, h) }
+}
+
+exports! { cuGraphAddChildGraphNode => fn(pn: *mut u64, g: u64, deps: *const u64, n: usize, child: u64) {
+    unsafe { add_child(pn, g, deps, n, child) }
 }}

@@ -97,7 +97,7 @@ fn refused(result: c_uint, node: u64, from: u64, why: String) -> Refused {
 
 /// What node `node` (of the new graph) becomes in the instantiated graph, whose work there
 /// is `old`, when the new graph's work is `new`; the refusal's result and reason otherwise.
-fn updated(old: &Op, new: &Op) -> Result<Op, (c_uint, String)> {
+pub(crate) fn updated(old: &Op, new: &Op) -> Result<Op, (c_uint, String)> {
     if old.node_type() != new.node_type() {
         return Err((
             UPDATE_ERROR_NODE_TYPE_CHANGED,
@@ -306,8 +306,9 @@ fn update(d: &mut Driver, e: u64, g: u64) -> Result<(), Refused> {
             .iter()
             .position(|(h, _)| h == old_handle)
             .ok_or_else(|| invalid(format!("the instantiated graph lost node {old_handle:#x}")))?;
-        let new_op = &graph.get(ids[i]).map_err(|x| invalid(x.to_string()))?.op;
-        let op = updated(&exec.ops[slot].1, new_op).map_err(|(result, why)| {
+        let node = graph.get(ids[i]).map_err(|x| invalid(x.to_string()))?;
+        let new_op = crate::graph_nodes::node_work(d, node).map_err(|f| invalid(f.message))?;
+        let op = updated(&exec.ops[slot].1, &new_op).map_err(|(result, why)| {
             refused(result, *handle, 0, format!("node {handle:#x}: {why}"))
         })?;
         changes.push((slot, op));

@@ -542,6 +542,31 @@ exports! { cuFuncGetName, cuKernelGetName => fn(name: *mut *const c_char, f: u64
     unsafe { out(name, p) }
 }}
 
+exports! { cuFuncGetParamCount, cuKernelGetParamCount => fn(f: u64, count: *mut usize) {
+    let n = with_context(|d| Ok(d.function(f)?.kernel.compiled.params.len()))?;
+    unsafe { out(count, n) }
+}}
+
+// The offset and size of a `.param` entry of the kernel's PTX signature in the parameter
+// buffer, as laid out for launches (each entry at its alignment).
+exports! { cuFuncGetParamInfo, cuKernelGetParamInfo => fn(f: u64, index: usize, offset: *mut usize, size: *mut usize) {
+    if offset.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null paramOffset"));
+    }
+    let (o, n) = with_context(|d| {
+        let params = &d.function(f)?.kernel.compiled.params;
+        params.get(index).map(|p| (p.offset as usize, p.size as usize)).ok_or_else(|| {
+            Fail::new(CUDA_ERROR_INVALID_VALUE, format!("parameter index {index}: the kernel has {} parameters", params.len()))
+        })
+    })?;
+    unsafe { out(offset, o)? };
+    if !size.is_null() {
+        // SAFETY: non-null, a size_t by the API's contract.
+        unsafe { size.write_unaligned(n) };
+    }
+    Ok(())
+}}
+
 exports! { cuFuncIsLoaded => fn(state: *mut c_int, f: u64) {
     with_context(|d| d.function(f).map(|_| ()))?;
     // CU_FUNCTION_LOADING_STATE_LOADED = 1

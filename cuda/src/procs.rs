@@ -696,6 +696,8 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuFuncGetAttribute",
     "cuFuncGetModule",
     "cuFuncGetName",
+    "cuFuncGetParamCount",
+    "cuFuncGetParamInfo",
     "cuFuncIsLoaded",
     "cuFuncLoad",
     "cuFuncSetAttribute",
@@ -718,19 +720,35 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuGraphAddMemFreeNode",
     "cuGraphAddMemcpyNode",
     "cuGraphAddMemsetNode",
+    "cuGraphAddNode",
+    "cuGraphAddNode_v2",
+    "cuGraphAddNode_v3",
+    "cuGraphChildGraphNodeGetGraph",
     "cuGraphClone",
     "cuGraphCreate",
     "cuGraphDebugDotPrint",
     "cuGraphDestroy",
     "cuGraphDestroyNode",
     "cuGraphEventRecordNodeGetEvent",
+    "cuGraphEventRecordNodeSetEvent",
     "cuGraphEventWaitNodeGetEvent",
+    "cuGraphEventWaitNodeSetEvent",
+    "cuGraphExecChildGraphNodeSetParams",
     "cuGraphExecDestroy",
+    "cuGraphExecEventRecordNodeSetEvent",
+    "cuGraphExecEventWaitNodeSetEvent",
+    "cuGraphExecHostNodeSetParams",
     "cuGraphExecKernelNodeSetParams_v2",
+    "cuGraphExecMemcpyNodeSetParams",
+    "cuGraphExecMemsetNodeSetParams",
+    "cuGraphExecNodeSetParams",
     "cuGraphExecUpdate_v2",
     "cuGraphGetEdges",
     "cuGraphGetEdges_v2",
     "cuGraphGetNodes",
+    "cuGraphGetRootNodes",
+    "cuGraphHostNodeGetParams",
+    "cuGraphHostNodeSetParams",
     "cuGraphInstantiateWithFlags",
     "cuGraphInstantiateWithParams",
     "cuGraphInstantiateWithParams_ptsz",
@@ -740,8 +758,25 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuGraphLaunch_ptsz",
     "cuGraphMemAllocNodeGetParams",
     "cuGraphMemFreeNodeGetParams",
+    "cuGraphMemcpyNodeGetParams",
+    "cuGraphMemcpyNodeSetParams",
+    "cuGraphMemsetNodeGetParams",
+    "cuGraphMemsetNodeSetParams",
+    "cuGraphNodeFindInClone",
+    "cuGraphNodeGetContainingGraph",
+    "cuGraphNodeGetDependencies",
+    "cuGraphNodeGetDependencies_v2",
+    "cuGraphNodeGetDependentNodes",
+    "cuGraphNodeGetDependentNodes_v2",
+    "cuGraphNodeGetEnabled",
+    "cuGraphNodeGetParams",
     "cuGraphNodeGetType",
+    "cuGraphNodeSetEnabled",
+    "cuGraphNodeSetParams",
+    "cuGraphNodeSetParams_v2",
     "cuGraphReleaseUserObject",
+    "cuGraphRemoveDependencies",
+    "cuGraphRemoveDependencies_v2",
     "cuGraphRetainUserObject",
     "cuGraphUpload",
     "cuGraphUpload_ptsz",
@@ -750,6 +785,8 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuKernelGetFunction",
     "cuKernelGetLibrary",
     "cuKernelGetName",
+    "cuKernelGetParamCount",
+    "cuKernelGetParamInfo",
     "cuKernelSetAttribute",
     "cuKernelSetCacheConfig",
     "cuLaunchCooperativeKernel",
@@ -1088,8 +1125,8 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuFuncGetAttribute" => crate::module::cuFuncGetAttribute as *mut c_void,
         "cuFuncGetModule" => crate::module::cuFuncGetModule as *mut c_void,
         "cuFuncGetName" => crate::module::cuFuncGetName as *mut c_void,
-        "cuFuncGetParamCount" => crate::stubs::cuFuncGetParamCount as *mut c_void,
-        "cuFuncGetParamInfo" => crate::stubs::cuFuncGetParamInfo as *mut c_void,
+        "cuFuncGetParamCount" => crate::module::cuFuncGetParamCount as *mut c_void,
+        "cuFuncGetParamInfo" => crate::module::cuFuncGetParamInfo as *mut c_void,
         "cuFuncIsLoaded" => crate::module::cuFuncIsLoaded as *mut c_void,
         "cuFuncLoad" => crate::module::cuFuncLoad as *mut c_void,
         "cuFuncSetAttribute" => crate::module::cuFuncSetAttribute as *mut c_void,
@@ -1121,9 +1158,9 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuGraphAddMemFreeNode" => crate::graph_nodes::cuGraphAddMemFreeNode as *mut c_void,
         "cuGraphAddMemcpyNode" => crate::graph_nodes::cuGraphAddMemcpyNode as *mut c_void,
         "cuGraphAddMemsetNode" => crate::graph_nodes::cuGraphAddMemsetNode as *mut c_void,
-        "cuGraphAddNode" => crate::stubs::cuGraphAddNode as *mut c_void,
-        "cuGraphAddNode_v2" => crate::stubs::cuGraphAddNode_v2 as *mut c_void,
-        "cuGraphAddNode_v3" => crate::stubs::cuGraphAddNode_v3 as *mut c_void,
+        "cuGraphAddNode" => crate::graph_params::cuGraphAddNode as *mut c_void,
+        "cuGraphAddNode_v2" => crate::graph_params::cuGraphAddNode_v2 as *mut c_void,
+        "cuGraphAddNode_v3" => crate::graph_params::cuGraphAddNode_v3 as *mut c_void,
         "cuGraphBatchMemOpNodeGetParams" => {
             crate::stubs::cuGraphBatchMemOpNodeGetParams as *mut c_void
         }
@@ -1131,7 +1168,7 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
             crate::stubs::cuGraphBatchMemOpNodeSetParams as *mut c_void
         }
         "cuGraphChildGraphNodeGetGraph" => {
-            crate::stubs::cuGraphChildGraphNodeGetGraph as *mut c_void
+            crate::graph_edit::cuGraphChildGraphNodeGetGraph as *mut c_void
         }
         "cuGraphClone" => crate::graph_nodes::cuGraphClone as *mut c_void,
         "cuGraphConditionalHandleCreate" => {
@@ -1145,24 +1182,26 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
             crate::graph_nodes::cuGraphEventRecordNodeGetEvent as *mut c_void
         }
         "cuGraphEventRecordNodeSetEvent" => {
-            crate::stubs::cuGraphEventRecordNodeSetEvent as *mut c_void
+            crate::graph_edit::cuGraphEventRecordNodeSetEvent as *mut c_void
         }
         "cuGraphEventWaitNodeGetEvent" => {
             crate::graph_nodes::cuGraphEventWaitNodeGetEvent as *mut c_void
         }
-        "cuGraphEventWaitNodeSetEvent" => crate::stubs::cuGraphEventWaitNodeSetEvent as *mut c_void,
+        "cuGraphEventWaitNodeSetEvent" => {
+            crate::graph_edit::cuGraphEventWaitNodeSetEvent as *mut c_void
+        }
         "cuGraphExecBatchMemOpNodeSetParams" => {
             crate::stubs::cuGraphExecBatchMemOpNodeSetParams as *mut c_void
         }
         "cuGraphExecChildGraphNodeSetParams" => {
-            crate::stubs::cuGraphExecChildGraphNodeSetParams as *mut c_void
+            crate::graph_edit::cuGraphExecChildGraphNodeSetParams as *mut c_void
         }
         "cuGraphExecDestroy" => crate::graph_nodes::cuGraphExecDestroy as *mut c_void,
         "cuGraphExecEventRecordNodeSetEvent" => {
-            crate::stubs::cuGraphExecEventRecordNodeSetEvent as *mut c_void
+            crate::graph_edit::cuGraphExecEventRecordNodeSetEvent as *mut c_void
         }
         "cuGraphExecEventWaitNodeSetEvent" => {
-            crate::stubs::cuGraphExecEventWaitNodeSetEvent as *mut c_void
+            crate::graph_edit::cuGraphExecEventWaitNodeSetEvent as *mut c_void
         }
         "cuGraphExecExternalSemaphoresSignalNodeSetParams" => {
             crate::stubs::cuGraphExecExternalSemaphoresSignalNodeSetParams as *mut c_void
@@ -1172,17 +1211,19 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         }
         "cuGraphExecGetFlags" => crate::stubs::cuGraphExecGetFlags as *mut c_void,
         "cuGraphExecGetId" => crate::stubs::cuGraphExecGetId as *mut c_void,
-        "cuGraphExecHostNodeSetParams" => crate::stubs::cuGraphExecHostNodeSetParams as *mut c_void,
+        "cuGraphExecHostNodeSetParams" => {
+            crate::graph_edit::cuGraphExecHostNodeSetParams as *mut c_void
+        }
         "cuGraphExecKernelNodeSetParams_v2" => {
             crate::graph_nodes::cuGraphExecKernelNodeSetParams_v2 as *mut c_void
         }
         "cuGraphExecMemcpyNodeSetParams" => {
-            crate::stubs::cuGraphExecMemcpyNodeSetParams as *mut c_void
+            crate::graph_edit::cuGraphExecMemcpyNodeSetParams as *mut c_void
         }
         "cuGraphExecMemsetNodeSetParams" => {
-            crate::stubs::cuGraphExecMemsetNodeSetParams as *mut c_void
+            crate::graph_edit::cuGraphExecMemsetNodeSetParams as *mut c_void
         }
-        "cuGraphExecNodeSetParams" => crate::stubs::cuGraphExecNodeSetParams as *mut c_void,
+        "cuGraphExecNodeSetParams" => crate::graph_params::cuGraphExecNodeSetParams as *mut c_void,
         "cuGraphExecUpdate_v2" => crate::graph_update::cuGraphExecUpdate_v2 as *mut c_void,
         "cuGraphExternalSemaphoresSignalNodeGetParams" => {
             crate::stubs::cuGraphExternalSemaphoresSignalNodeGetParams as *mut c_void
@@ -1200,9 +1241,9 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuGraphGetEdges_v2" => crate::graph_nodes::cuGraphGetEdges_v2 as *mut c_void,
         "cuGraphGetId" => crate::stubs::cuGraphGetId as *mut c_void,
         "cuGraphGetNodes" => crate::graph_nodes::cuGraphGetNodes as *mut c_void,
-        "cuGraphGetRootNodes" => crate::stubs::cuGraphGetRootNodes as *mut c_void,
-        "cuGraphHostNodeGetParams" => crate::stubs::cuGraphHostNodeGetParams as *mut c_void,
-        "cuGraphHostNodeSetParams" => crate::stubs::cuGraphHostNodeSetParams as *mut c_void,
+        "cuGraphGetRootNodes" => crate::graph_edit::cuGraphGetRootNodes as *mut c_void,
+        "cuGraphHostNodeGetParams" => crate::graph_edit::cuGraphHostNodeGetParams as *mut c_void,
+        "cuGraphHostNodeSetParams" => crate::graph_edit::cuGraphHostNodeSetParams as *mut c_void,
         "cuGraphInstantiateWithFlags" => {
             crate::graph_nodes::cuGraphInstantiateWithFlags as *mut c_void
         }
@@ -1235,33 +1276,47 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuGraphMemFreeNodeGetParams" => {
             crate::graph_nodes::cuGraphMemFreeNodeGetParams as *mut c_void
         }
-        "cuGraphMemcpyNodeGetParams" => crate::stubs::cuGraphMemcpyNodeGetParams as *mut c_void,
-        "cuGraphMemcpyNodeSetParams" => crate::stubs::cuGraphMemcpyNodeSetParams as *mut c_void,
-        "cuGraphMemsetNodeGetParams" => crate::stubs::cuGraphMemsetNodeGetParams as *mut c_void,
-        "cuGraphMemsetNodeSetParams" => crate::stubs::cuGraphMemsetNodeSetParams as *mut c_void,
-        "cuGraphNodeFindInClone" => crate::stubs::cuGraphNodeFindInClone as *mut c_void,
+        "cuGraphMemcpyNodeGetParams" => {
+            crate::graph_edit::cuGraphMemcpyNodeGetParams as *mut c_void
+        }
+        "cuGraphMemcpyNodeSetParams" => {
+            crate::graph_edit::cuGraphMemcpyNodeSetParams as *mut c_void
+        }
+        "cuGraphMemsetNodeGetParams" => {
+            crate::graph_edit::cuGraphMemsetNodeGetParams as *mut c_void
+        }
+        "cuGraphMemsetNodeSetParams" => {
+            crate::graph_edit::cuGraphMemsetNodeSetParams as *mut c_void
+        }
+        "cuGraphNodeFindInClone" => crate::graph_edit::cuGraphNodeFindInClone as *mut c_void,
         "cuGraphNodeGetContainingGraph" => {
-            crate::stubs::cuGraphNodeGetContainingGraph as *mut c_void
+            crate::graph_edit::cuGraphNodeGetContainingGraph as *mut c_void
         }
-        "cuGraphNodeGetDependencies" => crate::stubs::cuGraphNodeGetDependencies as *mut c_void,
+        "cuGraphNodeGetDependencies" => {
+            crate::graph_edit::cuGraphNodeGetDependencies as *mut c_void
+        }
         "cuGraphNodeGetDependencies_v2" => {
-            crate::stubs::cuGraphNodeGetDependencies_v2 as *mut c_void
+            crate::graph_edit::cuGraphNodeGetDependencies_v2 as *mut c_void
         }
-        "cuGraphNodeGetDependentNodes" => crate::stubs::cuGraphNodeGetDependentNodes as *mut c_void,
+        "cuGraphNodeGetDependentNodes" => {
+            crate::graph_edit::cuGraphNodeGetDependentNodes as *mut c_void
+        }
         "cuGraphNodeGetDependentNodes_v2" => {
-            crate::stubs::cuGraphNodeGetDependentNodes_v2 as *mut c_void
+            crate::graph_edit::cuGraphNodeGetDependentNodes_v2 as *mut c_void
         }
-        "cuGraphNodeGetEnabled" => crate::stubs::cuGraphNodeGetEnabled as *mut c_void,
+        "cuGraphNodeGetEnabled" => crate::graph_edit::cuGraphNodeGetEnabled as *mut c_void,
         "cuGraphNodeGetLocalId" => crate::stubs::cuGraphNodeGetLocalId as *mut c_void,
-        "cuGraphNodeGetParams" => crate::stubs::cuGraphNodeGetParams as *mut c_void,
+        "cuGraphNodeGetParams" => crate::graph_params::cuGraphNodeGetParams as *mut c_void,
         "cuGraphNodeGetToolsId" => crate::stubs::cuGraphNodeGetToolsId as *mut c_void,
         "cuGraphNodeGetType" => crate::graph_nodes::cuGraphNodeGetType as *mut c_void,
-        "cuGraphNodeSetEnabled" => crate::stubs::cuGraphNodeSetEnabled as *mut c_void,
-        "cuGraphNodeSetParams" => crate::stubs::cuGraphNodeSetParams as *mut c_void,
-        "cuGraphNodeSetParams_v2" => crate::stubs::cuGraphNodeSetParams_v2 as *mut c_void,
+        "cuGraphNodeSetEnabled" => crate::graph_edit::cuGraphNodeSetEnabled as *mut c_void,
+        "cuGraphNodeSetParams" => crate::graph_params::cuGraphNodeSetParams as *mut c_void,
+        "cuGraphNodeSetParams_v2" => crate::graph_params::cuGraphNodeSetParams_v2 as *mut c_void,
         "cuGraphReleaseUserObject" => crate::user_object::cuGraphReleaseUserObject as *mut c_void,
-        "cuGraphRemoveDependencies" => crate::stubs::cuGraphRemoveDependencies as *mut c_void,
-        "cuGraphRemoveDependencies_v2" => crate::stubs::cuGraphRemoveDependencies_v2 as *mut c_void,
+        "cuGraphRemoveDependencies" => crate::graph_edit::cuGraphRemoveDependencies as *mut c_void,
+        "cuGraphRemoveDependencies_v2" => {
+            crate::graph_edit::cuGraphRemoveDependencies_v2 as *mut c_void
+        }
         "cuGraphRetainUserObject" => crate::user_object::cuGraphRetainUserObject as *mut c_void,
         "cuGraphUpload" => crate::graph_nodes::cuGraphUpload as *mut c_void,
         "cuGraphUpload_ptsz" => crate::graph_nodes::cuGraphUpload_ptsz as *mut c_void,
@@ -1303,8 +1358,8 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuKernelGetFunction" => crate::module::cuKernelGetFunction as *mut c_void,
         "cuKernelGetLibrary" => crate::module::cuKernelGetLibrary as *mut c_void,
         "cuKernelGetName" => crate::module::cuKernelGetName as *mut c_void,
-        "cuKernelGetParamCount" => crate::stubs::cuKernelGetParamCount as *mut c_void,
-        "cuKernelGetParamInfo" => crate::stubs::cuKernelGetParamInfo as *mut c_void,
+        "cuKernelGetParamCount" => crate::module::cuKernelGetParamCount as *mut c_void,
+        "cuKernelGetParamInfo" => crate::module::cuKernelGetParamInfo as *mut c_void,
         "cuKernelSetAttribute" => crate::module::cuKernelSetAttribute as *mut c_void,
         "cuKernelSetCacheConfig" => crate::module::cuKernelSetCacheConfig as *mut c_void,
         "cuLaunch" => crate::stubs::cuLaunch as *mut c_void,

@@ -88,64 +88,29 @@ stubs! {
     cuFabricCpyBatchAsync
     cuFabricCpyBatchAsync_ptsz
     cuFlushGPUDirectRDMAWrites
-    cuFuncGetParamCount
-    cuFuncGetParamInfo
     cuFuncSetBlockShape
     cuFuncSetSharedSize
     cuGraphAddBatchMemOpNode
     cuGraphAddExternalSemaphoresSignalNode
     cuGraphAddExternalSemaphoresWaitNode
-    cuGraphAddNode
-    cuGraphAddNode_v2
-    cuGraphAddNode_v3
     cuGraphBatchMemOpNodeGetParams
     cuGraphBatchMemOpNodeSetParams
-    cuGraphChildGraphNodeGetGraph
     cuGraphConditionalHandleCreate
-    cuGraphEventRecordNodeSetEvent
-    cuGraphEventWaitNodeSetEvent
     cuGraphExecBatchMemOpNodeSetParams
-    cuGraphExecChildGraphNodeSetParams
-    cuGraphExecEventRecordNodeSetEvent
-    cuGraphExecEventWaitNodeSetEvent
     cuGraphExecExternalSemaphoresSignalNodeSetParams
     cuGraphExecExternalSemaphoresWaitNodeSetParams
     cuGraphExecGetFlags
     cuGraphExecGetId
-    cuGraphExecHostNodeSetParams
-    cuGraphExecMemcpyNodeSetParams
-    cuGraphExecMemsetNodeSetParams
-    cuGraphExecNodeSetParams
     cuGraphExternalSemaphoresSignalNodeGetParams
     cuGraphExternalSemaphoresSignalNodeSetParams
     cuGraphExternalSemaphoresWaitNodeGetParams
     cuGraphExternalSemaphoresWaitNodeSetParams
     cuGraphGetId
-    cuGraphGetRootNodes
-    cuGraphHostNodeGetParams
-    cuGraphHostNodeSetParams
     cuGraphKernelNodeCopyAttributes
     cuGraphKernelNodeGetAttribute
     cuGraphKernelNodeSetAttribute
-    cuGraphMemcpyNodeGetParams
-    cuGraphMemcpyNodeSetParams
-    cuGraphMemsetNodeGetParams
-    cuGraphMemsetNodeSetParams
-    cuGraphNodeFindInClone
-    cuGraphNodeGetContainingGraph
-    cuGraphNodeGetDependencies
-    cuGraphNodeGetDependencies_v2
-    cuGraphNodeGetDependentNodes
-    cuGraphNodeGetDependentNodes_v2
-    cuGraphNodeGetEnabled
     cuGraphNodeGetLocalId
-    cuGraphNodeGetParams
     cuGraphNodeGetToolsId
-    cuGraphNodeSetEnabled
-    cuGraphNodeSetParams
-    cuGraphNodeSetParams_v2
-    cuGraphRemoveDependencies
-    cuGraphRemoveDependencies_v2
     cuGraphicsMapResources
     cuGraphicsMapResources_ptsz
     cuGraphicsResourceGetMappedMipmappedArray
@@ -169,8 +134,6 @@ stubs! {
     cuIpcGetMemHandle
     cuIpcOpenEventHandle
     cuIpcOpenMemHandle_v2
-    cuKernelGetParamCount
-    cuKernelGetParamInfo
     cuLaunch
     cuLaunchCooperativeKernelMultiDevice
     cuLaunchGrid

@@ -353,10 +353,10 @@ fn cuda_13_abis() {
         found("cuGraphAddNode_v3")
     );
     // A CUDA 13 function ptxjit lacks resolves to a stub that answers CUDA_ERROR_NOT_SUPPORTED,
-    // as CUDA 12's do (PFN_cuGraphNodeGetParams_v13020).
-    let (r, pfn, status) = get("cuGraphNodeGetParams", 13020, DEFAULT);
+    // as CUDA 12's do (PFN_cuGraphNodeGetLocalId_v13010).
+    let (r, pfn, status) = get("cuGraphNodeGetLocalId", 13010, DEFAULT);
     assert_eq!((r, status), (CUDA_SUCCESS, STATUS_SUCCESS));
-    assert_eq!(Some(pfn), dlsym("cuGraphNodeGetParams"));
+    assert_eq!(Some(pfn), dlsym("cuGraphNodeGetLocalId"));
     // SAFETY: a stub reads no arguments.
     let stub: unsafe extern "C" fn() -> u32 = unsafe { std::mem::transmute(pfn) };
     assert_eq!(unsafe { stub() }, CUDA_ERROR_NOT_SUPPORTED);

@@ -188,6 +188,16 @@ exports! { cudaFuncGetName => fn(name: *mut *const std::ffi::c_char, func: *cons
     unsafe { crate::out(name, n) }
 }}
 
+exports! { cudaFuncGetParamCount => fn(func: *const c_void, count: *mut usize) {
+    let f = register::function(func)?;
+    cu!(cuFuncGetParamCount(f, count))
+}}
+
+exports! { cudaFuncGetParamInfo => fn(func: *const c_void, index: usize, offset: *mut usize, size: *mut usize) {
+    let f = register::function(func)?;
+    cu!(cuFuncGetParamInfo(f, index, offset, size))
+}}
+
 /// `struct cudaFuncAttributes` (driver_types.h, CUDA 13: 144 bytes).
 #[repr(C)]
 pub struct FuncAttributes {

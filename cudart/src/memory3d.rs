@@ -218,6 +218,94 @@ exports! { cudaMemcpy3DAsync, cudaMemcpy3DAsync_ptsz => fn(p: *const Memcpy3DPar
     copy_3d(p, Some(stream))
 }}
 
+/// The runtime's `cudaMemcpy3DParms` for the driver's `CUDA_MEMCPY3D` (array positions and
+/// the width back in elements where a side is an array; the direction from the sides'
+/// memory types, `cudaMemcpyDefault` where a side is named by address). A pitched pointer's
+/// `xsize`, which the driver's descriptor does not keep, is its pitch.
+pub(crate) fn runtime_copy(m: &DrvMemcpy3D) -> Result<Memcpy3DParms, Fail> {
+    const HOST: c_uint = 1;
+    const DEVICE: c_uint = 2;
+    let mut elem = None;
+    let side = |ty: c_uint, host: usize, dev: u64, arr: u64, x: usize, y, z, pitch, height| {
+        let mut ptr = PitchedPtr {
+            ptr: std::ptr::null_mut(),
+            pitch: 0,
+            xsize: 0,
+            ysize: 0,
+        };
+        let mut pos = Pos { x, y, z };
+        let mut array = 0;
+        let mut size = None;
+        if ty == MEM_ARRAY {
+            let (_, s) = channel_desc(&array_descriptor(arr)?)?;
+            size = Some(s);
+            array = arr;
+            pos.x = x / s;
+        } else {
+            ptr.ptr = if ty == HOST {
+                host as *mut c_void
+            } else {
+                dev as *mut c_void
+            };
+            ptr.pitch = pitch;
+            ptr.xsize = pitch;
+            ptr.ysize = height;
+        }
+        Ok::<_, Fail>((array, pos, ptr, size))
+    };
+    let (src_array, src_pos, src_ptr, s) = side(
+        m.src_memory_type,
+        m.src_host,
+        m.src_device,
+        m.src_array,
+        m.src_x_in_bytes,
+        m.src_y,
+        m.src_z,
+        m.src_pitch,
+        m.src_height,
+    )?;
+    elem = elem.or(s);
+    let (dst_array, dst_pos, dst_ptr, s) = side(
+        m.dst_memory_type,
+        m.dst_host,
+        m.dst_device,
+        m.dst_array,
+        m.dst_x_in_bytes,
+        m.dst_y,
+        m.dst_z,
+        m.dst_pitch,
+        m.dst_height,
+    )?;
+    elem = elem.or(s);
+    // Arrays are device memory.
+    let place = |ty: c_uint| match ty {
+        HOST => Some(false),
+        DEVICE | MEM_ARRAY => Some(true),
+        _ => None,
+    };
+    let kind = match (place(m.src_memory_type), place(m.dst_memory_type)) {
+        (Some(false), Some(false)) => 0,
+        (Some(false), Some(true)) => 1,
+        (Some(true), Some(false)) => 2,
+        (Some(true), Some(true)) => 3,
+        _ => 4,
+    };
+    Ok(Memcpy3DParms {
+        src_array,
+        src_pos,
+        src_ptr,
+        dst_array,
+        dst_pos,
+        dst_ptr,
+        extent: Extent {
+            width: m.width_in_bytes / elem.unwrap_or(1),
+            height: m.height,
+            depth: m.depth,
+        },
+        kind,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -69,8 +69,6 @@ stubs! {
     cudaExternalMemoryGetMappedBuffer
     cudaExternalMemoryGetMappedMipmappedArray
     cudaFreeMipmappedArray
-    cudaFuncGetParamCount
-    cudaFuncGetParamInfo
     cudaGetExportTable
     cudaGetMipmappedArrayLevel
     cudaGetSurfaceObjectResourceDesc
@@ -81,70 +79,28 @@ stubs! {
     cudaGraphAddExternalSemaphoresWaitNode
     cudaGraphAddMemcpyNodeFromSymbol
     cudaGraphAddMemcpyNodeToSymbol
-    cudaGraphAddNode
-    cudaGraphAddNode_v2
-    cudaGraphChildGraphNodeGetGraph
     cudaGraphConditionalHandleCreate
     cudaGraphConditionalHandleCreate_v2
-    cudaGraphDestroyNode
-    cudaGraphEventRecordNodeGetEvent
-    cudaGraphEventRecordNodeSetEvent
-    cudaGraphEventWaitNodeGetEvent
-    cudaGraphEventWaitNodeSetEvent
-    cudaGraphExecChildGraphNodeSetParams
-    cudaGraphExecEventRecordNodeSetEvent
-    cudaGraphExecEventWaitNodeSetEvent
     cudaGraphExecExternalSemaphoresSignalNodeSetParams
     cudaGraphExecExternalSemaphoresWaitNodeSetParams
     cudaGraphExecGetFlags
     cudaGraphExecGetId
-    cudaGraphExecHostNodeSetParams
-    cudaGraphExecMemcpyNodeSetParams
-    cudaGraphExecMemcpyNodeSetParams1D
     cudaGraphExecMemcpyNodeSetParamsFromSymbol
     cudaGraphExecMemcpyNodeSetParamsToSymbol
-    cudaGraphExecMemsetNodeSetParams
-    cudaGraphExecNodeSetParams
     cudaGraphExternalSemaphoresSignalNodeGetParams
     cudaGraphExternalSemaphoresSignalNodeSetParams
     cudaGraphExternalSemaphoresWaitNodeGetParams
     cudaGraphExternalSemaphoresWaitNodeSetParams
     cudaGraphGetId
-    cudaGraphGetRootNodes
-    cudaGraphHostNodeGetParams
-    cudaGraphHostNodeSetParams
-    cudaGraphInstantiateWithParams
-    cudaGraphInstantiateWithParams_ptsz
     cudaGraphKernelNodeCopyAttributes
     cudaGraphKernelNodeGetAttribute
     cudaGraphKernelNodeSetAttribute
-    cudaGraphMemAllocNodeGetParams
-    cudaGraphMemFreeNodeGetParams
-    cudaGraphMemcpyNodeGetParams
-    cudaGraphMemcpyNodeSetParams
-    cudaGraphMemcpyNodeSetParams1D
     cudaGraphMemcpyNodeSetParamsFromSymbol
     cudaGraphMemcpyNodeSetParamsToSymbol
-    cudaGraphMemsetNodeGetParams
-    cudaGraphMemsetNodeSetParams
-    cudaGraphNodeFindInClone
-    cudaGraphNodeGetContainingGraph
-    cudaGraphNodeGetDependencies
-    cudaGraphNodeGetDependencies_v2
-    cudaGraphNodeGetDependentNodes
-    cudaGraphNodeGetDependentNodes_v2
-    cudaGraphNodeGetEnabled
     cudaGraphNodeGetLocalId
-    cudaGraphNodeGetParams
     cudaGraphNodeGetToolsId
-    cudaGraphNodeSetEnabled
-    cudaGraphNodeSetParams
     cudaGraphReleaseUserObject
-    cudaGraphRemoveDependencies
-    cudaGraphRemoveDependencies_v2
     cudaGraphRetainUserObject
-    cudaGraphUpload
-    cudaGraphUpload_ptsz
     cudaGraphicsMapResources
     cudaGraphicsResourceGetMappedMipmappedArray
     cudaGraphicsResourceGetMappedPointer

@@ -2,8 +2,9 @@
 // NVIDIA's libcudart.so.12): it imports cudaGetDeviceProperties_v2@libcudart.so.12 and friends,
 // which ptxjit's libcudart.so.12 link serves with CUDA 12's cudaDeviceProp layout; it gets
 // CUDA 12.9's runtime version (CUDART_VERSION of its headers), and the CUDA 12 forms of the
-// graph calls whose arguments CUDA 13 changed (cudaGraphAddDependencies and
-// cudaGraphGetEdges without edge data).
+// graph calls whose arguments CUDA 13 changed (cudaGraphAddDependencies, cudaGraphGetEdges,
+// cudaGraphNodeGetDependencies, cudaGraphNodeGetDependentNodes, cudaGraphRemoveDependencies
+// and cudaGraphAddNode without edge data).
 #include <cuda_runtime_api.h>
 #include <cstdio>
 #include <cstring>
@@ -50,6 +51,22 @@ int main() {
   std::memset(data, 0xff, sizeof data);
   EXPECT(cudaGraphGetEdges_v2(gr, ef, et, data, &count) == cudaSuccess && count == 2);
   EXPECT(data[0].type == 0 && data[1].from_port == 0);
+  // n[0] -> n[1] -> n[2]: n[1]'s one dependency and one dependent.
+  cudaGraphNode_t one[2] = {};
+  count = 2;
+  EXPECT(cudaGraphNodeGetDependencies(n[1], one, &count) == cudaSuccess && count == 1 && one[0] == n[0] && one[1] == nullptr);
+  count = 2;
+  EXPECT(cudaGraphNodeGetDependentNodes(n[1], one, &count) == cudaSuccess && count == 1 && one[0] == n[2]);
+  EXPECT(cudaGraphRemoveDependencies(gr, &n[0], &n[1], 1) == cudaSuccess);
+  EXPECT(cudaGraphNodeGetDependencies(n[1], nullptr, &count) == cudaSuccess && count == 0);
+  EXPECT(cudaGraphRemoveDependencies(gr, &n[0], &n[1], 1) == cudaErrorInvalidValue);
+  // An empty node after n[2] by cudaGraphAddNode (no edge data in CUDA 12.2's form).
+  cudaGraphNodeParams np = {};
+  np.type = cudaGraphNodeTypeEmpty;
+  cudaGraphNode_t last;
+  EXPECT(cudaGraphAddNode(&last, gr, &n[2], 1, &np) == cudaSuccess);
+  count = 2;
+  EXPECT(cudaGraphNodeGetDependencies(last, one, &count) == cudaSuccess && count == 1 && one[0] == n[2]);
   EXPECT(cudaGraphDestroy(gr) == cudaSuccess);
   std::printf("PASS\n");
   return 0;

@@ -28,6 +28,8 @@ pub enum GraphError {
     DuplicateEdge(NodeId, NodeId),
     /// The edges form a cycle through this node, so no order exists.
     Cycle(NodeId),
+    /// No such edge (the second node does not depend on the first).
+    NoEdge(NodeId, NodeId),
 }
 
 impl fmt::Display for GraphError {
@@ -36,6 +38,7 @@ impl fmt::Display for GraphError {
             GraphError::NoNode(n) => write!(f, "{n} is not a live node of this graph"),
             GraphError::DuplicateEdge(a, b) => write!(f, "{b} already depends on {a}"),
             GraphError::Cycle(n) => write!(f, "the dependencies form a cycle through {n}"),
+            GraphError::NoEdge(a, b) => write!(f, "{b} does not depend on {a}"),
         }
     }
 }
@@ -102,6 +105,22 @@ impl<N> Graph<N> {
             n.deps.insert(from);
         }
         Ok(())
+    }
+
+    /// Removes the edge that makes `to` depend on `from`. Errors: a dead node, or no such
+    /// edge ([`GraphError::NoEdge`]).
+    pub fn remove_edge(&mut self, from: NodeId, to: NodeId) -> Result<(), GraphError> {
+        self.node(from)?;
+        match self.nodes.get_mut(to.0 as usize).and_then(Option::as_mut) {
+            Some(n) => {
+                if n.deps.remove(&from) {
+                    Ok(())
+                } else {
+                    Err(GraphError::NoEdge(from, to))
+                }
+            }
+            None => Err(GraphError::NoNode(to)),
+        }
     }
 
     /// Removes node `n` and every edge to or from it.
@@ -221,5 +240,19 @@ mod tests {
         assert_eq!(g.get(a), Err(GraphError::NoNode(a)));
         assert_eq!(g.deps(b), Ok(vec![]));
         assert_eq!(g.ids(), vec![b]);
+    }
+
+    #[test]
+    fn removed_edges_no_longer_order() {
+        let mut g = Graph::new();
+        let a = g.add("a", &[]).unwrap();
+        let b = g.add("b", &[]).unwrap();
+        g.add_edge(b, a).unwrap();
+        assert_eq!(g.remove_edge(a, b), Err(GraphError::NoEdge(a, b)));
+        assert_eq!(g.remove_edge(b, a), Ok(()));
+        assert_eq!(g.deps(a), Ok(vec![]));
+        assert_eq!(g.remove_edge(b, a), Err(GraphError::NoEdge(b, a)));
+        // With the edge gone, the earliest added comes first again.
+        assert_eq!(g.topological_order(), Ok(vec![a, b]));
     }
 }
