@@ -240,6 +240,9 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
         Op::GetCtaRank { generic } => super::cluster::exec_map(d, false, generic, mask, s, env),
         Op::ClcTryCancel {} => super::clc::exec(d, mask, s, env),
         Op::Atom128 { cas, space } => super::atom128::exec(d, cas, space, mask, s, env),
+        Op::Strong128 { store, space } => {
+            super::atom128::exec_strong(d, store, space, mask, s, env)
+        }
         Op::Activemask {} => {
             for l in lanes(mask) {
                 d.set(s, 0, l, mask as u64);
