@@ -475,6 +475,7 @@ pub fn cta_uniform_entry(f: &Function) -> Option<(Block, Vec<crate::ir::Inst>)> 
             | Op::Atom { space, .. }
             | Op::AtomCas { space }
             | Op::Atom128 { space, .. } => space,
+            Op::Strong128 { store: true, space } => space,
             _ => return false,
         };
         matches!(space, Space::Param | Space::Generic)

@@ -143,6 +143,16 @@ op_table! {
     /// `runtime::atom128` (the host's 16-byte compare-and-swap) for the active lanes in lane
     /// order; the address must be 16-byte aligned.
     ["9.7.13.5"] Atom128 { cas: bool, space: Space } => "atom.b128";
+    /// A strong (`.relaxed`, `.volatile`, `.acquire`, `.release`) 16-byte load or store
+    /// (`.v2.b64`, `.v4.b32`, `.b128`) as one single-copy-atomic access of the whole 16 bytes:
+    /// load args (addr) → (low i64, high i64), store args (addr, low i64, high i64) → ().
+    /// PTX ISA §8 models a vector access as element accesses in an unspecified order, but
+    /// CUB's and Thrust's single-pass scans (decoupled look-back: a tile's status and value
+    /// in one 16-byte word) rely on a GPU's aligned 16-byte access not tearing, so an
+    /// element-by-element access would let a reader see a status with another write's value.
+    /// A warp operation run by `runtime::atom128` (the host's 16-byte atomic load or store)
+    /// for the active lanes in lane order; the address must be 16-byte aligned.
+    ["9.7.9.8"] Strong128 { store: bool, space: Space } => "ld.st.strong.b128";
     /// `isspacep.space`: whether a generic address falls in the state space's window (global:
     /// outside the shared and local windows). Result pred.
     ["9.7.9.19"] IsSpace { space: Space } => "isspacep";
@@ -506,6 +516,7 @@ macro_rules! warp_ops {
             | $crate::ir::Op::GetCtaRank { .. }
             | $crate::ir::Op::ClcTryCancel {}
             | $crate::ir::Op::Atom128 { .. }
+            | $crate::ir::Op::Strong128 { .. }
             | $crate::ir::Op::Activemask {}
             | $crate::ir::Op::Match { .. }
             | $crate::ir::Op::Redux { .. }

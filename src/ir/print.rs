@@ -156,6 +156,9 @@ pub fn print_modifiers(op: &Op) -> String {
         Op::Atom { op, space } => format!(".{space}.{}", format!("{op:?}").to_lowercase()),
         Op::AtomCas { space } => format!(".{space}"),
         Op::Atom128 { cas, space } => format!(".{space}.{}", if *cas { "cas" } else { "exch" }),
+        Op::Strong128 { store, space } => {
+            format!(".{space}.{}", if *store { "store" } else { "load" })
+        }
         Op::Shfl { mode } => format!(".{mode}"),
         Op::Vote { mode } => format!(".{mode}"),
         Op::Match { all } => {

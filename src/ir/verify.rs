@@ -242,6 +242,17 @@ impl Op {
                     .then_some(())
                     .ok_or("atom.b128: (addr, i64 halves of b[, c]) → (i64, i64)".into())
             }
+            Op::Strong128 { store, .. } => {
+                if *store {
+                    n(3, 0)?;
+                } else {
+                    n(1, 2)?;
+                }
+                addr(args[0])?;
+                (args[1..].iter().chain(res.iter()).all(|&t| t == I64))
+                    .then_some(())
+                    .ok_or("strong 16-byte access: (addr[, low, high]) → [(low, high)]".into())
+            }
             Op::IAddSat {} | Op::ISubSat {} => {
                 n(2, 1)?;
                 same(&|t| t == I32)

@@ -290,6 +290,21 @@ pub(super) fn wide(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerEr
             let space = func_param_space(b, cx, 1)?;
             let (lo, hi) = b.wide_reg(cx, &d)?;
             let addr = b.address(cx, 1, space)?;
+            if strong_16_bytes(cx, space, Type::I64, 2) {
+                let (l, h) = (b.new_var(Type::I64), b.new_var(Type::I64));
+                let op = Op::Strong128 {
+                    store: false,
+                    space,
+                };
+                b.emit(op, vec![addr], vec![l, h], cx.loc, &cx.ptx);
+                b.mark_sync(cx.mem_sync());
+                for (r, v) in [(lo, l), (hi, h)] {
+                    let t = b.new_var(Type::I64);
+                    cx.writes.push((r, t));
+                    b.copy(t, v, cx.loc, &cx.ptx);
+                }
+                return Ok(());
+            }
             let at = b.vars[addr as usize];
             let eight = b.konst(cx, at, 8);
             let a8 = b.emit1(Op::IAdd {}, vec![addr, eight], at, cx.loc, &cx.ptx);
@@ -322,6 +337,12 @@ pub(super) fn wide(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerEr
             }
             let (lo, hi) = b.wide_reg(cx, &s)?;
             let addr = b.address(cx, 0, space)?;
+            if strong_16_bytes(cx, space, Type::I64, 2) {
+                let op = Op::Strong128 { store: true, space };
+                b.emit(op, vec![addr, lo, hi], vec![], cx.loc, &cx.ptx);
+                b.mark_sync(cx.mem_sync());
+                return Ok(());
+            }
             b.store_b128(cx, space, addr, lo, hi);
             Ok(())
         }
@@ -473,6 +494,34 @@ pub(super) fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
         _ => return Err(cx.bad("vector width and destination list disagree")),
     };
     let at = b.vars[addr as usize];
+    if strong_16_bytes(cx, space, ty, n) {
+        let (lo, hi) = (b.new_var(Type::I64), b.new_var(Type::I64));
+        let op = Op::Strong128 {
+            store: false,
+            space,
+        };
+        b.emit(op, vec![addr], vec![lo, hi], cx.loc, &cx.ptx);
+        b.mark_sync(cx.mem_sync());
+        // Element k in bits k·w..(k+1)·w of the 16 little-endian bytes.
+        let per_half = 8 / ty.bytes() as usize;
+        for (k, dop) in dests.iter().enumerate() {
+            let half = if k < per_half { lo } else { hi };
+            let part = if k % per_half == 0 {
+                half
+            } else {
+                let c = b.konst(cx, Type::I32, ty.bits() as u64);
+                let op = Op::Shr {
+                    sign: Sign::Unsigned,
+                };
+                b.emit1(op, vec![half, c], Type::I64, cx.loc, &cx.ptx)
+            };
+            let v = b.coerce(cx, part, ty, Some(Sign::Unsigned), cx.inst.span)?;
+            if let Some(t) = b.dst_sized(cx, dop, ty, pt, sign)? {
+                b.copy(t, v, cx.loc, &cx.ptx);
+            }
+        }
+        return Ok(());
+    }
     if let Some(wt) = packed_vector(space, ty, n) {
         // One access of the whole vector, split into its elements (element k in bits
         // k·w..(k+1)·w: little-endian memory).
@@ -522,6 +571,16 @@ pub(super) fn load(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     Ok(())
 }
 
+/// Whether an `ld`/`st` is a strong (`.relaxed`, `.volatile`, `.mmio`, `.acquire`,
+/// `.release`) vector access of 16 bytes in memory other threads can see (global, shared,
+/// generic): one [`Op::Strong128`], which does not tear, instead of element accesses.
+fn strong_16_bytes(cx: &Cx, space: Space, ty: Type, n: u32) -> bool {
+    n >= 2
+        && ty.bytes() * n == 16
+        && cx.mem_sync() != crate::ir::MemSync::None
+        && matches!(space, Space::Global | Space::Shared | Space::Generic)
+}
+
 /// The integer type of a whole `ld`/`st` vector accessed at once: vectors of at most 8
 /// bytes (`.v2/.v4` of 8- and 16-bit elements, `.v2` of 32-bit ones) in memory that threads
 /// address directly (global, shared, local, generic). A vector access is one access of its
@@ -556,6 +615,28 @@ pub(super) fn store(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
         _ => return Err(cx.bad("vector width and source list disagree")),
     };
     let at = b.vars[addr as usize];
+    if strong_16_bytes(cx, space, ty, n) {
+        // The elements packed into two 64-bit halves (element k in bits k·w..(k+1)·w of
+        // the 16 little-endian bytes), one store.
+        let per_half = 8 / ty.bytes() as usize;
+        let mut halves = vec![];
+        for (k, sop) in srcs.iter().enumerate() {
+            let v = b.src_sized(cx, sop, ty, pt, Sign::Unsigned)?;
+            // A float element's bits, zero-extended.
+            let v = b.coerce(cx, v, Type::I64, Some(Sign::Unsigned), cx.inst.span)?;
+            if k % per_half == 0 {
+                halves.push(v);
+            } else if let Some(h) = halves.last_mut() {
+                let c = b.konst(cx, Type::I32, ty.bits() as u64);
+                let v = b.emit1(Op::Shl {}, vec![v, c], Type::I64, cx.loc, &cx.ptx);
+                *h = b.emit1(Op::Or {}, vec![*h, v], Type::I64, cx.loc, &cx.ptx);
+            }
+        }
+        let op = Op::Strong128 { store: true, space };
+        b.emit(op, [vec![addr], halves].concat(), vec![], cx.loc, &cx.ptx);
+        b.mark_sync(cx.mem_sync());
+        return Ok(());
+    }
     if let Some(wt) = packed_vector(space, ty, n) {
         // The elements packed into one integer (element k in bits k·w..(k+1)·w), one store.
         let mut acc = None;

@@ -33,6 +33,7 @@ fn reads_shared_memory(op: &Op) -> bool {
         | Op::Atom { space, .. }
         | Op::AtomCas { space }
         | Op::Atom128 { space, .. } => visible(space),
+        Op::Strong128 { store, space } => !store && visible(space),
         Op::MBarrier { op, .. } => op.waits(),
         Op::ClusterBarrier { op } => op.waits(),
         Op::Tcgen05 { op } => op.waits(),

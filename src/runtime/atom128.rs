@@ -118,6 +118,66 @@ pub(crate) fn exec(
     debug_assert!(matches!(d.op, Op::Atom128 { .. }));
 }
 
+/// Execute [`Op::Strong128`] (`d.op`) for the lanes of `mask` on warp state `s`: a 16-byte
+/// load (args (address) → (low, high)) or store (args (address, low, high)) of each lane as
+/// one access of the host's 16-byte atomics, so no other thread sees half of it. Faults as
+/// [`exec`] does (bounds, 16-byte alignment, a host without 16-byte atomics); a faulting
+/// lane's load result is 0.
+pub(crate) fn exec_strong(
+    d: &WarpDesc,
+    store: bool,
+    space: Space,
+    mask: u32,
+    s: &mut [u8],
+    env: &CtaEnv,
+) {
+    let lock_free = host_has_cas16();
+    let (init, race) = if store {
+        (InitAccess::Write, AccessKind::Write)
+    } else {
+        (InitAccess::Read, AccessKind::Read)
+    };
+    for l in lanes(mask) {
+        let addr = d.arg(s, 0, l);
+        let loaded = match env::translate(env, space, addr, SIZE, SIZE, l) {
+            Ok(_) if !lock_free => {
+                let detail = "a strong 16-byte access needs the host's 16-byte atomics, which \
+                              this host lacks (element by element it could tear)"
+                    .to_string();
+                env.fault_detail(l, d.inst, FaultKind::Unsupported, detail);
+                0
+            }
+            Ok(p) if !(p as usize).is_multiple_of(SIZE as usize) => {
+                env.fault(l, d.inst, FaultKind::Misaligned, space, addr, SIZE, store);
+                0
+            }
+            Ok(p) => {
+                env::init_access(env, space, addr, SIZE, l, d.inst, init);
+                env.race_access(l, d.inst, p, SIZE, race);
+                // SAFETY: translate checked 16 bytes at `p` inside the space; `p` is 16-byte
+                // aligned (above) and the host's 16-byte atomics are lock-free.
+                let a = unsafe { AtomicU128::from_ptr(p as *mut u128) };
+                if store {
+                    let v = u128::from(d.arg(s, 1, l)) | u128::from(d.arg(s, 2, l)) << 64;
+                    a.store(v, SeqCst);
+                    0
+                } else {
+                    a.load(SeqCst)
+                }
+            }
+            Err((kind, sp)) => {
+                env.fault(l, d.inst, kind, sp, addr, SIZE, store);
+                0
+            }
+        };
+        if !store {
+            d.set(s, 0, l, loaded as u64);
+            d.set(s, 1, l, (loaded >> 64) as u64);
+        }
+    }
+    debug_assert!(matches!(d.op, Op::Strong128 { .. }));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

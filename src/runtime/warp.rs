@@ -225,10 +225,17 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     preds |= 1 << l;
                 }
             }
-            for l in lanes(mask) {
-                let group = d.arg(s, 1, l) as u32 & mask;
-                d.set(s, 0, l, semantics::vote(mode, preds, group) as u64);
-            }
+            let groups = d.gather32(s, 1, mask);
+            // The usual case, every lane naming the same membermask (`0xffffffff`): one
+            // result for every lane, computed once and written lane-consecutively.
+            let group0 = groups[mask.trailing_zeros() as usize] & mask;
+            let results: [u32; WARP_SIZE as usize] =
+                if lanes(mask).all(|l| groups[l as usize] & mask == group0) {
+                    [semantics::vote(mode, preds, group0); WARP_SIZE as usize]
+                } else {
+                    std::array::from_fn(|l| semantics::vote(mode, preds, groups[l] & mask))
+                };
+            d.scatter32(s, 0, mask, &results);
         }
         Op::Mma { spec } => super::mma::exec(d, &spec, mask, s, env),
         Op::Wgmma { spec } => super::wgmma::exec(d, &spec, mask, s, env),
@@ -240,6 +247,9 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
         Op::GetCtaRank { generic } => super::cluster::exec_map(d, false, generic, mask, s, env),
         Op::ClcTryCancel {} => super::clc::exec(d, mask, s, env),
         Op::Atom128 { cas, space } => super::atom128::exec(d, cas, space, mask, s, env),
+        Op::Strong128 { store, space } => {
+            super::atom128::exec_strong(d, store, space, mask, s, env)
+        }
         Op::Activemask {} => {
             for l in lanes(mask) {
                 d.set(s, 0, l, mask as u64);
@@ -484,9 +494,24 @@ fn warp_sync(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
     let live = rd32(s, LIVE_OFF);
     let exited = rd32(s, EXITED_OFF) & live;
     let alive = live & !exited;
+    // The usual case without racecheck: every lane names one membermask that holds all of
+    // them (`__syncwarp()` by the whole warp), so none faults and none waits.
+    let mms = d.gather32(s, 0, mask);
+    let mm0 = mms[mask.trailing_zeros() as usize];
+    if env.race.is_null()
+        && mask & !mm0 == 0
+        && mm0 & alive & !mask == 0
+        && lanes(mask).all(|l| mms[l as usize] == mm0)
+    {
+        d.scatter32(s, 0, mask, &[0; WARP_SIZE as usize]);
+        if env.synccheck().is_some() {
+            check_warp_sync(d, mask, s, env, alive, exited);
+        }
+        return;
+    }
     let mut synced = None;
     for l in lanes(mask) {
-        let mm = d.arg(s, 0, l) as u32;
+        let mm = mms[l as usize];
         let bit = 1u32 << l;
         if mm & bit == 0 {
             env.fault(
