@@ -9,7 +9,6 @@ use super::codegen::{ctype, EnvField, Gen, TRUSTED};
 use crate::analysis::schedule::{EXITED_OFF, LIVE_OFF};
 use crate::ir::{self, Effect, Op, Terminator};
 use crate::runtime::env::CtaEnv;
-use crate::runtime::memory::GLOBAL_BASE;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     types, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, Value,
@@ -293,6 +292,17 @@ impl Gen<'_, '_> {
         }
     }
 
+    /// The constant `bits` (`Op::Const`) of type `t` in all four lanes.
+    fn const_group(&mut self, bits: u64, t: ir::Type) -> GVal {
+        let x = match t {
+            ir::Type::F32 => self.b.ins().f32const(f32::from_bits(bits as u32)),
+            ir::Type::F64 => self.b.ins().f64const(f64::from_bits(bits)),
+            ir::Type::Pred => self.b.ins().iconst(types::I8, (bits & 1) as i64),
+            t => self.b.ins().iconst(ctype(t), bits as i64),
+        };
+        self.splat_val(x, t)
+    }
+
     /// The four lanes as scalars (predicates as `i8` 0/1).
     pub(super) fn lanes_of(&mut self, v: GVal, t: ir::Type) -> [Value; 4] {
         match v {
@@ -368,6 +378,14 @@ impl Gen<'_, '_> {
         let t = self.ty(v);
         if let Some(&x) = sc.get(&v) {
             let r = self.splat_val(x, t);
+            grp.vals.insert(v, r);
+            return Ok(r);
+        }
+        // A constant defined in another block: made again rather than read from its slot.
+        // Every lane that reads `v` ran its definition (SSA dominance), so the slot holds
+        // the constant in each lane whose value is used.
+        if let Some(bits) = self.f.const_bits(v) {
+            let r = self.const_group(bits, t);
             grp.vals.insert(v, r);
             return Ok(r);
         }
@@ -720,15 +738,7 @@ impl Gen<'_, '_> {
             }};
         }
         let r = match d.op {
-            Op::Const { bits } => {
-                let x = match rt {
-                    ir::Type::F32 => self.b.ins().f32const(f32::from_bits(bits as u32)),
-                    ir::Type::F64 => self.b.ins().f64const(f64::from_bits(bits)),
-                    ir::Type::Pred => self.b.ins().iconst(types::I8, (bits & 1) as i64),
-                    t => self.b.ins().iconst(ctype(t), bits as i64),
-                };
-                self.splat_val(x, rt)
-            }
+            Op::Const { bits } => self.const_group(bits, rt),
             Op::SReg {
                 reg: r @ (ir::SReg::TidX | ir::SReg::TidY | ir::SReg::TidZ),
             } => {
@@ -1220,24 +1230,7 @@ impl Gen<'_, '_> {
         elem: u32,
         align: u32,
     ) -> Option<(Value, Value, Value)> {
-        let (base, limit, bias) = match space {
-            ir::Space::Global | ir::Space::Const => (
-                self.env_val(EnvField::GlobalBase),
-                self.env_val(EnvField::GlobalTop),
-                GLOBAL_BASE as i64,
-            ),
-            ir::Space::Shared if !self.racecheck => (
-                self.env_val(EnvField::SharedBase),
-                self.env_val(EnvField::SharedSize),
-                0,
-            ),
-            ir::Space::Param => (
-                self.env_val(EnvField::ParamBase),
-                self.env_val(EnvField::ParamSize),
-                0,
-            ),
-            _ => return None,
-        };
+        let (base, limit, bias) = self.window(space)?;
         let a0 = self.b.ins().extractlane(addr.0, 0);
         let sa = self.b.ins().splat(types::I64X2, a0);
         let s = elem as i64;
