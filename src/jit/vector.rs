@@ -795,6 +795,14 @@ impl Gen<'_, '_> {
                 let steps = self.vconst_i32([0, 1, 2, 3]);
                 GVal::V1(self.b.ins().iadd(s, steps))
             }
+            // `x + 0` is `x` (a variable at address 0 of its window, `mov.u64 %rd, sym`, added
+            // to an offset): no vector addition of a constant zero.
+            Op::IAdd {} if d.args.iter().any(|&a| self.f.const_bits(a) == Some(0)) => {
+                let k = usize::from(self.f.const_bits(d.args[0]) == Some(0));
+                *args
+                    .get(k)
+                    .ok_or_else(|| format!("{i}: iadd without two operands"))?
+            }
             Op::IAdd {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(iadd),
             Op::ISub {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(isub),
             // A 64-bit product by a power of two is a shift (`psllq`): x86 has no 64-bit
