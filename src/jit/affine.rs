@@ -767,8 +767,8 @@ impl Gen<'_, '_> {
         elem: i64,
         stride: i64,
         aligns: &[(i64, i64)],
-    ) -> Value {
-        let (_, limit, bias) = self.strided_window(space);
+    ) -> Result<Value, String> {
+        let (_, limit, bias) = self.strided_window(space)?;
         // Lane 31's element of the last member ends the range.
         let span = (hi - lo) + 31 * stride + elem;
         let off = self.b.ins().iadd_imm_s(a_lo, -bias);
@@ -800,7 +800,7 @@ impl Gen<'_, '_> {
             let nm = self.b.ins().icmp_imm_s(IntCC::Equal, checks, 0);
             ok = self.b.ins().band(ok, nm);
         }
-        ok
+        Ok(ok)
     }
 
     /// Decide the fast accesses of block `blk` (at its top, after the scalar section).
@@ -903,7 +903,7 @@ impl Gen<'_, '_> {
                 r0
             };
             let lo = members.iter().map(|m| m.1).min().unwrap_or(0);
-            let (base, _, bias) = self.strided_window(*space);
+            let (base, _, bias) = self.strided_window(*space)?;
             let a_lo = self.b.ins().iadd_imm_s(r0, lo);
             let off = self.b.ins().iadd_imm_s(a_lo, -bias);
             let p = self.b.ins().iadd(base, off);
@@ -911,7 +911,7 @@ impl Gen<'_, '_> {
         }
         // Each group's bounds/alignment test and the run-time conditions of all replays
         // (launch fact, no wrap), which hold for the block or the fast paths are all off.
-        let per_warp = |g: &mut Self| -> Vec<Value> {
+        let per_warp = |g: &mut Self| -> Result<Vec<Value>, String> {
             let mut common = None;
             for &c in &rp.checks {
                 common = Some(match common {
@@ -925,13 +925,13 @@ impl Gen<'_, '_> {
             {
                 let hi = members.iter().map(|m| m.1).max().unwrap_or(0);
                 let aligns = tested_aligns(members.iter().map(|m| (m.1, m.3)), *elem);
-                let ok = g.window_ok(a_lo, *space, lo, hi, *elem, *stride, &aligns);
+                let ok = g.window_ok(a_lo, *space, lo, hi, *elem, *stride, &aligns)?;
                 oks.push(match common {
                     Some(c) => g.b.ins().band(ok, c),
                     None => ok,
                 });
             }
-            oks
+            Ok(oks)
         };
         let oks = match (cta, self.hoist.cta.ok) {
             (Some(ranges), Some(_)) if self.hoist.cta.deferred.is_some() => {
@@ -970,7 +970,7 @@ impl Gen<'_, '_> {
                 }
                 self.b.ins().brif(cta_ok, fast, &[], slow, &[]);
                 self.b.switch_to_block(slow);
-                let oks: Vec<BlockArg> = per_warp(self).into_iter().map(BlockArg::Value).collect();
+                let oks: Vec<BlockArg> = per_warp(self)?.into_iter().map(BlockArg::Value).collect();
                 self.b.ins().jump(merge, &oks);
                 self.b.switch_to_block(fast);
                 let one = self.iconst(types::I8, 1);
@@ -979,7 +979,7 @@ impl Gen<'_, '_> {
                 self.b.switch_to_block(merge);
                 self.b.block_params(merge).to_vec()
             }
-            _ => per_warp(self),
+            _ => per_warp(self)?,
         };
         let mut full: Option<Value> = None;
         for (((root, _, _, elem, stride), members), (ok, (_, p, lo))) in

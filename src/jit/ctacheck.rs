@@ -199,7 +199,7 @@ impl Gen<'_, '_> {
                     aligns,
                     checks,
                 } => {
-                    let mut ok = self.window_ok(a_lo, space, lo, hi, elem, stride, &aligns);
+                    let mut ok = self.window_ok(a_lo, space, lo, hi, elem, stride, &aligns)?;
                     for c in checks {
                         ok = self.b.ins().band(ok, c);
                     }
@@ -573,7 +573,7 @@ impl Gen<'_, '_> {
                     r0
                 };
                 let a_lo = self.b.ins().iadd_imm_s(r0, r.lo);
-                let ok = self.window_ok(a_lo, r.space, r.lo, r.hi, r.elem, r.stride, &r.aligns);
+                let ok = self.window_ok(a_lo, r.space, r.lo, r.hi, r.elem, r.stride, &r.aligns)?;
                 flag = self.b.ins().band(flag, ok);
                 for &(x, s, signed) in &wide {
                     let ok = self.no_wrap(x, s, signed, 31);

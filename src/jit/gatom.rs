@@ -15,9 +15,10 @@
 //! Inactive lanes' addresses are never tested or used (they may hold anything) and their
 //! results are 0, as on the per-lane path.
 //!
-//! Only `atom.add` with all four lanes active on one address is combined: the sum of the
-//! four operands is added by one operation, and lane j's result is the old value plus the
-//! operands of lanes `0..j`. That is the outcome of the four lanes' atomics performed back to
+//! Only a global `atom.add` with all four lanes active on one address is combined (shared
+//! memory's atomics are plain loads and stores, which cost less in lane order than the
+//! test): the sum of the four operands is added by one operation, and lane j's result is
+//! the old value plus the operands of lanes `0..j`. That is the outcome of the four lanes' atomics performed back to
 //! back in lane order, with no other thread's access in between, which is one of the orders
 //! the memory model allows (each atomic stays indivisible; integer addition is exact and
 //! associative modulo 2^n), and the order the per-lane path and the interpreter use.
@@ -52,18 +53,10 @@ impl Gen<'_, '_> {
         let Some(addr) = self.addr_v2(args[0], arg_tys[0]) else {
             return Ok(None);
         };
-        let (base, limit, bias) = match form.space {
-            ir::Space::Global => (
-                self.env_val(EnvField::GlobalBase),
-                self.env_val(EnvField::GlobalTop),
-                GLOBAL_BASE as i64,
-            ),
-            ir::Space::Shared if !self.racecheck => (
-                self.env_val(EnvField::SharedBase),
-                self.env_val(EnvField::SharedSize),
-                0,
-            ),
-            _ => return Ok(None),
+        // `inline_atomic_form` accepts global memory and shared memory without racecheck,
+        // both with a window.
+        let Some((base, limit, bias)) = self.window(form.space) else {
+            return Ok(None);
         };
         let t = form.t;
         let ct = ctype(t);
@@ -78,9 +71,15 @@ impl Gen<'_, '_> {
         // signed test of `limit` below), `o` read as unsigned is at most `last` exactly when
         // neither `o` nor `last - o` (wrapping) has its sign bit set; the bias is a multiple
         // of every operand size, so the offset's low bits are the address's.
-        let biasv = self.vconst_i64([bias, bias]);
-        let o0 = self.b.ins().isub(addr.0, biasv);
-        let o1 = self.b.ins().isub(addr.1, biasv);
+        let (o0, o1) = if bias == 0 {
+            addr
+        } else {
+            let biasv = self.vconst_i64([bias, bias]);
+            (
+                self.b.ins().isub(addr.0, biasv),
+                self.b.ins().isub(addr.1, biasv),
+            )
+        };
         let last = self.b.ins().iadd_imm_s(limit, -size);
         let lastv = self.b.ins().splat(types::I64X2, last);
         let sign_low = self.vconst_i64([i64::MIN | (size - 1), i64::MIN | (size - 1)]);
@@ -156,8 +155,10 @@ impl Gen<'_, '_> {
             self.b.ins().extractlane(o1, 1),
         ]
         .map(|o| self.b.ins().iadd(base, o));
-        if form.op == Some(ir::AtomOp::Add) {
-            // All four lanes active on one address: one addition of the operands' sum.
+        if form.op == Some(ir::AtomOp::Add) && form.space == ir::Space::Global {
+            // All four lanes active on one address: one host atomic adds the operands' sum.
+            // (Shared memory's atomics are plain loads and stores, `Gen::atomic_at`: four
+            // of them in lane order cost less than the test.)
             let a0 = self.b.ins().extractlane(addr.0, 0);
             let sa = self.b.ins().splat(types::I64X2, a0);
             let e0 = self.b.ins().icmp(IntCC::Equal, sa, addr.0);

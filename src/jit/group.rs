@@ -495,7 +495,7 @@ impl Gen<'_, '_> {
         // Warp-uniform parts, once, and each root's bound.
         let mut top = HashMap::new();
         for root in out.roots.iter_mut() {
-            let (_, limit, bias) = self.strided_window(root.space);
+            let (_, limit, bias) = self.strided_window(root.space)?;
             let span = (root.hi - root.lo)
                 + if root.stride == 0 {
                     root.elem
@@ -933,7 +933,7 @@ impl Gen<'_, '_> {
             return Err("internal: a tested leaf without its uniform part".into());
         };
         let (shape, a0) = self.tested_chain(grp, c)?;
-        let (base, _, _) = self.strided_window(space);
+        let (base, _, _) = self.strided_window(space)?;
         let off = self.b.ins().iadd(a0, usum);
         let inb = self.b.ins().icmp(IntCC::UnsignedLessThan, off, bound);
         let ok = self.b.ins().band(shape, inb);
@@ -955,7 +955,7 @@ impl Gen<'_, '_> {
         } else {
             r0
         };
-        let (base, _, bias) = self.strided_window(space);
+        let (base, _, bias) = self.strided_window(space)?;
         let bound = self.gfast.roots[r]
             .bound
             .ok_or("internal: a root without a bound")?;

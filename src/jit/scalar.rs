@@ -99,22 +99,43 @@ impl Gen<'_, '_> {
         Ok(self.of_bits(r, res_ty))
     }
 
-    /// The inline window of a lane-strided access to `space`: (host base, window size in
-    /// bytes, the device address the window starts at): the CTA's shared memory from 0, or
-    /// global memory from `GLOBAL_BASE`. Used by the affine and group accesses' range tests.
-    pub(super) fn strided_window(&mut self, space: ir::Space) -> (Value, Value, i64) {
+    /// The inline window of `space` for code that translates device addresses itself:
+    /// (host base, window size in bytes, the device address the window starts at), or
+    /// `None` where every access goes through `helpers::access_helper`. Global and const
+    /// memory (const banks live in the global arena) from `GLOBAL_BASE`; the CTA's shared
+    /// memory from 0 unless racecheck must see each access; the parameter buffer from 0;
+    /// local and generic addresses have no inline window. Used by the per-lane translation
+    /// ([`Gen::access_ptr`]), the group accesses and atomics, and the affine and group
+    /// range tests.
+    pub(super) fn window(&mut self, space: ir::Space) -> Option<(Value, Value, i64)> {
         match space {
-            ir::Space::Shared => (
-                self.env_val(EnvField::SharedBase),
-                self.env_val(EnvField::SharedSize),
-                0,
-            ),
-            _ => (
+            ir::Space::Global | ir::Space::Const => Some((
                 self.env_val(EnvField::GlobalBase),
                 self.env_val(EnvField::GlobalTop),
                 GLOBAL_BASE as i64,
-            ),
+            )),
+            ir::Space::Shared if !self.racecheck => Some((
+                self.env_val(EnvField::SharedBase),
+                self.env_val(EnvField::SharedSize),
+                0,
+            )),
+            ir::Space::Param => Some((
+                self.env_val(EnvField::ParamBase),
+                self.env_val(EnvField::ParamSize),
+                0,
+            )),
+            ir::Space::Shared | ir::Space::Local | ir::Space::Generic => None,
         }
+    }
+
+    /// [`Gen::window`] of a space the affine and group planners chose (global, const, or
+    /// shared without racecheck); any other space is an internal error.
+    pub(super) fn strided_window(
+        &mut self,
+        space: ir::Space,
+    ) -> Result<(Value, Value, i64), String> {
+        self.window(space)
+            .ok_or_else(|| format!("internal: a lane-strided access to {space} memory"))
     }
 
     /// Whether `size` bytes at offset `off` lie inside a window of `limit` bytes and `addr`
@@ -163,28 +184,12 @@ impl Gen<'_, '_> {
         let merge = self.b.create_block();
         self.b.append_block_param(merge, self.ptr);
         let slow = self.b.create_block();
-        let (base, limit, off) = match space {
-            ir::Space::Global | ir::Space::Const => {
-                let off = self.b.ins().iadd_imm_s(addr, -(GLOBAL_BASE as i64));
-                (
-                    Some(self.env_val(EnvField::GlobalBase)),
-                    Some(self.env_val(EnvField::GlobalTop)),
-                    off,
-                )
-            }
-            ir::Space::Shared if !self.racecheck => (
-                Some(self.env_val(EnvField::SharedBase)),
-                Some(self.env_val(EnvField::SharedSize)),
-                addr,
-            ),
-            ir::Space::Param => (
-                Some(self.env_val(EnvField::ParamBase)),
-                Some(self.env_val(EnvField::ParamSize)),
-                addr,
-            ),
-            _ => (None, None, addr),
-        };
-        if let (Some(base), Some(limit)) = (base, limit) {
+        if let Some((base, limit, bias)) = self.window(space) {
+            let off = if bias == 0 {
+                addr
+            } else {
+                self.b.ins().iadd_imm_s(addr, -bias)
+            };
             // ok = in bounds and aligned [&& !memcheck for global]
             let mut ok = self.in_window(off, limit, addr, size, align);
             if matches!(space, ir::Space::Global | ir::Space::Const) {

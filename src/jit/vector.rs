@@ -9,7 +9,6 @@ use super::codegen::{ctype, EnvField, Gen, TRUSTED};
 use crate::analysis::schedule::{EXITED_OFF, LIVE_OFF};
 use crate::ir::{self, Effect, Op, Terminator};
 use crate::runtime::env::CtaEnv;
-use crate::runtime::memory::GLOBAL_BASE;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     types, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, Value,
@@ -39,6 +38,9 @@ pub(super) struct Grp {
     /// `state + g * 4 * size` for lane sizes 1, 2, 4, 8.
     base: [Value; 4],
     pub(super) vals: HashMap<ir::Value, GVal>,
+    /// Each `u8`/`u16` load's four lanes packed in the low lanes of one `i8x16`/`i16x8`
+    /// vector (`Gen::vec_load`), from which a conversion to 32 bits widens all four at once.
+    pub(super) packed: HashMap<ir::Value, Value>,
     /// Group-affine addresses replayed for this group (`group.rs`).
     pub(super) gcache: super::group::GroupCache,
     /// All four lanes are active (a loop of `group_loop` over a full warp): stores to slots
@@ -213,6 +215,7 @@ impl Gen<'_, '_> {
             m64,
             base,
             vals: HashMap::new(),
+            packed: HashMap::new(),
             gcache: Default::default(),
             full,
             wide: Default::default(),
@@ -264,6 +267,7 @@ impl Gen<'_, '_> {
                 m64: [m64, m64],
                 base,
                 vals: HashMap::new(),
+                packed: HashMap::new(),
                 gcache: Default::default(),
                 full: true,
                 wide: Default::default(),
@@ -291,6 +295,17 @@ impl Gen<'_, '_> {
             }
             _ => GVal::S4([x; 4]),
         }
+    }
+
+    /// The constant `bits` (`Op::Const`) of type `t` in all four lanes.
+    fn const_group(&mut self, bits: u64, t: ir::Type) -> GVal {
+        let x = match t {
+            ir::Type::F32 => self.b.ins().f32const(f32::from_bits(bits as u32)),
+            ir::Type::F64 => self.b.ins().f64const(f64::from_bits(bits)),
+            ir::Type::Pred => self.b.ins().iconst(types::I8, (bits & 1) as i64),
+            t => self.b.ins().iconst(ctype(t), bits as i64),
+        };
+        self.splat_val(x, t)
     }
 
     /// The four lanes as scalars (predicates as `i8` 0/1).
@@ -368,6 +383,14 @@ impl Gen<'_, '_> {
         let t = self.ty(v);
         if let Some(&x) = sc.get(&v) {
             let r = self.splat_val(x, t);
+            grp.vals.insert(v, r);
+            return Ok(r);
+        }
+        // A constant defined in another block: made again rather than read from its slot.
+        // Every lane that reads `v` ran its definition (SSA dominance), so the slot holds
+        // the constant in each lane whose value is used.
+        if let Some(bits) = self.f.const_bits(v) {
+            let r = self.const_group(bits, t);
             grp.vals.insert(v, r);
             return Ok(r);
         }
@@ -720,15 +743,7 @@ impl Gen<'_, '_> {
             }};
         }
         let r = match d.op {
-            Op::Const { bits } => {
-                let x = match rt {
-                    ir::Type::F32 => self.b.ins().f32const(f32::from_bits(bits as u32)),
-                    ir::Type::F64 => self.b.ins().f64const(f64::from_bits(bits)),
-                    ir::Type::Pred => self.b.ins().iconst(types::I8, (bits & 1) as i64),
-                    t => self.b.ins().iconst(ctype(t), bits as i64),
-                };
-                self.splat_val(x, rt)
-            }
+            Op::Const { bits } => self.const_group(bits, rt),
             Op::SReg {
                 reg: r @ (ir::SReg::TidX | ir::SReg::TidY | ir::SReg::TidZ),
             } => {
@@ -779,6 +794,14 @@ impl Gen<'_, '_> {
                 let s = self.b.ins().splat(types::I32X4, g4);
                 let steps = self.vconst_i32([0, 1, 2, 3]);
                 GVal::V1(self.b.ins().iadd(s, steps))
+            }
+            // `x + 0` is `x` (a variable at address 0 of its window, `mov.u64 %rd, sym`, added
+            // to an offset): no vector addition of a constant zero.
+            Op::IAdd {} if d.args.iter().any(|&a| self.f.const_bits(a) == Some(0)) => {
+                let k = usize::from(self.f.const_bits(d.args[0]) == Some(0));
+                *args
+                    .get(k)
+                    .ok_or_else(|| format!("{i}: iadd without two operands"))?
             }
             Op::IAdd {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(iadd),
             Op::ISub {} if all(|t| is_v1(t) || is_v2(t)) => lanewise!(isub),
@@ -1119,6 +1142,28 @@ impl Gen<'_, '_> {
                 {
                     GVal::V1(a)
                 }
+                // A `u8`/`u16` load's lanes widened to 32 bits in one vector, extended as the
+                // source type says (`semantics::cvt`: integer to integer without `.sat`).
+                (
+                    ir::CvtType::U8 | ir::CvtType::S8 | ir::CvtType::U16 | ir::CvtType::S16,
+                    ir::CvtType::U32 | ir::CvtType::S32,
+                    ir::CvtRound::None,
+                    GVal::S4(_),
+                ) if grp.packed.contains_key(&d.args[0]) => {
+                    let Some(&x) = grp.packed.get(&d.args[0]) else {
+                        return Ok(None);
+                    };
+                    let mut x = x;
+                    let steps = if src.ir() == ir::Type::I8 { 2 } else { 1 };
+                    for _ in 0..steps {
+                        x = if src.is_signed() {
+                            self.b.ins().swiden_low(x)
+                        } else {
+                            self.b.ins().uwiden_low(x)
+                        };
+                    }
+                    GVal::V1(x)
+                }
                 _ => return Ok(None),
             },
             Op::Cvta { space, to_generic } if is_v1(rt) || is_v2(rt) => {
@@ -1220,24 +1265,7 @@ impl Gen<'_, '_> {
         elem: u32,
         align: u32,
     ) -> Option<(Value, Value, Value)> {
-        let (base, limit, bias) = match space {
-            ir::Space::Global | ir::Space::Const => (
-                self.env_val(EnvField::GlobalBase),
-                self.env_val(EnvField::GlobalTop),
-                GLOBAL_BASE as i64,
-            ),
-            ir::Space::Shared if !self.racecheck => (
-                self.env_val(EnvField::SharedBase),
-                self.env_val(EnvField::SharedSize),
-                0,
-            ),
-            ir::Space::Param => (
-                self.env_val(EnvField::ParamBase),
-                self.env_val(EnvField::ParamSize),
-                0,
-            ),
-            _ => return None,
-        };
+        let (base, limit, bias) = self.window(space)?;
         let a0 = self.b.ins().extractlane(addr.0, 0);
         let sa = self.b.ins().splat(types::I64X2, a0);
         let s = elem as i64;
@@ -1374,15 +1402,22 @@ impl Gen<'_, '_> {
         let size = lane_bytes(rt);
         let vector = vty(rt).filter(|_| rt != ir::Type::Pred);
         let ct = ctype(rt);
-        // The join takes the group value: one vector (32-bit types), two (64-bit), or four
-        // scalars.
-        let join = self.b.create_block();
-        let nparams = match vector {
-            Some(_) if is_v2(rt) => 2,
-            Some(_) => 1,
-            None => 4,
+        // `u8`/`u16` lanes travel packed in the low lanes of one vector (`Grp::packed`): a
+        // fast path's one 32- or 64-bit load becomes the vector without being split.
+        let packed = match rt {
+            ir::Type::I8 => Some(types::I8X16),
+            ir::Type::I16 => Some(types::I16X8),
+            _ => None,
         };
-        let jt = vector.unwrap_or(ct);
+        // The join takes the group value: one vector (32-bit types, packed narrow lanes),
+        // two (64-bit), or four scalars.
+        let join = self.b.create_block();
+        let (nparams, jt) = match (vector, packed) {
+            (Some(vt), _) if is_v2(rt) => (2, vt),
+            (Some(vt), _) => (1, vt),
+            (None, Some(pt)) => (1, pt),
+            (None, None) => (4, ct),
+        };
         for _ in 0..nparams {
             self.b.append_block_param(join, jt);
         }
@@ -1390,9 +1425,16 @@ impl Gen<'_, '_> {
             match v {
                 GVal::V1(x) => vec![BlockArg::Value(x)],
                 GVal::V2(a, b) => vec![BlockArg::Value(a), BlockArg::Value(b)],
-                GVal::S4(s) => match vector {
-                    Some(_) => to_vec_args(g.pack_lanes(s, rt)),
-                    None => s.iter().map(|&x| BlockArg::Value(x)).collect(),
+                GVal::S4(s) => match (vector, packed) {
+                    (Some(_), _) => to_vec_args(g.pack_lanes(s, rt)),
+                    (None, Some(pt)) => {
+                        let mut v = g.b.ins().splat(pt, s[0]);
+                        for (j, &x) in s.iter().enumerate().skip(1) {
+                            v = g.b.ins().insertlane(v, x, j as u8);
+                        }
+                        vec![BlockArg::Value(v)]
+                    }
+                    (None, None) => s.iter().map(|&x| BlockArg::Value(x)).collect(),
                 },
             }
         };
@@ -1481,22 +1523,14 @@ impl Gen<'_, '_> {
             self.branch_ok(fa.ok, fast, slow);
             self.b.switch_to_block(fast);
             let l = if fa.stride == 0 {
-                [self.b.ins().load(ct, fl, fa.p, 0); 4]
+                let x = self.b.ins().load(ct, fl, fa.p, 0);
+                GVal::V1(self.b.ins().splat(jt, x))
             } else {
-                // Four consecutive bytes or halves: one 32- or 64-bit load, split.
+                // Four consecutive bytes or halves: one 32- or 64-bit load.
                 let p = self.group_elem(grp, fa.p, fa.stride);
-                let (wt, bits) = if rt == ir::Type::I8 {
-                    (types::I32, 8)
-                } else {
-                    (types::I64, 16)
-                };
-                let w = self.b.ins().load(wt, fl, p, 0);
-                [0i64, 1, 2, 3].map(|j| {
-                    let sh = self.b.ins().ushr_imm_s(w, bits * j);
-                    self.b.ins().ireduce(ct, sh)
-                })
+                self.narrow_word(rt, p)
             };
-            let bargs = to_args(self, GVal::S4(l));
+            let bargs = to_args(self, l);
             self.b.ins().jump(join, &bargs);
             self.b.switch_to_block(slow);
         }
@@ -1534,18 +1568,9 @@ impl Gen<'_, '_> {
                 let bargs = to_args(self, g);
                 self.b.ins().jump(join, &bargs);
             } else if narrow {
-                // Four consecutive bytes or halves: one 32- or 64-bit load, split.
-                let (wt, bits) = if rt == ir::Type::I8 {
-                    (types::I32, 8)
-                } else {
-                    (types::I64, 16)
-                };
-                let w = self.b.ins().load(wt, fl, p, 0);
-                let l = [0i64, 1, 2, 3].map(|j| {
-                    let sh = self.b.ins().ushr_imm_s(w, bits * j);
-                    self.b.ins().ireduce(ct, sh)
-                });
-                let bargs = to_args(self, GVal::S4(l));
+                // Four consecutive bytes or halves: one 32- or 64-bit load.
+                let l = self.narrow_word(rt, p);
+                let bargs = to_args(self, l);
                 self.b.ins().jump(join, &bargs);
             } else {
                 self.b.ins().jump(next, &[]);
@@ -1561,6 +1586,7 @@ impl Gen<'_, '_> {
                         GVal::V1(v)
                     }
                 }
+                None if packed.is_some() => GVal::V1(self.b.ins().splat(jt, x)),
                 None => GVal::S4([x; 4]),
             };
             let bargs = to_args(self, g);
@@ -1577,11 +1603,38 @@ impl Gen<'_, '_> {
         self.b.ins().jump(join, &bargs);
         self.b.switch_to_block(join);
         let ps = self.b.block_params(join).to_vec();
-        Ok(Some(match (vector, ps.len()) {
-            (Some(_), 1) => GVal::V1(ps[0]),
-            (Some(_), 2) => GVal::V2(ps[0], ps[1]),
-            _ => GVal::S4([ps[0], ps[1], ps[2], ps[3]]),
+        Ok(Some(match (vector, packed, ps.len()) {
+            (Some(_), _, 1) => GVal::V1(ps[0]),
+            (Some(_), _, 2) => GVal::V2(ps[0], ps[1]),
+            (None, Some(_), 1) => {
+                // The lanes as scalars too (left unused where only a widening reads them).
+                if let Some(&res) = self.f.inst(i).results.first() {
+                    grp.packed.insert(res, ps[0]);
+                }
+                GVal::S4([0u8, 1, 2, 3].map(|j| self.b.ins().extractlane(ps[0], j)))
+            }
+            (None, None, 4) => GVal::S4([ps[0], ps[1], ps[2], ps[3]]),
+            (v, p, n) => {
+                return Err(format!(
+                    "internal: {i}: a load's join of {n} values (vector {v:?}, packed {p:?})"
+                ))
+            }
         }))
+    }
+
+    /// Four consecutive `u8` (`rt` = `I8`) or `u16` lanes at host pointer `p`: one 32- or
+    /// 64-bit load as the packed vector of `Grp::packed` (little-endian: lane j is the
+    /// word's bytes from `j` times the lane size).
+    fn narrow_word(&mut self, rt: ir::Type, p: Value) -> GVal {
+        let fl = MemFlagsData::new().with_notrap();
+        let (wt, vt, pt) = if rt == ir::Type::I8 {
+            (types::I32, types::I32X4, types::I8X16)
+        } else {
+            (types::I64, types::I64X2, types::I16X8)
+        };
+        let w = self.b.ins().load(wt, fl, p, 0);
+        let v = self.b.ins().scalar_to_vector(vt, w);
+        GVal::V1(self.vbitcast(v, pt))
     }
 
     fn vec_store(
