@@ -629,6 +629,7 @@ pub(super) fn shfl(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     let lane = b.src(cx, 2, Type::I32)?;
     let c = b.src(cx, 3, Type::I32)?;
     let mask = if sync {
+        b.check_u32_operand(cx, 4)?;
         let m = b.src(cx, 4, Type::I32)?;
         super::super::collective::warp_wait(b, cx, m, false);
         m

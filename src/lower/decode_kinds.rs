@@ -105,3 +105,33 @@ impl Builder<'_> {
         Ok(())
     }
 }
+
+impl Builder<'_> {
+    /// Checks operand `k`, which the PTX ISA types `.u32` whatever the instruction's own type
+    /// (a shift amount of `shl`/`shr`/`shf`, a `membermask`, a barrier id or thread count, a
+    /// bit position or length of `bfe`/`bfi`/`bmsk`, the result of `popc`/`clz`): a register
+    /// of a floating-point type (`.f16` … `.f64`, `.f16x2`, `.bf16x2`) is an error there,
+    /// as ptxas 12.9 says ("Arguments mismatch for instruction 'shl'"); `.b32`, `.u32` and
+    /// `.s32` registers pass, and other sizes are the operand-size rules' to judge.
+    pub(in crate::lower) fn check_u32_operand(&self, cx: &Cx, k: usize) -> Result<(), LowerError> {
+        use ast::ScalarType::*;
+        let Operand::Reg {
+            name,
+            component: None,
+        } = cx.opnd(k)?
+        else {
+            return Ok(());
+        };
+        let Some(t) = self
+            .reg(&name.name)
+            .and_then(|v| self.decl.get(&v).copied())
+        else {
+            return Ok(());
+        };
+        match t {
+            F16 | Bf16 | F32 | F64 | F16x2 | Bf16x2 => Err(self.kind_error(cx, name, t, "a .u32")),
+            B8 | B16 | B32 | B64 | B128 | U8 | U16 | U32 | U64 | S8 | S16 | S32 | S64 | Pred
+            | TexRef | SamplerRef | SurfRef => Ok(()),
+        }
+    }
+}

@@ -302,3 +302,56 @@ fn vector_elements_of_two_kinds_fail_as_with_ptxas() {
         "mixes element types",
     );
 }
+
+/// Operands the PTX ISA types `.u32` whatever the instruction's type (shift amounts,
+/// membermasks, barrier ids and thread counts, bit positions, the result of `popc`/`clz`),
+/// with ptxas 12.9's verdict (`ptxas -arch=sm_80`, `elect` `-arch=sm_90`) in the comment: a
+/// floating-point register there is "Arguments mismatch".
+#[test]
+fn u32_operands_take_no_floating_point_register() {
+    assert_verdicts(
+        &[
+            // ptxas: accepted
+            "shl.b32 %b32, %b32, %s32",
+            "bar.sync %s32",
+            "bar.warp.sync %s32",
+            "popc.b32 %s32, %b32",
+            "popc.b32 %u32, %f32",
+            "clz.b64 %u32, %f64",
+            "shfl.sync.idx.b32 %b32, %b32, 1, 31, %s32",
+            // ptxas: accepted (the lane and clamp of shfl, the result of a ballot and the
+            // mask of fns are not judged by kind)
+            "shfl.sync.idx.b32 %b32, %b32, %f32, 31, -1",
+            "vote.sync.ballot.b32 %f32, %p, -1",
+            "fns.b32 %b32, %f32, 0, 1",
+            "activemask.b32 %f32",
+        ],
+        &[
+            // ptxas: Arguments mismatch for instruction 'shl' ('shr', 'shf.l', …)
+            ("shl.b32 %b32, %b32, %f32", "%f32"),
+            ("shl.b64 %b64, %b64, %f32", "%f32"),
+            ("shl.b32 %b32, %b32, %f16x2", "%f16x2"),
+            ("shf.l.wrap.b32 %b32, %b32, %b32, %f32", "%f32"),
+            ("shfl.sync.idx.b32 %b32, %b32, 1, 31, %f32", "%f32"),
+            ("shfl.sync.idx.b32 %b32, %b32, 1, 31, %f16x2", "%f16x2"),
+            ("vote.sync.any.pred %p, %p, %f32", "%f32"),
+            ("vote.sync.ballot.b32 %b32, %p, %f32", "%f32"),
+            ("match.any.sync.b32 %b32, %b32, %f32", "%f32"),
+            ("redux.sync.add.u32 %u32, %u32, %f16x2", "%f16x2"),
+            ("bar.warp.sync %f32", "%f32"),
+            ("bar.sync %f32", "%f32"),
+            ("bar.sync 0, %f32", "%f32"),
+            ("barrier.sync %f32", "%f32"),
+            ("bar.arrive 0, %f32", "%f32"),
+            ("bar.red.and.pred %p, 0, %f32, %p", "%f32"),
+            ("popc.b32 %f32, %b32", "%f32"),
+            ("popc.b64 %f32, %b64", "%f32"),
+            ("popc.b32 %f16x2, %b32", "%f16x2"),
+            ("clz.b32 %f32, %b32", "%f32"),
+            ("bfe.u32 %u32, %u32, %f16x2, 8", "%f16x2"),
+            ("bfi.b32 %b32, %b32, %b32, %f32, 8", "%f32"),
+            ("bmsk.clamp.b32 %b32, %f32, 3", "%f32"),
+        ],
+        "needs a .u32 operand",
+    );
+}
