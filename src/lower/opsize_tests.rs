@@ -135,6 +135,8 @@ fn forms_load_or_fail_as_with_ptxas() {
             "cvt.f32.f16 %f32, %b32",              // ptxas: accepted
             "cvt.rn.f16.f32 %b64, %f32",           // ptxas: accepted
             "cvt.rzi.s16.f32 %s32, %f32",          // ptxas: accepted
+            "cvt.f32.bf16 %f32, %b16",             // ptxas (sm_90): accepted
+            "cvt.rn.bf16.f32 %b16, %f32",          // ptxas (sm_90): accepted
         ],
         &[
             ("st.global.f32 [%rd], %u64", "%u64"), // ptxas: Arguments mismatch for instruction 'st'
@@ -150,6 +152,13 @@ fn forms_load_or_fail_as_with_ptxas() {
             ("cvt.u32.u16 %u16, %u16", "%u16"), // ptxas: Arguments mismatch for instruction 'cvt'
             ("cvt.f32.f16 %f32, %u16", "%u16"), // ptxas: Arguments mismatch for instruction 'cvt'
             ("cvt.rn.f32.s32 %b64, %f32", "%f32"), // ptxas: Arguments mismatch for instruction 'cvt'
+            // ptxas (sm_90): Arguments mismatch for instruction 'cvt' (a .bf16 value takes a
+            // .b16 register, no .f16 one and no wider .b one).
+            ("cvt.f32.bf16 %f32, %f16", "%f16"),
+            ("cvt.f32.bf16 %f32, %b32", "%b32"),
+            ("cvt.rn.bf16.f32 %f16, %f32", "%f16"),
+            ("cvt.rn.bf16.f32 %b32, %f32", "%b32"),
+            ("cvt.rzi.s32.bf16 %s32, %f16", "%f16"),
         ],
         "§9.4.1",
     );
