@@ -214,6 +214,11 @@ def main():
     print("# definitions and cvt rules, PTX ISA 9.1/9.2); do not edit. Packed halves are hex")
     print("# bit patterns, the upper element in the upper bits; c is the scale-factor operand")
     print("# (two .ue8m0 bytes, the upper one for the upper element).")
+    # What the forms need (PTX ISA release notes, Table 63): .s2f6x2 an `a` target of
+    # sm_100/103/110/120/121 and PTX ISA 9.1; the packed-half down-conversions PTX ISA 9.1 and
+    # the up-conversions to .bf16x2 PTX ISA 9.2, on the sm_100f/110f/120f families.
+    print(".version 9.2")
+    print(".target sm_100a")
     print()
     # f16 values at and around the narrow formats' largest values and rounding midpoints.
     f16_special = [0x47A0, 0x4780, 0x47C0, 0x4F00, 0x4F80, 0x4600, 0x4500, 0x4700, 0x3800,
