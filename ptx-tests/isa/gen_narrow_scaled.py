@@ -83,34 +83,30 @@ def to_mini(f, x, relu):
     return sign | best[1]
 
 
-def f16_value(bits):
-    s, e, m = bits >> 15, bits >> 10 & 0x1F, bits & 0x3FF
-    if e == 0x1F:
+def ieee_value(bits, e_bits, m_bits):
+    """The exact value of a bit pattern of an IEEE 754 binary format with an e_bits exponent
+    and an m_bits fraction: a rational, or "nan", "+inf", "-inf", "-0"."""
+    s, e, m = bits >> (e_bits + m_bits), bits >> m_bits & ((1 << e_bits) - 1), bits & ((1 << m_bits) - 1)
+    if e == (1 << e_bits) - 1:
         return "nan" if m else ("-inf" if s else "+inf")
-    v = Q(m, 1024) * Q(2) ** -14 if e == 0 else (1 + Q(m, 1024)) * Q(2) ** (e - 15)
+    bias = (1 << (e_bits - 1)) - 1
+    frac = Q(m, 1 << m_bits)
+    v = frac * Q(2) ** (1 - bias) if e == 0 else (1 + frac) * Q(2) ** (e - bias)
     if v == 0 and s:
         return "-0"
     return -v if s else v
+
+
+def f16_value(bits):
+    return ieee_value(bits, 5, 10)
 
 
 def bf16_value(bits):
-    s, e, m = bits >> 15, bits >> 7 & 0xFF, bits & 0x7F
-    if e == 0xFF:
-        return "nan" if m else ("-inf" if s else "+inf")
-    v = Q(m, 128) * Q(2) ** -126 if e == 0 else (1 + Q(m, 128)) * Q(2) ** (e - 127)
-    if v == 0 and s:
-        return "-0"
-    return -v if s else v
+    return ieee_value(bits, 8, 7)
 
 
 def f32_value(bits):
-    s, e, m = bits >> 31, bits >> 23 & 0xFF, bits & 0x7FFFFF
-    if e == 0xFF:
-        return "nan" if m else ("-inf" if s else "+inf")
-    v = Q(m, 1 << 23) * Q(2) ** -126 if e == 0 else (1 + Q(m, 1 << 23)) * Q(2) ** (e - 127)
-    if v == 0 and s:
-        return "-0"
-    return -v if s else v
+    return ieee_value(bits, 8, 23)
 
 
 def to_bf16(x, satfinite, relu):
