@@ -274,6 +274,9 @@ fn vector_elements_of_two_kinds_fail_as_with_ptxas() {
             "mov.b64 %b64, {%u32, %s32}",
             "mov.b64 %b64, {%b32, %f16x2}",
             "mov.b32 %b32, {%f16, %b16}",
+            // the array index of an arrayed tex/tld4 is apart from the coordinates
+            "tex.a1d.v4.f32.f32 {%f32, %f32, %f32, %f32}, [%rd, {%u32, %f32}]",
+            "tld4.r.a2d.v4.f32.f32 {%f32, %f32, %f32, %f32}, [%rd, {%u32, %f32, %f32, %f32}]",
         ],
         &[
             // ptxas: Vector with elements of different types are not allowed in tex instruction
@@ -362,5 +365,63 @@ fn u32_operands_take_no_floating_point_register() {
             ("bmsk.clamp.b32 %b32, %f32, 3", "%f32"),
         ],
         "needs a .u32 operand",
+    );
+}
+
+/// Registers of `tex`/`tld4`/`suld`/`sust` against the types the instruction gives them
+/// (the destination and coordinate types, `.s32` texel offsets and surface coordinates, the
+/// `.u32` array index), with ptxas 12.9's verdict (`ptxas -arch=sm_80`) in the comment.
+#[test]
+fn texture_operands_take_the_kinds_ptxas_takes() {
+    assert_verdicts(
+        &[
+            // ptxas: accepted
+            "tex.1d.v4.f32.f32 {%f32, %f32, %f32, %f32}, [%rd, {%s32}]",
+            "tex.1d.v4.f32.f32 {%u32, %u32, %u32, %u32}, [%rd, {%f32}]",
+            "tex.1d.v4.u32.f32 {%s32, %s32, %s32, %s32}, [%rd, {%f32}]",
+            "tex.1d.v4.f32.s32 {%f32, %f32, %f32, %f32}, [%rd, {%f16x2}]",
+            "tex.1d.v2.f16x2.f32 {%f16x2, %f16x2}, [%rd, {%f32}]",
+            "tex.1d.v2.f16x2.f32 {%b32, %b32}, [%rd, {%f32}]",
+            "tex.1d.v4.f32.f32 {%f32, %f32, %f32, %f32}, [%rd, {%f32}], {%s32}",
+            "tld4.r.2d.v4.f32.f32 {%u32, %u32, %u32, %u32}, [%rd, {%f32, %f32}]",
+            "suld.b.1d.b32.trap {%f32}, [%rd, {%s32}]",
+            "sust.b.1d.b32.trap [%rd, {%s32}], {%f32}",
+        ],
+        &[
+            // ptxas: Arguments mismatch for instruction 'tex' ('tld4', 'suld', 'sust')
+            (
+                "tex.1d.v4.f32.s32 {%f32, %f32, %f32, %f32}, [%rd, {%f32}]",
+                "%f32",
+            ),
+            (
+                "tex.1d.v4.s32.f32 {%f32, %f32, %f32, %f32}, [%rd, {%f32}]",
+                "%f32",
+            ),
+            (
+                "tex.1d.v4.f32.f32 {%f16x2, %f16x2, %f16x2, %f16x2}, [%rd, {%f32}]",
+                "%f16x2",
+            ),
+            ("tex.1d.v2.f16x2.f32 {%u32, %u32}, [%rd, {%f32}]", "%u32"),
+            ("tex.1d.v2.f16x2.f32 {%f32, %f32}, [%rd, {%f32}]", "%f32"),
+            (
+                "tex.a1d.v4.f32.f32 {%b32, %b32, %b32, %b32}, [%rd, {%f32, %f32}]",
+                "%f32",
+            ),
+            (
+                "tex.1d.v4.f32.s32 {%b32, %b32, %b32, %b32}, [%rd, {%s32}], {%f32}",
+                "%f32",
+            ),
+            (
+                "tld4.r.2d.v4.s32.f32 {%f32, %f32, %f32, %f32}, [%rd, {%b32, %b32}]",
+                "%f32",
+            ),
+            ("suld.b.1d.b32.trap {%u32}, [%rd, {%f32}]", "%f32"),
+            ("sust.b.1d.b32.trap [%rd, {%f32}], {%u32}", "%f32"),
+            (
+                "tex.2dms.v4.f32.s32 {%b32, %b32, %b32, %b32}, [%rd, {%f32, %f32, %f32, %f32}]",
+                "%f32",
+            ),
+        ],
+        "register where the instruction needs a",
     );
 }
