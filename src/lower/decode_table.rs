@@ -702,7 +702,7 @@ pub(super) static ROWS: &[Row] = &[
     row("brkpt", Any, "9.7.19.1", G(no_effect)),
     // The ISA's PTX ISA Notes say 6.3; ptxas 12.9 accepts `nanosleep` under `.version 6.2`
     // (and rejects it under 6.1), and a module NVIDIA's assembler takes must load.
-    row("nanosleep", Any, "9.7.19.2", G(no_effect)).since((6, 2), Sm(70)),
+    row("nanosleep", Any, "9.7.19.2", G(nanosleep)).since((6, 2), Sm(70)),
     row("pmevent", Any, "9.7.19.3", G(no_effect)),
     row("trap", Any, "9.7.19.4", G(control)),
     row(
@@ -992,6 +992,26 @@ fn barrier_any(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> R {
 }
 
 fn no_effect(_: &mut Builder, _: &Cx, _: Option<(Var, bool)>) -> R {
+    Ok(())
+}
+
+/// `nanosleep.u32 t` (PTX ISA §9.7.19.2): a hint without effect here; `t` is checked as a
+/// `.u32` operand (ptxas 12.9 rejects an undeclared, an `.f32` or a 64-bit register).
+fn nanosleep(b: &mut Builder, cx: &Cx, _: Option<(Var, bool)>) -> R {
+    cx.expect_operands(1)?;
+    b.check_u32_operand(cx, 0)?;
+    if let Operand::Reg { name, .. } = cx.opnd(0)? {
+        let v = b.reg_var(cx, name)?;
+        if b.vars[v as usize].bits() != 32 {
+            return Err(LowerError::new(
+                name.span,
+                format!(
+                    "operand '{}' of '{}' must be a 32-bit register (t is .u32)",
+                    name.name, cx.ptx
+                ),
+            ));
+        }
+    }
     Ok(())
 }
 

@@ -337,6 +337,7 @@ fn u32_operands_take_no_floating_point_register() {
             "vote.sync.ballot.b32 %f32, %p, -1",
             "fns.b32 %b32, %f32, 0, 1",
             "activemask.b32 %f32",
+            "nanosleep.u32 %s32",
         ],
         &[
             // ptxas: Arguments mismatch for instruction 'shl' ('shr', 'shf.l', …)
@@ -363,6 +364,7 @@ fn u32_operands_take_no_floating_point_register() {
             ("bfe.u32 %u32, %u32, %f16x2, 8", "%f16x2"),
             ("bfi.b32 %b32, %b32, %b32, %f32, 8", "%f32"),
             ("bmsk.clamp.b32 %b32, %f32, 3", "%f32"),
+            ("nanosleep.u32 %f32", "%f32"),
         ],
         "needs a .u32 operand",
     );
