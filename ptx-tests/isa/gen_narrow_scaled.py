@@ -83,34 +83,30 @@ def to_mini(f, x, relu):
     return sign | best[1]
 
 
-def f16_value(bits):
-    s, e, m = bits >> 15, bits >> 10 & 0x1F, bits & 0x3FF
-    if e == 0x1F:
+def ieee_value(bits, e_bits, m_bits):
+    """The exact value of a bit pattern of an IEEE 754 binary format with an e_bits exponent
+    and an m_bits fraction: a rational, or "nan", "+inf", "-inf", "-0"."""
+    s, e, m = bits >> (e_bits + m_bits), bits >> m_bits & ((1 << e_bits) - 1), bits & ((1 << m_bits) - 1)
+    if e == (1 << e_bits) - 1:
         return "nan" if m else ("-inf" if s else "+inf")
-    v = Q(m, 1024) * Q(2) ** -14 if e == 0 else (1 + Q(m, 1024)) * Q(2) ** (e - 15)
+    bias = (1 << (e_bits - 1)) - 1
+    frac = Q(m, 1 << m_bits)
+    v = frac * Q(2) ** (1 - bias) if e == 0 else (1 + frac) * Q(2) ** (e - bias)
     if v == 0 and s:
         return "-0"
     return -v if s else v
+
+
+def f16_value(bits):
+    return ieee_value(bits, 5, 10)
 
 
 def bf16_value(bits):
-    s, e, m = bits >> 15, bits >> 7 & 0xFF, bits & 0x7F
-    if e == 0xFF:
-        return "nan" if m else ("-inf" if s else "+inf")
-    v = Q(m, 128) * Q(2) ** -126 if e == 0 else (1 + Q(m, 128)) * Q(2) ** (e - 127)
-    if v == 0 and s:
-        return "-0"
-    return -v if s else v
+    return ieee_value(bits, 8, 7)
 
 
 def f32_value(bits):
-    s, e, m = bits >> 31, bits >> 23 & 0xFF, bits & 0x7FFFFF
-    if e == 0xFF:
-        return "nan" if m else ("-inf" if s else "+inf")
-    v = Q(m, 1 << 23) * Q(2) ** -126 if e == 0 else (1 + Q(m, 1 << 23)) * Q(2) ** (e - 127)
-    if v == 0 and s:
-        return "-0"
-    return -v if s else v
+    return ieee_value(bits, 8, 23)
 
 
 def to_bf16(x, satfinite, relu):
@@ -214,6 +210,11 @@ def main():
     print("# definitions and cvt rules, PTX ISA 9.1/9.2); do not edit. Packed halves are hex")
     print("# bit patterns, the upper element in the upper bits; c is the scale-factor operand")
     print("# (two .ue8m0 bytes, the upper one for the upper element).")
+    # What the forms need (PTX ISA release notes, Table 63): .s2f6x2 an `a` target of
+    # sm_100/103/110/120/121 and PTX ISA 9.1; the packed-half down-conversions PTX ISA 9.1 and
+    # the up-conversions to .bf16x2 PTX ISA 9.2, on the sm_100f/110f/120f families.
+    print(".version 9.2")
+    print(".target sm_100a")
     print()
     # f16 values at and around the narrow formats' largest values and rounding midpoints.
     f16_special = [0x47A0, 0x4780, 0x47C0, 0x4F00, 0x4F80, 0x4600, 0x4500, 0x4700, 0x3800,

@@ -34,6 +34,7 @@ fn pair(o: &Operand) -> (Operand, Option<Operand>) {
 fn membermask(b: &mut Builder, cx: &Cx, k: Option<usize>) -> Result<Var, LowerError> {
     match k {
         Some(k) => {
+            b.check_u32_operand(cx, k)?;
             let m = b.src(cx, k, Type::I32)?;
             warp_wait(b, cx, m, false);
             Ok(m)
@@ -248,6 +249,7 @@ fn barrier_body(b: &mut Builder, cx: &Cx, op: &str) -> Result<(), LowerError> {
     // bar.warp.sync membermask (`__syncwarp`).
     if cx.has("warp") {
         cx.expect_operands(1)?;
+        b.check_u32_operand(cx, 0)?;
         let m = b.src(cx, 0, Type::I32)?;
         warp_wait(b, cx, m, true);
         return Ok(());
@@ -302,6 +304,7 @@ fn barrier_body(b: &mut Builder, cx: &Cx, op: &str) -> Result<(), LowerError> {
                 return Err(cx.bad(&format!("barrier id {v} is outside 0..15")));
             }
         }
+        b.check_u32_operand(cx, first)?;
         b.src(cx, first, Type::I32)?
     };
     let count_k = first + 1;
@@ -314,6 +317,7 @@ fn barrier_body(b: &mut Builder, cx: &Cx, op: &str) -> Result<(), LowerError> {
                 )));
             }
         }
+        b.check_u32_operand(cx, count_k)?;
         b.src(cx, count_k, Type::I32)?
     } else {
         if kind == BarKind::Arrive {

@@ -926,17 +926,19 @@ impl Builder<'_> {
             return self.src_rel(cx, o, ty, Some(sign));
         };
         let v = self.not_wide(cx, name, v)?;
-        let fit = opsize::relaxed_src(it, r).ok_or_else(|| {
-            LowerError::new(
-                name.span,
-                format!(
-                    "source '{}' of '{}': {}",
-                    name.name,
-                    cx.ptx,
-                    opsize::mismatch(inst, rt)
-                ),
-            )
-        })?;
+        let fit = opsize::relaxed_src(it, r)
+            .filter(|_| opsize::bf16_ok(inst, rt))
+            .ok_or_else(|| {
+                LowerError::new(
+                    name.span,
+                    format!(
+                        "source '{}' of '{}': {}",
+                        name.name,
+                        cx.ptx,
+                        opsize::mismatch(inst, rt)
+                    ),
+                )
+            })?;
         self.fit(cx, v, ty, fit, name.span)
     }
 
@@ -955,17 +957,19 @@ impl Builder<'_> {
             return self.dst_rel(cx, o, ty, Some(sign));
         };
         let r = self.not_wide(cx, name, r)?;
-        let fit = opsize::relaxed_dst(it, rp).ok_or_else(|| {
-            LowerError::new(
-                name.span,
-                format!(
-                    "destination '{}' of '{}': {}",
-                    name.name,
-                    cx.ptx,
-                    opsize::mismatch(inst, rt)
-                ),
-            )
-        })?;
+        let fit = opsize::relaxed_dst(it, rp)
+            .filter(|_| opsize::bf16_ok(inst, rt))
+            .ok_or_else(|| {
+                LowerError::new(
+                    name.span,
+                    format!(
+                        "destination '{}' of '{}': {}",
+                        name.name,
+                        cx.ptx,
+                        opsize::mismatch(inst, rt)
+                    ),
+                )
+            })?;
         let t = self.new_var(ty);
         cx.writes.push((r, t));
         if fit != Fit::Exact {

@@ -170,7 +170,24 @@ pub(super) fn prefetch(b: &mut Builder, cx: &mut Cx) -> R {
     if let Some(name) = base {
         if let Some(r) = b.reg(&name.name) {
             let r = b.not_wide(cx, name, r)?;
-            b.check_address_width(cx, name, b.vars[r as usize], space_of(cx))?;
+            let rt = b.vars[r as usize];
+            if !(rt == Type::I64 || rt == Type::I32) {
+                return Err(LowerError::new(
+                    name.span,
+                    format!(
+                        "address register '{}' of '{}' must be a 32- or 64-bit integer \
+                         register",
+                        name.name, cx.ptx
+                    ),
+                ));
+            }
+            b.check_address_width(cx, name, rt, space_of(cx))?;
+        } else if !b.syms.contains_key(&name.name) {
+            // ptxas: "Unknown symbol '%r9'", as for the address of a load.
+            return Err(LowerError::new(
+                name.span,
+                format!("unknown symbol '{}' in '{}'", name.name, cx.ptx),
+            ));
         }
     }
     Ok(())
@@ -710,6 +727,7 @@ pub(super) fn shfl(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> {
     let lane = b.src(cx, 2, Type::I32)?;
     let c = b.src(cx, 3, Type::I32)?;
     let mask = if sync {
+        b.check_u32_operand(cx, 4)?;
         let m = b.src(cx, 4, Type::I32)?;
         super::super::collective::warp_wait(b, cx, m, false);
         m

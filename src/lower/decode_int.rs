@@ -120,6 +120,7 @@ pub(super) fn popc_clz(b: &mut Builder, cx: &mut Cx) -> R {
         return Err(cx.bad("needs .b32 or .b64"));
     }
     let x = b.src(cx, 1, ty)?;
+    b.check_u32_operand(cx, 0)?;
     let o = if cx.inst.opcode.name == "popc" {
         Op::Popc {}
     } else {
@@ -310,6 +311,8 @@ pub(super) fn bitfield(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
         "bfe" => {
             cx.expect_operands(4)?;
             let x = b.src(cx, 1, ty)?;
+            b.check_u32_operand(cx, 2)?;
+            b.check_u32_operand(cx, 3)?;
             let p = b.src(cx, 2, Type::I32)?;
             let l = b.src(cx, 3, Type::I32)?;
             b.unary_to_dst(cx, Op::Bfe { sign }, vec![x, p, l], ty)
@@ -318,6 +321,8 @@ pub(super) fn bitfield(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
             cx.expect_operands(5)?;
             let x = b.src(cx, 1, ty)?;
             let y = b.src(cx, 2, ty)?;
+            b.check_u32_operand(cx, 3)?;
+            b.check_u32_operand(cx, 4)?;
             let p = b.src(cx, 3, Type::I32)?;
             let l = b.src(cx, 4, Type::I32)?;
             // poslen = (pos & 0xff) | (len & 0xff) << 8.
@@ -337,6 +342,10 @@ pub(super) fn bitfield(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
             let clamp = cx.has("clamp");
             if !clamp && !cx.has("wrap") {
                 return Err(cx.bad("needs .clamp or .wrap"));
+            }
+            if op == "bmsk" {
+                b.check_u32_operand(cx, 1)?;
+                b.check_u32_operand(cx, 2)?;
             }
             let x = b.src(cx, 1, ty)?;
             let y = b.src(cx, 2, ty)?;

@@ -35,6 +35,16 @@ impl ElementClass {
     }
 }
 
+/// Whether the instruction is a `tex` or `tld4` of an arrayed geometry (`.a1d`, `.a2d`,
+/// `.acube`), whose coordinate vector starts with the array index.
+fn arrayed_texture(cx: &Cx) -> bool {
+    matches!(cx.inst.opcode.name.as_str(), "tex" | "tld4")
+        && cx
+            .mods
+            .iter()
+            .any(|m| matches!(*m, "a1d" | "a2d" | "acube"))
+}
+
 impl Builder<'_> {
     /// Checks that no vector operand of the instruction (`{a, b, …}`, also inside the brackets
     /// of a texture or surface operand and before a residency predicate) mixes registers of
@@ -87,6 +97,21 @@ impl Builder<'_> {
                         }
                     }
                 }
+                // The array index of an arrayed `tex`/`tld4` is a `.u32` before `.f32`
+                // coordinates: ptxas 12.9 lets its kind differ from theirs
+                // (`tex.a1d.v4.f32.f32 d, [t, {%r1, %f1}]` with `%r1` a `.u32`).
+                Operand::Bracketed(items, _) if arrayed_texture(cx) => {
+                    for item in items {
+                        match item {
+                            Operand::Vector(coords, span) if !coords.is_empty() => self
+                                .check_vector_kinds(
+                                    cx,
+                                    &[Operand::Vector(coords[1..].to_vec(), *span)],
+                                )?,
+                            other => self.check_vector_kinds(cx, std::slice::from_ref(other))?,
+                        }
+                    }
+                }
                 Operand::Bracketed(items, _) | Operand::List(items, _) => {
                     self.check_vector_kinds(cx, items)?
                 }
@@ -101,6 +126,75 @@ impl Builder<'_> {
                 | Operand::Sink(_)
                 | Operand::Select { .. } => {}
             }
+        }
+        Ok(())
+    }
+}
+
+impl Builder<'_> {
+    /// Checks operand `k`, which the PTX ISA types `.u32` whatever the instruction's own type
+    /// (a shift amount of `shl`/`shr`/`shf`, a `membermask`, a barrier id or thread count, a
+    /// bit position or length of `bfe`/`bfi`/`bmsk`, the result of `popc`/`clz`): a register
+    /// of a floating-point type (`.f16` … `.f64`, `.f16x2`, `.bf16x2`) is an error there,
+    /// as ptxas 12.9 says ("Arguments mismatch for instruction 'shl'"); `.b32`, `.u32` and
+    /// `.s32` registers pass, and other sizes are the operand-size rules' to judge.
+    pub(in crate::lower) fn check_u32_operand(&self, cx: &Cx, k: usize) -> Result<(), LowerError> {
+        use ast::ScalarType::*;
+        let Some((name, t)) = self.declared(cx.opnd(k)?) else {
+            return Ok(());
+        };
+        match t {
+            F16 | Bf16 | F32 | F64 | F16x2 | Bf16x2 => Err(self.kind_error(cx, name, t, "a .u32")),
+            B8 | B16 | B32 | B64 | B128 | U8 | U16 | U32 | U64 | S8 | S16 | S32 | S64 | Pred
+            | TexRef | SamplerRef | SurfRef => Ok(()),
+        }
+    }
+}
+
+impl Builder<'_> {
+    /// The register operand `o` (no vector component) and its declared type, if it is one.
+    fn declared<'o>(&self, o: &'o Operand) -> Option<(&'o ast::Ident, ast::ScalarType)> {
+        let Operand::Reg {
+            name,
+            component: None,
+        } = o
+        else {
+            return None;
+        };
+        let t = self
+            .reg(&name.name)
+            .and_then(|v| self.decl.get(&v).copied())?;
+        Some((name, t))
+    }
+
+    /// Checks register operand `o` of `tex`/`tld4`/`suld`/`sust`, which the instruction types
+    /// `t` (a destination of dtype `t`, a coordinate of ctype `t`, an `.s32` texel offset or
+    /// surface coordinate, a `.u32` array index), by the kinds ptxas 12.9 rejects there
+    /// ("Arguments mismatch"): no floating-point register (`.f16` … `.f64`) for an integer
+    /// `t`; no `.f16x2`/`.bf16x2` register for `.f32` (an integer one passes, as ptxas lets
+    /// it); only a `.b32` or `.f16x2` register for `.f16x2`. Other types pass (their sizes
+    /// are checked when the operand is read or written).
+    pub(in crate::lower) fn check_texel_kind(
+        &self,
+        cx: &Cx,
+        o: &Operand,
+        t: ast::ScalarType,
+    ) -> Result<(), LowerError> {
+        use ast::ScalarType::*;
+        let Some((name, r)) = self.declared(o) else {
+            return Ok(());
+        };
+        let scalar_float = matches!(r, F16 | Bf16 | F32 | F64);
+        let packed = matches!(r, F16x2 | Bf16x2);
+        let bad = match t {
+            U32 | S32 | B32 => scalar_float,
+            F32 => packed,
+            F16x2 => !matches!(r, B32 | F16x2),
+            Pred | B8 | B16 | B64 | B128 | U8 | U16 | U64 | S8 | S16 | S64 | F16 | Bf16
+            | Bf16x2 | F64 | TexRef | SamplerRef | SurfRef => false,
+        };
+        if bad {
+            return Err(self.kind_error(cx, name, r, &format!("a .{}", super::ty_name(t))));
         }
         Ok(())
     }

@@ -34,6 +34,7 @@ pub(super) fn shift(b: &mut Builder, cx: &mut Cx) -> R {
         return Err(cx.bad("shifts need an integer type"));
     }
     let x = b.src(cx, 1, ty)?;
+    b.check_u32_operand(cx, 2)?;
     let y = b.src(cx, 2, Type::I32)?;
     let o = if cx.inst.opcode.name == "shl" {
         Op::Shl {}
@@ -143,6 +144,7 @@ pub(super) fn shf(b: &mut Builder, cx: &mut Cx) -> R {
     }
     let x = b.src(cx, 1, Type::I32)?;
     let y = b.src(cx, 2, Type::I32)?;
+    b.check_u32_operand(cx, 3)?;
     let z = b.src(cx, 3, Type::I32)?;
     b.unary_to_dst(cx, Op::Shf { left, clamp }, vec![x, y, z], Type::I32)
 }

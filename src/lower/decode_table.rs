@@ -180,6 +180,9 @@ pub(super) enum When {
         &'static str,
         &'static str,
     ),
+    /// A modifier of the first list directly followed by one of the second (a `cvt`
+    /// destination type before its source type: `.e2m1x2.f16x2`).
+    Then(&'static [&'static str], &'static [&'static str]),
 }
 
 /// A form of a row's opcode that needs more of the header than the row: `what` names it in
@@ -262,8 +265,18 @@ const SETMAXNREG: Min = Min::Specific(&[
     f(121),
 ]);
 
+/// `cvt` with `.s2f6x2` (PTX ISA 9.1, release notes Table 63): sm_100a, sm_103a, sm_110a,
+/// sm_120a and sm_121a, no family targets.
+const S2F6: Min = Min::Specific(&[a(100), a(103), a(110), a(120), a(121)]);
+/// The PTX ISA 9.1/9.2 `cvt` forms between the narrow `x2` formats and `.f16x2`/`.bf16x2`
+/// (release notes Table 63): the family targets sm_100f, sm_110f and sm_120f, with the
+/// other members of their families (sm_103f, sm_121f) and so every `a` target of them.
+const NARROW_X2: Min = Min::Specific(&[f(100), f(103), f(110), f(120), f(121)]);
+/// The narrow `x2` formats of those forms.
+const NARROW: &[&str] = &["e2m1x2", "e2m3x2", "e3m2x2", "e4m3x2", "e5m2x2"];
+
 use Min::{Any as AnyTarget, Sm};
-use When::{Mods, ModsThen, Operands};
+use When::{Mods, ModsThen, Operands, Then};
 
 const BF16: &[&str] = &["bf16", "bf16x2"];
 
@@ -476,7 +489,29 @@ pub(super) static ROWS: &[Row] = &[
     row("createpolicy", Any, "9.7.9.18", Effect(data::createpolicy)).since((7, 4), Sm(80)),
     row("isspacep", Any, "9.7.9.19", Effect(data::isspacep)),
     row("cvta", Any, "9.7.9.20", Pure(data::cvta)),
-    row("cvt", Any, "9.7.9.21", Pure(cvt::cvt)),
+    // The PTX ISA 9.1/9.2 forms (Table 63 "Arch-specific/Family-specific PTX Features
+    // Release History" of the PTX ISA's release notes); the older narrow forms are not gated.
+    row("cvt", Any, "9.7.9.21", Pure(cvt::cvt)).forms(&[
+        form(".s2f6x2", Mods(&[&["s2f6x2"]]), (9, 1), S2F6),
+        form(
+            ".e2m1x2/.e2m3x2/.e3m2x2 from .f16x2",
+            Then(&["e2m1x2", "e2m3x2", "e3m2x2"], &["f16x2"]),
+            (9, 1),
+            NARROW_X2,
+        ),
+        form(
+            ".e2m1x2/.e2m3x2/.e3m2x2/.e4m3x2/.e5m2x2 from .bf16x2",
+            Then(NARROW, &["bf16x2"]),
+            (9, 1),
+            NARROW_X2,
+        ),
+        form(
+            ".bf16x2 from .e2m1x2/.e2m3x2/.e3m2x2/.e4m3x2/.e5m2x2",
+            Then(&["bf16x2"], NARROW),
+            (9, 2),
+            NARROW_X2,
+        ),
+    ]),
     row("cp", Any, "9.7.9.25", Effect(data::cp))
         .since((7, 0), Sm(80))
         .forms(&[
@@ -667,7 +702,7 @@ pub(super) static ROWS: &[Row] = &[
     row("brkpt", Any, "9.7.19.1", G(no_effect)),
     // The ISA's PTX ISA Notes say 6.3; ptxas 12.9 accepts `nanosleep` under `.version 6.2`
     // (and rejects it under 6.1), and a module NVIDIA's assembler takes must load.
-    row("nanosleep", Any, "9.7.19.2", G(no_effect)).since((6, 2), Sm(70)),
+    row("nanosleep", Any, "9.7.19.2", G(nanosleep)).since((6, 2), Sm(70)),
     row("pmevent", Any, "9.7.19.3", G(no_effect)),
     row("trap", Any, "9.7.19.4", G(control)),
     row(
@@ -960,6 +995,26 @@ fn no_effect(_: &mut Builder, _: &Cx, _: Option<(Var, bool)>) -> R {
     Ok(())
 }
 
+/// `nanosleep.u32 t` (PTX ISA §9.7.19.2): a hint without effect here; `t` is checked as a
+/// `.u32` operand (ptxas 12.9 rejects an undeclared, an `.f32` or a 64-bit register).
+fn nanosleep(b: &mut Builder, cx: &Cx, _: Option<(Var, bool)>) -> R {
+    cx.expect_operands(1)?;
+    b.check_u32_operand(cx, 0)?;
+    if let Operand::Reg { name, .. } = cx.opnd(0)? {
+        let v = b.reg_var(cx, name)?;
+        if b.vars[v as usize].bits() != 32 {
+            return Err(LowerError::new(
+                name.span,
+                format!(
+                    "operand '{}' of '{}' must be a 32-bit register (t is .u32)",
+                    name.name, cx.ptx
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The row that decodes `cx`'s instruction, or the error: not a PTX instruction, or an opcode
 /// without a form of the instruction's family.
 pub(super) fn lookup(cx: &Cx) -> Result<&'static Row, LowerError> {
@@ -1028,6 +1083,10 @@ impl When {
             When::ModsThen(groups, a, b) => {
                 When::Mods(groups).applies(cx) && cx.mods.windows(2).any(|w| w[0] == a && w[1] == b)
             }
+            When::Then(first, second) => cx
+                .mods
+                .windows(2)
+                .any(|w| first.contains(&w[0]) && second.contains(&w[1])),
         }
     }
 }

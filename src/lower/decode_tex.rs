@@ -132,6 +132,14 @@ fn coords(
         } else {
             cty
         };
+        let ptx = if k == 0 && g.arrayed() {
+            ast::ScalarType::U32
+        } else if ty == Type::I32 {
+            ast::ScalarType::S32
+        } else {
+            ast::ScalarType::F32
+        };
+        b.check_texel_kind(cx, o, ptx)?;
         out.push(b.src_rel(cx, o, ty, Some(Sign::Unsigned))?);
     }
     Ok(out)
@@ -155,6 +163,7 @@ fn ms_coords(
     let n = if g.arrayed() { 4 } else { 3 };
     let mut out = vec![];
     for o in items.iter().take(n) {
+        b.check_texel_kind(cx, o, ast::ScalarType::S32)?;
         out.push(b.src_rel(cx, o, Type::I32, Some(Sign::Unsigned))?);
     }
     Ok(out)
@@ -201,6 +210,23 @@ fn tex_types(cx: &Cx) -> Result<(Type, Type, Sign, DType), LowerError> {
         ));
     }
     Ok((dt, ct, ds, DType::Plain))
+}
+
+/// Checks the destination registers of `tex`/`tld4` (operand `o`, a vector with or without
+/// the residency predicate) against the destination type, the first of the instruction's two
+/// type modifiers ([`Builder::check_texel_kind`]).
+fn check_dest_kinds(b: &Builder, cx: &Cx, o: &Operand) -> R {
+    let Some(t) = cx.mods.iter().find_map(|m| ast::ScalarType::from_suffix(m)) else {
+        return Ok(());
+    };
+    let items = match o {
+        Operand::Vector(items, _) | Operand::VecPred(items, _, _) => items.as_slice(),
+        other => std::slice::from_ref(other),
+    };
+    for d in items {
+        b.check_texel_kind(cx, d, t)?;
+    }
+    Ok(())
 }
 
 /// Write the results to destination operand `o`: a vector, or a vector with the residency
@@ -281,6 +307,7 @@ fn offsets(b: &mut Builder, cx: &Cx, items: &[Operand], n: usize) -> Result<Vec<
                 ));
             }
         }
+        b.check_texel_kind(cx, o, ast::ScalarType::S32)?;
         out.push(b.src_rel(cx, o, Type::I32, Some(Sign::Signed))?);
     }
     Ok(out)
@@ -390,6 +417,7 @@ pub(super) fn tex(b: &mut Builder, cx: &mut Cx) -> R {
         &cx.ptx,
     );
     let d = cx.opnd(0)?.clone();
+    check_dest_kinds(b, cx, &d)?;
     write_dests(b, cx, &d, &res, dt, sign)
 }
 
@@ -460,6 +488,7 @@ pub(super) fn tld4(b: &mut Builder, cx: &mut Cx) -> R {
         &cx.ptx,
     );
     let d = cx.opnd(0)?.clone();
+    check_dest_kinds(b, cx, &d)?;
     write_dests(b, cx, &d, &res, dt, sign)
 }
 

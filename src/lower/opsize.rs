@@ -138,11 +138,29 @@ pub(crate) fn relaxed_dst(inst: PtxTy, reg: PtxTy) -> Option<Fit> {
     })
 }
 
+/// Whether a register declared `reg` may hold the `.bf16` or `.f16` value of a `cvt` of type
+/// `inst`, beyond the table of the module doc (which does not tell `.bf16` from `.f16`): a
+/// `.bf16` value takes a `.b16` or `.bf16` register only (PTX ISA §9.7.9.21: "For `.bf16`
+/// instruction type, operand d has `.b16` type"; ptxas 12.9 rejects `.f16`, `.b32` and
+/// `.b64` registers there, and a `.bf16` register is an `.f16` value's no more than an
+/// `.f16` register is a `.bf16` one's.
+pub(crate) fn bf16_ok(inst: ScalarType, reg: ScalarType) -> bool {
+    use ScalarType::*;
+    match (inst, reg) {
+        (Bf16, r) => matches!(r, B16 | Bf16),
+        (F16, Bf16) => false,
+        _ => true,
+    }
+}
+
 /// Why instruction type `inst` rejects a register declared `reg` (for an error message).
 pub(crate) fn mismatch(inst: ScalarType, reg: ScalarType) -> String {
     let name = |t: ScalarType| format!(".{}", format!("{t:?}").to_lowercase());
     let (i, r) = (name(inst), name(reg));
     let why = match (ptx_ty(inst), ptx_ty(reg)) {
+        _ if !bf16_ok(inst, reg) => {
+            format!("a {i} value takes a .b16 or {i} register, not {r}")
+        }
         (Some(it), Some(rt)) if rt.bits < it.bits => {
             format!("a {r} register is narrower than the instruction type {i}")
         }

@@ -43,6 +43,8 @@ fn group(
             })
             .collect(),
         line: 0,
+        version: "8.8".to_string(),
+        target: "sm_100".to_string(),
     }
 }
 

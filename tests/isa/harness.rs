@@ -16,6 +16,9 @@
 //! Values: integers (decimal, negative, `0x` hex), floats (decimal, `inf`, `-inf`, `-0`,
 //! `nan` = the canonical NaN, `0x` = raw bits), packed halves `lo,hi`, predicates 0/1.
 //! Expected values may also be `anynan` (any NaN) or `*` (unspecified by the ISA).
+//! A line `.version X.Y` or `.target sm_NN` sets the module header of the groups after it
+//! (default `.version 8.8`, `.target sm_100`), for forms that need a later PTX ISA or an
+//! architecture-specific target.
 //!
 //! Expected values come from the PTX ISA text, IEEE 754 rules or an independent host
 //! computation — never from this project's engines.
@@ -168,6 +171,10 @@ pub struct Group {
     pub tol: Option<Tol>,
     pub rows: Vec<Row>,
     pub line: usize,
+    /// The module's `.version` (`8.8`).
+    pub version: String,
+    /// The module's `.target` (`sm_100`).
+    pub target: String,
 }
 
 fn parse_num(s: &str) -> Option<f64> {
@@ -256,6 +263,7 @@ fn parse_sig(s: &str) -> Result<Vec<(String, Ty)>, String> {
 /// Parse a table file into groups.
 pub fn parse_table(text: &str) -> Result<Vec<Group>, String> {
     let mut groups: Vec<Group> = vec![];
+    let (mut version, mut target) = ("8.8".to_string(), "sm_100".to_string());
     for (k, raw) in text.lines().enumerate() {
         let line = k + 1;
         let l = match raw.find('#') {
@@ -264,6 +272,14 @@ pub fn parse_table(text: &str) -> Result<Vec<Group>, String> {
         }
         .trim();
         if l.is_empty() {
+            continue;
+        }
+        if let Some(v) = l.strip_prefix(".version ") {
+            version = v.trim().to_string();
+            continue;
+        }
+        if let Some(t) = l.strip_prefix(".target ") {
+            target = t.trim().to_string();
             continue;
         }
         if let Some(h) = l.strip_prefix(">>") {
@@ -301,6 +317,8 @@ pub fn parse_table(text: &str) -> Result<Vec<Group>, String> {
                 tol,
                 rows: vec![],
                 line,
+                version: version.clone(),
+                target: target.clone(),
             });
             continue;
         }
@@ -404,8 +422,12 @@ pub const SPREADS: &[Spread] = &[Spread::PerThread, Spread::Uniform, Spread::Uni
 
 /// The kernel for a group.
 pub fn kernel_ptx(g: &Group, spread: Spread) -> String {
-    // sm_100 and PTX ISA 8.8: the mixed-precision forms (`add.f32.f16`, §9.7.5) need them.
-    let mut s = String::from(".version 8.8\n.target sm_100\n.address_size 64\n");
+    // By default sm_100 and PTX ISA 8.8: the mixed-precision forms (`add.f32.f16`, §9.7.5)
+    // need them.
+    let mut s = format!(
+        ".version {}\n.target {}\n.address_size 64\n",
+        g.version, g.target
+    );
     if spread == Spread::UniformConst {
         let bytes = g.rows.len().max(1) * 8 * g.ins.len().max(1);
         s += &format!(".const .align 8 .b8 isa_rows[{bytes}];\n");
