@@ -106,12 +106,16 @@ fn remove_unreachable(func: &mut Function) -> (usize, usize) {
     (gone.len(), insts)
 }
 
+/// The branches into each block: the branch instruction and the index of the block call in
+/// its destinations.
+type Edges = HashMap<Block, Vec<(Inst, usize)>>;
+
 /// The branches into each block of `func`'s layout: the branch instruction and the index of
 /// the block call in its destinations. Blocks whose parameters must all stay (the entry block,
 /// a block entered with other than plain value arguments) are in the second result.
-fn edges(func: &Function) -> (HashMap<Block, Vec<(Inst, usize)>>, Vec<Block>) {
+fn edges(func: &Function) -> (Edges, Vec<Block>) {
     let dfg = &func.dfg;
-    let mut into: HashMap<Block, Vec<(Inst, usize)>> = HashMap::new();
+    let mut into: Edges = HashMap::new();
     let mut pinned: Vec<Block> = func.layout.entry_block().into_iter().collect();
     for block in func.layout.blocks() {
         for inst in func.layout.block_insts(block) {
