@@ -50,7 +50,7 @@ use crate::analysis::uniform::Uniformity;
 use crate::ir::{self, Op};
 use crate::runtime::env::CtaEnv;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
-use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
+use cranelift_codegen::ir::{types, InstBuilder, Value};
 use std::collections::HashMap;
 use std::mem::offset_of;
 
@@ -678,19 +678,8 @@ impl Gen<'_, '_> {
                 if self.hoist.cta.deferred.is_some() {
                     return Ok(self.defer(t));
                 }
-                let fast = self.b.create_block();
-                let slow = self.b.create_block();
-                let merge = self.b.create_block();
-                let ok = self.b.append_block_param(merge, types::I8);
-                self.b.ins().brif(cta_ok, fast, &[], slow, &[]);
-                self.b.switch_to_block(slow);
-                let slow_ok = per_warp(self)?;
-                self.b.ins().jump(merge, &[BlockArg::Value(slow_ok)]);
-                self.b.switch_to_block(fast);
-                let one = self.iconst(types::I8, 1);
-                self.b.ins().jump(merge, &[BlockArg::Value(one)]);
-                self.b.switch_to_block(merge);
-                Ok(Some(ok))
+                let oks = self.or_per_warp(cta_ok, 1, |g| Ok(vec![per_warp(g)?]))?;
+                Ok(oks.first().copied())
             }
             _ => Ok(Some(per_warp(self)?)),
         }
@@ -953,31 +942,13 @@ impl Gen<'_, '_> {
                         aligns: tested_aligns(members.iter().map(|m| (m.1, m.3)), *elem),
                         checks: rp.checks.clone(),
                     };
-                    oks.push(
-                        self.defer(t)
-                            .ok_or_else(|| "internal: no deferred tests".to_string())?,
-                    );
+                    oks.push(self.defer_in_region(t)?);
                 }
                 oks
             }
             (Some(ranges), Some(cta_ok)) => {
                 self.hoist.cta.add(ranges);
-                let fast = self.b.create_block();
-                let slow = self.b.create_block();
-                let merge = self.b.create_block();
-                for _ in &groups {
-                    self.b.append_block_param(merge, types::I8);
-                }
-                self.b.ins().brif(cta_ok, fast, &[], slow, &[]);
-                self.b.switch_to_block(slow);
-                let oks: Vec<BlockArg> = per_warp(self)?.into_iter().map(BlockArg::Value).collect();
-                self.b.ins().jump(merge, &oks);
-                self.b.switch_to_block(fast);
-                let one = self.iconst(types::I8, 1);
-                let ones = vec![BlockArg::Value(one); groups.len()];
-                self.b.ins().jump(merge, &ones);
-                self.b.switch_to_block(merge);
-                self.b.block_params(merge).to_vec()
+                self.or_per_warp(cta_ok, groups.len(), per_warp)?
             }
             _ => per_warp(self)?,
         };
@@ -1005,8 +976,7 @@ impl Gen<'_, '_> {
                             let o = match (f, self.deferred_index(ok)) {
                                 (Some(full), Some(test)) => {
                                     let t = super::ctacheck::DeferredTest::And { test, full };
-                                    self.defer(t)
-                                        .ok_or_else(|| "internal: no deferred tests".to_string())?
+                                    self.defer_in_region(t)?
                                 }
                                 (Some(f), None) => self.b.ins().band(ok, f),
                                 (None, _) => ok,

@@ -177,6 +177,43 @@ impl Gen<'_, '_> {
         Some(v)
     }
 
+    /// [`Self::defer`] where the caller has checked that the current region defers the
+    /// flag's tests.
+    pub(super) fn defer_in_region(&mut self, t: DeferredTest) -> Result<Value, String> {
+        self.defer(t)
+            .ok_or_else(|| "internal: no deferred tests".to_string())
+    }
+
+    /// The per-call flag `cta_ok` merged with `n` per-warp tests (`i8` 0/1): where the flag
+    /// is 1, constant 1s; else the results of `per_warp`, made only on that path. They meet
+    /// as parameters of a new block, which becomes the current one; returns them.
+    pub(super) fn or_per_warp(
+        &mut self,
+        cta_ok: Value,
+        n: usize,
+        per_warp: impl FnOnce(&mut Self) -> Result<Vec<Value>, String>,
+    ) -> Result<Vec<Value>, String> {
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let merge = self.b.create_block();
+        for _ in 0..n {
+            self.b.append_block_param(merge, types::I8);
+        }
+        self.b.ins().brif(cta_ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(slow);
+        let oks = per_warp(self)?;
+        if oks.len() != n {
+            return Err("internal: per-warp tests and their merge disagree".into());
+        }
+        let oks: Vec<BlockArg> = oks.into_iter().map(BlockArg::Value).collect();
+        self.b.ins().jump(merge, &oks);
+        self.b.switch_to_block(fast);
+        let one = self.iconst(types::I8, 1);
+        self.b.ins().jump(merge, &vec![BlockArg::Value(one); n]);
+        self.b.switch_to_block(merge);
+        Ok(self.b.block_params(merge).to_vec())
+    }
+
     /// The index of the deferred test whose result is `v`.
     pub(super) fn deferred_index(&self, v: Value) -> Option<usize> {
         let d = self.hoist.cta.deferred.as_ref()?;

@@ -13,10 +13,18 @@
 //! tier keeps everything. So each such load stayed in the machine code and ran on every
 //! warp.
 //!
-//! Block parameters are not followed: an argument a branch passes counts as read even where
-//! the parameter is not, so the loads feeding such arguments stay. (`saxpy`'s full-warp
-//! version still loads four environment fields per warp that its machine code never reads;
-//! which reader keeps them was not found.)
+//! Blocks no branch reaches from the entry block are removed first: the full-warp versions
+//! leave their fallback code unreachable (`Gen::branch_ok` jumps straight to the fast
+//! access), and the calls and branches there, which have effects, would otherwise keep the
+//! values they read, such as the preheader's loads, until Cranelift removes the unreachable
+//! blocks itself, after this pass and too late for its egraph to drop those loads. (`saxpy`'s
+//! full-warp version loaded four environment fields per warp that its machine code never
+//! read.)
+//!
+//! Block parameters are followed too: a parameter is live only when a kept instruction reads
+//! it, or a branch passes it on to a live parameter; a value a branch passes to a dead
+//! parameter is not read by that, and the dead parameter and the matching argument of every
+//! branch to its block are removed.
 //!
 //! # Soundness
 //! An instruction is kept when it has an effect besides its results, with Cranelift's own
@@ -24,13 +32,17 @@
 //! or has other side effects, and any load except one in the `Load` format (`load`, the
 //! extending and vector loads) with the `notrap` flag, which reads memory and does nothing
 //! else (atomic loads have another format). It is also kept when a kept instruction reads one
-//! of its results (or an alias of one), directly or through other kept instructions. Every
-//! other instruction only computes values that no effect depends on, so the function
-//! computes the same without it. Block parameters are left alone (their arguments are read by
-//! branches, which are kept, so every value a branch passes stays).
+//! of its results (or an alias of one) as an operand, or a branch passes one of its results
+//! to a live block parameter, directly or through other kept instructions and parameters.
+//! The entry block's parameters (the function's arguments) are always live, and so are those
+//! of a block that a branch with other than plain value arguments (`try_call`'s results)
+//! enters. Every other instruction and parameter only carries values that no effect depends
+//! on, so the function computes the same without them; a branch's operands (its condition,
+//! `br_table`'s index) are read by the branch itself and stay.
 
 use cranelift_codegen::entity::EntityRef;
-use cranelift_codegen::ir::{Function, Inst, InstructionData, ValueDef};
+use cranelift_codegen::ir::{Block, BlockArg, Function, Inst, InstructionData, Value, ValueDef};
+use std::collections::{HashMap, HashSet};
 
 /// Whether `inst` has an effect besides its results (see the module docs).
 fn has_effect(func: &Function, inst: Inst) -> bool {
@@ -50,39 +62,173 @@ fn has_effect(func: &Function, inst: Inst) -> bool {
     trivial || op.can_load() && !quiet_load
 }
 
-/// Remove from `func`'s layout every instruction that has no effect and whose results no
-/// kept instruction reads (see the module docs). Returns how many were removed.
-pub(super) fn remove_dead_code(func: &mut Function) -> usize {
-    let mut live = vec![false; func.dfg.num_insts()];
-    let mut work = vec![];
-    let mut all = vec![];
-    for block in func.layout.blocks() {
+/// What [`remove_dead_code`] removed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Removed {
+    /// Instructions taken out of the layout.
+    pub(super) insts: usize,
+    /// Block parameters removed (with the matching argument of each branch to the block).
+    pub(super) params: usize,
+    /// Unreachable blocks removed (their instructions are counted in `insts`).
+    pub(super) blocks: usize,
+}
+
+/// Remove from `func`'s layout the blocks that no chain of branches from the entry block
+/// reaches, with their instructions; returns (blocks, instructions) removed.
+fn remove_unreachable(func: &mut Function) -> (usize, usize) {
+    let Some(entry) = func.layout.entry_block() else {
+        return (0, 0);
+    };
+    let mut seen: HashSet<Block> = HashSet::from([entry]);
+    let mut work = vec![entry];
+    while let Some(block) = work.pop() {
+        let dfg = &func.dfg;
         for inst in func.layout.block_insts(block) {
-            all.push(inst);
-            if has_effect(func, inst) {
-                live[inst.index()] = true;
-                work.push(inst);
-            }
-        }
-    }
-    while let Some(inst) = work.pop() {
-        for v in func.dfg.inst_values(inst) {
-            let v = func.dfg.resolve_aliases(v);
-            if let ValueDef::Result(def, _) = func.dfg.value_def(v) {
-                if let Some(l) = live.get_mut(def.index()) {
-                    if !*l {
-                        *l = true;
-                        work.push(def);
-                    }
+            let calls = dfg.insts[inst].branch_destination(&dfg.jump_tables, &dfg.exception_tables);
+            for call in calls {
+                let to = call.block(&dfg.value_lists);
+                if seen.insert(to) {
+                    work.push(to);
                 }
             }
         }
     }
-    let mut removed = 0;
-    for inst in all {
-        if !live[inst.index()] {
+    let gone: Vec<Block> = func.layout.blocks().filter(|b| !seen.contains(b)).collect();
+    let mut insts = 0;
+    for &block in &gone {
+        let all: Vec<Inst> = func.layout.block_insts(block).collect();
+        for inst in all {
             func.layout.remove_inst(inst);
-            removed += 1;
+            insts += 1;
+        }
+        func.layout.remove_block(block);
+    }
+    (gone.len(), insts)
+}
+
+/// The branches into each block: the branch instruction and the index of the block call in
+/// its destinations.
+type Edges = HashMap<Block, Vec<(Inst, usize)>>;
+
+/// The branches into each block of `func`'s layout: the branch instruction and the index of
+/// the block call in its destinations. Blocks whose parameters must all stay (the entry block,
+/// a block entered with other than plain value arguments) are in the second result.
+fn edges(func: &Function) -> (Edges, Vec<Block>) {
+    let dfg = &func.dfg;
+    let mut into: Edges = HashMap::new();
+    let mut pinned: Vec<Block> = func.layout.entry_block().into_iter().collect();
+    for block in func.layout.blocks() {
+        for inst in func.layout.block_insts(block) {
+            let calls = dfg.insts[inst].branch_destination(&dfg.jump_tables, &dfg.exception_tables);
+            for (k, call) in calls.iter().enumerate() {
+                let to = call.block(&dfg.value_lists);
+                let plain = matches!(dfg.insts[inst], InstructionData::Jump { .. })
+                    || matches!(dfg.insts[inst], InstructionData::Brif { .. })
+                    || matches!(dfg.insts[inst], InstructionData::BranchTable { .. });
+                let values = call
+                    .args(&dfg.value_lists)
+                    .all(|a| matches!(a, BlockArg::Value(_)));
+                if !(plain && values) {
+                    pinned.push(to);
+                }
+                into.entry(to).or_default().push((inst, k));
+            }
+        }
+    }
+    (into, pinned)
+}
+
+/// Remove from `func`'s layout every block no branch reaches, every instruction that has no
+/// effect and whose results nothing live reads, and every block parameter nothing live reads,
+/// with the branch arguments passed to it (see the module docs).
+pub(super) fn remove_dead_code(func: &mut Function) -> Removed {
+    let (blocks, unreachable_insts) = remove_unreachable(func);
+    let (into, pinned) = edges(func);
+    let mut live_inst = vec![false; func.dfg.num_insts()];
+    let mut live_value = vec![false; func.dfg.num_values()];
+    let mut work: Vec<Value> = vec![];
+    let mut all = vec![];
+    let mark_inst = |inst: Inst, live_inst: &mut Vec<bool>, work: &mut Vec<Value>, f: &Function| {
+        if let Some(l) = live_inst.get_mut(inst.index()) {
+            if !*l {
+                *l = true;
+                work.extend_from_slice(f.dfg.inst_args(inst));
+            }
+        }
+    };
+    for block in func.layout.blocks() {
+        for inst in func.layout.block_insts(block) {
+            all.push(inst);
+            if has_effect(func, inst) {
+                mark_inst(inst, &mut live_inst, &mut work, func);
+            }
+        }
+    }
+    for &block in &pinned {
+        work.extend_from_slice(func.dfg.block_params(block));
+    }
+    while let Some(v) = work.pop() {
+        let v = func.dfg.resolve_aliases(v);
+        match func.dfg.value_def(v) {
+            ValueDef::Result(inst, _) => mark_inst(inst, &mut live_inst, &mut work, func),
+            ValueDef::Param(block, num) => {
+                let Some(l) = live_value.get_mut(v.index()) else {
+                    continue;
+                };
+                if *l {
+                    continue;
+                }
+                *l = true;
+                let dfg = &func.dfg;
+                for &(inst, k) in into.get(&block).map_or(&[][..], |e| e) {
+                    let calls =
+                        dfg.insts[inst].branch_destination(&dfg.jump_tables, &dfg.exception_tables);
+                    if let Some(BlockArg::Value(a)) = calls[k].args(&dfg.value_lists).nth(num) {
+                        work.push(a);
+                    }
+                }
+            }
+            ValueDef::Union(x, y) => work.extend([x, y]),
+        }
+    }
+    let mut removed = Removed {
+        insts: unreachable_insts,
+        params: 0,
+        blocks,
+    };
+    let blocks: Vec<Block> = func.layout.blocks().collect();
+    for block in blocks {
+        if pinned.contains(&block) {
+            continue;
+        }
+        let params = func.dfg.block_params(block).to_vec();
+        let dead: Vec<usize> = (0..params.len())
+            .filter(|&i| !live_value[params[i].index()])
+            .collect();
+        if dead.is_empty() {
+            continue;
+        }
+        for &(inst, k) in into.get(&block).map_or(&[][..], |e| e) {
+            let dfg = &mut func.dfg;
+            let calls = dfg.insts[inst]
+                .branch_destination_mut(&mut dfg.jump_tables, &mut dfg.exception_tables);
+            // A jump table two `br_table`s share is edited once.
+            if calls[k].len(&dfg.value_lists) != params.len() {
+                continue;
+            }
+            for &i in dead.iter().rev() {
+                calls[k].remove(i, &mut dfg.value_lists);
+            }
+        }
+        for &i in dead.iter().rev() {
+            func.dfg.remove_block_param(params[i]);
+            removed.params += 1;
+        }
+    }
+    for inst in all {
+        if !live_inst[inst.index()] {
+            func.layout.remove_inst(inst);
+            removed.insts += 1;
         }
     }
     removed
@@ -90,9 +236,12 @@ pub(super) fn remove_dead_code(func: &mut Function) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::remove_dead_code;
-    use cranelift_codegen::ir::{types, AbiParam, Function, InstBuilder, MemFlagsData};
+    use super::{remove_dead_code, Removed};
+    use cranelift_codegen::ir::{
+        types, AbiParam, BlockArg, Function, InstBuilder, JumpTableData, MemFlagsData,
+    };
     use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
+    use cranelift_codegen::settings;
     use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
     use target_lexicon::PointerWidth;
 
@@ -135,7 +284,7 @@ mod tests {
         };
         // `iadd_imm_s` and `ishl_imm_s` are an `iconst` and the operation each.
         assert_eq!(count(&func), 12);
-        assert_eq!(remove_dead_code(&mut func), 5);
+        assert_eq!(remove_dead_code(&mut func).insts, 5);
         assert_eq!(count(&func), 7);
         let text = func.display().to_string();
         for kept in [
@@ -151,5 +300,97 @@ mod tests {
         for gone in ["v0+4", "v0+8", "ishl", "iconst.i64"] {
             assert!(!text.contains(gone), "{gone} kept: {text}");
         }
+    }
+
+    /// A value passed only along a chain of block parameters that nothing reads (through
+    /// `brif`'s two arms, a `jump`, `br_table`'s default and entries, an unread addition and a
+    /// loop's back edge) goes with its parameters and arguments; a value passed along the
+    /// same edges to a parameter `return` reads stays, with every parameter on its way. A
+    /// block no branch enters goes, and what it alone read.
+    #[test]
+    fn unread_block_parameters_go() {
+        let mut func = Function::new();
+        func.signature.params.push(AbiParam::new(types::I64));
+        func.signature.returns.push(AbiParam::new(types::I32));
+        let mut fctx = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+        let [b0, b1, b2, b3, b4, b5] = [(); 6].map(|_| b.create_block());
+        b.append_block_params_for_function_params(b0);
+        let i32p = |b: &mut FunctionBuilder, blk| {
+            [
+                b.append_block_param(blk, types::I32),
+                b.append_block_param(blk, types::I32),
+            ]
+        };
+        let nt = MemFlagsData::trusted();
+        b.switch_to_block(b0);
+        let v0 = b.block_params(b0)[0];
+        let v1 = b.ins().load(types::I32, nt, v0, 0);
+        let v2 = b.ins().load(types::I32, nt, v0, 4);
+        let v3 = b.ins().load(types::I32, nt, v0, 8);
+        let arg = |v| BlockArg::Value(v);
+        b.ins()
+            .brif(v3, b1, &[arg(v1), arg(v2)], b2, &[arg(v1), arg(v2)]);
+        let [v4, v5] = i32p(&mut b, b1);
+        let [v6, v7] = i32p(&mut b, b2);
+        let [v8, v9] = i32p(&mut b, b3);
+        b.switch_to_block(b1);
+        b.ins().jump(b3, &[arg(v4), arg(v5)]);
+        b.switch_to_block(b2);
+        let v10 = b.ins().iadd(v6, v6);
+        let def = b.func.dfg.block_call(b3, &[arg(v10), arg(v7)]);
+        let e0 = b.func.dfg.block_call(b3, &[arg(v6), arg(v7)]);
+        let e1 = b.func.dfg.block_call(b1, &[arg(v10), arg(v7)]);
+        let jt = b.create_jump_table(JumpTableData::new(def, &[e0, e1]));
+        b.ins().br_table(v3, jt);
+        b.switch_to_block(b3);
+        let v11 = b.ins().load(types::I32, nt, v0, 12);
+        b.ins().brif(v11, b3, &[arg(v8), arg(v9)], b4, &[]);
+        b.switch_to_block(b4);
+        b.ins().return_(&[v9]);
+        // No branch enters: its store and `return` read `v1` and `v8` for nothing.
+        b.switch_to_block(b5);
+        b.ins().store(nt, v1, v0, 16);
+        b.ins().return_(&[v8]);
+        b.seal_all_blocks();
+        b.finalize(TargetFrontendConfig {
+            default_call_conv: CallConv::SystemV,
+            pointer_width: PointerWidth::U64,
+            page_size_align_log2: 12,
+        });
+        let flags = settings::Flags::new(settings::builder());
+        cranelift_codegen::verify_function(&func, &flags).unwrap();
+        assert_eq!(
+            remove_dead_code(&mut func),
+            Removed {
+                insts: 4,
+                params: 3,
+                blocks: 1
+            }
+        );
+        cranelift_codegen::verify_function(&func, &flags).unwrap();
+        let expected = "\
+block0(v0: i64):
+    v2 = load.i32 notrap aligned v0+4
+    v3 = load.i32 notrap aligned v0+8
+    brif v3, block1(v2), block2(v2)
+
+block1(v5: i32):
+    jump block3(v5)
+
+block2(v7: i32):
+    br_table v3, block3(v7), [block3(v7), block1(v7)]
+
+block3(v9: i32):
+    v11 = load.i32 notrap aligned v0+12
+    brif v11, block3(v9), block4
+
+block4:
+    return v9
+}
+";
+        let text = func.display().to_string();
+        let body = &text[text.find("block0").unwrap()..];
+        assert_eq!(body, expected);
     }
 }
