@@ -22,11 +22,18 @@ impl BitSet {
     fn get(&self, i: usize) -> bool {
         self.0[i / 64] >> (i % 64) & 1 == 1
     }
+    /// The set members, in increasing order; a word's members cost one step each, an empty
+    /// word one test (a set of a large kernel's thousands of variables is mostly empty).
     fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            (0..64)
-                .filter(move |b| bits >> b & 1 == 1)
-                .map(move |b| w * 64 + b)
+            let mut rest = bits;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let b = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    w * 64 + b
+                })
+            })
         })
     }
 }
@@ -240,7 +247,7 @@ fn remove_trivial_params(f: &mut ir::Function) {
                 let mut same: Option<Value> = None;
                 let mut trivial = true;
                 for &(pb, slot) in into {
-                    let Some(c) = f.blocks[pb].term.targets().into_iter().nth(slot) else {
+                    let Some(c) = f.blocks[pb].term.target(slot) else {
                         continue;
                     };
                     let a = resolve(&alias, c.args[k]);
@@ -257,7 +264,7 @@ fn remove_trivial_params(f: &mut ir::Function) {
                         alias[p.index()] = v;
                         f.blocks[b].params.remove(k);
                         for &(pb, slot) in into {
-                            if let Some(c) = f.blocks[pb].term.targets_mut().into_iter().nth(slot) {
+                            if let Some(c) = f.blocks[pb].term.target_mut(slot) {
                                 c.args.remove(k);
                             }
                         }
