@@ -151,15 +151,22 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
         args: entry_args,
     });
 
+    // Each variable's current value in the block being renamed; all `None` between blocks
+    // (the block's writes, listed in `written`, are undone at its end: clearing all of it
+    // per block would cost blocks × variables).
     let mut cur: Vec<Option<Value>> = vec![None; nv];
+    let mut written: Vec<usize> = vec![];
     for b in 0..nb {
         if !reach[b] {
             continue;
         }
-        cur.iter_mut().for_each(|c| *c = None);
+        for v in written.drain(..) {
+            cur[v] = None;
+        }
         let ib = map[b];
         for (n, &v) in params[b].iter().enumerate() {
             cur[v] = Some(f.block(ib).params[n]);
+            written.push(v);
         }
         let get = |cur: &Vec<Option<Value>>, v: Var, loc: SrcLoc| -> Result<Value, LowerError> {
             cur[v as usize].ok_or_else(|| {
@@ -176,6 +183,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
             if pi.copy {
                 let v = get(&cur, pi.args[0], pi.loc)?;
                 cur[pi.results[0] as usize] = Some(v);
+                written.push(pi.results[0] as usize);
                 continue;
             }
             let args = pi
@@ -188,6 +196,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
             f.inst_sync[inst.index()] = pi.sync;
             for (n, &r) in pi.results.iter().enumerate() {
                 cur[r as usize] = Some(f.inst(inst).results[n]);
+                written.push(r as usize);
             }
         }
         let call = |cur: &Vec<Option<Value>>, t: u32| -> Result<BlockCall, LowerError> {
