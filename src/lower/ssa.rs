@@ -308,3 +308,53 @@ fn remove_trivial_params(f: &mut ir::Function) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::BitSet;
+    use crate::ir::{Block, BlockCall, Terminator, Value};
+
+    /// The members come out in increasing order, each once, across word boundaries and in
+    /// the last bit of a word; an empty set yields nothing.
+    #[test]
+    fn bitset_iter_lists_members_in_order() {
+        let mut s = BitSet::new(200);
+        assert_eq!(s.iter().count(), 0);
+        let members = [0, 1, 63, 64, 127, 130, 199];
+        for &m in members.iter().rev() {
+            s.set(m);
+        }
+        assert_eq!(s.iter().collect::<Vec<_>>(), members);
+    }
+
+    /// `target(slot)` and `target_mut(slot)` are `targets()[slot]` for every terminator,
+    /// `None` past the end.
+    #[test]
+    fn target_by_index_matches_the_list() {
+        let call = |b: u32| BlockCall {
+            block: Block(b),
+            args: vec![Value(b)],
+        };
+        let mut terms = vec![
+            Terminator::Jump(call(1)),
+            Terminator::Branch {
+                cond: Value(9),
+                then_: call(2),
+                else_: call(3),
+            },
+            Terminator::Barrier { next: call(4) },
+            Terminator::Exit,
+            Terminator::Trap,
+        ];
+        for t in &mut terms {
+            let list: Vec<BlockCall> = t.targets().into_iter().cloned().collect();
+            for slot in 0..3 {
+                assert_eq!(t.target(slot), list.get(slot));
+                assert_eq!(
+                    t.target_mut(slot).map(|c| c.clone()),
+                    list.get(slot).cloned()
+                );
+            }
+        }
+    }
+}
