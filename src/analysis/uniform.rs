@@ -186,6 +186,8 @@ fn analyze_impl(f: &Function, shadow: Option<&Uniformity>) -> Uniformity {
         }
     }
     let mut changed = true;
+    // The joins of each branch (`branch_joins`), once computed.
+    let mut sync_joins: Vec<Option<Vec<Block>>> = vec![None; nb];
     // Loops (bodies) that some lane can leave while others stay: rule 4.
     let mut div_exit_loops: Vec<&Vec<bool>> = vec![];
     while changed {
@@ -268,78 +270,17 @@ fn analyze_impl(f: &Function, shadow: Option<&Uniformity>) -> Uniformity {
                 }
             }
         }
-        // 3: sync dependence. For each divergent branch, propagate a label per side along
-        // forward edges; a block reached with two different labels is a join.
+        // 3: sync dependence: the parameters of the joins of each divergent branch. A
+        // branch's joins depend on the CFG alone, so each is computed once, at the first
+        // iteration that finds the branch divergent.
         for &b in &cfg.rpo {
             if !div_branch[b.index()] {
                 continue;
             }
-            let succ = &cfg.succs[b.index()];
-            if succ.len() < 2 || succ[0] == succ[1] {
-                // Both sides reach the same block: its parameters are a join.
-                for &s in succ.iter().take(1) {
-                    for &p in &f.block(s).params {
-                        changed |= mark(p, &mut div);
-                    }
-                }
-                continue;
-            }
-            let start = cfg.rpo_index[b.index()];
-            let mut label: Vec<Option<Block>> = vec![None; nb];
-            // A side that is a back edge arrives at its loop header labelled with `b` itself
-            // (checked with the other latches below).
-            let mut back_side: Option<Block> = None;
-            for &s in succ {
-                if cfg.rpo_index[s.index()] > start {
-                    label[s.index()] = Some(s);
-                } else {
-                    back_side = Some(s);
-                }
-            }
-            for &x in cfg.rpo.iter().skip(start + 1) {
-                let mut seen: Option<Block> = label[x.index()];
-                let mut join = false;
-                for &p in &cfg.preds[x.index()] {
-                    if cfg.rpo_index[p.index()] >= cfg.rpo_index[x.index()] {
-                        continue; // back edge
-                    }
-                    let lp = if p == b { Some(x) } else { label[p.index()] };
-                    if let Some(lp) = lp {
-                        match seen {
-                            None => seen = Some(lp),
-                            Some(s) if s != lp => join = true,
-                            _ => {}
-                        }
-                    }
-                }
-                if join {
-                    for &p in &f.block(x).params {
-                        changed |= mark(p, &mut div);
-                    }
-                    label[x.index()] = Some(x);
-                } else {
-                    label[x.index()] = seen;
-                }
-            }
-            // Paths that meet again at a loop header through different back edges.
-            for (h, body) in &loops {
-                if !body[b.index()] {
-                    continue;
-                }
-                let mut labels: Vec<Block> = cfg.preds[h.index()]
-                    .iter()
-                    .filter(|p| body[p.index()] && **p != b)
-                    .filter_map(|p| label[p.index()])
-                    .collect();
-                if back_side == Some(*h) {
-                    labels.push(b);
-                }
-                labels.sort();
-                labels.dedup();
-                if labels.len() > 1 {
-                    for &p in &f.block(*h).params {
-                        changed |= mark(p, &mut div);
-                    }
+            let joins = sync_joins[b.index()].get_or_insert_with(|| branch_joins(&cfg, &loops, b));
+            for &x in joins.iter() {
+                for &p in &f.block(x).params {
+                    changed |= mark(p, &mut div);
                 }
             }
         }
@@ -357,6 +298,75 @@ fn analyze_impl(f: &Function, shadow: Option<&Uniformity>) -> Uniformity {
         def_block,
         div_exit_loops: div_exit_loops.into_iter().cloned().collect(),
     }
+}
+
+/// The blocks whose parameters join the two sides of branch `b` if it diverges (rule 3, sync
+/// dependence): propagating a label per side along forward edges, a block reached with two
+/// different labels; with both sides the same block, that block; and the header of a loop
+/// holding `b` that paths from different sides reach again through different back edges.
+fn branch_joins(cfg: &Cfg, loops: &[(Block, Vec<bool>)], b: Block) -> Vec<Block> {
+    let nb = cfg.succs.len();
+    let succ = &cfg.succs[b.index()];
+    if succ.len() < 2 || succ[0] == succ[1] {
+        // Both sides reach the same block: its parameters are a join.
+        return succ.iter().take(1).copied().collect();
+    }
+    let mut joins = vec![];
+    let start = cfg.rpo_index[b.index()];
+    let mut label: Vec<Option<Block>> = vec![None; nb];
+    // A side that is a back edge arrives at its loop header labelled with `b` itself
+    // (checked with the other latches below).
+    let mut back_side: Option<Block> = None;
+    for &s in succ {
+        if cfg.rpo_index[s.index()] > start {
+            label[s.index()] = Some(s);
+        } else {
+            back_side = Some(s);
+        }
+    }
+    for &x in cfg.rpo.iter().skip(start + 1) {
+        let mut seen: Option<Block> = label[x.index()];
+        let mut join = false;
+        for &p in &cfg.preds[x.index()] {
+            if cfg.rpo_index[p.index()] >= cfg.rpo_index[x.index()] {
+                continue; // back edge
+            }
+            let lp = if p == b { Some(x) } else { label[p.index()] };
+            if let Some(lp) = lp {
+                match seen {
+                    None => seen = Some(lp),
+                    Some(s) if s != lp => join = true,
+                    _ => {}
+                }
+            }
+        }
+        if join {
+            joins.push(x);
+            label[x.index()] = Some(x);
+        } else {
+            label[x.index()] = seen;
+        }
+    }
+    // Paths that meet again at a loop header through different back edges.
+    for (h, body) in loops {
+        if !body[b.index()] {
+            continue;
+        }
+        let mut labels: Vec<Block> = cfg.preds[h.index()]
+            .iter()
+            .filter(|p| body[p.index()] && **p != b)
+            .filter_map(|p| label[p.index()])
+            .collect();
+        if back_side == Some(*h) {
+            labels.push(b);
+        }
+        labels.sort();
+        labels.dedup();
+        if labels.len() > 1 {
+            joins.push(*h);
+        }
+    }
+    joins
 }
 
 /// Whether special register `r` reads the same in every thread of a CTA for the whole

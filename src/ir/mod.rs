@@ -138,6 +138,32 @@ impl Terminator {
         }
     }
 
+    /// Target number `slot` of [`Terminator::targets`], without building the list.
+    pub fn target(&self, slot: usize) -> Option<&BlockCall> {
+        match self {
+            Terminator::Jump(c) | Terminator::Barrier { next: c } => (slot == 0).then_some(c),
+            Terminator::Branch { then_, else_, .. } => match slot {
+                0 => Some(then_),
+                1 => Some(else_),
+                _ => None,
+            },
+            Terminator::Exit | Terminator::Trap => None,
+        }
+    }
+
+    /// Target number `slot` of [`Terminator::targets_mut`], without building the list.
+    pub fn target_mut(&mut self, slot: usize) -> Option<&mut BlockCall> {
+        match self {
+            Terminator::Jump(c) | Terminator::Barrier { next: c } => (slot == 0).then_some(c),
+            Terminator::Branch { then_, else_, .. } => match slot {
+                0 => Some(then_),
+                1 => Some(else_),
+                _ => None,
+            },
+            Terminator::Exit | Terminator::Trap => None,
+        }
+    }
+
     pub fn targets_mut(&mut self) -> Vec<&mut BlockCall> {
         match self {
             Terminator::Jump(c) => vec![c],

@@ -22,11 +22,18 @@ impl BitSet {
     fn get(&self, i: usize) -> bool {
         self.0[i / 64] >> (i % 64) & 1 == 1
     }
+    /// The set members, in increasing order; a word's members cost one step each, an empty
+    /// word one test (a set of a large kernel's thousands of variables is mostly empty).
     fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            (0..64)
-                .filter(move |b| bits >> b & 1 == 1)
-                .map(move |b| w * 64 + b)
+            let mut rest = bits;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let b = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    w * 64 + b
+                })
+            })
         })
     }
 }
@@ -144,15 +151,22 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
         args: entry_args,
     });
 
+    // Each variable's current value in the block being renamed; all `None` between blocks
+    // (the block's writes, listed in `written`, are undone at its end: clearing all of it
+    // per block would cost blocks × variables).
     let mut cur: Vec<Option<Value>> = vec![None; nv];
+    let mut written: Vec<usize> = vec![];
     for b in 0..nb {
         if !reach[b] {
             continue;
         }
-        cur.iter_mut().for_each(|c| *c = None);
+        for v in written.drain(..) {
+            cur[v] = None;
+        }
         let ib = map[b];
         for (n, &v) in params[b].iter().enumerate() {
             cur[v] = Some(f.block(ib).params[n]);
+            written.push(v);
         }
         let get = |cur: &Vec<Option<Value>>, v: Var, loc: SrcLoc| -> Result<Value, LowerError> {
             cur[v as usize].ok_or_else(|| {
@@ -169,6 +183,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
             if pi.copy {
                 let v = get(&cur, pi.args[0], pi.loc)?;
                 cur[pi.results[0] as usize] = Some(v);
+                written.push(pi.results[0] as usize);
                 continue;
             }
             let args = pi
@@ -181,6 +196,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
             f.inst_sync[inst.index()] = pi.sync;
             for (n, &r) in pi.results.iter().enumerate() {
                 cur[r as usize] = Some(f.inst(inst).results[n]);
+                written.push(r as usize);
             }
         }
         let call = |cur: &Vec<Option<Value>>, t: u32| -> Result<BlockCall, LowerError> {
@@ -240,7 +256,7 @@ fn remove_trivial_params(f: &mut ir::Function) {
                 let mut same: Option<Value> = None;
                 let mut trivial = true;
                 for &(pb, slot) in into {
-                    let Some(c) = f.blocks[pb].term.targets().into_iter().nth(slot) else {
+                    let Some(c) = f.blocks[pb].term.target(slot) else {
                         continue;
                     };
                     let a = resolve(&alias, c.args[k]);
@@ -257,7 +273,7 @@ fn remove_trivial_params(f: &mut ir::Function) {
                         alias[p.index()] = v;
                         f.blocks[b].params.remove(k);
                         for &(pb, slot) in into {
-                            if let Some(c) = f.blocks[pb].term.targets_mut().into_iter().nth(slot) {
+                            if let Some(c) = f.blocks[pb].term.target_mut(slot) {
                                 c.args.remove(k);
                             }
                         }
@@ -289,6 +305,56 @@ fn remove_trivial_params(f: &mut ir::Function) {
         }
         for (n, &p) in blk.params.iter().enumerate() {
             f.values[p.index()].def = ValueDef::Param(Block(b as u32), n as u16);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BitSet;
+    use crate::ir::{Block, BlockCall, Terminator, Value};
+
+    /// The members come out in increasing order, each once, across word boundaries and in
+    /// the last bit of a word; an empty set yields nothing.
+    #[test]
+    fn bitset_iter_lists_members_in_order() {
+        let mut s = BitSet::new(200);
+        assert_eq!(s.iter().count(), 0);
+        let members = [0, 1, 63, 64, 127, 130, 199];
+        for &m in members.iter().rev() {
+            s.set(m);
+        }
+        assert_eq!(s.iter().collect::<Vec<_>>(), members);
+    }
+
+    /// `target(slot)` and `target_mut(slot)` are `targets()[slot]` for every terminator,
+    /// `None` past the end.
+    #[test]
+    fn target_by_index_matches_the_list() {
+        let call = |b: u32| BlockCall {
+            block: Block(b),
+            args: vec![Value(b)],
+        };
+        let mut terms = vec![
+            Terminator::Jump(call(1)),
+            Terminator::Branch {
+                cond: Value(9),
+                then_: call(2),
+                else_: call(3),
+            },
+            Terminator::Barrier { next: call(4) },
+            Terminator::Exit,
+            Terminator::Trap,
+        ];
+        for t in &mut terms {
+            let list: Vec<BlockCall> = t.targets().into_iter().cloned().collect();
+            for slot in 0..3 {
+                assert_eq!(t.target(slot), list.get(slot));
+                assert_eq!(
+                    t.target_mut(slot).map(|c| c.clone()),
+                    list.get(slot).cloned()
+                );
+            }
         }
     }
 }
