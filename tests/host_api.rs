@@ -218,6 +218,38 @@ fn builder_runs_saxpy() {
     }
 }
 
+/// A kernel storing through a pointer to a buffer freed just before (the highest one, so the
+/// bytes are in no allocation): without memcheck the fault still names the freed buffer, and
+/// freeing it again is a double free that names it.
+#[test]
+fn a_store_to_a_freed_buffer_is_named_without_memcheck() {
+    for engine in ENGINES {
+        let mut ctx = Context::new();
+        let module = load(&mut ctx, "kernels/saxpy/saxpy.ptx", engine);
+        let kernel = module.kernel("saxpy").unwrap();
+        let x = DeviceBuffer::<f32>::zeroed(&ctx, 64).unwrap();
+        let y = ctx.alloc(256, Some("y")).unwrap();
+        ctx.free(y).unwrap();
+        let e = ctx
+            .launch_builder(&kernel)
+            .grid(1)
+            .block((64, 1, 1))
+            .arg(64u32)
+            .arg(1.0f32)
+            .arg(&x)
+            .arg(y)
+            .launch()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("use after free (0 bytes into 'y' (256 bytes), which was freed)"),
+            "{engine}: {e}"
+        );
+        let e = ctx.free(y).unwrap_err().to_string();
+        assert!(e.contains("double free"), "{engine}: {e}");
+    }
+}
+
 #[test]
 fn builder_checks_arguments() {
     let mut ctx = Context::new();

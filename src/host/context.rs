@@ -105,8 +105,10 @@ pub struct FaultReport {
     pub nearest: Option<(String, i64, u64)>,
     /// A global address in no allocation and near none: the allocations on either side.
     pub neighbours: Option<FaultNeighbours>,
-    /// Memcheck: the access (or device `free`) hit memory freed earlier and still in
-    /// quarantine ([`Context::set_memcheck`]): a use after free (or a double free).
+    /// The access (or device `free`) hit memory freed earlier: with memcheck, still in
+    /// quarantine ([`Context::set_memcheck`]); without, one of the latest frees whose bytes no
+    /// later allocation took ([`DeviceMemory::freed_at`](crate::runtime::memory::DeviceMemory::freed_at)):
+    /// a use after free (or a double free).
     pub freed: Option<Freed>,
     /// How many threads of the reported CTA faulted (each counted once, however many of its
     /// accesses faulted). A fault stops its CTA once the block it happened in has run for the
@@ -2163,7 +2165,8 @@ fn report(
         None
     };
     let nearest = near;
-    // Memcheck: a freed allocation or heap block still in quarantine (a use after free), or
+    // A freed allocation (memcheck: still in quarantine; else one of the latest frees no
+    // allocation took since) or a heap block still in quarantine (a use after free), or
     // the heap block a heap access missed; a free of a quarantined heap block (double free).
     let heap_at = |a: u64| heap.filter(|h| h.is_checked() && h.contains(a));
     let freed = match r.kind {

@@ -50,6 +50,11 @@ pub const RED_ZONE: u64 = 256;
 /// oldest first. Their pages go back to the host at the free all the same.
 pub const QUARANTINE_BYTES: u64 = 256 << 20;
 
+/// With the plain placement: how many of the latest frees are remembered (label, place,
+/// size, nothing poisoned) so that a fault at an address in one of them that no later
+/// allocation took, or a second free of one, names it ([`DeviceMemory::freed_at`]).
+pub const RECENT_FREES: usize = 64;
+
 /// A device pointer: a global-space device address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DevicePtr(pub u64);
@@ -170,6 +175,9 @@ pub struct DeviceMemory {
     quarantine_order: std::collections::VecDeque<u64>,
     /// Bytes in `quarantine`.
     quarantine_bytes: u64,
+    /// The plain placement's latest frees, newest last ([`RECENT_FREES`]); an allocation
+    /// that overlaps one drops it.
+    recent_frees: std::collections::VecDeque<Allocation>,
     /// The last reading of [`available_memory`] and the high-water mark then: allocations
     /// that together touch less than [`AVAILABLE_SLACK`] new bytes since are checked against
     /// it without reading the system's files again ([`DeviceMemory::host_can_back`]).
@@ -181,7 +189,8 @@ pub struct DeviceMemory {
 /// Why a pointer given to [`DeviceMemory::free`] is not an allocation's start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BadFree {
-    /// The allocation was freed already (it is still in the quarantine): its label and size.
+    /// The allocation was freed already (still in memcheck's quarantine, or among the plain
+    /// placement's [`RECENT_FREES`] latest frees): its label and size.
     Double { label: String, size: u64 },
     /// The pointer is inside a live allocation, not at its start: label, size, offset.
     Interior {
@@ -309,6 +318,7 @@ impl DeviceMemory {
             quarantine: BTreeMap::new(),
             quarantine_order: std::collections::VecDeque::new(),
             quarantine_bytes: 0,
+            recent_frees: std::collections::VecDeque::new(),
             init_shadow: None,
             avail_seen: None,
         }
@@ -378,6 +388,7 @@ impl DeviceMemory {
     /// addresses in an identity-mapped arena: only where allocations are placed changes.
     pub fn set_checked(&mut self, on: bool) {
         self.checked = on;
+        self.recent_frees.clear();
         if !on {
             self.quarantine.clear();
             self.quarantine_order.clear();
@@ -390,12 +401,23 @@ impl DeviceMemory {
         self.checked
     }
 
-    /// The quarantined (freed, still poisoned) allocation that contains device address
-    /// `addr`, as (allocation, offset in it): a use after free.
+    /// The freed allocation that contains device address `addr`, as (allocation, offset in
+    /// it): a use after free. With memcheck's placement, a quarantined (still poisoned) one;
+    /// with the plain placement, one of the [`RECENT_FREES`] latest frees whose bytes no
+    /// live allocation holds now.
     pub fn freed_at(&self, addr: u64) -> Option<(&Allocation, u64)> {
         let off = addr.checked_sub(GLOBAL_BASE)?;
-        let (_, a) = self.quarantine.range(..=off).next_back()?;
-        (off < a.offset + a.size.max(1)).then_some((a, off - a.offset))
+        let within = |a: &Allocation| off >= a.offset && off < a.offset + a.size.max(1);
+        if let Some((_, a)) = self.quarantine.range(..=off).next_back() {
+            if within(a) {
+                return Some((a, off - a.offset));
+            }
+        }
+        if self.allocation_at(addr).is_some() {
+            return None;
+        }
+        let a = self.recent_frees.iter().rev().find(|a| within(a))?;
+        Some((a, off - a.offset))
     }
 
     /// An arena reserved now at host address [`GLOBAL_BASE`], so that every device address is
@@ -609,6 +631,10 @@ impl DeviceMemory {
             // A new allocation holds nothing written yet (cudaMalloc's memory is undefined).
             s.set(cursor, rounded, false);
         }
+        // Remembered frees whose bytes this allocation takes are no longer freed memory.
+        let end_new = cursor + size.max(1);
+        self.recent_frees
+            .retain(|a| a.offset + a.size.max(1) <= cursor || a.offset >= end_new);
         self.next_label += 1;
         let label = label
             .map(str::to_string)
@@ -629,11 +655,16 @@ impl DeviceMemory {
     /// Free an allocation made by [`alloc`](Self::alloc). Its whole pages go back to the
     /// host; with memcheck's placement it stays in the quarantine
     /// ([`set_checked`](Self::set_checked)). Errors: not the start of a live allocation
-    /// ([`BadFree`]: freed already — known while quarantined —, inside one, or unknown).
+    /// ([`BadFree`]: freed already — known while quarantined or among the latest frees —,
+    /// inside one, or unknown).
     pub fn free(&mut self, p: DevicePtr) -> Result<(), BadFree> {
         let off = p.0.wrapping_sub(GLOBAL_BASE);
         let Some(a) = self.allocs.remove(&off) else {
-            if let Some(q) = self.quarantine.get(&off) {
+            let freed = self
+                .quarantine
+                .get(&off)
+                .or_else(|| self.recent_frees.iter().rev().find(|a| a.offset == off));
+            if let Some(q) = freed {
                 return Err(BadFree::Double {
                     label: q.label.clone(),
                     size: q.size,
@@ -674,6 +705,11 @@ impl DeviceMemory {
                     self.quarantine_bytes -= q.size;
                 }
             }
+        } else {
+            if self.recent_frees.len() == RECENT_FREES {
+                self.recent_frees.pop_front();
+            }
+            self.recent_frees.push_back(a);
         }
         self.recompute_top();
         Ok(())
@@ -994,8 +1030,26 @@ mod tests {
         m.free(a).unwrap();
         assert_eq!(
             m.free(a),
-            Err(BadFree::Unknown),
-            "no quarantine without memcheck"
+            Err(BadFree::Double {
+                label: "alloc#1".into(),
+                size: 4096
+            }),
+            "a recent free is remembered without memcheck"
+        );
+        assert_eq!(
+            m.freed_at(a.0 + 8).map(|(x, o)| (x.label.as_str(), o)),
+            Some(("alloc#1", 8)),
+            "an address in a recently freed buffer names it"
+        );
+        // A new allocation in the freed bytes: they are live memory again, not freed.
+        let c = m.alloc(4096, None).unwrap();
+        assert_eq!(c, a, "first fit takes the freed place");
+        assert_eq!(m.freed_at(a.0 + 8), None);
+        m.free(c).unwrap();
+        m.free(b).unwrap();
+        assert_eq!(
+            m.free(a).map_err(|e| matches!(e, BadFree::Double { .. })),
+            Err(true)
         );
     }
 
