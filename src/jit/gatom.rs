@@ -18,10 +18,11 @@
 //! Only a global `atom.add` with all four lanes active on one address is combined (shared
 //! memory's atomics are plain loads and stores, which cost less in lane order than the
 //! test): the sum of the four operands is added by one operation, and lane j's result is
-//! the old value plus the operands of lanes `0..j`. That is the outcome of the four lanes' atomics performed back to
-//! back in lane order, with no other thread's access in between, which is one of the orders
-//! the memory model allows (each atomic stays indivisible; integer addition is exact and
-//! associative modulo 2^n), and the order the per-lane path and the interpreter use.
+//! the old value plus the operands of lanes `0..j`. That is the outcome of the four lanes'
+//! atomics performed back to back in lane order, with no other thread's access in between,
+//! which is one of the orders the memory model allows (each atomic stays indivisible;
+//! integer addition is exact and associative modulo 2^n), and the order the per-lane path
+//! and the interpreter use.
 
 use super::codegen::{ctype, EnvField, Gen};
 use super::vector::{GVal, Grp};

@@ -899,6 +899,16 @@ impl Builder<'_> {
         o: &'o Operand,
         inst: ast::ScalarType,
     ) -> Option<(&'o ast::Ident, Var, ast::ScalarType, PtxTy, PtxTy)> {
+        let (name, v, rt) = self.declared_reg(o)?;
+        Some((name, v, rt, opsize::ptx_ty(inst)?, opsize::ptx_ty(rt)?))
+    }
+
+    /// The register operand `o` (no vector component): its name, variable and declared
+    /// type, if it is one.
+    pub(super) fn declared_reg<'o>(
+        &self,
+        o: &'o Operand,
+    ) -> Option<(&'o ast::Ident, Var, ast::ScalarType)> {
         let Operand::Reg {
             name,
             component: None,
@@ -908,7 +918,7 @@ impl Builder<'_> {
         };
         let v = self.reg(&name.name)?;
         let rt = self.decl.get(&v).copied()?;
-        Some((name, v, rt, opsize::ptx_ty(inst)?, opsize::ptx_ty(rt)?))
+        Some((name, v, rt))
     }
 
     /// A data source of `st` or `cvt` with instruction type `inst` (IR type `ty`): a register

@@ -154,17 +154,7 @@ impl Builder<'_> {
 impl Builder<'_> {
     /// The register operand `o` (no vector component) and its declared type, if it is one.
     fn declared<'o>(&self, o: &'o Operand) -> Option<(&'o ast::Ident, ast::ScalarType)> {
-        let Operand::Reg {
-            name,
-            component: None,
-        } = o
-        else {
-            return None;
-        };
-        let t = self
-            .reg(&name.name)
-            .and_then(|v| self.decl.get(&v).copied())?;
-        Some((name, t))
+        self.declared_reg(o).map(|(name, _, t)| (name, t))
     }
 
     /// Checks register operand `o` of `tex`/`tld4`/`suld`/`sust`, which the instruction types
