@@ -515,6 +515,41 @@ fn export_tables_are_absent() {
     }
 }
 
+/// A miss prints its reason once, naming the loaded object that asked: here this test
+/// program, which calls the dlopen'ed library (NVIDIA's runtime inside a Python extension,
+/// such as CuPy's, in real use). Run in a child process: the reason is printed once per process.
+#[test]
+fn export_table_miss_names_the_asking_object() {
+    const CHILD: &str = "PTXJIT_TEST_EXPORT_TABLE_CHILD";
+    if std::env::var_os(CHILD).is_some() {
+        let f: GetExportTable = func("cuGetExportTable");
+        let mut table = std::ptr::dangling::<c_void>();
+        // SAFETY: valid pointers.
+        assert_eq!(
+            unsafe { f(&mut table, &[0x5a; 16]) },
+            CUDA_ERROR_INVALID_VALUE
+        );
+        return;
+    }
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new(&exe)
+        .args(["--exact", "export_table_miss_names_the_asking_object"])
+        .args(["--test-threads", "1", "--nocapture"])
+        .env(CHILD, "1")
+        .output()
+        .expect("run the test binary");
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let want = format!("no export table {} (asked for by ", "5a".repeat(16));
+    let line = stderr
+        .lines()
+        .find(|l| l.contains(&want))
+        .unwrap_or_else(|| panic!("no line with {want:?} in {stderr}"));
+    let name = exe.file_name().expect("a file name").to_string_lossy();
+    assert!(line.contains(&*name), "{line}");
+    assert!(!line.contains("libcuda.so"), "{line}");
+}
+
 fn error_string(symbol: &str, code: u32) -> (u32, Option<String>) {
     let f: GetErrorString = func(symbol);
     let mut s: *const c_char = c"not written".as_ptr();
