@@ -289,14 +289,23 @@ pub unsafe extern "C" fn cuGetExportTable(
         };
         let message = format!("no export table {hex}{asker}: ptxjit provides none of the driver's private tables, which NVIDIA's own CUDA runtime needs: its libcudart.so, and the copy linked into a program by nvcc's default --cudart static or into a library such as CuPy's `cupy_backends` (build with `nvcc --cudart shared` and run on ptxjit's libcudart; a package that links the runtime in cannot run on ptxjit)");
         // NVIDIA's runtime fails every later call with cudaErrorInvalidValue and says
-        // nothing, so the reason is printed once per process even without PTXJIT_TRACE.
+        // nothing, so the reason is printed once per process even without PTXJIT_TRACE;
+        // a table whose caller goes on without it is not announced (nor uses up the once).
         static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-        if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let optional = OPTIONAL_TABLES.contains(&id.bytes.map(|b| b as u8));
+        if !optional && !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
             eprintln!("ptxjit: cuGetExportTable: {message}");
         }
         Err(Fail::new(CUDA_ERROR_INVALID_VALUE, message))
     })
 }
+
+/// Private tables that NVIDIA's libraries ask for and work without, so that a miss is no
+/// news: answered like any other miss, but printed only under `PTXJIT_TRACE`. NVRTC 12.9
+/// (`libnvrtc.so.12`) asks for the first when it compiles, and compiles without it.
+const OPTIONAL_TABLES: [[u8; 16]; 1] = [[
+    0xda, 0x91, 0x51, 0xd3, 0x3a, 0xe6, 0xcc, 0x41, 0xa5, 0xc0, 0x4f, 0x26, 0xd5, 0x33, 0xe3, 0x28,
+]];
 
 /// The file of the loaded object that called into this library: the object of the first
 /// return address on the call stack (glibc's `backtrace`) that lies outside the object holding
