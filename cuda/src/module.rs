@@ -629,12 +629,12 @@ exports! { cuLibraryGetGlobal => fn(dptr: *mut u64, bytes: *mut usize, lib: u64,
     unsafe { crate::module::cuModuleGetGlobal_v2(dptr, bytes, lib, name) }.check()
 }}
 
-exports! { cuLibraryGetKernelCount => fn(count: *mut c_uint, lib: u64) {
+exports! { cuLibraryGetKernelCount, cuModuleGetFunctionCount => fn(count: *mut c_uint, lib: u64) {
     let n = with_context(|d| Ok(module(d, lib)?.module.kernels.len() as c_uint))?;
     unsafe { out(count, n) }
 }}
 
-exports! { cuLibraryEnumerateKernels => fn(kernels: *mut u64, n: c_uint, lib: u64) {
+exports! { cuLibraryEnumerateKernels, cuModuleEnumerateFunctions => fn(kernels: *mut u64, n: c_uint, lib: u64) {
     if kernels.is_null() {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null kernel array"));
     }

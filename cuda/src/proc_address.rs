@@ -283,15 +283,66 @@ pub unsafe extern "C" fn cuGetExportTable(
             .iter()
             .map(|b| format!("{:02x}", *b as u8))
             .collect();
-        let message = format!("no export table {hex}: ptxjit provides none of the driver's private tables (NVIDIA's own libcudart, shared or linked in by nvcc's default --cudart static, needs them: build with `nvcc --cudart shared` and run on ptxjit's libcudart)");
+        let asker = match calling_object() {
+            Some(path) => format!(" (asked for by {path})"),
+            None => String::new(),
+        };
+        let message = format!("no export table {hex}{asker}: ptxjit provides none of the driver's private tables, which NVIDIA's own CUDA runtime needs: its libcudart.so, and the copy linked into a program by nvcc's default --cudart static or into a library such as CuPy's `cupy_backends` (build with `nvcc --cudart shared` and run on ptxjit's libcudart; a package that links the runtime in cannot run on ptxjit)");
         // NVIDIA's runtime fails every later call with cudaErrorInvalidValue and says
-        // nothing, so the reason is printed once per process even without PTXJIT_TRACE.
+        // nothing, so the reason is printed once per process even without PTXJIT_TRACE;
+        // a table whose caller goes on without it is not announced (nor uses up the once).
         static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-        if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let optional = OPTIONAL_TABLES.contains(&id.bytes.map(|b| b as u8));
+        if !optional && !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
             eprintln!("ptxjit: cuGetExportTable: {message}");
         }
         Err(Fail::new(CUDA_ERROR_INVALID_VALUE, message))
     })
+}
+
+/// Private tables that NVIDIA's libraries ask for and work without, so that a miss is no
+/// news: answered like any other miss, but printed only under `PTXJIT_TRACE`. NVRTC 12.9
+/// (`libnvrtc.so.12`) asks for the first when it compiles, and compiles without it.
+const OPTIONAL_TABLES: [[u8; 16]; 1] = [[
+    0xda, 0x91, 0x51, 0xd3, 0x3a, 0xe6, 0xcc, 0x41, 0xa5, 0xc0, 0x4f, 0x26, 0xd5, 0x33, 0xe3, 0x28,
+]];
+
+/// The file of the loaded object that called into this library: the object of the first
+/// return address on the call stack (glibc's `backtrace`) that lies outside the object holding
+/// this function, as `dladdr` names it (the program's own `argv[0]` for the main program).
+/// `None` when the stack cannot be read or no frame lies outside.
+fn calling_object() -> Option<String> {
+    extern "C" {
+        /// glibc's `backtrace(3)` (`<execinfo.h>`): up to `size` return addresses of the
+        /// calling thread's stack, innermost first; returns how many it wrote.
+        fn backtrace(buffer: *mut *mut c_void, size: c_int) -> c_int;
+    }
+    let own = object_of(calling_object as *const c_void)?;
+    let mut frames = [std::ptr::null_mut::<c_void>(); 64];
+    // SAFETY: backtrace writes at most `size` pointers into the buffer, which holds that many.
+    let n = unsafe { backtrace(frames.as_mut_ptr(), frames.len() as c_int) };
+    let n = usize::try_from(n).unwrap_or(0).min(frames.len());
+    frames[..n]
+        .iter()
+        .filter_map(|&a| object_of(a))
+        .find(|o| *o != own)
+}
+
+/// The file name `dladdr` gives for the loaded object holding `addr`, if any.
+fn object_of(addr: *const c_void) -> Option<String> {
+    let mut info = std::mem::MaybeUninit::<libc::Dl_info>::zeroed();
+    // SAFETY: dladdr only reads the loader's tables; it fills `info` when it returns non-zero.
+    if unsafe { libc::dladdr(addr, info.as_mut_ptr()) } == 0 {
+        return None;
+    }
+    // SAFETY: dladdr succeeded, so `info` is initialized (dli_fname possibly null).
+    let fname = unsafe { info.assume_init() }.dli_fname;
+    if fname.is_null() {
+        return None;
+    }
+    // SAFETY: a NUL-terminated path owned by the loader, alive while the object is loaded.
+    let name = unsafe { CStr::from_ptr(fname) }.to_string_lossy();
+    (!name.is_empty()).then(|| name.into_owned())
 }
 
 /// Writes the name or description of `error` to `*pStr`. Errors: `CUDA_ERROR_INVALID_VALUE`

@@ -904,7 +904,9 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuMemsetD8Async_ptsz",
     "cuMemsetD8_v2",
     "cuMemsetD8_v2_ptds",
+    "cuModuleEnumerateFunctions",
     "cuModuleGetFunction",
+    "cuModuleGetFunctionCount",
     "cuModuleGetGlobal_v2",
     "cuModuleGetLoadingMode",
     "cuModuleLoad",
@@ -1597,9 +1599,9 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuMipmappedArrayGetSparseProperties" => {
             crate::stubs::cuMipmappedArrayGetSparseProperties as *mut c_void
         }
-        "cuModuleEnumerateFunctions" => crate::stubs::cuModuleEnumerateFunctions as *mut c_void,
+        "cuModuleEnumerateFunctions" => crate::module::cuModuleEnumerateFunctions as *mut c_void,
         "cuModuleGetFunction" => crate::module::cuModuleGetFunction as *mut c_void,
-        "cuModuleGetFunctionCount" => crate::stubs::cuModuleGetFunctionCount as *mut c_void,
+        "cuModuleGetFunctionCount" => crate::module::cuModuleGetFunctionCount as *mut c_void,
         "cuModuleGetGlobal_v2" => crate::module::cuModuleGetGlobal_v2 as *mut c_void,
         "cuModuleGetLoadingMode" => crate::module::cuModuleGetLoadingMode as *mut c_void,
         "cuModuleGetSurfRef" => crate::stubs::cuModuleGetSurfRef as *mut c_void,

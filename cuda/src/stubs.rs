@@ -220,8 +220,6 @@ stubs! {
     cuMipmappedArrayGetLevel
     cuMipmappedArrayGetMemoryRequirements
     cuMipmappedArrayGetSparseProperties
-    cuModuleEnumerateFunctions
-    cuModuleGetFunctionCount
     cuModuleGetSurfRef
     cuModuleGetTexRef
     cuMulticastAddDevice

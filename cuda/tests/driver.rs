@@ -445,3 +445,55 @@ fn dynamic_shared_memory_above_48k_needs_the_opt_in() {
         assert_eq!(cuFuncSetAttribute(f, 8, 200_000), CUDA_ERROR_INVALID_VALUE);
     }
 }
+
+/// `cuModuleGetFunctionCount` and `cuModuleEnumerateFunctions` (CUDA 12.4): a module's
+/// kernels (`.entry`, not `.func`), each handle the one `cuModuleGetFunction` gives.
+#[test]
+fn module_lists_its_kernels() {
+    const PTX: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+.func helper() { ret; }
+.visible .entry first() { ret; }
+.visible .entry second(.param .u32 n) { call helper, (); ret; }
+.entry third() { ret; }
+"#;
+    setup();
+    let m = load(&CString::new(PTX).unwrap());
+    let want: Vec<u64> = ["first", "second", "third"]
+        .iter()
+        .map(|n| function(m, n))
+        .collect();
+    unsafe {
+        let mut count = 0u32;
+        assert_eq!(cuModuleGetFunctionCount(&mut count, m), CUDA_SUCCESS);
+        assert_eq!(count, 3);
+        let mut got = [0u64; 4];
+        assert_eq!(
+            cuModuleEnumerateFunctions(got.as_mut_ptr(), 3, m),
+            CUDA_SUCCESS
+        );
+        let mut listed = got[..3].to_vec();
+        listed.sort_unstable();
+        let mut sorted = want.clone();
+        sorted.sort_unstable();
+        assert_eq!(listed, sorted);
+        assert_eq!(got[3], 0, "nothing written past the count asked for");
+        // A shorter buffer gets that many handles.
+        let mut two = [0u64; 3];
+        assert_eq!(
+            cuModuleEnumerateFunctions(two.as_mut_ptr(), 2, m),
+            CUDA_SUCCESS
+        );
+        assert!(two[..2].iter().all(|f| want.contains(f)) && two[2] == 0);
+        assert_eq!(
+            cuModuleGetFunctionCount(&mut count, 0xdead),
+            CUDA_ERROR_INVALID_HANDLE
+        );
+        assert_eq!(
+            cuModuleEnumerateFunctions(null_mut(), 3, m),
+            CUDA_ERROR_INVALID_VALUE
+        );
+    }
+}
