@@ -153,3 +153,108 @@ fn a_150k_instruction_kernel_runs_on_the_jit() {
         assert_eq!(k.compiled.tier_for(false, false), Some(Tier::Quick));
     }
 }
+
+/// The kernel `gather(idx, src, out, n)`: `out[i] = chain(src[idx[i]], i)` for `i < n`, with
+/// `ops` long enough that the kernel is big (the JIT's quick tier gives it one version per
+/// block and sends a data-dependent group load straight to the runtime, `jit::codegen`'s
+/// `BIG_KERNEL_INSTS`) and above `OPTIMIZE_MAX_INSTS`, so the quick tier is the one that
+/// runs. Returns the text and the 1-based line of the gather load.
+fn gather_ptx(ops: &[Op]) -> (String, usize) {
+    use std::fmt::Write;
+    let last = ops.len() + 1;
+    let mut s = format!(
+        ".version 7.0\n.target sm_70\n.address_size 64\n\
+         .visible .entry gather(.param .u64 pidx, .param .u64 psrc, .param .u64 pout, .param .u32 pn)\n{{\n\
+         .reg .pred %p<2>;\n.reg .b32 %r<{}>;\n.reg .b32 %t<5>;\n.reg .b64 %rd<10>;\n\
+         ld.param.u64 %rd1, [pidx];\nld.param.u64 %rd2, [psrc];\nld.param.u64 %rd3, [pout];\n\
+         ld.param.u32 %t0, [pn];\nmov.u32 %t1, %ctaid.x;\nmov.u32 %t2, %ntid.x;\n\
+         mov.u32 %t3, %tid.x;\nmad.lo.s32 %t1, %t1, %t2, %t3;\nsetp.ge.u32 %p1, %t1, %t0;\n\
+         @%p1 bra DONE;\nmul.wide.u32 %rd4, %t1, 4;\nadd.s64 %rd5, %rd1, %rd4;\n\
+         ld.global.u32 %t4, [%rd5];\nmul.wide.u32 %rd6, %t4, 4;\nadd.s64 %rd7, %rd2, %rd6;\n",
+        last + 1
+    );
+    let line = s.lines().count() + 1;
+    s.push_str("ld.global.u32 %r0, [%rd7];\nmov.u32 %r1, %t1;\n");
+    for (i, op) in ops.iter().enumerate() {
+        let k = KINDS[op.kind];
+        if k.starts_with("sh") {
+            writeln!(s, "{k} %r{}, %r{}, {};", i + 2, op.x, op.imm).unwrap();
+        } else {
+            writeln!(s, "{k} %r{}, %r{}, %r{};", i + 2, op.x, op.y).unwrap();
+        }
+    }
+    writeln!(
+        s,
+        "add.s64 %rd8, %rd3, %rd4;\nst.global.u32 [%rd8], %r{last};\nDONE:\nret;\n}}"
+    )
+    .unwrap();
+    (s, line)
+}
+
+/// A big kernel's quick tier: a data-dependent load (no per-group shape test there, the
+/// runtime does the lanes), consecutive loads and stores with hoisted checks and a partial
+/// last warp give the host's answers, and an out-of-bounds index is reported as the
+/// interpreter reports it: the lowest faulting thread, the load and its source line.
+#[test]
+fn a_big_kernels_quick_tier_gathers_and_reports_the_faulting_thread() {
+    let ops = chain(9_000);
+    let (text, line) = gather_ptx(&ops);
+    let n = 100u32; // a partial last warp
+    let src: Vec<u32> = (0..256u32)
+        .map(|i| i.wrapping_mul(0x2545_F491) ^ 0x1234)
+        .collect();
+    let mut idx: Vec<u32> = (0..n).map(|i| (i * 37 + 11) % 256).collect();
+    let expected: Vec<u32> = (0..n)
+        .map(|i| reference(&ops, src[idx[i as usize] as usize], i))
+        .collect();
+    let mut ctx = Context::new();
+    let m = ctx
+        .load_module(&text, "gather.ptx", Engine::Jit)
+        .expect("load");
+    let k = m.kernel("gather").expect("kernel");
+    let (didx, dsrc, dout) = (
+        ctx.alloc(4 * n as u64, Some("idx")).unwrap(),
+        ctx.alloc(4 * 256, Some("src")).unwrap(),
+        ctx.alloc(4 * n as u64, Some("out")).unwrap(),
+    );
+    ctx.copy_htod(didx, &to_bytes(&idx)).unwrap();
+    ctx.copy_htod(dsrc, &to_bytes(&src)).unwrap();
+    ctx.copy_htod(dout, &vec![0u8; 4 * n as usize]).unwrap();
+    let dims = LaunchDims {
+        grid: [1, 1, 1],
+        block: [128, 1, 1],
+        shared_bytes: 0,
+    };
+    let args = [
+        KernelArg::Ptr(didx),
+        KernelArg::Ptr(dsrc),
+        KernelArg::Ptr(dout),
+        KernelArg::U32(n),
+    ];
+    ctx.launch(&k, dims, &args, &LaunchOptions::default())
+        .expect("launch");
+    let mut out = vec![0u8; 4 * n as usize];
+    ctx.copy_dtoh(&mut out, dout).unwrap();
+    let got: Vec<u32> = out
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(got, expected);
+    if std::env::var_os("PTXJIT_TIER").is_none() {
+        assert_eq!(k.jit_tier(), Some(Tier::Quick));
+    }
+    // Threads 37 and 70 read far past every buffer: the lower one is reported.
+    idx[37] = 0x4000_0000;
+    idx[70] = 0x4000_0001;
+    ctx.copy_htod(didx, &to_bytes(&idx)).unwrap();
+    let e = ctx
+        .launch(&k, dims, &args, &LaunchOptions::default())
+        .expect_err("an out-of-bounds gather");
+    let msg = e.to_string();
+    assert!(
+        msg.contains(&format!("gather.ptx:{line}:"))
+            && msg.contains("by CTA (0,0,0) thread (37,0,0)")
+            && msg.contains("ld.global.u32"),
+        "{msg}"
+    );
+}

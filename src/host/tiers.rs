@@ -1,9 +1,11 @@
 //! Tiered compilation of JIT kernels: a kernel's first launch waits only for the quick tier
 //! (`jit::Tier::Quick`: no egraph pass, the single-pass register allocator, about half the
 //! compile time), and one process-wide background thread compiles the optimized tier
-//! (`jit::Tier::Optimized`) and swaps it in. Both tiers compile the same CLIF (but for the
-//! quick tier's fewer unrolled group loops, which run the same instructions), so they
-//! compute the same results bit for bit; only compile time and speed differ.
+//! (`jit::Tier::Optimized`) and swaps it in. Both tiers compile the same CLIF but for the
+//! quick tier's fewer unrolled group loops and, in a big kernel (`jit::codegen`'s
+//! `BIG_KERNEL_INSTS`), its blocks' single versions and fewer per-group shape tests, all of
+//! which run the same operations on the same values, so they compute the same results bit
+//! for bit; only compile time and speed differ.
 //!
 //! The swap happens between launches, never during one: a launch takes the engine it runs
 //! ([`Tiers::current`], an `Arc`) once, at its start, and holds it to its end. Once the

@@ -226,6 +226,16 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) pinned: std::collections::HashSet<ir::Inst>,
     /// The stack slot pinned values are written to (made on first use).
     pub(super) pin_slot: Option<cranelift_codegen::ir::StackSlot>,
+    /// The stack slot the runtime's group accesses take their addresses and values in and
+    /// give loaded values back in (`vector.rs`, `group_helper`; made on first use, one for
+    /// the function: each call's use of it ends before the next access).
+    pub(super) group_slot: Option<cranelift_codegen::ir::StackSlot>,
+    /// The quick tier of a big kernel ([`BIG_KERNEL_INSTS`] IR instructions or more): blocks
+    /// and regions get only their general version (`fullwarp.rs`, `region.rs`,
+    /// `Gen::group_versions`), and a group access tests its four lanes' shape
+    /// (`Gen::contiguous`) only where its address is lane-affine and has no hoisted check;
+    /// any other goes from its hoisted check's fast path (if any) straight to the runtime.
+    pub(super) big: bool,
     /// While the scalar section is emitted: the block's lane mask. A memory access there is
     /// made once for the warp, and a fault is recorded for each of these lanes, as the
     /// interpreter records it lane by lane (`FaultReport::count` counts faulting threads).
@@ -242,6 +252,26 @@ pub(super) struct Gen<'a, 'b> {
     /// prologue, or the warp loop) and the warp-state words it rewrites per warp; taken by
     /// the round's end.
     pub(super) next_cta: Option<(CBlock, Vec<u32>)>,
+}
+
+/// Kernels of at least this many IR instructions are *big*: their quick tier
+/// (`jit::Tier::Quick`) gets smaller code per block and per memory access, for compile time:
+/// no second (full-warp or group-affine) version of a block or region, and a group access's
+/// per-group shape test only where it can hold (see [`Gen::big`]). The benchmark kernels have
+/// at most 300; a CUB radix sort's onesweep kernel 4460 (128 k CLIF instructions, 95 ms of
+/// quick tier before), its single-tile kernel 1409 (docs/performance.md, "Big kernels' quick
+/// tier: one version per block, shape tests only where they can hold"). The optimized tier,
+/// which replaces the quick one in the background for kernels that run long, keeps it all.
+pub(super) const BIG_KERNEL_INSTS: usize = 1000;
+
+/// Whether `f`'s quick tier is compiled as a big kernel's ([`BIG_KERNEL_INSTS`]).
+fn is_big(f: &ir::Function, tier: super::Tier) -> bool {
+    match tier {
+        super::Tier::Quick => {
+            f.blocks.iter().map(|b| b.insts.len()).sum::<usize>() >= BIG_KERNEL_INSTS
+        }
+        super::Tier::Optimized => false,
+    }
 }
 
 /// How many times each value of `f` is read: operands of instructions, branch conditions
@@ -858,6 +888,8 @@ pub fn generate(
         entry_chain: Gen::entry_chain(f),
         pinned: Default::default(),
         pin_slot: None,
+        group_slot: None,
+        big: is_big(f, tier),
         uniform_mask: None,
         hoist,
         bar_slot,

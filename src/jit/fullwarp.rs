@@ -79,7 +79,8 @@ impl Gen<'_, '_> {
         // A segment with group-level accesses (`group.rs`, 2D blocks) already has a
         // straight-line version of its body; a third copy would cost compile time for little
         // (measured: sgemm_tiled, 36% more code and the same instruction count).
-        if (oks.is_empty() && !entry) || self.group_planned(insts).is_some() {
+        // A big kernel's quick tier (`Gen::big`) has one version of each segment.
+        if (oks.is_empty() && !entry) || self.group_planned(insts).is_some() || self.big {
             return self.group_loop(mask, false, body);
         }
         let cond = self.full_warp_and(mask, oks);

@@ -350,6 +350,11 @@ impl Gen<'_, '_> {
             Ok(acc)
         };
         let tests = self.hoist.cta.deferred.take();
+        // A big kernel's quick tier (`Gen::big`): the general version only, unless the
+        // region has per-warp tests that only a full-warp version's entry makes.
+        if self.big && tests.as_ref().is_none_or(|t| t.is_empty()) {
+            oks.clear();
+        }
         if oks.is_empty() {
             if tests.as_ref().is_some_and(|t| !t.is_empty()) {
                 return Err("internal: deferred tests without a full-warp version".into());

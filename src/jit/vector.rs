@@ -1260,11 +1260,21 @@ impl Gen<'_, '_> {
     fn contiguous(
         &mut self,
         grp: &Grp,
+        i: ir::Inst,
         space: ir::Space,
         addr: (Value, Value),
         elem: u32,
         align: u32,
     ) -> Option<(Value, Value, Value)> {
+        // A big kernel's quick tier (`Gen::big`): not where the shape cannot be
+        // consecutive or one address but by the data's chance (a data-dependent address),
+        // nor after a hoisted check that failed (a warp's range past a bound: its tail).
+        if self.big
+            && (!self.affine.is_uniform(self.f.inst(i).args[0])
+                || self.fast.access.contains_key(&i))
+        {
+            return None;
+        }
         let (base, limit, bias) = self.window(space)?;
         let a0 = self.b.ins().extractlane(addr.0, 0);
         let sa = self.b.ins().splat(types::I64X2, a0);
@@ -1331,13 +1341,20 @@ impl Gen<'_, '_> {
         size: u32,
         align: u32,
     ) -> GVal {
-        let ss = self
-            .b
-            .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
-                cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
-                64,
-                4,
-            ));
+        let ss = match self.group_slot {
+            Some(ss) => ss,
+            None => {
+                let ss = self
+                    .b
+                    .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                        cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                        64,
+                        4,
+                    ));
+                self.group_slot = Some(ss);
+                ss
+            }
+        };
         let io = self.b.ins().stack_addr(self.ptr, ss, 0);
         let fl = MemFlagsData::new().with_notrap();
         self.b.ins().store(fl, addr.0, io, 0);
@@ -1537,7 +1554,8 @@ impl Gen<'_, '_> {
         // 1. Consecutive and in bounds: one vector load; one address for the whole group
         //    and in bounds: one scalar load, broadcast.
         let next = self.b.create_block();
-        if let Some((consec, same, p)) = self.contiguous(grp, space, addr, rt.bytes(), align as u32)
+        if let Some((consec, same, p)) =
+            self.contiguous(grp, i, space, addr, rt.bytes(), align as u32)
         {
             let test_same = self.b.create_block();
             let fast = self.b.create_block();
@@ -1723,7 +1741,7 @@ impl Gen<'_, '_> {
         }
         match (
             vector,
-            self.contiguous(grp, space, addr, size, align as u32),
+            self.contiguous(grp, i, space, addr, size, align as u32),
         ) {
             (true, Some((ok, _, p))) => {
                 let fast = self.b.create_block();
@@ -2242,6 +2260,9 @@ impl Gen<'_, '_> {
         let Some(has_store) = self.group_planned(insts) else {
             return body(self, grp);
         };
+        if self.big {
+            return body(self, grp);
+        }
         // Values made after this point dominate neither the slow version nor the merge.
         let before = (grp.vals.clone(), grp.gcache.clone());
         let slow = self.b.create_block();
