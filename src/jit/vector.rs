@@ -1802,7 +1802,7 @@ impl Gen<'_, '_> {
         })
     }
 
-    /// A warp op; `warpsync` with a uniform membermask first checks inline whether any lane
+    /// A warp op; the collectives `collective.rs` inlines are emitted there; `warpsync` with a uniform membermask first checks inline whether any lane
     /// must wait or fault (`runtime::warp`'s rules: a lane outside the membermask, a
     /// non-exited lane of it not executing; with synccheck, a lane of it that exited). When
     /// none does — converged code — every lane's result is false without a helper call;
@@ -1815,6 +1815,9 @@ impl Gen<'_, '_> {
         first: Value,
         blk: ir::Block,
     ) -> Result<(), String> {
+        if self.gen_collective_inline(i, mask, sc, first, blk)? {
+            return Ok(());
+        }
         let d = self.f.inst(i).clone();
         let Op::WarpSync { fence } = d.op else {
             return self.gen_warp_op(i, mask, sc);
@@ -1826,12 +1829,8 @@ impl Gen<'_, '_> {
         let (Some(&m), Some(&res)) = (d.args.first(), d.results.first()) else {
             return self.gen_warp_op(i, mask, sc);
         };
-        if !self.uni.uniform_at(m, blk) {
+        let Some(x) = self.uniform_operand(m, blk, sc, first)? else {
             return self.gen_warp_op(i, mask, sc);
-        }
-        let x = match sc.get(&m) {
-            Some(&x) => x,
-            None => self.uniform_get(m, first)?,
         };
         let s = self.state();
         let live = self.b.ins().load(types::I32, TRUSTED(), s, LIVE_OFF as i32);
