@@ -982,6 +982,38 @@ impl Gen<'_, '_> {
                 };
                 self.vcanon_unless_blind(res, r)
             }
+            Op::FMinMax {
+                max,
+                ftz: false,
+                nan: false,
+                xorsign: false,
+            } => {
+                // `fp::minmax`: a NaN operand yields the other one, two NaNs the canonical
+                // NaN; otherwise the larger (smaller), with -0 < +0 as Cranelift's
+                // `fmax`/`fmin` order them.
+                let one = |g: &mut Self, a: Value, b: Value| -> Value {
+                    let vt = g.b.func.dfg.value_type(a);
+                    let r = if max {
+                        g.b.ins().fmax(a, b)
+                    } else {
+                        g.b.ins().fmin(a, b)
+                    };
+                    let an = g.b.ins().fcmp(FloatCC::Unordered, a, a);
+                    let bn = g.b.ins().fcmp(FloatCC::Unordered, b, b);
+                    let an = g.vbitcast(an, vt);
+                    let bn = g.vbitcast(bn, vt);
+                    let r = g.b.ins().bitselect(an, b, r);
+                    g.b.ins().bitselect(bn, a, r)
+                };
+                let r = match (args[0], args[1]) {
+                    (GVal::V1(a), GVal::V1(b)) => GVal::V1(one(self, a, b)),
+                    (GVal::V2(a0, a1), GVal::V2(b0, b1)) => {
+                        GVal::V2(one(self, a0, b0), one(self, a1, b1))
+                    }
+                    _ => return Ok(None),
+                };
+                self.vcanon_unless_blind(res, r)
+            }
             Op::FNeg { ftz: false } => match args[0] {
                 GVal::V1(a) => GVal::V1(self.b.ins().fneg(a)),
                 GVal::V2(a, b) => GVal::V2(self.b.ins().fneg(a), self.b.ins().fneg(b)),
