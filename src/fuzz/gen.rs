@@ -41,6 +41,10 @@
 //!   size a multiple of 32). Early exits (`ret`, `exit`, a branch to the epilogue) may sit in
 //!   nested `if`s and per-lane loops, never inside a uniform loop (whose next iteration could
 //!   reach a collective with lanes gone).
+//! - *Warp votes* (`vote.sync` of every mode, `shfl.sync` of every mode with a constant or
+//!   register lane) run anywhere, divergent loops and after early exits included, with the
+//!   `activemask` lanes as membermask (or the full mask where `shfl.sync` may appear): the
+//!   lanes that vote together depend on the schedule, which both engines follow alike.
 //! - Loops are bounded: a counter register per nesting level with a fixed trip count (uniform)
 //!   or a per-lane one (`and.b32 lim, x, 7`: divergence, per-lane exits), optionally a `break`
 //!   on a per-lane or uniform condition.
@@ -55,7 +59,7 @@
 //! Supported by ptxjit but not generated: `fns`, `add.cc`/`addc`/`sub.cc`/`subc`/`mad.cc`
 //! carry chains, `.bf16` `add`/`sub`/`mul` (`sm_90`), half `min`/`max`/`neg`/`abs` and
 //! `fma.oob` (`sm_90`), `min`/`max` `.NaN`/`.xorsign`/`.relu`,
-//! `vote`, `match`, `redux`, `activemask` (except in warp exchanges), `bar` with a thread
+//! `match`, `redux`, `vote` and `activemask` outside warp votes and exchanges, `bar` with a thread
 //! count, `bar.arrive`/`bar.red`, `call` and `.func`, `trap`, `brx.idx`, textures and
 //! surfaces, `st.param`, vector components (`%r.x`), and the `sm_90`/`sm_100` forms
 //! (`wgmma`, `tcgen05`, TMA, clusters, `mbarrier`, `cp.async.bulk`: the kernels target `sm_80`);
@@ -483,6 +487,7 @@ enum What {
     SharedOwn,
     SharedAtomic,
     Shfl,
+    WarpVote,
     Exchange,
     WarpExchange,
     Matrix,
@@ -507,6 +512,7 @@ const WHATS: &[(What, u32)] = &[
     (What::SharedOwn, 3),
     (What::SharedAtomic, 3),
     (What::Shfl, 5),
+    (What::WarpVote, 4),
     (What::Exchange, 4),
     (What::WarpExchange, 4),
     (What::Matrix, 3),
@@ -562,6 +568,7 @@ impl Gen<'_> {
             What::SharedOwn => self.shared_own(),
             What::SharedAtomic => self.shared_atomic(),
             What::Shfl => self.shfl(),
+            What::WarpVote => self.warp_vote(collective_ok && self.full_warps),
             What::Exchange => self.exchange(),
             What::WarpExchange => self.warp_exchange(),
             What::Matrix => self.matrix(),
@@ -1142,6 +1149,57 @@ impl Gen<'_> {
         Stmt::Code(vec![format!(
             "shfl.sync.{mode}.b32 {dst}, {a}, {b}, {c}, {mask};"
         )])
+    }
+
+    /// A vote or shuffle among the lanes that run it (any control flow, divergent loops
+    /// included): membermask `activemask`, or the full mask where `full_mask_ok`
+    /// (convergent code, full warps). The shuffles' lane operands are constants or
+    /// registers, so sources outside the membermask and out-of-range lanes both occur.
+    fn warp_vote(&mut self, full_mask_ok: bool) -> Stmt {
+        let mut lines = vec![];
+        let mask = if full_mask_ok && self.rng.chance(30) {
+            "-1".to_string()
+        } else {
+            lines.push("activemask.b32 %t2;".to_string());
+            "%t2".to_string()
+        };
+        match self.rng.below(3) {
+            0 => {
+                let mode = *self.rng.pick(&["all", "any", "uni"]);
+                let d = self.data_reg(Class::Pred);
+                let a = self.src_reg(Class::Pred);
+                let not = if self.rng.chance(30) { "!" } else { "" };
+                lines.push(format!("vote.sync.{mode}.pred {d}, {not}{a}, {mask};"));
+            }
+            1 => {
+                let d = self.data_reg(Class::B32);
+                let a = self.src_reg(Class::Pred);
+                lines.push(format!("vote.sync.ballot.b32 {d}, {a}, {mask};"));
+            }
+            _ => {
+                let mode = *self.rng.pick(&["up", "down", "bfly", "idx"]);
+                let dst = if self.rng.chance(50) {
+                    let r = self.data_reg(Class::B32);
+                    let p = self.data_reg(Class::Pred);
+                    format!("{r}|{p}")
+                } else {
+                    self.data_reg(Class::B32)
+                };
+                let a = self.src_reg(Class::B32);
+                let b = if self.rng.chance(75) {
+                    format!("{}", self.rng.below(32))
+                } else {
+                    self.src_reg(Class::B32)
+                };
+                let c = *self
+                    .rng
+                    .pick(&[0x1fu32, 0, 0x1c1f, 0x181f, 0x101f, 0x1f00, 0x3]);
+                lines.push(format!(
+                    "shfl.sync.{mode}.b32 {dst}, {a}, {b}, {c}, {mask};"
+                ));
+            }
+        }
+        Stmt::Code(lines)
     }
 
     /// A shared-memory exchange between threads of the CTA.

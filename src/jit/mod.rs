@@ -12,6 +12,7 @@ mod affine;
 mod batch;
 mod bitops;
 mod codegen;
+mod collective;
 mod ctabar;
 mod ctacheck;
 mod dead_code;

@@ -982,6 +982,38 @@ impl Gen<'_, '_> {
                 };
                 self.vcanon_unless_blind(res, r)
             }
+            Op::FMinMax {
+                max,
+                ftz: false,
+                nan: false,
+                xorsign: false,
+            } => {
+                // `fp::minmax`: a NaN operand yields the other one, two NaNs the canonical
+                // NaN; otherwise the larger (smaller), with -0 < +0 as Cranelift's
+                // `fmax`/`fmin` order them.
+                let one = |g: &mut Self, a: Value, b: Value| -> Value {
+                    let vt = g.b.func.dfg.value_type(a);
+                    let r = if max {
+                        g.b.ins().fmax(a, b)
+                    } else {
+                        g.b.ins().fmin(a, b)
+                    };
+                    let an = g.b.ins().fcmp(FloatCC::Unordered, a, a);
+                    let bn = g.b.ins().fcmp(FloatCC::Unordered, b, b);
+                    let an = g.vbitcast(an, vt);
+                    let bn = g.vbitcast(bn, vt);
+                    let r = g.b.ins().bitselect(an, b, r);
+                    g.b.ins().bitselect(bn, a, r)
+                };
+                let r = match (args[0], args[1]) {
+                    (GVal::V1(a), GVal::V1(b)) => GVal::V1(one(self, a, b)),
+                    (GVal::V2(a0, a1), GVal::V2(b0, b1)) => {
+                        GVal::V2(one(self, a0, b0), one(self, a1, b1))
+                    }
+                    _ => return Ok(None),
+                };
+                self.vcanon_unless_blind(res, r)
+            }
             Op::FNeg { ftz: false } => match args[0] {
                 GVal::V1(a) => GVal::V1(self.b.ins().fneg(a)),
                 GVal::V2(a, b) => GVal::V2(self.b.ins().fneg(a), self.b.ins().fneg(b)),
@@ -1820,7 +1852,7 @@ impl Gen<'_, '_> {
         })
     }
 
-    /// A warp op; `warpsync` with a uniform membermask first checks inline whether any lane
+    /// A warp op; the collectives `collective.rs` inlines are emitted there; `warpsync` with a uniform membermask first checks inline whether any lane
     /// must wait or fault (`runtime::warp`'s rules: a lane outside the membermask, a
     /// non-exited lane of it not executing; with synccheck, a lane of it that exited). When
     /// none does — converged code — every lane's result is false without a helper call;
@@ -1833,6 +1865,9 @@ impl Gen<'_, '_> {
         first: Value,
         blk: ir::Block,
     ) -> Result<(), String> {
+        if self.gen_collective_inline(i, mask, sc, first, blk)? {
+            return Ok(());
+        }
         let d = self.f.inst(i).clone();
         let Op::WarpSync { fence } = d.op else {
             return self.gen_warp_op(i, mask, sc);
@@ -1844,12 +1879,8 @@ impl Gen<'_, '_> {
         let (Some(&m), Some(&res)) = (d.args.first(), d.results.first()) else {
             return self.gen_warp_op(i, mask, sc);
         };
-        if !self.uni.uniform_at(m, blk) {
+        let Some(x) = self.uniform_operand(m, blk, sc, first)? else {
             return self.gen_warp_op(i, mask, sc);
-        }
-        let x = match sc.get(&m) {
-            Some(&x) => x,
-            None => self.uniform_get(m, first)?,
         };
         let s = self.state();
         let live = self.b.ins().load(types::I32, TRUSTED(), s, LIVE_OFF as i32);
