@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Host reference for the interleaved tensor-map cases: writes interleave_16b.toml,
-interleave_32b.toml and interleave_narrow_row.toml. The tensors are NC/8HWC8 and NC/16HWC16
+interleave_32b.toml, interleave_narrow_row.toml and interleave_cta_group.toml (the 16B case's
+copy with .cta_group::1, which is the copy without it). The tensors are NC/8HWC8 and NC/16HWC16
 u16 tensors as the CUDA Driver API's cuTensorMapEncodeTiled describes them (dimension 0 the
 channels of one 16- or 32-byte group, then W, H and the channel groups, with the strides given),
 loaded one box at a time; dimension 0's element stride counts for interleaved maps, and the
@@ -19,7 +20,8 @@ def swizzle32(off):
     return off ^ (((off >> 7) & 1) << 4)
 
 
-def case(fname, what, dims, strides, box, estr, coords, interleave, swizzle, error=None):
+def case(fname, what, dims, strides, box, estr, coords, interleave, swizzle, error=None,
+         ptx="interleave.ptx"):
     esize = 2
     nbytes = strides[-1] * dims[-1]
     buf = rng.integers(0, 65536, size=nbytes // esize).astype(np.uint16)
@@ -53,7 +55,7 @@ def case(fname, what, dims, strides, box, estr, coords, interleave, swizzle, err
     with open(fname, "w") as f:
         f.write(f"""# {what}
 # (gen_expected.py: numpy from the CUDA documentation of cuTensorMapEncodeTiled.)
-ptx = "interleave.ptx"
+ptx = "{ptx}"
 kernel = "load4d"
 grid = [1]
 block = [1]
@@ -96,6 +98,11 @@ case("interleave_16b.toml",
      "# 2: two pixels) x 3 x 2 from (0, -1, 3, 0), so W -1 and H 5 are out of bounds.",
      dims=[8, 6, 5, 2], strides=[16, 112, 560], box=[8, 4, 3, 2], estr=[1, 2, 1, 1],
      coords=[0, -1, 3, 0], interleave="16B", swizzle="none")
+rng = np.random.default_rng(17)
+case("interleave_cta_group.toml",
+     "The interleave_16b copy with .cta_group::1 (sm_100 family): one CTA, the same box.",
+     dims=[8, 6, 5, 2], strides=[16, 112, 560], box=[8, 4, 3, 2], estr=[1, 2, 1, 1],
+     coords=[0, -1, 3, 0], interleave="16B", swizzle="none", ptx="interleave_cta_group.ptx")
 case("interleave_32b.toml",
      "cp.async.bulk.tensor.4d of an NC/16HWC16 u16 tensor (CU_TENSOR_MAP_INTERLEAVE_32B, which\n"
      "# takes the 32B swizzle): 16 channels x W 5 x H 4 x 2 groups, rows of W 192 bytes apart; a box\n"
