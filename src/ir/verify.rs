@@ -728,7 +728,8 @@ fn texture_signature(
             a.extend(std::iter::repeat_n(if int_coords { I32 } else { F32 }, n));
             match lod {
                 crate::ir::TexLod::Base => {}
-                crate::ir::TexLod::Level => a.push(F32),
+                // A level index with integer coordinates, a fractional level otherwise.
+                crate::ir::TexLod::Level => a.push(if int_coords { I32 } else { F32 }),
                 crate::ir::TexLod::Grad => a.extend(std::iter::repeat_n(F32, 2 * n)),
             }
             tex_extras(&mut a, opts, n);

@@ -152,6 +152,21 @@ impl Builder<'_> {
 }
 
 impl Builder<'_> {
+    /// Checks register operand `o`, a surface coordinate of `suld`/`sust`/`sured` (PTX ISA
+    /// §9.7.11): an `.f16x2`/`.bf16x2` register there is "Arguments mismatch" to ptxas 12.9,
+    /// as a scalar floating-point one is (`check_texel_kind`).
+    pub(in crate::lower) fn check_surface_coordinate(
+        &self,
+        cx: &Cx,
+        o: &Operand,
+    ) -> Result<(), LowerError> {
+        use ast::ScalarType::*;
+        match self.declared(o) {
+            Some((name, r @ (F16x2 | Bf16x2))) => Err(self.kind_error(cx, name, r, "a .s32")),
+            _ => Ok(()),
+        }
+    }
+
     /// The register operand `o` (no vector component) and its declared type, if it is one.
     fn declared<'o>(&self, o: &'o Operand) -> Option<(&'o ast::Ident, ast::ScalarType)> {
         self.declared_reg(o).map(|(name, _, t)| (name, t))

@@ -272,6 +272,17 @@ const S2F6: Min = Min::Specific(&[a(100), a(103), a(110), a(120), a(121)]);
 /// (release notes Table 63): the family targets sm_100f, sm_110f and sm_120f, with the
 /// other members of their families (sm_103f, sm_121f) and so every `a` target of them.
 const NARROW_X2: Min = Min::Specific(&[f(100), f(103), f(110), f(120), f(121)]);
+/// `cvt` with `.e2m1x2`, `.e2m3x2`, `.e3m2x2` or `.ue8m0x2` (PTX ISA 8.6; ptxas 12.9:
+/// "Instruction 'cvt with .e2m1x2' not supported on .target 'sm_100'"): the sm_100 and
+/// sm_120 family targets and so their architecture-specific ones, not plain sm_100.
+const NARROW_86: Min = Min::Specific(&[f(100), f(101), f(103), f(110), f(120), f(121)]);
+/// `cvt.rs` (PTX ISA 8.7): sm_100a and sm_103a only (ptxas 12.9: "Feature '.rs' not
+/// supported on .target 'sm_101a'", and the same for sm_100f, sm_103f, sm_120a).
+const RS: Min = Min::Specific(&[a(100), a(103)]);
+/// The types a `.bf16` conversion of PTX ISA 7.8 (sm_90) takes on its other side.
+const BF16_PEERS: &[&str] = &[
+    "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "f64", "bf16",
+];
 /// The narrow `x2` formats of those forms.
 const NARROW: &[&str] = &["e2m1x2", "e2m3x2", "e3m2x2", "e4m3x2", "e5m2x2"];
 
@@ -491,6 +502,10 @@ pub(super) static ROWS: &[Row] = &[
     row("cvta", Any, "9.7.9.20", Pure(data::cvta)),
     // The PTX ISA 9.1/9.2 forms (Table 63 "Arch-specific/Family-specific PTX Features
     // Release History" of the PTX ISA's release notes); the older narrow forms are not gated.
+    // The PTX ISA 9.1/9.2 forms (Table 63 "Arch-specific/Family-specific PTX Features
+    // Release History" of the PTX ISA's release notes), then the older forms as ptxas 12.9
+    // gates them (its "Feature 'cvt with .f32.bf16' requires PTX ISA .version 7.1 or later"
+    // and the like, checked form by form); the first form an instruction misses is reported.
     row("cvt", Any, "9.7.9.21", Pure(cvt::cvt)).forms(&[
         form(".s2f6x2", Mods(&[&["s2f6x2"]]), (9, 1), S2F6),
         form(
@@ -511,6 +526,64 @@ pub(super) static ROWS: &[Row] = &[
             (9, 2),
             NARROW_X2,
         ),
+        form(".bf16", Mods(&[&["bf16", "bf16x2"]]), (7, 0), Sm(80)),
+        form(".f32.bf16", Then(&["f32"], &["bf16"]), (7, 1), Sm(80)),
+        form(
+            ".bf16 from an integer, .f16, .f64 or .bf16",
+            Then(&["bf16"], BF16_PEERS),
+            (7, 8),
+            Sm(90),
+        ),
+        form(
+            "an integer, .f16 or .f64 from .bf16",
+            Then(BF16_PEERS, &["bf16"]),
+            (7, 8),
+            Sm(90),
+        ),
+        form(".tf32", Mods(&[&["tf32"]]), (7, 0), Sm(80)),
+        form(
+            ".tf32.f32 with .rn/.rz",
+            Mods(&[&["tf32"], &["rn", "rz"]]),
+            (7, 8),
+            Sm(90),
+        ),
+        form(
+            ".satfinite on .tf32.f32 with .rna",
+            Mods(&[&["satfinite"], &["tf32"], &["rna"]]),
+            (8, 1),
+            AnyTarget,
+        ),
+        form(
+            ".satfinite on .tf32.f32 with .rn/.rz",
+            Mods(&[&["satfinite"], &["tf32"], &["rn", "rz"]]),
+            (8, 6),
+            Sm(100),
+        ),
+        form(
+            ".satfinite on .f16/.bf16 (x2) from .f32",
+            Mods(&[
+                &["satfinite"],
+                &["f16", "bf16", "f16x2", "bf16x2"],
+                &["f32"],
+            ]),
+            (8, 1),
+            AnyTarget,
+        ),
+        // ptxas 12.9 says "requires .target sm_90" for sm_89 below PTX ISA 8.1 and accepts
+        // sm_89 from 8.1; the rule here keeps the ISA's sm_89 for every version.
+        form(
+            ".e4m3x2/.e5m2x2",
+            Mods(&[&["e4m3x2", "e5m2x2"]]),
+            (7, 8),
+            Sm(89),
+        ),
+        form(
+            ".e2m1x2/.e2m3x2/.e3m2x2/.ue8m0x2",
+            Mods(&[&["e2m1x2", "e2m3x2", "e3m2x2", "ue8m0x2"]]),
+            (8, 6),
+            NARROW_86,
+        ),
+        form(".rs", Mods(&[&["rs"]]), (8, 7), RS),
     ]),
     row("cp", Any, "9.7.9.25", Effect(data::cp))
         .since((7, 0), Sm(80))
@@ -555,6 +628,8 @@ pub(super) static ROWS: &[Row] = &[
                 (8, 6),
                 SM100A,
             ),
+            // ptxas 12.9: "Feature '.cta_group::1' not supported on .target 'sm_100'".
+            form(".cta_group::1", Mods(&[&["cta_group::1"]]), (8, 6), SM100A),
         ]),
     // §9.7.10 Texture and §9.7.11 surface instructions.
     row("tex", Any, "9.7.10.3", Effect(tex::tex)),

@@ -104,14 +104,35 @@ fn dests(cx: &Cx, o: &Operand, n: usize) -> Result<Vec<Operand>, LowerError> {
     }
 }
 
+/// Whether a coordinate vector's register kinds are checked element by element: ptxas 12.9
+/// types a vector operand as a whole, and one `.b` register makes the whole vector untyped
+/// (`tex.2d.v4.f32.s32 d, [t, {%f1, %r2}]` and `suld.b.2d.b32 d, [s, {%hx1, %r2}]` with `%r2`
+/// a `.b32` pass, `{%f1, %f2}` and `{%hx1, %hx2}` are "Arguments mismatch").
+fn typed_vector(b: &Builder, items: &[Operand]) -> bool {
+    !items.iter().any(|o| {
+        b.declared_reg(o).is_some_and(|(_, _, t)| {
+            matches!(
+                t,
+                ast::ScalarType::B8
+                    | ast::ScalarType::B16
+                    | ast::ScalarType::B32
+                    | ast::ScalarType::B64
+                    | ast::ScalarType::B128
+            )
+        })
+    })
+}
+
 /// Coordinates: [array index as i32], `dims` values of `cty`; the padding element of
-/// four-element vectors is ignored.
+/// four-element vectors is ignored. Surface coordinates (`surface`) are `.s32` and, as ptxas
+/// 12.9 checks them, take no `.f16x2`/`.bf16x2` register either.
 fn coords(
     b: &mut Builder,
     cx: &Cx,
     g: TexGeom,
     items: &[Operand],
     cty: Type,
+    surface: bool,
 ) -> Result<Vec<Var>, LowerError> {
     let n = g.dims() as usize + g.arrayed() as usize;
     let want = match n {
@@ -125,6 +146,7 @@ fn coords(
             items.len()
         )));
     }
+    let typed = typed_vector(b, items);
     let mut out = vec![];
     for (k, o) in items.iter().take(n).enumerate() {
         let ty = if k == 0 && g.arrayed() {
@@ -139,7 +161,24 @@ fn coords(
         } else {
             ast::ScalarType::F32
         };
-        b.check_texel_kind(cx, o, ptx)?;
+        if typed {
+            b.check_texel_kind(cx, o, ptx)?;
+            if surface {
+                b.check_surface_coordinate(cx, o)?;
+            }
+        } else if let Some((name, _, t)) = b.declared_reg(o).filter(|(_, _, t)| t.size() != 4) {
+            // ptxas 12.9: "Incompatible elements of vector expression".
+            return Err(LowerError::new(
+                name.span,
+                format!(
+                    "coordinate '{}' of '{}' is a .{} register in a vector of 32-bit \
+                     coordinates",
+                    name.name,
+                    cx.ptx,
+                    super::ty_name(t)
+                ),
+            ));
+        }
         out.push(b.src_rel(cx, o, ty, Some(Sign::Unsigned))?);
     }
     Ok(out)
@@ -367,10 +406,18 @@ pub(super) fn tex(b: &mut Builder, cx: &mut Cx) -> R {
     if g.multisample() {
         args.extend(ms_coords(b, cx, g, &c)?);
     } else {
-        args.extend(coords(b, cx, g, &c, ct)?);
+        args.extend(coords(b, cx, g, &c, ct, false)?);
     }
     match lod {
         TexLod::Base => {}
+        // The level of detail has the coordinates' type (ptxas 12.9: an `.s32` register for
+        // `.f32` coordinates, or an `.f32` one for `.s32` coordinates, is "Arguments
+        // mismatch"): a fractional level for `.f32`, a level index for `.s32`.
+        TexLod::Level if ct == Type::I32 => {
+            let o = cx.opnd(2)?.clone();
+            b.check_texel_kind(cx, &o, ast::ScalarType::S32)?;
+            args.push(b.src_rel(cx, &o, Type::I32, Some(Sign::Signed))?);
+        }
         TexLod::Level => args.push(b.src(cx, 2, Type::F32)?),
         TexLod::Grad => {
             let n = g.dims() as usize;
@@ -461,7 +508,7 @@ pub(super) fn tld4(b: &mut Builder, cx: &mut Cx) -> R {
     if let Some(s) = &s {
         args.push(handle(b, cx, s)?);
     }
-    args.extend(coords(b, cx, g, &c, Type::F32)?);
+    args.extend(coords(b, cx, g, &c, Type::F32, false)?);
     if let Some(items) = &off {
         args.extend(offsets(b, cx, items, 2)?);
     }
@@ -596,7 +643,7 @@ fn surf_coords(
     g: TexGeom,
     c: &[Operand],
 ) -> Result<Vec<Var>, LowerError> {
-    coords(b, cx, g, c, Type::I32)
+    coords(b, cx, g, c, Type::I32, true)
 }
 
 /// `suld.b.geom{.v2,.v4}.dtype.clamp d, [a, b]` (PTX ISA §9.7.11.1).

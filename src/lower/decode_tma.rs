@@ -40,8 +40,9 @@
 //! indices), coordinates are signed 32-bit, the im2col offsets N − 2 16-bit values (PTX ISA
 //! §5.5.4), `wHalo` and `wOffset` 16-bit values (§5.5.5; their ranges are checked when the copy
 //! runs, as ptxas accepts any immediate). A load mode on the wrong direction is illegal, as
-//! ptxas says (`.tile::scatter4` on a load, `.tile::gather4` or an im2col mode on a store). Not
-//! supported yet (an error that says so): `.cta_group`. `.im2col_no_offs` (stores and
+//! ptxas says (`.tile::scatter4` on a load, `.tile::gather4` or an im2col mode on a store).
+//! `.cta_group::1` on a load is the copy without it (one CTA); not supported yet (an error
+//! that says so): `.cta_group::2`. `.im2col_no_offs` (stores and
 //! reductions, 3..5 dimensions) takes the N coordinates only.
 //! `.multicast::cluster` is one copy per
 //! CTA of the cluster named in ctaMask, to the `mapa` of the destination and the mbarrier
@@ -124,7 +125,14 @@ fn only(cx: &Cx, from: usize, allowed: &[&str]) -> R {
                 instr_name(cx)
             )));
         }
-        if (*m == "multicast::cluster" && !allowed.contains(m)) || m.starts_with("cta_group") {
+        if *m == "cta_group::2" {
+            return Err(cx.unsupported(
+                ".cta_group::2 is not supported yet: which CTA of the CTA pair the destination \
+                 and the mbarrier may be in is not settled by the PTX ISA text ptxjit follows \
+                 (docs/isa-notes.md)",
+            ));
+        }
+        if (*m == "multicast::cluster" || m.starts_with("cta_group")) && !allowed.contains(m) {
             return Err(cx.unsupported(&format!(
                 ".{m} is not supported yet (tensor copies into this CTA only)"
             )));
@@ -351,6 +359,8 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
                 "im2col::w::128",
                 "mbarrier::complete_tx::bytes",
                 "multicast::cluster",
+                // One CTA: the copy and its mbarrier as without the qualifier.
+                "cta_group::1",
             ],
         )?;
         if !cx.has("mbarrier::complete_tx::bytes") {

@@ -76,6 +76,7 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 }
                 let lod_in = match lod {
                     TexLod::Base => LodInput::Base,
+                    TexLod::Level if int_coords => LodInput::Level(next() as i32 as f32),
                     TexLod::Level => LodInput::Level(f32_of(next())),
                     TexLod::Grad => {
                         let mut dx = [0f32; 3];

@@ -61,7 +61,8 @@
 //! The operand is a generic address of a kernel parameter (`cvta.param`, or the parameter's
 //! address from `mov`, which is a param-space offset below the shared window), of `.const`
 //! or of `.global` memory, 64-byte aligned. ptxjit faults, where the ISA leaves the result
-//! undefined, on: bytes that are not a tensor map, an interleaved layout (not supported yet),
+//! undefined, on: bytes that are not a tensor map, an interleaved map whose box row is not one
+//! interleave group or which is used in the im2col or four-row modes ([`check_interleave`]),
 //! a shared address not 128-byte aligned or out of range, and a reduction its table lacks.
 
 use super::env::{self, CtaEnv, FaultKind};
@@ -145,10 +146,8 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
             m.rank
         ));
     }
-    if m.interleave != 0 {
-        return Err("interleaved tensor maps are not supported yet".into());
-    }
     check_mode(op, &m)?;
+    check_interleave(op, &m)?;
     if op.four_rows() && m.box_dims[1] != 1 {
         return Err(format!(
             "a four-row copy (.tile::gather4/.tile::scatter4) with a map whose box dimension 1 is \
@@ -309,6 +308,43 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
     if load {
         let mbar = d.arg(s, 2 + ncoord, l);
         complete_tx(d, env, l, mbar, total * esize)?;
+    }
+    Ok(())
+}
+
+/// Interleaved maps (`CU_TENSOR_MAP_INTERLEAVE_16B/32B`, the NC/8HWC8 and NC/16HWC16 layouts
+/// of the CUDA Driver API's `cuTensorMapEncodeTiled`): the tensor is as its dimensions and
+/// strides say (dimension 0 the channels of one 16- or 32-byte group), dimension 0's element
+/// stride counts, and a tile-mode copy whose box row (the elements it moves along dimension
+/// 0) is exactly one group moves the box densely, as without interleaving. The CUDA
+/// documentation and the PTX ISA give no shared-memory layout for a narrower row, nor for
+/// the im2col and four-row modes over an interleaved map: those fault, naming what is
+/// missing.
+fn check_interleave(op: TensorOp, m: &TensorMap) -> Result<(), String> {
+    let group = match m.interleave {
+        0 => return Ok(()),
+        1 => 16,
+        _ => 32,
+    };
+    if m.im2col.is_some() || op.four_rows() {
+        return Err(format!(
+            "an interleaved tensor map ({group}B) in {} mode: the shared-memory layout of such \
+             a copy is not documented (not supported)",
+            if op.four_rows() {
+                "a four-row"
+            } else {
+                "im2col"
+            }
+        ));
+    }
+    let row = m.box_elems(0) * m.dtype.bytes();
+    if row != group {
+        return Err(format!(
+            "an interleaved tensor map ({group}B) whose box row is {row} bytes (box dimension \
+             0 of {} elements, element stride {}): the shared-memory layout of a row other than \
+             one {group}-byte group is not documented (not supported)",
+            m.box_dims[0], m.element_strides[0]
+        ));
     }
     Ok(())
 }
