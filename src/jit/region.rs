@@ -292,13 +292,9 @@ impl Gen<'_, '_> {
         res?;
         // Mask-level work, once for the warp; with one destination block, on to it
         // (`Gen::goto_prio`).
-        let single = pass
-            .outs
-            .iter()
-            .filter(|(o, _)| matches!(o, Out::Pending(_)))
-            .count()
-            == 1;
-        let mut next = None;
+        // With several, on to the lowest where it is a back edge to the head
+        // (`Gen::goto_lowest`), else to the dispatcher.
+        let mut targets = vec![];
         for &(o, v) in &pass.outs {
             let m = self.b.use_var(v);
             match o {
@@ -307,20 +303,14 @@ impl Gen<'_, '_> {
                         self.scalar_args_store(&call, m, &sc)?;
                     }
                     self.state_or32(self.layout.pending(p), m);
-                    if single {
-                        next = Some(p);
-                    } else {
-                        self.set_active(p);
-                    }
+                    targets.push((p, m));
                 }
                 Out::Exited => self.state_or32(EXITED_OFF, m),
             }
         }
-        match next {
-            Some(p) => self.goto_prio(p),
-            None => {
-                self.b.ins().jump(self.dispatch, &[]);
-            }
+        match targets[..] {
+            [(p, _)] => self.goto_prio(p),
+            _ => self.goto_lowest(&targets, r.start),
         }
         Ok(())
     }
