@@ -379,7 +379,18 @@ impl Gen<'_, '_> {
         let fast = self.b.create_block();
         let general = self.b.create_block();
         let join = self.b.create_block();
+        // The stream loop's copy (`stream.rs`) runs only where the flag is 1 and the warp
+        // full: where the flag covers every condition, the full-warp version alone.
+        let mut general_needed = true;
         match (tests, self.hoist.cta.ok) {
+            (Some(tests), Some(_))
+                if self.stream.is_some()
+                    && !tests.is_empty()
+                    && oks.iter().all(|&o| tests.holds(self, o)) =>
+            {
+                general_needed = false;
+                self.b.ins().jump(fast, &[]);
+            }
             (Some(tests), Some(cta_ok)) if !tests.is_empty() => {
                 // One test of the flag, the full mask and the conditions the flag does not
                 // cover enters the full-warp version; the flag's per-warp tests only
@@ -437,9 +448,11 @@ impl Gen<'_, '_> {
             self.b.def_var(v, new);
         }
         self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(general);
-        self.group_loop(mask, false, body)?;
-        self.b.ins().jump(join, &[]);
+        if general_needed {
+            self.b.switch_to_block(general);
+            self.group_loop(mask, false, body)?;
+            self.b.ins().jump(join, &[]);
+        }
         self.b.switch_to_block(join);
         Ok(())
     }

@@ -22,6 +22,10 @@
 //! fresh(t): active word 0 == 1, the other active words 0, pending mask of priority 0 all lanes
 //! ```
 //!
+//! Where the flag covers every condition of the region's full-warp version, the copy is that
+//! version alone (`Gen::region_loops`); otherwise it keeps the per-warp tests and the general
+//! version behind them, as the region has them.
+//!
 //! # ⚠ Soundness: read before changing
 //! The copy must leave every warp state, the environment and memory as the warp loop,
 //! the warp start, the region and the dispatcher leave them for the same turns:
