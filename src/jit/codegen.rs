@@ -909,7 +909,7 @@ pub fn generate(
     }
     if let Some(plan) = stream {
         g.gen_stream(plan)?;
-        g.hoist.cta.drop_repeats(asked.0, asked.1)?;
+        g.hoist.cta.drop_repeats(asked.0, asked.1);
     }
     // After every block: the per-call range checks they asked for (`ctacheck.rs`).
     g.gen_cta_checks()?;
