@@ -16,6 +16,9 @@ pub struct Switches {
     /// `PTXJIT_NO_WARP_CONDS`: the JIT's full-warp region versions decide no branch when the
     /// code is generated (`jit::region`).
     pub no_warp_conds: bool,
+    /// `PTXJIT_NO_STREAM`: the JIT runs no stream loop over a call's fresh full warps
+    /// (`jit::stream`; for measurements and comparisons).
+    pub no_stream: bool,
     /// `PTXJIT_COMPILE_TIMES`: print, per compiled kernel, the time of each compilation step.
     pub compile_times: bool,
     /// `PTXJIT_DISASM`: print each compiled kernel's machine code.
@@ -32,6 +35,7 @@ pub fn switches() -> &'static Switches {
     S.get_or_init(|| Switches {
         no_regions: set_not_off("PTXJIT_NO_REGIONS"),
         no_warp_conds: set_not_off("PTXJIT_NO_WARP_CONDS"),
+        no_stream: set_not_off("PTXJIT_NO_STREAM"),
         compile_times: std::env::var_os("PTXJIT_COMPILE_TIMES").is_some(),
         disasm: std::env::var_os("PTXJIT_DISASM").is_some(),
         tier: std::env::var("PTXJIT_TIER").ok().and_then(|v| {

@@ -586,6 +586,12 @@ impl Gen<'_, '_> {
             return t;
         }
         self.launch_fact(rp);
+        // In the stream loop's copy of the region (`stream.rs`) the per-call flag holds: a
+        // 1-D CTA, so lane 0's `%tid.x` is 32 · the warp's index.
+        if let Some(s) = self.stream {
+            rp.tid0 = Some(s.tid0);
+            return s.tid0;
+        }
         let env = self.e.env;
         let tbl = self.b.ins().load(
             self.ptr,

@@ -252,6 +252,9 @@ pub(super) struct Gen<'a, 'b> {
     /// prologue, or the warp loop) and the warp-state words it rewrites per warp; taken by
     /// the round's end.
     pub(super) next_cta: Option<(CBlock, Vec<u32>)>,
+    /// While the stream loop's copy of the first region is emitted (`stream.rs`): the
+    /// turn's values that replace the warp loop's.
+    pub(super) stream: Option<super::stream::Stream>,
 }
 
 /// Kernels of at least this many IR instructions are *big*: their quick tier
@@ -895,19 +898,37 @@ pub fn generate(
         bar_slot,
         uses: use_counts(f),
         next_cta: restart.map(|w| (preloop.map_or(warp_loop, |(pre, _)| pre), w)),
+        stream: None,
     };
     g.gen_round_end(done);
     if let Some((pre, join)) = preloop {
         g.gen_preloop(pre, join, table, count)?;
     }
     g.gen_dispatch()?;
+    // A run of fresh full warps through the first region (`stream.rs`).
+    let stream = g
+        .stream_region(warp_start != dispatch && !super::stream::stream_off())
+        .map(|region| super::stream::StreamPlan {
+            head: g.b.create_block(),
+            region,
+        });
     if warp_start != dispatch {
-        g.gen_warp_start(warp_start);
+        g.gen_warp_start(warp_start, stream.as_ref().map(|s| s.head));
     }
+    // The per-call checks asked for by the region's blocks (`ctacheck.rs`): the stream
+    // loop's copy asks for the same again, which the first ones cover.
+    let mut asked = (g.hoist.cta.counts(), g.hoist.cta.counts());
     for (p, &blk) in layout.order.iter().enumerate() {
         let r = g.regions.blocks_of(p as u32);
         if r.len() >= 2 {
+            let first_region = stream.as_ref().is_some_and(|s| s.region == r);
+            if first_region {
+                asked.0 = g.hoist.cta.counts();
+            }
             g.gen_region(r)?;
+            if first_region {
+                asked.1 = g.hoist.cta.counts();
+            }
         } else if r.is_empty() {
             // Never entered through the dispatcher: no lane is pending at a region's
             // blocks other than its head.
@@ -917,6 +938,10 @@ pub fn generate(
         } else {
             g.gen_block(blk)?;
         }
+    }
+    if let Some(plan) = stream {
+        g.gen_stream(plan)?;
+        g.hoist.cta.drop_repeats(asked.0, asked.1);
     }
     // After every block: the per-call range checks they asked for (`ctacheck.rs`).
     g.gen_cta_checks()?;
@@ -1123,7 +1148,7 @@ impl Gen<'_, '_> {
     /// clear it, so the code clears it and jumps to the entry block's `enter`. Any other
     /// state (the bit clear) goes through the dispatcher. A warp at its start has exactly
     /// that bit set (`start_cta`, `batch.rs`), so the dispatcher is skipped once per warp.
-    fn gen_warp_start(&mut self, start: CBlock) {
+    fn gen_warp_start(&mut self, start: CBlock, stream: Option<CBlock>) {
         self.b.switch_to_block(start);
         let abort = self.abort_flag();
         let check = self.b.create_block();
@@ -1135,6 +1160,12 @@ impl Gen<'_, '_> {
         let enter = self.b.create_block();
         self.b.ins().brif(entry_bit, enter, &[], self.dispatch, &[]);
         self.b.switch_to_block(enter);
+        if let Some(head) = stream {
+            // A fresh warp of a call the stream loop takes (`stream.rs`).
+            let normal = self.b.create_block();
+            self.stream_entry(head, word, normal);
+            self.b.switch_to_block(normal);
+        }
         let cleared = self.b.ins().band_imm_s(word, !1i64);
         self.state_store(cleared, off);
         let entry = self.enter[0];

@@ -266,6 +266,25 @@ impl Gen<'_, '_> {
 }
 
 impl CtaChecks {
+    /// How many range checks and branch conditions have been asked for.
+    pub(super) fn counts(&self) -> (usize, usize) {
+        (self.ranges.len(), self.conds.len())
+    }
+
+    /// Drop the checks asked for after `second` (counts, [`Self::counts`]) where they repeat
+    /// those asked for between `first` and `second`: a second copy of the same region's code
+    /// (`stream.rs`), planned by the same rules from the same IR, asks for the same checks in
+    /// the same order. Where their numbers differ, all are kept (the flag then covers both
+    /// sets, and is 1 no more often).
+    pub(super) fn drop_repeats(&mut self, first: (usize, usize), second: (usize, usize)) {
+        let now = self.counts();
+        let once = (second.0 - first.0, second.1 - first.1);
+        if now.0 - second.0 == once.0 && now.1 - second.1 == once.1 {
+            self.ranges.truncate(second.0);
+            self.conds.truncate(second.1);
+        }
+    }
+
     /// Ask for `ranges` to be checked (the flag then covers them).
     pub(super) fn add(&mut self, ranges: Vec<CtaRange>) {
         self.ranges.extend(ranges);

@@ -23,6 +23,7 @@ pub mod helpers;
 mod preloop;
 mod region;
 mod scalar;
+mod stream;
 mod vector;
 mod wide;
 

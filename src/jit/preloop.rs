@@ -381,12 +381,22 @@ impl Gen<'_, '_> {
         &mut self,
         first: Value,
         sc: &mut HashMap<ir::Value, Value>,
-        mut defer: Option<&mut Vec<(ir::Value, Value)>>,
+        defer: Option<&mut Vec<(ir::Value, Value)>>,
     ) -> Result<(), String> {
         let ok = self
             .hoist
             .ok
             .ok_or("internal: hoisted values without a prologue")?;
+        if self.stream.is_some() {
+            // The stream loop's copy (`stream.rs`) runs only where the per-call flag is 1,
+            // which it is only on the prologue's path that computed these values.
+            let vals = self.hoist.vals.clone();
+            let out = self.hoist.out.clone();
+            if vals.len() != out.len() {
+                return Err("internal: hoisted values and their outputs disagree".into());
+            }
+            return self.hoisted_results(out.into_iter().zip(vals), sc, defer);
+        }
         let fast = self.b.create_block();
         let slow = self.b.create_block();
         let merge = self.b.create_block();
@@ -436,7 +446,18 @@ impl Gen<'_, '_> {
         self.b.ins().jump(merge, &vals);
 
         self.b.switch_to_block(merge);
-        for (v, x) in out.into_iter().zip(params) {
+        self.hoisted_results(out.into_iter().zip(params), sc, defer)
+    }
+
+    /// The hoisted section's results `vals` (IR value, its value here) to `sc`, and those
+    /// other blocks read to their slots (or to `defer`).
+    fn hoisted_results(
+        &mut self,
+        vals: impl Iterator<Item = (ir::Value, Value)>,
+        sc: &mut HashMap<ir::Value, Value>,
+        mut defer: Option<&mut Vec<(ir::Value, Value)>>,
+    ) -> Result<(), String> {
+        for (v, x) in vals {
             sc.insert(v, x);
             if self.scalar_slot[v.index()] {
                 match defer.as_deref_mut() {

@@ -150,16 +150,24 @@ impl Gen<'_, '_> {
         let blocks: Vec<ir::Block> = r.clone().map(|p| self.layout.order[p as usize]).collect();
         let head = blocks[0];
         let lead = (self.regions.lead[r.start as usize] as usize).clamp(1, blocks.len());
-        let enter = self.enter[r.start as usize];
-        self.b.switch_to_block(enter);
         let pend = self.layout.pending(r.start);
-        let mask = self.state_load(types::I32, pend);
-        let zero = self.iconst(types::I32, 0);
-        self.state_store(zero, pend);
-        let body = self.b.create_block();
-        self.b.ins().brif(mask, body, &[], self.dispatch, &[]);
-        self.b.switch_to_block(body);
-        let first = self.b.ins().ctz(mask);
+        let (mask, first) = if self.stream.is_some() {
+            // The stream loop's copy (`stream.rs`), at the current position: a fresh warp,
+            // all 32 lanes pending.
+            let zero = self.iconst(types::I32, 0);
+            self.state_store(zero, pend);
+            (self.iconst(types::I32, -1), zero)
+        } else {
+            let enter = self.enter[r.start as usize];
+            self.b.switch_to_block(enter);
+            let mask = self.state_load(types::I32, pend);
+            let zero = self.iconst(types::I32, 0);
+            self.state_store(zero, pend);
+            let body = self.b.create_block();
+            self.b.ins().brif(mask, body, &[], self.dispatch, &[]);
+            self.b.switch_to_block(body);
+            (mask, self.b.ins().ctz(mask))
+        };
 
         // Scalar sections; the slot stores of the blocks after the head wait for their lanes.
         let mut sc: HashMap<ir::Value, Value> = HashMap::new();
@@ -233,8 +241,9 @@ impl Gen<'_, '_> {
         };
         // The per-warp tests the per-call flag covers are made only where the full-warp
         // version is not entered from the flag (`Gen::region_loops`), unless a skipping
-        // version, whose test comes first, may need them.
-        if self.hoist.cta.ok.is_some() && !self.skip_possible(&r, &blocks, lead, &uconds) {
+        // version, whose test comes first, may need them (the stream loop's copy has none).
+        let skip = self.stream.is_none() && self.skip_possible(&r, &blocks, lead, &uconds);
+        if self.hoist.cta.ok.is_some() && !skip {
             let t = self.b.create_block();
             self.hoist.cta.deferred = Some(super::ctacheck::Deferred::new(t));
         }
@@ -249,7 +258,9 @@ impl Gen<'_, '_> {
                 };
                 self.gfast = Default::default();
                 self.pinned.clear();
-                self.region_skip(&r, mask, first, &blocks, &sc, &uconds, &deferred, &pass)?;
+                if self.stream.is_none() {
+                    self.region_skip(&r, mask, first, &blocks, &sc, &uconds, &deferred, &pass)?;
+                }
             }
             let insts = self.f.block(blk).insts.clone();
             let m = (k < lead).then_some(mask);
@@ -308,6 +319,14 @@ impl Gen<'_, '_> {
                 Out::Exited => self.state_or32(EXITED_OFF, m),
             }
         }
+        if let Some(st) = self.stream {
+            // Every lane has exited (`Gen::stream_region`): on to the next turn.
+            if !targets.is_empty() || pass.outs.iter().any(|(o, _)| *o != Out::Exited) {
+                return Err("internal: a stream loop's region leaves lanes pending".into());
+            }
+            self.b.ins().jump(st.tail, &[]);
+            return Ok(());
+        }
         match targets[..] {
             [(p, _)] => self.goto_prio(p),
             _ => self.goto_lowest(&targets, r.start),
@@ -355,7 +374,18 @@ impl Gen<'_, '_> {
         let fast = self.b.create_block();
         let general = self.b.create_block();
         let join = self.b.create_block();
+        // The stream loop's copy (`stream.rs`) runs only where the flag is 1 and the warp
+        // full: where the flag covers every condition, the full-warp version alone.
+        let mut general_needed = true;
         match (tests, self.hoist.cta.ok) {
+            (Some(tests), Some(_))
+                if self.stream.is_some()
+                    && !tests.is_empty()
+                    && oks.iter().all(|&o| tests.holds(self, o)) =>
+            {
+                general_needed = false;
+                self.b.ins().jump(fast, &[]);
+            }
             (Some(tests), Some(cta_ok)) if !tests.is_empty() => {
                 // One test of the flag, the full mask and the conditions the flag does not
                 // cover enters the full-warp version; the flag's per-warp tests only
@@ -413,9 +443,11 @@ impl Gen<'_, '_> {
             self.b.def_var(v, new);
         }
         self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(general);
-        self.group_loop(mask, false, body)?;
-        self.b.ins().jump(join, &[]);
+        if general_needed {
+            self.b.switch_to_block(general);
+            self.group_loop(mask, false, body)?;
+            self.b.ins().jump(join, &[]);
+        }
         self.b.switch_to_block(join);
         Ok(())
     }

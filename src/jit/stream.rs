@@ -1,0 +1,238 @@
+//! A run of fresh full warps through the first block's region without the per-warp
+//! machinery: the warp loop's turn, the warp start, the dispatcher and the region's entry.
+//!
+//! A streaming kernel (`if (i < n) y[i] = a * x[i] + y[i]`) is one region (`region.rs`)
+//! that starts at the entry block and ends every lane there; the per-call flag
+//! (`ctacheck.rs`) says that each warp of the call passes that region's range checks and
+//! branch tests. A warp of such a call still paid for its turn: state pointer, `env.warp`,
+//! abort flag, entry bit, pending mask, hoisted values' merges, lane 0's address replay from
+//! the `%tid` table, the region's end and the dispatcher's scan. Here a second copy of the
+//! region (`Gen::gen_region` with [`Stream`]) runs in a loop over the call's turns:
+//!
+//! ```text
+//! warp start (turn t): abort → dispatcher; entry bit clear → dispatcher
+//!     flag && count > 1 && fresh(t) → head(t)             else the region as before
+//! head(t):  state = table[t]; fresh(t)? else → leave(t)
+//!           env.warp = first + t; active word 0 = 0
+//!           the region (pending mask = 0 stored, mask = all lanes, first lane 0,
+//!           %tid.x of lane 0 = 32 · env.warp); exited |= the lanes that left
+//!           abort → return t + 1                          (the dispatcher's return)
+//!           t + 1 < count → head(t + 1)                    else leave(t + 1)
+//! leave(t): turn = t → the warp loop                       (its test, or the warp's turn)
+//! fresh(t): active word 0 == 1, the other active words 0, pending mask of priority 0 all lanes
+//! ```
+//!
+//! Where the flag covers every condition of the region's full-warp version, the copy is that
+//! version alone (`Gen::region_loops`); otherwise it keeps the per-warp tests and the general
+//! version behind them, as the region has them.
+//!
+//! # ⚠ Soundness: read before changing
+//! The copy must leave every warp state, the environment and memory as the warp loop,
+//! the warp start, the region and the dispatcher leave them for the same turns:
+//! - **Which kernels** ([`Gen::stream_region`]): warps entered only at their start (no
+//!   barrier terminator or resume point), no racecheck, a per-call flag, and a region at
+//!   priority 0 whose terminators only jump or branch to its other blocks or exit (no
+//!   barrier, trap, nor an edge to its head or outside: every lane that enters it has
+//!   exited when it ends, so the dispatcher after it would find no active block), with no
+//!   warp operation (`Effect::Warp`: no vote, shuffle, warp sync, helper that reads other
+//!   lanes or the warp's records).
+//! - **Which warps**: a fresh one (`fresh(t)` above: what `start_cta` and `batch.rs`
+//!   leave, with all 32 lanes live). The normal warp start tests the same before it enters
+//!   `head`, on the same unchanged state, so a warp that `head` leaves for the warp loop
+//!   takes the normal path there, and no turn loops. The flag holds for the whole call
+//!   (it is the prologue's, which runs again for the next CTA of a batch).
+//! - **State**: the normal path clears the entry bit (warp start), stores 0 to the pending
+//!   mask (region entry), ORs the exiting lanes into the exited mask (region end), and the
+//!   dispatcher then finds no active bit and takes the next turn; `head` does the same
+//!   stores. Every other write of the region's code (slots, helper calls) is the same code
+//!   on the same state pointer.
+//! - **Values**: with the flag 1 the CTA is 1-D and `%tid.x` linear (both in the flag), so
+//!   lane 0's `%tid.x` of warp `w` is `32 · w`, the value the `%tid` table holds there
+//!   (`Gen::tid0` takes it in the copy); the mask is all lanes, so its first lane is 0;
+//!   the hoisted values are the prologue's without the test of its flag
+//!   (`Gen::hoisted_section`), as the per-call flag is 1 only on the prologue's path that
+//!   computed them.
+//! - **Environment**: `env.warp` is written for every turn, as the warp loop writes it
+//!   where it differs; only when the call runs more than one warp (`run_round`, whose
+//!   environment is the code's to write; `run_warp` passes one warp and a shared one).
+//! - **Abort**: a fault in the region's fallbacks (where a warp fails a test that the flag
+//!   does not cover) stops the launch as before; after each warp the abort flag is read as
+//!   the dispatcher reads it, and the call returns the number of warps that ran.
+//! - **Turn**: the frame's turn is stale inside the loop and written before anything reads
+//!   it again (`leave`); the dispatcher, its only other reader, is not reached from the copy.
+
+use super::codegen::{Gen, FRAME_COUNT, FRAME_FIRST, FRAME_TABLE, FRAME_TURN, TRUSTED};
+use crate::ir::{self, Terminator};
+use crate::runtime::env::CtaEnv;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
+use std::mem::offset_of;
+use std::ops::Range;
+
+type CBlock = cranelift_codegen::ir::Block;
+
+/// `PTXJIT_NO_STREAM` is set: no stream loop (for measurements).
+pub(super) fn stream_off() -> bool {
+    crate::switches::switches().no_stream
+}
+
+/// The values of the turn whose region copy is being emitted (`Gen::stream`).
+#[derive(Clone, Copy)]
+pub(super) struct Stream {
+    /// Lane 0's `%tid.x`: 32 · the warp's index in its CTA (`i32`).
+    pub(super) tid0: Value,
+    /// The end of the region: the block after the exited mask is written.
+    pub(super) tail: CBlock,
+}
+
+/// A planned stream loop: its head (parameter: the turn, `i32`) and the region's priorities.
+pub(super) struct StreamPlan {
+    pub(super) head: CBlock,
+    pub(super) region: Range<u32>,
+}
+
+impl Gen<'_, '_> {
+    /// The priorities of the region a stream loop runs, where the kernel qualifies (see the
+    /// module docs): `starts_at_entry` is the warp loop's own test of the kernel's warps.
+    pub(super) fn stream_region(&self, starts_at_entry: bool) -> Option<Range<u32>> {
+        if !starts_at_entry || self.racecheck || self.hoist.cta.ok.is_none() {
+            return None;
+        }
+        let r = self.regions.blocks_of(0);
+        if r.len() < 2 {
+            return None;
+        }
+        let inside = |c: &ir::BlockCall| {
+            let p = self.layout.prio[c.block.index()];
+            p > r.start && p < r.end
+        };
+        for p in r.clone() {
+            let blk = self.f.block(self.layout.order[p as usize]);
+            let ends_inside = match &blk.term {
+                Terminator::Jump(c) => inside(c),
+                Terminator::Branch { then_, else_, .. } => inside(then_) && inside(else_),
+                Terminator::Exit => true,
+                Terminator::Barrier { .. } | Terminator::Trap => false,
+            };
+            let warp_op = blk
+                .insts
+                .iter()
+                .any(|&i| self.f.inst(i).op.effect() == ir::Effect::Warp);
+            if !ends_inside || warp_op {
+                return None;
+            }
+        }
+        Some(r)
+    }
+
+    /// At the warp start's entry to the entry block (state word `word`, the first active
+    /// word, already loaded): to the stream loop's head where the flag holds, the call runs
+    /// more than one warp and the warp is fresh; else to `normal`.
+    pub(super) fn stream_entry(&mut self, head: CBlock, word: Value, normal: CBlock) {
+        let Some(flag) = self.hoist.cta.ok else {
+            self.b.ins().jump(normal, &[]);
+            return;
+        };
+        let (ptr, frame) = (self.ptr, self.e.frame);
+        let count = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_COUNT);
+        let many = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, count, 1);
+        let state = self.e.state;
+        let fresh = self.fresh(state, word);
+        let go = self.b.ins().band(fresh, many);
+        let go = self.b.ins().band(go, flag);
+        let turn = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_TURN);
+        self.b
+            .ins()
+            .brif(go, head, &[BlockArg::Value(turn)], normal, &[]);
+    }
+
+    /// Whether the warp of state `state` is fresh (`i8`): its first active word `word` is 1
+    /// (the entry block's bit alone), the other active words are 0 and the entry block's
+    /// pending mask holds all 32 lanes.
+    fn fresh(&mut self, state: Value, word: Value) -> Value {
+        let mut ok = self.b.ins().icmp_imm_s(IntCC::Equal, word, 1);
+        for w in 1..self.layout.active_words {
+            let off = (self.layout.active_off + 8 * w) as i32;
+            let other = self.b.ins().load(types::I64, TRUSTED(), state, off);
+            let zero = self.b.ins().icmp_imm_s(IntCC::Equal, other, 0);
+            ok = self.b.ins().band(ok, zero);
+        }
+        let pend = self.layout.pending(0) as i32;
+        let mask = self.b.ins().load(types::I32, TRUSTED(), state, pend);
+        let all = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
+        self.b.ins().band(ok, all)
+    }
+
+    /// Emit the stream loop `plan` (see the module docs).
+    pub(super) fn gen_stream(&mut self, plan: StreamPlan) -> Result<(), String> {
+        let StreamPlan { head, region } = plan;
+        let (ptr, frame, env) = (self.ptr, self.e.frame, self.e.env);
+        let leave = self.b.create_block();
+        self.b.append_block_param(leave, types::I32);
+        self.b.switch_to_block(leave);
+        let t = self.b.block_params(leave)[0];
+        self.b.ins().stack_store(ptr, t, frame, FRAME_TURN);
+        self.b.ins().jump(self.e.warp_loop, &[]);
+
+        self.b.switch_to_block(head);
+        let turn = self.b.append_block_param(head, types::I32);
+        let table = self.b.ins().stack_load(ptr, ptr, frame, FRAME_TABLE);
+        let i = self.b.ins().uextend(ptr, turn);
+        let at = self.b.ins().imul_imm_s(i, i64::from(ptr.bytes()));
+        let slot = self.b.ins().iadd(table, at);
+        let state = self.b.ins().load(ptr, TRUSTED(), slot, 0);
+        let off = self.layout.active_off as i32;
+        let word = self.b.ins().load(types::I64, TRUSTED(), state, off);
+        let fresh = self.fresh(state, word);
+        let run = self.b.create_block();
+        self.b
+            .ins()
+            .brif(fresh, run, &[], leave, &[BlockArg::Value(turn)]);
+
+        self.b.switch_to_block(run);
+        let first = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_FIRST);
+        let warp = self.b.ins().iadd(first, turn);
+        self.b
+            .ins()
+            .store(TRUSTED(), warp, env, offset_of!(CtaEnv, warp) as i32);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.ins().store(TRUSTED(), zero, state, off);
+        let tid0 = self.b.ins().ishl_imm_s(warp, 5);
+        let tail = self.b.create_block();
+        let normal_state = std::mem::replace(&mut self.e.state, state);
+        self.stream = Some(Stream { tid0, tail });
+        let res = self.gen_region(region);
+        self.stream = None;
+        self.e.state = normal_state;
+        res?;
+
+        // After the warp: the dispatcher's abort test, then the next turn.
+        self.b.switch_to_block(tail);
+        let abort_ptr = self
+            .b
+            .ins()
+            .load(ptr, TRUSTED(), env, offset_of!(CtaEnv, abort) as i32);
+        let abort = self.b.ins().load(
+            types::I32,
+            cranelift_codegen::ir::MemFlagsData::new().with_notrap(),
+            abort_ptr,
+            0,
+        );
+        let stop = self.b.create_block();
+        let next = self.b.create_block();
+        self.b.ins().brif(abort, stop, &[], next, &[]);
+        self.b.switch_to_block(stop);
+        let ran = self.b.ins().iadd_imm_s(turn, 1);
+        self.b.ins().return_(&[ran]);
+        self.b.switch_to_block(next);
+        let t1 = self.b.ins().iadd_imm_s(turn, 1);
+        let count = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_COUNT);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, t1, count);
+        let args = [BlockArg::Value(t1)];
+        self.b.ins().brif(more, head, &args, leave, &args);
+        Ok(())
+    }
+}
