@@ -278,6 +278,13 @@ pub unsafe extern "C" fn cuGetExportTable(
             // SAFETY: non-null, valid for a write by the caller's promise.
             return unsafe { out(ppExportTable, table.cast()) };
         }
+        if let Some(table) = crate::export_tables::lookup(&id.bytes.map(|b| b as u8)) {
+            if ppExportTable.is_null() {
+                return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null ppExportTable"));
+            }
+            // SAFETY: non-null, valid for a write by the caller's promise.
+            return unsafe { out(ppExportTable, table) };
+        }
         let hex: String = id
             .bytes
             .iter()
@@ -302,10 +309,19 @@ pub unsafe extern "C" fn cuGetExportTable(
 
 /// Private tables that NVIDIA's libraries ask for and work without, so that a miss is no
 /// news: answered like any other miss, but printed only under `PTXJIT_TRACE`. NVRTC 12.9
-/// (`libnvrtc.so.12`) asks for the first when it compiles, and compiles without it.
-const OPTIONAL_TABLES: [[u8; 16]; 1] = [[
-    0xda, 0x91, 0x51, 0xd3, 0x3a, 0xe6, 0xcc, 0x41, 0xa5, 0xc0, 0x4f, 0x26, 0xd5, 0x33, 0xe3, 0x28,
-]];
+/// (`libnvrtc.so.12`) asks for the first when it compiles, and compiles without it; NVIDIA's
+/// CUDA 13 runtime asks for the second (`f8cff951-2146-8b4e-b9e2-fb469e7c0dd9`) before
+/// `cuInit` and works without it.
+const OPTIONAL_TABLES: [[u8; 16]; 2] = [
+    [
+        0xda, 0x91, 0x51, 0xd3, 0x3a, 0xe6, 0xcc, 0x41, 0xa5, 0xc0, 0x4f, 0x26, 0xd5, 0x33, 0xe3,
+        0x28,
+    ],
+    [
+        0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d,
+        0xd9,
+    ],
+];
 
 /// The file of the loaded object that called into this library: the object of the first
 /// return address on the call stack (glibc's `backtrace`) that lies outside the object holding

@@ -498,9 +498,14 @@ pub fn with_context<T>(f: impl FnOnce(&mut Driver) -> Result<T, Fail>) -> Result
     })
 }
 
-/// This thread's current context handle.
+/// This thread's current context handle. None also once the thread's storage is gone: at
+/// process exit glibc destroys the main thread's thread-locals before it runs `atexit`
+/// handlers, where NVIDIA's statically linked runtime unloads its modules.
 pub fn current_context() -> Option<u64> {
-    CTX_STACK.with(|s| s.borrow().last().copied())
+    CTX_STACK
+        .try_with(|s| s.borrow().last().copied())
+        .ok()
+        .flatten()
 }
 
 impl Driver {
