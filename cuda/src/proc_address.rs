@@ -251,10 +251,11 @@ static PTXJIT_EXPORTS: PtxjitExports = PtxjitExports {
 };
 
 /// `cuGetExportTable` (undocumented: the CUDA runtime and NVIDIA's libraries fetch private
-/// function tables by UUID). This library has one, its own ([`PTXJIT_EXPORT_TABLE_ID`], for
-/// ptxjit's runtime), and none of NVIDIA's: every other id answers
-/// `CUDA_ERROR_INVALID_VALUE` with `*ppExportTable = NULL`, so a caller that probes falls back
-/// and one that needs a table fails cleanly.
+/// function tables by UUID). This library has its own ([`PTXJIT_EXPORT_TABLE_ID`], for
+/// ptxjit's runtime) and those NVIDIA's statically linked CUDA 13 runtime needs
+/// ([`crate::export_tables`]); every other id answers `CUDA_ERROR_INVALID_VALUE` with
+/// `*ppExportTable = NULL`, so a caller that probes falls back and one that needs a table
+/// fails cleanly.
 #[no_mangle]
 pub unsafe extern "C" fn cuGetExportTable(
     ppExportTable: *mut *const c_void,
@@ -294,7 +295,7 @@ pub unsafe extern "C" fn cuGetExportTable(
             Some(path) => format!(" (asked for by {path})"),
             None => String::new(),
         };
-        let message = format!("no export table {hex}{asker}: ptxjit provides none of the driver's private tables, which NVIDIA's own CUDA runtime needs: its libcudart.so, and the copy linked into a program by nvcc's default --cudart static or into a library such as CuPy's `cupy_backends` (build with `nvcc --cudart shared` and run on ptxjit's libcudart; a package that links the runtime in cannot run on ptxjit)");
+        let message = format!("no export table {hex}{asker}: ptxjit has the private tables that NVIDIA's CUDA 13 runtime asks for (the copy nvcc's default --cudart static links into a program; see crate::export_tables), not this one: a program or library linking another version of NVIDIA's runtime may fail here (build with `nvcc --cudart shared` and run on ptxjit's libcudart)");
         // NVIDIA's runtime fails every later call with cudaErrorInvalidValue and says
         // nothing, so the reason is printed once per process even without PTXJIT_TRACE;
         // a table whose caller goes on without it is not announced (nor uses up the once).
