@@ -243,9 +243,10 @@ pub unsafe extern "C" fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult {
         if ctx.is_null() {
             with_context(sync)
         } else {
-            // The named context need not be current.
+            // The named context need not be current; a sticky error is reported all the same.
             with_driver(|d| {
                 check_ctx(d, ctx_of(ctx))?;
+                d.check_sticky()?;
                 sync(d)
             })
         }
