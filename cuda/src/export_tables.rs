@@ -658,19 +658,25 @@ static TOOLS_CONTEXT: Table<95> = Table([
     unknown!(6, 94),
 ]);
 
-/// The table with id `id`, if this library has it.
-pub fn lookup(id: &[u8; 16]) -> Option<*const c_void> {
-    let table: *const c_void = match *id {
-        CUDART_INTERFACE_ID => (&CUDART_INTERFACE as *const Table<10>).cast(),
-        TOOLS_HOOKS_ID => (&TOOLS_HOOKS as *const Table<7>).cast(),
-        TOOLS_TLS_ID => (&TOOLS_TLS as *const Table<4>).cast(),
-        CONTEXT_STORAGE_ID => (&CONTEXT_STORAGE_TABLE as *const Table<4>).cast(),
-        CONTEXT_CHECKS_ID => (&CONTEXT_CHECKS as *const Table<4>).cast(),
-        INTEGRITY_ID => (&INTEGRITY as *const Table<3>).cast(),
-        TOOLS_CONTEXT_ID => (&TOOLS_CONTEXT as *const Table<95>).cast(),
+/// The table with id `id`, if this library has it, and its name.
+pub fn lookup(id: &[u8; 16]) -> Option<(&'static str, *const c_void)> {
+    let found: (&'static str, *const c_void) = match *id {
+        CUDART_INTERFACE_ID => (
+            TABLE_NAMES[0],
+            (&CUDART_INTERFACE as *const Table<10>).cast(),
+        ),
+        TOOLS_HOOKS_ID => (TABLE_NAMES[1], (&TOOLS_HOOKS as *const Table<7>).cast()),
+        TOOLS_TLS_ID => (TABLE_NAMES[2], (&TOOLS_TLS as *const Table<4>).cast()),
+        CONTEXT_STORAGE_ID => (
+            TABLE_NAMES[3],
+            (&CONTEXT_STORAGE_TABLE as *const Table<4>).cast(),
+        ),
+        CONTEXT_CHECKS_ID => (TABLE_NAMES[4], (&CONTEXT_CHECKS as *const Table<4>).cast()),
+        INTEGRITY_ID => (TABLE_NAMES[5], (&INTEGRITY as *const Table<3>).cast()),
+        TOOLS_CONTEXT_ID => (TABLE_NAMES[6], (&TOOLS_CONTEXT as *const Table<95>).cast()),
         _ => return None,
     };
-    Some(table)
+    Some(found)
 }
 
 #[cfg(test)]

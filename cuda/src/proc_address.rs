@@ -279,9 +279,12 @@ pub unsafe extern "C" fn cuGetExportTable(
             // SAFETY: non-null, valid for a write by the caller's promise.
             return unsafe { out(ppExportTable, table.cast()) };
         }
-        if let Some(table) = crate::export_tables::lookup(&id.bytes.map(|b| b as u8)) {
+        if let Some((name, table)) = crate::export_tables::lookup(&id.bytes.map(|b| b as u8)) {
             if ppExportTable.is_null() {
                 return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null ppExportTable"));
+            }
+            if crate::tracing() {
+                eprintln!("ptxjit: cuGetExportTable: the {name} table");
             }
             // SAFETY: non-null, valid for a write by the caller's promise.
             return unsafe { out(ppExportTable, table) };
