@@ -138,7 +138,6 @@ stubs! {
     cuLaunchCooperativeKernelMultiDevice
     cuLaunchGrid
     cuLaunchGridAsync
-    cuLibraryGetManaged
     cuLibraryGetUnifiedFunction
     cuLogicalEndpointAddDevice
     cuLogicalEndpointBindAddr

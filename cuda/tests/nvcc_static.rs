@@ -1,9 +1,10 @@
 //! A CUDA C++ program built by nvcc 13 with its default `--cudart static` (NVIDIA's runtime
 //! linked into the program) runs on this library's libcuda.so.1 alone: the runtime reaches
 //! the driver through the private export tables (cuda/src/export_tables.rs), including the
-//! integrity check, and any mistake there fails its first call. The program is
-//! examples/cuda/vector_add.cu, which checks its results against a host computation and
-//! prints PASS; it runs under both engines.
+//! integrity check, and any mistake there fails its first call. The programs are
+//! examples/cuda/vector_add.cu and symbols.cu (`__constant__`, `__device__` and `__managed__`
+//! variables, the managed ones read and written by the host), which check their results
+//! against host computations and print PASS; they run under both engines.
 //!
 //! Needs nvcc (NVCC, or the one in .venv-nvcc or .ci/venv-nvcc: `pip install -r
 //! cudart/requirements.txt`) and libcuda.so.1 built (`cargo build --release`). Skipped with
@@ -59,33 +60,36 @@ fn nvcc_default_static_runtime_runs() {
     };
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-static-test");
     std::fs::create_dir_all(&out).expect("test directory");
-    let app = out.join("vector_add_static");
-    // No --cudart option: nvcc's default, NVIDIA's runtime linked in from libcudart_static.a.
-    let built = Command::new(&nvcc)
-        .args(["-gencode", "arch=compute_80,code=compute_80", "-o"])
-        .arg(&app)
-        .arg(root().join("examples/cuda/vector_add.cu"))
-        .output()
-        .expect("run nvcc");
-    assert!(
-        built.status.success(),
-        "nvcc failed:\n{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    for engine in ["jit", "interp"] {
-        let run = Command::new(&app)
-            .env("LD_LIBRARY_PATH", &libs)
-            .env("PTXJIT_ENGINE", engine)
+    for name in ["vector_add", "symbols"] {
+        let app = out.join(format!("{name}_static"));
+        // No --cudart option: nvcc's default, NVIDIA's runtime linked in from
+        // libcudart_static.a.
+        let built = Command::new(&nvcc)
+            .args(["-gencode", "arch=compute_80,code=compute_80", "-o"])
+            .arg(&app)
+            .arg(root().join(format!("examples/cuda/{name}.cu")))
             .output()
-            .expect("run the program");
-        let stdout = String::from_utf8_lossy(&run.stdout);
-        let stderr = String::from_utf8_lossy(&run.stderr);
+            .expect("run nvcc");
         assert!(
-            run.status.success() && stdout.lines().any(|l| l == "PASS"),
-            "{engine}: exit {:?}\n{stdout}\n{stderr}",
-            run.status,
+            built.status.success(),
+            "nvcc failed:\n{}",
+            String::from_utf8_lossy(&built.stderr)
         );
-        // Every table the runtime needs is there: no miss or unknown slot is reported.
-        assert!(!stderr.contains("ptxjit:"), "{engine}: {stderr}");
+        for engine in ["jit", "interp"] {
+            let run = Command::new(&app)
+                .env("LD_LIBRARY_PATH", &libs)
+                .env("PTXJIT_ENGINE", engine)
+                .output()
+                .expect("run the program");
+            let stdout = String::from_utf8_lossy(&run.stdout);
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert!(
+                run.status.success() && stdout.lines().any(|l| l == "PASS"),
+                "{name} ({engine}): exit {:?}\n{stdout}\n{stderr}",
+                run.status,
+            );
+            // Every table the runtime needs is there: no miss or unknown slot is reported.
+            assert!(!stderr.contains("ptxjit:"), "{name} ({engine}): {stderr}");
+        }
     }
 }
