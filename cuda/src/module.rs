@@ -380,11 +380,11 @@ exports! { cuModuleGetFunction => fn(pf: *mut u64, m: u64, name: *const c_char) 
 }}
 
 exports! { cuModuleGetGlobal_v2 => fn(dptr: *mut u64, bytes: *mut usize, m: u64, name: *const c_char) {
-    unsafe { get_global(dptr, bytes, m, name, |f| with_context(f)) }
+    unsafe { get_global(dptr, bytes, m, name, false) }
 }}
 
 /// The body of `cuModuleGetGlobal_v2` and the library API's `cuLibraryGetGlobal` and
-/// `cuLibraryGetManaged`, which need no current context (`on` is `with_any_context`).
+/// `cuLibraryGetManaged`, which need no current context (`any_context`).
 ///
 /// # Safety
 /// `dptr` and `bytes` are null or valid for writes; `name` is null or NUL-terminated.
@@ -393,18 +393,23 @@ unsafe fn get_global(
     bytes: *mut usize,
     m: u64,
     name: *const c_char,
-    on: fn(&mut dyn FnMut(&mut Driver) -> Result<(u64, u64), Fail>) -> Result<(u64, u64), Fail>,
+    any_context: bool,
 ) -> DrvResult {
     let name = unsafe { c_str(name, "variable name")? };
-    let (p, n) = on(&mut |d: &mut Driver| {
-        let (p, n) = module(d, m)?.module.global(name).ok_or_else(|| {
+    let find = |d: &mut Driver| {
+        module(d, m)?.module.global(name).ok_or_else(|| {
             Fail::new(
                 CUDA_ERROR_NOT_FOUND,
                 format!("no .global or .const variable '{name}' in the module"),
             )
-        })?;
-        Ok((p.0, n as u64))
-    })?;
+        })
+    };
+    let (p, n) = if any_context {
+        with_any_context(find)?
+    } else {
+        with_context(find)?
+    };
+    let p = p.0;
     if !dptr.is_null() {
         unsafe { out(dptr, p)? };
     }
@@ -647,13 +652,13 @@ exports! { cuKernelGetLibrary => fn(plib: *mut u64, k: u64) {
 }}
 
 exports! { cuLibraryGetGlobal => fn(dptr: *mut u64, bytes: *mut usize, lib: u64, name: *const c_char) {
-    unsafe { get_global(dptr, bytes, lib, name, |f| with_any_context(f)) }
+    unsafe { get_global(dptr, bytes, lib, name, true) }
 }}
 
 // A `__managed__` variable's address: device pointers are host addresses of one reserved
 // range, so the global's device address is the one the host reads and writes.
 exports! { cuLibraryGetManaged => fn(dptr: *mut u64, bytes: *mut usize, lib: u64, name: *const c_char) {
-    unsafe { get_global(dptr, bytes, lib, name, |f| with_any_context(f)) }
+    unsafe { get_global(dptr, bytes, lib, name, true) }
 }}
 
 exports! { cuLibraryGetKernelCount, cuModuleGetFunctionCount => fn(count: *mut c_uint, lib: u64) {
