@@ -2,8 +2,9 @@
 //! linked into the program) runs on this library's libcuda.so.1 alone: the runtime reaches
 //! the driver through the private export tables (cuda/src/export_tables.rs), including the
 //! integrity check, and any mistake there fails its first call. The programs are
-//! examples/cuda/vector_add.cu and symbols.cu (`__constant__`, `__device__` and `__managed__`
-//! variables, the managed ones read and written by the host), which check their results
+//! examples/cuda/vector_add.cu, symbols.cu (`__constant__`, `__device__` and `__managed__`
+//! variables, the managed ones read and written by the host) and graph.cu (stream capture,
+//! graphs, kernel node parameters read back), which check their results
 //! against host computations and print PASS; they run under both engines.
 //!
 //! Needs nvcc (NVCC, or the one in .venv-nvcc or .ci/venv-nvcc: `pip install -r
@@ -60,7 +61,7 @@ fn nvcc_default_static_runtime_runs() {
     };
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-static-test");
     std::fs::create_dir_all(&out).expect("test directory");
-    for name in ["vector_add", "symbols"] {
+    for name in ["vector_add", "symbols", "graph"] {
         let app = out.join(format!("{name}_static"));
         // No --cudart option: nvcc's default, NVIDIA's runtime linked in from
         // libcudart_static.a.
