@@ -158,7 +158,6 @@ stubs! {
     cuLogsUnregisterCallback
     cuMemAddressFree
     cuMemAddressReserve
-    cuMemAdvise
     cuMemBatchDecompressAsync
     cuMemBatchDecompressAsync_ptsz
     cuMemCreate
@@ -182,8 +181,6 @@ stubs! {
     cuMemPoolImportFromShareableHandle
     cuMemPoolImportPointer
     cuMemPoolSetAccess
-    cuMemPrefetchAsync_v2
-    cuMemPrefetchAsync_v2_ptsz
     cuMemPrefetchBatchAsync
     cuMemPrefetchBatchAsync_ptsz
     cuMemRangeGetAttribute
