@@ -253,8 +253,6 @@ stubs! {
     cuStreamGetCtx_v2_ptsz
     cuStreamGetDevResource
     cuStreamGetDevResource_ptsz
-    cuStreamGetDevice
-    cuStreamGetDevice_ptsz
     cuStreamGetGreenCtx
     cuStreamUpdateCaptureDependencies
     cuStreamUpdateCaptureDependencies_ptsz

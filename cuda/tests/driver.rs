@@ -303,6 +303,11 @@ fn streams_events_and_callbacks_run_in_order() {
     unsafe {
         let mut s = 0u64;
         assert_eq!(cuStreamCreate(&mut s, 0), CUDA_SUCCESS);
+        // The stream's device: the one device, ordinal 0; a handle that is no stream is refused.
+        let mut dev = -1;
+        assert_eq!(cuStreamGetDevice(s, &mut dev), CUDA_SUCCESS);
+        assert_eq!(dev, 0);
+        assert_ne!(cuStreamGetDevice(s ^ 0x5a5a_0000, &mut dev), CUDA_SUCCESS);
         let (mut e0, mut e1) = (0u64, 0u64);
         assert_eq!(cuEventCreate(&mut e0, 0), CUDA_SUCCESS);
         assert_eq!(cuEventCreate(&mut e1, 0), CUDA_SUCCESS);
