@@ -262,8 +262,14 @@ static TOOLS_TLS: Table<4> = Table([
     unknown!(2, 3),
 ]);
 
-/// Context-local storage: (context handle, key) to value.
-static CONTEXT_STORAGE: Mutex<Option<HashMap<(u64, usize), usize>>> = Mutex::new(None);
+/// `void (*)(CUcontext, void* key, void* value)`: called when the context an entry belongs to
+/// is destroyed or reset.
+type StorageDestructor = Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_void)>;
+
+/// Context-local storage: (context handle, key) to value and destructor.
+type Storage = HashMap<(u64, usize), (usize, StorageDestructor)>;
+
+static CONTEXT_STORAGE: Mutex<Option<Storage>> = Mutex::new(None);
 
 /// The context a storage call means: `ctx`, or the current one when null.
 fn storage_context(ctx: crate::context::CUcontext) -> Result<u64, Fail> {
@@ -274,19 +280,45 @@ fn storage_context(ctx: crate::context::CUcontext) -> Result<u64, Fail> {
         .ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_CONTEXT, "no current context"))
 }
 
+/// Drops the context-local storage of context `ctx`, calling each entry's destructor, as the
+/// driver does when the context is destroyed (`cuCtxDestroy`) or reset
+/// (`cuDevicePrimaryCtxReset`): the runtime that stored its state there then starts afresh
+/// (loads its modules again) on the context's next use. Call without the driver lock held: a
+/// destructor may call the driver.
+pub fn context_gone(ctx: u64) {
+    let gone: Vec<((u64, usize), (usize, StorageDestructor))> = {
+        let mut map = CONTEXT_STORAGE.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(map) = map.as_mut() else {
+            return;
+        };
+        let keys: Vec<(u64, usize)> = map.keys().filter(|(c, _)| *c == ctx).copied().collect();
+        keys.into_iter()
+            .filter_map(|k| map.remove(&k).map(|v| (k, v)))
+            .collect()
+    };
+    for ((c, key), (value, destructor)) in gone {
+        if let Some(destructor) = destructor {
+            // SAFETY: the function the runtime registered with the entry, called with the
+            // arguments it registered it for.
+            unsafe { destructor(c as *mut c_void, key as *mut c_void, value as *mut c_void) };
+        }
+    }
+}
+
 /// Context-local storage slot 0: `(CUcontext, key, value, destructor)` stores `value` under
-/// `key` in the context (the current one for null). The destructor is not called.
+/// `key` in the context (the current one for null); the destructor is called when the context
+/// is destroyed or reset ([`context_gone`]).
 unsafe extern "C" fn storage_put(
     ctx: crate::context::CUcontext,
     key: *mut c_void,
     value: *mut c_void,
-    _destructor: *const c_void,
+    destructor: StorageDestructor,
 ) -> CUresult {
     entry("cuGetExportTable context storage put", || {
         let ctx = storage_context(ctx)?;
         let mut map = CONTEXT_STORAGE.lock().unwrap_or_else(|e| e.into_inner());
         map.get_or_insert_with(HashMap::new)
-            .insert((ctx, key as usize), value as usize);
+            .insert((ctx, key as usize), (value as usize, destructor));
         Ok(())
     })
 }
@@ -315,7 +347,7 @@ unsafe extern "C" fn storage_get(
         let map = CONTEXT_STORAGE.lock().unwrap_or_else(|e| e.into_inner());
         let found = map
             .as_ref()
-            .and_then(|m| m.get(&(ctx, key as usize)).copied())
+            .and_then(|m| m.get(&(ctx, key as usize)).map(|(v, _)| *v))
             .ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, "nothing stored"))?;
         // SAFETY: valid for a write by the caller's promise (null is refused by `out`).
         unsafe { out(value, found as *mut c_void) }

@@ -605,17 +605,26 @@ exports! { cuFuncLoad => fn(f: u64) {
 
 // ---- Libraries (a CUlibrary is a CUmodule; a CUkernel is a CUfunction).
 
+/// Loads a library: a module that belongs to no context, as CUDA's context-independent
+/// loading has it, so resetting or destroying the context that was current leaves it loaded
+/// (NVIDIA's runtime keeps its kernel handles across `cudaDeviceReset`).
+fn load_library(d: &mut Driver, inputs: &[(String, String)], logs: &JitLogs) -> Result<u64, Fail> {
+    let h = load(d, inputs, logs)?;
+    d.owners.remove(&crate::state::Owned::Module(h));
+    Ok(h)
+}
+
 exports! { cuLibraryLoadData => fn(plib: *mut u64, code: *const c_void, jit_opts: *const c_uint, jit_vals: *mut *mut c_void, n_jit: c_uint, _lib_opts: *const c_uint, _lib_vals: *mut *mut c_void, _n_lib: c_uint) {
     let logs = unsafe { JitLogs::parse(n_jit, jit_opts, jit_vals) };
     let inputs = unsafe { read_image(code, "cuLibraryLoadData image") }.inspect_err(|f| logs.error(&f.message))?;
-    let h = with_any_context(|d| load(d, &inputs, &logs))?;
+    let h = with_any_context(|d| load_library(d, &inputs, &logs))?;
     unsafe { out(plib, h) }
 }}
 
 exports! { cuLibraryLoadFromFile => fn(plib: *mut u64, fname: *const c_char, _jo: *const c_uint, _jv: *mut *mut c_void, _nj: c_uint, _lo: *const c_uint, _lv: *mut *mut c_void, _nl: c_uint) {
     let path = unsafe { c_str(fname, "file name")? };
     let inputs = read_file(path)?;
-    let h = with_any_context(|d| load(d, &inputs, &JitLogs::default()))?;
+    let h = with_any_context(|d| load_library(d, &inputs, &JitLogs::default()))?;
     unsafe { out(plib, h) }
 }}
 

@@ -676,9 +676,12 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuDeviceGetUuid",
     "cuDeviceGetUuid_v2",
     "cuDevicePrimaryCtxGetState",
+    "cuDevicePrimaryCtxRelease",
     "cuDevicePrimaryCtxRelease_v2",
+    "cuDevicePrimaryCtxReset",
     "cuDevicePrimaryCtxReset_v2",
     "cuDevicePrimaryCtxRetain",
+    "cuDevicePrimaryCtxSetFlags",
     "cuDevicePrimaryCtxSetFlags_v2",
     "cuDeviceSetMemPool",
     "cuDeviceTotalMem_v2",
@@ -1093,11 +1096,14 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuDeviceGetUuid_v2" => crate::device::cuDeviceGetUuid_v2 as *mut c_void,
         "cuDeviceGraphMemTrim" => crate::stubs::cuDeviceGraphMemTrim as *mut c_void,
         "cuDevicePrimaryCtxGetState" => crate::context::cuDevicePrimaryCtxGetState as *mut c_void,
+        "cuDevicePrimaryCtxRelease" => crate::context::cuDevicePrimaryCtxRelease as *mut c_void,
         "cuDevicePrimaryCtxRelease_v2" => {
             crate::context::cuDevicePrimaryCtxRelease_v2 as *mut c_void
         }
+        "cuDevicePrimaryCtxReset" => crate::context::cuDevicePrimaryCtxReset as *mut c_void,
         "cuDevicePrimaryCtxReset_v2" => crate::context::cuDevicePrimaryCtxReset_v2 as *mut c_void,
         "cuDevicePrimaryCtxRetain" => crate::context::cuDevicePrimaryCtxRetain as *mut c_void,
+        "cuDevicePrimaryCtxSetFlags" => crate::context::cuDevicePrimaryCtxSetFlags as *mut c_void,
         "cuDevicePrimaryCtxSetFlags_v2" => {
             crate::context::cuDevicePrimaryCtxSetFlags_v2 as *mut c_void
         }

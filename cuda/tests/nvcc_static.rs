@@ -5,7 +5,8 @@
 //! examples/cuda/vector_add.cu, symbols.cu (`__constant__`, `__device__` and `__managed__`
 //! variables, the managed ones read and written by the host) and graph.cu (stream capture,
 //! graphs, kernel node parameters read back), which check their results
-//! against host computations and print PASS; they run under both engines.
+//! against host computations and print PASS, and [`RESET`], which uses the device again after
+//! `cudaDeviceReset`; they run under both engines.
 //!
 //! Needs nvcc (NVCC, or the one in .venv-nvcc or .ci/venv-nvcc: `pip install -r
 //! cudart/requirements.txt`) and libcuda.so.1 built (`cargo build --release`). Skipped with
@@ -13,6 +14,29 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// Work before and after `cudaDeviceReset` (the runtime's per-context state is dropped with
+/// the context's local storage; its library stays loaded), each checked against the host.
+const RESET: &str = r#"#include <cstdio>
+__global__ void k(int* p) { p[threadIdx.x] = threadIdx.x * 3; }
+int run() {
+  int* d; int h[32];
+  if (cudaMalloc(&d, sizeof h)) return 1;
+  k<<<1, 32>>>(d);
+  if (cudaGetLastError()) return 2;
+  if (cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost)) return 3;
+  for (int i = 0; i < 32; i++) if (h[i] != 3 * i) return 4;
+  return cudaFree(d) ? 5 : 0;
+}
+int main() {
+  int before = run();
+  cudaError_t reset = cudaDeviceReset();
+  int after = run();
+  std::printf("%d %s %d\n", before, cudaGetErrorName(reset), after);
+  if (before == 0 && reset == cudaSuccess && after == 0) std::printf("PASS\n");
+  return 0;
+}
+"#;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -61,14 +85,21 @@ fn nvcc_default_static_runtime_runs() {
     };
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-static-test");
     std::fs::create_dir_all(&out).expect("test directory");
-    for name in ["vector_add", "symbols", "graph"] {
+    let reset_source = out.join("reset.cu");
+    std::fs::write(&reset_source, RESET).expect("write reset.cu");
+    for name in ["vector_add", "symbols", "graph", "reset"] {
         let app = out.join(format!("{name}_static"));
+        let source = if name == "reset" {
+            reset_source.clone()
+        } else {
+            root().join(format!("examples/cuda/{name}.cu"))
+        };
         // No --cudart option: nvcc's default, NVIDIA's runtime linked in from
         // libcudart_static.a.
         let built = Command::new(&nvcc)
             .args(["-gencode", "arch=compute_80,code=compute_80", "-o"])
             .arg(&app)
-            .arg(root().join(format!("examples/cuda/{name}.cu")))
+            .arg(&source)
             .output()
             .expect("run nvcc");
         assert!(
