@@ -59,7 +59,14 @@ PIP = "nvidia-cuda-runtime-cu12==12.9.79 nvidia-cuda-runtime==13.5.37"
 
 # Legacy symbols that may be written by hand: their ABI is the old declaration's, checked by hand.
 # cuGetProcAddress (CUDA 11.3) is cuGetProcAddress_v2 without the symbolStatus out-parameter.
-LEGACY_BY_HAND = {"cuGetProcAddress"}
+# cuDevicePrimaryCtxRelease, _Reset (CUdevice) and _SetFlags (CUdevice, unsigned int), CUDA 7.0,
+# have their _v2 ABIs' parameters; NVIDIA's statically linked runtime asks for them at 7000.
+LEGACY_BY_HAND = {
+    "cuGetProcAddress",
+    "cuDevicePrimaryCtxRelease",
+    "cuDevicePrimaryCtxReset",
+    "cuDevicePrimaryCtxSetFlags",
+}
 
 # The strings NVIDIA's cuGetErrorString returns, where public logs of programs running on the
 # real driver show them ("CUDA_ERROR_X: <string>" as TensorFlow, CuPy, JAX, FFmpeg and Taichi

@@ -105,6 +105,7 @@ pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult {
             Ok(())
         })?;
         CTX_STACK.with(|s| s.borrow_mut().retain(|&x| x != c));
+        crate::export_tables::context_gone(c);
         Ok(())
     })
 }
@@ -243,9 +244,10 @@ pub unsafe extern "C" fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult {
         if ctx.is_null() {
             with_context(sync)
         } else {
-            // The named context need not be current.
+            // The named context need not be current; a sticky error is reported all the same.
             with_driver(|d| {
                 check_ctx(d, ctx_of(ctx))?;
+                d.check_sticky()?;
                 sync(d)
             })
         }
@@ -410,6 +412,30 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUd
     })
 }
 
+/// `cuDevicePrimaryCtxRelease`, `cuDevicePrimaryCtxReset` and `cuDevicePrimaryCtxSetFlags` as
+/// CUDA 7.0 exported them (the same parameters as their CUDA 11.0 `_v2` ABIs, which they call):
+/// NVIDIA's runtime linked into a program asks `cuGetProcAddress` for these ABIs, at version
+/// 7000, and its `cudaDeviceReset` fails with `cudaErrorCallRequiresNewerDriver` without them.
+#[no_mangle]
+pub unsafe extern "C" fn cuDevicePrimaryCtxRelease(dev: CUdevice) -> CUresult {
+    // SAFETY: no pointers.
+    unsafe { cuDevicePrimaryCtxRelease_v2(dev) }
+}
+
+/// See [`cuDevicePrimaryCtxRelease`].
+#[no_mangle]
+pub unsafe extern "C" fn cuDevicePrimaryCtxReset(dev: CUdevice) -> CUresult {
+    // SAFETY: no pointers.
+    unsafe { cuDevicePrimaryCtxReset_v2(dev) }
+}
+
+/// See [`cuDevicePrimaryCtxRelease`].
+#[no_mangle]
+pub unsafe extern "C" fn cuDevicePrimaryCtxSetFlags(dev: CUdevice, flags: c_uint) -> CUresult {
+    // SAFETY: no pointers.
+    unsafe { cuDevicePrimaryCtxSetFlags_v2(dev, flags) }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult {
     entry("cuDevicePrimaryCtxRelease_v2", || {
@@ -434,15 +460,19 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult {
         // Destroys the primary context's allocations, modules, streams and events and clears
         // the sticky error. The handle stays valid: the context is made again on next use
         // (CUDA Driver API, cuDevicePrimaryCtxReset).
-        with_driver(|d| {
+        let primary = with_driver(|d| {
             d.sticky = None;
             d.flush_printf();
             if let Some(p) = d.primary {
                 let freed = d.destroy_owned(p);
                 crate::sanitizer::report_leaks(&freed);
             }
-            Ok(())
-        })
+            Ok(d.primary)
+        })?;
+        if let Some(p) = primary {
+            crate::export_tables::context_gone(p);
+        }
+        Ok(())
     })
 }
 

@@ -322,6 +322,8 @@ impl NodeData {
             let base = params.as_ptr() as usize;
             self.param_ptrs = offsets.iter().map(|o| base + o).collect();
             k.func = *f;
+            // A CUkernel is a CUfunction here: the library kernel the launch is of.
+            k.kern = *f;
             k.grid = dims.grid;
             k.block = dims.block;
             k.shared_mem_bytes = dims.shared_bytes;

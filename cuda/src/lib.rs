@@ -33,6 +33,7 @@
 pub mod context;
 pub mod device;
 pub mod errors;
+pub mod export_tables;
 pub mod graph;
 pub mod graph_dot;
 pub mod graph_edit;

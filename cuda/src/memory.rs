@@ -623,8 +623,17 @@ exports! { cuPointerGetAttributes => fn(n: c_uint, attrs: *const c_uint, data: *
             if slot.is_null() {
                 continue;
             }
+            // Device memory's host pointer is NULL here, not an error (cudaPointerGetAttributes
+            // of NVIDIA's runtime asks for it with the rest, and gets hostPointer = NULL).
+            let known = match unsafe { pointer_attribute(d, a, p, slot) } {
+                Err(f) if a == attr::HOST_POINTER && f.code == CUDA_ERROR_INVALID_VALUE => {
+                    unsafe { out(slot.cast::<u64>(), 0)? };
+                    true
+                }
+                other => other?,
+            };
             // Unknown memory: the plural call succeeds and reports "unregistered" values.
-            if !unsafe { pointer_attribute(d, a, p, slot)? } {
+            if !known {
                 unsafe {
                     match a {
                         attr::MEMORY_TYPE => out(slot.cast::<u32>(), 0)?,
@@ -659,5 +668,15 @@ pub unsafe extern "C" fn cuMemAdvise_v2(
 }
 
 exports! { cuMemPrefetchAsync, cuMemPrefetchAsync_ptsz => fn(_p: CUdeviceptr, _n: usize, _dev: i32, _s: u64) {
+    with_context(|_| Ok(()))
+}}
+
+// CUDA 12.2's ABIs of the two: a location in place of a device. Managed memory is the host's
+// one memory here, so prefetching moves nothing and advice changes nothing.
+exports! { cuMemPrefetchAsync_v2, cuMemPrefetchAsync_v2_ptsz => fn(_p: CUdeviceptr, _n: usize, _loc: CUmemLocation, _flags: c_uint, _s: u64) {
+    with_context(|_| Ok(()))
+}}
+
+exports! { cuMemAdvise => fn(_p: CUdeviceptr, _n: usize, _advice: c_uint, _dev: i32) {
     with_context(|_| Ok(()))
 }}

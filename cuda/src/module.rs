@@ -9,7 +9,9 @@
 
 use crate::errors::*;
 use crate::exports;
-use crate::state::{with_context, Driver, FuncState, Kind, LinkState, ModuleState};
+use crate::state::{
+    with_any_context, with_context, Driver, FuncState, Kind, LinkState, ModuleState,
+};
 use crate::{out, DrvResult, Fail};
 use ptxjit::host::fatbin;
 use ptxjit::host::image::{self, ImageError, ImageKind};
@@ -378,20 +380,44 @@ exports! { cuModuleGetFunction => fn(pf: *mut u64, m: u64, name: *const c_char) 
 }}
 
 exports! { cuModuleGetGlobal_v2 => fn(dptr: *mut u64, bytes: *mut usize, m: u64, name: *const c_char) {
+    unsafe { get_global(dptr, bytes, m, name, false) }
+}}
+
+/// The body of `cuModuleGetGlobal_v2` and the library API's `cuLibraryGetGlobal` and
+/// `cuLibraryGetManaged`, which need no current context (`any_context`).
+///
+/// # Safety
+/// `dptr` and `bytes` are null or valid for writes; `name` is null or NUL-terminated.
+unsafe fn get_global(
+    dptr: *mut u64,
+    bytes: *mut usize,
+    m: u64,
+    name: *const c_char,
+    any_context: bool,
+) -> DrvResult {
     let name = unsafe { c_str(name, "variable name")? };
-    let (p, n) = with_context(|d| {
+    let find = |d: &mut Driver| {
         module(d, m)?.module.global(name).ok_or_else(|| {
-            Fail::new(CUDA_ERROR_NOT_FOUND, format!("no .global or .const variable '{name}' in the module"))
+            Fail::new(
+                CUDA_ERROR_NOT_FOUND,
+                format!("no .global or .const variable '{name}' in the module"),
+            )
         })
-    })?;
+    };
+    let (p, n) = if any_context {
+        with_any_context(find)?
+    } else {
+        with_context(find)?
+    };
+    let p = p.0;
     if !dptr.is_null() {
-        unsafe { out(dptr, p.0)? };
+        unsafe { out(dptr, p)? };
     }
     if !bytes.is_null() {
         unsafe { out(bytes, n as usize)? };
     }
     Ok(())
-}}
+}
 
 exports! { cuModuleGetLoadingMode => fn(mode: *mut c_int) {
     // CU_MODULE_LAZY_LOADING = 2: kernels compile on first use.
@@ -579,22 +605,31 @@ exports! { cuFuncLoad => fn(f: u64) {
 
 // ---- Libraries (a CUlibrary is a CUmodule; a CUkernel is a CUfunction).
 
+/// Loads a library: a module that belongs to no context, as CUDA's context-independent
+/// loading has it, so resetting or destroying the context that was current leaves it loaded
+/// (NVIDIA's runtime keeps its kernel handles across `cudaDeviceReset`).
+fn load_library(d: &mut Driver, inputs: &[(String, String)], logs: &JitLogs) -> Result<u64, Fail> {
+    let h = load(d, inputs, logs)?;
+    d.owners.remove(&crate::state::Owned::Module(h));
+    Ok(h)
+}
+
 exports! { cuLibraryLoadData => fn(plib: *mut u64, code: *const c_void, jit_opts: *const c_uint, jit_vals: *mut *mut c_void, n_jit: c_uint, _lib_opts: *const c_uint, _lib_vals: *mut *mut c_void, _n_lib: c_uint) {
     let logs = unsafe { JitLogs::parse(n_jit, jit_opts, jit_vals) };
     let inputs = unsafe { read_image(code, "cuLibraryLoadData image") }.inspect_err(|f| logs.error(&f.message))?;
-    let h = with_context(|d| load(d, &inputs, &logs))?;
+    let h = with_any_context(|d| load_library(d, &inputs, &logs))?;
     unsafe { out(plib, h) }
 }}
 
 exports! { cuLibraryLoadFromFile => fn(plib: *mut u64, fname: *const c_char, _jo: *const c_uint, _jv: *mut *mut c_void, _nj: c_uint, _lo: *const c_uint, _lv: *mut *mut c_void, _nl: c_uint) {
     let path = unsafe { c_str(fname, "file name")? };
     let inputs = read_file(path)?;
-    let h = with_context(|d| load(d, &inputs, &JitLogs::default()))?;
+    let h = with_any_context(|d| load_library(d, &inputs, &JitLogs::default()))?;
     unsafe { out(plib, h) }
 }}
 
 exports! { cuLibraryUnload => fn(lib: u64) {
-    with_context(|d| {
+    with_any_context(|d| {
         d.owners.remove(&crate::state::Owned::Module(lib));
         let state = d.modules.remove(&lib).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{lib:#x} is not a live CUlibrary")))?;
         for f in state.functions.values() {
@@ -606,31 +641,37 @@ exports! { cuLibraryUnload => fn(lib: u64) {
 
 exports! { cuLibraryGetKernel => fn(pk: *mut u64, lib: u64, name: *const c_char) {
     let name = unsafe { c_str(name, "kernel name")? };
-    let f = with_context(|d| function(d, lib, name))?;
+    let f = with_any_context(|d| function(d, lib, name))?;
     unsafe { out(pk, f) }
 }}
 
 exports! { cuLibraryGetModule => fn(pm: *mut u64, lib: u64) {
-    with_context(|d| module(d, lib).map(|_| ()))?;
+    with_any_context(|d| module(d, lib).map(|_| ()))?;
     unsafe { out(pm, lib) }
 }}
 
 exports! { cuKernelGetFunction => fn(pf: *mut u64, k: u64) {
-    with_context(|d| d.function(k).map(|_| ()))?;
+    with_any_context(|d| d.function(k).map(|_| ()))?;
     unsafe { out(pf, k) }
 }}
 
 exports! { cuKernelGetLibrary => fn(plib: *mut u64, k: u64) {
-    let m = with_context(|d| d.function(k).map(|fs| fs.module))?;
+    let m = with_any_context(|d| d.function(k).map(|fs| fs.module))?;
     unsafe { out(plib, m) }
 }}
 
 exports! { cuLibraryGetGlobal => fn(dptr: *mut u64, bytes: *mut usize, lib: u64, name: *const c_char) {
-    unsafe { crate::module::cuModuleGetGlobal_v2(dptr, bytes, lib, name) }.check()
+    unsafe { get_global(dptr, bytes, lib, name, true) }
+}}
+
+// A `__managed__` variable's address: device pointers are host addresses of one reserved
+// range, so the global's device address is the one the host reads and writes.
+exports! { cuLibraryGetManaged => fn(dptr: *mut u64, bytes: *mut usize, lib: u64, name: *const c_char) {
+    unsafe { get_global(dptr, bytes, lib, name, true) }
 }}
 
 exports! { cuLibraryGetKernelCount, cuModuleGetFunctionCount => fn(count: *mut c_uint, lib: u64) {
-    let n = with_context(|d| Ok(module(d, lib)?.module.kernels.len() as c_uint))?;
+    let n = with_any_context(|d| Ok(module(d, lib)?.module.kernels.len() as c_uint))?;
     unsafe { out(count, n) }
 }}
 
@@ -638,7 +679,7 @@ exports! { cuLibraryEnumerateKernels, cuModuleEnumerateFunctions => fn(kernels: 
     if kernels.is_null() {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null kernel array"));
     }
-    with_context(|d| {
+    with_any_context(|d| {
         let names: Vec<String> = module(d, lib)?.module.kernels.iter().map(|k| k.name.clone()).collect();
         for (i, name) in names.iter().take(n as usize).enumerate() {
             let f = function(d, lib, name)?;
@@ -650,7 +691,7 @@ exports! { cuLibraryEnumerateKernels, cuModuleEnumerateFunctions => fn(kernels: 
 }}
 
 exports! { cuKernelGetAttribute => fn(pi: *mut c_int, attrib: c_int, k: u64, _dev: c_int) {
-    let v = with_context(|d| {
+    let v = with_any_context(|d| {
         let fs = d.function(k)?;
         function_attribute(d, fs, attrib)
     })?;
@@ -658,11 +699,11 @@ exports! { cuKernelGetAttribute => fn(pi: *mut c_int, attrib: c_int, k: u64, _de
 }}
 
 exports! { cuKernelSetAttribute => fn(attrib: c_int, value: c_int, k: u64, _dev: c_int) {
-    with_context(|d| set_attribute(d, k, attrib, value))
+    with_any_context(|d| set_attribute(d, k, attrib, value))
 }}
 
 exports! { cuKernelSetCacheConfig => fn(k: u64, _config: c_int, _dev: c_int) {
-    with_context(|d| d.function(k).map(|_| ()))
+    with_any_context(|d| d.function(k).map(|_| ()))
 }}
 
 // ---- The linker: PTX inputs in, a linked image out.

@@ -251,10 +251,11 @@ static PTXJIT_EXPORTS: PtxjitExports = PtxjitExports {
 };
 
 /// `cuGetExportTable` (undocumented: the CUDA runtime and NVIDIA's libraries fetch private
-/// function tables by UUID). This library has one, its own ([`PTXJIT_EXPORT_TABLE_ID`], for
-/// ptxjit's runtime), and none of NVIDIA's: every other id answers
-/// `CUDA_ERROR_INVALID_VALUE` with `*ppExportTable = NULL`, so a caller that probes falls back
-/// and one that needs a table fails cleanly.
+/// function tables by UUID). This library has its own ([`PTXJIT_EXPORT_TABLE_ID`], for
+/// ptxjit's runtime) and those NVIDIA's statically linked CUDA 13 runtime needs
+/// ([`crate::export_tables`]); every other id answers `CUDA_ERROR_INVALID_VALUE` with
+/// `*ppExportTable = NULL`, so a caller that probes falls back and one that needs a table
+/// fails cleanly.
 #[no_mangle]
 pub unsafe extern "C" fn cuGetExportTable(
     ppExportTable: *mut *const c_void,
@@ -278,6 +279,16 @@ pub unsafe extern "C" fn cuGetExportTable(
             // SAFETY: non-null, valid for a write by the caller's promise.
             return unsafe { out(ppExportTable, table.cast()) };
         }
+        if let Some((name, table)) = crate::export_tables::lookup(&id.bytes.map(|b| b as u8)) {
+            if ppExportTable.is_null() {
+                return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null ppExportTable"));
+            }
+            if crate::tracing() {
+                eprintln!("ptxjit: cuGetExportTable: the {name} table");
+            }
+            // SAFETY: non-null, valid for a write by the caller's promise.
+            return unsafe { out(ppExportTable, table) };
+        }
         let hex: String = id
             .bytes
             .iter()
@@ -287,7 +298,7 @@ pub unsafe extern "C" fn cuGetExportTable(
             Some(path) => format!(" (asked for by {path})"),
             None => String::new(),
         };
-        let message = format!("no export table {hex}{asker}: ptxjit provides none of the driver's private tables, which NVIDIA's own CUDA runtime needs: its libcudart.so, and the copy linked into a program by nvcc's default --cudart static or into a library such as CuPy's `cupy_backends` (build with `nvcc --cudart shared` and run on ptxjit's libcudart; a package that links the runtime in cannot run on ptxjit)");
+        let message = format!("no export table {hex}{asker}: ptxjit has the private tables that NVIDIA's CUDA 13 runtime asks for (the copy nvcc's default --cudart static links into a program; see crate::export_tables), not this one: a program or library linking another version of NVIDIA's runtime may fail here (build with `nvcc --cudart shared` and run on ptxjit's libcudart)");
         // NVIDIA's runtime fails every later call with cudaErrorInvalidValue and says
         // nothing, so the reason is printed once per process even without PTXJIT_TRACE;
         // a table whose caller goes on without it is not announced (nor uses up the once).
@@ -302,10 +313,19 @@ pub unsafe extern "C" fn cuGetExportTable(
 
 /// Private tables that NVIDIA's libraries ask for and work without, so that a miss is no
 /// news: answered like any other miss, but printed only under `PTXJIT_TRACE`. NVRTC 12.9
-/// (`libnvrtc.so.12`) asks for the first when it compiles, and compiles without it.
-const OPTIONAL_TABLES: [[u8; 16]; 1] = [[
-    0xda, 0x91, 0x51, 0xd3, 0x3a, 0xe6, 0xcc, 0x41, 0xa5, 0xc0, 0x4f, 0x26, 0xd5, 0x33, 0xe3, 0x28,
-]];
+/// (`libnvrtc.so.12`) asks for the first when it compiles, and compiles without it; NVIDIA's
+/// CUDA 13 runtime asks for the second (`f8cff951-2146-8b4e-b9e2-fb469e7c0dd9`) before
+/// `cuInit` and works without it.
+const OPTIONAL_TABLES: [[u8; 16]; 2] = [
+    [
+        0xda, 0x91, 0x51, 0xd3, 0x3a, 0xe6, 0xcc, 0x41, 0xa5, 0xc0, 0x4f, 0x26, 0xd5, 0x33, 0xe3,
+        0x28,
+    ],
+    [
+        0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d,
+        0xd9,
+    ],
+];
 
 /// The file of the loaded object that called into this library: the object of the first
 /// return address on the call stack (glibc's `backtrace`) that lies outside the object holding

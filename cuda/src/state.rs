@@ -498,9 +498,30 @@ pub fn with_context<T>(f: impl FnOnce(&mut Driver) -> Result<T, Fail>) -> Result
     })
 }
 
-/// This thread's current context handle.
+/// Runs `f` on the driver for a context-independent call (the library API: `cuLibraryLoadData`
+/// and the calls on its `CUlibrary` and `CUkernel` handles need no current context, CUDA Driver
+/// API "Library Management"): as [`with_context`] when a context is current, and on the driver
+/// alone otherwise (what is made then belongs to no context and lives until unloaded). NVIDIA's
+/// runtime loads its modules this way before making a context current, and unloads them at
+/// exit after the thread's current context is gone.
+pub fn with_any_context<T>(f: impl FnOnce(&mut Driver) -> Result<T, Fail>) -> Result<T, Fail> {
+    if current_context().is_some() {
+        return with_context(f);
+    }
+    with_driver(|d| {
+        d.check_sticky()?;
+        f(d)
+    })
+}
+
+/// This thread's current context handle. None also once the thread's storage is gone: at
+/// process exit glibc destroys the main thread's thread-locals before it runs `atexit`
+/// handlers, where NVIDIA's statically linked runtime unloads its modules.
 pub fn current_context() -> Option<u64> {
-    CTX_STACK.with(|s| s.borrow().last().copied())
+    CTX_STACK
+        .try_with(|s| s.borrow().last().copied())
+        .ok()
+        .flatten()
 }
 
 impl Driver {

@@ -128,6 +128,12 @@ exports! { cuStreamGetId, cuStreamGetId_ptsz => fn(s: u64, id: *mut u64) {
     unsafe { out(id, s & 0x00ff_ffff_ffff_ffff) }
 }}
 
+// The one device (ordinal 0) is every stream's.
+exports! { cuStreamGetDevice, cuStreamGetDevice_ptsz => fn(s: u64, dev: *mut c_int) {
+    with_context(|d| d.check_stream(s))?;
+    unsafe { out(dev, 0) }
+}}
+
 /// `void (*)(CUstream, CUresult, void*)`.
 type StreamCallback = Option<unsafe extern "C" fn(u64, CUresult, *mut c_void)>;
 /// `void (*)(void*)`.

@@ -138,7 +138,6 @@ stubs! {
     cuLaunchCooperativeKernelMultiDevice
     cuLaunchGrid
     cuLaunchGridAsync
-    cuLibraryGetManaged
     cuLibraryGetUnifiedFunction
     cuLogicalEndpointAddDevice
     cuLogicalEndpointBindAddr
@@ -159,7 +158,6 @@ stubs! {
     cuLogsUnregisterCallback
     cuMemAddressFree
     cuMemAddressReserve
-    cuMemAdvise
     cuMemBatchDecompressAsync
     cuMemBatchDecompressAsync_ptsz
     cuMemCreate
@@ -183,8 +181,6 @@ stubs! {
     cuMemPoolImportFromShareableHandle
     cuMemPoolImportPointer
     cuMemPoolSetAccess
-    cuMemPrefetchAsync_v2
-    cuMemPrefetchAsync_v2_ptsz
     cuMemPrefetchBatchAsync
     cuMemPrefetchBatchAsync_ptsz
     cuMemRangeGetAttribute
@@ -257,8 +253,6 @@ stubs! {
     cuStreamGetCtx_v2_ptsz
     cuStreamGetDevResource
     cuStreamGetDevResource_ptsz
-    cuStreamGetDevice
-    cuStreamGetDevice_ptsz
     cuStreamGetGreenCtx
     cuStreamUpdateCaptureDependencies
     cuStreamUpdateCaptureDependencies_ptsz

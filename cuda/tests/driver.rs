@@ -171,6 +171,31 @@ fn managed_and_mapped_memory_are_host_addresses() {
             CUDA_SUCCESS
         );
         assert_eq!(memtype, 1, "page-locked memory is host memory");
+        // Device memory: the singular call refuses a host pointer, the plural one answers NULL
+        // with the other attributes (CU_POINTER_ATTRIBUTE_MEMORY_TYPE 2, HOST_POINTER 4).
+        let mut d = 0u64;
+        assert_eq!(cuMemAlloc_v2(&mut d, 64), CUDA_SUCCESS);
+        let mut host = 1u64;
+        assert_eq!(
+            cuPointerGetAttribute((&mut host as *mut u64).cast(), 4, d),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        let attrs = [2u32, 4];
+        let mut data: [*mut c_void; 2] = [
+            (&mut memtype as *mut u32).cast(),
+            (&mut host as *mut u64).cast(),
+        ];
+        assert_eq!(
+            cuPointerGetAttributes(2, attrs.as_ptr(), data.as_mut_ptr(), d),
+            CUDA_SUCCESS
+        );
+        assert_eq!((memtype, host), (2, 0));
+        // Prefetching and advice (CUDA 12.2's ABIs too) succeed and change nothing.
+        let loc = CUmemLocation { kind: 1, id: 0 }; // CU_MEM_LOCATION_TYPE_DEVICE
+        assert_eq!(cuMemPrefetchAsync_v2(x, 4 * n, loc, 0, 0), CUDA_SUCCESS);
+        assert_eq!(cuMemAdvise(x, 4 * n, 1, 0), CUDA_SUCCESS); // SET_READ_MOSTLY
+        assert_eq!(xs[1], 1.0);
+        assert_eq!(cuMemFree_v2(d), CUDA_SUCCESS);
         assert_eq!(cuMemFreeHost(y), CUDA_SUCCESS);
         assert_eq!(cuMemFree_v2(x), CUDA_SUCCESS);
     }
@@ -278,6 +303,11 @@ fn streams_events_and_callbacks_run_in_order() {
     unsafe {
         let mut s = 0u64;
         assert_eq!(cuStreamCreate(&mut s, 0), CUDA_SUCCESS);
+        // The stream's device: the one device, ordinal 0; a handle that is no stream is refused.
+        let mut dev = -1;
+        assert_eq!(cuStreamGetDevice(s, &mut dev), CUDA_SUCCESS);
+        assert_eq!(dev, 0);
+        assert_ne!(cuStreamGetDevice(s ^ 0x5a5a_0000, &mut dev), CUDA_SUCCESS);
         let (mut e0, mut e1) = (0u64, 0u64);
         assert_eq!(cuEventCreate(&mut e0, 0), CUDA_SUCCESS);
         assert_eq!(cuEventCreate(&mut e1, 0), CUDA_SUCCESS);

@@ -11,7 +11,12 @@ use std::path::{Path, PathBuf};
 const GENERATED: [&str; 3] = ["errors.rs", "procs.rs", "stubs.rs"];
 
 /// Legacy symbols written by hand on purpose (their own old ABI; see gen_procs.py).
-const LEGACY_BY_HAND: [&str; 1] = ["cuGetProcAddress"];
+const LEGACY_BY_HAND: [&str; 4] = [
+    "cuGetProcAddress",
+    "cuDevicePrimaryCtxRelease",
+    "cuDevicePrimaryCtxReset",
+    "cuDevicePrimaryCtxSetFlags",
+];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)

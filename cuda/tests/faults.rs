@@ -48,9 +48,13 @@ fn faults_are_sticky_codes() {
         let mut p = 0u64;
         assert_eq!(cuMemAlloc_v2(&mut p, 16), CUDA_ERROR_ILLEGAL_ADDRESS);
         assert_eq!(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
-        // For the whole process: another thread with the context current gets it too.
         let mut ctx = null_mut();
         assert_eq!(cuCtxGetCurrent(&mut ctx), CUDA_SUCCESS);
+        // CUDA 13's cuCtxSynchronize_v2, with the context named (as NVIDIA's runtime calls it
+        // for cudaDeviceSynchronize) or null.
+        assert_eq!(cuCtxSynchronize_v2(ctx), CUDA_ERROR_ILLEGAL_ADDRESS);
+        assert_eq!(cuCtxSynchronize_v2(null_mut()), CUDA_ERROR_ILLEGAL_ADDRESS);
+        // For the whole process: another thread with the context current gets it too.
         let ctx = ctx as usize;
         let other = std::thread::spawn(move || {
             let mut q = 0u64;

@@ -133,6 +133,14 @@ fn capture_and_replay(f: u64, s: u64, x: u64, y: u64) {
             (kp.func, kp.grid, kp.block),
             (f, [N.div_ceil(128), 1, 1], [128, 1, 1])
         );
+        // `kern`, the CUkernel, names the same kernel (a CUkernel is a CUfunction here):
+        // NVIDIA's runtime maps it back to the host function for cudaGraphKernelNodeGetParams.
+        let mut kernel_function = 0u64;
+        assert_eq!(
+            cuda::module::cuKernelGetFunction(&mut kernel_function, kp.kern),
+            CUDA_SUCCESS
+        );
+        assert_eq!(kernel_function, f);
         assert_eq!(
             *(*kp.kernel_params.add(1)).cast::<u32>(),
             3,
