@@ -98,23 +98,23 @@ unsafe extern "C" fn unknown_slot<const TABLE: usize, const SLOT: usize>(
     f: usize,
 ) -> CUresult {
     static SAID: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
-    let message = format!(
-        "{} table slot {SLOT} is not implemented (called with {a:#x}, {b:#x}, {c:#x}, {d:#x}, \
-         {e:#x}, {f:#x})",
-        TABLE_NAMES[TABLE]
-    );
-    let first = {
-        let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
-        let first = !said.contains(&(TABLE, SLOT));
-        if first {
-            said.push((TABLE, SLOT));
-        }
-        first
-    };
-    if first {
-        eprintln!("ptxjit: cuGetExportTable: {message}");
-    }
     entry("cuGetExportTable slot", || {
+        let message = format!(
+            "{} table slot {SLOT} is not implemented (called with {a:#x}, {b:#x}, {c:#x}, \
+             {d:#x}, {e:#x}, {f:#x})",
+            TABLE_NAMES[TABLE]
+        );
+        let first = {
+            let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+            let first = !said.contains(&(TABLE, SLOT));
+            if first {
+                said.push((TABLE, SLOT));
+            }
+            first
+        };
+        if first {
+            eprintln!("ptxjit: cuGetExportTable: {message}");
+        }
         Err(Fail::new(CUDA_ERROR_NOT_SUPPORTED, message))
     })
 }
