@@ -1066,47 +1066,6 @@ impl Gen<'_, '_> {
         self.b.ins().jump(self.dispatch, &[]);
     }
 
-    /// Go on after code of priorities `cur..` (a block, or a region headed by `cur`) whose
-    /// lanes went to the blocks of `targets` (priority, `u32` lane mask), whose pending masks
-    /// the caller has just updated. Where the lowest of them is at or before `cur` (a loop's
-    /// back edge) and some lane went there, straight to its entry, without the dispatcher;
-    /// the other targets' active bits are set. Otherwise every target's bit is set and the
-    /// dispatcher chooses.
-    ///
-    /// The dispatcher ran `cur` as the lowest active priority, so every active bit left
-    /// was above `cur` (blocks inside a region never have pending lanes between passes), and
-    /// only these targets were added since: a target at or before `cur` with lanes is the
-    /// lowest then, the one the dispatcher would pick and whose bit it would clear. So the
-    /// direct jump leaves the warp's state as the dispatcher would (the target's bit is not
-    /// set), and the abort flag is read before it as the dispatcher reads it before every
-    /// block. A loop whose lanes leave at different iterations thus stays in the generated
-    /// code until its last lane leaves; the exits' lanes wait in their pending masks.
-    pub(super) fn goto_lowest(&mut self, targets: &[(u32, Value)], cur: u32) {
-        let low = targets.iter().copied().min_by_key(|&(p, _)| p);
-        let back =
-            low.filter(|&(p, _)| p <= cur && targets.iter().filter(|&&(q, _)| q == p).count() == 1);
-        let Some((bp, bmask)) = back else {
-            for &(p, _) in targets {
-                self.set_active(p);
-            }
-            self.b.ins().jump(self.dispatch, &[]);
-            return;
-        };
-        for &(p, _) in targets.iter().filter(|&&(p, _)| p != bp) {
-            self.set_active(p);
-        }
-        let abort = self.abort_flag();
-        let none = self.b.ins().icmp_imm_s(IntCC::Equal, bmask, 0);
-        let none = self.b.ins().uextend(types::I32, none);
-        let busy = self.b.ins().bor(abort, none);
-        let slow = self.b.create_block();
-        let enter = self.enter[bp as usize];
-        self.b.ins().brif(busy, slow, &[], enter, &[]);
-        self.b.switch_to_block(slow);
-        self.set_active(bp);
-        self.b.ins().jump(self.dispatch, &[]);
-    }
-
     /// Set the active bit of each priority of `targets` whose lane mask (`u32`) is not
     /// empty, one read-modify-write per active word: a branch whose lanes all go one way
     /// leaves the other target inactive, so the dispatcher does not enter it for nothing.
@@ -1240,29 +1199,18 @@ impl Gen<'_, '_> {
             .store(TRUSTED(), cleared, waddr, self.layout.active_off as i32);
         let base = self.b.ins().imul_imm_s(wi, 64);
         let prio = self.b.ins().iadd(base, bit32);
-        // Jump table over block priorities. Each entry is a block of its own that jumps to
-        // the block's `enter` (no code at run time: the jump is threaded): where the
-        // generated code loops back to an `enter` directly (`Gen::goto_prio`,
-        // `Gen::goto_lowest`), that loop's invariant values are computed there, once per
-        // entry from the dispatcher, and not in this block, which every dispatch runs.
+        // Jump table over block priorities.
         let n = self.layout.order.len();
         let mut entries = Vec::with_capacity(n);
-        let mut lands = Vec::with_capacity(n);
         let mut enter = Vec::with_capacity(n);
         for _ in 0..n {
-            let land = self.b.create_block();
             let blk = self.b.create_block();
-            lands.push(land);
             enter.push(blk);
-            entries.push(self.b.func.dfg.block_call(land, &[]));
+            entries.push(self.b.func.dfg.block_call(blk, &[]));
         }
         let def = self.b.func.dfg.block_call(dispatch, &[]);
         let jt = self.b.create_jump_table(JumpTableData::new(def, &entries));
         self.b.ins().br_table(prio, jt);
-        for (&land, &blk) in lands.iter().zip(&enter) {
-            self.b.switch_to_block(land);
-            self.b.ins().jump(blk, &[]);
-        }
         self.enter = enter;
         Ok(())
     }

@@ -303,9 +303,13 @@ impl Gen<'_, '_> {
         res?;
         // Mask-level work, once for the warp; with one destination block, on to it
         // (`Gen::goto_prio`).
-        // With several, on to the lowest where it is a back edge to the head
-        // (`Gen::goto_lowest`), else to the dispatcher.
-        let mut targets = vec![];
+        let single = pass
+            .outs
+            .iter()
+            .filter(|(o, _)| matches!(o, Out::Pending(_)))
+            .count()
+            == 1;
+        let mut next = None;
         for &(o, v) in &pass.outs {
             let m = self.b.use_var(v);
             match o {
@@ -314,22 +318,28 @@ impl Gen<'_, '_> {
                         self.scalar_args_store(&call, m, &sc)?;
                     }
                     self.state_or32(self.layout.pending(p), m);
-                    targets.push((p, m));
+                    if single {
+                        next = Some(p);
+                    } else {
+                        self.set_active(p);
+                    }
                 }
                 Out::Exited => self.state_or32(EXITED_OFF, m),
             }
         }
         if let Some(st) = self.stream {
             // Every lane has exited (`Gen::stream_region`): on to the next turn.
-            if !targets.is_empty() || pass.outs.iter().any(|(o, _)| *o != Out::Exited) {
+            if next.is_some() || pass.outs.iter().any(|(o, _)| *o != Out::Exited) {
                 return Err("internal: a stream loop's region leaves lanes pending".into());
             }
             self.b.ins().jump(st.tail, &[]);
             return Ok(());
         }
-        match targets[..] {
-            [(p, _)] => self.goto_prio(p),
-            _ => self.goto_lowest(&targets, r.start),
+        match next {
+            Some(p) => self.goto_prio(p),
+            None => {
+                self.b.ins().jump(self.dispatch, &[]);
+            }
         }
         Ok(())
     }

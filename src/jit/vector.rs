@@ -2222,10 +2222,8 @@ impl Gen<'_, '_> {
                 }
                 self.state_or32(self.layout.pending(tp), tmask);
                 self.state_or32(self.layout.pending(ep), emask);
-                // A loop's back edge sets its exit's bit without testing the mask (the exit
-                // is entered once, when the loop is done, so testing the mask on every
-                // iteration would cost more) and goes on to its header directly
-                // (`Gen::goto_lowest`).
+                // A loop's back edge keeps both bits: its exit is entered once, when the
+                // loop is done, so testing the masks on every iteration would cost more.
                 let cur = self.layout.prio[blk.index()];
                 if let Some(c) = ucond {
                     // Decided once: on to the one target the warp's lanes all take.
@@ -2239,9 +2237,8 @@ impl Gen<'_, '_> {
                 } else if tp > cur && ep > cur {
                     self.set_active_when(&[(tp, tmask), (ep, emask)]);
                 } else {
-                    // A back edge: its lanes run the loop again without the dispatcher.
-                    self.goto_lowest(&[(tp, tmask), (ep, emask)], cur);
-                    return Ok(());
+                    self.set_active(tp);
+                    self.set_active(ep);
                 }
             }
             Terminator::Barrier { next } => {
