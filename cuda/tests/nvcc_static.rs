@@ -12,8 +12,12 @@
 //! cudart/requirements.txt`) and libcuda.so.1 built (`cargo build --release`). Skipped with
 //! a message when either is missing, except under CI=true, where that is a failure.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
+use support::{nvcc, root, skip};
+
+#[path = "support/nvcc.rs"]
+mod support;
 
 /// Work before and after `cudaDeviceReset` (the runtime's per-context state is dropped with
 /// the context's local storage; its library stays loaded), each checked against the host.
@@ -37,34 +41,6 @@ int main() {
   return 0;
 }
 "#;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn skip(why: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{why} (required under CI=true)");
-    }
-    eprintln!("skipped: {why}");
-}
-
-fn nvcc() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("NVCC") {
-        return Some(PathBuf::from(p));
-    }
-    [".venv-nvcc/lib", ".ci/venv-nvcc/lib"]
-        .iter()
-        .find_map(|lib| {
-            std::fs::read_dir(root().join(lib))
-                .ok()?
-                .flatten()
-                .find_map(|e| {
-                    let p = e.path().join("site-packages/nvidia/cu13/bin/nvcc");
-                    p.exists().then_some(p)
-                })
-        })
-}
 
 /// The directory holding this build's libcuda.so.1 (the test binary is in <profile>/deps).
 fn lib_dir() -> Option<PathBuf> {

@@ -9,34 +9,10 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::{nvcc, root, skip};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn skip(why: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{why} (required under CI=true)");
-    }
-    eprintln!("skipped: {why}");
-}
-
-fn nvcc() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("NVCC") {
-        return Some(PathBuf::from(p));
-    }
-    [".venv-nvcc/lib", ".ci/venv-nvcc/lib"]
-        .iter()
-        .find_map(|lib| {
-            std::fs::read_dir(root().join(lib))
-                .ok()?
-                .flatten()
-                .find_map(|e| {
-                    let p = e.path().join("site-packages/nvidia/cu13/bin/nvcc");
-                    p.exists().then_some(p)
-                })
-        })
-}
+#[path = "../../cuda/tests/support/nvcc.rs"]
+mod support;
 
 /// The directory holding this build's libcudart.so.13 (the test binary is in <profile>/deps).
 fn lib_dir() -> Option<PathBuf> {

@@ -1,0 +1,38 @@
+//! What the tests that build CUDA C++ with nvcc 13 share (cuda/tests/nvcc_static.rs and
+//! cudart/tests/nvcc.rs, which includes this file by path): the repository root, finding
+//! nvcc, and skipping a test that lacks it.
+
+use std::path::{Path, PathBuf};
+
+/// The repository root (both crates sit one directory below it).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Skips the calling test with a message on stderr, or fails it under `CI=true`, where
+/// everything it needs is installed.
+pub fn skip(why: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{why} (required under CI=true)");
+    }
+    eprintln!("skipped: {why}");
+}
+
+/// nvcc 13: `NVCC`, else the one in `.venv-nvcc` or `.ci/venv-nvcc` (`pip install -r
+/// cudart/requirements.txt`); `None` when neither exists.
+pub fn nvcc() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("NVCC") {
+        return Some(PathBuf::from(p));
+    }
+    [".venv-nvcc/lib", ".ci/venv-nvcc/lib"]
+        .iter()
+        .find_map(|lib| {
+            std::fs::read_dir(root().join(lib))
+                .ok()?
+                .flatten()
+                .find_map(|e| {
+                    let p = e.path().join("site-packages/nvidia/cu13/bin/nvcc");
+                    p.exists().then_some(p)
+                })
+        })
+}
