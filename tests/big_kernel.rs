@@ -9,7 +9,7 @@
 //! in docs/performance.md, "Very large kernels"); the expected output is the same chain
 //! evaluated with Rust's wrapping arithmetic.
 
-use ptxjit::host::{Context, Engine, KernelArg, LaunchDims, LaunchOptions, Tier};
+use ptxjit::host::{Context, Engine, Error, Kernel, KernelArg, LaunchDims, LaunchOptions, Tier};
 
 /// One operation: `%r{dst} = op(%r{x}, %r{y})`, or `op(%r{x}, imm)` for shifts.
 #[derive(Clone, Copy)]
@@ -100,6 +100,37 @@ fn to_bytes(v: &[u32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
+/// Runs `k(in0, in1, out, n)` on one CTA of 128 threads, `ins` uploaded as the first two
+/// arguments and `out` (n words) zeroed; gives `out` or the launch's error.
+fn run_128(
+    ctx: &mut Context,
+    k: &Kernel,
+    ins: [(&[u32], &str); 2],
+    n: u32,
+) -> Result<Vec<u32>, Error> {
+    let mut ptrs = vec![];
+    for (data, name) in ins {
+        let p = ctx.alloc(4 * data.len() as u64, Some(name)).unwrap();
+        ctx.copy_htod(p, &to_bytes(data)).unwrap();
+        ptrs.push(KernelArg::Ptr(p));
+    }
+    let dout = ctx.alloc(4 * n as u64, Some("out")).unwrap();
+    ctx.copy_htod(dout, &vec![0u8; 4 * n as usize]).unwrap();
+    ptrs.extend([KernelArg::Ptr(dout), KernelArg::U32(n)]);
+    let dims = LaunchDims {
+        grid: [1, 1, 1],
+        block: [128, 1, 1],
+        shared_bytes: 0,
+    };
+    ctx.launch(k, dims, &ptrs, &LaunchOptions::default())?;
+    let mut out = vec![0u8; 4 * n as usize];
+    ctx.copy_dtoh(&mut out, dout).unwrap();
+    Ok(out
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
 #[test]
 fn a_150k_instruction_kernel_runs_on_the_jit() {
     let ops = chain(150_000);
@@ -118,34 +149,7 @@ fn a_150k_instruction_kernel_runs_on_the_jit() {
         .load_module(&ptx(&ops), "big.ptx", Engine::Jit)
         .expect("load");
     let k = m.kernel("big").expect("kernel");
-    let bytes = 4 * n as u64;
-    let (da, db, dout) = (
-        ctx.alloc(bytes, Some("a")).unwrap(),
-        ctx.alloc(bytes, Some("b")).unwrap(),
-        ctx.alloc(bytes, Some("out")).unwrap(),
-    );
-    ctx.copy_htod(da, &to_bytes(&a)).unwrap();
-    ctx.copy_htod(db, &to_bytes(&b)).unwrap();
-    ctx.copy_htod(dout, &vec![0u8; bytes as usize]).unwrap();
-    let dims = LaunchDims {
-        grid: [1, 1, 1],
-        block: [128, 1, 1],
-        shared_bytes: 0,
-    };
-    let args = [
-        KernelArg::Ptr(da),
-        KernelArg::Ptr(db),
-        KernelArg::Ptr(dout),
-        KernelArg::U32(n),
-    ];
-    ctx.launch(&k, dims, &args, &LaunchOptions::default())
-        .expect("launch");
-    let mut out = vec![0u8; bytes as usize];
-    ctx.copy_dtoh(&mut out, dout).unwrap();
-    let got: Vec<u32> = out
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let got = run_128(&mut ctx, &k, [(&a, "a"), (&b, "b")], n).expect("launch");
     assert_eq!(got, expected);
     if std::env::var_os("PTXJIT_TIER").is_none() {
         // Too large for the optimized tier: it keeps the quick one.
@@ -212,33 +216,7 @@ fn a_big_kernels_quick_tier_gathers_and_reports_the_faulting_thread() {
         .load_module(&text, "gather.ptx", Engine::Jit)
         .expect("load");
     let k = m.kernel("gather").expect("kernel");
-    let (didx, dsrc, dout) = (
-        ctx.alloc(4 * n as u64, Some("idx")).unwrap(),
-        ctx.alloc(4 * 256, Some("src")).unwrap(),
-        ctx.alloc(4 * n as u64, Some("out")).unwrap(),
-    );
-    ctx.copy_htod(didx, &to_bytes(&idx)).unwrap();
-    ctx.copy_htod(dsrc, &to_bytes(&src)).unwrap();
-    ctx.copy_htod(dout, &vec![0u8; 4 * n as usize]).unwrap();
-    let dims = LaunchDims {
-        grid: [1, 1, 1],
-        block: [128, 1, 1],
-        shared_bytes: 0,
-    };
-    let args = [
-        KernelArg::Ptr(didx),
-        KernelArg::Ptr(dsrc),
-        KernelArg::Ptr(dout),
-        KernelArg::U32(n),
-    ];
-    ctx.launch(&k, dims, &args, &LaunchOptions::default())
-        .expect("launch");
-    let mut out = vec![0u8; 4 * n as usize];
-    ctx.copy_dtoh(&mut out, dout).unwrap();
-    let got: Vec<u32> = out
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let got = run_128(&mut ctx, &k, [(&idx, "idx"), (&src, "src")], n).expect("launch");
     assert_eq!(got, expected);
     if std::env::var_os("PTXJIT_TIER").is_none() {
         assert_eq!(k.jit_tier(), Some(Tier::Quick));
@@ -246,9 +224,7 @@ fn a_big_kernels_quick_tier_gathers_and_reports_the_faulting_thread() {
     // Threads 37 and 70 read far past every buffer: the lower one is reported.
     idx[37] = 0x4000_0000;
     idx[70] = 0x4000_0001;
-    ctx.copy_htod(didx, &to_bytes(&idx)).unwrap();
-    let e = ctx
-        .launch(&k, dims, &args, &LaunchOptions::default())
+    let e = run_128(&mut ctx, &k, [(&idx, "idx"), (&src, "src")], n)
         .expect_err("an out-of-bounds gather");
     let msg = e.to_string();
     assert!(

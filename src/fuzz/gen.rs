@@ -1119,10 +1119,16 @@ impl Gen<'_> {
         Stmt::Code(lines)
     }
 
-    /// `shfl.sync` with the full member mask (convergent code, full warps only).
-    fn shfl(&mut self) -> Stmt {
+    /// A `shfl.sync`'s mode, destination (with its predicate in `pred_percent` of cases),
+    /// source and lane operand (a constant lane in `const_lane_percent` of cases, else a
+    /// register).
+    fn shfl_operands(
+        &mut self,
+        pred_percent: u32,
+        const_lane_percent: u32,
+    ) -> (&'static str, String, String, String) {
         let mode = *self.rng.pick(&["up", "down", "bfly", "idx"]);
-        let dst = if self.rng.chance(40) {
+        let dst = if self.rng.chance(pred_percent) {
             let r = self.data_reg(Class::B32);
             let p = self.data_reg(Class::Pred);
             format!("{r}|{p}")
@@ -1130,11 +1136,17 @@ impl Gen<'_> {
             self.data_reg(Class::B32)
         };
         let a = self.src_reg(Class::B32);
-        let b = if self.rng.chance(60) {
+        let b = if self.rng.chance(const_lane_percent) {
             format!("{}", self.rng.below(32))
         } else {
             self.src_reg(Class::B32)
         };
+        (mode, dst, a, b)
+    }
+
+    /// `shfl.sync` with the full member mask (convergent code, full warps only).
+    fn shfl(&mut self) -> Stmt {
+        let (mode, dst, a, b) = self.shfl_operands(40, 60);
         let c = if self.rng.chance(70) {
             let v = *self
                 .rng
@@ -1177,20 +1189,7 @@ impl Gen<'_> {
                 lines.push(format!("vote.sync.ballot.b32 {d}, {a}, {mask};"));
             }
             _ => {
-                let mode = *self.rng.pick(&["up", "down", "bfly", "idx"]);
-                let dst = if self.rng.chance(50) {
-                    let r = self.data_reg(Class::B32);
-                    let p = self.data_reg(Class::Pred);
-                    format!("{r}|{p}")
-                } else {
-                    self.data_reg(Class::B32)
-                };
-                let a = self.src_reg(Class::B32);
-                let b = if self.rng.chance(75) {
-                    format!("{}", self.rng.below(32))
-                } else {
-                    self.src_reg(Class::B32)
-                };
+                let (mode, dst, a, b) = self.shfl_operands(50, 75);
                 let c = *self
                     .rng
                     .pick(&[0x1fu32, 0, 0x1c1f, 0x181f, 0x101f, 0x1f00, 0x3]);
