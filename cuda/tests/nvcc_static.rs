@@ -13,8 +13,7 @@
 //! a message when either is missing, except under CI=true, where that is a failure.
 
 use std::path::PathBuf;
-use std::process::Command;
-use support::{nvcc, root, skip};
+use support::{build, nvcc, root, run_on_both_engines, skip};
 
 #[path = "support/nvcc.rs"]
 mod support;
@@ -72,30 +71,17 @@ fn nvcc_default_static_runtime_runs() {
         };
         // No --cudart option: nvcc's default, NVIDIA's runtime linked in from
         // libcudart_static.a.
-        let built = Command::new(&nvcc)
-            .args(["-gencode", "arch=compute_80,code=compute_80", "-o"])
-            .arg(&app)
-            .arg(&source)
-            .output()
-            .expect("run nvcc");
-        assert!(
-            built.status.success(),
-            "nvcc failed:\n{}",
-            String::from_utf8_lossy(&built.stderr)
+        build(
+            &nvcc,
+            [
+                "-gencode".as_ref(),
+                "arch=compute_80,code=compute_80".as_ref(),
+                "-o".as_ref(),
+                app.as_os_str(),
+                source.as_os_str(),
+            ],
         );
-        for engine in ["jit", "interp"] {
-            let run = Command::new(&app)
-                .env("LD_LIBRARY_PATH", &libs)
-                .env("PTXJIT_ENGINE", engine)
-                .output()
-                .expect("run the program");
-            let stdout = String::from_utf8_lossy(&run.stdout);
-            let stderr = String::from_utf8_lossy(&run.stderr);
-            assert!(
-                run.status.success() && stdout.lines().any(|l| l == "PASS"),
-                "{name} ({engine}): exit {:?}\n{stdout}\n{stderr}",
-                run.status,
-            );
+        for (engine, stderr) in run_on_both_engines(&app, &libs) {
             // Every table the runtime needs is there: no miss or unknown slot is reported.
             assert!(!stderr.contains("ptxjit:"), "{name} ({engine}): {stderr}");
         }

@@ -8,8 +8,7 @@
 //! failure. The whole set of examples runs in examples/cuda/run.sh.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use support::{nvcc, root, skip};
+use support::{build, nvcc, root, run_on_both_engines, skip};
 
 #[path = "../../cuda/tests/support/nvcc.rs"]
 mod support;
@@ -44,36 +43,20 @@ fn nvcc_vector_add_runs_on_the_drop_in() {
     let _ = std::fs::remove_file(nvlib.join("libcudart.so"));
     std::os::unix::fs::symlink(cu_lib, nvlib.join("libcudart.so")).expect("link");
     let app = out.join("vector_add");
-    let built = Command::new(&nvcc)
-        .args([
-            "--cudart",
-            "shared",
-            "-gencode",
-            "arch=compute_80,code=compute_80",
-            "-o",
-        ])
-        .arg(&app)
-        .arg(root().join("examples/cuda/vector_add.cu"))
-        .arg(format!("-L{}", nvlib.display()))
-        .output()
-        .expect("run nvcc");
-    assert!(
-        built.status.success(),
-        "nvcc failed:\n{}",
-        String::from_utf8_lossy(&built.stderr)
+    let libflag = format!("-L{}", nvlib.display());
+    let source = root().join("examples/cuda/vector_add.cu");
+    build(
+        &nvcc,
+        [
+            "--cudart".as_ref(),
+            "shared".as_ref(),
+            "-gencode".as_ref(),
+            "arch=compute_80,code=compute_80".as_ref(),
+            "-o".as_ref(),
+            app.as_os_str(),
+            source.as_os_str(),
+            libflag.as_ref(),
+        ],
     );
-    for engine in ["jit", "interp"] {
-        let run = Command::new(&app)
-            .env("LD_LIBRARY_PATH", &libs)
-            .env("PTXJIT_ENGINE", engine)
-            .output()
-            .expect("run the program");
-        let stdout = String::from_utf8_lossy(&run.stdout);
-        assert!(
-            run.status.success() && stdout.lines().any(|l| l == "PASS"),
-            "{engine}: exit {:?}\n{stdout}\n{}",
-            run.status,
-            String::from_utf8_lossy(&run.stderr)
-        );
-    }
+    run_on_both_engines(&app, &libs);
 }

@@ -2,7 +2,9 @@
 //! cudart/tests/nvcc.rs, which includes this file by path): the repository root, finding
 //! nvcc, and skipping a test that lacks it.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// The repository root (both crates sit one directory below it).
 pub fn root() -> PathBuf {
@@ -35,4 +37,39 @@ pub fn nvcc() -> Option<PathBuf> {
                     p.exists().then_some(p)
                 })
         })
+}
+
+/// Runs `nvcc` with `args` and fails the test with nvcc's stderr when it fails.
+pub fn build<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(nvcc: &Path, args: I) {
+    let built = Command::new(nvcc).args(args).output().expect("run nvcc");
+    assert!(
+        built.status.success(),
+        "nvcc failed:\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+}
+
+/// Runs `app` with `libs` as its library path on each engine (`PTXJIT_ENGINE`); fails the
+/// test unless it exits successfully and prints a `PASS` line. Gives each run's stderr,
+/// `(engine, stderr)`.
+pub fn run_on_both_engines(app: &Path, libs: &Path) -> Vec<(&'static str, String)> {
+    ["jit", "interp"]
+        .into_iter()
+        .map(|engine| {
+            let run = Command::new(app)
+                .env("LD_LIBRARY_PATH", libs)
+                .env("PTXJIT_ENGINE", engine)
+                .output()
+                .expect("run the program");
+            let stdout = String::from_utf8_lossy(&run.stdout);
+            let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+            assert!(
+                run.status.success() && stdout.lines().any(|l| l == "PASS"),
+                "{} ({engine}): exit {:?}\n{stdout}\n{stderr}",
+                app.display(),
+                run.status,
+            );
+            (engine, stderr)
+        })
+        .collect()
 }
