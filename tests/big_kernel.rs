@@ -48,6 +48,20 @@ fn chain(n: usize) -> Vec<Op> {
         .collect()
 }
 
+/// Appends the chain's instructions: operation `i` writes `%r{i + 2}` from `%r0`, `%r1` and
+/// the values before it.
+fn write_chain(s: &mut String, ops: &[Op]) {
+    use std::fmt::Write;
+    for (i, op) in ops.iter().enumerate() {
+        let k = KINDS[op.kind];
+        if k.starts_with("sh") {
+            writeln!(s, "{k} %r{}, %r{}, {};", i + 2, op.x, op.imm).unwrap();
+        } else {
+            writeln!(s, "{k} %r{}, %r{}, %r{};", i + 2, op.x, op.y).unwrap();
+        }
+    }
+}
+
 /// The kernel `big(a, b, out, n)`: `out[i] = chain(a[i], b[i])` for `i < n`.
 fn ptx(ops: &[Op]) -> String {
     use std::fmt::Write;
@@ -64,14 +78,7 @@ fn ptx(ops: &[Op]) -> String {
          ld.global.u32 %r0, [%rd5];\nld.global.u32 %r1, [%rd6];\n",
         last + 1
     );
-    for (i, op) in ops.iter().enumerate() {
-        let k = KINDS[op.kind];
-        if k.starts_with("sh") {
-            writeln!(s, "{k} %r{}, %r{}, {};", i + 2, op.x, op.imm).unwrap();
-        } else {
-            writeln!(s, "{k} %r{}, %r{}, %r{};", i + 2, op.x, op.y).unwrap();
-        }
-    }
+    write_chain(&mut s, ops);
     writeln!(s, "st.global.u32 [%rd7], %r{last};\nDONE:\nret;\n}}").unwrap();
     s
 }
@@ -179,14 +186,7 @@ fn gather_ptx(ops: &[Op]) -> (String, usize) {
     );
     let line = s.lines().count() + 1;
     s.push_str("ld.global.u32 %r0, [%rd7];\nmov.u32 %r1, %t1;\n");
-    for (i, op) in ops.iter().enumerate() {
-        let k = KINDS[op.kind];
-        if k.starts_with("sh") {
-            writeln!(s, "{k} %r{}, %r{}, {};", i + 2, op.x, op.imm).unwrap();
-        } else {
-            writeln!(s, "{k} %r{}, %r{}, %r{};", i + 2, op.x, op.y).unwrap();
-        }
-    }
+    write_chain(&mut s, ops);
     writeln!(
         s,
         "add.s64 %rd8, %rd3, %rd4;\nst.global.u32 [%rd8], %r{last};\nDONE:\nret;\n}}"
