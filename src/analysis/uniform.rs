@@ -24,7 +24,7 @@
 //! its lanes at once.
 
 use super::cfg::Cfg;
-use crate::ir::{Block, Function, Op, SReg, Space, Terminator, Value};
+use crate::ir::{Block, Function, Inst, Op, SReg, Space, Terminator, Value};
 
 /// The result: per value and per block (its branch).
 #[derive(Debug, Clone)]
@@ -61,6 +61,11 @@ impl Uniformity {
                 .iter()
                 .any(|body| body[db] && !body[user.index()])
     }
+}
+
+/// Whether instruction `i` is a constant (`Op::Const`).
+fn is_const(f: &Function, i: Inst) -> bool {
+    matches!(f.inst(i).op, Op::Const { .. })
 }
 
 fn op_divergent(op: &Op) -> bool {
@@ -138,7 +143,8 @@ fn analyze_impl(f: &Function, shadow: Option<&Uniformity>) -> Uniformity {
             for &p in &bd.params {
                 div[p.index()] = true;
             }
-            for &i in &bd.insts {
+            // A constant is the same in every iteration.
+            for &i in bd.insts.iter().filter(|&&i| !is_const(f, i)) {
                 for &r in &f.inst(i).results {
                     div[r.index()] = true;
                 }
@@ -158,13 +164,14 @@ fn analyze_impl(f: &Function, shadow: Option<&Uniformity>) -> Uniformity {
             }
         }
     }
-    // Block of each value's definition.
+    // Block of each value's definition; none for a constant, which is the same in every
+    // iteration of a loop, so never temporally divergent.
     let mut def_block = vec![usize::MAX; f.values.len()];
     for (bi, b) in f.blocks.iter().enumerate() {
         for &p in &b.params {
             def_block[p.index()] = bi;
         }
-        for &i in &b.insts {
+        for &i in b.insts.iter().filter(|&&i| !is_const(f, i)) {
             for &r in &f.inst(i).results {
                 def_block[r.index()] = bi;
             }
@@ -584,5 +591,37 @@ mod tests {
              setp.lt.u32 %p, %r2, %r1;\n@%p bra $L;\nret;\n}}\n"
         );
         assert_eq!(picked(&ptx), None);
+    }
+
+    #[test]
+    fn a_constant_in_a_loop_with_a_warp_wait_and_a_divergent_exit_is_uniform() {
+        // vote.sync.ballot with membermask -1 in a loop whose trip count depends on %tid.x:
+        // rule 5 (a warp-level wait in the loop) and rule 4 (lanes leave in different
+        // iterations) do not apply to a constant, the same in every iteration and lane.
+        let ptx = format!(
+            "{HEAD}.visible .entry k(.param .u64 y)\n{{\n\
+             .reg .b32 %r<6>;\n.reg .pred %p<3>;\n.reg .b64 %rd<2>;\n\
+             ld.param.u64 %rd1, [y];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, 0;\n\
+             $L: and.b32 %r3, %r2, 1;\nsetp.ne.u32 %p1, %r3, 0;\n\
+             vote.sync.ballot.b32 %r4, %p1, -1;\nadd.u32 %r2, %r2, %r4;\n\
+             setp.lt.u32 %p2, %r2, %r1;\n@%p2 bra $L;\n\
+             st.global.u32 [%rd1], %r2;\nret;\n}}\n"
+        );
+        let (_, fs) = crate::host::front_end(&ptx, "t.ptx").expect("front end");
+        let f = &fs[0];
+        let u = analyze(f);
+        let mut constants = 0;
+        for b in &f.blocks {
+            for &i in &b.insts {
+                if let Op::Const { .. } = f.inst(i).op {
+                    let v = f.inst(i).results[0];
+                    constants += 1;
+                    for user in 0..f.blocks.len() {
+                        assert!(u.uniform_at(v, Block(user as u32)), "{v:?} at block {user}");
+                    }
+                }
+            }
+        }
+        assert!(constants > 0);
     }
 }

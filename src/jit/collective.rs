@@ -137,8 +137,7 @@ impl Gen<'_, '_> {
     /// Operand `v` of an instruction in block `blk` as one scalar for the warp, when it is the
     /// same in every lane: a constant, or a value `Uniformity::uniform_at` that block (from
     /// the block's scalar section `sc`, or read at lane `first`). `None` when lanes may differ.
-    /// A constant counts even where `uniform_at` says otherwise (it does for a constant
-    /// membermask defined in a loop's header and read after the `warpsync` branch).
+    /// A 32-bit constant is made in place.
     pub(super) fn uniform_operand(
         &mut self,
         v: ir::Value,
