@@ -454,6 +454,12 @@ fn function_attribute(d: &Driver, f: &FuncState, attrib: c_int) -> Result<c_int,
         }
         14 => c_int::from(f.attrs.non_portable_cluster),
         15 => f.attrs.cluster_scheduling_policy,
+        // CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED: no kernel node is updated from
+        // the device here (ptxjit has no device graph launch).
+        16 => 0,
+        // CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE: CU_SHARED_MEMORY_MODE_DEFAULT, the only
+        // mode (see `set_attribute`).
+        17 => 0,
         _ => {
             return Err(Fail::new(
                 CUDA_ERROR_INVALID_VALUE,
@@ -537,8 +543,25 @@ fn set_attribute(d: &mut Driver, f: u64, attrib: c_int, value: c_int) -> DrvResu
             fs.attrs.cluster_scheduling_policy = value;
             Ok(())
         }
+        17 => {
+            // CUsharedMemoryMode: the default (0) is the only mode, whose limit is
+            // MAX_DYNAMIC_SHARED_SIZE_BYTES (8); the portable, non-portable and oversized
+            // modes (1-4) would change the launch limits and are not implemented.
+            match value {
+                0 => Ok(()),
+                1..=4 => Err(Fail::new(
+                    CUDA_ERROR_NOT_SUPPORTED,
+                    format!("shared memory mode {value}: only CU_SHARED_MEMORY_MODE_DEFAULT (0) is implemented"),
+                )),
+                _ => Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!("shared memory mode {value}: not a CUsharedMemoryMode (0..=4)"),
+                )),
+            }
+        }
         // 0-7: properties of the compiled kernel; 10: CLUSTER_SIZE_MUST_BE_SET comes from
-        // the kernel's .explicitcluster; 16 and up are not settable either.
+        // the kernel's .explicitcluster; 16 (DEVICE_NODE_UPDATE_SUPPORTED) is a property too;
+        // 18 and up are no attributes.
         _ => Err(Fail::new(
             CUDA_ERROR_INVALID_VALUE,
             format!("function attribute {attrib} cannot be set"),

@@ -476,6 +476,35 @@ fn dynamic_shared_memory_above_48k_needs_the_opt_in() {
     }
 }
 
+/// The two function attributes CUDA 13's cuda.h adds (NVIDIA's runtime reads both in
+/// `cudaFuncGetAttributes`): `CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED` (16) is 0 (no
+/// device graph launch) and not settable; `CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE` (17) is
+/// `CU_SHARED_MEMORY_MODE_DEFAULT` (0), settable to that mode only. 18 is no attribute.
+#[test]
+fn cuda_13_function_attributes() {
+    setup();
+    let f = function(load(&ptx("ptx-tests/kernels/saxpy/saxpy.ptx")), "saxpy");
+    unsafe {
+        let mut v = -1;
+        assert_eq!(cuFuncGetAttribute(&mut v, 16, f), CUDA_SUCCESS);
+        assert_eq!(v, 0);
+        v = -1;
+        assert_eq!(cuFuncGetAttribute(&mut v, 17, f), CUDA_SUCCESS);
+        assert_eq!(v, 0);
+        v = -1;
+        assert_eq!(cuKernelGetAttribute(&mut v, 17, f, 0), CUDA_SUCCESS);
+        assert_eq!(v, 0);
+        assert_eq!(cuFuncGetAttribute(&mut v, 18, f), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuFuncSetAttribute(f, 16, 1), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuFuncSetAttribute(f, 17, 0), CUDA_SUCCESS);
+        assert_eq!(cuFuncSetAttribute(f, 17, 2), CUDA_ERROR_NOT_SUPPORTED);
+        assert_eq!(cuKernelSetAttribute(17, 3, f, 0), CUDA_ERROR_NOT_SUPPORTED);
+        assert_eq!(cuFuncSetAttribute(f, 17, 5), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuFuncGetAttribute(&mut v, 17, f), CUDA_SUCCESS);
+        assert_eq!(v, 0);
+    }
+}
+
 /// `cuModuleGetFunctionCount` and `cuModuleEnumerateFunctions` (CUDA 12.4): a module's
 /// kernels (`.entry`, not `.func`), each handle the one `cuModuleGetFunction` gives.
 #[test]

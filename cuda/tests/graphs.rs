@@ -6,6 +6,7 @@
 
 use cuda::errors::*;
 use cuda::graph::*;
+use cuda::graph_edit::cuGraphNodeFindInClone;
 use cuda::graph_nodes::*;
 use cuda::graph_update::*;
 use cuda::launch::*;
@@ -507,11 +508,68 @@ fn user_objects() {
     }
 }
 
+/// The values of kernel node `n`'s four parameters (x, m, c, n), read through the
+/// `kernelParams` pointers `cuGraphKernelNodeGetParams` hands out.
+fn axpc_node_params(n: u64) -> (u64, u32, u32, u32) {
+    unsafe {
+        let mut p: KernelNodeParams = std::mem::zeroed();
+        assert_eq!(cuGraphKernelNodeGetParams_v2(n, &mut p), CUDA_SUCCESS);
+        let a = p.kernel_params;
+        (
+            (*a).cast::<u64>().read_unaligned(),
+            (*a.add(1)).cast::<u32>().read_unaligned(),
+            (*a.add(2)).cast::<u32>().read_unaligned(),
+            (*a.add(3)).cast::<u32>().read_unaligned(),
+        )
+    }
+}
+
+/// A clone's kernel nodes hold their own copies of the parameters: the original's node
+/// changed (`cuGraphKernelNodeSetParams`) and the original destroyed, the clone still reads
+/// back and runs with the values it was cloned with.
+fn clone_owns_kernel_parameters(f: u64, s: u64, x: u64) {
+    unsafe {
+        let mut g = 0u64;
+        assert_eq!(cuGraphCreate(&mut g, 0), CUDA_SUCCESS);
+        let kernel = add_axpc_node(g, &[], f, x, 3, 4, 64);
+        // Handed-out parameter pointers into the original's node before cloning.
+        assert_eq!(axpc_node_params(kernel), (x, 3, 4, N));
+        let mut clone = 0u64;
+        assert_eq!(cuGraphClone(&mut clone, g), CUDA_SUCCESS);
+        let mut cloned = 0u64;
+        assert_eq!(
+            cuGraphNodeFindInClone(&mut cloned, kernel, clone),
+            CUDA_SUCCESS
+        );
+        let (m, c, n) = (1000u32, 2000u32, N);
+        let mut params = [arg(&x), arg(&m), arg(&c), arg(&n)];
+        let mut p: KernelNodeParams = std::mem::zeroed();
+        assert_eq!(cuGraphKernelNodeGetParams_v2(kernel, &mut p), CUDA_SUCCESS);
+        p.kernel_params = params.as_mut_ptr();
+        assert_eq!(cuGraphKernelNodeSetParams_v2(kernel, &p), CUDA_SUCCESS);
+        assert_eq!(axpc_node_params(kernel), (x, 1000, 2000, N));
+        assert_eq!(cuGraphDestroy(g), CUDA_SUCCESS);
+        assert_eq!(axpc_node_params(cloned), (x, 3, 4, N));
+        write(x, &(0..N).collect::<Vec<u32>>());
+        let mut exec = 0u64;
+        assert_eq!(
+            cuGraphInstantiateWithFlags(&mut exec, clone, 0),
+            CUDA_SUCCESS
+        );
+        assert_eq!(cuGraphLaunch(exec, s), CUDA_SUCCESS);
+        assert_eq!(cuStreamSynchronize(s), CUDA_SUCCESS);
+        assert_eq!(read(x), (0..N).map(|i| i * 3 + 4).collect::<Vec<u32>>());
+        assert_eq!(cuGraphExecDestroy(exec), CUDA_SUCCESS);
+        assert_eq!(cuGraphDestroy(clone), CUDA_SUCCESS);
+    }
+}
+
 #[test]
 fn capture_and_graphs() {
     let (f, s, s2, x, y) = axpc_fixture();
     capture_and_replay(f, s, x, y);
     built_by_hand(f, s, x);
+    clone_owns_kernel_parameters(f, s, x);
     exec_update(f, s, x);
     fork_and_join(f, s, s2, x, y);
     capture_errors(f, s, x);

@@ -5,8 +5,9 @@
 //! examples/cuda/vector_add.cu, symbols.cu (`__constant__`, `__device__` and `__managed__`
 //! variables, the managed ones read and written by the host) and graph.cu (stream capture,
 //! graphs, kernel node parameters read back), which check their results
-//! against host computations and print PASS, and [`RESET`], which uses the device again after
-//! `cudaDeviceReset`; they run under both engines.
+//! against host computations and print PASS, [`RESET`], which uses the device again after
+//! `cudaDeviceReset`, and [`DRIVER_ERRORS`], the error codes the runtime passes on from the
+//! driver; they run under both engines.
 //!
 //! Needs nvcc (NVCC, or the one in .venv-nvcc or .ci/venv-nvcc: `pip install -r
 //! cudart/requirements.txt`) and libcuda.so.1 built (`cargo build --release`). Skipped with
@@ -41,6 +42,46 @@ int main() {
 }
 "#;
 
+/// Error codes NVIDIA's runtime passes on from the driver's documented answers: more threads
+/// than `__launch_bounds__` (`CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`, not sticky), a copy from
+/// memory that is no allocation (`CUDA_ERROR_INVALID_VALUE`), and a kernel fault
+/// (`CUDA_ERROR_ILLEGAL_ADDRESS`, sticky: every later call that reaches the driver returns it,
+/// on any thread). The runtime returns the driver's number unchanged, so the codes the
+/// examples launch_errors.cu, fault.cu and library.cu also check that only the runtime could
+/// decide (`cudaErrorInvalidConfiguration`, `cudaErrorInvalidDeviceFunction`, a second
+/// `cudaGetLastError`) are not here: see the README's "CUDA C++ programs".
+const DRIVER_ERRORS: &str = r#"#include <cstdio>
+#include <thread>
+__global__ void __launch_bounds__(64) bounded(int* p) { p[threadIdx.x] = 2; }
+__global__ void oops(int* p) { p[int(threadIdx.x) - (1 << 24)] = 1; }
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+int main() {
+  int* d;
+  EXPECT(cudaMalloc(&d, 64 * sizeof(int)) == cudaSuccess);
+  bounded<<<1, 128>>>(d);
+  EXPECT(cudaGetLastError() == cudaErrorLaunchOutOfResources);
+  int h[8] = {};
+  EXPECT(cudaMemcpy(h, (void*)0x10, sizeof h, cudaMemcpyDeviceToHost) == cudaErrorInvalidValue);
+  EXPECT(cudaGetLastError() == cudaErrorInvalidValue);
+  bounded<<<1, 64>>>(d);
+  EXPECT(cudaGetLastError() == cudaSuccess);
+  EXPECT(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (int i = 0; i < 8; i++) EXPECT(h[i] == 2);
+  oops<<<1, 32>>>(d);
+  EXPECT(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+  EXPECT(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+  EXPECT(cudaMemset(d, 0, 4) == cudaErrorIllegalAddress);
+  cudaError_t other = cudaSuccess;
+  std::thread([&] {
+    int* q = nullptr;
+    other = cudaMalloc(&q, 16);
+  }).join();
+  EXPECT(other == cudaErrorIllegalAddress);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
 /// The directory holding this build's libcuda.so.1 (the test binary is in <profile>/deps).
 fn lib_dir() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
@@ -60,12 +101,13 @@ fn nvcc_default_static_runtime_runs() {
     };
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-static-test");
     std::fs::create_dir_all(&out).expect("test directory");
-    let reset_source = out.join("reset.cu");
-    std::fs::write(&reset_source, RESET).expect("write reset.cu");
-    for name in ["vector_add", "symbols", "graph", "reset"] {
+    for (name, text) in [("reset", RESET), ("driver_errors", DRIVER_ERRORS)] {
+        std::fs::write(out.join(format!("{name}.cu")), text).expect("write the program");
+    }
+    for name in ["vector_add", "symbols", "graph", "reset", "driver_errors"] {
         let app = out.join(format!("{name}_static"));
-        let source = if name == "reset" {
-            reset_source.clone()
+        let source = if matches!(name, "reset" | "driver_errors") {
+            out.join(format!("{name}.cu"))
         } else {
             root().join(format!("examples/cuda/{name}.cu"))
         };
@@ -83,7 +125,22 @@ fn nvcc_default_static_runtime_runs() {
         );
         for (engine, stderr) in run_on_both_engines(&app, &libs) {
             // Every table the runtime needs is there: no miss or unknown slot is reported.
-            assert!(!stderr.contains("ptxjit:"), "{name} ({engine}): {stderr}");
+            assert!(
+                !stderr.contains("ptxjit: cuGetExportTable"),
+                "{name} ({engine}): {stderr}"
+            );
+            // The fault is reported where it happened, and nothing else is.
+            assert_eq!(
+                stderr.contains("ptxjit:"),
+                name == "driver_errors",
+                "{name} ({engine}): {stderr}"
+            );
+            if name == "driver_errors" {
+                assert!(
+                    stderr.contains("fault in kernel 'oops(int*)'"),
+                    "{engine}: {stderr}"
+                );
+            }
         }
     }
 }
