@@ -23,6 +23,14 @@ VARIANTS = [
     ("", "clang 14 -O2 for sm_80"),
     ("_O0", "clang 14 -O0 for sm_80 (locals in a .local depot through generic addresses)"),
 ]
+# Further PTX files of some kernels: clang's 32-bit pointers for the const, shared and local
+# spaces (-nvptx-short-ptr), where a const-space address is a 32-bit register.
+SHORT_PTR = [
+    ("_short", "clang 14 -O2 -nvptx-short-ptr for sm_80 (mov.u32 %r, coeffs; ld.const [%r];\n"
+               "cvt.u64.u32 then cvta.const.u64 for the generic pointer)"),
+    ("_short_O0", "clang 14 -O0 -nvptx-short-ptr for sm_80 (32-bit const, shared and local\n"
+                  "addresses, made generic by cvt.u64.u32 then cvta)"),
+]
 
 
 def f32_round(r):
@@ -170,10 +178,61 @@ def struct_call():
             "n] * scale, -1, 1) + i for i < n = 300 on 3 CTAs of 128; the rest of dst stays 0."), text
 
 
+def const_table():
+    n, grid, block = 500, 4, 128
+    coeffs = np.array([0.5, -1.25, 2.0, 3.5, -0.75, 8.0, 0.125, -6.0], np.float32)  # const_table.cu
+    idx = RNG.integers(-1000, 1000, n).astype(np.int32)
+    gc.save_npy(HERE, "const_table_idx", idx)
+    want = np.zeros(n + 12, np.float32)
+    for i in range(n):
+        base, t = i - i % block, i % block
+        s = block - 1 - t
+        j = base + s
+        # Products of eighths by t < 128 and their sums are exact in float32.
+        staged = coeffs[idx[j] & 7] * np.float32(s) if j < n else np.float32(0)
+        want[i] = staged + coeffs[t % 8]
+    gc.save_npy(HERE, "const_table_expected", want)
+    text = f'kernel = "const_table"\ngrid = [{grid}]\nblock = [{block}]\nshared_bytes = {4 * block}\n'
+    text += f'args = [{{ buffer = "idx" }}, {{ buffer = "out" }}, {{ s32 = {n} }}]\n\n'
+    text += gc.buffer_from_file("idx", "const_table_idx.npy", "s32") + "\n"
+    text += f'[buffers.out]\ntype = "f32"\nlen = {n + 12}\ninit = {{ fill = 0 }}\n\n'
+    text += gc.expect_exact("out", "const_table_expected.npy")
+    return ("A __constant__ table of 8 floats read at idx[i] & 7 (negative indices too) and, through\n"
+            "a generic pointer, by a __noinline__ device function; a dynamic __shared__ array read\n"
+            "mirrored within the CTA: out[i] = coeffs[idx[j] & 7] * s + coeffs[t % 8] with\n"
+            "s = 127 - t, j the CTA's s-th element (0 past n = 500: the last CTA is partial)."), text
+
+
+def printf_case():
+    """printf.toml and printf_expected.txt: the lines tests/simt.rs compares, each warp's in
+    lane order, formatted by Python's %-operator, which follows C's printf here."""
+    n, block, big = 37, 40, -(1 << 40)
+    lines = []
+    for t in range(n):
+        if t % 3 == 0:
+            lines.append("t=%d x=%.3f big=%d u=%d c=%c s=%s" % (
+                t, t * 0.25, big + t, 4000000000 + t, chr(ord("a") + t % 26),
+                "lo" if t < 16 else "hi"))
+    gc.write_text(HERE, "printf_expected.txt", "\n".join(lines) + "\n")
+    for variant, what in VARIANTS:
+        text = (f"# {what}.\n# Device printf through clang's vprintf lowering: the expected\n"
+                "# stdout is printf_expected.txt (tests/simt.rs compares it on both engines).\n"
+                "# Written by gen.py (do not edit: change gen.py and run it).\n")
+        text += f'ptx = "printf{variant}.ptx"\nkernel = "clang_printf"\n'
+        text += f"grid = [1]\nblock = [{block}]\n"
+        text += f'args = [{{ buffer = "x" }}, {{ s64 = {big} }}, {{ s32 = {n} }}]\n\n'
+        text += (f'[buffers.x]\ntype = "f32"\nlen = {block}\n'
+                 'init = { iota = { start = 0, step = 0.25 } }\n')
+        gc.write_text(HERE, f"printf{variant}.toml", text)
+
+
 def main():
-    for kernel in [vector_add, saxpy, reduce_shared, reduce_shfl, histogram, struct_call]:
+    printf_case()
+    for kernel in [vector_add, saxpy, reduce_shared, reduce_shfl, histogram, struct_call,
+                   const_table]:
         comment, text = kernel()
-        for variant, what in VARIANTS:
+        extra = SHORT_PTR if kernel is const_table else []
+        for variant, what in VARIANTS + extra:
             write_case(kernel.__name__, variant, f"{what}.\n{comment}", text)
 
 
