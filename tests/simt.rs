@@ -483,25 +483,30 @@ fn endless_loop_stops_at_the_time_limit_with_positions() {
 }
 
 /// Device-side `printf` (`vprintf`) prints each warp's lines in lane order, formatted as C's
-/// printf; the expected text comes from `ptx-tests/kernels/printf/printf_ref.py`.
+/// printf; the expected text comes from `ptx-tests/kernels/printf/printf_ref.py`, and for
+/// clang's lowering of printf (-O2 and -O0) from `ptx-tests/kernels/clang/gen.py`.
 #[test]
 fn printf_prints_in_lane_order() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ptx-tests/kernels/printf");
-    let want = std::fs::read_to_string(dir.join("printf_expected.txt")).expect("expected text");
-    for engine in ["interp", "jit"] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ptxjit"))
-            .args(["run", "--engine", engine])
-            .arg(dir.join("printf.toml"))
-            .output()
-            .expect("runs ptxjit");
-        assert!(out.status.success(), "{engine}: {out:?}");
-        let text = String::from_utf8_lossy(&out.stdout);
-        let got: String = text
-            .lines()
-            .filter(|l| !l.contains(" time: ") && !l.starts_with("ran "))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        assert_eq!(got, want, "{engine}");
+    let kernels = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ptx-tests/kernels");
+    for case in ["printf/printf", "clang/printf", "clang/printf_O0"] {
+        let toml = kernels.join(format!("{case}.toml"));
+        let expected = toml.with_file_name("printf_expected.txt");
+        let want = std::fs::read_to_string(expected).expect("expected text");
+        for engine in ["interp", "jit"] {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_ptxjit"))
+                .args(["run", "--engine", engine])
+                .arg(&toml)
+                .output()
+                .expect("runs ptxjit");
+            assert!(out.status.success(), "{case} {engine}: {out:?}");
+            let text = String::from_utf8_lossy(&out.stdout);
+            let got: String = text
+                .lines()
+                .filter(|l| !l.contains(" time: ") && !l.starts_with("ran "))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert_eq!(got, want, "{case} {engine}");
+        }
     }
 }
 

@@ -1195,6 +1195,25 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// The 64-bit const-space address of the 32-bit one in `r`. ptxjit keeps `.const`
+    /// variables in the global arena, and a 64-bit const-space address is the global address
+    /// of the byte (`mov.u64 %rd, ctab`); the 32-bit form that clang's short pointers
+    /// (`-nvptx-short-ptr`: `mov.u32 %r, ctab`, `ld.const.f32 [%r]`) use is that address's
+    /// low 32 bits, its offset from `GLOBAL_BASE` (whose low 32 bits are zero), as a 32-bit
+    /// shared or local address is an offset in its window.
+    pub(super) fn const_address_from_32(&mut self, cx: &Cx, r: Var) -> Var {
+        let op = Op::Cvt {
+            dst: CvtType::U64,
+            src: CvtType::U32,
+            rnd: CvtRound::None,
+            sat: false,
+            ftz: false,
+        };
+        let wide = self.emit1(op, vec![r], Type::I64, cx.loc, &cx.ptx);
+        let base = self.konst(cx, Type::I64, crate::runtime::memory::GLOBAL_BASE);
+        self.emit1(Op::IAdd {}, vec![wide, base], Type::I64, cx.loc, &cx.ptx)
+    }
+
     /// An address operand `[base+off]` → (address value, its type).
     fn address(&mut self, cx: &Cx, k: usize, space: Space) -> Result<Var, LowerError> {
         let mut o = cx.opnd(k)?.clone();
@@ -1243,7 +1262,11 @@ impl Builder<'_> {
                         ));
                     }
                     self.check_address_width(cx, name, rt, space)?;
-                    r
+                    if rt == Type::I32 && space == Space::Const {
+                        self.const_address_from_32(cx, r)
+                    } else {
+                        r
+                    }
                 } else {
                     let sym = self.syms.get(&name.name).copied();
                     match (sym, space) {

@@ -73,9 +73,34 @@ pub(super) fn cvta(b: &mut Builder, cx: &mut Cx) -> R {
         ));
     }
     let ty = Type::I64;
-    let x = b.src(cx, 1, ty)?;
+    let mut x = b.src(cx, 1, ty)?;
     let to_generic = !cx.has("to");
+    if space == Space::Const && to_generic {
+        x = const_address_widened(b, cx, x);
+    }
     b.unary_to_dst(cx, Op::Cvta { space, to_generic }, vec![x], ty)
+}
+
+/// A 64-bit const-space address `x` that may hold the zero-extended 32-bit form (clang's
+/// short pointers: `cvt.u64.u32 %t, %r; cvta.const.u64 %rd, %t`) in its 64-bit form: a value
+/// below 4 GiB is an offset from `GLOBAL_BASE` (`Builder::const_address_from_32`); no global
+/// address is that low.
+fn const_address_widened(b: &mut Builder, cx: &mut Cx, x: Var) -> Var {
+    let ty = Type::I64;
+    let limit = b.konst(cx, ty, crate::runtime::memory::WINDOW_SIZE);
+    let low = b.emit1(
+        Op::ICmp {
+            cc: ICmp::Lt,
+            sign: Sign::Unsigned,
+        },
+        vec![x, limit],
+        Type::Pred,
+        cx.loc,
+        &cx.ptx,
+    );
+    let base = b.konst(cx, ty, crate::runtime::memory::GLOBAL_BASE);
+    let wide = b.emit1(Op::IAdd {}, vec![x, base], ty, cx.loc, &cx.ptx);
+    b.emit1(Op::Select {}, vec![wide, x, low], ty, cx.loc, &cx.ptx)
 }
 
 /// `isspacep` (§9.7.9.19): whether a generic address is in a state space.
