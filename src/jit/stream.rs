@@ -11,11 +11,13 @@
 //!
 //! ```text
 //! warp start (turn t): abort → dispatcher; entry bit clear → dispatcher
-//!     flag && count > 1 && fresh(t) → head(t)             else the region as before
+//!     flag && count > 1 && fresh(t) → entry               else the region as before
+//! entry:    the prologue's hoisted values → a slot of their own; → head(turn)
 //! head(t):  state = table[t]; fresh(t)? else → leave(t)
 //!           env.warp = first + t; active word 0 = 0
 //!           the region (pending mask = 0 stored, mask = all lanes, first lane 0,
-//!           %tid.x of lane 0 = 32 · env.warp); exited |= the lanes that left
+//!           %tid.x of lane 0 = 32 · env.warp, hoisted values loaded from the slot);
+//!           exited |= the lanes that left
 //!           abort → return t + 1                          (the dispatcher's return)
 //!           t + 1 < count → head(t + 1)                    else leave(t + 1)
 //! leave(t): turn = t → the warp loop                       (its test, or the warp's turn)
@@ -51,7 +53,8 @@
 //!   (`Gen::tid0` takes it in the copy); the mask is all lanes, so its first lane is 0;
 //!   the hoisted values are the prologue's without the test of its flag
 //!   (`Gen::hoisted_section`), as the per-call flag is 1 only on the prologue's path that
-//!   computed them.
+//!   computed them; `entry` stores them to a slot each time the loop starts and every turn
+//!   loads them from there (nothing else writes the slot).
 //! - **Environment**: `env.warp` is written for every turn, as the warp loop writes it
 //!   where it differs; only when the call runs more than one warp (`run_round`, whose
 //!   environment is the code's to write; `run_warp` passes one warp and a shared one).
@@ -65,7 +68,9 @@ use super::codegen::{Gen, FRAME_COUNT, FRAME_FIRST, FRAME_TABLE, FRAME_TURN, TRU
 use crate::ir::{self, Terminator};
 use crate::runtime::env::CtaEnv;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
+use cranelift_codegen::ir::{
+    types, BlockArg, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value,
+};
 use std::mem::offset_of;
 use std::ops::Range;
 
@@ -83,11 +88,18 @@ pub(super) struct Stream {
     pub(super) tid0: Value,
     /// The end of the region: the block after the exited mask is written.
     pub(super) tail: CBlock,
+    /// The prologue's hoisted values, written by the loop's entry ([`HOISTED_BYTES`] apart,
+    /// in the order of `Hoist::vals`); `None` where there are none.
+    pub(super) hoisted: Option<StackSlot>,
 }
 
-/// A planned stream loop: its head (parameter: the turn, `i32`) and the region's priorities.
+/// The room of one hoisted value in [`Stream::hoisted`] (the widest scalar type).
+pub(super) const HOISTED_BYTES: u32 = 8;
+
+/// A planned stream loop: its entry from the warp start (no parameters) and the region's
+/// priorities.
 pub(super) struct StreamPlan {
-    pub(super) head: CBlock,
+    pub(super) entry: CBlock,
     pub(super) region: Range<u32>,
 }
 
@@ -128,7 +140,7 @@ impl Gen<'_, '_> {
     /// At the warp start's entry to the entry block (state word `word`, the first active
     /// word, already loaded): to the stream loop's head where the flag holds, the call runs
     /// more than one warp and the warp is fresh; else to `normal`.
-    pub(super) fn stream_entry(&mut self, head: CBlock, word: Value, normal: CBlock) {
+    pub(super) fn stream_entry(&mut self, entry: CBlock, word: Value, normal: CBlock) {
         let Some(flag) = self.hoist.cta.ok else {
             self.b.ins().jump(normal, &[]);
             return;
@@ -143,10 +155,7 @@ impl Gen<'_, '_> {
         let fresh = self.fresh(state, word);
         let go = self.b.ins().band(fresh, many);
         let go = self.b.ins().band(go, flag);
-        let turn = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_TURN);
-        self.b
-            .ins()
-            .brif(go, head, &[BlockArg::Value(turn)], normal, &[]);
+        self.b.ins().brif(go, entry, &[], normal, &[]);
     }
 
     /// Whether the warp of state `state` is fresh (`i8`): its first active word `word` is 1
@@ -168,8 +177,31 @@ impl Gen<'_, '_> {
 
     /// Emit the stream loop `plan` (see the module docs).
     pub(super) fn gen_stream(&mut self, plan: StreamPlan) -> Result<(), String> {
-        let StreamPlan { head, region } = plan;
+        let StreamPlan { entry, region } = plan;
         let (ptr, frame, env) = (self.ptr, self.e.frame, self.e.env);
+        let head = self.b.create_block();
+        // The entry: the hoisted values to a slot of their own, read again in each turn, so
+        // that the loop's copies are born and die in the turn and the prologue's values,
+        // live across the whole warp loop and its helper calls, are not (the register
+        // allocator then split and spilled those inside the loop).
+        self.b.switch_to_block(entry);
+        let vals = self.hoist.vals().to_vec();
+        let hoisted = (!vals.is_empty()).then(|| {
+            self.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                HOISTED_BYTES * vals.len() as u32,
+                3,
+            ))
+        });
+        if let Some(slot) = hoisted {
+            for (k, &v) in vals.iter().enumerate() {
+                let off = (HOISTED_BYTES as usize * k) as i32;
+                self.b.ins().stack_store(ptr, v, slot, off);
+            }
+        }
+        let turn = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_TURN);
+        self.b.ins().jump(head, &[BlockArg::Value(turn)]);
+
         let leave = self.b.create_block();
         self.b.append_block_param(leave, types::I32);
         self.b.switch_to_block(leave);
@@ -203,7 +235,11 @@ impl Gen<'_, '_> {
         let tid0 = self.b.ins().ishl_imm_s(warp, 5);
         let tail = self.b.create_block();
         let normal_state = std::mem::replace(&mut self.e.state, state);
-        self.stream = Some(Stream { tid0, tail });
+        self.stream = Some(Stream {
+            tid0,
+            tail,
+            hoisted,
+        });
         let res = self.gen_region(region);
         self.stream = None;
         self.e.state = normal_state;
