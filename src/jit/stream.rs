@@ -199,7 +199,16 @@ impl Gen<'_, '_> {
                 self.b.ins().stack_store(ptr, v, slot, off);
             }
         }
+        // The call's values every turn reads, loaded once here (they are the same for the
+        // whole call and live only in the loop).
         let turn = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_TURN);
+        let table = self.b.ins().stack_load(ptr, ptr, frame, FRAME_TABLE);
+        let first = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_FIRST);
+        let count = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_COUNT);
+        let abort_ptr = self
+            .b
+            .ins()
+            .load(ptr, TRUSTED(), env, offset_of!(CtaEnv, abort) as i32);
         self.b.ins().jump(head, &[BlockArg::Value(turn)]);
 
         let leave = self.b.create_block();
@@ -211,7 +220,6 @@ impl Gen<'_, '_> {
 
         self.b.switch_to_block(head);
         let turn = self.b.append_block_param(head, types::I32);
-        let table = self.b.ins().stack_load(ptr, ptr, frame, FRAME_TABLE);
         let i = self.b.ins().uextend(ptr, turn);
         let at = self.b.ins().imul_imm_s(i, i64::from(ptr.bytes()));
         let slot = self.b.ins().iadd(table, at);
@@ -225,7 +233,6 @@ impl Gen<'_, '_> {
             .brif(fresh, run, &[], leave, &[BlockArg::Value(turn)]);
 
         self.b.switch_to_block(run);
-        let first = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_FIRST);
         let warp = self.b.ins().iadd(first, turn);
         self.b
             .ins()
@@ -247,10 +254,6 @@ impl Gen<'_, '_> {
 
         // After the warp: the dispatcher's abort test, then the next turn.
         self.b.switch_to_block(tail);
-        let abort_ptr = self
-            .b
-            .ins()
-            .load(ptr, TRUSTED(), env, offset_of!(CtaEnv, abort) as i32);
         let abort = self.b.ins().load(
             types::I32,
             cranelift_codegen::ir::MemFlagsData::new().with_notrap(),
@@ -265,7 +268,6 @@ impl Gen<'_, '_> {
         self.b.ins().return_(&[ran]);
         self.b.switch_to_block(next);
         let t1 = self.b.ins().iadd_imm_s(turn, 1);
-        let count = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_COUNT);
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, t1, count);
         let args = [BlockArg::Value(t1)];
         self.b.ins().brif(more, head, &args, leave, &args);
