@@ -12,7 +12,8 @@
 //! ```text
 //! warp start (turn t): abort → dispatcher; entry bit clear → dispatcher
 //!     flag && count > 1 && fresh(t) → entry               else the region as before
-//! entry:    the prologue's hoisted values → a slot of their own; → head(turn)
+//! entry:    the prologue's hoisted values → a slot of their own; the state table, first
+//!           warp, warp count and abort pointer loaded (once per loop); → head(turn)
 //! head(t):  state = table[t]; fresh(t)? else → leave(t)
 //!           env.warp = first + t; active word 0 = 0
 //!           the region (pending mask = 0 stored, mask = all lanes, first lane 0,
@@ -61,6 +62,10 @@
 //! - **Abort**: a fault in the region's fallbacks (where a warp fails a test that the flag
 //!   does not cover) stops the launch as before; after each warp the abort flag is read as
 //!   the dispatcher reads it, and the call returns the number of warps that ran.
+//! - **Registers**: the loop reads no value the code outside it reads after it leaves (the
+//!   hoisted values come from `entry`'s slot, the call's values from `entry`'s loads), so
+//!   the register allocator keeps the turn's values in registers where the loop makes no
+//!   helper call; the frame slots and `env.abort` read once are the same for the whole call.
 //! - **Turn**: the frame's turn is stale inside the loop and written before anything reads
 //!   it again (`leave`); the dispatcher, its only other reader, is not reached from the copy.
 
