@@ -909,11 +909,11 @@ pub fn generate(
     let stream = g
         .stream_region(warp_start != dispatch && !super::stream::stream_off())
         .map(|region| super::stream::StreamPlan {
-            head: g.b.create_block(),
+            entry: g.b.create_block(),
             region,
         });
     if warp_start != dispatch {
-        g.gen_warp_start(warp_start, stream.as_ref().map(|s| s.head));
+        g.gen_warp_start(warp_start, stream.as_ref().map(|s| s.entry));
     }
     // The per-call checks asked for by the region's blocks (`ctacheck.rs`): the stream
     // loop's copy asks for the same again, which the first ones cover.

@@ -72,6 +72,13 @@ pub(super) struct Hoist {
     pub(super) cta: super::ctacheck::CtaChecks,
 }
 
+impl Hoist {
+    /// The join block's values of the carried results (one per result, in their order).
+    pub(super) fn vals(&self) -> &[Value] {
+        &self.vals
+    }
+}
+
 impl Default for Hoist {
     fn default() -> Hoist {
         Hoist {
@@ -387,13 +394,24 @@ impl Gen<'_, '_> {
             .hoist
             .ok
             .ok_or("internal: hoisted values without a prologue")?;
-        if self.stream.is_some() {
+        if let Some(st) = self.stream {
             // The stream loop's copy (`stream.rs`) runs only where the per-call flag is 1,
-            // which it is only on the prologue's path that computed these values.
-            let vals = self.hoist.vals.clone();
+            // which it is only on the prologue's path that computed these values; the loop's
+            // entry wrote them to a slot of their own, read here in each turn.
             let out = self.hoist.out.clone();
-            if vals.len() != out.len() {
+            if self.hoist.vals.len() != out.len() {
                 return Err("internal: hoisted values and their outputs disagree".into());
+            }
+            let mut vals = Vec::with_capacity(out.len());
+            if !out.is_empty() {
+                let slot = st
+                    .hoisted
+                    .ok_or("internal: a stream loop's hoisted values without a slot")?;
+                for (k, &v) in out.iter().enumerate() {
+                    let t = ctype(self.f.value_type(v));
+                    let off = (super::stream::HOISTED_BYTES as usize * k) as i32;
+                    vals.push(self.b.ins().stack_load(self.ptr, t, slot, off));
+                }
             }
             return self.hoisted_results(out.into_iter().zip(vals), sc, defer);
         }

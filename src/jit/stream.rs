@@ -11,11 +11,14 @@
 //!
 //! ```text
 //! warp start (turn t): abort → dispatcher; entry bit clear → dispatcher
-//!     flag && count > 1 && fresh(t) → head(t)             else the region as before
+//!     flag && count > 1 && fresh(t) → entry               else the region as before
+//! entry:    the prologue's hoisted values → a slot of their own; the state table, first
+//!           warp, warp count and abort pointer loaded (once per loop); → head(turn)
 //! head(t):  state = table[t]; fresh(t)? else → leave(t)
 //!           env.warp = first + t; active word 0 = 0
 //!           the region (pending mask = 0 stored, mask = all lanes, first lane 0,
-//!           %tid.x of lane 0 = 32 · env.warp); exited |= the lanes that left
+//!           %tid.x of lane 0 = 32 · env.warp, hoisted values loaded from the slot);
+//!           exited |= the lanes that left
 //!           abort → return t + 1                          (the dispatcher's return)
 //!           t + 1 < count → head(t + 1)                    else leave(t + 1)
 //! leave(t): turn = t → the warp loop                       (its test, or the warp's turn)
@@ -51,13 +54,18 @@
 //!   (`Gen::tid0` takes it in the copy); the mask is all lanes, so its first lane is 0;
 //!   the hoisted values are the prologue's without the test of its flag
 //!   (`Gen::hoisted_section`), as the per-call flag is 1 only on the prologue's path that
-//!   computed them.
+//!   computed them; `entry` stores them to a slot each time the loop starts and every turn
+//!   loads them from there (nothing else writes the slot).
 //! - **Environment**: `env.warp` is written for every turn, as the warp loop writes it
 //!   where it differs; only when the call runs more than one warp (`run_round`, whose
 //!   environment is the code's to write; `run_warp` passes one warp and a shared one).
 //! - **Abort**: a fault in the region's fallbacks (where a warp fails a test that the flag
 //!   does not cover) stops the launch as before; after each warp the abort flag is read as
 //!   the dispatcher reads it, and the call returns the number of warps that ran.
+//! - **Registers**: the loop reads no value the code outside it reads after it leaves (the
+//!   hoisted values come from `entry`'s slot, the call's values from `entry`'s loads), so
+//!   the register allocator keeps the turn's values in registers where the loop makes no
+//!   helper call; the frame slots and `env.abort` read once are the same for the whole call.
 //! - **Turn**: the frame's turn is stale inside the loop and written before anything reads
 //!   it again (`leave`); the dispatcher, its only other reader, is not reached from the copy.
 
@@ -65,7 +73,9 @@ use super::codegen::{Gen, FRAME_COUNT, FRAME_FIRST, FRAME_TABLE, FRAME_TURN, TRU
 use crate::ir::{self, Terminator};
 use crate::runtime::env::CtaEnv;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
+use cranelift_codegen::ir::{
+    types, BlockArg, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value,
+};
 use std::mem::offset_of;
 use std::ops::Range;
 
@@ -83,11 +93,18 @@ pub(super) struct Stream {
     pub(super) tid0: Value,
     /// The end of the region: the block after the exited mask is written.
     pub(super) tail: CBlock,
+    /// The prologue's hoisted values, written by the loop's entry ([`HOISTED_BYTES`] apart,
+    /// in the order of `Hoist::vals`); `None` where there are none.
+    pub(super) hoisted: Option<StackSlot>,
 }
 
-/// A planned stream loop: its head (parameter: the turn, `i32`) and the region's priorities.
+/// The room of one hoisted value in [`Stream::hoisted`] (the widest scalar type).
+pub(super) const HOISTED_BYTES: u32 = 8;
+
+/// A planned stream loop: its entry from the warp start (no parameters) and the region's
+/// priorities.
 pub(super) struct StreamPlan {
-    pub(super) head: CBlock,
+    pub(super) entry: CBlock,
     pub(super) region: Range<u32>,
 }
 
@@ -128,7 +145,7 @@ impl Gen<'_, '_> {
     /// At the warp start's entry to the entry block (state word `word`, the first active
     /// word, already loaded): to the stream loop's head where the flag holds, the call runs
     /// more than one warp and the warp is fresh; else to `normal`.
-    pub(super) fn stream_entry(&mut self, head: CBlock, word: Value, normal: CBlock) {
+    pub(super) fn stream_entry(&mut self, entry: CBlock, word: Value, normal: CBlock) {
         let Some(flag) = self.hoist.cta.ok else {
             self.b.ins().jump(normal, &[]);
             return;
@@ -143,10 +160,7 @@ impl Gen<'_, '_> {
         let fresh = self.fresh(state, word);
         let go = self.b.ins().band(fresh, many);
         let go = self.b.ins().band(go, flag);
-        let turn = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_TURN);
-        self.b
-            .ins()
-            .brif(go, head, &[BlockArg::Value(turn)], normal, &[]);
+        self.b.ins().brif(go, entry, &[], normal, &[]);
     }
 
     /// Whether the warp of state `state` is fresh (`i8`): its first active word `word` is 1
@@ -168,8 +182,40 @@ impl Gen<'_, '_> {
 
     /// Emit the stream loop `plan` (see the module docs).
     pub(super) fn gen_stream(&mut self, plan: StreamPlan) -> Result<(), String> {
-        let StreamPlan { head, region } = plan;
+        let StreamPlan { entry, region } = plan;
         let (ptr, frame, env) = (self.ptr, self.e.frame, self.e.env);
+        let head = self.b.create_block();
+        // The entry: the hoisted values to a slot of their own, read again in each turn, so
+        // that the loop's copies are born and die in the turn and the prologue's values,
+        // live across the whole warp loop and its helper calls, are not (the register
+        // allocator then split and spilled those inside the loop).
+        self.b.switch_to_block(entry);
+        let vals = self.hoist.vals().to_vec();
+        let hoisted = (!vals.is_empty()).then(|| {
+            self.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                HOISTED_BYTES * vals.len() as u32,
+                3,
+            ))
+        });
+        if let Some(slot) = hoisted {
+            for (k, &v) in vals.iter().enumerate() {
+                let off = (HOISTED_BYTES as usize * k) as i32;
+                self.b.ins().stack_store(ptr, v, slot, off);
+            }
+        }
+        // The call's values every turn reads, loaded once here (they are the same for the
+        // whole call and live only in the loop).
+        let turn = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_TURN);
+        let table = self.b.ins().stack_load(ptr, ptr, frame, FRAME_TABLE);
+        let first = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_FIRST);
+        let count = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_COUNT);
+        let abort_ptr = self
+            .b
+            .ins()
+            .load(ptr, TRUSTED(), env, offset_of!(CtaEnv, abort) as i32);
+        self.b.ins().jump(head, &[BlockArg::Value(turn)]);
+
         let leave = self.b.create_block();
         self.b.append_block_param(leave, types::I32);
         self.b.switch_to_block(leave);
@@ -179,7 +225,6 @@ impl Gen<'_, '_> {
 
         self.b.switch_to_block(head);
         let turn = self.b.append_block_param(head, types::I32);
-        let table = self.b.ins().stack_load(ptr, ptr, frame, FRAME_TABLE);
         let i = self.b.ins().uextend(ptr, turn);
         let at = self.b.ins().imul_imm_s(i, i64::from(ptr.bytes()));
         let slot = self.b.ins().iadd(table, at);
@@ -193,7 +238,6 @@ impl Gen<'_, '_> {
             .brif(fresh, run, &[], leave, &[BlockArg::Value(turn)]);
 
         self.b.switch_to_block(run);
-        let first = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_FIRST);
         let warp = self.b.ins().iadd(first, turn);
         self.b
             .ins()
@@ -203,7 +247,11 @@ impl Gen<'_, '_> {
         let tid0 = self.b.ins().ishl_imm_s(warp, 5);
         let tail = self.b.create_block();
         let normal_state = std::mem::replace(&mut self.e.state, state);
-        self.stream = Some(Stream { tid0, tail });
+        self.stream = Some(Stream {
+            tid0,
+            tail,
+            hoisted,
+        });
         let res = self.gen_region(region);
         self.stream = None;
         self.e.state = normal_state;
@@ -211,10 +259,6 @@ impl Gen<'_, '_> {
 
         // After the warp: the dispatcher's abort test, then the next turn.
         self.b.switch_to_block(tail);
-        let abort_ptr = self
-            .b
-            .ins()
-            .load(ptr, TRUSTED(), env, offset_of!(CtaEnv, abort) as i32);
         let abort = self.b.ins().load(
             types::I32,
             cranelift_codegen::ir::MemFlagsData::new().with_notrap(),
@@ -229,7 +273,6 @@ impl Gen<'_, '_> {
         self.b.ins().return_(&[ran]);
         self.b.switch_to_block(next);
         let t1 = self.b.ins().iadd_imm_s(turn, 1);
-        let count = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_COUNT);
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, t1, count);
         let args = [BlockArg::Value(t1)];
         self.b.ins().brif(more, head, &args, leave, &args);
