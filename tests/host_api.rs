@@ -526,3 +526,27 @@ fn extern_variable_is_the_definition_of_another_input() {
         assert_eq!(out.to_vec().unwrap(), [g.0, 42], "{engine}");
     }
 }
+
+/// A 32-bit const-space address (clang's short pointers) is a `.const` variable's offset from
+/// the global arena's base; a module loaded after more than 4 GiB of allocations puts its
+/// variables where no 32-bit address reaches, and must say so at load instead of reading
+/// another allocation. 64-bit const addresses (NVRTC's) still load there.
+#[test]
+fn short_const_addresses_past_4_gib_are_a_load_error() {
+    for engine in ENGINES {
+        let mut ctx = Context::new();
+        let big = ctx.alloc(5 << 30, Some("big")).expect("5 GiB reserve");
+        let ptx =
+            std::fs::read_to_string(kernels_dir().join("kernels/const_addr32/const_addr32.ptx"))
+                .expect("bundled PTX");
+        let err = match ctx.load_module(&ptx, "const_addr32.ptx", engine) {
+            Ok(_) => panic!("a short const address past 4 GiB loaded"),
+            Err(e) => e.to_string(),
+        };
+        // `mov.u32 %r5, ctab;` is line 25 of the file.
+        assert!(err.contains("const_addr32.ptx:25:"), "{err}");
+        assert!(err.contains("past the first 4 GiB"), "{err}");
+        load(&mut ctx, "kernels/clang/const_table.ptx", engine);
+        ctx.free(big).unwrap();
+    }
+}

@@ -1416,6 +1416,65 @@ pub fn front_end(
 /// As [`front_end`], with the source location of each PTX line from the module's `.loc`
 /// line info.
 #[allow(clippy::type_complexity)]
+/// Checks that every `.const` variable whose address `k` narrows to 32 bits (`mov.u32 %r,
+/// ctab`, or `cvt.u32.u64` of a 64-bit const address after address arithmetic: clang's short
+/// pointers) has a 32-bit address: that is the variable's offset from the global arena's base
+/// (`docs/isa-notes.md`), so a variable placed past the arena's first 4 GiB (after that much
+/// device memory was allocated) cannot be named that way. The address is followed through
+/// `add`/`sub`/`cvta`/`selp`/bit casts and widening `cvt`s in instruction order. Errors:
+/// [`Error::Unsupported`] naming the kernel and the narrowing instruction's PTX line and column.
+fn const_addresses_fit_32(k: &ir::Function, symbols: &[u64], file: &str) -> Result<(), Error> {
+    use crate::runtime::memory::{GLOBAL_BASE, WINDOW_SIZE};
+    let far = |sym: u32| {
+        symbols
+            .get(sym as usize)
+            .is_some_and(|&a| a.wrapping_sub(GLOBAL_BASE) >= WINDOW_SIZE)
+    };
+    let mut tainted = vec![false; k.values.len()];
+    for (i, inst) in k.insts.iter().enumerate() {
+        let from_far = match inst.op {
+            ir::Op::SymAddr {
+                sym,
+                space: ir::Space::Const,
+            } => far(sym),
+            _ => false,
+        };
+        let reads_far = inst.args.iter().any(|a| tainted[a.index()]);
+        if !(from_far || reads_far) {
+            continue;
+        }
+        let narrows = inst
+            .results
+            .iter()
+            .any(|&d| k.values[d.index()].ty.bits() < 64);
+        let arithmetic = matches!(
+            inst.op,
+            ir::Op::IAdd {}
+                | ir::Op::ISub {}
+                | ir::Op::Cvta { .. }
+                | ir::Op::Select {}
+                | ir::Op::Bitcast {}
+                | ir::Op::Cvt { .. }
+        );
+        if reads_far && narrows && matches!(inst.op, ir::Op::Cvt { .. }) {
+            let loc = k.inst_locs.get(i).copied().unwrap_or_default();
+            return Err(Error::Unsupported(format!(
+                "{file}:{}:{}: a 32-bit address of a .const variable in kernel '{}': the \
+                 variable lies past the first 4 GiB of device memory, where 32-bit const-space \
+                 addresses do not reach (load the module before allocating that much, or use \
+                 64-bit addresses)",
+                loc.line, loc.col, k.name
+            )));
+        }
+        if from_far || (arithmetic && !narrows) {
+            for &d in &inst.results {
+                tainted[d.index()] = true;
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn front_end_with_lines(
     ptx: &str,
     file: &str,
@@ -1492,6 +1551,9 @@ impl Context {
                 let base = symbols.get(r.target as usize).copied().unwrap_or(0);
                 self.copy_htod(DevicePtr(a + r.at), &r.bytes(base))?;
             }
+        }
+        for k in &kernels {
+            const_addresses_fit_32(k, &symbols, file)?;
         }
         let mut scheduled = vec![];
         for k in kernels {
