@@ -54,6 +54,31 @@
 //!   dispatcher clears them as it would have now; the abort flag is read again at the next
 //!   warp's dispatch, or at the next pass's first, or the call returns.
 //!
+//! # Deferred arrivals and releases
+//! Where the whole CTA arrives fully at one `bar.sync` in a pass, nothing of the arrival or
+//! the release needs to be in the warp states while the call runs on; it is written there
+//! only before the call returns:
+//!
+//! - **Deferred arrival**: a full arrival at a [`Site`] (a constant predicate, a `Barrier`
+//!   terminator without block arguments: the arrival ends the turn), whose whole record is 0,
+//!   in a call with [`LAZY_OK`] (the scheduler's flag, at most 32 warps), where the pass's
+//!   earlier deferred arrivals had the same [`TAG`] (site and key), sets the turn's bit in
+//!   [`LAZY`] and ends the turn. Other full arrivals are written as above.
+//! - **Deferred release**: a pass whose [`LAZY`] holds every turn of the call, with a thread
+//!   count of 0 or 32 × the warps, is complete by the argument above (every warp arrived
+//!   fully at one barrier and site; the call covers the CTA). The round end writes nothing
+//!   to the warps: it puts the site into [`RESUME`] and starts the next pass.
+//! - **Resume**: a turn that starts with [`RESUME`] set does what the release and the
+//!   dispatcher would: the warp's non-exited lanes pending at the site's target, the active
+//!   bits up to the target cleared (every other pending mask is empty: the warp's lanes were
+//!   all in its arrival's mask), and on to the target's entry; the abort flag is read first.
+//! - **Every return** ([`Lazy::exit`]) writes the deferred work into the warp states: the
+//!   releases of the turns not yet resumed in a resumed pass (those after the current turn;
+//!   a warp whose resume finds the abort flag gets its release there), and the pass's
+//!   deferred arrivals with the record fields and parking the eager arrival writes (a warp's
+//!   arrival mask is its non-exited lanes: it has not run since). The scheduler thus sees the
+//!   states the eager code leaves, at every return.
+//!
 //! What the scheduler does per round besides completing barriers is not needed then: the
 //! shuffled order and the per-warp calls are excluded by the flag; the mbarrier deadlock
 //! judgement and the cluster barrier's turn only act for kernels with mbarrier or
