@@ -211,3 +211,70 @@ fn nvcc_default_arch_reports_the_ptx_target_as_ptx_version() {
         assert!(!stderr.contains("ptxjit:"), "{engine}: {stderr}");
     }
 }
+
+/// An `-rdc=true` program under NVIDIA's static runtime, which loads only the device linker's
+/// fatbin: SASS alone for nvcc's default architecture, no entry at all for
+/// `code=compute_80` alone. Neither runs here; the launch fails with the runtime's codes and
+/// ptxjit's message says to build with `--cudart shared` (on stderr for the SASS, which
+/// `CUDA_ERROR_NO_BINARY_FOR_GPU` prints; under `PTXJIT_TRACE` for the empty fatbin, an
+/// invalid image as on NVIDIA's driver).
+#[test]
+fn nvcc_rdc_static_runtime_says_to_use_the_shared_runtime() {
+    let Some(nvcc) = nvcc() else {
+        return skip(
+            "no nvcc 13 (set NVCC or pip install -r cudart/requirements.txt into .venv-nvcc)",
+        );
+    };
+    let Some(libs) = lib_dir() else {
+        return skip("libcuda.so.1 is not built (cargo build --release)");
+    };
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-static-test");
+    std::fs::create_dir_all(&out).expect("test directory");
+    let source = out.join("rdc.cu");
+    std::fs::write(
+        &source,
+        r#"#include <cstdio>
+__global__ void k(int* p) { *p = 1; }
+int main() {
+  int* d;
+  if (cudaMalloc(&d, 4)) return 1;
+  k<<<1, 1>>>(d);
+  std::printf("%s\n", cudaGetErrorName(cudaGetLastError()));
+  return 0;
+}
+"#,
+    )
+    .expect("write the program");
+    for (name, arch, code) in [
+        ("rdc_default", None, "cudaErrorNoKernelImageForDevice"),
+        (
+            "rdc_compute_80",
+            Some("arch=compute_80,code=compute_80"),
+            "cudaErrorInvalidKernelImage",
+        ),
+    ] {
+        let app = out.join(name);
+        let os = std::ffi::OsStr::new;
+        let mut args = vec![os("-rdc=true")];
+        if let Some(a) = arch {
+            args.extend([os("-gencode"), os(a)]);
+        }
+        args.extend([os("-o"), app.as_os_str(), source.as_os_str()]);
+        build(&nvcc, args);
+        let mut command = std::process::Command::new(&app);
+        command
+            .env("LD_LIBRARY_PATH", &libs)
+            .env_remove("PTXJIT_TRACE");
+        if arch.is_some() {
+            command.env("PTXJIT_TRACE", "1");
+        }
+        let run = command.output().expect("run the program");
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(stdout.trim(), code, "{name}: {stderr}");
+        assert!(
+            stderr.contains("-rdc=true program") && stderr.contains("--cudart shared"),
+            "{name}: {stderr}"
+        );
+    }
+}
