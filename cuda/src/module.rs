@@ -440,7 +440,17 @@ fn function_attribute(d: &Driver, f: &FuncState, attrib: c_int) -> Result<c_int,
             .map_or(0, |m| m.module.const_bytes.min(i32::MAX as u64) as c_int),
         3 => k.local_bytes as c_int,
         4 => 32, // registers per thread: none on a CPU; a typical count
-        5 | 6 => major * 10 + minor,
+        // CU_FUNC_ATTRIBUTE_PTX_VERSION: the virtual architecture the PTX was generated for
+        // (its `.target`: nvcc's default `compute_75` gives 75, not the device's 80). CUB's
+        // host-side dispatch reads it (`cudaFuncGetAttributes(...).ptxVersion`) to choose
+        // the tuning policy, which must be the one its kernels were compiled with.
+        5 => d
+            .modules
+            .get(&f.module)
+            .and_then(|m| m.module.target_sm)
+            .map_or(major * 10 + minor, |sm| sm.min(i32::MAX as u32) as c_int),
+        // CU_FUNC_ATTRIBUTE_BINARY_VERSION: the code that runs was compiled for this device.
+        6 => major * 10 + minor,
         7 => 0,
         8 => f.kernel.max_dynamic_shared_bytes() as c_int,
         9 => f.attrs.carveout,

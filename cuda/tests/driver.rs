@@ -505,6 +505,31 @@ fn cuda_13_function_attributes() {
     }
 }
 
+/// `CU_FUNC_ATTRIBUTE_PTX_VERSION` (5) is the architecture of the module's `.target` (PTX ISA
+/// §11.1.3: `sm_52` → 52, the highest of a list), and `CU_FUNC_ATTRIBUTE_BINARY_VERSION` (6)
+/// the device's compute capability (8.0 by default), for which the code that runs is built.
+#[test]
+fn ptx_version_is_the_module_target() {
+    setup();
+    for (target, want) in [
+        ("sm_52", 52),
+        ("sm_75, texmode_independent", 75),
+        ("sm_90a", 90),
+    ] {
+        let text = format!(
+            ".version 8.0\n.target {target}\n.address_size 64\n.visible .entry k() {{ ret; }}\n"
+        );
+        let f = function(load(&CString::new(text).unwrap()), "k");
+        let (mut ptx_version, mut binary_version) = (-1, -1);
+        unsafe {
+            assert_eq!(cuFuncGetAttribute(&mut ptx_version, 5, f), CUDA_SUCCESS);
+            assert_eq!(cuFuncGetAttribute(&mut binary_version, 6, f), CUDA_SUCCESS);
+        }
+        assert_eq!(ptx_version, want, ".target {target}");
+        assert_eq!(binary_version, 80, ".target {target}");
+    }
+}
+
 /// `cuModuleGetFunctionCount` and `cuModuleEnumerateFunctions` (CUDA 12.4): a module's
 /// kernels (`.entry`, not `.func`), each handle the one `cuModuleGetFunction` gives.
 #[test]

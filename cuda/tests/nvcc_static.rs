@@ -144,3 +144,137 @@ fn nvcc_default_static_runtime_runs() {
         }
     }
 }
+
+/// A program built with nvcc's default architecture (`-arch=sm_75`: `compute_75` PTX beside
+/// `sm_75` SASS, so the PTX runs here): a function's PTX version is the PTX's `.target`, 75,
+/// the `__CUDA_ARCH__` its code was compiled with, and its binary version the device's 8.0.
+/// CUB's dispatch chooses its tuning policy from the PTX version, so a reduction over
+/// host-summed values checks that the policy it launches with is its kernels' own.
+const DEFAULT_ARCH: &str = r#"#include <cstdio>
+#include <cub/device/device_reduce.cuh>
+__global__ void arch(int* out) {
+#ifdef __CUDA_ARCH__
+  *out = __CUDA_ARCH__;
+#endif
+}
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+int main() {
+  const int n = 10007;
+  static int h[n];
+  long long want = 0;
+  for (int i = 0; i < n; i++) { h[i] = (i * 7919) % 2001 - 1000; want += h[i]; }
+  int *d, *sum;
+  EXPECT(cudaMalloc(&d, n * sizeof(int)) == cudaSuccess);
+  EXPECT(cudaMalloc(&sum, sizeof(int)) == cudaSuccess);
+  EXPECT(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice) == cudaSuccess);
+  arch<<<1, 1>>>(sum);
+  int compiled_for = 0;
+  EXPECT(cudaMemcpy(&compiled_for, sum, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+  cudaFuncAttributes fa;
+  EXPECT(cudaFuncGetAttributes(&fa, arch) == cudaSuccess);
+  std::printf("__CUDA_ARCH__ %d ptxVersion %d binaryVersion %d\n", compiled_for, fa.ptxVersion, fa.binaryVersion);
+  EXPECT(compiled_for == 750);
+  EXPECT(fa.ptxVersion == 75);
+  EXPECT(fa.binaryVersion == 80);
+  void* tmp = nullptr;
+  size_t bytes = 0;
+  EXPECT(cub::DeviceReduce::Sum(tmp, bytes, d, sum, n) == cudaSuccess);
+  EXPECT(cudaMalloc(&tmp, bytes) == cudaSuccess);
+  EXPECT(cub::DeviceReduce::Sum(tmp, bytes, d, sum, n) == cudaSuccess);
+  int got = 0;
+  EXPECT(cudaMemcpy(&got, sum, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+  std::printf("sum %d, host %lld\n", got, want);
+  EXPECT(got == want);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+#[test]
+fn nvcc_default_arch_reports_the_ptx_target_as_ptx_version() {
+    let Some(nvcc) = nvcc() else {
+        return skip(
+            "no nvcc 13 (set NVCC or pip install -r cudart/requirements.txt into .venv-nvcc)",
+        );
+    };
+    let Some(libs) = lib_dir() else {
+        return skip("libcuda.so.1 is not built (cargo build --release)");
+    };
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-static-test");
+    std::fs::create_dir_all(&out).expect("test directory");
+    let source = out.join("default_arch.cu");
+    std::fs::write(&source, DEFAULT_ARCH).expect("write the program");
+    let app = out.join("default_arch_static");
+    // No -gencode or --cudart option: nvcc's defaults.
+    build(&nvcc, ["-o".as_ref(), app.as_os_str(), source.as_os_str()]);
+    for (engine, stderr) in run_on_both_engines(&app, &libs) {
+        assert!(!stderr.contains("ptxjit:"), "{engine}: {stderr}");
+    }
+}
+
+/// An `-rdc=true` program under NVIDIA's static runtime, which loads only the device linker's
+/// fatbin: SASS alone for nvcc's default architecture, no entry at all for
+/// `code=compute_80` alone. Neither runs here; the launch fails with the runtime's codes and
+/// ptxjit's message says to build with `--cudart shared` (on stderr for the SASS, which
+/// `CUDA_ERROR_NO_BINARY_FOR_GPU` prints; under `PTXJIT_TRACE` for the empty fatbin, an
+/// invalid image as on NVIDIA's driver).
+#[test]
+fn nvcc_rdc_static_runtime_says_to_use_the_shared_runtime() {
+    let Some(nvcc) = nvcc() else {
+        return skip(
+            "no nvcc 13 (set NVCC or pip install -r cudart/requirements.txt into .venv-nvcc)",
+        );
+    };
+    let Some(libs) = lib_dir() else {
+        return skip("libcuda.so.1 is not built (cargo build --release)");
+    };
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-static-test");
+    std::fs::create_dir_all(&out).expect("test directory");
+    let source = out.join("rdc.cu");
+    std::fs::write(
+        &source,
+        r#"#include <cstdio>
+__global__ void k(int* p) { *p = 1; }
+int main() {
+  int* d;
+  if (cudaMalloc(&d, 4)) return 1;
+  k<<<1, 1>>>(d);
+  std::printf("%s\n", cudaGetErrorName(cudaGetLastError()));
+  return 0;
+}
+"#,
+    )
+    .expect("write the program");
+    for (name, arch, code) in [
+        ("rdc_default", None, "cudaErrorNoKernelImageForDevice"),
+        (
+            "rdc_compute_80",
+            Some("arch=compute_80,code=compute_80"),
+            "cudaErrorInvalidKernelImage",
+        ),
+    ] {
+        let app = out.join(name);
+        let os = std::ffi::OsStr::new;
+        let mut args = vec![os("-rdc=true")];
+        if let Some(a) = arch {
+            args.extend([os("-gencode"), os(a)]);
+        }
+        args.extend([os("-o"), app.as_os_str(), source.as_os_str()]);
+        build(&nvcc, args);
+        let mut command = std::process::Command::new(&app);
+        command
+            .env("LD_LIBRARY_PATH", &libs)
+            .env_remove("PTXJIT_TRACE");
+        if arch.is_some() {
+            command.env("PTXJIT_TRACE", "1");
+        }
+        let run = command.output().expect("run the program");
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(stdout.trim(), code, "{name}: {stderr}");
+        assert!(
+            stderr.contains("-rdc=true program") && stderr.contains("--cudart shared"),
+            "{name}: {stderr}"
+        );
+    }
+}

@@ -1261,6 +1261,10 @@ pub struct Module {
     pub globals: Vec<(String, DevicePtr, u64)>,
     /// Bytes of the module's `.const` variables (its user constant bank).
     pub const_bytes: u64,
+    /// The architecture number of the module's `.target` (`sm_75` → 75; the highest when it
+    /// names several), which CUDA reports as a function's PTX version
+    /// (`CU_FUNC_ATTRIBUTE_PTX_VERSION`); `None` when it names none.
+    pub target_sm: Option<u32>,
 }
 
 /// A kernel handle (`CUfunction`).
@@ -1612,6 +1616,7 @@ impl Context {
             kernels: compiled,
             globals,
             const_bytes: m.const_bytes,
+            target_sm: m.target_sm,
             symbols: Arc::new(symbols),
             compile_time: start.elapsed(),
             handle_vars,

@@ -420,7 +420,9 @@ impl<'a> Fatbin<'a> {
             let sass = self.list(|k| k == EntryKind::Elf);
             return Err(if sass.is_empty() {
                 invalid(format!(
-                    "no PTX or SASS entry among its {} entries",
+                    "no PTX or SASS entry among its {} entries (an nvcc -rdc=true program \
+                     built with only code=compute_XX: build it with --cudart shared, whose \
+                     runtime links the PTX of each translation unit)",
                     self.entries.len()
                 ))
             } else {

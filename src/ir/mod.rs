@@ -522,4 +522,8 @@ pub struct Module {
     pub global_bytes: u64,
     /// Total bytes of the module's constant bank.
     pub const_bytes: u64,
+    /// The highest `sm_NN`/`compute_NN` architecture of the module's `.target` list
+    /// (`sm_90a` → 90): the virtual architecture the PTX was generated for; `None` when it
+    /// names none.
+    pub target_sm: Option<u32>,
 }

@@ -122,5 +122,6 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
         global_bytes: globals.global_bytes,
         const_bytes: globals.const_bytes,
         globals: globals.vars,
+        target_sm: build::target_sm(m),
     })
 }
