@@ -157,12 +157,14 @@ unsafe fn read_image(p: *const c_void, name: &str) -> Result<Vec<(String, String
     unsafe { read_image_kinds(p, name) }.inspect_err(say_no_binary)
 }
 
-/// Prints, once per process and unless tracing, why an image without PTX cannot load: the
-/// program usually reports only the code (`no kernel image is available`), and a client
-/// that loads cubins (Triton's runtime) says nothing of what to do instead.
+/// Prints, once per process and unless tracing, why an image without PTX (or one that is
+/// not an image: an empty fatbin, as NVIDIA's static runtime hands over for `-rdc=true`
+/// programs) cannot load: the program usually reports only the code (`no kernel image is
+/// available`, `device kernel image is invalid`), and a client that loads cubins (Triton's
+/// runtime) says nothing of what to do instead.
 fn say_no_binary(f: &Fail) {
     static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if f.code == CUDA_ERROR_NO_BINARY_FOR_GPU
+    if (f.code == CUDA_ERROR_NO_BINARY_FOR_GPU || f.code == CUDA_ERROR_INVALID_IMAGE)
         && !crate::tracing()
         && !SAID.swap(true, std::sync::atomic::Ordering::Relaxed)
     {
