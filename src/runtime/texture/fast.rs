@@ -174,8 +174,8 @@ impl<'a> Fast2d<'a> {
                                 }
                             }
                         } else {
-                            for j in 0..4 {
-                                put(out, g + j, [t[0][j], t[1][j], t[2][j], t[3][j]]);
+                            for (j, l) in (g..g + 4).enumerate() {
+                                put(out, l, t.map(|channel| channel[j]));
                             }
                         }
                         rest &= !(0xf << g);
