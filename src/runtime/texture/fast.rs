@@ -14,7 +14,8 @@
 //! The resource's whole level 0 is translated once ([`env::translate`], global rules, with
 //! memcheck's live-allocation check); every texel the path reads lies inside it (addressing
 //! keeps indices in range, and each read checks its offset against the translated length
-//! again). When that one translation fails, the warp takes the generic path, which faults
+//! again; the four-lane bilinear path instead relies on `Fast2d::new`'s one check that the
+//! texel at the largest clamped indices ends inside it). When that one translation fails, the warp takes the generic path, which faults
 //! per texel exactly as before.
 
 use super::{
