@@ -339,8 +339,10 @@ fn test_env(
 
 /// The per-warp fast path of `tex.2d` ([`fast::Fast2d`]) gives the bits the generic
 /// [`fetch`] gives, for every format, filter, address mode, coordinate mode and destination
-/// type it takes, at random coordinates inside, outside and on the edges of the texture and
-/// at NaN and infinite ones; with an independent sampler too.
+/// type it takes, at coordinates inside, outside and on the edges of the texture and its
+/// texels, at the filtering weights' rounding ties, around 2^23 and at NaN and infinite ones;
+/// for full warps (the four-lane bilinear path) and partial masks (lanes outside untouched);
+/// with an independent sampler too.
 #[test]
 fn fast_path_matches_fetch() {
     use crate::ir::TexGeom;
@@ -400,7 +402,26 @@ fn fast_path_matches_fetch() {
         coords.push(k as f32 / w as f32);
         coords.push(k as f32 / h as f32);
         coords.push((k as f32 + 0.5) / 7.0);
+        // Filtering weights of exactly half a 1/256 step (the rounding's tie) and next to it.
+        coords.push(k as f32 * 0.5 + 1.0 / 512.0);
+        coords.push(k as f32 * 0.5 + 0.5 + 3.0 / 512.0);
+        coords.push(k as f32 * 0.5 + 0.5 - 1.0 / 1024.0);
     }
+    // Around 2^23 (where a texel coordinate has no fraction left), tiny and huge values.
+    coords.extend([
+        8_388_607.0,
+        8_388_608.0,
+        8_388_608.5,
+        -8_388_607.5,
+        -8_388_608.5,
+        1e-40,
+        -1e-40,
+        f32::MIN_POSITIVE,
+        f32::MAX,
+        f32::MIN,
+    ]);
+    // Full warps, and partial ones: groups of four lanes full, partly full and empty.
+    let masks = [u32::MAX, 0x0f0f_f0f1, 0x7fff_fffe, 0x0000_00f0, 0xffff_0000];
     let sink = env::FaultSink::default();
     let control = env::AbortControl::new(1);
     let flag = AtomicU32::new(0);
@@ -441,14 +462,31 @@ fn fast_path_matches_fetch() {
                         for r in results {
                             let fast = fast::Fast2d::new(t, s, &env, r).expect("fast path");
                             let n = coords.len();
-                            for i in 0..n {
-                                // Lane j: (coords[i], coords[(i * 7 + j * 3) % n]).
-                                let xs: [f32; 32] = std::array::from_fn(|_| coords[i]);
+                            for (i, v) in (0..n).flat_map(|i| [(i, 0), (i, 1)]) {
+                                // Lane j: (coords[i], coords[(i * 7 + j * 3) % n]) in every
+                                // lane of the warp, then x varying by lane too under a mask.
+                                let xs: [f32; 32] = std::array::from_fn(|j| {
+                                    coords[if v == 0 { i } else { (i * 5 + j * 11) % n }]
+                                });
                                 let ys: [f32; 32] =
                                     std::array::from_fn(|j| coords[(i * 7 + j * 3) % n]);
-                                let mut out = [[0u32; 32]; 4];
-                                fast.fetch_lanes(u32::MAX, &xs, &ys, &mut out);
+                                let mask = if v == 0 {
+                                    u32::MAX
+                                } else {
+                                    masks[i % masks.len()]
+                                };
+                                // Lanes outside the mask keep what they held.
+                                let mut out = [[0xdead_beefu32; 32]; 4];
+                                fast.fetch_lanes(mask, &xs, &ys, &mut out);
                                 for l in 0..32 {
+                                    let got = [out[0][l], out[1][l], out[2][l], out[3][l]];
+                                    if mask >> l & 1 == 0 {
+                                        assert_eq!(
+                                            got, [0xdead_beef; 4],
+                                            "lane {l} not in {mask:#x}"
+                                        );
+                                        continue;
+                                    }
                                     let req = TexRequest {
                                         geom: TexGeom::D2,
                                         layer: 0,
@@ -461,12 +499,11 @@ fn fast_path_matches_fetch() {
                                         results: r,
                                     };
                                     let want = fetch(&table, &env, th, smp, &req).unwrap();
-                                    let got = [out[0][l], out[1][l], out[2][l], out[3][l]];
                                     assert_eq!(
                                         got, want,
                                         "{format:?} {read_mode:?} {filter:?} {a0:?}/{a1:?} \
                                          normalized {normalized_coords} sampler {smp:?} {r:?} \
-                                         at ({}, {})",
+                                         mask {mask:#x} at ({}, {})",
                                         xs[l], ys[l]
                                     );
                                     checked += 1;
