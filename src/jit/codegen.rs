@@ -245,9 +245,6 @@ pub(super) struct Gen<'a, 'b> {
     /// The per-pass count of full `bar.sync` arrivals, where the kernel completes uniform
     /// barriers inside the call (`ctabar.rs`).
     pub(super) bar_slot: Option<cranelift_codegen::ir::StackSlot>,
-    /// The deferred arrivals and releases of uniform barriers (`ctabar.rs`), with
-    /// [`Gen::bar_slot`].
-    pub(super) lazy: Option<super::ctabar::Lazy>,
     /// How many times each value is read in the function: as an instruction operand, a
     /// branch condition or a block argument (`use_counts`).
     pub(super) uses: Vec<u32>,
@@ -773,8 +770,7 @@ pub fn generate(
     let param_size = ld(&mut b, types::I64, offset_of!(CtaEnv, param_size));
     // Uniform barriers completed inside the call (`ctabar.rs`): the pass's arrival count.
     let bar_slot = super::ctabar::in_call_completion(f, plan.racecheck)
-        .then(|| super::ctabar::new_slot(&mut b, ptr, env, count));
-    let lazy = bar_slot.map(|_| super::ctabar::Lazy::new(&mut b));
+        .then(|| super::ctabar::new_slot(&mut b, ptr));
     // The warp loop: its `i`-th turn runs warp `first + i` on the state `table[i]` until
     // no lane of it is pending (the dispatcher's exit), then takes the next warp.
     let warp_loop = b.create_block();
@@ -819,24 +815,11 @@ pub fn generate(
     } else {
         dispatch
     };
-    // In a kernel with deferred barrier releases (`ctabar.rs`), the turn's start tests the
-    // resume word first.
-    let turn_start = match (&lazy, bar_slot) {
-        (Some(l), Some(ss)) if warp_start == dispatch => Some((b.create_block(), ss, l.resume)),
-        _ => None,
-    };
-    let first_block = turn_start.map_or(warp_start, |t| t.0);
-    b.ins().brif(differs, set, &[], first_block, &[]);
+    b.ins().brif(differs, set, &[], warp_start, &[]);
     b.switch_to_block(set);
     b.ins()
         .store(TRUSTED(), warp, env, offset_of!(CtaEnv, warp) as i32);
-    b.ins().jump(first_block, &[]);
-    if let Some((start, ss, resume)) = turn_start {
-        b.switch_to_block(start);
-        let word = super::ctabar::resume_word(&mut b, ptr, ss);
-        b.ins()
-            .brif(word, resume, &[BlockArg::Value(word)], dispatch, &[]);
-    }
+    b.ins().jump(warp_start, &[]);
     let e = EnvVals {
         env,
         param_base,
@@ -913,7 +896,6 @@ pub fn generate(
         uniform_mask: None,
         hoist,
         bar_slot,
-        lazy,
         uses: use_counts(f),
         next_cta: restart.map(|w| (preloop.map_or(warp_loop, |(pre, _)| pre), w)),
         stream: None,
@@ -961,10 +943,8 @@ pub fn generate(
         g.gen_stream(plan)?;
         g.hoist.cta.drop_repeats(asked.0, asked.1);
     }
-    // After every block: the per-call range checks they asked for (`ctacheck.rs`), the
-    // deferred barrier work's blocks (`ctabar.rs`).
+    // After every block: the per-call range checks they asked for (`ctacheck.rs`).
     g.gen_cta_checks()?;
-    g.gen_lazy_blocks();
     g.b.seal_all_blocks();
     g.b.finalize(frontend);
     Ok(())
@@ -1107,7 +1087,7 @@ impl Gen<'_, '_> {
     }
 
     /// The CTA's abort flag (`*CtaEnv::abort`, an `i32`: non-zero once the launch stops).
-    pub(super) fn abort_flag(&mut self) -> Value {
+    fn abort_flag(&mut self) -> Value {
         let abort_ptr = self.b.ins().load(
             self.ptr,
             TRUSTED(),
@@ -1166,7 +1146,7 @@ impl Gen<'_, '_> {
             .ins()
             .stack_load(self.ptr, types::I32, self.e.frame, FRAME_TURN);
         let ran = self.b.ins().iadd_imm_s(turn, 1);
-        self.gen_exit_value(ran);
+        self.b.ins().return_(&[ran]);
 
         // Scan the active words.
         self.b.switch_to_block(scan);
