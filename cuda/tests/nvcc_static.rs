@@ -89,18 +89,34 @@ fn lib_dir() -> Option<PathBuf> {
     dir.join("libcuda.so.1").exists().then_some(dir)
 }
 
-#[test]
-fn nvcc_default_static_runtime_runs() {
+/// What every test here needs: nvcc, this build's libcuda.so.1 and a directory for the
+/// programs.
+struct Setup {
+    nvcc: PathBuf,
+    libs: PathBuf,
+    out: PathBuf,
+}
+
+/// The [`Setup`], or `None` after saying why the test is skipped.
+fn setup() -> Option<Setup> {
     let Some(nvcc) = nvcc() else {
-        return skip(
-            "no nvcc 13 (set NVCC or pip install -r cudart/requirements.txt into .venv-nvcc)",
-        );
+        skip("no nvcc 13 (set NVCC or pip install -r cudart/requirements.txt into .venv-nvcc)");
+        return None;
     };
     let Some(libs) = lib_dir() else {
-        return skip("libcuda.so.1 is not built (cargo build --release)");
+        skip("libcuda.so.1 is not built (cargo build --release)");
+        return None;
     };
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-static-test");
     std::fs::create_dir_all(&out).expect("test directory");
+    Some(Setup { nvcc, libs, out })
+}
+
+#[test]
+fn nvcc_default_static_runtime_runs() {
+    let Some(Setup { nvcc, libs, out }) = setup() else {
+        return;
+    };
     for (name, text) in [("reset", RESET), ("driver_errors", DRIVER_ERRORS)] {
         std::fs::write(out.join(format!("{name}.cu")), text).expect("write the program");
     }
@@ -192,16 +208,9 @@ int main() {
 
 #[test]
 fn nvcc_default_arch_reports_the_ptx_target_as_ptx_version() {
-    let Some(nvcc) = nvcc() else {
-        return skip(
-            "no nvcc 13 (set NVCC or pip install -r cudart/requirements.txt into .venv-nvcc)",
-        );
+    let Some(Setup { nvcc, libs, out }) = setup() else {
+        return;
     };
-    let Some(libs) = lib_dir() else {
-        return skip("libcuda.so.1 is not built (cargo build --release)");
-    };
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-static-test");
-    std::fs::create_dir_all(&out).expect("test directory");
     let source = out.join("default_arch.cu");
     std::fs::write(&source, DEFAULT_ARCH).expect("write the program");
     let app = out.join("default_arch_static");
@@ -215,21 +224,14 @@ fn nvcc_default_arch_reports_the_ptx_target_as_ptx_version() {
 /// An `-rdc=true` program under NVIDIA's static runtime, which loads only the device linker's
 /// fatbin: SASS alone for nvcc's default architecture, no entry at all for
 /// `code=compute_80` alone. Neither runs here; the launch fails with the runtime's codes and
-/// ptxjit's message says to build with `--cudart shared` (on stderr for the SASS, which
-/// `CUDA_ERROR_NO_BINARY_FOR_GPU` prints; under `PTXJIT_TRACE` for the empty fatbin, an
-/// invalid image as on NVIDIA's driver).
+/// ptxjit's message says to build with `--cudart shared` (on stderr, once, without tracing:
+/// `CUDA_ERROR_NO_BINARY_FOR_GPU` for the SASS, `CUDA_ERROR_INVALID_IMAGE` for the empty
+/// fatbin, as on NVIDIA's driver).
 #[test]
 fn nvcc_rdc_static_runtime_says_to_use_the_shared_runtime() {
-    let Some(nvcc) = nvcc() else {
-        return skip(
-            "no nvcc 13 (set NVCC or pip install -r cudart/requirements.txt into .venv-nvcc)",
-        );
+    let Some(Setup { nvcc, libs, out }) = setup() else {
+        return;
     };
-    let Some(libs) = lib_dir() else {
-        return skip("libcuda.so.1 is not built (cargo build --release)");
-    };
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-static-test");
-    std::fs::create_dir_all(&out).expect("test directory");
     let source = out.join("rdc.cu");
     std::fs::write(
         &source,
