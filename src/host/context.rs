@@ -1432,8 +1432,13 @@ fn const_addresses_fit_32(k: &ir::Function, symbols: &[u64], file: &str) -> Resu
     let far = |sym: u32| {
         symbols
             .get(sym as usize)
-            .is_some_and(|&a| a.wrapping_sub(GLOBAL_BASE) >= WINDOW_SIZE)
+            .is_some_and(|&a| a != 0 && a.wrapping_sub(GLOBAL_BASE) >= WINDOW_SIZE)
     };
+    // The usual case, every variable within reach (0: not in device memory, e.g. `.shared`):
+    // nothing to follow.
+    if !(0..symbols.len() as u32).any(far) {
+        return Ok(());
+    }
     let mut tainted = vec![false; k.values.len()];
     for (i, inst) in k.insts.iter().enumerate() {
         let from_far = match inst.op {
