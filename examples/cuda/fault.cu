@@ -1,9 +1,12 @@
-// A kernel that writes far before the start of its allocation: the program gets cudaErrorIllegalAddress
-// (sticky for the process: every later call that needs the device gets it too, on any thread, as
-// on NVIDIA's runtime), and ptxjit prints where it happened on stderr, naming the
-// buffer by the call that made it (cudaMalloc). What the
-// kernel printed before the fault is written by the synchronisation that reports it, before
-// anything the host prints afterwards.
+// A kernel that writes far before the start of its allocation: the program gets
+// cudaErrorIllegalAddress (sticky for the process: every later call that needs the device gets it
+// too, on any thread), and ptxjit prints where it happened on stderr, naming the buffer by the call
+// that made it (cudaMalloc). ptxjit's runtime keeps answering cudaGetLastError with the sticky
+// error; NVIDIA's CUDA 13 runtime (nvcc's default --cudart static) clears its per-thread record on
+// the first cudaGetLastError without asking the driver, so there the second one gives cudaSuccess
+// while calls that reach the driver still fail (run.sh builds every example with --cudart shared).
+// What the kernel printed before the fault is written by the synchronisation that reports it,
+// before anything the host prints afterwards.
 #include "check.h"
 #include <thread>
 
