@@ -3,7 +3,9 @@
 //!
 //! Images are decoded by [`ptxjit::host::image`]: PTX text, ptxjit's linked images (what
 //! `cuLinkComplete` returns here), fatbins (or the wrappers nvcc registers), whose PTX entry
-//! for the device's compute capability is loaded, and cubins or SASS-only fatbins, which get
+//! for the device's compute capability is loaded (for an `nvcc -rdc=true` program's wrapper,
+//! the linked PTX of the fatbins it lists: see `wrapper_inputs`), and cubins or SASS-only
+//! fatbins, which get
 //! `CUDA_ERROR_NO_BINARY_FOR_GPU` with a message saying how to get PTX instead. A `CUlibrary` is a `CUmodule` and a `CUkernel` is a
 //! `CUfunction`: the handles are interchangeable.
 
@@ -268,8 +270,12 @@ unsafe fn wrapper_inputs(p: *const u8, name: &str) -> Result<Vec<(String, String
     if crate::tracing() {
         eprintln!(
             "ptxjit: {name}: a version-2 fatbin wrapper (nvcc -rdc=true) whose fatbin has no \
-             PTX for the device ({own_error}): linking {}",
-            inputs.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+             PTX for the device: linking {}",
+            inputs
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
     Ok(inputs)
