@@ -221,11 +221,12 @@ const MAX_PRELINKED: usize = 1 << 16;
 /// (`code=sm_XX`) or, for `code=compute_XX` alone, no entry at all, and its second pointer
 /// is a NULL-terminated array of the fatbins given to the device link (crt/link.stub's
 /// `__cudaPrelinkedFatbins`): one per translation unit, with that file's PTX, plus the
-/// device runtime's (libcudadevrt), which has no PTX for most devices. NVIDIA's runtime,
-/// as nvcc's default `--cudart static` links it into the program, passes the wrapper to
-/// `cuLibraryLoadData`; ptxjit's runtime passes it to `cuModuleLoadData`. Listed fatbins
-/// without PTX for the device are left out (their kernels cannot be launched); when none
-/// has any, the first one's error is returned.
+/// device runtime's (libcudadevrt). NVIDIA's runtime, as nvcc's default `--cudart static`
+/// links it into the program, passes the wrapper to `cuLibraryLoadData`; ptxjit's runtime
+/// passes it to `cuModuleLoadData`. Listed fatbins without PTX for the device are left out
+/// (their kernels cannot be launched), and so is the device runtime's PTX (CUDA 13.5's has
+/// compute_121 PTX), as `cudadevrt` link inputs are: ptxjit supplies its helpers itself.
+/// When no listed fatbin is left, the first one's error is returned.
 ///
 /// # Safety
 /// `p` points to a wrapper (the API's contract: a program hands over the wrapper nvcc
@@ -258,6 +259,11 @@ unsafe fn wrapper_inputs(p: *const u8, name: &str) -> Result<Vec<(String, String
         // SAFETY: the list holds fatbin addresses.
         let bytes = unsafe { fatbin_at(f as *const u8)? };
         match device_ptx(bytes, &format!("{name}, linked fatbin {i}"))? {
+            Ok((n, ptx)) if ptx.contains(DEVICE_RUNTIME_MARK) => {
+                if crate::tracing() {
+                    eprintln!("ptxjit: {n}: the device runtime (libcudadevrt), left out");
+                }
+            }
             Ok(input) => inputs.push(input),
             Err(e) => {
                 first_error.get_or_insert(e);
@@ -280,6 +286,11 @@ unsafe fn wrapper_inputs(p: *const u8, name: &str) -> Result<Vec<(String, String
     }
     Ok(inputs)
 }
+
+/// What marks the device runtime's PTX among an `-rdc=true` program's linked fatbins
+/// (libcudadevrt's `cuda_device_runtime.cu`, which the device link always includes): nvcc
+/// names its internal functions after that file (`__nv_static_51__…_cuda_device_runtime_cu_…`).
+const DEVICE_RUNTIME_MARK: &str = "_cuda_device_runtime_cu_";
 
 /// The PTX entry of a fatbin for the device, as one input named after `name` and the entry
 /// (`Ok(Ok(..))`), or why the fatbin has none that runs on the device (`Ok(Err(..))`: SASS

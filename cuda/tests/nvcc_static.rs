@@ -229,7 +229,8 @@ fn nvcc_default_arch_reports_the_ptx_target_as_ptx_version() {
 /// instead. The programs are examples/cuda/rdc (a kernel calling a device function of
 /// another file) and examples/cuda/rdc_symbols (three files: `extern` `__device__`,
 /// `__constant__` and `__managed__` variables, reached from the host by symbol), each built
-/// both ways, checked against host computations on both engines.
+/// both ways, checked against host computations on both engines, and at compute capability
+/// 12.1, for which the device runtime's fatbin, also listed, has PTX.
 #[test]
 fn nvcc_rdc_static_runtime_links_the_translation_units() {
     let Some(Setup { nvcc, libs, out }) = setup() else {
@@ -262,6 +263,19 @@ fn nvcc_rdc_static_runtime_links_the_translation_units() {
                     "{example} {arch} ({engine}): {stderr}"
                 );
             }
+            // At compute capability 12.1 the device runtime's fatbin (also listed) has PTX
+            // for the device, compute_121, which is left out as a cudadevrt link input is.
+            let run = std::process::Command::new(&app)
+                .env("LD_LIBRARY_PATH", &libs)
+                .env("PTXJIT_CC", "12.1")
+                .output()
+                .expect("run the program");
+            let stdout = String::from_utf8_lossy(&run.stdout);
+            assert!(
+                run.status.success() && stdout.lines().any(|l| l == "PASS"),
+                "{example} {arch} at 12.1: {stdout}\n{}",
+                String::from_utf8_lossy(&run.stderr)
+            );
         }
     }
 }
