@@ -3,7 +3,9 @@
 //!
 //! Images are decoded by [`ptxjit::host::image`]: PTX text, ptxjit's linked images (what
 //! `cuLinkComplete` returns here), fatbins (or the wrappers nvcc registers), whose PTX entry
-//! for the device's compute capability is loaded, and cubins or SASS-only fatbins, which get
+//! for the device's compute capability is loaded (for an `nvcc -rdc=true` program's wrapper,
+//! the linked PTX of the fatbins it lists: see `wrapper_inputs`), and cubins or SASS-only
+//! fatbins, which get
 //! `CUDA_ERROR_NO_BINARY_FOR_GPU` with a message saying how to get PTX instead. A `CUlibrary` is a `CUmodule` and a `CUkernel` is a
 //! `CUfunction`: the handles are interchangeable.
 
@@ -112,12 +114,9 @@ fn image_fail(e: ImageError) -> Fail {
 /// The PTX entry of a fatbin for the device's compute capability, as one input named after
 /// `name` and the entry.
 fn fatbin_inputs(bytes: &[u8], name: &str) -> Result<Vec<(String, String)>, Fail> {
-    let (major, minor) = crate::device::compute_capability();
-    let fatbin = fatbin::Fatbin::parse(bytes).map_err(image_fail)?;
-    let (entry, ptx) = fatbin
-        .ptx((major as u32, minor as u32))
-        .map_err(image_fail)?;
-    Ok(vec![(format!("{name} ({})", entry.describe()), ptx)])
+    device_ptx(bytes, name)?
+        .map(|input| vec![input])
+        .map_err(image_fail)
 }
 
 /// The fatbin at `p`, or the one the fatbin wrapper at `p` points to, its size from its
@@ -202,9 +201,113 @@ unsafe fn read_image_kinds(p: *const c_void, name: &str) -> Result<Vec<(String, 
             image::read_linked(all).map_err(image_fail)
         }
         ImageKind::Cubin => Err(image_fail(ImageError::cubin())),
-        ImageKind::Fatbin | ImageKind::FatbinWrapper => {
-            // SAFETY: classify found a fatbin's or a wrapper's magic.
-            fatbin_inputs(unsafe { fatbin_at(bytes)? }, name)
+        // SAFETY: classify found a fatbin's magic.
+        ImageKind::Fatbin => fatbin_inputs(unsafe { fatbin_at(bytes)? }, name),
+        // SAFETY: classify found a wrapper's magic.
+        ImageKind::FatbinWrapper => unsafe { wrapper_inputs(bytes, name) },
+    }
+}
+
+/// The most fatbins a version-2 wrapper's list is read for: a list without its NULL within
+/// this many entries is no list nvcc made.
+const MAX_PRELINKED: usize = 1 << 16;
+
+/// The (name, PTX) inputs of the fatbin wrapper (`__fatBinC_Wrapper_t`) at `p`: its fatbin's
+/// PTX entry for the device or, for a version-2 wrapper whose fatbin holds none, the PTX of
+/// each fatbin it lists, to be linked as one module.
+///
+/// A version-2 wrapper (`FATBINC_LINK_VERSION`) is what an `nvcc -rdc=true` program
+/// registers: its fatbin is the device linker's (nvlink's) output, which holds SASS alone
+/// (`code=sm_XX`) or, for `code=compute_XX` alone, no entry at all, and its second pointer
+/// is a NULL-terminated array of the fatbins given to the device link (crt/link.stub's
+/// `__cudaPrelinkedFatbins`): one per translation unit, with that file's PTX, plus the
+/// device runtime's (libcudadevrt). NVIDIA's runtime, as nvcc's default `--cudart static`
+/// links it into the program, passes the wrapper to `cuLibraryLoadData`; ptxjit's runtime
+/// passes it to `cuModuleLoadData`. Listed fatbins without PTX for the device are left out
+/// (their kernels cannot be launched), and so is the device runtime's PTX (CUDA 13.5's has
+/// compute_121 PTX), as `cudadevrt` link inputs are: ptxjit supplies its helpers itself.
+/// When no listed fatbin is left, the first one's error is returned.
+///
+/// # Safety
+/// `p` points to a wrapper (the API's contract: a program hands over the wrapper nvcc
+/// registered), whose pointers point to fatbins and, for version 2, to the array.
+unsafe fn wrapper_inputs(p: *const u8, name: &str) -> Result<Vec<(String, String)>, Fail> {
+    // SAFETY: a wrapper is WRAPPER_BYTES long.
+    let w = unsafe { std::slice::from_raw_parts(p, fatbin::WRAPPER_BYTES) };
+    let w = fatbin::Wrapper::parse(w).map_err(image_fail)?;
+    // SAFETY: a valid wrapper points to a fatbin.
+    let own = unsafe { fatbin_at(w.data as usize as *const u8)? };
+    let list = w.filename_or_fatbins as usize as *const usize;
+    let own_error = match device_ptx(own, name)? {
+        Ok(input) => return Ok(vec![input]),
+        Err(e) if w.version == 2 && !list.is_null() => e,
+        Err(e) => return Err(image_fail(e)),
+    };
+    let (mut inputs, mut first_error) = (vec![], None);
+    for i in 0.. {
+        if i == MAX_PRELINKED {
+            return Err(image_fail(ImageError::Invalid(format!(
+                "the version-2 fatbin wrapper at {p:?} lists more than {MAX_PRELINKED} fatbins \
+                 (no NULL ends its list at {list:?})"
+            ))));
+        }
+        // SAFETY: a version-2 wrapper's list is NULL-terminated; i is before its NULL.
+        let f = unsafe { list.add(i).read_unaligned() };
+        if f == 0 {
+            break;
+        }
+        // SAFETY: the list holds fatbin addresses.
+        let bytes = unsafe { fatbin_at(f as *const u8)? };
+        match device_ptx(bytes, &format!("{name}, linked fatbin {i}"))? {
+            Ok((n, ptx)) if ptx.contains(DEVICE_RUNTIME_MARK) => {
+                if crate::tracing() {
+                    eprintln!("ptxjit: {n}: the device runtime (libcudadevrt), left out");
+                }
+            }
+            Ok(input) => inputs.push(input),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    if inputs.is_empty() {
+        return Err(image_fail(first_error.unwrap_or(own_error)));
+    }
+    if crate::tracing() {
+        eprintln!(
+            "ptxjit: {name}: a version-2 fatbin wrapper (nvcc -rdc=true) whose fatbin has no \
+             PTX for the device: linking {}",
+            inputs
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok(inputs)
+}
+
+/// What marks the device runtime's PTX among an `-rdc=true` program's linked fatbins
+/// (libcudadevrt's `cuda_device_runtime.cu`, which the device link always includes): nvcc
+/// names its internal functions after that file (`__nv_static_51__…_cuda_device_runtime_cu_…`).
+const DEVICE_RUNTIME_MARK: &str = "_cuda_device_runtime_cu_";
+
+/// The PTX entry of a fatbin for the device, as one input named after `name` and the entry
+/// (`Ok(Ok(..))`), or why the fatbin has none that runs on the device (`Ok(Err(..))`: SASS
+/// only, PTX for newer architectures only, or no entry at all). Errors: a fatbin that does
+/// not parse, or whose chosen entry does not decompress or is not text.
+fn device_ptx(bytes: &[u8], name: &str) -> Result<Result<(String, String), ImageError>, Fail> {
+    let (major, minor) = crate::device::compute_capability();
+    let cc = (major as u32, minor as u32);
+    let fatbin = fatbin::Fatbin::parse(bytes).map_err(image_fail)?;
+    match fatbin.select_ptx(cc) {
+        Ok(_) => {
+            let (entry, ptx) = fatbin.ptx(cc).map_err(image_fail)?;
+            Ok(Ok((format!("{name} ({})", entry.describe()), ptx)))
+        }
+        // select_ptx reads no entry's data: every error of its own says what is missing.
+        Err(e @ (ImageError::Sass(_) | ImageError::NoPtxForDevice(_) | ImageError::Invalid(_))) => {
+            Ok(Err(e))
         }
     }
 }

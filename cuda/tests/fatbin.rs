@@ -182,6 +182,101 @@ fn wrappers_point_to_their_fatbins() {
     }
 }
 
+/// A version-2 wrapper, as an `nvcc -rdc=true` program registers it: its fatbin is the
+/// device linker's (SASS, or no entry at all for `code=compute_XX` alone) and it lists the
+/// fatbins that were linked, NULL-terminated. The driver loads the PTX of the listed fatbins
+/// that have PTX for the device (the device runtime's has none for compute capability 8.0:
+/// `specific.fatbin` stands for it here) and leaves the others out; a wrapper's own PTX for
+/// the device comes first, and without any PTX the load fails as for a SASS-only fatbin.
+#[test]
+fn prelinked_wrappers_load_the_ptx_of_their_listed_fatbins() {
+    setup();
+    let sass = fatbin("sass.fatbin");
+    let specific = fatbin("specific.fatbin");
+    let ptx = fatbin("ptx-zstd.fatbin");
+    let multi = fatbin("multi.fatbin");
+    // The device linker's output for code=compute_80 alone: a fatbin header, no entries.
+    let empty: [u64; 2] = [u64::from(0xBA55_ED50u32) | (1 << 32) | (16 << 48), 0];
+    let wrapper = |data: &[u64], list: &[*const u64]| Wrapper {
+        magic: 0x4662_43B1,
+        version: 2,
+        data: data.as_ptr(),
+        filename_or_fatbins: list.as_ptr().cast(),
+    };
+    let linked = [sass.as_ptr(), specific.as_ptr(), ptx.as_ptr(), null()];
+    for (what, data) in [("SASS", &sass[..]), ("no entry", &empty[..])] {
+        let w = wrapper(data, &linked);
+        let mut m = 0u64;
+        unsafe {
+            let p = (&w as *const Wrapper).cast();
+            assert_eq!(
+                cuLibraryLoadData(
+                    &mut m,
+                    p,
+                    null_mut(),
+                    null_mut(),
+                    0,
+                    null_mut(),
+                    null_mut(),
+                    0
+                ),
+                CUDA_SUCCESS,
+                "{what}"
+            );
+            check_axpy_sq(m, what);
+            assert_eq!(arch(m), 800, "{what}");
+            assert_eq!(cuModuleLoadData(&mut m, p), CUDA_SUCCESS, "{what}");
+            check_axpy_sq(m, what);
+        }
+    }
+    // Its own fatbin's PTX for the device (compute_80 of multi.fatbin) wins: the list, here
+    // SASS only, is not read.
+    let sass_only = [sass.as_ptr(), null()];
+    let w = wrapper(&multi, &sass_only);
+    let mut m = 0u64;
+    unsafe {
+        assert_eq!(
+            cuModuleLoadData(&mut m, (&w as *const Wrapper).cast()),
+            CUDA_SUCCESS
+        );
+    }
+    assert_eq!(arch(m), 800);
+    // No PTX for the device anywhere: the first listed fatbin's reason.
+    for list in [
+        &sass_only[..],
+        &[specific.as_ptr(), sass.as_ptr(), null()][..],
+    ] {
+        let w = wrapper(&sass, list);
+        let mut log = vec![0u8; 1024];
+        let opts = [5u32, 6u32]; // CU_JIT_ERROR_LOG_BUFFER, its size
+        let mut vals = [log.as_mut_ptr().cast::<c_void>(), 1024usize as *mut c_void];
+        let r = unsafe {
+            cuModuleLoadDataEx(
+                &mut m,
+                (&w as *const Wrapper).cast(),
+                2,
+                opts.as_ptr(),
+                vals.as_mut_ptr(),
+            )
+        };
+        assert_eq!(r, CUDA_ERROR_NO_BINARY_FOR_GPU);
+        let text = unsafe { CStr::from_ptr(log.as_ptr().cast()) }.to_string_lossy();
+        let first = if list.len() == 2 {
+            "sm_80 SASS"
+        } else {
+            "compute_90a PTX"
+        };
+        assert!(text.contains(first), "{text}");
+    }
+    // A version-1 wrapper has no list: its second pointer (a file name) is never followed.
+    let w = Wrapper {
+        version: 1,
+        ..wrapper(&sass, &linked)
+    };
+    let r = unsafe { cuModuleLoadData(&mut m, (&w as *const Wrapper).cast()) };
+    assert_eq!(r, CUDA_ERROR_NO_BINARY_FOR_GPU);
+}
+
 #[test]
 fn the_linker_takes_fatbins() {
     setup();

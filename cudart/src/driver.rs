@@ -71,10 +71,6 @@ driver_api! {
     cuLibraryGetKernelCount(*mut c_uint, H);
     cuLibraryEnumerateKernels(*mut H, c_uint, H);
     cuKernelSetAttribute(c_int, c_int, H, c_int);
-    cuLinkCreate_v2(c_uint, *const c_uint, *mut *mut c_void, *mut H);
-    cuLinkAddData_v2(H, c_uint, *mut c_void, usize, *const c_char, c_uint, *const c_uint, *mut *mut c_void);
-    cuLinkComplete(H, *mut *mut c_void, *mut usize);
-    cuLinkDestroy(H);
     cuFuncGetAttribute(*mut c_int, c_int, H);
     cuFuncSetAttribute(H, c_int, c_int);
     cuFuncSetCacheConfig(H, c_int);

@@ -235,17 +235,10 @@ fn module(index: usize) -> Result<u64, Fail> {
         return Err(Fail::new(code, format!("fatbin {index} did not load")));
     }
     let mut m = 0u64;
-    // The driver says why an image without PTX does not load (once per process); the
-    // linked fatbins of a relocatable program are added one by one, so that case is said here.
-    // SAFETY: the wrapper nvcc registered.
-    let loaded = match unsafe { prelinked(wrapper) } {
-        Some(list) => link_prelinked(&list, &mut m).inspect_err(|e| {
-            if e.code == cudaErrorNoKernelImageForDevice {
-                say_no_ptx();
-            }
-        }),
-        None => cu!(cuModuleLoadData(&mut m, wrapper as *const c_void)),
-    };
+    // The driver reads the wrapper: the PTX of its fatbin for the device or, for a
+    // `-rdc=true` program's version-2 wrapper, that of the fatbins it lists, linked; it says
+    // why an image without PTX does not load (once per process).
+    let loaded = cu!(cuModuleLoadData(&mut m, wrapper as *const c_void));
     if let Err(e) = loaded {
         with(|r| r.fatbins[index].failed = Some(e.code));
         return Err(e);
@@ -265,98 +258,6 @@ fn module(index: usize) -> Result<u64, Fail> {
         unsafe { *(slot as *mut u64) = dptr };
     }
     Ok(m)
-}
-
-/// The per-translation-unit fatbins of a `-rdc=true` program: its registered wrapper
-/// (`__fatBinC_Wrapper_t`: magic, version, data, then for version 2 a NULL-terminated list of
-/// the fatbins `nvcc -dlink` was given) is the device-linked fatbin, which holds no PTX (the
-/// device linker links SASS); the PTX to link is in the listed fatbins.
-///
-/// # Safety
-/// `wrapper` is the address nvcc passed to `__cudaRegisterFatBinary`.
-unsafe fn prelinked(wrapper: usize) -> Option<Vec<usize>> {
-    let w = wrapper as *const u32;
-    // SAFETY: a wrapper is 24 bytes: magic, version, data pointer, list pointer.
-    let (magic, version) = unsafe { (*w, *w.add(1)) };
-    if magic != 0x466243b1 || version != 2 {
-        return None;
-    }
-    // SAFETY: as above.
-    let list = unsafe { *(wrapper as *const *const usize).add(2) };
-    if list.is_null() {
-        return None;
-    }
-    let mut out = Vec::new();
-    // SAFETY: a NULL-terminated array of fatbin addresses (crt/link.stub).
-    while let p @ 1.. = unsafe { *list.add(out.len()) } {
-        out.push(p);
-    }
-    Some(out)
-}
-
-/// Prints why the program's linked fatbins do not load.
-fn say_no_ptx() {
-    eprintln!(
-        "ptxjit: the program's fatbin holds no PTX this device can run: only SASS (GPU \
-                 machine code, which ptxjit cannot run) or PTX for a newer architecture than \
-                 the device's compute capability; build it with PTX, e.g. nvcc \
-                 -gencode arch=compute_80,code=compute_80 (or add code=compute_XX next to \
-                 code=sm_XX), or raise the device's capability (ptxjit exec --cc 9.0, \
-                 PTXJIT_CC=9.0) for newer PTX"
-    );
-}
-
-/// Links the PTX of `fatbins` with the driver's linker (`.extern` functions resolved across
-/// them) and loads the result. A fatbin with no PTX (the device runtime's SASS-only objects)
-/// is left out; its functions are not launchable here.
-fn link_prelinked(fatbins: &[usize], m: &mut u64) -> crate::RtResult {
-    let mut state = 0u64;
-    cu!(cuLinkCreate_v2(
-        0,
-        std::ptr::null(),
-        std::ptr::null_mut(),
-        &mut state
-    ))?;
-    let result = (|| {
-        let mut added = 0;
-        for &f in fatbins {
-            // SAFETY: a fatbin starts with its 16-byte header: magic, version, header size
-            // (u16 at 6), then the size of what follows it (u64 at 8).
-            let size = unsafe {
-                let p = f as *const u8;
-                u16::from_ne_bytes([*p.add(6), *p.add(7)]) as usize
-                    + u64::from_ne_bytes(std::array::from_fn(|i| *p.add(8 + i))) as usize
-            };
-            // CU_JIT_INPUT_FATBINARY = 2.
-            match cu!(cuLinkAddData_v2(
-                state,
-                2,
-                f as *mut c_void,
-                size,
-                c"fatbin".as_ptr(),
-                0,
-                std::ptr::null(),
-                std::ptr::null_mut()
-            )) {
-                Ok(()) => added += 1,
-                Err(e)
-                    if e.code == cudaErrorNoKernelImageForDevice
-                        || e.code == cudaErrorInvalidKernelImage => {}
-                Err(e) => return Err(e),
-            }
-        }
-        if added == 0 {
-            return Err(Fail::new(
-                cudaErrorNoKernelImageForDevice,
-                "no linked fatbin holds PTX",
-            ));
-        }
-        let (mut image, mut size) = (std::ptr::null_mut(), 0usize);
-        cu!(cuLinkComplete(state, &mut image, &mut size))?;
-        cu!(cuModuleLoadData(m, image))
-    })();
-    let _ = cu!(cuLinkDestroy(state));
-    result
 }
 
 /// The driver's function handle for the kernel whose host stub is at `host_fun`. Errors:

@@ -67,6 +67,8 @@ build_all() {
   build sass_and_ptx -gencode arch=compute_80,code=[sm_80,compute_80] "$SRC/vector_add.cu" || fails=$((fails + 1))
   build sass_only -gencode arch=compute_80,code=sm_80 "$SRC/sass_only.cu" || fails=$((fails + 1))
   build rdc -rdc=true $PTX "$SRC/rdc/main.cu" "$SRC/rdc/helper.cu" || fails=$((fails + 1))
+  build rdc_symbols -rdc=true $PTX "$SRC/rdc_symbols/main.cu" "$SRC/rdc_symbols/helper.cu" \
+    "$SRC/rdc_symbols/vars.cu" || fails=$((fails + 1))
   # Thread block clusters need compute capability 9.0: PTX for compute_90, run with --cc 9.0.
   build cluster -gencode arch=compute_90,code=compute_90 "$SRC/cluster.cu" || fails=$((fails + 1))
 }
@@ -104,7 +106,7 @@ check() { # name, engine, runner...
 }
 
 build_all
-for name in "${PLAIN[@]}" thrust_sort mixed sass_and_ptx sass_only rdc cuda12_host; do
+for name in "${PLAIN[@]}" thrust_sort mixed sass_and_ptx sass_only rdc rdc_symbols cuda12_host; do
   [ -x "$BUILD/$name" ] || continue
   for engine in jit interp; do
     check "$name" "$engine" "$PTXJIT" exec --engine "$engine" --

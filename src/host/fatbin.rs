@@ -420,9 +420,10 @@ impl<'a> Fatbin<'a> {
             let sass = self.list(|k| k == EntryKind::Elf);
             return Err(if sass.is_empty() {
                 invalid(format!(
-                    "no PTX or SASS entry among its {} entries (an nvcc -rdc=true program \
-                     built with only code=compute_XX: build it with --cudart shared, whose \
-                     runtime links the PTX of each translation unit)",
+                    "no PTX or SASS entry among its {} entries (the device linker's output \
+                     for an nvcc -rdc=true program built with code=compute_XX alone is such \
+                     a fatbin: its PTX is in the fatbins its version-2 wrapper lists, which \
+                     the driver links when given the wrapper)",
                     self.entries.len()
                 ))
             } else {
