@@ -309,3 +309,28 @@ fn pitched_and_linear_textures_need_aligned_pointers_and_pitches() {
         assert_eq!(cuMemFree_v2(d), CUDA_SUCCESS);
     }
 }
+
+#[test]
+fn stream_and_event_flags_outside_the_documented_ones_are_refused() {
+    use cuda::stream::*;
+    setup();
+    unsafe {
+        // cuStreamCreate: CU_STREAM_DEFAULT (0) and CU_STREAM_NON_BLOCKING (1) only.
+        let mut s = 0u64;
+        assert_eq!(cuStreamCreate(&mut s, 2), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuStreamCreate(&mut s, 77), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(
+            cuStreamCreateWithPriority(&mut s, 4, 0),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(cuStreamCreate(&mut s, 1), CUDA_SUCCESS);
+        assert_eq!(cuStreamDestroy_v2(s), CUDA_SUCCESS);
+        // cuEventCreate: BLOCKING_SYNC 1, DISABLE_TIMING 2, INTERPROCESS 4 with DISABLE_TIMING.
+        let mut e = 0u64;
+        assert_eq!(cuEventCreate(&mut e, 0x80), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuEventCreate(&mut e, 4), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuEventCreate(&mut e, 5), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuEventCreate(&mut e, 7), CUDA_SUCCESS);
+        assert_eq!(cuEventDestroy_v2(e), CUDA_SUCCESS);
+    }
+}

@@ -54,9 +54,15 @@ exports! { cudaFreeAsync, cudaFreeAsync_ptsz => fn(p: *mut c_void, stream: u64) 
 
 exports! { cudaMallocManaged => fn(p: *mut *mut c_void, size: usize, flags: c_uint) {
     context()?;
+    // cudaMemAttachGlobal (1) or cudaMemAttachHost (2), as documented; 0 is refused as
+    // NVIDIA's runtime refuses it (C++'s default argument is cudaMemAttachGlobal).
+    if flags != 1 && flags != 2 {
+        return Err(Fail::new(
+            cudaErrorInvalidValue,
+            format!("cudaMallocManaged flags {flags:#x}: must be cudaMemAttachGlobal (1) or cudaMemAttachHost (2)"),
+        ));
+    }
     let mut d = 0u64;
-    // cudaMemAttachGlobal (1) is the default.
-    let flags = if flags == 0 { 1 } else { flags };
     cu!(cuMemAllocManaged(&mut d, size, flags))?;
     crate::driver::label_allocation(d, c"cudaMallocManaged");
     unsafe { crate::out(p, d as *mut c_void) }
