@@ -1,8 +1,9 @@
 // Arguments NVIDIA's runtime and driver refuse with cudaErrorInvalidValue, as documented (and,
 // for the runtime's own checks, as NVIDIA's libcudart answers them): event, stream, managed
 // memory and device flags outside the valid sets, and a pitched texture whose pointer or pitch
-// breaks cudaDeviceProp::textureAlignment / texturePitchAlignment. Each refused call must leave
-// the runtime usable; the valid forms beside them must succeed.
+// breaks cudaDeviceProp::textureAlignment / texturePitchAlignment; and a peer copy naming a
+// device that does not exist (cudaErrorInvalidDevice). Each refused call must leave the
+// runtime usable; the valid forms beside them must succeed.
 #include "check.h"
 
 #define REFUSED(call)                                                                \
@@ -41,6 +42,17 @@ int main() {
   CHECK(cudaMallocManaged(&m, 64, cudaMemAttachHost));
   CHECK(cudaFree(m));
   REFUSED(cudaSetDeviceFlags(0x1000));
+
+  int devices = 0;
+  CHECK(cudaGetDeviceCount(&devices));
+  int* peer;
+  CHECK(cudaMalloc(&peer, 2 * sizeof(int)));
+  EXPECT(cudaMemcpyPeer(peer, devices, peer + 1, 0, sizeof(int)) == cudaErrorInvalidDevice);
+  EXPECT(cudaGetLastError() == cudaErrorInvalidDevice);
+  EXPECT(cudaMemcpyPeerAsync(peer, 0, peer + 1, -1, sizeof(int), 0) == cudaErrorInvalidDevice);
+  EXPECT(cudaGetLastError() == cudaErrorInvalidDevice);
+  CHECK(cudaMemcpyPeer(peer, 0, peer + 1, 0, sizeof(int)));
+  CHECK(cudaFree(peer));
 
   // A 13 x 4 float image: 52-byte rows. cudaMalloc's pointer with a 52-byte pitch breaks
   // texturePitchAlignment; cudaMallocPitch's pitch and pointer meet both rules.
