@@ -89,6 +89,18 @@ pub fn reserved_shared() -> i32 {
 /// Shared memory a block may use without opting in (bytes).
 pub const SHARED_PER_BLOCK: i32 = 48 * 1024;
 
+/// `CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT`: the alignment in bytes that `cuTexObjectCreate`
+/// requires of a linear or pitched resource's `devPtr`.
+pub const TEXTURE_ALIGNMENT: i32 = 512;
+
+/// `CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT`: the alignment in bytes that
+/// `cuTexObjectCreate` requires of a pitched resource's `pitchInBytes`.
+pub const TEXTURE_PITCH_ALIGNMENT: i32 = 32;
+
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH`: the largest `pitchInBytes` of a
+/// pitched texture resource, in bytes.
+pub const MAX_TEXTURE2D_LINEAR_PITCH: i32 = 2 << 20;
+
 /// (opt-in shared memory per block, shared memory per SM), in bytes, for the reported
 /// capability (CUDA C++ Programming Guide, "Compute Capabilities", technical specifications).
 pub fn shared_limits() -> (i32, i32) {
@@ -118,7 +130,7 @@ pub fn attribute(attr: i32) -> Option<i32> {
         11 => i32::MAX,                     // MAX_PITCH
         12 => 65536,                        // MAX_REGISTERS_PER_BLOCK
         13 => 1_000_000,                    // CLOCK_RATE (kHz)
-        14 => 512,                          // TEXTURE_ALIGNMENT
+        14 => TEXTURE_ALIGNMENT,            // TEXTURE_ALIGNMENT
         15 => 1,                            // GPU_OVERLAP
         16 => sm_count(),                   // MULTIPROCESSOR_COUNT
         17 => 0,                            // KERNEL_EXEC_TIMEOUT
@@ -149,7 +161,7 @@ pub fn attribute(attr: i32) -> Option<i32> {
         47 | 48 => 8192,                    // MAXIMUM_TEXTURE3D_*_ALTERNATE
         49 => 32768,                        // MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE
         50 => 0,                            // PCI_DOMAIN_ID
-        51 => 32,                           // TEXTURE_PITCH_ALIGNMENT
+        51 => TEXTURE_PITCH_ALIGNMENT,      // TEXTURE_PITCH_ALIGNMENT
         52 | 53 => 32768,                   // MAXIMUM_TEXTURECUBEMAP_*WIDTH
         54 => 2046,                         // MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS
         55 | 56 => 32768,                   // MAXIMUM_SURFACE1D/2D_WIDTH
@@ -161,7 +173,7 @@ pub fn attribute(attr: i32) -> Option<i32> {
         68 => 2046,                         // MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS
         69 => 1 << 27,                      // MAXIMUM_TEXTURE1D_LINEAR_WIDTH
         70 | 71 => 131072,                  // MAXIMUM_TEXTURE2D_LINEAR_WIDTH/HEIGHT
-        72 => 2 << 20,                      // MAXIMUM_TEXTURE2D_LINEAR_PITCH
+        72 => MAX_TEXTURE2D_LINEAR_PITCH,   // MAXIMUM_TEXTURE2D_LINEAR_PITCH
         73 | 74 => 32768,                   // MAXIMUM_TEXTURE2D_MIPMAPPED_*
         75 => major,                        // COMPUTE_CAPABILITY_MAJOR
         76 => minor,                        // COMPUTE_CAPABILITY_MINOR

@@ -11,8 +11,23 @@ use crate::{out, Fail};
 use std::ffi::{c_float, c_int, c_uint, c_void};
 use std::time::Instant;
 
+/// `CU_STREAM_DEFAULT` (0) and `CU_STREAM_NON_BLOCKING` (1), the flags `cuStreamCreate`
+/// documents; any other bit is `CUDA_ERROR_INVALID_VALUE`.
+fn stream_flags(flags: c_uint) -> Result<(), Fail> {
+    if flags & !1 == 0 {
+        return Ok(());
+    }
+    Err(Fail::new(
+        CUDA_ERROR_INVALID_VALUE,
+        format!(
+            "stream flags {flags:#x}: only CU_STREAM_DEFAULT (0) and CU_STREAM_NON_BLOCKING (1) are valid"
+        ),
+    ))
+}
+
 exports! { cuStreamCreate => fn(ps: *mut u64, flags: c_uint) {
     let h = with_context(|d| {
+        stream_flags(flags)?;
         let h = d.handle(Kind::Stream);
         d.streams.insert(h, StreamState { flags, priority: 0 });
         d.own(Owned::Stream(h));
@@ -23,6 +38,7 @@ exports! { cuStreamCreate => fn(ps: *mut u64, flags: c_uint) {
 
 exports! { cuStreamCreateWithPriority => fn(ps: *mut u64, flags: c_uint, priority: c_int) {
     let h = with_context(|d| {
+        stream_flags(flags)?;
         let h = d.handle(Kind::Stream);
         d.streams.insert(h, StreamState { flags, priority: priority.clamp(-5, 0) });
         d.own(Owned::Stream(h));
@@ -185,6 +201,20 @@ exports! { cuLaunchHostFunc_v2, cuLaunchHostFunc_v2_ptsz => fn(s: u64, f: HostFn
 
 exports! { cuEventCreate => fn(pe: *mut u64, flags: c_uint) {
     let h = with_context(|d| {
+        // CU_EVENT_BLOCKING_SYNC 1, _DISABLE_TIMING 2, _INTERPROCESS 4, which needs
+        // _DISABLE_TIMING beside it (cuEventCreate's documentation).
+        if flags & !7 != 0 {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!("event flags {flags:#x}: only CU_EVENT_BLOCKING_SYNC (1), CU_EVENT_DISABLE_TIMING (2) and CU_EVENT_INTERPROCESS (4) are valid"),
+            ));
+        }
+        if flags & 6 == 4 {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                "event flags: CU_EVENT_INTERPROCESS must be given with CU_EVENT_DISABLE_TIMING",
+            ));
+        }
         let h = d.handle(Kind::Event);
         d.events.insert(h, EventState { flags, recorded: None });
         d.own(Owned::Event(h));

@@ -6,6 +6,7 @@
 //! texture and surface objects are the runtime's handles over such resources (or over linear
 //! and pitched device memory), so kernels' `tex`/`suld`/`sust` read them as on a GPU.
 
+use crate::device::{MAX_TEXTURE2D_LINEAR_PITCH, TEXTURE_ALIGNMENT, TEXTURE_PITCH_ALIGNMENT};
 use crate::errors::*;
 use crate::exports;
 use crate::memory::device_range;
@@ -556,6 +557,30 @@ const RES_MIPMAPPED: c_uint = 1;
 const RES_LINEAR: c_uint = 2;
 const RES_PITCH2D: c_uint = 3;
 
+/// `cuTexObjectCreate`'s rule for a linear or pitched resource (`kind`): its `devPtr` must be
+/// aligned to `CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT`, else `CUDA_ERROR_INVALID_VALUE`. An
+/// allocation's start meets it on a GPU (`cudaMalloc`'s pointers need no texture offset), and
+/// ptxjit aligns allocations to 256 bytes only, so the rule is applied to the offset of `ptr`
+/// in its allocation; an address in no allocation is left to the range check.
+fn texture_base_aligned(d: &Driver, ptr: u64, kind: &str) -> Result<(), Fail> {
+    let align = TEXTURE_ALIGNMENT as u64;
+    let m = d.host.memory();
+    let Some((a, within)) = m.allocation_at(ptr) else {
+        return Ok(());
+    };
+    if within % align == 0 {
+        return Ok(());
+    }
+    Err(Fail::new(
+        CUDA_ERROR_INVALID_VALUE,
+        format!(
+            "{kind} texture: devPtr {ptr:#x} is {within} bytes into '{}', not aligned to \
+             CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT ({align} bytes)",
+            a.label
+        ),
+    ))
+}
+
 /// The resource a `CUDA_RESOURCE_DESC` names, with its array's flags (0 for memory).
 fn resource(d: &Driver, r: &ResourceDescC) -> Result<(ResourceDesc, c_uint), Fail> {
     let word = |i: usize| r.res[i];
@@ -570,6 +595,7 @@ fn resource(d: &Driver, r: &ResourceDescC) -> Result<(ResourceDesc, c_uint), Fai
             // devPtr, format, numChannels, sizeInBytes.
             let (ptr, format, channels, size) = (word(0), low(1), high(1), word(2));
             let f = channel_format(format, channels)?;
+            texture_base_aligned(d, ptr, "linear")?;
             device_range(d, ptr, size)?;
             let texels = size / f.texel_bytes() as u64;
             let w = u32::try_from(texels)
@@ -584,6 +610,28 @@ fn resource(d: &Driver, r: &ResourceDescC) -> Result<(ResourceDesc, c_uint), Fai
             let (ptr, format, channels) = (word(0), low(1), high(1));
             let (w, h, pitch) = (word(2), word(3), word(4));
             let f = channel_format(format, channels)?;
+            texture_base_aligned(d, ptr, "pitched")?;
+            let (align, max) = (
+                TEXTURE_PITCH_ALIGNMENT as u64,
+                MAX_TEXTURE2D_LINEAR_PITCH as u64,
+            );
+            if pitch % align != 0 || pitch > max {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!(
+                        "pitched texture: pitchInBytes {pitch} must be a multiple of \
+                         CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT ({align} bytes) and at most \
+                         CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH ({max} bytes)"
+                    ),
+                ));
+            }
+            let row = w.saturating_mul(f.texel_bytes() as u64);
+            if row > pitch {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!("pitched texture: a row of {w} texels ({row} bytes) is wider than pitchInBytes {pitch}"),
+                ));
+            }
             device_range(d, ptr, pitch.saturating_mul(h))?;
             let dim = |v: u64| {
                 u32::try_from(v)

@@ -240,3 +240,97 @@ fn two_d_copies_outside_a_pitch_or_an_array_are_refused_and_write_nothing() {
         assert_eq!(cuMemcpy2D_v2(&to_array), CUDA_SUCCESS);
     }
 }
+
+#[test]
+fn pitched_and_linear_textures_need_aligned_pointers_and_pitches() {
+    use cuda::texture::*;
+    setup();
+    unsafe {
+        // cuTexObjectCreate's documented rules: devPtr aligned to TEXTURE_ALIGNMENT (512),
+        // pitchInBytes a multiple of TEXTURE_PITCH_ALIGNMENT (32); else INVALID_VALUE. An
+        // allocation's start is aligned (cudaBindTexture2D: no offset for cudaMalloc's
+        // pointers), so 512 bytes into it is too, and 4 or 256 bytes into it is not.
+        let (mut align, mut pitch_align) = (0, 0);
+        assert_eq!(
+            cuDeviceGetAttribute(&mut align, 14, 0), // TEXTURE_ALIGNMENT
+            CUDA_SUCCESS
+        );
+        assert_eq!(
+            cuDeviceGetAttribute(&mut pitch_align, 51, 0), // TEXTURE_PITCH_ALIGNMENT
+            CUDA_SUCCESS
+        );
+        assert_eq!((align, pitch_align), (512, 32));
+        let mut d = 0u64;
+        assert_eq!(cuMemAlloc_v2(&mut d, 8192), CUDA_SUCCESS);
+        let float1 = 0x20u64 | 1 << 32; // CU_AD_FORMAT_FLOAT, 1 channel
+                                        // A 16 x 4 float image (64-byte rows).
+        let pitched = |ptr: u64, width: u64, pitch: u64| {
+            let mut res = [0u64; 16];
+            res[..5].copy_from_slice(&[ptr, float1, width, 4, pitch]);
+            ResourceDescC {
+                res_type: 3, // CU_RESOURCE_TYPE_PITCH2D
+                res,
+                flags: 0,
+            }
+        };
+        let mut tex: TextureDescC = std::mem::zeroed();
+        tex.address = [1; 3]; // CU_TR_ADDRESS_MODE_CLAMP
+        let mut t = 0u64;
+        let create = |r: &ResourceDescC, t: &mut u64| cuTexObjectCreate(t, r, &tex, null_mut());
+        assert_eq!(
+            create(&pitched(d + 4, 16, 64), &mut t),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(
+            create(&pitched(d + 256, 16, 64), &mut t),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(
+            create(&pitched(d, 16, 72), &mut t),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(
+            create(&pitched(d, 17, 64), &mut t),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(create(&pitched(d + 512, 16, 96), &mut t), CUDA_SUCCESS);
+        assert_eq!(cuTexObjectDestroy(t), CUDA_SUCCESS);
+        let mut res = [0u64; 16];
+        res[..3].copy_from_slice(&[d + 16, float1, 1024]);
+        let mut linear = ResourceDescC {
+            res_type: 2, // CU_RESOURCE_TYPE_LINEAR
+            res,
+            flags: 0,
+        };
+        assert_eq!(create(&linear, &mut t), CUDA_ERROR_INVALID_VALUE);
+        linear.res[0] = d;
+        assert_eq!(create(&linear, &mut t), CUDA_SUCCESS);
+        assert_eq!(cuTexObjectDestroy(t), CUDA_SUCCESS);
+        assert_eq!(cuMemFree_v2(d), CUDA_SUCCESS);
+    }
+}
+
+#[test]
+fn stream_and_event_flags_outside_the_documented_ones_are_refused() {
+    use cuda::stream::*;
+    setup();
+    unsafe {
+        // cuStreamCreate: CU_STREAM_DEFAULT (0) and CU_STREAM_NON_BLOCKING (1) only.
+        let mut s = 0u64;
+        assert_eq!(cuStreamCreate(&mut s, 2), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuStreamCreate(&mut s, 77), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(
+            cuStreamCreateWithPriority(&mut s, 4, 0),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(cuStreamCreate(&mut s, 1), CUDA_SUCCESS);
+        assert_eq!(cuStreamDestroy_v2(s), CUDA_SUCCESS);
+        // cuEventCreate: BLOCKING_SYNC 1, DISABLE_TIMING 2, INTERPROCESS 4 with DISABLE_TIMING.
+        let mut e = 0u64;
+        assert_eq!(cuEventCreate(&mut e, 0x80), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuEventCreate(&mut e, 4), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuEventCreate(&mut e, 5), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuEventCreate(&mut e, 7), CUDA_SUCCESS);
+        assert_eq!(cuEventDestroy_v2(e), CUDA_SUCCESS);
+    }
+}

@@ -121,7 +121,14 @@ fn nvcc_default_static_runtime_runs() {
     for (name, text) in [("reset", RESET), ("driver_errors", DRIVER_ERRORS)] {
         std::fs::write(out.join(format!("{name}.cu")), text).expect("write the program");
     }
-    for name in ["vector_add", "symbols", "graph", "reset", "driver_errors"] {
+    for name in [
+        "vector_add",
+        "symbols",
+        "graph",
+        "bad_arguments",
+        "reset",
+        "driver_errors",
+    ] {
         let app = out.join(format!("{name}_static"));
         let source = if matches!(name, "reset" | "driver_errors") {
             out.join(format!("{name}.cu"))

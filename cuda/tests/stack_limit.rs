@@ -57,3 +57,64 @@ fn a_raised_stack_limit_runs_deep_recursion() {
         assert_eq!(host.to_vec(), want);
     }
 }
+
+/// `big` declares 800 000 bytes of `.local` per thread, more than the 512 KiB a thread may
+/// have; `small` writes its thread index.
+const BIG_LOCAL_PTX: &str = r#"
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry big(.param .u64 out)
+{
+    .local .align 4 .b8 a[800000];
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<4>;
+    mov.u32 %r1, %tid.x;
+    st.local.u32 [a+799996], %r1;
+    ld.local.u32 %r2, [a+799996];
+    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd2, %rd1;
+    mul.wide.u32 %rd3, %r1, 4;
+    add.s64 %rd2, %rd2, %rd3;
+    st.global.u32 [%rd2], %r2;
+    ret;
+}
+.visible .entry small(.param .u64 out)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<4>;
+    mov.u32 %r1, %tid.x;
+    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd2, %rd1;
+    mul.wide.u32 %rd3, %r1, 4;
+    add.s64 %rd2, %rd2, %rd3;
+    st.global.u32 [%rd2], %r1;
+    ret;
+}
+"#;
+
+#[test]
+fn a_kernel_over_the_local_memory_limit_fails_its_launches_not_its_module() {
+    // ptxas compiles such a kernel (800000 bytes stack frame), so the module loads on a GPU
+    // and its other kernels run; a launch of it is refused and the error is not sticky.
+    setup();
+    let m = load(&std::ffi::CString::new(BIG_LOCAL_PTX).unwrap());
+    let (big, small) = (function(m, "big"), function(m, "small"));
+    unsafe {
+        let mut out = 0u64;
+        assert_eq!(cuMemAlloc_v2(&mut out, 4 * 32), CUDA_SUCCESS);
+        let mut params = [arg(&out)];
+        let mut launch =
+            |f: u64| cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, 0, params.as_mut_ptr(), null_mut());
+        assert_eq!(launch(big), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(launch(small), CUDA_SUCCESS);
+        assert_eq!(cuCtxSynchronize(), CUDA_SUCCESS);
+        let mut host = [0u32; 32];
+        assert_eq!(
+            cuMemcpyDtoH_v2(host.as_mut_ptr().cast(), out, 4 * 32),
+            CUDA_SUCCESS
+        );
+        assert_eq!(host.to_vec(), (0..32).collect::<Vec<u32>>());
+        assert_eq!(cuMemFree_v2(out), CUDA_SUCCESS);
+    }
+}

@@ -54,9 +54,15 @@ exports! { cudaFreeAsync, cudaFreeAsync_ptsz => fn(p: *mut c_void, stream: u64) 
 
 exports! { cudaMallocManaged => fn(p: *mut *mut c_void, size: usize, flags: c_uint) {
     context()?;
+    // cudaMemAttachGlobal (1) or cudaMemAttachHost (2), as documented; 0 is refused as
+    // NVIDIA's runtime refuses it (C++'s default argument is cudaMemAttachGlobal).
+    if flags != 1 && flags != 2 {
+        return Err(Fail::new(
+            cudaErrorInvalidValue,
+            format!("cudaMallocManaged flags {flags:#x}: must be cudaMemAttachGlobal (1) or cudaMemAttachHost (2)"),
+        ));
+    }
     let mut d = 0u64;
-    // cudaMemAttachGlobal (1) is the default.
-    let flags = if flags == 0 { 1 } else { flags };
     cu!(cuMemAllocManaged(&mut d, size, flags))?;
     crate::driver::label_allocation(d, c"cudaMallocManaged");
     unsafe { crate::out(p, d as *mut c_void) }
@@ -155,13 +161,30 @@ exports! { cudaMemcpyAsync, cudaMemcpyAsync_ptsz => fn(dst: *mut c_void, src: *c
     copy_by_kind(dst, src, n, kind, Some(stream))
 }}
 
-exports! { cudaMemcpyPeer => fn(dst: *mut c_void, _dst_dev: c_int, src: *const c_void, _src_dev: c_int, n: usize) {
+/// `cudaMemcpyPeer`'s device ordinals: each must name a device (`cudaErrorInvalidDevice`).
+fn peer_devices(dst_dev: c_int, src_dev: c_int) -> RtResult {
+    let mut n = 0;
+    cu!(cuDeviceGetCount(&mut n))?;
+    for dev in [dst_dev, src_dev] {
+        if dev < 0 || dev >= n {
+            return Err(Fail::new(
+                cudaErrorInvalidDevice,
+                format!("peer copy: device {dev} of {n}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+exports! { cudaMemcpyPeer => fn(dst: *mut c_void, dst_dev: c_int, src: *const c_void, src_dev: c_int, n: usize) {
     context()?;
+    peer_devices(dst_dev, src_dev)?;
     cu!(cuMemcpy(dst as u64, src as u64, n))
 }}
 
-exports! { cudaMemcpyPeerAsync => fn(dst: *mut c_void, _dst_dev: c_int, src: *const c_void, _src_dev: c_int, n: usize, stream: u64) {
+exports! { cudaMemcpyPeerAsync => fn(dst: *mut c_void, dst_dev: c_int, src: *const c_void, src_dev: c_int, n: usize, stream: u64) {
     context()?;
+    peer_devices(dst_dev, src_dev)?;
     cu!(cuMemcpyAsync(dst as u64, src as u64, n, stream))
 }}
 

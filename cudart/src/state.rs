@@ -209,6 +209,13 @@ exports! { cudaDeviceReset, cudaThreadExit => fn() {
 
 exports! { cudaSetDeviceFlags => fn(flags: u32) {
     // cudaDeviceSchedule*, cudaDeviceMapHost, cudaDeviceLmemResizeToMax are the CU_CTX_* flags.
+    // Bits outside cudaDeviceMask (0xff) are refused, as NVIDIA's runtime refuses them.
+    if flags & !0xff != 0 {
+        return Err(Fail::new(
+            cudaErrorInvalidValue,
+            format!("device flags {flags:#x}: bits outside cudaDeviceMask (0xff)"),
+        ));
+    }
     cu!(cuDevicePrimaryCtxSetFlags_v2(device(), flags))
 }}
 

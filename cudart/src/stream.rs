@@ -3,8 +3,9 @@
 //! `CUstream`, `cudaEvent_t` is `CUevent`, `cudaGraph_t` is `CUgraph`, and the runtime's
 //! stream handles 0 (legacy default) and `cudaStreamPerThread` (2) are the driver's too.
 
+use crate::errors::*;
 use crate::state::context;
-use crate::{cu, exports};
+use crate::{cu, exports, Fail};
 use std::ffi::{c_float, c_int, c_uint, c_void};
 
 exports! { cudaStreamCreate => fn(s: *mut u64) {
@@ -95,6 +96,14 @@ exports! { cudaEventCreate => fn(e: *mut u64) {
 
 exports! { cudaEventCreateWithFlags => fn(e: *mut u64, flags: c_uint) {
     context()?;
+    // cudaEventDefault, cudaEventBlockingSync 1, cudaEventDisableTiming 2, cudaEventInterprocess
+    // 4; NVIDIA's runtime refuses other bits itself (cudaErrorInvalidValue).
+    if flags & !7 != 0 {
+        return Err(Fail::new(
+            cudaErrorInvalidValue,
+            format!("event flags {flags:#x}: only cudaEventBlockingSync, cudaEventDisableTiming and cudaEventInterprocess are valid"),
+        ));
+    }
     cu!(cuEventCreate(e, flags))
 }}
 

@@ -55,7 +55,7 @@ build() { # name, nvcc arguments...
 }
 
 # Programs built from one .cu each with PTX only; the rest are built their own way below.
-PLAIN=(vector_add managed memory pools launch_errors matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph graph_nodes graph_edit graph_pipeline fault library barrier thrust_by_key)
+PLAIN=(vector_add managed memory pools launch_errors bad_arguments matmul reduce scan histogram streams texture symbols printf_assert new_delete grid_sync graph graph_nodes graph_edit graph_pipeline fault library barrier thrust_by_key)
 fails=0
 build_all() {
   for f in "${PLAIN[@]}"; do

@@ -805,6 +805,11 @@ fn launch_local_bytes(k: &CompiledKernel, opts: &LaunchOptions) -> Result<u64, E
         )));
     }
     match k.call_stack {
+        None if k.local_bytes > max => Err(Error::LaunchConfig(format!(
+            "kernel {} uses {} bytes of local memory per thread, more than the {max}-byte limit",
+            quoted(&k.name),
+            k.local_bytes
+        ))),
         None => Ok(k.local_bytes),
         Some(base) if base + stack > max => Err(Error::LaunchConfig(format!(
             "kernel {}: {base} bytes of local memory per thread and a call stack of {stack} \

@@ -196,8 +196,14 @@ pub struct SrcLoc {
 }
 
 /// The most local memory a thread may have, in bytes: its `.local` variables and frames plus
-/// its call stack (CUDA's 512 KiB per thread).
+/// its call stack (CUDA's 512 KiB per thread). A launch of a kernel that needs more fails
+/// (ptxas compiles such a kernel, and the other kernels of its module run).
 pub const MAX_LOCAL_BYTES: u64 = 512 * 1024;
+
+/// The most local memory per thread a kernel may declare and still load, in bytes (offsets
+/// into local memory stay far from 32-bit limits); a module with a larger kernel fails to
+/// load.
+pub const MAX_LOCAL_BYTES_LOADED: u64 = 1 << 30;
 
 /// A device function (`.func`, PTX ISA §11.3.2) whose body the kernel runs, for fault
 /// reports' call stacks: the function and the `call` (PTX ISA §9.7.12.5) that entered it.

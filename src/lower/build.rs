@@ -1335,13 +1335,14 @@ pub(crate) fn build_kernel<'a>(
             .insert(d.name.name.clone(), Sym::Local { offset: local_top });
         local_top = local_top.saturating_add(n.saturating_mul(d.ty.size() as u64));
     }
-    if local_top > ir::MAX_LOCAL_BYTES {
+    // Over ir::MAX_LOCAL_BYTES the kernel loads and its launches fail (as on a GPU).
+    if local_top > ir::MAX_LOCAL_BYTES_LOADED {
         return Err(LowerError::new(
             f.name.span,
             format!(
                 "kernel '{}' uses {local_top} bytes of local memory per thread; the limit is {}",
                 f.name.name,
-                ir::MAX_LOCAL_BYTES
+                ir::MAX_LOCAL_BYTES_LOADED
             ),
         ));
     }
@@ -1389,14 +1390,14 @@ pub(crate) fn build_kernel<'a>(
         local_top = base;
         call_stack = Some(base);
     }
-    if local_top > ir::MAX_LOCAL_BYTES {
+    if local_top > ir::MAX_LOCAL_BYTES_LOADED {
         return Err(LowerError::new(
             f.name.span,
             format!(
                 "kernel '{}' uses {local_top} bytes of local memory per thread; the limit is \
                  {}",
                 f.name.name,
-                ir::MAX_LOCAL_BYTES
+                ir::MAX_LOCAL_BYTES_LOADED
             ),
         ));
     }
