@@ -351,13 +351,20 @@ impl CtaBuffers {
     }
 
     /// Keep these buffers for this thread's next launch, unless they hold more than
-    /// [`SPARE_MAX_BYTES`] (a large shared or local memory is not kept alive between
-    /// launches). Only for buffers without tensor memory or sanitizer shadows.
-    fn keep_spare(self) {
-        let bytes = 16
-            * (self.shared.capacity()
-                + self.local.capacity()
-                + self.states.iter().map(Vec::capacity).sum::<usize>());
+    /// [`SPARE_MAX_BYTES`] (a large shared memory or warp states are not kept alive between
+    /// launches). Only for buffers without tensor memory or sanitizer shadows. The warp
+    /// states keep their allocations but not their bytes: emptied, they are zero-filled
+    /// whole by `start_cta`, since a state reused within a launch may keep bytes that only
+    /// that kernel's code leaves as it needs them (`WarpEngine::zeroed_ranges`). The local
+    /// memory is dropped: within a launch only what its CTAs wrote is cleared
+    /// (`CtaEnv::clear_local`).
+    fn keep_spare(mut self) {
+        self.local = Vec::new();
+        for st in &mut self.states {
+            st.clear();
+        }
+        let bytes =
+            16 * (self.shared.capacity() + self.states.iter().map(Vec::capacity).sum::<usize>());
         if bytes <= SPARE_MAX_BYTES {
             SPARE.with(|s| *s.borrow_mut() = Some(self));
         }

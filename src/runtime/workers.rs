@@ -104,3 +104,33 @@ pub fn fits_on_this_thread(frame: usize) -> bool {
         .saturating_add(CALLER_MARGIN);
     sp.checked_sub(low).is_some_and(|left| left >= need)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether `frame` fits on a new thread of `stack` bytes.
+    fn fits_on_new_thread(stack: usize, frame: usize) -> bool {
+        std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn(move || fits_on_this_thread(frame))
+            .expect("spawns")
+            .join()
+            .expect("no panic")
+    }
+
+    /// The check measures the thread's own stack: a frame fits with the reserve and the
+    /// margin below it, not past it.
+    #[test]
+    fn frames_fit_the_thread_they_run_on() {
+        let stack = 16 << 20;
+        assert!(fits_on_new_thread(stack, 4 << 20));
+        assert!(fits_on_new_thread(
+            stack,
+            stack - RUNTIME_RESERVE - (256 << 10)
+        ));
+        assert!(!fits_on_new_thread(stack, stack - RUNTIME_RESERVE));
+        assert!(!fits_on_new_thread(stack, stack));
+        assert!(!fits_on_new_thread(256 << 10, 0));
+    }
+}
