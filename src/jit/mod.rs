@@ -83,6 +83,8 @@ pub struct JitKernel {
     /// Compiled for batches (`batch.rs`): a call given one in `CtaEnv::batch` runs its later
     /// CTAs too ([`WarpEngine::runs_batches`]).
     batches: bool,
+    /// The code's native stack frame in bytes (at most `runtime::workers::max_frame`).
+    frame: usize,
     func: WarpFn,
     /// Owns the code memory (freed on drop).
     module: Option<JITModule>,
@@ -118,6 +120,10 @@ impl WarpEngine for JitKernel {
 
     fn runs_batches(&self) -> bool {
         self.batches
+    }
+
+    fn frame_bytes(&self) -> Option<usize> {
+        Some(self.frame)
     }
 
     fn run_warp(&self, state: &mut [u8], env: &CtaEnv) -> WarpStatus {
@@ -346,6 +352,7 @@ pub fn compile_tier(
     Ok(JitKernel {
         zeroed,
         batches,
+        frame,
         layout,
         tier,
         func,

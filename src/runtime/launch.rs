@@ -76,6 +76,14 @@ pub trait WarpEngine: Sync + Send {
     fn runs_batches(&self) -> bool {
         false
     }
+    /// The native stack, in bytes, one call of the engine's code uses beyond the runtime's
+    /// own frames (`runtime::workers::RUNTIME_RESERVE`), where it is known. A launch whose
+    /// CTAs all go to one worker runs them on the calling thread when its stack has room
+    /// for it (`runtime::workers::fits_on_this_thread`). `None` (the default): not known;
+    /// such launches run on a pool worker.
+    fn frame_bytes(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// Launch geometry.
@@ -323,6 +331,46 @@ struct CtaBuffers {
     mbar: super::mbarrier::MbarWaits,
 }
 
+/// The most bytes of CTA buffers a thread keeps from one launch for its next (1 MiB).
+const SPARE_MAX_BYTES: usize = 1 << 20;
+
+thread_local! {
+    /// The CTA buffers of this thread's last launch (`CtaBuffers::keep_spare`).
+    static SPARE: std::cell::RefCell<Option<CtaBuffers>> = const { std::cell::RefCell::new(None) };
+}
+
+impl CtaBuffers {
+    /// The buffers this thread kept from its last launch (when `reuse`), else new ones. Every
+    /// CTA sets up what it uses of them as it does for buffers reused from the worker's
+    /// previous CTA (`fresh`, `start_cta`, `ClusterState::reset`).
+    fn take_spare(reuse: bool) -> CtaBuffers {
+        reuse
+            .then(|| SPARE.with(|s| s.borrow_mut().take()))
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Keep these buffers for this thread's next launch, unless they hold more than
+    /// [`SPARE_MAX_BYTES`] (a large shared memory or warp states are not kept alive between
+    /// launches). Only for buffers without tensor memory or sanitizer shadows. The warp
+    /// states keep their allocations but not their bytes: emptied, they are zero-filled
+    /// whole by `start_cta`, since a state reused within a launch may keep bytes that only
+    /// that kernel's code leaves as it needs them (`WarpEngine::zeroed_ranges`). The local
+    /// memory is dropped: within a launch only what its CTAs wrote is cleared
+    /// (`CtaEnv::clear_local`).
+    fn keep_spare(mut self) {
+        self.local = Vec::new();
+        for st in &mut self.states {
+            st.clear();
+        }
+        let bytes =
+            16 * (self.shared.capacity() + self.states.iter().map(Vec::capacity).sum::<usize>());
+        if bytes <= SPARE_MAX_BYTES {
+            SPARE.with(|s| *s.borrow_mut() = Some(self));
+        }
+    }
+}
+
 /// Set (by a front end's Ctrl-C handler) to stop the launches in progress: each ends with
 /// [`LaunchFailure::Interrupted`], naming where its warps were. Cleared when it has stopped
 /// them (it stays set while no launch is in progress, and stops the next one). Launches watch
@@ -444,7 +492,14 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     };
     let (tids, tid_stride) = super::env::tid_table(input.dims.block);
     let tid_ptr = SendConstPtr(tids.as_ptr());
-    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    // The watchdog's end signal (a launch without a time limit has no watchdog).
+    let (done_tx, done_rx) = match deadline {
+        Some(_) => {
+            let (tx, rx) = std::sync::mpsc::channel::<()>();
+            (Some(tx), Some(rx))
+        }
+        None => (None, None),
+    };
     let coop_ctas = if input.cooperative.is_some() { ctas } else { 0 };
     // A shuffled cooperative grid starts its CTAs in the seeded order (such a grid is small:
     // every CTA is resident at once).
@@ -509,7 +564,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         // Watchdog: raise the abort flag when the time limit passes (engines check it at
         // every block dispatch, so even an infinite loop stops); an interrupt is the
         // watcher's (`Watched`).
-        if let Some(deadline) = deadline {
+        if let (Some(deadline), Some(done_rx)) = (deadline, done_rx) {
             let (control, timed_out) = (&control, &timed_out);
             scope.spawn(move || loop {
                 let wait = deadline
@@ -724,8 +779,12 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 m.reset(threads as u32);
             }
         };
+        // Whether a worker's buffers may outlive the launch on its thread, for the thread's
+        // next launch (`CtaBuffers::keep_spare`): not with state only some kernels or tools
+        // fill (tensor memory, sanitizer shadows), which the next launch need not reset.
+        let keep_spare = !uses.tensor_memory && race_sink.is_none() && !initcheck_on;
         let worker = || {
-            let mut buf = CtaBuffers::default();
+            let mut buf = CtaBuffers::take_spare(keep_spare);
             // Counted here and added once at the end (no shared counter updates per CTA).
             let mut my_runs = 0u64;
             let mut ran = false;
@@ -822,6 +881,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 ran = true;
             }
             note_worker(ran, my_runs);
+            if keep_spare {
+                buf.keep_spare();
+            }
         };
         // A kernel whose CTAs end in their first round: without barrier terminators no lane
         // ever parks (`layout.barrier_targets` empty), so a round that stops has every lane
@@ -847,7 +909,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             && input.initcheck.is_none()
             && race_sink.is_none();
         let batch_worker = || {
-            let mut buf = CtaBuffers::default();
+            let mut buf = CtaBuffers::take_spare(keep_spare);
             let (mut my_runs, mut ran) = (0u64, false);
             let slot = rayon::current_thread_index().unwrap_or(nsmid as usize);
             let CtaBuffers {
@@ -944,6 +1006,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 }
             }
             note_worker(ran, my_runs);
+            if keep_spare {
+                buf.keep_spare();
+            }
         };
         // A cooperative grid: every CTA keeps its state from start to end, and workers take
         // turns at them from one queue. A worker runs a CTA until it ends or its lanes yield
@@ -1155,26 +1220,60 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             note_worker(ran, my_runs);
         };
         // A shuffled grid runs its CTAs one at a time, so that the seed fixes the order of
-        // their memory accesses too (a cooperative one needs every worker).
+        // their memory accesses too. Otherwise one worker per pool thread, but no more than
+        // the grid has batches of CTAs (a cooperative grid: CTAs; its workers take turns at
+        // them however many there are): a worker beyond them would find nothing to take
+        // and cost a wake-up.
+        let pool = u64::from(nsmid.max(1));
         let workers = if shuffle.is_some() && input.cooperative.is_none() {
             1
+        } else if input.cooperative.is_some() {
+            pool.min(ctas.max(1))
+        } else if csize > 1 {
+            pool
         } else {
-            nsmid.max(1)
+            pool.min(ctas.div_ceil(batch).max(1))
         };
-        rayon::scope(|s| {
-            for _ in 0..workers {
-                if input.cooperative.is_some() {
-                    s.spawn(|_| coop_worker());
-                } else if csize > 1 {
-                    s.spawn(|_| cluster_worker());
-                } else if one_round {
-                    s.spawn(|_| batch_worker());
-                } else {
-                    s.spawn(|_| worker());
-                }
+        let run_worker = || {
+            if input.cooperative.is_some() {
+                coop_worker();
+            } else if csize > 1 {
+                cluster_worker();
+            } else if one_round {
+                batch_worker();
+            } else {
+                worker();
             }
-        });
-        let _ = done_tx.send(());
+        };
+        // One worker runs on the calling thread when the engine's frame is known to fit its
+        // stack (`runtime::workers::fits_on_this_thread`), the others on the pool: a grid
+        // of one batch needs no hand-off to the pool and no wake-up of the caller when it is
+        // done, and a larger one starts on the caller while the pool's workers wake up. The
+        // caller's stop-flag slot is the one for a thread outside the pool (a pool thread
+        // keeps its own); the watchdog and the interrupt watcher reach it as they reach a
+        // pool worker.
+        let inline = engine
+            .frame_bytes()
+            .is_some_and(super::workers::fits_on_this_thread);
+        if inline && workers == 1 {
+            run_worker();
+        } else if inline {
+            rayon::in_place_scope(|s| {
+                for _ in 1..workers {
+                    s.spawn(|_| run_worker());
+                }
+                run_worker();
+            });
+        } else {
+            rayon::scope(|s| {
+                for _ in 0..workers {
+                    s.spawn(|_| run_worker());
+                }
+            });
+        }
+        if let Some(done_tx) = done_tx {
+            let _ = done_tx.send(());
+        }
     });
     if coop_deadlock.load(Ordering::Relaxed) && timed_out.load(Ordering::Relaxed) == 0 {
         let ended: Vec<[u32; 3]> = coop_ended

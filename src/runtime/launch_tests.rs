@@ -325,3 +325,111 @@ fn state_template_matches_zeroed_ranges() {
         assert!(got == want, "warp {w}'s state differs");
     }
 }
+
+/// The interpreter's warps, recording the thread each ran on and reporting a given native
+/// frame ([`WarpEngine::frame_bytes`]).
+struct OnThread {
+    inner: crate::interp::Interpreter,
+    frame: Option<usize>,
+    threads: Mutex<Vec<std::thread::ThreadId>>,
+}
+
+impl WarpEngine for OnThread {
+    fn layout(&self) -> &WarpLayout {
+        self.inner.layout()
+    }
+    fn run_warp(&self, state: &mut [u8], env: &CtaEnv) -> WarpStatus {
+        self.threads
+            .lock()
+            .expect("not poisoned")
+            .push(std::thread::current().id());
+        self.inner.run_warp(state, env)
+    }
+    fn frame_bytes(&self) -> Option<usize> {
+        self.frame
+    }
+}
+
+/// Launches an empty kernel of `grid` CTAs of 32 threads on a new thread with a stack of
+/// `stack` bytes, the engine reporting a native frame of `frame` bytes; returns whether
+/// every warp ran on the launching thread, whether some did, and the warp runs counted.
+fn launch_on_thread(grid: u32, stack: usize, frame: Option<usize>) -> (bool, bool, u64) {
+    const EMPTY: &str =
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry empty()\n{\nret;\n}\n";
+    let (_, kernels) = crate::host::front_end(EMPTY, "empty.ptx").expect("loads");
+    let k = &kernels[0];
+    let layout = crate::analysis::schedule::schedule(k).expect("schedules");
+    let engine = OnThread {
+        inner: crate::interp::Interpreter::new(k, layout, false).expect("decodes"),
+        frame,
+        threads: Mutex::new(vec![]),
+    };
+    let (caller, runs) = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn_scoped(scope, || {
+                let memory = DeviceMemory::new();
+                let mut params = vec![0u8; 1];
+                let stats = run_grid(
+                    &engine,
+                    LaunchInput {
+                        dims: LaunchDims {
+                            grid: [grid, 1, 1],
+                            block: [32, 1, 1],
+                            shared_bytes: 0,
+                        },
+                        static_shared: 0,
+                        local_bytes: 0,
+                        stack_base: 0,
+                        params: &mut params,
+                        symbols: &[],
+                        memory: &memory,
+                        textures: &Default::default(),
+                        heap: None,
+                        printf: &Default::default(),
+                        memcheck: false,
+                        synccheck: None,
+                        schedule: Default::default(),
+                        initcheck: None,
+                        timeout: None,
+                        sites: Default::default(),
+                        cooperative: None,
+                        race: None,
+                        cluster: Default::default(),
+                        uses: CtaStateUse::ALL,
+                    },
+                )
+                .expect("runs");
+                (std::thread::current().id(), stats.warp_runs)
+            })
+            .expect("spawns")
+            .join()
+            .expect("no panic")
+    });
+    let threads = engine.threads.into_inner().expect("not poisoned");
+    (
+        threads.iter().all(|&t| t == caller),
+        threads.contains(&caller),
+        runs,
+    )
+}
+
+/// A grid of one CTA runs on the launching thread when the engine's frame is known and the
+/// thread's stack has room for it and the runtime's reserve; otherwise, and for a frame that
+/// is not known, on a pool worker.
+#[test]
+fn small_grids_run_on_the_caller_when_the_frame_fits() {
+    let big = 16 << 20;
+    assert_eq!(launch_on_thread(1, big, Some(4096)), (true, true, 1));
+    // Not known: a pool worker.
+    assert_eq!(launch_on_thread(1, big, None), (false, false, 1));
+    // A frame larger than the thread's stack, and a stack smaller than the reserve (glibc
+    // may give a thread a cached stack up to 4 times the size asked for).
+    assert_eq!(launch_on_thread(1, big, Some(4 * big)), (false, false, 1));
+    assert_eq!(
+        launch_on_thread(1, crate::runtime::workers::RUNTIME_RESERVE / 8, Some(0)),
+        (false, false, 1)
+    );
+    // 64 CTAs of one warp each, shared by the caller and the pool: every CTA runs once.
+    assert_eq!(launch_on_thread(64, big, Some(4096)).2, 64);
+}
