@@ -2172,10 +2172,25 @@ impl Gen<'_, '_> {
             if !insts.is_empty() || with_term {
                 let term = bd.term.clone();
                 let term = with_term.then_some((&term, ucond));
+                // Whether the loop writes values for other blocks with its lane mask blended
+                // in: the results its instructions define for later blocks, and the
+                // terminator's arguments it writes per group.
+                let blends = insts.iter().any(|&i| {
+                    self.f
+                        .inst(i)
+                        .results
+                        .iter()
+                        .any(|r| self.escapes[r.index()] && self.cross_block[r.index()])
+                }) || with_term
+                    && bd.term.targets().iter().any(|c| {
+                        c.args
+                            .iter()
+                            .any(|a| !(together_args && sc.contains_key(a)))
+                    });
                 let mut body = |g: &mut Self, grp: &mut Grp, acc| {
                     g.group_versions(grp, &sc, &insts, term, acc)
                 };
-                let acc = self.full_warp_versions(blk, mask, &insts, &mut body)?;
+                let acc = self.full_warp_versions(blk, mask, &insts, blends, &mut body)?;
                 if with_term {
                     cbits = Some(acc);
                 }
@@ -2349,28 +2364,42 @@ impl Gen<'_, '_> {
                 Ok(acc)
             }
             Terminator::Branch { cond, then_, else_ } => {
-                let (tm, acc) = match ucond {
-                    Some(u) => {
-                        let w = self.b.ins().uextend(types::I32, u);
-                        let m = self.b.ins().ineg(w);
-                        (self.b.ins().splat(types::I32X4, m), acc)
+                if let Some(u) = ucond {
+                    // Decided once for the warp: every lane of the group goes the same way,
+                    // so the arguments of the taken edge are written for the group's lanes
+                    // (whole, in a full-warp loop) under a branch, not blended with a
+                    // condition mask. Both edges' arguments are read first, on the main line.
+                    let tv = self.args_vals(grp, sc, then_, true)?;
+                    let ev = self.args_vals(grp, sc, else_, true)?;
+                    if tv.is_empty() && ev.is_empty() {
+                        return Ok(acc);
                     }
-                    None => {
-                        let GVal::V1(m) = self.gget(grp, sc, *cond)? else {
-                            return Err("branch condition representation".into());
-                        };
-                        let hb = self.b.ins().vhigh_bits(types::I32, m);
-                        let sh = self.b.ins().ishl_imm_s(grp.g, 2);
-                        let placed = self.b.ins().ishl(hb, sh);
-                        (m, self.b.ins().bor(acc, placed))
+                    let (tb, eb, join) = (
+                        self.b.create_block(),
+                        self.b.create_block(),
+                        self.b.create_block(),
+                    );
+                    self.b.ins().brif(u, tb, &[], eb, &[]);
+                    for (blk, vals) in [(tb, tv), (eb, ev)] {
+                        self.b.switch_to_block(blk);
+                        self.store_args(grp, vals, None)?;
+                        self.b.ins().jump(join, &[]);
                     }
+                    self.b.switch_to_block(join);
+                    return Ok(acc);
+                }
+                let GVal::V1(tm) = self.gget(grp, sc, *cond)? else {
+                    return Err("branch condition representation".into());
                 };
-                let skip = ucond.is_some();
+                let hb = self.b.ins().vhigh_bits(types::I32, tm);
+                let sh = self.b.ins().ishl_imm_s(grp.g, 2);
+                let placed = self.b.ins().ishl(hb, sh);
+                let acc = self.b.ins().bor(acc, placed);
                 if !then_.args.is_empty() {
-                    self.write_args_some(grp, sc, then_, Some((tm, false)), skip)?;
+                    self.write_args_some(grp, sc, then_, Some((tm, false)), false)?;
                 }
                 if !else_.args.is_empty() {
-                    self.write_args_some(grp, sc, else_, Some((tm, true)), skip)?;
+                    self.write_args_some(grp, sc, else_, Some((tm, true)), false)?;
                 }
                 Ok(acc)
             }
@@ -2402,6 +2431,20 @@ impl Gen<'_, '_> {
         cond: Option<(Value, bool)>,
         skip_scalar: bool,
     ) -> Result<(), String> {
+        let vals = self.args_vals(grp, sc, call, skip_scalar)?;
+        self.store_args(grp, vals, cond)
+    }
+
+    /// The target's parameters of block call `call` with the group values of their
+    /// arguments (read now), without those whose arguments are scalar-section values (`sc`)
+    /// when `skip_scalar` is set.
+    fn args_vals(
+        &mut self,
+        grp: &mut Grp,
+        sc: &HashMap<ir::Value, Value>,
+        call: &ir::BlockCall,
+        skip_scalar: bool,
+    ) -> Result<Vec<(ir::Value, GVal)>, String> {
         let (args, params): (Vec<ir::Value>, Vec<ir::Value>) = call
             .args
             .iter()
@@ -2409,13 +2452,25 @@ impl Gen<'_, '_> {
             .filter(|(a, _)| !(skip_scalar && sc.contains_key(*a)))
             .map(|(&a, &p)| (a, p))
             .unzip();
-        if args.is_empty() {
-            return Ok(());
-        }
         let vals = args
             .iter()
             .map(|&a| self.gget(grp, sc, a))
             .collect::<Result<Vec<_>, _>>()?;
+        Ok(params.into_iter().zip(vals).collect())
+    }
+
+    /// Write `vals` (parameters and their group values, from [`Gen::args_vals`]) into the
+    /// parameters' slots for the group's active lanes, restricted to lanes where `cond` is
+    /// true (or false with `negate`).
+    fn store_args(
+        &mut self,
+        grp: &mut Grp,
+        vals: Vec<(ir::Value, GVal)>,
+        cond: Option<(Value, bool)>,
+    ) -> Result<(), String> {
+        if vals.is_empty() {
+            return Ok(());
+        }
         let saved = (grp.m32, grp.m64, grp.bits, grp.full);
         if let Some((c, negate)) = cond {
             grp.full = false;
@@ -2429,7 +2484,7 @@ impl Gen<'_, '_> {
             let hb = self.b.ins().vhigh_bits(types::I32, m);
             grp.bits = hb;
         }
-        for (&p, x) in params.iter().zip(vals) {
+        for (p, x) in vals {
             let t = self.ty(p);
             let x = match x {
                 GVal::S4(s) if vty(t).is_some() => self.pack_lanes(s, t),
