@@ -18,6 +18,13 @@ use std::mem::offset_of;
 
 type CType = cranelift_codegen::ir::Type;
 
+/// Loads issued in a segment between two pure operations kept in place by a store to a
+/// scratch slot (`Gen::pin`): the operations between are computed at the next one, so up
+/// to this many loaded values are live at once (fewer than the 16 vector registers, with
+/// room for an accumulator and the loop's constants). Pinning every consumer cost one store
+/// per operation: sgemm_tiled's chain of 16 `fma` per group stored each result.
+const PIN_LOADS: u32 = 6;
+
 /// A value for the four lanes of a group.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum GVal {
@@ -2101,7 +2108,10 @@ impl Gen<'_, '_> {
             }
         }
         // Pure group operations that consume a loaded value while more loads follow in
-        // their segment stay in place (`pin`), so the loaded values die early.
+        // their segment stay in place (`pin`), so the loaded values die early: one such
+        // operation once [`PIN_LOADS`] loads have been issued since the last one kept in
+        // place (the operations between are computed at the next pin, their loaded operands
+        // live until then).
         self.pinned.clear();
         for (insts, _) in &runs {
             let is_load = |i: ir::Inst| matches!(self.f.inst(i).op, Op::Load { .. });
@@ -2109,15 +2119,19 @@ impl Gen<'_, '_> {
                 continue;
             };
             let mut loaded: std::collections::HashSet<ir::Value> = Default::default();
+            let mut since = 0;
             for &i in insts.iter().take(last) {
                 let d = self.f.inst(i);
                 if is_load(i) {
                     loaded.extend(d.results.iter().copied());
+                    since += 1;
                 } else if d.op.effect() == Effect::Pure
                     && d.results.len() == 1
                     && d.args.iter().any(|a| loaded.contains(a))
+                    && since >= PIN_LOADS
                 {
                     self.pinned.insert(i);
+                    since = 0;
                 }
             }
         }
