@@ -2187,8 +2187,10 @@ impl Gen<'_, '_> {
                 let term = bd.term.clone();
                 let term = with_term.then_some((&term, ucond));
                 // Whether the loop writes values for other blocks with its lane mask blended
-                // in: the results its instructions define for later blocks, and the
-                // terminator's arguments it writes per group.
+                // in, which a full-warp version writes whole: the results its instructions
+                // define for later blocks, and the terminator's arguments it writes per
+                // group on an edge all of the block's lanes take together (a divergent
+                // branch's arguments keep the blend with its condition in either version).
                 let blends = insts.iter().any(|&i| {
                     self.f
                         .inst(i)
@@ -2196,6 +2198,7 @@ impl Gen<'_, '_> {
                         .iter()
                         .any(|r| self.escapes[r.index()] && self.cross_block[r.index()])
                 }) || with_term
+                    && (ucond.is_some() || !matches!(bd.term, Terminator::Branch { .. }))
                     && bd.term.targets().iter().any(|c| {
                         c.args
                             .iter()
@@ -2378,11 +2381,12 @@ impl Gen<'_, '_> {
                 Ok(acc)
             }
             Terminator::Branch { cond, then_, else_ } => {
-                if let Some(u) = ucond {
-                    // Decided once for the warp: every lane of the group goes the same way,
-                    // so the arguments of the taken edge are written for the group's lanes
-                    // (whole, in a full-warp loop) under a branch, not blended with a
-                    // condition mask. Both edges' arguments are read first, on the main line.
+                if let (Some(u), true) = (ucond, grp.full) {
+                    // Decided once for the warp, in a full-warp loop: every lane of the group
+                    // goes the same way, so the arguments of the taken edge are written whole
+                    // under a branch, not blended with a condition mask. Both edges'
+                    // arguments are read first, on the main line. (In the general loop the
+                    // blend with the group's lane mask stays, and the condition joins it.)
                     let tv = self.args_vals(grp, sc, then_, true)?;
                     let ev = self.args_vals(grp, sc, else_, true)?;
                     if tv.is_empty() && ev.is_empty() {
@@ -2402,18 +2406,28 @@ impl Gen<'_, '_> {
                     self.b.switch_to_block(join);
                     return Ok(acc);
                 }
-                let GVal::V1(tm) = self.gget(grp, sc, *cond)? else {
-                    return Err("branch condition representation".into());
+                let (tm, acc) = match ucond {
+                    Some(u) => {
+                        let w = self.b.ins().uextend(types::I32, u);
+                        let m = self.b.ins().ineg(w);
+                        (self.b.ins().splat(types::I32X4, m), acc)
+                    }
+                    None => {
+                        let GVal::V1(m) = self.gget(grp, sc, *cond)? else {
+                            return Err("branch condition representation".into());
+                        };
+                        let hb = self.b.ins().vhigh_bits(types::I32, m);
+                        let sh = self.b.ins().ishl_imm_s(grp.g, 2);
+                        let placed = self.b.ins().ishl(hb, sh);
+                        (m, self.b.ins().bor(acc, placed))
+                    }
                 };
-                let hb = self.b.ins().vhigh_bits(types::I32, tm);
-                let sh = self.b.ins().ishl_imm_s(grp.g, 2);
-                let placed = self.b.ins().ishl(hb, sh);
-                let acc = self.b.ins().bor(acc, placed);
+                let skip = ucond.is_some();
                 if !then_.args.is_empty() {
-                    self.write_args_some(grp, sc, then_, Some((tm, false)), false)?;
+                    self.write_args_some(grp, sc, then_, Some((tm, false)), skip)?;
                 }
                 if !else_.args.is_empty() {
-                    self.write_args_some(grp, sc, else_, Some((tm, true)), false)?;
+                    self.write_args_some(grp, sc, else_, Some((tm, true)), skip)?;
                 }
                 Ok(acc)
             }
