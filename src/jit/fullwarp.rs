@@ -63,24 +63,28 @@ pub(super) const QUICK_UNROLL_BUDGET: usize = 1900;
 impl Gen<'_, '_> {
     /// The group loop of a segment (`insts`, in block `blk` entered with `mask`): one general
     /// loop, preceded by a full-warp version (see the module docs) where the segment has no
-    /// group-level accesses and either has accesses with a hoisted plan or belongs to the
-    /// entry chain ([`Self::entry_chain`], which whole warps enter). Returns the loop's
-    /// accumulator (`group_loop`).
+    /// group-level accesses and either has accesses with a hoisted plan, belongs to the
+    /// entry chain ([`Self::entry_chain`], which whole warps enter), or `blends`: writes
+    /// values for other blocks with the lane mask blended in (results used by later blocks,
+    /// a terminator's arguments written per group, such as a loop's back edge carrying
+    /// per-lane pointers and accumulators), which the full-warp version writes whole.
+    /// Returns the loop's accumulator (`group_loop`).
     pub(super) fn full_warp_versions(
         &mut self,
         blk: ir::Block,
         mask: Value,
         insts: &[ir::Inst],
+        blends: bool,
         body: &mut impl FnMut(&mut Self, &mut Grp, Value) -> Result<Value, String>,
     ) -> Result<Value, String> {
         let mut oks: Vec<Value> = vec![];
         self.fast_oks(insts.iter().copied(), &mut oks);
-        let entry = self.entry_chain.contains(&blk);
+        let whole = self.entry_chain.contains(&blk) || blends;
         // A segment with group-level accesses (`group.rs`, 2D blocks) already has a
         // straight-line version of its body; a third copy would cost compile time for little
         // (measured: sgemm_tiled, 36% more code and the same instruction count).
         // A big kernel's quick tier (`Gen::big`) has one version of each segment.
-        if (oks.is_empty() && !entry) || self.group_planned(insts).is_some() || self.big {
+        if (oks.is_empty() && !whole) || self.group_planned(insts).is_some() || self.big {
             return self.group_loop(mask, false, body);
         }
         let cond = self.full_warp_and(mask, oks);

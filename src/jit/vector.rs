@@ -18,6 +18,13 @@ use std::mem::offset_of;
 
 type CType = cranelift_codegen::ir::Type;
 
+/// Loads issued in a segment between two pure operations kept in place by a store to a
+/// scratch slot (`Gen::pin`): the operations between are computed at the next one, so up
+/// to this many loaded values are live at once (fewer than the 16 vector registers, with
+/// room for an accumulator and the loop's constants). Pinning every consumer cost one store
+/// per operation: sgemm_tiled's chain of 16 `fma` per group stored each result.
+const PIN_LOADS: u32 = 6;
+
 /// A value for the four lanes of a group.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum GVal {
@@ -2101,7 +2108,10 @@ impl Gen<'_, '_> {
             }
         }
         // Pure group operations that consume a loaded value while more loads follow in
-        // their segment stay in place (`pin`), so the loaded values die early.
+        // their segment stay in place (`pin`), so the loaded values die early: one such
+        // operation once [`PIN_LOADS`] loads have been issued since the last one kept in
+        // place (the operations between are computed at the next pin, their loaded operands
+        // live until then).
         self.pinned.clear();
         for (insts, _) in &runs {
             let is_load = |i: ir::Inst| matches!(self.f.inst(i).op, Op::Load { .. });
@@ -2109,15 +2119,19 @@ impl Gen<'_, '_> {
                 continue;
             };
             let mut loaded: std::collections::HashSet<ir::Value> = Default::default();
+            let mut since = 0;
             for &i in insts.iter().take(last) {
                 let d = self.f.inst(i);
                 if is_load(i) {
                     loaded.extend(d.results.iter().copied());
+                    since += 1;
                 } else if d.op.effect() == Effect::Pure
                     && d.results.len() == 1
                     && d.args.iter().any(|a| loaded.contains(a))
+                    && since >= PIN_LOADS
                 {
                     self.pinned.insert(i);
+                    since = 0;
                 }
             }
         }
@@ -2172,10 +2186,28 @@ impl Gen<'_, '_> {
             if !insts.is_empty() || with_term {
                 let term = bd.term.clone();
                 let term = with_term.then_some((&term, ucond));
+                // Whether the loop writes values for other blocks with its lane mask blended
+                // in, which a full-warp version writes whole: the results its instructions
+                // define for later blocks, and the terminator's arguments it writes per
+                // group on an edge all of the block's lanes take together (a divergent
+                // branch's arguments keep the blend with its condition in either version).
+                let blends = insts.iter().any(|&i| {
+                    self.f
+                        .inst(i)
+                        .results
+                        .iter()
+                        .any(|r| self.escapes[r.index()] && self.cross_block[r.index()])
+                }) || with_term
+                    && (ucond.is_some() || !matches!(bd.term, Terminator::Branch { .. }))
+                    && bd.term.targets().iter().any(|c| {
+                        c.args
+                            .iter()
+                            .any(|a| !(together_args && sc.contains_key(a)))
+                    });
                 let mut body = |g: &mut Self, grp: &mut Grp, acc| {
                     g.group_versions(grp, &sc, &insts, term, acc)
                 };
-                let acc = self.full_warp_versions(blk, mask, &insts, &mut body)?;
+                let acc = self.full_warp_versions(blk, mask, &insts, blends, &mut body)?;
                 if with_term {
                     cbits = Some(acc);
                 }
@@ -2349,6 +2381,31 @@ impl Gen<'_, '_> {
                 Ok(acc)
             }
             Terminator::Branch { cond, then_, else_ } => {
+                if let (Some(u), true) = (ucond, grp.full) {
+                    // Decided once for the warp, in a full-warp loop: every lane of the group
+                    // goes the same way, so the arguments of the taken edge are written whole
+                    // under a branch, not blended with a condition mask. Both edges'
+                    // arguments are read first, on the main line. (In the general loop the
+                    // blend with the group's lane mask stays, and the condition joins it.)
+                    let tv = self.args_vals(grp, sc, then_, true)?;
+                    let ev = self.args_vals(grp, sc, else_, true)?;
+                    if tv.is_empty() && ev.is_empty() {
+                        return Ok(acc);
+                    }
+                    let (tb, eb, join) = (
+                        self.b.create_block(),
+                        self.b.create_block(),
+                        self.b.create_block(),
+                    );
+                    self.b.ins().brif(u, tb, &[], eb, &[]);
+                    for (blk, vals) in [(tb, tv), (eb, ev)] {
+                        self.b.switch_to_block(blk);
+                        self.store_args(grp, vals, None)?;
+                        self.b.ins().jump(join, &[]);
+                    }
+                    self.b.switch_to_block(join);
+                    return Ok(acc);
+                }
                 let (tm, acc) = match ucond {
                     Some(u) => {
                         let w = self.b.ins().uextend(types::I32, u);
@@ -2402,6 +2459,20 @@ impl Gen<'_, '_> {
         cond: Option<(Value, bool)>,
         skip_scalar: bool,
     ) -> Result<(), String> {
+        let vals = self.args_vals(grp, sc, call, skip_scalar)?;
+        self.store_args(grp, vals, cond)
+    }
+
+    /// The target's parameters of block call `call` with the group values of their
+    /// arguments (read now), without those whose arguments are scalar-section values (`sc`)
+    /// when `skip_scalar` is set.
+    fn args_vals(
+        &mut self,
+        grp: &mut Grp,
+        sc: &HashMap<ir::Value, Value>,
+        call: &ir::BlockCall,
+        skip_scalar: bool,
+    ) -> Result<Vec<(ir::Value, GVal)>, String> {
         let (args, params): (Vec<ir::Value>, Vec<ir::Value>) = call
             .args
             .iter()
@@ -2409,13 +2480,25 @@ impl Gen<'_, '_> {
             .filter(|(a, _)| !(skip_scalar && sc.contains_key(*a)))
             .map(|(&a, &p)| (a, p))
             .unzip();
-        if args.is_empty() {
-            return Ok(());
-        }
         let vals = args
             .iter()
             .map(|&a| self.gget(grp, sc, a))
             .collect::<Result<Vec<_>, _>>()?;
+        Ok(params.into_iter().zip(vals).collect())
+    }
+
+    /// Write `vals` (parameters and their group values, from [`Gen::args_vals`]) into the
+    /// parameters' slots for the group's active lanes, restricted to lanes where `cond` is
+    /// true (or false with `negate`).
+    fn store_args(
+        &mut self,
+        grp: &mut Grp,
+        vals: Vec<(ir::Value, GVal)>,
+        cond: Option<(Value, bool)>,
+    ) -> Result<(), String> {
+        if vals.is_empty() {
+            return Ok(());
+        }
         let saved = (grp.m32, grp.m64, grp.bits, grp.full);
         if let Some((c, negate)) = cond {
             grp.full = false;
@@ -2429,7 +2512,7 @@ impl Gen<'_, '_> {
             let hb = self.b.ins().vhigh_bits(types::I32, m);
             grp.bits = hb;
         }
-        for (&p, x) in params.iter().zip(vals) {
+        for (p, x) in vals {
             let t = self.ty(p);
             let x = match x {
                 GVal::S4(s) if vty(t).is_some() => self.pack_lanes(s, t),
