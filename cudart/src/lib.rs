@@ -105,10 +105,13 @@ pub fn tracing() -> bool {
 }
 
 /// Runs the body of exported function `name`: catches a panic (a bug in ptxjit) so it never
-/// unwinds into C, records a failure as the thread's last error, and traces the call under
+/// unwinds into C, records a failure as the thread's last error, under a sanitizer tool
+/// has the driver report it ([`driver::runtime_call_end`]), and traces the call under
 /// `PTXJIT_TRACE`.
 pub fn entry(name: &str, body: impl FnOnce() -> RtResult) -> cudaError_t {
+    driver::runtime_call_begin();
     let code = finish(name, catch_unwind(AssertUnwindSafe(body)));
+    driver::runtime_call_end(name, code);
     state::record_error(code);
     code
 }
