@@ -151,12 +151,14 @@ pub fn api_errors_reported() -> bool {
 }
 
 /// Whether a failure is an answer rather than an error: `CUDA_ERROR_NOT_READY` (a query of
-/// unfinished work), and the look-ups runtimes and loaders make of functions and tables the
-/// driver may lack (`cuGetProcAddress`, `cuGetExportTable`: NVIDIA's runtime probes both).
+/// unfinished work), the look-ups runtimes and loaders make of functions and tables the
+/// driver may lack (`cuGetProcAddress`, `cuGetExportTable`: NVIDIA's runtime probes both),
+/// and the functions of the private tables NVIDIA's runtime calls for itself (its context
+/// storage answers "nothing stored" as it expects; traced as `cuGetExportTable …`).
 fn is_answer(call: &str, code: crate::errors::CUresult) -> bool {
     code == crate::errors::CUDA_ERROR_NOT_READY
         || call.starts_with("cuGetProcAddress")
-        || call == "cuGetExportTable"
+        || call.starts_with("cuGetExportTable")
         // ptxjit's own export-table functions, which only its runtime calls.
         || call.starts_with("ptxjit ")
 }
@@ -180,7 +182,11 @@ fn api_error_text(code_name: &str, code: u32, description: &str, call: &str, why
 /// reports it as one error of the tool. A call inside a runtime call keeps its message for
 /// the runtime call's report (and is reported itself under `all`).
 pub fn driver_call(call: &str, body: impl FnOnce() -> crate::DrvResult) -> crate::DrvResult {
-    CALLS.with(|c| c.borrow_mut().driver += 1);
+    // A call while the thread's storage is being destroyed (a runtime's thread-exit handler
+    // releasing its context) runs unchecked.
+    if CALLS.try_with(|c| c.borrow_mut().driver += 1).is_err() {
+        return body();
+    }
     // Decrements the depth however the body ends (a panic unwinds through here to `entry`).
     struct Leave;
     impl Drop for Leave {
@@ -197,10 +203,12 @@ pub fn driver_call(call: &str, body: impl FnOnce() -> crate::DrvResult) -> crate
     if is_answer(call, f.code) {
         return r;
     }
-    let (outermost, in_runtime) = CALLS.with(|c| {
+    let Ok((outermost, in_runtime)) = CALLS.try_with(|c| {
         let c = c.borrow();
         (c.driver == 0, c.runtime > 0)
-    });
+    }) else {
+        return r;
+    };
     if !outermost {
         return r;
     }
@@ -214,7 +222,7 @@ pub fn driver_call(call: &str, body: impl FnOnce() -> crate::DrvResult) -> crate
                 f.message
             )
         };
-        CALLS.with(|c| c.borrow_mut().detail = Some(why));
+        let _ = CALLS.try_with(|c| c.borrow_mut().detail = Some(why));
         if API_ERRORS.load(Ordering::Relaxed) == 2 {
             report(&api_error_text(
                 crate::errors::name(f.code),
