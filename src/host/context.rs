@@ -443,11 +443,10 @@ impl std::fmt::Display for FaultReport {
                 // pointer (`int *p = nullptr; *p = 1;`) with `trap`, keeping that line's `.loc`.
                 None => write!(
                     f,
-                    "; the kernel executed a `trap` instruction, which aborts it (a GPU reports \
-                     an unspecified launch failure): either the program traps (__trap(), \
-                     asm(\"trap;\")) or the compiler put the trap where the code has undefined \
-                     behaviour it found at compile time, such as a load or store through a null \
-                     pointer{}",
+                    "; the kernel executed a `trap` instruction, which aborts it: either the \
+                     program traps (__trap(), asm(\"trap;\")) or the compiler put the trap where \
+                     the code has undefined behaviour it found at compile time, such as a load \
+                     or store through a null pointer{}",
                     if self.source.is_some() {
                         " on that source line"
                     } else {
