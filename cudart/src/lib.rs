@@ -27,7 +27,10 @@
 //! # Environment
 //! Read by the driver library (`PTXJIT_ENGINE`, `PTXJIT_MEMCHECK`, `PTXJIT_TIMEOUT`,
 //! `PTXJIT_CC`), and `PTXJIT_TRACE=1`, which this library also follows: one line per runtime
-//! call, and per driver call it makes, with the result on stderr.
+//! call, and per driver call it makes, with the result on stderr. Under a sanitizer tool
+//! (`PTXJIT_TOOL`) each runtime call tells ptxjit's driver where it begins and ends, so that
+//! the tool reports a failed call under the runtime's name and not the driver calls made for
+//! it ([`driver::runtime_call_end`]).
 
 #![allow(non_snake_case, non_upper_case_globals)]
 // Every exported function takes raw pointers from C and checks them as the runtime does (null
