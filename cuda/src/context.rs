@@ -505,3 +505,65 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxSetFlags_v2(dev: CUdevice, flags: c_u
         })
     })
 }
+
+/// Whether contexts on `dev` can access memory of contexts on `peer` directly (the answer of
+/// `cuDeviceCanAccessPeer`, CUDA driver API: Peer Context Memory Access). ptxjit has one
+/// device, and NVIDIA's documents leave open what a device answers about itself; NVIDIA's
+/// drivers answer 0, and so does ptxjit: there is never a peer to enable.
+pub fn can_access_peer(dev: CUdevice, peer: CUdevice) -> Result<bool, Fail> {
+    crate::device::check_device(dev)?;
+    crate::device::check_device(peer)?;
+    Ok(false)
+}
+
+/// `cuCtxEnablePeerAccess` (CUDA driver API: Peer Context Memory Access): lets the current
+/// context access `peer`'s memory. Errors, in the order checked (the documents give no order):
+/// `CUDA_ERROR_INVALID_CONTEXT` when no context is current, `peer` is no live context or is
+/// the current one; `CUDA_ERROR_INVALID_VALUE` for `flags` other than 0;
+/// `CUDA_ERROR_PEER_ACCESS_UNSUPPORTED` when `cuDeviceCanAccessPeer` answers 0 for the two
+/// contexts' devices, which with ptxjit's one device it always does (so
+/// `CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED` never happens here).
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxEnablePeerAccess(peer: CUcontext, flags: c_uint) -> CUresult {
+    entry("cuCtxEnablePeerAccess", || {
+        let current = state::current_context();
+        with_context(|d| check_ctx(d, ctx_of(peer)))?;
+        if current == Some(ctx_of(peer)) {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_CONTEXT,
+                "the peer context is the current context",
+            ));
+        }
+        if flags != 0 {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!("flags {flags:#x}: must be 0"),
+            ));
+        }
+        // Every context is on device 0.
+        if !can_access_peer(0, 0)? {
+            return Err(Fail::new(
+                CUDA_ERROR_PEER_ACCESS_UNSUPPORTED,
+                "both contexts are on device 0, and a device is not its own peer \
+                 (cuDeviceCanAccessPeer(0, 0) is 0; ptxjit has one device)",
+            ));
+        }
+        Ok(())
+    })
+}
+
+/// `cuCtxDisablePeerAccess` (CUDA driver API: Peer Context Memory Access): ends the current
+/// context's access to `peer`'s memory. Errors: `CUDA_ERROR_INVALID_CONTEXT` when no context
+/// is current or `peer` is no live context; `CUDA_ERROR_PEER_ACCESS_NOT_ENABLED` otherwise,
+/// since [`cuCtxEnablePeerAccess`] never succeeds on ptxjit's one device.
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxDisablePeerAccess(peer: CUcontext) -> CUresult {
+    entry("cuCtxDisablePeerAccess", || {
+        with_context(|d| check_ctx(d, ctx_of(peer)))?;
+        Err(Fail::new(
+            CUDA_ERROR_PEER_ACCESS_NOT_ENABLED,
+            "peer access to that context was never enabled (ptxjit has one device, which is \
+             not its own peer)",
+        ))
+    })
+}

@@ -455,8 +455,7 @@ pub unsafe extern "C" fn cuDeviceCanAccessPeer(
 ) -> CUresult {
     entry("cuDeviceCanAccessPeer", || {
         initialized()?;
-        check_device(dev)?;
-        check_device(peer)?;
-        unsafe { out(can, 0) }
+        let yes = crate::context::can_access_peer(dev, peer)?;
+        unsafe { out(can, c_int::from(yes)) }
     })
 }

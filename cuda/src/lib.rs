@@ -20,7 +20,7 @@
 //! # Environment
 //! `PTXJIT_ENGINE=jit|interp`, `PTXJIT_TOOL=memcheck|initcheck` (see [`sanitizer`]), `PTXJIT_MEMCHECK=1`
 //! (memcheck's checks without the exit-time report), `PTXJIT_LEAK_CHECK=full` (memcheck's leak
-//! check), `PTXJIT_INTERRUPT=1` (Ctrl-C reports where a launch's warps were: [`interrupt`]),
+//! check), `PTXJIT_REPORT_API_ERRORS=all|explicit|no` (which failed API calls a tool reports), `PTXJIT_INTERRUPT=1` (Ctrl-C reports where a launch's warps were: [`interrupt`]),
 //! `PTXJIT_TIMEOUT=SECONDS`,
 //! `PTXJIT_TRACE=1` (one line per driver call with its result on stderr), `PTXJIT_CC=8.0`
 //! (the compute capability reported), `PTXJIT_DRIVER_VERSION=13050` (the version reported; 13050 by default).
@@ -103,9 +103,14 @@ pub fn tracing() -> bool {
 }
 
 /// Runs the body of exported function `name`: catches a panic (a bug in ptxjit) so it never
-/// unwinds into C, and traces the call under `PTXJIT_TRACE`.
+/// unwinds into C, reports a failure of the program's own call under a tool
+/// ([`sanitizer::driver_call`]), and traces the call under `PTXJIT_TRACE`.
 pub fn entry(name: &str, body: impl FnOnce() -> DrvResult) -> CUresult {
-    let result = catch_unwind(AssertUnwindSafe(body));
+    let result = if sanitizer::api_errors_reported() {
+        catch_unwind(AssertUnwindSafe(|| sanitizer::driver_call(name, body)))
+    } else {
+        catch_unwind(AssertUnwindSafe(body))
+    };
     let (code, message) = match result {
         Ok(Ok(())) => (CUDA_SUCCESS, None),
         Ok(Err(f)) => (f.code, Some(f.message)),

@@ -129,15 +129,11 @@ fn free(d: &mut Driver, p: u64) -> DrvResult {
         .host
         .free(DevicePtr(p))
         .map_err(|e| Fail::new(CUDA_ERROR_INVALID_VALUE, e.to_string()));
-    match &r {
-        Ok(()) => {
-            d.managed.remove(&p);
-            d.owners.remove(&crate::state::Owned::Memory(p));
-        }
-        // Under a tool, a bad free is one of its errors (compute-sanitizer: "Program hit
-        // invalid device pointer on CUDA API call to cuMemFree").
-        Err(f) if d.config.tool.is_some() => crate::sanitizer::report_api_error("cuMemFree", f),
-        Err(_) => {}
+    // Under a tool, a bad free is one of its errors, reported with this message by the
+    // entry point that failed (`crate::sanitizer::driver_call`).
+    if r.is_ok() {
+        d.managed.remove(&p);
+        d.owners.remove(&crate::state::Owned::Memory(p));
     }
     r
 }
@@ -364,29 +360,14 @@ pub(crate) fn copy_checked(
         if n == 0 {
             return Ok(());
         }
-        let r = (|| {
-            if dst_dev && crate::registered::host_of_shadow(d, dst, n as u64).is_none() {
-                device_range(d, dst, n as u64)?;
-            }
-            if src_dev && crate::registered::host_of_shadow(d, src, n as u64).is_none() {
-                device_range(d, src, n as u64)?;
-            }
-            copy(d, dst, src, n, what)
-        })();
-        api_error(d, what, r)
-    })
-}
-
-/// Under a tool, a failed copy, memset or free is one of its errors, as compute-sanitizer
-/// reports the host API errors a program hits ("Program hit cudaErrorInvalidValue ... on
-/// CUDA API call to cudaMemcpy"); `r` is returned as it is.
-fn api_error(d: &Driver, what: &str, r: DrvResult) -> DrvResult {
-    if let Err(f) = &r {
-        if d.config.tool.is_some() {
-            crate::sanitizer::report_api_error(what, f);
+        if dst_dev && crate::registered::host_of_shadow(d, dst, n as u64).is_none() {
+            device_range(d, dst, n as u64)?;
         }
-    }
-    r
+        if src_dev && crate::registered::host_of_shadow(d, src, n as u64).is_none() {
+            device_range(d, src, n as u64)?;
+        }
+        copy(d, dst, src, n, what)
+    })
 }
 
 exports! { cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds => fn(dst: CUdeviceptr, src: *const c_void, n: usize) {
@@ -418,10 +399,7 @@ exports! { cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz => fn(dst: CUdevicept
 
 exports! { cuMemcpy, cuMemcpy_ptds => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize) {
     sync_call("cuMemcpy")?;
-    with_context(|d| {
-        let r = copy(d, dst, src, n, "cuMemcpy");
-        api_error(d, "cuMemcpy", r)
-    })
+    with_context(|d| copy(d, dst, src, n, "cuMemcpy"))
 }}
 
 exports! { cuMemcpyAsync, cuMemcpyAsync_ptsz => fn(dst: CUdeviceptr, src: CUdeviceptr, n: usize, stream: u64) {
@@ -447,19 +425,7 @@ pub(crate) fn memset(
     count: usize,
     rows: usize,
 ) -> DrvResult {
-    with_context(|d| {
-        let r = memset_in(d, dst, pitch, value, width, count, rows);
-        // The linear forms pass no pitch.
-        let what = match (width, pitch) {
-            (1, 0) => "cuMemsetD8",
-            (2, 0) => "cuMemsetD16",
-            (_, 0) => "cuMemsetD32",
-            (1, _) => "cuMemsetD2D8",
-            (2, _) => "cuMemsetD2D16",
-            (_, _) => "cuMemsetD2D32",
-        };
-        api_error(d, what, r)
-    })
+    with_context(|d| memset_in(d, dst, pitch, value, width, count, rows))
 }
 
 /// [`memset`] with the driver locked.

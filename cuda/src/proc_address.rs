@@ -214,6 +214,14 @@ pub struct PtxjitExports {
     /// call that the runtime made (`cuMemAlloc`). Errors: `CUDA_ERROR_INVALID_VALUE` for a
     /// null or over-long or non-UTF-8 label or an address where no allocation starts.
     pub set_allocation_label: unsafe extern "C" fn(u64, *const c_char) -> CUresult,
+    /// `()`: the runtime enters one of its API functions (called only under a tool, so
+    /// that the driver calls it makes are told from the program's:
+    /// [`crate::sanitizer::runtime_call_begin`]).
+    pub runtime_call_begin: unsafe extern "C" fn(),
+    /// `(name, name_len, code, code_name, description)`: the runtime leaves API function
+    /// `name` with `cudaError_t` `code`; the tool reports it when it failed
+    /// ([`crate::sanitizer::runtime_call_end`]).
+    pub runtime_call_end: unsafe extern "C" fn(*const u8, usize, u32, *const c_char, *const c_char),
 }
 
 /// The longest label [`PtxjitExports::set_allocation_label`] takes, in bytes.
@@ -248,6 +256,8 @@ unsafe extern "C" fn set_allocation_label(dptr: u64, label: *const c_char) -> CU
 static PTXJIT_EXPORTS: PtxjitExports = PtxjitExports {
     size: std::mem::size_of::<PtxjitExports>(),
     set_allocation_label,
+    runtime_call_begin: crate::sanitizer::runtime_call_begin,
+    runtime_call_end: crate::sanitizer::runtime_call_end,
 };
 
 /// `cuGetExportTable` (undocumented: the CUDA runtime and NVIDIA's libraries fetch private

@@ -2,7 +2,8 @@
 //! --tool memcheck` sets): memcheck's placement from `cuInit` on (red zones, quarantine), its
 //! reports on stderr (racecheck, `PTXJIT_TOOL=racecheck`: each launch's shared-memory races,
 //! the launch itself succeeding) in compute-sanitizer's shape (`=========` lines), failed
-//! copies, memsets and frees as "Program hit ... on CUDA API call to ..." errors, with
+//! API calls as "Program hit ... on CUDA API call to ..." errors ([`driver_call`],
+//! [`runtime_call_end`]: `PTXJIT_REPORT_API_ERRORS`), with
 //! `PTXJIT_LEAK_CHECK=full` (memcheck) a leak check of the program's device allocations when
 //! a context is destroyed and at process exit, and, for every tool, the `ERROR SUMMARY` line.
 //! When errors were found the process exits with status 2 (after flushing the program's
@@ -92,22 +93,241 @@ pub fn report_leaks(leaks: &[(u64, u64, String)]) {
     }
 }
 
-/// A failed call of the host API (a copy or memset out of range, a bad free) under a tool:
-/// one error, as compute-sanitizer reports "Program hit cudaErrorInvalidValue ... on CUDA
-/// API call to cudaMemcpy".
-pub fn report_api_error(call: &str, f: &crate::Fail) {
-    report(&format!(
-        "Program hit {} on CUDA API call to {call}: {}",
-        crate::errors::name(f.code),
-        f.message
-    ));
+/// Which failed API calls are errors of the tool (`PTXJIT_REPORT_API_ERRORS`, which `ptxjit
+/// exec --report-api-errors` sets), as compute-sanitizer's `--report-api-errors`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApiErrors {
+    /// None (`no`).
+    No,
+    /// The calls the program made (`explicit`, the default): a runtime call that fails is
+    /// reported under its own name, and the driver calls that ptxjit's runtime makes for it
+    /// are not (those it expects to fail, as `cudaPointerGetAttributes` probing a host
+    /// pointer, included); the failed driver call's message is the report's detail.
+    Explicit,
+    /// Also each failed driver call that ptxjit's runtime makes (`all`), expected ones too.
+    All,
+}
+
+/// `PTXJIT_REPORT_API_ERRORS`: `all`, `explicit` (also empty or unset) or `no`. Errors:
+/// another value.
+pub fn api_errors_from_env() -> Result<ApiErrors, String> {
+    match std::env::var("PTXJIT_REPORT_API_ERRORS").as_deref() {
+        Ok("explicit") | Ok("") | Err(_) => Ok(ApiErrors::Explicit),
+        Ok("all") => Ok(ApiErrors::All),
+        Ok("no") => Ok(ApiErrors::No),
+        Ok(other) => Err(format!(
+            "PTXJIT_REPORT_API_ERRORS={other}: expected all, explicit or no \
+             (compute-sanitizer's --report-api-errors)"
+        )),
+    }
+}
+
+/// The API errors reported: 0 none (no tool, or `no`), else `ApiErrors::Explicit` as 1 and
+/// `ApiErrors::All` as 2. Set once at `cuInit`.
+static API_ERRORS: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// The API calls in progress on this thread, for telling the program's calls from the ones
+/// ptxjit makes on its behalf.
+#[derive(Default)]
+struct Calls {
+    /// Driver entry points entered and not yet left (an entry point that calls another
+    /// counts twice; only the outermost one's failure is the program's).
+    driver: u32,
+    /// Runtime calls entered and not yet left ([`runtime_call_begin`]).
+    runtime: u32,
+    /// The message of the last driver call that failed inside the runtime call in progress:
+    /// the detail of the runtime call's report.
+    detail: Option<String>,
+}
+
+thread_local! {
+    static CALLS: std::cell::RefCell<Calls> = std::cell::RefCell::new(Calls::default());
+}
+
+/// Whether failed API calls are reported at all (a tool runs and `PTXJIT_REPORT_API_ERRORS`
+/// is not `no`).
+pub fn api_errors_reported() -> bool {
+    API_ERRORS.load(Ordering::Relaxed) != 0
+}
+
+/// Whether a failure is an answer rather than an error: `CUDA_ERROR_NOT_READY` (a query of
+/// unfinished work), the look-ups runtimes and loaders make of functions and tables the
+/// driver may lack (`cuGetProcAddress`, `cuGetExportTable`: NVIDIA's runtime probes both),
+/// and the functions of the private tables NVIDIA's runtime calls for itself (its context
+/// storage answers "nothing stored" as it expects; traced as `cuGetExportTable …`).
+fn is_answer(call: &str, code: crate::errors::CUresult) -> bool {
+    code == crate::errors::CUDA_ERROR_NOT_READY
+        || call.starts_with("cuGetProcAddress")
+        || call.starts_with("cuGetExportTable")
+        // ptxjit's own export-table functions, which only its runtime calls.
+        || call.starts_with("ptxjit ")
+}
+
+/// The report line of a failed API call, compute-sanitizer's: `Program hit
+/// CUDA_ERROR_INVALID_VALUE (error 1) due to "invalid argument" on CUDA API call to
+/// cuMemFree_v2.`, then ptxjit's reason on the next line.
+fn api_error_text(code_name: &str, code: u32, description: &str, call: &str, why: &str) -> String {
+    let mut text = format!(
+        "Program hit {code_name} (error {code}) due to \"{description}\" on CUDA API call to {call}."
+    );
+    if !why.is_empty() {
+        text.push_str("\n    ");
+        text.push_str(why);
+    }
+    text
+}
+
+/// Around the body of driver entry point `call` (from [`crate::entry`], only while
+/// [`api_errors_reported`]): runs it and, when it fails and is the program's own call,
+/// reports it as one error of the tool. A call inside a runtime call keeps its message for
+/// the runtime call's report (and is reported itself under `all`).
+pub fn driver_call(call: &str, body: impl FnOnce() -> crate::DrvResult) -> crate::DrvResult {
+    // A call while the thread's storage is being destroyed (a runtime's thread-exit handler
+    // releasing its context) runs unchecked.
+    if CALLS.try_with(|c| c.borrow_mut().driver += 1).is_err() {
+        return body();
+    }
+    // Decrements the depth however the body ends (a panic unwinds through here to `entry`).
+    struct Leave;
+    impl Drop for Leave {
+        fn drop(&mut self) {
+            let _ = CALLS.try_with(|c| c.borrow_mut().driver -= 1);
+        }
+    }
+    let leave = Leave;
+    let r = body();
+    drop(leave);
+    let Err(f) = &r else {
+        return r;
+    };
+    if is_answer(call, f.code) {
+        return r;
+    }
+    let Ok((outermost, in_runtime)) = CALLS.try_with(|c| {
+        let c = c.borrow();
+        (c.driver == 0, c.runtime > 0)
+    }) else {
+        return r;
+    };
+    if !outermost {
+        return r;
+    }
+    if in_runtime {
+        let why = if f.message.is_empty() {
+            format!("{call} returned {}", crate::errors::name(f.code))
+        } else {
+            format!(
+                "{call} returned {}: {}",
+                crate::errors::name(f.code),
+                f.message
+            )
+        };
+        let _ = CALLS.try_with(|c| c.borrow_mut().detail = Some(why));
+        if API_ERRORS.load(Ordering::Relaxed) == 2 {
+            report(&api_error_text(
+                crate::errors::name(f.code),
+                f.code,
+                crate::errors::description(f.code),
+                &format!("{call} (made by the runtime)"),
+                &f.message,
+            ));
+        }
+    } else {
+        report(&api_error_text(
+            crate::errors::name(f.code),
+            f.code,
+            crate::errors::description(f.code),
+            call,
+            &f.message,
+        ));
+    }
+    r
+}
+
+/// `PtxjitExports::runtime_call_begin`: ptxjit's runtime enters one of its API functions.
+pub unsafe extern "C" fn runtime_call_begin() {
+    let _ = CALLS.try_with(|c| {
+        let mut c = c.borrow_mut();
+        if c.runtime == 0 {
+            c.detail = None;
+        }
+        c.runtime += 1;
+    });
+}
+
+/// `PtxjitExports::runtime_call_end`: ptxjit's runtime leaves API function `name` (`len`
+/// bytes of UTF-8, not NUL-terminated) with `code`, a `cudaError_t` named `code_name`
+/// (`cudaErrorInvalidValue`) and described by `description` (`cudaGetErrorString`'s text;
+/// both NUL-terminated). When it fails with an error and is the outermost runtime call, the
+/// tool reports it (with the message of the driver call that failed inside it, if one did).
+/// Null or non-UTF-8 strings are reported as `?`; nothing here unwinds.
+pub unsafe extern "C" fn runtime_call_end(
+    name: *const u8,
+    len: usize,
+    code: u32,
+    code_name: *const std::ffi::c_char,
+    description: *const std::ffi::c_char,
+) {
+    let r = std::panic::catch_unwind(|| {
+        let Ok(detail) = CALLS.try_with(|c| {
+            let mut c = c.borrow_mut();
+            c.runtime = c.runtime.saturating_sub(1);
+            if c.runtime == 0 {
+                Some(c.detail.take())
+            } else {
+                None
+            }
+        }) else {
+            return;
+        };
+        // Not the outermost runtime call, a success, or cudaErrorNotReady (600, a query of
+        // unfinished work: an answer, not an error).
+        let Some(detail) = detail else { return };
+        if code == 0 || code == 600 || !api_errors_reported() {
+            return;
+        }
+        let name = if name.is_null() {
+            "?"
+        } else {
+            // SAFETY: `len` bytes at `name`, by the caller's promise.
+            std::str::from_utf8(unsafe { std::slice::from_raw_parts(name, len) }).unwrap_or("?")
+        };
+        let text_of = |p: *const std::ffi::c_char| {
+            if p.is_null() {
+                "?".to_string()
+            } else {
+                // SAFETY: non-null and NUL-terminated by the caller's promise.
+                unsafe { std::ffi::CStr::from_ptr(p) }
+                    .to_str()
+                    .unwrap_or("?")
+                    .to_string()
+            }
+        };
+        report(&api_error_text(
+            &text_of(code_name),
+            code,
+            &text_of(description),
+            name,
+            detail.as_deref().unwrap_or(""),
+        ));
+    });
+    if r.is_err() {
+        eprintln!("ptxjit: internal error in runtime_call_end (a bug in ptxjit; please report it)");
+    }
 }
 
 /// Register the exit-time summary (once, at `cuInit` with `tool` on), with a leak check of
-/// the program's device allocations under memcheck when `leak_check` is on.
-pub fn at_exit(tool: Tool, leak_check: bool) {
+/// the program's device allocations under memcheck when `leak_check` is on, and failed API
+/// calls reported as `api_errors` says.
+pub fn at_exit(tool: Tool, leak_check: bool, api_errors: ApiErrors) {
     static ONCE: std::sync::Once = std::sync::Once::new();
     LEAK_CHECK.store(tool == Tool::Memcheck && leak_check, Ordering::Relaxed);
+    let mode = match api_errors {
+        ApiErrors::No => 0,
+        ApiErrors::Explicit => 1,
+        ApiErrors::All => 2,
+    };
+    API_ERRORS.store(mode, Ordering::Relaxed);
     ONCE.call_once(|| {
         // SAFETY: registers a plain `extern "C"` function with no arguments.
         unsafe { libc::atexit(finish) };

@@ -155,6 +155,8 @@ pub struct ExecConfig {
     /// `PTXJIT_LEAK_CHECK=full`: memcheck reports leaked device allocations (when a context
     /// is destroyed and at exit), as compute-sanitizer's `--leak-check full`.
     pub leak_check: bool,
+    /// `PTXJIT_REPORT_API_ERRORS`: which failed API calls a tool reports.
+    pub api_errors: crate::sanitizer::ApiErrors,
     /// `PTXJIT_RACECHECK_GLOBAL=1`: racecheck also checks global memory (between threads of
     /// one block).
     pub racecheck_global: bool,
@@ -190,6 +192,7 @@ impl ExecConfig {
                  errors); ignored"
             );
         }
+        let api_errors = crate::sanitizer::api_errors_from_env()?;
         let racecheck_global = ptxjit::host::env_flag("PTXJIT_RACECHECK_GLOBAL");
         if racecheck_global && tool != Some(ptxjit::host::tool::Tool::Racecheck) {
             eprintln!(
@@ -229,6 +232,7 @@ impl ExecConfig {
             memcheck,
             tool,
             leak_check,
+            api_errors,
             racecheck_global,
             timeout,
             schedule,
@@ -361,7 +365,7 @@ pub fn init() -> DrvResult {
                 .map_err(|e| Fail::new(CUDA_ERROR_NO_DEVICE, e.to_string()))?;
         }
         if let Some(tool) = config.tool {
-            crate::sanitizer::at_exit(tool, config.leak_check);
+            crate::sanitizer::at_exit(tool, config.leak_check, config.api_errors);
         }
         crate::interrupt::install_from_env();
         // Device printf text waits for the driver's flush points, as on a GPU (registered

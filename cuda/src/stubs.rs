@@ -53,8 +53,6 @@ stubs! {
     cuCoredumpSetAttributeGlobal
     cuCtxAttach
     cuCtxDetach
-    cuCtxDisablePeerAccess
-    cuCtxEnablePeerAccess
     cuCtxFromGreenCtx
     cuCtxGetDevResource
     cuCtxGetExecAffinity

@@ -334,3 +334,46 @@ fn stream_and_event_flags_outside_the_documented_ones_are_refused() {
         assert_eq!(cuEventDestroy_v2(e), CUDA_SUCCESS);
     }
 }
+
+/// Peer access (CUDA driver API: Peer Context Memory Access) on ptxjit's one device: a device
+/// is not its own peer (`cuDeviceCanAccessPeer(0, 0)` is 0, as NVIDIA's drivers answer), so
+/// enabling access between two contexts fails as documented for devices that cannot access
+/// each other, and disabling what was never enabled is `CUDA_ERROR_PEER_ACCESS_NOT_ENABLED`.
+#[test]
+fn peer_access_on_the_one_device() {
+    setup();
+    unsafe {
+        let mut can = -1;
+        assert_eq!(cuDeviceCanAccessPeer(&mut can, 0, 0), CUDA_SUCCESS);
+        assert_eq!(can, 0);
+        assert_eq!(
+            cuDeviceCanAccessPeer(&mut can, 0, 1),
+            CUDA_ERROR_INVALID_DEVICE
+        );
+        assert_eq!(
+            cuDeviceCanAccessPeer(&mut can, -1, 0),
+            CUDA_ERROR_INVALID_DEVICE
+        );
+        let mut primary = null_mut();
+        assert_eq!(cuCtxGetCurrent(&mut primary), CUDA_SUCCESS);
+        let mut other = null_mut();
+        assert_eq!(cuCtxCreate_v2(&mut other, 0, 0), CUDA_SUCCESS);
+        let stale = 0x1234usize as CUcontext;
+        // The current context itself, or no live context: CUDA_ERROR_INVALID_CONTEXT.
+        assert_eq!(cuCtxEnablePeerAccess(other, 0), CUDA_ERROR_INVALID_CONTEXT);
+        assert_eq!(cuCtxEnablePeerAccess(stale, 0), CUDA_ERROR_INVALID_CONTEXT);
+        assert_eq!(cuCtxEnablePeerAccess(primary, 1), CUDA_ERROR_INVALID_VALUE);
+        // Both contexts are on device 0.
+        assert_eq!(
+            cuCtxEnablePeerAccess(primary, 0),
+            CUDA_ERROR_PEER_ACCESS_UNSUPPORTED
+        );
+        assert_eq!(
+            cuCtxDisablePeerAccess(primary),
+            CUDA_ERROR_PEER_ACCESS_NOT_ENABLED
+        );
+        assert_eq!(cuCtxDisablePeerAccess(stale), CUDA_ERROR_INVALID_CONTEXT);
+        assert_eq!(cuCtxDestroy_v2(other), CUDA_SUCCESS);
+        assert_eq!(cuCtxSetCurrent(primary), CUDA_SUCCESS);
+    }
+}

@@ -3,7 +3,7 @@
 
 use crate::errors::*;
 use crate::{cu, exports, Fail, RtResult};
-use std::ffi::{c_char, c_int, c_void};
+use std::ffi::{c_char, c_int, c_uint, c_void};
 
 exports! { cudaGetDeviceCount => fn(count: *mut c_int) {
     let mut n = 0;
@@ -30,6 +30,73 @@ exports! { cudaDeviceGetByPCIBusId => fn(dev: *mut c_int, id: *const c_char) {
 
 exports! { cudaDeviceCanAccessPeer => fn(can: *mut c_int, dev: c_int, peer: c_int) {
     cu!(cuDeviceCanAccessPeer(can, dev, peer))
+}}
+
+/// The driver's device for runtime ordinal `ordinal`. Errors: `cudaErrorInvalidDevice` for an
+/// ordinal that names no device (`cuDeviceGet`'s check).
+pub fn device_handle(ordinal: c_int) -> Result<c_int, Fail> {
+    let mut dev = 0;
+    cu!(cuDeviceGet(&mut dev, ordinal))?;
+    Ok(dev)
+}
+
+/// Runs `f` with the primary context of `dev` retained, and releases it.
+fn with_primary_context(dev: c_int, f: impl FnOnce(u64) -> RtResult) -> RtResult {
+    let mut ctx = 0u64;
+    cu!(cuDevicePrimaryCtxRetain(&mut ctx, dev))?;
+    let r = f(ctx);
+    let released = cu!(cuDevicePrimaryCtxRelease_v2(dev));
+    r.and(released)
+}
+
+/// Whether the current device may access `peer`'s memory (`cudaDeviceCanAccessPeer`).
+fn current_can_access(peer: c_int) -> Result<bool, Fail> {
+    let mut can = 0;
+    cu!(cuDeviceCanAccessPeer(
+        &mut can,
+        crate::state::device(),
+        peer
+    ))?;
+    Ok(can != 0)
+}
+
+// cudaDeviceEnablePeerAccess (CUDA Runtime API: Peer Device Memory Access): the current
+// device may access `peer`'s memory from now on, through the driver's cuCtxEnablePeerAccess
+// on the peer's primary context. Errors: cudaErrorInvalidDevice for an ordinal that names no
+// device or a device the current one cannot access (cudaDeviceCanAccessPeer answers 0: with
+// ptxjit's one device always, since NVIDIA's drivers answer 0 for a device and itself, which
+// the documents leave open), cudaErrorInvalidValue for flags other than 0, and
+// cudaErrorPeerAccessAlreadyEnabled from the driver for a second enable. The documents give
+// no order for the checks; this one is ordinal, flags, access.
+exports! { cudaDeviceEnablePeerAccess => fn(peer: c_int, flags: c_uint) {
+    let peer = device_handle(peer)?;
+    crate::state::context()?;
+    if flags != 0 {
+        return Err(Fail::new(cudaErrorInvalidValue, format!("flags {flags:#x}: must be 0")));
+    }
+    if !current_can_access(peer)? {
+        return Err(Fail::new(
+            cudaErrorInvalidDevice,
+            format!("device {} cannot access device {peer}'s memory directly (cudaDeviceCanAccessPeer is 0: a device is not its own peer)", crate::state::device()),
+        ));
+    }
+    with_primary_context(peer, |ctx| cu!(cuCtxEnablePeerAccess(ctx, 0)))
+}}
+
+// cudaDeviceDisablePeerAccess (CUDA Runtime API: Peer Device Memory Access): ends the current
+// device's access to `peer`'s memory. Errors: cudaErrorInvalidDevice for an ordinal that
+// names no device, cudaErrorPeerAccessNotEnabled when access was never enabled (always for a
+// device the current one cannot access, hence always on ptxjit's one device).
+exports! { cudaDeviceDisablePeerAccess => fn(peer: c_int) {
+    let peer = device_handle(peer)?;
+    crate::state::context()?;
+    if !current_can_access(peer)? {
+        return Err(Fail::new(
+            cudaErrorPeerAccessNotEnabled,
+            format!("access to device {peer}'s memory was never enabled (cudaDeviceCanAccessPeer is 0: a device is not its own peer)"),
+        ));
+    }
+    with_primary_context(peer, |ctx| cu!(cuCtxDisablePeerAccess(ctx)))
 }}
 
 // cudaChooseDevice: the one device matches any wish.

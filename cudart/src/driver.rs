@@ -43,6 +43,10 @@ driver_api! {
     cuGetExportTable(*mut *const c_void, *const [u8; 16]);
     cuDriverGetVersion(*mut c_int);
     cuDeviceGetCount(*mut c_int);
+    cuDeviceGet(*mut c_int, c_int);
+    cuDevicePrimaryCtxRelease_v2(c_int);
+    cuCtxEnablePeerAccess(H, c_uint);
+    cuCtxDisablePeerAccess(H);
     cuDeviceGetName(*mut c_char, c_int, c_int);
     cuDeviceGetUuid_v2(*mut [u8; 16], c_int);
     cuDeviceTotalMem_v2(*mut usize, c_int);
@@ -300,7 +304,12 @@ const PTXJIT_EXPORT_TABLE_ID: [u8; 16] = *b"ptxjit-exports-1";
 struct PtxjitExports {
     size: usize,
     set_allocation_label: unsafe extern "C" fn(u64, *const c_char) -> CUresult,
+    runtime_call_begin: unsafe extern "C" fn(),
+    runtime_call_end: unsafe extern "C" fn(*const u8, usize, u32, *const c_char, *const c_char),
 }
+
+/// The size of the table's first version, which has only `set_allocation_label`.
+const PTXJIT_EXPORTS_V1_SIZE: usize = 2 * std::mem::size_of::<usize>();
 
 /// ptxjit's export table, when the loaded driver is ptxjit's (NVIDIA's has none).
 fn ptxjit_exports() -> Option<&'static PtxjitExports> {
@@ -317,13 +326,52 @@ fn ptxjit_exports() -> Option<&'static PtxjitExports> {
         }
         // SAFETY: a table for this id starts with its size in bytes.
         let size = unsafe { (table as *const usize).read() };
-        if size < std::mem::size_of::<PtxjitExports>() {
+        if size < PTXJIT_EXPORTS_V1_SIZE {
             return 0;
         }
         table as usize
     });
-    // SAFETY: a non-zero address is ptxjit's static table, at least as large as this struct.
+    // SAFETY: a non-zero address is ptxjit's static table, at least as large as its first
+    // version; the fields after it are read only when its size says they are there.
     (addr != 0).then(|| unsafe { &*(addr as *const PtxjitExports) })
+}
+
+/// Whether the tool's calls of ptxjit's export table are there: a sanitizer tool runs
+/// (`PTXJIT_TOOL`) and the driver is ptxjit's with the runtime-call functions.
+fn tool_exports() -> Option<&'static PtxjitExports> {
+    static TOOL: OnceLock<bool> = OnceLock::new();
+    let on = *TOOL.get_or_init(|| std::env::var("PTXJIT_TOOL").is_ok_and(|v| !v.is_empty()));
+    if !on {
+        return None;
+    }
+    let t = ptxjit_exports()?;
+    // SAFETY: `size` is the table's first field, always there.
+    (t.size >= std::mem::size_of::<PtxjitExports>()).then_some(t)
+}
+
+/// Under a tool, tells ptxjit's driver that a runtime API function begins, so that the
+/// driver calls made for it are not reported as the program's (compute-sanitizer's
+/// `--report-api-errors explicit`). Nothing without a tool or with another driver.
+pub fn runtime_call_begin() {
+    if let Some(t) = tool_exports() {
+        // SAFETY: the table's function takes no arguments.
+        unsafe { (t.runtime_call_begin)() };
+    }
+}
+
+/// Under a tool, tells ptxjit's driver that runtime API function `name` ends with `code`,
+/// which the tool reports when it is an error ("Program hit cudaErrorInvalidValue (error 1)
+/// due to \"invalid argument\" on CUDA API call to cudaMalloc."). Nothing without a tool or
+/// with another driver.
+pub fn runtime_call_end(name: &str, code: cudaError_t) {
+    if let Some(t) = tool_exports() {
+        let (code_name, description) = match crate::errors::code(code) {
+            Some(e) => (e.1.as_ptr(), e.2.as_ptr()),
+            None => (std::ptr::null(), std::ptr::null()),
+        };
+        // SAFETY: `name` is `len` bytes; the strings are NUL-terminated statics or null.
+        unsafe { (t.runtime_call_end)(name.as_ptr(), name.len(), code, code_name, description) };
+    }
 }
 
 /// Names the allocation that starts at `dptr` after the runtime call that made it

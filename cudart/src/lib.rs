@@ -27,7 +27,10 @@
 //! # Environment
 //! Read by the driver library (`PTXJIT_ENGINE`, `PTXJIT_MEMCHECK`, `PTXJIT_TIMEOUT`,
 //! `PTXJIT_CC`), and `PTXJIT_TRACE=1`, which this library also follows: one line per runtime
-//! call, and per driver call it makes, with the result on stderr.
+//! call, and per driver call it makes, with the result on stderr. Under a sanitizer tool
+//! (`PTXJIT_TOOL`) each runtime call tells ptxjit's driver where it begins and ends, so that
+//! the tool reports a failed call under the runtime's name and not the driver calls made for
+//! it ([`driver::runtime_call_end`]).
 
 #![allow(non_snake_case, non_upper_case_globals)]
 // Every exported function takes raw pointers from C and checks them as the runtime does (null
@@ -105,10 +108,13 @@ pub fn tracing() -> bool {
 }
 
 /// Runs the body of exported function `name`: catches a panic (a bug in ptxjit) so it never
-/// unwinds into C, records a failure as the thread's last error, and traces the call under
+/// unwinds into C, records a failure as the thread's last error, under a sanitizer tool
+/// has the driver report it ([`driver::runtime_call_end`]), and traces the call under
 /// `PTXJIT_TRACE`.
 pub fn entry(name: &str, body: impl FnOnce() -> RtResult) -> cudaError_t {
+    driver::runtime_call_begin();
     let code = finish(name, catch_unwind(AssertUnwindSafe(body)));
+    driver::runtime_call_end(name, code);
     state::record_error(code);
     code
 }

@@ -161,18 +161,11 @@ exports! { cudaMemcpyAsync, cudaMemcpyAsync_ptsz => fn(dst: *mut c_void, src: *c
     copy_by_kind(dst, src, n, kind, Some(stream))
 }}
 
-/// `cudaMemcpyPeer`'s device ordinals: each must name a device (`cudaErrorInvalidDevice`).
+/// `cudaMemcpyPeer`'s device ordinals: each must name a device (`cudaErrorInvalidDevice`,
+/// the driver's `cuDeviceGet` check).
 fn peer_devices(dst_dev: c_int, src_dev: c_int) -> RtResult {
-    let mut n = 0;
-    cu!(cuDeviceGetCount(&mut n))?;
-    for dev in [dst_dev, src_dev] {
-        if dev < 0 || dev >= n {
-            return Err(Fail::new(
-                cudaErrorInvalidDevice,
-                format!("peer copy: device {dev} of {n}"),
-            ));
-        }
-    }
+    crate::device::device_handle(dst_dev)?;
+    crate::device::device_handle(src_dev)?;
     Ok(())
 }
 

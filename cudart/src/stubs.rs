@@ -41,8 +41,6 @@ stubs! {
     cudaDevResourceGenerateDesc
     cudaDevSmResourceSplit
     cudaDevSmResourceSplitByCount
-    cudaDeviceDisablePeerAccess
-    cudaDeviceEnablePeerAccess
     cudaDeviceFlushGPUDirectRDMAWrites
     cudaDeviceGetDevResource
     cudaDeviceGetExecutionCtx

@@ -20,16 +20,22 @@ fn lib_dir() -> Option<PathBuf> {
     (dir.join("libcudart.so.13").exists() && dir.join("libcuda.so.1").exists()).then_some(dir)
 }
 
-#[test]
-fn nvcc_vector_add_runs_on_the_drop_in() {
+/// nvcc 13 and this build's libraries, or `None` after skipping the test with a message.
+fn toolchain() -> Option<(PathBuf, PathBuf)> {
     let Some(nvcc) = nvcc() else {
-        return skip(
-            "no nvcc 13 (set NVCC or pip install -r cudart/requirements.txt into .venv-nvcc)",
-        );
+        skip("no nvcc 13 (set NVCC or pip install -r cudart/requirements.txt into .venv-nvcc)");
+        return None;
     };
     let Some(libs) = lib_dir() else {
-        return skip("libcudart.so.13 and libcuda.so.1 are not both built (cargo build --release)");
+        skip("libcudart.so.13 and libcuda.so.1 are not both built (cargo build --release)");
+        return None;
     };
+    Some((nvcc, libs))
+}
+
+/// Builds `source` (a .cu file) with `--cudart shared` for compute_80 PTX into the test
+/// directory as `name`, with `extra` nvcc arguments; gives the program's path.
+fn build_shared(nvcc: &Path, name: &str, source: &Path, extra: &[&str]) -> PathBuf {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
     std::fs::create_dir_all(&out).expect("test directory");
     // nvcc links -lcudart against NVIDIA's library, which sits in lib/ beside bin/.
@@ -40,23 +46,169 @@ fn nvcc_vector_add_runs_on_the_drop_in() {
         .and_then(Path::parent)
         .expect("nvcc's toolkit")
         .join("lib/libcudart.so.13");
-    let _ = std::fs::remove_file(nvlib.join("libcudart.so"));
-    std::os::unix::fs::symlink(cu_lib, nvlib.join("libcudart.so")).expect("link");
-    let app = out.join("vector_add");
+    let link = nvlib.join("libcudart.so");
+    if std::fs::read_link(&link).ok().as_deref() != Some(cu_lib.as_path()) {
+        let _ = std::fs::remove_file(&link);
+        // Another test may have made it meanwhile.
+        let _ = std::os::unix::fs::symlink(&cu_lib, &link);
+    }
+    let app = out.join(name);
     let libflag = format!("-L{}", nvlib.display());
-    let source = root().join("examples/cuda/vector_add.cu");
-    build(
+    let mut args: Vec<&std::ffi::OsStr> = vec![
+        "--cudart".as_ref(),
+        "shared".as_ref(),
+        "-gencode".as_ref(),
+        "arch=compute_80,code=compute_80".as_ref(),
+        "-o".as_ref(),
+        app.as_os_str(),
+        source.as_os_str(),
+        libflag.as_ref(),
+    ];
+    args.extend(extra.iter().map(|a| std::ffi::OsStr::new(*a)));
+    build(nvcc, args);
+    app
+}
+
+#[test]
+fn nvcc_vector_add_runs_on_the_drop_in() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let app = build_shared(
         &nvcc,
-        [
-            "--cudart".as_ref(),
-            "shared".as_ref(),
-            "-gencode".as_ref(),
-            "arch=compute_80,code=compute_80".as_ref(),
-            "-o".as_ref(),
-            app.as_os_str(),
-            source.as_os_str(),
-            libflag.as_ref(),
-        ],
+        "vector_add",
+        &root().join("examples/cuda/vector_add.cu"),
+        &[],
     );
     run_on_both_engines(&app, &libs);
+}
+
+/// Failing runtime and driver calls, and peer access on ptxjit's one device. The codes are
+/// the documented ones (CUDA Runtime API: Peer Device Memory Access; a device is not its own
+/// peer, as NVIDIA's drivers answer); the program checks them itself and prints PASS.
+const API_ERRORS: &str = r#"#include <cstdio>
+#include <dlfcn.h>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+typedef int (*mem_free_t)(unsigned long long);
+int main() {
+  void* d = nullptr;
+  // Runtime calls that fail.
+  EXPECT(cudaMalloc(&d, (size_t)1 << 60) == cudaErrorMemoryAllocation);
+  EXPECT(cudaSetDevice(7) == cudaErrorInvalidDevice);
+  // Reads the last error: no failure of its own.
+  EXPECT(cudaGetLastError() == cudaErrorInvalidDevice);
+  // The runtime's driver call fails as it expects (a host pointer is no device memory); the
+  // runtime call succeeds.
+  int host = 0;
+  cudaPointerAttributes a;
+  EXPECT(cudaPointerGetAttributes(&a, &host) == cudaSuccess);
+  EXPECT(a.type == cudaMemoryTypeUnregistered);
+  // Peer access: device 0 with itself, a device that does not exist, flags other than 0,
+  // disabling what was never enabled.
+  int can = -1;
+  EXPECT(cudaDeviceCanAccessPeer(&can, 0, 0) == cudaSuccess && can == 0);
+  EXPECT(cudaDeviceCanAccessPeer(&can, 0, 1) == cudaErrorInvalidDevice);
+  EXPECT(cudaDeviceEnablePeerAccess(0, 0) == cudaErrorInvalidDevice);
+  EXPECT(cudaDeviceEnablePeerAccess(1, 0) == cudaErrorInvalidDevice);
+  EXPECT(cudaDeviceEnablePeerAccess(0, 1) == cudaErrorInvalidValue);
+  EXPECT(cudaDeviceDisablePeerAccess(0) == cudaErrorPeerAccessNotEnabled);
+  EXPECT(cudaDeviceDisablePeerAccess(1) == cudaErrorInvalidDevice);
+  EXPECT(cudaMemcpyPeer(d, 0, d, 3, 0) == cudaErrorInvalidDevice);
+  // A driver call the program makes itself (CUDA_ERROR_INVALID_VALUE: no allocation there).
+  void* cuda = dlopen("libcuda.so.1", RTLD_NOW);
+  mem_free_t mem_free = cuda ? (mem_free_t)dlsym(cuda, "cuMemFree_v2") : nullptr;
+  EXPECT(mem_free && mem_free(0x10) == 1);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+/// Builds [`API_ERRORS`]; `None` after skipping.
+fn api_errors_program() -> Option<(PathBuf, PathBuf)> {
+    let (nvcc, libs) = toolchain()?;
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("api_errors.cu");
+    std::fs::write(&src, API_ERRORS).expect("write the source");
+    Some((build_shared(&nvcc, "api_errors", &src, &["-ldl"]), libs))
+}
+
+/// Runs `app` under memcheck with `PTXJIT_REPORT_API_ERRORS` set to `mode` when given:
+/// (exit status, stdout, stderr).
+fn under_memcheck(app: &Path, libs: &Path, mode: Option<&str>) -> (Option<i32>, String, String) {
+    let mut cmd = std::process::Command::new(app);
+    cmd.env("LD_LIBRARY_PATH", libs)
+        .env("PTXJIT_TOOL", "memcheck")
+        .env_remove("PTXJIT_REPORT_API_ERRORS");
+    if let Some(m) = mode {
+        cmd.env("PTXJIT_REPORT_API_ERRORS", m);
+    }
+    let out = cmd.output().expect("run the program");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn peer_access_answers_as_documented_for_one_device() {
+    let Some((app, libs)) = api_errors_program() else {
+        return;
+    };
+    run_on_both_engines(&app, &libs);
+}
+
+#[test]
+fn memcheck_reports_the_failed_api_calls_the_program_made() {
+    let Some((app, libs)) = api_errors_program() else {
+        return;
+    };
+    let (code, stdout, err) = under_memcheck(&app, &libs, None);
+    assert!(stdout.contains("PASS"), "{stdout}\n{err}");
+    // compute-sanitizer's line for each failed call, under the name the program called.
+    for want in [
+        "========= Program hit cudaErrorMemoryAllocation (error 2) due to \"out of memory\" on CUDA API call to cudaMalloc.\n=========     cuMemAlloc_v2 returned CUDA_ERROR_OUT_OF_MEMORY",
+        "========= Program hit cudaErrorInvalidDevice (error 101) due to \"invalid device ordinal\" on CUDA API call to cudaSetDevice.\n",
+        "========= Program hit cudaErrorInvalidDevice (error 101) due to \"invalid device ordinal\" on CUDA API call to cudaDeviceEnablePeerAccess.\n",
+        "========= Program hit cudaErrorInvalidValue (error 1) due to \"invalid argument\" on CUDA API call to cudaDeviceEnablePeerAccess.\n",
+        "========= Program hit cudaErrorPeerAccessNotEnabled (error 705) due to \"peer access has not been enabled\" on CUDA API call to cudaDeviceDisablePeerAccess.\n",
+        "========= Program hit cudaErrorInvalidDevice (error 101) due to \"invalid device ordinal\" on CUDA API call to cudaMemcpyPeer.\n",
+        "========= Program hit CUDA_ERROR_INVALID_VALUE (error 1) due to \"invalid argument\" on CUDA API call to cuMemFree_v2.\n",
+    ] {
+        assert!(err.contains(want), "missing {want:?} in:\n{err}");
+    }
+    // Not the runtime's own driver calls, nor the one it expects to fail.
+    assert!(!err.contains("cuPointerGetAttribute"), "{err}");
+    assert!(!err.contains("on CUDA API call to cuMemAlloc"), "{err}");
+    assert!(
+        !err.contains("on CUDA API call to cudaGetLastError"),
+        "{err}"
+    );
+    // cudaMalloc, cudaSetDevice, cudaDeviceCanAccessPeer, 3 enables, 2 disables,
+    // cudaMemcpyPeer, cuMemFree_v2.
+    assert!(err.contains("========= ERROR SUMMARY: 10 errors"), "{err}");
+    assert_eq!(code, Some(2), "{err}");
+}
+
+#[test]
+fn report_api_errors_no_and_all() {
+    let Some((app, libs)) = api_errors_program() else {
+        return;
+    };
+    let (code, stdout, err) = under_memcheck(&app, &libs, Some("no"));
+    assert!(stdout.contains("PASS"), "{stdout}\n{err}");
+    assert!(!err.contains("Program hit"), "{err}");
+    assert!(err.contains("========= ERROR SUMMARY: 0 errors"), "{err}");
+    assert_eq!(code, Some(0), "{err}");
+    // `all`: also the driver calls the runtime made, the expected failure among them.
+    let (code, _, err) = under_memcheck(&app, &libs, Some("all"));
+    for want in [
+        "on CUDA API call to cuPointerGetAttribute (made by the runtime).\n",
+        "on CUDA API call to cuMemAlloc_v2 (made by the runtime).\n",
+        "on CUDA API call to cudaMalloc.",
+    ] {
+        assert!(err.contains(want), "missing {want:?} in:\n{err}");
+    }
+    assert_eq!(code, Some(2), "{err}");
 }

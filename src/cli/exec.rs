@@ -22,8 +22,8 @@ pub struct ExecArgs {
     /// Check global accesses against exact allocation bounds (PTXJIT_MEMCHECK=1).
     #[arg(long)]
     pub memcheck: bool,
-    /// Run under a sanitizer tool (PTXJIT_TOOL): memcheck reports bad accesses, failed
-    /// frees, copies and memsets, and (with --leak-check full) leaked device allocations,
+    /// Run under a sanitizer tool (PTXJIT_TOOL): every tool reports failed CUDA API calls
+    /// (see --report-api-errors); memcheck reports bad accesses and (with --leak-check full) leaked device allocations,
     /// synccheck barrier and membermask misuse, initcheck loads of
     /// never-written device and shared memory, racecheck shared-memory data races between
     /// threads of a block, as `=========` lines on stderr, ends with
@@ -37,6 +37,13 @@ pub struct ExecArgs {
     /// (the default) does not check.
     #[arg(long, value_name = "full|none", value_parser = ["full", "none"])]
     pub leak_check: Option<String>,
+    /// With --tool: which failed CUDA API calls are errors of the tool
+    /// (PTXJIT_REPORT_API_ERRORS), as compute-sanitizer's --report-api-errors: `explicit` (the
+    /// default) the calls the program made, each as `Program hit CODE (error N) due to
+    /// "DESCRIPTION" on CUDA API call to NAME.`; `all` also the driver calls that ptxjit's
+    /// runtime makes for them; `no` none.
+    #[arg(long, value_name = "all|explicit|no", value_parser = ["all", "explicit", "no"])]
+    pub report_api_errors: Option<String>,
     /// With --tool racecheck: also races on global memory between threads of one block
     /// (PTXJIT_RACECHECK_GLOBAL=1).
     #[arg(long)]
@@ -179,6 +186,9 @@ pub fn exec(a: &ExecArgs) -> u8 {
     }
     if let Some(l) = &a.leak_check {
         cmd.env("PTXJIT_LEAK_CHECK", l);
+    }
+    if let Some(r) = &a.report_api_errors {
+        cmd.env("PTXJIT_REPORT_API_ERRORS", r);
     }
     if let Some(t) = a.timeout {
         cmd.env("PTXJIT_TIMEOUT", t.to_string());

@@ -435,8 +435,24 @@ impl std::fmt::Display for FaultReport {
             if self.count > 1 {
                 write!(f, " ({} threads of this CTA trapped)", self.count)?;
             }
-            if let Some(d) = &self.detail {
-                write!(f, "; {d}")?;
+            match &self.detail {
+                Some(d) => write!(f, "; {d}")?,
+                // PTX ISA §9.7.19.4 (trap): the instruction aborts the kernel. Programs write
+                // it (`__trap()`, `asm("trap;")`), and compilers emit it where they find
+                // undefined behaviour at compile time: nvcc -O3 replaces a store through a null
+                // pointer (`int *p = nullptr; *p = 1;`) with `trap`, keeping that line's `.loc`.
+                None => write!(
+                    f,
+                    "; the kernel executed a `trap` instruction, which aborts it: either the \
+                     program traps (__trap(), asm(\"trap;\")) or the compiler put the trap where \
+                     the code has undefined behaviour it found at compile time, such as a load \
+                     or store through a null pointer{}",
+                    if self.source.is_some() {
+                        " on that source line"
+                    } else {
+                        " (compile with -lineinfo to see the source line)"
+                    }
+                )?,
             }
         }
         let frames = self.frames_text();

@@ -14,6 +14,7 @@
 //! Steps 2 to 4 ignore white space (`float *` is `float*`, `a<b<c> >` is `a<b<c>>`) but
 //! otherwise take the name as the demangler writes it (`float const*`, not `const float*`).
 
+pub use crate::ptx::names::{demangled, quoted};
 use cpp_demangle::{DemangleOptions, Symbol};
 
 /// The outcome of a lookup that found no single kernel.
@@ -119,21 +120,6 @@ fn decide(hits: Vec<usize>) -> Option<Result<usize, Miss>> {
     }
 }
 
-/// The demangled form of a mangled C++ name without its return type, as compute-sanitizer
-/// shows kernels and device functions (`transpose<float>(float*, float const*, int, int)`
-/// for `_Z9transposeIfEvPT_PKS0_ii`); `None` for a name that is not mangled (an `extern "C"`
-/// kernel) or does not demangle.
-pub fn demangled(name: &str) -> Option<String> {
-    if !name.starts_with("_Z") {
-        return None;
-    }
-    let d = Symbol::new(name)
-        .ok()?
-        .demangle_with_options(&DemangleOptions::new().no_return_type())
-        .ok()?;
-    (d != name).then_some(d)
-}
-
 /// How lists show an entry: `transpose<float>(float*, int, int) (_Z9transposeIfEvPT_ii)` for
 /// a mangled name (the demangled one, then the name the PTX spells, to grep for), the name
 /// alone otherwise.
@@ -141,16 +127,6 @@ pub fn describe(entry: &str) -> String {
     match demangled(entry) {
         Some(d) => format!("{d} ({entry})"),
         None => entry.to_string(),
-    }
-}
-
-/// How messages name a kernel or device function: `'transpose<float>(float*, int, int)'
-/// (_Z9transposeIfEvPT_ii)` for a mangled name, `'saxpy'` otherwise (the form that follows
-/// `kernel` or `function` in fault, sanitizer and launch error messages).
-pub fn quoted(name: &str) -> String {
-    match demangled(name) {
-        Some(d) => format!("'{d}' ({name})"),
-        None => format!("'{name}'"),
     }
 }
 

@@ -791,15 +791,19 @@ impl Builder<'_> {
                 let v = (crate::analysis::schedule::WARP_SIZE as u64).wrapping_add(offset as u64);
                 return Ok(self.konst(cx, ty, v));
             }
-            // A kernel's address is what a device-side launch (CUDA dynamic parallelism,
-            // `cudaLaunchDevice`) passes.
+            // A kernel's address is what a device-side launch (CUDA dynamic parallelism:
+            // `<<<>>>` in a kernel, which nvcc -rdc=true turns into the device runtime's
+            // parameter-buffer and launch calls) passes.
             if self.graph.entries.contains(&name.name) {
-                return Err(LowerError::new(
+                return Err(LowerError::unsupported(
                     name.span,
                     format!(
-                        "the address of kernel '{}' in '{}': launching kernels from device \
-                         code (CUDA dynamic parallelism) is not supported",
-                        name.name, cx.ptx
+                        "'{}' takes the address of kernel {} to launch it from device code \
+                         (CUDA dynamic parallelism: a kernel launching a kernel, built with \
+                         nvcc -rdc=true -lcudadevrt): ptxjit does not support device-side \
+                         kernel launches; launch the kernel from the host instead",
+                        cx.ptx,
+                        crate::ptx::names::quoted(&name.name)
                     ),
                 ));
             }

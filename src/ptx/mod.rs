@@ -13,6 +13,7 @@ pub mod ast;
 pub mod error;
 pub mod lexer;
 pub mod lineinfo;
+pub mod names;
 pub mod parser;
 pub mod print;
 pub mod span;
