@@ -477,12 +477,7 @@ fn kernels_are_found_by_demangled_names() {
         );
     }
     // An unknown name lists the kernels, demangled.
-    let o = launch(
-        "scal",
-        "1",
-        "32",
-        &["buf:out:f32:4".into(), "s32=4".into()],
-    );
+    let o = launch("scal", "1", "32", &["buf:out:f32:4".into(), "s32=4".into()]);
     expect_code(&o, 2);
     let err = text(&o.stderr);
     assert!(

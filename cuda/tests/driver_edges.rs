@@ -334,3 +334,28 @@ fn stream_and_event_flags_outside_the_documented_ones_are_refused() {
         assert_eq!(cuEventDestroy_v2(e), CUDA_SUCCESS);
     }
 }
+
+/// `cuMemFree` of a live allocation needs no current context: NVIDIA's driver finds the
+/// allocation by its address (unified addressing), and numba's `cuda.close()` pops every
+/// context before it frees the arrays the program dropped. A pointer no context allocated
+/// still needs one (`CUDA_ERROR_INVALID_CONTEXT`).
+#[test]
+fn a_free_of_an_allocation_needs_no_current_context() {
+    setup();
+    unsafe {
+        let (mut p, mut q) = (0u64, 0u64);
+        assert_eq!(cuMemAlloc_v2(&mut p, 4096), CUDA_SUCCESS);
+        assert_eq!(cuMemAlloc_v2(&mut q, 64), CUDA_SUCCESS);
+        let mut ctx = null_mut();
+        assert_eq!(cuCtxPopCurrent_v2(&mut ctx), CUDA_SUCCESS);
+        let mut current = null_mut();
+        assert_eq!(cuCtxGetCurrent(&mut current), CUDA_SUCCESS);
+        assert!(current.is_null(), "no context is current");
+        assert_eq!(cuMemFree_v2(p), CUDA_SUCCESS);
+        assert_eq!(cuMemFree_v2(q + 16), CUDA_ERROR_INVALID_CONTEXT);
+        assert_eq!(cuCtxPushCurrent_v2(ctx), CUDA_SUCCESS);
+        // Freed: a second free is of no allocation; the other one is still there.
+        assert_eq!(cuMemFree_v2(p), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuMemFree_v2(q), CUDA_SUCCESS);
+    }
+}
