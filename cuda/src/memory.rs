@@ -142,11 +142,6 @@ fn free(d: &mut Driver, p: u64) -> DrvResult {
     r
 }
 
-/// `cuMemFree`. With no current context, a pointer that a live context allocated
-/// (`cuMemAlloc`, `cuMemAllocPitch`, `cuMemAllocManaged`) is freed all the same: NVIDIA's
-/// driver finds the allocation by its address (unified addressing), and numba's
-/// `cuda.close()` pops every context before it frees the arrays its program dropped. Any other
-/// pointer is then `CUDA_ERROR_INVALID_CONTEXT`, as before a context was current.
 fn mem_free(d: &mut Driver, p: CUdeviceptr) -> DrvResult {
     if d.host_allocs.contains_key(&p) {
         return Err(Fail::new(
@@ -158,20 +153,8 @@ fn mem_free(d: &mut Driver, p: CUdeviceptr) -> DrvResult {
 }
 
 exports! { cuMemFree_v2 => fn(p: CUdeviceptr) {
-    if crate::state::current_context().is_none() {
-        let freed = crate::state::with_driver(|d| {
-            let owner = d.owners.get(&crate::state::Owned::Memory(p));
-            if !owner.is_some_and(|c| d.contexts.contains_key(c)) {
-                return Ok(false);
-            }
-            d.check_sticky()?;
-            mem_free(d, p).map(|()| true)
-        })?;
-        if freed {
-            return Ok(());
-        }
-    }
-    with_context(|d| mem_free(d, p))
+    // Also with no current context (`with_owner_context`).
+    crate::state::with_owner_context(crate::state::Owned::Memory(p), |d| mem_free(d, p))
 }}
 
 exports! { cuMemFreeAsync, cuMemFreeAsync_ptsz => fn(p: CUdeviceptr, stream: u64) {

@@ -7,6 +7,7 @@ use cuda::errors::*;
 use cuda::memory::*;
 use cuda::module::*;
 use cuda::profiler::*;
+use cuda::stream::*;
 use std::ffi::CString;
 use std::ptr::null_mut;
 
@@ -335,17 +336,22 @@ fn stream_and_event_flags_outside_the_documented_ones_are_refused() {
     }
 }
 
-/// `cuMemFree` of a live allocation needs no current context: NVIDIA's driver finds the
-/// allocation by its address (unified addressing), and numba's `cuda.close()` pops every
-/// context before it frees the arrays the program dropped. A pointer no context allocated
-/// still needs one (`CUDA_ERROR_INVALID_CONTEXT`).
+/// Releasing what a live context owns needs no current context: `cuMemFree` of an
+/// allocation, `cuStreamDestroy`, `cuEventDestroy`, `cuModuleUnload` (NVIDIA's driver finds
+/// the owner by the address or handle; numba's `cuda.close()` pops every context before it
+/// frees the arrays and destroys the streams and events the program dropped). A pointer no
+/// context allocated still needs one (`CUDA_ERROR_INVALID_CONTEXT`).
 #[test]
-fn a_free_of_an_allocation_needs_no_current_context() {
+fn releasing_what_a_context_owns_needs_no_current_context() {
     setup();
+    let m = common::load(&CString::new(common::AXPC_PTX).unwrap());
     unsafe {
         let (mut p, mut q) = (0u64, 0u64);
         assert_eq!(cuMemAlloc_v2(&mut p, 4096), CUDA_SUCCESS);
         assert_eq!(cuMemAlloc_v2(&mut q, 64), CUDA_SUCCESS);
+        let (mut s, mut e) = (0u64, 0u64);
+        assert_eq!(cuStreamCreate(&mut s, 0), CUDA_SUCCESS);
+        assert_eq!(cuEventCreate(&mut e, 0), CUDA_SUCCESS);
         let mut ctx = null_mut();
         assert_eq!(cuCtxPopCurrent_v2(&mut ctx), CUDA_SUCCESS);
         let mut current = null_mut();
@@ -353,9 +359,15 @@ fn a_free_of_an_allocation_needs_no_current_context() {
         assert!(current.is_null(), "no context is current");
         assert_eq!(cuMemFree_v2(p), CUDA_SUCCESS);
         assert_eq!(cuMemFree_v2(q + 16), CUDA_ERROR_INVALID_CONTEXT);
+        assert_eq!(cuEventDestroy_v2(e), CUDA_SUCCESS);
+        assert_eq!(cuStreamDestroy_v2(s), CUDA_SUCCESS);
+        assert_eq!(cuModuleUnload(m), CUDA_SUCCESS);
         assert_eq!(cuCtxPushCurrent_v2(ctx), CUDA_SUCCESS);
-        // Freed: a second free is of no allocation; the other one is still there.
+        // Released: a second release is of nothing; the other allocation is still there.
         assert_eq!(cuMemFree_v2(p), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuEventDestroy_v2(e), CUDA_ERROR_INVALID_HANDLE);
+        assert_eq!(cuStreamDestroy_v2(s), CUDA_ERROR_INVALID_HANDLE);
+        assert_eq!(cuModuleUnload(m), CUDA_ERROR_INVALID_HANDLE);
         assert_eq!(cuMemFree_v2(q), CUDA_SUCCESS);
     }
 }
