@@ -48,22 +48,11 @@ fn maybe_host_address(addr: usize, len: usize) -> bool {
     addr >= LOWEST_HOST_ADDRESS && end <= user_end
 }
 
-/// Prints `f`'s message on stderr once per process, unless tracing (which prints it with
-/// every failed call): NVIDIA's driver would read through such a pointer and crash the
-/// program, so the program may not expect `CUDA_ERROR_INVALID_VALUE` here or say why.
-fn say_bad_param(f: Fail) -> Fail {
-    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if !crate::tracing() && !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
-        eprintln!("ptxjit: {}", f.message);
-    }
-    f
-}
-
 /// The parameter buffer of a launch of `f` from `kernelParams` or `extra`.
 ///
 /// Errors (`CUDA_ERROR_INVALID_VALUE`): both or (for a kernel with parameters) neither
 /// given, a null `kernelParams` entry, an entry or `extra` pointer that cannot be a host
-/// address ([`maybe_host_address`]; its message also goes to stderr), an `extra` buffer
+/// address ([`maybe_host_address`]), an `extra` buffer
 /// smaller than the parameters.
 ///
 /// # Safety
@@ -104,7 +93,7 @@ pub(crate) unsafe fn param_buffer(
                 ));
             }
             if !maybe_host_address(src as usize, p.size as usize) {
-                return Err(say_bad_param(Fail::new(
+                return Err(Fail::new(
                     CUDA_ERROR_INVALID_VALUE,
                     format!(
                         "kernel {}: kernelParams[{i}] ('{}', {} bytes) is {src:p}, which is no \
@@ -115,7 +104,7 @@ pub(crate) unsafe fn param_buffer(
                         p.size,
                         k.params.len()
                     ),
-                )));
+                ));
             }
             let (o, n) = (p.offset as usize, p.size as usize);
             // SAFETY: the value has the parameter's size.
@@ -155,10 +144,10 @@ pub(crate) unsafe fn param_buffer(
                     ));
                 }
                 if !maybe_host_address(sp as usize, std::mem::size_of::<usize>()) {
-                    return Err(say_bad_param(Fail::new(
+                    return Err(Fail::new(
                         CUDA_ERROR_INVALID_VALUE,
                         format!("CU_LAUNCH_PARAM_BUFFER_SIZE points to {sp:p}, which is no host address"),
-                    )));
+                    ));
                 }
                 size = Some(unsafe { sp.read_unaligned() });
             }
@@ -178,13 +167,13 @@ pub(crate) unsafe fn param_buffer(
         ));
     };
     if !maybe_host_address(ptr as usize, buf.len()) {
-        return Err(say_bad_param(Fail::new(
+        return Err(Fail::new(
             CUDA_ERROR_INVALID_VALUE,
             format!(
                 "kernel {}: CU_LAUNCH_PARAM_BUFFER_POINTER is {ptr:p}, which is no host address",
                 quoted(&k.name)
             ),
-        )));
+        ));
     }
     if size < buf.len() {
         return Err(Fail::new(
@@ -199,6 +188,38 @@ pub(crate) unsafe fn param_buffer(
     // SAFETY: the buffer holds `size` >= buf.len() bytes.
     unsafe { std::ptr::copy_nonoverlapping(ptr, buf.as_mut_ptr(), buf.len()) };
     Ok(buf)
+}
+
+/// Reports a launch that `call` refused before it ran (a launch shape or shared memory size
+/// outside the limits, parameters that cannot be read, a bad handle): under a tool as one of
+/// its errors (compute-sanitizer: "Program hit … on CUDA API call to cuLaunchKernel"), else
+/// its reason on stderr once per distinct reason, unless tracing (which prints it with every
+/// failed call): a program usually shows only the code (`CUDA_ERROR_INVALID_VALUE`), and
+/// NVIDIA's driver says no more. A launch that faulted, timed out or was interrupted made its
+/// error sticky and has printed its report already.
+fn say_refused<T>(d: &Driver, call: &str, r: Result<T, Fail>) -> Result<T, Fail> {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let Err(f) = &r else {
+        return r;
+    };
+    if d.sticky.is_some() {
+        return r;
+    }
+    if d.config.tool.is_some() {
+        crate::sanitizer::report_api_error(call, f);
+    } else if !crate::tracing() {
+        if let Ok(mut said) = SAID.lock() {
+            if !said.contains(&f.message) {
+                said.push(f.message.clone());
+                eprintln!(
+                    "ptxjit: {call}: {} ({})",
+                    f.message,
+                    crate::errors::name(f.code)
+                );
+            }
+        }
+    }
+    r
 }
 
 /// Launches `f` on `stream`, or records the launch (parameters copied) if the stream is
@@ -449,17 +470,21 @@ fn launch_now(
 
 exports! { cuLaunchKernel, cuLaunchKernel_ptsz => fn(f: u64, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: u64, params: *mut *mut c_void, extra: *mut *mut c_void) {
     with_context(|d| {
-        let buf = unsafe { param_buffer(d, f, params, extra)? };
-        let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
-        launch_or_capture(d, f, dims, stream, buf, false, None)
+        let r = unsafe { param_buffer(d, f, params, extra) }.and_then(|buf| {
+            let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
+            launch_or_capture(d, f, dims, stream, buf, false, None)
+        });
+        say_refused(d, "cuLaunchKernel", r)
     })
 }}
 
 exports! { cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz => fn(f: u64, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: u64, params: *mut *mut c_void) {
     with_context(|d| {
-        let buf = unsafe { param_buffer(d, f, params, std::ptr::null_mut())? };
-        let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
-        launch_or_capture(d, f, dims, stream, buf, true, None)
+        let r = unsafe { param_buffer(d, f, params, std::ptr::null_mut()) }.and_then(|buf| {
+            let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
+            launch_or_capture(d, f, dims, stream, buf, true, None)
+        });
+        say_refused(d, "cuLaunchCooperativeKernel", r)
     })
 }}
 
@@ -514,9 +539,11 @@ exports! { cuLaunchKernelEx, cuLaunchKernelEx_ptsz => fn(config: *const CUlaunch
         }
     }
     with_context(|d| {
-        let buf = unsafe { param_buffer(d, f, params, extra)? };
-        let dims = LaunchDims { grid: c.grid, block: c.block, shared_bytes: c.shared_mem_bytes };
-        launch_or_capture(d, f, dims, c.stream, buf, cooperative, cluster)
+        let r = unsafe { param_buffer(d, f, params, extra) }.and_then(|buf| {
+            let dims = LaunchDims { grid: c.grid, block: c.block, shared_bytes: c.shared_mem_bytes };
+            launch_or_capture(d, f, dims, c.stream, buf, cooperative, cluster)
+        });
+        say_refused(d, "cuLaunchKernelEx", r)
     })
 }}
 
