@@ -16,7 +16,7 @@ use crate::exports;
 use crate::graph::Op;
 use crate::state::{with_context, Driver};
 use crate::{out, DrvResult, Fail};
-use ptxjit::host::kernel_name::quoted;
+use ptxjit::host::kernel_name::{param_label, quoted};
 use ptxjit::host::{occupancy, Cooperative, Error, LaunchDims, LaunchPart};
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -88,7 +88,7 @@ pub(crate) unsafe fn param_buffer(
                     format!(
                         "kernel {}: kernelParams[{i}] ('{}') is null",
                         quoted(&k.name),
-                        p.name
+                        param_label(&k.name, &p.name)
                     ),
                 ));
             }
@@ -100,7 +100,7 @@ pub(crate) unsafe fn param_buffer(
                          host address: kernelParams must hold one pointer per kernel \
                          parameter ({} here), each to that parameter's value",
                         quoted(&k.name),
-                        p.name,
+                        param_label(&k.name, &p.name),
                         p.size,
                         k.params.len()
                     ),

@@ -204,6 +204,21 @@ pub fn quoted(name: &str) -> String {
     }
 }
 
+/// How messages name parameter `param` of kernel `entry`: NVRTC, nvcc and numba name a
+/// kernel's parameters `<entry>_param_<n>`; for a mangled entry name (hundreds of characters
+/// for a numba kernel, and given beside it in the same message) that is shortened to
+/// `param_<n>`. Other names, and those of `extern "C"` kernels (`saxpy_param_0`, short and
+/// as the PTX spells it), stay as they are.
+pub fn param_label<'a>(entry: &str, param: &'a str) -> &'a str {
+    if !entry.starts_with("_Z") {
+        return param;
+    }
+    match param.strip_prefix(entry) {
+        Some(rest) if rest.starts_with("_param_") => &rest[1..],
+        _ => param,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,6 +283,18 @@ mod tests {
         assert_eq!(find(&entries, "mylib::ops::scale"), Ok(1));
         assert_eq!(find(&entries, "ops::scale"), Err(Miss::None));
         assert_eq!(find(&entries, "__main__"), Err(Miss::None));
+    }
+
+    #[test]
+    fn parameters_of_mangled_kernels_are_shown_by_their_index() {
+        let k = "_ZN2ns5scaleEPfi";
+        assert_eq!(param_label(k, "_ZN2ns5scaleEPfi_param_1"), "param_1");
+        assert_eq!(param_label(k, "n"), "n");
+        assert_eq!(
+            param_label(k, "_ZN2ns5scaleEPfi_paramx"),
+            "_ZN2ns5scaleEPfi_paramx"
+        );
+        assert_eq!(param_label("saxpy", "saxpy_param_3"), "saxpy_param_3");
     }
 
     #[test]
