@@ -25,34 +25,11 @@ const PARAM_END: usize = 0;
 const PARAM_BUFFER_POINTER: usize = 1;
 const PARAM_BUFFER_SIZE: usize = 2;
 
-/// Below this no host memory is mapped: Linux's default `vm.mmap_min_addr` (64 KiB), under
-/// which neither the loader nor an allocator places anything. A "pointer" there is a small
-/// integer: what a `kernelParams` array one entry too short, or a value given where its
-/// address belongs, hands the driver.
-const LOWEST_HOST_ADDRESS: usize = 64 << 10;
-
-/// Whether `len` bytes at `addr` may be host memory of this process: not in the lowest
-/// 64 KiB ([`LOWEST_HOST_ADDRESS`]) and, on x86-64, below the end of the user half of the
-/// largest (57-bit, 5-level paging) address space, past which addresses are the kernel's or
-/// non-canonical. A cheap filter, not a proof: a wild pointer that passes it may still point
-/// to unmapped memory (NVIDIA's driver reads every pointer unchecked).
-fn maybe_host_address(addr: usize, len: usize) -> bool {
-    let Some(end) = addr.checked_add(len) else {
-        return false;
-    };
-    let user_end = if cfg!(target_arch = "x86_64") {
-        1usize << 56
-    } else {
-        usize::MAX
-    };
-    addr >= LOWEST_HOST_ADDRESS && end <= user_end
-}
-
 /// The parameter buffer of a launch of `f` from `kernelParams` or `extra`.
 ///
 /// Errors (`CUDA_ERROR_INVALID_VALUE`): both or (for a kernel with parameters) neither
 /// given, a null `kernelParams` entry, an entry or `extra` pointer that cannot be a host
-/// address ([`maybe_host_address`]), an `extra` buffer
+/// address ([`crate::maybe_host_address`]), an `extra` buffer
 /// smaller than the parameters.
 ///
 /// # Safety
@@ -92,7 +69,7 @@ pub(crate) unsafe fn param_buffer(
                     ),
                 ));
             }
-            if !maybe_host_address(src as usize, p.size as usize) {
+            if !crate::maybe_host_address(src as usize, p.size as usize) {
                 return Err(Fail::new(
                     CUDA_ERROR_INVALID_VALUE,
                     format!(
@@ -143,7 +120,7 @@ pub(crate) unsafe fn param_buffer(
                         "CU_LAUNCH_PARAM_BUFFER_SIZE points to null",
                     ));
                 }
-                if !maybe_host_address(sp as usize, std::mem::size_of::<usize>()) {
+                if !crate::maybe_host_address(sp as usize, std::mem::size_of::<usize>()) {
                     return Err(Fail::new(
                         CUDA_ERROR_INVALID_VALUE,
                         format!("CU_LAUNCH_PARAM_BUFFER_SIZE points to {sp:p}, which is no host address"),
@@ -166,7 +143,7 @@ pub(crate) unsafe fn param_buffer(
             "extra needs CU_LAUNCH_PARAM_BUFFER_POINTER and CU_LAUNCH_PARAM_BUFFER_SIZE",
         ));
     };
-    if !maybe_host_address(ptr as usize, buf.len()) {
+    if !crate::maybe_host_address(ptr as usize, buf.len()) {
         return Err(Fail::new(
             CUDA_ERROR_INVALID_VALUE,
             format!(

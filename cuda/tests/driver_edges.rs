@@ -371,3 +371,30 @@ fn releasing_what_a_context_owns_needs_no_current_context() {
         assert_eq!(cuMemFree_v2(q), CUDA_SUCCESS);
     }
 }
+
+/// A copy whose host pointer cannot be host memory (a size or small integer given for it, as
+/// a Python program passing `a.nbytes` where `a.ctypes.data` belongs does) is
+/// `CUDA_ERROR_INVALID_VALUE`; NVIDIA's driver reads or writes through it and the program
+/// crashes. The device memory is left as it was.
+#[test]
+fn copies_with_a_host_pointer_that_is_no_host_address_are_refused() {
+    setup();
+    unsafe {
+        let mut d = 0u64;
+        assert_eq!(cuMemAlloc_v2(&mut d, 64), CUDA_SUCCESS);
+        let fill = [7u8; 64];
+        assert_eq!(cuMemcpyHtoD_v2(d, fill.as_ptr().cast(), 64), CUDA_SUCCESS);
+        let small = std::ptr::without_provenance_mut::<std::ffi::c_void>(16);
+        assert_eq!(cuMemcpyHtoD_v2(d, small, 16), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuMemcpyDtoH_v2(small, d, 16), CUDA_ERROR_INVALID_VALUE);
+        let high = std::ptr::without_provenance_mut::<std::ffi::c_void>(usize::MAX - 8);
+        assert_eq!(cuMemcpyDtoH_v2(high, d, 16), CUDA_ERROR_INVALID_VALUE);
+        let mut back = [0u8; 64];
+        assert_eq!(
+            cuMemcpyDtoH_v2(back.as_mut_ptr().cast(), d, 64),
+            CUDA_SUCCESS
+        );
+        assert_eq!(back, fill);
+        assert_eq!(cuMemFree_v2(d), CUDA_SUCCESS);
+    }
+}
