@@ -1408,7 +1408,7 @@ fn cpp_names_are_shown_demangled_then_mangled() {
         "--ptx",
         "ptx-tests/errors/cpp_names.ptx",
         "--kernel",
-        "scale",
+        "scal",
         "--grid",
         "1",
         "--block",
@@ -1418,7 +1418,7 @@ fn cpp_names_are_shown_demangled_then_mangled() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
         err.contains(
-            "no kernel named 'scale' in ptx-tests/errors/cpp_names.ptx (kernels: \
+            "no kernel named 'scal' in ptx-tests/errors/cpp_names.ptx (kernels: \
              fill(float*, int, float) (_Z4fillPfif), fill(int*, int, int) (_Z4fillPiii), \
              rotate<64>(int*) (_Z6rotateILi64EEvPi), geom::scale<float>(float*, float const*, \
              int, float) (_ZN4geom5scaleIfEEvPT_PKS1_iS1_), geom::scale<int>(int*, int const*, \

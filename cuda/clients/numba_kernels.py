@@ -222,6 +222,38 @@ def cooperative_grid_sync():
     assert rounds.overloads[rounds.signatures[0]].max_cooperative_grid_blocks(threads) >= blocks
 
 
+@check
+def close_frees_dropped_arrays_and_a_new_context_runs():
+    # Keep this check last: cuda.close() destroys the context, and numba's per-device caches
+    # of kernels (a dispatcher's, cuda.reduce's) still hold the unloaded modules' handles
+    # afterwards, on a GPU as here (numba-cuda issue 644), so later checks would fail.
+    # close() pops every context and then frees the arrays and destroys the streams and
+    # events the program dropped, with no context current: the driver finds their owner.
+    @cuda.jit
+    def add_one(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] += 1
+
+    stream, event = cuda.stream(), cuda.event()
+    dropped = cuda.to_device(np.arange(1000, dtype=np.int32), stream=stream)
+    add_one[4, 256, stream](dropped)
+    event.record(stream)
+    event.synchronize()
+    del dropped, stream, event  # numba defers the frees to the next flush (here: close)
+    cuda.close()
+
+    @cuda.jit
+    def add_two(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] += 2
+
+    d = cuda.to_device(np.arange(1000, dtype=np.int32))
+    add_two[4, 256](d)
+    np.testing.assert_array_equal(d.copy_to_host(), np.arange(1000, dtype=np.int32) + 2)
+
+
 def main():
     print("device:", getattr(cuda.get_current_device(), "name", "numba CUDA simulator"))
     return run_checks()

@@ -16,7 +16,7 @@ use crate::exports;
 use crate::graph::Op;
 use crate::state::{with_context, Driver};
 use crate::{out, DrvResult, Fail};
-use ptxjit::host::kernel_name::quoted;
+use ptxjit::host::kernel_name::{param_label, quoted};
 use ptxjit::host::{occupancy, Cooperative, Error, LaunchDims, LaunchPart};
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -26,6 +26,11 @@ const PARAM_BUFFER_POINTER: usize = 1;
 const PARAM_BUFFER_SIZE: usize = 2;
 
 /// The parameter buffer of a launch of `f` from `kernelParams` or `extra`.
+///
+/// Errors (`CUDA_ERROR_INVALID_VALUE`): both or (for a kernel with parameters) neither
+/// given, a null `kernelParams` entry, an entry or `extra` pointer that cannot be a host
+/// address ([`crate::maybe_host_address`]), an `extra` buffer
+/// smaller than the parameters.
 ///
 /// # Safety
 /// `params` is null or holds one pointer per kernel parameter, each to a value of that
@@ -60,7 +65,21 @@ pub(crate) unsafe fn param_buffer(
                     format!(
                         "kernel {}: kernelParams[{i}] ('{}') is null",
                         quoted(&k.name),
-                        p.name
+                        param_label(&k.name, &p.name)
+                    ),
+                ));
+            }
+            if !crate::maybe_host_address(src as usize, p.size as usize) {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!(
+                        "kernel {}: kernelParams[{i}] ('{}', {} bytes) is {src:p}, which is no \
+                         host address: kernelParams must hold one pointer per kernel \
+                         parameter ({} here), each to that parameter's value",
+                        quoted(&k.name),
+                        param_label(&k.name, &p.name),
+                        p.size,
+                        k.params.len()
                     ),
                 ));
             }
@@ -101,6 +120,12 @@ pub(crate) unsafe fn param_buffer(
                         "CU_LAUNCH_PARAM_BUFFER_SIZE points to null",
                     ));
                 }
+                if !crate::maybe_host_address(sp as usize, std::mem::size_of::<usize>()) {
+                    return Err(Fail::new(
+                        CUDA_ERROR_INVALID_VALUE,
+                        format!("CU_LAUNCH_PARAM_BUFFER_SIZE points to {sp:p}, which is no host address"),
+                    ));
+                }
                 size = Some(unsafe { sp.read_unaligned() });
             }
             other => {
@@ -118,6 +143,15 @@ pub(crate) unsafe fn param_buffer(
             "extra needs CU_LAUNCH_PARAM_BUFFER_POINTER and CU_LAUNCH_PARAM_BUFFER_SIZE",
         ));
     };
+    if !crate::maybe_host_address(ptr as usize, buf.len()) {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!(
+                "kernel {}: CU_LAUNCH_PARAM_BUFFER_POINTER is {ptr:p}, which is no host address",
+                quoted(&k.name)
+            ),
+        ));
+    }
     if size < buf.len() {
         return Err(Fail::new(
             CUDA_ERROR_INVALID_VALUE,
@@ -131,6 +165,36 @@ pub(crate) unsafe fn param_buffer(
     // SAFETY: the buffer holds `size` >= buf.len() bytes.
     unsafe { std::ptr::copy_nonoverlapping(ptr, buf.as_mut_ptr(), buf.len()) };
     Ok(buf)
+}
+
+/// Reports a launch that `call` refused before it ran (a launch shape or shared memory size
+/// outside the limits, parameters that cannot be read, a bad handle): under a tool it is one
+/// of its API errors, reported with every failed call ("Program hit … on CUDA API call to
+/// cuLaunchKernel", `sanitizer::driver_call`); else its reason goes to stderr once per
+/// distinct reason, unless tracing (which prints it with every failed call): a program usually shows only the code (`CUDA_ERROR_INVALID_VALUE`), and
+/// NVIDIA's driver says no more. A launch that faulted, timed out or was interrupted made its
+/// error sticky and has printed its report already.
+fn say_refused<T>(d: &Driver, call: &str, r: Result<T, Fail>) -> Result<T, Fail> {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let Err(f) = &r else {
+        return r;
+    };
+    if d.sticky.is_some() {
+        return r;
+    }
+    if d.config.tool.is_none() && !crate::tracing() {
+        if let Ok(mut said) = SAID.lock() {
+            if !said.contains(&f.message) {
+                said.push(f.message.clone());
+                eprintln!(
+                    "ptxjit: {call}: {} ({})",
+                    f.message,
+                    crate::errors::name(f.code)
+                );
+            }
+        }
+    }
+    r
 }
 
 /// Launches `f` on `stream`, or records the launch (parameters copied) if the stream is
@@ -381,17 +445,21 @@ fn launch_now(
 
 exports! { cuLaunchKernel, cuLaunchKernel_ptsz => fn(f: u64, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: u64, params: *mut *mut c_void, extra: *mut *mut c_void) {
     with_context(|d| {
-        let buf = unsafe { param_buffer(d, f, params, extra)? };
-        let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
-        launch_or_capture(d, f, dims, stream, buf, false, None)
+        let r = unsafe { param_buffer(d, f, params, extra) }.and_then(|buf| {
+            let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
+            launch_or_capture(d, f, dims, stream, buf, false, None)
+        });
+        say_refused(d, "cuLaunchKernel", r)
     })
 }}
 
 exports! { cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz => fn(f: u64, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: u64, params: *mut *mut c_void) {
     with_context(|d| {
-        let buf = unsafe { param_buffer(d, f, params, std::ptr::null_mut())? };
-        let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
-        launch_or_capture(d, f, dims, stream, buf, true, None)
+        let r = unsafe { param_buffer(d, f, params, std::ptr::null_mut()) }.and_then(|buf| {
+            let dims = LaunchDims { grid: [gx, gy, gz], block: [bx, by, bz], shared_bytes: shared };
+            launch_or_capture(d, f, dims, stream, buf, true, None)
+        });
+        say_refused(d, "cuLaunchCooperativeKernel", r)
     })
 }}
 
@@ -446,9 +514,11 @@ exports! { cuLaunchKernelEx, cuLaunchKernelEx_ptsz => fn(config: *const CUlaunch
         }
     }
     with_context(|d| {
-        let buf = unsafe { param_buffer(d, f, params, extra)? };
-        let dims = LaunchDims { grid: c.grid, block: c.block, shared_bytes: c.shared_mem_bytes };
-        launch_or_capture(d, f, dims, c.stream, buf, cooperative, cluster)
+        let r = unsafe { param_buffer(d, f, params, extra) }.and_then(|buf| {
+            let dims = LaunchDims { grid: c.grid, block: c.block, shared_bytes: c.shared_mem_bytes };
+            launch_or_capture(d, f, dims, c.stream, buf, cooperative, cluster)
+        });
+        say_refused(d, "cuLaunchKernelEx", r)
     })
 }}
 

@@ -96,6 +96,30 @@ impl Fail {
 /// The result of a driver call's body.
 pub type DrvResult = Result<(), Fail>;
 
+/// Below this no host memory is mapped: Linux's default `vm.mmap_min_addr` (64 KiB), under
+/// which neither the loader nor an allocator places anything. A "pointer" there is a small
+/// integer: what a `kernelParams` array one entry too short, a value given where its address
+/// belongs, or a size given where a host pointer belongs, hands the driver.
+pub const LOWEST_HOST_ADDRESS: usize = 64 << 10;
+
+/// Whether `len` bytes at `addr` may be host memory of this process: not in the lowest
+/// 64 KiB ([`LOWEST_HOST_ADDRESS`]) and, on x86-64, below the end of the user half of the
+/// largest (57-bit, 5-level paging) address space, past which addresses are the kernel's or
+/// non-canonical. A cheap filter, not a proof: a wild pointer that passes it may still point
+/// to unmapped memory (NVIDIA's driver reads every pointer unchecked). Checked for
+/// `cuLaunchKernel`'s parameter pointers and the host side of copies.
+pub fn maybe_host_address(addr: usize, len: usize) -> bool {
+    let Some(end) = addr.checked_add(len) else {
+        return false;
+    };
+    let user_end = if cfg!(target_arch = "x86_64") {
+        1usize << 56
+    } else {
+        usize::MAX
+    };
+    addr >= LOWEST_HOST_ADDRESS && end <= user_end
+}
+
 /// Whether `PTXJIT_TRACE` asks for a line per call.
 pub fn tracing() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();

@@ -138,13 +138,19 @@ fn free(d: &mut Driver, p: u64) -> DrvResult {
     r
 }
 
+fn mem_free(d: &mut Driver, p: CUdeviceptr) -> DrvResult {
+    if d.host_allocs.contains_key(&p) {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("{p:#x} is page-locked host memory: free it with cuMemFreeHost"),
+        ));
+    }
+    free(d, p)
+}
+
 exports! { cuMemFree_v2 => fn(p: CUdeviceptr) {
-    with_context(|d| {
-        if d.host_allocs.contains_key(&p) {
-            return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is page-locked host memory: free it with cuMemFreeHost")));
-        }
-        free(d, p)
-    })
+    // Also with no current context (`with_owner_context`).
+    crate::state::with_owner_context(crate::state::Owned::Memory(p), |d| mem_free(d, p))
 }}
 
 exports! { cuMemFreeAsync, cuMemFreeAsync_ptsz => fn(p: CUdeviceptr, stream: u64) {
@@ -316,12 +322,12 @@ fn copy(d: &Driver, dst: u64, src: u64, n: usize, what: &str) -> DrvResult {
     let to = if in_arena(d, dst) {
         device_range(d, dst, n as u64)?
     } else {
-        host_ptr(dst, what)?
+        host_ptr(dst, n, what)?
     };
     let from = if in_arena(d, src) {
         device_range(d, src, n as u64)?
     } else {
-        host_ptr(src, what)?
+        host_ptr(src, n, what)?
     };
     // SAFETY: device ranges were checked; host ranges are valid by the program's promise.
     unsafe { std::ptr::copy(from, to, n) };
@@ -335,11 +341,20 @@ fn in_arena(d: &Driver, p: u64) -> bool {
     p >= base && p < base + ptxjit::runtime::memory::device_memory_limit()
 }
 
-fn host_ptr(p: u64, what: &str) -> Result<*mut u8, Fail> {
+/// The host side of a copy of `n` bytes at `p`: null, or a range that cannot be host memory
+/// ([`crate::maybe_host_address`]: a size or small integer given for the pointer), is
+/// `CUDA_ERROR_INVALID_VALUE`, where reading or writing it would crash the program.
+fn host_ptr(p: u64, n: usize, what: &str) -> Result<*mut u8, Fail> {
     if p == 0 {
         return Err(Fail::new(
             CUDA_ERROR_INVALID_VALUE,
             format!("{what}: null pointer"),
+        ));
+    }
+    if !crate::maybe_host_address(p as usize, n) {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("{what}: the host pointer {p:#x} ({n} bytes) is no host address"),
         ));
     }
     Ok(p as *mut u8)

@@ -466,7 +466,8 @@ exports! { cuModuleLoad => fn(pmod: *mut u64, fname: *const c_char) {
 }}
 
 exports! { cuModuleUnload => fn(m: u64) {
-    with_context(|d| {
+    // Also with no current context (`with_owner_context`).
+    crate::state::with_owner_context(crate::state::Owned::Module(m), |d| {
         d.owners.remove(&crate::state::Owned::Module(m));
         let state = d.modules.remove(&m).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{m:#x} is not a live CUmodule")))?;
         for f in state.functions.values() {

@@ -502,6 +502,41 @@ pub fn with_context<T>(f: impl FnOnce(&mut Driver) -> Result<T, Fail>) -> Result
     })
 }
 
+/// Runs `f` on the driver for a call that releases `r` (`cuMemFree`, `cuStreamDestroy`,
+/// `cuEventDestroy`, `cuModuleUnload`): as [`with_context`] when a context is current, and
+/// also when none is but a live context owns `r`, since NVIDIA's driver finds what a handle
+/// or an allocation's address belongs to (numba's `cuda.close()` pops every context, then
+/// frees the arrays and destroys the streams and events the program dropped). With no
+/// current context, anything else is `CUDA_ERROR_INVALID_CONTEXT`, as [`with_context`] says.
+pub fn with_owner_context<T>(
+    r: Owned,
+    f: impl FnOnce(&mut Driver) -> Result<T, Fail>,
+) -> Result<T, Fail> {
+    let mut f = Some(f);
+    if current_context().is_none() {
+        let done = with_driver(|d| {
+            let owned = d.owners.get(&r).is_some_and(|c| d.contexts.contains_key(c));
+            match f.take() {
+                Some(f) if owned => {
+                    d.check_sticky()?;
+                    f(d).map(Some)
+                }
+                other => {
+                    f = other;
+                    Ok(None)
+                }
+            }
+        })?;
+        if let Some(v) = done {
+            return Ok(v);
+        }
+    }
+    match f {
+        Some(f) => with_context(f),
+        None => Err(Fail::new(CUDA_ERROR_UNKNOWN, "the call's body ran already")),
+    }
+}
+
 /// Runs `f` on the driver for a context-independent call (the library API: `cuLibraryLoadData`
 /// and the calls on its `CUlibrary` and `CUkernel` handles need no current context, CUDA Driver
 /// API "Library Management"): as [`with_context`] when a context is current, and on the driver

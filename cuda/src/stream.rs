@@ -48,7 +48,8 @@ exports! { cuStreamCreateWithPriority => fn(ps: *mut u64, flags: c_uint, priorit
 }}
 
 exports! { cuStreamDestroy_v2 => fn(s: u64) {
-    with_context(|d| match d.streams.remove(&s) {
+    // Also with no current context (`with_owner_context`).
+    crate::state::with_owner_context(Owned::Stream(s), |d| match d.streams.remove(&s) {
         Some(_) => {
             d.owners.remove(&Owned::Stream(s));
             d.stream_attrs.retain(|(h, _), _| *h != s);
@@ -224,7 +225,8 @@ exports! { cuEventCreate => fn(pe: *mut u64, flags: c_uint) {
 }}
 
 exports! { cuEventDestroy_v2 => fn(e: u64) {
-    with_context(|d| match d.events.remove(&e) {
+    // Also with no current context (`with_owner_context`).
+    crate::state::with_owner_context(Owned::Event(e), |d| match d.events.remove(&e) {
         Some(_) => {
             d.owners.remove(&Owned::Event(e));
             Ok(())

@@ -581,3 +581,73 @@ fn module_lists_its_kernels() {
         );
     }
 }
+
+/// A `kernelParams` array one entry too short (what cuda-python's tuple form gives for a
+/// missing argument: the driver reads a word past its end), or a value given where its
+/// address belongs, hands the driver a small integer as a pointer. NVIDIA's driver reads
+/// through it and the program crashes; here the launch is refused with
+/// `CUDA_ERROR_INVALID_VALUE`, the context stays usable, and nothing was launched.
+#[test]
+fn kernel_params_that_are_no_host_addresses_are_refused() {
+    setup();
+    let m = load(&ptx("ptx-tests/kernels/saxpy/saxpy.ptx"));
+    let f = function(m, "saxpy");
+    let n = 256usize;
+    let y: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    unsafe {
+        let (mut dx, mut dy) = (0u64, 0u64);
+        assert_eq!(cuMemAlloc_v2(&mut dx, 4 * n), CUDA_SUCCESS);
+        assert_eq!(cuMemAlloc_v2(&mut dy, 4 * n), CUDA_SUCCESS);
+        assert_eq!(cuMemcpyHtoD_v2(dx, y.as_ptr().cast(), 4 * n), CUDA_SUCCESS);
+        assert_eq!(cuMemcpyHtoD_v2(dy, y.as_ptr().cast(), 4 * n), CUDA_SUCCESS);
+        let (count, a) = (n as u32, 2.0f32);
+        let small = |v: usize| std::ptr::without_provenance_mut::<c_void>(v);
+        // saxpy(n, a, x, y): the fourth entry is the word after a three-entry array.
+        let mut short = [arg(&count), arg(&a), arg(&dx), small(2)];
+        let r = cuLaunchKernel(f, 1, 1, 1, 256, 1, 1, 0, 0, short.as_mut_ptr(), null_mut());
+        assert_eq!(r, CUDA_ERROR_INVALID_VALUE, "a kernelParams entry of 0x2");
+        // The count itself where its address belongs.
+        let mut value = [small(n), arg(&a), arg(&dx), arg(&dy)];
+        let r = cuLaunchKernel(f, 1, 1, 1, 256, 1, 1, 0, 0, value.as_mut_ptr(), null_mut());
+        assert_eq!(r, CUDA_ERROR_INVALID_VALUE, "a kernelParams entry of 256");
+        // An address past the user half of the address space.
+        let mut high = [arg(&count), arg(&a), arg(&dx), small(usize::MAX - 3)];
+        let r = cuLaunchKernel(f, 1, 1, 1, 256, 1, 1, 0, 0, high.as_mut_ptr(), null_mut());
+        assert_eq!(
+            r, CUDA_ERROR_INVALID_VALUE,
+            "a kernelParams entry of 2^64 - 4"
+        );
+        // `extra` with a buffer pointer of 0x10.
+        let mut size = 24usize;
+        let mut extra = [
+            small(1),
+            small(0x10),
+            small(2),
+            (&mut size as *mut usize).cast(),
+            null_mut(),
+        ];
+        let r = cuLaunchKernel(f, 1, 1, 1, 256, 1, 1, 0, 0, null_mut(), extra.as_mut_ptr());
+        assert_eq!(
+            r, CUDA_ERROR_INVALID_VALUE,
+            "CU_LAUNCH_PARAM_BUFFER_POINTER 0x10"
+        );
+        // Nothing ran, and the context is not poisoned: the right launch works.
+        let mut got = vec![0f32; n];
+        assert_eq!(
+            cuMemcpyDtoH_v2(got.as_mut_ptr().cast(), dy, 4 * n),
+            CUDA_SUCCESS
+        );
+        assert_eq!(got, y);
+        let mut params = [arg(&count), arg(&a), arg(&dx), arg(&dy)];
+        let r = cuLaunchKernel(f, 1, 1, 1, 256, 1, 1, 0, 0, params.as_mut_ptr(), null_mut());
+        assert_eq!(r, CUDA_SUCCESS);
+        assert_eq!(
+            cuMemcpyDtoH_v2(got.as_mut_ptr().cast(), dy, 4 * n),
+            CUDA_SUCCESS
+        );
+        let want: Vec<f32> = y.iter().map(|v| 2.0 * v + v).collect();
+        assert_eq!(got, want);
+        assert_eq!(cuMemFree_v2(dx), CUDA_SUCCESS);
+        assert_eq!(cuMemFree_v2(dy), CUDA_SUCCESS);
+    }
+}

@@ -7,6 +7,7 @@ use cuda::errors::*;
 use cuda::memory::*;
 use cuda::module::*;
 use cuda::profiler::*;
+use cuda::stream::*;
 use std::ffi::CString;
 use std::ptr::null_mut;
 
@@ -375,5 +376,68 @@ fn peer_access_on_the_one_device() {
         assert_eq!(cuCtxDisablePeerAccess(stale), CUDA_ERROR_INVALID_CONTEXT);
         assert_eq!(cuCtxDestroy_v2(other), CUDA_SUCCESS);
         assert_eq!(cuCtxSetCurrent(primary), CUDA_SUCCESS);
+    }
+}
+
+/// Releasing what a live context owns needs no current context: `cuMemFree` of an
+/// allocation, `cuStreamDestroy`, `cuEventDestroy`, `cuModuleUnload` (NVIDIA's driver finds
+/// the owner by the address or handle; numba's `cuda.close()` pops every context before it
+/// frees the arrays and destroys the streams and events the program dropped). A pointer no
+/// context allocated still needs one (`CUDA_ERROR_INVALID_CONTEXT`).
+#[test]
+fn releasing_what_a_context_owns_needs_no_current_context() {
+    setup();
+    let m = common::load(&CString::new(common::AXPC_PTX).unwrap());
+    unsafe {
+        let (mut p, mut q) = (0u64, 0u64);
+        assert_eq!(cuMemAlloc_v2(&mut p, 4096), CUDA_SUCCESS);
+        assert_eq!(cuMemAlloc_v2(&mut q, 64), CUDA_SUCCESS);
+        let (mut s, mut e) = (0u64, 0u64);
+        assert_eq!(cuStreamCreate(&mut s, 0), CUDA_SUCCESS);
+        assert_eq!(cuEventCreate(&mut e, 0), CUDA_SUCCESS);
+        let mut ctx = null_mut();
+        assert_eq!(cuCtxPopCurrent_v2(&mut ctx), CUDA_SUCCESS);
+        let mut current = null_mut();
+        assert_eq!(cuCtxGetCurrent(&mut current), CUDA_SUCCESS);
+        assert!(current.is_null(), "no context is current");
+        assert_eq!(cuMemFree_v2(p), CUDA_SUCCESS);
+        assert_eq!(cuMemFree_v2(q + 16), CUDA_ERROR_INVALID_CONTEXT);
+        assert_eq!(cuEventDestroy_v2(e), CUDA_SUCCESS);
+        assert_eq!(cuStreamDestroy_v2(s), CUDA_SUCCESS);
+        assert_eq!(cuModuleUnload(m), CUDA_SUCCESS);
+        assert_eq!(cuCtxPushCurrent_v2(ctx), CUDA_SUCCESS);
+        // Released: a second release is of nothing; the other allocation is still there.
+        assert_eq!(cuMemFree_v2(p), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuEventDestroy_v2(e), CUDA_ERROR_INVALID_HANDLE);
+        assert_eq!(cuStreamDestroy_v2(s), CUDA_ERROR_INVALID_HANDLE);
+        assert_eq!(cuModuleUnload(m), CUDA_ERROR_INVALID_HANDLE);
+        assert_eq!(cuMemFree_v2(q), CUDA_SUCCESS);
+    }
+}
+
+/// A copy whose host pointer cannot be host memory (a size or small integer given for it, as
+/// a Python program passing `a.nbytes` where `a.ctypes.data` belongs does) is
+/// `CUDA_ERROR_INVALID_VALUE`; NVIDIA's driver reads or writes through it and the program
+/// crashes. The device memory is left as it was.
+#[test]
+fn copies_with_a_host_pointer_that_is_no_host_address_are_refused() {
+    setup();
+    unsafe {
+        let mut d = 0u64;
+        assert_eq!(cuMemAlloc_v2(&mut d, 64), CUDA_SUCCESS);
+        let fill = [7u8; 64];
+        assert_eq!(cuMemcpyHtoD_v2(d, fill.as_ptr().cast(), 64), CUDA_SUCCESS);
+        let small = std::ptr::without_provenance_mut::<std::ffi::c_void>(16);
+        assert_eq!(cuMemcpyHtoD_v2(d, small, 16), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuMemcpyDtoH_v2(small, d, 16), CUDA_ERROR_INVALID_VALUE);
+        let high = std::ptr::without_provenance_mut::<std::ffi::c_void>(usize::MAX - 8);
+        assert_eq!(cuMemcpyDtoH_v2(high, d, 16), CUDA_ERROR_INVALID_VALUE);
+        let mut back = [0u8; 64];
+        assert_eq!(
+            cuMemcpyDtoH_v2(back.as_mut_ptr().cast(), d, 64),
+            CUDA_SUCCESS
+        );
+        assert_eq!(back, fill);
+        assert_eq!(cuMemFree_v2(d), CUDA_SUCCESS);
     }
 }

@@ -2519,13 +2519,16 @@ fn pack_args_at(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, (Opti
                 k.params.len(),
                 k.params
                     .iter()
-                    .map(|p| match p.kind {
-                        ParamKind::Bytes => format!(
-                            "{}: {} bytes by value (.align {} .{} array: a struct)",
-                            p.name, p.size, p.align, p.ptx_type
-                        ),
-                        ParamKind::Int { .. } | ParamKind::Float => {
-                            format!("{}: .{}", p.name, p.ptx_type)
+                    .map(|p| {
+                        let name = super::kernel_name::param_label(&k.name, &p.name);
+                        match p.kind {
+                            ParamKind::Bytes => format!(
+                                "{name}: {} bytes by value (.align {} .{} array: a struct)",
+                                p.size, p.align, p.ptx_type
+                            ),
+                            ParamKind::Int { .. } | ParamKind::Float => {
+                                format!("{name}: .{}", p.ptx_type)
+                            }
                         }
                     })
                     .collect::<Vec<_>>()
@@ -2554,7 +2557,7 @@ fn pack_args_at(k: &CompiledKernel, args: &[KernelArg]) -> Result<Vec<u8>, (Opti
                      given is {}",
                     quoted(&k.name),
                     n + 1,
-                    p.name,
+                    super::kernel_name::param_label(&k.name, &p.name),
                     p.ptx_type,
                     p.size,
                     a.describe()

@@ -9,9 +9,12 @@
 //! 2. the demangled name (by `cpp_demangle`), with or without its return type:
 //!    `void transpose<float>(float*, float const*, int, int)`, `ns::scale(float*, int)`;
 //! 3. the demangled name without its parameter list: `transpose<float>`, `ns::scale`;
-//! 4. that name without the template arguments of its last part: `transpose`.
+//! 4. that name without the template arguments of its last part: `transpose`;
+//! 5. that name without ABI tags (`[abi:cxx11]`; numba tags every kernel twice, so
+//!    `__main__::saxpy[abi:v1][abi:cw51c…]` is `__main__::saxpy`);
+//! 6. its last part alone, without namespaces or classes: `saxpy`, `scale` for `ns::scale`.
 //!
-//! Steps 2 to 4 ignore white space (`float *` is `float*`, `a<b<c> >` is `a<b<c>>`) but
+//! Steps 2 to 6 ignore white space (`float *` is `float*`, `a<b<c> >` is `a<b<c>>`) but
 //! otherwise take the name as the demangler writes it (`float const*`, not `const float*`).
 
 pub use crate::ptx::names::{demangled, quoted};
@@ -32,6 +35,8 @@ struct Forms {
     no_return: Option<String>,
     no_params: Option<String>,
     no_template: Option<String>,
+    no_abi: Option<String>,
+    unqualified: Option<String>,
 }
 
 fn forms(entry: &str) -> Forms {
@@ -47,17 +52,60 @@ fn forms(entry: &str) -> Forms {
         no_return: None,
         no_params: None,
         no_template: None,
+        no_abi: None,
+        unqualified: None,
     };
     if !entry.starts_with("_Z") {
         return none();
     }
     let no_params = demangle(DemangleOptions::new().no_params().no_return_type());
+    let no_template = no_params.as_deref().and_then(strip_template_args);
+    let base = no_template.as_deref().or(no_params.as_deref());
+    let no_abi = base.map(strip_abi_tags);
+    let unqualified = no_abi.as_deref().map(last_part);
     Forms {
         full: demangle(DemangleOptions::new()),
         no_return: demangle(DemangleOptions::new().no_return_type()),
-        no_template: no_params.as_deref().and_then(strip_template_args),
+        no_template,
         no_params,
+        no_abi,
+        unqualified,
     }
+}
+
+/// `name` without its ABI tags: `f[abi:cxx11]` → `f`, `m::k[abi:v1][abi:x]` → `m::k`.
+fn strip_abi_tags(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(at) = rest.find("[abi:") {
+        out.push_str(&rest[..at]);
+        match rest[at..].find(']') {
+            Some(end) => rest = &rest[at + end + 1..],
+            None => {
+                rest = &rest[at..];
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The last part of a qualified name without template arguments: `a<x::y>::b::f` → `f`
+/// (the text after the last `::` outside angle brackets and parentheses).
+fn last_part(name: &str) -> String {
+    let mut depth = 0i32;
+    let mut start = 0;
+    let bytes = name.as_bytes();
+    for (i, &c) in bytes.iter().enumerate() {
+        match c {
+            b'<' | b'(' => depth += 1,
+            b'>' | b')' => depth -= 1,
+            b':' if depth == 0 && bytes.get(i + 1) == Some(&b':') => start = i + 2,
+            _ => {}
+        }
+    }
+    name[start..].to_string()
 }
 
 /// `s` without white space.
@@ -97,10 +145,12 @@ pub(super) fn find(entries: &[&str], wanted: &str) -> Result<usize, Miss> {
     let all: Vec<Forms> = entries.iter().map(|e| forms(e)).collect();
     let w = squash(wanted);
     type Step = fn(&Forms, &str) -> bool;
-    let steps: [Step; 3] = [
+    let steps: [Step; 5] = [
         |f, w| f.full.as_deref() == Some(w) || f.no_return.as_deref() == Some(w),
         |f, w| f.no_params.as_deref() == Some(w),
         |f, w| f.no_template.as_deref() == Some(w),
+        |f, w| f.no_abi.as_deref() == Some(w),
+        |f, w| f.unqualified.as_deref() == Some(w),
     ];
     for step in steps {
         let hits = (0..entries.len()).filter(|&i| step(&all[i], &w)).collect();
@@ -127,6 +177,21 @@ pub fn describe(entry: &str) -> String {
     match demangled(entry) {
         Some(d) => format!("{d} ({entry})"),
         None => entry.to_string(),
+    }
+}
+
+/// How messages name parameter `param` of kernel `entry`: NVRTC, nvcc and numba name a
+/// kernel's parameters `<entry>_param_<n>`; for a mangled entry name (hundreds of characters
+/// for a numba kernel, and given beside it in the same message) that is shortened to
+/// `param_<n>`. Other names, and those of `extern "C"` kernels (`saxpy_param_0`, short and
+/// as the PTX spells it), stay as they are.
+pub fn param_label<'a>(entry: &str, param: &'a str) -> &'a str {
+    if !entry.starts_with("_Z") {
+        return param;
+    }
+    match param.strip_prefix(entry) {
+        Some(rest) if rest.starts_with("_param_") => &rest[1..],
+        _ => param,
     }
 }
 
@@ -172,12 +237,55 @@ mod tests {
     fn ambiguous_and_unknown_names() {
         assert_eq!(find_("transpose"), Err(Miss::Ambiguous(vec![0, 1])));
         assert_eq!(find_("ns::scale"), Err(Miss::Ambiguous(vec![2, 3])));
-        assert_eq!(find_("scale"), Err(Miss::None));
+        assert_eq!(find_("scale"), Err(Miss::Ambiguous(vec![2, 3])));
         assert_eq!(find_("transpose<int>"), Err(Miss::None));
         assert_eq!(find_("ns::scale(int*, int)"), Err(Miss::None));
         assert_eq!(find_(""), Err(Miss::None));
         // Not mangled names that look like it do not panic.
         assert_eq!(find(&["_Z", "_Zgarbage"], "x"), Err(Miss::None));
+    }
+
+    #[test]
+    fn numba_kernels_are_found_by_their_python_names() {
+        // `numba.cuda.compile_ptx` (numba-cuda 0.30.4) of `def saxpy(out, a, x, y)` in a
+        // script and of `def scale(a)` in module `mylib.ops`: two ABI tags, then the
+        // parameters' numba types.
+        let saxpy = "_ZN8__main__5saxpyB2v1B106cw51cXTLSUwv1sDUaKthoaNgoKmjgMVuW1AiA8rAEg2UjxRKtuAIAMYDWpKAqkSkPiQB1BQFk0DyoW21Oizc1a0UoPGnDpQE8oxrNQE_3dE5ArrayIfLi1E1C7mutable7alignedEf5ArrayIfLi1E1C7mutable7alignedE5ArrayIfLi1E1C7mutable7alignedE";
+        let scale = "_ZN5mylib3ops5scaleB2v1B92cw51cXTLSUwv1sDUaKthoaNgoKmjgOR3W3CwAkMXLaJtQYkOIgxJU0gCqOkEJoHkbttqdVhoqlspQGNFHSgJ5BnXagIAE5ArrayIfLi1E1C7mutable7alignedE";
+        let entries = [saxpy, scale];
+        assert_eq!(find(&entries, "saxpy"), Ok(0));
+        assert_eq!(find(&entries, "__main__::saxpy"), Ok(0));
+        assert_eq!(find(&entries, "scale"), Ok(1));
+        assert_eq!(find(&entries, "mylib::ops::scale"), Ok(1));
+        assert_eq!(find(&entries, "ops::scale"), Err(Miss::None));
+        assert_eq!(find(&entries, "__main__"), Err(Miss::None));
+    }
+
+    #[test]
+    fn parameters_of_mangled_kernels_are_shown_by_their_index() {
+        let k = "_ZN2ns5scaleEPfi";
+        assert_eq!(param_label(k, "_ZN2ns5scaleEPfi_param_1"), "param_1");
+        assert_eq!(param_label(k, "n"), "n");
+        assert_eq!(
+            param_label(k, "_ZN2ns5scaleEPfi_paramx"),
+            "_ZN2ns5scaleEPfi_paramx"
+        );
+        assert_eq!(param_label("saxpy", "saxpy_param_3"), "saxpy_param_3");
+    }
+
+    #[test]
+    fn abi_tags_and_qualifiers_are_stripped() {
+        assert_eq!(strip_abi_tags("m::k[abi:v1][abi:x_3d]"), "m::k");
+        assert_eq!(strip_abi_tags("f[abi:cxx11]<int>"), "f<int>");
+        assert_eq!(strip_abi_tags("f[abi:unterminated"), "f[abi:unterminated");
+        assert_eq!(last_part("a<x::y>::b::f"), "f");
+        assert_eq!(last_part("(anonymous namespace)::k"), "k");
+        assert_eq!(last_part("k"), "k");
+        // A C++ kernel in a namespace, by its last part alone.
+        assert_eq!(find(&["_ZN2ns6detail4fillEPf"], "fill"), Ok(0));
+        // An exact or qualified match still wins over a last-part one.
+        assert_eq!(find(&["_ZN2ns4fillEPf", "fill"], "fill"), Ok(1));
+        assert_eq!(find(&["_ZN1a1fEv", "_ZN1b1a1fEv"], "a::f"), Ok(0));
     }
 
     #[test]
