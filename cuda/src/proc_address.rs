@@ -203,7 +203,7 @@ pub const PTXJIT_EXPORT_TABLE_ID: [u8; 16] = *b"ptxjit-exports-1";
 /// ptxjit's export table, what [`cuGetExportTable`] gives for [`PTXJIT_EXPORT_TABLE_ID`]:
 /// calls between ptxjit's drop-in runtime (`libcudart`) and this library that the driver API
 /// has no function for. The layout is an ABI: fields are only ever appended, and `size` says
-/// how many a caller may read. docs/driver-api.md describes it.
+/// how many a caller may read; these field docs are its specification.
 #[repr(C)]
 pub struct PtxjitExports {
     /// The size of this struct in bytes.
