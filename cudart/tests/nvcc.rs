@@ -123,14 +123,21 @@ int main() {
 }
 "#;
 
-/// Builds [`API_ERRORS`]; `None` after skipping.
+/// Builds [`API_ERRORS`] once for the tests that run it (`None` after skipping): the tests run
+/// in parallel, and rebuilding the program while another test runs it fails that run with
+/// `ETXTBSY`.
 fn api_errors_program() -> Option<(PathBuf, PathBuf)> {
-    let (nvcc, libs) = toolchain()?;
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-    std::fs::create_dir_all(&dir).expect("test directory");
-    let src = dir.join("api_errors.cu");
-    std::fs::write(&src, API_ERRORS).expect("write the source");
-    Some((build_shared(&nvcc, "api_errors", &src, &["-ldl"]), libs))
+    static BUILT: std::sync::OnceLock<Option<(PathBuf, PathBuf)>> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let (nvcc, libs) = toolchain()?;
+            let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+            std::fs::create_dir_all(&dir).expect("test directory");
+            let src = dir.join("api_errors.cu");
+            std::fs::write(&src, API_ERRORS).expect("write the source");
+            Some((build_shared(&nvcc, "api_errors", &src, &["-ldl"]), libs))
+        })
+        .clone()
 }
 
 /// Runs `app` under memcheck with `PTXJIT_REPORT_API_ERRORS` set to `mode` when given:
