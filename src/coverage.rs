@@ -70,12 +70,14 @@ pub const ISA: &[Instr] = isa! {
     "testp" "9.7.3.1" ".finite .infinite .number .notanumber .normal .subnormal on f32, f64" [
         "testp.finite.f32 %p1, %f1", "testp.subnormal.f64 %p1, %fd1", "testp.notanumber.f32 %p1, %f1"]
     "copysign" "9.7.3.2" "f32, f64" ["copysign.f32 %f1, %f2, %f3", "copysign.f64 %fd1, %fd2, %fd3"]
-    "add (float)" "9.7.3.3" ".rn .rz .rm .rp, .ftz, .sat on f32; rounding on f64" [
-        "add.f32 %f1, %f2, %f3", "add.rz.ftz.sat.f32 %f1, %f2, %f3", "add.rm.f64 %fd1, %fd2, %fd3"]
-    "sub (float)" "9.7.3.4" "as add" ["sub.rp.f32 %f1, %f2, %f3", "sub.rn.f64 %fd1, %fd2, %fd3"]
-    "mul (float)" "9.7.3.5" "as add" ["mul.rz.ftz.f32 %f1, %f2, %f3", "mul.rp.f64 %fd1, %fd2, %fd3"]
-    "fma (float)" "9.7.3.6" ".rn .rz .rm .rp, .ftz, .sat on f32; rounding on f64" [
-        "fma.rn.f32 %f1, %f2, %f3, %f4", "fma.rm.ftz.sat.f32 %f1, %f2, %f3, %f4", "fma.rz.f64 %fd1, %fd2, %fd3, %fd4"]
+    "add (float)" "9.7.3.3" ".rn .rz .rm .rp, .ftz, .sat on f32; rounding on f64; .f32x2 (two f32 in a .b64 register, each as .f32: rounding, .ftz)" [
+        "add.f32 %f1, %f2, %f3", "add.rz.ftz.sat.f32 %f1, %f2, %f3", "add.rm.f64 %fd1, %fd2, %fd3",
+        "add.rn.ftz.f32x2 %rd1, %rd2, %rd3"]
+    "sub (float)" "9.7.3.4" "as add" ["sub.rp.f32 %f1, %f2, %f3", "sub.rn.f64 %fd1, %fd2, %fd3", "sub.rz.f32x2 %rd1, %rd2, %rd3"]
+    "mul (float)" "9.7.3.5" "as add" ["mul.rz.ftz.f32 %f1, %f2, %f3", "mul.rp.f64 %fd1, %fd2, %fd3", "mul.f32x2 %rd1, %rd2, %rd3"]
+    "fma (float)" "9.7.3.6" ".rn .rz .rm .rp, .ftz, .sat on f32; rounding on f64; .f32x2 (as add)" [
+        "fma.rn.f32 %f1, %f2, %f3, %f4", "fma.rm.ftz.sat.f32 %f1, %f2, %f3, %f4", "fma.rz.f64 %fd1, %fd2, %fd3, %fd4",
+        "fma.rn.f32x2 %rd1, %rd2, %rd3, %rd4"]
     "mad (float)" "9.7.3.7" "fused, as fma" ["mad.rn.f32 %f1, %f2, %f3, %f4", "mad.rp.f64 %fd1, %fd2, %fd3, %fd4"]
     "div (float)" "9.7.3.8" ".approx{.ftz}.f32, .full{.ftz}.f32, .rn .rz .rm .rp{.ftz} f32 and f64" [
         "div.approx.f32 %f1, %f2, %f3", "div.full.ftz.f32 %f1, %f2, %f3", "div.rz.f32 %f1, %f2, %f3",

@@ -72,7 +72,7 @@ pub(super) fn family(cx: &Cx) -> Family {
         Family::Mixed
     } else if half_of(cx).is_some() {
         Family::Half
-    } else if is_float(cx) {
+    } else if is_float(cx) || cx.has("f32x2") {
         Family::Float
     } else {
         Family::Int
@@ -255,6 +255,9 @@ const SWIZZLE_ATOMICITY: Min = Min::Specific(&[
     f(120),
     f(121),
 ]);
+/// `add`/`sub`/`mul`/`fma` on `.f32x2` (§9.7.3.3-6 PTX ISA and Target ISA Notes: PTX ISA
+/// 8.6, sm_100 or higher; ptxas: "Feature 'add.f32x2' requires .target sm_100 or higher").
+const F32X2: &[Form] = &[form(".f32x2", Mods(&[&["f32x2"]]), (8, 6), Sm(100))];
 /// The sm_100 family's architecture-specific targets (tcgen05, `redux.f32`; PTX ISA §9.7.16
 /// Target ISA Notes: sm_100a, sm_101a (sm_110a from PTX ISA 9.0), sm_103a, and the family
 /// targets sm_100f, sm_101f/sm_110f, sm_103f from PTX ISA 8.8).
@@ -390,10 +393,10 @@ pub(super) static ROWS: &[Row] = &[
     // §9.7.3 Floating point.
     row("testp", Any, "9.7.3.1", Pure(float::testp)),
     row("copysign", Any, "9.7.3.2", Pure(float::copysign)),
-    row("add", Float, "9.7.3.3", Pure(float_arith)),
-    row("sub", Float, "9.7.3.4", Pure(float_arith)),
-    row("mul", Float, "9.7.3.5", Pure(float_arith)),
-    row("fma", Float, "9.7.3.6", Pure(float_arith)),
+    row("add", Float, "9.7.3.3", Pure(float_arith)).forms(F32X2),
+    row("sub", Float, "9.7.3.4", Pure(float_arith)).forms(F32X2),
+    row("mul", Float, "9.7.3.5", Pure(float_arith)).forms(F32X2),
+    row("fma", Float, "9.7.3.6", Pure(float_arith)).forms(F32X2),
     row("mad", Float, "9.7.3.7", Pure(float_arith)),
     row("div", Float, "9.7.3.8", Pure(float_arith)),
     row("abs", Float, "9.7.3.9", Pure(float::neg_abs)),
