@@ -27,9 +27,9 @@ macro_rules! isa {
 
 /// The PTX ISA's instructions, in the ISA's order.
 pub const ISA: &[Instr] = isa! {
-    "add" "9.7.1.1" "u16-64, s16-64 (wrapping); .sat.s32; .cc (see add.cc)" [
+    "add" "9.7.1.1" "u16-64, s16-64 (wrapping); .u16x2/.s16x2 (each half wrapping); .sat.s32; .cc (see add.cc) (not yet: .sat on .u16x2/.s16x2, PTX ISA 9.2)" [
         "add.u16 %h1, %h2, %h3", "add.s32 %r1, %r2, %r3", "add.u64 %rd1, %rd2, %rd3",
-        "add.sat.s32 %r1, %r2, %r3"]
+        "add.sat.s32 %r1, %r2, %r3", "add.s16x2 %r1, %r2, %r3"]
     "sub" "9.7.1.2" "u16-64, s16-64; .sat.s32" [
         "sub.s64 %rd1, %rd2, %rd3", "sub.sat.s32 %r1, %r2, %r3"]
     "mul" "9.7.1.3" ".lo/.hi/.wide on u16-64, s16-64 (.wide on 16/32)" [

@@ -333,7 +333,12 @@ use Family::{Any, Carry, Float, Half, Int, Mixed};
 /// Every PTX instruction, grouped by the PTX ISA chapter (§9.7.x) that defines it.
 pub(super) static ROWS: &[Row] = &[
     // §9.7.1 Integer arithmetic (and the integer forms of shared opcodes).
-    row("add", Int, "9.7.1.1", Pure(int::add_sub)),
+    row("add", Int, "9.7.1.1", Pure(int::add_sub)).forms(&[form(
+        "add.{u16x2,s16x2}",
+        Mods(&[&["u16x2", "s16x2"]]),
+        (8, 0),
+        Sm(90),
+    )]),
     row("sub", Int, "9.7.1.2", Pure(int::add_sub)),
     row("mul", Int, "9.7.1.3", Pure(int::mul_mad)),
     row("mad", Int, "9.7.1.4", Pure(int::mul_mad)),
