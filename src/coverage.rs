@@ -193,12 +193,13 @@ pub const ISA: &[Instr] = isa! {
     "cp.async.commit_group" "9.7.9.25" "no effect (copies are complete)" ["cp.async.commit_group"]
     "cp.async.wait_group" "9.7.9.25" "no effect (copies are complete)" ["cp.async.wait_group 1"]
     "cp.async.wait_all" "9.7.9.25" "no effect (copies are complete)" ["cp.async.wait_all"]
-    "cp.async.bulk" "9.7.9.25.4.1" ".shared::{cta,cluster}.global and .shared::cluster.shared::cta with .mbarrier::complete_tx::bytes (.multicast::cluster: every CTA of the cluster named in ctaMask), .global.shared::cta with .bulk_group; the copy is done when the instruction executes, then complete-tx of its bytes; misaligned addresses or sizes trap" [
+    "cp.async.bulk" "9.7.9.25.4.1" ".shared::{cta,cluster}.global and .shared::cluster.shared::cta with .mbarrier::complete_tx::bytes (.multicast::cluster: every CTA of the cluster named in ctaMask), .global.shared::cta with .bulk_group (.cp_mask: byte i of each 16-byte chunk copied when bit i of byteMask is set, the rest of the destination untouched); the copy is done when the instruction executes, then complete-tx of its bytes; misaligned addresses or sizes trap" [
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 64, [%r2]",
         "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [sm], [%rd1], %r1, [%r2]",
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 32, [%r2], %h1",
         "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [sm], 16, [%r2]",
-        "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%rd1], [%r1], %r2, %rd2"]
+        "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%rd1], [%r1], %r2, %rd2",
+        "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.cp_mask [%rd1], [%r1], 32, %rd2, %h1"]
     "cp.reduce.async.bulk" "9.7.9.25.4.2" "into .global (.bulk_group): .add u32/s32/u64/f32/f64 and .noftz f16/bf16, .min/.max u32/s32/u64/s64/f16/bf16, .inc/.dec u32, .and/.or/.xor b32/b64; into .shared::cluster (.mbarrier::complete_tx::bytes): .add u32/s32/u64, .min/.max u32/s32, .inc/.dec u32, .and/.or/.xor b32 (element-wise atomics)" [
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r1], 64",
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 [%rd1], [%r1], %r2",

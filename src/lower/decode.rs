@@ -1607,7 +1607,13 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
         ) {
             let mut plain = i.clone();
             plain.modifiers.remove(pos);
-            let policy = plain.operands.pop();
+            // The policy is the last operand, except before `cp.async.bulk`'s `.cp_mask`
+            // byteMask (§9.7.9.25.4.1: `..., size, cache-policy, byteMask`).
+            let masked = plain.modifiers.iter().any(|m| m.text == "cp_mask");
+            let policy = match plain.operands.len() {
+                n if masked && n >= 2 => Some(plain.operands.remove(n - 2)),
+                _ => plain.operands.pop(),
+            };
             let ok = match &policy {
                 Some(Operand::Reg {
                     name,

@@ -630,6 +630,8 @@ pub(super) static ROWS: &[Row] = &[
         .since((7, 0), Sm(80))
         .forms(&[
             form("cp.async.bulk", Mods(&[&["bulk"]]), (8, 0), Sm(90)),
+            // §9.7.9.25.4.1 PTX ISA and Target ISA Notes.
+            form(".cp_mask", Mods(&[&["cp_mask"]]), (8, 6), Sm(100)),
             // §9.7.9.25.4.1 and §9.7.9.25.5 PTX ISA and Target ISA Notes of `cp.async.bulk`
             // and `cp.async.bulk.tensor` (the forms' names as ptxas 12.9 words them).
             form(
