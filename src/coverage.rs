@@ -27,9 +27,9 @@ macro_rules! isa {
 
 /// The PTX ISA's instructions, in the ISA's order.
 pub const ISA: &[Instr] = isa! {
-    "add" "9.7.1.1" "u16-64, s16-64 (wrapping); .sat.s32; .cc (see add.cc)" [
+    "add" "9.7.1.1" "u16-64, s16-64 (wrapping); .u16x2/.s16x2 (each half wrapping); .sat.s32; .cc (see add.cc) (not yet: .sat on .u16x2/.s16x2, PTX ISA 9.2)" [
         "add.u16 %h1, %h2, %h3", "add.s32 %r1, %r2, %r3", "add.u64 %rd1, %rd2, %rd3",
-        "add.sat.s32 %r1, %r2, %r3"]
+        "add.sat.s32 %r1, %r2, %r3", "add.s16x2 %r1, %r2, %r3"]
     "sub" "9.7.1.2" "u16-64, s16-64; .sat.s32" [
         "sub.s64 %rd1, %rd2, %rd3", "sub.sat.s32 %r1, %r2, %r3"]
     "mul" "9.7.1.3" ".lo/.hi/.wide on u16-64, s16-64 (.wide on 16/32)" [
@@ -70,12 +70,14 @@ pub const ISA: &[Instr] = isa! {
     "testp" "9.7.3.1" ".finite .infinite .number .notanumber .normal .subnormal on f32, f64" [
         "testp.finite.f32 %p1, %f1", "testp.subnormal.f64 %p1, %fd1", "testp.notanumber.f32 %p1, %f1"]
     "copysign" "9.7.3.2" "f32, f64" ["copysign.f32 %f1, %f2, %f3", "copysign.f64 %fd1, %fd2, %fd3"]
-    "add (float)" "9.7.3.3" ".rn .rz .rm .rp, .ftz, .sat on f32; rounding on f64" [
-        "add.f32 %f1, %f2, %f3", "add.rz.ftz.sat.f32 %f1, %f2, %f3", "add.rm.f64 %fd1, %fd2, %fd3"]
-    "sub (float)" "9.7.3.4" "as add" ["sub.rp.f32 %f1, %f2, %f3", "sub.rn.f64 %fd1, %fd2, %fd3"]
-    "mul (float)" "9.7.3.5" "as add" ["mul.rz.ftz.f32 %f1, %f2, %f3", "mul.rp.f64 %fd1, %fd2, %fd3"]
-    "fma (float)" "9.7.3.6" ".rn .rz .rm .rp, .ftz, .sat on f32; rounding on f64" [
-        "fma.rn.f32 %f1, %f2, %f3, %f4", "fma.rm.ftz.sat.f32 %f1, %f2, %f3, %f4", "fma.rz.f64 %fd1, %fd2, %fd3, %fd4"]
+    "add (float)" "9.7.3.3" ".rn .rz .rm .rp, .ftz, .sat on f32; rounding on f64; .f32x2 (two f32 in a .b64 register, each as .f32: rounding, .ftz)" [
+        "add.f32 %f1, %f2, %f3", "add.rz.ftz.sat.f32 %f1, %f2, %f3", "add.rm.f64 %fd1, %fd2, %fd3",
+        "add.rn.ftz.f32x2 %rd1, %rd2, %rd3"]
+    "sub (float)" "9.7.3.4" "as add" ["sub.rp.f32 %f1, %f2, %f3", "sub.rn.f64 %fd1, %fd2, %fd3", "sub.rz.f32x2 %rd1, %rd2, %rd3"]
+    "mul (float)" "9.7.3.5" "as add" ["mul.rz.ftz.f32 %f1, %f2, %f3", "mul.rp.f64 %fd1, %fd2, %fd3", "mul.f32x2 %rd1, %rd2, %rd3"]
+    "fma (float)" "9.7.3.6" ".rn .rz .rm .rp, .ftz, .sat on f32; rounding on f64; .f32x2 (as add)" [
+        "fma.rn.f32 %f1, %f2, %f3, %f4", "fma.rm.ftz.sat.f32 %f1, %f2, %f3, %f4", "fma.rz.f64 %fd1, %fd2, %fd3, %fd4",
+        "fma.rn.f32x2 %rd1, %rd2, %rd3, %rd4"]
     "mad (float)" "9.7.3.7" "fused, as fma" ["mad.rn.f32 %f1, %f2, %f3, %f4", "mad.rp.f64 %fd1, %fd2, %fd3, %fd4"]
     "div (float)" "9.7.3.8" ".approx{.ftz}.f32, .full{.ftz}.f32, .rn .rz .rm .rp{.ftz} f32 and f64" [
         "div.approx.f32 %f1, %f2, %f3", "div.full.ftz.f32 %f1, %f2, %f3", "div.rz.f32 %f1, %f2, %f3",
@@ -191,12 +193,13 @@ pub const ISA: &[Instr] = isa! {
     "cp.async.commit_group" "9.7.9.25" "no effect (copies are complete)" ["cp.async.commit_group"]
     "cp.async.wait_group" "9.7.9.25" "no effect (copies are complete)" ["cp.async.wait_group 1"]
     "cp.async.wait_all" "9.7.9.25" "no effect (copies are complete)" ["cp.async.wait_all"]
-    "cp.async.bulk" "9.7.9.25.4.1" ".shared::{cta,cluster}.global and .shared::cluster.shared::cta with .mbarrier::complete_tx::bytes (.multicast::cluster: every CTA of the cluster named in ctaMask), .global.shared::cta with .bulk_group; the copy is done when the instruction executes, then complete-tx of its bytes; misaligned addresses or sizes trap" [
+    "cp.async.bulk" "9.7.9.25.4.1" ".shared::{cta,cluster}.global and .shared::cluster.shared::cta with .mbarrier::complete_tx::bytes (.multicast::cluster: every CTA of the cluster named in ctaMask), .global.shared::cta with .bulk_group (.cp_mask: byte i of each 16-byte chunk copied when bit i of byteMask is set, the rest of the destination untouched); the copy is done when the instruction executes, then complete-tx of its bytes; misaligned addresses or sizes trap" [
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 64, [%r2]",
         "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [sm], [%rd1], %r1, [%r2]",
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 32, [%r2], %h1",
         "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [sm], 16, [%r2]",
-        "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%rd1], [%r1], %r2, %rd2"]
+        "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%rd1], [%r1], %r2, %rd2",
+        "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.cp_mask [%rd1], [%r1], 32, %rd2, %h1"]
     "cp.reduce.async.bulk" "9.7.9.25.4.2" "into .global (.bulk_group): .add u32/s32/u64/f32/f64 and .noftz f16/bf16, .min/.max u32/s32/u64/s64/f16/bf16, .inc/.dec u32, .and/.or/.xor b32/b64; into .shared::cluster (.mbarrier::complete_tx::bytes): .add u32/s32/u64, .min/.max u32/s32, .inc/.dec u32, .and/.or/.xor b32 (element-wise atomics)" [
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r1], 64",
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 [%rd1], [%r1], %r2",
@@ -204,7 +207,7 @@ pub const ISA: &[Instr] = isa! {
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.bf16 [%rd1], [%r1], 32",
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32 [%r1], [sm], 16, [%r2]"]
     "cp.async.bulk.prefetch" "9.7.9.25.4.3" "accepted (no effect)" ["cp.async.bulk.prefetch.L2.global [%rd1], 64"]
-    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); .3d-.5d .im2col::w and .im2col::w::128 loads with {wHalo, wOffset} (maps as cuTensorMapEncodeIm2colWide makes them, W or W128 mode: pixels along W only, halo pixels after the column or each 32; ptxjit's reading of the ISA's figures, docs/isa-notes.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B, element strides, OOB fill zero/NaN; interleaved maps (16B, 32B: NC/8HWC8, NC/16HWC16) in tile mode with a box row of one interleave group, moved densely as without interleaving (a narrower row, or im2col and four-row modes, fault: their shared-memory layout is not documented); .2d .tile::gather4 loads and .tile::scatter4 stores (a column and four row indices; maps with a box one row high); the copy is done when the instruction executes ; .3d-.5d .im2col_no_offs stores with an im2col map: the elements an .im2col load with zero offsets reads, in-bound ones written (ptxjit's reading, docs/tensor-maps.md); .cta_group::1 loads (sm_100 family: the copy without it) (not yet: .cta_group::2, whose CTA-pair placement of destination and mbarrier the ISA text ptxjit follows does not settle); .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
+    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); .3d-.5d .im2col::w and .im2col::w::128 loads with {wHalo, wOffset} (maps as cuTensorMapEncodeIm2colWide makes them, W or W128 mode: pixels along W only, halo pixels after the column or each 32; ptxjit's reading of the ISA's figures, docs/isa-notes.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B (128B with 16B, 32B, 32B + 8B-flip or 64B atomicity, §5.5.7: the driver's 128B_ATOM_* modes or tensormap.replace.swizzle_atomicity), element strides, OOB fill zero/NaN; interleaved maps (16B, 32B: NC/8HWC8, NC/16HWC16) in tile mode with a box row of one interleave group, moved densely as without interleaving (a narrower row, or im2col and four-row modes, fault: their shared-memory layout is not documented); .2d .tile::gather4 loads and .tile::scatter4 stores (a column and four row indices; maps with a box one row high); the copy is done when the instruction executes ; .3d-.5d .im2col_no_offs stores with an im2col map: the elements an .im2col load with zero offsets reads, in-bound ones written (ptxjit's reading, docs/tensor-maps.md); .cta_group::1 loads (sm_100 family: the copy without it) (not yet: .cta_group::2, whose CTA-pair placement of destination and mbarrier the ISA text ptxjit follows does not settle); .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]",
         "cp.async.bulk.tensor.1d.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2}], [%r4]",
         "cp.async.bulk.tensor.5d.global.shared::cta.tile.bulk_group [%rd1, {%r1, %r2, %r3, %r4, %r5}], [sm]",
@@ -231,10 +234,11 @@ pub const ISA: &[Instr] = isa! {
         "cp.async.bulk.prefetch.tensor.5d.L2.global.im2col::w::128 [%rd1, {%r1, %r2, %r3, %r4, %r5}], {%h1, %h2}"]
     "cp.async.bulk.commit_group" "9.7.9.25.6.1" "no effect (copies are complete)" ["cp.async.bulk.commit_group"]
     "cp.async.bulk.wait_group" "9.7.9.25.6.2" "{.read}: no effect (copies are complete)" ["cp.async.bulk.wait_group 0", "cp.async.bulk.wait_group.read 1"]
-    "tensormap.replace" "9.7.9.26" ".tile, every field (global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout, swizzle_mode, fill_mode) in .global, .shared::cta or generic memory, in ptxjit's tensor-map layout (docs/tensor-maps.md); not .swizzle_atomicity" [
+    "tensormap.replace" "9.7.9.26" ".tile, every field (global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout, swizzle_mode, swizzle_atomicity, fill_mode) in .global, .shared::cta or generic memory, in ptxjit's tensor-map layout (docs/tensor-maps.md); the enumerated fields as Table 33 numbers them (immediates); .swizzle_atomicity 32B, 32B + 8B flip or 64B changes how copies swizzle with the 128B mode (§5.5.7); the packed element types (13-15) and the 96B swizzle (4) fault when written" [
         "tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2",
         "tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r1], 1, %r2",
-        "tensormap.replace.tile.swizzle_mode.b1024.b32 [%rd1], 3"]
+        "tensormap.replace.tile.swizzle_mode.b1024.b32 [%rd1], 3",
+        "tensormap.replace.tile.swizzle_atomicity.shared::cta.b1024.b32 [%r1], 2"]
     "createpolicy" "9.7.9.18" "range, fractional, cvt: an opaque policy (0; a hint only)" [
         "createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0",
         "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 %rd2, [%rd1], 1024, 4096"]

@@ -40,6 +40,18 @@ fn encode_tiled_and_replace_address() {
         (0x10_0000_0100, 100, 60, 448)
     );
     assert_eq!((t.box_dims[0], t.box_dims[1], t.swizzle), (32, 8, 3));
+    // CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B, _ATOM_32B_FLIP_8B, _ATOM_64B (4, 5, 6): the 128B
+    // swizzle with the PTX ISA's swizzle atomicity 1, 2, 3 (§9.7.9.26 Table 33); 7 is none.
+    for (code, atom) in [(4, 1), (5, 2), (6, 3)] {
+        assert_eq!(enc(&mut m, 7, &strides, &boxes, code), CUDA_SUCCESS);
+        let t = TensorMap::from_bytes(&m.0).expect("a tensor map");
+        assert_eq!((t.swizzle, t.swizzle_atomicity), (3, atom));
+    }
+    assert_eq!(
+        enc(&mut m, 7, &strides, &boxes, 7),
+        CUDA_ERROR_INVALID_VALUE
+    );
+    assert_eq!(enc(&mut m, 7, &strides, &boxes, 3), CUDA_SUCCESS);
     // The documented checks: a stride not a multiple of 16, a box over 256, an inner box
     // wider than the 32B swizzle, an unknown data type.
     assert_eq!(enc(&mut m, 7, &[440], &boxes, 0), CUDA_ERROR_INVALID_VALUE);

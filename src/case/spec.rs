@@ -195,7 +195,8 @@ pub struct TensorMapSpec {
     /// `none` (default), `16B`, `32B`.
     #[serde(default)]
     pub interleave: Option<String>,
-    /// `none` (default), `32B`, `64B`, `128B`.
+    /// `none` (default), `32B`, `64B`, `128B`, `128B_atom_32B`, `128B_atom_32B_flip_8B`,
+    /// `128B_atom_64B` (`CUtensorMapSwizzle` 0..=6).
     #[serde(default)]
     pub swizzle: Option<String>,
     /// `none` (default), `64B`, `128B`, `256B`.
@@ -275,7 +276,19 @@ impl TensorMapSpec {
             .unwrap_or_else(|| vec![1; self.dims.len()]);
         let modes = [
             pick("interleave", &self.interleave, &["none", "16B", "32B"])?,
-            pick("swizzle", &self.swizzle, &["none", "32B", "64B", "128B"])?,
+            pick(
+                "swizzle",
+                &self.swizzle,
+                &[
+                    "none",
+                    "32B",
+                    "64B",
+                    "128B",
+                    "128B_atom_32B",
+                    "128B_atom_32B_flip_8B",
+                    "128B_atom_64B",
+                ],
+            )?,
             pick(
                 "l2_promotion",
                 &self.l2_promotion,

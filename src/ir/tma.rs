@@ -18,12 +18,14 @@ pub enum TmapField {
     ElemType,
     InterleaveLayout,
     SwizzleMode,
+    /// The swizzle's atomicity (PTX ISA 8.6; §5.5.7 "Swizzling Modes").
+    SwizzleAtomicity,
     FillMode,
 }
 
 impl TmapField {
     /// Every field, in the ISA's order.
-    pub const ALL: [TmapField; 10] = [
+    pub const ALL: [TmapField; 11] = [
         TmapField::GlobalAddress,
         TmapField::Rank,
         TmapField::BoxDim,
@@ -33,6 +35,7 @@ impl TmapField {
         TmapField::ElemType,
         TmapField::InterleaveLayout,
         TmapField::SwizzleMode,
+        TmapField::SwizzleAtomicity,
         TmapField::FillMode,
     ];
 
@@ -48,6 +51,7 @@ impl TmapField {
             TmapField::ElemType => "elemtype",
             TmapField::InterleaveLayout => "interleave_layout",
             TmapField::SwizzleMode => "swizzle_mode",
+            TmapField::SwizzleAtomicity => "swizzle_atomicity",
             TmapField::FillMode => "fill_mode",
         }
     }
@@ -61,6 +65,24 @@ impl TmapField {
                 | TmapField::GlobalStride
                 | TmapField::ElementStride
         )
+    }
+
+    /// The largest new value of an enumerated field (`.field3`, an immediate: PTX ISA
+    /// §9.7.9.26 Table 33); `None` for the others, which take any register or immediate.
+    pub fn enum_max(self) -> Option<u32> {
+        match self {
+            TmapField::ElemType => Some(15),
+            TmapField::InterleaveLayout => Some(2),
+            TmapField::SwizzleMode => Some(4),
+            TmapField::SwizzleAtomicity => Some(3),
+            TmapField::FillMode => Some(1),
+            TmapField::GlobalAddress
+            | TmapField::Rank
+            | TmapField::BoxDim
+            | TmapField::GlobalDim
+            | TmapField::GlobalStride
+            | TmapField::ElementStride => None,
+        }
     }
 
     /// Whether the new value is a `.b64` (else `.b32`).

@@ -1440,6 +1440,49 @@ impl Builder<'_> {
         self.op1(cx, Op::Or {}, vec![l, h], Type::I32)
     }
 
+    /// The `.f32` halves of a `.f32x2` (an i64): (bits 31..0, bits 63..32).
+    fn split_f32x2(&mut self, cx: &Cx, v: Var) -> (Var, Var) {
+        let trunc = Op::Cvt {
+            dst: CvtType::U32,
+            src: CvtType::U64,
+            rnd: CvtRound::None,
+            sat: false,
+            ftz: false,
+        };
+        let lo = self.op1(cx, trunc, vec![v], Type::I32);
+        let sh = self.konst(cx, Type::I32, 32);
+        let h = self.op1(
+            cx,
+            Op::Shr {
+                sign: Sign::Unsigned,
+            },
+            vec![v, sh],
+            Type::I64,
+        );
+        let hi = self.op1(cx, trunc, vec![h], Type::I32);
+        let lo = self.op1(cx, Op::Bitcast {}, vec![lo], Type::F32);
+        let hi = self.op1(cx, Op::Bitcast {}, vec![hi], Type::F32);
+        (lo, hi)
+    }
+
+    /// Pack two `.f32` into a `.f32x2` (an i64, `lo` in bits 31..0).
+    fn pack_f32x2(&mut self, cx: &Cx, lo: Var, hi: Var) -> Var {
+        let zext = Op::Cvt {
+            dst: CvtType::U64,
+            src: CvtType::U32,
+            rnd: CvtRound::None,
+            sat: false,
+            ftz: false,
+        };
+        let l = self.op1(cx, Op::Bitcast {}, vec![lo], Type::I32);
+        let h = self.op1(cx, Op::Bitcast {}, vec![hi], Type::I32);
+        let l = self.op1(cx, zext, vec![l], Type::I64);
+        let h = self.op1(cx, zext, vec![h], Type::I64);
+        let sh = self.konst(cx, Type::I32, 32);
+        let h = self.op1(cx, Op::Shl {}, vec![h, sh], Type::I64);
+        self.op1(cx, Op::Or {}, vec![l, h], Type::I64)
+    }
+
     /// Apply `f` to one half (scalar) or to both halves of packed operands, writing operand 0.
     fn per_half(
         &mut self,
@@ -1568,7 +1611,13 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
         ) {
             let mut plain = i.clone();
             plain.modifiers.remove(pos);
-            let policy = plain.operands.pop();
+            // The policy is the last operand, except before `cp.async.bulk`'s `.cp_mask`
+            // byteMask (§9.7.9.25.4.1: `..., size, cache-policy, byteMask`).
+            let masked = plain.modifiers.iter().any(|m| m.text == "cp_mask");
+            let policy = match plain.operands.len() {
+                n if masked && n >= 2 => Some(plain.operands.remove(n - 2)),
+                _ => plain.operands.pop(),
+            };
             let ok = match &policy {
                 Some(Operand::Reg {
                     name,

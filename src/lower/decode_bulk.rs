@@ -24,7 +24,7 @@
 //! cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes{.multicast::cluster}
 //!                                                [dst], [src], size, [mbar]{, ctaMask};
 //! cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [dst], [src], size, [mbar];
-//! cp.async.bulk.global.shared::cta.bulk_group    [dst], [src], size;
+//! cp.async.bulk.global.shared::cta.bulk_group{.cp_mask} [dst], [src], size{, byteMask};
 //! cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.op.type
 //!                                                [dst], [src], size, [mbar];
 //! cp.reduce.async.bulk.global.shared::cta.bulk_group.op{.noftz}.type [dst], [src], size;
@@ -167,24 +167,38 @@ fn form(cx: &Cx, words: usize, extra: &[&str], name: &str) -> Result<Form, Lower
 }
 
 fn copy(b: &mut Builder, cx: &mut Cx) -> R {
-    let f = form(cx, 2, &[], "cp.async.bulk")?;
+    let f = form(cx, 2, &["cp_mask"], "cp.async.bulk")?;
+    let cp_mask = cx.has("cp_mask");
+    if cp_mask && f.mbar {
+        return Err(cx.bad(".cp_mask applies to .global.shared::cta copies (.bulk_group)"));
+    }
     let n = cx.inst.operands.len();
     let want = match (f.mbar, f.multicast) {
         (true, true) => 5,
         (true, false) => 4,
-        (false, _) => 3,
+        (false, _) => 3 + usize::from(cp_mask),
     };
     if n != want {
         return Err(cx.bad(&format!(
             "expects {want} operands ([dst], [src], size{}), found {n}",
-            match want {
-                5 => ", [mbar], ctaMask",
-                4 => ", [mbar]",
+            match (want, cp_mask) {
+                (5, _) => ", [mbar], ctaMask",
+                (4, false) => ", [mbar]",
+                (4, true) => ", byteMask",
                 _ => "",
             }
         )));
     }
     let (dst, src, size) = operands(b, cx, &f)?;
+    if cp_mask {
+        // §9.7.9.25.4.1: "The i-th bit in the 16-bit wide byteMask operand specifies whether
+        // the i-th byte of each 16-byte wide chunk of source data is copied to the
+        // destination. If the bit is set, the byte is copied." The other bytes of the
+        // destination are not written.
+        let m = b.src(cx, 3, Type::I16)?;
+        let m = b.coerce(cx, m, Type::I32, Some(Sign::Unsigned), cx.inst.span)?;
+        return masked_copy_body(b, cx, &f, dst, src, size, m);
+    }
     if f.multicast {
         // One copy per CTA rank whose bit is set in ctaMask (16 bits: a cluster's most CTAs).
         let m = b.src(cx, 4, Type::I16)?;
@@ -246,6 +260,44 @@ fn copy_body(b: &mut Builder, cx: &Cx, f: &Form, dst: Var, src: Var, size: Var) 
                 align: 8,
             };
             b.emit(st, vec![d, v], vec![], cx.loc, &cx.ptx);
+        }
+        Ok(())
+    })
+}
+
+/// [`copy_body`] with a byte mask (`.cp_mask`): byte `i` of each 16-byte chunk is copied when
+/// bit `i` of `mask` (an i32 holding the 16-bit byteMask) is set, else left as it is.
+fn masked_copy_body(
+    b: &mut Builder,
+    cx: &Cx,
+    f: &Form,
+    dst: Var,
+    src: Var,
+    size: Var,
+    mask: Var,
+) -> R {
+    check_bulk(b, cx, &[dst, src], size)?;
+    for_each(b, cx, size, 16, |b, off| {
+        for i in 0..16u64 {
+            let k = b.konst(cx, Type::I32, 1 << i);
+            let bit = b.emit1(Op::And {}, vec![mask, k], Type::I32, cx.loc, &cx.ptx);
+            let zero = b.konst(cx, Type::I32, 0);
+            let set = cmp(b, cx, ICmp::Ne, bit, zero);
+            if_then(b, cx, set, |b| {
+                let s = offset(b, cx, src, off, i);
+                let load = Op::Load {
+                    space: f.src,
+                    align: 1,
+                };
+                let v = b.emit1(load, vec![s], Type::I8, cx.loc, &cx.ptx);
+                let d = offset(b, cx, dst, off, i);
+                let st = Op::Store {
+                    space: f.dst,
+                    align: 1,
+                };
+                b.emit(st, vec![d, v], vec![], cx.loc, &cx.ptx);
+                Ok(())
+            })?;
         }
         Ok(())
     })

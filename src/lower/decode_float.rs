@@ -18,7 +18,87 @@ pub(super) fn neg_abs(b: &mut Builder, cx: &mut Cx) -> R {
     b.unary_to_dst(cx, o, vec![x], ty)
 }
 
+/// `add`, `sub`, `mul` and `fma` on `.f32x2` (§9.7.3.3-6, PTX ISA 8.6): the two `.f32`
+/// halves of the `.b64` operands (bits 31..0 and 63..32) each computed as the `.f32` form
+/// with the same rounding (`.rn` by default; `fma` needs one) and `.ftz`; no `.sat` (ptxas
+/// rejects it). The halves never mix, so which is `.x` does not matter.
+fn float_arith_x2(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
+    let n = match op {
+        "add" | "sub" | "mul" => 2,
+        "fma" => 3,
+        _ => return Err(cx.bad(".f32x2 takes add, sub, mul and fma only")),
+    };
+    if cx.has("sat") {
+        return Err(cx.bad(".sat does not apply to .f32x2"));
+    }
+    if op == "fma" && cx.round().is_none() {
+        return Err(cx.bad("fma needs a rounding modifier"));
+    }
+    cx.expect_operands(n + 1)?;
+    for k in 0..=n {
+        // A pair lives in a 64-bit bit or integer register; ptxas rejects an immediate or an
+        // `.f64` register ("Arguments mismatch").
+        let reg = match cx.opnd(k)? {
+            Operand::Reg {
+                name,
+                component: None,
+            } => Some(name),
+            _ => None,
+        };
+        let declared = reg
+            .and_then(|n| b.reg(&n.name))
+            .and_then(|v| b.decl.get(&v).copied());
+        use ast::ScalarType as S;
+        if !matches!(declared, Some(S::B64 | S::U64 | S::S64)) {
+            return Err(LowerError::new(
+                cx.opnd(k)?.span(),
+                format!(
+                    "operand {k} of '{}' must be a .b64 register (a .f32x2 pair)",
+                    cx.ptx
+                ),
+            ));
+        }
+    }
+    let (rnd, ftz) = (round_or(cx, Round::Nearest), cx.has("ftz"));
+    let o = match op {
+        "add" => Op::FAdd {
+            rnd,
+            ftz,
+            sat: false,
+        },
+        "sub" => Op::FSub {
+            rnd,
+            ftz,
+            sat: false,
+        },
+        "mul" => Op::FMul {
+            rnd,
+            ftz,
+            sat: false,
+        },
+        _ => Op::FFma {
+            rnd,
+            ftz,
+            sat: false,
+        },
+    };
+    let (mut lo, mut hi) = (vec![], vec![]);
+    for k in 1..=n {
+        let v = b.src(cx, k, Type::I64)?;
+        let (l, h) = b.split_f32x2(cx, v);
+        lo.push(l);
+        hi.push(h);
+    }
+    let l = b.op1(cx, o, lo, Type::F32);
+    let h = b.op1(cx, o, hi, Type::F32);
+    let r = b.pack_f32x2(cx, l, h);
+    b.write(cx, 0, r, Type::I64)
+}
+
 pub(super) fn float_arith(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
+    if cx.has("f32x2") {
+        return float_arith_x2(b, cx, op);
+    }
     let (ty, _, _) = int_or_float(cx)?;
     let rnd = round_or(cx, Round::Nearest);
     let (ftz, sat) = (cx.has("ftz"), cx.has("sat"));

@@ -24,6 +24,11 @@ pub(super) fn half_fma(b: &mut Builder, cx: &mut Cx, (fmt, x2): (HalfFmt, bool))
         .round()
         .ok_or_else(|| cx.bad("fma on f16/bf16 needs a rounding modifier"))?;
     let (ftz, sat, relu) = (cx.has("ftz"), cx.has("sat"), cx.has("relu"));
+    // `fma.rnd{.relu}.bf16` (PTX ISA §9.7.4.4 syntax; ptxas: "Illegal modifier '.sat' for
+    // instruction 'fma'").
+    if fmt == HalfFmt::Bf16 && (ftz || sat) {
+        return Err(cx.bad(".ftz/.sat are not allowed on .bf16"));
+    }
     if sat && relu {
         return Err(cx.bad(".sat and .relu exclude each other"));
     }

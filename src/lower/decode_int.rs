@@ -9,10 +9,25 @@
 
 use super::*;
 
-/// `add`/`sub` on integer types (§9.7.1.1-2): wrapping, or saturating with `.sat.s32`.
+/// `add`/`sub` on integer types (§9.7.1.1-2): wrapping, or saturating with `.sat.s32`;
+/// `add.u16x2`/`add.s16x2` (PTX ISA 8.0, sm_90) add the two 16-bit halves of `.b32` operands
+/// each on its own, wrapping (the same bits for either sign; `sub` has no such form).
 /// Rounding and the other float modifiers are rejected before (`table::check_modifiers`).
 pub(super) fn add_sub(b: &mut Builder, cx: &mut Cx) -> R {
     let op = cx.inst.opcode.name.as_str();
+    if int_x2(cx).is_some() {
+        if op != "add" {
+            return Err(cx.bad(".u16x2/.s16x2 apply to add, not sub"));
+        }
+        if cx.has("sat") {
+            // PTX ISA 9.2 extends add to `.sat` on the pairs (sm_120 family targets).
+            return Err(cx.unsupported("add.sat on .u16x2/.s16x2 is not supported yet"));
+        }
+        x2_registers(cx, 2)?;
+        return b.per_half(cx, true, 2, &|b, cx, a| {
+            b.op1(cx, Op::IAdd {}, vec![a[0], a[1]], Type::I16)
+        });
+    }
     if cx.has("sat") {
         return int_addsub(b, cx, op);
     }
@@ -268,7 +283,26 @@ pub(super) fn int_minmax_relu(b: &mut Builder, cx: &mut Cx, max: bool) -> R {
     b.unary_to_dst(cx, Op::IMax { sign }, vec![m, z], Type::I32)
 }
 
+/// The sources of a `.u16x2`/`.s16x2` instruction are registers (ptxas: "Arguments mismatch"
+/// for an immediate).
+fn x2_registers(cx: &Cx, n: usize) -> R {
+    for k in 1..=n {
+        let op = cx.opnd(k)?;
+        if !matches!(op, Operand::Reg { .. }) {
+            return Err(LowerError::new(
+                op.span(),
+                format!(
+                    "operand {k} of '{}' must be a register (a .u16x2/.s16x2 pair)",
+                    cx.ptx
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub(super) fn int_minmax_x2(b: &mut Builder, cx: &mut Cx, max: bool) -> R {
+    x2_registers(cx, 2)?;
     let sign = int_x2(cx).unwrap_or(Sign::Unsigned);
     let relu = cx.has("relu");
     if relu && sign != Sign::Signed {

@@ -261,6 +261,7 @@ const MODIFIERS: &[&[&str]] = &[
         "noinc",
         "mbarrier::complete_tx::bytes",
         "bulk_group",
+        "cp_mask",
         "read",
         "tile",
         "im2col",

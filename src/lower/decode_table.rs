@@ -72,7 +72,7 @@ pub(super) fn family(cx: &Cx) -> Family {
         Family::Mixed
     } else if half_of(cx).is_some() {
         Family::Half
-    } else if is_float(cx) {
+    } else if is_float(cx) || cx.has("f32x2") {
         Family::Float
     } else {
         Family::Int
@@ -148,6 +148,9 @@ pub(super) enum Min {
     /// Only these architecture-specific targets (`sm_90a`); a family target `sm_NNf` listed
     /// here also admits `sm_NNa`, which has every feature of its family.
     Specific(&'static [Arch]),
+    /// `sm_NN` (`.0`) or higher, and from PTX ISA `.2` also `sm_MM` (`.1`) or higher: a
+    /// feature a later PTX ISA version extended to an older target.
+    SmFrom(u32, u32, Version),
 }
 
 /// What an instruction or form needs of the module's header: the PTX ISA version that
@@ -222,6 +225,39 @@ const fn f(sm: u32) -> Arch {
 /// `sm_90a` only (wgmma: ptxas 12.9 "Instruction 'wgmma.fence' not supported on .target
 /// 'sm_100a'").
 const SM90A: Min = Min::Specific(&[a(90)]);
+/// `tensormap.replace` (§9.7.9.26 Target ISA Notes): sm_90a, sm_100a, sm_101a (sm_110a from
+/// PTX ISA 9.0), sm_120a, and the family targets sm_100f, sm_101f/sm_110f and sm_120f (from
+/// PTX ISA 8.8) with the later members of their families (sm_103f, sm_121f).
+const TENSORMAP_REPLACE: Min = Min::Specific(&[
+    a(90),
+    a(100),
+    a(101),
+    a(110),
+    a(120),
+    f(100),
+    f(101),
+    f(103),
+    f(110),
+    f(120),
+    f(121),
+]);
+/// `tensormap.replace.swizzle_atomicity` (§9.7.9.26 Target ISA Notes): those of
+/// `tensormap.replace` without sm_90a.
+const SWIZZLE_ATOMICITY: Min = Min::Specific(&[
+    a(100),
+    a(101),
+    a(110),
+    a(120),
+    f(100),
+    f(101),
+    f(103),
+    f(110),
+    f(120),
+    f(121),
+]);
+/// `add`/`sub`/`mul`/`fma` on `.f32x2` (§9.7.3.3-6 PTX ISA and Target ISA Notes: PTX ISA
+/// 8.6, sm_100 or higher; ptxas: "Feature 'add.f32x2' requires .target sm_100 or higher").
+const F32X2: &[Form] = &[form(".f32x2", Mods(&[&["f32x2"]]), (8, 6), Sm(100))];
 /// The sm_100 family's architecture-specific targets (tcgen05, `redux.f32`; PTX ISA §9.7.16
 /// Target ISA Notes: sm_100a, sm_101a (sm_110a from PTX ISA 9.0), sm_103a, and the family
 /// targets sm_100f, sm_101f/sm_110f, sm_103f from PTX ISA 8.8).
@@ -297,7 +333,12 @@ use Family::{Any, Carry, Float, Half, Int, Mixed};
 /// Every PTX instruction, grouped by the PTX ISA chapter (§9.7.x) that defines it.
 pub(super) static ROWS: &[Row] = &[
     // §9.7.1 Integer arithmetic (and the integer forms of shared opcodes).
-    row("add", Int, "9.7.1.1", Pure(int::add_sub)),
+    row("add", Int, "9.7.1.1", Pure(int::add_sub)).forms(&[form(
+        "add.{u16x2,s16x2}",
+        Mods(&[&["u16x2", "s16x2"]]),
+        (8, 0),
+        Sm(90),
+    )]),
     row("sub", Int, "9.7.1.2", Pure(int::add_sub)),
     row("mul", Int, "9.7.1.3", Pure(int::mul_mad)),
     row("mad", Int, "9.7.1.4", Pure(int::mul_mad)),
@@ -357,10 +398,10 @@ pub(super) static ROWS: &[Row] = &[
     // §9.7.3 Floating point.
     row("testp", Any, "9.7.3.1", Pure(float::testp)),
     row("copysign", Any, "9.7.3.2", Pure(float::copysign)),
-    row("add", Float, "9.7.3.3", Pure(float_arith)),
-    row("sub", Float, "9.7.3.4", Pure(float_arith)),
-    row("mul", Float, "9.7.3.5", Pure(float_arith)),
-    row("fma", Float, "9.7.3.6", Pure(float_arith)),
+    row("add", Float, "9.7.3.3", Pure(float_arith)).forms(F32X2),
+    row("sub", Float, "9.7.3.4", Pure(float_arith)).forms(F32X2),
+    row("mul", Float, "9.7.3.5", Pure(float_arith)).forms(F32X2),
+    row("fma", Float, "9.7.3.6", Pure(float_arith)).forms(F32X2),
     row("mad", Float, "9.7.3.7", Pure(float_arith)),
     row("div", Float, "9.7.3.8", Pure(float_arith)),
     row("abs", Float, "9.7.3.9", Pure(float::neg_abs)),
@@ -569,13 +610,13 @@ pub(super) static ROWS: &[Row] = &[
             (8, 1),
             AnyTarget,
         ),
-        // ptxas 12.9 says "requires .target sm_90" for sm_89 below PTX ISA 8.1 and accepts
-        // sm_89 from 8.1; the rule here keeps the ISA's sm_89 for every version.
+        // Introduced in PTX ISA 7.8 for sm_90; "PTX ISA version 8.1 ... Extends support for
+        // cvt with .e4m3/.e5m2 to sm_89" (release notes), as ptxas 12.9 and 13 gate it.
         form(
             ".e4m3x2/.e5m2x2",
             Mods(&[&["e4m3x2", "e5m2x2"]]),
             (7, 8),
-            Sm(89),
+            Min::SmFrom(90, 89, Version(8, 1)),
         ),
         form(
             ".e2m1x2/.e2m3x2/.e3m2x2/.ue8m0x2",
@@ -589,6 +630,8 @@ pub(super) static ROWS: &[Row] = &[
         .since((7, 0), Sm(80))
         .forms(&[
             form("cp.async.bulk", Mods(&[&["bulk"]]), (8, 0), Sm(90)),
+            // §9.7.9.25.4.1 PTX ISA and Target ISA Notes.
+            form(".cp_mask", Mods(&[&["cp_mask"]]), (8, 6), Sm(100)),
             // §9.7.9.25.4.1 and §9.7.9.25.5 PTX ISA and Target ISA Notes of `cp.async.bulk`
             // and `cp.async.bulk.tensor` (the forms' names as ptxas 12.9 words them).
             form(
@@ -814,12 +857,20 @@ pub(super) static ROWS: &[Row] = &[
     row("discard", Any, "9.7.9.17", Effect(memops::cache_hint)).since((7, 4), Sm(80)),
     row("tensormap", Any, "9.7.9.26", Effect(tma::tensormap))
         .since((8, 3), Sm(90))
-        .forms(&[form(
-            "tensormap.replace",
-            Mods(&[&["replace"]]),
-            (8, 3),
-            SM90A,
-        )]),
+        .forms(&[
+            form(
+                "tensormap.replace",
+                Mods(&[&["replace"]]),
+                (8, 3),
+                TENSORMAP_REPLACE,
+            ),
+            form(
+                "tensormap.replace.swizzle_atomicity",
+                Mods(&[&["replace"], &["swizzle_atomicity"]]),
+                (8, 6),
+                SWIZZLE_ATOMICITY,
+            ),
+        ]),
     row(
         "clusterlaunchcontrol",
         Any,
@@ -1116,12 +1167,16 @@ pub(super) fn lookup(cx: &Cx) -> Result<&'static Row, LowerError> {
 }
 
 impl Min {
-    /// Whether a module whose `.target` names `arch` (or no architecture) meets it.
-    fn admits(self, arch: Option<Arch>) -> bool {
+    /// Whether a module of PTX ISA `version` whose `.target` names `arch` (or no
+    /// architecture) meets it.
+    fn admits(self, arch: Option<Arch>, version: Version) -> bool {
         match (self, arch) {
             (Min::Any, _) => true,
             (_, None) => false,
             (Min::Sm(n), Some(t)) => t.sm >= n,
+            (Min::SmFrom(n, older, since), Some(t)) => {
+                t.sm >= n || (t.sm >= older && version >= since)
+            }
             (Min::Specific(list), Some(t)) => list.iter().any(|l| {
                 *l == t || (l.suffix == Suffix::F && t.suffix == Suffix::A && l.sm == t.sm)
             }),
@@ -1135,6 +1190,9 @@ impl fmt::Display for Min {
         match self {
             Min::Any => f.write_str("any target"),
             Min::Sm(n) => write!(f, "sm_{n} or higher"),
+            Min::SmFrom(n, older, since) => {
+                write!(f, "sm_{n} or higher (sm_{older} from PTX ISA {since})")
+            }
             Min::Specific(list) => {
                 for (i, t) in list.iter().enumerate() {
                     let sep = match i {
@@ -1222,7 +1280,7 @@ pub(super) fn check_needs(span: Span, what: &str, needs: Needs, header: Header) 
             ),
         ));
     }
-    if !needs.min.admits(header.arch) {
+    if !needs.min.admits(header.arch, header.version) {
         let target = match header.arch {
             Some(t) => t.to_string(),
             None => "no sm_NN".to_string(),

@@ -553,7 +553,8 @@ fn replace(b: &mut Builder, cx: &mut Cx) -> R {
     let [field] = found.as_slice() else {
         return Err(cx.bad(
             "needs one field (.global_address .rank .box_dim .global_dim .global_stride \
-             .element_stride .elemtype .interleave_layout .swizzle_mode .fill_mode)",
+             .element_stride .elemtype .interleave_layout .swizzle_mode .swizzle_atomicity \
+             .fill_mode)",
         ));
     };
     let field = *field;
@@ -591,11 +592,26 @@ fn replace(b: &mut Builder, cx: &mut Cx) -> R {
     } else {
         b.konst(cx, Type::I32, 0)
     };
-    let v = b.src(
-        cx,
-        if field.has_ord() { 2 } else { 1 },
-        if field.is_64() { Type::I64 } else { Type::I32 },
-    )?;
+    let vi = if field.has_ord() { 2 } else { 1 };
+    if let Some(max) = field.enum_max() {
+        // §9.7.9.26: "When .field3 is specified, the operand new_val must be an immediate",
+        // one of Table 33's values for the field (ptxas: "value '4' expected to be in range
+        // [0..3] when .swizzle_atomicity modifier is used").
+        match cx.opnd(vi)? {
+            Operand::Imm(Literal::Int { value, .. }, _) if (0..=max as i64).contains(value) => {}
+            op => {
+                return Err(LowerError::new(
+                    op.span(),
+                    format!(
+                        "the new value of .{} must be an immediate in 0..={max} (PTX ISA \
+                         §9.7.9.26, Table 33)",
+                        field.name()
+                    ),
+                ))
+            }
+        }
+    }
+    let v = b.src(cx, vi, if field.is_64() { Type::I64 } else { Type::I32 })?;
     let v = b.coerce(cx, v, Type::I64, Some(Sign::Unsigned), cx.inst.span)?;
     emit(b, cx, TensorOp::Replace { field, space }, vec![a, ord, v]);
     Ok(())

@@ -20,7 +20,8 @@
 //! | 16      | L2 promotion: 0 none, 1 64B, 2 128B, 3 256B (a hint) |
 //! | 17      | OOB fill: 0 zeros, 1 NaN (`NAN_REQUEST_ZERO_FMA`) |
 //! | 18      | mode: 0 tiled, 1 im2col, 2 im2col-wide W, 3 im2col-wide W128 |
-//! | 19–23   | 0 |
+//! | 19      | swizzle atomicity (128B swizzle only): 0 16B, 1 32B, 2 32B with 8B flip, 3 64B |
+//! | 20–23   | 0 |
 //! | 24–43   | global dims − 1, u32 × 5 (dim 0 innermost) |
 //! | 44–47   | 0 |
 //! | 48–79   | global strides in bytes of dims 1..=4, u64 × 4 |
@@ -43,8 +44,8 @@ pub const TENSOR_MAP_BYTES: usize = 128;
 /// The magic word at bytes 8..12.
 pub const MAGIC: u32 = 0x504d_5424;
 
-/// Element types of a tensor map (`CUtensorMapDataType`; the same numbers are the
-/// `.elemtype` values of `tensormap.replace`, PTX ISA §9.7.9.26).
+/// Element types of a tensor map (`CUtensorMapDataType` numbers; the `.elemtype` values of
+/// `tensormap.replace` number them differently: [`TmapType::from_elemtype`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TmapType {
     U8,
@@ -80,6 +81,21 @@ impl TmapType {
             10 => F32Ftz,
             11 => Tf32,
             12 => Tf32Ftz,
+            _ => return None,
+        })
+    }
+
+    /// From a `.elemtype` value of `tensormap.replace` (PTX ISA §9.7.9.26, Table 33: 0 u8,
+    /// 1 u16, 2 u32, 3 s32, 4 u64, 5 s64, 6 f16, 7 f32, 8 f32.ftz, 9 f64, 10 bf16, 11 tf32,
+    /// 12 tf32.ftz; "The values of .elemtype do not correspond to the values of the
+    /// CUtensorMapDataType enum"); the packed sub-byte types (13–15) are `None`.
+    pub fn from_elemtype(v: u32) -> Option<TmapType> {
+        use TmapType::*;
+        Some(match v {
+            8 => F32Ftz,
+            9 => F64,
+            10 => Bf16,
+            0..=7 | 11 | 12 => return TmapType::from_code(v),
             _ => return None,
         })
     }
@@ -178,8 +194,14 @@ pub struct TensorMap {
     pub dtype: TmapType,
     /// 0 none, 1 16B, 2 32B (`CUtensorMapInterleave`).
     pub interleave: u8,
-    /// 0 none, 1 32B, 2 64B, 3 128B (`CUtensorMapSwizzle`).
+    /// 0 none, 1 32B, 2 64B, 3 128B (`CUtensorMapSwizzle` 0..=3).
     pub swizzle: u8,
+    /// The swizzle's atomicity, as `tensormap.replace.swizzle_atomicity` numbers it (PTX ISA
+    /// §9.7.9.26 Table 33): 0 16B, 1 32B, 2 32B with an 8B flip, 3 64B. Only the 128B swizzle
+    /// takes one other than 16B (§5.5.7 Table 14; checked when a copy uses the map).
+    /// `cuTensorMapEncodeTiled`'s `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B`, `_ATOM_32B_FLIP_8B`
+    /// and `_ATOM_64B` (4, 5, 6) are the 128B swizzle with atomicity 1, 2, 3.
+    pub swizzle_atomicity: u8,
     /// 0 none .. 3 256B (`CUtensorMapL2promotion`).
     pub l2_promotion: u8,
     /// Out-of-bound float elements read as NaN (else zero).
@@ -219,19 +241,58 @@ pub fn swizzle_bytes(swizzle: u8) -> u64 {
 }
 
 /// The shared-memory byte address of byte address `addr` of a box written densely, under
-/// swizzle mode `swizzle` (CUDA C++ Programming Guide, "Tensor Memory Access: swizzle"): the
+/// swizzle mode `swizzle` with atomicity `atomicity` (PTX ISA §5.5.7 "Swizzling Modes"; CUDA
+/// C++ Programming Guide, "Tensor Memory Access: swizzle"). With 16-byte atomicity the
 /// 16-byte chunk index within each 128-byte row (address bits 4..) is XORed with the row
 /// index within the pattern's repeat of 256, 512 or 1024 bytes (address bits 7..): 1, 2 or
-/// 3 bits for 32B, 64B and 128B.
-pub fn swizzle(swizzle: u8, addr: u64) -> u64 {
-    let bits = match swizzle {
-        1 => 1,
-        2 => 2,
-        3 => 3,
-        _ => return addr,
-    };
-    let mask = (1u64 << bits) - 1;
-    addr ^ (((addr >> 7) & mask) << 4)
+/// 3 bits for 32B, 64B and 128B. The 128B swizzle's other atomicities keep larger units
+/// whole (the ISA's tables): 32 bytes — the 32-byte unit index (bits 5–6) XORed with the row
+/// within 4 rows (bits 7–8); 32 bytes with an 8-byte flip — the same, and in every other
+/// row (odd rows: bit 7) the two 8-byte halves of each 16 bytes exchanged (bit 3); 64 bytes
+/// — the 64-byte half (bit 6) XORed with the row within 2 (bit 7). Elements are at most 8
+/// bytes and aligned, so no element is split. An atomicity other than 16B with another mode
+/// is not a pattern the ISA defines: [`swizzle_combination`] rejects it first.
+pub fn swizzle(swizzle: u8, atomicity: u8, addr: u64) -> u64 {
+    let row = addr >> 7;
+    match (swizzle, atomicity) {
+        (1, _) => addr ^ ((row & 1) << 4),
+        (2, _) => addr ^ ((row & 3) << 4),
+        (3, 1) => addr ^ ((row & 3) << 5),
+        (3, 2) => addr ^ ((row & 3) << 5) ^ ((row & 1) << 3),
+        (3, 3) => addr ^ ((row & 1) << 6),
+        (3, _) => addr ^ ((row & 7) << 4),
+        _ => addr,
+    }
+}
+
+/// Checks a swizzle mode and atomicity against the ISA's valid combinations (PTX ISA §5.5.7
+/// Table 14: 16B with every swizzle, 32B, 32B + 8B flip and 64B with the 128B swizzle only)
+/// and the 8-byte flip's restrictions (§9.7.9.25.5.1: global → shared copies only, not in
+/// the `.im2col::w` modes): `load` is a copy into shared memory, `wide` an `.im2col::w` one.
+pub fn swizzle_combination(
+    swizzle: u8,
+    atomicity: u8,
+    load: bool,
+    wide: bool,
+) -> Result<(), String> {
+    let name = ["16B", "32B", "32B with an 8B flip", "64B"]
+        .get(atomicity as usize)
+        .copied()
+        .unwrap_or("out of range");
+    if atomicity > 3 || (atomicity != 0 && swizzle != 3) {
+        return Err(format!(
+            "swizzle atomicity {atomicity} ({name}) with swizzle mode {swizzle}: only the 128B \
+             swizzle takes an atomicity other than 16B (PTX ISA §5.5.7, Table 14)"
+        ));
+    }
+    if atomicity == 2 && (!load || wide) {
+        return Err(
+            "the 128B swizzle with 32B atomicity and an 8B flip is for global → shared \
+                    copies only, not .im2col::w (PTX ISA §9.7.9.25.5.1)"
+                .to_string(),
+        );
+    }
+    Ok(())
 }
 
 fn err(s: String) -> Result<(), EncodeError> {
@@ -247,7 +308,8 @@ impl TensorMap {
     /// interleave) below 2^40, `box_dims[..rank]` in 1 ..= 256 with `box_dims[0]` × element
     /// size a multiple of 16 bytes when not interleaved and at most the swizzle span when
     /// swizzled, `element_strides[..rank]` in 1 ..= 8, `interleave` 0 ..= 2 (32B needs the 32B
-    /// swizzle), `swizzle` 0 ..= 3 (the 128B-atom modes are not supported), `l2_promotion`
+    /// swizzle), `swizzle` 0 ..= 6 (4 ..= 6: the 128B swizzle with 32B, 32B + 8B-flip or 64B
+    /// atomicity, [`TensorMap::swizzle_atomicity`]), `l2_promotion`
     /// 0 ..= 3, `oob_fill` 0 ..= 1 (1 only for float types). An error names the argument.
     #[allow(clippy::too_many_arguments)]
     pub fn encode_tiled(
@@ -282,11 +344,16 @@ impl TensorMap {
                 "tensorRank {rank}: an interleaved layout needs a rank of at least 3"
             ))?;
         }
-        if swizzle > 3 {
+        if swizzle > 6 {
             err(format!(
-                "swizzle {swizzle} is not supported (CU_TENSOR_MAP_SWIZZLE_NONE/32B/64B/128B: 0..=3)"
+                "swizzle {swizzle} is not a CUtensorMapSwizzle (0..=6: NONE, 32B, 64B, 128B, 128B_ATOM_32B, 128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B)"
             ))?;
         }
+        // The 128B-atom modes are the 128B swizzle with a larger atomicity.
+        let (swizzle, atomicity) = match swizzle {
+            4..=6 => (3, swizzle - 3),
+            s => (s, 0),
+        };
         if interleave == 2 && swizzle != 1 {
             err(
                 "swizzle must be CU_TENSOR_MAP_SWIZZLE_32B with CU_TENSOR_MAP_INTERLEAVE_32B"
@@ -329,6 +396,7 @@ impl TensorMap {
             dtype: ty,
             interleave: interleave as u8,
             swizzle: swizzle as u8,
+            swizzle_atomicity: atomicity as u8,
             l2_promotion: l2_promotion as u8,
             nan_fill: oob_fill == 1,
             dims: [1; 5],
@@ -450,9 +518,8 @@ impl TensorMap {
     /// `upper_w` (the bounding box of W: `[lower_w, dims[1] − 1 + upper_w]`, non-empty), each
     /// in −32768 ..= 32767 whatever the rank; `mode` a `CUtensorMapIm2ColWideMode` (0 W:
     /// `pixels` pixels, 1 ..= 1024; 1 W128: 128 pixels, `pixels` ignored); `interleave` none
-    /// (ISA §5.5.6: no interleaved layout in these modes); `swizzle` 64B or 128B (2, 3; the
-    /// driver also allows `128B_ATOM_32B`, which ptxjit does not support). An error names
-    /// the argument.
+    /// (ISA §5.5.6: no interleaved layout in these modes); `swizzle` 64B, 128B or
+    /// `128B_ATOM_32B` (2, 3, 4). An error names the argument.
     #[allow(clippy::too_many_arguments)]
     pub fn encode_im2col_wide(
         dtype: u32,
@@ -489,10 +556,9 @@ impl TensorMap {
             ))?;
         }
         match swizzle {
-            2 | 3 => {}
-            4 => err("swizzle CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B is not supported by ptxjit".into())?,
+            2..=4 => {}
             _ => err(format!(
-                "swizzle {swizzle}: cuTensorMapEncodeIm2colWide takes CU_TENSOR_MAP_SWIZZLE_64B or CU_TENSOR_MAP_SWIZZLE_128B (2, 3)"
+                "swizzle {swizzle}: cuTensorMapEncodeIm2colWide takes CU_TENSOR_MAP_SWIZZLE_64B, CU_TENSOR_MAP_SWIZZLE_128B or CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B (2, 3, 4)"
             ))?,
         }
         let ic = Im2col {
@@ -584,6 +650,7 @@ impl TensorMap {
         }
         let esize = TmapType::from_code(dtype).map_or(1, |t| t.bytes());
         let inner = channels as u64 * esize;
+        // The 128B-atom modes (4..=6) span 128 bytes.
         let span = swizzle_bytes(swizzle.min(3) as u8);
         if interleave == 0 && span != 0 && inner > span {
             err(format!(
@@ -625,6 +692,7 @@ impl TensorMap {
         b[14] = self.interleave;
         b[15] = self.swizzle;
         b[16] = self.l2_promotion;
+        b[19] = self.swizzle_atomicity;
         b[17] = self.nan_fill as u8;
         if let Some(ic) = &self.im2col {
             b[18] = match ic.wide {
@@ -670,10 +738,10 @@ impl TensorMap {
         if !(1..=5).contains(&rank) {
             return Err(format!("rank {rank} is outside 1..=5"));
         }
-        if b[15] > 3 || b[14] > 2 || b[17] > 1 || b[18] > 3 {
+        if b[15] > 3 || b[14] > 2 || b[17] > 1 || b[18] > 3 || b[19] > 3 {
             return Err(format!(
-                "swizzle {}, interleave {}, fill mode {} or mode {} out of range",
-                b[15], b[14], b[17], b[18]
+                "swizzle {}, interleave {}, fill mode {}, mode {} or swizzle atomicity {} out of range",
+                b[15], b[14], b[17], b[18], b[19]
             ));
         }
         let mut m = TensorMap {
@@ -682,6 +750,7 @@ impl TensorMap {
             dtype,
             interleave: b[14],
             swizzle: b[15],
+            swizzle_atomicity: b[19],
             l2_promotion: b[16] & 3,
             nan_fill: b[17] == 1,
             dims: [1; 5],
@@ -765,8 +834,10 @@ impl TensorMap {
 /// Write `value` into field `field` (dimension `ord`) of the tensor map bytes `b`, as
 /// `tensormap.replace` does (PTX ISA §9.7.9.26): `rank` takes the rank minus one (the ISA's
 /// encoding), the dimension fields the size itself, `global_stride` ordinal `ord` the byte
-/// stride of dimension `ord + 1`, the enumerated fields their `CUtensorMap*` numbers. The
-/// object must already be a tensor map (the magic word); a value out of range is an error.
+/// stride of dimension `ord + 1`, the enumerated fields their Table 33 values (`.elemtype`
+/// translated to ptxjit's `CUtensorMapDataType` byte; `.swizzle_atomicity` 0 ..= 3 into byte
+/// 19). The object must already be a tensor map (the magic word); a value out of range, a
+/// packed element type (13–15) or the 96B swizzle (4) is an error.
 pub fn replace_field(
     b: &mut [u8; TENSOR_MAP_BYTES],
     field: TmapField,
@@ -825,9 +896,18 @@ pub fn replace_field(
             b[48 + 8 * o..56 + 8 * o].copy_from_slice(&v.to_le_bytes());
         }
         TmapField::ElementStride => b[90 + o] = range(1, 8)? as u8 - 1,
-        TmapField::ElemType => b[13] = range(0, 12)? as u8,
+        TmapField::ElemType => {
+            let t = TmapType::from_elemtype(range(0, 15)? as u32).ok_or_else(|| {
+                format!(
+                    "tensormap.replace.elemtype: {value} is a packed sub-byte type (not \
+                     supported)"
+                )
+            })?;
+            b[13] = t.code() as u8;
+        }
         TmapField::InterleaveLayout => b[14] = range(0, 2)? as u8,
         TmapField::SwizzleMode => b[15] = range(0, 3)? as u8,
+        TmapField::SwizzleAtomicity => b[19] = range(0, 3)? as u8,
         TmapField::FillMode => b[17] = range(0, 1)? as u8,
     }
     Ok(())
@@ -1030,7 +1110,11 @@ mod tests {
         assert!(e(enc(4, 0, 0, 8, 1, 0, 2)).contains("interleave"));
         assert!(e(enc(4, 0, 0, 8, 0, 0, 0)).contains("swizzle"));
         assert!(e(enc(4, 0, 0, 8, 0, 0, 1)).contains("swizzle"));
-        assert!(e(enc(4, 0, 0, 8, 0, 0, 4)).contains("128B_ATOM_32B"));
+        // 128B_ATOM_32B is the 128B swizzle with 32-byte atomicity; the flip (5) and 64B (6)
+        // are not among the modes the W-only encoder takes.
+        let m = enc(4, 0, 0, 8, 0, 0, 4).expect("128B_ATOM_32B");
+        assert_eq!((m.swizzle, m.swizzle_atomicity), (3, 1));
+        assert!(e(enc(4, 0, 0, 8, 0, 0, 5)).contains("128B_ATOM_32B"));
         assert!(e(enc(4, 0, 0, 1025, 0, 0, 2)).contains("pixelsPerColumn"));
         assert!(e(enc(2, 0, 0, 8, 0, 0, 2)).contains("tensorRank"));
     }
@@ -1042,12 +1126,101 @@ mod tests {
         for row in 0..16u64 {
             for chunk in 0..8u64 {
                 let a = row * 128 + chunk * 16 + 4;
-                assert_eq!(swizzle(3, a), row * 128 + (chunk ^ (row % 8)) * 16 + 4);
-                assert_eq!(swizzle(2, a), row * 128 + (chunk ^ (row % 4)) * 16 + 4);
-                assert_eq!(swizzle(1, a), row * 128 + (chunk ^ (row % 2)) * 16 + 4);
-                assert_eq!(swizzle(0, a), a);
+                assert_eq!(swizzle(3, 0, a), row * 128 + (chunk ^ (row % 8)) * 16 + 4);
+                assert_eq!(swizzle(2, 0, a), row * 128 + (chunk ^ (row % 4)) * 16 + 4);
+                assert_eq!(swizzle(1, 0, a), row * 128 + (chunk ^ (row % 2)) * 16 + 4);
+                assert_eq!(swizzle(0, 0, a), a);
             }
         }
+    }
+
+    /// The ISA's tables of the 128B swizzle's atomicities (§5.5.7), as 16-byte chunk numbers
+    /// per 128-byte row (the pattern repeating after the rows given): the chunk stored at
+    /// position `p` of row `r` is `table[r % rows][p]`; with the 8-byte flip, odd rows also
+    /// exchange the 8-byte halves of each chunk.
+    #[test]
+    fn swizzle_atomicity_tables() {
+        let atom32: [[u64; 8]; 4] = [
+            [0, 1, 2, 3, 4, 5, 6, 7],
+            [2, 3, 0, 1, 6, 7, 4, 5],
+            [4, 5, 6, 7, 0, 1, 2, 3],
+            [6, 7, 4, 5, 2, 3, 0, 1],
+        ];
+        let atom64: [[u64; 8]; 2] = [[0, 1, 2, 3, 4, 5, 6, 7], [4, 5, 6, 7, 0, 1, 2, 3]];
+        for row in 0..16u64 {
+            for pos in 0..8u64 {
+                for half in 0..2u64 {
+                    let dst = |chunk: u64, h: u64| row * 128 + chunk * 16 + h * 8 + 4;
+                    // Source byte: row `row`, chunk `table[row][pos]`; it lands at `pos`.
+                    let src32 = dst(atom32[(row % 4) as usize][pos as usize], half);
+                    assert_eq!(swizzle(3, 1, src32), dst(pos, half));
+                    let flip = if row % 2 == 1 { 1 - half } else { half };
+                    assert_eq!(swizzle(3, 2, src32), dst(pos, flip));
+                    let src64 = dst(atom64[(row % 2) as usize][pos as usize], half);
+                    assert_eq!(swizzle(3, 3, src64), dst(pos, half));
+                }
+            }
+        }
+        // Table 14: only the 128B swizzle takes a larger atomicity; the flip loads only.
+        assert!(swizzle_combination(3, 3, false, false).is_ok());
+        assert!(swizzle_combination(2, 1, true, false).is_err());
+        assert!(swizzle_combination(3, 2, true, false).is_ok());
+        assert!(swizzle_combination(3, 2, false, false).is_err());
+        assert!(swizzle_combination(3, 2, true, true).is_err());
+    }
+
+    /// `cuTensorMapEncodeTiled`'s 128B-atom swizzles (4, 5, 6) are the 128B swizzle with
+    /// atomicity 1, 2, 3; 7 is no `CUtensorMapSwizzle`; `.elemtype` uses Table 33's numbers.
+    #[test]
+    fn atom_swizzles_and_elemtype() {
+        for (code, atom) in [(4u32, 1u8), (5, 2), (6, 3)] {
+            let m = TensorMap::encode_tiled(
+                7,
+                2,
+                0x1000,
+                &[32, 8],
+                &[128],
+                &[32, 8],
+                &[1, 1],
+                0,
+                code,
+                0,
+                0,
+            )
+            .expect("valid");
+            assert_eq!((m.swizzle, m.swizzle_atomicity), (3, atom));
+            assert_eq!(TensorMap::from_bytes(&m.to_bytes()), Ok(m));
+        }
+        assert!(TensorMap::encode_tiled(
+            7,
+            2,
+            0x1000,
+            &[32, 8],
+            &[128],
+            &[32, 8],
+            &[1, 1],
+            0,
+            7,
+            0,
+            0
+        )
+        .is_err());
+        let mut b = map_2d().to_bytes();
+        replace_field(&mut b, TmapField::SwizzleAtomicity, 0, 3).expect("ok");
+        assert_eq!(
+            TensorMap::from_bytes(&b).map(|m| m.swizzle_atomicity),
+            Ok(3)
+        );
+        assert!(replace_field(&mut b, TmapField::SwizzleAtomicity, 0, 4).is_err());
+        for (v, t) in [
+            (8, TmapType::F32Ftz),
+            (9, TmapType::F64),
+            (10, TmapType::Bf16),
+        ] {
+            replace_field(&mut b, TmapField::ElemType, 0, v).expect("ok");
+            assert_eq!(TensorMap::from_bytes(&b).map(|m| m.dtype), Ok(t));
+        }
+        assert!(replace_field(&mut b, TmapField::ElemType, 0, 13).is_err());
     }
 
     #[test]

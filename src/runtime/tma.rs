@@ -10,8 +10,9 @@
 //! unless interleaved). An element is *in bounds* when `0 <= coord < dims[d]` in every
 //! dimension; its global address is `global_address + coord[0] × elem + Σ coord[d] ×
 //! strides[d-1]`. In shared memory the box is dense, element `i` at byte `linear(i) × elem`
-//! from the operand's address, which the map's swizzle then permutes
-//! ([`super::tensormap::swizzle`] on the whole shared address).
+//! from the operand's address, which the map's swizzle and swizzle atomicity then permute
+//! ([`super::tensormap::swizzle`] on the whole shared address; a combination the ISA does
+//! not define faults: [`super::tensormap::swizzle_combination`]).
 //! - load: each element of the box is written; out-of-bound ones read as the fill (zero, or
 //!   NaN for float maps that ask for it); then complete-tx of the box's bytes on the
 //!   mbarrier (the ISA counts the whole box, out-of-bound elements included).
@@ -192,6 +193,8 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
         ));
     }
     let load = matches!(op, TensorOp::Load { .. });
+    let wide = m.im2col.is_some_and(|ic| ic.wide.is_some());
+    tensormap::swizzle_combination(m.swizzle, m.swizzle_atomicity, load, wide)?;
     let esize = m.dtype.bytes();
     let fill = if m.nan_fill { m.dtype.nan_bits() } else { 0 };
     let n: [u64; 5] = std::array::from_fn(|k| m.box_elems(k));
@@ -240,7 +243,7 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
             let stride = if k == 0 { esize } else { m.strides[k - 1] };
             goff += coord as i128 * stride as i128;
         }
-        let saddr = tensormap::swizzle(m.swizzle, smem + lin * esize);
+        let saddr = tensormap::swizzle(m.swizzle, m.swizzle_atomicity, smem + lin * esize);
         let gaddr = (m.global_address as i128 + goff) as u64;
         let sp = match env::translate(env, Space::Shared, saddr, esize as u32, esize as u32, l) {
             Ok(p) => p,
