@@ -2329,25 +2329,54 @@ impl Gen<'_, '_> {
         // Values made after this point dominate neither the slow version nor the merge.
         let before = (grp.vals.clone(), grp.gcache.clone());
         let slow = self.b.create_block();
-        if has_store {
+        // Whether the body writes slots with the group's lane mask blended in: the results
+        // it defines for later blocks, and the terminator's arguments. Where it does, the
+        // fast version is also for full groups only, and writes them whole.
+        let blends = term.is_some_and(|(t, _)| t.targets().iter().any(|c| !c.args.is_empty()))
+            || insts.iter().any(|&i| {
+                self.f
+                    .inst(i)
+                    .results
+                    .iter()
+                    .any(|r| self.escapes[r.index()] && self.cross_block[r.index()])
+            });
+        let full_only = !grp.full && (has_store || blends);
+        let mut full = None;
+        if has_store && !grp.full {
             // A group-level store needs all four lanes active: test that first, before any
             // replay (blocks entered by a few lanes at a time go straight to the slow version).
             let go = self.b.create_block();
-            let full = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
-            self.b.ins().brif(full, go, &[], slow, &[]);
+            let f = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
+            self.b.ins().brif(f, go, &[], slow, &[]);
             self.b.switch_to_block(go);
+        } else if full_only {
+            full = Some(self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf));
         }
         // Every condition on the body's main line (replays cached for the fast version).
-        let ok = self
+        let mut ok = self
             .group_all_ok(grp, insts)?
             .ok_or("internal: a planned segment without conditions")?;
+        if let Some(f) = full {
+            ok = self.b.ins().band(ok, f);
+        }
         let fast = self.b.create_block();
         let merge = self.b.create_block();
         self.b.append_block_param(merge, types::I32);
         self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
         self.group_fast_body = true;
+        // With all four lanes tested active, the fast version's lane masks are constants and
+        // its writes to slots need no blend (as in a full-warp loop).
+        let saved = (grp.m32, grp.m64, grp.bits, grp.full);
+        if full_only {
+            grp.m32 = self.vconst_i32([-1; 4]);
+            let m64 = self.vconst_bytes(types::I64X2, vec![0xff; 16]);
+            grp.m64 = [m64, m64];
+            grp.bits = self.b.ins().iconst(types::I32, 0xf);
+            grp.full = true;
+        }
         let a = body(self, grp);
+        (grp.m32, grp.m64, grp.bits, grp.full) = saved;
         self.group_fast_body = false;
         self.b.ins().jump(merge, &[BlockArg::Value(a?)]);
         // The slow version is the code as without the group tier: it uses nothing made for
