@@ -212,6 +212,14 @@ pub(super) struct GroupCache {
     chains: HashMap<usize, (Value, Value)>,
 }
 
+impl GroupCache {
+    /// Take `full` (`i8`) as the group's all-four-lanes-active test (a constant 1 where a
+    /// branch has already tested it).
+    pub(super) fn set_full(&mut self, full: Value) {
+        self.full = Some(full);
+    }
+}
+
 /// The stride of `t`-typed value bits `s`, wrapped to the type's width (signed).
 fn wrap(s: i64, t: ir::Type) -> i64 {
     match t {

@@ -2349,6 +2349,8 @@ impl Gen<'_, '_> {
             let f = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
             self.b.ins().brif(f, go, &[], slow, &[]);
             self.b.switch_to_block(go);
+            // Known from here on: the conditions below need not test it again.
+            grp.gcache.set_full(self.b.ins().iconst(types::I8, 1));
         } else if full_only {
             full = Some(self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf));
         }
