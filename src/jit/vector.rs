@@ -305,7 +305,45 @@ impl Gen<'_, '_> {
     }
 
     /// The constant `bits` (`Op::Const`) of type `t` in all four lanes.
+    ///
+    /// In the slow version of a group body (`group_versions`), a vector constant is stored
+    /// to a scratch stack slot and loaded back where it is used: a `splat` of a constant is
+    /// pure and loop-invariant, so Cranelift's egraph would hoist it out of the group loop,
+    /// where it is made and spilled on every block execution although the slow version
+    /// rarely runs (sgemm_tiled: 30 address offsets, docs/performance.md). The stores and
+    /// the load stay in the slow version.
     fn const_group(&mut self, bits: u64, t: ir::Type) -> GVal {
+        if self.group_slow_body {
+            let lane = match t {
+                ir::Type::I32 | ir::Type::F32 => Some((bits & 0xffff_ffff) * 0x1_0000_0001),
+                ir::Type::I64 | ir::Type::F64 => Some(bits),
+                _ => None,
+            };
+            if let (Some(half), Some(vt)) = (lane, vty(t)) {
+                let ss = match self.const_slot {
+                    Some(ss) => ss,
+                    None => {
+                        let ss = self.b.create_sized_stack_slot(
+                            cranelift_codegen::ir::StackSlotData::new(
+                                cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                                16,
+                                4,
+                            ),
+                        );
+                        self.const_slot = Some(ss);
+                        ss
+                    }
+                };
+                let h = self.b.ins().iconst(types::I64, half as i64);
+                self.b.ins().stack_store(self.ptr, h, ss, 0);
+                self.b.ins().stack_store(self.ptr, h, ss, 8);
+                let v = self.b.ins().stack_load(self.ptr, vt, ss, 0);
+                return match t {
+                    ir::Type::I64 | ir::Type::F64 => GVal::V2(v, v),
+                    _ => GVal::V1(v),
+                };
+            }
+        }
         let x = match t {
             ir::Type::F32 => self.b.ins().f32const(f32::from_bits(bits as u32)),
             ir::Type::F64 => self.b.ins().f64const(f64::from_bits(bits)),
@@ -388,6 +426,12 @@ impl Gen<'_, '_> {
             return Ok(x);
         }
         let t = self.ty(v);
+        if let (true, Some(bits)) = (self.group_slow_body, self.f.const_bits(v)) {
+            // Made in place (see `const_group`), the scalar section's copy notwithstanding.
+            let r = self.const_group(bits, t);
+            grp.vals.insert(v, r);
+            return Ok(r);
+        }
         if let Some(&x) = sc.get(&v) {
             let r = self.splat_val(x, t);
             grp.vals.insert(v, r);
@@ -2385,8 +2429,10 @@ impl Gen<'_, '_> {
         // the plan.
         (grp.vals, grp.gcache) = before.clone();
         self.b.switch_to_block(slow);
-        let a = body(self, grp)?;
-        self.b.ins().jump(merge, &[BlockArg::Value(a)]);
+        self.group_slow_body = true;
+        let a = body(self, grp);
+        self.group_slow_body = false;
+        self.b.ins().jump(merge, &[BlockArg::Value(a?)]);
         (grp.vals, grp.gcache) = before;
         self.b.switch_to_block(merge);
         Ok(self.b.block_params(merge)[0])
