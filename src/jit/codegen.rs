@@ -217,6 +217,9 @@ pub(super) struct Gen<'a, 'b> {
     /// Emitting the version of a group body in which every group-level access's condition
     /// holds (`vector.rs`, `group_versions`).
     pub(super) group_fast_body: bool,
+    /// Emitting the other version of such a body, the one run where a condition fails
+    /// (`const_group` makes its vector constants in place there).
+    pub(super) group_slow_body: bool,
     /// Emitting the version of a segment's group loop for a full warp in which every
     /// hoisted bounds check of `fast` holds (`fullwarp.rs`).
     pub(super) warp_fast_body: bool,
@@ -226,6 +229,8 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) pinned: std::collections::HashSet<ir::Inst>,
     /// The stack slot pinned values are written to (made on first use).
     pub(super) pin_slot: Option<cranelift_codegen::ir::StackSlot>,
+    /// The stack slot vector constants of slow group versions are made in (`const_group`).
+    pub(super) const_slot: Option<cranelift_codegen::ir::StackSlot>,
     /// The stack slot the runtime's group accesses take their addresses and values in and
     /// give loaded values back in (`vector.rs`, `group_helper`; made on first use, one for
     /// the function: each call's use of it ends before the next access).
@@ -887,10 +892,12 @@ pub fn generate(
         fast: Default::default(),
         gfast: Default::default(),
         group_fast_body: false,
+        group_slow_body: false,
         warp_fast_body: false,
         entry_chain: Gen::entry_chain(f),
         pinned: Default::default(),
         pin_slot: None,
+        const_slot: None,
         group_slot: None,
         big: is_big(f, tier),
         uniform_mask: None,

@@ -184,6 +184,9 @@ struct Root {
     /// pointer for `lo`. While it holds, the group pointer is taken from that plan and the
     /// replay is skipped.
     skip: Option<(Value, Value)>,
+    /// The alignment of the root's offset `lo` is tested once per block execution, folded
+    /// into `bound` ([`Gen::varying_zeros`]), not per group.
+    aligned: bool,
     v: ir::Value,
     space: ir::Space,
     elem: i64,
@@ -207,6 +210,14 @@ pub(super) struct GroupCache {
     roots_full: HashMap<usize, Value>,
     /// Per carried chain: its shape test (`i8`) and lane `4g`'s pointer (a device address).
     chains: HashMap<usize, (Value, Value)>,
+}
+
+impl GroupCache {
+    /// Take `full` (`i8`) as the group's all-four-lanes-active test (a constant 1 where a
+    /// branch has already tested it).
+    pub(super) fn set_full(&mut self, full: Value) {
+        self.full = Some(full);
+    }
 }
 
 /// The stride of `t`-typed value bits `s`, wrapped to the type's width (signed).
@@ -402,6 +413,7 @@ impl Gen<'_, '_> {
                         bound: None,
                         usum: None,
                         skip: None,
+                        aligned: false,
                         v: root,
                         space,
                         elem,
@@ -507,11 +519,23 @@ impl Gen<'_, '_> {
                 RootKind::Replay => {
                     self.hoist_invariant(root.v, blk, sc, first, &mut memo, &mut top)?;
                     // The launch fact (and memcheck being off), once per block.
-                    let f = if root.space == ir::Space::Shared {
+                    let mut f = if root.space == ir::Space::Shared {
                         fact
                     } else {
                         fact_g
                     };
+                    let k = root.elem.trailing_zeros();
+                    if root.elem > 1 && self.varying_zeros(root.v, &memo, 0) >= k {
+                        // Every group's offset is the zero replay's modulo the element size.
+                        let mut zero = HashMap::new();
+                        let z = self.replay_zero(root.v, &top, &mut zero)?;
+                        let low = self.b.ins().band_imm_s(z, root.elem - 1);
+                        let low = self.b.ins().iadd_imm_s(low, root.lo);
+                        let low = self.b.ins().band_imm_s(low, root.elem - 1);
+                        let ok = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+                        f = self.b.ins().band(f, ok);
+                        root.aligned = true;
+                    }
                     let zero = self.b.ins().iconst(types::I64, 0);
                     self.b.ins().select(f, bound, zero)
                 }
@@ -598,6 +622,127 @@ impl Gen<'_, '_> {
                 .ok_or_else(|| format!("internal: {i} has no result"))?
         };
         top.insert(v, x);
+        Ok(x)
+    }
+
+    /// How many low bits of `v` (a value with a group stride, found while planning: `memo`)
+    /// are the same for every choice of the special registers it reads (`%tid.*`,
+    /// `%laneid`), the warp-uniform leaves fixed: a lower bound of the trailing zeros of
+    /// `v(L) - v(L')` modulo 2^width for any two such choices `L`, `L'`; 64 where `v` does
+    /// not vary. Only the linear operations of [`Gen::linear_stride`] keep bits; any other
+    /// operation of a varying operand keeps none.
+    ///
+    /// Why it holds, by the operation: a sum's or difference's change is the sum or
+    /// difference of its operands' changes; a product by a constant `c` (`mul.lo`,
+    /// `mul.wide`) or a shift left by `c` multiplies the change by `c` or `2^c`; a widening
+    /// (`cvt`, `mul.wide`) keeps the operand's low `w` bits (`w` its width), so its change is
+    /// the operand's modulo 2^w; a truncation keeps the low bits; `cvta` adds a constant and
+    /// a same-width bitcast changes nothing. A change that is 0 modulo 2^width is no change.
+    fn varying_zeros(
+        &self,
+        v: ir::Value,
+        memo: &HashMap<ir::Value, Option<GStride>>,
+        depth: u32,
+    ) -> u32 {
+        const NONE: u32 = 64;
+        match memo.get(&v) {
+            Some(Some(gs)) if !gs.varies => return NONE,
+            Some(Some(_)) => {}
+            _ => return 0,
+        }
+        if depth > MAX_DEPTH {
+            return 0;
+        }
+        let ir::ValueDef::Result(i, 0) = self.f.values[v.index()].def else {
+            return 0;
+        };
+        let d = self.f.inst(i);
+        let width = self.ty(v).bits();
+        let z = |k: usize| self.varying_zeros(d.args[k], memo, depth + 1);
+        let r = match d.op {
+            Op::SReg { .. } => 0,
+            Op::IAdd {} | Op::ISub {} => z(0).min(z(1)),
+            Op::IMul {} | Op::IMulWide { .. } => {
+                let signed = !matches!(
+                    d.op,
+                    Op::IMulWide {
+                        sign: ir::Sign::Unsigned
+                    }
+                );
+                let (k, c) = match (
+                    self.const_of(d.args[0], signed),
+                    self.const_of(d.args[1], signed),
+                ) {
+                    (_, Some(c)) => (0, c),
+                    (Some(c), None) => (1, c),
+                    (None, None) => return 0,
+                };
+                if c == 0 {
+                    return NONE;
+                }
+                let a = z(k).min(self.ty(d.args[k]).bits());
+                a.saturating_add(c.trailing_zeros())
+            }
+            Op::Shl {} => match self.const_of(d.args[1], true) {
+                Some(c) if (0..i64::from(width)).contains(&c) => {
+                    z(0).min(self.ty(d.args[0]).bits()).saturating_add(c as u32)
+                }
+                _ => return 0,
+            },
+            Op::Cvt {
+                dst,
+                src,
+                rnd: ir::CvtRound::None,
+                sat: false,
+                ftz: false,
+            } if matches!(src.ir(), ir::Type::I32 | ir::Type::I64)
+                && matches!(dst.ir(), ir::Type::I32 | ir::Type::I64) =>
+            {
+                z(0).min(src.ir().bits())
+            }
+            Op::Cvta { .. } => z(0),
+            Op::Bitcast {} if self.ty(d.args[0]) == self.ty(v) => z(0),
+            _ => 0,
+        };
+        if r >= width {
+            NONE
+        } else {
+            r
+        }
+    }
+
+    /// Replay `v` (a value [`Self::varying_zeros`] gives some bits) at the top of the block
+    /// with every special register it reads set to 0 and its warp-uniform parts from `top`:
+    /// its low bits are then every group's (see there).
+    fn replay_zero(
+        &mut self,
+        v: ir::Value,
+        top: &HashMap<ir::Value, Value>,
+        zero: &mut HashMap<ir::Value, Value>,
+    ) -> Result<Value, String> {
+        if let Some(&x) = top.get(&v).or_else(|| zero.get(&v)) {
+            return Ok(x);
+        }
+        let ir::ValueDef::Result(i, 0) = self.f.values[v.index()].def else {
+            return Err(format!("internal: {v} has no zero replay"));
+        };
+        let d = self.f.inst(i).clone();
+        let x = match d.op {
+            Op::SReg { .. } => match self.ty(v) {
+                ir::Type::I64 => self.b.ins().iconst(types::I64, 0),
+                _ => self.b.ins().iconst(types::I32, 0),
+            },
+            _ => {
+                let mut argv = Vec::with_capacity(d.args.len());
+                for &a in &d.args {
+                    argv.push(self.replay_zero(a, top, zero)?);
+                }
+                let lane = self.b.ins().iconst(types::I32, 0);
+                self.scalar_op(i, &argv, lane)?
+                    .ok_or_else(|| format!("internal: {i} has no result"))?
+            }
+        };
+        zero.insert(v, x);
         Ok(x)
     }
 
@@ -944,9 +1089,9 @@ impl Gen<'_, '_> {
     /// Replay root `r` for the current group and check its range: the condition (`i8`) and
     /// the host pointer of lane `4g`'s element at the root's lowest offset.
     fn group_root(&mut self, grp: &mut Grp, r: usize) -> Result<(Value, Value), String> {
-        let (root, space, elem, lo) = {
+        let (root, space, elem, lo, aligned) = {
             let r = &self.gfast.roots[r];
-            (r.v, r.space, r.elem, r.lo)
+            (r.v, r.space, r.elem, r.lo, r.aligned)
         };
         let mut checks = vec![];
         let r0 = self.replay_group(grp, root, &mut checks)?;
@@ -963,7 +1108,7 @@ impl Gen<'_, '_> {
         let off = self.b.ins().iadd_imm_s(a_lo, -bias);
         // The whole range [lo, hi + the group's last element) in the window (`root_bound`).
         let mut ok = self.b.ins().icmp(IntCC::UnsignedLessThan, off, bound);
-        if elem > 1 {
+        if elem > 1 && !aligned {
             // Every member's offset is lo modulo the element size.
             let low = self.b.ins().band_imm_s(a_lo, elem - 1);
             let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);

@@ -305,7 +305,45 @@ impl Gen<'_, '_> {
     }
 
     /// The constant `bits` (`Op::Const`) of type `t` in all four lanes.
+    ///
+    /// In the slow version of a group body (`group_versions`), a vector constant is stored
+    /// to a scratch stack slot and loaded back where it is used: a `splat` of a constant is
+    /// pure and loop-invariant, so Cranelift's egraph would hoist it out of the group loop,
+    /// where it is made and spilled on every block execution although the slow version
+    /// rarely runs (sgemm_tiled: 30 address offsets, docs/performance.md). The stores and
+    /// the load stay in the slow version.
     fn const_group(&mut self, bits: u64, t: ir::Type) -> GVal {
+        if self.group_slow_body {
+            let lane = match t {
+                ir::Type::I32 | ir::Type::F32 => Some((bits & 0xffff_ffff) * 0x1_0000_0001),
+                ir::Type::I64 | ir::Type::F64 => Some(bits),
+                _ => None,
+            };
+            if let (Some(half), Some(vt)) = (lane, vty(t)) {
+                let ss = match self.const_slot {
+                    Some(ss) => ss,
+                    None => {
+                        let ss = self.b.create_sized_stack_slot(
+                            cranelift_codegen::ir::StackSlotData::new(
+                                cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                                16,
+                                4,
+                            ),
+                        );
+                        self.const_slot = Some(ss);
+                        ss
+                    }
+                };
+                let h = self.b.ins().iconst(types::I64, half as i64);
+                self.b.ins().stack_store(self.ptr, h, ss, 0);
+                self.b.ins().stack_store(self.ptr, h, ss, 8);
+                let v = self.b.ins().stack_load(self.ptr, vt, ss, 0);
+                return match t {
+                    ir::Type::I64 | ir::Type::F64 => GVal::V2(v, v),
+                    _ => GVal::V1(v),
+                };
+            }
+        }
         let x = match t {
             ir::Type::F32 => self.b.ins().f32const(f32::from_bits(bits as u32)),
             ir::Type::F64 => self.b.ins().f64const(f64::from_bits(bits)),
@@ -388,6 +426,12 @@ impl Gen<'_, '_> {
             return Ok(x);
         }
         let t = self.ty(v);
+        if let (true, Some(bits)) = (self.group_slow_body, self.f.const_bits(v)) {
+            // Made in place (see `const_group`), the scalar section's copy notwithstanding.
+            let r = self.const_group(bits, t);
+            grp.vals.insert(v, r);
+            return Ok(r);
+        }
         if let Some(&x) = sc.get(&v) {
             let r = self.splat_val(x, t);
             grp.vals.insert(v, r);
@@ -2329,33 +2373,66 @@ impl Gen<'_, '_> {
         // Values made after this point dominate neither the slow version nor the merge.
         let before = (grp.vals.clone(), grp.gcache.clone());
         let slow = self.b.create_block();
-        if has_store {
+        // Whether the body writes slots with the group's lane mask blended in: the results
+        // it defines for later blocks, and the terminator's arguments. Where it does, the
+        // fast version is also for full groups only, and writes them whole.
+        let blends = term.is_some_and(|(t, _)| t.targets().iter().any(|c| !c.args.is_empty()))
+            || insts.iter().any(|&i| {
+                self.f
+                    .inst(i)
+                    .results
+                    .iter()
+                    .any(|r| self.escapes[r.index()] && self.cross_block[r.index()])
+            });
+        let full_only = !grp.full && (has_store || blends);
+        let mut full = None;
+        if has_store && !grp.full {
             // A group-level store needs all four lanes active: test that first, before any
             // replay (blocks entered by a few lanes at a time go straight to the slow version).
             let go = self.b.create_block();
-            let full = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
-            self.b.ins().brif(full, go, &[], slow, &[]);
+            let f = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
+            self.b.ins().brif(f, go, &[], slow, &[]);
             self.b.switch_to_block(go);
+            // Known from here on: the conditions below need not test it again.
+            grp.gcache.set_full(self.b.ins().iconst(types::I8, 1));
+        } else if full_only {
+            full = Some(self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf));
         }
         // Every condition on the body's main line (replays cached for the fast version).
-        let ok = self
+        let mut ok = self
             .group_all_ok(grp, insts)?
             .ok_or("internal: a planned segment without conditions")?;
+        if let Some(f) = full {
+            ok = self.b.ins().band(ok, f);
+        }
         let fast = self.b.create_block();
         let merge = self.b.create_block();
         self.b.append_block_param(merge, types::I32);
         self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
         self.group_fast_body = true;
+        // With all four lanes tested active, the fast version's lane masks are constants and
+        // its writes to slots need no blend (as in a full-warp loop).
+        let saved = (grp.m32, grp.m64, grp.bits, grp.full);
+        if full_only {
+            grp.m32 = self.vconst_i32([-1; 4]);
+            let m64 = self.vconst_bytes(types::I64X2, vec![0xff; 16]);
+            grp.m64 = [m64, m64];
+            grp.bits = self.b.ins().iconst(types::I32, 0xf);
+            grp.full = true;
+        }
         let a = body(self, grp);
+        (grp.m32, grp.m64, grp.bits, grp.full) = saved;
         self.group_fast_body = false;
         self.b.ins().jump(merge, &[BlockArg::Value(a?)]);
         // The slow version is the code as without the group tier: it uses nothing made for
         // the plan.
         (grp.vals, grp.gcache) = before.clone();
         self.b.switch_to_block(slow);
-        let a = body(self, grp)?;
-        self.b.ins().jump(merge, &[BlockArg::Value(a)]);
+        self.group_slow_body = true;
+        let a = body(self, grp);
+        self.group_slow_body = false;
+        self.b.ins().jump(merge, &[BlockArg::Value(a?)]);
         (grp.vals, grp.gcache) = before;
         self.b.switch_to_block(merge);
         Ok(self.b.block_params(merge)[0])
