@@ -27,6 +27,10 @@ pub struct Switches {
     /// (`jit::Tier`), instead of the quick tier for the first launch and the optimized one on
     /// a background thread (`host::tiers`). Unset (or any other value, reported once): both.
     pub tier: Option<crate::jit::Tier>,
+    /// `PTXJIT_VERIFY_CLIF`: run Cranelift's IR verifier on every function the JIT builds,
+    /// as debug builds do; a function it rejects fails to compile with the verifier's errors
+    /// (for fuzzing and bug reports; compiles take longer).
+    pub verify_clif: bool,
 }
 
 /// The switches, read from the environment at the first call.
@@ -48,6 +52,7 @@ pub fn switches() -> &'static Switches {
             }
             t
         }),
+        verify_clif: set_not_off("PTXJIT_VERIFY_CLIF"),
     })
 }
 

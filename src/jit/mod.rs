@@ -381,16 +381,10 @@ fn host_isa(tier: Tier) -> Result<OwnedTargetIsa, String> {
             set("regalloc_algorithm", regalloc)?;
             set("use_colocated_libcalls", "false")?;
             set("is_pic", "false")?;
-            // Cranelift's own IR verifier: on in debug builds and tests, off in release (compile
-            // time).
-            set(
-                "enable_verifier",
-                if cfg!(debug_assertions) {
-                    "true"
-                } else {
-                    "false"
-                },
-            )?;
+            // Cranelift's own IR verifier: on in debug builds and tests and with
+            // `PTXJIT_VERIFY_CLIF`, off in release (compile time).
+            let verify = cfg!(debug_assertions) || crate::switches::switches().verify_clif;
+            set("enable_verifier", if verify { "true" } else { "false" })?;
             let isa_builder =
                 cranelift_native::builder().map_err(|e| format!("host not supported: {e}"))?;
             isa_builder
