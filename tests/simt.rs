@@ -555,3 +555,63 @@ fn brx_idx_jump_table_diverges_and_reconverges() {
         .collect();
     check(JUMP_TABLE, "jt", [1, 1, 1], [80, 1, 1], &want);
 }
+
+/// A narrow (`u16`) load in a block that only some lanes of a group may run (after a
+/// predicated store, inside a region), read in a later block: the later block must read the
+/// loaded value from its slot, not the group's packed vector of the earlier block, which does
+/// not dominate it (Cranelift's verifier rejected that code and the optimized tier's egraph
+/// pass panicked on it). Lanes below 5 store `0x8000 + tid` to their word first; every lane
+/// then sign-extends the low half of its word (`cvt.s32.s16`): `0xffff_8000 + tid` for
+/// those lanes, `tid` for the others. Both JIT tiers are compiled.
+#[test]
+fn narrow_loads_after_a_predicated_store_reach_later_blocks() {
+    let body = "
+.visible .entry narrow(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  .reg .b16 %h0;
+  .reg .pred %p0;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r0, %tid.x;
+  mul.wide.u32 %rd2, %r0, 4;
+  add.s64 %rd2, %rd1, %rd2;
+  st.global.u32 [%rd2], %r0;
+  setp.lt.u32 %p0, %r0, 5;
+  add.u32 %r1, %r0, 32768;
+  @%p0 st.global.u32 [%rd2], %r1;
+  ld.global.u16 %h0, [%rd2];
+NEXT:
+  cvt.s32.s16 %r2, %h0;
+  st.global.u32 [%rd2], %r2;
+  ret;
+}
+";
+    let want: Vec<u32> = (0..32u32)
+        .map(|t| if t < 5 { 0xffff_8000 + t } else { t })
+        .collect();
+    check(body, "narrow", [1, 1, 1], [32, 1, 1], &want);
+    // The optimized tier, compiled here (the background thread would swallow a panic).
+    let ptx = format!("{HEADER}{body}");
+    let mut ctx = Context::new();
+    let m = ctx
+        .load_module(&ptx, "narrow.ptx", Engine::Jit)
+        .expect("load");
+    let k = m.kernel("narrow").expect("kernel");
+    k.compile_optimized().expect("the optimized tier compiles");
+    let out = ctx.alloc(128, Some("out")).expect("alloc");
+    let dims = LaunchDims {
+        grid: [1, 1, 1],
+        block: [32, 1, 1],
+        shared_bytes: 0,
+    };
+    ctx.launch(&k, dims, &[KernelArg::Ptr(out)], &LaunchOptions::default())
+        .expect("launch");
+    let mut bytes = [0u8; 128];
+    ctx.copy_dtoh(&mut bytes, out).expect("copy back");
+    let got: Vec<u32> = bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(got, want, "optimized tier");
+}

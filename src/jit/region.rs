@@ -614,7 +614,7 @@ impl Gen<'_, '_> {
             let join = match (k < pass.lead, reach[k]) {
                 (true, _) => None,
                 (false, Reach::Nothing) => continue,
-                (false, Reach::All) => Some((None, grp.vals.clone())),
+                (false, Reach::All) => Some((None, grp.vals.clone(), grp.packed.clone())),
                 (false, Reach::Some) => {
                     let bits = self.b.use_var(pass.masks[k]);
                     let run = self.b.create_block();
@@ -623,7 +623,7 @@ impl Gen<'_, '_> {
                     self.b.switch_to_block(run);
                     self.set_group_bits(grp, bits);
                     self.region_store_check = true;
-                    Some((Some(join), grp.vals.clone()))
+                    Some((Some(join), grp.vals.clone(), grp.packed.clone()))
                 }
             };
             // In the full-warp version, a block all four lanes run accesses its structs whole.
@@ -669,9 +669,11 @@ impl Gen<'_, '_> {
                 spec: spec.as_deref_mut(),
             };
             self.region_terminator(grp, sc, &bd.term, uconds[k], known, &mut route)?;
-            if let Some((join, vals)) = join {
-                // The values of a block after the head do not reach the others in registers.
+            if let Some((join, vals, packed)) = join {
+                // The values of a block after the head do not reach the others in registers,
+                // and neither do its packed narrow loads (their uses read the slots).
                 grp.vals = vals;
+                grp.packed = packed;
                 (grp.m32, grp.m64, grp.bits, grp.full) = saved;
                 self.region_store_check = false;
                 if let Some(join) = join {
