@@ -2,7 +2,9 @@
 //! identical inputs, compared bit for bit.
 //!
 //! Each engine gets a fresh [`Context`], the same allocations in the same order and the same
-//! initial bytes, and the same launch (with a time limit). The outcomes agree when:
+//! initial bytes, and the same launch (with a time limit). The JIT runs twice when its first
+//! run agrees: as a program's first launch runs (the quick tier), then with its optimized
+//! tier compiled before the launch. The outcomes agree when:
 //! - both launches succeed and every buffer is byte-for-byte equal; or
 //! - both fault with the same report (kind, space, address, size, load/store, CTA, thread,
 //!   PTX line and instruction, nearest allocation) — the fault *count* is not compared (an
@@ -93,8 +95,16 @@ fn first_line(msg: &str) -> &str {
     }
 }
 
-/// Runs `case` on `engine` with the time limit `timeout`.
+/// Runs `case` on `engine` with the time limit `timeout` (the JIT: its quick tier, or the
+/// optimized one where the background thread has compiled it before the launch).
 pub fn run_engine(case: &LaunchCase, engine: Engine, timeout: Duration) -> Outcome {
+    run_tier(case, engine, false, timeout)
+}
+
+/// [`run_engine`]; with `optimized`, the JIT's optimized tier is compiled before the launch
+/// (`Kernel::compile_optimized_for`), so the launch runs it: a compiler error there is a load
+/// error, a compiler panic a panic.
+fn run_tier(case: &LaunchCase, engine: Engine, optimized: bool, timeout: Duration) -> Outcome {
     let run = || -> Result<Vec<Vec<u8>>, (bool, Error)> {
         let mut ctx = Context::new();
         let module = ctx
@@ -150,6 +160,9 @@ pub fn run_engine(case: &LaunchCase, engine: Engine, timeout: Duration) -> Outco
             cluster_non_portable: false,
             stack_bytes: None,
         };
+        if optimized {
+            kernel.compile_optimized_for(&opts).map_err(|e| (true, e))?;
+        }
         ctx.launch(&kernel, dims, &args, &opts)
             .map_err(|e| (false, e))?;
         let mut out = Vec::new();
@@ -185,7 +198,23 @@ pub fn compare(case: &LaunchCase) -> Verdict {
 pub fn compare_with(case: &LaunchCase, timeout: Duration) -> Verdict {
     let interp = run_engine(case, Engine::Interp, timeout);
     let jit = run_engine(case, Engine::Jit, timeout);
-    compare_outcomes(case, &interp, &jit)
+    let first = compare_outcomes(case, &interp, &jit);
+    if !first.is_agree() {
+        return first;
+    }
+    // The quick tier usually runs the first launch; the optimized one, compiled on a
+    // background thread that swallows its panics, would otherwise go untested.
+    let optimized = run_tier(case, Engine::Jit, true, timeout);
+    match compare_outcomes(case, &interp, &optimized) {
+        Verdict::Mismatch { kind, detail } => Verdict::Mismatch {
+            kind,
+            detail: format!(
+                "{detail}\n(the JIT's optimized tier, compiled before the launch: \
+                 PTXJIT_TIER=optimized ptxjit check reproduces it)"
+            ),
+        },
+        v => v,
+    }
 }
 
 fn describe(o: &Outcome) -> String {
