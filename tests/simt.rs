@@ -23,10 +23,29 @@ fn run_on(
     words: usize,
     opts: &LaunchOptions,
 ) -> Result<Vec<u32>, Error> {
+    run_tier(engine, false, body, kernel, grid, block, words, opts)
+}
+
+/// [`run_on`]; with `optimized`, the JIT's optimized tier is compiled before the launch, here
+/// (the background thread would swallow a compiler panic), so the launch runs it.
+#[allow(clippy::too_many_arguments)]
+fn run_tier(
+    engine: Engine,
+    optimized: bool,
+    body: &str,
+    kernel: &str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    words: usize,
+    opts: &LaunchOptions,
+) -> Result<Vec<u32>, Error> {
     let ptx = format!("{HEADER}{body}");
     let mut ctx = Context::new();
     let m = ctx.load_module(&ptx, "t.ptx", engine)?;
     let k = m.kernel(kernel)?;
+    if optimized {
+        k.compile_optimized_for(opts)?;
+    }
     let out = ctx.alloc((words * 4) as u64, Some("out"))?;
     ctx.copy_htod(out, &vec![0u8; words * 4])?;
     let dims = LaunchDims {
@@ -591,27 +610,16 @@ NEXT:
         .map(|t| if t < 5 { 0xffff_8000 + t } else { t })
         .collect();
     check(body, "narrow", [1, 1, 1], [32, 1, 1], &want);
-    // The optimized tier, compiled here (the background thread would swallow a panic).
-    let ptx = format!("{HEADER}{body}");
-    let mut ctx = Context::new();
-    let m = ctx
-        .load_module(&ptx, "narrow.ptx", Engine::Jit)
-        .expect("load");
-    let k = m.kernel("narrow").expect("kernel");
-    k.compile_optimized().expect("the optimized tier compiles");
-    let out = ctx.alloc(128, Some("out")).expect("alloc");
-    let dims = LaunchDims {
-        grid: [1, 1, 1],
-        block: [32, 1, 1],
-        shared_bytes: 0,
-    };
-    ctx.launch(&k, dims, &[KernelArg::Ptr(out)], &LaunchOptions::default())
-        .expect("launch");
-    let mut bytes = [0u8; 128];
-    ctx.copy_dtoh(&mut bytes, out).expect("copy back");
-    let got: Vec<u32> = bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let got = run_tier(
+        Engine::Jit,
+        true,
+        body,
+        "narrow",
+        [1, 1, 1],
+        [32, 1, 1],
+        want.len(),
+        &LaunchOptions::default(),
+    )
+    .expect("the optimized tier compiles and runs");
     assert_eq!(got, want, "optimized tier");
 }
