@@ -181,6 +181,7 @@ pub fn host_fail(e: ptxjit::host::Error) -> Fail {
     let code = match &e {
         E::Parse(_) | E::Invalid(_) => CUDA_ERROR_INVALID_PTX,
         E::Unsupported(_) => CUDA_ERROR_NOT_SUPPORTED,
+        E::DeviceLaunch(_) => CUDA_ERROR_CDP_NOT_SUPPORTED,
         E::UnknownKernel { .. } | E::AmbiguousKernel { .. } => CUDA_ERROR_NOT_FOUND,
         E::Argument(_) | E::LaunchConfig(_) => CUDA_ERROR_INVALID_VALUE,
         E::CooperativeTooLarge(_) => CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,

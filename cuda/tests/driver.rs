@@ -382,6 +382,13 @@ fn bad_input_gets_the_driver_codes() {
             cuModuleLoadData(&mut m, std::ptr::null()),
             CUDA_ERROR_INVALID_VALUE
         );
+        // A kernel launching a kernel (dynamic parallelism, nvcc -rdc=true): the driver's
+        // code for a configuration without it.
+        let cdp = ptx("ptx-tests/errors/dynamic_parallelism.ptx");
+        assert_eq!(
+            cuModuleLoadData(&mut m, cdp.as_ptr().cast()),
+            CUDA_ERROR_CDP_NOT_SUPPORTED
+        );
         // An unknown kernel, an unknown handle, a null output.
         let m = load(&ptx("ptx-tests/kernels/saxpy/saxpy.ptx"));
         let mut f = 0u64;

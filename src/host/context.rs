@@ -571,6 +571,11 @@ pub enum Error {
     /// Valid PTX that ptxjit does not support yet: `file:line:col: message`.
     #[error("{0}")]
     Unsupported(String),
+    /// A module with a device-side kernel launch (CUDA dynamic parallelism), which ptxjit
+    /// does not support: `file:line:col: message`. Its kind is `unsupported`; the driver API
+    /// reports it as `CUDA_ERROR_CDP_NOT_SUPPORTED`.
+    #[error("{0}")]
+    DeviceLaunch(String),
     /// Ill-formed PTX caught after parsing (undeclared register, type mismatch …).
     #[error("{0}")]
     Invalid(String),
@@ -632,7 +637,7 @@ impl Error {
     pub fn kind(&self) -> &'static str {
         match self {
             Error::Parse(_) => "parse",
-            Error::Unsupported(_) => "unsupported",
+            Error::Unsupported(_) | Error::DeviceLaunch(_) => "unsupported",
             Error::Invalid(_) => "invalid",
             Error::UnknownKernel { .. } | Error::AmbiguousKernel { .. } => "unknown_kernel",
             Error::Argument(_) => "argument",
@@ -1512,7 +1517,9 @@ pub fn front_end_with_lines(
     let map = SourceMap::new(file, ptx);
     let ast = crate::ptx::parse(ptx).map_err(|e| Error::Parse(e.render(&map)))?;
     let mut m = crate::lower::lower_module(&ast, &map).map_err(|e| {
-        if e.unsupported {
+        if e.device_launch {
+            Error::DeviceLaunch(e.render(&map))
+        } else if e.unsupported {
             Error::Unsupported(e.render(&map))
         } else {
             Error::Invalid(e.render(&map))

@@ -795,7 +795,7 @@ impl Builder<'_> {
             // `<<<>>>` in a kernel, which nvcc -rdc=true turns into the device runtime's
             // parameter-buffer and launch calls) passes.
             if self.graph.entries.contains(&name.name) {
-                return Err(LowerError::unsupported(
+                return Err(LowerError::device_launch(
                     name.span,
                     format!(
                         "'{}' takes the address of kernel {} to launch it from device code \

@@ -46,6 +46,10 @@ pub struct LowerError {
     pub span: Span,
     /// True when the construct is valid PTX that ptxjit does not implement yet.
     pub unsupported: bool,
+    /// True when the construct is a device-side kernel launch (CUDA dynamic parallelism),
+    /// which ptxjit does not support; `unsupported` is true too. The driver API reports it
+    /// as `CUDA_ERROR_CDP_NOT_SUPPORTED`.
+    pub device_launch: bool,
 }
 
 impl LowerError {
@@ -54,6 +58,7 @@ impl LowerError {
             message: message.into(),
             span,
             unsupported: false,
+            device_launch: false,
         }
     }
 
@@ -62,6 +67,15 @@ impl LowerError {
             message: message.into(),
             span,
             unsupported: true,
+            device_launch: false,
+        }
+    }
+
+    /// A device-side kernel launch (CUDA dynamic parallelism), which ptxjit does not support.
+    pub(crate) fn device_launch(span: Span, message: impl Into<String>) -> LowerError {
+        LowerError {
+            device_launch: true,
+            ..LowerError::unsupported(span, message)
         }
     }
 
