@@ -1272,8 +1272,10 @@ pub(crate) fn build_kernel<'a>(
         return Err(LowerError::new(
             f.name.span,
             format!(
-                "kernel '{}' uses {shared_top} bytes of static shared memory; the limit is 49152",
-                f.name.name
+                "kernel {} uses {shared_top} bytes of static shared memory; the limit is 49152 \
+                 (more than 48 KiB must be dynamic shared memory: an `extern __shared__` array \
+                 and the cudaFuncAttributeMaxDynamicSharedMemorySize opt-in)",
+                crate::ptx::names::quoted(&f.name.name)
             ),
         ));
     }
