@@ -27,9 +27,10 @@ macro_rules! isa {
 
 /// The PTX ISA's instructions, in the ISA's order.
 pub const ISA: &[Instr] = isa! {
-    "add" "9.7.1.1" "u16-64, s16-64 (wrapping); .u16x2/.s16x2 (each half wrapping); .sat.s32; .cc (see add.cc) (not yet: .sat on .u16x2/.s16x2, PTX ISA 9.2)" [
+    "add" "9.7.1.1" "u16-64, s16-64 (wrapping); .u16x2/.s16x2 (each half wrapping); .sat.s32; .sat.u32, .sat.u16x2/.sat.s16x2 (each half clamped; PTX ISA 9.2, sm_120f family); .cc (see add.cc) (not yet: .u8x4/.s8x4, PTX ISA 9.2)" [
         "add.u16 %h1, %h2, %h3", "add.s32 %r1, %r2, %r3", "add.u64 %rd1, %rd2, %rd3",
-        "add.sat.s32 %r1, %r2, %r3", "add.s16x2 %r1, %r2, %r3"]
+        "add.sat.s32 %r1, %r2, %r3", "add.s16x2 %r1, %r2, %r3", "add.sat.u32 %r1, %r2, %r3",
+        "add.sat.u16x2 %r1, %r2, %r3", "add.sat.s16x2 %r1, %r2, %r3"]
     "sub" "9.7.1.2" "u16-64, s16-64; .sat.s32" [
         "sub.s64 %rd1, %rd2, %rd3", "sub.sat.s32 %r1, %r2, %r3"]
     "mul" "9.7.1.3" ".lo/.hi/.wide on u16-64, s16-64 (.wide on 16/32)" [
@@ -234,7 +235,7 @@ pub const ISA: &[Instr] = isa! {
         "cp.async.bulk.prefetch.tensor.5d.L2.global.im2col::w::128 [%rd1, {%r1, %r2, %r3, %r4, %r5}], {%h1, %h2}"]
     "cp.async.bulk.commit_group" "9.7.9.25.6.1" "no effect (copies are complete)" ["cp.async.bulk.commit_group"]
     "cp.async.bulk.wait_group" "9.7.9.25.6.2" "{.read}: no effect (copies are complete)" ["cp.async.bulk.wait_group 0", "cp.async.bulk.wait_group.read 1"]
-    "tensormap.replace" "9.7.9.26" ".tile, every field (global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout, swizzle_mode, swizzle_atomicity, fill_mode) in .global, .shared::cta or generic memory, in ptxjit's tensor-map layout (docs/tensor-maps.md); the enumerated fields as Table 33 numbers them (immediates); .swizzle_atomicity 32B, 32B + 8B flip or 64B changes how copies swizzle with the 128B mode (§5.5.7); the packed element types (13-15) and the 96B swizzle (4) fault when written" [
+    "tensormap.replace" "9.7.9.26" ".tile, every field (global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout, swizzle_mode, swizzle_atomicity, fill_mode) in .global, .shared::cta or generic memory, in ptxjit's tensor-map layout (docs/tensor-maps.md); the enumerated fields as Table 33 numbers them (immediates); .swizzle_atomicity 32B, 32B + 8B flip or 64B changes how copies swizzle with the 128B mode (§5.5.7); the packed element types (13-15: PTX ISA 8.7, sm_100a/sm_101a/sm_120a and the family targets) and the 96B swizzle (4: PTX ISA 8.8, sm_103a) are refused at load below those, and fault when written (not yet: their copies)" [
         "tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2",
         "tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r1], 1, %r2",
         "tensormap.replace.tile.swizzle_mode.b1024.b32 [%rd1], 3",
@@ -506,12 +507,14 @@ pub fn example_kernel(inst: &str) -> String {
 }
 
 /// The headers [`check`] tries, in order: an example compiles if it does under one of them
-/// (wgmma needs sm_90a, tcgen05 the sm_100 family's `a` targets, `tcgen05.ld.red` sm_103a).
+/// (wgmma needs sm_90a, tcgen05 the sm_100 family's `a` targets, `tcgen05.ld.red` sm_103a,
+/// `add.sat.u16x2` the sm_120 family).
 const HEADERS: &[(&str, &str)] = &[
     ("8.5", "sm_90"),
     ("9.5", "sm_90a"),
     ("9.5", "sm_100a"),
     ("9.5", "sm_103a"),
+    ("9.5", "sm_120a"),
 ];
 
 /// [`example_kernel`] with the given `.version` and `.target`.
