@@ -208,6 +208,13 @@ pub const ISA: &[Instr] = isa! {
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.bf16 [%rd1], [%r1], 32",
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32 [%r1], [sm], 16, [%r2]"]
     "cp.async.bulk.prefetch" "9.7.9.25.4.3" "accepted (no effect)" ["cp.async.bulk.prefetch.L2.global [%rd1], 64"]
+    "multimem.cp.async.bulk" "9.7.9.25.4.4" "one device (isa-notes): .global.shared::cta.bulk_group {.cp_mask} as cp.async.bulk into the one copy (PTX ISA 9.1; .cp_mask sm_100)" [
+        "multimem.cp.async.bulk.global.shared::cta.bulk_group [%rd1], [sm], 64",
+        "multimem.cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [sm], 32, %h1"]
+    "multimem.cp.reduce.async.bulk" "9.7.9.25.4.5" "one device (isa-notes): .global.shared::cta.bulk_group with the .redOp/.type pairs of cp.reduce.async.bulk into .global, on the one copy (PTX ISA 9.1)" [
+        "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [sm], 64",
+        "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 [%rd1], [sm], 32",
+        "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b64 [%rd1], [sm], 16"]
     "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); .3d-.5d .im2col::w and .im2col::w::128 loads with {wHalo, wOffset} (maps as cuTensorMapEncodeIm2colWide makes them, W or W128 mode: pixels along W only, halo pixels after the column or each 32; ptxjit's reading of the ISA's figures, docs/isa-notes.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B (128B with 16B, 32B, 32B + 8B-flip or 64B atomicity, §5.5.7: the driver's 128B_ATOM_* modes or tensormap.replace.swizzle_atomicity), element strides, OOB fill zero/NaN; interleaved maps (16B, 32B: NC/8HWC8, NC/16HWC16) in tile mode with a box row of one interleave group, moved densely as without interleaving (a narrower row, or im2col and four-row modes, fault: their shared-memory layout is not documented); .2d .tile::gather4 loads and .tile::scatter4 stores (a column and four row indices; maps with a box one row high); the copy is done when the instruction executes ; .3d-.5d .im2col_no_offs stores with an im2col map: the elements an .im2col load with zero offsets reads, in-bound ones written (ptxjit's reading, docs/tensor-maps.md); .cta_group::1 loads (sm_100 family: the copy without it) (not yet: .cta_group::2, whose CTA-pair placement of destination and mbarrier the ISA text ptxjit follows does not settle); .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]",
         "cp.async.bulk.tensor.1d.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2}], [%r4]",
@@ -780,6 +787,14 @@ mod tests {
             ("atom.sc.global.add.u32 %r1, [%rd1], %r2", "illegal modifier '.sc'"),
             ("red.acquire.gpu.global.add.u32 [%rd1], %r2", "illegal modifier '.acquire'"),
             ("fence.relaxed.gpu", "illegal modifier '.relaxed'"),
+            (
+                "multimem.cp.async.bulk.relaxed.sys.global.shared::cta.bulk_group [%rd1], [sm], 16",
+                "no memory-order qualifier",
+            ),
+            (
+                "multimem.cp.async.bulk.global.shared::cta.mbarrier::complete_tx::bytes [%rd1], [sm], 16, [sm]",
+                "copies .global.shared::cta with .bulk_group",
+            ),
             ("fence.release.sync_restrict::shared::cluster.cluster", "fence.sync_restrict is"),
             (
                 "fence.proxy.async::generic.acquire.sync_restrict::shared::cta.cluster",

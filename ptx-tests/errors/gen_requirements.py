@@ -56,6 +56,8 @@ CASES = [
     ("add_sat_u16x2", "add.sat.u16x2 %r1, %r2, %r3", ("9.2", "sm_120a"), "9.1", "sm_90", "9.2", "sm_120f or sm_121f"),
     ("tensormap_elemtype_packed", "tensormap.replace.tile.elemtype.global.b1024.b32 [%rd1], 13", ("8.7", "sm_100a"), "8.6", "sm_90a", "8.7",
      "sm_100a, sm_101a, sm_110a, sm_120a, sm_100f, sm_101f, sm_103f, sm_110f, sm_120f or sm_121f"),
+    ("multimem_cp_async_bulk", "multimem.cp.async.bulk.global.shared::cta.bulk_group [%rd1], [sm], 16", ("9.1", "sm_90"), "9.0", "sm_80", "9.1", "sm_90 or higher"),
+    ("multimem_cp_mask", "multimem.cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [sm], 16, %h1", ("9.1", "sm_100"), "9.0", "sm_90", "9.1", "sm_100 or higher"),
     ("tensormap_swizzle_96b", "tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd1], 4", ("8.8", "sm_103a"), "8.7", "sm_100a", "8.8", "sm_103a"),
 ]
 
@@ -97,6 +99,8 @@ FORMS = {
     "tma_im2col_w128": (".im2col::w::128", ".im2col::w::128"),
     "add_sat_u16x2": ("add.sat.{u32,u16x2,s16x2}",) * 2,
     "tensormap_elemtype_packed": ("tensormap.replace.elemtype with a value of 13 to 15",) * 2,
+    "multimem_cp_async_bulk": ("multimem.cp{.reduce}.async.bulk", None),
+    "multimem_cp_mask": ("multimem.cp{.reduce}.async.bulk", "multimem.cp.async.bulk .cp_mask"),
     "tensormap_swizzle_96b": ("tensormap.replace.swizzle_mode with the value 4",) * 2,
 }
 

@@ -872,7 +872,23 @@ pub(super) static ROWS: &[Row] = &[
         Effect(|b, cx| cluster::map(b, cx, false)),
     )
     .since((7, 8), Sm(90)),
-    row("multimem", Any, "9.7.9.14", Effect(memops::multimem)).since((8, 1), Sm(90)),
+    row("multimem", Any, "9.7.9.14", Effect(memops::multimem))
+        .since((8, 1), Sm(90))
+        .forms(&[
+            // §9.7.9.25.4.4-5 PTX ISA and Target ISA Notes.
+            form(
+                "multimem.cp{.reduce}.async.bulk",
+                Mods(&[&["cp"]]),
+                (9, 1),
+                Sm(90),
+            ),
+            form(
+                "multimem.cp.async.bulk .cp_mask",
+                Mods(&[&["cp"], &["cp_mask"]]),
+                (9, 1),
+                Sm(100),
+            ),
+        ]),
     row("applypriority", Any, "9.7.9.16", Effect(memops::cache_hint)).since((7, 4), Sm(80)),
     row("discard", Any, "9.7.9.17", Effect(memops::cache_hint)).since((7, 4), Sm(80)),
     row("tensormap", Any, "9.7.9.26", Effect(tma::tensormap))
@@ -962,6 +978,8 @@ pub(super) static FORM_SECTIONS: &[(&str, &str)] = &[
     ("bar.warp.sync", "9.7.13.2"),
     ("barrier.cluster", "9.7.13.3"),
     ("red.async", "9.7.13.7"),
+    ("multimem.cp.async.bulk", "9.7.9.25.4.4"),
+    ("multimem.cp.reduce.async.bulk", "9.7.9.25.4.5"),
     ("cp.async.mbarrier.arrive", "9.7.13.15.15"),
     ("tensormap.cp_fenceproxy", "9.7.13.16"),
     ("mma.sp", "9.7.14.6"),
