@@ -215,7 +215,7 @@ pub const ISA: &[Instr] = isa! {
         "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [sm], 64",
         "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 [%rd1], [sm], 32",
         "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b64 [%rd1], [sm], 16"]
-    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); .3d-.5d .im2col::w and .im2col::w::128 loads with {wHalo, wOffset} (maps as cuTensorMapEncodeIm2colWide makes them, W or W128 mode: pixels along W only, halo pixels after the column or each 32; ptxjit's reading of the ISA's figures, docs/isa-notes.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B (128B with 16B, 32B, 32B + 8B-flip or 64B atomicity, §5.5.7: the driver's 128B_ATOM_* modes or tensormap.replace.swizzle_atomicity), element strides, OOB fill zero/NaN; interleaved maps (16B, 32B: NC/8HWC8, NC/16HWC16) in tile mode with a box row of one interleave group, moved densely as without interleaving (a narrower row, or im2col and four-row modes, fault: their shared-memory layout is not documented); .2d .tile::gather4 loads and .tile::scatter4 stores (a column and four row indices; maps with a box one row high); the copy is done when the instruction executes ; .3d-.5d .im2col_no_offs stores with an im2col map: the elements an .im2col load with zero offsets reads, in-bound ones written (ptxjit's reading, docs/tensor-maps.md); .cta_group::1 loads (sm_100 family: the copy without it) (not yet: .cta_group::2, whose CTA-pair placement of destination and mbarrier the ISA text ptxjit follows does not settle); .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
+    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); .3d-.5d .im2col::w and .im2col::w::128 loads with {wHalo, wOffset} (maps as cuTensorMapEncodeIm2colWide makes them, W or W128 mode: pixels along W only, halo pixels after the column or each 32; ptxjit's reading of the ISA's figures, docs/isa-notes.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B (128B with 16B, 32B, 32B + 8B-flip or 64B atomicity, §5.5.7: the driver's 128B_ATOM_* modes or tensormap.replace.swizzle_atomicity), element strides, OOB fill zero/NaN; interleaved maps (16B, 32B: NC/8HWC8, NC/16HWC16) in tile mode with a box row of one interleave group, moved densely as without interleaving (a narrower row, or im2col and four-row modes, fault: their shared-memory layout is not documented); .2d .tile::gather4 loads and .tile::scatter4 stores (a column and four row indices; maps with a box one row high); the copy is done when the instruction executes ; .3d-.5d .im2col_no_offs stores with an im2col map: the elements an .im2col load with zero offsets reads, in-bound ones written (ptxjit's reading, docs/tensor-maps.md); .cta_group::1 loads (sm_100 family: the copy without it); .cta_group::2 loads: the mbarrier may be in the destination's peer CTA, and with .multicast::cluster each destination's signal goes to the mbarrier at mbar's offset in the CTA of its pair with the parity of mbar's CTA; .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]",
         "cp.async.bulk.tensor.1d.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2}], [%r4]",
         "cp.async.bulk.tensor.5d.global.shared::cta.tile.bulk_group [%rd1, {%r1, %r2, %r3, %r4, %r5}], [sm]",
@@ -224,6 +224,8 @@ pub const ISA: &[Instr] = isa! {
         "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}",
         "cp.async.bulk.tensor.3d.shared::cta.global.im2col.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2, %r3, %r4}], [%r5], {%h1}, %rd2",
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3}], [%r4], %h1",
+        "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%r1], [%rd1, {%r2}], [%r4]",
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2 [%r1], [%rd1, {%r2, %r3}], [%r4], %h1",
         "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}, %h3",
         "cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r4]",
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r4], %h1",
@@ -428,8 +430,9 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.cp.cta_group::1.64x128b.warpx2::02_13 [%r1], %rd1",
         "tcgen05.cp.cta_group::1.64x128b.warpx2::01_23 [%r1], %rd1",
         "tcgen05.cp.cta_group::1.32x128b.warpx4 [%r1], %rd1"]
-    "tcgen05.shift" "9.7.16.9.3" ".cta_group::1 .down (either order): 32 lanes from a multiple of 32, 8 columns (not yet: .cta_group::2)" [
-        "tcgen05.shift.cta_group::1.down [%r1]", "tcgen05.shift.down.cta_group::1 [%r1+16]"]
+    "tcgen05.shift" "9.7.16.9.3" ".cta_group::1 .down (either order): 32 lanes from a multiple of 32, 8 columns; .cta_group::2: the same shift in the tensor memory of both CTAs of the pair" [
+        "tcgen05.shift.cta_group::1.down [%r1]", "tcgen05.shift.down.cta_group::1 [%r1+16]",
+        "tcgen05.shift.cta_group::2.down [%r1]"]
     "tcgen05.ld" "9.7.16.8.3" ".32x32b, .16x64b, .16x128b, .16x256b and .16x32bx2 (immHalfSplitoff) with their .num (at most 128 registers) {.pack::16b} .b32, thread/register layouts per the ISA's figures; .red .32x32b/.16x32bx2 .x2 and up, .min/.max .f32 {.abs} {.NaN}, .u32, .s32 with its redval (a 16-lane access must fit the warp's 32 lanes)" [
         "tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r1}, [%r2]",
         "tcgen05.ld.sync.aligned.32x32b.x2.pack::16b.b32 {%r1, %r3}, [%r2+8]",
@@ -787,6 +790,10 @@ mod tests {
             ("atom.sc.global.add.u32 %r1, [%rd1], %r2", "illegal modifier '.sc'"),
             ("red.acquire.gpu.global.add.u32 [%rd1], %r2", "illegal modifier '.acquire'"),
             ("fence.relaxed.gpu", "illegal modifier '.relaxed'"),
+            (
+                "cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group.cta_group::2 [%rd1, {%r1}], [sm]",
+                ".cta_group applies to copies into shared memory",
+            ),
             (
                 "multimem.cp.async.bulk.relaxed.sys.global.shared::cta.bulk_group [%rd1], [sm], 16",
                 "no memory-order qualifier",

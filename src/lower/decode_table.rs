@@ -693,6 +693,7 @@ pub(super) static ROWS: &[Row] = &[
             ),
             // ptxas 12.9: "Feature '.cta_group::1' not supported on .target 'sm_100'".
             form(".cta_group::1", Mods(&[&["cta_group::1"]]), (8, 6), SM100A),
+            form(".cta_group::2", Mods(&[&["cta_group::2"]]), (8, 6), SM100A),
         ]),
     // §9.7.10 Texture and §9.7.11 surface instructions.
     row("tex", Any, "9.7.10.3", Effect(tex::tex)),
