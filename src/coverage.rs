@@ -27,10 +27,11 @@ macro_rules! isa {
 
 /// The PTX ISA's instructions, in the ISA's order.
 pub const ISA: &[Instr] = isa! {
-    "add" "9.7.1.1" "u16-64, s16-64 (wrapping); .u16x2/.s16x2 (each half wrapping); .sat.s32; .cc (see add.cc) (not yet: .sat on .u16x2/.s16x2, PTX ISA 9.2)" [
+    "add" "9.7.1.1" "u16-64, s16-64 (wrapping); .u16x2/.s16x2 (each half wrapping); .sat.s32; .sat.u32, .sat.u16x2/.sat.s16x2 (each half clamped; PTX ISA 9.2, sm_120f family); .cc (see add.cc) (not yet: .u8x4/.s8x4, PTX ISA 9.2)" [
         "add.u16 %h1, %h2, %h3", "add.s32 %r1, %r2, %r3", "add.u64 %rd1, %rd2, %rd3",
-        "add.sat.s32 %r1, %r2, %r3", "add.s16x2 %r1, %r2, %r3"]
-    "sub" "9.7.1.2" "u16-64, s16-64; .sat.s32" [
+        "add.sat.s32 %r1, %r2, %r3", "add.s16x2 %r1, %r2, %r3", "add.sat.u32 %r1, %r2, %r3",
+        "add.sat.u16x2 %r1, %r2, %r3", "add.sat.s16x2 %r1, %r2, %r3"]
+    "sub" "9.7.1.2" "u16-64, s16-64; .sat.s32 (not yet: {.sat}.u8x4/.s8x4, PTX ISA 9.2)" [
         "sub.s64 %rd1, %rd2, %rd3", "sub.sat.s32 %r1, %r2, %r3"]
     "mul" "9.7.1.3" ".lo/.hi/.wide on u16-64, s16-64 (.wide on 16/32)" [
         "mul.lo.s32 %r1, %r2, %r3", "mul.hi.u64 %rd1, %rd2, %rd3", "mul.wide.s32 %rd1, %r2, %r3",
@@ -45,8 +46,8 @@ pub const ISA: &[Instr] = isa! {
     "div" "9.7.1.8" "u16-64, s16-64 (x/0 → all ones, see isa-notes)" ["div.s32 %r1, %r2, %r3", "div.u64 %rd1, %rd2, %rd3"]
     "rem" "9.7.1.9" "u16-64, s16-64" ["rem.s32 %r1, %r2, %r3", "rem.u16 %h1, %h2, %h3"]
     "abs" "9.7.1.10" "s16-64" ["abs.s32 %r1, %r2", "abs.s64 %rd1, %rd2"]
-    "neg" "9.7.1.11" "s16-64" ["neg.s32 %r1, %r2", "neg.s16 %h1, %h2"]
-    "min" "9.7.1.12" "u16-64, s16-64, .relu.s32, u16x2, s16x2, .relu.s16x2" [
+    "neg" "9.7.1.11" "s16-64 (not yet: .s8x4, PTX ISA 9.2)" ["neg.s32 %r1, %r2", "neg.s16 %h1, %h2"]
+    "min" "9.7.1.12" "u16-64, s16-64, .relu.s32, u16x2, s16x2, .relu.s16x2 (not yet: .u8x4/.s8x4, .relu.s8x4, PTX ISA 9.2)" [
         "min.u32 %r1, %r2, %r3", "min.relu.s32 %r1, %r2, %r3", "min.u16x2 %r1, %r2, %r3",
         "min.relu.s16x2 %r1, %r2, %r3"]
     "max" "9.7.1.13" "as min" ["max.s64 %rd1, %rd2, %rd3", "max.relu.s32 %r1, %r2, %r3", "max.s16x2 %r1, %r2, %r3"]
@@ -95,8 +96,8 @@ pub const ISA: &[Instr] = isa! {
         "sqrt.approx.f32 %f1, %f2", "sqrt.rp.ftz.f32 %f1, %f2", "sqrt.rz.f64 %fd1, %fd2"]
     "rsqrt" "9.7.3.16" ".approx{.ftz}.f32, .approx.f64" ["rsqrt.approx.f32 %f1, %f2", "rsqrt.approx.f64 %fd1, %fd2"]
     "rsqrt.approx.ftz.f64" "9.7.3.17" "1.11.20 upper-word form" ["rsqrt.approx.ftz.f64 %fd1, %fd2"]
-    "sin" "9.7.3.18" ".approx{.ftz}.f32" ["sin.approx.f32 %f1, %f2", "sin.approx.ftz.f32 %f1, %f2"]
-    "cos" "9.7.3.19" ".approx{.ftz}.f32" ["cos.approx.ftz.f32 %f1, %f2"]
+    "sin" "9.7.3.18" ".approx{.ftz}.f32 (not yet: .2pi, PTX ISA 9.5, whose section text ptxjit has not read)" ["sin.approx.f32 %f1, %f2", "sin.approx.ftz.f32 %f1, %f2"]
+    "cos" "9.7.3.19" ".approx{.ftz}.f32 (not yet: .2pi, as sin)" ["cos.approx.ftz.f32 %f1, %f2"]
     "lg2" "9.7.3.20" ".approx{.ftz}.f32" ["lg2.approx.f32 %f1, %f2"]
     "ex2" "9.7.3.21" ".approx{.ftz}.f32" ["ex2.approx.ftz.f32 %f1, %f2"]
     "tanh" "9.7.3.22" ".approx.f32" ["tanh.approx.f32 %f1, %f2"]
@@ -207,7 +208,14 @@ pub const ISA: &[Instr] = isa! {
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.bf16 [%rd1], [%r1], 32",
         "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32 [%r1], [sm], 16, [%r2]"]
     "cp.async.bulk.prefetch" "9.7.9.25.4.3" "accepted (no effect)" ["cp.async.bulk.prefetch.L2.global [%rd1], 64"]
-    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); .3d-.5d .im2col::w and .im2col::w::128 loads with {wHalo, wOffset} (maps as cuTensorMapEncodeIm2colWide makes them, W or W128 mode: pixels along W only, halo pixels after the column or each 32; ptxjit's reading of the ISA's figures, docs/isa-notes.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B (128B with 16B, 32B, 32B + 8B-flip or 64B atomicity, §5.5.7: the driver's 128B_ATOM_* modes or tensormap.replace.swizzle_atomicity), element strides, OOB fill zero/NaN; interleaved maps (16B, 32B: NC/8HWC8, NC/16HWC16) in tile mode with a box row of one interleave group, moved densely as without interleaving (a narrower row, or im2col and four-row modes, fault: their shared-memory layout is not documented); .2d .tile::gather4 loads and .tile::scatter4 stores (a column and four row indices; maps with a box one row high); the copy is done when the instruction executes ; .3d-.5d .im2col_no_offs stores with an im2col map: the elements an .im2col load with zero offsets reads, in-bound ones written (ptxjit's reading, docs/tensor-maps.md); .cta_group::1 loads (sm_100 family: the copy without it) (not yet: .cta_group::2, whose CTA-pair placement of destination and mbarrier the ISA text ptxjit follows does not settle); .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
+    "multimem.cp.async.bulk" "9.7.9.25.4.4" "one device (isa-notes): .global.shared::cta.bulk_group {.cp_mask} as cp.async.bulk into the one copy (PTX ISA 9.1; .cp_mask sm_100)" [
+        "multimem.cp.async.bulk.global.shared::cta.bulk_group [%rd1], [sm], 64",
+        "multimem.cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [sm], 32, %h1"]
+    "multimem.cp.reduce.async.bulk" "9.7.9.25.4.5" "one device (isa-notes): .global.shared::cta.bulk_group with the .redOp/.type pairs of cp.reduce.async.bulk into .global, on the one copy (PTX ISA 9.1)" [
+        "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [sm], 64",
+        "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 [%rd1], [sm], 32",
+        "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b64 [%rd1], [sm], 16"]
+    "cp.async.bulk.tensor" "9.7.9.25.5.1" ".1d-.5d .tile: .shared::{cluster,cta}.global with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group; .3d-.5d .im2col loads with their im2col offsets (maps as cuTensorMapEncodeIm2col makes them: pixel-box corners, channels per pixel, pixels per column, traversal strides; docs/tensor-maps.md); .3d-.5d .im2col::w and .im2col::w::128 loads with {wHalo, wOffset} (maps as cuTensorMapEncodeIm2colWide makes them, W or W128 mode: pixels along W only, halo pixels after the column or each 32; ptxjit's reading of the ISA's figures, docs/isa-notes.md); tensor maps as cuTensorMapEncodeTiled makes them (a param, const or global object), swizzle none/32B/64B/128B (128B with 16B, 32B, 32B + 8B-flip or 64B atomicity, §5.5.7: the driver's 128B_ATOM_* modes or tensormap.replace.swizzle_atomicity), element strides, OOB fill zero/NaN; interleaved maps (16B, 32B: NC/8HWC8, NC/16HWC16) in tile mode with a box row of one interleave group, moved densely as without interleaving (a narrower row, or im2col and four-row modes, fault: their shared-memory layout is not documented); .2d .tile::gather4 loads and .tile::scatter4 stores (a column and four row indices; maps with a box one row high); the copy is done when the instruction executes ; .3d-.5d .im2col_no_offs stores with an im2col map: the elements an .im2col load with zero offsets reads, in-bound ones written (ptxjit's reading, docs/tensor-maps.md); .cta_group::1 loads (sm_100 family: the copy without it); .cta_group::2 loads: the mbarrier may be in the destination's peer CTA, and with .multicast::cluster each destination's signal goes to the mbarrier at mbar's offset in the CTA of its pair with the parity of mbar's CTA; .multicast::cluster loads: the same copy into each CTA of the cluster named in ctaMask, complete-tx on the mbarrier at the same offset in each" [
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4]",
         "cp.async.bulk.tensor.1d.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2}], [%r4]",
         "cp.async.bulk.tensor.5d.global.shared::cta.tile.bulk_group [%rd1, {%r1, %r2, %r3, %r4, %r5}], [sm]",
@@ -216,6 +224,8 @@ pub const ISA: &[Instr] = isa! {
         "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}",
         "cp.async.bulk.tensor.3d.shared::cta.global.im2col.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2, %r3, %r4}], [%r5], {%h1}, %rd2",
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3}], [%r4], %h1",
+        "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%r1], [%rd1, {%r2}], [%r4]",
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2 [%r1], [%rd1, {%r2, %r3}], [%r4], %h1",
         "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r4], {%h1, %h2}, %h3",
         "cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r4]",
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r3, %r4, %r5, %r1}], [%r4], %h1",
@@ -233,8 +243,8 @@ pub const ISA: &[Instr] = isa! {
         "cp.async.bulk.prefetch.tensor.2d.L2.global.tile::gather4 [%rd1, {%r1, %r2, %r3, %r4, %r5}]",
         "cp.async.bulk.prefetch.tensor.5d.L2.global.im2col::w::128 [%rd1, {%r1, %r2, %r3, %r4, %r5}], {%h1, %h2}"]
     "cp.async.bulk.commit_group" "9.7.9.25.6.1" "no effect (copies are complete)" ["cp.async.bulk.commit_group"]
-    "cp.async.bulk.wait_group" "9.7.9.25.6.2" "{.read}: no effect (copies are complete)" ["cp.async.bulk.wait_group 0", "cp.async.bulk.wait_group.read 1"]
-    "tensormap.replace" "9.7.9.26" ".tile, every field (global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout, swizzle_mode, swizzle_atomicity, fill_mode) in .global, .shared::cta or generic memory, in ptxjit's tensor-map layout (docs/tensor-maps.md); the enumerated fields as Table 33 numbers them (immediates); .swizzle_atomicity 32B, 32B + 8B flip or 64B changes how copies swizzle with the 128B mode (§5.5.7); the packed element types (13-15) and the 96B swizzle (4) fault when written" [
+    "cp.async.bulk.wait_group" "9.7.9.25.6.2" "{.read}: no effect (copies are complete) (not yet: .sync_restrict::proxy::async, PTX ISA 9.5, whose section text ptxjit has not read)" ["cp.async.bulk.wait_group 0", "cp.async.bulk.wait_group.read 1"]
+    "tensormap.replace" "9.7.9.26" ".tile, every field (global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout, swizzle_mode, swizzle_atomicity, fill_mode) in .global, .shared::cta or generic memory, in ptxjit's tensor-map layout (docs/tensor-maps.md); the enumerated fields as Table 33 numbers them (immediates); .swizzle_atomicity 32B, 32B + 8B flip or 64B changes how copies swizzle with the 128B mode (§5.5.7); the packed element types (13-15: PTX ISA 8.7, sm_100a/sm_101a/sm_120a and the family targets) and the 96B swizzle (4: PTX ISA 8.8, sm_103a) are refused at load below those, and fault when written (not yet: their copies)" [
         "tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2",
         "tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r1], 1, %r2",
         "tensormap.replace.tile.swizzle_mode.b1024.b32 [%rd1], 3",
@@ -293,7 +303,7 @@ pub const ISA: &[Instr] = isa! {
         "barrier.cluster.arrive", "barrier.cluster.wait", "barrier.cluster.arrive.relaxed.aligned", "@%p1 barrier.cluster.arrive",
         "barrier.cluster.arrive.release", "barrier.cluster.wait.acquire.aligned"]
     "bar.warp.sync" "9.7.13.2" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
-    "membar / fence" "9.7.13.4" "membar, fence; .acquire/.release .sync_restrict; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster, .proxy.tensormap::generic.{release,acquire}, .proxy.async::generic.{acquire,release}.sync_restrict (one proxy: plain fences)" [
+    "membar / fence" "9.7.13.4" "membar, fence; .acquire/.release .sync_restrict; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster, .proxy.tensormap::generic.{release,acquire}, .proxy.async::generic.{acquire,release}.sync_restrict (one proxy: plain fences) (not yet: fence.alias.sync_restrict::read, PTX ISA 9.5, whose section text ptxjit has not read)" [
         "membar.gl", "fence.acq_rel.gpu", "fence.proxy.async", "fence.proxy.async.shared::cta",
         "membar.proxy.alias", "fence.mbarrier_init.release.cluster",
         "fence.acquire.sync_restrict::shared::cluster.cluster",
@@ -420,8 +430,9 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.cp.cta_group::1.64x128b.warpx2::02_13 [%r1], %rd1",
         "tcgen05.cp.cta_group::1.64x128b.warpx2::01_23 [%r1], %rd1",
         "tcgen05.cp.cta_group::1.32x128b.warpx4 [%r1], %rd1"]
-    "tcgen05.shift" "9.7.16.9.3" ".cta_group::1 .down (either order): 32 lanes from a multiple of 32, 8 columns (not yet: .cta_group::2)" [
-        "tcgen05.shift.cta_group::1.down [%r1]", "tcgen05.shift.down.cta_group::1 [%r1+16]"]
+    "tcgen05.shift" "9.7.16.9.3" ".cta_group::1 .down (either order): 32 lanes from a multiple of 32, 8 columns; .cta_group::2: the same shift in the tensor memory of both CTAs of the pair" [
+        "tcgen05.shift.cta_group::1.down [%r1]", "tcgen05.shift.down.cta_group::1 [%r1+16]",
+        "tcgen05.shift.cta_group::2.down [%r1]"]
     "tcgen05.ld" "9.7.16.8.3" ".32x32b, .16x64b, .16x128b, .16x256b and .16x32bx2 (immHalfSplitoff) with their .num (at most 128 registers) {.pack::16b} .b32, thread/register layouts per the ISA's figures; .red .32x32b/.16x32bx2 .x2 and up, .min/.max .f32 {.abs} {.NaN}, .u32, .s32 with its redval (a 16-lane access must fit the warp's 32 lanes)" [
         "tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r1}, [%r2]",
         "tcgen05.ld.sync.aligned.32x32b.x2.pack::16b.b32 {%r1, %r3}, [%r2+8]",
@@ -506,12 +517,14 @@ pub fn example_kernel(inst: &str) -> String {
 }
 
 /// The headers [`check`] tries, in order: an example compiles if it does under one of them
-/// (wgmma needs sm_90a, tcgen05 the sm_100 family's `a` targets, `tcgen05.ld.red` sm_103a).
+/// (wgmma needs sm_90a, tcgen05 the sm_100 family's `a` targets, `tcgen05.ld.red` sm_103a,
+/// `add.sat.u16x2` the sm_120 family).
 const HEADERS: &[(&str, &str)] = &[
     ("8.5", "sm_90"),
     ("9.5", "sm_90a"),
     ("9.5", "sm_100a"),
     ("9.5", "sm_103a"),
+    ("9.5", "sm_120a"),
 ];
 
 /// [`example_kernel`] with the given `.version` and `.target`.
@@ -777,6 +790,18 @@ mod tests {
             ("atom.sc.global.add.u32 %r1, [%rd1], %r2", "illegal modifier '.sc'"),
             ("red.acquire.gpu.global.add.u32 [%rd1], %r2", "illegal modifier '.acquire'"),
             ("fence.relaxed.gpu", "illegal modifier '.relaxed'"),
+            (
+                "cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group.cta_group::2 [%rd1, {%r1}], [sm]",
+                ".cta_group applies to copies into shared memory",
+            ),
+            (
+                "multimem.cp.async.bulk.relaxed.sys.global.shared::cta.bulk_group [%rd1], [sm], 16",
+                "no memory-order qualifier",
+            ),
+            (
+                "multimem.cp.async.bulk.global.shared::cta.mbarrier::complete_tx::bytes [%rd1], [sm], 16, [sm]",
+                "copies .global.shared::cta with .bulk_group",
+            ),
             ("fence.release.sync_restrict::shared::cluster.cluster", "fence.sync_restrict is"),
             (
                 "fence.proxy.async::generic.acquire.sync_restrict::shared::cta.cluster",

@@ -2,8 +2,9 @@
 """Generates the `needs_*` error cases: one instruction per module whose `.version` or
 `.target` is below what the instruction needs (its PTX ISA section's "PTX ISA Notes" and
 "Target ISA Notes"; ptxjit's decoder table, src/lower/decode_table.rs). Each module is run
-through ptxas 12.9 when it is at hand: the module must be rejected, and the same instruction
-under the good header accepted; ptxas's message is kept in the case's comment.
+through ptxas when it is at hand (12.9; 13.5 for the PTX ISA 9.x cases, which 12.9 does not
+know): the module must be rejected, and the same instruction under the good header accepted;
+ptxas's message is kept in the case's comment.
 
     python3 ptx-tests/errors/gen_requirements.py [path/to/ptxas]
 """
@@ -52,6 +53,12 @@ CASES = [
     ("tma_im2col_w_cluster", "cp.async.bulk.tensor.3d.shared::cluster.global.im2col::w.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1, %r2, %r3}], [sm+512], {%h1, %h2}", ("8.6", "sm_100a"), "8.5", "sm_100", "8.6", "sm_100a, sm_101a"),
     ("tma_im2col_w_cta", "cp.async.bulk.tensor.3d.shared::cta.global.im2col::w.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1, %r2, %r3}], [sm+512], {%h1, %h2}", ("8.6", "sm_100"), "8.5", "sm_90a", "8.6", "sm_100 or higher"),
     ("tma_im2col_w128", "cp.async.bulk.tensor.3d.shared::cluster.global.im2col::w::128.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1, %r2, %r3}], [sm+512], {%h1, %h2}", ("8.6", "sm_100a"), "8.5", "sm_100", "8.6", "sm_100a, sm_101a"),
+    ("add_sat_u16x2", "add.sat.u16x2 %r1, %r2, %r3", ("9.2", "sm_120a"), "9.1", "sm_90", "9.2", "sm_120f or sm_121f"),
+    ("tensormap_elemtype_packed", "tensormap.replace.tile.elemtype.global.b1024.b32 [%rd1], 13", ("8.7", "sm_100a"), "8.6", "sm_90a", "8.7",
+     "sm_100a, sm_101a, sm_110a, sm_120a, sm_100f, sm_101f, sm_103f, sm_110f, sm_120f or sm_121f"),
+    ("multimem_cp_async_bulk", "multimem.cp.async.bulk.global.shared::cta.bulk_group [%rd1], [sm], 16", ("9.1", "sm_90"), "9.0", "sm_80", "9.1", "sm_90 or higher"),
+    ("multimem_cp_mask", "multimem.cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [sm], 16, %h1", ("9.1", "sm_100"), "9.0", "sm_90", "9.1", "sm_100 or higher"),
+    ("tensormap_swizzle_96b", "tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd1], 4", ("8.8", "sm_103a"), "8.7", "sm_100a", "8.8", "sm_103a"),
 ]
 
 # Special registers (PTX ISA §10) read under too old a header: name | instruction | good header |
@@ -90,15 +97,20 @@ FORMS = {
     "tma_im2col_w_cluster": (".im2col::w with destination .shared::cluster",) * 2,
     "tma_im2col_w_cta": ("cp.async.bulk{.tensor} with destination .shared::cta", ".im2col::w"),
     "tma_im2col_w128": (".im2col::w::128", ".im2col::w::128"),
+    "add_sat_u16x2": ("add.sat.{u32,u16x2,s16x2}",) * 2,
+    "tensormap_elemtype_packed": ("tensormap.replace.elemtype with a value of 13 to 15",) * 2,
+    "multimem_cp_async_bulk": ("multimem.cp{.reduce}.async.bulk", None),
+    "multimem_cp_mask": ("multimem.cp{.reduce}.async.bulk", "multimem.cp.async.bulk .cp_mask"),
+    "tensormap_swizzle_96b": ("tensormap.replace.swizzle_mode with the value 4",) * 2,
 }
 
 # The target of a case's low-version module where the fallback below would pick one the
 # instruction itself does not run on (tcgen05.ld.red: sm_101a is in PTX ISA 8.6 and 8.7).
-LOW_VERSION_TARGET = {"tcgen05_ld_red": "sm_101a"}
+LOW_VERSION_TARGET = {"tcgen05_ld_red": "sm_101a", "tensormap_swizzle_96b": "sm_100a"}
 
 # The newest target each low version supports, for a version below the good target's.
 TARGET_SINCE = {"sm_50": (4, 0), "sm_60": (5, 0), "sm_70": (6, 0), "sm_75": (6, 3), "sm_80": (7, 0), "sm_90": (7, 8),
-                "sm_90a": (8, 0), "sm_100": (8, 6), "sm_100a": (8, 6)}
+                "sm_90a": (8, 0), "sm_100": (8, 6), "sm_100a": (8, 6), "sm_103a": (8, 8), "sm_120a": (8, 7)}
 INST_LINE = 17
 # Cases whose low-version module fails at its `.reg .b128` declaration (line 15, the type at
 # column 6), before the instruction, as in ptxas; the parser reports it (kind "parse").
@@ -114,6 +126,12 @@ def module(comment, version, target, inst):
             f"{q}\n.shared .align 16 .b8 sm[1024];\n{inst};\nret;\n}}\n")
 
 
+def ptxas_release():
+    """The ptxas release ("12.9"), from `ptxas --version` ("Cuda compilation tools, release 12.9")."""
+    r = subprocess.run([PTXAS, "--version"], capture_output=True, text=True)
+    return r.stdout.split("release ")[-1].split(",")[0].strip()
+
+
 def ptxas(text, target):
     if not os.path.exists(PTXAS):
         return None
@@ -122,7 +140,12 @@ def ptxas(text, target):
     r = subprocess.run([PTXAS, f"-arch={target.replace('compute_', 'sm_')}", path, "-o", "/dev/null"],
                        capture_output=True, text=True)
     out = (r.stdout + r.stderr).strip().splitlines()
+    if r.returncode != 0 and "Unsupported .version" in out[0]:
+        return None  # a PTX ISA version newer than this ptxas (12.9 knows up to 8.8)
     return "accepted" if r.returncode == 0 else out[0].split("; ", 1)[-1].strip()
+
+
+RELEASE = ptxas_release() if os.path.exists(PTXAS) else None
 
 
 def write(name, what, version, target, inst, contains, at=f"{INST_LINE}:1", kind="invalid"):
@@ -132,7 +155,7 @@ def write(name, what, version, target, inst, contains, at=f"{INST_LINE}:1", kind
     if good is not None:
         assert good == "accepted", (name, good)
         assert said != "accepted", (name, "ptxas accepts the low header")
-    note = f'ptxas 12.9: "{said}"' if said else "ptxas not run"
+    note = f'ptxas {RELEASE}: "{said}"' if said else "ptxas not run"
     comment = (f"Invalid PTX: {what} (line {at.split(':')[0]}).", note[:200], "Generated by gen_requirements.py.")
     open(os.path.join(HERE, f"{name}.ptx"), "w").write(module(comment, version, target, inst))
     open(os.path.join(HERE, f"{name}.toml"), "w").write(

@@ -313,9 +313,11 @@ pub enum Tc05Op {
     /// `tcgen05.cp.cta_group::1.shape{.multicast} [taddr], s-desc`: args (taddr i32, s-desc
     /// i64). Copies the shape's matrix from shared memory into tensor memory. Single-thread.
     Cp { shape: Tc05CpShape },
-    /// `tcgen05.shift.cta_group::1.down [taddr]`: args (taddr i32). Moves rows `0..31` of the
-    /// 32 lanes at `taddr` (8 columns) one lane down. Single-thread.
-    Shift,
+    /// `tcgen05.shift.cta_group.down [taddr]`: args (taddr i32). Moves rows `0..31` of the
+    /// 32 lanes at `taddr` (8 columns) one lane down. Single-thread. With `pair`
+    /// (`.cta_group::2`, PTX ISA §9.7.16.9.3: "the shift operation is performed in the Tensor
+    /// Memory of both the current and the peer CTAs") the same shift at `taddr` in both.
+    Shift { pair: bool },
 }
 
 impl Tc05Op {
@@ -333,7 +335,7 @@ impl Tc05Op {
             | Tc05Op::Mma { .. }
             | Tc05Op::MmaWs { .. }
             | Tc05Op::Cp { .. }
-            | Tc05Op::Shift => 0,
+            | Tc05Op::Shift { .. } => 0,
         }
     }
 
@@ -359,7 +361,7 @@ impl Tc05Op {
             | Tc05Op::Mma { .. }
             | Tc05Op::MmaWs { .. }
             | Tc05Op::Cp { .. }
-            | Tc05Op::Shift => 0,
+            | Tc05Op::Shift { .. } => 0,
         }
     }
 
@@ -382,7 +384,10 @@ impl Tc05Op {
             | Tc05Op::Relinquish { .. }
             | Tc05Op::Ld { .. }
             | Tc05Op::St { .. } => true,
-            Tc05Op::Mma { .. } | Tc05Op::MmaWs { .. } | Tc05Op::Cp { .. } | Tc05Op::Shift => false,
+            Tc05Op::Mma { .. }
+            | Tc05Op::MmaWs { .. }
+            | Tc05Op::Cp { .. }
+            | Tc05Op::Shift { .. } => false,
         }
     }
 }
@@ -539,7 +544,9 @@ impl fmt::Display for Tc05Op {
                 if *zero_mask { " zero-column-mask" } else { "" }
             ),
             Tc05Op::Cp { shape } => write!(f, "cp.{shape}"),
-            Tc05Op::Shift => f.write_str("shift.down"),
+            Tc05Op::Shift { pair } => {
+                write!(f, "shift.cta_group::{}.down", if *pair { 2 } else { 1 })
+            }
         }
     }
 }

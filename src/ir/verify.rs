@@ -536,7 +536,7 @@ impl Op {
                         (v, vec![])
                     }
                     Tc05Op::Cp { .. } => (vec![I32, I64], vec![]),
-                    Tc05Op::Shift => (vec![I32], vec![]),
+                    Tc05Op::Shift { .. } => (vec![I32], vec![]),
                 };
                 if args != want.as_slice() || res != want_res.as_slice() {
                     return Err(format!(

@@ -9,21 +9,25 @@
 
 use super::*;
 
-/// `add`/`sub` on integer types (§9.7.1.1-2): wrapping, or saturating with `.sat.s32`;
-/// `add.u16x2`/`add.s16x2` (PTX ISA 8.0, sm_90) add the two 16-bit halves of `.b32` operands
-/// each on its own, wrapping (the same bits for either sign; `sub` has no such form).
-/// Rounding and the other float modifiers are rejected before (`table::check_modifiers`).
+/// `add`/`sub` on integer types (§9.7.1.1-2): wrapping, or saturating with `.sat.s32`
+/// (and, from PTX ISA 9.2, `add.sat.u32`); `add.u16x2`/`add.s16x2` (PTX ISA 8.0, sm_90) add
+/// the two 16-bit halves of `.b32` operands each on its own, wrapping (the same bits for
+/// either sign; `sub` has no such form), and `add.sat.u16x2`/`add.sat.s16x2` (PTX ISA 9.2)
+/// clamp each half's sum to the half's range ("`.sat` limits result to MININT..MAXINT (no
+/// overflow) for the size and signedness of the operation"). Rounding and the other float
+/// modifiers are rejected before (`table::check_modifiers`).
 pub(super) fn add_sub(b: &mut Builder, cx: &mut Cx) -> R {
     let op = cx.inst.opcode.name.as_str();
-    if int_x2(cx).is_some() {
+    if let Some(sign) = int_x2(cx) {
         if op != "add" {
             return Err(cx.bad(".u16x2/.s16x2 apply to add, not sub"));
         }
-        if cx.has("sat") {
-            // PTX ISA 9.2 extends add to `.sat` on the pairs (sm_120 family targets).
-            return Err(cx.unsupported("add.sat on .u16x2/.s16x2 is not supported yet"));
-        }
         x2_registers(cx, 2)?;
+        if cx.has("sat") {
+            return b.per_half(cx, true, 2, &|b, cx, a| {
+                add_sat_narrow(b, cx, a[0], a[1], sign)
+            });
+        }
         return b.per_half(cx, true, 2, &|b, cx, a| {
             b.op1(cx, Op::IAdd {}, vec![a[0], a[1]], Type::I16)
         });
@@ -154,9 +158,22 @@ pub(super) fn int_addsub(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
     let y = b.src(cx, 2, ty)?;
     let sub = op.starts_with("sub");
     if cx.has("sat") {
-        // PTX ISA §9.7.1.1: .sat applies to .s32 only.
+        if ty == Type::I32 && sign == Sign::Unsigned && !sub && !cx.has("cc") {
+            // `add.sat.u32` (PTX ISA 9.2): the sum of the zero-extended operands, clamped
+            // to 0..=0xffffffff.
+            let x = b.op1(cx, ext_op(CvtType::U64, CvtType::U32), vec![x], Type::I64);
+            let y = b.op1(cx, ext_op(CvtType::U64, CvtType::U32), vec![y], Type::I64);
+            let s = b.op1(cx, Op::IAdd {}, vec![x, y], Type::I64);
+            let r = b.op1(cx, sat_op(CvtType::U32, CvtType::U64), vec![s], Type::I32);
+            return b.write(cx, 0, r, Type::I32);
+        }
+        // PTX ISA §9.7.1.1-2: .sat applies to .s32, and for add also to .u32 (above).
         if ty != Type::I32 || sign != Sign::Signed || cx.has("cc") {
-            return Err(cx.bad(".sat needs .s32"));
+            return Err(cx.bad(if sub {
+                ".sat needs .s32"
+            } else {
+                ".sat needs .s32 or .u32"
+            }));
         }
         let o = if sub { Op::ISubSat {} } else { Op::IAddSat {} };
         return b.unary_to_dst(cx, o, vec![x, y], ty);
@@ -281,6 +298,42 @@ pub(super) fn int_minmax_relu(b: &mut Builder, cx: &mut Cx, max: bool) -> R {
     };
     let z = b.konst(cx, Type::I32, 0);
     b.unary_to_dst(cx, Op::IMax { sign }, vec![m, z], Type::I32)
+}
+
+/// A 16-bit half of `add.sat.u16x2`/`add.sat.s16x2`: `x + y` in 32 bits (each extended by
+/// `sign`, so the sum cannot overflow), then clamped to the half's range (`cvt.sat`).
+fn add_sat_narrow(b: &mut Builder, cx: &Cx, x: Var, y: Var, sign: Sign) -> Var {
+    let (narrow, wide) = match sign {
+        Sign::Signed => (CvtType::S16, CvtType::S32),
+        Sign::Unsigned => (CvtType::U16, CvtType::U32),
+    };
+    let x = b.op1(cx, ext_op(wide, narrow), vec![x], Type::I32);
+    let y = b.op1(cx, ext_op(wide, narrow), vec![y], Type::I32);
+    let s = b.op1(cx, Op::IAdd {}, vec![x, y], Type::I32);
+    // The sum of two u16 is below 2^17, so reading it as .s32 keeps its value.
+    b.op1(cx, sat_op(narrow, CvtType::S32), vec![s], Type::I16)
+}
+
+/// `cvt.dst.src` between integer types: extension by the source's signedness (or truncation).
+fn ext_op(dst: CvtType, src: CvtType) -> Op {
+    Op::Cvt {
+        dst,
+        src,
+        rnd: CvtRound::None,
+        sat: false,
+        ftz: false,
+    }
+}
+
+/// `cvt.sat.dst.src` between integer types: the source's value clamped to `dst`'s range.
+fn sat_op(dst: CvtType, src: CvtType) -> Op {
+    Op::Cvt {
+        dst,
+        src,
+        rnd: CvtRound::None,
+        sat: true,
+        ftz: false,
+    }
 }
 
 /// The sources of a `.u16x2`/`.s16x2` instruction are registers (ptxas: "Arguments mismatch"

@@ -250,18 +250,70 @@ fn elem_type(name: &str) -> Option<(Kind, Type)> {
     })
 }
 
+/// `multimem.cp.async.bulk.global.shared::cta.bulk_group{.cp_mask}` and
+/// `multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.redOp.type` (PTX ISA 9.1,
+/// §9.7.9.25.4.4-5): a bulk copy (reduction) from shared memory "to memory locations residing
+/// on each GPU's memory referred to by the destination multimem address range". ptxjit has
+/// one device, whose global addresses are multimem addresses bound on it alone, so each is
+/// `cp.async.bulk.global.shared::cta.bulk_group{.cp_mask}` (`cp.reduce.async.bulk...`) on
+/// that one copy: the same syntax after `multimem.`, the same operands, checks and bulk-group
+/// completion (`docs/isa-notes.md`). No memory-order qualifier: the ISA's syntax has none.
+fn multimem_bulk(b: &mut Builder, cx: &mut Cx) -> R {
+    if let Some(m) = cx
+        .mods
+        .iter()
+        .find(|m| super::table::ORDER_WORDS.contains(m))
+    {
+        return Err(cx.bad(&format!(
+            "illegal modifier '.{m}' for '{}' (multimem.cp forms take no memory-order \
+             qualifier)",
+            cx.inst.opcode.name
+        )));
+    }
+    if !(cx.has("global") && cx.has("shared::cta") && cx.has("bulk_group")) {
+        return Err(cx.bad("copies .global.shared::cta with .bulk_group"));
+    }
+    let mut inner = Cx {
+        inst: cx.inst,
+        loc: cx.loc,
+        ptx: cx.ptx.clone(),
+        mods: cx.mods[1..].to_vec(),
+        writes: Vec::new(),
+    };
+    let r = match (inner.mods.first().copied(), inner.mods.get(1).copied()) {
+        (Some("reduce"), Some("async")) => super::bulk::reduce(b, &mut inner),
+        (Some("async"), Some("bulk"))
+            if !inner
+                .mods
+                .get(2)
+                .is_some_and(|m| matches!(*m, "commit_group" | "wait_group" | "prefetch")) =>
+        {
+            super::bulk::bulk(b, &mut inner)
+        }
+        _ => Err(cx.bad("expects multimem.cp.async.bulk or multimem.cp.reduce.async.bulk")),
+    };
+    cx.writes.append(&mut inner.writes);
+    r
+}
+
 const MM_TYPES: [&str; 18] = [
     "b32", "b64", "u32", "u64", "s32", "s64", "f16", "f16x2", "bf16", "bf16x2", "f32", "f64",
     "e5m2", "e5m2x2", "e5m2x4", "e4m3", "e4m3x2", "e4m3x4",
 ];
 
 /// `multimem.ld_reduce`, `multimem.st`, `multimem.red` (PTX ISA §9.7.9.14) on a multimem
-/// address bound to this one device.
+/// address bound to this one device; `multimem.cp.async.bulk` and
+/// `multimem.cp.reduce.async.bulk` (PTX ISA 9.1, §9.7.9.25.4.4-5) in [`multimem_bulk`].
 pub(super) fn multimem(b: &mut Builder, cx: &mut Cx) -> R {
-    let sub = match cx.mods.first().copied() {
-        Some(s @ ("ld_reduce" | "st" | "red")) => s,
-        _ => return Err(cx.bad("expects multimem.ld_reduce, multimem.st or multimem.red")),
-    };
+    let sub =
+        match cx.mods.first().copied() {
+            Some(s @ ("ld_reduce" | "st" | "red")) => s,
+            Some("cp") => return multimem_bulk(b, cx),
+            _ => return Err(cx.bad(
+                "expects multimem.ld_reduce, multimem.st, multimem.red, multimem.cp.async.bulk \
+                 or multimem.cp.reduce.async.bulk",
+            )),
+        };
     let name = format!("multimem.{sub}");
     // The memory-synchronizing qualifiers of each form.
     let sems: &[&str] = match sub {

@@ -186,6 +186,10 @@ pub(super) enum When {
     /// A modifier of the first list directly followed by one of the second (a `cvt`
     /// destination type before its source type: `.e2m1x2.f16x2`).
     Then(&'static [&'static str], &'static [&'static str]),
+    /// The instruction has one modifier of each group (as `Mods`) and its operand `.1` is an
+    /// integer immediate in `.2 ..= .3` (a value of `tensormap.replace`'s `.field3`, PTX ISA
+    /// §9.7.9.26 Table 33, that later PTX ISA versions added).
+    Imm(&'static [&'static [&'static str]], usize, i64, i64),
 }
 
 /// A form of a row's opcode that needs more of the header than the row: `what` names it in
@@ -241,8 +245,9 @@ const TENSORMAP_REPLACE: Min = Min::Specific(&[
     f(120),
     f(121),
 ]);
-/// `tensormap.replace.swizzle_atomicity` (§9.7.9.26 Target ISA Notes): those of
-/// `tensormap.replace` without sm_90a.
+/// `tensormap.replace.swizzle_atomicity`, and `.elemtype` with the values 13 to 15
+/// (§9.7.9.26 Target ISA Notes, the same list for both): those of `tensormap.replace`
+/// without sm_90a.
 const SWIZZLE_ATOMICITY: Min = Min::Specific(&[
     a(100),
     a(101),
@@ -255,6 +260,9 @@ const SWIZZLE_ATOMICITY: Min = Min::Specific(&[
     f(120),
     f(121),
 ]);
+/// `tensormap.replace.swizzle_mode` with the value 4, the 96B swizzle (§9.7.9.26 Target ISA
+/// Notes): sm_103a only.
+const SWIZZLE_96B: Min = Min::Specific(&[a(103)]);
 /// `add`/`sub`/`mul`/`fma` on `.f32x2` (§9.7.3.3-6 PTX ISA and Target ISA Notes: PTX ISA
 /// 8.6, sm_100 or higher; ptxas: "Feature 'add.f32x2' requires .target sm_100 or higher").
 const F32X2: &[Form] = &[form(".f32x2", Mods(&[&["f32x2"]]), (8, 6), Sm(100))];
@@ -315,6 +323,10 @@ const NARROW_86: Min = Min::Specific(&[f(100), f(101), f(103), f(110), f(120), f
 /// `cvt.rs` (PTX ISA 8.7): sm_100a and sm_103a only (ptxas 12.9: "Feature '.rs' not
 /// supported on .target 'sm_101a'", and the same for sm_100f, sm_103f, sm_120a).
 const RS: Min = Min::Specific(&[a(100), a(103)]);
+/// The PTX ISA 9.2 integer forms `add.sat.u32`, `add.sat.u16x2`, `add.sat.s16x2` (§9.7.1.1
+/// Target ISA Notes: "sm_120f or higher in the same family"): sm_120f and sm_121f, with their
+/// architecture-specific targets.
+const SM120F: Min = Min::Specific(&[f(120), f(121)]);
 /// The types a `.bf16` conversion of PTX ISA 7.8 (sm_90) takes on its other side.
 const BF16_PEERS: &[&str] = &[
     "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "f64", "bf16",
@@ -323,7 +335,7 @@ const BF16_PEERS: &[&str] = &[
 const NARROW: &[&str] = &["e2m1x2", "e2m3x2", "e3m2x2", "e4m3x2", "e5m2x2"];
 
 use Min::{Any as AnyTarget, Sm};
-use When::{Mods, ModsThen, Operands, Then};
+use When::{Imm, Mods, ModsThen, Operands, Then};
 
 const BF16: &[&str] = &["bf16", "bf16x2"];
 
@@ -333,12 +345,20 @@ use Family::{Any, Carry, Float, Half, Int, Mixed};
 /// Every PTX instruction, grouped by the PTX ISA chapter (§9.7.x) that defines it.
 pub(super) static ROWS: &[Row] = &[
     // §9.7.1 Integer arithmetic (and the integer forms of shared opcodes).
-    row("add", Int, "9.7.1.1", Pure(int::add_sub)).forms(&[form(
-        "add.{u16x2,s16x2}",
-        Mods(&[&["u16x2", "s16x2"]]),
-        (8, 0),
-        Sm(90),
-    )]),
+    row("add", Int, "9.7.1.1", Pure(int::add_sub)).forms(&[
+        form(
+            "add.{u16x2,s16x2}",
+            Mods(&[&["u16x2", "s16x2"]]),
+            (8, 0),
+            Sm(90),
+        ),
+        form(
+            "add.sat.{u32,u16x2,s16x2}",
+            Mods(&[&["sat"], &["u32", "u16x2", "s16x2"]]),
+            (9, 2),
+            SM120F,
+        ),
+    ]),
     row("sub", Int, "9.7.1.2", Pure(int::add_sub)),
     row("mul", Int, "9.7.1.3", Pure(int::mul_mad)),
     row("mad", Int, "9.7.1.4", Pure(int::mul_mad)),
@@ -673,6 +693,7 @@ pub(super) static ROWS: &[Row] = &[
             ),
             // ptxas 12.9: "Feature '.cta_group::1' not supported on .target 'sm_100'".
             form(".cta_group::1", Mods(&[&["cta_group::1"]]), (8, 6), SM100A),
+            form(".cta_group::2", Mods(&[&["cta_group::2"]]), (8, 6), SM100A),
         ]),
     // §9.7.10 Texture and §9.7.11 surface instructions.
     row("tex", Any, "9.7.10.3", Effect(tex::tex)),
@@ -852,7 +873,23 @@ pub(super) static ROWS: &[Row] = &[
         Effect(|b, cx| cluster::map(b, cx, false)),
     )
     .since((7, 8), Sm(90)),
-    row("multimem", Any, "9.7.9.14", Effect(memops::multimem)).since((8, 1), Sm(90)),
+    row("multimem", Any, "9.7.9.14", Effect(memops::multimem))
+        .since((8, 1), Sm(90))
+        .forms(&[
+            // §9.7.9.25.4.4-5 PTX ISA and Target ISA Notes.
+            form(
+                "multimem.cp{.reduce}.async.bulk",
+                Mods(&[&["cp"]]),
+                (9, 1),
+                Sm(90),
+            ),
+            form(
+                "multimem.cp.async.bulk .cp_mask",
+                Mods(&[&["cp"], &["cp_mask"]]),
+                (9, 1),
+                Sm(100),
+            ),
+        ]),
     row("applypriority", Any, "9.7.9.16", Effect(memops::cache_hint)).since((7, 4), Sm(80)),
     row("discard", Any, "9.7.9.17", Effect(memops::cache_hint)).since((7, 4), Sm(80)),
     row("tensormap", Any, "9.7.9.26", Effect(tma::tensormap))
@@ -869,6 +906,18 @@ pub(super) static ROWS: &[Row] = &[
                 Mods(&[&["replace"], &["swizzle_atomicity"]]),
                 (8, 6),
                 SWIZZLE_ATOMICITY,
+            ),
+            form(
+                "tensormap.replace.elemtype with a value of 13 to 15",
+                Imm(&[&["replace"], &["elemtype"]], 1, 13, 15),
+                (8, 7),
+                SWIZZLE_ATOMICITY,
+            ),
+            form(
+                "tensormap.replace.swizzle_mode with the value 4",
+                Imm(&[&["replace"], &["swizzle_mode"]], 1, 4, 4),
+                (8, 8),
+                SWIZZLE_96B,
             ),
         ]),
     row(
@@ -930,6 +979,8 @@ pub(super) static FORM_SECTIONS: &[(&str, &str)] = &[
     ("bar.warp.sync", "9.7.13.2"),
     ("barrier.cluster", "9.7.13.3"),
     ("red.async", "9.7.13.7"),
+    ("multimem.cp.async.bulk", "9.7.9.25.4.4"),
+    ("multimem.cp.reduce.async.bulk", "9.7.9.25.4.5"),
     ("cp.async.mbarrier.arrive", "9.7.13.15.15"),
     ("tensormap.cp_fenceproxy", "9.7.13.16"),
     ("mma.sp", "9.7.14.6"),
@@ -1220,6 +1271,14 @@ impl When {
                 .mods
                 .windows(2)
                 .any(|w| first.contains(&w[0]) && second.contains(&w[1])),
+            When::Imm(groups, k, lo, hi) => {
+                When::Mods(groups).applies(cx)
+                    && matches!(
+                        cx.inst.operands.get(k),
+                        Some(Operand::Imm(Literal::Int { value, .. }, _))
+                            if (lo..=hi).contains(value)
+                    )
+            }
         }
     }
 }

@@ -32,7 +32,7 @@
 //! tcgen05.cp.cta_group::1.shape [taddr], s-desc;
 //!     .shape = .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13,
 //!              .64x128b.warpx2::01_23, .32x128b.warpx4
-//! tcgen05.shift.cta_group::1.down [taddr];     (also written .down.cta_group::1)
+//! tcgen05.shift.cta_group::N.down [taddr];     (also written .down.cta_group::N)
 //! tcgen05.commit.cta_group::N.mbarrier::arrive::one{.shared::cluster}.b64 [mbar];
 //! ```
 //! `.num` is `.x1` … `.x128`: that many repetitions of the shape, at most 128 registers (with
@@ -81,11 +81,22 @@ fn exact_group(cx: &Cx, want: &[&str], pair_ok: bool) -> Result<bool, LowerError
                     continue;
                 }
                 Some("cta_group::2") => {
+                    let op = cx.mods.first().copied().unwrap_or("");
+                    // §9.7.16.9.2 says `cp ::2` copies "into the Tensor Memory of both the
+                    // current and the peer CTAs" from the one s-desc, not whose shared memory
+                    // the peer's copy reads.
+                    let why = if op == "cp" {
+                        ": the PTX ISA text copies into the tensor memory of both CTAs of the \
+                         pair but does not say whether the peer's copy reads the issuing CTA's \
+                         shared memory or the peer's at s-desc's address"
+                    } else {
+                        ""
+                    };
                     return Err(cx.unsupported(&format!(
-                        "tcgen05.{} .cta_group::2 is not supported yet (ptxjit runs \
-                         .cta_group::2 alloc, dealloc, relinquish_alloc_permit, mma and commit)",
-                        cx.mods.first().copied().unwrap_or("")
-                    )))
+                        "tcgen05.{op} .cta_group::2 is not supported yet{why} (ptxjit runs \
+                         .cta_group::2 alloc, dealloc, relinquish_alloc_permit, mma, shift and \
+                         commit)"
+                    )));
                 }
                 _ => return Err(cx.bad("needs .cta_group::1 or .cta_group::2")),
             }
@@ -392,20 +403,21 @@ fn red_mods(cx: &Cx, mods: &[&str]) -> Result<Tc05Red, LowerError> {
     Ok(Tc05Red { max, ty })
 }
 
-/// `tcgen05.shift.cta_group::1.down [taddr]` (PTX ISA §9.7.16.9.3; the ISA's examples also
-/// write `.down.cta_group::1`).
+/// `tcgen05.shift.cta_group.down [taddr]` (PTX ISA §9.7.16.9.3; the ISA's examples also
+/// write `.down.cta_group::N`); `.cta_group::2` shifts the same rows in the peer CTA's tensor
+/// memory too.
 fn shift(b: &mut Builder, cx: &mut Cx) -> R {
-    if cx.mods.get(1) == Some(&"down") {
-        exact(cx, &["down", "cta_group"])?;
+    let pair = if cx.mods.get(1) == Some(&"down") {
+        grouped(cx, &["down", "cta_group"])?
     } else {
-        exact(cx, &["cta_group", "down"])?;
-    }
+        grouped(cx, &["cta_group", "down"])?
+    };
     cx.expect_operands(1)?;
     if !matches!(cx.opnd(0)?, Operand::Address { .. }) {
         return Err(cx.bad("expects a tensor-memory address [taddr]"));
     }
     let t = taddr(b, cx, 0)?;
-    let op = Tc05Op::Shift;
+    let op = Tc05Op::Shift { pair };
     b.emit(Op::Tcgen05 { op }, vec![t], vec![], cx.loc, &cx.ptx);
     Ok(())
 }

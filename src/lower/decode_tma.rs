@@ -41,8 +41,11 @@
 //! §5.5.4), `wHalo` and `wOffset` 16-bit values (§5.5.5; their ranges are checked when the copy
 //! runs, as ptxas accepts any immediate). A load mode on the wrong direction is illegal, as
 //! ptxas says (`.tile::scatter4` on a load, `.tile::gather4` or an im2col mode on a store).
-//! `.cta_group::1` on a load is the copy without it (one CTA); not supported yet (an error
-//! that says so): `.cta_group::2`. `.im2col_no_offs` (stores and
+//! `.cta_group::1` on a load is the copy without it (one CTA); `.cta_group::2` is the same
+//! copy with its mbarrier possibly in the destination's peer CTA (the `mbar` address names
+//! it), and with `.multicast::cluster` the signal of each destination goes to the mbarrier at
+//! `mbar`'s offset in the CTA of the destination's pair with the parity of `mbar`'s CTA
+//! (PTX ISA §9.7.9.25.5.1). `.im2col_no_offs` (stores and
 //! reductions, 3..5 dimensions) takes the N coordinates only.
 //! `.multicast::cluster` is one copy per
 //! CTA of the cluster named in ctaMask, to the `mapa` of the destination and the mbarrier
@@ -113,8 +116,9 @@ fn dims(cx: &Cx) -> Result<u8, LowerError> {
     }
 }
 
-/// Every modifier from index `from` is in `allowed`, none twice; the cluster forms are
-/// reported as not supported yet, another load mode missing from `allowed` (one of the other
+/// Every modifier from index `from` is in `allowed`, none twice; `.multicast::cluster` is
+/// reported as not supported yet, `.cta_group` where the ISA does not allow it and another
+/// load mode missing from `allowed` (one of the other
 /// copy direction) as illegal, in ptxas's words.
 fn only(cx: &Cx, from: usize, allowed: &[&str]) -> R {
     let rest = &cx.mods[from.min(cx.mods.len())..];
@@ -125,14 +129,15 @@ fn only(cx: &Cx, from: usize, allowed: &[&str]) -> R {
                 instr_name(cx)
             )));
         }
-        if *m == "cta_group::2" {
-            return Err(cx.unsupported(
-                ".cta_group::2 is not supported yet: which CTA of the CTA pair the destination \
-                 and the mbarrier may be in is not settled by the PTX ISA text ptxjit follows \
-                 (docs/isa-notes.md)",
-            ));
+        if m.starts_with("cta_group") && !allowed.contains(m) {
+            // §9.7.9.25.5.1: "The modifier .cta_group can only be specified with the mbarrier
+            // based completion mechanism".
+            return Err(cx.bad(&format!(
+                "illegal modifier '.{m}': .cta_group applies to copies into shared memory \
+                 (.mbarrier::complete_tx::bytes)"
+            )));
         }
-        if (*m == "multicast::cluster" || m.starts_with("cta_group")) && !allowed.contains(m) {
+        if *m == "multicast::cluster" && !allowed.contains(m) {
             return Err(cx.unsupported(&format!(
                 ".{m} is not supported yet (tensor copies into this CTA only)"
             )));
@@ -361,8 +366,14 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
                 "multicast::cluster",
                 // One CTA: the copy and its mbarrier as without the qualifier.
                 "cta_group::1",
+                // The CTA pair: the mbarrier may be in the destination's peer CTA.
+                "cta_group::2",
             ],
         )?;
+        if cx.has("cta_group::1") && cx.has("cta_group::2") {
+            return Err(cx.bad("takes one of .cta_group::1 and .cta_group::2"));
+        }
+        let pair = cx.has("cta_group::2");
         if !cx.has("mbarrier::complete_tx::bytes") {
             return Err(cx.bad("a copy into shared memory needs .mbarrier::complete_tx::bytes"));
         }
@@ -396,7 +407,12 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
         }
         // `.multicast::cluster`: the same copy into the same offsets of the shared memory of
         // each CTA whose rank's bit is set in ctaMask (16 bits), complete-tx on the mbarrier
-        // at the same offset in each; bits of ranks outside the cluster name no CTA.
+        // at the same offset in each; bits of ranks outside the cluster name no CTA. With
+        // `.cta_group::2` (§9.7.9.25.5.1: "For each destination CTA specified in the ctaMask,
+        // the mbarrier signal is sent either to the destination CTA or its peer-CTA based on
+        // CTAs %cluster_ctarank parity of shared memory where the mbarrier object mbar
+        // resides") the mbarrier is the one of the destination's pair (rank & !1) whose rank
+        // has the parity of the CTA holding `mbar`.
         let m = b.src(cx, k_mask, Type::I16)?;
         let m = b.coerce(cx, m, Type::I32, Some(Sign::Unsigned), cx.inst.span)?;
         let nrank = b.emit1(
@@ -408,6 +424,19 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
             cx.loc,
             &cx.ptx,
         );
+        let mbar_parity = if pair {
+            let r = b.emit1(
+                Op::GetCtaRank { generic: false },
+                vec![mbar],
+                Type::I32,
+                cx.loc,
+                &cx.ptx,
+            );
+            let one = b.konst(cx, Type::I32, 1);
+            Some(b.emit1(Op::And {}, vec![r, one], Type::I32, cx.loc, &cx.ptx))
+        } else {
+            None
+        };
         for rank in 0..16u64 {
             let bit = b.konst(cx, Type::I32, 1 << rank);
             let bit = b.emit1(Op::And {}, vec![m, bit], Type::I32, cx.loc, &cx.ptx);
@@ -420,7 +449,14 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
                 let r = b.konst(cx, Type::I32, rank);
                 let map = Op::Mapa { generic: false };
                 let d = b.emit1(map, vec![dst, r], Type::I64, cx.loc, &cx.ptx);
-                let mb = b.emit1(map, vec![mbar, r], Type::I64, cx.loc, &cx.ptx);
+                let mr = match mbar_parity {
+                    Some(p) => {
+                        let even = b.konst(cx, Type::I32, rank & !1);
+                        b.emit1(Op::Or {}, vec![even, p], Type::I32, cx.loc, &cx.ptx)
+                    }
+                    None => r,
+                };
+                let mb = b.emit1(map, vec![mbar, mr], Type::I64, cx.loc, &cx.ptx);
                 emit(b, cx, op, args(d, mb));
                 Ok(())
             })?;

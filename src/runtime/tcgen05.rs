@@ -690,9 +690,18 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 }
             }
         }
-        Tc05Op::Shift => {
+        Tc05Op::Shift { pair } => {
             for l in lanes(mask) {
-                if let Err(e) = shift(tm, d.arg(s, 0, l) as u32) {
+                let t = d.arg(s, 0, l) as u32;
+                let r = if pair {
+                    // The pair's tensor memories, each shifted at `taddr` (the pair's
+                    // allocations hold the same columns in both).
+                    pair_tmems(env, tm)
+                        .and_then(|(tms, _)| tms.iter().try_for_each(|m| shift(m, t)))
+                } else {
+                    shift(tm, t)
+                };
+                if let Err(e) = r {
                     env.fault_detail(l, d.inst, FaultKind::TensorMemory, e);
                     return;
                 }
@@ -728,7 +737,7 @@ fn ld_st_cells(
         | Tc05Op::Mma { .. }
         | Tc05Op::MmaWs { .. }
         | Tc05Op::Cp { .. }
-        | Tc05Op::Shift => return Err("not a tcgen05.ld/st".into()),
+        | Tc05Op::Shift { .. } => return Err("not a tcgen05.ld/st".into()),
     };
     let quarter = 32 * (warp % 4);
     let nlanes = shape.lanes();
