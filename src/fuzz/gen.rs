@@ -63,6 +63,8 @@
 //!   slots, `bar.sync` on the same barrier in the other warps, which then read warp 0's slots;
 //!   a `bar.sync 0` before anything else). `brx.idx` switches on an index per lane or a
 //!   uniform one (then `brx.idx.uni`, and the arms are as uniform as the code around).
+//! - The vector registers `%vv` (`.v4 .b32`) and `%vd` (`.v2 .f64`) are loaded whole from the
+//!   input buffer at the start of each statement that uses their components.
 //! - Carry chains (`add.cc`/`sub.cc`/`mad.cc`, then `addc`/`subc`/`madc`) are unguarded
 //!   straight-line statements: the flag each link reads is the one its predecessor set.
 //! - `activemask` into a data register and `redux.sync`, `match.sync`, `elect.sync` among the
@@ -85,7 +87,7 @@
 //!
 //! # Not generated yet (TODO)
 //! Supported by ptxjit but not generated: `fns`, `trap`, textures and surfaces, vector
-//! components (`%r.x`), recursive calls, `brx.idx` inside device functions, `bar.arrive` with
+//! registers other than `.v4 .b32` and `.v2 .f64`, recursive calls, `brx.idx` inside device functions, `bar.arrive` with
 //! partial warps (the count then is not the threads that arrive), `mbarrier` phases in
 //! divergent code or with fewer arrivals than threads (`arrive` with a count,
 //! `arrive.noComplete`, `pending_count`), `cp.async.bulk` to global or between CTAs, the
@@ -567,6 +569,7 @@ enum What {
     ArriveSync,
     Mbarrier,
     BulkCopy,
+    VectorReg,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -599,6 +602,7 @@ const WHATS: &[(What, u32)] = &[
     (What::ArriveSync, 2),
     (What::Mbarrier, 3),
     (What::BulkCopy, 3),
+    (What::VectorReg, 3),
 ];
 
 impl Gen<'_> {
@@ -669,6 +673,7 @@ impl Gen<'_> {
             What::ArriveSync => self.arrive_sync(),
             What::Mbarrier => self.mbarrier(),
             What::BulkCopy => self.bulk_copy(),
+            What::VectorReg => self.vector_reg(),
         }
     }
 
@@ -1616,6 +1621,66 @@ impl Gen<'_> {
                 Stmt::Code(vec![format!("isspacep.{space} {p}, {ptr};")])
             }
         }
+    }
+
+    /// A vector register (`.reg .v4 .b32 %vv` or `.reg .v2 .f64 %vd`, PTX ISA §5.4.2.1):
+    /// loaded whole from the input buffer, then its components (`%vv.x` … `%vv.w`) written
+    /// and read by scalar instructions, and at times stored whole into the thread's region of
+    /// `out`.
+    fn vector_reg(&mut self) -> Stmt {
+        let (reg, ty, class, comps, ops): (_, _, _, &[&str], &[&str]) = if self.rng.chance(70) {
+            (
+                "%vv",
+                "u32",
+                Class::B32,
+                &["x", "y", "z", "w"],
+                &[
+                    "add.u32",
+                    "sub.u32",
+                    "min.s32",
+                    "max.u32",
+                    "mul.lo.u32",
+                    "xor.b32",
+                ],
+            )
+        } else {
+            (
+                "%vd",
+                "f64",
+                Class::F64,
+                &["x", "y"],
+                &["add.f64", "sub.f64", "min.f64", "max.f64", "mul.rn.f64"],
+            )
+        };
+        let mut lines = Vec::new();
+        self.masked("%gin", IN_BYTES / 2 - 16, &mut lines);
+        let v = comps.len();
+        lines.push(format!("ld.global.v{v}.{ty} {reg}, [%td0];"));
+        for _ in 0..self.rng.range(1, 3) {
+            let c = self.rng.pick(comps);
+            match self.rng.below(3) {
+                0 => {
+                    let src = self.src_reg(class);
+                    lines.push(format!("mov.{ty} {reg}.{c}, {src};"));
+                }
+                1 => {
+                    let d = self.data_reg(class);
+                    lines.push(format!("mov.{ty} {d}, {reg}.{c};"));
+                }
+                _ => {
+                    let op = self.rng.pick(ops);
+                    let d = self.data_reg(class);
+                    let c2 = self.rng.pick(comps);
+                    lines.push(format!("{op} {d}, {reg}.{c}, {reg}.{c2};"));
+                }
+            }
+        }
+        if self.rng.chance(40) {
+            self.masked("%od", 64 - 16, &mut lines);
+            let off = self.rng.pick(&[0, 32, 64]);
+            lines.push(format!("st.global.v{v}.{ty} [%td0+{off}], {reg};"));
+        }
+        Stmt::Code(lines)
     }
 
     // ---- barriers, carry chains, calls, sm_90 synchronization --------------------------------

@@ -261,6 +261,8 @@ impl Kernel {
         r.line(".reg .f32 %tf;");
         r.line(".reg .b32 %mbp;");
         r.line(".reg .b64 %tdm;");
+        r.line(".reg .v4 .b32 %vv;");
+        r.line(".reg .v2 .f64 %vd;");
         r.line(".local .align 16 .b8 lbuf[64];");
         self.prologue(&mut r, nt);
         r.stmts(&self.body);
