@@ -6,6 +6,7 @@
 //! None of them changes results: with a switch, the engines run the general code, as correct
 //! as the optimized one (and slower), or print more.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// The switches' values (see the module comment and docs/switches.md).
@@ -52,8 +53,23 @@ pub fn switches() -> &'static Switches {
             }
             t
         }),
-        verify_clif: set_not_off("PTXJIT_VERIFY_CLIF"),
+        verify_clif: match std::env::var("PTXJIT_VERIFY_CLIF") {
+            Ok(v) => !off_word(&v),
+            Err(_) => VERIFY_CLIF_DEFAULT.load(Ordering::Relaxed),
+        },
     })
+}
+
+/// Whether an unset `PTXJIT_VERIFY_CLIF` means on ([`verify_clif_by_default`]).
+static VERIFY_CLIF_DEFAULT: AtomicBool = AtomicBool::new(false);
+
+/// Makes an unset `PTXJIT_VERIFY_CLIF` mean on, as the differential fuzzer wants (a verifier
+/// error is a JIT bug found); set to an off word (`0`, `off`, …) it stays off. The switches
+/// are read once per process, so this takes effect only before the first compilation (as
+/// `ptxjit fuzz` calls it). Returns whether the verifier is on.
+pub fn verify_clif_by_default() -> bool {
+    VERIFY_CLIF_DEFAULT.store(true, Ordering::Relaxed);
+    switches().verify_clif
 }
 
 /// The tier `PTXJIT_TIER` value `v` forces: `quick` or `optimized` (any case, surrounding

@@ -37,8 +37,9 @@ fn generated_kernels_pass_ptxas() {
         let case = LaunchCase::of_kernel(&k);
         let file = dir.join(format!("{}.ptx", case_name(seed)));
         std::fs::write(&file, &case.ptx).unwrap();
+        let arch = if k.sm90 { "-arch=sm_90" } else { "-arch=sm_80" };
         let out = Command::new(&ptxas)
-            .args(["-arch=sm_80", "-o", "/dev/null"])
+            .args([arch, "-o", "/dev/null"])
             .arg(&file)
             .output()
             .unwrap();
@@ -167,22 +168,31 @@ fn instruction_table_matches_ptxas_and_lowering() {
     let dir = std::env::temp_dir().join(format!("ptxjit-fuzz-forms-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut failures = Vec::new();
-    for (i, f) in ptxjit::fuzz::forms::FORMS.iter().enumerate() {
-        let text = ptxjit::fuzz::gen::form_coverage_kernel(i, i as u64);
+    use ptxjit::fuzz::forms::{FORMS, FORMS_SM90};
+    use ptxjit::fuzz::gen::{form_coverage_kernel, form_coverage_kernel_sm90};
+    let sm80 = FORMS.iter().enumerate().map(|(i, f)| {
+        let text = form_coverage_kernel(i, i as u64);
+        (format!("form {i}"), f, text, "-arch=sm_80")
+    });
+    let sm90 = FORMS_SM90.iter().enumerate().map(|(i, f)| {
+        let text = form_coverage_kernel_sm90(i, i as u64);
+        (format!("sm_90 form {i}"), f, text, "-arch=sm_90")
+    });
+    for (i, (what, f, text, arch)) in sm80.chain(sm90).enumerate() {
         if let Err(e) = ptxjit::host::front_end(&text, "forms.ptx") {
-            failures.push(format!("form {i} ({}): ptxjit: {e}", f.op));
+            failures.push(format!("{what} ({}): ptxjit: {e}", f.op));
         }
         if let Some(ptxas) = &ptxas {
             let file = dir.join(format!("form{i}.ptx"));
             std::fs::write(&file, &text).unwrap();
             let out = Command::new(ptxas)
-                .args(["-arch=sm_80", "-o", "/dev/null"])
+                .args([arch, "-o", "/dev/null"])
                 .arg(&file)
                 .output()
                 .unwrap();
             if !out.status.success() {
                 failures.push(format!(
-                    "form {i} ({}): ptxas: {}",
+                    "{what} ({}): ptxas: {}",
                     f.op,
                     String::from_utf8_lossy(&out.stderr)
                 ));

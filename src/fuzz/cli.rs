@@ -75,6 +75,7 @@ pub fn run(args: &FuzzArgs) -> u8 {
         keep_going: args.keep_going,
         lockstep: args.lockstep,
     };
+    let verifier = crate::switches::verify_clif_by_default();
     eprintln!(
         "ptxjit fuzz --seed {seed} --size {}{}{}",
         opts.size,
@@ -84,6 +85,10 @@ pub fn run(args: &FuzzArgs) -> u8 {
             (None, Some(t)) => format!(" --seconds {t}"),
             _ => String::new(),
         }
+    );
+    eprintln!(
+        "Cranelift's IR verifier {} (PTXJIT_VERIFY_CLIF)",
+        if verifier { "on" } else { "off" }
     );
     let bar = match (cases, args.seconds) {
         (Some(n), _) => {

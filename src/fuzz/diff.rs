@@ -12,7 +12,9 @@
 //!   not compared after a fault (the launch stops part-way); or
 //! - both fail with the same other error (same kind and message).
 //!
-//! A panic inside an engine is caught and is a mismatch. A kernel both engines reject at load
+//! A panic inside an engine is caught and is a mismatch, and so is an error compiling either
+//! JIT tier (Cranelift's IR verifier, on for these runs unless `PTXJIT_VERIFY_CLIF` turns it
+//! off, rejecting a function included) where the interpreter runs the kernel. A kernel both engines reject at load
 //! time is [`Verdict::Rejected`]: for generated kernels that is a generator (or front-end) bug.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -194,8 +196,11 @@ pub fn compare(case: &LaunchCase) -> Verdict {
     compare_with(case, TIMEOUT)
 }
 
-/// [`compare`] with an explicit time limit per launch.
+/// [`compare`] with an explicit time limit per launch. Turns Cranelift's IR verifier on for
+/// the JIT unless `PTXJIT_VERIFY_CLIF` turns it off (and the process has not compiled
+/// anything yet: [`crate::switches::verify_clif_by_default`]).
 pub fn compare_with(case: &LaunchCase, timeout: Duration) -> Verdict {
+    crate::switches::verify_clif_by_default();
     let interp = run_engine(case, Engine::Interp, timeout);
     let jit = run_engine(case, Engine::Jit, timeout);
     let first = compare_outcomes(case, &interp, &jit);
@@ -319,4 +324,43 @@ fn locate(case: &LaunchCase, buffer: &str, word: usize) -> String {
         thread / nt.max(1),
         thread % nt.max(1)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fuzz::gen::{generate, GenConfig};
+    use crate::fuzz::rng::Rng;
+
+    /// An error compiling a JIT tier (the verifier's message, say) or a compiler panic, where
+    /// the interpreter completes, is a failure, not an agreement or a rejection.
+    #[test]
+    fn compile_errors_and_panics_are_failures() {
+        let case = LaunchCase::of_kernel(&generate(&mut Rng::seeded(1), GenConfig { size: 4 }));
+        let done = Outcome::Done(vec![vec![0; 4]]);
+        let verifier = Outcome::LoadError(Error::Internal(
+            "kernel 'fuzz_kernel': Verifier errors: inst42: uses value v7 from non-dominating block"
+                .to_string(),
+        ));
+        let panic = Outcome::Panic("index out of bounds".to_string());
+        for (jit, kind) in [
+            (&verifier, MismatchKind::Outcome),
+            (&panic, MismatchKind::Panic),
+        ] {
+            match compare_outcomes(&case, &done, jit) {
+                Verdict::Mismatch { kind: k, detail } => {
+                    assert_eq!(k, kind);
+                    assert!(detail.contains("jit:"), "{detail}");
+                }
+                v => panic!("{v:?}"),
+            }
+        }
+        assert!(matches!(
+            compare_outcomes(&case, &panic, &done),
+            Verdict::Mismatch {
+                kind: MismatchKind::Panic,
+                ..
+            }
+        ));
+    }
 }

@@ -33,6 +33,8 @@ impl Class {
             // Halves live in bit registers: `.b16` for one, `.b32` for a packed pair.
             "f16" | "bf16" => Class::B16,
             "f16x2" | "bf16x2" => Class::B32,
+            // Packed 16-bit integer pairs (`min.s16x2`, `sm_90`).
+            "u16x2" | "s16x2" => Class::B32,
             _ => Class::Pred,
         }
     }
@@ -123,6 +125,8 @@ const R1: &[Opnd] = &[Opnd::R(T)];
 const R_R: &[Opnd] = &[Opnd::R(T), Opnd::R(T)];
 const R_R_R: &[Opnd] = &[Opnd::R(T), Opnd::R(T), Opnd::R(T)];
 const HALVES: &[&str] = &["f16", "f16x2"];
+const BHALVES: &[&str] = &["bf16", "bf16x2"];
+const OPT_NAN: &[&str] = &["", ".NaN"];
 
 const CMP_S: &[&str] = &[".eq", ".ne", ".lt", ".le", ".gt", ".ge"];
 const CMP_U: &[&str] = &[
@@ -242,8 +246,8 @@ pub const FORMS: &[Form] = &[
     Form { op: "fma", mods: &[RN, OPT_FTZ, OPT_SAT], tys: F32, dst: Dst::R(T), srcs: R_R_RI, weight: 3, section: "9.7.3.6" },
     Form { op: "mad", mods: &[RN, OPT_FTZ, OPT_SAT], tys: F32, dst: Dst::R(T), srcs: R_R_RI, weight: 1, section: "9.7.3.7" },
     Form { op: "div", mods: &[&[".rn", ".approx", ".full"], OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 2, section: "9.7.3.8" },
-    Form { op: "min", mods: &[OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.3.11" },
-    Form { op: "max", mods: &[OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.3.12" },
+    Form { op: "min", mods: &[OPT_FTZ, OPT_NAN], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 2, section: "9.7.3.11" },
+    Form { op: "max", mods: &[OPT_FTZ, OPT_NAN], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 2, section: "9.7.3.12" },
     Form { op: "neg", mods: &[OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.10" },
     Form { op: "abs", mods: &[OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.9" },
     Form { op: "sqrt", mods: &[&[".rn", ".approx"], OPT_FTZ], tys: F32, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.15" },
@@ -273,6 +277,14 @@ pub const FORMS: &[Form] = &[
     Form { op: "mul", mods: &[OPT_RN, OPT_FTZ, OPT_SAT], tys: HALVES, dst: Dst::R(T), srcs: R_R, weight: 2, section: "9.7.4.3" },
     Form { op: "fma", mods: &[RN, OPT_FTZ, OPT_SAT], tys: HALVES, dst: Dst::R(T), srcs: R_R_R, weight: 2, section: "9.7.4.4" },
     Form { op: "fma", mods: &[RN, &["", ".relu"]], tys: &["f16", "f16x2", "bf16", "bf16x2"], dst: Dst::R(T), srcs: R_R_R, weight: 2, section: "9.7.4.4" },
+    Form { op: "neg", mods: &[OPT_FTZ], tys: HALVES, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.4.5" },
+    Form { op: "abs", mods: &[OPT_FTZ], tys: HALVES, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.4.6" },
+    Form { op: "neg", mods: NONE, tys: BHALVES, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.4.5" },
+    Form { op: "abs", mods: NONE, tys: BHALVES, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.4.6" },
+    Form { op: "min", mods: &[OPT_FTZ, OPT_NAN], tys: HALVES, dst: Dst::R(T), srcs: R_R, weight: 1, section: "9.7.4.7" },
+    Form { op: "max", mods: &[OPT_FTZ, OPT_NAN], tys: HALVES, dst: Dst::R(T), srcs: R_R, weight: 1, section: "9.7.4.8" },
+    Form { op: "min", mods: &[OPT_NAN], tys: BHALVES, dst: Dst::R(T), srcs: R_R, weight: 1, section: "9.7.4.7" },
+    Form { op: "max", mods: &[OPT_NAN], tys: BHALVES, dst: Dst::R(T), srcs: R_R, weight: 1, section: "9.7.4.8" },
     // ---- conversions (§9.7.9.21) ----
     Form { op: "cvt", mods: &[FRND], tys: &["f16.f32"], dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 1, section: "9.7.9.21" },
     Form { op: "cvt", mods: &[&[".rn", ".rz"], &["", ".relu"]], tys: &["f16.f32", "bf16.f32"], dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 1, section: "9.7.9.21" },
@@ -288,6 +300,27 @@ pub const FORMS: &[Form] = &[
     Form { op: "cvt", mods: &[FRND, OPT_FTZ, OPT_SAT], tys: &["f32.f64"], dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 1, section: "9.7.9.21" },
     Form { op: "cvt", mods: &[IRND, OPT_FTZ, OPT_SAT], tys: &["f32.f32"], dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 1, section: "9.7.9.21" },
     Form { op: "cvt", mods: &[IRND, OPT_SAT], tys: &["f64.f64"], dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 1, section: "9.7.9.21" },
+];
+
+/// The forms of the `sm_90` kernel flavour on top of [`FORMS`]: `.bf16` arithmetic (PTX ISA
+/// 7.8), `.xorsign.abs` minima and maxima (`sm_86`), the `.relu` and packed 16-bit integer
+/// minima and maxima (PTX ISA 8.0), and `fma.oob` (PTX ISA 8.1).
+#[rustfmt::skip]
+pub const FORMS_SM90: &[Form] = &[
+    Form { op: "add", mods: &[OPT_RN], tys: BHALVES, dst: Dst::R(T), srcs: R_R, weight: 3, section: "9.7.4.1" },
+    Form { op: "sub", mods: &[OPT_RN], tys: BHALVES, dst: Dst::R(T), srcs: R_R, weight: 2, section: "9.7.4.2" },
+    Form { op: "mul", mods: &[OPT_RN], tys: BHALVES, dst: Dst::R(T), srcs: R_R, weight: 3, section: "9.7.4.3" },
+    Form { op: "min", mods: &[OPT_FTZ, OPT_NAN, &[".xorsign.abs"]], tys: F32, dst: Dst::R(T), srcs: R_R, weight: 1, section: "9.7.3.11" },
+    Form { op: "max", mods: &[OPT_FTZ, OPT_NAN, &[".xorsign.abs"]], tys: F32, dst: Dst::R(T), srcs: R_R, weight: 1, section: "9.7.3.12" },
+    Form { op: "min", mods: &[OPT_FTZ, OPT_NAN, &[".xorsign.abs"]], tys: HALVES, dst: Dst::R(T), srcs: R_R, weight: 1, section: "9.7.4.7" },
+    Form { op: "max", mods: &[OPT_FTZ, OPT_NAN, &[".xorsign.abs"]], tys: HALVES, dst: Dst::R(T), srcs: R_R, weight: 1, section: "9.7.4.8" },
+    Form { op: "min", mods: &[OPT_NAN, &[".xorsign.abs"]], tys: BHALVES, dst: Dst::R(T), srcs: R_R, weight: 1, section: "9.7.4.7" },
+    Form { op: "max", mods: &[OPT_NAN, &[".xorsign.abs"]], tys: BHALVES, dst: Dst::R(T), srcs: R_R, weight: 1, section: "9.7.4.8" },
+    Form { op: "min", mods: &[&["", ".relu"]], tys: &["s32", "s16x2"], dst: Dst::R(T), srcs: R_R, weight: 2, section: "9.7.1.12" },
+    Form { op: "max", mods: &[&["", ".relu"]], tys: &["s32", "s16x2"], dst: Dst::R(T), srcs: R_R, weight: 2, section: "9.7.1.13" },
+    Form { op: "min", mods: NONE, tys: &["u16x2"], dst: Dst::R(T), srcs: R_R, weight: 1, section: "9.7.1.12" },
+    Form { op: "max", mods: NONE, tys: &["u16x2"], dst: Dst::R(T), srcs: R_R, weight: 1, section: "9.7.1.13" },
+    Form { op: "fma", mods: &[&[".rn.oob"], &["", ".relu"]], tys: &["f16", "f16x2", "bf16", "bf16x2"], dst: Dst::R(T), srcs: R_R_R, weight: 1, section: "9.7.4.4" },
 ];
 
 /// The class an operand kind resolves to for type string `ty`.
@@ -307,7 +340,7 @@ mod tests {
 
     #[test]
     fn table_is_well_formed() {
-        for f in FORMS {
+        for f in FORMS.iter().chain(FORMS_SM90) {
             assert!(!f.tys.is_empty() && f.weight > 0, "{}", f.op);
             for g in f.mods {
                 assert!(!g.is_empty(), "{}: empty modifier group", f.op);
@@ -324,8 +357,10 @@ mod tests {
             );
             for ty in f.tys {
                 for part in ty.split('.') {
+                    // The packed 16-bit integer pairs are modifiers to the front end.
+                    let packed = matches!(part, "u16x2" | "s16x2");
                     assert!(
-                        crate::ptx::ast::ScalarType::from_suffix(part).is_some(),
+                        packed || crate::ptx::ast::ScalarType::from_suffix(part).is_some(),
                         "{}: bad type {ty}",
                         f.op
                     );

@@ -1,13 +1,20 @@
 //! The kernel generator: random PTX kernels that are valid by construction, whose results are
 //! fully determined by the PTX ISA (so the interpreter and the JIT must agree bit for bit), and
-//! that `ptxas -arch=sm_80` accepts.
+//! that `ptxas` accepts for their target: `sm_80`, or `sm_90` for about a third of them (the
+//! `sm_90` flavour, [`Kernel::sm90`]: also the forms of [`FORMS_SM90`], `mbarrier`,
+//! `cp.async.bulk`, `elect.sync`, `fence.proxy.async`).
 //!
 //! # The kernel model
 //! A generated [`Kernel`] is a tree of [`Stmt`]s (straight-line code, `if`/`else`, loops,
 //! barriers, shared-memory exchanges, early exits) between a fixed prologue and epilogue that
 //! [`Kernel::render`] adds. The shrinker ([`super::shrink`]) edits the tree, not the text, and
 //! every edit keeps the kernel valid: all registers are initialised in the prologue, labels are
-//! made at render time, and each construct carries its own scratch computations.
+//! made at render time (a statement's own local labels through `$ID$`, the CTA's thread count
+//! through `$NT$`, so that both follow the shrinker's edits), and each construct carries its
+//! own scratch computations. Two device functions, `fz_f0` (`.param` arguments and return
+//! value) and `fz_f1` (`.reg` ones), with generated straight-line middles (a branch, a
+//! `redux.sync` or ballot on the `activemask` lanes at times), are called from anywhere,
+//! divergent code included (`call.uni` where the flow is CTA-uniform).
 //!
 //! # Why results are deterministic
 //! - Every data register is initialised in the prologue (from the input buffer, thread indices
@@ -17,9 +24,10 @@
 //!   and thread-private atomics, the rest by the epilogue, which dumps every data register).
 //!   Addresses are masked (`and.b32` with `size - elem`) so they are in bounds and aligned.
 //! - Shared atomics and global atomics on the `atom` buffer use only commutative, associative
-//!   operations (`add`/`and`/`or`/`xor`/`min`/`max` on integers), one 64-byte region per
-//!   (operation, type), and never read the returned old value into data registers, so the final
-//!   memory is independent of the thread order. Atomics that return values (`cas`, `exch`,
+//!   operations (`add`/`and`/`or`/`xor`/`min`/`max` on integers; `add.f32` of small integers
+//!   0..=3, whose sums stay exact below 2^24), one 64-byte region per (operation, type), and
+//!   never read the returned old value into data registers, so the final memory is
+//!   independent of the thread order. Atomics that return values (`cas`, `exch`,
 //!   `inc`, `dec`, float `add`) target thread-private cells only.
 //! - Shared memory: each thread owns 32 bytes; reading another thread's bytes happens only in
 //!   an *exchange* (`st` own; `bar.sync 0`; `ld` any; `bar.sync 0`) in CTA-uniform control flow.
@@ -48,6 +56,28 @@
 //! - Loops are bounded: a counter register per nesting level with a fixed trip count (uniform)
 //!   or a per-lane one (`and.b32 lim, x, 7`: divergence, per-lane exits), optionally a `break`
 //!   on a per-lane or uniform condition.
+//! - Barriers beyond `bar.sync 0`, all in CTA-uniform control flow before any exit: a thread
+//!   count (`$NT$`; only where every warp is full, so it is a multiple of the warp size) on
+//!   barriers 0 to 3; `bar.red` (`popc`, `and`, `or`), whose result is the same for every
+//!   thread; producers and consumers (`bar.arrive` in warp 0 after storing to its shared
+//!   slots, `bar.sync` on the same barrier in the other warps, which then read warp 0's slots;
+//!   a `bar.sync 0` before anything else). `brx.idx` switches on an index per lane or a
+//!   uniform one (then `brx.idx.uni`, and the arms are as uniform as the code around).
+//! - The vector registers `%vv` (`.v4 .b32`) and `%vd` (`.v2 .f64`) are loaded whole from the
+//!   input buffer at the start of each statement that uses their components.
+//! - Carry chains (`add.cc`/`sub.cc`/`mad.cc`, then `addc`/`subc`/`madc`) are unguarded
+//!   straight-line statements: the flag each link reads is the one its predecessor set.
+//! - `activemask` into a data register and `redux.sync`, `match.sync`, `elect.sync` among the
+//!   `activemask` lanes are warp votes (the lanes depend on the schedule, which both engines
+//!   follow alike); `%nwarpid` is a constant of the implementation.
+//! - `sm_90`: the `mbarrier` `fz_mbar` is initialised in the prologue by thread 0 for all the
+//!   CTA's threads; its phases are passed in CTA-uniform control flow before any exit, every
+//!   thread arriving once and waiting (by the CTA-uniform phase parity `%mbp` or by its arrive
+//!   state), which orders shared stores before the phase and loads after it (exchanges
+//!   through the own slots, with a second phase before the next store). `cp.async.bulk` from
+//!   the input buffer into `fz_bulk` is issued by thread 0 with the transaction bytes expected
+//!   on the mbarrier; every thread reads the copied bytes only after the phase, and a
+//!   `bar.sync 0` comes before the next copy.
 //! - Integer division by zero and `MIN / -1` are not guarded: ptxjit defines them (see the op
 //!   table), and ptxas accepts them.
 //! - Matrix instructions (`mma.sync` of the `sm_80` shapes and types, `movmatrix`, and
@@ -56,19 +86,19 @@
 //!   thread's own shared slot and is waited for at once.
 //!
 //! # Not generated yet (TODO)
-//! Supported by ptxjit but not generated: `fns`, `add.cc`/`addc`/`sub.cc`/`subc`/`mad.cc`
-//! carry chains, `.bf16` `add`/`sub`/`mul` (`sm_90`), half `min`/`max`/`neg`/`abs` and
-//! `fma.oob` (`sm_90`), `min`/`max` `.NaN`/`.xorsign`/`.relu`,
-//! `match`, `redux`, `vote` and `activemask` outside warp votes and exchanges, `bar` with a thread
-//! count, `bar.arrive`/`bar.red`, `call` and `.func`, `trap`, `brx.idx`, textures and
-//! surfaces, `st.param`, vector components (`%r.x`), and the `sm_90`/`sm_100` forms
-//! (`wgmma`, `tcgen05`, TMA, clusters, `mbarrier`, `cp.async.bulk`: the kernels target `sm_80`);
-//! also `red`/`atom` on `f32` across threads (order-dependent rounding; could use small
-//! integers in f32), `%nwarpid`, `.v4` of 64-bit types, 3D grids.
+//! Supported by ptxjit but not generated: `fns`, `trap`, textures and surfaces, vector
+//! registers other than `.v4 .b32` and `.v2 .f64`, recursive calls, `brx.idx` inside device functions, `bar.arrive` with
+//! partial warps (the count then is not the threads that arrive), `mbarrier` phases in
+//! divergent code or with fewer arrivals than threads (`arrive` with a count,
+//! `arrive.noComplete`, `pending_count`), `cp.async.bulk` to global or between CTAs, the
+//! `sm_90`/`sm_100` forms `wgmma`, `tcgen05`, TMA (`cp.async.bulk.tensor`), clusters
+//! (`%cluster_ctarank`, `mapa`, distributed shared memory), `.v4`/`.v8` of 64-bit types
+//! (`sm_100`), and `f32` atomics of values other than small integers (order-dependent
+//! rounding).
 
 use std::fmt::Write as _;
 
-use super::forms::{resolve, Class, Dst, Form, Opnd, FORMS};
+use super::forms::{resolve, Class, Dst, Form, Opnd, FORMS, FORMS_SM90};
 use super::rng::Rng;
 
 /// Bytes of the input buffer (`in`, u32 words, read-only).
@@ -92,6 +122,9 @@ pub const ATOM_KINDS: &[(&str, &str, u32)] = &[
     ("xor", "b64", 8),
     ("min", "u64", 8),
     ("max", "s64", 8),
+    // Small integers in f32 (0..=3, converted): exact while a cell's sum stays below 2^24,
+    // so the order of the adds does not matter.
+    ("add", "f32", 4),
 ];
 /// Bytes of the `atom` buffer and of the shared atomic area.
 pub const ATOM_BYTES: u32 = ATOM_KINDS.len() as u32 * 64;
@@ -103,6 +136,12 @@ pub const UNIFORM_ROOTS: &[(&str, u32)] =
     &[("%ur0", 256), ("%ur1", 256), ("%ur2", 256), ("%ur3", 40)];
 /// Bytes of shared memory each thread owns.
 pub const SHARED_SLOT: u32 = 32;
+/// Bytes of the `sm_90` kernels' shared destination of `cp.async.bulk` (`fz_bulk`).
+pub const BULK_BYTES: u32 = 256;
+/// The `.b32` registers of the device functions `fz_f0`/`fz_f1`: the middle part of each
+/// ([`Kernel::funcs`]) computes on them after the fixed entry code sets all four from the
+/// parameters; `%q2` is returned.
+pub const FUNC_REGS: &[&str] = &["%q0", "%q1", "%q2", "%q3"];
 
 /// Data registers per class: `%r` b32, `%rd` b64, `%f` f32, `%fd` f64, `%h` b16, `%p` pred.
 pub(super) const POOL: &[(Class, &str, u32)] = &[
@@ -181,6 +220,14 @@ pub enum Stmt {
     },
     /// Leave early where `cond` holds: `ret`, `exit`, or a jump to the epilogue.
     Exit { cond: Cond, how: ExitHow },
+    /// `brx.idx` (PTX ISA §9.7.12.4) on `%t0`, which `setup` computes in `0..arms.len()`,
+    /// through a `.branchtargets` list of one label per arm; every arm then jumps to the end.
+    /// `uniform`: the index is the same for every thread of the CTA (`brx.idx.uni`).
+    Switch {
+        setup: Vec<String>,
+        uniform: bool,
+        arms: Vec<Vec<Stmt>>,
+    },
 }
 
 /// How an early exit leaves.
@@ -208,6 +255,12 @@ pub struct Kernel {
     pub ctab: Vec<u8>,
     /// Contents of the `.global` table `gtab` (64 bytes).
     pub gtab: Vec<u8>,
+    /// The `sm_90` flavour (`.target sm_90`): also the forms of [`FORMS_SM90`], `mbarrier`,
+    /// `cp.async.bulk`, `elect.sync`, `fence.proxy.async`.
+    pub sm90: bool,
+    /// The straight-line middle parts of the two device functions `fz_f0` and `fz_f1` the
+    /// body may call (see [`FUNC_REGS`]).
+    pub funcs: [Vec<String>; 2],
     pub body: Vec<Stmt>,
 }
 
@@ -267,13 +320,18 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         [100, 1, 1],
     ];
     let block = *rng.pick(BLOCKS);
-    let grid = [rng.range(1, 3) as u32, rng.range(1, 2) as u32, 1];
+    let grid = [
+        rng.range(1, 3) as u32,
+        rng.range(1, 2) as u32,
+        if rng.chance(20) { 2 } else { 1 },
+    ];
     let nt: u32 = block.iter().product();
     let shared = *rng.pick(&[SharedMode::None, SharedMode::Static, SharedMode::Dynamic]);
     let input = (0..IN_BYTES / 4).map(|_| input_word(rng)).collect();
     let k = *rng.pick(&[0, 1, 2, 7, 31, 32, 1000, 0x8000_0000, 0xffff_ffff]);
     let ctab = (0..64).map(|_| rng.next_u32() as u8).collect();
     let gtab = (0..64).map(|_| rng.next_u32() as u8).collect();
+    let sm90 = rng.chance(35);
     let mut g = Gen {
         rng,
         budget: cfg.size.max(1),
@@ -282,7 +340,9 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         shared: shared != SharedMode::None,
         exited: false,
         counters: Vec::new(),
+        sm90,
     };
+    let funcs = [g.func_body(), g.func_body()];
     let mut body = Vec::new();
     while g.budget > 0 {
         let s = g.stmt(Ctx {
@@ -300,6 +360,8 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         k,
         ctab,
         gtab,
+        sm90,
+        funcs,
         body,
     }
 }
@@ -471,6 +533,8 @@ struct Gen<'r> {
     exited: bool,
     /// Enclosing loops, innermost last: whether each counter is uniform.
     counters: Vec<bool>,
+    /// The `sm_90` flavour ([`Kernel::sm90`]).
+    sm90: bool,
 }
 
 /// Constructs, in the order of [`Gen::stmt`]'s weight table.
@@ -498,6 +562,14 @@ enum What {
     If,
     Loop,
     Exit,
+    Carry,
+    Call,
+    Switch,
+    BarrierRed,
+    ArriveSync,
+    Mbarrier,
+    BulkCopy,
+    VectorReg,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -523,6 +595,14 @@ const WHATS: &[(What, u32)] = &[
     (What::If, 7),
     (What::Loop, 5),
     (What::Exit, 1),
+    (What::Carry, 4),
+    (What::Call, 3),
+    (What::Switch, 3),
+    (What::BarrierRed, 2),
+    (What::ArriveSync, 2),
+    (What::Mbarrier, 3),
+    (What::BulkCopy, 3),
+    (What::VectorReg, 3),
 ];
 
 impl Gen<'_> {
@@ -547,6 +627,13 @@ impl Gen<'_> {
                     // Not inside a uniform loop: its body may hold collectives that a
                     // later iteration would then run with lanes missing.
                     What::Exit => self.counters.iter().all(|&uniform| !uniform),
+                    What::Switch => ctx.depth < MAX_DEPTH && self.budget > 0,
+                    What::BarrierRed => collective_ok,
+                    // Producer and consumer warps: two full warps at least.
+                    What::ArriveSync => {
+                        collective_ok && self.shared && self.full_warps && self.nt >= 64
+                    }
+                    What::Mbarrier | What::BulkCopy => collective_ok && self.sm90,
                     _ => true,
                 };
                 if ok {
@@ -574,15 +661,19 @@ impl Gen<'_> {
             What::Matrix => self.matrix(),
             What::RegionRace => self.region_race(),
             What::UniformRoot => self.uniform_root(collective_ok && self.full_warps),
-            What::Barrier => Stmt::Barrier(
-                self.rng
-                    .pick(&["bar.sync 0;", "barrier.sync 0;", "barrier.sync.aligned 0;"])
-                    .to_string(),
-            ),
+            What::Barrier => self.barrier(),
             What::Misc => self.misc(),
             What::If => self.if_stmt(ctx),
             What::Loop => self.loop_stmt(ctx),
             What::Exit => self.exit(),
+            What::Carry => self.carry_chain(),
+            What::Call => self.call(ctx),
+            What::Switch => self.switch(ctx),
+            What::BarrierRed => self.barrier_red(),
+            What::ArriveSync => self.arrive_sync(),
+            What::Mbarrier => self.mbarrier(),
+            What::BulkCopy => self.bulk_copy(),
+            What::VectorReg => self.vector_reg(),
         }
     }
 
@@ -721,8 +812,13 @@ impl Gen<'_> {
     // ---- straight-line instructions from the form table ------------------------------------
 
     fn form_inst(&mut self) -> String {
-        let weights: Vec<u32> = FORMS.iter().map(|f| f.weight).collect();
-        let f = &FORMS[self.rng.weighted(&weights)];
+        let table: Vec<&Form> = if self.sm90 {
+            FORMS.iter().chain(FORMS_SM90).collect()
+        } else {
+            FORMS.iter().collect()
+        };
+        let weights: Vec<u32> = table.iter().map(|f| f.weight).collect();
+        let f = table[self.rng.weighted(&weights)];
         let ty = *self.rng.pick(f.tys);
         let mods: Vec<&str> = f.mods.iter().map(|g| *self.rng.pick::<&str>(g)).collect();
         let g = self.guard();
@@ -972,23 +1068,36 @@ impl Gen<'_> {
         let base = if generic { "%patm" } else { "%gatm" };
         self.masked(base, 64 - size, &mut lines);
         let space = if generic { "" } else { ".global" };
-        let class = if size == 8 { Class::B64 } else { Class::B32 };
-        let v = if self.rng.chance(25) {
-            self.imm(class)
-        } else {
-            self.src_reg(class)
-        };
+        let v = self.atom_value(ty, size, true, &mut lines);
         let g = self.guard();
         let off = kind * 64;
         if self.rng.chance(50) {
             lines.push(format!("{g}red{space}.{op}.{ty} [%td0+{off}], {v};"));
         } else {
-            let scratch = if size == 8 { "%td1" } else { "%t1" };
+            let scratch = atom_scratch(ty, size);
             lines.push(format!(
                 "{g}atom{space}.{op}.{ty} {scratch}, [%td0+{off}], {v};"
             ));
         }
         Stmt::Code(lines)
+    }
+
+    /// The value operand of a commutative atomic of type `ty` (`size` bytes): a register or
+    /// (with `imm_ok`) an immediate; for `f32`, a small integer `%tf` = `src & 3` converted
+    /// (lines added to `lines`), so that the sums are exact and independent of the order.
+    fn atom_value(&mut self, ty: &str, size: u32, imm_ok: bool, lines: &mut Vec<String>) -> String {
+        if ty == "f32" {
+            let src = self.src_reg(Class::B32);
+            lines.push(format!("and.b32 %t1, {src}, 3;"));
+            lines.push("cvt.rn.f32.u32 %tf, %t1;".to_string());
+            return "%tf".to_string();
+        }
+        let class = if size == 8 { Class::B64 } else { Class::B32 };
+        if imm_ok && self.rng.chance(25) {
+            self.imm(class)
+        } else {
+            self.src_reg(class)
+        }
     }
 
     /// An atomic on a cell of the thread's own `out` region (or own shared slot): any
@@ -1104,14 +1213,13 @@ impl Gen<'_> {
         let (op, ty, size) = ATOM_KINDS[kind as usize];
         let mut lines = Vec::new();
         self.masked("%sacc", 64 - size, &mut lines);
-        let class = if size == 8 { Class::B64 } else { Class::B32 };
-        let v = self.src_reg(class);
+        let v = self.atom_value(ty, size, false, &mut lines);
         let g = self.guard();
         let off = kind * 64;
         if self.rng.chance(50) {
             lines.push(format!("{g}red.shared.{op}.{ty} [%td0+{off}], {v};"));
         } else {
-            let scratch = if size == 8 { "%td1" } else { "%t1" };
+            let scratch = atom_scratch(ty, size);
             lines.push(format!(
                 "{g}atom.shared.{op}.{ty} {scratch}, [%td0+{off}], {v};"
             ));
@@ -1175,7 +1283,7 @@ impl Gen<'_> {
             lines.push("activemask.b32 %t2;".to_string());
             "%t2".to_string()
         };
-        match self.rng.below(3) {
+        match self.rng.below(if self.sm90 { 6 } else { 5 }) {
             0 => {
                 let mode = *self.rng.pick(&["all", "any", "uni"]);
                 let d = self.data_reg(Class::Pred);
@@ -1187,6 +1295,41 @@ impl Gen<'_> {
                 let d = self.data_reg(Class::B32);
                 let a = self.src_reg(Class::Pred);
                 lines.push(format!("vote.sync.ballot.b32 {d}, {a}, {mask};"));
+            }
+            3 => {
+                // `redux.sync` (§9.7.13.12, sm_80).
+                let (op, ty) = *self.rng.pick(&[
+                    ("add", "u32"),
+                    ("add", "s32"),
+                    ("min", "u32"),
+                    ("min", "s32"),
+                    ("max", "u32"),
+                    ("max", "s32"),
+                    ("and", "b32"),
+                    ("or", "b32"),
+                    ("xor", "b32"),
+                ]);
+                let d = self.data_reg(Class::B32);
+                let a = self.src_reg(Class::B32);
+                lines.push(format!("redux.sync.{op}.{ty} {d}, {a}, {mask};"));
+            }
+            4 => {
+                // `match.sync` (§9.7.13.10): the lanes holding the same value.
+                let (ty, class) = *self.rng.pick(&[("b32", Class::B32), ("b64", Class::B64)]);
+                let a = self.src_reg(class);
+                let d = self.data_reg(Class::B32);
+                if self.rng.chance(50) {
+                    lines.push(format!("match.any.sync.{ty} {d}, {a}, {mask};"));
+                } else {
+                    let p = self.data_reg(Class::Pred);
+                    lines.push(format!("match.all.sync.{ty} {d}|{p}, {a}, {mask};"));
+                }
+            }
+            5 => {
+                // `elect.sync` (§9.7.13.14, sm_90): the lowest lane of the membermask.
+                let d = self.data_reg(Class::B32);
+                let p = self.data_reg(Class::Pred);
+                lines.push(format!("elect.sync {d}|{p}, {mask};"));
             }
             _ => {
                 let (mode, dst, a, b) = self.shfl_operands(50, 75);
@@ -1431,7 +1574,26 @@ impl Gen<'_> {
     }
 
     fn misc(&mut self) -> Stmt {
-        match self.rng.below(3) {
+        match self.rng.below(5) {
+            3 => {
+                // The lanes running here (the schedule, which both engines follow alike),
+                // or the warps per CTA the implementation has.
+                let d = self.data_reg(Class::B32);
+                let what = if self.rng.chance(70) {
+                    format!("activemask.b32 {d};")
+                } else {
+                    format!("mov.u32 {d}, %nwarpid;")
+                };
+                Stmt::Code(vec![what])
+            }
+            4 if self.sm90 => Stmt::Code(vec![self
+                .rng
+                .pick(&[
+                    "fence.proxy.async;",
+                    "fence.proxy.async.shared::cta;",
+                    "fence.proxy.async.global;",
+                ])
+                .to_string()]),
             0 => Stmt::Code(vec![self
                 .rng
                 .pick(&[
@@ -1442,7 +1604,7 @@ impl Gen<'_> {
                     "fence.sc.cta;",
                 ])
                 .to_string()]),
-            1 => {
+            1 | 4 => {
                 let mut lines = Vec::new();
                 self.masked("%gin", IN_BYTES - 4, &mut lines);
                 lines.push("prefetch.global.L2 [%td0];".to_string());
@@ -1459,6 +1621,423 @@ impl Gen<'_> {
                 Stmt::Code(vec![format!("isspacep.{space} {p}, {ptr};")])
             }
         }
+    }
+
+    /// A vector register (`.reg .v4 .b32 %vv` or `.reg .v2 .f64 %vd`, PTX ISA §5.4.2.1):
+    /// loaded whole from the input buffer, then its components (`%vv.x` … `%vv.w`) written
+    /// and read by scalar instructions, and at times stored whole into the thread's region of
+    /// `out`.
+    fn vector_reg(&mut self) -> Stmt {
+        let (reg, ty, class, comps, ops): (_, _, _, &[&str], &[&str]) = if self.rng.chance(70) {
+            (
+                "%vv",
+                "u32",
+                Class::B32,
+                &["x", "y", "z", "w"],
+                &[
+                    "add.u32",
+                    "sub.u32",
+                    "min.s32",
+                    "max.u32",
+                    "mul.lo.u32",
+                    "xor.b32",
+                ],
+            )
+        } else {
+            (
+                "%vd",
+                "f64",
+                Class::F64,
+                &["x", "y"],
+                &["add.f64", "sub.f64", "min.f64", "max.f64", "mul.rn.f64"],
+            )
+        };
+        let mut lines = Vec::new();
+        self.masked("%gin", IN_BYTES / 2 - 16, &mut lines);
+        let v = comps.len();
+        lines.push(format!("ld.global.v{v}.{ty} {reg}, [%td0];"));
+        for _ in 0..self.rng.range(1, 3) {
+            let c = self.rng.pick(comps);
+            match self.rng.below(3) {
+                0 => {
+                    let src = self.src_reg(class);
+                    lines.push(format!("mov.{ty} {reg}.{c}, {src};"));
+                }
+                1 => {
+                    let d = self.data_reg(class);
+                    lines.push(format!("mov.{ty} {d}, {reg}.{c};"));
+                }
+                _ => {
+                    let op = self.rng.pick(ops);
+                    let d = self.data_reg(class);
+                    let c2 = self.rng.pick(comps);
+                    lines.push(format!("{op} {d}, {reg}.{c}, {reg}.{c2};"));
+                }
+            }
+        }
+        if self.rng.chance(40) {
+            self.masked("%od", 64 - 16, &mut lines);
+            let off = self.rng.pick(&[0, 32, 64]);
+            lines.push(format!("st.global.v{v}.{ty} [%td0+{off}], {reg};"));
+        }
+        Stmt::Code(lines)
+    }
+
+    // ---- barriers, carry chains, calls, sm_90 synchronization --------------------------------
+
+    /// `bar.sync`/`barrier.sync` on barrier 0, or (full warps: the count is a multiple of the
+    /// warp size) on barrier 0 to 3 with the CTA's thread count (`$NT$`, filled in at render
+    /// time, so it follows the shrinker's block size).
+    fn barrier(&mut self) -> Stmt {
+        let op = *self.rng.pick(&[
+            "bar.sync",
+            "barrier.sync",
+            "barrier.sync.aligned",
+            "bar.cta.sync",
+        ]);
+        if self.full_warps && self.rng.chance(40) {
+            let id = self.rng.below(4);
+            return Stmt::Barrier(format!("{op} {id}, $NT$;"));
+        }
+        Stmt::Barrier(format!("{op} 0;"))
+    }
+
+    /// `bar.red` (PTX ISA §9.7.13.1): `popc` of a predicate over the CTA, or its `and`/`or`,
+    /// on barrier 0 to 3 (with the thread count where every warp is full).
+    fn barrier_red(&mut self) -> Stmt {
+        let id = self.rng.below(4);
+        let count = if self.full_warps && self.rng.chance(30) {
+            ", $NT$"
+        } else {
+            ""
+        };
+        let op = *self.rng.pick(&["bar.red", "barrier.red", "bar.cta.red"]);
+        let not = if self.rng.chance(30) { "!" } else { "" };
+        let c = self.src_reg(Class::Pred);
+        let line = match self.rng.below(3) {
+            0 => {
+                let d = self.data_reg(Class::B32);
+                format!("{op}.popc.u32 {d}, {id}{count}, {not}{c};")
+            }
+            k => {
+                let d = self.data_reg(Class::Pred);
+                let red = if k == 1 { "and" } else { "or" };
+                format!("{op}.{red}.pred {d}, {id}{count}, {not}{c};")
+            }
+        };
+        Stmt::Code(vec![line])
+    }
+
+    /// Producer and consumer warps (PTX ISA §9.7.13.1's `bar.arrive` example): every thread
+    /// stores to its shared slot; warp 0 (the producers, `%tl < 32`) passes `bar.arrive` on
+    /// barrier 1 to 3 with the CTA's thread count, the other warps wait in `bar.sync` on it and
+    /// then read a producer's slot; a `bar.sync 0` ends it (no later store races with the
+    /// reads). Predicated barriers, warp-uniform predicates.
+    fn arrive_sync(&mut self) -> Stmt {
+        let (ty, class, off, src) = self.slot_word();
+        let id = self.rng.range(1, 3);
+        let who = self.src_reg(Class::B32);
+        let dst = self.data_reg(class);
+        let (arrive, sync) = *self.rng.pick(&[
+            ("bar.arrive", "bar.sync"),
+            ("barrier.arrive", "barrier.sync"),
+            ("bar.cta.arrive", "barrier.sync.aligned"),
+        ]);
+        Stmt::Code(vec![
+            format!("st.shared.{ty} [%so+{off}], {src};"),
+            "setp.lt.u32 %pb, %tl, 32;".to_string(),
+            format!("@%pb {arrive} {id}, $NT$;"),
+            format!("@!%pb {sync} {id}, $NT$;"),
+            format!("and.b32 %t0, {who}, 31;"),
+            format!("mul.wide.u32 %td0, %t0, {SHARED_SLOT};"),
+            "add.s64 %td0, %sb, %td0;".to_string(),
+            format!("@!%pb ld.shared.{ty} {dst}, [%td0+{off}];"),
+            "bar.sync 0;".to_string(),
+        ])
+    }
+
+    /// An extended-precision chain (PTX ISA §9.7.2): `add.cc`/`sub.cc`/`mad.lo.cc`/`mad.hi.cc`
+    /// sets the carry flag, then one to three `addc`/`subc`/`madc` (the last one may leave the
+    /// flag alone), all of one type. No guards: every link runs, so the flag a link reads is
+    /// always the one its predecessor set.
+    fn carry_chain(&mut self) -> Stmt {
+        let (ty, class) = *self.rng.pick(&[
+            ("u32", Class::B32),
+            ("s32", Class::B32),
+            ("u64", Class::B64),
+            ("s64", Class::B64),
+        ]);
+        let n = self.rng.range(2, 4);
+        let mut lines = Vec::new();
+        for i in 0..n {
+            let kind = self.rng.below(4);
+            let cc = if i + 1 == n && self.rng.chance(50) {
+                ""
+            } else {
+                ".cc"
+            };
+            let op = match (i == 0, kind) {
+                (true, 0) => "add.cc".to_string(),
+                (true, 1) => "sub.cc".to_string(),
+                (true, 2) => "mad.lo.cc".to_string(),
+                (true, _) => "mad.hi.cc".to_string(),
+                (false, 0) => format!("addc{cc}"),
+                (false, 1) => format!("subc{cc}"),
+                (false, 2) => format!("madc.lo{cc}"),
+                (false, _) => format!("madc.hi{cc}"),
+            };
+            let d = self.data_reg(class);
+            let a = self.src_reg(class);
+            let last = if self.rng.chance(30) {
+                self.imm(class)
+            } else {
+                self.src_reg(class)
+            };
+            if kind >= 2 {
+                let b = self.src_reg(class);
+                lines.push(format!("{op}.{ty} {d}, {a}, {b}, {last};"));
+            } else {
+                lines.push(format!("{op}.{ty} {d}, {a}, {last};"));
+            }
+        }
+        Stmt::Code(lines)
+    }
+
+    /// The middle part of a device function (PTX ISA §9.7.12.5): straight-line `.b32`
+    /// arithmetic on [`FUNC_REGS`], at times a branch around some of it (divergent where the
+    /// caller's lanes differ) and a warp reduction or ballot on the `activemask` lanes (the
+    /// caller's lanes that run the call).
+    fn func_body(&mut self) -> Vec<String> {
+        const OPS: &[&str] = &[
+            "add.u32",
+            "sub.u32",
+            "mul.lo.u32",
+            "mul.hi.s32",
+            "xor.b32",
+            "and.b32",
+            "or.b32",
+            "min.u32",
+            "max.s32",
+            "shl.b32",
+            "shr.u32",
+            "shr.s32",
+            "rem.u32",
+            "div.s32",
+        ];
+        let mut lines = Vec::new();
+        let mut labels = 0;
+        let n = self.rng.range(2, 8);
+        for _ in 0..n {
+            match self.rng.below(8) {
+                0 => {
+                    labels += 1;
+                    let (a, b) = (self.rng.pick(FUNC_REGS), self.rng.pick(FUNC_REGS));
+                    lines.push(format!("setp.lt.u32 %qp, {a}, {b};"));
+                    lines.push(format!("@%qp bra $L__fzf_{labels};"));
+                    let (d, a) = (self.rng.pick(FUNC_REGS), self.rng.pick(FUNC_REGS));
+                    lines.push(format!("popc.b32 {d}, {a};"));
+                    lines.push(format!("$L__fzf_{labels}:"));
+                }
+                1 => {
+                    let (a, d) = (self.rng.pick(FUNC_REGS), self.rng.pick(FUNC_REGS));
+                    lines.push("activemask.b32 %q3;".to_string());
+                    if self.rng.chance(50) {
+                        lines.push(format!("redux.sync.add.u32 {d}, {a}, %q3;"));
+                    } else {
+                        lines.push(format!("setp.ne.u32 %qp, {a}, 0;"));
+                        lines.push(format!("vote.sync.ballot.b32 {d}, %qp, %q3;"));
+                    }
+                }
+                _ => {
+                    let op = self.rng.pick(OPS);
+                    let (d, a) = (self.rng.pick(FUNC_REGS), self.rng.pick(FUNC_REGS));
+                    let b = if self.rng.chance(30) {
+                        self.int_imm(32)
+                    } else {
+                        self.rng.pick(FUNC_REGS).to_string()
+                    };
+                    lines.push(format!("{op} {d}, {a}, {b};"));
+                }
+            }
+        }
+        lines
+    }
+
+    /// A call of `fz_f0` (`.param` arguments and return value, in a `{ }` scope as nvcc
+    /// writes them) or `fz_f1` (`.reg` arguments and return value), `call.uni` where the
+    /// control flow is CTA-uniform and no lane has left.
+    fn call(&mut self, ctx: Ctx) -> Stmt {
+        let uni = if ctx.uniform && !self.exited && self.rng.chance(50) {
+            ".uni"
+        } else {
+            ""
+        };
+        let d = self.data_reg(Class::B32);
+        if self.rng.chance(50) {
+            let (a, b) = (self.src_reg(Class::B32), self.src_reg(Class::B32));
+            Stmt::Code(vec![
+                "{".to_string(),
+                ".param .b32 fz_pa;".to_string(),
+                ".param .b32 fz_pb;".to_string(),
+                ".param .b32 fz_pr;".to_string(),
+                format!("st.param.b32 [fz_pa], {a};"),
+                format!("st.param.b32 [fz_pb], {b};"),
+                format!("call{uni} (fz_pr), fz_f0, (fz_pa, fz_pb);"),
+                format!("ld.param.b32 {d}, [fz_pr];"),
+                "}".to_string(),
+            ])
+        } else {
+            let (a, b) = (self.src_reg(Class::B64), self.src_reg(Class::B32));
+            Stmt::Code(vec![format!("call{uni} ({d}), fz_f1, ({a}, {b});")])
+        }
+    }
+
+    /// `brx.idx` over two to four arms on an index per lane, or a CTA-uniform one
+    /// (`brx.idx.uni`; the arms are then as uniform as the code around).
+    fn switch(&mut self, ctx: Ctx) -> Stmt {
+        let n = self.rng.range(2, 4) as usize;
+        let uniform = ctx.uniform && self.rng.chance(40);
+        let src = if uniform {
+            let mut srcs: Vec<String> = UNIFORM_FIXED.iter().map(|s| s.to_string()).collect();
+            for (level, &u) in self.counters.iter().enumerate() {
+                if u {
+                    srcs.push(format!("%lc{level}"));
+                }
+            }
+            self.rng.pick(&srcs).clone()
+        } else if self.rng.chance(50) {
+            self.rng.pick(&["%tl", "%ln", "%gl"]).to_string()
+        } else {
+            self.data_reg(Class::B32)
+        };
+        let inner = Ctx {
+            uniform,
+            depth: ctx.depth + 1,
+        };
+        let arms = (0..n).map(|_| self.block(inner, 3)).collect();
+        Stmt::Switch {
+            setup: vec![format!("rem.u32 %t0, {src}, {n};")],
+            uniform,
+            arms,
+        }
+    }
+
+    /// An `mbarrier` wait (PTX ISA §9.7.13.15.16) for the phase the thread just arrived
+    /// on: `try_wait.parity` on the CTA-uniform phase parity `%mbp`, or `try_wait`/`test_wait`
+    /// on the arrive's state `%tdm`, in a loop; then `%mbp` flips.
+    fn mbarrier_wait(&mut self, lines: &mut Vec<String>, tag: &str) {
+        let wait = match self.rng.below(3) {
+            0 => "mbarrier.try_wait.parity.shared::cta.b64 %pb, [fz_mbar], %mbp;",
+            1 => "mbarrier.try_wait.shared::cta.b64 %pb, [fz_mbar], %tdm;",
+            _ => "mbarrier.test_wait.shared.b64 %pb, [fz_mbar], %tdm;",
+        };
+        lines.push(format!("$L__mw$ID${tag}:"));
+        lines.push(wait.to_string());
+        lines.push(format!("@!%pb bra $L__mw$ID${tag};"));
+        lines.push("xor.b32 %mbp, %mbp, 1;".to_string());
+    }
+
+    fn mbarrier_arrive(&mut self) -> String {
+        self.rng
+            .pick(&[
+                "mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbar];",
+                "mbarrier.arrive.shared.b64 %tdm, [fz_mbar];",
+                "mbarrier.arrive.release.cta.shared::cta.b64 %tdm, [fz_mbar];",
+            ])
+            .to_string()
+    }
+
+    /// A CTA-wide exchange through the `mbarrier` `fz_mbar` (`sm_90`; initialised in the
+    /// prologue for all the CTA's threads): with shared memory, a store to the own slot;
+    /// every thread arrives and waits for the phase; a load of any thread's slot; a second
+    /// phase (so no later store races with the load).
+    fn mbarrier(&mut self) -> Stmt {
+        let mut lines = Vec::new();
+        let exchange = self.shared && self.rng.chance(80);
+        let mut load = Vec::new();
+        if exchange {
+            let (ty, size, class) = *self.rng.pick(&[
+                ("u32", 4u32, Class::B32),
+                ("f32", 4, Class::F32),
+                ("u64", 8, Class::B64),
+            ]);
+            let off = self.rng.below((SHARED_SLOT / size) as u64) as u32 * size;
+            let src = self.src_reg(class);
+            lines.push(format!("st.shared.{ty} [%so+{off}], {src};"));
+            let who = self.src_reg(Class::B32);
+            let dst = self.data_reg(class);
+            load = vec![
+                format!("rem.u32 %t0, {who}, $NT$;"),
+                format!("mul.wide.u32 %td0, %t0, {SHARED_SLOT};"),
+                "add.s64 %td0, %sb, %td0;".to_string(),
+                format!("ld.shared.{ty} {dst}, [%td0+{off}];"),
+            ];
+        }
+        let arrive = self.mbarrier_arrive();
+        lines.push(arrive);
+        self.mbarrier_wait(&mut lines, "a");
+        if exchange {
+            lines.extend(load);
+            let arrive = self.mbarrier_arrive();
+            lines.push(arrive);
+            self.mbarrier_wait(&mut lines, "b");
+        }
+        Stmt::Code(lines)
+    }
+
+    /// `cp.async.bulk` (PTX ISA §9.7.9.25.4.1, `sm_90`) of 16 to 256 bytes of the input
+    /// buffer into the shared `fz_bulk`, completing on `fz_mbar`: thread 0 arrives with the
+    /// expected transaction bytes and issues the copy, the others arrive; all wait for the
+    /// phase, read from the copied bytes, and pass `bar.sync 0` before another copy may
+    /// overwrite them.
+    fn bulk_copy(&mut self) -> Stmt {
+        let bytes = *self.rng.pick(&[16u32, 32, 64, 128, 256]);
+        let mut srcs: Vec<String> = UNIFORM_FIXED.iter().map(|s| s.to_string()).collect();
+        for (level, &u) in self.counters.iter().enumerate() {
+            if u {
+                srcs.push(format!("%lc{level}"));
+            }
+        }
+        let src = self.rng.pick(&srcs).clone();
+        let mut lines = vec![
+            format!("and.b32 %t0, {src}, {};", (IN_BYTES - bytes) & !15),
+            "cvt.u64.u32 %td1, %t0;".to_string(),
+            "add.s64 %td1, %gin, %td1;".to_string(),
+            "setp.eq.u32 %pb, %tl, 0;".to_string(),
+            "@%pb fence.proxy.async.shared::cta;".to_string(),
+        ];
+        if self.rng.chance(50) {
+            lines.push(format!(
+                "@%pb mbarrier.arrive.expect_tx.shared::cta.b64 %tdm, [fz_mbar], {bytes};"
+            ));
+            lines.push("@!%pb mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbar];".to_string());
+        } else {
+            lines.push(format!(
+                "@%pb mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [fz_mbar], {bytes};"
+            ));
+            lines.push("mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbar];".to_string());
+        }
+        lines.push(format!(
+            "@%pb cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [fz_bulk], [%td1], {bytes}, [fz_mbar];"
+        ));
+        self.mbarrier_wait(&mut lines, "c");
+        for _ in 0..self.rng.range(1, 2) {
+            let (ty, size, class) = *self.rng.pick(&[
+                ("u32", 4u32, Class::B32),
+                ("f32", 4, Class::F32),
+                ("u64", 8, Class::B64),
+                ("u16", 2, Class::B16),
+            ]);
+            let within = self.src_reg(Class::B32);
+            let dst = self.data_reg(class);
+            lines.push("mov.u64 %td0, fz_bulk;".to_string());
+            lines.push(format!("and.b32 %t0, {within}, {};", bytes - size));
+            lines.push("cvt.u64.u32 %td1, %t0;".to_string());
+            lines.push("add.s64 %td0, %td0, %td1;".to_string());
+            lines.push(format!("ld.shared.{ty} {dst}, [%td0];"));
+        }
+        lines.push("bar.sync 0;".to_string());
+        Stmt::Code(lines)
     }
 
     // ---- control flow ----------------------------------------------------------------------
@@ -1592,12 +2171,31 @@ impl Gen<'_> {
     }
 }
 
+/// The scratch register an `atom` of type `ty` (`size` bytes) returns its old value into.
+fn atom_scratch(ty: &str, size: u32) -> &'static str {
+    match (ty, size) {
+        ("f32", _) => "%tf",
+        (_, 8) => "%td1",
+        _ => "%t1",
+    }
+}
+
 /// A kernel whose body is every combination of type and modifiers of `FORMS[form]`, one
 /// instruction each with random operands (to check the table against ptxas and the lowering).
 pub fn form_coverage_kernel(form: usize, seed: u64) -> String {
+    form_coverage_kernel_of(&FORMS[form], false, seed)
+}
+
+/// [`form_coverage_kernel`] for `FORMS_SM90[form]`, in an `sm_90` kernel.
+pub fn form_coverage_kernel_sm90(form: usize, seed: u64) -> String {
+    form_coverage_kernel_of(&FORMS_SM90[form], true, seed)
+}
+
+fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
     let mut rng = Rng::seeded(seed);
     let mut k = generate(&mut rng, GenConfig { size: 1 });
     k.body.clear();
+    k.sm90 = sm90;
     let mut g = Gen {
         rng: &mut rng,
         budget: 0,
@@ -1606,8 +2204,8 @@ pub fn form_coverage_kernel(form: usize, seed: u64) -> String {
         shared: false,
         exited: false,
         counters: Vec::new(),
+        sm90,
     };
-    let f = &FORMS[form];
     let mut combos: Vec<Vec<&str>> = vec![vec![]];
     for group in f.mods {
         combos = combos

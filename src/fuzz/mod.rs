@@ -188,7 +188,8 @@ pub fn shrink_and_write(
          statements ({tried} candidates tried).\n\
          No [expect] tables: the check is that the interpreter and the JIT agree bit for bit on \
          every buffer and on faults.\n\
-         Run: ptxjit check {}.toml   (tests/ptx_tests.rs runs it as a check:: trial)\n\
+         Run: ptxjit check {}.toml   (tests/ptx_tests.rs runs it as a check:: trial; \
+         PTXJIT_VERIFY_CLIF=1 for a failure of Cranelift's verifier)\n\
          {detail}",
         headline(&final_verdict),
         case_name(case_seed)

@@ -2,7 +2,7 @@
 //! valid by construction, kept while the failure persists.
 //!
 //! Edits, tried in order on every node (pre-order): delete the statement; replace an `if` by
-//! its `then` or `else` branch; replace a loop by its body, drop its `break`, make its trip
+//! its `then` or `else` branch, a `brx.idx` switch by its first or last arm; replace a loop by its body, drop its `break`, make its trip
 //! count fixed at 1. Then launch edits: one CTA; a smaller block (still a multiple of 32 when
 //! the kernel needs full warps). Deleting or promoting never breaks validity: every register
 //! is initialised in the prologue, labels are made at render time, barriers stay in uniform
@@ -39,6 +39,7 @@ pub fn count(body: &[Stmt]) -> usize {
             1 + match s {
                 Stmt::If { then, els, .. } => count(then) + count(els),
                 Stmt::Loop { body, .. } => count(body),
+                Stmt::Switch { arms, .. } => arms.iter().map(|a| count(a)).sum(),
                 _ => 0,
             }
         })
@@ -57,6 +58,8 @@ fn apply_at(body: &mut Vec<Stmt>, n: &mut usize, edit: Edit) -> Option<bool> {
                 (Edit::Delete, _) => Some(vec![]),
                 (Edit::Then, Stmt::If { then, .. }) => Some(then),
                 (Edit::Else, Stmt::If { els, .. }) => Some(els),
+                (Edit::Then, Stmt::Switch { mut arms, .. }) => Some(arms.swap_remove(0)),
+                (Edit::Else, Stmt::Switch { mut arms, .. }) => arms.pop(),
                 (Edit::Unloop, Stmt::Loop { body, .. }) => Some(body),
                 (
                     Edit::NoBreak,
@@ -106,6 +109,7 @@ fn apply_at(body: &mut Vec<Stmt>, n: &mut usize, edit: Edit) -> Option<bool> {
                 apply_at(then, n, edit).or_else(|| apply_at(els, n, edit))
             }
             Stmt::Loop { body, .. } => apply_at(body, n, edit),
+            Stmt::Switch { arms, .. } => arms.iter_mut().find_map(|a| apply_at(a, n, edit)),
             _ => None,
         };
         if found.is_some() {
