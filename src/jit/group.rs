@@ -83,8 +83,10 @@
 //! unsigned compare of `a + U + lo - bias` against its root's bound, which is 0 unless
 //! `U + lo` is a multiple of `e` and memcheck is off — puts the whole range inside the window
 //! without wrapping, aligned. Leaves with other uniform addends are other roots of the same
-//! chain (one more compare each). These conditions join the segment's others, so where any
-//! fails the version without the group tier runs and faults are reported exactly as before.
+//! chain (one more compare each). The shapes of all the chains a segment reads are tested
+//! together, in one vector test per group (`tested_chains`). These conditions join the
+//! segment's others, so where any fails the version without the group tier runs and faults
+//! are reported exactly as before.
 //! A leaf never takes a warp-wide plan's pointer (its check reads `p` on the main line).
 //!
 //! Every root's range check is one unsigned compare, `off < bound`, with the bound computed
@@ -469,12 +471,16 @@ impl Gen<'_, '_> {
         // Roots whose accesses all have a warp-wide plan over the same root (a leaf's check
         // reads its chain, so leaves never count as served).
         for (r, root) in out.roots.iter_mut().enumerate() {
-            let served = out.access.iter().filter(|(_, ga)| ga.root == r).all(|(i, ga)| {
-                self.fast
-                    .access
-                    .get(i)
-                    .is_some_and(|fa| fa.root == root.v && fa.stride == ga.stride)
-            });
+            let served = out
+                .access
+                .iter()
+                .filter(|(_, ga)| ga.root == r)
+                .all(|(i, ga)| {
+                    self.fast
+                        .access
+                        .get(i)
+                        .is_some_and(|fa| fa.root == root.v && fa.stride == ga.stride)
+                });
             root.warp_served = served && root.kind == RootKind::Replay;
         }
         // Warp-uniform parts, once, and each root's bound.
