@@ -54,11 +54,13 @@
 //!   lanes of the group are active (inactive lanes must not write); loads may read inactive
 //!   lanes' in-bounds elements and discard them.
 //!
-//! Two ways the check is organised, both keeping these conditions:
-//! - **Reusing a warp-wide plan.** A root all of whose accesses also have a warp-wide plan
-//!   (`affine.rs`) over the same root takes, where those plans' conditions hold (a block-level
-//!   value), the warp plan's pointer for the group (`p + 4g · stride`: the same element, as
-//!   the warp plan proves every lane's address) and skips the replay; otherwise it replays.
+//! How the check is organised, keeping these conditions:
+//! - **Segments a warp-wide plan serves.** Where every group-level access of a segment also
+//!   has a warp-wide plan (`affine.rs`) over the same root, the group tier stays off there:
+//!   those plans serve (they hold wherever a warp's `%tid.x` are consecutive, as in 1D
+//!   blocks). In a segment that comes in two versions (below), a root is always replayed,
+//!   even where a warp-wide plan would give its pointer: in 2D blocks that plan never holds,
+//!   and testing it per group cost more than the replay it could save.
 //! - **Two versions of a group body** (`vector.rs`, `group_versions`; not for segments whose
 //!   group-level accesses all have warp-wide plans, which serve them as before, and with a
 //!   test that all four lanes are active first where one is a store): the conditions of all
@@ -81,8 +83,10 @@
 //! unsigned compare of `a + U + lo - bias` against its root's bound, which is 0 unless
 //! `U + lo` is a multiple of `e` and memcheck is off — puts the whole range inside the window
 //! without wrapping, aligned. Leaves with other uniform addends are other roots of the same
-//! chain (one more compare each). These conditions join the segment's others, so where any
-//! fails the version without the group tier runs and faults are reported exactly as before.
+//! chain (one more compare each). The shapes of all the chains a segment reads are tested
+//! together, in one vector test per group (`tested_chains`). These conditions join the
+//! segment's others, so where any fails the version without the group tier runs and faults
+//! are reported exactly as before.
 //! A leaf never takes a warp-wide plan's pointer (its check reads `p` on the main line).
 //!
 //! Every root's range check is one unsigned compare, `off < bound`, with the bound computed
@@ -94,7 +98,7 @@ use super::vector::{GVal, Grp};
 use crate::ir::{self, Effect, Op};
 use crate::runtime::env::CtaEnv;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
+use cranelift_codegen::ir::{types, ConstantData, InstBuilder, Value};
 use std::collections::HashMap;
 use std::mem::offset_of;
 
@@ -179,11 +183,9 @@ struct Root {
     bound: Option<Value>,
     /// A leaf's warp-uniform part: the sum of its addends plus `lo` minus the window's bias.
     usum: Option<Value>,
-    /// Where all of the root's accesses have a warp-wide plan (`affine.rs`) over the same
-    /// root: the conjunction of their conditions (`i8`, block level) and the warp lane 0's
-    /// pointer for `lo`. While it holds, the group pointer is taken from that plan and the
-    /// replay is skipped.
-    skip: Option<(Value, Value)>,
+    /// All of the root's accesses have a warp-wide plan (`affine.rs`) over the same root, so
+    /// a segment whose roots are all such is left to those plans ([`Gen::group_planned`]).
+    warp_served: bool,
     /// The alignment of the root's offset `lo` is tested once per block execution, folded
     /// into `bound` ([`Gen::varying_zeros`]), not per group.
     aligned: bool,
@@ -412,7 +414,7 @@ impl Gen<'_, '_> {
                         kind,
                         bound: None,
                         usum: None,
-                        skip: None,
+                        warp_served: false,
                         aligned: false,
                         v: root,
                         space,
@@ -466,43 +468,20 @@ impl Gen<'_, '_> {
         let ts = self.b.ins().uextend(self.ptr, ts);
         let ts = self.b.ins().ishl_imm_s(ts, 2);
         out.tids = Some((tb, ts));
-        // Roots whose accesses all have a warp-wide plan over the same root: the replay is
-        // skipped while that plan holds.
+        // Roots whose accesses all have a warp-wide plan over the same root (a leaf's check
+        // reads its chain, so leaves never count as served).
         for (r, root) in out.roots.iter_mut().enumerate() {
-            let mut members: Vec<(ir::Inst, GroupAccess)> = out
+            let served = out
                 .access
                 .iter()
                 .filter(|(_, ga)| ga.root == r)
-                .map(|(&i, &ga)| (i, ga))
-                .collect();
-            members.sort_by_key(|(i, _)| i.0);
-            let mut skip: Option<Value> = None;
-            let mut p_lo = None;
-            let mut all = true;
-            for (i, ga) in &members {
-                let Some(fa) = self.fast.access.get(i).copied() else {
-                    all = false;
-                    break;
-                };
-                if fa.root != root.v || fa.stride != ga.stride {
-                    all = false;
-                    break;
-                }
-                if ga.off == root.lo {
-                    p_lo = Some(fa.p);
-                }
-                skip = Some(match skip {
-                    None => fa.ok,
-                    Some(x) if x == fa.ok => x,
-                    Some(x) => self.b.ins().band(x, fa.ok),
+                .all(|(i, ga)| {
+                    self.fast
+                        .access
+                        .get(i)
+                        .is_some_and(|fa| fa.root == root.v && fa.stride == ga.stride)
                 });
-            }
-            // A leaf's check reads its chain on the body's main line; a join would not keep
-            // that there, so leaves are always checked as leaves.
-            root.skip = match (all, skip, p_lo, &root.kind) {
-                (true, Some(s), Some(p), RootKind::Replay) => Some((s, p)),
-                _ => None,
-            };
+            root.warp_served = served && root.kind == RootKind::Replay;
         }
         // Warp-uniform parts, once, and each root's bound.
         let mut top = HashMap::new();
@@ -852,42 +831,7 @@ impl Gen<'_, '_> {
         let (ok, p) = match grp.gcache.roots.get(&ga.root) {
             Some(&x) => x,
             None => {
-                let skip = self.gfast.roots[ga.root].skip;
-                let x = match skip {
-                    None => self.root_check(grp, ga.root)?,
-                    Some((skip, p_lo)) => {
-                        // Computed only where the warp-wide plan fails; where it holds, its
-                        // pointer serves (the same element). The join keeps the results on
-                        // the body's main line.
-                        let calc = self.b.create_block();
-                        let join = self.b.create_block();
-                        self.b.append_block_param(join, types::I8);
-                        self.b.append_block_param(join, self.ptr);
-                        let yes = self.b.ins().iconst(types::I8, 1);
-                        let stride = self.gfast.roots[ga.root].stride as u32;
-                        let pw = self.group_elem(grp, p_lo, stride);
-                        self.b.ins().brif(
-                            skip,
-                            join,
-                            &[BlockArg::Value(yes), BlockArg::Value(pw)],
-                            calc,
-                            &[],
-                        );
-                        self.b.switch_to_block(calc);
-                        // Values replayed here do not dominate the rest of the body.
-                        let saved = grp.gcache.vals.clone();
-                        let saved_tid = grp.gcache.tid;
-                        let (ok, p) = self.group_root(grp, ga.root)?;
-                        grp.gcache.vals = saved;
-                        grp.gcache.tid = saved_tid;
-                        self.b
-                            .ins()
-                            .jump(join, &[BlockArg::Value(ok), BlockArg::Value(p)]);
-                        self.b.switch_to_block(join);
-                        let ps = self.b.block_params(join);
-                        (ps[0], ps[1])
-                    }
-                };
+                let x = self.root_check(grp, ga.root)?;
                 grp.gcache.roots.insert(ga.root, x);
                 x
             }
@@ -1026,28 +970,59 @@ impl Gen<'_, '_> {
                 .all(|&a| self.top_replayable(a, blk, sc, depth + 1))
     }
 
-    /// The shape test of carried chain `c` for the current group, on the body's main line,
-    /// once: all four lanes active, their pointers consecutive elements, lane `4g`'s aligned
-    /// to the element size (`i8`); and lane `4g`'s pointer.
-    fn tested_chain(&mut self, grp: &mut Grp, c: usize) -> Result<(Value, Value), String> {
-        if let Some(&x) = grp.gcache.chains.get(&c) {
-            return Ok(x);
+    /// The shape tests of carried chains `cs` for the current group, on the body's main
+    /// line, once per chain, all in one vector test: all four lanes active, each chain's four
+    /// lanes consecutive elements, lane `4g`'s aligned to the element size. Each chain's
+    /// entry in the group cache gets the joint condition (`i8`; where one chain fails, the
+    /// segment's slow version runs anyway) and its lane `4g`'s pointer (a device address).
+    ///
+    /// With a chain's lanes `x0 = [a0, a1]`, `x1 = [a2, a3]` and element size `e`:
+    /// `y0 = x0 - [0, e] = [a0, a1 - e]` and `y1 = x1 - [2e, 3e]`; the lanes are `a0 + j e`
+    /// (modulo 2^64) exactly when all four lanes of `y0`, `y1` equal `a0`, that is when
+    /// `(y0 ^ y1) | (y0 ^ swap(y0))` is zero (lane 0 says `a2 - 2e = a0` and `a1 - e = a0`,
+    /// lane 1 `a3 - 3e = a1 - e`), and `a0` is aligned when `y0 & (e - 1)` is zero as well
+    /// (its lane 1 is `a0` again where the rest holds).
+    fn tested_chains(&mut self, grp: &mut Grp, cs: &[usize]) -> Result<(), String> {
+        let mut bad: Option<Value> = None;
+        let mut a0s: Vec<(usize, Value)> = vec![];
+        for &c in cs {
+            if grp.gcache.chains.contains_key(&c) || a0s.iter().any(|&(k, _)| k == c) {
+                continue;
+            }
+            let (v, elem) = (self.gfast.chains[c].v, self.gfast.chains[c].elem);
+            // Not in the scalar section (checked while planning): read from its slot.
+            let GVal::V2(x0, x1) = self.gget(grp, &HashMap::new(), v)? else {
+                return Err(format!("internal: carried pointer {v} is not two i64x2"));
+            };
+            let a0 = self.b.ins().extractlane(x0, 0);
+            let k0 = self.vconst_i64([0, elem]);
+            let k1 = self.vconst_i64([2 * elem, 3 * elem]);
+            let y0 = self.b.ins().isub(x0, k0);
+            let y1 = self.b.ins().isub(x1, k1);
+            let y8 = self.vbitcast(y0, types::I8X16);
+            let idx: Vec<u8> = (8u8..16).chain(0..8).collect();
+            let imm = self.b.func.dfg.immediates.push(ConstantData::from(idx));
+            let sw = self.b.ins().shuffle(y8, y8, imm);
+            let sw = self.vbitcast(sw, types::I64X2);
+            let d0 = self.b.ins().bxor(y0, y1);
+            let d1 = self.b.ins().bxor(y0, sw);
+            let mut d = self.b.ins().bor(d0, d1);
+            if elem > 1 {
+                let m = self.vconst_i64([elem - 1; 2]);
+                let low = self.b.ins().band(y0, m);
+                d = self.b.ins().bor(d, low);
+            }
+            bad = Some(match bad {
+                None => d,
+                Some(x) => self.b.ins().bor(x, d),
+            });
+            a0s.push((c, a0));
         }
-        let (v, elem) = (self.gfast.chains[c].v, self.gfast.chains[c].elem);
-        // Not in the scalar section (checked while planning): read from its slot.
-        let GVal::V2(x0, x1) = self.gget(grp, &HashMap::new(), v)? else {
-            return Err(format!("internal: carried pointer {v} is not two i64x2"));
+        let Some(bad) = bad else {
+            return Ok(());
         };
-        let a0 = self.b.ins().extractlane(x0, 0);
-        let sa = self.b.ins().splat(types::I64X2, a0);
-        let c0 = self.vconst_i64([0, elem]);
-        let c1 = self.vconst_i64([2 * elem, 3 * elem]);
-        let e0 = self.b.ins().iadd(sa, c0);
-        let e1 = self.b.ins().iadd(sa, c1);
-        let q0 = self.b.ins().icmp(IntCC::Equal, e0, x0);
-        let q1 = self.b.ins().icmp(IntCC::Equal, e1, x1);
-        let q = self.b.ins().band(q0, q1);
-        let consecutive = self.b.ins().vall_true(q);
+        let any = self.b.ins().vany_true(bad);
+        let shape = self.b.ins().icmp_imm_s(IntCC::Equal, any, 0);
         let full = match grp.gcache.full {
             Some(f) => f,
             None => {
@@ -1056,14 +1031,11 @@ impl Gen<'_, '_> {
                 f
             }
         };
-        let mut ok = self.b.ins().band(consecutive, full);
-        if elem > 1 {
-            let low = self.b.ins().band_imm_s(a0, elem - 1);
-            let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
-            ok = self.b.ins().band(ok, z);
+        let ok = self.b.ins().band(shape, full);
+        for (c, a0) in a0s {
+            grp.gcache.chains.insert(c, (ok, a0));
         }
-        grp.gcache.chains.insert(c, (ok, a0));
-        Ok((ok, a0))
+        Ok(())
     }
 
     /// Check tested leaf `r` of chain `c` for the current group: the chain's shape test and
@@ -1077,7 +1049,12 @@ impl Gen<'_, '_> {
         let (Some(usum), Some(bound)) = (usum, bound) else {
             return Err("internal: a tested leaf without its uniform part".into());
         };
-        let (shape, a0) = self.tested_chain(grp, c)?;
+        self.tested_chains(grp, &[c])?;
+        let (shape, a0) = *grp
+            .gcache
+            .chains
+            .get(&c)
+            .ok_or("internal: a carried chain without its test")?;
         let (base, _, _) = self.strided_window(space)?;
         let off = self.b.ins().iadd(a0, usum);
         let inb = self.b.ins().icmp(IntCC::UnsignedLessThan, off, bound);
@@ -1128,6 +1105,16 @@ impl Gen<'_, '_> {
         grp: &mut Grp,
         insts: &[ir::Inst],
     ) -> Result<Option<Value>, String> {
+        // The chains of the tested leaves among them, in one test.
+        let mut chains = vec![];
+        for i in insts {
+            if let Some(ga) = self.gfast.access.get(i) {
+                if let RootKind::Leaf { chain, .. } = self.gfast.roots[ga.root].kind {
+                    chains.push(chain);
+                }
+            }
+        }
+        self.tested_chains(grp, &chains)?;
         let mut all: Option<Value> = None;
         for &i in insts {
             let Some((ok, _, _)) = self.group_access(grp, i)? else {
@@ -1151,7 +1138,7 @@ impl Gen<'_, '_> {
         for i in insts {
             if let Some(ga) = self.gfast.access.get(i) {
                 any = Some(any.unwrap_or(false) || ga.store);
-                all_warp &= self.gfast.roots[ga.root].skip.is_some();
+                all_warp &= self.gfast.roots[ga.root].warp_served;
             }
         }
         // Where every one has a warp-wide plan, those plans serve (they hold whenever a

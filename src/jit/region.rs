@@ -79,7 +79,6 @@ use super::codegen::Gen;
 use super::vector::{GVal, Grp};
 use crate::analysis::schedule::EXITED_OFF;
 use crate::ir::{self, Terminator};
-use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use cranelift_frontend::Variable;
 use std::collections::HashMap;
@@ -717,11 +716,7 @@ impl Gen<'_, '_> {
 
     /// Make `bits` (`i32`, the group's 4 lane bits) the group's active lanes.
     fn set_group_bits(&mut self, grp: &mut Grp, bits: Value) {
-        let sb = self.b.ins().splat(types::I32X4, bits);
-        let sel = self.vconst_i32([1, 2, 4, 8]);
-        let anded = self.b.ins().band(sb, sel);
-        let zv = self.vconst_i32([0; 4]);
-        let m32 = self.b.ins().icmp(IntCC::NotEqual, anded, zv);
+        let m32 = self.lane_mask(bits);
         grp.m32 = m32;
         grp.m64 = [self.b.ins().swiden_low(m32), self.b.ins().swiden_high(m32)];
         grp.bits = bits;

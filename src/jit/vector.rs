@@ -205,11 +205,7 @@ impl Gen<'_, '_> {
             let m64 = self.vconst_bytes(types::I64X2, vec![0xff; 16]);
             (m32, [m64, m64])
         } else {
-            let sb = self.b.ins().splat(types::I32X4, bits);
-            let sel = self.vconst_i32([1, 2, 4, 8]);
-            let anded = self.b.ins().band(sb, sel);
-            let zv = self.vconst_i32([0; 4]);
-            let m32 = self.b.ins().icmp(IntCC::NotEqual, anded, zv);
+            let m32 = self.lane_mask(bits);
             (
                 m32,
                 [self.b.ins().swiden_low(m32), self.b.ins().swiden_high(m32)],
@@ -283,6 +279,17 @@ impl Gen<'_, '_> {
         }
         (self.env_loop, self.env_loop_cache) = outer;
         Ok(acc)
+    }
+
+    /// The group's lane mask (`i32x4`, all ones in the lanes whose bit is set) from its 4
+    /// lane bits (`i32`): lane `j` of `splat(bits) & [1, 2, 4, 8]` is either 0 or `2^j`, so
+    /// comparing it with `[1, 2, 4, 8]` for equality needs no second constant (a compare
+    /// with zero did, and both stayed live in stack slots across a group loop).
+    pub(super) fn lane_mask(&mut self, bits: Value) -> Value {
+        let sb = self.b.ins().splat(types::I32X4, bits);
+        let sel = self.vconst_i32([1, 2, 4, 8]);
+        let anded = self.b.ins().band(sb, sel);
+        self.b.ins().icmp(IntCC::Equal, anded, sel)
     }
 
     /// Broadcast a scalar (predicates as `i8` 0/1) to a group value.
