@@ -137,10 +137,11 @@ fn check_tuning_directive(d: &Directive, kind: FunctionKind, before: &[Directive
         _ => return Ok(()),
     };
     if before.iter().any(|b| b.name == other) {
-        return err(format!(
-            ".maxntid and .reqntid cannot both be given (PTX ISA §11.4.3; .reqntid already \
-             bounds the block)"
-        ));
+        return err(
+            ".maxntid and .reqntid cannot both be given (PTX ISA §11.4.3; .reqntid \
+                    already bounds the block)"
+                .to_string(),
+        );
     }
     Ok(())
 }
