@@ -1360,7 +1360,7 @@ pub(crate) fn build_kernel<'a>(
             }
             let t: u64 = d.args.iter().product();
             let t = t.min(u32::MAX as u64) as u32;
-            // With both directives, the tighter limit holds.
+            // The parser allows one of the two (`.maxntid` twice: the tighter limit holds).
             max_threads = Some(max_threads.map_or(t, |m: u32| m.min(t)));
             if d.name == "reqntid" {
                 // PTX ISA §11.4.3: `.reqntid nx{, ny{, nz}}`, the exact CTA shape.

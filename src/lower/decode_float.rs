@@ -100,6 +100,13 @@ pub(super) fn float_arith(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
         return float_arith_x2(b, cx, op);
     }
     let (ty, _, _) = int_or_float(cx)?;
+    // The integer forms' halves are no float modifiers (ptxas: "Unexpected instruction types
+    // specified for 'mul.lo'").
+    if let Some(m) = ["lo", "hi", "wide"].into_iter().find(|m| cx.has(m)) {
+        return Err(cx.bad(&format!(
+            ".{m} selects part of an integer product; '{op}' on floats takes no .{m}"
+        )));
+    }
     let rnd = round_or(cx, Round::Nearest);
     let (ftz, sat) = (cx.has("ftz"), cx.has("sat"));
     if ty == Type::F64 && (ftz || sat) {
@@ -119,8 +126,10 @@ pub(super) fn float_arith(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
         }
         "fma" | "mad" => {
             cx.expect_operands(4)?;
-            if op == "fma" && cx.round().is_none() {
-                return Err(cx.bad("fma needs a rounding modifier"));
+            // `mad.f32` takes a rounding modifier from sm_20 on, `mad.f64` always (PTX ISA
+            // §9.7.3.7); ptxas requires one for every target it builds for.
+            if cx.round().is_none() {
+                return Err(cx.bad(&format!("{op} needs a rounding modifier")));
             }
             let x = b.src(cx, 1, ty)?;
             let y = b.src(cx, 2, ty)?;

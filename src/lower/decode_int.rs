@@ -9,6 +9,54 @@
 
 use super::*;
 
+/// The integer type kinds an instruction takes, from its type list in the PTX ISA
+/// (§9.7.1-2, §9.7.8): `.u`/`.s` for arithmetic, `.s` alone for `neg`/`abs`, `.b` for bit
+/// operations (with `.pred` for the boolean ones), any of them for `shr`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum IntKinds {
+    /// `.uN`, `.sN` (`add`, `mul`, `div`, `min`, `sad`, `bfind`, `bfe` ...).
+    Arith,
+    /// `.sN` (`neg`, `abs`).
+    Signed,
+    /// `.bN` (`shl`, `cnot`, `popc`, `clz`, `brev`, `bfi`).
+    Bits,
+    /// `.bN`, `.pred` (`and`, `or`, `xor`, `not`).
+    BitsPred,
+    /// `.bN`, `.uN`, `.sN` (`shr`).
+    All,
+}
+
+/// Rejects an integer type of a kind the instruction does not take, as ptxas 12.9 does
+/// ("Unexpected instruction types specified for 'add'"): `add.b32`, `and.u32`, `shl.s32`,
+/// `neg.u32` are load errors, not silently the same bits. Float and half types are left to
+/// the instruction's other checks.
+pub(super) fn check_int_kinds(cx: &Cx, kinds: IntKinds) -> Result<(), LowerError> {
+    use ast::ScalarType::*;
+    let t = cx.ty()?;
+    let ok = match t {
+        B8 | B16 | B32 | B64 | B128 => {
+            matches!(kinds, IntKinds::Bits | IntKinds::BitsPred | IntKinds::All)
+        }
+        U8 | U16 | U32 | U64 => matches!(kinds, IntKinds::Arith | IntKinds::All),
+        S8 | S16 | S32 | S64 => kinds != IntKinds::Bits && kinds != IntKinds::BitsPred,
+        Pred => kinds == IntKinds::BitsPred,
+        F16 | Bf16 | F32 | F64 | F16x2 | Bf16x2 | TexRef | SamplerRef | SurfRef => true,
+    };
+    if ok {
+        return Ok(());
+    }
+    let takes = match kinds {
+        IntKinds::Arith => "unsigned (.u) and signed (.s) integer types",
+        IntKinds::Signed => "signed integer types (.s16, .s32, .s64)",
+        IntKinds::Bits => "bit types (.b16, .b32, .b64)",
+        IntKinds::BitsPred => "bit types (.b16, .b32, .b64) and .pred",
+        IntKinds::All => "integer types",
+    };
+    let op = cx.inst.opcode.name.as_str();
+    let t = format!("{t:?}").to_lowercase();
+    Err(cx.bad(&format!("'{op}' takes {takes}, not .{t}")))
+}
+
 /// `add`/`sub` on integer types (§9.7.1.1-2): wrapping, or saturating with `.sat.s32`
 /// (and, from PTX ISA 9.2, `add.sat.u32`); `add.u16x2`/`add.s16x2` (PTX ISA 8.0, sm_90) add
 /// the two 16-bit halves of `.b32` operands each on its own, wrapping (the same bits for
@@ -35,6 +83,7 @@ pub(super) fn add_sub(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.has("sat") {
         return int_addsub(b, cx, op);
     }
+    check_int_kinds(cx, IntKinds::Arith)?;
     cx.expect_operands(3)?;
     let (ty, _, _) = int_or_float(cx)?;
     let x = b.src(cx, 1, ty)?;
@@ -53,6 +102,7 @@ pub(super) fn mul_mad(b: &mut Builder, cx: &mut Cx) -> R {
     if op == "mad" && cx.has("sat") {
         return int_mad_cc(b, cx, op);
     }
+    check_int_kinds(cx, IntKinds::Arith)?;
     let n = if op == "mul" { 3 } else { 4 };
     cx.expect_operands(n)?;
     let (ty, sign, _) = int_or_float(cx)?;
@@ -105,6 +155,7 @@ pub(super) fn div_rem_min_max(b: &mut Builder, cx: &mut Cx) -> R {
     if minmax && cx.has("relu") {
         return int_minmax_relu(b, cx, op == "max");
     }
+    check_int_kinds(cx, IntKinds::Arith)?;
     cx.expect_operands(3)?;
     let (ty, sign, _) = int_or_float(cx)?;
     let x = b.src(cx, 1, ty)?;
@@ -120,6 +171,7 @@ pub(super) fn div_rem_min_max(b: &mut Builder, cx: &mut Cx) -> R {
 
 /// `neg`, `abs` on signed integers (§9.7.1.10-11), wrapping.
 pub(super) fn neg_abs(b: &mut Builder, cx: &mut Cx) -> R {
+    check_int_kinds(cx, IntKinds::Signed)?;
     cx.expect_operands(2)?;
     let (ty, _, _) = int_or_float(cx)?;
     let x = b.src(cx, 1, ty)?;
@@ -133,6 +185,7 @@ pub(super) fn neg_abs(b: &mut Builder, cx: &mut Cx) -> R {
 
 /// `popc`, `clz` (§9.7.1.14-15): `.b32`, `.b64`; the result is 32 bits.
 pub(super) fn popc_clz(b: &mut Builder, cx: &mut Cx) -> R {
+    check_int_kinds(cx, IntKinds::Bits)?;
     cx.expect_operands(2)?;
     let (ty, _, float) = int_or_float(cx)?;
     if float || ty == Type::Pred || ty.bits() < 32 {
@@ -149,6 +202,7 @@ pub(super) fn popc_clz(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 pub(super) fn int_addsub(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
+    check_int_kinds(cx, IntKinds::Arith)?;
     cx.expect_operands(3)?;
     let (ty, sign, float) = int_or_float(cx)?;
     if float || ty == Type::Pred {
@@ -199,6 +253,7 @@ pub(super) fn int_addsub(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
 
 /// `mad.cc`, `madc`, `mad.hi.sat.s32` (PTX ISA §9.7.1.4, §9.7.2.5-6).
 pub(super) fn int_mad_cc(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
+    check_int_kinds(cx, IntKinds::Arith)?;
     cx.expect_operands(4)?;
     let (ty, sign, float) = int_or_float(cx)?;
     if float || ty == Type::Pred {
@@ -272,6 +327,7 @@ pub(super) fn mul24(b: &mut Builder, cx: &mut Cx, mad: bool) -> R {
 }
 
 pub(super) fn sad(b: &mut Builder, cx: &mut Cx) -> R {
+    check_int_kinds(cx, IntKinds::Arith)?;
     cx.expect_operands(4)?;
     let (ty, sign, float) = int_or_float(cx)?;
     if float || ty == Type::Pred {
@@ -376,7 +432,25 @@ pub(super) fn int_minmax_x2(b: &mut Builder, cx: &mut Cx, max: bool) -> R {
     })
 }
 
+/// An immediate bit position or length of `bfe`/`bfi` (PTX ISA §9.7.1.19-20: only bits 0-7
+/// of a register operand count) must be in 0..=255, as ptxas requires ("value '300' out of
+/// range, expected to be in range [0..255]"); registers are masked when the kernel runs.
+fn check_bitfield_imm(cx: &Cx, k: usize, what: &str) -> Result<(), LowerError> {
+    match cx.opnd(k)? {
+        Operand::Imm(Literal::Int { value, .. }, _) if !(0..=255).contains(value) => Err(cx.bad(
+            &format!("the bit {what} (operand {k}) must be in 0..=255, found {value}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 pub(super) fn bitfield(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
+    let kinds = match op {
+        "bfind" | "bfe" => IntKinds::Arith,
+        "brev" | "bfi" => IntKinds::Bits,
+        _ => IntKinds::All,
+    };
+    check_int_kinds(cx, kinds)?;
     let t = cx.ty()?;
     let (ty, _, float) = int_or_float(cx)?;
     if float || ty == Type::Pred || ty.bits() < 32 {
@@ -400,6 +474,8 @@ pub(super) fn bitfield(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
             let x = b.src(cx, 1, ty)?;
             b.check_u32_operand(cx, 2)?;
             b.check_u32_operand(cx, 3)?;
+            check_bitfield_imm(cx, 2, "position")?;
+            check_bitfield_imm(cx, 3, "length")?;
             let p = b.src(cx, 2, Type::I32)?;
             let l = b.src(cx, 3, Type::I32)?;
             b.unary_to_dst(cx, Op::Bfe { sign }, vec![x, p, l], ty)
@@ -410,6 +486,8 @@ pub(super) fn bitfield(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
             let y = b.src(cx, 2, ty)?;
             b.check_u32_operand(cx, 3)?;
             b.check_u32_operand(cx, 4)?;
+            check_bitfield_imm(cx, 3, "position")?;
+            check_bitfield_imm(cx, 4, "length")?;
             let p = b.src(cx, 3, Type::I32)?;
             let l = b.src(cx, 4, Type::I32)?;
             // poslen = (pos & 0xff) | (len & 0xff) << 8.

@@ -6,6 +6,7 @@ use super::*;
 /// `and`, `or`, `xor`, `not` (§9.7.8.1-4) on `.pred` and `.b16`-`.b64`.
 pub(super) fn bitwise(b: &mut Builder, cx: &mut Cx) -> R {
     let op = cx.inst.opcode.name.as_str();
+    int::check_int_kinds(cx, int::IntKinds::BitsPred)?;
     let (ty, _, float) = int_or_float(cx)?;
     if float {
         return Err(cx.bad("bitwise operations need .b/.pred types"));
@@ -28,6 +29,12 @@ pub(super) fn bitwise(b: &mut Builder, cx: &mut Cx) -> R {
 
 /// `shl`, `shr` (§9.7.8.8-9): the count is an unsigned 32-bit value.
 pub(super) fn shift(b: &mut Builder, cx: &mut Cx) -> R {
+    let kinds = if cx.inst.opcode.name == "shl" {
+        int::IntKinds::Bits
+    } else {
+        int::IntKinds::All
+    };
+    int::check_int_kinds(cx, kinds)?;
     cx.expect_operands(3)?;
     let (ty, sign, float) = int_or_float(cx)?;
     if float || ty == Type::Pred {
@@ -45,6 +52,7 @@ pub(super) fn shift(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 pub(super) fn cnot(b: &mut Builder, cx: &mut Cx) -> R {
+    int::check_int_kinds(cx, int::IntKinds::Bits)?;
     cx.expect_operands(2)?;
     let (ty, _, float) = int_or_float(cx)?;
     if float || ty == Type::Pred {

@@ -281,7 +281,25 @@ impl Lexer<'_> {
                 let all = self.text.get(start..self.pos).unwrap_or("");
                 Tok::Error(format!("invalid floating-point literal '{all}'"))
             } else {
+                // A decimal literal is a double (PTX ISA §4.5.2). ptxas rejects one outside
+                // the normal doubles ("Constant overflow", as C's strtod reports a range
+                // error): past the largest finite double, and a nonzero one below the
+                // smallest normal double (subnormal or rounded to zero); so does ptxjit,
+                // rather than give an infinity or a zero.
+                let nonzero = || {
+                    text.split(['e', 'E'])
+                        .next()
+                        .is_some_and(|m| m.bytes().any(|b| (b'1'..=b'9').contains(&b)))
+                };
                 match text.parse::<f64>() {
+                    Ok(v) if v.is_infinite() => Tok::Error(format!(
+                        "floating-point literal '{text}' overflows a double (the largest is \
+                         about 1.8e308; write 0d7FF0000000000000 for an infinity)"
+                    )),
+                    Ok(v) if v.abs() < f64::MIN_POSITIVE && nonzero() => Tok::Error(format!(
+                        "floating-point literal '{text}' is below the smallest normal double \
+                         (about 2.2e-308; write a subnormal's bits as 0dXXXXXXXXXXXXXXXX)"
+                    )),
                     Ok(v) => Tok::Float(v),
                     Err(_) => Tok::Error(format!("invalid floating-point literal '{text}'")),
                 }

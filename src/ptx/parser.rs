@@ -99,6 +99,53 @@ const PERF_DIRECTIVES: &[&str] = &[
     "blocksareclusters",
 ];
 
+/// Checks one performance-tuning directive of a function (PTX ISA §11.4) against the ones
+/// before it, as ptxas does: `.maxntid` and `.reqntid` take one to three thread counts,
+/// `.minnctapersm`, `.maxnctapersm` and `.maxnreg` one count, each at least 1 ("Positive
+/// non-zero value expected"); `.maxntid` and `.reqntid` exclude each other (§11.4.3);
+/// `.noreturn` is for `.func` only and takes nothing.
+/// The cluster directives are checked where the kernel is lowered.
+fn check_tuning_directive(d: &Directive, kind: FunctionKind, before: &[Directive]) -> Result<()> {
+    let err = |msg: String| Err(ParseError::new(msg, d.span));
+    let name = d.name.as_str();
+    let counts = match name {
+        "maxntid" | "reqntid" => Some(1..=3),
+        "minnctapersm" | "maxnctapersm" | "maxnreg" => Some(1..=1),
+        "noreturn" => Some(0..=0),
+        _ => None,
+    };
+    let Some(counts) = counts else {
+        return Ok(());
+    };
+    if !counts.contains(&d.args.len()) {
+        let want = match (counts.start(), counts.end()) {
+            (0, _) => "no arguments".to_string(),
+            (1, 1) => "one integer".to_string(),
+            (lo, hi) => format!("{lo} to {hi} integers"),
+        };
+        return err(format!(".{name} takes {want}, found {}", d.args.len()));
+    }
+    if d.args.contains(&0) {
+        return err(format!(".{name} needs positive (non-zero) values"));
+    }
+    if name == "noreturn" && kind == FunctionKind::Entry {
+        return err(".noreturn applies to '.func' functions, not to a kernel ('.entry')".into());
+    }
+    let other = match name {
+        "maxntid" => "reqntid",
+        "reqntid" => "maxntid",
+        _ => return Ok(()),
+    };
+    if before.iter().any(|b| b.name == other) {
+        return err(
+            ".maxntid and .reqntid cannot both be given (PTX ISA §11.4.3; .reqntid \
+                    already bounds the block)"
+                .to_string(),
+        );
+    }
+    Ok(())
+}
+
 #[path = "constexpr.rs"]
 mod constexpr;
 
@@ -216,6 +263,27 @@ impl<'a> Parser<'a> {
                 })
             }
             _ => Err(self.unexpected(what)),
+        }
+    }
+
+    /// The byte count after `.align` or `.ptr.align` (named by `after`): a power of two
+    /// (as ptxas requires: "Alignment must be a power of two"), so 0 and 3 are errors.
+    fn expect_align<T: TryFrom<u64>>(&mut self, after: &str) -> Result<T> {
+        let span = self.peek().span;
+        let value = match self.peek().tok {
+            Tok::Int { value, .. } => Some(value),
+            _ => None,
+        };
+        let align = self.expect_uint(&format!("an alignment after {after}"))?;
+        match value {
+            Some(v) if !v.is_power_of_two() => Err(ParseError::new(
+                format!(
+                    "alignment {} after {after} is not a power of two",
+                    self.slice(span)
+                ),
+                span,
+            )),
+            _ => Ok(align),
         }
     }
 
@@ -529,7 +597,9 @@ impl<'a> Parser<'a> {
                     self.peek().span,
                 ));
             }
-            directives.push(self.perf_directive()?);
+            let d = self.perf_directive()?;
+            check_tuning_directive(&d, kind, &directives)?;
+            directives.push(d);
         }
         let body = if let Some(end) = self.eat_punct(b';') {
             return Ok(Function {
@@ -615,7 +685,7 @@ impl<'a> Parser<'a> {
         while let Some(d) = self.peek_dot() {
             let t = self.bump();
             match d {
-                "align" => align = Some(self.expect_uint("an alignment after '.align'")?),
+                "align" => align = Some(self.expect_align("'.align'")?),
                 "ptr" => {
                     let mut attr = PtrAttr {
                         space: None,
@@ -627,7 +697,7 @@ impl<'a> Parser<'a> {
                     }
                     if self.peek_dot() == Some("align") {
                         self.bump();
-                        attr.align = Some(self.expect_uint("an alignment after '.ptr.align'")?);
+                        attr.align = Some(self.expect_align("'.ptr.align'")?);
                     }
                     ptr = Some(attr);
                 }
@@ -749,7 +819,7 @@ impl<'a> Parser<'a> {
         while let Some(d) = self.peek_dot() {
             let t = self.bump();
             if d == "align" {
-                align = Some(self.expect_uint("an alignment after '.align'")?);
+                align = Some(self.expect_align("'.align'")?);
             } else if d == "attribute" && space == StateSpace::Global {
                 self.variable_attributes()?;
             } else if let Some(n) = vector_width(d) {

@@ -375,10 +375,8 @@ pub fn write_literal(w: &mut impl Write, l: Literal) -> fmt::Result {
             Ok(())
         }
         Literal::Float(v) if v.is_finite() => write!(w, "{v:?}"),
-        Literal::Float(v) if v.is_infinite() => {
-            w.write_str(if v < 0.0 { "-1e999" } else { "1e999" })
-        }
-        // Not produced by the parser (no decimal literal is NaN); printed as its bits.
+        // Not produced by the parser (no decimal literal is NaN, and one past the doubles is
+        // an error, as in ptxas); printed as its bits.
         Literal::Float(v) => write!(w, "0d{:016X}", v.to_bits()),
         Literal::F32Bits(b) => write!(w, "0f{b:08X}"),
         Literal::F64Bits(b) => write!(w, "0d{b:016X}"),
@@ -647,7 +645,7 @@ mod tests {
              L: .branchtargets L, M;\n\
              M: @!%p add.s32 %r1, %r2, -5;\n\
              mov.f32 %r1, 0f7FC00001; mov.f64 %r1, 0dFFF0000000000000; mov.f32 %r1, -1.0E-7;\n\
-             mov.f32 %r1, 1e400;\n\
+             mov.f64 %r1, 1.7976931348623157e308; mov.f64 %r1, 2.2250738585072014e-308;\n\
              ld.global.v4.u32 {%r1, %r2, _, %r3}, [%r4+-16]; ld.global.u32 %r1, [%r4-9223372036854775808];\n\
              ld.const.u32 %r1, [c+4]; ld.u32 %r1, [-8]; mov.u64 %r1, g-4;\n\
              setp.lt.and.s32 %p|%q, %r1, 7U, !%p; mov.u32 %r1, %tid.x;\n\

@@ -1,0 +1,434 @@
+//! Module-level forms NVIDIA's ptxas 12.9 rejects (`ptxas -arch=sm_80`, its message in each
+//! row's comment): ptxjit rejects them too, with the kind, the words and the line:column of
+//! the error, and still loads the nearest forms ptxas accepts. Each case is one small kernel
+//! with one line changed.
+
+use ptxjit::host::front_end;
+
+/// A kernel with a `.global` variable, a parameter, a `.local` array and a `bfe`; `{SIG}`
+/// follows the parameter list (performance directives), `{VAR}` is the module variable's
+/// declaration, `{PARAM}` the second parameter, `{LOCAL}` the local declaration and `{INST}`
+/// an instruction (line 12).
+const KERNEL: &str = ".version 8.0
+.target sm_80
+.address_size 64
+{VAR}
+.visible .entry k(.param .u64 p, {PARAM}) {SIG}
+{
+\t.reg .b32 %r<4>;
+\t.reg .b64 %rd1; .reg .f64 %fd1;
+\t{LOCAL}
+\tld.param.u64 %rd1, [p];
+\tmov.u32 %r1, %tid.x;
+\t{INST}
+\tret;
+}
+";
+
+/// The kernel with the defaults replaced by each `(placeholder, text)` of `with`.
+fn kernel(with: &[(&str, &str)]) -> String {
+    let defaults = [
+        ("{VAR}", ".global .align 4 .b8 g[16];"),
+        ("{PARAM}", ".param .align 8 .b8 s[16]"),
+        ("{SIG}", ".maxntid 64"),
+        ("{LOCAL}", ".local .align 8 .b8 l[32];"),
+        ("{INST}", "bfe.u32 %r2, %r1, 4, 8;"),
+    ];
+    let mut text = KERNEL.to_string();
+    for (key, default) in defaults {
+        let value = with
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map_or(default, |(_, v)| *v);
+        text = text.replace(key, value);
+    }
+    text
+}
+
+/// Asserts that the kernel with `with` fails to load with an error of `kind` whose message
+/// holds `at` (`k.ptx:LINE:COL`) and `words`.
+fn rejected(with: &[(&str, &str)], kind: &str, at: &str, words: &str) {
+    let ptx = kernel(with);
+    match front_end(&ptx, "k.ptx") {
+        Ok(_) => panic!("loaded, but ptxas rejects it:\n{ptx}"),
+        Err(e) => {
+            let msg = e.to_string();
+            assert_eq!(e.kind(), kind, "{msg}");
+            assert!(msg.contains(at), "{msg} (wanted {at})");
+            assert!(msg.contains(words), "{msg} (wanted {words:?})");
+        }
+    }
+}
+
+fn accepted(with: &[(&str, &str)]) {
+    let ptx = kernel(with);
+    if let Err(e) = front_end(&ptx, "k.ptx") {
+        panic!("{e}\n{ptx}");
+    }
+}
+
+#[test]
+fn the_base_kernel_loads() {
+    accepted(&[]);
+}
+
+/// ptxas: "Alignment must be a power of two" for every `.align` and `.ptr.align`.
+#[test]
+fn alignments_must_be_powers_of_two() {
+    let not_pow2 = "is not a power of two";
+    rejected(
+        &[("{VAR}", ".global .align 3 .b8 g[16];")],
+        "parse",
+        "k.ptx:4:16",
+        "alignment 3 after '.align' is not a power of two",
+    );
+    rejected(
+        &[("{VAR}", ".const .align 0 .b8 g[16];")],
+        "parse",
+        "k.ptx:4:15",
+        not_pow2,
+    );
+    rejected(
+        &[("{VAR}", ".shared .align 12 .b8 g[16];")],
+        "parse",
+        "k.ptx:4:16",
+        not_pow2,
+    );
+    rejected(
+        &[("{PARAM}", ".param .align 5 .b8 s[16]")],
+        "parse",
+        "k.ptx:5:48",
+        not_pow2,
+    );
+    rejected(
+        &[("{PARAM}", ".param .u64 .ptr .global .align 6 q")],
+        "parse",
+        "k.ptx:5:66",
+        "alignment 6 after '.ptr.align'",
+    );
+    rejected(
+        &[("{LOCAL}", ".local .align 24 .b8 l[32];")],
+        "parse",
+        "k.ptx:9:16",
+        not_pow2,
+    );
+    // Inside a call sequence's braces, as a caller's argument would be declared.
+    rejected(
+        &[("{INST}", "{ .param .align 3 .b8 q[4]; }")],
+        "parse",
+        "k.ptx:12:18",
+        not_pow2,
+    );
+    accepted(&[("{VAR}", ".global .align 1 .b8 g[16];")]);
+    accepted(&[("{VAR}", ".global .align 256 .b8 g[16];")]);
+    accepted(&[("{PARAM}", ".param .u64 .ptr .global .align 16 q")]);
+}
+
+/// ptxas: "Positive non-zero value expected for maxntid" (and `reqntid`, `minnctapersm`,
+/// `maxnreg`); "Parsing error" for a directive without its numbers or `.noreturn` on an
+/// `.entry`; "Conflicting directives: .maxntid and .reqntid cannot both be specified".
+#[test]
+fn tuning_directives_are_checked_as_ptxas_checks_them() {
+    let at = "k.ptx:5:";
+    for sig in [
+        ".maxntid 0",
+        ".maxntid 64, 0",
+        ".reqntid 0",
+        ".reqntid 32, 1, 0",
+        ".minnctapersm 0",
+        ".maxnreg 0",
+    ] {
+        rejected(
+            &[("{SIG}", sig)],
+            "parse",
+            at,
+            "needs positive (non-zero) values",
+        );
+    }
+    rejected(
+        &[("{SIG}", ".maxnreg")],
+        "parse",
+        at,
+        ".maxnreg takes one integer, found 0",
+    );
+    rejected(
+        &[("{SIG}", ".maxntid")],
+        "parse",
+        at,
+        ".maxntid takes 1 to 3 integers, found 0",
+    );
+    rejected(
+        &[("{SIG}", ".maxntid 1, 1, 1, 1")],
+        "parse",
+        at,
+        ".maxntid takes 1 to 3 integers, found 4",
+    );
+    rejected(
+        &[("{SIG}", ".minnctapersm 1, 2")],
+        "parse",
+        at,
+        "takes one integer, found 2",
+    );
+    rejected(
+        &[("{SIG}", ".noreturn")],
+        "parse",
+        at,
+        ".noreturn applies to '.func' functions",
+    );
+    rejected(
+        &[("{SIG}", ".maxntid 64 .reqntid 64")],
+        "parse",
+        "k.ptx:5:73",
+        ".maxntid and .reqntid cannot both be given",
+    );
+    rejected(
+        &[("{SIG}", ".reqntid 64 .maxntid 128")],
+        "parse",
+        "k.ptx:5:73",
+        ".maxntid and .reqntid cannot both be given",
+    );
+    // Accepted by ptxas: more registers than a thread can have (a warning), the same directive
+    // twice, a thread count above 1024 (a launch then fails), and every directive at once.
+    accepted(&[("{SIG}", ".maxnreg 300")]);
+    accepted(&[("{SIG}", ".maxnreg 32 .maxnreg 64")]);
+    accepted(&[("{SIG}", ".maxntid 2048")]);
+    accepted(&[("{SIG}", ".maxntid 256, 1, 1 .minnctapersm 2 .maxnreg 64")]);
+    accepted(&[("{SIG}", ".reqntid 32, 2")]);
+}
+
+/// ptxas: "Constant overflow" for a decimal literal outside the normal doubles (too large,
+/// or nonzero and too small); one that only overflows the instruction's type (`1e39` for an
+/// `.f32`) is accepted and rounds to an infinity.
+#[test]
+fn decimal_literals_past_the_double_range_are_errors() {
+    let words = "overflows a double";
+    rejected(
+        &[("{INST}", "mov.f64 %fd1, 1e309;")],
+        "parse",
+        "k.ptx:12:16",
+        "floating-point literal '1e309' overflows a double",
+    );
+    rejected(
+        &[("{INST}", "mov.f64 %fd1, 1.0e999999;")],
+        "parse",
+        "k.ptx:12:16",
+        words,
+    );
+    rejected(
+        &[("{INST}", "mov.f64 %fd1, -2e308;")],
+        "parse",
+        "k.ptx:12:17",
+        words,
+    );
+    // Below the smallest normal double (2.2250738585072014e-308): subnormal, or zero.
+    let tiny = "is below the smallest normal double";
+    rejected(
+        &[("{INST}", "mov.f64 %fd1, 1e-400;")],
+        "parse",
+        "k.ptx:12:16",
+        "floating-point literal '1e-400' is below",
+    );
+    rejected(
+        &[("{INST}", "mov.f64 %fd1, 1e-310;")],
+        "parse",
+        "k.ptx:12:16",
+        tiny,
+    );
+    rejected(
+        &[("{INST}", "mov.f64 %fd1, 2.2250738585072011e-308;")],
+        "parse",
+        "k.ptx:12:16",
+        tiny,
+    );
+    accepted(&[("{INST}", "mov.f64 %fd1, 1.7e308;")]);
+    accepted(&[("{INST}", "mov.f64 %fd1, 2.2250738585072014e-308;")]);
+    accepted(&[("{INST}", "mov.f64 %fd1, 0.0e-999;")]);
+    accepted(&[("{INST}", "mov.f64 %fd1, 0e5;")]);
+    accepted(&[("{INST}", "mov.b32 %r2, 0f7F800000;")]);
+    accepted(&[("{INST}", "mul.f32 %r2, %r1, 1e39;")]);
+}
+
+/// ptxas: "Argument 2 of instruction 'bfe': value '300' out of range, expected to be in range
+/// [0..255]" (and argument 3, and `bfi`'s arguments 3 and 4).
+#[test]
+fn bitfield_immediates_must_be_bytes() {
+    let at = "k.ptx:12:2";
+    rejected(
+        &[("{INST}", "bfe.u32 %r2, %r1, 300, 8;")],
+        "invalid",
+        at,
+        "the bit position (operand 2) must be in 0..=255, found 300",
+    );
+    rejected(
+        &[("{INST}", "bfe.s32 %r2, %r1, 4, 256;")],
+        "invalid",
+        at,
+        "the bit length (operand 3) must be in 0..=255, found 256",
+    );
+    rejected(
+        &[("{INST}", "bfe.u32 %r2, %r1, -1, 4;")],
+        "invalid",
+        at,
+        "found -1",
+    );
+    rejected(
+        &[("{INST}", "bfi.b32 %r2, %r1, %r3, 300, 4;")],
+        "invalid",
+        at,
+        "the bit position (operand 3)",
+    );
+    rejected(
+        &[("{INST}", "bfi.b32 %r2, %r1, %r3, 4, 1000;")],
+        "invalid",
+        at,
+        "the bit length (operand 4)",
+    );
+    accepted(&[("{INST}", "bfe.u32 %r2, %r1, 255, 255;")]);
+    accepted(&[("{INST}", "bfi.b32 %r2, %r1, %r3, 0, 255;")]);
+    // A register is masked to its low 8 bits when the kernel runs (ptx-tests/isa/bitfield.isa).
+    accepted(&[("{INST}", "bfe.u32 %r2, %r1, %r3, %r3;")]);
+}
+
+/// ptxas 12.9's verdict (`ptxas -arch=sm_80`) for each integer instruction (rows) with each
+/// type modifier (columns, `TYPE_COLUMNS`), its operands registers of the type (`%r` for
+/// 32 bits; the count of `shl`/`shr` a `.b32`; the result of `popc`, `clz`, `bfind` a `.b32`).
+/// Produced by assembling one instruction per cell; "ok" loads, "-" is "Unexpected
+/// instruction types specified for 'add'" (or, for `neg`/`abs`, "applies only to signed
+/// numeric types").
+const TYPE_VERDICTS: [&str; 26] = [
+    "add        -   -   -  ok  ok  ok  ok  ok  ok   -",
+    "sub        -   -   -  ok  ok  ok  ok  ok  ok   -",
+    "mul.lo     -   -   -  ok  ok  ok  ok  ok  ok   -",
+    "mul.hi     -   -   -  ok  ok  ok  ok  ok  ok   -",
+    "mad.lo     -   -   -  ok  ok  ok  ok  ok  ok   -",
+    "div        -   -   -  ok  ok  ok  ok  ok  ok   -",
+    "rem        -   -   -  ok  ok  ok  ok  ok  ok   -",
+    "abs        -   -   -   -   -   -  ok  ok  ok   -",
+    "neg        -   -   -   -   -   -  ok  ok  ok   -",
+    "min        -   -   -  ok  ok  ok  ok  ok  ok   -",
+    "max        -   -   -  ok  ok  ok  ok  ok  ok   -",
+    "popc       -  ok  ok   -   -   -   -   -   -   -",
+    "clz        -  ok  ok   -   -   -   -   -   -   -",
+    "bfind      -   -   -   -  ok  ok   -  ok  ok   -",
+    "brev       -  ok  ok   -   -   -   -   -   -   -",
+    "and       ok  ok  ok   -   -   -   -   -   -  ok",
+    "or        ok  ok  ok   -   -   -   -   -   -  ok",
+    "xor       ok  ok  ok   -   -   -   -   -   -  ok",
+    "not       ok  ok  ok   -   -   -   -   -   -  ok",
+    "cnot      ok  ok  ok   -   -   -   -   -   -   -",
+    "shl       ok  ok  ok   -   -   -   -   -   -   -",
+    "shr       ok  ok  ok  ok  ok  ok  ok  ok  ok   -",
+    "sad        -   -   -  ok  ok  ok  ok  ok  ok   -",
+    "mul24.lo   -   -   -   -  ok   -   -  ok   -   -",
+    "mad24.lo   -   -   -   -  ok   -   -  ok   -   -",
+    "add.sat    -   -   -   -   -   -   -  ok   -   -",
+];
+
+/// The type modifiers of `TYPE_VERDICTS`'s columns.
+const TYPE_COLUMNS: &str = "b16 b32 b64 u16 u32 u64 s16 s32 s64 pred";
+
+/// One instruction of `TYPE_VERDICTS`: `op.ty` on registers of the type.
+fn typed_instruction(op: &str, ty: &str) -> String {
+    let r = match ty {
+        "b16" | "u16" | "s16" => "%h",
+        "b32" | "u32" | "s32" => "%r",
+        "b64" | "u64" | "s64" => "%d",
+        _ => "%p",
+    };
+    let sources = match op {
+        "abs" | "neg" | "not" | "cnot" | "brev" => 1,
+        "mad.lo" | "sad" | "mad24.lo" => 3,
+        _ => 2,
+    };
+    match op {
+        "popc" | "clz" | "bfind" => format!("{op}.{ty} %r1, {r}2"),
+        "shl" | "shr" => format!("{op}.{ty} {r}1, {r}2, %r3"),
+        _ => {
+            let regs: Vec<String> = (1..=sources + 1).map(|i| format!("{r}{i}")).collect();
+            format!("{op}.{ty} {}", regs.join(", "))
+        }
+    }
+}
+
+/// Integer instructions take the type kinds their ISA type lists name, as ptxas checks them:
+/// every cell of `TYPE_VERDICTS` loads or fails as ptxas's does, a failure an `invalid`
+/// error at the instruction's line naming the instruction and the type.
+#[test]
+fn integer_instructions_take_the_type_kinds_ptxas_takes() {
+    let columns: Vec<&str> = TYPE_COLUMNS.split_whitespace().collect();
+    let mut wrong = Vec::new();
+    for row in TYPE_VERDICTS {
+        let mut cells = row.split_whitespace();
+        let op = cells.next().unwrap();
+        let verdicts: Vec<&str> = cells.collect();
+        assert_eq!(verdicts.len(), columns.len(), "{row}");
+        for (ty, verdict) in columns.iter().zip(verdicts) {
+            let inst = typed_instruction(op, ty);
+            let ptx = format!(
+                ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{{\n\
+                 .reg .b16 %h<5>; .reg .b32 %r<5>; .reg .b64 %d<5>; .reg .pred %p<5>;\n\
+                 {inst};\nret;\n}}\n"
+            );
+            let got = front_end(&ptx, "k.ptx");
+            match (verdict, got) {
+                ("ok", Ok(_)) => {}
+                ("-", Err(e))
+                    if e.kind() == "invalid"
+                        && e.to_string().contains("k.ptx:7:1")
+                        && e.to_string().contains(&format!(".{ty}")) => {}
+                ("ok", Err(e)) => wrong.push(format!("{inst}: ptxas accepts it; ptxjit: {e}")),
+                (_, Err(e)) => wrong.push(format!("{inst}: unexpected error {e}")),
+                (_, Ok(_)) => wrong.push(format!("{inst}: ptxas rejects it; ptxjit loads it")),
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// ptxas: "Rounding modifier required for instruction 'mad'" (`.f32` and `.f64`), and
+/// "Unexpected instruction types specified for 'mul.lo'" for an integer product's half on a
+/// float form.
+#[test]
+fn float_mad_needs_a_rounding_and_float_products_have_no_halves() {
+    let at = "k.ptx:12:2";
+    let f = ".reg .f32 %f<4>;";
+    for inst in [
+        "mad.f32 %f1, %f2, %f3, %f1;",
+        "mad.ftz.sat.f32 %f1, %f2, %f3, %f1;",
+    ] {
+        rejected(
+            &[("{LOCAL}", f), ("{INST}", inst)],
+            "invalid",
+            at,
+            "mad needs a rounding modifier",
+        );
+    }
+    rejected(
+        &[("{INST}", "mad.f64 %fd1, %fd1, %fd1, %fd1;")],
+        "invalid",
+        at,
+        "mad needs a rounding modifier",
+    );
+    rejected(
+        &[("{LOCAL}", f), ("{INST}", "mul.lo.f32 %f1, %f2, %f3;")],
+        "invalid",
+        at,
+        "'mul' on floats takes no .lo",
+    );
+    rejected(
+        &[
+            ("{LOCAL}", f),
+            ("{INST}", "mad.rn.hi.f32 %f1, %f2, %f3, %f1;"),
+        ],
+        "invalid",
+        at,
+        "takes no .hi",
+    );
+    accepted(&[("{LOCAL}", f), ("{INST}", "mad.rn.f32 %f1, %f2, %f3, %f1;")]);
+    accepted(&[
+        ("{LOCAL}", f),
+        ("{INST}", "mad.rz.ftz.sat.f32 %f1, %f2, %f3, %f1;"),
+    ]);
+    accepted(&[("{INST}", "mad.rm.f64 %fd1, %fd1, %fd1, %fd1;")]);
+    accepted(&[("{LOCAL}", f), ("{INST}", "mul.f32 %f1, %f2, %f3;")]);
+}
