@@ -1956,13 +1956,7 @@ impl Gen<'_> {
         let exchange = self.shared && self.rng.chance(80);
         let mut load = Vec::new();
         if exchange {
-            let (ty, size, class) = *self.rng.pick(&[
-                ("u32", 4u32, Class::B32),
-                ("f32", 4, Class::F32),
-                ("u64", 8, Class::B64),
-            ]);
-            let off = self.rng.below((SHARED_SLOT / size) as u64) as u32 * size;
-            let src = self.src_reg(class);
+            let (ty, class, off, src) = self.slot_word();
             lines.push(format!("st.shared.{ty} [%so+{off}], {src};"));
             let who = self.src_reg(Class::B32);
             let dst = self.data_reg(class);
