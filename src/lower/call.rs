@@ -19,8 +19,9 @@ use crate::ir::{Op, Sign, Space, Type};
 use crate::ptx::ast::{self, Operand, StateSpace};
 use std::collections::HashMap;
 
-/// Inlining stops past this nesting depth (a deep chain is almost surely a mistake).
-const MAX_DEPTH: usize = 32;
+/// Inlining nests direct calls at most this deep; a function whose chain of calls below is
+/// longer runs on the call stack instead (`recurse::call_graph`).
+pub(super) const MAX_DEPTH: usize = 32;
 
 /// The space of an `ld.param`/`st.param` whose address names a call parameter: `Local`
 /// (call parameters live in local memory); any other access keeps `space`.

@@ -67,7 +67,8 @@ const BAD_STATE: u64 = u32::MAX as u64;
 #[derive(Debug, Default)]
 pub(crate) struct CallGraph {
     /// Functions lowered as shared bodies in regions: recursive ones (in a cycle of direct
-    /// calls, or of calls through pointers) and those whose address is taken.
+    /// calls, or of calls through pointers), those whose address is taken, and those whose
+    /// chain of direct calls below is too long to inline (`call::MAX_DEPTH`).
     pub shared: HashSet<String>,
     /// Functions whose address is taken (`mov.u64 %rd, f`, `.calltargets`, an argument).
     pub address_taken: HashSet<String>,
@@ -198,6 +199,51 @@ pub(crate) fn call_graph(m: &ast::Module, funcs: &HashMap<String, &ast::Function
         }
         if recursive || g.address_taken.contains(name) {
             g.shared.insert(name.clone());
+        }
+    }
+    // Inlining nests the functions of a chain of direct calls (`lower::call`, at most
+    // `call::MAX_DEPTH` deep; a shared function's body starts one deep). Where the chain
+    // below a function is longer than that, the function runs on the call stack instead, and
+    // the chains through it restart at its body: a chain of 400 non-recursive calls runs.
+    let mut height: HashMap<String, usize> = HashMap::new();
+    let mut roots: Vec<&String> = funcs.keys().collect();
+    roots.sort();
+    for root in roots {
+        // Post-order over the direct calls (iterative: a chain may be long).
+        let mut stack: Vec<(String, bool)> = vec![(root.clone(), false)];
+        while let Some((n, callees_done)) = stack.pop() {
+            if height.contains_key(&n) {
+                continue;
+            }
+            if g.shared.contains(&n) {
+                height.insert(n, 0);
+                continue;
+            }
+            let direct: Vec<&String> = edges
+                .get(&n)
+                .map(|e| e.iter().collect())
+                .unwrap_or_default();
+            if !callees_done {
+                stack.push((n.clone(), true));
+                stack.extend(
+                    direct
+                        .into_iter()
+                        .filter(|c| !height.contains_key(*c))
+                        .map(|c| (c.clone(), false)),
+                );
+                continue;
+            }
+            let h = 1 + direct
+                .iter()
+                .map(|c| height.get(*c).copied().unwrap_or(0))
+                .max()
+                .unwrap_or(0);
+            if h >= super::call::MAX_DEPTH {
+                g.shared.insert(n.clone());
+                height.insert(n, 0);
+            } else {
+                height.insert(n, h);
+            }
         }
     }
     let names: Vec<String> = funcs.keys().cloned().collect();
