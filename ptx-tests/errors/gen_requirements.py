@@ -59,6 +59,8 @@ CASES = [
     ("multimem_cp_async_bulk", "multimem.cp.async.bulk.global.shared::cta.bulk_group [%rd1], [sm], 16", ("9.1", "sm_90"), "9.0", "sm_80", "9.1", "sm_90 or higher"),
     ("multimem_cp_mask", "multimem.cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [sm], 16, %h1", ("9.1", "sm_100"), "9.0", "sm_90", "9.1", "sm_100 or higher"),
     ("tensormap_swizzle_96b", "tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd1], 4", ("8.8", "sm_103a"), "8.7", "sm_100a", "8.8", "sm_103a"),
+    ("min_relu", "min.relu.s32 %r1, %r2, %r3", ("8.0", "sm_90"), "7.8", "sm_80", "8.0", "sm_90 or higher"),
+    ("max_relu", "max.relu.s32 %r1, %r2, %r3", ("8.0", "sm_90"), "7.8", "sm_80", "8.0", "sm_90 or higher"),
 ]
 
 # Special registers (PTX ISA §10) read under too old a header: name | instruction | good header |
@@ -102,6 +104,8 @@ FORMS = {
     "multimem_cp_async_bulk": ("multimem.cp{.reduce}.async.bulk", None),
     "multimem_cp_mask": ("multimem.cp{.reduce}.async.bulk", "multimem.cp.async.bulk .cp_mask"),
     "tensormap_swizzle_96b": ("tensormap.replace.swizzle_mode with the value 4",) * 2,
+    "min_relu": ("min.relu",) * 2,
+    "max_relu": ("max.relu",) * 2,
 }
 
 # The target of a case's low-version module where the fallback below would pick one the

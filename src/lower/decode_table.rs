@@ -379,18 +379,28 @@ pub(super) static ROWS: &[Row] = &[
     row("rem", Int, "9.7.1.9", Pure(int::div_rem_min_max)),
     row("abs", Int, "9.7.1.10", Pure(int::neg_abs)),
     row("neg", Int, "9.7.1.11", Pure(int::neg_abs)),
-    row("min", Int, "9.7.1.12", Pure(int::div_rem_min_max)).forms(&[form(
-        "min.{u16x2,s16x2}",
-        Mods(&[&["u16x2", "s16x2"]]),
-        (8, 0),
-        Sm(90),
-    )]),
-    row("max", Int, "9.7.1.13", Pure(int::div_rem_min_max)).forms(&[form(
-        "max.{u16x2,s16x2}",
-        Mods(&[&["u16x2", "s16x2"]]),
-        (8, 0),
-        Sm(90),
-    )]),
+    // ptxas 13.5 names `.relu` first when a form has both (`min.relu.s16x2` on sm_80:
+    // "Feature 'min.relu' requires .target sm_90 or higher").
+    row("min", Int, "9.7.1.12", Pure(int::div_rem_min_max)).forms(&[
+        form("min.relu", Mods(&[&["relu"]]), (8, 0), Sm(90)),
+        form(
+            "min.{u16x2,s16x2}",
+            Mods(&[&["u16x2", "s16x2"]]),
+            (8, 0),
+            Sm(90),
+        ),
+    ]),
+    // ptxas 13.5 names `.relu` first when a form has both (`max.relu.s16x2` on sm_80:
+    // "Feature 'max.relu' requires .target sm_90 or higher").
+    row("max", Int, "9.7.1.13", Pure(int::div_rem_min_max)).forms(&[
+        form("max.relu", Mods(&[&["relu"]]), (8, 0), Sm(90)),
+        form(
+            "max.{u16x2,s16x2}",
+            Mods(&[&["u16x2", "s16x2"]]),
+            (8, 0),
+            Sm(90),
+        ),
+    ]),
     row("popc", Any, "9.7.1.14", Pure(int::popc_clz)),
     row("clz", Any, "9.7.1.15", Pure(int::popc_clz)),
     row("bfind", Any, "9.7.1.16", Pure(bitfield)),
