@@ -553,3 +553,47 @@ fn guarded_call_parameter_accesses_are_refused() {
     accepted(&[("{VAR}", CALLEE), ("{INST}", &seq("", "@%p ", ""))]);
     accepted(&[("{VAR}", CALLEE), ("{INST}", &seq("", "", ""))]);
 }
+
+/// The packed byte forms (PTX ISA 9.2, sm_120f family) ptxas 13.5 rejects: `.relu` on
+/// `.u8x4` ("Illegal modifier '.relu' for instruction 'min' with type '.u8x4'"), `neg.u8x4`
+/// and `abs.s8x4` ("Unexpected instruction types specified for 'neg'"/'abs'), two types, and
+/// an immediate source; the forms next to them load.
+#[test]
+fn packed_byte_forms_are_checked_as_ptxas_checks_them() {
+    let kernel = |inst: &str| {
+        format!(
+            ".version 9.2\n.target sm_120a\n.address_size 64\n.visible .entry k()\n{{\n\
+             .reg .b32 %r<5>;\n{inst};\nret;\n}}\n"
+        )
+    };
+    for (inst, words) in [
+        ("min.relu.u8x4 %r1, %r2, %r3", ".relu needs .s8x4"),
+        ("max.relu.u8x4 %r1, %r2, %r3", ".relu needs .s8x4"),
+        ("neg.u8x4 %r1, %r2", "neg takes .s8x4, not .u8x4"),
+        ("abs.s8x4 %r1, %r2", "abs takes no .u8x4/.s8x4"),
+        ("add.u8x4.s8x4 %r1, %r2, %r3", "takes one type"),
+        ("min.u16x2.u8x4 %r1, %r2, %r3", "takes one type"),
+        ("add.u8x4 %r1, %r2, 5", "must be a register"),
+    ] {
+        match front_end(&kernel(inst), "k.ptx") {
+            Ok(_) => panic!("{inst}: loaded, but ptxas rejects it"),
+            Err(e) => {
+                let msg = e.to_string();
+                assert_eq!(e.kind(), "invalid", "{msg}");
+                assert!(msg.contains("k.ptx:7:"), "{msg}");
+                assert!(msg.contains(words), "{msg} (wanted {words:?})");
+            }
+        }
+    }
+    for inst in [
+        "min.relu.s8x4 %r1, %r2, %r3",
+        "max.u8x4 %r1, %r2, %r3",
+        "sub.sat.u8x4 %r1, %r2, %r3",
+        "add.s8x4 %r1, %r2, %r3",
+        "neg.s8x4 %r1, %r2",
+    ] {
+        if let Err(e) = front_end(&kernel(inst), "k.ptx") {
+            panic!("{inst}: {e}");
+        }
+    }
+}
