@@ -432,3 +432,168 @@ fn float_mad_needs_a_rounding_and_float_products_have_no_halves() {
     accepted(&[("{INST}", "mad.rm.f64 %fd1, %fd1, %fd1, %fd1;")]);
     accepted(&[("{LOCAL}", f), ("{INST}", "mul.f32 %f1, %f2, %f3;")]);
 }
+
+/// `cvt.sat.DST.SRC` between integer types, as ptxas 13.5 (`-arch=sm_80`) takes it: "ok"
+/// where it accepts the conversion, "-" where it says "Illegal modifier '.sat' for instruction
+/// 'cvt'" (PTX ISA §9.7.9.21: `.sat` is illegal where the destination holds every source
+/// value). Rows: the destination type; columns: the source type (`CVT_COLUMNS`).
+const CVT_SAT_VERDICTS: &[&str] = &[
+    "u8     -  ok  ok  ok  ok  ok  ok  ok",
+    "u16    -   -  ok  ok  ok  ok  ok  ok",
+    "u32    -   -   -  ok  ok  ok  ok  ok",
+    "u64    -   -   -   -  ok  ok  ok  ok",
+    "s8    ok  ok  ok  ok   -  ok  ok  ok",
+    "s16    -  ok  ok  ok   -   -  ok  ok",
+    "s32    -   -  ok  ok   -   -   -  ok",
+    "s64    -   -   -  ok   -   -   -   -",
+];
+
+/// The source types of `CVT_SAT_VERDICTS`'s columns.
+const CVT_COLUMNS: &str = "u8 u16 u32 u64 s8 s16 s32 s64";
+
+/// A kernel with one `cvt{.MODS}.DST.SRC` between registers of the two types (line 7).
+fn cvt_kernel(mods: &str, dst: &str, src: &str) -> String {
+    format!(
+        ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{{\n\
+         .reg .{src} %a; .reg .{dst} %b;\n\
+         cvt{mods}.{dst}.{src} %b, %a;\nret;\n}}\n"
+    )
+}
+
+/// Integer-to-integer `cvt` takes `.sat` exactly where ptxas does (`CVT_SAT_VERDICTS`) and
+/// `.ftz` never (ptxas: "Illegal modifier '.ftz' for instruction 'cvt'" for all 64 pairs); a
+/// refusal is an `invalid` error at the instruction naming the modifier.
+#[test]
+fn integer_cvt_takes_sat_where_it_can_saturate_and_never_ftz() {
+    let columns: Vec<&str> = CVT_COLUMNS.split_whitespace().collect();
+    let mut wrong = Vec::new();
+    let mut check = |mods: &str, dst: &str, src: &str, verdict: &str, words: &str| {
+        let ptx = cvt_kernel(mods, dst, src);
+        let inst = format!("cvt{mods}.{dst}.{src}");
+        match (verdict, front_end(&ptx, "k.ptx")) {
+            ("ok", Ok(_)) => {}
+            ("-", Err(e))
+                if e.kind() == "invalid"
+                    && e.to_string().contains("k.ptx:7:1")
+                    && e.to_string().contains(words) => {}
+            ("ok", Err(e)) => wrong.push(format!("{inst}: ptxas accepts it; ptxjit: {e}")),
+            (_, Err(e)) => wrong.push(format!("{inst}: unexpected error {e}")),
+            (_, Ok(_)) => wrong.push(format!("{inst}: ptxas rejects it; ptxjit loads it")),
+        }
+    };
+    for row in CVT_SAT_VERDICTS {
+        let mut cells = row.split_whitespace();
+        let dst = cells.next().unwrap();
+        let verdicts: Vec<&str> = cells.collect();
+        assert_eq!(verdicts.len(), columns.len(), "{row}");
+        for (src, verdict) in columns.iter().zip(verdicts) {
+            check(".sat", dst, src, verdict, "modifier .sat");
+            check(".ftz", dst, src, "-", "modifier .ftz");
+            check(".ftz.sat", dst, src, "-", "modifier .ftz");
+            check("", dst, src, "ok", "");
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// ptxas: "Feature 'min.relu' requires .target sm_90 or higher" (and `max.relu`), also for
+/// the packed `.s16x2` form, whose `.s16x2` needs sm_90 too; ptxas names `.relu` first.
+#[test]
+fn min_max_relu_need_sm_90() {
+    let at = "k.ptx:12:2";
+    for op in ["min", "max"] {
+        for ty in ["s32", "s16x2"] {
+            rejected(
+                &[("{INST}", &format!("{op}.relu.{ty} %r1, %r2, %r3;"))],
+                "invalid",
+                at,
+                &format!("{op}.relu ('{op}.relu.{ty}') requires .target sm_90 or higher"),
+            );
+        }
+        accepted(&[("{INST}", &format!("{op}.s32 %r1, %r2, %r3;"))]);
+    }
+}
+
+/// A device function for the call sequences of `guarded_call_parameter_accesses_are_refused`.
+const CALLEE: &str = ".func (.param .b32 r) f(.param .b32 x)
+{
+\t.reg .b32 %t; .reg .pred %q;
+\tld.param.b32 %t, [x]; setp.eq.u32 %q, %t, 0;
+\t@%q ld.param.b32 %t, [x];
+\t@%q st.param.b32 [r], %t;
+\tst.param.b32 [r], %t;
+\tret;
+}";
+
+/// ptxas: "Illegal to predicate instruction 'ld.param' with operand 'q'" for a guarded read
+/// of a call's return parameter, and the same for `st.param` to an argument; a guarded call,
+/// and guarded accesses to a device function's own parameters (in `CALLEE`), it accepts.
+#[test]
+fn guarded_call_parameter_accesses_are_refused() {
+    let seq = |st: &str, call: &str, ld: &str| {
+        format!(
+            "{{ .reg .pred %p; setp.eq.u32 %p, %r1, 0; .param .b32 a; .param .b32 q; \
+             {st}st.param.b32 [a], %r1; {call}call (q), f, (a); {ld}ld.param.b32 %r2, [q]; }}"
+        )
+    };
+    // The instruction line, after the callee's nine lines.
+    let at = "k.ptx:20:";
+    rejected(
+        &[("{VAR}", CALLEE), ("{INST}", &seq("", "@%p ", "@%p "))],
+        "invalid",
+        at,
+        "illegal to predicate 'ld.param' with operand 'q'",
+    );
+    rejected(
+        &[("{VAR}", CALLEE), ("{INST}", &seq("@!%p ", "", ""))],
+        "invalid",
+        at,
+        "illegal to predicate 'st.param' with operand 'a'",
+    );
+    accepted(&[("{VAR}", CALLEE), ("{INST}", &seq("", "@%p ", ""))]);
+    accepted(&[("{VAR}", CALLEE), ("{INST}", &seq("", "", ""))]);
+}
+
+/// The packed byte forms (PTX ISA 9.2, sm_120f family) ptxas 13.5 rejects: `.relu` on
+/// `.u8x4` ("Illegal modifier '.relu' for instruction 'min' with type '.u8x4'"), `neg.u8x4`
+/// and `abs.s8x4` ("Unexpected instruction types specified for 'neg'"/'abs'), two types, and
+/// an immediate source; the forms next to them load.
+#[test]
+fn packed_byte_forms_are_checked_as_ptxas_checks_them() {
+    let kernel = |inst: &str| {
+        format!(
+            ".version 9.2\n.target sm_120a\n.address_size 64\n.visible .entry k()\n{{\n\
+             .reg .b32 %r<5>;\n{inst};\nret;\n}}\n"
+        )
+    };
+    for (inst, words) in [
+        ("min.relu.u8x4 %r1, %r2, %r3", ".relu needs .s8x4"),
+        ("max.relu.u8x4 %r1, %r2, %r3", ".relu needs .s8x4"),
+        ("neg.u8x4 %r1, %r2", "neg takes .s8x4, not .u8x4"),
+        ("abs.s8x4 %r1, %r2", "abs takes no .u8x4/.s8x4"),
+        ("add.u8x4.s8x4 %r1, %r2, %r3", "takes one type"),
+        ("min.u16x2.u8x4 %r1, %r2, %r3", "takes one type"),
+        ("add.u8x4 %r1, %r2, 5", "must be a register"),
+    ] {
+        match front_end(&kernel(inst), "k.ptx") {
+            Ok(_) => panic!("{inst}: loaded, but ptxas rejects it"),
+            Err(e) => {
+                let msg = e.to_string();
+                assert_eq!(e.kind(), "invalid", "{msg}");
+                assert!(msg.contains("k.ptx:7:"), "{msg}");
+                assert!(msg.contains(words), "{msg} (wanted {words:?})");
+            }
+        }
+    }
+    for inst in [
+        "min.relu.s8x4 %r1, %r2, %r3",
+        "max.u8x4 %r1, %r2, %r3",
+        "sub.sat.u8x4 %r1, %r2, %r3",
+        "add.s8x4 %r1, %r2, %r3",
+        "neg.s8x4 %r1, %r2",
+    ] {
+        if let Err(e) = front_end(&kernel(inst), "k.ptx") {
+            panic!("{inst}: {e}");
+        }
+    }
+}

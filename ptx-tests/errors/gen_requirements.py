@@ -59,6 +59,13 @@ CASES = [
     ("multimem_cp_async_bulk", "multimem.cp.async.bulk.global.shared::cta.bulk_group [%rd1], [sm], 16", ("9.1", "sm_90"), "9.0", "sm_80", "9.1", "sm_90 or higher"),
     ("multimem_cp_mask", "multimem.cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [sm], 16, %h1", ("9.1", "sm_100"), "9.0", "sm_90", "9.1", "sm_100 or higher"),
     ("tensormap_swizzle_96b", "tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd1], 4", ("8.8", "sm_103a"), "8.7", "sm_100a", "8.8", "sm_103a"),
+    ("min_relu", "min.relu.s32 %r1, %r2, %r3", ("8.0", "sm_90"), "7.8", "sm_80", "8.0", "sm_90 or higher"),
+    ("max_relu", "max.relu.s32 %r1, %r2, %r3", ("8.0", "sm_90"), "7.8", "sm_80", "8.0", "sm_90 or higher"),
+    ("add_u8x4", "add.u8x4 %r1, %r2, %r3", ("9.2", "sm_120a"), "9.1", "sm_90", "9.2", "sm_120f or sm_121f"),
+    ("sub_sat_s8x4", "sub.sat.s8x4 %r1, %r2, %r3", ("9.2", "sm_120a"), "9.1", "sm_90", "9.2", "sm_120f or sm_121f"),
+    ("min_u8x4", "min.u8x4 %r1, %r2, %r3", ("9.2", "sm_120a"), "9.1", "sm_90", "9.2", "sm_120f or sm_121f"),
+    ("max_relu_s8x4", "max.relu.s8x4 %r1, %r2, %r3", ("9.2", "sm_120a"), "9.1", "sm_90", "9.2", "sm_120f or sm_121f"),
+    ("neg_s8x4", "neg.s8x4 %r1, %r2", ("9.2", "sm_120a"), "9.1", "sm_90", "9.2", "sm_120f or sm_121f"),
 ]
 
 # Special registers (PTX ISA §10) read under too old a header: name | instruction | good header |
@@ -102,6 +109,13 @@ FORMS = {
     "multimem_cp_async_bulk": ("multimem.cp{.reduce}.async.bulk", None),
     "multimem_cp_mask": ("multimem.cp{.reduce}.async.bulk", "multimem.cp.async.bulk .cp_mask"),
     "tensormap_swizzle_96b": ("tensormap.replace.swizzle_mode with the value 4",) * 2,
+    "min_relu": ("min.relu",) * 2,
+    "max_relu": ("max.relu",) * 2,
+    "add_u8x4": ("add.{u8x4,s8x4}",) * 2,
+    "sub_sat_s8x4": ("sub.{u8x4,s8x4}",) * 2,
+    "min_u8x4": ("min.{u8x4,s8x4}",) * 2,
+    "max_relu_s8x4": ("max.{u8x4,s8x4}",) * 2,
+    "neg_s8x4": ("neg.s8x4",) * 2,
 }
 
 # The target of a case's low-version module where the fallback below would pick one the

@@ -41,6 +41,9 @@ pub(super) fn cvt_basic(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> 
     if !needs {
         return Err(cx.bad("rounding modifier missing or not allowed for these types"));
     }
+    if !src.is_float() && !dst.is_float() {
+        int_cvt_modifiers(cx, dst, src, dt, st)?;
+    }
     let sign = if src.is_signed() {
         Sign::Signed
     } else {
@@ -65,6 +68,40 @@ pub(super) fn cvt_basic(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> 
     let d = cx.opnd(0)?.clone();
     if let Some(t) = b.dst_sized(cx, &d, dst.ir(), dt, dsign)? {
         b.emit(op, vec![x], vec![t], cx.loc, &cx.ptx);
+    }
+    Ok(())
+}
+
+/// The modifiers of an integer-to-integer `cvt` (PTX ISA §9.7.9.21): `.ftz` never (it is for
+/// floating-point operands), and `.sat` only where the destination type's range does not hold
+/// every value of the source type ("the .sat modifier is illegal in cases where saturation is
+/// not possible based on the source and destination types"): a narrowing, a signed source into
+/// an unsigned destination, or an unsigned source into a signed destination no wider than it.
+/// ptxas 13.5 accepts exactly these 38 of the 64 pairs.
+fn int_cvt_modifiers(
+    cx: &Cx,
+    dst: CvtType,
+    src: CvtType,
+    dt: ast::ScalarType,
+    st: ast::ScalarType,
+) -> Result<(), LowerError> {
+    let (dt, st) = (ty_name(dt), ty_name(st));
+    if cx.has("ftz") {
+        return Err(cx.bad(&format!(
+            "modifier .ftz is not allowed on an integer conversion (cvt.{dt}.{st})"
+        )));
+    }
+    let (db, sb) = (dst.ir().bits(), src.ir().bits());
+    let holds_every_source_value = match (dst.is_signed(), src.is_signed()) {
+        (false, false) | (true, true) => db >= sb,
+        (true, false) => db > sb,
+        (false, true) => false,
+    };
+    if cx.has("sat") && holds_every_source_value {
+        return Err(cx.bad(&format!(
+            "modifier .sat is not allowed on cvt.{dt}.{st}: .{dt} holds every .{st} value, \
+             so nothing saturates"
+        )));
     }
     Ok(())
 }

@@ -62,10 +62,28 @@ pub(super) fn check_int_kinds(cx: &Cx, kinds: IntKinds) -> Result<(), LowerError
 /// the two 16-bit halves of `.b32` operands each on its own, wrapping (the same bits for
 /// either sign; `sub` has no such form), and `add.sat.u16x2`/`add.sat.s16x2` (PTX ISA 9.2)
 /// clamp each half's sum to the half's range ("`.sat` limits result to MININT..MAXINT (no
-/// overflow) for the size and signedness of the operation"). Rounding and the other float
-/// modifiers are rejected before (`table::check_modifiers`).
+/// overflow) for the size and signedness of the operation"). `.u8x4`/`.s8x4` (PTX ISA 9.2)
+/// work the same on four bytes, with or without `.sat`, for `add` and `sub`. Rounding and the
+/// other float modifiers are rejected before (`table::check_modifiers`).
 pub(super) fn add_sub(b: &mut Builder, cx: &mut Cx) -> R {
     let op = cx.inst.opcode.name.as_str();
+    if let Some(sign) = int_x4(cx) {
+        let (lo, hi) = byte_range(sign);
+        let sat = cx.has("sat");
+        let o = if op == "add" {
+            Op::IAdd {}
+        } else {
+            Op::ISub {}
+        };
+        return per_byte(b, cx, 2, sign, &|b, cx, a| {
+            let r = b.op1(cx, o, vec![a[0], a[1]], Type::I32);
+            if sat {
+                clamp_i32(b, cx, r, lo, hi)
+            } else {
+                r
+            }
+        });
+    }
     if let Some(sign) = int_x2(cx) {
         if op != "add" {
             return Err(cx.bad(".u16x2/.s16x2 apply to add, not sub"));
@@ -149,6 +167,9 @@ pub(super) fn mul_mad(b: &mut Builder, cx: &mut Cx) -> R {
 pub(super) fn div_rem_min_max(b: &mut Builder, cx: &mut Cx) -> R {
     let op = cx.inst.opcode.name.as_str();
     let minmax = matches!(op, "min" | "max");
+    if let (true, Some(sign)) = (minmax, int_x4(cx)) {
+        return int_minmax_x4(b, cx, sign, op == "max");
+    }
     if minmax && int_x2(cx).is_some() {
         return int_minmax_x2(b, cx, op == "max");
     }
@@ -171,6 +192,12 @@ pub(super) fn div_rem_min_max(b: &mut Builder, cx: &mut Cx) -> R {
 
 /// `neg`, `abs` on signed integers (§9.7.1.10-11), wrapping.
 pub(super) fn neg_abs(b: &mut Builder, cx: &mut Cx) -> R {
+    if let Some(sign) = int_x4(cx) {
+        if cx.inst.opcode.name != "neg" {
+            return Err(cx.bad("abs takes no .u8x4/.s8x4 (neg.s8x4 does)"));
+        }
+        return neg_x4(b, cx, sign);
+    }
     check_int_kinds(cx, IntKinds::Signed)?;
     cx.expect_operands(2)?;
     let (ty, _, _) = int_or_float(cx)?;
@@ -408,6 +435,130 @@ fn x2_registers(cx: &Cx, n: usize) -> R {
         }
     }
     Ok(())
+}
+
+/// `.u8x4`/`.s8x4` (PTX ISA 9.2, §9.7.1.1-2, §9.7.1.11-13): the sign of the four bytes.
+fn int_x4(cx: &Cx) -> Option<Sign> {
+    if cx.has("u8x4") {
+        Some(Sign::Unsigned)
+    } else if cx.has("s8x4") {
+        Some(Sign::Signed)
+    } else {
+        None
+    }
+}
+
+/// The range of one byte of a `.u8x4`/`.s8x4` value.
+fn byte_range(sign: Sign) -> (i64, i64) {
+    match sign {
+        Sign::Signed => (-128, 127),
+        Sign::Unsigned => (0, 255),
+    }
+}
+
+/// `x` (an i32, signed) clamped to `lo..=hi`.
+fn clamp_i32(b: &mut Builder, cx: &Cx, x: Var, lo: i64, hi: i64) -> Var {
+    let l = b.konst(cx, Type::I32, lo as u64);
+    let h = b.konst(cx, Type::I32, hi as u64);
+    let sign = Sign::Signed;
+    let m = b.op1(cx, Op::IMax { sign }, vec![x, l], Type::I32);
+    b.op1(cx, Op::IMin { sign }, vec![m, h], Type::I32)
+}
+
+/// A `.u8x4`/`.s8x4` instruction with `nargs` register sources: `f` computes each of the four
+/// bytes on its own from the sources' bytes, each sign- or zero-extended to an i32 by `sign`;
+/// the low 8 bits of each result are packed into the destination's `.b32` (byte `k` in bits
+/// `8k+7..8k`, no carry between the bytes).
+fn per_byte(
+    b: &mut Builder,
+    cx: &mut Cx,
+    nargs: usize,
+    sign: Sign,
+    f: &dyn Fn(&mut Builder, &Cx, &[Var]) -> Var,
+) -> R {
+    let packed = cx
+        .mods
+        .iter()
+        .filter(|m| matches!(**m, "u8x4" | "s8x4" | "u16x2" | "s16x2"))
+        .count();
+    if packed + cx.types().len() != 1 {
+        return Err(cx.bad("a .u8x4/.s8x4 instruction takes one type"));
+    }
+    cx.expect_operands(nargs + 1)?;
+    for k in 1..=nargs {
+        let op = cx.opnd(k)?;
+        if !matches!(op, Operand::Reg { .. }) {
+            return Err(LowerError::new(
+                op.span(),
+                format!(
+                    "operand {k} of '{}' must be a register (a .u8x4/.s8x4 value)",
+                    cx.ptx
+                ),
+            ));
+        }
+    }
+    let mut srcs = vec![];
+    for k in 1..=nargs {
+        srcs.push(b.src(cx, k, Type::I32)?);
+    }
+    let mask = b.konst(cx, Type::I32, 0xff);
+    let mut out = None;
+    for byte in 0..4u64 {
+        let args: Vec<Var> = srcs
+            .iter()
+            .map(|&v| {
+                // Byte `byte` to bits 31..24, then back down with the sign's shift.
+                let up = b.konst(cx, Type::I32, 24 - 8 * byte);
+                let t = b.op1(cx, Op::Shl {}, vec![v, up], Type::I32);
+                let down = b.konst(cx, Type::I32, 24);
+                b.op1(cx, Op::Shr { sign }, vec![t, down], Type::I32)
+            })
+            .collect();
+        let r = f(b, cx, &args);
+        let r = b.op1(cx, Op::And {}, vec![r, mask], Type::I32);
+        let at = b.konst(cx, Type::I32, 8 * byte);
+        let r = b.op1(cx, Op::Shl {}, vec![r, at], Type::I32);
+        out = Some(match out {
+            None => r,
+            Some(acc) => b.op1(cx, Op::Or {}, vec![acc, r], Type::I32),
+        });
+    }
+    let r = out.expect("four bytes");
+    b.write(cx, 0, r, Type::I32)
+}
+
+/// `min`/`max` (§9.7.1.12-13) on `.u8x4`/`.s8x4` (PTX ISA 9.2): each byte's minimum or
+/// maximum, with `.relu` (`.s8x4` only) clamping a negative one to 0.
+fn int_minmax_x4(b: &mut Builder, cx: &mut Cx, sign: Sign, max: bool) -> R {
+    let relu = cx.has("relu");
+    if relu && sign != Sign::Signed {
+        return Err(cx.bad(".relu needs .s8x4 (not .u8x4)"));
+    }
+    per_byte(b, cx, 2, sign, &|b, cx, a| {
+        let m = if max {
+            b.op1(cx, Op::IMax { sign }, vec![a[0], a[1]], Type::I32)
+        } else {
+            b.op1(cx, Op::IMin { sign }, vec![a[0], a[1]], Type::I32)
+        };
+        if relu {
+            let z = b.konst(cx, Type::I32, 0);
+            b.op1(cx, Op::IMax { sign }, vec![m, z], Type::I32)
+        } else {
+            m
+        }
+    })
+}
+
+/// `neg.s8x4` (§9.7.1.11, PTX ISA 9.2): each byte negated on its own, wrapping (-128 stays
+/// -128), as `neg.s32` wraps.
+fn neg_x4(b: &mut Builder, cx: &mut Cx, sign: Sign) -> R {
+    if sign != Sign::Signed {
+        return Err(cx.bad("neg takes .s8x4, not .u8x4"));
+    }
+    per_byte(b, cx, 1, sign, &|b, cx, a| {
+        let z = b.konst(cx, Type::I32, 0);
+        b.op1(cx, Op::ISub {}, vec![z, a[0]], Type::I32)
+    })
 }
 
 pub(super) fn int_minmax_x2(b: &mut Builder, cx: &mut Cx, max: bool) -> R {

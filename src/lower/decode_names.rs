@@ -26,6 +26,7 @@ const TYPES: &[&str] = &[
     "u2",
     "u4",
     "u8",
+    "u8x4",
     "u16",
     "u16x2",
     "u32",
@@ -33,6 +34,7 @@ const TYPES: &[&str] = &[
     "s2",
     "s4",
     "s8",
+    "s8x4",
     "s16",
     "s16x2",
     "s32",
@@ -462,13 +464,13 @@ mod tests {
     fn type_shaped_words() {
         for bad in [
             "u31", "f33", "s128", "b4", "f8", "u1", "f16x3", "f64x2", "e9m9", "ue4m3x2", "tf16",
-            "bf32", "u8x4",
+            "bf32", "u8x3", "s8x2",
         ] {
             assert!(bad_type(bad), "{bad}");
         }
         for good in [
-            "u32", "f16x2", "bf16x2", "s16x2", "f32x2", "b128", "b1024", "e4m3x2", "ue8m0x2",
-            "tf32", "u4", "b1", "pred",
+            "u32", "f16x2", "bf16x2", "s16x2", "u8x4", "s8x4", "f32x2", "b128", "b1024", "e4m3x2",
+            "ue8m0x2", "tf32", "u4", "b1", "pred",
         ] {
             assert!(!bad_type(good), "{good}");
         }

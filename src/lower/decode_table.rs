@@ -324,8 +324,9 @@ const NARROW_86: Min = Min::Specific(&[f(100), f(101), f(103), f(110), f(120), f
 /// supported on .target 'sm_101a'", and the same for sm_100f, sm_103f, sm_120a).
 const RS: Min = Min::Specific(&[a(100), a(103)]);
 /// The PTX ISA 9.2 integer forms `add.sat.u32`, `add.sat.u16x2`, `add.sat.s16x2` (§9.7.1.1
-/// Target ISA Notes: "sm_120f or higher in the same family"): sm_120f and sm_121f, with their
-/// architecture-specific targets.
+/// Target ISA Notes: "sm_120f or higher in the same family") and the `.u8x4`/`.s8x4` forms of
+/// `add`, `sub`, `min`, `max` and `neg` (ptxas 13.5 takes them on sm_120f/sm_121a, not on
+/// sm_100a): sm_120f and sm_121f, with their architecture-specific targets.
 const SM120F: Min = Min::Specific(&[f(120), f(121)]);
 /// The types a `.bf16` conversion of PTX ISA 7.8 (sm_90) takes on its other side.
 const BF16_PEERS: &[&str] = &[
@@ -347,6 +348,12 @@ pub(super) static ROWS: &[Row] = &[
     // §9.7.1 Integer arithmetic (and the integer forms of shared opcodes).
     row("add", Int, "9.7.1.1", Pure(int::add_sub)).forms(&[
         form(
+            "add.{u8x4,s8x4}",
+            Mods(&[&["u8x4", "s8x4"]]),
+            (9, 2),
+            SM120F,
+        ),
+        form(
             "add.{u16x2,s16x2}",
             Mods(&[&["u16x2", "s16x2"]]),
             (8, 0),
@@ -359,7 +366,12 @@ pub(super) static ROWS: &[Row] = &[
             SM120F,
         ),
     ]),
-    row("sub", Int, "9.7.1.2", Pure(int::add_sub)),
+    row("sub", Int, "9.7.1.2", Pure(int::add_sub)).forms(&[form(
+        "sub.{u8x4,s8x4}",
+        Mods(&[&["u8x4", "s8x4"]]),
+        (9, 2),
+        SM120F,
+    )]),
     row("mul", Int, "9.7.1.3", Pure(int::mul_mad)),
     row("mad", Int, "9.7.1.4", Pure(int::mul_mad)),
     row(
@@ -378,19 +390,46 @@ pub(super) static ROWS: &[Row] = &[
     row("div", Int, "9.7.1.8", Pure(int::div_rem_min_max)),
     row("rem", Int, "9.7.1.9", Pure(int::div_rem_min_max)),
     row("abs", Int, "9.7.1.10", Pure(int::neg_abs)),
-    row("neg", Int, "9.7.1.11", Pure(int::neg_abs)),
-    row("min", Int, "9.7.1.12", Pure(int::div_rem_min_max)).forms(&[form(
-        "min.{u16x2,s16x2}",
-        Mods(&[&["u16x2", "s16x2"]]),
-        (8, 0),
-        Sm(90),
+    row("neg", Int, "9.7.1.11", Pure(int::neg_abs)).forms(&[form(
+        "neg.s8x4",
+        Mods(&[&["s8x4"]]),
+        (9, 2),
+        SM120F,
     )]),
-    row("max", Int, "9.7.1.13", Pure(int::div_rem_min_max)).forms(&[form(
-        "max.{u16x2,s16x2}",
-        Mods(&[&["u16x2", "s16x2"]]),
-        (8, 0),
-        Sm(90),
-    )]),
+    // ptxas 13.5 names `.relu` first when a form has both (`min.relu.s16x2` on sm_80:
+    // "Feature 'min.relu' requires .target sm_90 or higher").
+    row("min", Int, "9.7.1.12", Pure(int::div_rem_min_max)).forms(&[
+        form("min.relu", Mods(&[&["relu"]]), (8, 0), Sm(90)),
+        form(
+            "min.{u8x4,s8x4}",
+            Mods(&[&["u8x4", "s8x4"]]),
+            (9, 2),
+            SM120F,
+        ),
+        form(
+            "min.{u16x2,s16x2}",
+            Mods(&[&["u16x2", "s16x2"]]),
+            (8, 0),
+            Sm(90),
+        ),
+    ]),
+    // ptxas 13.5 names `.relu` first when a form has both (`max.relu.s16x2` on sm_80:
+    // "Feature 'max.relu' requires .target sm_90 or higher").
+    row("max", Int, "9.7.1.13", Pure(int::div_rem_min_max)).forms(&[
+        form("max.relu", Mods(&[&["relu"]]), (8, 0), Sm(90)),
+        form(
+            "max.{u8x4,s8x4}",
+            Mods(&[&["u8x4", "s8x4"]]),
+            (9, 2),
+            SM120F,
+        ),
+        form(
+            "max.{u16x2,s16x2}",
+            Mods(&[&["u16x2", "s16x2"]]),
+            (8, 0),
+            Sm(90),
+        ),
+    ]),
     row("popc", Any, "9.7.1.14", Pure(int::popc_clz)),
     row("clz", Any, "9.7.1.15", Pure(int::popc_clz)),
     row("bfind", Any, "9.7.1.16", Pure(bitfield)),

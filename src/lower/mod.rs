@@ -22,6 +22,7 @@ mod memops_tests;
 mod opsize;
 #[cfg(test)]
 mod opsize_tests;
+mod param_guard;
 mod recurse;
 mod reducible;
 mod ssa;
@@ -93,6 +94,7 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
     // except that a linker keeps one of several `.weak`/`.common` definitions.
     let m = weak::resolve(m)?;
     let m: &ast::Module = &m;
+    param_guard::check(m)?;
     // Device functions by name: a definition wins over a prototype.
     let mut funcs: std::collections::HashMap<String, &ast::Function> =
         std::collections::HashMap::new();
