@@ -1382,9 +1382,14 @@ fn half_of(cx: &Cx) -> Option<(HalfFmt, bool)> {
 
 /// `.u16x2` / `.s16x2` packed integer types.
 fn int_x2(cx: &Cx) -> Option<Sign> {
-    if cx.has("u16x2") {
+    packed_sign(cx, "u16x2", "s16x2")
+}
+
+/// The sign of a packed integer type among the modifiers: `unsigned` (`u16x2`) or `signed`.
+fn packed_sign(cx: &Cx, unsigned: &str, signed: &str) -> Option<Sign> {
+    if cx.has(unsigned) {
         Some(Sign::Unsigned)
-    } else if cx.has("s16x2") {
+    } else if cx.has(signed) {
         Some(Sign::Signed)
     } else {
         None

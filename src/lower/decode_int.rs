@@ -422,15 +422,18 @@ fn sat_op(dst: CvtType, src: CvtType) -> Op {
 /// The sources of a `.u16x2`/`.s16x2` instruction are registers (ptxas: "Arguments mismatch"
 /// for an immediate).
 fn x2_registers(cx: &Cx, n: usize) -> R {
+    packed_registers(cx, n, "a .u16x2/.s16x2 pair")
+}
+
+/// The `n` sources of a packed integer instruction are registers; `what` names the value in
+/// the error.
+fn packed_registers(cx: &Cx, n: usize, what: &str) -> R {
     for k in 1..=n {
         let op = cx.opnd(k)?;
         if !matches!(op, Operand::Reg { .. }) {
             return Err(LowerError::new(
                 op.span(),
-                format!(
-                    "operand {k} of '{}' must be a register (a .u16x2/.s16x2 pair)",
-                    cx.ptx
-                ),
+                format!("operand {k} of '{}' must be a register ({what})", cx.ptx),
             ));
         }
     }
@@ -439,13 +442,7 @@ fn x2_registers(cx: &Cx, n: usize) -> R {
 
 /// `.u8x4`/`.s8x4` (PTX ISA 9.2, §9.7.1.1-2, §9.7.1.11-13): the sign of the four bytes.
 fn int_x4(cx: &Cx) -> Option<Sign> {
-    if cx.has("u8x4") {
-        Some(Sign::Unsigned)
-    } else if cx.has("s8x4") {
-        Some(Sign::Signed)
-    } else {
-        None
-    }
+    packed_sign(cx, "u8x4", "s8x4")
 }
 
 /// The range of one byte of a `.u8x4`/`.s8x4` value.
@@ -485,18 +482,7 @@ fn per_byte(
         return Err(cx.bad("a .u8x4/.s8x4 instruction takes one type"));
     }
     cx.expect_operands(nargs + 1)?;
-    for k in 1..=nargs {
-        let op = cx.opnd(k)?;
-        if !matches!(op, Operand::Reg { .. }) {
-            return Err(LowerError::new(
-                op.span(),
-                format!(
-                    "operand {k} of '{}' must be a register (a .u8x4/.s8x4 value)",
-                    cx.ptx
-                ),
-            ));
-        }
-    }
+    packed_registers(cx, nargs, "a .u8x4/.s8x4 value")?;
     let mut srcs = vec![];
     for k in 1..=nargs {
         srcs.push(b.src(cx, k, Type::I32)?);
