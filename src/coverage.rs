@@ -27,12 +27,13 @@ macro_rules! isa {
 
 /// The PTX ISA's instructions, in the ISA's order.
 pub const ISA: &[Instr] = isa! {
-    "add" "9.7.1.1" "u16-64, s16-64 (wrapping); .u16x2/.s16x2 (each half wrapping); .sat.s32; .sat.u32, .sat.u16x2/.sat.s16x2 (each half clamped; PTX ISA 9.2, sm_120f family); .cc (see add.cc) (not yet: .u8x4/.s8x4, PTX ISA 9.2)" [
+    "add" "9.7.1.1" "u16-64, s16-64 (wrapping); .u16x2/.s16x2 (each half wrapping); .sat.s32; .sat.u32, .sat.u16x2/.sat.s16x2 (each half clamped; PTX ISA 9.2, sm_120f family); .cc (see add.cc); .u8x4/.s8x4 and .sat.u8x4/.s8x4 (each byte wrapping or clamped; PTX ISA 9.2, sm_120f family)" [
         "add.u16 %h1, %h2, %h3", "add.s32 %r1, %r2, %r3", "add.u64 %rd1, %rd2, %rd3",
         "add.sat.s32 %r1, %r2, %r3", "add.s16x2 %r1, %r2, %r3", "add.sat.u32 %r1, %r2, %r3",
-        "add.sat.u16x2 %r1, %r2, %r3", "add.sat.s16x2 %r1, %r2, %r3"]
-    "sub" "9.7.1.2" "u16-64, s16-64; .sat.s32 (not yet: {.sat}.u8x4/.s8x4, PTX ISA 9.2)" [
-        "sub.s64 %rd1, %rd2, %rd3", "sub.sat.s32 %r1, %r2, %r3"]
+        "add.sat.u16x2 %r1, %r2, %r3", "add.sat.s16x2 %r1, %r2, %r3", "add.u8x4 %r1, %r2, %r3",
+        "add.sat.s8x4 %r1, %r2, %r3"]
+    "sub" "9.7.1.2" "u16-64, s16-64; .sat.s32; {.sat}.u8x4/.s8x4 (per byte; PTX ISA 9.2, sm_120f family)" [
+        "sub.s64 %rd1, %rd2, %rd3", "sub.sat.s32 %r1, %r2, %r3", "sub.sat.u8x4 %r1, %r2, %r3"]
     "mul" "9.7.1.3" ".lo/.hi/.wide on u16-64, s16-64 (.wide on 16/32)" [
         "mul.lo.s32 %r1, %r2, %r3", "mul.hi.u64 %rd1, %rd2, %rd3", "mul.wide.s32 %rd1, %r2, %r3",
         "mul.wide.u16 %r1, %h1, %h2"]
@@ -46,10 +47,11 @@ pub const ISA: &[Instr] = isa! {
     "div" "9.7.1.8" "u16-64, s16-64 (x/0 → all ones, see isa-notes)" ["div.s32 %r1, %r2, %r3", "div.u64 %rd1, %rd2, %rd3"]
     "rem" "9.7.1.9" "u16-64, s16-64" ["rem.s32 %r1, %r2, %r3", "rem.u16 %h1, %h2, %h3"]
     "abs" "9.7.1.10" "s16-64" ["abs.s32 %r1, %r2", "abs.s64 %rd1, %rd2"]
-    "neg" "9.7.1.11" "s16-64 (not yet: .s8x4, PTX ISA 9.2)" ["neg.s32 %r1, %r2", "neg.s16 %h1, %h2"]
-    "min" "9.7.1.12" "u16-64, s16-64, .relu.s32, u16x2, s16x2, .relu.s16x2 (not yet: .u8x4/.s8x4, .relu.s8x4, PTX ISA 9.2)" [
+    "neg" "9.7.1.11" "s16-64; .s8x4 (per byte, wrapping; PTX ISA 9.2, sm_120f family)" [
+        "neg.s32 %r1, %r2", "neg.s16 %h1, %h2", "neg.s8x4 %r1, %r2"]
+    "min" "9.7.1.12" "u16-64, s16-64, .relu.s32, u16x2, s16x2, .relu.s16x2; .u8x4/.s8x4, .relu.s8x4 (per byte; PTX ISA 9.2, sm_120f family)" [
         "min.u32 %r1, %r2, %r3", "min.relu.s32 %r1, %r2, %r3", "min.u16x2 %r1, %r2, %r3",
-        "min.relu.s16x2 %r1, %r2, %r3"]
+        "min.relu.s16x2 %r1, %r2, %r3", "min.relu.s8x4 %r1, %r2, %r3"]
     "max" "9.7.1.13" "as min" ["max.s64 %rd1, %rd2, %rd3", "max.relu.s32 %r1, %r2, %r3", "max.s16x2 %r1, %r2, %r3"]
     "popc" "9.7.1.14" "b32, b64" ["popc.b32 %r1, %r2", "popc.b64 %r1, %rd2"]
     "clz" "9.7.1.15" "b32, b64" ["clz.b32 %r1, %r2", "clz.b64 %r1, %rd2"]
@@ -96,8 +98,10 @@ pub const ISA: &[Instr] = isa! {
         "sqrt.approx.f32 %f1, %f2", "sqrt.rp.ftz.f32 %f1, %f2", "sqrt.rz.f64 %fd1, %fd2"]
     "rsqrt" "9.7.3.16" ".approx{.ftz}.f32, .approx.f64" ["rsqrt.approx.f32 %f1, %f2", "rsqrt.approx.f64 %fd1, %fd2"]
     "rsqrt.approx.ftz.f64" "9.7.3.17" "1.11.20 upper-word form" ["rsqrt.approx.ftz.f64 %fd1, %fd2"]
-    "sin" "9.7.3.18" ".approx{.ftz}.f32 (not yet: .2pi, PTX ISA 9.5, whose section text ptxjit has not read)" ["sin.approx.f32 %f1, %f2", "sin.approx.ftz.f32 %f1, %f2"]
-    "cos" "9.7.3.19" ".approx{.ftz}.f32 (not yet: .2pi, as sin)" ["cos.approx.ftz.f32 %f1, %f2"]
+    "sin" "9.7.3.18" ".approx{.ftz}.f32; .approx.ftz.2pi.f32 (input in cycles, PTX ISA 9.5; see isa-notes)" [
+        "sin.approx.f32 %f1, %f2", "sin.approx.ftz.f32 %f1, %f2", "sin.approx.ftz.2pi.f32 %f1, %f2"]
+    "cos" "9.7.3.19" ".approx{.ftz}.f32; .approx.ftz.2pi.f32 (as sin)" [
+        "cos.approx.ftz.f32 %f1, %f2", "cos.approx.ftz.2pi.f32 %f1, %f2"]
     "lg2" "9.7.3.20" ".approx{.ftz}.f32" ["lg2.approx.f32 %f1, %f2"]
     "ex2" "9.7.3.21" ".approx{.ftz}.f32" ["ex2.approx.ftz.f32 %f1, %f2"]
     "tanh" "9.7.3.22" ".approx.f32" ["tanh.approx.f32 %f1, %f2"]
@@ -243,7 +247,9 @@ pub const ISA: &[Instr] = isa! {
         "cp.async.bulk.prefetch.tensor.2d.L2.global.tile::gather4 [%rd1, {%r1, %r2, %r3, %r4, %r5}]",
         "cp.async.bulk.prefetch.tensor.5d.L2.global.im2col::w::128 [%rd1, {%r1, %r2, %r3, %r4, %r5}], {%h1, %h2}"]
     "cp.async.bulk.commit_group" "9.7.9.25.6.1" "no effect (copies are complete)" ["cp.async.bulk.commit_group"]
-    "cp.async.bulk.wait_group" "9.7.9.25.6.2" "{.read}: no effect (copies are complete) (not yet: .sync_restrict::proxy::async, PTX ISA 9.5, whose section text ptxjit has not read)" ["cp.async.bulk.wait_group 0", "cp.async.bulk.wait_group.read 1"]
+    "cp.async.bulk.wait_group" "9.7.9.25.6.2" "{.read}, .sync_restrict::proxy::async (PTX ISA 9.5): no effect (copies are complete)" [
+        "cp.async.bulk.wait_group 0", "cp.async.bulk.wait_group.read 1",
+        "cp.async.bulk.wait_group.sync_restrict::proxy::async 0"]
     "tensormap.replace" "9.7.9.26" ".tile, every field (global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout, swizzle_mode, swizzle_atomicity, fill_mode) in .global, .shared::cta or generic memory, in ptxjit's tensor-map layout (docs/tensor-maps.md); the enumerated fields as Table 33 numbers them (immediates); .swizzle_atomicity 32B, 32B + 8B flip or 64B changes how copies swizzle with the 128B mode (§5.5.7); the packed element types (13-15: PTX ISA 8.7, sm_100a/sm_101a/sm_120a and the family targets) and the 96B swizzle (4: PTX ISA 8.8, sm_103a) are refused at load below those, and fault when written (not yet: their copies)" [
         "tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2",
         "tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r1], 1, %r2",
@@ -303,8 +309,9 @@ pub const ISA: &[Instr] = isa! {
         "barrier.cluster.arrive", "barrier.cluster.wait", "barrier.cluster.arrive.relaxed.aligned", "@%p1 barrier.cluster.arrive",
         "barrier.cluster.arrive.release", "barrier.cluster.wait.acquire.aligned"]
     "bar.warp.sync" "9.7.13.2" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
-    "membar / fence" "9.7.13.4" "membar, fence; .acquire/.release .sync_restrict; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster, .proxy.tensormap::generic.{release,acquire}, .proxy.async::generic.{acquire,release}.sync_restrict (one proxy: plain fences) (not yet: fence.alias.sync_restrict::read, PTX ISA 9.5, whose section text ptxjit has not read)" [
+    "membar / fence" "9.7.13.4" "membar, fence; .acquire/.release .sync_restrict; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster, .proxy.tensormap::generic.{release,acquire}, .proxy.async::generic.{acquire,release}.sync_restrict (one proxy: plain fences); fence.alias.sync_restrict::read.release.sys (PTX ISA 9.5: a release fence, see isa-notes)" [
         "membar.gl", "fence.acq_rel.gpu", "fence.proxy.async", "fence.proxy.async.shared::cta",
+        "fence.alias.sync_restrict::read.release.sys",
         "membar.proxy.alias", "fence.mbarrier_init.release.cluster",
         "fence.acquire.sync_restrict::shared::cluster.cluster",
         "fence.release.sync_restrict::shared::cta.cluster",

@@ -597,3 +597,105 @@ fn packed_byte_forms_are_checked_as_ptxas_checks_them() {
         }
     }
 }
+
+/// The PTX ISA 9.5 forms of `sin`/`cos`, `fence` and `cp.async.bulk.wait_group` as ptxas 13.5
+/// checks them: `.2pi` needs `.ftz` (".ftz modifier required for instruction 'sin' with
+/// modifier '.2pi'"), `fence.alias.sync_restrict::read` has one form, `.release.sys`
+/// ("Modifier '.sync_restrict::read' cannot be combined with modifier '.gpu'", "… with
+/// modifier '.acquire'", ".alias modifier required"), `.sync_restrict::proxy::async` excludes
+/// `.read` ("Invalid combination"); each needs `.version 9.5` ("Feature '.2pi' requires PTX
+/// ISA .version 9.5 or later") and the fence and the wait `sm_90`.
+#[test]
+fn ptx_isa_9_5_forms_are_checked_as_ptxas_checks_them() {
+    let kernel = |version: &str, target: &str, inst: &str| {
+        format!(
+            ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\n\
+             .reg .f32 %f<3>;\n{inst};\nret;\n}}\n"
+        )
+    };
+    for (version, target, inst, words) in [
+        (
+            "9.5",
+            "sm_90",
+            "sin.approx.2pi.f32 %f1, %f2",
+            ".2pi needs .ftz",
+        ),
+        (
+            "9.5",
+            "sm_90",
+            "cos.approx.2pi.f32 %f1, %f2",
+            ".2pi needs .ftz",
+        ),
+        (
+            "9.4",
+            "sm_90",
+            "sin.approx.ftz.2pi.f32 %f1, %f2",
+            "requires PTX ISA 9.5 (.version 9.4 here)",
+        ),
+        (
+            "9.5",
+            "sm_90",
+            "fence.alias.sync_restrict::read.release.gpu",
+            "fence.alias.sync_restrict::read.release.sys",
+        ),
+        (
+            "9.5",
+            "sm_90",
+            "fence.alias.sync_restrict::read.acquire.sys",
+            "fence.alias.sync_restrict::read.release.sys",
+        ),
+        (
+            "9.5",
+            "sm_90",
+            "fence.sync_restrict::read.release.sys",
+            "fence.alias.sync_restrict::read.release.sys",
+        ),
+        (
+            "9.5",
+            "sm_80",
+            "fence.alias.sync_restrict::read.release.sys",
+            "requires .target sm_90 or higher",
+        ),
+        (
+            "9.4",
+            "sm_90",
+            "fence.alias.sync_restrict::read.release.sys",
+            "requires PTX ISA 9.5",
+        ),
+        (
+            "9.5",
+            "sm_90",
+            "cp.async.bulk.wait_group.read.sync_restrict::proxy::async 0",
+            ".read and .sync_restrict::proxy::async exclude each other",
+        ),
+        (
+            "9.4",
+            "sm_90",
+            "cp.async.bulk.wait_group.sync_restrict::proxy::async 0",
+            "requires PTX ISA 9.5",
+        ),
+    ] {
+        match front_end(&kernel(version, target, inst), "k.ptx") {
+            Ok(_) => panic!("{inst}: loaded, but ptxas rejects it"),
+            Err(e) => {
+                let msg = e.to_string();
+                assert_eq!(e.kind(), "invalid", "{msg}");
+                assert!(msg.contains("k.ptx:7:"), "{msg}");
+                assert!(msg.contains(words), "{msg} (wanted {words:?})");
+            }
+        }
+    }
+    for (target, inst) in [
+        ("sm_80", "sin.approx.ftz.2pi.f32 %f1, %f2"),
+        ("sm_80", "cos.approx.ftz.2pi.f32 %f1, %f2"),
+        ("sm_90", "fence.alias.sync_restrict::read.release.sys"),
+        (
+            "sm_90",
+            "cp.async.bulk.wait_group.sync_restrict::proxy::async 0",
+        ),
+    ] {
+        if let Err(e) = front_end(&kernel("9.5", target, inst), "k.ptx") {
+            panic!("{inst}: {e}");
+        }
+    }
+}

@@ -732,6 +732,10 @@ pub enum ApproxFn {
     Rsqrt,
     Sin,
     Cos,
+    /// `sin.approx.ftz.2pi.f32`: the sine of `a` cycles, `sin(2πa)` (PTX ISA 9.5).
+    Sin2Pi,
+    /// `cos.approx.ftz.2pi.f32`: `cos(2πa)` (PTX ISA 9.5).
+    Cos2Pi,
     Lg2,
     Ex2,
     Tanh,
@@ -744,6 +748,8 @@ impl fmt::Display for ApproxFn {
             ApproxFn::Rsqrt => "rsqrt",
             ApproxFn::Sin => "sin",
             ApproxFn::Cos => "cos",
+            ApproxFn::Sin2Pi => "sin.2pi",
+            ApproxFn::Cos2Pi => "cos.2pi",
             ApproxFn::Lg2 => "lg2",
             ApproxFn::Ex2 => "ex2",
             ApproxFn::Tanh => "tanh",

@@ -93,7 +93,17 @@ pub(super) fn bulk(b: &mut Builder, cx: &mut Cx) -> R {
             cx.expect_operands(0)
         }
         Some("wait_group") => {
-            only(cx, 3, &["read"], "cp.async.bulk.wait_group")?;
+            // `.sync_restrict::proxy::async` (PTX ISA 9.5) narrows what the wait orders to
+            // the async proxy: with every copy complete it has nothing to wait for either.
+            only(
+                cx,
+                3,
+                &["read", "sync_restrict::proxy::async"],
+                "cp.async.bulk.wait_group",
+            )?;
+            if cx.has("read") && cx.has("sync_restrict::proxy::async") {
+                return Err(cx.bad(".read and .sync_restrict::proxy::async exclude each other"));
+            }
             cx.expect_operands(1)?;
             match imm(cx, 0)? {
                 Some(n) if n >= 0 => Ok(()),

@@ -198,8 +198,15 @@ pub(super) fn float_unary(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
             if !approx {
                 return Err(cx.bad("needs .approx"));
             }
+            let two_pi = cx.has("2pi");
+            if two_pi && !ftz {
+                // ptxas: ".ftz modifier required for instruction 'sin' with modifier '.2pi'".
+                return Err(cx.bad(".2pi needs .ftz"));
+            }
             let f = match op {
                 "rsqrt" => ApproxFn::Rsqrt,
+                "sin" if two_pi => ApproxFn::Sin2Pi,
+                "cos" if two_pi => ApproxFn::Cos2Pi,
                 "sin" => ApproxFn::Sin,
                 "cos" => ApproxFn::Cos,
                 "lg2" => ApproxFn::Lg2,

@@ -144,6 +144,8 @@ const MODIFIERS: &[&[&str]] = &[
         // `cvt`'s packed pair of `.ue8m0` scale factors (§9.7.9.21).
         "scaled::n2::ue8m0",
         "approx",
+        // `sin`/`cos` with the input in cycles (PTX ISA 9.5).
+        "2pi",
         "full",
         "relu",
         "NaN",
@@ -213,6 +215,10 @@ const MODIFIERS: &[&[&str]] = &[
         "sync_restrict::shared::cta",
         "sync_restrict::shared::cluster",
         "sync_restrict::shared::cluster::read",
+        // PTX ISA 9.5: `cp.async.bulk.wait_group.sync_restrict::proxy::async`,
+        // `fence.alias.sync_restrict::read.release.sys`.
+        "sync_restrict::proxy::async",
+        "sync_restrict::read",
         "mask",
     ],
     // prmt modes (§9.7.8.7).

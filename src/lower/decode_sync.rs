@@ -16,6 +16,16 @@ pub(super) fn fence(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.mods.first() == Some(&"proxy") {
         return mbar::proxy_fence(b, cx);
     }
+    // `fence.alias.sync_restrict::read.release.sys` (PTX ISA 9.5, its one form): a release
+    // fence whose ordering is restricted; a full release fence orders at least as much.
+    if cx.mods.first() == Some(&"alias") || cx.has("sync_restrict::read") {
+        if cx.mods != ["alias", "sync_restrict::read", "release", "sys"] {
+            return Err(cx.bad("the form is fence.alias.sync_restrict::read.release.sys"));
+        }
+        b.emit(Op::Fence {}, vec![], vec![], cx.loc, &cx.ptx);
+        b.mark_sync(crate::ir::MemSync::Release);
+        return Ok(());
+    }
     if cx.mods.iter().any(|m| m.contains("mbarrier")) && !mbarrier_init {
         return Err(cx.bad("the operation fence is fence.mbarrier_init.release.cluster"));
     }

@@ -265,6 +265,8 @@ const SWIZZLE_ATOMICITY: Min = Min::Specific(&[
 const SWIZZLE_96B: Min = Min::Specific(&[a(103)]);
 /// `add`/`sub`/`mul`/`fma` on `.f32x2` (§9.7.3.3-6 PTX ISA and Target ISA Notes: PTX ISA
 /// 8.6, sm_100 or higher; ptxas: "Feature 'add.f32x2' requires .target sm_100 or higher").
+/// `sin`/`cos` `.2pi`: the input in cycles (PTX ISA 9.5).
+const TWO_PI: &[Form] = &[form(".2pi", Mods(&[&["2pi"]]), (9, 5), AnyTarget)];
 const F32X2: &[Form] = &[form(".f32x2", Mods(&[&["f32x2"]]), (8, 6), Sm(100))];
 /// The sm_100 family's architecture-specific targets (tcgen05, `redux.f32`; PTX ISA §9.7.16
 /// Target ISA Notes: sm_100a, sm_101a (sm_110a from PTX ISA 9.0), sm_103a, and the family
@@ -501,8 +503,8 @@ pub(super) static ROWS: &[Row] = &[
     row("rcp", Any, "9.7.3.13", Pure(float_unary)),
     row("sqrt", Any, "9.7.3.15", Pure(float_unary)),
     row("rsqrt", Any, "9.7.3.16", Pure(float_unary)),
-    row("sin", Any, "9.7.3.18", Pure(float_unary)),
-    row("cos", Any, "9.7.3.19", Pure(float_unary)),
+    row("sin", Any, "9.7.3.18", Pure(float_unary)).forms(TWO_PI),
+    row("cos", Any, "9.7.3.19", Pure(float_unary)).forms(TWO_PI),
     row("lg2", Any, "9.7.3.20", Pure(float_unary)),
     row("ex2", Any, "9.7.3.21", Pure(float_unary)),
     row("tanh", Any, "9.7.3.22", Pure(float_unary)).since((7, 0), Sm(75)),
@@ -689,6 +691,12 @@ pub(super) static ROWS: &[Row] = &[
         .since((7, 0), Sm(80))
         .forms(&[
             form("cp.async.bulk", Mods(&[&["bulk"]]), (8, 0), Sm(90)),
+            form(
+                "cp.async.bulk.wait_group.sync_restrict::proxy::async",
+                Mods(&[&["sync_restrict::proxy::async"]]),
+                (9, 5),
+                Sm(90),
+            ),
             // §9.7.9.25.4.1 PTX ISA and Target ISA Notes.
             form(".cp_mask", Mods(&[&["cp_mask"]]), (8, 6), Sm(100)),
             // §9.7.9.25.4.1 and §9.7.9.25.5 PTX ISA and Target ISA Notes of `cp.async.bulk`
@@ -769,6 +777,12 @@ pub(super) static ROWS: &[Row] = &[
         .since((6, 0), Sm(70))
         .forms(&[
             form("fence.proxy.alias", Mods(&[&["alias"]]), (7, 5), Sm(70)),
+            form(
+                "fence.alias.sync_restrict::read",
+                Mods(&[&["sync_restrict::read"]]),
+                (9, 5),
+                Sm(90),
+            ),
             form("fence.proxy.async", Mods(&[&["async"]]), (8, 0), Sm(90)),
             form(
                 "fence.proxy.tensormap",

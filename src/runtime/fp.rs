@@ -450,6 +450,11 @@ fn approx_f64(f: ApproxFn, x: f64) -> f64 {
         ApproxFn::Rcp => 1.0 / x,
         ApproxFn::Sin => libm::sin(x),
         ApproxFn::Cos => libm::cos(x),
+        // In cycles: the whole turns dropped exactly first (`x - round(x)` is exact in f64
+        // for an f32 `x`), so large inputs keep their fraction; a zero keeps its sign.
+        ApproxFn::Sin2Pi if x == 0.0 => x,
+        ApproxFn::Sin2Pi => libm::sin(std::f64::consts::TAU * (x - libm::round(x))),
+        ApproxFn::Cos2Pi => libm::cos(std::f64::consts::TAU * (x - libm::round(x))),
         ApproxFn::Lg2 => {
             if x == 0.0 {
                 f64::NEG_INFINITY
