@@ -103,7 +103,7 @@ impl Lexer<'_> {
             let start = self.pos;
             let b = self.bytes[start];
             match b {
-                b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => self.pos += 1,
+                b' ' | b'\t' | b'\r' | b'\n' | 0x0c => self.pos += 1,
                 b'/' if self.at(start + 1) == b'/' => {
                     while self.pos < self.bytes.len() && self.bytes[self.pos] != b'\n' {
                         self.pos += 1;

@@ -128,7 +128,7 @@ mod tests {
 \tld.param.u64 %rd1, [p];
 \t.loc 1 7 5
 \tcvta.to.global.u64 %rd2, %rd1;
-\t.loc 2 3 9, function_name $L__info_string0, inlined_at 1 8 12
+\t.loc 2 3 9, function_name $L__info_string0, inlined_at 1 7 5
 \tst.global.u64 [%rd2], %rd1;
 \t{
 \t.loc 1 9 1
@@ -147,7 +147,7 @@ mod tests {
         );
         assert_eq!(
             t.get(11).map(|l| l.to_string()).as_deref(),
-            Some("helper.cuh:3:9 (inlined at kernel.cu:8:12)")
+            Some("helper.cuh:3:9 (inlined at kernel.cu:7:5)")
         );
         assert_eq!(
             t.get(14).map(|l| l.to_string()).as_deref(),

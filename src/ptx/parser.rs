@@ -60,6 +60,7 @@ pub fn parse_module(text: &str) -> Result<Module> {
             span: Span::new(end, end),
         },
         version: target::NEWEST,
+        locs: Default::default(),
     };
     p.module()
 }
@@ -157,6 +158,9 @@ struct Parser<'a> {
     /// The module's `.version`, once the header is parsed (types and forms that need a
     /// later version are checked against it).
     version: Version,
+    /// The source locations `.loc` directives have named so far, in text order over the
+    /// whole module: an `inlined_at` location must be one of them.
+    locs: std::collections::HashSet<(u32, u32, u32)>,
 }
 
 impl<'a> Parser<'a> {
@@ -1182,11 +1186,23 @@ impl<'a> Parser<'a> {
                     let f = self.expect_uint("a file index after 'inlined_at'")?;
                     let l = self.expect_uint("a line number after 'inlined_at'")?;
                     let c = self.expect_uint("a column number after 'inlined_at'")?;
+                    // ptxas: "Source location 1 30 7 used in inlined_at directive must be
+                    // used in a preceding .loc directive".
+                    if !self.locs.contains(&(f, l, c)) {
+                        return Err(ParseError::new(
+                            format!(
+                                "source location {f} {l} {c} used in 'inlined_at' must be used \
+                                 in a preceding '.loc' directive"
+                            ),
+                            t.span.join(self.prev_span()),
+                        ));
+                    }
                     inlined_at = Some((f, l, c));
                     span = span.join(self.prev_span());
                 }
             }
         }
+        self.locs.insert((file, line, col));
         Ok(Statement::Loc {
             file,
             line,

@@ -82,7 +82,7 @@ $L__func_begin0:
 	cvta.to.global.u64 	%rd1, %rd2;
 
 $L__BB0_2:
-	.loc	1 16 9, function_name $L__info_string0, inlined_at 1 30 5
+	.loc	1 16 9, function_name $L__info_string0, inlined_at 1 14 13
 	mul.wide.s32 	%rd4, %r48, 4;
 	add.s64 	%rd5, %rd1, %rd4;
 	ld.global.nc.f32 	%f10, [%rd5+-4];
@@ -833,6 +833,24 @@ fn error_messages_and_locations() {
         err(".entry k()\n{\n  mov.u32 %r1, 5 # 3;\n}"),
         "t.ptx:3:18: unexpected character '#'"
     );
+    // ptxas takes a form feed as white space but not a vertical tab ("Parsing error").
+    assert_eq!(
+        err(".entry k()\n{\n\x0bret;\n}"),
+        "t.ptx:3:1: unexpected character '\\u{b}'"
+    );
+    assert!(parse(".entry k()\n{\n\x0cret;\n}").is_ok());
+    // ptxas: "Source location 1 30 7 used in inlined_at directive must be used in a
+    // preceding .loc directive" (in text order over the module; another function's counts).
+    assert_eq!(
+        err(".entry k()\n{\n.loc 1 5 2, function_name f, inlined_at 1 30 7\nret;\n}"),
+        "t.ptx:3:30: source location 1 30 7 used in 'inlined_at' must be used in a preceding \
+         '.loc' directive"
+    );
+    assert!(parse(
+        ".entry j()\n{\n.loc 1 30 7\nret;\n}\n\
+         .entry k()\n{\n.loc 1 5 2, function_name f, inlined_at 1 30 7\nret;\n}"
+    )
+    .is_ok());
     assert_eq!(
         err(".entry k()\n{\n  ret;\n"),
         "t.ptx:4:1: expected '}' to close the body of function 'k', found end of input"

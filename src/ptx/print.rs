@@ -641,7 +641,7 @@ mod tests {
              .visible .entry k(.param .align 8 .u64 .ptr.global.align 16 a, .param .b8 s[16][])\n\
              .maxntid 256, 1, 1\n.pragma \"nounroll\";\n{\n\
              .reg .b32 %r<5>; .reg .pred %p;\n\
-             .loc 1 2 3, function_name f, inlined_at 1 2 3\n\
+             .loc 1 2 3\n.loc 1 4 5, function_name f, inlined_at 1 2 3\n\
              L: .branchtargets L, M;\n\
              M: @!%p add.s32 %r1, %r2, -5;\n\
              mov.f32 %r1, 0f7FC00001; mov.f64 %r1, 0dFFF0000000000000; mov.f32 %r1, -1.0E-7;\n\
