@@ -871,10 +871,7 @@ impl Gen<'_, '_> {
                 _ => return false,
             }
         }
-        depth < MAX_DEPTH
-            && d.args
-                .iter()
-                .all(|&a| self.replay_unchecked(a, depth + 1))
+        depth < MAX_DEPTH && d.args.iter().all(|&a| self.replay_unchecked(a, depth + 1))
     }
 
     /// The group stride of a widened operand (found while planning its address).

@@ -2403,7 +2403,8 @@ impl Gen<'_, '_> {
         let mut full = None;
         // Where the fast version runs, lane 4g is active: the loop runs whole warps, or its
         // conditions include all four lanes active (tested first, or below).
-        grp.gcache.set_lead_active(grp.full || has_store || full_only);
+        grp.gcache
+            .set_lead_active(grp.full || has_store || full_only);
         if has_store && !grp.full {
             // A group-level store needs all four lanes active: test that first, before any
             // replay (blocks entered by a few lanes at a time go straight to the slow version).
