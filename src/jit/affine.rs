@@ -277,8 +277,18 @@ impl Gen<'_, '_> {
 
     /// `v` as `root + off` through 64-bit additions of constants (`(v, 0)` otherwise).
     pub(super) fn const_offset_root(&self, v: ir::Value) -> (ir::Value, i64) {
+        self.const_offset_root_until(v, |_| false)
+    }
+
+    /// As [`Self::const_offset_root`], stopping at the first value (`v` included) that
+    /// `stop` accepts.
+    pub(super) fn const_offset_root_until(
+        &self,
+        v: ir::Value,
+        stop: impl Fn(ir::Value) -> bool,
+    ) -> (ir::Value, i64) {
         let (mut root, mut off) = (v, 0i64);
-        while self.ty(root) == ir::Type::I64 {
+        while self.ty(root) == ir::Type::I64 && !stop(root) {
             let ir::ValueDef::Result(i, 0) = self.f.values[root.index()].def else {
                 break;
             };

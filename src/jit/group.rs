@@ -54,6 +54,16 @@
 //!   lanes of the group are active (inactive lanes must not write); loads may read inactive
 //!   lanes' in-bounds elements and discard them.
 //!
+//! **Lane `4g`'s value from its slot.** Where lane `4g` is active wherever the replay's result
+//! is used (the fast version's conditions include all four lanes active, or the loop runs
+//! whole warps: `GroupCache::lead_active`), a value computed in another block (before the
+//! current region) and read by other blocks is not replayed but read from lane `4g`'s
+//! element of its slot, which holds that lane's latest value — the value its own
+//! definition gave, which the replay would recompute — provided its replay would add no
+//! widening check (`Gen::lead_slot`). A root is taken at such a value rather than further
+//! down its `+ constant` chain. Where lane `4g` may be inactive, its slot may hold an older
+//! value or none, so the replay runs as before (`ptx-tests/kernels/lead_slot`).
+//!
 //! How the check is organised, keeping these conditions:
 //! - **Segments a warp-wide plan serves.** Where every group-level access of a segment also
 //!   has a warp-wide plan (`affine.rs`) over the same root, the group tier stays off there:
@@ -93,7 +103,7 @@
 //! once per block execution from the window's size and the root's span (`root_bound`); the
 //! launch fact and memcheck are folded into it (a bound of 0 fails every compare).
 
-use super::codegen::{EnvField, Gen, TRUSTED};
+use super::codegen::{ctype, EnvField, Gen, TRUSTED};
 use super::vector::{GVal, Grp};
 use crate::ir::{self, Effect, Op};
 use crate::runtime::env::CtaEnv;
@@ -138,6 +148,8 @@ pub(super) struct GroupMem {
     fact: Option<(Value, Value)>,
     /// `tid_table + 4 · 32 warp` and the bytes between the table's components (pointers).
     tids: Option<(Value, Value)>,
+    /// The block planned for.
+    blk: Option<ir::Block>,
 }
 
 /// One planned access.
@@ -212,6 +224,10 @@ pub(super) struct GroupCache {
     roots_full: HashMap<usize, Value>,
     /// Per carried chain: its shape test (`i8`) and lane `4g`'s pointer (a device address).
     chains: HashMap<usize, (Value, Value)>,
+    /// Lane `4g` is active wherever the replays' results are used (the fast version's
+    /// conditions include all four lanes active, or the loop runs whole warps): values of
+    /// other blocks are read from lane `4g`'s slot rather than replayed ([`Gen::lead_slot`]).
+    lead_active: bool,
 }
 
 impl GroupCache {
@@ -219,6 +235,11 @@ impl GroupCache {
     /// branch has already tested it).
     pub(super) fn set_full(&mut self, full: Value) {
         self.full = Some(full);
+    }
+
+    /// Say whether lane `4g` is active wherever the replays' results are used.
+    pub(super) fn set_lead_active(&mut self, on: bool) {
+        self.lead_active = on;
     }
 }
 
@@ -369,7 +390,9 @@ impl Gen<'_, '_> {
                     if !(gs.stride == elem || gs.stride == 0 && !store && gs.varies) {
                         continue;
                     }
-                    let (root, off) = match self.const_offset_root(addr) {
+                    // A root lane 4g's slot gives is read whole, not replayed from its parts.
+                    let own = |v| self.in_own_slot(v, blk);
+                    let (root, off) = match self.const_offset_root_until(addr, own) {
                         (r, o)
                             if o.abs() <= MAX_MERGE
                                 && self.group_stride(r, blk, 0, &mut memo) == Some(gs) =>
@@ -439,6 +462,7 @@ impl Gen<'_, '_> {
         if out.roots.is_empty() {
             return Ok(out);
         }
+        out.blk = Some(blk);
         // The launch fact, memcheck, the %tid table of this warp.
         let env = self.e.env;
         let nt = offset_of!(CtaEnv, ntid) as i32;
@@ -755,6 +779,14 @@ impl Gen<'_, '_> {
         if let Some(&x) = grp.gcache.vals.get(&v) {
             return Ok(x);
         }
+        if grp.gcache.lead_active && self.lead_slot(v) {
+            let t = self.ty(v);
+            let base = grp.slot_base(t);
+            let slot = self.layout.slot[v.index()] as i32;
+            let x = self.b.ins().load(ctype(t), TRUSTED(), base, slot);
+            grp.gcache.vals.insert(v, x);
+            return Ok(x);
+        }
         let ir::ValueDef::Result(i, 0) = self.f.values[v.index()].def else {
             return Err(format!("internal: {v} has no group replay"));
         };
@@ -793,6 +825,53 @@ impl Gen<'_, '_> {
         };
         grp.gcache.vals.insert(v, x);
         Ok(x)
+    }
+
+    /// Whether the group replay of `v` (a value with a group stride that varies) may read
+    /// lane `4g`'s value from `v`'s slot instead, where lane `4g` is active: `v` is computed
+    /// in another block (before this one, outside the current region) and read by other
+    /// blocks, so its slot holds each lane's latest value, and its replay would add no
+    /// widening check (the replay's result is lane `4g`'s value then; without a widening,
+    /// lane `4g + j`'s is that plus `j` times the stride, see the module docs).
+    fn lead_slot(&self, v: ir::Value) -> bool {
+        self.gfast
+            .blk
+            .is_some_and(|blk| self.in_own_slot(v, blk) && self.replay_unchecked(v, 0))
+    }
+
+    /// Whether `v` (`i32`/`i64`) is computed in another block than `blk` (and before the
+    /// current region) and read by other blocks: its slot holds each lane's latest value.
+    fn in_own_slot(&self, v: ir::Value, blk: ir::Block) -> bool {
+        let ir::ValueDef::Result(i, _) = self.f.values[v.index()].def else {
+            return false;
+        };
+        matches!(self.ty(v), ir::Type::I32 | ir::Type::I64)
+            && self.inst_block[i.index()] != blk.0
+            && self.cross_block[v.index()]
+            && self.layout.slot[v.index()] != u32::MAX
+            && !self.hoist.hides(v, self.f)
+            && self.region.as_ref().is_none_or(|r| !r.hides(self, v))
+    }
+
+    /// Whether [`Self::replay_group`] of `v` adds no widening check.
+    fn replay_unchecked(&self, v: ir::Value, depth: u32) -> bool {
+        if self.gfast.top.contains_key(&v) {
+            return true;
+        }
+        let ir::ValueDef::Result(i, 0) = self.f.values[v.index()].def else {
+            return false;
+        };
+        let d = self.f.inst(i);
+        if let Op::SReg { .. } = d.op {
+            return true;
+        }
+        if let Some((k, _)) = self.widened_operand(d) {
+            match self.gfast.memo.get(&d.args[k]) {
+                Some(Some(s)) if s.stride == 0 || self.small_sreg(d.args[k]) => {}
+                _ => return false,
+            }
+        }
+        depth < MAX_DEPTH && d.args.iter().all(|&a| self.replay_unchecked(a, depth + 1))
     }
 
     /// The group stride of a widened operand (found while planning its address).

@@ -57,6 +57,14 @@ pub(super) struct Grp {
     pub(super) wide: super::wide::WideGrp,
 }
 
+impl Grp {
+    /// Where lane `4g`'s element of a slot of `t`-typed values is, less the slot's offset
+    /// (`state + g · 4 · size`).
+    pub(super) fn slot_base(&self, t: ir::Type) -> Value {
+        self.base[size_index(lane_bytes(t))]
+    }
+}
+
 /// How a lane of a value is stored: bytes per lane in its slot.
 fn lane_bytes(t: ir::Type) -> u32 {
     match t {
@@ -2393,6 +2401,10 @@ impl Gen<'_, '_> {
             });
         let full_only = !grp.full && (has_store || blends);
         let mut full = None;
+        // Where the fast version runs, lane 4g is active: the loop runs whole warps, or its
+        // conditions include all four lanes active (tested first, or below).
+        grp.gcache
+            .set_lead_active(grp.full || has_store || full_only);
         if has_store && !grp.full {
             // A group-level store needs all four lanes active: test that first, before any
             // replay (blocks entered by a few lanes at a time go straight to the slow version).
