@@ -20,8 +20,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
-use super::case::{CaseArg, LaunchCase};
-use crate::host::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
+use super::case::{CaseArg, CaseTexture, LaunchCase};
+use crate::host::{Context, DevicePtr, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
 
 /// What one engine produced.
 #[derive(Clone, Debug)]
@@ -128,6 +128,24 @@ fn run_tier(case: &LaunchCase, engine: Engine, optimized: bool, timeout: Duratio
             ctx.copy_htod(p, &init).map_err(|e| (false, e))?;
             ptrs.push((b.name.clone(), p));
         }
+        let mut handles = Vec::new();
+        for t in &case.textures {
+            let h = make_texture(&mut ctx, t, &ptrs).map_err(|e| (false, e))?;
+            handles.push((t.name.clone(), t.surface, h));
+        }
+        let handle = |name: &str, surface: bool| {
+            handles
+                .iter()
+                .find(|(n, s, _)| n == name && *s == surface)
+                .map(|&(_, _, h)| KernelArg::U64(h))
+                .ok_or_else(|| {
+                    let what = if surface { "surface" } else { "texture" };
+                    (
+                        false,
+                        Error::Argument(format!("no {what} named '{name}' in the case")),
+                    )
+                })
+        };
         let mut args = Vec::new();
         for a in &case.args {
             args.push(match a {
@@ -141,6 +159,8 @@ fn run_tier(case: &LaunchCase, engine: Engine, optimized: bool, timeout: Duratio
                         ))
                     }
                 },
+                CaseArg::Texture(name) => handle(name, false)?,
+                CaseArg::Surface(name) => handle(name, true)?,
             });
         }
         let dims = LaunchDims {
@@ -186,6 +206,63 @@ fn run_tier(case: &LaunchCase, engine: Engine, optimized: bool, timeout: Duratio
                 .unwrap_or_else(|| "non-string panic payload".to_string()),
         ),
     }
+}
+
+/// Creates the texture or surface object `t` over its buffer (one of `ptrs`, by name), as
+/// the case runner does for `[textures.NAME]`/`[surfaces.NAME]`; returns its handle.
+fn make_texture(
+    ctx: &mut Context,
+    t: &CaseTexture,
+    ptrs: &[(String, DevicePtr)],
+) -> Result<u64, Error> {
+    use crate::runtime::texture::{
+        AddressMode, ChannelFormat, ChannelType, FilterMode, ReadMode, ResourceDesc,
+        ResourceKind, TextureDesc,
+    };
+    let u = &t.setup;
+    let ptr = ptrs
+        .iter()
+        .find(|(n, _)| *n == t.buffer)
+        .map(|&(_, p)| p)
+        .ok_or_else(|| Error::Argument(format!("no buffer named '{}' in the case", t.buffer)))?;
+    let ty = ChannelType::from_name(u.format)
+        .ok_or_else(|| Error::Argument(format!("unknown texel format '{}'", u.format)))?;
+    let kind = if u.two_d {
+        ResourceKind::D2
+    } else {
+        ResourceKind::D1
+    };
+    let format = ChannelFormat {
+        ty,
+        channels: u.channels,
+    };
+    let res = ResourceDesc::new(kind, ptr, format, [u.width, u.height, 1]);
+    if t.surface {
+        return ctx.create_surface_object(res);
+    }
+    let mode = |m: &str| {
+        AddressMode::from_name(m)
+            .ok_or_else(|| Error::Argument(format!("unknown address mode '{m}'")))
+    };
+    let filter = if u.linear {
+        FilterMode::Linear
+    } else {
+        FilterMode::Point
+    };
+    let tex = TextureDesc {
+        address: [mode(u.address[0])?, mode(u.address[1])?, AddressMode::Clamp],
+        filter,
+        read_mode: if u.read_normalized {
+            ReadMode::NormalizedFloat
+        } else {
+            ReadMode::ElementType
+        },
+        normalized_coords: u.normalized_coords,
+        border_color: u.border,
+        mip_filter: filter,
+        ..TextureDesc::default()
+    };
+    ctx.create_texture_object(res, tex)
 }
 
 /// The default per-launch time limit.

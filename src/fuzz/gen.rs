@@ -138,10 +138,68 @@ pub const UNIFORM_ROOTS: &[(&str, u32)] =
 pub const SHARED_SLOT: u32 = 32;
 /// Bytes of the `sm_90` kernels' shared destination of `cp.async.bulk` (`fz_bulk`).
 pub const BULK_BYTES: u32 = 256;
+/// Bytes of each thread's row of the surface `surf` ([`TexSetup`]): 16 `u32` texels, row `y`
+/// belongs to the thread whose global linear id is `y`.
+pub const SURF_ROW: u32 = 64;
 /// The `.b32` registers of the device functions `fz_f0`/`fz_f1`: the middle part of each
 /// ([`Kernel::funcs`]) computes on them after the fixed entry code sets all four from the
 /// parameters; `%q2` is returned.
 pub const FUNC_REGS: &[&str] = &["%q0", "%q1", "%q2", "%q3"];
+
+/// The vector registers ([`Gen::vector_reg`]): name, type of their loads, stores and `mov`s,
+/// component class, components, and binary operations on components.
+#[allow(clippy::type_complexity)]
+const VECTOR_REGS: &[(&str, &str, Class, &[&str], &[&str])] = &[
+    (
+        "%vv",
+        "u32",
+        Class::B32,
+        &["x", "y", "z", "w"],
+        &["add.u32", "sub.u32", "min.s32", "max.u32", "mul.lo.u32", "xor.b32"],
+    ),
+    (
+        "%vd",
+        "f64",
+        Class::F64,
+        &["x", "y"],
+        &["add.f64", "sub.f64", "min.f64", "max.f64", "mul.rn.f64"],
+    ),
+    (
+        "%vw",
+        "u32",
+        Class::B32,
+        &["x", "y"],
+        &["add.u32", "shl.b32", "max.s32", "and.b32"],
+    ),
+    (
+        "%vf",
+        "f32",
+        Class::F32,
+        &["x", "y", "z", "w"],
+        &["add.f32", "sub.rn.f32", "min.f32", "max.NaN.f32", "mul.f32", "copysign.f32"],
+    ),
+    (
+        "%vg",
+        "f32",
+        Class::F32,
+        &["x", "y"],
+        &["add.rz.f32", "div.rn.f32", "min.f32"],
+    ),
+    (
+        "%vl",
+        "u64",
+        Class::B64,
+        &["x", "y"],
+        &["add.u64", "sub.u64", "min.s64", "mul.lo.u64", "or.b64"],
+    ),
+    (
+        "%vh",
+        "u16",
+        Class::B16,
+        &["x", "y", "z", "w"],
+        &["add.u16", "sub.u16", "min.s16", "max.u16", "mul.lo.u16", "xor.b16"],
+    ),
+];
 
 /// Data registers per class: `%r` b32, `%rd` b64, `%f` f32, `%fd` f64, `%h` b16, `%p` pred.
 pub(super) const POOL: &[(Class, &str, u32)] = &[
@@ -261,7 +319,85 @@ pub struct Kernel {
     /// The straight-line middle parts of the two device functions `fz_f0` and `fz_f1` the
     /// body may call (see [`FUNC_REGS`]).
     pub funcs: [Vec<String>; 2],
+    /// The texture object over the input buffer and the per-thread surface the kernel reads
+    /// and writes (two more `.u64` parameters), or none.
+    pub tex: Option<TexSetup>,
     pub body: Vec<Stmt>,
+}
+
+/// The texture object (over the input buffer, read-only) and surface object (`surf`, one
+/// [`SURF_ROW`]-byte row per thread of the grid, 2D `u32` texels) of a kernel that uses them.
+/// The case binds both ([`super::case::LaunchCase::of_kernel`]); the sampler state is the
+/// texture's (unified texturing mode).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TexSetup {
+    /// A 2D resource (else 1D): `tex.2d`, `tld4`, or `tex.1d`.
+    pub two_d: bool,
+    /// Channel type as case files name it (`u8`, `s8`, `u16`, `s16`, `u32`, `s32`, `f16`,
+    /// `f32`).
+    pub format: &'static str,
+    /// 1, 2 or 4.
+    pub channels: u32,
+    /// Texels per dimension (height 1 for 1D); the texels fit in [`IN_BYTES`].
+    pub width: u32,
+    pub height: u32,
+    /// Address mode of x and y (`wrap`, `mirror`, `clamp`, `border`).
+    pub address: [&'static str; 2],
+    pub border: [f32; 4],
+    /// Linear filtering (only where reads return floats).
+    pub linear: bool,
+    pub normalized_coords: bool,
+    /// The normalized-float read mode (8- and 16-bit integer formats only).
+    pub read_normalized: bool,
+}
+
+impl TexSetup {
+    /// Whether `tex`/`tld4` return floats (a float format or normalized-float reads).
+    pub fn float_results(&self) -> bool {
+        self.format.starts_with('f') || self.read_normalized
+    }
+
+    fn random(rng: &mut Rng) -> TexSetup {
+        let (format, bytes) = *rng.pick(&[
+            ("u8", 1u32),
+            ("s8", 1),
+            ("u16", 2),
+            ("s16", 2),
+            ("u32", 4),
+            ("s32", 4),
+            ("f16", 2),
+            ("f32", 4),
+        ]);
+        let channels = *rng.pick(&[1u32, 2, 4]);
+        let texels = IN_BYTES / (bytes * channels);
+        let two_d = rng.chance(70);
+        let (width, height) = if two_d {
+            let w = (*rng.pick(&[1u32, 2, 3, 4, 5, 7, 8, 13, 16])).min(texels);
+            (w, (rng.range(1, 16) as u32).min(texels / w))
+        } else {
+            ((rng.range(1, 64) as u32).min(texels), 1)
+        };
+        let modes = ["wrap", "mirror", "clamp", "border"];
+        let address = [*rng.pick(&modes), *rng.pick(&modes)];
+        let mut border = [0f32; 4];
+        for b in &mut border {
+            *b = *rng.pick(&[0.0f32, 1.0, 0.5, -2.25, 7.0, 300.0]);
+        }
+        let read_normalized = bytes < 4 && format != "f16" && rng.chance(40);
+        let float = format.starts_with('f') || read_normalized;
+        TexSetup {
+            two_d,
+            format,
+            channels,
+            width,
+            height,
+            address,
+            border,
+            linear: float && rng.chance(50),
+            normalized_coords: rng.chance(50),
+            read_normalized,
+        }
+    }
 }
 
 /// Generation parameters.
@@ -332,6 +468,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
     let ctab = (0..64).map(|_| rng.next_u32() as u8).collect();
     let gtab = (0..64).map(|_| rng.next_u32() as u8).collect();
     let sm90 = rng.chance(35);
+    let tex = rng.chance(30).then(|| TexSetup::random(rng));
     let mut g = Gen {
         rng,
         budget: cfg.size.max(1),
@@ -341,6 +478,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         exited: false,
         counters: Vec::new(),
         sm90,
+        tex,
     };
     let funcs = [g.func_body(), g.func_body()];
     let mut body = Vec::new();
@@ -362,6 +500,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         gtab,
         sm90,
         funcs,
+        tex,
         body,
     }
 }
@@ -535,6 +674,8 @@ struct Gen<'r> {
     counters: Vec<bool>,
     /// The `sm_90` flavour ([`Kernel::sm90`]).
     sm90: bool,
+    /// The kernel's texture and surface ([`Kernel::tex`]).
+    tex: Option<TexSetup>,
 }
 
 /// Constructs, in the order of [`Gen::stmt`]'s weight table.
@@ -570,6 +711,10 @@ enum What {
     Mbarrier,
     BulkCopy,
     VectorReg,
+    Texture,
+    Surface,
+    MbarrierCount,
+    BulkToGlobal,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -602,7 +747,11 @@ const WHATS: &[(What, u32)] = &[
     (What::ArriveSync, 2),
     (What::Mbarrier, 3),
     (What::BulkCopy, 3),
-    (What::VectorReg, 3),
+    (What::VectorReg, 4),
+    (What::Texture, 5),
+    (What::Surface, 4),
+    (What::MbarrierCount, 3),
+    (What::BulkToGlobal, 2),
 ];
 
 impl Gen<'_> {
@@ -634,6 +783,9 @@ impl Gen<'_> {
                         collective_ok && self.shared && self.full_warps && self.nt >= 64
                     }
                     What::Mbarrier | What::BulkCopy => collective_ok && self.sm90,
+                    What::MbarrierCount => collective_ok && self.sm90,
+                    What::BulkToGlobal => self.sm90 && self.shared,
+                    What::Texture | What::Surface => self.tex.is_some(),
                     _ => true,
                 };
                 if ok {
@@ -674,6 +826,10 @@ impl Gen<'_> {
             What::Mbarrier => self.mbarrier(),
             What::BulkCopy => self.bulk_copy(),
             What::VectorReg => self.vector_reg(),
+            What::Texture => self.texture(),
+            What::Surface => self.surface(),
+            What::MbarrierCount => self.mbarrier_count(),
+            What::BulkToGlobal => self.bulk_to_global(),
         }
     }
 
@@ -1623,35 +1779,11 @@ impl Gen<'_> {
         }
     }
 
-    /// A vector register (`.reg .v4 .b32 %vv` or `.reg .v2 .f64 %vd`, PTX ISA §5.4.2.1):
-    /// loaded whole from the input buffer, then its components (`%vv.x` … `%vv.w`) written
+    /// A vector register (one of [`VECTOR_REGS`], PTX ISA §5.4.2.1): loaded whole from the input buffer, then its components (`%vv.x` … `%vv.w`) written
     /// and read by scalar instructions, and at times stored whole into the thread's region of
     /// `out`.
     fn vector_reg(&mut self) -> Stmt {
-        let (reg, ty, class, comps, ops): (_, _, _, &[&str], &[&str]) = if self.rng.chance(70) {
-            (
-                "%vv",
-                "u32",
-                Class::B32,
-                &["x", "y", "z", "w"],
-                &[
-                    "add.u32",
-                    "sub.u32",
-                    "min.s32",
-                    "max.u32",
-                    "mul.lo.u32",
-                    "xor.b32",
-                ],
-            )
-        } else {
-            (
-                "%vd",
-                "f64",
-                Class::F64,
-                &["x", "y"],
-                &["add.f64", "sub.f64", "min.f64", "max.f64", "mul.rn.f64"],
-            )
-        };
+        let (reg, ty, class, comps, ops) = *self.rng.pick(VECTOR_REGS);
         let mut lines = Vec::new();
         self.masked("%gin", IN_BYTES / 2 - 16, &mut lines);
         let v = comps.len();
@@ -2034,6 +2166,286 @@ impl Gen<'_> {
         Stmt::Code(lines)
     }
 
+    /// Phases of `fz_mbar` with fewer arrivals than threads (`sm_90`, CTA-uniform control
+    /// flow, every thread waiting by the phase parity `%mbp`): either the even threads arrive
+    /// in a divergent branch with a count of two each (one for the last thread of an odd
+    /// CTA), or thread 0 arrives with `.noComplete` and a count of half the CTA, reads the
+    /// pending count of its state (determined: it arrives alone before a `bar.sync 0`), and
+    /// the threads 1 ..= `$NT$` - count arrive once each. With shared memory, the phase orders
+    /// a store to the own slot before a load of any slot, and a second (ordinary) phase
+    /// follows.
+    fn mbarrier_count(&mut self) -> Stmt {
+        let mut lines = Vec::new();
+        let exchange = self.shared && self.rng.chance(70);
+        let mut load = Vec::new();
+        if exchange {
+            let (ty, class, off, src) = self.slot_word();
+            lines.push(format!("st.shared.{ty} [%so+{off}], {src};"));
+            let who = self.src_reg(Class::B32);
+            let dst = self.data_reg(class);
+            load = vec![
+                format!("rem.u32 %t0, {who}, $NT$;"),
+                format!("mul.wide.u32 %td0, %t0, {SHARED_SLOT};"),
+                "add.s64 %td0, %sb, %td0;".to_string(),
+                format!("ld.shared.{ty} {dst}, [%td0+{off}];"),
+            ];
+        }
+        let arrive = if self.rng.chance(50) { "mbarrier.arrive.shared::cta.b64" } else { "mbarrier.arrive.release.cta.shared::cta.b64" };
+        if self.nt >= 2 && self.rng.chance(50) {
+            let dst = self.data_reg(Class::B32);
+            lines.extend([
+                "setp.eq.u32 %pb, %tl, 0;".to_string(),
+                "mov.u32 %t1, $NT$;".to_string(),
+                "shr.u32 %t1, %t1, 1;".to_string(),
+                "@%pb mbarrier.arrive.noComplete.shared::cta.b64 %tdm, [fz_mbar], %t1;"
+                    .to_string(),
+                format!("@%pb mbarrier.pending_count.b64 {dst}, %tdm;"),
+                "bar.sync 0;".to_string(),
+                "mov.u32 %t2, $NT$;".to_string(),
+                "sub.u32 %t1, %t2, %t1;".to_string(),
+                "setp.eq.u32 %pb, %tl, 0;".to_string(),
+                "setp.gt.or.u32 %pb, %tl, %t1, %pb;".to_string(),
+                format!("@!%pb {arrive} %tdm, [fz_mbar];"),
+            ]);
+        } else {
+            lines.extend([
+                "and.b32 %t0, %tl, 1;".to_string(),
+                "setp.ne.u32 %pb, %t0, 0;".to_string(),
+                "@%pb bra $L__mc$ID$;".to_string(),
+                "mov.u32 %t1, $NT$;".to_string(),
+                "sub.u32 %t1, %t1, %tl;".to_string(),
+                "min.u32 %t1, %t1, 2;".to_string(),
+                format!("{arrive} %tdm, [fz_mbar], %t1;"),
+                "$L__mc$ID$:".to_string(),
+            ]);
+        }
+        lines.push("$L__mw$ID$a:".to_string());
+        lines.push("mbarrier.try_wait.parity.shared::cta.b64 %pb, [fz_mbar], %mbp;".to_string());
+        lines.push("@!%pb bra $L__mw$ID$a;".to_string());
+        lines.push("xor.b32 %mbp, %mbp, 1;".to_string());
+        if exchange {
+            lines.extend(load);
+            let arrive = self.mbarrier_arrive();
+            lines.push(arrive);
+            self.mbarrier_wait(&mut lines, "b");
+        }
+        Stmt::Code(lines)
+    }
+
+    /// `cp.async.bulk` (PTX ISA §9.7.9.25.4.1, `sm_90`) of the thread's own shared slot (16 or
+    /// 32 bytes) into its own region of `out`, after `fence.proxy.async.shared::cta` (the
+    /// slot's generic-proxy stores before the async-proxy read), as a bulk group waited for at
+    /// once; anywhere (thread-private).
+    fn bulk_to_global(&mut self) -> Stmt {
+        let bytes = *self.rng.pick(&[16u32, 32]);
+        let off = *self.rng.pick(&[0u32, 32, 64, 96]);
+        let wait = if self.rng.chance(70) {
+            "cp.async.bulk.wait_group 0;"
+        } else {
+            "cp.async.bulk.wait_group.read 0;\n\tcp.async.bulk.wait_group 0;"
+        };
+        let g = self.guard();
+        let mut lines = vec![
+            "fence.proxy.async.shared::cta;".to_string(),
+            format!("{g}cp.async.bulk.global.shared::cta.bulk_group [%od+{off}], [%so], {bytes};"),
+            "cp.async.bulk.commit_group;".to_string(),
+        ];
+        lines.extend(wait.split("\n\t").map(str::to_string));
+        if self.rng.chance(50) {
+            lines.push("fence.proxy.async.global;".to_string());
+        }
+        Stmt::Code(lines)
+    }
+
+    // ---- textures and surfaces (Kernel::tex) -------------------------------------------------
+
+    /// A texture coordinate into `%tc{c}` (f32) or `%tci{c}` (s32): a data register as is, or a
+    /// small value around the texture's extent (normalized: around [0, 1)).
+    fn tex_coord(&mut self, c: usize, float: bool, lines: &mut Vec<String>) -> String {
+        let t = self.tex.expect("texture statements need Kernel::tex");
+        if float {
+            if self.rng.chance(25) {
+                return self.src_reg(Class::F32);
+            }
+            let src = self.src_reg(Class::B32);
+            // (src & 1023) - 256, scaled by 1/16 (texels) or 1/256 (normalized).
+            let scale = if t.normalized_coords { "0f3B800000" } else { "0f3D800000" };
+            lines.push(format!("and.b32 %t0, {src}, 1023;"));
+            lines.push("sub.s32 %t0, %t0, 256;".to_string());
+            lines.push(format!("cvt.rn.f32.s32 %tc{c}, %t0;"));
+            lines.push(format!("mul.rn.f32 %tc{c}, %tc{c}, {scale};"));
+            format!("%tc{c}")
+        } else {
+            if self.rng.chance(20) {
+                return self.src_reg(Class::B32);
+            }
+            let src = self.src_reg(Class::B32);
+            lines.push(format!("and.b32 %tci{c}, {src}, 63;"));
+            lines.push(format!("sub.s32 %tci{c}, %tci{c}, 16;"));
+            format!("%tci{c}")
+        }
+    }
+
+    /// A texture instruction on the kernel's texture `%htex` (PTX ISA §9.7.10): `tex.1d`/
+    /// `tex.2d` (f32 or s32 coordinates, at times `tex.level`), `tld4.{r,g,b,a}.2d`, or `txq`;
+    /// results are f32 where the texture returns floats, else s32/u32.
+    fn texture(&mut self) -> Stmt {
+        let t = self.tex.expect("texture statements need Kernel::tex");
+        let mut lines = Vec::new();
+        let g = self.guard();
+        let dims = if t.two_d { 2 } else { 1 };
+        let geom = if t.two_d { "2d" } else { "1d" };
+        let (dty, class) = if t.float_results() {
+            ("f32", Class::F32)
+        } else {
+            (*self.rng.pick(&["s32", "u32"]), Class::B32)
+        };
+        match self.rng.below(10) {
+            0..=5 => {
+                let float = self.rng.chance(60);
+                let coords: Vec<String> =
+                    (0..dims).map(|c| self.tex_coord(c, float, &mut lines)).collect();
+                let cty = if float { "f32" } else { "s32" };
+                let dst = self.distinct_regs(class, 4).join(", ");
+                if float && self.rng.chance(20) {
+                    let lod = self.src_reg(Class::F32);
+                    lines.push(format!(
+                        "{g}tex.level.{geom}.v4.{dty}.{cty} {{{dst}}}, [%htex, {{{}}}], {lod};",
+                        coords.join(", ")
+                    ));
+                } else {
+                    lines.push(format!(
+                        "{g}tex.{geom}.v4.{dty}.{cty} {{{dst}}}, [%htex, {{{}}}];",
+                        coords.join(", ")
+                    ));
+                }
+            }
+            6 | 7 if t.two_d => {
+                let coords: Vec<String> =
+                    (0..2).map(|c| self.tex_coord(c, true, &mut lines)).collect();
+                let comp = self.rng.pick(&["r", "g", "b", "a"]);
+                let dst = self.distinct_regs(class, 4).join(", ");
+                lines.push(format!(
+                    "{g}tld4.{comp}.2d.v4.{dty}.f32 {{{dst}}}, [%htex, {{{}}}];",
+                    coords.join(", ")
+                ));
+            }
+            _ => {
+                let attr = self.rng.pick(&[
+                    "width",
+                    "height",
+                    "depth",
+                    "channel_data_type",
+                    "channel_order",
+                    "normalized_coords",
+                    "filter_mode",
+                    "addr_mode_0",
+                    "addr_mode_1",
+                    "num_mipmap_levels",
+                    "array_size",
+                    "num_samples",
+                ]);
+                let dst = self.data_reg(Class::B32);
+                lines.push(format!("{g}txq.{attr}.b32 {dst}, [%htex];"));
+            }
+        }
+        Stmt::Code(lines)
+    }
+
+    /// A surface instruction on the kernel's surface `%hsurf` (PTX ISA §9.7.11), always in
+    /// the thread's own row (`y` = `%gl`): `suld.b`/`sust.b` of 1 to 16 bytes at a byte
+    /// offset `x` that is in the row and aligned (`.trap`) or only aligned (`.clamp` clamps
+    /// into the row, `.zero` reads 0 and drops stores), `sust.p` of `u32` texels, `sured.b`,
+    /// or `suq`.
+    fn surface(&mut self) -> Stmt {
+        const TYS: &[(&str, u32, Class)] = &[
+            ("b8", 1, Class::B16),
+            ("b8", 1, Class::B32),
+            ("b16", 2, Class::B16),
+            ("b32", 4, Class::B32),
+            ("b64", 8, Class::B64),
+        ];
+        let mut lines = Vec::new();
+        let g = self.guard();
+        let src = self.src_reg(Class::B32);
+        let clamp = *self.rng.pick(&["trap", "trap", "clamp", "zero"]);
+        let x_for = |size: u32, lines: &mut Vec<String>| {
+            if clamp == "trap" {
+                lines.push(format!("and.b32 %t0, {src}, {};", SURF_ROW - size));
+            } else {
+                lines.push(format!("and.b32 %t0, {src}, {};", !(size - 1)));
+            }
+        };
+        match self.rng.below(10) {
+            0..=6 => {
+                let (ty, size, class) = *self.rng.pick(TYS);
+                let n = match (size, self.rng.below(3)) {
+                    (8, 0) | (1..=4, 0) => 2,
+                    (1..=4, 1) => 4,
+                    _ => 1,
+                };
+                x_for(size * n, &mut lines);
+                let v = Self::vprefix(n);
+                if self.rng.chance(50) {
+                    let dst = self.distinct_regs(class, n as usize).join(", ");
+                    lines.push(format!(
+                        "{g}suld.b.2d{v}.{ty}.{clamp} {{{dst}}}, [%hsurf, {{%t0, %gl}}];"
+                    ));
+                } else {
+                    let vals: Vec<String> = (0..n).map(|_| self.src_reg(class)).collect();
+                    lines.push(format!(
+                        "{g}sust.b.2d{v}.{ty}.{clamp} [%hsurf, {{%t0, %gl}}], {{{}}};",
+                        vals.join(", ")
+                    ));
+                }
+            }
+            7 => {
+                // Formatted: x in texels (16 per row).
+                if clamp == "trap" {
+                    lines.push(format!("and.b32 %t0, {src}, {};", SURF_ROW / 4 - 1));
+                } else {
+                    lines.push(format!("mov.u32 %t0, {src};"));
+                }
+                let n = *self.rng.pick(&[1u32, 4]);
+                let vals: Vec<String> = (0..n).map(|_| self.src_reg(Class::B32)).collect();
+                lines.push(format!(
+                    "{g}sust.p.2d{}.b32.{clamp} [%hsurf, {{%t0, %gl}}], {{{}}};",
+                    Self::vprefix(n),
+                    vals.join(", ")
+                ));
+            }
+            8 => {
+                let (op, ty, size) = *self.rng.pick(&[
+                    ("add", "u32", 4u32),
+                    ("min", "u32", 4),
+                    ("max", "s32", 4),
+                    ("and", "b32", 4),
+                    ("or", "b32", 4),
+                    ("add", "u64", 8),
+                ]);
+                x_for(size, &mut lines);
+                let class = if size == 8 { Class::B64 } else { Class::B32 };
+                let v = self.src_reg(class);
+                lines.push(format!(
+                    "{g}sured.b.{op}.2d.{ty}.{clamp} [%hsurf, {{%t0, %gl}}], {v};"
+                ));
+            }
+            _ => {
+                let attr = self.rng.pick(&[
+                    "width",
+                    "height",
+                    "depth",
+                    "channel_data_type",
+                    "channel_order",
+                    "array_size",
+                ]);
+                let dst = self.data_reg(Class::B32);
+                lines.push(format!("{g}suq.{attr}.b32 {dst}, [%hsurf];"));
+            }
+        }
+        Stmt::Code(lines)
+    }
+
     // ---- control flow ----------------------------------------------------------------------
 
     /// A condition that may differ between threads.
@@ -2199,6 +2611,7 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
         exited: false,
         counters: Vec::new(),
         sm90,
+        tex: None,
     };
     let mut combos: Vec<Vec<&str>> = vec![vec![]];
     for group in f.mods {

@@ -1,5 +1,5 @@
 //! Rendering a generated [`Kernel`] as PTX: module variables, the entry with its four
-//! parameters, register declarations, the fixed prologue (parameters, thread ids, per-thread
+//! parameters (six with a texture and a surface), register declarations, the fixed prologue (parameters, thread ids, per-thread
 //! bases, data registers from the input, shared and local memory zeroed), the body, and the
 //! epilogue that stores every data register into the thread's region of `out`.
 
@@ -194,7 +194,8 @@ impl Kernel {
     /// The kernel as a PTX module (`.version 8.0`, `.target sm_80`, 64-bit addresses).
     ///
     /// Parameters: `in` (u64 pointer, [`IN_BYTES`]), `out` (u64 pointer, [`OUT_REGION`] bytes
-    /// per thread), `atom` (u64 pointer, [`ATOM_BYTES`]), `k` (u32).
+    /// per thread), `atom` (u64 pointer, [`ATOM_BYTES`]), `k` (u32); with [`Kernel::tex`],
+    /// also `tex` and `surf` (u64 texture and surface object handles).
     pub fn render(&self) -> String {
         let mut f = Facts::default();
         facts(&self.body, &mut f);
@@ -236,9 +237,15 @@ impl Kernel {
             let _ = writeln!(o, ".shared .align 128 .b8 fz_bulk[{BULK_BYTES}];");
         }
         self.funcs(o);
+        // The texture and surface handles follow `k` where the kernel has them.
+        let handles = if self.tex.is_some() {
+            format!(",\n\t.param .u64 {name}_tex,\n\t.param .u64 {name}_surf")
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             o,
-            "\n.visible .entry {name}(\n\t.param .u64 {name}_in,\n\t.param .u64 {name}_out,\n\t.param .u64 {name}_atom,\n\t.param .u32 {name}_k\n)\n{{"
+            "\n.visible .entry {name}(\n\t.param .u64 {name}_in,\n\t.param .u64 {name}_out,\n\t.param .u64 {name}_atom,\n\t.param .u32 {name}_k{handles}\n)\n{{"
         );
         for (class, prefix, n) in POOL {
             let ty = match class {
@@ -263,6 +270,14 @@ impl Kernel {
         r.line(".reg .b64 %tdm;");
         r.line(".reg .v4 .b32 %vv;");
         r.line(".reg .v2 .f64 %vd;");
+        r.line(".reg .v2 .b32 %vw;");
+        r.line(".reg .v4 .f32 %vf;");
+        r.line(".reg .v2 .f32 %vg;");
+        r.line(".reg .v2 .u64 %vl;");
+        r.line(".reg .v4 .b16 %vh;");
+        r.line(".reg .b64 %htex, %hsurf;");
+        r.line(".reg .f32 %tc<2>;");
+        r.line(".reg .b32 %tci<2>;");
         r.line(".local .align 16 .b8 lbuf[64];");
         self.prologue(&mut r, nt);
         r.stmts(&self.body);
@@ -278,6 +293,16 @@ impl Kernel {
             format!("ld.param.u64 %pout, [{name}_out];"),
             format!("ld.param.u64 %patm, [{name}_atom];"),
             format!("ld.param.u32 %k, [{name}_k];"),
+            if self.tex.is_some() {
+                format!("ld.param.u64 %htex, [{name}_tex];")
+            } else {
+                "mov.u64 %htex, 0;".into()
+            },
+            if self.tex.is_some() {
+                format!("ld.param.u64 %hsurf, [{name}_surf];")
+            } else {
+                "mov.u64 %hsurf, 0;".into()
+            },
             "cvta.to.global.u64 %gin, %pin;".into(),
             "cvta.to.global.u64 %gatm, %patm;".into(),
             // Linear thread id in the CTA: x + y*nx + z*nx*ny.
