@@ -59,6 +59,8 @@ pub struct LaunchCase {
     pub buffers: Vec<CaseBuffer>,
     /// Texture and surface objects, created after the buffers.
     pub textures: Vec<CaseTexture>,
+    /// The cluster shape (`cluster = [x, y, z]`; `LaunchOptions::cluster`), or none.
+    pub cluster: Option<[u32; 3]>,
     /// Run both engines in lockstep order (`lockstep = true` in the case file;
     /// `LaunchOptions::lockstep`); generated kernels target `sm_80`, so otherwise group-major.
     pub lockstep: bool,
@@ -102,8 +104,20 @@ impl LaunchCase {
                 },
             ],
             textures: Vec::new(),
+            cluster: None,
             lockstep: false,
         };
+        // Each dimension of the kernel's shape that divides the grid's (the shrinker may
+        // have changed the grid); a shape of one CTA is no cluster launch.
+        let mut cluster = [1u32; 3];
+        for d in 0..3 {
+            if k.cluster[d] > 0 && k.grid[d] % k.cluster[d] == 0 {
+                cluster[d] = k.cluster[d];
+            }
+        }
+        if cluster != [1, 1, 1] {
+            case.cluster = Some(cluster);
+        }
         if let Some(setup) = k.tex {
             let rows = k.threads();
             let words = SURF_ROW / 4;
@@ -165,6 +179,9 @@ impl LaunchCase {
         let _ = writeln!(s, "shared_bytes = {}", self.shared_bytes);
         if self.lockstep {
             let _ = writeln!(s, "lockstep = true");
+        }
+        if let Some(c) = self.cluster {
+            let _ = writeln!(s, "cluster = {}", dims(c));
         }
         let args: Vec<String> = self
             .args

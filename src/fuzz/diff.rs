@@ -178,7 +178,7 @@ fn run_tier(case: &LaunchCase, engine: Engine, optimized: bool, timeout: Duratio
             racecheck_global: false,
             timeout: Some(timeout),
             cooperative: None,
-            cluster: None,
+            cluster: case.cluster,
             cluster_non_portable: false,
             stack_bytes: None,
         };

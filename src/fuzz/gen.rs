@@ -322,6 +322,10 @@ pub struct Kernel {
     /// The texture object over the input buffer and the per-thread surface the kernel reads
     /// and writes (two more `.u64` parameters), or none.
     pub tex: Option<TexSetup>,
+    /// The cluster shape the launch asks for (`sm_90` kernels; `[1, 1, 1]`: none). The case
+    /// uses each dimension that divides the grid's, else 1 (so it follows the shrinker's
+    /// grid edits).
+    pub cluster: [u32; 3],
     pub body: Vec<Stmt>,
 }
 
@@ -469,6 +473,16 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
     let gtab = (0..64).map(|_| rng.next_u32() as u8).collect();
     let sm90 = rng.chance(35);
     let tex = rng.chance(30).then(|| TexSetup::random(rng));
+    let cluster = if sm90 && rng.chance(60) {
+        *rng.pick(&[
+            [grid[0], 1, 1],
+            [grid[0], grid[1], 1],
+            [1, grid[1], grid[2]],
+            [1, 1, grid[2]],
+        ])
+    } else {
+        [1, 1, 1]
+    };
     let mut g = Gen {
         rng,
         budget: cfg.size.max(1),
@@ -501,6 +515,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         sm90,
         funcs,
         tex,
+        cluster,
         body,
     }
 }
@@ -715,6 +730,7 @@ enum What {
     Surface,
     MbarrierCount,
     BulkToGlobal,
+    ClusterExchange,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -752,6 +768,7 @@ const WHATS: &[(What, u32)] = &[
     (What::Surface, 4),
     (What::MbarrierCount, 3),
     (What::BulkToGlobal, 2),
+    (What::ClusterExchange, 3),
 ];
 
 impl Gen<'_> {
@@ -786,6 +803,9 @@ impl Gen<'_> {
                     What::MbarrierCount => collective_ok && self.sm90,
                     What::BulkToGlobal => self.sm90 && self.shared,
                     What::Texture | What::Surface => self.tex.is_some(),
+                    What::ClusterExchange => {
+                        collective_ok && ctx.depth == 0 && self.sm90 && self.shared
+                    }
                     _ => true,
                 };
                 if ok {
@@ -830,6 +850,7 @@ impl Gen<'_> {
             What::Surface => self.surface(),
             What::MbarrierCount => self.mbarrier_count(),
             What::BulkToGlobal => self.bulk_to_global(),
+            What::ClusterExchange => self.cluster_exchange(),
         }
     }
 
@@ -2254,6 +2275,80 @@ impl Gen<'_> {
         if self.rng.chance(50) {
             lines.push("fence.proxy.async.global;".to_string());
         }
+        Stmt::Code(lines)
+    }
+
+    /// A distributed-shared-memory exchange between the CTAs of a cluster (`sm_90`, shared
+    /// memory, top level only, before any exit: every thread of every CTA of the cluster runs
+    /// it, in the same order): the thread reads `%cluster_ctarank`/`%cluster_nctarank`, stores
+    /// to its own slot, passes `barrier.cluster.arrive`/`wait` (PTX ISA §9.7.13.2), then loads
+    /// from any thread's slot of the CTA `d` ranks further (`mapa`, `ld.shared::cluster`) or
+    /// stores into its own index's slot there (`st.shared::cluster`: each slot of the cluster
+    /// gets one writer, as rank + `d` is a bijection); a second cluster barrier ends the
+    /// window, so no later access races with a remote one and no CTA exits while peers read
+    /// it. Without a cluster launch, the cluster is the CTA alone.
+    fn cluster_exchange(&mut self) -> Stmt {
+        let (ty, class, off, src) = self.slot_word();
+        let d = self.rng.below(4);
+        let mut lines = Vec::new();
+        if self.rng.chance(50) {
+            let r = self.data_reg(Class::B32);
+            let reg = *self.rng.pick(&[
+                "%cluster_ctarank",
+                "%cluster_nctarank",
+                "%cluster_ctaid.x",
+                "%cluster_nctaid.y",
+                "%clusterid.x",
+                "%nclusterid.x",
+                "%is_explicit_cluster",
+            ]);
+            if reg == "%is_explicit_cluster" {
+                let p = self.data_reg(Class::Pred);
+                lines.push(format!("mov.pred {p}, {reg};"));
+            } else {
+                lines.push(format!("mov.u32 {r}, {reg};"));
+            }
+        }
+        let remote_store = self.rng.chance(35);
+        if !remote_store {
+            lines.push(format!("st.shared.{ty} [%so+{off}], {src};"));
+        }
+        let (arrive, wait) = *self.rng.pick(&[
+            ("barrier.cluster.arrive", "barrier.cluster.wait"),
+            ("barrier.cluster.arrive.aligned", "barrier.cluster.wait.aligned"),
+            ("barrier.cluster.arrive.release", "barrier.cluster.wait.acquire"),
+            (
+                "barrier.cluster.arrive.release.aligned",
+                "barrier.cluster.wait.acquire.aligned",
+            ),
+        ]);
+        lines.push(format!("{arrive};"));
+        lines.push(format!("{wait};"));
+        lines.push("mov.u32 %t0, %cluster_ctarank;".to_string());
+        lines.push("mov.u32 %t1, %cluster_nctarank;".to_string());
+        lines.push(format!("add.u32 %t0, %t0, {d};"));
+        lines.push("rem.u32 %t0, %t0, %t1;".to_string());
+        if remote_store {
+            lines.push(format!("mapa.shared::cluster.u64 %td0, %so, %t0;"));
+            lines.push(format!("st.shared::cluster.{ty} [%td0+{off}], {src};"));
+        } else {
+            let who = self.src_reg(Class::B32);
+            let dst = self.data_reg(class);
+            lines.push(format!("rem.u32 %t2, {who}, $NT$;"));
+            lines.push(format!("mul.wide.u32 %td0, %t2, {SHARED_SLOT};"));
+            lines.push("add.s64 %td0, %sb, %td0;".to_string());
+            if self.rng.chance(50) {
+                lines.push("mapa.shared::cluster.u64 %td0, %td0, %t0;".to_string());
+                lines.push(format!("ld.shared::cluster.{ty} {dst}, [%td0+{off}];"));
+            } else {
+                // Through the generic address of the peer's window.
+                lines.push("cvta.shared.u64 %td0, %td0;".to_string());
+                lines.push("mapa.u64 %td0, %td0, %t0;".to_string());
+                lines.push(format!("ld.{ty} {dst}, [%td0+{off}];"));
+            }
+        }
+        lines.push(format!("{arrive};"));
+        lines.push(format!("{wait};"));
         Stmt::Code(lines)
     }
 
