@@ -316,6 +316,10 @@ pub struct Kernel {
     /// The `sm_90` flavour (`.target sm_90`): also the forms of [`FORMS_SM90`], `mbarrier`,
     /// `cp.async.bulk`, `elect.sync`, `fence.proxy.async`.
     pub sm90: bool,
+    /// The `sm_100` flavour (`.target sm_100`, PTX ISA 8.8; only with [`sm90`](Self::sm90),
+    /// whose forms it keeps): also 256-bit loads and stores (`.v4` of 64-bit types, `.v8` of
+    /// 32-bit ones).
+    pub sm100: bool,
     /// The straight-line middle parts of the two device functions `fz_f0` and `fz_f1` the
     /// body may call (see [`FUNC_REGS`]).
     pub funcs: [Vec<String>; 2],
@@ -472,6 +476,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
     let ctab = (0..64).map(|_| rng.next_u32() as u8).collect();
     let gtab = (0..64).map(|_| rng.next_u32() as u8).collect();
     let sm90 = rng.chance(35);
+    let sm100 = sm90 && rng.chance(40);
     let tex = rng.chance(30).then(|| TexSetup::random(rng));
     let cluster = if sm90 && rng.chance(60) {
         *rng.pick(&[
@@ -492,6 +497,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         exited: false,
         counters: Vec::new(),
         sm90,
+        sm100,
         tex,
     };
     let funcs = [g.func_body(), g.func_body()];
@@ -513,6 +519,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         ctab,
         gtab,
         sm90,
+        sm100,
         funcs,
         tex,
         cluster,
@@ -689,6 +696,8 @@ struct Gen<'r> {
     counters: Vec<bool>,
     /// The `sm_90` flavour ([`Kernel::sm90`]).
     sm90: bool,
+    /// The `sm_100` flavour ([`Kernel::sm100`]).
+    sm100: bool,
     /// The kernel's texture and surface ([`Kernel::tex`]).
     tex: Option<TexSetup>,
 }
@@ -731,6 +740,7 @@ enum What {
     MbarrierCount,
     BulkToGlobal,
     ClusterExchange,
+    WideVector,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -769,6 +779,7 @@ const WHATS: &[(What, u32)] = &[
     (What::MbarrierCount, 3),
     (What::BulkToGlobal, 2),
     (What::ClusterExchange, 3),
+    (What::WideVector, 4),
 ];
 
 impl Gen<'_> {
@@ -803,6 +814,7 @@ impl Gen<'_> {
                     What::MbarrierCount => collective_ok && self.sm90,
                     What::BulkToGlobal => self.sm90 && self.shared,
                     What::Texture | What::Surface => self.tex.is_some(),
+                    What::WideVector => self.sm100,
                     What::ClusterExchange => {
                         collective_ok && ctx.depth == 0 && self.sm90 && self.shared
                     }
@@ -851,6 +863,7 @@ impl Gen<'_> {
             What::MbarrierCount => self.mbarrier_count(),
             What::BulkToGlobal => self.bulk_to_global(),
             What::ClusterExchange => self.cluster_exchange(),
+            What::WideVector => self.wide_vector(),
         }
     }
 
@@ -2352,6 +2365,39 @@ impl Gen<'_> {
         Stmt::Code(lines)
     }
 
+    /// A 256-bit access (`sm_100`, PTX ISA 8.8): `ld.global{.nc}.v4` of a 64-bit type or
+    /// `.v8` of a 32-bit one from the input buffer into distinct data registers, or `st.global`
+    /// of the same shapes into the thread's region of `out`; 32-byte aligned.
+    fn wide_vector(&mut self) -> Stmt {
+        let (ty, class, n) = *self.rng.pick(&[
+            ("u64", Class::B64, 4u32),
+            ("b64", Class::B64, 4),
+            ("s64", Class::B64, 4),
+            ("f64", Class::F64, 4),
+            ("u32", Class::B32, 8),
+            ("b32", Class::B32, 8),
+            ("s32", Class::B32, 8),
+        ]);
+        let mut lines = Vec::new();
+        let g = self.guard();
+        if self.rng.chance(60) {
+            self.masked("%gin", IN_BYTES / 2 - 32, &mut lines);
+            let off = self.rng.pick(&[0, 256, 480]);
+            let op = self.rng.pick(&["ld.global", "ld.global.nc", "ld.global.L1::no_allocate"]);
+            let dst = self.distinct_regs(class, n as usize).join(", ");
+            lines.push(format!("{g}{op}.v{n}.{ty} {{{dst}}}, [%td0+{off}];"));
+        } else {
+            self.masked("%od", 32, &mut lines);
+            let off = self.rng.pick(&[0, 32, 64]);
+            let src: Vec<String> = (0..n).map(|_| self.src_reg(class)).collect();
+            lines.push(format!(
+                "{g}st.global.v{n}.{ty} [%td0+{off}], {{{}}};",
+                src.join(", ")
+            ));
+        }
+        Stmt::Code(lines)
+    }
+
     // ---- textures and surfaces (Kernel::tex) -------------------------------------------------
 
     /// A texture coordinate into `%tc{c}` (f32) or `%tci{c}` (s32): a data register as is, or a
@@ -2706,6 +2752,7 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
         exited: false,
         counters: Vec::new(),
         sm90,
+        sm100: false,
         tex: None,
     };
     let mut combos: Vec<Vec<&str>> = vec![vec![]];
