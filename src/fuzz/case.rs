@@ -4,7 +4,7 @@
 //! dynamic shared bytes, arguments and buffers with deterministic contents. It is written in
 //! the case format of `CASE-FORMAT.md` (`ptx`, `kernel`, `grid`, `block`, `shared_bytes`,
 //! `args`, `[buffers.NAME]` with `type = "u32"`, `len`, `init = { values = [...] }`, and
-//! `[textures.NAME]`/`[surfaces.NAME]` over a buffer), with
+//! `[textures.NAME]`/`[surfaces.NAME]`/`[tensor_maps.NAME]` over a buffer, `cluster`), with
 //! **no `[expect]` tables**: a generated kernel's expected output is not known independently,
 //! so the check for such a case is that the interpreter and the JIT agree bit for bit on every
 //! buffer (and on faults) — what `ptxjit check CASE.toml` does (and the `check::` trials of
@@ -12,7 +12,7 @@
 
 use std::fmt::Write as _;
 
-use super::gen::{Kernel, TexSetup, ATOM_BYTES, IN_BYTES, OUT_REGION, SURF_ROW};
+use super::gen::{Kernel, TexSetup, TmapSetup, ATOM_BYTES, IN_BYTES, OUT_REGION, SURF_ROW};
 
 /// A kernel argument of a generated case.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +24,17 @@ pub enum CaseArg {
     Texture(String),
     /// The handle of the case's surface object of this name (`{ surface = "NAME" }`).
     Surface(String),
+    /// The case's tensor map of this name by value (`{ tensor_map = "NAME" }`).
+    TensorMap(String),
+}
+
+/// A tile-mode tensor map over a buffer (`[tensor_maps.NAME]` of the case format).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseTensorMap {
+    pub name: String,
+    /// The buffer whose start is the tensor's global address.
+    pub buffer: String,
+    pub setup: TmapSetup,
 }
 
 /// A texture or surface object over a whole buffer (`[textures.NAME]` /
@@ -59,6 +70,8 @@ pub struct LaunchCase {
     pub buffers: Vec<CaseBuffer>,
     /// Texture and surface objects, created after the buffers.
     pub textures: Vec<CaseTexture>,
+    /// Tensor maps, built after the buffers.
+    pub tensor_maps: Vec<CaseTensorMap>,
     /// The cluster shape (`cluster = [x, y, z]`; `LaunchOptions::cluster`), or none.
     pub cluster: Option<[u32; 3]>,
     /// Run both engines in lockstep order (`lockstep = true` in the case file;
@@ -71,7 +84,8 @@ impl LaunchCase {
     /// ([`OUT_REGION`] bytes per thread) and `atom` ([`ATOM_BYTES`]), then `k`; with
     /// [`Kernel::tex`], also the texture `tex` over `in` and the surface `surf` over the
     /// buffer `surf` ([`SURF_ROW`] bytes per thread of the grid, 2D `u32`), whose handles
-    /// follow `k`.
+    /// follow `k`; with [`Kernel::tmap`], the tensor map `tmap` over `in` (the last
+    /// argument); with [`Kernel::cluster`], the cluster launch.
     pub fn of_kernel(k: &Kernel) -> LaunchCase {
         debug_assert_eq!(k.input.len() as u32, IN_BYTES / 4);
         let mut case = LaunchCase {
@@ -104,6 +118,7 @@ impl LaunchCase {
                 },
             ],
             textures: Vec::new(),
+            tensor_maps: Vec::new(),
             cluster: None,
             lockstep: false,
         };
@@ -153,6 +168,14 @@ impl LaunchCase {
             case.args.push(CaseArg::Texture("tex".into()));
             case.args.push(CaseArg::Surface("surf".into()));
         }
+        if let Some(setup) = k.tmap {
+            case.tensor_maps.push(CaseTensorMap {
+                name: "tmap".into(),
+                buffer: "in".into(),
+                setup,
+            });
+            case.args.push(CaseArg::TensorMap("tmap".into()));
+        }
         case
     }
 
@@ -191,6 +214,7 @@ impl LaunchCase {
                 CaseArg::U32(v) => format!("{{ u32 = {v} }}"),
                 CaseArg::Texture(t) => format!("{{ texture = {} }}", toml_str(t)),
                 CaseArg::Surface(t) => format!("{{ surface = {} }}", toml_str(t)),
+                CaseArg::TensorMap(t) => format!("{{ tensor_map = {} }}", toml_str(t)),
             })
             .collect();
         let _ = writeln!(s, "args = [{}]", args.join(", "));
@@ -234,6 +258,21 @@ impl LaunchCase {
                     if u.read_normalized { "normalized_float" } else { "element" }
                 );
             }
+        }
+        for t in &self.tensor_maps {
+            let u = &t.setup;
+            let _ = writeln!(
+                s,
+                "\n[tensor_maps.{}]\nbuffer = {}\ntype = \"{}\"\ndims = [{}, {}]\nbox = [{}, {}]\noob_fill = \"{}\"",
+                t.name,
+                toml_str(&t.buffer),
+                u.ty,
+                u.dims[0],
+                u.dims[1],
+                u.boxd[0],
+                u.boxd[1],
+                if u.oob_nan { "nan" } else { "zero" }
+            );
         }
         s
     }

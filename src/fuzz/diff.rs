@@ -20,7 +20,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
-use super::case::{CaseArg, CaseTexture, LaunchCase};
+use super::case::{CaseArg, CaseTensorMap, CaseTexture, LaunchCase};
 use crate::host::{Context, DevicePtr, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
 
 /// What one engine produced.
@@ -161,6 +161,19 @@ fn run_tier(case: &LaunchCase, engine: Engine, optimized: bool, timeout: Duratio
                 },
                 CaseArg::Texture(name) => handle(name, false)?,
                 CaseArg::Surface(name) => handle(name, true)?,
+                CaseArg::TensorMap(name) => {
+                    let t = case
+                        .tensor_maps
+                        .iter()
+                        .find(|t| t.name == *name)
+                        .ok_or_else(|| {
+                            (
+                                false,
+                                Error::Argument(format!("no tensor map named '{name}' in the case")),
+                            )
+                        })?;
+                    make_tensor_map(t, &ptrs).map_err(|e| (false, e))?
+                }
             });
         }
         let dims = LaunchDims {
@@ -263,6 +276,35 @@ fn make_texture(
         ..TextureDesc::default()
     };
     ctx.create_texture_object(res, tex)
+}
+
+/// Encodes the tile-mode tensor map `t` over its buffer (one of `ptrs`) as the case runner
+/// does for `[tensor_maps.NAME]`: dense rows, no interleave, swizzle or L2 promotion.
+fn make_tensor_map(t: &CaseTensorMap, ptrs: &[(String, DevicePtr)]) -> Result<KernelArg, Error> {
+    use crate::runtime::tensormap::TensorMap;
+    let u = &t.setup;
+    let ptr = ptrs
+        .iter()
+        .find(|(n, _)| *n == t.buffer)
+        .map(|&(_, p)| p)
+        .ok_or_else(|| Error::Argument(format!("no buffer named '{}' in the case", t.buffer)))?;
+    let dims = [u.dims[0] as u64, u.dims[1] as u64];
+    let strides = [(u.dims[0] * u.elem) as u64];
+    TensorMap::encode_tiled(
+        u.code,
+        2,
+        ptr.0,
+        &dims,
+        &strides,
+        &u.boxd,
+        &[1, 1],
+        0,
+        0,
+        0,
+        u.oob_nan as u32,
+    )
+    .map(KernelArg::TensorMap)
+    .map_err(|e| Error::Argument(format!("tensor map '{}': {e}", t.name)))
 }
 
 /// The default per-launch time limit.

@@ -1,5 +1,5 @@
 //! Rendering a generated [`Kernel`] as PTX: module variables, the entry with its four
-//! parameters (six with a texture and a surface), register declarations, the fixed prologue (parameters, thread ids, per-thread
+//! parameters (two more with a texture and a surface, one more with a tensor map), register declarations, the fixed prologue (parameters, thread ids, per-thread
 //! bases, data registers from the input, shared and local memory zeroed), the body, and the
 //! epilogue that stores every data register into the thread's region of `out`.
 
@@ -195,7 +195,8 @@ impl Kernel {
     ///
     /// Parameters: `in` (u64 pointer, [`IN_BYTES`]), `out` (u64 pointer, [`OUT_REGION`] bytes
     /// per thread), `atom` (u64 pointer, [`ATOM_BYTES`]), `k` (u32); with [`Kernel::tex`],
-    /// also `tex` and `surf` (u64 texture and surface object handles).
+    /// also `tex` and `surf` (u64 texture and surface object handles); with [`Kernel::tmap`],
+    /// then `tmap` (a 128-byte tensor map by value).
     pub fn render(&self) -> String {
         let mut f = Facts::default();
         facts(&self.body, &mut f);
@@ -240,11 +241,14 @@ impl Kernel {
         }
         self.funcs(o);
         // The texture and surface handles follow `k` where the kernel has them.
-        let handles = if self.tex.is_some() {
+        let mut handles = if self.tex.is_some() {
             format!(",\n\t.param .u64 {name}_tex,\n\t.param .u64 {name}_surf")
         } else {
             String::new()
         };
+        if self.tmap.is_some() {
+            let _ = write!(handles, ",\n\t.param .align 64 .b8 {name}_tmap[128]");
+        }
         let _ = writeln!(
             o,
             "\n.visible .entry {name}(\n\t.param .u64 {name}_in,\n\t.param .u64 {name}_out,\n\t.param .u64 {name}_atom,\n\t.param .u32 {name}_k{handles}\n)\n{{"
@@ -277,7 +281,7 @@ impl Kernel {
         r.line(".reg .v2 .f32 %vg;");
         r.line(".reg .v2 .u64 %vl;");
         r.line(".reg .v4 .b16 %vh;");
-        r.line(".reg .b64 %htex, %hsurf;");
+        r.line(".reg .b64 %htex, %hsurf, %htmap;");
         r.line(".reg .f32 %tc<2>;");
         r.line(".reg .b32 %tci<2>;");
         r.line(".local .align 16 .b8 lbuf[64];");
@@ -304,6 +308,17 @@ impl Kernel {
                 format!("ld.param.u64 %hsurf, [{name}_surf];")
             } else {
                 "mov.u64 %hsurf, 0;".into()
+            },
+            // The tensor map's generic address (in the parameter space).
+            if self.tmap.is_some() {
+                format!("mov.b64 %htmap, {name}_tmap;")
+            } else {
+                "mov.u64 %htmap, 0;".into()
+            },
+            if self.tmap.is_some() {
+                "cvta.param.u64 %htmap, %htmap;".into()
+            } else {
+                "mov.u64 %htmap, 0;".into()
             },
             "cvta.to.global.u64 %gin, %pin;".into(),
             "cvta.to.global.u64 %gatm, %patm;".into(),
