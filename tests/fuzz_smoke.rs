@@ -157,10 +157,7 @@ fn emitted_texture_and_cluster_cases_are_valid_case_files() {
 
 fn check_written_case(case: &LaunchCase, name: &str) {
     use ptxjit::case::{check_case, Case, RunOptions};
-    let dir = std::env::temp_dir().join(format!(
-        "ptxjit-fuzz-emit-{name}-{}",
-        std::process::id()
-    ));
+    let dir = std::env::temp_dir().join(format!("ptxjit-fuzz-emit-{name}-{}", std::process::id()));
     let toml = write_case(&dir, name, case, "a comment\nover two lines").unwrap();
     let loaded = Case::load(&toml);
     let checked = loaded.as_ref().map(|c| {

@@ -169,7 +169,9 @@ fn run_tier(case: &LaunchCase, engine: Engine, optimized: bool, timeout: Duratio
                         .ok_or_else(|| {
                             (
                                 false,
-                                Error::Argument(format!("no tensor map named '{name}' in the case")),
+                                Error::Argument(format!(
+                                    "no tensor map named '{name}' in the case"
+                                )),
                             )
                         })?;
                     make_tensor_map(t, &ptrs).map_err(|e| (false, e))?
@@ -229,8 +231,8 @@ fn make_texture(
     ptrs: &[(String, DevicePtr)],
 ) -> Result<u64, Error> {
     use crate::runtime::texture::{
-        AddressMode, ChannelFormat, ChannelType, FilterMode, ReadMode, ResourceDesc,
-        ResourceKind, TextureDesc,
+        AddressMode, ChannelFormat, ChannelType, FilterMode, ReadMode, ResourceDesc, ResourceKind,
+        TextureDesc,
     };
     let u = &t.setup;
     let ptr = ptrs

@@ -2,7 +2,11 @@
 //! fully determined by the PTX ISA (so the interpreter and the JIT must agree bit for bit), and
 //! that `ptxas` accepts for their target: `sm_80`, or `sm_90` for about a third of them (the
 //! `sm_90` flavour, [`Kernel::sm90`]: also the forms of [`FORMS_SM90`], `mbarrier`,
-//! `cp.async.bulk`, `elect.sync`, `fence.proxy.async`).
+//! `cp.async.bulk` (shared to global too), `cp.async.bulk.tensor` on a tensor map
+//! ([`Kernel::tmap`]), cluster launches and distributed shared memory ([`Kernel::cluster`]),
+//! `elect.sync`, `fence.proxy.async`), and `sm_100` for two fifths of those (the `sm_100`
+//! flavour, [`Kernel::sm100`]: also 256-bit `ld`/`st`). About 30% of all kernels get a texture
+//! and a surface object ([`Kernel::tex`]).
 //!
 //! # The kernel model
 //! A generated [`Kernel`] is a tree of [`Stmt`]s (straight-line code, `if`/`else`, loops,
@@ -63,8 +67,32 @@
 //!   slots, `bar.sync` on the same barrier in the other warps, which then read warp 0's slots;
 //!   a `bar.sync 0` before anything else). `brx.idx` switches on an index per lane or a
 //!   uniform one (then `brx.idx.uni`, and the arms are as uniform as the code around).
-//! - The vector registers `%vv` (`.v4 .b32`) and `%vd` (`.v2 .f64`) are loaded whole from the
-//!   input buffer at the start of each statement that uses their components.
+//! - The vector registers ([`VECTOR_REGS`]: `.v4 .b32`, `.v2 .f64`, `.v2 .b32`, `.v4 .f32`,
+//!   `.v2 .f32`, `.v2 .u64`, `.v4 .b16`) are loaded whole from the input buffer at the start of
+//!   each statement that uses their components.
+//! - Textures ([`TexSetup`]): the texture object reads the read-only input buffer, so any
+//!   thread may sample anywhere (any coordinates: addressing, border colour and filtering are
+//!   defined by `runtime::texture`, which both engines call); `tex`/`tld4` results are `.f32`
+//!   where the texture returns floats, `.s32`/`.u32` otherwise, as CUDA pairs them. The
+//!   surface gives each thread of the grid its own [`SURF_ROW`]-byte row (`y` = the global
+//!   linear id): `.trap` accesses are in the row and aligned, `.clamp` ones stay in the row
+//!   (only `x` is clamped), `.zero` ones read 0 and drop stores out of it.
+//! - `sm_90` mbarrier phases with fewer arrivals than threads: the threads that do not arrive
+//!   wait by the phase parity (never by a stale arrive state); a counted `arrive` in a
+//!   divergent branch brings the count to the CTA's threads; thread 0's `arrive.noComplete`
+//!   comes alone before a `bar.sync 0`, so the pending count its state reports is known, and
+//!   never completes the phase (half the CTA arrives after it).
+//! - `cp.async.bulk` shared to global: the thread's own slot into its own `out` region, after
+//!   `fence.proxy.async.shared::cta`, waited for (`wait_group 0`) at once.
+//! - Clusters: a distributed-shared-memory exchange runs only at the top level before any
+//!   exit, so every thread of every CTA of the cluster runs the same exchanges in the same
+//!   order; each is a window between two `barrier.cluster.arrive`/`wait` pairs in which the
+//!   thread loads any slot of the CTA `d` ranks on, or stores to its own index's slot there
+//!   (one writer per slot), and no CTA exits while a peer may still read it. The case's
+//!   cluster shape keeps only the dimensions that divide the grid.
+//! - `cp.async.bulk.tensor`: as `cp.async.bulk` into `fz_bulk` (thread 0 issues it with the
+//!   box's bytes expected on `fz_mbar`, all wait, read, `bar.sync 0`); out-of-bounds elements
+//!   read the map's fill.
 //! - Carry chains (`add.cc`/`sub.cc`/`mad.cc`, then `addc`/`subc`/`madc`) are unguarded
 //!   straight-line statements: the flag each link reads is the one its predecessor set.
 //! - `activemask` into a data register and `redux.sync`, `match.sync`, `elect.sync` among the
@@ -86,15 +114,17 @@
 //!   thread's own shared slot and is waited for at once.
 //!
 //! # Not generated yet (TODO)
-//! Supported by ptxjit but not generated: `fns`, `trap`, textures and surfaces, vector
-//! registers other than `.v4 .b32` and `.v2 .f64`, recursive calls, `brx.idx` inside device functions, `bar.arrive` with
-//! partial warps (the count then is not the threads that arrive), `mbarrier` phases in
-//! divergent code or with fewer arrivals than threads (`arrive` with a count,
-//! `arrive.noComplete`, `pending_count`), `cp.async.bulk` to global or between CTAs, the
-//! `sm_90`/`sm_100` forms `wgmma`, `tcgen05`, TMA (`cp.async.bulk.tensor`), clusters
-//! (`%cluster_ctarank`, `mapa`, distributed shared memory), `.v4`/`.v8` of 64-bit types
-//! (`sm_100`), and `f32` atomics of values other than small integers (order-dependent
-//! rounding).
+//! Supported by ptxjit but not generated: `fns`, `trap`, recursive calls, `brx.idx` inside
+//! device functions, `bar.arrive` with partial warps (the count then is not the threads that
+//! arrive), texture kinds other than 1D and 2D (3D, layered, cube, mipmapped, multisample,
+//! pitched), `tex.grad`, texel offsets and depth compare, `.f16`/`.f16x2` texture results,
+//! `.texref`/`.surfref` module variables and independent-mode samplers, `suld`/`sust` on
+//! 1D/3D/layered surfaces, `mbarrier.arrive_drop` (it changes every later phase's count),
+//! `expect_tx` beyond copies, `cp.async.bulk` between CTAs of a cluster and with multicast,
+//! `cp.async.bulk.tensor` stores, reductions, other ranks, swizzles, interleaves, element
+//! strides and im2col maps, `cp.async.bulk.prefetch`, `wgmma`, `tcgen05`, cluster exchanges
+//! in nested uniform code (they would need cluster-uniform conditions), and `f32` atomics of
+//! values other than small integers (order-dependent rounding).
 
 use std::fmt::Write as _;
 
@@ -155,7 +185,14 @@ const VECTOR_REGS: &[(&str, &str, Class, &[&str], &[&str])] = &[
         "u32",
         Class::B32,
         &["x", "y", "z", "w"],
-        &["add.u32", "sub.u32", "min.s32", "max.u32", "mul.lo.u32", "xor.b32"],
+        &[
+            "add.u32",
+            "sub.u32",
+            "min.s32",
+            "max.u32",
+            "mul.lo.u32",
+            "xor.b32",
+        ],
     ),
     (
         "%vd",
@@ -176,7 +213,14 @@ const VECTOR_REGS: &[(&str, &str, Class, &[&str], &[&str])] = &[
         "f32",
         Class::F32,
         &["x", "y", "z", "w"],
-        &["add.f32", "sub.rn.f32", "min.f32", "max.NaN.f32", "mul.f32", "copysign.f32"],
+        &[
+            "add.f32",
+            "sub.rn.f32",
+            "min.f32",
+            "max.NaN.f32",
+            "mul.f32",
+            "copysign.f32",
+        ],
     ),
     (
         "%vg",
@@ -197,7 +241,14 @@ const VECTOR_REGS: &[(&str, &str, Class, &[&str], &[&str])] = &[
         "u16",
         Class::B16,
         &["x", "y", "z", "w"],
-        &["add.u16", "sub.u16", "min.s16", "max.u16", "mul.lo.u16", "xor.b16"],
+        &[
+            "add.u16",
+            "sub.u16",
+            "min.s16",
+            "max.u16",
+            "mul.lo.u16",
+            "xor.b16",
+        ],
     ),
 ];
 
@@ -1877,9 +1928,9 @@ impl Gen<'_> {
         }
     }
 
-    /// A vector register (one of [`VECTOR_REGS`], PTX ISA §5.4.2.1): loaded whole from the input buffer, then its components (`%vv.x` … `%vv.w`) written
-    /// and read by scalar instructions, and at times stored whole into the thread's region of
-    /// `out`.
+    /// A vector register (one of [`VECTOR_REGS`], PTX ISA §5.4.2.1): loaded whole from the
+    /// input buffer, then its components (`%vv.x` … `%vv.w`) written and read by scalar
+    /// instructions, and at times stored whole into the thread's region of `out`.
     fn vector_reg(&mut self) -> Stmt {
         let (reg, ty, class, comps, ops) = *self.rng.pick(VECTOR_REGS);
         let mut lines = Vec::new();
@@ -2288,15 +2339,18 @@ impl Gen<'_> {
                 format!("ld.shared.{ty} {dst}, [%td0+{off}];"),
             ];
         }
-        let arrive = if self.rng.chance(50) { "mbarrier.arrive.shared::cta.b64" } else { "mbarrier.arrive.release.cta.shared::cta.b64" };
+        let arrive = if self.rng.chance(50) {
+            "mbarrier.arrive.shared::cta.b64"
+        } else {
+            "mbarrier.arrive.release.cta.shared::cta.b64"
+        };
         if self.nt >= 2 && self.rng.chance(50) {
             let dst = self.data_reg(Class::B32);
             lines.extend([
                 "setp.eq.u32 %pb, %tl, 0;".to_string(),
                 "mov.u32 %t1, $NT$;".to_string(),
                 "shr.u32 %t1, %t1, 1;".to_string(),
-                "@%pb mbarrier.arrive.noComplete.shared::cta.b64 %tdm, [fz_mbar], %t1;"
-                    .to_string(),
+                "@%pb mbarrier.arrive.noComplete.shared::cta.b64 %tdm, [fz_mbar], %t1;".to_string(),
                 format!("@%pb mbarrier.pending_count.b64 {dst}, %tdm;"),
                 "bar.sync 0;".to_string(),
                 "mov.u32 %t2, $NT$;".to_string(),
@@ -2392,8 +2446,14 @@ impl Gen<'_> {
         }
         let (arrive, wait) = *self.rng.pick(&[
             ("barrier.cluster.arrive", "barrier.cluster.wait"),
-            ("barrier.cluster.arrive.aligned", "barrier.cluster.wait.aligned"),
-            ("barrier.cluster.arrive.release", "barrier.cluster.wait.acquire"),
+            (
+                "barrier.cluster.arrive.aligned",
+                "barrier.cluster.wait.aligned",
+            ),
+            (
+                "barrier.cluster.arrive.release",
+                "barrier.cluster.wait.acquire",
+            ),
             (
                 "barrier.cluster.arrive.release.aligned",
                 "barrier.cluster.wait.acquire.aligned",
@@ -2447,7 +2507,9 @@ impl Gen<'_> {
         if self.rng.chance(60) {
             self.masked("%gin", IN_BYTES / 2 - 32, &mut lines);
             let off = self.rng.pick(&[0, 256, 480]);
-            let op = self.rng.pick(&["ld.global", "ld.global.nc", "ld.global.L1::no_allocate"]);
+            let op = self
+                .rng
+                .pick(&["ld.global", "ld.global.nc", "ld.global.L1::no_allocate"]);
             let dst = self.distinct_regs(class, n as usize).join(", ");
             lines.push(format!("{g}{op}.v{n}.{ty} {{{dst}}}, [%td0+{off}];"));
         } else {
@@ -2526,7 +2588,11 @@ impl Gen<'_> {
             }
             let src = self.src_reg(Class::B32);
             // (src & 1023) - 256, scaled by 1/16 (texels) or 1/256 (normalized).
-            let scale = if t.normalized_coords { "0f3B800000" } else { "0f3D800000" };
+            let scale = if t.normalized_coords {
+                "0f3B800000"
+            } else {
+                "0f3D800000"
+            };
             lines.push(format!("and.b32 %t0, {src}, 1023;"));
             lines.push("sub.s32 %t0, %t0, 256;".to_string());
             lines.push(format!("cvt.rn.f32.s32 %tc{c}, %t0;"));
@@ -2560,8 +2626,9 @@ impl Gen<'_> {
         match self.rng.below(10) {
             0..=5 => {
                 let float = self.rng.chance(60);
-                let coords: Vec<String> =
-                    (0..dims).map(|c| self.tex_coord(c, float, &mut lines)).collect();
+                let coords: Vec<String> = (0..dims)
+                    .map(|c| self.tex_coord(c, float, &mut lines))
+                    .collect();
                 let cty = if float { "f32" } else { "s32" };
                 let dst = self.distinct_regs(class, 4).join(", ");
                 if float && self.rng.chance(20) {
@@ -2578,8 +2645,9 @@ impl Gen<'_> {
                 }
             }
             6 | 7 if t.two_d => {
-                let coords: Vec<String> =
-                    (0..2).map(|c| self.tex_coord(c, true, &mut lines)).collect();
+                let coords: Vec<String> = (0..2)
+                    .map(|c| self.tex_coord(c, true, &mut lines))
+                    .collect();
                 let comp = self.rng.pick(&["r", "g", "b", "a"]);
                 let dst = self.distinct_regs(class, 4).join(", ");
                 lines.push(format!(
@@ -2906,6 +2974,45 @@ mod tests {
         assert_eq!(a, b);
         let c = generate(&mut Rng::seeded(43), GenConfig::default()).render();
         assert_ne!(a, c);
+    }
+
+    /// Every construct the generator has a statement for shows up in a few hundred kernels
+    /// (a zero weight or an impossible condition would silently drop one).
+    #[test]
+    fn every_construct_is_generated() {
+        let texts: Vec<String> = (0..300)
+            .map(|seed| generate(&mut Rng::seeded(seed), GenConfig { size: 60 }).render())
+            .collect();
+        for needle in [
+            "tex.1d.",
+            "tex.2d.",
+            "tex.level.",
+            "tld4.",
+            "txq.",
+            "suld.b.",
+            "sust.b.",
+            "sust.p.",
+            "sured.b.",
+            "suq.",
+            "arrive.noComplete",
+            "mbarrier.pending_count",
+            "cp.async.bulk.global.shared::cta",
+            "cp.async.bulk.tensor.2d",
+            "mapa.shared::cluster",
+            "st.shared::cluster",
+            "barrier.cluster.wait",
+            ".target sm_100",
+            "ld.global.v8.",
+            "st.global.v4.f64",
+            "%vh.",
+            "%vl.",
+            "%vf.",
+        ] {
+            assert!(
+                texts.iter().any(|t| t.contains(needle)),
+                "no generated kernel has '{needle}'"
+            );
+        }
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Rendering a generated [`Kernel`] as PTX: module variables, the entry with its four
-//! parameters (two more with a texture and a surface, one more with a tensor map), register declarations, the fixed prologue (parameters, thread ids, per-thread
-//! bases, data registers from the input, shared and local memory zeroed), the body, and the
-//! epilogue that stores every data register into the thread's region of `out`.
+//! parameters (two more with a texture and a surface, one more with a tensor map), register
+//! declarations, the fixed prologue (parameters, thread ids, per-thread bases, data registers
+//! from the input, shared and local memory zeroed), the body, and the epilogue that stores
+//! every data register into the thread's region of `out`.
 
 use std::fmt::Write as _;
 
