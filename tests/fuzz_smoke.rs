@@ -131,12 +131,13 @@ fn emitted_case_is_a_valid_case_file() {
     check_written_case(&LaunchCase::of_kernel(&kernel_for_seed(seed, 20)), "k");
 }
 
-/// Cases with a texture and a surface (`[textures.tex]`, `[surfaces.surf]`, handle arguments)
-/// and with a cluster launch (`cluster = [...]`) and distributed shared memory are valid case
-/// files, and the case library's run agrees with itself across the engines.
+/// Cases with a texture and a surface (`[textures.tex]`, `[surfaces.surf]`, handle
+/// arguments), with a cluster launch (`cluster = [...]`) and distributed shared memory, and
+/// with a tensor map (`[tensor_maps.tmap]`, a by-value argument) are valid case files, and the
+/// case library's run agrees across the engines.
 #[test]
-fn emitted_texture_and_cluster_cases_are_valid_case_files() {
-    let (mut tex, mut cluster) = (false, false);
+fn emitted_texture_cluster_and_tensor_map_cases_are_valid_case_files() {
+    let (mut tex, mut cluster, mut tmap) = (false, false, false);
     for i in 0..400 {
         let case = LaunchCase::of_kernel(&kernel_for_seed(case_seed(3, i), 30));
         if !tex && !case.textures.is_empty() && case.ptx.contains("tex.") {
@@ -148,11 +149,17 @@ fn emitted_texture_and_cluster_cases_are_valid_case_files() {
             check_written_case(&case, "c");
             cluster = true;
         }
-        if tex && cluster {
+        if !tmap && !case.tensor_maps.is_empty() && case.ptx.contains("bulk.tensor") {
+            check_written_case(&case, "m");
+            tmap = true;
+        }
+        if tex && cluster && tmap {
             return;
         }
     }
-    panic!("no case with a texture ({tex}) or a cluster exchange ({cluster}) in 400 seeds");
+    panic!(
+        "in 400 seeds: a texture case {tex}, a cluster exchange {cluster}, a tensor copy {tmap}"
+    );
 }
 
 fn check_written_case(case: &LaunchCase, name: &str) {

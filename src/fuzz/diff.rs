@@ -2,7 +2,8 @@
 //! identical inputs, compared bit for bit.
 //!
 //! Each engine gets a fresh [`Context`], the same allocations in the same order and the same
-//! initial bytes, and the same launch (with a time limit). The JIT runs twice when its first
+//! initial bytes, the same texture and surface objects and tensor maps over them, and the
+//! same launch (cluster shape included, with a time limit). The JIT runs twice when its first
 //! run agrees: as a program's first launch runs (the quick tier), then with its optimized
 //! tier compiled before the launch. The outcomes agree when:
 //! - both launches succeed and every buffer is byte-for-byte equal; or
