@@ -2927,6 +2927,12 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
     let mut k = generate(&mut rng, GenConfig { size: 1 });
     k.body.clear();
     k.sm90 = sm90;
+    // The flavour is the one asked for: no sm_100 target, no sm_90 launch features on sm_80.
+    k.sm100 = false;
+    if !sm90 {
+        k.tmap = None;
+        k.cluster = [1, 1, 1];
+    }
     let mut g = Gen {
         rng: &mut rng,
         budget: 0,
