@@ -125,9 +125,9 @@ impl LaunchCase {
         // Each dimension of the kernel's shape that divides the grid's (the shrinker may
         // have changed the grid); a shape of one CTA is no cluster launch.
         let mut cluster = [1u32; 3];
-        for d in 0..3 {
-            if k.cluster[d] > 0 && k.grid[d] % k.cluster[d] == 0 {
-                cluster[d] = k.cluster[d];
+        for ((c, &want), &g) in cluster.iter_mut().zip(&k.cluster).zip(&k.grid) {
+            if want > 0 && g.is_multiple_of(want) {
+                *c = want;
             }
         }
         if cluster != [1, 1, 1] {

@@ -2466,7 +2466,7 @@ impl Gen<'_> {
         lines.push(format!("add.u32 %t0, %t0, {d};"));
         lines.push("rem.u32 %t0, %t0, %t1;".to_string());
         if remote_store {
-            lines.push(format!("mapa.shared::cluster.u64 %td0, %so, %t0;"));
+            lines.push("mapa.shared::cluster.u64 %td0, %so, %t0;".to_string());
             lines.push(format!("st.shared::cluster.{ty} [%td0+{off}], {src};"));
         } else {
             let who = self.src_reg(Class::B32);
