@@ -37,7 +37,13 @@ fn generated_kernels_pass_ptxas() {
         let case = LaunchCase::of_kernel(&k);
         let file = dir.join(format!("{}.ptx", case_name(seed)));
         std::fs::write(&file, &case.ptx).unwrap();
-        let arch = if k.sm90 { "-arch=sm_90" } else { "-arch=sm_80" };
+        let arch = if k.sm100 {
+            "-arch=sm_100"
+        } else if k.sm90 {
+            "-arch=sm_90"
+        } else {
+            "-arch=sm_80"
+        };
         let out = Command::new(&ptxas)
             .args([arch, "-o", "/dev/null"])
             .arg(&file)
@@ -121,11 +127,45 @@ fn smoke_differential() {
 /// `check::` trials of `tests/ptx_tests.rs`.)
 #[test]
 fn emitted_case_is_a_valid_case_file() {
-    use ptxjit::case::{check_case, Case, RunOptions};
     let seed = case_seed(1, 2);
-    let case = LaunchCase::of_kernel(&kernel_for_seed(seed, 20));
-    let dir = std::env::temp_dir().join(format!("ptxjit-fuzz-emit-{}", std::process::id()));
-    let toml = write_case(&dir, "k", &case, "a comment\nover two lines").unwrap();
+    check_written_case(&LaunchCase::of_kernel(&kernel_for_seed(seed, 20)), "k");
+}
+
+/// Cases with a texture and a surface (`[textures.tex]`, `[surfaces.surf]`, handle
+/// arguments), with a cluster launch (`cluster = [...]`) and distributed shared memory, and
+/// with a tensor map (`[tensor_maps.tmap]`, a by-value argument) are valid case files, and the
+/// case library's run agrees across the engines.
+#[test]
+fn emitted_texture_cluster_and_tensor_map_cases_are_valid_case_files() {
+    let (mut tex, mut cluster, mut tmap) = (false, false, false);
+    for i in 0..400 {
+        let case = LaunchCase::of_kernel(&kernel_for_seed(case_seed(3, i), 30));
+        if !tex && !case.textures.is_empty() && case.ptx.contains("tex.") {
+            assert!(case.ptx.contains("_surf"), "{}", case.ptx);
+            check_written_case(&case, "t");
+            tex = true;
+        }
+        if !cluster && case.cluster.is_some() && case.ptx.contains("mapa") {
+            check_written_case(&case, "c");
+            cluster = true;
+        }
+        if !tmap && !case.tensor_maps.is_empty() && case.ptx.contains("bulk.tensor") {
+            check_written_case(&case, "m");
+            tmap = true;
+        }
+        if tex && cluster && tmap {
+            return;
+        }
+    }
+    panic!(
+        "in 400 seeds: a texture case {tex}, a cluster exchange {cluster}, a tensor copy {tmap}"
+    );
+}
+
+fn check_written_case(case: &LaunchCase, name: &str) {
+    use ptxjit::case::{check_case, Case, RunOptions};
+    let dir = std::env::temp_dir().join(format!("ptxjit-fuzz-emit-{name}-{}", std::process::id()));
+    let toml = write_case(&dir, name, case, "a comment\nover two lines").unwrap();
     let loaded = Case::load(&toml);
     let checked = loaded.as_ref().map(|c| {
         check_case(

@@ -2,7 +2,8 @@
 //! identical inputs, compared bit for bit.
 //!
 //! Each engine gets a fresh [`Context`], the same allocations in the same order and the same
-//! initial bytes, and the same launch (with a time limit). The JIT runs twice when its first
+//! initial bytes, the same texture and surface objects and tensor maps over them, and the
+//! same launch (cluster shape included, with a time limit). The JIT runs twice when its first
 //! run agrees: as a program's first launch runs (the quick tier), then with its optimized
 //! tier compiled before the launch. The outcomes agree when:
 //! - both launches succeed and every buffer is byte-for-byte equal; or
@@ -20,8 +21,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
-use super::case::{CaseArg, LaunchCase};
-use crate::host::{Context, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
+use super::case::{CaseArg, CaseTensorMap, CaseTexture, LaunchCase};
+use crate::host::{Context, DevicePtr, Engine, Error, KernelArg, LaunchDims, LaunchOptions};
 
 /// What one engine produced.
 #[derive(Clone, Debug)]
@@ -128,6 +129,24 @@ fn run_tier(case: &LaunchCase, engine: Engine, optimized: bool, timeout: Duratio
             ctx.copy_htod(p, &init).map_err(|e| (false, e))?;
             ptrs.push((b.name.clone(), p));
         }
+        let mut handles = Vec::new();
+        for t in &case.textures {
+            let h = make_texture(&mut ctx, t, &ptrs).map_err(|e| (false, e))?;
+            handles.push((t.name.clone(), t.surface, h));
+        }
+        let handle = |name: &str, surface: bool| {
+            handles
+                .iter()
+                .find(|(n, s, _)| n == name && *s == surface)
+                .map(|&(_, _, h)| KernelArg::U64(h))
+                .ok_or_else(|| {
+                    let what = if surface { "surface" } else { "texture" };
+                    (
+                        false,
+                        Error::Argument(format!("no {what} named '{name}' in the case")),
+                    )
+                })
+        };
         let mut args = Vec::new();
         for a in &case.args {
             args.push(match a {
@@ -141,6 +160,23 @@ fn run_tier(case: &LaunchCase, engine: Engine, optimized: bool, timeout: Duratio
                         ))
                     }
                 },
+                CaseArg::Texture(name) => handle(name, false)?,
+                CaseArg::Surface(name) => handle(name, true)?,
+                CaseArg::TensorMap(name) => {
+                    let t = case
+                        .tensor_maps
+                        .iter()
+                        .find(|t| t.name == *name)
+                        .ok_or_else(|| {
+                            (
+                                false,
+                                Error::Argument(format!(
+                                    "no tensor map named '{name}' in the case"
+                                )),
+                            )
+                        })?;
+                    make_tensor_map(t, &ptrs).map_err(|e| (false, e))?
+                }
             });
         }
         let dims = LaunchDims {
@@ -158,7 +194,7 @@ fn run_tier(case: &LaunchCase, engine: Engine, optimized: bool, timeout: Duratio
             racecheck_global: false,
             timeout: Some(timeout),
             cooperative: None,
-            cluster: None,
+            cluster: case.cluster,
             cluster_non_portable: false,
             stack_bytes: None,
         };
@@ -186,6 +222,92 @@ fn run_tier(case: &LaunchCase, engine: Engine, optimized: bool, timeout: Duratio
                 .unwrap_or_else(|| "non-string panic payload".to_string()),
         ),
     }
+}
+
+/// Creates the texture or surface object `t` over its buffer (one of `ptrs`, by name), as
+/// the case runner does for `[textures.NAME]`/`[surfaces.NAME]`; returns its handle.
+fn make_texture(
+    ctx: &mut Context,
+    t: &CaseTexture,
+    ptrs: &[(String, DevicePtr)],
+) -> Result<u64, Error> {
+    use crate::runtime::texture::{
+        AddressMode, ChannelFormat, ChannelType, FilterMode, ReadMode, ResourceDesc, ResourceKind,
+        TextureDesc,
+    };
+    let u = &t.setup;
+    let ptr = ptrs
+        .iter()
+        .find(|(n, _)| *n == t.buffer)
+        .map(|&(_, p)| p)
+        .ok_or_else(|| Error::Argument(format!("no buffer named '{}' in the case", t.buffer)))?;
+    let ty = ChannelType::from_name(u.format)
+        .ok_or_else(|| Error::Argument(format!("unknown texel format '{}'", u.format)))?;
+    let kind = if u.two_d {
+        ResourceKind::D2
+    } else {
+        ResourceKind::D1
+    };
+    let format = ChannelFormat {
+        ty,
+        channels: u.channels,
+    };
+    let res = ResourceDesc::new(kind, ptr, format, [u.width, u.height, 1]);
+    if t.surface {
+        return ctx.create_surface_object(res);
+    }
+    let mode = |m: &str| {
+        AddressMode::from_name(m)
+            .ok_or_else(|| Error::Argument(format!("unknown address mode '{m}'")))
+    };
+    let filter = if u.linear {
+        FilterMode::Linear
+    } else {
+        FilterMode::Point
+    };
+    let tex = TextureDesc {
+        address: [mode(u.address[0])?, mode(u.address[1])?, AddressMode::Clamp],
+        filter,
+        read_mode: if u.read_normalized {
+            ReadMode::NormalizedFloat
+        } else {
+            ReadMode::ElementType
+        },
+        normalized_coords: u.normalized_coords,
+        border_color: u.border,
+        mip_filter: filter,
+        ..TextureDesc::default()
+    };
+    ctx.create_texture_object(res, tex)
+}
+
+/// Encodes the tile-mode tensor map `t` over its buffer (one of `ptrs`) as the case runner
+/// does for `[tensor_maps.NAME]`: dense rows, no interleave, swizzle or L2 promotion.
+fn make_tensor_map(t: &CaseTensorMap, ptrs: &[(String, DevicePtr)]) -> Result<KernelArg, Error> {
+    use crate::runtime::tensormap::TensorMap;
+    let u = &t.setup;
+    let ptr = ptrs
+        .iter()
+        .find(|(n, _)| *n == t.buffer)
+        .map(|&(_, p)| p)
+        .ok_or_else(|| Error::Argument(format!("no buffer named '{}' in the case", t.buffer)))?;
+    let dims = [u.dims[0] as u64, u.dims[1] as u64];
+    let strides = [(u.dims[0] * u.elem) as u64];
+    TensorMap::encode_tiled(
+        u.code,
+        2,
+        ptr.0,
+        &dims,
+        &strides,
+        &u.boxd,
+        &[1, 1],
+        0,
+        0,
+        0,
+        u.oob_nan as u32,
+    )
+    .map(KernelArg::TensorMap)
+    .map_err(|e| Error::Argument(format!("tensor map '{}': {e}", t.name)))
 }
 
 /// The default per-launch time limit.

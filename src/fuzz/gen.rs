@@ -2,7 +2,11 @@
 //! fully determined by the PTX ISA (so the interpreter and the JIT must agree bit for bit), and
 //! that `ptxas` accepts for their target: `sm_80`, or `sm_90` for about a third of them (the
 //! `sm_90` flavour, [`Kernel::sm90`]: also the forms of [`FORMS_SM90`], `mbarrier`,
-//! `cp.async.bulk`, `elect.sync`, `fence.proxy.async`).
+//! `cp.async.bulk` (shared to global too), `cp.async.bulk.tensor` on a tensor map
+//! ([`Kernel::tmap`]), cluster launches and distributed shared memory ([`Kernel::cluster`]),
+//! `elect.sync`, `fence.proxy.async`), and `sm_100` for two fifths of those (the `sm_100`
+//! flavour, [`Kernel::sm100`]: also 256-bit `ld`/`st`). About 30% of all kernels get a texture
+//! and a surface object ([`Kernel::tex`]).
 //!
 //! # The kernel model
 //! A generated [`Kernel`] is a tree of [`Stmt`]s (straight-line code, `if`/`else`, loops,
@@ -63,8 +67,32 @@
 //!   slots, `bar.sync` on the same barrier in the other warps, which then read warp 0's slots;
 //!   a `bar.sync 0` before anything else). `brx.idx` switches on an index per lane or a
 //!   uniform one (then `brx.idx.uni`, and the arms are as uniform as the code around).
-//! - The vector registers `%vv` (`.v4 .b32`) and `%vd` (`.v2 .f64`) are loaded whole from the
-//!   input buffer at the start of each statement that uses their components.
+//! - The vector registers ([`VECTOR_REGS`]: `.v4 .b32`, `.v2 .f64`, `.v2 .b32`, `.v4 .f32`,
+//!   `.v2 .f32`, `.v2 .u64`, `.v4 .b16`) are loaded whole from the input buffer at the start of
+//!   each statement that uses their components.
+//! - Textures ([`TexSetup`]): the texture object reads the read-only input buffer, so any
+//!   thread may sample anywhere (any coordinates: addressing, border colour and filtering are
+//!   defined by `runtime::texture`, which both engines call); `tex`/`tld4` results are `.f32`
+//!   where the texture returns floats, `.s32`/`.u32` otherwise, as CUDA pairs them. The
+//!   surface gives each thread of the grid its own [`SURF_ROW`]-byte row (`y` = the global
+//!   linear id): `.trap` accesses are in the row and aligned, `.clamp` ones stay in the row
+//!   (only `x` is clamped), `.zero` ones read 0 and drop stores out of it.
+//! - `sm_90` mbarrier phases with fewer arrivals than threads: the threads that do not arrive
+//!   wait by the phase parity (never by a stale arrive state); a counted `arrive` in a
+//!   divergent branch brings the count to the CTA's threads; thread 0's `arrive.noComplete`
+//!   comes alone before a `bar.sync 0`, so the pending count its state reports is known, and
+//!   never completes the phase (half the CTA arrives after it).
+//! - `cp.async.bulk` shared to global: the thread's own slot into its own `out` region, after
+//!   `fence.proxy.async.shared::cta`, waited for (`wait_group 0`) at once.
+//! - Clusters: a distributed-shared-memory exchange runs only at the top level before any
+//!   exit, so every thread of every CTA of the cluster runs the same exchanges in the same
+//!   order; each is a window between two `barrier.cluster.arrive`/`wait` pairs in which the
+//!   thread loads any slot of the CTA `d` ranks on, or stores to its own index's slot there
+//!   (one writer per slot), and no CTA exits while a peer may still read it. The case's
+//!   cluster shape keeps only the dimensions that divide the grid.
+//! - `cp.async.bulk.tensor`: as `cp.async.bulk` into `fz_bulk` (thread 0 issues it with the
+//!   box's bytes expected on `fz_mbar`, all wait, read, `bar.sync 0`); out-of-bounds elements
+//!   read the map's fill.
 //! - Carry chains (`add.cc`/`sub.cc`/`mad.cc`, then `addc`/`subc`/`madc`) are unguarded
 //!   straight-line statements: the flag each link reads is the one its predecessor set.
 //! - `activemask` into a data register and `redux.sync`, `match.sync`, `elect.sync` among the
@@ -86,15 +114,17 @@
 //!   thread's own shared slot and is waited for at once.
 //!
 //! # Not generated yet (TODO)
-//! Supported by ptxjit but not generated: `fns`, `trap`, textures and surfaces, vector
-//! registers other than `.v4 .b32` and `.v2 .f64`, recursive calls, `brx.idx` inside device functions, `bar.arrive` with
-//! partial warps (the count then is not the threads that arrive), `mbarrier` phases in
-//! divergent code or with fewer arrivals than threads (`arrive` with a count,
-//! `arrive.noComplete`, `pending_count`), `cp.async.bulk` to global or between CTAs, the
-//! `sm_90`/`sm_100` forms `wgmma`, `tcgen05`, TMA (`cp.async.bulk.tensor`), clusters
-//! (`%cluster_ctarank`, `mapa`, distributed shared memory), `.v4`/`.v8` of 64-bit types
-//! (`sm_100`), and `f32` atomics of values other than small integers (order-dependent
-//! rounding).
+//! Supported by ptxjit but not generated: `fns`, `trap`, recursive calls, `brx.idx` inside
+//! device functions, `bar.arrive` with partial warps (the count then is not the threads that
+//! arrive), texture kinds other than 1D and 2D (3D, layered, cube, mipmapped, multisample,
+//! pitched), `tex.grad`, texel offsets and depth compare, `.f16`/`.f16x2` texture results,
+//! `.texref`/`.surfref` module variables and independent-mode samplers, `suld`/`sust` on
+//! 1D/3D/layered surfaces, `mbarrier.arrive_drop` (it changes every later phase's count),
+//! `expect_tx` beyond copies, `cp.async.bulk` between CTAs of a cluster and with multicast,
+//! `cp.async.bulk.tensor` stores, reductions, other ranks, swizzles, interleaves, element
+//! strides and im2col maps, `cp.async.bulk.prefetch`, `wgmma`, `tcgen05`, cluster exchanges
+//! in nested uniform code (they would need cluster-uniform conditions), and `f32` atomics of
+//! values other than small integers (order-dependent rounding).
 
 use std::fmt::Write as _;
 
@@ -138,10 +168,89 @@ pub const UNIFORM_ROOTS: &[(&str, u32)] =
 pub const SHARED_SLOT: u32 = 32;
 /// Bytes of the `sm_90` kernels' shared destination of `cp.async.bulk` (`fz_bulk`).
 pub const BULK_BYTES: u32 = 256;
+/// Bytes of each thread's row of the surface `surf` ([`TexSetup`]): 16 `u32` texels, row `y`
+/// belongs to the thread whose global linear id is `y`.
+pub const SURF_ROW: u32 = 64;
 /// The `.b32` registers of the device functions `fz_f0`/`fz_f1`: the middle part of each
 /// ([`Kernel::funcs`]) computes on them after the fixed entry code sets all four from the
 /// parameters; `%q2` is returned.
 pub const FUNC_REGS: &[&str] = &["%q0", "%q1", "%q2", "%q3"];
+
+/// The vector registers ([`Gen::vector_reg`]): name, type of their loads, stores and `mov`s,
+/// component class, components, and binary operations on components.
+#[allow(clippy::type_complexity)]
+const VECTOR_REGS: &[(&str, &str, Class, &[&str], &[&str])] = &[
+    (
+        "%vv",
+        "u32",
+        Class::B32,
+        &["x", "y", "z", "w"],
+        &[
+            "add.u32",
+            "sub.u32",
+            "min.s32",
+            "max.u32",
+            "mul.lo.u32",
+            "xor.b32",
+        ],
+    ),
+    (
+        "%vd",
+        "f64",
+        Class::F64,
+        &["x", "y"],
+        &["add.f64", "sub.f64", "min.f64", "max.f64", "mul.rn.f64"],
+    ),
+    (
+        "%vw",
+        "u32",
+        Class::B32,
+        &["x", "y"],
+        &["add.u32", "shl.b32", "max.s32", "and.b32"],
+    ),
+    (
+        "%vf",
+        "f32",
+        Class::F32,
+        &["x", "y", "z", "w"],
+        &[
+            "add.f32",
+            "sub.rn.f32",
+            "min.f32",
+            "max.NaN.f32",
+            "mul.f32",
+            "copysign.f32",
+        ],
+    ),
+    (
+        "%vg",
+        "f32",
+        Class::F32,
+        &["x", "y"],
+        &["add.rz.f32", "div.rn.f32", "min.f32"],
+    ),
+    (
+        "%vl",
+        "u64",
+        Class::B64,
+        &["x", "y"],
+        &["add.u64", "sub.u64", "min.s64", "mul.lo.u64", "or.b64"],
+    ),
+    (
+        "%vh",
+        "u16",
+        Class::B16,
+        &["x", "y", "z", "w"],
+        &[
+            "add.u16",
+            "sub.u16",
+            "min.s16",
+            "max.u16",
+            "mul.lo.u16",
+            "xor.b16",
+        ],
+    ),
+];
 
 /// Data registers per class: `%r` b32, `%rd` b64, `%f` f32, `%fd` f64, `%h` b16, `%p` pred.
 pub(super) const POOL: &[(Class, &str, u32)] = &[
@@ -258,10 +367,151 @@ pub struct Kernel {
     /// The `sm_90` flavour (`.target sm_90`): also the forms of [`FORMS_SM90`], `mbarrier`,
     /// `cp.async.bulk`, `elect.sync`, `fence.proxy.async`.
     pub sm90: bool,
+    /// The `sm_100` flavour (`.target sm_100`, PTX ISA 8.8; only with [`sm90`](Self::sm90),
+    /// whose forms it keeps): also 256-bit loads and stores (`.v4` of 64-bit types, `.v8` of
+    /// 32-bit ones).
+    pub sm100: bool,
     /// The straight-line middle parts of the two device functions `fz_f0` and `fz_f1` the
     /// body may call (see [`FUNC_REGS`]).
     pub funcs: [Vec<String>; 2],
+    /// The texture object over the input buffer and the per-thread surface the kernel reads
+    /// and writes (two more `.u64` parameters), or none.
+    pub tex: Option<TexSetup>,
+    /// The cluster shape the launch asks for (`sm_90` kernels; `[1, 1, 1]`: none). The case
+    /// uses each dimension that divides the grid's, else 1 (so it follows the shrinker's
+    /// grid edits).
+    pub cluster: [u32; 3],
+    /// The tile-mode tensor map over the input buffer (`sm_90` kernels; one more parameter,
+    /// `.param .align 64 .b8 NAME_tmap[128]`), or none.
+    pub tmap: Option<TmapSetup>,
     pub body: Vec<Stmt>,
+}
+
+/// A 2D tile-mode tensor map over the input buffer (`cuTensorMapEncodeTiled`; the case's
+/// `[tensor_maps.tmap]`): dense rows, no swizzle or interleave, element strides 1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TmapSetup {
+    /// Element type as case files name it.
+    pub ty: &'static str,
+    /// Its `CUtensorMapDataType` number.
+    pub code: u32,
+    /// Bytes per element.
+    pub elem: u32,
+    /// Elements along x (a row of a multiple of 16 bytes) and y; they fit in [`IN_BYTES`].
+    pub dims: [u32; 2],
+    /// The box a copy moves: x × element size a multiple of 16 bytes, at most
+    /// [`BULK_BYTES`] in all, each dimension at most the tensor's.
+    pub boxd: [u32; 2],
+    /// Out-of-bounds elements read as NaN (float types) instead of zero.
+    pub oob_nan: bool,
+}
+
+impl TmapSetup {
+    /// Bytes one copy moves (the whole box, out-of-bounds elements included).
+    pub fn box_bytes(&self) -> u32 {
+        self.boxd[0] * self.boxd[1] * self.elem
+    }
+
+    fn random(rng: &mut Rng) -> TmapSetup {
+        let (ty, code, elem, float) = *rng.pick(&[
+            ("u8", 0u32, 1u32, false),
+            ("u16", 1, 2, false),
+            ("u32", 2, 4, false),
+            ("s32", 3, 4, false),
+            ("u64", 4, 8, false),
+            ("f16", 6, 2, true),
+            ("f32", 7, 4, true),
+            ("f64", 8, 8, true),
+            ("bf16", 9, 2, true),
+        ]);
+        let row = *rng.pick(&[16u32, 32, 48, 64, 128]);
+        let h = (rng.range(1, 16) as u32).min(IN_BYTES / row);
+        let box_row = *rng.pick(&[16u32, 32, 64]).min(&row);
+        let bh = (rng.range(1, 8) as u32).min(BULK_BYTES / box_row).min(h);
+        TmapSetup {
+            ty,
+            code,
+            elem,
+            dims: [row / elem, h],
+            boxd: [box_row / elem, bh],
+            oob_nan: float && rng.chance(40),
+        }
+    }
+}
+
+/// The texture object (over the input buffer, read-only) and surface object (`surf`, one
+/// [`SURF_ROW`]-byte row per thread of the grid, 2D `u32` texels) of a kernel that uses them.
+/// The case binds both ([`super::case::LaunchCase::of_kernel`]); the sampler state is the
+/// texture's (unified texturing mode).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TexSetup {
+    /// A 2D resource (else 1D): `tex.2d`, `tld4`, or `tex.1d`.
+    pub two_d: bool,
+    /// Channel type as case files name it (`u8`, `s8`, `u16`, `s16`, `u32`, `s32`, `f16`,
+    /// `f32`).
+    pub format: &'static str,
+    /// 1, 2 or 4.
+    pub channels: u32,
+    /// Texels per dimension (height 1 for 1D); the texels fit in [`IN_BYTES`].
+    pub width: u32,
+    pub height: u32,
+    /// Address mode of x and y (`wrap`, `mirror`, `clamp`, `border`).
+    pub address: [&'static str; 2],
+    pub border: [f32; 4],
+    /// Linear filtering (only where reads return floats).
+    pub linear: bool,
+    pub normalized_coords: bool,
+    /// The normalized-float read mode (8- and 16-bit integer formats only).
+    pub read_normalized: bool,
+}
+
+impl TexSetup {
+    /// Whether `tex`/`tld4` return floats (a float format or normalized-float reads).
+    pub fn float_results(&self) -> bool {
+        self.format.starts_with('f') || self.read_normalized
+    }
+
+    fn random(rng: &mut Rng) -> TexSetup {
+        let (format, bytes) = *rng.pick(&[
+            ("u8", 1u32),
+            ("s8", 1),
+            ("u16", 2),
+            ("s16", 2),
+            ("u32", 4),
+            ("s32", 4),
+            ("f16", 2),
+            ("f32", 4),
+        ]);
+        let channels = *rng.pick(&[1u32, 2, 4]);
+        let texels = IN_BYTES / (bytes * channels);
+        let two_d = rng.chance(70);
+        let (width, height) = if two_d {
+            let w = (*rng.pick(&[1u32, 2, 3, 4, 5, 7, 8, 13, 16])).min(texels);
+            (w, (rng.range(1, 16) as u32).min(texels / w))
+        } else {
+            ((rng.range(1, 64) as u32).min(texels), 1)
+        };
+        let modes = ["wrap", "mirror", "clamp", "border"];
+        let address = [*rng.pick(&modes), *rng.pick(&modes)];
+        let mut border = [0f32; 4];
+        for b in &mut border {
+            *b = *rng.pick(&[0.0f32, 1.0, 0.5, -2.25, 7.0, 300.0]);
+        }
+        let read_normalized = bytes < 4 && format != "f16" && rng.chance(40);
+        let float = format.starts_with('f') || read_normalized;
+        TexSetup {
+            two_d,
+            format,
+            channels,
+            width,
+            height,
+            address,
+            border,
+            linear: float && rng.chance(50),
+            normalized_coords: rng.chance(50),
+            read_normalized,
+        }
+    }
 }
 
 /// Generation parameters.
@@ -332,6 +582,19 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
     let ctab = (0..64).map(|_| rng.next_u32() as u8).collect();
     let gtab = (0..64).map(|_| rng.next_u32() as u8).collect();
     let sm90 = rng.chance(35);
+    let sm100 = sm90 && rng.chance(40);
+    let tex = rng.chance(30).then(|| TexSetup::random(rng));
+    let tmap = (sm90 && rng.chance(40)).then(|| TmapSetup::random(rng));
+    let cluster = if sm90 && rng.chance(60) {
+        *rng.pick(&[
+            [grid[0], 1, 1],
+            [grid[0], grid[1], 1],
+            [1, grid[1], grid[2]],
+            [1, 1, grid[2]],
+        ])
+    } else {
+        [1, 1, 1]
+    };
     let mut g = Gen {
         rng,
         budget: cfg.size.max(1),
@@ -341,6 +604,9 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         exited: false,
         counters: Vec::new(),
         sm90,
+        sm100,
+        tex,
+        tmap,
     };
     let funcs = [g.func_body(), g.func_body()];
     let mut body = Vec::new();
@@ -361,7 +627,11 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         ctab,
         gtab,
         sm90,
+        sm100,
         funcs,
+        tex,
+        cluster,
+        tmap,
         body,
     }
 }
@@ -535,6 +805,12 @@ struct Gen<'r> {
     counters: Vec<bool>,
     /// The `sm_90` flavour ([`Kernel::sm90`]).
     sm90: bool,
+    /// The `sm_100` flavour ([`Kernel::sm100`]).
+    sm100: bool,
+    /// The kernel's texture and surface ([`Kernel::tex`]).
+    tex: Option<TexSetup>,
+    /// The kernel's tensor map ([`Kernel::tmap`]).
+    tmap: Option<TmapSetup>,
 }
 
 /// Constructs, in the order of [`Gen::stmt`]'s weight table.
@@ -570,6 +846,13 @@ enum What {
     Mbarrier,
     BulkCopy,
     VectorReg,
+    Texture,
+    Surface,
+    MbarrierCount,
+    BulkToGlobal,
+    ClusterExchange,
+    WideVector,
+    TensorCopy,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -602,7 +885,14 @@ const WHATS: &[(What, u32)] = &[
     (What::ArriveSync, 2),
     (What::Mbarrier, 3),
     (What::BulkCopy, 3),
-    (What::VectorReg, 3),
+    (What::VectorReg, 4),
+    (What::Texture, 5),
+    (What::Surface, 4),
+    (What::MbarrierCount, 3),
+    (What::BulkToGlobal, 2),
+    (What::ClusterExchange, 3),
+    (What::WideVector, 4),
+    (What::TensorCopy, 3),
 ];
 
 impl Gen<'_> {
@@ -634,6 +924,14 @@ impl Gen<'_> {
                         collective_ok && self.shared && self.full_warps && self.nt >= 64
                     }
                     What::Mbarrier | What::BulkCopy => collective_ok && self.sm90,
+                    What::MbarrierCount => collective_ok && self.sm90,
+                    What::BulkToGlobal => self.sm90 && self.shared,
+                    What::Texture | What::Surface => self.tex.is_some(),
+                    What::WideVector => self.sm100,
+                    What::TensorCopy => collective_ok && self.tmap.is_some(),
+                    What::ClusterExchange => {
+                        collective_ok && ctx.depth == 0 && self.sm90 && self.shared
+                    }
                     _ => true,
                 };
                 if ok {
@@ -674,6 +972,13 @@ impl Gen<'_> {
             What::Mbarrier => self.mbarrier(),
             What::BulkCopy => self.bulk_copy(),
             What::VectorReg => self.vector_reg(),
+            What::Texture => self.texture(),
+            What::Surface => self.surface(),
+            What::MbarrierCount => self.mbarrier_count(),
+            What::BulkToGlobal => self.bulk_to_global(),
+            What::ClusterExchange => self.cluster_exchange(),
+            What::WideVector => self.wide_vector(),
+            What::TensorCopy => self.tensor_copy(),
         }
     }
 
@@ -1623,35 +1928,11 @@ impl Gen<'_> {
         }
     }
 
-    /// A vector register (`.reg .v4 .b32 %vv` or `.reg .v2 .f64 %vd`, PTX ISA §5.4.2.1):
-    /// loaded whole from the input buffer, then its components (`%vv.x` … `%vv.w`) written
-    /// and read by scalar instructions, and at times stored whole into the thread's region of
-    /// `out`.
+    /// A vector register (one of [`VECTOR_REGS`], PTX ISA §5.4.2.1): loaded whole from the
+    /// input buffer, then its components (`%vv.x` … `%vv.w`) written and read by scalar
+    /// instructions, and at times stored whole into the thread's region of `out`.
     fn vector_reg(&mut self) -> Stmt {
-        let (reg, ty, class, comps, ops): (_, _, _, &[&str], &[&str]) = if self.rng.chance(70) {
-            (
-                "%vv",
-                "u32",
-                Class::B32,
-                &["x", "y", "z", "w"],
-                &[
-                    "add.u32",
-                    "sub.u32",
-                    "min.s32",
-                    "max.u32",
-                    "mul.lo.u32",
-                    "xor.b32",
-                ],
-            )
-        } else {
-            (
-                "%vd",
-                "f64",
-                Class::F64,
-                &["x", "y"],
-                &["add.f64", "sub.f64", "min.f64", "max.f64", "mul.rn.f64"],
-            )
-        };
+        let (reg, ty, class, comps, ops) = *self.rng.pick(VECTOR_REGS);
         let mut lines = Vec::new();
         self.masked("%gin", IN_BYTES / 2 - 16, &mut lines);
         let v = comps.len();
@@ -2034,6 +2315,462 @@ impl Gen<'_> {
         Stmt::Code(lines)
     }
 
+    /// Phases of `fz_mbar` with fewer arrivals than threads (`sm_90`, CTA-uniform control
+    /// flow, every thread waiting by the phase parity `%mbp`): either the even threads arrive
+    /// in a divergent branch with a count of two each (one for the last thread of an odd
+    /// CTA), or thread 0 arrives with `.noComplete` and a count of half the CTA, reads the
+    /// pending count of its state (determined: it arrives alone before a `bar.sync 0`), and
+    /// the threads 1 ..= `$NT$` - count arrive once each. With shared memory, the phase orders
+    /// a store to the own slot before a load of any slot, and a second (ordinary) phase
+    /// follows.
+    fn mbarrier_count(&mut self) -> Stmt {
+        let mut lines = Vec::new();
+        let exchange = self.shared && self.rng.chance(70);
+        let mut load = Vec::new();
+        if exchange {
+            let (ty, class, off, src) = self.slot_word();
+            lines.push(format!("st.shared.{ty} [%so+{off}], {src};"));
+            let who = self.src_reg(Class::B32);
+            let dst = self.data_reg(class);
+            load = vec![
+                format!("rem.u32 %t0, {who}, $NT$;"),
+                format!("mul.wide.u32 %td0, %t0, {SHARED_SLOT};"),
+                "add.s64 %td0, %sb, %td0;".to_string(),
+                format!("ld.shared.{ty} {dst}, [%td0+{off}];"),
+            ];
+        }
+        let arrive = if self.rng.chance(50) {
+            "mbarrier.arrive.shared::cta.b64"
+        } else {
+            "mbarrier.arrive.release.cta.shared::cta.b64"
+        };
+        if self.nt >= 2 && self.rng.chance(50) {
+            let dst = self.data_reg(Class::B32);
+            lines.extend([
+                "setp.eq.u32 %pb, %tl, 0;".to_string(),
+                "mov.u32 %t1, $NT$;".to_string(),
+                "shr.u32 %t1, %t1, 1;".to_string(),
+                "@%pb mbarrier.arrive.noComplete.shared::cta.b64 %tdm, [fz_mbar], %t1;".to_string(),
+                format!("@%pb mbarrier.pending_count.b64 {dst}, %tdm;"),
+                "bar.sync 0;".to_string(),
+                "mov.u32 %t2, $NT$;".to_string(),
+                "sub.u32 %t1, %t2, %t1;".to_string(),
+                "setp.eq.u32 %pb, %tl, 0;".to_string(),
+                "setp.gt.or.u32 %pb, %tl, %t1, %pb;".to_string(),
+                format!("@!%pb {arrive} %tdm, [fz_mbar];"),
+            ]);
+        } else {
+            lines.extend([
+                "and.b32 %t0, %tl, 1;".to_string(),
+                "setp.ne.u32 %pb, %t0, 0;".to_string(),
+                "@%pb bra $L__mc$ID$;".to_string(),
+                "mov.u32 %t1, $NT$;".to_string(),
+                "sub.u32 %t1, %t1, %tl;".to_string(),
+                "min.u32 %t1, %t1, 2;".to_string(),
+                format!("{arrive} %tdm, [fz_mbar], %t1;"),
+                "$L__mc$ID$:".to_string(),
+            ]);
+        }
+        lines.push("$L__mw$ID$a:".to_string());
+        lines.push("mbarrier.try_wait.parity.shared::cta.b64 %pb, [fz_mbar], %mbp;".to_string());
+        lines.push("@!%pb bra $L__mw$ID$a;".to_string());
+        lines.push("xor.b32 %mbp, %mbp, 1;".to_string());
+        if exchange {
+            lines.extend(load);
+            let arrive = self.mbarrier_arrive();
+            lines.push(arrive);
+            self.mbarrier_wait(&mut lines, "b");
+        }
+        Stmt::Code(lines)
+    }
+
+    /// `cp.async.bulk` (PTX ISA §9.7.9.25.4.1, `sm_90`) of the thread's own shared slot (16 or
+    /// 32 bytes) into its own region of `out`, after `fence.proxy.async.shared::cta` (the
+    /// slot's generic-proxy stores before the async-proxy read), as a bulk group waited for at
+    /// once; anywhere (thread-private).
+    fn bulk_to_global(&mut self) -> Stmt {
+        let bytes = *self.rng.pick(&[16u32, 32]);
+        let off = *self.rng.pick(&[0u32, 32, 64, 96]);
+        let wait = if self.rng.chance(70) {
+            "cp.async.bulk.wait_group 0;"
+        } else {
+            "cp.async.bulk.wait_group.read 0;\n\tcp.async.bulk.wait_group 0;"
+        };
+        let g = self.guard();
+        let mut lines = vec![
+            "fence.proxy.async.shared::cta;".to_string(),
+            format!("{g}cp.async.bulk.global.shared::cta.bulk_group [%od+{off}], [%so], {bytes};"),
+            "cp.async.bulk.commit_group;".to_string(),
+        ];
+        lines.extend(wait.split("\n\t").map(str::to_string));
+        if self.rng.chance(50) {
+            lines.push("fence.proxy.async.global;".to_string());
+        }
+        Stmt::Code(lines)
+    }
+
+    /// A distributed-shared-memory exchange between the CTAs of a cluster (`sm_90`, shared
+    /// memory, top level only, before any exit: every thread of every CTA of the cluster runs
+    /// it, in the same order): the thread reads `%cluster_ctarank`/`%cluster_nctarank`, stores
+    /// to its own slot, passes `barrier.cluster.arrive`/`wait` (PTX ISA §9.7.13.2), then loads
+    /// from any thread's slot of the CTA `d` ranks further (`mapa`, `ld.shared::cluster`) or
+    /// stores into its own index's slot there (`st.shared::cluster`: each slot of the cluster
+    /// gets one writer, as rank + `d` is a bijection); a second cluster barrier ends the
+    /// window, so no later access races with a remote one and no CTA exits while peers read
+    /// it. Without a cluster launch, the cluster is the CTA alone.
+    fn cluster_exchange(&mut self) -> Stmt {
+        let (ty, class, off, src) = self.slot_word();
+        let d = self.rng.below(4);
+        let mut lines = Vec::new();
+        if self.rng.chance(50) {
+            let r = self.data_reg(Class::B32);
+            let reg = *self.rng.pick(&[
+                "%cluster_ctarank",
+                "%cluster_nctarank",
+                "%cluster_ctaid.x",
+                "%cluster_nctaid.y",
+                "%clusterid.x",
+                "%nclusterid.x",
+                "%is_explicit_cluster",
+            ]);
+            if reg == "%is_explicit_cluster" {
+                let p = self.data_reg(Class::Pred);
+                lines.push(format!("mov.pred {p}, {reg};"));
+            } else {
+                lines.push(format!("mov.u32 {r}, {reg};"));
+            }
+        }
+        let remote_store = self.rng.chance(35);
+        if !remote_store {
+            lines.push(format!("st.shared.{ty} [%so+{off}], {src};"));
+        }
+        let (arrive, wait) = *self.rng.pick(&[
+            ("barrier.cluster.arrive", "barrier.cluster.wait"),
+            (
+                "barrier.cluster.arrive.aligned",
+                "barrier.cluster.wait.aligned",
+            ),
+            (
+                "barrier.cluster.arrive.release",
+                "barrier.cluster.wait.acquire",
+            ),
+            (
+                "barrier.cluster.arrive.release.aligned",
+                "barrier.cluster.wait.acquire.aligned",
+            ),
+        ]);
+        lines.push(format!("{arrive};"));
+        lines.push(format!("{wait};"));
+        lines.push("mov.u32 %t0, %cluster_ctarank;".to_string());
+        lines.push("mov.u32 %t1, %cluster_nctarank;".to_string());
+        lines.push(format!("add.u32 %t0, %t0, {d};"));
+        lines.push("rem.u32 %t0, %t0, %t1;".to_string());
+        if remote_store {
+            lines.push("mapa.shared::cluster.u64 %td0, %so, %t0;".to_string());
+            lines.push(format!("st.shared::cluster.{ty} [%td0+{off}], {src};"));
+        } else {
+            let who = self.src_reg(Class::B32);
+            let dst = self.data_reg(class);
+            lines.push(format!("rem.u32 %t2, {who}, $NT$;"));
+            lines.push(format!("mul.wide.u32 %td0, %t2, {SHARED_SLOT};"));
+            lines.push("add.s64 %td0, %sb, %td0;".to_string());
+            if self.rng.chance(50) {
+                lines.push("mapa.shared::cluster.u64 %td0, %td0, %t0;".to_string());
+                lines.push(format!("ld.shared::cluster.{ty} {dst}, [%td0+{off}];"));
+            } else {
+                // Through the generic address of the peer's window.
+                lines.push("cvta.shared.u64 %td0, %td0;".to_string());
+                lines.push("mapa.u64 %td0, %td0, %t0;".to_string());
+                lines.push(format!("ld.{ty} {dst}, [%td0+{off}];"));
+            }
+        }
+        lines.push(format!("{arrive};"));
+        lines.push(format!("{wait};"));
+        Stmt::Code(lines)
+    }
+
+    /// A 256-bit access (`sm_100`, PTX ISA 8.8): `ld.global{.nc}.v4` of a 64-bit type or
+    /// `.v8` of a 32-bit one from the input buffer into distinct data registers, or `st.global`
+    /// of the same shapes into the thread's region of `out`; 32-byte aligned.
+    fn wide_vector(&mut self) -> Stmt {
+        let (ty, class, n) = *self.rng.pick(&[
+            ("u64", Class::B64, 4u32),
+            ("b64", Class::B64, 4),
+            ("s64", Class::B64, 4),
+            ("f64", Class::F64, 4),
+            ("u32", Class::B32, 8),
+            ("b32", Class::B32, 8),
+            ("s32", Class::B32, 8),
+        ]);
+        let mut lines = Vec::new();
+        let g = self.guard();
+        if self.rng.chance(60) {
+            self.masked("%gin", IN_BYTES / 2 - 32, &mut lines);
+            let off = self.rng.pick(&[0, 256, 480]);
+            let op = self
+                .rng
+                .pick(&["ld.global", "ld.global.nc", "ld.global.L1::no_allocate"]);
+            let dst = self.distinct_regs(class, n as usize).join(", ");
+            lines.push(format!("{g}{op}.v{n}.{ty} {{{dst}}}, [%td0+{off}];"));
+        } else {
+            self.masked("%od", 32, &mut lines);
+            let off = self.rng.pick(&[0, 32, 64]);
+            let src: Vec<String> = (0..n).map(|_| self.src_reg(class)).collect();
+            lines.push(format!(
+                "{g}st.global.v{n}.{ty} [%td0+{off}], {{{}}};",
+                src.join(", ")
+            ));
+        }
+        Stmt::Code(lines)
+    }
+
+    /// `cp.async.bulk.tensor.2d` (PTX ISA §9.7.9.25.5.1, `sm_90`) of the tensor map's box at
+    /// thread 0's coordinates (x in -16 ..= 47, y in -8 ..= 23: out-of-bounds parts read the
+    /// map's fill) into `fz_bulk`, completing on `fz_mbar` as [`Gen::bulk_copy`] does: thread
+    /// 0 arrives with the box's bytes expected, every thread waits for the phase, reads the
+    /// copied bytes, and passes `bar.sync 0` before another copy may overwrite them.
+    fn tensor_copy(&mut self) -> Stmt {
+        let t = self.tmap.expect("tensor copies need Kernel::tmap");
+        let bytes = t.box_bytes();
+        let (sx, sy) = (self.src_reg(Class::B32), self.src_reg(Class::B32));
+        let mut lines = vec![
+            format!("and.b32 %t0, {sx}, 63;"),
+            "sub.s32 %t0, %t0, 16;".to_string(),
+            format!("and.b32 %t1, {sy}, 31;"),
+            "sub.s32 %t1, %t1, 8;".to_string(),
+            "setp.eq.u32 %pb, %tl, 0;".to_string(),
+            "@%pb fence.proxy.async.shared::cta;".to_string(),
+            format!("@%pb mbarrier.arrive.expect_tx.shared::cta.b64 %tdm, [fz_mbar], {bytes};"),
+            "@!%pb mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbar];".to_string(),
+        ];
+        // A `.shared::cta` destination needs PTX ISA 8.6 (the `sm_100` flavour's 8.8).
+        let dst = if self.sm100 && self.rng.chance(50) {
+            "shared::cta"
+        } else {
+            "shared::cluster"
+        };
+        lines.push(format!(
+            "@%pb cp.async.bulk.tensor.2d.{dst}.global.tile.mbarrier::complete_tx::bytes [fz_bulk], [%htmap, {{%t0, %t1}}], [fz_mbar];"
+        ));
+        self.mbarrier_wait(&mut lines, "t");
+        for _ in 0..self.rng.range(1, 3) {
+            let (ty, size, class) = *self.rng.pick(&[
+                ("u32", 4u32, Class::B32),
+                ("f32", 4, Class::F32),
+                ("u64", 8, Class::B64),
+                ("f64", 8, Class::F64),
+                ("u16", 2, Class::B16),
+            ]);
+            if size > bytes {
+                continue;
+            }
+            let within = self.src_reg(Class::B32);
+            let dst = self.data_reg(class);
+            lines.push("mov.u64 %td0, fz_bulk;".to_string());
+            lines.push(format!("and.b32 %t0, {within}, {};", bytes - size));
+            lines.push("cvt.u64.u32 %td1, %t0;".to_string());
+            lines.push("add.s64 %td0, %td0, %td1;".to_string());
+            lines.push(format!("ld.shared.{ty} {dst}, [%td0];"));
+        }
+        lines.push("bar.sync 0;".to_string());
+        Stmt::Code(lines)
+    }
+
+    // ---- textures and surfaces (Kernel::tex) -------------------------------------------------
+
+    /// A texture coordinate into `%tc{c}` (f32) or `%tci{c}` (s32): a data register as is, or a
+    /// small value around the texture's extent (normalized: around [0, 1)).
+    fn tex_coord(&mut self, c: usize, float: bool, lines: &mut Vec<String>) -> String {
+        let t = self.tex.expect("texture statements need Kernel::tex");
+        if float {
+            if self.rng.chance(25) {
+                return self.src_reg(Class::F32);
+            }
+            let src = self.src_reg(Class::B32);
+            // (src & 1023) - 256, scaled by 1/16 (texels) or 1/256 (normalized).
+            let scale = if t.normalized_coords {
+                "0f3B800000"
+            } else {
+                "0f3D800000"
+            };
+            lines.push(format!("and.b32 %t0, {src}, 1023;"));
+            lines.push("sub.s32 %t0, %t0, 256;".to_string());
+            lines.push(format!("cvt.rn.f32.s32 %tc{c}, %t0;"));
+            lines.push(format!("mul.rn.f32 %tc{c}, %tc{c}, {scale};"));
+            format!("%tc{c}")
+        } else {
+            if self.rng.chance(20) {
+                return self.src_reg(Class::B32);
+            }
+            let src = self.src_reg(Class::B32);
+            lines.push(format!("and.b32 %tci{c}, {src}, 63;"));
+            lines.push(format!("sub.s32 %tci{c}, %tci{c}, 16;"));
+            format!("%tci{c}")
+        }
+    }
+
+    /// A texture instruction on the kernel's texture `%htex` (PTX ISA §9.7.10): `tex.1d`/
+    /// `tex.2d` (f32 or s32 coordinates, at times `tex.level`), `tld4.{r,g,b,a}.2d`, or `txq`;
+    /// results are f32 where the texture returns floats, else s32/u32.
+    fn texture(&mut self) -> Stmt {
+        let t = self.tex.expect("texture statements need Kernel::tex");
+        let mut lines = Vec::new();
+        let g = self.guard();
+        let dims = if t.two_d { 2 } else { 1 };
+        let geom = if t.two_d { "2d" } else { "1d" };
+        let (dty, class) = if t.float_results() {
+            ("f32", Class::F32)
+        } else {
+            (*self.rng.pick(&["s32", "u32"]), Class::B32)
+        };
+        match self.rng.below(10) {
+            0..=5 => {
+                let float = self.rng.chance(60);
+                let coords: Vec<String> = (0..dims)
+                    .map(|c| self.tex_coord(c, float, &mut lines))
+                    .collect();
+                let cty = if float { "f32" } else { "s32" };
+                let dst = self.distinct_regs(class, 4).join(", ");
+                if float && self.rng.chance(20) {
+                    let lod = self.src_reg(Class::F32);
+                    lines.push(format!(
+                        "{g}tex.level.{geom}.v4.{dty}.{cty} {{{dst}}}, [%htex, {{{}}}], {lod};",
+                        coords.join(", ")
+                    ));
+                } else {
+                    lines.push(format!(
+                        "{g}tex.{geom}.v4.{dty}.{cty} {{{dst}}}, [%htex, {{{}}}];",
+                        coords.join(", ")
+                    ));
+                }
+            }
+            6 | 7 if t.two_d => {
+                let coords: Vec<String> = (0..2)
+                    .map(|c| self.tex_coord(c, true, &mut lines))
+                    .collect();
+                let comp = self.rng.pick(&["r", "g", "b", "a"]);
+                let dst = self.distinct_regs(class, 4).join(", ");
+                lines.push(format!(
+                    "{g}tld4.{comp}.2d.v4.{dty}.f32 {{{dst}}}, [%htex, {{{}}}];",
+                    coords.join(", ")
+                ));
+            }
+            _ => {
+                let attr = self.rng.pick(&[
+                    "width",
+                    "height",
+                    "depth",
+                    "channel_data_type",
+                    "channel_order",
+                    "normalized_coords",
+                    "filter_mode",
+                    "addr_mode_0",
+                    "addr_mode_1",
+                    "num_mipmap_levels",
+                    "array_size",
+                    "num_samples",
+                ]);
+                let dst = self.data_reg(Class::B32);
+                lines.push(format!("{g}txq.{attr}.b32 {dst}, [%htex];"));
+            }
+        }
+        Stmt::Code(lines)
+    }
+
+    /// A surface instruction on the kernel's surface `%hsurf` (PTX ISA §9.7.11), always in
+    /// the thread's own row (`y` = `%gl`): `suld.b`/`sust.b` of 1 to 16 bytes at a byte
+    /// offset `x` that is in the row and aligned (`.trap`) or only aligned (`.clamp` clamps
+    /// into the row, `.zero` reads 0 and drops stores), `sust.p` of `u32` texels, `sured.b`,
+    /// or `suq`.
+    fn surface(&mut self) -> Stmt {
+        const TYS: &[(&str, u32, Class)] = &[
+            ("b8", 1, Class::B16),
+            ("b8", 1, Class::B32),
+            ("b16", 2, Class::B16),
+            ("b32", 4, Class::B32),
+            ("b64", 8, Class::B64),
+        ];
+        let mut lines = Vec::new();
+        let g = self.guard();
+        let src = self.src_reg(Class::B32);
+        let clamp = *self.rng.pick(&["trap", "trap", "clamp", "zero"]);
+        let x_for = |size: u32, lines: &mut Vec<String>| {
+            if clamp == "trap" {
+                lines.push(format!("and.b32 %t0, {src}, {};", SURF_ROW - size));
+            } else {
+                lines.push(format!("and.b32 %t0, {src}, {};", !(size - 1)));
+            }
+        };
+        match self.rng.below(10) {
+            0..=6 => {
+                let (ty, size, class) = *self.rng.pick(TYS);
+                let n = match (size, self.rng.below(3)) {
+                    (8, 0) | (1..=4, 0) => 2,
+                    (1..=4, 1) => 4,
+                    _ => 1,
+                };
+                x_for(size * n, &mut lines);
+                let v = Self::vprefix(n);
+                if self.rng.chance(50) {
+                    let dst = self.distinct_regs(class, n as usize).join(", ");
+                    lines.push(format!(
+                        "{g}suld.b.2d{v}.{ty}.{clamp} {{{dst}}}, [%hsurf, {{%t0, %gl}}];"
+                    ));
+                } else {
+                    let vals: Vec<String> = (0..n).map(|_| self.src_reg(class)).collect();
+                    lines.push(format!(
+                        "{g}sust.b.2d{v}.{ty}.{clamp} [%hsurf, {{%t0, %gl}}], {{{}}};",
+                        vals.join(", ")
+                    ));
+                }
+            }
+            7 => {
+                // Formatted: x in texels (16 per row).
+                if clamp == "trap" {
+                    lines.push(format!("and.b32 %t0, {src}, {};", SURF_ROW / 4 - 1));
+                } else {
+                    lines.push(format!("mov.u32 %t0, {src};"));
+                }
+                let n = *self.rng.pick(&[1u32, 4]);
+                let vals: Vec<String> = (0..n).map(|_| self.src_reg(Class::B32)).collect();
+                lines.push(format!(
+                    "{g}sust.p.2d{}.b32.{clamp} [%hsurf, {{%t0, %gl}}], {{{}}};",
+                    Self::vprefix(n),
+                    vals.join(", ")
+                ));
+            }
+            8 => {
+                let (op, ty, size) = *self.rng.pick(&[
+                    ("add", "u32", 4u32),
+                    ("min", "u32", 4),
+                    ("max", "s32", 4),
+                    ("and", "b32", 4),
+                    ("or", "b32", 4),
+                    ("add", "u64", 8),
+                ]);
+                x_for(size, &mut lines);
+                let class = if size == 8 { Class::B64 } else { Class::B32 };
+                let v = self.src_reg(class);
+                lines.push(format!(
+                    "{g}sured.b.{op}.2d.{ty}.{clamp} [%hsurf, {{%t0, %gl}}], {v};"
+                ));
+            }
+            _ => {
+                let attr = self.rng.pick(&[
+                    "width",
+                    "height",
+                    "depth",
+                    "channel_data_type",
+                    "channel_order",
+                    "array_size",
+                ]);
+                let dst = self.data_reg(Class::B32);
+                lines.push(format!("{g}suq.{attr}.b32 {dst}, [%hsurf];"));
+            }
+        }
+        Stmt::Code(lines)
+    }
+
     // ---- control flow ----------------------------------------------------------------------
 
     /// A condition that may differ between threads.
@@ -2190,6 +2927,12 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
     let mut k = generate(&mut rng, GenConfig { size: 1 });
     k.body.clear();
     k.sm90 = sm90;
+    // The flavour is the one asked for: no sm_100 target, no sm_90 launch features on sm_80.
+    k.sm100 = false;
+    if !sm90 {
+        k.tmap = None;
+        k.cluster = [1, 1, 1];
+    }
     let mut g = Gen {
         rng: &mut rng,
         budget: 0,
@@ -2199,6 +2942,9 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
         exited: false,
         counters: Vec::new(),
         sm90,
+        sm100: false,
+        tex: None,
+        tmap: None,
     };
     let mut combos: Vec<Vec<&str>> = vec![vec![]];
     for group in f.mods {
@@ -2234,6 +2980,45 @@ mod tests {
         assert_eq!(a, b);
         let c = generate(&mut Rng::seeded(43), GenConfig::default()).render();
         assert_ne!(a, c);
+    }
+
+    /// Every construct the generator has a statement for shows up in a few hundred kernels
+    /// (a zero weight or an impossible condition would silently drop one).
+    #[test]
+    fn every_construct_is_generated() {
+        let texts: Vec<String> = (0..300)
+            .map(|seed| generate(&mut Rng::seeded(seed), GenConfig { size: 60 }).render())
+            .collect();
+        for needle in [
+            "tex.1d.",
+            "tex.2d.",
+            "tex.level.",
+            "tld4.",
+            "txq.",
+            "suld.b.",
+            "sust.b.",
+            "sust.p.",
+            "sured.b.",
+            "suq.",
+            "arrive.noComplete",
+            "mbarrier.pending_count",
+            "cp.async.bulk.global.shared::cta",
+            "cp.async.bulk.tensor.2d",
+            "mapa.shared::cluster",
+            "st.shared::cluster",
+            "barrier.cluster.wait",
+            ".target sm_100",
+            "ld.global.v8.",
+            "st.global.v4.f64",
+            "%vh.",
+            "%vl.",
+            "%vf.",
+        ] {
+            assert!(
+                texts.iter().any(|t| t.contains(needle)),
+                "no generated kernel has '{needle}'"
+            );
+        }
     }
 
     #[test]
