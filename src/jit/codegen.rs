@@ -210,6 +210,15 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) tier: super::Tier,
     /// Entry block of each block priority (filled by the dispatcher).
     pub(super) enter: Vec<CBlock>,
+    /// Per block priority, the block after its entry's pending-mask load, with the mask as
+    /// its one parameter (`u32`): where `Gen::goto_prio` enters it straight, with the lanes
+    /// it sends, instead of adding them to the pending mask for the entry to read back.
+    /// Made on first use (`Gen::direct_body`); `true` once its code is emitted. Not for the
+    /// priorities in `no_direct`.
+    pub(super) direct: Vec<Option<(CBlock, bool)>>,
+    /// Per block priority: entered through its pending mask only, never straight
+    /// (`Gen::direct_targets`).
+    pub(super) no_direct: Vec<bool>,
     /// The current block's memory accesses with a hoisted bounds check (`affine.rs`).
     pub(super) fast: super::affine::FastMem,
     /// The current block's group-level fast accesses (`group.rs`).
@@ -889,6 +898,8 @@ pub fn generate(
         sig_group,
         sig_bar,
         enter: vec![],
+        direct: vec![],
+        no_direct: vec![],
         fast: Default::default(),
         gfast: Default::default(),
         group_fast_body: false,
@@ -907,6 +918,7 @@ pub fn generate(
         next_cta: restart.map(|w| (preloop.map_or(warp_loop, |(pre, _)| pre), w)),
         stream: None,
     };
+    g.no_direct = g.direct_targets();
     g.gen_round_end(done);
     if let Some((pre, join)) = preloop {
         g.gen_preloop(pre, join, table, count)?;
@@ -950,6 +962,7 @@ pub fn generate(
         g.gen_stream(plan)?;
         g.hoist.cta.drop_repeats(asked.0, asked.1);
     }
+    g.check_direct()?;
     // After every block: the per-call range checks they asked for (`ctacheck.rs`).
     g.gen_cta_checks()?;
     g.b.seal_all_blocks();
@@ -1035,13 +1048,22 @@ impl Gen<'_, '_> {
         self.state_store(n, off);
     }
 
-    /// Go on to block priority `prio`, whose pending mask the caller has just updated (in
-    /// place of `set_active(prio)` and a jump to the dispatcher): straight to its entry when
-    /// no block of the warp is active and the launch is not aborted, else as before. The
-    /// dispatcher would pick `prio` then (the lowest active priority, and the only one) and
-    /// clear its bit, so the direct jump leaves the warp's state as the dispatcher would, and
+    /// Send the lanes `mask` (`u32`) to priority `prio` and leave the current block (in
+    /// place of adding them to its pending mask, `set_active(prio)` and a jump to the
+    /// dispatcher): straight into its body with the mask (`Gen::direct`; for a priority of
+    /// `Gen::no_direct`, into its entry through the pending mask) when no block of the warp
+    /// is active and the launch is not aborted, else as before. The dispatcher would
+    /// pick `prio` then (the lowest active priority, and the only one), read its pending
+    /// mask, which holds no other lanes (a block with pending lanes has its active bit set),
+    /// and clear it, so the direct jump leaves the warp's state as the dispatcher would, and
     /// the abort flag is still read before the block.
-    pub(super) fn goto_prio(&mut self, prio: u32) {
+    pub(super) fn goto_prio(&mut self, prio: u32, mask: Value) {
+        self.goto_prio_via(prio, mask, false);
+    }
+
+    /// [`Gen::goto_prio`] for a mask that may be empty (`through_pending`): always through
+    /// the pending mask, whose entry goes back to the dispatcher for no lanes.
+    pub(super) fn goto_prio_via(&mut self, prio: u32, mask: Value, through_pending: bool) {
         let mut others: Option<Value> = None;
         let mut own = None;
         for w in 0..self.layout.active_words {
@@ -1057,6 +1079,7 @@ impl Gen<'_, '_> {
         let (Some(others), Some(own)) = (others, own) else {
             // No active word holds `prio` (cannot happen for a laid-out block): the
             // dispatcher's way.
+            self.state_or32(self.layout.pending(prio), mask);
             self.set_active(prio);
             self.b.ins().jump(self.dispatch, &[]);
             return;
@@ -1065,9 +1088,23 @@ impl Gen<'_, '_> {
         let abort = self.b.ins().uextend(types::I64, abort);
         let busy = self.b.ins().bor(others, abort);
         let slow = self.b.create_block();
-        let enter = self.enter[prio as usize];
-        self.b.ins().brif(busy, slow, &[], enter, &[]);
+        if through_pending || self.no_direct[prio as usize] {
+            // Through the pending mask: the entry reads it back.
+            self.state_or32(self.layout.pending(prio), mask);
+            let enter = self.enter[prio as usize];
+            self.b.ins().brif(busy, slow, &[], enter, &[]);
+            self.b.switch_to_block(slow);
+            let set = self.b.ins().bor_imm_s(own, 1i64 << (prio % 64));
+            self.state_store(set, self.layout.active_off + 8 * (prio / 64));
+            self.b.ins().jump(self.dispatch, &[]);
+            return;
+        }
+        let body = self.direct_body(prio);
+        self.b
+            .ins()
+            .brif(busy, slow, &[], body, &[BlockArg::Value(mask)]);
         self.b.switch_to_block(slow);
+        self.state_or32(self.layout.pending(prio), mask);
         let set = self.b.ins().bor_imm_s(own, 1i64 << (prio % 64));
         self.state_store(set, self.layout.active_off + 8 * (prio / 64));
         self.b.ins().jump(self.dispatch, &[]);
@@ -1224,15 +1261,90 @@ impl Gen<'_, '_> {
 
     fn gen_block(&mut self, blk: ir::Block) -> Result<(), String> {
         let prio = self.layout.prio[blk.index()];
+        let mask = self.enter_body(prio);
+        self.gen_block_body(blk, mask)
+    }
+
+    /// The entry of priority `prio` from the dispatcher (its pending mask read and cleared;
+    /// none: back to the dispatcher), then its direct body (`Gen::direct_body`), where this
+    /// leaves the builder. Returns the mask (the body's parameter).
+    pub(super) fn enter_body(&mut self, prio: u32) -> Value {
         let enter = self.enter[prio as usize];
         self.b.switch_to_block(enter);
         let mask = self.state_load(types::I32, self.layout.pending(prio));
         let zero = self.iconst(types::I32, 0);
         self.state_store(zero, self.layout.pending(prio));
-        let body = self.b.create_block();
-        self.b.ins().brif(mask, body, &[], self.dispatch, &[]);
+        if self.no_direct[prio as usize] {
+            let body = self.b.create_block();
+            self.b.ins().brif(mask, body, &[], self.dispatch, &[]);
+            self.b.switch_to_block(body);
+            return mask;
+        }
+        let body = self.direct_body(prio);
+        self.direct[prio as usize] = Some((body, true));
+        self.b
+            .ins()
+            .brif(mask, body, &[BlockArg::Value(mask)], self.dispatch, &[]);
         self.b.switch_to_block(body);
-        self.gen_block_body(blk, mask)
+        self.b.block_params(body)[0]
+    }
+
+    /// Which block priorities are entered only through their pending mask (`Gen::no_direct`):
+    /// the targets of a divergent branch of a block emitted on its own (outside a region),
+    /// such as a loop whose trips lanes leave at different times. The dispatcher enters
+    /// them on every trip, and their code is allocated better (fewer reloads from the
+    /// stack frame) where the mask has that one definition.
+    fn direct_targets(&self) -> Vec<bool> {
+        let mut no = vec![false; self.layout.order.len()];
+        for (p, &blk) in self.layout.order.iter().enumerate() {
+            if self.regions.blocks_of(p as u32).len() != 1 {
+                continue;
+            }
+            let bd = self.f.block(blk);
+            let Terminator::Branch { cond, then_, else_ } = &bd.term else {
+                continue;
+            };
+            if self.uni.uniform_at(*cond, blk) {
+                continue;
+            }
+            for c in [then_, else_] {
+                no[self.layout.prio[c.block.index()] as usize] = true;
+            }
+        }
+        no
+    }
+
+    /// The body block of priority `prio` (`Gen::direct`), made with its mask parameter on
+    /// first use.
+    fn direct_body(&mut self, prio: u32) -> CBlock {
+        let p = prio as usize;
+        if self.direct.len() <= p {
+            self.direct.resize(p + 1, None);
+        }
+        if let Some((b, _)) = self.direct[p] {
+            return b;
+        }
+        let b = self.b.create_block();
+        self.b.append_block_param(b, types::I32);
+        self.direct[p] = Some((b, false));
+        b
+    }
+
+    /// Whether every body block that `Gen::goto_prio` made has its code: a destination
+    /// of `goto_prio` is a block or a region's head, each emitted with its entry
+    /// (`Gen::enter_body`), never a region's other block (its lanes come from inside the
+    /// region only).
+    fn check_direct(&self) -> Result<(), String> {
+        match self
+            .direct
+            .iter()
+            .position(|d| matches!(d, Some((_, false))))
+        {
+            Some(p) => Err(format!(
+                "internal: block priority {p} is entered directly but has no code of its own"
+            )),
+            None => Ok(()),
+        }
     }
 
     /// A warp operation over the active lanes, through a runtime helper on the slots.

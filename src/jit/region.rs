@@ -157,14 +157,7 @@ impl Gen<'_, '_> {
             self.state_store(zero, pend);
             (self.iconst(types::I32, -1), zero)
         } else {
-            let enter = self.enter[r.start as usize];
-            self.b.switch_to_block(enter);
-            let mask = self.state_load(types::I32, pend);
-            let zero = self.iconst(types::I32, 0);
-            self.state_store(zero, pend);
-            let body = self.b.create_block();
-            self.b.ins().brif(mask, body, &[], self.dispatch, &[]);
-            self.b.switch_to_block(body);
+            let mask = self.enter_body(r.start);
             (mask, self.b.ins().ctz(mask))
         };
 
@@ -316,10 +309,10 @@ impl Gen<'_, '_> {
                     if let Some(call) = pass.once_call(self, p) {
                         self.scalar_args_store(&call, m, &sc)?;
                     }
-                    self.state_or32(self.layout.pending(p), m);
                     if single {
-                        next = Some(p);
+                        next = Some((p, m));
                     } else {
+                        self.state_or32(self.layout.pending(p), m);
                         self.set_active(p);
                     }
                 }
@@ -335,7 +328,10 @@ impl Gen<'_, '_> {
             return Ok(());
         }
         match next {
-            Some(p) => self.goto_prio(p),
+            // The region's one destination block. Without an `exit` in the region every lane
+            // of the mask goes there; with one, maybe none (through the pending mask, whose
+            // entry goes back to the dispatcher for no lanes).
+            Some((p, m)) => self.goto_prio_via(p, m, pass.outs.len() != 1),
             None => {
                 self.b.ins().jump(self.dispatch, &[]);
             }
@@ -565,8 +561,7 @@ impl Gen<'_, '_> {
         }
         match spec.all_out[0] {
             Out::Pending(p) => {
-                self.state_or32(self.layout.pending(p), mask);
-                self.goto_prio(p);
+                self.goto_prio(p, mask);
             }
             Out::Exited => {
                 self.state_or32(EXITED_OFF, mask);

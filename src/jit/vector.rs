@@ -2291,20 +2291,31 @@ impl Gen<'_, '_> {
                     self.scalar_args_store(c, mask, &sc)?;
                 }
                 let p = self.layout.prio[c.block.index()];
-                self.state_or32(self.layout.pending(p), mask);
-                self.goto_prio(p);
+                self.goto_prio(p, mask);
                 return Ok(());
             }
             Terminator::Branch { then_, else_, .. } => {
                 let tp = self.layout.prio[then_.block.index()];
                 let ep = self.layout.prio[else_.block.index()];
-                let tmask = match (ucond, cbits) {
-                    (Some(c), _) => {
-                        let z = self.b.ins().iconst(types::I32, 0);
-                        self.b.ins().select(c, mask, z)
+                if let Some(c) = ucond {
+                    // Decided once: every lane of the mask takes one edge, so each direction
+                    // writes that edge's scalar arguments for the whole mask and goes on to
+                    // its target with it (no lane mask per edge, nothing written for the
+                    // edge no lane takes).
+                    let (tb, eb) = (self.b.create_block(), self.b.create_block());
+                    self.b.ins().brif(c, tb, &[], eb, &[]);
+                    for (cb, call, p) in [(tb, then_, tp), (eb, else_, ep)] {
+                        self.b.switch_to_block(cb);
+                        if together_args {
+                            self.scalar_args_store(call, mask, &sc)?;
+                        }
+                        self.goto_prio(p, mask);
                     }
-                    (None, Some(bits)) => self.b.ins().band(mask, bits),
-                    (None, None) => return Err("branch condition not evaluated".into()),
+                    return Ok(());
+                }
+                let tmask = match cbits {
+                    Some(bits) => self.b.ins().band(mask, bits),
+                    None => return Err("branch condition not evaluated".into()),
                 };
                 let emask = self.b.ins().band_not(mask, tmask);
                 if together_args {
@@ -2316,16 +2327,7 @@ impl Gen<'_, '_> {
                 // A loop's back edge keeps both bits: its exit is entered once, when the
                 // loop is done, so testing the masks on every iteration would cost more.
                 let cur = self.layout.prio[blk.index()];
-                if let Some(c) = ucond {
-                    // Decided once: on to the one target the warp's lanes all take.
-                    let (tb, eb) = (self.b.create_block(), self.b.create_block());
-                    self.b.ins().brif(c, tb, &[], eb, &[]);
-                    self.b.switch_to_block(tb);
-                    self.goto_prio(tp);
-                    self.b.switch_to_block(eb);
-                    self.goto_prio(ep);
-                    return Ok(());
-                } else if tp > cur && ep > cur {
+                if tp > cur && ep > cur {
                     self.set_active_when(&[(tp, tmask), (ep, emask)]);
                 } else {
                     self.set_active(tp);
