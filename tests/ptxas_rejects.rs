@@ -699,3 +699,132 @@ fn ptx_isa_9_5_forms_are_checked_as_ptxas_checks_them() {
         }
     }
 }
+
+/// Instructions and forms for older targets and PTX ISA versions, as ptxas 12.9 gates them
+/// (each row: the header, the instruction, ptxas's words in the comment, then the lowest
+/// header ptxas accepts it under); ptxjit refused none of them before it accepted them all.
+#[test]
+fn target_and_version_gates_follow_ptxas() {
+    let kernel = |version: &str, target: &str, inst: &str| {
+        format!(
+            ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\n\
+             .reg .pred %p<4>;\n.reg .b16 %h<5>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<6>;\n\
+             .reg .f32 %f<5>;\n.reg .f64 %fd<5>;\n{inst};\nret;\n}}\n"
+        )
+    };
+    // (refused under, instruction, what the error names, accepted under)
+    let rows: &[((&str, &str), &str, &str, (&str, &str))] = &[
+        // "Instruction 'cvta.to' requires .target sm_20 or higher"
+        (("8.0", "sm_13"), "cvta.to.global.u64 %rd1, %rd2", "sm_20", ("8.0", "sm_20")),
+        // "Instruction 'popc' requires .target sm_20 or higher"
+        (("8.0", "sm_13"), "popc.b32 %r1, %r2", "sm_20", ("8.0", "sm_20")),
+        (("8.0", "sm_13"), "prmt.b32 %r1, %r2, %r3, %r4", "sm_20", ("8.0", "sm_20")),
+        (("8.0", "sm_13"), "vote.ballot.b32 %r1, %p1", "sm_20", ("8.0", "sm_20")),
+        // "Instruction 'fma.f32' requires .target sm_20 or higher"; f64 fma is older.
+        (("8.0", "sm_13"), "fma.rn.f32 %f1, %f2, %f3, %f4", "sm_20", ("8.0", "sm_20")),
+        // "Illegal rounding modifier for instruction 'sub'" (sm_1x: .rn/.rz only)
+        (("8.0", "sm_13"), "sub.rp.f32 %f1, %f2, %f3", "sm_20", ("8.0", "sm_20")),
+        // "Instruction 'div.rnd.f32' requires .target sm_20 or higher"
+        (("8.0", "sm_13"), "div.rz.f32 %f1, %f2, %f3", "sm_20", ("8.0", "sm_20")),
+        // "Instruction '.cc with 64bit type' requires .target sm_20 or higher"
+        (("8.0", "sm_13"), "sub.cc.s64 %rd1, %rd2, %rd3", "sm_20", ("8.0", "sm_20")),
+        (("8.0", "sm_13"), "vadd.s32.u32.s32.sat %r1, %r2, %r3", "sm_20", ("8.0", "sm_20")),
+        // "Instruction 'shfl' requires .target sm_30 or higher"
+        (("8.0", "sm_20"), "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1", "sm_30", ("8.0", "sm_30")),
+        (("8.0", "sm_20"), "vadd2.s32.s32.u32.sat %r1, %r2, %r3, %r1", "sm_30", ("8.0", "sm_30")),
+        // "Instruction 'shf.l' requires .target sm_32 or higher"
+        (("8.0", "sm_30"), "shf.l.wrap.b32 %r1, %r2, %r3, %r4", "sm_32", ("8.0", "sm_32")),
+        // "Instruction 'lop3' requires .target sm_50 or higher"
+        (("8.0", "sm_30"), "lop3.b32 %r1, %r2, %r3, %r4, 0x96", "sm_50", ("8.0", "sm_50")),
+        // "Feature 'f16 arithemetic and compare instructions' requires .target sm_53"
+        (("8.0", "sm_52"), "setp.lt.f16 %p1, %h1, %h2", "sm_53", ("8.0", "sm_53")),
+        (("8.0", "sm_52"), "set.lt.f16.f16 %h1, %h2, %h3", "sm_53", ("8.0", "sm_53")),
+        // "Modifier '.alias' requires .target sm_60 or higher"
+        (("8.0", "sm_52"), "membar.proxy.alias", "sm_60", ("8.0", "sm_60")),
+        // "Feature 'cvta/isspacep with .param state space' requires .target sm_70"
+        (("8.0", "sm_60"), "isspacep.param %p1, %rd1", "sm_70", ("8.0", "sm_70")),
+        // "Feature 'cvt.pack' requires .target sm_72", "Feature '.s4' … sm_75"
+        (("8.0", "sm_70"), "cvt.pack.sat.s16.s32 %r1, %r2, %r3", "sm_72", ("8.0", "sm_72")),
+        (
+            ("8.0", "sm_72"),
+            "cvt.pack.sat.s4.s32.b32 %r1, %r2, %r3, %r4",
+            "sm_75",
+            ("8.0", "sm_75"),
+        ),
+        // "Feature 'cvt.f16x2.f32' requires .target sm_80 or higher"
+        (("8.0", "sm_75"), "cvt.rn.relu.f16x2.f32 %r1, %f1, %f2", "sm_80", ("8.0", "sm_80")),
+        // "Feature '.abs' requires .target sm_86 or higher"
+        (("8.0", "sm_80"), "min.xorsign.abs.bf16x2 %r1, %r2, %r3", "sm_86", ("8.0", "sm_86")),
+        // "Feature 'set.bf16x2' requires .target sm_90", "Feature 'setp.bf16' … sm_90"
+        (("8.0", "sm_89"), "set.lt.bf16x2.bf16x2 %r1, %r2, %r3", "sm_90", ("8.0", "sm_90")),
+        (("8.0", "sm_89"), "setp.eq.and.bf16 %p1, %h1, %h2, %p3", "sm_90", ("8.0", "sm_90")),
+        // "Modifier '.oob' requires .target sm_90", "Feature '.oob' requires PTX ISA 8.1"
+        (("8.1", "sm_89"), "fma.rn.oob.f16 %h1, %h2, %h3, %h4", "sm_90", ("8.1", "sm_90")),
+        (("8.0", "sm_90"), "fma.rn.oob.f16 %h1, %h2, %h3, %h4", "8.1", ("8.1", "sm_90")),
+        // "Feature 'lop3.<BoolOp>' requires PTX ISA .version 8.2 or later" (and sm_70)
+        (
+            ("8.1", "sm_90"),
+            "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p2",
+            "8.2",
+            ("8.2", "sm_70"),
+        ),
+        // "Feature '::entry' requires PTX ISA .version 8.3 or later"
+        (("8.2", "sm_90"), "isspacep.param::entry %p1, %rd1", "8.3", ("8.3", "sm_70")),
+        // "Feature '.op_restrict' requires .target sm_90" (fence.mbarrier_init)
+        (("8.0", "sm_89"), "fence.mbarrier_init.release.cluster", "sm_90", ("8.0", "sm_90")),
+        // "Feature '.sync_restrict' requires PTX ISA .version 8.6 or later"
+        (
+            ("8.5", "sm_90"),
+            "fence.acquire.sync_restrict::shared::cluster.cluster",
+            "8.6",
+            ("8.6", "sm_90"),
+        ),
+        // "Feature 'WMMA with fp64 types' requires .target sm_80 or higher"
+        (
+            ("8.0", "sm_75"),
+            "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}",
+            "sm_80",
+            ("8.0", "sm_80"),
+        ),
+        // "Feature '.m16n8k8' requires .target sm_75", "'.tf32' … sm_80"
+        (
+            ("8.0", "sm_70"),
+            "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4}",
+            "sm_75",
+            ("8.0", "sm_75"),
+        ),
+        (
+            ("8.0", "sm_75"),
+            "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%f1, %f2, %f3, %f4}",
+            "sm_80",
+            ("8.0", "sm_80"),
+        ),
+        // "Feature 'mma with FP8 floating point type' requires .target sm_89", "… PTX ISA 8.4"
+        (
+            ("8.4", "sm_86"),
+            "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%f1, %f2, %f3, %f4}",
+            "sm_89",
+            ("8.4", "sm_89"),
+        ),
+        (
+            ("8.3", "sm_89"),
+            "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%f1, %f2, %f3, %f4}",
+            "8.4",
+            ("8.4", "sm_89"),
+        ),
+    ];
+    for ((version, target), inst, words, (ok_version, ok_target)) in rows {
+        match front_end(&kernel(version, target, inst), "k.ptx") {
+            Ok(_) => panic!("{inst} under {version} {target}: loaded, but ptxas rejects it"),
+            Err(e) => {
+                let msg = e.to_string();
+                assert_eq!(e.kind(), "invalid", "{msg}");
+                assert!(msg.contains("k.ptx:12:"), "{msg}");
+                assert!(msg.contains(words), "{msg} (wanted {words:?})");
+            }
+        }
+        if let Err(e) = front_end(&kernel(ok_version, ok_target, inst), "k.ptx") {
+            panic!("{inst} under {ok_version} {ok_target}: {e}");
+        }
+    }
+}

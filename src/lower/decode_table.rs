@@ -265,6 +265,120 @@ const SWIZZLE_ATOMICITY: Min = Min::Specific(&[
 const SWIZZLE_96B: Min = Min::Specific(&[a(103)]);
 /// `add`/`sub`/`mul`/`fma` on `.f32x2` (§9.7.3.3-6 PTX ISA and Target ISA Notes: PTX ISA
 /// 8.6, sm_100 or higher; ptxas: "Feature 'add.f32x2' requires .target sm_100 or higher").
+/// What sm_1x targets lack (PTX ISA 2.0 added these for sm_20): 64-bit carry arithmetic
+/// (ptxas 12.9: "Instruction '.cc with 64bit type' requires .target sm_20").
+const CARRY_64: &[Form] = &[form(
+    ".cc on 64-bit types",
+    Mods(&[&["cc"], &["u64", "s64", "b64"]]),
+    (4, 3),
+    Sm(20),
+)];
+/// `add`/`sub`/`mul` `.rm`/`.rp` on `.f32` (sm_1x has `.rn`/`.rz` only: "Illegal rounding
+/// modifier"), then the `.f32x2` forms.
+const F32_ARITH: &[Form] = &[
+    form(
+        ".rm/.rp on .f32",
+        Mods(&[&["rm", "rp"], &["f32"]]),
+        (2, 0),
+        Sm(20),
+    ),
+    F32X2[0],
+];
+/// `fma.f32` ("Instruction 'fma.f32' requires .target sm_20"), then the `.f32x2` forms.
+const FMA_FORMS: &[Form] = &[form("fma.f32", Mods(&[&["f32"]]), (2, 0), Sm(20)), F32X2[0]];
+/// `div`/`sqrt` with a rounding modifier on `.f32` ("'div.rnd.f32' requires .target sm_20") and
+/// the directed roundings on `.f64` ("'div.rn.f64' requires .target sm_20" for `.rz/.rm/.rp`).
+const ROUNDED_SM20: &[Form] = &[
+    form(
+        "a rounding modifier on .f32",
+        Mods(&[&["rn", "rz", "rm", "rp"], &["f32"]]),
+        (2, 0),
+        Sm(20),
+    ),
+    form(
+        ".rz/.rm/.rp on .f64",
+        Mods(&[&["rz", "rm", "rp"], &["f64"]]),
+        (2, 0),
+        Sm(20),
+    ),
+];
+/// `rcp` as `div`/`sqrt`, and `rcp.approx.ftz.f64` ("'rcp.approx.f64' requires .target sm_20").
+const RCP_SM20: &[Form] = &[
+    ROUNDED_SM20[0],
+    ROUNDED_SM20[1],
+    form(
+        "rcp.approx.ftz.f64",
+        Mods(&[&["approx"], &["f64"]]),
+        (2, 0),
+        Sm(20),
+    ),
+];
+/// `min`/`max` `.xorsign.abs` on `.f16`/`.bf16` (x2): ptxas 12.9 "Feature '.abs' requires
+/// .target sm_86".
+const HALF_XORSIGN: &[Form] = &[form(".xorsign.abs", Mods(&[&["xorsign"]]), (7, 2), Sm(86))];
+/// `set`/`setp` on `.bf16`/`.bf16x2` (PTX ISA 7.8, sm_90).
+const HALF_CMP_BF16: &[Form] = &[form(
+    "set/setp on .bf16/.bf16x2",
+    Mods(&[BF16]),
+    (7, 8),
+    Sm(90),
+)];
+/// `set` from `.f16`/`.f16x2` (sm_53) and `.bf16`/`.bf16x2` (sm_90) sources.
+const SET_HALF: &[Form] = &[
+    form(
+        "set on .f16/.f16x2",
+        Mods(&[&["f16", "f16x2"]]),
+        (4, 2),
+        Sm(53),
+    ),
+    HALF_CMP_BF16[0],
+];
+/// `cvta`/`isspacep` on the kernel parameter space: ptxas 12.9 "Feature 'cvta/isspacep with
+/// .param state space' requires .target sm_70", "Feature '::entry' requires PTX ISA 8.3".
+const PARAM_SPACE: &[Form] = &[
+    form(
+        ".param",
+        Mods(&[&["param", "param::entry", "param::func"]]),
+        (7, 7),
+        Sm(70),
+    ),
+    form(
+        ".param::entry/.param::func",
+        Mods(&[&["param::entry", "param::func"]]),
+        (8, 3),
+        Sm(70),
+    ),
+];
+/// `mma` shapes and types that need more than the row, as ptxas 12.9 gates them ("Feature
+/// '.m16n8k8' requires .target sm_75", "'.tf32' … sm_80", "'.m8n8k4 with double types' …
+/// sm_80", "'mma with FP8 floating point type' … sm_89, PTX ISA 8.4", "… and .m16n8k16 shape'
+/// requires PTX ISA 8.7", "'.sp::ordered_metadata' requires .target sm_80, PTX ISA 8.5").
+const MMA_FORMS: &[Form] = &[
+    form(".m16n8k16", Mods(&[&["m16n8k16"]]), (7, 0), Sm(80)),
+    form(".m16n8k8", Mods(&[&["m16n8k8"]]), (6, 5), Sm(75)),
+    form(".m16n8k32", Mods(&[&["m16n8k32"]]), (7, 0), Sm(80)),
+    form(
+        ".m8n8k4 with .f64",
+        Mods(&[&["m8n8k4"], &["f64"]]),
+        (7, 0),
+        Sm(80),
+    ),
+    form(".tf32/.bf16", Mods(&[&["tf32", "bf16"]]), (7, 0), Sm(80)),
+    form(".b1/.s4/.u4", Mods(&[&["b1", "s4", "u4"]]), (6, 5), Sm(75)),
+    form(".e4m3/.e5m2", Mods(&[&["e4m3", "e5m2"]]), (8, 4), Sm(89)),
+    form(
+        ".e4m3/.e5m2 with .m16n8k16",
+        Mods(&[&["e4m3", "e5m2"], &["m16n8k16"]]),
+        (8, 7),
+        Sm(89),
+    ),
+    form(
+        ".sp::ordered_metadata",
+        Mods(&[&["sp::ordered_metadata"]]),
+        (8, 5),
+        Sm(80),
+    ),
+];
 /// `sin`/`cos` `.2pi`: the input in cycles (PTX ISA 9.5).
 const TWO_PI: &[Form] = &[form(".2pi", Mods(&[&["2pi"]]), (9, 5), AnyTarget)];
 const F32X2: &[Form] = &[form(".f32x2", Mods(&[&["f32x2"]]), (8, 6), Sm(100))];
@@ -432,13 +546,13 @@ pub(super) static ROWS: &[Row] = &[
             Sm(90),
         ),
     ]),
-    row("popc", Any, "9.7.1.14", Pure(int::popc_clz)),
-    row("clz", Any, "9.7.1.15", Pure(int::popc_clz)),
-    row("bfind", Any, "9.7.1.16", Pure(bitfield)),
-    row("fns", Any, "9.7.1.17", Pure(bitfield)),
-    row("brev", Any, "9.7.1.18", Pure(bitfield)),
-    row("bfe", Any, "9.7.1.19", Pure(bitfield)),
-    row("bfi", Any, "9.7.1.20", Pure(bitfield)),
+    row("popc", Any, "9.7.1.14", Pure(int::popc_clz)).since((2, 0), Sm(20)),
+    row("clz", Any, "9.7.1.15", Pure(int::popc_clz)).since((2, 0), Sm(20)),
+    row("bfind", Any, "9.7.1.16", Pure(bitfield)).since((2, 0), Sm(20)),
+    row("fns", Any, "9.7.1.17", Pure(bitfield)).since((6, 0), Sm(30)),
+    row("brev", Any, "9.7.1.18", Pure(bitfield)).since((2, 0), Sm(20)),
+    row("bfe", Any, "9.7.1.19", Pure(bitfield)).since((2, 0), Sm(20)),
+    row("bfi", Any, "9.7.1.20", Pure(bitfield)).since((2, 0), Sm(20)),
     row("szext", Any, "9.7.1.21", Pure(bitfield)).since((7, 6), Sm(70)),
     row("bmsk", Any, "9.7.1.22", Pure(bitfield)).since((7, 6), Sm(70)),
     row(
@@ -450,21 +564,26 @@ pub(super) static ROWS: &[Row] = &[
     .since((5, 0), Sm(61)),
     row("dp2a", Any, "9.7.1.24", Pure(|b, cx| int::dot(b, cx, true))).since((5, 0), Sm(61)),
     // §9.7.2 Extended-precision integer arithmetic.
-    row("add", Carry, "9.7.2.1", Pure(carry_add_sub)),
-    row("addc", Any, "9.7.2.2", Pure(carry_add_sub)),
-    row("sub", Carry, "9.7.2.3", Pure(carry_add_sub)),
-    row("subc", Any, "9.7.2.4", Pure(carry_add_sub)),
-    row("mad", Carry, "9.7.2.5", Pure(carry_mad)),
-    row("madc", Any, "9.7.2.6", Pure(carry_mad)),
+    row("add", Carry, "9.7.2.1", Pure(carry_add_sub)).forms(CARRY_64),
+    row("addc", Any, "9.7.2.2", Pure(carry_add_sub)).forms(CARRY_64),
+    row("sub", Carry, "9.7.2.3", Pure(carry_add_sub)).forms(CARRY_64),
+    row("subc", Any, "9.7.2.4", Pure(carry_add_sub)).forms(CARRY_64),
+    row("mad", Carry, "9.7.2.5", Pure(carry_mad)).since((3, 0), Sm(20)),
+    row("madc", Any, "9.7.2.6", Pure(carry_mad)).since((2, 0), Sm(20)),
     // §9.7.3 Floating point.
-    row("testp", Any, "9.7.3.1", Pure(float::testp)),
-    row("copysign", Any, "9.7.3.2", Pure(float::copysign)),
-    row("add", Float, "9.7.3.3", Pure(float_arith)).forms(F32X2),
-    row("sub", Float, "9.7.3.4", Pure(float_arith)).forms(F32X2),
-    row("mul", Float, "9.7.3.5", Pure(float_arith)).forms(F32X2),
-    row("fma", Float, "9.7.3.6", Pure(float_arith)).forms(F32X2),
-    row("mad", Float, "9.7.3.7", Pure(float_arith)),
-    row("div", Float, "9.7.3.8", Pure(float_arith)),
+    row("testp", Any, "9.7.3.1", Pure(float::testp)).since((2, 0), Sm(20)),
+    row("copysign", Any, "9.7.3.2", Pure(float::copysign)).since((2, 0), Sm(20)),
+    row("add", Float, "9.7.3.3", Pure(float_arith)).forms(F32_ARITH),
+    row("sub", Float, "9.7.3.4", Pure(float_arith)).forms(F32_ARITH),
+    row("mul", Float, "9.7.3.5", Pure(float_arith)).forms(F32_ARITH),
+    row("fma", Float, "9.7.3.6", Pure(float_arith)).forms(FMA_FORMS),
+    row("mad", Float, "9.7.3.7", Pure(float_arith)).forms(&[form(
+        "mad.f32 with a rounding modifier",
+        Mods(&[&["rn", "rz", "rm", "rp"], &["f32"]]),
+        (2, 0),
+        Sm(20),
+    )]),
+    row("div", Float, "9.7.3.8", Pure(float_arith)).forms(ROUNDED_SM20),
     row("abs", Float, "9.7.3.9", Pure(float::neg_abs)),
     row("neg", Float, "9.7.3.10", Pure(float::neg_abs)),
     row(
@@ -500,9 +619,14 @@ pub(super) static ROWS: &[Row] = &[
         ),
     ]),
     // rcp.approx.ftz.f64 (§9.7.3.14) and rsqrt.approx.ftz.f64 (§9.7.3.17) are forms of these.
-    row("rcp", Any, "9.7.3.13", Pure(float_unary)),
-    row("sqrt", Any, "9.7.3.15", Pure(float_unary)),
-    row("rsqrt", Any, "9.7.3.16", Pure(float_unary)),
+    row("rcp", Any, "9.7.3.13", Pure(float_unary)).forms(RCP_SM20),
+    row("sqrt", Any, "9.7.3.15", Pure(float_unary)).forms(ROUNDED_SM20),
+    row("rsqrt", Any, "9.7.3.16", Pure(float_unary)).forms(&[form(
+        "rsqrt.approx.ftz.f64",
+        Mods(&[&["ftz"], &["f64"]]),
+        (4, 0),
+        Sm(20),
+    )]),
     row("sin", Any, "9.7.3.18", Pure(float_unary)).forms(TWO_PI),
     row("cos", Any, "9.7.3.19", Pure(float_unary)).forms(TWO_PI),
     row("lg2", Any, "9.7.3.20", Pure(float_unary)),
@@ -523,6 +647,7 @@ pub(super) static ROWS: &[Row] = &[
         .forms(&[
             form(".bf16", Mods(&[BF16]), (7, 0), Sm(80)),
             form(".relu", Mods(&[&["relu"]]), (7, 0), Sm(80)),
+            form(".oob", Mods(&[&["oob"]]), (8, 1), Sm(90)),
         ]),
     // `mad` on f16 is not in the ISA; ptxjit decodes it as the fused `fma`.
     row("mad", Half, "9.7.4.4", Pure(half_fma)),
@@ -532,8 +657,12 @@ pub(super) static ROWS: &[Row] = &[
     row("abs", Half, "9.7.4.6", Pure(half_sign))
         .since((6, 5), Sm(53))
         .forms(&[form(".bf16", Mods(&[BF16]), (7, 0), Sm(80))]),
-    row("min", Half, "9.7.4.7", Pure(half_minmax)).since((7, 0), Sm(80)),
-    row("max", Half, "9.7.4.8", Pure(half_minmax)).since((7, 0), Sm(80)),
+    row("min", Half, "9.7.4.7", Pure(half_minmax))
+        .since((7, 0), Sm(80))
+        .forms(HALF_XORSIGN),
+    row("max", Half, "9.7.4.8", Pure(half_minmax))
+        .since((7, 0), Sm(80))
+        .forms(HALF_XORSIGN),
     row("tanh", Half, "9.7.4.9", Pure(half_approx))
         .since((7, 0), Sm(75))
         .forms(&[form("tanh.bf16", Mods(&[BF16]), (7, 8), Sm(90))]),
@@ -545,32 +674,43 @@ pub(super) static ROWS: &[Row] = &[
     row("sub", Mixed, "9.7.5.2", Pure(mixed)).since((8, 6), Sm(100)),
     row("fma", Mixed, "9.7.5.3", Pure(mixed)).since((8, 6), Sm(100)),
     // §9.7.6 Comparison and selection.
-    row("set", Any, "9.7.6.1", Pure(cmp::set)),
+    // `set` with a half-precision source (`set.lt.f16.f16` has two types, so this row takes it).
+    row("set", Any, "9.7.6.1", Pure(cmp::set)).forms(SET_HALF),
     row("setp", Any, "9.7.6.2", Pure(cmp::setp)),
     row("selp", Any, "9.7.6.3", Pure(cmp::selp)),
     row("slct", Any, "9.7.6.4", Pure(cmp::slct)),
     // §9.7.7 Half-precision comparison.
-    row("set", Half, "9.7.7.1", Pure(cmp::set)),
-    row("setp", Half, "9.7.7.2", Pure(half_setp)),
+    // ptxas 12.9: "Feature 'f16 arithemetic and compare instructions' requires .target sm_53",
+    // "Feature 'set.bf16x2' requires .target sm_90" (`setp.bf16` alike).
+    row("set", Half, "9.7.7.1", Pure(cmp::set))
+        .since((4, 2), Sm(53))
+        .forms(HALF_CMP_BF16),
+    row("setp", Half, "9.7.7.2", Pure(half_setp))
+        .since((4, 2), Sm(53))
+        .forms(HALF_CMP_BF16),
     // §9.7.8 Logic and shift.
     row("and", Any, "9.7.8.1", Pure(logic::bitwise)),
     row("or", Any, "9.7.8.2", Pure(logic::bitwise)),
     row("xor", Any, "9.7.8.3", Pure(logic::bitwise)),
     row("not", Any, "9.7.8.4", Pure(logic::bitwise)),
     row("cnot", Any, "9.7.8.5", Pure(logic::cnot)),
-    row("lop3", Any, "9.7.8.6", Pure(logic::lop3)),
-    row("shf", Any, "9.7.8.7", Pure(logic::shf)),
+    row("lop3", Any, "9.7.8.6", Pure(logic::lop3))
+        .since((4, 3), Sm(50))
+        .forms(&[form(
+            "lop3 with a boolean operation",
+            Mods(&[&["and", "or"]]),
+            (8, 2),
+            Sm(70),
+        )]),
+    row("shf", Any, "9.7.8.7", Pure(logic::shf)).since((3, 1), Sm(32)),
     row("shl", Any, "9.7.8.8", Pure(logic::shift)),
     row("shr", Any, "9.7.8.9", Pure(logic::shift)),
     // §9.7.9 Data movement and conversion.
     row("mov", Any, "9.7.9.3", Pure(data::mov_any)),
-    row("shfl", Any, "9.7.9.6", Effect(data::shfl)).forms(&[form(
-        "shfl.sync",
-        Mods(&[&["sync"]]),
-        (6, 0),
-        AnyTarget,
-    )]),
-    row("prmt", Any, "9.7.9.7", Pure(data::prmt)),
+    row("shfl", Any, "9.7.9.6", Effect(data::shfl))
+        .since((3, 0), Sm(30))
+        .forms(&[form("shfl.sync", Mods(&[&["sync"]]), (6, 0), AnyTarget)]),
+    row("prmt", Any, "9.7.9.7", Pure(data::prmt)).since((2, 0), Sm(20)),
     row("ld", Any, "9.7.9.8", Effect(data::ld)).forms(&[
         form("Type .b128", Mods(&[&["b128"]]), (8, 3), Sm(70)),
         form(
@@ -600,8 +740,12 @@ pub(super) static ROWS: &[Row] = &[
     )]),
     row("prefetchu", Any, "9.7.9.15", Effect(data::prefetch)),
     row("createpolicy", Any, "9.7.9.18", Effect(data::createpolicy)).since((7, 4), Sm(80)),
-    row("isspacep", Any, "9.7.9.19", Effect(data::isspacep)),
-    row("cvta", Any, "9.7.9.20", Pure(data::cvta)),
+    row("isspacep", Any, "9.7.9.19", Effect(data::isspacep))
+        .since((2, 0), Sm(20))
+        .forms(PARAM_SPACE),
+    row("cvta", Any, "9.7.9.20", Pure(data::cvta))
+        .since((2, 0), Sm(20))
+        .forms(PARAM_SPACE),
     // The PTX ISA 9.1/9.2 forms (Table 63 "Arch-specific/Family-specific PTX Features
     // Release History" of the PTX ISA's release notes); the older narrow forms are not gated.
     // The PTX ISA 9.1/9.2 forms (Table 63 "Arch-specific/Family-specific PTX Features
@@ -686,6 +830,21 @@ pub(super) static ROWS: &[Row] = &[
             NARROW_86,
         ),
         form(".rs", Mods(&[&["rs"]]), (8, 7), RS),
+        // ptxas 12.9: "Feature 'cvt.f16x2.f32' requires .target sm_80", "Feature 'cvt.pack'
+        // requires .target sm_72", "Feature '.s4' requires .target sm_75".
+        form(
+            ".f16x2 from .f32",
+            Then(&["f16x2"], &["f32"]),
+            (7, 0),
+            Sm(80),
+        ),
+        form("cvt.pack", Mods(&[&["pack"]]), (6, 5), Sm(72)),
+        form(
+            "cvt.pack to .u4/.s4/.u2/.s2",
+            Mods(&[&["pack"], &["u4", "s4", "u2", "s2"]]),
+            (6, 5),
+            Sm(75),
+        ),
     ]),
     row("cp", Any, "9.7.9.25", Effect(data::cp))
         .since((7, 0), Sm(80))
@@ -746,7 +905,7 @@ pub(super) static ROWS: &[Row] = &[
     row("tex", Any, "9.7.10.3", Effect(tex::tex)),
     row("tld4", Any, "9.7.10.4", Effect(tex::tld4)),
     row("txq", Any, "9.7.10.5", Effect(tex::txq)),
-    row("istypep", Any, "9.7.10.6", Effect(tex::istypep)),
+    row("istypep", Any, "9.7.10.6", Effect(tex::istypep)).since((4, 0), Sm(30)),
     row("suld", Any, "9.7.11.1", Effect(tex::suld)),
     row("sust", Any, "9.7.11.2", Effect(tex::sust)),
     row("sured", Any, "9.7.11.3", Effect(tex::sured)),
@@ -762,21 +921,58 @@ pub(super) static ROWS: &[Row] = &[
         "bar.warp.sync",
         Mods(&[&["warp"]]),
         (6, 0),
-        AnyTarget,
+        Sm(30),
     )]),
     row("barrier", Any, "9.7.13.1", G(barrier_any))
-        .since((6, 0), AnyTarget)
+        .since((6, 0), Sm(30))
         .forms(&[form(
             "barrier.cluster",
             Mods(&[&["cluster"]]),
             (7, 8),
             Sm(90),
         )]),
-    row("membar", Any, "9.7.13.4", Effect(sync::fence)),
+    row("membar", Any, "9.7.13.4", Effect(sync::fence)).forms(&[form(
+        "membar.proxy.alias",
+        Mods(&[&["alias"]]),
+        (7, 5),
+        Sm(60),
+    )]),
     row("fence", Any, "9.7.13.4", Effect(sync::fence))
         .since((6, 0), Sm(70))
         .forms(&[
             form("fence.proxy.alias", Mods(&[&["alias"]]), (7, 5), Sm(70)),
+            // ptxas 12.9: "Feature '.op_restrict' requires .target sm_90", "Feature
+            // '.sync_restrict' requires PTX ISA .version 8.6", "'fence.proxy with
+            // unidirection proxy fence' requires PTX ISA .version 8.3 … sm_90".
+            form(
+                "fence.mbarrier_init",
+                Mods(&[&["mbarrier_init"]]),
+                (8, 0),
+                Sm(90),
+            ),
+            form(
+                ".sync_restrict::shared",
+                Mods(&[&[
+                    "sync_restrict::shared::cta",
+                    "sync_restrict::shared::cluster",
+                    "sync_restrict::shared::cluster::read",
+                ]]),
+                (8, 6),
+                Sm(90),
+            ),
+            form(
+                "fence.proxy.async::generic",
+                Mods(&[&["async::generic"]]),
+                (8, 3),
+                Sm(90),
+            ),
+            // ptxas 13.5: "Feature 'fence.proxy' requires PTX ISA .version 9.4" with it.
+            form(
+                ".sync_restrict::shared::cluster::read",
+                Mods(&[&["sync_restrict::shared::cluster::read"]]),
+                (9, 4),
+                Sm(90),
+            ),
             form(
                 "fence.alias.sync_restrict::read",
                 Mods(&[&["sync_restrict::read"]]),
@@ -815,12 +1011,10 @@ pub(super) static ROWS: &[Row] = &[
         ),
         form("red.async", Mods(&[&["async"]]), (8, 1), Sm(90)),
     ]),
-    row("vote", Any, "9.7.13.9", Effect(collective_ops)).forms(&[form(
-        "vote.sync",
-        Mods(&[&["sync"]]),
-        (6, 0),
-        AnyTarget,
-    )]),
+    row("vote", Any, "9.7.13.9", Effect(collective_ops)).forms(&[
+        form("vote.sync", Mods(&[&["sync"]]), (6, 0), Sm(30)),
+        form("vote.ballot", Mods(&[&["ballot"]]), (2, 0), Sm(20)),
+    ]),
     row("match", Any, "9.7.13.10", Effect(collective_ops)).since((6, 0), Sm(70)),
     row("activemask", Any, "9.7.13.11", Effect(collective_ops)).since((6, 2), Sm(30)),
     row("redux", Any, "9.7.13.12", Effect(collective_ops))
@@ -852,50 +1046,75 @@ pub(super) static ROWS: &[Row] = &[
             ),
         ]),
     // §9.7.14 Warp-level matrix multiply-accumulate.
-    row("wmma", Any, "9.7.14.4", Effect(mma::wmma)).since((6, 0), Sm(70)),
+    row("wmma", Any, "9.7.14.4", Effect(mma::wmma))
+        .since((6, 0), Sm(70))
+        .forms(&[form("wmma with .f64", Mods(&[&["f64"]]), (7, 0), Sm(80))]),
     row("mma", Any, "9.7.14.5.14", Effect(mma::mma))
         .since((6, 4), Sm(70))
-        .forms(&[form(".m16n8k16", Mods(&[&["m16n8k16"]]), (7, 0), Sm(80))]),
+        .forms(MMA_FORMS),
     row("ldmatrix", Any, "9.7.14.5.15", Effect(mma::ldmatrix)).since((6, 5), Sm(75)),
     row("stmatrix", Any, "9.7.14.5.16", Effect(mma::stmatrix)).since((7, 8), Sm(90)),
     row("movmatrix", Any, "9.7.14.5.17", Effect(mma::movmatrix)).since((7, 8), Sm(75)),
     // §9.7.15 Asynchronous warpgroup-level matrix multiply-accumulate.
-    row("wgmma", Any, "9.7.15", Effect(wgmma::wgmma)).since((8, 0), SM90A),
+    row("wgmma", Any, "9.7.15", Effect(wgmma::wgmma))
+        .since((8, 0), SM90A)
+        .forms(&[
+            // ptxas 12.9: "Feature 'Sparse WGMMA with floating point types' requires PTX ISA
+            // .version 8.2", "Feature 'WGMMA with mixed integer types' requires … 8.4".
+            form("wgmma.mma_async.sp", Mods(&[&["sp"]]), (8, 2), SM90A),
+            form(
+                "wgmma with mixed integer types",
+                Then(&["s8"], &["u8"]),
+                (8, 4),
+                SM90A,
+            ),
+            form(
+                "wgmma with mixed integer types",
+                Then(&["u8"], &["s8"]),
+                (8, 4),
+                SM90A,
+            ),
+        ]),
     // §9.7.17 Stack manipulation.
     row("stacksave", Any, "9.7.17.1", Effect(stack_op)).since((7, 3), Sm(52)),
     row("stackrestore", Any, "9.7.17.2", Effect(stack_op)).since((7, 3), Sm(52)),
     row("alloca", Any, "9.7.17.3", Effect(stack_op)).since((7, 3), Sm(52)),
     // §9.7.18 Video: scalar (§9.7.18.1), two-way and four-way SIMD (§9.7.18.2-3).
-    row("vadd", Any, "9.7.18.1.1", Pure(video_op)),
-    row("vsub", Any, "9.7.18.1.1", Pure(video_op)),
-    row("vabsdiff", Any, "9.7.18.1.1", Pure(video_op)),
-    row("vmin", Any, "9.7.18.1.1", Pure(video_op)),
-    row("vmax", Any, "9.7.18.1.1", Pure(video_op)),
-    row("vshl", Any, "9.7.18.1.2", Pure(video_op)),
-    row("vshr", Any, "9.7.18.1.2", Pure(video_op)),
-    row("vmad", Any, "9.7.18.1.3", Pure(video_op)),
-    row("vset", Any, "9.7.18.1.4", Pure(video_op)),
-    row("vadd2", Any, "9.7.18.2.1", Pure(video_op)),
-    row("vsub2", Any, "9.7.18.2.1", Pure(video_op)),
-    row("vavrg2", Any, "9.7.18.2.1", Pure(video_op)),
-    row("vabsdiff2", Any, "9.7.18.2.1", Pure(video_op)),
-    row("vmin2", Any, "9.7.18.2.1", Pure(video_op)),
-    row("vmax2", Any, "9.7.18.2.1", Pure(video_op)),
-    row("vset2", Any, "9.7.18.2.2", Pure(video_op)),
-    row("vadd4", Any, "9.7.18.3.1", Pure(video_op)),
-    row("vsub4", Any, "9.7.18.3.1", Pure(video_op)),
-    row("vavrg4", Any, "9.7.18.3.1", Pure(video_op)),
-    row("vabsdiff4", Any, "9.7.18.3.1", Pure(video_op)),
-    row("vmin4", Any, "9.7.18.3.1", Pure(video_op)),
-    row("vmax4", Any, "9.7.18.3.1", Pure(video_op)),
-    row("vset4", Any, "9.7.18.3.2", Pure(video_op)),
+    row("vadd", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
+    row("vsub", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
+    row("vabsdiff", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
+    row("vmin", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
+    row("vmax", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
+    row("vshl", Any, "9.7.18.1.2", Pure(video_op)).since((2, 0), Sm(20)),
+    row("vshr", Any, "9.7.18.1.2", Pure(video_op)).since((2, 0), Sm(20)),
+    row("vmad", Any, "9.7.18.1.3", Pure(video_op)).since((2, 0), Sm(20)),
+    row("vset", Any, "9.7.18.1.4", Pure(video_op)).since((2, 0), Sm(20)),
+    row("vadd2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vsub2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vavrg2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vabsdiff2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vmin2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vmax2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vset2", Any, "9.7.18.2.2", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vadd4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vsub4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vavrg4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vabsdiff4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vmin4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vmax4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vset4", Any, "9.7.18.3.2", Pure(video_op)).since((3, 0), Sm(30)),
     // §9.7.19 Miscellaneous: debugging and performance-monitor hints and sleeps have no
     // effect on the CPU.
     row("brkpt", Any, "9.7.19.1", G(no_effect)),
     // The ISA's PTX ISA Notes say 6.3; ptxas 12.9 accepts `nanosleep` under `.version 6.2`
     // (and rejects it under 6.1), and a module NVIDIA's assembler takes must load.
     row("nanosleep", Any, "9.7.19.2", G(nanosleep)).since((6, 2), Sm(70)),
-    row("pmevent", Any, "9.7.19.3", G(no_effect)),
+    row("pmevent", Any, "9.7.19.3", G(no_effect)).forms(&[form(
+        "pmevent.mask",
+        Mods(&[&["mask"]]),
+        (3, 0),
+        Sm(20),
+    )]),
     row("trap", Any, "9.7.19.4", G(control)),
     row(
         "setmaxnreg",
