@@ -320,3 +320,47 @@ fn refused_launches_and_copies_say_why() {
     assert!(err.contains("========= ERROR SUMMARY: 6 errors"), "{err}");
     assert_eq!(code, Some(2), "{err}");
 }
+
+/// Empty pitched and 3D allocations: NVIDIA's CUDA 13 runtime (nvcc's default static
+/// `libcudart`, run over this driver, which it does not ask) answers `cudaSuccess` with a null
+/// pointer and a pitch of 0, keeping the extent's width and height, as `cudaMalloc(&p, 0)`
+/// answers a null pointer. The program checks this itself and prints PASS.
+const EMPTY_PITCHED: &str = r#"#include <cstdio>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+int main() {
+  size_t widths[] = {0, 16, 0}, heights[] = {4, 0, 0};
+  for (int i = 0; i < 3; ++i) {
+    void* p = (void*)0x1234;
+    size_t pitch = 77;
+    EXPECT(cudaMallocPitch(&p, &pitch, widths[i], heights[i]) == cudaSuccess);
+    EXPECT(p == nullptr && pitch == 0);
+    EXPECT(cudaFree(p) == cudaSuccess);
+  }
+  size_t extents[][3] = {{0, 4, 4}, {16, 0, 4}, {16, 4, 0}, {0, 0, 0}};
+  for (auto& e : extents) {
+    cudaPitchedPtr pp{(void*)0x1234, 77, 77, 77};
+    EXPECT(cudaMalloc3D(&pp, make_cudaExtent(e[0], e[1], e[2])) == cudaSuccess);
+    EXPECT(pp.ptr == nullptr && pp.pitch == 0 && pp.xsize == e[0] && pp.ysize == e[1]);
+  }
+  // A non-empty one still allocates.
+  void* p = nullptr;
+  size_t pitch = 0;
+  EXPECT(cudaMallocPitch(&p, &pitch, 100, 3) == cudaSuccess && p != nullptr && pitch >= 100);
+  EXPECT(cudaFree(p) == cudaSuccess);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+#[test]
+fn empty_pitched_allocations_are_null_as_on_nvidias_runtime() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("empty_pitched.cu");
+    std::fs::write(&src, EMPTY_PITCHED).expect("write the source");
+    let app = build_shared(&nvcc, "empty_pitched", &src, &[]);
+    run_on_both_engines(&app, &libs);
+}
