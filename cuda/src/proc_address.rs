@@ -222,6 +222,13 @@ pub struct PtxjitExports {
     /// `name` with `cudaError_t` `code`; the tool reports it when it failed
     /// ([`crate::sanitizer::runtime_call_end`]).
     pub runtime_call_end: unsafe extern "C" fn(*const u8, usize, u32, *const c_char, *const c_char),
+    /// `(reason, reason_len)`: the runtime's own reason (UTF-8, not NUL-terminated) for
+    /// failing the runtime call in progress on this thread, called just before
+    /// `runtime_call_end` when the runtime refused the call itself (a launch shape, a copy
+    /// kind, a symbol's size): the tool's report of the call gives it on the line after
+    /// "Program hit …" unless a driver call failed inside the call, whose message is more
+    /// precise ([`crate::sanitizer::runtime_call_reason`]). Called only under a tool.
+    pub runtime_call_reason: unsafe extern "C" fn(*const u8, usize),
 }
 
 /// The longest label [`PtxjitExports::set_allocation_label`] takes, in bytes.
@@ -258,6 +265,7 @@ static PTXJIT_EXPORTS: PtxjitExports = PtxjitExports {
     set_allocation_label,
     runtime_call_begin: crate::sanitizer::runtime_call_begin,
     runtime_call_end: crate::sanitizer::runtime_call_end,
+    runtime_call_reason: crate::sanitizer::runtime_call_reason,
 };
 
 /// `cuGetExportTable` (undocumented: the CUDA runtime and NVIDIA's libraries fetch private

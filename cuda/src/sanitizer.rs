@@ -135,8 +135,9 @@ struct Calls {
     driver: u32,
     /// Runtime calls entered and not yet left ([`runtime_call_begin`]).
     runtime: u32,
-    /// The message of the last driver call that failed inside the runtime call in progress:
-    /// the detail of the runtime call's report.
+    /// The message of the last driver call that failed inside the runtime call in progress,
+    /// else the runtime's own reason for failing it ([`runtime_call_reason`]): the detail of
+    /// the runtime call's report.
     detail: Option<String>,
 }
 
@@ -252,6 +253,30 @@ pub unsafe extern "C" fn runtime_call_begin() {
             c.detail = None;
         }
         c.runtime += 1;
+    });
+}
+
+/// `PtxjitExports::runtime_call_reason`: ptxjit's runtime fails the runtime call in progress
+/// on this thread for `len` bytes of UTF-8 at `reason` (its own check, no driver call's
+/// failure): kept as the detail of the call's report unless a driver call that failed inside
+/// it left one. Null or non-UTF-8 text is ignored; nothing here unwinds.
+pub unsafe extern "C" fn runtime_call_reason(reason: *const u8, len: usize) {
+    if reason.is_null() {
+        return;
+    }
+    // SAFETY: `len` bytes at `reason`, by the caller's promise.
+    let bytes = unsafe { std::slice::from_raw_parts(reason, len) };
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    if text.is_empty() {
+        return;
+    }
+    let _ = CALLS.try_with(|c| {
+        let mut c = c.borrow_mut();
+        if c.runtime > 0 && c.detail.is_none() {
+            c.detail = Some(text.to_string());
+        }
     });
 }
 

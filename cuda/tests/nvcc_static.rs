@@ -305,3 +305,86 @@ fn nvcc_rdc_static_runtime_links_the_translation_units() {
         }
     }
 }
+
+/// Two translation units of an `-rdc=true -lineinfo` program: a kernel that faults in the
+/// first, and a kernel that calls a device function of the second, which faults.
+const RDC_FAULT_A: &str = r#"#include <cstdio>
+#include <cstring>
+extern __device__ void put(int* p, int i);
+__global__ void own(int* p) { p[threadIdx.x * 1000000] = 1; }
+__global__ void other(int* p) { put(p, threadIdx.x); }
+int main(int argc, char** argv) {
+  int* d = nullptr;
+  cudaMalloc(&d, 256);
+  if (argc > 1 && !std::strcmp(argv[1], "own")) own<<<1, 32>>>(d); else other<<<1, 32>>>(d);
+  std::printf("%s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+  return 0;
+}
+"#;
+const RDC_FAULT_B: &str = r#"__device__ void put(int* p, int i) {
+  p[i * 1000000] = 2;
+}
+"#;
+
+/// Each translation unit's PTX numbers its `.file`s from 1; in the module the driver links
+/// from them, a fault names the file of the translation unit the faulting code came from
+/// (and each frame of the device call stack its own), not the last unit's file 1.
+#[test]
+fn nvcc_rdc_fault_names_each_translation_units_own_file() {
+    let Some(Setup { nvcc, libs, out }) = setup() else {
+        return;
+    };
+    let dir = out.join("rdc_fault");
+    std::fs::create_dir_all(&dir).expect("source directory");
+    let (a, b) = (dir.join("fault_a.cu"), dir.join("fault_b.cu"));
+    std::fs::write(&a, RDC_FAULT_A).expect("write the source");
+    std::fs::write(&b, RDC_FAULT_B).expect("write the source");
+    let app = dir.join("app");
+    let os = std::ffi::OsStr::new;
+    build(
+        &nvcc,
+        [
+            os("-rdc=true"),
+            os("-lineinfo"),
+            os("-o"),
+            app.as_os_str(),
+            a.as_os_str(),
+            b.as_os_str(),
+        ],
+    );
+    let (a, b) = (a.display().to_string(), b.display().to_string());
+    for (mode, wants) in [
+        (
+            "own",
+            vec![format!(
+                "fault in kernel 'own(int*)' (_Z3ownPi) at {a}:4:30: "
+            )],
+        ),
+        (
+            "other",
+            vec![
+                format!("in function 'put(int*, int)' (_Z3putPii) at {b}:2:3: "),
+                // The kernel's frame of the device call stack: its call of `put`.
+                format!(" ({a}:5:30)\n"),
+            ],
+        ),
+    ] {
+        let run = std::process::Command::new(&app)
+            .arg(mode)
+            .env("LD_LIBRARY_PATH", &libs)
+            .output()
+            .expect("run the program");
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            stdout.contains("cudaErrorIllegalAddress"),
+            "{mode}: {stdout}\n{stderr}"
+        );
+        for want in wants {
+            assert!(
+                stderr.contains(&want),
+                "{mode}: missing {want:?} in:\n{stderr}"
+            );
+        }
+    }
+}

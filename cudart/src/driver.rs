@@ -306,10 +306,15 @@ struct PtxjitExports {
     set_allocation_label: unsafe extern "C" fn(u64, *const c_char) -> CUresult,
     runtime_call_begin: unsafe extern "C" fn(),
     runtime_call_end: unsafe extern "C" fn(*const u8, usize, u32, *const c_char, *const c_char),
+    runtime_call_reason: unsafe extern "C" fn(*const u8, usize),
 }
 
 /// The size of the table's first version, which has only `set_allocation_label`.
 const PTXJIT_EXPORTS_V1_SIZE: usize = 2 * std::mem::size_of::<usize>();
+
+/// The size of the table's second version, up to `runtime_call_end`: what the tool's calls
+/// need ([`tool_exports`]); `runtime_call_reason` came after it.
+const PTXJIT_EXPORTS_V2_SIZE: usize = 4 * std::mem::size_of::<usize>();
 
 /// ptxjit's export table, when the loaded driver is ptxjit's (NVIDIA's has none).
 fn ptxjit_exports() -> Option<&'static PtxjitExports> {
@@ -346,7 +351,25 @@ fn tool_exports() -> Option<&'static PtxjitExports> {
     }
     let t = ptxjit_exports()?;
     // SAFETY: `size` is the table's first field, always there.
-    (t.size >= std::mem::size_of::<PtxjitExports>()).then_some(t)
+    (t.size >= PTXJIT_EXPORTS_V2_SIZE).then_some(t)
+}
+
+/// Whether a sanitizer tool reports the runtime's failed calls (`PTXJIT_TOOL`, on ptxjit's
+/// driver): then a failure's reason goes into the tool's report, not to stderr on its own.
+pub fn tool_reports() -> bool {
+    tool_exports().is_some()
+}
+
+/// Under a tool, tells ptxjit's driver why the runtime call in progress fails when the
+/// runtime refused it itself (no driver call failed): the tool's report of the call gives it
+/// as its reason. Nothing without a tool or with a driver whose table lacks the function.
+pub fn runtime_call_reason(reason: &str) {
+    if let Some(t) = tool_exports() {
+        if t.size >= std::mem::size_of::<PtxjitExports>() {
+            // SAFETY: the table has the field (its size says so); `reason` is `len` bytes.
+            unsafe { (t.runtime_call_reason)(reason.as_ptr(), reason.len()) };
+        }
+    }
 }
 
 /// Under a tool, tells ptxjit's driver that a runtime API function begins, so that the
@@ -365,12 +388,24 @@ pub fn runtime_call_begin() {
 /// with another driver.
 pub fn runtime_call_end(name: &str, code: cudaError_t) {
     if let Some(t) = tool_exports() {
+        let name = reported_name(name);
         let (code_name, description) = match crate::errors::code(code) {
             Some(e) => (e.1.as_ptr(), e.2.as_ptr()),
             None => (std::ptr::null(), std::ptr::null()),
         };
         // SAFETY: `name` is `len` bytes; the strings are NUL-terminated statics or null.
         unsafe { (t.runtime_call_end)(name.as_ptr(), name.len(), code, code_name, description) };
+    }
+}
+
+/// The name a tool reports runtime function `name` under: the documented API function for
+/// the entry point nvcc's `<<<...>>>` stubs call (`__cudaLaunchKernel` is
+/// `cudaLaunchKernel`, as compute-sanitizer names it), else `name` itself.
+fn reported_name(name: &str) -> &str {
+    match name {
+        "__cudaLaunchKernel" => "cudaLaunchKernel",
+        "__cudaLaunchKernel_ptsz" => "cudaLaunchKernel_ptsz",
+        _ => name,
     }
 }
 

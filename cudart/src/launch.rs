@@ -17,12 +17,21 @@ fn launch(
     stream: u64,
     cooperative: bool,
 ) -> RtResult {
-    let f = register::function(func)?;
-    check_configuration(grid, block)?;
+    let call = if cooperative {
+        "cudaLaunchCooperativeKernel"
+    } else {
+        "cudaLaunchKernel"
+    };
+    let f = register::function(func).map_err(|e| no_kernel(call, func, e))?;
+    check_configuration(grid, block).map_err(|e| refused(call, func, e))?;
     let shared = c_uint::try_from(shared).map_err(|_| {
-        Fail::new(
-            cudaErrorInvalidValue,
-            format!("{shared} bytes of dynamic shared memory"),
+        refused(
+            call,
+            func,
+            Fail::new(
+                cudaErrorInvalidValue,
+                format!("{shared} bytes of dynamic shared memory"),
+            ),
         )
     })?;
     if cooperative {
@@ -43,6 +52,69 @@ fn launch(
             args,
             std::ptr::null_mut()
         ))
+    }
+}
+
+/// How a launch refusal names the kernel whose host stub is at `func`: `kernel
+/// 'scale(float*, int)' (_Z5scalePfi)` as the driver's messages do (demangled, then the
+/// mangled name the PTX spells), `kernel 'saxpy'` for an `extern "C"` kernel, or the address
+/// for a pointer no registration named (a `cudaKernel_t` handle).
+fn kernel_label(func: *const c_void) -> String {
+    let Some(name) = register::function_name(func) else {
+        return format!("kernel at {func:?}");
+    };
+    // SAFETY: a registered name is a NUL-terminated string that lives as long as the process.
+    let name = unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy();
+    let demangled = name
+        .starts_with("_Z")
+        .then(|| cpp_demangle::Symbol::new(name.as_bytes()).ok())
+        .flatten()
+        .and_then(|s| {
+            s.demangle_with_options(&cpp_demangle::DemangleOptions::new().no_return_type())
+                .ok()
+        })
+        .filter(|d| *d != name);
+    match demangled {
+        Some(d) => format!("kernel '{d}' ({name})"),
+        None => format!("kernel '{name}'"),
+    }
+}
+
+/// A launch that the runtime refused before the driver saw it (`call`, the runtime function
+/// the program called, of the kernel at `func`), with its reason naming the kernel. The
+/// reason goes to stderr once per distinct reason (`ptxjit: cudaLaunchKernel: kernel 'k(int*)'
+/// (_Z1kPi): blockDim.x = 2048 (1 to 1024) (cudaErrorInvalidConfiguration)`), as ptxjit's
+/// driver says why it refuses a launch, unless tracing (which prints it with the call) or
+/// under a tool (which reports it with the call). Only the runtime's own refusals: a code from
+/// elsewhere (a sticky error, no device) passes through unchanged.
+fn refused(call: &str, func: *const c_void, f: Fail) -> Fail {
+    if f.code != cudaErrorInvalidConfiguration
+        && f.code != cudaErrorInvalidValue
+        && f.code != cudaErrorInvalidDeviceFunction
+    {
+        return f;
+    }
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let f = Fail::new(f.code, format!("{}: {}", kernel_label(func), f.message));
+    if !crate::tracing() && !crate::driver::tool_reports() {
+        if let Ok(mut said) = SAID.lock() {
+            if !said.contains(&f.message) {
+                said.push(f.message.clone());
+                eprintln!("ptxjit: {call}: {} ({})", f.message, name(f.code));
+            }
+        }
+    }
+    f
+}
+
+/// [`refused`] for a failed look-up of the kernel at `func` when it is no kernel
+/// (`cudaErrorInvalidDeviceFunction`); any other failure (no device, a sticky error, a module
+/// that does not load, which the driver reports) passes through unchanged.
+fn no_kernel(call: &str, func: *const c_void, f: Fail) -> Fail {
+    if f.code == cudaErrorInvalidDeviceFunction {
+        refused(call, func, f)
+    } else {
+        f
     }
 }
 
@@ -143,12 +215,17 @@ exports! { cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz => fn(config: *const La
     if c.num_attrs > 0 && c.attrs.is_null() {
         return Err(Fail::new(cudaErrorInvalidValue, "launch attributes: null array"));
     }
-    let f = register::function(func)?;
-    check_configuration(c.grid, c.block)?;
+    let call = "cudaLaunchKernelExC";
+    let f = register::function(func).map_err(|e| no_kernel(call, func, e))?;
+    check_configuration(c.grid, c.block).map_err(|e| refused(call, func, e))?;
     let shared = c_uint::try_from(c.dynamic_smem_bytes).map_err(|_| {
-        Fail::new(
-            cudaErrorInvalidValue,
-            format!("{} bytes of dynamic shared memory", c.dynamic_smem_bytes),
+        refused(
+            call,
+            func,
+            Fail::new(
+                cudaErrorInvalidValue,
+                format!("{} bytes of dynamic shared memory", c.dynamic_smem_bytes),
+            ),
         )
     })?;
     // The driver decides the attributes: the cluster shape (checked against the grid and

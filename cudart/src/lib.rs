@@ -113,7 +113,11 @@ pub fn tracing() -> bool {
 /// `PTXJIT_TRACE`.
 pub fn entry(name: &str, body: impl FnOnce() -> RtResult) -> cudaError_t {
     driver::runtime_call_begin();
-    let code = finish(name, catch_unwind(AssertUnwindSafe(body)));
+    let result = catch_unwind(AssertUnwindSafe(body));
+    if let Ok(Err(f)) = &result {
+        driver::runtime_call_reason(&f.message);
+    }
+    let code = finish(name, result);
     driver::runtime_call_end(name, code);
     state::record_error(code);
     code

@@ -115,6 +115,13 @@ exports! { cudaHostGetFlags => fn(flags: *mut c_uint, p: *mut c_void) {
 
 exports! { cudaMallocPitch => fn(p: *mut *mut c_void, pitch: *mut usize, width: usize, height: usize) {
     context()?;
+    if width == 0 || height == 0 {
+        // Nothing to allocate: NVIDIA's runtime answers a null pointer and a pitch of 0
+        // without asking the driver (which refuses an empty allocation), as `cudaMalloc`
+        // does for 0 bytes.
+        unsafe { crate::out(pitch, 0) }?;
+        return unsafe { crate::out(p, std::ptr::null_mut()) };
+    }
     let mut d = 0u64;
     cu!(cuMemAllocPitch_v2(&mut d, pitch, width, height, 16))?;
     crate::driver::label_allocation(d, c"cudaMallocPitch");

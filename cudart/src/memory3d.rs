@@ -75,6 +75,12 @@ pub(crate) struct DrvMemcpy3D {
 
 exports! { cudaMalloc3D => fn(p: *mut PitchedPtr, e: Extent) {
     context()?;
+    if e.width == 0 || e.height == 0 || e.depth == 0 {
+        // Nothing to allocate: NVIDIA's runtime answers a null pointer with a pitch of 0 (and
+        // the extent's width and height) without asking the driver, as `cudaMallocPitch`.
+        let empty = PitchedPtr { ptr: std::ptr::null_mut(), pitch: 0, xsize: e.width, ysize: e.height };
+        return unsafe { crate::out(p, empty) };
+    }
     let rows = e.height.max(1) * e.depth.max(1);
     let (mut d, mut pitch) = (0u64, 0usize);
     cu!(cuMemAllocPitch_v2(&mut d, &mut pitch, e.width.max(1), rows, 16))?;

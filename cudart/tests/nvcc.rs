@@ -219,3 +219,148 @@ fn report_api_errors_no_and_all() {
     }
     assert_eq!(code, Some(2), "{err}");
 }
+
+/// Launches and copies the runtime refuses itself, before the driver sees them: a block of
+/// 2048 threads (twice), a grid of 70000 in y, a block of 128 in z (each
+/// `cudaErrorInvalidConfiguration`, CUDA Runtime API: `cudaLaunchKernel`), a copy past the
+/// end of a `__device__` symbol (`cudaErrorInvalidValue`) and a copy kind that is none of
+/// `cudaMemcpyKind`'s (`cudaErrorInvalidMemcpyDirection`); then a launch that runs. The
+/// program checks the codes itself and prints PASS.
+const REFUSED: &str = r#"#include <cstdio>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+__device__ int sym[4];
+__global__ void fill(int* p) { p[threadIdx.x] = threadIdx.x; }
+int main() {
+  int* d = nullptr;
+  EXPECT(cudaMalloc(&d, 4096) == cudaSuccess);
+  for (int i = 0; i < 2; ++i) {
+    fill<<<1, 2048>>>(d);
+    EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  }
+  fill<<<dim3(1, 70000), 32>>>(d);
+  EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  fill<<<1, dim3(8, 1, 128)>>>(d);
+  EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  int h[8] = {};
+  EXPECT(cudaMemcpyToSymbol(sym, h, 32) == cudaErrorInvalidValue);
+  EXPECT(cudaMemcpy(d, h, 16, (cudaMemcpyKind)7) == cudaErrorInvalidMemcpyDirection);
+  fill<<<1, 32>>>(d);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+  EXPECT(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (int i = 0; i < 8; ++i) EXPECT(h[i] == i);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+/// A refused launch says why on stderr, naming the kernel, once per distinct reason (as
+/// ptxjit's driver does for the launches it refuses), where the runtime alone gives only the
+/// code; and under a tool each refused call's report gives the runtime's reason on its second
+/// line, under the name of the API function (`cudaLaunchKernel`, as compute-sanitizer names
+/// the call nvcc's `<<<...>>>` makes).
+#[test]
+fn refused_launches_and_copies_say_why() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("refused.cu");
+    std::fs::write(&src, REFUSED).expect("write the source");
+    let app = build_shared(&nvcc, "refused", &src, &[]);
+    let kernel = "kernel 'fill(int*)' (_Z4fillPi)";
+    for (engine, err) in run_on_both_engines(&app, &libs) {
+        for want in [
+            format!("ptxjit: cudaLaunchKernel: {kernel}: blockDim.x = 2048 (1 to 1024) (cudaErrorInvalidConfiguration)\n"),
+            format!("ptxjit: cudaLaunchKernel: {kernel}: gridDim.y = 70000 (1 to 65535) (cudaErrorInvalidConfiguration)\n"),
+            format!("ptxjit: cudaLaunchKernel: {kernel}: blockDim.z = 128 (1 to 64) (cudaErrorInvalidConfiguration)\n"),
+        ] {
+            assert_eq!(err.matches(&want).count(), 1, "{engine}: want {want:?} once in:\n{err}");
+        }
+    }
+    let (code, stdout, err) = under_memcheck(&app, &libs, None);
+    assert!(stdout.contains("PASS"), "{stdout}\n{err}");
+    let hit = |code: &str, n: u32, what: &str, call: &str| {
+        format!("========= Program hit {code} (error {n}) due to \"{what}\" on CUDA API call to {call}.\n=========     ")
+    };
+    let config = hit(
+        "cudaErrorInvalidConfiguration",
+        9,
+        "invalid configuration argument",
+        "cudaLaunchKernel",
+    );
+    for want in [
+        format!("{config}{kernel}: blockDim.x = 2048 (1 to 1024)\n"),
+        format!("{config}{kernel}: gridDim.y = 70000 (1 to 65535)\n"),
+        format!("{config}{kernel}: blockDim.z = 128 (1 to 64)\n"),
+        format!(
+            "{}32 bytes at offset 0 of a 16-byte symbol\n",
+            hit(
+                "cudaErrorInvalidValue",
+                1,
+                "invalid argument",
+                "cudaMemcpyToSymbol"
+            )
+        ),
+        format!(
+            "{}cudaMemcpyKind 7\n",
+            hit(
+                "cudaErrorInvalidMemcpyDirection",
+                21,
+                "invalid copy direction for memcpy",
+                "cudaMemcpy"
+            )
+        ),
+    ] {
+        assert!(err.contains(&want), "missing {want:?} in:\n{err}");
+    }
+    // Under the tool the reasons are in its reports only.
+    assert!(!err.contains("ptxjit: cudaLaunchKernel:"), "{err}");
+    // The 2048-thread launch twice, the other two launches, the two copies.
+    assert!(err.contains("========= ERROR SUMMARY: 6 errors"), "{err}");
+    assert_eq!(code, Some(2), "{err}");
+}
+
+/// Empty pitched and 3D allocations: NVIDIA's CUDA 13 runtime (nvcc's default static
+/// `libcudart`, run over this driver, which it does not ask) answers `cudaSuccess` with a null
+/// pointer and a pitch of 0, keeping the extent's width and height, as `cudaMalloc(&p, 0)`
+/// answers a null pointer. The program checks this itself and prints PASS.
+const EMPTY_PITCHED: &str = r#"#include <cstdio>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+int main() {
+  size_t widths[] = {0, 16, 0}, heights[] = {4, 0, 0};
+  for (int i = 0; i < 3; ++i) {
+    void* p = (void*)0x1234;
+    size_t pitch = 77;
+    EXPECT(cudaMallocPitch(&p, &pitch, widths[i], heights[i]) == cudaSuccess);
+    EXPECT(p == nullptr && pitch == 0);
+    EXPECT(cudaFree(p) == cudaSuccess);
+  }
+  size_t extents[][3] = {{0, 4, 4}, {16, 0, 4}, {16, 4, 0}, {0, 0, 0}};
+  for (auto& e : extents) {
+    cudaPitchedPtr pp{(void*)0x1234, 77, 77, 77};
+    EXPECT(cudaMalloc3D(&pp, make_cudaExtent(e[0], e[1], e[2])) == cudaSuccess);
+    EXPECT(pp.ptr == nullptr && pp.pitch == 0 && pp.xsize == e[0] && pp.ysize == e[1]);
+  }
+  // A non-empty one still allocates.
+  void* p = nullptr;
+  size_t pitch = 0;
+  EXPECT(cudaMallocPitch(&p, &pitch, 100, 3) == cudaSuccess && p != nullptr && pitch >= 100);
+  EXPECT(cudaFree(p) == cudaSuccess);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+#[test]
+fn empty_pitched_allocations_are_null_as_on_nvidias_runtime() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("empty_pitched.cu");
+    std::fs::write(&src, EMPTY_PITCHED).expect("write the source");
+    let app = build_shared(&nvcc, "empty_pitched", &src, &[]);
+    run_on_both_engines(&app, &libs);
+}

@@ -167,10 +167,76 @@ fn is_header(line: &str) -> bool {
         .any(|d| t.starts_with(d) && t[d.len()..].starts_with(|c: char| c.is_whitespace()))
 }
 
+/// The largest file index a `.file` directive of `ptx` declares (0 when none does).
+fn max_file_index(ptx: &str) -> u32 {
+    ptx.lines()
+        .filter_map(|l| {
+            let rest = directive_args(l, ".file")?;
+            rest.split(|c: char| c.is_whitespace() || c == '"')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// What follows directive `name` on `line` (a line that starts with it, after blanks, and a
+/// blank after it), or `None` for any other line.
+fn directive_args<'a>(line: &'a str, name: &str) -> Option<&'a str> {
+    let rest = line.trim_start().strip_prefix(name)?;
+    rest.starts_with(|c: char| c.is_whitespace())
+        .then(|| rest.trim_start())
+}
+
+/// `line` with its file indices raised by `offset`: the index of a `.file` directive, and the
+/// file of a `.loc` and of its `inlined_at` (PTX ISA "Debugging Directives"); other lines,
+/// and an index that does not parse, stay as they are.
+fn renumber_files(line: &str, offset: u32) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    // Raises the number that starts `text` (after blanks): (text before it, the new number,
+    // text after it).
+    fn bump(text: &str, offset: u32) -> Option<(usize, String, usize)> {
+        let start = text.len() - text.trim_start().len();
+        let digits = text[start..].bytes().take_while(u8::is_ascii_digit).count();
+        let n: u32 = text[start..start + digits].parse().ok()?;
+        Some((start, n.checked_add(offset)?.to_string(), start + digits))
+    }
+    let head = line.len() - line.trim_start().len();
+    let trimmed = &line[head..];
+    let directive = [".file", ".loc"]
+        .into_iter()
+        .find(|d| directive_args(trimmed, d).is_some());
+    let Some(directive) = directive else {
+        return Cow::Borrowed(line);
+    };
+    let args_at = head + directive.len();
+    let Some((a, n, b)) = bump(&line[args_at..], offset) else {
+        return Cow::Borrowed(line);
+    };
+    let mut out = format!("{}{n}", &line[..args_at + a]);
+    let mut rest = &line[args_at + b..];
+    if directive == ".loc" {
+        if let Some(i) = rest.find("inlined_at") {
+            let after = i + "inlined_at".len();
+            if let Some((a, n, b)) = bump(&rest[after..], offset) {
+                out.push_str(&rest[..after + a]);
+                out.push_str(&n);
+                rest = &rest[after + b..];
+            }
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
 /// One PTX module from several: the highest `.version` of the inputs, the first input's
 /// `.target` and `.address_size`, then every input's text without its header directives, in
-/// order (so a `.extern .func` resolves to a definition in another input). A single input is
-/// returned as it is. Errors: an input without a `.version`.
+/// order (so a `.extern .func` resolves to a definition in another input). Each input numbers
+/// its `.file`s from 1, so the file indices of each input after the first (its `.file`
+/// directives, and the files of its `.loc`s) are raised past those of the inputs before it:
+/// line info keeps naming each input's own source files. A single input is returned as it
+/// is. Errors: an input without a `.version`.
 pub fn link_ptx(inputs: &[(String, String)]) -> Result<String, ImageError> {
     if let [(_, only)] = inputs {
         return Ok(only.clone());
@@ -196,6 +262,7 @@ pub fn link_ptx(inputs: &[(String, String)]) -> Result<String, ImageError> {
             out.push('\n');
         }
     }
+    let mut file_offset = 0u32;
     for (name, ptx) in inputs {
         out.push_str(&format!("// ---- {name}\n"));
         for l in ptx.lines() {
@@ -203,10 +270,11 @@ pub fn link_ptx(inputs: &[(String, String)]) -> Result<String, ImageError> {
                 // Keep line numbers of the rest as in the input.
                 out.push('\n');
             } else {
-                out.push_str(l);
+                out.push_str(&renumber_files(l, file_offset));
                 out.push('\n');
             }
         }
+        file_offset = file_offset.saturating_add(max_file_index(ptx));
     }
     Ok(out)
 }
@@ -253,5 +321,30 @@ mod tests {
         assert!(out.contains(".target sm_80\n"));
         assert!(!out.contains("sm_90"));
         assert!(out.contains(".entry k") && out.contains(".func f"));
+    }
+
+    #[test]
+    fn link_keeps_each_inputs_files_apart() {
+        // nvcc -rdc=true -lineinfo: each translation unit numbers its files from 1.
+        let a = ".version 8.0\n.target sm_80\n.address_size 64\n\
+                 .visible .entry k() {\n\t.loc\t2 107 3, function_name $L__info_string0, inlined_at 1 7 30\n\tret;\n}\n\
+                 \t.file\t1 \"a.cu\"\n\t.file\t2 \"atomics.hpp\", 1700000000, 42\n";
+        let b = ".version 8.0\n.target sm_80\n.address_size 64\n\
+                 .visible .func f() {\n\t.loc 1 3 5\n\tret;\n}\n.file 1 \"b.cu\"\n";
+        let out = link_ptx(&[("a".into(), a.into()), ("b".into(), b.into())]).unwrap();
+        for want in [
+            "\t.loc\t2 107 3, function_name $L__info_string0, inlined_at 1 7 30\n",
+            "\t.file\t1 \"a.cu\"\n",
+            "\t.file\t2 \"atomics.hpp\", 1700000000, 42\n",
+            "\t.loc 3 3 5\n",
+            ".file 3 \"b.cu\"\n",
+        ] {
+            assert!(out.contains(want), "missing {want:?} in:\n{out}");
+        }
+        // The linked header (4 lines), a marker line per input, then each input's lines.
+        assert_eq!(
+            out.lines().count(),
+            4 + 2 + a.lines().count() + b.lines().count()
+        );
     }
 }
