@@ -700,6 +700,11 @@ fn ptx_isa_9_5_forms_are_checked_as_ptxas_checks_them() {
     }
 }
 
+/// A `(version, target)` header.
+type Header<'a> = (&'a str, &'a str);
+/// One row of `target_and_version_gates_follow_ptxas`.
+type GateRow<'a> = (Header<'a>, &'a str, &'a str, Header<'a>);
+
 /// Instructions and forms for older targets and PTX ISA versions, as ptxas 12.9 gates them
 /// (each row: the header, the instruction, ptxas's words in the comment, then the lowest
 /// header ptxas accepts it under); ptxjit refused none of them before it accepted them all.
@@ -713,7 +718,7 @@ fn target_and_version_gates_follow_ptxas() {
         )
     };
     // (refused under, instruction, what the error names, accepted under)
-    let rows: &[((&str, &str), &str, &str, (&str, &str))] = &[
+    let rows: &[GateRow] = &[
         // "Instruction 'cvta.to' requires .target sm_20 or higher"
         (("8.0", "sm_13"), "cvta.to.global.u64 %rd1, %rd2", "sm_20", ("8.0", "sm_20")),
         // "Instruction 'popc' requires .target sm_20 or higher"
