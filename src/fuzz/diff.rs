@@ -236,11 +236,7 @@ fn make_texture(
         TextureDesc,
     };
     let u = &t.setup;
-    let ptr = ptrs
-        .iter()
-        .find(|(n, _)| *n == t.buffer)
-        .map(|&(_, p)| p)
-        .ok_or_else(|| Error::Argument(format!("no buffer named '{}' in the case", t.buffer)))?;
+    let ptr = buffer_ptr(ptrs, &t.buffer)?;
     let ty = ChannelType::from_name(u.format)
         .ok_or_else(|| Error::Argument(format!("unknown texel format '{}'", u.format)))?;
     let kind = if u.two_d {
@@ -281,16 +277,20 @@ fn make_texture(
     ctx.create_texture_object(res, tex)
 }
 
+/// The device pointer of the case buffer `name` among `ptrs`.
+fn buffer_ptr(ptrs: &[(String, DevicePtr)], name: &str) -> Result<DevicePtr, Error> {
+    ptrs.iter()
+        .find(|(n, _)| n == name)
+        .map(|&(_, p)| p)
+        .ok_or_else(|| Error::Argument(format!("no buffer named '{name}' in the case")))
+}
+
 /// Encodes the tile-mode tensor map `t` over its buffer (one of `ptrs`) as the case runner
 /// does for `[tensor_maps.NAME]`: dense rows, no interleave, swizzle or L2 promotion.
 fn make_tensor_map(t: &CaseTensorMap, ptrs: &[(String, DevicePtr)]) -> Result<KernelArg, Error> {
     use crate::runtime::tensormap::TensorMap;
     let u = &t.setup;
-    let ptr = ptrs
-        .iter()
-        .find(|(n, _)| *n == t.buffer)
-        .map(|&(_, p)| p)
-        .ok_or_else(|| Error::Argument(format!("no buffer named '{}' in the case", t.buffer)))?;
+    let ptr = buffer_ptr(ptrs, &t.buffer)?;
     let dims = [u.dims[0] as u64, u.dims[1] as u64];
     let strides = [(u.dims[0] * u.elem) as u64];
     TensorMap::encode_tiled(
