@@ -1088,23 +1088,22 @@ impl Gen<'_, '_> {
         let abort = self.b.ins().uextend(types::I64, abort);
         let busy = self.b.ins().bor(others, abort);
         let slow = self.b.create_block();
-        if through_pending || self.no_direct[prio as usize] {
-            // Through the pending mask: the entry reads it back.
+        let through = through_pending || self.no_direct[prio as usize];
+        if through {
+            // Through the pending mask, on both ways: the entry reads it back.
             self.state_or32(self.layout.pending(prio), mask);
             let enter = self.enter[prio as usize];
             self.b.ins().brif(busy, slow, &[], enter, &[]);
-            self.b.switch_to_block(slow);
-            let set = self.b.ins().bor_imm_s(own, 1i64 << (prio % 64));
-            self.state_store(set, self.layout.active_off + 8 * (prio / 64));
-            self.b.ins().jump(self.dispatch, &[]);
-            return;
+        } else {
+            let body = self.direct_body(prio);
+            self.b
+                .ins()
+                .brif(busy, slow, &[], body, &[BlockArg::Value(mask)]);
         }
-        let body = self.direct_body(prio);
-        self.b
-            .ins()
-            .brif(busy, slow, &[], body, &[BlockArg::Value(mask)]);
         self.b.switch_to_block(slow);
-        self.state_or32(self.layout.pending(prio), mask);
+        if !through {
+            self.state_or32(self.layout.pending(prio), mask);
+        }
         let set = self.b.ins().bor_imm_s(own, 1i64 << (prio % 64));
         self.state_store(set, self.layout.active_off + 8 * (prio / 64));
         self.b.ins().jump(self.dispatch, &[]);
