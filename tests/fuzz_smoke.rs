@@ -39,6 +39,8 @@ fn generated_kernels_pass_ptxas() {
         std::fs::write(&file, &case.ptx).unwrap();
         let arch = if k.sm100 {
             "-arch=sm_100"
+        } else if k.sm90a {
+            "-arch=sm_90a"
         } else if k.sm90 {
             "-arch=sm_90"
         } else {

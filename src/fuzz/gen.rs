@@ -168,6 +168,12 @@ pub const UNIFORM_ROOTS: &[(&str, u32)] =
 pub const SHARED_SLOT: u32 = 32;
 /// Bytes of the `sm_90` kernels' shared destination of `cp.async.bulk` (`fz_bulk`).
 pub const BULK_BYTES: u32 = 256;
+/// Bytes of the `sm_90a` kernels' shared `fz_wg` (`.align 1024`), which every `wgmma`
+/// statement fills ([`Gen::wgmma`]) and reads its matrices from.
+pub const WG_BYTES: u32 = 8192;
+/// The `sm_90a` kernels' `wgmma` accumulator registers: `%wf<WG_REGS>` (`.f32`) and
+/// `%wi<WG_REGS>` (`.b32`: `.s32` and `.f16x2` accumulators).
+pub const WG_REGS: u32 = 128;
 /// Bytes of each thread's row of the surface `surf` ([`TexSetup`]): 16 `u32` texels, row `y`
 /// belongs to the thread whose global linear id is `y`.
 pub const SURF_ROW: u32 = 64;
@@ -371,6 +377,10 @@ pub struct Kernel {
     /// whose forms it keeps): also 256-bit loads and stores (`.v4` of 64-bit types, `.v8` of
     /// 32-bit ones).
     pub sm100: bool,
+    /// The `sm_90a` flavour (`.target sm_90a`; only with [`sm90`](Self::sm90) and not
+    /// [`sm100`](Self::sm100): wgmma is `sm_90a` only): also `wgmma` ([`Gen::wgmma`]) on the
+    /// shared `fz_wg`; the block's threads are a multiple of a warpgroup's 128.
+    pub sm90a: bool,
     /// The straight-line middle parts of the two device functions `fz_f0` and `fz_f1` the
     /// body may call (see [`FUNC_REGS`]).
     pub funcs: [Vec<String>; 2],
@@ -569,13 +579,12 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         [5, 2, 3],
         [100, 1, 1],
     ];
-    let block = *rng.pick(BLOCKS);
+    let mut block = *rng.pick(BLOCKS);
     let grid = [
         rng.range(1, 3) as u32,
         rng.range(1, 2) as u32,
         if rng.chance(20) { 2 } else { 1 },
     ];
-    let nt: u32 = block.iter().product();
     let shared = *rng.pick(&[SharedMode::None, SharedMode::Static, SharedMode::Dynamic]);
     let input = (0..IN_BYTES / 4).map(|_| input_word(rng)).collect();
     let k = *rng.pick(&[0, 1, 2, 7, 31, 32, 1000, 0x8000_0000, 0xffff_ffff]);
@@ -583,6 +592,12 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
     let gtab = (0..64).map(|_| rng.next_u32() as u8).collect();
     let sm90 = rng.chance(35);
     let sm100 = sm90 && rng.chance(40);
+    let sm90a = sm90 && !sm100 && rng.chance(50);
+    if sm90a {
+        // Whole warpgroups (four warps of 32 threads).
+        block = *rng.pick(&[[128, 1, 1], [32, 2, 2], [64, 2, 1], [256, 1, 1], [16, 8, 2]]);
+    }
+    let nt: u32 = block.iter().product();
     let tex = rng.chance(30).then(|| TexSetup::random(rng));
     let tmap = (sm90 && rng.chance(40)).then(|| TmapSetup::random(rng));
     let cluster = if sm90 && rng.chance(60) {
@@ -605,6 +620,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         counters: Vec::new(),
         sm90,
         sm100,
+        sm90a,
         tex,
         tmap,
     };
@@ -628,6 +644,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         gtab,
         sm90,
         sm100,
+        sm90a,
         funcs,
         tex,
         cluster,
@@ -785,6 +802,70 @@ const MMA_FORMS: &[MmaForm] = &[
     ),
 ];
 
+
+/// A dense `wgmma.mma_async` type combination (PTX ISA §9.7.15.5.2) the generator emits:
+/// `.dtype.atype.btype` (with `.and.popc` for `.b1`), A's element bytes (1 for the bit and
+/// 8-bit types, whose layouts are those of bytes), K, and the immediates after `scale-d`:
+/// imm-scale-a/b (`scale`) and imm-trans-a/b (`trans`, 16-bit types only).
+#[derive(Clone, Copy)]
+struct WgmmaForm {
+    types: &'static str,
+    /// `.f32` accumulators (`%wf`), else `.b32` ones (`%wi`: `.s32`, or `.f16x2`).
+    f32_acc: bool,
+    /// Two `.f16` per accumulator register.
+    f16_acc: bool,
+    ebytes: u32,
+    k: u32,
+    scale: bool,
+    trans: bool,
+    /// 8-bit integers may saturate (`.satfinite`).
+    int8: bool,
+    /// N must be 8, 16, 24 or a multiple of 16 (8-bit and bit inputs).
+    n16: bool,
+    /// The `or` mask and `and` mask (over a `.b32` of packed elements) that make elements
+    /// small values with few significand bits (exact products and sums), or none.
+    exact: Option<(u32, u32)>,
+}
+
+const fn wg(
+    types: &'static str,
+    acc: u8,
+    ebytes: u32,
+    k: u32,
+    scale: bool,
+    trans: bool,
+    exact: Option<(u32, u32)>,
+) -> WgmmaForm {
+    WgmmaForm {
+        types,
+        f32_acc: acc == 0,
+        f16_acc: acc == 2,
+        ebytes,
+        k,
+        scale,
+        trans,
+        int8: acc == 1 && ebytes == 1 && k == 32,
+        n16: ebytes == 1 && !scale,
+        exact,
+    }
+}
+
+/// `acc`: 0 `.f32`, 1 `.s32`, 2 `.f16`.
+const WGMMA_FORMS: &[WgmmaForm] = &[
+    wg("f32.f16.f16", 0, 2, 16, true, true, Some((0x3c00_3c00, 0x8300_8300))),
+    wg("f16.f16.f16", 2, 2, 16, true, true, Some((0x3c00_3c00, 0x8300_8300))),
+    wg("f32.bf16.bf16", 0, 2, 16, true, true, Some((0x3f80_3f80, 0x8060_8060))),
+    wg("f32.tf32.tf32", 0, 4, 8, true, false, Some((0x3f80_0000, 0x8060_0000))),
+    wg("s32.s8.s8", 1, 1, 32, false, false, None),
+    wg("s32.u8.s8", 1, 1, 32, false, false, None),
+    wg("s32.s8.u8", 1, 1, 32, false, false, None),
+    wg("s32.u8.u8", 1, 1, 32, false, false, None),
+    wg("f32.e4m3.e4m3", 0, 1, 32, true, false, Some((0x3838_3838, 0x8686_8686))),
+    wg("f32.e5m2.e4m3", 0, 1, 32, true, false, Some((0x3c3c_3c3c, 0x8383_8383))),
+    wg("f16.e4m3.e5m2", 2, 1, 32, true, false, Some((0x3838_3838, 0x8686_8686))),
+    wg("s32.b1.b1.and.popc", 1, 1, 256, false, false, None),
+];
+
 #[derive(Clone, Copy)]
 struct Ctx {
     /// Control flow here is the same for every thread of the CTA.
@@ -807,6 +888,8 @@ struct Gen<'r> {
     sm90: bool,
     /// The `sm_100` flavour ([`Kernel::sm100`]).
     sm100: bool,
+    /// The `sm_90a` flavour ([`Kernel::sm90a`]).
+    sm90a: bool,
     /// The kernel's texture and surface ([`Kernel::tex`]).
     tex: Option<TexSetup>,
     /// The kernel's tensor map ([`Kernel::tmap`]).
@@ -853,6 +936,7 @@ enum What {
     ClusterExchange,
     WideVector,
     TensorCopy,
+    Wgmma,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -893,6 +977,7 @@ const WHATS: &[(What, u32)] = &[
     (What::ClusterExchange, 3),
     (What::WideVector, 4),
     (What::TensorCopy, 3),
+    (What::Wgmma, 8),
 ];
 
 impl Gen<'_> {
@@ -929,6 +1014,7 @@ impl Gen<'_> {
                     What::Texture | What::Surface => self.tex.is_some(),
                     What::WideVector => self.sm100,
                     What::TensorCopy => collective_ok && self.tmap.is_some(),
+                    What::Wgmma => collective_ok && self.sm90a,
                     What::ClusterExchange => {
                         collective_ok && ctx.depth == 0 && self.sm90 && self.shared
                     }
@@ -979,6 +1065,7 @@ impl Gen<'_> {
             What::ClusterExchange => self.cluster_exchange(),
             What::WideVector => self.wide_vector(),
             What::TensorCopy => self.tensor_copy(),
+            What::Wgmma => self.wgmma(),
         }
     }
 
@@ -2576,6 +2663,229 @@ impl Gen<'_> {
         Stmt::Code(lines)
     }
 
+    // ---- warpgroup matrix multiply (sm_90a) ------------------------------------------------
+
+    /// A `wgmma.mma_async` group (PTX ISA §9.7.15, `sm_90a` flavour, CTA-uniform control flow
+    /// before any exit: every warpgroup of the CTA runs it whole). Every thread fills its
+    /// 16-byte units of `fz_wg` from data registers (raw bits, or small values with few
+    /// significand bits), then `fence.proxy.async.shared::cta` (its generic-proxy stores
+    /// before the async proxy reads them) and `bar.sync 0`; the accumulators are set from
+    /// data registers; then `wgmma.fence`, one to three `wgmma.mma_async` on the same
+    /// accumulators (A from a descriptor or from registers, B from a descriptor; the
+    /// descriptors CTA-uniform, each matrix inside `fz_wg` in any canonical layout, swizzled
+    /// ones at the pattern's alignment; a uniform `scale-d`), `commit_group`s,
+    /// `wait_group 0`, and `bar.sync 0` before the next fill. The accumulators are folded
+    /// into a data register (and one copied), so every one reaches the output. The sum order
+    /// of the multiply is unspecified by the ISA; ptxjit documents its own (docs/isa-notes.md,
+    /// "wgmma sum order"), which both engines share.
+    fn wgmma(&mut self) -> Stmt {
+        let f = *self.rng.pick(WGMMA_FORMS);
+        let ns: &[u32] = if f.n16 {
+            &[8, 16, 24, 32, 48, 64, 128, 256]
+        } else {
+            &[8, 16, 24, 32, 40, 64, 72, 128, 256]
+        };
+        let upto = if self.rng.chance(80) { 6 } else { ns.len() };
+        let n = *self.rng.pick(&ns[..upto]);
+        let mut lines = Vec::new();
+        // Fill fz_wg: 16-byte unit u = %tl + i·NT for i = 0..4 (all 512 units from 128
+        // threads up).
+        let exact = f.exact.filter(|_| self.rng.chance(40));
+        for i in 0..4 {
+            lines.push("mov.u32 %t1, $NT$;".to_string());
+            lines.push(format!("mul.lo.u32 %t1, %t1, {i};"));
+            lines.push("add.u32 %t0, %tl, %t1;".to_string());
+            lines.push(format!("setp.lt.u32 %pb, %t0, {};", WG_BYTES / 16));
+            lines.push("mul.wide.u32 %td1, %t0, 16;".to_string());
+            lines.push("mov.u64 %td0, fz_wg;".to_string());
+            lines.push("add.s64 %td0, %td0, %td1;".to_string());
+            let mut regs = Vec::new();
+            for _ in 0..4 {
+                let r = self.src_reg(Class::B32);
+                regs.push(r);
+            }
+            if let Some((or, and)) = exact {
+                for (j, r) in regs.iter_mut().enumerate() {
+                    lines.push(format!("and.b32 %wt{j}, {r}, {and:#x};"));
+                    lines.push(format!("or.b32 %wt{j}, %wt{j}, {or:#x};"));
+                    *r = format!("%wt{j}");
+                }
+            }
+            lines.push(format!("@%pb st.shared.v4.b32 [%td0], {{{}}};", regs.join(", ")));
+        }
+        lines.push("fence.proxy.async.shared::cta;".to_string());
+        lines.push("bar.sync 0;".to_string());
+        // The accumulators.
+        let (acc, nacc) = if f.f32_acc {
+            ("%wf", n / 2)
+        } else if f.f16_acc {
+            ("%wi", n / 4)
+        } else {
+            ("%wi", n / 2)
+        };
+        for i in 0..nacc {
+            if f.f32_acc {
+                if self.rng.chance(50) {
+                    let src = self.src_reg(Class::F32);
+                    lines.push(format!("mov.f32 {acc}{i}, {src};"));
+                } else {
+                    let src = self.src_reg(Class::B32);
+                    lines.push(format!("and.b32 %t1, {src}, 15;"));
+                    lines.push(format!("cvt.rn.f32.u32 {acc}{i}, %t1;"));
+                }
+            } else {
+                let src = self.src_reg(Class::B32);
+                lines.push(format!("mov.b32 {acc}{i}, {src};"));
+            }
+        }
+        // scale-d: CTA-uniform.
+        let cond = self.uniform_cond();
+        lines.extend(cond.setup.iter().cloned());
+        if cond.negated {
+            lines.push(format!("not.pred {0}, {0};", cond.pred));
+        }
+        let count = self.rng.range(1, 3) as usize;
+        let mut insts = Vec::new();
+        for j in 0..count {
+            let trans_a = f.trans && self.rng.chance(30);
+            let trans_b = f.trans && self.rng.chance(30);
+            let a_regs = self.rng.chance(30);
+            let a = if a_regs {
+                let r: Vec<String> = (0..4).map(|_| self.src_reg(Class::B32)).collect();
+                format!("{{{}}}", r.join(", "))
+            } else {
+                let d = self.wg_desc(64, f, trans_a);
+                lines.extend(Self::desc_lines(&format!("%wda{j}"), d));
+                format!("%wda{j}")
+            };
+            let d = self.wg_desc(n, f, trans_b);
+            lines.extend(Self::desc_lines(&format!("%wdb{j}"), d));
+            let mut imms = Vec::new();
+            if f.scale {
+                imms.push(*self.rng.pick(&["1", "-1"]));
+                imms.push(*self.rng.pick(&["1", "-1"]));
+            }
+            if f.trans {
+                if !a_regs {
+                    imms.push(if trans_a { "1" } else { "0" });
+                }
+                imms.push(if trans_b { "1" } else { "0" });
+            }
+            let sat = if f.int8 && self.rng.chance(40) {
+                ".satfinite"
+            } else {
+                ""
+            };
+            let dregs: Vec<String> = (0..nacc).map(|i| format!("{acc}{i}")).collect();
+            let mut ops = vec![
+                format!("{{{}}}", dregs.join(", ")),
+                a,
+                format!("%wdb{j}"),
+                cond.pred.clone(),
+            ];
+            ops.extend(imms.iter().map(|s| s.to_string()));
+            insts.push(format!(
+                "wgmma.mma_async.sync.aligned.m64n{n}k{}{sat}.{} {};",
+                f.k,
+                f.types,
+                ops.join(", ")
+            ));
+        }
+        lines.push("wgmma.fence.sync.aligned;".to_string());
+        let groups = self.rng.chance(30);
+        for i in insts {
+            lines.push(i);
+            if groups {
+                lines.push("wgmma.commit_group.sync.aligned;".to_string());
+            }
+        }
+        if !groups {
+            lines.push("wgmma.commit_group.sync.aligned;".to_string());
+        } else if count > 1 && self.rng.chance(50) {
+            lines.push("wgmma.wait_group.sync.aligned 1;".to_string());
+        }
+        lines.push("wgmma.wait_group.sync.aligned 0;".to_string());
+        // Fold every accumulator into a data register; copy one.
+        lines.push("mov.u32 %t2, 0;".to_string());
+        for i in 0..nacc {
+            lines.push(format!("mov.b32 %t1, {acc}{i};"));
+            lines.push("mad.lo.u32 %t2, %t2, 31, %t1;".to_string());
+        }
+        let r = self.data_reg(Class::B32);
+        lines.push(format!("xor.b32 {r}, {r}, %t2;"));
+        let i = self.rng.below(nacc as u64);
+        if f.f32_acc {
+            let d = self.data_reg(Class::F32);
+            lines.push(format!("mov.f32 {d}, {acc}{i};"));
+        } else {
+            let d = self.data_reg(Class::B32);
+            lines.push(format!("mov.b32 {d}, {acc}{i};"));
+        }
+        lines.push("bar.sync 0;".to_string());
+        Stmt::Code(lines)
+    }
+
+    /// A matrix descriptor (PTX ISA §9.7.15.5.1.1) for the `mn` × K operand of form `f` in
+    /// `fz_wg`, K-major or (`mn_major`: the instruction's transpose immediate) MN-major:
+    /// (offset of the start in `fz_wg`, the descriptor's bits without the start address).
+    /// The layout (swizzle, LBO, SBO) is random; the matrix lies inside `fz_wg`, and a
+    /// swizzled one starts at its pattern's alignment (so the base offset is 0).
+    fn wg_desc(&mut self, mn: u32, f: WgmmaForm, mn_major: bool) -> (u32, u64) {
+        use crate::runtime::wgmma::Desc;
+        // K in elements of the layout (the bit type's are bytes).
+        let kk = u64::from(if f.k == 256 { 32 } else { f.k });
+        let e = u64::from(f.ebytes);
+        for attempt in 0..12 {
+            let last = attempt == 11;
+            let (code, x) = if last {
+                (0u64, 1u64)
+            } else {
+                *self.rng.pick(&[(0u64, 1u64), (0, 1), (1, 8), (2, 4), (3, 2)])
+            };
+            let (lbo, sbo) = if last || self.rng.chance(60) {
+                match (x, mn_major) {
+                    (1, false) => (128u64, 256u64),
+                    (1, true) => (128 * (16 / e), 128),
+                    (_, false) => (128, 128 * x),
+                    (_, true) => (2 * 128 * x, 128 * x),
+                }
+            } else {
+                (16 * self.rng.range(1, 96), 16 * self.rng.range(1, 96))
+            };
+            let bits = (lbo >> 4) << 16 | (sbo >> 4) << 32 | code << 62;
+            let desc = Desc::decode(bits);
+            let mut ext = 0;
+            for m in 0..u64::from(mn) {
+                for c in 0..kk {
+                    ext = ext.max(desc.addr(m, c, e, mn_major));
+                }
+            }
+            // The 128-byte block of the last element (a swizzle stays in its block).
+            let ext = (ext + 128) & !127;
+            let align = if x == 1 { 16 } else { 128 * x };
+            if ext > u64::from(WG_BYTES) {
+                continue;
+            }
+            let room = (u64::from(WG_BYTES) - ext) / align;
+            let start = self.rng.below(room + 1) * align;
+            return (start as u32, bits);
+        }
+        // Not reached: the dense layout of the last attempt fits every N up to 256.
+        (0, (128u64 >> 4) << 16 | (256u64 >> 4) << 32)
+    }
+
+    /// Lines setting `reg` to the descriptor `(start, bits)` of [`Gen::wg_desc`]: the start
+    /// address field from `fz_wg`'s shared address.
+    fn desc_lines(reg: &str, (start, bits): (u32, u64)) -> Vec<String> {
+        vec![
+            "mov.u64 %td0, fz_wg;".to_string(),
+            format!("add.s64 %td0, %td0, {start};"),
+            "shr.u64 %td0, %td0, 4;".to_string(),
+            "and.b64 %td0, %td0, 16383;".to_string(),
+            format!("or.b64 {reg}, %td0, {bits:#x};"),
+        ]
+    }
+
     // ---- textures and surfaces (Kernel::tex) -------------------------------------------------
 
     /// A texture coordinate into `%tc{c}` (f32) or `%tci{c}` (s32): a data register as is, or a
@@ -2929,6 +3239,7 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
     k.sm90 = sm90;
     // The flavour is the one asked for: no sm_100 target, no sm_90 launch features on sm_80.
     k.sm100 = false;
+    k.sm90a = false;
     if !sm90 {
         k.tmap = None;
         k.cluster = [1, 1, 1];
@@ -2943,6 +3254,7 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
         counters: Vec::new(),
         sm90,
         sm100: false,
+        sm90a: false,
         tex: None,
         tmap: None,
     };
@@ -3013,6 +3325,13 @@ mod tests {
             "%vh.",
             "%vl.",
             "%vf.",
+            ".target sm_90a",
+            "wgmma.fence.sync.aligned",
+            "wgmma.mma_async.sync.aligned.m64n",
+            ".f32.tf32.tf32",
+            ".s32.b1.b1.and.popc",
+            ".satfinite.s32.",
+            "wgmma.wait_group.sync.aligned 1",
         ] {
             assert!(
                 texts.iter().any(|t| t.contains(needle)),
