@@ -381,6 +381,10 @@ pub struct Kernel {
     /// [`sm100`](Self::sm100): wgmma is `sm_90a` only): also `wgmma` ([`Gen::wgmma`]) on the
     /// shared `fz_wg`; the block's threads are a multiple of a warpgroup's 128.
     pub sm90a: bool,
+    /// The `sm_100a` flavour (`.target sm_100a`; only with [`sm100`](Self::sm100)): also
+    /// `tcgen05` ([`Gen::tcgen05`]) on the shared `fz_wg` and tensor memory; the block's
+    /// threads are a multiple of 128 (the four warps that reach all 128 lanes).
+    pub sm100a: bool,
     /// The straight-line middle parts of the two device functions `fz_f0` and `fz_f1` the
     /// body may call (see [`FUNC_REGS`]).
     pub funcs: [Vec<String>; 2],
@@ -593,7 +597,8 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
     let sm90 = rng.chance(35);
     let sm100 = sm90 && rng.chance(40);
     let sm90a = sm90 && !sm100 && rng.chance(50);
-    if sm90a {
+    let sm100a = sm100 && rng.chance(50);
+    if sm90a || sm100a {
         // Whole warpgroups (four warps of 32 threads).
         block = *rng.pick(&[[128, 1, 1], [32, 2, 2], [64, 2, 1], [256, 1, 1], [16, 8, 2]]);
     }
@@ -621,6 +626,8 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         sm90,
         sm100,
         sm90a,
+        sm100a,
+        relinquished: false,
         tex,
         tmap,
     };
@@ -645,6 +652,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         sm90,
         sm100,
         sm90a,
+        sm100a,
         funcs,
         tex,
         cluster,
@@ -890,6 +898,10 @@ struct Gen<'r> {
     sm100: bool,
     /// The `sm_90a` flavour ([`Kernel::sm90a`]).
     sm90a: bool,
+    /// The `sm_100a` flavour ([`Kernel::sm100a`]).
+    sm100a: bool,
+    /// A `tcgen05.relinquish_alloc_permit` has been generated: no more allocations.
+    relinquished: bool,
     /// The kernel's texture and surface ([`Kernel::tex`]).
     tex: Option<TexSetup>,
     /// The kernel's tensor map ([`Kernel::tmap`]).
@@ -937,6 +949,7 @@ enum What {
     WideVector,
     TensorCopy,
     Wgmma,
+    Tcgen05,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -978,6 +991,7 @@ const WHATS: &[(What, u32)] = &[
     (What::WideVector, 4),
     (What::TensorCopy, 3),
     (What::Wgmma, 8),
+    (What::Tcgen05, 8),
 ];
 
 impl Gen<'_> {
@@ -1015,6 +1029,7 @@ impl Gen<'_> {
                     What::WideVector => self.sm100,
                     What::TensorCopy => collective_ok && self.tmap.is_some(),
                     What::Wgmma => collective_ok && self.sm90a,
+                    What::Tcgen05 => collective_ok && self.sm100a && !self.relinquished,
                     What::ClusterExchange => {
                         collective_ok && ctx.depth == 0 && self.sm90 && self.shared
                     }
@@ -1066,6 +1081,7 @@ impl Gen<'_> {
             What::WideVector => self.wide_vector(),
             What::TensorCopy => self.tensor_copy(),
             What::Wgmma => self.wgmma(),
+            What::Tcgen05 => self.tcgen05(),
         }
     }
 
@@ -2688,31 +2704,8 @@ impl Gen<'_> {
         let upto = if self.rng.chance(80) { 6 } else { ns.len() };
         let n = *self.rng.pick(&ns[..upto]);
         let mut lines = Vec::new();
-        // Fill fz_wg: 16-byte unit u = %tl + i·NT for i = 0..4 (all 512 units from 128
-        // threads up).
         let exact = f.exact.filter(|_| self.rng.chance(40));
-        for i in 0..4 {
-            lines.push("mov.u32 %t1, $NT$;".to_string());
-            lines.push(format!("mul.lo.u32 %t1, %t1, {i};"));
-            lines.push("add.u32 %t0, %tl, %t1;".to_string());
-            lines.push(format!("setp.lt.u32 %pb, %t0, {};", WG_BYTES / 16));
-            lines.push("mul.wide.u32 %td1, %t0, 16;".to_string());
-            lines.push("mov.u64 %td0, fz_wg;".to_string());
-            lines.push("add.s64 %td0, %td0, %td1;".to_string());
-            let mut regs = Vec::new();
-            for _ in 0..4 {
-                let r = self.src_reg(Class::B32);
-                regs.push(r);
-            }
-            if let Some((or, and)) = exact {
-                for (j, r) in regs.iter_mut().enumerate() {
-                    lines.push(format!("and.b32 %wt{j}, {r}, {and:#x};"));
-                    lines.push(format!("or.b32 %wt{j}, %wt{j}, {or:#x};"));
-                    *r = format!("%wt{j}");
-                }
-            }
-            lines.push(format!("@%pb st.shared.v4.b32 [%td0], {{{}}};", regs.join(", ")));
-        }
+        self.wg_fill(exact, &mut lines);
         lines.push("fence.proxy.async.shared::cta;".to_string());
         lines.push("bar.sync 0;".to_string());
         // The accumulators.
@@ -2823,6 +2816,190 @@ impl Gen<'_> {
         }
         lines.push("bar.sync 0;".to_string());
         Stmt::Code(lines)
+    }
+
+    /// A `tcgen05` round (PTX ISA §9.7.16, `sm_100a` flavour, CTA-uniform control flow before
+    /// any exit). Every thread fills `fz_wg` as for [`Gen::wgmma`] and fences it for the async
+    /// proxy; warp 0 allocates a power of two of tensor-memory columns
+    /// (`tcgen05.alloc` into the shared `fz_tm`; at times then
+    /// `relinquish_alloc_permit`, after which the kernel allocates no more); after
+    /// `tcgen05.fence::before_thread_sync`, `bar.sync 0`, `fence::after_thread_sync`, the
+    /// warps 0-3 store data registers into D's cells of their own 32 lanes (`tcgen05.st
+    /// .32x32b`, `wait::st`), so no cell the multiply reads is undefined; thread 0 issues a
+    /// `tcgen05.mma.cta_group::1` (M = 128, `.kind::f16`, `::tf32` or `::i8`, A and B through
+    /// shared-memory descriptors in any canonical layout inside `fz_wg`, a random instruction
+    /// descriptor with transposes and negations, a CTA-uniform `enable-input-d`) and
+    /// `tcgen05.commit`s it to `fz_mbar`, where every other thread arrives: the phase
+    /// completes only after the multiply. Every thread then loads its lane's row of D
+    /// (`tcgen05.ld`, `wait::ld`), folded into data registers as for `wgmma`; after a barrier
+    /// warp 0 deallocates.
+    fn tcgen05(&mut self) -> Stmt {
+        // (kind, D code, A and B type names and codes, accumulator is f32, the form whose
+        // layout and exact masks the operands use, negation allowed).
+        let forms: &[(&str, u32, (u32, u32), bool, usize, bool)] = &[
+            ("f16", 1, (0, 0), true, 0, true),
+            ("f16", 0, (0, 0), false, 1, true),
+            ("f16", 1, (1, 1), true, 2, true),
+            ("tf32", 1, (2, 2), true, 3, true),
+            ("i8", 2, (1, 1), false, 4, false),
+            ("i8", 2, (0, 1), false, 5, false),
+            ("i8", 2, (1, 0), false, 6, false),
+            ("i8", 2, (0, 0), false, 7, false),
+        ];
+        let &(kind, dcode, (acode, bcode), f32_acc, wf, neg_ok) = self.rng.pick(forms);
+        let f = WGMMA_FORMS[wf];
+        let n = *self.rng.pick(&[8u32, 16, 32, 64, 128]);
+        let cols = (*self.rng.pick(&[32u32, 64, 128, 256, 512])).max(n);
+        let mut lines = Vec::new();
+        let exact = f.exact.filter(|_| self.rng.chance(40));
+        self.wg_fill(exact, &mut lines);
+        lines.push("fence.proxy.async.shared::cta;".to_string());
+        let relinquish = self.counters.is_empty() && self.rng.chance(15);
+        lines.extend([
+            "setp.ge.u32 %pb, %tl, 32;".to_string(),
+            "@%pb bra $L__ta$ID$;".to_string(),
+            format!("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [fz_tm], {cols};"),
+        ]);
+        if relinquish {
+            lines.push("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;".to_string());
+            self.relinquished = true;
+        }
+        lines.extend([
+            "$L__ta$ID$:".to_string(),
+            "tcgen05.fence::before_thread_sync;".to_string(),
+            "bar.sync 0;".to_string(),
+            "tcgen05.fence::after_thread_sync;".to_string(),
+            "ld.shared.u32 %tma, [fz_tm];".to_string(),
+            // This warp's lanes: 32·(warp % 4) in bits 31-16.
+            "shr.u32 %t0, %tl, 5;".to_string(),
+            "and.b32 %t0, %t0, 3;".to_string(),
+            "shl.b32 %t0, %t0, 21;".to_string(),
+            "add.u32 %tmw, %tma, %t0;".to_string(),
+        ]);
+        // D's input: warps 0-3 store their 32 lanes' N columns.
+        let regs: Vec<String> = (0..n).map(|i| format!("%wi{i}")).collect();
+        for r in &regs {
+            let src = self.src_reg(Class::B32);
+            if f32_acc && self.rng.chance(50) {
+                lines.push(format!("and.b32 %t1, {src}, 15;"));
+                lines.push("cvt.rn.f32.u32 %tf, %t1;".to_string());
+                lines.push(format!("mov.b32 {r}, %tf;"));
+            } else {
+                lines.push(format!("mov.b32 {r}, {src};"));
+            }
+        }
+        lines.extend([
+            "setp.ge.u32 %pb, %tl, 128;".to_string(),
+            "@%pb bra $L__ts$ID$;".to_string(),
+            format!(
+                "tcgen05.st.sync.aligned.32x32b.x{n}.b32 [%tmw], {{{}}};",
+                regs.join(", ")
+            ),
+            "tcgen05.wait::st.sync.aligned;".to_string(),
+            "$L__ts$ID$:".to_string(),
+            "tcgen05.fence::before_thread_sync;".to_string(),
+            "bar.sync 0;".to_string(),
+            "tcgen05.fence::after_thread_sync;".to_string(),
+        ]);
+        // The multiply, by thread 0.
+        let trans_a = self.rng.chance(25);
+        let trans_b = self.rng.chance(25);
+        let (neg_a, neg_b) = if neg_ok {
+            (self.rng.chance(25), self.rng.chance(25))
+        } else {
+            (false, false)
+        };
+        for (reg, mn, trans) in [("%wda0", 128, trans_a), ("%wdb0", n, trans_b)] {
+            let (start, bits) = self.wg_desc(mn, f, trans);
+            // wgmma's swizzle field (bits 62-63: 1 128-byte, 2 64-byte, 3 32-byte) moved to
+            // tcgen05's (bits 61-63: 2, 4, 6), and bits 46-48 = 0b001.
+            let bits = (bits & !(3u64 << 62)) | ((bits >> 62) * 2) << 61 | 1 << 46;
+            lines.extend(Self::desc_lines(reg, (start, bits)));
+        }
+        let idesc = dcode << 4
+            | acode << 7
+            | bcode << 10
+            | u32::from(neg_a) << 13
+            | u32::from(neg_b) << 14
+            | u32::from(trans_a) << 15
+            | u32::from(trans_b) << 16
+            | (n >> 3) << 17
+            | (128 >> 4) << 24;
+        let cond = self.uniform_cond();
+        lines.extend(cond.setup.iter().cloned());
+        if cond.negated {
+            lines.push(format!("not.pred {0}, {0};", cond.pred));
+        }
+        lines.extend([
+            format!("mov.u32 %t1, {idesc:#x};"),
+            "setp.ne.u32 %pb, %tl, 0;".to_string(),
+            "@%pb bra $L__tm$ID$;".to_string(),
+            format!(
+                "tcgen05.mma.cta_group::1.kind::{kind} [%tma], %wda0, %wdb0, %t1, {};",
+                cond.pred
+            ),
+            "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [fz_mbar];"
+                .to_string(),
+            "$L__tm$ID$:".to_string(),
+            "@%pb mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbar];".to_string(),
+            "$L__tw$ID$:".to_string(),
+            "mbarrier.try_wait.parity.shared::cta.b64 %pb, [fz_mbar], %mbp;".to_string(),
+            "@!%pb bra $L__tw$ID$;".to_string(),
+            "xor.b32 %mbp, %mbp, 1;".to_string(),
+            "tcgen05.fence::after_thread_sync;".to_string(),
+            format!(
+                "tcgen05.ld.sync.aligned.32x32b.x{n}.b32 {{{}}}, [%tmw];",
+                regs.join(", ")
+            ),
+            "tcgen05.wait::ld.sync.aligned;".to_string(),
+            "mov.u32 %t2, 0;".to_string(),
+        ]);
+        for r in &regs {
+            lines.push(format!("mad.lo.u32 %t2, %t2, 31, {r};"));
+        }
+        let r = self.data_reg(Class::B32);
+        lines.push(format!("xor.b32 {r}, {r}, %t2;"));
+        let i = self.rng.below(u64::from(n));
+        let d = self.data_reg(Class::B32);
+        lines.push(format!("mov.b32 {d}, %wi{i};"));
+        lines.extend([
+            "tcgen05.fence::before_thread_sync;".to_string(),
+            "bar.sync 0;".to_string(),
+            "setp.ge.u32 %pb, %tl, 32;".to_string(),
+            "@%pb bra $L__td$ID$;".to_string(),
+            "tcgen05.fence::after_thread_sync;".to_string(),
+            format!("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %tma, {cols};"),
+            "$L__td$ID$:".to_string(),
+        ]);
+        Stmt::Code(lines)
+    }
+
+    /// Lines filling `fz_wg`: 16-byte unit u = `%tl` + i·NT for i = 0..4 (all of them from
+    /// 128 threads up) from data registers, raw or (`exact`: the `or` and `and` masks of a
+    /// [`WgmmaForm`]) small values with few significand bits.
+    fn wg_fill(&mut self, exact: Option<(u32, u32)>, lines: &mut Vec<String>) {
+        for i in 0..4 {
+            lines.push("mov.u32 %t1, $NT$;".to_string());
+            lines.push(format!("mul.lo.u32 %t1, %t1, {i};"));
+            lines.push("add.u32 %t0, %tl, %t1;".to_string());
+            lines.push(format!("setp.lt.u32 %pb, %t0, {};", WG_BYTES / 16));
+            lines.push("mul.wide.u32 %td1, %t0, 16;".to_string());
+            lines.push("mov.u64 %td0, fz_wg;".to_string());
+            lines.push("add.s64 %td0, %td0, %td1;".to_string());
+            let mut regs = Vec::new();
+            for _ in 0..4 {
+                let r = self.src_reg(Class::B32);
+                regs.push(r);
+            }
+            if let Some((or, and)) = exact {
+                for (j, r) in regs.iter_mut().enumerate() {
+                    lines.push(format!("and.b32 %wt{j}, {r}, {and:#x};"));
+                    lines.push(format!("or.b32 %wt{j}, %wt{j}, {or:#x};"));
+                    *r = format!("%wt{j}");
+                }
+            }
+            lines.push(format!("@%pb st.shared.v4.b32 [%td0], {{{}}};", regs.join(", ")));
+        }
     }
 
     /// A matrix descriptor (PTX ISA §9.7.15.5.1.1) for the `mn` × K operand of form `f` in
@@ -3240,6 +3417,7 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
     // The flavour is the one asked for: no sm_100 target, no sm_90 launch features on sm_80.
     k.sm100 = false;
     k.sm90a = false;
+    k.sm100a = false;
     if !sm90 {
         k.tmap = None;
         k.cluster = [1, 1, 1];
@@ -3255,6 +3433,8 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
         sm90,
         sm100: false,
         sm90a: false,
+        sm100a: false,
+        relinquished: false,
         tex: None,
         tmap: None,
     };
@@ -3332,6 +3512,11 @@ mod tests {
             ".s32.b1.b1.and.popc",
             ".satfinite.s32.",
             "wgmma.wait_group.sync.aligned 1",
+            ".target sm_100a",
+            "tcgen05.mma.cta_group::1.kind::f16",
+            "tcgen05.mma.cta_group::1.kind::tf32",
+            "tcgen05.mma.cta_group::1.kind::i8",
+            "tcgen05.relinquish_alloc_permit",
         ] {
             assert!(
                 texts.iter().any(|t| t.contains(needle)),
