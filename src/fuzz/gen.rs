@@ -950,6 +950,7 @@ enum What {
     TensorCopy,
     Wgmma,
     Tcgen05,
+    MbarrierDrop,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -992,6 +993,7 @@ const WHATS: &[(What, u32)] = &[
     (What::TensorCopy, 3),
     (What::Wgmma, 8),
     (What::Tcgen05, 8),
+    (What::MbarrierDrop, 2),
 ];
 
 impl Gen<'_> {
@@ -1023,7 +1025,7 @@ impl Gen<'_> {
                         collective_ok && self.shared && self.full_warps && self.nt >= 64
                     }
                     What::Mbarrier | What::BulkCopy => collective_ok && self.sm90,
-                    What::MbarrierCount => collective_ok && self.sm90,
+                    What::MbarrierCount | What::MbarrierDrop => collective_ok && self.sm90,
                     What::BulkToGlobal => self.sm90 && self.shared,
                     What::Texture | What::Surface => self.tex.is_some(),
                     What::WideVector => self.sm100,
@@ -1082,6 +1084,7 @@ impl Gen<'_> {
             What::TensorCopy => self.tensor_copy(),
             What::Wgmma => self.wgmma(),
             What::Tcgen05 => self.tcgen05(),
+            What::MbarrierDrop => self.mbarrier_drop(),
         }
     }
 
@@ -1994,6 +1997,14 @@ impl Gen<'_> {
                 };
                 Stmt::Code(vec![what])
             }
+            4 if self.sm90 && self.rng.chance(50) => {
+                // `cp.async.bulk.prefetch` (§9.7.9.25.4.3): a cache hint, no effect on results.
+                let bytes = *self.rng.pick(&[16u32, 32, 64, 256]);
+                let mut lines = Vec::new();
+                self.masked("%gin", (IN_BYTES - bytes) & !15, &mut lines);
+                lines.push(format!("cp.async.bulk.prefetch.L2.global [%td0], {bytes};"));
+                Stmt::Code(lines)
+            }
             4 if self.sm90 => Stmt::Code(vec![self
                 .rng
                 .pick(&[
@@ -2487,8 +2498,56 @@ impl Gen<'_> {
         Stmt::Code(lines)
     }
 
+    /// `mbarrier.arrive_drop` (PTX ISA §9.7.13.15.13, `sm_90`) on the second mbarrier
+    /// `fz_mbd` (CTA-uniform control flow before any exit): thread 0 initialises it for all
+    /// the CTA's threads and `bar.sync 0` follows; the threads where a divergent condition
+    /// holds (never thread 0) drop out while arriving, the others arrive; all wait for the
+    /// phase by its parity. At times a second phase follows (after a `bar.sync 0`, so that no
+    /// thread is still waiting for the first by its parity), which only the threads that did
+    /// not drop complete (its count is the CTA's threads less the dropped ones). After a
+    /// `bar.sync 0` thread 0 invalidates the object (`mbarrier.inval`) for the next
+    /// initialisation.
+    fn mbarrier_drop(&mut self) -> Stmt {
+        let cond = self.divergent_cond();
+        let mut lines = vec![
+            "setp.eq.u32 %pb, %tl, 0;".to_string(),
+            "@%pb mbarrier.init.shared::cta.b64 [fz_mbd], $NT$;".to_string(),
+            "bar.sync 0;".to_string(),
+        ];
+        lines.extend(cond.setup.iter().cloned());
+        let bang = if cond.negated { "!" } else { "" };
+        lines.push(format!("setp.ne.and.u32 %pu, %tl, 0, {bang}{};", cond.pred));
+        let drop = *self.rng.pick(&[
+            "mbarrier.arrive_drop.shared::cta.b64",
+            "mbarrier.arrive_drop.release.cta.shared::cta.b64",
+            "mbarrier.arrive_drop.shared.b64",
+        ]);
+        lines.push(format!("@%pu {drop} %tdm, [fz_mbd];"));
+        lines.push("@!%pu mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbd];".to_string());
+        let phases = if self.rng.chance(60) { 2 } else { 1 };
+        for phase in 0..phases {
+            if phase == 1 {
+                // Every thread has seen phase 0 complete before phase 1 can (a parity wait
+                // only tells the current phase from the one before).
+                lines.push("bar.sync 0;".to_string());
+                lines.push("@!%pu mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbd];".to_string());
+            }
+            lines.push(format!("$L__md$ID${phase}:"));
+            lines.push(format!(
+                "mbarrier.try_wait.parity.shared::cta.b64 %pb, [fz_mbd], {phase};"
+            ));
+            lines.push(format!("@!%pb bra $L__md$ID${phase};"));
+        }
+        lines.extend([
+            "bar.sync 0;".to_string(),
+            "setp.eq.u32 %pb, %tl, 0;".to_string(),
+            "@%pb mbarrier.inval.shared::cta.b64 [fz_mbd];".to_string(),
+        ]);
+        Stmt::Code(lines)
+    }
+
     /// `cp.async.bulk` (PTX ISA §9.7.9.25.4.1, `sm_90`) of the thread's own shared slot (16 or
-    /// 32 bytes) into its own region of `out`, after `fence.proxy.async.shared::cta` (the
+    /// 32 bytes) into its own region of `out`, or `cp.reduce.async.bulk` of it into them, after `fence.proxy.async.shared::cta` (the
     /// slot's generic-proxy stores before the async-proxy read), as a bulk group waited for at
     /// once; anywhere (thread-private).
     fn bulk_to_global(&mut self) -> Stmt {
@@ -2500,9 +2559,42 @@ impl Gen<'_> {
             "cp.async.bulk.wait_group.read 0;\n\tcp.async.bulk.wait_group 0;"
         };
         let g = self.guard();
+        let copy = if self.rng.chance(40) {
+            // `cp.reduce.async.bulk` (§9.7.9.25.4.2): element-wise into the thread's own
+            // bytes, so the order of elements does not matter.
+            let (op, ty) = *self.rng.pick(&[
+                ("add", "u32"),
+                ("add", "s32"),
+                ("add", "u64"),
+                ("add", "f32"),
+                ("add", "f64"),
+                ("add.noftz", "f16"),
+                ("add.noftz", "bf16"),
+                ("min", "u32"),
+                ("max", "s32"),
+                ("min", "s64"),
+                ("max", "u64"),
+                ("min", "bf16"),
+                ("max", "f16"),
+                ("inc", "u32"),
+                ("dec", "u32"),
+                ("and", "b32"),
+                ("or", "b64"),
+                ("xor", "b32"),
+            ]);
+            let (op, noftz) = match op.split_once('.') {
+                Some((op, m)) => (op, format!(".{m}")),
+                None => (op, String::new()),
+            };
+            format!(
+                "{g}cp.reduce.async.bulk.global.shared::cta.bulk_group.{op}{noftz}.{ty} [%od+{off}], [%so], {bytes};"
+            )
+        } else {
+            format!("{g}cp.async.bulk.global.shared::cta.bulk_group [%od+{off}], [%so], {bytes};")
+        };
         let mut lines = vec![
             "fence.proxy.async.shared::cta;".to_string(),
-            format!("{g}cp.async.bulk.global.shared::cta.bulk_group [%od+{off}], [%so], {bytes};"),
+            copy,
             "cp.async.bulk.commit_group;".to_string(),
         ];
         lines.extend(wait.split("\n\t").map(str::to_string));
@@ -2646,6 +2738,13 @@ impl Gen<'_> {
             format!("@%pb mbarrier.arrive.expect_tx.shared::cta.b64 %tdm, [fz_mbar], {bytes};"),
             "@!%pb mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbar];".to_string(),
         ];
+        if self.rng.chance(30) {
+            // `cp.async.bulk.prefetch.tensor` (§9.7.9.25.5.3): a cache hint, no effect.
+            lines.push(
+                "@%pb cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%htmap, {%t1, %t0}];"
+                    .to_string(),
+            );
+        }
         // A `.shared::cta` destination needs PTX ISA 8.6 (the `sm_100` flavour's 8.8).
         let dst = if self.sm100 && self.rng.chance(50) {
             "shared::cta"
@@ -3517,6 +3616,10 @@ mod tests {
             "tcgen05.mma.cta_group::1.kind::tf32",
             "tcgen05.mma.cta_group::1.kind::i8",
             "tcgen05.relinquish_alloc_permit",
+            "mbarrier.arrive_drop",
+            "cp.reduce.async.bulk.global.shared::cta",
+            "cp.async.bulk.prefetch.L2.global",
+            "cp.async.bulk.prefetch.tensor.2d",
         ] {
             assert!(
                 texts.iter().any(|t| t.contains(needle)),
