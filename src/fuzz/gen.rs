@@ -4,9 +4,12 @@
 //! `sm_90` flavour, [`Kernel::sm90`]: also the forms of [`FORMS_SM90`], `mbarrier`,
 //! `cp.async.bulk` (shared to global too), `cp.async.bulk.tensor` on a tensor map
 //! ([`Kernel::tmap`]), cluster launches and distributed shared memory ([`Kernel::cluster`]),
-//! `elect.sync`, `fence.proxy.async`), and `sm_100` for two fifths of those (the `sm_100`
-//! flavour, [`Kernel::sm100`]: also 256-bit `ld`/`st`). About 30% of all kernels get a texture
-//! and a surface object ([`Kernel::tex`]).
+//! `elect.sync`, `fence.proxy.async`, `mbarrier.arrive_drop`, bulk reductions and prefetches),
+//! and `sm_100` for two fifths of those (the `sm_100` flavour, [`Kernel::sm100`]: also 256-bit
+//! `ld`/`st`). Half the other `sm_90` kernels target `sm_90a` ([`Kernel::sm90a`]: also
+//! `wgmma`), half the `sm_100` ones `sm_100a` ([`Kernel::sm100a`]: also `tcgen05`); both of
+//! these run whole warpgroups (blocks of 128 or 256 threads). About 30% of all kernels get a
+//! texture and a surface object ([`Kernel::tex`]).
 //!
 //! # The kernel model
 //! A generated [`Kernel`] is a tree of [`Stmt`]s (straight-line code, `if`/`else`, loops,
@@ -106,6 +109,34 @@
 //!   the input buffer into `fz_bulk` is issued by thread 0 with the transaction bytes expected
 //!   on the mbarrier; every thread reads the copied bytes only after the phase, and a
 //!   `bar.sync 0` comes before the next copy.
+//! - `sm_90` `mbarrier.arrive_drop` runs on its own object `fz_mbd`, initialised by thread 0
+//!   for the CTA's threads in the statement itself: the threads of a divergent condition
+//!   (never thread 0, so a later phase has a count) drop out while arriving, the rest
+//!   arrive; a second phase, which only the rest complete, starts after a `bar.sync 0` (a
+//!   parity wait only tells the current phase from the one before, so nobody may still wait
+//!   for the first); then `mbarrier.inval`. `cp.reduce.async.bulk` reduces the own shared
+//!   slot into the thread's own `out` bytes (one writer, so the element order does not
+//!   matter). `cp.async.bulk.prefetch` and `cp.async.bulk.prefetch.tensor` are hints.
+//! - `wgmma` (`sm_90a`) and `tcgen05` (`sm_100a`) statements appear in CTA-uniform control
+//!   flow before any exit, in blocks of whole warpgroups. Each fills the shared `fz_wg`
+//!   (every thread its 16-byte units, all of it), fences it for the async proxy
+//!   (`fence.proxy.async.shared::cta`) and passes `bar.sync 0` before the multiply reads it;
+//!   every matrix a descriptor names (any canonical layout and swizzle, random LBO/SBO) lies
+//!   inside `fz_wg`, swizzled ones at their pattern's alignment (base offset 0); descriptors,
+//!   `scale-d`/`enable-input-d` and the instruction descriptor are CTA-uniform; accumulators
+//!   are set before the multiply (`wgmma`: registers; `tcgen05`: `tcgen05.st` of the cells
+//!   by the warps that own their lanes); the results are waited for (`wgmma.wait_group 0`;
+//!   `tcgen05.commit` arriving on `fz_mbar`, where every other thread arrives, so the phase
+//!   completes after the multiply) and folded into a data register. A `bar.sync 0` ends the
+//!   statement before `fz_wg` is filled again. The sum order of both multiplies is
+//!   unspecified by the ISA: ptxjit documents its own (docs/isa-notes.md, the "`wgmma` sum
+//!   order and precision" row: products exact, the sum over k ascending, rounded at each
+//!   step), which both engines
+//!   share, so raw register bits (NaNs, infinities, subnormals) are inputs too, and at times
+//!   small values with few significand bits whose sums are exact in any order. Tensor
+//!   memory is allocated by warp 0 (`tcgen05.alloc`, a power of two of columns) and freed in
+//!   the same statement (`tcgen05.dealloc`) after every warp has loaded its lanes; after a
+//!   `tcgen05.relinquish_alloc_permit` (never inside a loop) no statement allocates again.
 //! - Integer division by zero and `MIN / -1` are not guarded: ptxjit defines them (see the op
 //!   table), and ptxas accepts them.
 //! - Matrix instructions (`mma.sync` of the `sm_80` shapes and types, `movmatrix`, and
@@ -119,12 +150,15 @@
 //! arrive), texture kinds other than 1D and 2D (3D, layered, cube, mipmapped, multisample,
 //! pitched), `tex.grad`, texel offsets and depth compare, `.f16`/`.f16x2` texture results,
 //! `.texref`/`.surfref` module variables and independent-mode samplers, `suld`/`sust` on
-//! 1D/3D/layered surfaces, `mbarrier.arrive_drop` (it changes every later phase's count),
-//! `expect_tx` beyond copies, `cp.async.bulk` between CTAs of a cluster and with multicast,
-//! `cp.async.bulk.tensor` stores, reductions, other ranks, swizzles, interleaves, element
-//! strides and im2col maps, `cp.async.bulk.prefetch`, `wgmma`, `tcgen05`, cluster exchanges
-//! in nested uniform code (they would need cluster-uniform conditions), and `f32` atomics of
-//! values other than small integers (order-dependent rounding).
+//! 1D/3D/layered surfaces, `mbarrier.arrive_drop` on the CTA's main mbarrier (it would change
+//! every later phase's count), `expect_tx` beyond copies, `cp.async.bulk` between CTAs of a
+//! cluster and with multicast, `cp.async.bulk.tensor` stores and reductions (they need a
+//! second, writable tensor map), other ranks, swizzles, interleaves, element strides and
+//! im2col maps, `wgmma.mma_async.sp`, `tcgen05` beyond one CTA's `mma` of M = 128 (`.cta_group::2`, M = 64,
+//! `.ws`, `.sp`, block scaling, `.kind::f8f6f4`, A in tensor memory, `tcgen05.cp`/`shift`,
+//! `ld`/`st` shapes other than `.32x32b`, `ld.red`), cluster exchanges in nested uniform code
+//! (they would need cluster-uniform conditions), and `f32` atomics of values other than small
+//! integers (order-dependent rounding).
 
 use std::fmt::Write as _;
 
@@ -810,7 +844,6 @@ const MMA_FORMS: &[MmaForm] = &[
     ),
 ];
 
-
 /// A dense `wgmma.mma_async` type combination (PTX ISA §9.7.15.5.2) the generator emits:
 /// `.dtype.atype.btype` (with `.and.popc` for `.b1`), A's element bytes (1 for the bit and
 /// 8-bit types, whose layouts are those of bytes), K, and the immediates after `scale-d`:
@@ -860,17 +893,73 @@ const fn wg(
 
 /// `acc`: 0 `.f32`, 1 `.s32`, 2 `.f16`.
 const WGMMA_FORMS: &[WgmmaForm] = &[
-    wg("f32.f16.f16", 0, 2, 16, true, true, Some((0x3c00_3c00, 0x8300_8300))),
-    wg("f16.f16.f16", 2, 2, 16, true, true, Some((0x3c00_3c00, 0x8300_8300))),
-    wg("f32.bf16.bf16", 0, 2, 16, true, true, Some((0x3f80_3f80, 0x8060_8060))),
-    wg("f32.tf32.tf32", 0, 4, 8, true, false, Some((0x3f80_0000, 0x8060_0000))),
+    wg(
+        "f32.f16.f16",
+        0,
+        2,
+        16,
+        true,
+        true,
+        Some((0x3c00_3c00, 0x8300_8300)),
+    ),
+    wg(
+        "f16.f16.f16",
+        2,
+        2,
+        16,
+        true,
+        true,
+        Some((0x3c00_3c00, 0x8300_8300)),
+    ),
+    wg(
+        "f32.bf16.bf16",
+        0,
+        2,
+        16,
+        true,
+        true,
+        Some((0x3f80_3f80, 0x8060_8060)),
+    ),
+    wg(
+        "f32.tf32.tf32",
+        0,
+        4,
+        8,
+        true,
+        false,
+        Some((0x3f80_0000, 0x8060_0000)),
+    ),
     wg("s32.s8.s8", 1, 1, 32, false, false, None),
     wg("s32.u8.s8", 1, 1, 32, false, false, None),
     wg("s32.s8.u8", 1, 1, 32, false, false, None),
     wg("s32.u8.u8", 1, 1, 32, false, false, None),
-    wg("f32.e4m3.e4m3", 0, 1, 32, true, false, Some((0x3838_3838, 0x8686_8686))),
-    wg("f32.e5m2.e4m3", 0, 1, 32, true, false, Some((0x3c3c_3c3c, 0x8383_8383))),
-    wg("f16.e4m3.e5m2", 2, 1, 32, true, false, Some((0x3838_3838, 0x8686_8686))),
+    wg(
+        "f32.e4m3.e4m3",
+        0,
+        1,
+        32,
+        true,
+        false,
+        Some((0x3838_3838, 0x8686_8686)),
+    ),
+    wg(
+        "f32.e5m2.e4m3",
+        0,
+        1,
+        32,
+        true,
+        false,
+        Some((0x3c3c_3c3c, 0x8383_8383)),
+    ),
+    wg(
+        "f16.e4m3.e5m2",
+        2,
+        1,
+        32,
+        true,
+        false,
+        Some((0x3838_3838, 0x8686_8686)),
+    ),
     wg("s32.b1.b1.and.popc", 1, 1, 256, false, false, None),
 ];
 
@@ -2792,7 +2881,7 @@ impl Gen<'_> {
     /// `wait_group 0`, and `bar.sync 0` before the next fill. The accumulators are folded
     /// into a data register (and one copied), so every one reaches the output. The sum order
     /// of the multiply is unspecified by the ISA; ptxjit documents its own (docs/isa-notes.md,
-    /// "wgmma sum order"), which both engines share.
+    /// the "`wgmma` sum order and precision" row), which both engines share.
     fn wgmma(&mut self) -> Stmt {
         let f = *self.rng.pick(WGMMA_FORMS);
         let ns: &[u32] = if f.n16 {
@@ -2933,9 +3022,10 @@ impl Gen<'_> {
     /// (`tcgen05.ld`, `wait::ld`), folded into data registers as for `wgmma`; after a barrier
     /// warp 0 deallocates.
     fn tcgen05(&mut self) -> Stmt {
-        // (kind, D code, A and B type names and codes, accumulator is f32, the form whose
-        // layout and exact masks the operands use, negation allowed).
-        let forms: &[(&str, u32, (u32, u32), bool, usize, bool)] = &[
+        // (kind, D code, A and B type codes, accumulator is f32, the form whose layout and
+        // exact masks the operands use, negation allowed).
+        type Tc05Form = (&'static str, u32, (u32, u32), bool, usize, bool);
+        let forms: &[Tc05Form] = &[
             ("f16", 1, (0, 0), true, 0, true),
             ("f16", 0, (0, 0), false, 1, true),
             ("f16", 1, (1, 1), true, 2, true),
@@ -3097,7 +3187,10 @@ impl Gen<'_> {
                     *r = format!("%wt{j}");
                 }
             }
-            lines.push(format!("@%pb st.shared.v4.b32 [%td0], {{{}}};", regs.join(", ")));
+            lines.push(format!(
+                "@%pb st.shared.v4.b32 [%td0], {{{}}};",
+                regs.join(", ")
+            ));
         }
     }
 
@@ -3116,7 +3209,9 @@ impl Gen<'_> {
             let (code, x) = if last {
                 (0u64, 1u64)
             } else {
-                *self.rng.pick(&[(0u64, 1u64), (0, 1), (1, 8), (2, 4), (3, 2)])
+                *self
+                    .rng
+                    .pick(&[(0u64, 1u64), (0, 1), (1, 8), (2, 4), (3, 2)])
             };
             let (lbo, sbo) = if last || self.rng.chance(60) {
                 match (x, mn_major) {

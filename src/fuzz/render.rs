@@ -192,7 +192,9 @@ fn byte_list(bytes: &[u8]) -> String {
 }
 
 impl Kernel {
-    /// The kernel as a PTX module (`.version 8.0`, `.target sm_80`, 64-bit addresses).
+    /// The kernel as a PTX module (`.version 8.0`, `.target sm_80`, 64-bit addresses; the
+    /// flavours' targets: `sm_90` and `sm_90a` with `.version 8.1` and 8.4, `sm_100` and
+    /// `sm_100a` with 8.8).
     ///
     /// Parameters: `in` (u64 pointer, [`IN_BYTES`]), `out` (u64 pointer, [`OUT_REGION`] bytes
     /// per thread), `atom` (u64 pointer, [`ATOM_BYTES`]), `k` (u32); with [`Kernel::tex`],
