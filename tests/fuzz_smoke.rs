@@ -37,8 +37,12 @@ fn generated_kernels_pass_ptxas() {
         let case = LaunchCase::of_kernel(&k);
         let file = dir.join(format!("{}.ptx", case_name(seed)));
         std::fs::write(&file, &case.ptx).unwrap();
-        let arch = if k.sm100 {
+        let arch = if k.sm100a {
+            "-arch=sm_100a"
+        } else if k.sm100 {
             "-arch=sm_100"
+        } else if k.sm90a {
+            "-arch=sm_90a"
         } else if k.sm90 {
             "-arch=sm_90"
         } else {

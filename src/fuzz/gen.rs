@@ -4,9 +4,12 @@
 //! `sm_90` flavour, [`Kernel::sm90`]: also the forms of [`FORMS_SM90`], `mbarrier`,
 //! `cp.async.bulk` (shared to global too), `cp.async.bulk.tensor` on a tensor map
 //! ([`Kernel::tmap`]), cluster launches and distributed shared memory ([`Kernel::cluster`]),
-//! `elect.sync`, `fence.proxy.async`), and `sm_100` for two fifths of those (the `sm_100`
-//! flavour, [`Kernel::sm100`]: also 256-bit `ld`/`st`). About 30% of all kernels get a texture
-//! and a surface object ([`Kernel::tex`]).
+//! `elect.sync`, `fence.proxy.async`, `mbarrier.arrive_drop`, bulk reductions and prefetches),
+//! and `sm_100` for two fifths of those (the `sm_100` flavour, [`Kernel::sm100`]: also 256-bit
+//! `ld`/`st`). Half the other `sm_90` kernels target `sm_90a` ([`Kernel::sm90a`]: also
+//! `wgmma`), half the `sm_100` ones `sm_100a` ([`Kernel::sm100a`]: also `tcgen05`); both of
+//! these run whole warpgroups (blocks of 128 or 256 threads). About 30% of all kernels get a
+//! texture and a surface object ([`Kernel::tex`]).
 //!
 //! # The kernel model
 //! A generated [`Kernel`] is a tree of [`Stmt`]s (straight-line code, `if`/`else`, loops,
@@ -106,6 +109,34 @@
 //!   the input buffer into `fz_bulk` is issued by thread 0 with the transaction bytes expected
 //!   on the mbarrier; every thread reads the copied bytes only after the phase, and a
 //!   `bar.sync 0` comes before the next copy.
+//! - `sm_90` `mbarrier.arrive_drop` runs on its own object `fz_mbd`, initialised by thread 0
+//!   for the CTA's threads in the statement itself: the threads of a divergent condition
+//!   (never thread 0, so a later phase has a count) drop out while arriving, the rest
+//!   arrive; a second phase, which only the rest complete, starts after a `bar.sync 0` (a
+//!   parity wait only tells the current phase from the one before, so nobody may still wait
+//!   for the first); then `mbarrier.inval`. `cp.reduce.async.bulk` reduces the own shared
+//!   slot into the thread's own `out` bytes (one writer, so the element order does not
+//!   matter). `cp.async.bulk.prefetch` and `cp.async.bulk.prefetch.tensor` are hints.
+//! - `wgmma` (`sm_90a`) and `tcgen05` (`sm_100a`) statements appear in CTA-uniform control
+//!   flow before any exit, in blocks of whole warpgroups. Each fills the shared `fz_wg`
+//!   (every thread its 16-byte units, all of it), fences it for the async proxy
+//!   (`fence.proxy.async.shared::cta`) and passes `bar.sync 0` before the multiply reads it;
+//!   every matrix a descriptor names (any canonical layout and swizzle, random LBO/SBO) lies
+//!   inside `fz_wg`, swizzled ones at their pattern's alignment (base offset 0); descriptors,
+//!   `scale-d`/`enable-input-d` and the instruction descriptor are CTA-uniform; accumulators
+//!   are set before the multiply (`wgmma`: registers; `tcgen05`: `tcgen05.st` of the cells
+//!   by the warps that own their lanes); the results are waited for (`wgmma.wait_group 0`;
+//!   `tcgen05.commit` arriving on `fz_mbar`, where every other thread arrives, so the phase
+//!   completes after the multiply) and folded into a data register. A `bar.sync 0` ends the
+//!   statement before `fz_wg` is filled again. The sum order of both multiplies is
+//!   unspecified by the ISA: ptxjit documents its own (docs/isa-notes.md, the "`wgmma` sum
+//!   order and precision" row: products exact, the sum over k ascending, rounded at each
+//!   step), which both engines
+//!   share, so raw register bits (NaNs, infinities, subnormals) are inputs too, and at times
+//!   small values with few significand bits whose sums are exact in any order. Tensor
+//!   memory is allocated by warp 0 (`tcgen05.alloc`, a power of two of columns) and freed in
+//!   the same statement (`tcgen05.dealloc`) after every warp has loaded its lanes; after a
+//!   `tcgen05.relinquish_alloc_permit` (never inside a loop) no statement allocates again.
 //! - Integer division by zero and `MIN / -1` are not guarded: ptxjit defines them (see the op
 //!   table), and ptxas accepts them.
 //! - Matrix instructions (`mma.sync` of the `sm_80` shapes and types, `movmatrix`, and
@@ -119,12 +150,15 @@
 //! arrive), texture kinds other than 1D and 2D (3D, layered, cube, mipmapped, multisample,
 //! pitched), `tex.grad`, texel offsets and depth compare, `.f16`/`.f16x2` texture results,
 //! `.texref`/`.surfref` module variables and independent-mode samplers, `suld`/`sust` on
-//! 1D/3D/layered surfaces, `mbarrier.arrive_drop` (it changes every later phase's count),
-//! `expect_tx` beyond copies, `cp.async.bulk` between CTAs of a cluster and with multicast,
-//! `cp.async.bulk.tensor` stores, reductions, other ranks, swizzles, interleaves, element
-//! strides and im2col maps, `cp.async.bulk.prefetch`, `wgmma`, `tcgen05`, cluster exchanges
-//! in nested uniform code (they would need cluster-uniform conditions), and `f32` atomics of
-//! values other than small integers (order-dependent rounding).
+//! 1D/3D/layered surfaces, `mbarrier.arrive_drop` on the CTA's main mbarrier (it would change
+//! every later phase's count), `expect_tx` beyond copies, `cp.async.bulk` between CTAs of a
+//! cluster and with multicast, `cp.async.bulk.tensor` stores and reductions (they need a
+//! second, writable tensor map), other ranks, swizzles, interleaves, element strides and
+//! im2col maps, `wgmma.mma_async.sp`, `tcgen05` beyond one CTA's `mma` of M = 128 (`.cta_group::2`, M = 64,
+//! `.ws`, `.sp`, block scaling, `.kind::f8f6f4`, A in tensor memory, `tcgen05.cp`/`shift`,
+//! `ld`/`st` shapes other than `.32x32b`, `ld.red`), cluster exchanges in nested uniform code
+//! (they would need cluster-uniform conditions), and `f32` atomics of values other than small
+//! integers (order-dependent rounding).
 
 use std::fmt::Write as _;
 
@@ -168,6 +202,12 @@ pub const UNIFORM_ROOTS: &[(&str, u32)] =
 pub const SHARED_SLOT: u32 = 32;
 /// Bytes of the `sm_90` kernels' shared destination of `cp.async.bulk` (`fz_bulk`).
 pub const BULK_BYTES: u32 = 256;
+/// Bytes of the `sm_90a` kernels' shared `fz_wg` (`.align 1024`), which every `wgmma`
+/// statement fills ([`Gen::wgmma`]) and reads its matrices from.
+pub const WG_BYTES: u32 = 8192;
+/// The `sm_90a` kernels' `wgmma` accumulator registers: `%wf<WG_REGS>` (`.f32`) and
+/// `%wi<WG_REGS>` (`.b32`: `.s32` and `.f16x2` accumulators).
+pub const WG_REGS: u32 = 128;
 /// Bytes of each thread's row of the surface `surf` ([`TexSetup`]): 16 `u32` texels, row `y`
 /// belongs to the thread whose global linear id is `y`.
 pub const SURF_ROW: u32 = 64;
@@ -371,6 +411,14 @@ pub struct Kernel {
     /// whose forms it keeps): also 256-bit loads and stores (`.v4` of 64-bit types, `.v8` of
     /// 32-bit ones).
     pub sm100: bool,
+    /// The `sm_90a` flavour (`.target sm_90a`; only with [`sm90`](Self::sm90) and not
+    /// [`sm100`](Self::sm100): wgmma is `sm_90a` only): also `wgmma` ([`Gen::wgmma`]) on the
+    /// shared `fz_wg`; the block's threads are a multiple of a warpgroup's 128.
+    pub sm90a: bool,
+    /// The `sm_100a` flavour (`.target sm_100a`; only with [`sm100`](Self::sm100)): also
+    /// `tcgen05` ([`Gen::tcgen05`]) on the shared `fz_wg` and tensor memory; the block's
+    /// threads are a multiple of 128 (the four warps that reach all 128 lanes).
+    pub sm100a: bool,
     /// The straight-line middle parts of the two device functions `fz_f0` and `fz_f1` the
     /// body may call (see [`FUNC_REGS`]).
     pub funcs: [Vec<String>; 2],
@@ -569,13 +617,12 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         [5, 2, 3],
         [100, 1, 1],
     ];
-    let block = *rng.pick(BLOCKS);
+    let mut block = *rng.pick(BLOCKS);
     let grid = [
         rng.range(1, 3) as u32,
         rng.range(1, 2) as u32,
         if rng.chance(20) { 2 } else { 1 },
     ];
-    let nt: u32 = block.iter().product();
     let shared = *rng.pick(&[SharedMode::None, SharedMode::Static, SharedMode::Dynamic]);
     let input = (0..IN_BYTES / 4).map(|_| input_word(rng)).collect();
     let k = *rng.pick(&[0, 1, 2, 7, 31, 32, 1000, 0x8000_0000, 0xffff_ffff]);
@@ -583,6 +630,13 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
     let gtab = (0..64).map(|_| rng.next_u32() as u8).collect();
     let sm90 = rng.chance(35);
     let sm100 = sm90 && rng.chance(40);
+    let sm90a = sm90 && !sm100 && rng.chance(50);
+    let sm100a = sm100 && rng.chance(50);
+    if sm90a || sm100a {
+        // Whole warpgroups (four warps of 32 threads).
+        block = *rng.pick(&[[128, 1, 1], [32, 2, 2], [64, 2, 1], [256, 1, 1], [16, 8, 2]]);
+    }
+    let nt: u32 = block.iter().product();
     let tex = rng.chance(30).then(|| TexSetup::random(rng));
     let tmap = (sm90 && rng.chance(40)).then(|| TmapSetup::random(rng));
     let cluster = if sm90 && rng.chance(60) {
@@ -605,6 +659,9 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         counters: Vec::new(),
         sm90,
         sm100,
+        sm90a,
+        sm100a,
+        relinquished: false,
         tex,
         tmap,
     };
@@ -628,6 +685,8 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         gtab,
         sm90,
         sm100,
+        sm90a,
+        sm100a,
         funcs,
         tex,
         cluster,
@@ -785,6 +844,125 @@ const MMA_FORMS: &[MmaForm] = &[
     ),
 ];
 
+/// A dense `wgmma.mma_async` type combination (PTX ISA §9.7.15.5.2) the generator emits:
+/// `.dtype.atype.btype` (with `.and.popc` for `.b1`), A's element bytes (1 for the bit and
+/// 8-bit types, whose layouts are those of bytes), K, and the immediates after `scale-d`:
+/// imm-scale-a/b (`scale`) and imm-trans-a/b (`trans`, 16-bit types only).
+#[derive(Clone, Copy)]
+struct WgmmaForm {
+    types: &'static str,
+    /// `.f32` accumulators (`%wf`), else `.b32` ones (`%wi`: `.s32`, or `.f16x2`).
+    f32_acc: bool,
+    /// Two `.f16` per accumulator register.
+    f16_acc: bool,
+    ebytes: u32,
+    k: u32,
+    scale: bool,
+    trans: bool,
+    /// 8-bit integers may saturate (`.satfinite`).
+    int8: bool,
+    /// N must be 8, 16, 24 or a multiple of 16 (8-bit and bit inputs).
+    n16: bool,
+    /// The `or` mask and `and` mask (over a `.b32` of packed elements) that make elements
+    /// small values with few significand bits (exact products and sums), or none.
+    exact: Option<(u32, u32)>,
+}
+
+const fn wg(
+    types: &'static str,
+    acc: u8,
+    ebytes: u32,
+    k: u32,
+    scale: bool,
+    trans: bool,
+    exact: Option<(u32, u32)>,
+) -> WgmmaForm {
+    WgmmaForm {
+        types,
+        f32_acc: acc == 0,
+        f16_acc: acc == 2,
+        ebytes,
+        k,
+        scale,
+        trans,
+        int8: acc == 1 && ebytes == 1 && k == 32,
+        n16: ebytes == 1 && !scale,
+        exact,
+    }
+}
+
+/// `acc`: 0 `.f32`, 1 `.s32`, 2 `.f16`.
+const WGMMA_FORMS: &[WgmmaForm] = &[
+    wg(
+        "f32.f16.f16",
+        0,
+        2,
+        16,
+        true,
+        true,
+        Some((0x3c00_3c00, 0x8300_8300)),
+    ),
+    wg(
+        "f16.f16.f16",
+        2,
+        2,
+        16,
+        true,
+        true,
+        Some((0x3c00_3c00, 0x8300_8300)),
+    ),
+    wg(
+        "f32.bf16.bf16",
+        0,
+        2,
+        16,
+        true,
+        true,
+        Some((0x3f80_3f80, 0x8060_8060)),
+    ),
+    wg(
+        "f32.tf32.tf32",
+        0,
+        4,
+        8,
+        true,
+        false,
+        Some((0x3f80_0000, 0x8060_0000)),
+    ),
+    wg("s32.s8.s8", 1, 1, 32, false, false, None),
+    wg("s32.u8.s8", 1, 1, 32, false, false, None),
+    wg("s32.s8.u8", 1, 1, 32, false, false, None),
+    wg("s32.u8.u8", 1, 1, 32, false, false, None),
+    wg(
+        "f32.e4m3.e4m3",
+        0,
+        1,
+        32,
+        true,
+        false,
+        Some((0x3838_3838, 0x8686_8686)),
+    ),
+    wg(
+        "f32.e5m2.e4m3",
+        0,
+        1,
+        32,
+        true,
+        false,
+        Some((0x3c3c_3c3c, 0x8383_8383)),
+    ),
+    wg(
+        "f16.e4m3.e5m2",
+        2,
+        1,
+        32,
+        true,
+        false,
+        Some((0x3838_3838, 0x8686_8686)),
+    ),
+    wg("s32.b1.b1.and.popc", 1, 1, 256, false, false, None),
+];
+
 #[derive(Clone, Copy)]
 struct Ctx {
     /// Control flow here is the same for every thread of the CTA.
@@ -807,6 +985,12 @@ struct Gen<'r> {
     sm90: bool,
     /// The `sm_100` flavour ([`Kernel::sm100`]).
     sm100: bool,
+    /// The `sm_90a` flavour ([`Kernel::sm90a`]).
+    sm90a: bool,
+    /// The `sm_100a` flavour ([`Kernel::sm100a`]).
+    sm100a: bool,
+    /// A `tcgen05.relinquish_alloc_permit` has been generated: no more allocations.
+    relinquished: bool,
     /// The kernel's texture and surface ([`Kernel::tex`]).
     tex: Option<TexSetup>,
     /// The kernel's tensor map ([`Kernel::tmap`]).
@@ -853,6 +1037,9 @@ enum What {
     ClusterExchange,
     WideVector,
     TensorCopy,
+    Wgmma,
+    Tcgen05,
+    MbarrierDrop,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -893,6 +1080,9 @@ const WHATS: &[(What, u32)] = &[
     (What::ClusterExchange, 3),
     (What::WideVector, 4),
     (What::TensorCopy, 3),
+    (What::Wgmma, 8),
+    (What::Tcgen05, 8),
+    (What::MbarrierDrop, 2),
 ];
 
 impl Gen<'_> {
@@ -924,11 +1114,13 @@ impl Gen<'_> {
                         collective_ok && self.shared && self.full_warps && self.nt >= 64
                     }
                     What::Mbarrier | What::BulkCopy => collective_ok && self.sm90,
-                    What::MbarrierCount => collective_ok && self.sm90,
+                    What::MbarrierCount | What::MbarrierDrop => collective_ok && self.sm90,
                     What::BulkToGlobal => self.sm90 && self.shared,
                     What::Texture | What::Surface => self.tex.is_some(),
                     What::WideVector => self.sm100,
                     What::TensorCopy => collective_ok && self.tmap.is_some(),
+                    What::Wgmma => collective_ok && self.sm90a,
+                    What::Tcgen05 => collective_ok && self.sm100a && !self.relinquished,
                     What::ClusterExchange => {
                         collective_ok && ctx.depth == 0 && self.sm90 && self.shared
                     }
@@ -979,6 +1171,9 @@ impl Gen<'_> {
             What::ClusterExchange => self.cluster_exchange(),
             What::WideVector => self.wide_vector(),
             What::TensorCopy => self.tensor_copy(),
+            What::Wgmma => self.wgmma(),
+            What::Tcgen05 => self.tcgen05(),
+            What::MbarrierDrop => self.mbarrier_drop(),
         }
     }
 
@@ -1891,6 +2086,14 @@ impl Gen<'_> {
                 };
                 Stmt::Code(vec![what])
             }
+            4 if self.sm90 && self.rng.chance(50) => {
+                // `cp.async.bulk.prefetch` (§9.7.9.25.4.3): a cache hint, no effect on results.
+                let bytes = *self.rng.pick(&[16u32, 32, 64, 256]);
+                let mut lines = Vec::new();
+                self.masked("%gin", (IN_BYTES - bytes) & !15, &mut lines);
+                lines.push(format!("cp.async.bulk.prefetch.L2.global [%td0], {bytes};"));
+                Stmt::Code(lines)
+            }
             4 if self.sm90 => Stmt::Code(vec![self
                 .rng
                 .pick(&[
@@ -2384,8 +2587,56 @@ impl Gen<'_> {
         Stmt::Code(lines)
     }
 
+    /// `mbarrier.arrive_drop` (PTX ISA §9.7.13.15.13, `sm_90`) on the second mbarrier
+    /// `fz_mbd` (CTA-uniform control flow before any exit): thread 0 initialises it for all
+    /// the CTA's threads and `bar.sync 0` follows; the threads where a divergent condition
+    /// holds (never thread 0) drop out while arriving, the others arrive; all wait for the
+    /// phase by its parity. At times a second phase follows (after a `bar.sync 0`, so that no
+    /// thread is still waiting for the first by its parity), which only the threads that did
+    /// not drop complete (its count is the CTA's threads less the dropped ones). After a
+    /// `bar.sync 0` thread 0 invalidates the object (`mbarrier.inval`) for the next
+    /// initialisation.
+    fn mbarrier_drop(&mut self) -> Stmt {
+        let cond = self.divergent_cond();
+        let mut lines = vec![
+            "setp.eq.u32 %pb, %tl, 0;".to_string(),
+            "@%pb mbarrier.init.shared::cta.b64 [fz_mbd], $NT$;".to_string(),
+            "bar.sync 0;".to_string(),
+        ];
+        lines.extend(cond.setup.iter().cloned());
+        let bang = if cond.negated { "!" } else { "" };
+        lines.push(format!("setp.ne.and.u32 %pu, %tl, 0, {bang}{};", cond.pred));
+        let drop = *self.rng.pick(&[
+            "mbarrier.arrive_drop.shared::cta.b64",
+            "mbarrier.arrive_drop.release.cta.shared::cta.b64",
+            "mbarrier.arrive_drop.shared.b64",
+        ]);
+        lines.push(format!("@%pu {drop} %tdm, [fz_mbd];"));
+        lines.push("@!%pu mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbd];".to_string());
+        let phases = if self.rng.chance(60) { 2 } else { 1 };
+        for phase in 0..phases {
+            if phase == 1 {
+                // Every thread has seen phase 0 complete before phase 1 can (a parity wait
+                // only tells the current phase from the one before).
+                lines.push("bar.sync 0;".to_string());
+                lines.push("@!%pu mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbd];".to_string());
+            }
+            lines.push(format!("$L__md$ID${phase}:"));
+            lines.push(format!(
+                "mbarrier.try_wait.parity.shared::cta.b64 %pb, [fz_mbd], {phase};"
+            ));
+            lines.push(format!("@!%pb bra $L__md$ID${phase};"));
+        }
+        lines.extend([
+            "bar.sync 0;".to_string(),
+            "setp.eq.u32 %pb, %tl, 0;".to_string(),
+            "@%pb mbarrier.inval.shared::cta.b64 [fz_mbd];".to_string(),
+        ]);
+        Stmt::Code(lines)
+    }
+
     /// `cp.async.bulk` (PTX ISA §9.7.9.25.4.1, `sm_90`) of the thread's own shared slot (16 or
-    /// 32 bytes) into its own region of `out`, after `fence.proxy.async.shared::cta` (the
+    /// 32 bytes) into its own region of `out`, or `cp.reduce.async.bulk` of it into them, after `fence.proxy.async.shared::cta` (the
     /// slot's generic-proxy stores before the async-proxy read), as a bulk group waited for at
     /// once; anywhere (thread-private).
     fn bulk_to_global(&mut self) -> Stmt {
@@ -2397,9 +2648,42 @@ impl Gen<'_> {
             "cp.async.bulk.wait_group.read 0;\n\tcp.async.bulk.wait_group 0;"
         };
         let g = self.guard();
+        let copy = if self.rng.chance(40) {
+            // `cp.reduce.async.bulk` (§9.7.9.25.4.2): element-wise into the thread's own
+            // bytes, so the order of elements does not matter.
+            let (op, ty) = *self.rng.pick(&[
+                ("add", "u32"),
+                ("add", "s32"),
+                ("add", "u64"),
+                ("add", "f32"),
+                ("add", "f64"),
+                ("add.noftz", "f16"),
+                ("add.noftz", "bf16"),
+                ("min", "u32"),
+                ("max", "s32"),
+                ("min", "s64"),
+                ("max", "u64"),
+                ("min", "bf16"),
+                ("max", "f16"),
+                ("inc", "u32"),
+                ("dec", "u32"),
+                ("and", "b32"),
+                ("or", "b64"),
+                ("xor", "b32"),
+            ]);
+            let (op, noftz) = match op.split_once('.') {
+                Some((op, m)) => (op, format!(".{m}")),
+                None => (op, String::new()),
+            };
+            format!(
+                "{g}cp.reduce.async.bulk.global.shared::cta.bulk_group.{op}{noftz}.{ty} [%od+{off}], [%so], {bytes};"
+            )
+        } else {
+            format!("{g}cp.async.bulk.global.shared::cta.bulk_group [%od+{off}], [%so], {bytes};")
+        };
         let mut lines = vec![
             "fence.proxy.async.shared::cta;".to_string(),
-            format!("{g}cp.async.bulk.global.shared::cta.bulk_group [%od+{off}], [%so], {bytes};"),
+            copy,
             "cp.async.bulk.commit_group;".to_string(),
         ];
         lines.extend(wait.split("\n\t").map(str::to_string));
@@ -2543,6 +2827,13 @@ impl Gen<'_> {
             format!("@%pb mbarrier.arrive.expect_tx.shared::cta.b64 %tdm, [fz_mbar], {bytes};"),
             "@!%pb mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbar];".to_string(),
         ];
+        if self.rng.chance(30) {
+            // `cp.async.bulk.prefetch.tensor` (§9.7.9.25.5.3): a cache hint, no effect.
+            lines.push(
+                "@%pb cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%htmap, {%t1, %t0}];"
+                    .to_string(),
+            );
+        }
         // A `.shared::cta` destination needs PTX ISA 8.6 (the `sm_100` flavour's 8.8).
         let dst = if self.sm100 && self.rng.chance(50) {
             "shared::cta"
@@ -2574,6 +2865,396 @@ impl Gen<'_> {
         }
         lines.push("bar.sync 0;".to_string());
         Stmt::Code(lines)
+    }
+
+    // ---- warpgroup matrix multiply (sm_90a) ------------------------------------------------
+
+    /// A `wgmma.mma_async` group (PTX ISA §9.7.15, `sm_90a` flavour, CTA-uniform control flow
+    /// before any exit: every warpgroup of the CTA runs it whole). Every thread fills its
+    /// 16-byte units of `fz_wg` from data registers (raw bits, or small values with few
+    /// significand bits), then `fence.proxy.async.shared::cta` (its generic-proxy stores
+    /// before the async proxy reads them) and `bar.sync 0`; the accumulators are set from
+    /// data registers; then `wgmma.fence`, one to three `wgmma.mma_async` on the same
+    /// accumulators (A from a descriptor or from registers, B from a descriptor; the
+    /// descriptors CTA-uniform, each matrix inside `fz_wg` in any canonical layout, swizzled
+    /// ones at the pattern's alignment; a uniform `scale-d`), `commit_group`s,
+    /// `wait_group 0`, and `bar.sync 0` before the next fill. The accumulators are folded
+    /// into a data register (and one copied), so every one reaches the output. The sum order
+    /// of the multiply is unspecified by the ISA; ptxjit documents its own (docs/isa-notes.md,
+    /// the "`wgmma` sum order and precision" row), which both engines share.
+    fn wgmma(&mut self) -> Stmt {
+        let f = *self.rng.pick(WGMMA_FORMS);
+        let ns: &[u32] = if f.n16 {
+            &[8, 16, 24, 32, 48, 64, 128, 256]
+        } else {
+            &[8, 16, 24, 32, 40, 64, 72, 128, 256]
+        };
+        let upto = if self.rng.chance(80) { 6 } else { ns.len() };
+        let n = *self.rng.pick(&ns[..upto]);
+        let mut lines = Vec::new();
+        let exact = f.exact.filter(|_| self.rng.chance(40));
+        self.wg_fill(exact, &mut lines);
+        lines.push("fence.proxy.async.shared::cta;".to_string());
+        lines.push("bar.sync 0;".to_string());
+        // The accumulators.
+        let (acc, nacc) = if f.f32_acc {
+            ("%wf", n / 2)
+        } else if f.f16_acc {
+            ("%wi", n / 4)
+        } else {
+            ("%wi", n / 2)
+        };
+        for i in 0..nacc {
+            if f.f32_acc {
+                if self.rng.chance(50) {
+                    let src = self.src_reg(Class::F32);
+                    lines.push(format!("mov.f32 {acc}{i}, {src};"));
+                } else {
+                    let src = self.src_reg(Class::B32);
+                    lines.push(format!("and.b32 %t1, {src}, 15;"));
+                    lines.push(format!("cvt.rn.f32.u32 {acc}{i}, %t1;"));
+                }
+            } else {
+                let src = self.src_reg(Class::B32);
+                lines.push(format!("mov.b32 {acc}{i}, {src};"));
+            }
+        }
+        // scale-d: CTA-uniform.
+        let cond = self.uniform_cond();
+        lines.extend(cond.setup.iter().cloned());
+        if cond.negated {
+            lines.push(format!("not.pred {0}, {0};", cond.pred));
+        }
+        let count = self.rng.range(1, 3) as usize;
+        let mut insts = Vec::new();
+        for j in 0..count {
+            let trans_a = f.trans && self.rng.chance(30);
+            let trans_b = f.trans && self.rng.chance(30);
+            let a_regs = self.rng.chance(30);
+            let a = if a_regs {
+                let r: Vec<String> = (0..4).map(|_| self.src_reg(Class::B32)).collect();
+                format!("{{{}}}", r.join(", "))
+            } else {
+                let d = self.wg_desc(64, f, trans_a);
+                lines.extend(Self::desc_lines(&format!("%wda{j}"), d));
+                format!("%wda{j}")
+            };
+            let d = self.wg_desc(n, f, trans_b);
+            lines.extend(Self::desc_lines(&format!("%wdb{j}"), d));
+            let mut imms = Vec::new();
+            if f.scale {
+                imms.push(*self.rng.pick(&["1", "-1"]));
+                imms.push(*self.rng.pick(&["1", "-1"]));
+            }
+            if f.trans {
+                if !a_regs {
+                    imms.push(if trans_a { "1" } else { "0" });
+                }
+                imms.push(if trans_b { "1" } else { "0" });
+            }
+            let sat = if f.int8 && self.rng.chance(40) {
+                ".satfinite"
+            } else {
+                ""
+            };
+            let dregs: Vec<String> = (0..nacc).map(|i| format!("{acc}{i}")).collect();
+            let mut ops = vec![
+                format!("{{{}}}", dregs.join(", ")),
+                a,
+                format!("%wdb{j}"),
+                cond.pred.clone(),
+            ];
+            ops.extend(imms.iter().map(|s| s.to_string()));
+            insts.push(format!(
+                "wgmma.mma_async.sync.aligned.m64n{n}k{}{sat}.{} {};",
+                f.k,
+                f.types,
+                ops.join(", ")
+            ));
+        }
+        lines.push("wgmma.fence.sync.aligned;".to_string());
+        let groups = self.rng.chance(30);
+        for i in insts {
+            lines.push(i);
+            if groups {
+                lines.push("wgmma.commit_group.sync.aligned;".to_string());
+            }
+        }
+        if !groups {
+            lines.push("wgmma.commit_group.sync.aligned;".to_string());
+        } else if count > 1 && self.rng.chance(50) {
+            lines.push("wgmma.wait_group.sync.aligned 1;".to_string());
+        }
+        lines.push("wgmma.wait_group.sync.aligned 0;".to_string());
+        // Fold every accumulator into a data register; copy one.
+        lines.push("mov.u32 %t2, 0;".to_string());
+        for i in 0..nacc {
+            lines.push(format!("mov.b32 %t1, {acc}{i};"));
+            lines.push("mad.lo.u32 %t2, %t2, 31, %t1;".to_string());
+        }
+        let r = self.data_reg(Class::B32);
+        lines.push(format!("xor.b32 {r}, {r}, %t2;"));
+        let i = self.rng.below(nacc as u64);
+        if f.f32_acc {
+            let d = self.data_reg(Class::F32);
+            lines.push(format!("mov.f32 {d}, {acc}{i};"));
+        } else {
+            let d = self.data_reg(Class::B32);
+            lines.push(format!("mov.b32 {d}, {acc}{i};"));
+        }
+        lines.push("bar.sync 0;".to_string());
+        Stmt::Code(lines)
+    }
+
+    /// A `tcgen05` round (PTX ISA §9.7.16, `sm_100a` flavour, CTA-uniform control flow before
+    /// any exit). Every thread fills `fz_wg` as for [`Gen::wgmma`] and fences it for the async
+    /// proxy; warp 0 allocates a power of two of tensor-memory columns
+    /// (`tcgen05.alloc` into the shared `fz_tm`; at times then
+    /// `relinquish_alloc_permit`, after which the kernel allocates no more); after
+    /// `tcgen05.fence::before_thread_sync`, `bar.sync 0`, `fence::after_thread_sync`, the
+    /// warps 0-3 store data registers into D's cells of their own 32 lanes (`tcgen05.st
+    /// .32x32b`, `wait::st`), so no cell the multiply reads is undefined; thread 0 issues a
+    /// `tcgen05.mma.cta_group::1` (M = 128, `.kind::f16`, `::tf32` or `::i8`, A and B through
+    /// shared-memory descriptors in any canonical layout inside `fz_wg`, a random instruction
+    /// descriptor with transposes and negations, a CTA-uniform `enable-input-d`) and
+    /// `tcgen05.commit`s it to `fz_mbar`, where every other thread arrives: the phase
+    /// completes only after the multiply. Every thread then loads its lane's row of D
+    /// (`tcgen05.ld`, `wait::ld`), folded into data registers as for `wgmma`; after a barrier
+    /// warp 0 deallocates.
+    fn tcgen05(&mut self) -> Stmt {
+        // (kind, D code, A and B type codes, accumulator is f32, the form whose layout and
+        // exact masks the operands use, negation allowed).
+        type Tc05Form = (&'static str, u32, (u32, u32), bool, usize, bool);
+        let forms: &[Tc05Form] = &[
+            ("f16", 1, (0, 0), true, 0, true),
+            ("f16", 0, (0, 0), false, 1, true),
+            ("f16", 1, (1, 1), true, 2, true),
+            ("tf32", 1, (2, 2), true, 3, true),
+            ("i8", 2, (1, 1), false, 4, false),
+            ("i8", 2, (0, 1), false, 5, false),
+            ("i8", 2, (1, 0), false, 6, false),
+            ("i8", 2, (0, 0), false, 7, false),
+        ];
+        let &(kind, dcode, (acode, bcode), f32_acc, wf, neg_ok) = self.rng.pick(forms);
+        let f = WGMMA_FORMS[wf];
+        let n = *self.rng.pick(&[8u32, 16, 32, 64, 128]);
+        let cols = (*self.rng.pick(&[32u32, 64, 128, 256, 512])).max(n);
+        let mut lines = Vec::new();
+        let exact = f.exact.filter(|_| self.rng.chance(40));
+        self.wg_fill(exact, &mut lines);
+        lines.push("fence.proxy.async.shared::cta;".to_string());
+        let relinquish = self.counters.is_empty() && self.rng.chance(15);
+        lines.extend([
+            "setp.ge.u32 %pb, %tl, 32;".to_string(),
+            "@%pb bra $L__ta$ID$;".to_string(),
+            format!("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [fz_tm], {cols};"),
+        ]);
+        if relinquish {
+            lines.push("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;".to_string());
+            self.relinquished = true;
+        }
+        lines.extend([
+            "$L__ta$ID$:".to_string(),
+            "tcgen05.fence::before_thread_sync;".to_string(),
+            "bar.sync 0;".to_string(),
+            "tcgen05.fence::after_thread_sync;".to_string(),
+            "ld.shared.u32 %tma, [fz_tm];".to_string(),
+            // This warp's lanes: 32·(warp % 4) in bits 31-16.
+            "shr.u32 %t0, %tl, 5;".to_string(),
+            "and.b32 %t0, %t0, 3;".to_string(),
+            "shl.b32 %t0, %t0, 21;".to_string(),
+            "add.u32 %tmw, %tma, %t0;".to_string(),
+        ]);
+        // D's input: warps 0-3 store their 32 lanes' N columns.
+        let regs: Vec<String> = (0..n).map(|i| format!("%wi{i}")).collect();
+        for r in &regs {
+            let src = self.src_reg(Class::B32);
+            if f32_acc && self.rng.chance(50) {
+                lines.push(format!("and.b32 %t1, {src}, 15;"));
+                lines.push("cvt.rn.f32.u32 %tf, %t1;".to_string());
+                lines.push(format!("mov.b32 {r}, %tf;"));
+            } else {
+                lines.push(format!("mov.b32 {r}, {src};"));
+            }
+        }
+        lines.extend([
+            "setp.ge.u32 %pb, %tl, 128;".to_string(),
+            "@%pb bra $L__ts$ID$;".to_string(),
+            format!(
+                "tcgen05.st.sync.aligned.32x32b.x{n}.b32 [%tmw], {{{}}};",
+                regs.join(", ")
+            ),
+            "tcgen05.wait::st.sync.aligned;".to_string(),
+            "$L__ts$ID$:".to_string(),
+            "tcgen05.fence::before_thread_sync;".to_string(),
+            "bar.sync 0;".to_string(),
+            "tcgen05.fence::after_thread_sync;".to_string(),
+        ]);
+        // The multiply, by thread 0.
+        let trans_a = self.rng.chance(25);
+        let trans_b = self.rng.chance(25);
+        let (neg_a, neg_b) = if neg_ok {
+            (self.rng.chance(25), self.rng.chance(25))
+        } else {
+            (false, false)
+        };
+        for (reg, mn, trans) in [("%wda0", 128, trans_a), ("%wdb0", n, trans_b)] {
+            let (start, bits) = self.wg_desc(mn, f, trans);
+            // wgmma's swizzle field (bits 62-63: 1 128-byte, 2 64-byte, 3 32-byte) moved to
+            // tcgen05's (bits 61-63: 2, 4, 6), and bits 46-48 = 0b001.
+            let bits = (bits & !(3u64 << 62)) | ((bits >> 62) * 2) << 61 | 1 << 46;
+            lines.extend(Self::desc_lines(reg, (start, bits)));
+        }
+        let idesc = dcode << 4
+            | acode << 7
+            | bcode << 10
+            | u32::from(neg_a) << 13
+            | u32::from(neg_b) << 14
+            | u32::from(trans_a) << 15
+            | u32::from(trans_b) << 16
+            | (n >> 3) << 17
+            | (128 >> 4) << 24;
+        let cond = self.uniform_cond();
+        lines.extend(cond.setup.iter().cloned());
+        if cond.negated {
+            lines.push(format!("not.pred {0}, {0};", cond.pred));
+        }
+        lines.extend([
+            format!("mov.u32 %t1, {idesc:#x};"),
+            "setp.ne.u32 %pb, %tl, 0;".to_string(),
+            "@%pb bra $L__tm$ID$;".to_string(),
+            format!(
+                "tcgen05.mma.cta_group::1.kind::{kind} [%tma], %wda0, %wdb0, %t1, {};",
+                cond.pred
+            ),
+            "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [fz_mbar];"
+                .to_string(),
+            "$L__tm$ID$:".to_string(),
+            "@%pb mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbar];".to_string(),
+            "$L__tw$ID$:".to_string(),
+            "mbarrier.try_wait.parity.shared::cta.b64 %pb, [fz_mbar], %mbp;".to_string(),
+            "@!%pb bra $L__tw$ID$;".to_string(),
+            "xor.b32 %mbp, %mbp, 1;".to_string(),
+            "tcgen05.fence::after_thread_sync;".to_string(),
+            format!(
+                "tcgen05.ld.sync.aligned.32x32b.x{n}.b32 {{{}}}, [%tmw];",
+                regs.join(", ")
+            ),
+            "tcgen05.wait::ld.sync.aligned;".to_string(),
+            "mov.u32 %t2, 0;".to_string(),
+        ]);
+        for r in &regs {
+            lines.push(format!("mad.lo.u32 %t2, %t2, 31, {r};"));
+        }
+        let r = self.data_reg(Class::B32);
+        lines.push(format!("xor.b32 {r}, {r}, %t2;"));
+        let i = self.rng.below(u64::from(n));
+        let d = self.data_reg(Class::B32);
+        lines.push(format!("mov.b32 {d}, %wi{i};"));
+        lines.extend([
+            "tcgen05.fence::before_thread_sync;".to_string(),
+            "bar.sync 0;".to_string(),
+            "setp.ge.u32 %pb, %tl, 32;".to_string(),
+            "@%pb bra $L__td$ID$;".to_string(),
+            "tcgen05.fence::after_thread_sync;".to_string(),
+            format!("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %tma, {cols};"),
+            "$L__td$ID$:".to_string(),
+        ]);
+        Stmt::Code(lines)
+    }
+
+    /// Lines filling `fz_wg`: 16-byte unit u = `%tl` + i·NT for i = 0..4 (all of them from
+    /// 128 threads up) from data registers, raw or (`exact`: the `or` and `and` masks of a
+    /// [`WgmmaForm`]) small values with few significand bits.
+    fn wg_fill(&mut self, exact: Option<(u32, u32)>, lines: &mut Vec<String>) {
+        for i in 0..4 {
+            lines.push("mov.u32 %t1, $NT$;".to_string());
+            lines.push(format!("mul.lo.u32 %t1, %t1, {i};"));
+            lines.push("add.u32 %t0, %tl, %t1;".to_string());
+            lines.push(format!("setp.lt.u32 %pb, %t0, {};", WG_BYTES / 16));
+            lines.push("mul.wide.u32 %td1, %t0, 16;".to_string());
+            lines.push("mov.u64 %td0, fz_wg;".to_string());
+            lines.push("add.s64 %td0, %td0, %td1;".to_string());
+            let mut regs = Vec::new();
+            for _ in 0..4 {
+                let r = self.src_reg(Class::B32);
+                regs.push(r);
+            }
+            if let Some((or, and)) = exact {
+                for (j, r) in regs.iter_mut().enumerate() {
+                    lines.push(format!("and.b32 %wt{j}, {r}, {and:#x};"));
+                    lines.push(format!("or.b32 %wt{j}, %wt{j}, {or:#x};"));
+                    *r = format!("%wt{j}");
+                }
+            }
+            lines.push(format!(
+                "@%pb st.shared.v4.b32 [%td0], {{{}}};",
+                regs.join(", ")
+            ));
+        }
+    }
+
+    /// A matrix descriptor (PTX ISA §9.7.15.5.1.1) for the `mn` × K operand of form `f` in
+    /// `fz_wg`, K-major or (`mn_major`: the instruction's transpose immediate) MN-major:
+    /// (offset of the start in `fz_wg`, the descriptor's bits without the start address).
+    /// The layout (swizzle, LBO, SBO) is random; the matrix lies inside `fz_wg`, and a
+    /// swizzled one starts at its pattern's alignment (so the base offset is 0).
+    fn wg_desc(&mut self, mn: u32, f: WgmmaForm, mn_major: bool) -> (u32, u64) {
+        use crate::runtime::wgmma::Desc;
+        // K in elements of the layout (the bit type's are bytes).
+        let kk = u64::from(if f.k == 256 { 32 } else { f.k });
+        let e = u64::from(f.ebytes);
+        for attempt in 0..12 {
+            let last = attempt == 11;
+            let (code, x) = if last {
+                (0u64, 1u64)
+            } else {
+                *self
+                    .rng
+                    .pick(&[(0u64, 1u64), (0, 1), (1, 8), (2, 4), (3, 2)])
+            };
+            let (lbo, sbo) = if last || self.rng.chance(60) {
+                match (x, mn_major) {
+                    (1, false) => (128u64, 256u64),
+                    (1, true) => (128 * (16 / e), 128),
+                    (_, false) => (128, 128 * x),
+                    (_, true) => (2 * 128 * x, 128 * x),
+                }
+            } else {
+                (16 * self.rng.range(1, 96), 16 * self.rng.range(1, 96))
+            };
+            let bits = (lbo >> 4) << 16 | (sbo >> 4) << 32 | code << 62;
+            let desc = Desc::decode(bits);
+            let mut ext = 0;
+            for m in 0..u64::from(mn) {
+                for c in 0..kk {
+                    ext = ext.max(desc.addr(m, c, e, mn_major));
+                }
+            }
+            // The 128-byte block of the last element (a swizzle stays in its block).
+            let ext = (ext + 128) & !127;
+            let align = if x == 1 { 16 } else { 128 * x };
+            if ext > u64::from(WG_BYTES) {
+                continue;
+            }
+            let room = (u64::from(WG_BYTES) - ext) / align;
+            let start = self.rng.below(room + 1) * align;
+            return (start as u32, bits);
+        }
+        // Not reached: the dense layout of the last attempt fits every N up to 256.
+        (0, (128u64 >> 4) << 16 | (256u64 >> 4) << 32)
+    }
+
+    /// Lines setting `reg` to the descriptor `(start, bits)` of [`Gen::wg_desc`]: the start
+    /// address field from `fz_wg`'s shared address.
+    fn desc_lines(reg: &str, (start, bits): (u32, u64)) -> Vec<String> {
+        vec![
+            "mov.u64 %td0, fz_wg;".to_string(),
+            format!("add.s64 %td0, %td0, {start};"),
+            "shr.u64 %td0, %td0, 4;".to_string(),
+            "and.b64 %td0, %td0, 16383;".to_string(),
+            format!("or.b64 {reg}, %td0, {bits:#x};"),
+        ]
     }
 
     // ---- textures and surfaces (Kernel::tex) -------------------------------------------------
@@ -2929,6 +3610,8 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
     k.sm90 = sm90;
     // The flavour is the one asked for: no sm_100 target, no sm_90 launch features on sm_80.
     k.sm100 = false;
+    k.sm90a = false;
+    k.sm100a = false;
     if !sm90 {
         k.tmap = None;
         k.cluster = [1, 1, 1];
@@ -2943,6 +3626,9 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
         counters: Vec::new(),
         sm90,
         sm100: false,
+        sm90a: false,
+        sm100a: false,
+        relinquished: false,
         tex: None,
         tmap: None,
     };
@@ -3013,6 +3699,22 @@ mod tests {
             "%vh.",
             "%vl.",
             "%vf.",
+            ".target sm_90a",
+            "wgmma.fence.sync.aligned",
+            "wgmma.mma_async.sync.aligned.m64n",
+            ".f32.tf32.tf32",
+            ".s32.b1.b1.and.popc",
+            ".satfinite.s32.",
+            "wgmma.wait_group.sync.aligned 1",
+            ".target sm_100a",
+            "tcgen05.mma.cta_group::1.kind::f16",
+            "tcgen05.mma.cta_group::1.kind::tf32",
+            "tcgen05.mma.cta_group::1.kind::i8",
+            "tcgen05.relinquish_alloc_permit",
+            "mbarrier.arrive_drop",
+            "cp.reduce.async.bulk.global.shared::cta",
+            "cp.async.bulk.prefetch.L2.global",
+            "cp.async.bulk.prefetch.tensor.2d",
         ] {
             assert!(
                 texts.iter().any(|t| t.contains(needle)),

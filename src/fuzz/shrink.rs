@@ -4,7 +4,8 @@
 //! Edits, tried in order on every node (pre-order): delete the statement; replace an `if` by
 //! its `then` or `else` branch, a `brx.idx` switch by its first or last arm; replace a loop by its body, drop its `break`, make its trip
 //! count fixed at 1. Then launch edits: one CTA; a smaller block (still a multiple of 32 when
-//! the kernel needs full warps). Deleting or promoting never breaks validity: every register
+//! the kernel needs full warps, of 128 in the `sm_90a` and `sm_100a` flavours, whose `wgmma`
+//! needs whole warpgroups and whose `tcgen05` all 128 lanes). Deleting or promoting never breaks validity: every register
 //! is initialised in the prologue, labels are made at render time, barriers stay in uniform
 //! control flow (a promoted body was already in control flow at least as uniform).
 
@@ -145,9 +146,17 @@ fn variants(k: &Kernel) -> Vec<Kernel> {
     }
     let nt = k.threads_per_cta();
     let needs_full = nt.is_multiple_of(32);
-    for block in [[32, 1, 1], [1, 1, 1], [2, 1, 1]] {
+    for block in [[128, 1, 1], [32, 1, 1], [1, 1, 1], [2, 1, 1]] {
         let t: u32 = block.iter().product();
-        if t < nt && (!needs_full || t.is_multiple_of(32)) {
+        // `wgmma` kernels need whole warpgroups.
+        let unit = if k.sm90a || k.sm100a {
+            128
+        } else if needs_full {
+            32
+        } else {
+            1
+        };
+        if t < nt && t.is_multiple_of(unit) {
             let mut v = k.clone();
             v.block = block;
             out.push(v);
