@@ -829,11 +829,19 @@ pub fn generate(
     } else {
         dispatch
     };
-    b.ins().brif(differs, set, &[], warp_start, &[]);
+    // A kernel that releases its warps from a barrier at their turns (`ctabar.rs`,
+    // `Gen::gen_resume`): the turn starts with that release.
+    let turn_start = if warp_start == dispatch && super::ctabar::resumes(layout, bar_slot.is_some())
+    {
+        b.create_block()
+    } else {
+        warp_start
+    };
+    b.ins().brif(differs, set, &[], turn_start, &[]);
     b.switch_to_block(set);
     b.ins()
         .store(TRUSTED(), warp, env, offset_of!(CtaEnv, warp) as i32);
-    b.ins().jump(warp_start, &[]);
+    b.ins().jump(turn_start, &[]);
     let e = EnvVals {
         env,
         param_base,
@@ -924,6 +932,9 @@ pub fn generate(
         g.gen_preloop(pre, join, table, count)?;
     }
     g.gen_dispatch()?;
+    if turn_start != warp_start {
+        g.gen_resume(turn_start);
+    }
     // A run of fresh full warps through the first region (`stream.rs`).
     let stream = g
         .stream_region(warp_start != dispatch && !super::stream::stream_off())
@@ -1189,6 +1200,12 @@ impl Gen<'_, '_> {
             .ins()
             .stack_load(self.ptr, types::I32, self.e.frame, FRAME_TURN);
         let ran = self.b.ins().iadd_imm_s(turn, 1);
+        if self.resumes() {
+            // The releases a resumed pass has not made yet (`ctabar.rs`).
+            let ret = self.b.create_block();
+            self.gen_abort_release(turn, ret);
+            self.b.switch_to_block(ret);
+        }
         self.b.ins().return_(&[ran]);
 
         // Scan the active words.

@@ -87,8 +87,15 @@ const KEY: i32 = 4;
 /// parked its warp at `WarpLayout::barrier_targets[k]` (for kernels with at most
 /// [`MAX_TARGETS`] of them).
 const TARGETS: i32 = 8;
+/// Offset of the pass's resume in the stack slot (`i32`): `k + 1` while the warps of the
+/// pass are released one by one at their turns from the one-target release to target `k`
+/// of `WarpLayout::barrier_targets` (`Gen::gen_resume`), 0 otherwise.
+const RESUME: i32 = 16;
+/// Offset of the released barrier record's offset from `BAR_OFF` (`i32`, the id times
+/// `BAR_REC`) in the stack slot, while [`RESUME`] is set.
+const REC: i32 = 20;
 /// Bytes of the stack slot.
-const SLOT_BYTES: u32 = 16;
+const SLOT_BYTES: u32 = 24;
 /// At most this many barrier targets get a release of their own (`Gen::gen_round_end`).
 const MAX_TARGETS: usize = 4;
 /// At most this many barrier ids in use (`WarpLayout::bar_ids`) for the inline arrival: the
@@ -110,6 +117,12 @@ pub(super) fn in_call_completion(f: &ir::Function, racecheck: bool) -> bool {
     barriers && !excluded && !racecheck
 }
 
+/// [`Gen::resumes`] for a kernel of layout `layout` with the in-call completion's stack
+/// slot (`slot`) or without.
+pub(super) fn resumes(layout: &crate::analysis::schedule::WarpLayout, slot: bool) -> bool {
+    slot && (1..=MAX_TARGETS).contains(&layout.barrier_targets.len())
+}
+
 /// The stack slot of the per-pass count and key, for a kernel with [`in_call_completion`],
 /// zeroed in the function's entry block (the current block of `b`).
 pub(super) fn new_slot(b: &mut FunctionBuilder, ptr: cranelift_codegen::ir::Type) -> StackSlot {
@@ -121,6 +134,7 @@ pub(super) fn new_slot(b: &mut FunctionBuilder, ptr: cranelift_codegen::ir::Type
     let zero = b.ins().iconst(types::I64, 0);
     b.ins().stack_store(ptr, zero, ss, 0);
     b.ins().stack_store(ptr, zero, ss, TARGETS);
+    b.ins().stack_store(ptr, zero, ss, RESUME);
     ss
 }
 
@@ -276,6 +290,11 @@ impl Gen<'_, '_> {
         };
         let env = self.e.env;
         let frame = self.e.frame;
+        // Every turn of the pass has run, so every release of a resumed pass is made.
+        if self.resumes() {
+            let zero32 = self.b.ins().iconst(types::I32, 0);
+            self.b.ins().stack_store(self.ptr, zero32, ss, RESUME);
+        }
         let count = self
             .b
             .ins()
@@ -307,21 +326,24 @@ impl Gen<'_, '_> {
         // `complete_uniform`'s release, warp by warp.
         self.b.switch_to_block(release);
         let id = self.b.ins().band_imm_s(key, 0xf);
-        let id = self.b.ins().uextend(self.ptr, id);
-        let rec_off = self.b.ins().imul_imm_s(id, i64::from(BAR_REC));
+        let rec32 = self.b.ins().imul_imm_s(id, i64::from(BAR_REC));
+        let rec_off = self.b.ins().uextend(self.ptr, rec32);
         let after = self.b.create_block();
         let targets = self.layout.barrier_targets.clone();
-        if targets.len() <= MAX_TARGETS {
-            // Every warp parked at one target (one bit in the pass's targets): only its
-            // masks change.
+        if self.resumes() {
+            // Every warp parked at one target (one bit in the pass's targets): each warp is
+            // released at its next turn (`Gen::gen_resume`).
             let seen = self.b.ins().stack_load(self.ptr, types::I32, ss, TARGETS);
-            for (k, &p) in targets.iter().enumerate() {
+            for k in 0..targets.len() {
                 let one = self.b.create_block();
                 let next = self.b.create_block();
                 let is = self.b.ins().icmp_imm_s(IntCC::Equal, seen, 1 << k);
                 self.b.ins().brif(is, one, &[], next, &[]);
                 self.b.switch_to_block(one);
-                self.gen_release_one(p, table, count, rec_off, after);
+                let r = self.b.ins().iconst(types::I32, k as i64 + 1);
+                self.b.ins().stack_store(self.ptr, r, ss, RESUME);
+                self.b.ins().stack_store(self.ptr, rec32, ss, REC);
+                self.b.ins().jump(after, &[]);
                 self.b.switch_to_block(next);
             }
         }
@@ -378,11 +400,6 @@ impl Gen<'_, '_> {
         self.gen_return_zero(ret);
     }
 
-    /// `complete_uniform`'s release for a pass in which every warp fully arrived at a barrier
-    /// whose target is block priority `p` (the pass's targets hold that one bit): each warp's
-    /// lanes are all parked at `p` (none is parked elsewhere, none is pending: see the
-    /// module comment), so only `p`'s masks and active bit change, and the barrier's record
-    /// (at `rec_off` in the state) is cleared. Then on to `after`.
     /// The head of a loop over the call's warp table (`count` warp-state pointers at
     /// `table`), which goes to `after` once every warp is done: returns the loop's head
     /// block, the warp's index `j` and its warp-state pointer, with the builder in the body.
@@ -394,9 +411,20 @@ impl Gen<'_, '_> {
         after: cranelift_codegen::ir::Block,
     ) -> (cranelift_codegen::ir::Block, Value, Value) {
         let zero32 = self.b.ins().iconst(types::I32, 0);
+        self.warp_table_loop_from(table, count, zero32, after)
+    }
+
+    /// [`Self::warp_table_loop`] from the warp of index `start` (`u32`) on.
+    fn warp_table_loop_from(
+        &mut self,
+        table: Value,
+        count: Value,
+        start: Value,
+        after: cranelift_codegen::ir::Block,
+    ) -> (cranelift_codegen::ir::Block, Value, Value) {
         let head = self.b.create_block();
         let j = self.b.append_block_param(head, types::I32);
-        self.b.ins().jump(head, &[BlockArg::Value(zero32)]);
+        self.b.ins().jump(head, &[BlockArg::Value(start)]);
         self.b.switch_to_block(head);
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, j, count);
         let body = self.b.create_block();
@@ -416,15 +444,23 @@ impl Gen<'_, '_> {
         self.b.ins().jump(head, &[BlockArg::Value(next)]);
     }
 
+    /// `complete_uniform`'s release for a pass in which every warp fully arrived at a barrier
+    /// whose target is block priority `p` (the pass's targets hold that one bit): each warp's
+    /// lanes are all parked at `p` (none is parked elsewhere, none is pending: see the
+    /// module comment), so only `p`'s masks and active bit change, and the barrier's record
+    /// (at `rec_off` in the state) is cleared. For the warps of index `start` (`u32`) on;
+    /// then on to `after`.
+    #[allow(clippy::too_many_arguments)]
     fn gen_release_one(
         &mut self,
         p: u32,
         table: Value,
         count: Value,
+        start: Value,
         rec_off: Value,
         after: cranelift_codegen::ir::Block,
     ) {
-        let (head, j, s) = self.warp_table_loop(table, count, after);
+        let (head, j, s) = self.warp_table_loop_from(table, count, start, after);
         let (po, qo) = (self.layout.parked(p) as i32, self.layout.pending(p) as i32);
         let parked = self.b.ins().load(types::I32, TRUSTED(), s, po);
         let pend = self.b.ins().load(types::I32, TRUSTED(), s, qo);
@@ -445,6 +481,102 @@ impl Gen<'_, '_> {
                 .store(TRUSTED(), zero64, rec, (BAR_OFF + k) as i32);
         }
         self.warp_table_next(head, j);
+    }
+
+    /// Whether a pass whose warps all fully arrived at one barrier target releases each warp
+    /// at its next turn ([`RESUME`], `Gen::gen_resume`): the kernel completes barriers in
+    /// the call and has at most [`MAX_TARGETS`] barrier targets.
+    pub(super) fn resumes(&self) -> bool {
+        resumes(self.layout, self.bar_slot.is_some())
+    }
+
+    /// The start of a warp's turn (block `start`, the warp's state loaded) in a kernel that
+    /// [`Self::resumes`]: in a resumed pass, the warp's part of the one-target release
+    /// (`gen_release_one`'s, for this warp) and the dispatcher's pick of the target made in
+    /// one (`Gen::goto_prio`: straight into the target's block with the released lanes when
+    /// no other block of the warp is active and the launch is not aborted, else its pending
+    /// mask and active bit and the dispatcher); otherwise the dispatcher.
+    pub(super) fn gen_resume(&mut self, start: cranelift_codegen::ir::Block) {
+        let Some(ss) = self.bar_slot else {
+            return;
+        };
+        self.b.switch_to_block(start);
+        let r = self.b.ins().stack_load(self.ptr, types::I32, ss, RESUME);
+        let chain = self.b.create_block();
+        self.b.ins().brif(r, chain, &[], self.dispatch, &[]);
+        self.b.switch_to_block(chain);
+        let targets = self.layout.barrier_targets.clone();
+        for (k, &p) in targets.iter().enumerate() {
+            let one = self.b.create_block();
+            let next = self.b.create_block();
+            let is = self.b.ins().icmp_imm_s(IntCC::Equal, r, k as i64 + 1);
+            self.b.ins().brif(is, one, &[], next, &[]);
+            self.b.switch_to_block(one);
+            // The record cleared, the parked lanes (the warp's non-exited lanes, never
+            // none) taken off the barrier.
+            let s = self.e.state;
+            let rec = self.b.ins().stack_load(self.ptr, types::I32, ss, REC);
+            let rec = self.b.ins().uextend(self.ptr, rec);
+            let rec = self.b.ins().iadd(s, rec);
+            let zero64 = self.b.ins().iconst(types::I64, 0);
+            for k in (0..BAR_REC).step_by(8) {
+                self.b
+                    .ins()
+                    .store(TRUSTED(), zero64, rec, (BAR_OFF + k) as i32);
+            }
+            let po = self.layout.parked(p);
+            let parked = self.state_load(types::I32, po);
+            let zero = self.b.ins().iconst(types::I32, 0);
+            self.state_store(zero, po);
+            if self.regions.blocks_of(p).is_empty() {
+                // Not entered straight (a barrier target is a block or a region's head).
+                self.state_or32(self.layout.pending(p), parked);
+                self.set_active(p);
+                self.b.ins().jump(self.dispatch, &[]);
+            } else {
+                self.goto_prio(p, parked);
+            }
+            self.b.switch_to_block(next);
+        }
+        self.b.ins().jump(self.dispatch, &[]);
+    }
+
+    /// Where the dispatcher returns for an abort during warp `turn`'s turn (block `ret`,
+    /// which returns): in a resumed pass, the releases of the warps after it (this warp's
+    /// was made at its turn's start), so the scheduler sees every warp as the release at
+    /// the pass's end would have left it. Leaves the builder in a block that returns.
+    pub(super) fn gen_abort_release(&mut self, turn: Value, ret: cranelift_codegen::ir::Block) {
+        let Some(ss) = self.bar_slot.filter(|_| self.resumes()) else {
+            self.b.ins().jump(ret, &[]);
+            return;
+        };
+        let r = self.b.ins().stack_load(self.ptr, types::I32, ss, RESUME);
+        let chain = self.b.create_block();
+        self.b.ins().brif(r, chain, &[], ret, &[]);
+        self.b.switch_to_block(chain);
+        let frame = self.e.frame;
+        let count = self
+            .b
+            .ins()
+            .stack_load(self.ptr, types::I32, frame, FRAME_COUNT);
+        let table = self
+            .b
+            .ins()
+            .stack_load(self.ptr, self.ptr, frame, FRAME_TABLE);
+        let rec = self.b.ins().stack_load(self.ptr, types::I32, ss, REC);
+        let rec_off = self.b.ins().uextend(self.ptr, rec);
+        let start = self.b.ins().iadd_imm_s(turn, 1);
+        let targets = self.layout.barrier_targets.clone();
+        for (k, &p) in targets.iter().enumerate() {
+            let one = self.b.create_block();
+            let next = self.b.create_block();
+            let is = self.b.ins().icmp_imm_s(IntCC::Equal, r, k as i64 + 1);
+            self.b.ins().brif(is, one, &[], next, &[]);
+            self.b.switch_to_block(one);
+            self.gen_release_one(p, table, count, start, rec_off, ret);
+            self.b.switch_to_block(next);
+        }
+        self.b.ins().jump(ret, &[]);
     }
 
     /// `ret`: return 0 (every warp stopped).
