@@ -25,12 +25,13 @@
 //!   lanes were none: they exist and are not in the mask), so no lane of it is pending and
 //!   it runs no further in this pass of the warp loop: it satisfies the per-warp conditions
 //!   above, and nothing else writes its state before the pass ends.
-//! - **Count**: each full arrival adds one to a per-pass count in a stack slot, with the key
-//!   `threads | id` (a count is a multiple of 32, an id below 16, so the key names both);
-//!   an arrival with another key than the pass's first poisons the count (`POISON`). A warp
-//!   makes at most one full arrival per pass, so a count equal to the number of warps means
-//!   every warp arrived fully at one barrier: no warp is exited (a warp with no non-exited
-//!   lane cannot arrive), and all the conditions hold.
+//! - **Count**: each full arrival adds one to a per-pass count in a stack slot and its key
+//!   `threads | id` (a count is a multiple of 32, an id below 16, so the key names both) to
+//!   the pass's OR and AND of keys; the two are equal after at least one arrival exactly
+//!   when every arrival of the pass had the same key. A warp makes at most one full arrival
+//!   per pass, so a count equal to the number of warps with equal OR and AND means every
+//!   warp arrived fully at one barrier: no warp is exited (a warp with no non-exited lane
+//!   cannot arrive), and all the conditions hold.
 //! - **Completion** (`Gen::gen_round_end`, at the end of each pass): when the scheduler
 //!   allows it (`CtaEnv::complete_in_call`: the call covers the whole CTA in warp order, no
 //!   synccheck, racecheck or pausing schedule), the count equals the number of warps and the
@@ -46,6 +47,21 @@
 //!   active bit only, and the release does just that (the active bit unconditionally: the
 //!   warp's parked lanes are never none). With two or more bits the release is the general
 //!   one over every target.
+//! - **Release at the turn** (`Gen::gen_resume`): the one-target release is not made in a
+//!   loop over the warps at the pass's end; the pass's end notes the target and the record
+//!   (`RESUME`, `REC`) and starts the next pass, and each warp's turn starts with its part
+//!   of the release (its record cleared, its parked lanes taken) and the dispatcher's pick
+//!   in one: the target is the only block of the warp with lanes, so the dispatcher would
+//!   pick it first. Where no other active bit of the warp is set (stale bits of empty
+//!   pending masks may be) and the launch is not aborted, the lanes go straight into the
+//!   target's block (`Gen::goto_prio`, or through its pending mask and entry where a loop
+//!   follows, `loop_ahead`); otherwise they become pending with the target's active bit, as
+//!   the release leaves them, and the dispatcher runs. Every turn of the pass passes its
+//!   start once, so every warp is released before the next pass's end. The one return
+//!   inside a pass, the dispatcher's abort return, first makes the releases of the warps
+//!   after the current one (`Gen::gen_abort_release`; the current warp's was made at its
+//!   turn's start), so the CTA scheduler finds every warp as the release in the loop would
+//!   have left it.
 //!
 //! - **Turn end**: a full arrival whose `Barrier` terminator passes no block arguments parks
 //!   the lanes itself and ends the warp's turn (`Gen::turn_end`) without the dispatcher's
@@ -76,13 +92,13 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::FunctionBuilder;
 use std::mem::offset_of;
 
-/// A count that can never equal a number of warps: arrivals at different barriers in one
-/// pass.
-const POISON: i64 = 1 << 30;
 /// Offset of the pass's full-arrival count in the stack slot.
 const COUNT: i32 = 0;
-/// Offset of the pass's barrier key (`threads | id`) in the stack slot.
+/// Offset of the OR of the pass's barrier keys (`threads | id`) in the stack slot.
 const KEY: i32 = 4;
+/// Offset of the AND of the pass's barrier keys in the stack slot (all ones before the
+/// pass's first arrival).
+const KEY_AND: i32 = 12;
 /// Offset of the pass's barrier targets in the stack slot: bit `k` set when a full arrival
 /// parked its warp at `WarpLayout::barrier_targets[k]` (for kernels with at most
 /// [`MAX_TARGETS`] of them).
@@ -123,6 +139,45 @@ pub(super) fn resumes(layout: &crate::analysis::schedule::WarpLayout, slot: bool
     slot && (1..=MAX_TARGETS).contains(&layout.barrier_targets.len())
 }
 
+/// Whether a loop (a cycle of the CFG through no barrier terminator) is reached from block
+/// `start` without passing a barrier. [`Gen::gen_resume`] enters such a barrier target
+/// through its pending mask and entry, as the dispatcher does, rather than straight into its
+/// body: with a second way into the body, Cranelift allocated the registers of the loop
+/// after it worse (histogram_shared's grid-stride loop: six instructions more per trip, +0.5%
+/// per launch, docs/performance.md).
+fn loop_ahead(f: &ir::Function, start: ir::Block) -> bool {
+    let succs = |b: ir::Block| -> Vec<ir::Block> {
+        match &f.block(b).term {
+            Terminator::Barrier { .. } => vec![],
+            t => t.targets().iter().map(|c| c.block).collect(),
+        }
+    };
+    // Depth-first: 1 on the path from `start`, 2 done; an edge to a block on the path closes
+    // a cycle.
+    let mut state = vec![0u8; f.blocks.len()];
+    state[start.index()] = 1;
+    let mut path = vec![(start, succs(start), 0usize)];
+    while let Some(top) = path.last_mut() {
+        let k = top.2;
+        if k == top.1.len() {
+            state[top.0.index()] = 2;
+            path.pop();
+            continue;
+        }
+        top.2 += 1;
+        let c = top.1[k];
+        match state[c.index()] {
+            0 => {
+                state[c.index()] = 1;
+                path.push((c, succs(c), 0));
+            }
+            1 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The stack slot of the per-pass count and key, for a kernel with [`in_call_completion`],
 /// zeroed in the function's entry block (the current block of `b`).
 pub(super) fn new_slot(b: &mut FunctionBuilder, ptr: cranelift_codegen::ir::Type) -> StackSlot {
@@ -135,6 +190,8 @@ pub(super) fn new_slot(b: &mut FunctionBuilder, ptr: cranelift_codegen::ir::Type
     b.ins().stack_store(ptr, zero, ss, 0);
     b.ins().stack_store(ptr, zero, ss, TARGETS);
     b.ins().stack_store(ptr, zero, ss, RESUME);
+    let ones = b.ins().iconst(types::I32, -1);
+    b.ins().stack_store(ptr, ones, ss, KEY_AND);
     ss
 }
 
@@ -227,16 +284,15 @@ impl Gen<'_, '_> {
         }
         if let Some(ss) = self.bar_slot {
             let count = self.b.ins().stack_load(self.ptr, types::I32, ss, COUNT);
-            let key = self.b.ins().stack_load(self.ptr, types::I32, ss, KEY);
-            let new_key = self.b.ins().bor_imm_s(threads, i64::from(id));
-            let first = self.b.ins().icmp_imm_s(IntCC::Equal, count, 0);
-            let same = self.b.ins().icmp(IntCC::Equal, key, new_key);
-            let ok = self.b.ins().bor(first, same);
-            let next = self.b.ins().iadd_imm_s(count, 1);
-            let poison = self.b.ins().iconst(types::I32, POISON);
-            let count = self.b.ins().select(ok, next, poison);
+            let count = self.b.ins().iadd_imm_s(count, 1);
             self.b.ins().stack_store(self.ptr, count, ss, COUNT);
-            self.b.ins().stack_store(self.ptr, new_key, ss, KEY);
+            let new_key = self.b.ins().bor_imm_s(threads, i64::from(id));
+            let key = self.b.ins().stack_load(self.ptr, types::I32, ss, KEY);
+            let key = self.b.ins().bor(key, new_key);
+            self.b.ins().stack_store(self.ptr, key, ss, KEY);
+            let key = self.b.ins().stack_load(self.ptr, types::I32, ss, KEY_AND);
+            let key = self.b.ins().band(key, new_key);
+            self.b.ins().stack_store(self.ptr, key, ss, KEY_AND);
             let targets = &self.layout.barrier_targets;
             let p = match &bd.term {
                 Terminator::Barrier { next } => Some(self.layout.prio[next.block.index()]),
@@ -311,7 +367,10 @@ impl Gen<'_, '_> {
         );
         let n = self.b.ins().stack_load(self.ptr, types::I32, ss, COUNT);
         let key = self.b.ins().stack_load(self.ptr, types::I32, ss, KEY);
-        let all = self.b.ins().icmp(IntCC::Equal, n, count);
+        let key_and = self.b.ins().stack_load(self.ptr, types::I32, ss, KEY_AND);
+        let every_warp = self.b.ins().icmp(IntCC::Equal, n, count);
+        let one_key = self.b.ins().icmp(IntCC::Equal, key, key_and);
+        let all = self.b.ins().band(every_warp, one_key);
         let threads = self.b.ins().band_imm_s(key, !0xf);
         let every = self.b.ins().icmp_imm_s(IntCC::Equal, threads, 0);
         let cta = self.b.ins().imul_imm_s(count, i64::from(WARP_SIZE));
@@ -391,6 +450,8 @@ impl Gen<'_, '_> {
         let zero64 = self.b.ins().iconst(types::I64, 0);
         self.b.ins().stack_store(self.ptr, zero64, ss, 0);
         self.b.ins().stack_store(self.ptr, zero64, ss, TARGETS);
+        let ones = self.b.ins().iconst(types::I32, -1);
+        self.b.ins().stack_store(self.ptr, ones, ss, KEY_AND);
         let zero32 = self.b.ins().iconst(types::I32, 0);
         self.b
             .ins()
@@ -534,7 +595,10 @@ impl Gen<'_, '_> {
                 self.set_active(p);
                 self.b.ins().jump(self.dispatch, &[]);
             } else {
-                self.goto_prio(p, parked);
+                // Straight into the target's block where no loop follows it; else through its
+                // pending mask and entry, the dispatcher's way in (see `loop_ahead`).
+                let blk = self.layout.order[p as usize];
+                self.goto_prio_via(p, parked, loop_ahead(self.f, blk));
             }
             self.b.switch_to_block(next);
         }
