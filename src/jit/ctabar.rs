@@ -52,11 +52,12 @@
 //!   (`RESUME`, `REC`) and starts the next pass, and each warp's turn starts with its part
 //!   of the release (its record cleared, its parked lanes taken) and the dispatcher's pick
 //!   in one: the target is the only block of the warp with lanes, so the dispatcher would
-//!   pick it first. Where no other active bit of the warp is set (stale bits of empty
-//!   pending masks may be) and the launch is not aborted, the lanes go straight into the
-//!   target's block (`Gen::goto_prio`, or through its pending mask and entry where a loop
-//!   follows, `loop_ahead`); otherwise they become pending with the target's active bit, as
-//!   the release leaves them, and the dispatcher runs. Every turn of the pass passes its
+//!   pick it first. Where no active bit of the warp up to the target's is set (bits of
+//!   empty pending masks that a turn left may be set after it: the dispatcher would pick
+//!   the target first and leave them) and the launch is not aborted, the lanes go straight
+//!   into the target's block (`Gen::goto_prio_first`, or through its pending mask and entry
+//!   where a loop follows, `loop_ahead`); otherwise they become pending with the target's
+//!   active bit, as the release leaves them, and the dispatcher runs. Every turn of the pass passes its
 //!   start once, so every warp is released before the next pass's end. The one return
 //!   inside a pass, the dispatcher's abort return, first makes the releases of the warps
 //!   after the current one (`Gen::gen_abort_release`; the current warp's was made at its
@@ -598,7 +599,7 @@ impl Gen<'_, '_> {
                 // Straight into the target's block where no loop follows it; else through its
                 // pending mask and entry, the dispatcher's way in (see `loop_ahead`).
                 let blk = self.layout.order[p as usize];
-                self.goto_prio_via(p, parked, loop_ahead(self.f, blk));
+                self.goto_prio_first(p, parked, loop_ahead(self.f, blk));
             }
             self.b.switch_to_block(next);
         }
