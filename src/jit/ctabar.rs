@@ -555,9 +555,9 @@ impl Gen<'_, '_> {
     /// The start of a warp's turn (block `start`, the warp's state loaded) in a kernel that
     /// [`Self::resumes`]: in a resumed pass, the warp's part of the one-target release
     /// (`gen_release_one`'s, for this warp) and the dispatcher's pick of the target made in
-    /// one (`Gen::goto_prio`: straight into the target's block with the released lanes when
-    /// no other block of the warp is active and the launch is not aborted, else its pending
-    /// mask and active bit and the dispatcher); otherwise the dispatcher.
+    /// one (`Gen::goto_prio_first`: into the target's block with the released lanes when no
+    /// active bit of the warp up to the target's is set and the launch is not aborted, else
+    /// its pending mask and active bit and the dispatcher); otherwise the dispatcher.
     pub(super) fn gen_resume(&mut self, start: cranelift_codegen::ir::Block) {
         let Some(ss) = self.bar_slot else {
             return;
