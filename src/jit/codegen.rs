@@ -829,11 +829,19 @@ pub fn generate(
     } else {
         dispatch
     };
-    b.ins().brif(differs, set, &[], warp_start, &[]);
+    // A kernel that releases its warps from a barrier at their turns (`ctabar.rs`,
+    // `Gen::gen_resume`): the turn starts with that release.
+    let turn_start = if warp_start == dispatch && super::ctabar::resumes(layout, bar_slot.is_some())
+    {
+        b.create_block()
+    } else {
+        warp_start
+    };
+    b.ins().brif(differs, set, &[], turn_start, &[]);
     b.switch_to_block(set);
     b.ins()
         .store(TRUSTED(), warp, env, offset_of!(CtaEnv, warp) as i32);
-    b.ins().jump(warp_start, &[]);
+    b.ins().jump(turn_start, &[]);
     let e = EnvVals {
         env,
         param_base,
@@ -924,6 +932,9 @@ pub fn generate(
         g.gen_preloop(pre, join, table, count)?;
     }
     g.gen_dispatch()?;
+    if turn_start != warp_start {
+        g.gen_resume(turn_start);
+    }
     // A run of fresh full warps through the first region (`stream.rs`).
     let stream = g
         .stream_region(warp_start != dispatch && !super::stream::stream_off())
@@ -1064,12 +1075,35 @@ impl Gen<'_, '_> {
     /// [`Gen::goto_prio`] for a mask that may be empty (`through_pending`): always through
     /// the pending mask, whose entry goes back to the dispatcher for no lanes.
     pub(super) fn goto_prio_via(&mut self, prio: u32, mask: Value, through_pending: bool) {
+        self.goto_prio_when(prio, mask, through_pending, false);
+    }
+
+    /// [`Gen::goto_prio_via`] where the warp's active bits of priorities after `prio` may be
+    /// set (bits of empty pending masks that a turn left: `ctabar.rs`): the dispatcher would
+    /// still pick `prio` first when no bit up to it is set, read its pending mask (which
+    /// holds no lanes: its bit is clear), clear it and enter it, leaving the later bits as
+    /// they are, so the code goes straight in then. Returns as `goto_prio_via` does.
+    pub(super) fn goto_prio_first(&mut self, prio: u32, mask: Value, through_pending: bool) {
+        self.goto_prio_when(prio, mask, through_pending, true);
+    }
+
+    /// [`Gen::goto_prio_via`], or with `first` [`Gen::goto_prio_first`]: which active bits
+    /// keep the lanes from going straight in (all, or those up to `prio`).
+    fn goto_prio_when(&mut self, prio: u32, mask: Value, through_pending: bool, first: bool) {
         let mut others: Option<Value> = None;
         let mut own = None;
         for w in 0..self.layout.active_words {
-            let word = self.state_load(types::I64, self.layout.active_off + 8 * w);
+            if first && w > prio / 64 {
+                break;
+            }
+            let mut word = self.state_load(types::I64, self.layout.active_off + 8 * w);
             if w == prio / 64 {
                 own = Some(word);
+                if first {
+                    // Bits 0 ..= prio % 64.
+                    let upto = u64::MAX >> (63 - prio % 64);
+                    word = self.b.ins().band_imm_s(word, upto as i64);
+                }
             }
             others = Some(match others {
                 Some(o) => self.b.ins().bor(o, word),
@@ -1189,6 +1223,12 @@ impl Gen<'_, '_> {
             .ins()
             .stack_load(self.ptr, types::I32, self.e.frame, FRAME_TURN);
         let ran = self.b.ins().iadd_imm_s(turn, 1);
+        if self.resumes() {
+            // The releases a resumed pass has not made yet (`ctabar.rs`).
+            let ret = self.b.create_block();
+            self.gen_abort_release(turn, ret);
+            self.b.switch_to_block(ret);
+        }
         self.b.ins().return_(&[ran]);
 
         // Scan the active words.

@@ -25,12 +25,13 @@
 //!   lanes were none: they exist and are not in the mask), so no lane of it is pending and
 //!   it runs no further in this pass of the warp loop: it satisfies the per-warp conditions
 //!   above, and nothing else writes its state before the pass ends.
-//! - **Count**: each full arrival adds one to a per-pass count in a stack slot, with the key
-//!   `threads | id` (a count is a multiple of 32, an id below 16, so the key names both);
-//!   an arrival with another key than the pass's first poisons the count (`POISON`). A warp
-//!   makes at most one full arrival per pass, so a count equal to the number of warps means
-//!   every warp arrived fully at one barrier: no warp is exited (a warp with no non-exited
-//!   lane cannot arrive), and all the conditions hold.
+//! - **Count**: each full arrival adds one to a per-pass count in a stack slot and its key
+//!   `threads | id` (a count is a multiple of 32, an id below 16, so the key names both) to
+//!   the pass's OR and AND of keys; the two are equal after at least one arrival exactly
+//!   when every arrival of the pass had the same key. A warp makes at most one full arrival
+//!   per pass, so a count equal to the number of warps with equal OR and AND means every
+//!   warp arrived fully at one barrier: no warp is exited (a warp with no non-exited lane
+//!   cannot arrive), and all the conditions hold.
 //! - **Completion** (`Gen::gen_round_end`, at the end of each pass): when the scheduler
 //!   allows it (`CtaEnv::complete_in_call`: the call covers the whole CTA in warp order, no
 //!   synccheck, racecheck or pausing schedule), the count equals the number of warps and the
@@ -46,6 +47,22 @@
 //!   active bit only, and the release does just that (the active bit unconditionally: the
 //!   warp's parked lanes are never none). With two or more bits the release is the general
 //!   one over every target.
+//! - **Release at the turn** (`Gen::gen_resume`): the one-target release is not made in a
+//!   loop over the warps at the pass's end; the pass's end notes the target and the record
+//!   (`RESUME`, `REC`) and starts the next pass, and each warp's turn starts with its part
+//!   of the release (its record cleared, its parked lanes taken) and the dispatcher's pick
+//!   in one: the target is the only block of the warp with lanes, so the dispatcher would
+//!   pick it first. Where no active bit of the warp up to the target's is set (bits of
+//!   empty pending masks that a turn left may be set after it: the dispatcher would pick
+//!   the target first and leave them) and the launch is not aborted, the lanes go straight
+//!   into the target's block (`Gen::goto_prio_first`, or through its pending mask and entry
+//!   where a loop follows, `loop_ahead`); otherwise they become pending with the target's
+//!   active bit, as the release leaves them, and the dispatcher runs. Every turn of the pass passes its
+//!   start once, so every warp is released before the next pass's end. The one return
+//!   inside a pass, the dispatcher's abort return, first makes the releases of the warps
+//!   after the current one (`Gen::gen_abort_release`; the current warp's was made at its
+//!   turn's start), so the CTA scheduler finds every warp as the release in the loop would
+//!   have left it.
 //!
 //! - **Turn end**: a full arrival whose `Barrier` terminator passes no block arguments parks
 //!   the lanes itself and ends the warp's turn (`Gen::turn_end`) without the dispatcher's
@@ -76,19 +93,26 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::FunctionBuilder;
 use std::mem::offset_of;
 
-/// A count that can never equal a number of warps: arrivals at different barriers in one
-/// pass.
-const POISON: i64 = 1 << 30;
 /// Offset of the pass's full-arrival count in the stack slot.
 const COUNT: i32 = 0;
-/// Offset of the pass's barrier key (`threads | id`) in the stack slot.
+/// Offset of the OR of the pass's barrier keys (`threads | id`) in the stack slot.
 const KEY: i32 = 4;
+/// Offset of the AND of the pass's barrier keys in the stack slot (all ones before the
+/// pass's first arrival).
+const KEY_AND: i32 = 12;
 /// Offset of the pass's barrier targets in the stack slot: bit `k` set when a full arrival
 /// parked its warp at `WarpLayout::barrier_targets[k]` (for kernels with at most
 /// [`MAX_TARGETS`] of them).
 const TARGETS: i32 = 8;
+/// Offset of the pass's resume in the stack slot (`i32`): `k + 1` while the warps of the
+/// pass are released one by one at their turns from the one-target release to target `k`
+/// of `WarpLayout::barrier_targets` (`Gen::gen_resume`), 0 otherwise.
+const RESUME: i32 = 16;
+/// Offset of the released barrier record's offset from `BAR_OFF` (`i32`, the id times
+/// `BAR_REC`) in the stack slot, while [`RESUME`] is set.
+const REC: i32 = 20;
 /// Bytes of the stack slot.
-const SLOT_BYTES: u32 = 16;
+const SLOT_BYTES: u32 = 24;
 /// At most this many barrier targets get a release of their own (`Gen::gen_round_end`).
 const MAX_TARGETS: usize = 4;
 /// At most this many barrier ids in use (`WarpLayout::bar_ids`) for the inline arrival: the
@@ -110,6 +134,51 @@ pub(super) fn in_call_completion(f: &ir::Function, racecheck: bool) -> bool {
     barriers && !excluded && !racecheck
 }
 
+/// [`Gen::resumes`] for a kernel of layout `layout` with the in-call completion's stack
+/// slot (`slot`) or without.
+pub(super) fn resumes(layout: &crate::analysis::schedule::WarpLayout, slot: bool) -> bool {
+    slot && (1..=MAX_TARGETS).contains(&layout.barrier_targets.len())
+}
+
+/// Whether a loop (a cycle of the CFG through no barrier terminator) is reached from block
+/// `start` without passing a barrier. [`Gen::gen_resume`] enters such a barrier target
+/// through its pending mask and entry, as the dispatcher does, rather than straight into its
+/// body: with a second way into the body, Cranelift allocated the registers of the loop
+/// after it worse (histogram_shared's grid-stride loop: six instructions more per trip, +0.5%
+/// per launch, docs/performance.md).
+fn loop_ahead(f: &ir::Function, start: ir::Block) -> bool {
+    let succs = |b: ir::Block| -> Vec<ir::Block> {
+        match &f.block(b).term {
+            Terminator::Barrier { .. } => vec![],
+            t => t.targets().iter().map(|c| c.block).collect(),
+        }
+    };
+    // Depth-first: 1 on the path from `start`, 2 done; an edge to a block on the path closes
+    // a cycle.
+    let mut state = vec![0u8; f.blocks.len()];
+    state[start.index()] = 1;
+    let mut path = vec![(start, succs(start), 0usize)];
+    while let Some(top) = path.last_mut() {
+        let k = top.2;
+        if k == top.1.len() {
+            state[top.0.index()] = 2;
+            path.pop();
+            continue;
+        }
+        top.2 += 1;
+        let c = top.1[k];
+        match state[c.index()] {
+            0 => {
+                state[c.index()] = 1;
+                path.push((c, succs(c), 0));
+            }
+            1 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The stack slot of the per-pass count and key, for a kernel with [`in_call_completion`],
 /// zeroed in the function's entry block (the current block of `b`).
 pub(super) fn new_slot(b: &mut FunctionBuilder, ptr: cranelift_codegen::ir::Type) -> StackSlot {
@@ -121,6 +190,9 @@ pub(super) fn new_slot(b: &mut FunctionBuilder, ptr: cranelift_codegen::ir::Type
     let zero = b.ins().iconst(types::I64, 0);
     b.ins().stack_store(ptr, zero, ss, 0);
     b.ins().stack_store(ptr, zero, ss, TARGETS);
+    b.ins().stack_store(ptr, zero, ss, RESUME);
+    let ones = b.ins().iconst(types::I32, -1);
+    b.ins().stack_store(ptr, ones, ss, KEY_AND);
     ss
 }
 
@@ -213,16 +285,15 @@ impl Gen<'_, '_> {
         }
         if let Some(ss) = self.bar_slot {
             let count = self.b.ins().stack_load(self.ptr, types::I32, ss, COUNT);
-            let key = self.b.ins().stack_load(self.ptr, types::I32, ss, KEY);
-            let new_key = self.b.ins().bor_imm_s(threads, i64::from(id));
-            let first = self.b.ins().icmp_imm_s(IntCC::Equal, count, 0);
-            let same = self.b.ins().icmp(IntCC::Equal, key, new_key);
-            let ok = self.b.ins().bor(first, same);
-            let next = self.b.ins().iadd_imm_s(count, 1);
-            let poison = self.b.ins().iconst(types::I32, POISON);
-            let count = self.b.ins().select(ok, next, poison);
+            let count = self.b.ins().iadd_imm_s(count, 1);
             self.b.ins().stack_store(self.ptr, count, ss, COUNT);
-            self.b.ins().stack_store(self.ptr, new_key, ss, KEY);
+            let new_key = self.b.ins().bor_imm_s(threads, i64::from(id));
+            let key = self.b.ins().stack_load(self.ptr, types::I32, ss, KEY);
+            let key = self.b.ins().bor(key, new_key);
+            self.b.ins().stack_store(self.ptr, key, ss, KEY);
+            let key = self.b.ins().stack_load(self.ptr, types::I32, ss, KEY_AND);
+            let key = self.b.ins().band(key, new_key);
+            self.b.ins().stack_store(self.ptr, key, ss, KEY_AND);
             let targets = &self.layout.barrier_targets;
             let p = match &bd.term {
                 Terminator::Barrier { next } => Some(self.layout.prio[next.block.index()]),
@@ -276,6 +347,11 @@ impl Gen<'_, '_> {
         };
         let env = self.e.env;
         let frame = self.e.frame;
+        // Every turn of the pass has run, so every release of a resumed pass is made.
+        if self.resumes() {
+            let zero32 = self.b.ins().iconst(types::I32, 0);
+            self.b.ins().stack_store(self.ptr, zero32, ss, RESUME);
+        }
         let count = self
             .b
             .ins()
@@ -292,7 +368,10 @@ impl Gen<'_, '_> {
         );
         let n = self.b.ins().stack_load(self.ptr, types::I32, ss, COUNT);
         let key = self.b.ins().stack_load(self.ptr, types::I32, ss, KEY);
-        let all = self.b.ins().icmp(IntCC::Equal, n, count);
+        let key_and = self.b.ins().stack_load(self.ptr, types::I32, ss, KEY_AND);
+        let every_warp = self.b.ins().icmp(IntCC::Equal, n, count);
+        let one_key = self.b.ins().icmp(IntCC::Equal, key, key_and);
+        let all = self.b.ins().band(every_warp, one_key);
         let threads = self.b.ins().band_imm_s(key, !0xf);
         let every = self.b.ins().icmp_imm_s(IntCC::Equal, threads, 0);
         let cta = self.b.ins().imul_imm_s(count, i64::from(WARP_SIZE));
@@ -307,21 +386,24 @@ impl Gen<'_, '_> {
         // `complete_uniform`'s release, warp by warp.
         self.b.switch_to_block(release);
         let id = self.b.ins().band_imm_s(key, 0xf);
-        let id = self.b.ins().uextend(self.ptr, id);
-        let rec_off = self.b.ins().imul_imm_s(id, i64::from(BAR_REC));
+        let rec32 = self.b.ins().imul_imm_s(id, i64::from(BAR_REC));
+        let rec_off = self.b.ins().uextend(self.ptr, rec32);
         let after = self.b.create_block();
         let targets = self.layout.barrier_targets.clone();
-        if targets.len() <= MAX_TARGETS {
-            // Every warp parked at one target (one bit in the pass's targets): only its
-            // masks change.
+        if self.resumes() {
+            // Every warp parked at one target (one bit in the pass's targets): each warp is
+            // released at its next turn (`Gen::gen_resume`).
             let seen = self.b.ins().stack_load(self.ptr, types::I32, ss, TARGETS);
-            for (k, &p) in targets.iter().enumerate() {
+            for k in 0..targets.len() {
                 let one = self.b.create_block();
                 let next = self.b.create_block();
                 let is = self.b.ins().icmp_imm_s(IntCC::Equal, seen, 1 << k);
                 self.b.ins().brif(is, one, &[], next, &[]);
                 self.b.switch_to_block(one);
-                self.gen_release_one(p, table, count, rec_off, after);
+                let r = self.b.ins().iconst(types::I32, k as i64 + 1);
+                self.b.ins().stack_store(self.ptr, r, ss, RESUME);
+                self.b.ins().stack_store(self.ptr, rec32, ss, REC);
+                self.b.ins().jump(after, &[]);
                 self.b.switch_to_block(next);
             }
         }
@@ -369,6 +451,8 @@ impl Gen<'_, '_> {
         let zero64 = self.b.ins().iconst(types::I64, 0);
         self.b.ins().stack_store(self.ptr, zero64, ss, 0);
         self.b.ins().stack_store(self.ptr, zero64, ss, TARGETS);
+        let ones = self.b.ins().iconst(types::I32, -1);
+        self.b.ins().stack_store(self.ptr, ones, ss, KEY_AND);
         let zero32 = self.b.ins().iconst(types::I32, 0);
         self.b
             .ins()
@@ -378,11 +462,6 @@ impl Gen<'_, '_> {
         self.gen_return_zero(ret);
     }
 
-    /// `complete_uniform`'s release for a pass in which every warp fully arrived at a barrier
-    /// whose target is block priority `p` (the pass's targets hold that one bit): each warp's
-    /// lanes are all parked at `p` (none is parked elsewhere, none is pending: see the
-    /// module comment), so only `p`'s masks and active bit change, and the barrier's record
-    /// (at `rec_off` in the state) is cleared. Then on to `after`.
     /// The head of a loop over the call's warp table (`count` warp-state pointers at
     /// `table`), which goes to `after` once every warp is done: returns the loop's head
     /// block, the warp's index `j` and its warp-state pointer, with the builder in the body.
@@ -394,9 +473,20 @@ impl Gen<'_, '_> {
         after: cranelift_codegen::ir::Block,
     ) -> (cranelift_codegen::ir::Block, Value, Value) {
         let zero32 = self.b.ins().iconst(types::I32, 0);
+        self.warp_table_loop_from(table, count, zero32, after)
+    }
+
+    /// [`Self::warp_table_loop`] from the warp of index `start` (`u32`) on.
+    fn warp_table_loop_from(
+        &mut self,
+        table: Value,
+        count: Value,
+        start: Value,
+        after: cranelift_codegen::ir::Block,
+    ) -> (cranelift_codegen::ir::Block, Value, Value) {
         let head = self.b.create_block();
         let j = self.b.append_block_param(head, types::I32);
-        self.b.ins().jump(head, &[BlockArg::Value(zero32)]);
+        self.b.ins().jump(head, &[BlockArg::Value(start)]);
         self.b.switch_to_block(head);
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, j, count);
         let body = self.b.create_block();
@@ -416,15 +506,23 @@ impl Gen<'_, '_> {
         self.b.ins().jump(head, &[BlockArg::Value(next)]);
     }
 
+    /// `complete_uniform`'s release for a pass in which every warp fully arrived at a barrier
+    /// whose target is block priority `p` (the pass's targets hold that one bit): each warp's
+    /// lanes are all parked at `p` (none is parked elsewhere, none is pending: see the
+    /// module comment), so only `p`'s masks and active bit change, and the barrier's record
+    /// (at `rec_off` in the state) is cleared. For the warps of index `start` (`u32`) on;
+    /// then on to `after`.
+    #[allow(clippy::too_many_arguments)]
     fn gen_release_one(
         &mut self,
         p: u32,
         table: Value,
         count: Value,
+        start: Value,
         rec_off: Value,
         after: cranelift_codegen::ir::Block,
     ) {
-        let (head, j, s) = self.warp_table_loop(table, count, after);
+        let (head, j, s) = self.warp_table_loop_from(table, count, start, after);
         let (po, qo) = (self.layout.parked(p) as i32, self.layout.pending(p) as i32);
         let parked = self.b.ins().load(types::I32, TRUSTED(), s, po);
         let pend = self.b.ins().load(types::I32, TRUSTED(), s, qo);
@@ -445,6 +543,105 @@ impl Gen<'_, '_> {
                 .store(TRUSTED(), zero64, rec, (BAR_OFF + k) as i32);
         }
         self.warp_table_next(head, j);
+    }
+
+    /// Whether a pass whose warps all fully arrived at one barrier target releases each warp
+    /// at its next turn ([`RESUME`], `Gen::gen_resume`): the kernel completes barriers in
+    /// the call and has at most [`MAX_TARGETS`] barrier targets.
+    pub(super) fn resumes(&self) -> bool {
+        resumes(self.layout, self.bar_slot.is_some())
+    }
+
+    /// The start of a warp's turn (block `start`, the warp's state loaded) in a kernel that
+    /// [`Self::resumes`]: in a resumed pass, the warp's part of the one-target release
+    /// (`gen_release_one`'s, for this warp) and the dispatcher's pick of the target made in
+    /// one (`Gen::goto_prio_first`: into the target's block with the released lanes when no
+    /// active bit of the warp up to the target's is set and the launch is not aborted, else
+    /// its pending mask and active bit and the dispatcher); otherwise the dispatcher.
+    pub(super) fn gen_resume(&mut self, start: cranelift_codegen::ir::Block) {
+        let Some(ss) = self.bar_slot else {
+            return;
+        };
+        self.b.switch_to_block(start);
+        let r = self.b.ins().stack_load(self.ptr, types::I32, ss, RESUME);
+        let chain = self.b.create_block();
+        self.b.ins().brif(r, chain, &[], self.dispatch, &[]);
+        self.b.switch_to_block(chain);
+        let targets = self.layout.barrier_targets.clone();
+        for (k, &p) in targets.iter().enumerate() {
+            let one = self.b.create_block();
+            let next = self.b.create_block();
+            let is = self.b.ins().icmp_imm_s(IntCC::Equal, r, k as i64 + 1);
+            self.b.ins().brif(is, one, &[], next, &[]);
+            self.b.switch_to_block(one);
+            // The record cleared, the parked lanes (the warp's non-exited lanes, never
+            // none) taken off the barrier.
+            let s = self.e.state;
+            let rec = self.b.ins().stack_load(self.ptr, types::I32, ss, REC);
+            let rec = self.b.ins().uextend(self.ptr, rec);
+            let rec = self.b.ins().iadd(s, rec);
+            let zero64 = self.b.ins().iconst(types::I64, 0);
+            for k in (0..BAR_REC).step_by(8) {
+                self.b
+                    .ins()
+                    .store(TRUSTED(), zero64, rec, (BAR_OFF + k) as i32);
+            }
+            let po = self.layout.parked(p);
+            let parked = self.state_load(types::I32, po);
+            let zero = self.b.ins().iconst(types::I32, 0);
+            self.state_store(zero, po);
+            if self.regions.blocks_of(p).is_empty() {
+                // Not entered straight (a barrier target is a block or a region's head).
+                self.state_or32(self.layout.pending(p), parked);
+                self.set_active(p);
+                self.b.ins().jump(self.dispatch, &[]);
+            } else {
+                // Straight into the target's block where no loop follows it; else through its
+                // pending mask and entry, the dispatcher's way in (see `loop_ahead`).
+                let blk = self.layout.order[p as usize];
+                self.goto_prio_first(p, parked, loop_ahead(self.f, blk));
+            }
+            self.b.switch_to_block(next);
+        }
+        self.b.ins().jump(self.dispatch, &[]);
+    }
+
+    /// Where the dispatcher returns for an abort during warp `turn`'s turn (block `ret`,
+    /// which returns): in a resumed pass, the releases of the warps after it (this warp's
+    /// was made at its turn's start), so the scheduler sees every warp as the release at
+    /// the pass's end would have left it. Leaves the builder in a block that returns.
+    pub(super) fn gen_abort_release(&mut self, turn: Value, ret: cranelift_codegen::ir::Block) {
+        let Some(ss) = self.bar_slot.filter(|_| self.resumes()) else {
+            self.b.ins().jump(ret, &[]);
+            return;
+        };
+        let r = self.b.ins().stack_load(self.ptr, types::I32, ss, RESUME);
+        let chain = self.b.create_block();
+        self.b.ins().brif(r, chain, &[], ret, &[]);
+        self.b.switch_to_block(chain);
+        let frame = self.e.frame;
+        let count = self
+            .b
+            .ins()
+            .stack_load(self.ptr, types::I32, frame, FRAME_COUNT);
+        let table = self
+            .b
+            .ins()
+            .stack_load(self.ptr, self.ptr, frame, FRAME_TABLE);
+        let rec = self.b.ins().stack_load(self.ptr, types::I32, ss, REC);
+        let rec_off = self.b.ins().uextend(self.ptr, rec);
+        let start = self.b.ins().iadd_imm_s(turn, 1);
+        let targets = self.layout.barrier_targets.clone();
+        for (k, &p) in targets.iter().enumerate() {
+            let one = self.b.create_block();
+            let next = self.b.create_block();
+            let is = self.b.ins().icmp_imm_s(IntCC::Equal, r, k as i64 + 1);
+            self.b.ins().brif(is, one, &[], next, &[]);
+            self.b.switch_to_block(one);
+            self.gen_release_one(p, table, count, start, rec_off, ret);
+            self.b.switch_to_block(next);
+        }
+        self.b.ins().jump(ret, &[]);
     }
 
     /// `ret`: return 0 (every warp stopped).
