@@ -545,7 +545,7 @@ mod tests {
         invalid("add.fast.f32 %f1, %f1, %f1", "unknown modifier '.fast'");
         invalid(
             "ld.global.rn.f32 %f1, [%rd1]",
-            "illegal modifier '.rn' for 'ld'",
+            "illegal modifier '.rn' for instruction 'ld'",
         );
         invalid(
             "ld.global.e4m3.f32 %f1, [%rd1]",
