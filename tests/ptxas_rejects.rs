@@ -833,3 +833,138 @@ fn target_and_version_gates_follow_ptxas() {
         }
     }
 }
+
+/// Modifiers PTX defines, on an instruction that does not take them, as ptxas 13.5
+/// (`-arch=sm_90`) reports them: "Illegal modifier '.relu' for instruction 'rsqrt'" for each
+/// `(rejected, accepted)` pair below, while the nearest form ptxas accepts still loads. The
+/// refusal is an `invalid` error at the instruction naming the modifier and the opcode; each
+/// rejected form loaded before the decoder table listed the modifiers of its rows.
+#[test]
+fn modifiers_an_instruction_does_not_take_are_refused() {
+    let kernel = |inst: &str| {
+        format!(
+            ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n\
+             {{\n.reg .pred %p<3>;\n.reg .b32 %r<4>;\n.reg .f32 %f<4>;\n.reg .f64 %fd<4>;\n\
+             .reg .b64 %rd<3>;\n{inst};\nret;\n}}\n"
+        )
+    };
+    for (rejected, word, op, accepted) in [
+        (
+            "rsqrt.approx.relu.f32 %f1, %f2",
+            "relu",
+            "rsqrt",
+            "rsqrt.approx.ftz.f32 %f1, %f2",
+        ),
+        // ptxas also: "Feature '.2pi' requires PTX ISA .version 9.5 or later".
+        (
+            "ex2.approx.ftz.2pi.f32 %f1, %f2",
+            "2pi",
+            "ex2",
+            "ex2.approx.ftz.f32 %f1, %f2",
+        ),
+        (
+            "sin.approx.sat.f32 %f1, %f2",
+            "sat",
+            "sin",
+            "sin.approx.f32 %f1, %f2",
+        ),
+        (
+            "lg2.approx.relu.f32 %f1, %f2",
+            "relu",
+            "lg2",
+            "lg2.approx.ftz.f32 %f1, %f2",
+        ),
+        (
+            "sqrt.rn.relu.f32 %f1, %f2",
+            "relu",
+            "sqrt",
+            "sqrt.rn.ftz.f32 %f1, %f2",
+        ),
+        (
+            "rcp.rn.sat.f32 %f1, %f2",
+            "sat",
+            "rcp",
+            "rcp.rn.ftz.f32 %f1, %f2",
+        ),
+        (
+            "tanh.approx.ftz.f32 %f1, %f2",
+            "ftz",
+            "tanh",
+            "tanh.approx.f32 %f1, %f2",
+        ),
+        (
+            "add.approx.f32 %f1, %f2, %f3",
+            "approx",
+            "add",
+            "add.rn.f32 %f1, %f2, %f3",
+        ),
+        ("abs.sat.f32 %f1, %f2", "sat", "abs", "abs.ftz.f32 %f1, %f2"),
+        ("neg.sat.f32 %f1, %f2", "sat", "neg", "neg.ftz.f32 %f1, %f2"),
+        (
+            "copysign.ftz.f32 %f1, %f2, %f3",
+            "ftz",
+            "copysign",
+            "copysign.f32 %f1, %f2, %f3",
+        ),
+        (
+            "selp.sat.b32 %r1, %r2, %r3, %p1",
+            "sat",
+            "selp",
+            "selp.b32 %r1, %r2, %r3, %p1",
+        ),
+        ("mov.sat.b32 %r1, %r2", "sat", "mov", "mov.b32 %r1, %r2"),
+        (
+            "and.sat.b32 %r1, %r2, %r3",
+            "sat",
+            "and",
+            "and.b32 %r1, %r2, %r3",
+        ),
+        ("popc.sat.b32 %r1, %r2", "sat", "popc", "popc.b32 %r1, %r2"),
+        ("clz.ftz.b32 %r1, %r2", "ftz", "clz", "clz.b32 %r1, %r2"),
+        ("brev.ftz.b32 %r1, %r2", "ftz", "brev", "brev.b32 %r1, %r2"),
+        (
+            "bfe.sat.u32 %r1, %r2, 4, 8",
+            "sat",
+            "bfe",
+            "bfe.u32 %r1, %r2, 4, 8",
+        ),
+        (
+            "shl.sat.b32 %r1, %r2, 3",
+            "sat",
+            "shl",
+            "shl.b32 %r1, %r2, 3",
+        ),
+        (
+            "prmt.b32.sat %r1, %r2, %r3, %r1",
+            "sat",
+            "prmt",
+            "prmt.b32.f4e %r1, %r2, %r3, %r1",
+        ),
+        (
+            "st.global.ca.u32 [%rd1], %r1",
+            "ca",
+            "st",
+            "st.global.cs.u32 [%rd1], %r1",
+        ),
+        (
+            "activemask.sync.b32 %r1",
+            "sync",
+            "activemask",
+            "activemask.b32 %r1",
+        ),
+    ] {
+        let words = format!("illegal modifier '.{word}' for instruction '{op}'");
+        match front_end(&kernel(rejected), "k.ptx") {
+            Ok(_) => panic!("{rejected}: loaded, but ptxas rejects it"),
+            Err(e) => {
+                let msg = e.to_string();
+                assert_eq!(e.kind(), "invalid", "{msg}");
+                assert!(msg.contains("k.ptx:11:1"), "{msg}");
+                assert!(msg.contains(&words), "{msg} (wanted {words:?})");
+            }
+        }
+        if let Err(e) = front_end(&kernel(accepted), "k.ptx") {
+            panic!("{accepted}: {e}");
+        }
+    }
+}

@@ -440,6 +440,12 @@ pub(super) fn is_modifier(m: &str) -> bool {
     is_type(m) || MODIFIERS.iter().any(|f| f.contains(&m)) || matrix_shape(m)
 }
 
+/// Whether `m` (without its dot) is a modifier word of the lists, not a type nor a matrix
+/// shape: the words a decoder table row declares it takes.
+pub(super) fn is_word(m: &str) -> bool {
+    MODIFIERS.iter().any(|f| f.contains(&m))
+}
+
 /// `mA nB {kC}` (PTX ISA §9.7.14.2 and on: matrix shapes).
 fn matrix_shape(m: &str) -> bool {
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
@@ -539,7 +545,7 @@ mod tests {
         invalid("add.fast.f32 %f1, %f1, %f1", "unknown modifier '.fast'");
         invalid(
             "ld.global.rn.f32 %f1, [%rd1]",
-            "illegal modifier '.rn' for 'ld'",
+            "illegal modifier '.rn' for instruction 'ld'",
         );
         invalid(
             "ld.global.e4m3.f32 %f1, [%rd1]",
