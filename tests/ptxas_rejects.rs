@@ -968,3 +968,129 @@ fn modifiers_an_instruction_does_not_take_are_refused() {
         }
     }
 }
+
+/// Words that are alternatives to one another (an operation, a mode, a query, a count, a
+/// scope), each on an instruction ptxas 13.5 (`-arch=sm_90`) assembles: every one loads, so
+/// a modifier list built from one example's words that lacks another alternative fails here
+/// (`sured.b.min` beside the example's `sured.b.add`). Then misplaced words with ptxas's
+/// verdict in the comment, refused at the instruction and naming the word.
+#[test]
+fn modifier_alternatives_ptxas_accepts_load() {
+    let kernel = |inst: &str| {
+        format!(
+            ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n\
+             {{\n.reg .pred %p<3>;\n.reg .b32 %r<6>;\n.reg .f32 %f<4>;\n.reg .f64 %fd<4>;\n\
+             .reg .b64 %rd<3>;\n{inst};\nret;\n}}\n"
+        )
+    };
+    for accepted in [
+        // §9.7.11.3 `sured`: .op = .add, .min, .max, .and, .or.
+        "sured.b.add.2d.u32.trap [%rd1, {%r1, %r2}], %r3",
+        "sured.b.min.2d.u32.trap [%rd1, {%r1, %r2}], %r3",
+        "sured.b.max.2d.u32.trap [%rd1, {%r1, %r2}], %r3",
+        "sured.b.and.2d.b32.trap [%rd1, {%r1, %r2}], %r3",
+        "sured.b.or.2d.b32.trap [%rd1, {%r1, %r2}], %r3",
+        "sured.b.min.1d.s32.clamp [%rd1, {%r1}], %r3",
+        // §9.7.11.4 `suq` and §9.7.10.5 `txq` queries.
+        "suq.memory_layout.b32 %r1, [%rd1]",
+        "suq.array_size.b32 %r1, [%rd1]",
+        "txq.memory_layout.b32 %r1, [%rd1]",
+        "txq.num_samples.b32 %r1, [%rd1]",
+        // §9.7.13.5-6 `atom`/`red` operations.
+        "atom.global.exch.b32 %r1, [%rd1], %r2",
+        "atom.global.cas.b32 %r1, [%rd1], %r2, %r3",
+        "atom.global.inc.u32 %r1, [%rd1], %r2",
+        "red.global.max.u32 [%rd1], %r2",
+        "red.global.and.b32 [%rd1], %r2",
+        // §9.7.9.14 `multimem`, §9.7.13.11 `redux.sync`, §9.7.13.1 `bar.red`.
+        "multimem.red.relaxed.gpu.min.u32 [%rd1], %r1",
+        "multimem.ld_reduce.relaxed.gpu.and.b32 %r1, [%rd1]",
+        "redux.sync.xor.b32 %r1, %r2, 0xffffffff",
+        "redux.sync.max.s32 %r1, %r2, 0xffffffff",
+        "bar.red.or.pred %p1, 0, %p2",
+        "bar.red.popc.u32 %r1, 0, %p2",
+        // §9.7.18 video: secondary operations and modes.
+        "vset.s32.u32.lt.add %r1, %r2, %r3, %r4",
+        "vshr.u32.u32.u32.wrap.max %r1, %r2, %r3, %r4",
+        "vmad.s32.s32.u32.shr15 %r1, %r2, %r3, %r4",
+        "vmad.s32.s32.u32.po.sat.shr7 %r1, %r2, %r3, %r4",
+        "vsub.s32.u32.s32.sat.min %r1, %r2, %r3, %r4",
+        "vavrg2.s32.s32.u32.add %r1, %r2, %r3, %r4",
+        "vset4.s32.u32.le.add %r1, %r2, %r3, %r4",
+        // Modes, counts, cache and eviction words.
+        "shfl.sync.up.b32 %r1, %r2, 1, 0x1f, 0xffffffff",
+        "vote.sync.ballot.b32 %r1, %p2, 0xffffffff",
+        "stmatrix.sync.aligned.m8n8.x2.shared.b16 [%r1], {%r2, %r3}",
+        "prefetch.tensormap [%rd1]",
+        "prmt.b32.rc16 %r1, %r2, %r3, %r4",
+        "shf.r.wrap.b32 %r1, %r2, %r3, %r4",
+        "szext.wrap.s32 %r1, %r2, %r3",
+        "testp.notanumber.f32 %p1, %f1",
+        "ld.global.L2::cache_hint.b32 %r1, [%rd1], %rd2",
+        "applypriority.global.L2::evict_normal [%rd1], 128",
+        "discard.global.L2 [%rd1], 128",
+        "isspacep.param::entry %p1, %rd2",
+        // §9.7.9.12 `st.async`: .scope = .cluster.
+        "st.async.cluster.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]",
+        // A floating-point word where the compared type is a float.
+        "set.lt.ftz.u32.f32 %r1, %f1, %f2",
+        "slct.ftz.s32.f32 %r1, %r2, %r3, %f1",
+    ] {
+        if let Err(e) = front_end(&kernel(accepted), "k.ptx") {
+            panic!("{accepted}: {e}");
+        }
+    }
+    for (rejected, words) in [
+        // ptxas: "Illegal modifier '.ftz' for instruction 'setp'".
+        (
+            "setp.lt.ftz.s32 %p1, %r1, %r2",
+            "illegal modifier '.ftz' for instruction 'setp'",
+        ),
+        // ptxas: "Illegal modifier '.ftz' for instruction 'set'".
+        (
+            "set.lt.ftz.u32.s32 %r1, %r1, %r2",
+            "illegal modifier '.ftz' for instruction 'set'",
+        ),
+        // ptxas: "Illegal modifier '.ftz' for instruction 'slct'" (`.ftz` goes with an
+        // `.f32` selector).
+        (
+            "slct.ftz.s32.s32 %r1, %r2, %r3, %r4",
+            "illegal modifier '.ftz' for instruction 'slct'",
+        ),
+        // ptxas: "Illegal query modifier for instruction 'suq'" (a texture/sampler query).
+        (
+            "suq.normalized_coords.b32 %r1, [%rd1]",
+            "illegal modifier '.normalized_coords' for instruction 'suq'",
+        ),
+        // ptxas: "Illegal secondary operation for video instruction 'vadd2'".
+        (
+            "vadd2.s32.s32.u32.min %r1, %r2, %r3, %r4",
+            "illegal modifier '.min' for instruction 'vadd2'",
+        ),
+        // ptxas: "Illegal modifier '.add' for instruction 'vmad'".
+        (
+            "vmad.s32.s32.u32.add %r1, %r2, %r3, %r4",
+            "illegal modifier '.add' for instruction 'vmad'",
+        ),
+        // ptxas: "No state space qualifier expected for instruction 'vadd'".
+        (
+            "vadd.s32.u32.s32.global %r1, %r2, %r3",
+            "illegal modifier '.global' for instruction 'vadd'",
+        ),
+        // ptxas: "Modifier '.weak' cannot be combined with modifier '.cluster'".
+        (
+            "st.async.weak.cluster.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]",
+            "'st.async' takes .weak or .cluster, not both",
+        ),
+    ] {
+        match front_end(&kernel(rejected), "k.ptx") {
+            Ok(_) => panic!("{rejected}: loaded, but ptxas rejects it"),
+            Err(e) => {
+                let msg = e.to_string();
+                assert_eq!(e.kind(), "invalid", "{msg}");
+                assert!(msg.contains("k.ptx:11:1"), "{msg}");
+                assert!(msg.contains(words), "{msg} (wanted {words:?})");
+            }
+        }
+    }
+}

@@ -257,6 +257,7 @@ const MODIFIERS: &[&[&str]] = &[
         "array_size",
         "num_mipmap_levels",
         "num_samples",
+        "memory_layout",
     ],
     // Asynchronous copies and the tensor memory accelerator (§9.7.9.25).
     &[
@@ -411,7 +412,7 @@ const MODIFIERS: &[&[&str]] = &[
 ];
 
 /// Whether `m` (without its dot) is a PTX type.
-fn is_type(m: &str) -> bool {
+pub(super) fn is_type(m: &str) -> bool {
     TYPES.contains(&m)
 }
 

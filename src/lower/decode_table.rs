@@ -471,6 +471,23 @@ const BF16: &[&str] = &["bf16", "bf16x2"];
 use Decoder::{Effect, Guarded as G, Pure};
 use Family::{Any, Carry, Float, Half, Int, Mixed};
 
+/// The modifiers of the scalar video instructions (PTX ISA §9.7.18.1.1: `.sat`, the secondary
+/// operation `.op2` = `.add`, `.min`, `.max`).
+const VIDEO_SCALAR: &[&str] = &["sat", "add", "min", "max"];
+/// `vshl`/`vshr` (§9.7.18.1.2): as [`VIDEO_SCALAR`] and the `.mode` = `.clamp`, `.wrap`.
+const VIDEO_SHIFT: &[&str] = &["sat", "add", "min", "max", "clamp", "wrap"];
+/// `vmad` (§9.7.18.1.3): `.po`, `.sat` and the `.scale` = `.shr7`, `.shr15`; no `.op2`
+/// (ptxas 13.5: "Illegal modifier '.add' for instruction 'vmad'").
+const VIDEO_MAD: &[&str] = &["po", "sat", "shr7", "shr15"];
+/// `vset` (§9.7.18.1.4): the comparison `.cmp` = `.eq`, `.ne`, `.lt`, `.le`, `.gt`, `.ge`
+/// and the `.op2` of [`VIDEO_SCALAR`].
+const VIDEO_SET: &[&str] = &["eq", "ne", "lt", "le", "gt", "ge", "add", "min", "max"];
+/// The SIMD video instructions (§9.7.18.2.1, §9.7.18.3.1): `.sat` or `.add` (ptxas 13.5:
+/// "Illegal secondary operation for video instruction 'vadd2'" for `.min`).
+const VIDEO_SIMD: &[&str] = &["sat", "add"];
+/// `vset2`/`vset4` (§9.7.18.2.2, §9.7.18.3.2): a `.cmp` of [`VIDEO_SET`] and `.add`.
+const VIDEO_SIMD_SET: &[&str] = &["eq", "ne", "lt", "le", "gt", "ge", "add"];
+
 /// Every PTX instruction, grouped by the PTX ISA chapter (§9.7.x) that defines it.
 pub(super) static ROWS: &[Row] = &[
     // §9.7.1 Integer arithmetic (and the integer forms of shared opcodes).
@@ -929,14 +946,14 @@ pub(super) static ROWS: &[Row] = &[
             Sm(90),
         )])
         .mods(&[
+            "const",
+            "global",
             "L1",
             "L2",
             "L2::evict_first",
             "L2::evict_last",
             "L2::evict_normal",
             "L2::evict_unchanged",
-            "const",
-            "global",
             "local",
             "param",
             "param::entry",
@@ -944,6 +961,7 @@ pub(super) static ROWS: &[Row] = &[
             "shared",
             "shared::cluster",
             "shared::cta",
+            "tensormap",
         ]),
     row("prefetchu", Any, "9.7.9.15", Effect(data::prefetch)),
     row("createpolicy", Any, "9.7.9.18", Effect(data::createpolicy))
@@ -1160,6 +1178,7 @@ pub(super) static ROWS: &[Row] = &[
         "1d", "2d", "2dms", "3d", "a", "a1d", "a2d", "a2dms", "acube", "all", "any", "b", "ballot",
         "cube", "g", "l", "r", "uni", "v2", "v4", "v8",
     ]),
+    // ptxas 13.5 also takes `.memory_layout` (the `suq` query, PTX ISA §9.7.11.4) on `txq`.
     row("txq", Any, "9.7.10.5", Effect(tex::txq)).mods(&[
         "addr_mode_0",
         "addr_mode_1",
@@ -1174,6 +1193,7 @@ pub(super) static ROWS: &[Row] = &[
         "grad",
         "height",
         "level",
+        "memory_layout",
         "normalized_coords",
         "num_mipmap_levels",
         "num_samples",
@@ -1191,24 +1211,22 @@ pub(super) static ROWS: &[Row] = &[
         "cs", "cube", "cv", "g", "lu", "p", "r", "trap", "v2", "v4", "v8", "wb", "wrap", "wt",
         "zero",
     ]),
+    // `.op` is `.add`, `.min`, `.max`, `.and` or `.or` (PTX ISA §9.7.11.3); ptxas 13.5 takes each
+    // (`sured.b.min.2d.u32`, `sured.b.and.2d.b32`).
     row("sured", Any, "9.7.11.3", Effect(tex::sured)).mods(&[
-        "1d", "2d", "2dms", "3d", "a", "a1d", "a2d", "a2dms", "acube", "add", "b", "clamp", "cube",
-        "g", "max", "r", "trap", "wrap", "zero",
+        "1d", "2d", "2dms", "3d", "a", "a1d", "a2d", "a2dms", "acube", "add", "and", "b", "clamp",
+        "cube", "g", "max", "min", "or", "r", "trap", "wrap", "zero",
     ]),
+    // The `.query` words of PTX ISA §9.7.11.4; ptxas 13.5 refuses the sampler and
+    // texture-only ones (`suq.normalized_coords`: "Illegal query modifier for instruction
+    // 'suq'").
     row("suq", Any, "9.7.11.4", Effect(tex::suq)).mods(&[
-        "addr_mode_0",
-        "addr_mode_1",
-        "addr_mode_2",
         "array_size",
         "channel_data_type",
         "channel_order",
         "depth",
-        "filter_mode",
-        "force_unnormalized_coords",
         "height",
-        "normalized_coords",
-        "num_mipmap_levels",
-        "num_samples",
+        "memory_layout",
         "width",
     ]),
     // §9.7.12 Control flow.
@@ -1412,6 +1430,7 @@ pub(super) static ROWS: &[Row] = &[
             "x2",
             "x4",
         ]),
+    // `.num` is `.x1`, `.x2` or `.x4` (PTX ISA §9.7.14.5.16).
     row("stmatrix", Any, "9.7.14.5.16", Effect(mma::stmatrix))
         .since((7, 8), Sm(90))
         .mods(&[
@@ -1428,6 +1447,7 @@ pub(super) static ROWS: &[Row] = &[
             "sync",
             "trans",
             "x1",
+            "x2",
             "x4",
         ]),
     row("movmatrix", Any, "9.7.14.5.17", Effect(mma::movmatrix))
@@ -1460,29 +1480,75 @@ pub(super) static ROWS: &[Row] = &[
         .mods(&[]),
     row("alloca", Any, "9.7.17.3", Effect(stack_op)).since((7, 3), Sm(52)),
     // §9.7.18 Video: scalar (§9.7.18.1), two-way and four-way SIMD (§9.7.18.2-3).
-    row("vadd", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vsub", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vabsdiff", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vmin", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vmax", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vshl", Any, "9.7.18.1.2", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vshr", Any, "9.7.18.1.2", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vmad", Any, "9.7.18.1.3", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vset", Any, "9.7.18.1.4", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vadd2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vsub2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vavrg2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vabsdiff2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vmin2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vmax2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vset2", Any, "9.7.18.2.2", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vadd4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vsub4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vavrg4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vabsdiff4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vmin4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vmax4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vset4", Any, "9.7.18.3.2", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vadd", Any, "9.7.18.1.1", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SCALAR),
+    row("vsub", Any, "9.7.18.1.1", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SCALAR),
+    row("vabsdiff", Any, "9.7.18.1.1", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SCALAR),
+    row("vmin", Any, "9.7.18.1.1", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SCALAR),
+    row("vmax", Any, "9.7.18.1.1", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SCALAR),
+    row("vshl", Any, "9.7.18.1.2", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SHIFT),
+    row("vshr", Any, "9.7.18.1.2", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SHIFT),
+    row("vmad", Any, "9.7.18.1.3", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_MAD),
+    row("vset", Any, "9.7.18.1.4", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SET),
+    row("vadd2", Any, "9.7.18.2.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vsub2", Any, "9.7.18.2.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vavrg2", Any, "9.7.18.2.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vabsdiff2", Any, "9.7.18.2.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vmin2", Any, "9.7.18.2.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vmax2", Any, "9.7.18.2.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vset2", Any, "9.7.18.2.2", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD_SET),
+    row("vadd4", Any, "9.7.18.3.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vsub4", Any, "9.7.18.3.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vavrg4", Any, "9.7.18.3.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vabsdiff4", Any, "9.7.18.3.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vmin4", Any, "9.7.18.3.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vmax4", Any, "9.7.18.3.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vset4", Any, "9.7.18.3.2", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD_SET),
     // §9.7.19 Miscellaneous: debugging and performance-monitor hints and sleeps have no
     // effect on the CPU.
     row("brkpt", Any, "9.7.19.1", G(no_effect)).mods(&[]),
@@ -2145,13 +2211,29 @@ const UNCHECKED: &[&str] = &[
     "sys",
 ];
 
-/// Checks the modifiers `row` cannot take: a floating-point modifier on an integer row, and
-/// any modifier outside the row's list ([`Row::mods`]). Types and matrix shapes are checked by
-/// the decoders.
+/// The integer, bit-size and predicate types (§5.2.1, §5.2.5): where the last type of an
+/// instruction (the type of the operands it compares or selects by: `set.lt.ftz.u32.f32`
+/// compares `.f32`) is one of these, it takes no [`FLOAT_ONLY`] modifier (`setp.lt.ftz.s32`,
+/// `slct.ftz.s32.s32`; ptxas 13.5: "Illegal modifier '.ftz' for instruction 'setp'").
+const INT_TYPES: &[&str] = &[
+    "pred", "b8", "b16", "b32", "b64", "b128", "u8", "u16", "u32", "u64", "s8", "s16", "s32",
+    "s64", "u16x2", "s16x2", "u8x4", "s8x4",
+];
+
+/// Checks the modifiers `row` cannot take: a floating-point modifier on an integer row or,
+/// on a row with a list, after an integer last type ([`INT_TYPES`]), and any modifier outside
+/// the row's list ([`Row::mods`]). Types and matrix shapes are checked by the decoders.
 pub(super) fn check_modifiers(cx: &Cx, row: &Row) -> R {
     let op = cx.inst.opcode.name.as_str();
     let illegal = |m: &str| cx.bad(&format!("illegal modifier '.{m}' for instruction '{op}'"));
-    if row.family == Family::Int {
+    let int_typed = row.mods.is_some()
+        && cx
+            .mods
+            .iter()
+            .rev()
+            .find(|m| names::is_type(m))
+            .is_some_and(|t| INT_TYPES.contains(t));
+    if row.family == Family::Int || int_typed {
         if let Some(m) = cx.mods.iter().find(|m| FLOAT_ONLY.contains(m)) {
             return Err(illegal(m));
         }
