@@ -1002,6 +1002,11 @@ fn modifier_alternatives_ptxas_accepts_load() {
         "atom.global.inc.u32 %r1, [%rd1], %r2",
         "red.global.max.u32 [%rd1], %r2",
         "red.global.and.b32 [%rd1], %r2",
+        "atom.global.add.L2::cache_hint.u32 %r1, [%rd1], %r2, %rd2",
+        "atom.global.v4.add.f32 {%f0, %f1, %f2, %f3}, [%rd1], {%f0, %f1, %f2, %f3}",
+        "atom.shared::cta.exch.b64 %rd2, [%r1], %rd1",
+        "red.global.xor.b32 [%rd1], %r2",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.min.s32 [%r1], %r2, [%r3]",
         // §9.7.9.14 `multimem`, §9.7.13.11 `redux.sync`, §9.7.13.1 `bar.red`.
         "multimem.red.relaxed.gpu.min.u32 [%rd1], %r1",
         "multimem.ld_reduce.relaxed.gpu.and.b32 %r1, [%rd1]",
@@ -1061,6 +1066,21 @@ fn modifier_alternatives_ptxas_accepts_load() {
         (
             "suq.normalized_coords.b32 %r1, [%rd1]",
             "illegal modifier '.normalized_coords' for instruction 'suq'",
+        ),
+        // ptxas: "Illegal modifier '.ca' for instruction 'atom'".
+        (
+            "atom.global.ca.add.u32 %r1, [%rd1], %r2",
+            "illegal modifier '.ca' for instruction 'atom'",
+        ),
+        // ptxas: "Illegal modifier '.nc' for instruction 'red'".
+        (
+            "red.global.nc.add.u32 [%rd1], %r2",
+            "illegal modifier '.nc' for instruction 'red'",
+        ),
+        // ptxas: "Illegal modifier '.sat' for instruction 'atom'".
+        (
+            "atom.global.add.sat.s32 %r1, [%rd1], %r2",
+            "illegal modifier '.sat' for instruction 'atom'",
         ),
         // ptxas: "Illegal secondary operation for video instruction 'vadd2'".
         (

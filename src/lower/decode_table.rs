@@ -488,6 +488,56 @@ const VIDEO_SIMD: &[&str] = &["sat", "add"];
 /// `vset2`/`vset4` (§9.7.18.2.2, §9.7.18.3.2): a `.cmp` of [`VIDEO_SET`] and `.add`.
 const VIDEO_SIMD_SET: &[&str] = &["eq", "ne", "lt", "le", "gt", "ge", "add"];
 
+/// `atom` (PTX ISA §9.7.13.5): the `.space` (`.global`, `.shared{::cta, ::cluster}`), the
+/// `.op` (`.and`, `.or`, `.xor`, `.cas`, `.exch`, `.add`, `.inc`, `.dec`, `.min`, `.max`),
+/// `.noftz`, `.L2::cache_hint` and the vector widths; the `.sem` and `.scope` words are
+/// [`ORDER`]'s. ptxas 13.5 refuses the others (`atom.global.ca.add.u32`: "Illegal modifier
+/// '.ca' for instruction 'atom'").
+const ATOM: &[&str] = &[
+    "global",
+    "shared",
+    "shared::cta",
+    "shared::cluster",
+    "and",
+    "or",
+    "xor",
+    "cas",
+    "exch",
+    "add",
+    "inc",
+    "dec",
+    "min",
+    "max",
+    "noftz",
+    "L2::cache_hint",
+    "v2",
+    "v4",
+    "v8",
+];
+/// `red` (§9.7.13.6): the words of [`ATOM`] but `.cas` and `.exch`, and those of `red.async`
+/// (§9.7.13.7: `.async`, `.mbarrier::complete_tx::bytes`).
+const RED: &[&str] = &[
+    "global",
+    "shared",
+    "shared::cta",
+    "shared::cluster",
+    "and",
+    "or",
+    "xor",
+    "add",
+    "inc",
+    "dec",
+    "min",
+    "max",
+    "noftz",
+    "L2::cache_hint",
+    "v2",
+    "v4",
+    "v8",
+    "async",
+    "mbarrier::complete_tx::bytes",
+];
+
 /// Every PTX instruction, grouped by the PTX ISA chapter (§9.7.x) that defines it.
 pub(super) static ROWS: &[Row] = &[
     // §9.7.1 Integer arithmetic (and the integer forms of shared opcodes).
@@ -1308,30 +1358,34 @@ pub(super) static ROWS: &[Row] = &[
                 Sm(90),
             ),
         ]),
-    row("atom", Any, "9.7.13.5", Effect(sync::atom_any)).forms(&[
-        form(
-            ".relaxed/.acquire/.release/.acq_rel",
-            Mods(&[&["relaxed", "acquire", "release", "acq_rel"]]),
-            (6, 0),
-            Sm(70),
-        ),
-        form("atom .b128", Mods(&[&["b128"]]), (8, 3), Sm(90)),
-        form(
-            ".b128 with .sys",
-            Mods(&[&["b128"], &["sys"]]),
-            (8, 4),
-            Sm(90),
-        ),
-    ]),
-    row("red", Any, "9.7.13.6", Effect(sync::red)).forms(&[
-        form(
-            ".relaxed/.release",
-            Mods(&[&["relaxed", "release"]]),
-            (6, 0),
-            Sm(70),
-        ),
-        form("red.async", Mods(&[&["async"]]), (8, 1), Sm(90)),
-    ]),
+    row("atom", Any, "9.7.13.5", Effect(sync::atom_any))
+        .forms(&[
+            form(
+                ".relaxed/.acquire/.release/.acq_rel",
+                Mods(&[&["relaxed", "acquire", "release", "acq_rel"]]),
+                (6, 0),
+                Sm(70),
+            ),
+            form("atom .b128", Mods(&[&["b128"]]), (8, 3), Sm(90)),
+            form(
+                ".b128 with .sys",
+                Mods(&[&["b128"], &["sys"]]),
+                (8, 4),
+                Sm(90),
+            ),
+        ])
+        .mods(ATOM),
+    row("red", Any, "9.7.13.6", Effect(sync::red))
+        .forms(&[
+            form(
+                ".relaxed/.release",
+                Mods(&[&["relaxed", "release"]]),
+                (6, 0),
+                Sm(70),
+            ),
+            form("red.async", Mods(&[&["async"]]), (8, 1), Sm(90)),
+        ])
+        .mods(RED),
     row("vote", Any, "9.7.13.9", Effect(collective_ops)).forms(&[
         form("vote.sync", Mods(&[&["sync"]]), (6, 0), Sm(30)),
         form("vote.ballot", Mods(&[&["ballot"]]), (2, 0), Sm(20)),
