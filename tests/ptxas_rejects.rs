@@ -833,3 +833,284 @@ fn target_and_version_gates_follow_ptxas() {
         }
     }
 }
+
+/// Modifiers PTX defines, on an instruction that does not take them, as ptxas 13.5
+/// (`-arch=sm_90`) reports them: "Illegal modifier '.relu' for instruction 'rsqrt'" for each
+/// `(rejected, accepted)` pair below, while the nearest form ptxas accepts still loads. The
+/// refusal is an `invalid` error at the instruction naming the modifier and the opcode; each
+/// rejected form loaded before the decoder table listed the modifiers of its rows.
+#[test]
+fn modifiers_an_instruction_does_not_take_are_refused() {
+    let kernel = |inst: &str| {
+        format!(
+            ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n\
+             {{\n.reg .pred %p<3>;\n.reg .b32 %r<4>;\n.reg .f32 %f<4>;\n.reg .f64 %fd<4>;\n\
+             .reg .b64 %rd<3>;\n{inst};\nret;\n}}\n"
+        )
+    };
+    for (rejected, word, op, accepted) in [
+        (
+            "rsqrt.approx.relu.f32 %f1, %f2",
+            "relu",
+            "rsqrt",
+            "rsqrt.approx.ftz.f32 %f1, %f2",
+        ),
+        // ptxas also: "Feature '.2pi' requires PTX ISA .version 9.5 or later".
+        (
+            "ex2.approx.ftz.2pi.f32 %f1, %f2",
+            "2pi",
+            "ex2",
+            "ex2.approx.ftz.f32 %f1, %f2",
+        ),
+        (
+            "sin.approx.sat.f32 %f1, %f2",
+            "sat",
+            "sin",
+            "sin.approx.f32 %f1, %f2",
+        ),
+        (
+            "lg2.approx.relu.f32 %f1, %f2",
+            "relu",
+            "lg2",
+            "lg2.approx.ftz.f32 %f1, %f2",
+        ),
+        (
+            "sqrt.rn.relu.f32 %f1, %f2",
+            "relu",
+            "sqrt",
+            "sqrt.rn.ftz.f32 %f1, %f2",
+        ),
+        (
+            "rcp.rn.sat.f32 %f1, %f2",
+            "sat",
+            "rcp",
+            "rcp.rn.ftz.f32 %f1, %f2",
+        ),
+        (
+            "tanh.approx.ftz.f32 %f1, %f2",
+            "ftz",
+            "tanh",
+            "tanh.approx.f32 %f1, %f2",
+        ),
+        (
+            "add.approx.f32 %f1, %f2, %f3",
+            "approx",
+            "add",
+            "add.rn.f32 %f1, %f2, %f3",
+        ),
+        ("abs.sat.f32 %f1, %f2", "sat", "abs", "abs.ftz.f32 %f1, %f2"),
+        ("neg.sat.f32 %f1, %f2", "sat", "neg", "neg.ftz.f32 %f1, %f2"),
+        (
+            "copysign.ftz.f32 %f1, %f2, %f3",
+            "ftz",
+            "copysign",
+            "copysign.f32 %f1, %f2, %f3",
+        ),
+        (
+            "selp.sat.b32 %r1, %r2, %r3, %p1",
+            "sat",
+            "selp",
+            "selp.b32 %r1, %r2, %r3, %p1",
+        ),
+        ("mov.sat.b32 %r1, %r2", "sat", "mov", "mov.b32 %r1, %r2"),
+        (
+            "and.sat.b32 %r1, %r2, %r3",
+            "sat",
+            "and",
+            "and.b32 %r1, %r2, %r3",
+        ),
+        ("popc.sat.b32 %r1, %r2", "sat", "popc", "popc.b32 %r1, %r2"),
+        ("clz.ftz.b32 %r1, %r2", "ftz", "clz", "clz.b32 %r1, %r2"),
+        ("brev.ftz.b32 %r1, %r2", "ftz", "brev", "brev.b32 %r1, %r2"),
+        (
+            "bfe.sat.u32 %r1, %r2, 4, 8",
+            "sat",
+            "bfe",
+            "bfe.u32 %r1, %r2, 4, 8",
+        ),
+        (
+            "shl.sat.b32 %r1, %r2, 3",
+            "sat",
+            "shl",
+            "shl.b32 %r1, %r2, 3",
+        ),
+        (
+            "prmt.b32.sat %r1, %r2, %r3, %r1",
+            "sat",
+            "prmt",
+            "prmt.b32.f4e %r1, %r2, %r3, %r1",
+        ),
+        (
+            "st.global.ca.u32 [%rd1], %r1",
+            "ca",
+            "st",
+            "st.global.cs.u32 [%rd1], %r1",
+        ),
+        (
+            "activemask.sync.b32 %r1",
+            "sync",
+            "activemask",
+            "activemask.b32 %r1",
+        ),
+    ] {
+        let words = format!("illegal modifier '.{word}' for instruction '{op}'");
+        match front_end(&kernel(rejected), "k.ptx") {
+            Ok(_) => panic!("{rejected}: loaded, but ptxas rejects it"),
+            Err(e) => {
+                let msg = e.to_string();
+                assert_eq!(e.kind(), "invalid", "{msg}");
+                assert!(msg.contains("k.ptx:11:1"), "{msg}");
+                assert!(msg.contains(&words), "{msg} (wanted {words:?})");
+            }
+        }
+        if let Err(e) = front_end(&kernel(accepted), "k.ptx") {
+            panic!("{accepted}: {e}");
+        }
+    }
+}
+
+/// Words that are alternatives to one another (an operation, a mode, a query, a count, a
+/// scope), each on an instruction ptxas 13.5 (`-arch=sm_90`) assembles: every one loads, so
+/// a modifier list built from one example's words that lacks another alternative fails here
+/// (`sured.b.min` beside the example's `sured.b.add`). Then misplaced words with ptxas's
+/// verdict in the comment, refused at the instruction and naming the word.
+#[test]
+fn modifier_alternatives_ptxas_accepts_load() {
+    let kernel = |inst: &str| {
+        format!(
+            ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n\
+             {{\n.reg .pred %p<3>;\n.reg .b32 %r<6>;\n.reg .f32 %f<4>;\n.reg .f64 %fd<4>;\n\
+             .reg .b64 %rd<3>;\n{inst};\nret;\n}}\n"
+        )
+    };
+    for accepted in [
+        // §9.7.11.3 `sured`: .op = .add, .min, .max, .and, .or.
+        "sured.b.add.2d.u32.trap [%rd1, {%r1, %r2}], %r3",
+        "sured.b.min.2d.u32.trap [%rd1, {%r1, %r2}], %r3",
+        "sured.b.max.2d.u32.trap [%rd1, {%r1, %r2}], %r3",
+        "sured.b.and.2d.b32.trap [%rd1, {%r1, %r2}], %r3",
+        "sured.b.or.2d.b32.trap [%rd1, {%r1, %r2}], %r3",
+        "sured.b.min.1d.s32.clamp [%rd1, {%r1}], %r3",
+        // §9.7.11.4 `suq` and §9.7.10.5 `txq` queries.
+        "suq.memory_layout.b32 %r1, [%rd1]",
+        "suq.array_size.b32 %r1, [%rd1]",
+        "txq.memory_layout.b32 %r1, [%rd1]",
+        "txq.num_samples.b32 %r1, [%rd1]",
+        // §9.7.13.5-6 `atom`/`red` operations.
+        "atom.global.exch.b32 %r1, [%rd1], %r2",
+        "atom.global.cas.b32 %r1, [%rd1], %r2, %r3",
+        "atom.global.inc.u32 %r1, [%rd1], %r2",
+        "red.global.max.u32 [%rd1], %r2",
+        "red.global.and.b32 [%rd1], %r2",
+        "atom.global.add.L2::cache_hint.u32 %r1, [%rd1], %r2, %rd2",
+        "atom.global.v4.add.f32 {%f0, %f1, %f2, %f3}, [%rd1], {%f0, %f1, %f2, %f3}",
+        "atom.shared::cta.exch.b64 %rd2, [%r1], %rd1",
+        "red.global.xor.b32 [%rd1], %r2",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.min.s32 [%r1], %r2, [%r3]",
+        // §9.7.9.14 `multimem`, §9.7.13.11 `redux.sync`, §9.7.13.1 `bar.red`.
+        "multimem.red.relaxed.gpu.min.u32 [%rd1], %r1",
+        "multimem.ld_reduce.relaxed.gpu.and.b32 %r1, [%rd1]",
+        "redux.sync.xor.b32 %r1, %r2, 0xffffffff",
+        "redux.sync.max.s32 %r1, %r2, 0xffffffff",
+        "bar.red.or.pred %p1, 0, %p2",
+        "bar.red.popc.u32 %r1, 0, %p2",
+        // §9.7.18 video: secondary operations and modes.
+        "vset.s32.u32.lt.add %r1, %r2, %r3, %r4",
+        "vshr.u32.u32.u32.wrap.max %r1, %r2, %r3, %r4",
+        "vmad.s32.s32.u32.shr15 %r1, %r2, %r3, %r4",
+        "vmad.s32.s32.u32.po.sat.shr7 %r1, %r2, %r3, %r4",
+        "vsub.s32.u32.s32.sat.min %r1, %r2, %r3, %r4",
+        "vavrg2.s32.s32.u32.add %r1, %r2, %r3, %r4",
+        "vset4.s32.u32.le.add %r1, %r2, %r3, %r4",
+        // Modes, counts, cache and eviction words.
+        "shfl.sync.up.b32 %r1, %r2, 1, 0x1f, 0xffffffff",
+        "vote.sync.ballot.b32 %r1, %p2, 0xffffffff",
+        "stmatrix.sync.aligned.m8n8.x2.shared.b16 [%r1], {%r2, %r3}",
+        "prefetch.tensormap [%rd1]",
+        "prmt.b32.rc16 %r1, %r2, %r3, %r4",
+        "shf.r.wrap.b32 %r1, %r2, %r3, %r4",
+        "szext.wrap.s32 %r1, %r2, %r3",
+        "testp.notanumber.f32 %p1, %f1",
+        "ld.global.L2::cache_hint.b32 %r1, [%rd1], %rd2",
+        "applypriority.global.L2::evict_normal [%rd1], 128",
+        "discard.global.L2 [%rd1], 128",
+        "isspacep.param::entry %p1, %rd2",
+        // §9.7.9.12 `st.async`: .scope = .cluster.
+        "st.async.cluster.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]",
+        // A floating-point word where the compared type is a float.
+        "set.lt.ftz.u32.f32 %r1, %f1, %f2",
+        "slct.ftz.s32.f32 %r1, %r2, %r3, %f1",
+    ] {
+        if let Err(e) = front_end(&kernel(accepted), "k.ptx") {
+            panic!("{accepted}: {e}");
+        }
+    }
+    for (rejected, words) in [
+        // ptxas: "Illegal modifier '.ftz' for instruction 'setp'".
+        (
+            "setp.lt.ftz.s32 %p1, %r1, %r2",
+            "illegal modifier '.ftz' for instruction 'setp'",
+        ),
+        // ptxas: "Illegal modifier '.ftz' for instruction 'set'".
+        (
+            "set.lt.ftz.u32.s32 %r1, %r1, %r2",
+            "illegal modifier '.ftz' for instruction 'set'",
+        ),
+        // ptxas: "Illegal modifier '.ftz' for instruction 'slct'" (`.ftz` goes with an
+        // `.f32` selector).
+        (
+            "slct.ftz.s32.s32 %r1, %r2, %r3, %r4",
+            "illegal modifier '.ftz' for instruction 'slct'",
+        ),
+        // ptxas: "Illegal query modifier for instruction 'suq'" (a texture/sampler query).
+        (
+            "suq.normalized_coords.b32 %r1, [%rd1]",
+            "illegal modifier '.normalized_coords' for instruction 'suq'",
+        ),
+        // ptxas: "Illegal modifier '.ca' for instruction 'atom'".
+        (
+            "atom.global.ca.add.u32 %r1, [%rd1], %r2",
+            "illegal modifier '.ca' for instruction 'atom'",
+        ),
+        // ptxas: "Illegal modifier '.nc' for instruction 'red'".
+        (
+            "red.global.nc.add.u32 [%rd1], %r2",
+            "illegal modifier '.nc' for instruction 'red'",
+        ),
+        // ptxas: "Illegal modifier '.sat' for instruction 'atom'".
+        (
+            "atom.global.add.sat.s32 %r1, [%rd1], %r2",
+            "illegal modifier '.sat' for instruction 'atom'",
+        ),
+        // ptxas: "Illegal secondary operation for video instruction 'vadd2'".
+        (
+            "vadd2.s32.s32.u32.min %r1, %r2, %r3, %r4",
+            "illegal modifier '.min' for instruction 'vadd2'",
+        ),
+        // ptxas: "Illegal modifier '.add' for instruction 'vmad'".
+        (
+            "vmad.s32.s32.u32.add %r1, %r2, %r3, %r4",
+            "illegal modifier '.add' for instruction 'vmad'",
+        ),
+        // ptxas: "No state space qualifier expected for instruction 'vadd'".
+        (
+            "vadd.s32.u32.s32.global %r1, %r2, %r3",
+            "illegal modifier '.global' for instruction 'vadd'",
+        ),
+        // ptxas: "Modifier '.weak' cannot be combined with modifier '.cluster'".
+        (
+            "st.async.weak.cluster.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]",
+            "'st.async' takes .weak or .cluster, not both",
+        ),
+    ] {
+        match front_end(&kernel(rejected), "k.ptx") {
+            Ok(_) => panic!("{rejected}: loaded, but ptxas rejects it"),
+            Err(e) => {
+                let msg = e.to_string();
+                assert_eq!(e.kind(), "invalid", "{msg}");
+                assert!(msg.contains("k.ptx:11:1"), "{msg}");
+                assert!(msg.contains(words), "{msg} (wanted {words:?})");
+            }
+        }
+    }
+}

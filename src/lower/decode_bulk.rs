@@ -30,7 +30,7 @@
 //! cp.reduce.async.bulk.global.shared::cta.bulk_group.op{.noftz}.type [dst], [src], size;
 //! cp.async.bulk.prefetch.L2.global               [src], size;
 //! cp.async.bulk.commit_group;   cp.async.bulk.wait_group{.read} N;
-//! st.async{.weak}{.shared::cluster}{.mbarrier::complete_tx::bytes}{.v2,.v4}.type [a], b, [mbar];
+//! st.async{.weak}{.cluster}{.shared::cluster}{.mbarrier::complete_tx::bytes}{.v2,.v4}.type [a], b, [mbar];
 //! red.async.relaxed.cluster{.shared::cluster}{.mbarrier::complete_tx::bytes}.op.type [a], b, [mbar];
 //! setmaxnreg.{inc,dec}.sync.aligned.u32 N;       griddepcontrol.{launch_dependents,wait};
 //! ```
@@ -579,9 +579,15 @@ fn cluster_form(cx: &Cx, name: &str) -> R {
 pub(super) fn st_async(b: &mut Builder, cx: &mut Cx) -> R {
     cluster_form(cx, "st.async")?;
     let tys = ["b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64"];
+    // `.weak` (the default) or the `.cluster` scope, not both (PTX ISA §9.7.9.12; ptxas
+    // 13.5: "Modifier '.weak' cannot be combined with modifier '.cluster'").
+    if cx.has("weak") && cx.has("cluster") {
+        return Err(cx.bad("'st.async' takes .weak or .cluster, not both"));
+    }
     let mut allowed = vec![
         "async",
         "weak",
+        "cluster",
         "shared::cluster",
         "mbarrier::complete_tx::bytes",
         "v2",

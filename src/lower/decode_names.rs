@@ -257,6 +257,7 @@ const MODIFIERS: &[&[&str]] = &[
         "array_size",
         "num_mipmap_levels",
         "num_samples",
+        "memory_layout",
     ],
     // Asynchronous copies and the tensor memory accelerator (§9.7.9.25).
     &[
@@ -411,7 +412,7 @@ const MODIFIERS: &[&[&str]] = &[
 ];
 
 /// Whether `m` (without its dot) is a PTX type.
-fn is_type(m: &str) -> bool {
+pub(super) fn is_type(m: &str) -> bool {
     TYPES.contains(&m)
 }
 
@@ -438,6 +439,12 @@ fn type_shaped(m: &str) -> bool {
 /// shapes are a family (`.m16n8k16`, `.m64n256k8`, ...).
 pub(super) fn is_modifier(m: &str) -> bool {
     is_type(m) || MODIFIERS.iter().any(|f| f.contains(&m)) || matrix_shape(m)
+}
+
+/// Whether `m` (without its dot) is a modifier word of the lists, not a type nor a matrix
+/// shape: the words a decoder table row declares it takes.
+pub(super) fn is_word(m: &str) -> bool {
+    MODIFIERS.iter().any(|f| f.contains(&m))
 }
 
 /// `mA nB {kC}` (PTX ISA §9.7.14.2 and on: matrix shapes).
@@ -539,7 +546,7 @@ mod tests {
         invalid("add.fast.f32 %f1, %f1, %f1", "unknown modifier '.fast'");
         invalid(
             "ld.global.rn.f32 %f1, [%rd1]",
-            "illegal modifier '.rn' for 'ld'",
+            "illegal modifier '.rn' for instruction 'ld'",
         );
         invalid(
             "ld.global.e4m3.f32 %f1, [%rd1]",

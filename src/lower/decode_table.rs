@@ -106,6 +106,11 @@ pub(super) struct Row {
     pub(super) decode: Decoder,
     pub(super) needs: Needs,
     pub(super) forms: &'static [Form],
+    /// The modifiers (not types, not matrix shapes) the row's instructions take, as ptxas
+    /// accepts them on this opcode and family; `None` where the row declares no list (its
+    /// decoder checks its own). A word of `decode_names.rs` outside the list is an error
+    /// ("illegal modifier '.relu' for instruction 'rsqrt'", as ptxas reports it).
+    pub(super) mods: Option<&'static [&'static str]>,
 }
 
 const fn row(op: &'static str, family: Family, section: &'static str, decode: Decoder) -> Row {
@@ -116,6 +121,7 @@ const fn row(op: &'static str, family: Family, section: &'static str, decode: De
         decode,
         needs: Needs::ANY,
         forms: &[],
+        mods: None,
     }
 }
 
@@ -134,6 +140,12 @@ impl Row {
     /// later targets).
     const fn forms(mut self, forms: &'static [Form]) -> Row {
         self.forms = forms;
+        self
+    }
+
+    /// The modifiers the row's instructions take (see [`Row::mods`]).
+    const fn mods(mut self, mods: &'static [&'static str]) -> Row {
+        self.mods = Some(mods);
         self
     }
 }
@@ -459,133 +471,258 @@ const BF16: &[&str] = &["bf16", "bf16x2"];
 use Decoder::{Effect, Guarded as G, Pure};
 use Family::{Any, Carry, Float, Half, Int, Mixed};
 
+/// The modifiers of the scalar video instructions (PTX ISA §9.7.18.1.1: `.sat`, the secondary
+/// operation `.op2` = `.add`, `.min`, `.max`).
+const VIDEO_SCALAR: &[&str] = &["sat", "add", "min", "max"];
+/// `vshl`/`vshr` (§9.7.18.1.2): as [`VIDEO_SCALAR`] and the `.mode` = `.clamp`, `.wrap`.
+const VIDEO_SHIFT: &[&str] = &["sat", "add", "min", "max", "clamp", "wrap"];
+/// `vmad` (§9.7.18.1.3): `.po`, `.sat` and the `.scale` = `.shr7`, `.shr15`; no `.op2`
+/// (ptxas 13.5: "Illegal modifier '.add' for instruction 'vmad'").
+const VIDEO_MAD: &[&str] = &["po", "sat", "shr7", "shr15"];
+/// `vset` (§9.7.18.1.4): the comparison `.cmp` = `.eq`, `.ne`, `.lt`, `.le`, `.gt`, `.ge`
+/// and the `.op2` of [`VIDEO_SCALAR`].
+const VIDEO_SET: &[&str] = &["eq", "ne", "lt", "le", "gt", "ge", "add", "min", "max"];
+/// The SIMD video instructions (§9.7.18.2.1, §9.7.18.3.1): `.sat` or `.add` (ptxas 13.5:
+/// "Illegal secondary operation for video instruction 'vadd2'" for `.min`).
+const VIDEO_SIMD: &[&str] = &["sat", "add"];
+/// `vset2`/`vset4` (§9.7.18.2.2, §9.7.18.3.2): a `.cmp` of [`VIDEO_SET`] and `.add`.
+const VIDEO_SIMD_SET: &[&str] = &["eq", "ne", "lt", "le", "gt", "ge", "add"];
+
+/// `atom` (PTX ISA §9.7.13.5): the `.space` (`.global`, `.shared{::cta, ::cluster}`), the
+/// `.op` (`.and`, `.or`, `.xor`, `.cas`, `.exch`, `.add`, `.inc`, `.dec`, `.min`, `.max`),
+/// `.noftz`, `.L2::cache_hint` and the vector widths; the `.sem` and `.scope` words are
+/// [`ORDER`]'s. ptxas 13.5 refuses the others (`atom.global.ca.add.u32`: "Illegal modifier
+/// '.ca' for instruction 'atom'").
+const ATOM: &[&str] = &[
+    "global",
+    "shared",
+    "shared::cta",
+    "shared::cluster",
+    "and",
+    "or",
+    "xor",
+    "cas",
+    "exch",
+    "add",
+    "inc",
+    "dec",
+    "min",
+    "max",
+    "noftz",
+    "L2::cache_hint",
+    "v2",
+    "v4",
+    "v8",
+];
+/// `red` (§9.7.13.6): the words of [`ATOM`] but `.cas` and `.exch`, and those of `red.async`
+/// (§9.7.13.7: `.async`, `.mbarrier::complete_tx::bytes`).
+const RED: &[&str] = &[
+    "global",
+    "shared",
+    "shared::cta",
+    "shared::cluster",
+    "and",
+    "or",
+    "xor",
+    "add",
+    "inc",
+    "dec",
+    "min",
+    "max",
+    "noftz",
+    "L2::cache_hint",
+    "v2",
+    "v4",
+    "v8",
+    "async",
+    "mbarrier::complete_tx::bytes",
+];
+
 /// Every PTX instruction, grouped by the PTX ISA chapter (§9.7.x) that defines it.
 pub(super) static ROWS: &[Row] = &[
     // §9.7.1 Integer arithmetic (and the integer forms of shared opcodes).
-    row("add", Int, "9.7.1.1", Pure(int::add_sub)).forms(&[
-        form(
-            "add.{u8x4,s8x4}",
+    row("add", Int, "9.7.1.1", Pure(int::add_sub))
+        .forms(&[
+            form(
+                "add.{u8x4,s8x4}",
+                Mods(&[&["u8x4", "s8x4"]]),
+                (9, 2),
+                SM120F,
+            ),
+            form(
+                "add.{u16x2,s16x2}",
+                Mods(&[&["u16x2", "s16x2"]]),
+                (8, 0),
+                Sm(90),
+            ),
+            form(
+                "add.sat.{u32,u16x2,s16x2}",
+                Mods(&[&["sat"], &["u32", "u16x2", "s16x2"]]),
+                (9, 2),
+                SM120F,
+            ),
+        ])
+        .mods(&["sat"]),
+    row("sub", Int, "9.7.1.2", Pure(int::add_sub))
+        .forms(&[form(
+            "sub.{u8x4,s8x4}",
             Mods(&[&["u8x4", "s8x4"]]),
             (9, 2),
             SM120F,
-        ),
-        form(
-            "add.{u16x2,s16x2}",
-            Mods(&[&["u16x2", "s16x2"]]),
-            (8, 0),
-            Sm(90),
-        ),
-        form(
-            "add.sat.{u32,u16x2,s16x2}",
-            Mods(&[&["sat"], &["u32", "u16x2", "s16x2"]]),
-            (9, 2),
-            SM120F,
-        ),
-    ]),
-    row("sub", Int, "9.7.1.2", Pure(int::add_sub)).forms(&[form(
-        "sub.{u8x4,s8x4}",
-        Mods(&[&["u8x4", "s8x4"]]),
-        (9, 2),
-        SM120F,
-    )]),
-    row("mul", Int, "9.7.1.3", Pure(int::mul_mad)),
-    row("mad", Int, "9.7.1.4", Pure(int::mul_mad)),
+        )])
+        .mods(&["sat"]),
+    row("mul", Int, "9.7.1.3", Pure(int::mul_mad)).mods(&["hi", "lo", "wide"]),
+    row("mad", Int, "9.7.1.4", Pure(int::mul_mad)).mods(&["hi", "lo", "sat", "wide"]),
     row(
         "mul24",
         Any,
         "9.7.1.5",
         Pure(|b, cx| int::mul24(b, cx, false)),
-    ),
+    )
+    .mods(&["hi", "lo"]),
     row(
         "mad24",
         Any,
         "9.7.1.6",
         Pure(|b, cx| int::mul24(b, cx, true)),
-    ),
-    row("sad", Any, "9.7.1.7", Pure(int::sad)),
-    row("div", Int, "9.7.1.8", Pure(int::div_rem_min_max)),
-    row("rem", Int, "9.7.1.9", Pure(int::div_rem_min_max)),
-    row("abs", Int, "9.7.1.10", Pure(int::neg_abs)),
-    row("neg", Int, "9.7.1.11", Pure(int::neg_abs)).forms(&[form(
-        "neg.s8x4",
-        Mods(&[&["s8x4"]]),
-        (9, 2),
-        SM120F,
-    )]),
+    )
+    .mods(&["hi", "lo", "sat"]),
+    row("sad", Any, "9.7.1.7", Pure(int::sad)).mods(&[]),
+    row("div", Int, "9.7.1.8", Pure(int::div_rem_min_max)).mods(&[]),
+    row("rem", Int, "9.7.1.9", Pure(int::div_rem_min_max)).mods(&[]),
+    row("abs", Int, "9.7.1.10", Pure(int::neg_abs)).mods(&[]),
+    row("neg", Int, "9.7.1.11", Pure(int::neg_abs))
+        .forms(&[form("neg.s8x4", Mods(&[&["s8x4"]]), (9, 2), SM120F)])
+        .mods(&[]),
     // ptxas 13.5 names `.relu` first when a form has both (`min.relu.s16x2` on sm_80:
     // "Feature 'min.relu' requires .target sm_90 or higher").
-    row("min", Int, "9.7.1.12", Pure(int::div_rem_min_max)).forms(&[
-        form("min.relu", Mods(&[&["relu"]]), (8, 0), Sm(90)),
-        form(
-            "min.{u8x4,s8x4}",
-            Mods(&[&["u8x4", "s8x4"]]),
-            (9, 2),
-            SM120F,
-        ),
-        form(
-            "min.{u16x2,s16x2}",
-            Mods(&[&["u16x2", "s16x2"]]),
-            (8, 0),
-            Sm(90),
-        ),
-    ]),
+    row("min", Int, "9.7.1.12", Pure(int::div_rem_min_max))
+        .forms(&[
+            form("min.relu", Mods(&[&["relu"]]), (8, 0), Sm(90)),
+            form(
+                "min.{u8x4,s8x4}",
+                Mods(&[&["u8x4", "s8x4"]]),
+                (9, 2),
+                SM120F,
+            ),
+            form(
+                "min.{u16x2,s16x2}",
+                Mods(&[&["u16x2", "s16x2"]]),
+                (8, 0),
+                Sm(90),
+            ),
+        ])
+        .mods(&["relu"]),
     // ptxas 13.5 names `.relu` first when a form has both (`max.relu.s16x2` on sm_80:
     // "Feature 'max.relu' requires .target sm_90 or higher").
-    row("max", Int, "9.7.1.13", Pure(int::div_rem_min_max)).forms(&[
-        form("max.relu", Mods(&[&["relu"]]), (8, 0), Sm(90)),
-        form(
-            "max.{u8x4,s8x4}",
-            Mods(&[&["u8x4", "s8x4"]]),
-            (9, 2),
-            SM120F,
-        ),
-        form(
-            "max.{u16x2,s16x2}",
-            Mods(&[&["u16x2", "s16x2"]]),
-            (8, 0),
-            Sm(90),
-        ),
-    ]),
-    row("popc", Any, "9.7.1.14", Pure(int::popc_clz)).since((2, 0), Sm(20)),
-    row("clz", Any, "9.7.1.15", Pure(int::popc_clz)).since((2, 0), Sm(20)),
-    row("bfind", Any, "9.7.1.16", Pure(bitfield)).since((2, 0), Sm(20)),
-    row("fns", Any, "9.7.1.17", Pure(bitfield)).since((6, 0), Sm(30)),
-    row("brev", Any, "9.7.1.18", Pure(bitfield)).since((2, 0), Sm(20)),
-    row("bfe", Any, "9.7.1.19", Pure(bitfield)).since((2, 0), Sm(20)),
-    row("bfi", Any, "9.7.1.20", Pure(bitfield)).since((2, 0), Sm(20)),
-    row("szext", Any, "9.7.1.21", Pure(bitfield)).since((7, 6), Sm(70)),
-    row("bmsk", Any, "9.7.1.22", Pure(bitfield)).since((7, 6), Sm(70)),
+    row("max", Int, "9.7.1.13", Pure(int::div_rem_min_max))
+        .forms(&[
+            form("max.relu", Mods(&[&["relu"]]), (8, 0), Sm(90)),
+            form(
+                "max.{u8x4,s8x4}",
+                Mods(&[&["u8x4", "s8x4"]]),
+                (9, 2),
+                SM120F,
+            ),
+            form(
+                "max.{u16x2,s16x2}",
+                Mods(&[&["u16x2", "s16x2"]]),
+                (8, 0),
+                Sm(90),
+            ),
+        ])
+        .mods(&["relu"]),
+    row("popc", Any, "9.7.1.14", Pure(int::popc_clz))
+        .since((2, 0), Sm(20))
+        .mods(&[]),
+    row("clz", Any, "9.7.1.15", Pure(int::popc_clz))
+        .since((2, 0), Sm(20))
+        .mods(&[]),
+    row("bfind", Any, "9.7.1.16", Pure(bitfield))
+        .since((2, 0), Sm(20))
+        .mods(&["shiftamt"]),
+    row("fns", Any, "9.7.1.17", Pure(bitfield))
+        .since((6, 0), Sm(30))
+        .mods(&[]),
+    row("brev", Any, "9.7.1.18", Pure(bitfield))
+        .since((2, 0), Sm(20))
+        .mods(&[]),
+    row("bfe", Any, "9.7.1.19", Pure(bitfield))
+        .since((2, 0), Sm(20))
+        .mods(&[]),
+    row("bfi", Any, "9.7.1.20", Pure(bitfield))
+        .since((2, 0), Sm(20))
+        .mods(&[]),
+    row("szext", Any, "9.7.1.21", Pure(bitfield))
+        .since((7, 6), Sm(70))
+        .mods(&["clamp", "trap", "wrap", "zero"]),
+    row("bmsk", Any, "9.7.1.22", Pure(bitfield))
+        .since((7, 6), Sm(70))
+        .mods(&["clamp", "trap", "wrap", "zero"]),
     row(
         "dp4a",
         Any,
         "9.7.1.23",
         Pure(|b, cx| int::dot(b, cx, false)),
     )
-    .since((5, 0), Sm(61)),
-    row("dp2a", Any, "9.7.1.24", Pure(|b, cx| int::dot(b, cx, true))).since((5, 0), Sm(61)),
+    .since((5, 0), Sm(61))
+    .mods(&[]),
+    row("dp2a", Any, "9.7.1.24", Pure(|b, cx| int::dot(b, cx, true)))
+        .since((5, 0), Sm(61))
+        .mods(&["hi", "lo"]),
     // §9.7.2 Extended-precision integer arithmetic.
-    row("add", Carry, "9.7.2.1", Pure(carry_add_sub)).forms(CARRY_64),
-    row("addc", Any, "9.7.2.2", Pure(carry_add_sub)).forms(CARRY_64),
-    row("sub", Carry, "9.7.2.3", Pure(carry_add_sub)).forms(CARRY_64),
-    row("subc", Any, "9.7.2.4", Pure(carry_add_sub)).forms(CARRY_64),
-    row("mad", Carry, "9.7.2.5", Pure(carry_mad)).since((3, 0), Sm(20)),
-    row("madc", Any, "9.7.2.6", Pure(carry_mad)).since((2, 0), Sm(20)),
+    row("add", Carry, "9.7.2.1", Pure(carry_add_sub))
+        .forms(CARRY_64)
+        .mods(&["cc"]),
+    row("addc", Any, "9.7.2.2", Pure(carry_add_sub))
+        .forms(CARRY_64)
+        .mods(&["cc"]),
+    row("sub", Carry, "9.7.2.3", Pure(carry_add_sub))
+        .forms(CARRY_64)
+        .mods(&["cc"]),
+    row("subc", Any, "9.7.2.4", Pure(carry_add_sub))
+        .forms(CARRY_64)
+        .mods(&["cc"]),
+    row("mad", Carry, "9.7.2.5", Pure(carry_mad))
+        .since((3, 0), Sm(20))
+        .mods(&["cc", "hi", "lo"]),
+    row("madc", Any, "9.7.2.6", Pure(carry_mad))
+        .since((2, 0), Sm(20))
+        .mods(&["cc", "hi", "lo"]),
     // §9.7.3 Floating point.
-    row("testp", Any, "9.7.3.1", Pure(float::testp)).since((2, 0), Sm(20)),
-    row("copysign", Any, "9.7.3.2", Pure(float::copysign)).since((2, 0), Sm(20)),
-    row("add", Float, "9.7.3.3", Pure(float_arith)).forms(F32_ARITH),
-    row("sub", Float, "9.7.3.4", Pure(float_arith)).forms(F32_ARITH),
-    row("mul", Float, "9.7.3.5", Pure(float_arith)).forms(F32_ARITH),
-    row("fma", Float, "9.7.3.6", Pure(float_arith)).forms(FMA_FORMS),
-    row("mad", Float, "9.7.3.7", Pure(float_arith)).forms(&[form(
-        "mad.f32 with a rounding modifier",
-        Mods(&[&["rn", "rz", "rm", "rp"], &["f32"]]),
-        (2, 0),
-        Sm(20),
-    )]),
-    row("div", Float, "9.7.3.8", Pure(float_arith)).forms(ROUNDED_SM20),
-    row("abs", Float, "9.7.3.9", Pure(float::neg_abs)),
-    row("neg", Float, "9.7.3.10", Pure(float::neg_abs)),
+    row("testp", Any, "9.7.3.1", Pure(float::testp))
+        .since((2, 0), Sm(20))
+        .mods(&[]),
+    row("copysign", Any, "9.7.3.2", Pure(float::copysign))
+        .since((2, 0), Sm(20))
+        .mods(&[]),
+    row("add", Float, "9.7.3.3", Pure(float_arith))
+        .forms(F32_ARITH)
+        .mods(&["ftz", "rm", "rn", "rp", "rz", "sat"]),
+    row("sub", Float, "9.7.3.4", Pure(float_arith))
+        .forms(F32_ARITH)
+        .mods(&["ftz", "rm", "rn", "rp", "rz", "sat"]),
+    // `.lo`/`.hi`/`.wide` on floats: the decoder's own message ("'mul' on floats takes no
+    // .lo"; ptxas: "Unexpected instruction types specified for 'mul.lo'").
+    row("mul", Float, "9.7.3.5", Pure(float_arith))
+        .forms(F32_ARITH)
+        .mods(&["ftz", "hi", "lo", "rm", "rn", "rp", "rz", "sat", "wide"]),
+    row("fma", Float, "9.7.3.6", Pure(float_arith))
+        .forms(FMA_FORMS)
+        .mods(&["ftz", "rm", "rn", "rp", "rz", "sat"]),
+    row("mad", Float, "9.7.3.7", Pure(float_arith))
+        .forms(&[form(
+            "mad.f32 with a rounding modifier",
+            Mods(&[&["rn", "rz", "rm", "rp"], &["f32"]]),
+            (2, 0),
+            Sm(20),
+        )])
+        .mods(&["ftz", "hi", "lo", "rm", "rn", "rp", "rz", "sat", "wide"]),
+    row("div", Float, "9.7.3.8", Pure(float_arith))
+        .forms(ROUNDED_SM20)
+        .mods(&["approx", "ftz", "full", "rm", "rn", "rp", "rz"]),
+    row("abs", Float, "9.7.3.9", Pure(float::neg_abs)).mods(&["ftz"]),
+    row("neg", Float, "9.7.3.10", Pure(float::neg_abs)).mods(&["ftz"]),
     row(
         "min",
         Float,
@@ -601,7 +738,8 @@ pub(super) static ROWS: &[Row] = &[
             (8, 8),
             Sm(100),
         ),
-    ]),
+    ])
+    .mods(&["NaN", "abs", "ftz", "xorsign"]),
     row(
         "max",
         Float,
@@ -617,68 +755,105 @@ pub(super) static ROWS: &[Row] = &[
             (8, 8),
             Sm(100),
         ),
-    ]),
+    ])
+    .mods(&["NaN", "abs", "ftz", "xorsign"]),
     // rcp.approx.ftz.f64 (§9.7.3.14) and rsqrt.approx.ftz.f64 (§9.7.3.17) are forms of these.
-    row("rcp", Any, "9.7.3.13", Pure(float_unary)).forms(RCP_SM20),
-    row("sqrt", Any, "9.7.3.15", Pure(float_unary)).forms(ROUNDED_SM20),
-    row("rsqrt", Any, "9.7.3.16", Pure(float_unary)).forms(&[form(
-        "rsqrt.approx.ftz.f64",
-        Mods(&[&["ftz"], &["f64"]]),
-        (4, 0),
-        Sm(20),
-    )]),
-    row("sin", Any, "9.7.3.18", Pure(float_unary)).forms(TWO_PI),
-    row("cos", Any, "9.7.3.19", Pure(float_unary)).forms(TWO_PI),
-    row("lg2", Any, "9.7.3.20", Pure(float_unary)),
-    row("ex2", Any, "9.7.3.21", Pure(float_unary)),
-    row("tanh", Any, "9.7.3.22", Pure(float_unary)).since((7, 0), Sm(75)),
+    row("rcp", Any, "9.7.3.13", Pure(float_unary))
+        .forms(RCP_SM20)
+        .mods(&["approx", "ftz", "rm", "rn", "rp", "rz"]),
+    row("sqrt", Any, "9.7.3.15", Pure(float_unary))
+        .forms(ROUNDED_SM20)
+        .mods(&["approx", "ftz", "rm", "rn", "rp", "rz"]),
+    row("rsqrt", Any, "9.7.3.16", Pure(float_unary))
+        .forms(&[form(
+            "rsqrt.approx.ftz.f64",
+            Mods(&[&["ftz"], &["f64"]]),
+            (4, 0),
+            Sm(20),
+        )])
+        .mods(&["approx", "ftz"]),
+    row("sin", Any, "9.7.3.18", Pure(float_unary))
+        .forms(TWO_PI)
+        .mods(&["2pi", "approx", "ftz"]),
+    row("cos", Any, "9.7.3.19", Pure(float_unary))
+        .forms(TWO_PI)
+        .mods(&["2pi", "approx", "ftz"]),
+    row("lg2", Any, "9.7.3.20", Pure(float_unary)).mods(&["approx", "ftz"]),
+    row("ex2", Any, "9.7.3.21", Pure(float_unary)).mods(&["approx", "ftz"]),
+    row("tanh", Any, "9.7.3.22", Pure(float_unary))
+        .since((7, 0), Sm(75))
+        .mods(&["approx"]),
     // §9.7.4 Half precision.
     row("add", Half, "9.7.4.1", Pure(half_arith))
         .since((4, 2), Sm(53))
-        .forms(&[form("add.bf16", Mods(&[BF16]), (7, 8), Sm(90))]),
+        .forms(&[form("add.bf16", Mods(&[BF16]), (7, 8), Sm(90))])
+        .mods(&["ftz", "rm", "rn", "rp", "rz", "sat"]),
     row("sub", Half, "9.7.4.2", Pure(half_arith))
         .since((4, 2), Sm(53))
-        .forms(&[form("sub.bf16", Mods(&[BF16]), (7, 8), Sm(90))]),
+        .forms(&[form("sub.bf16", Mods(&[BF16]), (7, 8), Sm(90))])
+        .mods(&["ftz", "rm", "rn", "rp", "rz", "sat"]),
     row("mul", Half, "9.7.4.3", Pure(half_arith))
         .since((4, 2), Sm(53))
-        .forms(&[form("mul.bf16", Mods(&[BF16]), (7, 8), Sm(90))]),
+        .forms(&[form("mul.bf16", Mods(&[BF16]), (7, 8), Sm(90))])
+        .mods(&["ftz", "rm", "rn", "rp", "rz", "sat"]),
     row("fma", Half, "9.7.4.4", Pure(half_fma))
         .since((4, 2), Sm(53))
         .forms(&[
             form(".bf16", Mods(&[BF16]), (7, 0), Sm(80)),
             form(".relu", Mods(&[&["relu"]]), (7, 0), Sm(80)),
             form(".oob", Mods(&[&["oob"]]), (8, 1), Sm(90)),
-        ]),
+        ])
+        .mods(&["ftz", "oob", "relu", "rm", "rn", "rp", "rz", "sat"]),
     // `mad` on f16 is not in the ISA; ptxjit decodes it as the fused `fma`.
     row("mad", Half, "9.7.4.4", Pure(half_fma)),
     row("neg", Half, "9.7.4.5", Pure(half_sign))
         .since((6, 0), Sm(53))
-        .forms(&[form(".bf16", Mods(&[BF16]), (7, 0), Sm(80))]),
+        .forms(&[form(".bf16", Mods(&[BF16]), (7, 0), Sm(80))])
+        .mods(&["ftz"]),
     row("abs", Half, "9.7.4.6", Pure(half_sign))
         .since((6, 5), Sm(53))
-        .forms(&[form(".bf16", Mods(&[BF16]), (7, 0), Sm(80))]),
+        .forms(&[form(".bf16", Mods(&[BF16]), (7, 0), Sm(80))])
+        .mods(&["ftz"]),
     row("min", Half, "9.7.4.7", Pure(half_minmax))
         .since((7, 0), Sm(80))
-        .forms(HALF_XORSIGN),
+        .forms(HALF_XORSIGN)
+        .mods(&["NaN", "abs", "ftz", "xorsign"]),
     row("max", Half, "9.7.4.8", Pure(half_minmax))
         .since((7, 0), Sm(80))
-        .forms(HALF_XORSIGN),
+        .forms(HALF_XORSIGN)
+        .mods(&["NaN", "abs", "ftz", "xorsign"]),
     row("tanh", Half, "9.7.4.9", Pure(half_approx))
         .since((7, 0), Sm(75))
-        .forms(&[form("tanh.bf16", Mods(&[BF16]), (7, 8), Sm(90))]),
+        .forms(&[form("tanh.bf16", Mods(&[BF16]), (7, 8), Sm(90))])
+        .mods(&["approx"]),
     row("ex2", Half, "9.7.4.10", Pure(half_approx))
         .since((7, 0), Sm(75))
-        .forms(&[form("ex2.bf16", Mods(&[BF16]), (7, 8), Sm(90))]),
+        .forms(&[form("ex2.bf16", Mods(&[BF16]), (7, 8), Sm(90))])
+        .mods(&["approx", "ftz"]),
     // §9.7.5 Mixed precision.
-    row("add", Mixed, "9.7.5.1", Pure(mixed)).since((8, 6), Sm(100)),
-    row("sub", Mixed, "9.7.5.2", Pure(mixed)).since((8, 6), Sm(100)),
-    row("fma", Mixed, "9.7.5.3", Pure(mixed)).since((8, 6), Sm(100)),
+    row("add", Mixed, "9.7.5.1", Pure(mixed))
+        .since((8, 6), Sm(100))
+        .mods(&["rm", "rn", "rp", "rz", "sat"]),
+    row("sub", Mixed, "9.7.5.2", Pure(mixed))
+        .since((8, 6), Sm(100))
+        .mods(&["rm", "rn", "rp", "rz", "sat"]),
+    row("fma", Mixed, "9.7.5.3", Pure(mixed))
+        .since((8, 6), Sm(100))
+        .mods(&["rm", "rn", "rp", "rz", "sat"]),
     // §9.7.6 Comparison and selection.
     // `set` with a half-precision source (`set.lt.f16.f16` has two types, so this row takes it).
-    row("set", Any, "9.7.6.1", Pure(cmp::set)).forms(SET_HALF),
-    row("setp", Any, "9.7.6.2", Pure(cmp::setp)),
-    row("selp", Any, "9.7.6.3", Pure(cmp::selp)),
-    row("slct", Any, "9.7.6.4", Pure(cmp::slct)),
+    row("set", Any, "9.7.6.1", Pure(cmp::set))
+        .forms(SET_HALF)
+        .mods(&[
+            "and", "eq", "equ", "ftz", "ge", "geu", "gt", "gtu", "hi", "hs", "le", "leu", "lo",
+            "ls", "lt", "ltu", "nan", "ne", "neu", "num", "or", "xor",
+        ]),
+    row("setp", Any, "9.7.6.2", Pure(cmp::setp)).mods(&[
+        "and", "eq", "equ", "ftz", "ge", "geu", "gt", "gtu", "hi", "hs", "le", "leu", "lo", "ls",
+        "lt", "ltu", "nan", "ne", "neu", "num", "or", "xor",
+    ]),
+    row("selp", Any, "9.7.6.3", Pure(cmp::selp)).mods(&[]),
+    row("slct", Any, "9.7.6.4", Pure(cmp::slct)).mods(&["ftz"]),
     // §9.7.7 Half-precision comparison.
     // ptxas 12.9: "Feature 'f16 arithemetic and compare instructions' requires .target sm_53",
     // "Feature 'set.bf16x2' requires .target sm_90" (`setp.bf16` alike).
@@ -687,13 +862,17 @@ pub(super) static ROWS: &[Row] = &[
         .forms(HALF_CMP_BF16),
     row("setp", Half, "9.7.7.2", Pure(half_setp))
         .since((4, 2), Sm(53))
-        .forms(HALF_CMP_BF16),
+        .forms(HALF_CMP_BF16)
+        .mods(&[
+            "and", "eq", "equ", "ftz", "ge", "geu", "gt", "gtu", "hi", "hs", "le", "leu", "lo",
+            "ls", "lt", "ltu", "nan", "ne", "neu", "num", "or", "xor",
+        ]),
     // §9.7.8 Logic and shift.
-    row("and", Any, "9.7.8.1", Pure(logic::bitwise)),
-    row("or", Any, "9.7.8.2", Pure(logic::bitwise)),
-    row("xor", Any, "9.7.8.3", Pure(logic::bitwise)),
-    row("not", Any, "9.7.8.4", Pure(logic::bitwise)),
-    row("cnot", Any, "9.7.8.5", Pure(logic::cnot)),
+    row("and", Any, "9.7.8.1", Pure(logic::bitwise)).mods(&[]),
+    row("or", Any, "9.7.8.2", Pure(logic::bitwise)).mods(&[]),
+    row("xor", Any, "9.7.8.3", Pure(logic::bitwise)).mods(&[]),
+    row("not", Any, "9.7.8.4", Pure(logic::bitwise)).mods(&[]),
+    row("cnot", Any, "9.7.8.5", Pure(logic::cnot)).mods(&[]),
     row("lop3", Any, "9.7.8.6", Pure(logic::lop3))
         .since((4, 3), Sm(50))
         .forms(&[form(
@@ -702,50 +881,192 @@ pub(super) static ROWS: &[Row] = &[
             (8, 2),
             Sm(70),
         )]),
-    row("shf", Any, "9.7.8.7", Pure(logic::shf)).since((3, 1), Sm(32)),
-    row("shl", Any, "9.7.8.8", Pure(logic::shift)),
-    row("shr", Any, "9.7.8.9", Pure(logic::shift)),
+    row("shf", Any, "9.7.8.7", Pure(logic::shf))
+        .since((3, 1), Sm(32))
+        .mods(&["a", "b", "clamp", "g", "l", "r", "trap", "wrap", "zero"]),
+    row("shl", Any, "9.7.8.8", Pure(logic::shift)).mods(&[]),
+    row("shr", Any, "9.7.8.9", Pure(logic::shift)).mods(&[]),
     // §9.7.9 Data movement and conversion.
-    row("mov", Any, "9.7.9.3", Pure(data::mov_any)),
+    row("mov", Any, "9.7.9.3", Pure(data::mov_any)).mods(&["v2", "v4", "v8"]),
     row("shfl", Any, "9.7.9.6", Effect(data::shfl))
         .since((3, 0), Sm(30))
         .forms(&[form("shfl.sync", Mods(&[&["sync"]]), (6, 0), AnyTarget)]),
-    row("prmt", Any, "9.7.9.7", Pure(data::prmt)).since((2, 0), Sm(20)),
-    row("ld", Any, "9.7.9.8", Effect(data::ld)).forms(&[
-        form("Type .b128", Mods(&[&["b128"]]), (8, 3), Sm(70)),
-        form(
-            ".relaxed/.acquire",
-            Mods(&[&["relaxed", "acquire"]]),
-            (6, 0),
-            Sm(70),
-        ),
+    row("prmt", Any, "9.7.9.7", Pure(data::prmt))
+        .since((2, 0), Sm(20))
+        .mods(&["b4e", "ecl", "ecr", "f4e", "rc16", "rc8"]),
+    row("ld", Any, "9.7.9.8", Effect(data::ld))
+        .forms(&[
+            form("Type .b128", Mods(&[&["b128"]]), (8, 3), Sm(70)),
+            form(
+                ".relaxed/.acquire",
+                Mods(&[&["relaxed", "acquire"]]),
+                (6, 0),
+                Sm(70),
+            ),
+        ])
+        .mods(&[
+            "L1::evict_first",
+            "L1::evict_last",
+            "L1::evict_normal",
+            "L1::evict_unchanged",
+            "L1::no_allocate",
+            "L2::128B",
+            "L2::256B",
+            "L2::64B",
+            "L2::evict_first",
+            "L2::evict_last",
+            "L2::evict_normal",
+            "L2::evict_unchanged",
+            "ca",
+            "cg",
+            "const",
+            "cs",
+            "cv",
+            "global",
+            "local",
+            "lu",
+            "nc",
+            "param",
+            "param::entry",
+            "param::func",
+            "shared",
+            "shared::cluster",
+            "shared::cta",
+            "v2",
+            "v4",
+            "v8",
+        ]),
+    row("ldu", Any, "9.7.9.10", Effect(data::ld)).mods(&[
+        "const",
+        "global",
+        "local",
+        "param",
+        "param::entry",
+        "param::func",
+        "shared",
+        "shared::cluster",
+        "shared::cta",
+        "v2",
+        "v4",
+        "v8",
     ]),
-    row("ldu", Any, "9.7.9.10", Effect(data::ld)),
-    row("st", Any, "9.7.9.11", Effect(data::st)).forms(&[
-        form("Type .b128", Mods(&[&["b128"]]), (8, 3), Sm(70)),
-        form(
-            ".relaxed/.release",
-            Mods(&[&["relaxed", "release"]]),
-            (6, 0),
-            Sm(70),
-        ),
-        form("st.async", Mods(&[&["async"]]), (8, 1), Sm(90)),
-        form("st.bulk", Mods(&[&["bulk"]]), (8, 6), Sm(100)),
-    ]),
-    row("prefetch", Any, "9.7.9.15", Effect(data::prefetch)).forms(&[form(
-        "prefetch.tensormap",
-        Mods(&[&["tensormap"]]),
-        (8, 0),
-        Sm(90),
-    )]),
+    row("st", Any, "9.7.9.11", Effect(data::st))
+        .forms(&[
+            form("Type .b128", Mods(&[&["b128"]]), (8, 3), Sm(70)),
+            form(
+                ".relaxed/.release",
+                Mods(&[&["relaxed", "release"]]),
+                (6, 0),
+                Sm(70),
+            ),
+            form("st.async", Mods(&[&["async"]]), (8, 1), Sm(90)),
+            form("st.bulk", Mods(&[&["bulk"]]), (8, 6), Sm(100)),
+        ])
+        .mods(&[
+            "L1::evict_first",
+            "L1::evict_last",
+            "L1::evict_normal",
+            "L1::evict_unchanged",
+            "L1::no_allocate",
+            "async",
+            "bulk",
+            "cg",
+            "const",
+            "cs",
+            "global",
+            "local",
+            "mbarrier::complete_tx::bytes",
+            "param",
+            "param::entry",
+            "param::func",
+            "shared",
+            "shared::cluster",
+            "shared::cta",
+            "v2",
+            "v4",
+            "v8",
+            "wb",
+            "wt",
+        ]),
+    row("prefetch", Any, "9.7.9.15", Effect(data::prefetch))
+        .forms(&[form(
+            "prefetch.tensormap",
+            Mods(&[&["tensormap"]]),
+            (8, 0),
+            Sm(90),
+        )])
+        .mods(&[
+            "const",
+            "global",
+            "L1",
+            "L2",
+            "L2::evict_first",
+            "L2::evict_last",
+            "L2::evict_normal",
+            "L2::evict_unchanged",
+            "local",
+            "param",
+            "param::entry",
+            "param::func",
+            "shared",
+            "shared::cluster",
+            "shared::cta",
+            "tensormap",
+        ]),
     row("prefetchu", Any, "9.7.9.15", Effect(data::prefetch)),
-    row("createpolicy", Any, "9.7.9.18", Effect(data::createpolicy)).since((7, 4), Sm(80)),
+    row("createpolicy", Any, "9.7.9.18", Effect(data::createpolicy))
+        .since((7, 4), Sm(80))
+        .mods(&[
+            "L1::evict_first",
+            "L1::evict_last",
+            "L1::evict_normal",
+            "L1::evict_unchanged",
+            "L1::no_allocate",
+            "L2::evict_first",
+            "L2::evict_last",
+            "L2::evict_normal",
+            "L2::evict_unchanged",
+            "const",
+            "fractional",
+            "global",
+            "local",
+            "param",
+            "param::entry",
+            "param::func",
+            "range",
+            "shared",
+            "shared::cluster",
+            "shared::cta",
+        ]),
     row("isspacep", Any, "9.7.9.19", Effect(data::isspacep))
         .since((2, 0), Sm(20))
-        .forms(PARAM_SPACE),
+        .forms(PARAM_SPACE)
+        .mods(&[
+            "const",
+            "global",
+            "local",
+            "param",
+            "param::entry",
+            "param::func",
+            "shared",
+            "shared::cluster",
+            "shared::cta",
+        ]),
     row("cvta", Any, "9.7.9.20", Pure(data::cvta))
         .since((2, 0), Sm(20))
-        .forms(PARAM_SPACE),
+        .forms(PARAM_SPACE)
+        .mods(&[
+            "const",
+            "global",
+            "local",
+            "param",
+            "param::entry",
+            "param::func",
+            "shared",
+            "shared::cluster",
+            "shared::cta",
+            "to",
+        ]),
     // The PTX ISA 9.1/9.2 forms (Table 63 "Arch-specific/Family-specific PTX Features
     // Release History" of the PTX ISA's release notes); the older narrow forms are not gated.
     // The PTX ISA 9.1/9.2 forms (Table 63 "Arch-specific/Family-specific PTX Features
@@ -903,26 +1224,73 @@ pub(super) static ROWS: &[Row] = &[
         ]),
     // §9.7.10 Texture and §9.7.11 surface instructions.
     row("tex", Any, "9.7.10.3", Effect(tex::tex)),
-    row("tld4", Any, "9.7.10.4", Effect(tex::tld4)),
-    row("txq", Any, "9.7.10.5", Effect(tex::txq)),
-    row("istypep", Any, "9.7.10.6", Effect(tex::istypep)).since((4, 0), Sm(30)),
-    row("suld", Any, "9.7.11.1", Effect(tex::suld)),
-    row("sust", Any, "9.7.11.2", Effect(tex::sust)),
-    row("sured", Any, "9.7.11.3", Effect(tex::sured)),
-    row("suq", Any, "9.7.11.4", Effect(tex::suq)),
+    row("tld4", Any, "9.7.10.4", Effect(tex::tld4)).mods(&[
+        "1d", "2d", "2dms", "3d", "a", "a1d", "a2d", "a2dms", "acube", "all", "any", "b", "ballot",
+        "cube", "g", "l", "r", "uni", "v2", "v4", "v8",
+    ]),
+    // ptxas 13.5 also takes `.memory_layout` (the `suq` query, PTX ISA §9.7.11.4) on `txq`.
+    row("txq", Any, "9.7.10.5", Effect(tex::txq)).mods(&[
+        "addr_mode_0",
+        "addr_mode_1",
+        "addr_mode_2",
+        "array_size",
+        "base",
+        "channel_data_type",
+        "channel_order",
+        "depth",
+        "filter_mode",
+        "force_unnormalized_coords",
+        "grad",
+        "height",
+        "level",
+        "memory_layout",
+        "normalized_coords",
+        "num_mipmap_levels",
+        "num_samples",
+        "width",
+    ]),
+    row("istypep", Any, "9.7.10.6", Effect(tex::istypep))
+        .since((4, 0), Sm(30))
+        .mods(&[]),
+    row("suld", Any, "9.7.11.1", Effect(tex::suld)).mods(&[
+        "1d", "2d", "2dms", "3d", "a", "a1d", "a2d", "a2dms", "acube", "b", "ca", "cg", "clamp",
+        "cs", "cube", "cv", "g", "lu", "r", "trap", "v2", "v4", "v8", "wb", "wrap", "wt", "zero",
+    ]),
+    row("sust", Any, "9.7.11.2", Effect(tex::sust)).mods(&[
+        "1d", "2d", "2dms", "3d", "a", "a1d", "a2d", "a2dms", "acube", "b", "ca", "cg", "clamp",
+        "cs", "cube", "cv", "g", "lu", "p", "r", "trap", "v2", "v4", "v8", "wb", "wrap", "wt",
+        "zero",
+    ]),
+    // `.op` is `.add`, `.min`, `.max`, `.and` or `.or` (PTX ISA §9.7.11.3); ptxas 13.5 takes each
+    // (`sured.b.min.2d.u32`, `sured.b.and.2d.b32`).
+    row("sured", Any, "9.7.11.3", Effect(tex::sured)).mods(&[
+        "1d", "2d", "2dms", "3d", "a", "a1d", "a2d", "a2dms", "acube", "add", "and", "b", "clamp",
+        "cube", "g", "max", "min", "or", "r", "trap", "wrap", "zero",
+    ]),
+    // The `.query` words of PTX ISA §9.7.11.4; ptxas 13.5 refuses the sampler and
+    // texture-only ones (`suq.normalized_coords`: "Illegal query modifier for instruction
+    // 'suq'").
+    row("suq", Any, "9.7.11.4", Effect(tex::suq)).mods(&[
+        "array_size",
+        "channel_data_type",
+        "channel_order",
+        "depth",
+        "height",
+        "memory_layout",
+        "width",
+    ]),
     // §9.7.12 Control flow.
-    row("bra", Any, "9.7.12.3", G(control)),
-    row("brx", Any, "9.7.12.4", G(super::super::call::brx)),
-    row("call", Any, "9.7.12.5", G(super::super::call::call)),
-    row("ret", Any, "9.7.12.6", G(control)),
-    row("exit", Any, "9.7.12.7", G(control)),
+    row("bra", Any, "9.7.12.3", G(control)).mods(&["all", "any", "ballot", "uni"]),
+    row("brx", Any, "9.7.12.4", G(super::super::call::brx))
+        .mods(&["all", "any", "ballot", "bfly", "down", "idx", "uni", "up"]),
+    row("call", Any, "9.7.12.5", G(super::super::call::call))
+        .mods(&["all", "any", "ballot", "uni"]),
+    row("ret", Any, "9.7.12.6", G(control)).mods(&["all", "any", "ballot", "uni"]),
+    row("exit", Any, "9.7.12.7", G(control)).mods(&[]),
     // §9.7.13 Parallel synchronization and communication.
-    row("bar", Any, "9.7.13.1", G(super::super::collective::barrier)).forms(&[form(
-        "bar.warp.sync",
-        Mods(&[&["warp"]]),
-        (6, 0),
-        Sm(30),
-    )]),
+    row("bar", Any, "9.7.13.1", G(super::super::collective::barrier))
+        .forms(&[form("bar.warp.sync", Mods(&[&["warp"]]), (6, 0), Sm(30))])
+        .mods(&["and", "arrive", "or", "popc", "red", "sync", "warp", "xor"]),
     row("barrier", Any, "9.7.13.1", G(barrier_any))
         .since((6, 0), Sm(30))
         .forms(&[form(
@@ -930,7 +1298,10 @@ pub(super) static ROWS: &[Row] = &[
             Mods(&[&["cluster"]]),
             (7, 8),
             Sm(90),
-        )]),
+        )])
+        .mods(&[
+            "aligned", "and", "arrive", "or", "popc", "red", "sync", "wait", "xor",
+        ]),
     row("membar", Any, "9.7.13.4", Effect(sync::fence)).forms(&[form(
         "membar.proxy.alias",
         Mods(&[&["alias"]]),
@@ -987,39 +1358,50 @@ pub(super) static ROWS: &[Row] = &[
                 Sm(90),
             ),
         ]),
-    row("atom", Any, "9.7.13.5", Effect(sync::atom_any)).forms(&[
-        form(
-            ".relaxed/.acquire/.release/.acq_rel",
-            Mods(&[&["relaxed", "acquire", "release", "acq_rel"]]),
-            (6, 0),
-            Sm(70),
-        ),
-        form("atom .b128", Mods(&[&["b128"]]), (8, 3), Sm(90)),
-        form(
-            ".b128 with .sys",
-            Mods(&[&["b128"], &["sys"]]),
-            (8, 4),
-            Sm(90),
-        ),
-    ]),
-    row("red", Any, "9.7.13.6", Effect(sync::red)).forms(&[
-        form(
-            ".relaxed/.release",
-            Mods(&[&["relaxed", "release"]]),
-            (6, 0),
-            Sm(70),
-        ),
-        form("red.async", Mods(&[&["async"]]), (8, 1), Sm(90)),
-    ]),
+    row("atom", Any, "9.7.13.5", Effect(sync::atom_any))
+        .forms(&[
+            form(
+                ".relaxed/.acquire/.release/.acq_rel",
+                Mods(&[&["relaxed", "acquire", "release", "acq_rel"]]),
+                (6, 0),
+                Sm(70),
+            ),
+            form("atom .b128", Mods(&[&["b128"]]), (8, 3), Sm(90)),
+            form(
+                ".b128 with .sys",
+                Mods(&[&["b128"], &["sys"]]),
+                (8, 4),
+                Sm(90),
+            ),
+        ])
+        .mods(ATOM),
+    row("red", Any, "9.7.13.6", Effect(sync::red))
+        .forms(&[
+            form(
+                ".relaxed/.release",
+                Mods(&[&["relaxed", "release"]]),
+                (6, 0),
+                Sm(70),
+            ),
+            form("red.async", Mods(&[&["async"]]), (8, 1), Sm(90)),
+        ])
+        .mods(RED),
     row("vote", Any, "9.7.13.9", Effect(collective_ops)).forms(&[
         form("vote.sync", Mods(&[&["sync"]]), (6, 0), Sm(30)),
         form("vote.ballot", Mods(&[&["ballot"]]), (2, 0), Sm(20)),
     ]),
-    row("match", Any, "9.7.13.10", Effect(collective_ops)).since((6, 0), Sm(70)),
-    row("activemask", Any, "9.7.13.11", Effect(collective_ops)).since((6, 2), Sm(30)),
+    row("match", Any, "9.7.13.10", Effect(collective_ops))
+        .since((6, 0), Sm(70))
+        .mods(&["all", "any", "ballot", "sync", "uni"]),
+    row("activemask", Any, "9.7.13.11", Effect(collective_ops))
+        .since((6, 2), Sm(30))
+        .mods(&[]),
     row("redux", Any, "9.7.13.12", Effect(collective_ops))
         .since((7, 0), Sm(80))
-        .forms(&[form("redux.f32", Mods(&[&["f32"]]), (8, 6), SM100A)]),
+        .forms(&[form("redux.f32", Mods(&[&["f32"]]), (8, 6), SM100A)])
+        .mods(&[
+            "NaN", "abs", "add", "and", "max", "min", "or", "sync", "xor",
+        ]),
     row(
         "griddepcontrol",
         Any,
@@ -1027,7 +1409,9 @@ pub(super) static ROWS: &[Row] = &[
         Effect(|_, cx| bulk::griddepcontrol(cx)),
     )
     .since((7, 8), Sm(90)),
-    row("elect", Any, "9.7.13.14", Effect(collective_ops)).since((8, 0), Sm(90)),
+    row("elect", Any, "9.7.13.14", Effect(collective_ops))
+        .since((8, 0), Sm(90))
+        .mods(&["sync"]),
     row("mbarrier", Any, "9.7.13.15", Effect(mbar::mbarrier))
         .since((7, 0), Sm(80))
         .forms(&[
@@ -1048,13 +1432,81 @@ pub(super) static ROWS: &[Row] = &[
     // §9.7.14 Warp-level matrix multiply-accumulate.
     row("wmma", Any, "9.7.14.4", Effect(mma::wmma))
         .since((6, 0), Sm(70))
-        .forms(&[form("wmma with .f64", Mods(&[&["f64"]]), (7, 0), Sm(80))]),
+        .forms(&[form("wmma with .f64", Mods(&[&["f64"]]), (7, 0), Sm(80))])
+        .mods(&[
+            "a",
+            "aligned",
+            "b",
+            "c",
+            "col",
+            "const",
+            "d",
+            "g",
+            "global",
+            "load",
+            "local",
+            "mma",
+            "param",
+            "param::entry",
+            "param::func",
+            "r",
+            "rm",
+            "rn",
+            "row",
+            "rp",
+            "rz",
+            "satfinite",
+            "shared",
+            "shared::cluster",
+            "shared::cta",
+            "store",
+            "sync",
+        ]),
     row("mma", Any, "9.7.14.5.14", Effect(mma::mma))
         .since((6, 4), Sm(70))
         .forms(MMA_FORMS),
-    row("ldmatrix", Any, "9.7.14.5.15", Effect(mma::ldmatrix)).since((6, 5), Sm(75)),
-    row("stmatrix", Any, "9.7.14.5.16", Effect(mma::stmatrix)).since((7, 8), Sm(90)),
-    row("movmatrix", Any, "9.7.14.5.17", Effect(mma::movmatrix)).since((7, 8), Sm(75)),
+    row("ldmatrix", Any, "9.7.14.5.15", Effect(mma::ldmatrix))
+        .since((6, 5), Sm(75))
+        .mods(&[
+            "aligned",
+            "const",
+            "global",
+            "local",
+            "param",
+            "param::entry",
+            "param::func",
+            "shared",
+            "shared::cluster",
+            "shared::cta",
+            "sync",
+            "trans",
+            "x1",
+            "x2",
+            "x4",
+        ]),
+    // `.num` is `.x1`, `.x2` or `.x4` (PTX ISA §9.7.14.5.16).
+    row("stmatrix", Any, "9.7.14.5.16", Effect(mma::stmatrix))
+        .since((7, 8), Sm(90))
+        .mods(&[
+            "aligned",
+            "const",
+            "global",
+            "local",
+            "param",
+            "param::entry",
+            "param::func",
+            "shared",
+            "shared::cluster",
+            "shared::cta",
+            "sync",
+            "trans",
+            "x1",
+            "x2",
+            "x4",
+        ]),
+    row("movmatrix", Any, "9.7.14.5.17", Effect(mma::movmatrix))
+        .since((7, 8), Sm(75))
+        .mods(&["aligned", "sync", "trans"]),
     // §9.7.15 Asynchronous warpgroup-level matrix multiply-accumulate.
     row("wgmma", Any, "9.7.15", Effect(wgmma::wgmma))
         .since((8, 0), SM90A)
@@ -1077,45 +1529,92 @@ pub(super) static ROWS: &[Row] = &[
         ]),
     // §9.7.17 Stack manipulation.
     row("stacksave", Any, "9.7.17.1", Effect(stack_op)).since((7, 3), Sm(52)),
-    row("stackrestore", Any, "9.7.17.2", Effect(stack_op)).since((7, 3), Sm(52)),
+    row("stackrestore", Any, "9.7.17.2", Effect(stack_op))
+        .since((7, 3), Sm(52))
+        .mods(&[]),
     row("alloca", Any, "9.7.17.3", Effect(stack_op)).since((7, 3), Sm(52)),
     // §9.7.18 Video: scalar (§9.7.18.1), two-way and four-way SIMD (§9.7.18.2-3).
-    row("vadd", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vsub", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vabsdiff", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vmin", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vmax", Any, "9.7.18.1.1", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vshl", Any, "9.7.18.1.2", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vshr", Any, "9.7.18.1.2", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vmad", Any, "9.7.18.1.3", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vset", Any, "9.7.18.1.4", Pure(video_op)).since((2, 0), Sm(20)),
-    row("vadd2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vsub2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vavrg2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vabsdiff2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vmin2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vmax2", Any, "9.7.18.2.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vset2", Any, "9.7.18.2.2", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vadd4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vsub4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vavrg4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vabsdiff4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vmin4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vmax4", Any, "9.7.18.3.1", Pure(video_op)).since((3, 0), Sm(30)),
-    row("vset4", Any, "9.7.18.3.2", Pure(video_op)).since((3, 0), Sm(30)),
+    row("vadd", Any, "9.7.18.1.1", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SCALAR),
+    row("vsub", Any, "9.7.18.1.1", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SCALAR),
+    row("vabsdiff", Any, "9.7.18.1.1", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SCALAR),
+    row("vmin", Any, "9.7.18.1.1", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SCALAR),
+    row("vmax", Any, "9.7.18.1.1", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SCALAR),
+    row("vshl", Any, "9.7.18.1.2", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SHIFT),
+    row("vshr", Any, "9.7.18.1.2", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SHIFT),
+    row("vmad", Any, "9.7.18.1.3", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_MAD),
+    row("vset", Any, "9.7.18.1.4", Pure(video_op))
+        .since((2, 0), Sm(20))
+        .mods(VIDEO_SET),
+    row("vadd2", Any, "9.7.18.2.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vsub2", Any, "9.7.18.2.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vavrg2", Any, "9.7.18.2.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vabsdiff2", Any, "9.7.18.2.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vmin2", Any, "9.7.18.2.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vmax2", Any, "9.7.18.2.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vset2", Any, "9.7.18.2.2", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD_SET),
+    row("vadd4", Any, "9.7.18.3.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vsub4", Any, "9.7.18.3.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vavrg4", Any, "9.7.18.3.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vabsdiff4", Any, "9.7.18.3.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vmin4", Any, "9.7.18.3.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vmax4", Any, "9.7.18.3.1", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD),
+    row("vset4", Any, "9.7.18.3.2", Pure(video_op))
+        .since((3, 0), Sm(30))
+        .mods(VIDEO_SIMD_SET),
     // §9.7.19 Miscellaneous: debugging and performance-monitor hints and sleeps have no
     // effect on the CPU.
-    row("brkpt", Any, "9.7.19.1", G(no_effect)),
+    row("brkpt", Any, "9.7.19.1", G(no_effect)).mods(&[]),
     // The ISA's PTX ISA Notes say 6.3; ptxas 12.9 accepts `nanosleep` under `.version 6.2`
     // (and rejects it under 6.1), and a module NVIDIA's assembler takes must load.
-    row("nanosleep", Any, "9.7.19.2", G(nanosleep)).since((6, 2), Sm(70)),
-    row("pmevent", Any, "9.7.19.3", G(no_effect)).forms(&[form(
-        "pmevent.mask",
-        Mods(&[&["mask"]]),
-        (3, 0),
-        Sm(20),
-    )]),
-    row("trap", Any, "9.7.19.4", G(control)),
+    row("nanosleep", Any, "9.7.19.2", G(nanosleep))
+        .since((6, 2), Sm(70))
+        .mods(&[]),
+    row("pmevent", Any, "9.7.19.3", G(no_effect))
+        .forms(&[form("pmevent.mask", Mods(&[&["mask"]]), (3, 0), Sm(20))])
+        .mods(&["mask"]),
+    row("trap", Any, "9.7.19.4", G(control)).mods(&[]),
     row(
         "setmaxnreg",
         Any,
@@ -1137,14 +1636,36 @@ pub(super) static ROWS: &[Row] = &[
         "9.7.9.23",
         Effect(|b, cx| cluster::map(b, cx, true)),
     )
-    .since((7, 8), Sm(90)),
+    .since((7, 8), Sm(90))
+    .mods(&[
+        "const",
+        "global",
+        "local",
+        "param",
+        "param::entry",
+        "param::func",
+        "shared",
+        "shared::cluster",
+        "shared::cta",
+    ]),
     row(
         "getctarank",
         Any,
         "9.7.9.24",
         Effect(|b, cx| cluster::map(b, cx, false)),
     )
-    .since((7, 8), Sm(90)),
+    .since((7, 8), Sm(90))
+    .mods(&[
+        "const",
+        "global",
+        "local",
+        "param",
+        "param::entry",
+        "param::func",
+        "shared",
+        "shared::cluster",
+        "shared::cta",
+    ]),
     row("multimem", Any, "9.7.9.14", Effect(memops::multimem))
         .since((8, 1), Sm(90))
         .forms(&[
@@ -1162,8 +1683,37 @@ pub(super) static ROWS: &[Row] = &[
                 Sm(100),
             ),
         ]),
-    row("applypriority", Any, "9.7.9.16", Effect(memops::cache_hint)).since((7, 4), Sm(80)),
-    row("discard", Any, "9.7.9.17", Effect(memops::cache_hint)).since((7, 4), Sm(80)),
+    row("applypriority", Any, "9.7.9.16", Effect(memops::cache_hint))
+        .since((7, 4), Sm(80))
+        .mods(&[
+            "L2::evict_first",
+            "L2::evict_last",
+            "L2::evict_normal",
+            "L2::evict_unchanged",
+            "const",
+            "global",
+            "local",
+            "param",
+            "param::entry",
+            "param::func",
+            "shared",
+            "shared::cluster",
+            "shared::cta",
+        ]),
+    row("discard", Any, "9.7.9.17", Effect(memops::cache_hint))
+        .since((7, 4), Sm(80))
+        .mods(&[
+            "L2",
+            "const",
+            "global",
+            "local",
+            "param",
+            "param::entry",
+            "param::func",
+            "shared",
+            "shared::cluster",
+            "shared::cta",
+        ]),
     row("tensormap", Any, "9.7.9.26", Effect(tma::tensormap))
         .since((8, 3), Sm(90))
         .forms(&[
@@ -1191,6 +1741,23 @@ pub(super) static ROWS: &[Row] = &[
                 (8, 8),
                 SWIZZLE_96B,
             ),
+        ])
+        .mods(&[
+            "aligned",
+            "const",
+            "cp_fenceproxy",
+            "global",
+            "local",
+            "param",
+            "param::entry",
+            "param::func",
+            "replace",
+            "shared",
+            "shared::cluster",
+            "shared::cta",
+            "sync",
+            "tensormap::generic",
+            "tile",
         ]),
     row(
         "clusterlaunchcontrol",
@@ -1198,7 +1765,31 @@ pub(super) static ROWS: &[Row] = &[
         "9.7.13.17",
         Effect(clc::clusterlaunchcontrol),
     )
-    .since((8, 6), Sm(100)),
+    .since((8, 6), Sm(100))
+    .mods(&[
+        "async",
+        "const",
+        "get_first_ctaid",
+        "get_first_ctaid::x",
+        "get_first_ctaid::y",
+        "get_first_ctaid::z",
+        "global",
+        "is_canceled",
+        "local",
+        "mbarrier::complete_tx::bytes",
+        "multicast::cluster::all",
+        "param",
+        "param::entry",
+        "param::func",
+        "query_cancel",
+        "shared",
+        "shared::cluster",
+        "shared::cta",
+        "try_cancel",
+        "v2",
+        "v4",
+        "v8",
+    ]),
     row("tcgen05", Any, "9.7.16", Effect(tcgen05::tcgen05))
         .since((8, 6), SM100A)
         .forms(&[
@@ -1633,12 +2224,81 @@ const FLOAT_ONLY: &[&str] = &[
     "ftz", "rn", "rz", "rm", "rp", "approx", "full", "NaN", "xorsign",
 ];
 
-/// Checks the modifiers `row` cannot take.
+/// Words ptxas 13.5 takes on every instruction without a message (the `tensormap.replace`
+/// fields, the `testp` classes, the `tcgen05` formats `.b6x16_p32`/`.b4x16_p64` and the
+/// `ld_reduce` accumulations `.acc::f16`/`.acc::f32`: `rsqrt.approx.box_dim.f32` assembles),
+/// so no row's list names them and none refuses them; and the memory-order words, which
+/// [`ORDER`] checks per opcode.
+const UNCHECKED: &[&str] = &[
+    "global_address",
+    "rank",
+    "box_dim",
+    "global_dim",
+    "global_stride",
+    "element_stride",
+    "elemtype",
+    "interleave_layout",
+    "swizzle_mode",
+    "swizzle_atomicity",
+    "fill_mode",
+    "finite",
+    "infinite",
+    "number",
+    "notanumber",
+    "normal",
+    "subnormal",
+    "b6x16_p32",
+    "b4x16_p64",
+    "acc::f32",
+    "acc::f16",
+    "weak",
+    "volatile",
+    "relaxed",
+    "acquire",
+    "release",
+    "acq_rel",
+    "sc",
+    "mmio",
+    "cta",
+    "cluster",
+    "gpu",
+    "sys",
+];
+
+/// The integer, bit-size and predicate types (§5.2.1, §5.2.5): where the last type of an
+/// instruction (the type of the operands it compares or selects by: `set.lt.ftz.u32.f32`
+/// compares `.f32`) is one of these, it takes no [`FLOAT_ONLY`] modifier (`setp.lt.ftz.s32`,
+/// `slct.ftz.s32.s32`; ptxas 13.5: "Illegal modifier '.ftz' for instruction 'setp'").
+const INT_TYPES: &[&str] = &[
+    "pred", "b8", "b16", "b32", "b64", "b128", "u8", "u16", "u32", "u64", "s8", "s16", "s32",
+    "s64", "u16x2", "s16x2", "u8x4", "s8x4",
+];
+
+/// Checks the modifiers `row` cannot take: a floating-point modifier on an integer row or,
+/// on a row with a list, after an integer last type ([`INT_TYPES`]), and any modifier outside
+/// the row's list ([`Row::mods`]). Types and matrix shapes are checked by the decoders.
 pub(super) fn check_modifiers(cx: &Cx, row: &Row) -> R {
-    if row.family == Family::Int {
+    let op = cx.inst.opcode.name.as_str();
+    let illegal = |m: &str| cx.bad(&format!("illegal modifier '.{m}' for instruction '{op}'"));
+    let int_typed = row.mods.is_some()
+        && cx
+            .mods
+            .iter()
+            .rev()
+            .find(|m| names::is_type(m))
+            .is_some_and(|t| INT_TYPES.contains(t));
+    if row.family == Family::Int || int_typed {
         if let Some(m) = cx.mods.iter().find(|m| FLOAT_ONLY.contains(m)) {
-            let op = cx.inst.opcode.name.as_str();
-            return Err(cx.bad(&format!("illegal modifier '.{m}' for instruction '{op}'")));
+            return Err(illegal(m));
+        }
+    }
+    if let Some(list) = row.mods {
+        if let Some(m) = cx
+            .mods
+            .iter()
+            .find(|m| names::is_word(m) && !UNCHECKED.contains(m) && !list.contains(m))
+        {
+            return Err(illegal(m));
         }
     }
     Ok(())
@@ -1658,6 +2318,17 @@ mod tests {
                     r.op,
                     r.family
                 );
+            }
+        }
+    }
+
+    /// A row's list names only words the check looks at: no type, no matrix shape, no word
+    /// of [`UNCHECKED`].
+    #[test]
+    fn modifier_lists_hold_checked_words() {
+        for r in ROWS {
+            for w in r.mods.unwrap_or(&[]) {
+                assert!(names::is_word(w) && !UNCHECKED.contains(w), "{} {w}", r.op);
             }
         }
     }
