@@ -366,15 +366,18 @@ pub const ISA: &[Instr] = isa! {
         ".reg .b128 %q<2>;\nclusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 %r1, %q1",
         ".reg .b128 %q<2>;\nclusterlaunchcontrol.query_cancel.get_first_ctaid::z.b32.b128 %r1, %q1",
         ".reg .b128 %q<2>;\nclusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {%r1, %r2, %r3, _}, %q1"]
-    "wmma.load" "9.7.14.4.2" ".a/.b/.c, .row/.col, optional stride, global/shared/generic: .m16n16k16/.m32n8k16/.m8n32k16 .f16/.bf16/.s8/.u8 (C: .f16/.f32/.s32), .m16n16k8 .tf32, .m8n8k4 .f64; ptxjit's own fragment layout (isa-notes)" [
+    "wmma.load" "9.7.14.4.2" ".a/.b/.c, .row/.col, optional stride, global/shared/generic: .m16n16k16/.m32n8k16/.m8n32k16 .f16/.bf16/.s8/.u8 (C: .f16/.f32/.s32), .m16n16k8 .tf32, .m8n8k4 .f64, .m8n8k32 .s4/.u4 and .m8n8k128 .b1 (A .row, B .col; C .s32); ptxjit's own fragment layout (isa-notes)" [
         "wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, [%rd1]",
+        "wmma.load.b.sync.aligned.col.m8n8k128.global.b1 {%r1}, [%rd1], %r2",
         "wmma.load.b.sync.aligned.col.m16n16k16.global.s8 {%r1, %r2}, [%rd1], %r3",
         "wmma.load.c.sync.aligned.row.m16n16k8.f32 {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}, [%rd1], %r1",
         "wmma.load.a.sync.aligned.row.m8n8k4.f64 {%fd1}, [%rd1], %r1"]
-    "wmma.store" "9.7.14.4.3" ".d, .row/.col, optional stride: .f16/.f32/.s32 on the 16-bit and 8-bit shapes, .f32 .m16n16k8, .f64 .m8n8k4" [
+    "wmma.store" "9.7.14.4.3" ".d, .row/.col, optional stride: .f16/.f32/.s32 on the 16-bit and 8-bit shapes, .f32 .m16n16k8, .f64 .m8n8k4, .s32 .m8n8k32/.m8n8k128" [
         "wmma.store.d.sync.aligned.col.m16n16k16.global.s32 [%rd1], {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, %r5",
         "wmma.store.d.sync.aligned.row.m8n8k4.f64 [%rd1], {%fd1, %fd2}, %r1"]
-    "wmma.mma" "9.7.14.4.4" ".f16 (.f16/.f32 accumulators), .bf16, .tf32, .s8/.u8 (.satfinite), .f64 (.rn, .rz, .rm, .rp) on the shapes above" [
+    "wmma.mma" "9.7.14.4.4" ".f16 (.f16/.f32 accumulators), .bf16, .tf32, .s8/.u8 (.satfinite), .f64 (.rn, .rz, .rm, .rp) on the shapes above; .s4/.u4 .m8n8k32 (.satfinite) and .b1 .m8n8k128 with .xor.popc/.and.popc, .row.col" [
+        "wmma.mma.xor.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 {%r1, %r2}, {%r3}, {%r4}, {%r1, %r2}",
+        "wmma.mma.sync.aligned.row.col.m8n8k32.satfinite.s32.u4.u4.s32 {%r1, %r2}, {%r3}, {%r4}, {%r1, %r2}",
         "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}",
         "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}",
         "wmma.mma.sync.aligned.row.col.m8n8k4.rm.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}"]

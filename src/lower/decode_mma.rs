@@ -22,7 +22,7 @@ use super::super::LowerError;
 use super::{space_of, Cx};
 use crate::ir::{
     MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSparse, MmaSpec, Op, Round, SReg, ShflMode, Sign,
-    Type,
+    Space, Type,
 };
 use crate::ptx::ast::Operand;
 use crate::ptx::target::Version;
@@ -654,7 +654,9 @@ fn wmma_shape_ok(m: u8, n: u8, k: u16, a: MmaElem) -> bool {
         F16 | Bf16 | S8 | U8 => matches!((m, n, k), (16, 16, 16) | (32, 8, 16) | (8, 32, 16)),
         Tf32 => (m, n, k) == (16, 16, 8),
         F64 => (m, n, k) == (8, 8, 4),
-        S4 | U4 | B1 | F32 | S32 | E4m3 | E5m2 | E2m3 | E3m2 | E2m1 => false,
+        S4 | U4 => (m, n, k) == (8, 8, 32),
+        B1 => (m, n, k) == (8, 8, 128),
+        F32 | S32 | E4m3 | E5m2 | E2m3 | E3m2 | E2m1 => false,
     }
 }
 
@@ -668,13 +670,16 @@ fn wmma_spec(cx: &Cx, which: MmaFrag, ty: MmaElem) -> Result<MmaSpec, LowerError
         MmaFrag::C => match (m, n, k) {
             (16, 16, 8) => MmaElem::Tf32,
             (8, 8, 4) => MmaElem::F64,
+            (8, 8, 32) => MmaElem::S4,
+            (8, 8, 128) => MmaElem::B1,
             _ => MmaElem::F16,
         },
     };
     if !wmma_shape_ok(m, n, k, input) {
         return Err(cx.unsupported(&format!(
             "wmma .m{m}n{n}k{k} with .{ty} is not supported (shapes: .m16n16k16, .m32n8k16, \
-             .m8n32k16 with .f16/.bf16/.s8/.u8; .m16n16k8 .tf32; .m8n8k4 .f64)"
+             .m8n32k16 with .f16/.bf16/.s8/.u8; .m16n16k8 .tf32; .m8n8k4 .f64; .m8n8k32 \
+             .s4/.u4; .m8n8k128 .b1)"
         )));
     }
     Ok(MmaSpec {
@@ -801,6 +806,13 @@ fn wmma_load(b: &mut Builder, cx: &mut Cx) -> R {
     };
     let spec = wmma_spec(cx, f, ty)?;
     let col_major = wmma_col(cx)?;
+    let sub_byte = ty.bits() < 8;
+    // PTX ISA §9.7.14.4.2: sub-byte A is `.row` and B `.col` (ptxas: "Illegal alayout").
+    match (sub_byte, f, col_major) {
+        (true, MmaFrag::A, true) => return Err(cx.bad(".s4/.u4/.b1 A needs .row")),
+        (true, MmaFrag::B, false) => return Err(cx.bad(".s4/.u4/.b1 B needs .col")),
+        _ => {}
+    }
     if cx.inst.operands.len() != 2 && cx.inst.operands.len() != 3 {
         return Err(cx.bad("expects 2 or 3 operands"));
     }
@@ -810,6 +822,9 @@ fn wmma_load(b: &mut Builder, cx: &mut Cx) -> R {
     let addr = b.address(cx, 1, space)?;
     let stride = wmma_stride(b, cx, 2, spec.dims(f), col_major)?;
     full_warp_wait(b, cx);
+    if sub_byte && f != MmaFrag::C {
+        return wmma_load_sub_byte(b, cx, &spec, f, &dests, addr, stride, space);
+    }
     let mt = mem_type(ty);
     let addrs = wmma_addrs(b, cx, &spec, f, addr, stride, col_major)?;
     let mut elems = vec![];
@@ -844,6 +859,53 @@ fn wmma_load(b: &mut Builder, cx: &mut Cx) -> R {
         if let Some(t) = b.dst_rel(cx, dop, rty, None)? {
             b.copy(t, v, cx.loc, &cx.ptx);
         }
+    }
+    Ok(())
+}
+
+/// A sub-byte (`.s4`/`.u4`/`.b1`) A or B fragment: one 32-bit register per lane holding the
+/// 32 consecutive bits of one row of A (`.row`) or one column of B (`.col`) that the lane's
+/// elements `l·E .. l·E + E` of the fragment map ([`crate::runtime::mma::coord`]) name, the
+/// first element in the low bits. Element `(major, minor)` is at bit `(major·stride + minor)`
+/// × the element's bits from `addr`, `stride` in elements; a row or column start that is not
+/// at a 32-bit boundary gives a misaligned address (the load faults) rather than a word
+/// shifted by part of an element.
+#[allow(clippy::too_many_arguments)]
+fn wmma_load_sub_byte(
+    b: &mut Builder,
+    cx: &mut Cx,
+    spec: &MmaSpec,
+    f: MmaFrag,
+    dests: &[Operand],
+    addr: Var,
+    stride: Var,
+    space: Space,
+) -> R {
+    let bits = spec.elem(f).bits() as u64;
+    let k = spec.k as u64;
+    let l = lane(b, cx);
+    let first = bin_k(b, cx, Op::IMul {}, l, spec.elems(f) as u64);
+    let major = bin_k(b, cx, UDIV, first, k);
+    let minor = bin_k(b, cx, UREM, first, k);
+    let m = bin(b, cx, Op::IMul {}, major, stride);
+    let el = bin(b, cx, Op::IAdd {}, m, minor);
+    let bit = bin_k(b, cx, Op::IMul {}, el, bits);
+    let words = bin_k(b, cx, SHR, bit, 5);
+    let bytes = bin_k(b, cx, Op::Shl {}, words, 2);
+    let part = bin_k(b, cx, Op::And {}, bit, 31);
+    let part = bin_k(b, cx, Op::IAdd {}, part, 31);
+    let odd = bin_k(b, cx, SHR, part, 5);
+    let bytes = bin(b, cx, Op::IAdd {}, bytes, odd);
+    let a = offset(b, cx, addr, bytes)?;
+    let v = b.emit1(
+        Op::Load { space, align: 4 },
+        vec![a],
+        Type::I32,
+        cx.loc,
+        &cx.ptx,
+    );
+    if let Some(t) = b.dst_rel(cx, &dests[0], Type::I32, None)? {
+        b.copy(t, v, cx.loc, &cx.ptx);
     }
     Ok(())
 }
@@ -962,11 +1024,15 @@ fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
             "rz",
             "rm",
             "rp",
+            "xor",
+            "and",
+            "popc",
         ],
         true,
         true,
     )?;
-    if layouts(cx).len() != 2 {
+    let lay = layouts(cx);
+    if lay.len() != 2 {
         return Err(cx.bad("needs .alayout.blayout (.row or .col each)"));
     }
     let (m, n, k) = shape(cx)?;
@@ -986,12 +1052,31 @@ fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
         Bf16 | Tf32 => bt == a && c == F32 && d == F32,
         F64 => bt == F64 && c == F64 && d == F64,
         S8 | U8 => bt == a && c == S32 && d == S32,
-        S4 | U4 | B1 | F32 | S32 | E4m3 | E5m2 | E2m3 | E3m2 | E2m1 => false,
+        // PTX ISA §9.7.14.4.4: sub-byte inputs are both `.s4` or both `.u4` (ptxas refuses
+        // `.s4.u4`), or `.b1`.
+        S4 | U4 | B1 => bt == a && c == S32 && d == S32,
+        F32 | S32 | E4m3 | E5m2 | E2m3 | E3m2 | E2m1 => false,
     };
     if !types_ok {
         return Err(cx.bad(&format!("no wmma.mma with types .{d}.{a}.{bt}.{c}")));
     }
+    // PTX ISA §9.7.14.4.4: sub-byte multiplies are `.row.col`; `.b1` needs `.xor.popc` or
+    // `.and.popc` (its "multiplication"), which no other type takes.
+    if a.bits() < 8 && lay[..] != ["row", "col"] {
+        return Err(cx.bad(".s4/.u4/.b1 wmma.mma needs .row.col"));
+    }
+    let bop = bit_op(cx)?;
+    match (a == B1, bop) {
+        (true, MmaBitOp::None) => return Err(cx.bad(".b1 wmma.mma needs .xor.popc or .and.popc")),
+        (false, MmaBitOp::Xor | MmaBitOp::And) => {
+            return Err(cx.bad(".xor/.and.popc is for .b1 wmma.mma only"))
+        }
+        (true, MmaBitOp::Xor | MmaBitOp::And) | (false, MmaBitOp::None) => {}
+    }
     let satfinite = cx.has("satfinite");
+    if satfinite && a == B1 {
+        return Err(cx.bad(".satfinite is not for .b1 wmma.mma"));
+    }
     if satfinite && !a.is_int() && a != F16 {
         return Err(cx.bad(".satfinite is for integer (or .f16) wmma.mma"));
     }
@@ -1007,7 +1092,7 @@ fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
         a_col: false,
         b_row: false,
         satfinite: satfinite && a.is_int(),
-        bop: MmaBitOp::None,
+        bop,
         sparse: None,
         rnd: Round::Nearest,
     };

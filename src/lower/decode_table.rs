@@ -1432,10 +1432,15 @@ pub(super) static ROWS: &[Row] = &[
     // §9.7.14 Warp-level matrix multiply-accumulate.
     row("wmma", Any, "9.7.14.4", Effect(mma::wmma))
         .since((6, 0), Sm(70))
-        .forms(&[form("wmma with .f64", Mods(&[&["f64"]]), (7, 0), Sm(80))])
+        .forms(&[
+            form("wmma with .f64", Mods(&[&["f64"]]), (7, 0), Sm(80)),
+            form("wmma with .s4/.u4/.b1", Mods(&[&["s4", "u4", "b1"]]), (6, 3), Sm(75)),
+            form("wmma.mma .and.popc", Mods(&[&["and"]]), (7, 1), Sm(80)),
+        ])
         .mods(&[
             "a",
             "aligned",
+            "and",
             "b",
             "c",
             "col",
@@ -1449,6 +1454,7 @@ pub(super) static ROWS: &[Row] = &[
             "param",
             "param::entry",
             "param::func",
+            "popc",
             "r",
             "rm",
             "rn",
@@ -1461,6 +1467,7 @@ pub(super) static ROWS: &[Row] = &[
             "shared::cta",
             "store",
             "sync",
+            "xor",
         ]),
     row("mma", Any, "9.7.14.5.14", Effect(mma::mma))
         .since((6, 4), Sm(70))

@@ -45,7 +45,10 @@
 //! holds elements `e = 0..E` of the matrix in row-major order at linear index
 //! `(l·E + e) mod (rows·cols)`, E being the fragment's element count ([`MmaSpec::elems`]);
 //! where 32·E exceeds the matrix (`.f16` A and B hold 16 elements), later lanes repeat earlier
-//! ones, and the multiply reads the lowest lane's copy. `wmma.load`/`wmma.store` use the same
+//! ones, and the multiply reads the lowest lane's copy. The sub-byte B fragments (`.s4`/`.u4`
+//! `.m8n8k32`, `.b1` `.m8n8k128`, whose B is `.col` only) take the elements in column-major
+//! order instead, so each lane's register is 32 consecutive bits of one column of B, as its
+//! A register is 32 consecutive bits of one row of A. `wmma.load`/`wmma.store` use the same
 //! map (`lower::decode::mma`).
 //!
 //! # Arithmetic
@@ -79,7 +82,13 @@ pub fn coord(spec: &MmaSpec, f: MmaFrag, lane: u32, i: u32) -> (u32, u32) {
         MmaFamily::Wmma => {
             let (rows, cols) = spec.dims(f);
             let lin = (lane * spec.elems(f) + i) % (rows * cols);
-            (lin / cols, lin % cols)
+            if f == MmaFrag::B && spec.b.bits() < 8 {
+                // Sub-byte B (`.col` only): column-major, so a lane's register is 32
+                // consecutive bits of one column in memory.
+                (lin % rows, lin / rows)
+            } else {
+                (lin / cols, lin % cols)
+            }
         }
         MmaFamily::Mma if spec.quad_pairs() => {
             // PTX ISA §9.7.14.5.1: within the lane's quad pair, the low group (lanes < 16)
