@@ -232,6 +232,11 @@ pub(super) struct Gen<'a, 'b> {
     /// Emitting the version of a segment's group loop for a full warp in which every
     /// hoisted bounds check of `fast` holds (`fullwarp.rs`).
     pub(super) warp_fast_body: bool,
+    /// While the first loop of a split group loop is emitted (`fullwarp.rs`,
+    /// `group_loop_split`): where a group's conditions fail, its body stores the group index
+    /// and the accumulator (`i32`, `i32`) in this stack slot and jumps to this block instead
+    /// of running its slow version.
+    pub(super) group_bail: Option<(CBlock, cranelift_codegen::ir::StackSlot)>,
     /// The blocks of the entry chain (`fullwarp.rs`, `Gen::entry_chain`).
     pub(super) entry_chain: Vec<ir::Block>,
     /// Group operations of the current block kept in place (`vector.rs`, `pin`).
@@ -913,6 +918,7 @@ pub fn generate(
         group_fast_body: false,
         group_slow_body: false,
         warp_fast_body: false,
+        group_bail: None,
         entry_chain: Gen::entry_chain(f),
         pinned: Default::default(),
         pin_slot: None,

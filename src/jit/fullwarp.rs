@@ -38,7 +38,7 @@ use super::codegen::Gen;
 use super::vector::Grp;
 use crate::ir;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
+use cranelift_codegen::ir::{types, BlockArg, InstBuilder, StackSlotData, StackSlotKind, Value};
 
 type CBlock = cranelift_codegen::ir::Block;
 
@@ -67,7 +67,9 @@ impl Gen<'_, '_> {
     /// entry chain ([`Self::entry_chain`], which whole warps enter), or `blends`: writes
     /// values for other blocks with the lane mask blended in (results used by later blocks,
     /// a terminator's arguments written per group, such as a loop's back edge carrying
-    /// per-lane pointers and accumulators), which the full-warp version writes whole.
+    /// per-lane pointers and accumulators), which the full-warp version writes whole. A
+    /// segment whose group body comes in two versions (group-level accesses, `group.rs`)
+    /// gets no full-warp version but a split loop ([`Self::group_loop_split`]).
     /// Returns the loop's accumulator (`group_loop`).
     pub(super) fn full_warp_versions(
         &mut self,
@@ -82,9 +84,13 @@ impl Gen<'_, '_> {
         let whole = self.entry_chain.contains(&blk) || blends;
         // A segment with group-level accesses (`group.rs`, 2D blocks) already has a
         // straight-line version of its body; a third copy would cost compile time for little
-        // (measured: sgemm_tiled, 36% more code and the same instruction count).
+        // (measured: sgemm_tiled, 36% more code and the same instruction count). Its fast
+        // version runs in a loop of its own first.
         // A big kernel's quick tier (`Gen::big`) has one version of each segment.
-        if (oks.is_empty() && !whole) || self.group_planned(insts).is_some() || self.big {
+        if self.group_planned(insts).is_some() && !self.big {
+            return self.group_loop_split(mask, body);
+        }
+        if (oks.is_empty() && !whole) || self.big {
             return self.group_loop(mask, false, body);
         }
         let cond = self.full_warp_and(mask, oks);
@@ -105,6 +111,44 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(general);
         let acc = self.group_loop(mask, false, body)?;
         self.b.ins().jump(join, &[BlockArg::Value(acc)]);
+        self.b.switch_to_block(join);
+        Ok(self.b.block_params(join)[0])
+    }
+
+    /// The group loop of a segment whose body comes in two versions (`vector.rs`,
+    /// `group_versions`), in two loops: the first runs the fast version of each group and,
+    /// at the first group whose conditions fail, jumps to the second, the general loop
+    /// (both versions, as without the split) from that group on with the accumulator so
+    /// far. Each group runs the version its conditions choose, in the same order, as in one
+    /// loop; the first loop has no call to the runtime's helpers (its slow path leaves the
+    /// loop), so the values it carries from group to group (the group index, the mask,
+    /// vector constants, bounds, the windows' bases) can stay in registers, which the
+    /// helpers' calls in a loop with both versions clobber. Returns the accumulator.
+    pub(super) fn group_loop_split(
+        &mut self,
+        mask: Value,
+        body: &mut impl FnMut(&mut Self, &mut Grp, Value) -> Result<Value, String>,
+    ) -> Result<Value, String> {
+        // The group index and the accumulator go to the second loop through a stack slot,
+        // not as block arguments: the register allocator would give the first loop's
+        // index the second loop's location (a stack slot, across its calls).
+        let bail = self.b.create_block();
+        let ss =
+            self.b
+                .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 2));
+        let join = self.b.create_block();
+        self.b.append_block_param(join, types::I32);
+        let outer = self.group_bail.replace((bail, ss));
+        let first = self.group_loop_from(mask, false, None, &mut *body);
+        self.group_bail = outer;
+        self.b.ins().jump(join, &[BlockArg::Value(first?)]);
+        self.b.switch_to_block(bail);
+        let start = (
+            self.b.ins().stack_load(self.ptr, types::I32, ss, 0),
+            self.b.ins().stack_load(self.ptr, types::I32, ss, 4),
+        );
+        let rest = self.group_loop_from(mask, false, Some(start), body)?;
+        self.b.ins().jump(join, &[BlockArg::Value(rest)]);
         self.b.switch_to_block(join);
         Ok(self.b.block_params(join)[0])
     }

@@ -149,11 +149,23 @@ impl Gen<'_, '_> {
         &mut self,
         mask: Value,
         full: bool,
-        mut body: impl FnMut(&mut Self, &mut Grp, Value) -> Result<Value, String>,
+        body: impl FnMut(&mut Self, &mut Grp, Value) -> Result<Value, String>,
     ) -> Result<Value, String> {
         if full && std::mem::take(&mut self.unroll_groups) {
             return self.group_straight(body);
         }
+        self.group_loop_from(mask, full, None, body)
+    }
+
+    /// [`Self::group_loop`] (not unrolled) starting at group index `start.0` (`i32`) with
+    /// accumulator `start.1`, or at group 0 with 0.
+    pub(super) fn group_loop_from(
+        &mut self,
+        mask: Value,
+        full: bool,
+        start: Option<(Value, Value)>,
+        mut body: impl FnMut(&mut Self, &mut Grp, Value) -> Result<Value, String>,
+    ) -> Result<Value, String> {
         let head = self.b.create_block();
         self.b.append_block_param(head, types::I32);
         self.b.append_block_param(head, types::I32);
@@ -163,11 +175,17 @@ impl Gen<'_, '_> {
         self.b.append_block_param(next, types::I32);
         let exit = self.b.create_block();
         self.b.append_block_param(exit, types::I32);
-        let zero = self.b.ins().iconst(types::I32, 0);
+        let (g0, acc0) = match start {
+            Some(s) => s,
+            None => {
+                let zero = self.b.ins().iconst(types::I32, 0);
+                (zero, zero)
+            }
+        };
         let enter = self
             .b
             .ins()
-            .jump(head, &[BlockArg::Value(zero), BlockArg::Value(zero)]);
+            .jump(head, &[BlockArg::Value(g0), BlockArg::Value(acc0)]);
         // The per-call values the loop uses are loaded before `enter`, once per loop.
         let outer = (
             self.env_loop.replace(enter),
@@ -2447,13 +2465,20 @@ impl Gen<'_, '_> {
         self.group_fast_body = false;
         self.b.ins().jump(merge, &[BlockArg::Value(a?)]);
         // The slow version is the code as without the group tier: it uses nothing made for
-        // the plan.
+        // the plan. In the first loop of a split group loop, the second loop runs it, from
+        // this group on.
         (grp.vals, grp.gcache) = before.clone();
         self.b.switch_to_block(slow);
-        self.group_slow_body = true;
-        let a = body(self, grp);
-        self.group_slow_body = false;
-        self.b.ins().jump(merge, &[BlockArg::Value(a?)]);
+        if let Some((bail, ss)) = self.group_bail {
+            self.b.ins().stack_store(self.ptr, grp.g, ss, 0);
+            self.b.ins().stack_store(self.ptr, acc, ss, 4);
+            self.b.ins().jump(bail, &[]);
+        } else {
+            self.group_slow_body = true;
+            let a = body(self, grp);
+            self.group_slow_body = false;
+            self.b.ins().jump(merge, &[BlockArg::Value(a?)]);
+        }
         (grp.vals, grp.gcache) = before;
         self.b.switch_to_block(merge);
         Ok(self.b.block_params(merge)[0])
