@@ -1205,8 +1205,36 @@ mod tests {
                 "wmma.load.a.sync.aligned.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, [%rd1]".into(),
                 "needs one of .row, .col",
             ),
+            // ptxas: "Illegal alayout '.col' for instruction 'wmma.load.a'".
             (
-                "wmma.load.a.sync.aligned.row.m8n8k32.s4 {%r1}, [%rd1]".into(),
+                "wmma.load.a.sync.aligned.col.m8n8k32.s4 {%r1}, [%rd1]".into(),
+                "A needs .row",
+            ),
+            (
+                "wmma.load.b.sync.aligned.row.m8n8k128.b1 {%r1}, [%rd1]".into(),
+                "B needs .col",
+            ),
+            // ptxas: "Boolean operation is required for instruction 'wmma.mma'".
+            (
+                "wmma.mma.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 {%r1, %r2}, {%r3}, {%r4}, {%r1, %r2}".into(),
+                "needs .xor.popc or .and.popc",
+            ),
+            (
+                "wmma.mma.xor.popc.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32 {%r1, %r2}, {%r3}, {%r4}, {%r1, %r2}".into(),
+                "for .b1 wmma.mma only",
+            ),
+            // ptxas: "Illegal blayout '.row' for instruction 'wmma.mma'".
+            (
+                "wmma.mma.sync.aligned.row.row.m8n8k32.s32.u4.u4.s32 {%r1, %r2}, {%r3}, {%r4}, {%r1, %r2}".into(),
+                "needs .row.col",
+            ),
+            // ptxas: "Unexpected instruction types specified for 'wmma.mma'".
+            (
+                "wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.u4.s32 {%r1, %r2}, {%r3}, {%r4}, {%r1, %r2}".into(),
+                "no wmma.mma with types",
+            ),
+            (
+                "wmma.load.a.sync.aligned.row.m8n8k16.s4 {%r1}, [%rd1]".into(),
                 "not supported",
             ),
         ] {

@@ -1434,7 +1434,12 @@ pub(super) static ROWS: &[Row] = &[
         .since((6, 0), Sm(70))
         .forms(&[
             form("wmma with .f64", Mods(&[&["f64"]]), (7, 0), Sm(80)),
-            form("wmma with .s4/.u4/.b1", Mods(&[&["s4", "u4", "b1"]]), (6, 3), Sm(75)),
+            form(
+                "wmma with .s4/.u4/.b1",
+                Mods(&[&["s4", "u4", "b1"]]),
+                (6, 3),
+                Sm(75),
+            ),
             form("wmma.mma .and.popc", Mods(&[&["and"]]), (7, 1), Sm(80)),
         ])
         .mods(&[
