@@ -851,7 +851,7 @@ pub struct Cooperative {
 impl Default for Cooperative {
     fn default() -> Cooperative {
         Cooperative {
-            shared_per_sm: super::occupancy::SHARED_BYTES_PER_SM,
+            shared_per_sm: super::occupancy::device_shared_limits().per_sm,
         }
     }
 }
@@ -1308,11 +1308,6 @@ pub struct Kernel {
 /// CUDA C++ Programming Guide, "Technical Specifications per Compute Capability": 48 KB).
 pub const SHARED_BYTES_PER_BLOCK: u64 = 48 * 1024;
 
-/// Shared memory a block may use when its kernel opts in
-/// ([`Kernel::set_max_dynamic_shared_bytes`]), static and dynamic together (bytes): 227 KB,
-/// compute capability 9.0's `cudaDevAttrMaxSharedMemoryPerBlockOptin` (same table).
-pub const SHARED_BYTES_PER_BLOCK_OPTIN: u64 = 227 * 1024;
-
 impl Kernel {
     /// Set the most dynamic shared memory a launch of this kernel may ask for, in bytes
     /// (`cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)`,
@@ -1323,14 +1318,17 @@ impl Kernel {
     /// it per `CUfunction`.
     ///
     /// Errors ([`Error::Argument`], CUDA's `cudaErrorInvalidValue`): `bytes` plus the kernel's
-    /// static shared memory exceeds [`SHARED_BYTES_PER_BLOCK_OPTIN`].
+    /// static shared memory exceeds the opt-in limit of the reported compute capability
+    /// ([`occupancy::device_shared_limits`](super::occupancy::device_shared_limits): 163 KiB
+    /// at 8.0, 227 KiB at 9.0).
     pub fn set_max_dynamic_shared_bytes(&self, bytes: u32) -> Result<(), Error> {
         let k = &self.compiled;
-        let limit = SHARED_BYTES_PER_BLOCK_OPTIN.saturating_sub(k.static_shared_bytes);
+        let optin = super::occupancy::device_shared_limits().per_block_optin;
+        let limit = optin.saturating_sub(k.static_shared_bytes);
         if u64::from(bytes) > limit {
             return Err(Error::Argument(format!(
                 "kernel {}: cudaFuncAttributeMaxDynamicSharedMemorySize of {bytes} bytes \
-                 exceeds the {limit} bytes the device allows ({SHARED_BYTES_PER_BLOCK_OPTIN} \
+                 exceeds the {limit} bytes the device allows ({optin} \
                  bytes per block opt-in less {} static)",
                 quoted(&k.name),
                 k.static_shared_bytes
@@ -2492,7 +2490,9 @@ fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), (LaunchPart, Error)>
                  more needs the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute \
                  (Kernel::set_max_dynamic_shared_bytes), up to {} bytes",
                 k.static_shared_bytes,
-                SHARED_BYTES_PER_BLOCK_OPTIN.saturating_sub(k.static_shared_bytes)
+                super::occupancy::device_shared_limits()
+                    .per_block_optin
+                    .saturating_sub(k.static_shared_bytes)
             )
         } else {
             "the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute".to_string()

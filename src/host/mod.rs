@@ -37,7 +37,7 @@ pub use buffer::{ArenaId, DeviceBuffer, MemoryView};
 pub use context::{
     front_end, CompiledKernel, Context, Cooperative, DeviceFrame, Engine, Error, FaultNeighbours,
     FaultReport, Kernel, KernelArg, LaunchOptions, LaunchPart, LaunchReport, Module, Tier,
-    DEFAULT_STACK_BYTES, SHARED_BYTES_PER_BLOCK, SHARED_BYTES_PER_BLOCK_OPTIN,
+    DEFAULT_STACK_BYTES, SHARED_BYTES_PER_BLOCK,
 };
 pub use env_flag::{env_flag, parse_compute_capability};
 pub use launch::{Dim3, LaunchArg, LaunchBuilder};
