@@ -364,3 +364,58 @@ fn empty_pitched_allocations_are_null_as_on_nvidias_runtime() {
     let app = build_shared(&nvcc, "empty_pitched", &src, &[]);
     run_on_both_engines(&app, &libs);
 }
+
+/// Zero-byte managed and pinned allocations and failed CUDA array allocations, as NVIDIA's
+/// CUDA 13 runtime answers them (nvcc's default static `libcudart`, run over this driver,
+/// which these answers do not reach): a zero-byte `cudaMallocManaged`, `cudaMallocHost` or
+/// `cudaHostAlloc` is `cudaSuccess` with a null pointer, whatever the flags (the reference
+/// manual says `cudaErrorInvalidValue` for `cudaMallocManaged`); a failed `cudaMallocArray` or
+/// `cudaMalloc3DArray` leaves NULL in `*array`. The program checks this itself and prints PASS.
+const ZERO_BYTES: &str = r#"#include <cstdio>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+int main() {
+  void* p = (void*)0x1234;
+  EXPECT(cudaMallocManaged(&p, 0) == cudaSuccess && p == nullptr);
+  p = (void*)0x1234;
+  EXPECT(cudaMallocManaged(&p, 0, 7) == cudaSuccess && p == nullptr);
+  p = (void*)0x1234;
+  EXPECT(cudaMallocHost(&p, 0) == cudaSuccess && p == nullptr);
+  p = (void*)0x1234;
+  EXPECT(cudaHostAlloc(&p, 0, cudaHostAllocMapped) == cudaSuccess && p == nullptr);
+  EXPECT(cudaMallocManaged(nullptr, 0) == cudaErrorInvalidValue);
+  EXPECT(cudaHostAlloc(nullptr, 0, 0) == cudaErrorInvalidValue);
+  cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+  cudaChannelFormatDesc bad = cudaCreateChannelDesc(3, 0, 0, 0, cudaChannelFormatKindFloat);
+  cudaArray_t a = (cudaArray_t)0x1234;
+  EXPECT(cudaMallocArray(&a, &f, 0, 0) == cudaErrorInvalidValue && a == nullptr);
+  a = (cudaArray_t)0x1234;
+  EXPECT(cudaMallocArray(&a, &bad, 4, 4) == cudaErrorInvalidChannelDescriptor && a == nullptr);
+  a = (cudaArray_t)0x1234;
+  EXPECT(cudaMallocArray(&a, &f, 1 << 20, 1 << 20) == cudaErrorMemoryAllocation && a == nullptr);
+  a = (cudaArray_t)0x1234;
+  EXPECT(cudaMalloc3DArray(&a, &f, make_cudaExtent(4, 0, 4)) == cudaErrorInvalidValue && a == nullptr);
+  EXPECT(cudaFreeArray(a) == cudaSuccess);
+  // Non-empty ones still allocate.
+  EXPECT(cudaMallocManaged(&p, 64) == cudaSuccess && p != nullptr);
+  EXPECT(cudaFree(p) == cudaSuccess);
+  EXPECT(cudaMallocHost(&p, 64) == cudaSuccess && p != nullptr);
+  EXPECT(cudaFreeHost(p) == cudaSuccess);
+  EXPECT(cudaMallocArray(&a, &f, 4, 4) == cudaSuccess && a != nullptr);
+  EXPECT(cudaFreeArray(a) == cudaSuccess);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+#[test]
+fn zero_byte_allocations_and_failed_arrays_answer_as_nvidias_runtime() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("zero_bytes.cu");
+    std::fs::write(&src, ZERO_BYTES).expect("write the source");
+    let app = build_shared(&nvcc, "zero_bytes", &src, &[]);
+    run_on_both_engines(&app, &libs);
+}
