@@ -2036,6 +2036,9 @@ impl Context {
             .synccheck
             .then(crate::runtime::synccheck::SyncSink::default);
         let start = Instant::now();
+        // A launch that runs long says so on stderr (`hang_note`), unless it has a time limit.
+        let _watch =
+            super::hang_note::watch(|| quoted(&k.name).to_string(), opts.timeout.is_some());
         let res = run_grid(
             &*engine,
             LaunchInput {

@@ -19,6 +19,7 @@ mod context;
 mod env_flag;
 pub mod fatbin;
 pub mod graph;
+pub mod hang_note;
 pub mod image;
 pub mod initcheck;
 pub mod kernel_name;
