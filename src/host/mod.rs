@@ -26,6 +26,7 @@ pub mod kernel_name;
 mod launch;
 pub mod occupancy;
 pub mod pool;
+pub mod ptx_file;
 pub mod race;
 mod tiers;
 pub mod tool;
@@ -42,5 +43,6 @@ pub use context::{
 };
 pub use env_flag::{env_flag, parse_compute_capability};
 pub use launch::{Dim3, LaunchArg, LaunchBuilder};
+pub use ptx_file::PtxFile;
 #[doc(hidden)]
 pub use tiers::{pause_optimizer, OptimizerPause};
