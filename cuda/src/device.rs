@@ -47,21 +47,12 @@ pub fn driver_version() -> i32 {
     })
 }
 
-/// The compute capability reported: `PTXJIT_CC=major.minor`, default 8.0.
+/// The compute capability reported: `PTXJIT_CC=major.minor`, default 8.0 (the host layer's
+/// [`device_compute_capability`](ptxjit::host::occupancy::device_compute_capability), whose
+/// launch checks follow the same value).
 pub fn compute_capability() -> (i32, i32) {
-    static CC: std::sync::OnceLock<(i32, i32)> = std::sync::OnceLock::new();
-    *CC.get_or_init(|| {
-        let v = std::env::var("PTXJIT_CC").unwrap_or_default();
-        match ptxjit::host::parse_compute_capability(&v) {
-            Ok((major, minor)) => (major as i32, minor as i32),
-            Err(e) => {
-                if !v.is_empty() {
-                    eprintln!("ptxjit: PTXJIT_CC: {e}; reporting 8.0");
-                }
-                (8, 0)
-            }
-        }
-    })
+    let (major, minor) = ptxjit::host::occupancy::device_compute_capability();
+    (major as i32, minor as i32)
 }
 
 /// Whether the device reports thread block cluster launches
@@ -102,16 +93,12 @@ pub const TEXTURE_PITCH_ALIGNMENT: i32 = 32;
 pub const MAX_TEXTURE2D_LINEAR_PITCH: i32 = 2 << 20;
 
 /// (opt-in shared memory per block, shared memory per SM), in bytes, for the reported
-/// capability (CUDA C++ Programming Guide, "Compute Capabilities", technical specifications).
+/// capability: the host layer's table
+/// ([`device_shared_limits`](ptxjit::host::occupancy::device_shared_limits)), which its
+/// launch checks and messages use too.
 pub fn shared_limits() -> (i32, i32) {
-    match compute_capability() {
-        (8, 0) | (8, 7) => (163 * 1024, 164 * 1024),
-        (8, _) => (99 * 1024, 100 * 1024),
-        (9, _) | (10, _) | (11, _) | (12, _) => (227 * 1024, 228 * 1024),
-        (7, 5) => (64 * 1024, 64 * 1024),
-        (7, _) => (96 * 1024, 96 * 1024),
-        _ => (48 * 1024, 64 * 1024),
-    }
+    let l = ptxjit::host::occupancy::device_shared_limits();
+    (l.per_block_optin as i32, l.per_sm as i32)
 }
 
 /// The value of device attribute `attr` (`CUdevice_attribute`), `None` for unknown ones.

@@ -114,7 +114,7 @@ fn image_fail(e: ImageError) -> Fail {
 /// The PTX entry of a fatbin for the device's compute capability, as one input named after
 /// `name` and the entry.
 fn fatbin_inputs(bytes: &[u8], name: &str) -> Result<Vec<(String, String)>, Fail> {
-    device_ptx(bytes, name)?
+    device_ptx(bytes, name, false)?
         .map(|input| vec![input])
         .map_err(image_fail)
 }
@@ -238,7 +238,7 @@ unsafe fn wrapper_inputs(p: *const u8, name: &str) -> Result<Vec<(String, String
     // SAFETY: a valid wrapper points to a fatbin.
     let own = unsafe { fatbin_at(w.data as usize as *const u8)? };
     let list = w.filename_or_fatbins as usize as *const usize;
-    let own_error = match device_ptx(own, name)? {
+    let own_error = match device_ptx(own, name, false)? {
         Ok(input) => return Ok(vec![input]),
         Err(e) if w.version == 2 && !list.is_null() => e,
         Err(e) => return Err(image_fail(e)),
@@ -258,7 +258,7 @@ unsafe fn wrapper_inputs(p: *const u8, name: &str) -> Result<Vec<(String, String
         }
         // SAFETY: the list holds fatbin addresses.
         let bytes = unsafe { fatbin_at(f as *const u8)? };
-        match device_ptx(bytes, &format!("{name}, linked fatbin {i}"))? {
+        match device_ptx(bytes, &format!("{name}, linked fatbin {i}"), true)? {
             Ok((n, ptx)) if ptx.contains(DEVICE_RUNTIME_MARK) => {
                 if crate::tracing() {
                     eprintln!("ptxjit: {n}: the device runtime (libcudadevrt), left out");
@@ -295,15 +295,29 @@ const DEVICE_RUNTIME_MARK: &str = "_cuda_device_runtime_cu_";
 /// The PTX entry of a fatbin for the device, as one input named after `name` and the entry
 /// (`Ok(Ok(..))`), or why the fatbin has none that runs on the device (`Ok(Err(..))`: SASS
 /// only, PTX for newer architectures only, or no entry at all). Errors: a fatbin that does
-/// not parse, or whose chosen entry does not decompress or is not text.
-fn device_ptx(bytes: &[u8], name: &str) -> Result<Result<(String, String), ImageError>, Fail> {
+/// not parse, or whose chosen entry does not decompress or is not text. With `identify`, the
+/// name also gives the entry's object name when it has one (nvcc's translation unit,
+/// `cuobjdump -ptx`'s `identifier`), which tells apart the inputs of a link.
+fn device_ptx(
+    bytes: &[u8],
+    name: &str,
+    identify: bool,
+) -> Result<Result<(String, String), ImageError>, Fail> {
     let (major, minor) = crate::device::compute_capability();
     let cc = (major as u32, minor as u32);
     let fatbin = fatbin::Fatbin::parse(bytes).map_err(image_fail)?;
     match fatbin.select_ptx(cc) {
         Ok(_) => {
             let (entry, ptx) = fatbin.ptx(cc).map_err(image_fail)?;
-            Ok(Ok((format!("{name} ({})", entry.describe()), ptx)))
+            let of = entry
+                .name
+                .filter(|_| identify)
+                .and_then(|n| std::str::from_utf8(n).ok())
+                .map(|n| n.trim_end_matches('\0'))
+                .filter(|n| !n.is_empty() && !n.contains(char::is_control))
+                .map(|n| format!(" of {n}"))
+                .unwrap_or_default();
+            Ok(Ok((format!("{name} ({}{of})", entry.describe()), ptx)))
         }
         // select_ptx reads no entry's data: every error of its own says what is missing.
         Err(e @ (ImageError::Sass(_) | ImageError::NoPtxForDevice(_) | ImageError::Invalid(_))) => {
@@ -333,14 +347,10 @@ fn check_text(text: &str) -> Result<(), Fail> {
 
 /// Loads linked inputs as one module and returns its handle.
 fn load(d: &mut Driver, inputs: &[(String, String)], logs: &JitLogs) -> Result<u64, Fail> {
-    let ptx = image::link_ptx(inputs).map_err(image_fail)?;
-    let file = inputs
-        .iter()
-        .map(|(n, _)| n.as_str())
-        .collect::<Vec<_>>()
-        .join("+");
+    let (ptx, ptx_file) = image::link_ptx(inputs).map_err(image_fail)?;
+    let file = ptx_file.name().to_string();
     let engine = d.config.engine;
-    match d.host.load_module(&ptx, &file, engine) {
+    match d.host.load_module(&ptx, ptx_file, engine) {
         Ok(module) => {
             let h = d.handle(Kind::Module);
             d.modules.insert(

@@ -126,3 +126,75 @@ fn under_a_tool_each_refused_launch_is_an_error() {
     assert!(hits[2].contains(PARAM), "{err}");
     assert!(err.contains("========= ERROR SUMMARY: 3 errors"), "{err}");
 }
+
+/// A kernel that stores to its dynamic shared memory.
+const DYNAMIC_SHARED_PTX: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+.extern .shared .align 4 .b8 dyn[];
+.visible .entry dyn_shared()
+{
+    .reg .b32 %r<2>;
+    mov.u32 %r1, %tid.x;
+    st.shared.u32 [dyn], %r1;
+    ret;
+}
+"#;
+
+/// A launch asking for 64 KiB of dynamic shared memory without the opt-in attribute, under
+/// the capability `PTXJIT_CC` gives; prints `OPTIN=<cuDeviceGetAttribute(
+/// CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)>` (run by the test below).
+#[test]
+fn dynamic_shared_past_the_default() {
+    if std::env::var("LAUNCH_REFUSED_CHILD").is_err() {
+        return;
+    }
+    setup();
+    let text = std::ffi::CString::new(DYNAMIC_SHARED_PTX).unwrap();
+    let f = function(load(&text), "dyn_shared");
+    let mut optin = 0;
+    unsafe {
+        assert_eq!(
+            cuda::device::cuDeviceGetAttribute(&mut optin, 97, 0),
+            CUDA_SUCCESS
+        );
+        let r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 64 << 10, 0, null_mut(), null_mut());
+        assert_eq!(r, CUDA_ERROR_INVALID_VALUE);
+    }
+    println!("OPTIN={optin}");
+}
+
+/// The opt-in limit a refused launch names is the reported capability's, the value the device
+/// attribute gives (CUDA C++ Programming Guide, "Technical Specifications per Compute
+/// Capability": 163 KB of shared memory per block at 8.0, 227 KB at 9.0, 64 KB at 7.5).
+#[test]
+fn the_opt_in_hint_follows_the_compute_capability() {
+    if std::env::var("LAUNCH_REFUSED_CHILD").is_ok() {
+        return;
+    }
+    for (cc, want) in [("8.0", 163 << 10), ("9.0", 227 << 10), ("7.5", 64 << 10)] {
+        let out = test_child("dynamic_shared_past_the_default")
+            .env("LAUNCH_REFUSED_CHILD", "1")
+            .env("PTXJIT_CC", cc)
+            .env_remove("PTXJIT_TOOL")
+            .output()
+            .expect("runs");
+        let (stdout, err) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(out.status.success(), "{cc}: {stdout}\n{err}");
+        assert!(
+            stdout.contains(&format!("OPTIN={want}\n")),
+            "{cc}: {stdout}"
+        );
+        assert!(
+            err.contains(&format!(
+                "cudaFuncAttributeMaxDynamicSharedMemorySize attribute \
+                 (Kernel::set_max_dynamic_shared_bytes), up to {want} bytes"
+            )),
+            "{cc}: {err}"
+        );
+    }
+}

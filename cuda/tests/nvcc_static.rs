@@ -328,7 +328,9 @@ const RDC_FAULT_B: &str = r#"__device__ void put(int* p, int i) {
 
 /// Each translation unit's PTX numbers its `.file`s from 1; in the module the driver links
 /// from them, a fault names the file of the translation unit the faulting code came from
-/// (and each frame of the device call stack its own), not the last unit's file 1.
+/// (and each frame of the device call stack its own), not the last unit's file 1. The PTX
+/// location is the unit's own PTX and its own line, as `nvcc -ptx` (and `cuobjdump -ptx`)
+/// numbers it, not a line of the text the driver linked, which the user never sees.
 #[test]
 fn nvcc_rdc_fault_names_each_translation_units_own_file() {
     let Some(Setup { nvcc, libs, out }) = setup() else {
@@ -352,8 +354,49 @@ fn nvcc_rdc_fault_names_each_translation_units_own_file() {
             b.as_os_str(),
         ],
     );
+    // Each unit's own PTX (nvcc's default architecture, as in the program's fatbins): the
+    // 1-based line of the first line that starts with `instruction`.
+    let ptx_line = |cu: &std::path::Path, instruction: &str| {
+        let ptx = cu.with_extension("ptx");
+        build(
+            &nvcc,
+            [
+                os("-ptx"),
+                os("-rdc=true"),
+                os("-lineinfo"),
+                os("-o"),
+                ptx.as_os_str(),
+                cu.as_os_str(),
+            ],
+        );
+        let text = std::fs::read_to_string(&ptx).expect("nvcc's PTX");
+        let at = text
+            .lines()
+            .position(|l| l.trim_start().starts_with(instruction))
+            .unwrap_or_else(|| panic!("no {instruction} in {}", ptx.display()));
+        at + 1
+    };
+    let own_store = ptx_line(&a, "st.global.u32");
+    let own_call = ptx_line(&a, "call.uni");
+    let put_store = ptx_line(&b, "st.u32");
     let (a, b) = (a.display().to_string(), b.display().to_string());
     for (mode, wants) in [
+        (
+            "own",
+            vec![format!(
+                "fault_a.cu):{own_store}:1: fault in kernel 'own(int*)' (_Z3ownPi)"
+            )],
+        ),
+        (
+            "other",
+            vec![
+                format!("fault_b.cu):{put_store}:1: fault in kernel 'other(int*)'"),
+                format!(
+                    "kernel 'other(int*)' (_Z5otherPi) at cuLibraryLoadData image, linked \
+                     fatbin 0 (compute_75 PTX of {a}):{own_call}:1 ({a}:5:30)\n"
+                ),
+            ],
+        ),
         (
             "own",
             vec![format!(

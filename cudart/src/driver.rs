@@ -59,6 +59,7 @@ driver_api! {
     cuDevicePrimaryCtxSetFlags_v2(c_int, c_uint);
     cuDevicePrimaryCtxGetState(c_int, *mut c_uint, *mut c_int);
     cuCtxGetCurrent(*mut H);
+    cuCtxGetDevice(*mut c_int);
     cuCtxSetCurrent(H);
     cuCtxSynchronize();
     cuCtxGetLimit(*mut usize, c_uint);

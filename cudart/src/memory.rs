@@ -52,8 +52,22 @@ exports! { cudaFreeAsync, cudaFreeAsync_ptsz => fn(p: *mut c_void, stream: u64) 
     cu!(cuMemFreeAsync(p as u64, stream))
 }}
 
+/// A zero-byte `cudaMallocManaged`, `cudaMallocHost` or `cudaHostAlloc`: `cudaSuccess` with a
+/// null pointer in `*p`, as NVIDIA's CUDA 13 runtime answers without asking the driver, before
+/// it looks at the flags (`cudaErrorInvalidValue` for a null `p`). The Runtime API reference
+/// says otherwise for `cudaMallocManaged` ("If size is 0, cudaMallocManaged returns
+/// cudaErrorInvalidValue"); programs are tested against the runtime, so its answer is the
+/// one given, as `cudaMalloc(&p, 0)` gives a null pointer.
+fn zero_bytes(p: *mut *mut c_void) -> RtResult {
+    // SAFETY: the program's output pointer (null is refused by `out`).
+    unsafe { crate::out(p, std::ptr::null_mut()) }
+}
+
 exports! { cudaMallocManaged => fn(p: *mut *mut c_void, size: usize, flags: c_uint) {
     context()?;
+    if size == 0 {
+        return zero_bytes(p);
+    }
     // cudaMemAttachGlobal (1) or cudaMemAttachHost (2), as documented; 0 is refused as
     // NVIDIA's runtime refuses it (C++'s default argument is cudaMemAttachGlobal).
     if flags != 1 && flags != 2 {
@@ -70,6 +84,9 @@ exports! { cudaMallocManaged => fn(p: *mut *mut c_void, size: usize, flags: c_ui
 
 exports! { cudaMallocHost => fn(p: *mut *mut c_void, size: usize) {
     context()?;
+    if size == 0 {
+        return zero_bytes(p);
+    }
     cu!(cuMemHostAlloc(p, size, 0))?;
     // SAFETY: the driver wrote the host pointer to `p` (checked non-null by the call).
     crate::driver::label_allocation(unsafe { *p } as u64, c"cudaMallocHost");
@@ -78,6 +95,9 @@ exports! { cudaMallocHost => fn(p: *mut *mut c_void, size: usize) {
 
 exports! { cudaHostAlloc => fn(p: *mut *mut c_void, size: usize, flags: c_uint) {
     context()?;
+    if size == 0 {
+        return zero_bytes(p);
+    }
     // cudaHostAllocPortable/Mapped/WriteCombined are CU_MEMHOSTALLOC_PORTABLE/DEVICEMAP/WRITECOMBINED.
     cu!(cuMemHostAlloc(p, size, flags))?;
     // SAFETY: the driver wrote the host pointer to `p` (checked non-null by the call).

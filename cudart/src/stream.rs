@@ -187,7 +187,8 @@ exports! { cudaGraphInstantiate, cudaGraphInstantiateWithFlags => fn(exec: *mut 
 
 exports! { cudaGraphLaunch, cudaGraphLaunch_ptsz => fn(exec: u64, s: u64) {
     context()?;
-    cu!(cuGraphLaunch(exec, s))
+    // A fault of the graph's kernels comes from the next synchronising call, as a launch's.
+    crate::launch::asynchronous(|| cu!(cuGraphLaunch(exec, s)))
 }}
 
 exports! { cudaGraphDestroy => fn(graph: u64) {

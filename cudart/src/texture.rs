@@ -144,6 +144,13 @@ fn make_array(
     if desc.is_null() {
         return Err(Fail::new(cudaErrorInvalidValue, "null channel descriptor"));
     }
+    // NVIDIA's runtime writes NULL to `*array` before it checks the rest, so a failed call
+    // (a bad descriptor, an empty extent, no memory) leaves NULL there, which `cudaFreeArray`
+    // accepts.
+    if !a.is_null() {
+        // SAFETY: non-null, the program's output pointer.
+        unsafe { a.write_unaligned(0) };
+    }
     // SAFETY: non-null, the program's descriptor.
     let (format, num_channels) = format(unsafe { &*desc })?;
     // cudaArraySurfaceLoadStore (2), cudaArrayLayered (1), cudaArrayTextureGather (8) are the

@@ -364,3 +364,150 @@ fn empty_pitched_allocations_are_null_as_on_nvidias_runtime() {
     let app = build_shared(&nvcc, "empty_pitched", &src, &[]);
     run_on_both_engines(&app, &libs);
 }
+
+/// Zero-byte managed and pinned allocations and failed CUDA array allocations, as NVIDIA's
+/// CUDA 13 runtime answers them (nvcc's default static `libcudart`, run over this driver,
+/// which these answers do not reach): a zero-byte `cudaMallocManaged`, `cudaMallocHost` or
+/// `cudaHostAlloc` is `cudaSuccess` with a null pointer, whatever the flags (the reference
+/// manual says `cudaErrorInvalidValue` for `cudaMallocManaged`); a failed `cudaMallocArray` or
+/// `cudaMalloc3DArray` leaves NULL in `*array`. The program checks this itself and prints PASS.
+const ZERO_BYTES: &str = r#"#include <cstdio>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+int main() {
+  void* p = (void*)0x1234;
+  EXPECT(cudaMallocManaged(&p, 0) == cudaSuccess && p == nullptr);
+  p = (void*)0x1234;
+  EXPECT(cudaMallocManaged(&p, 0, 7) == cudaSuccess && p == nullptr);
+  p = (void*)0x1234;
+  EXPECT(cudaMallocHost(&p, 0) == cudaSuccess && p == nullptr);
+  p = (void*)0x1234;
+  EXPECT(cudaHostAlloc(&p, 0, cudaHostAllocMapped) == cudaSuccess && p == nullptr);
+  EXPECT(cudaMallocManaged(nullptr, 0) == cudaErrorInvalidValue);
+  EXPECT(cudaHostAlloc(nullptr, 0, 0) == cudaErrorInvalidValue);
+  cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+  cudaChannelFormatDesc bad = cudaCreateChannelDesc(3, 0, 0, 0, cudaChannelFormatKindFloat);
+  cudaArray_t a = (cudaArray_t)0x1234;
+  EXPECT(cudaMallocArray(&a, &f, 0, 0) == cudaErrorInvalidValue && a == nullptr);
+  a = (cudaArray_t)0x1234;
+  EXPECT(cudaMallocArray(&a, &bad, 4, 4) == cudaErrorInvalidChannelDescriptor && a == nullptr);
+  a = (cudaArray_t)0x1234;
+  EXPECT(cudaMallocArray(&a, &f, 1 << 20, 1 << 20) == cudaErrorMemoryAllocation && a == nullptr);
+  a = (cudaArray_t)0x1234;
+  EXPECT(cudaMalloc3DArray(&a, &f, make_cudaExtent(4, 0, 4)) == cudaErrorInvalidValue && a == nullptr);
+  EXPECT(cudaFreeArray(a) == cudaSuccess);
+  // Non-empty ones still allocate.
+  EXPECT(cudaMallocManaged(&p, 64) == cudaSuccess && p != nullptr);
+  EXPECT(cudaFree(p) == cudaSuccess);
+  EXPECT(cudaMallocHost(&p, 64) == cudaSuccess && p != nullptr);
+  EXPECT(cudaFreeHost(p) == cudaSuccess);
+  EXPECT(cudaMallocArray(&a, &f, 4, 4) == cudaSuccess && a != nullptr);
+  EXPECT(cudaFreeArray(a) == cudaSuccess);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+#[test]
+fn zero_byte_allocations_and_failed_arrays_answer_as_nvidias_runtime() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("zero_bytes.cu");
+    std::fs::write(&src, ZERO_BYTES).expect("write the source");
+    let app = build_shared(&nvcc, "zero_bytes", &src, &[]);
+    run_on_both_engines(&app, &libs);
+}
+
+/// A faulting launch, as on a GPU: the launch returns `cudaSuccess` (so do
+/// `cudaPeekAtLastError` and `cudaGetLastError` right after it) and the next call that waits
+/// for the work returns the sticky error (CUDA Runtime API, `cudaLaunchKernel`: "may also
+/// return error codes from previous, asynchronous launches"), which every later call
+/// returns; a launch the runtime or driver refuses (too many threads, too much shared
+/// memory) still returns its error from the launch. `argv[1]` picks the call that returns
+/// the fault; the program checks the codes itself and prints PASS.
+const ASYNC_FAULT: &str = r#"#include <cstdio>
+#include <cstring>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+__global__ void oops(int* p) { p[int(threadIdx.x) - (1 << 24)] = 1; }
+__global__ void trapper() { if (threadIdx.x == 5) __trap(); }
+__global__ void shm(int* p) { extern __shared__ int s[]; s[threadIdx.x] = 1; p[0] = s[0]; }
+int main(int argc, char** argv) {
+  const char* m = argv[1];
+  int* d;
+  EXPECT(cudaMalloc(&d, 256) == cudaSuccess);
+  // Refused launches still fail at the launch.
+  shm<<<1, 32, 200 * 1024>>>(d);
+  EXPECT(cudaGetLastError() == cudaErrorInvalidValue);
+  shm<<<1, 2048, 4>>>(d);
+  EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  cudaError_t want = cudaErrorIllegalAddress;
+  cudaStream_t s;
+  EXPECT(cudaStreamCreate(&s) == cudaSuccess);
+  cudaEvent_t ev;
+  EXPECT(cudaEventCreate(&ev) == cudaSuccess);
+  if (!strcmp(m, "trap")) {
+    want = cudaErrorLaunchFailure;
+    trapper<<<2, 32>>>();
+  } else if (!strcmp(m, "ex")) {
+    cudaLaunchConfig_t c = {};
+    c.gridDim = dim3(1);
+    c.blockDim = dim3(32);
+    EXPECT(cudaLaunchKernelEx(&c, oops, d) == cudaSuccess);
+  } else {
+    oops<<<1, 32, 0, s>>>(d);
+  }
+  EXPECT(cudaPeekAtLastError() == cudaSuccess);
+  EXPECT(cudaGetLastError() == cudaSuccess);
+  int h = 0;
+  if (!strcmp(m, "stream")) EXPECT(cudaStreamSynchronize(s) == want);
+  else if (!strcmp(m, "memcpy")) EXPECT(cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost) == want);
+  else if (!strcmp(m, "event")) {
+    EXPECT(cudaEventRecord(ev, s) == want);
+  } else EXPECT(cudaDeviceSynchronize() == want);
+  EXPECT(cudaPeekAtLastError() == want);
+  EXPECT(cudaGetLastError() == want);
+  EXPECT(cudaGetLastError() == want);
+  // Later launches return it at once.
+  shm<<<1, 32, 4>>>(d);
+  EXPECT(cudaGetLastError() == want);
+  EXPECT(cudaDeviceSynchronize() == want);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+#[test]
+fn a_kernel_fault_comes_from_the_next_synchronising_call() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("async_fault.cu");
+    std::fs::write(&src, ASYNC_FAULT).expect("write the source");
+    let app = build_shared(&nvcc, "async_fault", &src, &[]);
+    for engine in ["jit", "interp"] {
+        for mode in ["device", "stream", "memcpy", "event", "trap", "ex"] {
+            let run = std::process::Command::new(&app)
+                .arg(mode)
+                .env("LD_LIBRARY_PATH", &libs)
+                .env("PTXJIT_ENGINE", engine)
+                .env_remove("PTXJIT_TOOL")
+                .output()
+                .expect("run the program");
+            let stdout = String::from_utf8_lossy(&run.stdout);
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert!(
+                run.status.success() && stdout.lines().any(|l| l == "PASS"),
+                "{mode} ({engine}): {stdout}\n{stderr}"
+            );
+            // The fault's report is on stderr all the same.
+            assert!(
+                stderr.contains("fault in kernel") || stderr.contains("trap"),
+                "{mode}: {stderr}"
+            );
+        }
+    }
+}

@@ -97,7 +97,8 @@ pub struct FaultReport {
     /// The source location the instruction came from (the PTX's `.loc` line info), if any.
     pub source: Option<SourceLoc>,
     pub instruction: String,
-    pub ptx_file: String,
+    /// The PTX text, which names the locations ([`PtxFile::at`](super::PtxFile::at)).
+    pub ptx_file: super::PtxFile,
     /// The allocation a global address is in or near
     /// ([`DeviceMemory::nearest_for_report`](crate::runtime::memory::DeviceMemory::nearest_for_report)):
     /// its name as reports give it (`'x'`, `module variable '$str$1' (const string)`), the
@@ -397,10 +398,8 @@ impl std::fmt::Display for FaultReport {
         };
         write!(
             f,
-            "{}:{}:{}: fault in kernel {}{function}{at}: {what} by CTA ({},{},{}) thread ({},{},{}) in '{}'",
-            self.ptx_file,
-            self.loc.line,
-            self.loc.col,
+            "{}: fault in kernel {}{function}{at}: {what} by CTA ({},{},{}) thread ({},{},{}) in '{}'",
+            self.ptx_file.at(self.loc),
             quoted(&self.kernel),
             self.ctaid[0],
             self.ctaid[1],
@@ -473,7 +472,7 @@ impl FaultReport {
             return String::new();
         }
         let at = |loc: SrcLoc, src: Option<&SourceLoc>| {
-            let mut s = format!("{}:{}:{}", self.ptx_file, loc.line, loc.col);
+            let mut s = self.ptx_file.at(loc);
             if let Some(src) = src {
                 s += &format!(" ({src})");
             }
@@ -851,7 +850,7 @@ pub struct Cooperative {
 impl Default for Cooperative {
     fn default() -> Cooperative {
         Cooperative {
-            shared_per_sm: super::occupancy::SHARED_BYTES_PER_SM,
+            shared_per_sm: super::occupancy::device_shared_limits().per_sm,
         }
     }
 }
@@ -1225,7 +1224,7 @@ impl Kernel {
     pub fn lockstep_note(&self, lockstep: bool) -> Option<String> {
         let at = self.compiled.lockstep_idiom.filter(|_| !lockstep)?;
         Some(format!(
-            "note: kernel {} ({}:{}:{}) reads and writes shared memory through volatile \
+            "note: kernel {} ({}) reads and writes shared memory through volatile \
              accesses and never calls __syncwarp(), the shape of warp-synchronous code written \
              for warps in lockstep. Its module targets sm_70 or later, where ptxjit runs the lanes of a warp \
              in groups (independent thread scheduling), so such code can give another result \
@@ -1233,9 +1232,7 @@ impl Kernel {
              lockstep with --lockstep (PTXJIT_LOCKSTEP=1, LaunchOptions::lockstep); \
              --tool racecheck shows the races",
             crate::host::kernel_name::quoted(&self.compiled.name),
-            self.module_file,
-            at.line,
-            at.col
+            self.module_file.at(at)
         ))
     }
 
@@ -1266,6 +1263,9 @@ impl Module {
 /// A loaded PTX module.
 pub struct Module {
     pub file: String,
+    /// The PTX text as reports name its locations (for a linked text, each input's own
+    /// lines).
+    pub ptx_file: super::PtxFile,
     pub engine: Engine,
     pub kernels: Vec<Arc<CompiledKernel>>,
     /// Each kernel's `cudaFuncAttributeMaxDynamicSharedMemorySize` in bytes (`u32::MAX`: not
@@ -1296,7 +1296,8 @@ pub struct Module {
 /// A kernel handle (`CUfunction`).
 #[derive(Clone)]
 pub struct Kernel {
-    pub module_file: String,
+    /// The module's PTX text, which names the kernel's locations in reports.
+    pub module_file: super::PtxFile,
     pub compiled: Arc<CompiledKernel>,
     pub symbols: Arc<Vec<u64>>,
     /// The kernel's `cudaFuncAttributeMaxDynamicSharedMemorySize` in its module
@@ -1308,11 +1309,6 @@ pub struct Kernel {
 /// CUDA C++ Programming Guide, "Technical Specifications per Compute Capability": 48 KB).
 pub const SHARED_BYTES_PER_BLOCK: u64 = 48 * 1024;
 
-/// Shared memory a block may use when its kernel opts in
-/// ([`Kernel::set_max_dynamic_shared_bytes`]), static and dynamic together (bytes): 227 KB,
-/// compute capability 9.0's `cudaDevAttrMaxSharedMemoryPerBlockOptin` (same table).
-pub const SHARED_BYTES_PER_BLOCK_OPTIN: u64 = 227 * 1024;
-
 impl Kernel {
     /// Set the most dynamic shared memory a launch of this kernel may ask for, in bytes
     /// (`cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)`,
@@ -1323,14 +1319,17 @@ impl Kernel {
     /// it per `CUfunction`.
     ///
     /// Errors ([`Error::Argument`], CUDA's `cudaErrorInvalidValue`): `bytes` plus the kernel's
-    /// static shared memory exceeds [`SHARED_BYTES_PER_BLOCK_OPTIN`].
+    /// static shared memory exceeds the opt-in limit of the reported compute capability
+    /// ([`occupancy::device_shared_limits`](super::occupancy::device_shared_limits): 163 KiB
+    /// at 8.0, 227 KiB at 9.0).
     pub fn set_max_dynamic_shared_bytes(&self, bytes: u32) -> Result<(), Error> {
         let k = &self.compiled;
-        let limit = SHARED_BYTES_PER_BLOCK_OPTIN.saturating_sub(k.static_shared_bytes);
+        let optin = super::occupancy::device_shared_limits().per_block_optin;
+        let limit = optin.saturating_sub(k.static_shared_bytes);
         if u64::from(bytes) > limit {
             return Err(Error::Argument(format!(
                 "kernel {}: cudaFuncAttributeMaxDynamicSharedMemorySize of {bytes} bytes \
-                 exceeds the {limit} bytes the device allows ({SHARED_BYTES_PER_BLOCK_OPTIN} \
+                 exceeds the {limit} bytes the device allows ({optin} \
                  bytes per block opt-in less {} static)",
                 quoted(&k.name),
                 k.static_shared_bytes
@@ -1387,7 +1386,7 @@ impl Module {
         };
         match super::kernel_name::find(&entries, name) {
             Ok(i) => Ok(Kernel {
-                module_file: self.file.clone(),
+                module_file: self.ptx_file.clone(),
                 compiled: self.kernels[i].clone(),
                 symbols: self.symbols.clone(),
                 max_dynamic_shared: self.max_dynamic_shared[i].clone(),
@@ -1557,7 +1556,18 @@ impl Context {
     /// Errors: [`Error::Parse`], [`Error::Unsupported`], [`Error::Invalid`] with
     /// `file:line:col`; [`Error::Internal`] for a front-end bug (a compiler bug is reported by
     /// the first launch).
-    pub fn load_module(&mut self, ptx: &str, file: &str, engine: Engine) -> Result<Module, Error> {
+    ///
+    /// `file` names the text in messages: a name (`&str`), or a
+    /// [`PtxFile`](super::PtxFile) that also maps the lines of a linked text to its inputs'
+    /// own ([`image::link_ptx`](super::image::link_ptx)).
+    pub fn load_module(
+        &mut self,
+        ptx: &str,
+        file: impl Into<super::PtxFile>,
+        engine: Engine,
+    ) -> Result<Module, Error> {
+        let ptx_file: super::PtxFile = file.into();
+        let file = ptx_file.name();
         let start = Instant::now();
         // The launches' worker threads get the stack a large kernel's code needs, if the
         // pool is not there yet (`runtime::workers`).
@@ -1641,6 +1651,7 @@ impl Context {
             .collect();
         Ok(Module {
             file: file.to_string(),
+            ptx_file: ptx_file.clone(),
             engine,
             max_dynamic_shared: compiled
                 .iter()
@@ -2038,6 +2049,9 @@ impl Context {
             .synccheck
             .then(crate::runtime::synccheck::SyncSink::default);
         let start = Instant::now();
+        // A launch that runs long says so on stderr (`hang_note`), unless it has a time limit.
+        let _watch =
+            super::hang_note::watch(|| quoted(&k.name).to_string(), opts.timeout.is_some());
         let res = run_grid(
             &*engine,
             LaunchInput {
@@ -2118,12 +2132,13 @@ impl Context {
                         k.name.clone(),
                         opts.timeout.unwrap_or_default(),
                         at,
-                        kernel.module_file.clone(),
+                        kernel.module_file.to_string(),
                     )
                     .to_string(),
                 ),
                 Err(LaunchFailure::Interrupted(at)) => Some(
-                    Error::Interrupted(k.name.clone(), at, kernel.module_file.clone()).to_string(),
+                    Error::Interrupted(k.name.clone(), at, kernel.module_file.to_string())
+                        .to_string(),
                 ),
             };
             return Err(Error::Sanitizer(Box::new(super::tool::SanitizerReport {
@@ -2155,13 +2170,13 @@ impl Context {
                     k.name.clone(),
                     opts.timeout.unwrap_or_default(),
                     at,
-                    kernel.module_file.clone(),
+                    kernel.module_file.to_string(),
                 ))
             }
             Err(LaunchFailure::Interrupted(at)) => Err(Error::Interrupted(
                 k.name.clone(),
                 at,
-                kernel.module_file.clone(),
+                kernel.module_file.to_string(),
             )),
             Err(LaunchFailure::Deadlock(report)) => Err(Error::Deadlock(format!(
                 "{}: kernel {}: {report}",
@@ -2492,7 +2507,9 @@ fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), (LaunchPart, Error)>
                  more needs the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute \
                  (Kernel::set_max_dynamic_shared_bytes), up to {} bytes",
                 k.static_shared_bytes,
-                SHARED_BYTES_PER_BLOCK_OPTIN.saturating_sub(k.static_shared_bytes)
+                super::occupancy::device_shared_limits()
+                    .per_block_optin
+                    .saturating_sub(k.static_shared_bytes)
             )
         } else {
             "the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute".to_string()

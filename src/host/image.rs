@@ -13,6 +13,8 @@
 //! the first `.target`): a `.extern .func` declaration in one input binds to the `.func`
 //! definition in another as it does within one module.
 
+use super::ptx_file::{LinkedInput, PtxFile};
+
 /// The first bytes of a linked image.
 pub const LINKED_MAGIC: &[u8; 16] = b"PTXJIT-LINKED\0\0\0";
 
@@ -236,10 +238,12 @@ fn renumber_files(line: &str, offset: u32) -> std::borrow::Cow<'_, str> {
 /// its `.file`s from 1, so the file indices of each input after the first (its `.file`
 /// directives, and the files of its `.loc`s) are raised past those of the inputs before it:
 /// line info keeps naming each input's own source files. A single input is returned as it
-/// is. Errors: an input without a `.version`.
-pub fn link_ptx(inputs: &[(String, String)]) -> Result<String, ImageError> {
-    if let [(_, only)] = inputs {
-        return Ok(only.clone());
+/// is. Gives the text and how reports name its locations: each input's name and its own
+/// line numbers (the inputs' names joined by `+` name the whole). Errors: an input without a
+/// `.version`.
+pub fn link_ptx(inputs: &[(String, String)]) -> Result<(String, PtxFile), ImageError> {
+    if let [(name, only)] = inputs {
+        return Ok((only.clone(), PtxFile::new(name)));
     }
     let mut version = (0, 0);
     for (name, ptx) in inputs {
@@ -263,8 +267,14 @@ pub fn link_ptx(inputs: &[(String, String)]) -> Result<String, ImageError> {
         }
     }
     let mut file_offset = 0u32;
+    let mut lines = vec![];
     for (name, ptx) in inputs {
         out.push_str(&format!("// ---- {name}\n"));
+        lines.push(LinkedInput {
+            name: name.clone(),
+            first_line: out.matches('\n').count() as u32 + 1,
+            lines: ptx.lines().count() as u32,
+        });
         for l in ptx.lines() {
             if is_header(l) {
                 // Keep line numbers of the rest as in the input.
@@ -276,7 +286,12 @@ pub fn link_ptx(inputs: &[(String, String)]) -> Result<String, ImageError> {
         }
         file_offset = file_offset.saturating_add(max_file_index(ptx));
     }
-    Ok(out)
+    let whole = inputs
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect::<Vec<_>>()
+        .join("+");
+    Ok((out, PtxFile::linked(&whole, lines)))
 }
 
 #[cfg(test)]
@@ -315,7 +330,7 @@ mod tests {
     fn link_takes_the_highest_version_and_drops_headers() {
         let a = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k() { ret; }\n";
         let b = ".version 8.4\n.target sm_90\n.address_size 64\n.visible .func f() { ret; }\n";
-        let out = link_ptx(&[("a".into(), a.into()), ("b".into(), b.into())]).unwrap();
+        let (out, _) = link_ptx(&[("a".into(), a.into()), ("b".into(), b.into())]).unwrap();
         assert_eq!(out.matches(".version").count(), 1);
         assert!(out.contains(".version 8.4\n"));
         assert!(out.contains(".target sm_80\n"));
@@ -331,7 +346,17 @@ mod tests {
                  \t.file\t1 \"a.cu\"\n\t.file\t2 \"atomics.hpp\", 1700000000, 42\n";
         let b = ".version 8.0\n.target sm_80\n.address_size 64\n\
                  .visible .func f() {\n\t.loc 1 3 5\n\tret;\n}\n.file 1 \"b.cu\"\n";
-        let out = link_ptx(&[("a".into(), a.into()), ("b".into(), b.into())]).unwrap();
+        let (out, file) = link_ptx(&[("a".into(), a.into()), ("b".into(), b.into())]).unwrap();
+        // Each input's lines keep their own numbers in reports.
+        let line_of = |text: &str| {
+            let at = out.lines().position(|l| l == text);
+            at.expect("the line is in the linked text") as u32 + 1
+        };
+        assert_eq!(file.locate(line_of(".visible .entry k() {")), ("a", 4));
+        assert_eq!(file.locate(line_of(".visible .func f() {")), ("b", 4));
+        assert_eq!(file.locate(line_of(".file 3 \"b.cu\"")), ("b", 8));
+        assert_eq!(file.locate(1), ("a+b", 1));
+        assert_eq!(file.name(), "a+b");
         for want in [
             "\t.loc\t2 107 3, function_name $L__info_string0, inlined_at 1 7 30\n",
             "\t.file\t1 \"a.cu\"\n",

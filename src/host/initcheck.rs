@@ -28,7 +28,7 @@ pub struct InitReport {
     /// The CUDA source location from the PTX's `.loc` line info, if any.
     pub source: Option<SourceLoc>,
     pub instruction: String,
-    pub ptx_file: String,
+    pub ptx_file: super::PtxFile,
     /// The allocation read (global): its label, the first unwritten byte's offset in it, and
     /// its size in bytes.
     pub buffer: Option<(String, u64, u64)>,
@@ -129,8 +129,9 @@ impl InitReport {
             }
         }
         out += &format!(
-            "    PTX {}:{}:{} '{}'\n",
-            self.ptx_file, self.loc.line, self.loc.col, self.instruction
+            "    PTX {} '{}'\n",
+            self.ptx_file.at(self.loc),
+            self.instruction
         );
         let [tx, ty, tz] = self.tid;
         let [bx, by, bz] = self.ctaid;
@@ -156,11 +157,9 @@ impl std::fmt::Display for InitReport {
         };
         write!(
             f,
-            "{}:{}:{}: uninitialized {} memory read of {} bytes{} in kernel {}{at}: \
+            "{}: uninitialized {} memory read of {} bytes{} in kernel {}{at}: \
              never-written {} by CTA ({},{},{}) thread ({},{},{}) in '{}' ({} accesses)",
-            self.ptx_file,
-            self.loc.line,
-            self.loc.col,
+            self.ptx_file.at(self.loc),
             self.space_name(),
             self.size,
             self.by_atomic(),

@@ -19,12 +19,14 @@ mod context;
 mod env_flag;
 pub mod fatbin;
 pub mod graph;
+pub mod hang_note;
 pub mod image;
 pub mod initcheck;
 pub mod kernel_name;
 mod launch;
 pub mod occupancy;
 pub mod pool;
+pub mod ptx_file;
 pub mod race;
 mod tiers;
 pub mod tool;
@@ -37,9 +39,10 @@ pub use buffer::{ArenaId, DeviceBuffer, MemoryView};
 pub use context::{
     front_end, CompiledKernel, Context, Cooperative, DeviceFrame, Engine, Error, FaultNeighbours,
     FaultReport, Kernel, KernelArg, LaunchOptions, LaunchPart, LaunchReport, Module, Tier,
-    DEFAULT_STACK_BYTES, SHARED_BYTES_PER_BLOCK, SHARED_BYTES_PER_BLOCK_OPTIN,
+    DEFAULT_STACK_BYTES, SHARED_BYTES_PER_BLOCK,
 };
 pub use env_flag::{env_flag, parse_compute_capability};
 pub use launch::{Dim3, LaunchArg, LaunchBuilder};
+pub use ptx_file::PtxFile;
 #[doc(hidden)]
 pub use tiers::{pause_optimizer, OptimizerPause};

@@ -4,7 +4,8 @@
 //!
 //! ptxjit's device has one multiprocessor per host core ([`sm_count`]); the limits per
 //! multiprocessor are those of the compute capabilities ptxjit reports (2048 threads and 32
-//! CTAs per SM; shared memory per SM as the caller says, [`SHARED_BYTES_PER_SM`] by default).
+//! CTAs per SM; shared memory per SM and per block as [`shared_limits`] gives them for the
+//! reported compute capability, [`device_compute_capability`]).
 //! The CPU scheduler itself has no residency limit (a cooperative grid's CTAs live in host
 //! memory), but programs size their grids from these numbers and CUDA refuses larger ones.
 
@@ -16,10 +17,61 @@ pub const THREADS_PER_SM: u32 = 2048;
 /// CTAs a multiprocessor holds at once (compute capability 8.0 and 9.0).
 pub const CTAS_PER_SM: u32 = 32;
 
-/// Shared memory per multiprocessor (bytes) the host layer assumes when its caller names
-/// none: compute capability 9.0's 228 KB, the largest ptxjit reports (the driver library
-/// passes the reported capability's own value).
-pub const SHARED_BYTES_PER_SM: u64 = 228 * 1024;
+/// Shared memory limits of one compute capability, in bytes (CUDA C++ Programming Guide,
+/// "Technical Specifications per Compute Capability": maximum shared memory per
+/// multiprocessor and per thread block; `cudaDevAttrMaxSharedMemoryPerBlockOptin` and
+/// `cudaDevAttrMaxSharedMemoryPerMultiprocessor`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SharedLimits {
+    /// Static and dynamic shared memory one CTA may use when its kernel opts in
+    /// (`cudaFuncAttributeMaxDynamicSharedMemorySize`).
+    pub per_block_optin: u64,
+    /// Shared memory of one multiprocessor, for occupancy.
+    pub per_sm: u64,
+}
+
+/// The shared memory limits of compute capability `major.minor`: this table is the one
+/// definition both the host layer's launch checks and the drop-in driver's device attributes
+/// use.
+pub fn shared_limits((major, minor): (u32, u32)) -> SharedLimits {
+    let (optin_kib, per_sm_kib) = match (major, minor) {
+        (8, 0) | (8, 7) => (163, 164),
+        (8, _) => (99, 100),
+        (9..=12, _) => (227, 228),
+        (7, 5) => (64, 64),
+        (7, _) => (96, 96),
+        _ => (48, 64),
+    };
+    SharedLimits {
+        per_block_optin: optin_kib * 1024,
+        per_sm: per_sm_kib * 1024,
+    }
+}
+
+/// The compute capability ptxjit's device reports: `PTXJIT_CC=MAJOR.MINOR` (set by `ptxjit
+/// exec --cc`), default 8.0; read once per process. A value that is no capability
+/// ([`parse_compute_capability`](super::parse_compute_capability)) is reported once on
+/// stderr and 8.0 used.
+pub fn device_compute_capability() -> (u32, u32) {
+    static CC: std::sync::OnceLock<(u32, u32)> = std::sync::OnceLock::new();
+    *CC.get_or_init(|| {
+        let v = std::env::var("PTXJIT_CC").unwrap_or_default();
+        match super::parse_compute_capability(&v) {
+            Ok(cc) => cc,
+            Err(e) => {
+                if !v.is_empty() {
+                    eprintln!("ptxjit: PTXJIT_CC: {e}; reporting 8.0");
+                }
+                (8, 0)
+            }
+        }
+    })
+}
+
+/// [`shared_limits`] of the reported capability ([`device_compute_capability`]).
+pub fn device_shared_limits() -> SharedLimits {
+    shared_limits(device_compute_capability())
+}
 
 /// Shared memory the driver reserves for each CTA (bytes; CUDA's
 /// `cudaDevAttrReservedSharedMemoryPerBlock` on compute capability 8.0 and later): the CTA's

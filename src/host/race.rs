@@ -32,7 +32,7 @@ pub struct RaceSide {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RaceReport {
     pub kernel: String,
-    pub ptx_file: String,
+    pub ptx_file: super::PtxFile,
     /// The earlier access (in the order the launch ran them).
     pub first: RaceSide,
     /// The later access, which found the race.
@@ -99,13 +99,11 @@ impl RaceReport {
             };
             let [tx, ty, tz] = side.tid;
             out += &format!(
-                "    {} at kernel {}{at}\n        PTX {}:{}:{} '{}'\n        by thread \
+                "    {} at kernel {}{at}\n        PTX {} '{}'\n        by thread \
                  ({tx},{ty},{tz}) in block ({bx},{by},{bz})\n",
                 side.kind.name(),
                 super::kernel_name::quoted(&self.kernel),
-                self.ptx_file,
-                side.loc.line,
-                side.loc.col,
+                self.ptx_file.at(side.loc),
                 side.instruction
             );
         }
@@ -121,13 +119,17 @@ impl std::fmt::Display for RaceReport {
                 .as_ref()
                 .map(|l| format!(" ({l})"))
                 .unwrap_or_default();
+            // A linked text's line is named by its input and the input's own line.
+            let line = match self.ptx_file.locate(s.loc.line) {
+                (file, n) if file == self.ptx_file.name() => format!("line {n}"),
+                (file, n) => format!("{file}:{n}"),
+            };
             format!(
-                "{} by thread ({},{},{}) at line {}{src} '{}'",
+                "{} by thread ({},{},{}) at {line}{src} '{}'",
                 s.kind.name().to_lowercase(),
                 s.tid[0],
                 s.tid[1],
                 s.tid[2],
-                s.loc.line,
                 s.instruction
             )
         };

@@ -105,7 +105,7 @@ pub struct Finding {
     /// What happened at the first occurrence, in words (lanes, warps, PTX lines).
     pub detail: String,
     pub kernel: String,
-    pub ptx_file: String,
+    pub ptx_file: super::PtxFile,
     /// PTX location and instruction text.
     pub loc: crate::ir::SrcLoc,
     pub instruction: String,
@@ -174,7 +174,7 @@ impl std::fmt::Display for SanitizerReport {
 pub(crate) struct Site<'a> {
     pub kernel: &'a str,
     pub source: Option<&'a crate::ptx::lineinfo::SourceLoc>,
-    pub ptx_file: &'a str,
+    pub ptx_file: &'a super::PtxFile,
     pub loc: crate::ir::SrcLoc,
     pub instruction: &'a str,
     pub ctaid: [u32; 3],
@@ -193,10 +193,7 @@ pub(crate) fn site_lines(s: &Site) -> String {
         ),
         None => format!("    at kernel {}\n", super::kernel_name::quoted(s.kernel)),
     };
-    out += &format!(
-        "    PTX {}:{}:{} '{}'\n",
-        s.ptx_file, s.loc.line, s.loc.col, s.instruction
-    );
+    out += &format!("    PTX {} '{}'\n", s.ptx_file.at(s.loc), s.instruction);
     let [tx, ty, tz] = s.tid;
     let [bx, by, bz] = s.ctaid;
     out += &format!("    by thread ({tx},{ty},{tz}) in block ({bx},{by},{bz})");
