@@ -352,14 +352,7 @@ impl Gen<'_, '_> {
             let zero32 = self.b.ins().iconst(types::I32, 0);
             self.b.ins().stack_store(self.ptr, zero32, ss, RESUME);
         }
-        let count = self
-            .b
-            .ins()
-            .stack_load(self.ptr, types::I32, frame, FRAME_COUNT);
-        let table = self
-            .b
-            .ins()
-            .stack_load(self.ptr, self.ptr, frame, FRAME_TABLE);
+        let (count, table) = self.warp_count_and_table(frame);
         let allowed = self.b.ins().load(
             types::I32,
             TRUSTED(),
@@ -606,6 +599,20 @@ impl Gen<'_, '_> {
         self.b.ins().jump(self.dispatch, &[]);
     }
 
+    /// The CTA's warp count ([`FRAME_COUNT`], `i32`) and the pointer to its warp-state table
+    /// ([`FRAME_TABLE`]), reloaded from the warp loop's stack slot `frame`.
+    fn warp_count_and_table(&mut self, frame: StackSlot) -> (Value, Value) {
+        let count = self
+            .b
+            .ins()
+            .stack_load(self.ptr, types::I32, frame, FRAME_COUNT);
+        let table = self
+            .b
+            .ins()
+            .stack_load(self.ptr, self.ptr, frame, FRAME_TABLE);
+        (count, table)
+    }
+
     /// Where the dispatcher returns for an abort during warp `turn`'s turn (block `ret`,
     /// which returns): in a resumed pass, the releases of the warps after it (this warp's
     /// was made at its turn's start), so the scheduler sees every warp as the release at
@@ -620,14 +627,7 @@ impl Gen<'_, '_> {
         self.b.ins().brif(r, chain, &[], ret, &[]);
         self.b.switch_to_block(chain);
         let frame = self.e.frame;
-        let count = self
-            .b
-            .ins()
-            .stack_load(self.ptr, types::I32, frame, FRAME_COUNT);
-        let table = self
-            .b
-            .ins()
-            .stack_load(self.ptr, self.ptr, frame, FRAME_TABLE);
+        let (count, table) = self.warp_count_and_table(frame);
         let rec = self.b.ins().stack_load(self.ptr, types::I32, ss, REC);
         let rec_off = self.b.ins().uextend(self.ptr, rec);
         let start = self.b.ins().iadd_imm_s(turn, 1);
