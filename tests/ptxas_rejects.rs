@@ -1114,3 +1114,51 @@ fn modifier_alternatives_ptxas_accepts_load() {
         }
     }
 }
+
+/// `wmma` before PTX ISA 6.3 has no `.aligned` (ptxas 12.9 assembles
+/// `wmma.load.a.sync.row.m16n16k16.f16` under `.version 6.0`); from 6.3 it is required
+/// (ptxas 13.5: ".aligned modifier required for instruction 'wmma.load.a'"), and below 6.3 it
+/// is refused ("Feature '.aligned modifier for wmma' requires PTX ISA .version 6.3").
+#[test]
+fn wmma_takes_aligned_from_ptx_isa_6_3() {
+    let kernel = |version: &str, aligned: &str| {
+        format!(
+            ".version {version}\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+             .reg .b32 %r<9>;\n.reg .f32 %f<9>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n\
+             wmma.load.a.sync{aligned}.row.m16n16k16.f16 {{%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}}, [%rd1];\n\
+             wmma.load.c.sync{aligned}.row.m16n16k16.f32 {{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}}, [%rd1];\n\
+             wmma.mma.sync{aligned}.row.col.m16n16k16.f32.f32 {{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}}, \
+             {{%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}}, {{%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}}, \
+             {{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}};\n\
+             wmma.store.d.sync{aligned}.row.m16n16k16.f32 [%rd1], {{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}};\n\
+             ret;\n}}\n"
+        )
+    };
+    for (version, aligned, err) in [
+        ("6.0", "", None),
+        ("6.2", "", None),
+        ("6.3", ".aligned", None),
+        ("7.0", ".aligned", None),
+        (
+            "6.2",
+            ".aligned",
+            Some(".aligned on wmma needs PTX ISA 6.3"),
+        ),
+        (
+            "6.3",
+            "",
+            Some("needs .sync.aligned (PTX ISA 6.3 and later)"),
+        ),
+    ] {
+        let ptx = kernel(version, aligned);
+        match (front_end(&ptx, "k.ptx"), err) {
+            (Ok(_), None) => {}
+            (Err(e), Some(words)) => {
+                let msg = e.to_string();
+                assert!(msg.contains("k.ptx:10:1") && msg.contains(words), "{msg}");
+            }
+            (Ok(_), Some(words)) => panic!("loaded, but ptxas says {words:?}:\n{ptx}"),
+            (Err(e), None) => panic!("{e}\n{ptx}"),
+        }
+    }
+}

@@ -83,6 +83,21 @@ fn sync_aligned(cx: &Cx) -> R {
     Ok(())
 }
 
+/// `wmma`'s `.sync` and `.aligned`: `.aligned` is required from PTX ISA 6.3 and refused
+/// before it (ptxas: ".aligned modifier required for instruction 'wmma.load.a'" from 6.3,
+/// "Feature '.aligned modifier for wmma' requires PTX ISA .version 6.3" below; PTX 6.0-6.2
+/// modules, as CUDA 9 and 10.0 wrote them, spell `wmma.load.a.sync.row…`).
+fn wmma_sync_aligned(b: &Builder, cx: &Cx) -> R {
+    if !cx.has("sync") {
+        return Err(cx.bad("needs .sync"));
+    }
+    match (b.header.version >= Version(6, 3), cx.has("aligned")) {
+        (true, false) => Err(cx.bad("needs .sync.aligned (PTX ISA 6.3 and later)")),
+        (false, true) => Err(cx.bad(".aligned on wmma needs PTX ISA 6.3")),
+        (true, true) | (false, false) => Ok(()),
+    }
+}
+
 /// The registers of a vector operand (`{%r1, %r2}`; a lone register for a one-register
 /// fragment), `n` of them.
 pub(super) fn regs(cx: &Cx, k: usize, n: u32) -> Result<Vec<Operand>, LowerError> {
@@ -781,7 +796,7 @@ pub(super) fn wmma(b: &mut Builder, cx: &mut Cx) -> R {
 
 /// PTX ISA §9.7.14.4.2: `wmma.load.{a,b,c}.sync.aligned.layout.shape{.ss}.type r, [p]{, stride}`.
 fn wmma_load(b: &mut Builder, cx: &mut Cx) -> R {
-    sync_aligned(cx)?;
+    wmma_sync_aligned(b, cx)?;
     only(
         cx,
         &[
@@ -912,7 +927,7 @@ fn wmma_load_sub_byte(
 
 /// PTX ISA §9.7.14.4.3: `wmma.store.d.sync.aligned.layout.shape{.ss}.type [p], r{, stride}`.
 fn wmma_store(b: &mut Builder, cx: &mut Cx) -> R {
-    sync_aligned(cx)?;
+    wmma_sync_aligned(b, cx)?;
     only(
         cx,
         &[
@@ -1010,7 +1025,7 @@ fn f64_rounding(cx: &Cx, a: MmaElem) -> Result<Round, LowerError> {
 /// (`.f16` inputs), `….shape.dtype.atype.btype.ctype` (others; `.satfinite` for integers,
 /// `.rn` for `.f64`).
 fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
-    sync_aligned(cx)?;
+    wmma_sync_aligned(b, cx)?;
     only(
         cx,
         &[
