@@ -212,6 +212,17 @@ fn bit_op(cx: &Cx) -> Result<MmaBitOp, LowerError> {
 /// d, a, b, c, e, f` (e the metadata register, f the sparsity selector, an immediate).
 pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
+    // PTX ISA 8.7's `sm_120a` forms: `.kind::f8f6f4` (6- and 4-bit inputs) and the
+    // block-scaled `.kind::mxf8f6f4`/`::mxf4`/`::mxf4nvf4` with `.block_scale`.
+    if let Some(kind) = cx
+        .mods
+        .iter()
+        .find(|m| m.starts_with("kind::") || **m == "block_scale")
+    {
+        return Err(cx.unsupported(&format!(
+            "mma with .{kind} (the sm_120 FP8/FP6/FP4 and block-scaled forms) is not supported yet"
+        )));
+    }
     let sparse = match (cx.has("sp"), cx.has("sp::ordered_metadata")) {
         (false, false) => None,
         (true, false) => Some(false),
@@ -1251,6 +1262,10 @@ mod tests {
             (
                 "wmma.load.a.sync.aligned.row.m8n8k16.s4 {%r1}, [%rd1]".into(),
                 "not supported",
+            ),
+            (
+                "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4}".into(),
+                "kind::f8f6f4 (the sm_120 FP8/FP6/FP4 and block-scaled forms) is not supported yet",
             ),
         ] {
             let err = crate::host::front_end(&crate::coverage::example_kernel(&inst), "bad.ptx")
