@@ -560,43 +560,35 @@ impl Gen<'_, '_> {
         let chain = self.b.create_block();
         self.b.ins().brif(r, chain, &[], self.dispatch, &[]);
         self.b.switch_to_block(chain);
-        let targets = self.layout.barrier_targets.clone();
-        for (k, &p) in targets.iter().enumerate() {
-            let one = self.b.create_block();
-            let next = self.b.create_block();
-            let is = self.b.ins().icmp_imm_s(IntCC::Equal, r, k as i64 + 1);
-            self.b.ins().brif(is, one, &[], next, &[]);
-            self.b.switch_to_block(one);
+        let dispatch = self.dispatch;
+        self.branch_on_resume(r, dispatch, |g, p| {
             // The record cleared, the parked lanes (the warp's non-exited lanes, never
             // none) taken off the barrier.
-            let s = self.e.state;
-            let rec = self.b.ins().stack_load(self.ptr, types::I32, ss, REC);
-            let rec = self.b.ins().uextend(self.ptr, rec);
-            let rec = self.b.ins().iadd(s, rec);
-            let zero64 = self.b.ins().iconst(types::I64, 0);
+            let s = g.e.state;
+            let rec = g.b.ins().stack_load(g.ptr, types::I32, ss, REC);
+            let rec = g.b.ins().uextend(g.ptr, rec);
+            let rec = g.b.ins().iadd(s, rec);
+            let zero64 = g.b.ins().iconst(types::I64, 0);
             for k in (0..BAR_REC).step_by(8) {
-                self.b
-                    .ins()
+                g.b.ins()
                     .store(TRUSTED(), zero64, rec, (BAR_OFF + k) as i32);
             }
-            let po = self.layout.parked(p);
-            let parked = self.state_load(types::I32, po);
-            let zero = self.b.ins().iconst(types::I32, 0);
-            self.state_store(zero, po);
-            if self.regions.blocks_of(p).is_empty() {
+            let po = g.layout.parked(p);
+            let parked = g.state_load(types::I32, po);
+            let zero = g.b.ins().iconst(types::I32, 0);
+            g.state_store(zero, po);
+            if g.regions.blocks_of(p).is_empty() {
                 // Not entered straight (a barrier target is a block or a region's head).
-                self.state_or32(self.layout.pending(p), parked);
-                self.set_active(p);
-                self.b.ins().jump(self.dispatch, &[]);
+                g.state_or32(g.layout.pending(p), parked);
+                g.set_active(p);
+                g.b.ins().jump(g.dispatch, &[]);
             } else {
                 // Straight into the target's block where no loop follows it; else through its
                 // pending mask and entry, the dispatcher's way in (see `loop_ahead`).
-                let blk = self.layout.order[p as usize];
-                self.goto_prio_first(p, parked, loop_ahead(self.f, blk));
+                let blk = g.layout.order[p as usize];
+                g.goto_prio_first(p, parked, loop_ahead(g.f, blk));
             }
-            self.b.switch_to_block(next);
-        }
-        self.b.ins().jump(self.dispatch, &[]);
+        });
     }
 
     /// The CTA's warp count ([`FRAME_COUNT`], `i32`) and the pointer to its warp-state table
@@ -631,6 +623,20 @@ impl Gen<'_, '_> {
         let rec = self.b.ins().stack_load(self.ptr, types::I32, ss, REC);
         let rec_off = self.b.ins().uextend(self.ptr, rec);
         let start = self.b.ins().iadd_imm_s(turn, 1);
+        self.branch_on_resume(r, ret, |g, p| {
+            g.gen_release_one(p, table, count, start, rec_off, ret)
+        });
+    }
+
+    /// Branches on a resumed pass's record `r` (1 + the index of its target in
+    /// `layout.barrier_targets`): `arm` generates the code for target block `p` (ending its
+    /// block), and a value naming no target jumps to `fallback`.
+    fn branch_on_resume(
+        &mut self,
+        r: Value,
+        fallback: cranelift_codegen::ir::Block,
+        mut arm: impl FnMut(&mut Self, u32),
+    ) {
         let targets = self.layout.barrier_targets.clone();
         for (k, &p) in targets.iter().enumerate() {
             let one = self.b.create_block();
@@ -638,10 +644,10 @@ impl Gen<'_, '_> {
             let is = self.b.ins().icmp_imm_s(IntCC::Equal, r, k as i64 + 1);
             self.b.ins().brif(is, one, &[], next, &[]);
             self.b.switch_to_block(one);
-            self.gen_release_one(p, table, count, start, rec_off, ret);
+            arm(self, p);
             self.b.switch_to_block(next);
         }
-        self.b.ins().jump(ret, &[]);
+        self.b.ins().jump(fallback, &[]);
     }
 
     /// `ret`: return 0 (every warp stopped).

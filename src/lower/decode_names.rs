@@ -74,6 +74,21 @@ const TYPES: &[&str] = &[
     "surfref",
 ];
 
+/// The fields `tensormap.replace` writes (PTX ISA §9.7.9.26, `.field1`/`.field2`/`.field3`).
+pub(super) const TENSORMAP_FIELDS: &[&str] = &[
+    "global_address",
+    "rank",
+    "box_dim",
+    "global_dim",
+    "global_stride",
+    "element_stride",
+    "elemtype",
+    "interleave_layout",
+    "swizzle_mode",
+    "swizzle_atomicity",
+    "fill_mode",
+];
+
 /// Modifiers other than types, by family.
 const MODIFIERS: &[&[&str]] = &[
     // State spaces (§5.1) and address conversion.
@@ -289,18 +304,8 @@ const MODIFIERS: &[&[&str]] = &[
         "tensormap",
         "cp_fenceproxy",
         "replace",
-        "global_address",
-        "rank",
-        "box_dim",
-        "global_dim",
-        "global_stride",
-        "element_stride",
-        "elemtype",
-        "interleave_layout",
-        "swizzle_mode",
-        "swizzle_atomicity",
-        "fill_mode",
     ],
+    TENSORMAP_FIELDS,
     // Matrix instructions (§9.7.14 to §9.7.16).
     &[
         "load",

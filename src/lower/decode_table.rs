@@ -2237,22 +2237,11 @@ const FLOAT_ONLY: &[&str] = &[
 ];
 
 /// Words ptxas 13.5 takes on every instruction without a message (the `tensormap.replace`
-/// fields, the `testp` classes, the `tcgen05` formats `.b6x16_p32`/`.b4x16_p64` and the
+/// fields, [`names::TENSORMAP_FIELDS`], which [`unchecked`] adds; the `testp` classes, the `tcgen05` formats `.b6x16_p32`/`.b4x16_p64` and the
 /// `ld_reduce` accumulations `.acc::f16`/`.acc::f32`: `rsqrt.approx.box_dim.f32` assembles),
 /// so no row's list names them and none refuses them; and the memory-order words, which
 /// [`ORDER`] checks per opcode.
 const UNCHECKED: &[&str] = &[
-    "global_address",
-    "rank",
-    "box_dim",
-    "global_dim",
-    "global_stride",
-    "element_stride",
-    "elemtype",
-    "interleave_layout",
-    "swizzle_mode",
-    "swizzle_atomicity",
-    "fill_mode",
     "finite",
     "infinite",
     "number",
@@ -2276,6 +2265,12 @@ const UNCHECKED: &[&str] = &[
     "gpu",
     "sys",
 ];
+
+/// Whether `word` is one of the words no row's list names ([`UNCHECKED`] and the
+/// `tensormap.replace` fields).
+fn unchecked(word: &str) -> bool {
+    UNCHECKED.contains(&word) || names::TENSORMAP_FIELDS.contains(&word)
+}
 
 /// The integer, bit-size and predicate types (§5.2.1, §5.2.5): where the last type of an
 /// instruction (the type of the operands it compares or selects by: `set.lt.ftz.u32.f32`
@@ -2308,7 +2303,7 @@ pub(super) fn check_modifiers(cx: &Cx, row: &Row) -> R {
         if let Some(m) = cx
             .mods
             .iter()
-            .find(|m| names::is_word(m) && !UNCHECKED.contains(m) && !list.contains(m))
+            .find(|m| names::is_word(m) && !unchecked(m) && !list.contains(m))
         {
             return Err(illegal(m));
         }
@@ -2334,13 +2329,13 @@ mod tests {
         }
     }
 
-    /// A row's list names only words the check looks at: no type, no matrix shape, no word
-    /// of [`UNCHECKED`].
+    /// A row's list names only words the check looks at: no type, no matrix shape, no
+    /// [`unchecked`] word.
     #[test]
     fn modifier_lists_hold_checked_words() {
         for r in ROWS {
             for w in r.mods.unwrap_or(&[]) {
-                assert!(names::is_word(w) && !UNCHECKED.contains(w), "{} {w}", r.op);
+                assert!(names::is_word(w) && !unchecked(w), "{} {w}", r.op);
             }
         }
     }
