@@ -631,6 +631,31 @@ pub enum Error {
 }
 
 impl Error {
+    /// The error with the locations of `file`'s whole text in its message named by the
+    /// input of a linked text each came from and that input's own line
+    /// ([`PtxFile::relocate`](super::PtxFile::relocate)): the front end's errors (parse,
+    /// unsupported, invalid, internal). Others are returned as they are.
+    pub fn relocated(self, file: &super::PtxFile) -> Error {
+        match self {
+            Error::Parse(m) => Error::Parse(file.relocate(&m)),
+            Error::Unsupported(m) => Error::Unsupported(file.relocate(&m)),
+            Error::DeviceLaunch(m) => Error::DeviceLaunch(file.relocate(&m)),
+            Error::Invalid(m) => Error::Invalid(file.relocate(&m)),
+            Error::Internal(m) => Error::Internal(file.relocate(&m)),
+            e @ (Error::UnknownKernel { .. }
+            | Error::AmbiguousKernel { .. }
+            | Error::Argument(_)
+            | Error::LaunchConfig(_)
+            | Error::CooperativeTooLarge(_)
+            | Error::Memory(_)
+            | Error::Fault(_)
+            | Error::Timeout(..)
+            | Error::Interrupted(..)
+            | Error::Deadlock(_)
+            | Error::Sanitizer(_)) => e,
+        }
+    }
+
     /// `parse`, `unsupported`, `invalid`, `unknown_kernel`, `argument`, `launch_config`,
     /// `memory`, `fault`, `timeout`, `interrupted`, `deadlock`, `internal`, `sanitizer`.
     pub fn kind(&self) -> &'static str {
@@ -1572,7 +1597,9 @@ impl Context {
         // The launches' worker threads get the stack a large kernel's code needs, if the
         // pool is not there yet (`runtime::workers`).
         crate::runtime::workers::worker_stack();
-        let (m, kernels, lines) = front_end_with_lines(ptx, file)?;
+        // A linked text's errors name each input's own line (`PtxFile::relocate`).
+        let (m, kernels, lines) =
+            front_end_with_lines(ptx, file).map_err(|e| e.relocated(&ptx_file))?;
         let mut symbols = vec![0u64; m.globals.len()];
         for (i, g) in m.globals.iter().enumerate() {
             // Const banks live in the global arena too (see runtime::env).
@@ -1600,15 +1627,12 @@ impl Context {
             }
         }
         for k in &kernels {
-            const_addresses_fit_32(k, &symbols, file)?;
+            const_addresses_fit_32(k, &symbols, file).map_err(|e| e.relocated(&ptx_file))?;
         }
         let mut scheduled = vec![];
         for k in kernels {
             let layout = crate::analysis::schedule::schedule(&k).map_err(|e| {
-                Error::Unsupported(format!(
-                    "{file}:{}:{}: {}",
-                    e.loc.line, e.loc.col, e.message
-                ))
+                Error::Unsupported(format!("{}: {}", ptx_file.at(e.loc), e.message))
             })?;
             scheduled.push((k, layout));
         }
@@ -2076,6 +2100,7 @@ impl Context {
                     ptx: &k.inst_ptx,
                     sources: &k.inst_sources,
                     shared_vars: &k.shared_vars,
+                    file: Some(&kernel.module_file),
                 },
                 cooperative: workspace.map(|p| p.0),
                 race: race_sink.as_ref(),
