@@ -10,8 +10,9 @@ use cuda::launch::*;
 use cuda::memory::*;
 use cuda::stream::*;
 
-use std::ffi::CString;
+use std::ffi::{c_void, CString};
 use std::ptr::null_mut;
+use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
 
 const STORE: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
     .visible .entry store(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n\
@@ -81,6 +82,23 @@ fn faults_are_sticky_codes() {
         assert_eq!(r, CUDA_ERROR_INVALID_VALUE, "4096 threads per block");
         let mut ctx0 = null_mut();
         assert_eq!(cuCtxGetCurrent(&mut ctx0), CUDA_SUCCESS);
+        // A host function queued behind the fault is not called; a stream callback is, with
+        // the fault as its status.
+        static CALLS: AtomicU32 = AtomicU32::new(0);
+        static STATUS: AtomicU32 = AtomicU32::new(0);
+        unsafe extern "C" fn host_fn(_: *mut c_void) {
+            CALLS.fetch_add(1, SeqCst);
+        }
+        unsafe extern "C" fn callback(_: u64, status: CUresult, _: *mut c_void) {
+            STATUS.store(status, SeqCst);
+        }
+        assert_eq!(cuLaunchHostFunc(0, Some(host_fn), null_mut()), CUDA_SUCCESS);
+        assert_eq!(CALLS.load(SeqCst), 0, "a host function after a fault");
+        assert_eq!(
+            cuStreamAddCallback(0, Some(callback), null_mut(), 0),
+            CUDA_SUCCESS
+        );
+        assert_eq!(STATUS.load(SeqCst), CUDA_ERROR_ILLEGAL_ADDRESS);
         // The synchronisation returns the fault, and from then on every call does.
         assert_eq!(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
         let r = cuLaunchKernel(
