@@ -601,5 +601,7 @@ fn a_linked_modules_errors_and_time_limit_reports_name_each_inputs_own_line() {
             "{engine:?}: {text}"
         );
         assert!(!text.contains(" line "), "{engine:?}: {text}");
+        // The header names the kernel's own input, not every input joined.
+        assert!(text.starts_with("a.ptx: kernel 'k'"), "{engine:?}: {text}");
     }
 }

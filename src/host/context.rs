@@ -1335,6 +1335,20 @@ pub struct Kernel {
 pub const SHARED_BYTES_PER_BLOCK: u64 = 48 * 1024;
 
 impl Kernel {
+    /// The PTX text that holds this kernel, as the headers of its time-limit, interrupt and
+    /// deadlock reports name it: the module's, or for a module linked from several inputs the
+    /// input the first instruction of its own body came from (not of a device function
+    /// inlined into it; [`PtxFile::locate`](super::PtxFile::locate)), not the names of every
+    /// input joined.
+    pub fn ptx_name(&self) -> String {
+        match self.compiled.inst_locs.iter().find(|l| l.frame == 0) {
+            Some(l) if self.module_file.is_linked() => {
+                self.module_file.locate(l.line).0.to_string()
+            }
+            _ => self.module_file.to_string(),
+        }
+    }
+
     /// Set the most dynamic shared memory a launch of this kernel may ask for, in bytes
     /// (`cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)`,
     /// `cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes)`): what
@@ -2137,7 +2151,7 @@ impl Context {
                 Ok(_) => None,
                 Err(LaunchFailure::Deadlock(report)) => Some(format!(
                     "{}: kernel {}: {report}",
-                    kernel.module_file,
+                    kernel.ptx_name(),
                     quoted(&k.name)
                 )),
                 Err(LaunchFailure::Fault(r, count)) => Some(
@@ -2157,14 +2171,13 @@ impl Context {
                         k.name.clone(),
                         opts.timeout.unwrap_or_default(),
                         at,
-                        kernel.module_file.to_string(),
+                        kernel.ptx_name(),
                     )
                     .to_string(),
                 ),
-                Err(LaunchFailure::Interrupted(at)) => Some(
-                    Error::Interrupted(k.name.clone(), at, kernel.module_file.to_string())
-                        .to_string(),
-                ),
+                Err(LaunchFailure::Interrupted(at)) => {
+                    Some(Error::Interrupted(k.name.clone(), at, kernel.ptx_name()).to_string())
+                }
             };
             return Err(Error::Sanitizer(Box::new(super::tool::SanitizerReport {
                 findings,
@@ -2195,17 +2208,15 @@ impl Context {
                     k.name.clone(),
                     opts.timeout.unwrap_or_default(),
                     at,
-                    kernel.module_file.to_string(),
+                    kernel.ptx_name(),
                 ))
             }
-            Err(LaunchFailure::Interrupted(at)) => Err(Error::Interrupted(
-                k.name.clone(),
-                at,
-                kernel.module_file.to_string(),
-            )),
+            Err(LaunchFailure::Interrupted(at)) => {
+                Err(Error::Interrupted(k.name.clone(), at, kernel.ptx_name()))
+            }
             Err(LaunchFailure::Deadlock(report)) => Err(Error::Deadlock(format!(
                 "{}: kernel {}: {report}",
-                kernel.module_file,
+                kernel.ptx_name(),
                 quoted(&k.name)
             ))),
             Err(LaunchFailure::Fault(r, count)) => Err(Error::Fault(Box::new(report(
