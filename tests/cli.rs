@@ -1190,6 +1190,45 @@ fn argument_count_errors_describe_struct_parameters() {
     );
 }
 
+/// The note of a launch that runs long under `ptxjit run` names the command's own ways to stop
+/// it (Ctrl-C, `--timeout`), not the drop-in library's `PTXJIT_TIMEOUT`, which `ptxjit run`
+/// does not read.
+#[cfg(unix)]
+#[test]
+fn the_hang_note_under_run_names_its_timeout_option() {
+    let dir = scratch("hang_note_run");
+    let ptx = dir.join("spin.ptx");
+    std::fs::write(
+        &ptx,
+        ".version 8.5\n.target sm_80\n.address_size 64\n\
+         .visible .entry k(.param .u64 a)\n{\n$L:\nbra $L;\n}\n",
+    )
+    .expect("write spin.ptx");
+    let child = Command::new(env!("CARGO_BIN_EXE_ptxjit"))
+        .args(["run", "--ptx"])
+        .arg(&ptx)
+        .args(["--kernel", "k", "--grid", "1", "--block", "32"])
+        .args(["--arg", "buf:a:u32:1"])
+        .env("PTXJIT_HANG_NOTE", "0.2")
+        .env_remove("PTXJIT_TIMEOUT")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn ptxjit");
+    // The note comes after 0.2 s (the watcher looks every 0.25 s); then Ctrl-C ends the run.
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    // SAFETY: sending a signal to our own child process.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let o = child.wait_with_output().expect("wait for ptxjit");
+    let err = text(&o.stderr);
+    let want = "ptxjit: kernel 'k' has been running for 0.2 s and goes on, as on a GPU without a \
+                watchdog (an endless loop?); press Ctrl-C to stop it with a report of where its \
+                warps are, or rerun with --timeout SECONDS (PTXJIT_HANG_NOTE=0 turns this note \
+                off)\n";
+    assert_eq!(err.matches(want).count(), 1, "{err}");
+    assert!(!err.contains("PTXJIT_TIMEOUT"), "{err}");
+}
+
 /// A kernel that loops forever across `bar.sync` (a uniform barrier, which the JIT completes
 /// inside its call for the whole CTA and then runs the next round without returning to the
 /// scheduler) still stops at `--timeout`, and the report names where the warps were.

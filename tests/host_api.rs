@@ -550,3 +550,58 @@ fn short_const_addresses_past_4_gib_are_a_load_error() {
         ctx.free(big).unwrap();
     }
 }
+
+/// A module linked from several inputs (`nvcc -rdc=true`'s translation units) names each
+/// location by its input and that input's own line, in a compile error and in the report of
+/// a launch stopped at its time limit, as fault reports do, never by a line of the linked
+/// text, which the user never sees.
+#[test]
+fn a_linked_modules_errors_and_time_limit_reports_name_each_inputs_own_line() {
+    let a = ".version 8.0\n.target sm_80\n.address_size 64\n\
+             .extern .func spin(.param .u64 f);\n\
+             .visible .entry k(.param .u64 f)\n{\n.reg .u64 %rd<2>;\nld.param.u64 %rd1, [f];\n\
+             { .param .u64 p; st.param.u64 [p], %rd1; call.uni spin, (p); }\nret;\n}\n";
+    // Line 11 loads the flag, line 13 branches back while it is 0.
+    let b = ".version 8.0\n.target sm_80\n.address_size 64\n\
+             .visible .func spin(.param .u64 f)\n{\n.reg .u64 %rd<2>;\n.reg .u32 %r<2>;\n\
+             .reg .pred %p<2>;\nld.param.u64 %rd1, [f];\n$L:\nld.volatile.global.u32 %r1, [%rd1];\n\
+             setp.eq.u32 %p1, %r1, 0;\n@%p1 bra $L;\nret;\n}\n";
+    let link = |b: &str| {
+        ptxjit::host::image::link_ptx(&[("a.ptx".into(), a.into()), ("b.ptx".into(), b.into())])
+            .expect("links")
+    };
+    for engine in ENGINES {
+        // An undeclared register on b.ptx's line 12.
+        let (text, file) = link(&b.replace("setp.eq.u32 %p1, %r1", "setp.eq.u32 %p1, %r7"));
+        let err = match Context::new().load_module(&text, file, engine) {
+            Ok(_) => panic!("{engine:?}: an undeclared register loaded"),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains("b.ptx:12:"), "{engine:?}: {err}");
+        assert!(!err.contains("a.ptx+b.ptx:"), "{engine:?}: {err}");
+
+        let (text, file) = link(b);
+        let mut ctx = Context::new();
+        let module = ctx.load_module(&text, file, engine).unwrap();
+        let mut flag = DeviceBuffer::<u32>::zeroed(&ctx, 1).unwrap();
+        let e = ctx
+            .launch_builder(&module.kernel("k").unwrap())
+            .grid(1)
+            .block((32, 1, 1))
+            .timeout(std::time::Duration::from_millis(300))
+            .arg(&mut flag)
+            .launch()
+            .unwrap_err();
+        let text = e.to_string();
+        assert!(matches!(e, Error::Timeout(..)), "{engine:?}: {text}");
+        assert!(
+            ["b.ptx:11", "b.ptx:12", "b.ptx:13"]
+                .iter()
+                .any(|at| text.contains(at)),
+            "{engine:?}: {text}"
+        );
+        assert!(!text.contains(" line "), "{engine:?}: {text}");
+        // The header names the kernel's own input, not every input joined.
+        assert!(text.starts_with("a.ptx: kernel 'k'"), "{engine:?}: {text}");
+    }
+}

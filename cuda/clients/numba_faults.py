@@ -1,6 +1,7 @@
 """Numba kernels that fail on ptxjit's libcuda.so.1: the program gets CUDA's error code and
-ptxjit's located report goes to stderr. The errors are sticky (as on a GPU), so each kernel runs
-in a child process. Run: ptxjit exec -- python3 cuda/clients/numba_faults.py
+ptxjit's located report goes to stderr. As on a GPU, the launch itself succeeds and the
+exception comes from the next call that waits for the kernel (`cuda.synchronize()`, a copy to
+the host); the errors are sticky, so each kernel runs in a child process. Run: ptxjit exec -- python3 cuda/clients/numba_faults.py
 Ends with 'N passed, M failed'.
 
 How a numba kernel fails, and what a GPU gives for each:
@@ -37,6 +38,7 @@ def scatter(out, stride):
 out = cuda.device_array(256, dtype=np.int32)
 try:
     scatter[1, 64](out, 1 << 20)
+    print("LAUNCHED", flush=True)  # the launch succeeds, as on a GPU
     cuda.synchronize()
     print("NO ERROR")
 except Exception as e:  # numba (through cuda.core) raises an error naming the CUresult
@@ -93,6 +95,7 @@ def gather(out, n):
 out = cuda.device_array(64, dtype=np.int32)
 try:
     gather[1, 64](out, 40)
+    print("LAUNCHED", flush=True)
     cuda.synchronize()
     print("NO ERROR")
 except Exception as e:
@@ -123,7 +126,8 @@ def guarded(out):
 out = cuda.device_array(64, dtype=np.int32)
 try:
     guarded[1, 64](out)
-    cuda.synchronize()
+    print("LAUNCHED", flush=True)
+    out.copy_to_host()  # a copy to the host waits for the kernel too
     print("NO ERROR")
 except Exception as e:
     print("ERROR", e)
@@ -151,6 +155,8 @@ def out_of_bounds_store_is_illegal_address_with_a_report():
     r = child(WILD_STORE)
     last = result_line(r, ("ERROR", "NO ERROR"))
     assert "CUDA_ERROR_ILLEGAL_ADDRESS" in last, last
+    # the error came from the synchronisation, not from the launch
+    assert "LAUNCHED" in r.stdout.splitlines(), r.stdout[-2000:]
     assert "fault in kernel" in r.stderr and "out of bounds" in r.stderr and "store of 4 bytes" in r.stderr, r.stderr[-2000:]
     assert "CTA (0,0,0) thread (1,0,0)" in r.stderr, r.stderr[-2000:]
 
@@ -170,6 +176,7 @@ def cuda_assert_is_cuda_error_assert_with_a_report():
     r = child(CUDA_ASSERT, CHECK_INDEX_CU)
     line = result_line(r, ("ERROR", "NO ERROR"))
     assert "CUDA_ERROR_ASSERT" in line, line
+    assert "LAUNCHED" in r.stdout.splitlines(), r.stdout[-2000:]
     # CUDA's line for each failing thread (24 of them), then ptxjit's located report
     out = r.stdout + r.stderr
     assert "check_index: block: [0,0,0], thread: [40,0,0] Assertion `i < n` failed." in out, out[-2000:]
@@ -183,6 +190,7 @@ def trap_is_launch_failed_with_a_report():
     r = child(TRAP)
     line = result_line(r, ("ERROR", "NO ERROR"))
     assert "CUDA_ERROR_LAUNCH_FAILED" in line, line
+    assert "LAUNCHED" in r.stdout.splitlines(), r.stdout[-2000:]
     assert "fault in kernel" in r.stderr and ": trap by CTA (0,0,0) thread (5,0,0)" in r.stderr, r.stderr[-2000:]
     # the report names the Python line of the trap() call (numba's line info, lineinfo=True)
     assert "kernel.py:19:" in r.stderr, r.stderr[-2000:]

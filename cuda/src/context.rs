@@ -220,10 +220,11 @@ pub unsafe extern "C" fn cuCtxGetId(ctx: CUcontext, id: *mut u64) -> CUresult {
 
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxSynchronize() -> CUresult {
-    // Work completes when it is enqueued; a sticky error is still reported.
+    // Work completes when it is enqueued; the fault of earlier work is reported here.
     entry("cuCtxSynchronize", || {
         with_context(|d| {
             crate::graph::check_unsafe_call(d, "cuCtxSynchronize")?;
+            d.wait_for_work()?;
             d.flush_printf();
             Ok(())
         })
@@ -238,6 +239,7 @@ pub unsafe extern "C" fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult {
     entry("cuCtxSynchronize_v2", || {
         let sync = |d: &mut state::Driver| {
             crate::graph::check_unsafe_call(d, "cuCtxSynchronize_v2")?;
+            d.wait_for_work()?;
             d.flush_printf();
             Ok(())
         };
@@ -462,6 +464,7 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult {
         // (CUDA Driver API, cuDevicePrimaryCtxReset).
         let primary = with_driver(|d| {
             d.sticky = None;
+            d.pending = None;
             d.flush_printf();
             if let Some(p) = d.primary {
                 let freed = d.destroy_owned(p);

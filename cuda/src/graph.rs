@@ -159,8 +159,15 @@ impl Op {
                 rows,
             } => crate::memory::memset(*dst, *pitch, *value, *width, *count, *rows),
             Op::Host { f, data } => {
-                // SAFETY: the program's host function with its own argument.
-                unsafe { f(*data as *mut c_void) };
+                // A host function queued behind a kernel that faulted is not called (CUDA
+                // Runtime API, cudaStreamAddCallback: "If you do not require the callback to
+                // execute in case of a device error, consider using cudaLaunchHostFunc"),
+                // unlike a stream callback, which gets the error as its status.
+                let faulted = crate::state::with_driver(|d| Ok(d.pending.or(d.sticky)))?;
+                if faulted.is_none() {
+                    // SAFETY: the program's host function with its own argument.
+                    unsafe { f(*data as *mut c_void) };
+                }
                 Ok(())
             }
             Op::Empty | Op::EventWait { .. } | Op::MemAlloc { .. } | Op::MemFree { .. } => Ok(()),

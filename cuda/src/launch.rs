@@ -1,9 +1,14 @@
 //! Kernel launches and occupancy (CUDA driver API: Execution Control, Occupancy).
 //!
 //! A launch runs to completion before the call returns (every stream is always complete). A
-//! kernel fault prints ptxjit's located report on stderr and becomes the process's sticky
-//! error: `CUDA_ERROR_ILLEGAL_ADDRESS` (misaligned: `CUDA_ERROR_MISALIGNED_ADDRESS`), an
-//! `assert` `CUDA_ERROR_ASSERT`, a `trap` `CUDA_ERROR_LAUNCH_FAILED`. As on NVIDIA's driver,
+//! kernel fault prints ptxjit's located report on stderr when it happens; the launch itself
+//! succeeds, as on a GPU, where the kernel runs after `cuLaunchKernel` returns. The fault's
+//! code (`CUDA_ERROR_ILLEGAL_ADDRESS`, misaligned: `CUDA_ERROR_MISALIGNED_ADDRESS`, an
+//! `assert` `CUDA_ERROR_ASSERT`, a `trap` `CUDA_ERROR_LAUNCH_FAILED`, a timeout
+//! `CUDA_ERROR_LAUNCH_TIMEOUT`) comes back from the next call that waits for the work
+//! ([`crate::state::Driver::wait_for_work`]: `cuCtxSynchronize`, `cuStreamSynchronize`, a
+//! blocking copy …), and launches until then do not run. A launch-configuration error is
+//! still the launch's own. From that call on the code is sticky: as on NVIDIA's driver,
 //! every later call that needs a context, in any context and on any thread, returns that
 //! code (NVIDIA documents that the process must be ended and started again;
 //! `cuDevicePrimaryCtxReset` clears it here: [`crate::state::Driver::check_sticky`]). A cooperative launch
@@ -319,8 +324,9 @@ fn lockstep_note_once(f: u64, kernel: &ptxjit::host::Kernel, lockstep: bool) {
     }
 }
 
-/// Launches `f` (cooperatively when `cooperative`); a fault becomes the sticky error and its
-/// report goes to stderr. A Ctrl-C during the launch ([`crate::interrupt`]) ends the process
+/// Launches `f` (cooperatively when `cooperative`); a fault's report goes to stderr, the
+/// launch succeeds and the fault waits for the next call that waits for the work
+/// ([`Driver::pending`]). A Ctrl-C during the launch ([`crate::interrupt`]) ends the process
 /// after the launch's report.
 pub fn launch(
     d: &mut Driver,
@@ -374,11 +380,17 @@ fn launch_now(
     // (an .explicitcluster kernel launched without one) and the other launch-shape errors
     // keep the launch's codes.
     let has_shape = opts.cluster.is_some() || kernel.compiled.cluster.reqnctapercluster.is_some();
-    if let Err((LaunchPart::Cluster, e @ Error::LaunchConfig(_))) = kernel.check_launch(dims, &opts)
-    {
+    let checked = kernel.check_launch(dims, &opts);
+    if let Err((LaunchPart::Cluster, e @ Error::LaunchConfig(_))) = &checked {
         if has_shape {
             return Err(Fail::new(CUDA_ERROR_INVALID_CLUSTER_SIZE, e.to_string()));
         }
+    }
+    // After a fault that no call has waited for yet, the context's work has stopped: a launch
+    // the device would take is queued behind the fault and never runs, and succeeds, as on a
+    // GPU; the next call that waits returns the fault.
+    if d.pending.is_some() {
+        return checked.map_err(|(_, e)| crate::host_fail(e));
     }
     // Registered host ranges mapped for kernels: shadows in before, out after.
     let mapped = crate::registered::sync_in(d)?;
@@ -423,22 +435,26 @@ fn launch_now(
                 other => other.to_string(),
             };
             let fail = crate::host_fail(e);
-            if sticky && d.config.tool.is_some() {
+            if !sticky {
+                return Err(fail);
+            }
+            if d.config.tool.is_some() {
                 crate::sanitizer::report(&tool_text);
-                d.sticky = Some(fail.code);
-            } else if sticky {
+            } else {
                 eprintln!("ptxjit: {}", fail.message);
                 eprintln!(
-                    "ptxjit: {} ({}) is sticky: every later CUDA call in this process that \
-                     needs a context returns it, as on NVIDIA's driver, where the process must \
-                     be ended and started again (cuDevicePrimaryCtxReset, cudaDeviceReset clear \
-                     it here)",
+                    "ptxjit: the launch succeeded, as on a GPU, where the kernel runs after it \
+                     returns; {} ({}) comes back from the next call that waits for the work \
+                     (cuCtxSynchronize, cuStreamSynchronize, a blocking cuMemcpy …) and is \
+                     sticky: every CUDA call in this process that needs a context returns it \
+                     from then on, as on NVIDIA's driver, where the process must be ended and \
+                     started again (cuDevicePrimaryCtxReset, cudaDeviceReset clear it here)",
                     crate::errors::name(fail.code),
                     fail.code
                 );
-                d.sticky = Some(fail.code);
             }
-            Err(fail)
+            d.pending = Some(fail.code);
+            Ok(())
         }
     }
 }

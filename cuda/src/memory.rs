@@ -49,10 +49,12 @@ pub(crate) fn written(d: &Driver, p: *const u8, len: u64) {
 }
 
 /// Errors when a stream capture prohibits this thread's potentially unsafe call `what`
-/// ([`crate::graph::check_unsafe_call`]).
+/// ([`crate::graph::check_unsafe_call`]), and with the fault of earlier work, which such a
+/// call waits for ([`Driver::wait_for_work`]).
 pub(crate) fn sync_call(what: &str) -> DrvResult {
     with_context(|d| {
         crate::graph::check_unsafe_call(d, what)?;
+        d.wait_for_work()?;
         d.flush_printf();
         Ok(())
     })
@@ -150,7 +152,12 @@ fn mem_free(d: &mut Driver, p: CUdeviceptr) -> DrvResult {
 
 exports! { cuMemFree_v2 => fn(p: CUdeviceptr) {
     // Also with no current context (`with_owner_context`).
-    crate::state::with_owner_context(crate::state::Owned::Memory(p), |d| mem_free(d, p))
+    // cuMemFree waits for the device's work (an implicit synchronisation), so it returns the
+    // fault of earlier work.
+    crate::state::with_owner_context(crate::state::Owned::Memory(p), |d| {
+        d.wait_for_work()?;
+        mem_free(d, p)
+    })
 }}
 
 exports! { cuMemFreeAsync, cuMemFreeAsync_ptsz => fn(p: CUdeviceptr, stream: u64) {
@@ -222,8 +229,17 @@ exports! { cuMemAllocHost_v2 => fn(pp: *mut *mut c_void, bytes: usize) {
     host_alloc(pp, bytes, HOSTALLOC_DEVICEMAP, "cuMemAllocHost")
 }}
 
+// `cuMemFreeHost`: frees page-locked memory of `cuMemHostAlloc`/`cuMemAllocHost`. A null
+// pointer is no operation and succeeds, as `free(NULL)` and as NVIDIA's driver answers it
+// (and NVIDIA's runtime, which passes `cudaFreeHost(NULL)` on to it); any other pointer that
+// is not such memory is `CUDA_ERROR_INVALID_VALUE`. It waits for the device's work, so it
+// returns the fault of earlier work (`Driver::wait_for_work`).
 exports! { cuMemFreeHost => fn(p: *mut c_void) {
     with_context(|d| {
+        d.wait_for_work()?;
+        if p.is_null() {
+            return Ok(());
+        }
         let p = p as u64;
         if d.host_allocs.remove(&p).is_none() {
             return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is not page-locked host memory from cuMemHostAlloc")));

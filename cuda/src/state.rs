@@ -263,9 +263,17 @@ pub struct Driver {
     /// The device's memory, modules' globals and texture objects.
     pub host: Context,
     pub config: ExecConfig,
-    /// The error that ended the context (a kernel fault): every later call that needs the
-    /// context returns it, as on a GPU.
+    /// The error that ended the context (a kernel fault) once a call waited for the faulting
+    /// work ([`Driver::wait_for_work`]): every later call that needs the context returns it,
+    /// as on a GPU.
     pub sticky: Option<CUresult>,
+    /// The fault of a launch that no call has waited for yet. A GPU runs a launch after
+    /// `cuLaunchKernel` returns, so the launch succeeds and the fault comes back from the next
+    /// call that waits for the work (`cuCtxSynchronize`, `cuStreamSynchronize`,
+    /// `cuEventSynchronize`, `cuStreamQuery`, `cuEventQuery`, a blocking copy or memset,
+    /// `cuMemAlloc`, `cuMemFree` …), which makes it [`sticky`](Self::sticky). Launches until
+    /// then are checked but do not run: the context's work stopped at the fault.
+    pub pending: Option<CUresult>,
     next_serial: u64,
     pub contexts: HashMap<u64, CtxState>,
     /// The primary context's handle and how many retains hold it.
@@ -368,6 +376,11 @@ pub fn init() -> DrvResult {
             crate::sanitizer::at_exit(tool, config.leak_check, config.api_errors);
         }
         crate::interrupt::install_from_env();
+        // The hang note names the environment variables that set a time limit and Ctrl-C.
+        ptxjit::host::hang_note::set_front_end(ptxjit::host::hang_note::FrontEnd {
+            limit: "PTXJIT_TIMEOUT=SECONDS (ptxjit exec --timeout SECONDS)",
+            interrupt: Some("with PTXJIT_INTERRUPT=1"),
+        });
         // Device printf text waits for the driver's flush points, as on a GPU (registered
         // after the tool's handler, so it runs before that one ends the process).
         host.set_printf_sink(ptxjit::host::PrintfSink::Capture);
@@ -376,6 +389,7 @@ pub fn init() -> DrvResult {
             host,
             config,
             sticky: None,
+            pending: None,
             next_serial: 1,
             contexts: HashMap::new(),
             primary: None,
@@ -690,6 +704,16 @@ impl Driver {
             }
             None => Ok(()),
         }
+    }
+
+    /// What a call that waits for the context's work does with a fault of that work: the
+    /// fault of a launch that no call has waited for yet ([`pending`](Self::pending)) becomes
+    /// the sticky error, and the sticky error is returned ([`check_sticky`](Self::check_sticky)).
+    pub fn wait_for_work(&mut self) -> DrvResult {
+        if let Some(code) = self.pending.take() {
+            self.sticky = Some(code);
+        }
+        self.check_sticky()
     }
 
     /// The function behind handle `f`.

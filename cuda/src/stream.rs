@@ -63,6 +63,7 @@ exports! { cuStreamSynchronize, cuStreamSynchronize_ptsz => fn(s: u64) {
     with_context(|d| {
         d.check_stream(s)?;
         crate::graph::check_not_capturing(d, s, "cuStreamSynchronize")?;
+        d.wait_for_work()?;
         d.flush_printf();
         Ok(())
     })
@@ -71,7 +72,8 @@ exports! { cuStreamSynchronize, cuStreamSynchronize_ptsz => fn(s: u64) {
 exports! { cuStreamQuery, cuStreamQuery_ptsz => fn(s: u64) {
     with_context(|d| {
         d.check_stream(s)?;
-        crate::graph::check_not_capturing(d, s, "cuStreamQuery")
+        crate::graph::check_not_capturing(d, s, "cuStreamQuery")?;
+        d.wait_for_work()
     })
 }}
 
@@ -166,7 +168,7 @@ exports! { cuStreamAddCallback, cuStreamAddCallback_ptsz => fn(s: u64, cb: Strea
     // Not allowed during capture (CUDA: use cuLaunchHostFunc, which becomes a host node).
     with_context(|d| { d.check_stream(s)?; crate::graph::check_not_capturing(d, s, "cuStreamAddCallback") })?;
     // The status the callback sees: the sticky error, if any.
-    let status = with_context(|d| { d.check_stream(s)?; Ok(d.sticky.unwrap_or(CUDA_SUCCESS)) })
+    let status = with_context(|d| { d.check_stream(s)?; Ok(d.sticky.or(d.pending).unwrap_or(CUDA_SUCCESS)) })
         .or_else(|f| if f.code == CUDA_ERROR_INVALID_HANDLE || f.code == CUDA_ERROR_INVALID_CONTEXT { Err(f) } else { Ok(f.code) })?;
     // Called without the driver lock: the callback may not call the driver (CUDA's rule),
     // but a program that does must not deadlock.
@@ -280,6 +282,7 @@ exports! { cuEventQuery => fn(e: u64) {
         if !d.events.contains_key(&e) {
             return Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{e:#x} is not a live CUevent")));
         }
+        d.wait_for_work()?;
         d.flush_printf();
         Ok(())
     })
@@ -290,6 +293,7 @@ exports! { cuEventSynchronize => fn(e: u64) {
         if !d.events.contains_key(&e) {
             return Err(Fail::new(CUDA_ERROR_INVALID_HANDLE, format!("{e:#x} is not a live CUevent")));
         }
+        d.wait_for_work()?;
         d.flush_printf();
         Ok(())
     })

@@ -78,8 +78,8 @@ fn a_long_launch_is_noted_once_and_runs_on() {
     let want =
         "ptxjit: kernel 'wait_for_flag' has been running for 0.3 s and goes on, as on a GPU \
                 without a watchdog (an endless loop?); to stop it with a report of where its \
-                warps are, rerun with --timeout SECONDS (PTXJIT_TIMEOUT), or with \
-                PTXJIT_INTERRUPT=1 and press Ctrl-C (PTXJIT_HANG_NOTE=0 turns this note off)\n";
+                warps are, rerun with PTXJIT_TIMEOUT=SECONDS (ptxjit exec --timeout \
+                SECONDS), or with PTXJIT_INTERRUPT=1 and press Ctrl-C (PTXJIT_HANG_NOTE=0 turns this note off)\n";
     assert_eq!(err.matches(want).count(), 1, "{err}");
     assert_eq!(err.matches("has been running").count(), 1, "{err}");
 }

@@ -56,7 +56,12 @@ fn program_with_handler() {
         let spin = function(common::load(&CString::new(SPIN).unwrap()), "spin");
         println!("launching");
         let r = cuLaunchKernel(spin, 1, 1, 1, 64, 1, 1, 0, 0, null_mut(), null_mut());
-        println!("launch returned {r}; the handler saw {}", SEEN.load(SeqCst));
+        // The stopped launch's error comes from the next call that waits for the work.
+        let sync = cuda::context::cuCtxSynchronize();
+        println!(
+            "launch returned {r}, the sync {sync}; the handler saw {}",
+            SEEN.load(SeqCst)
+        );
     }
 }
 
@@ -116,9 +121,10 @@ fn ctrl_c_stops_the_launch_and_runs_the_programs_own_handler() {
     }
     let (status, stdout, err) = interrupted("program_with_handler");
     assert!(status.success(), "{status:?}\n{stdout}{err}");
-    // CUDA_ERROR_LAUNCH_FAILED, and the handler ran once.
+    // The launch succeeds, the sync returns CUDA_ERROR_LAUNCH_FAILED, and the handler ran
+    // once.
     assert!(
-        stdout.contains("launch returned 719; the handler saw 1"),
+        stdout.contains("launch returned 0, the sync 719; the handler saw 1"),
         "{stdout}{err}"
     );
     assert!(

@@ -45,9 +45,11 @@ int main() {
 
 /// Error codes NVIDIA's runtime passes on from the driver's documented answers: more threads
 /// than `__launch_bounds__` (`CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`, not sticky), a copy from
-/// memory that is no allocation (`CUDA_ERROR_INVALID_VALUE`), and a kernel fault
-/// (`CUDA_ERROR_ILLEGAL_ADDRESS`, sticky: every later call that reaches the driver returns it,
-/// on any thread). The runtime returns the driver's number unchanged, so the codes the
+/// memory that is no allocation (`CUDA_ERROR_INVALID_VALUE`), a null `cudaFreeHost`, which
+/// the runtime passes on to `cuMemFreeHost` (`CUDA_SUCCESS`, as `free(NULL)`), and a kernel
+/// fault (`CUDA_ERROR_ILLEGAL_ADDRESS`: not the launch's, so `cudaGetLastError` right after
+/// it is `cudaSuccess`, but the next synchronisation's, and sticky from then on: every later
+/// call that reaches the driver returns it, on any thread). The runtime returns the driver's number unchanged, so the codes the
 /// examples launch_errors.cu, fault.cu and library.cu also check that only the runtime could
 /// decide (`cudaErrorInvalidConfiguration`, `cudaErrorInvalidDeviceFunction`, a second
 /// `cudaGetLastError`) are not here: see the README's "CUDA C++ programs".
@@ -68,7 +70,9 @@ int main() {
   EXPECT(cudaGetLastError() == cudaSuccess);
   EXPECT(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost) == cudaSuccess);
   for (int i = 0; i < 8; i++) EXPECT(h[i] == 2);
+  EXPECT(cudaFreeHost(nullptr) == cudaSuccess);
   oops<<<1, 32>>>(d);
+  EXPECT(cudaGetLastError() == cudaSuccess);
   EXPECT(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
   EXPECT(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
   EXPECT(cudaMemset(d, 0, 4) == cudaErrorIllegalAddress);

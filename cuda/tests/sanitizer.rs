@@ -57,7 +57,12 @@ fn program() {
             params.as_mut_ptr(),
             null_mut(),
         );
-        assert_eq!(r, CUDA_ERROR_ILLEGAL_ADDRESS);
+        // The launch succeeds, as on a GPU; the synchronisation returns the fault.
+        assert_eq!(r, CUDA_SUCCESS);
+        assert_eq!(
+            cuda::context::cuCtxSynchronize(),
+            CUDA_ERROR_ILLEGAL_ADDRESS
+        );
         // The reset frees `a` and `b` (leaks, under the leak check): freeing `a` now is a
         // bad free.
         assert_eq!(cuDevicePrimaryCtxReset_v2(0), CUDA_SUCCESS);
@@ -129,12 +134,13 @@ fn run_program(leak_check: Option<&str>) -> (Option<i32>, String) {
 
 /// What memcheck reports of the program whatever the leak check: the fault, the failed
 /// calls (in compute-sanitizer's words: "Program hit CODE (error N) due to \"DESCRIPTION\"
-/// on CUDA API call to NAME.", its reason on the next line): the launch that faulted, the bad
+/// on CUDA API call to NAME.", its reason on the next line): the synchronisation that
+/// returned the fault (the launch itself succeeds, as on a GPU), the bad
 /// frees (one of a pointer the reset freed), the copy and the memset.
 const API_AND_FAULT_ERRORS: [&str; 9] = [
     "========= Invalid __global__ write of size 4 bytes\n=========     at kernel 'store'\n",
     "=========     out of bounds (0 bytes after the end of 'cuMemAlloc') store of 4 bytes",
-    "========= Program hit CUDA_ERROR_ILLEGAL_ADDRESS (error 700) due to \"an illegal memory access was encountered\" on CUDA API call to cuLaunchKernel.\n",
+    "========= Program hit CUDA_ERROR_ILLEGAL_ADDRESS (error 700) due to \"an illegal memory access was encountered\" on CUDA API call to cuCtxSynchronize.\n",
     "========= Program hit CUDA_ERROR_INVALID_VALUE (error 1) due to \"invalid argument\" on CUDA API call to cuMemFree_v2.\n=========     free of ",
     ": double free: 'cuMemAlloc' (4096 bytes) was freed already",
     "invalid free: the pointer is 4 bytes inside 'cuMemAlloc' (1000 bytes), not its start",

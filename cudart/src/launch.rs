@@ -34,47 +34,29 @@ fn launch(
             ),
         )
     })?;
-    asynchronous(|| {
-        if cooperative {
-            cu!(cuLaunchCooperativeKernel(
-                f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream, args
-            ))
-        } else {
-            cu!(cuLaunchKernel(
-                f,
-                grid.x,
-                grid.y,
-                grid.z,
-                block.x,
-                block.y,
-                block.z,
-                shared,
-                stream,
-                args,
-                std::ptr::null_mut()
-            ))
-        }
-    })
-}
-
-/// Runs `launch`, a driver call that runs kernels (`cuLaunchKernel`, `cuGraphLaunch` …), with
-/// the timing of a GPU's errors: a launch is asynchronous, so a fault of the kernels it ran
-/// (a sticky error: an illegal or misaligned address, a `trap`, an `assert`, a timeout) is
-/// not the launch's result but that of the next call that waits for the work or needs the
-/// context (`cudaDeviceSynchronize`, `cudaStreamSynchronize`, `cudaEventSynchronize`,
-/// `cudaMemcpy` …), and `cudaGetLastError` right after the launch is `cudaSuccess` (CUDA
-/// Runtime API, `cudaLaunchKernel`: "this function may also return error codes from
-/// previous, asynchronous launches"; CUDA C++ Programming Guide, "Error Checking"). ptxjit's
-/// driver runs the kernels inside the call and keeps the fault as the process's sticky
-/// error, which the next call returns. A launch the driver refuses (its shape, its shared
-/// memory) is still the launch's error, and so is the sticky error of an earlier fault, which
-/// a driver call before the launch finds.
-pub(crate) fn asynchronous(launch: impl FnOnce() -> RtResult) -> RtResult {
-    let mut device = 0;
-    cu!(cuCtxGetDevice(&mut device))?;
-    match launch() {
-        Err(f) if crate::state::sticky(f.code) => Ok(()),
-        other => other,
+    // A fault of the kernel is not the launch's result: ptxjit's driver, as NVIDIA's, returns
+    // it from the next call that waits for the work (`cudaDeviceSynchronize`,
+    // `cudaStreamSynchronize`, `cudaMemcpy` …), so `cudaGetLastError` right after the launch
+    // is `cudaSuccess` (CUDA Runtime API, `cudaLaunchKernel`: "this function may also return
+    // error codes from previous, asynchronous launches").
+    if cooperative {
+        cu!(cuLaunchCooperativeKernel(
+            f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream, args
+        ))
+    } else {
+        cu!(cuLaunchKernel(
+            f,
+            grid.x,
+            grid.y,
+            grid.z,
+            block.x,
+            block.y,
+            block.z,
+            shared,
+            stream,
+            args,
+            std::ptr::null_mut()
+        ))
     }
 }
 
@@ -262,14 +244,12 @@ exports! { cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz => fn(config: *const La
         attrs: c.attrs,
         num_attrs: c.num_attrs,
     };
-    asynchronous(|| {
-        cu!(cuLaunchKernelEx(
-            (&dc as *const DriverLaunchConfig).cast(),
-            f,
-            args,
-            std::ptr::null_mut()
-        ))
-    })
+    cu!(cuLaunchKernelEx(
+        (&dc as *const DriverLaunchConfig).cast(),
+        f,
+        args,
+        std::ptr::null_mut()
+    ))
 }}
 
 exports! { __cudaGetKernel, cudaGetKernel => fn(kernel: *mut *const c_void, func: *const c_void) {
@@ -359,7 +339,10 @@ exports! { cudaFuncGetAttributes => fn(attr: *mut FuncAttributes, func: *const c
 exports! { cudaFuncSetAttribute => fn(func: *const c_void, attrib: c_int, value: c_int) {
     // cudaFuncAttribute and CUfunction_attribute share these values (8, 9, ...).
     let f = register::function(func)?;
-    cu!(cuFuncSetAttribute(f, attrib, value))
+    cu!(cuFuncSetAttribute(f, attrib, value))?;
+    // A success resets the thread's last error, as in NVIDIA's runtime.
+    crate::state::clear_error();
+    Ok(())
 }}
 
 exports! { cudaFuncSetCacheConfig => fn(func: *const c_void, config: c_int) {

@@ -49,6 +49,21 @@ pub fn record_error(code: cudaError_t) {
     }
 }
 
+/// Clears the thread's last error (not a sticky one), as a successful `cudaFuncSetAttribute`
+/// does in NVIDIA's runtime: of the runtime's calls that succeed, it is the one that resets
+/// the last error (NVIDIA's static runtime over ptxjit's driver: `cudaPeekAtLastError` after a
+/// failed `cudaSetDevice` and then a successful `cudaFuncSetAttribute` is `cudaSuccess`; after
+/// a successful `cudaFuncGetAttributes`, `cudaFuncSetCacheConfig`, `cudaMalloc`, `cudaMemcpy`,
+/// `cudaMemset`, a launch, a synchronisation, a stream or event call … it is still the
+/// error).
+pub fn clear_error() {
+    LAST_ERROR.with(|e| {
+        if !sticky(e.get()) {
+            e.set(cudaSuccess)
+        }
+    });
+}
+
 /// The launch configuration `<<<grid, block, shared, stream>>>` pushes for the host stub.
 #[derive(Clone, Copy, Debug)]
 pub struct LaunchConfig {

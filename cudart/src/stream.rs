@@ -187,8 +187,9 @@ exports! { cudaGraphInstantiate, cudaGraphInstantiateWithFlags => fn(exec: *mut 
 
 exports! { cudaGraphLaunch, cudaGraphLaunch_ptsz => fn(exec: u64, s: u64) {
     context()?;
-    // A fault of the graph's kernels comes from the next synchronising call, as a launch's.
-    crate::launch::asynchronous(|| cu!(cuGraphLaunch(exec, s)))
+    // A fault of the graph's kernels comes from the next synchronising call, as a launch's
+    // (the driver's rule).
+    cu!(cuGraphLaunch(exec, s))
 }}
 
 exports! { cudaGraphDestroy => fn(graph: u64) {

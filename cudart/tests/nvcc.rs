@@ -464,7 +464,15 @@ int main(int argc, char** argv) {
   if (!strcmp(m, "stream")) EXPECT(cudaStreamSynchronize(s) == want);
   else if (!strcmp(m, "memcpy")) EXPECT(cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost) == want);
   else if (!strcmp(m, "event")) {
-    EXPECT(cudaEventRecord(ev, s) == want);
+    // Recording an event queues it behind the kernel; waiting for it returns the fault.
+    EXPECT(cudaEventRecord(ev, s) == cudaSuccess);
+    EXPECT(cudaEventSynchronize(ev) == want);
+  } else if (!strcmp(m, "query")) EXPECT(cudaStreamQuery(s) == want);
+  else if (!strcmp(m, "twice")) {
+    // A second launch before anything waits is taken too (it does not run).
+    oops<<<1, 32, 0, s>>>(d);
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    EXPECT(cudaDeviceSynchronize() == want);
   } else EXPECT(cudaDeviceSynchronize() == want);
   EXPECT(cudaPeekAtLastError() == want);
   EXPECT(cudaGetLastError() == want);
@@ -489,7 +497,9 @@ fn a_kernel_fault_comes_from_the_next_synchronising_call() {
     std::fs::write(&src, ASYNC_FAULT).expect("write the source");
     let app = build_shared(&nvcc, "async_fault", &src, &[]);
     for engine in ["jit", "interp"] {
-        for mode in ["device", "stream", "memcpy", "event", "trap", "ex"] {
+        for mode in [
+            "device", "stream", "memcpy", "event", "query", "twice", "trap", "ex",
+        ] {
             let run = std::process::Command::new(&app)
                 .arg(mode)
                 .env("LD_LIBRARY_PATH", &libs)
@@ -510,4 +520,47 @@ fn a_kernel_fault_comes_from_the_next_synchronising_call() {
             );
         }
     }
+}
+
+/// Which calls reset the thread's last error, as NVIDIA's runtime answers (its static
+/// runtime, run over this driver, gives the same codes): a successful `cudaFuncSetAttribute`
+/// clears it; successful `cudaFuncGetAttributes`, `cudaMemset` and others keep it. And
+/// `cudaFreeHost(NULL)` succeeds (NVIDIA's runtime passes it on to `cuMemFreeHost`, which
+/// treats it as `free(NULL)`).
+const LAST_ERROR: &str = r#"#include <cstdio>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+__global__ void k(int* p) { extern __shared__ int s[]; s[0] = 1; p[0] = s[0]; }
+int main() {
+  int* d;
+  EXPECT(cudaMalloc(&d, 4) == cudaSuccess);
+  EXPECT(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 1 << 30) == cudaErrorInvalidValue);
+  EXPECT(cudaPeekAtLastError() == cudaErrorInvalidValue);
+  cudaFuncAttributes fa;
+  EXPECT(cudaFuncGetAttributes(&fa, k) == cudaSuccess);
+  EXPECT(cudaPeekAtLastError() == cudaErrorInvalidValue);
+  EXPECT(cudaMemset(d, 0, 4) == cudaSuccess);
+  EXPECT(cudaPeekAtLastError() == cudaErrorInvalidValue);
+  EXPECT(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024) == cudaSuccess);
+  EXPECT(cudaPeekAtLastError() == cudaSuccess);
+  EXPECT(cudaSetDevice(99) == cudaErrorInvalidDevice);
+  EXPECT(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, 50) == cudaSuccess);
+  EXPECT(cudaGetLastError() == cudaSuccess);
+  EXPECT(cudaFreeHost(nullptr) == cudaSuccess);
+  EXPECT(cudaGetLastError() == cudaSuccess);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+#[test]
+fn a_successful_func_set_attribute_clears_the_last_error() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("last_error.cu");
+    std::fs::write(&src, LAST_ERROR).expect("write the source");
+    let app = build_shared(&nvcc, "last_error", &src, &[]);
+    run_on_both_engines(&app, &libs);
 }

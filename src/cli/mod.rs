@@ -351,6 +351,11 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    // The hang note names the command's own option for a time limit.
+    crate::host::hang_note::set_front_end(crate::host::hang_note::FrontEnd {
+        limit: "--timeout SECONDS",
+        interrupt: None,
+    });
     // Ctrl-C stops the launch in progress, which reports where its warps were (an
     // `interrupted` error); a second Ctrl-C exits at once.
     let presses = std::sync::atomic::AtomicU32::new(0);

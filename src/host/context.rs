@@ -631,6 +631,31 @@ pub enum Error {
 }
 
 impl Error {
+    /// The error with the locations of `file`'s whole text in its message named by the
+    /// input of a linked text each came from and that input's own line
+    /// ([`PtxFile::relocate`](super::PtxFile::relocate)): the front end's errors (parse,
+    /// unsupported, invalid, internal). Others are returned as they are.
+    pub fn relocated(self, file: &super::PtxFile) -> Error {
+        match self {
+            Error::Parse(m) => Error::Parse(file.relocate(&m)),
+            Error::Unsupported(m) => Error::Unsupported(file.relocate(&m)),
+            Error::DeviceLaunch(m) => Error::DeviceLaunch(file.relocate(&m)),
+            Error::Invalid(m) => Error::Invalid(file.relocate(&m)),
+            Error::Internal(m) => Error::Internal(file.relocate(&m)),
+            e @ (Error::UnknownKernel { .. }
+            | Error::AmbiguousKernel { .. }
+            | Error::Argument(_)
+            | Error::LaunchConfig(_)
+            | Error::CooperativeTooLarge(_)
+            | Error::Memory(_)
+            | Error::Fault(_)
+            | Error::Timeout(..)
+            | Error::Interrupted(..)
+            | Error::Deadlock(_)
+            | Error::Sanitizer(_)) => e,
+        }
+    }
+
     /// `parse`, `unsupported`, `invalid`, `unknown_kernel`, `argument`, `launch_config`,
     /// `memory`, `fault`, `timeout`, `interrupted`, `deadlock`, `internal`, `sanitizer`.
     pub fn kind(&self) -> &'static str {
@@ -1310,6 +1335,20 @@ pub struct Kernel {
 pub const SHARED_BYTES_PER_BLOCK: u64 = 48 * 1024;
 
 impl Kernel {
+    /// The PTX text that holds this kernel, as the headers of its time-limit, interrupt and
+    /// deadlock reports name it: the module's, or for a module linked from several inputs the
+    /// input the first instruction of its own body came from (not of a device function
+    /// inlined into it; [`PtxFile::locate`](super::PtxFile::locate)), not the names of every
+    /// input joined.
+    pub fn ptx_name(&self) -> String {
+        match self.compiled.inst_locs.iter().find(|l| l.frame == 0) {
+            Some(l) if self.module_file.is_linked() => {
+                self.module_file.locate(l.line).0.to_string()
+            }
+            _ => self.module_file.to_string(),
+        }
+    }
+
     /// Set the most dynamic shared memory a launch of this kernel may ask for, in bytes
     /// (`cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)`,
     /// `cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes)`): what
@@ -1572,7 +1611,9 @@ impl Context {
         // The launches' worker threads get the stack a large kernel's code needs, if the
         // pool is not there yet (`runtime::workers`).
         crate::runtime::workers::worker_stack();
-        let (m, kernels, lines) = front_end_with_lines(ptx, file)?;
+        // A linked text's errors name each input's own line (`PtxFile::relocate`).
+        let (m, kernels, lines) =
+            front_end_with_lines(ptx, file).map_err(|e| e.relocated(&ptx_file))?;
         let mut symbols = vec![0u64; m.globals.len()];
         for (i, g) in m.globals.iter().enumerate() {
             // Const banks live in the global arena too (see runtime::env).
@@ -1600,15 +1641,12 @@ impl Context {
             }
         }
         for k in &kernels {
-            const_addresses_fit_32(k, &symbols, file)?;
+            const_addresses_fit_32(k, &symbols, file).map_err(|e| e.relocated(&ptx_file))?;
         }
         let mut scheduled = vec![];
         for k in kernels {
             let layout = crate::analysis::schedule::schedule(&k).map_err(|e| {
-                Error::Unsupported(format!(
-                    "{file}:{}:{}: {}",
-                    e.loc.line, e.loc.col, e.message
-                ))
+                Error::Unsupported(format!("{}: {}", ptx_file.at(e.loc), e.message))
             })?;
             scheduled.push((k, layout));
         }
@@ -2076,6 +2114,7 @@ impl Context {
                     ptx: &k.inst_ptx,
                     sources: &k.inst_sources,
                     shared_vars: &k.shared_vars,
+                    file: Some(&kernel.module_file),
                 },
                 cooperative: workspace.map(|p| p.0),
                 race: race_sink.as_ref(),
@@ -2112,7 +2151,7 @@ impl Context {
                 Ok(_) => None,
                 Err(LaunchFailure::Deadlock(report)) => Some(format!(
                     "{}: kernel {}: {report}",
-                    kernel.module_file,
+                    kernel.ptx_name(),
                     quoted(&k.name)
                 )),
                 Err(LaunchFailure::Fault(r, count)) => Some(
@@ -2132,14 +2171,13 @@ impl Context {
                         k.name.clone(),
                         opts.timeout.unwrap_or_default(),
                         at,
-                        kernel.module_file.to_string(),
+                        kernel.ptx_name(),
                     )
                     .to_string(),
                 ),
-                Err(LaunchFailure::Interrupted(at)) => Some(
-                    Error::Interrupted(k.name.clone(), at, kernel.module_file.to_string())
-                        .to_string(),
-                ),
+                Err(LaunchFailure::Interrupted(at)) => {
+                    Some(Error::Interrupted(k.name.clone(), at, kernel.ptx_name()).to_string())
+                }
             };
             return Err(Error::Sanitizer(Box::new(super::tool::SanitizerReport {
                 findings,
@@ -2170,17 +2208,15 @@ impl Context {
                     k.name.clone(),
                     opts.timeout.unwrap_or_default(),
                     at,
-                    kernel.module_file.to_string(),
+                    kernel.ptx_name(),
                 ))
             }
-            Err(LaunchFailure::Interrupted(at)) => Err(Error::Interrupted(
-                k.name.clone(),
-                at,
-                kernel.module_file.to_string(),
-            )),
+            Err(LaunchFailure::Interrupted(at)) => {
+                Err(Error::Interrupted(k.name.clone(), at, kernel.ptx_name()))
+            }
             Err(LaunchFailure::Deadlock(report)) => Err(Error::Deadlock(format!(
                 "{}: kernel {}: {report}",
-                kernel.module_file,
+                kernel.ptx_name(),
                 quoted(&k.name)
             ))),
             Err(LaunchFailure::Fault(r, count)) => Err(Error::Fault(Box::new(report(

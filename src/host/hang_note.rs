@@ -2,8 +2,10 @@
 //! otherwise hang the program without a word when no time limit is set (as on a GPU without
 //! a watchdog, ptxjit lets the launch run on). After `PTXJIT_HANG_NOTE` seconds (default
 //! [`DEFAULT_AFTER`]; `0` turns it off) each launch still running is named once, with the ways
-//! to stop it with a report of where its warps are: `--timeout` (`PTXJIT_TIMEOUT`), or Ctrl-C
-//! where it is caught (`ptxjit run` and `check`; `PTXJIT_INTERRUPT=1` under `ptxjit exec`).
+//! to stop it with a report of where its warps are, in the words of the front end that runs
+//! it ([`set_front_end`]): a time limit (`--timeout` for `ptxjit run` and `check`,
+//! `PTXJIT_TIMEOUT` for the drop-in libraries, `ptxjit exec --timeout`), or Ctrl-C where it
+//! is caught (`ptxjit run` and `check`; `PTXJIT_INTERRUPT=1` under `ptxjit exec`).
 //!
 //! One watcher thread serves every launch: a launch only adds itself to a list and removes
 //! itself (a lock each way), so a short launch pays no thread start.
@@ -118,14 +120,51 @@ pub fn watch(kernel: impl FnOnce() -> String, has_timeout: bool) -> Watch {
     Watch(Some(id))
 }
 
+/// How the front end that runs the launches sets a time limit and turns Ctrl-C on, as its
+/// user spells them; the note names them ([`set_front_end`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrontEnd {
+    /// What sets a launch's time limit (`--timeout SECONDS` for `ptxjit run` and `check`).
+    pub limit: &'static str,
+    /// What makes Ctrl-C stop a launch with a report where it does not yet (`None`: nothing
+    /// the user can set).
+    pub interrupt: Option<&'static str>,
+}
+
+/// A program that calls ptxjit's host API itself: a time limit is a launch option.
+pub const LIBRARY: FrontEnd = FrontEnd {
+    limit: "a time limit (LaunchOptions::timeout)",
+    interrupt: None,
+};
+
+static FRONT_END: OnceLock<FrontEnd> = OnceLock::new();
+
+/// Names the front end whose launches the notes are for (the first call wins; [`LIBRARY`]
+/// when none called it): the `ptxjit` command, the drop-in `libcuda.so.1`.
+pub fn set_front_end(f: FrontEnd) {
+    let _ = FRONT_END.set(f);
+}
+
 /// The note for a launch of `kernel` that has run for `after`.
 fn note(kernel: &str, after: Duration) -> String {
+    let front = FRONT_END.get().copied().unwrap_or(LIBRARY);
     let stop = if crate::runtime::launch::INTERRUPTIBLE.load(Ordering::Relaxed) {
-        "press Ctrl-C to stop it with a report of where its warps are, or rerun with \
-         --timeout SECONDS (PTXJIT_TIMEOUT)"
+        format!(
+            "press Ctrl-C to stop it with a report of where its warps are, or rerun with {}",
+            front.limit
+        )
     } else {
-        "to stop it with a report of where its warps are, rerun with --timeout SECONDS \
-         (PTXJIT_TIMEOUT), or with PTXJIT_INTERRUPT=1 and press Ctrl-C"
+        match front.interrupt {
+            Some(i) => format!(
+                "to stop it with a report of where its warps are, rerun with {}, or {i} and \
+                 press Ctrl-C",
+                front.limit
+            ),
+            None => format!(
+                "to stop it with a report of where its warps are, rerun with {}",
+                front.limit
+            ),
+        }
     };
     format!(
         "ptxjit: kernel {kernel} has been running for {} s and goes on, as on a GPU without a \

@@ -49,6 +49,42 @@ impl PtxFile {
         &self.name
     }
 
+    /// Whether the text was linked from several inputs (its lines are named by them).
+    pub fn is_linked(&self) -> bool {
+        !self.inputs.is_empty()
+    }
+
+    /// `text` (a message about this text) with every `NAME:LINE` of the whole text, as the
+    /// PTX front end's errors give a location (`NAME:LINE:COL: …`), named as
+    /// [`locate`](Self::locate) says: the input and its own line. Unchanged for a text that
+    /// was not linked.
+    pub fn relocate(&self, text: &str) -> String {
+        if !self.is_linked() {
+            return text.to_string();
+        }
+        let key = format!("{}:", self.name);
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(at) = rest.find(&key) {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + key.len()..];
+            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+            match after[..digits].parse::<u32>() {
+                Ok(line) => {
+                    let (input, line) = self.locate(line);
+                    out.push_str(&format!("{input}:{line}"));
+                    rest = &after[digits..];
+                }
+                Err(_) => {
+                    out.push_str(&key);
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+
     /// The text a line of this one came from and its line there: the input of a linked text
     /// and the input's own line number, or this text and `line` itself (also for the lines
     /// the linker added: its header and the markers between inputs).

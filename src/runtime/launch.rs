@@ -120,17 +120,34 @@ pub struct Sites<'a> {
     pub sources: &'a [Option<crate::ptx::lineinfo::SourceLoc>],
     /// The kernel's `.shared` variables, which mbarrier deadlock reports name (may be empty).
     pub shared_vars: &'a [crate::ir::SharedVar],
+    /// The module's PTX text, where it was linked from several inputs (`nvcc -rdc=true`'s
+    /// translation units): a location is then named by its input and that input's own line
+    /// ([`PtxFile::locate`](crate::host::PtxFile::locate)), as fault reports name it, not by
+    /// a line of the linked text, which the user never sees. `None`: `line N` of the module.
+    pub file: Option<&'a crate::host::PtxFile>,
 }
 
 impl Sites<'_> {
+    /// `line 12` of the module, or `INPUT:12` of the input of a linked module ([`Sites::file`])
+    /// that linked line `line` came from.
+    fn place(&self, line: u32) -> String {
+        match self.file.filter(|f| f.is_linked()) {
+            Some(f) => {
+                let (input, line) = f.locate(line);
+                format!("{input}:{line}")
+            }
+            None => format!("line {line}"),
+        }
+    }
+
     /// `'bar.sync' at line 12` for fault-record index `i`.
     fn describe(&self, i: u32) -> String {
         match (self.locs.get(i as usize), self.ptx.get(i as usize)) {
             (Some(l), Some(t)) => match self.sources.get(i as usize) {
-                Some(Some(src)) => format!("'{t}' at line {} ({src})", l.line),
-                _ => format!("'{t}' at line {}", l.line),
+                Some(Some(src)) => format!("'{t}' at {} ({src})", self.place(l.line)),
+                _ => format!("'{t}' at {}", self.place(l.line)),
             },
-            (Some(l), None) => format!("line {}", l.line),
+            (Some(l), None) => self.place(l.line),
             _ => format!("IR instruction {i}"),
         }
     }
@@ -159,10 +176,10 @@ impl Sites<'_> {
         }
     }
 
-    /// `line 12` for fault-record index `i`.
+    /// `line 12` (of a linked module: `INPUT:12`) for fault-record index `i`.
     pub(super) fn line(&self, i: u32) -> String {
         match self.locs.get(i as usize) {
-            Some(l) => format!("line {}", l.line),
+            Some(l) => self.place(l.line),
             None => format!("IR instruction {i}"),
         }
     }

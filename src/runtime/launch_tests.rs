@@ -47,6 +47,7 @@ fn timeout_positions_name_spinning_loops() {
         ptx: &ptx,
         sources: &[],
         shared_vars: &[],
+        file: None,
     };
     let yield_inst = k
         .insts
