@@ -34,6 +34,7 @@ pub struct CaseTensorMap {
     pub name: String,
     /// The buffer whose start is the tensor's global address.
     pub buffer: String,
+    /// The map as encoded (a writable map's last dimension already covers every CTA).
     pub setup: TmapSetup,
 }
 
@@ -84,8 +85,10 @@ impl LaunchCase {
     /// ([`OUT_REGION`] bytes per thread) and `atom` ([`ATOM_BYTES`]), then `k`; with
     /// [`Kernel::tex`], also the texture `tex` over `in` and the surface `surf` over the
     /// buffer `surf` ([`SURF_ROW`] bytes per thread of the grid, 2D `u32`), whose handles
-    /// follow `k`; with [`Kernel::tmap`], the tensor map `tmap` over `in` (the last
-    /// argument); with [`Kernel::cluster`], the cluster launch.
+    /// follow `k`; with [`Kernel::tmap`], the tensor map `tmap` over `in`; with
+    /// [`Kernel::tmap_out`], the buffer `tout` (its initial words from `in`, repeated) and
+    /// the tensor map `tmapo` over it, whose last dimension is the kernel's slab times the
+    /// CTAs (the last argument); with [`Kernel::cluster`], the cluster launch.
     pub fn of_kernel(k: &Kernel) -> LaunchCase {
         debug_assert_eq!(k.input.len() as u32, IN_BYTES / 4);
         let mut case = LaunchCase {
@@ -176,6 +179,25 @@ impl LaunchCase {
             });
             case.args.push(CaseArg::TensorMap("tmap".into()));
         }
+        if let Some(slab) = k.tmap_out {
+            let setup = slab.times_outer(k.grid.iter().product());
+            let words = setup.bytes() / 4;
+            case.buffers.push(CaseBuffer {
+                name: "tout".into(),
+                len: words as usize,
+                init: Some(
+                    (0..words as usize)
+                        .map(|i| k.input[i % k.input.len()])
+                        .collect(),
+                ),
+            });
+            case.tensor_maps.push(CaseTensorMap {
+                name: "tmapo".into(),
+                buffer: "tout".into(),
+                setup,
+            });
+            case.args.push(CaseArg::TensorMap("tmapo".into()));
+        }
         case
     }
 
@@ -261,16 +283,18 @@ impl LaunchCase {
         }
         for t in &self.tensor_maps {
             let u = &t.setup;
+            let list = |v: &[u32]| {
+                let v: Vec<String> = v[..u.rank as usize].iter().map(u32::to_string).collect();
+                v.join(", ")
+            };
             let _ = writeln!(
                 s,
-                "\n[tensor_maps.{}]\nbuffer = {}\ntype = \"{}\"\ndims = [{}, {}]\nbox = [{}, {}]\noob_fill = \"{}\"",
+                "\n[tensor_maps.{}]\nbuffer = {}\ntype = \"{}\"\ndims = [{}]\nbox = [{}]\noob_fill = \"{}\"",
                 t.name,
                 toml_str(&t.buffer),
                 u.ty,
-                u.dims[0],
-                u.dims[1],
-                u.boxd[0],
-                u.boxd[1],
+                list(&u.dims),
+                list(&u.boxd),
                 if u.oob_nan { "nan" } else { "zero" }
             );
         }

@@ -291,16 +291,16 @@ fn make_tensor_map(t: &CaseTensorMap, ptrs: &[(String, DevicePtr)]) -> Result<Ke
     use crate::runtime::tensormap::TensorMap;
     let u = &t.setup;
     let ptr = buffer_ptr(ptrs, &t.buffer)?;
-    let dims = [u.dims[0] as u64, u.dims[1] as u64];
-    let strides = [(u.dims[0] * u.elem) as u64];
+    let r = u.rank as usize;
+    let dims: Vec<u64> = u.dims[..r].iter().map(|&d| u64::from(d)).collect();
     TensorMap::encode_tiled(
         u.code,
-        2,
+        u.rank,
         ptr.0,
         &dims,
-        &strides,
-        &u.boxd,
-        &[1, 1],
+        &u.strides(),
+        &u.boxd[..r],
+        &[1; 5][..r],
         0,
         0,
         0,

@@ -165,6 +165,9 @@ use std::fmt::Write as _;
 use super::forms::{resolve, Class, Dst, Form, Opnd, FORMS, FORMS_SM90};
 use super::rng::Rng;
 
+mod tma;
+pub use tma::{TmapSetup, SLAB_BYTES};
+
 /// Bytes of the input buffer (`in`, u32 words, read-only).
 pub const IN_BYTES: u32 = 1024;
 /// Bytes of each thread's region of `out`.
@@ -432,59 +435,11 @@ pub struct Kernel {
     /// The tile-mode tensor map over the input buffer (`sm_90` kernels; one more parameter,
     /// `.param .align 64 .b8 NAME_tmap[128]`), or none.
     pub tmap: Option<TmapSetup>,
+    /// The writable tile-mode tensor map over the `tout` buffer (`sm_90` kernels; one more
+    /// parameter after `tmap`'s, `NAME_tmapo`), whose last dimension here is one CTA's slab:
+    /// the case's map has it times the CTAs ([`TmapSetup::times_outer`]), or none.
+    pub tmap_out: Option<TmapSetup>,
     pub body: Vec<Stmt>,
-}
-
-/// A 2D tile-mode tensor map over the input buffer (`cuTensorMapEncodeTiled`; the case's
-/// `[tensor_maps.tmap]`): dense rows, no swizzle or interleave, element strides 1.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TmapSetup {
-    /// Element type as case files name it.
-    pub ty: &'static str,
-    /// Its `CUtensorMapDataType` number.
-    pub code: u32,
-    /// Bytes per element.
-    pub elem: u32,
-    /// Elements along x (a row of a multiple of 16 bytes) and y; they fit in [`IN_BYTES`].
-    pub dims: [u32; 2],
-    /// The box a copy moves: x × element size a multiple of 16 bytes, at most
-    /// [`BULK_BYTES`] in all, each dimension at most the tensor's.
-    pub boxd: [u32; 2],
-    /// Out-of-bounds elements read as NaN (float types) instead of zero.
-    pub oob_nan: bool,
-}
-
-impl TmapSetup {
-    /// Bytes one copy moves (the whole box, out-of-bounds elements included).
-    pub fn box_bytes(&self) -> u32 {
-        self.boxd[0] * self.boxd[1] * self.elem
-    }
-
-    fn random(rng: &mut Rng) -> TmapSetup {
-        let (ty, code, elem, float) = *rng.pick(&[
-            ("u8", 0u32, 1u32, false),
-            ("u16", 1, 2, false),
-            ("u32", 2, 4, false),
-            ("s32", 3, 4, false),
-            ("u64", 4, 8, false),
-            ("f16", 6, 2, true),
-            ("f32", 7, 4, true),
-            ("f64", 8, 8, true),
-            ("bf16", 9, 2, true),
-        ]);
-        let row = *rng.pick(&[16u32, 32, 48, 64, 128]);
-        let h = (rng.range(1, 16) as u32).min(IN_BYTES / row);
-        let box_row = *rng.pick(&[16u32, 32, 64]).min(&row);
-        let bh = (rng.range(1, 8) as u32).min(BULK_BYTES / box_row).min(h);
-        TmapSetup {
-            ty,
-            code,
-            elem,
-            dims: [row / elem, h],
-            boxd: [box_row / elem, bh],
-            oob_nan: float && rng.chance(40),
-        }
-    }
 }
 
 /// The texture object (over the input buffer, read-only) and surface object (`surf`, one
@@ -638,7 +593,8 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
     }
     let nt: u32 = block.iter().product();
     let tex = rng.chance(30).then(|| TexSetup::random(rng));
-    let tmap = (sm90 && rng.chance(40)).then(|| TmapSetup::random(rng));
+    let tmap = (sm90 && rng.chance(40)).then(|| TmapSetup::random(rng, IN_BYTES));
+    let tmap_out = (sm90 && rng.chance(40)).then(|| TmapSetup::random(rng, SLAB_BYTES));
     let cluster = if sm90 && rng.chance(60) {
         *rng.pick(&[
             [grid[0], 1, 1],
@@ -664,6 +620,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         relinquished: false,
         tex,
         tmap,
+        tmap_out,
     };
     let funcs = [g.func_body(), g.func_body()];
     let mut body = Vec::new();
@@ -691,6 +648,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         tex,
         cluster,
         tmap,
+        tmap_out,
         body,
     }
 }
@@ -995,6 +953,8 @@ struct Gen<'r> {
     tex: Option<TexSetup>,
     /// The kernel's tensor map ([`Kernel::tmap`]).
     tmap: Option<TmapSetup>,
+    /// The kernel's writable tensor map ([`Kernel::tmap_out`]).
+    tmap_out: Option<TmapSetup>,
 }
 
 /// Constructs, in the order of [`Gen::stmt`]'s weight table.
@@ -1037,6 +997,7 @@ enum What {
     ClusterExchange,
     WideVector,
     TensorCopy,
+    TensorStore,
     Wgmma,
     Tcgen05,
     MbarrierDrop,
@@ -1080,6 +1041,7 @@ const WHATS: &[(What, u32)] = &[
     (What::ClusterExchange, 3),
     (What::WideVector, 4),
     (What::TensorCopy, 3),
+    (What::TensorStore, 5),
     (What::Wgmma, 8),
     (What::Tcgen05, 8),
     (What::MbarrierDrop, 2),
@@ -1119,6 +1081,7 @@ impl Gen<'_> {
                     What::Texture | What::Surface => self.tex.is_some(),
                     What::WideVector => self.sm100,
                     What::TensorCopy => collective_ok && self.tmap.is_some(),
+                    What::TensorStore => collective_ok && self.tmap_out.is_some(),
                     What::Wgmma => collective_ok && self.sm90a,
                     What::Tcgen05 => collective_ok && self.sm100a && !self.relinquished,
                     What::ClusterExchange => {
@@ -1171,6 +1134,7 @@ impl Gen<'_> {
             What::ClusterExchange => self.cluster_exchange(),
             What::WideVector => self.wide_vector(),
             What::TensorCopy => self.tensor_copy(),
+            What::TensorStore => self.tensor_store(),
             What::Wgmma => self.wgmma(),
             What::Tcgen05 => self.tcgen05(),
             What::MbarrierDrop => self.mbarrier_drop(),
@@ -2808,65 +2772,6 @@ impl Gen<'_> {
         Stmt::Code(lines)
     }
 
-    /// `cp.async.bulk.tensor.2d` (PTX ISA §9.7.9.25.5.1, `sm_90`) of the tensor map's box at
-    /// thread 0's coordinates (x in -16 ..= 47, y in -8 ..= 23: out-of-bounds parts read the
-    /// map's fill) into `fz_bulk`, completing on `fz_mbar` as [`Gen::bulk_copy`] does: thread
-    /// 0 arrives with the box's bytes expected, every thread waits for the phase, reads the
-    /// copied bytes, and passes `bar.sync 0` before another copy may overwrite them.
-    fn tensor_copy(&mut self) -> Stmt {
-        let t = self.tmap.expect("tensor copies need Kernel::tmap");
-        let bytes = t.box_bytes();
-        let (sx, sy) = (self.src_reg(Class::B32), self.src_reg(Class::B32));
-        let mut lines = vec![
-            format!("and.b32 %t0, {sx}, 63;"),
-            "sub.s32 %t0, %t0, 16;".to_string(),
-            format!("and.b32 %t1, {sy}, 31;"),
-            "sub.s32 %t1, %t1, 8;".to_string(),
-            "setp.eq.u32 %pb, %tl, 0;".to_string(),
-            "@%pb fence.proxy.async.shared::cta;".to_string(),
-            format!("@%pb mbarrier.arrive.expect_tx.shared::cta.b64 %tdm, [fz_mbar], {bytes};"),
-            "@!%pb mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbar];".to_string(),
-        ];
-        if self.rng.chance(30) {
-            // `cp.async.bulk.prefetch.tensor` (§9.7.9.25.5.3): a cache hint, no effect.
-            lines.push(
-                "@%pb cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%htmap, {%t1, %t0}];"
-                    .to_string(),
-            );
-        }
-        // A `.shared::cta` destination needs PTX ISA 8.6 (the `sm_100` flavour's 8.8).
-        let dst = if self.sm100 && self.rng.chance(50) {
-            "shared::cta"
-        } else {
-            "shared::cluster"
-        };
-        lines.push(format!(
-            "@%pb cp.async.bulk.tensor.2d.{dst}.global.tile.mbarrier::complete_tx::bytes [fz_bulk], [%htmap, {{%t0, %t1}}], [fz_mbar];"
-        ));
-        self.mbarrier_wait(&mut lines, "t");
-        for _ in 0..self.rng.range(1, 3) {
-            let (ty, size, class) = *self.rng.pick(&[
-                ("u32", 4u32, Class::B32),
-                ("f32", 4, Class::F32),
-                ("u64", 8, Class::B64),
-                ("f64", 8, Class::F64),
-                ("u16", 2, Class::B16),
-            ]);
-            if size > bytes {
-                continue;
-            }
-            let within = self.src_reg(Class::B32);
-            let dst = self.data_reg(class);
-            lines.push("mov.u64 %td0, fz_bulk;".to_string());
-            lines.push(format!("and.b32 %t0, {within}, {};", bytes - size));
-            lines.push("cvt.u64.u32 %td1, %t0;".to_string());
-            lines.push("add.s64 %td0, %td0, %td1;".to_string());
-            lines.push(format!("ld.shared.{ty} {dst}, [%td0];"));
-        }
-        lines.push("bar.sync 0;".to_string());
-        Stmt::Code(lines)
-    }
-
     // ---- warpgroup matrix multiply (sm_90a) ------------------------------------------------
 
     /// A `wgmma.mma_async` group (PTX ISA §9.7.15, `sm_90a` flavour, CTA-uniform control flow
@@ -3614,6 +3519,7 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
     k.sm100a = false;
     if !sm90 {
         k.tmap = None;
+        k.tmap_out = None;
         k.cluster = [1, 1, 1];
     }
     let mut g = Gen {
@@ -3631,6 +3537,7 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
         relinquished: false,
         tex: None,
         tmap: None,
+        tmap_out: None,
     };
     let mut combos: Vec<Vec<&str>> = vec![vec![]];
     for group in f.mods {
