@@ -2794,8 +2794,21 @@ impl Gen<'_> {
         } else {
             &[8, 16, 24, 32, 40, 64, 72, 128, 256]
         };
+        // `wgmma.mma_async.sp` (§9.7.15.6): K doubled, so B (N × 2K) fits in `fz_wg` up to
+        // N = 128; no `.b1` form.
+        let sparse = f.k != 256 && self.rng.chance(35);
         let upto = if self.rng.chance(80) { 6 } else { ns.len() };
-        let n = *self.rng.pick(&ns[..upto]);
+        let ns: Vec<u32> = ns[..upto]
+            .iter()
+            .copied()
+            .filter(|&n| !sparse || n <= 128)
+            .collect();
+        let n = *self.rng.pick(&ns);
+        let fb = if sparse {
+            WgmmaForm { k: 2 * f.k, ..f }
+        } else {
+            f
+        };
         let mut lines = Vec::new();
         let exact = f.exact.filter(|_| self.rng.chance(40));
         self.wg_fill(exact, &mut lines);
@@ -2844,9 +2857,31 @@ impl Gen<'_> {
                 lines.extend(Self::desc_lines(&format!("%wda{j}"), d));
                 format!("%wda{j}")
             };
-            let d = self.wg_desc(n, f, trans_b);
+            let d = self.wg_desc(n, fb, trans_b);
             lines.extend(Self::desc_lines(&format!("%wdb{j}"), d));
             let mut imms = Vec::new();
+            let mut sp = Vec::new();
+            if sparse {
+                // sp-meta: every 4-bit field one the ISA defines (two different 2-bit
+                // indices; `.tf32`'s 1:2 fields 0b0100 or 0b1110), per lane; sp-sel 0 or 1
+                // (0 for 8-bit inputs).
+                let src = self.src_reg(Class::B32);
+                let meta = format!("%wt{j}");
+                if f.ebytes == 4 {
+                    lines.push(format!("and.b32 {meta}, {src}, 0x11111111;"));
+                    lines.push(format!("mul.lo.u32 {meta}, {meta}, 10;"));
+                    lines.push(format!("or.b32 {meta}, {meta}, 0x44444444;"));
+                } else {
+                    // Low index i0 from the register, high index i0 ^ x with x in 1..=3.
+                    let x = (0..8).fold(0u32, |acc, _| acc << 4 | self.rng.range(1, 3) as u32);
+                    lines.push(format!("and.b32 {meta}, {src}, 0x33333333;"));
+                    lines.push(format!("xor.b32 %t1, {meta}, {x:#x};"));
+                    lines.push("shl.b32 %t1, %t1, 2;".to_string());
+                    lines.push(format!("or.b32 {meta}, {meta}, %t1;"));
+                }
+                let sel = if f.ebytes == 1 { 0 } else { self.rng.below(2) };
+                sp = vec![meta, sel.to_string()];
+            }
             if f.scale {
                 imms.push(*self.rng.pick(&["1", "-1"]));
                 imms.push(*self.rng.pick(&["1", "-1"]));
@@ -2863,16 +2898,14 @@ impl Gen<'_> {
                 ""
             };
             let dregs: Vec<String> = (0..nacc).map(|i| format!("{acc}{i}")).collect();
-            let mut ops = vec![
-                format!("{{{}}}", dregs.join(", ")),
-                a,
-                format!("%wdb{j}"),
-                cond.pred.clone(),
-            ];
+            let mut ops = vec![format!("{{{}}}", dregs.join(", ")), a, format!("%wdb{j}")];
+            ops.extend(sp);
+            ops.push(cond.pred.clone());
             ops.extend(imms.iter().map(|s| s.to_string()));
             insts.push(format!(
-                "wgmma.mma_async.sync.aligned.m64n{n}k{}{sat}.{} {};",
-                f.k,
+                "wgmma.mma_async{}.sync.aligned.m64n{n}k{}{sat}.{} {};",
+                if sparse { ".sp" } else { "" },
+                fb.k,
                 f.types,
                 ops.join(", ")
             ));
@@ -3622,6 +3655,16 @@ mod tests {
             "cp.reduce.async.bulk.global.shared::cta",
             "cp.async.bulk.prefetch.L2.global",
             "cp.async.bulk.prefetch.tensor.2d",
+            "cp.async.bulk.tensor.1d.shared",
+            "cp.async.bulk.tensor.3d.shared",
+            "cp.async.bulk.tensor.5d.shared",
+            "cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group",
+            "cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group",
+            "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile",
+            "cp.reduce.async.bulk.tensor.3d.global.shared::cta.min.tile",
+            "wgmma.mma_async.sp.sync.aligned.m64n",
+            "k16.f32.tf32.tf32",
+            "k64.satfinite.s32.",
         ] {
             assert!(
                 texts.iter().any(|t| t.contains(needle)),
