@@ -2,12 +2,14 @@
 //! fully determined by the PTX ISA (so the interpreter and the JIT must agree bit for bit), and
 //! that `ptxas` accepts for their target: `sm_80`, or `sm_90` for about a third of them (the
 //! `sm_90` flavour, [`Kernel::sm90`]: also the forms of [`FORMS_SM90`], `mbarrier`,
-//! `cp.async.bulk` (shared to global too), `cp.async.bulk.tensor` on a tensor map
-//! ([`Kernel::tmap`]), cluster launches and distributed shared memory ([`Kernel::cluster`]),
+//! `cp.async.bulk` (shared to global too), `cp.async.bulk.tensor` loads through a tensor
+//! map of rank 1 to 5 over the input buffer ([`Kernel::tmap`]), stores and
+//! `cp.reduce.async.bulk.tensor` reductions through a second, writable one ([`Kernel::tmap_out`];
+//! both in [`tma`]), cluster launches and distributed shared memory ([`Kernel::cluster`]),
 //! `elect.sync`, `fence.proxy.async`, `mbarrier.arrive_drop`, bulk reductions and prefetches),
 //! and `sm_100` for two fifths of those (the `sm_100` flavour, [`Kernel::sm100`]: also 256-bit
 //! `ld`/`st`). Half the other `sm_90` kernels target `sm_90a` ([`Kernel::sm90a`]: also
-//! `wgmma`), half the `sm_100` ones `sm_100a` ([`Kernel::sm100a`]: also `tcgen05`); both of
+//! `wgmma`, dense and `.sp`), half the `sm_100` ones `sm_100a` ([`Kernel::sm100a`]: also `tcgen05`); both of
 //! these run whole warpgroups (blocks of 128 or 256 threads). About 30% of all kernels get a
 //! texture and a surface object ([`Kernel::tex`]).
 //!
@@ -93,9 +95,14 @@
 //!   thread loads any slot of the CTA `d` ranks on, or stores to its own index's slot there
 //!   (one writer per slot), and no CTA exits while a peer may still read it. The case's
 //!   cluster shape keeps only the dimensions that divide the grid.
-//! - `cp.async.bulk.tensor`: as `cp.async.bulk` into `fz_bulk` (thread 0 issues it with the
-//!   box's bytes expected on `fz_mbar`, all wait, read, `bar.sync 0`); out-of-bounds elements
-//!   read the map's fill.
+//! - `cp.async.bulk.tensor` loads: as `cp.async.bulk` into `fz_bulk` (thread 0 issues it with
+//!   the box's bytes expected on `fz_mbar`, all wait, read, `bar.sync 0`); out-of-bounds
+//!   elements read the map's fill. Stores and reductions (shared → global through
+//!   [`Kernel::tmap_out`] over the `tout` buffer): each CTA writes only its own slab of the
+//!   tensor's outermost dimension (`%cl` × slab + an offset that keeps the box inside), from
+//!   a `fz_bulk` every thread filled before a `bar.sync 0`; thread 0 waits for each operation
+//!   (`cp.async.bulk.wait_group 0`) before the next, so overlapping boxes (a float `add`
+//!   included) apply in program order ([`tma`]'s docs).
 //! - Carry chains (`add.cc`/`sub.cc`/`mad.cc`, then `addc`/`subc`/`madc`) are unguarded
 //!   straight-line statements: the flag each link reads is the one its predecessor set.
 //! - `activemask` into a data register and `redux.sync`, `match.sync`, `elect.sync` among the
@@ -133,7 +140,10 @@
 //!   order and precision" row: products exact, the sum over k ascending, rounded at each
 //!   step), which both engines
 //!   share, so raw register bits (NaNs, infinities, subnormals) are inputs too, and at times
-//!   small values with few significand bits whose sums are exact in any order. Tensor
+//!   small values with few significand bits whose sums are exact in any order.
+//!   `wgmma.mma_async.sp`'s metadata has only fields the ISA defines (two different
+//!   indices per 2:4 chunk; `0b0100` or `0b1110` for `.tf32`), in every lane, so no
+//!   expansion faults; `sp-sel` is 0 or 1 (0 for 8-bit inputs). Tensor
 //!   memory is allocated by warp 0 (`tcgen05.alloc`, a power of two of columns) and freed in
 //!   the same statement (`tcgen05.dealloc`) after every warp has loaded its lanes; after a
 //!   `tcgen05.relinquish_alloc_permit` (never inside a loop) no statement allocates again.
@@ -152,9 +162,8 @@
 //! `.texref`/`.surfref` module variables and independent-mode samplers, `suld`/`sust` on
 //! 1D/3D/layered surfaces, `mbarrier.arrive_drop` on the CTA's main mbarrier (it would change
 //! every later phase's count), `expect_tx` beyond copies, `cp.async.bulk` between CTAs of a
-//! cluster and with multicast, `cp.async.bulk.tensor` stores and reductions (they need a
-//! second, writable tensor map), other ranks, swizzles, interleaves, element strides and
-//! im2col maps, `wgmma.mma_async.sp`, `tcgen05` beyond one CTA's `mma` of M = 128 (`.cta_group::2`, M = 64,
+//! cluster and with multicast, tensor maps with swizzles, interleaves, element strides,
+//! padded rows and im2col or four-row (`gather4`/`scatter4`) modes, `tcgen05` beyond one CTA's `mma` of M = 128 (`.cta_group::2`, M = 64,
 //! `.ws`, `.sp`, block scaling, `.kind::f8f6f4`, A in tensor memory, `tcgen05.cp`/`shift`,
 //! `ld`/`st` shapes other than `.32x32b`, `ld.red`), cluster exchanges in nested uniform code
 //! (they would need cluster-uniform conditions), and `f32` atomics of values other than small
