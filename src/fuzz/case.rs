@@ -39,8 +39,9 @@ pub struct CaseTensorMap {
 }
 
 /// A texture or surface object over a whole buffer (`[textures.NAME]` /
-/// `[surfaces.NAME]` of the case format): a 1D or 2D resource, and for a texture the
-/// sampler state of [`TexSetup`] (a surface ignores it).
+/// `[surfaces.NAME]` of the case format): a resource of any kind but linear and
+/// multisample (a surface's is 2D), and for a texture the sampler state of [`TexSetup`] (a
+/// surface ignores it).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CaseTexture {
     pub name: String,
@@ -154,14 +155,7 @@ impl LaunchCase {
                 surface: false,
                 setup,
             });
-            let surf = TexSetup {
-                two_d: true,
-                format: "u32",
-                channels: 1,
-                width: words,
-                height: rows,
-                ..setup
-            };
+            let surf = setup.flat_2d("u32", words, rows);
             case.textures.push(CaseTexture {
                 name: "surf".into(),
                 buffer: "surf".into(),
@@ -261,19 +255,29 @@ impl LaunchCase {
                 "\n[{table}.{}]\nsource = {{ buffer = {} }}\nkind = \"{}\"\nformat = \"{}\"\nchannels = {}\nwidth = {}\nheight = {}",
                 t.name,
                 toml_str(&t.buffer),
-                if u.two_d { "2d" } else { "1d" },
+                u.kind,
                 u.format,
                 u.channels,
                 u.width,
                 u.height
             );
+            for (key, v) in [
+                ("depth", u.depth),
+                ("layers", u.layers),
+                ("mip_levels", u.mip_levels),
+            ] {
+                if v != 1 {
+                    let _ = writeln!(s, "{key} = {v}");
+                }
+            }
             if !t.surface {
                 let border: Vec<String> = u.border.iter().map(|b| format!("{b:?}")).collect();
                 let _ = writeln!(
                     s,
-                    "address = [\"{}\", \"{}\"]\nborder_color = [{}]\nfilter = \"{}\"\nnormalized_coords = {}\nread_mode = \"{}\"",
+                    "address = [\"{}\", \"{}\", \"{}\"]\nborder_color = [{}]\nfilter = \"{}\"\nnormalized_coords = {}\nread_mode = \"{}\"",
                     u.address[0],
                     u.address[1],
+                    u.address[2],
                     border.join(", "),
                     if u.linear { "linear" } else { "point" },
                     u.normalized_coords,

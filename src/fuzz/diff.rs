@@ -239,16 +239,15 @@ fn make_texture(
     let ptr = buffer_ptr(ptrs, &t.buffer)?;
     let ty = ChannelType::from_name(u.format)
         .ok_or_else(|| Error::Argument(format!("unknown texel format '{}'", u.format)))?;
-    let kind = if u.two_d {
-        ResourceKind::D2
-    } else {
-        ResourceKind::D1
-    };
+    let kind = ResourceKind::from_name(u.kind)
+        .ok_or_else(|| Error::Argument(format!("unknown resource kind '{}'", u.kind)))?;
     let format = ChannelFormat {
         ty,
         channels: u.channels,
     };
-    let res = ResourceDesc::new(kind, ptr, format, [u.width, u.height, 1]);
+    let mut res = ResourceDesc::new(kind, ptr, format, [u.width, u.height, u.depth]);
+    res.layers = u.layers;
+    res.mip_levels = u.mip_levels;
     if t.surface {
         return ctx.create_surface_object(res);
     }
@@ -262,7 +261,11 @@ fn make_texture(
         FilterMode::Point
     };
     let tex = TextureDesc {
-        address: [mode(u.address[0])?, mode(u.address[1])?, AddressMode::Clamp],
+        address: [
+            mode(u.address[0])?,
+            mode(u.address[1])?,
+            mode(u.address[2])?,
+        ],
         filter,
         read_mode: if u.read_normalized {
             ReadMode::NormalizedFloat

@@ -11,7 +11,8 @@
 //! `ld`/`st`). Half the other `sm_90` kernels target `sm_90a` ([`Kernel::sm90a`]: also
 //! `wgmma`, dense and `.sp`), half the `sm_100` ones `sm_100a` ([`Kernel::sm100a`]: also `tcgen05`); both of
 //! these run whole warpgroups (blocks of 128 or 256 threads). About 30% of all kernels get a
-//! texture and a surface object ([`Kernel::tex`]).
+//! texture of any kind but linear and multisample (1D to 3D, layered, cube, mipmapped at
+//! times; [`tex`]) and a surface object ([`Kernel::tex`]).
 //!
 //! # The kernel model
 //! A generated [`Kernel`] is a tree of [`Stmt`]s (straight-line code, `if`/`else`, loops,
@@ -78,7 +79,9 @@
 //! - Textures ([`TexSetup`]): the texture object reads the read-only input buffer, so any
 //!   thread may sample anywhere (any coordinates: addressing, border colour and filtering are
 //!   defined by `runtime::texture`, which both engines call); `tex`/`tld4` results are `.f32`
-//!   where the texture returns floats, `.s32`/`.u32` otherwise, as CUDA pairs them. The
+//!   (for `tex` also `.f16`, `.f16x2`) where the texture returns floats, `.s32`/`.u32`
+//!   otherwise, as CUDA pairs them. Levels of detail, gradients, texel offsets, layer indices
+//!   and depth compare values are inputs like coordinates ([`tex`]). The
 //!   surface gives each thread of the grid its own [`SURF_ROW`]-byte row (`y` = the global
 //!   linear id): `.trap` accesses are in the row and aligned, `.clamp` ones stay in the row
 //!   (only `x` is clamped), `.zero` ones read 0 and drop stores out of it.
@@ -157,9 +160,7 @@
 //! # Not generated yet (TODO)
 //! Supported by ptxjit but not generated: `fns`, `trap`, recursive calls, `brx.idx` inside
 //! device functions, `bar.arrive` with partial warps (the count then is not the threads that
-//! arrive), texture kinds other than 1D and 2D (3D, layered, cube, mipmapped, multisample,
-//! pitched), `tex.grad`, texel offsets and depth compare, `.f16`/`.f16x2` texture results,
-//! `.texref`/`.surfref` module variables and independent-mode samplers, `suld`/`sust` on
+//! arrive), multisample and pitched textures, `tex.base`, `txq.level`, `.texref`/`.surfref` module variables and independent-mode samplers, `suld`/`sust` on
 //! 1D/3D/layered surfaces, `mbarrier.arrive_drop` on the CTA's main mbarrier (it would change
 //! every later phase's count), `expect_tx` beyond copies, `cp.async.bulk` between CTAs of a
 //! cluster and with multicast, tensor maps with swizzles, interleaves, element strides,
@@ -174,7 +175,9 @@ use std::fmt::Write as _;
 use super::forms::{resolve, Class, Dst, Form, Opnd, FORMS, FORMS_SM90};
 use super::rng::Rng;
 
+mod tex;
 mod tma;
+pub use tex::TexSetup;
 pub use tma::{TmapSetup, SLAB_BYTES};
 
 /// Bytes of the input buffer (`in`, u32 words, read-only).
@@ -449,81 +452,6 @@ pub struct Kernel {
     /// the case's map has it times the CTAs ([`TmapSetup::times_outer`]), or none.
     pub tmap_out: Option<TmapSetup>,
     pub body: Vec<Stmt>,
-}
-
-/// The texture object (over the input buffer, read-only) and surface object (`surf`, one
-/// [`SURF_ROW`]-byte row per thread of the grid, 2D `u32` texels) of a kernel that uses them.
-/// The case binds both ([`super::case::LaunchCase::of_kernel`]); the sampler state is the
-/// texture's (unified texturing mode).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TexSetup {
-    /// A 2D resource (else 1D): `tex.2d`, `tld4`, or `tex.1d`.
-    pub two_d: bool,
-    /// Channel type as case files name it (`u8`, `s8`, `u16`, `s16`, `u32`, `s32`, `f16`,
-    /// `f32`).
-    pub format: &'static str,
-    /// 1, 2 or 4.
-    pub channels: u32,
-    /// Texels per dimension (height 1 for 1D); the texels fit in [`IN_BYTES`].
-    pub width: u32,
-    pub height: u32,
-    /// Address mode of x and y (`wrap`, `mirror`, `clamp`, `border`).
-    pub address: [&'static str; 2],
-    pub border: [f32; 4],
-    /// Linear filtering (only where reads return floats).
-    pub linear: bool,
-    pub normalized_coords: bool,
-    /// The normalized-float read mode (8- and 16-bit integer formats only).
-    pub read_normalized: bool,
-}
-
-impl TexSetup {
-    /// Whether `tex`/`tld4` return floats (a float format or normalized-float reads).
-    pub fn float_results(&self) -> bool {
-        self.format.starts_with('f') || self.read_normalized
-    }
-
-    fn random(rng: &mut Rng) -> TexSetup {
-        let (format, bytes) = *rng.pick(&[
-            ("u8", 1u32),
-            ("s8", 1),
-            ("u16", 2),
-            ("s16", 2),
-            ("u32", 4),
-            ("s32", 4),
-            ("f16", 2),
-            ("f32", 4),
-        ]);
-        let channels = *rng.pick(&[1u32, 2, 4]);
-        let texels = IN_BYTES / (bytes * channels);
-        let two_d = rng.chance(70);
-        let (width, height) = if two_d {
-            let w = (*rng.pick(&[1u32, 2, 3, 4, 5, 7, 8, 13, 16])).min(texels);
-            (w, (rng.range(1, 16) as u32).min(texels / w))
-        } else {
-            ((rng.range(1, 64) as u32).min(texels), 1)
-        };
-        let modes = ["wrap", "mirror", "clamp", "border"];
-        let address = [*rng.pick(&modes), *rng.pick(&modes)];
-        let mut border = [0f32; 4];
-        for b in &mut border {
-            *b = *rng.pick(&[0.0f32, 1.0, 0.5, -2.25, 7.0, 300.0]);
-        }
-        let read_normalized = bytes < 4 && format != "f16" && rng.chance(40);
-        let float = format.starts_with('f') || read_normalized;
-        TexSetup {
-            two_d,
-            format,
-            channels,
-            width,
-            height,
-            address,
-            border,
-            linear: float && rng.chance(50),
-            normalized_coords: rng.chance(50),
-            read_normalized,
-        }
-    }
 }
 
 /// Generation parameters.
@@ -3206,105 +3134,6 @@ impl Gen<'_> {
 
     // ---- textures and surfaces (Kernel::tex) -------------------------------------------------
 
-    /// A texture coordinate into `%tc{c}` (f32) or `%tci{c}` (s32): a data register as is, or a
-    /// small value around the texture's extent (normalized: around [0, 1)).
-    fn tex_coord(&mut self, c: usize, float: bool, lines: &mut Vec<String>) -> String {
-        let t = self.tex.expect("texture statements need Kernel::tex");
-        if float {
-            if self.rng.chance(25) {
-                return self.src_reg(Class::F32);
-            }
-            let src = self.src_reg(Class::B32);
-            // (src & 1023) - 256, scaled by 1/16 (texels) or 1/256 (normalized).
-            let scale = if t.normalized_coords {
-                "0f3B800000"
-            } else {
-                "0f3D800000"
-            };
-            lines.push(format!("and.b32 %t0, {src}, 1023;"));
-            lines.push("sub.s32 %t0, %t0, 256;".to_string());
-            lines.push(format!("cvt.rn.f32.s32 %tc{c}, %t0;"));
-            lines.push(format!("mul.rn.f32 %tc{c}, %tc{c}, {scale};"));
-            format!("%tc{c}")
-        } else {
-            if self.rng.chance(20) {
-                return self.src_reg(Class::B32);
-            }
-            let src = self.src_reg(Class::B32);
-            lines.push(format!("and.b32 %tci{c}, {src}, 63;"));
-            lines.push(format!("sub.s32 %tci{c}, %tci{c}, 16;"));
-            format!("%tci{c}")
-        }
-    }
-
-    /// A texture instruction on the kernel's texture `%htex` (PTX ISA §9.7.10): `tex.1d`/
-    /// `tex.2d` (f32 or s32 coordinates, at times `tex.level`), `tld4.{r,g,b,a}.2d`, or `txq`;
-    /// results are f32 where the texture returns floats, else s32/u32.
-    fn texture(&mut self) -> Stmt {
-        let t = self.tex.expect("texture statements need Kernel::tex");
-        let mut lines = Vec::new();
-        let g = self.guard();
-        let dims = if t.two_d { 2 } else { 1 };
-        let geom = if t.two_d { "2d" } else { "1d" };
-        let (dty, class) = if t.float_results() {
-            ("f32", Class::F32)
-        } else {
-            (*self.rng.pick(&["s32", "u32"]), Class::B32)
-        };
-        match self.rng.below(10) {
-            0..=5 => {
-                let float = self.rng.chance(60);
-                let coords: Vec<String> = (0..dims)
-                    .map(|c| self.tex_coord(c, float, &mut lines))
-                    .collect();
-                let cty = if float { "f32" } else { "s32" };
-                let dst = self.distinct_regs(class, 4).join(", ");
-                if float && self.rng.chance(20) {
-                    let lod = self.src_reg(Class::F32);
-                    lines.push(format!(
-                        "{g}tex.level.{geom}.v4.{dty}.{cty} {{{dst}}}, [%htex, {{{}}}], {lod};",
-                        coords.join(", ")
-                    ));
-                } else {
-                    lines.push(format!(
-                        "{g}tex.{geom}.v4.{dty}.{cty} {{{dst}}}, [%htex, {{{}}}];",
-                        coords.join(", ")
-                    ));
-                }
-            }
-            6 | 7 if t.two_d => {
-                let coords: Vec<String> = (0..2)
-                    .map(|c| self.tex_coord(c, true, &mut lines))
-                    .collect();
-                let comp = self.rng.pick(&["r", "g", "b", "a"]);
-                let dst = self.distinct_regs(class, 4).join(", ");
-                lines.push(format!(
-                    "{g}tld4.{comp}.2d.v4.{dty}.f32 {{{dst}}}, [%htex, {{{}}}];",
-                    coords.join(", ")
-                ));
-            }
-            _ => {
-                let attr = self.rng.pick(&[
-                    "width",
-                    "height",
-                    "depth",
-                    "channel_data_type",
-                    "channel_order",
-                    "normalized_coords",
-                    "filter_mode",
-                    "addr_mode_0",
-                    "addr_mode_1",
-                    "num_mipmap_levels",
-                    "array_size",
-                    "num_samples",
-                ]);
-                let dst = self.data_reg(Class::B32);
-                lines.push(format!("{g}txq.{attr}.b32 {dst}, [%htex];"));
-            }
-        }
-        Stmt::Code(lines)
-    }
-
     /// A surface instruction on the kernel's surface `%hsurf` (PTX ISA §9.7.11), always in
     /// the thread's own row (`y` = `%gl`): `suld.b`/`sust.b` of 1 to 16 bytes at a byte
     /// offset `x` that is in the row and aligned (`.trap`) or only aligned (`.clamp` clamps
@@ -3627,6 +3456,14 @@ mod tests {
         for needle in [
             "tex.1d.",
             "tex.2d.",
+            "tex.3d.",
+            "tex.a1d.",
+            "tex.a2d.",
+            "tex.cube.",
+            "tex.acube.",
+            "tex.grad.",
+            ".v4.f16.f32",
+            ".v2.f16x2.",
             "tex.level.",
             "tld4.",
             "txq.",
@@ -3670,7 +3507,8 @@ mod tests {
             "cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group",
             "cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group",
             "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile",
-            "cp.reduce.async.bulk.tensor.3d.global.shared::cta.min.tile",
+            "cp.reduce.async.bulk.tensor.3d.global",
+            ".global.shared::cta.min.tile.bulk_group",
             "wgmma.mma_async.sp.sync.aligned.m64n",
             "k16.f32.tf32.tf32",
             "k64.satfinite.s32.",

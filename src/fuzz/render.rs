@@ -303,8 +303,8 @@ impl Kernel {
         if self.sm90 {
             r.line(".reg .b32 %tk<5>;");
         }
-        r.line(".reg .f32 %tc<2>;");
-        r.line(".reg .b32 %tci<2>;");
+        r.line(".reg .f32 %tc<3>;");
+        r.line(".reg .b32 %tci<4>;");
         if self.sm100a {
             r.line(".reg .b32 %tma, %tmw;");
         }
