@@ -137,11 +137,13 @@ fn emitted_case_is_a_valid_case_file() {
 
 /// Cases with a texture and a surface (`[textures.tex]`, `[surfaces.surf]`, handle
 /// arguments), with a cluster launch (`cluster = [...]`) and distributed shared memory, and
-/// with a tensor map (`[tensor_maps.tmap]`, a by-value argument) are valid case files, and the
-/// case library's run agrees across the engines.
+/// with a tensor map (`[tensor_maps.tmap]`, a by-value argument), and with a writable tensor
+/// map that TMA stores and reductions write (`[tensor_maps.tmapo]` over the `tout` buffer,
+/// its last dimension one slab per CTA) are valid case files, and the case library's run
+/// agrees across the engines.
 #[test]
 fn emitted_texture_cluster_and_tensor_map_cases_are_valid_case_files() {
-    let (mut tex, mut cluster, mut tmap) = (false, false, false);
+    let (mut tex, mut cluster, mut tmap, mut tstore) = (false, false, false, false);
     for i in 0..400 {
         let case = LaunchCase::of_kernel(&kernel_for_seed(case_seed(3, i), 30));
         if !tex && !case.textures.is_empty() && case.ptx.contains("tex.") {
@@ -157,12 +159,16 @@ fn emitted_texture_cluster_and_tensor_map_cases_are_valid_case_files() {
             check_written_case(&case, "m");
             tmap = true;
         }
-        if tex && cluster && tmap {
+        if !tstore && case.grid.iter().product::<u32>() > 1 && case.ptx.contains("%htmo, {") {
+            check_written_case(&case, "s");
+            tstore = true;
+        }
+        if tex && cluster && tmap && tstore {
             return;
         }
     }
     panic!(
-        "in 400 seeds: a texture case {tex}, a cluster exchange {cluster}, a tensor copy {tmap}"
+        "in 400 seeds: a texture case {tex}, a cluster exchange {cluster}, a tensor copy {tmap}, a tensor store {tstore}"
     );
 }
 

@@ -34,12 +34,14 @@ pub struct CaseTensorMap {
     pub name: String,
     /// The buffer whose start is the tensor's global address.
     pub buffer: String,
+    /// The map as encoded (a writable map's last dimension already covers every CTA).
     pub setup: TmapSetup,
 }
 
 /// A texture or surface object over a whole buffer (`[textures.NAME]` /
-/// `[surfaces.NAME]` of the case format): a 1D or 2D resource, and for a texture the
-/// sampler state of [`TexSetup`] (a surface ignores it).
+/// `[surfaces.NAME]` of the case format): a resource of any kind but linear and
+/// multisample (a surface's is 2D), and for a texture the sampler state of [`TexSetup`] (a
+/// surface ignores it).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CaseTexture {
     pub name: String,
@@ -84,8 +86,10 @@ impl LaunchCase {
     /// ([`OUT_REGION`] bytes per thread) and `atom` ([`ATOM_BYTES`]), then `k`; with
     /// [`Kernel::tex`], also the texture `tex` over `in` and the surface `surf` over the
     /// buffer `surf` ([`SURF_ROW`] bytes per thread of the grid, 2D `u32`), whose handles
-    /// follow `k`; with [`Kernel::tmap`], the tensor map `tmap` over `in` (the last
-    /// argument); with [`Kernel::cluster`], the cluster launch.
+    /// follow `k`; with [`Kernel::tmap`], the tensor map `tmap` over `in`; with
+    /// [`Kernel::tmap_out`], the buffer `tout` (its initial words from `in`, repeated) and
+    /// the tensor map `tmapo` over it, whose last dimension is the kernel's slab times the
+    /// CTAs (the last argument); with [`Kernel::cluster`], the cluster launch.
     pub fn of_kernel(k: &Kernel) -> LaunchCase {
         debug_assert_eq!(k.input.len() as u32, IN_BYTES / 4);
         let mut case = LaunchCase {
@@ -151,14 +155,7 @@ impl LaunchCase {
                 surface: false,
                 setup,
             });
-            let surf = TexSetup {
-                two_d: true,
-                format: "u32",
-                channels: 1,
-                width: words,
-                height: rows,
-                ..setup
-            };
+            let surf = setup.flat_2d("u32", words, rows);
             case.textures.push(CaseTexture {
                 name: "surf".into(),
                 buffer: "surf".into(),
@@ -175,6 +172,25 @@ impl LaunchCase {
                 setup,
             });
             case.args.push(CaseArg::TensorMap("tmap".into()));
+        }
+        if let Some(slab) = k.tmap_out {
+            let setup = slab.times_outer(k.grid.iter().product());
+            let words = setup.bytes() / 4;
+            case.buffers.push(CaseBuffer {
+                name: "tout".into(),
+                len: words as usize,
+                init: Some(
+                    (0..words as usize)
+                        .map(|i| k.input[i % k.input.len()])
+                        .collect(),
+                ),
+            });
+            case.tensor_maps.push(CaseTensorMap {
+                name: "tmapo".into(),
+                buffer: "tout".into(),
+                setup,
+            });
+            case.args.push(CaseArg::TensorMap("tmapo".into()));
         }
         case
     }
@@ -239,19 +255,29 @@ impl LaunchCase {
                 "\n[{table}.{}]\nsource = {{ buffer = {} }}\nkind = \"{}\"\nformat = \"{}\"\nchannels = {}\nwidth = {}\nheight = {}",
                 t.name,
                 toml_str(&t.buffer),
-                if u.two_d { "2d" } else { "1d" },
+                u.kind,
                 u.format,
                 u.channels,
                 u.width,
                 u.height
             );
+            for (key, v) in [
+                ("depth", u.depth),
+                ("layers", u.layers),
+                ("mip_levels", u.mip_levels),
+            ] {
+                if v != 1 {
+                    let _ = writeln!(s, "{key} = {v}");
+                }
+            }
             if !t.surface {
                 let border: Vec<String> = u.border.iter().map(|b| format!("{b:?}")).collect();
                 let _ = writeln!(
                     s,
-                    "address = [\"{}\", \"{}\"]\nborder_color = [{}]\nfilter = \"{}\"\nnormalized_coords = {}\nread_mode = \"{}\"",
+                    "address = [\"{}\", \"{}\", \"{}\"]\nborder_color = [{}]\nfilter = \"{}\"\nnormalized_coords = {}\nread_mode = \"{}\"",
                     u.address[0],
                     u.address[1],
+                    u.address[2],
                     border.join(", "),
                     if u.linear { "linear" } else { "point" },
                     u.normalized_coords,
@@ -261,16 +287,18 @@ impl LaunchCase {
         }
         for t in &self.tensor_maps {
             let u = &t.setup;
+            let list = |v: &[u32]| {
+                let v: Vec<String> = v[..u.rank as usize].iter().map(u32::to_string).collect();
+                v.join(", ")
+            };
             let _ = writeln!(
                 s,
-                "\n[tensor_maps.{}]\nbuffer = {}\ntype = \"{}\"\ndims = [{}, {}]\nbox = [{}, {}]\noob_fill = \"{}\"",
+                "\n[tensor_maps.{}]\nbuffer = {}\ntype = \"{}\"\ndims = [{}]\nbox = [{}]\noob_fill = \"{}\"",
                 t.name,
                 toml_str(&t.buffer),
                 u.ty,
-                u.dims[0],
-                u.dims[1],
-                u.boxd[0],
-                u.boxd[1],
+                list(&u.dims),
+                list(&u.boxd),
                 if u.oob_nan { "nan" } else { "zero" }
             );
         }

@@ -239,16 +239,15 @@ fn make_texture(
     let ptr = buffer_ptr(ptrs, &t.buffer)?;
     let ty = ChannelType::from_name(u.format)
         .ok_or_else(|| Error::Argument(format!("unknown texel format '{}'", u.format)))?;
-    let kind = if u.two_d {
-        ResourceKind::D2
-    } else {
-        ResourceKind::D1
-    };
+    let kind = ResourceKind::from_name(u.kind)
+        .ok_or_else(|| Error::Argument(format!("unknown resource kind '{}'", u.kind)))?;
     let format = ChannelFormat {
         ty,
         channels: u.channels,
     };
-    let res = ResourceDesc::new(kind, ptr, format, [u.width, u.height, 1]);
+    let mut res = ResourceDesc::new(kind, ptr, format, [u.width, u.height, u.depth]);
+    res.layers = u.layers;
+    res.mip_levels = u.mip_levels;
     if t.surface {
         return ctx.create_surface_object(res);
     }
@@ -262,7 +261,11 @@ fn make_texture(
         FilterMode::Point
     };
     let tex = TextureDesc {
-        address: [mode(u.address[0])?, mode(u.address[1])?, AddressMode::Clamp],
+        address: [
+            mode(u.address[0])?,
+            mode(u.address[1])?,
+            mode(u.address[2])?,
+        ],
         filter,
         read_mode: if u.read_normalized {
             ReadMode::NormalizedFloat
@@ -291,16 +294,16 @@ fn make_tensor_map(t: &CaseTensorMap, ptrs: &[(String, DevicePtr)]) -> Result<Ke
     use crate::runtime::tensormap::TensorMap;
     let u = &t.setup;
     let ptr = buffer_ptr(ptrs, &t.buffer)?;
-    let dims = [u.dims[0] as u64, u.dims[1] as u64];
-    let strides = [(u.dims[0] * u.elem) as u64];
+    let r = u.rank as usize;
+    let dims: Vec<u64> = u.dims[..r].iter().map(|&d| u64::from(d)).collect();
     TensorMap::encode_tiled(
         u.code,
-        2,
+        u.rank,
         ptr.0,
         &dims,
-        &strides,
-        &u.boxd,
-        &[1, 1],
+        &u.strides(),
+        &u.boxd[..r],
+        &[1; 5][..r],
         0,
         0,
         0,

@@ -2,14 +2,17 @@
 //! fully determined by the PTX ISA (so the interpreter and the JIT must agree bit for bit), and
 //! that `ptxas` accepts for their target: `sm_80`, or `sm_90` for about a third of them (the
 //! `sm_90` flavour, [`Kernel::sm90`]: also the forms of [`FORMS_SM90`], `mbarrier`,
-//! `cp.async.bulk` (shared to global too), `cp.async.bulk.tensor` on a tensor map
-//! ([`Kernel::tmap`]), cluster launches and distributed shared memory ([`Kernel::cluster`]),
+//! `cp.async.bulk` (shared to global too), `cp.async.bulk.tensor` loads through a tensor
+//! map of rank 1 to 5 over the input buffer ([`Kernel::tmap`]), stores and
+//! `cp.reduce.async.bulk.tensor` reductions through a second, writable one ([`Kernel::tmap_out`];
+//! both in [`tma`]), cluster launches and distributed shared memory ([`Kernel::cluster`]),
 //! `elect.sync`, `fence.proxy.async`, `mbarrier.arrive_drop`, bulk reductions and prefetches),
 //! and `sm_100` for two fifths of those (the `sm_100` flavour, [`Kernel::sm100`]: also 256-bit
 //! `ld`/`st`). Half the other `sm_90` kernels target `sm_90a` ([`Kernel::sm90a`]: also
-//! `wgmma`), half the `sm_100` ones `sm_100a` ([`Kernel::sm100a`]: also `tcgen05`); both of
+//! `wgmma`, dense and `.sp`), half the `sm_100` ones `sm_100a` ([`Kernel::sm100a`]: also `tcgen05`); both of
 //! these run whole warpgroups (blocks of 128 or 256 threads). About 30% of all kernels get a
-//! texture and a surface object ([`Kernel::tex`]).
+//! texture of any kind but linear and multisample (1D to 3D, layered, cube, mipmapped at
+//! times; [`tex`]) and a surface object ([`Kernel::tex`]).
 //!
 //! # The kernel model
 //! A generated [`Kernel`] is a tree of [`Stmt`]s (straight-line code, `if`/`else`, loops,
@@ -76,7 +79,9 @@
 //! - Textures ([`TexSetup`]): the texture object reads the read-only input buffer, so any
 //!   thread may sample anywhere (any coordinates: addressing, border colour and filtering are
 //!   defined by `runtime::texture`, which both engines call); `tex`/`tld4` results are `.f32`
-//!   where the texture returns floats, `.s32`/`.u32` otherwise, as CUDA pairs them. The
+//!   (for `tex` also `.f16`, `.f16x2`) where the texture returns floats, `.s32`/`.u32`
+//!   otherwise, as CUDA pairs them. Levels of detail, gradients, texel offsets, layer indices
+//!   and depth compare values are inputs like coordinates ([`tex`]). The
 //!   surface gives each thread of the grid its own [`SURF_ROW`]-byte row (`y` = the global
 //!   linear id): `.trap` accesses are in the row and aligned, `.clamp` ones stay in the row
 //!   (only `x` is clamped), `.zero` ones read 0 and drop stores out of it.
@@ -93,9 +98,14 @@
 //!   thread loads any slot of the CTA `d` ranks on, or stores to its own index's slot there
 //!   (one writer per slot), and no CTA exits while a peer may still read it. The case's
 //!   cluster shape keeps only the dimensions that divide the grid.
-//! - `cp.async.bulk.tensor`: as `cp.async.bulk` into `fz_bulk` (thread 0 issues it with the
-//!   box's bytes expected on `fz_mbar`, all wait, read, `bar.sync 0`); out-of-bounds elements
-//!   read the map's fill.
+//! - `cp.async.bulk.tensor` loads: as `cp.async.bulk` into `fz_bulk` (thread 0 issues it with
+//!   the box's bytes expected on `fz_mbar`, all wait, read, `bar.sync 0`); out-of-bounds
+//!   elements read the map's fill. Stores and reductions (shared → global through
+//!   [`Kernel::tmap_out`] over the `tout` buffer): each CTA writes only its own slab of the
+//!   tensor's outermost dimension (`%cl` × slab + an offset that keeps the box inside), from
+//!   a `fz_bulk` every thread filled before a `bar.sync 0`; thread 0 waits for each operation
+//!   (`cp.async.bulk.wait_group 0`) before the next, so overlapping boxes (a float `add`
+//!   included) apply in program order ([`tma`]'s docs).
 //! - Carry chains (`add.cc`/`sub.cc`/`mad.cc`, then `addc`/`subc`/`madc`) are unguarded
 //!   straight-line statements: the flag each link reads is the one its predecessor set.
 //! - `activemask` into a data register and `redux.sync`, `match.sync`, `elect.sync` among the
@@ -133,7 +143,10 @@
 //!   order and precision" row: products exact, the sum over k ascending, rounded at each
 //!   step), which both engines
 //!   share, so raw register bits (NaNs, infinities, subnormals) are inputs too, and at times
-//!   small values with few significand bits whose sums are exact in any order. Tensor
+//!   small values with few significand bits whose sums are exact in any order.
+//!   `wgmma.mma_async.sp`'s metadata has only fields the ISA defines (two different
+//!   indices per 2:4 chunk; `0b0100` or `0b1110` for `.tf32`), in every lane, so no
+//!   expansion faults; `sp-sel` is 0 or 1 (0 for 8-bit inputs). Tensor
 //!   memory is allocated by warp 0 (`tcgen05.alloc`, a power of two of columns) and freed in
 //!   the same statement (`tcgen05.dealloc`) after every warp has loaded its lanes; after a
 //!   `tcgen05.relinquish_alloc_permit` (never inside a loop) no statement allocates again.
@@ -147,14 +160,11 @@
 //! # Not generated yet (TODO)
 //! Supported by ptxjit but not generated: `fns`, `trap`, recursive calls, `brx.idx` inside
 //! device functions, `bar.arrive` with partial warps (the count then is not the threads that
-//! arrive), texture kinds other than 1D and 2D (3D, layered, cube, mipmapped, multisample,
-//! pitched), `tex.grad`, texel offsets and depth compare, `.f16`/`.f16x2` texture results,
-//! `.texref`/`.surfref` module variables and independent-mode samplers, `suld`/`sust` on
+//! arrive), multisample and pitched textures, `tex.base`, `txq.level`, `.texref`/`.surfref` module variables and independent-mode samplers, `suld`/`sust` on
 //! 1D/3D/layered surfaces, `mbarrier.arrive_drop` on the CTA's main mbarrier (it would change
 //! every later phase's count), `expect_tx` beyond copies, `cp.async.bulk` between CTAs of a
-//! cluster and with multicast, `cp.async.bulk.tensor` stores and reductions (they need a
-//! second, writable tensor map), other ranks, swizzles, interleaves, element strides and
-//! im2col maps, `wgmma.mma_async.sp`, `tcgen05` beyond one CTA's `mma` of M = 128 (`.cta_group::2`, M = 64,
+//! cluster and with multicast, tensor maps with swizzles, interleaves, element strides,
+//! padded rows and im2col or four-row (`gather4`/`scatter4`) modes, `tcgen05` beyond one CTA's `mma` of M = 128 (`.cta_group::2`, M = 64,
 //! `.ws`, `.sp`, block scaling, `.kind::f8f6f4`, A in tensor memory, `tcgen05.cp`/`shift`,
 //! `ld`/`st` shapes other than `.32x32b`, `ld.red`), cluster exchanges in nested uniform code
 //! (they would need cluster-uniform conditions), and `f32` atomics of values other than small
@@ -164,6 +174,11 @@ use std::fmt::Write as _;
 
 use super::forms::{resolve, Class, Dst, Form, Opnd, FORMS, FORMS_SM90};
 use super::rng::Rng;
+
+mod tex;
+mod tma;
+pub use tex::TexSetup;
+pub use tma::{TmapSetup, SLAB_BYTES};
 
 /// Bytes of the input buffer (`in`, u32 words, read-only).
 pub const IN_BYTES: u32 = 1024;
@@ -432,134 +447,11 @@ pub struct Kernel {
     /// The tile-mode tensor map over the input buffer (`sm_90` kernels; one more parameter,
     /// `.param .align 64 .b8 NAME_tmap[128]`), or none.
     pub tmap: Option<TmapSetup>,
+    /// The writable tile-mode tensor map over the `tout` buffer (`sm_90` kernels; one more
+    /// parameter after `tmap`'s, `NAME_tmapo`), whose last dimension here is one CTA's slab:
+    /// the case's map has it times the CTAs ([`TmapSetup::times_outer`]), or none.
+    pub tmap_out: Option<TmapSetup>,
     pub body: Vec<Stmt>,
-}
-
-/// A 2D tile-mode tensor map over the input buffer (`cuTensorMapEncodeTiled`; the case's
-/// `[tensor_maps.tmap]`): dense rows, no swizzle or interleave, element strides 1.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TmapSetup {
-    /// Element type as case files name it.
-    pub ty: &'static str,
-    /// Its `CUtensorMapDataType` number.
-    pub code: u32,
-    /// Bytes per element.
-    pub elem: u32,
-    /// Elements along x (a row of a multiple of 16 bytes) and y; they fit in [`IN_BYTES`].
-    pub dims: [u32; 2],
-    /// The box a copy moves: x × element size a multiple of 16 bytes, at most
-    /// [`BULK_BYTES`] in all, each dimension at most the tensor's.
-    pub boxd: [u32; 2],
-    /// Out-of-bounds elements read as NaN (float types) instead of zero.
-    pub oob_nan: bool,
-}
-
-impl TmapSetup {
-    /// Bytes one copy moves (the whole box, out-of-bounds elements included).
-    pub fn box_bytes(&self) -> u32 {
-        self.boxd[0] * self.boxd[1] * self.elem
-    }
-
-    fn random(rng: &mut Rng) -> TmapSetup {
-        let (ty, code, elem, float) = *rng.pick(&[
-            ("u8", 0u32, 1u32, false),
-            ("u16", 1, 2, false),
-            ("u32", 2, 4, false),
-            ("s32", 3, 4, false),
-            ("u64", 4, 8, false),
-            ("f16", 6, 2, true),
-            ("f32", 7, 4, true),
-            ("f64", 8, 8, true),
-            ("bf16", 9, 2, true),
-        ]);
-        let row = *rng.pick(&[16u32, 32, 48, 64, 128]);
-        let h = (rng.range(1, 16) as u32).min(IN_BYTES / row);
-        let box_row = *rng.pick(&[16u32, 32, 64]).min(&row);
-        let bh = (rng.range(1, 8) as u32).min(BULK_BYTES / box_row).min(h);
-        TmapSetup {
-            ty,
-            code,
-            elem,
-            dims: [row / elem, h],
-            boxd: [box_row / elem, bh],
-            oob_nan: float && rng.chance(40),
-        }
-    }
-}
-
-/// The texture object (over the input buffer, read-only) and surface object (`surf`, one
-/// [`SURF_ROW`]-byte row per thread of the grid, 2D `u32` texels) of a kernel that uses them.
-/// The case binds both ([`super::case::LaunchCase::of_kernel`]); the sampler state is the
-/// texture's (unified texturing mode).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TexSetup {
-    /// A 2D resource (else 1D): `tex.2d`, `tld4`, or `tex.1d`.
-    pub two_d: bool,
-    /// Channel type as case files name it (`u8`, `s8`, `u16`, `s16`, `u32`, `s32`, `f16`,
-    /// `f32`).
-    pub format: &'static str,
-    /// 1, 2 or 4.
-    pub channels: u32,
-    /// Texels per dimension (height 1 for 1D); the texels fit in [`IN_BYTES`].
-    pub width: u32,
-    pub height: u32,
-    /// Address mode of x and y (`wrap`, `mirror`, `clamp`, `border`).
-    pub address: [&'static str; 2],
-    pub border: [f32; 4],
-    /// Linear filtering (only where reads return floats).
-    pub linear: bool,
-    pub normalized_coords: bool,
-    /// The normalized-float read mode (8- and 16-bit integer formats only).
-    pub read_normalized: bool,
-}
-
-impl TexSetup {
-    /// Whether `tex`/`tld4` return floats (a float format or normalized-float reads).
-    pub fn float_results(&self) -> bool {
-        self.format.starts_with('f') || self.read_normalized
-    }
-
-    fn random(rng: &mut Rng) -> TexSetup {
-        let (format, bytes) = *rng.pick(&[
-            ("u8", 1u32),
-            ("s8", 1),
-            ("u16", 2),
-            ("s16", 2),
-            ("u32", 4),
-            ("s32", 4),
-            ("f16", 2),
-            ("f32", 4),
-        ]);
-        let channels = *rng.pick(&[1u32, 2, 4]);
-        let texels = IN_BYTES / (bytes * channels);
-        let two_d = rng.chance(70);
-        let (width, height) = if two_d {
-            let w = (*rng.pick(&[1u32, 2, 3, 4, 5, 7, 8, 13, 16])).min(texels);
-            (w, (rng.range(1, 16) as u32).min(texels / w))
-        } else {
-            ((rng.range(1, 64) as u32).min(texels), 1)
-        };
-        let modes = ["wrap", "mirror", "clamp", "border"];
-        let address = [*rng.pick(&modes), *rng.pick(&modes)];
-        let mut border = [0f32; 4];
-        for b in &mut border {
-            *b = *rng.pick(&[0.0f32, 1.0, 0.5, -2.25, 7.0, 300.0]);
-        }
-        let read_normalized = bytes < 4 && format != "f16" && rng.chance(40);
-        let float = format.starts_with('f') || read_normalized;
-        TexSetup {
-            two_d,
-            format,
-            channels,
-            width,
-            height,
-            address,
-            border,
-            linear: float && rng.chance(50),
-            normalized_coords: rng.chance(50),
-            read_normalized,
-        }
-    }
 }
 
 /// Generation parameters.
@@ -638,7 +530,8 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
     }
     let nt: u32 = block.iter().product();
     let tex = rng.chance(30).then(|| TexSetup::random(rng));
-    let tmap = (sm90 && rng.chance(40)).then(|| TmapSetup::random(rng));
+    let tmap = (sm90 && rng.chance(40)).then(|| TmapSetup::random(rng, IN_BYTES));
+    let tmap_out = (sm90 && rng.chance(40)).then(|| TmapSetup::random(rng, SLAB_BYTES));
     let cluster = if sm90 && rng.chance(60) {
         *rng.pick(&[
             [grid[0], 1, 1],
@@ -664,6 +557,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         relinquished: false,
         tex,
         tmap,
+        tmap_out,
     };
     let funcs = [g.func_body(), g.func_body()];
     let mut body = Vec::new();
@@ -691,6 +585,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         tex,
         cluster,
         tmap,
+        tmap_out,
         body,
     }
 }
@@ -995,6 +890,8 @@ struct Gen<'r> {
     tex: Option<TexSetup>,
     /// The kernel's tensor map ([`Kernel::tmap`]).
     tmap: Option<TmapSetup>,
+    /// The kernel's writable tensor map ([`Kernel::tmap_out`]).
+    tmap_out: Option<TmapSetup>,
 }
 
 /// Constructs, in the order of [`Gen::stmt`]'s weight table.
@@ -1037,6 +934,7 @@ enum What {
     ClusterExchange,
     WideVector,
     TensorCopy,
+    TensorStore,
     Wgmma,
     Tcgen05,
     MbarrierDrop,
@@ -1080,6 +978,7 @@ const WHATS: &[(What, u32)] = &[
     (What::ClusterExchange, 3),
     (What::WideVector, 4),
     (What::TensorCopy, 3),
+    (What::TensorStore, 5),
     (What::Wgmma, 8),
     (What::Tcgen05, 8),
     (What::MbarrierDrop, 2),
@@ -1119,6 +1018,7 @@ impl Gen<'_> {
                     What::Texture | What::Surface => self.tex.is_some(),
                     What::WideVector => self.sm100,
                     What::TensorCopy => collective_ok && self.tmap.is_some(),
+                    What::TensorStore => collective_ok && self.tmap_out.is_some(),
                     What::Wgmma => collective_ok && self.sm90a,
                     What::Tcgen05 => collective_ok && self.sm100a && !self.relinquished,
                     What::ClusterExchange => {
@@ -1171,6 +1071,7 @@ impl Gen<'_> {
             What::ClusterExchange => self.cluster_exchange(),
             What::WideVector => self.wide_vector(),
             What::TensorCopy => self.tensor_copy(),
+            What::TensorStore => self.tensor_store(),
             What::Wgmma => self.wgmma(),
             What::Tcgen05 => self.tcgen05(),
             What::MbarrierDrop => self.mbarrier_drop(),
@@ -2808,65 +2709,6 @@ impl Gen<'_> {
         Stmt::Code(lines)
     }
 
-    /// `cp.async.bulk.tensor.2d` (PTX ISA §9.7.9.25.5.1, `sm_90`) of the tensor map's box at
-    /// thread 0's coordinates (x in -16 ..= 47, y in -8 ..= 23: out-of-bounds parts read the
-    /// map's fill) into `fz_bulk`, completing on `fz_mbar` as [`Gen::bulk_copy`] does: thread
-    /// 0 arrives with the box's bytes expected, every thread waits for the phase, reads the
-    /// copied bytes, and passes `bar.sync 0` before another copy may overwrite them.
-    fn tensor_copy(&mut self) -> Stmt {
-        let t = self.tmap.expect("tensor copies need Kernel::tmap");
-        let bytes = t.box_bytes();
-        let (sx, sy) = (self.src_reg(Class::B32), self.src_reg(Class::B32));
-        let mut lines = vec![
-            format!("and.b32 %t0, {sx}, 63;"),
-            "sub.s32 %t0, %t0, 16;".to_string(),
-            format!("and.b32 %t1, {sy}, 31;"),
-            "sub.s32 %t1, %t1, 8;".to_string(),
-            "setp.eq.u32 %pb, %tl, 0;".to_string(),
-            "@%pb fence.proxy.async.shared::cta;".to_string(),
-            format!("@%pb mbarrier.arrive.expect_tx.shared::cta.b64 %tdm, [fz_mbar], {bytes};"),
-            "@!%pb mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbar];".to_string(),
-        ];
-        if self.rng.chance(30) {
-            // `cp.async.bulk.prefetch.tensor` (§9.7.9.25.5.3): a cache hint, no effect.
-            lines.push(
-                "@%pb cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%htmap, {%t1, %t0}];"
-                    .to_string(),
-            );
-        }
-        // A `.shared::cta` destination needs PTX ISA 8.6 (the `sm_100` flavour's 8.8).
-        let dst = if self.sm100 && self.rng.chance(50) {
-            "shared::cta"
-        } else {
-            "shared::cluster"
-        };
-        lines.push(format!(
-            "@%pb cp.async.bulk.tensor.2d.{dst}.global.tile.mbarrier::complete_tx::bytes [fz_bulk], [%htmap, {{%t0, %t1}}], [fz_mbar];"
-        ));
-        self.mbarrier_wait(&mut lines, "t");
-        for _ in 0..self.rng.range(1, 3) {
-            let (ty, size, class) = *self.rng.pick(&[
-                ("u32", 4u32, Class::B32),
-                ("f32", 4, Class::F32),
-                ("u64", 8, Class::B64),
-                ("f64", 8, Class::F64),
-                ("u16", 2, Class::B16),
-            ]);
-            if size > bytes {
-                continue;
-            }
-            let within = self.src_reg(Class::B32);
-            let dst = self.data_reg(class);
-            lines.push("mov.u64 %td0, fz_bulk;".to_string());
-            lines.push(format!("and.b32 %t0, {within}, {};", bytes - size));
-            lines.push("cvt.u64.u32 %td1, %t0;".to_string());
-            lines.push("add.s64 %td0, %td0, %td1;".to_string());
-            lines.push(format!("ld.shared.{ty} {dst}, [%td0];"));
-        }
-        lines.push("bar.sync 0;".to_string());
-        Stmt::Code(lines)
-    }
-
     // ---- warpgroup matrix multiply (sm_90a) ------------------------------------------------
 
     /// A `wgmma.mma_async` group (PTX ISA §9.7.15, `sm_90a` flavour, CTA-uniform control flow
@@ -2889,8 +2731,21 @@ impl Gen<'_> {
         } else {
             &[8, 16, 24, 32, 40, 64, 72, 128, 256]
         };
+        // `wgmma.mma_async.sp` (§9.7.15.6): K doubled, so B (N × 2K) fits in `fz_wg` up to
+        // N = 128; no `.b1` form.
+        let sparse = f.k != 256 && self.rng.chance(35);
         let upto = if self.rng.chance(80) { 6 } else { ns.len() };
-        let n = *self.rng.pick(&ns[..upto]);
+        let ns: Vec<u32> = ns[..upto]
+            .iter()
+            .copied()
+            .filter(|&n| !sparse || n <= 128)
+            .collect();
+        let n = *self.rng.pick(&ns);
+        let fb = if sparse {
+            WgmmaForm { k: 2 * f.k, ..f }
+        } else {
+            f
+        };
         let mut lines = Vec::new();
         let exact = f.exact.filter(|_| self.rng.chance(40));
         self.wg_fill(exact, &mut lines);
@@ -2939,9 +2794,31 @@ impl Gen<'_> {
                 lines.extend(Self::desc_lines(&format!("%wda{j}"), d));
                 format!("%wda{j}")
             };
-            let d = self.wg_desc(n, f, trans_b);
+            let d = self.wg_desc(n, fb, trans_b);
             lines.extend(Self::desc_lines(&format!("%wdb{j}"), d));
             let mut imms = Vec::new();
+            let mut sp = Vec::new();
+            if sparse {
+                // sp-meta: every 4-bit field one the ISA defines (two different 2-bit
+                // indices; `.tf32`'s 1:2 fields 0b0100 or 0b1110), per lane; sp-sel 0 or 1
+                // (0 for 8-bit inputs).
+                let src = self.src_reg(Class::B32);
+                let meta = format!("%wt{j}");
+                if f.ebytes == 4 {
+                    lines.push(format!("and.b32 {meta}, {src}, 0x11111111;"));
+                    lines.push(format!("mul.lo.u32 {meta}, {meta}, 10;"));
+                    lines.push(format!("or.b32 {meta}, {meta}, 0x44444444;"));
+                } else {
+                    // Low index i0 from the register, high index i0 ^ x with x in 1..=3.
+                    let x = (0..8).fold(0u32, |acc, _| acc << 4 | self.rng.range(1, 3) as u32);
+                    lines.push(format!("and.b32 {meta}, {src}, 0x33333333;"));
+                    lines.push(format!("xor.b32 %t1, {meta}, {x:#x};"));
+                    lines.push("shl.b32 %t1, %t1, 2;".to_string());
+                    lines.push(format!("or.b32 {meta}, {meta}, %t1;"));
+                }
+                let sel = if f.ebytes == 1 { 0 } else { self.rng.below(2) };
+                sp = vec![meta, sel.to_string()];
+            }
             if f.scale {
                 imms.push(*self.rng.pick(&["1", "-1"]));
                 imms.push(*self.rng.pick(&["1", "-1"]));
@@ -2958,16 +2835,14 @@ impl Gen<'_> {
                 ""
             };
             let dregs: Vec<String> = (0..nacc).map(|i| format!("{acc}{i}")).collect();
-            let mut ops = vec![
-                format!("{{{}}}", dregs.join(", ")),
-                a,
-                format!("%wdb{j}"),
-                cond.pred.clone(),
-            ];
+            let mut ops = vec![format!("{{{}}}", dregs.join(", ")), a, format!("%wdb{j}")];
+            ops.extend(sp);
+            ops.push(cond.pred.clone());
             ops.extend(imms.iter().map(|s| s.to_string()));
             insts.push(format!(
-                "wgmma.mma_async.sync.aligned.m64n{n}k{}{sat}.{} {};",
-                f.k,
+                "wgmma.mma_async{}.sync.aligned.m64n{n}k{}{sat}.{} {};",
+                if sparse { ".sp" } else { "" },
+                fb.k,
                 f.types,
                 ops.join(", ")
             ));
@@ -3259,105 +3134,6 @@ impl Gen<'_> {
 
     // ---- textures and surfaces (Kernel::tex) -------------------------------------------------
 
-    /// A texture coordinate into `%tc{c}` (f32) or `%tci{c}` (s32): a data register as is, or a
-    /// small value around the texture's extent (normalized: around [0, 1)).
-    fn tex_coord(&mut self, c: usize, float: bool, lines: &mut Vec<String>) -> String {
-        let t = self.tex.expect("texture statements need Kernel::tex");
-        if float {
-            if self.rng.chance(25) {
-                return self.src_reg(Class::F32);
-            }
-            let src = self.src_reg(Class::B32);
-            // (src & 1023) - 256, scaled by 1/16 (texels) or 1/256 (normalized).
-            let scale = if t.normalized_coords {
-                "0f3B800000"
-            } else {
-                "0f3D800000"
-            };
-            lines.push(format!("and.b32 %t0, {src}, 1023;"));
-            lines.push("sub.s32 %t0, %t0, 256;".to_string());
-            lines.push(format!("cvt.rn.f32.s32 %tc{c}, %t0;"));
-            lines.push(format!("mul.rn.f32 %tc{c}, %tc{c}, {scale};"));
-            format!("%tc{c}")
-        } else {
-            if self.rng.chance(20) {
-                return self.src_reg(Class::B32);
-            }
-            let src = self.src_reg(Class::B32);
-            lines.push(format!("and.b32 %tci{c}, {src}, 63;"));
-            lines.push(format!("sub.s32 %tci{c}, %tci{c}, 16;"));
-            format!("%tci{c}")
-        }
-    }
-
-    /// A texture instruction on the kernel's texture `%htex` (PTX ISA §9.7.10): `tex.1d`/
-    /// `tex.2d` (f32 or s32 coordinates, at times `tex.level`), `tld4.{r,g,b,a}.2d`, or `txq`;
-    /// results are f32 where the texture returns floats, else s32/u32.
-    fn texture(&mut self) -> Stmt {
-        let t = self.tex.expect("texture statements need Kernel::tex");
-        let mut lines = Vec::new();
-        let g = self.guard();
-        let dims = if t.two_d { 2 } else { 1 };
-        let geom = if t.two_d { "2d" } else { "1d" };
-        let (dty, class) = if t.float_results() {
-            ("f32", Class::F32)
-        } else {
-            (*self.rng.pick(&["s32", "u32"]), Class::B32)
-        };
-        match self.rng.below(10) {
-            0..=5 => {
-                let float = self.rng.chance(60);
-                let coords: Vec<String> = (0..dims)
-                    .map(|c| self.tex_coord(c, float, &mut lines))
-                    .collect();
-                let cty = if float { "f32" } else { "s32" };
-                let dst = self.distinct_regs(class, 4).join(", ");
-                if float && self.rng.chance(20) {
-                    let lod = self.src_reg(Class::F32);
-                    lines.push(format!(
-                        "{g}tex.level.{geom}.v4.{dty}.{cty} {{{dst}}}, [%htex, {{{}}}], {lod};",
-                        coords.join(", ")
-                    ));
-                } else {
-                    lines.push(format!(
-                        "{g}tex.{geom}.v4.{dty}.{cty} {{{dst}}}, [%htex, {{{}}}];",
-                        coords.join(", ")
-                    ));
-                }
-            }
-            6 | 7 if t.two_d => {
-                let coords: Vec<String> = (0..2)
-                    .map(|c| self.tex_coord(c, true, &mut lines))
-                    .collect();
-                let comp = self.rng.pick(&["r", "g", "b", "a"]);
-                let dst = self.distinct_regs(class, 4).join(", ");
-                lines.push(format!(
-                    "{g}tld4.{comp}.2d.v4.{dty}.f32 {{{dst}}}, [%htex, {{{}}}];",
-                    coords.join(", ")
-                ));
-            }
-            _ => {
-                let attr = self.rng.pick(&[
-                    "width",
-                    "height",
-                    "depth",
-                    "channel_data_type",
-                    "channel_order",
-                    "normalized_coords",
-                    "filter_mode",
-                    "addr_mode_0",
-                    "addr_mode_1",
-                    "num_mipmap_levels",
-                    "array_size",
-                    "num_samples",
-                ]);
-                let dst = self.data_reg(Class::B32);
-                lines.push(format!("{g}txq.{attr}.b32 {dst}, [%htex];"));
-            }
-        }
-        Stmt::Code(lines)
-    }
-
     /// A surface instruction on the kernel's surface `%hsurf` (PTX ISA §9.7.11), always in
     /// the thread's own row (`y` = `%gl`): `suld.b`/`sust.b` of 1 to 16 bytes at a byte
     /// offset `x` that is in the row and aligned (`.trap`) or only aligned (`.clamp` clamps
@@ -3614,6 +3390,7 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
     k.sm100a = false;
     if !sm90 {
         k.tmap = None;
+        k.tmap_out = None;
         k.cluster = [1, 1, 1];
     }
     let mut g = Gen {
@@ -3631,6 +3408,7 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
         relinquished: false,
         tex: None,
         tmap: None,
+        tmap_out: None,
     };
     let mut combos: Vec<Vec<&str>> = vec![vec![]];
     for group in f.mods {
@@ -3678,6 +3456,14 @@ mod tests {
         for needle in [
             "tex.1d.",
             "tex.2d.",
+            "tex.3d.",
+            "tex.a1d.",
+            "tex.a2d.",
+            "tex.cube.",
+            "tex.acube.",
+            "tex.grad.",
+            ".v4.f16.f32",
+            ".v2.f16x2.",
             "tex.level.",
             "tld4.",
             "txq.",
@@ -3715,6 +3501,17 @@ mod tests {
             "cp.reduce.async.bulk.global.shared::cta",
             "cp.async.bulk.prefetch.L2.global",
             "cp.async.bulk.prefetch.tensor.2d",
+            "cp.async.bulk.tensor.1d.shared",
+            "cp.async.bulk.tensor.3d.shared",
+            "cp.async.bulk.tensor.5d.shared",
+            "cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group",
+            "cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group",
+            "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile",
+            "cp.reduce.async.bulk.tensor.3d.global",
+            ".global.shared::cta.min.tile.bulk_group",
+            "wgmma.mma_async.sp.sync.aligned.m64n",
+            "k16.f32.tf32.tf32",
+            "k64.satfinite.s32.",
         ] {
             assert!(
                 texts.iter().any(|t| t.contains(needle)),

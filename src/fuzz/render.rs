@@ -199,7 +199,8 @@ impl Kernel {
     /// Parameters: `in` (u64 pointer, [`IN_BYTES`]), `out` (u64 pointer, [`OUT_REGION`] bytes
     /// per thread), `atom` (u64 pointer, [`ATOM_BYTES`]), `k` (u32); with [`Kernel::tex`],
     /// also `tex` and `surf` (u64 texture and surface object handles); with [`Kernel::tmap`],
-    /// then `tmap` (a 128-byte tensor map by value).
+    /// then `tmap` (a 128-byte tensor map by value); with [`Kernel::tmap_out`], then `tmapo`
+    /// (the same).
     pub fn render(&self) -> String {
         let mut f = Facts::default();
         facts(&self.body, &mut f);
@@ -263,6 +264,9 @@ impl Kernel {
         if self.tmap.is_some() {
             let _ = write!(handles, ",\n\t.param .align 64 .b8 {name}_tmap[128]");
         }
+        if self.tmap_out.is_some() {
+            let _ = write!(handles, ",\n\t.param .align 64 .b8 {name}_tmapo[128]");
+        }
         let _ = writeln!(
             o,
             "\n.visible .entry {name}(\n\t.param .u64 {name}_in,\n\t.param .u64 {name}_out,\n\t.param .u64 {name}_atom,\n\t.param .u32 {name}_k{handles}\n)\n{{"
@@ -295,9 +299,12 @@ impl Kernel {
         r.line(".reg .v2 .f32 %vg;");
         r.line(".reg .v2 .u64 %vl;");
         r.line(".reg .v4 .b16 %vh;");
-        r.line(".reg .b64 %htex, %hsurf, %htmap;");
-        r.line(".reg .f32 %tc<2>;");
-        r.line(".reg .b32 %tci<2>;");
+        r.line(".reg .b64 %htex, %hsurf, %htmap, %htmo;");
+        if self.sm90 {
+            r.line(".reg .b32 %tk<5>;");
+        }
+        r.line(".reg .f32 %tc<3>;");
+        r.line(".reg .b32 %tci<4>;");
         if self.sm100a {
             r.line(".reg .b32 %tma, %tmw;");
         }
@@ -341,6 +348,16 @@ impl Kernel {
                 "cvta.param.u64 %htmap, %htmap;".into()
             } else {
                 "mov.u64 %htmap, 0;".into()
+            },
+            if self.tmap_out.is_some() {
+                format!("mov.b64 %htmo, {name}_tmapo;")
+            } else {
+                "mov.u64 %htmo, 0;".into()
+            },
+            if self.tmap_out.is_some() {
+                "cvta.param.u64 %htmo, %htmo;".into()
+            } else {
+                "mov.u64 %htmo, 0;".into()
             },
             "cvta.to.global.u64 %gin, %pin;".into(),
             "cvta.to.global.u64 %gatm, %patm;".into(),
