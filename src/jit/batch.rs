@@ -78,6 +78,20 @@ pub(super) fn restart_words(
 }
 
 impl Gen<'_, '_> {
+    /// `runtime::batch::cta_batch_next(env)`: 1 (`i32`) when the batch's next CTA was
+    /// started, 0 when the call is over.
+    pub(super) fn call_cta_batch_next(&mut self) -> cranelift_codegen::ir::Value {
+        let ptr = self.ptr;
+        let env = self.e.env;
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params.push(AbiParam::new(ptr));
+        sig.returns.push(AbiParam::new(types::I32));
+        let sig = self.b.import_signature(sig);
+        let callee = self.fn_ptr(crate::runtime::batch::cta_batch_next as *const () as usize);
+        let call = self.b.ins().call_indirect(sig, callee, &[env]);
+        self.b.inst_results(call)[0]
+    }
+
     /// The end of a round (the current block, reached when every warp of the call has
     /// stopped) for a kernel compiled for batches: the next CTA of the batch, if any, then
     /// `again` (the prologue, or the warp loop where there is none); else `ret` (see the
@@ -93,13 +107,7 @@ impl Gen<'_, '_> {
         self.b.ins().brif(batch, next, &[], ret, &[]);
 
         self.b.switch_to_block(next);
-        let mut sig = Signature::new(CallConv::SystemV);
-        sig.params.push(AbiParam::new(ptr));
-        sig.returns.push(AbiParam::new(types::I32));
-        let sig = self.b.import_signature(sig);
-        let callee = self.fn_ptr(crate::runtime::batch::cta_batch_next as *const () as usize);
-        let call = self.b.ins().call_indirect(sig, callee, &[env]);
-        let started = self.b.inst_results(call)[0];
+        let started = self.call_cta_batch_next();
         let restart = self.b.create_block();
         self.b.ins().brif(started, restart, &[], ret, &[]);
 

@@ -271,6 +271,9 @@ pub(super) struct Gen<'a, 'b> {
     /// prologue, or the warp loop) and the warp-state words it rewrites per warp; taken by
     /// the round's end.
     pub(super) next_cta: Option<(CBlock, Vec<u32>)>,
+    /// A kernel compiled for batches: where the next CTA of a batch starts, for the stream
+    /// loop's own way to it (`stream.rs`, "Warp states left fresh"); `next_cta`'s block.
+    pub(super) batch_again: Option<CBlock>,
     /// While the stream loop's copy of the first region is emitted (`stream.rs`): the
     /// turn's values that replace the warp loop's.
     pub(super) stream: Option<super::stream::Stream>,
@@ -930,9 +933,11 @@ pub fn generate(
         bar_slot,
         uses: use_counts(f),
         next_cta: restart.map(|w| (preloop.map_or(warp_loop, |(pre, _)| pre), w)),
+        batch_again: None,
         stream: None,
     };
     g.no_direct = g.direct_targets();
+    g.batch_again = g.next_cta.as_ref().map(|(again, _)| *again);
     g.gen_round_end(done);
     if let Some((pre, join)) = preloop {
         g.gen_preloop(pre, join, table, count)?;

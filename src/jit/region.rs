@@ -150,11 +150,13 @@ impl Gen<'_, '_> {
         let head = blocks[0];
         let lead = (self.regions.lead[r.start as usize] as usize).clamp(1, blocks.len());
         let pend = self.layout.pending(r.start);
-        let (mask, first) = if self.stream.is_some() {
+        let (mask, first) = if let Some(st) = self.stream {
             // The stream loop's copy (`stream.rs`), at the current position: a fresh warp,
-            // all 32 lanes pending.
+            // all 32 lanes pending (left so where the loop keeps the states fresh).
             let zero = self.iconst(types::I32, 0);
-            self.state_store(zero, pend);
+            if !st.fresh_states {
+                self.state_store(zero, pend);
+            }
             (self.iconst(types::I32, -1), zero)
         } else {
             let mask = self.enter_body(r.start);
@@ -316,6 +318,9 @@ impl Gen<'_, '_> {
                         self.set_active(p);
                     }
                 }
+                // The stream loop that keeps the states fresh writes every lane's exit
+                // when it leaves (`stream.rs`).
+                Out::Exited if self.stream.is_some_and(|st| st.fresh_states) => {}
                 Out::Exited => self.state_or32(EXITED_OFF, m),
             }
         }

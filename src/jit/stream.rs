@@ -29,6 +29,19 @@
 //! version alone (`Gen::region_loops`); otherwise it keeps the per-warp tests and the general
 //! version behind them, as the region has them.
 //!
+//! # Warp states left fresh (kernels compiled for batches)
+//! In a kernel compiled for batches (`batch.rs`: `Gen::batch_again`) the loop does not write
+//! the warp states it runs: no active word, pending mask or exited mask per turn, so each
+//! state stays as `start_cta` or the batch restart left it. What the eager copy would have
+//! written (active word 0 = 0, the head's pending mask = 0, every lane exited) is written
+//! for the turns the loop ran, from the turn it started at, at each way out: `leave(t)`,
+//! the abort return, and the end of the batch. Where the loop ran every warp of the CTA (it
+//! started at turn 0) and the call has a batch, the end of its last turn calls
+//! `cta_batch_next` itself: with 1 it sets the turn to 0 and goes to the prologue with the
+//! states still fresh, skipping the restart's rewrite (the new CTA's states are exactly
+//! what the restart would write); with 0 it writes the exits and returns 0 as the round's
+//! end does. Otherwise it writes the exits and leaves with `t = count`.
+//!
 //! # ⚠ Soundness: read before changing
 //! The copy must leave every warp state, the environment and memory as the warp loop,
 //! the warp start, the region and the dispatcher leave them for the same turns:
@@ -48,7 +61,14 @@
 //!   mask (region entry), ORs the exiting lanes into the exited mask (region end), and the
 //!   dispatcher then finds no active bit and takes the next turn; `head` does the same
 //!   stores. Every other write of the region's code (slots, helper calls) is the same code
-//!   on the same state pointer.
+//!   on the same state pointer. With the states left fresh, those three stores are made
+//!   at the loop's ways out instead (every lane exits: the region ends every lane, and the
+//!   mask is all lanes); nothing in between reads them: the region's copy takes its mask
+//!   as a constant, the dispatcher is not reached, and `cta_batch_next` reads no warp
+//!   state. The restart's words (`batch::restart_words`) are the header's masks, which the
+//!   region's copy writes only through those three stores (its value slots lie after the
+//!   header), so a CTA whose warps all ran in the loop needs no restart. The freshness test
+//!   at `head` reads the unchanged state: no turn is run twice, as the turn only grows.
 //! - **Values**: with the flag 1 the CTA is 1-D and `%tid.x` linear (both in the flag), so
 //!   lane 0's `%tid.x` of warp `w` is `32 · w`, the value the `%tid` table holds there
 //!   (`Gen::tid0` takes it in the copy); the mask is all lanes, so its first lane is 0;
@@ -70,6 +90,7 @@
 //!   it again (`leave`); the dispatcher, its only other reader, is not reached from the copy.
 
 use super::codegen::{Gen, FRAME_COUNT, FRAME_FIRST, FRAME_TABLE, FRAME_TURN, TRUSTED};
+use crate::analysis::schedule::EXITED_OFF;
 use crate::ir::{self, Terminator};
 use crate::runtime::env::CtaEnv;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -96,6 +117,9 @@ pub(super) struct Stream {
     /// The prologue's hoisted values, written by the loop's entry ([`HOISTED_BYTES`] apart,
     /// in the order of `Hoist::vals`); `None` where there are none.
     pub(super) hoisted: Option<StackSlot>,
+    /// The loop keeps the warp states fresh (see the module docs, "Warp states left
+    /// fresh"): the region's copy writes neither the pending mask nor the exited mask.
+    pub(super) fresh_states: bool,
 }
 
 /// The room of one hoisted value in [`Stream::hoisted`] (the widest scalar type).
@@ -215,11 +239,19 @@ impl Gen<'_, '_> {
             .ins()
             .load(ptr, TRUSTED(), env, offset_of!(CtaEnv, abort) as i32);
         self.b.ins().jump(head, &[BlockArg::Value(turn)]);
+        // The turn the loop started at: the states of the turns from there on are left
+        // fresh until the loop leaves (`fresh_states`).
+        let start = turn;
+        let fresh_states = self.batch_again.is_some();
+        let pend = self.layout.pending(region.start);
 
         let leave = self.b.create_block();
         self.b.append_block_param(leave, types::I32);
         self.b.switch_to_block(leave);
         let t = self.b.block_params(leave)[0];
+        if fresh_states {
+            self.write_exits(table, start, t, pend);
+        }
         self.b.ins().stack_store(ptr, t, frame, FRAME_TURN);
         self.b.ins().jump(self.e.warp_loop, &[]);
 
@@ -242,8 +274,10 @@ impl Gen<'_, '_> {
         self.b
             .ins()
             .store(TRUSTED(), warp, env, offset_of!(CtaEnv, warp) as i32);
-        let zero = self.b.ins().iconst(types::I64, 0);
-        self.b.ins().store(TRUSTED(), zero, state, off);
+        if !fresh_states {
+            let zero = self.b.ins().iconst(types::I64, 0);
+            self.b.ins().store(TRUSTED(), zero, state, off);
+        }
         let tid0 = self.b.ins().ishl_imm_s(warp, 5);
         let tail = self.b.create_block();
         let normal_state = std::mem::replace(&mut self.e.state, state);
@@ -251,6 +285,7 @@ impl Gen<'_, '_> {
             tid0,
             tail,
             hoisted,
+            fresh_states,
         });
         let res = self.gen_region(region);
         self.stream = None;
@@ -270,12 +305,102 @@ impl Gen<'_, '_> {
         self.b.ins().brif(abort, stop, &[], next, &[]);
         self.b.switch_to_block(stop);
         let ran = self.b.ins().iadd_imm_s(turn, 1);
+        if fresh_states {
+            self.write_exits(table, start, ran, pend);
+        }
         self.b.ins().return_(&[ran]);
         self.b.switch_to_block(next);
         let t1 = self.b.ins().iadd_imm_s(turn, 1);
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, t1, count);
         let args = [BlockArg::Value(t1)];
-        self.b.ins().brif(more, head, &args, leave, &args);
+        match self.batch_again {
+            Some(again) => {
+                let end = self.b.create_block();
+                self.b.ins().brif(more, head, &args, end, &[]);
+                self.b.switch_to_block(end);
+                self.gen_stream_next_cta(again, start, table, count, leave, pend);
+            }
+            None => {
+                self.b.ins().brif(more, head, &args, leave, &args);
+            }
+        }
         Ok(())
+    }
+
+    /// The end of the stream loop's last turn where it keeps the warp states fresh (the
+    /// current block): where the loop ran every warp of the CTA (it started at turn 0) and
+    /// the call has a batch, the batch's next CTA straight away, its warps already fresh, at
+    /// `again` (the prologue); else the exits written and `leave(count)`. When no CTA is
+    /// left, the exits written and 0 returned, as the round's end returns it.
+    fn gen_stream_next_cta(
+        &mut self,
+        again: CBlock,
+        start: Value,
+        table: Value,
+        count: Value,
+        leave: CBlock,
+        pend: u32,
+    ) {
+        let (ptr, frame, env) = (self.ptr, self.e.frame, self.e.env);
+        let leave_all = [BlockArg::Value(count)];
+        let whole = self.b.ins().icmp_imm_s(IntCC::Equal, start, 0);
+        let has_batch = self.b.create_block();
+        self.b.ins().brif(whole, has_batch, &[], leave, &leave_all);
+        self.b.switch_to_block(has_batch);
+        let batch = self
+            .b
+            .ins()
+            .load(ptr, TRUSTED(), env, offset_of!(CtaEnv, batch) as i32);
+        let call = self.b.create_block();
+        self.b.ins().brif(batch, call, &[], leave, &leave_all);
+        self.b.switch_to_block(call);
+        let started = self.call_cta_batch_next();
+        let go = self.b.create_block();
+        let over = self.b.create_block();
+        self.b.ins().brif(started, go, &[], over, &[]);
+        self.b.switch_to_block(go);
+        let turn0 = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().stack_store(ptr, turn0, frame, FRAME_TURN);
+        self.b.ins().jump(again, &[]);
+        self.b.switch_to_block(over);
+        self.write_exits(table, start, count, pend);
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().return_(&[zero]);
+    }
+
+    /// What the eager copy writes for each warp it ran, for the turns `from..to` (`u32`) of
+    /// the state table: the entry's active word 0, the pending mask `pend` (the region's
+    /// head's) 0, every lane exited. Ends in a new current block.
+    fn write_exits(&mut self, table: Value, from: Value, to: Value, pend: u32) {
+        let head = self.b.create_block();
+        let k = self.b.append_block_param(head, types::I32);
+        let body = self.b.create_block();
+        let after = self.b.create_block();
+        self.b.ins().jump(head, &[BlockArg::Value(from)]);
+        self.b.switch_to_block(head);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, k, to);
+        self.b.ins().brif(more, body, &[], after, &[]);
+        self.b.switch_to_block(body);
+        let i = self.b.ins().uextend(self.ptr, k);
+        let at = self.b.ins().imul_imm_s(i, i64::from(self.ptr.bytes()));
+        let slot = self.b.ins().iadd(table, at);
+        let state = self.b.ins().load(self.ptr, TRUSTED(), slot, 0);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let off = self.layout.active_off as i32;
+        self.b.ins().store(TRUSTED(), zero, state, off);
+        let zero32 = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().store(TRUSTED(), zero32, state, pend as i32);
+        let all = self.b.ins().iconst(types::I32, -1);
+        let exited = self
+            .b
+            .ins()
+            .load(types::I32, TRUSTED(), state, EXITED_OFF as i32);
+        let exited = self.b.ins().bor(exited, all);
+        self.b
+            .ins()
+            .store(TRUSTED(), exited, state, EXITED_OFF as i32);
+        let k1 = self.b.ins().iadd_imm_s(k, 1);
+        self.b.ins().jump(head, &[BlockArg::Value(k1)]);
+        self.b.switch_to_block(after);
     }
 }
