@@ -110,7 +110,7 @@ pub const ISA: &[Instr] = isa! {
         "add.bf16x2 %r1, %r2, %r3"]
     "sub (half)" "9.7.4.2" "as add" ["sub.f16 %h1, %h2, %h3", "sub.bf16x2 %r1, %r2, %r3"]
     "mul (half)" "9.7.4.3" "as add" ["mul.ftz.f16 %h1, %h2, %h3", "mul.rn.bf16x2 %r1, %r2, %r3"]
-    "fma (half)" "9.7.4.4" ".rn{.ftz}{.sat|.relu} f16, f16x2; .rn{.relu} bf16, bf16x2; .rn.oob{.relu} on all four (+0 when a source is the OOB NaN, ptxjit's canonical NaN: docs/isa-notes.md)" [
+    "fma (half)" "9.7.4.4" ".rn{.ftz}{.sat|.relu} f16, f16x2; .rn .rz .rm .rp{.relu} bf16, bf16x2 (ptxas 13.5 takes all four roundings there); .oob{.relu} on all four (.rn only on f16; +0 when a source is the OOB NaN, ptxjit's canonical NaN: docs/isa-notes.md)" [
         "fma.rn.f16 %h1, %h2, %h3, %h4", "fma.rn.ftz.relu.f16x2 %r1, %r2, %r3, %r4",
         "fma.rn.relu.bf16 %h1, %h2, %h3, %h4", "fma.rn.bf16x2 %r1, %r2, %r3, %r4",
         "fma.rn.oob.f16 %h1, %h2, %h3, %h4", "fma.rn.oob.relu.bf16x2 %r1, %r2, %r3, %r4"]
@@ -818,8 +818,8 @@ mod tests {
                 "fence.proxy.async::generic is",
             ),
             ("membar.proxy.async.global", "membar.proxy takes .alias or .async"),
-            ("fma.rn.sat.oob.f16 %h1, %h2, %h3, %h4", ".oob takes .rn and no .ftz/.sat"),
-            ("fma.rz.oob.bf16 %h1, %h2, %h3, %h4", ".oob takes .rn"),
+            ("fma.rn.sat.oob.f16 %h1, %h2, %h3, %h4", ".oob takes no .ftz/.sat"),
+            ("fma.rz.oob.f16 %h1, %h2, %h3, %h4", "illegal rounding modifier '.rz'"),
             ("neg.ftz.s32 %r1, %r2", ".ftz"),
             ("rem.f32 %f1, %f2, %f3", "no floating-point"),
             ("mov.u64 %rd1, %tid.x", "has 32 bits"),
@@ -898,7 +898,7 @@ mod tests {
                 "mbarrier.pending_count.shared.b64 %r1, %rd1",
                 "no state space",
             ),
-            ("mbarrier.wait.b64 %p1, [%rd2], %rd1", "needs one of"),
+            ("mbarrier.wait.b64 %p1, [%rd2], %rd1", "illegal modifier '.wait'"),
             (
                 "cp.async.mbarrier.arrive.noinc.b64 [sm], %r1",
                 "expects 1 operands",

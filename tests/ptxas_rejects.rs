@@ -1162,3 +1162,276 @@ fn wmma_takes_aligned_from_ptx_isa_6_3() {
         }
     }
 }
+
+/// A kernel of PTX ISA 9.0 for sm_100a with one instruction on line 14 (predicate, b16, b32,
+/// b64, f32, f64 registers and a `.shared` `.b64` word `sm`).
+fn isa9_kernel(inst: &str) -> String {
+    format!(
+        ".version 9.0\n.target sm_100a\n.address_size 64\n.visible .entry k(.param .u64 p)\n\
+         {{\n.reg .pred %p<3>;\n.reg .b16 %h<5>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<3>;\n\
+         .reg .f32 %f<5>;\n.reg .f64 %fd<3>;\n.shared .align 8 .b64 sm;\n\
+         ld.param.u64 %rd1, [p];\n{inst};\nret;\n}}\n"
+    )
+}
+
+/// The alternatives of the modifier lists of `cvt`, `tex`, `membar`, `fence`, `vote`,
+/// `shfl`, `lop3`, `prefetchu`, `griddepcontrol`, `setmaxnreg`, `mbarrier` and the
+/// half-precision `set` (each instruction's PTX ISA syntax block; every line assembles with
+/// ptxas 13.5, `-arch=sm_100a`): every one loads, so a list that lacks one fails here.
+#[test]
+fn modifier_lists_take_every_alternative_of_the_isa_syntax() {
+    for inst in [
+        "cvt.rni.s32.f32 %r1, %f1",
+        "cvt.rzi.ftz.sat.f32.f32 %f1, %f2",
+        "cvt.rmi.s32.f64 %r1, %fd1",
+        "cvt.rpi.u32.f32 %r1, %f1",
+        "cvt.rn.ftz.sat.f32.f64 %f1, %fd1",
+        "cvt.rz.f32.s32 %f1, %r1",
+        "cvt.rm.f64.u64 %fd1, %rd1",
+        "cvt.rp.f32.u32 %f1, %r1",
+        "cvt.rna.satfinite.tf32.f32 %r1, %f1",
+        "cvt.rn.relu.satfinite.f16x2.f32 %r1, %f1, %f2",
+        "cvt.rs.relu.satfinite.f16x2.f32 %r1, %f1, %f2, %r2",
+        "cvt.pack.sat.u16.s32 %r1, %r2, %r3",
+        "cvt.sat.u8.s32 %r1, %r2",
+        "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}]",
+        "tex.a1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2}]",
+        "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}]",
+        "tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f1, %f2, %f3}]",
+        "tex.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2, %f3, %f4}]",
+        "tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2, %f3, %f4}]",
+        "tex.acube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f1, %f2, %f3}]",
+        "tex.2dms.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r3, %r4}]",
+        "tex.a2dms.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r3, %r4}]",
+        "tex.base.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}]",
+        "tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], %f3",
+        "tex.grad.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], {%f1, %f2}, {%f3, %f4}",
+        "tex.2d.v2.f16x2.f32 {%r1, %r2}, [%rd1, {%f1, %f2}]",
+        "tex.uni.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}]",
+        "membar.cta",
+        "membar.gl",
+        "membar.sys",
+        "membar.proxy.alias",
+        "fence.sc.gpu",
+        "fence.acq_rel.cta",
+        "fence.proxy.alias",
+        "fence.proxy.async",
+        "fence.proxy.async.global",
+        "fence.proxy.async.shared::cta",
+        "fence.proxy.async.shared::cluster",
+        "fence.mbarrier_init.release.cluster",
+        "fence.proxy.tensormap::generic.release.gpu",
+        "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster",
+        "fence.acquire.sync_restrict::shared::cluster.cluster",
+        "vote.sync.all.pred %p1, %p2, -1",
+        "vote.sync.any.pred %p1, %p2, -1",
+        "vote.sync.uni.pred %p1, %p2, -1",
+        "vote.sync.ballot.b32 %r1, %p2, -1",
+        "shfl.sync.up.b32 %r1, %r2, 1, 0, -1",
+        "shfl.sync.down.b32 %r1, %r2, 1, 31, -1",
+        "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1",
+        "shfl.sync.idx.b32 %r1, %r2, 1, 31, -1",
+        "lop3.b32 %r1, %r2, %r3, %r4, 0x96",
+        "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x96, %p2",
+        "lop3.and.b32 %r1|%p1, %r2, %r3, %r4, 0x96, %p2",
+        "prefetchu.L1 [%rd1]",
+        "griddepcontrol.wait",
+        "griddepcontrol.launch_dependents",
+        "setmaxnreg.inc.sync.aligned.u32 240",
+        "setmaxnreg.dec.sync.aligned.u32 32",
+        "set.lt.ftz.u32.f16 %r1, %h1, %h2",
+        "set.gtu.and.f16.f16 %h1, %h2, %h3, %p1",
+        "set.num.xor.bf16x2.bf16x2 %r1, %r2, %r3, !%p1",
+        "add.rn.bf16 %h1, %h2, %h3",
+        "fma.rz.bf16 %h1, %h2, %h3, %h4",
+        "fma.rm.oob.relu.bf16x2 %r1, %r2, %r3, %r4",
+        "ld.global.nc.f32 %f1, [%rd1]",
+        "ld.shared::cluster.u32 %r1, [%rd1]",
+        "mbarrier.init.shared::cta.b64 [sm], %r1",
+        "mbarrier.arrive.noComplete.shared.b64 %rd2, [sm], %r1",
+        "mbarrier.arrive_drop.shared::cta.b64 %rd2, [sm]",
+        "mbarrier.expect_tx.relaxed.cluster.shared::cluster.b64 [%rd1], %r1",
+        "mbarrier.complete_tx.shared::cta.b64 [sm], %r1",
+        "mbarrier.test_wait.shared.b64 %p1, [sm], %rd2",
+        "mbarrier.try_wait.parity.shared::cta.b64 %p1, [sm], %r1",
+        "mbarrier.pending_count.b64 %r1, %rd2",
+        "mbarrier.inval.shared.b64 [sm]",
+    ] {
+        if let Err(e) = front_end(&isa9_kernel(inst), "k.ptx") {
+            panic!("{inst}: {e}");
+        }
+    }
+}
+
+/// A word outside an instruction's list, two words of which it takes one, a rounding its
+/// type does not take, and `.nc` off the global space: ptxas 13.5 (`-arch=sm_100a`) refuses
+/// each with the message in the comment; ptxjit refuses it at the instruction naming the
+/// word, and loads the nearest form ptxas accepts.
+#[test]
+fn misplaced_and_doubled_words_are_refused_as_ptxas_refuses_them() {
+    for (rejected, words, accepted) in [
+        // ptxas: "Illegal modifier '.gl' for instruction 'cvt'".
+        (
+            "cvt.gl.f32.f32 %f1, %f2",
+            "illegal modifier '.gl' for instruction 'cvt'",
+            "cvt.rni.f32.f32 %f1, %f2",
+        ),
+        // ptxas: "Illegal modifier '.approx' for instruction 'cvt'".
+        (
+            "cvt.rn.approx.f32.f64 %f1, %fd1",
+            "illegal modifier '.approx' for instruction 'cvt'",
+            "cvt.rn.ftz.f32.f64 %f1, %fd1",
+        ),
+        // ptxas: "Illegal modifier '.ftz' for instruction 'tex'".
+        (
+            "tex.ftz.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}]",
+            "illegal modifier '.ftz' for instruction 'tex'",
+            "tex.base.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}]",
+        ),
+        // ptxas: "Illegal modifier '.sc' for instruction 'membar'".
+        (
+            "membar.sc.gl",
+            "illegal modifier '.sc' for instruction 'membar'",
+            "membar.gl",
+        ),
+        // ptxas: "Illegal modifier '.L1' for instruction 'membar'".
+        (
+            "membar.gl.L1",
+            "illegal modifier '.L1' for instruction 'membar'",
+            "membar.sys",
+        ),
+        // ptxas: "Illegal modifier '.ftz' for instruction 'fence'".
+        (
+            "fence.sc.ftz.gpu",
+            "illegal modifier '.ftz' for instruction 'fence'",
+            "fence.sc.gpu",
+        ),
+        // ptxas: "Illegal modifier '.sat' for instruction 'fence.proxy'".
+        (
+            "fence.proxy.alias.sat",
+            "illegal modifier '.sat' for instruction 'fence'",
+            "fence.proxy.alias",
+        ),
+        // ptxas: "Illegal modifier '.sat' for instruction 'vote'".
+        (
+            "vote.sync.all.sat.pred %p1, %p2, -1",
+            "illegal modifier '.sat' for instruction 'vote'",
+            "vote.sync.all.pred %p1, %p2, -1",
+        ),
+        // ptxas: "Illegal modifier 'Clamp' for instruction 'shfl'".
+        (
+            "shfl.sync.idx.clamp.b32 %r1, %r2, 1, 31, -1",
+            "illegal modifier '.clamp' for instruction 'shfl'",
+            "shfl.sync.idx.b32 %r1, %r2, 1, 31, -1",
+        ),
+        // ptxas: "Illegal operation '.xor' for instruction 'lop3'".
+        (
+            "lop3.xor.b32 %r1|%p1, %r2, %r3, %r4, 0x96, %p2",
+            "illegal modifier '.xor' for instruction 'lop3'",
+            "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x96, %p2",
+        ),
+        // ptxas: "Illegal modifier '.L2' for instruction 'prefetchu'".
+        (
+            "prefetchu.L2 [%rd1]",
+            "illegal modifier '.L2' for instruction 'prefetchu'",
+            "prefetchu.L1 [%rd1]",
+        ),
+        // ptxas: "Illegal modifier '.sync' for instruction 'griddepcontrol'".
+        (
+            "griddepcontrol.wait.sync",
+            "illegal modifier '.sync' for instruction 'griddepcontrol'",
+            "griddepcontrol.wait",
+        ),
+        // ptxas: "Illegal modifier '.ftz' for instruction 'mbarrier.init'".
+        (
+            "mbarrier.init.ftz.shared::cta.b64 [sm], %r1",
+            "illegal modifier '.ftz' for instruction 'mbarrier'",
+            "mbarrier.init.shared::cta.b64 [sm], %r1",
+        ),
+        // ptxas: "Illegal modifier '.sat' for instruction 'stacksave'".
+        (
+            "stacksave.sat.u64 %rd1",
+            "illegal modifier '.sat' for instruction 'stacksave'",
+            "stacksave.u64 %rd1",
+        ),
+        // ptxas: "Unexpected instruction types specified for 'mad'".
+        (
+            "mad.rn.f16 %h1, %h2, %h3, %h4",
+            "'mad' has no half-precision (.f16/.bf16) form",
+            "fma.rn.f16 %h1, %h2, %h3, %h4",
+        ),
+        // ptxas: "Multiple rounding modifiers specified".
+        (
+            "fma.rm.rn.f32 %f1, %f2, %f3, %f4",
+            "multiple rounding modifiers ('.rm', '.rn')",
+            "fma.rm.f32 %f1, %f2, %f3, %f4",
+        ),
+        // ptxas: "Multiple rounding modifiers specified".
+        (
+            "cvt.rni.rn.f32.f32 %f1, %f2",
+            "multiple rounding modifiers ('.rni', '.rn')",
+            "cvt.rni.f32.f32 %f1, %f2",
+        ),
+        // ptxas: "Illegal rounding modifier for instruction 'add'".
+        (
+            "add.rm.f16 %h1, %h2, %h3",
+            "illegal rounding modifier '.rm' for instruction 'add'",
+            "add.rn.f16 %h1, %h2, %h3",
+        ),
+        // ptxas: "Illegal rounding modifier for instruction 'mul'".
+        (
+            "mul.rz.bf16 %h1, %h2, %h3",
+            "illegal rounding modifier '.rz' for instruction 'mul'",
+            "mul.rn.bf16 %h1, %h2, %h3",
+        ),
+        // ptxas: "Illegal rounding modifier for instruction 'fma'".
+        (
+            "fma.rp.f16x2 %r1, %r2, %r3, %r4",
+            "illegal rounding modifier '.rp' for instruction 'fma'",
+            "fma.rp.bf16x2 %r1, %r2, %r3, %r4",
+        ),
+        // ptxas: "Modifier '.nc' requires .global space".
+        (
+            "ld.nc.f32 %f1, [%rd1]",
+            ".nc requires the .global state space",
+            "ld.global.nc.f32 %f1, [%rd1]",
+        ),
+        // ptxas: "Unexpected number of state spaces specified in instruction 'ld'".
+        (
+            "ld.shared.global.u32 %r1, [%rd1]",
+            "two state spaces ('.shared', '.global')",
+            "ld.global.u32 %r1, [%rd1]",
+        ),
+        // ptxas: "Multiple comparisons set".
+        (
+            "set.le.lt.u32.s32 %r1, %r2, %r3",
+            "multiple comparisons ('.le', '.lt')",
+            "set.le.u32.s32 %r1, %r2, %r3",
+        ),
+        // ptxas: "Multiple comparisons set".
+        (
+            "setp.eq.ne.f32 %p1, %f1, %f2",
+            "multiple comparisons ('.eq', '.ne')",
+            "setp.ne.f32 %p1, %f1, %f2",
+        ),
+        // ptxas: "Multiple texture modifiers specified".
+        (
+            "tex.1d.a1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}]",
+            "multiple geometries ('.1d', '.a1d')",
+            "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}]",
+        ),
+    ] {
+        match front_end(&isa9_kernel(rejected), "k.ptx") {
+            Ok(_) => panic!("{rejected}: loaded, but ptxas rejects it"),
+            Err(e) => {
+                let msg = e.to_string();
+                assert_eq!(e.kind(), "invalid", "{msg}");
+                assert!(msg.contains("k.ptx:14:1"), "{msg}");
+                assert!(msg.contains(words), "{msg} (wanted {words:?})");
+            }
+        }
+        if let Err(e) = front_end(&isa9_kernel(accepted), "k.ptx") {
+            panic!("{accepted}: {e}");
+        }
+    }
+}

@@ -493,6 +493,30 @@ pub(super) fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
             cx.inst.opcode.name
         )));
     }
+    // One state space (PTX ISA §9.7.9.8 `.ss`; ptxas 13.5: "Unexpected number of state spaces
+    // specified in instruction 'ld'" on `ld.shared.global.u32`).
+    let mut spaces = cx.mods.iter().filter(|m| {
+        matches!(
+            **m,
+            "global"
+                | "shared"
+                | "shared::cta"
+                | "shared::cluster"
+                | "local"
+                | "const"
+                | "param"
+                | "param::entry"
+                | "param::func"
+        )
+    });
+    if let (Some(a), Some(b)) = (spaces.next(), spaces.next()) {
+        return Err(cx.bad(&format!("two state spaces ('.{a}', '.{b}')")));
+    }
+    // `ld.global{.cop}.nc` (PTX ISA §9.7.9.9): the non-coherent load is of the global space
+    // only (ptxas 13.5: "Modifier '.nc' requires .global space" on `ld.nc.f32`).
+    if cx.has("nc") && !cx.has("global") {
+        return Err(cx.bad(".nc requires the .global state space (ld.global.nc)"));
+    }
     Ok(())
 }
 

@@ -6,6 +6,9 @@ use super::cmp::{bool_op, fcmp_of};
 use super::*;
 
 pub(super) fn half_arith(b: &mut Builder, cx: &mut Cx, op: &str, (fmt, x2): (HalfFmt, bool)) -> R {
+    // `add{.rnd}` on .f16/.bf16 (PTX ISA §9.7.4.1-3): `.rnd = { .rn }` (ptxas 13.5: "Illegal
+    // rounding modifier for instruction 'add'" on `add.rz.f16`).
+    only_rn(cx)?;
     let rnd = round_or(cx, Round::Nearest);
     let (ftz, sat) = (cx.has("ftz"), cx.has("sat"));
     if fmt == HalfFmt::Bf16 && (ftz || sat) {
@@ -32,10 +35,19 @@ pub(super) fn half_fma(b: &mut Builder, cx: &mut Cx, (fmt, x2): (HalfFmt, bool))
     if sat && relu {
         return Err(cx.bad(".sat and .relu exclude each other"));
     }
-    // `fma.rnd.oob{.relu}.type`: `.rn` only, no `.ftz`/`.sat` (PTX ISA §9.7.4.4 syntax).
+    // `fma.rnd{.ftz}{.sat}.f16` (PTX ISA §9.7.4.4): `.rnd = { .rn }` on .f16/.f16x2 (ptxas
+    // 13.5: "Illegal rounding modifier for instruction 'fma'"); .bf16/.bf16x2 take .rz, .rm
+    // and .rp as well (ptxas 13.5 assembles `fma.rz.bf16`), rounded as the word says.
+    if fmt == HalfFmt::F16 {
+        only_rn(cx)?;
+    }
+    // `fma.rnd.oob{.relu}.type`: no `.ftz`/`.sat` (PTX ISA §9.7.4.4 syntax). The syntax
+    // writes `.rn`; ptxas 13.5 also assembles `fma.rm.oob.bf16`, which rounds as `.rm` and
+    // applies the out-of-bounds rule to its sources like any `.oob` (the rounding of the
+    // product and the zero result for an out-of-bounds source are independent).
     let oob = cx.has("oob");
-    if oob && (ftz || sat || rnd != Round::Nearest) {
-        return Err(cx.bad(".oob takes .rn and no .ftz/.sat"));
+    if oob && (ftz || sat) {
+        return Err(cx.bad(".oob takes no .ftz/.sat"));
     }
     let o = Op::HFma {
         fmt,
@@ -46,6 +58,18 @@ pub(super) fn half_fma(b: &mut Builder, cx: &mut Cx, (fmt, x2): (HalfFmt, bool))
         oob,
     };
     b.per_half(cx, x2, 3, &|b, cx, a| b.op1(cx, o, a.to_vec(), Type::I16))
+}
+
+/// Refuses a rounding modifier other than `.rn` (the half-precision `add`, `sub`, `mul` and
+/// the `.f16` `fma`, PTX ISA §9.7.4.1-4), naming it as ptxas does.
+fn only_rn(cx: &Cx) -> R {
+    match cx.mods.iter().find(|m| matches!(**m, "rz" | "rm" | "rp")) {
+        Some(m) => Err(cx.bad(&format!(
+            "illegal rounding modifier '.{m}' for instruction '{}' (only .rn rounds here)",
+            cx.inst.opcode.name
+        ))),
+        None => Ok(()),
+    }
 }
 
 pub(super) fn half_minmax(

@@ -804,8 +804,9 @@ pub(super) static ROWS: &[Row] = &[
             form(".oob", Mods(&[&["oob"]]), (8, 1), Sm(90)),
         ])
         .mods(&["ftz", "oob", "relu", "rm", "rn", "rp", "rz", "sat"]),
-    // `mad` on f16 is not in the ISA; ptxjit decodes it as the fused `fma`.
-    row("mad", Half, "9.7.4.4", Pure(half_fma)),
+    // No `mad` row of this family: the ISA defines no half-precision `mad` (§9.7.4 has `fma`
+    // only) and ptxas 13.5 refuses `mad.rn.f16` ("Unexpected instruction types specified for
+    // 'mad'"), so `mad.rn.f16` is "mad has no half-precision form".
     row("neg", Half, "9.7.4.5", Pure(half_sign))
         .since((6, 0), Sm(53))
         .forms(&[form(".bf16", Mods(&[BF16]), (7, 0), Sm(80))])
@@ -859,7 +860,11 @@ pub(super) static ROWS: &[Row] = &[
     // "Feature 'set.bf16x2' requires .target sm_90" (`setp.bf16` alike).
     row("set", Half, "9.7.7.1", Pure(cmp::set))
         .since((4, 2), Sm(53))
-        .forms(HALF_CMP_BF16),
+        .forms(HALF_CMP_BF16)
+        .mods(&[
+            "and", "eq", "equ", "ftz", "ge", "geu", "gt", "gtu", "hi", "hs", "le", "leu", "lo",
+            "ls", "lt", "ltu", "nan", "ne", "neu", "num", "or", "xor",
+        ]),
     row("setp", Half, "9.7.7.2", Pure(half_setp))
         .since((4, 2), Sm(53))
         .forms(HALF_CMP_BF16)
@@ -880,7 +885,8 @@ pub(super) static ROWS: &[Row] = &[
             Mods(&[&["and", "or"]]),
             (8, 2),
             Sm(70),
-        )]),
+        )])
+        .mods(&["and", "or"]),
     row("shf", Any, "9.7.8.7", Pure(logic::shf))
         .since((3, 1), Sm(32))
         .mods(&["a", "b", "clamp", "g", "l", "r", "trap", "wrap", "zero"]),
@@ -890,7 +896,8 @@ pub(super) static ROWS: &[Row] = &[
     row("mov", Any, "9.7.9.3", Pure(data::mov_any)).mods(&["v2", "v4", "v8"]),
     row("shfl", Any, "9.7.9.6", Effect(data::shfl))
         .since((3, 0), Sm(30))
-        .forms(&[form("shfl.sync", Mods(&[&["sync"]]), (6, 0), AnyTarget)]),
+        .forms(&[form("shfl.sync", Mods(&[&["sync"]]), (6, 0), AnyTarget)])
+        .mods(&["bfly", "down", "idx", "sync", "up"]),
     row("prmt", Any, "9.7.9.7", Pure(data::prmt))
         .since((2, 0), Sm(20))
         .mods(&["b4e", "ecl", "ecr", "f4e", "rc16", "rc8"]),
@@ -1013,7 +1020,7 @@ pub(super) static ROWS: &[Row] = &[
             "shared::cta",
             "tensormap",
         ]),
-    row("prefetchu", Any, "9.7.9.15", Effect(data::prefetch)),
+    row("prefetchu", Any, "9.7.9.15", Effect(data::prefetch)).mods(&["L1"]),
     row("createpolicy", Any, "9.7.9.18", Effect(data::createpolicy))
         .since((7, 4), Sm(80))
         .mods(&[
@@ -1073,100 +1080,121 @@ pub(super) static ROWS: &[Row] = &[
     // Release History" of the PTX ISA's release notes), then the older forms as ptxas 12.9
     // gates them (its "Feature 'cvt with .f32.bf16' requires PTX ISA .version 7.1 or later"
     // and the like, checked form by form); the first form an instruction misses is reported.
-    row("cvt", Any, "9.7.9.21", Pure(cvt::cvt)).forms(&[
-        form(".s2f6x2", Mods(&[&["s2f6x2"]]), (9, 1), S2F6),
-        form(
-            ".e2m1x2/.e2m3x2/.e3m2x2 from .f16x2",
-            Then(&["e2m1x2", "e2m3x2", "e3m2x2"], &["f16x2"]),
-            (9, 1),
-            NARROW_X2,
-        ),
-        form(
-            ".e2m1x2/.e2m3x2/.e3m2x2/.e4m3x2/.e5m2x2 from .bf16x2",
-            Then(NARROW, &["bf16x2"]),
-            (9, 1),
-            NARROW_X2,
-        ),
-        form(
-            ".bf16x2 from .e2m1x2/.e2m3x2/.e3m2x2/.e4m3x2/.e5m2x2",
-            Then(&["bf16x2"], NARROW),
-            (9, 2),
-            NARROW_X2,
-        ),
-        form(".bf16", Mods(&[&["bf16", "bf16x2"]]), (7, 0), Sm(80)),
-        form(".f32.bf16", Then(&["f32"], &["bf16"]), (7, 1), Sm(80)),
-        form(
-            ".bf16 from an integer, .f16, .f64 or .bf16",
-            Then(&["bf16"], BF16_PEERS),
-            (7, 8),
-            Sm(90),
-        ),
-        form(
-            "an integer, .f16 or .f64 from .bf16",
-            Then(BF16_PEERS, &["bf16"]),
-            (7, 8),
-            Sm(90),
-        ),
-        form(".tf32", Mods(&[&["tf32"]]), (7, 0), Sm(80)),
-        form(
-            ".tf32.f32 with .rn/.rz",
-            Mods(&[&["tf32"], &["rn", "rz"]]),
-            (7, 8),
-            Sm(90),
-        ),
-        form(
-            ".satfinite on .tf32.f32 with .rna",
-            Mods(&[&["satfinite"], &["tf32"], &["rna"]]),
-            (8, 1),
-            AnyTarget,
-        ),
-        form(
-            ".satfinite on .tf32.f32 with .rn/.rz",
-            Mods(&[&["satfinite"], &["tf32"], &["rn", "rz"]]),
-            (8, 6),
-            Sm(100),
-        ),
-        form(
-            ".satfinite on .f16/.bf16 (x2) from .f32",
-            Mods(&[
-                &["satfinite"],
-                &["f16", "bf16", "f16x2", "bf16x2"],
-                &["f32"],
-            ]),
-            (8, 1),
-            AnyTarget,
-        ),
-        // Introduced in PTX ISA 7.8 for sm_90; "PTX ISA version 8.1 ... Extends support for
-        // cvt with .e4m3/.e5m2 to sm_89" (release notes), as ptxas 12.9 and 13 gate it.
-        form(
-            ".e4m3x2/.e5m2x2",
-            Mods(&[&["e4m3x2", "e5m2x2"]]),
-            (7, 8),
-            Min::SmFrom(90, 89, Version(8, 1)),
-        ),
-        form(
-            ".e2m1x2/.e2m3x2/.e3m2x2/.ue8m0x2",
-            Mods(&[&["e2m1x2", "e2m3x2", "e3m2x2", "ue8m0x2"]]),
-            (8, 6),
-            NARROW_86,
-        ),
-        form(".rs", Mods(&[&["rs"]]), (8, 7), RS),
-        // ptxas 12.9: "Feature 'cvt.f16x2.f32' requires .target sm_80", "Feature 'cvt.pack'
-        // requires .target sm_72", "Feature '.s4' requires .target sm_75".
-        form(
-            ".f16x2 from .f32",
-            Then(&["f16x2"], &["f32"]),
-            (7, 0),
-            Sm(80),
-        ),
-        form("cvt.pack", Mods(&[&["pack"]]), (6, 5), Sm(72)),
-        form(
-            "cvt.pack to .u4/.s4/.u2/.s2",
-            Mods(&[&["pack"], &["u4", "s4", "u2", "s2"]]),
-            (6, 5),
-            Sm(75),
-        ),
-    ]),
+    row("cvt", Any, "9.7.9.21", Pure(cvt::cvt))
+        .forms(&[
+            form(".s2f6x2", Mods(&[&["s2f6x2"]]), (9, 1), S2F6),
+            form(
+                ".e2m1x2/.e2m3x2/.e3m2x2 from .f16x2",
+                Then(&["e2m1x2", "e2m3x2", "e3m2x2"], &["f16x2"]),
+                (9, 1),
+                NARROW_X2,
+            ),
+            form(
+                ".e2m1x2/.e2m3x2/.e3m2x2/.e4m3x2/.e5m2x2 from .bf16x2",
+                Then(NARROW, &["bf16x2"]),
+                (9, 1),
+                NARROW_X2,
+            ),
+            form(
+                ".bf16x2 from .e2m1x2/.e2m3x2/.e3m2x2/.e4m3x2/.e5m2x2",
+                Then(&["bf16x2"], NARROW),
+                (9, 2),
+                NARROW_X2,
+            ),
+            form(".bf16", Mods(&[&["bf16", "bf16x2"]]), (7, 0), Sm(80)),
+            form(".f32.bf16", Then(&["f32"], &["bf16"]), (7, 1), Sm(80)),
+            form(
+                ".bf16 from an integer, .f16, .f64 or .bf16",
+                Then(&["bf16"], BF16_PEERS),
+                (7, 8),
+                Sm(90),
+            ),
+            form(
+                "an integer, .f16 or .f64 from .bf16",
+                Then(BF16_PEERS, &["bf16"]),
+                (7, 8),
+                Sm(90),
+            ),
+            form(".tf32", Mods(&[&["tf32"]]), (7, 0), Sm(80)),
+            form(
+                ".tf32.f32 with .rn/.rz",
+                Mods(&[&["tf32"], &["rn", "rz"]]),
+                (7, 8),
+                Sm(90),
+            ),
+            form(
+                ".satfinite on .tf32.f32 with .rna",
+                Mods(&[&["satfinite"], &["tf32"], &["rna"]]),
+                (8, 1),
+                AnyTarget,
+            ),
+            form(
+                ".satfinite on .tf32.f32 with .rn/.rz",
+                Mods(&[&["satfinite"], &["tf32"], &["rn", "rz"]]),
+                (8, 6),
+                Sm(100),
+            ),
+            form(
+                ".satfinite on .f16/.bf16 (x2) from .f32",
+                Mods(&[
+                    &["satfinite"],
+                    &["f16", "bf16", "f16x2", "bf16x2"],
+                    &["f32"],
+                ]),
+                (8, 1),
+                AnyTarget,
+            ),
+            // Introduced in PTX ISA 7.8 for sm_90; "PTX ISA version 8.1 ... Extends support for
+            // cvt with .e4m3/.e5m2 to sm_89" (release notes), as ptxas 12.9 and 13 gate it.
+            form(
+                ".e4m3x2/.e5m2x2",
+                Mods(&[&["e4m3x2", "e5m2x2"]]),
+                (7, 8),
+                Min::SmFrom(90, 89, Version(8, 1)),
+            ),
+            form(
+                ".e2m1x2/.e2m3x2/.e3m2x2/.ue8m0x2",
+                Mods(&[&["e2m1x2", "e2m3x2", "e3m2x2", "ue8m0x2"]]),
+                (8, 6),
+                NARROW_86,
+            ),
+            form(".rs", Mods(&[&["rs"]]), (8, 7), RS),
+            // ptxas 12.9: "Feature 'cvt.f16x2.f32' requires .target sm_80", "Feature 'cvt.pack'
+            // requires .target sm_72", "Feature '.s4' requires .target sm_75".
+            form(
+                ".f16x2 from .f32",
+                Then(&["f16x2"], &["f32"]),
+                (7, 0),
+                Sm(80),
+            ),
+            form("cvt.pack", Mods(&[&["pack"]]), (6, 5), Sm(72)),
+            form(
+                "cvt.pack to .u4/.s4/.u2/.s2",
+                Mods(&[&["pack"], &["u4", "s4", "u2", "s2"]]),
+                (6, 5),
+                Sm(75),
+            ),
+        ])
+        // §9.7.9.21 and §9.7.9.22 (`cvt.pack`): the rounding words of the integer, float and
+        // narrow float forms, `.ftz`, `.sat`, `.relu`, `.satfinite` and the scale.
+        .mods(&[
+            "ftz",
+            "pack",
+            "relu",
+            "rm",
+            "rmi",
+            "rn",
+            "rna",
+            "rni",
+            "rp",
+            "rpi",
+            "rs",
+            "rz",
+            "rzi",
+            "sat",
+            "satfinite",
+            "scaled::n2::ue8m0",
+        ]),
     row("cp", Any, "9.7.9.25", Effect(data::cp))
         .since((7, 0), Sm(80))
         .forms(&[
@@ -1223,7 +1251,13 @@ pub(super) static ROWS: &[Row] = &[
             form(".cta_group::2", Mods(&[&["cta_group::2"]]), (8, 6), SM100A),
         ]),
     // §9.7.10 Texture and §9.7.11 surface instructions.
-    row("tex", Any, "9.7.10.3", Effect(tex::tex)),
+    // ptxas 13.5 also takes `.uni` on `tex` (`tex.uni.2d.v4.f32.f32` assembles), a word the
+    // §9.7.10.3 syntax does not give it: a uniformity hint with no effect on the result, so it
+    // is taken and ignored.
+    row("tex", Any, "9.7.10.3", Effect(tex::tex)).mods(&[
+        "1d", "2d", "2dms", "3d", "a1d", "a2d", "a2dms", "acube", "base", "cube", "grad", "level",
+        "uni", "v2", "v4",
+    ]),
     row("tld4", Any, "9.7.10.4", Effect(tex::tld4)).mods(&[
         "1d", "2d", "2dms", "3d", "a", "a1d", "a2d", "a2dms", "acube", "all", "any", "b", "ballot",
         "cube", "g", "l", "r", "uni", "v2", "v4", "v8",
@@ -1302,12 +1336,25 @@ pub(super) static ROWS: &[Row] = &[
         .mods(&[
             "aligned", "and", "arrive", "or", "popc", "red", "sync", "wait", "xor",
         ]),
-    row("membar", Any, "9.7.13.4", Effect(sync::fence)).forms(&[form(
-        "membar.proxy.alias",
-        Mods(&[&["alias"]]),
-        (7, 5),
-        Sm(60),
-    )]),
+    // The §9.7.13.4 syntax also lists `membar.proxy.async.global` and the like, which ptxas
+    // 13.5 refuses ("State space incorrect for instruction 'membar.proxy'"): the list takes
+    // their words and the decoder refuses them ("membar.proxy takes .alias or .async").
+    row("membar", Any, "9.7.13.4", Effect(sync::fence))
+        .forms(&[form(
+            "membar.proxy.alias",
+            Mods(&[&["alias"]]),
+            (7, 5),
+            Sm(60),
+        )])
+        .mods(&[
+            "alias",
+            "async",
+            "gl",
+            "global",
+            "proxy",
+            "shared::cluster",
+            "shared::cta",
+        ]),
     row("fence", Any, "9.7.13.4", Effect(sync::fence))
         .since((6, 0), Sm(70))
         .forms(&[
@@ -1357,6 +1404,21 @@ pub(super) static ROWS: &[Row] = &[
                 (8, 3),
                 Sm(90),
             ),
+        ])
+        .mods(&[
+            "alias",
+            "async",
+            "async::generic",
+            "global",
+            "mbarrier_init",
+            "proxy",
+            "shared::cluster",
+            "shared::cta",
+            "sync_restrict::read",
+            "sync_restrict::shared::cluster",
+            "sync_restrict::shared::cluster::read",
+            "sync_restrict::shared::cta",
+            "tensormap::generic",
         ]),
     row("atom", Any, "9.7.13.5", Effect(sync::atom_any))
         .forms(&[
@@ -1386,10 +1448,12 @@ pub(super) static ROWS: &[Row] = &[
             form("red.async", Mods(&[&["async"]]), (8, 1), Sm(90)),
         ])
         .mods(RED),
-    row("vote", Any, "9.7.13.9", Effect(collective_ops)).forms(&[
-        form("vote.sync", Mods(&[&["sync"]]), (6, 0), Sm(30)),
-        form("vote.ballot", Mods(&[&["ballot"]]), (2, 0), Sm(20)),
-    ]),
+    row("vote", Any, "9.7.13.9", Effect(collective_ops))
+        .forms(&[
+            form("vote.sync", Mods(&[&["sync"]]), (6, 0), Sm(30)),
+            form("vote.ballot", Mods(&[&["ballot"]]), (2, 0), Sm(20)),
+        ])
+        .mods(&["all", "any", "ballot", "sync", "uni"]),
     row("match", Any, "9.7.13.10", Effect(collective_ops))
         .since((6, 0), Sm(70))
         .mods(&["all", "any", "ballot", "sync", "uni"]),
@@ -1408,7 +1472,8 @@ pub(super) static ROWS: &[Row] = &[
         "9.7.13.13",
         Effect(|_, cx| bulk::griddepcontrol(cx)),
     )
-    .since((7, 8), Sm(90)),
+    .since((7, 8), Sm(90))
+    .mods(&["launch_dependents", "wait"]),
     row("elect", Any, "9.7.13.14", Effect(collective_ops))
         .since((8, 0), Sm(90))
         .mods(&["sync"]),
@@ -1428,6 +1493,22 @@ pub(super) static ROWS: &[Row] = &[
                 (8, 0),
                 Sm(90),
             ),
+        ])
+        .mods(&[
+            "arrive",
+            "arrive_drop",
+            "complete_tx",
+            "expect_tx",
+            "init",
+            "inval",
+            "noComplete",
+            "parity",
+            "pending_count",
+            "shared",
+            "shared::cluster",
+            "shared::cta",
+            "test_wait",
+            "try_wait",
         ]),
     // §9.7.14 Warp-level matrix multiply-accumulate.
     row("wmma", Any, "9.7.14.4", Effect(mma::wmma))
@@ -1540,11 +1621,15 @@ pub(super) static ROWS: &[Row] = &[
             ),
         ]),
     // §9.7.17 Stack manipulation.
-    row("stacksave", Any, "9.7.17.1", Effect(stack_op)).since((7, 3), Sm(52)),
+    row("stacksave", Any, "9.7.17.1", Effect(stack_op))
+        .since((7, 3), Sm(52))
+        .mods(&[]),
     row("stackrestore", Any, "9.7.17.2", Effect(stack_op))
         .since((7, 3), Sm(52))
         .mods(&[]),
-    row("alloca", Any, "9.7.17.3", Effect(stack_op)).since((7, 3), Sm(52)),
+    row("alloca", Any, "9.7.17.3", Effect(stack_op))
+        .since((7, 3), Sm(52))
+        .mods(&[]),
     // §9.7.18 Video: scalar (§9.7.18.1), two-way and four-way SIMD (§9.7.18.2-3).
     row("vadd", Any, "9.7.18.1.1", Pure(video_op))
         .since((2, 0), Sm(20))
@@ -1633,7 +1718,8 @@ pub(super) static ROWS: &[Row] = &[
         "9.7.19.5",
         Effect(|_, cx| bulk::setmaxnreg(cx)),
     )
-    .since((8, 0), SETMAXNREG),
+    .since((8, 0), SETMAXNREG)
+    .mods(&["aligned", "dec", "inc", "sync"]),
     // ---- Opcodes of several chapters decoded in files of their own. ----
     // `mapa` (§9.7.9.23), `getctarank` (§9.7.9.24) in `decode_cluster.rs`; `multimem.*`
     // (§9.7.9.14), `applypriority` (§9.7.9.16), `discard` (§9.7.9.17) in `decode_memops.rs`;
@@ -2281,13 +2367,45 @@ const INT_TYPES: &[&str] = &[
     "s64", "u16x2", "s16x2", "u8x4", "s8x4",
 ];
 
-/// Checks the modifiers `row` cannot take: a floating-point modifier on an integer row or,
-/// on a row with a list, after an integer last type ([`INT_TYPES`]), and any modifier outside
-/// the row's list ([`Row::mods`]). Types and matrix shapes are checked by the decoders.
+/// Words of which an instruction takes at most one: what they are, the words, and the
+/// opcodes the rule is for (empty: every opcode). The rounding modifiers (PTX ISA §9.7.3
+/// `.rnd`, §9.7.9.21 `.irnd`, `.frnd2`, `.rs`; ptxas 13.5: "Multiple rounding modifiers
+/// specified" on `fma.rm.rn.f32`), the comparisons of `set`/`setp` (§9.7.6.1-2 `.CmpOp`;
+/// "Multiple comparisons set" on `set.le.lt.u32.s32`) and the geometries of `tex`/`tld4`
+/// (§9.7.10.3-4 `.geom`; "Multiple texture modifiers specified" on `tex.1d.a1d.v4.f32.s32`).
+const EXCLUSIVE: &[(&str, &[&str], &[&str])] = &[
+    (
+        "rounding modifiers",
+        &[
+            "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna", "rs",
+        ],
+        &[],
+    ),
+    (
+        "comparisons",
+        &[
+            "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu",
+            "gtu", "geu", "num", "nan",
+        ],
+        &["set", "setp"],
+    ),
+    (
+        "geometries",
+        &[
+            "1d", "2d", "3d", "a1d", "a2d", "cube", "acube", "2dms", "a2dms",
+        ],
+        &["tex", "tld4"],
+    ),
+];
+
+/// Checks the modifiers `row` cannot take: two of one [`EXCLUSIVE`] kind, a floating-point modifier on an integer row or,
+/// on a row with a list, after an integer last type ([`INT_TYPES`]; not on `cvt`, whose last
+/// type is its source: `cvt.rn.f32.s32` rounds), and any modifier outside the row's list ([`Row::mods`]). Types and matrix shapes are checked by the decoders.
 pub(super) fn check_modifiers(cx: &Cx, row: &Row) -> R {
     let op = cx.inst.opcode.name.as_str();
     let illegal = |m: &str| cx.bad(&format!("illegal modifier '.{m}' for instruction '{op}'"));
     let int_typed = row.mods.is_some()
+        && op != "cvt"
         && cx
             .mods
             .iter()
@@ -2297,6 +2415,15 @@ pub(super) fn check_modifiers(cx: &Cx, row: &Row) -> R {
     if row.family == Family::Int || int_typed {
         if let Some(m) = cx.mods.iter().find(|m| FLOAT_ONLY.contains(m)) {
             return Err(illegal(m));
+        }
+    }
+    for (what, words, ops) in EXCLUSIVE {
+        if !ops.is_empty() && !ops.contains(&op) {
+            continue;
+        }
+        let mut found = cx.mods.iter().filter(|m| words.contains(m));
+        if let (Some(a), Some(b)) = (found.next(), found.next()) {
+            return Err(cx.bad(&format!("multiple {what} ('.{a}', '.{b}')")));
         }
     }
     if let Some(list) = row.mods {
