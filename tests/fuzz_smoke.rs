@@ -90,6 +90,29 @@ fn generated_kernels_load_on_both_engines() {
     }
 }
 
+/// Generated kernels run to the end: the generator keeps every access in range, every wait
+/// satisfied and every matrix operand defined (src/fuzz/gen.rs), so a fault or a time limit is
+/// a generator bug that the differential run would hide, since both engines faulting with the
+/// same report counts as agreement there.
+#[test]
+fn generated_kernels_run_without_faults() {
+    use ptxjit::fuzz::diff::{run_engine, Outcome};
+    use ptxjit::host::Engine;
+    let mut failures = Vec::new();
+    for i in 0..80 {
+        let seed = case_seed(0xfa17, i);
+        let case = LaunchCase::of_kernel(&kernel_for_seed(seed, 24));
+        match run_engine(&case, Engine::Interp, Duration::from_secs(60)) {
+            Outcome::Done(_) => {}
+            Outcome::LoadError(e) | Outcome::LaunchError(e) => {
+                failures.push(format!("case seed {seed:#x}: {e}"))
+            }
+            Outcome::Panic(m) => failures.push(format!("case seed {seed:#x}: panic: {m}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// A few hundred small kernels on both engines (a few seconds).
 #[test]
 fn smoke_differential() {
