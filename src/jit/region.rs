@@ -157,7 +157,7 @@ impl Gen<'_, '_> {
             self.state_store(zero, pend);
             (self.iconst(types::I32, -1), zero)
         } else {
-            let mask = self.enter_body(r.start);
+            let mask = self.enter_body(r.start)?;
             (mask, self.b.ins().ctz(mask))
         };
 
