@@ -216,6 +216,15 @@ pub(super) struct Gen<'a, 'b> {
     /// Made on first use (`Gen::direct_body`); `true` once its code is emitted. Not for the
     /// priorities in `no_direct`.
     pub(super) direct: Vec<Option<(CBlock, bool)>>,
+    /// Per block priority with parameters carried as values (`Gen::carry_params`): the
+    /// block after its direct body, with the mask and those values as its parameters, where
+    /// `Gen::goto_prio_args` enters it with the values it has just written to their slots.
+    /// Made on first use (`Gen::direct_vals`); emitted with the direct body.
+    pub(super) direct_vals: Vec<Option<CBlock>>,
+    /// While a block or region entered through `Gen::enter_body` is emitted: the values of
+    /// its carried parameters (`Gen::carry_params`), which `Gen::uniform_get` returns instead
+    /// of reading lane `first`'s slot (the same bits: every way in writes the slot first).
+    pub(super) carried: Vec<(ir::Value, Value)>,
     /// Per block priority: entered through its pending mask only, never straight
     /// (`Gen::direct_targets`).
     pub(super) no_direct: Vec<bool>,
@@ -915,6 +924,8 @@ pub fn generate(
         sig_bar,
         enter: vec![],
         direct: vec![],
+        direct_vals: vec![],
+        carried: vec![],
         no_direct: vec![],
         fast: Default::default(),
         gfast: Default::default(),
@@ -967,6 +978,7 @@ pub fn generate(
                 asked.0 = g.hoist.cta.counts();
             }
             g.gen_region(r)?;
+            g.carried.clear();
             if first_region {
                 asked.1 = g.hoist.cta.counts();
             }
@@ -978,6 +990,7 @@ pub fn generate(
             g.b.ins().jump(g.dispatch, &[]);
         } else {
             g.gen_block(blk)?;
+            g.carried.clear();
         }
     }
     if let Some(plan) = stream {
@@ -1086,7 +1099,15 @@ impl Gen<'_, '_> {
     /// [`Gen::goto_prio`] for a mask that may be empty (`through_pending`): always through
     /// the pending mask, whose entry goes back to the dispatcher for no lanes.
     pub(super) fn goto_prio_via(&mut self, prio: u32, mask: Value, through_pending: bool) {
-        self.goto_prio_when(prio, mask, through_pending, false);
+        self.goto_prio_when(prio, mask, through_pending, false, None);
+    }
+
+    /// [`Gen::goto_prio`] for lanes whose jump has just written the values `vals` of the
+    /// target's carried parameters (`Gen::carry_params`, in that order) to their slots for
+    /// every lane of `mask`: the direct way enters `Gen::direct_vals`' block with them, so
+    /// the target does not read the slots back.
+    pub(super) fn goto_prio_args(&mut self, prio: u32, mask: Value, vals: &[Value]) {
+        self.goto_prio_when(prio, mask, false, false, Some(vals));
     }
 
     /// [`Gen::goto_prio_via`] where the warp's active bits of priorities after `prio` may be
@@ -1095,12 +1116,20 @@ impl Gen<'_, '_> {
     /// holds no lanes: its bit is clear), clear it and enter it, leaving the later bits as
     /// they are, so the code goes straight in then. Returns as `goto_prio_via` does.
     pub(super) fn goto_prio_first(&mut self, prio: u32, mask: Value, through_pending: bool) {
-        self.goto_prio_when(prio, mask, through_pending, true);
+        self.goto_prio_when(prio, mask, through_pending, true, None);
     }
 
     /// [`Gen::goto_prio_via`], or with `first` [`Gen::goto_prio_first`]: which active bits
-    /// keep the lanes from going straight in (all, or those up to `prio`).
-    fn goto_prio_when(&mut self, prio: u32, mask: Value, through_pending: bool, first: bool) {
+    /// keep the lanes from going straight in (all, or those up to `prio`); with `vals`,
+    /// [`Gen::goto_prio_args`].
+    fn goto_prio_when(
+        &mut self,
+        prio: u32,
+        mask: Value,
+        through_pending: bool,
+        first: bool,
+        vals: Option<&[Value]>,
+    ) {
         let mut others: Option<Value> = None;
         let mut own = None;
         for w in 0..self.layout.active_words {
@@ -1139,6 +1168,13 @@ impl Gen<'_, '_> {
             self.state_or32(self.layout.pending(prio), mask);
             let enter = self.enter[prio as usize];
             self.b.ins().brif(busy, slow, &[], enter, &[]);
+        } else if let Some(vals) = vals {
+            let body = self.direct_vals(prio);
+            let args: Vec<BlockArg> = std::iter::once(mask)
+                .chain(vals.iter().copied())
+                .map(BlockArg::Value)
+                .collect();
+            self.b.ins().brif(busy, slow, &[], body, &args);
         } else {
             let body = self.direct_body(prio);
             self.b
@@ -1311,14 +1347,19 @@ impl Gen<'_, '_> {
 
     fn gen_block(&mut self, blk: ir::Block) -> Result<(), String> {
         let prio = self.layout.prio[blk.index()];
-        let mask = self.enter_body(prio);
+        let mask = self.enter_body(prio)?;
         self.gen_block_body(blk, mask)
     }
 
     /// The entry of priority `prio` from the dispatcher (its pending mask read and cleared;
     /// none: back to the dispatcher), then its direct body (`Gen::direct_body`), where this
-    /// leaves the builder. Returns the mask (the body's parameter).
-    pub(super) fn enter_body(&mut self, prio: u32) -> Value {
+    /// leaves the builder. Returns the mask (the body's parameter); for a priority with
+    /// carried parameters (`Gen::carry_params`), the builder is left in `Gen::direct_vals`'
+    /// block, the mask is its parameter and `Gen::carried` holds the values.
+    ///
+    /// # Errors
+    /// `Gen::uniform_get`'s, for a carried parameter.
+    pub(super) fn enter_body(&mut self, prio: u32) -> Result<Value, String> {
         let enter = self.enter[prio as usize];
         self.b.switch_to_block(enter);
         let mask = self.state_load(types::I32, self.layout.pending(prio));
@@ -1328,7 +1369,7 @@ impl Gen<'_, '_> {
             let body = self.b.create_block();
             self.b.ins().brif(mask, body, &[], self.dispatch, &[]);
             self.b.switch_to_block(body);
-            return mask;
+            return Ok(mask);
         }
         let body = self.direct_body(prio);
         self.direct[prio as usize] = Some((body, true));
@@ -1336,7 +1377,75 @@ impl Gen<'_, '_> {
             .ins()
             .brif(mask, body, &[BlockArg::Value(mask)], self.dispatch, &[]);
         self.b.switch_to_block(body);
-        self.b.block_params(body)[0]
+        let mask = self.b.block_params(body)[0];
+        self.carried.clear();
+        let carry = self.carry_params(prio);
+        if carry.is_empty() {
+            return Ok(mask);
+        }
+        // The carried parameters from their slots (lane `first`, as `Gen::uniform_get`
+        // reads them), then on to the block that `Gen::goto_prio_args` enters with them.
+        let first = self.b.ins().ctz(mask);
+        let mut args = vec![BlockArg::Value(mask)];
+        for &v in &carry {
+            args.push(BlockArg::Value(self.uniform_get(v, first)?));
+        }
+        let vals = self.direct_vals(prio);
+        self.b.ins().jump(vals, &args);
+        self.b.switch_to_block(vals);
+        let params = self.b.block_params(vals).to_vec();
+        self.carried = carry.into_iter().zip(params[1..].iter().copied()).collect();
+        Ok(params[0])
+    }
+
+    /// The parameters of priority `prio`'s block that its direct body carries as values
+    /// (`Gen::direct_vals`): warp-uniform at the block, read somewhere, with a slot, not
+    /// hidden before the warp loop (`preloop.rs`) and not predicates (at most four). A
+    /// jump that has just written them for its lanes passes them on in registers, so the
+    /// block does not load back lane `first`'s 32-bit slot right after the 16-byte stores
+    /// that wrote it (a store-to-load forward that stalls). None for a priority entered
+    /// only through its pending mask (`Gen::no_direct`) or a region's other blocks.
+    pub(super) fn carry_params(&self, prio: u32) -> Vec<ir::Value> {
+        if self.no_direct[prio as usize] || self.regions.blocks_of(prio).is_empty() {
+            return vec![];
+        }
+        let blk = self.layout.order[prio as usize];
+        self.f
+            .block(blk)
+            .params
+            .iter()
+            .copied()
+            .filter(|&v| {
+                self.uni.uniform_at(v, blk)
+                    && self.uses[v.index()] > 0
+                    && self.layout.slot[v.index()] != u32::MAX
+                    && !self.hoist.hides(v, self.f)
+                    && self.ty(v) != ir::Type::Pred
+            })
+            .take(4)
+            .collect()
+    }
+
+    /// The block after priority `prio`'s direct body that takes its carried parameters
+    /// (`Gen::carry_params`) as values: the mask (`u32`), then one parameter per value of
+    /// its type. Made on first use; its direct body is made with it, so that
+    /// `Gen::check_direct` finds it when it has no code.
+    fn direct_vals(&mut self, prio: u32) -> CBlock {
+        self.direct_body(prio);
+        let p = prio as usize;
+        if self.direct_vals.len() <= p {
+            self.direct_vals.resize(p + 1, None);
+        }
+        if let Some(b) = self.direct_vals[p] {
+            return b;
+        }
+        let b = self.b.create_block();
+        self.b.append_block_param(b, types::I32);
+        for v in self.carry_params(prio) {
+            self.b.append_block_param(b, ctype(self.ty(v)));
+        }
+        self.direct_vals[p] = Some(b);
+        b
     }
 
     /// Which block priorities are entered only through their pending mask (`Gen::no_direct`):

@@ -159,7 +159,7 @@ impl Gen<'_, '_> {
             }
             (self.iconst(types::I32, -1), zero)
         } else {
-            let mask = self.enter_body(r.start);
+            let mask = self.enter_body(r.start)?;
             (mask, self.b.ins().ctz(mask))
         };
 

@@ -1915,6 +1915,10 @@ impl Gen<'_, '_> {
                  into it: its slot holds other values"
             ));
         }
+        if let Some(&(_, x)) = self.carried.iter().find(|&&(c, _)| c == v) {
+            // A parameter the block was entered with (`Gen::carry_params`).
+            return Ok(x);
+        }
         let t = self.ty(v);
         let slot = self.layout.slot[v.index()];
         if slot == u32::MAX {
@@ -2106,6 +2110,30 @@ impl Gen<'_, '_> {
         self.b.ins().jump(head, &[BlockArg::Value(next)]);
         self.b.switch_to_block(join);
         Ok(())
+    }
+
+    /// The values of `call`'s target's carried parameters (`Gen::carry_params`, in their
+    /// order) where each is a scalar-section value in `sc` (so `Gen::scalar_args_store`
+    /// has just written it for the jump's lanes) of the parameter's type; `None` when the
+    /// target carries none or one is not such a value.
+    fn carried_args(
+        &self,
+        call: &ir::BlockCall,
+        sc: &HashMap<ir::Value, Value>,
+    ) -> Option<Vec<Value>> {
+        let carry = self.carry_params(self.layout.prio[call.block.index()]);
+        if carry.is_empty() {
+            return None;
+        }
+        let params = &self.f.block(call.block).params;
+        carry
+            .iter()
+            .map(|q| {
+                let k = params.iter().position(|p| p == q)?;
+                let x = *sc.get(call.args.get(k)?)?;
+                (self.b.func.dfg.value_type(x) == ctype(self.ty(*q))).then_some(x)
+            })
+            .collect()
     }
 
     /// The scalar section of block `blk` (`codegen::plan`): its scalar instructions, with
@@ -2305,10 +2333,14 @@ impl Gen<'_, '_> {
         // Mask-level work.
         match &bd.term {
             Terminator::Jump(c) => {
+                let p = self.layout.prio[c.block.index()];
                 if together_args {
                     self.scalar_args_store(c, mask, &sc)?;
+                    if let Some(vals) = self.carried_args(c, &sc) {
+                        self.goto_prio_args(p, mask, &vals);
+                        return Ok(());
+                    }
                 }
-                let p = self.layout.prio[c.block.index()];
                 self.goto_prio(p, mask);
                 return Ok(());
             }
@@ -2324,10 +2356,16 @@ impl Gen<'_, '_> {
                     self.b.ins().brif(c, tb, &[], eb, &[]);
                     for (cb, call, p) in [(tb, then_, tp), (eb, else_, ep)] {
                         self.b.switch_to_block(cb);
-                        if together_args {
+                        let vals = if together_args {
                             self.scalar_args_store(call, mask, &sc)?;
+                            self.carried_args(call, &sc)
+                        } else {
+                            None
+                        };
+                        match vals {
+                            Some(vals) => self.goto_prio_args(p, mask, &vals),
+                            None => self.goto_prio(p, mask),
                         }
-                        self.goto_prio(p, mask);
                     }
                     return Ok(());
                 }
