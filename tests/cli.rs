@@ -14,6 +14,19 @@ fn scratch(name: &str) -> PathBuf {
     common::scratch("cli", name)
 }
 
+/// `spin.ptx` in `dir`: kernel `k(.param .u64 a)` that loops forever (for the interrupt and
+/// hang-note tests).
+fn write_spin_ptx(dir: &Path) -> PathBuf {
+    let ptx = dir.join("spin.ptx");
+    std::fs::write(
+        &ptx,
+        ".version 8.5\n.target sm_80\n.address_size 64\n\
+         .visible .entry k(.param .u64 a)\n{\n$L:\nbra $L;\n}\n",
+    )
+    .expect("write spin.ptx");
+    ptx
+}
+
 fn vector_add_ptx() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("ptx-tests/kernels/vector_add/vector_add.ptx")
@@ -498,13 +511,7 @@ fn json_stdout_stays_json_with_device_printf() {
 #[test]
 fn interrupt_reports_where_the_warps_were() {
     let dir = scratch("interrupt");
-    let ptx = dir.join("spin.ptx");
-    std::fs::write(
-        &ptx,
-        ".version 8.5\n.target sm_80\n.address_size 64\n\
-         .visible .entry k(.param .u64 a)\n{\n$L:\nbra $L;\n}\n",
-    )
-    .expect("write spin.ptx");
+    let ptx = write_spin_ptx(&dir);
     let child = Command::new(env!("CARGO_BIN_EXE_ptxjit"))
         .args(["run", "--ptx"])
         .arg(&ptx)
@@ -1197,13 +1204,7 @@ fn argument_count_errors_describe_struct_parameters() {
 #[test]
 fn the_hang_note_under_run_names_its_timeout_option() {
     let dir = scratch("hang_note_run");
-    let ptx = dir.join("spin.ptx");
-    std::fs::write(
-        &ptx,
-        ".version 8.5\n.target sm_80\n.address_size 64\n\
-         .visible .entry k(.param .u64 a)\n{\n$L:\nbra $L;\n}\n",
-    )
-    .expect("write spin.ptx");
+    let ptx = write_spin_ptx(&dir);
     let child = Command::new(env!("CARGO_BIN_EXE_ptxjit"))
         .args(["run", "--ptx"])
         .arg(&ptx)
