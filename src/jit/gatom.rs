@@ -29,7 +29,7 @@ use super::vector::{GVal, Grp};
 use crate::ir;
 use crate::runtime::memory::GLOBAL_BASE;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
+use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder, Value};
 
 // The range check reads an operand's alignment from its offset in the window.
 const _: () = assert!(GLOBAL_BASE.is_multiple_of(8));
@@ -129,12 +129,18 @@ impl Gen<'_, '_> {
         };
         self.b.ins().brif(pass, fast, &[], slow, &[]);
 
-        // A fault, memcheck or initcheck: lane by lane through the checked translation.
-        self.b.set_cold_block(slow);
+        // A fault, memcheck or initcheck: lane by lane through the checked translation. Every
+        // block of that path is cold (emitted after the function's other blocks), so the
+        // checks and helper calls of the four lanes do not sit between a loop's fast groups.
         self.b.switch_to_block(slow);
+        let first_slow = self.b.func.dfg.num_blocks();
         let out = self
             .lane_by_lane(grp, i, args, arg_tys)?
             .ok_or_else(|| format!("{i}: atomic without a result"))?;
+        self.b.set_cold_block(slow);
+        for k in first_slow..self.b.func.dfg.num_blocks() {
+            self.b.set_cold_block(Block::from_u32(k as u32));
+        }
         let jargs = to_join(&out);
         self.b.ins().jump(join, &jargs);
 
