@@ -551,6 +551,41 @@ impl DeviceMemory {
         }
     }
 
+    /// Zero arena bytes `[from, to)`, which no live allocation holds, without backing them:
+    /// the whole pages go back to the host (`MADV_DONTNEED` on the private anonymous range,
+    /// after which they read as zero) and only the partial pages at either end, which may
+    /// share a page with a live allocation, are written. Writing the whole range instead
+    /// would make the host back every byte of a large reused range at once, memory a lazy
+    /// allocation never touched (a `cudaMalloc` of most of the device after a `cudaFree` of
+    /// as much would commit all of it, and the host's out-of-memory killer end the
+    /// program).
+    fn zero_free_range(&mut self, from: u64, to: u64) {
+        // SAFETY: sysconf has no preconditions.
+        let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+            p if p > 0 => p as u64,
+            _ => 4096,
+        };
+        let first = from.div_ceil(page) * page;
+        let last = to / page * page;
+        let base = self.base.as_ptr();
+        // SAFETY: [from, to) is inside the reserved range and in no live allocation; the
+        // madvise range is whole pages inside it.
+        unsafe {
+            let released = last > first
+                && libc::madvise(
+                    base.add(first as usize).cast(),
+                    (last - first) as usize,
+                    libc::MADV_DONTNEED,
+                ) == 0;
+            if released {
+                std::ptr::write_bytes(base.add(from as usize), 0, (first - from) as usize);
+                std::ptr::write_bytes(base.add(last as usize), 0, (to - last) as usize);
+            } else {
+                std::ptr::write_bytes(base.add(from as usize), 0, (to - from) as usize);
+            }
+        }
+    }
+
     fn recompute_top(&mut self) {
         self.top = self
             .allocs
@@ -619,18 +654,12 @@ impl DeviceMemory {
                 self.capacity
             ));
         }
-        // Bytes below the high-water mark may hold freed data: zero them. Bytes above it were
-        // never touched and read as zero already (not touching them keeps them unbacked).
+        // Bytes below the high-water mark may hold freed data (or a wild store's): zero them.
+        // Bytes above it were never touched and read as zero already (not touching them keeps
+        // them unbacked).
         let dirty_end = end.min(self.high_water);
         if dirty_end > cursor {
-            // SAFETY: [cursor, dirty_end) is inside the reserved range.
-            unsafe {
-                std::ptr::write_bytes(
-                    self.base.as_ptr().add(cursor as usize),
-                    0,
-                    (dirty_end - cursor) as usize,
-                )
-            };
+            self.zero_free_range(cursor, dirty_end);
         }
         self.high_water = self.high_water.max(end);
         if let Some(s) = &self.init_shadow {
@@ -903,6 +932,54 @@ mod tests {
         let mut back = vec![1u8; 3 * 4096 + 5];
         m.read(b, &mut back).unwrap();
         assert!(back.iter().all(|&x| x == 0));
+    }
+
+    /// Pages of `[p, p + len)` the host backs now (`mincore`).
+    fn resident_pages(p: *const u8, len: usize) -> usize {
+        let mut v = vec![0u8; len.div_ceil(4096)];
+        // SAFETY: `p` is page-aligned and the range is mapped; `v` has a byte per page.
+        let r = unsafe { libc::mincore(p as *mut libc::c_void, len, v.as_mut_ptr()) };
+        assert_eq!(r, 0, "mincore: {}", std::io::Error::last_os_error());
+        v.iter().filter(|&&b| b & 1 != 0).count()
+    }
+
+    /// A large allocation in a freed range is zeroed without the host backing it (writing
+    /// zeros over it would commit every page, as much memory as a lazy allocation of most of
+    /// the device would need at once): it comes back unbacked and reads as zero, also where
+    /// something wrote the freed bytes after the free.
+    #[test]
+    fn reused_range_is_zeroed_without_backing_it() {
+        let mut m = DeviceMemory::new();
+        let keep = m.alloc(100, Some("keep")).unwrap();
+        m.write(keep, &[9u8; 100]).unwrap();
+        let size: usize = 16 << 20;
+        let a = m.alloc(size as u64, None).unwrap();
+        m.write(a, &vec![0xAB; size]).unwrap();
+        m.free(a).unwrap();
+        // Stray writes into the freed range (a kernel's wild stores below the arena's top).
+        let base = m.base();
+        // SAFETY (of each use): `p` is inside the reserved range.
+        let host = |p: DevicePtr| unsafe { base.add((p.0 - GLOBAL_BASE) as usize) };
+        for off in (0..size).step_by(1 << 16) {
+            // SAFETY: inside the reserved range.
+            unsafe { *host(a).add(off) = 0xCD };
+        }
+        let b = m.alloc(size as u64 + 5, None).unwrap();
+        assert_eq!(a, b, "first fit reuses the freed range");
+        let start = host(b);
+        let page = start as usize % 4096;
+        let resident = resident_pages(start.wrapping_sub(page), size + page);
+        assert!(
+            resident <= 2,
+            "{resident} of {} pages backed after the allocation",
+            size / 4096
+        );
+        let mut back = vec![1u8; size + 5];
+        m.read(b, &mut back).unwrap();
+        assert!(back.iter().all(|&x| x == 0), "reused memory not zeroed");
+        let mut k = [0u8; 100];
+        m.read(keep, &mut k).unwrap();
+        assert_eq!(k, [9u8; 100], "the neighbouring allocation changed");
     }
 
     /// The rule of [`is_near`], and the allocations either side of an address in none.
