@@ -178,10 +178,13 @@ pub struct DeviceMemory {
     /// The plain placement's latest frees, newest last ([`RECENT_FREES`]); an allocation
     /// that overlaps one drops it.
     recent_frees: std::collections::VecDeque<Allocation>,
-    /// The last reading of [`available_memory`] and the high-water mark then: allocations
-    /// that together touch less than [`AVAILABLE_SLACK`] new bytes since are checked against
-    /// it without reading the system's files again ([`DeviceMemory::host_can_back`]).
+    /// The last reading of [`available_memory`] and `granted` then: allocations of less than
+    /// [`AVAILABLE_SLACK`] bytes together since are checked against it without reading the
+    /// system's files again ([`DeviceMemory::host_can_back`]).
     avail_seen: Option<(u64, u64)>,
+    /// Bytes allocated over the arena's life (each allocation rounded up to
+    /// [`ALLOC_ALIGN`]; frees do not subtract).
+    granted: u64,
     /// initcheck's shadow: which bytes have been written ([`set_initcheck`](Self::set_initcheck)).
     init_shadow: Option<super::initcheck::ArenaShadow>,
 }
@@ -284,7 +287,9 @@ pub fn device_memory_limit() -> u64 {
 pub const AVAILABLE_SLACK: u64 = 64 << 20;
 
 /// Bytes of memory the host can give right now (`MemAvailable`, or what the cgroup's limit
-/// leaves when lower), less a reserve the process keeps for itself; `None` when unknown.
+/// leaves when lower), less a reserve the process keeps for itself, rounded down to
+/// [`ALLOC_ALIGN`] (so that an allocation of exactly this many bytes fits); `None` when
+/// unknown.
 pub fn available_memory() -> Option<u64> {
     let avail = meminfo("MemAvailable:");
     let avail = match (avail, cgroup_memory()) {
@@ -293,7 +298,7 @@ pub fn available_memory() -> Option<u64> {
         (None, Some((max, cur))) => Some(max.saturating_sub(cur)),
         (None, None) => None,
     };
-    avail.map(|a| a.saturating_sub(HOST_RESERVE))
+    avail.map(|a| a.saturating_sub(HOST_RESERVE) / ALLOC_ALIGN * ALLOC_ALIGN)
 }
 
 impl Default for DeviceMemory {
@@ -321,17 +326,21 @@ impl DeviceMemory {
             recent_frees: std::collections::VecDeque::new(),
             init_shadow: None,
             avail_seen: None,
+            granted: 0,
         }
     }
 
-    /// Whether the host can back `fresh` more bytes above the high-water mark, as
-    /// [`available_memory`] says (`Err`: what it can back; `Ok` when unknown). The reading is
-    /// reused until the arena has grown by [`AVAILABLE_SLACK`] bytes, or a quarter of what was
-    /// available, since it was taken: a module's many small globals cost one reading, not one
-    /// each.
-    fn host_can_back(&mut self, fresh: u64) -> Result<(), u64> {
+    /// Whether the host can back a new allocation of `bytes`, as [`available_memory`] says
+    /// (`Err`: what it can back; `Ok` when unknown). Every byte of a new allocation counts,
+    /// wherever it is placed: bytes above the high-water mark were never touched, and those
+    /// of a reused freed range went back to the host ([`DeviceMemory::free`],
+    /// `zero_free_range`), so the host backs none of them until they are written. The
+    /// reading is reused until [`AVAILABLE_SLACK`] bytes, or a quarter of what was available,
+    /// have been allocated since it was taken: a module's many small globals cost one
+    /// reading, not one each.
+    fn host_can_back(&mut self, bytes: u64) -> Result<(), u64> {
         if let Some((avail, at)) = self.avail_seen {
-            let grown = self.high_water.saturating_sub(at).saturating_add(fresh);
+            let grown = self.granted.saturating_sub(at).saturating_add(bytes);
             if grown < AVAILABLE_SLACK.min(avail / 4) {
                 return Ok(());
             }
@@ -340,8 +349,8 @@ impl DeviceMemory {
             self.avail_seen = None;
             return Ok(());
         };
-        self.avail_seen = Some((avail, self.high_water));
-        if fresh > avail {
+        self.avail_seen = Some((avail, self.granted));
+        if bytes > avail {
             return Err(avail);
         }
         Ok(())
@@ -636,15 +645,12 @@ impl DeviceMemory {
                     self.used()
                 )
             })?;
-        let fresh = end.saturating_sub(self.high_water);
-        if fresh > 0 {
-            if let Err(avail) = self.host_can_back(fresh) {
-                return Err(format!(
-                    "out of device memory: {size} bytes requested, but the host can back only \
-                     {avail} more bytes now (its available memory, less {HOST_RESERVE} bytes \
-                     it keeps)"
-                ));
-            }
+        if let Err(avail) = self.host_can_back(rounded) {
+            return Err(format!(
+                "out of device memory: {size} bytes requested, but the host can back only \
+                 {avail} more bytes now (its available memory, less {HOST_RESERVE} bytes it \
+                 keeps)"
+            ));
         }
         self.reserve()?;
         if end > self.capacity {
@@ -662,6 +668,7 @@ impl DeviceMemory {
             self.zero_free_range(cursor, dirty_end);
         }
         self.high_water = self.high_water.max(end);
+        self.granted = self.granted.saturating_add(rounded);
         if let Some(s) = &self.init_shadow {
             // A new allocation holds nothing written yet (cudaMalloc's memory is undefined).
             s.set(cursor, rounded, false);
@@ -1149,6 +1156,28 @@ mod tests {
         // The arena still works afterwards.
         let p = m.alloc(4096, None).unwrap();
         m.write(p, &[1; 4096]).unwrap();
+    }
+
+    /// A freed range is not memory the host backs (its pages went back to the host): an
+    /// allocation that reuses it is checked against the host's available memory in full, as
+    /// `cuMemGetInfo`'s free bytes say, not only for its bytes above the high-water mark.
+    #[test]
+    fn a_reused_range_counts_against_the_hosts_memory() {
+        let Some(avail) = available_memory() else {
+            eprintln!("skipped: the host's available memory is unknown");
+            return;
+        };
+        let too_big = avail + (1 << 30);
+        if too_big > device_memory_limit() - ALLOC_ALIGN {
+            eprintln!("skipped: the host's available memory is near the device memory");
+            return;
+        }
+        let mut m = DeviceMemory::new();
+        // Never touched: the host backs none of it.
+        let a = m.alloc(avail / 4 * 3, Some("a")).unwrap();
+        m.free(a).unwrap();
+        let err = m.alloc(too_big, Some("huge")).unwrap_err();
+        assert!(err.contains("the host can back only"), "{err}");
     }
 
     #[test]
