@@ -178,10 +178,13 @@ pub struct DeviceMemory {
     /// The plain placement's latest frees, newest last ([`RECENT_FREES`]); an allocation
     /// that overlaps one drops it.
     recent_frees: std::collections::VecDeque<Allocation>,
-    /// The last reading of [`available_memory`] and the high-water mark then: allocations
-    /// that together touch less than [`AVAILABLE_SLACK`] new bytes since are checked against
-    /// it without reading the system's files again ([`DeviceMemory::host_can_back`]).
+    /// The last reading of [`available_memory`] and `granted` then: allocations of less than
+    /// [`AVAILABLE_SLACK`] bytes together since are checked against it without reading the
+    /// system's files again ([`DeviceMemory::host_can_back`]).
     avail_seen: Option<(u64, u64)>,
+    /// Bytes allocated over the arena's life (each allocation rounded up to
+    /// [`ALLOC_ALIGN`]; frees do not subtract).
+    granted: u64,
     /// initcheck's shadow: which bytes have been written ([`set_initcheck`](Self::set_initcheck)).
     init_shadow: Option<super::initcheck::ArenaShadow>,
 }
@@ -284,7 +287,9 @@ pub fn device_memory_limit() -> u64 {
 pub const AVAILABLE_SLACK: u64 = 64 << 20;
 
 /// Bytes of memory the host can give right now (`MemAvailable`, or what the cgroup's limit
-/// leaves when lower), less a reserve the process keeps for itself; `None` when unknown.
+/// leaves when lower), less a reserve the process keeps for itself, rounded down to
+/// [`ALLOC_ALIGN`] (so that an allocation of exactly this many bytes fits); `None` when
+/// unknown.
 pub fn available_memory() -> Option<u64> {
     let avail = meminfo("MemAvailable:");
     let avail = match (avail, cgroup_memory()) {
@@ -293,7 +298,7 @@ pub fn available_memory() -> Option<u64> {
         (None, Some((max, cur))) => Some(max.saturating_sub(cur)),
         (None, None) => None,
     };
-    avail.map(|a| a.saturating_sub(HOST_RESERVE))
+    avail.map(|a| a.saturating_sub(HOST_RESERVE) / ALLOC_ALIGN * ALLOC_ALIGN)
 }
 
 impl Default for DeviceMemory {
@@ -321,17 +326,21 @@ impl DeviceMemory {
             recent_frees: std::collections::VecDeque::new(),
             init_shadow: None,
             avail_seen: None,
+            granted: 0,
         }
     }
 
-    /// Whether the host can back `fresh` more bytes above the high-water mark, as
-    /// [`available_memory`] says (`Err`: what it can back; `Ok` when unknown). The reading is
-    /// reused until the arena has grown by [`AVAILABLE_SLACK`] bytes, or a quarter of what was
-    /// available, since it was taken: a module's many small globals cost one reading, not one
-    /// each.
-    fn host_can_back(&mut self, fresh: u64) -> Result<(), u64> {
+    /// Whether the host can back a new allocation of `bytes`, as [`available_memory`] says
+    /// (`Err`: what it can back; `Ok` when unknown). Every byte of a new allocation counts,
+    /// wherever it is placed: bytes above the high-water mark were never touched, and those
+    /// of a reused freed range went back to the host ([`DeviceMemory::free`],
+    /// `zero_free_range`), so the host backs none of them until they are written. The
+    /// reading is reused until [`AVAILABLE_SLACK`] bytes, or a quarter of what was available,
+    /// have been allocated since it was taken: a module's many small globals cost one
+    /// reading, not one each.
+    fn host_can_back(&mut self, bytes: u64) -> Result<(), u64> {
         if let Some((avail, at)) = self.avail_seen {
-            let grown = self.high_water.saturating_sub(at).saturating_add(fresh);
+            let grown = self.granted.saturating_sub(at).saturating_add(bytes);
             if grown < AVAILABLE_SLACK.min(avail / 4) {
                 return Ok(());
             }
@@ -340,8 +349,8 @@ impl DeviceMemory {
             self.avail_seen = None;
             return Ok(());
         };
-        self.avail_seen = Some((avail, self.high_water));
-        if fresh > avail {
+        self.avail_seen = Some((avail, self.granted));
+        if bytes > avail {
             return Err(avail);
         }
         Ok(())
@@ -551,6 +560,41 @@ impl DeviceMemory {
         }
     }
 
+    /// Zero arena bytes `[from, to)`, which no live allocation holds, without backing them:
+    /// the whole pages go back to the host (`MADV_DONTNEED` on the private anonymous range,
+    /// after which they read as zero) and only the partial pages at either end, which may
+    /// share a page with a live allocation, are written. Writing the whole range instead
+    /// would make the host back every byte of a large reused range at once, memory a lazy
+    /// allocation never touched (a `cudaMalloc` of most of the device after a `cudaFree` of
+    /// as much would commit all of it, and the host's out-of-memory killer end the
+    /// program).
+    fn zero_free_range(&mut self, from: u64, to: u64) {
+        // SAFETY: sysconf has no preconditions.
+        let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+            p if p > 0 => p as u64,
+            _ => 4096,
+        };
+        let first = from.div_ceil(page) * page;
+        let last = to / page * page;
+        let base = self.base.as_ptr();
+        // SAFETY: [from, to) is inside the reserved range and in no live allocation; the
+        // madvise range is whole pages inside it.
+        unsafe {
+            let released = last > first
+                && libc::madvise(
+                    base.add(first as usize).cast(),
+                    (last - first) as usize,
+                    libc::MADV_DONTNEED,
+                ) == 0;
+            if released {
+                std::ptr::write_bytes(base.add(from as usize), 0, (first - from) as usize);
+                std::ptr::write_bytes(base.add(last as usize), 0, (to - last) as usize);
+            } else {
+                std::ptr::write_bytes(base.add(from as usize), 0, (to - from) as usize);
+            }
+        }
+    }
+
     fn recompute_top(&mut self) {
         self.top = self
             .allocs
@@ -601,15 +645,12 @@ impl DeviceMemory {
                     self.used()
                 )
             })?;
-        let fresh = end.saturating_sub(self.high_water);
-        if fresh > 0 {
-            if let Err(avail) = self.host_can_back(fresh) {
-                return Err(format!(
-                    "out of device memory: {size} bytes requested, but the host can back only \
-                     {avail} more bytes now (its available memory, less {HOST_RESERVE} bytes \
-                     it keeps)"
-                ));
-            }
+        if let Err(avail) = self.host_can_back(rounded) {
+            return Err(format!(
+                "out of device memory: {size} bytes requested, but the host can back only \
+                 {avail} more bytes now (its available memory, less {HOST_RESERVE} bytes it \
+                 keeps)"
+            ));
         }
         self.reserve()?;
         if end > self.capacity {
@@ -619,20 +660,15 @@ impl DeviceMemory {
                 self.capacity
             ));
         }
-        // Bytes below the high-water mark may hold freed data: zero them. Bytes above it were
-        // never touched and read as zero already (not touching them keeps them unbacked).
+        // Bytes below the high-water mark may hold freed data (or a wild store's): zero them.
+        // Bytes above it were never touched and read as zero already (not touching them keeps
+        // them unbacked).
         let dirty_end = end.min(self.high_water);
         if dirty_end > cursor {
-            // SAFETY: [cursor, dirty_end) is inside the reserved range.
-            unsafe {
-                std::ptr::write_bytes(
-                    self.base.as_ptr().add(cursor as usize),
-                    0,
-                    (dirty_end - cursor) as usize,
-                )
-            };
+            self.zero_free_range(cursor, dirty_end);
         }
         self.high_water = self.high_water.max(end);
+        self.granted = self.granted.saturating_add(rounded);
         if let Some(s) = &self.init_shadow {
             // A new allocation holds nothing written yet (cudaMalloc's memory is undefined).
             s.set(cursor, rounded, false);
@@ -905,6 +941,54 @@ mod tests {
         assert!(back.iter().all(|&x| x == 0));
     }
 
+    /// Pages of `[p, p + len)` the host backs now (`mincore`).
+    fn resident_pages(p: *const u8, len: usize) -> usize {
+        let mut v = vec![0u8; len.div_ceil(4096)];
+        // SAFETY: `p` is page-aligned and the range is mapped; `v` has a byte per page.
+        let r = unsafe { libc::mincore(p as *mut libc::c_void, len, v.as_mut_ptr()) };
+        assert_eq!(r, 0, "mincore: {}", std::io::Error::last_os_error());
+        v.iter().filter(|&&b| b & 1 != 0).count()
+    }
+
+    /// A large allocation in a freed range is zeroed without the host backing it (writing
+    /// zeros over it would commit every page, as much memory as a lazy allocation of most of
+    /// the device would need at once): it comes back unbacked and reads as zero, also where
+    /// something wrote the freed bytes after the free.
+    #[test]
+    fn reused_range_is_zeroed_without_backing_it() {
+        let mut m = DeviceMemory::new();
+        let keep = m.alloc(100, Some("keep")).unwrap();
+        m.write(keep, &[9u8; 100]).unwrap();
+        let size: usize = 16 << 20;
+        let a = m.alloc(size as u64, None).unwrap();
+        m.write(a, &vec![0xAB; size]).unwrap();
+        m.free(a).unwrap();
+        // Stray writes into the freed range (a kernel's wild stores below the arena's top).
+        let base = m.base();
+        // SAFETY (of each use): `p` is inside the reserved range.
+        let host = |p: DevicePtr| unsafe { base.add((p.0 - GLOBAL_BASE) as usize) };
+        for off in (0..size).step_by(1 << 16) {
+            // SAFETY: inside the reserved range.
+            unsafe { *host(a).add(off) = 0xCD };
+        }
+        let b = m.alloc(size as u64 + 5, None).unwrap();
+        assert_eq!(a, b, "first fit reuses the freed range");
+        let start = host(b);
+        let page = start as usize % 4096;
+        let resident = resident_pages(start.wrapping_sub(page), size + page);
+        assert!(
+            resident <= 2,
+            "{resident} of {} pages backed after the allocation",
+            size / 4096
+        );
+        let mut back = vec![1u8; size + 5];
+        m.read(b, &mut back).unwrap();
+        assert!(back.iter().all(|&x| x == 0), "reused memory not zeroed");
+        let mut k = [0u8; 100];
+        m.read(keep, &mut k).unwrap();
+        assert_eq!(k, [9u8; 100], "the neighbouring allocation changed");
+    }
+
     /// The rule of [`is_near`], and the allocations either side of an address in none.
     #[test]
     fn near_rule_and_neighbours() {
@@ -1072,6 +1156,28 @@ mod tests {
         // The arena still works afterwards.
         let p = m.alloc(4096, None).unwrap();
         m.write(p, &[1; 4096]).unwrap();
+    }
+
+    /// A freed range is not memory the host backs (its pages went back to the host): an
+    /// allocation that reuses it is checked against the host's available memory in full, as
+    /// `cuMemGetInfo`'s free bytes say, not only for its bytes above the high-water mark.
+    #[test]
+    fn a_reused_range_counts_against_the_hosts_memory() {
+        let Some(avail) = available_memory() else {
+            eprintln!("skipped: the host's available memory is unknown");
+            return;
+        };
+        let too_big = avail + (1 << 30);
+        if too_big > device_memory_limit() - ALLOC_ALIGN {
+            eprintln!("skipped: the host's available memory is near the device memory");
+            return;
+        }
+        let mut m = DeviceMemory::new();
+        // Never touched: the host backs none of it.
+        let a = m.alloc(avail / 4 * 3, Some("a")).unwrap();
+        m.free(a).unwrap();
+        let err = m.alloc(too_big, Some("huge")).unwrap_err();
+        assert!(err.contains("the host can back only"), "{err}");
     }
 
     #[test]
