@@ -43,8 +43,9 @@ pub(super) const MAX_WORDS: usize = 16;
 
 /// The 16-byte words (offsets) of a warp state that the code rewrites to start the next CTA
 /// of a batch, or `None` where the kernel is not compiled for batches: it has barrier
-/// terminators (its CTAs need several rounds) or warp operations that read other lanes
-/// (`super::cross_lane`, whose slots are zeroed too), or its zeroed ranges (`zeroed`, as
+/// terminators (its CTAs need several rounds) or warp operations (`super::cross_lane`: the
+/// header records they can write, and the slots of those that read other lanes, are zeroed
+/// too), or its zeroed ranges (`zeroed`, as
 /// `WarpEngine::zeroed_ranges`) are not whole words, miss the fields set at start or are more
 /// than [`MAX_WORDS`].
 pub(super) fn restart_words(

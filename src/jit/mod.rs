@@ -408,44 +408,83 @@ thread_local! {
 }
 
 /// The parts of a warp state the compiled code may read before writing (in the lanes that
-/// read them): the header (masks, barrier records, block bitsets), and the slots of warp
-/// operations' operands and results, which helpers read in lanes other than the running
-/// ones (a `shfl` from a lane that never wrote the register reads 0, as in the interpreter).
-/// Every other slot is written by a lane before that lane reads it (SSA: a definition
-/// dominates its uses), and what inactive lanes hold is never observed, so a state reused
-/// from a previous CTA need not be cleared there.
+/// read them): the header's masks and block bitsets, the barrier and warp-synchronization
+/// records the kernel can write, and the slots of warp operations' operands and results,
+/// which helpers read in lanes other than the running ones (a `shfl` from a lane that never
+/// wrote the register reads 0, as in the interpreter). Every other slot is written by a lane
+/// before that lane reads it (SSA: a definition dominates its uses), and what inactive lanes
+/// hold is never observed, so a state reused from a previous CTA need not be cleared there.
+/// Sorted by offset, without overlaps (adjacent ranges are joined).
 ///
-/// The header's barrier and warp-synchronization records (`BAR_OFF..HEADER_END`) are
-/// written only by warp operations' helpers and by the CTA scheduler for lanes parked at a
-/// barrier or a warp-level synchronization (`runtime::launch`, `runtime::warp`). A kernel
-/// with neither warp operations nor barrier terminators never writes them, so they keep the
-/// zeros its states were made with (states are reused only by CTAs of the same launch),
-/// and only the masks around them are cleared.
+/// The header's records (`BAR_OFF..HEADER_END`) are written only by warp operations'
+/// helpers, by the inline barrier arrival (`ctabar.rs`) and by the CTA scheduler for lanes
+/// parked at a barrier or a warp-level synchronization (`runtime::launch`, `runtime::warp`),
+/// and only these parts of it:
+/// - the record of a barrier id of `WarpLayout::bar_ids` (every id where one is not a
+///   constant; id 0 for lanes parked without a record), where the kernel has barrier
+///   terminators, `barrier` operations or other warp operations ([`cross_lane`]);
+/// - the per-lane `bar.red` results (`BAR_RESULT_OFF`), where a `barrier` operation is a
+///   reduction (`BarKind::RedPopc`, `RedAnd`, `RedOr`, the only kinds whose completion
+///   writes them) or a `barrier.result` reads them;
+/// - the warp-synchronization records (`WSYNC_WAIT_OFF..HEADER_END`), where the kernel has a
+///   warp operation other than a barrier's ([`cross_lane`]: `bar.warp.sync`, the `.sync`
+///   collectives, yields, mbarrier and cluster operations).
+///
+/// The parts a kernel cannot write keep the zeros its states were made with (states are
+/// reused only by CTAs of the same launch: `start_cta` zero-fills a state emptied between
+/// launches), so they are not cleared; every reader of a record (the scheduler's scans over
+/// all sixteen ids in reports and synccheck included) finds them empty.
 ///
 /// Texture and surface operations are warp operations whose routine (`runtime::texwarp`)
-/// reads and writes only the lanes of the execution mask, in their own slots: they count as
-/// neither ([`cross_lane`]).
+/// reads and writes only the lanes of the execution mask, in their own slots; so do the
+/// barrier operations (`runtime::warp::exec`: the operands of the mask's lanes, the `bar.red`
+/// results of the mask's lanes). Their slots are not cleared ([`reads_other_lanes`]).
 fn zeroed_ranges(f: &VerifiedFunction, layout: &WarpLayout) -> Vec<(u32, u32)> {
-    use crate::analysis::schedule::{BAR_OFF, HEADER_END};
-    let header = (layout.active_off + 8 * layout.active_words).div_ceil(16) * 16;
-    let syncs = f.insts.iter().any(|d| cross_lane(&d.op))
-        || f.blocks
-            .iter()
-            .any(|b| matches!(b.term, crate::ir::Terminator::Barrier { .. }));
-    let mut out = if syncs || header < HEADER_END {
-        vec![(0, header.min(layout.size))]
-    } else {
-        vec![
-            (0, BAR_OFF.min(layout.size)),
-            (
-                HEADER_END,
-                (header - HEADER_END).min(layout.size.saturating_sub(HEADER_END)),
-            ),
-        ]
+    use crate::analysis::schedule::{
+        bar_field, BAR_COUNT, BAR_OFF, BAR_REC, BAR_RESULT_OFF, HEADER_END, WARP_SIZE,
+        WSYNC_WAIT_OFF,
     };
+    use crate::ir::{BarKind, Op, Terminator};
+    let header = (layout.active_off + 8 * layout.active_words).div_ceil(16) * 16;
+    let barriers = f
+        .blocks
+        .iter()
+        .any(|b| matches!(b.term, Terminator::Barrier { .. }))
+        || f.insts.iter().any(|d| matches!(d.op, Op::BarArrive { .. }));
+    // The kinds whose completion writes the per-lane results (`runtime::launch`).
+    let reduces = |kind: BarKind| match kind {
+        BarKind::RedPopc | BarKind::RedAnd | BarKind::RedOr => true,
+        BarKind::Sync | BarKind::Arrive => false,
+    };
+    let reductions = f.insts.iter().any(|d| {
+        matches!(d.op, Op::BarArrive { kind, .. } if reduces(kind))
+            || matches!(d.op, Op::BarResult { .. })
+    });
+    let warp_syncs = f
+        .insts
+        .iter()
+        .any(|d| cross_lane(&d.op) && !is_barrier(&d.op));
+    let mut out: Vec<(u32, u32)> = vec![];
+    if header < HEADER_END {
+        out.push((0, header));
+    } else {
+        out.push((0, BAR_OFF));
+        if barriers || warp_syncs {
+            for id in (0..BAR_COUNT).filter(|&id| layout.bar_ids >> id & 1 != 0) {
+                out.push((bar_field(id, 0), BAR_REC));
+            }
+        }
+        if reductions {
+            out.push((BAR_RESULT_OFF, 4 * WARP_SIZE));
+        }
+        if warp_syncs {
+            out.push((WSYNC_WAIT_OFF, HEADER_END - WSYNC_WAIT_OFF));
+        }
+        out.push((HEADER_END, header - HEADER_END));
+    }
     for i in 0..f.insts.len() {
         let d = f.inst(crate::ir::Inst(i as u32));
-        if !cross_lane(&d.op) {
+        if !reads_other_lanes(&d.op) {
             continue;
         }
         for &v in d.args.iter().chain(&d.results) {
@@ -460,7 +499,43 @@ fn zeroed_ranges(f: &VerifiedFunction, layout: &WarpLayout) -> Vec<(u32, u32)> {
             out.push((off, (32 * lane).div_ceil(16) * 16));
         }
     }
-    out
+    // Inside the state, sorted, overlapping and adjacent ranges joined.
+    let mut ranges: Vec<(u32, u32)> = out
+        .into_iter()
+        .filter_map(|(off, len)| {
+            let end = off.saturating_add(len).min(layout.size);
+            (off < end).then_some((off, end))
+        })
+        .collect();
+    ranges.sort_unstable();
+    let mut joined: Vec<(u32, u32)> = vec![];
+    for (off, end) in ranges {
+        match joined.last_mut() {
+            Some(last) if off <= last.1 => last.1 = last.1.max(end),
+            _ => joined.push((off, end)),
+        }
+    }
+    joined
+        .into_iter()
+        .map(|(off, end)| (off, end - off))
+        .collect()
+}
+
+/// Whether `op` is a CTA barrier operation (`barrier`, `barrier.result`: PTX ISA §9.7.13.1),
+/// whose routine reads the operands and writes the results of the execution mask's lanes
+/// only, and of the header only the barrier records and `bar.red` results.
+fn is_barrier(op: &crate::ir::Op) -> bool {
+    matches!(
+        op,
+        crate::ir::Op::BarArrive { .. } | crate::ir::Op::BarResult { .. }
+    )
+}
+
+/// Whether `op` is a warp operation whose routine may read its operands' or results' slots
+/// in lanes other than those of its execution mask: [`cross_lane`] but the barrier
+/// operations ([`is_barrier`]).
+fn reads_other_lanes(op: &crate::ir::Op) -> bool {
+    cross_lane(op) && !is_barrier(op)
 }
 
 /// Whether `op` is a warp operation whose routine may read lanes other than those of its
@@ -470,4 +545,119 @@ fn zeroed_ranges(f: &VerifiedFunction, layout: &WarpLayout) -> Vec<(u32, u32)> {
 /// its results, nothing else of the state).
 fn cross_lane(op: &crate::ir::Op) -> bool {
     op.effect() == crate::ir::Effect::Warp && !op.is_texture()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::schedule::{
+        bar_field, BAR_COUNT, BAR_OFF, BAR_REC, BAR_RESULT_OFF, HEADER_END, WSYNC_WAIT_OFF,
+    };
+
+    /// The zeroed ranges and layout of a kernel of one `.u64` parameter with `body`.
+    fn ranges_of(body: &str) -> (Vec<(u32, u32)>, WarpLayout) {
+        let ptx = format!(
+            ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 a)\n\
+             {{\n  .reg .pred %p<3>;\n  .reg .b32 %r<5>;\n  mov.u32 %r1, %tid.x;\n{body}\n  ret;\n}}\n"
+        );
+        let (_, kernels) = crate::host::front_end(&ptx, "k.ptx").expect("loads");
+        let jit = compile(&kernels[0]).expect("compiles");
+        (jit.zeroed.clone(), jit.layout.clone())
+    }
+
+    fn covers(r: &[(u32, u32)], off: u32, len: u32) -> bool {
+        r.iter().any(|&(o, l)| o <= off && off + len <= o + l)
+    }
+
+    fn touches(r: &[(u32, u32)], off: u32, len: u32) -> bool {
+        r.iter().any(|&(o, l)| o < off + len && off < o + l)
+    }
+
+    /// Sorted, apart (not even adjacent), inside the state; the masks and block bitsets
+    /// always cleared.
+    fn well_formed(r: &[(u32, u32)], layout: &WarpLayout) {
+        for w in r.windows(2) {
+            assert!(w[0].0 + w[0].1 < w[1].0, "{r:?}");
+        }
+        assert!(
+            r.iter().all(|&(o, l)| l > 0 && o + l <= layout.size),
+            "{r:?}"
+        );
+        assert!(covers(r, 0, BAR_OFF), "{r:?}");
+        let bitsets = layout.active_off + 8 * layout.active_words - HEADER_END;
+        assert!(covers(r, HEADER_END, bitsets), "{r:?}");
+    }
+
+    /// `bar.sync 0`: record 0 only; neither the `bar.red` results nor the
+    /// warp-synchronization records, which nothing in the kernel writes.
+    #[test]
+    fn one_barrier_clears_its_record_alone() {
+        let (r, layout) = ranges_of("  bar.sync 0;\n  add.u32 %r2, %r1, 1;\n  bar.sync 0;");
+        well_formed(&r, &layout);
+        assert!(covers(&r, bar_field(0, 0), BAR_REC), "{r:?}");
+        for id in 1..BAR_COUNT {
+            assert!(
+                !touches(&r, bar_field(id, 0), BAR_REC),
+                "record {id}: {r:?}"
+            );
+        }
+        assert!(
+            !touches(&r, BAR_RESULT_OFF, HEADER_END - BAR_RESULT_OFF),
+            "{r:?}"
+        );
+    }
+
+    /// Barriers 0 and 1 and `bar.red`: both records and the `bar.red` results.
+    #[test]
+    fn reductions_clear_their_results() {
+        let (r, layout) = ranges_of(
+            "  setp.lt.u32 %p1, %r1, 40;\n  bar.red.popc.u32 %r2, 0, %p1;\n  bar.sync 1, 64;",
+        );
+        well_formed(&r, &layout);
+        assert!(covers(&r, bar_field(0, 0), 2 * BAR_REC), "{r:?}");
+        assert!(!touches(&r, bar_field(2, 0), BAR_REC), "{r:?}");
+        assert!(covers(&r, BAR_RESULT_OFF, 128), "{r:?}");
+        assert!(
+            !touches(&r, WSYNC_WAIT_OFF, HEADER_END - WSYNC_WAIT_OFF),
+            "{r:?}"
+        );
+    }
+
+    /// A barrier id from a register may be any of the sixteen.
+    #[test]
+    fn a_register_id_clears_every_record() {
+        let (r, layout) = ranges_of("  and.b32 %r2, %r1, 1;\n  bar.sync %r2;");
+        well_formed(&r, &layout);
+        assert!(covers(&r, BAR_OFF, BAR_COUNT * BAR_REC), "{r:?}");
+    }
+
+    /// `shfl.sync` reads other lanes' operands and can park lanes at a warp-level
+    /// synchronization: its slots and the warp-synchronization records are cleared.
+    #[test]
+    fn warp_syncs_clear_their_records_and_slots() {
+        let (r, layout) = ranges_of(
+            "  shfl.sync.idx.b32 %r2, %r1, 0, 31, -1;\n  bar.sync 0;\n  add.u32 %r3, %r2, 1;\n  \
+             shfl.sync.idx.b32 %r4, %r3, 1, 31, -1;",
+        );
+        well_formed(&r, &layout);
+        assert!(covers(&r, bar_field(0, 0), BAR_REC), "{r:?}");
+        assert!(
+            covers(&r, WSYNC_WAIT_OFF, HEADER_END - WSYNC_WAIT_OFF),
+            "{r:?}"
+        );
+        let header = (layout.active_off + 8 * layout.active_words).div_ceil(16) * 16;
+        assert!(
+            r.iter().any(|&(o, l)| o + l > header),
+            "a slot of the shuffles: {r:?}"
+        );
+    }
+
+    /// No barrier and no warp operation: the records are never written, only the masks and
+    /// bitsets are cleared.
+    #[test]
+    fn no_warp_operations_clear_no_records() {
+        let (r, layout) = ranges_of("  add.u32 %r2, %r1, 1;");
+        well_formed(&r, &layout);
+        assert!(!touches(&r, BAR_OFF, HEADER_END - BAR_OFF), "{r:?}");
+    }
 }

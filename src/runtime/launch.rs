@@ -1483,9 +1483,10 @@ struct StateInit {
     /// For a full warp whose state is reused from the previous CTA, when the ranges to zero
     /// are whole words and few: every word to write, with its value (zeros, but for the
     /// words of the live mask, the entry block's pending mask and the active bitset's
-    /// first word). Written word by word, it sets the state as zeroing the ranges and
-    /// then writing those fields would.
-    words_to_write: Option<Vec<(usize, u128)>>,
+    /// first word), as runs of consecutive words (the index of the first, the values).
+    /// Copied run by run, it sets the state as zeroing the ranges and then writing those
+    /// fields would.
+    words_to_write: Option<Vec<(usize, Vec<u128>)>>,
 }
 
 /// The most words [`StateInit::words_to_write`] holds; past it, ranges are zeroed by `fill`.
@@ -1512,7 +1513,7 @@ impl StateInit {
         layout: &WarpLayout,
         ranges: &[(u32, u32)],
         words: usize,
-    ) -> Option<Vec<(usize, u128)>> {
+    ) -> Option<Vec<(usize, Vec<u128>)>> {
         let mut covered = vec![false; words];
         for &(off, len) in ranges {
             let (off, len) = (off as usize, len as usize);
@@ -1538,13 +1539,17 @@ impl StateInit {
         wr32(s, LIVE_OFF, u32::MAX);
         wr32(s, layout.pending(0), u32::MAX);
         set_active(layout, s, 0);
-        let out: Vec<(usize, u128)> = covered
-            .iter()
-            .enumerate()
-            .filter(|&(_, &c)| c)
-            .map(|(i, _)| (i, image[i]))
-            .collect();
-        (out.len() <= MAX_WORDS_TO_WRITE).then_some(out)
+        if covered.iter().filter(|&&c| c).count() > MAX_WORDS_TO_WRITE {
+            return None;
+        }
+        let mut runs: Vec<(usize, Vec<u128>)> = vec![];
+        for (i, _) in covered.iter().enumerate().filter(|&(_, &c)| c) {
+            match runs.last_mut() {
+                Some((first, run)) if *first + run.len() == i => run.push(image[i]),
+                _ => runs.push((i, vec![image[i]])),
+            }
+        }
+        Some(runs)
     }
 }
 
@@ -1562,9 +1567,9 @@ fn start_cta(engine: &dyn WarpEngine, init: &StateInit, buffers: &mut Vec<Vec<u1
         let lanes = (threads - w as u32 * WARP_SIZE).min(WARP_SIZE);
         if let (Some(write), true) = (&init.words_to_write, lanes == 32 && st.len() == words) {
             let s = st.as_mut_slice();
-            for &(i, v) in write {
-                if let Some(x) = s.get_mut(i) {
-                    *x = v;
+            for (first, run) in write {
+                if let Some(x) = s.get_mut(*first..first + run.len()) {
+                    x.copy_from_slice(run);
                 }
             }
             continue;

@@ -281,10 +281,18 @@ $DONE:
 /// `start_cta`'s word template for full warps whose state is reused sets every state as
 /// the general path does (zero each of the engine's ranges, then write the live mask, the
 /// entry block's pending mask and its active bit), over states full of other bytes; the
-/// partial warp takes the general path.
+/// partial warp takes the general path. For a kernel without barriers and for one with
+/// barriers 0 and 1 and `bar.red` (whose ranges hold those two records and the `bar.red`
+/// results, a few words, not the whole header).
 #[test]
 fn state_template_matches_zeroed_ranges() {
-    let (_, kernels) = crate::host::front_end(STREAM, "stream.ptx").expect("loads");
+    state_template_matches(STREAM);
+    state_template_matches(BARRIERS);
+}
+
+/// [`state_template_matches_zeroed_ranges`] for the kernel `ptx`, on a CTA of 80 threads.
+fn state_template_matches(ptx: &str) {
+    let (_, kernels) = crate::host::front_end(ptx, "k.ptx").expect("loads");
     let jit = crate::jit::compile(&kernels[0]).expect("compiles");
     let engine: &dyn WarpEngine = &jit;
     let threads = 80;
