@@ -1663,6 +1663,114 @@ fn misplaced_and_doubled_words_are_refused_as_ptxas_refuses_them() {
             "illegal modifier '.satfinite' for instruction 'tcgen05'",
             "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
         ),
+        // ptxas: "Illegal modifier '.sat' for instruction 'cvt'".
+        (
+            "cvt.sat.f32.bf16 %f1, %h1",
+            "illegal modifier '.sat' for instruction 'cvt'",
+            "cvt.f32.bf16 %f1, %h1",
+        ),
+        // ptxas: "Illegal modifier '.sat' for instruction 'cvt'".
+        (
+            "cvt.rn.sat.bf16.f32 %h1, %f1",
+            "illegal modifier '.sat' for instruction 'cvt'",
+            "cvt.rn.bf16.f32 %h1, %f1",
+        ),
+        // ptxas: "Modifier '.ftz' does not apply to this type of convert operation".
+        (
+            "cvt.rzi.ftz.s32.f64 %r1, %fd1",
+            "illegal modifier '.ftz' for instruction 'cvt'",
+            "cvt.rzi.ftz.s32.f32 %r1, %f1",
+        ),
+        // ptxas: "Modifier '.ftz' does not apply to this type of convert operation".
+        (
+            "cvt.ftz.f64.f16 %fd1, %h1",
+            "illegal modifier '.ftz' for instruction 'cvt'",
+            "cvt.ftz.f32.f16 %f1, %h1",
+        ),
+        // ptxas: "Illegal rounding modifier for instruction 'cvt'".
+        (
+            "cvt.rn.f64.f32 %fd1, %f1",
+            "rounding modifier missing or not allowed",
+            "cvt.f64.f32 %fd1, %f1",
+        ),
+        // ptxas: "Illegal rounding modifier for instruction 'cvt'".
+        (
+            "cvt.rni.f32.f16 %f1, %h1",
+            "rounding modifier missing or not allowed",
+            "cvt.rni.f16.f16 %h1, %h2",
+        ),
+        // ptxas: "Unexpected instruction types specified for 'cvt'".
+        (
+            "cvt.rn.relu.f16.f64 %h1, %fd1",
+            "for 'cvt' with .relu",
+            "cvt.rn.relu.f16.f32 %h1, %f1",
+        ),
+        // ptxas: "Arguments mismatch for instruction 'cvt'".
+        (
+            "cvt.rn.scaled::n2::ue8m0.bf16x2.f32 %r1, %f1, %f2",
+            "illegal modifier '.scaled::n2::ue8m0'",
+            "cvt.rn.bf16x2.f32 %r1, %f1, %f2",
+        ),
+        // ptxas: "Modifier '.cta' requires memory order with 'ld' instruction".
+        (
+            "ld.cta.global.u32 %r1, [%rd1]",
+            "modifier '.cta' requires a memory order",
+            "ld.relaxed.cta.global.u32 %r1, [%rd1]",
+        ),
+        // ptxas: "Modifier '.gpu' requires memory order with 'st' instruction".
+        (
+            "st.gpu.global.u32 [%rd1], %r1",
+            "modifier '.gpu' requires a memory order",
+            "st.release.gpu.global.u32 [%rd1], %r1",
+        ),
+        // ptxas: "Modifier '.weak' cannot be combined with modifier '.cta'".
+        (
+            "ld.weak.cta.global.u32 %r1, [%rd1]",
+            "modifier '.weak' cannot be combined with modifier '.cta'",
+            "ld.weak.global.u32 %r1, [%rd1]",
+        ),
+        // ptxas: "Instruction 'ld' requires '.v8.b32/.v4.b64' type with '.L2::evict_last' modifier.".
+        (
+            "ld.global.L2::evict_last.u32 %r1, [%rd1]",
+            "needs a .v8 of 32-bit or a .v4 of 64-bit elements",
+            "ld.global.L2::evict_last.v8.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd1]",
+        ),
+        // ptxas: "global state space expected for feature '256 bit wide load/store'".
+        (
+            "st.shared.L2::evict_last.v8.s32 [sm], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}",
+            "needs the .global state space",
+            "st.global.L2::evict_last.v8.s32 [%rd1], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}",
+        ),
+        // ptxas: "Illegal modifier '.evict_first' for instruction 'prefetch'".
+        (
+            "prefetch.global.L2::evict_first [%rd1]",
+            "illegal modifier '.L2::evict_first' for instruction 'prefetch'",
+            "prefetch.global.L2::evict_last [%rd1]",
+        ),
+        // ptxas: "Unknown modifier '.level'".
+        (
+            "tex.2d.level.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], %f3",
+            "'.level' must directly follow 'tex'",
+            "tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], %f3",
+        ),
+        // ptxas: "Unknown modifier '.base'".
+        (
+            "tex.uni.base.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}]",
+            "'.base' must directly follow 'tex'",
+            "tex.base.uni.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}]",
+        ),
+        // ptxas: "Illegal vector size: 3".
+        (
+            "tex.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7}]",
+            "found 3 (a vector has 1, 2 or 4 elements)",
+            "tex.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}]",
+        ),
+        // ptxas: "Illegal vector size: 3".
+        (
+            "suld.b.3d.b32.trap {%r1}, [%rd1, {%r2, %r3, %r4}]",
+            "found 3 (a vector has 1, 2 or 4 elements)",
+            "suld.b.3d.b32.trap {%r1}, [%rd1, {%r2, %r3, %r4, %r5}]",
+        ),
         // ptxas: "Illegal modifier '.ftz' for instruction 'tcgen05.alloc'".
         (
             "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.ftz.b32 [sm], 32",
@@ -1704,6 +1812,124 @@ fn misplaced_and_doubled_words_are_refused_as_ptxas_refuses_them() {
         assert_eq!(e.kind(), "invalid", "{msg}");
         assert!(msg.contains("k.ptx:14:1") && msg.contains(words), "{msg}");
         if let Err(e) = front_end(&isa_kernel("9.0", "sm_90a", accepted), "k.ptx") {
+            panic!("{accepted}: {e}");
+        }
+    }
+}
+
+/// Forms ptxas 13.5 assembles that ptxjit refused: a float rounding on a widening `cvt` from
+/// `.bf16`, `st` with an L2 eviction priority on a 256-bit global store, texture and surface
+/// coordinate vectors of 2 or 4 elements past the geometry's count (`-arch=sm_100a`). Each
+/// loads.
+#[test]
+fn forms_ptxas_takes_load() {
+    for inst in [
+        "cvt.rn.f32.bf16 %f1, %h1",
+        "cvt.rz.f64.bf16 %fd1, %h1",
+        "cvt.rn.ftz.f32.bf16 %f1, %h1",
+        "st.global.L2::evict_first.v4.u64 [%rd1], {%rd1, %rd2, %rd3, %rd4}",
+        "st.global.L2::evict_normal.v8.s32 [%rd1], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}",
+        "st.release.gpu.global.L2::evict_last.v8.f32 [%rd1], {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}",
+        "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2}]",
+        "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r3, %r4}]",
+        "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}]",
+        "tex.a1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r3, %r4}]",
+        "tld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}]",
+        "suld.b.1d.b32.trap {%r1}, [%rd1, {%r2, %r3}]",
+        "suld.b.2d.b32.trap {%r1}, [%rd1, {%r2, %r3, %r4, %r5}]",
+        "sust.b.1d.b32.trap [%rd1, {%r2, %r3, %r4, %r5}], {%r1}",
+        "sured.b.add.1d.u32.trap [%rd1, {%r2, %r3}], %r1",
+    ] {
+        if let Err(e) = front_end(&isa9_kernel(inst), "k.ptx") {
+            panic!("{inst}: {e}");
+        }
+    }
+}
+
+/// A one-register matrix fragment is still a vector: ptxas 13.5 says "Vector expected for
+/// argument 0" on `wmma.load.a.sync.aligned.row.m8n8k32.s4 %r1, [p]` (and `mma`'s one-register
+/// A and B of `.m8n8k4.f64`), "Vector of size 1 is expected for argument 0 of instruction
+/// 'ldmatrix'" on `ldmatrix….x1….b16 %r1, [p]`; each braced form assembles.
+#[test]
+fn one_register_fragments_are_vectors() {
+    for (rejected, accepted) in [
+        (
+            "wmma.load.a.sync.aligned.row.m8n8k32.s4 %r1, [%rd1]",
+            "wmma.load.a.sync.aligned.row.m8n8k32.s4 {%r1}, [%rd1]",
+        ),
+        (
+            "wmma.load.b.sync.aligned.col.m8n8k128.b1 %r1, [%rd1]",
+            "wmma.load.b.sync.aligned.col.m8n8k128.b1 {%r1}, [%rd1]",
+        ),
+        (
+            "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1, %fd2}, %fd3, %fd4, {%fd5, %fd6}",
+            "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd5, %fd6}",
+        ),
+        (
+            "ldmatrix.sync.aligned.m8n8.x1.shared.b16 %r1, [sm]",
+            "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [sm]",
+        ),
+        (
+            "stmatrix.sync.aligned.m8n8.x1.shared.b16 [sm], %r1",
+            "stmatrix.sync.aligned.m8n8.x1.shared.b16 [sm], {%r1}",
+        ),
+    ] {
+        let e = front_end(&isa9_kernel(rejected), "k.ptx")
+            .err()
+            .unwrap_or_else(|| panic!("{rejected}: loaded, but ptxas rejects it"));
+        let msg = e.to_string();
+        assert_eq!(e.kind(), "invalid", "{msg}");
+        assert!(
+            msg.contains("k.ptx:14:") && msg.contains("needs a vector of 1 registers"),
+            "{msg}"
+        );
+        if let Err(e) = front_end(&isa9_kernel(accepted), "k.ptx") {
+            panic!("{accepted}: {e}");
+        }
+    }
+}
+
+/// `brx.idx{.uni} index, tlist` (PTX ISA §9.7.12.4) as ptxas 13.5 (`-arch=sm_90a`) checks it:
+/// "Illegal modifier '.all' for instruction 'brx.idx'" (and `.bfly`), "Unexpected instruction
+/// types specified for 'brx.idx'" on `brx.idx.u32`, and `brx.uni.idx` is "Not a name of any
+/// known instruction"; `brx.idx`, `brx.idx.uni` and an immediate index assemble.
+#[test]
+fn brx_idx_takes_uni_and_no_type() {
+    let kernel = |inst: &str| {
+        format!(
+            ".version 9.0\n.target sm_90a\n.address_size 64\n.visible .entry k(.param .u32 p)\n\
+             {{\n.reg .b32 %r<3>;\nld.param.u32 %r1, [p];\nts: .branchtargets L0, L1;\n\
+             {inst};\nL0: ret;\nL1: ret;\n}}\n"
+        )
+    };
+    for (rejected, words) in [
+        (
+            "brx.idx.all %r1, ts",
+            "illegal modifier '.all' for instruction 'brx'",
+        ),
+        (
+            "brx.idx.bfly %r1, ts",
+            "illegal modifier '.bfly' for instruction 'brx'",
+        ),
+        ("brx.idx.u32 %r1, ts", "unexpected instruction type .u32"),
+        (
+            "brx.uni.idx %r1, ts",
+            "brx needs .idx as its first modifier",
+        ),
+    ] {
+        let e = front_end(&kernel(rejected), "k.ptx")
+            .err()
+            .unwrap_or_else(|| panic!("{rejected}: loaded, but ptxas rejects it"));
+        let msg = e.to_string();
+        assert_eq!(e.kind(), "invalid", "{msg}");
+        assert!(msg.contains("k.ptx:9:1") && msg.contains(words), "{msg}");
+    }
+    for accepted in [
+        "brx.idx %r1, ts",
+        "brx.idx.uni %r1, ts",
+        "brx.idx.uni 1, ts",
+    ] {
+        if let Err(e) = front_end(&kernel(accepted), "k.ptx") {
             panic!("{accepted}: {e}");
         }
     }

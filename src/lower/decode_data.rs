@@ -517,6 +517,65 @@ pub(super) fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
     if cx.has("nc") && !cx.has("global") {
         return Err(cx.bad(".nc requires the .global state space (ld.global.nc)"));
     }
+    // A scope qualifies a memory order (§9.7.9.8 `.relaxed.scope`, `.acquire.scope`; §9.7.9.11
+    // `.release.scope`): ptxas 13.5 says "Modifier '.cta' requires memory order with 'ld'
+    // instruction" on `ld.cta.global.u32` and "Modifier '.weak' cannot be combined with
+    // modifier '.cta'" on `ld.weak.cta.global.u32`.
+    let op = cx.inst.opcode.name.as_str();
+    if let Some(scope) = cx
+        .mods
+        .iter()
+        .find(|m| matches!(**m, "cta" | "cluster" | "gpu" | "sys"))
+    {
+        if cx.has("weak") {
+            return Err(cx.bad(&format!(
+                "modifier '.weak' cannot be combined with modifier '.{scope}'"
+            )));
+        }
+        if !["relaxed", "acquire", "release"].iter().any(|o| cx.has(o)) {
+            return Err(cx.bad(&format!(
+                "modifier '.{scope}' requires a memory order (.relaxed, .acquire or .release) \
+                 on '{op}'"
+            )));
+        }
+    }
+    // `.level::eviction_priority` of L2 (§9.7.9.8, §9.7.9.11: `.L2::evict_first`,
+    // `.L2::evict_last`, `.L2::evict_normal`) goes with a 256-bit access of the global space:
+    // ptxas 13.5 says "Instruction 'ld' requires '.v8.b32/.v4.b64' type with
+    // '.L2::evict_last' modifier" on `ld.global.L2::evict_last.u32` and "global state space
+    // expected for feature '256 bit wide load/store'" on `st.shared.L2::evict_last.v8.s32`.
+    if let Some(l2) = cx.mods.iter().find(|m| {
+        matches!(
+            **m,
+            "L2::evict_first" | "L2::evict_last" | "L2::evict_normal"
+        )
+    }) {
+        let count = if cx.has("v8") {
+            8
+        } else if cx.has("v4") {
+            4
+        } else if cx.has("v2") {
+            2
+        } else {
+            1
+        };
+        let bits = cx
+            .mods
+            .iter()
+            .rev()
+            .find_map(|m| ast::ScalarType::from_suffix(m))
+            .map_or(0, |t| t.size() * 8);
+        if !matches!((count, bits), (8, 32) | (4, 64)) {
+            return Err(cx.bad(&format!(
+                "'{op}' with '.{l2}' needs a .v8 of 32-bit or a .v4 of 64-bit elements (256 bits)"
+            )));
+        }
+        if !cx.has("global") {
+            return Err(cx.bad(&format!(
+                "'{op}' with '.{l2}' (a 256-bit access) needs the .global state space"
+            )));
+        }
+    }
     Ok(())
 }
 

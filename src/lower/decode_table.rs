@@ -975,6 +975,9 @@ pub(super) static ROWS: &[Row] = &[
             "L1::evict_normal",
             "L1::evict_unchanged",
             "L1::no_allocate",
+            "L2::evict_first",
+            "L2::evict_last",
+            "L2::evict_normal",
             "async",
             "bulk",
             "cg",
@@ -1007,10 +1010,11 @@ pub(super) static ROWS: &[Row] = &[
             "global",
             "L1",
             "L2",
-            "L2::evict_first",
+            // §9.7.9.15 `.level::eviction_priority` is `.L2::evict_last` or
+            // `.L2::evict_normal` (ptxas 13.5: "Illegal modifier '.evict_first' for
+            // instruction 'prefetch'").
             "L2::evict_last",
             "L2::evict_normal",
-            "L2::evict_unchanged",
             "local",
             "param",
             "param::entry",
@@ -1370,8 +1374,9 @@ pub(super) static ROWS: &[Row] = &[
     ]),
     // §9.7.12 Control flow.
     row("bra", Any, "9.7.12.3", G(control)).mods(&["all", "any", "ballot", "uni"]),
-    row("brx", Any, "9.7.12.4", G(super::super::call::brx))
-        .mods(&["all", "any", "ballot", "bfly", "down", "idx", "uni", "up"]),
+    // ptxas 13.5: "Illegal modifier '.all' for instruction 'brx.idx'" (and `.any`, `.ballot`,
+    // `.up`, `.down`, `.bfly`).
+    row("brx", Any, "9.7.12.4", G(super::super::call::brx)).mods(&["idx", "uni"]),
     row("call", Any, "9.7.12.5", G(super::super::call::call))
         .mods(&["all", "any", "ballot", "uni"]),
     row("ret", Any, "9.7.12.6", G(control)).mods(&["all", "any", "ballot", "uni"]),
