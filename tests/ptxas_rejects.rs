@@ -1771,6 +1771,66 @@ fn misplaced_and_doubled_words_are_refused_as_ptxas_refuses_them() {
             "found 3 (a vector has 1, 2 or 4 elements)",
             "suld.b.3d.b32.trap {%r1}, [%rd1, {%r2, %r3, %r4, %r5}]",
         ),
+        // ptxas: "Illegal modifier '.gpu' for instruction 'cp.async.bulk.prefetch.tensor'".
+        (
+            "cp.async.bulk.prefetch.tensor.2d.L2.global.gpu [%rd1, {%r1, %r2}]",
+            "illegal modifier '.gpu' for instruction 'cp'",
+            "cp.async.bulk.prefetch.tensor.2d.L2.global [%rd1, {%r1, %r2}]",
+        ),
+        // ptxas: "Illegal modifier '.cta' for instruction 'cp.async'".
+        (
+            "cp.async.ca.shared.global.cta [sm], [%rd1], 4",
+            "illegal modifier '.cta' for instruction 'cp'",
+            "cp.async.ca.shared.global [sm], [%rd1], 4",
+        ),
+        // ptxas: "Multiple scope modifiers specified".
+        (
+            "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes.cta.gpu [sm], [%rd1, {%r1}], [sm]",
+            "multiple scope modifiers",
+            "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes.gpu [sm], [%rd1, {%r1}], [sm]",
+        ),
+        // ptxas: "Modifier '.mbarrier_init' cannot be combined with modifier '.acquire'".
+        (
+            "fence.mbarrier_init.acquire.sync_restrict::shared::cluster.cluster",
+            "fence.mbarrier_init.release.cluster",
+            "fence.mbarrier_init.release.sync_restrict::shared::cluster.cluster",
+        ),
+        // ptxas: "Illegal modifier '.wb' for instruction 'suld.b'".
+        (
+            "suld.b.2d.wb.b32.trap {%r1}, [%rd1, {%r2, %r3}]",
+            "illegal modifier '.wb' for instruction 'suld'",
+            "suld.b.2d.cg.b32.trap {%r1}, [%rd1, {%r2, %r3}]",
+        ),
+        // ptxas: "Illegal modifier '.ca' for instruction 'sust.b'".
+        (
+            "sust.b.2d.ca.b32.trap [%rd1, {%r2, %r3}], {%r1}",
+            "illegal modifier '.ca' for instruction 'sust'",
+            "sust.b.2d.wb.b32.trap [%rd1, {%r2, %r3}], {%r1}",
+        ),
+        // ptxas: "Clamp modifier required for instruction 'suld.b'".
+        (
+            "suld.b.1d.b32 {%r1}, [%rd1, {%r2}]",
+            "needs a clamp mode",
+            "suld.b.1d.b32.zero {%r1}, [%rd1, {%r2}]",
+        ),
+        // ptxas: "Clamp modifier required for instruction 'sured.b'".
+        (
+            "sured.b.add.2d.u32 [%rd1, {%r2, %r3}], %r1",
+            "needs a clamp mode",
+            "sured.b.add.2d.u32.trap [%rd1, {%r2, %r3}], %r1",
+        ),
+        // ptxas: "Multiple clamp modifiers specified".
+        (
+            "suld.b.2d.trap.clamp.b32 {%r1}, [%rd1, {%r2, %r3}]",
+            "multiple clamp modifiers",
+            "suld.b.2d.clamp.b32 {%r1}, [%rd1, {%r2, %r3}]",
+        ),
+        // ptxas: "Not a name of any known instruction: 'suld'".
+        (
+            "suld.trap.b.2d.b32 {%r1}, [%rd1, {%r2, %r3}]",
+            "needs .b or .p as its first modifier",
+            "suld.b.trap.2d.b32 {%r1}, [%rd1, {%r2, %r3}]",
+        ),
         // ptxas: "Illegal modifier '.ftz' for instruction 'tcgen05.alloc'".
         (
             "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.ftz.b32 [sm], 32",
@@ -1819,8 +1879,8 @@ fn misplaced_and_doubled_words_are_refused_as_ptxas_refuses_them() {
 
 /// Forms ptxas 13.5 assembles that ptxjit refused: a float rounding on a widening `cvt` from
 /// `.bf16`, `st` with an L2 eviction priority on a 256-bit global store, texture and surface
-/// coordinate vectors of 2 or 4 elements past the geometry's count (`-arch=sm_100a`). Each
-/// loads.
+/// coordinate vectors of 2 or 4 elements past the geometry's count (`-arch=sm_100a`), and
+/// `wgmma` written `.sync` without `.aligned` (`-arch=sm_90a`). Each loads.
 #[test]
 fn forms_ptxas_takes_load() {
     for inst in [
@@ -1839,8 +1899,29 @@ fn forms_ptxas_takes_load() {
         "suld.b.2d.b32.trap {%r1}, [%rd1, {%r2, %r3, %r4, %r5}]",
         "sust.b.1d.b32.trap [%rd1, {%r2, %r3, %r4, %r5}], {%r1}",
         "sured.b.add.1d.u32.trap [%rd1, {%r2, %r3}], %r1",
+        "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes.cta [sm], [%rd1, {%r1}], [sm]",
+        "cp.async.bulk.tensor.1d.cluster.shared::cluster.global.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1}], [sm]",
+        "cp.async.bulk.tensor.1d.global.shared::cta.bulk_group.gpu [%rd1, {%r1}], [sm]",
+        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.bulk_group.sys [%rd1, {%r1}], [sm]",
+        "fence.release.mbarrier_init.cluster",
+        "fence.cluster.release.mbarrier_init",
+        "fence.mbarrier_init.release.sync_restrict::shared::cta.cluster",
+        "fence.mbarrier_init.release.sync_restrict::shared::cluster.cluster",
+        "fence.sync_restrict::shared::cta.release.cluster",
+        "fence.cluster.acquire.sync_restrict::shared::cluster",
     ] {
         if let Err(e) = front_end(&isa9_kernel(inst), "k.ptx") {
+            panic!("{inst}: {e}");
+        }
+    }
+    for inst in [
+        "wgmma.fence.sync",
+        "wgmma.commit_group.sync",
+        "wgmma.wait_group.sync 0",
+        "wgmma.mma_async.sync.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 0",
+        "wgmma.mma_async.sp.sync.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0",
+    ] {
+        if let Err(e) = front_end(&isa_kernel("9.0", "sm_90a", inst), "k.ptx") {
             panic!("{inst}: {e}");
         }
     }

@@ -42,6 +42,38 @@ pub(super) fn st(b: &mut Builder, cx: &mut Cx) -> R {
 // Merge point: `cp.async.bulk.tensor`, `cp.reduce.async.bulk.tensor` and
 // `cp.async.bulk.prefetch.tensor` (§9.7.9.25.5) are routed here.
 pub(super) fn cp(b: &mut Builder, cx: &mut Cx) -> R {
+    // A scope on the tensor copies: ptxas 13.5 takes one of `.cta`, `.cluster`, `.gpu`, `.sys`
+    // on `cp{.reduce}.async.bulk.tensor` (PTX ISA 8.0 and on) and none elsewhere ("Illegal
+    // modifier '.gpu' for instruction 'cp.async.bulk.prefetch.tensor'", "Modifier '.cta'
+    // requires modifier '.order'" on `cp.async.bulk`, "Multiple scope modifiers specified").
+    // ptxjit completes the copy when the instruction runs, so no scope changes what it does.
+    let scopes: Vec<&str> = cx
+        .mods
+        .iter()
+        .copied()
+        .filter(|m| matches!(*m, "cta" | "cluster" | "gpu" | "sys"))
+        .collect();
+    if let Some(scope) = scopes.first() {
+        if !cx.has("tensor") || cx.has("prefetch") {
+            return Err(cx.bad(&format!(
+                "illegal modifier '.{scope}' for instruction 'cp' (a scope goes on \
+                 cp{{.reduce}}.async.bulk.tensor only)"
+            )));
+        }
+        if scopes.len() > 1 {
+            return Err(cx.bad("multiple scope modifiers"));
+        }
+        let mut inner = Cx {
+            inst: cx.inst,
+            loc: cx.loc,
+            ptx: cx.ptx.clone(),
+            mods: cx.mods.iter().copied().filter(|m| m != scope).collect(),
+            writes: Vec::new(),
+        };
+        let r = cp(b, &mut inner);
+        cx.writes.append(&mut inner.writes);
+        return r;
+    }
     if let Some(r) = tma::tensor_copy(b, cx) {
         return r;
     }

@@ -1157,7 +1157,7 @@ mod tests {
             ),
             (
                 format!("mma.sync.aligned.m16n8k8.row.col.ftz.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3}}, {f4}"),
-                "modifier '.ftz' is not allowed",
+                "illegal modifier '.ftz' for instruction 'mma'",
             ),
             (
                 format!("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {f4}, {{%r1}}, {{%r3}}, {f4}"),

@@ -1345,14 +1345,16 @@ pub(super) static ROWS: &[Row] = &[
     row("istypep", Any, "9.7.10.6", Effect(tex::istypep))
         .since((4, 0), Sm(30))
         .mods(&[]),
+    // The cache operators as ptxas 13.5 takes them: `suld` `.ca .cg .cs .cv`, `sust` `.wb .cg
+    // .cs .wt` ("Illegal modifier '.wb' for instruction 'suld.b'", "… '.ca' for instruction
+    // 'sust.b'").
     row("suld", Any, "9.7.11.1", Effect(tex::suld)).mods(&[
         "1d", "2d", "2dms", "3d", "a", "a1d", "a2d", "a2dms", "acube", "b", "ca", "cg", "clamp",
-        "cs", "cube", "cv", "g", "lu", "r", "trap", "v2", "v4", "v8", "wb", "wrap", "wt", "zero",
+        "cs", "cube", "cv", "g", "r", "trap", "v2", "v4", "v8", "wrap", "zero",
     ]),
     row("sust", Any, "9.7.11.2", Effect(tex::sust)).mods(&[
-        "1d", "2d", "2dms", "3d", "a", "a1d", "a2d", "a2dms", "acube", "b", "ca", "cg", "clamp",
-        "cs", "cube", "cv", "g", "lu", "p", "r", "trap", "v2", "v4", "v8", "wb", "wrap", "wt",
-        "zero",
+        "1d", "2d", "2dms", "3d", "a", "a1d", "a2d", "a2dms", "acube", "b", "cg", "clamp", "cs",
+        "cube", "g", "p", "r", "trap", "v2", "v4", "v8", "wb", "wrap", "wt", "zero",
     ]),
     // `.op` is `.add`, `.min`, `.max`, `.and` or `.or` (PTX ISA §9.7.11.3); ptxas 13.5 takes each
     // (`sured.b.min.2d.u32`, `sured.b.and.2d.b32`).
@@ -2203,6 +2205,8 @@ pub(super) static ORDER: &[(&str, &[&str])] = &[
             "weak", "relaxed", "acquire", "release", "acq_rel", "cta", "cluster", "gpu", "sys",
         ],
     ),
+    // `cp{.reduce}.async.bulk.tensor` with a scope, as ptxas 13.5 takes it (`data::cp`).
+    ("cp", &["cta", "cluster", "gpu", "sys"]),
     // §9.7.9.26, §9.7.13.16 `tensormap.cp_fenceproxy...release.scope`.
     (
         "tensormap",

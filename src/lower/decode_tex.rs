@@ -619,13 +619,29 @@ pub(super) fn istypep(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 /// Out-of-range mode (default `.trap`).
-fn clamp_mode(cx: &Cx) -> SurfClamp {
-    if cx.has("clamp") {
-        SurfClamp::Clamp
-    } else if cx.has("zero") {
-        SurfClamp::Zero
-    } else {
-        SurfClamp::Trap
+/// The `.clamp` mode of `suld`/`sust`/`sured` (PTX ISA §9.7.11.1-3), and the words' order as
+/// ptxas 13.5 checks them: `.b`/`.p` right after the opcode ("Not a name of any known
+/// instruction: 'suld'" on `suld.trap.b.2d.b32`), and exactly one mode ("Clamp modifier
+/// required for instruction 'suld.b'", "Multiple clamp modifiers specified").
+fn clamp_mode(cx: &Cx) -> Result<SurfClamp, LowerError> {
+    let op = cx.inst.opcode.name.as_str();
+    if !matches!(cx.mods.first(), Some(&"b") | Some(&"p")) {
+        return Err(cx.bad(&format!("'{op}' needs .b or .p as its first modifier")));
+    }
+    let modes: Vec<&str> = cx
+        .mods
+        .iter()
+        .copied()
+        .filter(|m| matches!(*m, "trap" | "clamp" | "zero"))
+        .collect();
+    match modes[..] {
+        ["clamp"] => Ok(SurfClamp::Clamp),
+        ["zero"] => Ok(SurfClamp::Zero),
+        ["trap"] => Ok(SurfClamp::Trap),
+        [] => Err(cx.bad(&format!(
+            "'{op}' needs a clamp mode (.trap, .clamp or .zero)"
+        ))),
+        [..] => Err(cx.bad("multiple clamp modifiers")),
     }
 }
 
@@ -674,7 +690,7 @@ fn surf_coords(
 pub(super) fn suld(b: &mut Builder, cx: &mut Cx) -> R {
     cx.expect_operands(2)?;
     let (formatted, g, vec, ty, sign) = surf_shape(cx)?;
-    let clamp = clamp_mode(cx);
+    let clamp = clamp_mode(cx)?;
     let br = cx.opnd(1)?.clone();
     let (h, s, c) = bracket(cx, &br)?;
     if s.is_some() {
@@ -709,7 +725,7 @@ pub(super) fn suld(b: &mut Builder, cx: &mut Cx) -> R {
 pub(super) fn sust(b: &mut Builder, cx: &mut Cx) -> R {
     cx.expect_operands(2)?;
     let (formatted, g, vec, ty, _) = surf_shape(cx)?;
-    let clamp = clamp_mode(cx);
+    let clamp = clamp_mode(cx)?;
     let br = cx.opnd(0)?.clone();
     let (h, s, c) = bracket(cx, &br)?;
     if s.is_some() {
@@ -748,7 +764,7 @@ pub(super) fn sured(b: &mut Builder, cx: &mut Cx) -> R {
     cx.expect_operands(2)?;
     let formatted = cx.has("p");
     let g = geom(cx)?;
-    let clamp = clamp_mode(cx);
+    let clamp = clamp_mode(cx)?;
     let t = cx.ty()?;
     let (ty, sign, _) = ir_ty(t).ok_or_else(|| cx.unsupported("element type"))?;
     let op = if cx.has("add") {
