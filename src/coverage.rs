@@ -961,7 +961,7 @@ mod tests {
             ),
             (
                 "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.xor.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1",
-                "not allowed here",
+                "illegal modifier '.xor' for instruction 'wgmma'",
             ),
             ("mul.u32 %r1, %r2, %r3", ".lo, .hi or .wide"),
             (
