@@ -1166,10 +1166,15 @@ fn wmma_takes_aligned_from_ptx_isa_6_3() {
 /// A kernel of PTX ISA 9.0 for sm_100a with one instruction on line 14 (predicate, b16, b32,
 /// b64, f32, f64 registers and a `.shared` `.b64` word `sm`).
 fn isa9_kernel(inst: &str) -> String {
+    isa_kernel("9.0", "sm_100a", inst)
+}
+
+/// [`isa9_kernel`] under `.version VERSION` and `.target TARGET`.
+fn isa_kernel(version: &str, target: &str, inst: &str) -> String {
     format!(
-        ".version 9.0\n.target sm_100a\n.address_size 64\n.visible .entry k(.param .u64 p)\n\
-         {{\n.reg .pred %p<3>;\n.reg .b16 %h<5>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<3>;\n\
-         .reg .f32 %f<5>;\n.reg .f64 %fd<3>;\n.shared .align 8 .b64 sm;\n\
+        ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k(.param .u64 p)\n\
+         {{\n.reg .pred %p<3>;\n.reg .b16 %h<9>;\n.reg .b32 %r<40>;\n.reg .b64 %rd<9>;\n\
+         .reg .f32 %f<40>;\n.reg .f64 %fd<9>;\n.shared .align 8 .b64 sm;\n\
          ld.param.u64 %rd1, [p];\n{inst};\nret;\n}}\n"
     )
 }
@@ -1259,6 +1264,190 @@ fn modifier_lists_take_every_alternative_of_the_isa_syntax() {
     ] {
         if let Err(e) = front_end(&isa9_kernel(inst), "k.ptx") {
             panic!("{inst}: {e}");
+        }
+    }
+}
+
+/// The alternatives of the modifier lists of `mma`, `wgmma`, `multimem`, `cp` and `tcgen05`
+/// (PTX ISA §9.7.14.5.14, §9.7.14.6, §9.7.15, §9.7.9.14, §9.7.9.25, §9.7.16): every line
+/// assembles with ptxas 13.5 under its header (`wgmma` needs sm_90a, `multimem.cp` PTX ISA 9.1,
+/// `.sync_restrict::proxy::async` 9.5, `tcgen05.ld.red` sm_103a, the `mma` kinds sm_120a).
+/// Each loads, or is refused as "unsupported" (a form ptxjit does not run yet, such as
+/// `tcgen05.mma` with a collector usage), never as invalid: a list that lacks one of its
+/// words refuses it as "invalid".
+#[test]
+fn matrix_and_bulk_copy_modifier_lists_take_every_alternative() {
+    let groups: [(&str, &str, &[&str]); 6] = [
+        (
+            "9.0",
+            "sm_100a",
+            &[
+                "mma.sync.aligned.m8n8k4.row.col.rn.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd5, %fd6}",
+                "mma.sync.aligned.m8n8k4.row.col.rz.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd5, %fd6}",
+                "mma.sync.aligned.m8n8k4.row.col.rm.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd5, %fd6}",
+                "mma.sync.aligned.m8n8k4.row.col.rp.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd5, %fd6}",
+                "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, {%r1, %r2}, {%r3, %r4}, {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}",
+                "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r9, %r10}, {%r11, %r12, %r13, %r14}",
+                "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r9, %r10}, {%r11, %r12, %r13, %r14}",
+                "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r9, %r10}, {%r11, %r12, %r13, %r14}",
+                "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r5, %r6}, {%f5, %f6, %f7, %f8}, %r7, 0",
+                "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r5, %r6}, {%f5, %f6, %f7, %f8}, %r7, 0",
+                "multimem.ld_reduce.relaxed.sys.global.add.u32 %r1, [%rd1]",
+                "multimem.ld_reduce.acquire.gpu.global.min.s32 %r1, [%rd1]",
+                "multimem.ld_reduce.global.max.u32 %r1, [%rd1]",
+                "multimem.ld_reduce.weak.global.and.b32 %r1, [%rd1]",
+                "multimem.ld_reduce.global.or.b32 %r1, [%rd1]",
+                "multimem.ld_reduce.global.xor.b64 %rd2, [%rd1]",
+                "multimem.ld_reduce.relaxed.cta.global.add.acc::f32.v2.f16x2 {%r1, %r2}, [%rd1]",
+                "multimem.ld_reduce.relaxed.cluster.global.add.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1]",
+                "multimem.ld_reduce.global.add.v8.bf16 {%h1, %h2, %h3, %h4, %h5, %h6, %h7, %h8}, [%rd1]",
+                "multimem.st.release.gpu.global.u32 [%rd1], %r1",
+                "multimem.st.weak.global.f32 [%rd1], %f1",
+                "multimem.red.relaxed.sys.global.add.u32 [%rd1], %r1",
+                "multimem.red.release.gpu.global.min.s32 [%rd1], %r1",
+                "cp.async.ca.shared.global [sm], [%rd1], 4",
+                "cp.async.cg.shared.global.L2::128B [sm], [%rd1], 16",
+                "cp.async.ca.shared::cta.global.L2::64B [sm], [%rd1], 8",
+                "cp.async.ca.shared.global.L2::256B [sm], [%rd1], 4, 2",
+                "cp.async.commit_group",
+                "cp.async.wait_group 1",
+                "cp.async.wait_all",
+                "cp.async.mbarrier.arrive.shared.b64 [sm]",
+                "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [sm]",
+                "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sm], [%rd1], 16, [sm]",
+                "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [sm], [%rd1], 16, [sm]",
+                "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [sm], [%rd1], 16, [sm], %h1",
+                "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [sm], [sm], 16, [sm]",
+                "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [sm], 16",
+                "cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [sm], 16, %h1",
+                "cp.async.bulk.prefetch.L2.global [%rd1], 16",
+                "cp.async.bulk.commit_group",
+                "cp.async.bulk.wait_group 0",
+                "cp.async.bulk.wait_group.read 0",
+                "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.inc.u32 [sm], [sm], 16, [sm]",
+                "cp.reduce.async.bulk.global.shared::cta.bulk_group.dec.u32 [%rd1], [sm], 16",
+                "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 [%rd1], [sm], 16",
+                "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u32 [%rd1], [sm], 16",
+                "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s32 [%rd1], [sm], 16",
+                "cp.reduce.async.bulk.global.shared::cta.bulk_group.and.b32 [%rd1], [sm], 16",
+                "cp.reduce.async.bulk.global.shared::cta.bulk_group.or.b32 [%rd1], [sm], 16",
+                "cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b64 [%rd1], [sm], 16",
+                "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1}], [sm]",
+                "cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1, %r2}], [sm]",
+                "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1, %r2, %r3}], [sm], {%h1}",
+                "cp.async.bulk.tensor.4d.shared::cluster.global.im2col::w.mbarrier::complete_tx::bytes.cta_group::1 [sm], [%rd1, {%r1, %r2, %r3, %r4}], [sm], {%h1, %h2}",
+                "cp.async.bulk.tensor.4d.shared::cluster.global.im2col::w::128.mbarrier::complete_tx::bytes.cta_group::2 [sm], [%rd1, {%r1, %r2, %r3, %r4}], [sm], {%h1, %h2}",
+                "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1, %r2, %r3, %r4, %r5}], [sm]",
+                "cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [%rd1, {%r1, %r2, %r3, %r4, %r5}], [sm]",
+                "cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r1, %r2}]",
+                "cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.im2col_no_offs.bulk_group [%rd1, {%r1, %r2, %r3}], [sm]",
+                "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [sm], 32",
+                "tcgen05.dealloc.cta_group::2.sync.aligned.b32 %r1, 64",
+                "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned",
+                "tcgen05.fence::before_thread_sync",
+                "tcgen05.fence::after_thread_sync",
+                "tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [%rd1]",
+                "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%rd1], %h1",
+                "tcgen05.wait::ld.sync.aligned",
+                "tcgen05.wait::st.sync.aligned",
+                "tcgen05.ld.sync.aligned.32x32b.x2.pack::16b.b32 {%r1, %r2}, [%r3]",
+                "tcgen05.ld.sync.aligned.16x64b.x4.b32 {%r1, %r2, %r3, %r4}, [%r5]",
+                "tcgen05.ld.sync.aligned.16x128b.x1.b32 {%r1, %r2}, [%r3]",
+                "tcgen05.ld.sync.aligned.16x256b.x1.b32 {%r1, %r2, %r3, %r4}, [%r5]",
+                "tcgen05.ld.sync.aligned.16x32bx2.x1.b32 {%r1}, [%r2], 16",
+                "tcgen05.ld.sync.aligned.32x32b.x8.b32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%r9]",
+                "tcgen05.st.sync.aligned.32x32b.x16.unpack::16b.b32 [%r1], {%r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15, %r16, %r17}",
+                "tcgen05.cp.cta_group::1.128x256b [%r1], %rd1",
+                "tcgen05.cp.cta_group::1.4x256b [%r1], %rd1",
+                "tcgen05.cp.cta_group::1.128x128b [%r1], %rd1",
+                "tcgen05.cp.cta_group::1.64x128b.warpx2::02_13 [%r1], %rd1",
+                "tcgen05.cp.cta_group::1.64x128b.warpx2::01_23 [%r1], %rd1",
+                "tcgen05.cp.cta_group::1.32x128b.warpx4 [%r1], %rd1",
+                "tcgen05.cp.cta_group::1.128x256b.b8x16.b6x16_p32 [%r1], %rd1",
+                "tcgen05.shift.cta_group::1.down [%r1]",
+                "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
+                "tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r2], %rd2, %r3, %p1",
+                "tcgen05.mma.cta_group::1.kind::f8f6f4 [%r1], %rd1, %rd2, %r2, %p1",
+                "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, %p1",
+                "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+                "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+                "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+                "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16 [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+                "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32 [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
+                "tcgen05.mma.cta_group::1.kind::f16.collector::a::fill [%r1], %rd1, %rd2, %r2, %p1",
+                "tcgen05.mma.cta_group::1.kind::f16.collector::a::use [%r1], %rd1, %rd2, %r2, %p1",
+                "tcgen05.mma.cta_group::1.kind::f16.collector::a::lastuse [%r1], %rd1, %rd2, %r2, %p1",
+                "tcgen05.mma.cta_group::1.kind::f16.collector::a::discard [%r1], %rd1, %rd2, %r2, %p1",
+                "tcgen05.mma.cta_group::1.kind::i8.ashift.collector::a::lastuse [%r1], [%r2], %rd2, %r3, %p1",
+                "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
+                "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b0::fill [%r1], %rd1, %rd2, %r2, %p1",
+                "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b1::use [%r1], %rd1, %rd2, %r2, %p1",
+                "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b2::lastuse [%r1], %rd1, %rd2, %r2, %p1",
+                "tcgen05.mma.ws.cta_group::1.kind::f16.collector::b3::discard [%r1], %rd1, %rd2, %r2, %p1",
+            ][..],
+        ),
+        (
+            "9.0",
+            "sm_90a",
+            &[
+                "wgmma.fence.sync.aligned",
+                "wgmma.commit_group.sync.aligned",
+                "wgmma.wait_group.sync.aligned 1",
+                "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 0",
+                "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0",
+                "wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8.satfinite {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1",
+                "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1",
+            ][..],
+        ),
+        (
+            "9.1",
+            "sm_100a",
+            &[
+                "multimem.cp.async.bulk.global.shared::cta.bulk_group [%rd1], [sm], 16",
+                "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [sm], 16",
+                "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 [%rd1], [sm], 16",
+                "multimem.cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [sm], 16, %h1",
+                "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.u32 [%rd1], [sm], 16",
+                "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.dec.u32 [%rd1], [sm], 16",
+                "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u32 [%rd1], [sm], 16",
+                "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s32 [%rd1], [sm], 16",
+                "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.and.b32 [%rd1], [sm], 16",
+                "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.or.b32 [%rd1], [sm], 16",
+                "multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b64 [%rd1], [sm], 16",
+            ][..],
+        ),
+        (
+            "9.5",
+            "sm_100a",
+            &[
+                "cp.async.bulk.wait_group.sync_restrict::proxy::async 0",
+            ][..],
+        ),
+        (
+            "8.8",
+            "sm_103a",
+            &[
+                "tcgen05.ld.red.sync.aligned.32x32b.x2.min.abs.NaN.f32 {%f1, %f2}, %f3, [%r1]",
+                "tcgen05.ld.red.sync.aligned.16x32bx2.x2.max.u32 {%r1, %r3}, %r4, [%r2], 8",
+            ][..],
+        ),
+        (
+            "8.8",
+            "sm_120a",
+            &[
+                "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32 {%f1, %f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8}",
+                "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0 {%f1, %f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8}, %r7, {%h1, %h2}, %r8, {%h3, %h4}",
+                "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0 {%f1, %f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8}, %r7, {%h1, %h2}, %r8, {%h3, %h4}",
+                "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3 {%f1, %f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8}, %r7, {%h1, %h2}, %r8, {%h3, %h4}",
+                "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32 {%f1, %f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6,%r9,%r10}, {%f5,%f6,%f7,%f8}, %r7, 0",
+            ][..],
+        ),
+    ];
+    for (version, target, insts) in groups {
+        for inst in insts {
+            if let Err(e) = front_end(&isa_kernel(version, target, inst), "k.ptx") {
+                assert_eq!(e.kind(), "unsupported", "{inst}: {e}");
+            }
         }
     }
 }
@@ -1420,6 +1609,234 @@ fn misplaced_and_doubled_words_are_refused_as_ptxas_refuses_them() {
             "multiple geometries ('.1d', '.a1d')",
             "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}]",
         ),
+        // ptxas: "Illegal modifier '.relu' for instruction 'mma'".
+        (
+            "mma.sync.aligned.m16n8k16.row.col.relu.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8}",
+            "illegal modifier '.relu' for instruction 'mma'",
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8}",
+        ),
+        // ptxas: "Illegal modifier '.kind::tf32' for instruction 'mma'".
+        (
+            "mma.sync.aligned.m16n8k16.row.col.kind::tf32.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8}",
+            "illegal modifier '.kind::tf32' for instruction 'mma'",
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8}",
+        ),
+        // ptxas: "Illegal modifier '.sat' for instruction 'multimem.st'".
+        (
+            "multimem.st.global.sat.f32 [%rd1], %f1",
+            "illegal modifier '.sat' for instruction 'multimem'",
+            "multimem.st.weak.global.f32 [%rd1], %f1",
+        ),
+        // ptxas: "Illegal modifier '.cg' for instruction 'multimem.ld_reduce'".
+        (
+            "multimem.ld_reduce.global.cg.add.u32 %r1, [%rd1]",
+            "illegal modifier '.cg' for instruction 'multimem'",
+            "multimem.ld_reduce.global.add.u32 %r1, [%rd1]",
+        ),
+        // ptxas: "Illegal modifier '.ftz' for instruction 'cp.async'".
+        (
+            "cp.async.ca.shared.global.ftz [sm], [%rd1], 4",
+            "illegal modifier '.ftz' for instruction 'cp'",
+            "cp.async.ca.shared.global [sm], [%rd1], 4",
+        ),
+        // ptxas: "Illegal modifier '.cs' for instruction 'cp.async'".
+        (
+            "cp.async.cs.shared.global [sm], [%rd1], 4",
+            "illegal modifier '.cs' for instruction 'cp'",
+            "cp.async.cg.shared.global [sm], [%rd1], 16",
+        ),
+        // ptxas: "Illegal modifier '.trans' for instruction 'cp.async.bulk.tensor'".
+        (
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.trans [sm], [%rd1, {%r1, %r2}], [sm]",
+            "illegal modifier '.trans' for instruction 'cp'",
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1, %r2}], [sm]",
+        ),
+        // ptxas: "Illegal modifier '.trans' for instruction 'tcgen05.ld'".
+        (
+            "tcgen05.ld.sync.aligned.32x32b.x1.trans.b32 {%r1}, [%r2]",
+            "illegal modifier '.trans' for instruction 'tcgen05'",
+            "tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r1}, [%r2]",
+        ),
+        // ptxas: "Illegal modifier '.satfinite' for instruction 'tcgen05.mma'".
+        (
+            "tcgen05.mma.cta_group::1.kind::f16.satfinite [%r1], %rd1, %rd2, %r2, %p1",
+            "illegal modifier '.satfinite' for instruction 'tcgen05'",
+            "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
+        ),
+        // ptxas: "Illegal modifier '.sat' for instruction 'cvt'".
+        (
+            "cvt.sat.f32.bf16 %f1, %h1",
+            "illegal modifier '.sat' for instruction 'cvt'",
+            "cvt.f32.bf16 %f1, %h1",
+        ),
+        // ptxas: "Illegal modifier '.sat' for instruction 'cvt'".
+        (
+            "cvt.rn.sat.bf16.f32 %h1, %f1",
+            "illegal modifier '.sat' for instruction 'cvt'",
+            "cvt.rn.bf16.f32 %h1, %f1",
+        ),
+        // ptxas: "Modifier '.ftz' does not apply to this type of convert operation".
+        (
+            "cvt.rzi.ftz.s32.f64 %r1, %fd1",
+            "illegal modifier '.ftz' for instruction 'cvt'",
+            "cvt.rzi.ftz.s32.f32 %r1, %f1",
+        ),
+        // ptxas: "Modifier '.ftz' does not apply to this type of convert operation".
+        (
+            "cvt.ftz.f64.f16 %fd1, %h1",
+            "illegal modifier '.ftz' for instruction 'cvt'",
+            "cvt.ftz.f32.f16 %f1, %h1",
+        ),
+        // ptxas: "Illegal rounding modifier for instruction 'cvt'".
+        (
+            "cvt.rn.f64.f32 %fd1, %f1",
+            "rounding modifier missing or not allowed",
+            "cvt.f64.f32 %fd1, %f1",
+        ),
+        // ptxas: "Illegal rounding modifier for instruction 'cvt'".
+        (
+            "cvt.rni.f32.f16 %f1, %h1",
+            "rounding modifier missing or not allowed",
+            "cvt.rni.f16.f16 %h1, %h2",
+        ),
+        // ptxas: "Unexpected instruction types specified for 'cvt'".
+        (
+            "cvt.rn.relu.f16.f64 %h1, %fd1",
+            "for 'cvt' with .relu",
+            "cvt.rn.relu.f16.f32 %h1, %f1",
+        ),
+        // ptxas: "Arguments mismatch for instruction 'cvt'".
+        (
+            "cvt.rn.scaled::n2::ue8m0.bf16x2.f32 %r1, %f1, %f2",
+            "illegal modifier '.scaled::n2::ue8m0'",
+            "cvt.rn.bf16x2.f32 %r1, %f1, %f2",
+        ),
+        // ptxas: "Modifier '.cta' requires memory order with 'ld' instruction".
+        (
+            "ld.cta.global.u32 %r1, [%rd1]",
+            "modifier '.cta' requires a memory order",
+            "ld.relaxed.cta.global.u32 %r1, [%rd1]",
+        ),
+        // ptxas: "Modifier '.gpu' requires memory order with 'st' instruction".
+        (
+            "st.gpu.global.u32 [%rd1], %r1",
+            "modifier '.gpu' requires a memory order",
+            "st.release.gpu.global.u32 [%rd1], %r1",
+        ),
+        // ptxas: "Modifier '.weak' cannot be combined with modifier '.cta'".
+        (
+            "ld.weak.cta.global.u32 %r1, [%rd1]",
+            "modifier '.weak' cannot be combined with modifier '.cta'",
+            "ld.weak.global.u32 %r1, [%rd1]",
+        ),
+        // ptxas: "Instruction 'ld' requires '.v8.b32/.v4.b64' type with '.L2::evict_last' modifier.".
+        (
+            "ld.global.L2::evict_last.u32 %r1, [%rd1]",
+            "needs a .v8 of 32-bit or a .v4 of 64-bit elements",
+            "ld.global.L2::evict_last.v8.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd1]",
+        ),
+        // ptxas: "global state space expected for feature '256 bit wide load/store'".
+        (
+            "st.shared.L2::evict_last.v8.s32 [sm], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}",
+            "needs the .global state space",
+            "st.global.L2::evict_last.v8.s32 [%rd1], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}",
+        ),
+        // ptxas: "Illegal modifier '.evict_first' for instruction 'prefetch'".
+        (
+            "prefetch.global.L2::evict_first [%rd1]",
+            "illegal modifier '.L2::evict_first' for instruction 'prefetch'",
+            "prefetch.global.L2::evict_last [%rd1]",
+        ),
+        // ptxas: "Unknown modifier '.level'".
+        (
+            "tex.2d.level.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], %f3",
+            "'.level' must directly follow 'tex'",
+            "tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], %f3",
+        ),
+        // ptxas: "Unknown modifier '.base'".
+        (
+            "tex.uni.base.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}]",
+            "'.base' must directly follow 'tex'",
+            "tex.base.uni.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}]",
+        ),
+        // ptxas: "Illegal vector size: 3".
+        (
+            "tex.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7}]",
+            "found 3 (a vector has 1, 2 or 4 elements)",
+            "tex.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}]",
+        ),
+        // ptxas: "Illegal vector size: 3".
+        (
+            "suld.b.3d.b32.trap {%r1}, [%rd1, {%r2, %r3, %r4}]",
+            "found 3 (a vector has 1, 2 or 4 elements)",
+            "suld.b.3d.b32.trap {%r1}, [%rd1, {%r2, %r3, %r4, %r5}]",
+        ),
+        // ptxas: "Illegal modifier '.gpu' for instruction 'cp.async.bulk.prefetch.tensor'".
+        (
+            "cp.async.bulk.prefetch.tensor.2d.L2.global.gpu [%rd1, {%r1, %r2}]",
+            "illegal modifier '.gpu' for instruction 'cp'",
+            "cp.async.bulk.prefetch.tensor.2d.L2.global [%rd1, {%r1, %r2}]",
+        ),
+        // ptxas: "Illegal modifier '.cta' for instruction 'cp.async'".
+        (
+            "cp.async.ca.shared.global.cta [sm], [%rd1], 4",
+            "illegal modifier '.cta' for instruction 'cp'",
+            "cp.async.ca.shared.global [sm], [%rd1], 4",
+        ),
+        // ptxas: "Multiple scope modifiers specified".
+        (
+            "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes.cta.gpu [sm], [%rd1, {%r1}], [sm]",
+            "multiple scope modifiers",
+            "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes.gpu [sm], [%rd1, {%r1}], [sm]",
+        ),
+        // ptxas: "Modifier '.mbarrier_init' cannot be combined with modifier '.acquire'".
+        (
+            "fence.mbarrier_init.acquire.sync_restrict::shared::cluster.cluster",
+            "fence.mbarrier_init.release.cluster",
+            "fence.mbarrier_init.release.sync_restrict::shared::cluster.cluster",
+        ),
+        // ptxas: "Illegal modifier '.wb' for instruction 'suld.b'".
+        (
+            "suld.b.2d.wb.b32.trap {%r1}, [%rd1, {%r2, %r3}]",
+            "illegal modifier '.wb' for instruction 'suld'",
+            "suld.b.2d.cg.b32.trap {%r1}, [%rd1, {%r2, %r3}]",
+        ),
+        // ptxas: "Illegal modifier '.ca' for instruction 'sust.b'".
+        (
+            "sust.b.2d.ca.b32.trap [%rd1, {%r2, %r3}], {%r1}",
+            "illegal modifier '.ca' for instruction 'sust'",
+            "sust.b.2d.wb.b32.trap [%rd1, {%r2, %r3}], {%r1}",
+        ),
+        // ptxas: "Clamp modifier required for instruction 'suld.b'".
+        (
+            "suld.b.1d.b32 {%r1}, [%rd1, {%r2}]",
+            "needs a clamp mode",
+            "suld.b.1d.b32.zero {%r1}, [%rd1, {%r2}]",
+        ),
+        // ptxas: "Clamp modifier required for instruction 'sured.b'".
+        (
+            "sured.b.add.2d.u32 [%rd1, {%r2, %r3}], %r1",
+            "needs a clamp mode",
+            "sured.b.add.2d.u32.trap [%rd1, {%r2, %r3}], %r1",
+        ),
+        // ptxas: "Multiple clamp modifiers specified".
+        (
+            "suld.b.2d.trap.clamp.b32 {%r1}, [%rd1, {%r2, %r3}]",
+            "multiple clamp modifiers",
+            "suld.b.2d.clamp.b32 {%r1}, [%rd1, {%r2, %r3}]",
+        ),
+        // ptxas: "Not a name of any known instruction: 'suld'".
+        (
+            "suld.trap.b.2d.b32 {%r1}, [%rd1, {%r2, %r3}]",
+            "needs .b or .p as its first modifier",
+            "suld.b.trap.2d.b32 {%r1}, [%rd1, {%r2, %r3}]",
+        ),
+        // ptxas: "Illegal modifier '.ftz' for instruction 'tcgen05.alloc'".
+        (
+            "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.ftz.b32 [sm], 32",
+            "illegal modifier '.ftz' for instruction 'tcgen05'",
+            "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [sm], 32",
+        ),
     ] {
         match front_end(&isa9_kernel(rejected), "k.ptx") {
             Ok(_) => panic!("{rejected}: loaded, but ptxas rejects it"),
@@ -1431,6 +1848,169 @@ fn misplaced_and_doubled_words_are_refused_as_ptxas_refuses_them() {
             }
         }
         if let Err(e) = front_end(&isa9_kernel(accepted), "k.ptx") {
+            panic!("{accepted}: {e}");
+        }
+    }
+    // `wgmma` on sm_90a (ptxas: "Illegal modifier '.ftz' for instruction 'wgmma.mma_async'",
+    // "Illegal modifier '.trans' for instruction 'wgmma.wait_group'").
+    for (rejected, words, accepted) in [
+        (
+            "wgmma.mma_async.sync.aligned.m64n8k16.ftz.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 0",
+            "illegal modifier '.ftz' for instruction 'wgmma'",
+            "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 0",
+        ),
+        (
+            "wgmma.wait_group.sync.aligned.trans 1",
+            "illegal modifier '.trans' for instruction 'wgmma'",
+            "wgmma.wait_group.sync.aligned 1",
+        ),
+    ] {
+        let e = front_end(&isa_kernel("9.0", "sm_90a", rejected), "k.ptx")
+            .err()
+            .unwrap_or_else(|| panic!("{rejected}: loaded, but ptxas rejects it"));
+        let msg = e.to_string();
+        assert_eq!(e.kind(), "invalid", "{msg}");
+        assert!(msg.contains("k.ptx:14:1") && msg.contains(words), "{msg}");
+        if let Err(e) = front_end(&isa_kernel("9.0", "sm_90a", accepted), "k.ptx") {
+            panic!("{accepted}: {e}");
+        }
+    }
+}
+
+/// Forms ptxas 13.5 assembles that ptxjit refused: a float rounding on a widening `cvt` from
+/// `.bf16`, `st` with an L2 eviction priority on a 256-bit global store, texture and surface
+/// coordinate vectors of 2 or 4 elements past the geometry's count (`-arch=sm_100a`), and
+/// `wgmma` written `.sync` without `.aligned` (`-arch=sm_90a`). Each loads.
+#[test]
+fn forms_ptxas_takes_load() {
+    for inst in [
+        "cvt.rn.f32.bf16 %f1, %h1",
+        "cvt.rz.f64.bf16 %fd1, %h1",
+        "cvt.rn.ftz.f32.bf16 %f1, %h1",
+        "st.global.L2::evict_first.v4.u64 [%rd1], {%rd1, %rd2, %rd3, %rd4}",
+        "st.global.L2::evict_normal.v8.s32 [%rd1], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}",
+        "st.release.gpu.global.L2::evict_last.v8.f32 [%rd1], {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}",
+        "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2}]",
+        "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r3, %r4}]",
+        "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}]",
+        "tex.a1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r3, %r4}]",
+        "tld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}]",
+        "suld.b.1d.b32.trap {%r1}, [%rd1, {%r2, %r3}]",
+        "suld.b.2d.b32.trap {%r1}, [%rd1, {%r2, %r3, %r4, %r5}]",
+        "sust.b.1d.b32.trap [%rd1, {%r2, %r3, %r4, %r5}], {%r1}",
+        "sured.b.add.1d.u32.trap [%rd1, {%r2, %r3}], %r1",
+        "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes.cta [sm], [%rd1, {%r1}], [sm]",
+        "cp.async.bulk.tensor.1d.cluster.shared::cluster.global.mbarrier::complete_tx::bytes [sm], [%rd1, {%r1}], [sm]",
+        "cp.async.bulk.tensor.1d.global.shared::cta.bulk_group.gpu [%rd1, {%r1}], [sm]",
+        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.bulk_group.sys [%rd1, {%r1}], [sm]",
+        "fence.release.mbarrier_init.cluster",
+        "fence.cluster.release.mbarrier_init",
+        "fence.mbarrier_init.release.sync_restrict::shared::cta.cluster",
+        "fence.mbarrier_init.release.sync_restrict::shared::cluster.cluster",
+        "fence.sync_restrict::shared::cta.release.cluster",
+        "fence.cluster.acquire.sync_restrict::shared::cluster",
+    ] {
+        if let Err(e) = front_end(&isa9_kernel(inst), "k.ptx") {
+            panic!("{inst}: {e}");
+        }
+    }
+    for inst in [
+        "wgmma.fence.sync",
+        "wgmma.commit_group.sync",
+        "wgmma.wait_group.sync 0",
+        "wgmma.mma_async.sync.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 0",
+        "wgmma.mma_async.sp.sync.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0",
+    ] {
+        if let Err(e) = front_end(&isa_kernel("9.0", "sm_90a", inst), "k.ptx") {
+            panic!("{inst}: {e}");
+        }
+    }
+}
+
+/// A one-register matrix fragment is still a vector: ptxas 13.5 says "Vector expected for
+/// argument 0" on `wmma.load.a.sync.aligned.row.m8n8k32.s4 %r1, [p]` (and `mma`'s one-register
+/// A and B of `.m8n8k4.f64`), "Vector of size 1 is expected for argument 0 of instruction
+/// 'ldmatrix'" on `ldmatrix….x1….b16 %r1, [p]`; each braced form assembles.
+#[test]
+fn one_register_fragments_are_vectors() {
+    for (rejected, accepted) in [
+        (
+            "wmma.load.a.sync.aligned.row.m8n8k32.s4 %r1, [%rd1]",
+            "wmma.load.a.sync.aligned.row.m8n8k32.s4 {%r1}, [%rd1]",
+        ),
+        (
+            "wmma.load.b.sync.aligned.col.m8n8k128.b1 %r1, [%rd1]",
+            "wmma.load.b.sync.aligned.col.m8n8k128.b1 {%r1}, [%rd1]",
+        ),
+        (
+            "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1, %fd2}, %fd3, %fd4, {%fd5, %fd6}",
+            "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd5, %fd6}",
+        ),
+        (
+            "ldmatrix.sync.aligned.m8n8.x1.shared.b16 %r1, [sm]",
+            "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [sm]",
+        ),
+        (
+            "stmatrix.sync.aligned.m8n8.x1.shared.b16 [sm], %r1",
+            "stmatrix.sync.aligned.m8n8.x1.shared.b16 [sm], {%r1}",
+        ),
+    ] {
+        let e = front_end(&isa9_kernel(rejected), "k.ptx")
+            .err()
+            .unwrap_or_else(|| panic!("{rejected}: loaded, but ptxas rejects it"));
+        let msg = e.to_string();
+        assert_eq!(e.kind(), "invalid", "{msg}");
+        assert!(
+            msg.contains("k.ptx:14:") && msg.contains("needs a vector of 1 registers"),
+            "{msg}"
+        );
+        if let Err(e) = front_end(&isa9_kernel(accepted), "k.ptx") {
+            panic!("{accepted}: {e}");
+        }
+    }
+}
+
+/// `brx.idx{.uni} index, tlist` (PTX ISA §9.7.12.4) as ptxas 13.5 (`-arch=sm_90a`) checks it:
+/// "Illegal modifier '.all' for instruction 'brx.idx'" (and `.bfly`), "Unexpected instruction
+/// types specified for 'brx.idx'" on `brx.idx.u32`, and `brx.uni.idx` is "Not a name of any
+/// known instruction"; `brx.idx`, `brx.idx.uni` and an immediate index assemble.
+#[test]
+fn brx_idx_takes_uni_and_no_type() {
+    let kernel = |inst: &str| {
+        format!(
+            ".version 9.0\n.target sm_90a\n.address_size 64\n.visible .entry k(.param .u32 p)\n\
+             {{\n.reg .b32 %r<3>;\nld.param.u32 %r1, [p];\nts: .branchtargets L0, L1;\n\
+             {inst};\nL0: ret;\nL1: ret;\n}}\n"
+        )
+    };
+    for (rejected, words) in [
+        (
+            "brx.idx.all %r1, ts",
+            "illegal modifier '.all' for instruction 'brx'",
+        ),
+        (
+            "brx.idx.bfly %r1, ts",
+            "illegal modifier '.bfly' for instruction 'brx'",
+        ),
+        ("brx.idx.u32 %r1, ts", "unexpected instruction type .u32"),
+        (
+            "brx.uni.idx %r1, ts",
+            "brx needs .idx as its first modifier",
+        ),
+    ] {
+        let e = front_end(&kernel(rejected), "k.ptx")
+            .err()
+            .unwrap_or_else(|| panic!("{rejected}: loaded, but ptxas rejects it"));
+        let msg = e.to_string();
+        assert_eq!(e.kind(), "invalid", "{msg}");
+        assert!(msg.contains("k.ptx:9:1") && msg.contains(words), "{msg}");
+    }
+    for accepted in [
+        "brx.idx %r1, ts",
+        "brx.idx.uni %r1, ts",
+        "brx.idx.uni 1, ts",
+    ] {
+        if let Err(e) = front_end(&kernel(accepted), "k.ptx") {
             panic!("{accepted}: {e}");
         }
     }

@@ -544,8 +544,22 @@ pub(super) fn write_reg(
 /// `.branchtargets` list `tlist`, as a chain of compares; an index outside the list traps
 /// (undefined behaviour in PTX).
 pub(super) fn brx(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Result<(), LowerError> {
-    if !cx.has("idx") {
-        return Err(cx.bad("brx needs .idx"));
+    // `brx.idx{.uni} index, tlist` (PTX ISA §9.7.12.4): `.idx` comes first (ptxas 13.5 reads
+    // `brx.uni.idx` as no instruction: "Not a name of any known instruction: 'brx'") and the
+    // index is an untyped `.u32` ("Unexpected instruction types specified for 'brx.idx'" on
+    // `brx.idx.u32`).
+    if cx.mods.first() != Some(&"idx") {
+        return Err(cx.bad("brx needs .idx as its first modifier (brx.idx{.uni})"));
+    }
+    if let Some(t) = cx
+        .mods
+        .iter()
+        .find(|m| ast::ScalarType::from_suffix(m).is_some())
+    {
+        return Err(cx.bad(&format!(
+            "unexpected instruction type .{t} for 'brx.idx': its index is a .u32 without a \
+             type modifier"
+        )));
     }
     cx.expect_operands(2)?;
     let table = match cx.opnd(1)? {

@@ -6,6 +6,17 @@ use super::*;
 
 /// `cvt` and `cvt.pack`, by form.
 pub(super) fn cvt(b: &mut Builder, cx: &mut Cx) -> R {
+    // `.scaled::n2::ue8m0` scales only the `.rn` conversions of the narrow formats and
+    // `.s2f6x2` ([`cvt_narrow`] checks which); ptxas 13.5 refuses it on every other `cvt`
+    // ("Arguments mismatch for instruction 'cvt'" on `cvt.rn.scaled::n2::ue8m0.bf16x2.f32`,
+    // `cvt.rs.satfinite.scaled::n2::ue8m0.e4m3x4.f32` with or without a scale operand;
+    // "Illegal modifier '.scaled::n2::ue8m0' for instruction 'cvt.pack'").
+    if cx.has("scaled::n2::ue8m0") && (cx.has("rs") || !cx.mods.iter().any(|m| narrow_name(m))) {
+        return Err(cx.bad(
+            "illegal modifier '.scaled::n2::ue8m0' here: it scales only the .rn conversions \
+             between .bf16x2 and the narrow formats (.e2m1x2 … .e5m2x2, .s2f6x2) and to .s2f6x2",
+        ));
+    }
     if cx.has("pack") {
         return cvt_pack(b, cx);
     }
@@ -26,23 +37,13 @@ pub(super) fn cvt_basic(b: &mut Builder, cx: &mut Cx) -> Result<(), LowerError> 
         return Err(no_conversion(cx, dt, st));
     };
     let rnd = cvt_round_of(cx).unwrap_or(CvtRound::None);
-    // PTX ISA §9.7.9.21: float→int needs an integer rounding; int→float and f64→f32 need a
-    // float rounding; other conversions take none (or an integer rounding for float→float
-    // round-to-integral).
-    let needs = match (src.is_float(), dst.is_float()) {
-        (true, false) => matches!(rnd, CvtRound::Int(_)),
-        (false, true) => matches!(rnd, CvtRound::Float(_)),
-        (true, true) if src == CvtType::F64 && dst == CvtType::F32 => {
-            matches!(rnd, CvtRound::Float(_))
-        }
-        (true, true) => !matches!(rnd, CvtRound::Float(_)) || src != dst,
-        (false, false) => rnd == CvtRound::None,
-    };
-    if !needs {
+    if !rounding_ok(src, dst, rnd) {
         return Err(cx.bad("rounding modifier missing or not allowed for these types"));
     }
     if !src.is_float() && !dst.is_float() {
         int_cvt_modifiers(cx, dst, src, dt, st)?;
+    } else {
+        float_cvt_modifiers(cx, dst, src, dt, st)?;
     }
     let sign = if src.is_signed() {
         Sign::Signed
@@ -101,6 +102,62 @@ fn int_cvt_modifiers(
         return Err(cx.bad(&format!(
             "modifier .sat is not allowed on cvt.{dt}.{st}: .{dt} holds every .{st} value, \
              so nothing saturates"
+        )));
+    }
+    Ok(())
+}
+
+/// Whether `rnd` is the rounding a `cvt` from `src` to `dst` takes (PTX ISA §9.7.9.21, "Rounding
+/// modifiers"): float→int needs an integer rounding; int→float and a narrowing float conversion
+/// (`.f32.f64`, `.f16.f32`, `.bf16.f16`) a float rounding; a float conversion to its own type
+/// takes an integer rounding or none; a widening one takes none ("illegal in all other
+/// instances"; ptxas 13.5: "Illegal rounding modifier for instruction 'cvt'" on `cvt.rn.f64.f32`
+/// and `cvt.rni.f32.f16`), except that ptxas 13.5 takes an optional float rounding on a widening
+/// from `.bf16` (`cvt.rn.f32.bf16`, `cvt.rz.f64.bf16`), where it changes nothing: the result is
+/// exact. An integer conversion takes none.
+fn rounding_ok(src: CvtType, dst: CvtType, rnd: CvtRound) -> bool {
+    let width = |t: CvtType| match t {
+        CvtType::F16 | CvtType::Bf16 => 16,
+        CvtType::F32 => 32,
+        _ => 64,
+    };
+    let float = matches!(rnd, CvtRound::Float(_));
+    match (src.is_float(), dst.is_float()) {
+        (true, false) => matches!(rnd, CvtRound::Int(_)),
+        (false, true) => float,
+        (false, false) => rnd == CvtRound::None,
+        (true, true) if src == dst => !float,
+        (true, true) if width(dst) <= width(src) => float,
+        (true, true) if src == CvtType::Bf16 => !matches!(rnd, CvtRound::Int(_)),
+        (true, true) => rnd == CvtRound::None,
+    }
+}
+
+/// The modifiers of a `cvt` with a floating-point source or destination, as ptxas 13.5 checks
+/// them (PTX ISA §9.7.9.21 gives `.ftz` for `.f32` operands and `.sat` per conversion):
+/// `.ftz` needs an `.f32` source or destination ("Modifier '.ftz' does not apply to this type
+/// of convert operation" on `cvt.rzi.ftz.s32.f64`, "Illegal modifier '.ftz'" on
+/// `cvt.ftz.f64.bf16`); `.sat` is refused on every conversion from or to `.bf16` ("Illegal
+/// modifier '.sat' for instruction 'cvt'" on `cvt.sat.f32.bf16`, `cvt.rn.sat.bf16.f32`).
+fn float_cvt_modifiers(
+    cx: &Cx,
+    dst: CvtType,
+    src: CvtType,
+    dt: ast::ScalarType,
+    st: ast::ScalarType,
+) -> Result<(), LowerError> {
+    let (dn, sn) = (ty_name(dt), ty_name(st));
+    let bf16 = src == CvtType::Bf16 || dst == CvtType::Bf16;
+    if cx.has("ftz") && src != CvtType::F32 && dst != CvtType::F32 {
+        return Err(cx.bad(&format!(
+            "illegal modifier '.ftz' for instruction 'cvt': .ftz needs an .f32 source or \
+             destination (cvt.{dn}.{sn})"
+        )));
+    }
+    if cx.has("sat") && bf16 {
+        return Err(cx.bad(&format!(
+            "illegal modifier '.sat' for instruction 'cvt': no conversion from or to .bf16 \
+             takes it (cvt.{dn}.{sn})"
         )));
     }
     Ok(())
@@ -541,29 +598,28 @@ pub(super) fn cvt_half(b: &mut Builder, cx: &mut Cx) -> R {
     let (Some(dst), Some(src)) = (cvt_type(dt), cvt_type(st)) else {
         return Err(no_conversion(cx, dt, st));
     };
-    let rnd = rnd.unwrap_or(CvtRound::None);
-    // PTX ISA §9.7.9.21: a narrowing float conversion or int → float needs .rn/.rz/.rm/.rp;
-    // float → int needs .rni/.rzi/.rmi/.rpi; widening float conversions take none.
-    let narrowing = |s: CvtType, d: CvtType| {
-        let w = |t: CvtType| match t {
-            CvtType::F16 | CvtType::Bf16 => 16,
-            CvtType::F32 => 32,
-            _ => 64,
-        };
-        w(d) < w(s) || (w(d) == w(s) && s != d)
-    };
-    let ok = match (src.is_float(), dst.is_float()) {
-        (true, false) => matches!(rnd, CvtRound::Int(_)),
-        (false, true) => matches!(rnd, CvtRound::Float(_)),
-        (true, true) if narrowing(src, dst) => matches!(rnd, CvtRound::Float(_)),
-        (true, true) => !matches!(rnd, CvtRound::Float(_)),
-        (false, false) => rnd == CvtRound::None,
-    };
-    if !ok {
+    let mut rnd = rnd.unwrap_or(CvtRound::None);
+    if !rounding_ok(src, dst, rnd) {
         return Err(cx.bad("rounding modifier missing or not allowed for these types"));
     }
-    if relu && !matches!(dst, CvtType::F16 | CvtType::Bf16) {
-        return Err(cx.bad(".relu needs an f16/bf16 destination"));
+    // A widening from `.bf16` is exact: its optional float rounding changes nothing.
+    if src.is_float() && dst.is_float() && src == CvtType::Bf16 && dst != src {
+        rnd = CvtRound::None;
+    }
+    if src.is_float() || dst.is_float() {
+        float_cvt_modifiers(cx, dst, src, dt, st)?;
+    } else {
+        int_cvt_modifiers(cx, dst, src, dt, st)?;
+    }
+    // ptxas 13.5: "Unexpected instruction types specified for 'cvt'" on `cvt.rn.relu.f16.f64`,
+    // `cvt.rn.relu.bf16.f16`, `cvt.relu.f16.f16`.
+    if relu && !(src == CvtType::F32 && matches!(dst, CvtType::F16 | CvtType::Bf16)) {
+        return Err(cx.bad(&format!(
+            "unexpected instruction types .{}.{} for 'cvt' with .relu: it converts .f32 to \
+             .f16/.bf16",
+            ty_name(dt),
+            ty_name(st)
+        )));
     }
     let sign = if src.is_signed() {
         Sign::Signed

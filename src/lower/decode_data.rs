@@ -42,6 +42,38 @@ pub(super) fn st(b: &mut Builder, cx: &mut Cx) -> R {
 // Merge point: `cp.async.bulk.tensor`, `cp.reduce.async.bulk.tensor` and
 // `cp.async.bulk.prefetch.tensor` (§9.7.9.25.5) are routed here.
 pub(super) fn cp(b: &mut Builder, cx: &mut Cx) -> R {
+    // A scope on the tensor copies: ptxas 13.5 takes one of `.cta`, `.cluster`, `.gpu`, `.sys`
+    // on `cp{.reduce}.async.bulk.tensor` (PTX ISA 8.0 and on) and none elsewhere ("Illegal
+    // modifier '.gpu' for instruction 'cp.async.bulk.prefetch.tensor'", "Modifier '.cta'
+    // requires modifier '.order'" on `cp.async.bulk`, "Multiple scope modifiers specified").
+    // ptxjit completes the copy when the instruction runs, so no scope changes what it does.
+    let scopes: Vec<&str> = cx
+        .mods
+        .iter()
+        .copied()
+        .filter(|m| matches!(*m, "cta" | "cluster" | "gpu" | "sys"))
+        .collect();
+    if let Some(scope) = scopes.first() {
+        if !cx.has("tensor") || cx.has("prefetch") {
+            return Err(cx.bad(&format!(
+                "illegal modifier '.{scope}' for instruction 'cp' (a scope goes on \
+                 cp{{.reduce}}.async.bulk.tensor only)"
+            )));
+        }
+        if scopes.len() > 1 {
+            return Err(cx.bad("multiple scope modifiers"));
+        }
+        let mut inner = Cx {
+            inst: cx.inst,
+            loc: cx.loc,
+            ptx: cx.ptx.clone(),
+            mods: cx.mods.iter().copied().filter(|m| m != scope).collect(),
+            writes: Vec::new(),
+        };
+        let r = cp(b, &mut inner);
+        cx.writes.append(&mut inner.writes);
+        return r;
+    }
     if let Some(r) = tma::tensor_copy(b, cx) {
         return r;
     }
@@ -516,6 +548,65 @@ pub(super) fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
     // only (ptxas 13.5: "Modifier '.nc' requires .global space" on `ld.nc.f32`).
     if cx.has("nc") && !cx.has("global") {
         return Err(cx.bad(".nc requires the .global state space (ld.global.nc)"));
+    }
+    // A scope qualifies a memory order (§9.7.9.8 `.relaxed.scope`, `.acquire.scope`; §9.7.9.11
+    // `.release.scope`): ptxas 13.5 says "Modifier '.cta' requires memory order with 'ld'
+    // instruction" on `ld.cta.global.u32` and "Modifier '.weak' cannot be combined with
+    // modifier '.cta'" on `ld.weak.cta.global.u32`.
+    let op = cx.inst.opcode.name.as_str();
+    if let Some(scope) = cx
+        .mods
+        .iter()
+        .find(|m| matches!(**m, "cta" | "cluster" | "gpu" | "sys"))
+    {
+        if cx.has("weak") {
+            return Err(cx.bad(&format!(
+                "modifier '.weak' cannot be combined with modifier '.{scope}'"
+            )));
+        }
+        if !["relaxed", "acquire", "release"].iter().any(|o| cx.has(o)) {
+            return Err(cx.bad(&format!(
+                "modifier '.{scope}' requires a memory order (.relaxed, .acquire or .release) \
+                 on '{op}'"
+            )));
+        }
+    }
+    // `.level::eviction_priority` of L2 (§9.7.9.8, §9.7.9.11: `.L2::evict_first`,
+    // `.L2::evict_last`, `.L2::evict_normal`) goes with a 256-bit access of the global space:
+    // ptxas 13.5 says "Instruction 'ld' requires '.v8.b32/.v4.b64' type with
+    // '.L2::evict_last' modifier" on `ld.global.L2::evict_last.u32` and "global state space
+    // expected for feature '256 bit wide load/store'" on `st.shared.L2::evict_last.v8.s32`.
+    if let Some(l2) = cx.mods.iter().find(|m| {
+        matches!(
+            **m,
+            "L2::evict_first" | "L2::evict_last" | "L2::evict_normal"
+        )
+    }) {
+        let count = if cx.has("v8") {
+            8
+        } else if cx.has("v4") {
+            4
+        } else if cx.has("v2") {
+            2
+        } else {
+            1
+        };
+        let bits = cx
+            .mods
+            .iter()
+            .rev()
+            .find_map(|m| ast::ScalarType::from_suffix(m))
+            .map_or(0, |t| t.size() * 8);
+        if !matches!((count, bits), (8, 32) | (4, 64)) {
+            return Err(cx.bad(&format!(
+                "'{op}' with '.{l2}' needs a .v8 of 32-bit or a .v4 of 64-bit elements (256 bits)"
+            )));
+        }
+        if !cx.has("global") {
+            return Err(cx.bad(&format!(
+                "'{op}' with '.{l2}' (a 256-bit access) needs the .global state space"
+            )));
+        }
     }
     Ok(())
 }

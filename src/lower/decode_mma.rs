@@ -98,13 +98,15 @@ fn wmma_sync_aligned(b: &Builder, cx: &Cx) -> R {
     }
 }
 
-/// The registers of a vector operand (`{%r1, %r2}`; a lone register for a one-register
+/// The registers of a vector operand (`{%r1, %r2}`, also `{%r1}` for a one-register
 /// fragment), `n` of them.
 pub(super) fn regs(cx: &Cx, k: usize, n: u32) -> Result<Vec<Operand>, LowerError> {
     let o = cx.opnd(k)?;
+    // A fragment of one register is still a vector (`{%r1}`): ptxas 13.5 says "Vector
+    // expected for argument 0" on `wmma.load.a.sync.aligned.row.m8n8k32.s4 %r1, [p]`, and
+    // "Vector of size 1 is expected" on `ldmatrix….x1….b16 %r1, [p]`.
     let items = match o {
         Operand::Vector(e, _) => e.clone(),
-        Operand::Reg { .. } => vec![o.clone()],
         _ => {
             return Err(LowerError::new(
                 o.span(),
@@ -1155,7 +1157,7 @@ mod tests {
             ),
             (
                 format!("mma.sync.aligned.m16n8k8.row.col.ftz.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3}}, {f4}"),
-                "modifier '.ftz' is not allowed",
+                "illegal modifier '.ftz' for instruction 'mma'",
             ),
             (
                 format!("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {f4}, {{%r1}}, {{%r3}}, {f4}"),

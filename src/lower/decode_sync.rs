@@ -4,12 +4,40 @@
 
 use super::*;
 
+/// Whether `cx`'s words are exactly `want`, in any order: ptxas 13.5 takes the words of a
+/// fence in every order (`fence.release.mbarrier_init.cluster`,
+/// `fence.cluster.release.mbarrier_init`, `fence.sync_restrict::shared::cta.release.cluster`
+/// assemble).
+fn words(cx: &Cx, want: &[&str]) -> bool {
+    cx.mods.len() == want.len() && want.iter().all(|w| cx.has(w))
+}
+
 /// `membar`, `fence` (§9.7.13.4): order memory accesses; `fence.proxy.*` in
 /// `decode_mbarrier.rs`.
 pub(super) fn fence(b: &mut Builder, cx: &mut Cx) -> R {
     // `fence.mbarrier_init.release.cluster` (PTX ISA §9.7.13.4) orders prior
-    // `mbarrier.init`s: a release fence.
-    let mbarrier_init = cx.mods == ["mbarrier_init", "release", "cluster"];
+    // `mbarrier.init`s: a release fence. ptxas 13.5 also takes it with a
+    // `.sync_restrict::shared::cta` or `::cluster` restriction, which narrows nothing more:
+    // the fence orders the `mbarrier.init`s (of the CTA's shared memory) only.
+    let mbarrier_init = words(cx, &["mbarrier_init", "release", "cluster"])
+        || words(
+            cx,
+            &[
+                "mbarrier_init",
+                "release",
+                "cluster",
+                "sync_restrict::shared::cta",
+            ],
+        )
+        || words(
+            cx,
+            &[
+                "mbarrier_init",
+                "release",
+                "cluster",
+                "sync_restrict::shared::cluster",
+            ],
+        );
     if let Some(r) = tma::tensormap_fence(b, cx) {
         return r;
     }
@@ -32,8 +60,12 @@ pub(super) fn fence(b: &mut Builder, cx: &mut Cx) -> R {
     // The uni-directional thread fences (§9.7.13.4): an acquire restricted to
     // .shared::cluster, a release restricted to .shared::cta, both at cluster scope.
     if cx.mods.iter().any(|m| m.starts_with("sync_restrict"))
-        && cx.mods != ["acquire", "sync_restrict::shared::cluster", "cluster"]
-        && cx.mods != ["release", "sync_restrict::shared::cta", "cluster"]
+        && !mbarrier_init
+        && !words(
+            cx,
+            &["acquire", "sync_restrict::shared::cluster", "cluster"],
+        )
+        && !words(cx, &["release", "sync_restrict::shared::cta", "cluster"])
     {
         return Err(cx.bad(
             "fence.sync_restrict is .acquire.sync_restrict::shared::cluster.cluster or \

@@ -123,9 +123,13 @@ fn typed_vector(b: &Builder, items: &[Operand]) -> bool {
     })
 }
 
-/// Coordinates: [array index as i32], `dims` values of `cty`; the padding element of
-/// four-element vectors is ignored. Surface coordinates (`surface`) are `.s32` and, as ptxas
-/// 12.9 checks them, take no `.f16x2`/`.bf16x2` register either.
+/// Coordinates: [array index as i32], `dims` values of `cty`; the elements of the vector past
+/// them are ignored (the padding element of a `.3d` or `.a2d` four-element vector, PTX ISA
+/// §9.7.10.3). As ptxas 13.5 takes them, a vector has 1, 2 or 4 elements, at least the
+/// geometry's (`tex.1d.v4.f32.s32 d, [t, {%r1, %r2}]`, `suld.b.2d.b32 d, [s, {x, y, z, w}]`
+/// assemble; "Illegal vector size: 3" on `tex.3d … [t, {x, y, z}]`, "Operand vector size
+/// doesn't match geometry" on `tex.2d … [t, {x}]`). Surface coordinates (`surface`) are `.s32`
+/// and, as ptxas 12.9 checks them, take no `.f16x2`/`.bf16x2` register either.
 fn coords(
     b: &mut Builder,
     cx: &Cx,
@@ -140,9 +144,14 @@ fn coords(
         2 => 2,
         _ => 4,
     };
-    if items.len() != want && items.len() != n {
+    if !matches!(items.len(), 1 | 2 | 4) || items.len() < n {
+        let sizes = if items.len() == 3 {
+            " (a vector has 1, 2 or 4 elements)"
+        } else {
+            ""
+        };
         return Err(cx.bad(&format!(
-            "the {g} geometry takes {want} coordinates, found {}",
+            "the {g} geometry takes {want} coordinates, found {}{sizes}",
             items.len()
         )));
     }
@@ -355,6 +364,21 @@ fn offsets(b: &mut Builder, cx: &Cx, items: &[Operand], n: usize) -> Result<Vec<
 /// `tex{.level,.grad}.geom.v4.dtype.ctype d{|p}, [a, {b,} c] {, lod | , dPdx, dPdy} {, e}
 /// {, f}` and `tex….geom.v2.f16x2.ctype` (PTX ISA §9.7.10.3).
 pub(super) fn tex(b: &mut Builder, cx: &mut Cx) -> R {
+    // `tex{.base,.level,.grad}.geom…` (PTX ISA §9.7.10.3): the mode word comes right after the
+    // opcode; ptxas 13.5 reads it nowhere else ("Unknown modifier '.level'" on
+    // `tex.2d.level.v4.f32.f32`, "Unknown modifier '.base'" on `tex.uni.base.2d…`).
+    if let Some((k, m)) = cx
+        .mods
+        .iter()
+        .enumerate()
+        .find(|(_, m)| matches!(**m, "base" | "level" | "grad"))
+    {
+        if k != 0 {
+            return Err(cx.bad(&format!(
+                "'.{m}' must directly follow 'tex' (tex.{m}.geom…)"
+            )));
+        }
+    }
     let g = geom(cx)?;
     let f16x2 = cx.has("f16x2");
     if f16x2 != cx.has("v2") {
@@ -595,13 +619,29 @@ pub(super) fn istypep(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 /// Out-of-range mode (default `.trap`).
-fn clamp_mode(cx: &Cx) -> SurfClamp {
-    if cx.has("clamp") {
-        SurfClamp::Clamp
-    } else if cx.has("zero") {
-        SurfClamp::Zero
-    } else {
-        SurfClamp::Trap
+/// The `.clamp` mode of `suld`/`sust`/`sured` (PTX ISA §9.7.11.1-3), and the words' order as
+/// ptxas 13.5 checks them: `.b`/`.p` right after the opcode ("Not a name of any known
+/// instruction: 'suld'" on `suld.trap.b.2d.b32`), and exactly one mode ("Clamp modifier
+/// required for instruction 'suld.b'", "Multiple clamp modifiers specified").
+fn clamp_mode(cx: &Cx) -> Result<SurfClamp, LowerError> {
+    let op = cx.inst.opcode.name.as_str();
+    if !matches!(cx.mods.first(), Some(&"b") | Some(&"p")) {
+        return Err(cx.bad(&format!("'{op}' needs .b or .p as its first modifier")));
+    }
+    let modes: Vec<&str> = cx
+        .mods
+        .iter()
+        .copied()
+        .filter(|m| matches!(*m, "trap" | "clamp" | "zero"))
+        .collect();
+    match modes[..] {
+        ["clamp"] => Ok(SurfClamp::Clamp),
+        ["zero"] => Ok(SurfClamp::Zero),
+        ["trap"] => Ok(SurfClamp::Trap),
+        [] => Err(cx.bad(&format!(
+            "'{op}' needs a clamp mode (.trap, .clamp or .zero)"
+        ))),
+        [..] => Err(cx.bad("multiple clamp modifiers")),
     }
 }
 
@@ -650,7 +690,7 @@ fn surf_coords(
 pub(super) fn suld(b: &mut Builder, cx: &mut Cx) -> R {
     cx.expect_operands(2)?;
     let (formatted, g, vec, ty, sign) = surf_shape(cx)?;
-    let clamp = clamp_mode(cx);
+    let clamp = clamp_mode(cx)?;
     let br = cx.opnd(1)?.clone();
     let (h, s, c) = bracket(cx, &br)?;
     if s.is_some() {
@@ -685,7 +725,7 @@ pub(super) fn suld(b: &mut Builder, cx: &mut Cx) -> R {
 pub(super) fn sust(b: &mut Builder, cx: &mut Cx) -> R {
     cx.expect_operands(2)?;
     let (formatted, g, vec, ty, _) = surf_shape(cx)?;
-    let clamp = clamp_mode(cx);
+    let clamp = clamp_mode(cx)?;
     let br = cx.opnd(0)?.clone();
     let (h, s, c) = bracket(cx, &br)?;
     if s.is_some() {
@@ -724,7 +764,7 @@ pub(super) fn sured(b: &mut Builder, cx: &mut Cx) -> R {
     cx.expect_operands(2)?;
     let formatted = cx.has("p");
     let g = geom(cx)?;
-    let clamp = clamp_mode(cx);
+    let clamp = clamp_mode(cx)?;
     let t = cx.ty()?;
     let (ty, sign, _) = ir_ty(t).ok_or_else(|| cx.unsupported("element type"))?;
     let op = if cx.has("add") {

@@ -12,7 +12,8 @@
 //! - `wgmma.mma_async.sp` (§9.7.15.6) is the same op with a sparse A (`WgmmaSpec::sparse`,
 //!   the selector) and the metadata register as its last operand.
 //!
-//! Every form needs `.sync.aligned`. `.e4m3`/`.e5m2` inputs (K = 32, two imm-scale operands,
+//! Every form needs `.sync` and may leave out the `.aligned` its syntax writes (ptxas takes it
+//! without; ptxjit runs the warp together either way). `.e4m3`/`.e5m2` inputs (K = 32, two imm-scale operands,
 //! no transpose) follow the 8-bit layouts; `.b1` inputs (`.m64nNk256.s32.b1.b1.and.popc`, no
 //! scale or transpose operands) the 8-bit layouts of their bytes, 8 elements to a byte.
 
@@ -26,12 +27,18 @@ use crate::ptx::ast::{Literal, Operand};
 type R = Result<(), LowerError>;
 
 pub(super) fn wgmma(b: &mut Builder, cx: &mut Cx) -> R {
-    if !cx.has("sync") || !cx.has("aligned") {
-        return Err(cx.bad("needs .sync.aligned"));
+    // The §9.7.15 syntax writes `.sync.aligned`; ptxas 13.5 (`-arch=sm_90a`) also assembles
+    // every form without `.aligned` (`wgmma.fence.sync`, `wgmma.wait_group.sync 0`,
+    // `wgmma.mma_async.sync.m64n8k16.f32.f16.f16 …`) and refuses it without `.sync` (".sync
+    // modifier required for instruction 'wgmma.mma_async'"). The warpgroup runs the instruction
+    // together either way, as ptxjit runs it.
+    if !cx.has("sync") {
+        return Err(cx.bad("needs .sync (wgmma….sync.aligned)"));
     }
+    let words = 2 + cx.has("aligned") as usize;
     match cx.mods.first().copied() {
         Some("fence") | Some("commit_group") => {
-            if cx.mods.len() != 3 {
+            if cx.mods.len() != words {
                 return Err(cx.bad("takes only .sync.aligned"));
             }
             cx.expect_operands(0)?;
@@ -39,7 +46,7 @@ pub(super) fn wgmma(b: &mut Builder, cx: &mut Cx) -> R {
             Ok(())
         }
         Some("wait_group") => {
-            if cx.mods.len() != 3 {
+            if cx.mods.len() != words {
                 return Err(cx.bad("takes only .sync.aligned"));
             }
             cx.expect_operands(1)?;
