@@ -150,6 +150,12 @@
 //!   memory is allocated by warp 0 (`tcgen05.alloc`, a power of two of columns) and freed in
 //!   the same statement (`tcgen05.dealloc`) after every warp has loaded its lanes; after a
 //!   `tcgen05.relinquish_alloc_permit` (never inside a loop) no statement allocates again.
+//!   Every cell a `tcgen05` statement reads (D, an A in tensor memory, the `.sp` metadata,
+//!   what `tcgen05.ld` of any shape loads) was stored by that statement first (`tcgen05.st`
+//!   by the warps that own the lanes, before the barrier); `.sp` metadata has only the 2:4
+//!   fields the ISA calls meaningful; `tcgen05.mma`, `mma.ws`, `mma.sp`, `cp` and `shift` are
+//!   issued by thread 0 and committed to `fz_mbar` before any thread loads ([`tcgen05`]). A
+//!   `.ws` collector buffer is used only right after the same statement filled it.
 //! - Integer division by zero and `MIN / -1` are not guarded: ptxjit defines them (see the op
 //!   table), and ptxas accepts them.
 //! - Matrix instructions (`mma.sync` of the `sm_80` shapes and types, `movmatrix`, and
@@ -164,9 +170,11 @@
 //! 1D/3D/layered surfaces, `mbarrier.arrive_drop` on the CTA's main mbarrier (it would change
 //! every later phase's count), `expect_tx` beyond copies, `cp.async.bulk` between CTAs of a
 //! cluster and with multicast, tensor maps with swizzles, interleaves, element strides,
-//! padded rows and im2col or four-row (`gather4`/`scatter4`) modes, `tcgen05` beyond one CTA's `mma` of M = 128 (`.cta_group::2`, M = 64,
-//! `.ws`, `.sp`, block scaling, `.kind::f8f6f4`, A in tensor memory, `tcgen05.cp`/`shift`,
-//! `ld`/`st` shapes other than `.32x32b`, `ld.red`), cluster exchanges in nested uniform code
+//! padded rows and im2col or four-row (`gather4`/`scatter4`) modes, `tcgen05` between the CTAs
+//! of a pair (`.cta_group::2`: the `sm_100a` kernels have no clusters), with block scaling
+//! (`.kind::mxf8f6f4`, `::mxf4`, `::mxf4nvf4`), `tcgen05.ld.red` (`sm_101a`/`sm_103a`
+//! only: the generator's `tcgen05` target is `sm_100a`), `.ws` zero-column masks, `.sp` with
+//! M = 64, A in tensor memory with `.ws` M = 32/64, `commit` with multicast, cluster exchanges in nested uniform code
 //! (they would need cluster-uniform conditions), and `f32` atomics of values other than small
 //! integers (order-dependent rounding).
 
@@ -2956,6 +2964,27 @@ mod tests {
             "tcgen05.mma.cta_group::1.kind::f16",
             "tcgen05.mma.cta_group::1.kind::tf32",
             "tcgen05.mma.cta_group::1.kind::i8",
+            "tcgen05.mma.cta_group::1.kind::f8f6f4",
+            "tcgen05.mma.ws.cta_group::1.kind::",
+            ".collector::b",
+            "::use [%tma]",
+            "::lastuse [%tma]",
+            "tcgen05.mma.sp.cta_group::1.kind::",
+            "[%tma], [%t0], %wdb0",
+            "tcgen05.cp.cta_group::1.128x256b",
+            "tcgen05.cp.cta_group::1.4x256b",
+            "tcgen05.cp.cta_group::1.128x128b",
+            "tcgen05.cp.cta_group::1.64x128b.warpx2::02_13",
+            "tcgen05.cp.cta_group::1.64x128b.warpx2::01_23",
+            "tcgen05.cp.cta_group::1.32x128b.warpx4",
+            "tcgen05.shift.cta_group::1.down",
+            "tcgen05.ld.sync.aligned.16x64b.",
+            "tcgen05.ld.sync.aligned.16x128b.",
+            "tcgen05.ld.sync.aligned.16x256b.",
+            "tcgen05.ld.sync.aligned.16x32bx2.",
+            ".pack::16b.b32",
+            "tcgen05.st.sync.aligned.16x64b.",
+            ".unpack::16b.b32",
             "tcgen05.relinquish_alloc_permit",
             "mbarrier.arrive_drop",
             "cp.reduce.async.bulk.global.shared::cta",
