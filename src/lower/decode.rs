@@ -71,6 +71,9 @@ mod wgmma;
 
 type R = Result<(), LowerError>;
 
+#[cfg(test)]
+pub(crate) use tcgen05::OPERATIONS as TCGEN05_OPERATIONS;
+
 /// (opcode or form, the forms a row takes, PTX ISA section) of every row of the decoder's
 /// table (`decode_table.rs`) and of the forms the ISA describes apart (with an empty second
 /// element): the sections the instructions are defined in.

@@ -148,6 +148,24 @@ fn taddr(b: &mut Builder, cx: &Cx, k: usize) -> Result<super::super::build::Var,
     Ok(v)
 }
 
+/// The operations of `tcgen05` (its first modifier) that [`tcgen05`] decodes, as the PTX
+/// ISA names them (§9.7.16.7-12).
+pub(crate) const OPERATIONS: &[&str] = &[
+    "alloc",
+    "dealloc",
+    "relinquish_alloc_permit",
+    "ld",
+    "st",
+    "wait::ld",
+    "wait::st",
+    "fence::before_thread_sync",
+    "fence::after_thread_sync",
+    "mma",
+    "commit",
+    "cp",
+    "shift",
+];
+
 /// Decode `op` if it is `tcgen05`.
 pub(super) fn tcgen05(b: &mut Builder, cx: &mut Cx) -> R {
     let first = cx.mods.first().copied().unwrap_or("");
@@ -214,11 +232,7 @@ pub(super) fn tcgen05(b: &mut Builder, cx: &mut Cx) -> R {
         "commit" => commit(b, cx),
         "cp" => cp(b, cx),
         "shift" => shift(b, cx),
-        _ => Err(cx.bad(
-            "needs one of .alloc .dealloc .relinquish_alloc_permit .ld .st .wait::ld \
-             .wait::st .fence::before_thread_sync .fence::after_thread_sync .mma .commit .cp \
-             .shift",
-        )),
+        _ => Err(cx.bad(&format!("needs one of .{}", OPERATIONS.join(" .")))),
     }
 }
 
@@ -907,4 +921,38 @@ fn commit_multicast(b: &mut Builder, cx: &mut Cx) -> R {
         })?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OPERATIONS;
+
+    /// A kernel whose body is `tcgen05.OP;` (no further modifiers or operands).
+    fn bare(op: &str) -> String {
+        format!(
+            ".version 8.6\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{{\n\
+             \ttcgen05.{op};\n\tret;\n}}\n"
+        )
+    }
+
+    /// [`OPERATIONS`] is what the decoder dispatches on: each of them gets past the dispatch
+    /// (its own error for the missing modifiers), an operation not listed does not.
+    #[test]
+    fn operations_list_is_the_dispatch() {
+        for op in OPERATIONS {
+            // The fences take nothing more, so they decode.
+            if let Err(e) = crate::host::front_end(&bare(op), "t.ptx") {
+                let e = e.to_string();
+                assert!(
+                    !e.contains("needs one of") && !e.contains("unknown modifier"),
+                    "tcgen05.{op}: {e}"
+                );
+            }
+        }
+        // A modifier of other instructions, not an operation of tcgen05.
+        let e = crate::host::front_end(&bare("sync"), "t.ptx")
+            .map(|_| ())
+            .unwrap_err();
+        assert!(e.to_string().contains("needs one of .alloc"), "{e}");
+    }
 }

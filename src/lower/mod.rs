@@ -35,6 +35,9 @@ mod yields;
 pub(crate) use decode::decoder_table;
 #[cfg(test)]
 pub(crate) use decode::instruction_sections;
+/// The `tcgen05` operations the decoder dispatches on (the fuzz generator's coverage test).
+#[cfg(test)]
+pub(crate) use decode::TCGEN05_OPERATIONS;
 
 use crate::ir;
 use crate::ptx::ast;
