@@ -341,6 +341,12 @@ pub unsafe extern "C" fn cuCtxSetLimit(limit: c_uint, value: usize) -> CUresult 
                     ),
                 ));
             }
+            if limit == LIMIT_PRINTF_FIFO_SIZE && d.host.printf_used() {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    "the printf buffer size can only be set before a kernel using printf runs",
+                ));
+            }
             if limit == LIMIT_MALLOC_HEAP_SIZE {
                 d.host
                     .set_heap_size(value as u64)
