@@ -360,16 +360,31 @@ pub unsafe extern "C" fn cuCtxSetLimit(limit: c_uint, value: usize) -> CUresult 
 
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxGetCacheConfig(config: *mut c_int) -> CUresult {
+    // The preference last set: the device's compute capability (8.0 by default) shares one
+    // memory between L1 and shared memory, where CUDA documents that the preference is
+    // returned (only devices with fixed sizes always answer CU_FUNC_CACHE_PREFER_NONE).
     entry("cuCtxGetCacheConfig", || {
-        with_context(|_| Ok(()))?;
-        unsafe { out(config, 0) }
+        let c = with_context(|d| Ok(d.cache_config))?;
+        unsafe { out(config, c) }
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn cuCtxSetCacheConfig(_config: c_int) -> CUresult {
-    // A preference only; the CPU has one cache configuration.
-    entry("cuCtxSetCacheConfig", || with_context(|_| Ok(())))
+pub unsafe extern "C" fn cuCtxSetCacheConfig(config: c_int) -> CUresult {
+    // A preference only; the CPU has one cache configuration. CU_FUNC_CACHE_PREFER_NONE (0),
+    // _SHARED (1), _L1 (2) and _EQUAL (3) are the values CUDA defines.
+    entry("cuCtxSetCacheConfig", || {
+        if !(0..=3).contains(&config) {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!("cache configuration {config}: must be a CUfunc_cache (0 to 3)"),
+            ));
+        }
+        with_context(|d| {
+            d.cache_config = config;
+            Ok(())
+        })
+    })
 }
 
 #[no_mangle]
