@@ -487,6 +487,8 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult {
             d.sticky = None;
             d.pending = None;
             d.flush_printf();
+            // The new context has launched no printf kernel: its buffer size may be set.
+            d.host.clear_printf_used();
             if let Some(p) = d.primary {
                 let freed = d.destroy_owned(p);
                 crate::sanitizer::report_leaks(&freed);

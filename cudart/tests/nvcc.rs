@@ -570,7 +570,7 @@ fn a_successful_func_set_attribute_clears_the_last_error() {
 /// `cudaDeviceSetLimit(cudaLimitPrintfFifoSize, …)` is `cudaErrorInvalidValue` once a kernel
 /// that calls `printf` has been launched ("must not be performed after launching any kernel
 /// that uses the printf() device system call", CUDA Runtime API), while a kernel without
-/// `printf` leaves it settable; `cudaDeviceGetCacheConfig` returns the preference
+/// `printf` leaves it settable, and so does `cudaDeviceReset`; `cudaDeviceGetCacheConfig` returns the preference
 /// `cudaDeviceSetCacheConfig` set, as CUDA documents for devices whose L1 and shared memory
 /// share one memory (compute capability 8.0).
 const NULL_OUTPUTS: &str = r#"#include <cstdio>
@@ -611,6 +611,9 @@ int main() {
   EXPECT(cudaDeviceGetCacheConfig(&cc) == cudaSuccess && cc == cudaFuncCachePreferShared);
   EXPECT(cudaFree(d) == cudaSuccess);
   EXPECT(cudaStreamDestroy(s) == cudaSuccess);
+  // A reset context has launched no printf kernel.
+  EXPECT(cudaDeviceReset() == cudaSuccess);
+  EXPECT(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 4 << 20) == cudaSuccess);
   std::printf("PASS\n");
   return 0;
 }

@@ -1953,6 +1953,12 @@ impl Context {
         self.printf_used
     }
 
+    /// Forget the printf kernels launched so far, as when the CUDA context they ran in is
+    /// reset (`cuDevicePrimaryCtxReset`): [`Context::printf_used`] is false again.
+    pub fn clear_printf_used(&mut self) {
+        self.printf_used = false;
+    }
+
     /// Free every block of the device heap (blocks that kernels allocated and never freed
     /// included); the heap keeps its size. The case runner does this before each `--repeat`
     /// launch, so each starts as the first did.
