@@ -487,8 +487,16 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult {
             d.sticky = None;
             d.pending = None;
             d.flush_printf();
-            // The new context has launched no printf kernel: its buffer size may be set.
-            d.host.clear_printf_used();
+            // The limits are the process's (every context shares them); when the primary
+            // context is the only one, the new one starts as a new context does: default
+            // limits and cache preference, no device heap yet, no printf kernel launched (so
+            // the printf buffer and heap sizes may be set again).
+            if d.contexts.values().all(|c| c.primary) {
+                d.limits.clear();
+                d.cache_config = 0;
+                d.host.clear_printf_used();
+                d.host.drop_heap().map_err(crate::host_fail)?;
+            }
             if let Some(p) = d.primary {
                 let freed = d.destroy_owned(p);
                 crate::sanitizer::report_leaks(&freed);

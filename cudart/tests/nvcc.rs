@@ -570,13 +570,21 @@ fn a_successful_func_set_attribute_clears_the_last_error() {
 /// `cudaDeviceSetLimit(cudaLimitPrintfFifoSize, …)` is `cudaErrorInvalidValue` once a kernel
 /// that calls `printf` has been launched ("must not be performed after launching any kernel
 /// that uses the printf() device system call", CUDA Runtime API), while a kernel without
-/// `printf` leaves it settable, and so does `cudaDeviceReset`; `cudaDeviceGetCacheConfig` returns the preference
-/// `cudaDeviceSetCacheConfig` set, as CUDA documents for devices whose L1 and shared memory
-/// share one memory (compute capability 8.0).
+/// `printf` leaves it settable, and so does `cudaDeviceReset`, after which the limits are the
+/// defaults again and the heap size may be set until a `malloc` kernel runs;
+/// `cudaDeviceGetCacheConfig` returns the preference `cudaDeviceSetCacheConfig` set, as CUDA
+/// documents for devices whose L1 and shared memory share one memory (compute capability
+/// 8.0).
 const NULL_OUTPUTS: &str = r#"#include <cstdio>
 #define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
 __global__ void quiet(int* p) { p[threadIdx.x] = 1; }
 __global__ void say(int v) { if (v < 0) printf("never %d\n", v); }
+// ok[0] = whether malloc gave `bytes` (more than the default 8 MiB heap holds).
+__global__ void heap(int* ok, size_t bytes) {
+  void* p = malloc(bytes);
+  if (ok) ok[0] = p != nullptr;
+  free(p);
+}
 int main() {
   size_t pitch = 0;
   cudaStream_t s;
@@ -611,9 +619,23 @@ int main() {
   EXPECT(cudaDeviceGetCacheConfig(&cc) == cudaSuccess && cc == cudaFuncCachePreferShared);
   EXPECT(cudaFree(d) == cudaSuccess);
   EXPECT(cudaStreamDestroy(s) == cudaSuccess);
-  // A reset context has launched no printf kernel.
+  // A reset context has launched no printf kernel and starts with default limits and
+  // preferences; a heap size may be set until a kernel calling malloc runs.
+  heap<<<1, 1>>>(nullptr, 16);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+  EXPECT(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 32 << 20) == cudaErrorInvalidValue);
   EXPECT(cudaDeviceReset() == cudaSuccess);
+  EXPECT(cudaDeviceGetLimit(&v, cudaLimitPrintfFifoSize) == cudaSuccess && v == (1 << 20));
+  EXPECT(cudaDeviceGetLimit(&v, cudaLimitMallocHeapSize) == cudaSuccess && v == (8 << 20));
+  EXPECT(cudaDeviceGetCacheConfig(&cc) == cudaSuccess && cc == cudaFuncCachePreferNone);
   EXPECT(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 4 << 20) == cudaSuccess);
+  EXPECT(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 32 << 20) == cudaSuccess);
+  EXPECT(cudaMalloc(&d, 4) == cudaSuccess);
+  heap<<<1, 1>>>(d, 24 << 20);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+  int got = 0;
+  EXPECT(cudaMemcpy(&got, d, 4, cudaMemcpyDeviceToHost) == cudaSuccess && got == 1);
+  EXPECT(cudaFree(d) == cudaSuccess);
   std::printf("PASS\n");
   return 0;
 }

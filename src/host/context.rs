@@ -1959,6 +1959,17 @@ impl Context {
         self.printf_used = false;
     }
 
+    /// Free the device heap and forget its size, as when the CUDA context it served is reset:
+    /// the next kernel that calls `malloc` makes a heap of the default size, or of the size
+    /// [`Context::set_heap_size`] gives before it (every block kernels left allocated is gone).
+    pub fn drop_heap(&mut self) -> Result<(), Error> {
+        self.heap_bytes = None;
+        match self.heap.take() {
+            Some(h) => self.free(DevicePtr(h.base())),
+            None => Ok(()),
+        }
+    }
+
     /// Free every block of the device heap (blocks that kernels allocated and never freed
     /// included); the heap keeps its size. The case runner does this before each `--repeat`
     /// launch, so each starts as the first did.
