@@ -341,6 +341,12 @@ pub unsafe extern "C" fn cuCtxSetLimit(limit: c_uint, value: usize) -> CUresult 
                     ),
                 ));
             }
+            if limit == LIMIT_PRINTF_FIFO_SIZE && d.host.printf_used() {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    "the printf buffer size can only be set before a kernel using printf runs",
+                ));
+            }
             if limit == LIMIT_MALLOC_HEAP_SIZE {
                 d.host
                     .set_heap_size(value as u64)
@@ -354,16 +360,31 @@ pub unsafe extern "C" fn cuCtxSetLimit(limit: c_uint, value: usize) -> CUresult 
 
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxGetCacheConfig(config: *mut c_int) -> CUresult {
+    // The preference last set: the device's compute capability (8.0 by default) shares one
+    // memory between L1 and shared memory, where CUDA documents that the preference is
+    // returned (only devices with fixed sizes always answer CU_FUNC_CACHE_PREFER_NONE).
     entry("cuCtxGetCacheConfig", || {
-        with_context(|_| Ok(()))?;
-        unsafe { out(config, 0) }
+        let c = with_context(|d| Ok(d.cache_config))?;
+        unsafe { out(config, c) }
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn cuCtxSetCacheConfig(_config: c_int) -> CUresult {
-    // A preference only; the CPU has one cache configuration.
-    entry("cuCtxSetCacheConfig", || with_context(|_| Ok(())))
+pub unsafe extern "C" fn cuCtxSetCacheConfig(config: c_int) -> CUresult {
+    // A preference only; the CPU has one cache configuration. CU_FUNC_CACHE_PREFER_NONE (0),
+    // _SHARED (1), _L1 (2) and _EQUAL (3) are the values CUDA defines.
+    entry("cuCtxSetCacheConfig", || {
+        if !(0..=3).contains(&config) {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!("cache configuration {config}: must be a CUfunc_cache (0 to 3)"),
+            ));
+        }
+        with_context(|d| {
+            d.cache_config = config;
+            Ok(())
+        })
+    })
 }
 
 #[no_mangle]
@@ -466,6 +487,16 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult {
             d.sticky = None;
             d.pending = None;
             d.flush_printf();
+            // The limits are the process's (every context shares them); when the primary
+            // context is the only one, the new one starts as a new context does: default
+            // limits and cache preference, no device heap yet, no printf kernel launched (so
+            // the printf buffer and heap sizes may be set again).
+            if d.contexts.values().all(|c| c.primary) {
+                d.limits.clear();
+                d.cache_config = 0;
+                d.host.clear_printf_used();
+                d.host.drop_heap().map_err(crate::host_fail)?;
+            }
             if let Some(p) = d.primary {
                 let freed = d.destroy_owned(p);
                 crate::sanitizer::report_leaks(&freed);

@@ -298,6 +298,8 @@ pub struct Driver {
     pub registered: BTreeMap<u64, crate::registered::Registered>,
     /// Device limits set by `cuCtxSetLimit` (`CUlimit` → value).
     pub limits: HashMap<u32, u64>,
+    /// The preferred cache configuration set by `cuCtxSetCacheConfig` (`CUfunc_cache`).
+    pub cache_config: i32,
     /// Memory pools (`CUmemoryPool`), the default one among them once asked for.
     pub pools: HashMap<u64, ptxjit::host::pool::MemPool>,
     /// The device's default pool (0 until [`Driver::ensure_default_pool`]).
@@ -406,6 +408,7 @@ pub fn init() -> DrvResult {
             managed: BTreeMap::new(),
             registered: BTreeMap::new(),
             limits: HashMap::new(),
+            cache_config: 0,
             pools: HashMap::new(),
             default_pool: 0,
             current_pool: 0,

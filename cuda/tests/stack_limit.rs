@@ -118,3 +118,70 @@ fn a_kernel_over_the_local_memory_limit_fails_its_launches_not_its_module() {
         assert_eq!(cuMemFree_v2(out), CUDA_SUCCESS);
     }
 }
+
+/// `CU_LIMIT_PRINTF_FIFO_SIZE`.
+const PRINTF_FIFO_SIZE: u32 = 1;
+/// `CU_LIMIT_MALLOC_HEAP_SIZE`.
+const MALLOC_HEAP_SIZE: u32 = 2;
+
+/// `quiet` writes nothing; `say` calls `vprintf` with an empty format (it prints nothing).
+const PRINTF_PTX: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+.extern .func (.param .b32 func_retval0) vprintf(.param .b64 fmt, .param .b64 args);
+.global .align 1 .b8 $str[1] = {0};
+.visible .entry quiet()
+{
+    ret;
+}
+.visible .entry say()
+{
+    .reg .b64 %rd<2>;
+    .reg .b32 %r<2>;
+    cvta.global.u64 %rd1, $str;
+    {
+    .param .b64 p0;
+    st.param.b64 [p0], %rd1;
+    .param .b64 p1;
+    st.param.b64 [p1], 0;
+    .param .b32 rv;
+    call.uni (rv), vprintf, (p0, p1);
+    ld.param.b32 %r1, [rv];
+    }
+    ret;
+}
+"#;
+
+/// CUDA's manual for `cuCtxSetLimit`: setting `CU_LIMIT_PRINTF_FIFO_SIZE` "must be performed
+/// before launching any kernel that uses the printf() device system call, otherwise
+/// CUDA_ERROR_INVALID_VALUE will be returned". A kernel without printf does not count.
+#[test]
+fn the_printf_buffer_size_is_refused_after_a_printf_kernel_ran() {
+    setup();
+    let m = load(&std::ffi::CString::new(PRINTF_PTX).unwrap());
+    let quiet = function(m, "quiet");
+    let say = function(m, "say");
+    let launch = |f: u64| unsafe {
+        let r = cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, 0, null_mut(), null_mut());
+        assert_eq!(r, CUDA_SUCCESS);
+        assert_eq!(cuCtxSynchronize(), CUDA_SUCCESS);
+    };
+    unsafe {
+        let mut v = 0usize;
+        assert_eq!(cuCtxGetLimit(&mut v, PRINTF_FIFO_SIZE), CUDA_SUCCESS);
+        assert_eq!(v, 1 << 20, "CUDA's default");
+        assert_eq!(cuCtxSetLimit(PRINTF_FIFO_SIZE, 2 << 20), CUDA_SUCCESS);
+        launch(quiet);
+        assert_eq!(cuCtxSetLimit(PRINTF_FIFO_SIZE, 3 << 20), CUDA_SUCCESS);
+        launch(say);
+        assert_eq!(
+            cuCtxSetLimit(PRINTF_FIFO_SIZE, 4 << 20),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(cuCtxGetLimit(&mut v, PRINTF_FIFO_SIZE), CUDA_SUCCESS);
+        assert_eq!(v, 3 << 20, "a refused limit leaves the old one");
+        // The heap's own rule is about malloc, which `say` does not call.
+        assert_eq!(cuCtxSetLimit(MALLOC_HEAP_SIZE, 16 << 20), CUDA_SUCCESS);
+    }
+}

@@ -64,6 +64,8 @@ driver_api! {
     cuCtxSynchronize();
     cuCtxGetLimit(*mut usize, c_uint);
     cuCtxSetLimit(c_uint, usize);
+    cuCtxGetCacheConfig(*mut c_int);
+    cuCtxSetCacheConfig(c_int);
     cuCtxGetStreamPriorityRange(*mut c_int, *mut c_int);
     cuModuleLoadData(*mut H, *const c_void);
     cuModuleGetFunction(*mut H, H, *const c_char);

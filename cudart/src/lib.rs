@@ -182,6 +182,15 @@ pub unsafe fn out<T>(p: *mut T, value: T) -> RtResult {
     Ok(())
 }
 
+/// Refuses a null output pointer (`cudaErrorInvalidValue`, as [`out`] does) before a call
+/// makes what it would write there, so that a refused allocation is not made and then lost.
+pub fn non_null<T>(p: *mut T) -> RtResult {
+    if p.is_null() {
+        return Err(Fail::new(cudaErrorInvalidValue, "null output pointer"));
+    }
+    Ok(())
+}
+
 /// A `dim3` (`vector_types.h`): passed by value in launches and call configurations.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

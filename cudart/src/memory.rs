@@ -25,6 +25,7 @@ exports! { cudaMalloc => fn(p: *mut *mut c_void, size: usize) {
     if size == 0 {
         return unsafe { crate::out(p, std::ptr::null_mut()) };
     }
+    crate::non_null(p)?;
     let mut d = 0u64;
     cu!(cuMemAlloc_v2(&mut d, size))?;
     crate::driver::label_allocation(d, c"cudaMalloc");
@@ -41,6 +42,7 @@ exports! { cudaFree => fn(p: *mut c_void) {
 
 exports! { cudaMallocAsync, cudaMallocAsync_ptsz => fn(p: *mut *mut c_void, size: usize, stream: u64) {
     context()?;
+    crate::non_null(p)?;
     let mut d = 0u64;
     cu!(cuMemAllocAsync(&mut d, size, stream))?;
     crate::driver::label_allocation(d, c"cudaMallocAsync");
@@ -76,6 +78,7 @@ exports! { cudaMallocManaged => fn(p: *mut *mut c_void, size: usize, flags: c_ui
             format!("cudaMallocManaged flags {flags:#x}: must be cudaMemAttachGlobal (1) or cudaMemAttachHost (2)"),
         ));
     }
+    crate::non_null(p)?;
     let mut d = 0u64;
     cu!(cuMemAllocManaged(&mut d, size, flags))?;
     crate::driver::label_allocation(d, c"cudaMallocManaged");
@@ -142,6 +145,8 @@ exports! { cudaMallocPitch => fn(p: *mut *mut c_void, pitch: *mut usize, width: 
         unsafe { crate::out(pitch, 0) }?;
         return unsafe { crate::out(p, std::ptr::null_mut()) };
     }
+    crate::non_null(p)?;
+    crate::non_null(pitch)?;
     let mut d = 0u64;
     cu!(cuMemAllocPitch_v2(&mut d, pitch, width, height, 16))?;
     crate::driver::label_allocation(d, c"cudaMallocPitch");
@@ -442,6 +447,7 @@ exports! { cudaMemPoolDestroy => fn(pool: u64) {
 
 exports! { cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_ptsz => fn(p: *mut *mut c_void, size: usize, pool: u64, stream: u64) {
     context()?;
+    crate::non_null(p)?;
     let mut d = 0u64;
     cu!(cuMemAllocFromPoolAsync(&mut d, size, pool, stream))?;
     crate::driver::label_allocation(d, c"cudaMallocFromPoolAsync");

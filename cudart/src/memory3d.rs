@@ -81,6 +81,7 @@ exports! { cudaMalloc3D => fn(p: *mut PitchedPtr, e: Extent) {
         let empty = PitchedPtr { ptr: std::ptr::null_mut(), pitch: 0, xsize: e.width, ysize: e.height };
         return unsafe { crate::out(p, empty) };
     }
+    crate::non_null(p)?;
     let rows = e.height.max(1) * e.depth.max(1);
     let (mut d, mut pitch) = (0u64, 0usize);
     cu!(cuMemAllocPitch_v2(&mut d, &mut pitch, e.width.max(1), rows, 16))?;

@@ -256,12 +256,14 @@ exports! { cudaDeviceGetStreamPriorityRange => fn(least: *mut i32, greatest: *mu
     cu!(cuCtxGetStreamPriorityRange(least, greatest))
 }}
 
-exports! { cudaDeviceSetCacheConfig, cudaThreadSetCacheConfig => fn(_config: u32) {
-    Ok(())
+exports! { cudaDeviceSetCacheConfig, cudaThreadSetCacheConfig => fn(config: i32) {
+    context()?;
+    cu!(cuCtxSetCacheConfig(config))
 }}
 
-exports! { cudaDeviceGetCacheConfig, cudaThreadGetCacheConfig => fn(config: *mut u32) {
-    unsafe { crate::out(config, 0) }
+exports! { cudaDeviceGetCacheConfig, cudaThreadGetCacheConfig => fn(config: *mut i32) {
+    context()?;
+    cu!(cuCtxGetCacheConfig(config))
 }}
 
 exports! { cudaRuntimeGetVersion => fn(v: *mut i32) {

@@ -564,3 +564,109 @@ fn a_successful_func_set_attribute_clears_the_last_error() {
     let app = build_shared(&nvcc, "last_error", &src, &[]);
     run_on_both_engines(&app, &libs);
 }
+
+/// Allocation calls given a null output pointer are `cudaErrorInvalidValue` and allocate
+/// nothing (the program could never free it: memcheck's leak check finds no leak); and
+/// `cudaDeviceSetLimit(cudaLimitPrintfFifoSize, …)` is `cudaErrorInvalidValue` once a kernel
+/// that calls `printf` has been launched ("must not be performed after launching any kernel
+/// that uses the printf() device system call", CUDA Runtime API), while a kernel without
+/// `printf` leaves it settable, and so does `cudaDeviceReset`, after which the limits are the
+/// defaults again and the heap size may be set until a `malloc` kernel runs;
+/// `cudaDeviceGetCacheConfig` returns the preference `cudaDeviceSetCacheConfig` set, as CUDA
+/// documents for devices whose L1 and shared memory share one memory (compute capability
+/// 8.0).
+const NULL_OUTPUTS: &str = r#"#include <cstdio>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+__global__ void quiet(int* p) { p[threadIdx.x] = 1; }
+__global__ void say(int v) { if (v < 0) printf("never %d\n", v); }
+// ok[0] = whether malloc gave `bytes` (more than the default 8 MiB heap holds).
+__global__ void heap(int* ok, size_t bytes) {
+  void* p = malloc(bytes);
+  if (ok) ok[0] = p != nullptr;
+  free(p);
+}
+int main() {
+  size_t pitch = 0;
+  cudaStream_t s;
+  EXPECT(cudaStreamCreate(&s) == cudaSuccess);
+  EXPECT(cudaMalloc(nullptr, 256) == cudaErrorInvalidValue);
+  EXPECT(cudaMallocManaged(nullptr, 256) == cudaErrorInvalidValue);
+  EXPECT(cudaMallocPitch(nullptr, &pitch, 64, 4) == cudaErrorInvalidValue);
+  EXPECT(cudaMalloc3D(nullptr, make_cudaExtent(64, 4, 2)) == cudaErrorInvalidValue);
+  EXPECT(cudaMallocAsync(nullptr, 256, s) == cudaErrorInvalidValue);
+  EXPECT(cudaStreamSynchronize(s) == cudaSuccess);
+  EXPECT(cudaGetLastError() == cudaErrorInvalidValue);
+  int* d;
+  EXPECT(cudaMalloc(&d, 128) == cudaSuccess);
+  size_t v = 0;
+  EXPECT(cudaDeviceGetLimit(&v, cudaLimitPrintfFifoSize) == cudaSuccess && v == (1 << 20));
+  EXPECT(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 2 << 20) == cudaSuccess);
+  quiet<<<1, 32>>>(d);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+  EXPECT(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 3 << 20) == cudaSuccess);
+  say<<<1, 32>>>(1);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+  EXPECT(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 4 << 20) == cudaErrorInvalidValue);
+  EXPECT(cudaGetLastError() == cudaErrorInvalidValue);
+  EXPECT(cudaDeviceGetLimit(&v, cudaLimitPrintfFifoSize) == cudaSuccess && v == (3 << 20));
+  EXPECT(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 16 << 20) == cudaSuccess);
+  // Compute capability 8.0 shares L1 and shared memory: the preference set is returned.
+  cudaFuncCache cc = cudaFuncCachePreferEqual;
+  EXPECT(cudaDeviceGetCacheConfig(&cc) == cudaSuccess && cc == cudaFuncCachePreferNone);
+  EXPECT(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared) == cudaSuccess);
+  EXPECT(cudaDeviceGetCacheConfig(&cc) == cudaSuccess && cc == cudaFuncCachePreferShared);
+  EXPECT(cudaDeviceSetCacheConfig((cudaFuncCache)7) == cudaErrorInvalidValue);
+  EXPECT(cudaDeviceGetCacheConfig(&cc) == cudaSuccess && cc == cudaFuncCachePreferShared);
+  EXPECT(cudaFree(d) == cudaSuccess);
+  EXPECT(cudaStreamDestroy(s) == cudaSuccess);
+  // A reset context has launched no printf kernel and starts with default limits and
+  // preferences; a heap size may be set until a kernel calling malloc runs.
+  heap<<<1, 1>>>(nullptr, 16);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+  EXPECT(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 32 << 20) == cudaErrorInvalidValue);
+  EXPECT(cudaDeviceReset() == cudaSuccess);
+  EXPECT(cudaDeviceGetLimit(&v, cudaLimitPrintfFifoSize) == cudaSuccess && v == (1 << 20));
+  EXPECT(cudaDeviceGetLimit(&v, cudaLimitMallocHeapSize) == cudaSuccess && v == (8 << 20));
+  EXPECT(cudaDeviceGetCacheConfig(&cc) == cudaSuccess && cc == cudaFuncCachePreferNone);
+  EXPECT(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 4 << 20) == cudaSuccess);
+  EXPECT(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 32 << 20) == cudaSuccess);
+  EXPECT(cudaMalloc(&d, 4) == cudaSuccess);
+  heap<<<1, 1>>>(d, 24 << 20);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+  int got = 0;
+  EXPECT(cudaMemcpy(&got, d, 4, cudaMemcpyDeviceToHost) == cudaSuccess && got == 1);
+  EXPECT(cudaFree(d) == cudaSuccess);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+#[test]
+fn null_outputs_allocate_nothing_and_limits_follow_cuda() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("null_outputs.cu");
+    std::fs::write(&src, NULL_OUTPUTS).expect("write the source");
+    let app = build_shared(&nvcc, "null_outputs", &src, &[]);
+    run_on_both_engines(&app, &libs);
+    let out = std::process::Command::new(&app)
+        .env("LD_LIBRARY_PATH", &libs)
+        .env("PTXJIT_TOOL", "memcheck")
+        .env("PTXJIT_LEAK_CHECK", "full")
+        .env("PTXJIT_REPORT_API_ERRORS", "no")
+        .output()
+        .expect("run the program");
+    let (stdout, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(stdout.contains("PASS"), "{stdout}\n{err}");
+    assert!(
+        err.contains("========= LEAK SUMMARY: 0 bytes leaked in 0 allocations"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}

@@ -942,6 +942,8 @@ pub struct CompiledKernel {
     pub call_frames: Vec<(ir::CallFrame, Option<SourceLoc>)>,
     /// Whether the kernel calls `malloc`/`free` (a launch then needs the device heap).
     pub uses_heap: bool,
+    /// Whether the kernel calls `vprintf` (device `printf`).
+    pub uses_printf: bool,
     /// The per-CTA state (tensor memory, mbarrier waits) the kernel can touch.
     pub cta_state: crate::runtime::launch::CtaStateUse,
     /// Whether the kernel reads `%envreg1`/`%envreg2`, the grid workspace address of a
@@ -1029,6 +1031,7 @@ impl CompiledKernel {
                 .insts
                 .iter()
                 .any(|i| matches!(i.op, ir::Op::Malloc {} | ir::Op::Free {})),
+            uses_printf: k.insts.iter().any(|i| matches!(i.op, ir::Op::Printf {})),
             cta_state: crate::runtime::launch::CtaStateUse::of(&k),
             reads_grid_workspace: k.insts.iter().any(|i| {
                 matches!(
@@ -1464,6 +1467,8 @@ pub struct Context {
     heap: Option<crate::runtime::heap::DeviceHeap>,
     /// Its size when made (`None`: [`crate::runtime::heap::DEFAULT_HEAP_BYTES`]).
     heap_bytes: Option<u64>,
+    /// Whether a kernel that calls `printf` has been launched ([`Context::printf_used`]).
+    printf_used: bool,
     /// Memcheck's placement ([`Context::set_memcheck`]).
     memcheck: bool,
     /// initcheck's findings of the launches since the last
@@ -1942,6 +1947,29 @@ impl Context {
         Ok(())
     }
 
+    /// Whether a kernel that calls device `printf` has been launched in this context: CUDA
+    /// refuses a new printf buffer size (`CU_LIMIT_PRINTF_FIFO_SIZE`) from then on.
+    pub fn printf_used(&self) -> bool {
+        self.printf_used
+    }
+
+    /// Forget the printf kernels launched so far, as when the CUDA context they ran in is
+    /// reset (`cuDevicePrimaryCtxReset`): [`Context::printf_used`] is false again.
+    pub fn clear_printf_used(&mut self) {
+        self.printf_used = false;
+    }
+
+    /// Free the device heap and forget its size, as when the CUDA context it served is reset:
+    /// the next kernel that calls `malloc` makes a heap of the default size, or of the size
+    /// [`Context::set_heap_size`] gives before it (every block kernels left allocated is gone).
+    pub fn drop_heap(&mut self) -> Result<(), Error> {
+        self.heap_bytes = None;
+        match self.heap.take() {
+            Some(h) => self.free(DevicePtr(h.base())),
+            None => Ok(()),
+        }
+    }
+
     /// Free every block of the device heap (blocks that kernels allocated and never freed
     /// included); the heap keeps its size. The case runner does this before each `--repeat`
     /// launch, so each starts as the first did.
@@ -2058,6 +2086,7 @@ impl Context {
         // Held for the whole launch: kernel code on the worker threads reads and writes the
         // arena, and no host copy, allocation or buffer drop may run meanwhile.
         let mut arena = self.arena.write();
+        self.printf_used |= k.uses_printf;
         if k.uses_heap && self.heap.is_none() {
             let bytes = self
                 .heap_bytes

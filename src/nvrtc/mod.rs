@@ -642,6 +642,41 @@ fn read_source(path: &Path) -> Result<String, NvrtcError> {
         .map_err(|e| NvrtcError::Io(format!("cannot read {}: {e}", path.display())))
 }
 
+/// The bytes of PTX file `name` as text. Errors: a cubin (ELF: machine code, which ptxjit
+/// does not run) and a fatbin are named as such; other bytes that are not UTF-8 are reported
+/// at their line and column (`name:LINE:COL`), as PTX errors are.
+fn ptx_text(name: &str, bytes: Vec<u8>) -> Result<String, String> {
+    use crate::host::image::{classify, ImageKind};
+    let kind = classify(|i| bytes.get(i).copied().unwrap_or(0));
+    let what = match kind {
+        ImageKind::Ptx => None,
+        ImageKind::Cubin => Some("an ELF cubin (machine code for a GPU)"),
+        ImageKind::Fatbin | ImageKind::FatbinWrapper => Some("a fatbin"),
+        ImageKind::Linked => Some("a linked image of ptxjit's driver"),
+    };
+    if let Some(what) = what {
+        return Err(format!(
+            "{name} is {what}, not PTX text: give ptxjit the kernels' PTX (nvcc -ptx \
+             makes it from the .cu)"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let before = &e.as_bytes()[..at];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        // A byte column, as the PTX front end's locations give.
+        let col = at - line_start + 1;
+        format!(
+            "{name}:{line}:{col}: byte {:#04x} is not UTF-8 text: a PTX file is text",
+            e.as_bytes()[at]
+        )
+    })
+}
+
 /// Whether `path` names CUDA C++ source (`.cu`) rather than PTX.
 pub fn is_cuda_source(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "cu")
@@ -672,7 +707,8 @@ pub fn read_ptx(
         if path.is_dir() {
             return Err(format!("{name} is a directory, not a PTX or CUDA C++ file"));
         }
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+        let text = ptx_text(&name, bytes)?;
         return Ok((name, text, None));
     }
     let c = compile_cached(path, o).map_err(|e| e.to_string())?;
@@ -689,6 +725,26 @@ pub fn read_ptx(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn binaries_and_bytes_that_are_not_text_are_named() {
+        let e = ptx_text("k.cubin", b"\x7fELF\x02\x01\x01\x33".to_vec()).unwrap_err();
+        assert!(
+            e.starts_with("k.cubin is an ELF cubin (machine code"),
+            "{e}"
+        );
+        let fatbin = [0x50, 0xED, 0x55, 0xBA, 1, 0, 0x10, 0];
+        let e = ptx_text("k.fatbin", fatbin.to_vec()).unwrap_err();
+        assert!(e.starts_with("k.fatbin is a fatbin, not PTX text"), "{e}");
+        // 0xFF on line 2 after "  é" (4 bytes): byte column 5.
+        let bytes = b".version 8.0\n  \xc3\xa9\xff x\n".to_vec();
+        let e = ptx_text("k.ptx", bytes).unwrap_err();
+        assert_eq!(
+            e,
+            "k.ptx:2:5: byte 0xff is not UTF-8 text: a PTX file is text"
+        );
+        assert_eq!(ptx_text("k.ptx", b"ret;".to_vec()).unwrap(), "ret;");
+    }
 
     #[test]
     fn host_code_is_told_apart_from_device_code() {
