@@ -2251,11 +2251,16 @@ impl Gen<'_, '_> {
             };
             let mut loaded: std::collections::HashSet<ir::Value> = Default::default();
             let mut since = 0;
+            // A load served by an earlier one's 16-byte value (`plan_uniform_runs`, in the
+            // fast version) issues none: its lane broadcast is computed where it is used.
+            let runs_of = self.plan_uniform_runs(insts);
             for &i in insts.iter().take(last) {
                 let d = self.f.inst(i);
                 if is_load(i) {
                     loaded.extend(d.results.iter().copied());
-                    since += 1;
+                    if runs_of.get(&i).is_none_or(|&(h, _)| h == i) {
+                        since += 1;
+                    }
                 } else if d.op.effect() == Effect::Pure
                     && d.results.len() == 1
                     && d.args.iter().any(|a| loaded.contains(a))
