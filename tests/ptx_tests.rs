@@ -251,7 +251,12 @@ fn memcheck_one(path: &Path) -> Result<(), Failed> {
 /// Cases whose kernels race on shared memory on purpose or by a harmless latent bug, or that
 /// synchronize in a way racecheck does not model (a known limitation: a false report), which
 /// racecheck must report (instead of running clean), with the access it names and why.
-const EXPECTED_RACES: [(&str, &str, &str); 10] = [
+const EXPECTED_RACES: [(&str, &str, &str); 11] = [
+    (
+        "kernels/uniform_run",
+        "Write access and Read access to __shared__ 'sh'",
+        "every thread of a row writes the same value to one word and reads it back: tests that a store ends the JIT's runs of group-uniform loads",
+    ),
     (
         "kernels/lockstep",
         "Write access and Read access to __shared__ 'warp_reduce::s' (_ZZ11warp_reduceE1s)",

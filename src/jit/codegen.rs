@@ -235,6 +235,12 @@ pub(super) struct Gen<'a, 'b> {
     /// Emitting the version of a group body in which every group-level access's condition
     /// holds (`vector.rs`, `group_versions`).
     pub(super) group_fast_body: bool,
+    /// In that version, group-uniform 32-bit loads served by one 16-byte load
+    /// (`group.rs`, `Gen::plan_uniform_runs`): per load, the run's first load and the lane.
+    pub(super) uniform_runs: std::collections::HashMap<ir::Inst, (ir::Inst, u8)>,
+    /// The 16-byte values loaded by the first loads of [`Self::uniform_runs`] in the
+    /// current group.
+    pub(super) uniform_vecs: std::collections::HashMap<ir::Inst, cranelift_codegen::ir::Value>,
     /// Emitting the other version of such a body, the one run where a condition fails
     /// (`const_group` makes its vector constants in place there).
     pub(super) group_slow_body: bool,
@@ -930,6 +936,8 @@ pub fn generate(
         fast: Default::default(),
         gfast: Default::default(),
         group_fast_body: false,
+        uniform_runs: Default::default(),
+        uniform_vecs: Default::default(),
         group_slow_body: false,
         warp_fast_body: false,
         group_bail: None,

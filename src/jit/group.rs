@@ -1208,6 +1208,59 @@ impl Gen<'_, '_> {
         Ok(all)
     }
 
+    /// Group-uniform 32-bit loads of `insts` (one segment's fast version: every access's
+    /// range check holds) served by one 16-byte load: a load at offset `o` of a root with
+    /// one address for the group's four lanes starts a run when the root's checked window
+    /// reaches `o + 16`; a later load of the same root at `o + 4j` (`j` < 4) with only loads
+    /// and pure operations between (nothing that writes memory) takes lane `j` of that
+    /// load. Returns, per load in a run of two or more, the run's first load and the lane.
+    /// (sgemm_tiled's `As[ty][k]`, `As[ty][k + 1]`, …: one load and four lane broadcasts
+    /// instead of four loads and four broadcasts.)
+    pub(super) fn plan_uniform_runs(
+        &self,
+        insts: &[ir::Inst],
+    ) -> HashMap<ir::Inst, (ir::Inst, u8)> {
+        let mut out = HashMap::new();
+        // Per root: the load that starts its open run, and its offset.
+        let mut open: HashMap<usize, (ir::Inst, i64)> = HashMap::new();
+        for &i in insts {
+            let d = self.f.inst(i);
+            match d.op {
+                Op::Load { .. } => {}
+                _ if d.op.effect() == Effect::Pure => continue,
+                _ => {
+                    open.clear();
+                    continue;
+                }
+            }
+            let Some(ga) = self.gfast.access.get(&i) else {
+                continue;
+            };
+            let word = d
+                .results
+                .first()
+                .is_some_and(|&r| matches!(self.f.value_type(r), ir::Type::I32 | ir::Type::F32));
+            if ga.stride != 0 || ga.store || !word {
+                continue;
+            }
+            if let Some(&(h, ho)) = open.get(&ga.root) {
+                let j = ga.off - ho;
+                if (0..16).contains(&j) && j % 4 == 0 {
+                    out.insert(h, (h, 0));
+                    out.insert(i, (h, (j / 4) as u8));
+                    continue;
+                }
+            }
+            let root = &self.gfast.roots[ga.root];
+            if root.stride == 0 && ga.off + 16 <= root.hi + root.elem {
+                open.insert(ga.root, (i, ga.off));
+            } else {
+                open.remove(&ga.root);
+            }
+        }
+        out
+    }
+
     /// Whether the group body for `insts` comes in two versions (`None`: no, it has no
     /// group-level accesses or all of them have warp-wide plans), and whether one of them is
     /// a store.

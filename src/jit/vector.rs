@@ -130,6 +130,15 @@ impl Gen<'_, '_> {
         }
     }
 
+    /// Lane `lane` of the 32-bit lanes of `v` in all four lanes, as `to` (one `pshufd`).
+    fn lane_splat32(&mut self, v: Value, lane: u8, to: CType) -> Value {
+        let v8 = self.vbitcast(v, types::I8X16);
+        let idx: Vec<u8> = (0..16u8).map(|k| lane * 4 + k % 4).collect();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(idx));
+        let r = self.b.ins().shuffle(v8, v8, imm);
+        self.vbitcast(r, to)
+    }
+
     /// Lanes 0 of `a`, `b` and 1 of each → the low 32 bits of four 64-bit lanes (truncation
     /// of two `i64x2` into one `i32x4`).
     fn narrow64(&mut self, a: Value, b: Value) -> Value {
@@ -1585,6 +1594,23 @@ impl Gen<'_, '_> {
         // group tier.
         if let (true, Some(vt)) = (self.group_fast_body, vector) {
             if let Some((_, p, stride)) = self.group_access(grp, i)? {
+                if let Some(&(h, lane)) = self.uniform_runs.get(&i) {
+                    // One 16-byte load for a run of group-uniform words (`plan_uniform_runs`),
+                    // each word broadcast from its lane.
+                    let got = self.uniform_vecs.get(&h).copied();
+                    let w = match got {
+                        Some(w) if h != i => Some(w),
+                        _ if h == i => {
+                            let w = self.b.ins().load(vt, fl, p, 0);
+                            self.uniform_vecs.insert(i, w);
+                            Some(w)
+                        }
+                        _ => None,
+                    };
+                    if let Some(w) = w {
+                        return Ok(Some(GVal::V1(self.lane_splat32(w, lane, vt))));
+                    }
+                }
                 return Ok(Some(if stride == 0 {
                     let x = self.b.ins().load(ct, fl, p, 0);
                     let v = self.b.ins().splat(vt, x);
@@ -2225,11 +2251,16 @@ impl Gen<'_, '_> {
             };
             let mut loaded: std::collections::HashSet<ir::Value> = Default::default();
             let mut since = 0;
+            // A load served by an earlier one's 16-byte value (`plan_uniform_runs`, in the
+            // fast version) issues none: its lane broadcast is computed where it is used.
+            let runs_of = self.plan_uniform_runs(insts);
             for &i in insts.iter().take(last) {
                 let d = self.f.inst(i);
                 if is_load(i) {
                     loaded.extend(d.results.iter().copied());
-                    since += 1;
+                    if runs_of.get(&i).is_none_or(|&(h, _)| h == i) {
+                        since += 1;
+                    }
                 } else if d.op.effect() == Effect::Pure
                     && d.results.len() == 1
                     && d.args.iter().any(|a| loaded.contains(a))
@@ -2488,6 +2519,7 @@ impl Gen<'_, '_> {
         self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
         self.group_fast_body = true;
+        self.uniform_runs = self.plan_uniform_runs(insts);
         // With all four lanes tested active, the fast version's lane masks are constants and
         // its writes to slots need no blend (as in a full-warp loop).
         let saved = (grp.m32, grp.m64, grp.bits, grp.full);
@@ -2501,6 +2533,8 @@ impl Gen<'_, '_> {
         let a = body(self, grp);
         (grp.m32, grp.m64, grp.bits, grp.full) = saved;
         self.group_fast_body = false;
+        self.uniform_runs.clear();
+        self.uniform_vecs.clear();
         self.b.ins().jump(merge, &[BlockArg::Value(a?)]);
         // The slow version is the code as without the group tier: it uses nothing made for
         // the plan. In the first loop of a split group loop, the second loop runs it, from
