@@ -156,6 +156,15 @@
 //!   fields the ISA calls meaningful; `tcgen05.mma`, `mma.ws`, `mma.sp`, `cp` and `shift` are
 //!   issued by thread 0 and committed to `fz_mbar` before any thread loads ([`tcgen05`]). A
 //!   `.ws` collector buffer is used only right after the same statement filled it.
+//! - Video instructions ([`video`]), `fns` with a base in 0..=31 (a larger one is undefined),
+//!   `set`, `slct` and `cvt.pack` are register-to-register: their results are the ISA's
+//!   functions of the operands, anywhere.
+//! - Stack statements ([`stack`]) save the stack pointer, `alloca`, store into the new bytes,
+//!   read only those back and restore the pointer; the pointers (the implementation's values)
+//!   stay in scratch registers. Hint statements ([`hints`]) change no result: the
+//!   `createpolicy` policy goes only to `.L2::cache_hint` operands, `discard` (which leaves
+//!   indeterminate bytes) runs on the first 128 bytes of the thread's own `out` region, which
+//!   the statement then stores whole.
 //! - Integer division by zero and `MIN / -1` are not guarded: ptxjit defines them (see the op
 //!   table), and ptxas accepts them.
 //! - Matrix instructions (`mma.sync` of the `sm_80` shapes and types, `movmatrix`, and
@@ -164,7 +173,7 @@
 //!   thread's own shared slot and is waited for at once.
 //!
 //! # Not generated yet (TODO)
-//! Supported by ptxjit but not generated: `fns`, `trap`, recursive calls, `brx.idx` inside
+//! Supported by ptxjit but not generated: `trap`, recursive calls, `brx.idx` inside
 //! device functions, `bar.arrive` with partial warps (the count then is not the threads that
 //! arrive), multisample and pitched textures, `tex.base`, `txq.level`, `.texref`/`.surfref` module variables and independent-mode samplers, `suld`/`sust` on
 //! 1D/3D/layered surfaces, `mbarrier.arrive_drop` on the CTA's main mbarrier (it would change
@@ -183,9 +192,12 @@ use std::fmt::Write as _;
 use super::forms::{resolve, Class, Dst, Form, Opnd, FORMS, FORMS_SM90};
 use super::rng::Rng;
 
+mod hints;
+mod stack;
 mod tcgen05;
 mod tex;
 mod tma;
+mod video;
 mod wgmma;
 pub use tex::TexSetup;
 pub use tma::{TmapSetup, SLAB_BYTES};
@@ -829,6 +841,9 @@ enum What {
     Wgmma,
     Tcgen05,
     MbarrierDrop,
+    Video,
+    Stack,
+    Hint,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -873,6 +888,9 @@ const WHATS: &[(What, u32)] = &[
     (What::Wgmma, 8),
     (What::Tcgen05, 8),
     (What::MbarrierDrop, 2),
+    (What::Video, 4),
+    (What::Stack, 2),
+    (What::Hint, 2),
 ];
 
 impl Gen<'_> {
@@ -966,6 +984,9 @@ impl Gen<'_> {
             What::Wgmma => self.wgmma(),
             What::Tcgen05 => self.tcgen05(),
             What::MbarrierDrop => self.mbarrier_drop(),
+            What::Video => self.video(),
+            What::Stack => self.stack(),
+            What::Hint => self.hint(),
         }
     }
 
@@ -1173,6 +1194,13 @@ impl Gen<'_> {
                     format!("{{{}}}", regs.join(", "))
                 }
                 Opnd::Imm8 => format!("0x{:02x}", self.rng.range(0, 255)),
+                Opnd::Bit => {
+                    if self.rng.chance(50) {
+                        format!("{}", self.rng.range(0, 31))
+                    } else {
+                        "%ln".to_string()
+                    }
+                }
             };
             text.push_str(&o);
         }
@@ -2919,19 +2947,6 @@ mod tests {
     /// opcode or form of the table is neither generated nor listed here, and when one listed
     /// here is generated after all (drop it from the list) or is not in the table.
     const NOT_GENERATED: &[(&str, &str)] = &[
-        ("alloca", "dynamic stack allocation: not generated yet"),
-        ("stacksave", "dynamic stack allocation: not generated yet"),
-        (
-            "stackrestore",
-            "dynamic stack allocation: not generated yet",
-        ),
-        ("applypriority", "L2 cache priority hint: not generated yet"),
-        ("createpolicy", "cache eviction policies: not generated yet"),
-        ("discard", "L2 cache discard: not generated yet"),
-        (
-            "prefetchu",
-            "uniform-cache prefetch hint: not generated yet",
-        ),
         (
             "brkpt",
             "stops the launch: a fault on both engines is agreement",
@@ -2940,13 +2955,10 @@ mod tests {
             "trap",
             "stops the launch: a fault on both engines is agreement",
         ),
-        ("pmevent", "performance-monitor event: not generated yet"),
-        ("nanosleep", "a timed wait: not generated yet"),
         (
             "clusterlaunchcontrol",
             "cancelling cluster launches: not generated yet",
         ),
-        ("fns", "find n-th set bit: not generated yet"),
         ("getctarank", "generic-to-rank queries: not generated yet"),
         (
             "multimem",
@@ -2962,37 +2974,8 @@ mod tests {
             "texture/sampler/surface handle type tests: not generated yet",
         ),
         ("tensormap", "tensor-map replacement: not generated yet"),
-        ("set", "comparison to a register: not generated yet"),
-        (
-            "slct",
-            "select by the sign of an operand: not generated yet",
-        ),
         ("stmatrix", "matrix store from registers: not generated yet"),
         ("wmma", "warp matrix multiply-accumulate: not generated yet"),
-        ("vabsdiff", "video instructions: not generated yet"),
-        ("vabsdiff2", "video instructions: not generated yet"),
-        ("vabsdiff4", "video instructions: not generated yet"),
-        ("vadd", "video instructions: not generated yet"),
-        ("vadd2", "video instructions: not generated yet"),
-        ("vadd4", "video instructions: not generated yet"),
-        ("vavrg2", "video instructions: not generated yet"),
-        ("vavrg4", "video instructions: not generated yet"),
-        ("vmad", "video instructions: not generated yet"),
-        ("vmax", "video instructions: not generated yet"),
-        ("vmax2", "video instructions: not generated yet"),
-        ("vmax4", "video instructions: not generated yet"),
-        ("vmin", "video instructions: not generated yet"),
-        ("vmin2", "video instructions: not generated yet"),
-        ("vmin4", "video instructions: not generated yet"),
-        ("vset", "video instructions: not generated yet"),
-        ("vset2", "video instructions: not generated yet"),
-        ("vset4", "video instructions: not generated yet"),
-        ("vshl", "video instructions: not generated yet"),
-        ("vshr", "video instructions: not generated yet"),
-        ("vsub", "video instructions: not generated yet"),
-        ("vsub2", "video instructions: not generated yet"),
-        ("vsub4", "video instructions: not generated yet"),
-        ("rsqrt.approx.ftz.f64", "not generated yet"),
         (
             "st.async",
             "asynchronous stores to peer CTAs: not generated yet",
@@ -3001,7 +2984,6 @@ mod tests {
             "st.bulk",
             "bulk zeroing of shared memory: not generated yet",
         ),
-        ("cvt.pack", "packing conversions: not generated yet"),
         (
             "red.async",
             "asynchronous reductions to peer CTAs: not generated yet",
@@ -3204,6 +3186,21 @@ mod tests {
             "wgmma.mma_async.sp.sync.aligned.m64n",
             "k16.f32.tf32.tf32",
             "k64.satfinite.s32.",
+            "vmad.",
+            "32.po",
+            "vset4.",
+            ".b3210",
+            ".h10,",
+            "alloca.u32",
+            "alloca.u64 %td0, %td0;",
+            "cvta.local.u64 %td0, %td0;",
+            "createpolicy.range.",
+            "createpolicy.fractional.",
+            "L2::cache_hint.",
+            "discard.global.L2 [%od], 128;",
+            "cvt.pack.sat.u4.s32.b32",
+            "cvt.pack.sat.s16.s32",
+            "slct.ftz.",
         ] {
             assert!(
                 texts.iter().any(|t| t.contains(needle)),
