@@ -193,7 +193,9 @@ use super::forms::{resolve, Class, Dst, Form, Opnd, FORMS, FORMS_SM90};
 use super::rng::Rng;
 
 mod hints;
+mod mma_sp;
 mod stack;
+mod stmatrix;
 mod tcgen05;
 mod tex;
 mod tma;
@@ -844,6 +846,8 @@ enum What {
     Video,
     Stack,
     Hint,
+    StMatrix,
+    MmaSp,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -891,6 +895,8 @@ const WHATS: &[(What, u32)] = &[
     (What::Video, 4),
     (What::Stack, 2),
     (What::Hint, 2),
+    (What::StMatrix, 2),
+    (What::MmaSp, 2),
 ];
 
 impl Gen<'_> {
@@ -902,7 +908,8 @@ impl Gen<'_> {
             .map(|&(w, weight)| {
                 let ok = match w {
                     What::SharedOwn | What::SharedAtomic => self.shared,
-                    What::Shfl | What::Matrix => collective_ok && self.full_warps,
+                    What::Shfl | What::Matrix | What::MmaSp => collective_ok && self.full_warps,
+                    What::StMatrix => collective_ok && self.full_warps && self.shared && self.sm90,
                     What::Exchange => collective_ok && self.shared,
                     // Anywhere, divergent loops included: its membermask is the lanes here.
                     What::WarpExchange => self.shared,
@@ -987,6 +994,8 @@ impl Gen<'_> {
             What::Video => self.video(),
             What::Stack => self.stack(),
             What::Hint => self.hint(),
+            What::StMatrix => self.stmatrix(),
+            What::MmaSp => self.mma_sp(),
         }
     }
 
@@ -2974,7 +2983,6 @@ mod tests {
             "texture/sampler/surface handle type tests: not generated yet",
         ),
         ("tensormap", "tensor-map replacement: not generated yet"),
-        ("stmatrix", "matrix store from registers: not generated yet"),
         ("wmma", "warp matrix multiply-accumulate: not generated yet"),
         (
             "st.async",
@@ -3001,7 +3009,6 @@ mod tests {
             "tensormap.cp_fenceproxy",
             "tensor-map replacement: not generated yet",
         ),
-        ("mma.sp", "sparse warp-level mma: not generated yet"),
     ];
 
     /// Operations of `tcgen05` ([`crate::lower::TCGEN05_OPERATIONS`]) that the generator does
