@@ -192,6 +192,7 @@ use std::fmt::Write as _;
 use super::forms::{resolve, Class, Dst, Form, Opnd, FORMS, FORMS_SM90};
 use super::rng::Rng;
 
+mod bulk_zero;
 mod hints;
 mod mma_sp;
 mod stack;
@@ -848,6 +849,7 @@ enum What {
     Hint,
     StMatrix,
     MmaSp,
+    BulkZero,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -897,6 +899,7 @@ const WHATS: &[(What, u32)] = &[
     (What::Hint, 2),
     (What::StMatrix, 2),
     (What::MmaSp, 2),
+    (What::BulkZero, 2),
 ];
 
 impl Gen<'_> {
@@ -933,6 +936,7 @@ impl Gen<'_> {
                     What::BulkToGlobal => self.sm90 && self.shared,
                     What::Texture | What::Surface => self.tex.is_some(),
                     What::WideVector => self.sm100,
+                    What::BulkZero => self.sm100 && self.shared,
                     What::TensorCopy => collective_ok && self.tmap.is_some(),
                     What::TensorStore => collective_ok && self.tmap_out.is_some(),
                     What::Wgmma => collective_ok && self.sm90a,
@@ -996,6 +1000,7 @@ impl Gen<'_> {
             What::Hint => self.hint(),
             What::StMatrix => self.stmatrix(),
             What::MmaSp => self.mma_sp(),
+            What::BulkZero => self.bulk_zero(),
         }
     }
 
@@ -2587,13 +2592,21 @@ impl Gen<'_> {
             lines.push(format!("rem.u32 %t2, {who}, $NT$;"));
             lines.push(format!("mul.wide.u32 %td0, %t2, {SHARED_SLOT};"));
             lines.push("add.s64 %td0, %sb, %td0;".to_string());
+            // The rank a mapped address belongs to (`getctarank`, §9.7.9.24) is the peer's.
+            let rank = self.rng.chance(30).then(|| self.data_reg(Class::B32));
             if self.rng.chance(50) {
                 lines.push("mapa.shared::cluster.u64 %td0, %td0, %t0;".to_string());
+                if let Some(r) = &rank {
+                    lines.push(format!("getctarank.shared::cluster.u64 {r}, %td0;"));
+                }
                 lines.push(format!("ld.shared::cluster.{ty} {dst}, [%td0+{off}];"));
             } else {
                 // Through the generic address of the peer's window.
                 lines.push("cvta.shared.u64 %td0, %td0;".to_string());
                 lines.push("mapa.u64 %td0, %td0, %t0;".to_string());
+                if let Some(r) = &rank {
+                    lines.push(format!("getctarank.u64 {r}, %td0;"));
+                }
                 lines.push(format!("ld.{ty} {dst}, [%td0+{off}];"));
             }
         }
@@ -2968,7 +2981,6 @@ mod tests {
             "clusterlaunchcontrol",
             "cancelling cluster launches: not generated yet",
         ),
-        ("getctarank", "generic-to-rank queries: not generated yet"),
         (
             "multimem",
             "multicast memory objects: the case format has none",
@@ -2987,10 +2999,6 @@ mod tests {
         (
             "st.async",
             "asynchronous stores to peer CTAs: not generated yet",
-        ),
-        (
-            "st.bulk",
-            "bulk zeroing of shared memory: not generated yet",
         ),
         (
             "red.async",
@@ -3207,6 +3215,9 @@ mod tests {
             "discard.global.L2 [%od], 128;",
             "cvt.pack.sat.u4.s32.b32",
             "cvt.pack.sat.s16.s32",
+            "istypep.texref",
+            "istypep.surfref",
+            "getctarank.shared::cluster.u64",
             "slct.ftz.",
         ] {
             assert!(
