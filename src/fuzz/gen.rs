@@ -2990,10 +2990,6 @@ mod tests {
             "programmatic dependent launch: one launch per case",
         ),
         ("setmaxnreg", "register reconfiguration: not generated yet"),
-        (
-            "istypep",
-            "texture/sampler/surface handle type tests: not generated yet",
-        ),
         ("tensormap", "tensor-map replacement: not generated yet"),
         ("wmma", "warp matrix multiply-accumulate: not generated yet"),
         (
