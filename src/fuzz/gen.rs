@@ -2979,7 +2979,7 @@ mod tests {
         ),
         (
             "clusterlaunchcontrol",
-            "cancelling cluster launches: not generated yet",
+            "cancelling clusters not yet launched: which CTAs run then depends on the launch order; not generated yet",
         ),
         (
             "multimem",
@@ -2989,16 +2989,16 @@ mod tests {
             "griddepcontrol",
             "programmatic dependent launch: one launch per case",
         ),
-        ("setmaxnreg", "register reconfiguration: not generated yet"),
-        ("tensormap", "tensor-map replacement: not generated yet"),
-        ("wmma", "warp matrix multiply-accumulate: not generated yet"),
+        ("setmaxnreg", "warpgroup register reconfiguration (sm_90a; no effect on results in ptxjit): not generated yet"),
+        ("tensormap", "tensor-map replacement in global memory: needs a writable map copy and proxy fences; not generated yet"),
+        ("wmma", "warp matrix multiply-accumulate: wmma.load/store layouts and fragments not generated yet"),
         (
             "st.async",
-            "asynchronous stores to peer CTAs: not generated yet",
+            "asynchronous stores to peer CTAs completing on their mbarriers (cluster tx-count phases): not generated yet",
         ),
         (
             "red.async",
-            "asynchronous reductions to peer CTAs: not generated yet",
+            "asynchronous reductions to peer CTAs completing on their mbarriers (cluster tx-count phases): not generated yet",
         ),
         (
             "multimem.cp.async.bulk",
@@ -3008,10 +3008,10 @@ mod tests {
             "multimem.cp.reduce.async.bulk",
             "multicast memory objects: the case format has none",
         ),
-        ("cp.async.mbarrier.arrive", "not generated yet"),
+        ("cp.async.mbarrier.arrive", "an arrival when the thread's cp.async copies complete: it would change the count of the generator's mbarrier phases; not generated yet"),
         (
             "tensormap.cp_fenceproxy",
-            "tensor-map replacement: not generated yet",
+            "tensor-map replacement in global memory: needs a writable map copy and proxy fences; not generated yet",
         ),
     ];
 
