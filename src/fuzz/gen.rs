@@ -911,7 +911,10 @@ impl Gen<'_> {
             .map(|&(w, weight)| {
                 let ok = match w {
                     What::SharedOwn | What::SharedAtomic => self.shared,
-                    What::Shfl | What::Matrix | What::MmaSp => collective_ok && self.full_warps,
+                    What::Shfl | What::Matrix => collective_ok && self.full_warps,
+                    // Not beside `tcgen05`: ptxas 13.5 then fails register allocation (255
+                    // registers) on kernels whose `tcgen05.ld` loads 128 registers.
+                    What::MmaSp => collective_ok && self.full_warps && !self.sm100a,
                     What::StMatrix => collective_ok && self.full_warps && self.shared && self.sm90,
                     What::Exchange => collective_ok && self.shared,
                     // Anywhere, divergent loops included: its membermask is the lanes here.
