@@ -78,6 +78,9 @@ pub enum Opnd {
     Vec(K, u8),
     /// An 8-bit immediate (`lop3`'s truth table).
     Imm8,
+    /// A bit position in 0..=31: an immediate or `%ln` (`fns`'s base; a larger one is
+    /// undefined).
+    Bit,
 }
 
 /// A destination operand slot.
@@ -170,6 +173,17 @@ const CVT_IF64: &[&str] = &[
     "u8.f64", "s8.f64", "u16.f64", "s16.f64", "u32.f64", "s32.f64", "u64.f64", "s64.f64",
 ];
 
+/// `set` (§9.7.6.1) destination and source types: `.u32`/`.s32`/`.f32` results of signed,
+/// unsigned and bit-size comparisons.
+const SET_S: &[&str] = &["u32.s16", "s32.s32", "f32.s32", "u32.s64"];
+const SET_U: &[&str] = &["u32.u16", "s32.u32", "f32.u32", "u32.u64"];
+const SET_B: &[&str] = &["u32.b16", "s32.b32", "f32.b64"];
+/// `slct` (§9.7.6.4) types: `d`, `a` and `b` of the first, `c` of the second.
+const SLCT_S32: &[&str] = &[
+    "b16.s32", "u32.s32", "s32.s32", "b64.s32", "f32.s32", "f64.s32",
+];
+const SLCT_F32: &[&str] = &["u16.f32", "b32.f32", "s64.f32", "f32.f32", "f64.f32"];
+
 /// Every register-to-register form, with its PTX ISA section.
 #[rustfmt::skip]
 pub const FORMS: &[Form] = &[
@@ -201,6 +215,7 @@ pub const FORMS: &[Form] = &[
     Form { op: "bmsk", mods: &[&[".clamp", ".wrap"]], tys: &["b32"], dst: Dst::R(T), srcs: R_RI, weight: 1, section: "9.7.1.22" },
     Form { op: "dp4a", mods: NONE, tys: &["u32.u32", "s32.s32", "s32.u32", "u32.s32"], dst: Dst::R(C(Class::B32)), srcs: &[Opnd::R(C(Class::B32)), RI(C(Class::B32)), RI(C(Class::B32))], weight: 1, section: "9.7.1.23" },
     Form { op: "dp2a", mods: &[&[".lo", ".hi"]], tys: &["u32.u32", "s32.s32", "s32.u32", "u32.s32"], dst: Dst::R(C(Class::B32)), srcs: &[Opnd::R(C(Class::B32)), RI(C(Class::B32)), RI(C(Class::B32))], weight: 1, section: "9.7.1.24" },
+    Form { op: "fns", mods: NONE, tys: &["b32"], dst: Dst::R(T), srcs: &[RI(T), Opnd::Bit, RI(T)], weight: 1, section: "9.7.1.17" },
     // ---- logic and shift (§9.7.8) ----
     Form { op: "cnot", mods: NONE, tys: BITS, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.8.5" },
     Form { op: "lop3", mods: NONE, tys: &["b32"], dst: Dst::R(T), srcs: &[Opnd::R(T), RI(T), RI(T), Opnd::Imm8], weight: 2, section: "9.7.8.6" },
@@ -238,6 +253,15 @@ pub const FORMS: &[Form] = &[
     Form { op: "setp", mods: &[CMP_F, OPT_FTZ], tys: F32, dst: Dst::PredPair, srcs: R_RI, weight: 2, section: "9.7.6.2" },
     Form { op: "setp", mods: &[CMP_F, BOOL, OPT_FTZ], tys: F32, dst: Dst::PredPair, srcs: &[Opnd::R(T), RI(T), NP], weight: 1, section: "9.7.6.2" },
     Form { op: "setp", mods: &[CMP_F], tys: F64, dst: Dst::PredPair, srcs: R_RI, weight: 1, section: "9.7.6.2" },
+    Form { op: "set", mods: &[CMP_S], tys: SET_S, dst: Dst::R(T), srcs: &[Opnd::R(S), RI(S)], weight: 1, section: "9.7.6.1" },
+    Form { op: "set", mods: &[CMP_U], tys: SET_U, dst: Dst::R(T), srcs: &[Opnd::R(S), RI(S)], weight: 1, section: "9.7.6.1" },
+    Form { op: "set", mods: &[CMP_B], tys: SET_B, dst: Dst::R(T), srcs: &[Opnd::R(S), RI(S)], weight: 1, section: "9.7.6.1" },
+    Form { op: "set", mods: &[CMP_F, OPT_FTZ], tys: &["u32.f32", "s32.f32", "f32.f32"], dst: Dst::R(T), srcs: &[Opnd::R(S), RI(S)], weight: 1, section: "9.7.6.1" },
+    Form { op: "set", mods: &[CMP_F], tys: &["u32.f64", "s32.f64", "f32.f64"], dst: Dst::R(T), srcs: &[Opnd::R(S), RI(S)], weight: 1, section: "9.7.6.1" },
+    Form { op: "set", mods: &[CMP_S, BOOL], tys: &["u32.s32", "f32.s64"], dst: Dst::R(T), srcs: &[Opnd::R(S), RI(S), NP], weight: 1, section: "9.7.6.1" },
+    Form { op: "set", mods: &[CMP_F, BOOL, OPT_FTZ], tys: &["s32.f32", "f32.f32"], dst: Dst::R(T), srcs: &[Opnd::R(S), RI(S), NP], weight: 1, section: "9.7.6.1" },
+    Form { op: "slct", mods: NONE, tys: SLCT_S32, dst: Dst::R(T), srcs: &[Opnd::R(T), RI(T), RI(S)], weight: 1, section: "9.7.6.4" },
+    Form { op: "slct", mods: &[OPT_FTZ], tys: SLCT_F32, dst: Dst::R(T), srcs: &[Opnd::R(T), RI(T), RI(S)], weight: 1, section: "9.7.6.4" },
     Form { op: "selp", mods: NONE, tys: &["b16", "b32", "u64", "f32", "f64"], dst: Dst::R(T), srcs: &[Opnd::R(T), RI(T), Opnd::R(C(Class::Pred))], weight: 2, section: "9.7.6.3" },
     // ---- floating point (§9.7.3) ----
     Form { op: "add", mods: &[OPT_RN, OPT_FTZ, OPT_SAT], tys: F32, dst: Dst::R(T), srcs: R_RI, weight: 3, section: "9.7.3.3" },
@@ -270,6 +294,7 @@ pub const FORMS: &[Form] = &[
     Form { op: "neg", mods: NONE, tys: F64, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.10" },
     Form { op: "abs", mods: NONE, tys: F64, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.9" },
     Form { op: "sqrt", mods: &[RN], tys: F64, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.15" },
+    Form { op: "rsqrt", mods: &[&[".approx.ftz"]], tys: F64, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.16" },
     Form { op: "rcp", mods: &[&[".rn", ".approx.ftz"]], tys: F64, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.13" },
     // ---- half precision (§9.7.4; sm_80: no .bf16 add/sub/mul, which need sm_90) ----
     Form { op: "add", mods: &[OPT_RN, OPT_FTZ, OPT_SAT], tys: HALVES, dst: Dst::R(T), srcs: R_R, weight: 2, section: "9.7.4.1" },
@@ -300,6 +325,10 @@ pub const FORMS: &[Form] = &[
     Form { op: "cvt", mods: &[FRND, OPT_FTZ, OPT_SAT], tys: &["f32.f64"], dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 1, section: "9.7.9.21" },
     Form { op: "cvt", mods: &[IRND, OPT_FTZ, OPT_SAT], tys: &["f32.f32"], dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 1, section: "9.7.9.21" },
     Form { op: "cvt", mods: &[IRND, OPT_SAT], tys: &["f64.f64"], dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 1, section: "9.7.9.21" },
+    // `cvt.pack` (§9.7.9.22; the decoder's `cvt` row): two `.s32` saturated to 16 bits, or
+    // two (`.u8`/`.s8`) or two more (4- and 2-bit) into the low bits of `c` (`.b32`).
+    Form { op: "cvt", mods: &[&[".pack.sat"]], tys: &["u16.s32", "s16.s32"], dst: Dst::R(C(Class::B32)), srcs: &[Opnd::R(S), RI(S)], weight: 1, section: "9.7.9.21" },
+    Form { op: "cvt", mods: &[&[".pack.sat"], &[".u8", ".s8", ".u4", ".s4", ".u2", ".s2"]], tys: &["s32.b32"], dst: Dst::R(C(Class::B32)), srcs: &[Opnd::R(T), RI(T), RI(T)], weight: 1, section: "9.7.9.21" },
 ];
 
 /// The forms of the `sm_90` kernel flavour on top of [`FORMS`]: `.bf16` arithmetic (PTX ISA

@@ -156,6 +156,15 @@
 //!   fields the ISA calls meaningful; `tcgen05.mma`, `mma.ws`, `mma.sp`, `cp` and `shift` are
 //!   issued by thread 0 and committed to `fz_mbar` before any thread loads ([`tcgen05`]). A
 //!   `.ws` collector buffer is used only right after the same statement filled it.
+//! - Video instructions ([`video`]), `fns` with a base in 0..=31 (a larger one is undefined),
+//!   `set`, `slct` and `cvt.pack` are register-to-register: their results are the ISA's
+//!   functions of the operands, anywhere.
+//! - Stack statements ([`stack`]) save the stack pointer, `alloca`, store into the new bytes,
+//!   read only those back and restore the pointer; the pointers (the implementation's values)
+//!   stay in scratch registers. Hint statements ([`hints`]) change no result: the
+//!   `createpolicy` policy goes only to `.L2::cache_hint` operands, `discard` (which leaves
+//!   indeterminate bytes) runs on the first 128 bytes of the thread's own `out` region, which
+//!   the statement then stores whole.
 //! - Integer division by zero and `MIN / -1` are not guarded: ptxjit defines them (see the op
 //!   table), and ptxas accepts them.
 //! - Matrix instructions (`mma.sync` of the `sm_80` shapes and types, `movmatrix`, and
@@ -164,7 +173,7 @@
 //!   thread's own shared slot and is waited for at once.
 //!
 //! # Not generated yet (TODO)
-//! Supported by ptxjit but not generated: `fns`, `trap`, recursive calls, `brx.idx` inside
+//! Supported by ptxjit but not generated: `trap`, recursive calls, `brx.idx` inside
 //! device functions, `bar.arrive` with partial warps (the count then is not the threads that
 //! arrive), multisample and pitched textures, `tex.base`, `txq.level`, `.texref`/`.surfref` module variables and independent-mode samplers, `suld`/`sust` on
 //! 1D/3D/layered surfaces, `mbarrier.arrive_drop` on the CTA's main mbarrier (it would change
@@ -183,9 +192,15 @@ use std::fmt::Write as _;
 use super::forms::{resolve, Class, Dst, Form, Opnd, FORMS, FORMS_SM90};
 use super::rng::Rng;
 
+mod bulk_zero;
+mod hints;
+mod mma_sp;
+mod stack;
+mod stmatrix;
 mod tcgen05;
 mod tex;
 mod tma;
+mod video;
 mod wgmma;
 pub use tex::TexSetup;
 pub use tma::{TmapSetup, SLAB_BYTES};
@@ -829,6 +844,12 @@ enum What {
     Wgmma,
     Tcgen05,
     MbarrierDrop,
+    Video,
+    Stack,
+    Hint,
+    StMatrix,
+    MmaSp,
+    BulkZero,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -873,6 +894,12 @@ const WHATS: &[(What, u32)] = &[
     (What::Wgmma, 8),
     (What::Tcgen05, 8),
     (What::MbarrierDrop, 2),
+    (What::Video, 4),
+    (What::Stack, 2),
+    (What::Hint, 2),
+    (What::StMatrix, 2),
+    (What::MmaSp, 2),
+    (What::BulkZero, 2),
 ];
 
 impl Gen<'_> {
@@ -885,6 +912,10 @@ impl Gen<'_> {
                 let ok = match w {
                     What::SharedOwn | What::SharedAtomic => self.shared,
                     What::Shfl | What::Matrix => collective_ok && self.full_warps,
+                    // Not beside `tcgen05`: ptxas 13.5 then fails register allocation (255
+                    // registers) on kernels whose `tcgen05.ld` loads 128 registers.
+                    What::MmaSp => collective_ok && self.full_warps && !self.sm100a,
+                    What::StMatrix => collective_ok && self.full_warps && self.shared && self.sm90,
                     What::Exchange => collective_ok && self.shared,
                     // Anywhere, divergent loops included: its membermask is the lanes here.
                     What::WarpExchange => self.shared,
@@ -908,6 +939,7 @@ impl Gen<'_> {
                     What::BulkToGlobal => self.sm90 && self.shared,
                     What::Texture | What::Surface => self.tex.is_some(),
                     What::WideVector => self.sm100,
+                    What::BulkZero => self.sm100 && self.shared,
                     What::TensorCopy => collective_ok && self.tmap.is_some(),
                     What::TensorStore => collective_ok && self.tmap_out.is_some(),
                     What::Wgmma => collective_ok && self.sm90a,
@@ -966,6 +998,12 @@ impl Gen<'_> {
             What::Wgmma => self.wgmma(),
             What::Tcgen05 => self.tcgen05(),
             What::MbarrierDrop => self.mbarrier_drop(),
+            What::Video => self.video(),
+            What::Stack => self.stack(),
+            What::Hint => self.hint(),
+            What::StMatrix => self.stmatrix(),
+            What::MmaSp => self.mma_sp(),
+            What::BulkZero => self.bulk_zero(),
         }
     }
 
@@ -1173,6 +1211,13 @@ impl Gen<'_> {
                     format!("{{{}}}", regs.join(", "))
                 }
                 Opnd::Imm8 => format!("0x{:02x}", self.rng.range(0, 255)),
+                Opnd::Bit => {
+                    if self.rng.chance(50) {
+                        format!("{}", self.rng.range(0, 31))
+                    } else {
+                        "%ln".to_string()
+                    }
+                }
             };
             text.push_str(&o);
         }
@@ -2550,13 +2595,21 @@ impl Gen<'_> {
             lines.push(format!("rem.u32 %t2, {who}, $NT$;"));
             lines.push(format!("mul.wide.u32 %td0, %t2, {SHARED_SLOT};"));
             lines.push("add.s64 %td0, %sb, %td0;".to_string());
+            // The rank a mapped address belongs to (`getctarank`, §9.7.9.24) is the peer's.
+            let rank = self.rng.chance(30).then(|| self.data_reg(Class::B32));
             if self.rng.chance(50) {
                 lines.push("mapa.shared::cluster.u64 %td0, %td0, %t0;".to_string());
+                if let Some(r) = &rank {
+                    lines.push(format!("getctarank.shared::cluster.u64 {r}, %td0;"));
+                }
                 lines.push(format!("ld.shared::cluster.{ty} {dst}, [%td0+{off}];"));
             } else {
                 // Through the generic address of the peer's window.
                 lines.push("cvta.shared.u64 %td0, %td0;".to_string());
                 lines.push("mapa.u64 %td0, %td0, %t0;".to_string());
+                if let Some(r) = &rank {
+                    lines.push(format!("getctarank.u64 {r}, %td0;"));
+                }
                 lines.push(format!("ld.{ty} {dst}, [%td0+{off}];"));
             }
         }
@@ -2919,19 +2972,6 @@ mod tests {
     /// opcode or form of the table is neither generated nor listed here, and when one listed
     /// here is generated after all (drop it from the list) or is not in the table.
     const NOT_GENERATED: &[(&str, &str)] = &[
-        ("alloca", "dynamic stack allocation: not generated yet"),
-        ("stacksave", "dynamic stack allocation: not generated yet"),
-        (
-            "stackrestore",
-            "dynamic stack allocation: not generated yet",
-        ),
-        ("applypriority", "L2 cache priority hint: not generated yet"),
-        ("createpolicy", "cache eviction policies: not generated yet"),
-        ("discard", "L2 cache discard: not generated yet"),
-        (
-            "prefetchu",
-            "uniform-cache prefetch hint: not generated yet",
-        ),
         (
             "brkpt",
             "stops the launch: a fault on both engines is agreement",
@@ -2940,14 +2980,10 @@ mod tests {
             "trap",
             "stops the launch: a fault on both engines is agreement",
         ),
-        ("pmevent", "performance-monitor event: not generated yet"),
-        ("nanosleep", "a timed wait: not generated yet"),
         (
             "clusterlaunchcontrol",
-            "cancelling cluster launches: not generated yet",
+            "cancelling clusters not yet launched: which CTAs run then depends on the launch order; not generated yet",
         ),
-        ("fns", "find n-th set bit: not generated yet"),
-        ("getctarank", "generic-to-rank queries: not generated yet"),
         (
             "multimem",
             "multicast memory objects: the case format has none",
@@ -2956,55 +2992,16 @@ mod tests {
             "griddepcontrol",
             "programmatic dependent launch: one launch per case",
         ),
-        ("setmaxnreg", "register reconfiguration: not generated yet"),
-        (
-            "istypep",
-            "texture/sampler/surface handle type tests: not generated yet",
-        ),
-        ("tensormap", "tensor-map replacement: not generated yet"),
-        ("set", "comparison to a register: not generated yet"),
-        (
-            "slct",
-            "select by the sign of an operand: not generated yet",
-        ),
-        ("stmatrix", "matrix store from registers: not generated yet"),
-        ("wmma", "warp matrix multiply-accumulate: not generated yet"),
-        ("vabsdiff", "video instructions: not generated yet"),
-        ("vabsdiff2", "video instructions: not generated yet"),
-        ("vabsdiff4", "video instructions: not generated yet"),
-        ("vadd", "video instructions: not generated yet"),
-        ("vadd2", "video instructions: not generated yet"),
-        ("vadd4", "video instructions: not generated yet"),
-        ("vavrg2", "video instructions: not generated yet"),
-        ("vavrg4", "video instructions: not generated yet"),
-        ("vmad", "video instructions: not generated yet"),
-        ("vmax", "video instructions: not generated yet"),
-        ("vmax2", "video instructions: not generated yet"),
-        ("vmax4", "video instructions: not generated yet"),
-        ("vmin", "video instructions: not generated yet"),
-        ("vmin2", "video instructions: not generated yet"),
-        ("vmin4", "video instructions: not generated yet"),
-        ("vset", "video instructions: not generated yet"),
-        ("vset2", "video instructions: not generated yet"),
-        ("vset4", "video instructions: not generated yet"),
-        ("vshl", "video instructions: not generated yet"),
-        ("vshr", "video instructions: not generated yet"),
-        ("vsub", "video instructions: not generated yet"),
-        ("vsub2", "video instructions: not generated yet"),
-        ("vsub4", "video instructions: not generated yet"),
-        ("rsqrt.approx.ftz.f64", "not generated yet"),
+        ("setmaxnreg", "warpgroup register reconfiguration (sm_90a; no effect on results in ptxjit): not generated yet"),
+        ("tensormap", "tensor-map replacement in global memory: needs a writable map copy and proxy fences; not generated yet"),
+        ("wmma", "warp matrix multiply-accumulate: wmma.load/store layouts and fragments not generated yet"),
         (
             "st.async",
-            "asynchronous stores to peer CTAs: not generated yet",
+            "asynchronous stores to peer CTAs completing on their mbarriers (cluster tx-count phases): not generated yet",
         ),
-        (
-            "st.bulk",
-            "bulk zeroing of shared memory: not generated yet",
-        ),
-        ("cvt.pack", "packing conversions: not generated yet"),
         (
             "red.async",
-            "asynchronous reductions to peer CTAs: not generated yet",
+            "asynchronous reductions to peer CTAs completing on their mbarriers (cluster tx-count phases): not generated yet",
         ),
         (
             "multimem.cp.async.bulk",
@@ -3014,12 +3011,11 @@ mod tests {
             "multimem.cp.reduce.async.bulk",
             "multicast memory objects: the case format has none",
         ),
-        ("cp.async.mbarrier.arrive", "not generated yet"),
+        ("cp.async.mbarrier.arrive", "an arrival when the thread's cp.async copies complete: it would change the count of the generator's mbarrier phases; not generated yet"),
         (
             "tensormap.cp_fenceproxy",
-            "tensor-map replacement: not generated yet",
+            "tensor-map replacement in global memory: needs a writable map copy and proxy fences; not generated yet",
         ),
-        ("mma.sp", "sparse warp-level mma: not generated yet"),
     ];
 
     /// Operations of `tcgen05` ([`crate::lower::TCGEN05_OPERATIONS`]) that the generator does
@@ -3204,6 +3200,24 @@ mod tests {
             "wgmma.mma_async.sp.sync.aligned.m64n",
             "k16.f32.tf32.tf32",
             "k64.satfinite.s32.",
+            "vmad.",
+            "32.po",
+            "vset4.",
+            ".b3210",
+            ".h10,",
+            "alloca.u32",
+            "alloca.u64 %td0, %td0;",
+            "cvta.local.u64 %td0, %td0;",
+            "createpolicy.range.",
+            "createpolicy.fractional.",
+            "L2::cache_hint.",
+            "discard.global.L2 [%od], 128;",
+            "cvt.pack.sat.u4.s32.b32",
+            "cvt.pack.sat.s16.s32",
+            "istypep.texref",
+            "istypep.surfref",
+            "getctarank.shared::cluster.u64",
+            "slct.ftz.",
         ] {
             assert!(
                 texts.iter().any(|t| t.contains(needle)),

@@ -182,11 +182,24 @@ pub(super) fn isspacep(b: &mut Builder, cx: &mut Cx) -> R {
 
 /// `createpolicy` (§9.7.9.18): the cache eviction policy is an opaque 64-bit value used only
 /// as a hint; ptxjit's policies are all 0 (see docs/isa-notes.md). Source operands are still
-/// checked.
+/// checked. The operand counts are the ISA's: `.range` takes `policy, [a], primary-size,
+/// total-size`, `.fractional` `policy{, fraction}` (the fraction defaults to 1.0), `.cvt`
+/// `policy, access-property`.
 pub(super) fn createpolicy(b: &mut Builder, cx: &mut Cx) -> R {
     let n = cx.inst.operands.len();
-    if !(2..=4).contains(&n) || !cx.has("b64") {
-        return Err(cx.bad("expects createpolicy.*.b64 policy, ... (2 to 4 operands)"));
+    let counts = if cx.has("range") {
+        4..=4
+    } else if cx.has("fractional") {
+        1..=2
+    } else {
+        2..=2
+    };
+    if !counts.contains(&n) || !cx.has("b64") {
+        return Err(cx.bad(
+            "expects createpolicy.range.*.b64 policy, [a], primary-size, total-size; \
+             createpolicy.fractional.*.b64 policy{, fraction}; or \
+             createpolicy.cvt.L2.b64 policy, access-property",
+        ));
     }
     for k in 1..n {
         match cx.opnd(k)?.clone() {

@@ -380,6 +380,16 @@ impl Gen<'_> {
                     "{g}tld4.{comp}.{geom}.v4.{dty}.f32 {dst}, [%htex, {coords}]{tail};"
                 ));
             }
+            _ if self.rng.chance(20) => {
+                // Handle type tests (§9.7.10.6): the texture and surface objects are what
+                // they are.
+                let p = self.data_reg(Class::Pred);
+                if self.rng.chance(50) {
+                    lines.push(format!("{g}istypep.texref {p}, %htex;"));
+                } else {
+                    lines.push(format!("{g}istypep.surfref {p}, %hsurf;"));
+                }
+            }
             _ => {
                 let attr = self.rng.pick(&[
                     "width",
