@@ -576,7 +576,90 @@ fn cluster_form(cx: &Cx, name: &str) -> R {
     Ok(())
 }
 
+/// `st.async{.weak}.shared::cta{.mbarrier::complete_tx::bytes}.type [a], b{, [mbar]}`: the
+/// form ptxas 13.5 takes into the executing CTA's own shared memory (the PTX ISA's syntax
+/// lists `.shared::cluster` only). What ptxas makes of it decides its meaning:
+/// - with an mbarrier operand it compiles to the same cubin as the `.shared::cluster` form
+///   with `.mbarrier::complete_tx::bytes` (sm_90a), with or without that word: the store,
+///   then a complete-tx of its size on `[mbar]`. A `.shared::cta` address is a
+///   `.shared::cluster` address of the executing CTA (PTX ISA §5.1.4), so it is that form;
+/// - without one (the word alone changes nothing in the cubin) it is a store with no
+///   completion signal, done when the instruction executes, as every async store here.
+///
+/// ptxas refuses vectors ("Vector qualifier is not allowed for instruction 'st.async'"), the
+/// `.cluster` scope ("Modifier '.cluster' requires '.shared::cluster' space"), 8-bit types
+/// and `.b16`/`.u16` with an mbarrier ("Arguments mismatch"), and `.f16`/`.bf16`/`.b128`.
+fn st_async_cta(b: &mut Builder, cx: &mut Cx) -> R {
+    if spaces(cx).len() != 1 {
+        return Err(cx.bad("'st.async' takes one state space (.shared::cta or .shared::cluster)"));
+    }
+    if cx.has("cluster") {
+        return Err(
+            cx.bad("'st.async.shared::cta' takes no .cluster scope: it needs .shared::cluster")
+        );
+    }
+    if cx.has("v2") || cx.has("v4") || cx.has("v8") {
+        return Err(cx.bad("'st.async.shared::cta' takes no vector qualifier"));
+    }
+    let with_mbar = cx.inst.operands.len() == 3;
+    let tys: &[&str] = if with_mbar {
+        &["b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64"]
+    } else {
+        &[
+            "b16", "u16", "b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64",
+        ]
+    };
+    let mut allowed = vec![
+        "async",
+        "weak",
+        "shared::cta",
+        "mbarrier::complete_tx::bytes",
+    ];
+    allowed.extend_from_slice(tys);
+    only(cx, 0, &allowed, "st.async.shared::cta")?;
+    let found: Vec<&str> = cx
+        .mods
+        .iter()
+        .copied()
+        .filter(|m| tys.contains(m))
+        .collect();
+    let [t] = found.as_slice() else {
+        return Err(cx.bad(&format!(
+            "needs one type ({}) for this operand count",
+            tys.iter()
+                .map(|t| format!(".{t}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        )));
+    };
+    let ty = match *t {
+        "f32" => Type::F32,
+        "f64" => Type::F64,
+        "b16" | "u16" => Type::I16,
+        t if t.ends_with("64") => Type::I64,
+        _ => Type::I32,
+    };
+    if !with_mbar {
+        cx.expect_operands(2)?;
+    }
+    let a = b.address(cx, 0, Space::Shared)?;
+    let v = b.src(cx, 1, ty)?;
+    let st = Op::Store {
+        space: Space::Shared,
+        align: ty.bytes() as u8,
+    };
+    b.emit(st, vec![a, v], vec![], cx.loc, &cx.ptx);
+    if with_mbar {
+        let bytes = b.konst(cx, Type::I32, ty.bytes() as u64);
+        complete_tx(b, cx, 2, bytes)?;
+    }
+    Ok(())
+}
+
 pub(super) fn st_async(b: &mut Builder, cx: &mut Cx) -> R {
+    if cx.has("shared::cta") {
+        return st_async_cta(b, cx);
+    }
     cluster_form(cx, "st.async")?;
     let tys = ["b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64"];
     // `.weak` (the default) or the `.cluster` scope, not both (PTX ISA §9.7.9.12; ptxas
