@@ -132,7 +132,7 @@ fn bulk_copy_order_and_scope() {
     let ok: Vec<String> = [
         format!("{g2s}.relaxed.gpu.b128 [%r0], [%rd0], 16, [%r1];"),
         format!("{g2s}.relaxed.cta.b128 [%r0], [%rd0], 16, [%r1];"),
-        format!("cp.async.bulk.relaxed.sys.shared::cta.global.mbarrier::complete_tx::bytes.b128 [%r0], [%rd0], 16, [%r1];"),
+        "cp.async.bulk.relaxed.sys.shared::cta.global.mbarrier::complete_tx::bytes.b128 [%r0], [%rd0], 16, [%r1];".to_string(),
         format!("{g2s}.b128 [%r0], [%rd0], 16, [%r1];"),
         "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.relaxed.cluster.b128 [%r0], [%r2], 16, [%r1];".to_string(),
         "cp.async.bulk.global.shared::cta.bulk_group.relaxed.gpu.b128 [%rd0], [%r0], 16;".to_string(),
