@@ -9,7 +9,7 @@ use ptxjit::host::front_end;
 fn kernel(version: &str, inst: &str) -> String {
     format!(
         ".version {version}\n.target sm_90a\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
-         .reg .b16 %h<4>; .reg .b32 %r<8>; .reg .f64 %fd<4>; .reg .b64 %rd<4>;\n{inst}\nret;\n}}\n"
+         .reg .b16 %h<4>; .reg .b32 %r<8>; .reg .f32 %f<8>; .reg .f64 %fd<4>; .reg .b64 %rd<4>;\n{inst}\nret;\n}}\n"
     )
 }
 
@@ -192,4 +192,33 @@ fn bulk_copy_order_and_scope() {
             "requires PTX ISA 9.3",
         )],
     );
+}
+
+#[test]
+fn wgmma_layout_words() {
+    let d = "{%f0,%f1,%f2,%f3}, %rd0, %rd1, 1, 1, 1";
+    let ok: Vec<String> = vec![
+        format!("wgmma.mma_async.sync.aligned.m64n8k16.row.col.f32.f16.f16 {d}, 0, 0;"),
+        format!("wgmma.mma_async.sync.aligned.m64n8k16.col.row.f32.f16.f16 {d}, 1, 1;"),
+        format!("wgmma.mma_async.sync.aligned.m64n8k16.col.f32.f16.f16 {d}, 0, 0;"),
+        format!("wgmma.mma_async.row.col.sync.aligned.m64n8k16.f32.f16.f16 {d}, 0, 0;"),
+        format!("wgmma.mma_async.sync.aligned.m64n8k8.row.col.f32.tf32.tf32 {d};"),
+        "wgmma.mma_async.sync.aligned.m64n8k32.row.col.s32.s8.s8 {%r0,%r1,%r2,%r3}, %rd0, %rd1, 1;"
+            .to_string(),
+    ];
+    let bad: Vec<(String, &str)> = vec![
+        // "Parsing error near '.row': too many layout specifiers"
+        (
+            format!("wgmma.mma_async.sync.aligned.m64n8k16.row.col.row.f32.f16.f16 {d}, 0, 0;"),
+            "too many layout words",
+        ),
+        // "Illegal modifier '.alayout or .blayout' for instruction 'wgmma.fence'"
+        (
+            "wgmma.fence.row.sync.aligned;".to_string(),
+            "takes only .sync.aligned",
+        ),
+    ];
+    let ok: Vec<&str> = ok.iter().map(String::as_str).collect();
+    let bad: Vec<(&str, &str)> = bad.iter().map(|(i, w)| (i.as_str(), *w)).collect();
+    check("9.1", &ok, &bad);
 }

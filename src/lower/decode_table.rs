@@ -1727,10 +1727,12 @@ pub(super) static ROWS: &[Row] = &[
         .mods(&[
             "aligned",
             "and",
+            "col",
             "commit_group",
             "fence",
             "mma_async",
             "popc",
+            "row",
             "satfinite",
             "sp",
             "sync",
