@@ -91,8 +91,9 @@ pub const ISA: &[Instr] = isa! {
         "min.f32 %f1, %f2, %f3", "min.ftz.NaN.f32 %f1, %f2, %f3", "min.xorsign.abs.f32 %f1, %f2, %f3",
         "min.abs.f32 %f1, %f2, %f3, %f4", "min.f64 %fd1, %fd2, %fd3"]
     "max (float)" "9.7.3.12" "as min" ["max.NaN.f32 %f1, %f2, %f3", "max.f64 %fd1, %fd2, %fd3"]
-    "rcp" "9.7.3.13" ".approx{.ftz}.f32; .rn .rz .rm .rp{.ftz} f32, f64" [
-        "rcp.approx.ftz.f32 %f1, %f2", "rcp.rz.f32 %f1, %f2", "rcp.rm.f64 %fd1, %fd2"]
+    "rcp" "9.7.3.13" ".approx{.ftz}.f32; .rn .rz .rm .rp{.ftz} f32, f64 (.ftz on f64 as ptxas takes it: no effect, the same cubin)" [
+        "rcp.approx.ftz.f32 %f1, %f2", "rcp.rz.f32 %f1, %f2", "rcp.rm.f64 %fd1, %fd2",
+        "rcp.rn.ftz.f64 %fd1, %fd2"]
     "rcp.approx.ftz.f64" "9.7.3.14" "1.11.20 upper-word form" ["rcp.approx.ftz.f64 %fd1, %fd2"]
     "sqrt" "9.7.3.15" ".approx{.ftz}.f32; .rn .rz .rm .rp{.ftz} f32, f64" [
         "sqrt.approx.f32 %f1, %f2", "sqrt.rp.ftz.f32 %f1, %f2", "sqrt.rz.f64 %fd1, %fd2"]
@@ -161,8 +162,10 @@ pub const ISA: &[Instr] = isa! {
     "st" "9.7.9.11" "global/shared/local/generic, every type incl. .b128, v2/v4 (v8 of 32-bit, v4 of 64-bit), .L2::cache_hint" [
         "st.global.u32 [%rd1], %r1", "st.shared.v2.b32 [sm+8], {%r1, %r2}",
         "st.global.L2::cache_hint.u32 [%rd1], %r1, %rd2"]
-    "st.async" "9.7.9.12" "{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2, .v4}, b32/b64/u32/s32/u64/s64/f32/f64: a store to shared memory of a CTA of the cluster, then complete-tx of its bytes" [
+    "st.async" "9.7.9.12" "{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2, .v4}, b32/b64/u32/s32/u64/s64/f32/f64: a store to shared memory of a CTA of the cluster, then complete-tx of its bytes; .shared::cta (as ptxas 13.5 takes it, no vectors): with [mbar] the same, without it a plain store (also b16/u16)" [
         "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3]",
+        "st.async.shared::cta.mbarrier::complete_tx::bytes.b64 [%r1], %rd2, [%r3]",
+        "st.async.weak.shared::cta.f32 [%r1], %f1",
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v2.f64 [%r1], {%fd1, %fd2}, [%r3]",
         "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%r1], {%r2, %r3, %r4, %r5}, [%r3]"]
     "st.bulk" "9.7.9.13" "{.weak}{.shared::cta} or generic, size u32/u64 (constant: a multiple of 8 up to 16777216), initval 0: 8-byte zero stores; a bad run-time size or a generic address outside shared memory traps" [
@@ -198,8 +201,10 @@ pub const ISA: &[Instr] = isa! {
     "cp.async.commit_group" "9.7.9.25" "no effect (copies are complete)" ["cp.async.commit_group"]
     "cp.async.wait_group" "9.7.9.25" "no effect (copies are complete)" ["cp.async.wait_group 1"]
     "cp.async.wait_all" "9.7.9.25" "no effect (copies are complete)" ["cp.async.wait_all"]
-    "cp.async.bulk" "9.7.9.25.4.1" ".shared::{cta,cluster}.global and .shared::cluster.shared::cta with .mbarrier::complete_tx::bytes (.multicast::cluster: every CTA of the cluster named in ctaMask), .global.shared::cta with .bulk_group (.cp_mask: byte i of each 16-byte chunk copied when bit i of byteMask is set, the rest of the destination untouched); the copy is done when the instruction executes, then complete-tx of its bytes; misaligned addresses or sizes trap" [
+    "cp.async.bulk" "9.7.9.25.4.1" ".shared::{cta,cluster}.global and .shared::cluster.shared::cta with .mbarrier::complete_tx::bytes (.multicast::cluster: every CTA of the cluster named in ctaMask), .global.shared::cta with .bulk_group (.cp_mask: byte i of each 16-byte chunk copied when bit i of byteMask is set, the rest of the destination untouched); the copy is done when the instruction executes, then complete-tx of its bytes; misaligned addresses or sizes trap; .b128 and (PTX ISA 9.3) .relaxed.{cta,cluster,gpu,sys}.b128: each 16-byte element one relaxed single-copy-atomic load and store" [
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 64, [%r2]",
+        "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes.relaxed.gpu.b128 [sm], [%rd1], 64, [%r2]",
+        "cp.async.bulk.global.shared::cta.bulk_group.b128 [%rd1], [%r1], 32",
         "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [sm], [%rd1], %r1, [%r2]",
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 32, [%r2], %h1",
         "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [sm], 16, [%r2]",
@@ -260,8 +265,9 @@ pub const ISA: &[Instr] = isa! {
         "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 %rd2, [%rd1], 1024, 4096"]
     "isspacep" "9.7.9.19" "global/shared/local; const: inside one of the module's .const variables; param/param::entry: the kernel-parameter window (cvta.param)" ["isspacep.global %p1, %rd1", "isspacep.const %p1, %rd1", "isspacep.param::entry %p1, %rd1"]
     "cvta" "9.7.9.20" "to and from generic, u64 (.u32 is a 32-bit address: a load error, as in ptxas)" ["cvta.shared.u64 %rd1, %rd2", "cvta.to.global.u64 %rd1, %rd2"]
-    "cvt" "9.7.9.21" "every pair of u8-64, s8-64, f16, bf16, f32, f64; .rn .rz .rm .rp, .rni .rzi .rmi .rpi, .sat, .ftz, .relu; .f16x2/.bf16x2 from two f32; .satfinite on f16/bf16; .e4m3x2/.e5m2x2/.e2m3x2/.e3m2x2/.e2m1x2 (from two f32, f16x2 or bf16x2) and back to f16x2, or to bf16x2 with .satfinite and .scaled::n2::ue8m0 scale factors; .s2f6x2 (from two f32 or bf16x2 and back to bf16x2, .scaled::n2::ue8m0); .ue8m0x2 (.rz/.rp from two f32 or bf16x2, back to bf16x2); .tf32 (.rna/.rn/.rz, .satfinite, .relu); stochastic rounding .rs to .f16x2/.bf16x2 (with rbits) and the x4 forms .e4m3x4/.e5m2x4/.e2m3x4/.e3m2x4/.e2m1x4" [
+    "cvt" "9.7.9.21" "every pair of u8-64, s8-64, f16, bf16, f32, f64; .rn .rz .rm .rp, .rni .rzi .rmi .rpi, .sat, .ftz, .relu (f16 <-> bf16 without a rounding: .rn); .f16x2/.bf16x2 from two f32; .satfinite on f16/bf16; .e4m3x2/.e5m2x2/.e2m3x2/.e3m2x2/.e2m1x2 (from two f32, f16x2 or bf16x2) and back to f16x2, or to bf16x2 with .satfinite and .scaled::n2::ue8m0 scale factors; .s2f6x2 (from two f32 or bf16x2 and back to bf16x2, .scaled::n2::ue8m0); .ue8m0x2 (.rz/.rp from two f32 or bf16x2, back to bf16x2); .tf32 (.rna/.rn/.rz, .satfinite, .relu); stochastic rounding .rs to .f16x2/.bf16x2 (with rbits) and the x4 forms .e4m3x4/.e5m2x4/.e2m3x4/.e3m2x4/.e2m1x4" [
         "cvt.rzi.s32.f32 %r1, %f1", "cvt.rp.f32.f64 %f1, %fd1", "cvt.rn.f16.f32 %h1, %f1",
+        "cvt.bf16.f16 %h1, %h2", "cvt.rz.f16.bf16 %h1, %h2",
         "cvt.f32.bf16 %f1, %h1", "cvt.rz.bf16.u64 %h1, %rd1", "cvt.rni.f16.f16 %h1, %h2",
         "cvt.sat.u8.s32 %h1, %r1", "cvt.rn.relu.f16x2.f32 %r1, %f1, %f2",
         "cvt.rn.satfinite.bf16x2.f32 %r1, %f1, %f2", "cvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2",

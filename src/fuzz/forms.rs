@@ -296,6 +296,8 @@ pub const FORMS: &[Form] = &[
     Form { op: "sqrt", mods: &[RN], tys: F64, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.15" },
     Form { op: "rsqrt", mods: &[&[".approx.ftz"]], tys: F64, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.16" },
     Form { op: "rcp", mods: &[&[".rn", ".approx.ftz"]], tys: F64, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.13" },
+    // `.ftz` on `rcp.rnd.f64`, which ptxas 13.5 takes (and compiles as without it).
+    Form { op: "rcp", mods: &[FRND, &[".ftz"]], tys: F64, dst: Dst::R(T), srcs: R1, weight: 1, section: "9.7.3.13" },
     // ---- half precision (§9.7.4; sm_80: no .bf16 add/sub/mul, which need sm_90) ----
     Form { op: "add", mods: &[OPT_RN, OPT_FTZ, OPT_SAT], tys: HALVES, dst: Dst::R(T), srcs: R_R, weight: 2, section: "9.7.4.1" },
     Form { op: "sub", mods: &[OPT_RN, OPT_FTZ, OPT_SAT], tys: HALVES, dst: Dst::R(T), srcs: R_R, weight: 1, section: "9.7.4.2" },
@@ -333,9 +335,11 @@ pub const FORMS: &[Form] = &[
 
 /// The forms of the `sm_90` kernel flavour on top of [`FORMS`]: `.bf16` arithmetic (PTX ISA
 /// 7.8), `.xorsign.abs` minima and maxima (`sm_86`), the `.relu` and packed 16-bit integer
-/// minima and maxima (PTX ISA 8.0), and `fma.oob` (PTX ISA 8.1).
+/// minima and maxima (PTX ISA 8.0), `fma.oob` (PTX ISA 8.1), and `cvt` between `.f16` and
+/// `.bf16` (`sm_90`; without a rounding it rounds as `.rn`).
 #[rustfmt::skip]
 pub const FORMS_SM90: &[Form] = &[
+    Form { op: "cvt", mods: &[&["", ".rn", ".rz", ".rm", ".rp"]], tys: &["bf16.f16", "f16.bf16"], dst: Dst::R(T), srcs: &[Opnd::R(S)], weight: 1, section: "9.7.9.21" },
     Form { op: "add", mods: &[OPT_RN], tys: BHALVES, dst: Dst::R(T), srcs: R_R, weight: 3, section: "9.7.4.1" },
     Form { op: "sub", mods: &[OPT_RN], tys: BHALVES, dst: Dst::R(T), srcs: R_R, weight: 2, section: "9.7.4.2" },
     Form { op: "mul", mods: &[OPT_RN], tys: BHALVES, dst: Dst::R(T), srcs: R_R, weight: 3, section: "9.7.4.3" },

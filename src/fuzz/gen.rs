@@ -3053,9 +3053,9 @@ mod tests {
         let mut texts = Vec::new();
         let mut sm100a = 0;
         let mut seed = 0;
-        while seed < 300 || sm100a < 150 {
+        while seed < 400 || sm100a < 150 {
             let k = generate(&mut Rng::seeded(seed), GenConfig { size: 60 });
-            if seed < 300 || k.sm100a {
+            if seed < 400 || k.sm100a {
                 sm100a += usize::from(k.sm100a);
                 texts.push(k.render());
             }

@@ -134,6 +134,8 @@ struct Form {
     /// `.mbarrier::complete_tx::bytes` (else `.bulk_group`).
     mbar: bool,
     multicast: bool,
+    /// `.relaxed.<scope>.b128`: each 16-byte element one single-copy-atomic access.
+    relaxed: bool,
 }
 
 /// The direction and completion mechanism of `cp{.reduce}.async.bulk` (the modifiers after
@@ -173,11 +175,51 @@ fn form(cx: &Cx, words: usize, extra: &[&str], name: &str) -> Result<Form, Lower
         src: ir_space(src),
         mbar,
         multicast,
+        relaxed: false,
     })
 }
 
+/// The PTX ISA 9.3 element words of `cp.async.bulk` as ptxas 13.5 takes them, in every
+/// direction: `.b128` (16-byte elements, which every bulk copy here moves anyway) alone, or
+/// `.relaxed.<scope>.b128` (`.cta`, `.cluster`, `.gpu`, `.sys`), where each 16-byte element
+/// is read and written as one relaxed access at that scope. ptxas refuses `.relaxed` without
+/// a scope ("Modifier '.relaxed' requires scope"), a scope without `.relaxed` ("Modifier
+/// '.cta' requires modifier '.order'"), `.release`/`.acquire`/`.weak`, and `.relaxed` with
+/// any type but `.b128`. Returns whether the copy is `.relaxed`.
+fn bulk_order(cx: &Cx) -> Result<bool, LowerError> {
+    let relaxed = cx.has("relaxed");
+    let scope = ["cta", "cluster", "gpu", "sys"]
+        .iter()
+        .filter(|s| cx.has(s))
+        .count();
+    for m in ["release", "acquire", "acq_rel", "weak", "volatile"] {
+        if cx.has(m) {
+            return Err(cx.bad(&format!(
+                "illegal modifier '.{m}' for 'cp.async.bulk': its order is .relaxed (with a scope and .b128)"
+            )));
+        }
+    }
+    match (relaxed, scope) {
+        (true, 0) => {
+            Err(cx
+                .bad("'.relaxed' on 'cp.async.bulk' needs a scope (.cta, .cluster, .gpu or .sys)"))
+        }
+        (false, 1..) => {
+            Err(cx.bad("a scope on 'cp.async.bulk' needs the order .relaxed before it"))
+        }
+        (_, 2..) => Err(cx.bad("'cp.async.bulk' takes one scope")),
+        (true, _) if !cx.has("b128") => {
+            Err(cx.bad("'cp.async.bulk.relaxed' needs the element type .b128"))
+        }
+        _ => Ok(relaxed),
+    }
+}
+
 fn copy(b: &mut Builder, cx: &mut Cx) -> R {
-    let f = form(cx, 2, &["cp_mask"], "cp.async.bulk")?;
+    let relaxed = bulk_order(cx)?;
+    let words = ["cp_mask", "relaxed", "cta", "cluster", "gpu", "sys", "b128"];
+    let f = form(cx, 2, &words, "cp.async.bulk")?;
+    let f = Form { relaxed, ..f };
     let cp_mask = cx.has("cp_mask");
     if cp_mask && f.mbar {
         return Err(cx.bad(".cp_mask applies to .global.shared::cta copies (.bulk_group)"));
@@ -251,6 +293,26 @@ fn copy(b: &mut Builder, cx: &mut Cx) -> R {
 /// alignment check.
 fn copy_body(b: &mut Builder, cx: &Cx, f: &Form, dst: Var, src: Var, size: Var) -> R {
     check_bulk(b, cx, &[dst, src], size)?;
+    if f.relaxed {
+        // One relaxed 16-byte load and store per element: neither tears against another
+        // thread's 16-byte access of the same element.
+        return for_each(b, cx, size, 16, |b, off| {
+            let s = offset(b, cx, src, off, 0);
+            let (l, h) = (b.new_var(Type::I64), b.new_var(Type::I64));
+            let ld = Op::Strong128 {
+                store: false,
+                space: f.src,
+            };
+            b.emit(ld, vec![s], vec![l, h], cx.loc, &cx.ptx);
+            let d = offset(b, cx, dst, off, 0);
+            let st = Op::Strong128 {
+                store: true,
+                space: f.dst,
+            };
+            b.emit(st, vec![d, l, h], vec![], cx.loc, &cx.ptx);
+            Ok(())
+        });
+    }
     for_each(b, cx, size, 16, |b, off| {
         for half in [0u64, 8] {
             let s = offset(b, cx, src, off, half);
@@ -576,7 +638,90 @@ fn cluster_form(cx: &Cx, name: &str) -> R {
     Ok(())
 }
 
+/// `st.async{.weak}.shared::cta{.mbarrier::complete_tx::bytes}.type [a], b{, [mbar]}`: the
+/// form ptxas 13.5 takes into the executing CTA's own shared memory (the PTX ISA's syntax
+/// lists `.shared::cluster` only). What ptxas makes of it decides its meaning:
+/// - with an mbarrier operand it compiles to the same cubin as the `.shared::cluster` form
+///   with `.mbarrier::complete_tx::bytes` (sm_90a), with or without that word: the store,
+///   then a complete-tx of its size on `[mbar]`. A `.shared::cta` address is a
+///   `.shared::cluster` address of the executing CTA (PTX ISA §5.1.4), so it is that form;
+/// - without one (the word alone changes nothing in the cubin) it is a store with no
+///   completion signal, done when the instruction executes, as every async store here.
+///
+/// ptxas refuses vectors ("Vector qualifier is not allowed for instruction 'st.async'"), the
+/// `.cluster` scope ("Modifier '.cluster' requires '.shared::cluster' space"), 8-bit types
+/// and `.b16`/`.u16` with an mbarrier ("Arguments mismatch"), and `.f16`/`.bf16`/`.b128`.
+fn st_async_cta(b: &mut Builder, cx: &mut Cx) -> R {
+    if spaces(cx).len() != 1 {
+        return Err(cx.bad("'st.async' takes one state space (.shared::cta or .shared::cluster)"));
+    }
+    if cx.has("cluster") {
+        return Err(
+            cx.bad("'st.async.shared::cta' takes no .cluster scope: it needs .shared::cluster")
+        );
+    }
+    if cx.has("v2") || cx.has("v4") || cx.has("v8") {
+        return Err(cx.bad("'st.async.shared::cta' takes no vector qualifier"));
+    }
+    let with_mbar = cx.inst.operands.len() == 3;
+    let tys: &[&str] = if with_mbar {
+        &["b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64"]
+    } else {
+        &[
+            "b16", "u16", "b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64",
+        ]
+    };
+    let mut allowed = vec![
+        "async",
+        "weak",
+        "shared::cta",
+        "mbarrier::complete_tx::bytes",
+    ];
+    allowed.extend_from_slice(tys);
+    only(cx, 0, &allowed, "st.async.shared::cta")?;
+    let found: Vec<&str> = cx
+        .mods
+        .iter()
+        .copied()
+        .filter(|m| tys.contains(m))
+        .collect();
+    let [t] = found.as_slice() else {
+        return Err(cx.bad(&format!(
+            "needs one type ({}) for this operand count",
+            tys.iter()
+                .map(|t| format!(".{t}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        )));
+    };
+    let ty = match *t {
+        "f32" => Type::F32,
+        "f64" => Type::F64,
+        "b16" | "u16" => Type::I16,
+        t if t.ends_with("64") => Type::I64,
+        _ => Type::I32,
+    };
+    if !with_mbar {
+        cx.expect_operands(2)?;
+    }
+    let a = b.address(cx, 0, Space::Shared)?;
+    let v = b.src(cx, 1, ty)?;
+    let st = Op::Store {
+        space: Space::Shared,
+        align: ty.bytes() as u8,
+    };
+    b.emit(st, vec![a, v], vec![], cx.loc, &cx.ptx);
+    if with_mbar {
+        let bytes = b.konst(cx, Type::I32, ty.bytes() as u64);
+        complete_tx(b, cx, 2, bytes)?;
+    }
+    Ok(())
+}
+
 pub(super) fn st_async(b: &mut Builder, cx: &mut Cx) -> R {
+    if cx.has("shared::cta") {
+        return st_async_cta(b, cx);
+    }
     cluster_form(cx, "st.async")?;
     let tys = ["b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64"];
     // `.weak` (the default) or the `.cluster` scope, not both (PTX ISA §9.7.9.12; ptxas

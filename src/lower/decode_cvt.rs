@@ -599,11 +599,23 @@ pub(super) fn cvt_half(b: &mut Builder, cx: &mut Cx) -> R {
         return Err(no_conversion(cx, dt, st));
     };
     let mut rnd = rnd.unwrap_or(CvtRound::None);
+    // Between `.f16` and `.bf16` (either way) the float rounding is optional to ptxas 13.5,
+    // and its absence means `.rn`: the cubins of `cvt.bf16.f16` and `cvt.rn.bf16.f16` (and of
+    // `cvt.f16.bf16` and `cvt.rn.f16.bf16`) are byte for byte equal on sm_90a, where `.rz`
+    // gives other code. Integer roundings stay refused ("Illegal rounding modifier").
+    let half_pair = matches!(
+        (src, dst),
+        (CvtType::F16, CvtType::Bf16) | (CvtType::Bf16, CvtType::F16)
+    );
+    if half_pair && rnd == CvtRound::None {
+        rnd = CvtRound::Float(Round::Nearest);
+    }
     if !rounding_ok(src, dst, rnd) {
         return Err(cx.bad("rounding modifier missing or not allowed for these types"));
     }
-    // A widening from `.bf16` is exact: its optional float rounding changes nothing.
-    if src.is_float() && dst.is_float() && src == CvtType::Bf16 && dst != src {
+    // A widening from `.bf16` (to `.f32`/`.f64`) is exact: its optional float rounding
+    // changes nothing. `.bf16` → `.f16` is not a widening: it keeps its rounding.
+    if src == CvtType::Bf16 && matches!(dst, CvtType::F32 | CvtType::F64) {
         rnd = CvtRound::None;
     }
     if src.is_float() || dst.is_float() {

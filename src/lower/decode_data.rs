@@ -53,7 +53,18 @@ pub(super) fn cp(b: &mut Builder, cx: &mut Cx) -> R {
         .copied()
         .filter(|m| matches!(*m, "cta" | "cluster" | "gpu" | "sys"))
         .collect();
-    if let Some(scope) = scopes.first() {
+    // `cp.async.bulk` (not `.tensor`, `.prefetch` or `cp.reduce`) takes its scope after
+    // `.relaxed` (PTX ISA 9.3; `decode_bulk.rs` checks the words).
+    let plain_bulk =
+        cx.has("bulk") && !cx.has("tensor") && !cx.has("prefetch") && !cx.has("reduce");
+    if let Some(m) = ["relaxed", "b128"].into_iter().find(|m| cx.has(m)) {
+        if !plain_bulk {
+            return Err(cx.bad(&format!(
+                "illegal modifier '.{m}' for instruction 'cp' (it goes on cp.async.bulk only)"
+            )));
+        }
+    }
+    if let Some(scope) = scopes.first().filter(|_| !plain_bulk) {
         if !cx.has("tensor") || cx.has("prefetch") {
             return Err(cx.bad(&format!(
                 "illegal modifier '.{scope}' for instruction 'cp' (a scope goes on \

@@ -184,13 +184,23 @@ pub(super) fn float_unary(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
                     (None, true) if ty == Type::F32 => Round::Nearest,
                     _ => return Err(cx.bad("needs .approx (f32) or .rn/.rz/.rm/.rp")),
                 };
-                if ty == Type::F64 && ftz {
-                    return Err(cx.bad(".ftz applies to .f32 only"));
+                // ptxas 13.5 takes `.ftz` on `rcp.rnd.f64` (not in the ISA's syntax, which
+                // lists `rcp.rnd.f64` without it) and emits the same code as without it: the
+                // cubins of `rcp.{rn,rz,rm,rp}.ftz.f64` and `rcp.{rn,rz,rm,rp}.f64` are byte
+                // for byte equal on sm_80, sm_90a and sm_100a. So it flushes nothing here.
+                // `sqrt.rnd.ftz.f64` it refuses ("Illegal modifier '.ftz' for instruction
+                // 'sqrt'").
+                if ty == Type::F64 && ftz && op == "sqrt" {
+                    return Err(cx.bad(".ftz applies to .f32 only (sqrt.rnd.f64 takes none)"));
                 }
                 if op == "sqrt" {
                     Op::FSqrt { rnd, approx, ftz }
                 } else {
-                    Op::FRcp { rnd, approx, ftz }
+                    Op::FRcp {
+                        rnd,
+                        approx,
+                        ftz: ftz && ty == Type::F32,
+                    }
                 }
             }
         }

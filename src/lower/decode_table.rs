@@ -1211,6 +1211,14 @@ pub(super) static ROWS: &[Row] = &[
             ),
             // §9.7.9.25.4.1 PTX ISA and Target ISA Notes.
             form(".cp_mask", Mods(&[&["cp_mask"]]), (8, 6), Sm(100)),
+            // ptxas 13.5: "Feature 'cp.async.bulk.cluster' requires PTX ISA .version 9.3"
+            // (the order `.relaxed.<scope>`; `.b128` alone it takes wherever the copy is).
+            form(
+                "cp.async.bulk.relaxed",
+                Mods(&[&["relaxed"]]),
+                (9, 3),
+                Sm(90),
+            ),
             // §9.7.9.25.4.1 and §9.7.9.25.5 PTX ISA and Target ISA Notes of `cp.async.bulk`
             // and `cp.async.bulk.tensor` (the forms' names as ptxas 12.9 words them).
             form(
@@ -1717,10 +1725,12 @@ pub(super) static ROWS: &[Row] = &[
         .mods(&[
             "aligned",
             "and",
+            "col",
             "commit_group",
             "fence",
             "mma_async",
             "popc",
+            "row",
             "satfinite",
             "sp",
             "sync",
@@ -2205,8 +2215,9 @@ pub(super) static ORDER: &[(&str, &[&str])] = &[
             "weak", "relaxed", "acquire", "release", "acq_rel", "cta", "cluster", "gpu", "sys",
         ],
     ),
-    // `cp{.reduce}.async.bulk.tensor` with a scope, as ptxas 13.5 takes it (`data::cp`).
-    ("cp", &["cta", "cluster", "gpu", "sys"]),
+    // `cp{.reduce}.async.bulk.tensor` with a scope, as ptxas 13.5 takes it, and
+    // `cp.async.bulk.relaxed.scope.b128` (PTX ISA 9.3) (`data::cp`).
+    ("cp", &["relaxed", "cta", "cluster", "gpu", "sys"]),
     // §9.7.9.26, §9.7.13.16 `tensormap.cp_fenceproxy...release.scope`.
     (
         "tensormap",

@@ -104,11 +104,29 @@ pub(super) fn imm(cx: &Cx, k: usize, what: &str, allowed: &[i64]) -> Result<i64,
 /// b-desc, scale-d {, imm-scale-a, imm-scale-b {, imm-trans-a}, imm-trans-b}` (integer:
 /// `…{.satfinite}.s32.atype.btype d, a-desc|a, b-desc, scale-d`), and §9.7.15.6.2's sparse
 /// `wgmma.mma_async.sp…` with `sp-meta, sp-sel` after `b-desc` and K doubled.
+///
+/// Layout words: ptxas 13.5 takes up to two of `.row`/`.col` anywhere after `mma_async`
+/// (A's then B's layout, "too many layout specifiers" past two) for every type, and they
+/// change nothing: `.row.col`, `.col.row`, `.row.row`, `.col.col` and none give the same
+/// cubin (sm_90a, `.f16` with imm-trans 0 or 1, `.tf32`), the imm-trans operands alone
+/// deciding the layout of A and B in shared memory. So they are taken and ignored.
 fn mma_async(b: &mut Builder, cx: &mut Cx) -> R {
     let sparse = cx.mods.get(1) == Some(&"sp");
+    let layouts = cx
+        .mods
+        .iter()
+        .filter(|m| matches!(**m, "row" | "col"))
+        .count();
+    if layouts > 2 {
+        return Err(cx.bad(
+            "too many layout words: wgmma.mma_async takes at most two (.row/.col for A, then B)",
+        ));
+    }
     for m in &cx.mods[if sparse { 2 } else { 1 }..] {
-        let ok = matches!(*m, "sync" | "aligned" | "satfinite" | "and" | "popc")
-            || m.starts_with("m64n")
+        let ok = matches!(
+            *m,
+            "sync" | "aligned" | "satfinite" | "and" | "popc" | "row" | "col"
+        ) || m.starts_with("m64n")
             || MmaElem::from_modifier(m).is_some();
         if !ok {
             return Err(cx.bad(&format!("modifier '.{m}' is not allowed here")));
