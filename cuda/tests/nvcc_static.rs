@@ -15,7 +15,7 @@
 //! a message when either is missing, except under CI=true, where that is a failure.
 
 use std::path::PathBuf;
-use support::{build, nvcc, root, run_on_both_engines, skip};
+use support::{build, nvcc, require_fresh, root, run_on_both_engines, skip};
 
 #[path = "support/nvcc.rs"]
 mod support;
@@ -112,6 +112,7 @@ fn setup() -> Option<Setup> {
         skip("libcuda.so.1 is not built (cargo build --release)");
         return None;
     };
+    require_fresh(&libs, "libcuda.so");
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-static-test");
     std::fs::create_dir_all(&out).expect("test directory");
     Some(Setup { nvcc, libs, out })

@@ -8,7 +8,7 @@
 //! failure. The whole set of examples runs in examples/cuda/run.sh.
 
 use std::path::{Path, PathBuf};
-use support::{build, nvcc, root, run_on_both_engines, skip};
+use support::{build, nvcc, require_fresh, root, run_on_both_engines, skip};
 
 #[path = "../../cuda/tests/support/nvcc.rs"]
 mod support;
@@ -30,6 +30,8 @@ fn toolchain() -> Option<(PathBuf, PathBuf)> {
         skip("libcudart.so.13 and libcuda.so.1 are not both built (cargo build --release)");
         return None;
     };
+    require_fresh(&libs, "libcuda.so");
+    require_fresh(&libs, "libcudart.so");
     Some((nvcc, libs))
 }
 

@@ -73,3 +73,38 @@ pub fn run_on_both_engines(app: &Path, libs: &Path) -> Vec<(&'static str, String
         })
         .collect()
 }
+
+/// Fails the calling test when `dir/file` (a drop-in library, e.g. `libcuda.so.1`) is older
+/// than a source file it was built from, as cargo's dep-info file beside it (`libcuda.d`)
+/// lists them. `cargo test` builds the crates' test harnesses but not the `cdylib`s these
+/// tests load, so after an edit without `cargo build --release` they would run the old
+/// library and pass or fail for its code, not this checkout's. A missing dep-info file
+/// (another build tool) checks nothing.
+pub fn require_fresh(dir: &Path, file: &str) {
+    let lib = dir.join(file);
+    let stem = file.split(".so").next().unwrap_or(file);
+    let Ok(dep_info) = std::fs::read_to_string(dir.join(format!("{stem}.d"))) else {
+        return;
+    };
+    let Ok(built) = std::fs::metadata(&lib).and_then(|m| m.modified()) else {
+        return;
+    };
+    // "TARGET: SOURCE SOURCE …" with spaces inside a path escaped as "\ ".
+    let Some((_, sources)) = dep_info.split_once(": ") else {
+        return;
+    };
+    let joined = sources.replace("\\ ", "\u{0}");
+    for source in joined.split_whitespace() {
+        let source = PathBuf::from(source.replace('\u{0}', " "));
+        let newer = std::fs::metadata(&source)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t > built);
+        assert!(
+            !newer,
+            "{} is older than {}, which it is built from: run `cargo build --release` \
+             before the tests (they load the library, which `cargo test` does not rebuild)",
+            lib.display(),
+            source.display()
+        );
+    }
+}
