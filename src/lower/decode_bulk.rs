@@ -679,28 +679,7 @@ fn st_async_cta(b: &mut Builder, cx: &mut Cx) -> R {
     ];
     allowed.extend_from_slice(tys);
     only(cx, 0, &allowed, "st.async.shared::cta")?;
-    let found: Vec<&str> = cx
-        .mods
-        .iter()
-        .copied()
-        .filter(|m| tys.contains(m))
-        .collect();
-    let [t] = found.as_slice() else {
-        return Err(cx.bad(&format!(
-            "needs one type ({}) for this operand count",
-            tys.iter()
-                .map(|t| format!(".{t}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        )));
-    };
-    let ty = match *t {
-        "f32" => Type::F32,
-        "f64" => Type::F64,
-        "b16" | "u16" => Type::I16,
-        t if t.ends_with("64") => Type::I64,
-        _ => Type::I32,
-    };
+    let ty = st_async_type(cx, tys, " for this operand count")?;
     if !with_mbar {
         cx.expect_operands(2)?;
     }
@@ -716,6 +695,29 @@ fn st_async_cta(b: &mut Builder, cx: &mut Cx) -> R {
         complete_tx(b, cx, 2, bytes)?;
     }
     Ok(())
+}
+
+/// The one type word of `tys` among an `st.async`'s modifiers, as the IR type it stores
+/// (`.b16`/`.u16` 16-bit, `.f32`/`.f64` floats, the other 64-bit words 64-bit integers, the
+/// rest 32-bit). Errors: none or more than one of `tys` (`why` ends the message).
+fn st_async_type(cx: &Cx, tys: &[&str], why: &str) -> Result<Type, LowerError> {
+    let found: Vec<&str> = cx
+        .mods
+        .iter()
+        .copied()
+        .filter(|m| tys.contains(m))
+        .collect();
+    let [t] = found.as_slice() else {
+        let words: Vec<String> = tys.iter().map(|t| format!(".{t}")).collect();
+        return Err(cx.bad(&format!("needs one type ({}){why}", words.join(" "))));
+    };
+    Ok(match *t {
+        "f32" => Type::F32,
+        "f64" => Type::F64,
+        "b16" | "u16" => Type::I16,
+        t if t.ends_with("64") => Type::I64,
+        _ => Type::I32,
+    })
 }
 
 pub(super) fn st_async(b: &mut Builder, cx: &mut Cx) -> R {
@@ -740,21 +742,7 @@ pub(super) fn st_async(b: &mut Builder, cx: &mut Cx) -> R {
     ];
     allowed.extend_from_slice(&tys);
     only(cx, 0, &allowed, "st.async")?;
-    let found: Vec<&str> = cx
-        .mods
-        .iter()
-        .copied()
-        .filter(|m| tys.contains(m))
-        .collect();
-    let [t] = found.as_slice() else {
-        return Err(cx.bad("needs one type (.b32 .b64 .u32 .s32 .u64 .s64 .f32 .f64)"));
-    };
-    let ty = match *t {
-        "f32" => Type::F32,
-        "f64" => Type::F64,
-        t if t.ends_with("64") => Type::I64,
-        _ => Type::I32,
-    };
+    let ty = st_async_type(cx, &tys, "")?;
     let n = if cx.has("v4") {
         4
     } else if cx.has("v2") {
