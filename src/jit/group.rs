@@ -1213,7 +1213,8 @@ impl Gen<'_, '_> {
     /// one address for the group's four lanes starts a run when the root's checked window
     /// reaches `o + 16`; a later load of the same root at `o + 4j` (`j` < 4) with only loads
     /// and pure operations between (nothing that writes memory) takes lane `j` of that
-    /// load. Returns, per load in a run of two or more, the run's first load and the lane.
+    /// load. A strong load (`Function::inst_sync`) takes no part and ends every run. Returns,
+    /// per load in a run of two or more, the run's first load and the lane.
     /// (sgemm_tiled's `As[ty][k]`, `As[ty][k + 1]`, …: one load and four lane broadcasts
     /// instead of four loads and four broadcasts.)
     pub(super) fn plan_uniform_runs(
@@ -1225,8 +1226,16 @@ impl Gen<'_, '_> {
         let mut open: HashMap<usize, (ir::Inst, i64)> = HashMap::new();
         for &i in insts {
             let d = self.f.inst(i);
+            // A strong load (`.relaxed`, `.volatile`, `.acquire`: `inst_sync`) is its own
+            // access, read alone and in program order with the loads around it, as a
+            // write is.
+            let strong = self
+                .f
+                .inst_sync
+                .get(i.index())
+                .is_some_and(|&s| s != ir::MemSync::None);
             match d.op {
-                Op::Load { .. } => {}
+                Op::Load { .. } if !strong => {}
                 _ if d.op.effect() == Effect::Pure => continue,
                 _ => {
                     open.clear();
