@@ -678,7 +678,9 @@ fn null_outputs_allocate_nothing_and_limits_follow_cuda() {
 /// default, `cudaMemcpyFromSymbol` device-to-host, device-to-device or default:
 /// `cudaErrorInvalidMemcpyDirection`, and nothing is copied), and a `cudaMemcpy3D` whose side
 /// is both a CUDA array and a pointer ("Passing more than one non-zero source or destination
-/// will cause cudaMemcpy3D() to return an error") or whose `kind` is no `cudaMemcpyKind`.
+/// will cause cudaMemcpy3D() to return an error") or whose `kind` is no `cudaMemcpyKind`; and
+/// 3D copies and 2D memsets whose device rows lie past their allocation or wrap around the
+/// address space (`cudaErrorInvalidValue`; the copy wrote there, and crashed, before).
 const COPY_ARGUMENTS: &str = r#"#include <cstdio>
 #define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
 __device__ int sym[4];
@@ -729,6 +731,27 @@ int main() {
   EXPECT(cudaMemcpy3D(&q) == cudaSuccess);
   for (int i = 0; i < 64; i++) EXPECT(dst[i] == i);
   EXPECT(cudaFreeArray(arr) == cudaSuccess);
+  // A box past the end of its device allocation, or one whose position wraps around the
+  // address space, is refused, not written to whatever memory the address names.
+  char* dd;
+  EXPECT(cudaMalloc(&dd, 256) == cudaSuccess);
+  cudaMemcpy3DParms r = {};
+  r.srcPtr = make_cudaPitchedPtr(src, 64, 16, 4);
+  r.dstPtr = make_cudaPitchedPtr(dd, 64, 16, 4);
+  r.extent = make_cudaExtent(64, 2, 1);
+  r.kind = cudaMemcpyHostToDevice;
+  EXPECT(cudaMemcpy3D(&r) == cudaSuccess);
+  r.dstPos = make_cudaPos(0, 1000, 0);
+  EXPECT(cudaMemcpy3D(&r) == cudaErrorInvalidValue);
+  r.dstPos = make_cudaPos(0, (size_t)-1 / 64, 0);
+  EXPECT(cudaMemcpy3D(&r) == cudaErrorInvalidValue);
+  r.kind = cudaMemcpyDefault;
+  EXPECT(cudaMemcpy3D(&r) == cudaErrorInvalidValue);
+  r.dstPos = make_cudaPos(0, 0, 0);
+  r.srcPos = make_cudaPos((size_t)-8, 0, 0);
+  EXPECT(cudaMemcpy3D(&r) == cudaErrorInvalidValue);
+  EXPECT(cudaMemset2D(dd, (size_t)-1 / 2, 0, 16, 4) == cudaErrorInvalidValue);
+  EXPECT(cudaFree(dd) == cudaSuccess);
   std::printf("PASS\n");
   return 0;
 }
