@@ -105,8 +105,10 @@ exports! { cuMemAllocPitch_v2 => fn(dptr: *mut CUdeviceptr, pitch: *mut usize, w
     if !matches!(elem, 4 | 8 | 16) {
         return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "element size must be 4, 8 or 16 bytes"));
     }
-    let row = width.div_ceil(512) * 512;
-    let total = row.checked_mul(height).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, "pitched size overflows"))?;
+    // A width within 511 bytes of the address space's end has no pitch (it would wrap to 0).
+    let row = width.checked_next_multiple_of(512);
+    let total = row.and_then(|r| r.checked_mul(height)).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, "pitched size overflows"))?;
+    let row = row.unwrap_or_default();
     let p = with_context(|d| alloc(d, total, "cuMemAllocPitch"))?;
     unsafe {
         out(pitch, row)?;
@@ -352,7 +354,7 @@ fn copy(d: &Driver, dst: u64, src: u64, n: usize, what: &str) -> DrvResult {
 }
 
 /// Whether `p` lies in the arena's address range at all (then it must be a live allocation).
-fn in_arena(d: &Driver, p: u64) -> bool {
+pub(crate) fn in_arena(d: &Driver, p: u64) -> bool {
     let base = d.host.memory().base() as u64;
     p >= base && p < base + ptxjit::runtime::memory::device_memory_limit()
 }
@@ -479,7 +481,15 @@ fn memset_in(
         .checked_mul(width)
         .ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, "size overflows"))?;
     for r in 0..rows {
-        let row = dst + (r * pitch) as u64;
+        let row = (r as u64)
+            .checked_mul(pitch as u64)
+            .and_then(|o| dst.checked_add(o))
+            .ok_or_else(|| {
+                Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!("row {r} of pitch {pitch} from {dst:#x} passes the end of the address space"),
+                )
+            })?;
         let p = match crate::registered::host_of_shadow(d, row, bytes as u64) {
             Some(host) => host as *mut u8,
             None => device_range(d, row, bytes as u64)?,

@@ -275,9 +275,36 @@ fn side(
         }
         Ok(())
     };
+    // The end of the box's last row past a linear side's `base`, which must not pass the end
+    // of the address space (a huge position or pitch would wrap around to another address).
+    let box_end = |base: u64| -> Result<(), Fail> {
+        let (pitch, rows) = (pitch as u64, height as u64);
+        let last_row = (y as u64).checked_add((rows_n as u64).saturating_sub(1));
+        let last_slice = (z as u64).checked_add((depth as u64).saturating_sub(1));
+        let end = last_slice
+            .and_then(|s| s.checked_mul(rows))
+            .zip(last_row)
+            .and_then(|(s, r)| s.checked_add(r))
+            .and_then(|r| r.checked_mul(pitch))
+            .and_then(|o| o.checked_add(x as u64))
+            .and_then(|o| o.checked_add(width as u64))
+            .and_then(|o| base.checked_add(o));
+        match end {
+            Some(_) => Ok(()),
+            None => Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!(
+                    "the {what} box ({width} bytes x {rows_n} rows x {depth} slices at byte {x}, \
+                     row {y}, slice {z}, pitch {pitch}, {height} rows per slice) from {base:#x} \
+                     passes the end of the address space"
+                ),
+            )),
+        }
+    };
     match kind {
         MEM_HOST => {
             linear()?;
+            box_end(host)?;
             Ok(Side::Host(
                 start(host, pitch as u64, height as u64),
                 pitch as u64,
@@ -286,6 +313,7 @@ fn side(
         }
         MEM_DEVICE => {
             linear()?;
+            box_end(dev)?;
             Ok(Side::Device(
                 start(dev, pitch as u64, height as u64),
                 pitch as u64,
@@ -294,8 +322,12 @@ fn side(
         }
         MEM_UNIFIED => {
             linear()?;
+            box_end(dev)?;
             let p = start(dev, pitch as u64, height as u64);
-            if d.host.memory().allocation_at(p).is_some() {
+            // Device memory when the pointer or the box's start is in the device's address
+            // range, whose rows must then be in allocations: a box starting past the end of
+            // its allocation is an error, not host memory to write.
+            if crate::memory::in_arena(d, dev) || crate::memory::in_arena(d, p) {
                 Ok(Side::Device(p, pitch as u64, height as u64))
             } else {
                 Ok(Side::Host(p, pitch as u64, height as u64))

@@ -20,6 +20,32 @@ pub(crate) fn check_kind(kind: c_int) -> RtResult {
     Ok(())
 }
 
+/// The `kind` of a copy to (`to_symbol`) or from a `__device__`/`__constant__` symbol: the
+/// CUDA Runtime API allows `cudaMemcpyHostToDevice`, `cudaMemcpyDeviceToDevice` or
+/// `cudaMemcpyDefault` to a symbol and `cudaMemcpyDeviceToHost`, `cudaMemcpyDeviceToDevice` or
+/// `cudaMemcpyDefault` from one, and returns `cudaErrorInvalidMemcpyDirection` for the others.
+fn check_symbol_kind(kind: c_int, to_symbol: bool) -> RtResult {
+    check_kind(kind)?;
+    let (allowed, names) = if to_symbol {
+        (
+            1,
+            "cudaMemcpyHostToDevice, cudaMemcpyDeviceToDevice or cudaMemcpyDefault to a symbol",
+        )
+    } else {
+        (
+            2,
+            "cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice or cudaMemcpyDefault from a symbol",
+        )
+    };
+    if kind != allowed && kind != 3 && kind != 4 {
+        return Err(Fail::new(
+            cudaErrorInvalidMemcpyDirection,
+            format!("cudaMemcpyKind {kind}: a symbol copy takes {names}"),
+        ));
+    }
+    Ok(())
+}
+
 exports! { cudaMalloc => fn(p: *mut *mut c_void, size: usize) {
     context()?;
     if size == 0 {
@@ -247,25 +273,25 @@ fn symbol_range(symbol: *const c_void, n: usize, offset: usize) -> Result<u64, F
 }
 
 exports! { cudaMemcpyToSymbol, cudaMemcpyToSymbol_ptds => fn(symbol: *const c_void, src: *const c_void, n: usize, offset: usize, kind: c_int) {
-    check_kind(kind)?;
+    check_symbol_kind(kind, true)?;
     let d = symbol_range(symbol, n, offset)?;
     cu!(cuMemcpy(d, src as u64, n))
 }}
 
 exports! { cudaMemcpyFromSymbol, cudaMemcpyFromSymbol_ptds => fn(dst: *mut c_void, symbol: *const c_void, n: usize, offset: usize, kind: c_int) {
-    check_kind(kind)?;
+    check_symbol_kind(kind, false)?;
     let s = symbol_range(symbol, n, offset)?;
     cu!(cuMemcpy(dst as u64, s, n))
 }}
 
 exports! { cudaMemcpyToSymbolAsync, cudaMemcpyToSymbolAsync_ptsz => fn(symbol: *const c_void, src: *const c_void, n: usize, offset: usize, kind: c_int, stream: u64) {
-    check_kind(kind)?;
+    check_symbol_kind(kind, true)?;
     let d = symbol_range(symbol, n, offset)?;
     cu!(cuMemcpyAsync(d, src as u64, n, stream))
 }}
 
 exports! { cudaMemcpyFromSymbolAsync, cudaMemcpyFromSymbolAsync_ptsz => fn(dst: *mut c_void, symbol: *const c_void, n: usize, offset: usize, kind: c_int, stream: u64) {
-    check_kind(kind)?;
+    check_symbol_kind(kind, false)?;
     let s = symbol_range(symbol, n, offset)?;
     cu!(cuMemcpyAsync(dst as u64, s, n, stream))
 }}

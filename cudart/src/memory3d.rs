@@ -135,13 +135,28 @@ fn copy_3d(p: *const Memcpy3DParms, stream: Option<u64>) -> RtResult {
 }
 
 /// The driver's `CUDA_MEMCPY3D` for the runtime's `cudaMemcpy3DParms` (array positions and
-/// widths in elements become bytes). Errors: a null pointer, an unknown array.
+/// widths in elements become bytes). Errors: a null pointer, a side given both as an array and
+/// as a pointer ("Passing more than one non-zero source or destination will cause
+/// cudaMemcpy3D() to return an error", CUDA Runtime API), an unknown `kind`
+/// (`cudaErrorInvalidMemcpyDirection`), an unknown array.
 pub(crate) fn driver_copy(p: *const Memcpy3DParms) -> Result<DrvMemcpy3D, Fail> {
     if p.is_null() {
         return Err(Fail::new(cudaErrorInvalidValue, "null cudaMemcpy3DParms"));
     }
     // SAFETY: non-null, the program's parameters.
     let p = unsafe { &*p };
+    crate::memory::check_kind(p.kind)?;
+    for (side, array, ptr) in [
+        ("source", p.src_array, p.src_ptr.ptr),
+        ("destination", p.dst_array, p.dst_ptr.ptr),
+    ] {
+        if array != 0 && !ptr.is_null() {
+            return Err(Fail::new(
+                cudaErrorInvalidValue,
+                format!("the {side} is both a CUDA array ({array:#x}) and a pointer ({ptr:p})"),
+            ));
+        }
+    }
     let mut m = DrvMemcpy3D::default();
     // The element size that turns array positions and the extent's width into bytes.
     let mut elem = None;

@@ -672,3 +672,100 @@ fn null_outputs_allocate_nothing_and_limits_follow_cuda() {
     );
     assert_eq!(out.status.code(), Some(0), "{err}");
 }
+
+/// Copies the CUDA Runtime API refuses by their arguments: a symbol copy in a direction its
+/// function does not take (`cudaMemcpyToSymbol` takes host-to-device, device-to-device or
+/// default, `cudaMemcpyFromSymbol` device-to-host, device-to-device or default:
+/// `cudaErrorInvalidMemcpyDirection`, and nothing is copied), and a `cudaMemcpy3D` whose side
+/// is both a CUDA array and a pointer ("Passing more than one non-zero source or destination
+/// will cause cudaMemcpy3D() to return an error") or whose `kind` is no `cudaMemcpyKind`; and
+/// 3D copies and 2D memsets whose device rows lie past their allocation or wrap around the
+/// address space (`cudaErrorInvalidValue`; the copy wrote there, and crashed, before).
+const COPY_ARGUMENTS: &str = r#"#include <cstdio>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+__device__ int sym[4];
+int main() {
+  int h[4] = {1, 2, 3, 4}, back[4] = {0, 0, 0, 0};
+  EXPECT(cudaMemcpyToSymbol(sym, h, 16) == cudaSuccess);
+  int other[4] = {9, 9, 9, 9};
+  EXPECT(cudaMemcpyToSymbol(sym, other, 16, 0, cudaMemcpyDeviceToHost) == cudaErrorInvalidMemcpyDirection);
+  EXPECT(cudaGetLastError() == cudaErrorInvalidMemcpyDirection);
+  EXPECT(cudaMemcpyToSymbol(sym, other, 16, 0, cudaMemcpyHostToHost) == cudaErrorInvalidMemcpyDirection);
+  EXPECT(cudaMemcpyToSymbolAsync(sym, other, 16, 0, cudaMemcpyDeviceToHost, 0) == cudaErrorInvalidMemcpyDirection);
+  EXPECT(cudaMemcpyFromSymbol(back, sym, 16, 0, cudaMemcpyHostToDevice) == cudaErrorInvalidMemcpyDirection);
+  EXPECT(cudaMemcpyFromSymbolAsync(back, sym, 16, 0, cudaMemcpyHostToHost, 0) == cudaErrorInvalidMemcpyDirection);
+  EXPECT(back[0] == 0);
+  EXPECT(cudaMemcpyFromSymbol(back, sym, 16, 0, cudaMemcpyDefault) == cudaSuccess);
+  EXPECT(back[0] == 1 && back[3] == 4);
+  EXPECT(cudaMemcpyToSymbol(sym, other, 8, 8, cudaMemcpyDefault) == cudaSuccess);
+  EXPECT(cudaMemcpyFromSymbol(back, sym, 16, 0, cudaMemcpyDeviceToHost) == cudaSuccess);
+  EXPECT(back[1] == 2 && back[2] == 9 && back[3] == 9);
+  // cudaMemcpy3D: a side both an array and a pointer, an unknown kind.
+  cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+  cudaArray_t arr;
+  EXPECT(cudaMalloc3DArray(&arr, &cd, make_cudaExtent(8, 4, 2)) == cudaSuccess);
+  float src[64], dst[64];
+  for (int i = 0; i < 64; i++) { src[i] = i; dst[i] = -1; }
+  cudaMemcpy3DParms p = {};
+  p.srcPtr = make_cudaPitchedPtr(src, 32, 8, 4);
+  p.dstArray = arr;
+  p.extent = make_cudaExtent(8, 4, 2);
+  p.kind = cudaMemcpyHostToDevice;
+  EXPECT(cudaMemcpy3D(&p) == cudaSuccess);
+  cudaMemcpy3DParms q = {};
+  q.srcArray = arr;
+  q.srcPtr = make_cudaPitchedPtr(src, 32, 8, 4);
+  q.dstPtr = make_cudaPitchedPtr(dst, 32, 8, 4);
+  q.extent = make_cudaExtent(8, 4, 2);
+  q.kind = cudaMemcpyDeviceToHost;
+  EXPECT(cudaMemcpy3D(&q) == cudaErrorInvalidValue);
+  EXPECT(cudaMemcpy3DAsync(&q, 0) == cudaErrorInvalidValue);
+  q.srcPtr = make_cudaPitchedPtr(nullptr, 0, 0, 0);
+  q.dstArray = arr;
+  EXPECT(cudaMemcpy3D(&q) == cudaErrorInvalidValue);
+  q.dstArray = nullptr;
+  q.kind = (cudaMemcpyKind)7;
+  EXPECT(cudaMemcpy3D(&q) == cudaErrorInvalidMemcpyDirection);
+  EXPECT(dst[5] == -1);
+  q.kind = cudaMemcpyDeviceToHost;
+  EXPECT(cudaMemcpy3D(&q) == cudaSuccess);
+  for (int i = 0; i < 64; i++) EXPECT(dst[i] == i);
+  EXPECT(cudaFreeArray(arr) == cudaSuccess);
+  // A box past the end of its device allocation, or one whose position wraps around the
+  // address space, is refused, not written to whatever memory the address names.
+  char* dd;
+  EXPECT(cudaMalloc(&dd, 256) == cudaSuccess);
+  cudaMemcpy3DParms r = {};
+  r.srcPtr = make_cudaPitchedPtr(src, 64, 16, 4);
+  r.dstPtr = make_cudaPitchedPtr(dd, 64, 16, 4);
+  r.extent = make_cudaExtent(64, 2, 1);
+  r.kind = cudaMemcpyHostToDevice;
+  EXPECT(cudaMemcpy3D(&r) == cudaSuccess);
+  r.dstPos = make_cudaPos(0, 1000, 0);
+  EXPECT(cudaMemcpy3D(&r) == cudaErrorInvalidValue);
+  r.dstPos = make_cudaPos(0, (size_t)-1 / 64, 0);
+  EXPECT(cudaMemcpy3D(&r) == cudaErrorInvalidValue);
+  r.kind = cudaMemcpyDefault;
+  EXPECT(cudaMemcpy3D(&r) == cudaErrorInvalidValue);
+  r.dstPos = make_cudaPos(0, 0, 0);
+  r.srcPos = make_cudaPos((size_t)-8, 0, 0);
+  EXPECT(cudaMemcpy3D(&r) == cudaErrorInvalidValue);
+  EXPECT(cudaMemset2D(dd, (size_t)-1 / 2, 0, 16, 4) == cudaErrorInvalidValue);
+  EXPECT(cudaFree(dd) == cudaSuccess);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+#[test]
+fn symbol_and_3d_copies_refuse_what_cuda_documents() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("copy_arguments.cu");
+    std::fs::write(&src, COPY_ARGUMENTS).expect("write the source");
+    let app = build_shared(&nvcc, "copy_arguments", &src, &[]);
+    run_on_both_engines(&app, &libs);
+}

@@ -7,6 +7,10 @@ use crate::ptx::span::{SourceMap, Span};
 use crate::ptx::target::{Header, Version};
 use std::collections::HashMap;
 
+/// The bytes of `.const` data one module may hold: the constant bank's 64 KiB (CUDA's
+/// `totalConstMem`).
+pub(crate) const MAX_CONST_BYTES: u64 = 64 * 1024;
+
 /// A variable: a PTX register or a lowering temporary. Index into `PreKernel::vars`.
 pub(crate) type Var = u32;
 /// A pre-SSA block index.
@@ -657,6 +661,19 @@ impl Globals {
             };
             let offset = align_up(*total, align);
             *total = offset + size;
+            // The constant bank holds 64 KiB for the whole module, alignment padding included
+            // (ptxas 13.5: "File uses too much global constant data (0x10001 bytes, 0x10000
+            // max)", for variables the code never reads too).
+            if space == ir::Space::Const && *total > MAX_CONST_BYTES {
+                return Err(LowerError::new(
+                    d.span,
+                    format!(
+                        "the module's .const variables take {} bytes with '{}'; the constant \
+                         bank holds at most {MAX_CONST_BYTES}",
+                        *total, d.name.name
+                    ),
+                ));
+            }
             let mut init = vec![];
             for l in &lits {
                 match l {

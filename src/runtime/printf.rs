@@ -179,17 +179,26 @@ pub fn format(mem: &dyn DeviceBytes, fmt_addr: u64, args_addr: u64) -> Option<St
                     _ => (10, false),
                 };
                 let mut d = int_digits(v, radix, upper, prec);
-                if alt && v != 0 {
+                // `#`: `0x`/`0X` before a nonzero hex value; for `o` a first digit of 0, which
+                // a zero printed with precision 0 (no digits otherwise) gets too (C11
+                // §7.21.6.1: "increases the precision ... to force the first digit of the
+                // result to be a zero").
+                if alt {
                     d = match conv {
-                        b'x' => format!("0x{d}"),
-                        b'X' => format!("0X{d}"),
+                        b'x' if v != 0 => format!("0x{d}"),
+                        b'X' if v != 0 => format!("0X{d}"),
                         b'o' if !d.starts_with('0') => format!("0{d}"),
                         _ => d,
                     };
                 }
                 ("", d)
             }
-            b'c' => ("", ((args.next(4) as u8) as char).to_string()),
+            b'c' => {
+                // A `0` flag pads a character with spaces, as glibc does (C leaves it
+                // undefined), like a string.
+                zero = false;
+                ("", ((args.next(4) as u8) as char).to_string())
+            }
             b's' => {
                 let p = args.next(8);
                 let s = if p == 0 {
@@ -231,12 +240,20 @@ pub fn format(mem: &dyn DeviceBytes, fmt_addr: u64, args_addr: u64) -> Option<St
                     }
                 } else {
                     let a = x.abs();
-                    let b = match conv.to_ascii_lowercase() {
+                    let lower = conv.to_ascii_lowercase();
+                    let mut b = match lower {
                         b'f' => format!("{:.*}", prec.unwrap_or(6), a),
                         b'e' => exp_form(a, prec.unwrap_or(6)),
                         b'g' => g_form(a, prec.unwrap_or(6), alt),
                         _ => hex_form(a, prec),
                     };
+                    // `#`: the decimal point is printed even when no digit follows it (C11
+                    // §7.21.6.1), before the exponent where there is one.
+                    if alt && !b.contains('.') {
+                        let exp = if lower == b'a' { 'p' } else { 'e' };
+                        let at = b.find(exp).unwrap_or(b.len());
+                        b.insert(at, '.');
+                    }
                     if upper {
                         b.to_uppercase()
                     } else {
@@ -542,6 +559,48 @@ mod tests {
             m.extend(v.to_le_bytes());
         }
         assert_eq!(format(&Mem(m), 0, args_at).unwrap(), "44 4464 44 ff 300");
+    }
+
+    /// Formats `fmt` with one 8-byte argument (an `f64`'s bits, or an integer).
+    fn one(fmt: &str, arg: u64) -> String {
+        let mut m = fmt.as_bytes().to_vec();
+        m.push(0);
+        while !m.len().is_multiple_of(8) {
+            m.push(0);
+        }
+        let args_at = m.len() as u64;
+        m.extend(arg.to_le_bytes());
+        format(&Mem(m), 0, args_at).expect("readable")
+    }
+
+    /// The `#` flag and `%c` with a `0` flag as glibc's printf prints them (the expected
+    /// strings are glibc's output for the same format and value).
+    #[test]
+    fn alternative_forms_like_c() {
+        let f = |fmt: &str, x: f64| one(fmt, x.to_bits());
+        assert_eq!(f("%#.0f", 3.0), "3.");
+        assert_eq!(f("%#.0f", -0.0), "-0.");
+        assert_eq!(f("%#8.0f", 2.5), "      2.");
+        assert_eq!(f("%-#4.0f|", 1.0), "1.  |");
+        assert_eq!(f("%#.0e", 1.0), "1.e+00");
+        assert_eq!(f("%#.0E", 0.0), "0.E+00");
+        assert_eq!(f("%#g", 123456.789), "123457.");
+        assert_eq!(f("%#.1g", 0.0), "0.");
+        assert_eq!(f("%#.0g", 1e-5), "1.e-05");
+        assert_eq!(f("%#.3g", 1e-5), "1.00e-05");
+        assert_eq!(f("%#a", 1.0), "0x1.p+0");
+        assert_eq!(f("%#.0A", 1.5), "0X2.P+0");
+        assert_eq!(f("%#a", 0.0), "0x0.p+0");
+        assert_eq!(f("%#.3f", 2.5), "2.500");
+        assert_eq!(f("%#f", 1e-5), "0.000010");
+        assert_eq!(one("%#.0o", 0), "0");
+        assert_eq!(one("%#8.0o|", 0), "       0|");
+        assert_eq!(one("%-#8.0o|", 0), "0       |");
+        assert_eq!(one("%#o", 8), "010");
+        assert_eq!(one("%#.0x|", 0), "|");
+        assert_eq!(one("%#x", 0), "0");
+        assert_eq!(one("%08c|", 42), "       *|");
+        assert_eq!(one("%-08c|", 42), "*       |");
     }
 
     #[test]

@@ -417,6 +417,9 @@ pub enum Spread {
     UniformConst,
 }
 
+/// The bytes of `.const` data a module may declare (the constant bank).
+const CONST_BANK_BYTES: usize = 64 * 1024;
+
 /// Every spread a table runs under.
 pub const SPREADS: &[Spread] = &[Spread::PerThread, Spread::Uniform, Spread::UniformConst];
 
@@ -553,6 +556,32 @@ fn show(ty: Ty, bits: u64) -> String {
 pub fn run_group(g: &Group, engine: Engine, spread: Spread, limit: usize) -> Result<(), String> {
     if g.rows.is_empty() {
         return Ok(());
+    }
+    // A module's `.const` data is at most the 64 KiB constant bank (ptxas refuses more, and so
+    // does ptxjit): a larger table runs under `UniformConst` in chunks of rows that fit.
+    let per_launch = CONST_BANK_BYTES / (8 * g.ins.len().max(1));
+    if spread == Spread::UniformConst && g.rows.len() > per_launch {
+        let mut errs = vec![];
+        for rows in g.rows.chunks(per_launch) {
+            let part = Group {
+                rows: rows.to_vec(),
+                ptx: g.ptx.clone(),
+                outs: g.outs.clone(),
+                ins: g.ins.clone(),
+                tol: g.tol,
+                line: g.line,
+                version: g.version.clone(),
+                target: g.target.clone(),
+            };
+            if let Err(e) = run_group(&part, engine, spread, limit) {
+                errs.push(e);
+            }
+        }
+        return if errs.is_empty() {
+            Ok(())
+        } else {
+            Err(errs.join("\n"))
+        };
     }
     let ptx = kernel_ptx(g, spread);
     let mut ctx = Context::new();
