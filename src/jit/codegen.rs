@@ -237,7 +237,7 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) group_fast_body: bool,
     /// In that version, group-uniform 32-bit loads served by one 16-byte load
     /// (`group.rs`, `Gen::plan_uniform_runs`): per load, the run's first load and the lane.
-    pub(super) uniform_runs: std::collections::HashMap<ir::Inst, (ir::Inst, u8)>,
+    pub(super) uniform_runs: super::group::UniformRuns,
     /// The 16-byte values loaded by the first loads of [`Self::uniform_runs`] in the
     /// current group.
     pub(super) uniform_vecs: std::collections::HashMap<ir::Inst, cranelift_codegen::ir::Value>,

@@ -42,7 +42,6 @@
 
 use cranelift_codegen::entity::EntityRef;
 use cranelift_codegen::ir::{Block, BlockArg, Function, Inst, InstructionData, Value, ValueDef};
-use std::collections::{HashMap, HashSet};
 
 /// Whether `inst` has an effect besides its results (see the module docs).
 fn has_effect(func: &Function, inst: Inst) -> bool {
@@ -79,25 +78,28 @@ fn remove_unreachable(func: &mut Function) -> (usize, usize) {
     let Some(entry) = func.layout.entry_block() else {
         return (0, 0);
     };
-    let mut seen: HashSet<Block> = HashSet::from([entry]);
+    // Indexed by block number (the pass runs on every compilation: no hashing).
+    let mut seen = vec![false; func.dfg.num_blocks()];
+    seen[entry.index()] = true;
     let mut work = vec![entry];
     while let Some(block) = work.pop() {
         let dfg = &func.dfg;
-        for inst in func.layout.block_insts(block) {
+        // A block's only branch is its terminator, its last instruction (Cranelift's rule).
+        if let Some(inst) = func.layout.last_inst(block) {
             let calls = dfg.insts[inst].branch_destination(&dfg.jump_tables, &dfg.exception_tables);
             for call in calls {
                 let to = call.block(&dfg.value_lists);
-                if seen.insert(to) {
+                if !seen[to.index()] {
+                    seen[to.index()] = true;
                     work.push(to);
                 }
             }
         }
     }
-    let gone: Vec<Block> = func.layout.blocks().filter(|b| !seen.contains(b)).collect();
+    let gone: Vec<Block> = func.layout.blocks().filter(|b| !seen[b.index()]).collect();
     let mut insts = 0;
     for &block in &gone {
-        let all: Vec<Inst> = func.layout.block_insts(block).collect();
-        for inst in all {
+        while let Some(inst) = func.layout.first_inst(block) {
             func.layout.remove_inst(inst);
             insts += 1;
         }
@@ -106,32 +108,40 @@ fn remove_unreachable(func: &mut Function) -> (usize, usize) {
     (gone.len(), insts)
 }
 
-/// The branches into each block: the branch instruction and the index of the block call in
-/// its destinations.
-type Edges = HashMap<Block, Vec<(Inst, usize)>>;
+/// The branches into each block, indexed by block number: the branch instruction and the
+/// index of the block call in its destinations.
+type Edges = Vec<Vec<(Inst, usize)>>;
 
-/// The branches into each block of `func`'s layout: the branch instruction and the index of
-/// the block call in its destinations. Blocks whose parameters must all stay (the entry block,
-/// a block entered with other than plain value arguments) are in the second result.
-fn edges(func: &Function) -> (Edges, Vec<Block>) {
+/// The branches into each block of `func`'s layout (indexed by block number): the branch
+/// instruction and the index of the block call in its destinations. Blocks whose parameters
+/// must all stay (the entry block, a block entered with other than plain value arguments)
+/// are marked in the second result.
+fn edges(func: &Function) -> (Edges, Vec<bool>) {
     let dfg = &func.dfg;
-    let mut into: Edges = HashMap::new();
-    let mut pinned: Vec<Block> = func.layout.entry_block().into_iter().collect();
+    let mut into: Edges = vec![vec![]; dfg.num_blocks()];
+    let mut pinned = vec![false; dfg.num_blocks()];
+    if let Some(entry) = func.layout.entry_block() {
+        pinned[entry.index()] = true;
+    }
     for block in func.layout.blocks() {
-        for inst in func.layout.block_insts(block) {
+        // A block's only branch is its terminator, its last instruction.
+        if let Some(inst) = func.layout.last_inst(block) {
             let calls = dfg.insts[inst].branch_destination(&dfg.jump_tables, &dfg.exception_tables);
+            let plain = matches!(
+                dfg.insts[inst],
+                InstructionData::Jump { .. }
+                    | InstructionData::Brif { .. }
+                    | InstructionData::BranchTable { .. }
+            );
             for (k, call) in calls.iter().enumerate() {
                 let to = call.block(&dfg.value_lists);
-                let plain = matches!(dfg.insts[inst], InstructionData::Jump { .. })
-                    || matches!(dfg.insts[inst], InstructionData::Brif { .. })
-                    || matches!(dfg.insts[inst], InstructionData::BranchTable { .. });
                 let values = call
                     .args(&dfg.value_lists)
                     .all(|a| matches!(a, BlockArg::Value(_)));
                 if !(plain && values) {
-                    pinned.push(to);
+                    pinned[to.index()] = true;
                 }
-                into.entry(to).or_default().push((inst, k));
+                into[to.index()].push((inst, k));
             }
         }
     }
@@ -146,8 +156,8 @@ pub(super) fn remove_dead_code(func: &mut Function) -> Removed {
     let (into, pinned) = edges(func);
     let mut live_inst = vec![false; func.dfg.num_insts()];
     let mut live_value = vec![false; func.dfg.num_values()];
-    let mut work: Vec<Value> = vec![];
-    let mut all = vec![];
+    let mut work: Vec<Value> = Vec::with_capacity(func.dfg.num_values());
+    let mut all = Vec::with_capacity(func.dfg.num_insts());
     let mark_inst = |inst: Inst, live_inst: &mut Vec<bool>, work: &mut Vec<Value>, f: &Function| {
         if let Some(l) = live_inst.get_mut(inst.index()) {
             if !*l {
@@ -157,15 +167,15 @@ pub(super) fn remove_dead_code(func: &mut Function) -> Removed {
         }
     };
     for block in func.layout.blocks() {
+        if pinned[block.index()] {
+            work.extend_from_slice(func.dfg.block_params(block));
+        }
         for inst in func.layout.block_insts(block) {
             all.push(inst);
             if has_effect(func, inst) {
                 mark_inst(inst, &mut live_inst, &mut work, func);
             }
         }
-    }
-    for &block in &pinned {
-        work.extend_from_slice(func.dfg.block_params(block));
     }
     while let Some(v) = work.pop() {
         let v = func.dfg.resolve_aliases(v);
@@ -180,7 +190,7 @@ pub(super) fn remove_dead_code(func: &mut Function) -> Removed {
                 }
                 *l = true;
                 let dfg = &func.dfg;
-                for &(inst, k) in into.get(&block).map_or(&[][..], |e| e) {
+                for &(inst, k) in into.get(block.index()).map_or(&[][..], |e| e) {
                     let calls =
                         dfg.insts[inst].branch_destination(&dfg.jump_tables, &dfg.exception_tables);
                     if let Some(BlockArg::Value(a)) = calls[k].args(&dfg.value_lists).nth(num) {
@@ -197,18 +207,19 @@ pub(super) fn remove_dead_code(func: &mut Function) -> Removed {
         blocks,
     };
     let blocks: Vec<Block> = func.layout.blocks().collect();
+    let mut dead: Vec<usize> = vec![];
     for block in blocks {
-        if pinned.contains(&block) {
+        if pinned[block.index()] {
             continue;
         }
-        let params = func.dfg.block_params(block).to_vec();
-        let dead: Vec<usize> = (0..params.len())
-            .filter(|&i| !live_value[params[i].index()])
-            .collect();
+        let params = func.dfg.block_params(block);
+        dead.clear();
+        dead.extend((0..params.len()).filter(|&i| !live_value[params[i].index()]));
         if dead.is_empty() {
             continue;
         }
-        for &(inst, k) in into.get(&block).map_or(&[][..], |e| e) {
+        let params = params.to_vec();
+        for &(inst, k) in into.get(block.index()).map_or(&[][..], |e| e) {
             let dfg = &mut func.dfg;
             let calls = dfg.insts[inst]
                 .branch_destination_mut(&mut dfg.jump_tables, &mut dfg.exception_tables);

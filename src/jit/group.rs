@@ -112,6 +112,10 @@ use cranelift_codegen::ir::{types, ConstantData, InstBuilder, Value};
 use std::collections::HashMap;
 use std::mem::offset_of;
 
+/// A segment's runs of group-uniform loads served by one 16-byte load
+/// ([`Gen::plan_uniform_runs`]): per load in a run, the run's first load and the lane.
+pub(super) type UniformRuns = HashMap<ir::Inst, (ir::Inst, u8)>;
+
 /// Largest stride magnitude tracked: 3 · 2^24 < 2^31, so a widened operand's four lanes
 /// cross its wrap-around point at most once (the check of lane 3 then covers all).
 const MAX_STRIDE: i64 = 1 << 24;
@@ -1217,10 +1221,7 @@ impl Gen<'_, '_> {
     /// per load in a run of two or more, the run's first load and the lane.
     /// (sgemm_tiled's `As[ty][k]`, `As[ty][k + 1]`, …: one load and four lane broadcasts
     /// instead of four loads and four broadcasts.)
-    pub(super) fn plan_uniform_runs(
-        &self,
-        insts: &[ir::Inst],
-    ) -> HashMap<ir::Inst, (ir::Inst, u8)> {
+    pub(super) fn plan_uniform_runs(&self, insts: &[ir::Inst]) -> UniformRuns {
         let mut out = HashMap::new();
         // Per root: the load that starts its open run, and its offset.
         let mut open: HashMap<usize, (ir::Inst, i64)> = HashMap::new();

@@ -6,6 +6,7 @@
 //! `f64`), or four scalars (`i8`, `i16`, and anything built lane by lane).
 
 use super::codegen::{ctype, EnvField, Gen, TRUSTED};
+use super::group::UniformRuns;
 use crate::analysis::schedule::{EXITED_OFF, LIVE_OFF};
 use crate::ir::{self, Effect, Op, Terminator};
 use crate::runtime::env::CtaEnv;
@@ -2244,9 +2245,14 @@ impl Gen<'_, '_> {
         // place (the operations between are computed at the next pin, their loaded operands
         // live until then).
         self.pinned.clear();
+        // Per segment, its group-uniform load runs (`plan_uniform_runs`), planned once here
+        // for the pins and handed to the segment's fast version (`group_versions`).
+        let mut uniform_plans: Vec<UniformRuns> = Vec::with_capacity(runs.len());
         for (insts, _) in &runs {
             let is_load = |i: ir::Inst| matches!(self.f.inst(i).op, Op::Load { .. });
             let Some(last) = insts.iter().rposition(|&i| is_load(i)) else {
+                // No load: no run either.
+                uniform_plans.push(UniformRuns::new());
                 continue;
             };
             let mut loaded: std::collections::HashSet<ir::Value> = Default::default();
@@ -2270,6 +2276,7 @@ impl Gen<'_, '_> {
                     since = 0;
                 }
             }
+            uniform_plans.push(runs_of);
         }
         // A branch is decided once when its condition is uniform and available as a scalar:
         // from the scalar section, or from a slot written elsewhere.
@@ -2317,7 +2324,9 @@ impl Gen<'_, '_> {
         };
         let nruns = runs.len();
         let mut cbits = None;
-        for (k, (insts, warp_op)) in runs.into_iter().enumerate() {
+        for (k, ((insts, warp_op), mut uniform_plan)) in
+            runs.into_iter().zip(uniform_plans).enumerate()
+        {
             let with_term = k + 1 == nruns && term_in_loop;
             if !insts.is_empty() || with_term {
                 let term = bd.term.clone();
@@ -2341,7 +2350,7 @@ impl Gen<'_, '_> {
                             .any(|a| !(together_args && sc.contains_key(a)))
                     });
                 let mut body = |g: &mut Self, grp: &mut Grp, acc| {
-                    g.group_versions(grp, &sc, &insts, term, acc)
+                    g.group_versions(grp, &sc, &insts, &mut uniform_plan, term, acc)
                 };
                 let acc = self.full_warp_versions(blk, mask, &insts, blends, &mut body)?;
                 if with_term {
@@ -2456,6 +2465,7 @@ impl Gen<'_, '_> {
         grp: &mut Grp,
         sc: &HashMap<ir::Value, Value>,
         insts: &[ir::Inst],
+        uniform_plan: &mut UniformRuns,
         term: Option<(&Terminator, Option<Value>)>,
         acc: Value,
     ) -> Result<Value, String> {
@@ -2519,7 +2529,8 @@ impl Gen<'_, '_> {
         self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
         self.group_fast_body = true;
-        self.uniform_runs = self.plan_uniform_runs(insts);
+        // The segment's plan (`gen_block_body`), lent to the fast version and given back.
+        std::mem::swap(&mut self.uniform_runs, uniform_plan);
         // With all four lanes tested active, the fast version's lane masks are constants and
         // its writes to slots need no blend (as in a full-warp loop).
         let saved = (grp.m32, grp.m64, grp.bits, grp.full);
@@ -2533,6 +2544,7 @@ impl Gen<'_, '_> {
         let a = body(self, grp);
         (grp.m32, grp.m64, grp.bits, grp.full) = saved;
         self.group_fast_body = false;
+        std::mem::swap(&mut self.uniform_runs, uniform_plan);
         self.uniform_runs.clear();
         self.uniform_vecs.clear();
         self.b.ins().jump(merge, &[BlockArg::Value(a?)]);
