@@ -138,7 +138,7 @@ pub(super) enum EnvField {
 }
 
 /// Number of [`EnvField`] variants (the size of [`Gen::env_cache`]).
-const ENV_FIELDS: usize = 8;
+pub(super) const ENV_FIELDS: usize = 8;
 
 pub(super) struct Gen<'a, 'b> {
     pub(super) f: &'a ir::Function,
@@ -153,6 +153,9 @@ pub(super) struct Gen<'a, 'b> {
     /// (`env_loop_cache`, by `EnvField as usize`), once per loop.
     pub(super) env_loop: Option<cranelift_codegen::ir::Inst>,
     pub(super) env_loop_cache: [Option<Value>; ENV_FIELDS],
+    /// While the stream loop's copy is emitted: the per-call values loaded at the loop's
+    /// entry ([`Gen::env_val`], by `EnvField as usize`).
+    pub(super) stream_env_cache: [Option<Value>; ENV_FIELDS],
     pub(super) ptr: CType,
     pub(super) data: &'a mut KernelData,
     pub(super) dispatch: CBlock,
@@ -292,6 +295,9 @@ pub(super) struct Gen<'a, 'b> {
     /// While the stream loop's copy of the first region is emitted (`stream.rs`): the
     /// turn's values that replace the warp loop's.
     pub(super) stream: Option<super::stream::Stream>,
+    /// The stream loop's hoisted values, loaded from [`super::stream::Stream::hoisted`] once
+    /// at the loop's entry (in the order of `Hoist::vals`).
+    pub(super) stream_hoisted: Vec<Value>,
 }
 
 /// Kernels of at least this many IR instructions are *big*: their quick tier
@@ -898,6 +904,7 @@ pub fn generate(
         env_cache: [None; ENV_FIELDS],
         env_loop: None,
         env_loop_cache: [None; ENV_FIELDS],
+        stream_env_cache: [None; ENV_FIELDS],
         ptr,
         data,
         dispatch,
@@ -954,6 +961,7 @@ pub fn generate(
         next_cta: restart.map(|w| (preloop.map_or(warp_loop, |(pre, _)| pre), w)),
         batch_again: None,
         stream: None,
+        stream_hoisted: Vec::new(),
     };
     g.no_direct = g.direct_targets();
     g.batch_again = g.next_cta.as_ref().map(|(again, _)| *again);
@@ -1035,6 +1043,22 @@ impl Gen<'_, '_> {
     /// once, in the loop's preheader, for the whole loop; elsewhere once per Cranelift block:
     /// the first use in a block loads it, later uses in the same block take that load.
     pub(super) fn env_val(&mut self, field: EnvField) -> Value {
+        if let Some(st) = self.stream {
+            // The stream loop's copy of the region: `env.warp` is the turn's warp (which the
+            // loop may leave unwritten in the environment), every other field is the same
+            // for the loop's whole run and is loaded once, at its entry (`stream.rs`).
+            if field == EnvField::Warp {
+                return st.warp;
+            }
+            if let Some(v) = self.stream_env_cache[field as usize] {
+                return v;
+            }
+            let (env, ptr) = (self.e.env, self.ptr);
+            let pos = FuncCursor::new(self.b.func).at_inst(st.env_at);
+            let v = env_emit(field, env, ptr, pos);
+            self.stream_env_cache[field as usize] = Some(v);
+            return v;
+        }
         if let Some(at) = self.env_loop {
             if let Some(v) = self.env_loop_cache[field as usize] {
                 return v;

@@ -402,17 +402,11 @@ impl Gen<'_, '_> {
             if self.hoist.vals.len() != out.len() {
                 return Err("internal: hoisted values and their outputs disagree".into());
             }
-            let mut vals = Vec::with_capacity(out.len());
-            if !out.is_empty() {
-                let slot = st
-                    .hoisted
-                    .ok_or("internal: a stream loop's hoisted values without a slot")?;
-                for (k, &v) in out.iter().enumerate() {
-                    let t = ctype(self.f.value_type(v));
-                    let off = (super::stream::HOISTED_BYTES as usize * k) as i32;
-                    vals.push(self.b.ins().stack_load(self.ptr, t, slot, off));
-                }
+            let _ = st;
+            if self.stream_hoisted.len() != out.len() {
+                return Err("internal: a stream loop's hoisted values not loaded".into());
             }
+            let vals = self.stream_hoisted.clone();
             return self.hoisted_results(out.into_iter().zip(vals), sc, defer);
         }
         let fast = self.b.create_block();

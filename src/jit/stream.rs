@@ -12,15 +12,18 @@
 //! ```text
 //! warp start (turn t): abort → dispatcher; entry bit clear → dispatcher
 //!     flag && count > 1 && fresh(t) → entry               else the region as before
-//! entry:    the prologue's hoisted values → a slot of their own; the state table, first
-//!           warp, warp count and abort pointer loaded (once per loop); → head(turn)
-//! head(t):  state = table[t]; fresh(t)? else → leave(t)
-//!           env.warp = first + t; active word 0 = 0
+//! entry:    the prologue's hoisted values → a slot of their own and loaded back; the state
+//!           table, first warp, warp count, the copy's per-call `env` fields (and the abort
+//!           pointer where the copy calls) loaded (once per loop); → head(turn)
+//! head(t):  state = table[t]; fresh(t)? else → leave(t)    (one branch per word)
+//!           w = first + t; env.warp = w (only where the copy calls); active word 0 = 0
 //!           the region (pending mask = 0 stored, mask = all lanes, first lane 0,
-//!           %tid.x of lane 0 = 32 · env.warp, hoisted values loaded from the slot);
+//!           %tid.x of lane 0 = 32 · w, `%warpid` = w, hoisted values from the entry);
 //!           exited |= the lanes that left
-//!           abort → return t + 1                          (the dispatcher's return)
-//!           t + 1 < count → head(t + 1)                    else leave(t + 1)
+//!           abort → return t + 1                (the dispatcher's return; where it calls)
+//!           t + 1 < count → head(t + 1)
+//!           (no call: env.warp = first + count − 1; abort → return count)
+//!           else leave(t + 1)
 //! leave(t): turn = t → the warp loop                       (its test, or the warp's turn)
 //! fresh(t): active word 0 == 1, the other active words 0, pending mask of priority 0 all lanes
 //! ```
@@ -74,18 +77,30 @@
 //!   (`Gen::tid0` takes it in the copy); the mask is all lanes, so its first lane is 0;
 //!   the hoisted values are the prologue's without the test of its flag
 //!   (`Gen::hoisted_section`), as the per-call flag is 1 only on the prologue's path that
-//!   computed them; `entry` stores them to a slot each time the loop starts and every turn
-//!   loads them from there (nothing else writes the slot).
-//! - **Environment**: `env.warp` is written for every turn, as the warp loop writes it
+//!   computed them; `entry` stores them to a slot each time the loop starts and loads them
+//!   back from there, for every turn (nothing else writes the slot).
+//! - **Environment**: `env.warp` is written for every turn (but see "Turns without calls"),
+//!   as the warp loop writes it
 //!   where it differs; only when the call runs more than one warp (`run_round`, whose
 //!   environment is the code's to write; `run_warp` passes one warp and a shared one).
 //! - **Abort**: a fault in the region's fallbacks (where a warp fails a test that the flag
 //!   does not cover) stops the launch as before; after each warp the abort flag is read as
 //!   the dispatcher reads it, and the call returns the number of warps that ran.
 //! - **Registers**: the loop reads no value the code outside it reads after it leaves (the
-//!   hoisted values come from `entry`'s slot, the call's values from `entry`'s loads), so
+//!   hoisted values are `entry`'s loads from its slot, the call's values `entry`'s loads), so
 //!   the register allocator keeps the turn's values in registers where the loop makes no
 //!   helper call; the frame slots and `env.abort` read once are the same for the whole call.
+//! - **Turns without calls**: where no call instruction is reachable in the copy (from the
+//!   turn's first block to its tail, `Gen::copy_calls`), nothing in a turn reads
+//!   `env.warp` (helpers do; the copy's own `%warpid` is the turn's value, `Gen::env_val`)
+//!   or can raise the abort flag (only helpers record faults). The loop then writes
+//!   `env.warp` and reads the flag once, after its last turn: another worker's fault or a
+//!   stop is seen at most one CTA's warps later, and `cta_batch_next` claims the next CTA's
+//!   stop flag itself. A way out in the middle (`leave`) goes to the warp loop, which
+//!   writes `env.warp` where it differs and whose warp start reads the flag.
+//! - **Per-call values**: the copy's `env` fields other than `env.warp` (global and shared
+//!   windows, parameters, memcheck) are the same for the whole call and are loaded at the
+//!   entry, which runs again for each CTA of a batch (through the prologue).
 //! - **Turn**: the frame's turn is stale inside the loop and written before anything reads
 //!   it again (`leave`); the dispatcher, its only other reader, is not reached from the copy.
 
@@ -93,10 +108,9 @@ use super::codegen::{Gen, FRAME_COUNT, FRAME_FIRST, FRAME_TABLE, FRAME_TURN, TRU
 use crate::analysis::schedule::EXITED_OFF;
 use crate::ir::{self, Terminator};
 use crate::runtime::env::CtaEnv;
+use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{
-    types, BlockArg, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value,
-};
+use cranelift_codegen::ir::{types, BlockArg, InstBuilder, StackSlotData, StackSlotKind, Value};
 use std::mem::offset_of;
 use std::ops::Range;
 
@@ -112,17 +126,20 @@ pub(super) fn stream_off() -> bool {
 pub(super) struct Stream {
     /// Lane 0's `%tid.x`: 32 · the warp's index in its CTA (`i32`).
     pub(super) tid0: Value,
+    /// The warp's index in its CTA (`i32`): what `env.warp` holds in the normal path, which
+    /// the copy reads instead of the environment (`Gen::env_val`).
+    pub(super) warp: Value,
+    /// The jump that ends the loop's entry: the copy's per-call values are loaded before
+    /// it, once per loop (`Gen::env_val`).
+    pub(super) env_at: cranelift_codegen::ir::Inst,
     /// The end of the region: the block after the exited mask is written.
     pub(super) tail: CBlock,
-    /// The prologue's hoisted values, written by the loop's entry ([`HOISTED_BYTES`] apart,
-    /// in the order of `Hoist::vals`); `None` where there are none.
-    pub(super) hoisted: Option<StackSlot>,
     /// The loop keeps the warp states fresh (see the module docs, "Warp states left
     /// fresh"): the region's copy writes neither the pending mask nor the exited mask.
     pub(super) fresh_states: bool,
 }
 
-/// The room of one hoisted value in [`Stream::hoisted`] (the widest scalar type).
+/// The room of one hoisted value in the loop's slot of them (the widest scalar type).
 pub(super) const HOISTED_BYTES: u32 = 8;
 
 /// A planned stream loop: its entry from the warp start (no parameters) and the region's
@@ -209,16 +226,19 @@ impl Gen<'_, '_> {
         let StreamPlan { entry, region } = plan;
         let (ptr, frame, env) = (self.ptr, self.e.frame, self.e.env);
         let head = self.b.create_block();
-        // The entry: the hoisted values to a slot of their own, read again in each turn, so
-        // that the loop's copies are born and die in the turn and the prologue's values,
-        // live across the whole warp loop and its helper calls, are not (the register
-        // allocator then split and spilled those inside the loop).
+        // The entry: the hoisted values stored to a slot of their own and loaded back, once
+        // per loop, so that the loop reads values of its own that live only in the loop, not
+        // the prologue's, live across the whole warp loop and its helper calls (the register
+        // allocator then split and spilled those inside the loop). Cranelift's alias
+        // analysis forwards a load from the last store before it alone, so a store of a
+        // word after the values keeps it from forwarding the last value's (were it to, the
+        // loop would read the prologue's value again: slower, not wrong).
         self.b.switch_to_block(entry);
         let vals = self.hoist.vals().to_vec();
         let hoisted = (!vals.is_empty()).then(|| {
             self.b.create_sized_stack_slot(StackSlotData::new(
                 StackSlotKind::ExplicitSlot,
-                HOISTED_BYTES * vals.len() as u32,
+                HOISTED_BYTES * (vals.len() as u32 + 1),
                 3,
             ))
         });
@@ -227,6 +247,16 @@ impl Gen<'_, '_> {
                 let off = (HOISTED_BYTES as usize * k) as i32;
                 self.b.ins().stack_store(ptr, v, slot, off);
             }
+            let zero = self.b.ins().iconst(types::I64, 0);
+            let off = (HOISTED_BYTES as usize * vals.len()) as i32;
+            self.b.ins().stack_store(ptr, zero, slot, off);
+            let mut loaded = Vec::with_capacity(vals.len());
+            for (k, &v) in vals.iter().enumerate() {
+                let off = (HOISTED_BYTES as usize * k) as i32;
+                let t = self.b.func.dfg.value_type(v);
+                loaded.push(self.b.ins().stack_load(ptr, t, slot, off));
+            }
+            self.stream_hoisted = loaded;
         }
         // The call's values every turn reads, loaded once here (they are the same for the
         // whole call and live only in the loop).
@@ -234,11 +264,7 @@ impl Gen<'_, '_> {
         let table = self.b.ins().stack_load(ptr, ptr, frame, FRAME_TABLE);
         let first = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_FIRST);
         let count = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_COUNT);
-        let abort_ptr = self
-            .b
-            .ins()
-            .load(ptr, TRUSTED(), env, offset_of!(CtaEnv, abort) as i32);
-        self.b.ins().jump(head, &[BlockArg::Value(turn)]);
+        let env_at = self.b.ins().jump(head, &[BlockArg::Value(turn)]);
         // The turn the loop started at: the states of the turns from there on are left
         // fresh until the loop leaves (`fresh_states`).
         let start = turn;
@@ -262,16 +288,12 @@ impl Gen<'_, '_> {
         let slot = self.b.ins().iadd(table, at);
         let state = self.b.ins().load(ptr, TRUSTED(), slot, 0);
         let off = self.layout.active_off as i32;
-        let word = self.b.ins().load(types::I64, TRUSTED(), state, off);
-        let fresh = self.fresh(state, word);
-        let run = self.b.create_block();
-        self.b
-            .ins()
-            .brif(fresh, run, &[], leave, &[BlockArg::Value(turn)]);
+        let run = self.fresh_branches(state, [BlockArg::Value(turn)], leave);
 
         self.b.switch_to_block(run);
         let warp = self.b.ins().iadd(first, turn);
-        self.b
+        let warp_store = self
+            .b
             .ins()
             .store(TRUSTED(), warp, env, offset_of!(CtaEnv, warp) as i32);
         if !fresh_states {
@@ -283,48 +305,137 @@ impl Gen<'_, '_> {
         let normal_state = std::mem::replace(&mut self.e.state, state);
         self.stream = Some(Stream {
             tid0,
+            warp,
+            env_at,
             tail,
-            hoisted,
             fresh_states,
         });
         let res = self.gen_region(region);
         self.stream = None;
+        self.stream_env_cache = [None; super::codegen::ENV_FIELDS];
         self.e.state = normal_state;
         res?;
+        // A copy without calls cannot raise the abort flag itself nor read `env.warp`
+        // (helpers read it; the copy's own reads take `warp`): the flag, which only another
+        // worker's fault or a stop can raise then, is read once after the last turn, and
+        // `env.warp` written there (see the module docs, "Turns without calls").
+        let calls = self.copy_calls(run, tail);
+        let abort_at = offset_of!(CtaEnv, abort) as i32;
+        let abort_ptr = if calls {
+            // Read in every turn: loaded once, at the entry.
+            let mut pos = FuncCursor::new(self.b.func).at_inst(env_at);
+            Some(pos.ins().load(ptr, TRUSTED(), env, abort_at))
+        } else {
+            self.b.func.layout.remove_inst(warp_store);
+            None
+        };
 
-        // After the warp: the dispatcher's abort test, then the next turn.
-        self.b.switch_to_block(tail);
-        let abort = self.b.ins().load(
-            types::I32,
-            cranelift_codegen::ir::MemFlagsData::new().with_notrap(),
-            abort_ptr,
-            0,
-        );
+        let t1 = self.b.create_block();
         let stop = self.b.create_block();
-        let next = self.b.create_block();
-        self.b.ins().brif(abort, stop, &[], next, &[]);
+        self.b.switch_to_block(tail);
+        if let Some(abort_ptr) = abort_ptr {
+            // After the warp: the dispatcher's abort test, then the next turn.
+            self.abort_test(abort_ptr, stop, t1);
+        } else {
+            self.b.ins().jump(t1, &[]);
+        }
         self.b.switch_to_block(stop);
         let ran = self.b.ins().iadd_imm_s(turn, 1);
         if fresh_states {
             self.write_exits(table, start, ran, pend);
         }
         self.b.ins().return_(&[ran]);
-        self.b.switch_to_block(next);
+        self.b.switch_to_block(t1);
         let t1 = self.b.ins().iadd_imm_s(turn, 1);
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, t1, count);
         let args = [BlockArg::Value(t1)];
+        let end = self.b.create_block();
+        self.b.ins().brif(more, head, &args, end, &[]);
+        self.b.switch_to_block(end);
+        if abort_ptr.is_none() {
+            // The last turn's warp, `first + count − 1` here (not the turn's own value,
+            // which would then stay in a register through every turn).
+            let last = self.b.ins().iadd(first, count);
+            let last = self.b.ins().iadd_imm_s(last, -1);
+            self.b
+                .ins()
+                .store(TRUSTED(), last, env, offset_of!(CtaEnv, warp) as i32);
+            let abort_ptr = self.b.ins().load(ptr, TRUSTED(), env, abort_at);
+            let go_on = self.b.create_block();
+            self.abort_test(abort_ptr, stop, go_on);
+            self.b.switch_to_block(go_on);
+        }
         match self.batch_again {
-            Some(again) => {
-                let end = self.b.create_block();
-                self.b.ins().brif(more, head, &args, end, &[]);
-                self.b.switch_to_block(end);
-                self.gen_stream_next_cta(again, start, table, count, leave, pend);
-            }
+            Some(again) => self.gen_stream_next_cta(again, start, table, count, leave, pend),
             None => {
-                self.b.ins().brif(more, head, &args, leave, &args);
+                self.b.ins().jump(leave, &args);
             }
         }
         Ok(())
+    }
+
+    /// The dispatcher's abort test: the flag at `abort_ptr` set → `stop`, else → `go_on`.
+    fn abort_test(&mut self, abort_ptr: Value, stop: CBlock, go_on: CBlock) {
+        let abort = self.b.ins().load(
+            types::I32,
+            cranelift_codegen::ir::MemFlagsData::new().with_notrap(),
+            abort_ptr,
+            0,
+        );
+        self.b.ins().brif(abort, stop, &[], go_on, &[]);
+    }
+
+    /// The freshness test of `head` as two branches (the active word, then the pending
+    /// mask; each a compare with the state in memory): returns the block where the warp is
+    /// fresh, `leave(args)` where it is not. The same conditions as [`Gen::fresh`].
+    fn fresh_branches(&mut self, state: Value, args: [BlockArg; 1], leave: CBlock) -> CBlock {
+        let mut next = self.b.create_block();
+        let off = self.layout.active_off as i32;
+        let word = self.b.ins().load(types::I64, TRUSTED(), state, off);
+        let one = self.b.ins().icmp_imm_s(IntCC::Equal, word, 1);
+        self.b.ins().brif(one, next, &[], leave, &args);
+        for w in 1..self.layout.active_words {
+            self.b.switch_to_block(next);
+            next = self.b.create_block();
+            let off = (self.layout.active_off + 8 * w) as i32;
+            let other = self.b.ins().load(types::I64, TRUSTED(), state, off);
+            self.b.ins().brif(other, leave, &args, next, &[]);
+        }
+        self.b.switch_to_block(next);
+        let run = self.b.create_block();
+        let pend = self.layout.pending(0) as i32;
+        let mask = self.b.ins().load(types::I32, TRUSTED(), state, pend);
+        let all = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
+        self.b.ins().brif(all, run, &[], leave, &args);
+        run
+    }
+
+    /// Whether a call instruction is reachable from `from` without passing `tail` (the
+    /// region's copy, emitted completely): a block reached that holds no instruction yet
+    /// counts as one (it could be filled later).
+    fn copy_calls(&self, from: CBlock, tail: CBlock) -> bool {
+        let func = &*self.b.func;
+        let dfg = &func.dfg;
+        let mut seen = std::collections::HashSet::from([from, tail]);
+        let mut work = vec![from];
+        while let Some(block) = work.pop() {
+            if !func.layout.is_block_inserted(block) || func.layout.first_inst(block).is_none() {
+                return true;
+            }
+            for inst in func.layout.block_insts(block) {
+                let data = &dfg.insts[inst];
+                if data.opcode().is_call() {
+                    return true;
+                }
+                for call in data.branch_destination(&dfg.jump_tables, &dfg.exception_tables) {
+                    let to = call.block(&dfg.value_lists);
+                    if seen.insert(to) {
+                        work.push(to);
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// The end of the stream loop's last turn where it keeps the warp states fresh (the

@@ -34,3 +34,17 @@ save("sparse_expected.npy", out)
 
 # bad_index: inputs only (the cases expect a fault).
 save("bad_in.npy", rng.uniform(-1000, 1000, size=1024).astype(np.float32))
+
+# warp_ids: out[i] = i's warp in its CTA, (i % 256) // 32, for i < 2000 (8 CTAs of 256
+# threads: the last CTA holds the end, so its warps take the per-warp path); the rest keeps
+# its fill (0xdeadbeef). warp_ids_call: the same plus the sum of i's four bytes (dp4a with
+# 0x01010101, each byte unsigned).
+n, ntid, size = 2000, 256, 2048
+i = np.arange(size, dtype=np.uint32)
+warp = (i % ntid) // 32
+fill = np.uint32(0xDEADBEEF)
+out = np.where(i < n, warp, fill).astype(np.uint32)
+save("warp_ids_expected.npy", out)
+byte_sum = (i & 0xFF) + ((i >> 8) & 0xFF) + ((i >> 16) & 0xFF) + (i >> 24)
+out = np.where(i < n, byte_sum + warp, fill).astype(np.uint32)
+save("warp_ids_call_expected.npy", out)
