@@ -282,7 +282,22 @@ impl Gen<'_, '_> {
                     continue;
                 }
                 let (cond, then_, else_) = (*cond, then_.block, else_.block);
-                let want = self.spec_direction(&r, then_, else_);
+                let spec_dir = self.spec_direction(&r, then_, else_);
+                // An `eq`/`ne` compare can be decided in one direction only (no lane equal),
+                // unless the skipping version (`Gen::region_skip`) takes the warps that go
+                // that way out of the region already: this version then keeps the branch.
+                let want = match self.unequal_direction(cond) {
+                    Some(w) if w != spec_dir => {
+                        let to = if w { then_ } else { else_ };
+                        let p = self.layout.prio[to.index()];
+                        let leaves = !(p > r.start && p < r.end);
+                        if self.stream.is_none() && k + 1 == lead && lead < blocks.len() && leaves {
+                            continue;
+                        }
+                        w
+                    }
+                    _ => spec_dir,
+                };
                 let Some(ok) = self.warp_cond(cond, blk, &sc, first, want)? else {
                     continue;
                 };
