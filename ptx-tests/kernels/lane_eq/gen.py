@@ -42,6 +42,17 @@ def word(tid, cta, ua, ub, uc, ud, ue):
 def case(name, grid, block, ua, ub, uc, ud, ue, ug, comment):
     out = [word(t, c, ua, ub, uc, ud, ue) for c in range(grid) for t in range(block)]
     last = [word(ug, c, ua, ub, uc, ud, ue) if ug < block else 0 for c in range(grid)]
+    # hits[c]: a u64 (low word c + 1, high word tid) from the lane with bit 2, a u32 from
+    # the lane with bit 128 (one lane per CTA each); word 3 untouched.
+    hits = [0] * (4 * grid)
+    for c in range(grid):
+        for t in range(block):
+            w = word(t, c, ua, ub, uc, ud, ue)
+            if w & 2:
+                hits[4 * c] = c + 1
+                hits[4 * c + 1] = t
+            if w & 128:
+                hits[4 * c + 2] = t + 1000
     # Every bit that can be set is, in some thread (the compares are not all false).
     bits = 0
     for w in out:
@@ -54,10 +65,12 @@ def case(name, grid, block, ua, ub, uc, ud, ue, ug, comment):
         f.write(
             'args = [{ buffer = "out" }, { buffer = "last" }, '
             f"{{ u32 = {ua} }}, {{ u32 = {ub} }}, {{ u32 = {uc} }}, {{ u32 = {ud} }}, "
-            f"{{ u64 = {ue} }}, {{ u32 = {ug} }}]\n\n"
+            f"{{ u64 = {ue} }}, {{ u32 = {ug} }}, {{ buffer = \"hits\" }}]\n\n"
         )
         f.write(f'[buffers.out]\ntype = "u32"\nlen = {len(out)}\n\n')
         f.write(f'[buffers.last]\ntype = "u32"\nlen = {grid}\n\n')
+        f.write(f'[buffers.hits]\ntype = "u32"\nlen = {4 * grid}\n\n')
+        f.write(f'[expect.hits]\nvalues = {hits}\ntolerance = "exact"\n\n')
         f.write(f'[expect.out]\nvalues = {out}\ntolerance = "exact"\n\n')
         f.write(f'[expect.last]\nvalues = {last}\ntolerance = "exact"\n')
 
