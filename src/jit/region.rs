@@ -48,7 +48,10 @@
 //! - That version may also decide branch conditions for the whole warp (`Spec`,
 //!   `Gen::warp_cond`): an ordered integer `setp` of a lane-affine value against a uniform
 //!   one, monotone across the lanes when the values do not wrap between lanes 0 and 31, so
-//!   that one end lane's condition tells whether all 32 have a given value. The version is
+//!   that one end lane's condition tells whether all 32 have a given value; or an `eq`/`ne`
+//!   `setp` of such operands, true in at most one lane, decided only for "no lane equal"
+//!   (`Gen::warp_unequal`; the version takes that direction, unless the skipping version
+//!   below takes it for those warps already). The version is
 //!   specialised for one direction and entered only where that end lane's condition has
 //!   that value (and the values do not wrap), so every lane of every group takes that
 //!   direction: blocks reached by all lanes (`Reach::All`) run as lead
