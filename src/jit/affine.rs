@@ -635,7 +635,11 @@ impl Gen<'_, '_> {
     /// lane 0 for `want = true` on a rising sequence (or `false` on a falling one), lane 31
     /// otherwise. The condition rises when `x` is the left operand of `gt`/`ge` or the right
     /// one of `lt`/`le` and the lanes' `x` increase (`s > 0`); each opposite flips it.
-    /// (`eq`/`ne` are not threshold compares and are left out.)
+    ///
+    /// An `eq`/`ne` compare of such operands is true in at most one lane, so only "no lane
+    /// equal" can hold in all 32 (`want` false for `eq`, true for `ne`; `None` for the other
+    /// `want`): decided per warp by [`Self::warp_unequal`], never by the per-call flag
+    /// (`ctacheck.rs`, whose first-and-last-warp argument needs a monotone compare).
     pub(super) fn warp_cond(
         &mut self,
         cond: ir::Value,
@@ -652,9 +656,9 @@ impl Gen<'_, '_> {
             return Ok(None);
         };
         let greater = match cc {
-            ir::ICmp::Eq | ir::ICmp::Ne => return Ok(None),
-            ir::ICmp::Lt | ir::ICmp::Le => false,
-            ir::ICmp::Gt | ir::ICmp::Ge => true,
+            ir::ICmp::Eq | ir::ICmp::Ne => None,
+            ir::ICmp::Lt | ir::ICmp::Le => Some(false),
+            ir::ICmp::Gt | ir::ICmp::Ge => Some(true),
         };
         let (Some(sa), Some(sb)) = (
             self.lane_stride(d.args[0], blk, 0),
@@ -668,6 +672,13 @@ impl Gen<'_, '_> {
             (s, 0) => (0, s),
             (0, s) => (1, s),
             _ => return Ok(None),
+        };
+        let Some(greater) = greater else {
+            // `eq`/`ne`: only "no lane equal" can hold in all 32 lanes; per warp.
+            if want != (cc == ir::ICmp::Ne) {
+                return Ok(None);
+            }
+            return Ok(Some(self.warp_unequal(&d, blk, sc, first, k, s)?));
         };
         let shape = super::ctacheck::CondShape {
             k,
@@ -698,6 +709,81 @@ impl Gen<'_, '_> {
                 Ok(oks.first().copied())
             }
             _ => Ok(Some(per_warp(self)?)),
+        }
+    }
+
+    /// [`Self::warp_cond`]'s test for one warp of an `eq`/`ne` compare `d` of block `blk`
+    /// whose operand `k` varies across the lanes with the nonzero stride `s` and the other
+    /// is uniform: no lane's operands are equal (`i8` 0/1), and the replay's run-time
+    /// conditions hold (the launch fact, no wrap of widened operands).
+    ///
+    /// Lane `l`'s varying operand is `x0 + s · l` modulo `2^w` (`w` its width: the linear
+    /// operations are exact modulo the width, and the replay's checks rule out a widened
+    /// operand wrapping between lanes 0 and 31), so no monotonicity is needed. With
+    /// `m = |s|` and `d = u − x0` (`x0 − u` for a negative stride, wrapping), lane `l`
+    /// equals `u` exactly when `m · l ≡ d`; as `31 · m < 2^29` the values `m · l`,
+    /// `l = 0..=31`, are distinct residues below `2^w`, so some lane equals `u` exactly
+    /// when `d` (unsigned) is at most `31 · m` and a multiple of `m`.
+    fn warp_unequal(
+        &mut self,
+        d: &ir::InstData,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+        k: usize,
+        s: i64,
+    ) -> Result<Value, String> {
+        let mut rp = Replay {
+            lane0: HashMap::new(),
+            checks: vec![],
+            tid0: None,
+            linear: false,
+        };
+        let a0 = self.replay_lane0(d.args[0], blk, sc, first, &mut rp)?;
+        let b0 = self.replay_lane0(d.args[1], blk, sc, first, &mut rp)?;
+        let (x0, u) = if k == 0 { (a0, b0) } else { (b0, a0) };
+        let m = s.unsigned_abs() as i64;
+        let dist = if s > 0 {
+            self.b.ins().isub(u, x0)
+        } else {
+            self.b.ins().isub(x0, u)
+        };
+        let mut ok = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, dist, 31 * m);
+        if m > 1 {
+            let rem = if m & (m - 1) == 0 {
+                self.b.ins().band_imm_s(dist, m - 1)
+            } else {
+                let t = self.b.func.dfg.value_type(dist);
+                let mv = self.iconst(t, m);
+                self.b.ins().urem(dist, mv)
+            };
+            let off = self.b.ins().icmp_imm_s(IntCC::NotEqual, rem, 0);
+            ok = self.b.ins().bor(ok, off);
+        }
+        for &chk in &rp.checks {
+            ok = self.b.ins().band(ok, chk);
+        }
+        Ok(ok)
+    }
+
+    /// The direction a full-warp version can decide the branch on `cond` in where it is an
+    /// `eq`/`ne` compare (`Gen::warp_cond`: no lane equal, so `false` for `eq`, `true` for
+    /// `ne`); `None` for any other condition.
+    pub(super) fn unequal_direction(&self, cond: ir::Value) -> Option<bool> {
+        let ir::ValueDef::Result(i, 0) = self.f.values[cond.index()].def else {
+            return None;
+        };
+        match self.f.inst(i).op {
+            Op::ICmp {
+                cc: ir::ICmp::Eq, ..
+            } => Some(false),
+            Op::ICmp {
+                cc: ir::ICmp::Ne, ..
+            } => Some(true),
+            _ => None,
         }
     }
 

@@ -48,7 +48,10 @@
 //! - That version may also decide branch conditions for the whole warp (`Spec`,
 //!   `Gen::warp_cond`): an ordered integer `setp` of a lane-affine value against a uniform
 //!   one, monotone across the lanes when the values do not wrap between lanes 0 and 31, so
-//!   that one end lane's condition tells whether all 32 have a given value. The version is
+//!   that one end lane's condition tells whether all 32 have a given value; or an `eq`/`ne`
+//!   `setp` of such operands, true in at most one lane, decided only for "no lane equal"
+//!   (`Gen::warp_unequal`; the version takes that direction, unless the skipping version
+//!   below takes it for those warps already). The version is
 //!   specialised for one direction and entered only where that end lane's condition has
 //!   that value (and the values do not wrap), so every lane of every group takes that
 //!   direction: blocks reached by all lanes (`Reach::All`) run as lead
@@ -282,7 +285,22 @@ impl Gen<'_, '_> {
                     continue;
                 }
                 let (cond, then_, else_) = (*cond, then_.block, else_.block);
-                let want = self.spec_direction(&r, then_, else_);
+                let spec_dir = self.spec_direction(&r, then_, else_);
+                // An `eq`/`ne` compare can be decided in one direction only (no lane equal),
+                // unless the skipping version (`Gen::region_skip`) takes the warps that go
+                // that way out of the region already: this version then keeps the branch.
+                let want = match self.unequal_direction(cond) {
+                    Some(w) if w != spec_dir => {
+                        let to = if w { then_ } else { else_ };
+                        let p = self.layout.prio[to.index()];
+                        let leaves = !(p > r.start && p < r.end);
+                        if self.stream.is_none() && k + 1 == lead && lead < blocks.len() && leaves {
+                            continue;
+                        }
+                        w
+                    }
+                    _ => spec_dir,
+                };
                 let Some(ok) = self.warp_cond(cond, blk, &sc, first, want)? else {
                     continue;
                 };
