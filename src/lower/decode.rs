@@ -110,6 +110,57 @@ impl Cx<'_> {
         self.mods.contains(&m)
     }
 
+    /// The index in `words` (PTX words without the dot) of the one modifier among them, or
+    /// `None` when there is none. Errors: more than one (the same word twice counts), naming
+    /// the instruction, the words found, `what` they are and the words allowed.
+    pub(super) fn word_index(
+        &self,
+        words: &[&str],
+        what: &str,
+    ) -> Result<Option<usize>, LowerError> {
+        let found: Vec<usize> = self
+            .mods
+            .iter()
+            .filter_map(|m| words.iter().position(|w| w == m))
+            .collect();
+        match found.as_slice() {
+            [] => Ok(None),
+            [k] => Ok(Some(*k)),
+            [a, b, ..] => Err(self.bad(&format!(
+                "takes one {what} ({}), found .{} and .{}",
+                dotted(words),
+                words[*a],
+                words[*b]
+            ))),
+        }
+    }
+
+    /// The one modifier among `words`, or `None`; errors as [`Cx::word_index`].
+    pub(super) fn word_of<'w>(
+        &self,
+        words: &[&'w str],
+        what: &str,
+    ) -> Result<Option<&'w str>, LowerError> {
+        Ok(self.word_index(words, what)?.map(|k| words[k]))
+    }
+
+    /// The index in `words` (PTX words without the dot) of the one modifier among them.
+    /// Errors: none or more than one, naming the instruction, `what` the words are and the
+    /// words allowed.
+    pub(super) fn one_index(&self, words: &[&str], what: &str) -> Result<usize, LowerError> {
+        self.word_index(words, what)?
+            .ok_or_else(|| self.bad(&format!("needs one {what} ({})", dotted(words))))
+    }
+
+    /// The one modifier among `words`; errors as [`Cx::one_index`].
+    pub(super) fn one_word<'w>(
+        &self,
+        words: &[&'w str],
+        what: &str,
+    ) -> Result<&'w str, LowerError> {
+        Ok(words[self.one_index(words, what)?])
+    }
+
     /// The memory-order qualifier of an `ld`, `st`, `atom` or `red` (PTX ISA §8,
     /// [`crate::ir::MemSync`]); `.relaxed`, `.volatile` and `.mmio` accesses are strong but
     /// order nothing of their own, weak accesses neither.
@@ -199,6 +250,12 @@ impl Cx<'_> {
             _ => None,
         })
     }
+}
+
+/// PTX words with their dots, space-separated: `.add .min`.
+fn dotted(words: &[&str]) -> String {
+    let w: Vec<String> = words.iter().map(|w| format!(".{w}")).collect();
+    w.join(" ")
 }
 
 /// The PTX name of a type without its dot: `f16x2`.

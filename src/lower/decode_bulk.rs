@@ -495,17 +495,8 @@ pub(super) fn for_each(
 pub(super) const REDUCTIONS: [&str; 8] = ["add", "min", "max", "inc", "dec", "and", "or", "xor"];
 
 /// The one reduction operation among `cx`'s modifiers ([`REDUCTIONS`]).
-pub(super) fn reduction<'a>(cx: &Cx<'a>) -> Result<&'a str, LowerError> {
-    let found: Vec<&str> = cx
-        .mods
-        .iter()
-        .copied()
-        .filter(|m| REDUCTIONS.contains(m))
-        .collect();
-    match found.as_slice() {
-        [op] => Ok(op),
-        _ => Err(cx.bad("needs one reduction operation (.add .min .max .inc .dec .and .or .xor)")),
-    }
+pub(super) fn reduction<'a>(cx: &Cx<'a>) -> Result<&'static str, LowerError> {
+    cx.one_word(&REDUCTIONS, "reduction operation")
 }
 
 /// The reduction of `cp.reduce.async.bulk` / `red.async`: the atomic operation and the IR
@@ -516,15 +507,7 @@ fn red_op(cx: &Cx, global: bool, name: &str) -> Result<(AtomOp, Type), LowerErro
     let tys = [
         "b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64", "f16", "bf16",
     ];
-    let found: Vec<&str> = cx
-        .mods
-        .iter()
-        .copied()
-        .filter(|m| tys.contains(m))
-        .collect();
-    let [ty] = found.as_slice() else {
-        return Err(cx.bad("needs one element type"));
-    };
+    let ty = &cx.one_word(&tys, "element type")?;
     let noftz = cx.has("noftz");
     // PTX ISA §9.7.9.25.4.2 (cp.reduce.async.bulk) and §9.7.13.7 (red.async): the types of
     // each operation; the .global destination of the bulk reduction allows more.
@@ -679,7 +662,7 @@ fn st_async_cta(b: &mut Builder, cx: &mut Cx) -> R {
     ];
     allowed.extend_from_slice(tys);
     only(cx, 0, &allowed, "st.async.shared::cta")?;
-    let ty = st_async_type(cx, tys, " for this operand count")?;
+    let ty = st_async_type(cx, tys, "type for this operand count")?;
     if !with_mbar {
         cx.expect_operands(2)?;
     }
@@ -699,19 +682,9 @@ fn st_async_cta(b: &mut Builder, cx: &mut Cx) -> R {
 
 /// The one type word of `tys` among an `st.async`'s modifiers, as the IR type it stores
 /// (`.b16`/`.u16` 16-bit, `.f32`/`.f64` floats, the other 64-bit words 64-bit integers, the
-/// rest 32-bit). Errors: none or more than one of `tys` (`why` ends the message).
-fn st_async_type(cx: &Cx, tys: &[&str], why: &str) -> Result<Type, LowerError> {
-    let found: Vec<&str> = cx
-        .mods
-        .iter()
-        .copied()
-        .filter(|m| tys.contains(m))
-        .collect();
-    let [t] = found.as_slice() else {
-        let words: Vec<String> = tys.iter().map(|t| format!(".{t}")).collect();
-        return Err(cx.bad(&format!("needs one type ({}){why}", words.join(" "))));
-    };
-    Ok(match *t {
+/// rest 32-bit). Errors: none or more than one of `tys` (`what` names them in the message).
+fn st_async_type(cx: &Cx, tys: &[&str], what: &str) -> Result<Type, LowerError> {
+    Ok(match cx.one_word(tys, what)? {
         "f32" => Type::F32,
         "f64" => Type::F64,
         "b16" | "u16" => Type::I16,
@@ -742,7 +715,7 @@ pub(super) fn st_async(b: &mut Builder, cx: &mut Cx) -> R {
     ];
     allowed.extend_from_slice(&tys);
     only(cx, 0, &allowed, "st.async")?;
-    let ty = st_async_type(cx, &tys, "")?;
+    let ty = st_async_type(cx, &tys, "type")?;
     let n = if cx.has("v4") {
         4
     } else if cx.has("v2") {
