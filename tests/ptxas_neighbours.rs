@@ -222,3 +222,63 @@ fn wgmma_layout_words() {
     let bad: Vec<(&str, &str)> = bad.iter().map(|(i, w)| (i.as_str(), *w)).collect();
     check("9.1", &ok, &bad);
 }
+
+#[test]
+fn createpolicy_cvt() {
+    check(
+        "8.0",
+        &[
+            "createpolicy.cvt.L2.b64 %rd1, %rd0;",
+            "createpolicy.cvt.L2.b64 %rd1, 5;",
+            "createpolicy.cvt.L2.b64 %rd1, -1;",
+        ],
+        &[
+            // ".L2 modifier required for instruction 'createpolicy.cvt'"
+            ("createpolicy.cvt.b64 %rd1, %rd0;", "needs .L2"),
+            // "Illegal modifier '.evict_last' for instruction 'createpolicy.cvt'"
+            (
+                "createpolicy.cvt.L2::evict_last.b64 %rd1, %rd0;",
+                "illegal modifier '.L2::evict_last'",
+            ),
+            // "Illegal modifier '.L1' for instruction 'createpolicy.cvt'"
+            (
+                "createpolicy.cvt.L1.b64 %rd1, %rd0;",
+                "illegal modifier '.L1'",
+            ),
+            // "No state space qualifier expected for instruction 'createpolicy.cvt'"
+            (
+                "createpolicy.cvt.L2.global.b64 %rd1, %rd0;",
+                "illegal modifier '.global'",
+            ),
+            // "Unexpected instruction types specified for 'createpolicy.cvt'"
+            (
+                "createpolicy.cvt.L2.b32 %rd1, %rd0;",
+                "illegal modifier '.b32'",
+            ),
+            (
+                "createpolicy.cvt.L2.u64 %rd1, %rd0;",
+                "illegal modifier '.u64'",
+            ),
+            // "Arguments mismatch for instruction 'createpolicy.cvt'"
+            ("createpolicy.cvt.L2.b64 %rd1;", "expects createpolicy"),
+            (
+                "createpolicy.cvt.L2.b64 %rd1, %rd0, %rd0;",
+                "expects createpolicy",
+            ),
+            ("createpolicy.cvt.L2.b64 %rd1, [%rd0];", "access property"),
+            ("createpolicy.cvt.L2.b64 %rd1, %r0;", "access property"),
+            ("createpolicy.cvt.L2.b64 %rd1, 1.0;", "access property"),
+            // "Multiple cache operation modifiers specified"
+            (
+                "createpolicy.cvt.L2.L2.b64 %rd1, %rd0;",
+                "'.L2' given twice",
+            ),
+            // "Illegal modifier '.L2' for instruction 'createpolicy.fractional' with
+            // '.level::eviction_priority'"
+            (
+                "createpolicy.fractional.L2::evict_last.L2.b64 %rd1;",
+                "createpolicy.cvt only",
+            ),
+        ],
+    );
+}

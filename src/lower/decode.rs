@@ -1661,6 +1661,27 @@ fn has_bare_register(b: &Builder, ops: &[Operand]) -> bool {
     })
 }
 
+impl Builder<'_> {
+    /// Whether `o` can be an opaque 64-bit cache policy or access property (PTX ISA
+    /// §9.7.9.18): a 64-bit register (no wider one) or an integer constant, as ptxas 13.5
+    /// takes them.
+    pub(super) fn is_policy(&self, o: &Operand) -> bool {
+        match o {
+            Operand::Reg {
+                name,
+                component: None,
+            } => {
+                self.reg(&name.name)
+                    .filter(|r| !self.wide.contains(r))
+                    .map(|r| self.vars[r as usize])
+                    == Some(Type::I64)
+            }
+            Operand::Imm(Literal::Int { .. }, _) => true,
+            _ => false,
+        }
+    }
+}
+
 pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), LowerError> {
     if has_bare_register(b, &i.operands) {
         let mut j = i.clone();
@@ -1683,19 +1704,7 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
                 n if masked && n >= 2 => Some(plain.operands.remove(n - 2)),
                 _ => plain.operands.pop(),
             };
-            let ok = match &policy {
-                Some(Operand::Reg {
-                    name,
-                    component: None,
-                }) => {
-                    b.reg(&name.name)
-                        .filter(|r| !b.wide.contains(r))
-                        .map(|r| b.vars[r as usize])
-                        == Some(Type::I64)
-                }
-                Some(Operand::Imm(Literal::Int { .. }, _)) => true,
-                _ => false,
-            };
+            let ok = policy.as_ref().is_some_and(|o| b.is_policy(o));
             if !ok || plain.operands.is_empty() {
                 return Err(LowerError::new(
                     policy.map(|o| o.span()).unwrap_or(i.span),
