@@ -210,8 +210,9 @@ pub const ISA: &[Instr] = isa! {
         "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [sm], 16, [%r2]",
         "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%rd1], [%r1], %r2, %rd2",
         "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.cp_mask [%rd1], [%r1], 32, %rd2, %h1"]
-    "cp.reduce.async.bulk" "9.7.9.25.4.2" "into .global (.bulk_group): .add u32/s32/u64/f32/f64 and .noftz f16/bf16, .min/.max u32/s32/u64/s64/f16/bf16, .inc/.dec u32, .and/.or/.xor b32/b64; into .shared::cluster (.mbarrier::complete_tx::bytes): .add u32/s32/u64, .min/.max u32/s32, .inc/.dec u32, .and/.or/.xor b32 (element-wise atomics)" [
+    "cp.reduce.async.bulk" "9.7.9.25.4.2" "into .global (.bulk_group): .add u32/s32/u64/f32/f64 and .noftz f16/bf16, .min/.max u32/s32/u64/s64/f16/bf16, .inc/.dec u32, .and/.or/.xor b32/b64; into .shared::cluster (.mbarrier::complete_tx::bytes): .add u32/s32/u64, .min/.max u32/s32, .inc/.dec u32, .and/.or/.xor b32 (element-wise atomics); PTX 9.3 .relaxed with .cta/.cluster/.gpu/.sys (.global) or .cta/.cluster (.shared::cluster)" [
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r1], 64",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.relaxed.gpu.add.u32 [%rd1], [%r1], 64",
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 [%rd1], [%r1], %r2",
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [%rd1], [%r1], 32",
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.bf16 [%rd1], [%r1], 32",

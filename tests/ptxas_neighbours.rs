@@ -282,3 +282,74 @@ fn createpolicy_cvt() {
         ],
     );
 }
+
+#[test]
+fn bulk_reduction_order_and_scope() {
+    let g = "cp.reduce.async.bulk.global.shared::cta.bulk_group";
+    let c = "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes";
+    let accepted: Vec<String> = ["cta", "cluster", "gpu", "sys"]
+        .iter()
+        .map(|s| format!("{g}.relaxed.{s}.add.u32 [%rd1], [%r1], 64;"))
+        .chain([
+            format!("{g}.relaxed.gpu.add.noftz.f16 [%rd1], [%r1], 64;"),
+            format!("{g}.relaxed.sys.and.b64 [%rd1], [%r1], 64;"),
+            format!("{c}.relaxed.cluster.add.u32 [%r1], [%r2], 64, [%r3];"),
+            format!("{c}.relaxed.cta.min.s32 [%r1], [%r2], 64, [%r3];"),
+            format!("{g}.add.u32 [%rd1], [%r1], 64;"),
+        ])
+        .collect();
+    let accepted: Vec<&str> = accepted.iter().map(String::as_str).collect();
+    let refused = [
+        // "Modifier '.relaxed' requires scope with 'cp.reduce.async.bulk' instruction"
+        (
+            format!("{g}.relaxed.add.u32 [%rd1], [%r1], 64;"),
+            "needs a scope",
+        ),
+        // "Modifier '.gpu' requires modifier '.order'"
+        (
+            format!("{g}.gpu.add.u32 [%rd1], [%r1], 64;"),
+            "needs the order .relaxed",
+        ),
+        (
+            format!("{g}.release.gpu.add.u32 [%rd1], [%r1], 64;"),
+            "'.release'",
+        ),
+        (
+            format!("{g}.acquire.gpu.add.u32 [%rd1], [%r1], 64;"),
+            "'.acquire'",
+        ),
+        // "Illegal modifier '.weak' for instruction 'cp.reduce.async.bulk'"
+        (format!("{g}.weak.add.u32 [%rd1], [%r1], 64;"), "'.weak'"),
+        // "Multiple scope modifiers specified"
+        (
+            format!("{g}.relaxed.gpu.cta.add.u32 [%rd1], [%r1], 64;"),
+            "one scope",
+        ),
+        // "Duplicate .relaxed modifier"
+        (
+            format!("{g}.relaxed.gpu.relaxed.add.u32 [%rd1], [%r1], 64;"),
+            "'.relaxed'",
+        ),
+        // "Illegal modifier '.gpu' for instruction 'cp.reduce.async.bulk' with
+        // '.relaxed.shared::cluster.shared::cta'"
+        (
+            format!("{c}.relaxed.gpu.add.u32 [%r1], [%r2], 64, [%r3];"),
+            "'.gpu' is no scope",
+        ),
+        (
+            format!("{c}.relaxed.sys.add.u32 [%r1], [%r2], 64, [%r3];"),
+            "'.sys' is no scope",
+        ),
+    ];
+    let refused: Vec<(&str, &str)> = refused.iter().map(|(i, w)| (i.as_str(), *w)).collect();
+    check("9.3", &accepted, &refused);
+    // "Feature 'cp.reduce.async.bulk.gpu' requires PTX ISA .version 9.3 or later"
+    check(
+        "9.2",
+        &[],
+        &[(
+            &format!("{g}.relaxed.gpu.add.u32 [%rd1], [%r1], 64;"),
+            "9.3",
+        )],
+    );
+}

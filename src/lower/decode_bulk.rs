@@ -571,9 +571,10 @@ pub(super) fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
     }
     let extra = [
         "add", "min", "max", "inc", "dec", "and", "or", "xor", "noftz", "b32", "b64", "u32", "s32",
-        "u64", "s64", "f32", "f64", "f16", "bf16",
+        "u64", "s64", "f32", "f64", "f16", "bf16", "relaxed", "cta", "cluster", "gpu", "sys",
     ];
     let f = form(cx, 3, &extra, "cp.reduce.async.bulk")?;
+    reduce_order(cx, f.dst == Space::Global)?;
     if f.multicast || f.src != Space::Shared || (f.dst == Space::Shared) != f.mbar {
         return Err(cx.bad(
             "reduces .shared::cta into .shared::cluster (.mbarrier::complete_tx::bytes) or \
@@ -606,6 +607,40 @@ pub(super) fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
         complete_tx(b, cx, 3, size)?;
     }
     Ok(())
+}
+
+/// The memory order of `cp.reduce.async.bulk` (PTX ISA 9.3): none, or `.relaxed` with a scope,
+/// `.cta`/`.cluster`/`.gpu`/`.sys` into `.global` (`global`), `.cta`/`.cluster` into
+/// `.shared::cluster`, as ptxas 13.5 takes them ("Modifier '.relaxed' requires scope",
+/// "Modifier '.gpu' requires modifier '.order'", "Illegal modifier '.sys' for instruction
+/// 'cp.reduce.async.bulk' with '.relaxed.shared::cluster.shared::cta'", "Multiple scope
+/// modifiers specified", "Illegal modifier '.weak'"). Each element's reduction is one atomic
+/// operation in every form; a relaxed order at any of these scopes is what every atomic of
+/// ptxjit already is (atomic in the whole process, ordering nothing else), so the words
+/// change nothing in the lowering.
+fn reduce_order(cx: &Cx, global: bool) -> R {
+    for m in ["release", "acquire", "acq_rel", "weak", "volatile", "mmio"] {
+        if cx.has(m) {
+            return Err(cx.bad(&format!(
+                "illegal modifier '.{m}' for 'cp.reduce.async.bulk': its order is .relaxed with a scope"
+            )));
+        }
+    }
+    let all = ["cta", "cluster", "gpu", "sys"];
+    let scope = cx.word_of(&all, "scope")?;
+    match (cx.has("relaxed"), scope) {
+        (false, None) => Ok(()),
+        (true, None) => Err(cx.bad(
+            "'.relaxed' on 'cp.reduce.async.bulk' needs a scope (.cta, .cluster, .gpu or .sys)",
+        )),
+        (false, Some(s)) => Err(cx.bad(&format!(
+            "scope '.{s}' on 'cp.reduce.async.bulk' needs the order .relaxed before it"
+        ))),
+        (true, Some(s @ ("gpu" | "sys"))) if !global => Err(cx.bad(&format!(
+            "scope '.{s}' is no scope of a reduction into .shared::cluster (.cta or .cluster)"
+        ))),
+        (true, Some(_)) => Ok(()),
+    }
 }
 
 /// The address operand of `st.async`/`red.async` in `.shared::cluster` (its only space; a

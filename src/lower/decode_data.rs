@@ -53,16 +53,20 @@ pub(super) fn cp(b: &mut Builder, cx: &mut Cx) -> R {
         .copied()
         .filter(|m| matches!(*m, "cta" | "cluster" | "gpu" | "sys"))
         .collect();
-    // `cp.async.bulk` (not `.tensor`, `.prefetch` or `cp.reduce`) takes its scope after
-    // `.relaxed` (PTX ISA 9.3; `decode_bulk.rs` checks the words).
-    let plain_bulk =
-        cx.has("bulk") && !cx.has("tensor") && !cx.has("prefetch") && !cx.has("reduce");
-    if let Some(m) = ["relaxed", "b128"].into_iter().find(|m| cx.has(m)) {
-        if !plain_bulk {
-            return Err(cx.bad(&format!(
-                "illegal modifier '.{m}' for instruction 'cp' (it goes on cp.async.bulk only)"
-            )));
-        }
+    // `cp.async.bulk` and `cp.reduce.async.bulk` (not `.tensor` or `.prefetch`) take their
+    // scope after `.relaxed` (PTX ISA 9.3; `decode_bulk.rs` checks the words); `.b128` is a
+    // word of the copy alone.
+    let plain_bulk = cx.has("bulk") && !cx.has("tensor") && !cx.has("prefetch");
+    if cx.has("relaxed") && !plain_bulk {
+        return Err(cx.bad(
+            "illegal modifier '.relaxed' for instruction 'cp' (it goes on \
+             cp.reduce.async.bulk and cp.async.bulk only)",
+        ));
+    }
+    if cx.has("b128") && (!plain_bulk || cx.has("reduce")) {
+        return Err(
+            cx.bad("illegal modifier '.b128' for instruction 'cp' (it goes on cp.async.bulk only)")
+        );
     }
     if let Some(scope) = scopes.first().filter(|_| !plain_bulk) {
         if !cx.has("tensor") || cx.has("prefetch") {
