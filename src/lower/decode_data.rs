@@ -207,13 +207,14 @@ pub(super) fn isspacep(b: &mut Builder, cx: &mut Cx) -> R {
 /// (ptxas 13.5: ".L2 modifier required", "Illegal modifier '.L1'", "No state space
 /// qualifier expected"), and `.L2` belongs to it alone.
 pub(super) fn createpolicy(b: &mut Builder, cx: &mut Cx) -> R {
-    for (k, m) in cx.mods.iter().enumerate() {
-        if cx.mods[..k].contains(m) {
-            return Err(cx.bad(&format!("modifier '.{m}' given twice")));
-        }
-    }
     let cvt = cx.has("cvt");
     if cvt {
+        // (The other forms may name one priority twice: primary and secondary.)
+        for (k, m) in cx.mods.iter().enumerate() {
+            if cx.mods[..k].contains(m) {
+                return Err(cx.bad(&format!("modifier '.{m}' given twice")));
+            }
+        }
         if let Some(m) = cx
             .mods
             .iter()
