@@ -222,3 +222,134 @@ fn wgmma_layout_words() {
     let bad: Vec<(&str, &str)> = bad.iter().map(|(i, w)| (i.as_str(), *w)).collect();
     check("9.1", &ok, &bad);
 }
+
+#[test]
+fn createpolicy_cvt() {
+    check(
+        "8.0",
+        &[
+            "createpolicy.cvt.L2.b64 %rd1, %rd0;",
+            "createpolicy.cvt.L2.b64 %rd1, 5;",
+            "createpolicy.cvt.L2.b64 %rd1, -1;",
+        ],
+        &[
+            // ".L2 modifier required for instruction 'createpolicy.cvt'"
+            ("createpolicy.cvt.b64 %rd1, %rd0;", "needs .L2"),
+            // "Illegal modifier '.evict_last' for instruction 'createpolicy.cvt'"
+            (
+                "createpolicy.cvt.L2::evict_last.b64 %rd1, %rd0;",
+                "illegal modifier '.L2::evict_last'",
+            ),
+            // "Illegal modifier '.L1' for instruction 'createpolicy.cvt'"
+            (
+                "createpolicy.cvt.L1.b64 %rd1, %rd0;",
+                "illegal modifier '.L1'",
+            ),
+            // "No state space qualifier expected for instruction 'createpolicy.cvt'"
+            (
+                "createpolicy.cvt.L2.global.b64 %rd1, %rd0;",
+                "illegal modifier '.global'",
+            ),
+            // "Unexpected instruction types specified for 'createpolicy.cvt'"
+            (
+                "createpolicy.cvt.L2.b32 %rd1, %rd0;",
+                "illegal modifier '.b32'",
+            ),
+            (
+                "createpolicy.cvt.L2.u64 %rd1, %rd0;",
+                "illegal modifier '.u64'",
+            ),
+            // "Arguments mismatch for instruction 'createpolicy.cvt'"
+            ("createpolicy.cvt.L2.b64 %rd1;", "expects createpolicy"),
+            (
+                "createpolicy.cvt.L2.b64 %rd1, %rd0, %rd0;",
+                "expects createpolicy",
+            ),
+            ("createpolicy.cvt.L2.b64 %rd1, [%rd0];", "access property"),
+            ("createpolicy.cvt.L2.b64 %rd1, %r0;", "access property"),
+            ("createpolicy.cvt.L2.b64 %rd1, 1.0;", "access property"),
+            // "Multiple cache operation modifiers specified"
+            (
+                "createpolicy.cvt.L2.L2.b64 %rd1, %rd0;",
+                "'.L2' given twice",
+            ),
+            // "Illegal modifier '.L2' for instruction 'createpolicy.fractional' with
+            // '.level::eviction_priority'"
+            (
+                "createpolicy.fractional.L2::evict_last.L2.b64 %rd1;",
+                "createpolicy.cvt only",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn bulk_reduction_order_and_scope() {
+    let g = "cp.reduce.async.bulk.global.shared::cta.bulk_group";
+    let c = "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes";
+    let accepted: Vec<String> = ["cta", "cluster", "gpu", "sys"]
+        .iter()
+        .map(|s| format!("{g}.relaxed.{s}.add.u32 [%rd1], [%r1], 64;"))
+        .chain([
+            format!("{g}.relaxed.gpu.add.noftz.f16 [%rd1], [%r1], 64;"),
+            format!("{g}.relaxed.sys.and.b64 [%rd1], [%r1], 64;"),
+            format!("{c}.relaxed.cluster.add.u32 [%r1], [%r2], 64, [%r3];"),
+            format!("{c}.relaxed.cta.min.s32 [%r1], [%r2], 64, [%r3];"),
+            format!("{g}.add.u32 [%rd1], [%r1], 64;"),
+        ])
+        .collect();
+    let accepted: Vec<&str> = accepted.iter().map(String::as_str).collect();
+    let refused = [
+        // "Modifier '.relaxed' requires scope with 'cp.reduce.async.bulk' instruction"
+        (
+            format!("{g}.relaxed.add.u32 [%rd1], [%r1], 64;"),
+            "needs a scope",
+        ),
+        // "Modifier '.gpu' requires modifier '.order'"
+        (
+            format!("{g}.gpu.add.u32 [%rd1], [%r1], 64;"),
+            "needs the order .relaxed",
+        ),
+        (
+            format!("{g}.release.gpu.add.u32 [%rd1], [%r1], 64;"),
+            "'.release'",
+        ),
+        (
+            format!("{g}.acquire.gpu.add.u32 [%rd1], [%r1], 64;"),
+            "'.acquire'",
+        ),
+        // "Illegal modifier '.weak' for instruction 'cp.reduce.async.bulk'"
+        (format!("{g}.weak.add.u32 [%rd1], [%r1], 64;"), "'.weak'"),
+        // "Multiple scope modifiers specified"
+        (
+            format!("{g}.relaxed.gpu.cta.add.u32 [%rd1], [%r1], 64;"),
+            "one scope",
+        ),
+        // "Duplicate .relaxed modifier"
+        (
+            format!("{g}.relaxed.gpu.relaxed.add.u32 [%rd1], [%r1], 64;"),
+            "'.relaxed'",
+        ),
+        // "Illegal modifier '.gpu' for instruction 'cp.reduce.async.bulk' with
+        // '.relaxed.shared::cluster.shared::cta'"
+        (
+            format!("{c}.relaxed.gpu.add.u32 [%r1], [%r2], 64, [%r3];"),
+            "'.gpu' is no scope",
+        ),
+        (
+            format!("{c}.relaxed.sys.add.u32 [%r1], [%r2], 64, [%r3];"),
+            "'.sys' is no scope",
+        ),
+    ];
+    let refused: Vec<(&str, &str)> = refused.iter().map(|(i, w)| (i.as_str(), *w)).collect();
+    check("9.3", &accepted, &refused);
+    // "Feature 'cp.reduce.async.bulk.gpu' requires PTX ISA .version 9.3 or later"
+    check(
+        "9.2",
+        &[],
+        &[(
+            &format!("{g}.relaxed.gpu.add.u32 [%rd1], [%r1], 64;"),
+            "9.3",
+        )],
+    );
+}

@@ -110,6 +110,57 @@ impl Cx<'_> {
         self.mods.contains(&m)
     }
 
+    /// The index in `words` (PTX words without the dot) of the one modifier among them, or
+    /// `None` when there is none. Errors: more than one (the same word twice counts), naming
+    /// the instruction, the words found, `what` they are and the words allowed.
+    pub(super) fn word_index(
+        &self,
+        words: &[&str],
+        what: &str,
+    ) -> Result<Option<usize>, LowerError> {
+        let found: Vec<usize> = self
+            .mods
+            .iter()
+            .filter_map(|m| words.iter().position(|w| w == m))
+            .collect();
+        match found.as_slice() {
+            [] => Ok(None),
+            [k] => Ok(Some(*k)),
+            [a, b, ..] => Err(self.bad(&format!(
+                "takes one {what} ({}), found .{} and .{}",
+                dotted(words),
+                words[*a],
+                words[*b]
+            ))),
+        }
+    }
+
+    /// The one modifier among `words`, or `None`; errors as [`Cx::word_index`].
+    pub(super) fn word_of<'w>(
+        &self,
+        words: &[&'w str],
+        what: &str,
+    ) -> Result<Option<&'w str>, LowerError> {
+        Ok(self.word_index(words, what)?.map(|k| words[k]))
+    }
+
+    /// The index in `words` (PTX words without the dot) of the one modifier among them.
+    /// Errors: none or more than one, naming the instruction, `what` the words are and the
+    /// words allowed.
+    pub(super) fn one_index(&self, words: &[&str], what: &str) -> Result<usize, LowerError> {
+        self.word_index(words, what)?
+            .ok_or_else(|| self.bad(&format!("needs one {what} ({})", dotted(words))))
+    }
+
+    /// The one modifier among `words`; errors as [`Cx::one_index`].
+    pub(super) fn one_word<'w>(
+        &self,
+        words: &[&'w str],
+        what: &str,
+    ) -> Result<&'w str, LowerError> {
+        Ok(words[self.one_index(words, what)?])
+    }
+
     /// The memory-order qualifier of an `ld`, `st`, `atom` or `red` (PTX ISA §8,
     /// [`crate::ir::MemSync`]); `.relaxed`, `.volatile` and `.mmio` accesses are strong but
     /// order nothing of their own, weak accesses neither.
@@ -199,6 +250,12 @@ impl Cx<'_> {
             _ => None,
         })
     }
+}
+
+/// PTX words with their dots, space-separated: `.add .min`.
+fn dotted(words: &[&str]) -> String {
+    let w: Vec<String> = words.iter().map(|w| format!(".{w}")).collect();
+    w.join(" ")
 }
 
 /// The PTX name of a type without its dot: `f16x2`.
@@ -1604,6 +1661,27 @@ fn has_bare_register(b: &Builder, ops: &[Operand]) -> bool {
     })
 }
 
+impl Builder<'_> {
+    /// Whether `o` can be an opaque 64-bit cache policy or access property (PTX ISA
+    /// §9.7.9.18): a 64-bit register (no wider one) or an integer constant, as ptxas 13.5
+    /// takes them.
+    pub(super) fn is_policy(&self, o: &Operand) -> bool {
+        match o {
+            Operand::Reg {
+                name,
+                component: None,
+            } => {
+                self.reg(&name.name)
+                    .filter(|r| !self.wide.contains(r))
+                    .map(|r| self.vars[r as usize])
+                    == Some(Type::I64)
+            }
+            Operand::Imm(Literal::Int { .. }, _) => true,
+            _ => false,
+        }
+    }
+}
+
 pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), LowerError> {
     if has_bare_register(b, &i.operands) {
         let mut j = i.clone();
@@ -1626,19 +1704,7 @@ pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), L
                 n if masked && n >= 2 => Some(plain.operands.remove(n - 2)),
                 _ => plain.operands.pop(),
             };
-            let ok = match &policy {
-                Some(Operand::Reg {
-                    name,
-                    component: None,
-                }) => {
-                    b.reg(&name.name)
-                        .filter(|r| !b.wide.contains(r))
-                        .map(|r| b.vars[r as usize])
-                        == Some(Type::I64)
-                }
-                Some(Operand::Imm(Literal::Int { .. }, _)) => true,
-                _ => false,
-            };
+            let ok = policy.as_ref().is_some_and(|o| b.is_policy(o));
             if !ok || plain.operands.is_empty() {
                 return Err(LowerError::new(
                     policy.map(|o| o.span()).unwrap_or(i.span),

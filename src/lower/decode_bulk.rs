@@ -495,17 +495,8 @@ pub(super) fn for_each(
 pub(super) const REDUCTIONS: [&str; 8] = ["add", "min", "max", "inc", "dec", "and", "or", "xor"];
 
 /// The one reduction operation among `cx`'s modifiers ([`REDUCTIONS`]).
-pub(super) fn reduction<'a>(cx: &Cx<'a>) -> Result<&'a str, LowerError> {
-    let found: Vec<&str> = cx
-        .mods
-        .iter()
-        .copied()
-        .filter(|m| REDUCTIONS.contains(m))
-        .collect();
-    match found.as_slice() {
-        [op] => Ok(op),
-        _ => Err(cx.bad("needs one reduction operation (.add .min .max .inc .dec .and .or .xor)")),
-    }
+pub(super) fn reduction<'a>(cx: &Cx<'a>) -> Result<&'static str, LowerError> {
+    cx.one_word(&REDUCTIONS, "reduction operation")
 }
 
 /// The reduction of `cp.reduce.async.bulk` / `red.async`: the atomic operation and the IR
@@ -516,15 +507,7 @@ fn red_op(cx: &Cx, global: bool, name: &str) -> Result<(AtomOp, Type), LowerErro
     let tys = [
         "b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64", "f16", "bf16",
     ];
-    let found: Vec<&str> = cx
-        .mods
-        .iter()
-        .copied()
-        .filter(|m| tys.contains(m))
-        .collect();
-    let [ty] = found.as_slice() else {
-        return Err(cx.bad("needs one element type"));
-    };
+    let ty = &cx.one_word(&tys, "element type")?;
     let noftz = cx.has("noftz");
     // PTX ISA §9.7.9.25.4.2 (cp.reduce.async.bulk) and §9.7.13.7 (red.async): the types of
     // each operation; the .global destination of the bulk reduction allows more.
@@ -588,9 +571,10 @@ pub(super) fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
     }
     let extra = [
         "add", "min", "max", "inc", "dec", "and", "or", "xor", "noftz", "b32", "b64", "u32", "s32",
-        "u64", "s64", "f32", "f64", "f16", "bf16",
+        "u64", "s64", "f32", "f64", "f16", "bf16", "relaxed", "cta", "cluster", "gpu", "sys",
     ];
     let f = form(cx, 3, &extra, "cp.reduce.async.bulk")?;
+    reduce_order(cx, f.dst == Space::Global)?;
     if f.multicast || f.src != Space::Shared || (f.dst == Space::Shared) != f.mbar {
         return Err(cx.bad(
             "reduces .shared::cta into .shared::cluster (.mbarrier::complete_tx::bytes) or \
@@ -623,6 +607,40 @@ pub(super) fn reduce(b: &mut Builder, cx: &mut Cx) -> R {
         complete_tx(b, cx, 3, size)?;
     }
     Ok(())
+}
+
+/// The memory order of `cp.reduce.async.bulk` (PTX ISA 9.3): none, or `.relaxed` with a scope,
+/// `.cta`/`.cluster`/`.gpu`/`.sys` into `.global` (`global`), `.cta`/`.cluster` into
+/// `.shared::cluster`, as ptxas 13.5 takes them ("Modifier '.relaxed' requires scope",
+/// "Modifier '.gpu' requires modifier '.order'", "Illegal modifier '.sys' for instruction
+/// 'cp.reduce.async.bulk' with '.relaxed.shared::cluster.shared::cta'", "Multiple scope
+/// modifiers specified", "Illegal modifier '.weak'"). Each element's reduction is one atomic
+/// operation in every form; a relaxed order at any of these scopes is what every atomic of
+/// ptxjit already is (atomic in the whole process, ordering nothing else), so the words
+/// change nothing in the lowering.
+fn reduce_order(cx: &Cx, global: bool) -> R {
+    for m in ["release", "acquire", "acq_rel", "weak", "volatile", "mmio"] {
+        if cx.has(m) {
+            return Err(cx.bad(&format!(
+                "illegal modifier '.{m}' for 'cp.reduce.async.bulk': its order is .relaxed with a scope"
+            )));
+        }
+    }
+    let all = ["cta", "cluster", "gpu", "sys"];
+    let scope = cx.word_of(&all, "scope")?;
+    match (cx.has("relaxed"), scope) {
+        (false, None) => Ok(()),
+        (true, None) => Err(cx.bad(
+            "'.relaxed' on 'cp.reduce.async.bulk' needs a scope (.cta, .cluster, .gpu or .sys)",
+        )),
+        (false, Some(s)) => Err(cx.bad(&format!(
+            "scope '.{s}' on 'cp.reduce.async.bulk' needs the order .relaxed before it"
+        ))),
+        (true, Some(s @ ("gpu" | "sys"))) if !global => Err(cx.bad(&format!(
+            "scope '.{s}' is no scope of a reduction into .shared::cluster (.cta or .cluster)"
+        ))),
+        (true, Some(_)) => Ok(()),
+    }
 }
 
 /// The address operand of `st.async`/`red.async` in `.shared::cluster` (its only space; a
@@ -679,7 +697,7 @@ fn st_async_cta(b: &mut Builder, cx: &mut Cx) -> R {
     ];
     allowed.extend_from_slice(tys);
     only(cx, 0, &allowed, "st.async.shared::cta")?;
-    let ty = st_async_type(cx, tys, " for this operand count")?;
+    let ty = st_async_type(cx, tys, "type for this operand count")?;
     if !with_mbar {
         cx.expect_operands(2)?;
     }
@@ -699,19 +717,9 @@ fn st_async_cta(b: &mut Builder, cx: &mut Cx) -> R {
 
 /// The one type word of `tys` among an `st.async`'s modifiers, as the IR type it stores
 /// (`.b16`/`.u16` 16-bit, `.f32`/`.f64` floats, the other 64-bit words 64-bit integers, the
-/// rest 32-bit). Errors: none or more than one of `tys` (`why` ends the message).
-fn st_async_type(cx: &Cx, tys: &[&str], why: &str) -> Result<Type, LowerError> {
-    let found: Vec<&str> = cx
-        .mods
-        .iter()
-        .copied()
-        .filter(|m| tys.contains(m))
-        .collect();
-    let [t] = found.as_slice() else {
-        let words: Vec<String> = tys.iter().map(|t| format!(".{t}")).collect();
-        return Err(cx.bad(&format!("needs one type ({}){why}", words.join(" "))));
-    };
-    Ok(match *t {
+/// rest 32-bit). Errors: none or more than one of `tys` (`what` names them in the message).
+fn st_async_type(cx: &Cx, tys: &[&str], what: &str) -> Result<Type, LowerError> {
+    Ok(match cx.one_word(tys, what)? {
         "f32" => Type::F32,
         "f64" => Type::F64,
         "b16" | "u16" => Type::I16,
@@ -742,7 +750,7 @@ pub(super) fn st_async(b: &mut Builder, cx: &mut Cx) -> R {
     ];
     allowed.extend_from_slice(&tys);
     only(cx, 0, &allowed, "st.async")?;
-    let ty = st_async_type(cx, &tys, "")?;
+    let ty = st_async_type(cx, &tys, "type")?;
     let n = if cx.has("v4") {
         4
     } else if cx.has("v2") {

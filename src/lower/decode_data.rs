@@ -53,16 +53,20 @@ pub(super) fn cp(b: &mut Builder, cx: &mut Cx) -> R {
         .copied()
         .filter(|m| matches!(*m, "cta" | "cluster" | "gpu" | "sys"))
         .collect();
-    // `cp.async.bulk` (not `.tensor`, `.prefetch` or `cp.reduce`) takes its scope after
-    // `.relaxed` (PTX ISA 9.3; `decode_bulk.rs` checks the words).
-    let plain_bulk =
-        cx.has("bulk") && !cx.has("tensor") && !cx.has("prefetch") && !cx.has("reduce");
-    if let Some(m) = ["relaxed", "b128"].into_iter().find(|m| cx.has(m)) {
-        if !plain_bulk {
-            return Err(cx.bad(&format!(
-                "illegal modifier '.{m}' for instruction 'cp' (it goes on cp.async.bulk only)"
-            )));
-        }
+    // `cp.async.bulk` and `cp.reduce.async.bulk` (not `.tensor` or `.prefetch`) take their
+    // scope after `.relaxed` (PTX ISA 9.3; `decode_bulk.rs` checks the words); `.b128` is a
+    // word of the copy alone.
+    let plain_bulk = cx.has("bulk") && !cx.has("tensor") && !cx.has("prefetch");
+    if cx.has("relaxed") && !plain_bulk {
+        return Err(cx.bad(
+            "illegal modifier '.relaxed' for instruction 'cp' (it goes on \
+             cp.reduce.async.bulk and cp.async.bulk only)",
+        ));
+    }
+    if cx.has("b128") && (!plain_bulk || cx.has("reduce")) {
+        return Err(
+            cx.bad("illegal modifier '.b128' for instruction 'cp' (it goes on cp.async.bulk only)")
+        );
     }
     if let Some(scope) = scopes.first().filter(|_| !plain_bulk) {
         if !cx.has("tensor") || cx.has("prefetch") {
@@ -196,7 +200,37 @@ pub(super) fn isspacep(b: &mut Builder, cx: &mut Cx) -> R {
 /// checked. The operand counts are the ISA's: `.range` takes `policy, [a], primary-size,
 /// total-size`, `.fractional` `policy{, fraction}` (the fraction defaults to 1.0), `.cvt`
 /// `policy, access-property`.
+///
+/// `.cvt.L2` converts an access property made by the CUDA APIs (an opaque 64-bit value, a
+/// 64-bit register or an integer constant) into a policy: every policy being 0, so is the
+/// converted one, whatever the property. The form takes `.L2` and `.b64` and no other word
+/// (ptxas 13.5: ".L2 modifier required", "Illegal modifier '.L1'", "No state space
+/// qualifier expected"), and `.L2` belongs to it alone.
 pub(super) fn createpolicy(b: &mut Builder, cx: &mut Cx) -> R {
+    let cvt = cx.has("cvt");
+    if cvt {
+        // (The other forms may name one priority twice: primary and secondary.)
+        for (k, m) in cx.mods.iter().enumerate() {
+            if cx.mods[..k].contains(m) {
+                return Err(cx.bad(&format!("modifier '.{m}' given twice")));
+            }
+        }
+        if let Some(m) = cx
+            .mods
+            .iter()
+            .find(|m| !matches!(**m, "cvt" | "L2" | "b64"))
+        {
+            return Err(cx.bad(&format!(
+                "illegal modifier '.{m}' for 'createpolicy.cvt' (createpolicy.cvt.L2.b64 \
+                 policy, access-property)"
+            )));
+        }
+        if !cx.has("L2") {
+            return Err(cx.bad("createpolicy.cvt needs .L2"));
+        }
+    } else if cx.has("L2") {
+        return Err(cx.bad("'.L2' is a word of createpolicy.cvt only"));
+    }
     let n = cx.inst.operands.len();
     let counts = if cx.has("range") {
         4..=4
@@ -211,6 +245,11 @@ pub(super) fn createpolicy(b: &mut Builder, cx: &mut Cx) -> R {
              createpolicy.fractional.*.b64 policy{, fraction}; or \
              createpolicy.cvt.L2.b64 policy, access-property",
         ));
+    }
+    if cvt {
+        if !b.is_policy(cx.opnd(1)?) {
+            return Err(cx.bad("the access property is a 64-bit register or an integer constant"));
+        }
     }
     for k in 1..n {
         match cx.opnd(k)?.clone() {

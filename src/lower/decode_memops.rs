@@ -343,14 +343,7 @@ pub(super) fn multimem(b: &mut Builder, cx: &mut Cx) -> R {
             return Err(cx.bad(&format!("modifier '.{m}' given twice")));
         }
     }
-    let pick = |words: &[&str], what: &str| -> Result<Option<&str>, LowerError> {
-        let found: Vec<&str> = rest.iter().copied().filter(|m| words.contains(m)).collect();
-        match found.as_slice() {
-            [] => Ok(None),
-            [w] => Ok(Some(w)),
-            _ => Err(cx.bad(&format!("more than one {what}"))),
-        }
-    };
+    let pick = |words: &[&'static str], what: &str| cx.word_of(words, what);
     let sem = pick(sems, "memory-order qualifier")?;
     let scope = pick(&scopes, "scope")?;
     // `.weak` has no scope; `.relaxed/.acquire/.release` need one, and a scope needs one of

@@ -98,22 +98,15 @@ pub(super) fn tensormap_fence(b: &mut Builder, cx: &mut Cx) -> Option<R> {
 
 /// The `.Nd` modifier's N.
 fn dims(cx: &Cx) -> Result<u8, LowerError> {
-    let found: Vec<u8> = cx
-        .mods
-        .iter()
-        .filter_map(|m| match *m {
-            "1d" => Some(1),
-            "2d" => Some(2),
-            "3d" => Some(3),
-            "4d" => Some(4),
-            "5d" => Some(5),
-            _ => None,
-        })
-        .collect();
-    match found.as_slice() {
-        [n] => Ok(*n),
-        _ => Err(cx.bad("needs one dimension modifier (.1d .2d .3d .4d .5d)")),
-    }
+    Ok(
+        match cx.one_word(&["1d", "2d", "3d", "4d", "5d"], "dimension modifier")? {
+            "1d" => 1,
+            "2d" => 2,
+            "3d" => 3,
+            "4d" => 4,
+            _ => 5,
+        },
+    )
 }
 
 /// Every modifier from index `from` is in `allowed`, none twice; `.multicast::cluster` is
@@ -253,20 +246,10 @@ fn im2col_offsets(
 /// The load mode of a copy into shared memory or a prefetch (`.tile` or none: tile mode);
 /// the im2col modes need a 3d to 5d tensor, `.tile::gather4` a 2d one.
 fn load_mode(cx: &Cx, n: u8) -> Result<LoadMode, LowerError> {
-    let found: Vec<LoadMode> = LOAD_MODES
-        .into_iter()
-        .filter(|m| cx.has(m.name()))
-        .collect();
-    let mode = match found.as_slice() {
-        [] => LoadMode::Tile,
-        [m] => *m,
-        _ => {
-            return Err(cx.bad(
-                "takes one load mode (.tile, .tile::gather4, .im2col, .im2col::w or \
-                 .im2col::w::128)",
-            ))
-        }
-    };
+    let names = LOAD_MODES.map(LoadMode::name);
+    let mode = cx
+        .word_index(&names, "load mode")?
+        .map_or(LoadMode::Tile, |k| LOAD_MODES[k]);
     if mode.is_im2col() && !(3..=5).contains(&n) {
         return Err(cx.bad(&format!(
             "the .{} load mode needs a .3d, .4d or .5d tensor",
@@ -582,18 +565,8 @@ fn prefetch(b: &mut Builder, cx: &mut Cx) -> R {
 }
 
 fn replace(b: &mut Builder, cx: &mut Cx) -> R {
-    let found: Vec<TmapField> = TmapField::ALL
-        .into_iter()
-        .filter(|f| cx.has(f.name()))
-        .collect();
-    let [field] = found.as_slice() else {
-        return Err(cx.bad(
-            "needs one field (.global_address .rank .box_dim .global_dim .global_stride \
-             .element_stride .elemtype .interleave_layout .swizzle_mode .swizzle_atomicity \
-             .fill_mode)",
-        ));
-    };
-    let field = *field;
+    let names = TmapField::ALL.map(TmapField::name);
+    let field = TmapField::ALL[cx.one_index(&names, "field")?];
     let ty = if field.is_64() { "b64" } else { "b32" };
     only(
         cx,

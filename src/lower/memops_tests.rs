@@ -245,7 +245,7 @@ fn rejected_forms_are_invalid_with_their_reason() {
 
 /// `createpolicy`'s operand counts per kind (§9.7.9.18), as ptxas 13.5 (`-arch=sm_100a`)
 /// judges them: the fraction of `.fractional` is optional, `.range` takes all four operands.
-/// (`.cvt`, which ptxas takes, is refused by the front end's modifier list before the count.)
+/// `.cvt.L2` takes the policy and one access property.
 #[test]
 fn createpolicy_operand_counts() {
     for inst in [
@@ -253,6 +253,7 @@ fn createpolicy_operand_counts() {
         "createpolicy.fractional.L2::evict_first.L2::evict_unchanged.b64 %rd1",
         "createpolicy.fractional.L2::evict_last.b64 %rd1, 0.5",
         "createpolicy.range.L2::evict_last.L2::evict_unchanged.b64 %rd1, [%rd2], 64, 128",
+        "createpolicy.cvt.L2.b64 %rd1, %rd2",
     ] {
         assert_eq!(compiles(inst), Ok(()), "{inst}");
     }
@@ -260,6 +261,7 @@ fn createpolicy_operand_counts() {
         "createpolicy.fractional.L2::evict_last.b64 %rd1, 0.5, 2",
         "createpolicy.range.L2::evict_last.b64 %rd1, [%rd2], 64",
         "createpolicy.range.L2::evict_last.b64 %rd1",
+        "createpolicy.cvt.L2.b64 %rd1",
     ] {
         let e = compiles(inst).expect_err(inst);
         assert!(e.contains("expects createpolicy"), "{inst}: {e}");
