@@ -13,13 +13,14 @@
 //! tier keeps everything. So each such load stayed in the machine code and ran on every
 //! warp.
 //!
-//! Blocks no branch reaches from the entry block are removed first: the full-warp versions
-//! leave their fallback code unreachable (`Gen::branch_ok` jumps straight to the fast
-//! access), and the calls and branches there, which have effects, would otherwise keep the
-//! values they read, such as the preheader's loads, until Cranelift removes the unreachable
-//! blocks itself, after this pass and too late for its egraph to drop those loads. (`saxpy`'s
-//! full-warp version loaded four environment fields per warp that its machine code never
-//! read.)
+//! Blocks no branch reaches from the entry block are removed first: code built after a
+//! branch decided at compile time can be unreachable, and the calls and branches there,
+//! which have effects, would otherwise keep the values they read, such as the preheader's
+//! loads, until Cranelift removes the unreachable blocks itself, after this pass and too
+//! late for its egraph to drop those loads. (`saxpy`'s full-warp version loaded four
+//! environment fields per warp that its machine code never read, when its accesses' fallbacks
+//! were still built there; `Gen::branch_ok` now leaves them out. Building less is cheaper
+//! than removing: about 660 `Ir` per instruction built, besides this pass's work.)
 //!
 //! Block parameters are followed too: a parameter is live only when a kept instruction reads
 //! it, or a branch passes it on to a live parameter; a value a branch passes to a dead

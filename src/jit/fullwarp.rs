@@ -50,8 +50,10 @@ type CBlock = cranelift_codegen::ir::Block;
 pub(super) const UNROLL_MAX_INSTS: usize = 24;
 
 /// In the quick tier (`jit::Tier::Quick`), a full-warp group loop is unrolled only while
-/// the function has fewer CLIF instructions than this (the dispatcher and the code emitted
-/// before the loop, in block priority order): an unrolled body is there eight times, and
+/// the function has fewer CLIF instructions than this (the dispatcher and the code built
+/// before the loop, in block priority order, dead code the dead-code pass removes later
+/// included; since the full-warp versions build no access fallbacks, later loops of
+/// `copy_float`, `saxpy`, `reduce_shared` and `histogram_shared` fit too): an unrolled body is there eight times, and
 /// the quick tier's compile time is about 5 k instructions per CLIF instruction, so the
 /// kernels with several unrolled loops (reduce_shared, histogram_shared) lose about 40% of
 /// their CLIF without their later unrollings, while the kernels' first loops keep it
@@ -203,13 +205,17 @@ impl Gen<'_, '_> {
     }
 
     /// Branch on a hoisted access's condition `ok` (`affine.rs`) to its fast access or to
-    /// its fallback: in the full-warp version, where every such condition is known to hold,
-    /// straight to the fast access (the fallback stays unreachable and is removed).
-    pub(super) fn branch_ok(&mut self, ok: Value, fast: CBlock, slow: CBlock) {
+    /// its fallback; returns the fallback's block, where the caller builds the fallback. In
+    /// the full-warp version, where every such condition is known to hold, straight to the
+    /// fast access: no fallback is reached, and none is built (`None`).
+    pub(super) fn branch_ok(&mut self, ok: Value, fast: CBlock) -> Option<CBlock> {
         if self.warp_fast_body {
             self.b.ins().jump(fast, &[]);
+            None
         } else {
+            let slow = self.b.create_block();
             self.b.ins().brif(ok, fast, &[], slow, &[]);
+            Some(slow)
         }
     }
 

@@ -279,10 +279,19 @@ pub fn compile_tier(
         frontend,
         restart,
     )?;
-    dead_code::remove_dead_code(&mut ctx.func);
+    // Instructions and blocks as built, and what the dead-code pass leaves of them (what
+    // Cranelift compiles).
+    let built_insts = ctx.func.dfg.num_insts();
+    let built_blocks = ctx.func.dfg.num_blocks();
+    let removed = dead_code::remove_dead_code(&mut ctx.func);
     let t1 = std::time::Instant::now();
-    let clif_insts = ctx.func.dfg.num_insts();
-    let clif_blocks = ctx.func.dfg.num_blocks();
+    let clif_insts = built_insts - removed.insts;
+    // Blocks in the layout (not those created and never filled); counted only when printed.
+    let clif_blocks = if times {
+        ctx.func.layout.blocks().count()
+    } else {
+        0
+    };
     if times {
         // Start Cranelift's pass timings afresh (they accumulate per thread).
         let _ = cranelift_codegen::timing::take_current();
@@ -334,9 +343,9 @@ pub fn compile_tier(
         let t3 = std::time::Instant::now();
         let ms = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64() * 1e3;
         eprintln!(
-            "ptx_{} ({} tier): plan + schedule + CLIF {:.3} ms ({clif_insts} CLIF instructions, \
-             {clif_blocks} blocks), Cranelift {:.3} ms ({code_bytes} bytes of code), \
-             finalize {:.3} ms\n{}",
+            "ptx_{} ({} tier): plan + schedule + CLIF {:.3} ms ({built_insts} CLIF instructions \
+             and {built_blocks} blocks created, {clif_insts} and {clif_blocks} left after dead \
+             code), Cranelift {:.3} ms ({code_bytes} bytes of code), finalize {:.3} ms\n{}",
             f.name,
             tier.name(),
             ms(t0, t1),

@@ -1382,7 +1382,11 @@ impl Gen<'_, '_> {
     /// `(consecutive, same, p)`: `consecutive` when the addresses are `a, a+s, a+2s, a+3s`
     /// (s = element size) and the whole range passes the inline bounds check of `space`;
     /// `same` when all four lanes use address `a` and its element passes the check (a
-    /// broadcast such as `As[ty][k]`); `p` is the host pointer of lane 0's element.
+    /// broadcast such as `As[ty][k]`); `p` is the host pointer of lane 0's element. Each
+    /// test is built only where the caller branches on it (`want_consecutive`, `want_same`,
+    /// else `None`): an unread test would be removed again by the dead-code pass, after its
+    /// building and the pass's own work on it.
+    #[allow(clippy::too_many_arguments)]
     fn contiguous(
         &mut self,
         grp: &Grp,
@@ -1391,7 +1395,8 @@ impl Gen<'_, '_> {
         addr: (Value, Value),
         elem: u32,
         align: u32,
-    ) -> Option<(Value, Value, Value)> {
+        (want_consecutive, want_same): (bool, bool),
+    ) -> Option<(Option<Value>, Option<Value>, Value)> {
         // A big kernel's quick tier (`Gen::big`): not where the shape cannot be
         // consecutive or one address but by the data's chance (a data-dependent address),
         // nor after a hoisted check that failed (a warp's range past a bound: its tail).
@@ -1405,30 +1410,36 @@ impl Gen<'_, '_> {
         let a0 = self.b.ins().extractlane(addr.0, 0);
         let sa = self.b.ins().splat(types::I64X2, a0);
         let s = elem as i64;
-        let c0 = self.vconst_i64([0, s]);
-        let c1 = self.vconst_i64([2 * s, 3 * s]);
-        let e0 = self.b.ins().iadd(sa, c0);
-        let e1 = self.b.ins().iadd(sa, c1);
-        let q0 = self.b.ins().icmp(IntCC::Equal, e0, addr.0);
-        let q1 = self.b.ins().icmp(IntCC::Equal, e1, addr.1);
-        let q = self.b.ins().band(q0, q1);
-        let consecutive = self.b.ins().vall_true(q);
-        let r0 = self.b.ins().icmp(IntCC::Equal, sa, addr.0);
-        let r1 = self.b.ins().icmp(IntCC::Equal, sa, addr.1);
-        let r = self.b.ins().band(r0, r1);
-        let same = self.b.ins().vall_true(r);
+        let consecutive = want_consecutive.then(|| {
+            let c0 = self.vconst_i64([0, s]);
+            let c1 = self.vconst_i64([2 * s, 3 * s]);
+            let e0 = self.b.ins().iadd(sa, c0);
+            let e1 = self.b.ins().iadd(sa, c1);
+            let q0 = self.b.ins().icmp(IntCC::Equal, e0, addr.0);
+            let q1 = self.b.ins().icmp(IntCC::Equal, e1, addr.1);
+            let q = self.b.ins().band(q0, q1);
+            self.b.ins().vall_true(q)
+        });
+        let same = want_same.then(|| {
+            let r0 = self.b.ins().icmp(IntCC::Equal, sa, addr.0);
+            let r1 = self.b.ins().icmp(IntCC::Equal, sa, addr.1);
+            let r = self.b.ins().band(r0, r1);
+            self.b.ins().vall_true(r)
+        });
         let full = self.b.ins().icmp_imm_s(IntCC::Equal, grp.bits, 0xf);
         let off = self.b.ins().iadd_imm_s(a0, -bias);
         let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
         let room = self.b.ins().isub(limit, off);
-        let fits4 = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, 4 * s);
-        let fits1 = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, s);
+        let fits4 = want_consecutive.then(|| {
+            self.b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, 4 * s)
+        });
+        let fits1 = want_same.then(|| {
+            self.b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, room, s)
+        });
         // Common to both: lane 0 in bounds and aligned, all lanes active, memcheck off.
         let mut ok = self.b.ins().band(lt, full);
         let al = align.max(elem) as i64;
@@ -1442,10 +1453,14 @@ impl Gen<'_, '_> {
             let nm = self.b.ins().icmp_imm_s(IntCC::Equal, checks, 0);
             ok = self.b.ins().band(ok, nm);
         }
-        let c = self.b.ins().band(consecutive, fits4);
-        let c = self.b.ins().band(ok, c);
-        let m = self.b.ins().band(same, fits1);
-        let m = self.b.ins().band(ok, m);
+        let c = consecutive.zip(fits4).map(|(consecutive, fits4)| {
+            let c = self.b.ins().band(consecutive, fits4);
+            self.b.ins().band(ok, c)
+        });
+        let m = same.zip(fits1).map(|(same, fits1)| {
+            let m = self.b.ins().band(same, fits1);
+            self.b.ins().band(ok, m)
+        });
         let p = self.b.ins().iadd(base, off);
         Some((c, m, p))
     }
@@ -1639,10 +1654,12 @@ impl Gen<'_, '_> {
         //    bounds check at the top of the block (`affine.rs`): no per-group tests.
         let narrow = matches!(rt, ir::Type::I8 | ir::Type::I16);
         let warp = self.fast.access.get(&i).copied();
+        // Whether the access can fail its fast paths: not after a full-warp version's hoisted
+        // check, which holds there (`Gen::branch_ok`).
+        let mut fallback = true;
         if let (Some(fa), Some(vt)) = (warp, vector) {
             let fast = self.b.create_block();
-            let slow = self.b.create_block();
-            self.branch_ok(fa.ok, fast, slow);
+            let slow = self.branch_ok(fa.ok, fast);
             self.b.switch_to_block(fast);
             let g = if fa.stride == 0 {
                 let x = self.b.ins().load(ct, fl, fa.p, 0);
@@ -1676,11 +1693,13 @@ impl Gen<'_, '_> {
             };
             let bargs = to_args(self, g);
             self.b.ins().jump(join, &bargs);
-            self.b.switch_to_block(slow);
+            match slow {
+                Some(slow) => self.b.switch_to_block(slow),
+                None => fallback = false,
+            }
         } else if let (Some(fa), true) = (warp, narrow) {
             let fast = self.b.create_block();
-            let slow = self.b.create_block();
-            self.branch_ok(fa.ok, fast, slow);
+            let slow = self.branch_ok(fa.ok, fast);
             self.b.switch_to_block(fast);
             let l = if fa.stride == 0 {
                 let x = self.b.ins().load(ct, fl, fa.p, 0);
@@ -1692,76 +1711,83 @@ impl Gen<'_, '_> {
             };
             let bargs = to_args(self, l);
             self.b.ins().jump(join, &bargs);
-            self.b.switch_to_block(slow);
+            match slow {
+                Some(slow) => self.b.switch_to_block(slow),
+                None => fallback = false,
+            }
         }
-        // 1. Consecutive and in bounds: one vector load; one address for the whole group
-        //    and in bounds: one scalar load, broadcast.
-        let next = self.b.create_block();
-        if let Some((consec, same, p)) =
-            self.contiguous(grp, i, space, addr, rt.bytes(), align as u32)
-        {
-            let test_same = self.b.create_block();
-            let fast = self.b.create_block();
-            let bcast = self.b.create_block();
+        if fallback {
+            // 1. Consecutive and in bounds: one vector load; one address for the whole group
+            //    and in bounds: one scalar load, broadcast.
+            let next = self.b.create_block();
             // An address with a compile-time lane stride (`affine.rs`) that failed its
             // hoisted check: only the test of its own shape (the helper takes the rest).
             let hint = self.fast.access.get(&i).map(|fa| fa.stride);
-            if (vector.is_some() || narrow) && hint != Some(0) {
-                self.b.ins().brif(consec, fast, &[], test_same, &[]);
-            } else {
-                self.b.ins().jump(test_same, &[]);
-            }
-            self.b.switch_to_block(test_same);
-            if matches!(hint, Some(s) if s != 0) {
-                self.b.ins().jump(next, &[]);
-            } else {
-                self.b.ins().brif(same, bcast, &[], next, &[]);
-            }
-            self.b.switch_to_block(fast);
-            if let Some(vt) = vector {
-                let g = if is_v2(rt) {
-                    let a = self.b.ins().load(vt, fl, p, 0);
-                    let b = self.b.ins().load(vt, fl, p, 16);
-                    GVal::V2(a, b)
-                } else {
-                    GVal::V1(self.b.ins().load(vt, fl, p, 0))
+            let want = (
+                (vector.is_some() || narrow) && hint != Some(0),
+                !matches!(hint, Some(s) if s != 0),
+            );
+            if let Some((consec, same, p)) =
+                self.contiguous(grp, i, space, addr, rt.bytes(), align as u32, want)
+            {
+                let test_same = self.b.create_block();
+                let fast = self.b.create_block();
+                let bcast = self.b.create_block();
+                match consec {
+                    Some(consec) => self.b.ins().brif(consec, fast, &[], test_same, &[]),
+                    None => self.b.ins().jump(test_same, &[]),
                 };
-                let bargs = to_args(self, g);
-                self.b.ins().jump(join, &bargs);
-            } else if narrow {
-                // Four consecutive bytes or halves: one 32- or 64-bit load.
-                let l = self.narrow_word(rt, p);
-                let bargs = to_args(self, l);
-                self.b.ins().jump(join, &bargs);
+                self.b.switch_to_block(test_same);
+                match same {
+                    Some(same) => self.b.ins().brif(same, bcast, &[], next, &[]),
+                    None => self.b.ins().jump(next, &[]),
+                };
+                // The block of a test not made is not built (no branch reaches it); a
+                // consecutive test is made only for a vector or narrow load.
+                if consec.is_some() {
+                    self.b.switch_to_block(fast);
+                    let g = match vector {
+                        Some(vt) if is_v2(rt) => {
+                            let a = self.b.ins().load(vt, fl, p, 0);
+                            let b = self.b.ins().load(vt, fl, p, 16);
+                            GVal::V2(a, b)
+                        }
+                        Some(vt) => GVal::V1(self.b.ins().load(vt, fl, p, 0)),
+                        // Four consecutive bytes or halves: one 32- or 64-bit load.
+                        None => self.narrow_word(rt, p),
+                    };
+                    let bargs = to_args(self, g);
+                    self.b.ins().jump(join, &bargs);
+                }
+                if same.is_some() {
+                    self.b.switch_to_block(bcast);
+                    let x = self.b.ins().load(ct, fl, p, 0);
+                    let g = match vector {
+                        Some(vt) => {
+                            let v = self.b.ins().splat(vt, x);
+                            if is_v2(rt) {
+                                GVal::V2(v, v)
+                            } else {
+                                GVal::V1(v)
+                            }
+                        }
+                        None if packed.is_some() => GVal::V1(self.b.ins().splat(jt, x)),
+                        None => GVal::S4([x; 4]),
+                    };
+                    let bargs = to_args(self, g);
+                    self.b.ins().jump(join, &bargs);
+                }
             } else {
                 self.b.ins().jump(next, &[]);
             }
-            self.b.switch_to_block(bcast);
-            let x = self.b.ins().load(ct, fl, p, 0);
-            let g = match vector {
-                Some(vt) => {
-                    let v = self.b.ins().splat(vt, x);
-                    if is_v2(rt) {
-                        GVal::V2(v, v)
-                    } else {
-                        GVal::V1(v)
-                    }
-                }
-                None if packed.is_some() => GVal::V1(self.b.ins().splat(jt, x)),
-                None => GVal::S4([x; 4]),
-            };
+            // 2. Anything else (gathers, generic addresses, faults, memcheck): the runtime, lane
+            //    by lane.
+            self.b.set_cold_block(next);
+            self.b.switch_to_block(next);
+            let g = self.group_helper(grp, i, space, addr, None, rt, size, align as u32);
             let bargs = to_args(self, g);
             self.b.ins().jump(join, &bargs);
-        } else {
-            self.b.ins().jump(next, &[]);
         }
-        // 2. Anything else (gathers, generic addresses, faults, memcheck): the runtime, lane
-        //    by lane.
-        self.b.set_cold_block(next);
-        self.b.switch_to_block(next);
-        let g = self.group_helper(grp, i, space, addr, None, rt, size, align as u32);
-        let bargs = to_args(self, g);
-        self.b.ins().jump(join, &bargs);
         self.b.switch_to_block(join);
         let ps = self.b.block_params(join).to_vec();
         Ok(Some(match (vector, packed, ps.len()) {
@@ -1830,9 +1856,12 @@ impl Gen<'_, '_> {
         }
         // A hoisted check (`affine.rs`; all 32 lanes active): store without per-group tests.
         let warp = self.fast.access.get(&i).copied();
+        // Whether the store can fail its fast path: not after a full-warp version's hoisted
+        // check, which holds there (`Gen::branch_ok`).
+        let mut fallback = true;
         if let (Some(fa), true) = (warp, vector) {
             let fast = self.b.create_block();
-            let slow = self.b.create_block();
+            let mut slow = None;
             // In a region's block after its lead, the plan does not know the block's lanes:
             // all four of the group's must be active (`region.rs`). In the full-warp loop,
             // where every hoisted check holds, a partial group stores lane by lane.
@@ -1864,7 +1893,7 @@ impl Gen<'_, '_> {
                 } else {
                     fa.ok
                 };
-                self.branch_ok(ok, fast, slow);
+                slow = self.branch_ok(ok, fast);
             }
             self.b.switch_to_block(fast);
             let p = self.group_elem(grp, fa.p, fa.stride);
@@ -1880,40 +1909,49 @@ impl Gen<'_, '_> {
                 _ => self.store_vector(fl, &args[1], p),
             }
             self.b.ins().jump(join, &[]);
-            self.b.switch_to_block(slow);
-        }
-        match (
-            vector,
-            self.contiguous(grp, i, space, addr, size, align as u32),
-        ) {
-            (true, Some((ok, _, p))) => {
-                let fast = self.b.create_block();
-                self.b.ins().brif(ok, fast, &[], next, &[]);
-                self.b.switch_to_block(fast);
-                self.store_vector(fl, &args[1], p);
-                self.b.ins().jump(join, &[]);
-            }
-            _ => {
-                self.b.ins().jump(next, &[]);
+            match slow {
+                Some(slow) => self.b.switch_to_block(slow),
+                None => fallback = false,
             }
         }
-        self.b.set_cold_block(next);
-        self.b.switch_to_block(next);
-        // Only where every lane stores to one address (`out[blockIdx.x]`): a store many
-        // lanes make there is a race, so one lane makes it, in code written for that.
-        // (On every partial group's path, sgemm_tiled's register allocation moved: +1.4%.)
-        let one_addr = self.uni.is_uniform(self.f.inst(i).args[0]);
-        if vector && one_addr && !grp.full && !self.racecheck {
-            self.single_lane_store(grp, i, space, addr, args[1], size, align, join);
-        }
-        let v = match args[1] {
-            GVal::S4(s) if vty(vt_t).is_some() && vt_t != ir::Type::Pred => {
-                self.pack_lanes(s, vt_t)
+        if fallback {
+            // Only a vector store has a fast path here (no `same` test: four lanes storing to
+            // one address are not one store).
+            let tests = if vector {
+                self.contiguous(grp, i, space, addr, size, align as u32, (true, false))
+            } else {
+                None
+            };
+            match tests {
+                Some((Some(ok), _, p)) => {
+                    let fast = self.b.create_block();
+                    self.b.ins().brif(ok, fast, &[], next, &[]);
+                    self.b.switch_to_block(fast);
+                    self.store_vector(fl, &args[1], p);
+                    self.b.ins().jump(join, &[]);
+                }
+                _ => {
+                    self.b.ins().jump(next, &[]);
+                }
             }
-            v => v,
-        };
-        self.group_helper(grp, i, space, addr, Some(v), vt_t, size, align as u32);
-        self.b.ins().jump(join, &[]);
+            self.b.set_cold_block(next);
+            self.b.switch_to_block(next);
+            // Only where every lane stores to one address (`out[blockIdx.x]`): a store many
+            // lanes make there is a race, so one lane makes it, in code written for that.
+            // (On every partial group's path, sgemm_tiled's register allocation moved: +1.4%.)
+            let one_addr = self.uni.is_uniform(self.f.inst(i).args[0]);
+            if vector && one_addr && !grp.full && !self.racecheck {
+                self.single_lane_store(grp, i, space, addr, args[1], size, align, join);
+            }
+            let v = match args[1] {
+                GVal::S4(s) if vty(vt_t).is_some() && vt_t != ir::Type::Pred => {
+                    self.pack_lanes(s, vt_t)
+                }
+                v => v,
+            };
+            self.group_helper(grp, i, space, addr, Some(v), vt_t, size, align as u32);
+            self.b.ins().jump(join, &[]);
+        }
         self.b.switch_to_block(join);
         // A store has no result; report it handled.
         Ok(Some(GVal::S4([addr.0; 4])))
