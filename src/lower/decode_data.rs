@@ -246,10 +246,8 @@ pub(super) fn createpolicy(b: &mut Builder, cx: &mut Cx) -> R {
              createpolicy.cvt.L2.b64 policy, access-property",
         ));
     }
-    if cvt {
-        if !b.is_policy(cx.opnd(1)?) {
-            return Err(cx.bad("the access property is a 64-bit register or an integer constant"));
-        }
+    if cvt && !b.is_policy(cx.opnd(1)?) {
+        return Err(cx.bad("the access property is a 64-bit register or an integer constant"));
     }
     for k in 1..n {
         match cx.opnd(k)?.clone() {
