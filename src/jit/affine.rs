@@ -733,14 +733,7 @@ impl Gen<'_, '_> {
         k: usize,
         s: i64,
     ) -> Result<Value, String> {
-        let mut rp = Replay {
-            lane0: HashMap::new(),
-            checks: vec![],
-            tid0: None,
-            linear: false,
-        };
-        let a0 = self.replay_lane0(d.args[0], blk, sc, first, &mut rp)?;
-        let b0 = self.replay_lane0(d.args[1], blk, sc, first, &mut rp)?;
+        let (a0, b0, checks) = self.replay_operands(d, blk, sc, first)?;
         let (x0, u) = if k == 0 { (a0, b0) } else { (b0, a0) };
         let m = s.unsigned_abs() as i64;
         let dist = if s > 0 {
@@ -763,10 +756,31 @@ impl Gen<'_, '_> {
             let off = self.b.ins().icmp_imm_s(IntCC::NotEqual, rem, 0);
             ok = self.b.ins().bor(ok, off);
         }
-        for &chk in &rp.checks {
+        for chk in checks {
             ok = self.b.ins().band(ok, chk);
         }
         Ok(ok)
+    }
+
+    /// The two operands of the compare `d` replayed for virtual lane 0 (block `blk`, scalar
+    /// section `sc`, first active lane `first`), with the replay's run-time conditions
+    /// (`i8` 0/1) that must hold for them to be lane 0's.
+    fn replay_operands(
+        &mut self,
+        d: &ir::InstData,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+    ) -> Result<(Value, Value, Vec<Value>), String> {
+        let mut rp = Replay {
+            lane0: HashMap::new(),
+            checks: vec![],
+            tid0: None,
+            linear: false,
+        };
+        let a0 = self.replay_lane0(d.args[0], blk, sc, first, &mut rp)?;
+        let b0 = self.replay_lane0(d.args[1], blk, sc, first, &mut rp)?;
+        Ok((a0, b0, rp.checks))
     }
 
     /// The direction a full-warp version can decide the branch on `cond` in where it is an
@@ -798,16 +812,9 @@ impl Gen<'_, '_> {
         first: Value,
         shape: super::ctacheck::CondShape,
     ) -> Result<Value, String> {
-        let mut rp = Replay {
-            lane0: HashMap::new(),
-            checks: vec![],
-            tid0: None,
-            linear: false,
-        };
-        let a0 = self.replay_lane0(d.args[0], blk, sc, first, &mut rp)?;
-        let b0 = self.replay_lane0(d.args[1], blk, sc, first, &mut rp)?;
+        let (a0, b0, checks) = self.replay_operands(d, blk, sc, first)?;
         let mut ok = self.cond_ends(a0, b0, shape);
-        for &chk in &rp.checks {
+        for chk in checks {
             ok = self.b.ins().band(ok, chk);
         }
         Ok(ok)
