@@ -295,8 +295,8 @@ pub(super) struct Gen<'a, 'b> {
     /// While the stream loop's copy of the first region is emitted (`stream.rs`): the
     /// turn's values that replace the warp loop's.
     pub(super) stream: Option<super::stream::Stream>,
-    /// The stream loop's hoisted values, loaded from [`super::stream::Stream::hoisted`] once
-    /// at the loop's entry (in the order of `Hoist::vals`).
+    /// The stream loop's hoisted values, loaded once at the loop's entry from the slot it
+    /// stores them to (`stream.rs`; in the order of `Hoist::vals`).
     pub(super) stream_hoisted: Vec<Value>,
 }
 
