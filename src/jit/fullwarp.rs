@@ -53,10 +53,11 @@ pub(super) const UNROLL_MAX_INSTS: usize = 24;
 /// the function has fewer CLIF instructions than this (the dispatcher and the code built
 /// before the loop, in block priority order, dead code the dead-code pass removes later
 /// included; since the full-warp versions build no access fallbacks, later loops of
-/// `copy_float`, `saxpy`, `reduce_shared` and `histogram_shared` fit too): an unrolled body is there eight times, and
-/// the quick tier's compile time is about 5 k instructions per CLIF instruction, so the
-/// kernels with several unrolled loops (reduce_shared, histogram_shared) lose about 40% of
-/// their CLIF without their later unrollings, while the kernels' first loops keep it
+/// `copy_float`, `saxpy`, `reduce_shared` and `histogram_shared` fit too): an unrolled body
+/// is there eight times, and the quick tier's compile time is about 5 k instructions per
+/// CLIF instruction, so the kernels with several unrolled loops (reduce_shared,
+/// histogram_shared) lose about 40% of their CLIF without their later unrollings, while the
+/// kernels' first loops keep it
 /// (copy_float's and saxpy's quick-tier launches ran 18–21% longer without it, and
 /// reduce_shfl's 20% without its third loop, which starts at 1 593; docs/performance.md,
 /// "Fewer unrolled group loops in the quick tier").
