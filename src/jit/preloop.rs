@@ -394,15 +394,14 @@ impl Gen<'_, '_> {
             .hoist
             .ok
             .ok_or("internal: hoisted values without a prologue")?;
-        if let Some(st) = self.stream {
+        if self.stream.is_some() {
             // The stream loop's copy (`stream.rs`) runs only where the per-call flag is 1,
             // which it is only on the prologue's path that computed these values; the loop's
-            // entry wrote them to a slot of their own, read here in each turn.
+            // entry loaded them back from a slot of their own, once per loop.
             let out = self.hoist.out.clone();
             if self.hoist.vals.len() != out.len() {
                 return Err("internal: hoisted values and their outputs disagree".into());
             }
-            let _ = st;
             if self.stream_hoisted.len() != out.len() {
                 return Err("internal: a stream loop's hoisted values not loaded".into());
             }
