@@ -25,19 +25,24 @@ pub(crate) fn check_kind(kind: c_int) -> RtResult {
 /// `cudaMemcpyDefault` to a symbol and `cudaMemcpyDeviceToHost`, `cudaMemcpyDeviceToDevice` or
 /// `cudaMemcpyDefault` from one, and returns `cudaErrorInvalidMemcpyDirection` for the others.
 fn check_symbol_kind(kind: c_int, to_symbol: bool) -> RtResult {
+    // `cudaMemcpyKind`'s values (driver_types.h).
+    const HOST_TO_DEVICE: c_int = 1;
+    const DEVICE_TO_HOST: c_int = 2;
+    const DEVICE_TO_DEVICE: c_int = 3;
+    const DEFAULT: c_int = 4;
     check_kind(kind)?;
     let (allowed, names) = if to_symbol {
         (
-            1,
+            HOST_TO_DEVICE,
             "cudaMemcpyHostToDevice, cudaMemcpyDeviceToDevice or cudaMemcpyDefault to a symbol",
         )
     } else {
         (
-            2,
+            DEVICE_TO_HOST,
             "cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice or cudaMemcpyDefault from a symbol",
         )
     };
-    if kind != allowed && kind != 3 && kind != 4 {
+    if kind != allowed && kind != DEVICE_TO_DEVICE && kind != DEFAULT {
         return Err(Fail::new(
             cudaErrorInvalidMemcpyDirection,
             format!("cudaMemcpyKind {kind}: a symbol copy takes {names}"),
