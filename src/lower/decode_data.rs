@@ -209,22 +209,9 @@ pub(super) fn isspacep(b: &mut Builder, cx: &mut Cx) -> R {
 pub(super) fn createpolicy(b: &mut Builder, cx: &mut Cx) -> R {
     let cvt = cx.has("cvt");
     if cvt {
-        // (The other forms may name one priority twice: primary and secondary.)
-        for (k, m) in cx.mods.iter().enumerate() {
-            if cx.mods[..k].contains(m) {
-                return Err(cx.bad(&format!("modifier '.{m}' given twice")));
-            }
-        }
-        if let Some(m) = cx
-            .mods
-            .iter()
-            .find(|m| !matches!(**m, "cvt" | "L2" | "b64"))
-        {
-            return Err(cx.bad(&format!(
-                "illegal modifier '.{m}' for 'createpolicy.cvt' (createpolicy.cvt.L2.b64 \
-                 policy, access-property)"
-            )));
-        }
+        // Each word once (the other forms may name one priority twice: primary and
+        // secondary).
+        super::bulk::only(cx, 0, &["cvt", "L2", "b64"], "createpolicy.cvt.L2.b64")?;
         if !cx.has("L2") {
             return Err(cx.bad("createpolicy.cvt needs .L2"));
         }
