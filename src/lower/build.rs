@@ -714,6 +714,7 @@ impl Globals {
                 handle,
                 sampler_init,
                 relocs: vec![],
+                managed: d.managed,
             });
         }
         // Addresses in initializers, now that every variable is known (a table may name a
