@@ -851,6 +851,18 @@ int main() {
   EXPECT(cudaMemset2D(plain, 64, 1, 65, 2) == cudaErrorInvalidValue);
   EXPECT(cudaMemset2DAsync(plain, 64, 1, 65, 2, 0) == cudaErrorInvalidValue);
   EXPECT(cudaMemset2D(plain, 64, 1, 64, 4) == cudaSuccess);
+  // cudaMemset3D: the pitch matters unless height and depth are both 1, and a refused
+  // memset writes no slice.
+  unsigned char back[256];
+  EXPECT(cudaMemset(plain, 0, 256) == cudaSuccess);
+  EXPECT(cudaMemset3D(make_cudaPitchedPtr(plain, 32, 32, 2), 7, make_cudaExtent(33, 1, 2)) == cudaErrorInvalidValue);
+  EXPECT(cudaMemset3D(make_cudaPitchedPtr(plain, 32, 32, 2), 7, make_cudaExtent(33, 2, 1)) == cudaErrorInvalidValue);
+  EXPECT(cudaMemcpy(back, plain, 256, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (int i = 0; i < 256; i++) EXPECT(back[i] == 0);
+  EXPECT(cudaMemset3D(make_cudaPitchedPtr(plain, 32, 32, 2), 7, make_cudaExtent(40, 1, 1)) == cudaSuccess);
+  EXPECT(cudaMemset3D(make_cudaPitchedPtr(plain, 32, 32, 2), 7, make_cudaExtent(32, 2, 2)) == cudaSuccess);
+  EXPECT(cudaMemcpy(back, plain, 256, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (int i = 0; i < 256; i++) EXPECT(back[i] == (i < 128 ? 7 : 0));
   EXPECT(cudaFree(plain) == cudaSuccess);
   EXPECT(cudaFree(managed) == cudaSuccess);
   std::printf("PASS\n");
