@@ -198,6 +198,7 @@ pub(crate) unsafe fn memset_op(p: *const MemsetNodeParams) -> Result<Op, Fail> {
             format!("element size {} is not 1, 2 or 4", m.element_size),
         ));
     }
+    crate::memory::check_memset_pitch(m.pitch, m.element_size as usize, m.width, m.height.max(1))?;
     Ok(Op::Memset {
         dst: m.dst,
         pitch: m.pitch,

@@ -461,6 +461,23 @@ pub(crate) fn memset(
     with_context(|d| memset_in(d, dst, pitch, value, width, count, rows))
 }
 
+/// The shape rule of the 2D memsets (`cuMemsetD2D8`/`16`/`32` and their async forms, a
+/// memset node): a row of `count` elements of `width` bytes fits in the pitch, unless there
+/// is one row ("dstPitch: unused if Height is 1"); else `CUDA_ERROR_INVALID_VALUE`.
+pub fn check_memset_pitch(pitch: usize, width: usize, count: usize, rows: usize) -> DrvResult {
+    let row = count.checked_mul(width);
+    if rows <= 1 || row.is_some_and(|r| r <= pitch) {
+        return Ok(());
+    }
+    Err(Fail::new(
+        CUDA_ERROR_INVALID_VALUE,
+        format!(
+            "a row of {count} {width}-byte elements is wider than the pitch of {pitch} bytes \
+             ({rows} rows)"
+        ),
+    ))
+}
+
 /// [`memset`] with the driver locked.
 fn memset_in(
     d: &Driver,
@@ -477,6 +494,7 @@ fn memset_in(
             format!("{dst:#x} is not aligned to {width} bytes"),
         ));
     }
+    check_memset_pitch(pitch, width, count, rows)?;
     let bytes = count
         .checked_mul(width)
         .ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, "size overflows"))?;
@@ -520,12 +538,15 @@ exports! { cuMemsetD2D8_v2, cuMemsetD2D8_v2_ptds => fn(dst: CUdeviceptr, pitch: 
 exports! { cuMemsetD2D16_v2, cuMemsetD2D16_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u16, w: usize, h: usize) { sync_call("cuMemsetD2D16_v2")?; memset(dst, pitch, v.into(), 2, w, h) }}
 exports! { cuMemsetD2D32_v2, cuMemsetD2D32_v2_ptds => fn(dst: CUdeviceptr, pitch: usize, v: u32, w: usize, h: usize) { sync_call("cuMemsetD2D32_v2")?; memset(dst, pitch, v, 4, w, h) }}
 exports! { cuMemsetD2D8Async, cuMemsetD2D8Async_ptsz => fn(dst: CUdeviceptr, pitch: usize, v: u8, w: usize, h: usize, s: u64) {
+    check_memset_pitch(pitch, 1, w, h)?;
     crate::graph::enqueue(s, crate::graph::Op::Memset { dst, pitch, value: v.into(), width: 1, count: w, rows: h })
 }}
 exports! { cuMemsetD2D16Async, cuMemsetD2D16Async_ptsz => fn(dst: CUdeviceptr, pitch: usize, v: u16, w: usize, h: usize, s: u64) {
+    check_memset_pitch(pitch, 2, w, h)?;
     crate::graph::enqueue(s, crate::graph::Op::Memset { dst, pitch, value: v.into(), width: 2, count: w, rows: h })
 }}
 exports! { cuMemsetD2D32Async, cuMemsetD2D32Async_ptsz => fn(dst: CUdeviceptr, pitch: usize, v: u32, w: usize, h: usize, s: u64) {
+    check_memset_pitch(pitch, 4, w, h)?;
     crate::graph::enqueue(s, crate::graph::Op::Memset { dst, pitch, value: v, width: 4, count: w, rows: h })
 }}
 
@@ -663,27 +684,123 @@ pub struct CUmemLocation {
     pub id: i32,
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn cuMemAdvise_v2(
-    _p: CUdeviceptr,
-    _n: usize,
-    _advice: c_uint,
-    _loc: CUmemLocation,
-) -> CUresult {
-    // Advice about where managed memory should live has no effect on one memory.
-    entry("cuMemAdvise_v2", || with_context(|_| Ok(())))
+/// Prefetching's and advice's rule (CUDA Driver API, `cuMemPrefetchAsync`, `cuMemAdvise`):
+/// "the memory range must refer to managed memory allocated via cuMemAllocManaged or declared
+/// via __managed__ variables" (pageable system memory qualifies only with
+/// `CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS`, which ptxjit's device reports as 0). Else
+/// `CUDA_ERROR_INVALID_VALUE`, as NVIDIA's driver answers.
+fn managed_range(d: &Driver, p: CUdeviceptr, n: usize, what: &str) -> DrvResult {
+    let inside = d
+        .managed
+        .range(..=p)
+        .next_back()
+        .is_some_and(|(&start, &bytes)| {
+            let end = start + bytes;
+            p < end.max(start + 1) && (n as u64) <= end - p
+        });
+    if inside {
+        return Ok(());
+    }
+    Err(Fail::new(
+        CUDA_ERROR_INVALID_VALUE,
+        format!(
+            "{what}: [{p:#x}, +{n}) is not managed memory (cuMemAllocManaged, a managed pool or \
+             a __managed__ variable)"
+        ),
+    ))
 }
 
-exports! { cuMemPrefetchAsync, cuMemPrefetchAsync_ptsz => fn(_p: CUdeviceptr, _n: usize, _dev: i32, _s: u64) {
-    with_context(|_| Ok(()))
+/// `CU_DEVICE_CPU`.
+const DEVICE_CPU: i32 = -1;
+
+/// A device argument of prefetching or advice: device 0 or `CU_DEVICE_CPU`, else
+/// `CUDA_ERROR_INVALID_DEVICE`.
+fn device_or_cpu(dev: i32, what: &str) -> DrvResult {
+    if dev == 0 || dev == DEVICE_CPU {
+        return Ok(());
+    }
+    Err(Fail::new(
+        CUDA_ERROR_INVALID_DEVICE,
+        format!("{what}: device {dev} (ptxjit has device 0, and CU_DEVICE_CPU is -1)"),
+    ))
+}
+
+/// `CUmemLocationType`'s `CU_MEM_LOCATION_TYPE_DEVICE`: its id is a device ordinal.
+const LOCATION_DEVICE: c_uint = 1;
+/// `CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT`, the last location type.
+const LOCATION_LAST: c_uint = 4;
+
+/// A `CUmemLocation` of prefetching or advice: a type CUDA defines (`CUDA_ERROR_INVALID_VALUE`
+/// else), and for a device, device 0.
+fn location(loc: CUmemLocation, what: &str) -> DrvResult {
+    match loc.kind {
+        LOCATION_DEVICE if loc.id == 0 => Ok(()),
+        LOCATION_DEVICE => Err(Fail::new(
+            CUDA_ERROR_INVALID_DEVICE,
+            format!("{what}: device {} (ptxjit has device 0)", loc.id),
+        )),
+        2..=LOCATION_LAST => Ok(()),
+        other => Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("{what}: memory location type {other}"),
+        )),
+    }
+}
+
+/// `CUmem_advise`: `CU_MEM_ADVISE_SET_READ_MOSTLY` (1) to `CU_MEM_ADVISE_UNSET_ACCESSED_BY` (6).
+/// Returns whether the advice reads its device or location (the read-mostly pair ignores it).
+fn advice(a: c_uint, what: &str) -> Result<bool, Fail> {
+    if (1..=6).contains(&a) {
+        return Ok(a >= 3);
+    }
+    Err(Fail::new(
+        CUDA_ERROR_INVALID_VALUE,
+        format!("{what}: advice {a} (CU_MEM_ADVISE_* are 1 to 6)"),
+    ))
+}
+
+// Prefetching and advice move or place a GPU's pages; managed memory is the host's one memory
+// here, so a valid call changes nothing. CUDA 12.2's `_v2` ABIs take a location in place of a
+// device.
+
+#[no_mangle]
+pub unsafe extern "C" fn cuMemAdvise_v2(
+    p: CUdeviceptr,
+    n: usize,
+    a: c_uint,
+    loc: CUmemLocation,
+) -> CUresult {
+    entry("cuMemAdvise_v2", || {
+        with_context(|d| {
+            if advice(a, "cuMemAdvise_v2")? {
+                location(loc, "cuMemAdvise_v2")?;
+            }
+            managed_range(d, p, n, "cuMemAdvise_v2")
+        })
+    })
+}
+
+exports! { cuMemPrefetchAsync, cuMemPrefetchAsync_ptsz => fn(p: CUdeviceptr, n: usize, dev: i32, s: u64) {
+    with_context(|d| {
+        d.check_stream(s)?;
+        device_or_cpu(dev, "cuMemPrefetchAsync")?;
+        managed_range(d, p, n, "cuMemPrefetchAsync")
+    })
 }}
 
-// CUDA 12.2's ABIs of the two: a location in place of a device. Managed memory is the host's
-// one memory here, so prefetching moves nothing and advice changes nothing.
-exports! { cuMemPrefetchAsync_v2, cuMemPrefetchAsync_v2_ptsz => fn(_p: CUdeviceptr, _n: usize, _loc: CUmemLocation, _flags: c_uint, _s: u64) {
-    with_context(|_| Ok(()))
+exports! { cuMemPrefetchAsync_v2, cuMemPrefetchAsync_v2_ptsz => fn(p: CUdeviceptr, n: usize, loc: CUmemLocation, _flags: c_uint, s: u64) {
+    with_context(|d| {
+        d.check_stream(s)?;
+        location(loc, "cuMemPrefetchAsync_v2")?;
+        managed_range(d, p, n, "cuMemPrefetchAsync_v2")
+    })
 }}
 
-exports! { cuMemAdvise => fn(_p: CUdeviceptr, _n: usize, _advice: c_uint, _dev: i32) {
-    with_context(|_| Ok(()))
+exports! { cuMemAdvise => fn(p: CUdeviceptr, n: usize, a: c_uint, dev: i32) {
+    with_context(|d| {
+        if advice(a, "cuMemAdvise")? {
+            device_or_cpu(dev, "cuMemAdvise")?;
+        }
+        managed_range(d, p, n, "cuMemAdvise")
+    })
 }}

@@ -352,6 +352,14 @@ fn load(d: &mut Driver, inputs: &[(String, String)], logs: &JitLogs) -> Result<u
     let engine = d.config.engine;
     match d.host.load_module(&ptx, ptx_file, engine) {
         Ok(module) => {
+            // `__managed__` variables are managed memory (prefetching and advice accept them,
+            // pointer attributes report them so); they stay so after an unload, as the
+            // variables stay allocated.
+            for &p in &module.managed {
+                if let Some(&(_, _, bytes)) = module.globals.iter().find(|g| g.1 == p) {
+                    d.managed.insert(p.0, bytes);
+                }
+            }
             let h = d.handle(Kind::Module);
             d.modules.insert(
                 h,
@@ -814,9 +822,28 @@ exports! { cuLibraryGetGlobal => fn(dptr: *mut u64, bytes: *mut usize, lib: u64,
 }}
 
 // A `__managed__` variable's address: device pointers are host addresses of one reserved
-// range, so the global's device address is the one the host reads and writes.
+// range, so the global's device address is the one the host reads and writes. A variable
+// that is not `.attribute(.managed)` is no managed memory: CUDA_ERROR_NOT_FOUND, as for a
+// name the library lacks.
 exports! { cuLibraryGetManaged => fn(dptr: *mut u64, bytes: *mut usize, lib: u64, name: *const c_char) {
-    unsafe { get_global(dptr, bytes, lib, name, true) }
+    let (mut p, mut n) = (0u64, 0usize);
+    unsafe { get_global(&mut p, &mut n, lib, name, true)? };
+    let managed = with_any_context(|d| Ok(d.managed.get(&p) == Some(&(n as u64))))?;
+    if !managed {
+        // SAFETY: get_global read the name already.
+        let name = unsafe { c_str(name, "variable name")? };
+        return Err(Fail::new(
+            CUDA_ERROR_NOT_FOUND,
+            format!("'{name}' is not a __managed__ (.attribute(.managed)) variable"),
+        ));
+    }
+    if !dptr.is_null() {
+        unsafe { out(dptr, p)? };
+    }
+    if !bytes.is_null() {
+        unsafe { out(bytes, n)? };
+    }
+    Ok(())
 }}
 
 exports! { cuLibraryGetKernelCount, cuModuleGetFunctionCount => fn(count: *mut c_uint, lib: u64) {

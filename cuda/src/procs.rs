@@ -971,12 +971,16 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuStreamWaitEvent_ptsz",
     "cuSurfObjectCreate",
     "cuSurfObjectDestroy",
+    "cuSurfObjectGetResourceDesc",
     "cuTensorMapEncodeIm2col",
     "cuTensorMapEncodeIm2colWide",
     "cuTensorMapEncodeTiled",
     "cuTensorMapReplaceAddress",
     "cuTexObjectCreate",
     "cuTexObjectDestroy",
+    "cuTexObjectGetResourceDesc",
+    "cuTexObjectGetResourceViewDesc",
+    "cuTexObjectGetTextureDesc",
     "cuThreadExchangeStreamCaptureMode",
     "cuUserObjectCreate",
     "cuUserObjectRelease",
@@ -1757,7 +1761,7 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuStreamWriteValue64_v2_ptsz" => crate::stubs::cuStreamWriteValue64_v2_ptsz as *mut c_void,
         "cuSurfObjectCreate" => crate::texture::cuSurfObjectCreate as *mut c_void,
         "cuSurfObjectDestroy" => crate::texture::cuSurfObjectDestroy as *mut c_void,
-        "cuSurfObjectGetResourceDesc" => crate::stubs::cuSurfObjectGetResourceDesc as *mut c_void,
+        "cuSurfObjectGetResourceDesc" => crate::texture::cuSurfObjectGetResourceDesc as *mut c_void,
         "cuSurfRefGetArray" => crate::stubs::cuSurfRefGetArray as *mut c_void,
         "cuSurfRefSetArray" => crate::stubs::cuSurfRefSetArray as *mut c_void,
         "cuTensorMapEncodeIm2col" => crate::tensormap::cuTensorMapEncodeIm2col as *mut c_void,
@@ -1771,11 +1775,11 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         }
         "cuTexObjectCreate" => crate::texture::cuTexObjectCreate as *mut c_void,
         "cuTexObjectDestroy" => crate::texture::cuTexObjectDestroy as *mut c_void,
-        "cuTexObjectGetResourceDesc" => crate::stubs::cuTexObjectGetResourceDesc as *mut c_void,
+        "cuTexObjectGetResourceDesc" => crate::texture::cuTexObjectGetResourceDesc as *mut c_void,
         "cuTexObjectGetResourceViewDesc" => {
-            crate::stubs::cuTexObjectGetResourceViewDesc as *mut c_void
+            crate::texture::cuTexObjectGetResourceViewDesc as *mut c_void
         }
-        "cuTexObjectGetTextureDesc" => crate::stubs::cuTexObjectGetTextureDesc as *mut c_void,
+        "cuTexObjectGetTextureDesc" => crate::texture::cuTexObjectGetTextureDesc as *mut c_void,
         "cuTexRefCreate" => crate::stubs::cuTexRefCreate as *mut c_void,
         "cuTexRefDestroy" => crate::stubs::cuTexRefDestroy as *mut c_void,
         "cuTexRefGetAddressMode" => crate::stubs::cuTexRefGetAddressMode as *mut c_void,

@@ -288,6 +288,8 @@ pub struct Driver {
     pub links: HashMap<u64, LinkState>,
     /// CUDA arrays (`CUarray`).
     pub arrays: HashMap<u64, crate::texture::ArrayState>,
+    /// Live texture and surface objects' descriptors, as created.
+    pub object_descs: HashMap<u64, crate::texture::ObjectDescs>,
     /// Page-locked host allocations (`cuMemHostAlloc`, `cuMemAllocHost`): address → (bytes,
     /// flags). They live in the device arena, so they are mapped for kernels at the same
     /// address.
@@ -406,6 +408,7 @@ pub fn init() -> DrvResult {
             arrays: HashMap::new(),
             host_allocs: BTreeMap::new(),
             managed: BTreeMap::new(),
+            object_descs: HashMap::new(),
             registered: BTreeMap::new(),
             limits: HashMap::new(),
             cache_config: 0,

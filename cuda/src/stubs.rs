@@ -264,13 +264,9 @@ stubs! {
     cuStreamWriteValue32_v2_ptsz
     cuStreamWriteValue64_v2
     cuStreamWriteValue64_v2_ptsz
-    cuSurfObjectGetResourceDesc
     cuSurfRefGetArray
     cuSurfRefSetArray
     cuTensorMapSetAllocationClass
-    cuTexObjectGetResourceDesc
-    cuTexObjectGetResourceViewDesc
-    cuTexObjectGetTextureDesc
     cuTexRefCreate
     cuTexRefDestroy
     cuTexRefGetAddressMode

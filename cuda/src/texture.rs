@@ -577,6 +577,7 @@ exports! { cuMemcpyAtoD_v2, cuMemcpyAtoD_v2_ptds => fn(dst: u64, a: u64, offset:
 
 /// `CUDA_RESOURCE_DESC`: the type, a 128-byte union, flags.
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct ResourceDescC {
     pub res_type: c_uint,
     pub res: [u64; 16],
@@ -687,6 +688,7 @@ fn resource(d: &Driver, r: &ResourceDescC) -> Result<(ResourceDesc, c_uint), Fai
 
 /// `CUDA_TEXTURE_DESC`.
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct TextureDescC {
     pub address: [c_uint; 3],
     pub filter: c_uint,
@@ -763,7 +765,9 @@ exports! { cuTexObjectCreate => fn(pt: *mut u64, res: *const ResourceDescC, tex:
     let h = with_context(|d| {
         let (desc, _) = resource(d, r)?;
         let s = sampler(t, desc.format)?;
-        d.host.create_texture_object(desc, s).map_err(crate::host_fail)
+        let h = d.host.create_texture_object(desc, s).map_err(crate::host_fail)?;
+        d.object_descs.insert(h, ObjectDescs { resource: *r, texture: Some(*t) });
+        Ok(h)
     })?;
     unsafe { out(pt, h) }
 }}
@@ -782,11 +786,69 @@ exports! { cuSurfObjectCreate => fn(ps: *mut u64, res: *const ResourceDescC) {
         if flags & ARRAY3D_SURFACE_LDST == 0 {
             return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "the array was not created with CUDA_ARRAY3D_SURFACE_LDST"));
         }
-        d.host.create_surface_object(desc).map_err(crate::host_fail)
+        let h = d.host.create_surface_object(desc).map_err(crate::host_fail)?;
+        d.object_descs.insert(h, ObjectDescs { resource: *r, texture: None });
+        Ok(h)
     })?;
     unsafe { out(ps, h) }
 }}
 
 exports! { cuTexObjectDestroy, cuSurfObjectDestroy => fn(h: u64) {
-    with_context(|d| d.host.destroy_object(h).map_err(|e| Fail::new(CUDA_ERROR_INVALID_VALUE, e.to_string())))
+    with_context(|d| {
+        d.host.destroy_object(h).map_err(|e| Fail::new(CUDA_ERROR_INVALID_VALUE, e.to_string()))?;
+        d.object_descs.remove(&h);
+        Ok(())
+    })
+}}
+
+/// The descriptors a texture or surface object was created with, which the
+/// `cu{Tex,Surf}ObjectGet*Desc` calls return.
+#[derive(Clone, Copy)]
+pub struct ObjectDescs {
+    pub resource: ResourceDescC,
+    /// `None` for a surface object.
+    pub texture: Option<TextureDescC>,
+}
+
+/// The descriptors of live object `h` when it is a texture object (`texture`) or a surface
+/// object; `CUDA_ERROR_INVALID_VALUE` otherwise (a destroyed or foreign handle, or an object
+/// of the other kind).
+fn object_descs(h: u64, texture: bool) -> Result<ObjectDescs, Fail> {
+    let what = if texture { "texture" } else { "surface" };
+    with_context(|d| match d.object_descs.get(&h) {
+        Some(o) if o.texture.is_some() == texture => Ok(*o),
+        _ => Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!("{h:#x} is not a live {what} object"),
+        )),
+    })
+}
+
+exports! { cuTexObjectGetResourceDesc => fn(p: *mut ResourceDescC, h: u64) {
+    let o = object_descs(h, true)?;
+    unsafe { out(p, o.resource) }
+}}
+
+exports! { cuSurfObjectGetResourceDesc => fn(p: *mut ResourceDescC, h: u64) {
+    let o = object_descs(h, false)?;
+    unsafe { out(p, o.resource) }
+}}
+
+exports! { cuTexObjectGetTextureDesc => fn(p: *mut TextureDescC, h: u64) {
+    let o = object_descs(h, true)?;
+    // A texture object has its texture descriptor (`object_descs` checked the kind).
+    let Some(t) = o.texture else {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "not a texture object"));
+    };
+    unsafe { out(p, t) }
+}}
+
+// ptxjit refuses resource views at creation, so no texture object has one: the documented
+// answer for an object created without a view is CUDA_ERROR_INVALID_VALUE.
+exports! { cuTexObjectGetResourceViewDesc => fn(_p: *mut c_void, h: u64) {
+    object_descs(h, true)?;
+    Err(Fail::new(
+        CUDA_ERROR_INVALID_VALUE,
+        format!("texture object {h:#x} was created without a resource view"),
+    ))
 }}

@@ -441,3 +441,242 @@ fn copies_with_a_host_pointer_that_is_no_host_address_are_refused() {
         assert_eq!(cuMemFree_v2(d), CUDA_SUCCESS);
     }
 }
+
+/// `cuMemPrefetchAsync` and `cuMemAdvise` (CUDA Driver API, Unified Addressing): "the memory
+/// range must refer to managed memory allocated via cuMemAllocManaged or declared via
+/// __managed__ variables", else CUDA_ERROR_INVALID_VALUE; a device other than 0 or
+/// CU_DEVICE_CPU (-1) is CUDA_ERROR_INVALID_DEVICE. A `.attribute(.managed)` global is
+/// managed memory: prefetching accepts it, pointer attributes report it managed, and
+/// cuLibraryGetManaged finds it (and only it: CUDA_ERROR_NOT_FOUND for a plain global).
+#[test]
+fn prefetch_and_advice_take_managed_memory_only() {
+    setup();
+    unsafe {
+        let ptx = CString::new(
+            ".version 7.0\n.target sm_80\n.address_size 64\n\
+             .global .attribute(.managed) .align 4 .u32 counts[16];\n\
+             .global .align 4 .u32 plain[16];\n\
+             .visible .entry k()\n{\nret;\n}\n",
+        )
+        .unwrap();
+        let mut m = 0u64;
+        assert_eq!(cuModuleLoadData(&mut m, ptx.as_ptr().cast()), CUDA_SUCCESS);
+        let global = |name: &str| {
+            let (mut p, mut n) = (0u64, 0usize);
+            let c = CString::new(name).unwrap();
+            assert_eq!(
+                cuModuleGetGlobal_v2(&mut p, &mut n, m, c.as_ptr()),
+                CUDA_SUCCESS
+            );
+            assert_eq!(n, 64);
+            p
+        };
+        let (counts, plain) = (global("counts"), global("plain"));
+        let (mut d, mut managed) = (0u64, 0u64);
+        assert_eq!(cuMemAlloc_v2(&mut d, 256), CUDA_SUCCESS);
+        assert_eq!(cuMemAllocManaged(&mut managed, 256, 1), CUDA_SUCCESS);
+        let host = [0u8; 64];
+        let host = host.as_ptr() as u64;
+        // CUDA 13's cuMemPrefetchAsync is the _v2 ABI: (ptr, count, location, flags, stream).
+        let device0 = CUmemLocation { kind: 1, id: 0 };
+        let on_host = CUmemLocation { kind: 2, id: 0 };
+        for (p, n, ok) in [
+            (managed, 256, true),
+            (managed + 128, 128, true),
+            (managed + 128, 129, false),
+            (counts, 64, true),
+            (counts + 4, 60, true),
+            (counts, 65, false),
+            (plain, 64, false),
+            (d, 256, false),
+            (host, 64, false),
+        ] {
+            let want = if ok {
+                CUDA_SUCCESS
+            } else {
+                CUDA_ERROR_INVALID_VALUE
+            };
+            for loc in [device0, on_host] {
+                assert_eq!(cuMemPrefetchAsync_v2(p, n, loc, 0, 0), want, "{p:#x}+{n}");
+            }
+            assert_eq!(cuMemPrefetchAsync(p, n, 0, 0), want, "{p:#x}+{n}");
+            assert_eq!(cuMemPrefetchAsync(p, n, -1, 0), want, "{p:#x}+{n}");
+            // CU_MEM_ADVISE_SET_READ_MOSTLY (1), SET_PREFERRED_LOCATION (3).
+            assert_eq!(cuMemAdvise(p, n, 1, 0), want, "{p:#x}+{n}");
+            assert_eq!(cuMemAdvise_v2(p, n, 3, device0), want, "{p:#x}+{n}");
+        }
+        // Devices and advice outside CUDA's values.
+        assert_eq!(
+            cuMemPrefetchAsync(managed, 256, 1, 0),
+            CUDA_ERROR_INVALID_DEVICE
+        );
+        let device1 = CUmemLocation { kind: 1, id: 1 };
+        assert_eq!(
+            cuMemPrefetchAsync_v2(managed, 256, device1, 0, 0),
+            CUDA_ERROR_INVALID_DEVICE
+        );
+        assert_eq!(cuMemAdvise(managed, 256, 7, 0), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuMemAdvise(managed, 256, 3, 2), CUDA_ERROR_INVALID_DEVICE);
+        // Read-mostly ignores its device argument (cuMemAdvise's documentation).
+        assert_eq!(cuMemAdvise(managed, 256, 1, 5), CUDA_SUCCESS);
+        // The managed variable reads as managed memory (CU_POINTER_ATTRIBUTE_IS_MANAGED 8).
+        let is_managed = |p: u64| {
+            let mut v = 0u8;
+            assert_eq!(
+                cuPointerGetAttribute((&mut v as *mut u8).cast(), 8, p),
+                CUDA_SUCCESS
+            );
+            v
+        };
+        assert_eq!((is_managed(counts), is_managed(plain)), (1, 0));
+        let (mut p, mut n) = (0u64, 0usize);
+        let name = CString::new("counts").unwrap();
+        assert_eq!(
+            cuLibraryGetManaged(&mut p, &mut n, m, name.as_ptr()),
+            CUDA_SUCCESS
+        );
+        assert_eq!((p, n), (counts, 64));
+        let name = CString::new("plain").unwrap();
+        assert_eq!(
+            cuLibraryGetManaged(&mut p, &mut n, m, name.as_ptr()),
+            CUDA_ERROR_NOT_FOUND
+        );
+        assert_eq!(cuMemFree_v2(d), CUDA_SUCCESS);
+        assert_eq!(cuMemFree_v2(managed), CUDA_SUCCESS);
+        // A freed managed allocation is no longer managed memory.
+        assert_eq!(
+            cuMemPrefetchAsync(managed, 256, 0, 0),
+            CUDA_ERROR_INVALID_VALUE
+        );
+    }
+}
+
+/// `cuTexObjectGetResourceDesc`/`TextureDesc`, `cuSurfObjectGetResourceDesc`: the descriptors
+/// the object was created with, byte for byte; `cuTexObjectGetResourceViewDesc`: an object
+/// created without a view has none (CUDA_ERROR_INVALID_VALUE); a destroyed object, or one of
+/// the other kind, is CUDA_ERROR_INVALID_VALUE.
+#[test]
+fn texture_and_surface_objects_give_back_their_descriptors() {
+    use cuda::texture::*;
+    setup();
+    unsafe {
+        let mut d = 0u64;
+        assert_eq!(cuMemAlloc_v2(&mut d, 4096), CUDA_SUCCESS);
+        let mut res = [0u64; 16];
+        // Linear: devPtr, CU_AD_FORMAT_UNSIGNED_INT8 with 4 channels, 1024 bytes.
+        res[..3].copy_from_slice(&[d, 0x01 | 4 << 32, 1024]);
+        let linear = ResourceDescC {
+            res_type: 2,
+            res,
+            flags: 0,
+        };
+        let mut tex: TextureDescC = std::mem::zeroed();
+        tex.address = [1, 3, 1]; // CLAMP, BORDER, CLAMP
+        tex.flags = 0x01; // CU_TRSF_READ_AS_INTEGER
+        tex.border = [0.25, 0.5, 0.75, 1.0];
+        tex.max_lod = 3.5;
+        let mut t = 0u64;
+        assert_eq!(
+            cuTexObjectCreate(&mut t, &linear, &tex, null_mut()),
+            CUDA_SUCCESS
+        );
+        let bytes = |p: *const u8, n: usize| std::slice::from_raw_parts(p, n).to_vec();
+        let mut got_res: ResourceDescC = std::mem::zeroed();
+        let mut got_tex: TextureDescC = std::mem::zeroed();
+        assert_eq!(cuTexObjectGetResourceDesc(&mut got_res, t), CUDA_SUCCESS);
+        assert_eq!(cuTexObjectGetTextureDesc(&mut got_tex, t), CUDA_SUCCESS);
+        let n_tex = std::mem::size_of::<TextureDescC>();
+        assert_eq!((got_res.res_type, got_res.res, got_res.flags), (2, res, 0));
+        assert_eq!(
+            bytes((&got_tex as *const TextureDescC).cast(), n_tex),
+            bytes((&tex as *const TextureDescC).cast(), n_tex)
+        );
+        let mut view = [0u8; 256];
+        assert_eq!(
+            cuTexObjectGetResourceViewDesc(view.as_mut_ptr().cast(), t),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        // A texture object is not a surface object.
+        assert_eq!(
+            cuSurfObjectGetResourceDesc(&mut got_res, t),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(
+            cuTexObjectGetResourceDesc(null_mut(), t),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(cuTexObjectDestroy(t), CUDA_SUCCESS);
+        assert_eq!(
+            cuTexObjectGetResourceDesc(&mut got_res, t),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(
+            cuTexObjectGetTextureDesc(&mut got_tex, t),
+            CUDA_ERROR_INVALID_VALUE
+        );
+
+        // A surface over a 16 x 8 float array made for surface load/store.
+        let desc = Array3dDescriptor {
+            width: 16,
+            height: 8,
+            depth: 0,
+            format: 0x20,
+            channels: 1,
+            flags: 0x02, // CUDA_ARRAY3D_SURFACE_LDST
+        };
+        let mut a = 0u64;
+        assert_eq!(cuArray3DCreate_v2(&mut a, &desc), CUDA_SUCCESS);
+        let mut res = [0u64; 16];
+        res[0] = a;
+        let array = ResourceDescC {
+            res_type: 0,
+            res,
+            flags: 0,
+        };
+        let mut s = 0u64;
+        assert_eq!(cuSurfObjectCreate(&mut s, &array), CUDA_SUCCESS);
+        let mut got: ResourceDescC = std::mem::zeroed();
+        assert_eq!(cuSurfObjectGetResourceDesc(&mut got, s), CUDA_SUCCESS);
+        assert_eq!((got.res_type, got.res, got.flags), (0, res, 0));
+        assert_eq!(
+            cuTexObjectGetResourceDesc(&mut got, s),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(cuSurfObjectDestroy(s), CUDA_SUCCESS);
+        assert_eq!(
+            cuSurfObjectGetResourceDesc(&mut got, s),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(cuArrayDestroy(a), CUDA_SUCCESS);
+        assert_eq!(cuMemFree_v2(d), CUDA_SUCCESS);
+    }
+}
+
+/// The 2D memsets refuse a row wider than the pitch (CUDA_ERROR_INVALID_VALUE) and write
+/// nothing; a single row does not use the pitch ("dstPitch: unused if Height is 1").
+#[test]
+fn two_d_memsets_refuse_rows_wider_than_the_pitch() {
+    setup();
+    unsafe {
+        let mut d = 0u64;
+        assert_eq!(cuMemAlloc_v2(&mut d, 1024), CUDA_SUCCESS);
+        assert_eq!(cuMemsetD8_v2(d, 0, 1024), CUDA_SUCCESS);
+        assert_eq!(cuMemsetD2D8_v2(d, 64, 1, 65, 2), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuMemsetD2D16_v2(d, 64, 1, 33, 2), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(cuMemsetD2D32_v2(d, 64, 1, 17, 2), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(
+            cuMemsetD2D32Async(d, 64, 1, 17, 2, 0),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        let mut back = [0u8; 1024];
+        assert_eq!(
+            cuMemcpyDtoH_v2(back.as_mut_ptr().cast(), d, 1024),
+            CUDA_SUCCESS
+        );
+        assert!(back.iter().all(|&b| b == 0), "a refused memset wrote");
+        // Rows that fit: 16 u32 per 64-byte row, 2 rows.
+        assert_eq!(cuMemsetD2D32_v2(d, 64, 7, 16, 2), CUDA_SUCCESS);
+        assert_eq!(cuMemsetD2D8_v2(d, 64, 9, 200, 1), CUDA_SUCCESS);
+        assert_eq!(cuMemFree_v2(d), CUDA_SUCCESS);
+    }
+}

@@ -118,6 +118,8 @@ driver_api! {
     cuMemcpyDtoDAsync_v2(H, H, usize, H);
     cuMemsetD8_v2(H, u8, usize);
     cuMemsetD8Async(H, u8, usize, H);
+    cuMemPrefetchAsync_v2(H, usize, crate::memory::MemLocation, c_uint, H);
+    cuMemAdvise_v2(H, usize, c_uint, crate::memory::MemLocation);
     cuMemsetD2D8_v2(H, usize, u8, usize, usize);
     cuMemsetD2D8Async(H, usize, u8, usize, usize, H);
     cuMemcpy2D_v2(*const c_void);

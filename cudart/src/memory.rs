@@ -436,15 +436,54 @@ pub struct MemLocation {
 }
 
 // Prefetching and advice move or place pages on a GPU; ptxjit's memory is the host's, so they
-// change nothing but are checked like any call (the context exists). CUDA 12's plain names
-// took a device number where the location is (an ABI the unread arguments make harmless);
-// its `_v2` names are CUDA 13's plain ones.
-exports! { cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync_v2, cudaMemPrefetchAsync_v2_ptsz => fn(_p: *const c_void, _n: usize, _loc: MemLocation, _flags: c_uint, _stream: u64) {
-    context()
+// change nothing, but the driver checks them as CUDA documents (managed memory only, a valid
+// location, advice and stream). `cudaMemLocation` and `cudaMemoryAdvise` share the driver's
+// layout and values. CUDA 13's plain names are CUDA 12's `_v2` ABIs (a location in place of a
+// device); a CUDA 12 program's plain names pass a device.
+
+/// `cudaCpuDeviceId`.
+const CPU_DEVICE_ID: c_int = -1;
+
+/// The location CUDA 12's device argument names: the host for `cudaCpuDeviceId`, else that
+/// device (`cudaMemLocationTypeHost` 2, `cudaMemLocationTypeDevice` 1).
+fn device_location(device: c_int) -> MemLocation {
+    if device == CPU_DEVICE_ID {
+        MemLocation { kind: 2, id: 0 }
+    } else {
+        MemLocation {
+            kind: 1,
+            id: device,
+        }
+    }
+}
+
+// CUDA 13: (devPtr, count, location, flags, stream); CUDA 12: (devPtr, count, int dstDevice,
+// stream), whose device is the low half of the location's register and whose stream is in the
+// flags' (a whole register, read as `a4`).
+exports! { cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz => fn(p: *const c_void, n: usize, loc: MemLocation, a4: u64, a5: u64) {
+    context()?;
+    if crate::state::runtime_version() < 13000 {
+        return cu!(cuMemPrefetchAsync_v2(p as u64, n, device_location(loc.kind), 0, a4));
+    }
+    cu!(cuMemPrefetchAsync_v2(p as u64, n, loc, a4 as c_uint, a5))
 }}
 
-exports! { cudaMemAdvise, cudaMemAdvise_v2 => fn(_p: *const c_void, _n: usize, _advice: c_int, _loc: MemLocation) {
-    context()
+exports! { cudaMemPrefetchAsync_v2, cudaMemPrefetchAsync_v2_ptsz => fn(p: *const c_void, n: usize, loc: MemLocation, flags: c_uint, stream: u64) {
+    context()?;
+    cu!(cuMemPrefetchAsync_v2(p as u64, n, loc, flags, stream))
+}}
+
+// CUDA 13: (devPtr, count, advice, location); CUDA 12: (devPtr, count, advice, int device),
+// the device in the low half of the location's register.
+exports! { cudaMemAdvise => fn(p: *const c_void, n: usize, advice: c_int, loc: MemLocation) {
+    context()?;
+    let loc = if crate::state::runtime_version() < 13000 { device_location(loc.kind) } else { loc };
+    cu!(cuMemAdvise_v2(p as u64, n, advice as c_uint, loc))
+}}
+
+exports! { cudaMemAdvise_v2 => fn(p: *const c_void, n: usize, advice: c_int, loc: MemLocation) {
+    context()?;
+    cu!(cuMemAdvise_v2(p as u64, n, advice as c_uint, loc))
 }}
 
 // Memory pools (CUDA Runtime API: Stream Ordered Memory Allocator). `cudaMemPoolProps`,

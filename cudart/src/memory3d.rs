@@ -92,8 +92,37 @@ exports! { cudaMalloc3D => fn(p: *mut PitchedPtr, e: Extent) {
 /// Fills `e` of `p` slice by slice, now or in `stream`'s order.
 fn memset_3d(p: PitchedPtr, value: c_int, e: Extent, stream: Option<u64>) -> RtResult {
     context()?;
+    // "The pitch field of pitchedDevPtr is ignored when height and depth are both equal to 1";
+    // otherwise a row wider than the pitch is refused before any slice is set (the driver's
+    // 2D memset refuses it only where a slice has several rows, and a slice at a time).
+    if (e.height > 1 || e.depth > 1) && e.width > p.pitch {
+        return Err(Fail::new(
+            cudaErrorInvalidValue,
+            format!(
+                "extent width {} bytes exceeds the pitch {}",
+                e.width, p.pitch
+            ),
+        ));
+    }
+    let stride = p.pitch.checked_mul(p.ysize);
+    let last = e
+        .depth
+        .checked_sub(1)
+        .map(|z| stride.and_then(|s| s.checked_mul(z)));
+    if let Some(None) = last {
+        return Err(Fail::new(
+            cudaErrorInvalidValue,
+            format!(
+                "{} slices of {} rows of {} bytes pass the end of the address space",
+                e.depth, p.ysize, p.pitch
+            ),
+        ));
+    }
     for z in 0..e.depth {
-        let slice = p.ptr as u64 + (z * p.pitch * p.ysize) as u64;
+        // Checked above: the last slice's offset fits (slice 0 is at 0 even where the
+        // stride does not); an address past the end is the driver's to refuse.
+        let off = stride.and_then(|s| s.checked_mul(z)).unwrap_or(0);
+        let slice = (p.ptr as u64).wrapping_add(off as u64);
         match stream {
             Some(s) => cu!(cuMemsetD2D8Async(
                 slice,

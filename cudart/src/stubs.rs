@@ -69,10 +69,6 @@ stubs! {
     cudaFreeMipmappedArray
     cudaGetExportTable
     cudaGetMipmappedArrayLevel
-    cudaGetSurfaceObjectResourceDesc
-    cudaGetTextureObjectResourceDesc
-    cudaGetTextureObjectResourceViewDesc
-    cudaGetTextureObjectTextureDesc
     cudaGraphAddExternalSemaphoresSignalNode
     cudaGraphAddExternalSemaphoresWaitNode
     cudaGraphAddMemcpyNodeFromSymbol

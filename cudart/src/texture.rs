@@ -6,7 +6,9 @@ use crate::errors::*;
 use crate::memory::{Memcpy2D, MEM_ARRAY, MEM_UNIFIED};
 use crate::state::context;
 use crate::{cu, exports, Fail, RtResult};
+use std::collections::BTreeMap;
 use std::ffi::{c_float, c_int, c_uint, c_void};
+use std::sync::Mutex;
 
 /// `struct cudaChannelFormatDesc` (driver_types.h): bits per channel and the kind
 /// (`cudaChannelFormatKindSigned` 0, `Unsigned` 1, `Float` 2).
@@ -275,6 +277,7 @@ fn from_array(
 /// `struct cudaResourceDesc` (driver_types.h): a type and a union, whose members the
 /// accessors below read (CUDA 13: 144 bytes, the union at offset 8).
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct ResourceDesc {
     pub res_type: c_int,
     pad: c_int,
@@ -295,6 +298,7 @@ struct DrvResourceDesc {
 
 /// `struct cudaTextureDesc` (driver_types.h).
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct TextureDesc {
     pub address_mode: [c_int; 3],
     pub filter_mode: c_int,
@@ -382,10 +386,26 @@ fn resource(r: &ResourceDesc) -> Result<DrvResourceDesc, Fail> {
     Ok(d)
 }
 
-exports! { cudaCreateTextureObject => fn(obj: *mut u64, res: *const ResourceDesc, tex: *const TextureDesc, _view: *const c_void) {
+/// The runtime descriptors each texture (with its `TextureDesc`) or surface object was created
+/// with, by handle, for the `cudaGet*Object*Desc` calls. The driver's handles carry a
+/// generation, so a destroyed object's handle is not reused.
+static OBJECTS: Mutex<BTreeMap<u64, (ResourceDesc, Option<TextureDesc>)>> =
+    Mutex::new(BTreeMap::new());
+
+fn objects() -> std::sync::MutexGuard<'static, BTreeMap<u64, (ResourceDesc, Option<TextureDesc>)>> {
+    OBJECTS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+exports! { cudaCreateTextureObject => fn(obj: *mut u64, res: *const ResourceDesc, tex: *const TextureDesc, view: *const c_void) {
     context()?;
     if res.is_null() || tex.is_null() {
         return Err(Fail::new(cudaErrorInvalidValue, "null resource or texture descriptor"));
+    }
+    if !view.is_null() {
+        return Err(Fail::new(cudaErrorNotSupported, "resource views are not supported by ptxjit"));
+    }
+    if obj.is_null() {
+        return Err(Fail::new(cudaErrorInvalidValue, "null texture object pointer"));
     }
     // SAFETY: non-null, the program's descriptors.
     let (r, t) = unsafe { (&*res, &*tex) };
@@ -409,27 +429,92 @@ exports! { cudaCreateTextureObject => fn(obj: *mut u64, res: *const ResourceDesc
         border_color: t.border_color,
         reserved: [0; 12],
     };
-    cu!(cuTexObjectCreate(obj, (&d as *const DrvResourceDesc).cast(), (&dt as *const DrvTextureDesc).cast(), std::ptr::null()))
+    cu!(cuTexObjectCreate(obj, (&d as *const DrvResourceDesc).cast(), (&dt as *const DrvTextureDesc).cast(), std::ptr::null()))?;
+    // SAFETY: non-null, and the driver wrote the handle.
+    objects().insert(unsafe { *obj }, (*r, Some(*t)));
+    Ok(())
 }}
 
 exports! { cudaDestroyTextureObject => fn(obj: u64) {
     context()?;
-    cu!(cuTexObjectDestroy(obj))
+    cu!(cuTexObjectDestroy(obj))?;
+    objects().remove(&obj);
+    Ok(())
 }}
 
 exports! { cudaCreateSurfaceObject => fn(obj: *mut u64, res: *const ResourceDesc) {
     context()?;
-    if res.is_null() {
-        return Err(Fail::new(cudaErrorInvalidValue, "null resource descriptor"));
+    if res.is_null() || obj.is_null() {
+        return Err(Fail::new(cudaErrorInvalidValue, "null resource descriptor or surface object pointer"));
     }
     // SAFETY: non-null, the program's descriptor.
-    let d = resource(unsafe { &*res })?;
-    cu!(cuSurfObjectCreate(obj, (&d as *const DrvResourceDesc).cast()))
+    let r = unsafe { &*res };
+    let d = resource(r)?;
+    cu!(cuSurfObjectCreate(obj, (&d as *const DrvResourceDesc).cast()))?;
+    // SAFETY: non-null, and the driver wrote the handle.
+    objects().insert(unsafe { *obj }, (*r, None));
+    Ok(())
 }}
 
 exports! { cudaDestroySurfaceObject => fn(obj: u64) {
     context()?;
-    cu!(cuSurfObjectDestroy(obj))
+    cu!(cuSurfObjectDestroy(obj))?;
+    objects().remove(&obj);
+    Ok(())
+}}
+
+/// The runtime descriptors of `obj`, a live texture object (`texture`) or surface object
+/// created through this runtime; `cudaErrorInvalidValue` for any other handle (one destroyed,
+/// one of the other kind, or one the program made with the driver API, whose descriptors
+/// are the driver's).
+fn object(obj: u64, texture: bool) -> Result<(ResourceDesc, Option<TextureDesc>), Fail> {
+    let what = if texture { "texture" } else { "surface" };
+    match objects().get(&obj) {
+        Some(&(r, t)) if t.is_some() == texture => Ok((r, t)),
+        _ => Err(Fail::new(
+            cudaErrorInvalidValue,
+            format!("{obj:#x} is not a live {what} object of this runtime"),
+        )),
+    }
+}
+
+/// Writes `value` to the program's `p`: `cudaErrorInvalidValue` for a null pointer.
+fn write_out<T>(p: *mut T, value: T) -> RtResult {
+    if p.is_null() {
+        return Err(Fail::new(cudaErrorInvalidValue, "null output pointer"));
+    }
+    // SAFETY: non-null, the program's output by the API's contract.
+    unsafe { p.write_unaligned(value) };
+    Ok(())
+}
+
+exports! { cudaGetTextureObjectResourceDesc => fn(p: *mut ResourceDesc, obj: u64) {
+    context()?;
+    write_out(p, object(obj, true)?.0)
+}}
+
+exports! { cudaGetTextureObjectTextureDesc => fn(p: *mut TextureDesc, obj: u64) {
+    context()?;
+    let Some(t) = object(obj, true)?.1 else {
+        return Err(Fail::new(cudaErrorInvalidValue, "not a texture object"));
+    };
+    write_out(p, t)
+}}
+
+// ptxjit refuses resource views at creation, so no texture object has one: the documented
+// answer for an object created without a view is cudaErrorInvalidValue.
+exports! { cudaGetTextureObjectResourceViewDesc => fn(_p: *mut c_void, obj: u64) {
+    context()?;
+    object(obj, true)?;
+    Err(Fail::new(
+        cudaErrorInvalidValue,
+        format!("texture object {obj:#x} was created without a resource view"),
+    ))
+}}
+
+exports! { cudaGetSurfaceObjectResourceDesc => fn(p: *mut ResourceDesc, obj: u64) {
+    context()?;
+    write_out(p, object(obj, false)?.0)
 }}
 
 #[cfg(test)]

@@ -769,3 +769,116 @@ fn symbol_and_3d_copies_refuse_what_cuda_documents() {
     let app = build_shared(&nvcc, "copy_arguments", &src, &[]);
     run_on_both_engines(&app, &libs);
 }
+
+/// Prefetching and advice take managed memory only (a `__managed__` variable is managed
+/// memory); texture and surface objects give back the descriptors they were created with;
+/// `cudaMemset2D` refuses a row wider than the pitch. The codes are the CUDA Runtime API's
+/// documented ones; the program checks them and prints PASS.
+const DROP_IN_GAPS: &str = r#"#include <cstdio>
+#include <cstring>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+__managed__ int counts[64];
+__global__ void bump() { atomicAdd(&counts[threadIdx.x], 1); }
+int main() {
+  cudaMemLocation dev0 = {cudaMemLocationTypeDevice, 0};
+  cudaMemLocation host = {cudaMemLocationTypeHost, 0};
+  int* managed = nullptr;
+  int* plain = nullptr;
+  EXPECT(cudaMallocManaged(&managed, 256) == cudaSuccess);
+  EXPECT(cudaMalloc(&plain, 256) == cudaSuccess);
+  EXPECT(cudaMemPrefetchAsync(managed, 256, dev0, 0, 0) == cudaSuccess);
+  EXPECT(cudaMemPrefetchAsync(counts, sizeof counts, dev0, 0, 0) == cudaSuccess);
+  EXPECT(cudaMemPrefetchAsync(counts, sizeof counts, host, 0, 0) == cudaSuccess);
+  EXPECT(cudaMemAdvise(counts, sizeof counts, cudaMemAdviseSetReadMostly, dev0) == cudaSuccess);
+  EXPECT(cudaMemAdvise(managed, 256, cudaMemAdviseSetPreferredLocation, dev0) == cudaSuccess);
+  EXPECT(cudaMemPrefetchAsync(plain, 256, dev0, 0, 0) == cudaErrorInvalidValue);
+  EXPECT(cudaMemAdvise(plain, 256, cudaMemAdviseSetReadMostly, dev0) == cudaErrorInvalidValue);
+  EXPECT(cudaMemPrefetchAsync(managed, 257, dev0, 0, 0) == cudaErrorInvalidValue);
+  int local[4];
+  EXPECT(cudaMemPrefetchAsync(local, sizeof local, dev0, 0, 0) == cudaErrorInvalidValue);
+  cudaPointerAttributes a;
+  EXPECT(cudaPointerGetAttributes(&a, counts) == cudaSuccess && a.type == cudaMemoryTypeManaged);
+  bump<<<1, 64>>>();
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+  EXPECT(counts[0] == 1 && counts[63] == 1);
+
+  // A linear texture of uchar4 over `plain`.
+  cudaResourceDesc res;
+  std::memset(&res, 0, sizeof res);
+  res.resType = cudaResourceTypeLinear;
+  res.res.linear.devPtr = plain;
+  res.res.linear.desc = cudaCreateChannelDesc<uchar4>();
+  res.res.linear.sizeInBytes = 256;
+  cudaTextureDesc tex;
+  std::memset(&tex, 0, sizeof tex);
+  tex.addressMode[0] = cudaAddressModeClamp;
+  tex.filterMode = cudaFilterModePoint;
+  tex.readMode = cudaReadModeElementType;
+  tex.borderColor[2] = 0.5f;
+  tex.maxMipmapLevelClamp = 2.0f;
+  cudaTextureObject_t t = 0;
+  EXPECT(cudaCreateTextureObject(&t, &res, &tex, nullptr) == cudaSuccess);
+  cudaResourceDesc got_res;
+  cudaTextureDesc got_tex;
+  std::memset(&got_res, 0xff, sizeof got_res);
+  std::memset(&got_tex, 0xff, sizeof got_tex);
+  EXPECT(cudaGetTextureObjectResourceDesc(&got_res, t) == cudaSuccess);
+  EXPECT(std::memcmp(&got_res, &res, sizeof res) == 0);
+  EXPECT(cudaGetTextureObjectTextureDesc(&got_tex, t) == cudaSuccess);
+  EXPECT(std::memcmp(&got_tex, &tex, sizeof tex) == 0);
+  cudaResourceViewDesc view;
+  EXPECT(cudaGetTextureObjectResourceViewDesc(&view, t) == cudaErrorInvalidValue);
+  EXPECT(cudaGetSurfaceObjectResourceDesc(&got_res, t) == cudaErrorInvalidValue);
+  EXPECT(cudaDestroyTextureObject(t) == cudaSuccess);
+  EXPECT(cudaGetTextureObjectResourceDesc(&got_res, t) == cudaErrorInvalidValue);
+
+  // A surface over a 16 x 8 float array.
+  cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+  cudaArray_t arr;
+  EXPECT(cudaMallocArray(&arr, &f, 16, 8, cudaArraySurfaceLoadStore) == cudaSuccess);
+  std::memset(&res, 0, sizeof res);
+  res.resType = cudaResourceTypeArray;
+  res.res.array.array = arr;
+  cudaSurfaceObject_t s = 0;
+  EXPECT(cudaCreateSurfaceObject(&s, &res) == cudaSuccess);
+  EXPECT(cudaGetSurfaceObjectResourceDesc(&got_res, s) == cudaSuccess);
+  EXPECT(std::memcmp(&got_res, &res, sizeof res) == 0);
+  EXPECT(cudaGetTextureObjectResourceDesc(&got_res, s) == cudaErrorInvalidValue);
+  EXPECT(cudaDestroySurfaceObject(s) == cudaSuccess);
+  EXPECT(cudaFreeArray(arr) == cudaSuccess);
+
+  // A row of 65 bytes in a pitch of 64.
+  EXPECT(cudaMemset2D(plain, 64, 1, 65, 2) == cudaErrorInvalidValue);
+  EXPECT(cudaMemset2DAsync(plain, 64, 1, 65, 2, 0) == cudaErrorInvalidValue);
+  EXPECT(cudaMemset2D(plain, 64, 1, 64, 4) == cudaSuccess);
+  // cudaMemset3D: the pitch matters unless height and depth are both 1, and a refused
+  // memset writes no slice.
+  unsigned char back[256];
+  EXPECT(cudaMemset(plain, 0, 256) == cudaSuccess);
+  EXPECT(cudaMemset3D(make_cudaPitchedPtr(plain, 32, 32, 2), 7, make_cudaExtent(33, 1, 2)) == cudaErrorInvalidValue);
+  EXPECT(cudaMemset3D(make_cudaPitchedPtr(plain, 32, 32, 2), 7, make_cudaExtent(33, 2, 1)) == cudaErrorInvalidValue);
+  EXPECT(cudaMemcpy(back, plain, 256, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (int i = 0; i < 256; i++) EXPECT(back[i] == 0);
+  EXPECT(cudaMemset3D(make_cudaPitchedPtr(plain, 32, 32, 2), 7, make_cudaExtent(40, 1, 1)) == cudaSuccess);
+  EXPECT(cudaMemset3D(make_cudaPitchedPtr(plain, 32, 32, 2), 7, make_cudaExtent(32, 2, 2)) == cudaSuccess);
+  EXPECT(cudaMemcpy(back, plain, 256, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (int i = 0; i < 256; i++) EXPECT(back[i] == (i < 128 ? 7 : 0));
+  EXPECT(cudaFree(plain) == cudaSuccess);
+  EXPECT(cudaFree(managed) == cudaSuccess);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+#[test]
+fn managed_memory_texture_descriptors_and_2d_memsets_answer_as_documented() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("drop_in_gaps.cu");
+    std::fs::write(&src, DROP_IN_GAPS).expect("write the source");
+    let app = build_shared(&nvcc, "drop_in_gaps", &src, &[]);
+    run_on_both_engines(&app, &libs);
+}

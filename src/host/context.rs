@@ -90,6 +90,9 @@ pub struct FaultReport {
     pub addr: u64,
     pub size: u32,
     pub write: bool,
+    /// The access was an atomic (`atom`, `red`): reports call it an atomic, neither a load
+    /// nor a store.
+    pub atomic: bool,
     pub ctaid: [u32; 3],
     pub tid: [u32; 3],
     /// PTX source location and instruction text.
@@ -133,7 +136,11 @@ impl FaultReport {
     /// What happened, and whether it was a memory access (which the report follows with the
     /// nearest allocation and the count).
     fn what(&self) -> (String, bool) {
-        let access = if self.write { "store" } else { "load" };
+        let access = match (self.atomic, self.write) {
+            (true, _) => "atomic",
+            (false, true) => "store",
+            (false, false) => "load",
+        };
         // What happened; memory accesses also name the nearest allocation and the count.
         let (what, memory) = match self.kind {
             FaultKind::OutOfBounds
@@ -361,7 +368,11 @@ impl FaultReport {
                 (_, Some(_)) => "Use after free:",
                 _ => "Invalid",
             };
-            let rw = if self.write { "write" } else { "read" };
+            let rw = match (self.atomic, self.write) {
+                (true, _) => "atomic",
+                (false, true) => "write",
+                (false, false) => "read",
+            };
             format!("{head} {space} {rw} of size {} bytes\n", self.size)
         } else {
             format!("{what}\n")
@@ -929,6 +940,9 @@ pub struct CompiledKernel {
     pub inst_locs: Vec<SrcLoc>,
     /// PTX text of each IR instruction, then of each block's terminator.
     pub inst_ptx: Vec<String>,
+    /// Whether each IR instruction is an atomic (`atom`, `red`: a fault there is an atomic
+    /// access's); terminators, after them, are not.
+    pub inst_atomic: Vec<bool>,
     /// The memory-order qualifier of each IR instruction (`ir::Function::inst_sync`), which
     /// racecheck orders accesses by.
     pub inst_sync: Vec<ir::MemSync>,
@@ -1024,6 +1038,16 @@ impl CompiledKernel {
                 .iter()
                 .cloned()
                 .chain(k.blocks.iter().map(|b| terminator_ptx(&b.term).to_string()))
+                .collect(),
+            inst_atomic: k
+                .insts
+                .iter()
+                .map(|i| {
+                    matches!(
+                        i.op,
+                        ir::Op::Atom { .. } | ir::Op::AtomCas { .. } | ir::Op::Atom128 { .. }
+                    )
+                })
                 .collect(),
             inst_sync: k.inst_sync.clone(),
             inst_fences: crate::runtime::race::fence_marks(&k),
@@ -1313,6 +1337,9 @@ pub struct Module {
     pub texref_samplers: Vec<(String, TextureDesc)>,
     /// Module-scope `.global` and `.const` variables: name, device address, size in bytes.
     pub globals: Vec<(String, DevicePtr, u64)>,
+    /// The device addresses of the module's `.attribute(.managed)` variables (CUDA's
+    /// `__managed__`), a subset of `globals`.
+    pub managed: Vec<DevicePtr>,
     /// Bytes of the module's `.const` variables (its user constant bank).
     pub const_bytes: u64,
     /// The architecture number of the module's `.target` (`sm_75` → 75; the highest when it
@@ -1692,6 +1719,13 @@ impl Context {
             .filter(|(g, _)| g.handle.is_none())
             .map(|(g, &a)| (g.name.clone(), DevicePtr(a), g.size))
             .collect();
+        let managed = m
+            .globals
+            .iter()
+            .zip(&symbols)
+            .filter(|(g, _)| g.managed)
+            .map(|(_, &a)| DevicePtr(a))
+            .collect();
         Ok(Module {
             file: file.to_string(),
             ptx_file: ptx_file.clone(),
@@ -1702,6 +1736,7 @@ impl Context {
                 .collect(),
             kernels: compiled,
             globals,
+            managed,
             const_bytes: m.const_bytes,
             target_sm: m.target_sm,
             symbols: Arc::new(symbols),
@@ -2394,6 +2429,7 @@ fn report(
         addr: r.addr,
         size: r.size,
         write: r.write,
+        atomic: k.inst_atomic.get(i).copied().unwrap_or(false),
         ctaid: r.ctaid,
         tid: r.tid,
         loc: k.inst_locs.get(i).copied().unwrap_or_default(),

@@ -313,6 +313,8 @@ pub struct Variable {
     /// Elements of `init` that hold another module variable's address, written when the
     /// module loads and every variable has its device address (PTX ISA §5.4.4).
     pub relocs: Vec<Reloc>,
+    /// A `.global .attribute(.managed)` variable (CUDA's `__managed__`).
+    pub managed: bool,
 }
 
 /// An element of a module variable's initial value that holds the address of a `.global` or

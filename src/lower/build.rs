@@ -159,9 +159,12 @@ fn align_up(x: u64, a: u64) -> u64 {
 /// Number of elements of a declaration's array dims (1 for a scalar); `None` if a dim is
 /// unsized.
 pub(crate) fn elements(d: &ast::VarDecl) -> Option<u64> {
+    // A product past u64 saturates: such a variable is too large wherever it is declared (an
+    // overflow must not read as an unsized `[]`, which would make it dynamic shared memory or
+    // size it by its initializer).
     let mut n: u64 = d.vector.unwrap_or(1) as u64;
     for dim in &d.array {
-        n = n.checked_mul((*dim)?)?;
+        n = n.saturating_mul((*dim)?);
     }
     Some(n)
 }
@@ -714,6 +717,7 @@ impl Globals {
                 handle,
                 sampler_init,
                 relocs: vec![],
+                managed: d.managed,
             });
         }
         // Addresses in initializers, now that every variable is known (a table may name a

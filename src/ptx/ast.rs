@@ -214,6 +214,9 @@ pub struct VarDecl {
     pub align: Option<u32>,
     pub ty: ScalarType,
     pub vector: Option<u32>,
+    /// `.attribute(.managed)` (CUDA's `__managed__`): managed memory, which prefetching and
+    /// memory advice accept.
+    pub managed: bool,
     pub name: Ident,
     /// Parameterized register count `<N>`.
     pub count: Option<u32>,

@@ -765,14 +765,16 @@ impl<'a> Parser<'a> {
     /// The list of `.attribute(...)` after its `.attribute` token (PTX ISA 5.4.8, "Variable
     /// Attribute Directive"): `.managed` (CUDA's `__managed__`: memory the host reaches at
     /// the same address) and `.unified(uuid1, uuid2)`. Both describe what every ptxjit
-    /// global already is (device memory is host memory at one address), so they are checked
-    /// and not kept.
-    fn variable_attributes(&mut self) -> Result<()> {
+    /// global already is (device memory is host memory at one address), so only `.managed`
+    /// is kept (managed memory is what prefetching and memory advice accept). Returns whether
+    /// `.managed` is in the list.
+    fn variable_attributes(&mut self) -> Result<bool> {
         self.expect_punct(b'(', "after '.attribute'")?;
+        let mut managed = false;
         loop {
             let t = self.bump();
             match self.dot_name(&t) {
-                Some("managed") => {}
+                Some("managed") => managed = true,
                 Some("unified") => {
                     self.expect_punct(b'(', "after '.unified'")?;
                     self.expect_uint::<u64>("the first UUID half of '.unified'")?;
@@ -792,7 +794,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect_punct(b')', "after the attributes of '.attribute'")?;
-        Ok(())
+        Ok(managed)
     }
 
     /// `.space (.align N | .vN | .type | .attribute(...))* declarator (, declarator)* ;`
@@ -820,12 +822,13 @@ impl<'a> Parser<'a> {
         let space = state_space(space_name).unwrap_or(StateSpace::Global);
         let what = format!("'.{space_name}' declaration");
         let (mut align, mut vector, mut ty) = (None, None, None);
+        let mut managed = false;
         while let Some(d) = self.peek_dot() {
             let t = self.bump();
             if d == "align" {
                 align = Some(self.expect_align("'.align'")?);
             } else if d == "attribute" && space == StateSpace::Global {
-                self.variable_attributes()?;
+                managed |= self.variable_attributes()?;
             } else if let Some(n) = vector_width(d) {
                 vector = Some(n);
             } else if let Some(st) = ScalarType::from_suffix(d) {
@@ -875,6 +878,7 @@ impl<'a> Parser<'a> {
                 align,
                 ty,
                 vector,
+                managed,
                 name,
                 count,
                 array,

@@ -433,6 +433,8 @@ fn variable_attributes() {
     assert_eq!(var(&m, 0).align, Some(4));
     assert_eq!(var(&m, 1).array, vec![Some(8)]);
     assert_eq!(var(&m, 2).ty, ScalarType::F32);
+    // `.managed` is kept (prefetching and advice accept only managed memory); `.unified` is not.
+    assert!(var(&m, 0).managed && var(&m, 1).managed && !var(&m, 2).managed);
     assert!(err(".global .attribute(.pinned) .u32 x;\n").contains("'.managed' or '.unified"));
     assert!(
         err(".shared .attribute(.managed) .u32 x;\n").contains("unknown attribute '.attribute'")

@@ -130,6 +130,9 @@ fn write_dims(w: &mut impl Write, dims: &[Option<u64>]) -> fmt::Result {
 fn write_var_decl(w: &mut impl Write, v: &VarDecl) -> fmt::Result {
     write_linkage(w, v.linkage)?;
     write!(w, ".{}", space_name(v.space))?;
+    if v.managed {
+        w.write_str(" .attribute(.managed)")?;
+    }
     if let Some(a) = v.align {
         write!(w, " .align {a}")?;
     }
