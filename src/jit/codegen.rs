@@ -106,12 +106,14 @@ pub(super) struct EnvVals {
 }
 
 /// Byte offsets in [`EnvVals::frame`]: the call's warp-state table (pointer), the call's warp
-/// count (`u32`), its first warp (`u32`) and the running warp's turn in the warp loop (`u32`,
-/// 0 for its first warp).
+/// count (`u32`), its first warp (`u32`), the running warp's turn in the warp loop (`u32`,
+/// 0 for its first warp) and the stream loop's word for the next CTA of a batch (`u32`, 1:
+/// every warp state of the call is fresh; see `stream.rs`, "Known-fresh CTAs").
 pub(super) const FRAME_TABLE: i32 = 0;
 pub(super) const FRAME_COUNT: i32 = 8;
 pub(super) const FRAME_FIRST: i32 = 12;
 pub(super) const FRAME_TURN: i32 = 16;
+pub(super) const FRAME_FRESH: i32 = 20;
 const FRAME_BYTES: u32 = 24;
 
 /// A per-call value loaded near its uses ([`Gen::env_val`]): a `CtaEnv` field.
@@ -809,6 +811,7 @@ pub fn generate(
     b.ins().stack_store(ptr, first, frame, FRAME_FIRST);
     let zero = b.ins().iconst(types::I32, 0);
     b.ins().stack_store(ptr, zero, frame, FRAME_TURN);
+    b.ins().stack_store(ptr, zero, frame, FRAME_FRESH);
     let param_base = ld(&mut b, ptr, offset_of!(CtaEnv, param_base));
     let param_size = ld(&mut b, types::I64, offset_of!(CtaEnv, param_size));
     // Uniform barriers completed inside the call (`ctabar.rs`): the pass's arrival count.

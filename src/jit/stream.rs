@@ -45,6 +45,20 @@
 //! what the restart would write); with 0 it writes the exits and returns 0 as the round's
 //! end does. Otherwise it writes the exits and leaves with `t = count`.
 //!
+//! # Known-fresh CTAs
+//! Where the loop chains to the batch's next CTA that way, every state of the call was
+//! found fresh by `head` (or known so, below) in the CTA it ran, and none was written since:
+//! not by the loop (states left fresh), nor by `cta_batch_next` or the prologue (they read
+//! no warp state but the first's pending mask). So the chain stores 1 to the frame's
+//! `FRAME_FRESH` word, and the loop's entry reads it and stores 0: where it read 1 and the
+//! loop starts at turn 0 (straight from the prologue the chain jumped to, through the warp
+//! start of turn 0, which writes nothing on its way to the loop), `head` runs each turn
+//! without the freshness test, and loads the state only where the region's copy reads it.
+//! The word is 0 at the call's start and the round end's restart (`batch.rs`) stores 0, so
+//! it is 1 at an entry only after the chain. Every CTA of a batch has the same warps (one
+//! block shape), and a state the test would find stale would have been found so in the
+//! first CTA, which then does not chain.
+//!
 //! # ⚠ Soundness: read before changing
 //! The copy must leave every warp state, the environment and memory as the warp loop,
 //! the warp start, the region and the dispatcher leave them for the same turns:
@@ -104,7 +118,9 @@
 //! - **Turn**: the frame's turn is stale inside the loop and written before anything reads
 //!   it again (`leave`); the dispatcher, its only other reader, is not reached from the copy.
 
-use super::codegen::{Gen, FRAME_COUNT, FRAME_FIRST, FRAME_TABLE, FRAME_TURN, TRUSTED};
+use super::codegen::{
+    Gen, FRAME_COUNT, FRAME_FIRST, FRAME_FRESH, FRAME_TABLE, FRAME_TURN, TRUSTED,
+};
 use crate::analysis::schedule::EXITED_OFF;
 use crate::ir::{self, Terminator};
 use crate::runtime::env::CtaEnv;
@@ -264,11 +280,21 @@ impl Gen<'_, '_> {
         let table = self.b.ins().stack_load(ptr, ptr, frame, FRAME_TABLE);
         let first = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_FIRST);
         let count = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_COUNT);
-        let env_at = self.b.ins().jump(head, &[BlockArg::Value(turn)]);
         // The turn the loop started at: the states of the turns from there on are left
         // fresh until the loop leaves (`fresh_states`).
         let start = turn;
         let fresh_states = self.batch_again.is_some();
+        // Every state of the call known fresh (see the module docs, "Known-fresh CTAs"):
+        // the chain's word, read and cleared here, and the loop entered at turn 0.
+        let known = fresh_states.then(|| {
+            let word = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_FRESH);
+            let zero = self.b.ins().iconst(types::I32, 0);
+            self.b.ins().stack_store(ptr, zero, frame, FRAME_FRESH);
+            let chained = self.b.ins().icmp_imm_s(IntCC::NotEqual, word, 0);
+            let at0 = self.b.ins().icmp_imm_s(IntCC::Equal, start, 0);
+            self.b.ins().band(chained, at0)
+        });
+        let env_at = self.b.ins().jump(head, &[BlockArg::Value(turn)]);
         let pend = self.layout.pending(region.start);
 
         let leave = self.b.create_block();
@@ -283,14 +309,33 @@ impl Gen<'_, '_> {
 
         self.b.switch_to_block(head);
         let turn = self.b.append_block_param(head, types::I32);
-        let i = self.b.ins().uextend(ptr, turn);
-        let at = self.b.ins().imul_imm_s(i, i64::from(ptr.bytes()));
-        let slot = self.b.ins().iadd(table, at);
-        let state = self.b.ins().load(ptr, TRUSTED(), slot, 0);
+        let run = self.b.create_block();
+        let state_at = |g: &mut Self| {
+            let i = g.b.ins().uextend(ptr, turn);
+            let at = g.b.ins().imul_imm_s(i, i64::from(ptr.bytes()));
+            let slot = g.b.ins().iadd(table, at);
+            g.b.ins().load(ptr, TRUSTED(), slot, 0)
+        };
+        let state = match known {
+            // Known fresh: no test, and the state loaded in `run` (left out where the
+            // region's copy does not read it).
+            Some(known) => {
+                let tested = self.b.create_block();
+                self.b.ins().brif(known, run, &[], tested, &[]);
+                self.b.switch_to_block(tested);
+                let state = state_at(self);
+                self.fresh_branches(state, [BlockArg::Value(turn)], leave, run);
+                self.b.switch_to_block(run);
+                state_at(self)
+            }
+            None => {
+                let state = state_at(self);
+                self.fresh_branches(state, [BlockArg::Value(turn)], leave, run);
+                self.b.switch_to_block(run);
+                state
+            }
+        };
         let off = self.layout.active_off as i32;
-        let run = self.fresh_branches(state, [BlockArg::Value(turn)], leave);
-
-        self.b.switch_to_block(run);
         let warp = self.b.ins().iadd(first, turn);
         let warp_store = self
             .b
@@ -386,9 +431,9 @@ impl Gen<'_, '_> {
     }
 
     /// The freshness test of `head` as two branches (the active word, then the pending
-    /// mask; each a compare with the state in memory): returns the block where the warp is
-    /// fresh, `leave(args)` where it is not. The same conditions as [`Gen::fresh`].
-    fn fresh_branches(&mut self, state: Value, args: [BlockArg; 1], leave: CBlock) -> CBlock {
+    /// mask; each a compare with the state in memory): to `run` where the warp is fresh,
+    /// `leave(args)` where it is not. The same conditions as [`Gen::fresh`].
+    fn fresh_branches(&mut self, state: Value, args: [BlockArg; 1], leave: CBlock, run: CBlock) {
         let mut next = self.b.create_block();
         let off = self.layout.active_off as i32;
         let word = self.b.ins().load(types::I64, TRUSTED(), state, off);
@@ -402,12 +447,10 @@ impl Gen<'_, '_> {
             self.b.ins().brif(other, leave, &args, next, &[]);
         }
         self.b.switch_to_block(next);
-        let run = self.b.create_block();
         let pend = self.layout.pending(0) as i32;
         let mask = self.b.ins().load(types::I32, TRUSTED(), state, pend);
         let all = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
         self.b.ins().brif(all, run, &[], leave, &args);
-        run
     }
 
     /// Whether a call instruction is reachable from `from` without passing `tail` (the
@@ -472,6 +515,11 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(go);
         let turn0 = self.b.ins().iconst(types::I32, 0);
         self.b.ins().stack_store(ptr, turn0, frame, FRAME_TURN);
+        // Every turn of this CTA ran here on a state found fresh (tested, or known so from
+        // the CTA before) and left unwritten: the next CTA's are the same (see the module
+        // docs, "Known-fresh CTAs").
+        let one = self.b.ins().iconst(types::I32, 1);
+        self.b.ins().stack_store(ptr, one, frame, FRAME_FRESH);
         self.b.ins().jump(again, &[]);
         self.b.switch_to_block(over);
         self.write_exits(table, start, count, pend);
