@@ -146,10 +146,6 @@ impl Gen<'_, '_> {
         self.b
             .ins()
             .stack_store(ptr, turn0, frame, super::codegen::FRAME_TURN);
-        // Not the stream loop's chain: its word for known-fresh states is cleared.
-        self.b
-            .ins()
-            .stack_store(ptr, turn0, frame, super::codegen::FRAME_FRESH);
-        self.b.ins().jump(again, &[]);
+        self.restart_jump = Some(self.b.ins().jump(again, &[]));
     }
 }

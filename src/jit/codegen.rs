@@ -300,6 +300,10 @@ pub(super) struct Gen<'a, 'b> {
     /// The stream loop's hoisted values, loaded once at the loop's entry from the slot it
     /// stores them to (`stream.rs`; in the order of `Hoist::vals`).
     pub(super) stream_hoisted: Vec<Value>,
+    /// A kernel compiled for batches: the round end's jump to the next CTA (`batch.rs`),
+    /// before which the stream loop clears its word for known-fresh states
+    /// ([`FRAME_FRESH`]; `stream.rs`, "Known-fresh CTAs").
+    pub(super) restart_jump: Option<cranelift_codegen::ir::Inst>,
 }
 
 /// Kernels of at least this many IR instructions are *big*: their quick tier
@@ -811,7 +815,6 @@ pub fn generate(
     b.ins().stack_store(ptr, first, frame, FRAME_FIRST);
     let zero = b.ins().iconst(types::I32, 0);
     b.ins().stack_store(ptr, zero, frame, FRAME_TURN);
-    b.ins().stack_store(ptr, zero, frame, FRAME_FRESH);
     let param_base = ld(&mut b, ptr, offset_of!(CtaEnv, param_base));
     let param_size = ld(&mut b, types::I64, offset_of!(CtaEnv, param_size));
     // Uniform barriers completed inside the call (`ctabar.rs`): the pass's arrival count.
@@ -965,6 +968,7 @@ pub fn generate(
         batch_again: None,
         stream: None,
         stream_hoisted: Vec::new(),
+        restart_jump: None,
     };
     g.no_direct = g.direct_targets();
     g.batch_again = g.next_cta.as_ref().map(|(again, _)| *again);

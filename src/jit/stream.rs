@@ -14,14 +14,15 @@
 //!     flag && count > 1 && fresh(t) → entry               else the region as before
 //! entry:    the prologue's hoisted values → a slot of their own and loaded back; the state
 //!           table, first warp, warp count, the copy's per-call `env` fields (and the abort
-//!           pointer where the copy calls) loaded (once per loop); → head(turn)
-//! head(t):  state = table[t]; fresh(t)? else → leave(t)    (one branch per word)
+//!           pointer where the copy calls) loaded (once per loop); → head(turn, 32 · (first + turn))
+//! head(t, tid0):  state = table[t]; fresh(t)? else → leave(t)  (one branch per word; none
+//!           where the states are known fresh, below)
 //!           w = first + t; env.warp = w (only where the copy calls); active word 0 = 0
 //!           the region (pending mask = 0 stored, mask = all lanes, first lane 0,
-//!           %tid.x of lane 0 = 32 · w, `%warpid` = w, hoisted values from the entry);
+//!           %tid.x of lane 0 = tid0 = 32 · w, `%warpid` = w, hoisted values from the entry);
 //!           exited |= the lanes that left
 //!           abort → return t + 1                (the dispatcher's return; where it calls)
-//!           t + 1 < count → head(t + 1)
+//!           t + 1 < count → head(t + 1, tid0 + 32)
 //!           (no call: env.warp = first + count − 1; abort → return count)
 //!           else leave(t + 1)
 //! leave(t): turn = t → the warp loop                       (its test, or the warp's turn)
@@ -285,7 +286,20 @@ impl Gen<'_, '_> {
         let start = turn;
         let fresh_states = self.batch_again.is_some();
         // Every state of the call known fresh (see the module docs, "Known-fresh CTAs"):
-        // the chain's word, read and cleared here, and the loop entered at turn 0.
+        // the chain's word, read and cleared here, and the loop entered at turn 0. The word
+        // is 0 at the call's start and after the round end's restart.
+        if fresh_states {
+            let func = &mut *self.b.func;
+            let start_at = func
+                .layout
+                .entry_block()
+                .and_then(|b| func.layout.last_inst(b));
+            for at in [start_at, self.restart_jump].into_iter().flatten() {
+                let mut pos = FuncCursor::new(self.b.func).at_inst(at);
+                let zero = pos.ins().iconst(types::I32, 0);
+                pos.ins().stack_store(ptr, zero, frame, FRAME_FRESH);
+            }
+        }
         let known = fresh_states.then(|| {
             let word = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_FRESH);
             let zero = self.b.ins().iconst(types::I32, 0);
@@ -294,7 +308,13 @@ impl Gen<'_, '_> {
             let at0 = self.b.ins().icmp_imm_s(IntCC::Equal, start, 0);
             self.b.ins().band(chained, at0)
         });
-        let env_at = self.b.ins().jump(head, &[BlockArg::Value(turn)]);
+        // Lane 0's `%tid.x`, 32 · (first + turn), carried from turn to turn (+32 each).
+        let warp0 = self.b.ins().iadd(first, turn);
+        let tid0 = self.b.ins().ishl_imm_s(warp0, 5);
+        let env_at = self
+            .b
+            .ins()
+            .jump(head, &[BlockArg::Value(turn), BlockArg::Value(tid0)]);
         let pend = self.layout.pending(region.start);
 
         let leave = self.b.create_block();
@@ -309,6 +329,7 @@ impl Gen<'_, '_> {
 
         self.b.switch_to_block(head);
         let turn = self.b.append_block_param(head, types::I32);
+        let tid0 = self.b.append_block_param(head, types::I32);
         let run = self.b.create_block();
         let state_at = |g: &mut Self| {
             let i = g.b.ins().uextend(ptr, turn);
@@ -345,7 +366,6 @@ impl Gen<'_, '_> {
             let zero = self.b.ins().iconst(types::I64, 0);
             self.b.ins().store(TRUSTED(), zero, state, off);
         }
-        let tid0 = self.b.ins().ishl_imm_s(warp, 5);
         let tail = self.b.create_block();
         let normal_state = std::mem::replace(&mut self.e.state, state);
         self.stream = Some(Stream {
@@ -394,8 +414,11 @@ impl Gen<'_, '_> {
         let t1 = self.b.ins().iadd_imm_s(turn, 1);
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, t1, count);
         let args = [BlockArg::Value(t1)];
+        let tid1 = self.b.ins().iadd_imm_s(tid0, 32);
         let end = self.b.create_block();
-        self.b.ins().brif(more, head, &args, end, &[]);
+        self.b
+            .ins()
+            .brif(more, head, &[args[0], BlockArg::Value(tid1)], end, &[]);
         self.b.switch_to_block(end);
         if abort_ptr.is_none() {
             // The last turn's warp, `first + count − 1` here (not the turn's own value,
