@@ -146,6 +146,6 @@ impl Gen<'_, '_> {
         self.b
             .ins()
             .stack_store(ptr, turn0, frame, super::codegen::FRAME_TURN);
-        self.b.ins().jump(again, &[]);
+        self.restart_jump = Some(self.b.ins().jump(again, &[]));
     }
 }

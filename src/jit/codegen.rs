@@ -106,12 +106,14 @@ pub(super) struct EnvVals {
 }
 
 /// Byte offsets in [`EnvVals::frame`]: the call's warp-state table (pointer), the call's warp
-/// count (`u32`), its first warp (`u32`) and the running warp's turn in the warp loop (`u32`,
-/// 0 for its first warp).
+/// count (`u32`), its first warp (`u32`), the running warp's turn in the warp loop (`u32`,
+/// 0 for its first warp) and the stream loop's word for the next CTA of a batch (`u32`, 1:
+/// every warp state of the call is fresh; see `stream.rs`, "Known-fresh CTAs").
 pub(super) const FRAME_TABLE: i32 = 0;
 pub(super) const FRAME_COUNT: i32 = 8;
 pub(super) const FRAME_FIRST: i32 = 12;
 pub(super) const FRAME_TURN: i32 = 16;
+pub(super) const FRAME_FRESH: i32 = 20;
 const FRAME_BYTES: u32 = 24;
 
 /// A per-call value loaded near its uses ([`Gen::env_val`]): a `CtaEnv` field.
@@ -298,6 +300,10 @@ pub(super) struct Gen<'a, 'b> {
     /// The stream loop's hoisted values, loaded once at the loop's entry from the slot it
     /// stores them to (`stream.rs`; in the order of `Hoist::vals`).
     pub(super) stream_hoisted: Vec<Value>,
+    /// A kernel compiled for batches: the round end's jump to the next CTA (`batch.rs`),
+    /// before which the stream loop clears its word for known-fresh states
+    /// ([`FRAME_FRESH`]; `stream.rs`, "Known-fresh CTAs").
+    pub(super) restart_jump: Option<cranelift_codegen::ir::Inst>,
 }
 
 /// Kernels of at least this many IR instructions are *big*: their quick tier
@@ -962,6 +968,7 @@ pub fn generate(
         batch_again: None,
         stream: None,
         stream_hoisted: Vec::new(),
+        restart_jump: None,
     };
     g.no_direct = g.direct_targets();
     g.batch_again = g.next_cta.as_ref().map(|(again, _)| *again);

@@ -14,14 +14,15 @@
 //!     flag && count > 1 && fresh(t) → entry               else the region as before
 //! entry:    the prologue's hoisted values → a slot of their own and loaded back; the state
 //!           table, first warp, warp count, the copy's per-call `env` fields (and the abort
-//!           pointer where the copy calls) loaded (once per loop); → head(turn)
-//! head(t):  state = table[t]; fresh(t)? else → leave(t)    (one branch per word)
+//!           pointer where the copy calls) loaded (once per loop); → head(turn, 32 · (first + turn))
+//! head(t, tid0):  state = table[t]; fresh(t)? else → leave(t)  (one branch per word; none
+//!           where the states are known fresh, below)
 //!           w = first + t; env.warp = w (only where the copy calls); active word 0 = 0
 //!           the region (pending mask = 0 stored, mask = all lanes, first lane 0,
-//!           %tid.x of lane 0 = 32 · w, `%warpid` = w, hoisted values from the entry);
+//!           %tid.x of lane 0 = tid0 = 32 · w, `%warpid` = w, hoisted values from the entry);
 //!           exited |= the lanes that left
 //!           abort → return t + 1                (the dispatcher's return; where it calls)
-//!           t + 1 < count → head(t + 1)
+//!           t + 1 < count → head(t + 1, tid0 + 32)
 //!           (no call: env.warp = first + count − 1; abort → return count)
 //!           else leave(t + 1)
 //! leave(t): turn = t → the warp loop                       (its test, or the warp's turn)
@@ -44,6 +45,20 @@
 //! states still fresh, skipping the restart's rewrite (the new CTA's states are exactly
 //! what the restart would write); with 0 it writes the exits and returns 0 as the round's
 //! end does. Otherwise it writes the exits and leaves with `t = count`.
+//!
+//! # Known-fresh CTAs
+//! Where the loop chains to the batch's next CTA that way, every state of the call was
+//! found fresh by `head` (or known so, below) in the CTA it ran, and none was written since:
+//! not by the loop (states left fresh), nor by `cta_batch_next` or the prologue (they read
+//! no warp state but the first's pending mask). So the chain stores 1 to the frame's
+//! `FRAME_FRESH` word, and the loop's entry reads it and stores 0: where it read 1 and the
+//! loop starts at turn 0 (straight from the prologue the chain jumped to, through the warp
+//! start of turn 0, which writes nothing on its way to the loop), `head` runs each turn
+//! without the freshness test, and loads the state only where the region's copy reads it.
+//! The word is 0 at the call's start and the round end's restart (`batch.rs`) stores 0, so
+//! it is 1 at an entry only after the chain. Every CTA of a batch has the same warps (one
+//! block shape), and a state the test would find stale would have been found so in the
+//! first CTA, which then does not chain.
 //!
 //! # ⚠ Soundness: read before changing
 //! The copy must leave every warp state, the environment and memory as the warp loop,
@@ -104,7 +119,9 @@
 //! - **Turn**: the frame's turn is stale inside the loop and written before anything reads
 //!   it again (`leave`); the dispatcher, its only other reader, is not reached from the copy.
 
-use super::codegen::{Gen, FRAME_COUNT, FRAME_FIRST, FRAME_TABLE, FRAME_TURN, TRUSTED};
+use super::codegen::{
+    Gen, FRAME_COUNT, FRAME_FIRST, FRAME_FRESH, FRAME_TABLE, FRAME_TURN, TRUSTED,
+};
 use crate::analysis::schedule::EXITED_OFF;
 use crate::ir::{self, Terminator};
 use crate::runtime::env::CtaEnv;
@@ -264,11 +281,40 @@ impl Gen<'_, '_> {
         let table = self.b.ins().stack_load(ptr, ptr, frame, FRAME_TABLE);
         let first = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_FIRST);
         let count = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_COUNT);
-        let env_at = self.b.ins().jump(head, &[BlockArg::Value(turn)]);
         // The turn the loop started at: the states of the turns from there on are left
         // fresh until the loop leaves (`fresh_states`).
         let start = turn;
         let fresh_states = self.batch_again.is_some();
+        // Every state of the call known fresh (see the module docs, "Known-fresh CTAs"):
+        // the chain's word, read and cleared here, and the loop entered at turn 0. The word
+        // is 0 at the call's start and after the round end's restart.
+        if fresh_states {
+            let func = &mut *self.b.func;
+            let start_at = func
+                .layout
+                .entry_block()
+                .and_then(|b| func.layout.last_inst(b));
+            for at in [start_at, self.restart_jump].into_iter().flatten() {
+                let mut pos = FuncCursor::new(self.b.func).at_inst(at);
+                let zero = pos.ins().iconst(types::I32, 0);
+                pos.ins().stack_store(ptr, zero, frame, FRAME_FRESH);
+            }
+        }
+        let known = fresh_states.then(|| {
+            let word = self.b.ins().stack_load(ptr, types::I32, frame, FRAME_FRESH);
+            let zero = self.b.ins().iconst(types::I32, 0);
+            self.b.ins().stack_store(ptr, zero, frame, FRAME_FRESH);
+            let chained = self.b.ins().icmp_imm_s(IntCC::NotEqual, word, 0);
+            let at0 = self.b.ins().icmp_imm_s(IntCC::Equal, start, 0);
+            self.b.ins().band(chained, at0)
+        });
+        // Lane 0's `%tid.x`, 32 · (first + turn), carried from turn to turn (+32 each).
+        let warp0 = self.b.ins().iadd(first, turn);
+        let tid0 = self.b.ins().ishl_imm_s(warp0, 5);
+        let env_at = self
+            .b
+            .ins()
+            .jump(head, &[BlockArg::Value(turn), BlockArg::Value(tid0)]);
         let pend = self.layout.pending(region.start);
 
         let leave = self.b.create_block();
@@ -283,14 +329,34 @@ impl Gen<'_, '_> {
 
         self.b.switch_to_block(head);
         let turn = self.b.append_block_param(head, types::I32);
-        let i = self.b.ins().uextend(ptr, turn);
-        let at = self.b.ins().imul_imm_s(i, i64::from(ptr.bytes()));
-        let slot = self.b.ins().iadd(table, at);
-        let state = self.b.ins().load(ptr, TRUSTED(), slot, 0);
+        let tid0 = self.b.append_block_param(head, types::I32);
+        let run = self.b.create_block();
+        let state_at = |g: &mut Self| {
+            let i = g.b.ins().uextend(ptr, turn);
+            let at = g.b.ins().imul_imm_s(i, i64::from(ptr.bytes()));
+            let slot = g.b.ins().iadd(table, at);
+            g.b.ins().load(ptr, TRUSTED(), slot, 0)
+        };
+        let state = match known {
+            // Known fresh: no test, and the state loaded in `run` (left out where the
+            // region's copy does not read it).
+            Some(known) => {
+                let tested = self.b.create_block();
+                self.b.ins().brif(known, run, &[], tested, &[]);
+                self.b.switch_to_block(tested);
+                let state = state_at(self);
+                self.fresh_branches(state, [BlockArg::Value(turn)], leave, run);
+                self.b.switch_to_block(run);
+                state_at(self)
+            }
+            None => {
+                let state = state_at(self);
+                self.fresh_branches(state, [BlockArg::Value(turn)], leave, run);
+                self.b.switch_to_block(run);
+                state
+            }
+        };
         let off = self.layout.active_off as i32;
-        let run = self.fresh_branches(state, [BlockArg::Value(turn)], leave);
-
-        self.b.switch_to_block(run);
         let warp = self.b.ins().iadd(first, turn);
         let warp_store = self
             .b
@@ -300,7 +366,6 @@ impl Gen<'_, '_> {
             let zero = self.b.ins().iconst(types::I64, 0);
             self.b.ins().store(TRUSTED(), zero, state, off);
         }
-        let tid0 = self.b.ins().ishl_imm_s(warp, 5);
         let tail = self.b.create_block();
         let normal_state = std::mem::replace(&mut self.e.state, state);
         self.stream = Some(Stream {
@@ -349,8 +414,11 @@ impl Gen<'_, '_> {
         let t1 = self.b.ins().iadd_imm_s(turn, 1);
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, t1, count);
         let args = [BlockArg::Value(t1)];
+        let tid1 = self.b.ins().iadd_imm_s(tid0, 32);
         let end = self.b.create_block();
-        self.b.ins().brif(more, head, &args, end, &[]);
+        self.b
+            .ins()
+            .brif(more, head, &[args[0], BlockArg::Value(tid1)], end, &[]);
         self.b.switch_to_block(end);
         if abort_ptr.is_none() {
             // The last turn's warp, `first + count − 1` here (not the turn's own value,
@@ -386,9 +454,9 @@ impl Gen<'_, '_> {
     }
 
     /// The freshness test of `head` as two branches (the active word, then the pending
-    /// mask; each a compare with the state in memory): returns the block where the warp is
-    /// fresh, `leave(args)` where it is not. The same conditions as [`Gen::fresh`].
-    fn fresh_branches(&mut self, state: Value, args: [BlockArg; 1], leave: CBlock) -> CBlock {
+    /// mask; each a compare with the state in memory): to `run` where the warp is fresh,
+    /// `leave(args)` where it is not. The same conditions as [`Gen::fresh`].
+    fn fresh_branches(&mut self, state: Value, args: [BlockArg; 1], leave: CBlock, run: CBlock) {
         let mut next = self.b.create_block();
         let off = self.layout.active_off as i32;
         let word = self.b.ins().load(types::I64, TRUSTED(), state, off);
@@ -402,12 +470,10 @@ impl Gen<'_, '_> {
             self.b.ins().brif(other, leave, &args, next, &[]);
         }
         self.b.switch_to_block(next);
-        let run = self.b.create_block();
         let pend = self.layout.pending(0) as i32;
         let mask = self.b.ins().load(types::I32, TRUSTED(), state, pend);
         let all = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
         self.b.ins().brif(all, run, &[], leave, &args);
-        run
     }
 
     /// Whether a call instruction is reachable from `from` without passing `tail` (the
@@ -472,6 +538,11 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(go);
         let turn0 = self.b.ins().iconst(types::I32, 0);
         self.b.ins().stack_store(ptr, turn0, frame, FRAME_TURN);
+        // Every turn of this CTA ran here on a state found fresh (tested, or known so from
+        // the CTA before) and left unwritten: the next CTA's are the same (see the module
+        // docs, "Known-fresh CTAs").
+        let one = self.b.ins().iconst(types::I32, 1);
+        self.b.ins().stack_store(ptr, one, frame, FRAME_FRESH);
         self.b.ins().jump(again, &[]);
         self.b.switch_to_block(over);
         self.write_exits(table, start, count, pend);

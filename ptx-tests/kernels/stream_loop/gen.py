@@ -48,3 +48,15 @@ save("warp_ids_expected.npy", out)
 byte_sum = (i & 0xFF) + ((i >> 8) & 0xFF) + ((i >> 16) & 0xFF) + (i >> 24)
 out = np.where(i < n, byte_sum + warp, fill).astype(np.uint32)
 save("warp_ids_call_expected.npy", out)
+
+# chain: scale_copy over 37 752 floats in 600 CTAs of 64 threads (two full warps): large
+# enough that a worker's batches hold several CTAs, whose warps the stream loop runs one CTA
+# after another in one call; n ends in lane 24 of CTA 589's warp 1. The inputs are the case's
+# `iota` initialisers (element i is S + i·D computed in float64, then rounded to float32).
+n, size = 37752, 38400
+i = np.arange(size, dtype=np.float64)
+x = (-1000.0 + i * 0.05).astype(np.float32)
+y = (7.0 + i * -0.03).astype(np.float32)
+out = y.copy()
+out[:n] = (x[:n] * A).astype(np.float32) + y[:n]
+save("chain_expected.npy", out)
