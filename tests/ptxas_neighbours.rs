@@ -433,3 +433,45 @@ fn bulk_reduction_order_and_scope() {
         )],
     );
 }
+
+/// Labels are scoped to their `{ }` block: an inner block may define a label an outer or a
+/// sibling block defines, and uses it sees; a use outside the defining block is an error at
+/// the use's line:column (a duplicate in one block: at the second definition's).
+#[test]
+fn label_scopes() {
+    check(
+        "8.0",
+        &[
+            "L1: add.s32 %r1, %r1, 1; { L1: add.s32 %r1, %r1, 1; bra.uni L1; }",
+            "{ L1: add.s32 %r1, %r1, 1; } { L1: add.s32 %r1, %r1, 1; bra.uni L1; }",
+            "{ L1: add.s32 %r1, %r1, 1; { bra.uni L1; } }",
+            "{ bra.uni L1; } L1: add.s32 %r1, %r1, 1;",
+        ],
+        &[],
+    );
+    for (inst, at, words) in [
+        // "Unknown symbol 'L1'"
+        (
+            "bra.uni L1; { L1: add.s32 %r1, %r1, 1; }",
+            "k.ptx:7:9",
+            "label 'L1' is not visible here",
+        ),
+        (
+            "{ bra.uni L2; } { L2: add.s32 %r1, %r1, 1; }",
+            "k.ptx:7:11",
+            "label 'L2' is not visible here",
+        ),
+        // "Duplicate definition of label 'L1'"
+        (
+            "{ L1: add.s32 %r1, %r1, 1; L1: add.s32 %r1, %r1, 1; }",
+            "k.ptx:7:28",
+            "label 'L1' defined twice",
+        ),
+    ] {
+        let e = front_end(&kernel("8.0", inst), "k.ptx")
+            .err()
+            .unwrap_or_else(|| panic!("{inst}: loaded, but ptxas refuses it"));
+        let msg = e.to_string();
+        assert!(msg.contains(at) && msg.contains(words), "{inst}: {msg}");
+    }
+}
