@@ -261,7 +261,7 @@ pub const ISA: &[Instr] = isa! {
         "tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r1], 1, %r2",
         "tensormap.replace.tile.swizzle_mode.b1024.b32 [%rd1], 3",
         "tensormap.replace.tile.swizzle_atomicity.shared::cta.b1024.b32 [%r1], 2"]
-    "createpolicy" "9.7.9.18" "range, fractional, cvt: an opaque policy (0; a hint only)" [
+    "createpolicy" "9.7.9.18" "range{.global}, fractional (a primary and at most one secondary .L2 eviction priority), cvt.L2: an opaque policy (0; a hint only)" [
         "createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0",
         "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 %rd2, [%rd1], 1024, 4096",
         "createpolicy.cvt.L2.b64 %rd2, %rd1"]

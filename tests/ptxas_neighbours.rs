@@ -283,6 +283,86 @@ fn createpolicy_cvt() {
     );
 }
 
+/// `createpolicy.range` and `.fractional` (§9.7.9.18): `.global` only on `.range`, a
+/// secondary priority only `.L2::evict_first` or `.L2::evict_unchanged`, no `.L1::*`.
+#[test]
+fn createpolicy_range_fractional_words() {
+    check(
+        "8.0",
+        &[
+            "createpolicy.range.global.L2::evict_last.b64 %rd1, [%rd0], 64, 128;",
+            "createpolicy.range.L2::evict_last.global.b64 %rd1, [%rd0], 64, 128;",
+            "createpolicy.range.L2::evict_normal.L2::evict_first.b64 %rd1, [%rd0], 64, 128;",
+            "createpolicy.fractional.L2::evict_unchanged.L2::evict_first.b64 %rd1;",
+            "createpolicy.fractional.L2::evict_first.L2::evict_first.b64 %rd1;",
+            "createpolicy.fractional.L2::evict_last.L2::evict_unchanged.b64 %rd1, 0.5;",
+            "createpolicy.fractional.L2::evict_normal.b64 %rd1;",
+        ],
+        &[
+            // "State space incorrect for instruction 'createpolicy.range'"
+            (
+                "createpolicy.range.shared.L2::evict_last.b64 %rd1, [%rd0], 64, 128;",
+                "is .global, not '.shared'",
+            ),
+            // "Unexpected number of state spaces specified in instruction 'createpolicy.range'"
+            (
+                "createpolicy.range.global.global.L2::evict_last.b64 %rd1, [%rd0], 64, 128;",
+                "'.global' given twice",
+            ),
+            // "No state space qualifier expected for instruction 'createpolicy.fractional'"
+            (
+                "createpolicy.fractional.global.L2::evict_last.b64 %rd1;",
+                "no state space ('.global')",
+            ),
+            // "Modifier 'cache eviction priority' requires cache level L2 with
+            // 'createpolicy.fractional' instruction"
+            (
+                "createpolicy.fractional.L1::evict_last.b64 %rd1;",
+                "'.L1::evict_last' of 'createpolicy.fractional' must be of cache level L2",
+            ),
+            (
+                "createpolicy.range.L1::evict_last.b64 %rd1, [%rd0], 64, 128;",
+                "must be of cache level L2",
+            ),
+            // "Unsupported modifier '.evict_last' as secondary_priority"
+            (
+                "createpolicy.fractional.L2::evict_last.L2::evict_last.b64 %rd1;",
+                "secondary eviction priority",
+            ),
+            (
+                "createpolicy.range.L2::evict_first.L2::evict_normal.b64 %rd1, [%rd0], 64, 128;",
+                "not '.L2::evict_normal'",
+            ),
+            // "cache eviction priority modifier required"
+            ("createpolicy.fractional.b64 %rd1;", "needs an eviction priority"),
+            // "Unexpected number of 'cache eviction priority' modifiers specified"
+            (
+                "createpolicy.fractional.L2::evict_first.L2::evict_unchanged.L2::evict_first.b64 %rd1;",
+                "at most two eviction priorities",
+            ),
+            // "Unexpected instruction types specified for 'createpolicy.fractional'"
+            (
+                "createpolicy.fractional.L2::evict_last.u64 %rd1;",
+                "illegal modifier '.u64'",
+            ),
+            (
+                "createpolicy.fractional.L2::evict_last.b64.b64 %rd1;",
+                "takes the type .b64 once",
+            ),
+            // "Unknown modifier '.range'"
+            (
+                "createpolicy.fractional.range.L2::evict_last.b64 %rd1;",
+                "illegal modifier '.range'",
+            ),
+            // "Illegal modifier '.L2::cache_hint' for instruction 'createpolicy.fractional'"
+            (
+                "createpolicy.fractional.L2::evict_last.L2::cache_hint.b64 %rd1;",
+                "illegal modifier '.L2::cache_hint'",
+            ),
+        ],
+    );
+}
+
 #[test]
 fn bulk_reduction_order_and_scope() {
     let g = "cp.reduce.async.bulk.global.shared::cta.bulk_group";
@@ -352,4 +432,46 @@ fn bulk_reduction_order_and_scope() {
             "9.3",
         )],
     );
+}
+
+/// Labels are scoped to their `{ }` block: an inner block may define a label an outer or a
+/// sibling block defines, and uses it sees; a use outside the defining block is an error at
+/// the use's line:column (a duplicate in one block: at the second definition's).
+#[test]
+fn label_scopes() {
+    check(
+        "8.0",
+        &[
+            "L1: add.s32 %r1, %r1, 1; { L1: add.s32 %r1, %r1, 1; bra.uni L1; }",
+            "{ L1: add.s32 %r1, %r1, 1; } { L1: add.s32 %r1, %r1, 1; bra.uni L1; }",
+            "{ L1: add.s32 %r1, %r1, 1; { bra.uni L1; } }",
+            "{ bra.uni L1; } L1: add.s32 %r1, %r1, 1;",
+        ],
+        &[],
+    );
+    for (inst, at, words) in [
+        // "Unknown symbol 'L1'"
+        (
+            "bra.uni L1; { L1: add.s32 %r1, %r1, 1; }",
+            "k.ptx:7:9",
+            "label 'L1' is not visible here",
+        ),
+        (
+            "{ bra.uni L2; } { L2: add.s32 %r1, %r1, 1; }",
+            "k.ptx:7:11",
+            "label 'L2' is not visible here",
+        ),
+        // "Duplicate definition of label 'L1'"
+        (
+            "{ L1: add.s32 %r1, %r1, 1; L1: add.s32 %r1, %r1, 1; }",
+            "k.ptx:7:28",
+            "label 'L1' defined twice",
+        ),
+    ] {
+        let e = front_end(&kernel("8.0", inst), "k.ptx")
+            .err()
+            .unwrap_or_else(|| panic!("{inst}: loaded, but ptxas refuses it"));
+        let msg = e.to_string();
+        assert!(msg.contains(at) && msg.contains(words), "{inst}: {msg}");
+    }
 }

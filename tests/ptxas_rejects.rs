@@ -2015,3 +2015,56 @@ fn brx_idx_takes_uni_and_no_type() {
         }
     }
 }
+
+/// `cvt` between `.bf16` and anything but `.f32` (an integer, `.f16`, `.f64`, `.bf16` itself)
+/// needs sm_90 (§9.7.9.21 Target ISA Notes); ptxas 13.5 at `-arch=sm_89` and `sm_80`:
+/// "Feature 'cvt with .bf16.f16' requires .target sm_90 or higher" for each of these, while
+/// `.f32` ↔ `.bf16` loads on sm_80.
+#[test]
+fn bf16_cvt_with_other_types_needs_sm_90() {
+    let kernel = |target: &str, inst: &str| {
+        format!(
+            ".version 8.0\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\n\
+             .reg .b16 %h<2>; .reg .b32 %r<2>; .reg .f32 %f<2>; .reg .f64 %fd<2>;\n{inst}\nret;\n}}\n"
+        )
+    };
+    let sm90 = [
+        "cvt.bf16.f16 %h1, %h0;",
+        "cvt.f16.bf16 %h1, %h0;",
+        "cvt.rn.bf16.f16 %h1, %h0;",
+        "cvt.rz.f16.bf16 %h1, %h0;",
+        "cvt.bf16.bf16 %h1, %h0;",
+        "cvt.rzi.bf16.bf16 %h1, %h0;",
+        "cvt.rn.bf16.f64 %h1, %fd0;",
+        "cvt.f64.bf16 %fd1, %h0;",
+        "cvt.rn.bf16.u32 %h1, %r0;",
+        "cvt.rn.bf16.s16 %h1, %h0;",
+        "cvt.rni.s32.bf16 %r1, %h0;",
+    ];
+    for inst in sm90 {
+        if let Err(e) = front_end(&kernel("sm_90", inst), "k.ptx") {
+            panic!("{inst} on sm_90: ptxas takes it, but: {e}");
+        }
+        for target in ["sm_89", "sm_80"] {
+            let e = front_end(&kernel(target, inst), "k.ptx")
+                .err()
+                .unwrap_or_else(|| panic!("{inst} on {target}: loaded, but ptxas refuses it"));
+            let msg = e.to_string();
+            assert!(
+                msg.contains("k.ptx:7:1") && msg.contains("requires .target sm_90 or higher"),
+                "{inst} on {target}: {msg}"
+            );
+        }
+    }
+    for inst in [
+        "cvt.f32.bf16 %f1, %h0;",
+        "cvt.rn.bf16.f32 %h1, %f0;",
+        "cvt.rz.bf16.f32 %h1, %f0;",
+        "cvt.rn.relu.bf16.f32 %h1, %f0;",
+        "cvt.rn.bf16x2.f32 %r1, %f0, %f1;",
+    ] {
+        if let Err(e) = front_end(&kernel("sm_80", inst), "k.ptx") {
+            panic!("{inst} on sm_80: ptxas takes it, but: {e}");
+        }
+    }
+}

@@ -1401,6 +1401,14 @@ impl Gen<'_> {
         let kind = self.rng.below(ATOM_KINDS.len() as u64) as u32;
         let (op, ty, size) = ATOM_KINDS[kind as usize];
         let mut lines = Vec::new();
+        // Sometimes with `.L2::cache_hint` and a policy from `createpolicy` (a hint: no
+        // effect on the result).
+        let (hint, policy) = if self.rng.chance(25) {
+            self.policy_td1(&mut lines);
+            (".L2::cache_hint", ", %td1")
+        } else {
+            ("", "")
+        };
         let generic = self.rng.chance(25);
         let base = if generic { "%patm" } else { "%gatm" };
         self.masked(base, 64 - size, &mut lines);
@@ -1409,11 +1417,13 @@ impl Gen<'_> {
         let g = self.guard();
         let off = kind * 64;
         if self.rng.chance(50) {
-            lines.push(format!("{g}red{space}.{op}.{ty} [%td0+{off}], {v};"));
+            lines.push(format!(
+                "{g}red{space}.{op}{hint}.{ty} [%td0+{off}], {v}{policy};"
+            ));
         } else {
             let scratch = atom_scratch(ty, size);
             lines.push(format!(
-                "{g}atom{space}.{op}.{ty} {scratch}, [%td0+{off}], {v};"
+                "{g}atom{space}.{op}{hint}.{ty} {scratch}, [%td0+{off}], {v}{policy};"
             ));
         }
         Stmt::Code(lines)
@@ -2247,7 +2257,13 @@ impl Gen<'_> {
     /// on: `try_wait.parity` on the CTA-uniform phase parity `%mbp`, or `try_wait`/`test_wait`
     /// on the arrive's state `%tdm`, in a loop; then `%mbp` flips.
     fn mbarrier_wait(&mut self, lines: &mut Vec<String>, tag: &str) {
-        let wait = match self.rng.below(3) {
+        self.mbarrier_wait_by(lines, tag, false);
+    }
+
+    /// As [`Gen::mbarrier_wait`]; with `parity_only` always by the phase parity (the thread
+    /// did not arrive itself, so `%tdm` holds an older phase's state).
+    fn mbarrier_wait_by(&mut self, lines: &mut Vec<String>, tag: &str, parity_only: bool) {
+        let wait = match if parity_only { 0 } else { self.rng.below(3) } {
             0 => "mbarrier.try_wait.parity.shared::cta.b64 %pb, [fz_mbar], %mbp;",
             1 => "mbarrier.try_wait.shared::cta.b64 %pb, [fz_mbar], %tdm;",
             _ => "mbarrier.test_wait.shared.b64 %pb, [fz_mbar], %tdm;",
@@ -2269,16 +2285,40 @@ impl Gen<'_> {
     }
 
     /// A CTA-wide exchange through the `mbarrier` `fz_mbar` (`sm_90`; initialised in the
-    /// prologue for all the CTA's threads): with shared memory, a store to the own slot;
-    /// every thread arrives and waits for the phase; a load of any thread's slot; a second
-    /// phase (so no later store races with the load).
+    /// prologue for all the CTA's threads): with shared memory, a store to the own slot (or a
+    /// `cp.async` of 16 input bytes into it whose completion `cp.async.mbarrier.arrive`
+    /// (§9.7.13.15.15) ties to the phase: without `.noinc` a net-zero pending count, the
+    /// thread still arrives itself; with `.noinc` that arrival is the thread's only one, and
+    /// it waits by parity); every thread arrives and waits for the phase; a load of any
+    /// thread's slot; a second phase (so no later store races with the load).
     fn mbarrier(&mut self) -> Stmt {
         let mut lines = Vec::new();
         let exchange = self.shared && self.rng.chance(80);
         let mut load = Vec::new();
+        let mut noinc = false;
         if exchange {
             let (ty, class, off, src) = self.slot_word();
-            lines.push(format!("st.shared.{ty} [%so+{off}], {src};"));
+            if self.rng.chance(30) {
+                self.masked("%gin", IN_BYTES - 16, &mut lines);
+                let cache = self.rng.pick(&["ca", "cg"]);
+                lines.push(format!(
+                    "cp.async.{cache}.shared.global [%so+{}], [%td0], 16;",
+                    off & !15
+                ));
+                noinc = self.rng.chance(50);
+                let (word, space) = *self.rng.pick(&[
+                    (".noinc", ".shared::cta"),
+                    (".noinc", ""),
+                    ("", ".shared"),
+                    ("", ""),
+                ]);
+                let word = if noinc { word } else { "" };
+                lines.push(format!(
+                    "cp.async.mbarrier.arrive{word}{space}.b64 [fz_mbar];"
+                ));
+            } else {
+                lines.push(format!("st.shared.{ty} [%so+{off}], {src};"));
+            }
             let who = self.src_reg(Class::B32);
             let dst = self.data_reg(class);
             load = vec![
@@ -2288,9 +2328,11 @@ impl Gen<'_> {
                 format!("ld.shared.{ty} {dst}, [%td0+{off}];"),
             ];
         }
-        let arrive = self.mbarrier_arrive();
-        lines.push(arrive);
-        self.mbarrier_wait(&mut lines, "a");
+        if !noinc {
+            let arrive = self.mbarrier_arrive();
+            lines.push(arrive);
+        }
+        self.mbarrier_wait_by(&mut lines, "a", noinc);
         if exchange {
             lines.extend(load);
             let arrive = self.mbarrier_arrive();
@@ -2992,7 +3034,6 @@ mod tests {
             "griddepcontrol",
             "programmatic dependent launch: one launch per case",
         ),
-        ("setmaxnreg", "warpgroup register reconfiguration (sm_90a; no effect on results in ptxjit): not generated yet"),
         ("tensormap", "tensor-map replacement in global memory: needs a writable map copy and proxy fences; not generated yet"),
         ("wmma", "warp matrix multiply-accumulate: wmma.load/store layouts and fragments not generated yet"),
         (
@@ -3011,7 +3052,6 @@ mod tests {
             "multimem.cp.reduce.async.bulk",
             "multicast memory objects: the case format has none",
         ),
-        ("cp.async.mbarrier.arrive", "an arrival when the thread's cp.async copies complete: it would change the count of the generator's mbarrier phases; not generated yet"),
         (
             "tensormap.cp_fenceproxy",
             "tensor-map replacement in global memory: needs a writable map copy and proxy fences; not generated yet",
@@ -3211,6 +3251,12 @@ mod tests {
             "createpolicy.range.",
             "createpolicy.fractional.",
             "L2::cache_hint.",
+            ".L2::cache_hint.u32 [%td0+",
+            "cp.async.mbarrier.arrive.noinc",
+            "cp.async.mbarrier.arrive.b64",
+            "setmaxnreg.inc.sync.aligned.u32",
+            "setmaxnreg.dec.sync.aligned.u32",
+            ".L2::cache_hint.b32 %t1, [%td0+",
             "discard.global.L2 [%od], 128;",
             "cvt.pack.sat.u4.s32.b32",
             "cvt.pack.sat.s16.s32",

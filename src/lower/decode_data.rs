@@ -215,8 +215,8 @@ pub(super) fn createpolicy(b: &mut Builder, cx: &mut Cx) -> R {
         if !cx.has("L2") {
             return Err(cx.bad("createpolicy.cvt needs .L2"));
         }
-    } else if cx.has("L2") {
-        return Err(cx.bad("'.L2' is a word of createpolicy.cvt only"));
+    } else {
+        range_fractional_words(cx)?;
     }
     let n = cx.inst.operands.len();
     let counts = if cx.has("range") {
@@ -261,6 +261,87 @@ pub(super) fn createpolicy(b: &mut Builder, cx: &mut Cx) -> R {
         b.copy(d, z, cx.loc, &cx.ptx);
     }
     Ok(())
+}
+
+/// The words of `createpolicy.range` and `.fractional` (§9.7.9.18), as ptxas 13.5 judges them:
+/// the kind first; one primary eviction priority (`.L2::evict_last`, `_normal`, `_first`,
+/// `_unchanged`) and at most one secondary (`.L2::evict_first` or `_unchanged`, "Unsupported
+/// modifier ... as secondary_priority"), in that order; `.b64` once; `.global` at most once and
+/// for `.range` only ("No state space qualifier expected"; any other space: "State space
+/// incorrect"); no `.L1::*` priority ("requires cache level L2") and no other word.
+fn range_fractional_words(cx: &Cx) -> R {
+    const PRIMARY: [&str; 4] = [
+        "L2::evict_last",
+        "L2::evict_normal",
+        "L2::evict_first",
+        "L2::evict_unchanged",
+    ];
+    const SECONDARY: [&str; 2] = ["L2::evict_first", "L2::evict_unchanged"];
+    const SPACES: [&str; 9] = [
+        "global",
+        "shared",
+        "shared::cta",
+        "shared::cluster",
+        "local",
+        "const",
+        "param",
+        "tex",
+        "generic",
+    ];
+    let kind = match cx.mods.first().copied() {
+        Some(k @ ("range" | "fractional")) => k,
+        _ => {
+            return Err(
+                cx.bad("createpolicy takes .range, .fractional or .cvt right after the opcode")
+            )
+        }
+    };
+    let name = format!("createpolicy.{kind}");
+    let (mut priorities, mut b64, mut global) = (Vec::new(), 0, 0);
+    for &m in &cx.mods[1..] {
+        if PRIMARY.contains(&m) {
+            priorities.push(m);
+        } else if m == "b64" {
+            b64 += 1;
+        } else if m == "global" && kind == "range" {
+            global += 1;
+        } else if SPACES.contains(&m) {
+            return Err(cx.bad(&if kind == "range" {
+                format!("the state space of '{name}' is .global, not '.{m}'")
+            } else {
+                format!("no state space ('.{m}') for '{name}'")
+            }));
+        } else if m == "L2" {
+            return Err(cx.bad("'.L2' is a word of createpolicy.cvt only"));
+        } else if m.starts_with("L1::evict_") {
+            return Err(cx.bad(&format!(
+                "the eviction priority '.{m}' of '{name}' must be of cache level L2"
+            )));
+        } else {
+            return Err(cx.bad(&format!("illegal modifier '.{m}' for '{name}'")));
+        }
+    }
+    if global > 1 {
+        return Err(cx.bad(&format!("'.global' given twice in '{name}'")));
+    }
+    if b64 != 1 {
+        return Err(cx.bad(&format!("'{name}' takes the type .b64 once")));
+    }
+    match priorities.as_slice() {
+        [] => Err(cx.bad(&format!(
+            "'{name}' needs an eviction priority ({})",
+            super::dotted(&PRIMARY)
+        ))),
+        [_] => Ok(()),
+        [_, second] if SECONDARY.contains(second) => Ok(()),
+        [_, second] => Err(cx.bad(&format!(
+            "the secondary eviction priority of '{name}' is one of {}, not '.{second}'",
+            super::dotted(&SECONDARY)
+        ))),
+        _ => Err(cx.bad(&format!(
+            "'{name}' takes at most two eviction priorities (primary, secondary)"
+        ))),
+    }
 }
 
 /// `prefetch`, `prefetchu` (§9.7.9.15): cache hints have no effect on the CPU; the address

@@ -17,6 +17,7 @@ mod decode;
 mod devrt;
 #[cfg(test)]
 mod init_tests;
+mod labels;
 #[cfg(test)]
 mod memops_tests;
 mod opsize;
@@ -96,6 +97,9 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
     // A name may be defined once (kernels, functions and variables share one namespace),
     // except that a linker keeps one of several `.weak`/`.common` definitions.
     let m = weak::resolve(m)?;
+    let m: &ast::Module = &m;
+    // Labels defined in several `{ }` blocks of one body: one name per block.
+    let m = labels::scope(m)?;
     let m: &ast::Module = &m;
     param_guard::check(m)?;
     // Device functions by name: a definition wins over a prototype.

@@ -2,7 +2,9 @@
 """Writes the Triton matmul cases: triton_matmul.ptx (fp16) and triton_matmul_tf32.ptx (f32
 inputs, tf32 tensor cores), Triton's own PTX for an NVIDIA sm_80 target compiled without a
 GPU, the same two for sm_90a (triton_matmul_sm90.ptx, triton_matmul_tf32_sm90.ptx: Hopper's
-wgmma.mma_async with shared-memory matrix descriptors), the inputs and the expected output.
+wgmma.mma_async with shared-memory matrix descriptors) and for sm_100a
+(triton_matmul_sm100.ptx, triton_matmul_tf32_sm100.ptx: Blackwell's tcgen05.mma into tensor
+memory), the inputs and the expected output.
 
 C = A·B with A (M×K) and B (K×N) in fp16 (or f32), C in f32, by a Triton kernel using tl.dot
 (which Triton lowers to ldmatrix and mma.sync, with cp.async pipelining, for sm_80, and to
@@ -71,6 +73,12 @@ def main():
     compile_to("triton_matmul_tf32_sm90", "fp32", 90)
     # One 128×128 tile by two warpgroups (8 warps): wgmma.m64n128k16, rows 64-127 by warps 4-7.
     compile_to("triton_matmul_sm90_w8", "fp16", 90, (128, 128, 64), 8)
+    # GPUTarget("cuda", 100, 32) is sm_100a: tl.dot becomes tcgen05.mma (kind::f16, kind::tf32)
+    # accumulating in tensor memory (tcgen05.alloc/ld/st), completion through tcgen05.commit
+    # to an mbarrier, and Triton's inline-assembly wait loops (one `waitLoop:` label per
+    # `{ }` block).
+    compile_to("triton_matmul_sm100", "fp16", 100)
+    compile_to("triton_matmul_tf32_sm100", "fp32", 100)
     rng = np.random.default_rng(3)
     a = rng.integers(-8, 9, (M, K)) / 4
     b = rng.integers(-8, 9, (K, N)) / 4

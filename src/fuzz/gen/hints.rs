@@ -1,6 +1,7 @@
 //! Cache and scheduling hints, which change no result: `createpolicy` (fractional and range
 //! policies, PTX ISA §9.7.9.18) feeding the `.L2::cache_hint` operand of loads from the input
-//! buffer and stores into the thread's own `out` bytes, `applypriority` (§9.7.9.16) and
+//! buffer and stores into the thread's own `out` bytes (and of the atomics of
+//! `Gen::atomic`, which draw their policy here), `applypriority` (§9.7.9.16) and
 //! `prefetchu` (§9.7.9.15) on the input buffer, `nanosleep` (§9.7.19.2) of a few nanoseconds
 //! and `pmevent` (§9.7.19.3). `discard` (§9.7.9.17) leaves "unstable indeterminate values",
 //! so it runs only on the first 128 bytes of the thread's own `out` region, which the same
@@ -60,6 +61,29 @@ impl Gen<'_> {
     /// A policy into `%td1`, then a load from the input buffer or a store into the thread's own
     /// `out` bytes with `.L2::cache_hint`.
     fn cache_hint_access(&mut self, lines: &mut Vec<String>) {
+        self.policy_td1(lines);
+        let (ty, size, class, n) = self.mem_type(true);
+        let total = size * n;
+        let v = Self::vprefix(n);
+        if self.rng.chance(60) {
+            self.masked("%gin", (IN_BYTES - total) & !(total - 1), lines);
+            let nc = if self.rng.chance(30) { ".nc" } else { "" };
+            let dst = self.vec_dst(class, n);
+            lines.push(format!(
+                "ld.global{nc}.L2::cache_hint{v}.{ty} {dst}, [%td0], %td1;"
+            ));
+        } else {
+            self.masked("%od", (64 - total) & !(total - 1), lines);
+            let src = self.vec_src(class, n);
+            lines.push(format!(
+                "st.global.L2::cache_hint{v}.{ty} [%td0], {src}, %td1;"
+            ));
+        }
+    }
+
+    /// A cache policy into `%td1` (`createpolicy.fractional` with or without its fraction, or
+    /// `createpolicy.range` over the input), for a `.L2::cache_hint` operand.
+    pub(super) fn policy_td1(&mut self, lines: &mut Vec<String>) {
         let prim = *self.rng.pick(&[
             "evict_last",
             "evict_normal",
@@ -88,23 +112,6 @@ impl Gen<'_> {
                     "createpolicy.range.L2::{prim}{sec}.b64 %td1, [%gin], {primary}, {IN_BYTES};"
                 ));
             }
-        }
-        let (ty, size, class, n) = self.mem_type(true);
-        let total = size * n;
-        let v = Self::vprefix(n);
-        if self.rng.chance(60) {
-            self.masked("%gin", (IN_BYTES - total) & !(total - 1), lines);
-            let nc = if self.rng.chance(30) { ".nc" } else { "" };
-            let dst = self.vec_dst(class, n);
-            lines.push(format!(
-                "ld.global{nc}.L2::cache_hint{v}.{ty} {dst}, [%td0], %td1;"
-            ));
-        } else {
-            self.masked("%od", (64 - total) & !(total - 1), lines);
-            let src = self.vec_src(class, n);
-            lines.push(format!(
-                "st.global.L2::cache_hint{v}.{ty} [%td0], {src}, %td1;"
-            ));
         }
     }
 }

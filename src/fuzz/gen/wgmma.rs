@@ -129,7 +129,8 @@ impl Gen<'_> {
     /// before any exit: every warpgroup of the CTA runs it whole). Every thread fills its
     /// 16-byte units of `fz_wg` from data registers (raw bits, or small values with few
     /// significand bits), then `fence.proxy.async.shared::cta` (its generic-proxy stores
-    /// before the async proxy reads them) and `bar.sync 0`; the accumulators are set from
+    /// before the async proxy reads them) and `bar.sync 0`, sometimes a `setmaxnreg` (no
+    /// effect; its count checked); the accumulators are set from
     /// data registers; then `wgmma.fence`, one to three `wgmma.mma_async` on the same
     /// accumulators (A from a descriptor or from registers, B from a descriptor; the
     /// descriptors CTA-uniform, each matrix inside `fz_wg` in any canonical layout, swizzled
@@ -165,6 +166,13 @@ impl Gen<'_> {
         self.wg_fill(exact, &mut lines);
         lines.push("fence.proxy.async.shared::cta;".to_string());
         lines.push("bar.sync 0;".to_string());
+        // Sometimes a warpgroup register reconfiguration (§9.7.19.5), warpgroup-uniform as
+        // wgmma is: a hint without effect, its count a multiple of 8 in 24 ..= 256.
+        if self.rng.chance(25) {
+            let dir = self.rng.pick(&["inc", "dec"]);
+            let count = 8 * self.rng.range(3, 32);
+            lines.push(format!("setmaxnreg.{dir}.sync.aligned.u32 {count};"));
+        }
         // The accumulators.
         let (acc, nacc) = if f.f32_acc {
             ("%wf", n / 2)
