@@ -192,6 +192,11 @@ pub(super) struct Gen<'a, 'b> {
     /// NaN results stay as the hardware makes them; the last operation of the chain makes
     /// its result canonical.
     pub(super) nan_blind: Vec<bool>,
+    /// Block parameters that only their own block's instructions (and branch condition)
+    /// read: never a block call's argument, never read in another block. A lane that leaves
+    /// the block for another one cannot read such a parameter before it enters the block
+    /// again, through an edge that writes it.
+    pub(super) body_params: Vec<bool>,
     /// racecheck: every shared-memory access and atomic goes through the runtime helpers
     /// (which record it, `runtime::race`), and warp-level synchronizations always call theirs;
     /// off, the code is the plain JIT's.
@@ -386,6 +391,7 @@ pub struct Plan {
     pub scalar_slot: Vec<bool>,
     inst_block: Vec<u32>,
     nan_blind: Vec<bool>,
+    body_params: Vec<bool>,
     /// Instrument for racecheck ([`Gen::racecheck`]); set with [`Plan::with_racecheck`].
     racecheck: bool,
     /// The tier the code is compiled for ([`Plan::with_tier`]): the quick tier unrolls fewer
@@ -650,6 +656,56 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
         .map(|v| nan_only[v] && nan_used[v] && !escapes[v])
         .collect();
 
+    let mut body_params = vec![false; nv];
+    for blk in &f.blocks {
+        for &p in &blk.params {
+            body_params[p.index()] = true;
+        }
+    }
+    // Blocks whose instructions' integer or predicate results an instruction or branch of
+    // some other block reads: such a value can be replayed there from the block's
+    // parameters (`affine.rs`, `group.rs`, `ctacheck.rs` replay integer arithmetic and
+    // compares, never a float operation), so these parameters are not left to their block
+    // alone. A block call's argument is read from its slot (`Gen::gget`), never replayed.
+    let mut exports = vec![false; f.blocks.len()];
+    for (bi, blk) in f.blocks.iter().enumerate() {
+        // `call`: an argument of a block call, which no parameter may be.
+        let mut read = |a: ir::Value, call: bool| {
+            if call || !blk.params.contains(&a) {
+                body_params[a.index()] = false;
+            }
+            if let Some(db) = def_block_of(f, a) {
+                if db != bi
+                    && !call
+                    && matches!(f.values[a.index()].def, ir::ValueDef::Result(..))
+                    && !f.value_type(a).is_float()
+                {
+                    exports[db] = true;
+                }
+            }
+        };
+        for &i in &blk.insts {
+            for &a in &f.inst(i).args {
+                read(a, false);
+            }
+        }
+        if let Terminator::Branch { cond, .. } = &blk.term {
+            read(*cond, false);
+        }
+        for c in blk.term.targets() {
+            for &a in &c.args {
+                read(a, true);
+            }
+        }
+    }
+    for (bi, blk) in f.blocks.iter().enumerate() {
+        if exports[bi] {
+            for &p in &blk.params {
+                body_params[p.index()] = false;
+            }
+        }
+    }
+
     // In either warp order (`preloop.rs`).
     let hoist = super::preloop::Hoist::plan(f, &scalar);
     Plan {
@@ -662,6 +718,7 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
         scalar_slot,
         inst_block,
         nan_blind,
+        body_params,
         racecheck: false,
         tier: super::Tier::Optimized,
         order,
@@ -896,6 +953,7 @@ pub fn generate(
         scalar_slot,
         inst_block,
         nan_blind,
+        body_params,
         racecheck,
         tier,
         order,
@@ -924,6 +982,7 @@ pub fn generate(
         scalar_slot,
         inst_block,
         nan_blind,
+        body_params,
         racecheck,
         order,
         regions,

@@ -2736,11 +2736,21 @@ impl Gen<'_, '_> {
                     }
                 };
                 let skip = ucond.is_some();
+                // A parameter read only by its own block's instructions is dead for the
+                // lanes that take the other edge (they reach it again only through an edge
+                // into its block, which writes it): it is written for all of the group's
+                // lanes, without the condition (no blend at all in a full group). Not when
+                // both edges go to one block, whose parameters each edge writes, nor for a
+                // condition decided for the warp (all lanes go one way; the few partial
+                // groups there gained nothing and moved sgemm_naive's register allocation).
+                let own = then_.block != else_.block && ucond.is_none();
                 if !then_.args.is_empty() {
-                    self.write_args_some(grp, sc, then_, Some((tm, false)), skip)?;
+                    let vals = self.args_vals(grp, sc, then_, skip)?;
+                    self.store_args_own(grp, vals, Some((tm, false)), own)?;
                 }
                 if !else_.args.is_empty() {
-                    self.write_args_some(grp, sc, else_, Some((tm, true)), skip)?;
+                    let vals = self.args_vals(grp, sc, else_, skip)?;
+                    self.store_args_own(grp, vals, Some((tm, true)), own)?;
                 }
                 Ok(acc)
             }
@@ -2809,6 +2819,26 @@ impl Gen<'_, '_> {
         vals: Vec<(ir::Value, GVal)>,
         cond: Option<(Value, bool)>,
     ) -> Result<(), String> {
+        self.store_args_own(grp, vals, cond, false)
+    }
+
+    /// [`Gen::store_args`]; with `own`, the parameters that only their own block's
+    /// instructions read ([`Gen::body_params`]) are written for all of the group's active
+    /// lanes, whatever `cond` says: the caller knows that the lanes outside `cond` go to
+    /// another block than the parameters' and that no argument read after this reads them.
+    fn store_args_own(
+        &mut self,
+        grp: &mut Grp,
+        vals: Vec<(ir::Value, GVal)>,
+        cond: Option<(Value, bool)>,
+        own: bool,
+    ) -> Result<(), String> {
+        let (whole, vals): (Vec<_>, Vec<_>) = vals
+            .into_iter()
+            .partition(|(p, _)| own && cond.is_some() && self.body_params[p.index()]);
+        for (p, x) in whole {
+            self.store_arg(grp, p, x)?;
+        }
         if vals.is_empty() {
             return Ok(());
         }
@@ -2826,15 +2856,20 @@ impl Gen<'_, '_> {
             grp.bits = hb;
         }
         for (p, x) in vals {
-            let t = self.ty(p);
-            let x = match x {
-                GVal::S4(s) if vty(t).is_some() => self.pack_lanes(s, t),
-                x => x,
-            };
-            self.gstore(grp, p, x, true)?;
+            self.store_arg(grp, p, x)?;
         }
         (grp.m32, grp.m64, grp.bits, grp.full) = saved;
         Ok(())
+    }
+
+    /// Write parameter `p`'s group value `x` to its slot for the lanes of `grp`'s mask.
+    fn store_arg(&mut self, grp: &mut Grp, p: ir::Value, x: GVal) -> Result<(), String> {
+        let t = self.ty(p);
+        let x = match x {
+            GVal::S4(s) if vty(t).is_some() => self.pack_lanes(s, t),
+            x => x,
+        };
+        self.gstore(grp, p, x, true)
     }
 }
 
