@@ -48,7 +48,7 @@
 
 use super::cfg::Cfg;
 use super::segment::WarpOrder;
-use crate::ir::{Block, Effect, Function, Terminator};
+use crate::ir::{Block, Effect, Function, MemSync, Op, Terminator};
 
 /// Whether `PTXJIT_NO_REGIONS` turns regions off (`crate::switches`).
 fn disabled() -> bool {
@@ -74,6 +74,10 @@ pub struct Regions {
     /// way into the next (0 for blocks that head no region). Their lane masks are the
     /// head's.
     pub lead: Vec<u32>,
+    /// For each priority: whether it heads a **loop region** (see the module doc): its blocks
+    /// are exactly an innermost loop's, and each group runs passes over them until none of
+    /// its lanes takes a back edge. Such a region may have a single block (`len` 1).
+    pub looped: Vec<bool>,
 }
 
 impl Regions {
@@ -83,15 +87,16 @@ impl Regions {
         let nb = blocks.len();
         let mut len = vec![0u32; nb];
         let mut lead = vec![0u32; nb];
+        let mut looped = vec![false; nb];
         if order == WarpOrder::Lockstep || disabled() {
-            return Regions::from_len(len, lead);
+            return Regions::from_len(len, lead, looped);
         }
         let cfg = Cfg::new(f);
         // The loops each block lies in (natural loops of the back edges; the schedule has
         // already rejected irreducible control flow, so none is missed).
         let loops = match cfg.back_edges() {
             Ok(back) => cfg.loops(&back),
-            Err(_) => return Regions::from_len(len, lead),
+            Err(_) => return Regions::from_len(len, lead, looped),
         };
         let loops_of =
             |b: Block| -> Vec<bool> { loops.iter().map(|(_, body)| body[b.index()]).collect() };
@@ -107,11 +112,49 @@ impl Regions {
                     .iter()
                     .all(|&i| f.inst(i).op.effect() != Effect::Warp)
         };
+        let lead_of = |p: usize, end: usize| -> u32 {
+            let mut k = p + 1;
+            while k < end {
+                let (prev, b) = (blocks[k - 1], blocks[k]);
+                let jumps = matches!(&f.block(prev).term, Terminator::Jump(c) if c.block == b);
+                if !(jumps && cfg.preds[b.index()] == [prev]) {
+                    break;
+                }
+                k += 1;
+            }
+            (k - p) as u32
+        };
+        // A loop region at `p`: the blocks of the innermost loop headed by `blocks[p]`, when
+        // they are the next priorities, can all be in a region and keep no other group's
+        // write from being awaited (`unordered`).
+        let loop_region = |p: usize| -> Option<usize> {
+            let head = blocks[p];
+            let (_, body) = loops.iter().find(|(h, _)| *h == head)?;
+            let n = body.iter().filter(|&&x| x).count();
+            let innermost = loops
+                .iter()
+                .all(|(h, _)| *h == head || !body[h.index()]);
+            let consecutive = p + n <= nb && blocks[p..p + n].iter().all(|b| body[b.index()]);
+            (innermost
+                && consecutive
+                && n <= MAX_BLOCKS
+                && blocks[p..p + n]
+                    .iter()
+                    .all(|&b| eligible(b) && unordered(f, b)))
+            .then_some(n)
+        };
         let mut p = 0usize;
         while p < nb {
             let head = blocks[p];
             if !eligible(head) {
                 p += 1;
+                continue;
+            }
+            if let Some(n) = loop_region(p) {
+                len[p] = n as u32;
+                lead[p] = lead_of(p, p + n);
+                looped[p] = true;
+                p += n;
                 continue;
             }
             let head_loops = loops_of(head);
@@ -129,20 +172,11 @@ impl Regions {
             }
             if end - p >= 2 {
                 len[p] = (end - p) as u32;
-                let mut k = p + 1;
-                while k < end {
-                    let (prev, b) = (blocks[k - 1], blocks[k]);
-                    let jumps = matches!(&f.block(prev).term, Terminator::Jump(c) if c.block == b);
-                    if !(jumps && cfg.preds[b.index()] == [prev]) {
-                        break;
-                    }
-                    k += 1;
-                }
-                lead[p] = (k - p) as u32;
+                lead[p] = lead_of(p, end);
             }
             p = end;
         }
-        Regions::from_len(len, lead)
+        Regions::from_len(len, lead, looped)
     }
 
     /// The same regions less those `keep` rejects (called with each region's priorities):
@@ -152,30 +186,50 @@ impl Regions {
     pub fn retain(&self, mut keep: impl FnMut(std::ops::Range<u32>) -> bool) -> Regions {
         let mut len = self.len.clone();
         let mut lead = self.lead.clone();
+        let mut looped = self.looped.clone();
         for h in 0..len.len() {
-            if len[h] >= 2 && !keep(h as u32..h as u32 + len[h]) {
+            if self.is_region(h as u32) && !keep(h as u32..h as u32 + len[h]) {
                 len[h] = 0;
                 lead[h] = 0;
+                looped[h] = false;
             }
         }
-        Regions::from_len(len, lead)
+        Regions::from_len(len, lead, looped)
     }
 
-    fn from_len(len: Vec<u32>, lead: Vec<u32>) -> Regions {
+    fn from_len(len: Vec<u32>, lead: Vec<u32>, looped: Vec<bool>) -> Regions {
         let mut head = vec![u32::MAX; len.len()];
         for (h, &n) in len.iter().enumerate() {
-            for x in &mut head[h..h + n as usize] {
-                *x = h as u32;
+            if n >= 2 || looped[h] {
+                for x in &mut head[h..h + n as usize] {
+                    *x = h as u32;
+                }
             }
         }
-        Regions { len, head, lead }
+        Regions {
+            len,
+            head,
+            lead,
+            looped,
+        }
     }
 
-    /// The priorities of the region headed by `p` (`p..p + 1` for a block on its own; empty
-    /// for a block inside another block's region).
+    /// Whether `p` heads a region (of two blocks or more, or a loop region).
+    pub fn is_region(&self, p: u32) -> bool {
+        let p = p as usize;
+        self.len.get(p).is_some_and(|&n| n >= 2) || self.looped.get(p).copied().unwrap_or(false)
+    }
+
+    /// Whether `p` heads a loop region.
+    pub fn is_loop(&self, p: u32) -> bool {
+        self.looped.get(p as usize).copied().unwrap_or(false)
+    }
+
+    /// The priorities of the region headed by `p` (`p..p + 1` for a block on its own, or a
+    /// loop region of one block; empty for a block inside another block's region).
     pub fn blocks_of(&self, p: u32) -> std::ops::Range<u32> {
         match self.len.get(p as usize) {
-            Some(&n) if n >= 2 => p..p + n,
+            Some(&n) if self.is_region(p) => p..p + n,
             _ if self.inside(p) => p..p,
             _ => p..p + 1,
         }
@@ -199,6 +253,26 @@ impl Regions {
             .copied()
             .filter(|&h| h != u32::MAX)
     }
+}
+
+/// Whether block `b` of `f` has no operation through which a lane could wait for another
+/// lane's write: no atomic (`atom`, `red`, `atom.cas`), no fence or `membar`, and no
+/// strong access (`.volatile`, `.relaxed`, `.acquire`, `.release`: any memory-order
+/// qualifier, `Function::inst_sync`). A loop region runs one group's passes to the end
+/// before the next group starts, so a loop spinning until another group of its warp writes
+/// would never end; with only weak accesses, the memory model does not promise that such a
+/// loop ever sees the write (PTX ISA §8), so the order is one the model allows.
+fn unordered(f: &Function, b: Block) -> bool {
+    f.block(b).insts.iter().all(|&i| {
+        let weak = f.inst_sync[i.index()] == MemSync::None;
+        let op = &f.inst(i).op;
+        // Warp operations keep a block out of any region (`eligible`).
+        let plain = match op.effect() {
+            Effect::Pure | Effect::Warp => true,
+            Effect::Memory => matches!(op, Op::Load { .. } | Op::Store { .. }),
+        };
+        weak && plain
+    })
 }
 
 #[cfg(test)]

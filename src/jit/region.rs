@@ -82,7 +82,7 @@ use super::codegen::Gen;
 use super::vector::{GVal, Grp};
 use crate::analysis::schedule::EXITED_OFF;
 use crate::ir::{self, Terminator};
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
 use cranelift_frontend::Variable;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -93,14 +93,17 @@ pub(super) struct RegionCtx {
     pub(super) head: ir::Block,
     /// Its blocks, in priority order (the head first).
     pub(super) blocks: Vec<ir::Block>,
+    /// A loop region: its head's parameters are written by the passes too.
+    pub(super) looped: bool,
 }
 
 impl RegionCtx {
     /// Whether `v` is computed inside the region (a result of one of its blocks, or a
-    /// parameter of a block after the head): its slot is not written yet at the region's top.
+    /// parameter of a block after the head, or of a loop region's head): its slot is not
+    /// written yet at the region's top, or changes during the passes.
     pub(super) fn hides(&self, g: &Gen<'_, '_>, v: ir::Value) -> bool {
         match g.f.values[v.index()].def {
-            ir::ValueDef::Param(b, _) => b != self.head && self.blocks.contains(&b),
+            ir::ValueDef::Param(b, _) => (b != self.head || self.looped) && self.blocks.contains(&b),
             ir::ValueDef::Result(i, _) => self.blocks.contains(&ir::Block(g.inst_block[i.index()])),
         }
     }
@@ -128,6 +131,8 @@ struct Pass {
     /// lanes sent there, after the group loops (`Gen::region_once_args`), one per
     /// destination block.
     once: Vec<ir::BlockCall>,
+    /// A loop region's lanes back at the head after a pass (`i32`, the group's 4 bits).
+    back: Option<Variable>,
 }
 
 impl Pass {
@@ -151,6 +156,7 @@ impl Gen<'_, '_> {
     pub(super) fn gen_region(&mut self, r: Range<u32>) -> Result<(), String> {
         let blocks: Vec<ir::Block> = r.clone().map(|p| self.layout.order[p as usize]).collect();
         let head = blocks[0];
+        let looped = self.regions.is_loop(r.start);
         let lead = (self.regions.lead[r.start as usize] as usize).clamp(1, blocks.len());
         let pend = self.layout.pending(r.start);
         let (mask, first) = if let Some(st) = self.stream {
@@ -181,6 +187,7 @@ impl Gen<'_, '_> {
         self.region = Some(RegionCtx {
             head,
             blocks: blocks.clone(),
+            looped,
         });
         // Uniform branch conditions, decided once: from the scalar sections, or from slots
         // written before the region.
@@ -211,7 +218,7 @@ impl Gen<'_, '_> {
                     .targets()
                     .iter()
                     .map(|c| self.layout.prio[c.block.index()])
-                    .filter(|&p| !(p > r.start && p < r.end))
+                    .filter(|&p| !(p > r.start && p < r.end) && !(looped && p == r.start))
                     .map(Out::Pending)
                     .collect(),
             };
@@ -224,23 +231,36 @@ impl Gen<'_, '_> {
                 }
             }
         }
+        // A loop region's lanes still at the head when the launch is aborted.
+        if looped {
+            let v = self.b.declare_var(types::I32);
+            let z = self.iconst(types::I32, 0);
+            self.b.def_var(v, z);
+            outs.push((Out::Pending(r.start), v));
+        }
         let masks: Vec<Variable> = blocks
             .iter()
             .map(|_| self.b.declare_var(types::I32))
             .collect();
-        let once = self.region_once_args(&r, &blocks, &sc, &uconds);
+        let once = match looped {
+            true => vec![],
+            false => self.region_once_args(&r, &blocks, &sc, &uconds),
+        };
+        let back = looped.then(|| self.b.declare_var(types::I32));
         let pass = Pass {
             masks,
             outs,
             prios: r.clone(),
             lead,
             once,
+            back,
         };
         // The per-warp tests the per-call flag covers are made only where the full-warp
         // version is not entered from the flag (`Gen::region_loops`), unless a skipping
         // version, whose test comes first, may need them (the stream loop's copy has none).
-        let skip = self.stream.is_none() && self.skip_possible(&r, &blocks, lead, &uconds);
-        if self.hoist.cta.ok.is_some() && !skip {
+        let skip =
+            self.stream.is_none() && !looped && self.skip_possible(&r, &blocks, lead, &uconds);
+        if self.hoist.cta.ok.is_some() && !skip && !looped {
             let t = self.b.create_block();
             self.hoist.cta.deferred = Some(super::ctacheck::Deferred::new(t));
         }
@@ -255,12 +275,13 @@ impl Gen<'_, '_> {
                 };
                 self.gfast = Default::default();
                 self.pinned.clear();
-                if self.stream.is_none() {
+                if self.stream.is_none() && !looped {
                     self.region_skip(&r, mask, first, &blocks, &sc, &uconds, &deferred, &pass)?;
                 }
             }
             let insts = self.f.block(blk).insts.clone();
-            let m = (k < lead).then_some(mask);
+            // A loop region's lead runs for part of the group's lanes after its first pass.
+            let m = (k < lead && !looped).then_some(mask);
             let plan = self.plan_fast_mem(blk, &insts, &sc, first, m)?;
             fast.access.extend(plan.access);
         }
@@ -276,7 +297,7 @@ impl Gen<'_, '_> {
             all_out: vec![],
             wide: vec![],
         };
-        if !self.no_warp_conds {
+        if !self.no_warp_conds && !looped {
             for (k, &blk) in blocks.iter().enumerate() {
                 let Terminator::Branch { cond, then_, else_ } = &self.f.block(blk).term else {
                     continue;
@@ -383,13 +404,17 @@ impl Gen<'_, '_> {
             self.fast_oks(insts, &mut oks);
         }
         let body = |g: &mut Self, grp: &mut Grp, acc: Value| {
-            g.region_group(grp, blocks, sc, uconds, deferred, pass, None)?;
+            match pass.back {
+                Some(back) => g.region_passes(grp, back, blocks, sc, uconds, deferred, pass)?,
+                None => g.region_group(grp, blocks, sc, uconds, deferred, pass, None)?,
+            }
             Ok(acc)
         };
         let tests = self.hoist.cta.deferred.take();
         // A big kernel's quick tier (`Gen::big`): the general version only, unless the
-        // region has per-warp tests that only a full-warp version's entry makes.
-        if self.big && tests.as_ref().is_none_or(|t| t.is_empty()) {
+        // region has per-warp tests that only a full-warp version's entry makes. A loop
+        // region has only its general version (its lanes' masks change with each pass).
+        if (self.big || pass.back.is_some()) && tests.as_ref().is_none_or(|t| t.is_empty()) {
             oks.clear();
         }
         if oks.is_empty() {
@@ -597,6 +622,67 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
+    /// A loop region's passes for one group (`analysis::region`): the lanes at the head run
+    /// a pass through the region's blocks (`Gen::region_group`), those that took a back edge
+    /// (`back`) run the next one, until none did. Before another pass the launch's abort
+    /// flag is read, as the dispatcher reads it before each block: set, the lanes back at the
+    /// head are left pending there (`Pass::outs`) and the group's passes end.
+    #[allow(clippy::too_many_arguments)]
+    fn region_passes(
+        &mut self,
+        grp: &mut Grp,
+        back: Variable,
+        blocks: &[ir::Block],
+        sc: &HashMap<ir::Value, Value>,
+        uconds: &[Option<Value>],
+        deferred: &[Vec<(ir::Value, Value)>],
+        pass: &Pass,
+    ) -> Result<(), String> {
+        let saved = (
+            grp.m32,
+            grp.m64,
+            grp.bits,
+            grp.full,
+            grp.vals.clone(),
+            grp.packed.clone(),
+            std::mem::take(&mut grp.gcache),
+        );
+        let top = self.b.create_block();
+        self.b.append_block_param(top, types::I32);
+        self.b.ins().jump(top, &[BlockArg::Value(grp.bits)]);
+        self.b.switch_to_block(top);
+        let bits = self.b.block_params(top)[0];
+        self.set_group_bits(grp, bits);
+        let z = self.iconst(types::I32, 0);
+        self.b.def_var(back, z);
+        self.region_group(grp, blocks, sc, uconds, deferred, pass, None)?;
+        let again = self.b.use_var(back);
+        let more = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.ins().brif(again, more, &[], done, &[]);
+        self.b.switch_to_block(more);
+        let abort = self.abort_flag();
+        let stop = self.b.create_block();
+        self.b
+            .ins()
+            .brif(abort, stop, &[], top, &[BlockArg::Value(again)]);
+        self.b.switch_to_block(stop);
+        let head = Out::Pending(pass.prios.start);
+        let Some(&(_, v)) = pass.outs.iter().find(|(o, _)| *o == head) else {
+            return Err("internal: a loop region without its head's mask".into());
+        };
+        let sh = self.b.ins().ishl_imm_s(grp.g, 2);
+        let placed = self.b.ins().ishl(again, sh);
+        let old = self.b.use_var(v);
+        let new = self.b.ins().bor(old, placed);
+        self.b.def_var(v, new);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        (grp.m32, grp.m64, grp.bits, grp.full, grp.vals, grp.packed, grp.gcache) = saved;
+        self.region_store_check = false;
+        Ok(())
+    }
+
     /// One group's pass through the region's blocks. With `spec` (the full-warp version, all
     /// four lanes of the group active), which blocks the group's lanes reach is followed at
     /// compile time through the lead, unconditional jumps and the branches `spec` decides
@@ -628,6 +714,11 @@ impl Gen<'_, '_> {
         let saved = (grp.m32, grp.m64, grp.bits, grp.full);
         for (k, &blk) in blocks.iter().enumerate() {
             let bd = self.f.block(blk).clone();
+            // A loop region's lead runs for part of the group's lanes after the first pass:
+            // its stores test them, as the other blocks' do.
+            if pass.back.is_some() {
+                self.region_store_check = true;
+            }
             let join = match (k < pass.lead, reach[k]) {
                 (true, _) => None,
                 (false, Reach::Nothing) => continue,
@@ -828,6 +919,15 @@ impl Gen<'_, '_> {
         lanes: Reach,
     ) -> Result<(), String> {
         let pass = route.pass;
+        if let (Out::Pending(p), Some(back)) = (d, pass.back) {
+            // A loop region's back edge: the lanes run the next pass.
+            if p == pass.prios.start {
+                let old = self.b.use_var(back);
+                let new = self.b.ins().bor(old, bits);
+                self.b.def_var(back, new);
+                return Ok(());
+            }
+        }
         if let Out::Pending(p) = d {
             // The lead's blocks run for the group's lanes anyway: a jump along it is no route.
             if p > pass.prios.start && p < pass.prios.start + pass.lead as u32 {
