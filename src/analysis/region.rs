@@ -42,13 +42,42 @@
 //! diagnosis: both engines then run block by block, as before regions).
 //!
 //! Since all predecessors of a non-head block precede it in the region, the region's edges
-//! go forward in priority order, the per-group pass needs no iteration, and a non-head block
-//! never has pending lanes between passes (nothing outside the region leads to it; barrier
-//! continuations are never non-head blocks, as their predecessor ends in a barrier).
+//! go forward in priority order (but for a loop region's back edges, below), and a non-head
+//! block never has pending lanes between passes (nothing outside the region leads to it;
+//! barrier continuations are never non-head blocks, as their predecessor ends in a barrier).
+//!
+//! # Loop regions
+//! A region may also be a whole innermost loop, so that a group of lanes runs all its trips
+//! before the next group starts rather than each trip going back through the warp's
+//! dispatcher for the eight groups in turn. Where the block at priority `p` is the header of
+//! a natural loop (`Cfg::loops`) that holds no other loop, whose blocks are the priorities
+//! `p..p + n` (`n` ≤ [`MAX_BLOCKS`], one block allowed), each of which can be in a region,
+//! and none of which has an `Effect::Memory` operation (see `unordered` for why), these
+//! blocks form a **loop region** ([`Regions::looped`]). Its pass differs from the one above
+//! only in what happens to the lanes that take a back edge to the head: they form the head's
+//! mask of the group's next pass (block parameters written as at any edge), and passes
+//! repeat until no lane of the group is back at the head:
+//!
+//! ```text
+//! for g in 0..8 (groups with a lane in mask):
+//!     m[head] = the group's lanes of mask
+//!     while m[head] != 0:
+//!         m[b] = 0 for the other blocks; run the pass as above, except that lanes going
+//!         to the head join m'[head]; then m[head] = m'[head]
+//!         (launch aborted and m[head] != 0: those lanes → pending[head]; next group)
+//! ```
+//!
+//! Lanes leaving the loop become pending at their targets as from any region. The abort
+//! test between passes is the dispatcher's before each block: a fault elsewhere, or an
+//! endless loop stopped from outside, still ends the warp. Within a group, the lanes at the
+//! head in one pass have all run the same number of trips, as under the dispatcher. Across
+//! groups, only memory could tell the orders apart, and a loop region has no access.
+//! Loops with accesses (sgemm's inner product) run as before; with them the JIT's passes
+//! lacked its block code's access forms (see `unordered`).
 
 use super::cfg::Cfg;
 use super::segment::WarpOrder;
-use crate::ir::{Block, Effect, Function, MemSync, Op, Terminator};
+use crate::ir::{Block, Effect, Function, MemSync, Terminator};
 
 /// Whether `PTXJIT_NO_REGIONS` turns regions off (`crate::switches`).
 fn disabled() -> bool {
@@ -131,9 +160,7 @@ impl Regions {
             let head = blocks[p];
             let (_, body) = loops.iter().find(|(h, _)| *h == head)?;
             let n = body.iter().filter(|&&x| x).count();
-            let innermost = loops
-                .iter()
-                .all(|(h, _)| *h == head || !body[h.index()]);
+            let innermost = loops.iter().all(|(h, _)| *h == head || !body[h.index()]);
             let consecutive = p + n <= nb && blocks[p..p + n].iter().all(|b| body[b.index()]);
             (innermost
                 && consecutive
@@ -255,23 +282,26 @@ impl Regions {
     }
 }
 
-/// Whether block `b` of `f` has no operation through which a lane could wait for another
-/// lane's write: no atomic (`atom`, `red`, `atom.cas`), no fence or `membar`, and no
-/// strong access (`.volatile`, `.relaxed`, `.acquire`, `.release`: any memory-order
-/// qualifier, `Function::inst_sync`). A loop region runs one group's passes to the end
-/// before the next group starts, so a loop spinning until another group of its warp writes
-/// would never end; with only weak accesses, the memory model does not promise that such a
-/// loop ever sees the write (PTX ISA §8), so the order is one the model allows.
+/// Whether block `b` of `f` has no memory access, fence or atomic (no `Effect::Memory`
+/// operation), as a loop region's blocks must have.
+///
+/// A loop region runs one group's passes to the end before the next group starts, so a loop
+/// spinning until another group of its warp writes (through an atomic, a fence, or a strong
+/// `.volatile`/`.relaxed`/`.acquire` load) would never end; those must stay out. Weak loads
+/// and stores could be let in (the memory model does not promise that a loop of weak loads
+/// ever sees another thread's write, PTX ISA §8), but the JIT's region passes do not yet
+/// have the forms its block code has for accesses in loops (group-level and full-warp
+/// versions with hoisted checks): with them, sgemm_naive's inner loop ran 3.4 times the
+/// instructions per launch. Loops with any memory operation therefore run block by block as
+/// before.
 fn unordered(f: &Function, b: Block) -> bool {
     f.block(b).insts.iter().all(|&i| {
-        let weak = f.inst_sync[i.index()] == MemSync::None;
-        let op = &f.inst(i).op;
         // Warp operations keep a block out of any region (`eligible`).
-        let plain = match op.effect() {
-            Effect::Pure | Effect::Warp => true,
-            Effect::Memory => matches!(op, Op::Load { .. } | Op::Store { .. }),
+        let access = match f.inst(i).op.effect() {
+            Effect::Pure | Effect::Warp => false,
+            Effect::Memory => true,
         };
-        weak && plain
+        !access && f.inst_sync[i.index()] == MemSync::None
     })
 }
 
@@ -334,5 +364,34 @@ mod tests {
     fn lockstep_has_no_regions() {
         assert!(regions_of("ifelse", WarpOrder::Lockstep).is_empty());
         assert!(regions_of("racy_order", WarpOrder::Lockstep).is_empty());
+    }
+
+    /// The loop regions of `kernel` in ptx-tests/kernels/loop_region/loop_region.ptx: (head
+    /// priority, blocks) for each.
+    fn loop_regions_of(kernel: &str, order: WarpOrder) -> Vec<(u32, u32)> {
+        let ptx = include_str!("../../ptx-tests/kernels/loop_region/loop_region.ptx");
+        let (_, fs) = crate::host::front_end(ptx, "loop_region.ptx").expect("front end");
+        let f = fs.iter().find(|f| f.name == kernel).expect("kernel");
+        let (blocks, prio) = priorities(f).expect("schedules");
+        let r = Regions::new(f, &blocks, &prio, order);
+        (0..blocks.len() as u32)
+            .filter(|&p| r.is_loop(p))
+            .map(|p| (p, r.len[p as usize]))
+            .collect()
+    }
+
+    #[test]
+    fn innermost_loops_without_memory_accesses_are_loop_regions() {
+        // mixed: one loop of two blocks (the early exit's branch ends the first).
+        let got = loop_regions_of("mixed", WarpOrder::GroupMajor);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].1, 2, "{got:?}");
+        // nested: the inner loop only (the outer one holds it).
+        let got = loop_regions_of("nested", WarpOrder::GroupMajor);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].1, 1, "{got:?}");
+        // written: its loop stores to memory.
+        assert!(loop_regions_of("written", WarpOrder::GroupMajor).is_empty());
+        assert!(loop_regions_of("mixed", WarpOrder::Lockstep).is_empty());
     }
 }

@@ -77,6 +77,37 @@
 //!   (`Gen::region_once_args`), not per group: nothing in the region reads a parameter
 //!   slot of a block outside it (or of its head) during the pass.
 //! - The group tier of `group.rs` is not used in regions.
+//!
+//! # Loop regions
+//! A loop region (`Regions::looped`) runs its passes for a group in an inner loop
+//! (`Gen::region_passes`) inside the general group loop, its only version:
+//! ```text
+//! for g in groups of mask:
+//!     values read from slots that are defined before the region; the head's carried
+//!     parameters from their slots (written by the edges in)
+//!     top(bits):  back = 0; the pass as above for the lanes bits (carried parameters from
+//!                 variables); a back edge blends its arguments into the carried
+//!                 parameters' variables for its lanes (the others to slots) and adds its
+//!                 lanes to back
+//!                 back == 0 → next group
+//!                 abort flag set → carried parameters to slots for back's lanes,
+//!                 out[head] |= back (shifted to warp bits); next group
+//!                 → top(back)
+//! ```
+//! What changes against an acyclic region, as the head's lanes and parameters change from
+//! pass to pass:
+//! - Nothing computed from the head's parameters is a scalar-section value (`codegen::plan`)
+//!   or read at the top (`RegionCtx::hides` covers the head's parameters), the head's
+//!   parameters are not carried into its direct body (`Gen::carry_params`), and no branch is
+//!   decided per warp (no full-warp or skipping version, no per-warp tests: `Spec`).
+//! - The lead runs for the pass's lanes, so its stores test the group's four lanes as the
+//!   other blocks' do (`Gen::region_store_check`), and its hoisted checks are planned
+//!   without the warp's mask.
+//! - Carried parameters (`Gen::loop_carried`): the head's parameters of vector types that no
+//!   block outside the region reads live in variables; their slots are written only where
+//!   the pass loop stops early (abort). Other values defined in the loop go through slots as
+//!   in any region, and arguments of edges out of the loop are written per pass for the
+//!   lanes leaving.
 
 use super::codegen::Gen;
 use super::vector::{GVal, Grp};
@@ -103,7 +134,9 @@ impl RegionCtx {
     /// written yet at the region's top, or changes during the passes.
     pub(super) fn hides(&self, g: &Gen<'_, '_>, v: ir::Value) -> bool {
         match g.f.values[v.index()].def {
-            ir::ValueDef::Param(b, _) => (b != self.head || self.looped) && self.blocks.contains(&b),
+            ir::ValueDef::Param(b, _) => {
+                (b != self.head || self.looped) && self.blocks.contains(&b)
+            }
             ir::ValueDef::Result(i, _) => self.blocks.contains(&ir::Block(g.inst_block[i.index()])),
         }
     }
@@ -133,6 +166,12 @@ struct Pass {
     once: Vec<ir::BlockCall>,
     /// A loop region's lanes back at the head after a pass (`i32`, the group's 4 bits).
     back: Option<Variable>,
+    /// A loop region's head parameters kept in registers across the passes
+    /// (`Gen::loop_carried`): their values for the next pass, one variable per vector.
+    carried: Vec<(ir::Value, Vec<Variable>)>,
+    /// Values a loop region's blocks read that are defined before it, not scalar-section
+    /// values: loaded from their slots once per group, before the passes.
+    inputs: Vec<ir::Value>,
 }
 
 impl Pass {
@@ -247,6 +286,22 @@ impl Gen<'_, '_> {
             false => self.region_once_args(&r, &blocks, &sc, &uconds),
         };
         let back = looped.then(|| self.b.declare_var(types::I32));
+        let (carried, inputs) = match looped {
+            true => self.loop_carried(&blocks, &sc, &uconds),
+            false => (vec![], vec![]),
+        };
+        let carried = carried
+            .into_iter()
+            .map(|v| {
+                let t = self.ty(v);
+                let n = match t {
+                    ir::Type::I64 | ir::Type::F64 => 2,
+                    _ => 1,
+                };
+                let vt = super::vector::vty(t).unwrap_or(types::I32X4);
+                (v, (0..n).map(|_| self.b.declare_var(vt)).collect())
+            })
+            .collect();
         let pass = Pass {
             masks,
             outs,
@@ -254,6 +309,8 @@ impl Gen<'_, '_> {
             lead,
             once,
             back,
+            carried,
+            inputs,
         };
         // The per-warp tests the per-call flag covers are made only where the full-warp
         // version is not entered from the flag (`Gen::region_loops`), unless a skipping
@@ -622,6 +679,82 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
+    /// A loop region's head parameters kept in registers across its passes (vector types,
+    /// read by no block outside the region, whose code reads slots), and the values its
+    /// blocks read from slots that are defined before it (preloaded once per group; not
+    /// scalar-section values, constants or values hidden before the warp loop).
+    fn loop_carried(
+        &self,
+        blocks: &[ir::Block],
+        sc: &HashMap<ir::Value, Value>,
+        uconds: &[Option<Value>],
+    ) -> (Vec<ir::Value>, Vec<ir::Value>) {
+        let inside = |b: ir::Block| blocks.contains(&b);
+        let def_inside = |v: ir::Value| match self.f.values[v.index()].def {
+            ir::ValueDef::Param(b, _) => inside(b),
+            ir::ValueDef::Result(i, _) => inside(ir::Block(self.inst_block[i.index()])),
+        };
+        let vector = |v: ir::Value| super::vector::vty(self.ty(v)).is_some();
+        // Every value read by a block outside the region.
+        let mut outside = std::collections::HashSet::new();
+        for (bi, bd) in self.f.blocks.iter().enumerate() {
+            if inside(ir::Block(bi as u32)) {
+                continue;
+            }
+            for &i in &bd.insts {
+                outside.extend(self.f.inst(i).args.iter().copied());
+            }
+            if let Terminator::Branch { cond, .. } = &bd.term {
+                outside.insert(*cond);
+            }
+            for c in bd.term.targets() {
+                outside.extend(c.args.iter().copied());
+            }
+        }
+        let carried = self
+            .f
+            .block(blocks[0])
+            .params
+            .iter()
+            .copied()
+            .filter(|&v| {
+                vector(v) && !outside.contains(&v) && self.layout.slot[v.index()] != u32::MAX
+            })
+            .collect();
+        let mut inputs: Vec<ir::Value> = vec![];
+        let add = |v: ir::Value, inputs: &mut Vec<ir::Value>| {
+            let wanted = !def_inside(v)
+                && vector(v)
+                && !sc.contains_key(&v)
+                && self.f.const_bits(v).is_none()
+                && self.layout.slot[v.index()] != u32::MAX
+                && !self.hoist.hides(v, self.f);
+            if wanted && !inputs.contains(&v) {
+                inputs.push(v);
+            }
+        };
+        for (k, &b) in blocks.iter().enumerate() {
+            let bd = self.f.block(b);
+            for &i in &bd.insts {
+                if self.scalar[i.index()] {
+                    continue;
+                }
+                for &a in &self.f.inst(i).args {
+                    add(a, &mut inputs);
+                }
+            }
+            if let (Terminator::Branch { cond, .. }, None) = (&bd.term, uconds[k]) {
+                add(*cond, &mut inputs);
+            }
+            for c in bd.term.targets() {
+                for &a in &c.args {
+                    add(a, &mut inputs);
+                }
+            }
+        }
+        (carried, inputs)
+    }
+
     /// A loop region's passes for one group (`analysis::region`): the lanes at the head run
     /// a pass through the region's blocks (`Gen::region_group`), those that took a back edge
     /// (`back`) run the next one, until none did. Before another pass the launch's abort
@@ -647,6 +780,19 @@ impl Gen<'_, '_> {
             grp.packed.clone(),
             std::mem::take(&mut grp.gcache),
         );
+        // Values from before the region, and the carried parameters' first values, from
+        // their slots (written by the edges into the head).
+        for &v in &pass.inputs {
+            self.gget(grp, sc, v)?;
+        }
+        for (v, vars) in &pass.carried {
+            let x = self.gget(grp, sc, *v)?;
+            grp.vals.remove(v);
+            for (&var, c) in vars.iter().zip(gval_parts(x)) {
+                self.b.def_var(var, c);
+            }
+        }
+        let outer = grp.vals.clone();
         let top = self.b.create_block();
         self.b.append_block_param(top, types::I32);
         self.b.ins().jump(top, &[BlockArg::Value(grp.bits)]);
@@ -655,7 +801,17 @@ impl Gen<'_, '_> {
         self.set_group_bits(grp, bits);
         let z = self.iconst(types::I32, 0);
         self.b.def_var(back, z);
+        for (v, vars) in &pass.carried {
+            let parts: Vec<Value> = vars.iter().map(|&var| self.b.use_var(var)).collect();
+            let x = match parts[..] {
+                [a] => GVal::V1(a),
+                [a, b] => GVal::V2(a, b),
+                _ => return Err("internal: a carried value's parts".into()),
+            };
+            grp.vals.insert(*v, x);
+        }
         self.region_group(grp, blocks, sc, uconds, deferred, pass, None)?;
+        grp.vals = outer;
         let again = self.b.use_var(back);
         let more = self.b.create_block();
         let done = self.b.create_block();
@@ -667,6 +823,17 @@ impl Gen<'_, '_> {
             .ins()
             .brif(abort, stop, &[], top, &[BlockArg::Value(again)]);
         self.b.switch_to_block(stop);
+        // The carried parameters to their slots, for the lanes left pending at the head.
+        self.set_group_bits(grp, again);
+        for (v, vars) in &pass.carried {
+            let parts: Vec<Value> = vars.iter().map(|&var| self.b.use_var(var)).collect();
+            let x = match parts[..] {
+                [a] => GVal::V1(a),
+                [a, b] => GVal::V2(a, b),
+                _ => return Err("internal: a carried value's parts".into()),
+            };
+            self.gstore(grp, *v, x, true)?;
+        }
         let head = Out::Pending(pass.prios.start);
         let Some(&(_, v)) = pass.outs.iter().find(|(o, _)| *o == head) else {
             return Err("internal: a loop region without its head's mask".into());
@@ -678,7 +845,9 @@ impl Gen<'_, '_> {
         self.b.def_var(v, new);
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(done);
-        (grp.m32, grp.m64, grp.bits, grp.full, grp.vals, grp.packed, grp.gcache) = saved;
+        (
+            grp.m32, grp.m64, grp.bits, grp.full, grp.vals, grp.packed, grp.gcache,
+        ) = saved;
         self.region_store_check = false;
         Ok(())
     }
@@ -849,7 +1018,7 @@ impl Gen<'_, '_> {
         match term {
             Terminator::Jump(c) => {
                 if !c.args.is_empty() && !route.pass.once_to(c.block) {
-                    self.write_args(grp, sc, c, None)?;
+                    self.region_args(grp, sc, c, None, route.pass)?;
                 }
                 let p = self.layout.prio[c.block.index()];
                 self.region_route(grp, route, Out::Pending(p), bits, from)?;
@@ -858,7 +1027,7 @@ impl Gen<'_, '_> {
                 // Every lane takes the same direction: no condition per group.
                 let taken = if known == Some(true) { then_ } else { else_ };
                 if !taken.args.is_empty() && !route.pass.once_to(taken.block) {
-                    self.write_args(grp, sc, taken, None)?;
+                    self.region_args(grp, sc, taken, None, route.pass)?;
                 }
                 let p = self.layout.prio[taken.block.index()];
                 self.region_route(grp, route, Out::Pending(p), bits, from)?;
@@ -884,10 +1053,10 @@ impl Gen<'_, '_> {
                 };
                 let ebits = self.b.ins().band_not(bits, tbits);
                 if !then_.args.is_empty() && !route.pass.once_to(then_.block) {
-                    self.write_args(grp, sc, then_, Some((tm, false)))?;
+                    self.region_args(grp, sc, then_, Some((tm, false)), route.pass)?;
                 }
                 if !else_.args.is_empty() && !route.pass.once_to(else_.block) {
-                    self.write_args(grp, sc, else_, Some((tm, true)))?;
+                    self.region_args(grp, sc, else_, Some((tm, true)), route.pass)?;
                 }
                 let tp = self.layout.prio[then_.block.index()];
                 let ep = self.layout.prio[else_.block.index()];
@@ -905,6 +1074,62 @@ impl Gen<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// A region edge's arguments for the group's lanes (restricted to lanes where `cond` is
+    /// true, or false with `negate`): to the target's parameter slots, except a loop
+    /// region's back edge's carried parameters (`Pass::carried`), blended into their
+    /// variables for the next pass.
+    fn region_args(
+        &mut self,
+        grp: &mut Grp,
+        sc: &HashMap<ir::Value, Value>,
+        call: &ir::BlockCall,
+        cond: Option<(Value, bool)>,
+        pass: &Pass,
+    ) -> Result<(), String> {
+        let back = pass.back.is_some()
+            && self.layout.prio[call.block.index()] == pass.prios.start
+            && !pass.carried.is_empty();
+        if !back {
+            return self.write_args(grp, sc, call, cond);
+        }
+        // Every argument is read before any parameter is written.
+        let mut vals = vec![];
+        for (&a, &p) in call.args.iter().zip(&self.f.block(call.block).params) {
+            vals.push((p, self.gget(grp, sc, a)?));
+        }
+        let m32 = match cond {
+            Some((c, false)) => self.b.ins().band(grp.m32, c),
+            Some((c, true)) => self.b.ins().band_not(grp.m32, c),
+            None => grp.m32,
+        };
+        let m64 = [self.b.ins().swiden_low(m32), self.b.ins().swiden_high(m32)];
+        let mut slots = vec![];
+        for (p, x) in vals {
+            let Some((_, vars)) = pass.carried.iter().find(|(v, _)| *v == p) else {
+                slots.push((p, x));
+                continue;
+            };
+            let x = match x {
+                GVal::S4(l) => self.pack_lanes(l, self.ty(p)),
+                x => x,
+            };
+            let parts = gval_parts(x);
+            for (k, (&var, new)) in vars.iter().zip(parts).enumerate() {
+                let old = self.b.use_var(var);
+                let vt = self.b.func.dfg.value_type(old);
+                let m = match vars.len() {
+                    1 => m32,
+                    _ => m64[k],
+                };
+                let m = self.vbitcast(m, vt);
+                let new = self.vbitcast(new, vt);
+                let x = self.b.ins().bitselect(m, new, old);
+                self.b.def_var(var, x);
+            }
+        }
+        self.store_args(grp, slots, cond)
     }
 
     /// Add the group's lanes `bits` (which `lanes` describes at compile time) to destination
@@ -1081,4 +1306,13 @@ struct Route<'a, 'b> {
     reach: &'a mut Vec<Reach>,
     from: Reach,
     spec: Option<&'b mut Spec>,
+}
+
+/// The vectors of a group value (one, or two for 64-bit lanes; `S4` values are packed first).
+fn gval_parts(x: GVal) -> Vec<Value> {
+    match x {
+        GVal::V1(a) => vec![a],
+        GVal::V2(a, b) => vec![a, b],
+        GVal::S4(l) => l.to_vec(),
+    }
 }
