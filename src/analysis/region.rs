@@ -67,6 +67,10 @@
 //!         (launch aborted and m[head] != 0: those lanes → pending[head]; next group)
 //! ```
 //!
+//! Loop regions are made only where the environment sets `PTXJIT_LOOP_REGIONS=1`: they
+//! take fewer instructions, but a group's dependency chain through the loop then runs alone,
+//! where eight groups' chains per trip overlapped (docs/performance.md, "Loop regions").
+//!
 //! Lanes leaving the loop become pending at their targets as from any region. The abort
 //! test between passes is the dispatcher's before each block: a fault elsewhere, or an
 //! endless loop stopped from outside, still ends the warp. Within a group, the lanes at the
@@ -113,6 +117,18 @@ impl Regions {
     /// The regions of `f` under `order`; `blocks` are the reachable blocks in priority order
     /// and `prio` each block's priority (`schedule::priorities`).
     pub fn new(f: &Function, blocks: &[Block], prio: &[u32], order: WarpOrder) -> Regions {
+        let loops = crate::switches::switches().loop_regions;
+        Regions::build(f, blocks, prio, order, loops)
+    }
+
+    /// [`Regions::new`], with loop regions where `with_loops` (`PTXJIT_LOOP_REGIONS`).
+    fn build(
+        f: &Function,
+        blocks: &[Block],
+        prio: &[u32],
+        order: WarpOrder,
+        with_loops: bool,
+    ) -> Regions {
         let nb = blocks.len();
         let mut len = vec![0u32; nb];
         let mut lead = vec![0u32; nb];
@@ -157,6 +173,9 @@ impl Regions {
         // they are the next priorities, can all be in a region and keep no other group's
         // write from being awaited (`unordered`).
         let loop_region = |p: usize| -> Option<usize> {
+            if !with_loops {
+                return None;
+            }
             let head = blocks[p];
             let (_, body) = loops.iter().find(|(h, _)| *h == head)?;
             let n = body.iter().filter(|&&x| x).count();
@@ -373,7 +392,7 @@ mod tests {
         let (_, fs) = crate::host::front_end(ptx, "loop_region.ptx").expect("front end");
         let f = fs.iter().find(|f| f.name == kernel).expect("kernel");
         let (blocks, prio) = priorities(f).expect("schedules");
-        let r = Regions::new(f, &blocks, &prio, order);
+        let r = Regions::build(f, &blocks, &prio, order, true);
         (0..blocks.len() as u32)
             .filter(|&p| r.is_loop(p))
             .map(|p| (p, r.len[p as usize]))

@@ -79,7 +79,8 @@
 //! - The group tier of `group.rs` is not used in regions.
 //!
 //! # Loop regions
-//! A loop region (`Regions::looped`) runs its passes for a group in an inner loop
+//! (Made only with `PTXJIT_LOOP_REGIONS=1`, `analysis::region`.) A loop region
+//! (`Regions::looped`) runs its passes for a group in an inner loop
 //! (`Gen::region_passes`) inside the general group loop, its only version:
 //! ```text
 //! for g in groups of mask:
