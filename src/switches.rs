@@ -14,6 +14,11 @@ use std::sync::OnceLock;
 pub struct Switches {
     /// `PTXJIT_NO_REGIONS`: no regions (`analysis::region`); both engines run block by block.
     pub no_regions: bool,
+    /// `PTXJIT_LOOP_REGIONS`: loop regions (`analysis::region`): each group of four lanes
+    /// runs an innermost loop's trips to the end before the next group. Off by default: fewer
+    /// instructions, but one group's dependency chain at a time (mandelbrot: −19% instructions,
+    /// +45% CPU time).
+    pub loop_regions: bool,
     /// `PTXJIT_NO_WARP_CONDS`: the JIT's full-warp region versions decide no branch when the
     /// code is generated (`jit::region`).
     pub no_warp_conds: bool,
@@ -39,6 +44,7 @@ pub fn switches() -> &'static Switches {
     static S: OnceLock<Switches> = OnceLock::new();
     S.get_or_init(|| Switches {
         no_regions: set_not_off("PTXJIT_NO_REGIONS"),
+        loop_regions: set_not_off("PTXJIT_LOOP_REGIONS"),
         no_warp_conds: set_not_off("PTXJIT_NO_WARP_CONDS"),
         no_stream: set_not_off("PTXJIT_NO_STREAM"),
         compile_times: std::env::var_os("PTXJIT_COMPILE_TIMES").is_some(),

@@ -42,13 +42,46 @@
 //! diagnosis: both engines then run block by block, as before regions).
 //!
 //! Since all predecessors of a non-head block precede it in the region, the region's edges
-//! go forward in priority order, the per-group pass needs no iteration, and a non-head block
-//! never has pending lanes between passes (nothing outside the region leads to it; barrier
-//! continuations are never non-head blocks, as their predecessor ends in a barrier).
+//! go forward in priority order (but for a loop region's back edges, below), and a non-head
+//! block never has pending lanes between passes (nothing outside the region leads to it;
+//! barrier continuations are never non-head blocks, as their predecessor ends in a barrier).
+//!
+//! # Loop regions
+//! A region may also be a whole innermost loop, so that a group of lanes runs all its trips
+//! before the next group starts rather than each trip going back through the warp's
+//! dispatcher for the eight groups in turn. Where the block at priority `p` is the header of
+//! a natural loop (`Cfg::loops`) that holds no other loop, whose blocks are the priorities
+//! `p..p + n` (`n` ≤ [`MAX_BLOCKS`], one block allowed), each of which can be in a region,
+//! and none of which has an `Effect::Memory` operation (see `unordered` for why), these
+//! blocks form a **loop region** ([`Regions::looped`]). Its pass differs from the one above
+//! only in what happens to the lanes that take a back edge to the head: they form the head's
+//! mask of the group's next pass (block parameters written as at any edge), and passes
+//! repeat until no lane of the group is back at the head:
+//!
+//! ```text
+//! for g in 0..8 (groups with a lane in mask):
+//!     m[head] = the group's lanes of mask
+//!     while m[head] != 0:
+//!         m[b] = 0 for the other blocks; run the pass as above, except that lanes going
+//!         to the head join m'[head]; then m[head] = m'[head]
+//!         (launch aborted and m[head] != 0: those lanes → pending[head]; next group)
+//! ```
+//!
+//! Loop regions are made only where the environment sets `PTXJIT_LOOP_REGIONS=1`: they
+//! take fewer instructions, but a group's dependency chain through the loop then runs alone,
+//! where eight groups' chains per trip overlapped (docs/performance.md, "Loop regions").
+//!
+//! Lanes leaving the loop become pending at their targets as from any region. The abort
+//! test between passes is the dispatcher's before each block: a fault elsewhere, or an
+//! endless loop stopped from outside, still ends the warp. Within a group, the lanes at the
+//! head in one pass have all run the same number of trips, as under the dispatcher. Across
+//! groups, only memory could tell the orders apart, and a loop region has no access.
+//! Loops with accesses (sgemm's inner product) run as before; with them the JIT's passes
+//! lacked its block code's access forms (see `unordered`).
 
 use super::cfg::Cfg;
 use super::segment::WarpOrder;
-use crate::ir::{Block, Effect, Function, Terminator};
+use crate::ir::{Block, Effect, Function, MemSync, Terminator};
 
 /// Whether `PTXJIT_NO_REGIONS` turns regions off (`crate::switches`).
 fn disabled() -> bool {
@@ -74,24 +107,41 @@ pub struct Regions {
     /// way into the next (0 for blocks that head no region). Their lane masks are the
     /// head's.
     pub lead: Vec<u32>,
+    /// For each priority: whether it heads a **loop region** (see the module doc): its blocks
+    /// are exactly an innermost loop's, and each group runs passes over them until none of
+    /// its lanes takes a back edge. Such a region may have a single block (`len` 1).
+    pub looped: Vec<bool>,
 }
 
 impl Regions {
     /// The regions of `f` under `order`; `blocks` are the reachable blocks in priority order
     /// and `prio` each block's priority (`schedule::priorities`).
     pub fn new(f: &Function, blocks: &[Block], prio: &[u32], order: WarpOrder) -> Regions {
+        let loops = crate::switches::switches().loop_regions;
+        Regions::build(f, blocks, prio, order, loops)
+    }
+
+    /// [`Regions::new`], with loop regions where `with_loops` (`PTXJIT_LOOP_REGIONS`).
+    fn build(
+        f: &Function,
+        blocks: &[Block],
+        prio: &[u32],
+        order: WarpOrder,
+        with_loops: bool,
+    ) -> Regions {
         let nb = blocks.len();
         let mut len = vec![0u32; nb];
         let mut lead = vec![0u32; nb];
+        let mut looped = vec![false; nb];
         if order == WarpOrder::Lockstep || disabled() {
-            return Regions::from_len(len, lead);
+            return Regions::from_len(len, lead, looped);
         }
         let cfg = Cfg::new(f);
         // The loops each block lies in (natural loops of the back edges; the schedule has
         // already rejected irreducible control flow, so none is missed).
         let loops = match cfg.back_edges() {
             Ok(back) => cfg.loops(&back),
-            Err(_) => return Regions::from_len(len, lead),
+            Err(_) => return Regions::from_len(len, lead, looped),
         };
         let loops_of =
             |b: Block| -> Vec<bool> { loops.iter().map(|(_, body)| body[b.index()]).collect() };
@@ -107,11 +157,50 @@ impl Regions {
                     .iter()
                     .all(|&i| f.inst(i).op.effect() != Effect::Warp)
         };
+        let lead_of = |p: usize, end: usize| -> u32 {
+            let mut k = p + 1;
+            while k < end {
+                let (prev, b) = (blocks[k - 1], blocks[k]);
+                let jumps = matches!(&f.block(prev).term, Terminator::Jump(c) if c.block == b);
+                if !(jumps && cfg.preds[b.index()] == [prev]) {
+                    break;
+                }
+                k += 1;
+            }
+            (k - p) as u32
+        };
+        // A loop region at `p`: the blocks of the innermost loop headed by `blocks[p]`, when
+        // they are the next priorities, can all be in a region and keep no other group's
+        // write from being awaited (`unordered`).
+        let loop_region = |p: usize| -> Option<usize> {
+            if !with_loops {
+                return None;
+            }
+            let head = blocks[p];
+            let (_, body) = loops.iter().find(|(h, _)| *h == head)?;
+            let n = body.iter().filter(|&&x| x).count();
+            let innermost = loops.iter().all(|(h, _)| *h == head || !body[h.index()]);
+            let consecutive = p + n <= nb && blocks[p..p + n].iter().all(|b| body[b.index()]);
+            (innermost
+                && consecutive
+                && n <= MAX_BLOCKS
+                && blocks[p..p + n]
+                    .iter()
+                    .all(|&b| eligible(b) && unordered(f, b)))
+            .then_some(n)
+        };
         let mut p = 0usize;
         while p < nb {
             let head = blocks[p];
             if !eligible(head) {
                 p += 1;
+                continue;
+            }
+            if let Some(n) = loop_region(p) {
+                len[p] = n as u32;
+                lead[p] = lead_of(p, p + n);
+                looped[p] = true;
+                p += n;
                 continue;
             }
             let head_loops = loops_of(head);
@@ -129,20 +218,11 @@ impl Regions {
             }
             if end - p >= 2 {
                 len[p] = (end - p) as u32;
-                let mut k = p + 1;
-                while k < end {
-                    let (prev, b) = (blocks[k - 1], blocks[k]);
-                    let jumps = matches!(&f.block(prev).term, Terminator::Jump(c) if c.block == b);
-                    if !(jumps && cfg.preds[b.index()] == [prev]) {
-                        break;
-                    }
-                    k += 1;
-                }
-                lead[p] = (k - p) as u32;
+                lead[p] = lead_of(p, end);
             }
             p = end;
         }
-        Regions::from_len(len, lead)
+        Regions::from_len(len, lead, looped)
     }
 
     /// The same regions less those `keep` rejects (called with each region's priorities):
@@ -152,30 +232,50 @@ impl Regions {
     pub fn retain(&self, mut keep: impl FnMut(std::ops::Range<u32>) -> bool) -> Regions {
         let mut len = self.len.clone();
         let mut lead = self.lead.clone();
+        let mut looped = self.looped.clone();
         for h in 0..len.len() {
-            if len[h] >= 2 && !keep(h as u32..h as u32 + len[h]) {
+            if self.is_region(h as u32) && !keep(h as u32..h as u32 + len[h]) {
                 len[h] = 0;
                 lead[h] = 0;
+                looped[h] = false;
             }
         }
-        Regions::from_len(len, lead)
+        Regions::from_len(len, lead, looped)
     }
 
-    fn from_len(len: Vec<u32>, lead: Vec<u32>) -> Regions {
+    fn from_len(len: Vec<u32>, lead: Vec<u32>, looped: Vec<bool>) -> Regions {
         let mut head = vec![u32::MAX; len.len()];
         for (h, &n) in len.iter().enumerate() {
-            for x in &mut head[h..h + n as usize] {
-                *x = h as u32;
+            if n >= 2 || looped[h] {
+                for x in &mut head[h..h + n as usize] {
+                    *x = h as u32;
+                }
             }
         }
-        Regions { len, head, lead }
+        Regions {
+            len,
+            head,
+            lead,
+            looped,
+        }
     }
 
-    /// The priorities of the region headed by `p` (`p..p + 1` for a block on its own; empty
-    /// for a block inside another block's region).
+    /// Whether `p` heads a region (of two blocks or more, or a loop region).
+    pub fn is_region(&self, p: u32) -> bool {
+        let p = p as usize;
+        self.len.get(p).is_some_and(|&n| n >= 2) || self.looped.get(p).copied().unwrap_or(false)
+    }
+
+    /// Whether `p` heads a loop region.
+    pub fn is_loop(&self, p: u32) -> bool {
+        self.looped.get(p as usize).copied().unwrap_or(false)
+    }
+
+    /// The priorities of the region headed by `p` (`p..p + 1` for a block on its own, or a
+    /// loop region of one block; empty for a block inside another block's region).
     pub fn blocks_of(&self, p: u32) -> std::ops::Range<u32> {
         match self.len.get(p as usize) {
-            Some(&n) if n >= 2 => p..p + n,
+            Some(&n) if self.is_region(p) => p..p + n,
             _ if self.inside(p) => p..p,
             _ => p..p + 1,
         }
@@ -199,6 +299,29 @@ impl Regions {
             .copied()
             .filter(|&h| h != u32::MAX)
     }
+}
+
+/// Whether block `b` of `f` has no memory access, fence or atomic (no `Effect::Memory`
+/// operation), as a loop region's blocks must have.
+///
+/// A loop region runs one group's passes to the end before the next group starts, so a loop
+/// spinning until another group of its warp writes (through an atomic, a fence, or a strong
+/// `.volatile`/`.relaxed`/`.acquire` load) would never end; those must stay out. Weak loads
+/// and stores could be let in (the memory model does not promise that a loop of weak loads
+/// ever sees another thread's write, PTX ISA §8), but the JIT's region passes do not yet
+/// have the forms its block code has for accesses in loops (group-level and full-warp
+/// versions with hoisted checks): with them, sgemm_naive's inner loop ran 3.4 times the
+/// instructions per launch. Loops with any memory operation therefore run block by block as
+/// before.
+fn unordered(f: &Function, b: Block) -> bool {
+    f.block(b).insts.iter().all(|&i| {
+        // Warp operations keep a block out of any region (`eligible`).
+        let access = match f.inst(i).op.effect() {
+            Effect::Pure | Effect::Warp => false,
+            Effect::Memory => true,
+        };
+        !access && f.inst_sync[i.index()] == MemSync::None
+    })
 }
 
 #[cfg(test)]
@@ -260,5 +383,34 @@ mod tests {
     fn lockstep_has_no_regions() {
         assert!(regions_of("ifelse", WarpOrder::Lockstep).is_empty());
         assert!(regions_of("racy_order", WarpOrder::Lockstep).is_empty());
+    }
+
+    /// The loop regions of `kernel` in ptx-tests/kernels/loop_region/loop_region.ptx: (head
+    /// priority, blocks) for each.
+    fn loop_regions_of(kernel: &str, order: WarpOrder) -> Vec<(u32, u32)> {
+        let ptx = include_str!("../../ptx-tests/kernels/loop_region/loop_region.ptx");
+        let (_, fs) = crate::host::front_end(ptx, "loop_region.ptx").expect("front end");
+        let f = fs.iter().find(|f| f.name == kernel).expect("kernel");
+        let (blocks, prio) = priorities(f).expect("schedules");
+        let r = Regions::build(f, &blocks, &prio, order, true);
+        (0..blocks.len() as u32)
+            .filter(|&p| r.is_loop(p))
+            .map(|p| (p, r.len[p as usize]))
+            .collect()
+    }
+
+    #[test]
+    fn innermost_loops_without_memory_accesses_are_loop_regions() {
+        // mixed: one loop of two blocks (the early exit's branch ends the first).
+        let got = loop_regions_of("mixed", WarpOrder::GroupMajor);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].1, 2, "{got:?}");
+        // nested: the inner loop only (the outer one holds it).
+        let got = loop_regions_of("nested", WarpOrder::GroupMajor);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].1, 1, "{got:?}");
+        // written: its loop stores to memory.
+        assert!(loop_regions_of("written", WarpOrder::GroupMajor).is_empty());
+        assert!(loop_regions_of("mixed", WarpOrder::Lockstep).is_empty());
     }
 }

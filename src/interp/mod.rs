@@ -79,8 +79,8 @@ impl WarpEngine for Interpreter {
             let mask = rd32(state, pend);
             wr32(state, pend, 0);
             self.set_active(state, p, false);
-            let region = self.prog.regions.blocks_of(p);
-            if region.len() >= 2 {
+            if self.prog.regions.is_region(p) {
+                let region = self.prog.regions.blocks_of(p);
                 executed += self.run_region(region, mask, state, env);
             } else {
                 let b = &self.prog.blocks[p as usize];
@@ -274,8 +274,10 @@ impl Interpreter {
 
     /// Run the region of blocks `region` (priorities; `analysis::region`) for the lanes of
     /// `mask`, entered at its head: group by group, each group through all of the region's
-    /// blocks in priority order before the next group. Returns the thread-instructions
-    /// executed.
+    /// blocks in priority order before the next group. In a loop region a group's lanes that
+    /// take a back edge to the head run another pass, until none does (or the launch is
+    /// aborted: they are then pending at the head, as the dispatcher would leave them).
+    /// Returns the thread-instructions executed.
     fn run_region(
         &self,
         region: std::ops::Range<u32>,
@@ -284,45 +286,56 @@ impl Interpreter {
         env: &CtaEnv,
     ) -> u64 {
         let mut executed = 0u64;
+        let looped = self.prog.regions.is_loop(region.start);
         for g in 0..GROUPS {
-            let gmask = mask & (((1u32 << GROUP_LANES) - 1) << (g * GROUP_LANES));
-            if gmask == 0 {
-                continue;
-            }
-            let mut local = [0u32; MAX_BLOCKS];
-            local[0] = gmask;
-            for (k, p) in region.clone().enumerate() {
-                let m = local[k];
-                if m == 0 {
-                    continue;
+            let mut head = mask & (((1u32 << GROUP_LANES) - 1) << (g * GROUP_LANES));
+            while head != 0 {
+                let mut local = [0u32; MAX_BLOCKS];
+                local[0] = head;
+                for (k, p) in region.clone().enumerate() {
+                    let m = std::mem::take(&mut local[k]);
+                    if m == 0 {
+                        continue;
+                    }
+                    let b = &self.prog.blocks[p as usize];
+                    executed += m.count_ones() as u64 * (b.end - b.start + 1) as u64;
+                    // A region block is one segment: it has no warp operation.
+                    for di in &self.prog.insts[b.start as usize..b.end as usize] {
+                        exec_inst(di, m, s, env);
+                    }
+                    let ctx = Local {
+                        region: region.clone(),
+                        looped,
+                        masks: &mut local,
+                    };
+                    self.terminate(b.term, m, s, env, Some(ctx));
                 }
-                let b = &self.prog.blocks[p as usize];
-                executed += m.count_ones() as u64 * (b.end - b.start + 1) as u64;
-                // A region block is one segment: it has no warp operation.
-                for di in &self.prog.insts[b.start as usize..b.end as usize] {
-                    exec_inst(di, m, s, env);
+                // The lanes back at the head (a loop region's back edges).
+                head = local[0];
+                if head != 0 && env.aborted() {
+                    self.mark_pending(region.start, head, s);
+                    break;
                 }
-                self.terminate(b.term, m, s, env, Some((region.clone(), &mut local)));
             }
         }
         executed
     }
 
-    /// Run terminator `term` for the lanes of `mask`. In a region (`local`: its priorities
-    /// and the group's lane mask per block), lanes going to one of its blocks other than the
-    /// head join that block's mask instead of becoming pending.
+    /// Run terminator `term` for the lanes of `mask`. In a region (`local`), lanes going to
+    /// one of its blocks other than the head (or to the head of a loop region) join that
+    /// block's mask instead of becoming pending.
     fn terminate(
         &self,
         term: DTerm,
         mask: u32,
         s: &mut [u8],
         env: &CtaEnv,
-        mut local: Option<(std::ops::Range<u32>, &mut [u32; MAX_BLOCKS])>,
+        mut local: Option<Local<'_>>,
     ) {
         let mut go = |c: DCall, m: u32, s: &mut [u8]| match local.as_mut() {
-            Some((r, masks)) if c.prio > r.start && c.prio < r.end => {
+            Some(l) if l.holds(c.prio) => {
                 self.moves(c, m, s);
-                masks[(c.prio - r.start) as usize] |= m;
+                l.masks[(c.prio - l.region.start) as usize] |= m;
             }
             _ => self.enter(c, m, s, false),
         };
@@ -366,11 +379,16 @@ impl Interpreter {
             let m = rd32(s, off);
             wr32(s, off, m | mask);
         } else {
-            let off = self.layout.pending(c.prio);
-            let m = rd32(s, off);
-            wr32(s, off, m | mask);
-            self.set_active(s, c.prio, true);
+            self.mark_pending(c.prio, mask, s);
         }
+    }
+
+    /// Make the lanes of `mask` pending at priority `p`.
+    fn mark_pending(&self, p: u32, mask: u32, s: &mut [u8]) {
+        let off = self.layout.pending(p);
+        let m = rd32(s, off);
+        wr32(s, off, m | mask);
+        self.set_active(s, p, true);
     }
 
     /// Copy a block call's arguments into the target's parameter slots for the lanes of
@@ -397,6 +415,24 @@ impl Interpreter {
                 }
             }
         }
+    }
+}
+
+/// A region pass's routing context (`Interpreter::run_region`).
+struct Local<'a> {
+    /// The region's priorities.
+    region: std::ops::Range<u32>,
+    /// Whether it is a loop region: its back edges lead to the head's mask.
+    looped: bool,
+    /// The group's lane mask per block of the region, by position.
+    masks: &'a mut [u32; MAX_BLOCKS],
+}
+
+impl Local<'_> {
+    /// Whether lanes going to priority `p` stay in the pass.
+    fn holds(&self, p: u32) -> bool {
+        let r = &self.region;
+        (p > r.start || self.looped && p == r.start) && p < r.end
     }
 }
 

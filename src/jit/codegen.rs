@@ -474,8 +474,11 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
     let mut region_nonhead = vec![false; f.blocks.len()];
     // The head block of each block's region, by block index.
     let mut region_head: Vec<Option<ir::Block>> = vec![None; f.blocks.len()];
+    // Blocks of loop regions, whose head parameters change with each pass of a group.
+    let mut region_looped = vec![false; f.blocks.len()];
     for (p, &b) in blocks.iter().enumerate() {
         if let Some(h) = regions.head_of(p as u32) {
+            region_looped[b.index()] = regions.is_loop(h);
             region_of[b.index()] = h;
             region_inside[b.index()] = !regions.in_lead(p as u32);
             region_lead[b.index()] = regions.in_lead(p as u32);
@@ -502,8 +505,11 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
             // In a region, the scalar sections of all its blocks run at the top of the region,
             // before any group has entered them (`region.rs`): the blocks after its lead keep
             // only pure operations, and every block after the head only operations on values
-            // computed in those sections or before the region.
+            // computed in those sections or before the region. In a loop region, that holds
+            // for the head too: its parameters change with each pass (group by group), so
+            // neither they nor anything computed from them is a scalar there.
             let inside = region_inside[bi];
+            let looped = region_looped[bi];
             let nonhead = region_nonhead[bi];
             let kind_ok = d.op.effect() == Effect::Pure || readonly_load && !inside;
             let uniform_results = d
@@ -517,7 +523,7 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
                     let in_region = db.is_some_and(|x| same_region(x, bi));
                     let head_param = matches!(f.values[a.index()].def,
                         ir::ValueDef::Param(b, _) if b == head);
-                    if in_region && !head_param {
+                    if in_region && (!head_param || looped) {
                         return scalar_val[a.index()];
                     }
                     return uni.uniform_at(a, here) && uni.uniform_at(a, head);
@@ -527,8 +533,8 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
                 // every lane they sent), so a loop's counters and uniform pointers are
                 // scalars in the loop's own block too; other values of the block are
                 // computed by its group loops, after the scalar section.
-                let own_param =
-                    matches!(f.values[a.index()].def, ir::ValueDef::Param(b, _) if b == here);
+                let own_param = !looped
+                    && matches!(f.values[a.index()].def, ir::ValueDef::Param(b, _) if b == here);
                 scalar_val[a.index()] || (uni.uniform_at(a, here) && (db != Some(bi) || own_param))
             });
             if kind_ok && uniform_results && args_ok && !d.results.is_empty() {
@@ -1054,7 +1060,7 @@ pub fn generate(
     let mut asked = (g.hoist.cta.counts(), g.hoist.cta.counts());
     for (p, &blk) in layout.order.iter().enumerate() {
         let r = g.regions.blocks_of(p as u32);
-        if r.len() >= 2 {
+        if g.regions.is_region(p as u32) {
             let first_region = stream.as_ref().is_some_and(|s| s.region == r);
             if first_region {
                 asked.0 = g.hoist.cta.counts();
@@ -1309,7 +1315,7 @@ impl Gen<'_, '_> {
     }
 
     /// The CTA's abort flag (`*CtaEnv::abort`, an `i32`: non-zero once the launch stops).
-    fn abort_flag(&mut self) -> Value {
+    pub(super) fn abort_flag(&mut self) -> Value {
         let abort_ptr = self.b.ins().load(
             self.ptr,
             TRUSTED(),
@@ -1504,7 +1510,11 @@ impl Gen<'_, '_> {
     /// that wrote it (a store-to-load forward that stalls). None for a priority entered
     /// only through its pending mask (`Gen::no_direct`) or a region's other blocks.
     pub(super) fn carry_params(&self, prio: u32) -> Vec<ir::Value> {
-        if self.no_direct[prio as usize] || self.regions.blocks_of(prio).is_empty() {
+        // A loop region's head parameters change with every pass, group by group.
+        if self.no_direct[prio as usize]
+            || self.regions.blocks_of(prio).is_empty()
+            || self.regions.is_loop(prio)
+        {
             return vec![];
         }
         let blk = self.layout.order[prio as usize];
@@ -1554,7 +1564,7 @@ impl Gen<'_, '_> {
     fn direct_targets(&self) -> Vec<bool> {
         let mut no = vec![false; self.layout.order.len()];
         for (p, &blk) in self.layout.order.iter().enumerate() {
-            if self.regions.blocks_of(p as u32).len() != 1 {
+            if self.regions.blocks_of(p as u32).len() != 1 || self.regions.is_region(p as u32) {
                 continue;
             }
             let bd = self.f.block(blk);

@@ -77,12 +77,44 @@
 //!   (`Gen::region_once_args`), not per group: nothing in the region reads a parameter
 //!   slot of a block outside it (or of its head) during the pass.
 //! - The group tier of `group.rs` is not used in regions.
+//!
+//! # Loop regions
+//! (Made only with `PTXJIT_LOOP_REGIONS=1`, `analysis::region`.) A loop region
+//! (`Regions::looped`) runs its passes for a group in an inner loop
+//! (`Gen::region_passes`) inside the general group loop, its only version:
+//! ```text
+//! for g in groups of mask:
+//!     values read from slots that are defined before the region; the head's carried
+//!     parameters from their slots (written by the edges in)
+//!     top(bits):  back = 0; the pass as above for the lanes bits (carried parameters from
+//!                 variables); a back edge blends its arguments into the carried
+//!                 parameters' variables for its lanes (the others to slots) and adds its
+//!                 lanes to back
+//!                 back == 0 → next group
+//!                 abort flag set → carried parameters to slots for back's lanes,
+//!                 out[head] |= back (shifted to warp bits); next group
+//!                 → top(back)
+//! ```
+//! What changes against an acyclic region, as the head's lanes and parameters change from
+//! pass to pass:
+//! - Nothing computed from the head's parameters is a scalar-section value (`codegen::plan`)
+//!   or read at the top (`RegionCtx::hides` covers the head's parameters), the head's
+//!   parameters are not carried into its direct body (`Gen::carry_params`), and no branch is
+//!   decided per warp (no full-warp or skipping version, no per-warp tests: `Spec`).
+//! - The lead runs for the pass's lanes, so its stores test the group's four lanes as the
+//!   other blocks' do (`Gen::region_store_check`), and its hoisted checks are planned
+//!   without the warp's mask.
+//! - Carried parameters (`Gen::loop_carried`): the head's parameters of vector types that no
+//!   block outside the region reads live in variables; their slots are written only where
+//!   the pass loop stops early (abort). Other values defined in the loop go through slots as
+//!   in any region, and arguments of edges out of the loop are written per pass for the
+//!   lanes leaving.
 
 use super::codegen::Gen;
 use super::vector::{GVal, Grp};
 use crate::analysis::schedule::EXITED_OFF;
 use crate::ir::{self, Terminator};
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
 use cranelift_frontend::Variable;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -93,14 +125,19 @@ pub(super) struct RegionCtx {
     pub(super) head: ir::Block,
     /// Its blocks, in priority order (the head first).
     pub(super) blocks: Vec<ir::Block>,
+    /// A loop region: its head's parameters are written by the passes too.
+    pub(super) looped: bool,
 }
 
 impl RegionCtx {
     /// Whether `v` is computed inside the region (a result of one of its blocks, or a
-    /// parameter of a block after the head): its slot is not written yet at the region's top.
+    /// parameter of a block after the head, or of a loop region's head): its slot is not
+    /// written yet at the region's top, or changes during the passes.
     pub(super) fn hides(&self, g: &Gen<'_, '_>, v: ir::Value) -> bool {
         match g.f.values[v.index()].def {
-            ir::ValueDef::Param(b, _) => b != self.head && self.blocks.contains(&b),
+            ir::ValueDef::Param(b, _) => {
+                (b != self.head || self.looped) && self.blocks.contains(&b)
+            }
             ir::ValueDef::Result(i, _) => self.blocks.contains(&ir::Block(g.inst_block[i.index()])),
         }
     }
@@ -128,6 +165,14 @@ struct Pass {
     /// lanes sent there, after the group loops (`Gen::region_once_args`), one per
     /// destination block.
     once: Vec<ir::BlockCall>,
+    /// A loop region's lanes back at the head after a pass (`i32`, the group's 4 bits).
+    back: Option<Variable>,
+    /// A loop region's head parameters kept in registers across the passes
+    /// (`Gen::loop_carried`): their values for the next pass, one variable per vector.
+    carried: Vec<(ir::Value, Vec<Variable>)>,
+    /// Values a loop region's blocks read that are defined before it, not scalar-section
+    /// values: loaded from their slots once per group, before the passes.
+    inputs: Vec<ir::Value>,
 }
 
 impl Pass {
@@ -151,6 +196,7 @@ impl Gen<'_, '_> {
     pub(super) fn gen_region(&mut self, r: Range<u32>) -> Result<(), String> {
         let blocks: Vec<ir::Block> = r.clone().map(|p| self.layout.order[p as usize]).collect();
         let head = blocks[0];
+        let looped = self.regions.is_loop(r.start);
         let lead = (self.regions.lead[r.start as usize] as usize).clamp(1, blocks.len());
         let pend = self.layout.pending(r.start);
         let (mask, first) = if let Some(st) = self.stream {
@@ -181,6 +227,7 @@ impl Gen<'_, '_> {
         self.region = Some(RegionCtx {
             head,
             blocks: blocks.clone(),
+            looped,
         });
         // Uniform branch conditions, decided once: from the scalar sections, or from slots
         // written before the region.
@@ -211,7 +258,7 @@ impl Gen<'_, '_> {
                     .targets()
                     .iter()
                     .map(|c| self.layout.prio[c.block.index()])
-                    .filter(|&p| !(p > r.start && p < r.end))
+                    .filter(|&p| !(p > r.start && p < r.end) && !(looped && p == r.start))
                     .map(Out::Pending)
                     .collect(),
             };
@@ -224,23 +271,54 @@ impl Gen<'_, '_> {
                 }
             }
         }
+        // A loop region's lanes still at the head when the launch is aborted.
+        if looped {
+            let v = self.b.declare_var(types::I32);
+            let z = self.iconst(types::I32, 0);
+            self.b.def_var(v, z);
+            outs.push((Out::Pending(r.start), v));
+        }
         let masks: Vec<Variable> = blocks
             .iter()
             .map(|_| self.b.declare_var(types::I32))
             .collect();
-        let once = self.region_once_args(&r, &blocks, &sc, &uconds);
+        let once = match looped {
+            true => vec![],
+            false => self.region_once_args(&r, &blocks, &sc, &uconds),
+        };
+        let back = looped.then(|| self.b.declare_var(types::I32));
+        let (carried, inputs) = match looped {
+            true => self.loop_carried(&blocks, &sc, &uconds),
+            false => (vec![], vec![]),
+        };
+        let carried = carried
+            .into_iter()
+            .map(|v| {
+                let t = self.ty(v);
+                let n = match t {
+                    ir::Type::I64 | ir::Type::F64 => 2,
+                    _ => 1,
+                };
+                let vt = super::vector::vty(t).unwrap_or(types::I32X4);
+                (v, (0..n).map(|_| self.b.declare_var(vt)).collect())
+            })
+            .collect();
         let pass = Pass {
             masks,
             outs,
             prios: r.clone(),
             lead,
             once,
+            back,
+            carried,
+            inputs,
         };
         // The per-warp tests the per-call flag covers are made only where the full-warp
         // version is not entered from the flag (`Gen::region_loops`), unless a skipping
         // version, whose test comes first, may need them (the stream loop's copy has none).
-        let skip = self.stream.is_none() && self.skip_possible(&r, &blocks, lead, &uconds);
-        if self.hoist.cta.ok.is_some() && !skip {
+        let skip =
+            self.stream.is_none() && !looped && self.skip_possible(&r, &blocks, lead, &uconds);
+        if self.hoist.cta.ok.is_some() && !skip && !looped {
             let t = self.b.create_block();
             self.hoist.cta.deferred = Some(super::ctacheck::Deferred::new(t));
         }
@@ -255,12 +333,13 @@ impl Gen<'_, '_> {
                 };
                 self.gfast = Default::default();
                 self.pinned.clear();
-                if self.stream.is_none() {
+                if self.stream.is_none() && !looped {
                     self.region_skip(&r, mask, first, &blocks, &sc, &uconds, &deferred, &pass)?;
                 }
             }
             let insts = self.f.block(blk).insts.clone();
-            let m = (k < lead).then_some(mask);
+            // A loop region's lead runs for part of the group's lanes after its first pass.
+            let m = (k < lead && !looped).then_some(mask);
             let plan = self.plan_fast_mem(blk, &insts, &sc, first, m)?;
             fast.access.extend(plan.access);
         }
@@ -276,7 +355,7 @@ impl Gen<'_, '_> {
             all_out: vec![],
             wide: vec![],
         };
-        if !self.no_warp_conds {
+        if !self.no_warp_conds && !looped {
             for (k, &blk) in blocks.iter().enumerate() {
                 let Terminator::Branch { cond, then_, else_ } = &self.f.block(blk).term else {
                     continue;
@@ -383,13 +462,17 @@ impl Gen<'_, '_> {
             self.fast_oks(insts, &mut oks);
         }
         let body = |g: &mut Self, grp: &mut Grp, acc: Value| {
-            g.region_group(grp, blocks, sc, uconds, deferred, pass, None)?;
+            match pass.back {
+                Some(back) => g.region_passes(grp, back, blocks, sc, uconds, deferred, pass)?,
+                None => g.region_group(grp, blocks, sc, uconds, deferred, pass, None)?,
+            }
             Ok(acc)
         };
         let tests = self.hoist.cta.deferred.take();
         // A big kernel's quick tier (`Gen::big`): the general version only, unless the
-        // region has per-warp tests that only a full-warp version's entry makes.
-        if self.big && tests.as_ref().is_none_or(|t| t.is_empty()) {
+        // region has per-warp tests that only a full-warp version's entry makes. A loop
+        // region has only its general version (its lanes' masks change with each pass).
+        if (self.big || pass.back.is_some()) && tests.as_ref().is_none_or(|t| t.is_empty()) {
             oks.clear();
         }
         if oks.is_empty() {
@@ -597,6 +680,179 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
+    /// A loop region's head parameters kept in registers across its passes (vector types,
+    /// read by no block outside the region, whose code reads slots), and the values its
+    /// blocks read from slots that are defined before it (preloaded once per group; not
+    /// scalar-section values, constants or values hidden before the warp loop).
+    fn loop_carried(
+        &self,
+        blocks: &[ir::Block],
+        sc: &HashMap<ir::Value, Value>,
+        uconds: &[Option<Value>],
+    ) -> (Vec<ir::Value>, Vec<ir::Value>) {
+        let inside = |b: ir::Block| blocks.contains(&b);
+        let def_inside = |v: ir::Value| match self.f.values[v.index()].def {
+            ir::ValueDef::Param(b, _) => inside(b),
+            ir::ValueDef::Result(i, _) => inside(ir::Block(self.inst_block[i.index()])),
+        };
+        let vector = |v: ir::Value| super::vector::vty(self.ty(v)).is_some();
+        // Every value read by a block outside the region.
+        let mut outside = std::collections::HashSet::new();
+        for (bi, bd) in self.f.blocks.iter().enumerate() {
+            if inside(ir::Block(bi as u32)) {
+                continue;
+            }
+            for &i in &bd.insts {
+                outside.extend(self.f.inst(i).args.iter().copied());
+            }
+            if let Terminator::Branch { cond, .. } = &bd.term {
+                outside.insert(*cond);
+            }
+            for c in bd.term.targets() {
+                outside.extend(c.args.iter().copied());
+            }
+        }
+        let carried = self
+            .f
+            .block(blocks[0])
+            .params
+            .iter()
+            .copied()
+            .filter(|&v| {
+                vector(v) && !outside.contains(&v) && self.layout.slot[v.index()] != u32::MAX
+            })
+            .collect();
+        let mut inputs: Vec<ir::Value> = vec![];
+        let add = |v: ir::Value, inputs: &mut Vec<ir::Value>| {
+            let wanted = !def_inside(v)
+                && vector(v)
+                && !sc.contains_key(&v)
+                && self.f.const_bits(v).is_none()
+                && self.layout.slot[v.index()] != u32::MAX
+                && !self.hoist.hides(v, self.f);
+            if wanted && !inputs.contains(&v) {
+                inputs.push(v);
+            }
+        };
+        for (k, &b) in blocks.iter().enumerate() {
+            let bd = self.f.block(b);
+            for &i in &bd.insts {
+                if self.scalar[i.index()] {
+                    continue;
+                }
+                for &a in &self.f.inst(i).args {
+                    add(a, &mut inputs);
+                }
+            }
+            if let (Terminator::Branch { cond, .. }, None) = (&bd.term, uconds[k]) {
+                add(*cond, &mut inputs);
+            }
+            for c in bd.term.targets() {
+                for &a in &c.args {
+                    add(a, &mut inputs);
+                }
+            }
+        }
+        (carried, inputs)
+    }
+
+    /// A loop region's passes for one group (`analysis::region`): the lanes at the head run
+    /// a pass through the region's blocks (`Gen::region_group`), those that took a back edge
+    /// (`back`) run the next one, until none did. Before another pass the launch's abort
+    /// flag is read, as the dispatcher reads it before each block: set, the lanes back at the
+    /// head are left pending there (`Pass::outs`) and the group's passes end.
+    #[allow(clippy::too_many_arguments)]
+    fn region_passes(
+        &mut self,
+        grp: &mut Grp,
+        back: Variable,
+        blocks: &[ir::Block],
+        sc: &HashMap<ir::Value, Value>,
+        uconds: &[Option<Value>],
+        deferred: &[Vec<(ir::Value, Value)>],
+        pass: &Pass,
+    ) -> Result<(), String> {
+        let saved = (
+            grp.m32,
+            grp.m64,
+            grp.bits,
+            grp.full,
+            grp.vals.clone(),
+            grp.packed.clone(),
+            std::mem::take(&mut grp.gcache),
+        );
+        // Values from before the region, and the carried parameters' first values, from
+        // their slots (written by the edges into the head).
+        for &v in &pass.inputs {
+            self.gget(grp, sc, v)?;
+        }
+        for (v, vars) in &pass.carried {
+            let x = self.gget(grp, sc, *v)?;
+            grp.vals.remove(v);
+            for (&var, c) in vars.iter().zip(gval_parts(x)) {
+                self.b.def_var(var, c);
+            }
+        }
+        let outer = grp.vals.clone();
+        let top = self.b.create_block();
+        self.b.append_block_param(top, types::I32);
+        self.b.ins().jump(top, &[BlockArg::Value(grp.bits)]);
+        self.b.switch_to_block(top);
+        let bits = self.b.block_params(top)[0];
+        self.set_group_bits(grp, bits);
+        let z = self.iconst(types::I32, 0);
+        self.b.def_var(back, z);
+        for (v, vars) in &pass.carried {
+            let parts: Vec<Value> = vars.iter().map(|&var| self.b.use_var(var)).collect();
+            let x = match parts[..] {
+                [a] => GVal::V1(a),
+                [a, b] => GVal::V2(a, b),
+                _ => return Err("internal: a carried value's parts".into()),
+            };
+            grp.vals.insert(*v, x);
+        }
+        self.region_group(grp, blocks, sc, uconds, deferred, pass, None)?;
+        grp.vals = outer;
+        let again = self.b.use_var(back);
+        let more = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.ins().brif(again, more, &[], done, &[]);
+        self.b.switch_to_block(more);
+        let abort = self.abort_flag();
+        let stop = self.b.create_block();
+        self.b
+            .ins()
+            .brif(abort, stop, &[], top, &[BlockArg::Value(again)]);
+        self.b.switch_to_block(stop);
+        // The carried parameters to their slots, for the lanes left pending at the head.
+        self.set_group_bits(grp, again);
+        for (v, vars) in &pass.carried {
+            let parts: Vec<Value> = vars.iter().map(|&var| self.b.use_var(var)).collect();
+            let x = match parts[..] {
+                [a] => GVal::V1(a),
+                [a, b] => GVal::V2(a, b),
+                _ => return Err("internal: a carried value's parts".into()),
+            };
+            self.gstore(grp, *v, x, true)?;
+        }
+        let head = Out::Pending(pass.prios.start);
+        let Some(&(_, v)) = pass.outs.iter().find(|(o, _)| *o == head) else {
+            return Err("internal: a loop region without its head's mask".into());
+        };
+        let sh = self.b.ins().ishl_imm_s(grp.g, 2);
+        let placed = self.b.ins().ishl(again, sh);
+        let old = self.b.use_var(v);
+        let new = self.b.ins().bor(old, placed);
+        self.b.def_var(v, new);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        (
+            grp.m32, grp.m64, grp.bits, grp.full, grp.vals, grp.packed, grp.gcache,
+        ) = saved;
+        self.region_store_check = false;
+        Ok(())
+    }
+
     /// One group's pass through the region's blocks. With `spec` (the full-warp version, all
     /// four lanes of the group active), which blocks the group's lanes reach is followed at
     /// compile time through the lead, unconditional jumps and the branches `spec` decides
@@ -628,6 +884,11 @@ impl Gen<'_, '_> {
         let saved = (grp.m32, grp.m64, grp.bits, grp.full);
         for (k, &blk) in blocks.iter().enumerate() {
             let bd = self.f.block(blk).clone();
+            // A loop region's lead runs for part of the group's lanes after the first pass:
+            // its stores test them, as the other blocks' do.
+            if pass.back.is_some() {
+                self.region_store_check = true;
+            }
             let join = match (k < pass.lead, reach[k]) {
                 (true, _) => None,
                 (false, Reach::Nothing) => continue,
@@ -758,7 +1019,7 @@ impl Gen<'_, '_> {
         match term {
             Terminator::Jump(c) => {
                 if !c.args.is_empty() && !route.pass.once_to(c.block) {
-                    self.write_args(grp, sc, c, None)?;
+                    self.region_args(grp, sc, c, None, route.pass)?;
                 }
                 let p = self.layout.prio[c.block.index()];
                 self.region_route(grp, route, Out::Pending(p), bits, from)?;
@@ -767,7 +1028,7 @@ impl Gen<'_, '_> {
                 // Every lane takes the same direction: no condition per group.
                 let taken = if known == Some(true) { then_ } else { else_ };
                 if !taken.args.is_empty() && !route.pass.once_to(taken.block) {
-                    self.write_args(grp, sc, taken, None)?;
+                    self.region_args(grp, sc, taken, None, route.pass)?;
                 }
                 let p = self.layout.prio[taken.block.index()];
                 self.region_route(grp, route, Out::Pending(p), bits, from)?;
@@ -793,10 +1054,10 @@ impl Gen<'_, '_> {
                 };
                 let ebits = self.b.ins().band_not(bits, tbits);
                 if !then_.args.is_empty() && !route.pass.once_to(then_.block) {
-                    self.write_args(grp, sc, then_, Some((tm, false)))?;
+                    self.region_args(grp, sc, then_, Some((tm, false)), route.pass)?;
                 }
                 if !else_.args.is_empty() && !route.pass.once_to(else_.block) {
-                    self.write_args(grp, sc, else_, Some((tm, true)))?;
+                    self.region_args(grp, sc, else_, Some((tm, true)), route.pass)?;
                 }
                 let tp = self.layout.prio[then_.block.index()];
                 let ep = self.layout.prio[else_.block.index()];
@@ -816,6 +1077,62 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
+    /// A region edge's arguments for the group's lanes (restricted to lanes where `cond` is
+    /// true, or false with `negate`): to the target's parameter slots, except a loop
+    /// region's back edge's carried parameters (`Pass::carried`), blended into their
+    /// variables for the next pass.
+    fn region_args(
+        &mut self,
+        grp: &mut Grp,
+        sc: &HashMap<ir::Value, Value>,
+        call: &ir::BlockCall,
+        cond: Option<(Value, bool)>,
+        pass: &Pass,
+    ) -> Result<(), String> {
+        let back = pass.back.is_some()
+            && self.layout.prio[call.block.index()] == pass.prios.start
+            && !pass.carried.is_empty();
+        if !back {
+            return self.write_args(grp, sc, call, cond);
+        }
+        // Every argument is read before any parameter is written.
+        let mut vals = vec![];
+        for (&a, &p) in call.args.iter().zip(&self.f.block(call.block).params) {
+            vals.push((p, self.gget(grp, sc, a)?));
+        }
+        let m32 = match cond {
+            Some((c, false)) => self.b.ins().band(grp.m32, c),
+            Some((c, true)) => self.b.ins().band_not(grp.m32, c),
+            None => grp.m32,
+        };
+        let m64 = [self.b.ins().swiden_low(m32), self.b.ins().swiden_high(m32)];
+        let mut slots = vec![];
+        for (p, x) in vals {
+            let Some((_, vars)) = pass.carried.iter().find(|(v, _)| *v == p) else {
+                slots.push((p, x));
+                continue;
+            };
+            let x = match x {
+                GVal::S4(l) => self.pack_lanes(l, self.ty(p)),
+                x => x,
+            };
+            let parts = gval_parts(x);
+            for (k, (&var, new)) in vars.iter().zip(parts).enumerate() {
+                let old = self.b.use_var(var);
+                let vt = self.b.func.dfg.value_type(old);
+                let m = match vars.len() {
+                    1 => m32,
+                    _ => m64[k],
+                };
+                let m = self.vbitcast(m, vt);
+                let new = self.vbitcast(new, vt);
+                let x = self.b.ins().bitselect(m, new, old);
+                self.b.def_var(var, x);
+            }
+        }
+        self.store_args(grp, slots, cond)
+    }
+
     /// Add the group's lanes `bits` (which `lanes` describes at compile time) to destination
     /// `d`: a block of the region after the head (its mask), or a destination outside
     /// (shifted to the group's warp bits).
@@ -828,6 +1145,15 @@ impl Gen<'_, '_> {
         lanes: Reach,
     ) -> Result<(), String> {
         let pass = route.pass;
+        if let (Out::Pending(p), Some(back)) = (d, pass.back) {
+            // A loop region's back edge: the lanes run the next pass.
+            if p == pass.prios.start {
+                let old = self.b.use_var(back);
+                let new = self.b.ins().bor(old, bits);
+                self.b.def_var(back, new);
+                return Ok(());
+            }
+        }
         if let Out::Pending(p) = d {
             // The lead's blocks run for the group's lanes anyway: a jump along it is no route.
             if p > pass.prios.start && p < pass.prios.start + pass.lead as u32 {
@@ -981,4 +1307,13 @@ struct Route<'a, 'b> {
     reach: &'a mut Vec<Reach>,
     from: Reach,
     spec: Option<&'b mut Spec>,
+}
+
+/// The vectors of a group value (one, or two for 64-bit lanes; `S4` values are packed first).
+fn gval_parts(x: GVal) -> Vec<Value> {
+    match x {
+        GVal::V1(a) => vec![a],
+        GVal::V2(a, b) => vec![a, b],
+        GVal::S4(l) => l.to_vec(),
+    }
 }

@@ -174,7 +174,7 @@ impl Gen<'_, '_> {
             return None;
         }
         let r = self.regions.blocks_of(0);
-        if r.len() < 2 {
+        if r.len() < 2 || self.regions.is_loop(0) {
             return None;
         }
         let inside = |c: &ir::BlockCall| {

@@ -84,7 +84,7 @@ fn size_index(bytes: u32) -> usize {
 }
 
 /// The vector type of a 32-bit (V1) or 64-bit (V2) IR type.
-fn vty(t: ir::Type) -> Option<CType> {
+pub(super) fn vty(t: ir::Type) -> Option<CType> {
     match t {
         ir::Type::I32 | ir::Type::Pred => Some(types::I32X4),
         ir::Type::F32 => Some(types::F32X4),
@@ -2813,7 +2813,7 @@ impl Gen<'_, '_> {
     /// Write `vals` (parameters and their group values, from [`Gen::args_vals`]) into the
     /// parameters' slots for the group's active lanes, restricted to lanes where `cond` is
     /// true (or false with `negate`).
-    fn store_args(
+    pub(super) fn store_args(
         &mut self,
         grp: &mut Grp,
         vals: Vec<(ir::Value, GVal)>,
