@@ -258,7 +258,8 @@ impl Gen<'_, '_> {
                     .targets()
                     .iter()
                     .map(|c| self.layout.prio[c.block.index()])
-                    .filter(|&p| !(p > r.start && p < r.end) && !(looped && p == r.start))
+                    // A back edge of a loop region stays inside it, as do its other blocks.
+                    .filter(|&p| !((p > r.start && p < r.end) || (looped && p == r.start)))
                     .map(Out::Pending)
                     .collect(),
             };
