@@ -2305,14 +2305,12 @@ impl Gen<'_> {
                     "cp.async.{cache}.shared.global [%so+{}], [%td0], 16;",
                     off & !15
                 ));
+                // The word and the state space are picked apart: the wait below must
+                // follow the form actually written (with `.noinc` the thread does not
+                // arrive itself).
                 noinc = self.rng.chance(50);
-                let (word, space) = *self.rng.pick(&[
-                    (".noinc", ".shared::cta"),
-                    (".noinc", ""),
-                    ("", ".shared"),
-                    ("", ""),
-                ]);
-                let word = if noinc { word } else { "" };
+                let word = if noinc { ".noinc" } else { "" };
+                let space = *self.rng.pick(&[".shared::cta", ".shared", ""]);
                 lines.push(format!(
                     "cp.async.mbarrier.arrive{word}{space}.b64 [fz_mbar];"
                 ));
