@@ -757,6 +757,26 @@ impl Gen<'_, '_> {
         (carried, inputs)
     }
 
+    /// The vectors of carried parameter `v`'s group value `x`, one per variable of
+    /// `Pass::carried` (per-lane `S4` values packed first).
+    fn carried_parts(&mut self, v: ir::Value, x: GVal) -> Vec<Value> {
+        let x = match x {
+            GVal::S4(l) => self.pack_lanes(l, self.ty(v)),
+            x => x,
+        };
+        gval_parts(x)
+    }
+
+    /// A carried parameter's group value from its variables (`Pass::carried`).
+    fn carried_val(&mut self, vars: &[Variable]) -> Result<GVal, String> {
+        let parts: Vec<Value> = vars.iter().map(|&var| self.b.use_var(var)).collect();
+        match parts[..] {
+            [a] => Ok(GVal::V1(a)),
+            [a, b] => Ok(GVal::V2(a, b)),
+            _ => Err("internal: a carried value's parts".into()),
+        }
+    }
+
     /// A loop region's passes for one group (`analysis::region`): the lanes at the head run
     /// a pass through the region's blocks (`Gen::region_group`), those that took a back edge
     /// (`back`) run the next one, until none did. Before another pass the launch's abort
@@ -790,7 +810,7 @@ impl Gen<'_, '_> {
         for (v, vars) in &pass.carried {
             let x = self.gget(grp, sc, *v)?;
             grp.vals.remove(v);
-            for (&var, c) in vars.iter().zip(gval_parts(x)) {
+            for (&var, c) in vars.iter().zip(self.carried_parts(*v, x)) {
                 self.b.def_var(var, c);
             }
         }
@@ -804,12 +824,7 @@ impl Gen<'_, '_> {
         let z = self.iconst(types::I32, 0);
         self.b.def_var(back, z);
         for (v, vars) in &pass.carried {
-            let parts: Vec<Value> = vars.iter().map(|&var| self.b.use_var(var)).collect();
-            let x = match parts[..] {
-                [a] => GVal::V1(a),
-                [a, b] => GVal::V2(a, b),
-                _ => return Err("internal: a carried value's parts".into()),
-            };
+            let x = self.carried_val(vars)?;
             grp.vals.insert(*v, x);
         }
         self.region_group(grp, blocks, sc, uconds, deferred, pass, None)?;
@@ -828,12 +843,7 @@ impl Gen<'_, '_> {
         // The carried parameters to their slots, for the lanes left pending at the head.
         self.set_group_bits(grp, again);
         for (v, vars) in &pass.carried {
-            let parts: Vec<Value> = vars.iter().map(|&var| self.b.use_var(var)).collect();
-            let x = match parts[..] {
-                [a] => GVal::V1(a),
-                [a, b] => GVal::V2(a, b),
-                _ => return Err("internal: a carried value's parts".into()),
-            };
+            let x = self.carried_val(vars)?;
             self.gstore(grp, *v, x, true)?;
         }
         let head = Out::Pending(pass.prios.start);
@@ -1113,11 +1123,7 @@ impl Gen<'_, '_> {
                 slots.push((p, x));
                 continue;
             };
-            let x = match x {
-                GVal::S4(l) => self.pack_lanes(l, self.ty(p)),
-                x => x,
-            };
-            let parts = gval_parts(x);
+            let parts = self.carried_parts(p, x);
             for (k, (&var, new)) in vars.iter().zip(parts).enumerate() {
                 let old = self.b.use_var(var);
                 let vt = self.b.func.dfg.value_type(old);
