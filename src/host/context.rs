@@ -851,7 +851,8 @@ pub const DEFAULT_STACK_BYTES: u64 = 16 * 1024;
 /// The bytes of local memory per thread a launch of `k` with `opts` needs: the kernel's own,
 /// and its call stack if it has one. Errors: [`Error::LaunchConfig`] when the stack or the
 /// whole is over [`ir::MAX_LOCAL_BYTES`].
-fn launch_local_bytes(k: &CompiledKernel, opts: &LaunchOptions) -> Result<u64, Error> {
+fn launch_local_bytes(kernel: &Kernel, opts: &LaunchOptions) -> Result<u64, Error> {
+    let k = &kernel.compiled;
     let stack = opts.stack_bytes.unwrap_or(DEFAULT_STACK_BYTES);
     let max = ir::MAX_LOCAL_BYTES;
     if stack > max {
@@ -861,11 +862,26 @@ fn launch_local_bytes(k: &CompiledKernel, opts: &LaunchOptions) -> Result<u64, E
         )));
     }
     match k.call_stack {
-        None if k.local_bytes > max => Err(Error::LaunchConfig(format!(
-            "kernel {} uses {} bytes of local memory per thread, more than the {max}-byte limit",
-            quoted(&k.name),
-            k.local_bytes
-        ))),
+        // `FILE:LINE:COL: ...` at what took the kernel past the limit, as ptxjit's other
+        // reports about the PTX begin.
+        None if k.local_bytes > max => Err(Error::LaunchConfig(match &k.local_past {
+            Some(p) => format!(
+                "{}: kernel {} uses {} bytes of local memory per thread, more than the \
+                 {max}-byte limit of a CUDA thread's local memory; its {} ({} bytes) takes it \
+                 past the limit (ptxas compiles such a kernel; no launch of it can run)",
+                kernel.module_file.at(p.loc),
+                quoted(&k.name),
+                k.local_bytes,
+                p.what,
+                p.bytes
+            ),
+            None => format!(
+                "kernel {} uses {} bytes of local memory per thread, more than the {max}-byte \
+                 limit of a CUDA thread's local memory",
+                quoted(&k.name),
+                k.local_bytes
+            ),
+        })),
         None => Ok(k.local_bytes),
         Some(base) if base + stack > max => Err(Error::LaunchConfig(format!(
             "kernel {}: {base} bytes of local memory per thread and a call stack of {stack} \
@@ -929,6 +945,9 @@ pub struct CompiledKernel {
     /// recursive or indirect calls ([`ir::Function::call_stack`]); a launch gives it
     /// [`LaunchOptions::stack_bytes`].
     pub call_stack: Option<u64>,
+    /// What takes the kernel's own local memory past [`ir::MAX_LOCAL_BYTES`], when it is
+    /// (its launches fail naming it: [`ir::Function::local_past`]).
+    pub local_past: Option<ir::LocalPast>,
     pub max_threads: Option<u32>,
     /// The exact block shape the kernel's `.reqntid` requires (PTX ISA §11.4.3).
     pub req_ntid: Option<[u32; 3]>,
@@ -1024,6 +1043,7 @@ impl CompiledKernel {
             dynamic_shared: k.dynamic_shared,
             local_bytes: k.local_bytes,
             call_stack: k.call_stack,
+            local_past: k.local_past.clone(),
             max_threads: k.max_threads,
             req_ntid: k.req_ntid,
             cluster: k.cluster,
@@ -2095,7 +2115,7 @@ impl Context {
         let k = &kernel.compiled;
         check_dims(kernel, dims).map_err(|(_, e)| e)?;
         let cluster = cluster_shape(kernel, dims, opts)?;
-        let local_bytes = launch_local_bytes(k, opts)?;
+        let local_bytes = launch_local_bytes(kernel, opts)?;
         let want = k.param_bytes.max(1) as usize;
         if params.len() < want {
             if params.len() as u32 == k.param_bytes {
