@@ -620,13 +620,16 @@ pub enum Error {
     #[error("{0}")]
     Fault(Box<FaultReport>),
     /// The launch ran past its time limit: kernel, limit, where the warps were (PTX lines,
-    /// one CTA per paragraph), and the PTX file (the module's name).
-    #[error("{3}: kernel {k} exceeded the time limit of {1:?}; the warps were at:\n{2}", k = quoted(.0))]
-    Timeout(String, Duration, String, String),
+    /// one CTA per paragraph), the place of the first running warp's instruction
+    /// (`FILE:LINE:COL`, or the PTX file alone when no warp had started), and that warp
+    /// (`: CTA (0,0,0) warp 0, threads (0,0,0) to (31,0,0) (lanes 0-31), was at 'add.u32'`,
+    /// or empty), as a fault report names the place, the kernel and the thread first.
+    #[error("{3}: kernel {k} exceeded the time limit of {1:?}{4}; the warps were at:\n{2}", k = quoted(.0))]
+    Timeout(String, Duration, String, String, String),
     /// The launch was interrupted (`runtime::launch::INTERRUPT`, Ctrl-C in the CLI): kernel,
-    /// where the warps were, and the PTX file.
-    #[error("{2}: kernel {k} interrupted; the warps were at:\n{1}", k = quoted(.0))]
-    Interrupted(String, String, String),
+    /// where the warps were, and the place and warp as for [`Error::Timeout`].
+    #[error("{2}: kernel {k} interrupted{3}; the warps were at:\n{1}", k = quoted(.0))]
+    Interrupted(String, String, String, String),
     /// A CTA could make no progress (a barrier that can never complete, a divergent
     /// `bar.sync`): `file: kernel 'k': report` naming the barriers' PTX lines and the warps.
     #[error("{0}")]
@@ -2250,17 +2253,22 @@ impl Context {
                     )
                     .to_string(),
                 ),
-                Err(LaunchFailure::Timeout(at)) => Some(
-                    Error::Timeout(
-                        k.name.clone(),
-                        opts.timeout.unwrap_or_default(),
-                        at,
-                        kernel.ptx_name(),
+                Err(LaunchFailure::Timeout(at)) => {
+                    let (place, first) = stop_place(kernel, dims, at.first);
+                    Some(
+                        Error::Timeout(
+                            k.name.clone(),
+                            opts.timeout.unwrap_or_default(),
+                            at.at,
+                            place,
+                            first,
+                        )
+                        .to_string(),
                     )
-                    .to_string(),
-                ),
+                }
                 Err(LaunchFailure::Interrupted(at)) => {
-                    Some(Error::Interrupted(k.name.clone(), at, kernel.ptx_name()).to_string())
+                    let (place, first) = stop_place(kernel, dims, at.first);
+                    Some(Error::Interrupted(k.name.clone(), at.at, place, first).to_string())
                 }
             };
             return Err(Error::Sanitizer(Box::new(super::tool::SanitizerReport {
@@ -2275,7 +2283,8 @@ impl Context {
                 workers: stats.workers,
                 thread_instructions: stats.thread_instructions,
             }),
-            Err(LaunchFailure::Timeout(mut at)) => {
+            Err(LaunchFailure::Timeout(stopped)) => {
+                let mut at = stopped.at;
                 // A CTA waiting for another CTA (a flag in global memory) never sees it under
                 // the shuffled schedule, which runs the CTAs of a non-cooperative grid one
                 // at a time: say so, as the likely reason.
@@ -2288,15 +2297,18 @@ impl Context {
                          another CTA's write never sees it unless the launch is cooperative)",
                     );
                 }
+                let (place, first) = stop_place(kernel, dims, stopped.first);
                 Err(Error::Timeout(
                     k.name.clone(),
                     opts.timeout.unwrap_or_default(),
                     at,
-                    kernel.ptx_name(),
+                    place,
+                    first,
                 ))
             }
             Err(LaunchFailure::Interrupted(at)) => {
-                Err(Error::Interrupted(k.name.clone(), at, kernel.ptx_name()))
+                let (place, first) = stop_place(kernel, dims, at.first);
+                Err(Error::Interrupted(k.name.clone(), at.at, place, first))
             }
             Err(LaunchFailure::Deadlock(report)) => Err(Error::Deadlock(format!(
                 "{}: kernel {}: {report}",
@@ -2314,6 +2326,57 @@ impl Context {
             )))),
         }
     }
+}
+
+/// The place and the warp of a stopped launch's report ([`Error::Timeout`]): `FILE:LINE:COL`
+/// of the first running warp's instruction and `: CTA (0,0,0) warp 0, threads (0,0,0) to
+/// (31,0,0) (lanes 0-31), was at 'add.u32'`; the PTX file and nothing when no warp had started.
+fn stop_place(
+    kernel: &Kernel,
+    dims: LaunchDims,
+    first: Option<crate::runtime::launch::StopSite>,
+) -> (String, String) {
+    use crate::runtime::launch::{fmt_lanes, StopState};
+    let k = &kernel.compiled;
+    let Some(f) = first else {
+        return (kernel.ptx_name(), String::new());
+    };
+    let place = match k.inst_locs.get(f.site as usize) {
+        Some(&l) => kernel.module_file.at(l),
+        None => kernel.ptx_name(),
+    };
+    let [bx, by, _] = dims.block;
+    let thread = |lane: u32| {
+        let t = f.warp * 32 + lane;
+        let (x, y, z) = (t % bx, t / bx % by, t / (bx * by));
+        format!("({x},{y},{z})")
+    };
+    let (lo, hi) = (f.lanes.trailing_zeros(), 31 - f.lanes.leading_zeros());
+    let threads = if lo == hi {
+        format!("thread {} (lane {lo})", thread(lo))
+    } else {
+        format!(
+            "threads {} to {} (lanes {})",
+            thread(lo),
+            thread(hi),
+            fmt_lanes(f.lanes)
+        )
+    };
+    let inst = k
+        .inst_ptx
+        .get(f.site as usize)
+        .filter(|t| *t != ir::YIELD_POINT_PTX);
+    let what = match (f.state, inst) {
+        (StopState::At, Some(t)) => format!("was at '{t}'"),
+        (StopState::Spinning, _) | (StopState::At, None) => "was spinning in a loop".into(),
+        (StopState::Waiting, Some(t)) => format!("was waiting at a barrier before '{t}'"),
+        (StopState::Waiting, None) => "was waiting at a barrier".into(),
+    };
+    let [cx, cy, cz] = f.ctaid;
+    (
+        place,
+        format!(": CTA ({cx},{cy},{cz}) warp {}, {threads}, {what}", f.warp),
+    )
 }
 
 /// Check a cooperative grid's size against the residency limit and allocate its zeroed grid
