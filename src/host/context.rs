@@ -2689,7 +2689,8 @@ fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), (LaunchPart, Error)>
             format!(
                 "the default maximum ({SHARED_BYTES_PER_BLOCK} bytes per block less {} static); \
                  more needs the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute \
-                 (Kernel::set_max_dynamic_shared_bytes), up to {} bytes",
+                 set first (cudaFuncSetAttribute, or cuFuncSetAttribute with \
+                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), up to {} bytes",
                 k.static_shared_bytes,
                 super::occupancy::device_shared_limits()
                     .per_block_optin
