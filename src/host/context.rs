@@ -619,17 +619,19 @@ pub enum Error {
     /// A kernel thread faulted.
     #[error("{0}")]
     Fault(Box<FaultReport>),
-    /// The launch ran past its time limit: kernel, limit, where the warps were (PTX lines,
-    /// one CTA per paragraph), the place of the first running warp's instruction
-    /// (`FILE:LINE:COL`, or the PTX file alone when no warp had started), and that warp
-    /// (`: CTA (0,0,0) warp 0, threads (0,0,0) to (31,0,0) (lanes 0-31), was at 'add.u32'`,
-    /// or empty), as a fault report names the place, the kernel and the thread first.
-    #[error("{3}: kernel {k} exceeded the time limit of {1:?}{4}; the warps were at:\n{2}", k = quoted(.0))]
-    Timeout(String, Duration, String, String, String),
-    /// The launch was interrupted (`runtime::launch::INTERRUPT`, Ctrl-C in the CLI): kernel,
-    /// where the warps were, and the place and warp as for [`Error::Timeout`].
-    #[error("{2}: kernel {k} interrupted{3}; the warps were at:\n{1}", k = quoted(.0))]
-    Interrupted(String, String, String, String),
+    /// The launch ran past its time limit (the second field): where it stopped.
+    #[error(
+        "{place}: kernel {k} exceeded the time limit of {limit:?}{warp}; the warps were at:\n{at}",
+        place = .0.place, k = quoted(&.0.kernel), limit = .1, warp = .0.warp, at = .0.at
+    )]
+    Timeout(Box<StopReport>, Duration),
+    /// The launch was interrupted (`runtime::launch::INTERRUPT`, Ctrl-C in the CLI): where it
+    /// stopped.
+    #[error(
+        "{place}: kernel {k} interrupted{warp}; the warps were at:\n{at}",
+        place = .0.place, k = quoted(&.0.kernel), warp = .0.warp, at = .0.at
+    )]
+    Interrupted(Box<StopReport>),
     /// A CTA could make no progress (a barrier that can never complete, a divergent
     /// `bar.sync`): `file: kernel 'k': report` naming the barriers' PTX lines and the warps.
     #[error("{0}")]
@@ -2253,22 +2255,15 @@ impl Context {
                     )
                     .to_string(),
                 ),
-                Err(LaunchFailure::Timeout(at)) => {
-                    let (place, first) = stop_place(kernel, dims, at.first);
-                    Some(
-                        Error::Timeout(
-                            k.name.clone(),
-                            opts.timeout.unwrap_or_default(),
-                            at.at,
-                            place,
-                            first,
-                        )
-                        .to_string(),
+                Err(LaunchFailure::Timeout(at)) => Some(
+                    Error::Timeout(
+                        stop_report(kernel, dims, at),
+                        opts.timeout.unwrap_or_default(),
                     )
-                }
+                    .to_string(),
+                ),
                 Err(LaunchFailure::Interrupted(at)) => {
-                    let (place, first) = stop_place(kernel, dims, at.first);
-                    Some(Error::Interrupted(k.name.clone(), at.at, place, first).to_string())
+                    Some(Error::Interrupted(stop_report(kernel, dims, at)).to_string())
                 }
             };
             return Err(Error::Sanitizer(Box::new(super::tool::SanitizerReport {
@@ -2283,8 +2278,8 @@ impl Context {
                 workers: stats.workers,
                 thread_instructions: stats.thread_instructions,
             }),
-            Err(LaunchFailure::Timeout(stopped)) => {
-                let mut at = stopped.at;
+            Err(LaunchFailure::Timeout(mut stopped)) => {
+                let at = &mut stopped.at;
                 // A CTA waiting for another CTA (a flag in global memory) never sees it under
                 // the shuffled schedule, which runs the CTAs of a non-cooperative grid one
                 // at a time: say so, as the likely reason.
@@ -2297,18 +2292,13 @@ impl Context {
                          another CTA's write never sees it unless the launch is cooperative)",
                     );
                 }
-                let (place, first) = stop_place(kernel, dims, stopped.first);
                 Err(Error::Timeout(
-                    k.name.clone(),
+                    stop_report(kernel, dims, stopped),
                     opts.timeout.unwrap_or_default(),
-                    at,
-                    place,
-                    first,
                 ))
             }
             Err(LaunchFailure::Interrupted(at)) => {
-                let (place, first) = stop_place(kernel, dims, at.first);
-                Err(Error::Interrupted(k.name.clone(), at.at, place, first))
+                Err(Error::Interrupted(stop_report(kernel, dims, at)))
             }
             Err(LaunchFailure::Deadlock(report)) => Err(Error::Deadlock(format!(
                 "{}: kernel {}: {report}",
@@ -2328,9 +2318,38 @@ impl Context {
     }
 }
 
-/// The place and the warp of a stopped launch's report ([`Error::Timeout`]): `FILE:LINE:COL`
-/// of the first running warp's instruction and `: CTA (0,0,0) warp 0, threads (0,0,0) to
-/// (31,0,0) (lanes 0-31), was at 'add.u32'`; the PTX file and nothing when no warp had started.
+/// Where a launch stopped by its time limit or an interrupt was ([`Error::Timeout`],
+/// [`Error::Interrupted`]), begun as a fault report is: the place, the kernel, the thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StopReport {
+    /// The kernel's name.
+    pub kernel: String,
+    /// `FILE:LINE:COL` of the instruction where the first running warp (lowest CTA, then
+    /// warp) was; the PTX file alone when no warp had started.
+    pub place: String,
+    /// That warp: `: CTA (0,0,0) warp 0, threads (0,0,0) to (31,0,0) (lanes 0-31), was at
+    /// 'add.u32'`; empty when no warp had started.
+    pub warp: String,
+    /// Where every warp was (PTX lines), one CTA per paragraph.
+    pub at: String,
+}
+
+/// The [`StopReport`] of a launch of `kernel` stopped with `stopped`.
+fn stop_report(
+    kernel: &Kernel,
+    dims: LaunchDims,
+    stopped: crate::runtime::launch::Stopped,
+) -> Box<StopReport> {
+    let (place, warp) = stop_place(kernel, dims, stopped.first);
+    Box::new(StopReport {
+        kernel: kernel.compiled.name.clone(),
+        place,
+        warp,
+        at: stopped.at,
+    })
+}
+
+/// [`StopReport::place`] and [`StopReport::warp`] for the first stopped warp.
 fn stop_place(
     kernel: &Kernel,
     dims: LaunchDims,
