@@ -528,8 +528,13 @@ fn interrupt_reports_where_the_warps_were() {
     let o = child.wait_with_output().expect("wait for ptxjit");
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
+    // First the place (spin.ptx's `bra` on line 7), the kernel and the warp, as for a timeout.
     assert!(
-        err.contains("kernel 'k' interrupted; the warps were at:"),
+        err.contains(&format!(
+            "{}:7:1: kernel 'k' interrupted: CTA (0,0,0) warp 0, threads (0,0,0) to (31,0,0) \
+             (lanes 0-31), was at 'bra'; the warps were at:",
+            ptx.display()
+        )),
         "{err}"
     );
     assert!(err.contains("warp 0: lanes 0-31 at 'bra'"), "{err}");
@@ -934,11 +939,65 @@ fn a_timeout_under_the_shuffled_schedule_says_why() {
     let o = ptxjit(&args(&["--schedule", "shuffle:1"]));
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
+    // The first line is at the wait loop's load (line 22, after a tab), in the CTA that ran
+    // first (one thread each).
     assert!(
-        err.contains("ptx-tests/errors/cta_pair_wait.ptx: kernel 'pair' exceeded the time limit")
-            && err.contains("the shuffled schedule runs one CTA at a time"),
+        err.contains(
+            "ptx-tests/errors/cta_pair_wait.ptx:22:2: kernel 'pair' exceeded the time limit"
+        ) && err.contains("the shuffled schedule runs one CTA at a time"),
         "{err}"
     );
+}
+
+/// A launch stopped at its time limit reports, on its first line as a fault report does, the
+/// PTX line:column of the instruction where the first running warp was, the kernel, and that
+/// warp's CTA, threads and lanes; then every warp. Here threads 0-39 of a block of 64 return
+/// and threads 40-63 (warp 1's lanes 8-31) wait for a flag that nobody sets, in a loop whose
+/// first instruction is the load on line 15, column 3.
+#[test]
+fn a_timeout_report_begins_with_the_ptx_line_and_the_warp() {
+    let d = scratch("timeout_first_line");
+    let ptx = d.join("wait_flag.ptx");
+    std::fs::write(
+        &ptx,
+        ".version 8.0\n.target sm_80\n.address_size 64\n\
+         .visible .entry wait_flag(.param .u64 flag)\n{\n  .reg .b64 %rd<4>;\n  .reg .b32 %r<4>;\n\
+         \x20 .reg .pred %p<3>;\n  ld.param.u64 %rd1, [flag];\n  cvta.to.global.u64 %rd2, %rd1;\n\
+         \x20 mov.u32 %r2, %tid.x;\n  setp.lt.u32 %p2, %r2, 40;\n  @%p2 bra DONE;\nLOOP:\n\
+         \x20 ld.volatile.global.u32 %r1, [%rd2];\n  setp.eq.u32 %p1, %r1, 0;\n  @%p1 bra LOOP;\n\
+         DONE:\n  ret;\n}\n",
+    )
+    .expect("write");
+    let ptx = ptx.display().to_string();
+    for engine in ["jit", "interp"] {
+        let o = ptxjit(&[
+            "run",
+            "--engine",
+            engine,
+            "--ptx",
+            &ptx,
+            "--kernel",
+            "wait_flag",
+            "--grid",
+            "1",
+            "--block",
+            "64",
+            "--arg",
+            "buf:f:u32:1",
+            "--timeout",
+            "1",
+        ]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{engine}: {err}");
+        let want = format!(
+            "error: {ptx}:15:3: kernel 'wait_flag' exceeded the time limit of 1s: CTA (0,0,0) \
+             warp 1, threads (40,0,0) to (63,0,0) (lanes 8-31), was at \
+             'ld.volatile.global.u32'; the warps were at:\nCTA (0,0,0):\n  warp 0: exited\n  \
+             warp 1: lanes 8-31 at 'ld.volatile.global.u32' at line 15\n"
+        );
+        assert!(err.contains(&want), "{engine}: want {want:?} in:\n{err}");
+    }
+    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]

@@ -132,6 +132,16 @@ fn synccheck_counts_each_distinct_error_in_json() {
         ),
         "{err}"
     );
+    // The first shuffle's report names its CUDA line, its PTX line:column and instruction,
+    // and the threads (warp 1's lanes 0-7: threads 32-39).
+    assert!(
+        err.contains(
+            "=========     at kernel 'tail_sums' in shfl_exited.cu:10:9\n\
+             =========     PTX ptx-tests/sanitizer/shfl_exited.ptx:52:2 'shfl.sync.down.b32'\n\
+             =========     by thread (32,0,0) in block (0,0,0) and 7 more threads of the block\n"
+        ),
+        "{err}"
+    );
 }
 
 #[test]

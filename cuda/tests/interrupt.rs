@@ -128,7 +128,10 @@ fn ctrl_c_stops_the_launch_and_runs_the_programs_own_handler() {
         "{stdout}{err}"
     );
     assert!(
-        err.contains("kernel 'spin' interrupted; the warps were at:\nCTA (0,0,0):"),
+        err.contains(
+            "kernel 'spin' interrupted: CTA (0,0,0) warp 0, threads (0,0,0) to (31,0,0) \
+             (lanes 0-31), was at 'bra'; the warps were at:\nCTA (0,0,0):"
+        ),
         "{err}"
     );
 }
@@ -143,7 +146,10 @@ fn ctrl_c_reports_where_the_warps_were_and_ends_the_program() {
     assert_eq!(status.signal(), Some(libc::SIGINT), "{stdout}{err}");
     assert!(stdout.contains("launching") && !stdout.contains("launch returned"));
     assert!(
-        err.contains("kernel 'spin' interrupted; the warps were at:\nCTA (0,0,0):"),
+        err.contains(
+            "kernel 'spin' interrupted: CTA (0,0,0) warp 0, threads (0,0,0) to (31,0,0) \
+             (lanes 0-31), was at 'bra'; the warps were at:\nCTA (0,0,0):"
+        ),
         "{err}"
     );
     assert!(err.contains("\n  warp 0: lanes 0-31 at 'bra'"), "{err}");

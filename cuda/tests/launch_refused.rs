@@ -191,8 +191,9 @@ fn the_opt_in_hint_follows_the_compute_capability() {
         );
         assert!(
             err.contains(&format!(
-                "cudaFuncAttributeMaxDynamicSharedMemorySize attribute \
-                 (Kernel::set_max_dynamic_shared_bytes), up to {want} bytes"
+                "cudaFuncAttributeMaxDynamicSharedMemorySize attribute set first \
+                 (cudaFuncSetAttribute, or cuFuncSetAttribute with \
+                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), up to {want} bytes"
             )),
             "{cc}: {err}"
         );

@@ -619,14 +619,19 @@ pub enum Error {
     /// A kernel thread faulted.
     #[error("{0}")]
     Fault(Box<FaultReport>),
-    /// The launch ran past its time limit: kernel, limit, where the warps were (PTX lines,
-    /// one CTA per paragraph), and the PTX file (the module's name).
-    #[error("{3}: kernel {k} exceeded the time limit of {1:?}; the warps were at:\n{2}", k = quoted(.0))]
-    Timeout(String, Duration, String, String),
-    /// The launch was interrupted (`runtime::launch::INTERRUPT`, Ctrl-C in the CLI): kernel,
-    /// where the warps were, and the PTX file.
-    #[error("{2}: kernel {k} interrupted; the warps were at:\n{1}", k = quoted(.0))]
-    Interrupted(String, String, String),
+    /// The launch ran past its time limit (the second field): where it stopped.
+    #[error(
+        "{place}: kernel {k} exceeded the time limit of {limit:?}{warp}; the warps were at:\n{at}",
+        place = .0.place, k = quoted(&.0.kernel), limit = .1, warp = .0.warp, at = .0.at
+    )]
+    Timeout(Box<StopReport>, Duration),
+    /// The launch was interrupted (`runtime::launch::INTERRUPT`, Ctrl-C in the CLI): where it
+    /// stopped.
+    #[error(
+        "{place}: kernel {k} interrupted{warp}; the warps were at:\n{at}",
+        place = .0.place, k = quoted(&.0.kernel), warp = .0.warp, at = .0.at
+    )]
+    Interrupted(Box<StopReport>),
     /// A CTA could make no progress (a barrier that can never complete, a divergent
     /// `bar.sync`): `file: kernel 'k': report` naming the barriers' PTX lines and the warps.
     #[error("{0}")]
@@ -851,7 +856,8 @@ pub const DEFAULT_STACK_BYTES: u64 = 16 * 1024;
 /// The bytes of local memory per thread a launch of `k` with `opts` needs: the kernel's own,
 /// and its call stack if it has one. Errors: [`Error::LaunchConfig`] when the stack or the
 /// whole is over [`ir::MAX_LOCAL_BYTES`].
-fn launch_local_bytes(k: &CompiledKernel, opts: &LaunchOptions) -> Result<u64, Error> {
+fn launch_local_bytes(kernel: &Kernel, opts: &LaunchOptions) -> Result<u64, Error> {
+    let k = &kernel.compiled;
     let stack = opts.stack_bytes.unwrap_or(DEFAULT_STACK_BYTES);
     let max = ir::MAX_LOCAL_BYTES;
     if stack > max {
@@ -861,11 +867,26 @@ fn launch_local_bytes(k: &CompiledKernel, opts: &LaunchOptions) -> Result<u64, E
         )));
     }
     match k.call_stack {
-        None if k.local_bytes > max => Err(Error::LaunchConfig(format!(
-            "kernel {} uses {} bytes of local memory per thread, more than the {max}-byte limit",
-            quoted(&k.name),
-            k.local_bytes
-        ))),
+        // `FILE:LINE:COL: ...` at what took the kernel past the limit, as ptxjit's other
+        // reports about the PTX begin.
+        None if k.local_bytes > max => Err(Error::LaunchConfig(match &k.local_past {
+            Some(p) => format!(
+                "{}: kernel {} uses {} bytes of local memory per thread, more than the \
+                 {max}-byte limit of a CUDA thread's local memory; its {} ({} bytes) takes it \
+                 past the limit (ptxas compiles such a kernel; no launch of it can run)",
+                kernel.module_file.at(p.loc),
+                quoted(&k.name),
+                k.local_bytes,
+                p.what,
+                p.bytes
+            ),
+            None => format!(
+                "kernel {} uses {} bytes of local memory per thread, more than the {max}-byte \
+                 limit of a CUDA thread's local memory",
+                quoted(&k.name),
+                k.local_bytes
+            ),
+        })),
         None => Ok(k.local_bytes),
         Some(base) if base + stack > max => Err(Error::LaunchConfig(format!(
             "kernel {}: {base} bytes of local memory per thread and a call stack of {stack} \
@@ -929,6 +950,9 @@ pub struct CompiledKernel {
     /// recursive or indirect calls ([`ir::Function::call_stack`]); a launch gives it
     /// [`LaunchOptions::stack_bytes`].
     pub call_stack: Option<u64>,
+    /// What takes the kernel's own local memory past [`ir::MAX_LOCAL_BYTES`], when it is
+    /// (its launches fail naming it: [`ir::Function::local_past`]).
+    pub local_past: Option<ir::LocalPast>,
     pub max_threads: Option<u32>,
     /// The exact block shape the kernel's `.reqntid` requires (PTX ISA §11.4.3).
     pub req_ntid: Option<[u32; 3]>,
@@ -1024,6 +1048,7 @@ impl CompiledKernel {
             dynamic_shared: k.dynamic_shared,
             local_bytes: k.local_bytes,
             call_stack: k.call_stack,
+            local_past: k.local_past.clone(),
             max_threads: k.max_threads,
             req_ntid: k.req_ntid,
             cluster: k.cluster,
@@ -2095,7 +2120,7 @@ impl Context {
         let k = &kernel.compiled;
         check_dims(kernel, dims).map_err(|(_, e)| e)?;
         let cluster = cluster_shape(kernel, dims, opts)?;
-        let local_bytes = launch_local_bytes(k, opts)?;
+        let local_bytes = launch_local_bytes(kernel, opts)?;
         let want = k.param_bytes.max(1) as usize;
         if params.len() < want {
             if params.len() as u32 == k.param_bytes {
@@ -2232,15 +2257,13 @@ impl Context {
                 ),
                 Err(LaunchFailure::Timeout(at)) => Some(
                     Error::Timeout(
-                        k.name.clone(),
+                        stop_report(kernel, dims, at),
                         opts.timeout.unwrap_or_default(),
-                        at,
-                        kernel.ptx_name(),
                     )
                     .to_string(),
                 ),
                 Err(LaunchFailure::Interrupted(at)) => {
-                    Some(Error::Interrupted(k.name.clone(), at, kernel.ptx_name()).to_string())
+                    Some(Error::Interrupted(stop_report(kernel, dims, at)).to_string())
                 }
             };
             return Err(Error::Sanitizer(Box::new(super::tool::SanitizerReport {
@@ -2255,7 +2278,8 @@ impl Context {
                 workers: stats.workers,
                 thread_instructions: stats.thread_instructions,
             }),
-            Err(LaunchFailure::Timeout(mut at)) => {
+            Err(LaunchFailure::Timeout(mut stopped)) => {
+                let at = &mut stopped.at;
                 // A CTA waiting for another CTA (a flag in global memory) never sees it under
                 // the shuffled schedule, which runs the CTAs of a non-cooperative grid one
                 // at a time: say so, as the likely reason.
@@ -2269,14 +2293,12 @@ impl Context {
                     );
                 }
                 Err(Error::Timeout(
-                    k.name.clone(),
+                    stop_report(kernel, dims, stopped),
                     opts.timeout.unwrap_or_default(),
-                    at,
-                    kernel.ptx_name(),
                 ))
             }
             Err(LaunchFailure::Interrupted(at)) => {
-                Err(Error::Interrupted(k.name.clone(), at, kernel.ptx_name()))
+                Err(Error::Interrupted(stop_report(kernel, dims, at)))
             }
             Err(LaunchFailure::Deadlock(report)) => Err(Error::Deadlock(format!(
                 "{}: kernel {}: {report}",
@@ -2294,6 +2316,86 @@ impl Context {
             )))),
         }
     }
+}
+
+/// Where a launch stopped by its time limit or an interrupt was ([`Error::Timeout`],
+/// [`Error::Interrupted`]), begun as a fault report is: the place, the kernel, the thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StopReport {
+    /// The kernel's name.
+    pub kernel: String,
+    /// `FILE:LINE:COL` of the instruction where the first running warp (lowest CTA, then
+    /// warp) was; the PTX file alone when no warp had started.
+    pub place: String,
+    /// That warp: `: CTA (0,0,0) warp 0, threads (0,0,0) to (31,0,0) (lanes 0-31), was at
+    /// 'add.u32'`; empty when no warp had started.
+    pub warp: String,
+    /// Where every warp was (PTX lines), one CTA per paragraph.
+    pub at: String,
+}
+
+/// The [`StopReport`] of a launch of `kernel` stopped with `stopped`.
+fn stop_report(
+    kernel: &Kernel,
+    dims: LaunchDims,
+    stopped: crate::runtime::launch::Stopped,
+) -> Box<StopReport> {
+    let (place, warp) = stop_place(kernel, dims, stopped.first);
+    Box::new(StopReport {
+        kernel: kernel.compiled.name.clone(),
+        place,
+        warp,
+        at: stopped.at,
+    })
+}
+
+/// [`StopReport::place`] and [`StopReport::warp`] for the first stopped warp.
+fn stop_place(
+    kernel: &Kernel,
+    dims: LaunchDims,
+    first: Option<crate::runtime::launch::StopSite>,
+) -> (String, String) {
+    use crate::runtime::launch::{fmt_lanes, StopState};
+    let k = &kernel.compiled;
+    let Some(f) = first else {
+        return (kernel.ptx_name(), String::new());
+    };
+    let place = match k.inst_locs.get(f.site as usize) {
+        Some(&l) => kernel.module_file.at(l),
+        None => kernel.ptx_name(),
+    };
+    let [bx, by, _] = dims.block;
+    let thread = |lane: u32| {
+        let t = f.warp * 32 + lane;
+        let (x, y, z) = (t % bx, t / bx % by, t / (bx * by));
+        format!("({x},{y},{z})")
+    };
+    let (lo, hi) = (f.lanes.trailing_zeros(), 31 - f.lanes.leading_zeros());
+    let threads = if lo == hi {
+        format!("thread {} (lane {lo})", thread(lo))
+    } else {
+        format!(
+            "threads {} to {} (lanes {})",
+            thread(lo),
+            thread(hi),
+            fmt_lanes(f.lanes)
+        )
+    };
+    let inst = k
+        .inst_ptx
+        .get(f.site as usize)
+        .filter(|t| *t != ir::YIELD_POINT_PTX);
+    let what = match (f.state, inst) {
+        (StopState::At, Some(t)) => format!("was at '{t}'"),
+        (StopState::Spinning, _) | (StopState::At, None) => "was spinning in a loop".into(),
+        (StopState::Waiting, Some(t)) => format!("was waiting at a barrier before '{t}'"),
+        (StopState::Waiting, None) => "was waiting at a barrier".into(),
+    };
+    let [cx, cy, cz] = f.ctaid;
+    (
+        place,
+        format!(": CTA ({cx},{cy},{cz}) warp {}, {threads}, {what}", f.warp),
+    )
 }
 
 /// Check a cooperative grid's size against the residency limit and allocate its zeroed grid
@@ -2606,7 +2708,8 @@ fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), (LaunchPart, Error)>
             format!(
                 "the default maximum ({SHARED_BYTES_PER_BLOCK} bytes per block less {} static); \
                  more needs the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute \
-                 (Kernel::set_max_dynamic_shared_bytes), up to {} bytes",
+                 set first (cudaFuncSetAttribute, or cuFuncSetAttribute with \
+                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), up to {} bytes",
                 k.static_shared_bytes,
                 super::occupancy::device_shared_limits()
                     .per_block_optin

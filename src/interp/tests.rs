@@ -693,6 +693,7 @@ fn trap_terminator_faults() {
         dynamic_shared: false,
         local_bytes: 0,
         call_stack: None,
+        local_past: None,
         max_threads: None,
         req_ntid: None,
         cluster: Default::default(),

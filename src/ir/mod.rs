@@ -205,6 +205,19 @@ pub const MAX_LOCAL_BYTES: u64 = 512 * 1024;
 /// load.
 pub const MAX_LOCAL_BYTES_LOADED: u64 = 1 << 30;
 
+/// The local memory a kernel lays out that first takes it past [`MAX_LOCAL_BYTES`] per thread:
+/// a `.local` declaration (of the kernel or of a device function inlined into it) or a call's
+/// parameter slots, for the report of a launch that needs too much local memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalPast {
+    /// What it is: `.local variable 'buf'`, `the parameters of a call to 'f'`.
+    pub what: String,
+    /// Its bytes.
+    pub bytes: u64,
+    /// Where it is in the PTX (the declaration, or the `call`).
+    pub loc: SrcLoc,
+}
+
 /// A device function (`.func`, PTX ISA §11.3.2) whose body the kernel runs, for fault
 /// reports' call stacks: the function and the `call` (PTX ISA §9.7.12.5) that entered it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -406,6 +419,9 @@ pub struct Function {
     /// (`lower::recurse`). The stack's size is the launch's: each thread then has this offset
     /// plus the launch's stack bytes of local memory, at most [`MAX_LOCAL_BYTES`].
     pub call_stack: Option<u64>,
+    /// The local memory that takes the kernel past [`MAX_LOCAL_BYTES`] per thread, when its
+    /// own local memory is more than that (its launches then fail, naming it).
+    pub local_past: Option<LocalPast>,
     /// `.reqntid`/`.maxntid` limits, if declared.
     pub max_threads: Option<u32>,
     /// The exact CTA shape `[x, y, z]` a `.reqntid` directive requires (missing dimensions

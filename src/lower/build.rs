@@ -65,6 +65,8 @@ pub(crate) struct PreKernel {
     pub local_bytes: u64,
     /// Where the per-thread call stack begins ([`ir::Function::call_stack`]).
     pub call_stack: Option<u64>,
+    /// What takes the kernel past [`ir::MAX_LOCAL_BYTES`] ([`ir::Function::local_past`]).
+    pub local_past: Option<ir::LocalPast>,
     pub max_threads: Option<u32>,
     /// The CTA shape `.reqntid` requires ([`ir::Function::req_ntid`]).
     pub req_ntid: Option<[u32; 3]>,
@@ -153,7 +155,17 @@ pub(crate) fn target_sm(m: &ast::Module) -> Option<u32> {
 
 fn align_up(x: u64, a: u64) -> u64 {
     let a = a.max(1);
-    x.div_ceil(a) * a
+    // Saturating: a layout past u64 (refused afterwards) must not wrap to small offsets.
+    x.div_ceil(a).saturating_mul(a)
+}
+
+/// `N bytes`, or `more than 2^64 bytes` for a byte count that saturated at `u64::MAX`.
+fn bytes_text(n: u64) -> String {
+    if n == u64::MAX {
+        "more than 2^64 bytes".into()
+    } else {
+        format!("{n} bytes")
+    }
 }
 
 /// Number of elements of a declaration's array dims (1 for a scalar); `None` if a dim is
@@ -167,6 +179,48 @@ pub(crate) fn elements(d: &ast::VarDecl) -> Option<u64> {
         n = n.saturating_mul((*dim)?);
     }
     Some(n)
+}
+
+/// The bytes of an array of `dims` (sized dimensions) of `elem`-byte elements: `Ok(bytes)`,
+/// or, where they do not fit in 64 bits, `Err` with the real size as text: `4294967296 x
+/// 4294967296 x 4 bytes = 73786976294838206464 bytes`, or the product alone with "more than
+/// 2^128 bytes" past 128 bits.
+pub(crate) fn array_bytes(dims: &[u64], elem: u64) -> Result<u64, String> {
+    let mut n: Option<u128> = Some(u128::from(elem));
+    for &d in dims {
+        n = n.and_then(|n| n.checked_mul(u128::from(d)));
+    }
+    if let Some(b) = n.and_then(|n| u64::try_from(n).ok()) {
+        return Ok(b);
+    }
+    let product: Vec<String> = dims.iter().map(u64::to_string).collect();
+    let product = format!("{} x {elem} bytes", product.join(" x "));
+    Err(match n {
+        Some(n) => format!("{product} = {n} bytes (more than 2^64)"),
+        None => format!("{product}, more than 2^128 bytes"),
+    })
+}
+
+/// The bytes a declaration with sized dimensions takes ([`array_bytes`] of its dimensions and
+/// its `.vN` element); `None` when a dimension is unsized (`[]`). `Err`: a [`LowerError`] at
+/// the declaration, naming it as `what` (`shared variable`), with its real size.
+pub(crate) fn decl_bytes(d: &ast::VarDecl, what: &str) -> Option<Result<u64, LowerError>> {
+    let dims: Option<Vec<u64>> = d.array.iter().copied().collect();
+    let elem = d.ty.size() as u64 * u64::from(d.vector.unwrap_or(1));
+    Some(array_bytes(&dims?, elem).map_err(|size| {
+        LowerError::new(
+            d.span,
+            format!(
+                "{what} '{}' is too large: {size}, past every state space",
+                d.name.name
+            ),
+        )
+    }))
+}
+
+/// How reports name `.local` declaration `d` ([`ir::LocalPast::what`]).
+pub(crate) fn local_variable(d: &ast::VarDecl) -> String {
+    format!(".local variable '{}'", d.name.name)
 }
 
 /// One element of a flattened initializer.
@@ -647,9 +701,11 @@ impl Globals {
                     ),
                 ));
             }
-            let size = n.checked_mul(elem).ok_or_else(|| {
-                LowerError::new(d.span, format!("variable '{}' is too large", d.name.name))
-            })?;
+            let size = match decl_bytes(d, "variable") {
+                Some(size) => size?,
+                // `[]`: sized by the initializer.
+                None => n * elem,
+            };
             if size > (1 << 32) {
                 return Err(LowerError::new(
                     d.span,
@@ -794,6 +850,8 @@ pub(crate) struct Builder<'a> {
     /// Bytes of per-thread local memory laid out so far (kernel `.local` variables, then call
     /// parameters and inlined functions' frames as they are met).
     pub local_top: u64,
+    /// The local memory laid out that first took `local_top` past [`ir::MAX_LOCAL_BYTES`].
+    pub local_past: Option<ir::LocalPast>,
     /// Destination temporaries that extend or truncate into a register of another width, with
     /// the extension's signedness (`ld.u8` into a `.b32` register, `cvt.s8` into `.b16`).
     pub ext_sign: HashMap<Var, crate::ir::Sign>,
@@ -911,15 +969,64 @@ impl<'a> Builder<'a> {
 
     /// Reserve `size` bytes of per-thread local memory aligned to `align`; returns the offset.
     /// Inside a shared function's body the offset is in its frame (`lower::recurse`).
-    pub fn alloc_local(&mut self, size: u64, align: u64) -> u64 {
+    /// `what` names the memory (`.local variable 'buf'`), at `span` in the PTX, for the report
+    /// of a kernel that needs too much of it ([`Builder::note_local`]). Errors: the kernel's
+    /// local memory is past [`ir::MAX_LOCAL_BYTES_LOADED`] with it.
+    pub fn alloc_local(
+        &mut self,
+        size: u64,
+        align: u64,
+        span: Span,
+        what: impl FnOnce() -> String,
+    ) -> Result<u64, LowerError> {
         if let Some(fr) = self.frame.as_mut() {
             let off = align_up(fr.top, align);
             fr.top = off.saturating_add(size.max(1));
-            return off;
+            return Ok(off);
         }
         let off = align_up(self.local_top, align);
         self.local_top = off.saturating_add(size.max(1));
-        off
+        self.note_local(self.local_top, size, span, what)?;
+        Ok(off)
+    }
+
+    /// After laying out `size` bytes of local memory (`what`, at `span` in the PTX), up to
+    /// `top` bytes per thread: remembers it when it is the first to take the kernel past
+    /// [`ir::MAX_LOCAL_BYTES`] (the kernel loads, and its launches fail naming it: ptxas
+    /// compiles such a kernel, and CUDA's limit of local memory per thread holds at launch);
+    /// an error at it past [`ir::MAX_LOCAL_BYTES_LOADED`].
+    pub fn note_local(
+        &mut self,
+        top: u64,
+        size: u64,
+        span: Span,
+        what: impl FnOnce() -> String,
+    ) -> Result<(), LowerError> {
+        if top <= ir::MAX_LOCAL_BYTES {
+            return Ok(());
+        }
+        if top > ir::MAX_LOCAL_BYTES_LOADED {
+            return Err(LowerError::new(
+                span,
+                format!(
+                    "{} takes {size} bytes, and with it the kernel uses {} of local memory per \
+                     thread; a kernel may declare at most {} (and a launch needs at most {}: \
+                     CUDA's 512 KiB per thread)",
+                    what(),
+                    bytes_text(top),
+                    ir::MAX_LOCAL_BYTES_LOADED,
+                    ir::MAX_LOCAL_BYTES
+                ),
+            ));
+        }
+        if self.local_past.is_none() {
+            self.local_past = Some(ir::LocalPast {
+                what: what(),
+                bytes: size,
+                loc: self.loc(span),
+            });
+        }
+        Ok(())
     }
 
     /// Look up a register by name in the scope stack.
@@ -1121,6 +1228,7 @@ pub(crate) fn build_kernel<'a>(
         branch_tables: branch_tables(body),
         prototypes: prototypes(body),
         local_top: 0,
+        local_past: None,
         vars: vec![],
         scopes: vec![HashMap::new()],
         syms: HashMap::new(),
@@ -1160,11 +1268,19 @@ pub(crate) fn build_kernel<'a>(
             ));
         }
         let elem = p.ty.size() as u64 * p.vector.unwrap_or(1) as u64;
-        let mut n = 1u64;
-        for d in &p.array {
-            n = n.saturating_mul(d.unwrap_or(0));
-        }
-        let size = elem.saturating_mul(n);
+        let dims: Vec<u64> = p.array.iter().map(|d| d.unwrap_or(0)).collect();
+        let size = array_bytes(&dims, elem).map_err(|size| {
+            LowerError::new(
+                p.span,
+                format!(
+                    "kernel parameter '{}' is too large: {size}; kernel parameters may take at \
+                     most {} bytes in total{}",
+                    p.name.name,
+                    globals.param_limit,
+                    limit_note(globals.param_limit)
+                ),
+            )
+        })?;
         if size == 0 {
             return Err(LowerError::new(
                 p.span,
@@ -1235,9 +1351,9 @@ pub(crate) fn build_kernel<'a>(
             ));
         }
         let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
-        match elements(d) {
-            Some(n) => {
-                let size = n.saturating_mul(d.ty.size() as u64);
+        match decl_bytes(d, "shared variable") {
+            Some(size) => {
+                let size = size?;
                 shared_top = align_up(shared_top, align);
                 b.syms
                     .insert(d.name.name.clone(), Sym::Shared { offset: shared_top });
@@ -1270,11 +1386,11 @@ pub(crate) fn build_kernel<'a>(
                 ));
             }
             let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
-            let off = match elements(d) {
-                Some(n) => {
+            let off = match decl_bytes(d, "shared variable") {
+                Some(size) => {
+                    let size = size?;
                     shared_top = align_up(shared_top, align);
                     let off = shared_top;
-                    let size = n.saturating_mul(d.ty.size() as u64);
                     shared_vars.push(ir::SharedVar {
                         name: d.name.name.clone(),
                         offset: off,
@@ -1293,10 +1409,11 @@ pub(crate) fn build_kernel<'a>(
         return Err(LowerError::new(
             f.name.span,
             format!(
-                "kernel {} uses {shared_top} bytes of static shared memory; the limit is 49152 \
+                "kernel {} uses {} of static shared memory; the limit is 49152 \
                  (more than 48 KiB must be dynamic shared memory: an `extern __shared__` array \
                  and the cudaFuncAttributeMaxDynamicSharedMemorySize opt-in)",
-                crate::ptx::names::quoted(&f.name.name)
+                crate::ptx::names::quoted(&f.name.name),
+                bytes_text(shared_top)
             ),
         ));
     }
@@ -1347,27 +1464,18 @@ pub(crate) fn build_kernel<'a>(
             ));
         }
         let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
-        let Some(n) = elements(d) else {
+        let Some(size) = decl_bytes(d, "local variable") else {
             return Err(LowerError::new(
                 d.span,
                 format!("local variable '{}' needs a size", d.name.name),
             ));
         };
+        let size = size?;
         local_top = align_up(local_top, align);
         b.syms
             .insert(d.name.name.clone(), Sym::Local { offset: local_top });
-        local_top = local_top.saturating_add(n.saturating_mul(d.ty.size() as u64));
-    }
-    // Over ir::MAX_LOCAL_BYTES the kernel loads and its launches fail (as on a GPU).
-    if local_top > ir::MAX_LOCAL_BYTES_LOADED {
-        return Err(LowerError::new(
-            f.name.span,
-            format!(
-                "kernel '{}' uses {local_top} bytes of local memory per thread; the limit is {}",
-                f.name.name,
-                ir::MAX_LOCAL_BYTES_LOADED
-            ),
-        ));
+        local_top = local_top.saturating_add(size);
+        b.note_local(local_top, size, d.span, || local_variable(d))?;
     }
     let mut max_threads = None;
     let mut req_ntid = None;
@@ -1414,13 +1522,18 @@ pub(crate) fn build_kernel<'a>(
         call_stack = Some(base);
     }
     if local_top > ir::MAX_LOCAL_BYTES_LOADED {
+        // Only the call stack's base can have passed the limit here (the declarations and
+        // call slots are checked as they are laid out).
         return Err(LowerError::new(
             f.name.span,
             format!(
-                "kernel '{}' uses {local_top} bytes of local memory per thread; the limit is \
-                 {}",
-                f.name.name,
-                ir::MAX_LOCAL_BYTES_LOADED
+                "kernel {} uses {} of local memory per thread before its call stack; a \
+                 kernel may declare at most {} (and a launch needs at most {}: CUDA's 512 KiB \
+                 per thread)",
+                crate::ptx::names::quoted(&f.name.name),
+                bytes_text(local_top),
+                ir::MAX_LOCAL_BYTES_LOADED,
+                ir::MAX_LOCAL_BYTES
             ),
         ));
     }
@@ -1456,6 +1569,7 @@ pub(crate) fn build_kernel<'a>(
         dynamic_shared,
         local_bytes: local_top,
         call_stack,
+        local_past: b.local_past,
         max_threads,
         req_ntid,
         cluster,
@@ -1663,9 +1777,14 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
         // Call parameters (`.param .b32 param0;` in a call sequence) live in per-thread local
         // memory; `ld.param`/`st.param` on them become local accesses.
         StateSpace::Param => {
-            let size = elements(d).unwrap_or(1).saturating_mul(d.ty.size() as u64);
+            let size = match decl_bytes(d, "parameter") {
+                Some(size) => size?,
+                None => d.ty.size() as u64,
+            };
             let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
-            let off = b.alloc_local(size, align);
+            let off = b.alloc_local(size, align, d.span, || {
+                format!(".param variable '{}'", d.name.name)
+            })?;
             b.syms
                 .insert(d.name.name.clone(), Sym::Local { offset: off });
             Ok(())

@@ -217,7 +217,12 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
             let ty = formal_ty(cx, formal)?;
             let v = b.src_rel(cx, actual, ty, Some(Sign::Unsigned))?;
             let (size, align) = formal_size(formal);
-            let off = b.alloc_local(size, align);
+            let off = b.alloc_local(size, align, cx.inst.span, || {
+                format!(
+                    "the argument slot for parameter '{}' of a call",
+                    formal.name.name
+                )
+            })?;
             let a = b.local_addr(cx, off, Type::I64)?;
             let st = Op::Store {
                 space: Space::Local,
@@ -242,7 +247,9 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
             binds.push((formal.name.name.clone(), Bind::Local(off)));
         } else {
             let (size, align) = formal_size(formal);
-            let off = b.alloc_local(size, align);
+            let off = b.alloc_local(size, align, cx.inst.span, || {
+                format!("the result slot for '{}' of a call", formal.name.name)
+            })?;
             binds.push((formal.name.name.clone(), Bind::Local(off)));
             outs.push((actual.clone(), Bind::Local(off), ty));
         }
@@ -622,16 +629,14 @@ pub(super) fn function_locals(
     let mut locals: Vec<&ast::VarDecl> = vec![];
     build::collect_decls(body, StateSpace::Local, &mut locals);
     for d in locals {
-        let size = build::elements(d)
-            .ok_or_else(|| {
-                LowerError::new(
-                    d.span,
-                    format!("local variable '{}' needs a size", d.name.name),
-                )
-            })?
-            .saturating_mul(d.ty.size() as u64);
+        let size = build::decl_bytes(d, "local variable").ok_or_else(|| {
+            LowerError::new(
+                d.span,
+                format!("local variable '{}' needs a size", d.name.name),
+            )
+        })??;
         let align = d.align.unwrap_or(d.ty.size()).max(1) as u64;
-        let off = b.alloc_local(size, align);
+        let off = b.alloc_local(size, align, d.span, || build::local_variable(d))?;
         syms.insert(d.name.name.clone(), Sym::Local { offset: off });
     }
     let mut shared: Vec<&ast::VarDecl> = vec![];

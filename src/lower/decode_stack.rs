@@ -44,7 +44,10 @@ pub(super) fn stack(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
     let (base, used) = match b.alloca {
         Some(s) => s,
         None => {
-            let s = (b.alloc_local(STACK_BYTES, 16), b.new_var(Type::I64));
+            let base = b.alloc_local(STACK_BYTES, 16, cx.inst.span, || {
+                "the stack of stacksave/alloca".to_string()
+            })?;
+            let s = (base, b.new_var(Type::I64));
             b.alloca = Some(s);
             s
         }

@@ -109,6 +109,7 @@ pub(crate) fn construct(k: PreKernel) -> Result<ir::Function, LowerError> {
         dynamic_shared: k.dynamic_shared,
         local_bytes: k.local_bytes,
         call_stack: k.call_stack,
+        local_past: k.local_past.clone(),
         max_threads: k.max_threads,
         req_ntid: k.req_ntid,
         cluster: k.cluster,

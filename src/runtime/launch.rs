@@ -100,14 +100,51 @@ pub struct LaunchDims {
 pub enum LaunchFailure {
     /// A kernel thread faulted; the first fault is reported.
     Fault(FaultRecord, u64),
-    /// The launch ran past its time limit; where the warps were (PTX lines), one per line.
-    Timeout(String),
+    /// The launch ran past its time limit; where the warps were.
+    Timeout(Stopped),
     /// The launch was stopped by [`INTERRUPT`]; where the warps were, as for `Timeout`.
-    Interrupted(String),
+    Interrupted(Stopped),
     /// A CTA can make no progress: threads wait at barriers that can never complete, or lanes
     /// of a warp wait at different `.aligned` barriers. The message names the barriers (PTX
     /// lines) and the warps.
     Deadlock(String),
+}
+
+/// Where the warps of a launch stopped by its time limit or [`INTERRUPT`] were.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    /// Each stopped CTA's warps (PTX lines), one CTA per paragraph.
+    pub at: String,
+    /// The first warp (lowest CTA, then lowest warp) that was running an instruction, for the
+    /// report's first line; `None` when no warp of a stopped CTA had started.
+    pub first: Option<StopSite>,
+}
+
+/// A warp of a stopped launch and the instruction where its first lanes were
+/// ([`Stopped::first`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StopSite {
+    pub ctaid: [u32; 3],
+    /// The warp's index in its CTA.
+    pub warp: u32,
+    /// The lanes at `site`.
+    pub lanes: u32,
+    /// The instruction, as a fault-record index ([`Sites`]' indexing).
+    pub site: u32,
+    /// Whether the lanes were spinning in a loop (at a yield point), or waiting at a barrier
+    /// before `site`, rather than about to run it.
+    pub state: StopState,
+}
+
+/// What the lanes of a [`StopSite`] were doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopState {
+    /// About to run the instruction.
+    At,
+    /// Spinning in a loop whose yield point is the instruction.
+    Spinning,
+    /// Waiting at a barrier before the instruction.
+    Waiting,
 }
 
 /// PTX locations for reports, indexed like fault records (instructions, then terminators:
@@ -1005,8 +1042,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     if status == WarpStatus::Aborted {
                         if timed_out.load(Ordering::Relaxed) != 0 {
                             let text = positions(engine.layout(), states, env.ctaid, grid.sites);
+                            let first = stop_site(engine.layout(), states, env.ctaid);
                             if let Ok(mut p) = grid.positions.lock() {
-                                p.push((cursor.current(), text));
+                                p.push((cursor.current(), text, first));
                             }
                         }
                         control.end(slot);
@@ -1318,6 +1356,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 p.push((
                     c,
                     positions(engine.layout(), &mut buf.states, ctaid, grid.sites),
+                    stop_site(engine.layout(), &mut buf.states, ctaid),
                 ));
             }
         }
@@ -1325,12 +1364,13 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     let stopped = timed_out.load(Ordering::Relaxed);
     if stopped != 0 {
         let mut pos = grid.positions.into_inner().unwrap_or_default();
-        pos.sort();
+        pos.sort_by_key(|(c, ..)| *c);
         let n = pos.len();
+        let first = pos.iter().find_map(|(.., f)| *f);
         let mut text: Vec<String> = pos
             .into_iter()
             .take(TIMEOUT_REPORT_CTAS)
-            .map(|(_, t)| t)
+            .map(|(_, t, _)| t)
             .collect();
         if n > TIMEOUT_REPORT_CTAS {
             text.push(format!("… and {} more CTAs", n - TIMEOUT_REPORT_CTAS));
@@ -1338,7 +1378,10 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         if text.is_empty() {
             text.push("(no CTA was running: the limit passed before or between CTAs)".into());
         }
-        let at = text.join("\n");
+        let at = Stopped {
+            at: text.join("\n"),
+            first,
+        };
         return Err(if stopped == 2 {
             LaunchFailure::Interrupted(at)
         } else {
@@ -1422,8 +1465,9 @@ struct GridShared<'a> {
     sites: Sites<'a>,
     /// The first deadlock (by linear CTA index) and its report.
     deadlock: Mutex<Option<(u64, String)>>,
-    /// Where the warps of CTAs stopped by the time limit were, by linear CTA index.
-    positions: Mutex<Vec<(u64, String)>>,
+    /// Where the warps of CTAs stopped by the time limit were, by linear CTA index, with
+    /// the first warp's instruction ([`stop_site`]).
+    positions: Mutex<Vec<(u64, String, Option<StopSite>)>>,
 }
 
 /// View a warp state (`Vec<u128>`) as bytes, read-only.
@@ -1662,8 +1706,9 @@ fn run_cta(
         if status == WarpStatus::Aborted {
             if shared.timed_out.load(Ordering::Relaxed) != 0 {
                 let text = positions(layout, states, env.ctaid, shared.sites);
+                let first = stop_site(layout, states, env.ctaid);
                 if let Ok(mut p) = shared.positions.lock() {
-                    p.push((cta, text));
+                    p.push((cta, text, first));
                 }
             }
             return (runs, true);
@@ -2376,6 +2421,47 @@ fn positions(
         }
     }
     out
+}
+
+/// The first warp of a stopped CTA that was running (lowest warp), and where its first lanes
+/// were, in the order [`warp_position`] names them; `None` when every warp had exited or not
+/// started.
+fn stop_site(layout: &WarpLayout, states: &mut [Vec<u128>], ctaid: [u32; 3]) -> Option<StopSite> {
+    for (w, st) in states.iter_mut().enumerate() {
+        let s = bytes(st);
+        let alive = rd32(s, LIVE_OFF) & !rd32(s, EXITED_OFF);
+        if alive == 0 || rd32(s, layout.pending(0)) == alive {
+            continue;
+        }
+        let (yielded, yield_inst) = super::warp::yielded_lanes(s);
+        let found = |lanes: u32, site: u32, state: StopState| StopSite {
+            ctaid,
+            warp: w as u32,
+            lanes,
+            site,
+            state,
+        };
+        for p in 1..layout.order.len() as u32 {
+            let site = layout.block_site[p as usize];
+            let pend = rd32(s, layout.pending(p));
+            if pend != 0 {
+                return Some(found(pend, site, StopState::At));
+            }
+            let parked = rd32(s, layout.parked(p));
+            let spin = parked & yielded;
+            if spin != 0 {
+                let y = yield_inst[spin.trailing_zeros() as usize];
+                let group = super::warp::lanes(spin)
+                    .filter(|&l| yield_inst[l as usize] == y)
+                    .fold(0u32, |m, l| m | 1 << l);
+                return Some(found(group, y, StopState::Spinning));
+            }
+            if parked & !yielded != 0 {
+                return Some(found(parked & !yielded, site, StopState::Waiting));
+            }
+        }
+    }
+    None
 }
 
 /// One warp's line of [`positions`].
