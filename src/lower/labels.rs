@@ -32,15 +32,11 @@ pub(crate) fn scope(m: &ast::Module) -> Result<Cow<'_, ast::Module>, LowerError>
     // Names declared outside every body: module-scope variables and functions.
     let mut module_names = HashSet::new();
     for item in &m.items {
-        match item {
-            Item::Var(v) => {
-                module_names.insert(v.name.name.clone());
-            }
-            Item::Function(f) => {
-                module_names.insert(f.name.name.clone());
-            }
-            _ => {}
-        }
+        let name = match item {
+            Item::Var(v) => &v.name.name,
+            Item::Function(f) => &f.name.name,
+        };
+        module_names.insert(name.clone());
     }
     for (k, item) in m.items.iter().enumerate() {
         let Item::Function(f) = item else { continue };
@@ -51,7 +47,7 @@ pub(crate) fn scope(m: &ast::Module) -> Result<Cow<'_, ast::Module>, LowerError>
         }
         let scopes = Scopes::of(body, outer)?;
         scopes.check(body, &mut vec![0], &mut 0)?;
-        if scopes.defs.values().any(|blocks| blocks.len() > 1) {
+        if scopes.defs.values().any(|blocks| blocks.len() > 1) || scopes.shared_names() {
             let out = renamed.get_or_insert_with(|| m.clone());
             if let Item::Function(g) = &mut out.items[k] {
                 if let Some(body) = &mut g.body {
@@ -164,6 +160,14 @@ impl Scopes {
         walk(body, 0, &mut 0, &mut s);
         walk_vars(body, 0, &mut 0, &mut s)?;
         Ok(s)
+    }
+
+    /// Some label is named like a variable of the body, a parameter or a module-scope name
+    /// (so [`Scopes::rename`] must run to tell their uses apart).
+    fn shared_names(&self) -> bool {
+        self.defs
+            .keys()
+            .any(|n| self.vars.contains_key(n) || self.outer.contains(n))
     }
 
     /// What `name`, used inside the blocks `chain` (outermost first), refers to: the nearest
@@ -282,7 +286,26 @@ impl Scopes {
             match st {
                 Statement::Label(l) => l.name = self.new_name(&l.name, block),
                 Statement::Instruction(i) => {
-                    for o in &mut i.operands {
+                    let branch = i.opcode.name == "bra";
+                    for (k, o) in i.operands.iter_mut().enumerate() {
+                        // A branch target that the parser took for a register (a variable of
+                        // that name is declared somewhere) and that names a label here.
+                        if let (
+                            true,
+                            0,
+                            Operand::Reg {
+                                name,
+                                component: None,
+                            },
+                        ) = (branch, k, &*o)
+                        {
+                            if let Seen::Label(_) = self.resolve(&name.name, chain) {
+                                *o = Operand::Symbol {
+                                    name: name.clone(),
+                                    offset: 0,
+                                };
+                            }
+                        }
                         if let Some(id) = label_use_mut(o) {
                             self.rename_use(id, chain);
                         }
