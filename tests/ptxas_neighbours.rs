@@ -446,6 +446,13 @@ fn label_scopes() {
             "{ L1: add.s32 %r1, %r1, 1; } { L1: add.s32 %r1, %r1, 1; bra.uni L1; }",
             "{ L1: add.s32 %r1, %r1, 1; { bra.uni L1; } }",
             "{ bra.uni L1; } L1: add.s32 %r1, %r1, 1;",
+            // Labels and variables share a namespace per block: the nearest declaration
+            // decides what a name is.
+            "{ lp: bra.uni lp; } { .reg .b32 lp; mov.u32 lp, 1; }",
+            ".reg .b32 lp; { lp: bra.uni lp; } mov.u32 lp, 1;",
+            "{ W: bra.uni W; } { W: bra.uni W; } .reg .b32 W; mov.u32 W, 1;",
+            ".reg .b32 W; { W: bra.uni W; } { W: bra.uni W; } add.u32 W, W, 1;",
+            ".reg .b32 W; { W: bra.uni W; { .reg .b32 W; mov.u32 W, 2; } }",
         ],
         &[],
     );
@@ -467,11 +474,46 @@ fn label_scopes() {
             "k.ptx:7:28",
             "label 'L1' defined twice",
         ),
+        // The same in the second of two blocks defining `W` (renamed inside ptxjit): the
+        // message names `W` as written.
+        (
+            "{ W: add.s32 %r1, %r1, 1; } { W: add.s32 %r1, %r1, 1; W: add.s32 %r1, %r1, 1; }",
+            "k.ptx:7:55",
+            "label 'W' defined twice",
+        ),
+        // "Duplicate definition of label 'lp'"
+        (
+            "{ .reg .b32 lp; lp: mov.u32 lp, 1; }",
+            "k.ptx:7:13",
+            "duplicate definition of 'lp'",
+        ),
+        // "Arguments mismatch for instruction 'setp'": the block's label hides the register.
+        (
+            ".reg .pred q; .reg .b32 W; { W: setp.eq.u32 q, W, 3; }",
+            "k.ptx:7:48",
+            "hides the variable",
+        ),
+        // "Label expected for argument 0 of instruction 'bra'"
+        (
+            ".reg .b32 W; { W: bra.uni W; { .reg .b32 W; bra.uni W; } }",
+            "k.ptx:7:53",
+            "is a variable",
+        ),
+        // "Unknown symbol 'lp'"
+        (
+            "{ .reg .b32 lp; mov.u32 lp, 1; } { lp: bra.uni lp; } bra.uni lp;",
+            "k.ptx:7:62",
+            "label 'lp' is not visible here",
+        ),
     ] {
         let e = front_end(&kernel("8.0", inst), "k.ptx")
             .err()
             .unwrap_or_else(|| panic!("{inst}: loaded, but ptxas refuses it"));
         let msg = e.to_string();
         assert!(msg.contains(at) && msg.contains(words), "{inst}: {msg}");
+        assert!(
+            !msg.contains('#'),
+            "{inst}: a label renamed inside ptxjit: {msg}"
+        );
     }
 }

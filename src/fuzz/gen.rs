@@ -170,10 +170,22 @@
 //! - Matrix instructions (`mma.sync` of the `sm_80` shapes and types, `movmatrix`, and
 //!   `ldmatrix` of rows in the warp's own shared slots after a `bar.warp.sync`) appear where
 //!   `shfl.sync` may: CTA-uniform control flow, full warps. `cp.async` copies into the
-//!   thread's own shared slot and is waited for at once.
+//!   thread's own shared slot and is waited for at once. `wmma` ([`wmma`]) loads its
+//!   fragments from the read-only input buffer and stores D only into the warp's own shared
+//!   slots, where `shfl.sync` may appear.
+//! - `multimem` ([`multimem`], `sm_90`): ptxjit's one device makes every global address a
+//!   multicast object bound to it alone, so `ld_reduce` reads the input buffer, `st`, `red`
+//!   and the bulk forms write the thread's own `out` bytes.
+//! - Tensor-map edits ([`tmap_edit`], `sm_90a`/`sm_100`): copies of the kernel's tensor-map
+//!   parameter in `fz_bulk` (thread 0, between `bar.sync 0`s) and in the thread's own `out`
+//!   bytes (`tensormap.cp_fenceproxy`), edited by `tensormap.replace` with values the field
+//!   allows; the bytes are the result.
+//! - `trap` under a condition (the `k` parameter, the global id, a data predicate): where it
+//!   runs, both engines must report the same fault. `brkpt` and `griddepcontrol` (one launch
+//!   per case) have no effect ([`hints`]).
 //!
 //! # Not generated yet (TODO)
-//! Supported by ptxjit but not generated: `trap`, recursive calls, `brx.idx` inside
+//! Supported by ptxjit but not generated: recursive calls, `brx.idx` inside
 //! device functions, `bar.arrive` with partial warps (the count then is not the threads that
 //! arrive), multisample and pitched textures, `tex.base`, `txq.level`, `.texref`/`.surfref` module variables and independent-mode samplers, `suld`/`sust` on
 //! 1D/3D/layered surfaces, `mbarrier.arrive_drop` on the CTA's main mbarrier (it would change
@@ -184,8 +196,10 @@
 //! (`.kind::mxf8f6f4`, `::mxf4`, `::mxf4nvf4`), `tcgen05.ld.red` (`sm_101a`/`sm_103a`
 //! only: the generator's `tcgen05` target is `sm_100a`), `.ws` zero-column masks, `.sp` with
 //! M = 64, A in tensor memory with `.ws` M = 32/64, `commit` with multicast, cluster exchanges in nested uniform code
-//! (they would need cluster-uniform conditions), and `f32` atomics of values other than small
-//! integers (order-dependent rounding).
+//! (they would need cluster-uniform conditions), `f32` atomics of values other than small
+//! integers (order-dependent rounding), `wmma` shapes `.m32n8k16`/`.m8n32k16` and the
+//! sub-byte ones, `st.async`/`red.async` and `clusterlaunchcontrol` (the test's
+//! `NOT_GENERATED` list says why).
 
 use std::fmt::Write as _;
 
@@ -195,13 +209,16 @@ use super::rng::Rng;
 mod bulk_zero;
 mod hints;
 mod mma_sp;
+mod multimem;
 mod stack;
 mod stmatrix;
 mod tcgen05;
 mod tex;
 mod tma;
+mod tmap_edit;
 mod video;
 mod wgmma;
+mod wmma;
 pub use tex::TexSetup;
 pub use tma::{TmapSetup, SLAB_BYTES};
 
@@ -850,6 +867,10 @@ enum What {
     StMatrix,
     MmaSp,
     BulkZero,
+    Wmma,
+    Multimem,
+    TmapEdit,
+    Trap,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -900,6 +921,10 @@ const WHATS: &[(What, u32)] = &[
     (What::StMatrix, 2),
     (What::MmaSp, 2),
     (What::BulkZero, 2),
+    (What::Wmma, 2),
+    (What::Multimem, 3),
+    (What::TmapEdit, 2),
+    (What::Trap, 1),
 ];
 
 impl Gen<'_> {
@@ -940,6 +965,12 @@ impl Gen<'_> {
                     What::Texture | What::Surface => self.tex.is_some(),
                     What::WideVector => self.sm100,
                     What::BulkZero => self.sm100 && self.shared,
+                    What::Wmma => collective_ok && self.full_warps,
+                    What::Multimem => self.sm90,
+                    // PTX ISA 8.3 forms: not in the `sm_90` kernels (8.1).
+                    What::TmapEdit => {
+                        collective_ok && self.tmap.is_some() && (self.sm90a || self.sm100)
+                    }
                     What::TensorCopy => collective_ok && self.tmap.is_some(),
                     What::TensorStore => collective_ok && self.tmap_out.is_some(),
                     What::Wgmma => collective_ok && self.sm90a,
@@ -1004,6 +1035,10 @@ impl Gen<'_> {
             What::StMatrix => self.stmatrix(),
             What::MmaSp => self.mma_sp(),
             What::BulkZero => self.bulk_zero(),
+            What::Wmma => self.wmma(),
+            What::Multimem => self.multimem(),
+            What::TmapEdit => self.tmap_edit(),
+            What::Trap => self.trap(),
         }
     }
 
@@ -2908,6 +2943,29 @@ impl Gen<'_> {
         }
     }
 
+    /// `trap` (PTX ISA §9.7.19.4) where a condition holds: the `k` parameter is one value
+    /// (every thread, or none), the global linear id is one (at most one thread), or a data
+    /// predicate holds. A trap that runs aborts the launch, and the fuzzer compares the fault
+    /// reports of both engines (`diff`): kind, CTA, thread, PTX line.
+    fn trap(&mut self) -> Stmt {
+        let mut lines = Vec::new();
+        let pred = match self.rng.below(3) {
+            0 => {
+                let k = *self.rng.pick(&[0u32, 1, 7, 32, 0xffff_ffff]);
+                lines.push(format!("setp.eq.u32 %pb, %k, {k};"));
+                "%pb".to_string()
+            }
+            1 => {
+                let id = self.rng.below(256);
+                lines.push(format!("setp.eq.u32 %pb, %gl, {id};"));
+                "%pb".to_string()
+            }
+            _ => self.data_reg(Class::Pred),
+        };
+        lines.push(format!("@{pred} trap;"));
+        Stmt::Code(lines)
+    }
+
     fn exit(&mut self) -> Stmt {
         let how = *self
             .rng
@@ -3013,46 +3071,21 @@ mod tests {
     /// here is generated after all (drop it from the list) or is not in the table.
     const NOT_GENERATED: &[(&str, &str)] = &[
         (
-            "brkpt",
-            "stops the launch: a fault on both engines is agreement",
-        ),
-        (
-            "trap",
-            "stops the launch: a fault on both engines is agreement",
-        ),
-        (
             "clusterlaunchcontrol",
-            "cancelling clusters not yet launched: which CTAs run then depends on the launch order; not generated yet",
+            "which cluster a try_cancel cancels (or whether it cancels one) depends on how many \
+             CTAs the launch's worker threads have already taken from the shared counter \
+             (runtime::clc): it differs from run to run, so the two engines' buffers cannot be \
+             compared",
         ),
-        (
-            "multimem",
-            "multicast memory objects: the case format has none",
-        ),
-        (
-            "griddepcontrol",
-            "programmatic dependent launch: one launch per case",
-        ),
-        ("tensormap", "tensor-map replacement in global memory: needs a writable map copy and proxy fences; not generated yet"),
-        ("wmma", "warp matrix multiply-accumulate: wmma.load/store layouts and fragments not generated yet"),
         (
             "st.async",
-            "asynchronous stores to peer CTAs completing on their mbarriers (cluster tx-count phases): not generated yet",
+            "asynchronous stores to peer CTAs completing on their mbarriers (cluster tx-count \
+             phases): not generated yet",
         ),
         (
             "red.async",
-            "asynchronous reductions to peer CTAs completing on their mbarriers (cluster tx-count phases): not generated yet",
-        ),
-        (
-            "multimem.cp.async.bulk",
-            "multicast memory objects: the case format has none",
-        ),
-        (
-            "multimem.cp.reduce.async.bulk",
-            "multicast memory objects: the case format has none",
-        ),
-        (
-            "tensormap.cp_fenceproxy",
-            "tensor-map replacement in global memory: needs a writable map copy and proxy fences; not generated yet",
+            "asynchronous reductions to peer CTAs completing on their mbarriers (cluster \
+             tx-count phases): not generated yet",
         ),
     ];
 
@@ -3262,6 +3295,25 @@ mod tests {
             "istypep.surfref",
             "getctarank.shared::cluster.u64",
             "slct.ftz.",
+            "wmma.load.a.sync.aligned.",
+            "wmma.mma.sync.aligned.",
+            "wmma.store.d.sync.aligned.",
+            ".m16n16k8.global.tf32",
+            ".m8n8k4.global.f64",
+            "multimem.ld_reduce",
+            "multimem.st",
+            "multimem.red",
+            "multimem.cp.async.bulk.global",
+            "multimem.cp.reduce.async.bulk.global",
+            ".version 9.1",
+            "tensormap.cp_fenceproxy.global.shared::cta",
+            "tensormap.replace.tile.",
+            ".shared::cta.b1024.",
+            "fence.proxy.tensormap::generic.acquire",
+            "griddepcontrol.wait",
+            "griddepcontrol.launch_dependents",
+            "brkpt;",
+            "trap;",
         ] {
             assert!(
                 texts.iter().any(|t| t.contains(needle)),

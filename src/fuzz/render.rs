@@ -13,6 +13,8 @@ use super::gen::*;
 #[derive(Default)]
 struct Facts {
     real_exit: bool,
+    /// A `multimem.cp` form (PTX ISA 9.1) is in the body.
+    multimem_cp: bool,
 }
 
 fn facts(body: &[Stmt], f: &mut Facts) {
@@ -25,7 +27,10 @@ fn facts(body: &[Stmt], f: &mut Facts) {
             Stmt::Loop { body, .. } => facts(body, f),
             Stmt::Switch { arms, .. } => arms.iter().for_each(|a| facts(a, f)),
             Stmt::Exit { how, .. } => f.real_exit |= *how != ExitHow::ToEpilogue,
-            Stmt::Code(_) | Stmt::Barrier(_) | Stmt::Exchange { .. } => {}
+            Stmt::Code(lines) => {
+                f.multimem_cp |= lines.iter().any(|l| l.contains("multimem.cp."));
+            }
+            Stmt::Barrier(_) | Stmt::Exchange { .. } => {}
         }
     }
 }
@@ -194,7 +199,7 @@ fn byte_list(bytes: &[u8]) -> String {
 impl Kernel {
     /// The kernel as a PTX module (`.version 8.0`, `.target sm_80`, 64-bit addresses; the
     /// flavours' targets: `sm_90` and `sm_90a` with `.version 8.1` and 8.4, `sm_100` and
-    /// `sm_100a` with 8.8).
+    /// `sm_100a` with 8.8, `sm_100` with 9.1 where the body has a `multimem.cp` form).
     ///
     /// Parameters: `in` (u64 pointer, [`IN_BYTES`]), `out` (u64 pointer, [`OUT_REGION`] bytes
     /// per thread), `atom` (u64 pointer, [`ATOM_BYTES`]), `k` (u32); with [`Kernel::tex`],
@@ -216,7 +221,8 @@ impl Kernel {
         if self.sm100a {
             let _ = writeln!(o, ".version 8.8\n.target sm_100a\n.address_size 64\n");
         } else if self.sm100 {
-            let _ = writeln!(o, ".version 8.8\n.target sm_100\n.address_size 64\n");
+            let v = if f.multimem_cp { "9.1" } else { "8.8" };
+            let _ = writeln!(o, ".version {v}\n.target sm_100\n.address_size 64\n");
         } else if self.sm90a {
             let _ = writeln!(o, ".version 8.4\n.target sm_90a\n.address_size 64\n");
         } else if self.sm90 {
@@ -305,6 +311,9 @@ impl Kernel {
         }
         r.line(".reg .f32 %tc<3>;");
         r.line(".reg .b32 %tci<4>;");
+        r.line(".reg .b32 %wm<32>;");
+        r.line(".reg .f32 %wmf<16>;");
+        r.line(".reg .f64 %wmd<6>;");
         if self.sm100a {
             r.line(".reg .b32 %tma, %tmw;");
         }

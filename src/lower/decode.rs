@@ -1683,9 +1683,13 @@ impl Builder<'_> {
 }
 
 pub(crate) fn instruction(b: &mut Builder, i: &ast::Instruction) -> Result<(), LowerError> {
-    if has_bare_register(b, &i.operands) {
+    // A branch's target is a label even where a register of its name is in scope (the label
+    // scoping of `labels` decided that the label is the name seen there).
+    let skip = usize::from(i.opcode.name == "bra");
+    let ops = i.operands.get(skip..).unwrap_or_default();
+    if has_bare_register(b, ops) {
         let mut j = i.clone();
-        bare_registers(b, &mut j.operands);
+        bare_registers(b, &mut j.operands[skip..]);
         return instruction(b, &j);
     }
     // `.L2::cache_hint` adds a trailing 64-bit cache-policy operand to ld/st/atom/red/cp

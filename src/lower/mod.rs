@@ -98,9 +98,14 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
     // except that a linker keeps one of several `.weak`/`.common` definitions.
     let m = weak::resolve(m)?;
     let m: &ast::Module = &m;
-    // Labels defined in several `{ }` blocks of one body: one name per block.
+    // Labels defined in several `{ }` blocks of one body: one name per block (and messages
+    // name them as written).
     let m = labels::scope(m)?;
-    let m: &ast::Module = &m;
+    lower_scoped(&m, map).map_err(labels::as_written)
+}
+
+/// [`lower_module`] after the weak definitions are resolved and the labels scoped.
+fn lower_scoped(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, LowerError> {
     param_guard::check(m)?;
     // Device functions by name: a definition wins over a prototype.
     let mut funcs: std::collections::HashMap<String, &ast::Function> =

@@ -3,7 +3,9 @@
 //! buffer and stores into the thread's own `out` bytes (and of the atomics of
 //! `Gen::atomic`, which draw their policy here), `applypriority` (§9.7.9.16) and
 //! `prefetchu` (§9.7.9.15) on the input buffer, `nanosleep` (§9.7.19.2) of a few nanoseconds
-//! and `pmevent` (§9.7.19.3). `discard` (§9.7.9.17) leaves "unstable indeterminate values",
+//! and `pmevent` (§9.7.19.3), `brkpt` (§9.7.19.1: ptxjit has no debugger to suspend for) and
+//! (`sm_90`) `griddepcontrol` (§9.7.13.12: a case is one launch, so there is no prerequisite
+//! grid to wait for and no dependent one to launch). `discard` (§9.7.9.17) leaves "unstable indeterminate values",
 //! so it runs only on the first 128 bytes of the thread's own `out` region, which the same
 //! statement then overwrites whole. The policy stays in a scratch register (its bits are the
 //! implementation's). `applypriority` and `discard` addresses are 128-byte aligned (the
@@ -15,7 +17,13 @@ impl Gen<'_> {
     /// One hint statement.
     pub(super) fn hint(&mut self) -> Stmt {
         let mut lines = Vec::new();
-        match self.rng.below(7) {
+        match self.rng.below(9) {
+            7 => lines.push("brkpt;".to_string()),
+            8 if self.sm90 => lines.push(
+                self.rng
+                    .pick(&["griddepcontrol.wait;", "griddepcontrol.launch_dependents;"])
+                    .to_string(),
+            ),
             0 | 1 => self.cache_hint_access(&mut lines),
             2 => {
                 self.masked("%gin", (IN_BYTES - 128) & !127, &mut lines);
@@ -38,7 +46,7 @@ impl Gen<'_> {
                 lines.push("cvta.global.u64 %td0, %td0;".to_string());
                 lines.push("prefetchu.L1 [%td0];".to_string());
             }
-            5 => {
+            5 | 8 => {
                 if self.rng.chance(50) {
                     lines.push(format!("nanosleep.u32 {};", self.rng.range(0, 100)));
                 } else {
