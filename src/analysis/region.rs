@@ -67,8 +67,8 @@
 //!         (launch aborted and m[head] != 0: those lanes → pending[head]; next group)
 //! ```
 //!
-//! Loop regions are made unless the environment sets `PTXJIT_LOOP_REGIONS=0` (or another
-//! off word). The JIT runs four groups' passes side by side (`jit::region`), so that their
+//! Loop regions are made only where the environment sets `PTXJIT_LOOP_REGIONS=1` (a loop
+//! polling `%globaltimer` does not end in one yet). The JIT runs four groups' passes side by side (`jit::region`), so that their
 //! dependency chains through the loop overlap as the eight groups' chains of a trip did
 //! block by block (docs/performance.md, "Loop regions").
 //!
