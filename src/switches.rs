@@ -15,9 +15,9 @@ pub struct Switches {
     /// `PTXJIT_NO_REGIONS`: no regions (`analysis::region`); both engines run block by block.
     pub no_regions: bool,
     /// `PTXJIT_LOOP_REGIONS`: loop regions (`analysis::region`): each group of four lanes
-    /// runs an innermost loop's trips to the end before the next group. Off by default: fewer
-    /// instructions, but one group's dependency chain at a time (mandelbrot: −19% instructions,
-    /// +45% CPU time).
+    /// runs an innermost loop's trips to the end before the next group (the JIT runs four
+    /// groups' passes side by side). Off by default: a loop that polls `%globaltimer`
+    /// never ends in a loop region (docs/performance.md, "Loop regions").
     pub loop_regions: bool,
     /// `PTXJIT_NO_WARP_CONDS`: the JIT's full-warp region versions decide no branch when the
     /// code is generated (`jit::region`).

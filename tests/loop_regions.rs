@@ -1,4 +1,4 @@
-//! Loop regions (`analysis::region`, on with `PTXJIT_LOOP_REGIONS=1`): the loop_region
+//! Loop regions (`analysis::region`, on by default; the tests set `PTXJIT_LOOP_REGIONS=1`): the loop_region
 //! cases run on both engines with them, compared bit for bit (`ptxjit check`) and against
 //! their host-computed expectations (`ptxjit run`), in group-major and lockstep order.
 
@@ -34,4 +34,93 @@ fn loop_region_cases_agree_and_match_their_reference() {
             assert!(ok, "run {case}:\n{out}");
         }
     }
+}
+
+/// `ptx-tests/kernels/loop_region/spin.ptx` (CTA 0: a loop of `n` trips, then a fault; the
+/// other CTAs: an endless loop, a loop region) run with `ARGS` appended, on `engine`.
+fn spin(engine: &str, grid: &str, n: u32, limit: &str) -> (Option<i32>, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_ptxjit"))
+        .args([
+            "run",
+            "--ptx",
+            "ptx-tests/kernels/loop_region/spin.ptx",
+            "--kernel",
+            "spin",
+            "--grid",
+            grid,
+            "--block",
+            "64",
+            "--arg",
+            "buf:a:u32:1",
+            "--arg",
+            &format!("u32={n}"),
+            "--engine",
+            engine,
+            "--timeout",
+            limit,
+        ])
+        .env("PTXJIT_LOOP_REGIONS", "1")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("ptxjit runs");
+    (o.status.code(), String::from_utf8_lossy(&o.stderr).into())
+}
+
+/// An endless loop inside a loop region stops at the time limit, as a loop through the
+/// dispatcher does (the JIT's passes read the abort flag before each further pass), and the
+/// report says where the warps were.
+#[test]
+fn an_endless_loop_region_stops_at_the_time_limit() {
+    for engine in ["jit", "interp"] {
+        // CTA 1 spins; CTA 0 never faults (its count is out of reach within the limit).
+        let t = std::time::Instant::now();
+        let (code, err) = spin(engine, "2,1,1", u32::MAX, "1");
+        assert_eq!(code, Some(2), "{engine}: {err}");
+        assert!(
+            err.contains("time limit") && err.contains("line 20"),
+            "{engine}: {err}"
+        );
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(30),
+            "{engine}: {:?}",
+            t.elapsed()
+        );
+    }
+}
+
+/// A fault in another CTA stops a warp spinning in a loop region: CTA 0 counts for a while
+/// (CTA 1 starts its endless loop meanwhile, on the second worker) and then stores out of
+/// bounds; the launch ends with that fault, well before its time limit.
+#[test]
+fn a_fault_elsewhere_stops_an_endless_loop_region() {
+    for (engine, n) in [("jit", 3_000_000), ("interp", 100_000)] {
+        let (code, err) = spin(engine, "2,1,1", n, "120");
+        assert_eq!(code, Some(2), "{engine}: {err}");
+        assert!(
+            err.contains("fault in kernel 'spin'") && !err.contains("time limit"),
+            "{engine}: {err}"
+        );
+    }
+}
+
+/// The switch forms loop regions: the `mixed` kernel's loop is one (`Regions::new`, which
+/// reads `PTXJIT_LOOP_REGIONS`; the cases above would pass without any loop region), unless
+/// the environment running the tests turned the switch off.
+#[test]
+fn the_switch_forms_a_loop_region() {
+    use ptxjit::analysis::{region::Regions, schedule::priorities, segment::WarpOrder};
+    if !ptxjit::switches::switches().loop_regions {
+        eprintln!("PTXJIT_LOOP_REGIONS is off here: nothing to check");
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ptx = std::fs::read_to_string(dir.join("ptx-tests/kernels/loop_region/loop_region.ptx"))
+        .expect("read the PTX");
+    let (_, fs) = ptxjit::host::front_end(&ptx, "loop_region.ptx").expect("front end");
+    let f = fs.iter().find(|f| f.name == "mixed").expect("kernel");
+    let (blocks, prio) = priorities(f).expect("schedules");
+    let r = Regions::new(f, &blocks, &prio, WarpOrder::GroupMajor);
+    let loops: Vec<u32> = (0..blocks.len() as u32).filter(|&p| r.is_loop(p)).collect();
+    assert_eq!(loops.len(), 1, "{loops:?}");
+    assert_eq!(r.len[loops[0] as usize], 2);
 }

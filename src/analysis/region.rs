@@ -67,9 +67,10 @@
 //!         (launch aborted and m[head] != 0: those lanes → pending[head]; next group)
 //! ```
 //!
-//! Loop regions are made only where the environment sets `PTXJIT_LOOP_REGIONS=1`: they
-//! take fewer instructions, but a group's dependency chain through the loop then runs alone,
-//! where eight groups' chains per trip overlapped (docs/performance.md, "Loop regions").
+//! Loop regions are made only where the environment sets `PTXJIT_LOOP_REGIONS=1` (a loop
+//! polling `%globaltimer` does not end in one yet). The JIT runs four groups' passes side by side (`jit::region`), so that their
+//! dependency chains through the loop overlap as the eight groups' chains of a trip did
+//! block by block (docs/performance.md, "Loop regions").
 //!
 //! Lanes leaving the loop become pending at their targets as from any region. The abort
 //! test between passes is the dispatcher's before each block: a fault elsewhere, or an

@@ -634,8 +634,10 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
         }
     }
 
-    // Values whose every use is an operand of a NaN-blind float operation of the same block
-    // (not stored, not passed on): their own NaN results need not be made canonical.
+    // Values whose every use is an operand of a NaN-blind float operation of the same block,
+    // or of another block of the same region where the value stays in a register (a value of
+    // the region's lead, which does not escape: mandelbrot's `zr²`, read by the loop's both
+    // blocks), not stored, not passed on: their own NaN results need not be made canonical.
     let mut nan_only = vec![true; nv];
     let mut nan_used = vec![false; nv];
     for (bi, blk) in f.blocks.iter().enumerate() {
@@ -644,7 +646,9 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
             let blind = nan_blind(&d.op) && !scalar[i.index()];
             for &a in &d.args {
                 nan_used[a.index()] = true;
-                if !blind || def_blocks[a.index()] != bi {
+                let db = def_blocks[a.index()];
+                let here = db == bi || (db < f.blocks.len() && same_region(db, bi));
+                if !blind || !here {
                     nan_only[a.index()] = false;
                 }
             }

@@ -80,21 +80,28 @@
 //!
 //! # Loop regions
 //! (Made only with `PTXJIT_LOOP_REGIONS=1`, `analysis::region`.) A loop region
-//! (`Regions::looped`) runs its passes for a group in an inner loop
-//! (`Gen::region_passes`) inside the general group loop, its only version:
+//! (`Regions::looped`) runs its passes in an inner loop (`Gen::region_passes`) for
+//! `LOOP_GROUPS` groups side by side (`Gen::group_chunks`), its only version:
 //! ```text
-//! for g in groups of mask:
-//!     values read from slots that are defined before the region; the head's carried
-//!     parameters from their slots (written by the edges in)
-//!     top(bits):  back = 0; the pass as above for the lanes bits (carried parameters from
-//!                 variables); a back edge blends its arguments into the carried
-//!                 parameters' variables for its lanes (the others to slots) and adds its
-//!                 lanes to back
-//!                 back == 0 → next group
-//!                 abort flag set → carried parameters to slots for back's lanes,
-//!                 out[head] |= back (shifted to warp bits); next group
-//!                 → top(back)
+//! for each chunk of LOOP_GROUPS groups with a lane in mask:
+//!     per group: values read from slots that are defined before the region; the head's
+//!                carried parameters from their slots (written by the edges into the head)
+//!     top(bits per group):
+//!         per group: back = 0; bits == 0 → next group;
+//!                    the pass as above for the lanes bits (carried parameters from the
+//!                    group's variables); a back edge blends its arguments into the
+//!                    group's carried variables for its lanes (the others to slots) and
+//!                    adds its lanes to the group's back
+//!         every back == 0 → next chunk
+//!         abort flag set → per group: carried parameters to slots for back's lanes,
+//!                          out[head] |= back (shifted to warp bits); next chunk
+//!         → top(back per group)
 //! ```
+//! The groups' instructions are interleaved within a pass, not run group after group; the
+//! region has no memory operation, so the order is unobservable, and the interpreter runs
+//! each group's passes to the end before the next group's with the same results. One
+//! group alone is a chain of dependent operations per trip (mandelbrot's `zr`, `zi`); the
+//! groups' chains side by side are independent work the core overlaps.
 //! What changes against an acyclic region, as the head's lanes and parameters change from
 //! pass to pass:
 //! - Nothing computed from the head's parameters is a scalar-section value (`codegen::plan`)
@@ -151,6 +158,7 @@ enum Out {
 }
 
 /// Per-group state of the region pass.
+#[derive(Clone)]
 struct Pass {
     /// Lane masks of the region's blocks (`i32`, the group's 4 bits), by position; the
     /// head's is the group's own.
@@ -462,18 +470,21 @@ impl Gen<'_, '_> {
             let insts = self.f.block(*blk).insts.clone();
             self.fast_oks(insts, &mut oks);
         }
+        if pass.back.is_some() {
+            // A loop region: its general version only, its groups side by side.
+            return self.group_chunks(mask, LOOP_GROUPS, |g: &mut Self, grps: &mut [Grp]| {
+                g.region_passes(grps, blocks, sc, uconds, deferred, pass)
+            });
+        }
         let body = |g: &mut Self, grp: &mut Grp, acc: Value| {
-            match pass.back {
-                Some(back) => g.region_passes(grp, back, blocks, sc, uconds, deferred, pass)?,
-                None => g.region_group(grp, blocks, sc, uconds, deferred, pass, None)?,
-            }
+            g.region_group(grp, blocks, sc, uconds, deferred, pass, None)?;
             Ok(acc)
         };
         let tests = self.hoist.cta.deferred.take();
         // A big kernel's quick tier (`Gen::big`): the general version only, unless the
         // region has per-warp tests that only a full-warp version's entry makes. A loop
         // region has only its general version (its lanes' masks change with each pass).
-        if (self.big || pass.back.is_some()) && tests.as_ref().is_none_or(|t| t.is_empty()) {
+        if self.big && tests.as_ref().is_none_or(|t| t.is_empty()) {
             oks.clear();
         }
         if oks.is_empty() {
@@ -777,89 +788,143 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// A loop region's passes for one group (`analysis::region`): the lanes at the head run
-    /// a pass through the region's blocks (`Gen::region_group`), those that took a back edge
-    /// (`back`) run the next one, until none did. Before another pass the launch's abort
-    /// flag is read, as the dispatcher reads it before each block: set, the lanes back at the
-    /// head are left pending there (`Pass::outs`) and the group's passes end.
-    #[allow(clippy::too_many_arguments)]
+    /// A loop region's passes for groups `grps` side by side (`Gen::group_chunks`): each
+    /// pass runs the region's blocks (`Gen::region_group`) for each group that has lanes at
+    /// the head, one group after the other in the code, each with its own lanes, back mask
+    /// and carried parameters' variables (`Pass::back`, `Pass::carried`); a group with no
+    /// lane there is skipped, its variables unchanged. The lanes that took a back edge
+    /// (`back`) run the next pass, until no group's did. The region has no memory
+    /// operation, so the order of the groups' instructions within a pass is unobservable;
+    /// each group's chain of dependent operations is independent of the others', which the
+    /// core overlaps. Before another pass the launch's abort flag is read, as the dispatcher
+    /// reads it before each block: set, every group's lanes back at the head are left
+    /// pending there (`Pass::outs`) and the passes end.
     fn region_passes(
         &mut self,
-        grp: &mut Grp,
-        back: Variable,
+        grps: &mut [Grp],
         blocks: &[ir::Block],
         sc: &HashMap<ir::Value, Value>,
         uconds: &[Option<Value>],
         deferred: &[Vec<(ir::Value, Value)>],
         pass: &Pass,
     ) -> Result<(), String> {
-        let saved = (
-            grp.m32,
-            grp.m64,
-            grp.bits,
-            grp.full,
-            grp.vals.clone(),
-            grp.packed.clone(),
-            std::mem::take(&mut grp.gcache),
-        );
-        // Values from before the region, and the carried parameters' first values, from
-        // their slots (written by the edges into the head).
-        for &v in &pass.inputs {
-            self.gget(grp, sc, v)?;
-        }
-        for (v, vars) in &pass.carried {
-            let x = self.gget(grp, sc, *v)?;
-            grp.vals.remove(v);
-            for (&var, c) in vars.iter().zip(self.carried_parts(*v, x)) {
-                self.b.def_var(var, c);
+        // Each group's own back mask and carried variables; the blocks' masks and the
+        // destinations' masks are shared (a group's pass sets the former before reading them;
+        // the latter are warp bits).
+        let passes: Vec<Pass> = grps
+            .iter()
+            .map(|_| {
+                let carried = pass
+                    .carried
+                    .iter()
+                    .map(|(v, vars)| {
+                        let vt = super::vector::vty(self.ty(*v)).unwrap_or(types::I32X4);
+                        (*v, vars.iter().map(|_| self.b.declare_var(vt)).collect())
+                    })
+                    .collect();
+                Pass {
+                    back: Some(self.b.declare_var(types::I32)),
+                    carried,
+                    ..pass.clone()
+                }
+            })
+            .collect();
+        let mut saved = vec![];
+        let mut outer = vec![];
+        for (grp, p) in grps.iter_mut().zip(&passes) {
+            saved.push((
+                grp.m32,
+                grp.m64,
+                grp.bits,
+                grp.full,
+                grp.vals.clone(),
+                grp.packed.clone(),
+                std::mem::take(&mut grp.gcache),
+            ));
+            // Values from before the region, and the carried parameters' first values, from
+            // their slots (written by the edges into the head).
+            for &v in &p.inputs {
+                self.gget(grp, sc, v)?;
             }
+            for (v, vars) in &p.carried {
+                let x = self.gget(grp, sc, *v)?;
+                grp.vals.remove(v);
+                for (&var, c) in vars.iter().zip(self.carried_parts(*v, x)) {
+                    self.b.def_var(var, c);
+                }
+            }
+            outer.push((grp.vals.clone(), grp.packed.clone()));
         }
-        let outer = grp.vals.clone();
         let top = self.b.create_block();
-        self.b.append_block_param(top, types::I32);
-        self.b.ins().jump(top, &[BlockArg::Value(grp.bits)]);
-        self.b.switch_to_block(top);
-        let bits = self.b.block_params(top)[0];
-        self.set_group_bits(grp, bits);
-        let z = self.iconst(types::I32, 0);
-        self.b.def_var(back, z);
-        for (v, vars) in &pass.carried {
-            let x = self.carried_val(vars)?;
-            grp.vals.insert(*v, x);
+        let mut args = vec![];
+        for grp in grps.iter() {
+            self.b.append_block_param(top, types::I32);
+            args.push(BlockArg::Value(grp.bits));
         }
-        self.region_group(grp, blocks, sc, uconds, deferred, pass, None)?;
-        grp.vals = outer;
-        let again = self.b.use_var(back);
+        self.b.ins().jump(top, &args);
+        self.b.switch_to_block(top);
+        let bits: Vec<Value> = self.b.block_params(top).to_vec();
+        for (j, (grp, p)) in grps.iter_mut().zip(&passes).enumerate() {
+            let back = p.back.expect("a loop region's pass has a back mask");
+            let z = self.iconst(types::I32, 0);
+            self.b.def_var(back, z);
+            let run = self.b.create_block();
+            let skip = self.b.create_block();
+            self.b.ins().brif(bits[j], run, &[], skip, &[]);
+            self.b.switch_to_block(run);
+            self.set_group_bits(grp, bits[j]);
+            for (v, vars) in &p.carried {
+                let x = self.carried_val(vars)?;
+                grp.vals.insert(*v, x);
+            }
+            self.region_group(grp, blocks, sc, uconds, deferred, p, None)?;
+            self.region_store_check = false;
+            (grp.vals, grp.packed) = outer[j].clone();
+            grp.gcache = Default::default();
+            self.b.ins().jump(skip, &[]);
+            self.b.switch_to_block(skip);
+        }
+        let again: Vec<Value> = passes
+            .iter()
+            .map(|p| self.b.use_var(p.back.expect("a back mask")))
+            .collect();
+        let mut any = again[0];
+        for &a in &again[1..] {
+            any = self.b.ins().bor(any, a);
+        }
         let more = self.b.create_block();
         let done = self.b.create_block();
-        self.b.ins().brif(again, more, &[], done, &[]);
+        self.b.ins().brif(any, more, &[], done, &[]);
         self.b.switch_to_block(more);
         let abort = self.abort_flag();
         let stop = self.b.create_block();
-        self.b
-            .ins()
-            .brif(abort, stop, &[], top, &[BlockArg::Value(again)]);
+        let args: Vec<BlockArg> = again.iter().map(|&a| BlockArg::Value(a)).collect();
+        self.b.ins().brif(abort, stop, &[], top, &args);
         self.b.switch_to_block(stop);
         // The carried parameters to their slots, for the lanes left pending at the head.
-        self.set_group_bits(grp, again);
-        for (v, vars) in &pass.carried {
-            let x = self.carried_val(vars)?;
-            self.gstore(grp, *v, x, true)?;
-        }
         let head = Out::Pending(pass.prios.start);
         let Some(&(_, v)) = pass.outs.iter().find(|(o, _)| *o == head) else {
             return Err("internal: a loop region without its head's mask".into());
         };
-        let sh = self.b.ins().ishl_imm_s(grp.g, 2);
-        let placed = self.b.ins().ishl(again, sh);
-        let old = self.b.use_var(v);
-        let new = self.b.ins().bor(old, placed);
-        self.b.def_var(v, new);
+        for ((grp, p), &a) in grps.iter_mut().zip(&passes).zip(&again) {
+            self.set_group_bits(grp, a);
+            for (cv, vars) in &p.carried {
+                let x = self.carried_val(vars)?;
+                self.gstore(grp, *cv, x, true)?;
+            }
+            let sh = self.b.ins().ishl_imm_s(grp.g, 2);
+            let placed = self.b.ins().ishl(a, sh);
+            let old = self.b.use_var(v);
+            let new = self.b.ins().bor(old, placed);
+            self.b.def_var(v, new);
+        }
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(done);
-        (
-            grp.m32, grp.m64, grp.bits, grp.full, grp.vals, grp.packed, grp.gcache,
-        ) = saved;
+        for (grp, s) in grps.iter_mut().zip(saved) {
+            (
+                grp.m32, grp.m64, grp.bits, grp.full, grp.vals, grp.packed, grp.gcache,
+            ) = s;
+        }
         self.region_store_check = false;
         Ok(())
     }
@@ -1263,6 +1328,12 @@ impl Gen<'_, '_> {
         weight(then_) > weight(else_)
     }
 }
+
+/// How many groups a loop region's passes run side by side (`Gen::region_passes`).
+/// mandelbrot's CPU time (`bench_table --pocl-jit --cpu-time`, two runs each): 147-158 ms
+/// with 1, 90-94 with 2, 85 with 4, 83 with 8 (whose code is twice 4's, and compiles
+/// longer); the block-by-block code took 102-109 ms.
+const LOOP_GROUPS: usize = 4;
 
 /// Whether `PTXJIT_NO_WARP_CONDS` turns off the branch decisions of full-warp region versions
 /// (`Spec`; `crate::switches`). For measurements: the code without them is the general one,

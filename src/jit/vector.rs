@@ -272,6 +272,85 @@ impl Gen<'_, '_> {
         Ok(self.b.block_params(exit)[0])
     }
 
+    /// A non-full group `g` (`i32`) with lanes `bits` (its four bits of the mask).
+    pub(super) fn group_at(&mut self, g: Value, bits: Value) -> Grp {
+        let g64 = self.b.ins().uextend(self.ptr, g);
+        let state = self.state();
+        let mut base = [state; 4];
+        for (k, slot) in base.iter_mut().enumerate() {
+            let off = self.b.ins().ishl_imm_s(g64, 2 + k as i64);
+            *slot = self.b.ins().iadd(state, off);
+        }
+        let m32 = self.lane_mask(bits);
+        let m64 = [self.b.ins().swiden_low(m32), self.b.ins().swiden_high(m32)];
+        Grp {
+            g,
+            bits,
+            m32,
+            m64,
+            base,
+            vals: HashMap::new(),
+            packed: HashMap::new(),
+            gcache: Default::default(),
+            full: false,
+            wide: Default::default(),
+        }
+    }
+
+    /// The groups of `mask` `n` at a time (`n` divides 8): `body` gets groups `c·n ..
+    /// c·n + n` side by side, each with its own lanes of the mask (possibly none), for each
+    /// chunk `c` with a lane in the mask; chunks without one are skipped. With `n` = 8 one
+    /// chunk, no loop. The per-call values the chunks use are loaded once, before the loop.
+    pub(super) fn group_chunks(
+        &mut self,
+        mask: Value,
+        n: usize,
+        mut body: impl FnMut(&mut Self, &mut [Grp]) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let groups = crate::analysis::segment::GROUPS;
+        let head = self.b.create_block();
+        self.b.append_block_param(head, types::I32);
+        let run = self.b.create_block();
+        let next = self.b.create_block();
+        let exit = self.b.create_block();
+        let zero = self.b.ins().iconst(types::I32, 0);
+        let enter = self.b.ins().jump(head, &[BlockArg::Value(zero)]);
+        let outer = (
+            self.env_loop.replace(enter),
+            std::mem::take(&mut self.env_loop_cache),
+        );
+        self.b.switch_to_block(head);
+        // `c`: the chunk's first group.
+        let c = self.b.block_params(head)[0];
+        let done = self.b.ins().icmp_imm_s(IntCC::Equal, c, groups as i64);
+        let check = self.b.create_block();
+        self.b.ins().brif(done, exit, &[], check, &[]);
+        self.b.switch_to_block(check);
+        let sh = self.b.ins().ishl_imm_s(c, 2);
+        let shifted = self.b.ins().ushr(mask, sh);
+        let lanes = match n {
+            8 => shifted,
+            _ => self.b.ins().band_imm_s(shifted, (1i64 << (4 * n)) - 1),
+        };
+        self.b.ins().brif(lanes, run, &[], next, &[]);
+        self.b.switch_to_block(run);
+        let mut grps = vec![];
+        for j in 0..n {
+            let g = self.b.ins().iadd_imm_s(c, j as i64);
+            let s = self.b.ins().ushr_imm_s(lanes, 4 * j as i64);
+            let bits = self.b.ins().band_imm_s(s, 0xf);
+            grps.push(self.group_at(g, bits));
+        }
+        body(self, &mut grps)?;
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(next);
+        let c1 = self.b.ins().iadd_imm_s(c, n as i64);
+        self.b.ins().jump(head, &[BlockArg::Value(c1)]);
+        (self.env_loop, self.env_loop_cache) = outer;
+        self.b.switch_to_block(exit);
+        Ok(())
+    }
+
     /// The full-warp group loop unrolled: `body` for groups 0..8 in straight-line code, each
     /// with all four lanes active and its group index a constant (so slot and element
     /// offsets fold into the accesses). The per-call values it uses are loaded once, before
