@@ -16,8 +16,8 @@ pub struct Switches {
     pub no_regions: bool,
     /// `PTXJIT_LOOP_REGIONS`: loop regions (`analysis::region`): each group of four lanes
     /// runs an innermost loop's trips to the end before the next group (the JIT runs four
-    /// groups' passes side by side). Off by default: a loop that polls `%globaltimer`
-    /// never ends in a loop region (docs/performance.md, "Loop regions").
+    /// groups' passes side by side). On unless set to an off word (`0`, `false`, `no`,
+    /// `off`; docs/performance.md, "Loop regions").
     pub loop_regions: bool,
     /// `PTXJIT_NO_WARP_CONDS`: the JIT's full-warp region versions decide no branch when the
     /// code is generated (`jit::region`).
@@ -44,7 +44,7 @@ pub fn switches() -> &'static Switches {
     static S: OnceLock<Switches> = OnceLock::new();
     S.get_or_init(|| Switches {
         no_regions: set_not_off("PTXJIT_NO_REGIONS"),
-        loop_regions: set_not_off("PTXJIT_LOOP_REGIONS"),
+        loop_regions: !set_off("PTXJIT_LOOP_REGIONS"),
         no_warp_conds: set_not_off("PTXJIT_NO_WARP_CONDS"),
         no_stream: set_not_off("PTXJIT_NO_STREAM"),
         compile_times: std::env::var_os("PTXJIT_COMPILE_TIMES").is_some(),
@@ -92,6 +92,11 @@ fn tier_word(v: &str) -> Option<crate::jit::Tier> {
 /// (any case, surrounding blanks ignored).
 fn set_not_off(name: &str) -> bool {
     std::env::var(name).is_ok_and(|v| !off_word(&v))
+}
+
+/// Whether switch `name` is set to an off word (a switch that is on by default).
+fn set_off(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| !v.trim().is_empty() && off_word(&v))
 }
 
 /// Whether `v` is one of the spellings of off: empty, `0`, `false`, `no`, `off`.

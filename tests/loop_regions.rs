@@ -1,5 +1,5 @@
-//! Loop regions (`analysis::region`, on by default; the tests set `PTXJIT_LOOP_REGIONS=1`): the loop_region
-//! cases run on both engines with them, compared bit for bit (`ptxjit check`) and against
+//! Loop regions (`analysis::region`, on by default; the tests set `PTXJIT_LOOP_REGIONS=1`):
+//! the loop_region cases run on both engines with them, compared bit for bit (`ptxjit check`) and against
 //! their host-computed expectations (`ptxjit run`), in group-major and lockstep order.
 
 use std::process::Command;
@@ -32,6 +32,19 @@ fn loop_region_cases_agree_and_match_their_reference() {
             );
             let (ok, out) = ptxjit(&["run", &case]);
             assert!(ok, "run {case}:\n{out}");
+        }
+    }
+}
+
+/// Loops polling `%globaltimer` or `%clock64` for 20 ms end on both engines (they are no
+/// loop regions: the JIT reads a region's clock once), well inside a 20 s limit.
+#[test]
+fn a_loop_polling_a_clock_ends() {
+    for name in ["poll_timer", "poll_clock"] {
+        let case = format!("ptx-tests/kernels/loop_region/{name}.toml");
+        for engine in ["jit", "interp"] {
+            let (ok, out) = ptxjit(&["run", &case, "--engine", engine, "--timeout", "20"]);
+            assert!(ok && out.contains("PASS out"), "{engine} {case}:\n{out}");
         }
     }
 }
@@ -123,4 +136,18 @@ fn the_switch_forms_a_loop_region() {
     let loops: Vec<u32> = (0..blocks.len() as u32).filter(|&p| r.is_loop(p)).collect();
     assert_eq!(loops.len(), 1, "{loops:?}");
     assert_eq!(r.len[loops[0] as usize], 2);
+
+    // Loops polling a clock are none: the JIT would read the clock once per region.
+    let ptx = std::fs::read_to_string(dir.join("ptx-tests/kernels/loop_region/clock.ptx"))
+        .expect("read the PTX");
+    let (_, fs) = ptxjit::host::front_end(&ptx, "clock.ptx").expect("front end");
+    for name in ["poll_timer", "poll_clock"] {
+        let f = fs.iter().find(|f| f.name == name).expect("kernel");
+        let (blocks, prio) = priorities(f).expect("schedules");
+        let r = Regions::new(f, &blocks, &prio, WarpOrder::GroupMajor);
+        assert!(
+            !(0..blocks.len() as u32).any(|p| r.is_loop(p)),
+            "{name}: a loop region"
+        );
+    }
 }

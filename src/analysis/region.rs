@@ -52,7 +52,7 @@
 //! dispatcher for the eight groups in turn. Where the block at priority `p` is the header of
 //! a natural loop (`Cfg::loops`) that holds no other loop, whose blocks are the priorities
 //! `p..p + n` (`n` ≤ [`MAX_BLOCKS`], one block allowed), each of which can be in a region,
-//! and none of which has an `Effect::Memory` operation (see `unordered` for why), these
+//! and none of which has an `Effect::Memory` operation or a clock read (see `unordered` for why), these
 //! blocks form a **loop region** ([`Regions::looped`]). Its pass differs from the one above
 //! only in what happens to the lanes that take a back edge to the head: they form the head's
 //! mask of the group's next pass (block parameters written as at any edge), and passes
@@ -67,8 +67,8 @@
 //!         (launch aborted and m[head] != 0: those lanes → pending[head]; next group)
 //! ```
 //!
-//! Loop regions are made only where the environment sets `PTXJIT_LOOP_REGIONS=1` (a loop
-//! polling `%globaltimer` does not end in one yet). The JIT runs four groups' passes side by side (`jit::region`), so that their
+//! Loop regions are made unless the environment sets `PTXJIT_LOOP_REGIONS=0` (or another
+//! off word). The JIT runs four groups' passes side by side (`jit::region`), so that their
 //! dependency chains through the loop overlap as the eight groups' chains of a trip did
 //! block by block (docs/performance.md, "Loop regions").
 //!
@@ -82,7 +82,7 @@
 
 use super::cfg::Cfg;
 use super::segment::WarpOrder;
-use crate::ir::{Block, Effect, Function, MemSync, Terminator};
+use crate::ir::{Block, Effect, Function, MemSync, Op, Terminator};
 
 /// Whether `PTXJIT_NO_REGIONS` turns regions off (`crate::switches`).
 fn disabled() -> bool {
@@ -303,7 +303,7 @@ impl Regions {
 }
 
 /// Whether block `b` of `f` has no memory access, fence or atomic (no `Effect::Memory`
-/// operation), as a loop region's blocks must have.
+/// operation) and reads no clock (`SReg::is_clock`), as a loop region's blocks must have.
 ///
 /// A loop region runs one group's passes to the end before the next group starts, so a loop
 /// spinning until another group of its warp writes (through an atomic, a fence, or a strong
@@ -321,7 +321,11 @@ fn unordered(f: &Function, b: Block) -> bool {
             Effect::Pure | Effect::Warp => false,
             Effect::Memory => true,
         };
-        !access && f.inst_sync[i.index()] == MemSync::None
+        // A clock read runs in a block's scalar section, which the JIT computes once at the
+        // region's top (`jit::region`): in a loop region a loop polling the clock would
+        // never see it move.
+        let clock = matches!(f.inst(i).op, Op::SReg { reg } if reg.is_clock());
+        !access && !clock && f.inst_sync[i.index()] == MemSync::None
     })
 }
 

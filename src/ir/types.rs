@@ -479,6 +479,21 @@ impl SReg {
         }
     }
 
+    /// Whether the register is a clock (`%clock`, `%clock_hi`, `%clock64`, `%globaltimer` and
+    /// its halves; PTX ISA §10, "Special Registers"): its value changes between two reads with
+    /// the same operands, so a read cannot move out of a loop.
+    pub fn is_clock(self) -> bool {
+        matches!(
+            self,
+            SReg::Clock
+                | SReg::ClockHi
+                | SReg::Clock64
+                | SReg::GlobalTimer
+                | SReg::GlobalTimerLo
+                | SReg::GlobalTimerHi
+        )
+    }
+
     /// Whether the register has the same value in every lane of a warp (the clocks are read
     /// once per warp instruction).
     pub fn is_warp_uniform(self) -> bool {

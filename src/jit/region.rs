@@ -79,7 +79,7 @@
 //! - The group tier of `group.rs` is not used in regions.
 //!
 //! # Loop regions
-//! (Made only with `PTXJIT_LOOP_REGIONS=1`, `analysis::region`.) A loop region
+//! (Made unless `PTXJIT_LOOP_REGIONS=0`, `analysis::region`.) A loop region
 //! (`Regions::looped`) runs its passes in an inner loop (`Gen::region_passes`) for
 //! `LOOP_GROUPS` groups side by side (`Gen::group_chunks`), its only version:
 //! ```text
