@@ -517,9 +517,11 @@ fn record_ctas(grid: [u32; 3]) -> Vec<(std::thread::ThreadId, u64)> {
 /// Grids of single CTAs run every CTA once, each worker its CTAs in increasing order in runs
 /// of consecutive CTAs: one CTA, fewer CTAs than workers, counts that are no multiple of any
 /// run's length, and a 2-D grid whose runs cross rows. A large grid is handed out in long
-/// runs (at most 32 CTAs each would make some 2 000 runs of 65 536 CTAs; the guided runs of
-/// up to 256 per worker make a few hundred at most even with one worker per core of a large
-/// host).
+/// runs: the guided runs (up to 256 CTAs per worker, `left / (2 × workers)`) make about 130
+/// of 65 536 CTAs with 2 workers and stay under 1 024 up to some 128 workers. (Batches of 32
+/// CTAs make 2 048, but a thread that takes two of them in a row runs them as one run here,
+/// so this bound alone does not tell the two schedules apart; `runtime::clc`'s tests check
+/// the runs' lengths.)
 #[test]
 fn single_cta_grids_run_every_cta_once_in_runs() {
     for grid in [
