@@ -88,6 +88,29 @@ impl LaunchControl {
         self.next.fetch_add(n, Ordering::Relaxed)
     }
 
+    /// Take a run of consecutive slots whose length shrinks with what is left ("guided"
+    /// self-scheduling): `left / share` slots when `left` are left, no fewer than `min` and no
+    /// more than `max` (nor than are left; `min` and `share` count as at least 1, `max` as at
+    /// least `min`). Returns the first slot and the run's length; the length is 0 (and the
+    /// first at or past [`Self::units`]) when nothing is left. Runs are taken in increasing
+    /// order, as [`Self::take`]'s are, and never overlap a claim's slot.
+    pub fn take_guided(&self, min: u64, share: u64, max: u64) -> (u64, u64) {
+        let (min, share) = (min.max(1), share.max(1));
+        let max = max.max(min);
+        let mut n = 0;
+        let first = self
+            .next
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
+                let left = self.units.saturating_sub(v);
+                n = (left / share).clamp(min, max).min(left);
+                (n != 0).then_some(v + n)
+            });
+        match first {
+            Ok(v) => (v, n),
+            Err(v) => (v, 0),
+        }
+    }
+
     /// `try_cancel`: take one slot that no worker took, if any is left, and give the
     /// `%ctaid` of its first CTA. The slot is never launched.
     pub fn claim(&self) -> Option<[u32; 3]> {
@@ -201,6 +224,59 @@ mod tests {
         });
         assert!(seen.iter().all(|c| c.load(Ordering::Relaxed) == 1));
         assert_eq!(lc.claim(), None, "a request after the last slot fails");
+    }
+
+    /// Guided runs: a quarter of what is left, within 8 and 20 slots, the last one what is
+    /// left (lengths worked out by hand: 100/4 capped to 20, 80/4, 60/4, 45/4, 34/4, then the
+    /// minimum of 8 until 2 are left).
+    #[test]
+    fn guided_runs_shrink_with_what_is_left() {
+        let lc = LaunchControl::new([100, 1, 1], [1, 1, 1], None, true);
+        let runs: Vec<(u64, u64)> = std::iter::from_fn(|| Some(lc.take_guided(8, 4, 20)))
+            .take_while(|&(_, n)| n != 0)
+            .collect();
+        let lens: Vec<u64> = runs.iter().map(|r| r.1).collect();
+        assert_eq!(lens, [20, 20, 15, 11, 8, 8, 8, 8, 2]);
+        let firsts: Vec<u64> = runs.iter().map(|r| r.0).collect();
+        assert_eq!(firsts, [0, 20, 40, 55, 66, 74, 82, 90, 98]);
+        assert_eq!(lc.take_guided(8, 4, 20).1, 0, "nothing is left");
+        assert_eq!(lc.claim(), None);
+        // One slot: one run of it, whatever the minimum.
+        let one = LaunchControl::new([1, 1, 1], [1, 1, 1], None, true);
+        assert_eq!(one.take_guided(32, 4, 512), (0, 1));
+        assert_eq!(one.take_guided(32, 4, 512).1, 0);
+    }
+
+    /// Guided runs and claims from several threads at once share out every slot once.
+    #[test]
+    fn guided_runs_and_claims_share_out_every_slot_once() {
+        let n = 10_007u64;
+        let lc = LaunchControl::new([n as u32, 1, 1], [1, 1, 1], None, true);
+        let seen: Vec<std::sync::atomic::AtomicU32> = (0..n).map(|_| Default::default()).collect();
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let (lc, seen) = (&lc, &seen);
+                s.spawn(move || loop {
+                    if t < 3 {
+                        let (first, len) = lc.take_guided(3, 8, 700);
+                        if len == 0 {
+                            break;
+                        }
+                        for k in first..first + len {
+                            seen[k as usize].fetch_add(1, Ordering::Relaxed);
+                        }
+                    } else {
+                        match lc.claim() {
+                            Some(id) => {
+                                seen[id[0] as usize].fetch_add(1, Ordering::Relaxed);
+                            }
+                            None => break,
+                        }
+                    }
+                });
+            }
+        });
+        assert!(seen.iter().all(|c| c.load(Ordering::Relaxed) == 1));
     }
 
     /// A grid of 2x2 clusters: a claim names each cluster's rank-0 CTA, x fastest.

@@ -638,7 +638,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         }
         // CTAs are handed out in increasing linear order from one counter, in batches of
         // consecutive CTAs (at least 16 batches per worker, at most 32 CTAs each: one shared
-        // counter update per batch, not per CTA), one worker per pool thread, each running
+        // counter update per batch, not per CTA; CTAs that end in their first round take
+        // longer runs, `batch_worker`), one worker per pool thread, each running
         // its batch in order and reusing its CTA buffers (shared, local, warp states). A
         // worker stops once everything stopped or a lower CTA faulted (every lower CTA is
         // then in some worker's batch or done, and still runs), so even a grid of 2^63 CTAs
@@ -652,6 +653,10 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             input.cooperative.is_none(),
         );
         let batch = (ctas / (u64::from(nsmid.max(1)) * 16)).clamp(1, 32);
+        // Workers of a grid without clusters: one per pool thread, no more than it has
+        // batches of `batch` CTAs.
+        let pool = u64::from(nsmid.max(1));
+        let batch_workers = pool.min(ctas.div_ceil(batch).max(1));
         let threads = (input.dims.block[0] * input.dims.block[1] * input.dims.block[2]) as usize;
         let state_init = StateInit::new(engine, threads as u32);
         // The environment of CTA `c` over its shared and local memory.
@@ -962,6 +967,15 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             && input.synccheck.is_none()
             && input.initcheck.is_none()
             && race_sink.is_none();
+        // The batches of these CTAs are runs of consecutive CTAs whose length shrinks with
+        // what is left (`LaunchControl::take_guided`): `left / (2 × workers)` CTAs, no more
+        // than 256 per worker (POCL's pthread device hands its threads chunks of up to 256
+        // work-groups per thread) and no fewer than `batch`. A worker streams through long
+        // runs (a streaming kernel's accesses stay in one part of its buffers, not switching
+        // to the other worker's every `batch` CTAs; fewer hand-offs), and the runs left at the
+        // end are short, for the balance of kernels whose CTAs cost more or less.
+        let guided_share = 2 * batch_workers;
+        let guided_max = 256 * batch_workers;
         let batch_worker = || {
             let mut buf = CtaBuffers::take_spare(keep_spare);
             let (mut my_runs, mut ran) = (0u64, false);
@@ -1008,11 +1022,11 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             let native = engine.runs_batches();
             let nwarps = state_init.nwarps as u64;
             'batches: loop {
-                let first = launch_control.take(batch);
-                if first >= ctas || control.stopped_all() || past_deadline() {
+                let (first, n) = launch_control.take_guided(batch, guided_share, guided_max);
+                if n == 0 || control.stopped_all() || past_deadline() {
                     break;
                 }
-                let end = first.saturating_add(batch).min(ctas);
+                let end = first.saturating_add(n).min(ctas);
                 let Some(flag) = control.begin(slot, first) else {
                     break;
                 };
@@ -1279,7 +1293,6 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         // the grid has batches of CTAs (a cooperative grid: CTAs; its workers take turns at
         // them however many there are): a worker beyond them would find nothing to take
         // and cost a wake-up.
-        let pool = u64::from(nsmid.max(1));
         let workers = if shuffle.is_some() && input.cooperative.is_none() {
             1
         } else if input.cooperative.is_some() {
@@ -1287,7 +1300,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         } else if csize > 1 {
             pool
         } else {
-            pool.min(ctas.div_ceil(batch).max(1))
+            batch_workers
         };
         let run_worker = || {
             if input.cooperative.is_some() {
