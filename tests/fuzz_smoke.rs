@@ -31,6 +31,7 @@ fn generated_kernels_pass_ptxas() {
     let dir = std::env::temp_dir().join(format!("ptxjit-fuzz-ptxas-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut failures = Vec::new();
+    let mut too_new = 0;
     for i in 0..50 {
         let seed = case_seed(0x5eed, i);
         let k = kernel_for_seed(seed, 60);
@@ -53,16 +54,22 @@ fn generated_kernels_pass_ptxas() {
             .arg(&file)
             .output()
             .unwrap();
-        if !out.status.success() {
-            failures.push(format!(
-                "{}: {}",
-                file.display(),
-                String::from_utf8_lossy(&out.stderr)
-            ));
+        let err = String::from_utf8_lossy(&out.stderr);
+        if !out.status.success() && err.contains("Unsupported .version") {
+            // An older ptxas than the kernel's PTX version (the sm_100 bulk multimem forms
+            // need PTX 9.1): not a verdict on the kernel.
+            eprintln!("{}: not checked: {}", file.display(), err.trim());
+            too_new += 1;
+        } else if !out.status.success() {
+            failures.push(format!("{}: {err}", file.display()));
         } else {
             let _ = std::fs::remove_file(&file);
         }
     }
+    assert!(
+        too_new < 10,
+        "{too_new} of 50 kernels newer than this ptxas: use a newer one (PTXAS)"
+    );
     assert!(
         failures.is_empty(),
         "ptxas rejected generated kernels:\n{}",
