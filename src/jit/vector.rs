@@ -59,6 +59,30 @@ pub(super) struct Grp {
 }
 
 impl Grp {
+    /// Group `g` with lane bits `bits`, masks `m32`/`m64`, slot bases `base` (see the
+    /// fields), nothing computed yet.
+    fn new(
+        g: Value,
+        bits: Value,
+        m32: Value,
+        m64: [Value; 2],
+        base: [Value; 4],
+        full: bool,
+    ) -> Grp {
+        Grp {
+            g,
+            bits,
+            m32,
+            m64,
+            base,
+            vals: HashMap::new(),
+            packed: HashMap::new(),
+            gcache: Default::default(),
+            full,
+            wide: Default::default(),
+        }
+    }
+
     /// Where lane `4g`'s element of a slot of `t`-typed values is, less the slot's offset
     /// (`state + g · 4 · size`).
     pub(super) fn slot_base(&self, t: ir::Type) -> Value {
@@ -229,13 +253,7 @@ impl Gen<'_, '_> {
             Some(b) => b,
             None => self.b.ins().iconst(types::I32, 0xf),
         };
-        let g64 = self.b.ins().uextend(self.ptr, g);
-        let state = self.state();
-        let mut base = [state; 4];
-        for (k, slot) in base.iter_mut().enumerate() {
-            let off = self.b.ins().ishl_imm_s(g64, 2 + k as i64);
-            *slot = self.b.ins().iadd(state, off);
-        }
+        let base = self.group_bases(g);
         let (m32, m64) = if full {
             let m32 = self.vconst_i32([-1; 4]);
             let m64 = self.vconst_bytes(types::I64X2, vec![0xff; 16]);
@@ -247,18 +265,7 @@ impl Gen<'_, '_> {
                 [self.b.ins().swiden_low(m32), self.b.ins().swiden_high(m32)],
             )
         };
-        let mut grp = Grp {
-            g,
-            bits,
-            m32,
-            m64,
-            base,
-            vals: HashMap::new(),
-            packed: HashMap::new(),
-            gcache: Default::default(),
-            full,
-            wide: Default::default(),
-        };
+        let mut grp = Grp::new(g, bits, m32, m64, base, full);
         let acc2 = body(self, &mut grp, acc)?;
         self.b.ins().jump(next, &[BlockArg::Value(acc2)]);
         self.b.switch_to_block(next);
@@ -272,8 +279,8 @@ impl Gen<'_, '_> {
         Ok(self.b.block_params(exit)[0])
     }
 
-    /// A non-full group `g` (`i32`) with lanes `bits` (its four bits of the mask).
-    pub(super) fn group_at(&mut self, g: Value, bits: Value) -> Grp {
+    /// Group `g`'s (`i32`) slot bases: `state + g · 4 · size` for lane sizes 1, 2, 4, 8.
+    fn group_bases(&mut self, g: Value) -> [Value; 4] {
         let g64 = self.b.ins().uextend(self.ptr, g);
         let state = self.state();
         let mut base = [state; 4];
@@ -281,20 +288,15 @@ impl Gen<'_, '_> {
             let off = self.b.ins().ishl_imm_s(g64, 2 + k as i64);
             *slot = self.b.ins().iadd(state, off);
         }
+        base
+    }
+
+    /// A non-full group `g` (`i32`) with lanes `bits` (its four bits of the mask).
+    pub(super) fn group_at(&mut self, g: Value, bits: Value) -> Grp {
+        let base = self.group_bases(g);
         let m32 = self.lane_mask(bits);
         let m64 = [self.b.ins().swiden_low(m32), self.b.ins().swiden_high(m32)];
-        Grp {
-            g,
-            bits,
-            m32,
-            m64,
-            base,
-            vals: HashMap::new(),
-            packed: HashMap::new(),
-            gcache: Default::default(),
-            full: false,
-            wide: Default::default(),
-        }
+        Grp::new(g, bits, m32, m64, base, false)
     }
 
     /// The groups of `mask` `n` at a time (`n` divides 8): `body` gets groups `c·n ..
@@ -378,18 +380,7 @@ impl Gen<'_, '_> {
             }
             let m32 = self.vconst_i32([-1; 4]);
             let m64 = self.vconst_bytes(types::I64X2, vec![0xff; 16]);
-            let mut grp = Grp {
-                g,
-                bits,
-                m32,
-                m64: [m64, m64],
-                base,
-                vals: HashMap::new(),
-                packed: HashMap::new(),
-                gcache: Default::default(),
-                full: true,
-                wide: Default::default(),
-            };
+            let mut grp = Grp::new(g, bits, m32, [m64, m64], base, true);
             acc = body(self, &mut grp, acc)?;
         }
         (self.env_loop, self.env_loop_cache) = outer;
