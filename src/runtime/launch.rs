@@ -1247,6 +1247,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                         let c = cta_of(k, r as u64);
                         let Some(flag) = control.begin(slot, c) else {
                             finished[r] = true;
+                            state.note_stopped(r);
                             continue;
                         };
                         let CtaBuffers {
@@ -1279,6 +1280,11 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                             started[r] = true;
                         }
                         let (n, done) = run_cta(engine, &mut env, c, &grid, states, true);
+                        if flag.load(Ordering::SeqCst) != 0 {
+                            // Stopped by a fault (its own or an earlier CTA's) or the
+                            // launch's stop: its cluster's barrier cannot complete any more.
+                            state.note_stopped(r);
+                        }
                         control.end(slot);
                         my_runs += n;
                         ran = true;
@@ -1768,6 +1774,11 @@ fn run_cta(
         let round = complete_barriers(layout, states, check.as_ref(), race);
         if let Some(c) = env.cluster_state().filter(|c| c.used()) {
             if c.note_turn(env.cluster_rank(), layout, states) {
+                if c.sibling_stopped() {
+                    // Stuck only because a CTA of the cluster was stopped by a fault: that
+                    // fault is the report; this CTA can never go on.
+                    return (runs, true);
+                }
                 let text = format!(
                     "deadlock at the cluster barrier: threads of the cluster of CTA ({}, {}, {}) \
                      wait at barrier.cluster.wait, and every other thread of the cluster has \
