@@ -742,28 +742,7 @@ fn trap_terminator_faults() {
     let mut params = vec![0u8; 1];
     let res = run_grid(
         &interp,
-        LaunchInput {
-            dims: dims([2, 1, 1], [40, 1, 1]),
-            static_shared: 0,
-            local_bytes: 0,
-            stack_base: 0,
-            params: &mut params,
-            symbols: &[],
-            memory: &memory,
-            textures: &Default::default(),
-            heap: None,
-            printf: &Default::default(),
-            memcheck: false,
-            synccheck: None,
-            schedule: Default::default(),
-            initcheck: None,
-            timeout: None,
-            sites: Default::default(),
-            cooperative: None,
-            race: None,
-            cluster: Default::default(),
-            uses: crate::runtime::launch::CtaStateUse::ALL,
-        },
+        LaunchInput::bare(dims([2, 1, 1], [40, 1, 1]), &mut params, &memory),
     );
     let Err(LaunchFailure::Fault(r, count)) = res else {
         panic!("expected a trap fault");

@@ -2552,6 +2552,37 @@ fn warp_position(layout: &WarpLayout, s: &[u8], sites: Sites) -> String {
     at.join("; ")
 }
 
+/// A launch of `dims` with parameter bytes `params` over `memory`, every tool and option off
+/// (for the unit tests' hand-made engines).
+#[cfg(test)]
+impl<'a> LaunchInput<'a> {
+    pub(crate) fn bare(dims: LaunchDims, params: &'a mut [u8], memory: &'a DeviceMemory) -> Self {
+        LaunchInput {
+            dims,
+            static_shared: 0,
+            local_bytes: 0,
+            stack_base: 0,
+            params,
+            symbols: &[],
+            memory,
+            // Leaked: a test's few bytes, for the launch's borrows.
+            textures: Box::leak(Box::default()),
+            heap: None,
+            printf: Box::leak(Box::default()),
+            memcheck: false,
+            synccheck: None,
+            schedule: Default::default(),
+            initcheck: None,
+            timeout: None,
+            sites: Default::default(),
+            cooperative: None,
+            race: None,
+            cluster: Default::default(),
+            uses: CtaStateUse::ALL,
+        }
+    }
+}
+
 #[cfg(test)]
 #[path = "launch_tests.rs"]
 mod tests;

@@ -381,32 +381,15 @@ fn launch_on_thread(grid: u32, stack: usize, frame: Option<usize>) -> (bool, boo
                 let mut params = vec![0u8; 1];
                 let stats = run_grid(
                     &engine,
-                    LaunchInput {
-                        dims: LaunchDims {
+                    LaunchInput::bare(
+                        LaunchDims {
                             grid: [grid, 1, 1],
                             block: [32, 1, 1],
                             shared_bytes: 0,
                         },
-                        static_shared: 0,
-                        local_bytes: 0,
-                        stack_base: 0,
-                        params: &mut params,
-                        symbols: &[],
-                        memory: &memory,
-                        textures: &Default::default(),
-                        heap: None,
-                        printf: &Default::default(),
-                        memcheck: false,
-                        synccheck: None,
-                        schedule: Default::default(),
-                        initcheck: None,
-                        timeout: None,
-                        sites: Default::default(),
-                        cooperative: None,
-                        race: None,
-                        cluster: Default::default(),
-                        uses: CtaStateUse::ALL,
-                    },
+                        &mut params,
+                        &memory,
+                    ),
                 )
                 .expect("runs");
                 (std::thread::current().id(), stats.warp_runs)
@@ -481,32 +464,15 @@ fn record_ctas(grid: [u32; 3]) -> Vec<(std::thread::ThreadId, u64)> {
     let mut params = vec![0u8; 1];
     let stats = run_grid(
         &engine,
-        LaunchInput {
-            dims: LaunchDims {
+        LaunchInput::bare(
+            LaunchDims {
                 grid,
                 block: [32, 1, 1],
                 shared_bytes: 0,
             },
-            static_shared: 0,
-            local_bytes: 0,
-            stack_base: 0,
-            params: &mut params,
-            symbols: &[],
-            memory: &memory,
-            textures: &Default::default(),
-            heap: None,
-            printf: &Default::default(),
-            memcheck: false,
-            synccheck: None,
-            schedule: Default::default(),
-            initcheck: None,
-            timeout: None,
-            sites: Default::default(),
-            cooperative: None,
-            race: None,
-            cluster: Default::default(),
-            uses: CtaStateUse::ALL,
-        },
+            &mut params,
+            &memory,
+        ),
     )
     .expect("runs");
     let runs = engine.runs.into_inner().expect("not poisoned");
