@@ -226,12 +226,15 @@ fn report_api_errors_no_and_all() {
 /// 2048 threads (twice), a grid of 70000 in y, a block of 128 in z (each
 /// `cudaErrorInvalidConfiguration`, CUDA Runtime API: `cudaLaunchKernel`), a copy past the
 /// end of a `__device__` symbol (`cudaErrorInvalidValue`) and a copy kind that is none of
-/// `cudaMemcpyKind`'s (`cudaErrorInvalidMemcpyDirection`); then a launch that runs. The
+/// `cudaMemcpyKind`'s (`cudaErrorInvalidMemcpyDirection`), 64 KiB of dynamic shared memory
+/// before `cudaFuncSetAttribute` raised the kernel's 48 KiB default (`cudaErrorInvalidValue`,
+/// NVIDIA's "invalid argument"; after it the launch runs); then a launch that runs. The
 /// program checks the codes itself and prints PASS.
 const REFUSED: &str = r#"#include <cstdio>
 #define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
 __device__ int sym[4];
 __global__ void fill(int* p) { p[threadIdx.x] = threadIdx.x; }
+__global__ void shm(int* p) { extern __shared__ int s[]; s[threadIdx.x] = 1; p[0] = s[0]; }
 int main() {
   int* d = nullptr;
   EXPECT(cudaMalloc(&d, 4096) == cudaSuccess);
@@ -243,6 +246,12 @@ int main() {
   EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
   fill<<<1, dim3(8, 1, 128)>>>(d);
   EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  // 64 KiB of dynamic shared memory needs the kernel's attribute raised first.
+  shm<<<1, 32, 65536>>>(d);
+  EXPECT(cudaGetLastError() == cudaErrorInvalidValue);
+  EXPECT(cudaFuncSetAttribute(shm, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536) == cudaSuccess);
+  shm<<<1, 32, 65536>>>(d);
+  EXPECT(cudaGetLastError() == cudaSuccess);
   int h[8] = {};
   EXPECT(cudaMemcpyToSymbol(sym, h, 32) == cudaErrorInvalidValue);
   EXPECT(cudaMemcpy(d, h, 16, (cudaMemcpyKind)7) == cudaErrorInvalidMemcpyDirection);
@@ -271,8 +280,17 @@ fn refused_launches_and_copies_say_why() {
     std::fs::write(&src, REFUSED).expect("write the source");
     let app = build_shared(&nvcc, "refused", &src, &[]);
     let kernel = "kernel 'fill(int*)' (_Z4fillPi)";
+    // 166912: compute capability 8.0's 163 KiB opt-in limit (the default device's).
+    let shared = "kernel 'shm(int*)' (_Z3shmPi): 65536 bytes of dynamic shared memory exceed \
+                  the kernel's limit of 49152 bytes (its cudaFuncAttributeMaxDynamicSharedMemorySize; \
+                  it has 0 bytes of static shared memory); call cudaFuncSetAttribute(kernel, \
+                  cudaFuncAttributeMaxDynamicSharedMemorySize, 65536) before the launch to allow \
+                  more (up to 166912 bytes on this device)";
     for (engine, err) in run_on_both_engines(&app, &libs) {
+        // The runtime call the program made and the runtime's code, not the driver's.
+        assert!(!err.contains("cuLaunchKernel"), "{engine}: {err}");
         for want in [
+            format!("ptxjit: cudaLaunchKernel: {shared} (cudaErrorInvalidValue)\n"),
             format!("ptxjit: cudaLaunchKernel: {kernel}: blockDim.x = 2048 (1 to 1024) (cudaErrorInvalidConfiguration)\n"),
             format!("ptxjit: cudaLaunchKernel: {kernel}: gridDim.y = 70000 (1 to 65535) (cudaErrorInvalidConfiguration)\n"),
             format!("ptxjit: cudaLaunchKernel: {kernel}: blockDim.z = 128 (1 to 64) (cudaErrorInvalidConfiguration)\n"),
@@ -296,6 +314,15 @@ fn refused_launches_and_copies_say_why() {
         format!("{config}{kernel}: gridDim.y = 70000 (1 to 65535)\n"),
         format!("{config}{kernel}: blockDim.z = 128 (1 to 64)\n"),
         format!(
+            "{}{shared}\n",
+            hit(
+                "cudaErrorInvalidValue",
+                1,
+                "invalid argument",
+                "cudaLaunchKernel"
+            )
+        ),
+        format!(
             "{}32 bytes at offset 0 of a 16-byte symbol\n",
             hit(
                 "cudaErrorInvalidValue",
@@ -318,8 +345,8 @@ fn refused_launches_and_copies_say_why() {
     }
     // Under the tool the reasons are in its reports only.
     assert!(!err.contains("ptxjit: cudaLaunchKernel:"), "{err}");
-    // The 2048-thread launch twice, the other two launches, the two copies.
-    assert!(err.contains("========= ERROR SUMMARY: 6 errors"), "{err}");
+    // The 2048-thread launch twice, the other three launches, the two copies.
+    assert!(err.contains("========= ERROR SUMMARY: 7 errors"), "{err}");
     assert_eq!(code, Some(2), "{err}");
 }
 
