@@ -551,6 +551,86 @@ fn a_kernel_fault_comes_from_the_next_synchronising_call() {
     }
 }
 
+/// A fault in a program built without `-lineinfo` is located in the PTX nvcc embedded in it
+/// (`cuModuleLoadData image (compute_80 PTX):LINE:COL`), a file the user never sees: the
+/// report says so and how to get a source line (`nvcc -lineinfo`) or the PTX
+/// (`PTXJIT_DUMP_PTX=DIR`). With that set, the report names the written file, whose line
+/// it gives holds the faulting store (`oops`'s `p[threadIdx.x - (1 << 24)] = 1`).
+#[test]
+fn a_fault_without_lineinfo_says_how_to_see_the_source_or_the_ptx() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("fault_no_lineinfo.cu");
+    std::fs::write(&src, ASYNC_FAULT).expect("write the source");
+    let app = build_shared(&nvcc, "fault_no_lineinfo", &src, &[]);
+    let dump = dir.join("fault_no_lineinfo-ptx");
+    let _ = std::fs::remove_dir_all(&dump);
+    for dumping in [false, true] {
+        let mut cmd = std::process::Command::new(&app);
+        cmd.arg("device")
+            .env("LD_LIBRARY_PATH", &libs)
+            .env_remove("PTXJIT_TOOL")
+            .env_remove("PTXJIT_TRACE");
+        if dumping {
+            cmd.env("PTXJIT_DUMP_PTX", &dump);
+        } else {
+            cmd.env_remove("PTXJIT_DUMP_PTX");
+        }
+        let run = cmd.output().expect("run the program");
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stdout.lines().any(|l| l == "PASS"), "{stdout}\n{stderr}");
+        let fault = stderr
+            .lines()
+            .find(|l| l.contains("fault in kernel 'oops(int*)'"))
+            .unwrap_or_else(|| panic!("no fault report in:\n{stderr}"));
+        if !dumping {
+            let image = "cuModuleLoadData image (compute_80 PTX)";
+            assert!(fault.starts_with(&format!("ptxjit: {image}:")), "{fault}");
+            let note = format!(
+                "ptxjit: '{image}' is the PTX the program loaded from memory (nvcc embeds it \
+                 in the program; there is no such file), and the kernel has no line \
+                 information: rebuild with `nvcc -lineinfo` to have the report name the CUDA \
+                 source line, or run with PTXJIT_DUMP_PTX=DIR to have ptxjit write each PTX \
+                 text it loads to a file in DIR, which the report then names\n"
+            );
+            assert_eq!(stderr.matches(&note).count(), 1, "{stderr}");
+            continue;
+        }
+        // `ptxjit: DIR/ptxjit-PID-N.ptx:LINE:COL: fault in kernel …`
+        let at = fault.strip_prefix("ptxjit: ").expect("prefix");
+        let at = &at[..at.find(": fault").expect("location")];
+        let mut parts = at.rsplitn(3, ':');
+        let (_col, line, file) = (parts.next(), parts.next(), parts.next());
+        let (line, file): (usize, &str) = (line.unwrap().parse().expect("line"), file.unwrap());
+        assert!(
+            file.starts_with(dump.to_str().unwrap()) && file.ends_with(".ptx"),
+            "{fault}"
+        );
+        assert!(
+            stderr.contains(&format!(
+                "ptxjit: PTXJIT_DUMP_PTX: cuModuleLoadData image (compute_80 PTX) is {file}\n"
+            )),
+            "{stderr}"
+        );
+        let text = std::fs::read_to_string(file).expect("the dumped PTX");
+        let source_line = text.lines().nth(line - 1).expect("the reported line");
+        assert!(
+            source_line.trim_start().starts_with("st.global"),
+            "{source_line}"
+        );
+        assert!(text.contains(".entry _Z4oopsPi"), "{text}");
+        // No note: the report names a file there is.
+        assert!(
+            !stderr.contains("is the PTX the program loaded from memory"),
+            "{stderr}"
+        );
+    }
+}
+
 /// Which calls reset the thread's last error, as NVIDIA's runtime answers (its static
 /// runtime, run over this driver, gives the same codes): a successful `cudaFuncSetAttribute`
 /// clears it; successful `cudaFuncGetAttributes`, `cudaMemset` and others keep it. And
