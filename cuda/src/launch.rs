@@ -210,15 +210,15 @@ fn in_memory_note(e: &Error) -> Option<String> {
         return None;
     };
     let name = r.ptx_file.name();
-    if r.source.is_some() || !(name.contains(" image") || r.ptx_file.is_linked()) {
+    if r.source.is_some() || !(crate::module::in_memory(name) || r.ptx_file.is_linked()) {
         return None;
     }
     Some(format!(
-        "'{name}' is the PTX the program loaded from memory (nvcc embeds it in the program; \
-         there is no such file), and the kernel has no line information: rebuild with \
-         `nvcc -lineinfo` to have the report name the CUDA source line, or run with \
-         PTXJIT_DUMP_PTX=DIR to have ptxjit write each PTX text it loads to a file in DIR, \
-         which the report then names"
+        "'{name}' is the PTX the program loaded from memory (there is no such file), \
+         and the kernel has no line information: rebuild with \
+         `nvcc -lineinfo` (numba: `@cuda.jit(lineinfo=True)`) to have the report name the \
+         source line, or run with PTXJIT_DUMP_PTX=DIR to have ptxjit write each PTX text it \
+         loads to a file in DIR, which the report then names"
     ))
 }
 

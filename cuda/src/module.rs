@@ -178,6 +178,9 @@ fn dump_dir() -> Option<&'static std::path::Path> {
 fn dump_ptx(inputs: Vec<(String, String)>) -> Vec<(String, String)> {
     static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let Some(dir) = dump_dir() else {
+        for (name, _) in &inputs {
+            note_in_memory(name);
+        }
         return inputs;
     };
     inputs
@@ -198,6 +201,7 @@ fn dump_ptx(inputs: Vec<(String, String)>) -> Vec<(String, String)> {
                         "ptxjit: PTXJIT_DUMP_PTX: {name} not written to {}: {e}",
                         path.display()
                     );
+                    note_in_memory(&name);
                     (name, text)
                 }
             }
@@ -987,8 +991,38 @@ exports! { cuLinkAddData_v2 => fn(state: u64, kind: c_uint, data: *mut c_void, s
         // SAFETY: `size` bytes by the API's contract.
         unsafe { std::slice::from_raw_parts(p, size) }
     };
+    // PTX handed over from memory (numba's `<cudapy-ptx>`) is written out under
+    // PTXJIT_DUMP_PTX and named by its file.
+    if kind == INPUT_PTX {
+        if let Ok(text) = image::ptx_text(bytes) {
+            if let Some((named, _)) = dump_ptx(vec![(name.to_string(), text)]).pop() {
+                return with_context(|d| add_input(d, state, kind, bytes, &named));
+            }
+        }
+    }
     with_context(|d| add_input(d, state, kind, bytes, name))
 }}
+
+/// Names of PTX texts loaded from memory and not written out (`PTXJIT_DUMP_PTX`): no file
+/// has them ([`in_memory`]).
+static IN_MEMORY: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Remembers that the PTX text named `name` was loaded from memory.
+fn note_in_memory(name: &str) {
+    if let Ok(mut names) = IN_MEMORY.lock() {
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+        }
+    }
+}
+
+/// Whether reports name a PTX text `name` that no file holds: one loaded from memory
+/// (`cuModuleLoadData image (compute_80 PTX)`, numba's `<cudapy-ptx>`) and not written out.
+pub fn in_memory(name: &str) -> bool {
+    IN_MEMORY
+        .lock()
+        .is_ok_and(|names| names.iter().any(|n| n == name))
+}
 
 exports! { cuLinkAddFile_v2 => fn(state: u64, kind: c_uint, path: *const c_char, _n: c_uint, _o: *const c_uint, _v: *mut *mut c_void) {
     let path = unsafe { c_str(path, "file name")? };

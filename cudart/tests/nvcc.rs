@@ -591,11 +591,11 @@ fn a_fault_without_lineinfo_says_how_to_see_the_source_or_the_ptx() {
             let image = "cuModuleLoadData image (compute_80 PTX)";
             assert!(fault.starts_with(&format!("ptxjit: {image}:")), "{fault}");
             let note = format!(
-                "ptxjit: '{image}' is the PTX the program loaded from memory (nvcc embeds it \
-                 in the program; there is no such file), and the kernel has no line \
-                 information: rebuild with `nvcc -lineinfo` to have the report name the CUDA \
-                 source line, or run with PTXJIT_DUMP_PTX=DIR to have ptxjit write each PTX \
-                 text it loads to a file in DIR, which the report then names\n"
+                "ptxjit: '{image}' is the PTX the program loaded from memory (there is no such \
+                 file), and the kernel has no line information: rebuild with `nvcc -lineinfo` (numba: \
+                 `@cuda.jit(lineinfo=True)`) to have the report name the source line, or run \
+                 with PTXJIT_DUMP_PTX=DIR to have ptxjit write each PTX text it loads to a file \
+                 in DIR, which the report then names\n"
             );
             assert_eq!(stderr.matches(&note).count(), 1, "{stderr}");
             continue;
