@@ -1000,6 +1000,95 @@ fn a_timeout_report_begins_with_the_ptx_line_and_the_warp() {
     std::fs::remove_dir_all(&d).ok();
 }
 
+/// A cluster's CTAs run one at a time on one worker, taking turns; a time limit that passes
+/// while some of them are between turns names them and where they wait, as it names the CTA
+/// it stopped during its turn. `cloop`: both CTAs of the cluster loop forever through
+/// `barrier.cluster.arrive`/`wait` (no deadlock: each wait completes), so the limit usually
+/// passes between turns (reported as "no CTA was running" before). `cspin`: rank 0 spins
+/// on a flag nobody sets while rank 1 waits at `barrier.cluster.wait` on line 15 (rank 1 was
+/// left out before).
+#[test]
+fn a_cluster_timeout_names_the_ctas_between_their_turns() {
+    let d = scratch("cluster_timeout");
+    let head = ".version 8.0\n.target sm_90\n.address_size 64\n";
+    let cloop = d.join("cloop.ptx");
+    std::fs::write(
+        &cloop,
+        format!(
+            "{head}.visible .entry cloop(.param .u64 flag) .reqnctapercluster 2, 1, 1\n{{\n\
+             LOOP:\n  barrier.cluster.arrive;\n  barrier.cluster.wait;\n  bra LOOP;\n}}\n"
+        ),
+    )
+    .expect("write");
+    let cspin = d.join("cspin.ptx");
+    std::fs::write(
+        &cspin,
+        format!(
+            "{head}.visible .entry cspin(.param .u64 flag) .reqnctapercluster 2, 1, 1\n{{\n\
+             \x20 .reg .b64 %rd<3>;\n  .reg .b32 %r<3>;\n  .reg .pred %p<3>;\n\
+             \x20 ld.param.u64 %rd1, [flag];\n  cvta.to.global.u64 %rd2, %rd1;\n\
+             \x20 mov.u32 %r2, %cluster_ctarank;\n  setp.eq.u32 %p2, %r2, 0;\n  @%p2 bra SPIN;\n\
+             \x20 barrier.cluster.arrive;\n  barrier.cluster.wait;\n  ret;\nSPIN:\n\
+             \x20 ld.volatile.global.u32 %r1, [%rd2];\n  setp.eq.u32 %p1, %r1, 0;\n  @%p1 bra SPIN;\n\
+             \x20 barrier.cluster.arrive;\n  barrier.cluster.wait;\n  ret;\n}}\n"
+        ),
+    )
+    .expect("write");
+    // Where a CTA waits: a warp stopped during its turn is named by what it was doing then
+    // ('barrier wait' in the interpreter, "spinning in a loop"), one between turns at
+    // 'barrier.cluster.wait'; which CTA had the turn when the limit passed depends on the
+    // timing, so only the CTA, its warp and the line are checked.
+    for (ptx, kernel, line, wait_line) in [(&cloop, "cloop", 8, 8), (&cspin, "cspin", 18, 15)] {
+        let ptx = ptx.display().to_string();
+        for engine in ["jit", "interp"] {
+            let o = ptxjit(&[
+                "run",
+                "--engine",
+                engine,
+                "--ptx",
+                &ptx,
+                "--kernel",
+                kernel,
+                "--grid",
+                "2",
+                "--block",
+                "32",
+                "--arg",
+                "buf:f:u32:1",
+                "--timeout",
+                "1",
+            ]);
+            let err = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{kernel} ({engine}): {err}");
+            let first = format!(
+                "error: {ptx}:{line}:3: kernel '{kernel}' exceeded the time limit of 1s: CTA ("
+            );
+            assert!(
+                err.contains(&first),
+                "{kernel} ({engine}): want {first:?} in:\n{err}"
+            );
+            assert!(
+                !err.contains("no CTA was running"),
+                "{kernel} ({engine}): {err}"
+            );
+            assert!(
+                err.contains("\nCTA (0,0,0):\n  warp 0: lanes 0-31 "),
+                "{kernel} ({engine}): {err}"
+            );
+            let rank1 = err
+                .split_once("\nCTA (1,0,0):\n")
+                .and_then(|(_, rest)| rest.lines().next())
+                .unwrap_or_default();
+            assert!(
+                rank1.starts_with("  warp 0: lanes 0-31 ")
+                    && rank1.ends_with(&format!(" at line {wait_line}")),
+                "{kernel} ({engine}): CTA (1,0,0) at line {wait_line} wanted in:\n{err}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
+
 #[test]
 fn json_names_the_schedule_and_lockstep_when_not_the_default() {
     let json = |extra: &[&str]| {

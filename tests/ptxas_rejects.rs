@@ -2068,3 +2068,65 @@ fn bf16_cvt_with_other_types_needs_sm_90() {
         }
     }
 }
+
+/// A `.func` with one `.param` array formal `{FORMAL}` (line 4), called with a register
+/// argument (`call f, (v)`, line 17): the call lays out a slot of the formal's size. `f` calls
+/// itself, so the recursive lowering lays out its frame from the formal's size too.
+const ARRAY_FORMAL: &str = ".version 8.0
+.target sm_80
+.address_size 64
+.func f(.param {FORMAL})
+{
+\t.reg .b32 r;
+\t.reg .pred p;
+\tld.param.b32 r, [a];
+\tsetp.eq.u32 p, r, 0;
+\t@p ret;
+\tsub.u32 r, r, 1;
+\tcall f, (r);
+\tret;
+}
+.visible .entry k(.param .u64 out)
+{
+\t.reg .b32 v;
+\tmov.b32 v, 3;
+\tcall f, (v);
+\tret;
+}
+";
+
+/// ptxas: "Constant overflow" at a `.param` formal's declaration with an array dimension of
+/// 2^32 or more. ptxjit reports the formal at its declaration (line 4, column 9) with its
+/// real size, where it laid out a slot of the size capped at 2^64 - 1 bytes before (and, for
+/// the recursive frame, added past u64). A dimension just below 2^32 is no such error.
+#[test]
+fn oversized_call_formals_are_errors_at_their_declaration() {
+    let load = |formal: &str| front_end(&ARRAY_FORMAL.replace("{FORMAL}", formal), "k.ptx");
+    for (formal, words) in [
+        (
+            ".b8 a[4294967296]",
+            "parameter 'a' is too large: an array dimension of 4294967296 elements, where \
+             ptxas allows less than 2^32 (it reports \"Constant overflow\")",
+        ),
+        (
+            ".b64 a[2305843009213693952]",
+            "parameter 'a' is too large: an array dimension of 2305843009213693952 elements",
+        ),
+        (
+            ".v4 .b64 a[4294967295][4294967295]",
+            "parameter 'a' is too large: 4294967295 x 4294967295 x 32 bytes = \
+             590295810083827744800 bytes (more than 2^64), past every state space",
+        ),
+    ] {
+        let e = match load(formal) {
+            Ok(_) => panic!("{formal}: loaded"),
+            Err(e) => e,
+        };
+        let msg = e.to_string();
+        assert!(msg.contains("k.ptx:4:9"), "{formal}: {msg}");
+        assert!(msg.contains(words), "{formal}: {msg}\nwanted {words:?}");
+    }
+    // The recursive frame of a 4 GiB formal is the stack's to hold, checked at launch.
+    assert!(load(".b8 a[4294967295]").is_ok());
+    assert!(load(".b32 a[4]").is_ok());
+}

@@ -159,6 +159,34 @@ def out_of_bounds_store_is_illegal_address_with_a_report():
     assert "LAUNCHED" in r.stdout.splitlines(), r.stdout[-2000:]
     assert "fault in kernel" in r.stderr and "out of bounds" in r.stderr and "store of 4 bytes" in r.stderr, r.stderr[-2000:]
     assert "CTA (0,0,0) thread (1,0,0)" in r.stderr, r.stderr[-2000:]
+    # Without lineinfo the report points into numba's in-memory PTX: it says so, and how to
+    # get the Python line or a file of the PTX.
+    assert "ptxjit: <cudapy-ptx>:" in r.stderr, r.stderr[-2000:]
+    note = ("ptxjit: '<cudapy-ptx>' is the PTX the program loaded from memory (there is no "
+            "such file), and the kernel has no line information: rebuild with `nvcc -lineinfo` "
+            "(numba: `@cuda.jit(lineinfo=True)`)")
+    assert note in r.stderr, r.stderr[-2000:]
+
+
+@check
+def ptx_dump_names_a_file_with_the_faulting_store():
+    with tempfile.TemporaryDirectory() as dump:
+        os.environ["PTXJIT_DUMP_PTX"] = dump
+        try:
+            r = child(WILD_STORE)
+        finally:
+            del os.environ["PTXJIT_DUMP_PTX"]
+        result_line(r, ("ERROR", "NO ERROR"))
+        report = [l for l in r.stderr.splitlines() if "fault in kernel" in l]
+        assert report, r.stderr[-2000:]
+        # `ptxjit: DUMP/ptxjit-PID-N.ptx:LINE:COL: fault in kernel …`
+        at = report[0].removeprefix("ptxjit: ").split(": fault in kernel")[0]
+        path, line, _col = at.rsplit(":", 2)
+        assert path.startswith(dump) and path.endswith(".ptx"), report[0]
+        with open(path) as f:
+            text = f.read().splitlines()
+        assert text[int(line) - 1].strip().startswith("st.global"), text[int(line) - 1]
+        assert "is the PTX the program loaded from memory" not in r.stderr, r.stderr[-2000:]
 
 
 @check

@@ -202,6 +202,26 @@ fn say_refused<T>(d: &Driver, call: &str, r: Result<T, Fail>) -> Result<T, Fail>
     r
 }
 
+/// For a fault located only in PTX the program handed over from memory, with no source line
+/// (an nvcc program built without `-lineinfo`: `cuModuleLoadData image (compute_80 PTX):57:3`),
+/// what that name is and how to get a source line or a file to look at.
+fn in_memory_note(e: &Error) -> Option<String> {
+    let Error::Fault(r) = e else {
+        return None;
+    };
+    let name = r.ptx_file.name();
+    if r.source.is_some() || !(crate::module::in_memory(name) || r.ptx_file.is_linked()) {
+        return None;
+    }
+    Some(format!(
+        "'{name}' is the PTX the program loaded from memory (there is no such file), \
+         and the kernel has no line information: rebuild with \
+         `nvcc -lineinfo` (numba: `@cuda.jit(lineinfo=True)`) to have the report name the \
+         source line, or run with PTXJIT_DUMP_PTX=DIR to have ptxjit write each PTX text it \
+         loads to a file in DIR, which the report then names"
+    ))
+}
+
 /// Launches `f` on `stream`, or records the launch (parameters copied) if the stream is
 /// capturing.
 fn launch_or_capture(
@@ -434,6 +454,7 @@ fn launch_now(
                 Error::Sanitizer(rep) => rep.stopped.clone().unwrap_or_default(),
                 other => other.to_string(),
             };
+            let note = in_memory_note(&e);
             let fail = crate::host_fail(e);
             if !sticky {
                 return Err(fail);
@@ -442,6 +463,9 @@ fn launch_now(
                 crate::sanitizer::report(&tool_text);
             } else {
                 eprintln!("ptxjit: {}", fail.message);
+                if let Some(note) = note {
+                    eprintln!("ptxjit: {note}");
+                }
                 eprintln!(
                     "ptxjit: the launch succeeded, as on a GPU, where the kernel runs after it \
                      returns; {} ({}) comes back from the next call that waits for the work \

@@ -153,7 +153,60 @@ unsafe fn fatbin_at<'a>(p: *const u8) -> Result<&'a [u8], Fail> {
 /// `p` points to an image (the API's contract).
 unsafe fn read_image(p: *const c_void, name: &str) -> Result<Vec<(String, String)>, Fail> {
     // SAFETY: the caller's contract.
-    unsafe { read_image_kinds(p, name) }.inspect_err(say_no_binary)
+    let inputs = unsafe { read_image_kinds(p, name) }.inspect_err(say_no_binary)?;
+    Ok(dump_ptx(inputs))
+}
+
+/// The directory `PTXJIT_DUMP_PTX` names, if set and not empty: each PTX text the program
+/// loads from memory is written there ([`dump_ptx`]).
+fn dump_dir() -> Option<&'static std::path::Path> {
+    static DIR: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        std::env::var_os("PTXJIT_DUMP_PTX")
+            .filter(|v| !v.is_empty())
+            .map(std::path::PathBuf::from)
+    })
+    .as_deref()
+}
+
+/// Under `PTXJIT_DUMP_PTX=DIR`, writes each input's PTX to its own file in DIR
+/// (`ptxjit-PID-N.ptx`, N counting the texts this process loaded from memory) and names the
+/// input by that path, so that fault and error reports point into a file the user can open
+/// (`DIR/ptxjit-4242-1.ptx:57:3`) instead of the image (`cuModuleLoadData image (compute_80
+/// PTX)`), which exists only in the program's memory. A text that cannot be written keeps
+/// its name, and the reason is printed on stderr.
+fn dump_ptx(inputs: Vec<(String, String)>) -> Vec<(String, String)> {
+    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let Some(dir) = dump_dir() else {
+        for (name, _) in &inputs {
+            note_in_memory(name);
+        }
+        return inputs;
+    };
+    inputs
+        .into_iter()
+        .map(|(name, text)| {
+            let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            let path = dir.join(format!("ptxjit-{}-{n}.ptx", std::process::id()));
+            let written = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, &text));
+            match written {
+                Ok(()) => {
+                    if !crate::tracing() {
+                        eprintln!("ptxjit: PTXJIT_DUMP_PTX: {name} is {}", path.display());
+                    }
+                    (path.display().to_string(), text)
+                }
+                Err(e) => {
+                    eprintln!(
+                        "ptxjit: PTXJIT_DUMP_PTX: {name} not written to {}: {e}",
+                        path.display()
+                    );
+                    note_in_memory(&name);
+                    (name, text)
+                }
+            }
+        })
+        .collect()
 }
 
 /// Prints, once per process and unless tracing, why an image without PTX (or one that is
@@ -938,8 +991,38 @@ exports! { cuLinkAddData_v2 => fn(state: u64, kind: c_uint, data: *mut c_void, s
         // SAFETY: `size` bytes by the API's contract.
         unsafe { std::slice::from_raw_parts(p, size) }
     };
+    // PTX handed over from memory (numba's `<cudapy-ptx>`) is written out under
+    // PTXJIT_DUMP_PTX and named by its file.
+    if kind == INPUT_PTX {
+        if let Ok(text) = image::ptx_text(bytes) {
+            if let Some((named, _)) = dump_ptx(vec![(name.to_string(), text)]).pop() {
+                return with_context(|d| add_input(d, state, kind, bytes, &named));
+            }
+        }
+    }
     with_context(|d| add_input(d, state, kind, bytes, name))
 }}
+
+/// Names of PTX texts loaded from memory and not written out (`PTXJIT_DUMP_PTX`): no file
+/// has them ([`in_memory`]).
+static IN_MEMORY: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Remembers that the PTX text named `name` was loaded from memory.
+fn note_in_memory(name: &str) {
+    if let Ok(mut names) = IN_MEMORY.lock() {
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+        }
+    }
+}
+
+/// Whether reports name a PTX text `name` that no file holds: one loaded from memory
+/// (`cuModuleLoadData image (compute_80 PTX)`, numba's `<cudapy-ptx>`) and not written out.
+pub fn in_memory(name: &str) -> bool {
+    IN_MEMORY
+        .lock()
+        .is_ok_and(|names| names.iter().any(|n| n == name))
+}
 
 exports! { cuLinkAddFile_v2 => fn(state: u64, kind: c_uint, path: *const c_char, _n: c_uint, _o: *const c_uint, _v: *mut *mut c_void) {
     let path = unsafe { c_str(path, "file name")? };

@@ -34,6 +34,7 @@ fn launch(
             ),
         )
     })?;
+    check_shared(f, shared).map_err(|e| refused(call, func, e))?;
     // A fault of the kernel is not the launch's result: ptxjit's driver, as NVIDIA's, returns
     // it from the next call that waits for the work (`cudaDeviceSynchronize`,
     // `cudaStreamSynchronize`, `cudaMemcpy` …), so `cudaGetLastError` right after the launch
@@ -171,6 +172,45 @@ fn check_configuration(grid: Dim3, block: Dim3) -> RtResult {
     Ok(())
 }
 
+/// The dynamic shared memory of a launch of CUfunction `f` against the kernel's
+/// `cudaFuncAttributeMaxDynamicSharedMemorySize` (by default 48 KiB less its static shared
+/// memory): more is `cudaErrorInvalidValue`, as NVIDIA's runtime answers ("invalid
+/// argument"). Checked here, not left to the driver, so that the refusal names the runtime
+/// call the program made and the runtime's code, and says how to raise the limit.
+fn check_shared(f: u64, shared: c_uint) -> RtResult {
+    if shared == 0 {
+        return Ok(());
+    }
+    let max = func_attribute(f, 8)?.max(0) as u64;
+    if u64::from(shared) <= max {
+        return Ok(());
+    }
+    let static_shared = func_attribute(f, 1)?.max(0) as u64;
+    // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN.
+    let optin = crate::device::attr(97, crate::state::device())?.max(0) as u64;
+    let most = optin.saturating_sub(static_shared);
+    let how = if u64::from(shared) <= most {
+        format!(
+            "call cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, \
+             {shared}) before the launch to allow more (up to {most} bytes on this device)"
+        )
+    } else {
+        format!(
+            "the device allows at most {most} bytes even with \
+             cudaFuncAttributeMaxDynamicSharedMemorySize raised \
+             (cudaDevAttrMaxSharedMemoryPerBlockOptin, {optin}, less the static)"
+        )
+    };
+    Err(Fail::new(
+        cudaErrorInvalidValue,
+        format!(
+            "{shared} bytes of dynamic shared memory exceed the kernel's limit of {max} bytes \
+             (its cudaFuncAttributeMaxDynamicSharedMemorySize; it has {static_shared} bytes of \
+             static shared memory); {how}"
+        ),
+    ))
+}
+
 exports! { cudaLaunchKernel, cudaLaunchKernel_ptsz, __cudaLaunchKernel, __cudaLaunchKernel_ptsz => fn(func: *const c_void, grid: Dim3, block: Dim3, args: *mut *mut c_void, shared: usize, stream: u64) {
     launch(func, grid, block, args, shared, stream, false)
 }}
@@ -233,6 +273,7 @@ exports! { cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz => fn(config: *const La
             ),
         )
     })?;
+    check_shared(f, shared).map_err(|e| refused(call, func, e))?;
     // The driver decides the attributes: the cluster shape (checked against the grid and
     // the kernel's own `__cluster_dims__`), cooperative launches; the rest are scheduling
     // hints for a GPU.

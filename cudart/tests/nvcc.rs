@@ -226,12 +226,15 @@ fn report_api_errors_no_and_all() {
 /// 2048 threads (twice), a grid of 70000 in y, a block of 128 in z (each
 /// `cudaErrorInvalidConfiguration`, CUDA Runtime API: `cudaLaunchKernel`), a copy past the
 /// end of a `__device__` symbol (`cudaErrorInvalidValue`) and a copy kind that is none of
-/// `cudaMemcpyKind`'s (`cudaErrorInvalidMemcpyDirection`); then a launch that runs. The
+/// `cudaMemcpyKind`'s (`cudaErrorInvalidMemcpyDirection`), 64 KiB of dynamic shared memory
+/// before `cudaFuncSetAttribute` raised the kernel's 48 KiB default (`cudaErrorInvalidValue`,
+/// NVIDIA's "invalid argument"; after it the launch runs); then a launch that runs. The
 /// program checks the codes itself and prints PASS.
 const REFUSED: &str = r#"#include <cstdio>
 #define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
 __device__ int sym[4];
 __global__ void fill(int* p) { p[threadIdx.x] = threadIdx.x; }
+__global__ void shm(int* p) { extern __shared__ int s[]; s[threadIdx.x] = 1; p[0] = s[0]; }
 int main() {
   int* d = nullptr;
   EXPECT(cudaMalloc(&d, 4096) == cudaSuccess);
@@ -243,6 +246,12 @@ int main() {
   EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
   fill<<<1, dim3(8, 1, 128)>>>(d);
   EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  // 64 KiB of dynamic shared memory needs the kernel's attribute raised first.
+  shm<<<1, 32, 65536>>>(d);
+  EXPECT(cudaGetLastError() == cudaErrorInvalidValue);
+  EXPECT(cudaFuncSetAttribute(shm, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536) == cudaSuccess);
+  shm<<<1, 32, 65536>>>(d);
+  EXPECT(cudaGetLastError() == cudaSuccess);
   int h[8] = {};
   EXPECT(cudaMemcpyToSymbol(sym, h, 32) == cudaErrorInvalidValue);
   EXPECT(cudaMemcpy(d, h, 16, (cudaMemcpyKind)7) == cudaErrorInvalidMemcpyDirection);
@@ -271,8 +280,17 @@ fn refused_launches_and_copies_say_why() {
     std::fs::write(&src, REFUSED).expect("write the source");
     let app = build_shared(&nvcc, "refused", &src, &[]);
     let kernel = "kernel 'fill(int*)' (_Z4fillPi)";
+    // 166912: compute capability 8.0's 163 KiB opt-in limit (the default device's).
+    let shared = "kernel 'shm(int*)' (_Z3shmPi): 65536 bytes of dynamic shared memory exceed \
+                  the kernel's limit of 49152 bytes (its cudaFuncAttributeMaxDynamicSharedMemorySize; \
+                  it has 0 bytes of static shared memory); call cudaFuncSetAttribute(kernel, \
+                  cudaFuncAttributeMaxDynamicSharedMemorySize, 65536) before the launch to allow \
+                  more (up to 166912 bytes on this device)";
     for (engine, err) in run_on_both_engines(&app, &libs) {
+        // The runtime call the program made and the runtime's code, not the driver's.
+        assert!(!err.contains("cuLaunchKernel"), "{engine}: {err}");
         for want in [
+            format!("ptxjit: cudaLaunchKernel: {shared} (cudaErrorInvalidValue)\n"),
             format!("ptxjit: cudaLaunchKernel: {kernel}: blockDim.x = 2048 (1 to 1024) (cudaErrorInvalidConfiguration)\n"),
             format!("ptxjit: cudaLaunchKernel: {kernel}: gridDim.y = 70000 (1 to 65535) (cudaErrorInvalidConfiguration)\n"),
             format!("ptxjit: cudaLaunchKernel: {kernel}: blockDim.z = 128 (1 to 64) (cudaErrorInvalidConfiguration)\n"),
@@ -296,6 +314,15 @@ fn refused_launches_and_copies_say_why() {
         format!("{config}{kernel}: gridDim.y = 70000 (1 to 65535)\n"),
         format!("{config}{kernel}: blockDim.z = 128 (1 to 64)\n"),
         format!(
+            "{}{shared}\n",
+            hit(
+                "cudaErrorInvalidValue",
+                1,
+                "invalid argument",
+                "cudaLaunchKernel"
+            )
+        ),
+        format!(
             "{}32 bytes at offset 0 of a 16-byte symbol\n",
             hit(
                 "cudaErrorInvalidValue",
@@ -318,8 +345,8 @@ fn refused_launches_and_copies_say_why() {
     }
     // Under the tool the reasons are in its reports only.
     assert!(!err.contains("ptxjit: cudaLaunchKernel:"), "{err}");
-    // The 2048-thread launch twice, the other two launches, the two copies.
-    assert!(err.contains("========= ERROR SUMMARY: 6 errors"), "{err}");
+    // The 2048-thread launch twice, the other three launches, the two copies.
+    assert!(err.contains("========= ERROR SUMMARY: 7 errors"), "{err}");
     assert_eq!(code, Some(2), "{err}");
 }
 
@@ -521,6 +548,86 @@ fn a_kernel_fault_comes_from_the_next_synchronising_call() {
                 "{mode}: {stderr}"
             );
         }
+    }
+}
+
+/// A fault in a program built without `-lineinfo` is located in the PTX nvcc embedded in it
+/// (`cuModuleLoadData image (compute_80 PTX):LINE:COL`), a file the user never sees: the
+/// report says so and how to get a source line (`nvcc -lineinfo`) or the PTX
+/// (`PTXJIT_DUMP_PTX=DIR`). With that set, the report names the written file, whose line
+/// it gives holds the faulting store (`oops`'s `p[threadIdx.x - (1 << 24)] = 1`).
+#[test]
+fn a_fault_without_lineinfo_says_how_to_see_the_source_or_the_ptx() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("fault_no_lineinfo.cu");
+    std::fs::write(&src, ASYNC_FAULT).expect("write the source");
+    let app = build_shared(&nvcc, "fault_no_lineinfo", &src, &[]);
+    let dump = dir.join("fault_no_lineinfo-ptx");
+    let _ = std::fs::remove_dir_all(&dump);
+    for dumping in [false, true] {
+        let mut cmd = std::process::Command::new(&app);
+        cmd.arg("device")
+            .env("LD_LIBRARY_PATH", &libs)
+            .env_remove("PTXJIT_TOOL")
+            .env_remove("PTXJIT_TRACE");
+        if dumping {
+            cmd.env("PTXJIT_DUMP_PTX", &dump);
+        } else {
+            cmd.env_remove("PTXJIT_DUMP_PTX");
+        }
+        let run = cmd.output().expect("run the program");
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stdout.lines().any(|l| l == "PASS"), "{stdout}\n{stderr}");
+        let fault = stderr
+            .lines()
+            .find(|l| l.contains("fault in kernel 'oops(int*)'"))
+            .unwrap_or_else(|| panic!("no fault report in:\n{stderr}"));
+        if !dumping {
+            let image = "cuModuleLoadData image (compute_80 PTX)";
+            assert!(fault.starts_with(&format!("ptxjit: {image}:")), "{fault}");
+            let note = format!(
+                "ptxjit: '{image}' is the PTX the program loaded from memory (there is no such \
+                 file), and the kernel has no line information: rebuild with `nvcc -lineinfo` (numba: \
+                 `@cuda.jit(lineinfo=True)`) to have the report name the source line, or run \
+                 with PTXJIT_DUMP_PTX=DIR to have ptxjit write each PTX text it loads to a file \
+                 in DIR, which the report then names\n"
+            );
+            assert_eq!(stderr.matches(&note).count(), 1, "{stderr}");
+            continue;
+        }
+        // `ptxjit: DIR/ptxjit-PID-N.ptx:LINE:COL: fault in kernel …`
+        let at = fault.strip_prefix("ptxjit: ").expect("prefix");
+        let at = &at[..at.find(": fault").expect("location")];
+        let mut parts = at.rsplitn(3, ':');
+        let (_col, line, file) = (parts.next(), parts.next(), parts.next());
+        let (line, file): (usize, &str) = (line.unwrap().parse().expect("line"), file.unwrap());
+        assert!(
+            file.starts_with(dump.to_str().unwrap()) && file.ends_with(".ptx"),
+            "{fault}"
+        );
+        assert!(
+            stderr.contains(&format!(
+                "ptxjit: PTXJIT_DUMP_PTX: cuModuleLoadData image (compute_80 PTX) is {file}\n"
+            )),
+            "{stderr}"
+        );
+        let text = std::fs::read_to_string(file).expect("the dumped PTX");
+        let source_line = text.lines().nth(line - 1).expect("the reported line");
+        assert!(
+            source_line.trim_start().starts_with("st.global"),
+            "{source_line}"
+        );
+        assert!(text.contains(".entry _Z4oopsPi"), "{text}");
+        // No note: the report names a file there is.
+        assert!(
+            !stderr.contains("is the PTX the program loaded from memory"),
+            "{stderr}"
+        );
     }
 }
 

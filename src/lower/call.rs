@@ -51,13 +51,32 @@ pub(super) fn formal_ty(cx: &Cx, p: &ast::Param) -> Result<Type, LowerError> {
         .ok_or_else(|| cx.unsupported(&format!("parameter '{}' of this type", p.name.name)))
 }
 
-pub(super) fn formal_size(p: &ast::Param) -> (u64, u64) {
-    let mut n = p.vector.unwrap_or(1) as u64;
+/// The bytes and alignment of formal parameter `p` (a `.param` array's elements times their
+/// size). A formal too large to lay out is an error at its declaration: an array dimension of
+/// 2^32 or more (ptxas: "Constant overflow" there), or a size past 2^64 bytes.
+pub(super) fn formal_size(p: &ast::Param) -> Result<(u64, u64), LowerError> {
+    let too_large = |size: String| {
+        LowerError::new(
+            p.span,
+            format!("parameter '{}' is too large: {size}", p.name.name),
+        )
+    };
+    let mut dims = vec![];
     for d in &p.array {
-        n = n.saturating_mul(d.unwrap_or(1));
+        let d = d.unwrap_or(1);
+        if d > u64::from(u32::MAX) {
+            return Err(too_large(format!(
+                "an array dimension of {d} elements, where ptxas allows less than 2^32 \
+                 (it reports \"Constant overflow\")"
+            )));
+        }
+        dims.push(d);
     }
+    let elem = p.ty.size() as u64 * u64::from(p.vector.unwrap_or(1));
+    let size = build::array_bytes(&dims, elem)
+        .map_err(|size| too_large(format!("{size}, past every state space")))?;
     let align = p.align.unwrap_or(p.ty.size()).max(1) as u64;
-    (n.saturating_mul(p.ty.size() as u64), align)
+    Ok((size, align))
 }
 
 /// How an actual argument reaches a formal.
@@ -216,7 +235,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
         } else {
             let ty = formal_ty(cx, formal)?;
             let v = b.src_rel(cx, actual, ty, Some(Sign::Unsigned))?;
-            let (size, align) = formal_size(formal);
+            let (size, align) = formal_size(formal)?;
             let off = b.alloc_local(size, align, cx.inst.span, || {
                 format!(
                     "the argument slot for parameter '{}' of a call",
@@ -246,7 +265,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
         } else if let Some(off) = param_symbol(b, actual) {
             binds.push((formal.name.name.clone(), Bind::Local(off)));
         } else {
-            let (size, align) = formal_size(formal);
+            let (size, align) = formal_size(formal)?;
             let off = b.alloc_local(size, align, cx.inst.span, || {
                 format!("the result slot for '{}' of a call", formal.name.name)
             })?;

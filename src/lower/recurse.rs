@@ -432,21 +432,22 @@ fn align_up(x: u64, a: u64) -> u64 {
 /// an indirect call reaches.
 type Layout = (Vec<u64>, Vec<u64>, u64);
 
-fn layout(f: &ast::Function) -> Layout {
+fn layout(f: &ast::Function) -> Result<Layout, LowerError> {
     let mut top = 0u64;
-    let mut place = |ps: &[ast::Param]| -> Vec<u64> {
+    let mut place = |ps: &[ast::Param]| -> Result<Vec<u64>, LowerError> {
         ps.iter()
             .map(|p| {
-                let (size, align) = formal_size(p);
+                let (size, align) = formal_size(p)?;
                 let off = align_up(top, align);
-                top = off + size.max(1);
-                off
+                // Saturating: a frame past u64 is refused as too much local memory.
+                top = off.saturating_add(size.max(1));
+                Ok(off)
             })
             .collect()
     };
-    let params = place(&f.params);
-    let rets = place(&f.returns);
-    (params, rets, top)
+    let params = place(&f.params)?;
+    let rets = place(&f.returns)?;
+    Ok((params, rets, top))
 }
 
 /// Emit a constant of type `ty` to be patched later; returns it and its position.
@@ -560,7 +561,13 @@ pub(super) fn indirect_targets(
     let proto = table
         .and_then(|t| b.prototypes.get(t))
         .and_then(|text| prototype_sizes(text));
-    let sizes = |ps: &[ast::Param]| -> Vec<u64> { ps.iter().map(|p| formal_size(p).0).collect() };
+    // A function with a formal too large to lay out matches no prototype (lowering it
+    // reports the formal).
+    let sizes = |ps: &[ast::Param]| -> Option<Vec<u64>> {
+        ps.iter()
+            .map(|p| formal_size(p).ok().map(|(size, _)| size))
+            .collect()
+    };
     let mut out: Vec<String> = b
         .graph
         .address_taken
@@ -570,7 +577,8 @@ pub(super) fn indirect_targets(
                 f.body.is_some()
                     && match &proto {
                         Some((rets, params)) => {
-                            sizes(&f.returns) == *rets && sizes(&f.params) == *params
+                            sizes(&f.returns).as_ref() == Some(rets)
+                                && sizes(&f.params).as_ref() == Some(params)
                         }
                         None => f.params.len() == nparams && f.returns.len() == nrets,
                     }
@@ -647,7 +655,7 @@ fn add_func(b: &mut Builder, cx: &Cx, name: &str) -> Result<usize, LowerError> {
             formal_ty(cx, p)?;
         }
     }
-    let (param_offs, ret_offs, _) = layout(f);
+    let (param_offs, ret_offs, _) = layout(f)?;
     let entry = b.new_block();
     let Some(region) = b.region.as_mut() else {
         return Err(cx.bad("internal: no region"));
@@ -814,7 +822,7 @@ fn emit_call(
         let (Some(p), Some(&off)) = (sig.and_then(|f| f.params.get(k)), param_offs.get(k)) else {
             continue;
         };
-        let (size, align) = formal_size(p);
+        let (size, align) = formal_size(p)?;
         let src = match (p.space, param_symbol(b, actual)) {
             (StateSpace::Reg, _) | (_, None) => {
                 let ty = formal_ty(cx, p)?;
@@ -953,7 +961,7 @@ fn emit_call(
             continue;
         };
         let ty = formal_ty(cx, p)?;
-        let (size, align) = formal_size(p);
+        let (size, align) = formal_size(p)?;
         let from = add(b, cx, fb, off);
         match (p.space, param_symbol(b, actual)) {
             (StateSpace::Reg, _) | (_, None) => {
@@ -1226,7 +1234,7 @@ fn build_body(b: &mut Builder, k: usize) -> Result<(), LowerError> {
         return Ok(());
     };
     let Some(body) = &f.body else { return Ok(()) };
-    let (param_offs, ret_offs, formal_top) = layout(f);
+    let (param_offs, ret_offs, formal_top) = layout(f)?;
     let v_start = b.vars.len();
     // The function's world.
     let mut syms: HashMap<String, Sym> = b.callee_syms();
@@ -1263,7 +1271,7 @@ fn build_body(b: &mut Builder, k: usize) -> Result<(), LowerError> {
             continue;
         }
         let ty = formal_ty(&cx, p)?;
-        let (_, align) = formal_size(p);
+        let (_, align) = formal_size(p)?;
         let v = b.new_var(ty);
         if k < f.params.len() {
             let a = add(b, &cx, fb, off);

@@ -1212,6 +1212,20 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             );
             (z * u64::from(gy) + y) * u64::from(gx) + x
         };
+        // A CTA of a cluster between its turns (its worker runs them one at a time) when the
+        // launch stopped (time limit, interrupt): where it waits, as a CTA stopped during its
+        // turn reports itself (`run_cta`).
+        let waiting_at_stop = |c: u64, states: &mut [Vec<u128>]| {
+            if timed_out.load(Ordering::Relaxed) == 0 {
+                return;
+            }
+            let (layout, ctaid) = (engine.layout(), ctaid_of(c));
+            let text = positions(layout, states, ctaid, grid.sites);
+            let first = stop_site(layout, states, ctaid);
+            if let Ok(mut p) = grid.positions.lock() {
+                p.push((c, text, first));
+            }
+        };
         let cluster_worker = || {
             let (mut my_runs, mut ran) = (0u64, false);
             let mut bufs: Vec<CtaBuffers> = vec![];
@@ -1246,6 +1260,9 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                         }
                         let c = cta_of(k, r as u64);
                         let Some(flag) = control.begin(slot, c) else {
+                            if started[r] {
+                                waiting_at_stop(c, &mut b.states);
+                            }
                             finished[r] = true;
                             state.note_stopped(r);
                             continue;
@@ -1289,6 +1306,11 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                         my_runs += n;
                         ran = true;
                         finished[r] = done;
+                    }
+                }
+                for (r, b) in bufs.iter_mut().enumerate() {
+                    if started[r] && !finished[r] {
+                        waiting_at_stop(cta_of(k, r as u64), &mut b.states);
                     }
                 }
             }
