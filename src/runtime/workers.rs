@@ -6,7 +6,8 @@
 //! a frame touches are ever committed), and the JIT refuses code whose frame does not fit
 //! ([`max_frame`]) with an error instead of overflowing the stack at run time.
 
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The stack of each worker thread where this module builds the pool (32 MiB).
 pub const WORKER_STACK: usize = 32 << 20;
@@ -103,6 +104,116 @@ pub fn fits_on_this_thread(frame: usize) -> bool {
         .saturating_add(RUNTIME_RESERVE)
         .saturating_add(CALLER_MARGIN);
     sp.checked_sub(low).is_some_and(|left| left >= need)
+}
+
+/// The helpers' entry to a launch's work ([`run_with_helpers`]): whether the caller has
+/// closed it, and how many helpers are inside.
+struct Gate {
+    /// [`Gate::CLOSED`]: the caller is done with the work and waits for the helpers inside;
+    /// the other bits: how many helpers are inside.
+    state: AtomicU64,
+    /// The thread that waits for the last helper to leave.
+    caller: std::thread::Thread,
+    /// The first panic of a helper, for the caller to resume.
+    panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
+}
+
+impl Gate {
+    const CLOSED: u64 = 1 << 63;
+
+    /// Enter (`true`) unless the caller has closed the gate.
+    fn enter(&self) -> bool {
+        self.state
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |s| {
+                (s & Self::CLOSED == 0).then_some(s + 1)
+            })
+            .is_ok()
+    }
+
+    /// Leave after [`enter`](Self::enter); the last helper out of a closed gate wakes the
+    /// caller. (The gate is shared by count, so the wake-up may follow the caller's return.)
+    fn leave(&self) {
+        if self.state.fetch_sub(1, Ordering::AcqRel) == Self::CLOSED | 1 {
+            self.caller.unpark();
+        }
+    }
+
+    /// Close the gate and wait until no helper is inside.
+    fn close_and_wait(&self) {
+        let mut s = self.state.fetch_or(Self::CLOSED, Ordering::AcqRel);
+        let mut spins = 0u32;
+        while s & !Self::CLOSED != 0 {
+            // A helper inside is running the last of the work: a short spin, then sleep until
+            // it leaves (`leave` unparks this thread; a spurious wake-up loops).
+            if spins < 200 {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::park();
+            }
+            s = self.state.load(Ordering::Acquire);
+        }
+    }
+}
+
+/// Closes the gate and waits for its helpers when the caller's own part ends, returning or
+/// unwinding: no helper uses the caller's borrowed work after [`run_with_helpers`] returns.
+struct CloseOnDrop<'a>(&'a Gate);
+
+impl Drop for CloseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.close_and_wait();
+    }
+}
+
+/// Run `work` on the calling thread and on up to `helpers` jobs of rayon's global pool, and
+/// return once every run of it has ended. A job that starts after the caller's own run of
+/// `work` has ended does nothing, and the caller does not wait for it: the caller's run ends
+/// when it finds no work left, so a job that starts later would find none either. A launch
+/// whose CTAs all ran on the calling thread (a small grid, or pool threads that did not get
+/// a core in time) then ends without waiting for a pool thread to wake up. (`rayon::scope`
+/// would wait for every job it spawned to run, however late.) A helper's panic is resumed
+/// on the caller, as `rayon::scope` does.
+pub fn run_with_helpers(helpers: usize, work: &(dyn Fn() + Sync)) {
+    if helpers == 0 {
+        work();
+        return;
+    }
+    let gate = Arc::new(Gate {
+        state: AtomicU64::new(0),
+        caller: std::thread::current(),
+        panic: Mutex::new(None),
+    });
+    // SAFETY: only the lifetime changes. A helper calls `work` between a successful `enter`
+    // and its `leave`, and this function does not return or unwind before `CloseOnDrop` has
+    // closed the gate (no `enter` succeeds after that) and seen no helper inside, so every
+    // call of `work` ends while the borrow it was made from is alive. A job that runs later
+    // touches only its own share of the gate.
+    let shared: &'static (dyn Fn() + Sync) = unsafe {
+        std::mem::transmute::<&(dyn Fn() + Sync), &'static (dyn Fn() + Sync)>(work)
+    };
+    for _ in 0..helpers {
+        let gate = Arc::clone(&gate);
+        rayon::spawn(move || {
+            if !gate.enter() {
+                return;
+            }
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(shared));
+            if let Err(p) = r {
+                if let Ok(mut first) = gate.panic.lock() {
+                    first.get_or_insert(p);
+                }
+            }
+            gate.leave();
+        });
+    }
+    let closer = CloseOnDrop(&gate);
+    work();
+    drop(closer);
+    let panic = gate.panic.lock().ok().and_then(|mut p| p.take());
+    if let Some(p) = panic {
+        std::panic::resume_unwind(p);
+    }
 }
 
 #[cfg(test)]
