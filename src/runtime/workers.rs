@@ -189,9 +189,8 @@ pub fn run_with_helpers(helpers: usize, work: &(dyn Fn() + Sync)) {
     // closed the gate (no `enter` succeeds after that) and seen no helper inside, so every
     // call of `work` ends while the borrow it was made from is alive. A job that runs later
     // touches only its own share of the gate.
-    let shared: &'static (dyn Fn() + Sync) = unsafe {
-        std::mem::transmute::<&(dyn Fn() + Sync), &'static (dyn Fn() + Sync)>(work)
-    };
+    let shared: &'static (dyn Fn() + Sync) =
+        unsafe { std::mem::transmute::<&(dyn Fn() + Sync), &'static (dyn Fn() + Sync)>(work) };
     for _ in 0..helpers {
         let gate = Arc::clone(&gate);
         rayon::spawn(move || {
@@ -243,5 +242,113 @@ mod tests {
         assert!(!fits_on_new_thread(stack, stack - RUNTIME_RESERVE));
         assert!(!fits_on_new_thread(stack, stack));
         assert!(!fits_on_new_thread(256 << 10, 0));
+    }
+    /// Items of a shared counter taken by every run of `work` until none is left, as a
+    /// launch's workers take CTAs: each item once, and all of them done when
+    /// `run_with_helpers` returns, with helpers that take part (items long enough for a pool
+    /// thread to wake up and take some) and with helpers that mostly start too late
+    /// (10 000 calls of a few short items each: a lost wake-up of the caller would hang).
+    #[test]
+    fn helpers_share_the_work_and_are_waited_for() {
+        use std::sync::atomic::AtomicU32;
+        let taken = AtomicU64::new(0);
+        let items: Vec<AtomicU32> = (0..64).map(|_| AtomicU32::new(0)).collect();
+        let helper_items = AtomicU64::new(0);
+        let caller = std::thread::current().id();
+        let work = |n: u64, sleep: std::time::Duration| loop {
+            let i = taken.fetch_add(1, Ordering::Relaxed);
+            if i >= n {
+                return;
+            }
+            std::thread::sleep(sleep);
+            items[i as usize].fetch_add(1, Ordering::Relaxed);
+            if std::thread::current().id() != caller {
+                helper_items.fetch_add(1, Ordering::Relaxed);
+            }
+        };
+        run_with_helpers(1, &|| work(64, std::time::Duration::from_millis(2)));
+        assert!(items.iter().all(|c| c.load(Ordering::Relaxed) == 1));
+        assert!(
+            helper_items.load(Ordering::Relaxed) > 0,
+            "a helper took part in 128 ms of work"
+        );
+        for round in 0..10_000 {
+            taken.store(0, Ordering::Relaxed);
+            for c in &items[..4] {
+                c.store(0, Ordering::Relaxed);
+            }
+            run_with_helpers(2, &|| work(4, std::time::Duration::ZERO));
+            assert!(
+                items[..4].iter().all(|c| c.load(Ordering::Relaxed) == 1),
+                "round {round}: every item once, all done on return"
+            );
+        }
+    }
+
+    /// A helper that starts after the caller's run has ended does not run the work, and the
+    /// caller does not wait for it: the caller runs on the only free thread of a two-thread
+    /// pool (the other blocked until the call has returned), where its helper's job waits in
+    /// the caller's own queue. (Waiting for every job, as `rayon::scope` does, would run the
+    /// job on the caller and the work twice.)
+    #[test]
+    fn late_helpers_do_nothing_and_are_not_waited_for() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("builds");
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let (blocked_tx, blocked_rx) = std::sync::mpsc::channel::<()>();
+        pool.spawn(move || {
+            let _ = blocked_tx.send(());
+            let _ = release_rx.recv();
+        });
+        blocked_rx.recv().expect("the other thread is blocked");
+        let runs = Arc::new(AtomicU64::new(0));
+        let r = Arc::clone(&runs);
+        pool.install(move || {
+            run_with_helpers(1, &|| {
+                r.fetch_add(1, Ordering::SeqCst);
+            })
+        });
+        assert_eq!(
+            runs.load(Ordering::SeqCst),
+            1,
+            "only the caller ran the work"
+        );
+        release_tx.send(()).expect("releases");
+        // The late job now runs on a free thread and finds the gate closed.
+        pool.install(|| std::thread::sleep(std::time::Duration::from_millis(20)));
+        drop(pool);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert_eq!(
+            runs.load(Ordering::SeqCst),
+            1,
+            "the late helper did nothing"
+        );
+    }
+
+    /// A helper's panic reaches the caller once the caller's own run has ended, as
+    /// `rayon::scope` resumes a job's panic.
+    #[test]
+    fn a_helpers_panic_is_resumed_on_the_caller() {
+        let entered = std::sync::atomic::AtomicBool::new(false);
+        let caller = std::thread::current().id();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_with_helpers(1, &|| {
+                if std::thread::current().id() == caller {
+                    // Wait (up to 10 s) for the helper to enter before the gate closes.
+                    let t = std::time::Instant::now();
+                    while !entered.load(Ordering::SeqCst) && t.elapsed().as_secs() < 10 {
+                        std::thread::yield_now();
+                    }
+                } else {
+                    entered.store(true, Ordering::SeqCst);
+                    panic!("helper panics");
+                }
+            })
+        }));
+        assert!(entered.load(Ordering::SeqCst), "the helper entered");
+        let payload = r.expect_err("the helper's panic is resumed");
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"helper panics"));
     }
 }
