@@ -156,6 +156,39 @@ impl Gate {
     }
 }
 
+/// [`run_with_helpers`]' work as its helpers hold it: a pointer without the borrow's
+/// lifetime, which a job that runs after the caller has returned holds but never follows.
+#[derive(Clone, Copy)]
+struct Work(*const (dyn Fn() + Sync + 'static));
+
+// SAFETY: the work is `Sync` (its runs share it by reference), and the pointer is followed
+// only inside the gate, where the caller keeps the work alive (`Work::call`).
+unsafe impl Send for Work {}
+
+impl Work {
+    fn new(work: &(dyn Fn() + Sync)) -> Work {
+        let p: *const (dyn Fn() + Sync + '_) = work;
+        // SAFETY: only the trait object's lifetime bound changes (same pointer and vtable);
+        // `call`'s contract keeps every use within the borrow.
+        Work(unsafe {
+            std::mem::transmute::<*const (dyn Fn() + Sync + '_), *const (dyn Fn() + Sync + 'static)>(
+                p,
+            )
+        })
+    }
+
+    /// Run the work.
+    ///
+    /// # Safety
+    /// Only between a successful [`Gate::enter`] and its [`Gate::leave`]: `run_with_helpers`
+    /// does not return or unwind before its gate is closed (no `enter` succeeds after that)
+    /// and no helper is inside, so the borrow the work came from is alive.
+    unsafe fn call(self) {
+        // SAFETY: the caller's contract above.
+        unsafe { (*self.0)() }
+    }
+}
+
 /// Closes the gate and waits for its helpers when the caller's own part ends, returning or
 /// unwinding: no helper uses the caller's borrowed work after [`run_with_helpers`] returns.
 struct CloseOnDrop<'a>(&'a Gate);
@@ -184,20 +217,17 @@ pub fn run_with_helpers(helpers: usize, work: &(dyn Fn() + Sync)) {
         caller: std::thread::current(),
         panic: Mutex::new(None),
     });
-    // SAFETY: only the lifetime changes. A helper calls `work` between a successful `enter`
-    // and its `leave`, and this function does not return or unwind before `CloseOnDrop` has
-    // closed the gate (no `enter` succeeds after that) and seen no helper inside, so every
-    // call of `work` ends while the borrow it was made from is alive. A job that runs later
-    // touches only its own share of the gate.
-    let shared: &'static (dyn Fn() + Sync) =
-        unsafe { std::mem::transmute::<&(dyn Fn() + Sync), &'static (dyn Fn() + Sync)>(work) };
+    let shared = Work::new(work);
     for _ in 0..helpers {
         let gate = Arc::clone(&gate);
         rayon::spawn(move || {
             if !gate.enter() {
                 return;
             }
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(shared));
+            // SAFETY: inside the gate (`Work::call`).
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || unsafe {
+                shared.call()
+            }));
             if let Err(p) = r {
                 if let Ok(mut first) = gate.panic.lock() {
                     first.get_or_insert(p);
