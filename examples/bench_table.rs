@@ -9,13 +9,16 @@
 //! cargo run --release --example bench_table -- --quick   # interpreter on 1/16 of the work, scaled by work
 //! cargo run --release --example bench_table -- saxpy mandelbrot --runs 20
 //! cargo run --release --example bench_table -- --pocl-jit saxpy reduce_shfl   # JIT and POCL only
+//! cargo run --release --example bench_table -- empty   # only the launch-overhead table
 //! ```
 //! Options: `--quick`, `--pocl-jit` (only the JIT and POCL columns: no interpreter, no native
 //! runs), `--no-pocl`, `--jit-only` (compile and JIT launches only, no table: for profiling),
 //! `--runs N` (timed JIT, native and POCL runs, default 10, after one warm-up),
 //! `--interp-runs N` (default 1, no warm-up), `--compile-runs N` (default 10), `--cpu-time`
 //! (launch, native and POCL times as the CPU time of the whole process, not wall time: less
-//! sensitive to other programs' load), kernel names.
+//! sensitive to other programs' load), `--launch-runs N` (timed launches of the empty kernel
+//! per grid shape, default 2000), kernel names (`empty`: the launch-overhead table, which a
+//! run without kernel names prints after the main table).
 //! Times are medians. The kernels, inputs and timing rules are in `benches/suite/mod.rs`
 //! (POCL's in `benches/suite/pocl.rs`; the OpenCL C sources in `benches/opencl/`). Without
 //! OpenCL or POCL the POCL column is skipped with a message naming the package to install.
@@ -43,6 +46,8 @@ struct Opts {
     runs: usize,
     interp_runs: usize,
     compile_runs: usize,
+    /// Timed launches of the empty kernel per grid shape.
+    launch_runs: usize,
     only: Vec<String>,
 }
 
@@ -61,8 +66,14 @@ Options:
   --compile-runs N   timed load + compile runs (default 10)
   --cpu-time         JIT, native and POCL times as the CPU time of every thread of the
                      process during the run, not wall time (for a loaded machine)
+  --launch-runs N    timed launches of the empty kernel per grid shape (default 2000,
+                     after 100 warm-ups; always wall time)
   -h, --help         print this
-Times are medians; the kernels, inputs and timing rules are in benches/suite/mod.rs.
+Kernel names pick rows; `empty` is the launch-overhead table (an empty kernel on grids of
+1, 64 and 1024 CTAs of 32 and 256 threads, µs per launch and per warp), which a run without
+kernel names prints after the main table.
+Times are medians; the kernels, inputs and timing rules are in benches/suite/mod.rs
+(the empty kernel's in benches/suite/empty.rs).
 ";
 
 fn parse_args() -> Result<Opts, String> {
@@ -75,6 +86,7 @@ fn parse_args() -> Result<Opts, String> {
         runs: 10,
         interp_runs: 1,
         compile_runs: 10,
+        launch_runs: 2000,
         only: vec![],
     };
     let mut args = std::env::args().skip(1);
@@ -97,6 +109,7 @@ fn parse_args() -> Result<Opts, String> {
             "--runs" => o.runs = num(args.next(), "--runs")?,
             "--interp-runs" => o.interp_runs = num(args.next(), "--interp-runs")?,
             "--compile-runs" => o.compile_runs = num(args.next(), "--compile-runs")?,
+            "--launch-runs" => o.launch_runs = num(args.next(), "--launch-runs")?,
             "--bench" => {} // cargo passes it to harness-less targets; ignore
             s if s.starts_with('-') => return Err(format!("unknown option {s}")),
             s => o.only.push(s.to_string()),
@@ -105,7 +118,8 @@ fn parse_args() -> Result<Opts, String> {
     if o.pocl_jit && o.no_pocl {
         return Err("--pocl-jit and --no-pocl exclude each other".into());
     }
-    let known: Vec<&str> = suite::benches().iter().map(|b| b.name).collect();
+    let mut known: Vec<&str> = suite::benches().iter().map(|b| b.name).collect();
+    known.push(EMPTY);
     if let Some(bad) = o.only.iter().find(|n| !known.contains(&n.as_str())) {
         return Err(format!(
             "no benchmark kernel '{bad}' (there are: {})",
@@ -353,6 +367,82 @@ fn cell(d: Option<f64>, digits: usize) -> String {
     d.map_or("—".into(), |v| format!("{v:.digits$}"))
 }
 
+/// The launch-overhead table's name among the kernel names.
+const EMPTY: &str = "empty";
+
+/// One grid shape's launch overhead: median wall time per launch of the empty kernel.
+struct LaunchRow {
+    ctas: u32,
+    threads: u32,
+    jit: Duration,
+    /// `None`: POCL is not in this run.
+    pocl: Option<Duration>,
+}
+
+impl LaunchRow {
+    fn warps(&self) -> u64 {
+        suite::empty::warps(self.ctas, self.threads)
+    }
+}
+
+fn us(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+/// The empty kernel's launches on every grid shape (`suite::empty::SHAPES`): the JIT's, and
+/// POCL's where it is in the run.
+fn measure_launches(o: &Opts, pocl: Option<&Pocl>) -> Result<Vec<LaunchRow>, String> {
+    let mut rows = vec![];
+    for &(ctas, threads) in &suite::empty::SHAPES {
+        eprintln!(
+            "{EMPTY} {ctas}×{threads}: {} launches (+{} warm-up)",
+            o.launch_runs,
+            suite::empty::WARM_UP
+        );
+        let jit = median(&suite::empty::jit_times(ctas, threads, o.launch_runs)?);
+        let pocl = match pocl {
+            Some(p) => Some(median(&p.empty_times(ctas, threads, o.launch_runs)?)),
+            None => None,
+        };
+        rows.push(LaunchRow {
+            ctas,
+            threads,
+            jit,
+            pocl,
+        });
+    }
+    Ok(rows)
+}
+
+/// The launch-overhead table.
+fn print_launches(rows: &[LaunchRow], runs: usize) {
+    println!(
+        "\nLaunch overhead: an empty kernel (`ret;`), the median wall time of {runs} launches \
+         back to back after {} warm-ups (JIT: `LaunchBuilder::launch`; POCL: \
+         `clEnqueueNDRangeKernel` to the end of `clFinish`); per warp: that time ÷ the grid's \
+         warps.\n",
+        suite::empty::WARM_UP
+    );
+    println!(
+        "| CTAs × threads | warps | JIT µs per launch | JIT µs per warp | POCL µs per launch \
+         | POCL µs per warp |"
+    );
+    println!("|---|--:|--:|--:|--:|--:|");
+    for r in rows {
+        let w = r.warps() as f64;
+        println!(
+            "| {} × {} | {} | {:.1} | {:.3} | {} | {} |",
+            r.ctas,
+            r.threads,
+            r.warps(),
+            us(r.jit),
+            us(r.jit) / w,
+            r.pocl.map_or("—".into(), |p| format!("{:.1}", us(p))),
+            r.pocl.map_or("—".into(), |p| format!("{:.3}", us(p) / w)),
+        );
+    }
+}
+
 fn main() -> std::process::ExitCode {
     let o = match parse_args() {
         Ok(o) => o,
@@ -393,7 +483,28 @@ fn main() -> std::process::ExitCode {
             }
         }
     }
+    let launches = if o.only.is_empty() || o.only.iter().any(|n| n == EMPTY) {
+        match measure_launches(&o, pocl.as_ref()) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                eprintln!("error: {EMPTY}: {e}");
+                failed = true;
+                None
+            }
+        }
+    } else {
+        None
+    };
     if o.jit_only {
+        for r in launches.iter().flatten() {
+            println!(
+                "{EMPTY} {}×{}: JIT {:.2} µs per launch, {:.4} µs per warp (medians)",
+                r.ctas,
+                r.threads,
+                us(r.jit),
+                us(r.jit) / r.warps() as f64
+            );
+        }
         return std::process::ExitCode::from(u8::from(failed));
     }
 
@@ -436,6 +547,15 @@ fn main() -> std::process::ExitCode {
         "Native (machine): {}.\n",
         machine_isa().map_or("no x86-64-v3 or v4 on this CPU: not run", |i| i.name())
     );
+    if rows.is_empty() {
+        return match launches {
+            Some(l) => {
+                print_launches(&l, o.launch_runs);
+                std::process::ExitCode::from(u8::from(failed))
+            }
+            None => std::process::ExitCode::from(2),
+        };
+    }
     println!(
         "| kernel | bound | interpreter ms | JIT ms | native ms | native (machine) ms | POCL ms \
          | JIT ÷ POCL | JIT ÷ native (target) | JIT speed-up over interp | compile ms \
@@ -485,9 +605,6 @@ fn main() -> std::process::ExitCode {
         g_interp.map_or("—".into(), |g| format!("{g:.0}×")),
     );
 
-    if rows.is_empty() {
-        return std::process::ExitCode::from(2);
-    }
     println!(
         "\nChecks (native and POCL outputs vs the JIT's, and the interpreter's at full size):"
     );
@@ -574,6 +691,9 @@ fn main() -> std::process::ExitCode {
             "- load + compile ≤ 5 ms per kernel: {} (slowest {name} {w:.2} ms)",
             yes(w <= 5.0)
         );
+    }
+    if let Some(l) = &launches {
+        print_launches(l, o.launch_runs);
     }
     if failed {
         std::process::ExitCode::from(1)

@@ -302,6 +302,48 @@ impl Pocl {
         Ok(t.elapsed())
     }
 
+    /// The wall times of `runs` launches of an empty OpenCL kernel (`empty::OPENCL`) of
+    /// `ctas` work-groups of `threads` work-items, after `empty::WARM_UP` untimed ones: each
+    /// from `clEnqueueNDRangeKernel` to the end of `clFinish`.
+    pub fn empty_times(
+        &self,
+        ctas: u32,
+        threads: u32,
+        runs: usize,
+    ) -> Result<Vec<Duration>, String> {
+        let program =
+            Program::create_and_build_from_source(&self.context, super::empty::OPENCL, "")
+                .map_err(|log| format!("the empty kernel: POCL's build failed:\n{log}"))?;
+        let kernel =
+            Kernel::create(&program, "empty").map_err(|e| format!("the empty kernel: {e}"))?;
+        let global = [ctas as usize * threads as usize];
+        let local = [threads as usize];
+        let mut times = Vec::with_capacity(runs);
+        for i in 0..super::empty::WARM_UP + runs {
+            let t = std::time::Instant::now();
+            // SAFETY: the kernel has no arguments; the sizes are arrays of one entry that live
+            // through the call.
+            unsafe {
+                self.queue.enqueue_nd_range_kernel(
+                    kernel.get(),
+                    1,
+                    ptr::null(),
+                    global.as_ptr(),
+                    local.as_ptr(),
+                    &[],
+                )
+            }
+            .map_err(|e| format!("POCL launch: {e}"))?;
+            self.queue
+                .finish()
+                .map_err(|e| format!("POCL launch: {e}"))?;
+            if i >= super::empty::WARM_UP {
+                times.push(t.elapsed());
+            }
+        }
+        Ok(times)
+    }
+
     /// The buffers passed to the kernel as they are now (after a launch).
     pub fn read_back(&self, k: &PoclKernel) -> Result<Vec<HostBuffer>, String> {
         let mut out = vec![];

@@ -1354,12 +1354,10 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         if inline && workers == 1 {
             run_worker();
         } else if inline {
-            rayon::in_place_scope(|s| {
-                for _ in 1..workers {
-                    s.spawn(|_| run_worker());
-                }
-                run_worker();
-            });
+            // The pool's workers as helpers the caller does not wait for unless they started
+            // in time to take work (`run_with_helpers`): the caller's worker ends when the
+            // counter has nothing left, so a helper that starts later would find nothing.
+            super::workers::run_with_helpers(workers as usize - 1, &run_worker);
         } else {
             rayon::scope(|s| {
                 for _ in 0..workers {

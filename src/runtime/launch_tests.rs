@@ -524,3 +524,78 @@ fn single_cta_grids_run_every_cta_once_in_runs() {
         }
     }
 }
+
+/// The empty kernel on the interpreter, reporting a small native frame so that launches run
+/// a worker on the calling thread (as the JIT's do) with the pool's workers as its helpers.
+fn inline_empty_engine() -> OnThread {
+    const EMPTY: &str =
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry empty()\n{\nret;\n}\n";
+    let (_, kernels) = crate::host::front_end(EMPTY, "empty.ptx").expect("loads");
+    let k = &kernels[0];
+    let layout = crate::analysis::schedule::schedule(k).expect("schedules");
+    OnThread {
+        inner: crate::interp::Interpreter::new(k, layout, false).expect("decodes"),
+        frame: Some(4096),
+        threads: Mutex::new(vec![]),
+    }
+}
+
+/// One launch of `engine` on `grid` CTAs of 32 threads; its warp runs.
+fn launch_empty(engine: &OnThread, grid: u32) -> u64 {
+    let memory = DeviceMemory::new();
+    let mut params = vec![0u8; 1];
+    run_grid(
+        engine,
+        LaunchInput::bare(
+            LaunchDims {
+                grid: [grid, 1, 1],
+                block: [32, 1, 1],
+                shared_bytes: 0,
+            },
+            &mut params,
+            &memory,
+        ),
+    )
+    .expect("runs")
+    .warp_runs
+}
+
+/// Many small launches in a row, each with a pool helper that mostly starts after the
+/// caller ran every CTA (and so does nothing, unwaited): every launch ends, having run each
+/// of its warps once (a lost wake-up of the caller would hang here; a helper running a
+/// launch's CTAs after it returned would add runs to a later launch's count).
+#[test]
+fn ten_thousand_small_launches_in_a_row() {
+    let engine = inline_empty_engine();
+    for i in 0..10_000u64 {
+        let grid = 1 + (i % 4) as u32;
+        assert_eq!(launch_empty(&engine, grid), u64::from(grid), "launch {i}");
+    }
+    let threads = engine.threads.into_inner().expect("not poisoned");
+    assert_eq!(threads.len(), 25_000, "every warp ran once");
+}
+
+/// A launch from a thread of a pool with more threads than the grid has CTAs: the caller
+/// is one of the pool's threads and its helpers are jobs of the same pool; every CTA runs
+/// once, some on the caller.
+#[test]
+fn launches_from_a_pool_thread_with_more_workers_than_ctas() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(8)
+        .build()
+        .expect("builds");
+    for grid in [1u32, 3, 7, 64] {
+        let engine = inline_empty_engine();
+        let (caller, runs) = pool.install(|| {
+            let runs: Vec<u64> = (0..50).map(|_| launch_empty(&engine, grid)).collect();
+            (std::thread::current().id(), runs)
+        });
+        assert!(
+            runs.iter().all(|&r| r == u64::from(grid)),
+            "{grid}: {runs:?}"
+        );
+        let threads = engine.threads.into_inner().expect("not poisoned");
+        assert_eq!(threads.len(), 50 * grid as usize);
+        assert!(threads.contains(&caller), "{grid}: the caller ran CTAs");
+    }
+}
