@@ -1273,7 +1273,7 @@ fn modifier_lists_take_every_alternative_of_the_isa_syntax() {
 /// assembles with ptxas 13.5 under its header (`wgmma` needs sm_90a, `multimem.cp` PTX ISA 9.1,
 /// `.sync_restrict::proxy::async` 9.5, `tcgen05.ld.red` sm_103a, the `mma` kinds sm_120a).
 /// Each loads, or is refused as "unsupported" (a form ptxjit does not run yet, such as
-/// `tcgen05.mma` with a collector usage), never as invalid: a list that lacks one of its
+/// `tcgen05.cp`'s decompression), never as invalid: a list that lacks one of its
 /// words refuses it as "invalid".
 #[test]
 fn matrix_and_bulk_copy_modifier_lists_take_every_alternative() {

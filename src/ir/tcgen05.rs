@@ -217,17 +217,18 @@ impl Tc05CpShape {
     }
 }
 
-/// How a `tcgen05.mma.ws` uses collector buffer `bN` for B (§9.7.16.10.9.3,
-/// `.collector::bN::…`).
+/// How a multiply uses a collector buffer: `tcgen05.mma.ws`'s buffer `bN` for B
+/// (§9.7.16.10.9.3, `.collector::bN::…`), or `tcgen05.mma{.sp}`'s buffer for A
+/// (§9.7.16.10.9.1-2, `.collector::a::…`; below, "the matrix" is B or A).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tc05Collector {
-    /// `::fill`: read B from shared memory and keep it in the buffer.
+    /// `::fill`: read the matrix from memory and keep it in the buffer.
     Fill,
-    /// `::use`: take B from the buffer (kept).
+    /// `::use`: take the matrix from the buffer (kept).
     Use,
-    /// `::lastuse`: take B from the buffer, which is then empty.
+    /// `::lastuse`: take the matrix from the buffer, which is then empty.
     LastUse,
-    /// `::discard` (also the default): read B from shared memory, keep nothing.
+    /// `::discard` (also the default): read the matrix from memory, keep nothing.
     Discard,
 }
 
@@ -289,6 +290,11 @@ pub enum Tc05Op {
     /// CTAs whose `%cluster_ctarank` differ in bit 0): the even CTA holds rows `0..M/2` of A
     /// and D and columns `0..N/2` of B, the odd CTA the rest, each at the same addresses;
     /// disable-output-lane is then eight words.
+    ///
+    /// `collector` is the `.collector::a::…` use of the CTA's collector buffer for A
+    /// (`Discard`, the default, when none is named); `ashift` (`.ashift`, A in tensor
+    /// memory only) moves the rows of A in tensor memory one row down after the multiply
+    /// has read them (`runtime::tcgen05`, "Collector buffer for A and `.ashift`").
     Mma {
         kind: Tc05Kind,
         a_tmem: bool,
@@ -297,6 +303,8 @@ pub enum Tc05Op {
         scale_d: u8,
         scale_vec: u8,
         pair: bool,
+        collector: Tc05Collector,
+        ashift: bool,
     },
     /// `tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem],
     /// b-desc, idesc, enable-input-d{, zero-column-mask-desc}`: operands as [`Tc05Op::Mma`],
@@ -512,6 +520,8 @@ impl fmt::Display for Tc05Op {
                 scale_d,
                 scale_vec,
                 pair,
+                collector,
+                ashift,
             } => {
                 write!(
                     f,
@@ -521,6 +531,12 @@ impl fmt::Display for Tc05Op {
                 )?;
                 if *scale_vec != 0 {
                     write!(f, ".block_scale.scale_vec::{scale_vec}X")?;
+                }
+                if *collector != Tc05Collector::Discard {
+                    write!(f, ".collector::a::{collector}")?;
+                }
+                if *ashift {
+                    f.write_str(".ashift")?;
                 }
                 f.write_str(if *a_tmem { " a=tmem" } else { " a=desc" })?;
                 if *mask {

@@ -412,6 +412,11 @@ pub(super) fn multimem(b: &mut Builder, cx: &mut Cx) -> R {
             "and" | "or" | "xor" => matches!(tname, "b32" | "b64"),
             _ => match kind {
                 Kind::Int(_) => matches!(tname, "u32" | "s32" | "u64" | "s64"),
+                // `multimem.red.min/.max` on halves: ptxas 13.5 takes the vector forms
+                // (`.v2/.v4/.v8` of `.f16`, `.bf16`, `.f16x2`, `.bf16x2`) and refuses the
+                // scalar `.f16x2`/`.bf16x2` ones ("Unexpected instruction types"); the ISA
+                // text's `.redop` lists `.add` only (docs/isa-notes.md).
+                Kind::Half { .. } if sub == "red" => n > 1,
                 _ => sub == "ld_reduce" && (half || fp8),
             },
         };
@@ -462,6 +467,11 @@ pub(super) fn multimem(b: &mut Builder, cx: &mut Cx) -> R {
             ("add", Kind::Int(_)) => AtomOp::Add,
             ("add", Kind::F32 | Kind::F64) => AtomOp::FAdd,
             ("add", Kind::Half { fmt, pair }) => AtomOp::HAdd { fmt, pair },
+            ("min" | "max", Kind::Half { fmt, pair }) => AtomOp::HMinMax {
+                fmt,
+                pair,
+                max: o == "max",
+            },
             ("min", Kind::Int(s)) => AtomOp::Min(s),
             ("max", Kind::Int(s)) => AtomOp::Max(s),
             ("and", _) => AtomOp::And,

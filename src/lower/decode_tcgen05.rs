@@ -15,13 +15,13 @@
 //!     .shape = .32x32b, .16x64b, .16x128b, .16x256b, .16x32bx2 (.red: .32x32b, .16x32bx2)
 //! tcgen05.wait::ld.sync.aligned;  tcgen05.wait::st.sync.aligned;
 //! tcgen05.fence::before_thread_sync;  tcgen05.fence::after_thread_sync;
-//! tcgen05.mma{.sp}.cta_group::1.kind [d-tmem], a-desc|[a-tmem], b-desc, {[sp-meta],} idesc,
-//!     {disable-output-lane,} enable-input-d{, scale-input-d};
-//! tcgen05.mma.cta_group::2.kind [d-tmem], a-desc|[a-tmem], b-desc, idesc,
+//! tcgen05.mma{.sp}.cta_group::1.kind{.collector::a::use}{.ashift} [d-tmem], a-desc|[a-tmem],
+//!     b-desc, {[sp-meta],} idesc, {disable-output-lane,} enable-input-d{, scale-input-d};
+//! tcgen05.mma.cta_group::2.kind{.collector::a::use}{.ashift} [d-tmem], a-desc|[a-tmem], b-desc, idesc,
 //!     {disable-output-lane (8 words),} enable-input-d{, scale-input-d};
 //!     .kind = .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 (.sp: .kind::f16, .kind::i8;
 //!     scale-input-d 0..15: .kind::f16, .kind::tf32)
-//! tcgen05.mma.cta_group::1.kind.block_scale{.scale_vectorsize} [d-tmem], a-desc|[a-tmem],
+//! tcgen05.mma.cta_group::1.kind.block_scale{.scale_vectorsize}{.collector::a::use} [d-tmem], a-desc|[a-tmem],
 //!     b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d;
 //!     .kind = .kind::mxf8f6f4 (.scale_vec::1X, .block32), .kind::mxf4 (.scale_vec::2X,
 //!     .block32, the default), .kind::mxf4nvf4 (.scale_vec::2X, .scale_vec::4X, .block16,
@@ -39,10 +39,11 @@
 //! `.pack::16b`/`.unpack::16b` each holds the 16-bit halves of two adjacent columns). ptxjit
 //! runs `ld`, `st`, `mma`, `cp` and `shift` when they execute, so `wait::ld`/`wait::st` only
 //! wait for the warp, the fences order nothing more than program order already does, and
-//! `commit` arrives on its mbarrier at once (an arrive-on of count 1). Forms the ISA has and
-//! ptxjit does not (`.sp.kind::tf32`, `.sp` with block
-//! scaling, `.collector::a`, `.ashift`, `mma.ws`'s zero-column-mask-desc, `cp`'s
-//! decompression) are "unsupported" errors naming them.
+//! `commit` arrives on its mbarrier at once (an arrive-on of count 1). `tcgen05.mma{.sp}`
+//! takes `.collector::a::{fill,use,lastuse,discard}` and (A in tensor memory, no block
+//! scaling, not with `::fill`/`::use`) `.ashift` after its kind and block scaling, in either
+//! order. Forms the ISA has and ptxjit does not (`.sp.kind::tf32`, `.sp` with block
+//! scaling, `cp`'s decompression) are "unsupported" errors naming them.
 
 use super::super::build::{Builder, PTerm};
 use super::super::LowerError;
@@ -59,17 +60,23 @@ type R = Result<(), LowerError>;
 /// Check that the modifiers after the first are exactly `want` in order, with `.cta_group::1`
 /// where `want` has `cta_group` (`::2` is an unsupported error here: [`grouped`] takes it).
 fn exact(cx: &Cx, want: &[&str]) -> R {
-    exact_group(cx, want, false).map(|_| ())
+    exact_group(cx, want, false, cx.mods.len()).map(|_| ())
 }
 
 /// As [`exact`], taking `.cta_group::1` or `.cta_group::2`: whether it was `::2` (the CTA
 /// pair of PTX ISA §9.7.16.5).
 fn grouped(cx: &Cx, want: &[&str]) -> Result<bool, LowerError> {
-    exact_group(cx, want, true)
+    exact_group(cx, want, true, cx.mods.len())
 }
 
-fn exact_group(cx: &Cx, want: &[&str], pair_ok: bool) -> Result<bool, LowerError> {
-    let got = &cx.mods[1..];
+/// As [`grouped`] for the first `want.len()` modifiers after the first (the caller checks the
+/// rest).
+fn grouped_prefix(cx: &Cx, want: &[&str]) -> Result<bool, LowerError> {
+    exact_group(cx, want, true, want.len() + 1)
+}
+
+fn exact_group(cx: &Cx, want: &[&str], pair_ok: bool, end: usize) -> Result<bool, LowerError> {
+    let got = &cx.mods[1..end];
     let mut pair = false;
     for (i, w) in want.iter().enumerate() {
         let g = got.get(i).copied();
@@ -609,13 +616,6 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     let kind =
         match cx.mods.get(2 + at).copied() {
             Some("kind::f16") => Tc05Kind::F16,
-            Some("kind::tf32") if sparse => {
-                return Err(cx.unsupported(
-                    "tcgen05.mma.sp.kind::tf32 is not supported yet (the ISA gives its 1:2 \
-                 metadata layout in tensor memory in figures only; .kind::f16, ::i8 and \
-                 ::f8f6f4 are)",
-                ))
-            }
             Some("kind::tf32") => Tc05Kind::Tf32,
             Some("kind::i8") => Tc05Kind::I8,
             Some("kind::f8f6f4") => Tc05Kind::F8f6f4,
@@ -628,11 +628,6 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
             )),
         };
     let (scale_vec, n_mods) = if kind.block_scaled() {
-        if sparse {
-            return Err(cx.unsupported(&format!(
-                "tcgen05.mma.sp.kind::{kind}.block_scale is not supported yet (the dense form is)"
-            )));
-        }
         block_scale(b, cx, kind, 3 + at)?
     } else {
         if cx.has("block_scale") {
@@ -643,15 +638,21 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         }
         (0, 3 + at)
     };
-    if cx.mods.len() > n_mods {
-        return Err(cx.unsupported(&format!(
-            "tcgen05.mma with .{} is not supported yet",
-            cx.mods[n_mods]
-        )));
-    }
+    let (collector, ashift) = a_usage(cx, &cx.mods[n_mods..], scale_vec != 0)?;
     let mut want: Vec<&str> = cx.mods[1..n_mods].to_vec();
     want[at] = "cta_group";
-    let pair = grouped(cx, &want)?;
+    let pair = grouped_prefix(cx, &want)?;
+    if sparse && kind == Tc05Kind::Tf32 {
+        return Err(cx.unsupported(
+            "tcgen05.mma.sp.kind::tf32 is not supported yet (the ISA gives its 1:2 metadata \
+             layout in tensor memory in figures only; .kind::f16, ::i8 and ::f8f6f4 are)",
+        ));
+    }
+    if sparse && scale_vec != 0 {
+        return Err(cx.unsupported(&format!(
+            "tcgen05.mma.sp.kind::{kind}.block_scale is not supported yet (the dense form is)"
+        )));
+    }
     if pair && (sparse || scale_vec != 0) {
         return Err(cx.unsupported(&format!(
             "tcgen05.mma{}.cta_group::2.kind::{kind}{} is not supported yet (the dense \
@@ -692,6 +693,8 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
             scale_d: 0,
             scale_vec,
             pair,
+            collector,
+            ashift,
         };
         let args = vec![d, a, bd, id, en, sa, sb];
         b.emit(Op::Tcgen05 { op }, args, vec![], cx.loc, &cx.ptx);
@@ -740,6 +743,8 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
                 scale_d,
                 scale_vec: 0,
                 pair,
+                collector,
+                ashift,
             },
         },
         args,
@@ -748,6 +753,62 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         &cx.ptx,
     );
     Ok(())
+}
+
+/// The modifiers `mods` after a `tcgen05.mma{.sp}`'s kind (and block scaling, `scaled`): at
+/// most one `.collector::a::{fill,use,lastuse,discard}` (the default `::discard`) and one
+/// `.ashift`, in either order (PTX ISA §9.7.16.10.9.1-2; ptxas 13.5 takes both orders).
+/// `.ashift` needs A in tensor memory and no block scaling, and cannot be combined with
+/// `::fill` or `::use` ("It is illegal to specify either of .collector::a::use or
+/// .collector::a::fill along with .ashift"; ptxas refuses it with block scaling too).
+fn a_usage(cx: &Cx, mods: &[&str], scaled: bool) -> Result<(Tc05Collector, bool), LowerError> {
+    let mut collector = None;
+    let mut ashift = false;
+    for m in mods {
+        if *m == "ashift" {
+            if ashift {
+                return Err(cx.bad("modifier '.ashift' given twice"));
+            }
+            ashift = true;
+            continue;
+        }
+        let usage = match m.strip_prefix("collector::a::") {
+            Some("fill") => Tc05Collector::Fill,
+            Some("use") => Tc05Collector::Use,
+            Some("lastuse") => Tc05Collector::LastUse,
+            Some("discard") => Tc05Collector::Discard,
+            _ if m.starts_with("collector::b") => {
+                return Err(cx.bad(&format!(
+                    "modifier '.{m}': the collector buffers b0-b3 (for B) are tcgen05.mma.ws's; \
+                     tcgen05.mma{{.sp}} has .collector::a::fill, ::use, ::lastuse or ::discard"
+                )))
+            }
+            _ => return Err(cx.bad(&format!("modifier '.{m}' is not allowed here"))),
+        };
+        if collector.is_some() {
+            return Err(cx.bad(&format!(
+                "modifier '.{m}': a second collector usage (one .collector::a::… at most)"
+            )));
+        }
+        collector = Some((usage, *m));
+    }
+    if ashift {
+        if !matches!(cx.opnd(1)?, Operand::Address { .. }) {
+            return Err(
+                cx.bad("modifier '.ashift' needs A in tensor memory ([a-tmem]), not a descriptor")
+            );
+        }
+        if scaled {
+            return Err(cx.bad("modifier '.ashift' is not allowed with .block_scale"));
+        }
+        if let Some((Tc05Collector::Fill | Tc05Collector::Use, m)) = collector {
+            return Err(cx.bad(&format!(
+                "modifier '.ashift' cannot be combined with '.{m}' (only with \
+                 .collector::a::lastuse or ::discard)"
+            )));
+        }
+    }
+    Ok((collector.map_or(Tc05Collector::Discard, |c| c.0), ashift))
 }
 
 /// The `.block_scale{.scale_vectorsize}` modifiers of a block-scaled `tcgen05.mma` from

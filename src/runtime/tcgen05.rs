@@ -105,6 +105,22 @@
 //! default, as `b0`) reads B and empties the buffer. Using an empty buffer, or one whose B
 //! has another type or shape than the instruction descriptor says, faults.
 //!
+//! # Collector buffer for A and `.ashift` (§9.7.16.10.9.1-2)
+//! Each CTA has one collector buffer for A. `tcgen05.mma{.sp}.collector::a::fill` reads A
+//! (through `a-desc` or from tensor memory) and keeps it; `::use` multiplies by the kept A
+//! (not reading the operand, even if A's memory has changed since) and keeps it; `::lastuse`
+//! does so and empties the buffer; `::discard`, the default, reads A and empties the buffer.
+//! The kept A is A as read (for `.sp` the stored half; negation, the sparse expansion and
+//! block scaling apply per instruction); with `.cta_group::2` it is the pair's whole A, kept
+//! by the issuing CTA. Using an empty buffer, or one whose A has another type or shape than
+//! the instruction descriptor says, faults. `.ashift` (A in tensor memory, M = 128 or 256,
+//! else a fault) moves the rows of A in tensor memory one row down once the multiply has
+//! read A: row `r + 1` takes row `r`'s words for `r` in `0..M - 1`; row 0 keeps its words
+//! (the ISA does not say what it holds), as `tcgen05.shift` leaves its first lane. The ISA
+//! does not say whether the multiply sees A before or after the shift; ptxjit's order
+//! (before) is the one under which its rule that `.ashift` excludes `::fill` and `::use`
+//! keeps the buffer from holding an A that tensor memory no longer has (docs/isa-notes.md).
+//!
 //! # Copies and shifts (§9.7.16.9.2-3)
 //! `tcgen05.cp` copies a matrix of the shape's rows (128, 4, 64 or 32) of 32 or 16 bytes from
 //! shared memory, read through its descriptor in the K-major canonical layout (row `r` is the
@@ -162,10 +178,14 @@ struct TmemState {
     relinquished: bool,
     /// The collector buffers `b0`..`b3` of `tcgen05.mma.ws` (B, kept by `::fill`).
     collectors: [Option<Collected>; 4],
+    /// The collector buffer for A of `tcgen05.mma{.sp}` (`.collector::a::fill`).
+    collector_a: Option<Collected>,
 }
 
-/// A B matrix kept in a collector buffer: its element type, K, N and the K×N elements' bits
-/// (row-major, before any negation).
+/// A matrix kept in a collector buffer: its element type, K, N and the K×N elements' bits
+/// (row-major, before any negation) for B; for A, the element type, A's stored K columns
+/// (`.sp`: K/2), M in `n`, and A's M×K elements (row-major, as read: before negation,
+/// sparse expansion or scaling).
 #[derive(Debug, Clone)]
 struct Collected {
     elem: MmaElem,
@@ -182,6 +202,7 @@ impl TensorMemory {
         s.relinquished = false;
         s.cells.fill(0);
         s.collectors = Default::default();
+        s.collector_a = None;
     }
 
     /// Allocate `ncols` columns: the first column, or why not.
@@ -636,6 +657,8 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
             scale_d,
             scale_vec,
             pair,
+            collector,
+            ashift,
         } => {
             for l in lanes(mask) {
                 let form = MmaForm {
@@ -648,6 +671,8 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     scale_vec,
                     zero_mask: false,
                     pair,
+                    collector_a: Some(collector),
+                    ashift,
                 };
                 if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, fk, e);
@@ -674,6 +699,8 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                     scale_vec: 0,
                     zero_mask,
                     pair: false,
+                    collector_a: None,
+                    ashift: false,
                 };
                 if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, fk, e);
@@ -1378,6 +1405,10 @@ struct MmaForm {
     zero_mask: bool,
     /// `.cta_group::2`: the multiply of the CTA pair (see [`Tc05Op::Mma`]).
     pair: bool,
+    /// `tcgen05.mma{.sp}`'s use of the collector buffer for A (`None` for `.ws`).
+    collector_a: Option<Tc05Collector>,
+    /// `.ashift`: A's rows in tensor memory move one row down once read.
+    ashift: bool,
 }
 
 /// The zero-column mask of a `tcgen05.mma.ws` (PTX ISA §9.7.16.4.3, Table 45) for an
@@ -1441,6 +1472,8 @@ fn mma_lane(
         scale_vec,
         zero_mask,
         pair,
+        collector_a,
+        ashift,
     } = form;
     let dt = d.arg(s, 0, lane) as u32;
     let a_op = d.arg(s, 1, lane);
@@ -1500,6 +1533,35 @@ fn mma_lane(
             id.m
         )));
     }
+    // `.collector::a::use`/`::lastuse`: A is the one the buffer keeps, not the operand's.
+    let kept_a = match collector_a {
+        Some(Tc05Collector::Use | Tc05Collector::LastUse) => {
+            let st = tm.st.borrow();
+            let Some(c) = &st.collector_a else {
+                return Err(tmem_fault(
+                    "tcgen05.mma uses the collector buffer for A, which holds no A (no \
+                     .collector::a::fill since it was last used up or discarded)"
+                        .into(),
+                ));
+            };
+            if (c.elem, c.k, c.n) != (id.a, ka, m) {
+                return Err(tmem_fault(format!(
+                    "tcgen05.mma: the collector buffer for A holds a {}×{} .{} A, the \
+                     instruction descriptor asks for {m}×{ka} .{}",
+                    c.n, c.k, c.elem, id.a
+                )));
+            }
+            Some(c.b.clone())
+        }
+        _ => None,
+    };
+    if ashift && !matches!(id.m, 128 | 256) {
+        return Err(tmem_fault(format!(
+            "tcgen05.mma.ashift with M = {}: .ashift is only allowed with M = 128 or M = 256 \
+             (§9.7.16.10.9.1)",
+            id.m
+        )));
+    }
     let mut a = vec![0u64; (m * ka) as usize];
     if a_tmem {
         let at = a_op as u32;
@@ -1547,15 +1609,32 @@ fn mma_lane(
             t.check(0, LANES, ac, acols)
                 .map_err(|e| tmem_fault(format!("tcgen05.mma A: {e}")))?;
         }
-        for r in 0..m {
-            // A's row r is in the lane of D's row r (Layouts A, D and F).
-            let (t, lane, _) = cell(r, 0);
-            for kk in 0..ka {
-                let cell = tms[t].get(lane, ac + (kk / per) as u32) as u64;
-                let v = (cell >> ((kk % per) * bits)) & ((1u64 << bits) - 1);
-                a[(r * ka + kk) as usize] = v;
+        if kept_a.is_none() {
+            for r in 0..m {
+                // A's row r is in the lane of D's row r (Layouts A, D and F).
+                let (t, lane, _) = cell(r, 0);
+                for kk in 0..ka {
+                    let cell = tms[t].get(lane, ac + (kk / per) as u32) as u64;
+                    let v = (cell >> ((kk % per) * bits)) & ((1u64 << bits) - 1);
+                    a[(r * ka + kk) as usize] = v;
+                }
             }
         }
+        if ashift {
+            // Once read, A's rows move one row down in tensor memory: row r + 1 takes row
+            // r's words for r = M - 2 down to 0 (the last row's are overwritten, row 0 keeps
+            // its own; with `.cta_group::2` row 128, the odd CTA's lane 0, takes the even
+            // CTA's lane 127).
+            for r in (0..m - 1).rev() {
+                let (t0, l0, _) = cell(r, 0);
+                let (t1, l1, _) = cell(r + 1, 0);
+                for c in 0..acols {
+                    tms[t1].set(l1, ac + c, tms[t0].get(l0, ac + c));
+                }
+            }
+        }
+    } else if kept_a.is_some() {
+        // The descriptor is not read: A comes from the collector buffer.
     } else {
         let adesc = smem_desc(a_op).map_err(tmem_fault)?;
         for r in 0..m {
@@ -1568,6 +1647,24 @@ fn mma_lane(
                 }
                 .map_err(tmem_fault)?;
             }
+        }
+    }
+    if let Some(kept) = kept_a {
+        a = kept;
+    }
+    if let Some(use_) = collector_a {
+        let st = &mut tm.st.borrow_mut().collector_a;
+        match use_ {
+            Tc05Collector::Fill => {
+                *st = Some(Collected {
+                    elem: id.a,
+                    k: ka,
+                    n: m,
+                    b: a.clone(),
+                })
+            }
+            Tc05Collector::Use => {}
+            Tc05Collector::LastUse | Tc05Collector::Discard => *st = None,
         }
     }
     if sparse {

@@ -14,9 +14,9 @@
 //! | 0–7     | global address (16-byte aligned) |
 //! | 8–11    | magic `0x504d_5424` ("$TMP"): the bytes are a tensor map |
 //! | 12      | rank, 1 ..= 5 |
-//! | 13      | element type: `CUtensorMapDataType` (0 u8 … 12 tf32.ftz) |
+//! | 13      | element type: `CUtensorMapDataType` (0 u8 … 12 tf32.ftz; 13–15 the packed types, from `tensormap.replace` only, refused by copies) |
 //! | 14      | interleave: 0 none, 1 16B, 2 32B |
-//! | 15      | swizzle: 0 none, 1 32B, 2 64B, 3 128B |
+//! | 15      | swizzle: 0 none, 1 32B, 2 64B, 3 128B (4, the 96B swizzle, from `tensormap.replace` only, refused by copies) |
 //! | 16      | L2 promotion: 0 none, 1 64B, 2 128B, 3 256B (a hint) |
 //! | 17      | OOB fill: 0 zeros, 1 NaN (`NAN_REQUEST_ZERO_FMA`) |
 //! | 18      | mode: 0 tiled, 1 im2col, 2 im2col-wide W, 3 im2col-wide W128 |
@@ -732,11 +732,32 @@ impl TensorMap {
         if u32_at(8) != MAGIC {
             return Err("the 128 bytes are not a tensor map (made by cuTensorMapEncodeTiled or a case's tensor_maps)".into());
         }
-        let dtype = TmapType::from_code(b[13] as u32)
-            .ok_or_else(|| format!("element type {} is not supported", b[13]))?;
+        let dtype = TmapType::from_code(b[13] as u32).ok_or_else(|| match b[13] {
+            13..=15 => format!(
+                "element type {} ({}, a packed sub-byte type that tensormap.replace.elemtype {} \
+                 writes) is not supported by ptxjit's copies yet",
+                b[13],
+                [
+                    "16U4_ALIGN8B (.b4x16)",
+                    "16U4_ALIGN16B (.b4x16_p64)",
+                    "16U6_ALIGN16B (.b6x16_p32)"
+                ][b[13] as usize - 13],
+                b[13]
+            ),
+            t => format!("element type {t} is not supported"),
+        })?;
         let rank = b[12] as u32;
         if !(1..=5).contains(&rank) {
             return Err(format!("rank {rank} is outside 1..=5"));
+        }
+        if b[15] == 4 {
+            // Table 33's 96B swizzle: a valid map on sm_103a, whose shared-memory layout
+            // ptxjit does not implement.
+            return Err(
+                "swizzle mode 4 (the 96B swizzle that tensormap.replace.swizzle_mode 4 writes, \
+                 sm_103a) is not supported by ptxjit's copies yet"
+                    .into(),
+            );
         }
         if b[15] > 3 || b[14] > 2 || b[17] > 1 || b[18] > 3 || b[19] > 3 {
             return Err(format!(
@@ -897,16 +918,15 @@ pub fn replace_field(
         }
         TmapField::ElementStride => b[90 + o] = range(1, 8)? as u8 - 1,
         TmapField::ElemType => {
-            let t = TmapType::from_elemtype(range(0, 15)? as u32).ok_or_else(|| {
-                format!(
-                    "tensormap.replace.elemtype: {value} is a packed sub-byte type (not \
-                     supported)"
-                )
-            })?;
-            b[13] = t.code() as u8;
+            // Table 33's 13-15 (.b4x16, .b4x16_p64, .b6x16_p32) are the driver's 13-15
+            // (16U4_ALIGN8B, 16U4_ALIGN16B, 16U6_ALIGN16B): kept, and refused by a copy
+            // (`TensorMap::from_bytes`), as ptxjit does not copy packed types yet.
+            let v = range(0, 15)? as u32;
+            b[13] = TmapType::from_elemtype(v).map_or(v, TmapType::code) as u8;
         }
         TmapField::InterleaveLayout => b[14] = range(0, 2)? as u8,
-        TmapField::SwizzleMode => b[15] = range(0, 3)? as u8,
+        // 4 is the 96B swizzle (Table 33): kept, and refused by a copy.
+        TmapField::SwizzleMode => b[15] = range(0, 4)? as u8,
         TmapField::SwizzleAtomicity => b[19] = range(0, 3)? as u8,
         TmapField::FillMode => b[17] = range(0, 1)? as u8,
     }
@@ -1220,7 +1240,9 @@ mod tests {
             replace_field(&mut b, TmapField::ElemType, 0, v).expect("ok");
             assert_eq!(TensorMap::from_bytes(&b).map(|m| m.dtype), Ok(t));
         }
-        assert!(replace_field(&mut b, TmapField::ElemType, 0, 13).is_err());
+        // A packed type is written, and refused by a copy.
+        replace_field(&mut b, TmapField::ElemType, 0, 13).expect("written");
+        assert!(TensorMap::from_bytes(&b).is_err());
     }
 
     #[test]
@@ -1241,5 +1263,50 @@ mod tests {
         assert!(replace_field(&mut b, TmapField::BoxDim, 0, 0).is_err());
         assert!(replace_field(&mut b, TmapField::GlobalStride, 4, 16).is_err());
         assert!(replace_field(&mut [0u8; 128], TmapField::Rank, 0, 1).is_err());
+    }
+
+    /// Every value of Table 33 (PTX ISA §9.7.9.26) is written; the ones whose copies ptxjit
+    /// does not implement (the 96B swizzle, the packed element types) fail at the copy
+    /// (`from_bytes`) with a message naming them, and values past the table are refused.
+    #[test]
+    fn replace_table_values() {
+        let fresh = || map_2d().to_bytes();
+        for (field, last) in [
+            (TmapField::ElemType, 15),
+            (TmapField::InterleaveLayout, 2),
+            (TmapField::SwizzleMode, 4),
+            (TmapField::SwizzleAtomicity, 3),
+            (TmapField::FillMode, 1),
+        ] {
+            for v in 0..=last {
+                let mut b = fresh();
+                replace_field(&mut b, field, 0, v).unwrap_or_else(|e| panic!("{v}: {e}"));
+            }
+            let mut b = fresh();
+            let e = replace_field(&mut b, field, 0, last + 1).expect_err("past the table");
+            assert!(e.contains(&format!("outside 0..={last}")), "{e}");
+        }
+        let mut b = fresh();
+        replace_field(&mut b, TmapField::SwizzleMode, 0, 4).expect("96B");
+        let e = TensorMap::from_bytes(&b).expect_err("96B swizzle copy");
+        assert!(e.contains("96B swizzle"), "{e}");
+        // The ISA's elemtype numbers are not the driver's: the ISA's 9 is .f64 (the
+        // driver's 9 is bf16), its 10 .bf16.
+        let mut b = fresh();
+        replace_field(&mut b, TmapField::ElemType, 0, 9).expect("f64");
+        assert_eq!(
+            TensorMap::from_bytes(&b).expect("f64 map").dtype,
+            TmapType::F64
+        );
+        replace_field(&mut b, TmapField::ElemType, 0, 10).expect("bf16");
+        assert_eq!(
+            TensorMap::from_bytes(&b).expect("bf16 map").dtype,
+            TmapType::Bf16
+        );
+        for (v, name) in [(13, ".b4x16"), (14, ".b4x16_p64"), (15, ".b6x16_p32")] {
+            replace_field(&mut b, TmapField::ElemType, 0, v).expect("packed");
+            let e = TensorMap::from_bytes(&b).expect_err("packed copy");
+            assert!(e.contains(name), "{e}");
+        }
     }
 }

@@ -18,6 +18,13 @@ kernels for sm_100a) and, per case, its inputs and expected outputs, from the PT
   i); .collector::b1::fill keeps B, and a later ::use/::lastuse multiplies by the kept B, not
   by what its b-desc names (the case gives a different B there, so reading it would show);
   ::discard reads B.
+- tcgen05.mma .collector::a (§9.7.16.10.9.1): ::fill keeps the A it reads; ::use and ::lastuse
+  multiply by the kept A, not by what their a-desc names (the case gives another A there, so
+  reading it would show); the default (::discard) reads A. .ashift (A in tensor memory): once
+  the multiply has read A, A's rows in tensor memory move one row down (row r + 1 takes row r,
+  row 0 keeps its own: ptxjit's reading, docs/isa-notes.md), so each later multiply from
+  tensor memory sees A shifted once more; ::lastuse with .ashift multiplies by the kept A and
+  still shifts tensor memory.
 
 Every kernel: a CTA of 128 threads; thread t stores pattern row t (pat[t * 16 ..]) into
 columns 0..15 of lane t (tcgen05.st .32x32b.x16, warp w reaching lanes 32w..), thread 0 issues
@@ -195,6 +202,51 @@ WS_CASES = [
 ]
 
 
+def ca_entry(name, n, insts, ncols):
+    """A kernel for the .collector::a / .ashift cases: D (N columns at column 0) starts as
+    cin; A rows from areg go to columns 64.. (%r21); %rd5/%rd17 = adesc/adesc2, %rd6 = bdesc."""
+    L = prologue(name, [("u64", "img"), ("u64", "out"), ("u64", "cin"), ("u64", "areg"),
+                        ("u64", "adesc"), ("u64", "adesc2"), ("u64", "bdesc"), ("u32", "idesc"),
+                        ("u32", "enable")], ncols)
+    L += store_rows("cin", n)
+    L += store_rows("areg", 8, 64)
+    L += ["    shr.u32 %r7, %r5, 4;", "    cvt.u64.u32 %rd4, %r7;",
+          "    ld.param.u64 %rd5, [adesc];", "    add.u64 %rd5, %rd5, %rd4;",
+          "    ld.param.u64 %rd17, [adesc2];", "    add.u64 %rd17, %rd17, %rd4;",
+          "    ld.param.u64 %rd6, [bdesc];", "    add.u64 %rd6, %rd6, %rd4;",
+          "    add.u32 %r21, %r20, 64;",
+          "    ld.param.u32 %r15, [idesc];", "    ld.param.u32 %r16, [enable];",
+          "    setp.ne.u32 %p4, %r16, 0;"]
+    L += issue(insts)
+    return "\n".join(L + epilogue(n, ncols))
+
+
+def shifted(x):
+    """A after one .ashift: row r + 1 takes row r; row 0 keeps its own."""
+    y = x.copy()
+    y[1:] = x[:-1]
+    return y
+
+
+# (case, entry, instructions (A1 = adesc, A2 = adesc2, T = A in tensor memory, read from
+#  areg), expected D as a function of (A1, A2, T, B, C, enable)): .kind::f16, M 128, N 64.
+CA_CASES = [
+    ("collector_a", "tc_collector_a",
+     ["tcgen05.mma.cta_group::1.kind::f16.collector::a::fill [%r20], %rd5, %rd6, %r15, %p4;",
+      "tcgen05.mma.cta_group::1.kind::f16.collector::a::use [%r20], %rd17, %rd6, %r15, 1;",
+      "tcgen05.mma.cta_group::1.kind::f16.collector::a::lastuse [%r20], %rd17, %rd6, %r15, 1;",
+      "tcgen05.mma.cta_group::1.kind::f16 [%r20], %rd17, %rd6, %r15, 1;"],
+     lambda a1, a2, t, b, c, en: 3 * (a1 @ b) + a2 @ b + (c if en else 0)),
+    ("ashift", "tc_ashift",
+     ["tcgen05.mma.cta_group::1.kind::f16.collector::a::fill [%r20], [%r21], %rd6, %r15, %p4;",
+      "tcgen05.mma.cta_group::1.kind::f16.collector::a::lastuse.ashift [%r20], [%r21], %rd6, %r15, 1;",
+      "tcgen05.mma.cta_group::1.kind::f16.ashift [%r20], [%r21], %rd6, %r15, 1;",
+      "tcgen05.mma.cta_group::1.kind::f16 [%r20], [%r21], %rd6, %r15, 1;"],
+     lambda a1, a2, t, b, c, en: 2 * (t @ b) + shifted(t) @ b + shifted(shifted(t)) @ b
+     + (c if en else 0)),
+]
+
+
 def write_ptx():
     head = ["// Written by gen_cp.py (PTX ISA 9.7.16: tcgen05.cp, tcgen05.shift, tcgen05.mma.ws).",
             "// See gen_cp.py for what each kernel does and where its expected values come from.",
@@ -202,6 +254,7 @@ def write_ptx():
             ".extern .shared .align 1024 .b8 smem[];", ""]
     body = [cp_entry(s) for s in SHAPES] + [shift_entry()]
     body += [ws_entry(ent, WS_KINDS[t], n, insts) for (_, ent, t, _, n, insts, _) in WS_CASES]
+    body += [ca_entry(ent, 64, insts, 128) for (_, ent, insts, _) in CA_CASES]
     with open(os.path.join(HERE, "cp_shift.ptx"), "w") as f:
         f.write("\n".join(head) + "\n" + "\n".join(body))
 
@@ -298,6 +351,42 @@ def main():
                    f"{{ u32 = {idv} }}", f"{{ u32 = {enable} }}"],
              ["img", "cin"], 128 * n)
         print(name, hex(adesc), hex(bdesc), hex(bdesc2), hex(idv))
+    for (name, ent, insts, formula) in CA_CASES:
+        n, k = 64, 16
+        a1 = rng.integers(-8, 9, (128, k)) / 4
+        a2 = rng.integers(-8, 9, (128, k)) / 4
+        t = rng.integers(-8, 9, (128, k)) / 4
+        b = rng.integers(-8, 9, (k, n)) / 4
+        c = rng.integers(-16, 17, (128, n)) / 4
+        image = np.zeros(IMAGE, dtype=np.uint8)
+        wg.USED.clear()
+        # A1, A2: 128 rows of 32 bytes, K-major, no swizzle; B: N rows (of B^T) of 32 bytes.
+        adesc = tc_desc(wg.place(image, wg.bits(a1, "f16"), 0, False, 1, 128, 256, 2), 1)
+        adesc2 = tc_desc(wg.place(image, wg.bits(a2, "f16"), 12288, False, 1, 128, 256, 2), 1)
+        bdesc = tc_desc(wg.place(image, wg.bits(b, "f16").T, 8192, False, 1, 16 * n, 128, 2), 1)
+        # A in tensor memory: row r in lane r, element k in bits 16 (k % 2) of column k / 2.
+        tb = wg.bits(t, "f16")
+        areg = tb[:, 0::2] | tb[:, 1::2] << 16
+        enable = 1
+        idv = 1 << 4 | (n >> 3) << 17 | (128 >> 4) << 24
+        d = formula(a1, a2, t, b, c, enable)
+
+        def f32(v):
+            return int(np.float32(v).view(np.uint32))
+        save(f"{name}_cin.npy", np.array([[f32(v) for v in row] for row in c], dtype=np.uint32))
+        save(f"{name}_areg.npy", areg.astype(np.uint32))
+        save(f"{name}_expected.npy", np.array([[f32(v) for v in row] for row in d], dtype=np.uint32))
+        save(f"{name}_img.npy", image.view(np.uint32))
+        toml(name, ["tcgen05.mma.cta_group::1.kind::f16 (PTX ISA 9.7.16.10.9.1): M 128, N 64, K 16,",
+                    ".f32 += .f16 x .f16, enable-input-d 1; then: " + "; ".join(
+                        i.split(" [")[0].split("kind::f16")[1] or "(plain)" for i in insts),
+                    "expected: numpy, a kept A (::use, ::lastuse) the filled one, not a-desc's;",
+                    ".ashift moving A's rows in tensor memory down once read (gen_cp.py)."],
+             ent, ['{ buffer = "img" }', '{ buffer = "out" }', '{ buffer = "cin" }',
+                   '{ buffer = "areg" }', f'{{ u64 = "{adesc:#x}" }}', f'{{ u64 = "{adesc2:#x}" }}',
+                   f'{{ u64 = "{bdesc:#x}" }}', f"{{ u32 = {idv} }}", f"{{ u32 = {enable} }}"],
+             ["img", "cin", "areg"], 128 * n)
+        print(name, hex(adesc), hex(adesc2), hex(bdesc), hex(idv))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,114 @@
+//! Whole families of instruction forms, enumerated by `tests/ptxas_forms/gen.py` with the
+//! verdict of ptxas 13.5 on each (`ok` or `no`, in `tests/ptxas_forms/FAMILY.tsv`): ptxjit's
+//! front end loads every form ptxas takes (or, for a form ptxjit does not run yet, refuses it
+//! as unsupported) and refuses every form ptxas refuses with an "invalid" error at the
+//! instruction's line:column. With `PTXAS` set, the recorded verdicts are checked against
+//! that ptxas too.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The kernel of `gen.py`'s `frame`: `inst` on line 7.
+fn frame(target: &str, inst: &str) -> String {
+    format!(
+        ".version 9.1\n.target {target}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+         .reg .b8 %b<16>; .reg .b16 %h<16>; .reg .b32 %r<16>; .reg .f32 %f<8>; .reg .f64 %fd<4>; \
+         .reg .b64 %rd<8>; .reg .pred %p<4>;\n{inst}\nret;\n}}\n"
+    )
+}
+
+/// (accepted by ptxas, target, instruction) of each line of `FAMILY.tsv`.
+fn forms(family: &str) -> Vec<(bool, String, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/ptxas_forms")
+        .join(format!("{family}.tsv"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    text.lines()
+        .map(|l| {
+            let mut f = l.splitn(3, '\t');
+            let (v, t, i) = (f.next().unwrap(), f.next().unwrap(), f.next().unwrap());
+            assert!(v == "ok" || v == "no", "{l}");
+            (v == "ok", t.to_string(), i.to_string())
+        })
+        .collect()
+}
+
+fn ptxas() -> Option<PathBuf> {
+    std::env::var_os("PTXAS").map(PathBuf::from)
+}
+
+/// Check every form of `family`; `unsupported_ok` says which accepted forms ptxjit may still
+/// refuse as unsupported (a form it does not run yet).
+fn check(family: &str, unsupported_ok: impl Fn(&str) -> bool) {
+    let mut bad = Vec::new();
+    let all = forms(family);
+    assert!(all.len() > 100, "{family}: {} forms", all.len());
+    for (ok, target, inst) in &all {
+        let text = frame(target, inst);
+        match (ok, ptxjit::host::front_end(&text, "k.ptx")) {
+            (true, Ok(_)) => {}
+            (true, Err(e)) => {
+                let msg = e.to_string();
+                if !(msg.contains("unsupported instruction") && unsupported_ok(inst)) {
+                    bad.push(format!("ptxas takes `{inst}`; ptxjit: {msg}"));
+                }
+            }
+            (false, Ok(_)) => bad.push(format!("ptxas refuses `{inst}`; ptxjit loads it")),
+            (false, Err(e)) => {
+                let msg = e.to_string();
+                if !msg.contains("k.ptx:7:1") || msg.contains("unsupported instruction") {
+                    bad.push(format!("ptxas refuses `{inst}`; ptxjit says: {msg}"));
+                }
+            }
+        }
+    }
+    if let Some(ptxas) = ptxas() {
+        let dir =
+            std::env::temp_dir().join(format!("ptxjit-forms-{family}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("k.ptx");
+        for (ok, target, inst) in &all {
+            std::fs::write(&file, frame(target, inst)).unwrap();
+            let out = Command::new(&ptxas)
+                .arg(format!("-arch={target}"))
+                .arg(&file)
+                .args(["-o", "/dev/null"])
+                .output()
+                .unwrap();
+            if out.status.success() != *ok {
+                bad.push(format!(
+                    "recorded {ok} for `{inst}`, but ptxas now says otherwise"
+                ));
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    } else {
+        eprintln!("SKIPPED the ptxas half: set PTXAS to check the recorded verdicts");
+    }
+    assert!(
+        bad.is_empty(),
+        "{} of {} forms:\n{}",
+        bad.len(),
+        all.len(),
+        bad.join("\n")
+    );
+}
+
+/// `tcgen05.mma{.sp,.ws}` with `.collector::a::*` and `.ashift`, every kind, A from a
+/// descriptor or tensor memory, both CTA groups. ptxjit does not run `.sp.kind::tf32`, `.sp`
+/// with block scaling or `.cta_group::2` with `.sp` or block scaling yet.
+#[test]
+fn tcgen05_collector_and_ashift() {
+    check("tcgen05_collector", |inst| {
+        inst.contains(".sp.") && (inst.contains("tf32") || inst.contains("block_scale"))
+            || inst.contains("cta_group::2")
+                && (inst.contains(".sp.") || inst.contains("block_scale"))
+    });
+}
+
+/// `multimem.ld_reduce`, `multimem.st` and `multimem.red`: every operation, type, vector
+/// width and accumulation precision.
+#[test]
+fn multimem_types_and_operations() {
+    check("multimem", |_| false);
+}

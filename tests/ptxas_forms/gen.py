@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Enumerate instruction forms of a family and record what ptxas accepts.
+
+Usage: PTXAS=/path/to/ptxas python3 tests/ptxas_forms/gen.py [FAMILY...]
+
+Writes tests/ptxas_forms/FAMILY.tsv: one line per form, `ok` or `no`, a tab, the target,
+a tab, and the instruction (line 7 of the kernel `frame` below). tests/ptxas_forms.rs checks
+that ptxjit's front end agrees with every line (accepts the `ok` ones, refuses the `no` ones
+with the instruction's line:column), and with $PTXAS set, that ptxas still gives the recorded
+verdict. The verdicts were recorded with ptxas 13.5 (-arch=TARGET).
+"""
+import itertools
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Must match `frame` in tests/ptxas_forms.rs.
+def frame(target, inst):
+    return (
+        ".version 9.1\n.target %s\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+        ".reg .b8 %%b<16>; .reg .b16 %%h<16>; .reg .b32 %%r<16>; .reg .f32 %%f<8>; .reg .f64 %%fd<4>; "
+        ".reg .b64 %%rd<8>; .reg .pred %%p<4>;\n%s\nret;\n}\n" % (target, inst)
+    )
+
+
+def tcgen05_collector():
+    """tcgen05.mma{.sp,.ws} with .collector::a::* and .ashift, A from a descriptor or
+    tensor memory, each kind, both CTA groups."""
+    kinds = [
+        ("kind::f16", False), ("kind::tf32", False), ("kind::f8f6f4", False), ("kind::i8", False),
+        ("kind::mxf8f6f4.block_scale.scale_vec::1X", True),
+        ("kind::mxf4.block_scale", True),
+        ("kind::mxf4nvf4.block_scale.block16", True),
+    ]
+    colls = [[]] + [["collector::a::" + o] for o in ("fill", "use", "lastuse", "discard")]
+    for sp, cg, (kind, bs), a_tmem in itertools.product(["", ".sp"], [1, 2], kinds, [False, True]):
+        a = "[%r2]" if a_tmem else "%rd1"
+        meta = " [%r5]," if sp else ""
+        if bs:
+            tail = " %r3, [%r6], [%r7], %p1;"
+        else:
+            tail = " %r3, %p1;"
+        for c in colls:
+            for shift in ("none", "before", "after"):
+                if shift != "none" and not c and shift == "after":
+                    continue
+                mods = list(c)
+                if shift == "before":
+                    mods = ["ashift"] + mods
+                elif shift == "after":
+                    mods = mods + ["ashift"]
+                m = "".join("." + x for x in mods)
+                yield "sm_100a", "tcgen05.mma%s.cta_group::%d.%s%s [%%r1], %s, %%rd2,%s%s" % (
+                    sp, cg, kind, m, a, meta, tail)
+    # .ws has its own collector buffers for B; .collector::a and .ashift are not its.
+    for kind in ("kind::f16", "kind::i8"):
+        for m in ("collector::a::fill", "collector::a::lastuse", "ashift", "collector::b0::fill"):
+            for a in ("%rd1", "[%r2]"):
+                yield "sm_100a", "tcgen05.mma.ws.cta_group::1.%s.%s [%%r1], %s, %%rd2, %%r3, %%p1;" % (
+                    kind, m, a)
+
+
+def multimem():
+    """multimem.ld_reduce / .st / .red: every op, type, vector width and accumulation."""
+    types = ["b32", "b64", "u32", "u64", "s32", "s64", "f16", "f16x2", "bf16", "bf16x2",
+             "f32", "f64", "e5m2", "e5m2x2", "e5m2x4", "e4m3", "e4m3x2", "e4m3x4"]
+    width = {"b32": 32, "b64": 64, "u32": 32, "u64": 64, "s32": 32, "s64": 64, "f16": 16,
+             "f16x2": 32, "bf16": 16, "bf16x2": 32, "f32": 32, "f64": 64, "e5m2": 8,
+             "e5m2x2": 16, "e5m2x4": 32, "e4m3": 8, "e4m3x2": 16, "e4m3x4": 32}
+    ops = ["add", "min", "max", "and", "or", "xor"]
+
+    def reg(t):
+        # A register of the type's width (ptxas takes .b32 registers for .f16x2 and so on).
+        w = width[t]
+        return {8: "%b1", 16: "%h1", 32: "%r1", 64: "%rd3"}[w]
+
+    def operand(t, n):
+        r = reg(t)
+        if n == 1:
+            return r
+        base = r.rstrip("0123456789")
+        return "{" + ", ".join("%s%d" % (base, i + 1) for i in range(n)) + "}"
+
+    for t in types:
+        for n in (1, 2, 4, 8):
+            v = "" if n == 1 else ".v%d" % n
+            d = operand(t, n)
+            yield "sm_100a", "multimem.st.global%s.%s [%%rd1], %s;" % (v, t, d)
+            for op in ops:
+                yield "sm_100a", "multimem.red.relaxed.gpu.global.%s%s.%s [%%rd1], %s;" % (op, v, t, d)
+                for acc in ("", ".acc::f32", ".acc::f16"):
+                    yield "sm_100a", "multimem.ld_reduce.global.%s%s%s.%s %s, [%%rd1];" % (
+                        op, acc, v, t, d)
+
+
+FAMILIES = {"tcgen05_collector": tcgen05_collector, "multimem": multimem}
+
+
+def main():
+    ptxas = os.environ.get("PTXAS")
+    if not ptxas:
+        sys.exit("set PTXAS to ptxas 13")
+    names = sys.argv[1:] or list(FAMILIES)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            lines = []
+            for target, inst in FAMILIES[name]():
+                path = os.path.join(tmp, "k.ptx")
+                with open(path, "w") as f:
+                    f.write(frame(target, inst))
+                r = subprocess.run([ptxas, "-arch=" + target, path, "-o", "/dev/null"],
+                                   capture_output=True, text=True)
+                lines.append("%s\t%s\t%s" % ("ok" if r.returncode == 0 else "no", target, inst))
+            with open(os.path.join(HERE, name + ".tsv"), "w") as f:
+                f.write("\n".join(lines) + "\n")
+            print(name, len(lines), "forms,", sum(l.startswith("ok") for l in lines), "accepted")
+
+
+if __name__ == "__main__":
+    main()
