@@ -98,6 +98,11 @@
 //!   thread loads any slot of the CTA `d` ranks on, or stores to its own index's slot there
 //!   (one writer per slot), and no CTA exits while a peer may still read it. The case's
 //!   cluster shape keeps only the dimensions that divide the grid.
+//! - `st.async`/`red.async` ([`cluster_async`]): at the same places as cluster exchanges;
+//!   each CTA's threads send to their own index's slot of the CTA `d` ranks on (one writer
+//!   per byte), except commutative integer reductions of four threads into one word; the
+//!   receiving CTA's mbarrier `fz_mbc` expects every byte, and its threads read only after
+//!   the phase completes.
 //! - `cp.async.bulk.tensor` loads: as `cp.async.bulk` into `fz_bulk` (thread 0 issues it with
 //!   the box's bytes expected on `fz_mbar`, all wait, read, `bar.sync 0`); out-of-bounds
 //!   elements read the map's fill. Stores and reductions (shared → global through
@@ -198,8 +203,7 @@
 //! M = 64, A in tensor memory with `.ws` M = 32/64, `commit` with multicast, cluster exchanges in nested uniform code
 //! (they would need cluster-uniform conditions), `f32` atomics of values other than small
 //! integers (order-dependent rounding), `wmma` shapes `.m32n8k16`/`.m8n32k16` and the
-//! sub-byte ones, `st.async`/`red.async` and `clusterlaunchcontrol` (the test's
-//! `NOT_GENERATED` list says why).
+//! sub-byte ones, and `clusterlaunchcontrol` (the test's `NOT_GENERATED` list says why).
 
 use std::fmt::Write as _;
 
@@ -207,6 +211,7 @@ use super::forms::{resolve, Class, Dst, Form, Opnd, FORMS, FORMS_SM90};
 use super::rng::Rng;
 
 mod bulk_zero;
+mod cluster_async;
 mod hints;
 mod mma_sp;
 mod multimem;
@@ -871,6 +876,7 @@ enum What {
     Multimem,
     TmapEdit,
     Trap,
+    ClusterAsync,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -925,6 +931,7 @@ const WHATS: &[(What, u32)] = &[
     (What::Multimem, 3),
     (What::TmapEdit, 2),
     (What::Trap, 1),
+    (What::ClusterAsync, 3),
 ];
 
 impl Gen<'_> {
@@ -975,7 +982,7 @@ impl Gen<'_> {
                     What::TensorStore => collective_ok && self.tmap_out.is_some(),
                     What::Wgmma => collective_ok && self.sm90a,
                     What::Tcgen05 => collective_ok && self.sm100a && !self.relinquished,
-                    What::ClusterExchange => {
+                    What::ClusterExchange | What::ClusterAsync => {
                         collective_ok && ctx.depth == 0 && self.sm90 && self.shared
                     }
                     _ => true,
@@ -1039,6 +1046,7 @@ impl Gen<'_> {
             What::Multimem => self.multimem(),
             What::TmapEdit => self.tmap_edit(),
             What::Trap => self.trap(),
+            What::ClusterAsync => self.cluster_async(),
         }
     }
 
@@ -3069,25 +3077,13 @@ mod tests {
     /// generator does not emit, each with why. [`every_opcode_is_generated`] fails when an
     /// opcode or form of the table is neither generated nor listed here, and when one listed
     /// here is generated after all (drop it from the list) or is not in the table.
-    const NOT_GENERATED: &[(&str, &str)] = &[
-        (
-            "clusterlaunchcontrol",
-            "which cluster a try_cancel cancels (or whether it cancels one) depends on how many \
+    const NOT_GENERATED: &[(&str, &str)] = &[(
+        "clusterlaunchcontrol",
+        "which cluster a try_cancel cancels (or whether it cancels one) depends on how many \
              CTAs the launch's worker threads have already taken from the shared counter \
              (runtime::clc): it differs from run to run, so the two engines' buffers cannot be \
              compared",
-        ),
-        (
-            "st.async",
-            "asynchronous stores to peer CTAs completing on their mbarriers (cluster tx-count \
-             phases): not generated yet",
-        ),
-        (
-            "red.async",
-            "asynchronous reductions to peer CTAs completing on their mbarriers (cluster \
-             tx-count phases): not generated yet",
-        ),
-    ];
+    )];
 
     /// Operations of `tcgen05` ([`crate::lower::TCGEN05_OPERATIONS`]) that the generator does
     /// not emit, each with why (checked as [`NOT_GENERATED`] is).
@@ -3217,6 +3213,14 @@ mod tests {
             "mapa.shared::cluster",
             "st.shared::cluster",
             "barrier.cluster.wait",
+            "st.async.mbarrier::complete_tx::bytes.v4.",
+            "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.",
+            "st.async.weak.",
+            "st.async.cluster.",
+            "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.u32",
+            "red.async.relaxed.cluster.mbarrier::complete_tx::bytes.add.u64 [%td0+24]",
+            "fence.mbarrier_init.release.cluster",
+            "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %pb, [fz_mbc], 0;",
             ".target sm_100",
             "ld.global.v8.",
             "st.global.v4.f64",
