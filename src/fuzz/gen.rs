@@ -98,6 +98,11 @@
 //!   thread loads any slot of the CTA `d` ranks on, or stores to its own index's slot there
 //!   (one writer per slot), and no CTA exits while a peer may still read it. The case's
 //!   cluster shape keeps only the dimensions that divide the grid.
+//! - `st.async`/`red.async` ([`cluster_async`]): at the same places as cluster exchanges;
+//!   each CTA's threads send to their own index's slot of the CTA `d` ranks on (one writer
+//!   per byte), except commutative integer reductions of four threads into one word; the
+//!   receiving CTA's mbarrier `fz_mbc` expects every byte, and its threads read only after
+//!   the phase completes.
 //! - `cp.async.bulk.tensor` loads: as `cp.async.bulk` into `fz_bulk` (thread 0 issues it with
 //!   the box's bytes expected on `fz_mbar`, all wait, read, `bar.sync 0`); out-of-bounds
 //!   elements read the map's fill. Stores and reductions (shared → global through
@@ -197,16 +202,16 @@
 //! only: the generator's `tcgen05` target is `sm_100a`), `.ws` zero-column masks, `.sp` with
 //! M = 64, A in tensor memory with `.ws` M = 32/64, `commit` with multicast, cluster exchanges in nested uniform code
 //! (they would need cluster-uniform conditions), `f32` atomics of values other than small
-//! integers (order-dependent rounding), `wmma` shapes `.m32n8k16`/`.m8n32k16` and the
-//! sub-byte ones, `st.async`/`red.async` and `clusterlaunchcontrol` (the test's
-//! `NOT_GENERATED` list says why).
+//! integers (order-dependent rounding), the sub-byte `wmma` types, and `clusterlaunchcontrol` (the test's `NOT_GENERATED` list says why).
 
 use std::fmt::Write as _;
 
 use super::forms::{resolve, Class, Dst, Form, Opnd, FORMS, FORMS_SM90};
 use super::rng::Rng;
+use crate::ir::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSparse, MmaSpec};
 
 mod bulk_zero;
+mod cluster_async;
 mod hints;
 mod mma_sp;
 mod multimem;
@@ -671,114 +676,88 @@ fn input_word(rng: &mut Rng) -> u32 {
     }
 }
 
-/// An `mma.sync` form the generator emits: its shape and types, and the register class and
-/// count of D, A, B and C (PTX ISA §9.7.14.5.14, the fragment tables of each shape).
+/// An `mma.sync`/`mma.sp` form the generator emits: its name (shape, layouts and types as the
+/// instruction spells them) and the register class and count of D, A, B and C, which come
+/// from the decoder's fragment spec ([`MmaSpec::regs`], PTX ISA §9.7.14.5.14 and §9.7.14.6.2).
 #[derive(Clone, Copy)]
 struct MmaForm {
     name: &'static str,
+    spec: MmaSpec,
     d: (Class, usize),
     a: (Class, usize),
     b: (Class, usize),
     c: (Class, usize),
 }
 
-const fn mma(
-    name: &'static str,
-    d: (Class, usize),
-    a: (Class, usize),
-    b: (Class, usize),
-    c: (Class, usize),
-) -> MmaForm {
-    MmaForm { name, d, a, b, c }
+/// The form named `mMnNkK.row.col{.satfinite}.dtype.atype.btype.ctype{.and.popc|.xor.popc}`
+/// (`sparse`: of `mma.sp`, selector 0).
+fn mma_form(name: &'static str, sparse: bool) -> MmaForm {
+    let words: Vec<&str> = name.split('.').collect();
+    let (m, n, k) = crate::lower::parse_shape(words[0]).expect("an mma shape");
+    let tys: Vec<MmaElem> = words
+        .iter()
+        .filter_map(|w| MmaElem::from_modifier(w))
+        .collect();
+    let bop = if words.contains(&"and") {
+        MmaBitOp::And
+    } else if words.contains(&"xor") {
+        MmaBitOp::Xor
+    } else {
+        MmaBitOp::None
+    };
+    let spec = MmaSpec {
+        family: MmaFamily::Mma,
+        m,
+        n,
+        k,
+        a: tys[1],
+        b: tys[2],
+        c: tys[3],
+        d: tys[0],
+        a_col: false,
+        b_row: false,
+        satfinite: words.contains(&"satfinite"),
+        bop,
+        sparse: sparse.then_some(MmaSparse {
+            selector: 0,
+            ordered: false,
+        }),
+        rnd: crate::ir::Round::Nearest,
+    };
+    let frag = |f: MmaFrag, out: bool| {
+        let (count, ty) = spec.regs(f, out);
+        let class = match ty {
+            crate::ir::Type::F32 => Class::F32,
+            crate::ir::Type::F64 => Class::F64,
+            _ => Class::B32,
+        };
+        (class, count as usize)
+    };
+    MmaForm {
+        name,
+        spec,
+        d: frag(MmaFrag::C, true),
+        a: frag(MmaFrag::A, false),
+        b: frag(MmaFrag::B, false),
+        c: frag(MmaFrag::C, false),
+    }
 }
 
 /// The `mma.sync` forms of `sm_80` the generator draws from (floating-point inputs are raw
 /// register bits: NaNs, infinities and subnormals included).
-const MMA_FORMS: &[MmaForm] = &[
-    mma(
-        "m16n8k16.row.col.f32.f16.f16.f32",
-        (Class::F32, 4),
-        (Class::B32, 4),
-        (Class::B32, 2),
-        (Class::F32, 4),
-    ),
-    mma(
-        "m16n8k16.row.col.f32.bf16.bf16.f32",
-        (Class::F32, 4),
-        (Class::B32, 4),
-        (Class::B32, 2),
-        (Class::F32, 4),
-    ),
-    mma(
-        "m16n8k8.row.col.f16.f16.f16.f16",
-        (Class::B32, 2),
-        (Class::B32, 2),
-        (Class::B32, 1),
-        (Class::B32, 2),
-    ),
-    mma(
-        "m16n8k8.row.col.f32.tf32.tf32.f32",
-        (Class::F32, 4),
-        (Class::B32, 4),
-        (Class::B32, 2),
-        (Class::F32, 4),
-    ),
-    mma(
-        "m16n8k4.row.col.f32.tf32.tf32.f32",
-        (Class::F32, 4),
-        (Class::B32, 2),
-        (Class::B32, 1),
-        (Class::F32, 4),
-    ),
-    mma(
-        "m8n8k4.row.col.f64.f64.f64.f64",
-        (Class::F64, 2),
-        (Class::F64, 1),
-        (Class::F64, 1),
-        (Class::F64, 2),
-    ),
-    mma(
-        "m16n8k32.row.col.s32.s8.s8.s32",
-        (Class::B32, 4),
-        (Class::B32, 4),
-        (Class::B32, 2),
-        (Class::B32, 4),
-    ),
-    mma(
-        "m16n8k32.row.col.satfinite.s32.u8.s8.s32",
-        (Class::B32, 4),
-        (Class::B32, 4),
-        (Class::B32, 2),
-        (Class::B32, 4),
-    ),
-    mma(
-        "m16n8k16.row.col.s32.s8.u8.s32",
-        (Class::B32, 4),
-        (Class::B32, 2),
-        (Class::B32, 1),
-        (Class::B32, 4),
-    ),
-    mma(
-        "m16n8k64.row.col.satfinite.s32.s4.u4.s32",
-        (Class::B32, 4),
-        (Class::B32, 4),
-        (Class::B32, 2),
-        (Class::B32, 4),
-    ),
-    mma(
-        "m16n8k256.row.col.s32.b1.b1.s32.and.popc",
-        (Class::B32, 4),
-        (Class::B32, 4),
-        (Class::B32, 2),
-        (Class::B32, 4),
-    ),
-    mma(
-        "m16n8k256.row.col.s32.b1.b1.s32.xor.popc",
-        (Class::B32, 4),
-        (Class::B32, 4),
-        (Class::B32, 2),
-        (Class::B32, 4),
-    ),
+const MMA_FORMS: &[&str] = &[
+    "m16n8k16.row.col.f32.f16.f16.f32",
+    "m16n8k16.row.col.f32.bf16.bf16.f32",
+    "m16n8k8.row.col.f16.f16.f16.f16",
+    "m16n8k8.row.col.f32.tf32.tf32.f32",
+    "m16n8k4.row.col.f32.tf32.tf32.f32",
+    "m8n8k4.row.col.f64.f64.f64.f64",
+    "m16n8k32.row.col.s32.s8.s8.s32",
+    "m16n8k32.row.col.satfinite.s32.u8.s8.s32",
+    "m16n8k16.row.col.s32.s8.u8.s32",
+    "m16n8k64.row.col.satfinite.s32.s4.u4.s32",
+    "m16n8k256.row.col.s32.b1.b1.s32.and.popc",
+    "m16n8k256.row.col.s32.b1.b1.s32.xor.popc",
 ];
 
 #[derive(Clone, Copy)]
@@ -871,6 +850,7 @@ enum What {
     Multimem,
     TmapEdit,
     Trap,
+    ClusterAsync,
 }
 
 const WHATS: &[(What, u32)] = &[
@@ -925,6 +905,7 @@ const WHATS: &[(What, u32)] = &[
     (What::Multimem, 3),
     (What::TmapEdit, 2),
     (What::Trap, 1),
+    (What::ClusterAsync, 3),
 ];
 
 impl Gen<'_> {
@@ -975,7 +956,7 @@ impl Gen<'_> {
                     What::TensorStore => collective_ok && self.tmap_out.is_some(),
                     What::Wgmma => collective_ok && self.sm90a,
                     What::Tcgen05 => collective_ok && self.sm100a && !self.relinquished,
-                    What::ClusterExchange => {
+                    What::ClusterExchange | What::ClusterAsync => {
                         collective_ok && ctx.depth == 0 && self.sm90 && self.shared
                     }
                     _ => true,
@@ -1039,6 +1020,7 @@ impl Gen<'_> {
             What::Multimem => self.multimem(),
             What::TmapEdit => self.tmap_edit(),
             What::Trap => self.trap(),
+            What::ClusterAsync => self.cluster_async(),
         }
     }
 
@@ -1939,7 +1921,8 @@ impl Gen<'_> {
                 ),
             ]);
         }
-        let f = *self.rng.pick(MMA_FORMS);
+        let &name = self.rng.pick(MMA_FORMS);
+        let f = mma_form(name, false);
         let (dc, dn) = f.d;
         let d = self.distinct_regs(dc, dn);
         let mut srcs = Vec::new();
@@ -3069,25 +3052,13 @@ mod tests {
     /// generator does not emit, each with why. [`every_opcode_is_generated`] fails when an
     /// opcode or form of the table is neither generated nor listed here, and when one listed
     /// here is generated after all (drop it from the list) or is not in the table.
-    const NOT_GENERATED: &[(&str, &str)] = &[
-        (
-            "clusterlaunchcontrol",
-            "which cluster a try_cancel cancels (or whether it cancels one) depends on how many \
+    const NOT_GENERATED: &[(&str, &str)] = &[(
+        "clusterlaunchcontrol",
+        "which cluster a try_cancel cancels (or whether it cancels one) depends on how many \
              CTAs the launch's worker threads have already taken from the shared counter \
              (runtime::clc): it differs from run to run, so the two engines' buffers cannot be \
              compared",
-        ),
-        (
-            "st.async",
-            "asynchronous stores to peer CTAs completing on their mbarriers (cluster tx-count \
-             phases): not generated yet",
-        ),
-        (
-            "red.async",
-            "asynchronous reductions to peer CTAs completing on their mbarriers (cluster \
-             tx-count phases): not generated yet",
-        ),
-    ];
+    )];
 
     /// Operations of `tcgen05` ([`crate::lower::TCGEN05_OPERATIONS`]) that the generator does
     /// not emit, each with why (checked as [`NOT_GENERATED`] is).
@@ -3217,6 +3188,14 @@ mod tests {
             "mapa.shared::cluster",
             "st.shared::cluster",
             "barrier.cluster.wait",
+            "st.async.mbarrier::complete_tx::bytes.v4.",
+            "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.",
+            "st.async.weak.",
+            "st.async.cluster.",
+            "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.u32",
+            "red.async.relaxed.cluster.mbarrier::complete_tx::bytes.add.u64 [%td0+24]",
+            "fence.mbarrier_init.release.cluster",
+            "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %pb, [fz_mbc], 0;",
             ".target sm_100",
             "ld.global.v8.",
             "st.global.v4.f64",
@@ -3300,6 +3279,8 @@ mod tests {
             "wmma.store.d.sync.aligned.",
             ".m16n16k8.global.tf32",
             ".m8n8k4.global.f64",
+            ".m32n8k16.global.",
+            ".m8n32k16.global.",
             "multimem.ld_reduce",
             "multimem.st",
             "multimem.red",

@@ -252,6 +252,7 @@ impl Kernel {
         if self.sm90 {
             let _ = writeln!(o, ".shared .align 8 .b64 fz_mbar;");
             let _ = writeln!(o, ".shared .align 8 .b64 fz_mbd;");
+            let _ = writeln!(o, ".shared .align 8 .b64 fz_mbc;");
             let _ = writeln!(o, ".shared .align 128 .b8 fz_bulk[{BULK_BYTES}];");
         }
         if self.sm90a || self.sm100a {

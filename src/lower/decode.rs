@@ -71,8 +71,11 @@ mod wgmma;
 
 type R = Result<(), LowerError>;
 
+pub(crate) use mma::{parse_shape, wmma_accumulators, wmma_spec_of, WMMA_SHAPES};
 #[cfg(test)]
 pub(crate) use tcgen05::OPERATIONS as TCGEN05_OPERATIONS;
+#[cfg(test)]
+pub(crate) use wgmma::wgmma_operands;
 
 /// (opcode or form, the forms a row takes, PTX ISA section) of every row of the decoder's
 /// table (`decode_table.rs`) and of the forms the ISA describes apart (with an empty second

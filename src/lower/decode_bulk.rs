@@ -778,9 +778,12 @@ pub(super) fn st_async(b: &mut Builder, cx: &mut Cx) -> R {
             let o = b.konst(cx, at, k as u64 * w);
             b.emit1(Op::IAdd {}, vec![a, o], at, cx.loc, &cx.ptx)
         };
+        // A vector is one access of its whole size, aligned to it: the first element's
+        // store checks that alignment, the others lie inside it.
+        let align = if k == 0 { w * n as u64 } else { w } as u8;
         let st = Op::Store {
             space: Space::Shared,
-            align: (w * n as u64) as u8,
+            align,
         };
         b.emit(st, vec![addr, v], vec![], cx.loc, &cx.ptx);
     }

@@ -30,7 +30,7 @@ use crate::ptx::target::Version;
 type R = Result<(), LowerError>;
 
 /// The shape `(m, n, k)` a modifier `mMnNkK` names.
-fn parse_shape(m: &str) -> Option<(u8, u8, u16)> {
+pub(crate) fn parse_shape(m: &str) -> Option<(u8, u8, u16)> {
     let (ms, rest) = m.strip_prefix('m')?.split_once('n')?;
     let (ns, ks) = rest.split_once('k')?;
     Some((ms.parse().ok()?, ns.parse().ok()?, ks.parse().ok()?))
@@ -675,16 +675,66 @@ fn wmma_frag(cx: &Cx) -> Result<MmaFrag, LowerError> {
     }
 }
 
-/// The WMMA shapes and input types ptxjit supports (PTX ISA §9.7.14.4.1).
+/// A matrix shape `(m, n, k)`.
+pub(crate) type Shape = (u8, u8, u16);
+
+/// The WMMA shapes `(m, n, k)` of each input type ptxjit supports (PTX ISA §9.7.14.4.1); the
+/// decoder's one list, which the fuzz generator draws its `wmma` forms from.
+pub(crate) const WMMA_SHAPES: &[(MmaElem, &[Shape])] = {
+    use MmaElem::*;
+    const HALF_BYTE: &[Shape] = &[(16, 16, 16), (32, 8, 16), (8, 32, 16)];
+    &[
+        (F16, HALF_BYTE),
+        (Bf16, HALF_BYTE),
+        (S8, HALF_BYTE),
+        (U8, HALF_BYTE),
+        (Tf32, &[(16, 16, 8)]),
+        (F64, &[(8, 8, 4)]),
+        (S4, &[(8, 8, 32)]),
+        (U4, &[(8, 8, 32)]),
+        (B1, &[(8, 8, 128)]),
+    ]
+};
+
+/// Whether ptxjit supports WMMA shape `(m, n, k)` with inputs `a` ([`WMMA_SHAPES`]).
 fn wmma_shape_ok(m: u8, n: u8, k: u16, a: MmaElem) -> bool {
+    WMMA_SHAPES
+        .iter()
+        .any(|(e, shapes)| *e == a && shapes.contains(&(m, n, k)))
+}
+
+/// The types C and D of a `wmma.mma` with inputs `a` may have (PTX ISA §9.7.14.4.4: `.f16`
+/// inputs accumulate in `.f16` or `.f32`, each of C and D apart; `.bf16`/`.tf32` in `.f32`,
+/// `.f64` in `.f64`, the integer ones in `.s32`); empty for types `wmma` does not take.
+pub(crate) fn wmma_accumulators(a: MmaElem) -> &'static [MmaElem] {
     use MmaElem::*;
     match a {
-        F16 | Bf16 | S8 | U8 => matches!((m, n, k), (16, 16, 16) | (32, 8, 16) | (8, 32, 16)),
-        Tf32 => (m, n, k) == (16, 16, 8),
-        F64 => (m, n, k) == (8, 8, 4),
-        S4 | U4 => (m, n, k) == (8, 8, 32),
-        B1 => (m, n, k) == (8, 8, 128),
-        F32 | S32 | E4m3 | E5m2 | E2m3 | E3m2 | E2m1 => false,
+        F16 => &[F16, F32],
+        Bf16 | Tf32 => &[F32],
+        F64 => &[F64],
+        S8 | U8 | S4 | U4 | B1 => &[S32],
+        F32 | S32 | E4m3 | E5m2 | E2m3 | E3m2 | E2m1 => &[],
+    }
+}
+
+/// The spec of a WMMA fragment of shape `(m, n, k)` with inputs `input` and accumulators `acc`
+/// (C and D alike): what `wmma.load`/`wmma.store` and the fuzz generator need of it.
+pub(crate) fn wmma_spec_of((m, n, k): (u8, u8, u16), input: MmaElem, acc: MmaElem) -> MmaSpec {
+    MmaSpec {
+        family: MmaFamily::Wmma,
+        m,
+        n,
+        k,
+        a: input,
+        b: input,
+        c: acc,
+        d: acc,
+        a_col: false,
+        b_row: false,
+        satfinite: false,
+        bop: MmaBitOp::None,
+        sparse: None,
+        rnd: Round::Nearest,
     }
 }
 
@@ -710,22 +760,7 @@ fn wmma_spec(cx: &Cx, which: MmaFrag, ty: MmaElem) -> Result<MmaSpec, LowerError
              .s4/.u4; .m8n8k128 .b1)"
         )));
     }
-    Ok(MmaSpec {
-        family: MmaFamily::Wmma,
-        m,
-        n,
-        k,
-        a: input,
-        b: input,
-        c: ty,
-        d: ty,
-        a_col: false,
-        b_row: false,
-        satfinite: false,
-        bop: MmaBitOp::None,
-        sparse: None,
-        rnd: Round::Nearest,
-    })
+    Ok(wmma_spec_of((m, n, k), input, ty))
 }
 
 /// The IR type of one element in memory.
@@ -1075,16 +1110,10 @@ fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
         )));
     }
     use MmaElem::*;
-    let types_ok = match a {
-        F16 => bt == F16 && matches!(c, F16 | F32) && matches!(d, F16 | F32),
-        Bf16 | Tf32 => bt == a && c == F32 && d == F32,
-        F64 => bt == F64 && c == F64 && d == F64,
-        S8 | U8 => bt == a && c == S32 && d == S32,
-        // PTX ISA §9.7.14.4.4: sub-byte inputs are both `.s4` or both `.u4` (ptxas refuses
-        // `.s4.u4`), or `.b1`.
-        S4 | U4 | B1 => bt == a && c == S32 && d == S32,
-        F32 | S32 | E4m3 | E5m2 | E2m3 | E3m2 | E2m1 => false,
-    };
+    // PTX ISA §9.7.14.4.4: A and B have one type (sub-byte inputs are both `.s4` or both
+    // `.u4`: ptxas refuses `.s4.u4`).
+    let accs = wmma_accumulators(a);
+    let types_ok = bt == a && accs.contains(&c) && accs.contains(&d);
     if !types_ok {
         return Err(cx.bad(&format!("no wmma.mma with types .{d}.{a}.{bt}.{c}")));
     }

@@ -85,6 +85,21 @@ fn n_ok(n: u16, a: MmaElem) -> bool {
     }
 }
 
+/// The dense K of a `wgmma.mma_async` with inputs `a` and how many imm-scale-a/b and
+/// imm-trans-a/b operands it takes (PTX ISA §9.7.15.5.2); `None` for types `wgmma` does not
+/// take. The fuzz generator's forms are checked against it.
+pub(crate) fn wgmma_operands(a: MmaElem) -> Option<(u16, usize, usize)> {
+    use MmaElem::*;
+    match a {
+        F16 | Bf16 => Some((16, 2, 2)),
+        Tf32 => Some((8, 2, 0)),
+        S8 | U8 => Some((32, 0, 0)),
+        E4m3 | E5m2 => Some((32, 2, 0)),
+        B1 => Some((256, 0, 0)),
+        F32 | F64 | S4 | U4 | S32 | E2m3 | E3m2 | E2m1 => None,
+    }
+}
+
 /// An immediate operand that must be one of `allowed`.
 pub(super) fn imm(cx: &Cx, k: usize, what: &str, allowed: &[i64]) -> Result<i64, LowerError> {
     let o = cx.opnd(k)?;
@@ -147,21 +162,17 @@ fn mma_async_form(b: &mut Builder, cx: &mut Cx, sparse: bool) -> R {
         return Err(cx.bad("needs three types: .dtype.atype.btype"));
     };
     use MmaElem::*;
-    let (form_ok, want_k, nscale, ntrans) = match a {
-        F16 => (bt == F16 && matches!(d, F16 | F32), 16, 2, 2),
-        Bf16 => (bt == Bf16 && d == F32, 16, 2, 2),
-        Tf32 => (bt == Tf32 && d == F32, 8, 2, 0),
-        S8 | U8 => (matches!(bt, S8 | U8) && d == S32, 32, 0, 0),
-        E4m3 | E5m2 => (
-            matches!(bt, E4m3 | E5m2) && matches!(d, F16 | F32),
-            32,
-            2,
-            0,
-        ),
+    let form_ok = match a {
+        F16 => bt == F16 && matches!(d, F16 | F32),
+        Bf16 => bt == Bf16 && d == F32,
+        Tf32 => bt == Tf32 && d == F32,
+        S8 | U8 => matches!(bt, S8 | U8) && d == S32,
+        E4m3 | E5m2 => matches!(bt, E4m3 | E5m2) && matches!(d, F16 | F32),
         // `.s32.b1.b1.and.popc` (the only bit operation wgmma has).
-        B1 => (bt == B1 && d == S32 && !sparse, 256, 0, 0),
-        F32 | F64 | S4 | U4 | S32 | E2m3 | E3m2 | E2m1 => (false, 0, 0, 0),
+        B1 => bt == B1 && d == S32 && !sparse,
+        F32 | F64 | S4 | U4 | S32 | E2m3 | E3m2 | E2m1 => false,
     };
+    let (want_k, nscale, ntrans) = wgmma_operands(a).unwrap_or((0, 0, 0));
     let bitop = cx.has("and") || cx.has("popc");
     if (a == B1) != (cx.has("and") && cx.has("popc")) || (a != B1 && bitop) {
         return Err(cx.bad(".b1 inputs take .and.popc (and only they do)"));

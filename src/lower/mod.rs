@@ -36,9 +36,16 @@ mod yields;
 pub(crate) use decode::decoder_table;
 #[cfg(test)]
 pub(crate) use decode::instruction_sections;
+/// `wgmma`'s K and immediate operands per input type (the fuzz generator's forms are checked
+/// against it).
+#[cfg(test)]
+pub(crate) use decode::wgmma_operands;
 /// The `tcgen05` operations the decoder dispatches on (the fuzz generator's coverage test).
 #[cfg(test)]
 pub(crate) use decode::TCGEN05_OPERATIONS;
+/// What the decoder knows of matrix shapes and fragments (the fuzz generator's `mma`/`wmma`
+/// forms take it from here).
+pub(crate) use decode::{parse_shape, wmma_accumulators, wmma_spec_of, WMMA_SHAPES};
 
 use crate::ir;
 use crate::ptx::ast;

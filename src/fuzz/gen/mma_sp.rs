@@ -6,76 +6,19 @@
 //! in the range ptxas 13.5 takes for the shape and type. `.sp::ordered_metadata` (PTX ISA 8.5)
 //! in the `sm_100` flavour, whose `.version` has it.
 
-use super::{Class, Gen, Stmt};
+use super::{mma_form, Class, Gen, Stmt};
+use crate::ir::MmaElem;
 
-/// A `mma.sp` form: shape and types, the register class and count of D, A, B and C, and the
-/// number of sparsity-selector values (0..n).
-struct SpForm {
-    name: &'static str,
-    d: (Class, usize),
-    a: usize,
-    b: usize,
-    tf32: bool,
-    selectors: u64,
-}
-
-const SP_FORMS: &[SpForm] = &[
-    SpForm {
-        name: "m16n8k16.row.col.f32.f16.f16.f32",
-        d: (Class::F32, 4),
-        a: 2,
-        b: 2,
-        tf32: false,
-        selectors: 4,
-    },
-    SpForm {
-        name: "m16n8k32.row.col.f32.bf16.bf16.f32",
-        d: (Class::F32, 4),
-        a: 4,
-        b: 4,
-        tf32: false,
-        selectors: 2,
-    },
-    SpForm {
-        name: "m16n8k16.row.col.f16.f16.f16.f16",
-        d: (Class::B32, 2),
-        a: 2,
-        b: 2,
-        tf32: false,
-        selectors: 4,
-    },
-    SpForm {
-        name: "m16n8k8.row.col.f32.tf32.tf32.f32",
-        d: (Class::F32, 4),
-        a: 2,
-        b: 2,
-        tf32: true,
-        selectors: 4,
-    },
-    SpForm {
-        name: "m16n8k16.row.col.f32.tf32.tf32.f32",
-        d: (Class::F32, 4),
-        a: 4,
-        b: 4,
-        tf32: true,
-        selectors: 2,
-    },
-    SpForm {
-        name: "m16n8k32.row.col.s32.s8.s8.s32",
-        d: (Class::B32, 4),
-        a: 2,
-        b: 2,
-        tf32: false,
-        selectors: 2,
-    },
-    SpForm {
-        name: "m16n8k64.row.col.satfinite.s32.u8.s8.s32",
-        d: (Class::B32, 4),
-        a: 4,
-        b: 4,
-        tf32: false,
-        selectors: 1,
-    },
+/// The `mma.sp` forms (shape and types); their fragments and the range of the sparsity
+/// selector (`4 / meta_threads`, as the decoder checks it) come from the decoder's spec.
+const SP_FORMS: &[&str] = &[
+    "m16n8k16.row.col.f32.f16.f16.f32",
+    "m16n8k32.row.col.f32.bf16.bf16.f32",
+    "m16n8k16.row.col.f16.f16.f16.f16",
+    "m16n8k8.row.col.f32.tf32.tf32.f32",
+    "m16n8k16.row.col.f32.tf32.tf32.f32",
+    "m16n8k32.row.col.s32.s8.s8.s32",
+    "m16n8k64.row.col.satfinite.s32.u8.s8.s32",
 ];
 
 /// The 2:4 metadata fields: two different indices, ascending (0b_i1_i0).
@@ -84,9 +27,12 @@ const FIELDS_2_4: &[u32] = &[0x4, 0x8, 0xC, 0x9, 0xD, 0xE];
 impl Gen<'_> {
     /// One `mma.sp` on the data registers.
     pub(super) fn mma_sp(&mut self) -> Stmt {
-        let f = self.rng.pick(SP_FORMS);
+        let &name = self.rng.pick(SP_FORMS);
+        let f = mma_form(name, true);
+        let tf32 = f.spec.a == MmaElem::Tf32;
+        let selectors = 4 / f.spec.meta_threads() as u64;
         let meta = (0..8).fold(0u32, |acc, _| {
-            let field = if f.tf32 {
+            let field = if tf32 {
                 *self.rng.pick(&[0x4u32, 0xE])
             } else {
                 *self.rng.pick(FIELDS_2_4)
@@ -99,10 +45,10 @@ impl Gen<'_> {
             let r: Vec<String> = (0..n).map(|_| g.src_reg(c)).collect();
             format!("{{{}}}", r.join(", "))
         };
-        let a = regs(self, Class::B32, f.a);
-        let b = regs(self, Class::B32, f.b);
+        let a = regs(self, Class::B32, f.a.1);
+        let b = regs(self, Class::B32, f.b.1);
         let c = regs(self, dc, dn);
-        let sel = self.rng.below(f.selectors);
+        let sel = self.rng.below(selectors);
         let sp = if self.sm100 && self.rng.chance(50) {
             "sp::ordered_metadata"
         } else {

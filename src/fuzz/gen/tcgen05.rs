@@ -8,6 +8,7 @@
 
 use super::wgmma::{WgmmaForm, WGMMA_FORMS};
 use super::{Class, Gen, Stmt};
+use crate::ir::{Tc05CpShape, Tc05Shape};
 
 /// What the thread-0 part of a [`Gen::tcgen05`] round issues.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -337,19 +338,22 @@ impl Gen<'_> {
     /// partition, `.16x32bx2` with its second access 16 lanes or some columns on, `.32x32b`;
     /// `.pack::16b`/`.unpack::16b` at times.
     fn tc05_other_access(&mut self, load: bool, n: u32, lines: &mut Vec<String>) {
-        // (shape, lanes it reaches, columns per repetition, registers per repetition).
-        const SHAPES: &[(&str, u32, u32, u32)] = &[
-            ("32x32b", 32, 1, 1),
-            ("16x64b", 16, 2, 1),
-            ("16x128b", 16, 4, 2),
-            ("16x256b", 16, 8, 4),
-            ("16x32bx2", 16, 1, 1),
+        // The lanes each reaches, its columns and registers per repetition: the IR's
+        // (`Tc05Shape`, PTX ISA §9.7.16.2.3), which the decoder and runtime follow.
+        const SHAPES: &[Tc05Shape] = &[
+            Tc05Shape::S32x32b,
+            Tc05Shape::S16x64b,
+            Tc05Shape::S16x128b,
+            Tc05Shape::S16x256b,
+            Tc05Shape::S16x32bx2,
         ];
-        let &(shape, lanes, cpn, rpn) = self.rng.pick(SHAPES);
+        let s = *self.rng.pick(SHAPES);
+        let (lanes, cpn, rpn) = (s.lanes(), s.columns(1), s.regs_per_num());
+        let shape = s.to_string();
         let pack = self.rng.chance(30);
         let per = cpn * if pack { 2 } else { 1 };
         // `.16x32bx2`: the second access 16 lanes on (from lane 0), or some columns on.
-        let split = if shape == "16x32bx2" {
+        let split = if s == Tc05Shape::S16x32bx2 {
             if self.rng.chance(50) {
                 Some((0u32, 16u32 << 16, 1u32))
             } else {
@@ -362,7 +366,7 @@ impl Gen<'_> {
         // Columns the accesses need per repetition beyond the first: `per`; the split's
         // column offset adds to the width.
         let extra_cols = split.map_or(0, |(_, _, c)| c - 1);
-        let max_num = ((n - extra_cols) / per).min(128 / rpn);
+        let max_num = ((n - extra_cols) / per).min(s.max_num());
         let nums: Vec<u32> = [1u32, 2, 4, 8, 16, 32, 64, 128]
             .into_iter()
             .filter(|&k| k <= max_num)
@@ -529,17 +533,18 @@ impl Gen<'_> {
     /// `fz_wg` (rows of 32 or 16 bytes) into D's first `n` columns at lane 0: the descriptor
     /// lines pushed to `lines`, the instruction returned.
     fn tc05_cp(&mut self, n: u32, lines: &mut Vec<String>) -> Vec<String> {
-        // (shape, rows, bytes per row).
-        const SHAPES: &[(&str, u32, u32)] = &[
-            ("128x256b", 128, 32),
-            ("4x256b", 4, 32),
-            ("128x128b", 128, 16),
-            ("64x128b.warpx2::02_13", 64, 16),
-            ("64x128b.warpx2::01_23", 64, 16),
-            ("32x128b.warpx4", 32, 16),
+        // Rows and columns of each: the IR's (`Tc05CpShape`, PTX ISA §9.7.16.9.2).
+        const SHAPES: &[Tc05CpShape] = &[
+            Tc05CpShape::S128x256b,
+            Tc05CpShape::S4x256b,
+            Tc05CpShape::S128x128b,
+            Tc05CpShape::S64x128bW0213,
+            Tc05CpShape::S64x128bW0123,
+            Tc05CpShape::S32x128bW4,
         ];
-        let shapes: Vec<_> = SHAPES.iter().filter(|s| s.2 / 4 <= n).collect();
-        let &&(shape, rows, bytes) = self.rng.pick(&shapes);
+        let shapes: Vec<_> = SHAPES.iter().filter(|s| s.columns() <= n).collect();
+        let s = **self.rng.pick(&shapes);
+        let (shape, rows, bytes) = (s.to_string(), s.rows(), 4 * s.columns());
         let f = WgmmaForm {
             ebytes: 1,
             k: bytes,

@@ -397,3 +397,28 @@ impl Gen<'_> {
         ]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::MmaElem;
+
+    /// Every form's K, immediate operands and element bytes are the decoder's
+    /// ([`crate::lower::wgmma_operands`]).
+    #[test]
+    fn wgmma_forms_match_decoder() {
+        for f in WGMMA_FORMS {
+            let a = f
+                .types
+                .split('.')
+                .nth(1)
+                .and_then(MmaElem::from_modifier)
+                .expect("an input type");
+            let (k, nscale, ntrans) = crate::lower::wgmma_operands(a).expect("a wgmma input type");
+            assert_eq!(f.k, u32::from(k), "{}", f.types);
+            assert_eq!(f.scale, nscale == 2, "{}", f.types);
+            assert_eq!(f.trans, ntrans == 2, "{}", f.types);
+            assert_eq!(f.ebytes, (a.bits() / 8).max(1), "{}", f.types);
+        }
+    }
+}
