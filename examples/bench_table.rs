@@ -508,7 +508,15 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::from(u8::from(failed));
     }
 
-    println!(
+    // Only the launch-overhead table asked for (`bench_table empty`): its own header.
+    if !o.only.is_empty() && o.only.iter().all(|n| n == EMPTY) {
+        println!(
+            "JIT: {cores} worker threads; release build; load average {load_before} before, {} \
+             after.",
+            load_average()
+        );
+    } else {
+        println!(
         "JIT: {cores} worker threads; release build; median of {} JIT/native/POCL runs after a \
          warm-up{}, {}; load average {load_before} before, {} after.",
         o.runs,
@@ -532,6 +540,7 @@ fn main() -> std::process::ExitCode {
         },
         load_average()
     );
+    }
     println!(
         "POCL: {}.",
         match &pocl {
