@@ -363,13 +363,8 @@ impl WarpEngine for OnThread {
 /// `stack` bytes, the engine reporting a native frame of `frame` bytes; returns whether
 /// every warp ran on the launching thread, whether some did, and the warp runs counted.
 fn launch_on_thread(grid: u32, stack: usize, frame: Option<usize>) -> (bool, bool, u64) {
-    const EMPTY: &str =
-        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry empty()\n{\nret;\n}\n";
-    let (_, kernels) = crate::host::front_end(EMPTY, "empty.ptx").expect("loads");
-    let k = &kernels[0];
-    let layout = crate::analysis::schedule::schedule(k).expect("schedules");
     let engine = OnThread {
-        inner: crate::interp::Interpreter::new(k, layout, false).expect("decodes"),
+        inner: empty_interpreter(),
         frame,
         threads: Mutex::new(vec![]),
     };
@@ -377,22 +372,10 @@ fn launch_on_thread(grid: u32, stack: usize, frame: Option<usize>) -> (bool, boo
         std::thread::Builder::new()
             .stack_size(stack)
             .spawn_scoped(scope, || {
-                let memory = DeviceMemory::new();
-                let mut params = vec![0u8; 1];
-                let stats = run_grid(
-                    &engine,
-                    LaunchInput::bare(
-                        LaunchDims {
-                            grid: [grid, 1, 1],
-                            block: [32, 1, 1],
-                            shared_bytes: 0,
-                        },
-                        &mut params,
-                        &memory,
-                    ),
+                (
+                    std::thread::current().id(),
+                    launch_empty(&engine, [grid, 1, 1]),
                 )
-                .expect("runs");
-                (std::thread::current().id(), stats.warp_runs)
             })
             .expect("spawns")
             .join()
@@ -451,32 +434,13 @@ impl WarpEngine for CtaRecorder {
 /// of 32 threads; returns the (thread, CTA) of every warp run, in the order each thread ran
 /// them.
 fn record_ctas(grid: [u32; 3]) -> Vec<(std::thread::ThreadId, u64)> {
-    const EMPTY: &str =
-        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry empty()\n{\nret;\n}\n";
-    let (_, kernels) = crate::host::front_end(EMPTY, "empty.ptx").expect("loads");
-    let k = &kernels[0];
-    let layout = crate::analysis::schedule::schedule(k).expect("schedules");
     let engine = CtaRecorder {
-        inner: crate::interp::Interpreter::new(k, layout, false).expect("decodes"),
+        inner: empty_interpreter(),
         runs: Mutex::new(vec![]),
     };
-    let memory = DeviceMemory::new();
-    let mut params = vec![0u8; 1];
-    let stats = run_grid(
-        &engine,
-        LaunchInput::bare(
-            LaunchDims {
-                grid,
-                block: [32, 1, 1],
-                shared_bytes: 0,
-            },
-            &mut params,
-            &memory,
-        ),
-    )
-    .expect("runs");
+    let warp_runs = launch_empty(&engine, grid);
     let runs = engine.runs.into_inner().expect("not poisoned");
-    assert_eq!(stats.warp_runs, runs.len() as u64);
+    assert_eq!(warp_runs, runs.len() as u64);
     runs
 }
 
@@ -528,27 +492,32 @@ fn single_cta_grids_run_every_cta_once_in_runs() {
 /// The empty kernel on the interpreter, reporting a small native frame so that launches run
 /// a worker on the calling thread (as the JIT's do) with the pool's workers as its helpers.
 fn inline_empty_engine() -> OnThread {
-    const EMPTY: &str =
-        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry empty()\n{\nret;\n}\n";
-    let (_, kernels) = crate::host::front_end(EMPTY, "empty.ptx").expect("loads");
-    let k = &kernels[0];
-    let layout = crate::analysis::schedule::schedule(k).expect("schedules");
     OnThread {
-        inner: crate::interp::Interpreter::new(k, layout, false).expect("decodes"),
+        inner: empty_interpreter(),
         frame: Some(4096),
         threads: Mutex::new(vec![]),
     }
 }
 
-/// One launch of `engine` on `grid` CTAs of 32 threads; its warp runs.
-fn launch_empty(engine: &OnThread, grid: u32) -> u64 {
+/// The interpreter running an empty kernel (`ret;` only).
+fn empty_interpreter() -> crate::interp::Interpreter {
+    const EMPTY: &str =
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry empty()\n{\nret;\n}\n";
+    let (_, kernels) = crate::host::front_end(EMPTY, "empty.ptx").expect("loads");
+    let k = &kernels[0];
+    let layout = crate::analysis::schedule::schedule(k).expect("schedules");
+    crate::interp::Interpreter::new(k, layout, false).expect("decodes")
+}
+
+/// One launch of `engine` on a grid of `grid` CTAs of 32 threads; its warp runs.
+fn launch_empty(engine: &dyn WarpEngine, grid: [u32; 3]) -> u64 {
     let memory = DeviceMemory::new();
     let mut params = vec![0u8; 1];
     run_grid(
         engine,
         LaunchInput::bare(
             LaunchDims {
-                grid: [grid, 1, 1],
+                grid,
                 block: [32, 1, 1],
                 shared_bytes: 0,
             },
@@ -569,7 +538,11 @@ fn ten_thousand_small_launches_in_a_row() {
     let engine = inline_empty_engine();
     for i in 0..10_000u64 {
         let grid = 1 + (i % 4) as u32;
-        assert_eq!(launch_empty(&engine, grid), u64::from(grid), "launch {i}");
+        assert_eq!(
+            launch_empty(&engine, [grid, 1, 1]),
+            u64::from(grid),
+            "launch {i}"
+        );
     }
     let threads = engine.threads.into_inner().expect("not poisoned");
     assert_eq!(threads.len(), 25_000, "every warp ran once");
@@ -587,7 +560,9 @@ fn launches_from_a_pool_thread_with_more_workers_than_ctas() {
     for grid in [1u32, 3, 7, 64] {
         let engine = inline_empty_engine();
         let (caller, runs) = pool.install(|| {
-            let runs: Vec<u64> = (0..50).map(|_| launch_empty(&engine, grid)).collect();
+            let runs: Vec<u64> = (0..50)
+                .map(|_| launch_empty(&engine, [grid, 1, 1]))
+                .collect();
             (std::thread::current().id(), runs)
         });
         assert!(
