@@ -26,9 +26,14 @@ fn main() {
         );
         trials.push(Trial::test(name, move || {
             let text = std::fs::read_to_string(&f).map_err(|e| e.to_string())?;
-            let groups =
-                harness::parse_table(&text).map_err(|e| format!("{}: {e}", f.display()))?;
-            harness::run_groups(&groups).map_err(Into::into)
+            let t = harness::parse_file(&text).map_err(|e| format!("{}: {e}", f.display()))?;
+            let scalar = harness::run_groups(&t.groups);
+            let warp = harness::run_warp_groups(&t.warps);
+            match (scalar, warp) {
+                (Ok(()), Ok(())) => Ok(()),
+                (Err(a), Ok(())) | (Ok(()), Err(a)) => Err(a.into()),
+                (Err(a), Err(b)) => Err(format!("{a}\n\n{b}").into()),
+            }
         }));
     }
     for (name, make) in generated::ALL {

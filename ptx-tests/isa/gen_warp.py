@@ -1,0 +1,675 @@
+#!/usr/bin/env python3
+"""Writes the warp-wide instruction tables (the `>>>` groups of tests/isa/harness.rs):
+mma.isa (mma.sync), matrix_move.isa (ldmatrix, stmatrix, movmatrix), warp_ops.isa (shfl.sync,
+vote.sync, match.sync, redux.sync, elect.sync, activemask) and wmma.isa (wmma.load/mma/store).
+
+Every value is computed here from the PTX ISA text, independently of ptxjit:
+- fragment layouts: the ISA's per-shape formulas giving the row and column of each element a
+  lane holds (§9.7.14.5 "Matrix Fragments for mma.m*n*k*"; groupID = %laneid >> 2,
+  threadID_in_group = %laneid % 4), transcribed below as a_pos/b_pos/c_pos;
+- arithmetic: products exact (fractions.Fraction), the sum from C over k = 0, 1, ... with one
+  rounding to nearest even in the accumulator type per step (ieee_ref.py): the order
+  docs/isa-notes.md documents for ptxjit, since the ISA leaves the order unspecified; integer
+  sums exact, then wrapped to 32 bits or clamped by .satfinite;
+- the warp operations: the semantics pseudo-code of §9.7.9 (shfl.sync, vote.sync, match.sync,
+  redux.sync, elect.sync, activemask) and §9.7.14.5.15-17 (ldmatrix, stmatrix, movmatrix).
+
+Run from this directory: python3 gen_warp.py (no numpy needed). Seeded, so the output is stable.
+"""
+import random
+from fractions import Fraction as F
+
+from ieee_ref import decode, encode
+
+R = random.Random(20261206)
+M32 = 0xFFFFFFFF
+
+
+def hx(v, w=8):
+    return "0x%0*x" % (w, v)
+
+
+# ---------------------------------------------------------------- table writing
+
+
+class Group:
+    """One `>>>` group: its header and cases. A case is (comment, lanes, init, expect): lanes
+    maps a lane to (input strings, output strings); init/expect map a byte offset to a list of
+    32-bit words."""
+
+    def __init__(self, comment, header):
+        self.comment = comment
+        self.header = header
+        self.cases = []
+
+    def case(self, comment, lanes, init=None, expect=None):
+        self.cases.append((comment, lanes, init or {}, expect or {}))
+
+    def text(self):
+        out = "".join(f"# {c}\n" for c in self.comment.strip().split("\n")) if self.comment else ""
+        out += f">>> {self.header}\n"
+        for comment, lanes, init, expect in self.cases:
+            out += f"case {comment}\n" if comment else "case\n"
+            for off in sorted(init):
+                out += f"init {off:#x}: " + " ".join(hx(w) for w in init[off]) + "\n"
+            for lane in sorted(lanes):
+                ins, outs = lanes[lane]
+                out += f"{lane}: {' '.join(ins)} -> {' '.join(outs)}\n"
+            for off in sorted(expect):
+                out += f"expect {off:#x}: " + " ".join(hx(w) for w in expect[off]) + "\n"
+        return out
+
+
+def write(name, head, groups, version=None, target=None):
+    text = "".join(f"# {l}\n" if l else "#\n" for l in head.strip().split("\n"))
+    text += "# Written by gen_warp.py; do not edit by hand.\n\n"
+    if version:
+        text += f".version {version}\n"
+    if target:
+        text += f".target {target}\n"
+    text += "\n".join(g.text() for g in groups)
+    with open(name, "w") as f:
+        f.write(text)
+
+
+# ---------------------------------------------------------------- element types
+
+def f32s(bits):
+    v = decode(bits, "f32")
+    return repr(float(v)) if not isinstance(v, str) else ("-0.0" if v == "-0" else v)
+
+
+def rand_float(fmt, emin=-3, emax=3):
+    """A nonzero value of `fmt` with a random mantissa: bits."""
+    p = {"f16": 11, "bf16": 8, "tf32": 11, "f32": 24, "f64": 53}[fmt]
+    e = R.randint(emin, emax)
+    m = R.randrange(1 << (p - 1), 1 << p)
+    v = F(m, 1 << (p - 1)) * F(2) ** e * R.choice([1, -1])
+    if fmt == "tf32":
+        return encode(v, "f32")  # 11 significant bits: the low 13 bits are zero
+    return encode(v, fmt)
+
+
+def value(fmt, bits):
+    v = decode(bits, "f32" if fmt == "tf32" else fmt)
+    assert not isinstance(v, str), (fmt, bits)
+    return F(v)
+
+
+WIDTH = {"f16": 16, "bf16": 16, "tf32": 32, "f32": 32, "f64": 64, "s8": 8, "u8": 8, "s4": 4,
+         "u4": 4, "b1": 1, "s32": 32}
+
+
+def rand_int(ty):
+    w = WIDTH[ty]
+    if ty.startswith("s"):
+        return R.randrange(-(1 << (w - 1)), 1 << (w - 1))
+    return R.randrange(0, 1 << w)
+
+
+# ---------------------------------------------------------------- mma fragment layouts
+# PTX ISA §9.7.14.5: (row, col) of element i of a lane's A, B and C/D fragments.
+
+def a_pos(shape, ty, lane, i):
+    g, t = lane >> 2, lane % 4
+    if shape == "m16n8k8" and ty in ("f16", "bf16"):
+        return g + 8 * (i >= 2), t * 2 + (i & 1)
+    if shape == "m16n8k16" and ty in ("f16", "bf16"):
+        return g + 8 * (i in (2, 3, 6, 7)), t * 2 + (i & 1) + 8 * (i >= 4)
+    if shape == "m16n8k4" and ty == "tf32":
+        return g + 8 * i, t
+    if shape == "m16n8k8" and ty == "tf32":
+        return g + 8 * (i % 2), t + 4 * (i >= 2)
+    if shape == "m16n8k16" and ty in ("s8", "u8"):
+        return g + 8 * (i >= 4), t * 4 + (i & 3)
+    if shape == "m16n8k32" and ty in ("s8", "u8"):
+        return g + 8 * (i in (4, 5, 6, 7, 12, 13, 14, 15)), t * 4 + (i & 3) + 16 * (i >= 8)
+    if shape == "m16n8k32" and ty in ("s4", "u4"):
+        return g + 8 * (i >= 8), t * 8 + (i & 7)
+    if shape == "m8n8k16":
+        return g, t * 4 + i
+    if shape == "m8n8k32":
+        return g, t * 8 + i
+    if shape == "m8n8k128":
+        return g, t * 32 + i
+    if shape == "m8n8k4" and ty == "f64":
+        return g, t
+    raise ValueError((shape, ty))
+
+
+def b_pos(shape, ty, lane, i):
+    g, t = lane >> 2, lane % 4
+    if shape == "m16n8k8" and ty in ("f16", "bf16"):
+        return t * 2 + i, g
+    if shape == "m16n8k16" and ty in ("f16", "bf16"):
+        return t * 2 + (i & 1) + 8 * (i >= 2), g
+    if shape == "m16n8k4" and ty == "tf32":
+        return t, g
+    if shape == "m16n8k8" and ty == "tf32":
+        return t + 4 * i, g
+    if shape == "m16n8k16" and ty in ("s8", "u8"):
+        return t * 4 + i, g
+    if shape == "m16n8k32" and ty in ("s8", "u8"):
+        return t * 4 + (i & 3) + 16 * (i >= 4), g
+    if shape == "m16n8k32" and ty in ("s4", "u4"):
+        return t * 8 + i, g
+    if shape == "m8n8k16":
+        return t * 4 + i, g
+    if shape == "m8n8k32":
+        return t * 8 + i, g
+    if shape == "m8n8k128":
+        return t * 32 + i, g
+    if shape == "m8n8k4" and ty == "f64":
+        return t, g
+    raise ValueError((shape, ty))
+
+
+def c_pos(shape, lane, i):
+    g, t = lane >> 2, lane % 4
+    if shape.startswith("m16n8"):
+        return g + 8 * (i >= 2), t * 2 + (i & 1)
+    return g, t * 2 + i  # m8n8k16, m8n8k32, m8n8k128, m8n8k4 .f64
+
+
+def dims(shape):
+    m, rest = shape[1:].split("n")
+    n, k = rest.split("k")
+    return int(m), int(n), int(k)
+
+
+def count(rows, cols):
+    return rows * cols // 32
+
+
+# ---------------------------------------------------------------- mma arithmetic
+
+def mma_float(A, B, C, acc):
+    """D = C + A·B: products exact, one rounding to `acc` per k step in increasing k."""
+    m, k, n = len(A), len(B), len(B[0])
+    D = [[0] * n for _ in range(m)]
+    for i in range(m):
+        for j in range(n):
+            d = value(acc, C[i][j])
+            for kk in range(k):
+                bits = encode(d + A[i][kk] * B[kk][j], acc)
+                d = value(acc, bits)
+            D[i][j] = bits
+    return D
+
+
+def mma_int(A, B, C, sat, op=None):
+    m, k, n = len(A), len(B), len(B[0])
+    D = [[0] * n for _ in range(m)]
+    for i in range(m):
+        for j in range(n):
+            if op is None:
+                s = C[i][j] + sum(A[i][kk] * B[kk][j] for kk in range(k))
+            else:
+                s = C[i][j] + sum((A[i][kk] & B[kk][j]) if op == "and" else (A[i][kk] ^ B[kk][j])
+                                  for kk in range(k))
+            if sat:
+                s = max(-(1 << 31), min((1 << 31) - 1, s))
+            D[i][j] = s & M32
+    return D
+
+
+def pack(vals, width):
+    """Elements (raw bits or small ints) packed from the least significant end."""
+    w = 0
+    for k, v in enumerate(vals):
+        w |= (v & ((1 << width) - 1)) << (k * width)
+    return w
+
+
+def fmt_reg(kind, bits):
+    """A register's table text: kind f16x2/bf16x2 (two halves, decimal), f32, f64, s32, b32."""
+    if kind in ("f16x2", "bf16x2"):
+        one = kind[:-2]
+        return ",".join(repr(float(value(one, (bits >> s) & 0xFFFF))) for s in (0, 16))
+    if kind == "f32":
+        return f32s(bits)
+    if kind == "f64":
+        v = decode(bits, "f64")
+        return repr(float(v))
+    if kind == "s32":
+        return str(bits - (1 << 32) if bits >> 31 else bits)
+    return hx(bits)
+
+
+def regs_of(pos, lane, n_elems, mat, width):
+    """A lane's registers of a fragment: the elements at pos(lane, i), packed by `width`."""
+    per = max(1, 32 // width)
+    elems = [mat[r][c] for r, c in (pos(lane, i) for i in range(n_elems))]
+    return [pack(elems[k:k + per], width) for k in range(0, n_elems, per)]
+
+
+def reg_kind(ty):
+    """The table type of a register holding elements of `ty`."""
+    return {"f16": "f16x2", "bf16": "bf16x2", "tf32": "f32", "f32": "f32", "f64": "f64",
+            "s32": "s32"}.get(ty, "b32")
+
+
+def names(p, n):
+    return [f"{p}{k}" for k in range(n)]
+
+
+def mma_group(shape, layout, dt, at, bt, ct, cases=2, sat=False, op=None, special=None):
+    """One mma.sync form: random A, B, C per case, D by the ISA's arithmetic, fragments by
+    the layout formulas."""
+    m, n, k = dims(shape)
+    wa, wb = WIDTH[at], WIDTH[bt]
+    na, nb, nc = count(m, k), count(k, n), count(m, n)
+    acc_w = 16 if ct == "f16" else WIDTH[ct]
+    ra, rb = -(-na * wa // 32) if wa < 64 else na, -(-nb * wb // 32) if wb < 64 else nb
+    rc = nc * acc_w // 32 if acc_w < 64 else nc
+    rd = rc
+    kind_a, kind_b, kind_c, kind_d = map(reg_kind, (at, bt, ct, dt))
+    sig_t = {k: k for k in ("f16x2", "bf16x2", "f32", "f64", "s32", "b32")}
+    D, A_, B_, C_ = names("d", rd), names("a", ra), names("b", rb), names("c", rc)
+    words = ["mma.sync.aligned", shape, layout]
+    if sat:
+        words.append("satfinite")
+    words += [dt, at, bt, ct]
+    opname = ".".join(words)
+    if op:
+        opname += f".{op}.popc"
+    ptx = (f"{opname} {{{','.join(D)}}}, {{{','.join(A_)}}}, {{{','.join(B_)}}}, "
+           f"{{{','.join(C_)}}}")
+    sig = (" ".join(f"{x}:{sig_t[kind_d]}" for x in D) + " <- " +
+           " ".join(f"{x}:{sig_t[kind_a]}" for x in A_) + " " +
+           " ".join(f"{x}:{sig_t[kind_b]}" for x in B_) + " " +
+           " ".join(f"{x}:{sig_t[kind_c]}" for x in C_))
+    g = Group(None, f"{ptx} :: {sig}")
+    for case in range(cases):
+        if at in ("f16", "bf16", "tf32", "f64"):
+            Ab = [[rand_float(at) for _ in range(k)] for _ in range(m)]
+            Bb = [[rand_float(bt) for _ in range(n)] for _ in range(k)]
+            Cb = [[rand_float(ct, -1, 4) for _ in range(n)] for _ in range(m)]
+            A = [[value(at, x) for x in r] for r in Ab]
+            B = [[value(bt, x) for x in r] for r in Bb]
+            Db = mma_float(A, B, Cb, ct)
+            comment = "random inputs"
+        else:
+            if special == "overflow" and case == 0:
+                # Every product at the positive extreme, C near the top: the sum leaves s32.
+                Ai = [[127 if at == "s8" else 255] * k for _ in range(m)]
+                Bi = [[127 if bt == "s8" else 255] * n for _ in range(k)]
+                Ci = [[(1 << 31) - 1 - R.randrange(1000)] * n for _ in range(m)]
+                comment = "sums past 2^31 - 1" + (" clamp" if sat else " wrap")
+            elif special == "overflow" and case == 1:
+                Ai = [[-128] * k for _ in range(m)]
+                Bi = [[127] * n for _ in range(k)]
+                Ci = [[-(1 << 31) + R.randrange(1000)] * n for _ in range(m)]
+                comment = "sums below -2^31" + (" clamp" if sat else " wrap")
+            else:
+                Ai = [[rand_int(at) for _ in range(k)] for _ in range(m)]
+                Bi = [[rand_int(bt) for _ in range(n)] for _ in range(k)]
+                Ci = [[rand_int("s32") for _ in range(n)] for _ in range(m)]
+                comment = "random inputs"
+            Db = mma_int(Ai, Bi, Ci, sat, op)
+            Ab, Bb, Cb = Ai, Bi, [[x & M32 for x in r] for r in Ci]
+        lanes = {}
+        for lane in range(32):
+            ar = regs_of(lambda l, i: a_pos(shape, at, l, i), lane, na, Ab, wa)
+            br = regs_of(lambda l, i: b_pos(shape, bt, l, i), lane, nb, Bb, wb)
+            cr = regs_of(lambda l, i: c_pos(shape, l, i), lane, nc, Cb, acc_w)
+            dr = regs_of(lambda l, i: c_pos(shape, l, i), lane, nc, Db, acc_w)
+            ins = ([fmt_reg(kind_a, x) for x in ar] + [fmt_reg(kind_b, x) for x in br] +
+                   [fmt_reg(kind_c, x) for x in cr])
+            lanes[lane] = (ins, [fmt_reg(kind_d, x) for x in dr])
+        g.case(comment, lanes)
+    return g
+
+
+# m8n8k4 with .f16: four independent 8x8x4 products, one per quad pair (lanes 4q..4q+3 and
+# 16+4q..16+4q+3), PTX ISA §9.7.14.5.1. hi: 4 for lanes 16-31.
+
+def qp_a(lane, i, col):
+    hi = 4 * (lane >= 16)
+    return (i + hi, lane % 4) if col else (lane % 4 + hi, i)
+
+
+def qp_b(lane, i, row):
+    hi = 4 * (lane >= 16)
+    return (lane % 4, i + hi) if row else (i, lane % 4 + hi)
+
+
+def qp_c(lane, i, ty):
+    hi = 4 * (lane >= 16)
+    t = lane % 4
+    if ty == "f16":
+        return t + hi, i
+    return (t & 1) + (i & 2) + hi, (i & 4) + (t & 2) + (i & 1)
+
+
+def mma_m8n8k4_group(layout, dt, ct):
+    a_col, b_row = layout.startswith(".col"), layout.endswith(".row")
+    nc = nd = 8  # an 8x8 D per quad pair of 8 lanes
+    rc, rd = (4 if ct == "f16" else 8), (4 if dt == "f16" else 8)
+    D, A_, B_, C_ = names("d", rd), names("a", 2), names("b", 2), names("c", rc)
+    kd = "f16x2" if dt == "f16" else "f32"
+    kc = "f16x2" if ct == "f16" else "f32"
+    ptx = (f"mma.sync.aligned.m8n8k4{layout}.{dt}.f16.f16.{ct} {{{','.join(D)}}}, "
+           f"{{{','.join(A_)}}}, {{{','.join(B_)}}}, {{{','.join(C_)}}}")
+    sig = (" ".join(f"{x}:{kd}" for x in D) + " <- " + " ".join(f"{x}:f16x2" for x in A_ + B_)
+           + " " + " ".join(f"{x}:{kc}" for x in C_))
+    g = Group(None, f"{ptx} :: {sig}")
+    # The C/D layouts for f16 and f32 are different: a lane's fragment covers the same 8x8
+    # matrix D either way (quad pair q's).
+    per_qp = []
+    for q in range(4):
+        Ab = [[rand_float("f16") for _ in range(4)] for _ in range(8)]
+        Bb = [[rand_float("f16") for _ in range(8)] for _ in range(4)]
+        Cb = [[rand_float(ct, -1, 4) for _ in range(8)] for _ in range(8)]
+        A = [[value("f16", x) for x in r] for r in Ab]
+        B = [[value("f16", x) for x in r] for r in Bb]
+        if dt == ct:
+            Db = mma_float(A, B, Cb, dt)
+        else:
+            # D and C of different types: the sum starts from C converted to D's type (exact:
+            # f16 C values are f32 values).
+            Cd = [[encode(value(ct, x), dt) for x in r] for r in Cb]
+            Db = mma_float(A, B, Cd, dt)
+        per_qp.append((Ab, Bb, Cb, Db))
+    lanes = {}
+    for lane in range(32):
+        Ab, Bb, Cb, Db = per_qp[(lane % 16) // 4]
+        ar = regs_of(lambda l, i: qp_a(l, i, a_col), lane, 4, Ab, 16)
+        br = regs_of(lambda l, i: qp_b(l, i, b_row), lane, 4, Bb, 16)
+        cr = regs_of(lambda l, i: qp_c(l, i, ct), lane, nc, Cb, 16 if ct == "f16" else 32)
+        dr = regs_of(lambda l, i: qp_c(l, i, dt), lane, nd, Db, 16 if dt == "f16" else 32)
+        lanes[lane] = ([fmt_reg("f16x2", x) for x in ar + br] + [fmt_reg(kc, x) for x in cr],
+                       [fmt_reg(kd, x) for x in dr])
+    g.case("one random product per quad pair", lanes)
+    return g
+
+
+def gen_mma():
+    groups = []
+    G = mma_group
+    forms = [
+        ("m16n8k8 .f16 inputs, f32 accumulator", G("m16n8k8", "row.col", "f32", "f16", "f16", "f32")),
+        ("m16n8k8 .bf16", G("m16n8k8", "row.col", "f32", "bf16", "bf16", "f32")),
+        ("m16n8k8 .tf32 (inputs with zero low 13 bits: the value the ISA defines)",
+         G("m16n8k8", "row.col", "f32", "tf32", "tf32", "f32")),
+        ("m16n8k4 .tf32", G("m16n8k4", "row.col", "f32", "tf32", "tf32", "f32")),
+        ("m16n8k16 .f16, f32 accumulator", G("m16n8k16", "row.col", "f32", "f16", "f16", "f32")),
+        ("m16n8k16 .f16 with an f16 accumulator: one fma.rn.f16 rounding per k step",
+         G("m16n8k16", "row.col", "f16", "f16", "f16", "f16")),
+        ("m16n8k16 .bf16", G("m16n8k16", "row.col", "f32", "bf16", "bf16", "f32")),
+        ("m16n8k16 .s8", G("m16n8k16", "row.col", "s32", "s8", "s8", "s32")),
+        ("m16n8k16 .u8", G("m16n8k16", "row.col", "s32", "u8", "u8", "s32")),
+        ("m16n8k32 .s8", G("m16n8k32", "row.col", "s32", "s8", "s8", "s32")),
+        ("m16n8k32 .s8 .satfinite: sums outside s32 clamp",
+         G("m16n8k32", "row.col", "s32", "s8", "s8", "s32", sat=True, special="overflow")),
+        ("m16n8k32 .u8 without .satfinite: sums outside s32 wrap",
+         G("m16n8k32", "row.col", "s32", "u8", "u8", "s32", special="overflow", cases=1)),
+        ("m16n8k32 .s4", G("m16n8k32", "row.col", "s32", "s4", "s4", "s32")),
+        ("m8n8k16 .s8", G("m8n8k16", "row.col", "s32", "s8", "s8", "s32")),
+        ("m8n8k32 .s4", G("m8n8k32", "row.col", "s32", "s4", "s4", "s32")),
+        ("m8n8k32 .u4", G("m8n8k32", "row.col", "s32", "u4", "u4", "s32")),
+        ("m8n8k4 .f64", G("m8n8k4", "row.col", "f64", "f64", "f64", "f64")),
+        ("m8n8k128 .b1 .xor.popc: C + popc(row XOR column)",
+         G("m8n8k128", "row.col", "s32", "b1", "b1", "s32", op="xor")),
+        ("m8n8k128 .b1 .and.popc: C + popc(row AND column)",
+         G("m8n8k128", "row.col", "s32", "b1", "b1", "s32", op="and")),
+    ]
+    for comment, g in forms:
+        g.comment = comment
+        groups.append(g)
+    for layout, dt, ct in [(".row.col", "f32", "f32"), (".col.row", "f32", "f32"),
+                           (".row.row", "f16", "f16"), (".col.col", "f32", "f16")]:
+        g = mma_m8n8k4_group(layout, dt, ct)
+        g.comment = (f"m8n8k4{layout} .{dt} D, .{ct} C: the quad-pair layouts of §9.7.14.5.1 "
+                     "(A and B by their .row/.col, C/D by type)")
+        groups.append(g)
+    write("mma.isa", """
+mma.sync (PTX ISA §9.7.14.5: "Matrix Fragments for mma.m*n*k*" (the per-shape fragment
+layouts), §9.7.14.5.14 "mma"). Inputs are random, seeded; fragments placed by the ISA's layout
+formulas (gen_warp.py a_pos/b_pos/c_pos, qp_* for m8n8k4 .f16) and D = A·B + C computed on the
+host: products exact; the floating-point sum from C over k = 0, 1, ... with one rounding to
+nearest even in the accumulator type per step (docs/isa-notes.md, "Order and precision of the
+floating-point sum in mma/wmma.mma": the ISA leaves the order unspecified, this is ptxjit's);
+integer sums exact, wrapped to 32 bits, or clamped with .satfinite; .b1: C + popc of the XOR or
+AND of a row of A and a column of B.""", groups)
+
+
+# ---------------------------------------------------------------- warp operations
+
+def shfl_ref(mode, lane, a, b, c, active):
+    """§9.7.9.6 shfl.sync: (value or None (undefined source), predicate)."""
+    seg = (c >> 8) & 0x1F
+    clamp = c & 0x1F
+    min_lane = lane & seg
+    max_lane = min_lane | (clamp & ~seg & 0x1F)
+    if mode == "up":
+        j = lane - b
+        p = j >= max_lane
+    elif mode == "down":
+        j = lane + b
+        p = j <= max_lane
+    elif mode == "bfly":
+        j = lane ^ b
+        p = j <= max_lane
+    else:
+        j = min_lane | (b & ~seg & 0x1F)
+        p = j <= max_lane
+    if not p:
+        j = lane
+    return (a[j] if j in active else None), p
+
+
+def mask_lanes(mask):
+    return [l for l in range(32) if mask >> l & 1]
+
+
+def gen_warp_ops():
+    groups = []
+    masks = [M32, 0x0000FFFF, 0xF0F0F0F0, 0x80000001, 0x00000004, 0x5555AAAA]
+    for mode, cs in [("up", [0x0, 0x1800, 0x1C00]), ("down", [0x1F, 0x181F, 0x1F03]),
+                     ("bfly", [0x1F, 0x181F, 0x0007]), ("idx", [0x1F, 0x181F, 0x1C1F, 0x0F])]:
+        for c in cs:
+            g = Group(f"shfl.sync.{mode}, c = {c:#x} (clamp {c & 0x1f}, segment mask "
+                      f"{(c >> 8) & 0x1f:#x})",
+                      f"shfl.sync.{mode}.b32 d|p, a, b, {c:#x}, m :: d:b32 p:pred <- a:b32 b:u32 m:b32")
+            for mask in masks[: 3 if c else 6]:
+                act = mask_lanes(mask)
+                a = [R.randrange(1 << 32) for _ in range(32)]
+                bs = [R.randrange(0, 32) for _ in range(32)]
+                if R.random() < 0.5:
+                    bs = [R.choice([1, 2, 3, 5, 8, 16])] * 32
+                lanes = {}
+                for l in act:
+                    v, p = shfl_ref(mode, l, a, bs[l], c, act)
+                    lanes[l] = ([hx(a[l]), str(bs[l]), hx(mask)],
+                                [hx(v) if v is not None else "*", "1" if p else "0"])
+                g.case(f"member mask {mask:#010x}: lanes outside it do not execute"
+                       " (d '*': the source lane is not a member)", lanes)
+            groups.append(g)
+    # vote.sync
+    for mode in ["all", "any", "uni", "ballot"]:
+        if mode == "ballot":
+            g = Group("vote.sync.ballot: bit l of d is lane l's predicate (members only)",
+                      "vote.sync.ballot.b32 d, q, m :: d:b32 <- q:pred m:b32")
+        else:
+            g = Group(f"vote.sync.{mode} over the members' predicates",
+                      f"vote.sync.{mode}.pred d, q, m :: d:pred <- q:pred m:b32")
+        for mask in masks:
+            act = mask_lanes(mask)
+            for pattern in ("random", "all", "none"):
+                q = {l: (R.random() < 0.5 if pattern == "random" else pattern == "all")
+                     for l in act}
+                vals = [q[l] for l in act]
+                r = {"all": all(vals), "any": any(vals), "uni": all(vals) or not any(vals),
+                     "ballot": sum(1 << l for l in act if q[l])}[mode]
+                out = hx(r) if mode == "ballot" else str(int(r))
+                g.case(f"members {mask:#010x}, {pattern} predicates",
+                       {l: ([str(int(q[l])), hx(mask)], [out]) for l in act})
+        groups.append(g)
+    g = Group("vote.sync.ballot with a negated source predicate: the ballot of !q",
+              "vote.sync.ballot.b32 d, !q, m :: d:b32 <- q:pred m:b32")
+    for mask in masks[:3]:
+        act = mask_lanes(mask)
+        q = {l: R.random() < 0.5 for l in act}
+        r = sum(1 << l for l in act if not q[l])
+        g.case(f"members {mask:#010x}", {l: ([str(int(q[l])), hx(mask)], [hx(r)]) for l in act})
+    groups.append(g)
+    # match.sync
+    g = Group("match.any.sync: d is the mask of the members whose a equals this lane's",
+              "match.any.sync.b32 d, a, m :: d:b32 <- a:b32 m:b32")
+    g64 = Group("match.any.sync.b64", "match.any.sync.b64 d, a, m :: d:b32 <- a:b64 m:b32")
+    ga = Group("match.all.sync: d = the member mask and p = 1 when every member's a is equal, "
+               "else d = 0 and p = 0", "match.all.sync.b32 d|p, a, m :: d:b32 p:pred <- a:b32 m:b32")
+    for mask in masks:
+        act = mask_lanes(mask)
+        for grp, width in ((g, 32), (g64, 64)):
+            pool = [R.randrange(1 << width) for _ in range(3)]
+            a = {l: R.choice(pool) for l in act}
+            grp.case(f"members {mask:#010x}, three distinct values",
+                     {l: ([hx(a[l], width // 4), hx(mask)],
+                          [hx(sum(1 << j for j in act if a[j] == a[l]))]) for l in act})
+        for same in (True, False):
+            v = R.randrange(1 << 32)
+            a = {l: v for l in act}
+            if not same and len(act) > 1:
+                a[R.choice(act)] ^= 1 << R.randrange(32)
+            eq = len(set(a.values())) == 1
+            ga.case(f"members {mask:#010x}, {'equal' if eq else 'one differs'}",
+                    {l: ([hx(a[l]), hx(mask)], [hx(mask if eq else 0), str(int(eq))])
+                     for l in act})
+    groups += [g, g64, ga]
+    # redux.sync
+    for op, ty in [("add", "u32"), ("add", "s32"), ("min", "u32"), ("min", "s32"), ("max", "u32"),
+                   ("max", "s32"), ("and", "b32"), ("or", "b32"), ("xor", "b32")]:
+        g = Group(f"redux.sync.{op}.{ty} over the members (add wraps modulo 2^32)",
+                  f"redux.sync.{op}.{ty} d, a, m :: d:{ty} <- a:{ty} m:b32")
+        for mask in masks:
+            act = mask_lanes(mask)
+            a = {l: R.randrange(1 << 32) for l in act}
+            if R.random() < 0.3:
+                a = {l: R.choice([0, 1, 0x7FFFFFFF, 0x80000000, M32]) for l in act}
+            sv = {l: (v - (1 << 32) if v >> 31 else v) for l, v in a.items()}
+            src = sv if ty == "s32" else a
+            r = {"add": sum(a.values()), "min": min(src.values()), "max": max(src.values())}.get(op)
+            if op in ("and", "or", "xor"):
+                r = M32 if op == "and" else 0
+                for v in a.values():
+                    r = (r & v) if op == "and" else (r | v) if op == "or" else (r ^ v)
+            r &= M32
+            g.case(f"members {mask:#010x}", {l: ([hx(a[l]), hx(mask)], [hx(r)]) for l in act})
+        groups.append(g)
+    # elect.sync: the ISA elects one member, deterministically, and does not say which. With one
+    # member it is that lane; with more, the rows check what the ISA does say: every lane gets
+    # the same d, d is a member, p is set in lane d only (one leader).
+    g = Group("elect.sync with one member: that lane is the leader",
+              "elect.sync d|p, m :: d:u32 p:pred <- m:b32")
+    for lane in (0, 5, 31):
+        g.case(f"member {lane}", {lane: ([hx(1 << lane)], [str(lane), "1"])})
+    groups.append(g)
+    g = Group("elect.sync with several members: ok = d is a member and p == (d == %laneid); "
+              "n = the number of leaders (a ballot of p), same = the members all got the same d",
+              "elect.sync d|p, m; mov.u32 l, %laneid; setp.eq.u32 q, d, l; "
+              "xor.pred q, q, p; not.pred q, q; mov.b32 t, 1; shl.b32 t, t, d; and.b32 t, t, m; "
+              "setp.ne.and.u32 ok, t, 0, q; vote.sync.ballot.b32 t, p, m; popc.b32 n, t; "
+              "match.all.sync.b32 t|same, d, m"
+              " :: ok:pred n:u32 same:pred <- m:b32 ; regs d:u32 p:pred q:pred l:u32 t:b32")
+    for mask in masks:
+        g.case(f"members {mask:#010x}", {l: ([hx(mask)], ["1", "1", "1"]) for l in mask_lanes(mask)})
+    groups.append(g)
+    g = Group("activemask: the lanes executing it (those with a row; the others branched around)",
+              "activemask.b32 d :: d:b32 <-")
+    for mask in masks:
+        g.case(f"active {mask:#010x}", {l: ([], [hx(mask)]) for l in mask_lanes(mask)})
+    groups.append(g)
+    write("warp_ops.isa", """
+Warp-wide operations (PTX ISA §9.7.9: shfl.sync, vote.sync, match.sync, redux.sync, elect.sync,
+activemask). Values from each instruction's semantics text (shfl.sync's pseudo-code for the
+source lane, clamp and segment mask; vote/match/redux over the lanes of membermask), computed in
+gen_warp.py with random seeded inputs. Lanes without a row are not in membermask and branch
+around the instruction; a shfl.sync result read from a lane that is not a member is undefined
+('*'), its predicate is still given.""", groups, target="sm_90")
+
+
+# ---------------------------------------------------------------- ldmatrix, stmatrix, movmatrix
+
+def frag_of(mat, lane, trans):
+    """§9.7.14.5.15: a lane's b32 of an 8x8 b16 matrix: row lane/4, columns 2(lane%4) and
+    +1; with .trans the same elements of the transpose."""
+    r, c = lane // 4, 2 * (lane % 4)
+    if trans:
+        return mat[c][r] | mat[c + 1][r] << 16
+    return mat[r][c] | mat[r][c + 1] << 16
+
+
+def gen_matrix_move():
+    groups = []
+    SH = 1024
+    for num in (1, 2, 4):
+        for trans in (False, True):
+            D = names("d", num)
+            tr = ".trans" if trans else ""
+            g = Group(f"ldmatrix .x{num}{tr}: lanes 8i..8i+7 give the row addresses of matrix i",
+                      f"ldmatrix.sync.aligned.m8n8.x{num}{tr}.shared.b16 {{{','.join(D)}}}, [p]"
+                      f" :: {' '.join(x + ':b32' for x in D)} <- p:sptr ; shared {SH}")
+            for _ in range(2):
+                words = [R.randrange(1 << 32) for _ in range(SH // 4)]
+                h16 = lambda off: (words[off // 4] >> (16 * ((off // 2) % 2))) & 0xFFFF
+                rows = R.sample(range(SH // 16), 8 * num)  # 16-byte aligned rows
+                addr = [16 * r for r in rows]
+                mats = [[[h16(addr[8 * m + r] + 2 * c) for c in range(8)] for r in range(8)]
+                        for m in range(num)]
+                lanes = {}
+                for l in range(32):
+                    p = addr[l] if l < 8 * num else R.randrange(SH // 16) * 16
+                    lanes[l] = ([hx(p, 1)], [hx(frag_of(mats[m], l, trans)) for m in range(num)])
+                g.case("rows at random 16-byte aligned offsets (memory unchanged)", lanes,
+                       init={0: words})
+            groups.append(g)
+    for num in (1, 2, 4):
+        for trans in (False, True):
+            S = names("r", num)
+            tr = ".trans" if trans else ""
+            g = Group(f"stmatrix .x{num}{tr}: lanes 8i..8i+7 give the row addresses of matrix i;"
+                      " the rest of the image keeps its bytes",
+                      f"stmatrix.sync.aligned.m8n8.x{num}{tr}.shared.b16 [p], {{{','.join(S)}}}"
+                      f" :: <- p:sptr {' '.join(x + ':b32' for x in S)} ; shared {SH}")
+            for _ in range(2):
+                init = [R.randrange(1 << 32) for _ in range(SH // 4)]
+                rows = R.sample(range(SH // 16), 8 * num)
+                addr = [16 * r for r in rows]
+                mats = [[[R.randrange(1 << 16) for _ in range(8)] for _ in range(8)]
+                        for _ in range(num)]
+                lanes = {}
+                for l in range(32):
+                    p = addr[l] if l < 8 * num else R.randrange(SH // 16) * 16
+                    lanes[l] = ([hx(p, 1)] + [hx(frag_of(mats[m], l, trans)) for m in range(num)],
+                                [])
+                expect = {}
+                for m in range(num):
+                    for r in range(8):
+                        row = mats[m][r]
+                        expect[addr[8 * m + r]] = [row[2 * w] | row[2 * w + 1] << 16
+                                                   for w in range(4)]
+                g.case("rows at random 16-byte aligned offsets", lanes, init={0: init},
+                       expect=expect)
+            groups.append(g)
+    g = Group("movmatrix .trans: d is the fragment of the transpose of the matrix in a",
+              "movmatrix.sync.aligned.m8n8.trans.b16 d, a :: d:b32 <- a:b32")
+    for _ in range(3):
+        mat = [[R.randrange(1 << 16) for _ in range(8)] for _ in range(8)]
+        g.case("random matrix", {l: ([hx(frag_of(mat, l, False))], [hx(frag_of(mat, l, True))])
+                                 for l in range(32)})
+    groups.append(g)
+    write("matrix_move.isa", """
+Matrix moves (PTX ISA §9.7.14.5.15 ldmatrix, §9.7.14.5.16 stmatrix, §9.7.14.5.17 movmatrix):
+each 8x8 matrix of .b16 elements has its rows at the addresses lanes 8i..8i+7 give (matrix i);
+lane l's register i holds row l/4, columns 2(l%4) and 2(l%4)+1 of matrix i (lower half first),
+with .trans the same positions of the transposed matrix. Values computed in gen_warp.py from a
+random seeded shared-memory image; stmatrix rows give the bytes expected afterwards (all other
+bytes keep their values).""", groups, target="sm_90")
+
+
+if __name__ == "__main__":
+    gen_mma()
+    gen_warp_ops()
+    gen_matrix_move()
