@@ -21,7 +21,7 @@ from fractions import Fraction as F
 
 from ieee_ref import decode, encode
 
-R = random.Random(20261206)
+R = random.Random()  # seeded per table (gen_*)
 M32 = 0xFFFFFFFF
 
 
@@ -245,7 +245,7 @@ def regs_of(pos, lane, n_elems, mat, width):
 
 def reg_kind(ty):
     """The table type of a register holding elements of `ty`."""
-    return {"f16": "f16x2", "bf16": "bf16x2", "tf32": "f32", "f32": "f32", "f64": "f64",
+    return {"f16": "f16x2", "bf16": "bf16x2", "tf32": "b32", "f32": "f32", "f64": "f64",
             "s32": "s32"}.get(ty, "b32")
 
 
@@ -385,6 +385,7 @@ def mma_m8n8k4_group(layout, dt, ct):
 
 
 def gen_mma():
+    R.seed("mma")  # each table its own stream: adding rows elsewhere leaves it
     groups = []
     G = mma_group
     forms = [
@@ -464,6 +465,7 @@ def mask_lanes(mask):
 
 
 def gen_warp_ops():
+    R.seed("warp_ops")  # each table its own stream: adding rows elsewhere leaves it
     groups = []
     masks = [M32, 0x0000FFFF, 0xF0F0F0F0, 0x80000001, 0x00000004, 0x5555AAAA]
     for mode, cs in [("up", [0x0, 0x1800, 0x1C00]), ("down", [0x1F, 0x181F, 0x1F03]),
@@ -602,6 +604,7 @@ def frag_of(mat, lane, trans):
 
 
 def gen_matrix_move():
+    R.seed("matrix_move")  # each table its own stream: adding rows elsewhere leaves it
     groups = []
     SH = 1024
     for num in (1, 2, 4):
@@ -669,7 +672,116 @@ random seeded shared-memory image; stmatrix rows give the bytes expected afterwa
 bytes keep their values).""", groups, target="sm_90")
 
 
+# ---------------------------------------------------------------- wmma
+# The WMMA fragment layout is implementation-defined (PTX ISA §9.7.14.4.1): only load -> mma ->
+# store is defined, so each group loads A, B and C from a global image, multiplies and stores D,
+# and the rows check the D bytes in memory (and that nothing else changed).
+
+def to_words(elems, width):
+    """Elements of `width` bits packed from the least significant bit of a little-endian byte
+    stream, as 32-bit words."""
+    acc, nbits = 0, 0
+    for k, v in enumerate(elems):
+        acc |= (v & ((1 << width) - 1)) << (k * width)
+        nbits += width
+    nwords = -(-nbits // 32)
+    return [(acc >> (32 * w)) & M32 for w in range(nwords)]
+
+
+def wmma_group(shape, at, ct, layout_a="row", layout_b="col", op=None, frags=None):
+    m, n, k = dims(shape)
+    wa, wc = WIDTH[at], WIDTH[ct]
+    ra, rb, rc = frags
+    fa = {"f16": "b32", "bf16": "b32", "tf32": "b32", "s8": "b32", "u8": "b32", "b1": "b32",
+          "f64": "f64"}[at]
+    fc = {"f32": "f32", "f16": "b32", "s32": "s32", "f64": "f64"}[ct]
+    ea = (m * k * wa) // 8
+    eb = (k * n * wa) // 8
+    ec = m * n * wc // 8
+    offs = [0, ea, ea + eb, ea + eb + ec]
+    total = ea + eb + 2 * ec
+    ldt = {"f32": "f32", "f16": "f16", "s32": "s32", "f64": "f64"}[ct]
+    ld_a = f"wmma.load.a.sync.aligned.{layout_a}.{shape}.global.{at}"
+    ld_b = f"wmma.load.b.sync.aligned.{layout_b}.{shape}.global.{at}"
+    ld_c = f"wmma.load.c.sync.aligned.row.{shape}.global.{ldt}"
+    st_d = f"wmma.store.d.sync.aligned.row.{shape}.global.{ldt}"
+    if at == "f16":
+        mma = f"wmma.mma.sync.aligned.{layout_a}.{layout_b}.{shape}.{ct}.{ct}"
+    elif op:
+        mma = f"wmma.mma.{op}.popc.sync.aligned.row.col.{shape}.s32.b1.b1.s32"
+    else:
+        mma = f"wmma.mma.sync.aligned.{layout_a}.{layout_b}.{shape}.{ct}.{at}.{at}.{ct}"
+    A_, B_, C_, D_ = names("fa", ra), names("fb", rb), names("fc", rc), names("fd", rc)
+    lda = k if layout_a == "row" else m
+    ldb = k if layout_b == "col" else n
+    ptx = (f"{ld_a} {{{','.join(A_)}}}, [pa], {lda}; {ld_b} {{{','.join(B_)}}}, [pb], {ldb}; "
+           f"{ld_c} {{{','.join(C_)}}}, [pc], {n}; "
+           f"{mma} {{{','.join(D_)}}}, {{{','.join(A_)}}}, {{{','.join(B_)}}}, {{{','.join(C_)}}}; "
+           f"{st_d} [pd], {{{','.join(D_)}}}, {n}")
+    header = (f"{ptx} :: <- pa:gptr pb:gptr pc:gptr pd:gptr ; global {total} ; "
+              f"regs fa[{ra}]:{fa} fb[{rb}]:{fa} fc[{rc}]:{fc} fd[{rc}]:{fc}")
+    g = Group(None, header)
+    for _ in range(2):
+        if at in ("f16", "bf16", "tf32", "f64"):
+            Ab = [[rand_float(at) for _ in range(k)] for _ in range(m)]
+            Bb = [[rand_float(at) for _ in range(n)] for _ in range(k)]
+            Cb = [[rand_float(ct, -1, 4) for _ in range(n)] for _ in range(m)]
+            A = [[value(at, x) for x in r] for r in Ab]
+            B = [[value(at, x) for x in r] for r in Bb]
+            Db = mma_float(A, B, Cb, ct)
+        else:
+            Ab = [[rand_int(at) for _ in range(k)] for _ in range(m)]
+            Bb = [[rand_int(at) for _ in range(n)] for _ in range(k)]
+            Ci = [[rand_int("s32") for _ in range(n)] for _ in range(m)]
+            Db = mma_int(Ab, Bb, Ci, False, op)
+            Cb = [[x & M32 for x in r] for r in Ci]
+        a_mem = ([Ab[i][kk] for i in range(m) for kk in range(k)] if layout_a == "row" else
+                 [Ab[i][kk] for kk in range(k) for i in range(m)])
+        b_mem = ([Bb[kk][j] for j in range(n) for kk in range(k)] if layout_b == "col" else
+                 [Bb[kk][j] for kk in range(k) for j in range(n)])
+        c_mem = [Cb[i][j] for i in range(m) for j in range(n)]
+        d_mem = [Db[i][j] for i in range(m) for j in range(n)]
+        init = {offs[0]: to_words(a_mem, wa), offs[1]: to_words(b_mem, wa),
+                offs[2]: to_words(c_mem, wc)}
+        lanes = {l: ([hx(o, 1) for o in offs], []) for l in range(32)}
+        g.case(f"random A ({layout_a}), B ({layout_b}), C; D stored row-major", lanes, init=init,
+               expect={offs[3]: to_words(d_mem, wc)})
+    return g
+
+
+def gen_wmma():
+    R.seed("wmma")  # each table its own stream: adding rows elsewhere leaves it
+    forms = [
+        ("m16n16k16 .f16, f32 accumulator", wmma_group("m16n16k16", "f16", "f32", frags=(8, 8, 8))),
+        ("m16n16k16 .f16, f32 accumulator, A column-major and B row-major in memory",
+         wmma_group("m16n16k16", "f16", "f32", "col", "row", frags=(8, 8, 8))),
+        ("m16n16k16 .f16 with an f16 accumulator (one fma.rn.f16 rounding per k step)",
+         wmma_group("m16n16k16", "f16", "f16", frags=(8, 8, 4))),
+        ("m16n16k16 .bf16", wmma_group("m16n16k16", "bf16", "f32", frags=(4, 4, 8))),
+        ("m16n16k8 .tf32", wmma_group("m16n16k8", "tf32", "f32", frags=(4, 4, 8))),
+        ("m16n16k16 .s8", wmma_group("m16n16k16", "s8", "s32", frags=(2, 2, 8))),
+        ("m8n8k4 .f64", wmma_group("m8n8k4", "f64", "f64", frags=(1, 1, 2))),
+        ("m8n8k128 .b1 .xor.popc", wmma_group("m8n8k128", "b1", "s32", op="xor", frags=(1, 1, 2))),
+        ("m8n8k128 .b1 .and.popc", wmma_group("m8n8k128", "b1", "s32", op="and", frags=(1, 1, 2))),
+    ]
+    groups = []
+    for comment, g in forms:
+        g.comment = comment
+        groups.append(g)
+    write("wmma.isa", """
+wmma.load / wmma.mma / wmma.store (PTX ISA §9.7.14.4). The fragment layout is
+implementation-defined (§9.7.14.4.1), so each group is the defined sequence: load A, B, C from a
+global image (A row- or column-major, B column- or row-major, C row-major, strides in elements),
+multiply, store D row-major, and the rows give D's bytes (every other byte must keep its value).
+D = A·B + C from gen_warp.py: products exact, the floating-point sum from C over k = 0, 1, ...
+rounded to nearest even in the accumulator type per step (docs/isa-notes.md: the ISA leaves the
+order unspecified, this is ptxjit's); integer sums exact, wrapped to 32 bits; .b1: C + popc of the
+XOR or AND of a row of A and a column of B (bits packed from the least significant bit).""",
+          groups)
+
+
 if __name__ == "__main__":
     gen_mma()
     gen_warp_ops()
     gen_matrix_move()
+    gen_wmma()

@@ -1091,8 +1091,15 @@ fn copy_loop(tag: &str, n: usize, to_shared: bool) -> String {
 }
 
 /// Run one warp group on one engine; returns failure descriptions (at most `limit`).
+///
+/// With `ISA_PTX_DIR` set, the kernel is also written there (`warp_LINE.ptx`, LINE the header's
+/// table line), for checking the tables' PTX with ptxas.
 pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(), String> {
     let ptx = warp_kernel_ptx(w);
+    if let Some(dir) = std::env::var_os("ISA_PTX_DIR") {
+        let path = std::path::Path::new(&dir).join(format!("warp_{}.ptx", w.line));
+        std::fs::write(&path, &ptx).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     let mut ctx = Context::new();
     let m = ctx
         .load_module(&ptx, "isa_warp.ptx", engine)
@@ -1189,8 +1196,12 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
                     } else {
                         format!("expect line {at}")
                     };
+                    let space = match space {
+                        Space::Shared => "shared",
+                        Space::Global => "global",
+                    };
                     fail(format!(
-                        "  case of line {}: {space:?} byte {o:#x} = {g:#010x} (expected {e:#010x}, {from})",
+                        "  case of line {}: {space} byte {o:#x} = {g:#010x} (expected {e:#010x}, {from})",
                         case.line
                     ));
                 }
