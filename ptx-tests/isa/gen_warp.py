@@ -143,6 +143,8 @@ def b_pos(shape, ty, lane, i):
         return t * 2 + i, g
     if shape == "m16n8k16" and ty in ("f16", "bf16"):
         return t * 2 + (i & 1) + 8 * (i >= 2), g
+    if shape == "m16n8k32" and ty in ("f16", "bf16"):  # mma.sp's dense B
+        return t * 2 + (i & 1) + 8 * (i >> 1), g
     if shape == "m16n8k4" and ty == "tf32":
         return t, g
     if shape == "m16n8k8" and ty == "tf32":
@@ -384,6 +386,71 @@ def mma_m8n8k4_group(layout, dt, ct):
     return g
 
 
+def mma_sp_group(shape, dt, at, ct, sel):
+    """mma.sp with 2:4 sparsity (16- and 8-bit inputs; PTX ISA §9.7.14.6): the dense A has two
+    non-zero elements in each chunk of 4 columns; the A operand holds them (chunk order, then
+    column order) as a dense A of K/2 columns (its fragment layout, §9.7.14.6.2); each chunk's
+    4-bit metadata field holds their two column indices (the first in the low 2 bits). Metadata
+    (§9.7.14.6.3 figures): the quad of lanes 4g..4g+3 holds rows g (bits 0-15) and g + 8 (bits
+    16-31) in T = (chunks per row) / 4 of its lanes, lanes 4g + T*sel + j, lane j holding chunks
+    4j..4j+3; the other lanes' metadata is random and must not matter."""
+    m, n, k = dims(shape)
+    half = f"m16n8k{k // 2}"
+    w = WIDTH[at]
+    na, nb, nc = m * k // 2 // 32, count(k, n), count(m, n)
+    acc_w = 16 if ct == "f16" else WIDTH[ct]
+    ra, rb, rc = na * w // 32, nb * w // 32, nc * acc_w // 32
+    kind_a, kind_c, kind_d = reg_kind(at), reg_kind(ct), reg_kind(dt)
+    D, A_, B_, C_ = names("d", rc), names("a", ra), names("b", rb), names("c", rc)
+    ptx = (f"mma.sp.sync.aligned.{shape}.row.col.{dt}.{at}.{at}.{ct} {{{','.join(D)}}}, "
+           f"{{{','.join(A_)}}}, {{{','.join(B_)}}}, {{{','.join(C_)}}}, e, {sel}")
+    sig = (" ".join(f"{x}:{kind_d}" for x in D) + " <- " +
+           " ".join(f"{x}:{kind_a}" for x in A_ + B_) + " " +
+           " ".join(f"{x}:{kind_c}" for x in C_) + " e:b32")
+    g = Group(None, f"{ptx} :: {sig}")
+    chunks = k // 4
+    T = chunks // 4
+    for _ in range(2):
+        floats = at in ("f16", "bf16")
+        rnd = (lambda: rand_float(at)) if floats else (lambda: rand_int(at))
+        stored = [[rnd() for _ in range(k // 2)] for _ in range(m)]
+        meta = [[0] * chunks for _ in range(m)]
+        Ad = [[0] * k for _ in range(m)]
+        for i in range(m):
+            for c in range(chunks):
+                i0, i1 = sorted(R.sample(range(4), 2))
+                meta[i][c] = i0 | i1 << 2
+                Ad[i][4 * c + i0] = stored[i][2 * c]
+                Ad[i][4 * c + i1] = stored[i][2 * c + 1]
+        if floats:
+            Bb = [[rand_float(at) for _ in range(n)] for _ in range(k)]
+            Cb = [[rand_float(ct, -1, 4) for _ in range(n)] for _ in range(m)]
+            A = [[value(at, x) if x else F(0) for x in r] for r in Ad]
+            B = [[value(at, x) for x in r] for r in Bb]
+            Db = mma_float(A, B, Cb, ct)
+        else:
+            Bb = [[rand_int(at) for _ in range(n)] for _ in range(k)]
+            Ci = [[rand_int("s32") for _ in range(n)] for _ in range(m)]
+            Db = mma_int(Ad, Bb, Ci, False)
+            Cb = [[x & M32 for x in r] for r in Ci]
+        lanes = {}
+        for lane in range(32):
+            gid, t = lane >> 2, lane % 4
+            ar = regs_of(lambda l, i: a_pos(half, at, l, i), lane, na, stored, w)
+            br = regs_of(lambda l, i: b_pos(shape, at, l, i), lane, nb, Bb, w)
+            cr = regs_of(lambda l, i: c_pos(shape, l, i), lane, nc, Cb, acc_w)
+            dr = regs_of(lambda l, i: c_pos(shape, l, i), lane, nc, Db, acc_w)
+            if T * sel <= t < T * (sel + 1):
+                j = t - T * sel
+                e = pack(meta[gid][4 * j:4 * j + 4], 4) | pack(meta[gid + 8][4 * j:4 * j + 4], 4) << 16
+            else:
+                e = R.randrange(1 << 32)
+            lanes[lane] = ([fmt_reg(kind_a, x) for x in ar + br] + [fmt_reg(kind_c, x) for x in cr]
+                           + [hx(e)], [fmt_reg(kind_d, x) for x in dr])
+        g.case(f"random 2:4 sparse A, selector {sel}", lanes)
+    return g
+
+
 def gen_mma():
     R.seed("mma")  # each table its own stream: adding rows elsewhere leaves it
     groups = []
@@ -416,6 +483,18 @@ def gen_mma():
          G("m8n8k128", "row.col", "s32", "b1", "b1", "s32", op="and")),
     ]
     for comment, g in forms:
+        g.comment = comment
+        groups.append(g)
+    for comment, g in [
+        ("mma.sp m16n8k16 .f16, f32 accumulator, selector 0",
+         mma_sp_group("m16n8k16", "f32", "f16", "f32", 0)),
+        ("mma.sp m16n8k16 .f16, f32 accumulator, selector 2",
+         mma_sp_group("m16n8k16", "f32", "f16", "f32", 2)),
+        ("mma.sp m16n8k16 .f16, f16 accumulator, selector 3",
+         mma_sp_group("m16n8k16", "f16", "f16", "f16", 3)),
+        ("mma.sp m16n8k32 .bf16, selector 1", mma_sp_group("m16n8k32", "f32", "bf16", "f32", 1)),
+        ("mma.sp m16n8k32 .s8, selector 0", mma_sp_group("m16n8k32", "s32", "s8", "s32", 0)),
+    ]:
         g.comment = comment
         groups.append(g)
     for layout, dt, ct in [(".row.col", "f32", "f32"), (".col.row", "f32", "f32"),
