@@ -79,8 +79,17 @@ def f32s(bits):
     return repr(float(v)) if not isinstance(v, str) else ("-0.0" if v == "-0" else v)
 
 
+# 8-bit floats (PTX ISA §5.2.5.1): e4m3 (bias 7, 3 mantissa bits), e5m2 (bias 15, 2 bits);
+# only normal values with small exponents are drawn (no NaN, no infinity).
+FP8 = {"e4m3": (7, 3), "e5m2": (15, 2)}
+
+
 def rand_float(fmt, emin=-3, emax=3):
     """A nonzero value of `fmt` with a random mantissa: bits."""
+    if fmt in FP8:
+        bias, mb = FP8[fmt]
+        e = R.randint(emin, emax) + bias
+        return R.randrange(2) << 7 | e << mb | R.randrange(1 << mb)
     p = {"f16": 11, "bf16": 8, "tf32": 11, "f32": 24, "f64": 53}[fmt]
     e = R.randint(emin, emax)
     m = R.randrange(1 << (p - 1), 1 << p)
@@ -91,13 +100,19 @@ def rand_float(fmt, emin=-3, emax=3):
 
 
 def value(fmt, bits):
+    if fmt in FP8:
+        bias, mb = FP8[fmt]
+        e, m = (bits >> mb) & ((1 << (7 - mb)) - 1), bits & ((1 << mb) - 1)
+        assert 0 < e < (1 << (7 - mb)) - 1, (fmt, bits)
+        v = F((1 << mb) + m, 1 << mb) * F(2) ** (e - bias)
+        return -v if bits >> 7 else v
     v = decode(bits, "f32" if fmt == "tf32" else fmt)
     assert not isinstance(v, str), (fmt, bits)
     return F(v)
 
 
 WIDTH = {"f16": 16, "bf16": 16, "tf32": 32, "f32": 32, "f64": 64, "s8": 8, "u8": 8, "s4": 4,
-         "u4": 4, "b1": 1, "s32": 32}
+         "u4": 4, "b1": 1, "s32": 32, "e4m3": 8, "e5m2": 8}
 
 
 def rand_int(ty):
@@ -112,6 +127,16 @@ def rand_int(ty):
 
 def a_pos(shape, ty, lane, i):
     g, t = lane >> 2, lane % 4
+    if ty == "f64" and shape in ("m16n8k4", "m16n8k8", "m16n8k16"):
+        return g + 8 * (i % 2), t + 4 * (i // 2)
+    if shape == "m16n8k64" and ty in ("s4", "u4"):
+        return g + 8 * ((i // 8) % 2), t * 8 + (i & 7) + 32 * (i >= 16)
+    if shape == "m16n8k128" and ty == "b1":
+        return g + 8 * (i >= 32), t * 32 + (i & 31)
+    if shape == "m16n8k256" and ty == "b1":
+        return g + 8 * ((i // 32) % 2), t * 32 + (i & 31) + 128 * (i >= 64)
+    if shape == "m16n8k32" and ty in ("e4m3", "e5m2"):
+        return a_pos(shape, "s8", lane, i)
     if shape == "m16n8k8" and ty in ("f16", "bf16"):
         return g + 8 * (i >= 2), t * 2 + (i & 1)
     if shape == "m16n8k16" and ty in ("f16", "bf16"):
@@ -139,6 +164,16 @@ def a_pos(shape, ty, lane, i):
 
 def b_pos(shape, ty, lane, i):
     g, t = lane >> 2, lane % 4
+    if ty == "f64" and shape in ("m16n8k4", "m16n8k8", "m16n8k16"):
+        return t + 4 * i, g
+    if shape == "m16n8k64" and ty in ("s4", "u4"):
+        return t * 8 + (i & 7) + 32 * (i >= 8), g
+    if shape == "m16n8k128" and ty == "b1":
+        return t * 32 + i, g
+    if shape == "m16n8k256" and ty == "b1":
+        return t * 32 + (i & 31) + 128 * (i >= 32), g
+    if shape == "m16n8k32" and ty in ("e4m3", "e5m2"):
+        return b_pos(shape, "s8", lane, i)
     if shape == "m16n8k8" and ty in ("f16", "bf16"):
         return t * 2 + i, g
     if shape == "m16n8k16" and ty in ("f16", "bf16"):
@@ -283,13 +318,15 @@ def mma_group(shape, layout, dt, at, bt, ct, cases=2, sat=False, op=None, specia
            " ".join(f"{x}:{sig_t[kind_c]}" for x in C_))
     g = Group(None, f"{ptx} :: {sig}")
     for case in range(cases):
-        if at in ("f16", "bf16", "tf32", "f64"):
+        if at in ("f16", "bf16", "tf32", "f64", "e4m3", "e5m2"):
             Ab = [[rand_float(at) for _ in range(k)] for _ in range(m)]
             Bb = [[rand_float(bt) for _ in range(n)] for _ in range(k)]
             Cb = [[rand_float(ct, -1, 4) for _ in range(n)] for _ in range(m)]
             A = [[value(at, x) for x in r] for r in Ab]
             B = [[value(bt, x) for x in r] for r in Bb]
-            Db = mma_float(A, B, Cb, ct)
+            if dt != ct:
+                Cb = [[encode(value(ct, x), dt) for x in r] for r in Cb]
+            Db = mma_float(A, B, Cb, dt)
             comment = "random inputs"
         else:
             if special == "overflow" and case == 0:
@@ -481,6 +518,23 @@ def gen_mma():
          G("m8n8k128", "row.col", "s32", "b1", "b1", "s32", op="xor")),
         ("m8n8k128 .b1 .and.popc: C + popc(row AND column)",
          G("m8n8k128", "row.col", "s32", "b1", "b1", "s32", op="and")),
+    ]
+    forms += [
+        ("m16n8k4 .f64", G("m16n8k4", "row.col", "f64", "f64", "f64", "f64")),
+        ("m16n8k8 .f64", G("m16n8k8", "row.col", "f64", "f64", "f64", "f64")),
+        ("m16n8k16 .f64", G("m16n8k16", "row.col", "f64", "f64", "f64", "f64")),
+        ("m16n8k64 .s4", G("m16n8k64", "row.col", "s32", "s4", "s4", "s32")),
+        ("m16n8k64 .u4 x .s4 .satfinite",
+         G("m16n8k64", "row.col", "s32", "u4", "s4", "s32", sat=True)),
+        ("m16n8k32 .u8 x .s8", G("m16n8k32", "row.col", "s32", "u8", "s8", "s32")),
+        ("m16n8k128 .b1 .xor.popc", G("m16n8k128", "row.col", "s32", "b1", "b1", "s32", op="xor")),
+        ("m16n8k256 .b1 .and.popc", G("m16n8k256", "row.col", "s32", "b1", "b1", "s32", op="and")),
+        ("m16n8k32 .e4m3, f32 accumulator (8-bit float products exact in f32)",
+         G("m16n8k32", "row.col", "f32", "e4m3", "e4m3", "f32")),
+        ("m16n8k32 .e5m2 x .e4m3, f32 accumulator",
+         G("m16n8k32", "row.col", "f32", "e5m2", "e4m3", "f32")),
+        ("m16n8k32 .e4m3 x .e5m2 with an f16 accumulator",
+         G("m16n8k32", "row.col", "f16", "e4m3", "e5m2", "f16")),
     ]
     for comment, g in forms:
         g.comment = comment
