@@ -740,55 +740,72 @@ def gen_matrix_move():
     R.seed("matrix_move")  # each table its own stream: adding rows elsewhere leaves it
     groups = []
     SH = 1024
-    for num in (1, 2, 4):
-        for trans in (False, True):
-            D = names("d", num)
-            tr = ".trans" if trans else ""
-            g = Group(f"ldmatrix .x{num}{tr}: lanes 8i..8i+7 give the row addresses of matrix i",
-                      f"ldmatrix.sync.aligned.m8n8.x{num}{tr}.shared.b16 {{{','.join(D)}}}, [p]"
-                      f" :: {' '.join(x + ':b32' for x in D)} <- p:sptr ; shared {SH}")
-            for _ in range(2):
-                words = [R.randrange(1 << 32) for _ in range(SH // 4)]
-                h16 = lambda off: (words[off // 4] >> (16 * ((off // 2) % 2))) & 0xFFFF
-                rows = R.sample(range(SH // 16), 8 * num)  # 16-byte aligned rows
-                addr = [16 * r for r in rows]
-                mats = [[[h16(addr[8 * m + r] + 2 * c) for c in range(8)] for r in range(8)]
-                        for m in range(num)]
-                lanes = {}
-                for l in range(32):
-                    p = addr[l] if l < 8 * num else R.randrange(SH // 16) * 16
-                    lanes[l] = ([hx(p, 1)], [hx(frag_of(mats[m], l, trans)) for m in range(num)])
-                g.case("rows at random 16-byte aligned offsets (memory unchanged)", lanes,
-                       init={0: words})
-            groups.append(g)
-    for num in (1, 2, 4):
-        for trans in (False, True):
-            S = names("r", num)
-            tr = ".trans" if trans else ""
-            g = Group(f"stmatrix .x{num}{tr}: lanes 8i..8i+7 give the row addresses of matrix i;"
-                      " the rest of the image keeps its bytes",
-                      f"stmatrix.sync.aligned.m8n8.x{num}{tr}.shared.b16 [p], {{{','.join(S)}}}"
-                      f" :: <- p:sptr {' '.join(x + ':b32' for x in S)} ; shared {SH}")
-            for _ in range(2):
-                init = [R.randrange(1 << 32) for _ in range(SH // 4)]
-                rows = R.sample(range(SH // 16), 8 * num)
-                addr = [16 * r for r in rows]
-                mats = [[[R.randrange(1 << 16) for _ in range(8)] for _ in range(8)]
-                        for _ in range(num)]
-                lanes = {}
-                for l in range(32):
-                    p = addr[l] if l < 8 * num else R.randrange(SH // 16) * 16
-                    lanes[l] = ([hx(p, 1)] + [hx(frag_of(mats[m], l, trans)) for m in range(num)],
-                                [])
-                expect = {}
-                for m in range(num):
-                    for r in range(8):
-                        row = mats[m][r]
-                        expect[addr[8 * m + r]] = [row[2 * w] | row[2 * w + 1] << 16
-                                                   for w in range(4)]
-                g.case("rows at random 16-byte aligned offsets", lanes, init={0: init},
-                       expect=expect)
-            groups.append(g)
+    variants = [(num, trans, ".shared") for num in (1, 2, 4) for trans in (False, True)]
+    variants += [(4, False, ".shared::cta"), (2, True, "")]
+    for num, trans, space in variants:
+        D = names("d", num)
+        tr = ".trans" if trans else ""
+        if space:
+            ptx = (f"ldmatrix.sync.aligned.m8n8.x{num}{tr}{space}.b16 {{{','.join(D)}}}, [p]"
+                   f" :: {' '.join(x + ':b32' for x in D)} <- p:sptr ; shared {SH}")
+        else:  # a generic address of the shared image
+            ptx = (f"cvt.u64.u32 q, p; cvta.shared.u64 q, q; "
+                   f"ldmatrix.sync.aligned.m8n8.x{num}{tr}.b16 {{{','.join(D)}}}, [q]"
+                   f" :: {' '.join(x + ':b32' for x in D)} <- p:sptr ; shared {SH} ; "
+                   "regs q:u64")
+        where = {"": " (generic address)", ".shared::cta": " (.shared::cta)"}.get(space, "")
+        g = Group(f"ldmatrix .x{num}{tr}{where}: lanes 8i..8i+7 give the row addresses of "
+                  "matrix i", ptx)
+        for _ in range(2):
+            words = [R.randrange(1 << 32) for _ in range(SH // 4)]
+            h16 = lambda off: (words[off // 4] >> (16 * ((off // 2) % 2))) & 0xFFFF
+            rows = R.sample(range(SH // 16), 8 * num)  # 16-byte aligned rows
+            addr = [16 * r for r in rows]
+            mats = [[[h16(addr[8 * m + r] + 2 * c) for c in range(8)] for r in range(8)]
+                    for m in range(num)]
+            lanes = {}
+            for l in range(32):
+                p = addr[l] if l < 8 * num else R.randrange(SH // 16) * 16
+                lanes[l] = ([hx(p, 1)], [hx(frag_of(mats[m], l, trans)) for m in range(num)])
+            g.case("rows at random 16-byte aligned offsets (memory unchanged)", lanes,
+                   init={0: words})
+        groups.append(g)
+    variants = [(num, trans, ".shared") for num in (1, 2, 4) for trans in (False, True)]
+    variants += [(2, False, ".shared::cta"), (4, True, "")]
+    for num, trans, space in variants:
+        S = names("r", num)
+        tr = ".trans" if trans else ""
+        regs = " ".join(x + ":b32" for x in S)
+        if space:
+            ptx = (f"stmatrix.sync.aligned.m8n8.x{num}{tr}{space}.b16 [p], {{{','.join(S)}}}"
+                   f" :: <- p:sptr {regs} ; shared {SH}")
+        else:  # a generic address of the shared image
+            ptx = (f"cvt.u64.u32 q, p; cvta.shared.u64 q, q; "
+                   f"stmatrix.sync.aligned.m8n8.x{num}{tr}.b16 [q], {{{','.join(S)}}}"
+                   f" :: <- p:sptr {regs} ; shared {SH} ; regs q:u64")
+        where = {"": " (generic address)", ".shared::cta": " (.shared::cta)"}.get(space, "")
+        g = Group(f"stmatrix .x{num}{tr}{where}: lanes 8i..8i+7 give the row addresses of "
+                  "matrix i; the rest of the image keeps its bytes", ptx)
+        for _ in range(2):
+            init = [R.randrange(1 << 32) for _ in range(SH // 4)]
+            rows = R.sample(range(SH // 16), 8 * num)
+            addr = [16 * r for r in rows]
+            mats = [[[R.randrange(1 << 16) for _ in range(8)] for _ in range(8)]
+                    for _ in range(num)]
+            lanes = {}
+            for l in range(32):
+                p = addr[l] if l < 8 * num else R.randrange(SH // 16) * 16
+                lanes[l] = ([hx(p, 1)] + [hx(frag_of(mats[m], l, trans)) for m in range(num)],
+                            [])
+            expect = {}
+            for m in range(num):
+                for r in range(8):
+                    row = mats[m][r]
+                    expect[addr[8 * m + r]] = [row[2 * w] | row[2 * w + 1] << 16
+                                               for w in range(4)]
+            g.case("rows at random 16-byte aligned offsets", lanes, init={0: init},
+                   expect=expect)
+        groups.append(g)
     g = Group("movmatrix .trans: d is the fragment of the transpose of the matrix in a",
               "movmatrix.sync.aligned.m8n8.trans.b16 d, a :: d:b32 <- a:b32")
     for _ in range(3):
