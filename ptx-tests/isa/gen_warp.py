@@ -182,8 +182,10 @@ def b_pos(shape, ty, lane, i):
         return t * 2 + (i & 1) + 8 * (i >> 1), g
     if shape == "m16n8k4" and ty == "tf32":
         return t, g
-    if shape == "m16n8k8" and ty == "tf32":
+    if shape in ("m16n8k8", "m16n8k16") and ty == "tf32":  # k16: mma.sp's dense B
         return t + 4 * i, g
+    if shape == "m16n8k64" and ty in ("s8", "u8", "e4m3", "e5m2"):  # mma.sp's dense B
+        return t * 4 + (i & 3) + 16 * (i >> 2), g
     if shape == "m16n8k16" and ty in ("s8", "u8"):
         return t * 4 + i, g
     if shape == "m16n8k32" and ty in ("s8", "u8"):
@@ -445,20 +447,33 @@ def mma_sp_group(shape, dt, at, ct, sel):
            " ".join(f"{x}:{kind_a}" for x in A_ + B_) + " " +
            " ".join(f"{x}:{kind_c}" for x in C_) + " e:b32")
     g = Group(None, f"{ptx} :: {sig}")
-    chunks = k // 4
+    # Chunk of columns a 4-bit field describes: 4 (2:4), 2 for .tf32 (1:2), 8 for 4-bit types
+    # (two non-zero pairs of 8).
+    csize = {"tf32": 2, "s4": 8, "u4": 8}.get(at, 4)
+    chunks = k // csize
     T = chunks // 4
     for _ in range(2):
-        floats = at in ("f16", "bf16")
+        floats = at in ("f16", "bf16", "tf32", "e4m3", "e5m2")
         rnd = (lambda: rand_float(at)) if floats else (lambda: rand_int(at))
         stored = [[rnd() for _ in range(k // 2)] for _ in range(m)]
         meta = [[0] * chunks for _ in range(m)]
         Ad = [[0] * k for _ in range(m)]
         for i in range(m):
             for c in range(chunks):
+                base, half_c = csize * c, csize // 2
+                if csize == 2:  # .tf32: 0b0100 keeps column 0, 0b1110 column 1
+                    col = R.randrange(2)
+                    meta[i][c] = 0b1110 if col else 0b0100
+                    Ad[i][base + col] = stored[i][c]
+                    continue
                 i0, i1 = sorted(R.sample(range(4), 2))
                 meta[i][c] = i0 | i1 << 2
-                Ad[i][4 * c + i0] = stored[i][2 * c]
-                Ad[i][4 * c + i1] = stored[i][2 * c + 1]
+                if csize == 4:
+                    cols = [base + i0, base + i1]
+                else:  # pairs: index p covers columns 2p, 2p + 1 of the chunk
+                    cols = [base + 2 * i0, base + 2 * i0 + 1, base + 2 * i1, base + 2 * i1 + 1]
+                for x, col in enumerate(cols):
+                    Ad[i][col] = stored[i][half_c * c + x]
         if floats:
             Bb = [[rand_float(at) for _ in range(n)] for _ in range(k)]
             Cb = [[rand_float(ct, -1, 4) for _ in range(n)] for _ in range(m)]
@@ -548,6 +563,13 @@ def gen_mma():
          mma_sp_group("m16n8k16", "f16", "f16", "f16", 3)),
         ("mma.sp m16n8k32 .bf16, selector 1", mma_sp_group("m16n8k32", "f32", "bf16", "f32", 1)),
         ("mma.sp m16n8k32 .s8, selector 0", mma_sp_group("m16n8k32", "s32", "s8", "s32", 0)),
+        ("mma.sp m16n8k8 .tf32 (1:2: metadata 0b0100 keeps column 0 of a pair, 0b1110 column 1), "
+         "selector 3", mma_sp_group("m16n8k8", "f32", "tf32", "f32", 3)),
+        ("mma.sp m16n8k16 .tf32, selector 1", mma_sp_group("m16n8k16", "f32", "tf32", "f32", 1)),
+        ("mma.sp m16n8k64 .s4 (two non-zero pairs in each 8 columns), selector 1",
+         mma_sp_group("m16n8k64", "s32", "s4", "s32", 1)),
+        ("mma.sp m16n8k64 .s8, selector 0", mma_sp_group("m16n8k64", "s32", "s8", "s32", 0)),
+        ("mma.sp m16n8k64 .e4m3, selector 0", mma_sp_group("m16n8k64", "f32", "e4m3", "f32", 0)),
     ]:
         g.comment = comment
         groups.append(g)
