@@ -37,16 +37,18 @@ class Group:
     maps a lane to (input strings, output strings); init/expect map a byte offset to a list of
     32-bit words."""
 
-    def __init__(self, comment, header):
+    def __init__(self, comment, header, target=None):
         self.comment = comment
         self.header = header
         self.cases = []
+        self.target = target  # a `.target` line before the header (it holds for later groups)
 
     def case(self, comment, lanes, init=None, expect=None):
         self.cases.append((comment, lanes, init or {}, expect or {}))
 
     def text(self):
         out = "".join(f"# {c}\n" for c in self.comment.strip().split("\n")) if self.comment else ""
+        out += f".target {self.target}\n" if self.target else ""
         out += f">>> {self.header}\n"
         for comment, lanes, init, expect in self.cases:
             out += f"case {comment}\n" if comment else "case\n"
@@ -619,6 +621,54 @@ def mask_lanes(mask):
     return [l for l in range(32) if mask >> l & 1]
 
 
+def f32_bits(x):
+    import struct
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def redux_f32_groups(masks):
+    """redux.sync.min/max{.abs}{.NaN}.f32 (sm_100a): +0.0 > -0.0; .abs reduces the absolute
+    values; with .NaN any NaN input gives the canonical NaN, without it NaN inputs are left out
+    (all NaN: the canonical NaN)."""
+    groups = []
+    first = True
+    for op in ("min", "max"):
+        for abs_, nan in ((False, False), (True, False), (False, True), (True, True)):
+            mods = (".abs" if abs_ else "") + (".NaN" if nan else "")
+            g = Group(f"redux.sync.{op}{mods}.f32 over the members",
+                      f"redux.sync.{op}{mods}.f32 d, a, m :: d:f32 <- a:b32 m:b32",
+                      target="sm_100a" if first else None)
+            first = False
+            for mask in masks:
+                act = mask_lanes(mask)
+                for kind in ("plain", "zeros", "nan", "allnan"):
+                    a = {}
+                    for l in act:
+                        if kind == "allnan" or (kind == "nan" and R.random() < 0.15):
+                            a[l] = R.choice([0x7FC00000, 0xFFC00001, 0x7F800001 | R.randrange(1 << 22)])
+                        elif kind == "zeros" and R.random() < 0.5:
+                            a[l] = R.choice([0, 0x80000000])
+                        else:
+                            a[l] = rand_float("f32", -4, 4)
+                    vals = []
+                    for v in a.values():
+                        if (v >> 23) & 0xFF == 0xFF and v & 0x7FFFFF:
+                            vals.append(None)
+                        else:
+                            vals.append(v & 0x7FFFFFFF if abs_ else v)
+                    if any(v is None for v in vals) and (nan or all(v is None for v in vals)):
+                        r = 0x7FFFFFFF
+                    else:
+                        keyed = [(float(value("f32", v)) if v & 0x7FFFFFFF else 0.0,
+                                  0 if v >> 31 else 1, v) for v in vals if v is not None]
+                        r = (min if op == "min" else max)(keyed)[2]
+                    out = "nan" if r == 0x7FFFFFFF else f32s(r)
+                    g.case(f"members {mask:#010x}, {kind}",
+                           {l: ([hx(a[l]), hx(mask)], [out]) for l in act})
+            groups.append(g)
+    return groups
+
+
 def gen_warp_ops():
     R.seed("warp_ops")  # each table its own stream: adding rows elsewhere leaves it
     groups = []
@@ -715,6 +765,7 @@ def gen_warp_ops():
             r &= M32
             g.case(f"members {mask:#010x}", {l: ([hx(a[l]), hx(mask)], [hx(r)]) for l in act})
         groups.append(g)
+    groups += redux_f32_groups(masks)
     # elect.sync: the ISA elects one member, deterministically, and does not say which. With one
     # member it is that lane; with more, the rows check what the ISA does say: every lane gets
     # the same d, d is a member, p is set in lane d only (one leader).
