@@ -911,14 +911,16 @@ def to_words(elems, width):
     return [(acc >> (32 * w)) & M32 for w in range(nwords)]
 
 
-def wmma_group(shape, at, ct, layout_a="row", layout_b="col", op=None, frags=None):
+def wmma_group(shape, at, ct, layout_a="row", layout_b="col", op=None, frags=None, pad=0):
+    """`pad`: elements past each stored line of A (its stride is the line plus `pad`; the padding
+    holds random values that must not be read)."""
     m, n, k = dims(shape)
     wa, wc = WIDTH[at], WIDTH[ct]
     ra, rb, rc = frags
-    fa = {"f16": "b32", "bf16": "b32", "tf32": "b32", "s8": "b32", "u8": "b32", "b1": "b32",
-          "f64": "f64"}[at]
+    fa = "f64" if at == "f64" else "b32"
     fc = {"f32": "f32", "f16": "b32", "s32": "s32", "f64": "f64"}[ct]
-    ea = (m * k * wa) // 8
+    lda = (k if layout_a == "row" else m) + pad
+    ea = ((m if layout_a == "row" else k) * lda * wa) // 8
     eb = (k * n * wa) // 8
     ec = m * n * wc // 8
     offs = [0, ea, ea + eb, ea + eb + ec]
@@ -935,7 +937,6 @@ def wmma_group(shape, at, ct, layout_a="row", layout_b="col", op=None, frags=Non
     else:
         mma = f"wmma.mma.sync.aligned.{layout_a}.{layout_b}.{shape}.{ct}.{at}.{at}.{ct}"
     A_, B_, C_, D_ = names("fa", ra), names("fb", rb), names("fc", rc), names("fd", rc)
-    lda = k if layout_a == "row" else m
     ldb = k if layout_b == "col" else n
     ptx = (f"{ld_a} {{{','.join(A_)}}}, [pa], {lda}; {ld_b} {{{','.join(B_)}}}, [pb], {ldb}; "
            f"{ld_c} {{{','.join(C_)}}}, [pc], {n}; "
@@ -958,8 +959,11 @@ def wmma_group(shape, at, ct, layout_a="row", layout_b="col", op=None, frags=Non
             Ci = [[rand_int("s32") for _ in range(n)] for _ in range(m)]
             Db = mma_int(Ab, Bb, Ci, False, op)
             Cb = [[x & M32 for x in r] for r in Ci]
-        a_mem = ([Ab[i][kk] for i in range(m) for kk in range(k)] if layout_a == "row" else
-                 [Ab[i][kk] for kk in range(k) for i in range(m)])
+        junk = [rand_float(at) if at in FP8 or at in ("f16", "bf16", "tf32", "f64")
+                else rand_int(at) for _ in range(pad)]
+        a_mem = ([x for i in range(m) for x in [Ab[i][kk] for kk in range(k)] + junk]
+                 if layout_a == "row" else
+                 [x for kk in range(k) for x in [Ab[i][kk] for i in range(m)] + junk])
         b_mem = ([Bb[kk][j] for j in range(n) for kk in range(k)] if layout_b == "col" else
                  [Bb[kk][j] for kk in range(k) for j in range(n)])
         c_mem = [Cb[i][j] for i in range(m) for j in range(n)]
@@ -984,6 +988,18 @@ def gen_wmma():
         ("m16n16k8 .tf32", wmma_group("m16n16k8", "tf32", "f32", frags=(4, 4, 8))),
         ("m16n16k16 .s8", wmma_group("m16n16k16", "s8", "s32", frags=(2, 2, 8))),
         ("m8n8k4 .f64", wmma_group("m8n8k4", "f64", "f64", frags=(1, 1, 2))),
+        ("m16n16k16 .f16, A row-major with a stride of 24 elements (8 of padding per row)",
+         wmma_group("m16n16k16", "f16", "f32", frags=(8, 8, 8), pad=8)),
+        ("m16n16k16 .s8, A column-major with a stride of 20",
+         wmma_group("m16n16k16", "s8", "s32", "col", "col", frags=(2, 2, 8), pad=4)),
+        ("m32n8k16 .f16, f32 accumulator", wmma_group("m32n8k16", "f16", "f32", frags=(8, 8, 8))),
+        ("m8n32k16 .f16, f16 accumulator", wmma_group("m8n32k16", "f16", "f16", frags=(8, 8, 4))),
+        ("m32n8k16 .bf16", wmma_group("m32n8k16", "bf16", "f32", frags=(8, 2, 8))),
+        ("m8n32k16 .bf16", wmma_group("m8n32k16", "bf16", "f32", frags=(2, 8, 8))),
+        ("m32n8k16 .u8", wmma_group("m32n8k16", "u8", "s32", frags=(4, 1, 8))),
+        ("m8n32k16 .s8", wmma_group("m8n32k16", "s8", "s32", frags=(1, 4, 8))),
+        ("m8n8k32 .s4", wmma_group("m8n8k32", "s4", "s32", frags=(1, 1, 2))),
+        ("m8n8k32 .u4", wmma_group("m8n8k32", "u4", "s32", frags=(1, 1, 2))),
         ("m8n8k128 .b1 .xor.popc", wmma_group("m8n8k128", "b1", "s32", op="xor", frags=(1, 1, 2))),
         ("m8n8k128 .b1 .and.popc", wmma_group("m8n8k128", "b1", "s32", op="and", frags=(1, 1, 2))),
     ]
