@@ -88,7 +88,30 @@ case
 expect 0x4: 20
 ";
     let t = harness::parse_file(one_lane)?;
-    harness::run_warp_groups(&t.warps)
+    harness::run_warp_groups(&t.warps)?;
+    // Two images: a word copied from the global image to the shared one; a wrong expectation
+    // names the image and its offset.
+    let two = "\
+>>> ld.global.u32 t, [g]; st.shared.u32 [p], t :: <- g:gptr p:sptr ; shared 8 ; global 8 ; regs t:u32
+case
+init global 0x4: 77
+init shared 0x0: 5 6
+0: 4 4 ->
+expect shared 0x4: 77
+";
+    let t = harness::parse_file(two)?;
+    harness::run_warp_groups(&t.warps)?;
+    let t = harness::parse_file(&two.replace("expect shared 0x4: 77", "expect global 0x0: 1"))?;
+    let e = harness::run_warp_groups(&t.warps).err().unwrap_or_default();
+    for want in [
+        "case of line 2: global byte 0x0 = 0x00000000 (expected 0x00000001, expect line 6)",
+        "case of line 2: shared byte 0x4 = 0x0000004d (expected 0x00000006, unchanged)",
+    ] {
+        if e.matches(want).count() != harness::ENGINES.len() {
+            return Err(format!("'{want}' not reported once per engine:\n{e}"));
+        }
+    }
+    Ok(())
 }
 
 /// Malformed warp tables are errors naming the line.
@@ -117,6 +140,14 @@ fn warp_table_errors() -> Result<(), String> {
         (
             ">>> ld.shared.u32 d, [p] :: d:u32 <- p:sptr ; shared 8\ncase\ninit 0x4: 1 2\n",
             "line 3: words past the 8-byte image",
+        ),
+        (
+            ">>> ld.shared.u32 d, [p] :: d:u32 <- p:sptr ; shared 8 ; global 8\ncase\ninit 0x0: 1\n",
+            "line 3: two images: say 'shared' or 'global'",
+        ),
+        (
+            ">>> ld.shared.u32 d, [p] :: d:u32 <- p:sptr ; shared 8 ; shared 8\ncase\n",
+            "line 1: two shared images",
         ),
     ];
     for (text, want) in cases {

@@ -38,16 +38,17 @@
 //! …
 //! expect 0x40: 0x12345678
 //! ```
-//! The header is a scalar one (outputs, inputs, no tolerance) with optionally `; shared N` or
-//! `; global N`: an N-byte memory image per case (a `.shared` array of the CTA, or a global
-//! buffer). Each `case` line starts a case; its lane rows `L: inputs -> outputs` (L = 0..31,
+//! The header is a scalar one (outputs, inputs, no tolerance) with optional clauses: `; shared N`
+//! and `; global N`, an N-byte memory image per case (a `.shared` array of the CTA, a global
+//! buffer; one of each at most), and `; regs a[8]:b32 q:u64`, scratch registers the PTX uses
+//! (`a0`…`a7`, `q`), declared but neither loaded nor stored. Each `case` line starts a case; its lane rows `L: inputs -> outputs` (L = 0..31,
 //! increasing) give a lane's inputs and expected outputs. A lane without a row does not execute
 //! the PTX (it branches around it: partial member masks, `activemask`), and its outputs are not
 //! checked. Input type `sptr` is a `.u32` offset into the case's `.shared` image (the register
 //! holds the shared address), `gptr` a `.u64` offset into its global image (the register holds
 //! the global address). `init OFF: w0 w1 …` sets 32-bit little-endian words of the image from
 //! byte offset OFF before the PTX runs (the rest is zero); `expect OFF: w0 …` gives words the
-//! image must hold afterwards: every other byte must keep its initial value. Outputs compare bit
+//! image must hold afterwards (with two images, `init shared OFF: …`, `expect global OFF: …`): every other byte must keep its initial value. Outputs compare bit
 //! for bit (`*`: unchecked) on every engine, failures naming the table line, lane and register
 //! (or the memory offset).
 
@@ -780,7 +781,8 @@ pub struct WarpCase {
     pub line: usize,
     /// Each lane's row; `None`: the lane does not execute the PTX.
     pub lanes: Vec<Option<LaneRow>>,
-    /// The memory image before the PTX runs.
+    /// The memory image before the PTX runs: the `.shared` image, then the global one
+    /// ([`WarpGroup::image_base`]).
     pub init: Vec<u8>,
     /// The memory image expected afterwards.
     pub expect: Vec<u8>,
@@ -798,8 +800,10 @@ pub struct WarpGroup {
     /// Registers the PTX uses besides the inputs and outputs (`; regs a[8]:b32 p:pred`: `a0`…
     /// `a7` and `p`), declared and neither loaded nor stored.
     pub scratch: Vec<(String, Ty)>,
-    /// The memory image's space and bytes (a multiple of 4).
-    pub mem: Option<(Space, usize)>,
+    /// The bytes of the `.shared` image (0: none; a multiple of 4).
+    pub shared: usize,
+    /// The bytes of the global image (0: none; a multiple of 4).
+    pub global: usize,
     pub cases: Vec<WarpCase>,
     pub line: usize,
     pub version: String,
@@ -817,7 +821,7 @@ fn parse_warp_header(
         .ok_or_else(|| format!("line {line}: header needs '::'"))?;
     let mut clauses = sig.split(';');
     let sig = clauses.next().unwrap_or_default();
-    let mut mem = None;
+    let (mut shared, mut global) = (0, 0);
     let mut scratch = vec![];
     for m in clauses.map(str::trim) {
         if let Some(regs) = m.strip_prefix("regs ") {
@@ -839,20 +843,21 @@ fn parse_warp_header(
             }
             continue;
         }
-        mem = Some({
-            let (space, bytes) = m
-                .split_once(' ')
-                .ok_or_else(|| format!("line {line}: memory 'shared N' or 'global N'"))?;
-            let space = match space {
-                "shared" => Space::Shared,
-                "global" => Space::Global,
-                _ => return Err(format!("line {line}: memory space '{space}'")),
-            };
-            let n = parse_int(bytes.trim())
-                .filter(|n| *n > 0 && n % 4 == 0)
-                .ok_or_else(|| format!("line {line}: memory bytes '{bytes}' (a multiple of 4)"))?;
-            (space, n as usize)
-        });
+        let (space, bytes) = m
+            .split_once(' ')
+            .ok_or_else(|| format!("line {line}: memory 'shared N' or 'global N'"))?;
+        let size = match space {
+            "shared" => &mut shared,
+            "global" => &mut global,
+            _ => return Err(format!("line {line}: memory space '{space}'")),
+        };
+        if *size != 0 {
+            return Err(format!("line {line}: two {space} images"));
+        }
+        *size = parse_int(bytes.trim())
+            .filter(|n| *n > 0 && n % 4 == 0)
+            .ok_or_else(|| format!("line {line}: memory bytes '{bytes}' (a multiple of 4)"))?
+            as usize;
     }
     let (outs, ins) = sig
         .split_once("<-")
@@ -860,12 +865,12 @@ fn parse_warp_header(
     let outs = parse_sig(outs).map_err(|e| format!("line {line}: {e}"))?;
     let ins = parse_sig(ins).map_err(|e| format!("line {line}: {e}"))?;
     for (n, t) in &ins {
-        let need = match t {
-            Ty::SPtr => Some(Space::Shared),
-            Ty::GPtr => Some(Space::Global),
-            _ => None,
+        let missing = match t {
+            Ty::SPtr => shared == 0,
+            Ty::GPtr => global == 0,
+            _ => false,
         };
-        if need.is_some() && need != mem.map(|m| m.0) {
+        if missing {
             return Err(format!(
                 "line {line}: '{n}' points into memory the header does not declare"
             ));
@@ -876,7 +881,8 @@ fn parse_warp_header(
         outs,
         ins,
         scratch,
-        mem,
+        shared,
+        global,
         cases: vec![],
         line,
         version: version.to_string(),
@@ -906,8 +912,34 @@ fn parse_words(s: &str, line: usize) -> Result<(usize, Vec<u32>), String> {
     Ok((off as usize, words))
 }
 
+impl WarpGroup {
+    /// Where each image starts in a case's memory (`.shared` at 0, the global one 128-byte
+    /// aligned after it), and the bytes a case's memory takes (a multiple of 128).
+    pub fn image_base(&self, space: Space) -> usize {
+        match space {
+            Space::Shared => 0,
+            Space::Global => self.shared.next_multiple_of(128),
+        }
+    }
+
+    /// The bytes of one case's memory: both images, each 128-byte aligned.
+    pub fn case_bytes(&self) -> usize {
+        self.shared.next_multiple_of(128) + self.global.next_multiple_of(128)
+    }
+
+    /// The image and offset a byte of a case's memory belongs to.
+    fn locate(&self, at: usize) -> (&'static str, usize) {
+        let g = self.image_base(Space::Global);
+        if at < g {
+            ("shared", at)
+        } else {
+            ("global", at - g)
+        }
+    }
+}
+
 fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String> {
-    let bytes = w.mem.map_or(0, |m| m.1);
+    let bytes = w.case_bytes();
     if l == "case" || l.starts_with("case ") {
         w.cases.push(WarpCase {
             line,
@@ -918,18 +950,37 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
         });
         return Ok(());
     }
-    let c = w
-        .cases
-        .last_mut()
-        .ok_or_else(|| format!("line {line}: row before any 'case'"))?;
+    if w.cases.is_empty() {
+        return Err(format!("line {line}: row before any 'case'"));
+    }
     for (key, is_init) in [("init ", true), ("expect ", false)] {
         if let Some(rest) = l.strip_prefix(key) {
+            // `init [shared|global] OFF: words`: the space may be left out with one image.
+            let (space, rest) = match rest.split_once(' ') {
+                Some(("shared", r)) => (Some(Space::Shared), r),
+                Some(("global", r)) => (Some(Space::Global), r),
+                _ => (None, rest),
+            };
+            let space = match (space, w.shared, w.global) {
+                (Some(s), _, _) => s,
+                (None, _, 0) => Space::Shared,
+                (None, 0, _) => Space::Global,
+                (None, _, _) => {
+                    return Err(format!("line {line}: two images: say 'shared' or 'global'"))
+                }
+            };
+            let size = match space {
+                Space::Shared => w.shared,
+                Space::Global => w.global,
+            };
             let (off, words) = parse_words(rest, line)?;
-            if off + 4 * words.len() > bytes {
-                return Err(format!("line {line}: words past the {bytes}-byte image"));
+            if off + 4 * words.len() > size {
+                return Err(format!("line {line}: words past the {size}-byte image"));
             }
+            let base = w.image_base(space);
+            let c = w.cases.last_mut().expect("a case was checked above");
             for (k, v) in words.iter().enumerate() {
-                let o = off + 4 * k;
+                let o = base + off + 4 * k;
                 if is_init {
                     c.init[o..o + 4].copy_from_slice(&v.to_le_bytes());
                 }
@@ -952,9 +1003,6 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
         .ok()
         .filter(|l| *l < 32)
         .ok_or_else(|| format!("line {line}: bad lane '{lane}'"))?;
-    if c.lanes[lane..].iter().any(Option::is_some) {
-        return Err(format!("line {line}: lane {lane} after a later lane"));
-    }
     let (i, o) = row
         .split_once("->")
         .ok_or_else(|| format!("line {line}: row needs '->'"))?;
@@ -978,6 +1026,10 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
     for (s, (_, ty)) in ov.iter().zip(&w.outs) {
         outs.push(parse_value(s, *ty).ok_or_else(|| format!("line {line}: bad output '{s}'"))?);
     }
+    let c = w.cases.last_mut().expect("a case was checked above");
+    if c.lanes[lane..].iter().any(Option::is_some) {
+        return Err(format!("line {line}: lane {lane} after a later lane"));
+    }
     c.lanes[lane] = Some(LaneRow { ins, outs, line });
     Ok(())
 }
@@ -991,8 +1043,8 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
         ".version {}\n.target {}\n.address_size 64\n",
         w.version, w.target
     );
-    if let Some((Space::Shared, n)) = w.mem {
-        s += &format!(".shared .align 128 .b8 isa_smem[{n}];\n");
+    if w.shared > 0 {
+        s += &format!(".shared .align 128 .b8 isa_smem[{}];\n", w.shared);
     }
     s += ".visible .entry isa_warp(.param .u64 pin, .param .u64 pout, .param .u64 pmem)\n{\n\
          .reg .pred %isa_p, %isa_skip;\n.reg .u16 %isa_h;\n\
@@ -1020,19 +1072,25 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
             s += &format!("ld.global.{} %{n}, [%isa_a+{at}];\n", t.reg().1);
         }
     }
-    if let Some((space, n)) = w.mem {
+    if w.shared + w.global > 0 {
         s += &format!(
-            "mov.u32 %isa_s, %ctaid.x;\nmul.wide.u32 %isa_off, %isa_s, {n};\nadd.u64 %isa_mem, %isa_mem, %isa_off;\n"
+            "mov.u32 %isa_s, %ctaid.x;\nmul.wide.u32 %isa_off, %isa_s, {};\nadd.u64 %isa_mem, %isa_mem, %isa_off;\n",
+            w.case_bytes()
         );
-        if space == Space::Shared {
+        if w.shared > 0 {
             s += "mov.u32 %isa_s, isa_smem;\n";
-            s += &copy_loop("IN", n, true);
+            s += &copy_loop("IN", w.shared, true);
             s += "bar.sync 0;\n";
         }
+        let global = w.image_base(Space::Global);
         for (name, t) in &w.ins {
             match t {
                 Ty::SPtr => s += &format!("add.u32 %{name}, %{name}, %isa_s;\n"),
-                Ty::GPtr => s += &format!("add.u64 %{name}, %{name}, %isa_mem;\n"),
+                Ty::GPtr => {
+                    s += &format!(
+                        "add.u64 %{name}, %{name}, %isa_mem;\nadd.u64 %{name}, %{name}, {global};\n"
+                    )
+                }
                 _ => {}
             }
         }
@@ -1067,7 +1125,8 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
         }
     }
     s += "ISA_SKIP:\n";
-    if let Some((Space::Shared, n)) = w.mem {
+    if w.shared > 0 {
+        let n = w.shared;
         s += "bar.sync 0;\n";
         s += &copy_loop("OUT", n, false);
     }
@@ -1107,7 +1166,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
     let k = m.kernel("isa_warp").map_err(|e| e.to_string())?;
     let n = w.cases.len();
     let (ni, no) = (w.ins.len() + 1, w.outs.len().max(1));
-    let bytes = w.mem.map_or(4, |m| m.1);
+    let bytes = w.case_bytes().max(4);
     let mut inb = vec![0u8; n * 32 * ni * 8];
     let mut memb = vec![0u8; n * bytes];
     for (c, case) in w.cases.iter().enumerate() {
@@ -1120,7 +1179,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
                 inb[o..o + 8].copy_from_slice(&v.to_le_bytes());
             }
         }
-        if w.mem.is_some() {
+        if w.case_bytes() > 0 {
             memb[c * bytes..(c + 1) * bytes].copy_from_slice(&case.init);
         }
     }
@@ -1184,7 +1243,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
                 }
             }
         }
-        if let Some((space, _)) = w.mem {
+        if w.case_bytes() > 0 {
             let got = &memb[c * bytes..(c + 1) * bytes];
             for (word, at) in case.expect_line.iter().enumerate() {
                 let o = 4 * word;
@@ -1196,12 +1255,9 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
                     } else {
                         format!("expect line {at}")
                     };
-                    let space = match space {
-                        Space::Shared => "shared",
-                        Space::Global => "global",
-                    };
+                    let (space, off) = w.locate(o);
                     fail(format!(
-                        "  case of line {}: {space} byte {o:#x} = {g:#010x} (expected {e:#010x}, {from})",
+                        "  case of line {}: {space} byte {off:#x} = {g:#010x} (expected {e:#010x}, {from})",
                         case.line
                     ));
                 }
